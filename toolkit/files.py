@@ -178,15 +178,11 @@ def write_whole(path: Path | str, text: str, *, encoding: str = "utf-8", newline
     path = Path(path)
     target = Path(os.path.realpath(path))
     if not _replaceable(target):
-        with open(target, "w", encoding=encoding, newline=newline) as f:
-            f.write(text)
-        return path
+        return _written_in_place(path, target, text, encoding, newline)
     try:
         fd, partial = _new_partial(target)
     except PermissionError:  # the folder takes no new file; the file itself may still be written
-        with open(target, "w", encoding=encoding, newline=newline) as f:
-            f.write(text)
-        return path
+        return _written_in_place(path, target, text, encoding, newline)
     try:
         with open(fd, "w", encoding=encoding, newline=newline) as f:
             f.write(text)
@@ -200,6 +196,13 @@ def write_whole(path: Path | str, text: str, *, encoding: str = "utf-8", newline
         if isinstance(exc, OSError) and exc.filename is None:  # a full disk: say which file was not written
             exc.filename = str(path)
         raise
+    return path
+
+
+def _written_in_place(path: Path, target: Path, text: str, encoding: str, newline: str | None) -> Path:
+    """`text` written into `target` itself (no partial file beside it), as before; `path`."""
+    with open(target, "w", encoding=encoding, newline=newline) as f:
+        f.write(text)
     return path
 
 

@@ -25,11 +25,6 @@ _NAMESPACED = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\.(?P<name>[^.\s]+)")
 def bare_call_names(reply: AssistantMessage, known: Container[str]) -> tuple[AssistantMessage, list[str]]:
     """The reply with each `namespace.tool` call name that is no tool but whose `tool` is one read
     as `tool`, and a note per name read so. A reply with nothing to change is given back as it is."""
-    for call in reply.tool_calls:  # the usual reply, every name a tool's (or none): one look per name
-        if call.name not in known:
-            break
-    else:
-        return reply, []
     calls, notes = list(reply.tool_calls), []
     for position, call in enumerate(calls, 1):
         bare = _bare(call.name, known)

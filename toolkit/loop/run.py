@@ -582,7 +582,7 @@ class _Run:
             raise
         reply, notes = unique_call_ids(response.message, len(self.rounds) + 1)
         available = self.tools.available
-        for call in reply.tool_calls:  # read a namespaced name as its tool's only when a name is no tool's
+        for call in reply.tool_calls:  # `bare_call_names` only when a name is no tool's: the usual reply skips the call
             if call.name not in available:
                 reply, named = bare_call_names(reply, available)
                 notes += named

@@ -397,9 +397,10 @@ class McpClient:
 
     def _unreachable(self, exc: BaseException) -> str:
         reason, tail = describe(exc), ""
-        if folder := _missing_cwd(self.server, _leaf(exc)):  # not "command not found": the command may be there
+        leaf = _leaf(exc)
+        if folder := _missing_cwd(self.server, leaf):  # not "command not found": the command may be there
             reason = f"its working folder does not exist (cwd={folder!r})"
-        if isinstance(leaf := _leaf(exc), ValidationError):  # an answer to `initialize` that is not valid MCP
+        if isinstance(leaf, ValidationError):  # an answer to `initialize` that is not valid MCP
             reason += _first_error(leaf, "the answer")
         elif isinstance(leaf, MCPError) and (unread := unreadable_answer(leaf)):  # a web page, say
             reason = unread

@@ -155,12 +155,13 @@ class InMemoryStore:
     def get(self, memory_id: str) -> list[Message]:
         """A list of the conversation's messages that is the caller's own (`toolkit.memory.handouts`:
         a long one may be the list given out last time, if nobody kept or changed it)."""
-        memory_id = check_memory_id(memory_id, "InMemoryStore.get")
+        if type(memory_id) is not str or memory_id not in self._data:  # a stored id was checked when written
+            memory_id = check_memory_id(memory_id, "InMemoryStore.get")
         with self._lock:
             current = self._data.get(memory_id)
             if current is None:
                 return []
-            if len(current) < LONG and not self._handouts.remembered:  # the usual short list: a copy
+            if len(current) < LONG and not self._handouts._sizes:  # the usual short list: a copy
                 return list(current)
             return self._handouts.hand_out(memory_id, current)
 
@@ -206,16 +207,16 @@ class InMemoryStore:
         """`append`, `kinds` being the set of the messages' classes and `turns` the copy
         `turns_copy` made, if it did (`ChatMemory.add` has both)."""
         with self._lock:
+            current = self._data.get(memory_id)
             if not kinds <= _NO_CALLS:  # a user message (the usual one) has no call or result to check
                 calls = self._calls.get(memory_id)
                 short = len(messages) < LONG_LIST  # a long list given whole: its types only (the class docstring)
-                stored = self._data.get(memory_id)
-                if short and not (kinds <= _EXACT_TYPES and _loop_messages_answered(messages, calls, stored)):
+                if short and not (kinds <= _EXACT_TYPES and _loop_messages_answered(messages, calls, current)):
                     calls = self._checked_calls(memory_id, messages, kinds)  # says what is wrong, or makes the index
                 if calls is not None:
                     calls.count(messages, 1)  # nothing below fails
-            self._totals.pop(memory_id, None)
-            current = self._data.get(memory_id)
+            if self._totals:  # a `TokenWindow`'s count of this id's list no longer holds
+                self._totals.pop(memory_id, None)
             if current is None:
                 self._system_first.add(memory_id)
                 if turns is not None:  # a new list nobody else holds: kept as it is
@@ -988,9 +989,15 @@ class ChatMemory:
     def add_all_held(self, messages: Iterable[Message]) -> None:
         """`add_all` by the holder of `lock` (the loop, during its turn): the same, without taking
         the lock again for each write."""
-        if type(messages) is not list and type(messages) is not tuple:
-            messages = tuple(_listed(messages, "ChatMemory.add"))
-        kinds, turns = checked_kinds(messages, "ChatMemory.add")  # shared with `InMemoryStore`
+        if (type(messages) is tuple or type(messages) is list) and len(messages) < LONG_LIST:  # the usual write
+            kinds: AbstractSet[type] = set(map(type, messages))
+            turns = None
+            if not kinds <= _EXACT_TYPES:
+                check_messages(messages, "ChatMemory.add")  # what `checked_kinds` does for a short list
+        else:
+            if type(messages) is not list and type(messages) is not tuple:
+                messages = tuple(_listed(messages, "ChatMemory.add"))
+            kinds, turns = checked_kinds(messages, "ChatMemory.add")  # shared with `InMemoryStore`
         if self.window is None and type(self.store) is InMemoryStore:
             self.store._append(self.id, messages, kinds, turns)
             return

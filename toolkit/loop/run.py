@@ -79,7 +79,6 @@ Leaves out: tool search's own tool (a wrapper adds it, `toolkit.search.tool`), a
 
 from __future__ import annotations
 
-import functools
 import gc
 import itertools
 import logging
@@ -318,6 +317,10 @@ def _carried(
 _NO_PARAMETERS = TurnParameters()
 """The parameters of a turn given none (read-only: one for every such turn)."""
 
+_NO_CONTEXT = ToolContext()
+"""`_Run.tools` until `_turn` sets the turn's own (never read: a value from `__init__` keeps the run's
+attributes in one shape, which Python reads quickest)."""
+
 _turns = itertools.count(1)
 """The turn numbers (`next` on it is atomic: two threads never get one number)."""
 
@@ -434,7 +437,7 @@ class _Run:
         """The last round whose results were recorded (step 4 or 8)."""
         self.unsaved: Sequence[Message] = ()
         """Results recorded in `new` that memory refused (its store failed)."""
-        self.tools: ToolContext
+        self.tools: ToolContext = _NO_CONTEXT  # the turn's own, set by `_turn`
         self.compensations: dict[str, Compensation] = {}
         self.later_compensations: list[Callable[..., Any]] = []
         """Compensations of tools a dynamic provider has not added yet: checked when the tool joins."""
@@ -716,10 +719,10 @@ class _Run:
         text = self.texts.not_run.format(tool=shown_name(stopped_by.name), error=type(error).__name__)
         return ToolExecution(trace.index, call, _error_result(call, text), 0.0, "not_run")
 
-    @functools.cached_property
+    @property
     def policies(self) -> Policies:
         """The error policies of this run: the options', with the repair text when `argument_repair`
-        is on (`repaired_policies`)."""
+        is on (`repaired_policies`, made once per options object: a `cached_property` costs more to fill)."""
         if self.options.argument_repair is None:
             return self.options.policies
         return repaired_policies(self.options)

@@ -151,3 +151,25 @@ def test_code_that_is_not_text_is_one_readable_line():
     assert str(caught.value) == text.replace("ToolEditor(code)", "inspect_code(code)").replace(
         "an int", "None"
     ).replace("ToolEditor('", "inspect_code('")
+
+
+def test_the_lint_of_many_alike_tools_is_drawn_in_bounded_size():
+    """100 KB of code (800 tools with alike descriptions) made 320,000 overlap warnings, all drawn:
+    a 28 MB view and a 27 MB text fallback. The report keeps every warning; the view draws the first
+    and last `SHOWN_ITEMS // 2` with a note saying which it left out."""
+    from toolkit.views.html import SHOWN_ITEMS
+
+    code = "".join(
+        f'@tool("Look up thing number {i} and return it")\n'
+        f'def f{i}(order_id: Annotated[str, Param("id of the order")]) -> str:\n    return ""\n'
+        for i in range(50)
+    )
+    editor = ToolEditor(code)
+    count = len(editor.report["warnings"])
+    assert count == 50 * 49 // 2
+    note = f"… {count - SHOWN_ITEMS:,} warnings not shown: warnings 501 to {count - 500:,}"
+    lint = editor.text().split("\nlint:\n")[1].split("\n\n")[0].splitlines()
+    assert len(lint) == SHOWN_ITEMS + 1 and lint[500] == note
+    assert lint[0] == f"- {editor.report['warnings'][0]}" and lint[-1] == f"- {editor.report['warnings'][-1]}"
+    html = editor.html()
+    assert html.count("<li>") == SHOWN_ITEMS + 1 and f"<li><i>{note}</i></li>" in html

@@ -33,7 +33,7 @@ import ipywidgets as widgets
 
 from toolkit.errors import ConfigurationError, ToolDefinitionError
 from toolkit.tools.decorator import a_kind_of
-from toolkit.views.html import code_block, escape, shortened, showable_bundle, without_addresses
+from toolkit.views.html import code_block, escape, kept, shortened, showable_bundle, without_addresses
 
 START = """@tool("Look up one order by its id and return its status, items and total.")
 def query_order(order_id: Annotated[str, Param("Order id, e.g. SN202610200001")]) -> str:
@@ -142,6 +142,13 @@ def _raised(error: BaseException) -> str:
     return shortened(without_addresses(f"{name}: {message}" if message else name))  # a 10 MB message: cut
 
 
+def _drawn(report: dict[str, Any]) -> list[tuple[str, bool]]:
+    """The report's lint warnings a view draws, each with whether it is the note saying which are
+    left out (`kept`: alike tools make a warning per pair, 320,000 for 800 of them)."""
+    warnings: list[str] = report["warnings"]
+    return [(w, True) if isinstance(w, str) else (warnings[w], False) for w in kept(len(warnings), "warnings")]
+
+
 class ToolEditor(widgets.VBox):
     """A code box and what the model would see, updated when the box loses focus after a change."""
 
@@ -170,7 +177,9 @@ class ToolEditor(widgets.VBox):
         r = self.report
         if r["error"]:
             return f'<div style="color:#cf222e;white-space:pre-wrap">{escape(r["error"])}</div>'
-        lint = "".join(f"<li>{escape(w)}</li>" for w in r["warnings"]) or "<li>no warnings</li>"
+        lint = "".join(f"<li><i>{escape(w)}</i></li>" if n else f"<li>{escape(w)}</li>" for w, n in _drawn(r)) or (
+            "<li>no warnings</li>"
+        )
         return (
             f"<b>what the model receives</b>{code_block(json.dumps(r['tools'], indent=2, ensure_ascii=False))}"
             f"<b>lint</b><ul>{lint}</ul>"
@@ -180,7 +189,7 @@ class ToolEditor(widgets.VBox):
         r = self.report
         if r["error"]:
             return r["error"]
-        lint = "\n".join(f"- {w}" for w in r["warnings"]) or "- no warnings"
+        lint = "\n".join(w if n else f"- {w}" for w, n in _drawn(r)) or "- no warnings"
         return f"{json.dumps(r['tools'], indent=2, ensure_ascii=False)}\nlint:\n{lint}\n\n{r['text']}"
 
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:

@@ -173,3 +173,30 @@ def test_the_lint_of_many_alike_tools_is_drawn_in_bounded_size():
     assert lint[0] == f"- {editor.report['warnings'][0]}" and lint[-1] == f"- {editor.report['warnings'][-1]}"
     html = editor.html()
     assert html.count("<li>") == SHOWN_ITEMS + 1 and f"<li><i>{note}</i></li>" in html
+
+
+SHOP = (
+    "class Shop:\n"
+    '    @tool("Look up one order by its id and return its status.")\n'
+    '    def query_order(self, order_id: Annotated[str, Param("Order id, e.g. SN202610200001")]) -> str:\n'
+    '        return "shipped"\n'
+)
+
+
+def test_an_object_with_tool_methods_shows_its_tools():
+    """Tools written as `@tool` methods of a class (as LangChain4j writes them, and as `tools_from`
+    takes them: an instance) made the editor say "define a function (with @tool) to see its schema"."""
+    report = inspect_code(SHOP + "shop = Shop()\n")
+    assert report["error"] == "" and [t["function"]["name"] for t in report["tools"]] == ["query_order"]
+    private = inspect_code(SHOP + "_shop = Shop()\n")
+    assert [t["function"]["name"] for t in private["tools"]] == ["query_order"]
+
+
+def test_a_class_with_tool_methods_and_no_instance_says_to_make_one():
+    """The class alone was passed over in silence: "define a function (with @tool)", though it has one."""
+    assert inspect_code(SHOP)["error"] == (
+        "the class Shop has @tool methods, which need an instance to be bound to: "
+        "make one below it, e.g. `tools = Shop()`, to see its tools"
+    )
+    assert inspect_code(SHOP + "class Other(Shop):\n    pass\nother = Other()\n")["error"] == ""
+    assert inspect_code("class Plain:\n    pass\n")["error"] == "define a function (with @tool) to see its schema"

@@ -5,7 +5,8 @@
 When the box loses focus (a click outside it) after a change, the code runs in a fresh namespace that already holds `tool`,
 `Param`, `MemoryId`, `InvocationContext`, `ReturnBehavior`, `Annotated`, `Literal` and `Field`;
 every function it defines becomes a tool (`tools_from`), but for helpers named `_like_this`
-without `@tool`. What it imports (`from typing import Optional`, `from os.path import join`)
+without `@tool`, and so does every object it makes with `@tool` methods (a class of them alone is
+not a tool: the view says to make an instance). What it imports (`from typing import Optional`, `from os.path import join`)
 is not a tool: an object its own module holds is imported, not defined here. The view shows:
 
 - the `tools` entry the model receives (`spec.to_openai()`),
@@ -27,6 +28,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterable
 from typing import Any
 
 import ipywidgets as widgets
@@ -76,14 +78,10 @@ def inspect_code(code: str) -> dict[str, Any]:
     given = set(namespace)
     try:
         exec(compile(code, "<your tool>", "exec"), namespace)
-        functions = [v for k, v in namespace.items() if k not in given and _defined_tool(k, v)]
+        defined = {k: v for k, v in namespace.items() if k not in given}
+        functions = [v for k, v in defined.items() if _defined_tool(k, v)]
         if not functions:
-            return {
-                "tools": [],
-                "warnings": [],
-                "error": "define a function (with @tool) to see its schema",
-                "text": "",
-            }
+            return {"tools": [], "warnings": [], "error": _nothing_to_show(defined.values()), "text": ""}
         tools = tools_from(*functions)
     except ToolDefinitionError as error:  # its text may show a default's repr: no address (determinism)
         return {"tools": [], "warnings": [], "error": without_addresses(f"ToolDefinitionError: {error}"), "text": ""}
@@ -114,10 +112,27 @@ def _check_code(code: object, where: str) -> None:
 def _defined_tool(name: str, value: Any) -> bool:
     """`value`, bound to `name` by the code, is a function (or callable object) it defined to be a tool."""
     from toolkit.tools.decorator import tool_options
+    from toolkit.tools.execute import tool_attributes
 
-    if not callable(value) or isinstance(value, type) or _imported(value):
+    if isinstance(value, type) or _imported(value):
         return False
-    return not name.startswith("_") or tool_options(value) is not None
+    if tool_attributes(type(value)):  # an object with @tool methods (`tools_from` takes it whole)
+        return True
+    return callable(value) and (not name.startswith("_") or tool_options(value) is not None)
+
+
+def _nothing_to_show(defined: Iterable[Any]) -> str:
+    """Why the code gave no tool: a class with @tool methods it made no instance of, or no function at all."""
+    from toolkit.tools.execute import tool_attributes
+
+    unbound = [v for v in defined if isinstance(v, type) and not _imported(v) and tool_attributes(v)]
+    if unbound:
+        name = unbound[0].__name__
+        return (
+            f"the class {name} has @tool methods, which need an instance to be bound to: "
+            f"make one below it, e.g. `tools = {name}()`, to see its tools"
+        )
+    return "define a function (with @tool) to see its schema"
 
 
 def _imported(value: Any) -> bool:

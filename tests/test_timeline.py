@@ -157,3 +157,28 @@ def test_spans_without_their_row_name_or_no_rows_at_all_are_one_readable_line():
         with pytest.raises(ConfigurationError) as caught:
             Timeline(rows)
         assert str(caught.value) == text
+
+
+def test_a_model_s_huge_tool_name_is_cut_in_the_lane_label_and_row():
+    """A model may call a name of any length: a 1,000,000-character name (fed back as unknown) made
+    a 3 MB picture and text, and so did a learner's own label or row name. Each is cut at
+    `NAME_CHARS`, the duration kept."""
+    from toolkit.tools.execute import FEED_BACK_ALL
+    from toolkit.views.html import NAME_CHARS
+
+    name = "x" * 1_000_000
+    events = iter_loop(
+        ScriptedModel([[ToolCall(id="c1", name=name, arguments="{}")], "ok"]),
+        [UserMessage(content="q")],
+        tools=[nap],
+        options=LoopOptions(policies=FEED_BACK_ALL),
+    )
+    _, [span] = timed_loop(events, clock=lambda: 0.0)
+    short = "x" * (NAME_CHARS - 1) + "…"
+    assert (span.lane, span.label) == (f"{short} #1", f"{short} 0.00 s")
+    view = Timeline([("r" * 1_000_000, [Span("y" * 1_000_000, 0.0, 1.0, "z" * 1_000_000)])])
+    lines = view.text().splitlines()
+    assert lines[0] == "r" * (NAME_CHARS - 1) + "…:"
+    assert lines[1] == "    0.00–  1.00 s  " + "y" * (NAME_CHARS - 1) + "… " + "z" * (NAME_CHARS - 1) + "…"
+    svg = view.svg()
+    assert len(svg) < 2_000 and f"<title>{'z' * (NAME_CHARS - 1)}…</title>" in svg

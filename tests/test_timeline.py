@@ -182,3 +182,41 @@ def test_a_model_s_huge_tool_name_is_cut_in_the_lane_label_and_row():
     assert lines[1] == "    0.00–  1.00 s  " + "y" * (NAME_CHARS - 1) + "… " + "z" * (NAME_CHARS - 1) + "…"
     svg = view.svg()
     assert len(svg) < 2_000 and f"<title>{'z' * (NAME_CHARS - 1)}…</title>" in svg
+
+
+def test_a_span_or_row_name_of_the_wrong_type_is_one_readable_line():
+    """`Span("a", "0", "1", "x")` raised "must be real number, not str" out of the drawing, a label
+    or row name of None "'NoneType' object has no attribute 'replace'", a bool start drew at 0/1."""
+    import pytest
+
+    from toolkit.errors import ConfigurationError
+
+    span = 'e.g. Span("attempts", 0.0, 0.1, "attempt 1: HTTP 429")'
+    cases = [
+        (
+            [("a", [Span("l", "0", 1.0, "x")])],
+            f"Timeline(rows): row 0's span 0: its start is a str, not a number; {span}",
+        ),
+        ([("a", [Span("l", 0, None, "x")])], f"Timeline(rows): row 0's span 0: its end is None, not a number; {span}"),
+        (
+            [("a", [Span("l", True, 1, "x")])],
+            f"Timeline(rows): row 0's span 0: its start is a bool, not a number; {span}",
+        ),
+        ([("a", [Span("l", 0, 1, None)])], f"Timeline(rows): row 0's span 0: its label is None, not text; {span}"),
+        ([("a", [Span(3, 0, 1, "x")])], f"Timeline(rows): row 0's span 0: its lane is an int, not text; {span}"),
+        (
+            [("a", []), (None, [])],
+            'Timeline(rows): row 1\'s name is None, not text; e.g. Timeline([("attempts and waits", '
+            "retry_spans(client.exchanges, waits))])",
+        ),
+    ]
+    for rows, text in cases:
+        with pytest.raises(ConfigurationError) as caught:
+            Timeline(rows)
+        assert str(caught.value) == text
+    import numpy as np
+
+    assert (
+        Timeline([("a", [Span("l", np.float32(0.5), 2**70, "x")])]).text()
+        == "a:\n    0.50–1180591620717411303424.00 s  l                x"
+    )

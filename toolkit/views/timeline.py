@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import html
 import math
+import numbers
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -113,6 +114,20 @@ def _svg_text(text: str) -> str:
     return html.escape(cut(text, NAME_CHARS))
 
 
+def _span_problem(span: Span) -> str | None:
+    """What is wrong with a span's fields (a start given as text, a label of None), or None."""
+    for field in ("start", "end"):
+        value = getattr(span, field)
+        if isinstance(value, bool) or not isinstance(value, numbers.Real):  # numpy's numbers too
+            return f"its {field} is {a_kind_of(value)}, not a number"
+    for field in ("lane", "label"):
+        value = getattr(span, field)
+        if not isinstance(value, str):
+            return f"its {field} is {a_kind_of(value)}, not text"
+    return None
+
+
+_SPAN = 'e.g. Span("attempts", 0.0, 0.1, "attempt 1: HTTP 429")'
 _FIX = 'e.g. Timeline([("attempts and waits", retry_spans(client.exchanges, waits))])'
 
 
@@ -129,12 +144,15 @@ def _rows(rows: object) -> list[tuple[str, list[Span]]]:
             raise ConfigurationError(f"Timeline(rows): row {i} is a Span; each row is (name, spans): {_FIX}")
         if not isinstance(row, tuple | list) or len(row) != 2 or not isinstance(row[1], Iterable):
             raise ConfigurationError(f"Timeline(rows): row {i} is {a_kind_of(row)}, not (name, list of Span); {_FIX}")
+        if not isinstance(row[0], str):
+            raise ConfigurationError(f"Timeline(rows): row {i}'s name is {a_kind_of(row[0])}, not text; {_FIX}")
         spans = list(row[1])
-        wrong = next((j for j, span in enumerate(spans) if not isinstance(span, Span)), None)
-        if wrong is not None:
-            raise ConfigurationError(
-                f"Timeline(rows): row {i}'s span {wrong} is {a_kind_of(spans[wrong])}, not a Span; {_FIX}"
-            )
+        for j, span in enumerate(spans):
+            if not isinstance(span, Span):
+                raise ConfigurationError(f"Timeline(rows): row {i}'s span {j} is {a_kind_of(span)}, not a Span; {_FIX}")
+            problem = _span_problem(span)
+            if problem:
+                raise ConfigurationError(f"Timeline(rows): row {i}'s span {j}: {problem}; {_SPAN}")
         kept.append((row[0], spans))
     return kept
 

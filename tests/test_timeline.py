@@ -220,3 +220,10 @@ def test_a_span_or_row_name_of_the_wrong_type_is_one_readable_line():
         Timeline([("a", [Span("l", np.float32(0.5), 2**70, "x")])]).text()
         == "a:\n    0.50–1180591620717411303424.00 s  l                x"
     )
+
+
+def test_a_span_near_the_largest_float_is_drawn_across_the_axis():
+    """`Span("l", 0, 1e308, "x")` raised "cannot convert float NaN to integer": the x position was
+    worked out as width * t / end, and 560 * 1e308 is infinite."""
+    svg = Timeline([("a", [Span("l", 0, 1e308, "x")])]).svg()
+    assert '<rect x="170.0" y="27" width="560.0"' in svg

@@ -214,7 +214,7 @@ class Timeline:
         lanes = [(name, lane) for name, row in rows for lane in dict.fromkeys(s.lane for s in row)]
         in_lane = _spans_by_lane(rows)
         height = 30 + lane_h * len(lanes) + 30 + 16 * len(notes)
-        x = lambda t: left + width * t / end  # noqa: E731
+        x = lambda t: left + width * (t / end)  # noqa: E731  (t / end first: 560 * 1e308 overflows)
         parts = [
             f'<svg xmlns="http://www.w3.org/2000/svg" width="{left + width + 20}" height="{height}" '
             'font-family="sans-serif" font-size="11">'

@@ -74,7 +74,8 @@ def test_a_run_that_stopped_before_its_first_reply_has_no_steps_and_says_so():
     result = raised.value.loop_result
     assert result.rounds == []
     stepper = LoopStepper(result)
-    text = "no steps: the run made no model request (it stopped before the first reply)"
+    # it said "the run made no model request": it made one, and the gateway was down (or said 400)
+    text = "no steps: the run got no reply from the model (its first request failed or was stopped)"
     assert stepper.text() == text and stepper.position.value == text
     assert stepper.previous.disabled and stepper.next.disabled
     assert stepper._repr_mimebundle_()["text/html"] == f"<div>{text}</div>"

@@ -33,7 +33,7 @@ from toolkit.views.conversation import one_line
 from toolkit.views.html import escape, flat_name, kept, showable_bundle
 from toolkit.views.trace import run_of
 
-NO_STEPS = "no steps: the run made no model request (it stopped before the first reply)"
+NO_STEPS = "no steps: the run got no reply from the model (its first request failed or was stopped)"
 LOOP_STEPS = ("send", "record", "exit?", "bound", "execute", "repair", "saga", "append", "return?", "refresh")
 
 

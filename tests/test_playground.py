@@ -75,7 +75,7 @@ def test_a_failed_turn_shows_its_own_trace_not_the_previous_turns():
     playground.mode.value = "C"
     assert playground.ask("再查一次 SN202610200001") is None
     assert playground.last is not None and playground.last.rounds == [] and playground.last.finish == "stopped"
-    assert "0 model requests" in playground.text() and "query_logistics" not in playground.text().split("\n\n")[-1]
+    assert "0 model replies" in playground.text() and "query_logistics" not in playground.text().split("\n\n")[-1]
 
 
 def test_a_turn_that_got_no_reply_leaves_memory_as_it_was_and_the_question_in_the_box():

@@ -200,3 +200,19 @@ def test_a_class_with_tool_methods_and_no_instance_says_to_make_one():
     )
     assert inspect_code(SHOP + "class Other(Shop):\n    pass\nother = Other()\n")["error"] == ""
     assert inspect_code("class Plain:\n    pass\n")["error"] == "define a function (with @tool) to see its schema"
+
+
+def test_the_code_runs_with_its_own_future_imports_not_the_editor_s():
+    """compile() passed on the editor module's `from __future__ import annotations`: every annotation
+    of the learner's code became a string, so a `@dataclass` raised "AttributeError: 'NoneType' object
+    has no attribute '__dict__'" (it looks string annotations up in a module that is not imported)."""
+    code = (
+        "from dataclasses import dataclass\n@dataclass\nclass Point:\n    x: int\n    y: int\n"
+        '@tool("Mark a point on the map.")\ndef mark(point: Annotated[Point, Param("Where to mark")]) -> str:\n'
+        '    return ""\n'
+    )
+    report = inspect_code(code)
+    assert report["error"] == "" and report["tools"][0]["function"]["name"] == "mark"
+    assert inspect_code("class A:\n    x: int\nassert A.__annotations__ == {'x': int}, 'postponed'")["error"] == (
+        "define a function (with @tool) to see its schema"
+    )

@@ -77,7 +77,7 @@ def inspect_code(code: str) -> dict[str, Any]:
     namespace = _namespace()
     given = set(namespace)
     try:
-        exec(compile(code, "<your tool>", "exec"), namespace)
+        exec(compile(code, "<your tool>", "exec", dont_inherit=True), namespace)  # not this module's __future__
         defined = {k: v for k, v in namespace.items() if k not in given}
         functions = [v for k, v in defined.items() if _defined_tool(k, v)]
         if not functions:

@@ -216,3 +216,24 @@ def test_the_code_runs_with_its_own_future_imports_not_the_editor_s():
     assert inspect_code("class A:\n    x: int\nassert A.__annotations__ == {'x': int}, 'postponed'")["error"] == (
         "define a function (with @tool) to see its schema"
     )
+
+
+def test_the_code_s_own_postponed_annotations_resolve_as_in_a_cell():
+    """With `from __future__ import annotations` in the box, a `@dataclass` raised "AttributeError:
+    'NoneType' object has no attribute '__dict__'" and a pydantic model holding another was "pydantic
+    cannot describe Order as JSON Schema": both look the class's module up in `sys.modules`, and the
+    editor's was not there (a cell's `__main__` is). It is while the code runs, and only then."""
+    import sys
+
+    from toolkit.views.tool_editor import EDITOR_MODULE
+
+    future = "from __future__ import annotations\n"
+    point = "from dataclasses import dataclass\n@dataclass\nclass Point:\n    x: int\n"
+    order = "from pydantic import BaseModel\nclass Item(BaseModel):\n    sku: str\nclass Order(BaseModel):\n    items: list[Item]\n"
+    use = '@tool("Mark a point and place an order.")\ndef mark(point: Point, order: Order) -> str:\n    return ""\n'
+    report = inspect_code(future + point + order + use)
+    assert report["error"] == "" and report["tools"][0]["function"]["name"] == "mark"
+    assert "Item" in report["tools"][0]["function"]["parameters"]["$defs"]
+    assert EDITOR_MODULE not in sys.modules
+    inspect_code("__name__ = 'elsewhere'\n")
+    assert EDITOR_MODULE not in sys.modules and "elsewhere" not in sys.modules

@@ -28,7 +28,9 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterable
+import types
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import ipywidgets as widgets
@@ -44,7 +46,7 @@ def query_order(order_id: Annotated[str, Param("Order id, e.g. SN202610200001")]
 
 
 EDITOR_MODULE = "your_tool"
-"""The module the editor's code is run as (no such module is imported: `_imported` holds it defined here)."""
+"""The module the editor's code is run as (in `sys.modules` only while it runs and is reflected)."""
 
 
 def _namespace() -> dict[str, Any]:
@@ -69,12 +71,36 @@ def _namespace() -> dict[str, Any]:
 
 def inspect_code(code: str) -> dict[str, Any]:
     """`{"tools": [...openai...], "warnings": [...], "error": str, "text": str}` for the code."""
+    _check_code(code, "inspect_code")
+    module = types.ModuleType(EDITOR_MODULE)
+    module.__dict__.update(_namespace())
+    with _importable(module):
+        return _inspect(code, module.__dict__)
+
+
+@contextmanager
+def _importable(module: types.ModuleType) -> Iterator[None]:
+    """`module` in `sys.modules` while the code runs and is reflected, as a cell's `__main__` is: a
+    dataclass or a pydantic model looks its module up there to resolve string annotations (`from
+    __future__ import annotations`); whatever held the name before is put back after."""
+    name = module.__name__  # read once: the code may rebind `__name__`
+    previous = sys.modules.get(name)
+    sys.modules[name] = module
+    try:
+        yield
+    finally:
+        if previous is not None:
+            sys.modules[name] = previous
+        elif sys.modules.get(name) is module:
+            del sys.modules[name]
+
+
+def _inspect(code: str, namespace: dict[str, Any]) -> dict[str, Any]:
+    """`inspect_code` of `code`, run in `namespace`."""
     from toolkit.tools.execute import tools_from
     from toolkit.tools.lint import lint_tools
     from toolkit.views.schema import render_schema_text
 
-    _check_code(code, "inspect_code")
-    namespace = _namespace()
     given = set(namespace)
     try:
         exec(compile(code, "<your tool>", "exec", dont_inherit=True), namespace)  # not this module's __future__
@@ -137,7 +163,10 @@ def _nothing_to_show(defined: Iterable[Any]) -> str:
 
 def _imported(value: Any) -> bool:
     """`value` is an object of another module (the module it names holds it): imported, not defined here."""
-    home = sys.modules.get(getattr(value, "__module__", None) or "")
+    module = getattr(value, "__module__", None)
+    if module == EDITOR_MODULE:  # defined by the code (its module is in sys.modules while it runs)
+        return False
+    home = sys.modules.get(module or "")
     return home is not None and any(v is value for v in getattr(home, "__dict__", {}).values())
 
 

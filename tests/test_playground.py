@@ -194,3 +194,23 @@ def test_the_bound_control_starts_at_the_courses_bound_and_every_value_changes_t
         result = playground.ask("把我的订单都查一遍")
         requests[bound] = (len(result.rounds), result.finish)
     assert requests == {1: (1, "handover"), 3: (3, "handover"), 5: (5, "handover"), 7: (7, "handover")}
+
+
+def test_a_failure_of_no_toolkit_type_is_a_status_line_and_the_question_stays(monkeypatch):
+    """A failure the package has no type for (a UnicodeError from the socket, a third-party model's
+    own exception) escaped Send: ipywidgets logged it where the learner does not look, the status
+    still read the turn before's, and the question was gone from the box."""
+    _scripted(monkeypatch, UnicodeError("label too long"))
+    playground = AssistantPlayground(env={})
+    playground.question.value = QUESTION
+    playground.send.click()
+    assert playground.question.value == QUESTION
+    assert playground.status_text == (
+        "UnicodeError: label too long (your question is back in the box: Send asks again)"
+    )
+    assert [m.role for m in playground.memory.messages()] == ["system"] and playground.error.startswith("UnicodeError")
+    _scripted(monkeypatch, ValueError("bad key sk-proj-abcdefghijklmnop1234567890"))
+    playground.send.click()
+    assert (
+        playground.status_text == "ValueError: bad key [REDACTED] (your question is back in the box: Send asks again)"
+    )

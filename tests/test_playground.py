@@ -214,3 +214,15 @@ def test_a_failure_of_no_toolkit_type_is_a_status_line_and_the_question_stays(mo
     assert (
         playground.status_text == "ValueError: bad key [REDACTED] (your question is back in the box: Send asks again)"
     )
+
+
+def test_the_stored_html_after_a_turn_is_markup_not_escaped_text():
+    """After a turn the trace pane holds an `Html` string, and `status + conversation + trace`
+    went through `Html.__radd__`, which escapes a plain `str`: a saved notebook showed the status
+    and the conversation as their HTML source (`&lt;span style=...`)."""
+    playground = AssistantPlayground(env={})
+    playground.ask(QUESTION)
+    html = playground._repr_mimebundle_()["text/html"]
+    assert html.startswith('<span style="color:#57606a">answer after 2 model request(s)</span><div class="tk"')
+    assert "&lt;div" not in html and "&lt;span" not in html
+    assert html == playground.status.value + str(playground.conversation.value) + str(playground.trace.value)

@@ -197,5 +197,5 @@ class AssistantPlayground(widgets.VBox):
 
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
         bundle = super()._repr_mimebundle_(**kwargs) or {}
-        html = self.status.value + self.conversation.value + self.trace.value
+        html = "".join((self.status.value, self.conversation.value, self.trace.value))  # `Html +` escapes a str
         return showable_bundle({**bundle, "text/plain": self.text(), "text/html": html})

@@ -7,7 +7,8 @@ Pure renderers (unit-tested, deterministic, the shared look of `toolkit.views.ht
   (normalised value or the field / received / expected the model reads) — and the totals; raw
   arguments keep ids on one line and draw whitespace visibly (the drill is about whitespace);
 - `render_accuracy_html(results)`: headline numbers, the group summary, a confusion view of
-  expected vs first called tool, and one row per case coloured by verdict. Wide tables scroll
+  expected vs first called tool, and one row per case coloured by verdict (past `SHOWN_ITEMS`
+  cases, the first and last 500 and a row naming the rest: `toolkit.views.html.kept`). Wide tables scroll
   inside their card, so nothing is cut off in a narrow output area.
 
 `probe_view`, `drill_view` and `accuracy_view` wrap them in `HtmlView` widgets whose saved
@@ -38,6 +39,7 @@ from toolkit.views.html import (
     details,
     escape,
     join,
+    kept,
     kv_table,
     page,
     small,
@@ -202,33 +204,23 @@ def render_accuracy_html(results: Sequence[CaseResult]) -> str:
         + _not_run_row(results)
     )
     groups = table(["group", "passed", "total"], [[g, p, t] for g, (p, t) in s.by_group.items()])
-    rows = [
-        [
-            r.case.id,
-            r.case.group,
-            r.case.question,
-            r.case.expect_tool or NO_CALL,
-            one_line(r.case.expect_order_id),
-            " + ".join(r.called_tools) or NO_CALL,
-            one_line(r.called_order_id),
-            badge(r.verdict, VERDICT_KINDS[r.verdict]),
-            r.model_calls,
-        ]
-        for r in results
+    columns = [
+        "id",
+        "group",
+        "question",
+        "expect_tool",
+        "expect_order_id",
+        "called_tools",
+        "called_order_id",
+        "verdict",
+        "model_calls",
     ]
     cases = table(
+        columns,
         [
-            "id",
-            "group",
-            "question",
-            "expect_tool",
-            "expect_order_id",
-            "called_tools",
-            "called_order_id",
-            "verdict",
-            "model_calls",
+            _case_row(results[k]) if isinstance(k, int) else _note_row(k, len(columns))
+            for k in kept(len(results), "cases")
         ],
-        rows,
     )
     body = join(
         [
@@ -238,6 +230,26 @@ def render_accuracy_html(results: Sequence[CaseResult]) -> str:
         ]
     )
     return str(page(body, "tool-selection accuracy"))
+
+
+def _case_row(r: CaseResult) -> list[object]:
+    """One case of the accuracy table."""
+    return [
+        r.case.id,
+        r.case.group,
+        r.case.question,
+        r.case.expect_tool or NO_CALL,
+        one_line(r.case.expect_order_id),
+        " + ".join(r.called_tools) or NO_CALL,
+        one_line(r.called_order_id),
+        badge(r.verdict, VERDICT_KINDS[r.verdict]),
+        r.model_calls,
+    ]
+
+
+def _note_row(note: str, width: int) -> list[object]:
+    """A row saying which rows a table left out (`kept`), in its first cell."""
+    return [small(note), *[""] * (width - 1)]
 
 
 def probe_view(result: ProbeResult) -> HtmlView:

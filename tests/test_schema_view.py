@@ -211,3 +211,21 @@ def test_a_card_lists_a_bounded_number_of_lint_warnings():
     ]
     assert lines[-1] == "… 5 more lint warnings for this tool (toolkit.tools.lint.lint_tools lists every one)"
     assert f"- look_up_0: 0 parameters (0 required), {len(specs) - 1} lint warnings" in render_schema_text(specs)
+
+
+def test_a_default_whose_repr_raises_is_shown_by_its_type():
+    """A default of a class whose `__repr__` raises (a str subclass of the learner's) raised that
+    error out of the explainer: the signature column wrote the default's repr."""
+
+    class Code(str):
+        def __repr__(self):
+            raise RuntimeError("no repr")
+
+    @tool("Look a product up by its code.")
+    def look_up(code: Annotated[str, Param("The product code")] = Code("A1")) -> str:
+        return code
+
+    assert signature_text(look_up) == (
+        "def look_up(\n    code: Annotated[str, Param('The product code')] = <Code object>,\n) -> str"
+    )
+    assert "= &lt;Code object&gt;" in SchemaExplainer(tools_from(look_up))._repr_mimebundle_()["text/html"]

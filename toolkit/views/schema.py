@@ -207,10 +207,17 @@ def _default_text(default: Any) -> str:
     if isinstance(default, FieldInfo):
         if default.default_factory is not None:
             return f" = {getattr(default.default_factory, '__name__', 'factory')}()"
-        return (
-            "" if default.default in (PydanticUndefined, Ellipsis) else f" = {without_addresses(repr(default.default))}"
-        )
-    return f" = {without_addresses(repr(default))}"  # `<Marker object at 0x7f…>` differed in every run
+        return "" if default.default in (PydanticUndefined, Ellipsis) else f" = {_repr(default.default)}"
+    return f" = {_repr(default)}"
+
+
+def _repr(value: Any) -> str:
+    """`repr(value)` without a memory address (`<Marker object at 0x7f…>` differed in every run), or
+    `<Code object>` when that repr raises (a class of the learner's)."""
+    try:
+        return without_addresses(repr(value))
+    except Exception:
+        return f"<{type(value).__name__} object>"
 
 
 def signature_text(fn: Callable[..., Any]) -> str:

@@ -237,3 +237,15 @@ def test_the_code_s_own_postponed_annotations_resolve_as_in_a_cell():
     assert EDITOR_MODULE not in sys.modules
     inspect_code("__name__ = 'elsewhere'\n")
     assert EDITOR_MODULE not in sys.modules and "elsewhere" not in sys.modules
+
+
+def test_a_huge_refusal_message_is_cut_in_the_editor_and_its_text():
+    """The package's refusal quotes the default it refused: `limit: int = "x" * 10_000_000` put all
+    ten million characters in the report and the text/plain fallback (the HTML was cut)."""
+    from toolkit.views.html import SHOWN_CHARS
+
+    editor = ToolEditor('@tool("Scan.")\ndef scan(limit: int = "x" * 10_000_000) -> str:\n    return ""\n')
+    error = editor.report["error"]
+    assert error.startswith("ToolDefinitionError: @tool your_tool.scan, parameter 'limit': the default 'xxx")
+    assert len(error) < SHOWN_CHARS + 100 and error.endswith(" more characters not shown)")
+    assert editor._repr_mimebundle_()["text/plain"] == error

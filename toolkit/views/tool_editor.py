@@ -110,7 +110,7 @@ def _inspect(code: str, namespace: dict[str, Any]) -> dict[str, Any]:
             return {"tools": [], "warnings": [], "error": _nothing_to_show(defined.values()), "text": ""}
         tools = tools_from(*functions)
     except ToolDefinitionError as error:  # its text may show a default's repr: no address (determinism)
-        return {"tools": [], "warnings": [], "error": without_addresses(f"ToolDefinitionError: {error}"), "text": ""}
+        return {"tools": [], "warnings": [], "error": _refused(error), "text": ""}
     except SyntaxError as error:
         where = f" on line {error.lineno}" if error.lineno else ""
         return {"tools": [], "warnings": [], "error": f"SyntaxError{where}: {error.msg}", "text": ""}
@@ -168,6 +168,12 @@ def _imported(value: Any) -> bool:
         return False
     home = sys.modules.get(module or "")
     return home is not None and any(v is value for v in getattr(home, "__dict__", {}).values())
+
+
+def _refused(error: ToolDefinitionError) -> str:
+    """The package's refusal, as one line of the editor: no memory address (its text may quote a
+    default's repr), cut at `SHOWN_CHARS` (a default of ten million characters is quoted whole)."""
+    return shortened(without_addresses(f"ToolDefinitionError: {error}"))
 
 
 def _raised(error: BaseException) -> str:

@@ -6,8 +6,11 @@ When the box loses focus (a click outside it) after a change, the code runs in a
 `Param`, `MemoryId`, `InvocationContext`, `ReturnBehavior`, `Annotated`, `Literal` and `Field`;
 every function it defines becomes a tool (`tools_from`), but for helpers named `_like_this`
 without `@tool`, and so does every object it makes with `@tool` methods (a class of them alone is
-not a tool: the view says to make an instance). What it imports (`from typing import Optional`, `from os.path import join`)
-is not a tool: an object its own module holds is imported, not defined here. The view shows:
+not a tool: the view says to make an instance). What it imports (`from typing import Optional`,
+`from os.path import join`) is not a tool: an object its own module holds is imported, not
+defined here. The code is compiled with its own `__future__` imports only, and its module is in
+`sys.modules` while it runs and is reflected (as a cell's `__main__` is), so a dataclass or a
+pydantic model resolves its annotations as in a cell. The view shows:
 
 - the `tools` entry the model receives (`spec.to_openai()`),
 - the lint warnings (`toolkit.tools.lint`),

@@ -249,3 +249,22 @@ def test_a_huge_refusal_message_is_cut_in_the_editor_and_its_text():
     assert error.startswith("ToolDefinitionError: @tool your_tool.scan, parameter 'limit': the default 'xxx")
     assert len(error) < SHOWN_CHARS + 100 and error.endswith(" more characters not shown)")
     assert editor._repr_mimebundle_()["text/plain"] == error
+
+
+def test_beside_a_decorated_tool_an_undecorated_function_is_a_helper():
+    """A helper the tool calls (`normalise`, no @tool) was shown as a second tool "the model
+    receives", with lint warnings about its missing description; the learner passes the decorated
+    one, and `tools_from(module)` takes only those. With no @tool at all, a function is still
+    reflected as it is."""
+    code = (
+        "def normalise(order_id: str) -> str:\n    return order_id.strip().upper()\n"
+        '@tool("Look up one order by its id and return its status.")\n'
+        'def query_order(order_id: Annotated[str, Param("Order id, e.g. SN202610200001")]) -> str:\n'
+        "    return normalise(order_id)\n"
+    )
+    report = inspect_code(code)
+    assert [t["function"]["name"] for t in report["tools"]] == ["query_order"] and report["warnings"] == []
+    alone = inspect_code("def normalise(order_id: str) -> str:\n    return order_id\n")
+    assert [t["function"]["name"] for t in alone["tools"]] == ["normalise"]
+    with_object = inspect_code(SHOP + "shop = Shop()\ndef helper(x: int) -> int:\n    return x\n")
+    assert [t["function"]["name"] for t in with_object["tools"]] == ["query_order"]

@@ -4,8 +4,9 @@
 
 When the box loses focus (a click outside it) after a change, the code runs in a fresh namespace that already holds `tool`,
 `Param`, `MemoryId`, `InvocationContext`, `ReturnBehavior`, `Annotated`, `Literal` and `Field`;
-every function it defines becomes a tool (`tools_from`), but for helpers named `_like_this`
-without `@tool`, and so does every object it makes with `@tool` methods (a class of them alone is
+every function it defines becomes a tool (`tools_from`), but for helpers: one named `_like_this`
+without `@tool`, and, beside a decorated one, any without `@tool` (as `tools_from(module)` takes
+only those). So does every object it makes with `@tool` methods (a class of them alone is
 not a tool: the view says to make an instance). What it imports (`from typing import Optional`,
 `from os.path import join`) is not a tool: an object its own module holds is imported, not
 defined here. The code is compiled with its own `__future__` imports only, and its module is in
@@ -108,7 +109,7 @@ def _inspect(code: str, namespace: dict[str, Any]) -> dict[str, Any]:
     try:
         exec(compile(code, "<your tool>", "exec", dont_inherit=True), namespace)  # not this module's __future__
         defined = {k: v for k, v in namespace.items() if k not in given}
-        functions = [v for k, v in defined.items() if _defined_tool(k, v)]
+        functions = _tools_among([v for k, v in defined.items() if _defined_tool(k, v)])
         if not functions:
             return {"tools": [], "warnings": [], "error": _nothing_to_show(defined.values()), "text": ""}
         tools = tools_from(*functions)
@@ -148,6 +149,16 @@ def _defined_tool(name: str, value: Any) -> bool:
     if tool_attributes(type(value)):  # an object with @tool methods (`tools_from` takes it whole)
         return True
     return callable(value) and (not name.startswith("_") or tool_options(value) is not None)
+
+
+def _tools_among(candidates: list[Any]) -> list[Any]:
+    """The decorated ones (`@tool` functions, objects with `@tool` methods) when there are any, as
+    `tools_from(module)` takes them: a plain function beside them is a helper they call. Else all."""
+    from toolkit.tools.decorator import tool_options
+    from toolkit.tools.execute import tool_attributes
+
+    decorated = [v for v in candidates if tool_options(v) is not None or tool_attributes(type(v))]
+    return decorated or candidates
 
 
 def _nothing_to_show(defined: Iterable[Any]) -> str:

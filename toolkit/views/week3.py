@@ -7,9 +7,12 @@ Pure renderers (unit-tested, deterministic, the shared look of `toolkit.views.ht
   (normalised value or the field / received / expected the model reads) — and the totals; raw
   arguments keep ids on one line and draw whitespace visibly (the drill is about whitespace);
 - `render_accuracy_html(results)`: headline numbers, the group summary, a confusion view of
-  expected vs first called tool, and one row per case coloured by verdict (past `SHOWN_ITEMS`
-  cases, the first and last 500 and a row naming the rest: `toolkit.views.html.kept`). Wide tables scroll
+  expected vs first called tool, and one row per case coloured by verdict. Wide tables scroll
   inside their card, so nothing is cut off in a narrow output area.
+
+Past `SHOWN_ITEMS` cases, the drill and the cases table draw the first and last 500 and a row
+naming the rest (`toolkit.views.html.kept`); the totals, the headline and the confusion view
+count every case.
 
 `probe_view`, `drill_view` and `accuracy_view` wrap them in `HtmlView` widgets whose saved
 output also carries the HTML and the CLI's text (so nbval compares plain text).
@@ -112,27 +115,30 @@ def render_probe_html(result: ProbeResult) -> str:
 
 def render_drill_html(outcomes: Sequence[DrillOutcome]) -> str:
     """The drill as a table; failures first in the totals line."""
-    rows = []
-    for o in outcomes:
-        mark = badge("PASS", "ok") if o.passed else badge("FAIL", "error")
-        got = badge(o.got, "ok" if o.got == "ok" else "warn")
-        wanted = f"{o.case.expect} · {o.case.expect_field}"
-        if o.case.expect == "ok":
-            wanted += f" = {o.case.expect_value}"
-        shown = (
-            f"{o.field} = {o.value}" if o.got == "ok" else details(f"字段={o.field}，收到={o.value}", small(o.message))
-        )
-        raw = one_line(visible_whitespace(o.case.arguments))
-        rows.append([mark, one_line(o.case.id), o.case.tool, raw, wanted, got, shown])
+    columns = ["", "id", "tool", "raw arguments", "expected", "got", "normalised / error"]
+    rows = [
+        _drill_row(outcomes[k]) if isinstance(k, int) else _note_row(k, len(columns))
+        for k in kept(len(outcomes), "cases")
+    ]
     blocked, totals = summary_lines(list(outcomes))
     failed = sum(not o.passed for o in outcomes)
     head = card("argument drill", join([totals, " · ", blocked]), "ok" if not failed else "error")
-    columns = ["", "id", "tool", "raw arguments", "expected", "got", "normalised / error"]
     note = "raw arguments: ␣ a space, □ a full-width space, ⇥ a tab, ↵ a line break"
     if any(_invisible(ch) and ch not in VISIBLE_WHITESPACE for o in outcomes for ch in o.case.arguments):
         note += ", ⟨U+…⟩ another character you could not see"
     note = small(note)
     return str(page(head + note + scrolling(table(columns, rows)), "argument drill: lenient in, strict out"))
+
+
+def _drill_row(o: DrillOutcome) -> list[object]:
+    """One case of the drill table."""
+    mark = badge("PASS", "ok") if o.passed else badge("FAIL", "error")
+    got = badge(o.got, "ok" if o.got == "ok" else "warn")
+    wanted = f"{o.case.expect} · {o.case.expect_field}"
+    if o.case.expect == "ok":
+        wanted += f" = {o.case.expect_value}"
+    shown = f"{o.field} = {o.value}" if o.got == "ok" else details(f"字段={o.field}，收到={o.value}", small(o.message))
+    return [mark, one_line(o.case.id), o.case.tool, one_line(visible_whitespace(o.case.arguments)), wanted, got, shown]
 
 
 def confusion(results: Sequence[CaseResult]) -> tuple[list[str], list[list[int]]]:

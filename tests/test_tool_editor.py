@@ -1,6 +1,6 @@
 """Try a tool: the schema, the lint, and the package's own message for a refused definition."""
 
-from toolkit.views.tool_editor import ToolEditor, inspect_code
+from toolkit.views.tool_editor import START, ToolEditor, inspect_code
 
 
 def test_the_starting_tool_shows_its_schema_and_no_warnings():
@@ -268,3 +268,11 @@ def test_beside_a_decorated_tool_an_undecorated_function_is_a_helper():
     assert [t["function"]["name"] for t in alone["tools"]] == ["normalise"]
     with_object = inspect_code(SHOP + "shop = Shop()\ndef helper(x: int) -> int:\n    return x\n")
     assert [t["function"]["name"] for t in with_object["tools"]] == ["query_order"]
+
+
+def test_a_second_name_for_a_tool_is_not_a_second_tool():
+    """`lookup = query_order` (or `b = a` for an object) made the editor pass the tool twice, and
+    show the package's "it is given twice ... Fix: give it once" for code that gave it once."""
+    code = START + "lookup = query_order\n"
+    assert [t["function"]["name"] for t in inspect_code(code)["tools"]] == ["query_order"]
+    assert [t["function"]["name"] for t in inspect_code(SHOP + "a = Shop()\nb = a\n")["tools"]] == ["query_order"]

@@ -109,7 +109,8 @@ def _inspect(code: str, namespace: dict[str, Any]) -> dict[str, Any]:
     try:
         exec(compile(code, "<your tool>", "exec", dont_inherit=True), namespace)  # not this module's __future__
         defined = {k: v for k, v in namespace.items() if k not in given}
-        functions = _tools_among([v for k, v in defined.items() if _defined_tool(k, v)])
+        named = {id(v): v for k, v in defined.items() if _defined_tool(k, v)}  # `lookup = query_order`: one tool
+        functions = _tools_among(list(named.values()))
         if not functions:
             return {"tools": [], "warnings": [], "error": _nothing_to_show(defined.values()), "text": ""}
         tools = tools_from(*functions)

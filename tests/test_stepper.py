@@ -112,3 +112,14 @@ def test_a_long_run_lists_its_first_and_last_steps_and_the_current_one_and_says_
     assert lines[half + 1] == "▶ " + stepper.steps[600].line()
     assert lines[half + 2] == f"… {count - half - 601:,} steps not shown: steps 602 to {count - half:,}"
     assert len(lines) == SHOWN_ITEMS + 3 and lines[-1] == "  " + stepper.steps[-1].line()
+
+
+def test_a_numpy_whole_number_is_a_step_number():
+    """`stepper.go(np.int64(2))` (an index from NumPy, `np.argmax(...)`) was refused as "got int64",
+    though it is a whole number like any other."""
+    import numpy as np
+
+    _, result = place_order()
+    stepper = LoopStepper(result)
+    stepper.go(np.int64(2))
+    assert stepper.index == 2 and type(stepper.index) is int and stepper.current.name == "exit?"

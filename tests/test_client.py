@@ -1288,3 +1288,21 @@ def test_a_body_cut_off_on_the_way_does_not_send_the_learner_to_llm_base_url():
         "was used, and running the cell again may work."
     )
     assert "Hint: The answer arrived cut short" in "".join(caught.value._render_traceback_())
+
+
+@pytest.mark.parametrize(
+    "host, why",
+    [("a" * 64 + ".example.com", "label empty or too long"), ("gw..example.com", "label empty or too long")],
+)
+def test_a_base_url_whose_host_name_cannot_be_looked_up_is_a_configuration_error(host, why):
+    """A part of a host name longer than 63 characters (or empty) raised a bare UnicodeError ("encoding
+    with 'idna' codec failed") from the socket at the first request: the playground's turn vanished."""
+    url = f"http://{host}/v1"
+    with pytest.raises(ConfigurationError) as caught:
+        ChatClient(url, "k", "m")
+    assert str(caught.value) == (
+        f"ChatClient: base_url {url!r} has a host name that cannot be looked up ({why}): each part between "
+        f"dots is 1-63 characters; {URL_FIX}"
+    )
+    for fine in ("http://[::1]:8000/v1", "http://例子.测试/v1", "http://gw.example.com./v1", "http://127.0.0.1:9/v1"):
+        ChatClient(fine, "k", "m")

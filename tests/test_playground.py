@@ -75,7 +75,7 @@ def test_a_failed_turn_shows_its_own_trace_not_the_previous_turns():
     playground.mode.value = "C"
     assert playground.ask("再查一次 SN202610200001") is None
     assert playground.last is not None and playground.last.rounds == [] and playground.last.finish == "stopped"
-    assert "0 model requests" in playground.text() and "query_logistics" not in playground.text().split("\n\n")[-1]
+    assert "0 model replies" in playground.text() and "query_logistics" not in playground.text().split("\n\n")[-1]
 
 
 def test_a_turn_that_got_no_reply_leaves_memory_as_it_was_and_the_question_in_the_box():
@@ -194,3 +194,35 @@ def test_the_bound_control_starts_at_the_courses_bound_and_every_value_changes_t
         result = playground.ask("把我的订单都查一遍")
         requests[bound] = (len(result.rounds), result.finish)
     assert requests == {1: (1, "handover"), 3: (3, "handover"), 5: (5, "handover"), 7: (7, "handover")}
+
+
+def test_a_failure_of_no_toolkit_type_is_a_status_line_and_the_question_stays(monkeypatch):
+    """A failure the package has no type for (a UnicodeError from the socket, a third-party model's
+    own exception) escaped Send: ipywidgets logged it where the learner does not look, the status
+    still read the turn before's, and the question was gone from the box."""
+    _scripted(monkeypatch, UnicodeError("label too long"))
+    playground = AssistantPlayground(env={})
+    playground.question.value = QUESTION
+    playground.send.click()
+    assert playground.question.value == QUESTION
+    assert playground.status_text == (
+        "UnicodeError: label too long (your question is back in the box: Send asks again)"
+    )
+    assert [m.role for m in playground.memory.messages()] == ["system"] and playground.error.startswith("UnicodeError")
+    _scripted(monkeypatch, ValueError("bad key sk-proj-abcdefghijklmnop1234567890"))
+    playground.send.click()
+    assert (
+        playground.status_text == "ValueError: bad key [REDACTED] (your question is back in the box: Send asks again)"
+    )
+
+
+def test_the_stored_html_after_a_turn_is_markup_not_escaped_text():
+    """After a turn the trace pane holds an `Html` string, and `status + conversation + trace`
+    went through `Html.__radd__`, which escapes a plain `str`: a saved notebook showed the status
+    and the conversation as their HTML source (`&lt;span style=...`)."""
+    playground = AssistantPlayground(env={})
+    playground.ask(QUESTION)
+    html = playground._repr_mimebundle_()["text/html"]
+    assert html.startswith('<span style="color:#57606a">answer after 2 model request(s)</span><div class="tk"')
+    assert "&lt;div" not in html and "&lt;span" not in html
+    assert html == playground.status.value + str(playground.conversation.value) + str(playground.trace.value)

@@ -192,3 +192,40 @@ def test_a_tool_function_is_shown_as_its_tool_alone_or_in_a_list():
     with pytest.raises(ToolDefinitionError) as caught:  # the name, not the function: tools_from's readable line
         render_schema_html(["query_order"])
     assert str(caught.value).startswith("tools_from(str object): 'query_order' is a str, not a tool")
+
+
+def test_a_card_lists_a_bounded_number_of_lint_warnings():
+    """Alike descriptions make one overlap warning per pair, and each card listed all of its own:
+    400 alike tools made a 15 MB view (399 warnings on each card). A card lists `CARD_LINT` and
+    counts the rest; the text fallback counts them all."""
+    from toolkit.tools.lint import lint_tools
+    from toolkit.views.schema import CARD_LINT
+
+    specs = [ToolSpec(f"look_up_{i}", f"Look up thing number {i} and return it") for i in range(CARD_LINT + 6)]
+    assert len(lint_tools(specs)) == len(specs) * (len(specs) - 1) // 2
+    cards = Tree(render_schema_html(specs)).find_all("tk-tool")
+    lines = cards[0].find_all("tk-warn")[0].find_all("tk-text")[0].text().split("\n")
+    assert lines[:-1] == [
+        f"⚠ the descriptions of look_up_0 and look_up_{i} share 71% of their words; say when to use each"
+        for i in range(1, CARD_LINT + 1)
+    ]
+    assert lines[-1] == "… 5 more lint warnings for this tool (toolkit.tools.lint.lint_tools lists every one)"
+    assert f"- look_up_0: 0 parameters (0 required), {len(specs) - 1} lint warnings" in render_schema_text(specs)
+
+
+def test_a_default_whose_repr_raises_is_shown_by_its_type():
+    """A default of a class whose `__repr__` raises (a str subclass of the learner's) raised that
+    error out of the explainer: the signature column wrote the default's repr."""
+
+    class Code(str):
+        def __repr__(self):
+            raise RuntimeError("no repr")
+
+    @tool("Look a product up by its code.")
+    def look_up(code: Annotated[str, Param("The product code")] = Code("A1")) -> str:
+        return code
+
+    assert signature_text(look_up) == (
+        "def look_up(\n    code: Annotated[str, Param('The product code')] = <Code object>,\n) -> str"
+    )
+    assert "= &lt;Code object&gt;" in SchemaExplainer(tools_from(look_up))._repr_mimebundle_()["text/html"]

@@ -49,3 +49,18 @@ def test_a_megabyte_query_is_cut_in_the_text_as_in_the_html():
         == "KeywordSearch " + '{"terms": ["' + "x" * (SHOWN_CHARS - 12) + left_out + " → searched 329 tools"
     )
     assert len(text) < 3 * SHOWN_CHARS
+
+
+def test_a_query_that_is_not_text_is_one_readable_line():
+    """SearchBox(query=5) raised ipywidgets' TraitError ("The 'value' trait of a Text instance
+    expected a unicode string, not the int 5"), which does not name SearchBox."""
+    import pytest
+
+    from toolkit.errors import ConfigurationError
+
+    for query, kind in ((5, "an int"), (None, "None"), (["parcel"], "a list")):
+        with pytest.raises(ConfigurationError) as caught:
+            SearchBox(query=query)
+        assert str(caught.value) == (
+            f"SearchBox(query): takes the query as text, and got {kind}; e.g. SearchBox(query='where is my parcel')"
+        )

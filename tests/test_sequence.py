@@ -166,3 +166,28 @@ def test_a_hallucinated_tool_name_of_any_length_gets_a_short_lane_id():
         f"    participant {lane}_2 as {'x' * 39}…",
     ]
     assert f"    L->>{lane}_2: (no arguments)" in lines and not any("not shown" in line for line in lines)
+
+
+def test_a_run_that_raised_ends_with_no_answer_not_a_blank_reply():
+    """The `loop_result` of a run that raised (the gateway down, an unknown tool) ended with the arrow
+    `L-->>U: —`, as if the user had been answered with nothing."""
+    import pytest
+
+    from toolkit.errors import TransientError
+
+    class Down:
+        def chat(self, *args, **kwargs):
+            raise TransientError("gateway down")
+
+    with pytest.raises(TransientError) as raised:
+        run_loop(Down(), [UserMessage(content="SN1?")], tools=_order_tools())
+    assert sequence_source(raised.value.loop_result).splitlines()[-2:] == [
+        "    U->>L: SN1?",
+        "    L-->>U: stopped — the run raised before an answer",
+    ]
+    reset_call_ids()
+    with pytest.raises(Exception) as raised:
+        run_loop(ScriptedModel([call("nope"), "done"]), [UserMessage(content="SN2?")], tools=_order_tools())
+    assert sequence_source(raised.value.loop_result).splitlines()[-1] == (
+        "    L-->>U: stopped — the run raised before an answer"
+    )

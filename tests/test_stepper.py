@@ -74,7 +74,8 @@ def test_a_run_that_stopped_before_its_first_reply_has_no_steps_and_says_so():
     result = raised.value.loop_result
     assert result.rounds == []
     stepper = LoopStepper(result)
-    text = "no steps: the run made no model request (it stopped before the first reply)"
+    # it said "the run made no model request": it made one, and the gateway was down (or said 400)
+    text = "no steps: the run got no reply from the model (its first request failed or was stopped)"
     assert stepper.text() == text and stepper.position.value == text
     assert stepper.previous.disabled and stepper.next.disabled
     assert stepper._repr_mimebundle_()["text/html"] == f"<div>{text}</div>"
@@ -111,3 +112,14 @@ def test_a_long_run_lists_its_first_and_last_steps_and_the_current_one_and_says_
     assert lines[half + 1] == "▶ " + stepper.steps[600].line()
     assert lines[half + 2] == f"… {count - half - 601:,} steps not shown: steps 602 to {count - half:,}"
     assert len(lines) == SHOWN_ITEMS + 3 and lines[-1] == "  " + stepper.steps[-1].line()
+
+
+def test_a_numpy_whole_number_is_a_step_number():
+    """`stepper.go(np.int64(2))` (an index from NumPy, `np.argmax(...)`) was refused as "got int64",
+    though it is a whole number like any other."""
+    import numpy as np
+
+    _, result = place_order()
+    stepper = LoopStepper(result)
+    stepper.go(np.int64(2))
+    assert stepper.index == 2 and type(stepper.index) is int and stepper.current.name == "exit?"

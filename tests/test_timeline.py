@@ -157,3 +157,73 @@ def test_spans_without_their_row_name_or_no_rows_at_all_are_one_readable_line():
         with pytest.raises(ConfigurationError) as caught:
             Timeline(rows)
         assert str(caught.value) == text
+
+
+def test_a_model_s_huge_tool_name_is_cut_in_the_lane_label_and_row():
+    """A model may call a name of any length: a 1,000,000-character name (fed back as unknown) made
+    a 3 MB picture and text, and so did a learner's own label or row name. Each is cut at
+    `NAME_CHARS`, the duration kept."""
+    from toolkit.tools.execute import FEED_BACK_ALL
+    from toolkit.views.html import NAME_CHARS
+
+    name = "x" * 1_000_000
+    events = iter_loop(
+        ScriptedModel([[ToolCall(id="c1", name=name, arguments="{}")], "ok"]),
+        [UserMessage(content="q")],
+        tools=[nap],
+        options=LoopOptions(policies=FEED_BACK_ALL),
+    )
+    _, [span] = timed_loop(events, clock=lambda: 0.0)
+    short = "x" * (NAME_CHARS - 1) + "…"
+    assert (span.lane, span.label) == (f"{short} #1", f"{short} 0.00 s")
+    view = Timeline([("r" * 1_000_000, [Span("y" * 1_000_000, 0.0, 1.0, "z" * 1_000_000)])])
+    lines = view.text().splitlines()
+    assert lines[0] == "r" * (NAME_CHARS - 1) + "…:"
+    assert lines[1] == "    0.00–  1.00 s  " + "y" * (NAME_CHARS - 1) + "… " + "z" * (NAME_CHARS - 1) + "…"
+    svg = view.svg()
+    assert len(svg) < 2_000 and f"<title>{'z' * (NAME_CHARS - 1)}…</title>" in svg
+
+
+def test_a_span_or_row_name_of_the_wrong_type_is_one_readable_line():
+    """`Span("a", "0", "1", "x")` raised "must be real number, not str" out of the drawing, a label
+    or row name of None "'NoneType' object has no attribute 'replace'", a bool start drew at 0/1."""
+    import pytest
+
+    from toolkit.errors import ConfigurationError
+
+    span = 'e.g. Span("attempts", 0.0, 0.1, "attempt 1: HTTP 429")'
+    cases = [
+        (
+            [("a", [Span("l", "0", 1.0, "x")])],
+            f"Timeline(rows): row 0's span 0: its start is a str, not a number; {span}",
+        ),
+        ([("a", [Span("l", 0, None, "x")])], f"Timeline(rows): row 0's span 0: its end is None, not a number; {span}"),
+        (
+            [("a", [Span("l", True, 1, "x")])],
+            f"Timeline(rows): row 0's span 0: its start is a bool, not a number; {span}",
+        ),
+        ([("a", [Span("l", 0, 1, None)])], f"Timeline(rows): row 0's span 0: its label is None, not text; {span}"),
+        ([("a", [Span(3, 0, 1, "x")])], f"Timeline(rows): row 0's span 0: its lane is an int, not text; {span}"),
+        (
+            [("a", []), (None, [])],
+            'Timeline(rows): row 1\'s name is None, not text; e.g. Timeline([("attempts and waits", '
+            "retry_spans(client.exchanges, waits))])",
+        ),
+    ]
+    for rows, text in cases:
+        with pytest.raises(ConfigurationError) as caught:
+            Timeline(rows)
+        assert str(caught.value) == text
+    import numpy as np
+
+    assert (
+        Timeline([("a", [Span("l", np.float32(0.5), 2**70, "x")])]).text()
+        == "a:\n    0.50–1180591620717411303424.00 s  l                x"
+    )
+
+
+def test_a_span_near_the_largest_float_is_drawn_across_the_axis():
+    """`Span("l", 0, 1e308, "x")` raised "cannot convert float NaN to integer": the x position was
+    worked out as width * t / end, and 560 * 1e308 is infinite."""
+    svg = Timeline([("a", [Span("l", 0, 1e308, "x")])]).svg()
+    assert '<rect x="170.0" y="27" width="560.0"' in svg

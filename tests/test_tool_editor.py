@@ -1,6 +1,6 @@
 """Try a tool: the schema, the lint, and the package's own message for a refused definition."""
 
-from toolkit.views.tool_editor import ToolEditor, inspect_code
+from toolkit.views.tool_editor import START, ToolEditor, inspect_code
 
 
 def test_the_starting_tool_shows_its_schema_and_no_warnings():
@@ -151,3 +151,128 @@ def test_code_that_is_not_text_is_one_readable_line():
     assert str(caught.value) == text.replace("ToolEditor(code)", "inspect_code(code)").replace(
         "an int", "None"
     ).replace("ToolEditor('", "inspect_code('")
+
+
+def test_the_lint_of_many_alike_tools_is_drawn_in_bounded_size():
+    """100 KB of code (800 tools with alike descriptions) made 320,000 overlap warnings, all drawn:
+    a 28 MB view and a 27 MB text fallback. The report keeps every warning; the view draws the first
+    and last `SHOWN_ITEMS // 2` with a note saying which it left out."""
+    from toolkit.views.html import SHOWN_ITEMS
+
+    code = "".join(
+        f'@tool("Look up thing number {i} and return it")\n'
+        f'def f{i}(order_id: Annotated[str, Param("id of the order")]) -> str:\n    return ""\n'
+        for i in range(50)
+    )
+    editor = ToolEditor(code)
+    count = len(editor.report["warnings"])
+    assert count == 50 * 49 // 2
+    note = f"… {count - SHOWN_ITEMS:,} warnings not shown: warnings 501 to {count - 500:,}"
+    lint = editor.text().split("\nlint:\n")[1].split("\n\n")[0].splitlines()
+    assert len(lint) == SHOWN_ITEMS + 1 and lint[500] == note
+    assert lint[0] == f"- {editor.report['warnings'][0]}" and lint[-1] == f"- {editor.report['warnings'][-1]}"
+    html = editor.html()
+    assert html.count("<li>") == SHOWN_ITEMS + 1 and f"<li><i>{note}</i></li>" in html
+
+
+SHOP = (
+    "class Shop:\n"
+    '    @tool("Look up one order by its id and return its status.")\n'
+    '    def query_order(self, order_id: Annotated[str, Param("Order id, e.g. SN202610200001")]) -> str:\n'
+    '        return "shipped"\n'
+)
+
+
+def test_an_object_with_tool_methods_shows_its_tools():
+    """Tools written as `@tool` methods of a class (as LangChain4j writes them, and as `tools_from`
+    takes them: an instance) made the editor say "define a function (with @tool) to see its schema"."""
+    report = inspect_code(SHOP + "shop = Shop()\n")
+    assert report["error"] == "" and [t["function"]["name"] for t in report["tools"]] == ["query_order"]
+    private = inspect_code(SHOP + "_shop = Shop()\n")
+    assert [t["function"]["name"] for t in private["tools"]] == ["query_order"]
+
+
+def test_a_class_with_tool_methods_and_no_instance_says_to_make_one():
+    """The class alone was passed over in silence: "define a function (with @tool)", though it has one."""
+    assert inspect_code(SHOP)["error"] == (
+        "the class Shop has @tool methods, which need an instance to be bound to: "
+        "make one below it, e.g. `tools = Shop()`, to see its tools"
+    )
+    assert inspect_code(SHOP + "class Other(Shop):\n    pass\nother = Other()\n")["error"] == ""
+    assert inspect_code("class Plain:\n    pass\n")["error"] == "define a function (with @tool) to see its schema"
+
+
+def test_the_code_runs_with_its_own_future_imports_not_the_editor_s():
+    """compile() passed on the editor module's `from __future__ import annotations`: every annotation
+    of the learner's code became a string, so a `@dataclass` raised "AttributeError: 'NoneType' object
+    has no attribute '__dict__'" (it looks string annotations up in a module that is not imported)."""
+    code = (
+        "from dataclasses import dataclass\n@dataclass\nclass Point:\n    x: int\n    y: int\n"
+        '@tool("Mark a point on the map.")\ndef mark(point: Annotated[Point, Param("Where to mark")]) -> str:\n'
+        '    return ""\n'
+    )
+    report = inspect_code(code)
+    assert report["error"] == "" and report["tools"][0]["function"]["name"] == "mark"
+    assert inspect_code("class A:\n    x: int\nassert A.__annotations__ == {'x': int}, 'postponed'")["error"] == (
+        "define a function (with @tool) to see its schema"
+    )
+
+
+def test_the_code_s_own_postponed_annotations_resolve_as_in_a_cell():
+    """With `from __future__ import annotations` in the box, a `@dataclass` raised "AttributeError:
+    'NoneType' object has no attribute '__dict__'" and a pydantic model holding another was "pydantic
+    cannot describe Order as JSON Schema": both look the class's module up in `sys.modules`, and the
+    editor's was not there (a cell's `__main__` is). It is while the code runs, and only then."""
+    import sys
+
+    from toolkit.views.tool_editor import EDITOR_MODULE
+
+    future = "from __future__ import annotations\n"
+    point = "from dataclasses import dataclass\n@dataclass\nclass Point:\n    x: int\n"
+    order = "from pydantic import BaseModel\nclass Item(BaseModel):\n    sku: str\nclass Order(BaseModel):\n    items: list[Item]\n"
+    use = '@tool("Mark a point and place an order.")\ndef mark(point: Point, order: Order) -> str:\n    return ""\n'
+    report = inspect_code(future + point + order + use)
+    assert report["error"] == "" and report["tools"][0]["function"]["name"] == "mark"
+    assert "Item" in report["tools"][0]["function"]["parameters"]["$defs"]
+    assert EDITOR_MODULE not in sys.modules
+    inspect_code("__name__ = 'elsewhere'\n")
+    assert EDITOR_MODULE not in sys.modules and "elsewhere" not in sys.modules
+
+
+def test_a_huge_refusal_message_is_cut_in_the_editor_and_its_text():
+    """The package's refusal quotes the default it refused: `limit: int = "x" * 10_000_000` put all
+    ten million characters in the report and the text/plain fallback (the HTML was cut)."""
+    from toolkit.views.html import SHOWN_CHARS
+
+    editor = ToolEditor('@tool("Scan.")\ndef scan(limit: int = "x" * 10_000_000) -> str:\n    return ""\n')
+    error = editor.report["error"]
+    assert error.startswith("ToolDefinitionError: @tool your_tool.scan, parameter 'limit': the default 'xxx")
+    assert len(error) < SHOWN_CHARS + 100 and error.endswith(" more characters not shown)")
+    assert editor._repr_mimebundle_()["text/plain"] == error
+
+
+def test_beside_a_decorated_tool_an_undecorated_function_is_a_helper():
+    """A helper the tool calls (`normalise`, no @tool) was shown as a second tool "the model
+    receives", with lint warnings about its missing description; the learner passes the decorated
+    one, and `tools_from(module)` takes only those. With no @tool at all, a function is still
+    reflected as it is."""
+    code = (
+        "def normalise(order_id: str) -> str:\n    return order_id.strip().upper()\n"
+        '@tool("Look up one order by its id and return its status.")\n'
+        'def query_order(order_id: Annotated[str, Param("Order id, e.g. SN202610200001")]) -> str:\n'
+        "    return normalise(order_id)\n"
+    )
+    report = inspect_code(code)
+    assert [t["function"]["name"] for t in report["tools"]] == ["query_order"] and report["warnings"] == []
+    alone = inspect_code("def normalise(order_id: str) -> str:\n    return order_id\n")
+    assert [t["function"]["name"] for t in alone["tools"]] == ["normalise"]
+    with_object = inspect_code(SHOP + "shop = Shop()\ndef helper(x: int) -> int:\n    return x\n")
+    assert [t["function"]["name"] for t in with_object["tools"]] == ["query_order"]
+
+
+def test_a_second_name_for_a_tool_is_not_a_second_tool():
+    """`lookup = query_order` (or `b = a` for an object) made the editor pass the tool twice, and
+    show the package's "it is given twice ... Fix: give it once" for code that gave it once."""
+    code = START + "lookup = query_order\n"
+    assert [t["function"]["name"] for t in inspect_code(code)["tools"]] == ["query_order"]
+    assert [t["function"]["name"] for t in inspect_code(SHOP + "a = Shop()\nb = a\n")["tools"]] == ["query_order"]

@@ -362,3 +362,24 @@ def test_a_refusal_is_shown_in_the_trace_not_an_empty_reply():
     assert "  model refused: I can't help." in render_trace_text(result).splitlines()
     html = render_trace_html(result)
     assert "model refused" in html and "(empty reply)" not in html
+
+
+def test_a_run_that_raised_counts_the_replies_it_got_not_the_requests_it_sent():
+    """The `loop_result` of a run whose first request failed (the gateway down) said "0 model
+    requests": it sent one. A raised run knows how many replies it got, not how many requests."""
+    from toolkit.errors import TransientError
+
+    class Down:
+        def chat(self, *args, **kwargs):
+            raise TransientError("gateway down")
+
+    with pytest.raises(TransientError) as raised:
+        run_loop(Down(), Q, tools=[query_order])
+    result = raised.value.loop_result
+    assert render_trace_text(result) == (
+        "finish: stopped · 0 model replies, 0 tool round trips · tokens: input 0 · output 0 · total 0"
+    )
+    rows = Tree(render_trace_html(result)).find_all("tk-th")
+    assert [th.text() for th in rows][:2] == ["finish", "model replies"]
+    answered = run_loop(ScriptedModel(["好的"]), Q, tools=[query_order])
+    assert "1 model request, 0 tool round trips" in render_trace_text(answered)

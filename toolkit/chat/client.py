@@ -779,7 +779,28 @@ def check_base_url(url: str) -> str:
         raise ConfigurationError(
             f"ChatClient: base_url {mask_url(url)!r} has port {parsed.port}; a port is 1-65535 (check LLM_BASE_URL)"
         )
+    unreadable = _host_problem(parsed.host)
+    if unreadable:
+        raise ConfigurationError(
+            f"ChatClient: base_url {mask_url(url)!r} has a host name that cannot be looked up ({unreadable}): "
+            "each part between dots is 1-63 characters; use one like http://127.0.0.1:8000/v1 or "
+            "https://api.openai.com/v1 (check LLM_BASE_URL)"
+        )
     return url
+
+
+def _host_problem(host: str) -> str | None:
+    """Why the socket cannot look `host` up, as its IDNA encoding says (a part of more than 63
+    characters, or an empty one: `gw..example.com`), or None. The socket raised that as a bare
+    `UnicodeError` at the first request, past every error the client turns into its own."""
+    if ":" in host:  # an IPv6 address: no name to encode
+        return None
+    try:
+        host.encode("idna")
+    except UnicodeError as error:
+        inner = error.__cause__ or error.__context__
+        return str(inner if isinstance(inner, UnicodeError) else error).removeprefix("UnicodeError: ")
+    return None
 
 
 def _check_options(model: Any, timeout: Any, retry: Any, sleep: Any) -> None:

@@ -789,8 +789,14 @@ def _function_tool_once(fn: types.FunctionType) -> Tool:
     return tool
 
 
+def tool_attributes(cls: type) -> list[tuple[str, Any]]:
+    """The `@tool` methods of `cls` and its bases, as `(name, class attribute)`, in definition order
+    (a static or class method's, or a property over one, included: `tools_from` refuses the last)."""
+    return [(name, attr) for name, attr in _class_attributes(cls) if tool_options(_unwrap(attr))]
+
+
 def _methods(obj: Any) -> list[Tool]:
-    found = [(name, attr) for name, attr in _class_attributes(type(obj)) if tool_options(_unwrap(attr))]
+    found = tool_attributes(type(obj))
     for _, attr in found:
         if isinstance(attr, PROPERTIES):  # `@property` over `@tool`: read, never called
             raise property_error(attr)

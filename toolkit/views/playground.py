@@ -11,9 +11,10 @@ fake gateway, or the learner's own gateway when the `LLM_*` variables are set (t
 does nothing). The conversation is kept in a `ChatMemory` across turns; Reset starts again.
 Every turn uses `COURSE` (one argument repair, an honest hand-over at the bound).
 
-A failed turn (mode C rejects tools, a gateway is down) is shown as one line in the status; it
-never raises into the notebook. Ctrl-C (`KeyboardInterrupt`) still stops the cell, after the
-widget is left as for a failed turn. The trace is then that turn's, up to the failure, and the question
+A failed turn (mode C rejects tools, a gateway is down, any other exception, its text scrubbed)
+is shown as one line in the status; it never raises into the notebook (from a click, ipywidgets
+would only log it). Ctrl-C (`KeyboardInterrupt`) still stops the cell, after the widget is left
+as for a failed turn. The trace is then that turn's, up to the failure, and the question
 is back in the box for Send to ask again; a turn that got no reply at all leaves memory as it was
 (no unanswered question left in it: a gateway that wants user and assistant to take turns would
 refuse every later turn). The widget's stored output is the conversation and the trace as HTML,
@@ -39,6 +40,7 @@ from toolkit.errors import ConfigurationError, ToolkitError
 from toolkit.loop.records import COURSE, LoopResult, ToolFinished, ToolStarted
 from toolkit.loop.run import iter_loop
 from toolkit.memory.windows import ChatMemory
+from toolkit.tools import redact
 from toolkit.views.conversation import render_conversation_html, render_conversation_text
 from toolkit.views.html import escape, showable_bundle
 from toolkit.views.trace import render_trace_html, render_trace_text
@@ -141,7 +143,7 @@ class AssistantPlayground(widgets.VBox):
             self.last = self._drain(events)
             self.error = ""
             self._set_status(f"{self.last.finish} after {len(self.last.rounds)} model request(s)")
-        except (ToolkitError, OSError) as error:
+        except Exception as error:  # a gateway down, mode C, or a failure of no toolkit type: one line, never lost
             self._failed(error, text, before)
             self._redraw()
             return None
@@ -159,7 +161,8 @@ class AssistantPlayground(widgets.VBox):
         if self.last is None or not self.last.rounds:
             self.memory.set(before)
         self.question.value = text
-        self.error = f"{type(error).__name__}: {str(error) or 'the turn was stopped'}"
+        said = str(error) if isinstance(error, ToolkitError) else redact.scrub(str(error))  # not written for a view
+        self.error = f"{type(error).__name__}: {said or 'the turn was stopped'}"
         self._set_status(f"{self.error} {AGAIN}", kind="error")
 
     def _drain(self, events: Any) -> LoopResult:
@@ -194,5 +197,5 @@ class AssistantPlayground(widgets.VBox):
 
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
         bundle = super()._repr_mimebundle_(**kwargs) or {}
-        html = self.status.value + self.conversation.value + self.trace.value
+        html = "".join((self.status.value, self.conversation.value, self.trace.value))  # `Html +` escapes a str
         return showable_bundle({**bundle, "text/plain": self.text(), "text/html": html})

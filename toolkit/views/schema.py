@@ -2,7 +2,7 @@
 
 `render_schema_html(tools)` is a pure function (tools in, HTML out — unit-tested and stable
 under nbval), built from the shared `toolkit.views.html` helpers: one card per tool with its three
-columns and its lint warnings (`toolkit.tools.lint`), and on top the size of the whole `tools`
+columns and its lint warnings (`toolkit.tools.lint`; the first `CARD_LINT`, the rest counted), and on top the size of the whole `tools`
 block in estimated tokens, normal and strict. A tool that cannot be strict shows the
 registration error in the strict column instead (the lint warnings are grouped by tool once, not
 searched per tool). `render_schema_text` is the plain-text twin.
@@ -46,6 +46,9 @@ from toolkit.views.html import (
 )
 
 COLUMNS = ("Python signature", "JSON Schema", "strict mode")
+CARD_LINT = 20
+"""Most lint warnings one tool's card lists; it counts the rest. Alike descriptions make a warning
+per pair of tools: 400 alike tools put 399 on every card, a 15 MB view."""
 
 
 def given_tools(tools: Any) -> list[Tool | ToolSpec]:
@@ -141,12 +144,20 @@ def _tool_card(t: Tool | ToolSpec, mine: list[str]) -> Html:
         code_block(_json(spec.to_openai()["function"]), lang="text"),
         _strict_cell(spec),
     ]
-    lint = (
-        card("lint", text_block("\n".join(f"⚠ {m}" for m in mine)), "warn")
-        if mine
-        else badge("✓ no lint warnings", "ok")
-    )
+    lint = card("lint", text_block(_lint_lines(mine)), "warn") if mine else badge("✓ no lint warnings", "ok")
     return card(spec.name, _side_by_side(row) + lint, "tool")
+
+
+def _lint_lines(mine: list[str]) -> str:
+    """A card's lint warnings, one a line: the first `CARD_LINT`, and how many more there are."""
+    lines = [f"⚠ {m}" for m in mine[:CARD_LINT]]
+    if len(mine) > CARD_LINT:
+        more = len(mine) - CARD_LINT
+        lines.append(
+            f"… {more:,} more lint warning{'s' if more != 1 else ''} for this tool "
+            "(toolkit.tools.lint.lint_tools lists every one)"
+        )
+    return "\n".join(lines)
 
 
 _WRAPPING = "white-space:pre-wrap;overflow-wrap:break-word"
@@ -196,10 +207,17 @@ def _default_text(default: Any) -> str:
     if isinstance(default, FieldInfo):
         if default.default_factory is not None:
             return f" = {getattr(default.default_factory, '__name__', 'factory')}()"
-        return (
-            "" if default.default in (PydanticUndefined, Ellipsis) else f" = {without_addresses(repr(default.default))}"
-        )
-    return f" = {without_addresses(repr(default))}"  # `<Marker object at 0x7f…>` differed in every run
+        return "" if default.default in (PydanticUndefined, Ellipsis) else f" = {_repr(default.default)}"
+    return f" = {_repr(default)}"
+
+
+def _repr(value: Any) -> str:
+    """`repr(value)` without a memory address (`<Marker object at 0x7f…>` differed in every run), or
+    `<Code object>` when that repr raises (a class of the learner's)."""
+    try:
+        return without_addresses(repr(value))
+    except Exception:
+        return f"<{type(value).__name__} object>"
 
 
 def signature_text(fn: Callable[..., Any]) -> str:

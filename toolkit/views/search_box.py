@@ -17,6 +17,7 @@ from typing import Any
 
 import ipywidgets as widgets
 
+from toolkit.errors import ConfigurationError, a_kind_of
 from toolkit.search.keyword import KeywordIndex, KeywordSearch
 from toolkit.search.tool import SearchOutcome, ToolSearch
 from toolkit.search.vector import VectorIndex, VectorSearch
@@ -47,6 +48,11 @@ class SearchBox(widgets.VBox):
     """The last search's outcomes: keyword, then vector."""
 
     def __init__(self, specs: Any = None, query: str = "where is my parcel", **kwargs: Any) -> None:
+        if not isinstance(query, str):  # ipywidgets' TraitError would not name SearchBox
+            raise ConfigurationError(
+                f"SearchBox(query): takes the query as text, and got {a_kind_of(query)}; "
+                "e.g. SearchBox(query='where is my parcel')"
+            )
         if specs is None:
             from toolkit.search.catalog import load_catalog
 

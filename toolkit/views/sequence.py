@@ -7,7 +7,7 @@ Lanes: the user, the loop, the model, and one lane per tool that was called. One
 model request and reply, per tool call and result; a call the loop answered itself (the loop
 guard, a call not run) is an arrow from the loop to itself, never one to the tool. Failed results are marked ✗, calls a saga
 rolled back get a note (and each compensation an arrow), an immediate return and a hand-over
-are marked on the last arrow back to the user.
+are marked on the last arrow back to the user, and so is a run that raised (its `loop_result`: no answer).
 
 Each tool's lane id is its name (its first `LANE_ID_CHARS` characters) with every non-word
 character made `_` (`T_get_order`); two names that come out the same (`get-order` and `get_order`) get `_2`, `_3`… so they never share a
@@ -165,6 +165,8 @@ def _ending(result: LoopResult) -> str:
         return "immediate return: " + _label("; ".join(m.content for m in result.immediate_results), 40)
     if result.finish == "handover":
         return "hand-over: " + _label(result.answer, 40)
+    if result.finish == "stopped":  # the `loop_result` of a run that raised: nobody answered the user
+        return "stopped — the run raised before an answer"
     return _label(result.answer)
 
 

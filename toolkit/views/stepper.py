@@ -19,6 +19,7 @@ Leaves out: replaying the run (the steps come from `LoopResult.rounds`, recorded
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,7 +34,7 @@ from toolkit.views.conversation import one_line
 from toolkit.views.html import escape, flat_name, kept, showable_bundle
 from toolkit.views.trace import run_of
 
-NO_STEPS = "no steps: the run made no model request (it stopped before the first reply)"
+NO_STEPS = "no steps: the run got no reply from the model (its first request failed or was stopped)"
 LOOP_STEPS = ("send", "record", "exit?", "bound", "execute", "repair", "saga", "append", "return?", "refresh")
 
 
@@ -156,12 +157,12 @@ class LoopStepper(widgets.VBox):
 
     def go(self, index: int) -> None:
         """Show step `index` (counted from 0; one past either end shows that end)."""
-        if isinstance(index, bool) or not isinstance(index, int):
+        if isinstance(index, bool) or not isinstance(index, numbers.Integral):  # NumPy's whole numbers too
             raise ConfigurationError(
                 f"LoopStepper.go(index): takes a step's number, counted from 0, and got {type(index).__name__}; "
                 "e.g. stepper.go(2)"
             )
-        self.index = max(0, min(index, len(self.steps) - 1))
+        self.index = max(0, min(int(index), len(self.steps) - 1))
         self.previous.disabled, self.next.disabled = self.index == 0, self.index >= len(self.steps) - 1
         self.position.value = f"step {self.index + 1} of {len(self.steps)}" if self.steps else NO_STEPS
         self.view.value = self.html()

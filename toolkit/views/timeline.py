@@ -12,8 +12,10 @@ Two builders feed `Timeline`:
 
 `Timeline.svg()` groups the spans by lane in one pass, so drawing is linear in the spans. A span
 whose start or end is not a finite number (NaN, inf) is left out of the drawing (the axis ends
-at the last finite end); the text lists it. Past 1,000 spans in all, both show the first and last
-500 and a note naming the rest (`toolkit.views.html.kept`): 10,000 calls drew 10,000 lanes.
+at the last finite end); the text lists it. Row names, lanes and labels are shown cut at
+`NAME_CHARS` (a model's tool name can be a million characters long). Past 1,000 spans in all,
+both show the first and last 500 and a note naming the rest (`toolkit.views.html.kept`): 10,000
+calls drew 10,000 lanes.
 
 Leaves out: zooming, hover details (the text table has every number).
 """
@@ -22,6 +24,7 @@ from __future__ import annotations
 
 import html
 import math
+import numbers
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -32,7 +35,7 @@ from toolkit.errors import ConfigurationError
 from toolkit.loop.records import LoopResult, ToolFinished, ToolStarted
 from toolkit.tools.decorator import a_kind_of
 from toolkit.unicode import cut, padded
-from toolkit.views.html import flat, kept, showable_bundle
+from toolkit.views.html import NAME_CHARS, flat, flat_name, kept, showable_bundle
 
 
 @dataclass(frozen=True)
@@ -87,8 +90,8 @@ def timed_loop(events: Iterator[Any], clock: Callable[[], float] = time.perf_cou
                 count += 1
                 number, start = count, 0.0
             kind = "error" if e.failure else "ok"
-            lane = f"{e.call.name} #{number}"
-            spans.append(Span(lane, start, start + e.duration_s, f"{e.call.name} {e.duration_s:.2f} s", kind))
+            name = cut(e.call.name, NAME_CHARS)  # a model's name of any length: the duration stays in view
+            spans.append(Span(f"{name} #{number}", start, start + e.duration_s, f"{name} {e.duration_s:.2f} s", kind))
 
 
 def _spans_by_lane(rows: list[tuple[str, list[Span]]]) -> dict[tuple[str, str], list[Span]]:
@@ -105,6 +108,26 @@ def _drawn(span: Span) -> bool:
     return math.isfinite(span.start) and math.isfinite(span.end)
 
 
+def _svg_text(text: str) -> str:
+    """A name, lane or label as the picture writes it: cut at `NAME_CHARS` (a model's tool name can
+    be a million characters), escaped."""
+    return html.escape(cut(text, NAME_CHARS))
+
+
+def _span_problem(span: Span) -> str | None:
+    """What is wrong with a span's fields (a start given as text, a label of None), or None."""
+    for field in ("start", "end"):
+        value = getattr(span, field)
+        if isinstance(value, bool) or not isinstance(value, numbers.Real):  # numpy's numbers too
+            return f"its {field} is {a_kind_of(value)}, not a number"
+    for field in ("lane", "label"):
+        value = getattr(span, field)
+        if not isinstance(value, str):
+            return f"its {field} is {a_kind_of(value)}, not text"
+    return None
+
+
+_SPAN = 'e.g. Span("attempts", 0.0, 0.1, "attempt 1: HTTP 429")'
 _FIX = 'e.g. Timeline([("attempts and waits", retry_spans(client.exchanges, waits))])'
 
 
@@ -121,12 +144,15 @@ def _rows(rows: object) -> list[tuple[str, list[Span]]]:
             raise ConfigurationError(f"Timeline(rows): row {i} is a Span; each row is (name, spans): {_FIX}")
         if not isinstance(row, tuple | list) or len(row) != 2 or not isinstance(row[1], Iterable):
             raise ConfigurationError(f"Timeline(rows): row {i} is {a_kind_of(row)}, not (name, list of Span); {_FIX}")
+        if not isinstance(row[0], str):
+            raise ConfigurationError(f"Timeline(rows): row {i}'s name is {a_kind_of(row[0])}, not text; {_FIX}")
         spans = list(row[1])
-        wrong = next((j for j, span in enumerate(spans) if not isinstance(span, Span)), None)
-        if wrong is not None:
-            raise ConfigurationError(
-                f"Timeline(rows): row {i}'s span {wrong} is {a_kind_of(spans[wrong])}, not a Span; {_FIX}"
-            )
+        for j, span in enumerate(spans):
+            if not isinstance(span, Span):
+                raise ConfigurationError(f"Timeline(rows): row {i}'s span {j} is {a_kind_of(span)}, not a Span; {_FIX}")
+            problem = _span_problem(span)
+            if problem:
+                raise ConfigurationError(f"Timeline(rows): row {i}'s span {j}: {problem}; {_SPAN}")
         kept.append((row[0], spans))
     return kept
 
@@ -169,11 +195,11 @@ class Timeline:
     def text(self) -> str:
         lines = [self.title] if self.title else []
         for name, items in self._kept():
-            lines.append(f"{flat(name)}:")
+            lines.append(f"{flat_name(name)}:")
             lines += [
                 f"  {s}"
                 if isinstance(s, str)
-                else f"  {s.start:6.2f}–{s.end:6.2f} {flat(self.unit)}  {padded(flat(s.lane), 16)} {flat(s.label)}"
+                else f"  {s.start:6.2f}–{s.end:6.2f} {flat(self.unit)}  {padded(flat_name(s.lane), 16)} {flat_name(s.label)}"
                 for s in items
             ]
         return "\n".join(lines) or "(no spans)"
@@ -188,7 +214,7 @@ class Timeline:
         lanes = [(name, lane) for name, row in rows for lane in dict.fromkeys(s.lane for s in row)]
         in_lane = _spans_by_lane(rows)
         height = 30 + lane_h * len(lanes) + 30 + 16 * len(notes)
-        x = lambda t: left + width * t / end  # noqa: E731
+        x = lambda t: left + width * (t / end)  # noqa: E731  (t / end first: 560 * 1e308 overflows)
         parts = [
             f'<svg xmlns="http://www.w3.org/2000/svg" width="{left + width + 20}" height="{height}" '
             'font-family="sans-serif" font-size="11">'
@@ -197,13 +223,13 @@ class Timeline:
             parts.append(f'<text x="4" y="14" font-weight="bold">{html.escape(self.title)}</text>')
         for i, (name, lane) in enumerate(lanes):
             y = 24 + i * lane_h
-            parts.append(f'<text x="4" y="{y + 14}">{html.escape(name)} · {html.escape(lane)}</text>')
+            parts.append(f'<text x="4" y="{y + 14}">{_svg_text(name)} · {_svg_text(lane)}</text>')
             for s in filter(_drawn, in_lane[name, lane]):
                 w = max(2.0, x(s.end) - x(s.start))
                 parts.append(
                     f'<rect x="{x(s.start):.1f}" y="{y + 3}" width="{w:.1f}" height="{lane_h - 6}" '
                     f'fill="{COLOURS.get(s.kind, COLOURS["info"])}" opacity="0.85">'
-                    f"<title>{html.escape(s.label)}</title></rect>"
+                    f"<title>{_svg_text(s.label)}</title></rect>"
                 )
                 if w > 40:
                     parts.append(

@@ -4,9 +4,14 @@
 
 When the box loses focus (a click outside it) after a change, the code runs in a fresh namespace that already holds `tool`,
 `Param`, `MemoryId`, `InvocationContext`, `ReturnBehavior`, `Annotated`, `Literal` and `Field`;
-every function it defines becomes a tool (`tools_from`), but for helpers named `_like_this`
-without `@tool`. What it imports (`from typing import Optional`, `from os.path import join`)
-is not a tool: an object its own module holds is imported, not defined here. The view shows:
+every function it defines becomes a tool (`tools_from`), but for helpers: one named `_like_this`
+without `@tool`, and, beside a decorated one, any without `@tool` (as `tools_from(module)` takes
+only those). So does every object it makes with `@tool` methods (a class of them alone is
+not a tool: the view says to make an instance). What it imports (`from typing import Optional`,
+`from os.path import join`) is not a tool: an object its own module holds is imported, not
+defined here. The code is compiled with its own `__future__` imports only, and its module is in
+`sys.modules` while it runs and is reflected (as a cell's `__main__` is), so a dataclass or a
+pydantic model resolves its annotations as in a cell. The view shows:
 
 - the `tools` entry the model receives (`spec.to_openai()`),
 - the lint warnings (`toolkit.tools.lint`),
@@ -27,13 +32,16 @@ from __future__ import annotations
 
 import json
 import sys
+import types
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import ipywidgets as widgets
 
 from toolkit.errors import ConfigurationError, ToolDefinitionError
 from toolkit.tools.decorator import a_kind_of
-from toolkit.views.html import code_block, escape, shortened, showable_bundle, without_addresses
+from toolkit.views.html import code_block, escape, kept, shortened, showable_bundle, without_addresses
 
 START = """@tool("Look up one order by its id and return its status, items and total.")
 def query_order(order_id: Annotated[str, Param("Order id, e.g. SN202610200001")]) -> str:
@@ -42,7 +50,7 @@ def query_order(order_id: Annotated[str, Param("Order id, e.g. SN202610200001")]
 
 
 EDITOR_MODULE = "your_tool"
-"""The module the editor's code is run as (no such module is imported: `_imported` holds it defined here)."""
+"""The module the editor's code is run as (in `sys.modules` only while it runs and is reflected)."""
 
 
 def _namespace() -> dict[str, Any]:
@@ -67,26 +75,47 @@ def _namespace() -> dict[str, Any]:
 
 def inspect_code(code: str) -> dict[str, Any]:
     """`{"tools": [...openai...], "warnings": [...], "error": str, "text": str}` for the code."""
+    _check_code(code, "inspect_code")
+    module = types.ModuleType(EDITOR_MODULE)
+    module.__dict__.update(_namespace())
+    with _importable(module):
+        return _inspect(code, module.__dict__)
+
+
+@contextmanager
+def _importable(module: types.ModuleType) -> Iterator[None]:
+    """`module` in `sys.modules` while the code runs and is reflected, as a cell's `__main__` is: a
+    dataclass or a pydantic model looks its module up there to resolve string annotations (`from
+    __future__ import annotations`); whatever held the name before is put back after."""
+    name = module.__name__  # read once: the code may rebind `__name__`
+    previous = sys.modules.get(name)
+    sys.modules[name] = module
+    try:
+        yield
+    finally:
+        if previous is not None:
+            sys.modules[name] = previous
+        elif sys.modules.get(name) is module:
+            del sys.modules[name]
+
+
+def _inspect(code: str, namespace: dict[str, Any]) -> dict[str, Any]:
+    """`inspect_code` of `code`, run in `namespace`."""
     from toolkit.tools.execute import tools_from
     from toolkit.tools.lint import lint_tools
     from toolkit.views.schema import render_schema_text
 
-    _check_code(code, "inspect_code")
-    namespace = _namespace()
     given = set(namespace)
     try:
-        exec(compile(code, "<your tool>", "exec"), namespace)
-        functions = [v for k, v in namespace.items() if k not in given and _defined_tool(k, v)]
+        exec(compile(code, "<your tool>", "exec", dont_inherit=True), namespace)  # not this module's __future__
+        defined = {k: v for k, v in namespace.items() if k not in given}
+        named = {id(v): v for k, v in defined.items() if _defined_tool(k, v)}  # `lookup = query_order`: one tool
+        functions = _tools_among(list(named.values()))
         if not functions:
-            return {
-                "tools": [],
-                "warnings": [],
-                "error": "define a function (with @tool) to see its schema",
-                "text": "",
-            }
+            return {"tools": [], "warnings": [], "error": _nothing_to_show(defined.values()), "text": ""}
         tools = tools_from(*functions)
     except ToolDefinitionError as error:  # its text may show a default's repr: no address (determinism)
-        return {"tools": [], "warnings": [], "error": without_addresses(f"ToolDefinitionError: {error}"), "text": ""}
+        return {"tools": [], "warnings": [], "error": _refused(error), "text": ""}
     except SyntaxError as error:
         where = f" on line {error.lineno}" if error.lineno else ""
         return {"tools": [], "warnings": [], "error": f"SyntaxError{where}: {error.msg}", "text": ""}
@@ -114,16 +143,52 @@ def _check_code(code: object, where: str) -> None:
 def _defined_tool(name: str, value: Any) -> bool:
     """`value`, bound to `name` by the code, is a function (or callable object) it defined to be a tool."""
     from toolkit.tools.decorator import tool_options
+    from toolkit.tools.execute import tool_attributes
 
-    if not callable(value) or isinstance(value, type) or _imported(value):
+    if isinstance(value, type) or _imported(value):
         return False
-    return not name.startswith("_") or tool_options(value) is not None
+    if tool_attributes(type(value)):  # an object with @tool methods (`tools_from` takes it whole)
+        return True
+    return callable(value) and (not name.startswith("_") or tool_options(value) is not None)
+
+
+def _tools_among(candidates: list[Any]) -> list[Any]:
+    """The decorated ones (`@tool` functions, objects with `@tool` methods) when there are any, as
+    `tools_from(module)` takes them: a plain function beside them is a helper they call. Else all."""
+    from toolkit.tools.decorator import tool_options
+    from toolkit.tools.execute import tool_attributes
+
+    decorated = [v for v in candidates if tool_options(v) is not None or tool_attributes(type(v))]
+    return decorated or candidates
+
+
+def _nothing_to_show(defined: Iterable[Any]) -> str:
+    """Why the code gave no tool: a class with @tool methods it made no instance of, or no function at all."""
+    from toolkit.tools.execute import tool_attributes
+
+    unbound = [v for v in defined if isinstance(v, type) and not _imported(v) and tool_attributes(v)]
+    if unbound:
+        name = unbound[0].__name__
+        return (
+            f"the class {name} has @tool methods, which need an instance to be bound to: "
+            f"make one below it, e.g. `tools = {name}()`, to see its tools"
+        )
+    return "define a function (with @tool) to see its schema"
 
 
 def _imported(value: Any) -> bool:
     """`value` is an object of another module (the module it names holds it): imported, not defined here."""
-    home = sys.modules.get(getattr(value, "__module__", None) or "")
+    module = getattr(value, "__module__", None)
+    if module == EDITOR_MODULE:  # defined by the code (its module is in sys.modules while it runs)
+        return False
+    home = sys.modules.get(module or "")
     return home is not None and any(v is value for v in getattr(home, "__dict__", {}).values())
+
+
+def _refused(error: ToolDefinitionError) -> str:
+    """The package's refusal, as one line of the editor: no memory address (its text may quote a
+    default's repr), cut at `SHOWN_CHARS` (a default of ten million characters is quoted whole)."""
+    return shortened(without_addresses(f"ToolDefinitionError: {error}"))
 
 
 def _raised(error: BaseException) -> str:
@@ -140,6 +205,13 @@ def _raised(error: BaseException) -> str:
         message = ""
     name = type(error).__name__
     return shortened(without_addresses(f"{name}: {message}" if message else name))  # a 10 MB message: cut
+
+
+def _drawn(report: dict[str, Any]) -> list[tuple[str, bool]]:
+    """The report's lint warnings a view draws, each with whether it is the note saying which are
+    left out (`kept`: alike tools make a warning per pair, 320,000 for 800 of them)."""
+    warnings: list[str] = report["warnings"]
+    return [(w, True) if isinstance(w, str) else (warnings[w], False) for w in kept(len(warnings), "warnings")]
 
 
 class ToolEditor(widgets.VBox):
@@ -170,7 +242,9 @@ class ToolEditor(widgets.VBox):
         r = self.report
         if r["error"]:
             return f'<div style="color:#cf222e;white-space:pre-wrap">{escape(r["error"])}</div>'
-        lint = "".join(f"<li>{escape(w)}</li>" for w in r["warnings"]) or "<li>no warnings</li>"
+        lint = "".join(f"<li><i>{escape(w)}</i></li>" if n else f"<li>{escape(w)}</li>" for w, n in _drawn(r)) or (
+            "<li>no warnings</li>"
+        )
         return (
             f"<b>what the model receives</b>{code_block(json.dumps(r['tools'], indent=2, ensure_ascii=False))}"
             f"<b>lint</b><ul>{lint}</ul>"
@@ -180,7 +254,7 @@ class ToolEditor(widgets.VBox):
         r = self.report
         if r["error"]:
             return r["error"]
-        lint = "\n".join(f"- {w}" for w in r["warnings"]) or "- no warnings"
+        lint = "\n".join(w if n else f"- {w}" for w, n in _drawn(r)) or "- no warnings"
         return f"{json.dumps(r['tools'], indent=2, ensure_ascii=False)}\nlint:\n{lint}\n\n{r['text']}"
 
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:

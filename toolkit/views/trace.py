@@ -175,7 +175,7 @@ def _summary_rows(result: LoopResult) -> list[tuple[Any, Any]]:
     kinds = {"answer": "ok", "immediate": "tool", "handover": "warn"}
     rows: list[tuple[Any, Any]] = [
         ("finish", badge(result.finish, kinds.get(result.finish, "info"))),
-        ("model requests", str(len(result.rounds))),
+        (_requests_label(result), str(len(result.rounds))),
         ("tool round trips", f"{result.round_trips} (requests whose reply asked for tools)"),
         ("tokens", _tokens(result.usage)),
     ]
@@ -203,10 +203,18 @@ def render_trace_html(result: LoopResult, show_timing: bool = False) -> Html:
 # 2. The same as text.
 
 
+def _requests_label(result: LoopResult) -> str:
+    """What the rounds count: `model requests`, or for a run that raised (its `loop_result`)
+    `model replies` (its last request may have failed: the gateway down, an HTTP 400)."""
+    return "model replies" if result.finish == "stopped" else "model requests"
+
+
 def counts(result: LoopResult) -> str:
-    """`3 model requests, 2 tool round trips`: the two counts, never both called round trips."""
+    """`3 model requests, 2 tool round trips`: the two counts, never both called round trips
+    (`model replies` for a run that raised)."""
     requests, trips = len(result.rounds), result.round_trips
-    return f"{requests} model request{'s' if requests != 1 else ''}, {trips} tool round trip{'s' if trips != 1 else ''}"
+    label = _requests_label(result)
+    return f"{requests} {label if requests != 1 else label[:-1]}, {trips} tool round trip{'s' if trips != 1 else ''}"
 
 
 def _round_text(trace: RoundTrace, show_timing: bool) -> list[str]:

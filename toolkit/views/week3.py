@@ -10,6 +10,10 @@ Pure renderers (unit-tested, deterministic, the shared look of `toolkit.views.ht
   expected vs first called tool, and one row per case coloured by verdict. Wide tables scroll
   inside their card, so nothing is cut off in a narrow output area.
 
+Past `SHOWN_ITEMS` cases, the drill and the cases table draw the first and last 500 and a row
+naming the rest (`toolkit.views.html.kept`); the totals, the headline and the confusion view
+count every case.
+
 `probe_view`, `drill_view` and `accuracy_view` wrap them in `HtmlView` widgets whose saved
 output also carries the HTML and the CLI's text (so nbval compares plain text).
 
@@ -38,6 +42,7 @@ from toolkit.views.html import (
     details,
     escape,
     join,
+    kept,
     kv_table,
     page,
     small,
@@ -110,27 +115,30 @@ def render_probe_html(result: ProbeResult) -> str:
 
 def render_drill_html(outcomes: Sequence[DrillOutcome]) -> str:
     """The drill as a table; failures first in the totals line."""
-    rows = []
-    for o in outcomes:
-        mark = badge("PASS", "ok") if o.passed else badge("FAIL", "error")
-        got = badge(o.got, "ok" if o.got == "ok" else "warn")
-        wanted = f"{o.case.expect} · {o.case.expect_field}"
-        if o.case.expect == "ok":
-            wanted += f" = {o.case.expect_value}"
-        shown = (
-            f"{o.field} = {o.value}" if o.got == "ok" else details(f"字段={o.field}，收到={o.value}", small(o.message))
-        )
-        raw = one_line(visible_whitespace(o.case.arguments))
-        rows.append([mark, one_line(o.case.id), o.case.tool, raw, wanted, got, shown])
+    columns = ["", "id", "tool", "raw arguments", "expected", "got", "normalised / error"]
+    rows = [
+        _drill_row(outcomes[k]) if isinstance(k, int) else _note_row(k, len(columns))
+        for k in kept(len(outcomes), "cases")
+    ]
     blocked, totals = summary_lines(list(outcomes))
     failed = sum(not o.passed for o in outcomes)
     head = card("argument drill", join([totals, " · ", blocked]), "ok" if not failed else "error")
-    columns = ["", "id", "tool", "raw arguments", "expected", "got", "normalised / error"]
     note = "raw arguments: ␣ a space, □ a full-width space, ⇥ a tab, ↵ a line break"
     if any(_invisible(ch) and ch not in VISIBLE_WHITESPACE for o in outcomes for ch in o.case.arguments):
         note += ", ⟨U+…⟩ another character you could not see"
     note = small(note)
     return str(page(head + note + scrolling(table(columns, rows)), "argument drill: lenient in, strict out"))
+
+
+def _drill_row(o: DrillOutcome) -> list[object]:
+    """One case of the drill table."""
+    mark = badge("PASS", "ok") if o.passed else badge("FAIL", "error")
+    got = badge(o.got, "ok" if o.got == "ok" else "warn")
+    wanted = f"{o.case.expect} · {o.case.expect_field}"
+    if o.case.expect == "ok":
+        wanted += f" = {o.case.expect_value}"
+    shown = f"{o.field} = {o.value}" if o.got == "ok" else details(f"字段={o.field}，收到={o.value}", small(o.message))
+    return [mark, one_line(o.case.id), o.case.tool, one_line(visible_whitespace(o.case.arguments)), wanted, got, shown]
 
 
 def confusion(results: Sequence[CaseResult]) -> tuple[list[str], list[list[int]]]:
@@ -202,33 +210,23 @@ def render_accuracy_html(results: Sequence[CaseResult]) -> str:
         + _not_run_row(results)
     )
     groups = table(["group", "passed", "total"], [[g, p, t] for g, (p, t) in s.by_group.items()])
-    rows = [
-        [
-            r.case.id,
-            r.case.group,
-            r.case.question,
-            r.case.expect_tool or NO_CALL,
-            one_line(r.case.expect_order_id),
-            " + ".join(r.called_tools) or NO_CALL,
-            one_line(r.called_order_id),
-            badge(r.verdict, VERDICT_KINDS[r.verdict]),
-            r.model_calls,
-        ]
-        for r in results
+    columns = [
+        "id",
+        "group",
+        "question",
+        "expect_tool",
+        "expect_order_id",
+        "called_tools",
+        "called_order_id",
+        "verdict",
+        "model_calls",
     ]
     cases = table(
+        columns,
         [
-            "id",
-            "group",
-            "question",
-            "expect_tool",
-            "expect_order_id",
-            "called_tools",
-            "called_order_id",
-            "verdict",
-            "model_calls",
+            _case_row(results[k]) if isinstance(k, int) else _note_row(k, len(columns))
+            for k in kept(len(results), "cases")
         ],
-        rows,
     )
     body = join(
         [
@@ -238,6 +236,26 @@ def render_accuracy_html(results: Sequence[CaseResult]) -> str:
         ]
     )
     return str(page(body, "tool-selection accuracy"))
+
+
+def _case_row(r: CaseResult) -> list[object]:
+    """One case of the accuracy table."""
+    return [
+        r.case.id,
+        r.case.group,
+        r.case.question,
+        r.case.expect_tool or NO_CALL,
+        one_line(r.case.expect_order_id),
+        " + ".join(r.called_tools) or NO_CALL,
+        one_line(r.called_order_id),
+        badge(r.verdict, VERDICT_KINDS[r.verdict]),
+        r.model_calls,
+    ]
+
+
+def _note_row(note: str, width: int) -> list[object]:
+    """A row saying which rows a table left out (`kept`), in its first cell."""
+    return [small(note), *[""] * (width - 1)]
 
 
 def probe_view(result: ProbeResult) -> HtmlView:

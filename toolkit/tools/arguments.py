@@ -73,6 +73,9 @@ class ParamInfo:
     """`"memory_id"` or `"context"` for parameters the loop fills; `None` for the model's."""
     expects: str = ""
     """The type in words, for "missing, expected ..." messages."""
+    default_factory: Callable[[], Any] | None = None
+    """A `Field(default_factory=...)`: called for each call that leaves the value out (`default`
+    holds the value it gave when it was checked at registration)."""
 
     def __init__(
         self,
@@ -84,6 +87,7 @@ class ParamInfo:
         nullable: bool = False,
         inject: str | None = None,
         expects: str = "",
+        default_factory: Callable[[], Any] | None = None,
     ) -> None:
         """The dataclass's own `__init__`, the same fields and defaults (a test holds them equal),
         writing the instance's `__dict__` at once: the generated one of a frozen dataclass sets each
@@ -92,7 +96,7 @@ class ParamInfo:
         fields = self.__dict__
         fields["name"], fields["wire_name"], fields["annotation"] = name, wire_name, annotation
         fields["required"], fields["default"], fields["nullable"] = required, default, nullable
-        fields["inject"], fields["expects"] = inject, expects
+        fields["inject"], fields["expects"], fields["default_factory"] = inject, expects, default_factory
 
     @classmethod
     def built_later(cls, build: Callable[[], Any], name: str, wire_name: str, **rest: Any) -> ParamInfo:
@@ -189,7 +193,8 @@ def coerce_visible(
             if p.required:
                 problems.append(ArgumentProblem(p.wire_name, "", p.expects, kind="missing"))
             else:
-                values[p.name] = fresh(p.default)
+                factory = p.default_factory
+                values[p.name] = fresh(p.default) if factory is None else factory()
             continue
         try:
             values[p.name] = validator_for(p.annotation).validate_python(value)

@@ -241,6 +241,12 @@ _EXPECTED = {
     "url_type": "a URL (a string)",
     "url_parsing": "a URL like https://example.com",
     "url_syntax_violation": "a URL like https://example.com",
+    "date_past": "a date in the past",
+    "date_future": "a date in the future",
+    "datetime_past": "a date-time in the past",
+    "datetime_future": "a date-time in the future",
+    "timezone_aware": "a date-time with a time zone, like 2026-10-20T09:30:00+08:00",
+    "timezone_naive": "a date-time without a time zone, like 2026-10-20T09:30:00",
 }
 _SIZES = {
     "string_too_short": "a string of at least {min_length} characters",
@@ -250,7 +256,13 @@ _SIZES = {
     "string_pattern_mismatch": "a string matching {pattern}",
     "url_too_long": "a URL of at most {max_length} characters",
     "url_scheme": "a URL with the scheme {expected_schemes}",
+    "decimal_max_digits": "a number of at most {max_digits} digits",
+    "decimal_max_places": "a number with at most {decimal_places} decimal places",
+    "decimal_whole_digits": "a number with at most {whole_digits} digits before the decimal point",
+    "uuid_version": "a UUID of version {expected_version}",
 }
+"""pydantic's sentences (`Decimal input should have no more than 4 digits in total`, `UUID version
+4 expected`) as the phrase of what is valid, their numbers from the error's context."""
 _BOUNDS = {
     "greater_than": ("gt", ">"),
     "greater_than_equal": ("ge", ">="),

@@ -575,3 +575,45 @@ def test_pydantics_constraint_messages_read_as_what_is_expected(annotation, sent
         coerce(annotation, sent)
     assert [(p.field, p.expected) for p in info.value.problems] == [("x", expected)]
     assert expected_zh(expected) != expected
+
+
+class Cat(BaseModel):
+    kind: Literal["cat"] = "cat"
+    meow: int
+
+
+class Dog(BaseModel):
+    kind: Literal["dog"] = "dog"
+    bark: str
+
+
+Tagged = Annotated[Cat | Dog, Field(discriminator="kind")]
+
+
+@pytest.mark.parametrize(
+    "annotation, sent, problem",
+    [
+        (Tagged, {"kind": "cow", "meow": 1}, ("x.kind", '"cow"', "one of 'cat' or 'dog'")),
+        (Tagged, {"kind": 5, "meow": 1}, ("x.kind", "5", "one of 'cat' or 'dog'")),
+        (Tagged, {"meow": 1}, ("x.kind", "", "one of 'cat' or 'dog'")),
+        (Tagged, "cat", ("x", '"cat"', "an object")),
+        (
+            Cat | Dog,
+            {"kind": "cow", "meow": 1},
+            (
+                "x",
+                '{"kind": "cow", "meow": 1}',
+                "a Cat object (fields: kind, meow) or a Dog object (fields: kind, bark)",
+            ),
+        ),
+    ],
+    ids=lambda v: repr(v)[:30],
+)
+def test_a_union_of_objects_says_what_fits(annotation, sent, problem):
+    """A tagged union's pydantic sentences ("Input tag 'cow' found using 'kind' does not match any
+    of the expected tags: 'cat', 'dog'", "Unable to extract tag using discriminator 'kind'") went
+    after "expected" as they were; an untagged union of models said "expected an object" to a
+    model that had sent one. Now: the tag field, what it got and the tags; each model's fields."""
+    with pytest.raises(ArgumentError) as info:
+        coerce(annotation, sent)
+    assert [(p.field, p.received, p.expected) for p in info.value.problems] == [problem]

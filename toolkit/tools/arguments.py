@@ -241,6 +241,7 @@ _EXPECTED = {
     "url_type": "a URL (a string)",
     "url_parsing": "a URL like https://example.com",
     "url_syntax_violation": "a URL like https://example.com",
+    "model_attributes_type": "an object",
     "date_past": "a date in the past",
     "date_future": "a date in the future",
     "datetime_past": "a date-time in the past",
@@ -303,6 +304,8 @@ def problems_from(exc: ValidationError, prefix: str, value: Any = None) -> list[
             out.append(ArgumentProblem(field, _short(err["input"]), "", kind="unknown"))
         elif err["type"] == "missing":
             out.append(ArgumentProblem(field, "", "a value", kind="missing"))
+        elif err["type"] == "union_tag":  # `toolkit.tools.coercion`'s words for a tagged union's tag
+            out.append(_tag_problem(field, err["input"], err["ctx"]))
         elif _is_the_tools_own(err):
             out.append(ArgumentProblem(field, _short(err["input"]), _own_reason(err), kind="refused"))
         else:
@@ -329,6 +332,17 @@ def _path(loc: tuple[Any, ...], value: Any) -> str:
             parts.append(f"[{p}]" if isinstance(p, int) else f".{p}")
             value = None
     return "".join(parts)
+
+
+def _tag_problem(field: str, sent: Any, ctx: dict[str, Any]) -> ArgumentProblem:
+    """A tagged union's tag missing or not one of its tags: said at the tag's field, when the
+    union reads it from one (a function may read it otherwise)."""
+    name, expected = ctx["field"], f"one of {ctx['tags']}"
+    if not name or not isinstance(sent, dict):
+        return ArgumentProblem(field, _short(sent), f"an object of one of the kinds {ctx['tags']}")
+    if name not in sent:
+        return ArgumentProblem(f"{field}.{name}", "", expected, kind="missing")
+    return ArgumentProblem(f"{field}.{name}", _short(sent[name]), expected)
 
 
 _OWN_PREFIXES = {"value_error": "Value error, ", "assertion_error": "Assertion failed, "}

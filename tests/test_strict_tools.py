@@ -165,3 +165,27 @@ def test_a_schema_nested_past_the_recursion_limit_is_refused_as_too_deep_for_str
         "OpenAI strict mode allows only a few levels of nesting). Fix: flatten the schema, or register the tool "
         "without strict mode"
     )
+
+
+def test_definitions_are_made_strict_as_defs_are():
+    """A hand-written or MCP schema may keep its shared parts under draft-07's `definitions`
+    (openai-python's `to_strict_json_schema` and the OpenAI Agents SDK's `ensure_strict_json_schema`
+    walk both it and `$defs`). They were left as they were: an object there kept its optional
+    field and its default and had no `additionalProperties: false`, which OpenAI refuses."""
+    from toolkit.tools.reflect import ToolSpec
+
+    item = {"type": "object", "properties": {"sku": {"type": "string"}, "qty": {"type": "integer", "default": 1}}}
+    parameters = {
+        "type": "object",
+        "properties": {"item": {"$ref": "#/definitions/Item"}},
+        "required": ["item"],
+        "definitions": {"Item": {**item, "required": ["sku"]}},
+    }
+    assert ToolSpec("t", "Add an item.", parameters).strict_parameters["definitions"] == {
+        "Item": {
+            "type": "object",
+            "properties": {"sku": {"type": "string"}, "qty": {"anyOf": [{"type": "integer"}, {"type": "null"}]}},
+            "required": ["sku", "qty"],
+            "additionalProperties": False,
+        }
+    }

@@ -61,8 +61,8 @@ def _walk(node: Any, path: str, where: str) -> Any:
         return node
     out: dict[str, Any] = {}
     for key, value in node.items():
-        if key in ("properties", "$defs"):
-            prefix = "$defs." if key == "$defs" else (f"{path}." if path else "")
+        if key in ("properties", "$defs", "definitions"):  # `definitions`: draft-07's `$defs`
+            prefix = f"{key}." if key != "properties" else (f"{path}." if path else "")
             out[key] = {n: _value(s, prefix + n, where) for n, s in value.items()}
         elif key in ("anyOf", "oneOf", "allOf", "prefixItems"):
             out[key] = [_value(s, path, where) for s in value]

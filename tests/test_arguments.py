@@ -617,3 +617,14 @@ def test_a_union_of_objects_says_what_fits(annotation, sent, problem):
     with pytest.raises(ArgumentError) as info:
         coerce(annotation, sent)
     assert [(p.field, p.received, p.expected) for p in info.value.problems] == [problem]
+
+
+def test_a_tagged_unions_tag_matches_up_to_ascii_case_as_any_literal_does():
+    """Rule 4 of `toolkit.tools.coercion`: a Literal's string matches up to ASCII case when exactly
+    one choice does. The tag of an untagged `Cat | Dog` was folded (its branch's Literal field),
+    the same tag of `Field(discriminator="kind")` was refused: pydantic looks the tag up as it is."""
+    assert coerce(Tagged, {"kind": "CAT", "meow": 1}) == Cat(meow=1)
+    assert coerce(Cat | Dog, {"kind": "CAT", "meow": 1}) == Cat(meow=1)
+    with pytest.raises(ArgumentError) as info:
+        coerce(Tagged, {"kind": "ſat", "meow": 1})  # a long s folds to nothing in ASCII
+    assert [(p.field, p.expected) for p in info.value.problems] == [("x.kind", "one of 'cat' or 'dog'")]

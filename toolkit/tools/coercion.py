@@ -416,11 +416,32 @@ def _tagged_union(node: dict) -> dict:
         return node
     tags = _choices_text(list(node["choices"]))
     discriminator = node["discriminator"]
-    return node | {
+    field = discriminator if isinstance(discriminator, str) else ""
+    node = node | {
         "custom_error_type": "union_tag",
         "custom_error_message": f"Input should be one of the kinds {tags}",
-        "custom_error_context": {"tags": tags, "field": discriminator if isinstance(discriminator, str) else ""},
+        "custom_error_context": {"tags": tags, "field": field},
     }
+    return _before(_tag_folded(field, list(node["choices"])), node) if field else node
+
+
+def _tag_folded(field: str, tags: list[Any]) -> Callable[[Any], Any]:
+    """The tag at `field` matched up to ASCII case when exactly one tag matches (rule 4: the tag is
+    a Literal, and pydantic looks a tagged union's tag up as it is)."""
+    folded: dict[str, list[str]] = {}
+    for tag in tags:
+        if isinstance(tag, str):
+            folded.setdefault(ascii_lower(tag), []).append(tag)
+
+    def fold(value: Any) -> Any:
+        tag = value.get(field) if isinstance(value, dict) else None
+        if isinstance(tag, str) and tag not in tags:
+            hits = folded.get(ascii_lower(tag), [])
+            if len(hits) == 1:
+                return {**value, field: hits[0]}
+        return value
+
+    return fold
 
 
 _WORDS = {

@@ -33,7 +33,10 @@ mean as booleans (`"true"`, `"yes"`, `"1"`, `"on"`, `"false"`, `"0"` …) are am
 general, and lax pydantic would silently turn `"no"` into `False` — the same call that
 refunds or not. So numbers are read leniently, booleans only from JSON's own literals.
 
-A union reports one error ("expected an integer or a string"), not one per branch.
+A union reports one error ("expected an integer or a string"), not one per branch; a class
+branch is named with its fields ("a Cat object (fields: kind, meow)"). A tagged union (pydantic's
+`discriminator`) reports a wrong or missing tag at the tag's field, with the tags; its tag matches
+up to ASCII case as rule 4 says.
 Numbers are not turned into strings (`42` for a `str` is an error), as in pydantic.
 
 Leaves out: the course's "lenient in" normalisation of order ids (week 3 has its own).

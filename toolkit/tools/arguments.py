@@ -74,8 +74,8 @@ class ParamInfo:
     expects: str = ""
     """The type in words, for "missing, expected ..." messages."""
     default_factory: Callable[[], Any] | None = None
-    """A `Field(default_factory=...)`: called for each call that leaves the value out (`default`
-    holds the value it gave when it was checked at registration)."""
+    """A `Field(default_factory=...)`: called for each call that leaves the value out, its value
+    read into the type as a plain default is (`default` holds the one checked at registration)."""
 
     def __init__(
         self,
@@ -193,8 +193,10 @@ def coerce_visible(
             if p.required:
                 problems.append(ArgumentProblem(p.wire_name, "", p.expects, kind="missing"))
             else:
-                factory = p.default_factory
-                values[p.name] = fresh(p.default) if factory is None else factory()
+                factory = p.default_factory  # its value read into the type, as a plain default was
+                values[p.name] = (
+                    fresh(p.default) if factory is None else validator_for(p.annotation).validate_python(factory())
+                )
             continue
         try:
             values[p.name] = validator_for(p.annotation).validate_python(value)

@@ -189,3 +189,40 @@ def test_definitions_are_made_strict_as_defs_are():
             "additionalProperties": False,
         }
     }
+
+
+def test_a_tag_with_a_default_stays_its_one_value_in_strict_mode():
+    """pydantic's idiom for a tagged union gives the tag a default (`kind: Literal["cat"] = "cat"`).
+    Strict mode made it nullable, as any optional field, so `{"kind": null, "meow": 1}` fitted the
+    strict schema, and the executor refused it: a tagged union reads the tag before any default.
+    A field with one value has nothing to leave out: it stays that value, required."""
+    import json
+    from typing import Literal
+
+    import jsonschema
+    from pydantic import BaseModel, Field
+
+    from toolkit.chat.messages import ToolCall
+    from toolkit.tools.execute import FEED_BACK_ALL
+
+    class Cat(BaseModel):
+        kind: Literal["cat"] = "cat"
+        meow: int
+
+    class Dog(BaseModel):
+        kind: Literal["dog"] = "dog"
+        bark: str
+
+    def adopt(pet: Annotated[Cat | Dog, Field(discriminator="kind")]) -> str:
+        return repr(pet)
+
+    [t] = tools_from(adopt)
+    strict = t.spec.strict_parameters
+    assert strict["$defs"]["Cat"]["properties"]["kind"] == {"const": "cat", "type": "string"}
+    assert strict["$defs"]["Cat"]["required"] == ["kind", "meow"]
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({"pet": {"kind": None, "meow": 1}}, strict)
+    arguments = {"pet": {"kind": "cat", "meow": 1}}
+    jsonschema.validate(arguments, strict)
+    result = t.execute(ToolCall(id="1", name="adopt", arguments=json.dumps(arguments)), policies=FEED_BACK_ALL)
+    assert result.content == "Cat(kind='cat', meow=1)"

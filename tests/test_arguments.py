@@ -3,6 +3,7 @@ required / optional / null rules, and the exact model-facing text of every argum
 
 import dataclasses
 import datetime
+import decimal
 import enum
 import inspect
 import json
@@ -10,7 +11,18 @@ import uuid
 from typing import Annotated, Any, Literal, Optional
 
 import pytest
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import (
+    UUID4,
+    AwareDatetime,
+    BaseModel,
+    ConfigDict,
+    Field,
+    FutureDate,
+    FutureDatetime,
+    NaiveDatetime,
+    PastDate,
+    PastDatetime,
+)
 
 from toolkit.errors import ArgumentError, ArgumentProblem
 from toolkit.tools.arguments import coerce_arguments, coerce_one, describe, json_text, parse_arguments
@@ -514,3 +526,105 @@ def test_a_param_info_is_made_as_the_dataclass_would_make_it():
         assert repr(made).removeprefix("ParamInfo") == repr(reference(*args)).removeprefix("ParamInfo")
     with pytest.raises(dataclasses.FrozenInstanceError):
         made.name = "other"  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(
+    "annotation, sent, expected",
+    [
+        (
+            Annotated[decimal.Decimal, Field(max_digits=4, decimal_places=2)],
+            "123.456",
+            "a number of at most 4 digits",
+        ),
+        (
+            Annotated[decimal.Decimal, Field(max_digits=4, decimal_places=2)],
+            "1.234",
+            "a number with at most 2 decimal places",
+        ),
+        (
+            Annotated[decimal.Decimal, Field(max_digits=4, decimal_places=2)],
+            "123.4",
+            "a number with at most 2 digits before the decimal point",
+        ),
+        (PastDate, "2999-01-01", "a date in the past"),
+        (FutureDate, "2000-01-01", "a date in the future"),
+        (PastDatetime, "2999-01-01T00:00:00", "a date-time in the past"),
+        (FutureDatetime, "2000-01-01T00:00:00", "a date-time in the future"),
+        (
+            AwareDatetime,
+            "2026-10-20T09:30:00",
+            "a date-time with a time zone, like 2026-10-20T09:30:00+08:00",
+        ),
+        (
+            NaiveDatetime,
+            "2026-10-20T09:30:00Z",
+            "a date-time without a time zone, like 2026-10-20T09:30:00",
+        ),
+        (UUID4, "6ba7b810-9dad-11d1-80b4-00c04fd430c8", "a UUID of version 4"),
+    ],
+    ids=lambda v: repr(v)[:30],
+)
+def test_pydantics_constraint_messages_read_as_what_is_expected(annotation, sent, expected):
+    """pydantic words these as sentences ("Decimal input should have no more than 4 digits in
+    total", "Date should be in the past", "UUID version 4 expected"); put after "expected" they
+    read "expected decimal input should have …", "expected UUID version 4 expected". Each is the
+    phrase of what is valid, as the other errors are, and has its Chinese form."""
+    from toolkit.loop.texts import expected_zh
+
+    with pytest.raises(ArgumentError) as info:
+        coerce(annotation, sent)
+    assert [(p.field, p.expected) for p in info.value.problems] == [("x", expected)]
+    assert expected_zh(expected) != expected
+
+
+class Cat(BaseModel):
+    kind: Literal["cat"] = "cat"
+    meow: int
+
+
+class Dog(BaseModel):
+    kind: Literal["dog"] = "dog"
+    bark: str
+
+
+Tagged = Annotated[Cat | Dog, Field(discriminator="kind")]
+
+
+@pytest.mark.parametrize(
+    "annotation, sent, problem",
+    [
+        (Tagged, {"kind": "cow", "meow": 1}, ("x.kind", '"cow"', "one of 'cat' or 'dog'")),
+        (Tagged, {"kind": 5, "meow": 1}, ("x.kind", "5", "one of 'cat' or 'dog'")),
+        (Tagged, {"meow": 1}, ("x.kind", "", "one of 'cat' or 'dog'")),
+        (Tagged, "cat", ("x", '"cat"', "an object")),
+        (
+            Cat | Dog,
+            {"kind": "cow", "meow": 1},
+            (
+                "x",
+                '{"kind": "cow", "meow": 1}',
+                "a Cat object (fields: kind, meow) or a Dog object (fields: kind, bark)",
+            ),
+        ),
+    ],
+    ids=lambda v: repr(v)[:30],
+)
+def test_a_union_of_objects_says_what_fits(annotation, sent, problem):
+    """A tagged union's pydantic sentences ("Input tag 'cow' found using 'kind' does not match any
+    of the expected tags: 'cat', 'dog'", "Unable to extract tag using discriminator 'kind'") went
+    after "expected" as they were; an untagged union of models said "expected an object" to a
+    model that had sent one. Now: the tag field, what it got and the tags; each model's fields."""
+    with pytest.raises(ArgumentError) as info:
+        coerce(annotation, sent)
+    assert [(p.field, p.received, p.expected) for p in info.value.problems] == [problem]
+
+
+def test_a_tagged_unions_tag_matches_up_to_ascii_case_as_any_literal_does():
+    """Rule 4 of `toolkit.tools.coercion`: a Literal's string matches up to ASCII case when exactly
+    one choice does. The tag of an untagged `Cat | Dog` was folded (its branch's Literal field),
+    the same tag of `Field(discriminator="kind")` was refused: pydantic looks the tag up as it is."""
+    assert coerce(Tagged, {"kind": "CAT", "meow": 1}) == Cat(meow=1)
+    assert coerce(Cat | Dog, {"kind": "CAT", "meow": 1}) == Cat(meow=1)
+    with pytest.raises(ArgumentError) as info:
+        coerce(Tagged, {"kind": "ſat", "meow": 1})  # a long s folds to nothing in ASCII
+    assert [(p.field, p.expected) for p in info.value.problems] == [("x.kind", "one of 'cat' or 'dog'")]

@@ -85,3 +85,13 @@ def test_a_validator_is_found_by_its_annotation_object_and_choices_by_hash():
 
     assert validate_value(Shape, "line") is Shape.LINE
     assert validate_value(Shape, [0]) is Shape.POINT
+
+
+def test_the_enum_row_says_what_langchain4j_does_since_1_18():
+    """`DefaultToolExecutor.coerceArgument` retries `Enum.valueOf` with `toUpperCase(Locale.ROOT)`
+    since LangChain4j 1.18 (#5778, "make enum tool-argument coercion locale-independent"); the row
+    said the default locale, which only older 1.x versions used. Unicode upper-casing still turns
+    "ſhipped" into SHIPPED there, which is the difference the row shows."""
+    row = next(d for d in table.DIFFERENCES if d.case == "enum matching")
+    assert row.langchain4j == "valueOf, then valueOf(toUpperCase(Locale.ROOT)) (the default locale before 1.18)"
+    assert "ſhipped".upper() == "SHIPPED"  # what Java's toUpperCase(Locale.ROOT) does too

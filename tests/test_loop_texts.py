@@ -32,7 +32,16 @@ def test_expected_phrases_in_chinese(english, chinese):
 
 def test_every_phrase_the_checker_writes_has_a_chinese_form():
     sizes = [
-        template.format(min_length=2, max_length=9, pattern="^SN", expected_schemes="'https'")
+        template.format(
+            min_length=2,
+            max_length=9,
+            pattern="^SN",
+            expected_schemes="'https'",
+            max_digits=4,
+            decimal_places=2,
+            whole_digits=2,
+            expected_version=4,
+        )
         for template in _SIZES.values()
     ]
     digits = "a number of at most 4300 digits"  # an integer longer than Python converts

@@ -57,3 +57,27 @@ def test_a_round_whose_last_call_goes_to_the_model_never_returns_at_once():
     for row in truth_table(3):
         if row.behaviors[-1] is ReturnBehavior.TO_LLM:
             assert not row.returns
+
+
+def test_a_reported_unknown_tool_counts_as_an_error_unlike_langchain4j():
+    """LangChain4j's hallucination strategy answers without `isError`, so `[unknown, IMMEDIATE_IF_LAST]`
+    returns at once there; here the unknown name is a failure the model must read (module docstring)."""
+    from toolkit.chat.messages import UserMessage
+    from toolkit.chat.scripted import ScriptedModel, call
+    from toolkit.loop.run import LoopOptions, run_loop
+    from toolkit.tools.decorator import tool
+    from toolkit.tools.execute import FEED_BACK_ALL, tools_from
+
+    @tool(return_behavior=L)
+    def done(x: int) -> str:
+        return f"done {x}"
+
+    model = ScriptedModel([[call("nope", x=1), call("done", x=2)], "I could not find 'nope'."])
+    result = run_loop(
+        model, [UserMessage(content="go")], tools=tools_from(done), options=LoopOptions(policies=FEED_BACK_ALL)
+    )
+    assert (result.finish, result.answer) == ("answer", "I could not find 'nope'.")
+    assert [e.result.content for e in result.executions] == [
+        "There is no tool named 'nope'. Available tools: done.",
+        "done 2",
+    ]

@@ -736,6 +736,49 @@ def test_field_default_factory_is_a_fresh_default():
     assert call(add, '{"item": "b"}').content == "1"
 
 
+def test_field_default_factory_runs_for_each_call_and_is_not_shown_as_a_default():
+    """pydantic calls a `default_factory` each time the value is left out, and its JSON Schema (so
+    pydantic-ai's and openai-agents' tool schema) shows no `default` for it: the factory's value is
+    not a constant. It was called once, at registration: every call got that one value (the same
+    stamp, the same number), and the schema showed it (a wall-clock time in a spec)."""
+    made = iter(range(100))
+
+    def stamp(
+        n: int = Field(default_factory=lambda: next(made)), tag: Annotated[str, Field(default_factory=str)] = ""
+    ) -> str:
+        return f"{n}{tag}"
+
+    assert params(stamp)["properties"] == {"n": {"type": "integer"}, "tag": {"type": "string"}}
+    assert "required" not in params(stamp)
+    tool = function_tool(stamp)
+    first, second = (
+        tool.execute(ToolCall(id=str(i), name="stamp", arguments="{}"), policies=FEED_BACK_ALL).content for i in (1, 2)
+    )
+    assert first != second
+    assert tool.execute(
+        ToolCall(id="3", name="stamp", arguments='{"n": null}'), policies=FEED_BACK_ALL
+    ).content not in (
+        first,
+        second,
+    )
+
+
+def test_field_default_factory_that_takes_the_data_is_a_developer_error():
+    """pydantic's `default_factory=lambda data: ...` reads the other fields of a model; a tool's
+    parameters are no model, so it is refused at registration (it was a bare TypeError there)."""
+
+    def f(a: int, b: int = Field(default_factory=lambda data: data["a"] + 1)) -> str:
+        return ""
+
+    with pytest.raises(ToolDefinitionError) as info:
+        spec(f)
+    assert str(info.value) == (
+        f"@tool {f.__module__}.{f.__qualname__}, parameter 'b': its Field's default_factory takes the validated data, which only a "
+        "pydantic model has (a tool's parameters are not one). Fix: give a default_factory without "
+        "parameters, or compute the value in the function from `b: int | None = None`"
+    )
+
+
 def test_annotated_field_default_is_not_required_and_is_used():
     """openai-agents tests/test_function_schema.py::test_function_with_annotated_field_optional_with_default."""
 
@@ -994,3 +1037,13 @@ def test_the_validated_type_keeps_only_the_types_own_metadata():
     (plain,) = typing.get_args(d)[1:]
     assert plain is not named and plain.alias is None and plain.metadata == named.metadata
     assert typing.get_args(e)[:2] == (int, bound) and len(typing.get_args(e)) == 3
+
+
+def test_a_default_factorys_value_reaches_the_function_as_a_default_would():
+    """A plain default is read into its type once (`x: Level = "2"` gives `Level(2)`); a factory's
+    value went to the function as the factory made it (a str where an enum was declared)."""
+
+    def pick(level: Level = Field(default_factory=lambda: "2")) -> str:
+        return repr(level)
+
+    assert call(pick, "{}").content == call(pick, '{"level": 2}').content == repr(Level(2))

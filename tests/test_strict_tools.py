@@ -165,3 +165,64 @@ def test_a_schema_nested_past_the_recursion_limit_is_refused_as_too_deep_for_str
         "OpenAI strict mode allows only a few levels of nesting). Fix: flatten the schema, or register the tool "
         "without strict mode"
     )
+
+
+def test_definitions_are_made_strict_as_defs_are():
+    """A hand-written or MCP schema may keep its shared parts under draft-07's `definitions`
+    (openai-python's `to_strict_json_schema` and the OpenAI Agents SDK's `ensure_strict_json_schema`
+    walk both it and `$defs`). They were left as they were: an object there kept its optional
+    field and its default and had no `additionalProperties: false`, which OpenAI refuses."""
+    from toolkit.tools.reflect import ToolSpec
+
+    item = {"type": "object", "properties": {"sku": {"type": "string"}, "qty": {"type": "integer", "default": 1}}}
+    parameters = {
+        "type": "object",
+        "properties": {"item": {"$ref": "#/definitions/Item"}},
+        "required": ["item"],
+        "definitions": {"Item": {**item, "required": ["sku"]}},
+    }
+    assert ToolSpec("t", "Add an item.", parameters).strict_parameters["definitions"] == {
+        "Item": {
+            "type": "object",
+            "properties": {"sku": {"type": "string"}, "qty": {"anyOf": [{"type": "integer"}, {"type": "null"}]}},
+            "required": ["sku", "qty"],
+            "additionalProperties": False,
+        }
+    }
+
+
+def test_a_tag_with_a_default_stays_its_one_value_in_strict_mode():
+    """pydantic's idiom for a tagged union gives the tag a default (`kind: Literal["cat"] = "cat"`).
+    Strict mode made it nullable, as any optional field, so `{"kind": null, "meow": 1}` fitted the
+    strict schema, and the executor refused it: a tagged union reads the tag before any default.
+    A field with one value has nothing to leave out: it stays that value, required."""
+    import json
+    from typing import Literal
+
+    import jsonschema
+    from pydantic import BaseModel, Field
+
+    from toolkit.chat.messages import ToolCall
+    from toolkit.tools.execute import FEED_BACK_ALL
+
+    class Cat(BaseModel):
+        kind: Literal["cat"] = "cat"
+        meow: int
+
+    class Dog(BaseModel):
+        kind: Literal["dog"] = "dog"
+        bark: str
+
+    def adopt(pet: Annotated[Cat | Dog, Field(discriminator="kind")]) -> str:
+        return repr(pet)
+
+    [t] = tools_from(adopt)
+    strict = t.spec.strict_parameters
+    assert strict["$defs"]["Cat"]["properties"]["kind"] == {"const": "cat", "type": "string"}
+    assert strict["$defs"]["Cat"]["required"] == ["kind", "meow"]
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({"pet": {"kind": None, "meow": 1}}, strict)
+    arguments = {"pet": {"kind": "cat", "meow": 1}}
+    jsonschema.validate(arguments, strict)
+    result = t.execute(ToolCall(id="1", name="adopt", arguments=json.dumps(arguments)), policies=FEED_BACK_ALL)
+    assert result.content == "Cat(kind='cat', meow=1)"

@@ -133,10 +133,23 @@ def test_two_different_descriptions():
     )
 
 
+_BEHAVIORS = (
+    "Fix: use ReturnBehavior.TO_LLM, ReturnBehavior.IMMEDIATE or ReturnBehavior.IMMEDIATE_IF_LAST "
+    "(as a str, its value: 'to_llm', 'immediate' or 'immediate_if_last')"
+)
+
+
 def test_unknown_return_behavior():
     assert _error(lambda: tool(return_behavior="later")(target)) == (
-        f"@tool {HERE}.target: return_behavior='later' is not a ReturnBehavior. "
-        "Fix: use one of TO_LLM, IMMEDIATE, IMMEDIATE_IF_LAST"
+        f"@tool {HERE}.target: return_behavior='later' is not a ReturnBehavior. {_BEHAVIORS}"
+    )
+
+
+def test_a_return_behavior_given_by_its_name_is_told_the_form_that_works():
+    """The fix listed the members' names (`use one of TO_LLM, IMMEDIATE, IMMEDIATE_IF_LAST`), so
+    `return_behavior="IMMEDIATE"`, written as listed, was refused with the very advice it followed."""
+    assert _error(lambda: tool(return_behavior="IMMEDIATE")(target)) == (
+        f"@tool {HERE}.target: return_behavior='IMMEDIATE' is not a ReturnBehavior. {_BEHAVIORS}"
     )
 
 

@@ -7,6 +7,14 @@ IMMEDIATE, or IMMEDIATE_IF_LAST. After a round of tool calls the loop returns at
     1. the *last* call is IMMEDIATE_IF_LAST,  or
     2. *every* call is IMMEDIATE or IMMEDIATE_IF_LAST.
 
+"Failed" is every error result: a tool that raised, bad arguments, and also a call to a tool
+that does not exist, answered by `report_unknown_tool`. There the package departs from LangChain4j
+on purpose (SPEC: an unknown name is one of the three failure kinds): LangChain4j's
+`ToolService.applyToolHallucinationStrategy` (langchain4j/src/main/java/dev/langchain4j/service/
+tool/ToolService.java) builds the hallucination strategy's answer without `isError`, so a round of
+`[unknown_tool, an IMMEDIATE_IF_LAST tool]` returns at once there, with the model never reading
+that its first call went nowhere; here it continues.
+
 `truth_table()` enumerates every round of one and two calls (3 + 9 rows), each also with a
 failing call, so a notebook and a test can show the whole thing.
 

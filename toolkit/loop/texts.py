@@ -158,6 +158,10 @@ _ZH_WORDS = {
     "a file path (a string)": "文件路径（字符串）",
     "a URL (a string)": "URL（字符串）",
     "a URL like https://example.com": "URL，例如 https://example.com",
+    "a date in the past": "过去的日期",
+    "a date in the future": "将来的日期",
+    "a date-time in the past": "过去的日期时间",
+    "a date-time in the future": "将来的日期时间",
 }
 _ZH_PATTERNS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"^one of (.+)$", re.S), r"以下之一：\1"),
@@ -171,6 +175,11 @@ _ZH_PATTERNS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"^a URL of at most (\d+) characters$"), r"至多 \1 个字符的 URL"),
     (re.compile(r"^a URL with the scheme (.+)$", re.S), r"协议为 \1 的 URL"),
     (re.compile(r"^a number of at most (\d+) digits$"), r"至多 \1 位的数字"),
+    (re.compile(r"^a number with at most (\d+) decimal places$"), r"至多 \1 位小数的数字"),
+    (re.compile(r"^a number with at most (\d+) digits before the decimal point$"), r"整数部分至多 \1 位的数字"),
+    (re.compile(r"^a UUID of version (\d+)$"), r"版本 \1 的 UUID"),
+    (re.compile(r"^a date-time with a time zone, like (.+)$"), r"带时区的日期时间，例如 \1"),
+    (re.compile(r"^a date-time without a time zone, like (.+)$"), r"不带时区的日期时间，例如 \1"),
     (re.compile(r"^at most (\d+) items$"), r"至多 \1 项"),
     (re.compile(r"^a string matching (.+)$", re.S), r"匹配 \1 的字符串"),
     (re.compile(r"^a date like (.+)$"), r"日期，例如 \1"),

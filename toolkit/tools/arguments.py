@@ -73,6 +73,9 @@ class ParamInfo:
     """`"memory_id"` or `"context"` for parameters the loop fills; `None` for the model's."""
     expects: str = ""
     """The type in words, for "missing, expected ..." messages."""
+    default_factory: Callable[[], Any] | None = None
+    """A `Field(default_factory=...)`: called for each call that leaves the value out, its value
+    read into the type as a plain default is (`default` holds the one checked at registration)."""
 
     def __init__(
         self,
@@ -84,6 +87,7 @@ class ParamInfo:
         nullable: bool = False,
         inject: str | None = None,
         expects: str = "",
+        default_factory: Callable[[], Any] | None = None,
     ) -> None:
         """The dataclass's own `__init__`, the same fields and defaults (a test holds them equal),
         writing the instance's `__dict__` at once: the generated one of a frozen dataclass sets each
@@ -92,7 +96,7 @@ class ParamInfo:
         fields = self.__dict__
         fields["name"], fields["wire_name"], fields["annotation"] = name, wire_name, annotation
         fields["required"], fields["default"], fields["nullable"] = required, default, nullable
-        fields["inject"], fields["expects"] = inject, expects
+        fields["inject"], fields["expects"], fields["default_factory"] = inject, expects, default_factory
 
     @classmethod
     def built_later(cls, build: Callable[[], Any], name: str, wire_name: str, **rest: Any) -> ParamInfo:
@@ -189,7 +193,10 @@ def coerce_visible(
             if p.required:
                 problems.append(ArgumentProblem(p.wire_name, "", p.expects, kind="missing"))
             else:
-                values[p.name] = fresh(p.default)
+                factory = p.default_factory  # its value read into the type, as a plain default was
+                values[p.name] = (
+                    fresh(p.default) if factory is None else validator_for(p.annotation).validate_python(factory())
+                )
             continue
         try:
             values[p.name] = validator_for(p.annotation).validate_python(value)
@@ -236,6 +243,13 @@ _EXPECTED = {
     "url_type": "a URL (a string)",
     "url_parsing": "a URL like https://example.com",
     "url_syntax_violation": "a URL like https://example.com",
+    "model_attributes_type": "an object",
+    "date_past": "a date in the past",
+    "date_future": "a date in the future",
+    "datetime_past": "a date-time in the past",
+    "datetime_future": "a date-time in the future",
+    "timezone_aware": "a date-time with a time zone, like 2026-10-20T09:30:00+08:00",
+    "timezone_naive": "a date-time without a time zone, like 2026-10-20T09:30:00",
 }
 _SIZES = {
     "string_too_short": "a string of at least {min_length} characters",
@@ -245,7 +259,13 @@ _SIZES = {
     "string_pattern_mismatch": "a string matching {pattern}",
     "url_too_long": "a URL of at most {max_length} characters",
     "url_scheme": "a URL with the scheme {expected_schemes}",
+    "decimal_max_digits": "a number of at most {max_digits} digits",
+    "decimal_max_places": "a number with at most {decimal_places} decimal places",
+    "decimal_whole_digits": "a number with at most {whole_digits} digits before the decimal point",
+    "uuid_version": "a UUID of version {expected_version}",
 }
+"""pydantic's sentences (`Decimal input should have no more than 4 digits in total`, `UUID version
+4 expected`) as the phrase of what is valid, their numbers from the error's context."""
 _BOUNDS = {
     "greater_than": ("gt", ">"),
     "greater_than_equal": ("ge", ">="),
@@ -286,6 +306,8 @@ def problems_from(exc: ValidationError, prefix: str, value: Any = None) -> list[
             out.append(ArgumentProblem(field, _short(err["input"]), "", kind="unknown"))
         elif err["type"] == "missing":
             out.append(ArgumentProblem(field, "", "a value", kind="missing"))
+        elif err["type"] == "union_tag":  # `toolkit.tools.coercion`'s words for a tagged union's tag
+            out.append(_tag_problem(field, err["input"], err["ctx"]))
         elif _is_the_tools_own(err):
             out.append(ArgumentProblem(field, _short(err["input"]), _own_reason(err), kind="refused"))
         else:
@@ -312,6 +334,17 @@ def _path(loc: tuple[Any, ...], value: Any) -> str:
             parts.append(f"[{p}]" if isinstance(p, int) else f".{p}")
             value = None
     return "".join(parts)
+
+
+def _tag_problem(field: str, sent: Any, ctx: dict[str, Any]) -> ArgumentProblem:
+    """A tagged union's tag missing or not one of its tags: said at the tag's field, when the
+    union reads it from one (a function may read it otherwise)."""
+    name, expected = ctx["field"], f"one of {ctx['tags']}"
+    if not name or not isinstance(sent, dict):
+        return ArgumentProblem(field, _short(sent), f"an object of one of the kinds {ctx['tags']}")
+    if name not in sent:
+        return ArgumentProblem(f"{field}.{name}", "", expected, kind="missing")
+    return ArgumentProblem(f"{field}.{name}", _short(sent[name]), expected)
 
 
 _OWN_PREFIXES = {"value_error": "Value error, ", "assertion_error": "Assertion failed, "}

@@ -165,7 +165,7 @@ DIFFERENCES: tuple[Difference, ...] = (
     ),
     Difference(
         "enum matching",
-        'valueOf, then valueOf(upper case) in the default locale (Turkish "i" breaks it)',
+        "valueOf, then valueOf(toUpperCase(Locale.ROOT)) (the default locale before 1.18)",
         "ASCII case-insensitive only, and only when exactly one choice matches",
         'locale-dependent or Unicode case folding turns "ſhipped" into shipped',
         OrderStatus,

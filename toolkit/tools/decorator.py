@@ -520,9 +520,13 @@ def _behavior(fn: Any, value: ReturnBehavior | str) -> ReturnBehavior:
     try:
         return ReturnBehavior(value)
     except ValueError:
-        valid = ", ".join(b.name for b in ReturnBehavior)
+        members = [f"ReturnBehavior.{b.name}" for b in ReturnBehavior]
+        values = [repr(b.value) for b in ReturnBehavior]
         raise ToolDefinitionError(
-            f"@tool {function_label(fn)}", f"return_behavior={value!r} is not a ReturnBehavior", f"use one of {valid}"
+            f"@tool {function_label(fn)}",
+            f"return_behavior={value!r} is not a ReturnBehavior",
+            f"use {', '.join(members[:-1])} or {members[-1]} "
+            f"(as a str, its value: {', '.join(values[:-1])} or {values[-1]})",
         ) from None
 
 

@@ -117,14 +117,22 @@ def parameter(
     prop = dict(schema)  # this parameter's own: the description and default are written into it
     if description:
         prop["description"] = description
-    if not required and declared is not _MISSING:
+    factory = field_info.default_factory if field_info is not None else None  # called per call, as pydantic does
+    if not required and declared is not _MISSING and factory is None:  # a factory's value is no constant to show
         _add_default(prop, default)
     expects = arguments.describe(schema, defs)
     if unbuilt is None:
-        info = ParamInfo(p.name, wire, base, required, default, nullable, expects=expects)
+        info = ParamInfo(p.name, wire, base, required, default, nullable, expects=expects, default_factory=factory)
     else:  # the validation type is built by the first call that needs it
         info = ParamInfo.built_later(
-            unbuilt.build, p.name, wire, required=required, default=default, nullable=nullable, expects=expects
+            unbuilt.build,
+            p.name,
+            wire,
+            required=required,
+            default=default,
+            nullable=nullable,
+            expects=expects,
+            default_factory=factory,
         )
     return info, prop, defs
 
@@ -288,7 +296,7 @@ def _split(
     if len(fields) > 1:
         _fields_agree(where, fields)
     field_info = (fields[0] if len(fields) == 1 else FieldInfo.merge_field_infos(*fields)) if fields else None
-    default = _field_default(where, field_info, default)
+    default = _field_default(where, field_info, default, annotation)
     inject = "memory_id" if memory_id else ("context" if _is_context(annotation) else None)
     metadata = tuple(rest)
     if not all(map(_is_plain, fields)):  # map, not a generator: no frame of its own
@@ -391,11 +399,22 @@ def _without_markers(tp: Any) -> Any:
         return tp
 
 
-def _field_default(where: str, field_info: FieldInfo | None, default: Any) -> Any:
-    """The parameter's default: the signature's, or the `Field`'s (they must not disagree)."""
+def _field_default(where: str, field_info: FieldInfo | None, default: Any, annotation: Any) -> Any:
+    """The parameter's default: the signature's, or the `Field`'s (they must not disagree). A
+    `default_factory` is called once here, so its value is checked against the type at registration;
+    each call that leaves the value out calls it again (`ParamInfo.default_factory`)."""
     if field_info is None:
         return default
     if field_info.default_factory is not None:
+        if field_info.default_factory_takes_validated_data:
+            name = where.rsplit("parameter ", 1)[1].strip("'")
+            raise ToolDefinitionError(
+                where,
+                "its Field's default_factory takes the validated data, which only a pydantic model has "
+                "(a tool's parameters are not one)",
+                f"give a default_factory without parameters, or compute the value in the function from "
+                f"`{name}: {type_name(annotation)} | None = None`",
+            )
         from_field = field_info.default_factory()  # type: ignore[call-arg]
     elif field_info.default is not PydanticUndefined and field_info.default is not Ellipsis:
         from_field = field_info.default

@@ -16,6 +16,13 @@ parameter, in `toolkit.tools.parameters`:
        x: int = 5                                       no         5 (the default, also in the schema)
        x: Annotated[int | None, Param(required=False)]  no         None
 
+   One row differs from LangChain4j on purpose (SPEC: no default → required): an `Optional<T>`
+   parameter is left out of `required` there and gets `Optional.empty()` (`ToolSpecifications.java`,
+   `parametersFrom`: `isOptional`; `DefaultToolExecutor.java`, `createOptional`), while `int | None`
+   here says what the value may be, not that it may be left out. pydantic-ai
+   (`pydantic_ai/_function_schema.py`) and the OpenAI Agents SDK (`agents/function_schema.py`) read
+   it so too: both list such a parameter in `required`. A parameter the model may leave out has
+   `= None` or `Param(required=False)`;
 4. the injected parameters (`MemoryId`, `InvocationContext`) left out of the schema;
 5. the parameters object: `None` when nothing is left for the model — never `{}`.
 

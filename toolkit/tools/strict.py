@@ -5,7 +5,8 @@ subset of JSON Schema. `strict_schema()` rewrites every object and value, bottom
 
 1. objects: `additionalProperties: false`; every property listed in `required`; the ones
    that were optional become nullable (`anyOf [..., {"type": "null"}]`) — the model sends
-   `null`, and the executor turns `null` back into the default;
+   `null`, and the executor turns `null` back into the default — but for one that takes one
+   value (`const`, a tagged union's tag), which the model sends as it is;
 2. `default` and OpenAPI's `discriminator` are dropped, `oneOf` becomes `anyOf`, a `$ref` with
    siblings moves into `anyOf`;
 3. keywords strict mode does not enforce (`minLength`, `uniqueItems`, unknown `format`s, ...)
@@ -61,8 +62,8 @@ def _walk(node: Any, path: str, where: str) -> Any:
         return node
     out: dict[str, Any] = {}
     for key, value in node.items():
-        if key in ("properties", "$defs"):
-            prefix = "$defs." if key == "$defs" else (f"{path}." if path else "")
+        if key in ("properties", "$defs", "definitions"):  # `definitions`: draft-07's `$defs`
+            prefix = f"{key}." if key != "properties" else (f"{path}." if path else "")
             out[key] = {n: _value(s, prefix + n, where) for n, s in value.items()}
         elif key in ("anyOf", "oneOf", "allOf", "prefixItems"):
             out[key] = [_value(s, path, where) for s in value]
@@ -139,10 +140,18 @@ def _move_notes(node: dict[str, Any]) -> None:
 def _close(node: dict[str, Any]) -> None:
     required = set(node.get("required", ()))
     node["properties"] = {
-        name: (prop if name in required else _nullable(prop)) for name, prop in node["properties"].items()
+        name: (prop if name in required or _one_value(prop) else _nullable(prop))
+        for name, prop in node["properties"].items()
     }
     node["required"] = list(node["properties"])
     node["additionalProperties"] = False
+
+
+def _one_value(prop: dict[str, Any]) -> bool:
+    """A field that takes one value (`const`, an `enum` of one), such as a tagged union's tag
+    `kind: Literal["cat"] = "cat"`: leaving it out means that value, so it stays required as it is.
+    Made nullable, `null` fitted the schema, and a tagged union reads its tag before any default."""
+    return "const" in prop or (isinstance(prop.get("enum"), list) and len(prop["enum"]) == 1)
 
 
 def _nullable(prop: dict[str, Any]) -> dict[str, Any]:

@@ -38,8 +38,9 @@ that is not a message (not text, not JSON) raises `MemoryStoreError` naming the 
 and the row. An id SQLite cannot store (a lone surrogate) raises `MemoryIdError`, anything but
 messages `ConfigurationError`, both before the database is touched. A path starting with `~` is
 in the home folder, as in a shell. A file that is not an SQLite database raises
-`MemoryStoreError` on open and is left as it was (one that does not start with SQLite's header is
-refused before SQLite opens it: SQLite would take a 1-byte file for an empty database). A 0-byte file is a new, empty store (SQLite treats it so, and `touch
+`MemoryStoreError` on open and is left as it was (a 1-byte file, which SQLite takes for an empty
+database, is refused before anything is written: `_check_header`; the file is never opened but
+through SQLite, which keeps the locks of the process's other connections to it). A 0-byte file is a new, empty store (SQLite treats it so, and `touch
 memory.db` is a common way to make one). A database of another program (tables or views, but no toolkit
 schema version) raises `MemoryStoreError` on open and is left untouched. A store written by the
 previous layout (version 1: no checksums) is migrated in place on open, in one transaction;
@@ -71,6 +72,7 @@ import json.scanner
 import os
 import re
 import sqlite3
+import stat
 import threading
 import time
 import weakref
@@ -160,22 +162,21 @@ def _switch_to_wal(db: sqlite3.Connection) -> None:
         _pause(WAL_RETRY_PAUSE)
 
 
-_HEADER = b"SQLite format 3\x00"
-"""What every SQLite database file starts with."""
-
-
-def _check_header(path: Path) -> None:
-    """Refuse a file that holds something but not an SQLite database, before SQLite opens it:
-    SQLite refuses most such files itself, but takes a 1-byte file (`echo > memory.db`, a
-    stray character) for an empty database and writes over it. A 0-byte file is a new store."""
+def _check_header(db: sqlite3.Connection, path: Path) -> None:
+    """Refuse a file that holds something but not an SQLite database, before anything is written
+    to it: SQLite refuses most such files itself, but takes a 1-byte file (`echo > memory.db`, a
+    stray character) for an empty database (no page) and writes over it. A 0-byte file is a new
+    store. Asked of SQLite (`PRAGMA page_count`), never read with `open()`: closing a descriptor
+    of the file drops every POSIX lock this process holds on it, SQLite's for another store on the
+    same file among them, and another process closing the database would then delete the `-wal`
+    and `-shm` under that store (its later writes lost)."""
     try:
-        if not path.is_file():  # missing (a new store), a folder, a pipe (opening it would wait): SQLite says
-            return
-        with open(path, "rb") as file:
-            head = file.read(len(_HEADER))
-    except OSError:  # not readable: SQLite says so
+        found = os.stat(path)
+    except OSError:  # missing (a new store) or not reachable: SQLite says
         return
-    if head and head != _HEADER:
+    if not stat.S_ISREG(found.st_mode) or not found.st_size:  # a folder, a pipe, a new store: SQLite says
+        return
+    if db.execute("PRAGMA page_count").fetchone()[0] == 0:
         raise sqlite3.DatabaseError("file is not a database")
 
 
@@ -233,8 +234,6 @@ class SqliteStore:
         self._resolved = None if str(path) == ":memory:" else _resolved(self.path)
         self._closed = False
         with self._guard("open"):
-            if self._resolved is not None:
-                _check_header(self.path)
             self._db = self._connect()
             with self._transaction():
                 self._prepare()
@@ -243,6 +242,8 @@ class SqliteStore:
     def _connect(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, check_same_thread=False, timeout=BUSY_TIMEOUT, isolation_level=None)
         try:
+            if self._resolved is not None:
+                _check_header(db, self.path)
             _switch_to_wal(db)
         except BaseException:
             db.close()

@@ -100,3 +100,13 @@ def test_an_empty_array_and_one_item():
 def test_text_counts_are_what_estimate_tokens_reads():
     assert text_counts("订单 SN") == (2, 3)
     assert text_counts("") == (0, 0)
+
+
+def test_korean_counts_one_token_per_character_as_chinese_and_japanese_do():
+    """Before: Hangul was not among the wide characters, so "안녕하세요" (5 syllables) was 2 tokens
+    and a `TokenWindow` kept about four times the Korean text it was sized for."""
+    assert estimate_tokens("안녕하세요") == 5
+    assert estimate_tokens("ᄀᄂ") == 2  # Hangul Jamo (U+1100 block)
+    assert estimate_tokens("ꥠힰ") == 2  # Jamo extended A and B
+    assert estimate_tokens("주문 SN2026") == 2 + 2  # a syllable each, then " SN2026" as other text
+    assert tokens._count_wide_table("안녕" * 300) == 600

@@ -1,4 +1,4 @@
-"""A simple, deterministic token estimate: one token per CJK character, one per 4 other characters.
+"""A simple, deterministic token estimate: one token per CJK character (Korean's Hangul too), one per 4 other characters.
 
 Used wherever toolkit needs a token count it cannot ask a real tokenizer for: the fake gateway's
 `usage`, the token-window memory, the size of a tools block. It is an estimate, stated as one.
@@ -13,8 +13,16 @@ import json
 import re
 from typing import Any
 
-_WIDE_SPANS = ((0x3000, 0x9FFF), (0xF900, 0xFAFF), (0xFF00, 0xFFEF))
-"""CJK punctuation and ideographs, compatibility ideographs, full-width forms (first and last)."""
+_WIDE_SPANS = (
+    (0x1100, 0x11FF),
+    (0x3000, 0x9FFF),
+    (0xA960, 0xA97F),
+    (0xAC00, 0xD7FF),
+    (0xF900, 0xFAFF),
+    (0xFF00, 0xFFEF),
+)
+"""Hangul Jamo; CJK punctuation, kana, compatibility Jamo and ideographs; Jamo extended A; Hangul
+syllables and Jamo extended B; compatibility ideographs; full-width forms (first and last)."""
 _WIDE_RANGES = "".join(f"{chr(first)}-{chr(last)}" for first, last in _WIDE_SPANS)
 _WIDE = re.compile(f"[{_WIDE_RANGES}]")
 _NARROW_RUNS = re.compile(f"[^{_WIDE_RANGES}]+")

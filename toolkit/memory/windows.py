@@ -6,7 +6,8 @@
 - `MessageWindow(n)`  keeps at most n messages (n >= 4: system, user, one call, its result);
 - `TokenWindow(n)`    keeps at most n tokens (token counting is pluggable).
 
-Eviction is never naive. The system message is always kept (a new one replaces the old);
+Eviction is never naive. The system message is always kept (a new one replaces the old; one
+`set` after the first place is kept too, and comes first once everything before it has left);
 messages leave oldest first; an assistant message that asked for tools leaves *together with*
 its tool results (and the user message carrying their images, `UserMessage.from_tool_calls`),
 so a tool result never answers a call the model can no longer see (strict gateways reject such
@@ -545,9 +546,11 @@ _WINDOWS = (MessageWindow, TokenWindow)
 def evict(messages: Sequence[Message], window: Window | None) -> list[Message]:
     """The messages that remain once the window is satisfied (oldest leave first, in groups).
 
-    The current turn's user message and its current round never leave (see the module docstring).
-    A call's results leave with it wherever they stand (one stored apart from it too). Each message
-    is weighed once, so a long history is cut in linear time.
+    The current turn's user message and its current round never leave (see the module docstring),
+    nor does a system message after the first place (one `set` put there): it stays, and comes
+    first once everything before it has left. A call's results leave with it wherever they stand
+    (one stored apart from it too). Each message is weighed once, so a long history is cut in
+    linear time.
     """
     kept = list(messages)
     system = [m for m in kept[:1] if isinstance(m, SystemMessage)]
@@ -561,13 +564,15 @@ def evict(messages: Sequence[Message], window: Window | None) -> list[Message]:
     user = _last_index(rest, _said_by_user)
     current = _current_round_start(rest, user)
     before_end = user if user is not None else current
-    start, total = _drop_oldest(rest, weights, 0, before_end, total, window.limit)
+    notes: list[Message] = []  # system messages after the first that the window reached: kept
+    start, total = _drop_oldest(rest, weights, 0, before_end, total, window.limit, notes)
     middle = user + 1 if user is not None else current
-    middle_start, _ = _drop_oldest(rest, weights, middle, current, total, window.limit)
+    middle_notes: list[Message] = []
+    middle_start, _ = _drop_oldest(rest, weights, middle, current, total, window.limit, middle_notes)
     protected_head = [rest[user]] if user is not None else []
-    kept_rest = rest[start:before_end] + protected_head + rest[middle_start:current] + rest[current:]
+    kept_rest = rest[start:before_end] + protected_head + middle_notes + rest[middle_start:current] + rest[current:]
     gone = asked_ids(rest[:start]) | asked_ids(rest[middle:middle_start])
-    return system + _without_leading_results(_without_results_of(kept_rest, gone) if gone else kept_rest)
+    return system + notes + _without_leading_results(_without_results_of(kept_rest, gone) if gone else kept_rest)
 
 
 def _without_results_of(kept: list[Message], gone: set[str]) -> list[Message]:
@@ -588,11 +593,16 @@ def _without_results_of(kept: list[Message], gone: set[str]) -> list[Message]:
 
 
 def _drop_oldest(
-    rest: Sequence[Message], weights: list[int], start: int, end: int, total: int, limit: int
+    rest: Sequence[Message], weights: list[int], start: int, end: int, total: int, limit: int, notes: list[Message]
 ) -> tuple[int, int]:
     """Drop whole groups from `rest[start:end]`, oldest first, while `total` is over `limit`:
-    where the kept part of that span now starts, and the total left."""
+    where the kept part of that span now starts, and the total left. A system message is never
+    dropped (one `set` put after the first place): it is added to `notes`, its weight kept."""
     while start < end and total > limit:
+        if isinstance(rest[start], SystemMessage):
+            notes.append(rest[start])
+            start += 1
+            continue
         after = _group_end(rest, start, end)
         total -= sum(weights[start:after])
         start = after
@@ -660,8 +670,8 @@ def front_drop(rest: Sequence[Message], stored: int, total: int, window: Window)
     the total left, so that the stored list without them, plus the new messages, is what `evict`
     gives; or None when only `evict` can say: a new message would leave too, the current turn
     would be cut into (no message of the user's is left after the cut), or a tool result would
-    lead the kept messages. Reads the messages that leave, one group more, and the current turn
-    from the end.
+    lead the kept messages, or a system message would leave (`evict` keeps it). Reads the messages
+    that leave, one group more, and the current turn from the end.
 
     Why it equals `evict`: `evict` drops the same groups, in the same order, while they start
     before the user's last message; when a message of the user's is left after the cut, every
@@ -674,7 +684,7 @@ def front_drop(rest: Sequence[Message], stored: int, total: int, window: Window)
         if leaving >= stored:
             return None
         end = _group_end(rest, leaving, len(rest))
-        if end > stored:
+        if end > stored or isinstance(rest[leaving], SystemMessage):  # a system message never leaves: `evict` keeps it
             return None
         total -= end - leaving if each_one else sum(window.weights([rest[i] for i in range(leaving, end)]))
         leaving = end

@@ -108,6 +108,7 @@ from toolkit.memory.windows import (
     check_window,
     front_drop,
     running_change,
+    shown,
 )
 from toolkit.unicode import is_utf8
 
@@ -301,13 +302,13 @@ class SqliteStore:
     # -- ChatMemoryStore ---------------------------------------------------------------
     def get(self, memory_id: str) -> list[Message]:
         memory_id = check_memory_id(memory_id, "SqliteStore.get")
-        with self._guard(f"read {memory_id!r} from"), self._lock, self._reading():
+        with self._guard(f"read {shown(memory_id)} from"), self._lock, self._reading():
             return list(self._current(memory_id))
 
     def set(self, memory_id: str, messages: Sequence[Message]) -> None:
         memory_id = check_memory_id(memory_id, "SqliteStore.set")
         encoded = _encoded(answered(check_messages(messages, "SqliteStore.set"), "SqliteStore.set"), "SqliteStore.set")
-        with self._guard(f"write {memory_id!r} to"), self._lock, self._transaction():
+        with self._guard(f"write {shown(memory_id)} to"), self._lock, self._transaction():
             self._forget(memory_id)
             self._write_all(memory_id, encoded)
 
@@ -317,7 +318,7 @@ class SqliteStore:
         if type(messages) is not list and type(messages) is not tuple:
             messages = _listed(messages, "SqliteStore.append")  # any iterable, read once, as `InMemoryStore` reads it
         encoded = _encoded(check_messages(messages, "SqliteStore.append"), "SqliteStore.append")
-        with self._forgotten_on_failure(memory_id), self._guard(f"append to {memory_id!r} in"), self._lock:
+        with self._forgotten_on_failure(memory_id), self._guard(f"append to {shown(memory_id)} in"), self._lock:
             with self._transaction():
                 self._known.pop(memory_id, None)
                 read = self._lists.take(memory_id)
@@ -363,7 +364,7 @@ class SqliteStore:
     def _append_in_window(
         self, memory_id: str, new: list[Message], encoded: list[tuple[Message, str]], window: Window
     ) -> bool:
-        with self._guard(f"append to {memory_id!r} in"), self._lock, self._transaction():
+        with self._guard(f"append to {shown(memory_id)} in"), self._lock, self._transaction():
             known = self._known.pop(memory_id, None)
             read = self._lists.take(memory_id)
             state = (self._version(), *self._conversation(memory_id))
@@ -418,7 +419,7 @@ class SqliteStore:
     def update(self, memory_id: str, change: Callable[[list[Message]], list[Message]]) -> None:
         """Read, `change`, write back, in one transaction: evicted rows are deleted, new rows appended."""
         memory_id = check_memory_id(memory_id, "SqliteStore.update")
-        with self._guard(f"update {memory_id!r} in"), self._lock, self._transaction():
+        with self._guard(f"update {shown(memory_id)} in"), self._lock, self._transaction():
             self._forget(memory_id)
             current = self._read(memory_id)
             with running_change(self, "SqliteStore.update", memory_id):
@@ -429,7 +430,7 @@ class SqliteStore:
 
     def delete(self, memory_id: str) -> None:
         memory_id = check_memory_id(memory_id, "SqliteStore.delete")
-        with self._guard(f"delete {memory_id!r} from"), self._lock, self._transaction():
+        with self._guard(f"delete {shown(memory_id)} from"), self._lock, self._transaction():
             self._forget(memory_id)
             self._db.execute("DELETE FROM messages WHERE memory_id = ?", (memory_id,))
             self._db.execute("DELETE FROM conversations WHERE memory_id = ?", (memory_id,))
@@ -464,7 +465,7 @@ class SqliteStore:
             if missing is None:
                 missing = next(s for s in seqs if not (isinstance(s, int) and first <= s < next_seq))
             raise MemoryStoreError(
-                f"{self.path}: memory id {memory_id!r}: row {missing} is missing or out of place (rows "
+                f"{self.path}: memory id {shown(memory_id)}: row {missing} is missing or out of place (rows "
                 f"{first}..{next_seq - 1} expected, found {len(rows)}); delete that id or restore the file"
             )
         messages += [self._load(memory_id, f"row {seq}", seq, payload, checksum) for seq, payload, checksum in rows]
@@ -667,7 +668,7 @@ class SqliteStore:
             system is None or isinstance(system, str)
         ):
             raise MemoryStoreError(
-                f"{self.path}: memory id {memory_id!r}: its conversation row was changed outside toolkit "
+                f"{self.path}: memory id {shown(memory_id)}: its conversation row was changed outside toolkit "
                 f"(first_seq {first!r}, next_seq {next_seq!r}); delete that id or restore the file from a backup"
             )
         return first, next_seq, system
@@ -675,14 +676,14 @@ class SqliteStore:
     def _load(self, memory_id: str, label: str, seq: int, payload: str, checksum: str) -> Message:
         if not isinstance(payload, str) or checksum != _checksum(memory_id, seq, payload):
             raise MemoryStoreError(
-                f"{self.path}: memory id {memory_id!r}, {label}: the checksum does not match, the row was "
+                f"{self.path}: memory id {shown(memory_id)}, {label}: the checksum does not match, the row was "
                 "changed outside toolkit; delete that id or restore the file from a backup"
             )
         try:
             return _parsed(payload)
         except (json.JSONDecodeError, ValidationError, TypeError) as exc:
             raise MemoryStoreError(
-                f"{self.path}: memory id {memory_id!r}, {label} is not a valid message "
+                f"{self.path}: memory id {shown(memory_id)}, {label} is not a valid message "
                 f"({type(exc).__name__}); delete that id or restore the file from a backup"
             ) from exc
 
@@ -775,7 +776,7 @@ class SqliteStore:
                 message = _parsed(payload)
             except (ValueError, TypeError) as exc:  # not text, not UTF-8, not JSON, not a message
                 raise MemoryStoreError(
-                    f"{self.path}: cannot migrate from version 1: memory id {memory_id!r}, row {seq} is not a "
+                    f"{self.path}: cannot migrate from version 1: memory id {shown(memory_id)}, row {seq} is not a "
                     "valid message; repair or delete that row first"
                 ) from exc
             by_id.setdefault(memory_id, []).append((message, payload))
@@ -852,7 +853,7 @@ def _check_results(path: Path, memory_id: str, messages: Sequence[Message], firs
             asked |= {c.id for c in message.tool_calls}
         elif isinstance(message, ToolResultMessage) and message.tool_call_id not in asked:
             raise MemoryStoreError(
-                f"{path}: memory id {memory_id!r}, row {first_row + index}: tool result for call "
+                f"{path}: memory id {shown(memory_id)}, row {first_row + index}: tool result for call "
                 f"{message.tool_call_id!r} answers no earlier call (a row was removed); delete that id or "
                 "restore the file from a backup"
             )
@@ -1011,7 +1012,7 @@ class _Rows(Sequence[Message]):
                 self.read[seq - self.first] = self.store._load(self.memory_id, f"row {seq}", seq, payload, checksum)
             if index not in self.read:
                 raise MemoryStoreError(
-                    f"{self.store.path}: memory id {self.memory_id!r}: row {self.first + index} is missing; "
+                    f"{self.store.path}: memory id {shown(self.memory_id)}: row {self.first + index} is missing; "
                     "delete that id or restore the file"
                 )
         return self.read[index]

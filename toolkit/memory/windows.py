@@ -390,7 +390,7 @@ class _ChangeGuard:
     def __enter__(self) -> None:
         if threading.get_ident() == self.owner:
             raise ConfigurationError(
-                f"{self.where}({self.memory_id!r}): change used the store while it runs (the store is locked until "
+                f"{self.where}({shown(self.memory_id)}): change used the store while it runs (the store is locked until "
                 "change returns); change must only build the new messages from the list it is given: read what "
                 "else it needs before update, and return new messages instead of adding them"
             )
@@ -752,7 +752,7 @@ def check_memory_id(memory_id: object, where: str = "ChatMemory") -> str:
     saying why and what to do."""
     if memory_id is None or (isinstance(memory_id, str) and not memory_id.strip()):
         raise MemoryIdError(
-            f"{where}: memory id {memory_id!r} is missing; every conversation needs its own id (e.g. the "
+            f"{where}: memory id {shown(memory_id)} is missing; every conversation needs its own id (e.g. the "
             "user's id) — with a missing id, every anonymous user would share one conversation"
         )
     if not isinstance(memory_id, str):

@@ -83,8 +83,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
-
 from toolkit.chat.messages import (
     AssistantMessage,
     Message,
@@ -681,7 +679,7 @@ class SqliteStore:
             )
         try:
             return _parsed(payload)
-        except (json.JSONDecodeError, ValidationError, TypeError) as exc:
+        except (ValueError, TypeError) as exc:  # not JSON, not a message, a number longer than json reads
             raise MemoryStoreError(
                 f"{self.path}: memory id {shown(memory_id)}, {label} is not a valid message "
                 f"({type(exc).__name__}); delete that id or restore the file from a backup"

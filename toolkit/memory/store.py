@@ -289,6 +289,17 @@ class SqliteStore:
         clone.__dict__.update(self.__dict__)
         return clone
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> SqliteStore:
+        """`copy.deepcopy`: a store on the same file, as `pickle` gives (the file is shared, not
+        copied); for ":memory:", a new one holding a copy of its conversations, written apart from
+        it from then on (where `pickle` refuses: the copy stays in this process)."""
+        if self._resolved is not None:
+            return SqliteStore(self._resolved)
+        clone = SqliteStore(":memory:")
+        with self._guard("copy"), self._lock:
+            self._db.backup(clone._db)
+        return clone
+
     def turn_lock(self, memory_id: str) -> TurnLockLike:
         """The lock a turn on `memory_id` holds: shared by every `ChatMemory` on this file and id, in
         this process and (a record lock on `<database>-turn-lock`) in every other one."""

@@ -46,6 +46,7 @@ Leaves out: summarising evicted messages.
 
 from __future__ import annotations
 
+import copy
 import math
 import numbers
 import threading
@@ -141,6 +142,18 @@ class InMemoryStore:
         """`copy.copy`, as before `__reduce__`: the same conversations and lock."""
         clone = object.__new__(InMemoryStore)
         clone.__dict__.update(self.__dict__)
+        return clone
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> InMemoryStore:
+        """`copy.deepcopy`: a new store in this process holding copies of the conversations, written
+        apart from this one from then on (a branch of them; only `pickle` is refused, `__reduce__`)."""
+        clone = InMemoryStore()
+        memo[id(self)] = clone
+        with self._lock:
+            data = copy.deepcopy(self._data, memo)
+        for memory_id, messages in data.items():
+            clone._data[memory_id] = messages
+            clone._index_if_late(memory_id)
         return clone
 
     def turn_lock(self, memory_id: str) -> TurnLockLike:

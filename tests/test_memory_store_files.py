@@ -78,3 +78,17 @@ def test_opening_a_second_store_on_a_file_keeps_the_first_ones_writes(tmp_path):
     read = "import sys; from toolkit.memory.store import SqliteStore; print([m.content for m in SqliteStore(sys.argv[1]).get('u')])"
     out = subprocess.run([sys.executable, "-c", read, str(path)], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "['one', 'two']"
+
+
+def test_any_path_like_object_names_the_file_as_sqlite3_and_open_take_it(tmp_path):
+    """Before: `SqliteStore(PurePosixPath(...))` or pytest's `tmpdir / 'm.db'` (os.PathLike, not
+    Path) was refused with "the path must be a str or Path", where sqlite3.connect takes it."""
+    from pathlib import PurePath
+
+    class Located:  # a PathLike of one's own, as py.path.local is
+        def __fspath__(self) -> str:
+            return str(tmp_path / "m.db")
+
+    SqliteStore(PurePath(tmp_path / "m.db")).append("u", [UserMessage(content="hi")])
+    assert SqliteStore(Located()).get("u") == [UserMessage(content="hi")]
+    assert SqliteStore(Located()).path == tmp_path / "m.db"

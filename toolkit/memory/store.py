@@ -179,6 +179,15 @@ def _check_header(db: sqlite3.Connection, path: Path) -> None:
         raise sqlite3.DatabaseError("file is not a database")
 
 
+def _fspath(path: os.PathLike[Any]) -> object:
+    """`os.fspath(path)`, or `path` itself when that fails or gives bytes (refused as it is)."""
+    try:
+        text = os.fspath(path)
+    except Exception:
+        return path
+    return text if isinstance(text, str) else path
+
+
 def _resolved(path: Path) -> Path:
     """`path` with its links followed; `MemoryStoreError` for a link loop (`Path.resolve` raises
     `RuntimeError` there before Python 3.13; from 3.13 on it gives the path as far as it got, which
@@ -209,11 +218,15 @@ _pause = time.sleep
 class SqliteStore:
     """`ChatMemoryStore` on one SQLite file (see the module docstring for layout and guarantees)."""
 
-    def __init__(self, path: str | Path) -> None:
-        if not isinstance(path, (str, Path)) or "\x00" in str(path):
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        given: object = path
+        if isinstance(given, os.PathLike) and not isinstance(given, Path):
+            given = _fspath(given)  # a PurePath, py.path.local: the text it stands for, as sqlite3.connect reads it
+        if not isinstance(given, (str, Path)) or "\x00" in str(given):
             raise MemoryStoreError(
                 f"SqliteStore({path!r}): the path must be a str or Path without NUL characters, e.g. 'memory.db'"
             )
+        path = given
         if path == "":  # Path("") is ".", the current folder: the error would name a path never given
             raise MemoryStoreError(
                 f"SqliteStore({path!r}): the path is empty; name a file, e.g. 'memory.db' (or ':memory:' for a "

@@ -64,6 +64,7 @@ from toolkit.chat.messages import (
     AssistantMessage,
     Message,
     SystemMessage,
+    ToolCall,
     ToolResultMessage,
     TurnMessage,
     UserMessage,
@@ -81,7 +82,7 @@ from toolkit.memory.answers import (
 from toolkit.memory.handouts import LONG, Handouts
 from toolkit.memory.storable import check_storable
 from toolkit.memory.turns import TurnLockLike, TurnRLock, store_turn_lock
-from toolkit.tokens import estimate_tokens
+from toolkit.tokens import estimate_json_tokens, estimate_tokens
 from toolkit.unicode import cut, is_utf8
 
 
@@ -428,14 +429,26 @@ def running_change(store: Any, where: str, memory_id: str) -> Iterator[None]:
 
 
 def message_tokens(message: Message) -> int:
-    """The default token count of one message: its text plus its tool calls' names and arguments,
-    and `IMAGE_TOKENS` per image of a user message."""
+    """The default token count of one message, as it is sent: its text (an assistant message's
+    refusal when that goes as its text) plus its tool calls' names, arguments and own fields
+    (Gemini's thought signature) and the fields it sends back (`extra`: a thinking model's
+    `reasoning_content`), and `IMAGE_TOKENS` per image of a user message."""
     if isinstance(message, AssistantMessage):
-        calls = sum(estimate_tokens(c.name) + estimate_tokens(c.arguments) for c in message.tool_calls)
-        return estimate_tokens(message.content or "") + calls
+        calls = sum(_call_tokens(c) for c in message.tool_calls)
+        text = message.content
+        if text is None and not message.tool_calls:  # sent with its refusal as the text (`to_openai`)
+            text = message.refusal
+        sent_back = estimate_json_tokens(message.extra) if message.extra else 0
+        return estimate_tokens(text or "") + calls + sent_back
     if isinstance(message, UserMessage) and message.images:
         return estimate_tokens(message.content) + IMAGE_TOKENS * len(message.images)
     return estimate_tokens(message.content)
+
+
+def _call_tokens(call: ToolCall) -> int:
+    """A tool call's tokens as it is sent: its name, its arguments and its own fields (`extra`)."""
+    sent_back = estimate_json_tokens(call.extra) if call.extra else 0
+    return estimate_tokens(call.name) + estimate_tokens(call.arguments) + sent_back
 
 
 MIN_MESSAGES = 4

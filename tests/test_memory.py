@@ -170,6 +170,21 @@ def test_a_token_window_must_be_positive():
         TokenWindow(0)
 
 
+def test_a_window_size_read_from_numpy_or_pandas_is_taken_as_the_int_it_is():
+    """Before: `MessageWindow(np.int64(10))` (a size read from a data frame or a config array) was
+    refused with "max_messages must be an int", where `range` and `list * n` take it."""
+    import numpy as np
+
+    from toolkit.errors import ConfigurationError
+
+    assert MessageWindow(np.int64(10)) == MessageWindow(10)
+    assert type(MessageWindow(np.int64(10)).max_messages) is int
+    assert TokenWindow(np.uint16(400)) == TokenWindow(400)
+    with pytest.raises(ConfigurationError) as caught:
+        MessageWindow(np.float64(10))
+    assert str(caught.value) == "MessageWindow(np.float64(10.0)): max_messages must be an int"
+
+
 @pytest.mark.parametrize("bad", [None, "", "  ", 1, 1.0, ("u",)])
 def test_a_memory_id_must_be_a_non_empty_string(bad):
     from toolkit.errors import MemoryIdError

@@ -451,6 +451,14 @@ def _call_tokens(call: ToolCall) -> int:
     return estimate_tokens(call.name) + estimate_tokens(call.arguments) + sent_back
 
 
+def _whole(size: Any) -> Any:
+    """A window's size as an `int` when it is a whole number of another type (a NumPy integer read
+    from a data frame); anything else as it is, for the window to check."""
+    if type(size) is not int and not isinstance(size, bool) and isinstance(size, numbers.Integral):
+        return int(size)
+    return size
+
+
 MIN_MESSAGES = 4
 """The smallest `MessageWindow` that holds one round: system, user, a tool call and its result."""
 
@@ -462,6 +470,7 @@ class MessageWindow:
     max_messages: int
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "max_messages", _whole(self.max_messages))
         if not isinstance(self.max_messages, int) or isinstance(self.max_messages, bool):
             raise ConfigurationError(f"MessageWindow({self.max_messages!r}): max_messages must be an int")
         if self.max_messages < MIN_MESSAGES:
@@ -493,6 +502,7 @@ class TokenWindow:
     count: Callable[[Message], int] = message_tokens
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "max_tokens", _whole(self.max_tokens))
         if not isinstance(self.max_tokens, int) or isinstance(self.max_tokens, bool) or self.max_tokens < 1:
             raise ConfigurationError(
                 f"TokenWindow({self.max_tokens!r}): max_tokens must be a positive int, e.g. TokenWindow(4000)"

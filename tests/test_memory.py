@@ -83,6 +83,24 @@ def test_default_token_count_includes_tool_calls():
     assert message_tokens(UserMessage(content="订单")) == 2
 
 
+def test_default_token_count_includes_what_an_assistant_message_sends_back():
+    """Before: `reasoning_content` (sent back with a thinking model's tool-call reply, often
+    thousands of tokens) and a refusal (sent as the text when there is none) counted nothing: a
+    `TokenWindow` kept far more than it was sized for."""
+    call = ToolCall(id="x", name="abcd", arguments='{"a":1}')
+    reasoning = "先查订单，再查物流。" * 100  # 1,000 wide characters
+    thinking = AssistantMessage(tool_calls=(call,), extra={"reasoning_content": reasoning})
+    wire = '{"reasoning_content":"' + reasoning + '"}'
+    assert message_tokens(thinking) == 1 + 2 + 1000 + (len(wire) - 1000 + 3) // 4
+    signed = ToolCall(id="x", name="abcd", arguments='{"a":1}', extra={"extra_content": {"sig": "s" * 400}})
+    assert (
+        message_tokens(AssistantMessage(tool_calls=(signed,)))
+        == 1 + 2 + (len('{"extra_content":{"sig":""}}') + 403) // 4
+    )
+    assert message_tokens(AssistantMessage(refusal="我不能帮你做这件事")) == 9
+    assert message_tokens(AssistantMessage(content="好的", refusal="不")) == 2  # the content goes, not the refusal
+
+
 def test_ids_are_isolated_and_set_and_clear_work():
     store = InMemoryStore()
     a, b = ChatMemory("a", store=store), ChatMemory("b", store=store)
@@ -150,6 +168,21 @@ def test_a_token_window_must_be_positive():
 
     with pytest.raises(ConfigurationError, match=r"TokenWindow\(0\): max_tokens must be a positive int"):
         TokenWindow(0)
+
+
+def test_a_window_size_read_from_numpy_or_pandas_is_taken_as_the_int_it_is():
+    """Before: `MessageWindow(np.int64(10))` (a size read from a data frame or a config array) was
+    refused with "max_messages must be an int", where `range` and `list * n` take it."""
+    import numpy as np
+
+    from toolkit.errors import ConfigurationError
+
+    assert MessageWindow(np.int64(10)) == MessageWindow(10)
+    assert type(MessageWindow(np.int64(10)).max_messages) is int
+    assert TokenWindow(np.uint16(400)) == TokenWindow(400)
+    with pytest.raises(ConfigurationError) as caught:
+        MessageWindow(np.float64(10))
+    assert str(caught.value) == "MessageWindow(np.float64(10.0)): max_messages must be an int"
 
 
 @pytest.mark.parametrize("bad", [None, "", "  ", 1, 1.0, ("u",)])

@@ -62,3 +62,39 @@ def test_an_id_with_a_lone_surrogate_is_refused_by_every_store_alike(make):
         assert str(caught.value).startswith(name)
     with pytest.raises(MemoryIdError, match=r"^ChatMemory: memory id '\\ud800' is not valid Unicode text"):
         ChatMemory("\ud800")
+
+
+LONG_ID = "user-" + "7" * 100_000
+SHOWN_ID = repr(LONG_ID)[:79] + "…"
+
+
+def test_a_long_id_is_shown_cut_short_in_a_store_error(tmp_path):
+    """Before: every `SqliteStore` error wrote the whole id: a 100,000-character line."""
+    import sqlite3
+
+    path = tmp_path / "m.db"
+    SqliteStore(path).set(LONG_ID, [UserMessage(content="hi")])
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE messages SET payload = '{}'")
+    with pytest.raises(Exception) as caught:
+        SqliteStore(path).get(LONG_ID)
+    assert str(caught.value) == (
+        f"{path}: memory id {SHOWN_ID}, row 0: the checksum does not match, the row was changed outside "
+        "toolkit; delete that id or restore the file from a backup"
+    )
+
+
+def test_a_long_blank_id_is_shown_cut_short():
+    with pytest.raises(MemoryIdError) as caught:
+        ChatMemory(" " * 100_000)
+    assert str(caught.value) == (
+        f"ChatMemory: memory id {repr(' ' * 100_000)[:79]}… is missing; every conversation needs its own id (e.g. "
+        "the user's id) — with a missing id, every anonymous user would share one conversation"
+    )
+
+
+def test_a_long_id_is_shown_cut_short_when_a_change_uses_the_store():
+    memory = ChatMemory(LONG_ID)
+    with pytest.raises(ConfigurationError) as caught:
+        memory.update(lambda current: memory.messages())
+    assert str(caught.value).startswith(f"InMemoryStore.update({SHOWN_ID}): change used the store while it runs")

@@ -17,7 +17,7 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
 from toolkit.chat.messages import AssistantMessage, Message, SystemMessage, ToolCall, ToolResultMessage, UserMessage
 from toolkit.errors import ConfigurationError
-from toolkit.memory.store import SqliteStore
+from toolkit.memory.store import SqliteStore, _checksum
 from toolkit.memory.windows import ChatMemory, InMemoryStore, MessageWindow, TokenWindow
 
 IDS = ["a", "b", "a\x00b", "😀 id", "x" * 300, "DROP TABLE conversations;--", "\ud800x", " ", ""]
@@ -221,6 +221,16 @@ CALL = AssistantMessage(tool_calls=(ToolCall(id="k", name="f", arguments="{}"),)
             {"\udcff": 1},
             "attributes has the key '\\udcff', which holds a lone surrogate (it would come back as other text)",
         ),
+        (  # before: SqliteStore raised a bare ValueError (int to text), InMemoryStore kept it
+            {"x": [10**5000]},
+            "attributes['x'][0] is a whole number of 5001 digits, more than Python reads back from JSON (4300); "
+            "give it as text, str(number)",
+        ),
+        (
+            {"x": -(10**4300)},
+            "attributes['x'] is a whole number of 4301 digits, more than Python reads back from JSON (4300); "
+            "give it as text, str(number)",
+        ),
     ],
 )
 @KINDS
@@ -276,3 +286,27 @@ def test_a_store_of_ones_own_gets_no_result_that_answers_no_call() -> None:
     )
     memory.add(ToolResultMessage(tool_call_id="k", tool_name="f", content="r"))
     assert len(memory.messages()) == 3
+
+
+def test_a_whole_number_of_4300_digits_is_kept_and_a_longer_one_written_by_hand_is_a_typed_error(
+    tmp_path: Path,
+) -> None:
+    """4,300 digits is what `json.loads` reads back by default (`sys.int_info.default_max_str_digits`);
+    a payload with more (written by a process that raised the limit) was a bare ValueError on read."""
+    import sqlite3
+
+    from toolkit.errors import MemoryStoreError
+
+    path = tmp_path / "m.db"
+    kept = ToolResultMessage(tool_call_id="k", tool_name="f", content="r", attributes={"x": -(10**4300 - 1)})
+    SqliteStore(path).set("o", [CALL, kept])
+    assert SqliteStore(path).get("o") == [CALL, kept]
+    with sqlite3.connect(path) as db:  # the number one digit longer, its checksum made as the store makes it
+        payload = db.execute("SELECT payload FROM messages WHERE seq = 1").fetchone()[0].replace('"x":-9', '"x":-99')
+        db.execute("UPDATE messages SET payload = ?, checksum = ? WHERE seq = 1", (payload, _checksum("o", 1, payload)))
+    with pytest.raises(MemoryStoreError) as caught:
+        SqliteStore(path).get("o")
+    assert str(caught.value) == (
+        f"{path}: memory id 'o', row 1 is not a valid message (ValueError); delete that id or restore the file "
+        "from a backup"
+    )

@@ -94,3 +94,33 @@ def test_a_store_from_before_the_system_rows_index_still_opens_read_only(tmp_pat
         ._db.execute("SELECT name FROM sqlite_master WHERE type = 'index' AND name = 'system_rows'")
         .fetchone()
     )
+
+
+@pytest.mark.parametrize("write", ["evict", "set", "add"])
+def test_a_system_message_after_the_first_is_never_evicted(tmp_path, write):
+    """Before: a note `set` after the first place was dropped as the oldest message once the window
+    reached it ([q2, a2] was left: the conversation lost its system message), where the first
+    system message is always kept. It is kept, first, once everything before it has left."""
+    from toolkit.memory.windows import evict
+
+    start = [
+        UserMessage(content="q1"),
+        AssistantMessage(content="a1"),
+        SystemMessage(content="note"),
+        UserMessage(content="q2"),
+        AssistantMessage(content="a2"),
+    ]
+    window = TokenWindow(11, count=lambda m: 10 if isinstance(m, SystemMessage) else 1)
+    expected = [SystemMessage(content="note"), UserMessage(content="q2"), AssistantMessage(content="a2")]
+    if write == "evict":
+        assert evict(start, window) == expected
+        return
+    for store in stores(tmp_path):
+        memory = ChatMemory("u", store=store, window=window)
+        if write == "set":
+            memory.set(start)
+        else:
+            store.set("u", start[:-1])
+            memory.add(start[-1])
+        assert store.get("u") == expected, type(store).__name__
+    assert SqliteStore(tmp_path / "m.db").get("u") == expected

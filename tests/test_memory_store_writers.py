@@ -11,7 +11,7 @@ import threading
 
 import pytest
 
-from toolkit.chat.messages import AssistantMessage, ToolCall, ToolResultMessage, UserMessage
+from toolkit.chat.messages import AssistantMessage, SystemMessage, ToolCall, ToolResultMessage, UserMessage
 from toolkit.errors import ConfigurationError, MemoryStoreError
 from toolkit.memory import store as store_module
 from toolkit.memory.store import SqliteStore
@@ -184,6 +184,24 @@ def test_a_shallow_copy_is_still_the_same_store(make):
     copied = copy.copy(store)
     copied.append("u", [UserMessage(content="again")])
     assert store.get("u") == copied.get("u") == [UserMessage(content="hi"), UserMessage(content="again")]
+
+
+@pytest.mark.parametrize("make", [InMemoryStore, lambda: SqliteStore(":memory:")])
+def test_a_deep_copy_of_a_store_in_this_process_is_a_branch_of_its_conversations(make):
+    """Before: `copy.deepcopy(memory)` of a memory on the default store raised "InMemoryStore cannot
+    go to another process", though nothing went anywhere. A deep copy holds the same conversations
+    and is written apart from the original from then on."""
+    call = AssistantMessage(tool_calls=(ToolCall(id="k", name="f", arguments="{}"),))
+    result = ToolResultMessage(tool_call_id="k", tool_name="f", content="r", attributes={"rows": [1, 2]})
+    memory = ChatMemory("u", store=make(), window=MessageWindow(6))
+    memory.add(SystemMessage(content="s"), UserMessage(content="q"), call, result)
+    branch = copy.deepcopy(memory)
+    assert branch.store is not memory.store and branch.messages() == memory.messages()
+    branch.add(UserMessage(content="only in the branch"))
+    memory.add(UserMessage(content="only in the original"))
+    assert branch.messages()[-1] == UserMessage(content="only in the branch")
+    assert memory.messages()[-2:] == [result, UserMessage(content="only in the original")]
+    assert branch.lock is not memory.lock
 
 
 _CLOSE_DURING_TURNS = r"""

@@ -100,3 +100,21 @@ def test_an_empty_array_and_one_item():
 def test_text_counts_are_what_estimate_tokens_reads():
     assert text_counts("订单 SN") == (2, 3)
     assert text_counts("") == (0, 0)
+
+
+def test_korean_counts_one_token_per_character_as_chinese_and_japanese_do():
+    """Before: Hangul was not among the wide characters, so "안녕하세요" (5 syllables) was 2 tokens
+    and a `TokenWindow` kept about four times the Korean text it was sized for."""
+    assert estimate_tokens("안녕하세요") == 5
+    assert estimate_tokens("ᄀᄂ") == 2  # Hangul Jamo (U+1100 block)
+    assert estimate_tokens("ꥠힰ") == 2  # Jamo extended A and B
+    assert estimate_tokens("주문 SN2026") == 2 + 2  # a syllable each, then " SN2026" as other text
+    assert tokens._count_wide_table("안녕" * 300) == 600
+
+
+def test_an_ideograph_past_the_first_plane_counts_one_token_as_the_others_do():
+    """Before: `𠮷` (U+20BB7, in names) and the other ideographs of extensions B on counted a quarter."""
+    assert estimate_tokens("𠮷野家") == 3
+    assert estimate_tokens("\U0002a6d6\U00030000") == 2
+    assert tokens._count_wide_table("𠮷" * 600) == 600
+    assert estimate_tokens("😀😀😀😀") == 1  # an emoji is no CJK character: a quarter, as before

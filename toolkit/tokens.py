@@ -1,4 +1,4 @@
-"""A simple, deterministic token estimate: one token per CJK character, one per 4 other characters.
+"""A simple, deterministic token estimate: one token per CJK character (Korean's Hangul too), one per 4 other characters.
 
 Used wherever toolkit needs a token count it cannot ask a real tokenizer for: the fake gateway's
 `usage`, the token-window memory, the size of a tools block. It is an estimate, stated as one.
@@ -13,8 +13,21 @@ import json
 import re
 from typing import Any
 
-_WIDE_SPANS = ((0x3000, 0x9FFF), (0xF900, 0xFAFF), (0xFF00, 0xFFEF))
-"""CJK punctuation and ideographs, compatibility ideographs, full-width forms (first and last)."""
+_WIDE_SPANS = (
+    (0x1100, 0x11FF),
+    (0x3000, 0x9FFF),
+    (0xA960, 0xA97F),
+    (0xAC00, 0xD7FF),
+    (0xD840, 0xD8BF),
+    (0xF900, 0xFAFF),
+    (0xFF00, 0xFFEF),
+    (0x20000, 0x3FFFF),
+)
+"""Hangul Jamo; CJK punctuation, kana, compatibility Jamo and ideographs; Jamo extended A; Hangul
+syllables and Jamo extended B; the high surrogates of planes 2 and 3 (a character there is one
+such unit and a low one in UTF-16, as `_count_wide_table` reads it: a lone one counts alike);
+compatibility ideographs; full-width forms; the ideographs of planes 2 and 3 (extensions B on,
+`𠮷`) (first and last)."""
 _WIDE_RANGES = "".join(f"{chr(first)}-{chr(last)}" for first, last in _WIDE_SPANS)
 _WIDE = re.compile(f"[{_WIDE_RANGES}]")
 _NARROW_RUNS = re.compile(f"[^{_WIDE_RANGES}]+")
@@ -46,9 +59,9 @@ numbers between, where the runs are short; some 1,000 µs for 65,000, against 80
 
 def _count_wide_table(text: str) -> int:
     """`_count_wide_runs(text)`, in NumPy: the text's UTF-16 code units looked up in a table of
-    the 65,536 (every `_WIDE` character is one unit; a character past U+FFFF is two surrogate
-    units, as is a lone surrogate written as itself, and no surrogate is wide). A test holds it
-    equal to the definition on every code point."""
+    the 65,536 (every `_WIDE` character of the first plane is one unit; a character past U+FFFF
+    is two surrogate units, as is a lone surrogate written as itself, and only the high one of
+    planes 2 and 3 is wide, `_WIDE_SPANS`). A test holds it equal to the definition on every code point."""
     import numpy as np  # here: `import toolkit` stays light, and a long text is rare
 
     units = np.frombuffer(text.encode("utf-16-le", "surrogatepass"), dtype="<u2")
@@ -62,7 +75,8 @@ def _wide_table() -> Any:
 
     table = np.zeros(1 << 16, dtype=np.uint8)
     for first, last in _WIDE_SPANS:
-        table[first : last + 1] = 1
+        if last <= 0xFFFF:  # past it, a character is counted by its high surrogate (in the spans)
+            table[first : last + 1] = 1
     return table
 
 

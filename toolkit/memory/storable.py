@@ -19,6 +19,7 @@ text): `SqliteStore` gives those back in that form, `InMemoryStore` as they were
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -77,9 +78,15 @@ def _free_form(message: Message) -> list[tuple[str, dict[str, Any]]]:
 
 def _changed_by_json(value: object, path: str) -> str | None:
     """What in `value` JSON would give back as another value (a non-finite number comes back as
-    None, a key with a lone surrogate as other text), or None when nothing would."""
+    None, a key with a lone surrogate as other text) or not at all (a whole number longer than
+    `MAX_DIGITS`), or None when nothing would."""
     if isinstance(value, float) and not math.isfinite(value):
         return f"{path} is {value!r}, which JSON cannot hold (it would come back as None)"
+    if isinstance(value, int) and value.bit_length() > _MAX_DIGITS_BITS and abs(value) >= _TOO_LONG:
+        return (
+            f"{path} is a whole number of {_digits(value)} digits, more than Python reads back from JSON "
+            f"({MAX_DIGITS}); give it as text, str(number)"
+        )
     if isinstance(value, dict):
         for key, item in value.items():
             if isinstance(key, str) and not is_utf8(key):
@@ -93,6 +100,22 @@ def _changed_by_json(value: object, path: str) -> str | None:
             if found is not None:
                 return found
     return None
+
+
+MAX_DIGITS = sys.int_info.default_max_str_digits
+"""The most digits of a whole number `json.loads` reads by default (4,300): a longer one is
+refused on write (writing it raises too, unless the process raised `sys.set_int_max_str_digits`,
+and then no other process could read it back)."""
+_TOO_LONG = 10**MAX_DIGITS
+_MAX_DIGITS_BITS = _TOO_LONG.bit_length() - 1
+"""Below this many bits a number is shorter than `_TOO_LONG`: one cheap test for the usual number."""
+
+
+def _digits(value: int) -> int:
+    """How many decimal digits `value` has (without converting it to text, which the limit forbids)."""
+    size = abs(value)
+    digits = int(size.bit_length() * math.log10(2))  # at most one short
+    return digits + 1 if size >= 10**digits else digits
 
 
 def _unserializable(message: Message, error: Exception) -> str:

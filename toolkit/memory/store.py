@@ -38,8 +38,9 @@ that is not a message (not text, not JSON) raises `MemoryStoreError` naming the 
 and the row. An id SQLite cannot store (a lone surrogate) raises `MemoryIdError`, anything but
 messages `ConfigurationError`, both before the database is touched. A path starting with `~` is
 in the home folder, as in a shell. A file that is not an SQLite database raises
-`MemoryStoreError` on open and is left as it was (one that does not start with SQLite's header is
-refused before SQLite opens it: SQLite would take a 1-byte file for an empty database). A 0-byte file is a new, empty store (SQLite treats it so, and `touch
+`MemoryStoreError` on open and is left as it was (a 1-byte file, which SQLite takes for an empty
+database, is refused before anything is written: `_check_header`; the file is never opened but
+through SQLite, which keeps the locks of the process's other connections to it). A 0-byte file is a new, empty store (SQLite treats it so, and `touch
 memory.db` is a common way to make one). A database of another program (tables or views, but no toolkit
 schema version) raises `MemoryStoreError` on open and is left untouched. A store written by the
 previous layout (version 1: no checksums) is migrated in place on open, in one transaction;
@@ -71,6 +72,7 @@ import json.scanner
 import os
 import re
 import sqlite3
+import stat
 import threading
 import time
 import weakref
@@ -80,8 +82,6 @@ from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-
-from pydantic import ValidationError
 
 from toolkit.chat.messages import (
     AssistantMessage,
@@ -106,6 +106,7 @@ from toolkit.memory.windows import (
     check_window,
     front_drop,
     running_change,
+    shown,
 )
 from toolkit.unicode import is_utf8
 
@@ -160,23 +161,31 @@ def _switch_to_wal(db: sqlite3.Connection) -> None:
         _pause(WAL_RETRY_PAUSE)
 
 
-_HEADER = b"SQLite format 3\x00"
-"""What every SQLite database file starts with."""
-
-
-def _check_header(path: Path) -> None:
-    """Refuse a file that holds something but not an SQLite database, before SQLite opens it:
-    SQLite refuses most such files itself, but takes a 1-byte file (`echo > memory.db`, a
-    stray character) for an empty database and writes over it. A 0-byte file is a new store."""
+def _check_header(db: sqlite3.Connection, path: Path) -> None:
+    """Refuse a file that holds something but not an SQLite database, before anything is written
+    to it: SQLite refuses most such files itself, but takes a 1-byte file (`echo > memory.db`, a
+    stray character) for an empty database (no page) and writes over it. A 0-byte file is a new
+    store. Asked of SQLite (`PRAGMA page_count`), never read with `open()`: closing a descriptor
+    of the file drops every POSIX lock this process holds on it, SQLite's for another store on the
+    same file among them, and another process closing the database would then delete the `-wal`
+    and `-shm` under that store (its later writes lost)."""
     try:
-        if not path.is_file():  # missing (a new store), a folder, a pipe (opening it would wait): SQLite says
-            return
-        with open(path, "rb") as file:
-            head = file.read(len(_HEADER))
-    except OSError:  # not readable: SQLite says so
+        found = os.stat(path)
+    except OSError:  # missing (a new store) or not reachable: SQLite says
         return
-    if head and head != _HEADER:
+    if not stat.S_ISREG(found.st_mode) or not found.st_size:  # a folder, a pipe, a new store: SQLite says
+        return
+    if db.execute("PRAGMA page_count").fetchone()[0] == 0:
         raise sqlite3.DatabaseError("file is not a database")
+
+
+def _fspath(path: os.PathLike[Any]) -> object:
+    """`os.fspath(path)`, or `path` itself when that fails or gives bytes (refused as it is)."""
+    try:
+        text = os.fspath(path)
+    except Exception:
+        return path
+    return text if isinstance(text, str) else path
 
 
 def _resolved(path: Path) -> Path:
@@ -209,11 +218,15 @@ _pause = time.sleep
 class SqliteStore:
     """`ChatMemoryStore` on one SQLite file (see the module docstring for layout and guarantees)."""
 
-    def __init__(self, path: str | Path) -> None:
-        if not isinstance(path, (str, Path)) or "\x00" in str(path):
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        given: object = path
+        if isinstance(given, os.PathLike) and not isinstance(given, Path):
+            given = _fspath(given)  # a PurePath, py.path.local: the text it stands for, as sqlite3.connect reads it
+        if not isinstance(given, (str, Path)) or "\x00" in str(given):
             raise MemoryStoreError(
                 f"SqliteStore({path!r}): the path must be a str or Path without NUL characters, e.g. 'memory.db'"
             )
+        path = given
         if path == "":  # Path("") is ".", the current folder: the error would name a path never given
             raise MemoryStoreError(
                 f"SqliteStore({path!r}): the path is empty; name a file, e.g. 'memory.db' (or ':memory:' for a "
@@ -233,8 +246,6 @@ class SqliteStore:
         self._resolved = None if str(path) == ":memory:" else _resolved(self.path)
         self._closed = False
         with self._guard("open"):
-            if self._resolved is not None:
-                _check_header(self.path)
             self._db = self._connect()
             with self._transaction():
                 self._prepare()
@@ -243,6 +254,8 @@ class SqliteStore:
     def _connect(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, check_same_thread=False, timeout=BUSY_TIMEOUT, isolation_level=None)
         try:
+            if self._resolved is not None:
+                _check_header(db, self.path)
             _switch_to_wal(db)
         except BaseException:
             db.close()
@@ -289,6 +302,17 @@ class SqliteStore:
         clone.__dict__.update(self.__dict__)
         return clone
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> SqliteStore:
+        """`copy.deepcopy`: a store on the same file, as `pickle` gives (the file is shared, not
+        copied); for ":memory:", a new one holding a copy of its conversations, written apart from
+        it from then on (where `pickle` refuses: the copy stays in this process)."""
+        if self._resolved is not None:
+            return SqliteStore(self._resolved)
+        clone = SqliteStore(":memory:")
+        with self._guard("copy"), self._lock:
+            self._db.backup(clone._db)
+        return clone
+
     def turn_lock(self, memory_id: str) -> TurnLockLike:
         """The lock a turn on `memory_id` holds: shared by every `ChatMemory` on this file and id, in
         this process and (a record lock on `<database>-turn-lock`) in every other one."""
@@ -300,13 +324,13 @@ class SqliteStore:
     # -- ChatMemoryStore ---------------------------------------------------------------
     def get(self, memory_id: str) -> list[Message]:
         memory_id = check_memory_id(memory_id, "SqliteStore.get")
-        with self._guard(f"read {memory_id!r} from"), self._lock, self._reading():
+        with self._guard(f"read {shown(memory_id)} from"), self._lock, self._reading():
             return list(self._current(memory_id))
 
     def set(self, memory_id: str, messages: Sequence[Message]) -> None:
         memory_id = check_memory_id(memory_id, "SqliteStore.set")
         encoded = _encoded(answered(check_messages(messages, "SqliteStore.set"), "SqliteStore.set"), "SqliteStore.set")
-        with self._guard(f"write {memory_id!r} to"), self._lock, self._transaction():
+        with self._guard(f"write {shown(memory_id)} to"), self._lock, self._transaction():
             self._forget(memory_id)
             self._write_all(memory_id, encoded)
 
@@ -316,7 +340,7 @@ class SqliteStore:
         if type(messages) is not list and type(messages) is not tuple:
             messages = _listed(messages, "SqliteStore.append")  # any iterable, read once, as `InMemoryStore` reads it
         encoded = _encoded(check_messages(messages, "SqliteStore.append"), "SqliteStore.append")
-        with self._forgotten_on_failure(memory_id), self._guard(f"append to {memory_id!r} in"), self._lock:
+        with self._forgotten_on_failure(memory_id), self._guard(f"append to {shown(memory_id)} in"), self._lock:
             with self._transaction():
                 self._known.pop(memory_id, None)
                 read = self._lists.take(memory_id)
@@ -362,7 +386,7 @@ class SqliteStore:
     def _append_in_window(
         self, memory_id: str, new: list[Message], encoded: list[tuple[Message, str]], window: Window
     ) -> bool:
-        with self._guard(f"append to {memory_id!r} in"), self._lock, self._transaction():
+        with self._guard(f"append to {shown(memory_id)} in"), self._lock, self._transaction():
             known = self._known.pop(memory_id, None)
             read = self._lists.take(memory_id)
             state = (self._version(), *self._conversation(memory_id))
@@ -417,7 +441,7 @@ class SqliteStore:
     def update(self, memory_id: str, change: Callable[[list[Message]], list[Message]]) -> None:
         """Read, `change`, write back, in one transaction: evicted rows are deleted, new rows appended."""
         memory_id = check_memory_id(memory_id, "SqliteStore.update")
-        with self._guard(f"update {memory_id!r} in"), self._lock, self._transaction():
+        with self._guard(f"update {shown(memory_id)} in"), self._lock, self._transaction():
             self._forget(memory_id)
             current = self._read(memory_id)
             with running_change(self, "SqliteStore.update", memory_id):
@@ -428,7 +452,7 @@ class SqliteStore:
 
     def delete(self, memory_id: str) -> None:
         memory_id = check_memory_id(memory_id, "SqliteStore.delete")
-        with self._guard(f"delete {memory_id!r} from"), self._lock, self._transaction():
+        with self._guard(f"delete {shown(memory_id)} from"), self._lock, self._transaction():
             self._forget(memory_id)
             self._db.execute("DELETE FROM messages WHERE memory_id = ?", (memory_id,))
             self._db.execute("DELETE FROM conversations WHERE memory_id = ?", (memory_id,))
@@ -463,7 +487,7 @@ class SqliteStore:
             if missing is None:
                 missing = next(s for s in seqs if not (isinstance(s, int) and first <= s < next_seq))
             raise MemoryStoreError(
-                f"{self.path}: memory id {memory_id!r}: row {missing} is missing or out of place (rows "
+                f"{self.path}: memory id {shown(memory_id)}: row {missing} is missing or out of place (rows "
                 f"{first}..{next_seq - 1} expected, found {len(rows)}); delete that id or restore the file"
             )
         messages += [self._load(memory_id, f"row {seq}", seq, payload, checksum) for seq, payload, checksum in rows]
@@ -666,7 +690,7 @@ class SqliteStore:
             system is None or isinstance(system, str)
         ):
             raise MemoryStoreError(
-                f"{self.path}: memory id {memory_id!r}: its conversation row was changed outside toolkit "
+                f"{self.path}: memory id {shown(memory_id)}: its conversation row was changed outside toolkit "
                 f"(first_seq {first!r}, next_seq {next_seq!r}); delete that id or restore the file from a backup"
             )
         return first, next_seq, system
@@ -674,14 +698,14 @@ class SqliteStore:
     def _load(self, memory_id: str, label: str, seq: int, payload: str, checksum: str) -> Message:
         if not isinstance(payload, str) or checksum != _checksum(memory_id, seq, payload):
             raise MemoryStoreError(
-                f"{self.path}: memory id {memory_id!r}, {label}: the checksum does not match, the row was "
+                f"{self.path}: memory id {shown(memory_id)}, {label}: the checksum does not match, the row was "
                 "changed outside toolkit; delete that id or restore the file from a backup"
             )
         try:
             return _parsed(payload)
-        except (json.JSONDecodeError, ValidationError, TypeError) as exc:
+        except (ValueError, TypeError) as exc:  # not JSON, not a message, a number longer than json reads
             raise MemoryStoreError(
-                f"{self.path}: memory id {memory_id!r}, {label} is not a valid message "
+                f"{self.path}: memory id {shown(memory_id)}, {label} is not a valid message "
                 f"({type(exc).__name__}); delete that id or restore the file from a backup"
             ) from exc
 
@@ -774,7 +798,7 @@ class SqliteStore:
                 message = _parsed(payload)
             except (ValueError, TypeError) as exc:  # not text, not UTF-8, not JSON, not a message
                 raise MemoryStoreError(
-                    f"{self.path}: cannot migrate from version 1: memory id {memory_id!r}, row {seq} is not a "
+                    f"{self.path}: cannot migrate from version 1: memory id {shown(memory_id)}, row {seq} is not a "
                     "valid message; repair or delete that row first"
                 ) from exc
             by_id.setdefault(memory_id, []).append((message, payload))
@@ -851,7 +875,7 @@ def _check_results(path: Path, memory_id: str, messages: Sequence[Message], firs
             asked |= {c.id for c in message.tool_calls}
         elif isinstance(message, ToolResultMessage) and message.tool_call_id not in asked:
             raise MemoryStoreError(
-                f"{path}: memory id {memory_id!r}, row {first_row + index}: tool result for call "
+                f"{path}: memory id {shown(memory_id)}, row {first_row + index}: tool result for call "
                 f"{message.tool_call_id!r} answers no earlier call (a row was removed); delete that id or "
                 "restore the file from a backup"
             )
@@ -1010,7 +1034,7 @@ class _Rows(Sequence[Message]):
                 self.read[seq - self.first] = self.store._load(self.memory_id, f"row {seq}", seq, payload, checksum)
             if index not in self.read:
                 raise MemoryStoreError(
-                    f"{self.store.path}: memory id {self.memory_id!r}: row {self.first + index} is missing; "
+                    f"{self.store.path}: memory id {shown(self.memory_id)}: row {self.first + index} is missing; "
                     "delete that id or restore the file"
                 )
         return self.read[index]

@@ -68,6 +68,7 @@ from types import TracebackType
 from typing import Any, Protocol, TypeVar
 
 from toolkit.errors import MemoryStoreError
+from toolkit.unicode import cut
 
 LOCK_SUFFIX = "-turn-lock"
 """The sidecar lock file is the database's path with this appended: `memory.db-turn-lock`."""
@@ -231,7 +232,7 @@ class TurnLock(TurnRLock):
 
     def __repr__(self) -> str:
         state = "held" if self._depth else "free"
-        return f"<TurnLock {self._memory_id!r} in {self._file.path} ({state})>"
+        return f"<TurnLock {_shown_id(self._memory_id)} in {self._file.path} ({state})>"
 
     def acquire(self, blocking: bool = True, timeout: float = -1) -> bool:
         me = threading.get_ident()
@@ -329,9 +330,15 @@ class _LockFile:
         fcntl.lockf(self.fd, fcntl.LOCK_UN, 1, offset)
 
 
+def _shown_id(memory_id: str) -> str:
+    """`repr(memory_id)` cut to 80 characters, as `toolkit.memory.windows.shown` cuts it (which
+    imports this module): an error stays one short line whatever the id's length."""
+    return cut(repr(memory_id), 80)
+
+
 def _failed(path: Path, memory_id: str, action: str, exc: OSError) -> MemoryStoreError:
     return MemoryStoreError(
-        f"cannot {action} the turn lock file {path} for memory id {memory_id!r}: {exc.strerror or exc} (it keeps two "
+        f"cannot {action} the turn lock file {path} for memory id {_shown_id(memory_id)}: {exc.strerror or exc} (it keeps two "
         "processes' turns on one id apart; the folder must be writable and its file system must support "
         "POSIX record locks, as a local disk does)"
     )

@@ -6,7 +6,8 @@
 - `MessageWindow(n)`  keeps at most n messages (n >= 4: system, user, one call, its result);
 - `TokenWindow(n)`    keeps at most n tokens (token counting is pluggable).
 
-Eviction is never naive. The system message is always kept (a new one replaces the old);
+Eviction is never naive. The system message is always kept (a new one replaces the old; one
+`set` after the first place is kept too, and comes first once everything before it has left);
 messages leave oldest first; an assistant message that asked for tools leaves *together with*
 its tool results (and the user message carrying their images, `UserMessage.from_tool_calls`),
 so a tool result never answers a call the model can no longer see (strict gateways reject such
@@ -45,6 +46,7 @@ Leaves out: summarising evicted messages.
 
 from __future__ import annotations
 
+import copy
 import math
 import numbers
 import threading
@@ -62,6 +64,7 @@ from toolkit.chat.messages import (
     AssistantMessage,
     Message,
     SystemMessage,
+    ToolCall,
     ToolResultMessage,
     TurnMessage,
     UserMessage,
@@ -79,7 +82,7 @@ from toolkit.memory.answers import (
 from toolkit.memory.handouts import LONG, Handouts
 from toolkit.memory.storable import check_storable
 from toolkit.memory.turns import TurnLockLike, TurnRLock, store_turn_lock
-from toolkit.tokens import estimate_tokens
+from toolkit.tokens import estimate_json_tokens, estimate_tokens
 from toolkit.unicode import cut, is_utf8
 
 
@@ -140,6 +143,18 @@ class InMemoryStore:
         """`copy.copy`, as before `__reduce__`: the same conversations and lock."""
         clone = object.__new__(InMemoryStore)
         clone.__dict__.update(self.__dict__)
+        return clone
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> InMemoryStore:
+        """`copy.deepcopy`: a new store in this process holding copies of the conversations, written
+        apart from this one from then on (a branch of them; only `pickle` is refused, `__reduce__`)."""
+        clone = InMemoryStore()
+        memo[id(self)] = clone
+        with self._lock:
+            data = copy.deepcopy(self._data, memo)
+        for memory_id, messages in data.items():
+            clone._data[memory_id] = messages
+            clone._index_if_late(memory_id)
         return clone
 
     def turn_lock(self, memory_id: str) -> TurnLockLike:
@@ -390,7 +405,7 @@ class _ChangeGuard:
     def __enter__(self) -> None:
         if threading.get_ident() == self.owner:
             raise ConfigurationError(
-                f"{self.where}({self.memory_id!r}): change used the store while it runs (the store is locked until "
+                f"{self.where}({shown(self.memory_id)}): change used the store while it runs (the store is locked until "
                 "change returns); change must only build the new messages from the list it is given: read what "
                 "else it needs before update, and return new messages instead of adding them"
             )
@@ -415,14 +430,34 @@ def running_change(store: Any, where: str, memory_id: str) -> Iterator[None]:
 
 
 def message_tokens(message: Message) -> int:
-    """The default token count of one message: its text plus its tool calls' names and arguments,
-    and `IMAGE_TOKENS` per image of a user message."""
+    """The default token count of one message, as it is sent: its text (an assistant message's
+    refusal when that goes as its text) plus its tool calls' names, arguments and own fields
+    (Gemini's thought signature) and the fields it sends back (`extra`: a thinking model's
+    `reasoning_content`), and `IMAGE_TOKENS` per image of a user message."""
     if isinstance(message, AssistantMessage):
-        calls = sum(estimate_tokens(c.name) + estimate_tokens(c.arguments) for c in message.tool_calls)
-        return estimate_tokens(message.content or "") + calls
+        calls = sum(_call_tokens(c) for c in message.tool_calls)
+        text = message.content
+        if text is None and not message.tool_calls:  # sent with its refusal as the text (`to_openai`)
+            text = message.refusal
+        sent_back = estimate_json_tokens(message.extra) if message.extra else 0
+        return estimate_tokens(text or "") + calls + sent_back
     if isinstance(message, UserMessage) and message.images:
         return estimate_tokens(message.content) + IMAGE_TOKENS * len(message.images)
     return estimate_tokens(message.content)
+
+
+def _call_tokens(call: ToolCall) -> int:
+    """A tool call's tokens as it is sent: its name, its arguments and its own fields (`extra`)."""
+    sent_back = estimate_json_tokens(call.extra) if call.extra else 0
+    return estimate_tokens(call.name) + estimate_tokens(call.arguments) + sent_back
+
+
+def _whole(size: Any) -> Any:
+    """A window's size as an `int` when it is a whole number of another type (a NumPy integer read
+    from a data frame); anything else as it is, for the window to check."""
+    if type(size) is not int and not isinstance(size, bool) and isinstance(size, numbers.Integral):
+        return int(size)
+    return size
 
 
 MIN_MESSAGES = 4
@@ -436,6 +471,7 @@ class MessageWindow:
     max_messages: int
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "max_messages", _whole(self.max_messages))
         if not isinstance(self.max_messages, int) or isinstance(self.max_messages, bool):
             raise ConfigurationError(f"MessageWindow({self.max_messages!r}): max_messages must be an int")
         if self.max_messages < MIN_MESSAGES:
@@ -467,6 +503,7 @@ class TokenWindow:
     count: Callable[[Message], int] = message_tokens
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "max_tokens", _whole(self.max_tokens))
         if not isinstance(self.max_tokens, int) or isinstance(self.max_tokens, bool) or self.max_tokens < 1:
             raise ConfigurationError(
                 f"TokenWindow({self.max_tokens!r}): max_tokens must be a positive int, e.g. TokenWindow(4000)"
@@ -546,9 +583,11 @@ _WINDOWS = (MessageWindow, TokenWindow)
 def evict(messages: Sequence[Message], window: Window | None) -> list[Message]:
     """The messages that remain once the window is satisfied (oldest leave first, in groups).
 
-    The current turn's user message and its current round never leave (see the module docstring).
-    A call's results leave with it wherever they stand (one stored apart from it too). Each message
-    is weighed once, so a long history is cut in linear time.
+    The current turn's user message and its current round never leave (see the module docstring),
+    nor does a system message after the first place (one `set` put there): it stays, and comes
+    first once everything before it has left. A call's results leave with it wherever they stand
+    (one stored apart from it too). Each message is weighed once, so a long history is cut in
+    linear time.
     """
     kept = list(messages)
     system = [m for m in kept[:1] if isinstance(m, SystemMessage)]
@@ -562,13 +601,15 @@ def evict(messages: Sequence[Message], window: Window | None) -> list[Message]:
     user = _last_index(rest, _said_by_user)
     current = _current_round_start(rest, user)
     before_end = user if user is not None else current
-    start, total = _drop_oldest(rest, weights, 0, before_end, total, window.limit)
+    notes: list[Message] = []  # system messages after the first that the window reached: kept
+    start, total = _drop_oldest(rest, weights, 0, before_end, total, window.limit, notes)
     middle = user + 1 if user is not None else current
-    middle_start, _ = _drop_oldest(rest, weights, middle, current, total, window.limit)
+    middle_notes: list[Message] = []
+    middle_start, _ = _drop_oldest(rest, weights, middle, current, total, window.limit, middle_notes)
     protected_head = [rest[user]] if user is not None else []
-    kept_rest = rest[start:before_end] + protected_head + rest[middle_start:current] + rest[current:]
+    kept_rest = rest[start:before_end] + protected_head + middle_notes + rest[middle_start:current] + rest[current:]
     gone = asked_ids(rest[:start]) | asked_ids(rest[middle:middle_start])
-    return system + _without_leading_results(_without_results_of(kept_rest, gone) if gone else kept_rest)
+    return system + notes + _without_leading_results(_without_results_of(kept_rest, gone) if gone else kept_rest)
 
 
 def _without_results_of(kept: list[Message], gone: set[str]) -> list[Message]:
@@ -589,11 +630,16 @@ def _without_results_of(kept: list[Message], gone: set[str]) -> list[Message]:
 
 
 def _drop_oldest(
-    rest: Sequence[Message], weights: list[int], start: int, end: int, total: int, limit: int
+    rest: Sequence[Message], weights: list[int], start: int, end: int, total: int, limit: int, notes: list[Message]
 ) -> tuple[int, int]:
     """Drop whole groups from `rest[start:end]`, oldest first, while `total` is over `limit`:
-    where the kept part of that span now starts, and the total left."""
+    where the kept part of that span now starts, and the total left. A system message is never
+    dropped (one `set` put after the first place): it is added to `notes`, its weight kept."""
     while start < end and total > limit:
+        if isinstance(rest[start], SystemMessage):
+            notes.append(rest[start])
+            start += 1
+            continue
         after = _group_end(rest, start, end)
         total -= sum(weights[start:after])
         start = after
@@ -661,8 +707,8 @@ def front_drop(rest: Sequence[Message], stored: int, total: int, window: Window)
     the total left, so that the stored list without them, plus the new messages, is what `evict`
     gives; or None when only `evict` can say: a new message would leave too, the current turn
     would be cut into (no message of the user's is left after the cut), or a tool result would
-    lead the kept messages. Reads the messages that leave, one group more, and the current turn
-    from the end.
+    lead the kept messages, or a system message would leave (`evict` keeps it). Reads the messages
+    that leave, one group more, and the current turn from the end.
 
     Why it equals `evict`: `evict` drops the same groups, in the same order, while they start
     before the user's last message; when a message of the user's is left after the cut, every
@@ -675,7 +721,7 @@ def front_drop(rest: Sequence[Message], stored: int, total: int, window: Window)
         if leaving >= stored:
             return None
         end = _group_end(rest, leaving, len(rest))
-        if end > stored:
+        if end > stored or isinstance(rest[leaving], SystemMessage):  # a system message never leaves: `evict` keeps it
             return None
         total -= end - leaving if each_one else sum(window.weights([rest[i] for i in range(leaving, end)]))
         leaving = end
@@ -743,7 +789,7 @@ def check_memory_id(memory_id: object, where: str = "ChatMemory") -> str:
     saying why and what to do."""
     if memory_id is None or (isinstance(memory_id, str) and not memory_id.strip()):
         raise MemoryIdError(
-            f"{where}: memory id {memory_id!r} is missing; every conversation needs its own id (e.g. the "
+            f"{where}: memory id {shown(memory_id)} is missing; every conversation needs its own id (e.g. the "
             "user's id) — with a missing id, every anonymous user would share one conversation"
         )
     if not isinstance(memory_id, str):

@@ -201,3 +201,18 @@ def test_an_answer_that_is_all_thinking_is_no_json_object_and_keeps_its_text():
         OutputType(Verdict).parse(answer)
     assert caught.value.args[0] == "the answer is not a JSON object"
     assert caught.value.answer == answer  # the repair message shows what the model said, thinking and all
+
+
+@pytest.mark.parametrize(
+    "declared, answer",
+    [
+        (Node, '{"name": "root", "children": [{"name": "leaf"},]}'),  # a trailing comma breaks the outer object
+        (Node, 'Result: {"name": "root", "children": [{"name": "leaf"}] '),  # the outer object is never closed
+        (Item, '[{"sku": "1"},]'),  # a broken array, not the object inside it
+        (Item, 'Here: [{"sku": "1"}, {"sku": 2'),
+    ],
+)
+def test_an_object_inside_a_broken_one_is_never_taken_for_the_answer(declared, answer):
+    with pytest.raises(OutputParsingError) as info:
+        OutputType(declared).parse(answer)
+    assert str(info.value) == "the answer is not a JSON object"

@@ -222,7 +222,8 @@ def extract_json(text: str) -> str:
     error message. When the outermost `{…}` is not JSON because
     the chatter around the object has braces of its own ("订单 {SN1} 的结果：{"status": "ok"}"),
     the one whole JSON object in the text is taken instead; two objects side by side are not
-    chosen between (the outermost `{…}` stays, and fails to parse)."""
+    chosen between (the outermost `{…}` stays, and fails to parse), and an object inside a `{` or
+    `[` the text leaves open is a part of a broken answer (`{"a": [{…},]}`), never taken for it."""
     fences = [(m.group(1).lower(), m.group(2)) for _, m in zip(range(_FENCES_TRIED), _FENCE.finditer(text))]
     places = [body for tag, body in fences if tag == "json"] + [body for tag, body in fences if not tag]
     places += [text] + [body for tag, body in fences if tag not in ("", "json")]  # ```python: last
@@ -244,10 +245,18 @@ def _object_in(text: str) -> str:
     if not 0 <= start < end:
         return text.strip()
     outer = text[start : end + 1]
-    if _is_json(outer):
+    enclosed = _opens(text[:start])  # `[{…},]`: the object is a part of a broken array, not the answer
+    if _is_json(outer) and not enclosed:
         return outer
     found = _objects(text)
-    return text[found[0][0] : found[0][1]] if len(found) == 1 else outer
+    if len(found) == 1:
+        return text[found[0][0] : found[0][1]]
+    return text.strip() if enclosed else outer
+
+
+def _opens(text: str) -> int:
+    """How many more `{` and `[` than `}` and `]` `text` has: above 0, what follows is inside them."""
+    return text.count("{") + text.count("[") - text.count("}") - text.count("]")
 
 
 _STARTS_TRIED = 64
@@ -264,19 +273,23 @@ def _is_json(text: str) -> bool:
 
 
 def _objects(text: str) -> list[tuple[int, int]]:
-    """(start, stop) of the whole JSON objects in `text`, left to right, none inside another;
+    """(start, stop) of the whole JSON objects in `text`, left to right, none inside another, nor
+    inside a `{` or `[` the text leaves open (`{"a": [{…},]}`: its inner object is no answer);
     only the first `_STARTS_TRIED` braces that could start one are tried."""
     found: list[tuple[int, int]] = []
-    at = text.find("{")
+    at, depth, counted = text.find("{"), 0, 0
     for _ in range(_STARTS_TRIED):
         if at < 0:
             break
+        depth, counted = depth + _opens(text[counted:at]), at
         try:
             value, stop = _DECODER.raw_decode(text, at)
         except (ValueError, RecursionError):
             value, stop = None, at + 1
         if isinstance(value, dict):
-            found.append((at, stop))
+            if depth <= 0:  # inside a brace or bracket left open, it is a part of a broken object
+                found.append((at, stop))
+            counted = stop  # the object's own braces (and those in its strings) are no chatter's
         at = text.find("{", stop)
     return found
 

@@ -545,8 +545,7 @@ def _structured(
     except OutputParsingError as error:
         repair: list[Message] = [UserMessage(content=repair_message(error))]
         history: list[Message] = [] if kwargs["memory"] is not None else list(loop.messages)
-        second = run_loop(cfg.model, history + repair, **kwargs)
-        loop = replace(second, usage=loop.usage + second.usage, rounds=loop.rounds + second.rounds)
+        loop = _joined(loop, run_loop(cfg.model, history + repair, **kwargs))
         if loop.finish == "immediate":
             return _immediate(plan, loop, values)
         if loop.finish != "answer":
@@ -556,6 +555,18 @@ def _structured(
         except OutputParsingError as again:
             raise OutputParsingError(str(again), answer=again.answer, answers=(error.answer, again.answer)) from None
     return _result(loop, value) if plan.kind == "result" else value
+
+
+def _joined(first: LoopResult, second: LoopResult) -> LoopResult:
+    """The repair round's result with the first turn's part in it: usage, rounds (and with them the
+    tool executions), the messages it appended and the compensations it ran."""
+    return replace(
+        second,
+        usage=first.usage + second.usage,
+        rounds=first.rounds + second.rounds,
+        new_messages=first.new_messages + second.new_messages,
+        saga=first.saga + second.saga,
+    )
 
 
 def _handed_over(plan: MethodPlan, loop: LoopResult) -> Any:

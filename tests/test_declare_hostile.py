@@ -545,3 +545,25 @@ def test_a_memory_id_declared_other_than_str_is_refused_at_creation(declared, na
         f"A.chat: the MemoryId parameter 'user_id' is declared {name}, but a memory id is a str (a {name} is "
         "refused at every call); declare Annotated[str, MemoryId] and pass str(...) of your id"
     )
+
+
+def test_two_parameters_filling_one_placeholder_are_refused_at_creation():
+    class A(Protocol):
+        @user_message("订单 {{order}}")
+        def ask(self, mine: Annotated[str, V("order")], theirs: Annotated[str, V("order")]) -> str: ...
+
+    assert error_of(A) == (
+        "A.ask: parameters 'mine' and 'theirs' both fill {{order}} (V('order')); a placeholder takes one value, "
+        "so one of them would never reach the model. Fix: give each parameter its own placeholder name"
+    )
+
+
+def test_a_parameter_renamed_by_v_and_used_by_its_own_name_is_told_its_placeholder():
+    class A(Protocol):
+        @user_message("订单 {{order}}")
+        def ask(self, order: Annotated[str, V("order_id")]) -> str: ...
+
+    assert error_of(A) == (
+        "A.ask: @user_message uses {{order}}, but parameter 'order' is marked V('order_id'), so it fills "
+        "{{order_id}}; write {{order_id}} in the template, or remove the V to use the parameter's own name"
+    )

@@ -420,13 +420,27 @@ def _roles(
             )
         users, rest = rest, []
     variables = {n: next((m.name for m in marked[n] if isinstance(m, V)), n) for n in rest}
+    _check_variables(where, variables)
+    return (users[0] if users else None), (memory[0] if memory else None), variables
+
+
+def _check_variables(where: str, variables: dict[str, str]) -> None:
+    """Each template variable's name is a placeholder's, and no two parameters fill the same one
+    (`V("order")` twice: one value would be dropped without a word)."""
+    filled: dict[str, str] = {}
     for param, var in variables.items():
         if not (isinstance(var, str) and templates.is_name(var)):
             raise ConfigurationError(
                 f"{where}: parameter {param!r} is marked V({var!r}), which cannot be a placeholder's name; "
                 "use an identifier (letters of any script, digits, _; not starting with a digit), e.g. V('order_id')"
             )
-    return (users[0] if users else None), (memory[0] if memory else None), variables
+        if var in filled:
+            raise ConfigurationError(
+                f"{where}: parameters {filled[var]!r} and {param!r} both fill {{{{{var}}}}} (V({var!r})); a "
+                "placeholder takes one value, so one of them would never reach the model. Fix: give each "
+                "parameter its own placeholder name"
+            )
+        filled[var] = param
 
 
 def _marks(markers: list[Any], marker: type) -> bool:
@@ -458,6 +472,12 @@ def _check_templates(
                     f"name, or write {{{{{head.group(0)}}}}}"
                 )
         for name in templates.variables(text or ""):
+            if name not in known and variables.get(name, name) != name:
+                raise ConfigurationError(
+                    f"{where}: {label} uses {{{{{name}}}}}, but parameter {name!r} is marked V({variables[name]!r}), "
+                    f"so it fills {{{{{variables[name]}}}}}; write {{{{{variables[name]}}}}} in the template, or "
+                    "remove the V to use the parameter's own name"
+                )
             if name not in known:
                 raise ConfigurationError(
                     f"{where}: {label} uses {{{{{name}}}}}, which is neither a parameter nor a built-in; "

@@ -532,8 +532,8 @@ def test_the_fix_for_a_method_without_self_writes_its_markers_as_they_are_typed(
     )
 
 
-@pytest.mark.parametrize(("declared", "name"), [(int, "int"), (bytes, "bytes")])
-def test_a_memory_id_declared_other_than_str_is_refused_at_creation(declared, name):
+@pytest.mark.parametrize(("declared", "name", "article"), [(int, "int", "an"), (bytes, "bytes", "a")])
+def test_a_memory_id_declared_other_than_str_is_refused_at_creation(declared, name, article):
     from toolkit.tools.decorator import MemoryId
 
     class A(Protocol):
@@ -542,7 +542,7 @@ def test_a_memory_id_declared_other_than_str_is_refused_at_creation(declared, na
     with pytest.raises(ConfigurationError) as info:
         ai_service(A, model=ScriptedModel([]), memory=lambda memory_id: None)
     assert str(info.value) == (
-        f"A.chat: the MemoryId parameter 'user_id' is declared {name}, but a memory id is a str (a {name} is "
+        f"A.chat: the MemoryId parameter 'user_id' is declared {name}, but a memory id is a str ({article} {name} is "
         "refused at every call); declare Annotated[str, MemoryId] and pass str(...) of your id"
     )
 

@@ -62,7 +62,7 @@ from typing import Annotated, Any, TypeVar
 from pydantic import PydanticUserError
 
 from toolkit import data as course_data
-from toolkit.errors import ConfigurationError
+from toolkit.errors import ConfigurationError, a_or_an
 from toolkit.services import templates
 from toolkit.services.results import Result, TokenStream
 from toolkit.services.structured import OutputType
@@ -251,7 +251,7 @@ def _check_memory_type(where: str, memory_param: str | None, hints: dict[str, An
         name = type_name(declared)
         raise ConfigurationError(
             f"{where}: the MemoryId parameter {memory_param!r} is declared {name}, but a memory id is a str "
-            f"(a {name} is refused at every call); declare Annotated[str, MemoryId] and pass str(...) of your id"
+            f"({a_or_an(name)} is refused at every call); declare Annotated[str, MemoryId] and pass str(...) of your id"
         )
 
 

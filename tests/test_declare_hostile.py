@@ -567,3 +567,46 @@ def test_a_parameter_renamed_by_v_and_used_by_its_own_name_is_told_its_placehold
         "A.ask: @user_message uses {{order}}, but parameter 'order' is marked V('order_id'), so it fills "
         "{{order_id}}; write {{order_id}} in the template, or remove the V to use the parameter's own name"
     )
+
+
+def test_it_names_the_only_parameter_as_in_langchain4j():
+    class A(Protocol):
+        @user_message("讲一个关于{{it}}的笑话")
+        def joke(self, topic: str) -> str: ...
+
+        @system_message("只回答关于 {{it}} 的问题")
+        def ask(self, question: str) -> str: ...
+
+        @user_message("{{it}}：{{current_date}}")
+        def dated(self, event: Annotated[str, "what happened"]) -> str: ...
+
+    assistant, model = create(A, ["好", "好", "好"])
+    assistant.joke("猫")
+    assistant.ask("退款")
+    assistant.dated("发货")
+    assert [m.content for r in model.requests for m in r.messages] == [
+        "讲一个关于猫的笑话",
+        "只回答关于 退款 的问题",
+        "退款",
+        "发货：2026-10-20",
+    ]
+
+
+def test_it_with_more_than_one_parameter_or_a_marked_one_is_refused_saying_what_it_names():
+    class Two(Protocol):
+        @user_message("{{it}} {{tone}}")
+        def ask(self, topic: str, tone: str) -> str: ...
+
+    class Marked(Protocol):
+        @user_message("{{it}}")
+        def ask(self, topic: Annotated[str, V("subject")]) -> str: ...
+
+    assert error_of(Two) == (
+        "Two.ask: @user_message uses {{it}}, which names a method's only parameter when it has no marker (as in "
+        "LangChain4j), and this method has 2; write the parameter's placeholder ({{topic}}), or mark one V('it')"
+    )
+    assert error_of(Marked) == (
+        "Marked.ask: @user_message uses {{it}}, which names a method's only parameter when it has no marker (as in "
+        "LangChain4j), and its one parameter is marked; write the parameter's placeholder ({{subject}}), or mark "
+        "one V('it')"
+    )

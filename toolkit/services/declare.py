@@ -16,6 +16,9 @@ is no text, or a decorator written without its parentheses, is refused earlier, 
   by a template; every `{{placeholder}}` must be a parameter or a built-in (`current_date` …);
   the user text's and the memory id's parameters may be used by their own names too
   (`@system_message("Answer {{question}} briefly")`), a variable of the same name winning;
+  `{{it}}` is the method's only parameter when it carries no marker (LangChain4j's rule:
+  `@user_message("讲一个关于{{it}}的笑话") def joke(self, topic: str)`); no two parameters fill
+  one placeholder (two `V("order")`: one value would never reach the model);
 - a `MemoryId` parameter needs the service to have per-id memory, and takes no default value
   (LangChain4j refuses one too: a default id is the cross-user bug in disguise);
 - with per-id memory, every method needs a `MemoryId` parameter, unless the service opts in to
@@ -202,6 +205,8 @@ class MethodPlan:
     texts: tuple[tuple[str, Any], ...] = ()
     """The parameters declared `str` that fill a message, with their default values: a call
     giving one of them something else (None, a number, a list) is refused (`check_texts`)."""
+    it: str | None = None
+    """The parameter that also fills `{{it}}` (the method's only one, unmarked), else None."""
 
 
 def plan_method(
@@ -235,11 +240,12 @@ def plan_method(
             "caller would share one conversation; add a parameter Annotated[str, MemoryId], or opt in to a "
             'shared conversation with ai_service(..., shared_memory_id="shared")'
         )
-    _check_templates(where, system, user_template, variables, {user_param, memory_param} - {None})
+    it = _it_param(params, hints, variables)
+    _check_templates(where, system, user_template, variables, {user_param, memory_param} - {None}, it)
     kind, output = _output(where, hints.get("return", inspect.Signature.empty))
     texts = tuple((p.name, p.default) for p in params if p.name != memory_param and _bare(hints.get(p.name)) is str)
     return MethodPlan(
-        name, inspect.signature(fn), system, user_template, user_param, memory_param, variables, kind, output, texts
+        name, inspect.signature(fn), system, user_template, user_param, memory_param, variables, kind, output, texts, it
     )
 
 
@@ -455,11 +461,18 @@ def _markers(hint: Any) -> list[Any]:
 
 
 def _check_templates(
-    where: str, system: str | None, user: str | None, variables: dict[str, str], also: set[str | None]
+    where: str,
+    system: str | None,
+    user: str | None,
+    variables: dict[str, str],
+    also: set[str | None],
+    it: str | None = None,
 ) -> None:
     """Every placeholder known, every variable used; `also` (the user text's and the memory id's
-    parameters) may be used too, by their own names, and need not be."""
+    parameters) may be used too, by their own names, and need not be; `{{it}}` is the parameter `it`
+    (the method's only one, `_it_param`) when there is one."""
     known = set(variables.values()) | set(templates.BUILT_INS) | {name for name in also if name}
+    known |= {"it"} if it else set()
     used: set[str] = set()
     for label, text in (("@system_message", system), ("@user_message", user)):
         for match in templates.PLACEHOLDER.finditer(text or ""):
@@ -472,25 +485,48 @@ def _check_templates(
                     f"name, or write {{{{{head.group(0)}}}}}"
                 )
         for name in templates.variables(text or ""):
-            if name not in known and variables.get(name, name) != name:
-                raise ConfigurationError(
-                    f"{where}: {label} uses {{{{{name}}}}}, but parameter {name!r} is marked V({variables[name]!r}), "
-                    f"so it fills {{{{{variables[name]}}}}}; write {{{{{variables[name]}}}}} in the template, or "
-                    "remove the V to use the parameter's own name"
-                )
             if name not in known:
-                raise ConfigurationError(
-                    f"{where}: {label} uses {{{{{name}}}}}, which is neither a parameter nor a built-in; "
-                    f"add a parameter {name!r} (or Annotated[..., V({name!r})]), or use one of "
-                    f"{', '.join(sorted(templates.BUILT_INS))}"
-                )
-            used.add(name)
+                raise _unknown(f"{where}: {label} uses {{{{{name}}}}}", name, variables, also)
+            used.add(variables.get(it, name) if name == "it" and it else name)
     unused = [p for p, v in variables.items() if v not in used]
     if unused:
         raise ConfigurationError(
             f"{where}: parameter {unused[0]!r} is not used by any template; use it as "
             f"{{{{{variables[unused[0]]}}}}} in a template, or remove it"
         )
+
+
+def _unknown(said: str, name: str, variables: dict[str, str], also: set[str | None]) -> ConfigurationError:
+    """The error for a placeholder no parameter and no built-in fills (`said`: where it is used)."""
+    if variables.get(name, name) != name:
+        return ConfigurationError(
+            f"{said}, but parameter {name!r} is marked V({variables[name]!r}), so it fills "
+            f"{{{{{variables[name]}}}}}; write {{{{{variables[name]}}}}} in the template, or remove the V to use "
+            "the parameter's own name"
+        )
+    if name == "it":
+        named = [*variables.values(), *sorted(n for n in also if n)]
+        example = f" ({{{{{named[0]}}}}})" if named else ""
+        has = "its one parameter is marked" if len(named) == 1 else f"this method has {len(named)}"
+        return ConfigurationError(
+            f"{said}, which names a method's only parameter when it has no marker (as in LangChain4j), and {has}; "
+            f"write the parameter's placeholder{example}, or mark one V('it')"
+        )
+    return ConfigurationError(
+        f"{said}, which is neither a parameter nor a built-in; add a parameter {name!r} (or "
+        f"Annotated[..., V({name!r})]), or use one of {', '.join(sorted(templates.BUILT_INS))}"
+    )
+
+
+def _it_param(params: list[inspect.Parameter], hints: dict[str, Any], variables: dict[str, str]) -> str | None:
+    """The parameter `{{it}}` names, as LangChain4j reads it: the method's only one, when it is
+    marked neither UserText, MemoryId nor V (and no parameter or V is called `it`), else None."""
+    if len(params) != 1 or "it" in variables.values() or params[0].name == "it":
+        return None
+    markers = _markers(hints.get(params[0].name))
+    if _marks(markers, UserText) or _marks(markers, MemoryId) or _marks(markers, V) or V in markers:
+        return None
+    return params[0].name
 
 
 _HEAD = re.compile(r"[^\W\d]\w*")

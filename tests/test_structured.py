@@ -85,3 +85,25 @@ def test_missing_value_field_is_named():
 def test_instructions_carry_the_schema():
     assert '"order_id"' in OutputType(OrderSummary).instructions()
     assert extract_json("no braces") == "no braces"
+
+
+def test_a_root_model_is_asked_for_and_read_as_the_value_field():
+    """A `RootModel` is no object with fields: it is asked for as `{"value": …}` like a list or an
+    int (the schema `response_format` sends has an object at its root), and read back from it."""
+    from pydantic import RootModel
+
+    class Tags(RootModel[list[str]]):
+        pass
+
+    class Line(BaseModel):
+        sku: str
+
+    class Wrapped(RootModel[Line]):
+        pass
+
+    tags = OutputType(Tags)
+    assert tags.schema["type"] == "object" and tags.schema["required"] == ["value"]
+    assert tags.parse('{"value": ["新品", "包邮"]}') == Tags(["新品", "包邮"])
+    assert OutputType(Wrapped).parse('{"value": {"sku": "A1"}}') == Wrapped(Line(sku="A1"))
+    with pytest.raises(OutputParsingError, match=r"the JSON does not match the schema \(0\.note: not a field\)"):
+        OutputType(RootModel[list[Line]]).parse('{"value": [{"sku": "A1", "note": "x"}]}')

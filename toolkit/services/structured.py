@@ -4,7 +4,8 @@ For a method declared `-> OrderSummary` (or `list[str]`, an enum, `bool`, `int` 
 
 1. the type's JSON Schema (pydantic) goes to the model, as `response_format` when the gateway
    supports it, or as instructions appended to the user message when it does not;
-   non-object types are wrapped as `{"value": …}` because `response_format` wants an object;
+   non-object types (a `RootModel` too) are wrapped as `{"value": …}` because `response_format`
+   wants an object;
 2. the answer text is parsed tolerantly (a reasoning model's `<think>…</think>` blocks are left
    out, `toolkit.chat.thinking`; code fences and chatter around one JSON object are
    stripped), then validated strictly — the same rule as tool arguments ("strict out"):
@@ -38,7 +39,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from pydantic import BaseModel, TypeAdapter, ValidationError
+from pydantic import BaseModel, RootModel, TypeAdapter, ValidationError
 
 from toolkit.chat.finite import first_non_finite
 from toolkit.chat.thinking import split_thinking
@@ -61,7 +62,10 @@ class OutputType:
 
     @cached_property
     def wrapped(self) -> bool:
-        return not (isinstance(self.type, type) and issubclass(self.type, BaseModel))
+        """Whether the answer is asked for as `{"value": …}`: every type but a model with fields (a
+        `RootModel` is its root's value: a list, an int, another model)."""
+        is_model = isinstance(self.type, type) and issubclass(self.type, BaseModel)
+        return not is_model or issubclass(self.type, RootModel)
 
     @cached_property
     def adapter(self) -> TypeAdapter[Any]:

@@ -272,6 +272,7 @@ def _check_config(declaration: Any, cfg: ServiceConfig) -> None:
             "pass one, e.g. options=LoopOptions(max_round_trips=3), or leave it out for the defaults"
         )
     _check_memory(declaration, cfg.memory)
+    _check_shared(declaration, cfg.memory, cfg.shared_memory_id)
     _check_clock(declaration, cfg.clock)
     if cfg.structured not in STRUCTURED:
         raise ConfigurationError(
@@ -293,6 +294,23 @@ def _check_memory(declaration: type, memory: Any) -> None:
         raise ConfigurationError(f"{where}: {rule}; use memory=memory_per_id() for one per id")
     if not callable_with(memory, 1):
         raise ConfigurationError(f"{where}: it cannot be called with one memory id; {rule}")
+
+
+def _check_shared(declaration: type, memory: Any, shared_memory_id: str | None) -> None:
+    """`shared_memory_id=` names one conversation of a per-id memory: without one, it would be
+    ignored without a word (no memory: every call starts afresh; one `ChatMemory`: shared already)."""
+    if shared_memory_id is None or (memory is not None and not isinstance(memory, ChatMemory)):
+        return
+    where = f"ai_service({declaration.__name__}, shared_memory_id={shared_memory_id!r}): names the shared "
+    if memory is None:
+        raise ConfigurationError(
+            f"{where}conversation of a per-id memory, and the service has no memory, so every call would start "
+            "afresh; pass memory=memory_per_id() too (or leave shared_memory_id out)"
+        )
+    raise ConfigurationError(
+        f"{where}conversation of a per-id memory, and the service has one ChatMemory ({memory.id!r}), which every "
+        "call shares already; leave shared_memory_id out (or pass memory=memory_per_id() for one conversation per id)"
+    )
 
 
 def _check_clock(declaration: type, clock: Any) -> None:

@@ -610,3 +610,48 @@ def test_it_with_more_than_one_parameter_or_a_marked_one_is_refused_saying_what_
         "LangChain4j), and its one parameter is marked; write the parameter's placeholder ({{subject}}), or mark "
         "one V('it')"
     )
+
+
+def _asks_with(system=None, user=None):
+    """A declaration whose one method has that system message or that user message template."""
+    if system is not None:
+
+        class A(Protocol):
+            @system_message(system)
+            def ask(self, question: Annotated[str, UserText]) -> str: ...
+
+        return A
+
+    class B(Protocol):
+        @user_message(user)
+        def ask(self, order_id: str, note: str) -> str: ...
+
+    return B
+
+
+@pytest.mark.parametrize(
+    "declaration, said",
+    [
+        (_asks_with(system="今天是 {current_date}。"), "A.ask: @system_message has {current_date}"),  # an f-string's
+        (
+            _asks_with(system="只回答关于 { question } 的问题"),
+            "A.ask: @system_message has { question }",
+        ),  # the user text
+        (_asks_with(user="订单 {order_id}：{{note}}"), "B.ask: @user_message has {order_id}"),
+    ],
+)
+def test_a_placeholder_in_single_braces_is_refused_not_sent_as_it_is(declaration, said):
+    name = said.rsplit("{", 1)[1].strip(" }")
+    assert error_of(declaration) == (
+        f"{said} in single braces, which reach the model as they are; a placeholder has two: write {{{{{name}}}}}"
+    )
+
+
+def test_single_braces_around_other_words_stay_text():
+    class A(Protocol):
+        @system_message('回复 JSON：{"status": "…"}，或 {status}、{订单}、{{current_date}}')
+        def ask(self, question: str) -> str: ...
+
+    assistant, model = create(A, ["好"])
+    assistant.ask("在吗")
+    assert sent(model)[0] == '回复 JSON：{"status": "…"}，或 {status}、{订单}、2026-10-20'

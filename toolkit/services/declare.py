@@ -18,7 +18,8 @@ is no text, or a decorator written without its parentheses, is refused earlier, 
   (`@system_message("Answer {{question}} briefly")`), a variable of the same name winning;
   `{{it}}` is the method's only parameter when it carries no marker (LangChain4j's rule:
   `@user_message("讲一个关于{{it}}的笑话") def joke(self, topic: str)`); no two parameters fill
-  one placeholder (two `V("order")`: one value would never reach the model);
+  one placeholder (two `V("order")`: one value would never reach the model); such a name in single
+  braces (`{current_date}`, as an f-string writes it) is refused, since it would be sent as written;
 - a `MemoryId` parameter needs the service to have per-id memory, and takes no default value
   (LangChain4j refuses one too: a default id is the cross-user bug in disguise);
 - with per-id memory, every method needs a `MemoryId` parameter, unless the service opts in to
@@ -484,6 +485,7 @@ def _check_templates(
                     "indexes and filters are not read. Fix: pass the part as its own parameter and use it by its "
                     f"name, or write {{{{{head.group(0)}}}}}"
                 )
+        _check_single_braces(f"{where}: {label}", text or "", known)
         for name in templates.variables(text or ""):
             if name not in known:
                 raise _unknown(f"{where}: {label} uses {{{{{name}}}}}", name, variables, also)
@@ -494,6 +496,21 @@ def _check_templates(
             f"{where}: parameter {unused[0]!r} is not used by any template; use it as "
             f"{{{{{variables[unused[0]]}}}}} in a template, or remove it"
         )
+
+
+def _check_single_braces(said: str, text: str, known: set[str]) -> None:
+    """Refuse `{current_date}` (single braces, as an f-string writes it) around a name a placeholder
+    would fill: it would reach the model as written. Other words in single braces stay text."""
+    for match in _SINGLE.finditer(text):
+        if match.group(1) in known:
+            raise ConfigurationError(
+                f"{said} has {match.group(0)} in single braces, which reach the model as they are; a placeholder "
+                f"has two: write {{{{{match.group(1)}}}}}"
+            )
+
+
+_SINGLE = re.compile(r"(?<!\{)\{\s*([^{}\s]+)\s*\}(?!\})")
+"""One word in single braces (`{current_date}`), not inside a placeholder's double ones."""
 
 
 def _unknown(said: str, name: str, variables: dict[str, str], also: set[str | None]) -> ConfigurationError:

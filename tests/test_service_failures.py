@@ -297,3 +297,40 @@ def test_a_mismatch_found_after_the_tool_ran_says_so_and_keeps_its_value():
     assert info.value.tool_values == [5] and RAN == ["A1"]
     assert info.value.loop_result.finish == "immediate"
     assert [r.content for r in info.value.loop_result.immediate_results] == ["5"]
+
+
+# --- a refusal is not a malformed answer ------------------------------------------------------
+
+
+def refusing(*then):
+    from toolkit.chat.messages import AssistantMessage
+
+    return ScriptedModel([AssistantMessage(refusal="抱歉，我不能帮你做这件事。"), *then])
+
+
+def test_a_structured_method_the_model_refuses_raises_saying_so_without_a_repair_round():
+    model = refusing()
+    with pytest.raises(OutputParsingError) as info:
+        ai_service(Desk, model=model).summarise("q")
+    assert str(info.value) == (
+        "summarise: the model refused to answer ('抱歉，我不能帮你做这件事。'), so there is no Summary to return (a "
+        "refusal is not repaired); declare the return type Result[Summary] to receive the refusal as a value"
+    )
+    assert info.value.answer == "抱歉，我不能帮你做这件事。" and len(model.requests) == 1
+    assert info.value.loop_result.rounds[-1].reply.refusal == "抱歉，我不能帮你做这件事。"
+    assert info.value.hint.startswith("The model declined the request itself, not the format")
+
+
+def test_a_result_method_the_model_refuses_returns_no_content_and_the_reason():
+    model = refusing()
+    result = ai_service(Desk, model=model).summarise_result("q")
+    assert (result.content, result.finish_reason, len(model.requests)) == (None, "refusal", 1)
+    assert result.refusal == "抱歉，我不能帮你做这件事。"
+
+
+def test_a_refusal_as_the_repair_rounds_answer_is_not_parsed_as_a_malformed_one():
+    from toolkit.chat.messages import AssistantMessage
+
+    model = ScriptedModel(["prose", AssistantMessage(refusal="不行。")])
+    with pytest.raises(OutputParsingError, match=r"^summarise: the model refused to answer \('不行。'\)"):
+        ai_service(Desk, model=model).summarise("q")

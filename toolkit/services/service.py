@@ -41,6 +41,10 @@ guard: `LoopResult.finish == "handover"`) is not an answer, so it is never parse
                                         with the sentence in `.answer` / `.handover` and the turn in
                                         `.loop_result` (declare `Result[T]` to get it as a value)
 
+A structured method whose answer is a refusal (OpenAI's `refusal`, no content) is not parsed or
+repaired either: `Result[T]` gets `content=None`, `finish_reason="refusal"` (`result.refusal`),
+`T` an `OutputParsingError` saying the model refused (`.answer`, `.loop_result`).
+
 An IMMEDIATE (or IMMEDIATE_IF_LAST) tool's value becomes the method's return value, so a tool
 whose return annotation cannot be the return type of a `str` or structured method is refused by
 `ai_service` (`ConfigurationError` naming method, tool and fix), before any tool can run. A
@@ -83,7 +87,7 @@ from toolkit.memory.windows import (
     shown,
 )
 from toolkit.services.declare import MethodPlan, check_texts, plan_method
-from toolkit.services.results import Result, TokenStream
+from toolkit.services.results import Result, TokenStream, refusal_of
 from toolkit.services.structured import OutputType, repair_message
 from toolkit.services.templates import Clock, as_text, fixed_clock, render
 from toolkit.tools.decorator import ReturnBehavior, a_or_an
@@ -559,7 +563,10 @@ def _structured(
     kwargs: dict[str, Any],
     values: dict[str, Any],
 ) -> Any:
-    """Parse the answer; a malformed one gets one repair round, which may itself end otherwise."""
+    """Parse the answer; a malformed one gets one repair round, which may itself end otherwise.
+    A refusal is no answer: never parsed, nor repaired (`_refused`)."""
+    if refusal_of(loop) is not None:
+        return _refused(plan, loop)
     try:
         value = output.parse(loop.answer)
     except OutputParsingError as error:
@@ -570,6 +577,8 @@ def _structured(
             return _immediate(plan, loop, values)
         if loop.finish != "answer":
             return _handed_over(plan, loop)
+        if refusal_of(loop) is not None:
+            return _refused(plan, loop)
         try:
             value = output.parse(loop.answer)
         except OutputParsingError as again:
@@ -608,6 +617,32 @@ def _handed_over(plan: MethodPlan, loop: LoopResult) -> Any:
     error.handover = sentence  # type: ignore[attr-defined]
     error.loop_result = loop  # type: ignore[attr-defined]
     raise error
+
+
+def _refused(plan: MethodPlan, loop: LoopResult) -> Any:
+    """The model refused to answer: `Result[T]` → a `Result` with `content=None` and
+    `finish_reason="refusal"` (the text in `result.refusal`); `T` → `OutputParsingError` saying so,
+    with the refusal in `.answer` and the turn in `.loop_result` (pressing the model to answer the
+    schema after all, a repair round, is not done)."""
+    if plan.kind == "result":
+        return replace(_result(loop, None), finish_reason="refusal")
+    refusal = refusal_of(loop) or ""
+    declared = _type_name(plan.output.type if plan.output else str)
+    error = OutputParsingError(
+        f"{plan.name}: the model refused to answer ({refusal!r}), so there is no {declared} to return (a refusal "
+        f"is not repaired); declare the return type Result[{declared}] to receive the refusal as a value",
+        answer=refusal,
+    )
+    error.hint = REFUSED_HINT  # the class's advice on answering in shape is no help with a refusal
+    error.loop_result = loop  # type: ignore[attr-defined]
+    raise error
+
+
+REFUSED_HINT = (
+    "The model declined the request itself, not the format: .answer holds its words; rephrase the request, "
+    "or declare Result[...] to receive a refusal as a value."
+)
+"""The hint of a structured method whose answer was a refusal."""
 
 
 def _immediate(plan: MethodPlan, loop: LoopResult, values: dict[str, Any]) -> Any:

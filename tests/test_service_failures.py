@@ -334,3 +334,34 @@ def test_a_refusal_as_the_repair_rounds_answer_is_not_parsed_as_a_malformed_one(
     model = ScriptedModel(["prose", AssistantMessage(refusal="不行。")])
     with pytest.raises(OutputParsingError, match=r"^summarise: the model refused to answer \('不行。'\)"):
         ai_service(Desk, model=model).summarise("q")
+
+
+# --- an answer cut off by its length limit is not a malformed one -------------------------------
+
+
+def cut_answer(text='{"order_id": "SN1", "status": "已发货，包裹正在'):
+    from toolkit.chat.messages import AssistantMessage, ChatResponse
+
+    return ChatResponse(message=AssistantMessage(content=text), finish_reason="length")
+
+
+def test_a_structured_answer_cut_off_by_its_length_limit_says_so_without_a_repair_round():
+    model = ScriptedModel([cut_answer()])
+    with pytest.raises(OutputParsingError) as info:
+        ai_service(Desk, model=model).summarise("q")
+    assert str(info.value) == (
+        'summarise: the answer was cut off by its length limit (finish_reason "length") before its JSON was whole '
+        "(the answer is not a JSON object), so there is no Summary to return; a repair round would be cut off too"
+    )
+    assert info.value.hint.startswith("The model's reply reached its token limit") and len(model.requests) == 1
+    assert info.value.answer == '{"order_id": "SN1", "status": "已发货，包裹正在'
+
+
+def test_a_whole_answer_at_the_length_limit_is_taken_and_a_cut_repair_says_so():
+    done = '{"order_id": "SN1", "status": "ok"}'
+    assert ai_service(Desk, model=ScriptedModel([cut_answer(done)])).summarise("q") == Summary(
+        order_id="SN1", status="ok"
+    )
+    with pytest.raises(OutputParsingError, match=r"^summarise: the answer was cut off by its length limit") as info:
+        ai_service(Desk, model=ScriptedModel(["prose", cut_answer()])).summarise("q")
+    assert info.value.answers == ("prose", '{"order_id": "SN1", "status": "已发货，包裹正在')

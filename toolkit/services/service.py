@@ -41,6 +41,8 @@ guard: `LoopResult.finish == "handover"`) is not an answer, so it is never parse
                                         with the sentence in `.answer` / `.handover` and the turn in
                                         `.loop_result` (declare `Result[T]` to get it as a value)
 
+An answer cut off by its length limit (`finish_reason` "length") that does not parse is not
+repaired (the repair would be cut off too): an `OutputParsingError` says so and names the limit.
 A structured method whose answer is a refusal (OpenAI's `refusal`, no content) is not parsed or
 repaired either: `Result[T]` gets `content=None`, `finish_reason="refusal"` (`result.refusal`),
 `T` an `OutputParsingError` saying the model refused (`.answer`, `.loop_result`).
@@ -564,12 +566,14 @@ def _structured(
     values: dict[str, Any],
 ) -> Any:
     """Parse the answer; a malformed one gets one repair round, which may itself end otherwise.
-    A refusal is no answer: never parsed, nor repaired (`_refused`)."""
+    A refusal is no answer: never parsed, nor repaired (`_refused`); nor is an answer its length
+    limit cut off (`_cut_off`: the repair would be cut off too)."""
     if refusal_of(loop) is not None:
         return _refused(plan, loop)
     try:
         value = output.parse(loop.answer)
     except OutputParsingError as error:
+        _cut_off(plan, loop, error, (error.answer,))
         repair: list[Message] = [UserMessage(content=repair_message(error))]
         history: list[Message] = [] if kwargs["memory"] is not None else list(loop.messages)
         loop = _joined(loop, run_loop(cfg.model, history + repair, **kwargs))
@@ -582,8 +586,33 @@ def _structured(
         try:
             value = output.parse(loop.answer)
         except OutputParsingError as again:
+            _cut_off(plan, loop, again, (error.answer, again.answer))
             raise OutputParsingError(str(again), answer=again.answer, answers=(error.answer, again.answer)) from None
     return _result(loop, value) if plan.kind == "result" else value
+
+
+def _cut_off(plan: MethodPlan, loop: LoopResult, error: OutputParsingError, answers: tuple[str, ...]) -> None:
+    """Raise `OutputParsingError` saying so when the answer that did not parse was cut off by its
+    length limit (`finish_reason == "length"`): it is not malformed, and the fix is the limit."""
+    if not loop.rounds or loop.rounds[-1].finish_reason != "length":
+        return
+    declared = _type_name(plan.output.type if plan.output else str)
+    cut = OutputParsingError(
+        f'{plan.name}: the answer was cut off by its length limit (finish_reason "length") before its JSON was '
+        f"whole ({error}), so there is no {declared} to return; a repair round would be cut off too",
+        answer=error.answer,
+        answers=answers,
+    )
+    cut.hint = CUT_HINT
+    cut.loop_result = loop  # type: ignore[attr-defined]
+    raise cut from None
+
+
+CUT_HINT = (
+    "The model's reply reached its token limit: raise max_tokens (or max_completion_tokens), or leave it unset; "
+    "or ask for a shorter answer. The error's .answers holds what the model wrote."
+)
+"""The hint of a structured answer cut off by its length limit."""
 
 
 def _joined(first: LoopResult, second: LoopResult) -> LoopResult:

@@ -655,3 +655,20 @@ def test_single_braces_around_other_words_stay_text():
     assistant, model = create(A, ["好"])
     assistant.ask("在吗")
     assert sent(model)[0] == '回复 JSON：{"status": "…"}，或 {status}、{订单}、2026-10-20'
+
+
+def test_a_v_name_on_the_user_text_or_the_memory_id_fills_its_placeholder_too():
+    """As LangChain4j reads `@UserMessage @V("question") String q`: the parameter is the user's
+    message, and `{{question}}` in a template."""
+    from toolkit.services.service import memory_per_id
+    from toolkit.tools.decorator import MemoryId
+
+    class A(Protocol):
+        @system_message("客户 {{customer}} 问：{{question}}")
+        def chat(
+            self, user: Annotated[str, MemoryId, V("customer")], q: Annotated[str, UserText, V("question")]
+        ) -> str: ...
+
+    model = ScriptedModel(["好"])
+    ai_service(A, model=model, memory=memory_per_id()).chat("u1", "在吗")
+    assert [m.content for m in model.requests[0].messages] == ["客户 u1 问：在吗", "在吗"]

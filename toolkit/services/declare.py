@@ -15,7 +15,8 @@ is no text, or a decorator written without its parentheses, is refused earlier, 
 - every other parameter is a template variable (its own name, or `V("name")`) and must be used
   by a template; every `{{placeholder}}` must be a parameter or a built-in (`current_date` …);
   the user text's and the memory id's parameters may be used by their own names too
-  (`@system_message("Answer {{question}} briefly")`), a variable of the same name winning;
+  (`@system_message("Answer {{question}} briefly")`), or by the name of a `V("…")` they carry,
+  a variable of the same name winning;
   `{{it}}` is the method's only parameter when it carries no marker (LangChain4j's rule:
   `@user_message("讲一个关于{{it}}的笑话") def joke(self, topic: str)`); no two parameters fill
   one placeholder (two `V("order")`: one value would never reach the model); such a name in single
@@ -206,8 +207,9 @@ class MethodPlan:
     texts: tuple[tuple[str, Any], ...] = ()
     """The parameters declared `str` that fill a message, with their default values: a call
     giving one of them something else (None, a number, a list) is refused (`check_texts`)."""
-    it: str | None = None
-    """The parameter that also fills `{{it}}` (the method's only one, unmarked), else None."""
+    aliases: dict[str, str] | None = None
+    """Placeholder → parameter for the other names a parameter fills: `it` (the method's only one,
+    unmarked) and the `V("…")` names of the user text and the memory id."""
 
 
 def plan_method(
@@ -241,12 +243,22 @@ def plan_method(
             "caller would share one conversation; add a parameter Annotated[str, MemoryId], or opt in to a "
             'shared conversation with ai_service(..., shared_memory_id="shared")'
         )
-    it = _it_param(params, hints, variables)
-    _check_templates(where, system, user_template, variables, {user_param, memory_param} - {None}, it)
+    aliases = _aliases(where, params, hints, variables, {user_param, memory_param} - {None})
+    _check_templates(where, system, user_template, variables, {user_param, memory_param} - {None}, aliases)
     kind, output = _output(where, hints.get("return", inspect.Signature.empty))
     texts = tuple((p.name, p.default) for p in params if p.name != memory_param and _bare(hints.get(p.name)) is str)
     return MethodPlan(
-        name, inspect.signature(fn), system, user_template, user_param, memory_param, variables, kind, output, texts, it
+        name,
+        inspect.signature(fn),
+        system,
+        user_template,
+        user_param,
+        memory_param,
+        variables,
+        kind,
+        output,
+        texts,
+        aliases,
     )
 
 
@@ -467,13 +479,12 @@ def _check_templates(
     user: str | None,
     variables: dict[str, str],
     also: set[str | None],
-    it: str | None = None,
+    aliases: dict[str, str] | None = None,
 ) -> None:
     """Every placeholder known, every variable used; `also` (the user text's and the memory id's
-    parameters) may be used too, by their own names, and need not be; `{{it}}` is the parameter `it`
-    (the method's only one, `_it_param`) when there is one."""
-    known = set(variables.values()) | set(templates.BUILT_INS) | {name for name in also if name}
-    known |= {"it"} if it else set()
+    parameters) may be used too, by their own names, and need not be, as may `aliases` (`_aliases`)."""
+    aliases = aliases or {}
+    known = set(variables.values()) | set(templates.BUILT_INS) | {name for name in also if name} | set(aliases)
     used: set[str] = set()
     for label, text in (("@system_message", system), ("@user_message", user)):
         for match in templates.PLACEHOLDER.finditer(text or ""):
@@ -489,7 +500,7 @@ def _check_templates(
         for name in templates.variables(text or ""):
             if name not in known:
                 raise _unknown(f"{where}: {label} uses {{{{{name}}}}}", name, variables, also)
-            used.add(variables.get(it, name) if name == "it" and it else name)
+            used.add(variables.get(aliases.get(name, ""), name))  # `{{it}}` uses the variable it names
     unused = [p for p, v in variables.items() if v not in used]
     if unused:
         raise ConfigurationError(
@@ -533,6 +544,19 @@ def _unknown(said: str, name: str, variables: dict[str, str], also: set[str | No
         f"{said}, which is neither a parameter nor a built-in; add a parameter {name!r} (or "
         f"Annotated[..., V({name!r})]), or use one of {', '.join(sorted(templates.BUILT_INS))}"
     )
+
+
+def _aliases(
+    where: str, params: list[inspect.Parameter], hints: dict[str, Any], variables: dict[str, str], own: set[str | None]
+) -> dict[str, str]:
+    """Placeholder → parameter for the names a parameter fills besides its variable's: `it`
+    (`_it_param`), and a `V("…")` on the user text or the memory id (LangChain4j's `@UserMessage
+    @V("question")`); a variable of the same name wins."""
+    named = {p: m.name for p in own if p for m in _markers(hints.get(p)) if isinstance(m, V)}
+    _check_variables(where, named)
+    aliases = {name: p for p, name in named.items() if name not in variables.values()}
+    it = _it_param(params, hints, variables)
+    return {**aliases, "it": it} if it else aliases
 
 
 def _it_param(params: list[inspect.Parameter], hints: dict[str, Any], variables: dict[str, str]) -> str | None:

@@ -468,8 +468,7 @@ def _messages(
     own = (plan.user_param, plan.memory_param)  # usable in templates by their own names
     values = {name: arguments[name] for name in own if name is not None}
     values.update({var: arguments[param] for param, var in plan.variables.items()})
-    if plan.it is not None:
-        values["it"] = arguments[plan.it]
+    values.update({name: arguments[param] for name, param in (plan.aliases or {}).items() if name not in values})
     user = (
         render(plan.user_template, values, cfg.clock)
         if plan.user_template is not None

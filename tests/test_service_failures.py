@@ -365,3 +365,13 @@ def test_a_whole_answer_at_the_length_limit_is_taken_and_a_cut_repair_says_so():
     with pytest.raises(OutputParsingError, match=r"^summarise: the answer was cut off by its length limit") as info:
         ai_service(Desk, model=ScriptedModel(["prose", cut_answer()])).summarise("q")
     assert info.value.answers == ("prose", '{"order_id": "SN1", "status": "已发货，包裹正在')
+
+
+def test_errors_name_a_generic_return_type_as_it_is_written_not_with_its_module():
+    class Lines(Protocol):
+        def lines(self, question: str) -> list[Summary]: ...
+
+    with pytest.raises(OutputParsingError) as info:
+        ai_service(Lines, model=refusing()).lines("q")
+    assert "so there is no list[Summary] to return" in str(info.value)
+    assert "declare the return type Result[list[Summary]] to receive" in str(info.value)

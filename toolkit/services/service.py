@@ -94,6 +94,7 @@ from toolkit.services.structured import OutputType, repair_message
 from toolkit.services.templates import Clock, as_text, fixed_clock, render
 from toolkit.tools.decorator import ReturnBehavior, a_or_an
 from toolkit.tools.execute import VALUES, Tool, ToolOutput, callable_with, tools_from
+from toolkit.tools.parameters import type_name
 
 INTERRUPTED_TEXT = "(no reply: the answer failed with {error}; the user's message above is unanswered)"
 """Stored after a user message whose turn failed, so the conversation stays valid."""
@@ -790,9 +791,8 @@ def _may_return(returns: Any, declared: Any) -> bool:
 
 
 def _type_name(annotation: Any) -> str:
-    if typing.get_origin(annotation) is None and isinstance(annotation, type):
-        return annotation.__name__
-    return str(annotation).replace("typing.", "")
+    """A type as a declaration writes it: `Summary`, `list[Summary]` (never `list[app.models.Summary]`)."""
+    return type_name(annotation)
 
 
 def _is_declared_type(plan: MethodPlan, value: Any) -> bool:

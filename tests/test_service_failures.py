@@ -284,7 +284,7 @@ def test_a_mismatch_found_after_the_tool_ran_says_so_and_keeps_its_value():
     with pytest.raises(ConfigurationError) as info:
         ai_service(Stock, model=model, tools=[stock]).ask("A1 还有吗")
     assert str(info.value) == (
-        "ask: the IMMEDIATE tool 'stock' ran and returned a int, but the method returns str; make the tool return "
+        "ask: the IMMEDIATE tool 'stock' ran and returned an int, but the method returns str; make the tool return "
         "str, or declare the return type Result[...] to receive it (this call's value is in .tool_values, the turn "
         "in .loop_result)"
     )
@@ -375,3 +375,15 @@ def test_errors_name_a_generic_return_type_as_it_is_written_not_with_its_module(
         ai_service(Lines, model=refusing()).lines("q")
     assert "so there is no list[Summary] to return" in str(info.value)
     assert "declare the return type Result[list[Summary]] to receive" in str(info.value)
+
+
+def test_an_immediate_mismatch_names_a_generic_return_type_whole():
+    @tool("列出订单，结果直接给用户", return_behavior=ReturnBehavior.IMMEDIATE)
+    def orders(user: str):  # no return annotation: only running it shows the type
+        return {"order_id": "SN1", "status": "ok"}
+
+    class Lines(Protocol):
+        def lines(self, question: str) -> list[Summary]: ...
+
+    with pytest.raises(ConfigurationError, match=r"returned a dict, but the method returns list\[Summary\]; make the "):
+        ai_service(Lines, model=ScriptedModel([call("orders", user="u1")]), tools=[orders]).lines("我的订单")

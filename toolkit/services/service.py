@@ -695,10 +695,10 @@ def _immediate(plan: MethodPlan, loop: LoopResult, values: dict[str, Any]) -> An
     if len(present) == 1 and _is_declared_type(plan, present[0]):
         return present[0]
     if len(present) == 1:
-        declared = "str" if plan.kind == "text" else getattr(plan.output and plan.output.type, "__name__", "its type")
+        declared = _type_name(plan.output.type if plan.output else str)
         name = next(r.tool_name for r, v in zip(results, returned) if v is not None)
         error = ConfigurationError(
-            f"{plan.name}: the IMMEDIATE tool {name!r} ran and returned a {type(present[0]).__name__}, but the "
+            f"{plan.name}: the IMMEDIATE tool {name!r} ran and returned {a_or_an(type(present[0]).__name__)}, but the "
             f"method returns {declared}; make the tool return {declared}, or declare the return type Result[...] "
             "to receive it (this call's value is in .tool_values, the turn in .loop_result)"
         )

@@ -107,3 +107,24 @@ def test_a_root_model_is_asked_for_and_read_as_the_value_field():
     assert OutputType(Wrapped).parse('{"value": {"sku": "A1"}}') == Wrapped(Line(sku="A1"))
     with pytest.raises(OutputParsingError, match=r"the JSON does not match the schema \(0\.note: not a field\)"):
         OutputType(RootModel[list[Line]]).parse('{"value": [{"sku": "A1", "note": "x"}]}')
+
+
+def test_a_model_validator_s_error_names_the_whole_object_not_a_value_field():
+    from pydantic import model_validator
+
+    class Span(BaseModel):
+        start: int
+        end: int
+
+        @model_validator(mode="after")
+        def ordered(self):
+            if self.start > self.end:
+                raise ValueError("start must not exceed end")
+            return self
+
+    with pytest.raises(OutputParsingError) as info:
+        OutputType(Span).parse('{"start": 2, "end": 1}')
+    assert str(info.value) == "the JSON does not match the schema (the object: Value error, start must not exceed end)"
+    with pytest.raises(OutputParsingError) as info:
+        OutputType(list[Span]).parse('{"value": [{"start": 2, "end": 1}]}')
+    assert str(info.value) == "the JSON does not match the schema (0: Value error, start must not exceed end)"

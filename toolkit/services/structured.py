@@ -129,12 +129,11 @@ class OutputType:
             payload = json.dumps(data)
         except RecursionError:  # json.loads reads deeper than Python's recursion limit walks
             raise OutputParsingError(_TOO_DEEP, answer=text) from None
+        whole = "value" if self.wrapped else "the object"  # an error about no field (a model validator's)
         try:
             value = self.adapter.validate_json(payload, strict=True)
         except ValidationError as exc:
-            problems += [
-                f"{'.'.join(map(str, e['loc'])) or 'value'}: {e['msg']}" for e in exc.errors(include_url=False)
-            ]
+            problems += [f"{'.'.join(map(str, e['loc'])) or whole}: {e['msg']}" for e in exc.errors(include_url=False)]
         if problems:
             raise OutputParsingError(f"the JSON does not match the schema ({'; '.join(problems)})", answer=text)
         return value

@@ -23,6 +23,9 @@ For a method declared `-> OrderSummary` (or `list[str]`, an enum, `bool`, `int` 
    ==========================================  ===========  ===============================
 
    (pydantic's JSON strict mode, plus a check that no object has undeclared fields);
+   an object whose JSON is broken (a trailing comma, a raw line break in a string) is refused
+   saying where (`the answer's JSON object is not valid JSON (… near '"ok",}')`), so the repair
+   round can mend it; text with no object at all is "not a JSON object";
 3. a failure gets one repair round (`repair_message`), then `OutputParsingError` (carrying every
    answer tried, in `answers`). With memory, the repair message and the second answer are
    stored like any other turn: they were said. A turn the loop handed over to a person is not
@@ -99,10 +102,11 @@ class OutputType:
     def parse(self, answer: str | None) -> Any:
         """The validated value, or `OutputParsingError` saying what is wrong."""
         text = answer or ""
+        found = extract_json(split_thinking(text)[1])  # a draft {…} in the thinking is no answer
         try:
-            data = json.loads(extract_json(split_thinking(text)[1]))  # a draft {…} in the thinking is no answer
-        except ValueError:
-            raise OutputParsingError("the answer is not a JSON object", answer=text) from None
+            data = json.loads(found)
+        except ValueError as exc:
+            raise OutputParsingError(_not_json(found, exc), answer=text) from None
         except RecursionError:
             raise OutputParsingError(_TOO_DEEP, answer=text) from None
         if not isinstance(data, dict):  # a list is never read as its first object, nor a string as the JSON in it
@@ -137,6 +141,15 @@ class OutputType:
         if problems:
             raise OutputParsingError(f"the JSON does not match the schema ({'; '.join(problems)})", answer=text)
         return value
+
+
+def _not_json(found: str, exc: ValueError) -> str:
+    """Why the text taken for the answer's JSON is none: no object at all, or an object whose JSON
+    is broken (a trailing comma, a raw line break in a string), shown where it breaks."""
+    if not (isinstance(exc, json.JSONDecodeError) and found.startswith("{") and found.endswith("}")):
+        return "the answer is not a JSON object"
+    near = found[max(0, exc.pos - 16) : exc.pos + 4]  # json's own position: the text up to where it broke
+    return f"the answer's JSON object is not valid JSON ({exc.msg.removesuffix(' at')} near {near!r})"
 
 
 _KINDS = {list: "an array", str: "a string", type(None): "null", bool: "a boolean"}

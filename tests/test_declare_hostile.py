@@ -638,12 +638,17 @@ def _asks_with(system=None, user=None):
             "A.ask: @system_message has { question }",
         ),  # the user text
         (_asks_with(user="订单 {order_id}：{{note}}"), "B.ask: @user_message has {order_id}"),
+        (_asks_with(system="今天是 {{current_date}。"), "A.ask: @system_message has {{current_date}"),  # one brace lost
+        (
+            _asks_with(system="问题：{{{question}}}"),
+            "A.ask: @system_message has {{{question}}}",
+        ),  # Mustache's raw value
     ],
 )
-def test_a_placeholder_in_single_braces_is_refused_not_sent_as_it_is(declaration, said):
-    name = said.rsplit("{", 1)[1].strip(" }")
+def test_a_placeholder_without_two_braces_each_side_is_refused_not_sent_as_it_is(declaration, said):
+    name = said.rsplit(" has ", 1)[1].strip(" {}")
     assert error_of(declaration) == (
-        f"{said} in single braces, which reach the model as they are; a placeholder has two: write {{{{{name}}}}}"
+        f"{said}, not two braces on each side, which would reach the model as written; write {{{{{name}}}}}"
     )
 
 

@@ -19,8 +19,9 @@ is no text, or a decorator written without its parentheses, is refused earlier, 
   a variable of the same name winning;
   `{{it}}` is the method's only parameter when it carries no marker (LangChain4j's rule:
   `@user_message("讲一个关于{{it}}的笑话") def joke(self, topic: str)`); no two parameters fill
-  one placeholder (two `V("order")`: one value would never reach the model); such a name in single
-  braces (`{current_date}`, as an f-string writes it) is refused, since it would be sent as written;
+  one placeholder (two `V("order")`: one value would never reach the model); such a name in other
+  than two braces each side (`{current_date}`, as an f-string writes it, `{{current_date}`) is
+  refused, since it would be sent as written;
 - a `MemoryId` parameter needs the service to have per-id memory, and takes no default value
   (LangChain4j refuses one too: a default id is the cross-user bug in disguise);
 - with per-id memory, every method needs a `MemoryId` parameter, unless the service opts in to
@@ -496,7 +497,7 @@ def _check_templates(
                     "indexes and filters are not read. Fix: pass the part as its own parameter and use it by its "
                     f"name, or write {{{{{head.group(0)}}}}}"
                 )
-        _check_single_braces(f"{where}: {label}", text or "", known)
+        _check_braces(f"{where}: {label}", text or "", known)
         for name in templates.variables(text or ""):
             if name not in known:
                 raise _unknown(f"{where}: {label} uses {{{{{name}}}}}", name, variables, also)
@@ -509,19 +510,20 @@ def _check_templates(
         )
 
 
-def _check_single_braces(said: str, text: str, known: set[str]) -> None:
-    """Refuse `{current_date}` (single braces, as an f-string writes it) around a name a placeholder
-    would fill: it would reach the model as written. Other words in single braces stay text."""
-    for match in _SINGLE.finditer(text):
-        if match.group(1) in known:
+def _check_braces(said: str, text: str, known: set[str]) -> None:
+    """Refuse a name a placeholder would fill in other than two braces each side: `{current_date}`
+    (as an f-string writes it), `{{current_date}` (one lost), `{{{question}}}` (Mustache's raw
+    value): it would reach the model as written. Other words in braces stay text."""
+    for match in _BRACED.finditer(text):
+        if match.group(2) in known and (len(match.group(1)), len(match.group(3))) != (2, 2):
             raise ConfigurationError(
-                f"{said} has {match.group(0)} in single braces, which reach the model as they are; a placeholder "
-                f"has two: write {{{{{match.group(1)}}}}}"
+                f"{said} has {match.group(0)}, not two braces on each side, which would reach the model as written; "
+                f"write {{{{{match.group(2)}}}}}"
             )
 
 
-_SINGLE = re.compile(r"(?<!\{)\{\s*([^{}\s]+)\s*\}(?!\})")
-"""One word in single braces (`{current_date}`), not inside a placeholder's double ones."""
+_BRACED = re.compile(r"(?<!\{)(\{+)\s*([^{}\s]+)\s*(\}+)(?!\})")
+"""One word in braces, with all the braces on each side (`{x}`, `{{x}}`, `{{x}`, `{{{x}}}`)."""
 
 
 def _unknown(said: str, name: str, variables: dict[str, str], also: set[str | None]) -> ConfigurationError:

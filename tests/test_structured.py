@@ -128,3 +128,26 @@ def test_a_model_validator_s_error_names_the_whole_object_not_a_value_field():
     with pytest.raises(OutputParsingError) as info:
         OutputType(list[Span]).parse('{"value": [{"start": 2, "end": 1}]}')
     assert str(info.value) == "the JSON does not match the schema (0: Value error, start must not exceed end)"
+
+
+def test_a_number_with_no_fraction_is_an_integer_as_json_schema_reads_it():
+    """JSON Schema's "integer" is any number with a zero fractional part: `2.0` is one, `2.5` is not."""
+
+    class Line(BaseModel):
+        qty: int
+        price: float
+
+    assert OutputType(int).parse('{"value": 42.0}') == 42
+    assert OutputType(Line).parse('{"qty": 2.0, "price": 3.0}') == Line(qty=2, price=3.0)
+    assert isinstance(OutputType(list[int]).parse('{"value": [1e2]}')[0], int)
+    with pytest.raises(OutputParsingError, match=r"\(value: Input should be a valid integer"):
+        OutputType(int).parse('{"value": 42.5}')
+    with pytest.raises(OutputParsingError, match=r"qty: got Infinity, expected a finite number"):
+        OutputType(Line).parse('{"qty": 1e999, "price": 1}')
+
+
+def test_an_any_field_keeps_a_float_with_no_fraction():
+    from typing import Any
+
+    assert OutputType(dict[str, Any]).parse('{"value": {"price": 10.0}}') == {"price": 10.0}
+    assert isinstance(OutputType(dict[str, Any]).parse('{"value": {"price": 10.0}}')["price"], float)

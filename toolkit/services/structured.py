@@ -15,6 +15,7 @@ For a method declared `-> OrderSummary` (or `list[str]`, an enum, `bool`, `int` 
    ==========================================  ===========  ===============================
    exactly the schema's fields                 accepted
    an integer where a number is declared       accepted     2999 is a JSON number
+   `2.0` where an integer is declared          accepted     JSON Schema: no fraction, an integer
    a field the schema does not declare         rejected     never silently dropped
    `"2999"` (a string) for a number            rejected     no string-to-number coercion
    a required field missing, or a wrong type   rejected
@@ -43,6 +44,7 @@ from functools import cached_property
 from typing import Any
 
 from pydantic import BaseModel, RootModel, TypeAdapter, ValidationError
+from pydantic_core import ErrorDetails
 
 from toolkit.chat.finite import first_non_finite
 from toolkit.chat.thinking import split_thinking
@@ -133,14 +135,33 @@ class OutputType:
             payload = json.dumps(data)
         except RecursionError:  # json.loads reads deeper than Python's recursion limit walks
             raise OutputParsingError(_TOO_DEEP, answer=text) from None
+        value, errors = self._validated(payload)
+        if errors:  # `2.0` for an integer is one to JSON Schema: read again with such numbers as ints
+            try:
+                again = json.dumps(json.loads(payload, parse_float=_number))
+            except RecursionError:
+                raise OutputParsingError(_TOO_DEEP, answer=text) from None
+            value, errors = self._validated(again) if again != payload else (value, errors)
         whole = "value" if self.wrapped else "the object"  # an error about no field (a model validator's)
-        try:
-            value = self.adapter.validate_json(payload, strict=True)
-        except ValidationError as exc:
-            problems += [f"{'.'.join(map(str, e['loc'])) or whole}: {e['msg']}" for e in exc.errors(include_url=False)]
+        problems += [f"{'.'.join(map(str, e['loc'])) or whole}: {e['msg']}" for e in errors]
         if problems:
             raise OutputParsingError(f"the JSON does not match the schema ({'; '.join(problems)})", answer=text)
         return value
+
+    def _validated(self, payload: str) -> tuple[Any, list[ErrorDetails]]:
+        """The value `payload` is in strict JSON mode, or None and pydantic's errors."""
+        try:
+            return self.adapter.validate_json(payload, strict=True), []
+        except ValidationError as exc:
+            return None, exc.errors(include_url=False)
+
+
+def _number(text: str) -> float | int:
+    """A JSON number written with a fraction or an exponent, on the second reading (`parse`): an
+    int when it has no fractional part (`2.0`, `1e2`), as JSON Schema's "integer" counts it, else a
+    float. The first reading keeps every such number a float (an `Any` field keeps `2.0`)."""
+    value = float(text)
+    return int(value) if value.is_integer() else value
 
 
 def _not_json(found: str, exc: ValueError) -> str:

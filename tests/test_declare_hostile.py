@@ -639,16 +639,14 @@ def _asks_with(system=None, user=None):
         ),  # the user text
         (_asks_with(user="订单 {order_id}：{{note}}"), "B.ask: @user_message has {order_id}"),
         (_asks_with(system="今天是 {{current_date}。"), "A.ask: @system_message has {{current_date}"),  # one brace lost
-        (
-            _asks_with(system="问题：{{{question}}}"),
-            "A.ask: @system_message has {{{question}}}",
-        ),  # Mustache's raw value
+        (_asks_with(system='{"q": {question}}'), "A.ask: @system_message has {question}}"),  # in JSON, one lost
     ],
 )
-def test_a_placeholder_without_two_braces_each_side_is_refused_not_sent_as_it_is(declaration, said):
+def test_a_placeholder_with_one_brace_on_a_side_is_refused_not_sent_as_it_is(declaration, said):
     name = said.rsplit(" has ", 1)[1].strip(" {}")
     assert error_of(declaration) == (
-        f"{said}, not two braces on each side, which would reach the model as written; write {{{{{name}}}}}"
+        f"{said}, with one brace on a side, which would reach the model as written; a placeholder has two "
+        f"each side: write {{{{{name}}}}}"
     )
 
 
@@ -660,6 +658,20 @@ def test_single_braces_around_other_words_stay_text():
     assistant, model = create(A, ["好"])
     assistant.ask("在吗")
     assert sent(model)[0] == '回复 JSON：{"status": "…"}，或 {status}、{订单}、2026-10-20'
+
+
+def test_a_placeholder_inside_json_braces_is_filled():
+    class A(Protocol):
+        @user_message('{"order": {{order}}, "items": [{{items}}]}')
+        def ask(self, order: dict, items: int) -> str: ...
+
+        @user_message('{"q": {{{question}}}}')
+        def wrapped(self, question: str) -> str: ...
+
+    assistant, model = create(A, ["好", "好"])
+    assistant.ask({"id": "SN1"}, 2)
+    assistant.wrapped("x")
+    assert [r.messages[0].content for r in model.requests] == ['{"order": {"id": "SN1"}, "items": [2]}', '{"q": {x}}']
 
 
 def test_a_v_name_on_the_user_text_or_the_memory_id_fills_its_placeholder_too():

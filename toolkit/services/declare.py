@@ -19,9 +19,9 @@ is no text, or a decorator written without its parentheses, is refused earlier, 
   a variable of the same name winning;
   `{{it}}` is the method's only parameter when it carries no marker (LangChain4j's rule:
   `@user_message("讲一个关于{{it}}的笑话") def joke(self, topic: str)`); no two parameters fill
-  one placeholder (two `V("order")`: one value would never reach the model); such a name in other
-  than two braces each side (`{current_date}`, as an f-string writes it, `{{current_date}`) is
-  refused, since it would be sent as written;
+  one placeholder (two `V("order")`: one value would never reach the model); such a name with one
+  brace on a side (`{current_date}`, as an f-string writes it, `{{current_date}`) is refused, since
+  it would be sent as written;
 - a `MemoryId` parameter needs the service to have per-id memory, and takes no default value
   (LangChain4j refuses one too: a default id is the cross-user bug in disguise);
 - with per-id memory, every method needs a `MemoryId` parameter, unless the service opts in to
@@ -511,14 +511,15 @@ def _check_templates(
 
 
 def _check_braces(said: str, text: str, known: set[str]) -> None:
-    """Refuse a name a placeholder would fill in other than two braces each side: `{current_date}`
-    (as an f-string writes it), `{{current_date}` (one lost), `{{{question}}}` (Mustache's raw
-    value): it would reach the model as written. Other words in braces stay text."""
+    """Refuse a name a placeholder would fill with one brace on a side: `{current_date}` (as an
+    f-string writes it), `{{current_date}` (one lost): it would reach the model as written. More
+    braces are a placeholder and braces of the text (`{"order": {{order}}}`: JSON around it); other
+    words in braces stay text."""
     for match in _BRACED.finditer(text):
-        if match.group(2) in known and (len(match.group(1)), len(match.group(3))) != (2, 2):
+        if match.group(2) in known and 1 in (len(match.group(1)), len(match.group(3))):
             raise ConfigurationError(
-                f"{said} has {match.group(0)}, not two braces on each side, which would reach the model as written; "
-                f"write {{{{{match.group(2)}}}}}"
+                f"{said} has {match.group(0)}, with one brace on a side, which would reach the model as written; a "
+                f"placeholder has two each side: write {{{{{match.group(2)}}}}}"
             )
 
 

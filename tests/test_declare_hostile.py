@@ -532,8 +532,8 @@ def test_the_fix_for_a_method_without_self_writes_its_markers_as_they_are_typed(
     )
 
 
-@pytest.mark.parametrize(("declared", "name"), [(int, "int"), (bytes, "bytes")])
-def test_a_memory_id_declared_other_than_str_is_refused_at_creation(declared, name):
+@pytest.mark.parametrize(("declared", "name", "article"), [(int, "int", "an"), (bytes, "bytes", "a")])
+def test_a_memory_id_declared_other_than_str_is_refused_at_creation(declared, name, article):
     from toolkit.tools.decorator import MemoryId
 
     class A(Protocol):
@@ -542,6 +542,150 @@ def test_a_memory_id_declared_other_than_str_is_refused_at_creation(declared, na
     with pytest.raises(ConfigurationError) as info:
         ai_service(A, model=ScriptedModel([]), memory=lambda memory_id: None)
     assert str(info.value) == (
-        f"A.chat: the MemoryId parameter 'user_id' is declared {name}, but a memory id is a str (a {name} is "
+        f"A.chat: the MemoryId parameter 'user_id' is declared {name}, but a memory id is a str ({article} {name} is "
         "refused at every call); declare Annotated[str, MemoryId] and pass str(...) of your id"
     )
+
+
+def test_two_parameters_filling_one_placeholder_are_refused_at_creation():
+    class A(Protocol):
+        @user_message("订单 {{order}}")
+        def ask(self, mine: Annotated[str, V("order")], theirs: Annotated[str, V("order")]) -> str: ...
+
+    assert error_of(A) == (
+        "A.ask: parameters 'mine' and 'theirs' both fill {{order}} (V('order')); a placeholder takes one value, "
+        "so one of them would never reach the model. Fix: give each parameter its own placeholder name"
+    )
+
+
+def test_a_parameter_renamed_by_v_and_used_by_its_own_name_is_told_its_placeholder():
+    class A(Protocol):
+        @user_message("订单 {{order}}")
+        def ask(self, order: Annotated[str, V("order_id")]) -> str: ...
+
+    assert error_of(A) == (
+        "A.ask: @user_message uses {{order}}, but parameter 'order' is marked V('order_id'), so it fills "
+        "{{order_id}}; write {{order_id}} in the template, or remove the V to use the parameter's own name"
+    )
+
+
+def test_it_names_the_only_parameter_as_in_langchain4j():
+    class A(Protocol):
+        @user_message("讲一个关于{{it}}的笑话")
+        def joke(self, topic: str) -> str: ...
+
+        @system_message("只回答关于 {{it}} 的问题")
+        def ask(self, question: str) -> str: ...
+
+        @user_message("{{it}}：{{current_date}}")
+        def dated(self, event: Annotated[str, "what happened"]) -> str: ...
+
+    assistant, model = create(A, ["好", "好", "好"])
+    assistant.joke("猫")
+    assistant.ask("退款")
+    assistant.dated("发货")
+    assert [m.content for r in model.requests for m in r.messages] == [
+        "讲一个关于猫的笑话",
+        "只回答关于 退款 的问题",
+        "退款",
+        "发货：2026-10-20",
+    ]
+
+
+def test_it_with_more_than_one_parameter_or_a_marked_one_is_refused_saying_what_it_names():
+    class Two(Protocol):
+        @user_message("{{it}} {{tone}}")
+        def ask(self, topic: str, tone: str) -> str: ...
+
+    class Marked(Protocol):
+        @user_message("{{it}}")
+        def ask(self, topic: Annotated[str, V("subject")]) -> str: ...
+
+    assert error_of(Two) == (
+        "Two.ask: @user_message uses {{it}}, which names a method's only parameter when it has no marker (as in "
+        "LangChain4j), and this method has 2; write the parameter's placeholder ({{topic}}), or mark one V('it')"
+    )
+    assert error_of(Marked) == (
+        "Marked.ask: @user_message uses {{it}}, which names a method's only parameter when it has no marker (as in "
+        "LangChain4j), and its one parameter is marked; write the parameter's placeholder ({{subject}}), or mark "
+        "one V('it')"
+    )
+
+
+def _asks_with(system=None, user=None):
+    """A declaration whose one method has that system message or that user message template."""
+    if system is not None:
+
+        class A(Protocol):
+            @system_message(system)
+            def ask(self, question: Annotated[str, UserText]) -> str: ...
+
+        return A
+
+    class B(Protocol):
+        @user_message(user)
+        def ask(self, order_id: str, note: str) -> str: ...
+
+    return B
+
+
+@pytest.mark.parametrize(
+    "declaration, said",
+    [
+        (_asks_with(system="今天是 {current_date}。"), "A.ask: @system_message has {current_date}"),  # an f-string's
+        (
+            _asks_with(system="只回答关于 { question } 的问题"),
+            "A.ask: @system_message has { question }",
+        ),  # the user text
+        (_asks_with(user="订单 {order_id}：{{note}}"), "B.ask: @user_message has {order_id}"),
+        (_asks_with(system="今天是 {{current_date}。"), "A.ask: @system_message has {{current_date}"),  # one brace lost
+        (_asks_with(system='{"q": {question}}'), "A.ask: @system_message has {question}}"),  # in JSON, one lost
+    ],
+)
+def test_a_placeholder_with_one_brace_on_a_side_is_refused_not_sent_as_it_is(declaration, said):
+    name = said.rsplit(" has ", 1)[1].strip(" {}")
+    assert error_of(declaration) == (
+        f"{said}, with one brace on a side, which would reach the model as written; a placeholder has two "
+        f"each side: write {{{{{name}}}}}"
+    )
+
+
+def test_single_braces_around_other_words_stay_text():
+    class A(Protocol):
+        @system_message('回复 JSON：{"status": "…"}，或 {status}、{订单}、{{current_date}}')
+        def ask(self, question: str) -> str: ...
+
+    assistant, model = create(A, ["好"])
+    assistant.ask("在吗")
+    assert sent(model)[0] == '回复 JSON：{"status": "…"}，或 {status}、{订单}、2026-10-20'
+
+
+def test_a_placeholder_inside_json_braces_is_filled():
+    class A(Protocol):
+        @user_message('{"order": {{order}}, "items": [{{items}}]}')
+        def ask(self, order: dict, items: int) -> str: ...
+
+        @user_message('{"q": {{{question}}}}')
+        def wrapped(self, question: str) -> str: ...
+
+    assistant, model = create(A, ["好", "好"])
+    assistant.ask({"id": "SN1"}, 2)
+    assistant.wrapped("x")
+    assert [r.messages[0].content for r in model.requests] == ['{"order": {"id": "SN1"}, "items": [2]}', '{"q": {x}}']
+
+
+def test_a_v_name_on_the_user_text_or_the_memory_id_fills_its_placeholder_too():
+    """As LangChain4j reads `@UserMessage @V("question") String q`: the parameter is the user's
+    message, and `{{question}}` in a template."""
+    from toolkit.services.service import memory_per_id
+    from toolkit.tools.decorator import MemoryId
+
+    class A(Protocol):
+        @system_message("客户 {{customer}} 问：{{question}}")
+        def chat(
+            self, user: Annotated[str, MemoryId, V("customer")], q: Annotated[str, UserText, V("question")]
+        ) -> str: ...
+
+    model = ScriptedModel(["好"])
+    ai_service(A, model=model, memory=memory_per_id()).chat("u1", "在吗")
+    assert [m.content for m in model.requests[0].messages] == ["客户 u1 问：在吗", "在吗"]

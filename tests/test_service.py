@@ -458,3 +458,41 @@ def test_a_pydantic_user_text_parameter_is_sent_as_json():
     model = ScriptedModel(["好的"])
     ai_service(Desk, model=model).ask(Question(order_id="SN1", topic="物流"))
     assert model.requests[0].messages[-1].content == '{"order_id":"SN1","topic":"物流"}'
+
+
+@tool("扣减库存")
+def reserve(sku: str) -> str:
+    return f"reserved {sku}"
+
+
+@tool("发货")
+def dispatch(sku: str) -> str:
+    raise RuntimeError("carrier down")
+
+
+def test_a_repair_round_keeps_what_the_first_turn_did_in_the_result():
+    """`Result.loop` after a repair round: every message the call appended and every compensation
+    it ran, the first turn's included (not only the repaired answer's)."""
+    from toolkit.loop.run import LoopOptions
+    from toolkit.loop.saga import compensates
+
+    @compensates("reserve")
+    def release(sku: str) -> None:
+        pass
+
+    class Desk(Protocol):
+        def order(self, question: str) -> Result[OrderSummary]: ...
+
+    script = [call("reserve", sku="A1"), call("dispatch", sku="A1"), "没发出去", '{"order_id": "A1", "status": "取消"}']
+    options = LoopOptions(compensate=True, compensations=(release,))
+    result = ai_service(Desk, model=ScriptedModel(script), tools=[reserve, dispatch], options=options).order("下单")
+    assert result.content == OrderSummary(order_id="A1", status="取消") and len(result.tool_executions) == 2
+    assert [(e.tool, e.ok) for e in result.loop.saga] == [("reserve", True)]
+    assert [(m.role, m.content) for m in result.loop.new_messages] == [
+        ("assistant", None),
+        ("tool", "Tool 'reserve' was executed successfully but was rolled back due to failure of tool 'dispatch'"),
+        ("assistant", None),
+        ("tool", result.loop.new_messages[3].content),
+        ("assistant", "没发出去"),
+        ("assistant", '{"order_id": "A1", "status": "取消"}'),
+    ]

@@ -296,3 +296,18 @@ def test_a_generic_class_with_type_arguments_is_refused_as_such_not_as_a_functio
         "arguments, which ai_service does not fill in; declare a class whose methods name the concrete types "
         "(-> Order, not -> T)"
     )
+
+
+def test_a_shared_memory_id_without_per_id_memory_is_refused_not_ignored():
+    """`shared_memory_id` names one conversation of a per-id memory; without one there is nothing it
+    could name, and every call would quietly forget the ones before."""
+    assert error_of(shared_memory_id="kiosk") == (
+        "ai_service(Ask, shared_memory_id='kiosk'): names the shared conversation of a per-id memory, and the "
+        "service has no memory, so every call would start afresh; pass memory=memory_per_id() too (or leave "
+        "shared_memory_id out)"
+    )
+    assert error_of(shared_memory_id="kiosk", memory=ChatMemory("desk")) == (
+        "ai_service(Ask, shared_memory_id='kiosk'): names the shared conversation of a per-id memory, and the "
+        "service has one ChatMemory ('desk'), which every call shares already; leave shared_memory_id out (or "
+        "pass memory=memory_per_id() for one conversation per id)"
+    )

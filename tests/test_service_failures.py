@@ -284,7 +284,7 @@ def test_a_mismatch_found_after_the_tool_ran_says_so_and_keeps_its_value():
     with pytest.raises(ConfigurationError) as info:
         ai_service(Stock, model=model, tools=[stock]).ask("A1 还有吗")
     assert str(info.value) == (
-        "ask: the IMMEDIATE tool 'stock' ran and returned a int, but the method returns str; make the tool return "
+        "ask: the IMMEDIATE tool 'stock' ran and returned an int, but the method returns str; make the tool return "
         "str, or declare the return type Result[...] to receive it (this call's value is in .tool_values, the turn "
         "in .loop_result)"
     )
@@ -297,3 +297,93 @@ def test_a_mismatch_found_after_the_tool_ran_says_so_and_keeps_its_value():
     assert info.value.tool_values == [5] and RAN == ["A1"]
     assert info.value.loop_result.finish == "immediate"
     assert [r.content for r in info.value.loop_result.immediate_results] == ["5"]
+
+
+# --- a refusal is not a malformed answer ------------------------------------------------------
+
+
+def refusing(*then):
+    from toolkit.chat.messages import AssistantMessage
+
+    return ScriptedModel([AssistantMessage(refusal="抱歉，我不能帮你做这件事。"), *then])
+
+
+def test_a_structured_method_the_model_refuses_raises_saying_so_without_a_repair_round():
+    model = refusing()
+    with pytest.raises(OutputParsingError) as info:
+        ai_service(Desk, model=model).summarise("q")
+    assert str(info.value) == (
+        "summarise: the model refused to answer ('抱歉，我不能帮你做这件事。'), so there is no Summary to return (a "
+        "refusal is not repaired); declare the return type Result[Summary] to receive the refusal as a value"
+    )
+    assert info.value.answer == "抱歉，我不能帮你做这件事。" and len(model.requests) == 1
+    assert info.value.loop_result.rounds[-1].reply.refusal == "抱歉，我不能帮你做这件事。"
+    assert info.value.hint.startswith("The model declined the request itself, not the format")
+
+
+def test_a_result_method_the_model_refuses_returns_no_content_and_the_reason():
+    model = refusing()
+    result = ai_service(Desk, model=model).summarise_result("q")
+    assert (result.content, result.finish_reason, len(model.requests)) == (None, "refusal", 1)
+    assert result.refusal == "抱歉，我不能帮你做这件事。"
+
+
+def test_a_refusal_as_the_repair_rounds_answer_is_not_parsed_as_a_malformed_one():
+    from toolkit.chat.messages import AssistantMessage
+
+    model = ScriptedModel(["prose", AssistantMessage(refusal="不行。")])
+    with pytest.raises(OutputParsingError, match=r"^summarise: the model refused to answer \('不行。'\)"):
+        ai_service(Desk, model=model).summarise("q")
+
+
+# --- an answer cut off by its length limit is not a malformed one -------------------------------
+
+
+def cut_answer(text='{"order_id": "SN1", "status": "已发货，包裹正在'):
+    from toolkit.chat.messages import AssistantMessage, ChatResponse
+
+    return ChatResponse(message=AssistantMessage(content=text), finish_reason="length")
+
+
+def test_a_structured_answer_cut_off_by_its_length_limit_says_so_without_a_repair_round():
+    model = ScriptedModel([cut_answer()])
+    with pytest.raises(OutputParsingError) as info:
+        ai_service(Desk, model=model).summarise("q")
+    assert str(info.value) == (
+        'summarise: the answer was cut off by its length limit (finish_reason "length") before its JSON was whole '
+        "(the answer is not a JSON object), so there is no Summary to return; a repair round would be cut off too"
+    )
+    assert info.value.hint.startswith("The model's reply reached its token limit") and len(model.requests) == 1
+    assert info.value.answer == '{"order_id": "SN1", "status": "已发货，包裹正在'
+
+
+def test_a_whole_answer_at_the_length_limit_is_taken_and_a_cut_repair_says_so():
+    done = '{"order_id": "SN1", "status": "ok"}'
+    assert ai_service(Desk, model=ScriptedModel([cut_answer(done)])).summarise("q") == Summary(
+        order_id="SN1", status="ok"
+    )
+    with pytest.raises(OutputParsingError, match=r"^summarise: the answer was cut off by its length limit") as info:
+        ai_service(Desk, model=ScriptedModel(["prose", cut_answer()])).summarise("q")
+    assert info.value.answers == ("prose", '{"order_id": "SN1", "status": "已发货，包裹正在')
+
+
+def test_errors_name_a_generic_return_type_as_it_is_written_not_with_its_module():
+    class Lines(Protocol):
+        def lines(self, question: str) -> list[Summary]: ...
+
+    with pytest.raises(OutputParsingError) as info:
+        ai_service(Lines, model=refusing()).lines("q")
+    assert "so there is no list[Summary] to return" in str(info.value)
+    assert "declare the return type Result[list[Summary]] to receive" in str(info.value)
+
+
+def test_an_immediate_mismatch_names_a_generic_return_type_whole():
+    @tool("列出订单，结果直接给用户", return_behavior=ReturnBehavior.IMMEDIATE)
+    def orders(user: str):  # no return annotation: only running it shows the type
+        return {"order_id": "SN1", "status": "ok"}
+
+    class Lines(Protocol):
+        def lines(self, question: str) -> list[Summary]: ...
+
+    with pytest.raises(ConfigurationError, match=r"returned a dict, but the method returns list\[Summary\]; make the "):
+        ai_service(Lines, model=ScriptedModel([call("orders", user="u1")]), tools=[orders]).lines("我的订单")

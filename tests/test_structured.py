@@ -85,3 +85,69 @@ def test_missing_value_field_is_named():
 def test_instructions_carry_the_schema():
     assert '"order_id"' in OutputType(OrderSummary).instructions()
     assert extract_json("no braces") == "no braces"
+
+
+def test_a_root_model_is_asked_for_and_read_as_the_value_field():
+    """A `RootModel` is no object with fields: it is asked for as `{"value": …}` like a list or an
+    int (the schema `response_format` sends has an object at its root), and read back from it."""
+    from pydantic import RootModel
+
+    class Tags(RootModel[list[str]]):
+        pass
+
+    class Line(BaseModel):
+        sku: str
+
+    class Wrapped(RootModel[Line]):
+        pass
+
+    tags = OutputType(Tags)
+    assert tags.schema["type"] == "object" and tags.schema["required"] == ["value"]
+    assert tags.parse('{"value": ["新品", "包邮"]}') == Tags(["新品", "包邮"])
+    assert OutputType(Wrapped).parse('{"value": {"sku": "A1"}}') == Wrapped(Line(sku="A1"))
+    with pytest.raises(OutputParsingError, match=r"the JSON does not match the schema \(0\.note: not a field\)"):
+        OutputType(RootModel[list[Line]]).parse('{"value": [{"sku": "A1", "note": "x"}]}')
+
+
+def test_a_model_validator_s_error_names_the_whole_object_not_a_value_field():
+    from pydantic import model_validator
+
+    class Span(BaseModel):
+        start: int
+        end: int
+
+        @model_validator(mode="after")
+        def ordered(self):
+            if self.start > self.end:
+                raise ValueError("start must not exceed end")
+            return self
+
+    with pytest.raises(OutputParsingError) as info:
+        OutputType(Span).parse('{"start": 2, "end": 1}')
+    assert str(info.value) == "the JSON does not match the schema (the object: Value error, start must not exceed end)"
+    with pytest.raises(OutputParsingError) as info:
+        OutputType(list[Span]).parse('{"value": [{"start": 2, "end": 1}]}')
+    assert str(info.value) == "the JSON does not match the schema (0: Value error, start must not exceed end)"
+
+
+def test_a_number_with_no_fraction_is_an_integer_as_json_schema_reads_it():
+    """JSON Schema's "integer" is any number with a zero fractional part: `2.0` is one, `2.5` is not."""
+
+    class Line(BaseModel):
+        qty: int
+        price: float
+
+    assert OutputType(int).parse('{"value": 42.0}') == 42
+    assert OutputType(Line).parse('{"qty": 2.0, "price": 3.0}') == Line(qty=2, price=3.0)
+    assert isinstance(OutputType(list[int]).parse('{"value": [1e2]}')[0], int)
+    with pytest.raises(OutputParsingError, match=r"\(value: Input should be a valid integer"):
+        OutputType(int).parse('{"value": 42.5}')
+    with pytest.raises(OutputParsingError, match=r"qty: got Infinity, expected a finite number"):
+        OutputType(Line).parse('{"qty": 1e999, "price": 1}')
+
+
+def test_an_any_field_keeps_a_float_with_no_fraction():
+    from typing import Any
+
+    assert OutputType(dict[str, Any]).parse('{"value": {"price": 10.0}}') == {"price": 10.0}
+    assert isinstance(OutputType(dict[str, Any]).parse('{"value": {"price": 10.0}}')["price"], float)

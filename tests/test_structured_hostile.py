@@ -69,8 +69,9 @@ def test_one_object_is_found_whole_but_two_are_not_chosen_between():
     assert extract_json('say {x}: {"a": {"b": {}}} ok') == '{"a": {"b": {}}}'  # nested: one object
     text = '{"status": "a"} or {"status": "b"}'
     assert extract_json(text) == text
-    with pytest.raises(OutputParsingError, match="the answer is not a JSON object"):
+    with pytest.raises(OutputParsingError) as info:
         OutputType(订单摘要).parse(text)
+    assert str(info.value) == 'the answer\'s JSON object is not valid JSON (Extra data near \'{"status": "a"} or {\')'
 
     hostile = "{" * 200_000 + '"status": "ok"}' + " {x" * 100_000  # only the first braces are tried
     with pytest.raises(OutputParsingError):
@@ -201,3 +202,33 @@ def test_an_answer_that_is_all_thinking_is_no_json_object_and_keeps_its_text():
         OutputType(Verdict).parse(answer)
     assert caught.value.args[0] == "the answer is not a JSON object"
     assert caught.value.answer == answer  # the repair message shows what the model said, thinking and all
+
+
+@pytest.mark.parametrize(
+    "declared, answer, said",
+    [
+        (Node, '{"name": "root", "children": [{"name": "leaf"},]}', "not valid JSON (Expecting value near "),
+        (Node, 'Result: {"name": "root", "children": [{"name": "leaf"}] ', "not valid JSON (Expecting ',' delimiter"),
+        (Item, '[{"sku": "1"},]', "the answer is not a JSON object"),  # a broken array, not the object inside it
+        (Item, 'Here: [{"sku": "1"}, {"sku": 2', "the answer is not a JSON object"),
+    ],
+)
+def test_an_object_inside_a_broken_one_is_never_taken_for_the_answer(declared, answer, said):
+    with pytest.raises(OutputParsingError) as info:
+        OutputType(declared).parse(answer)
+    assert said in str(info.value)
+
+
+@pytest.mark.parametrize(
+    "answer, near",
+    [
+        ('{"status": "ok",}', '{"status": "ok",}'),  # a trailing comma
+        ('好的：{"status": "第一行\n第二行"}', '{"status": "第一行\n第二行'),  # a raw line break in a string
+        ("{'status': 'ok'}", "{'sta"),  # single quotes
+    ],
+)
+def test_a_broken_json_object_is_told_apart_from_no_object_and_shown_where_it_breaks(answer, near):
+    with pytest.raises(OutputParsingError) as info:
+        OutputType(订单摘要).parse(answer)
+    assert str(info.value).startswith("the answer's JSON object is not valid JSON (")
+    assert str(info.value).endswith(f" near {near!r})")

@@ -15,7 +15,13 @@ is no text, or a decorator written without its parentheses, is refused earlier, 
 - every other parameter is a template variable (its own name, or `V("name")`) and must be used
   by a template; every `{{placeholder}}` must be a parameter or a built-in (`current_date` …);
   the user text's and the memory id's parameters may be used by their own names too
-  (`@system_message("Answer {{question}} briefly")`), a variable of the same name winning;
+  (`@system_message("Answer {{question}} briefly")`), or by the name of a `V("…")` they carry,
+  a variable of the same name winning;
+  `{{it}}` is the method's only parameter when it carries no marker (LangChain4j's rule:
+  `@user_message("讲一个关于{{it}}的笑话") def joke(self, topic: str)`); no two parameters fill
+  one placeholder (two `V("order")`: one value would never reach the model); such a name with one
+  brace on a side (`{current_date}`, as an f-string writes it, `{{current_date}`) is refused, since
+  it would be sent as written;
 - a `MemoryId` parameter needs the service to have per-id memory, and takes no default value
   (LangChain4j refuses one too: a default id is the cross-user bug in disguise);
 - with per-id memory, every method needs a `MemoryId` parameter, unless the service opts in to
@@ -62,7 +68,7 @@ from typing import Annotated, Any, TypeVar
 from pydantic import PydanticUserError
 
 from toolkit import data as course_data
-from toolkit.errors import ConfigurationError
+from toolkit.errors import ConfigurationError, a_or_an
 from toolkit.services import templates
 from toolkit.services.results import Result, TokenStream
 from toolkit.services.structured import OutputType
@@ -202,6 +208,9 @@ class MethodPlan:
     texts: tuple[tuple[str, Any], ...] = ()
     """The parameters declared `str` that fill a message, with their default values: a call
     giving one of them something else (None, a number, a list) is refused (`check_texts`)."""
+    aliases: dict[str, str] | None = None
+    """Placeholder → parameter for the other names a parameter fills: `it` (the method's only one,
+    unmarked) and the `V("…")` names of the user text and the memory id."""
 
 
 def plan_method(
@@ -235,11 +244,22 @@ def plan_method(
             "caller would share one conversation; add a parameter Annotated[str, MemoryId], or opt in to a "
             'shared conversation with ai_service(..., shared_memory_id="shared")'
         )
-    _check_templates(where, system, user_template, variables, {user_param, memory_param} - {None})
+    aliases = _aliases(where, params, hints, variables, {user_param, memory_param} - {None})
+    _check_templates(where, system, user_template, variables, {user_param, memory_param} - {None}, aliases)
     kind, output = _output(where, hints.get("return", inspect.Signature.empty))
     texts = tuple((p.name, p.default) for p in params if p.name != memory_param and _bare(hints.get(p.name)) is str)
     return MethodPlan(
-        name, inspect.signature(fn), system, user_template, user_param, memory_param, variables, kind, output, texts
+        name,
+        inspect.signature(fn),
+        system,
+        user_template,
+        user_param,
+        memory_param,
+        variables,
+        kind,
+        output,
+        texts,
+        aliases,
     )
 
 
@@ -251,7 +271,7 @@ def _check_memory_type(where: str, memory_param: str | None, hints: dict[str, An
         name = type_name(declared)
         raise ConfigurationError(
             f"{where}: the MemoryId parameter {memory_param!r} is declared {name}, but a memory id is a str "
-            f"(a {name} is refused at every call); declare Annotated[str, MemoryId] and pass str(...) of your id"
+            f"({a_or_an(name)} is refused at every call); declare Annotated[str, MemoryId] and pass str(...) of your id"
         )
 
 
@@ -420,13 +440,27 @@ def _roles(
             )
         users, rest = rest, []
     variables = {n: next((m.name for m in marked[n] if isinstance(m, V)), n) for n in rest}
+    _check_variables(where, variables)
+    return (users[0] if users else None), (memory[0] if memory else None), variables
+
+
+def _check_variables(where: str, variables: dict[str, str]) -> None:
+    """Each template variable's name is a placeholder's, and no two parameters fill the same one
+    (`V("order")` twice: one value would be dropped without a word)."""
+    filled: dict[str, str] = {}
     for param, var in variables.items():
         if not (isinstance(var, str) and templates.is_name(var)):
             raise ConfigurationError(
                 f"{where}: parameter {param!r} is marked V({var!r}), which cannot be a placeholder's name; "
                 "use an identifier (letters of any script, digits, _; not starting with a digit), e.g. V('order_id')"
             )
-    return (users[0] if users else None), (memory[0] if memory else None), variables
+        if var in filled:
+            raise ConfigurationError(
+                f"{where}: parameters {filled[var]!r} and {param!r} both fill {{{{{var}}}}} (V({var!r})); a "
+                "placeholder takes one value, so one of them would never reach the model. Fix: give each "
+                "parameter its own placeholder name"
+            )
+        filled[var] = param
 
 
 def _marks(markers: list[Any], marker: type) -> bool:
@@ -441,11 +475,17 @@ def _markers(hint: Any) -> list[Any]:
 
 
 def _check_templates(
-    where: str, system: str | None, user: str | None, variables: dict[str, str], also: set[str | None]
+    where: str,
+    system: str | None,
+    user: str | None,
+    variables: dict[str, str],
+    also: set[str | None],
+    aliases: dict[str, str] | None = None,
 ) -> None:
     """Every placeholder known, every variable used; `also` (the user text's and the memory id's
-    parameters) may be used too, by their own names, and need not be."""
-    known = set(variables.values()) | set(templates.BUILT_INS) | {name for name in also if name}
+    parameters) may be used too, by their own names, and need not be, as may `aliases` (`_aliases`)."""
+    aliases = aliases or {}
+    known = set(variables.values()) | set(templates.BUILT_INS) | {name for name in also if name} | set(aliases)
     used: set[str] = set()
     for label, text in (("@system_message", system), ("@user_message", user)):
         for match in templates.PLACEHOLDER.finditer(text or ""):
@@ -457,20 +497,80 @@ def _check_templates(
                     "indexes and filters are not read. Fix: pass the part as its own parameter and use it by its "
                     f"name, or write {{{{{head.group(0)}}}}}"
                 )
+        _check_braces(f"{where}: {label}", text or "", known)
         for name in templates.variables(text or ""):
             if name not in known:
-                raise ConfigurationError(
-                    f"{where}: {label} uses {{{{{name}}}}}, which is neither a parameter nor a built-in; "
-                    f"add a parameter {name!r} (or Annotated[..., V({name!r})]), or use one of "
-                    f"{', '.join(sorted(templates.BUILT_INS))}"
-                )
-            used.add(name)
+                raise _unknown(f"{where}: {label} uses {{{{{name}}}}}", name, variables, also)
+            used.add(variables.get(aliases.get(name, ""), name))  # `{{it}}` uses the variable it names
     unused = [p for p, v in variables.items() if v not in used]
     if unused:
         raise ConfigurationError(
             f"{where}: parameter {unused[0]!r} is not used by any template; use it as "
             f"{{{{{variables[unused[0]]}}}}} in a template, or remove it"
         )
+
+
+def _check_braces(said: str, text: str, known: set[str]) -> None:
+    """Refuse a name a placeholder would fill with one brace on a side: `{current_date}` (as an
+    f-string writes it), `{{current_date}` (one lost): it would reach the model as written. More
+    braces are a placeholder and braces of the text (`{"order": {{order}}}`: JSON around it); other
+    words in braces stay text."""
+    for match in _BRACED.finditer(text):
+        if match.group(2) in known and 1 in (len(match.group(1)), len(match.group(3))):
+            raise ConfigurationError(
+                f"{said} has {match.group(0)}, with one brace on a side, which would reach the model as written; a "
+                f"placeholder has two each side: write {{{{{match.group(2)}}}}}"
+            )
+
+
+_BRACED = re.compile(r"(?<!\{)(\{+)\s*([^{}\s]+)\s*(\}+)(?!\})")
+"""One word in braces, with all the braces on each side (`{x}`, `{{x}}`, `{{x}`, `{{{x}}}`)."""
+
+
+def _unknown(said: str, name: str, variables: dict[str, str], also: set[str | None]) -> ConfigurationError:
+    """The error for a placeholder no parameter and no built-in fills (`said`: where it is used)."""
+    if variables.get(name, name) != name:
+        return ConfigurationError(
+            f"{said}, but parameter {name!r} is marked V({variables[name]!r}), so it fills "
+            f"{{{{{variables[name]}}}}}; write {{{{{variables[name]}}}}} in the template, or remove the V to use "
+            "the parameter's own name"
+        )
+    if name == "it":
+        named = [*variables.values(), *sorted(n for n in also if n)]
+        example = f" ({{{{{named[0]}}}}})" if named else ""
+        has = "its one parameter is marked" if len(named) == 1 else f"this method has {len(named)}"
+        return ConfigurationError(
+            f"{said}, which names a method's only parameter when it has no marker (as in LangChain4j), and {has}; "
+            f"write the parameter's placeholder{example}, or mark one V('it')"
+        )
+    return ConfigurationError(
+        f"{said}, which is neither a parameter nor a built-in; add a parameter {name!r} (or "
+        f"Annotated[..., V({name!r})]), or use one of {', '.join(sorted(templates.BUILT_INS))}"
+    )
+
+
+def _aliases(
+    where: str, params: list[inspect.Parameter], hints: dict[str, Any], variables: dict[str, str], own: set[str | None]
+) -> dict[str, str]:
+    """Placeholder → parameter for the names a parameter fills besides its variable's: `it`
+    (`_it_param`), and a `V("…")` on the user text or the memory id (LangChain4j's `@UserMessage
+    @V("question")`); a variable of the same name wins."""
+    named = {p: m.name for p in own if p for m in _markers(hints.get(p)) if isinstance(m, V)}
+    _check_variables(where, named)
+    aliases = {name: p for p, name in named.items() if name not in variables.values()}
+    it = _it_param(params, hints, variables)
+    return {**aliases, "it": it} if it else aliases
+
+
+def _it_param(params: list[inspect.Parameter], hints: dict[str, Any], variables: dict[str, str]) -> str | None:
+    """The parameter `{{it}}` names, as LangChain4j reads it: the method's only one, when it is
+    marked neither UserText, MemoryId nor V (and no parameter or V is called `it`), else None."""
+    if len(params) != 1 or "it" in variables.values() or params[0].name == "it":
+        return None
+    markers = _markers(hints.get(params[0].name))
+    if _marks(markers, UserText) or _marks(markers, MemoryId) or _marks(markers, V) or V in markers:
+        return None
+    return params[0].name
 
 
 _HEAD = re.compile(r"[^\W\d]\w*")

@@ -28,12 +28,12 @@ class Result(Generic[T]):
     """Everything one call produced, around its content."""
 
     content: T | None
-    """The answer as the declared type; None on an immediate return."""
+    """The answer as the declared type; None on an immediate return, a hand-over, a refusal."""
     usage: TokenUsage
     """Summed over every model request of the call (repair round included)."""
     tool_executions: list[ToolExecution]
     finish_reason: str | None
-    """The last response's reason, `tool_execution` on an immediate return, `handover` …"""
+    """The last response's reason, `tool_execution` on an immediate return, `handover`, `refusal` …"""
     immediate_return: bool = False
     immediate_results: list[ToolResultMessage] = field(default_factory=list)
     """The tool results that ended the call, when a tool's return behaviour said so."""
@@ -44,6 +44,20 @@ class Result(Generic[T]):
     def handover(self) -> str | None:
         """The hand-over sentence when the loop handed the question to a person, else None."""
         return self.loop.answer if self.loop is not None and self.loop.finish == "handover" else None
+
+    @property
+    def refusal(self) -> str | None:
+        """The model's refusal when it refused to answer (`finish_reason == "refusal"`), else None."""
+        return refusal_of(self.loop) if self.loop is not None else None
+
+
+def refusal_of(loop: LoopResult) -> str | None:
+    """The refusal when the turn's last reply is one (OpenAI's `refusal`, sent instead of any
+    content or tool call), else None: a structured method has no answer then, to parse or repair."""
+    last = loop.rounds[-1].reply if loop.rounds and loop.finish == "answer" else None
+    if last is None or last.content is not None or last.tool_calls:
+        return None
+    return last.refusal
 
 
 class TokenStream:

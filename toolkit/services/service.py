@@ -41,6 +41,12 @@ guard: `LoopResult.finish == "handover"`) is not an answer, so it is never parse
                                         with the sentence in `.answer` / `.handover` and the turn in
                                         `.loop_result` (declare `Result[T]` to get it as a value)
 
+An answer cut off by its length limit (`finish_reason` "length") that does not parse is not
+repaired (the repair would be cut off too): an `OutputParsingError` says so and names the limit.
+A structured method whose answer is a refusal (OpenAI's `refusal`, no content) is not parsed or
+repaired either: `Result[T]` gets `content=None`, `finish_reason="refusal"` (`result.refusal`),
+`T` an `OutputParsingError` saying the model refused (`.answer`, `.loop_result`).
+
 An IMMEDIATE (or IMMEDIATE_IF_LAST) tool's value becomes the method's return value, so a tool
 whose return annotation cannot be the return type of a `str` or structured method is refused by
 `ai_service` (`ConfigurationError` naming method, tool and fix), before any tool can run. A
@@ -83,11 +89,12 @@ from toolkit.memory.windows import (
     shown,
 )
 from toolkit.services.declare import MethodPlan, check_texts, plan_method
-from toolkit.services.results import Result, TokenStream
+from toolkit.services.results import Result, TokenStream, refusal_of
 from toolkit.services.structured import OutputType, repair_message
 from toolkit.services.templates import Clock, as_text, fixed_clock, render
 from toolkit.tools.decorator import ReturnBehavior, a_or_an
 from toolkit.tools.execute import VALUES, Tool, ToolOutput, callable_with, tools_from
+from toolkit.tools.parameters import type_name
 
 INTERRUPTED_TEXT = "(no reply: the answer failed with {error}; the user's message above is unanswered)"
 """Stored after a user message whose turn failed, so the conversation stays valid."""
@@ -272,6 +279,7 @@ def _check_config(declaration: Any, cfg: ServiceConfig) -> None:
             "pass one, e.g. options=LoopOptions(max_round_trips=3), or leave it out for the defaults"
         )
     _check_memory(declaration, cfg.memory)
+    _check_shared(declaration, cfg.memory, cfg.shared_memory_id)
     _check_clock(declaration, cfg.clock)
     if cfg.structured not in STRUCTURED:
         raise ConfigurationError(
@@ -293,6 +301,23 @@ def _check_memory(declaration: type, memory: Any) -> None:
         raise ConfigurationError(f"{where}: {rule}; use memory=memory_per_id() for one per id")
     if not callable_with(memory, 1):
         raise ConfigurationError(f"{where}: it cannot be called with one memory id; {rule}")
+
+
+def _check_shared(declaration: type, memory: Any, shared_memory_id: str | None) -> None:
+    """`shared_memory_id=` names one conversation of a per-id memory: without one, it would be
+    ignored without a word (no memory: every call starts afresh; one `ChatMemory`: shared already)."""
+    if shared_memory_id is None or (memory is not None and not isinstance(memory, ChatMemory)):
+        return
+    where = f"ai_service({declaration.__name__}, shared_memory_id={shared_memory_id!r}): names the shared "
+    if memory is None:
+        raise ConfigurationError(
+            f"{where}conversation of a per-id memory, and the service has no memory, so every call would start "
+            "afresh; pass memory=memory_per_id() too (or leave shared_memory_id out)"
+        )
+    raise ConfigurationError(
+        f"{where}conversation of a per-id memory, and the service has one ChatMemory ({memory.id!r}), which every "
+        "call shares already; leave shared_memory_id out (or pass memory=memory_per_id() for one conversation per id)"
+    )
 
 
 def _check_clock(declaration: type, clock: Any) -> None:
@@ -444,6 +469,7 @@ def _messages(
     own = (plan.user_param, plan.memory_param)  # usable in templates by their own names
     values = {name: arguments[name] for name in own if name is not None}
     values.update({var: arguments[param] for param, var in plan.variables.items()})
+    values.update({name: arguments[param] for name, param in (plan.aliases or {}).items() if name not in values})
     user = (
         render(plan.user_template, values, cfg.clock)
         if plan.user_template is not None
@@ -539,23 +565,66 @@ def _structured(
     kwargs: dict[str, Any],
     values: dict[str, Any],
 ) -> Any:
-    """Parse the answer; a malformed one gets one repair round, which may itself end otherwise."""
+    """Parse the answer; a malformed one gets one repair round, which may itself end otherwise.
+    A refusal is no answer: never parsed, nor repaired (`_refused`); nor is an answer its length
+    limit cut off (`_cut_off`: the repair would be cut off too)."""
+    if refusal_of(loop) is not None:
+        return _refused(plan, loop)
     try:
         value = output.parse(loop.answer)
     except OutputParsingError as error:
+        _cut_off(plan, loop, error, (error.answer,))
         repair: list[Message] = [UserMessage(content=repair_message(error))]
         history: list[Message] = [] if kwargs["memory"] is not None else list(loop.messages)
-        second = run_loop(cfg.model, history + repair, **kwargs)
-        loop = replace(second, usage=loop.usage + second.usage, rounds=loop.rounds + second.rounds)
+        loop = _joined(loop, run_loop(cfg.model, history + repair, **kwargs))
         if loop.finish == "immediate":
             return _immediate(plan, loop, values)
         if loop.finish != "answer":
             return _handed_over(plan, loop)
+        if refusal_of(loop) is not None:
+            return _refused(plan, loop)
         try:
             value = output.parse(loop.answer)
         except OutputParsingError as again:
+            _cut_off(plan, loop, again, (error.answer, again.answer))
             raise OutputParsingError(str(again), answer=again.answer, answers=(error.answer, again.answer)) from None
     return _result(loop, value) if plan.kind == "result" else value
+
+
+def _cut_off(plan: MethodPlan, loop: LoopResult, error: OutputParsingError, answers: tuple[str, ...]) -> None:
+    """Raise `OutputParsingError` saying so when the answer that did not parse was cut off by its
+    length limit (`finish_reason == "length"`): it is not malformed, and the fix is the limit."""
+    if not loop.rounds or loop.rounds[-1].finish_reason != "length":
+        return
+    declared = _type_name(plan.output.type if plan.output else str)
+    cut = OutputParsingError(
+        f'{plan.name}: the answer was cut off by its length limit (finish_reason "length") before its JSON was '
+        f"whole ({error}), so there is no {declared} to return; a repair round would be cut off too",
+        answer=error.answer,
+        answers=answers,
+    )
+    cut.hint = CUT_HINT
+    cut.loop_result = loop  # type: ignore[attr-defined]
+    raise cut from None
+
+
+CUT_HINT = (
+    "The model's reply reached its token limit: raise max_tokens (or max_completion_tokens), or leave it unset; "
+    "or ask for a shorter answer. The error's .answers holds what the model wrote."
+)
+"""The hint of a structured answer cut off by its length limit."""
+
+
+def _joined(first: LoopResult, second: LoopResult) -> LoopResult:
+    """The repair round's result with the first turn's part in it: usage, rounds (and with them the
+    tool executions), the messages it appended and the compensations it ran."""
+    return replace(
+        second,
+        usage=first.usage + second.usage,
+        rounds=first.rounds + second.rounds,
+        new_messages=first.new_messages + second.new_messages,
+        saga=first.saga + second.saga,
+    )
 
 
 def _handed_over(plan: MethodPlan, loop: LoopResult) -> Any:
@@ -579,6 +648,32 @@ def _handed_over(plan: MethodPlan, loop: LoopResult) -> Any:
     raise error
 
 
+def _refused(plan: MethodPlan, loop: LoopResult) -> Any:
+    """The model refused to answer: `Result[T]` → a `Result` with `content=None` and
+    `finish_reason="refusal"` (the text in `result.refusal`); `T` → `OutputParsingError` saying so,
+    with the refusal in `.answer` and the turn in `.loop_result` (pressing the model to answer the
+    schema after all, a repair round, is not done)."""
+    if plan.kind == "result":
+        return replace(_result(loop, None), finish_reason="refusal")
+    refusal = refusal_of(loop) or ""
+    declared = _type_name(plan.output.type if plan.output else str)
+    error = OutputParsingError(
+        f"{plan.name}: the model refused to answer ({refusal!r}), so there is no {declared} to return (a refusal "
+        f"is not repaired); declare the return type Result[{declared}] to receive the refusal as a value",
+        answer=refusal,
+    )
+    error.hint = REFUSED_HINT  # the class's advice on answering in shape is no help with a refusal
+    error.loop_result = loop  # type: ignore[attr-defined]
+    raise error
+
+
+REFUSED_HINT = (
+    "The model declined the request itself, not the format: .answer holds its words; rephrase the request, "
+    "or declare Result[...] to receive a refusal as a value."
+)
+"""The hint of a structured method whose answer was a refusal."""
+
+
 def _immediate(plan: MethodPlan, loop: LoopResult, values: dict[str, Any]) -> Any:
     """What a method returns when a tool ended the call (LangChain4j's `DefaultAiServices`).
 
@@ -600,10 +695,10 @@ def _immediate(plan: MethodPlan, loop: LoopResult, values: dict[str, Any]) -> An
     if len(present) == 1 and _is_declared_type(plan, present[0]):
         return present[0]
     if len(present) == 1:
-        declared = "str" if plan.kind == "text" else getattr(plan.output and plan.output.type, "__name__", "its type")
+        declared = _type_name(plan.output.type if plan.output else str)
         name = next(r.tool_name for r, v in zip(results, returned) if v is not None)
         error = ConfigurationError(
-            f"{plan.name}: the IMMEDIATE tool {name!r} ran and returned a {type(present[0]).__name__}, but the "
+            f"{plan.name}: the IMMEDIATE tool {name!r} ran and returned {a_or_an(type(present[0]).__name__)}, but the "
             f"method returns {declared}; make the tool return {declared}, or declare the return type Result[...] "
             "to receive it (this call's value is in .tool_values, the turn in .loop_result)"
         )
@@ -696,9 +791,8 @@ def _may_return(returns: Any, declared: Any) -> bool:
 
 
 def _type_name(annotation: Any) -> str:
-    if typing.get_origin(annotation) is None and isinstance(annotation, type):
-        return annotation.__name__
-    return str(annotation).replace("typing.", "")
+    """A type as a declaration writes it: `Summary`, `list[Summary]` (never `list[app.models.Summary]`)."""
+    return type_name(annotation)
 
 
 def _is_declared_type(plan: MethodPlan, value: Any) -> bool:

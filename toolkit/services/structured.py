@@ -4,7 +4,8 @@ For a method declared `-> OrderSummary` (or `list[str]`, an enum, `bool`, `int` 
 
 1. the type's JSON Schema (pydantic) goes to the model, as `response_format` when the gateway
    supports it, or as instructions appended to the user message when it does not;
-   non-object types are wrapped as `{"value": …}` because `response_format` wants an object;
+   non-object types (a `RootModel` too) are wrapped as `{"value": …}` because `response_format`
+   wants an object;
 2. the answer text is parsed tolerantly (a reasoning model's `<think>…</think>` blocks are left
    out, `toolkit.chat.thinking`; code fences and chatter around one JSON object are
    stripped), then validated strictly — the same rule as tool arguments ("strict out"):
@@ -14,6 +15,7 @@ For a method declared `-> OrderSummary` (or `list[str]`, an enum, `bool`, `int` 
    ==========================================  ===========  ===============================
    exactly the schema's fields                 accepted
    an integer where a number is declared       accepted     2999 is a JSON number
+   `2.0` where an integer is declared          accepted     JSON Schema: no fraction, an integer
    a field the schema does not declare         rejected     never silently dropped
    `"2999"` (a string) for a number            rejected     no string-to-number coercion
    a required field missing, or a wrong type   rejected
@@ -22,6 +24,9 @@ For a method declared `-> OrderSummary` (or `list[str]`, an enum, `bool`, `int` 
    ==========================================  ===========  ===============================
 
    (pydantic's JSON strict mode, plus a check that no object has undeclared fields);
+   an object whose JSON is broken (a trailing comma, a raw line break in a string) is refused
+   saying where (`the answer's JSON object is not valid JSON (… near '"ok",}')`), so the repair
+   round can mend it; text with no object at all is "not a JSON object";
 3. a failure gets one repair round (`repair_message`), then `OutputParsingError` (carrying every
    answer tried, in `answers`). With memory, the repair message and the second answer are
    stored like any other turn: they were said. A turn the loop handed over to a person is not
@@ -38,7 +43,8 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from pydantic import BaseModel, TypeAdapter, ValidationError
+from pydantic import BaseModel, RootModel, TypeAdapter, ValidationError
+from pydantic_core import ErrorDetails
 
 from toolkit.chat.finite import first_non_finite
 from toolkit.chat.thinking import split_thinking
@@ -61,7 +67,10 @@ class OutputType:
 
     @cached_property
     def wrapped(self) -> bool:
-        return not (isinstance(self.type, type) and issubclass(self.type, BaseModel))
+        """Whether the answer is asked for as `{"value": …}`: every type but a model with fields (a
+        `RootModel` is its root's value: a list, an int, another model)."""
+        is_model = isinstance(self.type, type) and issubclass(self.type, BaseModel)
+        return not is_model or issubclass(self.type, RootModel)
 
     @cached_property
     def adapter(self) -> TypeAdapter[Any]:
@@ -95,10 +104,11 @@ class OutputType:
     def parse(self, answer: str | None) -> Any:
         """The validated value, or `OutputParsingError` saying what is wrong."""
         text = answer or ""
+        found = extract_json(split_thinking(text)[1])  # a draft {…} in the thinking is no answer
         try:
-            data = json.loads(extract_json(split_thinking(text)[1]))  # a draft {…} in the thinking is no answer
-        except ValueError:
-            raise OutputParsingError("the answer is not a JSON object", answer=text) from None
+            data = json.loads(found)
+        except ValueError as exc:
+            raise OutputParsingError(_not_json(found, exc), answer=text) from None
         except RecursionError:
             raise OutputParsingError(_TOO_DEEP, answer=text) from None
         if not isinstance(data, dict):  # a list is never read as its first object, nor a string as the JSON in it
@@ -125,15 +135,42 @@ class OutputType:
             payload = json.dumps(data)
         except RecursionError:  # json.loads reads deeper than Python's recursion limit walks
             raise OutputParsingError(_TOO_DEEP, answer=text) from None
-        try:
-            value = self.adapter.validate_json(payload, strict=True)
-        except ValidationError as exc:
-            problems += [
-                f"{'.'.join(map(str, e['loc'])) or 'value'}: {e['msg']}" for e in exc.errors(include_url=False)
-            ]
+        value, errors = self._validated(payload)
+        if errors:  # `2.0` for an integer is one to JSON Schema: read again with such numbers as ints
+            try:
+                again = json.dumps(json.loads(payload, parse_float=_number))
+            except RecursionError:
+                raise OutputParsingError(_TOO_DEEP, answer=text) from None
+            value, errors = self._validated(again) if again != payload else (value, errors)
+        whole = "value" if self.wrapped else "the object"  # an error about no field (a model validator's)
+        problems += [f"{'.'.join(map(str, e['loc'])) or whole}: {e['msg']}" for e in errors]
         if problems:
             raise OutputParsingError(f"the JSON does not match the schema ({'; '.join(problems)})", answer=text)
         return value
+
+    def _validated(self, payload: str) -> tuple[Any, list[ErrorDetails]]:
+        """The value `payload` is in strict JSON mode, or None and pydantic's errors."""
+        try:
+            return self.adapter.validate_json(payload, strict=True), []
+        except ValidationError as exc:
+            return None, exc.errors(include_url=False)
+
+
+def _number(text: str) -> float | int:
+    """A JSON number written with a fraction or an exponent, on the second reading (`parse`): an
+    int when it has no fractional part (`2.0`, `1e2`), as JSON Schema's "integer" counts it, else a
+    float. The first reading keeps every such number a float (an `Any` field keeps `2.0`)."""
+    value = float(text)
+    return int(value) if value.is_integer() else value
+
+
+def _not_json(found: str, exc: ValueError) -> str:
+    """Why the text taken for the answer's JSON is none: no object at all, or an object whose JSON
+    is broken (a trailing comma, a raw line break in a string), shown where it breaks."""
+    if not (isinstance(exc, json.JSONDecodeError) and found.startswith("{") and found.endswith("}")):
+        return "the answer is not a JSON object"
+    near = found[max(0, exc.pos - 16) : exc.pos + 4]  # json's own position: the text up to where it broke
+    return f"the answer's JSON object is not valid JSON ({exc.msg.removesuffix(' at')} near {near!r})"
 
 
 _KINDS = {list: "an array", str: "a string", type(None): "null", bool: "a boolean"}
@@ -222,7 +259,8 @@ def extract_json(text: str) -> str:
     error message. When the outermost `{…}` is not JSON because
     the chatter around the object has braces of its own ("订单 {SN1} 的结果：{"status": "ok"}"),
     the one whole JSON object in the text is taken instead; two objects side by side are not
-    chosen between (the outermost `{…}` stays, and fails to parse)."""
+    chosen between (the outermost `{…}` stays, and fails to parse), and an object inside a `{` or
+    `[` the text leaves open is a part of a broken answer (`{"a": [{…},]}`), never taken for it."""
     fences = [(m.group(1).lower(), m.group(2)) for _, m in zip(range(_FENCES_TRIED), _FENCE.finditer(text))]
     places = [body for tag, body in fences if tag == "json"] + [body for tag, body in fences if not tag]
     places += [text] + [body for tag, body in fences if tag not in ("", "json")]  # ```python: last
@@ -244,10 +282,18 @@ def _object_in(text: str) -> str:
     if not 0 <= start < end:
         return text.strip()
     outer = text[start : end + 1]
-    if _is_json(outer):
+    enclosed = _opens(text[:start])  # `[{…},]`: the object is a part of a broken array, not the answer
+    if _is_json(outer) and not enclosed:
         return outer
     found = _objects(text)
-    return text[found[0][0] : found[0][1]] if len(found) == 1 else outer
+    if len(found) == 1:
+        return text[found[0][0] : found[0][1]]
+    return text.strip() if enclosed else outer
+
+
+def _opens(text: str) -> int:
+    """How many more `{` and `[` than `}` and `]` `text` has: above 0, what follows is inside them."""
+    return text.count("{") + text.count("[") - text.count("}") - text.count("]")
 
 
 _STARTS_TRIED = 64
@@ -264,19 +310,23 @@ def _is_json(text: str) -> bool:
 
 
 def _objects(text: str) -> list[tuple[int, int]]:
-    """(start, stop) of the whole JSON objects in `text`, left to right, none inside another;
+    """(start, stop) of the whole JSON objects in `text`, left to right, none inside another, nor
+    inside a `{` or `[` the text leaves open (`{"a": [{…},]}`: its inner object is no answer);
     only the first `_STARTS_TRIED` braces that could start one are tried."""
     found: list[tuple[int, int]] = []
-    at = text.find("{")
+    at, depth, counted = text.find("{"), 0, 0
     for _ in range(_STARTS_TRIED):
         if at < 0:
             break
+        depth, counted = depth + _opens(text[counted:at]), at
         try:
             value, stop = _DECODER.raw_decode(text, at)
         except (ValueError, RecursionError):
             value, stop = None, at + 1
         if isinstance(value, dict):
-            found.append((at, stop))
+            if depth <= 0:  # inside a brace or bracket left open, it is a part of a broken object
+                found.append((at, stop))
+            counted = stop  # the object's own braces (and those in its strings) are no chatter's
         at = text.find("{", stop)
     return found
 

@@ -191,3 +191,30 @@ def test_the_retry_policy_the_errors_suggest_is_public():
 
     assert toolkit.RetryPolicy is RetryPolicy
     assert "RetryPolicy" in toolkit.__all__
+
+
+def _undocumented(exported: object, name: str) -> list[str]:
+    """`name` and the public methods and properties toolkit defines on it (its own class and its
+    toolkit bases) that `help()` would show with no text."""
+    import inspect
+
+    missing = [name] if (inspect.isclass(exported) or inspect.isfunction(exported)) and not exported.__doc__ else []
+    if not inspect.isclass(exported):
+        return missing
+    for klass in exported.__mro__:
+        if not klass.__module__.startswith("toolkit."):
+            continue
+        for attr, value in vars(klass).items():
+            member = value.__func__ if isinstance(value, classmethod | staticmethod) else value
+            public = not attr.startswith("_") and (inspect.isfunction(member) or isinstance(member, property))
+            if public and not inspect.getdoc(member):
+                missing.append(f"{name}.{attr}")
+    return missing
+
+
+def test_every_exported_name_and_its_public_methods_have_a_docstring():
+    """Before: `help(toolkit.show_exchange)`, `help(KeywordSearch.search)`, `help(ChatMemory.add)` and
+    40 more showed only a signature (a protocol's docstring is not inherited by a class that meets it
+    structurally), though the module docstrings promise every public callable its text."""
+    missing = [entry for name in toolkit.__all__ for entry in _undocumented(getattr(toolkit, name), name)]
+    assert missing == []

@@ -218,3 +218,28 @@ def test_every_exported_name_and_its_public_methods_have_a_docstring():
     structurally), though the module docstrings promise every public callable its text."""
     missing = [entry for name in toolkit.__all__ for entry in _undocumented(getattr(toolkit, name), name)]
     assert missing == []
+
+
+def _modules_declaring_all() -> list[str]:
+    """Every toolkit module whose source sets `__all__` (read, not imported)."""
+    found = []
+    for path in sorted((ROOT / "toolkit").rglob("*.py")):
+        if re.search(r"^__all__\b", path.read_text(encoding="utf-8"), re.M):
+            parts = path.relative_to(ROOT).with_suffix("").parts
+            found.append(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
+    return found
+
+
+def test_the_modules_that_declare_all_are_found():
+    assert {"toolkit", "toolkit.exercises", "toolkit.loop.run"} <= set(_modules_declaring_all())
+
+
+@pytest.mark.parametrize("module", [m for m in _modules_declaring_all() if m != "toolkit"])
+def test_every_name_a_module_exports_exists_and_has_a_docstring(module):
+    """Before: `toolkit.exercises.CheckResult.passed`, `.text`, `.record`, `ReplayTransport.remaining`,
+    `toolkit.tools.parameters.parameter` and others named in an `__all__` had no text in help()."""
+    imported = importlib.import_module(module)
+    missing = [name for name in imported.__all__ if not hasattr(imported, name)]
+    assert missing == []
+    undocumented = [entry for name in imported.__all__ for entry in _undocumented(getattr(imported, name), name)]
+    assert undocumented == []

@@ -328,3 +328,13 @@ def test_the_escape_handler_gives_bytes_back_and_escapes_the_rest():
     text = "a\udce8\udcaf订b\ud800é"  # two bytes surrogateescape read, a character, a lone surrogate, é
     assert text.encode("ascii", ESCAPE) == b"a\xe8\xaf\\u8ba2b\\ud800\\xe9"
     assert text.encode("latin-1", ESCAPE) == b"a\xe8\xaf\\u8ba2b\\ud800\xe9"
+
+
+def test_importing_the_main_module_runs_nothing():
+    """Before: `import toolkit.__main__` (what pdoc, Sphinx's autosummary or `pydoc -w` do to document
+    every module, as pyright's --verifytypes lists it) ran the program with the importer's argv:
+    it printed the usage and ended the importer with SystemExit(2). `python -m toolkit` still runs it."""
+    code = "import importlib; importlib.import_module('toolkit.__main__'); print('imported')"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "imported\n", "")
+    assert run("--version").stdout.strip() == f"python -m toolkit {version()}"

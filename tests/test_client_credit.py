@@ -205,3 +205,31 @@ def test_an_overload_inside_a_200_is_still_retried():
 )
 def test_out_of_credit_reads_fields_first_then_the_text(data, text, waits, said):
     assert out_of_credit(data, text, waits=waits) == said
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"error": {"code": "1113", "message": "余额不足或无可用资源包,请充值。"}},
+        {"error": {"message": "用户额度不足"}},
+    ],
+)
+def test_an_empty_account_said_in_escaped_json_is_not_retried(body):
+    """Before: the text was read as the gateway sent it, so a body written with `\\uXXXX` escapes (Python's
+    `json.dumps`, Flask's `jsonify`, httpx before 0.28 all write them) said "余额不足" to nobody: the 429
+    was retried as a rate limit and ended as one. The words are read as the JSON says them."""
+    escaped = json.dumps(body).encode("ascii")
+    assert b"\\u" in escaped
+    reply = httpx.Response(429, content=escaped, headers={"content-type": "application/json"})
+    client, script, sleeps = make(reply, httpx.Response(200, json=ANSWER))
+    with pytest.raises(OutOfCreditError) as caught:
+        client.chat(QUESTION)
+    assert str(caught.value).endswith(" — " + FIX.format(named=""))
+    assert len(script.requests) == 1 and sleeps == []
+
+
+def test_a_rate_limit_said_in_escaped_json_stays_retried():
+    """The escaped words of a rate limit ("请稍后重试") keep a 429 that also names the balance retried."""
+    body = {"error": {"message": "余额查询过于频繁，请稍后重试"}}
+    assert out_of_credit(body, json.dumps(body)) is None
+    assert out_of_credit(body, json.dumps(body, ensure_ascii=False)) is None

@@ -883,3 +883,51 @@ def test_a_server_that_went_away_is_left_out_of_the_next_listing_not_offered_fro
         client.close()
         provider.evict_tool_list_cache()
         assert "echo" in _tools(provider) and not provider.partial
+
+
+def _second_start_fails(marker: Path) -> list[str]:
+    """A stdio server that logs a line and serves the first time it starts, and exits at once,
+    writing nothing, every later time."""
+    code = (
+        "import os, runpy, sys\n"
+        f"if os.path.exists({str(marker)!r}): sys.exit(3)\n"
+        f"open({str(marker)!r}, 'w').close()\n"
+        "print('first session: all good', file=sys.stderr, flush=True)\n"
+        f"sys.argv = ['mcp_server_time', *{TIME_ARGS[2:]!r}]\n"
+        "runpy.run_module('mcp_server_time', run_name='__main__')\n"
+    )
+    return ["-c", code]
+
+
+def test_a_failed_reconnect_quotes_only_what_that_server_wrote(tmp_path):
+    """Before: the stderr file of a stdio server outlived `close()` and was written again by the next
+    connection, so a reconnect whose server died silently was told with the first session's log
+    ("its stderr: first session: all good")."""
+    client = McpClient.stdio(sys.executable, _second_start_fails(tmp_path / "started"), name="flaky")
+    with client:
+        assert sorted(t.name for t in client.list_tools()) == ["convert_time", "get_current_time"]
+    with pytest.raises(McpConnectionError) as caught:
+        client.connect()
+    assert "first session" not in str(caught.value)
+    assert str(caught.value).startswith("cannot reach MCP server 'flaky': ")
+
+
+@pytest.mark.parametrize("args", [TIME_ARGS, CRASH_AT_START], ids=["closed", "failed to start"])
+def test_a_stdio_client_done_with_its_server_holds_no_open_file(args):
+    """Before: the file the server's stderr went to stayed open after `close()` (and after a failed
+    connect) until the client was garbage: a `ResourceWarning` ("unclosed file") then, an error
+    under `-W error` or pytest's unraisable-exception check, one descriptor per client until then."""
+    import gc
+    import warnings
+
+    client = McpClient.stdio(sys.executable, args, name="server")
+    try:
+        client.connect()
+    except McpConnectionError as exc:
+        assert args is CRASH_AT_START and "its stderr: config file missing" in str(exc)
+    client.close()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        del client
+        gc.collect()
+    assert [str(w.message) for w in caught if issubclass(w.category, ResourceWarning)] == []

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import dataclasses
 import textwrap
+import typing
+from collections import abc
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -339,3 +342,55 @@ def test_the_search_strategies_declare_takes_as_pyright_reads_it():
     for strategy, takes in ((KeywordSearch, "terms"), (VectorSearch, "text")):
         assert "takes" not in get_type_hints(strategy), strategy  # a class attribute, no ClassVar
         assert strategy.takes == takes and "takes" not in {f.name for f in dataclasses.fields(strategy)}
+
+
+_BARE = {list, dict, set, frozenset, tuple, abc.Callable, abc.Sequence, abc.Mapping, abc.Iterable, abc.Iterator}
+
+
+def _bare(hint: object) -> bool:
+    """Whether `hint` is, or holds, a generic without its item types (`list`, `dict`, `Callable`)."""
+    return hint in _BARE or any(_bare(arg) for arg in typing.get_args(hint) if not isinstance(arg, list))
+
+
+def _public_callables() -> Iterator[tuple[str, object]]:
+    import importlib
+    import inspect
+    import pkgutil
+
+    import toolkit
+
+    for found in pkgutil.walk_packages(toolkit.__path__, "toolkit."):
+        if found.name.endswith("__main__"):
+            continue
+        module = importlib.import_module(found.name)
+        for name, value in vars(module).items():
+            if name.startswith("_") or getattr(value, "__module__", None) != found.name:
+                continue
+            if inspect.isfunction(value):
+                yield f"{found.name}.{name}", value
+            elif inspect.isclass(value):
+                for attr, member in vars(value).items():
+                    member = member.__func__ if isinstance(member, classmethod | staticmethod) else member
+                    member = member.fget if isinstance(member, property) else member
+                    if not attr.startswith("_") and inspect.isfunction(member):
+                        yield f"{found.name}.{name}.{attr}", member
+
+
+def _hints(function: typing.Any) -> dict[str, object]:
+    """The annotations of `function` that evaluate here (a name imported only under `TYPE_CHECKING` does not)."""
+    hints = {}
+    for key, written in function.__annotations__.items():
+        try:
+            hints[key] = eval(written, function.__globals__) if isinstance(written, str) else written
+        except (NameError, TypeError):  # `classmethod[...]` is no generic at run time on Python 3.11
+            continue
+    return hints
+
+
+def test_no_public_signature_leaves_a_generic_without_its_item_types():
+    """Before: `toolkit.course.assistant.messages_for` returned a bare `list`: mypy --strict reads it as
+    `list[Any]` and pyright strict reports "partially unknown" on every use of what it returns."""
+    bare = []
+    for label, function in _public_callables():
+        bare += [f"{label}: {key}" for key, hint in _hints(function).items() if _bare(hint)]
+    assert bare == []

@@ -182,3 +182,67 @@ def test_notebooks_run_from_the_installed_package(installed, notebook):
     done = _run(installed, str(installed["toolkit"]), "notebooks", str(copy))
     assert done.returncode == 0, done.stderr[-3000:]
     assert f"executed and cleaned: {copy}" in done.stdout
+
+
+def test_the_installed_import_is_lazy_and_every_export_resolves(installed):
+    """`import toolkit` from the wheel loads none of the heavy dependencies, every name in `__all__`
+    resolves on first use, and importing `toolkit.__main__` (as pdoc or Sphinx do) runs nothing."""
+    done = _python(
+        installed,
+        """
+        import importlib, sys
+        import toolkit
+        print(sorted(m for m in ("pandas", "ipywidgets", "httpx", "mcp", "numpy") if m in sys.modules))
+        missing = [name for name in toolkit.__all__ if getattr(toolkit, name, None) is None]
+        print(missing, len(toolkit.__all__))
+        importlib.import_module("toolkit.__main__")
+        print("imported")
+        """,
+    )
+    assert done.returncode == 0, done.stderr
+    import toolkit
+
+    assert done.stdout.splitlines() == ["[]", f"[] {len(toolkit.__all__)}", "imported"]
+
+
+USER_SCRIPT = """
+from toolkit import ChatMemory, KeywordSearch, ScriptedModel, SqliteStore, call, connect, run_loop, tool
+from toolkit.search.catalog import load_catalog
+
+
+@tool
+def add(a: int, b: int) -> int:
+    \"\"\"Add two numbers.\"\"\"
+    return a + b
+
+
+result = run_loop(ScriptedModel([call("add", a=1, b=2), "3"]), "add", tools=[add])
+search = KeywordSearch()
+reveal_type(add)
+reveal_type(result.answer)
+reveal_type(connect())
+reveal_type(ChatMemory("ann", store=SqliteStore(":memory:")).messages())
+reveal_type(search.search(search.index(load_catalog().tools), ["refund"]))
+add("1", 2)
+"""
+
+
+def test_a_users_strict_script_type_checks_against_the_installed_package(installed):
+    """The wheel carries `py.typed`: mypy --strict, pointed at the venv the wheel went into, reads its
+    types (no `Any` from the main entry points) and finds the one wrong call."""
+    api = pytest.importorskip("mypy.api", reason="mypy is in the `dev` extra (CI installs it)")
+    script = installed["cwd"] / "user_script.py"
+    script.write_text(USER_SCRIPT, encoding="utf-8")
+    out, err, _ = api.run(
+        [str(script), "--strict", "--no-incremental", "--python-executable", str(installed["python"])]
+    )
+    lines = [line.split(": ", 1)[1] for line in (out + err).splitlines() if line.startswith(str(script))]
+    assert lines == [
+        'note: Revealed type is "def (a: int, b: int) -> int"',
+        'note: Revealed type is "str | None"',
+        'note: Revealed type is "toolkit.chat.client.ChatClient"',
+        'note: Revealed type is "list[toolkit.chat.messages.SystemMessage | toolkit.chat.messages.UserMessage'
+        ' | toolkit.chat.messages.AssistantMessage | toolkit.chat.messages.ToolResultMessage]"',
+        'note: Revealed type is "list[toolkit.search.keyword.Match]"',
+        'error: Argument 1 to "add" has incompatible type "str"; expected "int"  [arg-type]',
+    ]

@@ -1,7 +1,12 @@
-"""`python -m toolkit …`: the same program as the `toolkit` command."""
+"""`python -m toolkit …`: the same program as the `toolkit` command.
+
+Run only as the main module: a documentation tool that imports every module (pdoc, Sphinx's
+autosummary, `pydoc -w`) imports this one too, and must not get the program's exit.
+"""
 
 import sys
 
 from toolkit.cli.main import main
 
-sys.exit(main(prog="python -m toolkit"))
+if __name__ == "__main__":
+    sys.exit(main(prog="python -m toolkit"))

@@ -220,6 +220,7 @@ class RecordingTransport(httpx.BaseTransport):
         _append(self.path, {**line, "elapsed_ms": round(elapsed * 1000)}, self._lock)
 
     def close(self) -> None:
+        """Close the transport the requests went through."""
         self.inner.close()
 
 
@@ -347,6 +348,7 @@ class ReplayTransport(httpx.BaseTransport):
 
     @property
     def remaining(self) -> int:
+        """How many recorded exchanges no request has replayed yet."""
         return len(self.exchanges) - len(self._used)
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:

@@ -363,6 +363,7 @@ class ChatClient:
         return self.label
 
     def close(self) -> None:
+        """Close the HTTP connections; the client sends no request after this."""
         self._http.close()
 
     def scrub(self, text: str) -> str:

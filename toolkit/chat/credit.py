@@ -22,6 +22,7 @@ and telling a daily quota from an empty account (a limit "per day" reads as a ra
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -56,9 +57,22 @@ def out_of_credit(data: Any, text: str = "", *, waits: bool = False) -> str | No
         if _CREDIT.search(value):
             return value.strip()
     if text and not waits and "retrydelay" not in text.lower():  # Google's RetryInfo: a wait, in the body
-        if _CREDIT_TEXT.search(text) and not _RATE_TEXT.search(text):
+        words = _decoded(data, text)
+        if _CREDIT_TEXT.search(words) and not _RATE_TEXT.search(words):
             return ""
     return None
+
+
+def _decoded(data: Any, text: str) -> str:
+    """`text`, and the parsed body as its JSON says it: a body written with `\\uXXXX` escapes (Python's
+    `json.dumps`, Flask's `jsonify`) says "余额不足" only once decoded. As long as `text` at most."""
+    if data is None:
+        return text
+    try:
+        said = json.dumps(data, ensure_ascii=False, default=str)
+    except (ValueError, RecursionError):  # nested deeper than the encoder goes: the text alone
+        return text
+    return f"{text}\n{said[: len(text)]}"
 
 
 def _field_values(data: Any) -> Iterator[str]:

@@ -181,6 +181,7 @@ class SystemMessage(_Record):
     content: str
 
     def to_openai(self) -> dict[str, Any]:
+        """The wire form: `{"role": "system", "content": ...}`."""
         return {"role": "system", "content": self.content}
 
 
@@ -230,6 +231,7 @@ class UserMessage(TurnMessage, _Record):
         return images
 
     def to_openai(self) -> dict[str, Any]:
+        """The wire form: the text alone, or a list of text and image parts when the message carries images."""
         if not self.images:
             return {"role": "user", "content": self.content}
         parts: list[dict[str, Any]] = [{"type": "text", "text": self.content}] if self.content else []
@@ -299,6 +301,7 @@ class AssistantMessage(TurnMessage, _Record):
 
     @property
     def has_tool_calls(self) -> bool:
+        """Whether the model asked for at least one tool call."""
         return bool(self.tool_calls)
 
     @property
@@ -435,6 +438,7 @@ class ToolResultMessage(TurnMessage, _Record):
     """Stored with memory, never sent: e.g. `found_tools`, `activated_skill`."""
 
     def to_openai(self) -> dict[str, Any]:
+        """The wire form: role `tool`, the id of the call it answers, the content (and the tool's `name`, when known)."""
         out = {"role": "tool", "tool_call_id": self.tool_call_id, "content": self.content}
         if self.tool_name:
             out["name"] = self.tool_name
@@ -513,6 +517,7 @@ class TokenUsage(_Record):
 
     @property
     def total_tokens(self) -> int | None:
+        """Input plus output tokens; `None` when either count was not reported."""
         return _plus(self.input_tokens, self.output_tokens)
 
     @property
@@ -551,6 +556,7 @@ class TokenUsage(_Record):
         return cls(input_tokens=_count(data.get("prompt_tokens")), output_tokens=_count(data.get("completion_tokens")))
 
     def to_openai(self) -> dict[str, int | None]:
+        """The wire form of `usage`: `prompt_tokens`, `completion_tokens` and `total_tokens` (`None` = not reported)."""
         return {
             "prompt_tokens": self.input_tokens,
             "completion_tokens": self.output_tokens,

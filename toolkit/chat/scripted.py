@@ -101,11 +101,13 @@ class ScriptedModel:
                 raise ConfigurationError(f"ScriptedModel: turn {number} of the script is {_bad_turn(turn)}")
 
     def describe(self) -> str:
+        """One line naming the model and how many turns of its script are left."""
         return f"scripted model ({len(self.script)} turns left)"
 
     def chat(
         self, messages: Sequence[Message], *, tools: Sequence[Any] | None = None, tool_choice: Any = None, **extra: Any
     ) -> ChatResponse:
+        """Record the request in `requests` and answer with the next turn of the script."""
         if type(messages) is not list and type(messages) is not tuple:  # a str is the user's message, as for the client
             messages = chat_messages(messages, "ScriptedModel.chat")
         payload = tool_payload(tools) or []

@@ -19,7 +19,7 @@ import datetime
 from typing import Any
 
 from toolkit import data as course_data
-from toolkit.chat.messages import SystemMessage, ToolCall, UserMessage
+from toolkit.chat.messages import Message, SystemMessage, ToolCall, UserMessage
 from toolkit.course.shop import Shop, load_shop
 from toolkit.course.validation import CATEGORIES, validate
 from toolkit.errors import ConfigurationError
@@ -128,7 +128,7 @@ def _executor(shop: Shop, name: str):
     return run
 
 
-def messages_for(question: str, today: datetime.date) -> list:
+def messages_for(question: str, today: datetime.date) -> list[Message]:
     """The conversation `ask` starts from: the system prompt and the user's question."""
     return [SystemMessage(content=system_prompt(today)), UserMessage(content=question)]
 

@@ -176,6 +176,7 @@ class Exercise:
 
     @property
     def kind_text(self) -> str:
+        """The kind of the exercise in words, as the exercise list shows it."""
         return KINDS[self.kind]
 
 
@@ -191,12 +192,15 @@ class CheckResult:
 
     @property
     def passed(self) -> bool:
+        """Whether the answer was right."""
         return self.status == "passed"
 
     def record(self) -> dict[str, Any]:
+        """The result as the notebook stores it for grading: exercise id, status, passed, feedback."""
         return {"exercise": self.id, "status": self.status, "passed": self.passed, "feedback": self.feedback}
 
     def text(self) -> str:
+        """The result as plain text: the mark, the verdict, then the feedback and hint when there are."""
         mark = {"passed": "✓", "failed": "✗"}.get(self.status, "·")
         head = f"{mark} {self.id}: " + {
             "passed": "correct",
@@ -213,6 +217,7 @@ class CheckResult:
         return "\n".join(lines)
 
     def html(self) -> str:
+        """The result as the notebook shows it: `text()` in a box coloured by the verdict."""
         colour = {"passed": "#1a7f37", "failed": "#cf222e"}.get(self.status, "#57606a")
         body = html.escape(self.text()).replace("\n", "<br>")
         return (
@@ -234,6 +239,7 @@ class SolutionText:
         self.exercise = exercise
 
     def text(self) -> str:
+        """The solution as code, under a comment naming the exercise."""
         return f"# one solution of {self.exercise.id}\n{self.exercise.solution.rstrip()}"
 
     def _repr_mimebundle_(self, **_: Any) -> dict[str, str]:

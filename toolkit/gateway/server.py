@@ -84,6 +84,7 @@ class Gateway:
 
     @property
     def mode(self) -> str:
+        """The tool-support mode (A-E) the gateway answers in; set it to switch for the next requests."""
         return self.config.mode
 
     @mode.setter
@@ -109,6 +110,7 @@ class Gateway:
 
     @property
     def pending_faults(self) -> list[str | None]:
+        """The faults `schedule` queued and no request has met yet, next first (`None`: a normal answer)."""
         with self._lock:
             return list(self._faults)
 

@@ -411,6 +411,7 @@ class LoopResult:
 
     @property
     def executions(self) -> list[ToolExecution]:
+        """Every tool execution of the run, round after round, in the order they ran."""
         return [e for r in self.rounds for e in r.executions]
 
     @property

@@ -78,7 +78,9 @@ class ToolProvider(Protocol):
         """True: asked before every model request; False: once per call."""
         ...
 
-    def provide(self, request: ProviderRequest, /) -> Sequence[Tool]: ...
+    def provide(self, request: ProviderRequest, /) -> Sequence[Tool]:
+        """The tools to offer for this request (`request.messages`: the conversation so far)."""
+        ...
 
 
 @dataclass
@@ -103,6 +105,7 @@ class StaticProvider:
         self.tools = _static_tools(self.tools)
 
     def provide(self, request: ProviderRequest) -> Sequence[Tool]:
+        """The tools: the list given, or what the function given returns for `request`."""
         return self.tools(request) if callable(self.tools) else self.tools
 
 
@@ -170,12 +173,15 @@ class ToolRegistry:
         self._selected[name] = version
 
     def versions(self, name: str) -> list[str]:
+        """The registered versions of the tool `name`, sorted (`[]` for a name never registered)."""
         return sorted(self._versions.get(name, {}))
 
     def selected(self) -> dict[str, str]:
+        """Each tool name and the version selected for it, by name."""
         return dict(sorted(self._selected.items()))
 
     def tools(self) -> list[Tool]:
+        """The selected version of each tool, ready for `run_loop(tools=...)`."""
         return [self._versions[name][version] for name, version in self._selected.items()]
 
 

@@ -296,10 +296,19 @@ class McpClient:
         atexit.unregister(self.close)
         started = time.monotonic()
         _stop(loop, owner, scope)
+        self._drop_stderr()
         grace = getattr(mcp.client.stdio, "PROCESS_TERMINATION_TIMEOUT", None)
         stdio = isinstance(self.server, mcp.StdioServerParameters)
         if stdio and isinstance(grace, int | float) and time.monotonic() - started >= grace:
             log.warning("%s", self._slow_to_close(grace))
+
+    def _drop_stderr(self) -> None:
+        """Close the file a stdio server's stderr went to (the server stopped, or never started): its
+        descriptor is not held until the client is garbage, and the next connection writes a new one, so
+        a failure quotes what that server said, not a previous session's log."""
+        stderr, self._stderr = self._stderr, None
+        if stderr is not None:
+            stderr.close()
 
     def _slow_to_close(self, grace: float) -> str:
         kill = getattr(mcp.client.stdio, "FORCE_KILL_TIMEOUT", None)
@@ -328,9 +337,12 @@ class McpClient:
             client = ready.result(timeout=self.connect_timeout + 15)
         except BaseException as exc:
             _stop(loop, owner, self._scope)
-            if not isinstance(exc, Exception) and not _raised_by(ready, exc):
-                raise  # Ctrl-C while waiting: the caller's interrupt, not the server's failure
-            raise McpConnectionError(self._unreachable(exc)) from None
+            try:
+                if not isinstance(exc, Exception) and not _raised_by(ready, exc):
+                    raise  # Ctrl-C while waiting: the caller's interrupt, not the server's failure
+                raise McpConnectionError(self._unreachable(exc)) from None
+            finally:
+                self._drop_stderr()
         finally:
             self._connecting = None
         self._client, self._loop, self._owner = client, loop, owner

@@ -234,6 +234,7 @@ class McpToolProvider:
         return any(":" not in key for key in self.left_out)
 
     def provide(self, request: ProviderRequest = ProviderRequest(())) -> list[Tool]:
+        """The tools of every server, translated; what had to be left out is in `left_out` (and `partial`)."""
         tools: list[Tool] = []
         self.left_out = {}
         for client, listed in zip(self.clients, self._list_all(), strict=True):

@@ -323,11 +323,13 @@ class SqliteStore:
 
     # -- ChatMemoryStore ---------------------------------------------------------------
     def get(self, memory_id: str) -> list[Message]:
+        """The stored messages of `memory_id`, oldest first (`[]` for an unknown id)."""
         memory_id = check_memory_id(memory_id, "SqliteStore.get")
         with self._guard(f"read {shown(memory_id)} from"), self._lock, self._reading():
             return list(self._current(memory_id))
 
     def set(self, memory_id: str, messages: Sequence[Message]) -> None:
+        """Replace the messages of `memory_id` with `messages`, in one transaction."""
         memory_id = check_memory_id(memory_id, "SqliteStore.set")
         encoded = _encoded(answered(check_messages(messages, "SqliteStore.set"), "SqliteStore.set"), "SqliteStore.set")
         with self._guard(f"write {shown(memory_id)} to"), self._lock, self._transaction():
@@ -451,6 +453,7 @@ class SqliteStore:
             self._write_changes(memory_id, current, encoded)
 
     def delete(self, memory_id: str) -> None:
+        """Forget `memory_id` and its messages (an unknown id is no error)."""
         memory_id = check_memory_id(memory_id, "SqliteStore.delete")
         with self._guard(f"delete {shown(memory_id)} from"), self._lock, self._transaction():
             self._forget(memory_id)
@@ -458,6 +461,7 @@ class SqliteStore:
             self._db.execute("DELETE FROM conversations WHERE memory_id = ?", (memory_id,))
 
     def memory_ids(self) -> list[str]:
+        """Every stored conversation's id, sorted."""
         with self._guard("list"), self._lock:
             return [r[0] for r in self._db.execute("SELECT memory_id FROM conversations ORDER BY 1")]
 

@@ -482,6 +482,7 @@ class MessageWindow:
 
     @property
     def limit(self) -> int:
+        """The most messages the window keeps (`max_messages`)."""
         return self.max_messages
 
     def weights(self, messages: Sequence[Message]) -> list[int]:
@@ -489,6 +490,7 @@ class MessageWindow:
         return [1] * len(messages)
 
     def fits(self, messages: Sequence[Message]) -> bool:
+        """Whether `messages` fit: no more than `max_messages` of them."""
         return len(messages) <= self.max_messages
 
 
@@ -518,6 +520,7 @@ class TokenWindow:
 
     @property
     def limit(self) -> int:
+        """The most tokens the window keeps (`max_tokens`)."""
         return self.max_tokens
 
     def weights(self, messages: Sequence[Message]) -> list[int]:
@@ -547,6 +550,7 @@ class TokenWindow:
         return f"TokenWindow({self.max_tokens}, count={name})"
 
     def fits(self, messages: Sequence[Message]) -> bool:
+        """Whether `messages` fit: their counted tokens add up to no more than `max_tokens`."""
         return sum(self.weights(messages)) <= self.max_tokens
 
 
@@ -1021,9 +1025,11 @@ class ChatMemory:
         return (_restored_memory, (self.id, self.store, self.window))
 
     def messages(self) -> list[Message]:
+        """The conversation as stored (what the window kept), oldest first."""
         return self.store.get(self.id)
 
     def add(self, *messages: Message) -> None:
+        """Append `messages`, then evict what the window no longer holds (`add_all` takes a list)."""
         self.add_all(messages)
 
     def add_all(self, messages: Iterable[Message]) -> None:
@@ -1095,6 +1101,7 @@ class ChatMemory:
             self.store.set(self.id, evict(check_messages(messages, "ChatMemory.set"), self.window))
 
     def clear(self) -> None:
+        """Forget this conversation: its messages are deleted from the store."""
         with self.lock:
             self.store.delete(self.id)
 

@@ -994,10 +994,12 @@ class KeywordSearch:
 
     @property
     def example(self) -> str:
+        """What the model sends to the search tool, as an example: a JSON object with a list of terms."""
         return json.dumps({self.argument: ["refund", "payment"]})
 
     @property
     def spec(self) -> ToolSpec:
+        """The search tool offered to the model: its name, description and its one array-of-terms parameter."""
         terms = {"type": "array", "items": {"type": "string"}, "description": self.argument_description}
         return ToolSpec(
             self.name,
@@ -1023,7 +1025,9 @@ class KeywordSearch:
         return value
 
     def index(self, specs: Sequence[ToolSpec]) -> KeywordIndex:
+        """The catalogue `specs`, prepared once for many searches."""
         return KeywordIndex(specs)
 
     def search(self, index: KeywordIndex, terms: Sequence[str], allowed: Collection[str] | None = None) -> list[Match]:
+        """The best tools for `terms`: at most `max_results`, each scoring at least `min_score`; `allowed` limits the pool by name."""
         return index.search(terms, self.max_results, self.min_score, allowed)

@@ -190,10 +190,12 @@ class VectorSearch:
 
     @property
     def example(self) -> str:
+        """What the model sends to the search tool, as an example: a JSON object with a query sentence."""
         return json.dumps({self.argument: "refund a card payment"})
 
     @property
     def spec(self) -> ToolSpec:
+        """The search tool offered to the model: its name, description and its one text parameter."""
         query = {"type": "string", "description": self.argument_description}
         return ToolSpec(
             self.name,
@@ -216,9 +218,11 @@ class VectorSearch:
         return value
 
     def index(self, specs: Sequence[ToolSpec]) -> VectorIndex:
+        """The catalogue `specs` and their embeddings (taken from `cache` when already computed)."""
         return VectorIndex.build(specs, self.cache)
 
     def search(self, index: VectorIndex, query: str, allowed: Collection[str] | None = None) -> list[Match]:
+        """The tools closest in meaning to `query`: at most `max_results`, each at least `min_score` similar; `allowed` limits the pool by name."""
         if type(query) is not str:  # the embedding model would fail deep inside on anything else
             kind = type(query).__name__
             fix = f"' '.join({query!r:.60})" if isinstance(query, list | tuple) else "e.g. 'refund a card payment'"

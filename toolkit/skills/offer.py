@@ -161,6 +161,7 @@ class Skills:
         return [Tool(activate, self._activate, "skills"), Tool(read, self._read, "skills")]
 
     def provider(self) -> SkillsProvider:
+        """A tool provider for `run_loop(providers=[...])`: the management tools always, a skill's own tools once activated."""
         return SkillsProvider(self)
 
     def activated(self, messages: Sequence[Message]) -> list[str]:

@@ -230,6 +230,7 @@ class Tool:
 
     @property
     def name(self) -> str:
+        """The tool's name (its spec's)."""
         return self.spec.name
 
     def execute(

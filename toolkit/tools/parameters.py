@@ -87,6 +87,7 @@ class Declared(NamedTuple):
 def parameter(
     fn: Callable[..., Any], label: str, p: Declared, doc: str | None
 ) -> tuple[ParamInfo, dict[str, Any], dict[str, Any]]:
+    """One parameter of `fn` reflected: its `ParamInfo`, its JSON-schema property and the `$defs` it refers to (both empty for an injected parameter)."""
     where = f"{label}, parameter {p.name!r}"
     base, param, field_info, notes, inject, declared, inner, metadata = _split(fn, where, p)
     unbuilt = base if isinstance(base, _Unbuilt) else None

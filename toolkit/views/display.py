@@ -128,6 +128,7 @@ def render_exchange_text(exchange: Exchange) -> str:
 
 
 def show_exchange(exchange: Exchange) -> Shown:
+    """One recorded HTTP exchange (`client.exchanges[-1]`): URL, attempt, status, the request body and the response text."""
     if not isinstance(exchange, Exchange):  # a readable line, not "'NoneType' object has no attribute 'status'"
         kind = f"the class {exchange.__name__}" if isinstance(exchange, type) else type(exchange).__name__
         raise ConfigurationError(

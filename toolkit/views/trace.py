@@ -341,6 +341,7 @@ class TraceView(HtmlView):
         self.update(result, show_timing)
 
     def update(self, result: LoopResult, show_timing: bool = False) -> None:
+        """Show `result` in this view instead, the steps as in `TraceView(result)`."""
         result = run_of(result, "TraceView")
         self.show(render_trace_html(result, show_timing), render_trace_text(result, show_timing))
 

@@ -166,15 +166,18 @@ class TruthTableWidget(widgets.VBox):
 
     @property
     def behaviors(self) -> tuple[ReturnBehavior, ...]:
+        """The return behaviour of each call the controls describe (one or two)."""
         picked = [self.first.value, self.second.value][: self.count.value]
         return tuple(ReturnBehavior[name] for name in picked)
 
     @property
     def any_error(self) -> bool:
+        """Whether the controls say a call fails."""
         return bool(self.fails.value)
 
     @property
     def decision(self) -> str:
+        """What the loop does for these controls: "return immediately" or "continue"."""
         return decision_text(should_return_immediately(self.behaviors, self.any_error))
 
     def _update(self, change: dict[str, Any] | None = None) -> None:

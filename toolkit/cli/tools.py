@@ -174,7 +174,8 @@ def _executed(path: Path, name: str) -> ModuleType:
     except ConfigurationError:
         raise
     except Exception as exc:
-        raise ConfigurationError(f"cannot import {path}: {type(exc).__name__}: {_one_line(exc)}") from None
+        said = _not_source_text(path) if isinstance(exc, SyntaxError) else ""
+        raise ConfigurationError(f"cannot import {path}: {said or f'{type(exc).__name__}: {_one_line(exc)}'}") from None
     except SystemExit as exc:  # exit() at import would end the command without a word
         raise ConfigurationError(f"cannot import {path}: it calls exit({exc.code!r}) when imported") from None
     except KeyboardInterrupt:
@@ -182,6 +183,35 @@ def _executed(path: Path, name: str) -> ModuleType:
     except BaseException as exc:  # GeneratorExit, or a class of its own: still one line, not a traceback
         raise ConfigurationError(f"cannot import {path}: it raises {type(exc).__name__} when imported") from None
     return module
+
+
+def _not_source_text(path: Path) -> str:
+    """Why Python cannot read `path` as source text, and the fix ("" when it can): its bytes not in the
+    encoding it declares (UTF-8 unless a coding line says otherwise), as a file PowerShell saved (UTF-16)
+    or Notepad saved (GBK, cp1252) is not. Python says only "source code string cannot contain null bytes"
+    or "(unicode error) 'utf-8' codec can't decode byte ..."."""
+    import io
+    import tokenize
+
+    fix = "; open it in the editor that saved it and save it as UTF-8"
+    try:
+        data = path.read_bytes()
+    except OSError:  # unreadable now: Python's own words
+        return ""
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff") or b"\x00" in data[:2]:  # `# ` or `fr` in UTF-16: a NUL in two
+        return f"its text is not UTF-8, as Python reads a .py file (it is UTF-16){fix}"
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError:  # a coding line naming no codec, or a first line that is no text: Python's own words
+        return ""
+    utf8 = encoding in ("utf-8", "utf-8-sig")
+    what = "UTF-8, as Python reads a .py file" if utf8 else f"{encoding}, as its coding line says"
+    try:
+        data.decode(encoding)
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        return f"its text is not {what} (byte {data[exc.start]:#04x} on line {line}){fix}"
+    return ""
 
 
 def _one_line(error: BaseException, most: int = 300) -> str:

@@ -4,7 +4,8 @@
 whole number, at least 1), `seconds` (a finite number, at least 0), `host` (a name or address
 to listen on, never blank: an empty host listens on every interface), `text_file` (an input file
 that exists and is UTF-8 text of at most the cases' cap; a pipe such as `<(command)` is left for the command to read
-once), `command_line` (a shell-quoted command whose quotes close), `out_file` (a file that can be
+once), `command_line` (a shell-quoted command whose quotes close, naming a command), `mcp_url` (an
+http(s) URL with a host and a valid port, named masked when it is not), `out_file` (a file that can be
 written: checked before a long run, not after it; a FIFO or device only for permission, unopened;
 `-` for standard output, and `is_stdout` says whether a file is it) and `whole` (a whole number within given bounds, for a subcommand's own type). Each
 raises `argparse.ArgumentTypeError` with what is valid.
@@ -163,9 +164,39 @@ def is_stdout(path: Path) -> bool:
 
 
 def command_line(text: str) -> str:
-    """A shell-quoted command line that splits (its quotes close); kept as text."""
+    """A shell-quoted command line that splits (its quotes close) into at least a command; kept as text."""
     try:
-        shlex.split(text)
+        words = shlex.split(text)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(f"{text!r} is not a command line: {str(exc).lower()}") from None
+    if not words:
+        raise argparse.ArgumentTypeError(
+            f'{text!r} is not a command line: it names no command; give one, e.g. --mcp-stdio "python -m toolkit mcp-server"'
+        )
+    return text
+
+
+MCP_URL_EXAMPLE = "http://127.0.0.1:8765/mcp"
+
+
+def mcp_url(text: str) -> str:
+    """A streamable-HTTP MCP endpoint: an http(s) URL with a host and a port from 1 to 65535, kept as
+    given; a bad one is named with its credentials masked (`user:***@`, `?token=***`)."""
+    import httpx
+
+    from toolkit.chat.masking import mask_url
+
+    try:
+        parsed: httpx.URL | None = httpx.URL(text)
+    except (httpx.InvalidURL, ValueError):
+        parsed = None
+    if parsed is None or parsed.scheme not in ("http", "https") or not parsed.host:
+        raise argparse.ArgumentTypeError(
+            f"{mask_url(text)!r} is not an http(s) URL with a host: give the server's endpoint, e.g. "
+            f"{MCP_URL_EXAMPLE} (a command that starts a server is --mcp-stdio)"
+        )
+    if parsed.port is not None and not 0 < parsed.port < 65536:
+        raise argparse.ArgumentTypeError(
+            f"{mask_url(text)!r} has port {parsed.port}: a port is 1 to 65535, e.g. {MCP_URL_EXAMPLE}"
+        )
     return text

@@ -29,7 +29,7 @@ from pathlib import Path
 from types import ModuleType
 
 from toolkit import files
-from toolkit.cli.arguments import command_line, seconds
+from toolkit.cli.arguments import command_line, mcp_url, seconds
 from toolkit.cli.streams import json_text
 from toolkit.errors import ConfigurationError
 from toolkit.unicode import cut
@@ -49,6 +49,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--mcp-http",
         action="append",
+        type=mcp_url,
         default=[],
         metavar="URL",
         help="a streamable-HTTP MCP endpoint, e.g. http://127.0.0.1:8765/mcp (repeatable)",

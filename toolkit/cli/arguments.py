@@ -4,8 +4,8 @@
 whole number, at least 1), `seconds` (a finite number, at least 0), `host` (a name or address
 to listen on, never blank: an empty host listens on every interface), `text_file` (an input file
 that exists and is UTF-8 text of at most the cases' cap; a pipe such as `<(command)` is left for the command to read
-once), `command_line` (a shell-quoted command whose quotes close, naming a command), `mcp_url` (an
-http(s) URL with a host and a valid port, named masked when it is not), `out_file` (a file that can be
+once), `command_line` (a shell-quoted command whose quotes close, naming a command), `mcp_url` and
+`base_url` (an http(s) URL with a host and a valid port, named masked when it is not), `out_file` (a file that can be
 written: checked before a long run, not after it; a FIFO or device only for permission, unopened;
 `-` for standard output, and `is_stdout` says whether a file is it) and `whole` (a whole number within given bounds, for a subcommand's own type). Each
 raises `argparse.ArgumentTypeError` with what is valid.
@@ -176,12 +176,28 @@ def command_line(text: str) -> str:
     return text
 
 
-MCP_URL_EXAMPLE = "http://127.0.0.1:8765/mcp"
-
-
 def mcp_url(text: str) -> str:
-    """A streamable-HTTP MCP endpoint: an http(s) URL with a host and a port from 1 to 65535, kept as
-    given; a bad one is named with its credentials masked (`user:***@`, `?token=***`)."""
+    """A streamable-HTTP MCP endpoint (`http_url`)."""
+    return http_url(
+        text,
+        "give the server's endpoint, e.g. http://127.0.0.1:8765/mcp (a command that starts a server is --mcp-stdio)",
+        "http://127.0.0.1:8765/mcp",
+    )
+
+
+def base_url(text: str) -> str:
+    """A gateway's base URL (`http_url`): the flag's own words, not `LLM_BASE_URL`'s."""
+    return http_url(
+        text,
+        "give the gateway's base URL, e.g. https://api.openai.com/v1 or http://127.0.0.1:8000/v1",
+        "https://api.openai.com/v1",
+    )
+
+
+def http_url(text: str, fix: str, example: str) -> str:
+    """`text` as given if it is an http(s) URL with a host and a port from 1 to 65535; else the usage
+    error saying so and `fix` (or `example`, for the port), the URL's credentials masked (`user:***@`,
+    `?token=***`)."""
     import httpx
 
     from toolkit.chat.masking import mask_url
@@ -191,12 +207,9 @@ def mcp_url(text: str) -> str:
     except (httpx.InvalidURL, ValueError):
         parsed = None
     if parsed is None or parsed.scheme not in ("http", "https") or not parsed.host:
-        raise argparse.ArgumentTypeError(
-            f"{mask_url(text)!r} is not an http(s) URL with a host: give the server's endpoint, e.g. "
-            f"{MCP_URL_EXAMPLE} (a command that starts a server is --mcp-stdio)"
-        )
+        raise argparse.ArgumentTypeError(f"{mask_url(text)!r} is not an http(s) URL with a host: {fix}")
     if parsed.port is not None and not 0 < parsed.port < 65536:
         raise argparse.ArgumentTypeError(
-            f"{mask_url(text)!r} has port {parsed.port}: a port is 1 to 65535, e.g. {MCP_URL_EXAMPLE}"
+            f"{mask_url(text)!r} has port {parsed.port}: a port is 1 to 65535, e.g. {example}"
         )
     return text

@@ -282,3 +282,22 @@ def test_cli_base_url_flag_that_is_no_url_names_the_flag(capsys):
         "toolkit probe: error: argument --base-url: 'api.example.com/v1' is not an http(s) URL with a host: give "
         "the gateway's base URL, e.g. https://api.openai.com/v1 or http://127.0.0.1:8000/v1\n"
     )
+
+
+@pytest.mark.parametrize(
+    ("key", "where"), [("“sk-s3cret”", "U+201C at position 1 of 11"), ("sk-s3\ncret", "U+000A at position 6 of 10")]
+)
+def test_cli_api_key_flag_that_cannot_be_sent_names_the_flag_not_the_key(key, where, capsys):
+    """Before: `--api-key “sk-…”` (quotes pasted from a chat) was "ChatClient: the API key has a character …
+    check LLM_API_KEY for a pasted quote", a variable nobody set."""
+    from toolkit.cli.main import main
+
+    with pytest.raises(SystemExit) as caught:
+        main(["probe", "--base-url", "http://127.0.0.1:9/v1", "--model", "m", "--api-key", key], prog="toolkit")
+    assert caught.value.code == 2
+    err = capsys.readouterr().err
+    assert err.endswith(
+        f"toolkit probe: error: argument --api-key: the key has a character that cannot go in an HTTP header ({where}); "
+        "API keys are printable ASCII: check it for a pasted quote or line break\n"
+    )
+    assert "s3" not in err

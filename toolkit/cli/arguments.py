@@ -5,7 +5,8 @@ whole number, at least 1), `seconds` (a finite number, at least 0), `host` (a na
 to listen on, never blank: an empty host listens on every interface), `text_file` (an input file
 that exists and is UTF-8 text of at most the cases' cap; a pipe such as `<(command)` is left for the command to read
 once), `command_line` (a shell-quoted command whose quotes close, naming a command), `mcp_url` and
-`base_url` (an http(s) URL with a host and a valid port, named masked when it is not), `out_file` (a file that can be
+`base_url` (an http(s) URL with a host and a valid port, named masked when it is not), `api_key` (printable
+ASCII, never shown), `out_file` (a file that can be
 written: checked before a long run, not after it; a FIFO or device only for permission, unopened;
 `-` for standard output, and `is_stdout` says whether a file is it) and `whole` (a whole number within given bounds, for a subcommand's own type). Each
 raises `argparse.ArgumentTypeError` with what is valid.
@@ -192,6 +193,19 @@ def base_url(text: str) -> str:
         "give the gateway's base URL, e.g. https://api.openai.com/v1 or http://127.0.0.1:8000/v1",
         "https://api.openai.com/v1",
     )
+
+
+def api_key(text: str) -> str:
+    """An API key that can go in an HTTP header once the spaces around it are dropped (as `connect` drops
+    them): printable ASCII. A bad one is named by the character and its place, never shown."""
+    key = text.strip()
+    bad = next(((i, ch) for i, ch in enumerate(key) if not " " <= ch <= "~"), None)
+    if bad is not None:
+        raise argparse.ArgumentTypeError(
+            f"the key has a character that cannot go in an HTTP header (U+{ord(bad[1]):04X} at position {bad[0] + 1} "
+            f"of {len(key)}); API keys are printable ASCII: check it for a pasted quote or line break"
+        )
+    return text
 
 
 def http_url(text: str, fix: str, example: str) -> str:

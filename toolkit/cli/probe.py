@@ -12,7 +12,7 @@ import argparse
 import os
 from typing import TYPE_CHECKING
 
-from toolkit.cli.arguments import base_url
+from toolkit.cli.arguments import api_key, base_url
 from toolkit.errors import ConfigurationError
 
 if TYPE_CHECKING:
@@ -23,7 +23,9 @@ def add_gateway_arguments(parser: argparse.ArgumentParser) -> None:
     """`--base-url --api-key --model` (default: the LLM_* variables) and `--fake-mode`."""
     parser.add_argument("--base-url", type=base_url, help="default: $LLM_BASE_URL")
     parser.add_argument(
-        "--api-key", help="default: $LLM_API_KEY (prefer it: a key given here shows in `ps` and the shell's history)"
+        "--api-key",
+        type=api_key,
+        help="default: $LLM_API_KEY (prefer it: a key given here shows in `ps` and the shell's history)",
     )
     parser.add_argument("--model", help="default: $LLM_MODEL")
     parser.add_argument(

@@ -328,3 +328,35 @@ def test_the_escape_handler_gives_bytes_back_and_escapes_the_rest():
     text = "a\udce8\udcaf订b\ud800é"  # two bytes surrogateescape read, a character, a lone surrogate, é
     assert text.encode("ascii", ESCAPE) == b"a\xe8\xaf\\u8ba2b\\ud800\\xe9"
     assert text.encode("latin-1", ESCAPE) == b"a\xe8\xaf\\u8ba2b\\ud800\xe9"
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["grade", "-sub.ipynb"], "toolkit grade: error: the following arguments are required: paths"),
+        (["tools", "-sub.ipynb"], "toolkit: error: unrecognized arguments: -sub.ipynb"),
+        (["drill", "--cases", "-sub.ipynb"], "toolkit drill: error: argument --cases: expected one argument"),
+    ],
+)
+def test_a_path_that_starts_with_a_dash_is_named_with_how_to_give_it(argv, said, tmp_path, monkeypatch, capsys):
+    """Before: `toolkit grade -sub.ipynb` said only "the following arguments are required: paths" (one was
+    given) and `--cases -sub.ipynb` "expected one argument": argparse reads a word that starts with `-` as an
+    option, and nothing said that the word is a file there, nor how to give it."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "-sub.ipynb").write_text("{}", encoding="utf-8")
+    with pytest.raises(SystemExit) as info:
+        main(argv, prog="toolkit")
+    assert info.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"{said} ('-sub.ipynb' is a path here: write it ./-sub.ipynb, as a word that starts with '-' is read as "
+        "an option)"
+    )
+
+
+def test_a_usage_error_without_such_a_path_is_argparse_own(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit):
+        main(["grade", "-x.ipynb"], prog="toolkit")
+    assert (
+        capsys.readouterr().err.splitlines()[-1] == "toolkit grade: error: the following arguments are required: paths"
+    )

@@ -162,7 +162,9 @@ def test_the_cli_reports_a_port_in_use(capsys):
         busy.listen()
         port = busy.getsockname()[1]
         assert cli(["--port", str(port)]) == 2
-    assert capsys.readouterr().err == f"error: cannot listen on 127.0.0.1:{port}: Address already in use\n"
+    assert capsys.readouterr().err == (
+        f"error: cannot listen on 127.0.0.1:{port}: Address already in use; stop the program that listens there, or give another --port (0 = any free one)\n"
+    )
 
 
 def _has_ipv6_loopback() -> bool:

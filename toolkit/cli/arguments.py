@@ -12,7 +12,8 @@ written: checked before a long run, not after it; a FIFO or device only for perm
 raises `argparse.ArgumentTypeError` with what is valid.
 
 `cannot_listen` is the one line every server command (`gateway`, `mcp-server`) prints when its
-port is taken, with exit status 2 (the README: a mistake is one line on stderr and exit status 2).
+port is taken (or cannot be had: a port below 1024, a host that is not this machine's), naming the
+fix, with exit status 2 (the README: a mistake is one line on stderr and exit status 2).
 
 Leaves out: anything argparse already checks (choices, required arguments).
 """
@@ -32,11 +33,29 @@ from toolkit.files import try_writing
 
 
 def cannot_listen(host: str, port: int, reason: OSError | str) -> int:
-    """Say on stderr that `host:port` cannot be listened on and why, in one line worded the same
-    by every server command; returns the exit status, 2."""
+    """Say on stderr that `host:port` cannot be listened on, why and what to do, in one line worded the
+    same by every server command; returns the exit status, 2."""
     why = reason if isinstance(reason, str) else (reason.strerror or str(reason))
-    print(f"error: cannot listen on {host}:{port}: {why}", file=sys.stderr)
+    fix = "" if isinstance(reason, str) else _listen_fix(reason)
+    print(f"error: cannot listen on {host}:{port}: {why}{fix and '; '}{fix}", file=sys.stderr)
     return 2
+
+
+_OWN_ADDRESS = "give 127.0.0.1 (this machine only) or one of its own addresses"
+
+
+def _listen_fix(error: OSError) -> str:
+    """What to do when listening failed with `error` ("" when there is nothing the command line can change)."""
+    import errno
+    import socket
+
+    if isinstance(error, socket.gaierror):
+        return f"--host is no name this machine can look up: {_OWN_ADDRESS}"
+    return {
+        errno.EADDRINUSE: "stop the program that listens there, or give another --port (0 = any free one)",
+        errno.EACCES: "a port below 1024 needs root: give one from 1024 up, or 0 (any free one)",
+        errno.EADDRNOTAVAIL: f"--host is no address of this machine: {_OWN_ADDRESS}",
+    }.get(error.errno or 0, "")
 
 
 def port(text: str) -> int:

@@ -323,3 +323,18 @@ def test_a_blank_command_line_names_the_option_and_an_example(text, capsys):
         f"toolkit tools: error: argument --mcp-stdio: {text!r} is not a command line: it names no command; "
         "give one, e.g. --mcp-stdio \"python -m toolkit mcp-server\"\n"
     )
+
+
+def test_an_output_name_that_ends_in_a_slash_is_a_folder_not_a_file(tmp_path):
+    """Before: `--out results/` (a folder that is not there yet) wrote the CSV as a file named `results`,
+    where `cp`, `mv` and the shell take the slash to mean a folder."""
+    from toolkit.cli.arguments import out_file
+
+    text = f"{tmp_path}/results/"
+    with pytest.raises(argparse.ArgumentTypeError) as info:
+        out_file(text)
+    assert str(info.value) == (
+        f"{text!r} ends in '/', so it names a folder, and there is no such folder: give a file name, e.g. "
+        f"{text}results.csv"
+    )
+    assert list(tmp_path.iterdir()) == []

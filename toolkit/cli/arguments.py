@@ -150,8 +150,9 @@ STDOUT = Path("-")
 
 
 def out_file(text: str) -> Path:
-    """A file to write: not blank, not a folder, no file standing where a folder on its way must be,
-    and one this user can really create (or open for writing) — tried here, leaving nothing behind.
+    """A file to write: not blank, not a folder (nor a name ending in `/`), no file standing where a
+    folder on its way must be, and one this user can really create (or open for writing) — tried
+    here, leaving nothing behind.
     `-` is standard output (`STDOUT`), as for most command-line tools."""
     if text == "-":
         return STDOUT
@@ -159,6 +160,11 @@ def out_file(text: str) -> Path:
     if not text.strip() or path.is_dir():
         raise argparse.ArgumentTypeError(
             f"{text!r} is {'blank' if not text.strip() else 'a folder'}: give a file name, e.g. out/results.csv"
+        )
+    if text.endswith(("/", os.sep)):  # `Path` drops the slash: `results/` would be written as a file `results`
+        raise argparse.ArgumentTypeError(
+            f"{text!r} ends in '/', so it names a folder, and there is no such folder: give a file name, e.g. "
+            f"{text}results.csv"
         )
     blocking = next((p for p in path.parents if p.exists() and not p.is_dir()), None)
     if blocking is not None:

@@ -139,3 +139,14 @@ def test_an_empty_notebook_file_is_said_to_be_empty(tmp_path, capsys, command):
     assert capsys.readouterr().err == (
         f"error: {path} is not a notebook: the file is empty; give the notebook as Jupyter saved it\n"
     )
+
+
+@pytest.mark.parametrize(("name", "said"), [("cases.csv", "a .csv file"), ("README", "a file without suffix")])
+def test_a_file_that_is_no_notebook_by_its_name_is_told_to_give_an_ipynb(tmp_path, capsys, name, said):
+    """Before: `toolkit notebooks cases.csv` was "… is not a notebook nbformat can read (NotJSONError)", naming
+    no fix; `toolkit grade` says "not a notebook: a .csv"."""
+    path = tmp_path / name
+    path.write_text("id,tool\n", encoding="utf-8")
+    assert main(["notebooks", "--no-execute", str(path)]) == 2
+    assert capsys.readouterr().err == f"error: {path} is not a notebook ({said}): give an .ipynb file\n"
+    assert path.read_text(encoding="utf-8") == "id,tool\n"

@@ -65,7 +65,11 @@ def read(path: Path) -> nbformat.NotebookNode:
 
 def unreadable(path: Path, error: Exception) -> str:
     """Why nbformat could not read the notebook at `path` (it raised `error`): one line naming the file
-    and, where there is one, the fix, as `toolkit grade` words it (text not UTF-8, an empty file)."""
+    and, where there is one, the fix, as `toolkit grade` words it (text not UTF-8, a file named as no
+    notebook, an empty file)."""
+    if path.suffix.lower() != ".ipynb":  # `notebooks cases.csv`: its name says it is no notebook
+        kind = f"a {path.suffix} file" if path.suffix else "a file without suffix"
+        return f"{path} is not a notebook ({kind}): give an .ipynb file"
     if isinstance(error, UnicodeDecodeError):
         return f"{path} {not_utf8_text(path)}"
     if is_empty(path):

@@ -367,3 +367,11 @@ def test_a_syntax_error_of_a_file_in_utf8_is_pythons_own(tmp_path, capsys):
     path.write_text("def f(:\n    pass\n", encoding="utf-8")
     assert cli([str(path)]) == 2
     assert capsys.readouterr().err == f"error: cannot import {path}: SyntaxError: invalid syntax (broken.py, line 1)\n"
+
+
+def test_a_file_of_nul_bytes_is_not_called_utf16(tmp_path, capsys):
+    """A file of nothing but NUL bytes (`truncate -s 1M`) is no UTF-16 text: Python's own words for it."""
+    path = tmp_path / "zeros.py"
+    path.write_bytes(bytes(1024))
+    assert cli([str(path)]) == 2
+    assert capsys.readouterr().err.startswith(f"error: cannot import {path}: SyntaxError: source code")

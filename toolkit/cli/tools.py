@@ -199,7 +199,7 @@ def _not_source_text(path: Path) -> str:
         data = path.read_bytes()
     except OSError:  # unreadable now: Python's own words
         return ""
-    if data[:2] in (b"\xff\xfe", b"\xfe\xff") or b"\x00" in data[:2]:  # `# ` or `fr` in UTF-16: a NUL in two
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff") or data[:2].count(0) == 1:  # `#` or `f` in UTF-16: one NUL in two
         return f"its text is not UTF-8, as Python reads a .py file (it is UTF-16){fix}"
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)

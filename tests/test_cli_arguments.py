@@ -45,7 +45,7 @@ def test_count_positive_and_seconds_say_what_is_valid():
         (["gateway", "--retry-after", "-2"], "argument --retry-after: '-2' is not a count"),
         (["eval", "--concurrency", "0"], "argument --concurrency: '0' is not allowed here"),
         (["grade", "--timeout", "0", "x.ipynb"], "argument --timeout: '0' is not a time limit"),
-        (["tools", "--timeout", "-5", "x.py"], "argument --timeout: '-5' is not a duration"),
+        (["tools", "--timeout", "-5", "x.py"], "argument --timeout: '-5' is not a time limit"),
         (["gateway", "--host", ""], "argument --host: '' is not a host: give a name or address, e.g. 127.0.0.1"),
         (["gateway", "--host", " "], "argument --host: ' ' is not a host"),
         (
@@ -321,7 +321,7 @@ def test_a_blank_command_line_names_the_option_and_an_example(text, capsys):
     assert info.value.code == 2
     assert capsys.readouterr().err.endswith(
         f"toolkit tools: error: argument --mcp-stdio: {text!r} is not a command line: it names no command; "
-        "give one, e.g. --mcp-stdio \"python -m toolkit mcp-server\"\n"
+        'give one, e.g. --mcp-stdio "python -m toolkit mcp-server"\n'
     )
 
 
@@ -338,3 +338,16 @@ def test_an_output_name_that_ends_in_a_slash_is_a_folder_not_a_file(tmp_path):
         f"{text}results.csv"
     )
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("text", ["0", "-0", "nan", "-1"])
+def test_an_mcp_timeout_of_zero_is_a_usage_error_naming_the_option(text, capsys):
+    """Before: `toolkit tools --mcp-stdio CMD --timeout 0` said "McpClient(connect_timeout=0.0): connect_timeout is
+    a finite number of seconds above 0. Fix: give a number, e.g. connect_timeout=30", the Python API's words."""
+    with pytest.raises(SystemExit) as info:
+        main(["tools", "--mcp-stdio", "server", "--timeout", text], prog="toolkit")
+    assert info.value.code == 2
+    assert capsys.readouterr().err.endswith(
+        f"toolkit tools: error: argument --timeout: {text!r} is not a time limit: use a number of seconds above 0, "
+        "e.g. 10\n"
+    )

@@ -1,14 +1,15 @@
 """Argument types shared by the subcommands: a bad value is argparse's one-line usage error.
 
 `port` (0 to 65535; 0 = any free port), `count` (a whole number, at least 0), `positive` (a
-whole number, at least 1), `seconds` (a finite number, at least 0), `host` (a name or address
-to listen on, never blank: an empty host listens on every interface), `text_file` (an input file
-that exists and is UTF-8 text of at most the cases' cap; a pipe such as `<(command)` is left for the command to read
-once), `command_line` (a shell-quoted command whose quotes close, naming a command), `mcp_url` and
-`base_url` (an http(s) URL with a host and a valid port, named masked when it is not), `api_key` (printable
-ASCII, never shown), `out_file` (a file that can be
-written: checked before a long run, not after it; a FIFO or device only for permission, unopened;
-`-` for standard output, and `is_stdout` says whether a file is it) and `whole` (a whole number within given bounds, for a subcommand's own type). Each
+whole number, at least 1), `seconds` (a finite number, at least 0), `positive_seconds` (a finite
+number above 0), `host` (a name or address to listen on, never blank: an empty host listens on
+every interface), `text_file` (an input file that exists and is UTF-8 text of at most the cases'
+cap; a pipe such as `<(command)` is left for the command to read once), `command_line` (a
+shell-quoted command whose quotes close, naming a command), `mcp_url` and `base_url` (an http(s)
+URL with a host and a valid port, named masked when it is not), `api_key` (printable ASCII, never
+shown), `out_file` (a file that can be written: checked before a long run, not after it; a FIFO or
+device only for permission, unopened; `-` for standard output, and `is_stdout` says whether a file
+is it) and `whole` (a whole number within given bounds, for a subcommand's own type). Each
 raises `argparse.ArgumentTypeError` with what is valid.
 
 `cannot_listen` is the one line every server command (`gateway`, `mcp-server`) prints when its
@@ -92,6 +93,17 @@ def seconds(text: str) -> float:
         value = math.nan
     if not (math.isfinite(value) and value >= 0):
         raise argparse.ArgumentTypeError(f"{text!r} is not a duration: use a number of seconds, 0 or more")
+    return value
+
+
+def positive_seconds(text: str) -> float:
+    """A time limit: a finite number of seconds, above 0 (0 would give up at once)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a time limit: use a number of seconds above 0, e.g. 10")
     return value
 
 

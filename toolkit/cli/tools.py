@@ -29,7 +29,7 @@ from pathlib import Path
 from types import ModuleType
 
 from toolkit import files
-from toolkit.cli.arguments import command_line, mcp_url, seconds
+from toolkit.cli.arguments import command_line, mcp_url, positive_seconds
 from toolkit.cli.streams import json_text
 from toolkit.errors import ConfigurationError
 from toolkit.unicode import cut
@@ -55,7 +55,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="a streamable-HTTP MCP endpoint, e.g. http://127.0.0.1:8765/mcp (repeatable)",
     )
     parser.add_argument(
-        "--timeout", type=seconds, default=None, help=f"seconds to wait for each MCP server (default {MCP_TIMEOUT_S:g})"
+        "--timeout",
+        type=positive_seconds,
+        default=None,
+        help=f"seconds to wait for each MCP server (default {MCP_TIMEOUT_S:g})",
     )
 
 

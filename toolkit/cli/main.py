@@ -114,7 +114,7 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("interrupted (Ctrl-C): stopped", file=sys.stderr)
+        print(INTERRUPTED, file=sys.stderr)
         return 130
     except Exception as exc:  # a defect, or input nothing above foresaw: still one line
         if os.environ.get(DEBUG_VARIABLE):
@@ -136,6 +136,8 @@ def _parse_and_run(argv: list[str], prog: str) -> int:
 
 
 DEBUG_VARIABLE = "TOOLKIT_DEBUG"
+INTERRUPTED = "interrupted (Ctrl-C): stopped"
+"""What stderr says when Ctrl-C stopped a command (exit status 130)."""
 
 
 def _first_line(exc: BaseException) -> str:

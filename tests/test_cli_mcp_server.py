@@ -125,3 +125,22 @@ def test_ctrl_c_stops_stdio_while_stdin_stays_open_with_one_line_and_exit_130():
     finally:
         process.kill()
         process.communicate()
+
+
+def test_stdio_served_from_a_thread_sets_no_signal_handler(monkeypatch, capsys):
+    """`signal.signal` works only in the main thread: `main(["mcp-server"])` run in another one (a test, a
+    notebook's helper) must serve, not fail with ValueError."""
+    import io
+    import threading
+
+    import anyio
+
+    from toolkit.cli.main import main
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    monkeypatch.setattr(anyio, "run", lambda serve, server: None)
+    status = []
+    worker = threading.Thread(target=lambda: status.append(main(["mcp-server"])))
+    worker.start()
+    worker.join(timeout=60)
+    assert status == [0] and capsys.readouterr() == ("", "")

@@ -14,6 +14,7 @@ import argparse
 import os
 import signal
 import sys
+import threading
 from collections.abc import Callable
 
 from toolkit.cli.arguments import cannot_listen, day, port
@@ -71,6 +72,9 @@ def _until_ctrl_c(serve: Callable[[], object]) -> None:
     first Ctrl-C waited for the next line on stdin, the second said "interrupted" and the process still
     waited, the third printed a traceback. Nothing is lost: the shop lives in memory, and each answer
     is flushed as it is sent."""
+    if threading.current_thread() is not threading.main_thread():  # only the main thread sets handlers
+        serve()
+        return
     previous = signal.signal(signal.SIGINT, _stop_now)  # set before anyio: asyncio then keeps its hands off
     try:
         serve()

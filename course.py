@@ -27,7 +27,8 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
-BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
+WINDOWS = os.name == "nt"
+BIN = VENV / ("Scripts" if WINDOWS else "bin")
 STAMP = VENV / ".toolkit-setup"
 
 
@@ -76,9 +77,15 @@ def venv_problem() -> str:
     made_with = venv_python_version()
     if made_with != tuple(sys.version_info[:2]):
         return f"was made by Python {'.'.join(map(str, made_with)) if made_with else 'unknown'}"
-    if not (BIN / "python").exists():  # a dangling link does not exist either
-        return f"has no Python that runs ({BIN / 'python'} is missing, or links to a Python that was removed)"
+    python = venv_python()
+    if not python.exists():  # a dangling link does not exist either
+        return f"has no Python that runs ({python} is missing, or links to a Python that was removed)"
     return ""
+
+
+def venv_python() -> Path:
+    """The .venv's Python: `Scripts\\python.exe` on Windows, `bin/python` elsewhere."""
+    return BIN / ("python.exe" if WINDOWS else "python")
 
 
 class SetupError(Exception):
@@ -95,7 +102,7 @@ def setup() -> None:
         shutil.rmtree(VENV)
     if STAMP.exists() and STAMP.read_text() == _fingerprint():
         return
-    if not (BIN / "python").exists():
+    if not venv_python().exists():
         print("creating .venv ...", flush=True)
         make_venv()
     pip = [str(BIN / "python"), "-m", "pip", "install", "--disable-pip-version-check", "-q"]

@@ -234,3 +234,15 @@ def test_a_ctrl_c_that_comes_while_the_child_starts_is_left_to_the_child(monkeyp
         pytest.fail("a Ctrl-C while the child started ended course.py's wait")
     assert status == 3
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_a_windows_venv_whose_python_is_there_is_kept(monkeypatch, capsys):
+    """On Windows the venv's Python is `Scripts\\python.exe`: looking for `python` alone would find none and
+    make the .venv anew on every run."""
+    monkeypatch.setattr(course, "WINDOWS", True)
+    course.BIN.mkdir(parents=True)
+    (course.VENV / "pyvenv.cfg").write_text(f"version = {sys.version_info[0]}.{sys.version_info[1]}.0\n")
+    (course.BIN / "python.exe").touch()
+    assert course.venv_problem() == ""
+    (course.BIN / "python.exe").unlink()
+    assert course.venv_problem().startswith(f"has no Python that runs ({course.BIN / 'python.exe'} is missing")

@@ -351,3 +351,15 @@ def test_an_mcp_timeout_of_zero_is_a_usage_error_naming_the_option(text, capsys)
         f"toolkit tools: error: argument --timeout: {text!r} is not a time limit: use a number of seconds above 0, "
         "e.g. 10\n"
     )
+
+
+def test_a_dash_for_the_cases_names_standard_input_s_file(capsys):
+    """Before: `toolkit drill --cases - < cases.csv` said "'-' cannot be read: No such file or directory", where
+    `--out -` is standard output: nothing said how to read the cases from standard input."""
+    with pytest.raises(SystemExit) as info:
+        main(["drill", "--cases", "-"], prog="toolkit")
+    assert info.value.code == 2
+    assert capsys.readouterr().err.endswith(
+        "toolkit drill: error: argument --cases: '-' is no file: to read the cases from standard input, give "
+        "--cases /dev/stdin\n"
+    )

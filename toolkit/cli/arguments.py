@@ -131,6 +131,10 @@ def text_file(text: str) -> str:
     try:
         mode = os.stat(text).st_mode
     except OSError as exc:
+        if text == "-":  # as `--out -` is standard output; no file of that name is here
+            raise argparse.ArgumentTypeError(
+                "'-' is no file: to read the cases from standard input, give --cases /dev/stdin"
+            ) from None
         raise argparse.ArgumentTypeError(f"{text!r} cannot be read: {exc.strerror or exc}") from None
     if stat.S_ISDIR(mode):
         raise argparse.ArgumentTypeError(f"{text!r} cannot be read: Is a directory")

@@ -5,8 +5,8 @@
 
 Setup creates `.venv/` inside the repo (ignored by git) and installs the package with its test
 extra (which includes the `course` extra, JupyterLab); it is redone only when pyproject.toml
-changes, or when `.venv` was made by another Python (it is then made anew). Extra arguments go to
-jupyter / pytest.
+changes, or when `.venv` was made by another Python or its Python is gone (it is then made anew).
+Extra arguments go to jupyter / pytest.
 
 Exit status: JupyterLab's or pytest's own; 0 for --help; 2 for an unknown command or a setup that
 failed (one line on stderr says why and what to do); 130 after Ctrl-C stopped the setup.
@@ -27,7 +27,8 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
-BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
+WINDOWS = os.name == "nt"
+BIN = VENV / ("Scripts" if WINDOWS else "bin")
 STAMP = VENV / ".toolkit-setup"
 
 
@@ -68,23 +69,40 @@ def venv_python_version() -> tuple[int, int] | None:
     return None
 
 
+def venv_problem() -> str:
+    """Why the .venv there cannot be kept ("" when it can, or there is none): another Python made it, or
+    its Python is gone (`bin/python` missing, or linking to an interpreter since uninstalled or upgraded)."""
+    if not VENV.exists():
+        return ""
+    made_with = venv_python_version()
+    if made_with != tuple(sys.version_info[:2]):
+        return f"was made by Python {'.'.join(map(str, made_with)) if made_with else 'unknown'}"
+    python = venv_python()
+    if not python.exists():  # a dangling link does not exist either
+        return f"has no Python that runs ({python} is missing, or links to a Python that was removed)"
+    return ""
+
+
+def venv_python() -> Path:
+    """The .venv's Python: `Scripts\\python.exe` on Windows, `bin/python` elsewhere."""
+    return BIN / ("python.exe" if WINDOWS else "python")
+
+
 class SetupError(Exception):
     """The setup cannot go on: the message says why and what to do (one line, no traceback)."""
 
 
 def setup() -> None:
     """Create .venv and install toolkit[test] into it, unless already done for this pyproject."""
-    made_with = venv_python_version()
-    if VENV.exists() and made_with != tuple(sys.version_info[:2]):
+    problem = venv_problem()  # no `:=` in this file: Python 3.7 must parse it to say 3.11 is needed
+    if problem:
         print(
-            f".venv was made by Python {made_with or 'unknown'}; making it anew with "
-            f"Python {sys.version_info[0]}.{sys.version_info[1]} ...",
-            flush=True,
+            f".venv {problem}; making it anew with Python {sys.version_info[0]}.{sys.version_info[1]} ...", flush=True
         )
         shutil.rmtree(VENV)
     if STAMP.exists() and STAMP.read_text() == _fingerprint():
         return
-    if not (BIN / "python").exists():
+    if not venv_python().exists():
         print("creating .venv ...", flush=True)
         make_venv()
     pip = [str(BIN / "python"), "-m", "pip", "install", "--disable-pip-version-check", "-q"]

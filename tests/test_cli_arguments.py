@@ -45,7 +45,7 @@ def test_count_positive_and_seconds_say_what_is_valid():
         (["gateway", "--retry-after", "-2"], "argument --retry-after: '-2' is not a count"),
         (["eval", "--concurrency", "0"], "argument --concurrency: '0' is not allowed here"),
         (["grade", "--timeout", "0", "x.ipynb"], "argument --timeout: '0' is not a time limit"),
-        (["tools", "--timeout", "-5", "x.py"], "argument --timeout: '-5' is not a duration"),
+        (["tools", "--timeout", "-5", "x.py"], "argument --timeout: '-5' is not a time limit"),
         (["gateway", "--host", ""], "argument --host: '' is not a host: give a name or address, e.g. 127.0.0.1"),
         (["gateway", "--host", " "], "argument --host: ' ' is not a host"),
         (
@@ -261,3 +261,105 @@ def test_an_output_that_is_a_link_is_checked_at_the_file_it_names(tmp_path, caps
         with pytest.raises(argparse.ArgumentTypeError) as info:
             out_file(text)
         assert str(info.value) == message
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            "localhost:8765/mcp",
+            "'localhost:8765/mcp' is not an http(s) URL with a host: give the server's endpoint, e.g. "
+            "http://127.0.0.1:8765/mcp (a command that starts a server is --mcp-stdio)",
+        ),
+        (
+            "http:///mcp",
+            "'http:///mcp' is not an http(s) URL with a host: give the server's endpoint, e.g. "
+            "http://127.0.0.1:8765/mcp (a command that starts a server is --mcp-stdio)",
+        ),
+        (
+            "localhost/mcp?token=s3cret",
+            "'localhost/mcp?token=***' is not an http(s) URL with a host: give the server's endpoint, e.g. "
+            "http://127.0.0.1:8765/mcp (a command that starts a server is --mcp-stdio)",
+        ),
+        (
+            "http://u:s3cret@127.0.0.1:99999/mcp",
+            "'http://u:***@127.0.0.1:99999/mcp' has port 99999: a port is 1 to 65535, e.g. http://127.0.0.1:8765/mcp",
+        ),
+    ],
+)
+def test_an_mcp_url_must_be_http_with_a_host_and_a_port_and_is_named_masked(text, message, capsys):
+    """Before: `--mcp-http localhost:8765/mcp` was "McpClient('localhost:8765/mcp'): a str is the URL of a
+    streamable-HTTP server … Fix: give the URL, or for a command to start: McpClient.from_command_line(...)",
+    the Python API's words on the command line; `http:///mcp` was "UnsupportedProtocol: Request URL is missing
+    an 'http://' or 'https://' protocol" (it has one), and port 99999 "OverflowError: connect(): port must be
+    0-65535" after a connection attempt."""
+    from toolkit.cli.arguments import mcp_url
+
+    with pytest.raises(argparse.ArgumentTypeError) as info:
+        mcp_url(text)
+    assert str(info.value) == message
+    with pytest.raises(SystemExit) as exit_info:
+        main(["tools", "--mcp-http", text], prog="toolkit")
+    err = capsys.readouterr().err
+    assert exit_info.value.code == 2 and err.endswith(f"toolkit tools: error: argument --mcp-http: {message}\n")
+    assert "s3cret" not in err
+
+
+def test_an_mcp_url_that_is_one_is_kept_as_given():
+    from toolkit.cli.arguments import mcp_url
+
+    for url in ("http://127.0.0.1:8765/mcp", "HTTPS://user:pw@example.com/mcp?token=x", "http://[::1]:1/mcp"):
+        assert mcp_url(url) == url
+
+
+@pytest.mark.parametrize("text", ["", "   "])
+def test_a_blank_command_line_names_the_option_and_an_example(text, capsys):
+    """Before: `--mcp-stdio ""` was "McpClient.from_command_line(''): the line holds no command. Fix: write the
+    command line, e.g. McpClient.from_command_line(\"python -m mcp_server_time\")", the Python API's words."""
+    with pytest.raises(SystemExit) as info:
+        main(["tools", "--mcp-stdio", text], prog="toolkit")
+    assert info.value.code == 2
+    assert capsys.readouterr().err.endswith(
+        f"toolkit tools: error: argument --mcp-stdio: {text!r} is not a command line: it names no command; "
+        'give one, e.g. --mcp-stdio "python -m toolkit mcp-server"\n'
+    )
+
+
+def test_an_output_name_that_ends_in_a_slash_is_a_folder_not_a_file(tmp_path):
+    """Before: `--out results/` (a folder that is not there yet) wrote the CSV as a file named `results`,
+    where `cp`, `mv` and the shell take the slash to mean a folder."""
+    from toolkit.cli.arguments import out_file
+
+    text = f"{tmp_path}/results/"
+    with pytest.raises(argparse.ArgumentTypeError) as info:
+        out_file(text)
+    assert str(info.value) == (
+        f"{text!r} ends in '/', so it names a folder, and there is no such folder: give a file name, e.g. "
+        f"{text}results.csv"
+    )
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("text", ["0", "-0", "nan", "-1"])
+def test_an_mcp_timeout_of_zero_is_a_usage_error_naming_the_option(text, capsys):
+    """Before: `toolkit tools --mcp-stdio CMD --timeout 0` said "McpClient(connect_timeout=0.0): connect_timeout is
+    a finite number of seconds above 0. Fix: give a number, e.g. connect_timeout=30", the Python API's words."""
+    with pytest.raises(SystemExit) as info:
+        main(["tools", "--mcp-stdio", "server", "--timeout", text], prog="toolkit")
+    assert info.value.code == 2
+    assert capsys.readouterr().err.endswith(
+        f"toolkit tools: error: argument --timeout: {text!r} is not a time limit: use a number of seconds above 0, "
+        "e.g. 10\n"
+    )
+
+
+def test_a_dash_for_the_cases_names_standard_input_s_file(capsys):
+    """Before: `toolkit drill --cases - < cases.csv` said "'-' cannot be read: No such file or directory", where
+    `--out -` is standard output: nothing said how to read the cases from standard input."""
+    with pytest.raises(SystemExit) as info:
+        main(["drill", "--cases", "-"], prog="toolkit")
+    assert info.value.code == 2
+    assert capsys.readouterr().err.endswith(
+        "toolkit drill: error: argument --cases: '-' is no file: to read the cases from standard input, give "
+        "--cases /dev/stdin\n"
+    )

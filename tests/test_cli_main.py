@@ -204,7 +204,9 @@ def test_a_server_on_a_busy_port_is_one_line_and_exit_status_2(command, capsys):
         busy.listen()
         port = busy.getsockname()[1]
         assert main([*command, "--port", str(port)]) == 2
-    assert capsys.readouterr().err == f"error: cannot listen on 127.0.0.1:{port}: Address already in use\n"
+    assert capsys.readouterr().err == (
+        f"error: cannot listen on 127.0.0.1:{port}: Address already in use; stop the program that listens there, or give another --port (0 = any free one)\n"
+    )
 
 
 def _with_a_closed_reader(*argv: str) -> subprocess.CompletedProcess[str]:
@@ -338,3 +340,64 @@ def test_importing_the_main_module_runs_nothing():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert (done.returncode, done.stdout, done.stderr) == (0, "imported\n", "")
     assert run("--version").stdout.strip() == f"python -m toolkit {version()}"
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["grade", "-sub.ipynb"], "toolkit grade: error: the following arguments are required: paths"),
+        (["tools", "-sub.ipynb"], "toolkit: error: unrecognized arguments: -sub.ipynb"),
+        (["drill", "--cases", "-sub.ipynb"], "toolkit drill: error: argument --cases: expected one argument"),
+    ],
+)
+def test_a_path_that_starts_with_a_dash_is_named_with_how_to_give_it(argv, said, tmp_path, monkeypatch, capsys):
+    """Before: `toolkit grade -sub.ipynb` said only "the following arguments are required: paths" (one was
+    given) and `--cases -sub.ipynb` "expected one argument": argparse reads a word that starts with `-` as an
+    option, and nothing said that the word is a file there, nor how to give it."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "-sub.ipynb").write_text("{}", encoding="utf-8")
+    with pytest.raises(SystemExit) as info:
+        main(argv, prog="toolkit")
+    assert info.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"{said} ('-sub.ipynb' is a path here: write it ./-sub.ipynb, as a word that starts with '-' is read as "
+        "an option)"
+    )
+
+
+def test_a_usage_error_without_such_a_path_is_argparse_own(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit):
+        main(["grade", "-x.ipynb"], prog="toolkit")
+    assert (
+        capsys.readouterr().err.splitlines()[-1] == "toolkit grade: error: the following arguments are required: paths"
+    )
+
+
+@pytest.mark.parametrize(
+    ("error", "said"),
+    [
+        (
+            OSError(13, "Permission denied"),
+            "Permission denied; a port below 1024 needs root: give one from 1024 up, or 0 (any free one)",
+        ),
+        (
+            OSError(99, "Cannot assign requested address"),
+            "Cannot assign requested address; --host is no address of this machine: give 127.0.0.1 (this machine "
+            "only) or one of its own addresses",
+        ),
+        (
+            __import__("socket").gaierror(-2, "Name or service not known"),
+            "Name or service not known; --host is no name this machine can look up: give 127.0.0.1 (this machine "
+            "only) or one of its own addresses",
+        ),
+        (OSError(5, "Input/output error"), "Input/output error"),
+    ],
+)
+def test_a_server_that_cannot_listen_names_the_fix(error, said, capsys):
+    """Before: "error: cannot listen on 10.1.2.3:18083: Cannot assign requested address" (or "Permission
+    denied", "Address already in use"), the system's reason alone, naming no fix."""
+    from toolkit.cli.arguments import cannot_listen
+
+    assert cannot_listen("10.1.2.3", 80, error) == 2
+    assert capsys.readouterr().err == f"error: cannot listen on 10.1.2.3:80: {said}\n"

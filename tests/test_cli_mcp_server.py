@@ -62,3 +62,85 @@ def test_the_http_socket_is_tcp_so_that_asyncio_turns_nagle_off(monkeypatch, cap
     serve_http(shop_server(), 0)
     assert len(taken) == 1 and taken[0][0] == socket.IPPROTO_TCP and taken[0][1] != 0
     assert capsys.readouterr().err == f"MCP server 'toolkit-shop' on http://127.0.0.1:{taken[0][1]}/mcp\n"
+
+
+class _Terminal:
+    """A stdin that is a terminal (a learner typed the command and waits)."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_stdio_started_from_a_terminal_says_what_it_waits_for(monkeypatch, capsys):
+    """Before: `toolkit mcp-server` typed in a terminal printed nothing and waited: it looked hung, while it
+    waited for an MCP client's JSON-RPC on stdin."""
+    import anyio
+
+    from toolkit.cli.main import main
+
+    served = []
+    monkeypatch.setattr(sys, "stdin", _Terminal())
+    monkeypatch.setattr(anyio, "run", lambda serve, server: served.append(server.name))
+    assert main(["mcp-server"]) == 0
+    assert served == ["toolkit-shop"]
+    assert capsys.readouterr() == (
+        "",
+        "MCP server 'toolkit-shop' on stdio: it waits for an MCP client's messages on stdin; start it from an MCP "
+        "client, or serve HTTP with --http (Ctrl-C stops it)\n",
+    )
+
+
+def test_stdio_started_by_a_client_prints_nothing(monkeypatch, capsys):
+    import io
+
+    import anyio
+
+    from toolkit.cli.main import main
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    monkeypatch.setattr(anyio, "run", lambda serve, server: None)
+    assert main(["mcp-server"]) == 0
+    assert capsys.readouterr() == ("", "")
+
+
+def test_ctrl_c_stops_stdio_while_stdin_stays_open_with_one_line_and_exit_130():
+    """Before: Ctrl-C did not stop `toolkit mcp-server` while its stdin stayed open (a terminal, a client that
+    keeps the pipe): the SDK reads stdin in a thread no cancellation reaches, so the first Ctrl-C did nothing,
+    the second printed "interrupted" and the process still waited for that read; the third printed a traceback
+    from `threading._shutdown`."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "toolkit", "mcp-server"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        process.stdin.write("not json\n")  # answered once the server reads: it is serving
+        process.stdin.flush()
+        assert '"code":-32700' in process.stdout.readline()
+        process.send_signal(signal.SIGINT)
+        process.wait(timeout=30)  # stdin stays open
+        assert (process.returncode, process.stderr.read()) == (130, "interrupted (Ctrl-C): stopped\n")
+    finally:
+        process.kill()
+        process.communicate()
+
+
+def test_stdio_served_from_a_thread_sets_no_signal_handler(monkeypatch, capsys):
+    """`signal.signal` works only in the main thread: `main(["mcp-server"])` run in another one (a test, a
+    notebook's helper) must serve, not fail with ValueError."""
+    import io
+    import threading
+
+    import anyio
+
+    from toolkit.cli.main import main
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    monkeypatch.setattr(anyio, "run", lambda serve, server: None)
+    status = []
+    worker = threading.Thread(target=lambda: status.append(main(["mcp-server"])))
+    worker.start()
+    worker.join(timeout=60)
+    assert status == [0] and capsys.readouterr() == ("", "")

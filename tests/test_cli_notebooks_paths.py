@@ -104,3 +104,49 @@ def test_a_path_that_is_there_but_no_notebook_file_is_named_for_what_it_is(tmp_p
         assert capsys.readouterr() == ("", f"error: cannot read {path}: {problem}; give an .ipynb file\n")
     assert main(["notebooks", "--no-execute", str(tmp_path / "missing.ipynb")]) == 2
     assert capsys.readouterr().err == f"error: no such notebook: {tmp_path / 'missing.ipynb'}\n"
+
+
+UTF16 = WELCOME.read_text(encoding="utf-8").encode("utf-16")  # with its byte-order mark, as PowerShell saves
+
+
+@pytest.mark.parametrize(
+    ("content", "problem"),
+    [
+        (UTF16, "cannot be read: its text is not UTF-8, as a notebook's must be (it is UTF-16)"),
+        (b'{"cells": "caf\xe9"}', "cannot be read: its text is not UTF-8, as a notebook's must be"),
+    ],
+)
+@pytest.mark.parametrize("command", [["notebooks", "--no-execute"], ["exercises", "--update"]])
+def test_a_notebook_that_is_not_utf8_is_told_to_be_saved_as_utf8(tmp_path, capsys, content, problem, command):
+    """Before: "error: … is not a notebook nbformat can read (UnicodeDecodeError)", naming no fix, where
+    `toolkit grade` says of the same file what it is and to save it as UTF-8."""
+    path = tmp_path / "01_week1.ipynb"
+    path.write_bytes(content)
+    assert main([*command, str(path)]) == 2
+    assert capsys.readouterr().err == (
+        f"error: {path} {problem}; open it in the editor that saved it and save it as UTF-8\n"
+    )
+    assert path.read_bytes() == content
+
+
+@pytest.mark.parametrize("command", [["notebooks", "--no-execute"], ["exercises", "--update"]])
+def test_an_empty_notebook_file_is_said_to_be_empty(tmp_path, capsys, command):
+    """Before: "error: … is not a notebook nbformat can read (NotJSONError)" for a file of no bytes (a
+    save that failed, a `touch`); `toolkit grade` says "the file is empty"."""
+    path = tmp_path / "01_week1.ipynb"
+    path.touch()
+    assert main([*command, str(path)]) == 2
+    assert capsys.readouterr().err == (
+        f"error: {path} is not a notebook: the file is empty; give the notebook as Jupyter saved it\n"
+    )
+
+
+@pytest.mark.parametrize(("name", "said"), [("cases.csv", "a .csv file"), ("README", "a file without suffix")])
+def test_a_file_that_is_no_notebook_by_its_name_is_told_to_give_an_ipynb(tmp_path, capsys, name, said):
+    """Before: `toolkit notebooks cases.csv` was "… is not a notebook nbformat can read (NotJSONError)", naming
+    no fix; `toolkit grade` says "not a notebook: a .csv"."""
+    path = tmp_path / name
+    path.write_text("id,tool\n", encoding="utf-8")
+    assert main(["notebooks", "--no-execute", str(path)]) == 2
+    assert capsys.readouterr().err == f"error: {path} is not a notebook ({said}): give an .ipynb file\n"
+    assert path.read_text(encoding="utf-8") == "id,tool\n"

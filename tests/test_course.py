@@ -44,7 +44,10 @@ def test_setup_is_skipped_when_pyproject_is_unchanged(monkeypatch, tmp_path):
     venv_dir = tmp_path / ".venv"  # never the real .venv: setup() may remove a foreign one
     venv_dir.mkdir()
     (venv_dir / "pyvenv.cfg").write_text(f"version = {sys.version_info[0]}.{sys.version_info[1]}.0\n")
+    (venv_dir / "bin").mkdir()
+    (venv_dir / "bin" / "python").symlink_to(sys.executable)
     monkeypatch.setattr(course, "VENV", venv_dir)
+    monkeypatch.setattr(course, "BIN", venv_dir / "bin")
     stamp = tmp_path / "stamp"
     stamp.write_text(course._fingerprint())
     monkeypatch.setattr(course, "STAMP", stamp)
@@ -70,7 +73,34 @@ def test_a_venv_made_by_another_python_is_made_anew(monkeypatch, tmp_path, capsy
     (tmp_path / "stamp").write_text(course._fingerprint())
     course.setup()  # stamp matches, but the venv is from 3.10: it is removed first
     assert not venv_dir.exists()
-    assert ".venv was made by Python (3, 10)" in capsys.readouterr().out
+    assert capsys.readouterr().out == (
+        f".venv was made by Python 3.10; making it anew with Python {sys.version_info[0]}.{sys.version_info[1]} ...\n"
+    )
+
+
+@pytest.mark.parametrize("python", ["dangling link", "missing"])
+def test_a_venv_whose_python_is_gone_is_made_anew(monkeypatch, tmp_path, capsys, python):
+    """Before: a .venv whose Python was uninstalled (pyenv uninstall, a Homebrew upgrade: `bin/python` a
+    dangling link) failed at `venv` with "could not create .venv with pip ([Errno 2] No such file or
+    directory: '.../bin/python'); on Debian or Ubuntu install the venv module first", a fix that fixes
+    nothing; with the setup stamp in place it failed at jupyter or pytest instead."""
+    version = f"{sys.version_info[0]}.{sys.version_info[1]}"
+    course.BIN.mkdir(parents=True)
+    (course.VENV / "pyvenv.cfg").write_text(f"home = /gone/bin\nversion = {version}.0\n")
+    if python == "dangling link":
+        (course.BIN / "python").symlink_to("/gone/bin/python3")
+    course.STAMP.write_text(course._fingerprint())
+    made = []
+    monkeypatch.setattr(
+        course, "make_venv", lambda: made.append(course.VENV.exists()) or course.BIN.mkdir(parents=True)
+    )
+    monkeypatch.setattr(course.subprocess, "run", lambda *a, **k: subprocess.CompletedProcess(a, 0))
+    course.setup()
+    assert made == [False]  # the broken .venv was removed before a new one was made
+    assert capsys.readouterr().out.splitlines()[0] == (
+        f".venv has no Python that runs ({course.BIN / 'python'} is missing, or links to a Python that was "
+        f"removed); making it anew with Python {version} ..."
+    )
 
 
 def test_lab_opens_the_welcome_notebook(monkeypatch):
@@ -204,3 +234,15 @@ def test_a_ctrl_c_that_comes_while_the_child_starts_is_left_to_the_child(monkeyp
         pytest.fail("a Ctrl-C while the child started ended course.py's wait")
     assert status == 3
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_a_windows_venv_whose_python_is_there_is_kept(monkeypatch, capsys):
+    """On Windows the venv's Python is `Scripts\\python.exe`: looking for `python` alone would find none and
+    make the .venv anew on every run."""
+    monkeypatch.setattr(course, "WINDOWS", True)
+    course.BIN.mkdir(parents=True)
+    (course.VENV / "pyvenv.cfg").write_text(f"version = {sys.version_info[0]}.{sys.version_info[1]}.0\n")
+    (course.BIN / "python.exe").touch()
+    assert course.venv_problem() == ""
+    (course.BIN / "python.exe").unlink()
+    assert course.venv_problem().startswith(f"has no Python that runs ({course.BIN / 'python.exe'} is missing")

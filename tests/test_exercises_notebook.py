@@ -89,7 +89,15 @@ def test_a_hand_edited_cell_with_odd_tags_is_read_without_crashing():
 
 @pytest.mark.parametrize(
     ("content", "problem"),
-    [(b"\xff\xfe", "UnicodeDecodeError"), (b'{"nbformat": 99, "cells": []}', "NBFormatError"), (None, None)],
+    [
+        (
+            b"\xff\xfe",
+            "cannot be read: its text is not UTF-8, as a notebook's must be (it is UTF-16); open it in the "
+            "editor that saved it and save it as UTF-8",
+        ),
+        (b'{"nbformat": 99, "cells": []}', "is not a notebook nbformat can read (NBFormatError)"),
+        (None, None),
+    ],
 )
 def test_cli_update_names_a_file_it_cannot_read(tmp_path, capsys, content, problem):
     path = tmp_path / "06_week6_round_trip_loop.ipynb"
@@ -101,7 +109,7 @@ def test_cli_update_names_a_file_it_cannot_read(tmp_path, capsys, content, probl
     expected = (
         f"cannot read {path}: a folder; give an .ipynb file"  # there, but no file: not "no such notebook"
         if content is None
-        else f"{path} is not a notebook nbformat can read ({problem})"
+        else f"{path} {problem}"
     )
     assert capsys.readouterr().err == f"error: {expected}\n"
     if content is not None:

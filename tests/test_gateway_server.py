@@ -162,7 +162,9 @@ def test_the_cli_reports_a_port_in_use(capsys):
         busy.listen()
         port = busy.getsockname()[1]
         assert cli(["--port", str(port)]) == 2
-    assert capsys.readouterr().err == f"error: cannot listen on 127.0.0.1:{port}: Address already in use\n"
+    assert capsys.readouterr().err == (
+        f"error: cannot listen on 127.0.0.1:{port}: Address already in use; stop the program that listens there, or give another --port (0 = any free one)\n"
+    )
 
 
 def _has_ipv6_loopback() -> bool:
@@ -182,3 +184,23 @@ def test_an_ipv6_host_gets_a_url_with_brackets_that_answers():
         assert url.startswith("http://[::1]:") and url.endswith("/v1")
         reply = httpx.post(f"{url}/chat/completions", json={"model": "m", "messages": MESSAGES})
     assert reply.status_code == 200
+
+
+def test_ctrl_c_stops_the_cli_with_one_line_and_exit_130():
+    """Before: Ctrl-C ended `toolkit gateway` silently with exit 0 (its `run` swallowed the
+    KeyboardInterrupt), where every other command (`mcp-server --http` too) says one line and exits 130;
+    a shell script running it (`toolkit gateway; next`) went on as if the gateway had ended by itself."""
+    import signal
+
+    process = subprocess.Popen(
+        [sys.executable, "-m", "toolkit", "gateway", "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert "listening on http://127.0.0.1:" in process.stdout.readline()  # printed once the socket listens
+    finally:
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=30)
+    assert (process.returncode, err) == (130, "interrupted (Ctrl-C): stopped\n")

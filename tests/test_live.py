@@ -276,7 +276,8 @@ def test_course_client_names_a_cassette_it_cannot_replay_and_goes_on_embedded(ca
     client = course_client()
     assert capsys.readouterr().out.splitlines() == [
         f"The LLM_* variables do not describe a gateway: cassette {missing} cannot be read: No such file or "
-        "directory So that every cell still runs, this notebook continues on:",
+        "directory (set by LLM_REPLAY: give a cassette LLM_RECORD wrote, or unset LLM_REPLAY) So that every cell "
+        "still runs, this notebook continues on:",
         "gateway: embedded fake keyword gateway (in-process, mode A)",
     ]
     assert on_embedded_gateway(client)

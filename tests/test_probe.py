@@ -240,3 +240,64 @@ def test_the_probe_reads_the_model_name_out_of_an_error_before_looking_for_tools
     refusing = httpx.MockTransport(lambda request: httpx.Response(404, text=OPENROUTER_NO_TOOLS))
     client = ChatClient("http://gw.test/v1", "k", "xlam-tool-7b", transport=refusing, retry=RetryPolicy(max_retries=0))
     assert probe(client).verdict == "C"
+
+
+@pytest.mark.parametrize("command", ["probe", "eval"])
+def test_cli_flags_without_the_model_name_the_flag_not_only_the_variables(command, monkeypatch, capsys):
+    """Before: `toolkit probe --base-url URL --api-key K` (no --model, no LLM_* set) said "connect(): LLM_BASE_URL,
+    LLM_API_KEY set but LLM_MODEL not … Set the missing ones, or unset all three": variables nobody set, and
+    no word of --model."""
+    from toolkit.cli.main import main
+
+    for name in ("LLM_BASE_URL", "LLM_API_KEY", "LLM_MODEL", "LLM_REPLAY", "LLM_RECORD"):
+        monkeypatch.delenv(name, raising=False)
+    assert main([command, "--base-url", "http://127.0.0.1:9/v1", "--api-key", "sk-s3cret"]) == 2
+    assert capsys.readouterr().err == (
+        "error: --base-url, --api-key given but not --model (nor LLM_MODEL): a real gateway needs its URL, key and "
+        "model; give the missing one, or none of the three for the embedded fake gateway\n"
+    )
+
+
+def test_cli_flags_with_the_rest_from_the_variables_reach_the_real_gateway(monkeypatch):
+    from argparse import Namespace
+
+    from toolkit.cli.probe import client_from_args
+
+    monkeypatch.setenv("LLM_BASE_URL", "http://127.0.0.1:9/v1")
+    monkeypatch.setenv("LLM_API_KEY", "sk-s3cret")
+    monkeypatch.delenv("LLM_MODEL", raising=False)
+    client = client_from_args(Namespace(base_url=None, api_key=None, model="m", fake_mode=None))
+    assert (client.base_url, client.model) == ("http://127.0.0.1:9/v1", "m")
+
+
+def test_cli_base_url_flag_that_is_no_url_names_the_flag(capsys):
+    """Before: `--base-url api.example.com/v1` was "ChatClient: base_url … (check LLM_BASE_URL)", a variable
+    nobody set."""
+    from toolkit.cli.main import main
+
+    with pytest.raises(SystemExit) as caught:
+        main(["probe", "--base-url", "api.example.com/v1"], prog="toolkit")
+    assert caught.value.code == 2
+    assert capsys.readouterr().err.endswith(
+        "toolkit probe: error: argument --base-url: 'api.example.com/v1' is not an http(s) URL with a host: give "
+        "the gateway's base URL, e.g. https://api.openai.com/v1 or http://127.0.0.1:8000/v1\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("key", "where"), [("“sk-s3cret”", "U+201C at position 1 of 11"), ("sk-s3\ncret", "U+000A at position 6 of 10")]
+)
+def test_cli_api_key_flag_that_cannot_be_sent_names_the_flag_not_the_key(key, where, capsys):
+    """Before: `--api-key “sk-…”` (quotes pasted from a chat) was "ChatClient: the API key has a character …
+    check LLM_API_KEY for a pasted quote", a variable nobody set."""
+    from toolkit.cli.main import main
+
+    with pytest.raises(SystemExit) as caught:
+        main(["probe", "--base-url", "http://127.0.0.1:9/v1", "--model", "m", "--api-key", key], prog="toolkit")
+    assert caught.value.code == 2
+    err = capsys.readouterr().err
+    assert err.endswith(
+        f"toolkit probe: error: argument --api-key: the key has a character that cannot go in an HTTP header ({where}); "
+        "API keys are printable ASCII: check it for a pasted quote or line break\n"
+    )
+    assert "s3" not in err

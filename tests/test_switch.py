@@ -106,3 +106,17 @@ def test_an_env_that_is_no_environment_is_named_where_it_is_given(env, said):
         AssistantPlayground(env=env)
     assert str(raised.value) == f"AssistantPlayground(env=...): {said}"
     assert "secret" not in str(raised.value)
+
+
+def test_a_replay_cassette_that_cannot_be_read_names_the_variable_and_the_fix(tmp_path):
+    """Before: `LLM_REPLAY=/typo.jsonl toolkit probe` said "cassette /typo.jsonl cannot be read: No such file or
+    directory", naming neither the variable it came from nor what to do (LLM_RECORD's error names its variable)."""
+    from toolkit.errors import CassetteError
+
+    missing = tmp_path / "typo.jsonl"
+    with pytest.raises(CassetteError) as caught:
+        connect(env={"LLM_REPLAY": str(missing)})
+    assert str(caught.value) == (
+        f"cassette {missing} cannot be read: No such file or directory (set by LLM_REPLAY: give a cassette "
+        "LLM_RECORD wrote, or unset LLM_REPLAY)"
+    )

@@ -332,3 +332,46 @@ def test_a_path_that_is_there_but_no_file_is_named_for_what_it_is(tmp_path, caps
     )
     assert run(capsys, loop) == (2, "", f"error: cannot read {loop}: Too many levels of symbolic links\n")
     assert run(capsys, dangling) == (2, "", f"error: no such file: {dangling} (a link to a missing file)\n")
+
+
+TOOL_ZH = (
+    'from toolkit import tool\n\n\n@tool\ndef query_order(order_id: str) -> str:\n    """查询订单。"""\n    return ""\n'
+)
+
+
+@pytest.mark.parametrize(
+    ("content", "said"),
+    [
+        (TOOL_ZH.encode("utf-16"), "its text is not UTF-8, as Python reads a .py file (it is UTF-16)"),
+        (TOOL_ZH.encode("gbk"), "its text is not UTF-8, as Python reads a .py file (byte 0xb2 on line 6)"),
+        (
+            b"# -*- coding: ascii -*-\n" + TOOL_ZH.encode("utf-8"),
+            "its text is not ascii, as its coding line says (byte 0xe6 on line 7)",
+        ),
+    ],
+)
+def test_a_file_not_in_its_encoding_is_told_to_be_saved_as_utf8(tmp_path, capsys, content, said):
+    """Before: "SyntaxError: source code string cannot contain null bytes" for a file PowerShell saved
+    (UTF-16), and "SyntaxError: (unicode error) 'utf-8' codec can't decode byte 0xb2 in position 9: invalid
+    start byte" for one Notepad saved as GBK: Python's words, naming no fix."""
+    path = tmp_path / "tools_zh.py"
+    path.write_bytes(content)
+    assert cli([str(path)]) == 2
+    assert capsys.readouterr().err == (
+        f"error: cannot import {path}: {said}; open it in the editor that saved it and save it as UTF-8\n"
+    )
+
+
+def test_a_syntax_error_of_a_file_in_utf8_is_pythons_own(tmp_path, capsys):
+    path = tmp_path / "broken.py"
+    path.write_text("def f(:\n    pass\n", encoding="utf-8")
+    assert cli([str(path)]) == 2
+    assert capsys.readouterr().err == f"error: cannot import {path}: SyntaxError: invalid syntax (broken.py, line 1)\n"
+
+
+def test_a_file_of_nul_bytes_is_not_called_utf16(tmp_path, capsys):
+    """A file of nothing but NUL bytes (`truncate -s 1M`) is no UTF-16 text: Python's own words for it."""
+    path = tmp_path / "zeros.py"
+    path.write_bytes(bytes(1024))
+    assert cli([str(path)]) == 2
+    assert capsys.readouterr().err.startswith(f"error: cannot import {path}: SyntaxError: source code")

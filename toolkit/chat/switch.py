@@ -30,7 +30,7 @@ import httpx
 from toolkit.chat.cassette import RECORD_VAR, REPLAY_VAR, RecordingTransport, ReplayTransport
 from toolkit.chat.client import ChatClient, RetryPolicy
 from toolkit.chat.masking import mask_url
-from toolkit.errors import ConfigurationError
+from toolkit.errors import CassetteError, ConfigurationError
 
 if TYPE_CHECKING:  # imported when a fake client is made, not with `connect`
     from toolkit.gateway.server import Gateway
@@ -54,7 +54,12 @@ def connect(
     check_client_options("connect", client_options)
     env = os.environ if env is None else check_env("connect", env)
     if env.get(REPLAY_VAR, "").strip():
-        return replay_client(env[REPLAY_VAR].strip(), **client_options)
+        try:
+            return replay_client(env[REPLAY_VAR].strip(), **client_options)
+        except CassetteError as exc:  # it names the file; the learner sets the variable
+            raise CassetteError(
+                f"{exc} (set by {REPLAY_VAR}: give a cassette {RECORD_VAR} wrote, or unset {REPLAY_VAR})"
+            ) from None
     record = env.get(RECORD_VAR, "").strip()
     values = {name: env.get(name, "").strip() for name in ENV_VARS}
     present = [name for name, value in values.items() if value]

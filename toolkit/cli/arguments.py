@@ -1,16 +1,20 @@
 """Argument types shared by the subcommands: a bad value is argparse's one-line usage error.
 
 `port` (0 to 65535; 0 = any free port), `count` (a whole number, at least 0), `positive` (a
-whole number, at least 1), `seconds` (a finite number, at least 0), `host` (a name or address
-to listen on, never blank: an empty host listens on every interface), `text_file` (an input file
-that exists and is UTF-8 text of at most the cases' cap; a pipe such as `<(command)` is left for the command to read
-once), `command_line` (a shell-quoted command whose quotes close), `out_file` (a file that can be
-written: checked before a long run, not after it; a FIFO or device only for permission, unopened;
-`-` for standard output, and `is_stdout` says whether a file is it) and `whole` (a whole number within given bounds, for a subcommand's own type). Each
+whole number, at least 1), `seconds` (a finite number, at least 0), `positive_seconds` (a finite
+number above 0), `host` (a name or address to listen on, never blank: an empty host listens on
+every interface), `text_file` (an input file that exists and is UTF-8 text of at most the cases'
+cap; a pipe such as `<(command)` is left for the command to read once), `command_line` (a
+shell-quoted command whose quotes close, naming a command), `mcp_url` and `base_url` (an http(s)
+URL with a host and a valid port, named masked when it is not), `api_key` (printable ASCII, never
+shown), `out_file` (a file that can be written: checked before a long run, not after it; a FIFO or
+device only for permission, unopened; `-` for standard output, and `is_stdout` says whether a file
+is it) and `whole` (a whole number within given bounds, for a subcommand's own type). Each
 raises `argparse.ArgumentTypeError` with what is valid.
 
 `cannot_listen` is the one line every server command (`gateway`, `mcp-server`) prints when its
-port is taken, with exit status 2 (the README: a mistake is one line on stderr and exit status 2).
+port is taken (or cannot be had: a port below 1024, a host that is not this machine's), naming the
+fix, with exit status 2 (the README: a mistake is one line on stderr and exit status 2).
 
 Leaves out: anything argparse already checks (choices, required arguments).
 """
@@ -30,11 +34,29 @@ from toolkit.files import try_writing
 
 
 def cannot_listen(host: str, port: int, reason: OSError | str) -> int:
-    """Say on stderr that `host:port` cannot be listened on and why, in one line worded the same
-    by every server command; returns the exit status, 2."""
+    """Say on stderr that `host:port` cannot be listened on, why and what to do, in one line worded the
+    same by every server command; returns the exit status, 2."""
     why = reason if isinstance(reason, str) else (reason.strerror or str(reason))
-    print(f"error: cannot listen on {host}:{port}: {why}", file=sys.stderr)
+    fix = "" if isinstance(reason, str) else _listen_fix(reason)
+    print(f"error: cannot listen on {host}:{port}: {why}{fix and '; '}{fix}", file=sys.stderr)
     return 2
+
+
+_OWN_ADDRESS = "give 127.0.0.1 (this machine only) or one of its own addresses"
+
+
+def _listen_fix(error: OSError) -> str:
+    """What to do when listening failed with `error` ("" when there is nothing the command line can change)."""
+    import errno
+    import socket
+
+    if isinstance(error, socket.gaierror):
+        return f"--host is no name this machine can look up: {_OWN_ADDRESS}"
+    return {
+        errno.EADDRINUSE: "stop the program that listens there, or give another --port (0 = any free one)",
+        errno.EACCES: "a port below 1024 needs root: give one from 1024 up, or 0 (any free one)",
+        errno.EADDRNOTAVAIL: f"--host is no address of this machine: {_OWN_ADDRESS}",
+    }.get(error.errno or 0, "")
 
 
 def port(text: str) -> int:
@@ -74,6 +96,17 @@ def seconds(text: str) -> float:
     return value
 
 
+def positive_seconds(text: str) -> float:
+    """A time limit: a finite number of seconds, above 0 (0 would give up at once)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a time limit: use a number of seconds above 0, e.g. 10")
+    return value
+
+
 def day(text: str) -> datetime.date:
     """A calendar day written yyyy-mm-dd (e.g. 2026-10-25)."""
     try:
@@ -98,6 +131,10 @@ def text_file(text: str) -> str:
     try:
         mode = os.stat(text).st_mode
     except OSError as exc:
+        if text == "-":  # as `--out -` is standard output; no file of that name is here
+            raise argparse.ArgumentTypeError(
+                "'-' is no file: to read the cases from standard input, give --cases /dev/stdin"
+            ) from None
         raise argparse.ArgumentTypeError(f"{text!r} cannot be read: {exc.strerror or exc}") from None
     if stat.S_ISDIR(mode):
         raise argparse.ArgumentTypeError(f"{text!r} cannot be read: Is a directory")
@@ -129,8 +166,9 @@ STDOUT = Path("-")
 
 
 def out_file(text: str) -> Path:
-    """A file to write: not blank, not a folder, no file standing where a folder on its way must be,
-    and one this user can really create (or open for writing) — tried here, leaving nothing behind.
+    """A file to write: not blank, not a folder (nor a name ending in `/`), no file standing where a
+    folder on its way must be, and one this user can really create (or open for writing) — tried
+    here, leaving nothing behind.
     `-` is standard output (`STDOUT`), as for most command-line tools."""
     if text == "-":
         return STDOUT
@@ -138,6 +176,11 @@ def out_file(text: str) -> Path:
     if not text.strip() or path.is_dir():
         raise argparse.ArgumentTypeError(
             f"{text!r} is {'blank' if not text.strip() else 'a folder'}: give a file name, e.g. out/results.csv"
+        )
+    if text.endswith(("/", os.sep)):  # `Path` drops the slash: `results/` would be written as a file `results`
+        raise argparse.ArgumentTypeError(
+            f"{text!r} ends in '/', so it names a folder, and there is no such folder: give a file name, e.g. "
+            f"{text}results.csv"
         )
     blocking = next((p for p in path.parents if p.exists() and not p.is_dir()), None)
     if blocking is not None:
@@ -163,9 +206,65 @@ def is_stdout(path: Path) -> bool:
 
 
 def command_line(text: str) -> str:
-    """A shell-quoted command line that splits (its quotes close); kept as text."""
+    """A shell-quoted command line that splits (its quotes close) into at least a command; kept as text."""
     try:
-        shlex.split(text)
+        words = shlex.split(text)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(f"{text!r} is not a command line: {str(exc).lower()}") from None
+    if not words:
+        raise argparse.ArgumentTypeError(
+            f'{text!r} is not a command line: it names no command; give one, e.g. --mcp-stdio "python -m toolkit mcp-server"'
+        )
+    return text
+
+
+def mcp_url(text: str) -> str:
+    """A streamable-HTTP MCP endpoint (`http_url`)."""
+    return http_url(
+        text,
+        "give the server's endpoint, e.g. http://127.0.0.1:8765/mcp (a command that starts a server is --mcp-stdio)",
+        "http://127.0.0.1:8765/mcp",
+    )
+
+
+def base_url(text: str) -> str:
+    """A gateway's base URL (`http_url`): the flag's own words, not `LLM_BASE_URL`'s."""
+    return http_url(
+        text,
+        "give the gateway's base URL, e.g. https://api.openai.com/v1 or http://127.0.0.1:8000/v1",
+        "https://api.openai.com/v1",
+    )
+
+
+def api_key(text: str) -> str:
+    """An API key that can go in an HTTP header once the spaces around it are dropped (as `connect` drops
+    them): printable ASCII. A bad one is named by the character and its place, never shown."""
+    key = text.strip()
+    bad = next(((i, ch) for i, ch in enumerate(key) if not " " <= ch <= "~"), None)
+    if bad is not None:
+        raise argparse.ArgumentTypeError(
+            f"the key has a character that cannot go in an HTTP header (U+{ord(bad[1]):04X} at position {bad[0] + 1} "
+            f"of {len(key)}); API keys are printable ASCII: check it for a pasted quote or line break"
+        )
+    return text
+
+
+def http_url(text: str, fix: str, example: str) -> str:
+    """`text` as given if it is an http(s) URL with a host and a port from 1 to 65535; else the usage
+    error saying so and `fix` (or `example`, for the port), the URL's credentials masked (`user:***@`,
+    `?token=***`)."""
+    import httpx
+
+    from toolkit.chat.masking import mask_url
+
+    try:
+        parsed: httpx.URL | None = httpx.URL(text)
+    except (httpx.InvalidURL, ValueError):
+        parsed = None
+    if parsed is None or parsed.scheme not in ("http", "https") or not parsed.host:
+        raise argparse.ArgumentTypeError(f"{mask_url(text)!r} is not an http(s) URL with a host: {fix}")
+    if parsed.port is not None and not 0 < parsed.port < 65536:
+        raise argparse.ArgumentTypeError(
+            f"{mask_url(text)!r} has port {parsed.port}: a port is 1 to 65535, e.g. {example}"
+        )
     return text

@@ -148,4 +148,4 @@ def read(path: Path) -> Any:
     except ConfigurationError:  # too large (it names the file and the cap)
         raise
     except Exception as exc:  # not JSON, not UTF-8, not a notebook, an unknown nbformat version
-        raise ConfigurationError(f"{path} is not a notebook nbformat can read ({type(exc).__name__})") from None
+        raise ConfigurationError(notebooks.unreadable(path, exc)) from None

@@ -3,7 +3,8 @@
 toolkit gateway [--host 127.0.0.1] [--port 18083] [--mode A-E] [--fault F ...]
 
 A port that is taken is one line on stderr and exit status 2 (`cannot_listen`, as `mcp-server`); so
-is `--retry-after` or `--slow-delay` without the fault it sets.
+is `--retry-after` or `--slow-delay` without the fault it sets. Ctrl-C stops it with one line and exit
+status 130, as it stops every command (a shell script that runs it stops too); SIGTERM ends it as that signal.
 """
 
 from __future__ import annotations
@@ -47,9 +48,7 @@ def run(args: argparse.Namespace) -> int:
         serve(args.host, args.port, gateway=Gateway(config=config, faults=args.fault))
     except OSError as exc:  # the port is taken, or the address is not this machine's
         return cannot_listen(args.host, args.port, exc)
-    except KeyboardInterrupt:
-        pass
-    return 0
+    return 0  # Ctrl-C is `main`'s: one line and exit 130, as for every command
 
 
 def _unused_option(args: argparse.Namespace) -> str:

@@ -21,6 +21,7 @@ import stat
 import sys
 from collections.abc import Sequence
 from importlib import metadata
+from typing import Any, NoReturn
 
 from toolkit.cli.streams import tolerant_stdout
 from toolkit.errors import ToolkitError
@@ -48,16 +49,41 @@ def version() -> str:
         return "unknown (not installed)"
 
 
-def build_parser(prog: str = "toolkit", command: str | None = None) -> argparse.ArgumentParser:
+class Parser(argparse.ArgumentParser):
+    """argparse's parser, whose usage error also names a word of the command line that starts with `-` and
+    is a path there (`grade -sub.ipynb`): argparse read it as an option, and said only "the following
+    arguments are required" or "expected one argument"."""
+
+    def __init__(self, *args: Any, words: Sequence[str] = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.words = list(words)
+
+    def error(self, message: str) -> NoReturn:
+        super().error(message + dash_path_hint(self.words))
+
+
+def dash_path_hint(words: Sequence[str]) -> str:
+    """How to give the first of `words` that starts with `-` and is a path here ("" when none is)."""
+    path = next((w for w in words if w.startswith("-") and w != "-" and os.path.lexists(w)), None)
+    if path is None:
+        return ""
+    return f" ({path!r} is a path here: write it ./{path}, as a word that starts with '-' is read as an option)"
+
+
+def build_parser(
+    prog: str = "toolkit", command: str | None = None, words: Sequence[str] = ()
+) -> argparse.ArgumentParser:
     """The program; `command`'s subparser gets all its options (the others only their name and help,
-    so running one subcommand imports nothing of the others)."""
-    parser = argparse.ArgumentParser(
-        prog=prog, description="toolkit: the course's command-line tools for LLM tool calling."
+    so running one subcommand imports nothing of the others). `words`, the command line, is for the
+    usage error's hint (`Parser`)."""
+    parser = Parser(
+        prog=prog, description="toolkit: the course's command-line tools for LLM tool calling.", words=words
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")  # its parsers are Parser too
     for name, (module, about) in COMMANDS.items():
         child = sub.add_parser(name, help=about, description=about)
+        child.words = parser.words
         if name == command:
             configured = importlib.import_module(module)
             child.description = (configured.__doc__ or about).split("\n\n")[0].strip()
@@ -88,7 +114,7 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("interrupted (Ctrl-C): stopped", file=sys.stderr)
+        print(INTERRUPTED, file=sys.stderr)
         return 130
     except Exception as exc:  # a defect, or input nothing above foresaw: still one line
         if os.environ.get(DEBUG_VARIABLE):
@@ -101,7 +127,7 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
 
 
 def _parse_and_run(argv: list[str], prog: str) -> int:
-    parser = build_parser(prog, next((a for a in argv if a in COMMANDS), None))
+    parser = build_parser(prog, next((a for a in argv if a in COMMANDS), None), argv)
     if not argv:
         parser.print_help(sys.stderr)
         return 2
@@ -110,6 +136,8 @@ def _parse_and_run(argv: list[str], prog: str) -> int:
 
 
 DEBUG_VARIABLE = "TOOLKIT_DEBUG"
+INTERRUPTED = "interrupted (Ctrl-C): stopped"
+"""What stderr says when Ctrl-C stopped a command (exit status 130)."""
 
 
 def _first_line(exc: BaseException) -> str:

@@ -2,7 +2,8 @@
 
 toolkit mcp-server [--http --port 8765] [--today yyyy-mm-dd]
 
-With `--port 0` it listens on any free port and prints the one it got.
+With `--port 0` it listens on any free port and prints the one it got. Over stdio it prints nothing
+(stdout is the protocol's), unless stdin is a terminal: then one line on stderr says what it waits for.
 
 A port that is taken is one line on stderr and exit status 2 (`cannot_listen`, as `gateway`).
 """
@@ -10,9 +11,14 @@ A port that is taken is one line on stderr and exit status 2 (`cannot_listen`, a
 from __future__ import annotations
 
 import argparse
+import os
+import signal
 import sys
+import threading
+from collections.abc import Callable
 
 from toolkit.cli.arguments import cannot_listen, day, port
+from toolkit.cli.main import INTERRUPTED
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -49,5 +55,40 @@ def run(args: argparse.Namespace) -> int:
         )
         return 2
     else:
-        anyio.run(serve_stdio, server)
+        if _is_a_terminal(sys.stdin):  # typed by hand: say what it waits for, or it looks hung
+            print(
+                f"MCP server {server.name!r} on stdio: it waits for an MCP client's messages on stdin; start it from "
+                "an MCP client, or serve HTTP with --http (Ctrl-C stops it)",
+                file=sys.stderr,
+                flush=True,
+            )
+        _until_ctrl_c(lambda: anyio.run(serve_stdio, server))
     return 0
+
+
+def _until_ctrl_c(serve: Callable[[], object]) -> None:
+    """Run `serve` (the stdio server) with Ctrl-C ending the process at once, one line and exit status 130.
+    The SDK reads stdin in a worker thread that no cancellation reaches: with `KeyboardInterrupt`, the
+    first Ctrl-C waited for the next line on stdin, the second said "interrupted" and the process still
+    waited, the third printed a traceback. Nothing is lost: the shop lives in memory, and each answer
+    is flushed as it is sent."""
+    if threading.current_thread() is not threading.main_thread():  # only the main thread sets handlers
+        serve()
+        return
+    previous = signal.signal(signal.SIGINT, _stop_now)  # set before anyio: asyncio then keeps its hands off
+    try:
+        serve()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _stop_now(signum: int, frame: object) -> None:
+    print(INTERRUPTED, file=sys.stderr, flush=True)
+    os._exit(130)
+
+
+def _is_a_terminal(stream: object) -> bool:
+    try:
+        return bool(getattr(stream, "isatty", lambda: False)())
+    except (OSError, ValueError):  # a closed or detached stream
+        return False

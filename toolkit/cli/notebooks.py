@@ -63,6 +63,44 @@ def read(path: Path) -> nbformat.NotebookNode:
     return nbformat.reads(text, as_version=4)
 
 
+def unreadable(path: Path, error: Exception) -> str:
+    """Why nbformat could not read the notebook at `path` (it raised `error`): one line naming the file
+    and, where there is one, the fix, as `toolkit grade` words it (text not UTF-8, a file named as no
+    notebook, an empty file)."""
+    if path.suffix.lower() != ".ipynb":  # `notebooks cases.csv`: its name says it is no notebook
+        kind = f"a {path.suffix} file" if path.suffix else "a file without suffix"
+        return f"{path} is not a notebook ({kind}): give an .ipynb file"
+    if isinstance(error, UnicodeDecodeError):
+        return f"{path} {not_utf8_text(path)}"
+    if is_empty(path):
+        return f"{path} is not a notebook: the file is empty; give the notebook as Jupyter saved it"
+    return f"{path} is not a notebook nbformat can read ({type(error).__name__})"
+
+
+def not_utf8_text(path: Path) -> str:
+    """What a notebook file whose text is not UTF-8 is told, naming UTF-16 (a byte-order mark, or a NUL in
+    its first two bytes, as `{` is in UTF-16), which Windows tools save."""
+    try:
+        with open(path, "rb") as f:
+            start = f.read(2)
+    except OSError:
+        start = b""
+    utf16 = start in (b"\xff\xfe", b"\xfe\xff") or b"\x00" in start
+    which = " (it is UTF-16)" if utf16 else ""
+    return (
+        f"cannot be read: its text is not UTF-8, as a notebook's must be{which}; open it in the editor that saved it "
+        "and save it as UTF-8"
+    )
+
+
+def is_empty(path: Path) -> bool:
+    """Whether the file at `path` has no bytes (False when it cannot be looked at: reading it says why)."""
+    try:
+        return path.stat().st_size == 0
+    except OSError:  # unreadable: reading it says why
+        return False
+
+
 def write(notebook: nbformat.NotebookNode, path: Path) -> None:
     """`notebook` written to `path` as nbformat writes it, whole or not at all
     (`toolkit.files.write_whole`): a kill or a full disk part way leaves the notebook that was there."""
@@ -161,8 +199,8 @@ def run(args: argparse.Namespace) -> int:
         except ConfigurationError as exc:  # too large, or no regular file
             print(f"error: {exc}", file=sys.stderr)
             return 2
-        except Exception as exc:  # not JSON, not a notebook, an unknown nbformat version
-            print(f"error: {path} is not a notebook nbformat can read ({type(exc).__name__})", file=sys.stderr)
+        except Exception as exc:  # not UTF-8, not JSON, not a notebook, an unknown nbformat version
+            print(f"error: {unreadable(path, exc)}", file=sys.stderr)
             return 2
         if not args.no_execute:
             try:

@@ -12,15 +12,20 @@ import argparse
 import os
 from typing import TYPE_CHECKING
 
+from toolkit.cli.arguments import api_key, base_url
+from toolkit.errors import ConfigurationError
+
 if TYPE_CHECKING:
     from toolkit.chat.client import ChatClient, RetryPolicy
 
 
 def add_gateway_arguments(parser: argparse.ArgumentParser) -> None:
     """`--base-url --api-key --model` (default: the LLM_* variables) and `--fake-mode`."""
-    parser.add_argument("--base-url", help="default: $LLM_BASE_URL")
+    parser.add_argument("--base-url", type=base_url, help="default: $LLM_BASE_URL")
     parser.add_argument(
-        "--api-key", help="default: $LLM_API_KEY (prefer it: a key given here shows in `ps` and the shell's history)"
+        "--api-key",
+        type=api_key,
+        help="default: $LLM_API_KEY (prefer it: a key given here shows in `ps` and the shell's history)",
     )
     parser.add_argument("--model", help="default: $LLM_MODEL")
     parser.add_argument(
@@ -41,7 +46,28 @@ def client_from_args(args: argparse.Namespace, retry: RetryPolicy | None = None)
 
     flags = {"LLM_BASE_URL": args.base_url, "LLM_API_KEY": args.api_key, "LLM_MODEL": args.model}
     env = {**os.environ, **{k: v for k, v in flags.items() if v}}
+    if problem := _incomplete(flags, env):
+        raise ConfigurationError(problem)
     return connect(mode=args.fake_mode, env=env, retry=retry or RetryPolicy(max_retries=0))
+
+
+FLAGS = {"LLM_BASE_URL": "--base-url", "LLM_API_KEY": "--api-key", "LLM_MODEL": "--model"}
+"""Each gateway variable's flag."""
+
+
+def _incomplete(flags: dict[str, str | None], env: dict[str, str]) -> str:
+    """What is missing when a flag names a real gateway but neither a flag nor a variable gives the
+    rest ("" when nothing is, or no flag is given: `connect` then words it for the variables)."""
+    given = [FLAGS[name] for name, value in flags.items() if value and value.strip()]
+    missing = [f"{FLAGS[name]} (nor {name})" for name in FLAGS if not env.get(name, "").strip()]
+    if not given or not missing:
+        return ""
+    from_variables = any(env.get(name, "").strip() and not flags[name] for name in FLAGS)
+    fake = "" if from_variables else ", or none of the three for the embedded fake gateway"  # else connect() refuses
+    return (
+        f"{', '.join(given)} given but not {', '.join(missing)}: a real gateway needs its URL, key and model; "
+        f"give the missing {'one' if len(missing) == 1 else 'ones'}{fake}"
+    )
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

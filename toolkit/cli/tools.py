@@ -29,7 +29,7 @@ from pathlib import Path
 from types import ModuleType
 
 from toolkit import files
-from toolkit.cli.arguments import command_line, seconds
+from toolkit.cli.arguments import command_line, mcp_url, positive_seconds
 from toolkit.cli.streams import json_text
 from toolkit.errors import ConfigurationError
 from toolkit.unicode import cut
@@ -49,12 +49,16 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--mcp-http",
         action="append",
+        type=mcp_url,
         default=[],
         metavar="URL",
         help="a streamable-HTTP MCP endpoint, e.g. http://127.0.0.1:8765/mcp (repeatable)",
     )
     parser.add_argument(
-        "--timeout", type=seconds, default=None, help=f"seconds to wait for each MCP server (default {MCP_TIMEOUT_S:g})"
+        "--timeout",
+        type=positive_seconds,
+        default=None,
+        help=f"seconds to wait for each MCP server (default {MCP_TIMEOUT_S:g})",
     )
 
 
@@ -174,7 +178,8 @@ def _executed(path: Path, name: str) -> ModuleType:
     except ConfigurationError:
         raise
     except Exception as exc:
-        raise ConfigurationError(f"cannot import {path}: {type(exc).__name__}: {_one_line(exc)}") from None
+        said = _not_source_text(path) if isinstance(exc, SyntaxError) else ""
+        raise ConfigurationError(f"cannot import {path}: {said or f'{type(exc).__name__}: {_one_line(exc)}'}") from None
     except SystemExit as exc:  # exit() at import would end the command without a word
         raise ConfigurationError(f"cannot import {path}: it calls exit({exc.code!r}) when imported") from None
     except KeyboardInterrupt:
@@ -182,6 +187,35 @@ def _executed(path: Path, name: str) -> ModuleType:
     except BaseException as exc:  # GeneratorExit, or a class of its own: still one line, not a traceback
         raise ConfigurationError(f"cannot import {path}: it raises {type(exc).__name__} when imported") from None
     return module
+
+
+def _not_source_text(path: Path) -> str:
+    """Why Python cannot read `path` as source text, and the fix ("" when it can): its bytes not in the
+    encoding it declares (UTF-8 unless a coding line says otherwise), as a file PowerShell saved (UTF-16)
+    or Notepad saved (GBK, cp1252) is not. Python says only "source code string cannot contain null bytes"
+    or "(unicode error) 'utf-8' codec can't decode byte ..."."""
+    import io
+    import tokenize
+
+    fix = "; open it in the editor that saved it and save it as UTF-8"
+    try:
+        data = path.read_bytes()
+    except OSError:  # unreadable now: Python's own words
+        return ""
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff") or data[:2].count(0) == 1:  # `#` or `f` in UTF-16: one NUL in two
+        return f"its text is not UTF-8, as Python reads a .py file (it is UTF-16){fix}"
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError:  # a coding line naming no codec, or a first line that is no text: Python's own words
+        return ""
+    utf8 = encoding in ("utf-8", "utf-8-sig")
+    what = "UTF-8, as Python reads a .py file" if utf8 else f"{encoding}, as its coding line says"
+    try:
+        data.decode(encoding)
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        return f"its text is not {what} (byte {data[exc.start]:#04x} on line {line}){fix}"
+    return ""
 
 
 def _one_line(error: BaseException, most: int = 300) -> str:

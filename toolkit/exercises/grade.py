@@ -63,7 +63,7 @@ from typing import Any, TextIO
 
 import nbformat
 
-from toolkit.cli.notebooks import read
+from toolkit.cli.notebooks import is_empty, not_utf8_text, read
 from toolkit.course.spreadsheet import as_text
 from toolkit.errors import ConfigurationError
 from toolkit.exercises.catalog import week_of_notebook
@@ -253,7 +253,7 @@ def grade_notebook(path: Path, seconds: int = 120) -> list[Row]:
         return [Row(name, NOTEBOOK_ROW, False, problem)]
     if not is_notebook_name(path):
         return [Row(name, NOTEBOOK_ROW, False, f"not a notebook: a {path.suffix or 'file without suffix'}")]
-    if _is_empty(path):
+    if is_empty(path):
         return [Row(name, NOTEBOOK_ROW, False, "not a notebook: the file is empty")]
     try:
         with warnings.catch_warnings():  # an old notebook's cells without ids: not the teacher's to read about
@@ -283,29 +283,6 @@ def grade_notebook(path: Path, seconds: int = 120) -> list[Row]:
     if not expected and not checked and not problem:
         rows.append(Row(name, NOTEBOOK_ROW, False, NO_EXERCISES))
     return rows
-
-
-def not_utf8_text(path: Path) -> str:
-    """What a notebook file whose text is not UTF-8 is told, naming UTF-16 (a byte-order mark, or a NUL in
-    its first two bytes, as `{` is in UTF-16), which Windows tools save."""
-    try:
-        with open(path, "rb") as f:
-            start = f.read(2)
-    except OSError:
-        start = b""
-    utf16 = start in (b"\xff\xfe", b"\xfe\xff") or b"\x00" in start
-    which = " (it is UTF-16)" if utf16 else ""
-    return (
-        f"cannot be read: its text is not UTF-8, as a notebook's must be{which}; open it in the editor that saved it "
-        "and save it as UTF-8"
-    )
-
-
-def _is_empty(path: Path) -> bool:
-    try:
-        return path.stat().st_size == 0
-    except OSError:  # unreadable: reading it says why
-        return False
 
 
 def _row(name: str, ex_id: str, record: dict[str, Any] | None, error: str | None, why: str) -> Row:

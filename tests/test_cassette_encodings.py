@@ -15,7 +15,7 @@ from toolkit.chat.client import ChatClient, RetryPolicy
 from toolkit.chat.clock import read_clock
 from toolkit.chat.messages import UserMessage
 from toolkit.chat.sse import StreamDone
-from toolkit.errors import BadResponseError, CassetteError, TransientError, TruncatedStreamError
+from toolkit.errors import BadResponseError, CallerError, CassetteError, TransientError, TruncatedStreamError
 
 QUESTION = [UserMessage(content="où est ma commande ?")]
 ANSWER = {
@@ -229,3 +229,13 @@ def test_line_and_paragraph_separators_in_a_body_replay(tmp_path):
     )
     assert recorded.message.content == replayed.message.content == odd
     assert read_clock(tmp_path / "c.jsonl") is None  # the body names the clock, and holds no reading
+
+
+def test_a_redirect_replays_with_where_it_pointed(tmp_path):
+    """The error for a redirect names its `Location`; a cassette without it replayed "(no Location given)"."""
+    inner = gateway(307, b"", location="https://elsewhere.test/v2/chat/completions?api_key=sk-key-0123456789abcdef")
+    (recorded, replayed), line = record_and_replay(tmp_path, inner, lambda client: client.chat(QUESTION))
+    assert recorded[0] is CallerError and "redirects to https://elsewhere.test/v2/chat/completions" in recorded[1]
+    assert replayed == recorded
+    assert line["response"]["location"].startswith("https://elsewhere.test/v2/chat/completions?api_key=")
+    assert "0123456789abcdef" not in (tmp_path / "c.jsonl").read_text(encoding="utf-8")

@@ -8,8 +8,8 @@ A cassette is a JSON Lines file, one HTTP exchange per line:
 
 and, if the run read the clock, one line saying what it read: `{"clock": {"now": "…"}}`.
 
-A response that asked for a wait also keeps `retry_after_ms` and the `date` it was sent at; one
-that broke off (a timeout, a dropped connection) keeps how, as `broke` (`"ReadTimeout"`), and
+A response that asked for a wait also keeps `retry_after_ms` and the `date` it was sent at; a
+redirect keeps its `location` (keys in it masked), which its error names; one that broke off (a timeout, a dropped connection) keeps how, as `broke` (`"ReadTimeout"`), and
 replay breaks it off there the same way. A request that got no answer at all (refused, timed out)
 is a line with `failed` (`"ConnectError"`) and `why` (its text) instead of a response, and replay
 fails it the same way.
@@ -211,6 +211,7 @@ class RecordingTransport(httpx.BaseTransport):
             "retry_after": response.headers.get("retry-after"),
             "body": scrubbed_body(text),
             **_waits(response.headers),
+            **_location(response.headers, secrets),
         }
         if undecoded:
             recorded["content_encoding"] = undecoded
@@ -234,7 +235,7 @@ def _recorded_path(request: httpx.Request, secrets: list[str | None]) -> str:
     return redact.scrub_secrets(mask_keys(relative_path(request.url.path), secrets))
 
 
-_KEPT_HEADERS = ("retry-after-ms", "date", "content-encoding")
+_KEPT_HEADERS = ("retry-after-ms", "date", "content-encoding", "location")
 """Response headers replay serves when the cassette holds them (as `retry_after_ms`, ...)."""
 
 
@@ -245,6 +246,13 @@ def _waits(headers: httpx.Headers) -> dict[str, str]:
     if headers.get("retry-after"):
         kept["date"] = headers.get("date")
     return {name: value for name, value in kept.items() if value is not None}
+
+
+def _location(headers: httpx.Headers, secrets: list[str | None]) -> dict[str, str]:
+    """Where a redirect points (its error names it), with the request's keys masked and keys of known
+    formats scrubbed (a `Location` may carry one in its query); nothing when there is none."""
+    location = headers.get("location")
+    return {"location": redact.scrub_secrets(mask_keys(location, secrets))} if location else {}
 
 
 def recorded_text(headers: httpx.Headers, content: bytes) -> tuple[str, str | None]:

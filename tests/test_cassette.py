@@ -610,3 +610,42 @@ def test_the_clock_of_a_cassette_that_cannot_be_recorded_or_read_is_a_typed_erro
             session_today(env={"LLM_RECORD": str(path)})
         assert str(caught.value) == f"cannot record to {path} (LLM_RECORD): it cannot be written ({why})"
     assert session_today(env={"LLM_REPLAY": str(loop)}) == session_today(env={})  # connect() says why
+
+
+VCR_CASSETTE = {
+    "interactions": [
+        {
+            "request": {"body": "{}", "method": "POST", "uri": "https://api.openai.com/v1/chat/completions"},
+            "response": {"status": {"code": 200, "message": "OK"}, "headers": {}, "body": {"string": "{}"}},
+        }
+    ],
+    "version": 1,
+}
+
+
+@pytest.mark.parametrize(
+    "text, problem",
+    [
+        (
+            json.dumps(VCR_CASSETTE),
+            'holds no exchange: none of its 1 line has a "request" (line 1 has interactions, version)',
+        ),
+        (
+            json.dumps({"log": {"version": "1.2", "entries": []}}) + "\n" + json.dumps({"log": {}}),
+            'holds no exchange: none of its 2 lines has a "request" (line 1 has log)',
+        ),
+        (json.dumps(VCR_CASSETTE, indent=2), "is one JSON document over 22 lines, not one exchange per line"),
+    ],
+    ids=["vcr-json", "har", "vcr-json-indented"],
+)
+def test_a_cassette_of_another_tool_is_refused_as_such_not_as_empty(tmp_path, text, problem):
+    """VCR.py's JSON cassette (or a HAR file) read as "the cassette is empty", or "line 1: not JSON: '{'"."""
+    cassette = tmp_path / "vcr.json"
+    cassette.write_text(text, encoding="utf-8")
+    for replay in (lambda: connect(env={"LLM_REPLAY": str(cassette)}), lambda: ReplayTransport(cassette)):
+        with pytest.raises(CassetteError) as info:
+            replay()
+        assert str(info.value) == (
+            f"cassette {cassette} {problem}: it is not a toolkit cassette (JSON Lines, as LLM_RECORD writes them); "
+            "one recorded with another tool (VCR.py, a HAR file) cannot be replayed: record one with LLM_RECORD"
+        )

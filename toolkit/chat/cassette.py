@@ -32,7 +32,8 @@ body (so concurrent runs replay too); a request sent more often than it was reco
 a request nobody recorded fails with `CassetteMismatch` and a diff against the nearest
 recording. A shared cassette lets a class without keys see a real model's behaviour, mistakes
 included. A cassette that cannot be read, or holds a line that is not an exchange (a run killed
-mid-write, a hand edit), is a `CassetteError` naming the file and the line; it is never rewritten.
+mid-write, a hand edit), is a `CassetteError` naming the file and the line; so is one recorded with
+another tool (VCR.py's JSON, a HAR file: no line is an exchange). It is never rewritten.
 
 The run's clock (`toolkit.chat.clock`, re-exported here) is recorded in the cassette and
 reused on replay, so a cassette recorded today replays tomorrow.
@@ -442,11 +443,41 @@ def _request_key(value: Any, depth: int = _KEY_DEPTH) -> Any:
 
 def read_cassette(path: Path) -> list[dict[str, Any]]:
     """The cassette's lines, each an exchange or a clock reading (other objects are kept, unread);
-    a file or line that is neither is a `CassetteError` naming it (the file is not touched)."""
+    a file or line that is neither, or a file none of whose lines is either (another tool's
+    recording), is a `CassetteError` naming it (the file is not touched)."""
     text = cassette_text(path)
     # Lines end at "\n" only (JSON Lines): `splitlines` would also cut at U+2028, U+2029 and U+0085,
     # which a body recorded with `ensure_ascii=False` holds as they are (a reply quoting a PDF, say).
-    return [_checked_line(path, number, line) for number, line in enumerate(text.split("\n"), 1) if line.strip()]
+    numbered = [(number, line) for number, line in enumerate(text.split("\n"), 1) if line.strip()]
+    try:
+        lines = [_checked_line(path, number, line) for number, line in numbered]
+    except CassetteError:
+        if len(numbered) > 1 and _one_document(text):  # VCR.py's JSON cassette, a HAR file: indented
+            raise _foreign(
+                path, f"is one JSON document over {len(numbered)} lines, not one exchange per line"
+            ) from None
+        raise
+    if lines and not any("request" in line or "clock" in line for line in lines):
+        count = f"{len(lines)} line{'s' if len(lines) > 1 else ''}"
+        keys = ", ".join(sorted(map(str, lines[0])))[:80] or "no key"
+        raise _foreign(path, f'holds no exchange: none of its {count} has a "request" (line 1 has {keys})')
+    return lines
+
+
+def _one_document(text: str) -> bool:
+    """Whether `text` is one JSON object or array written over several lines (not JSON Lines)."""
+    try:
+        return isinstance(json.loads(text), (dict, list))
+    except (ValueError, RecursionError):
+        return False
+
+
+def _foreign(path: Path, problem: str) -> CassetteError:
+    """A cassette that is no toolkit cassette: another tool's recording (VCR.py, HAR), or another file."""
+    return CassetteError(
+        f"cassette {path} {problem}: it is not a toolkit cassette (JSON Lines, as {RECORD_VAR} writes them); one "
+        f"recorded with another tool (VCR.py, a HAR file) cannot be replayed: record one with {RECORD_VAR}"
+    )
 
 
 MAX_CASSETTE_BYTES = 64 * 1024 * 1024

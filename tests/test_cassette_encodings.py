@@ -2,8 +2,10 @@
 milliseconds, or whose answer broke off: what is written is what the client read (and how it
 ended), and replay serves it the same way."""
 
+import email.utils
 import gzip
 import json
+import time
 import zlib
 
 import httpx
@@ -239,3 +241,25 @@ def test_a_redirect_replays_with_where_it_pointed(tmp_path):
     assert replayed == recorded
     assert line["response"]["location"].startswith("https://elsewhere.test/v2/chat/completions?api_key=")
     assert "0123456789abcdef" not in (tmp_path / "c.jsonl").read_text(encoding="utf-8")
+
+
+def test_a_retry_after_date_without_a_date_header_replays_the_same_on_another_day(tmp_path, monkeypatch):
+    """Measured against the replaying machine's clock, the recorded hour's wait was over a day later:
+    replay retried at once and ran out of recordings, where the recorded run had been told to wait."""
+    recorded_at = 1_760_000_000.0
+    asked = email.utils.formatdate(recorded_at + 3600, usegmt=True)
+    inner = gateway(429, b'{"error": {"message": "slow down"}}', content_type="application/json", retry_after=asked)
+    monkeypatch.setattr(time, "time", lambda: recorded_at)
+    cassette = tmp_path / "c.jsonl"
+    options = {"retry": RetryPolicy(max_retries=2), "sleep": lambda seconds: None}
+    outcomes = []
+    for transport, now in ((RecordingTransport(cassette, inner), recorded_at), (None, recorded_at + 86_400)):
+        monkeypatch.setattr(time, "time", lambda now=now: now)
+        client = ChatClient(
+            "http://gateway.test/v1", "k", "m", transport=transport or ReplayTransport(cassette), **options
+        )
+        with pytest.raises(TransientError) as info:
+            client.chat(QUESTION)
+        outcomes.append(str(info.value))
+    assert "asks to wait 3600 s" in outcomes[0]
+    assert outcomes[1] == outcomes[0]

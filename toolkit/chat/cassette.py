@@ -8,7 +8,8 @@ A cassette is a JSON Lines file, one HTTP exchange per line:
 
 and, if the run read the clock, one line saying what it read: `{"clock": {"now": "…"}}`.
 
-A response that asked for a wait also keeps `retry_after_ms` and the `date` it was sent at; a
+A response that asked for a wait also keeps `retry_after_ms` and the `date` it was sent at (or,
+from a server that sends no `Date`, the time it arrived: a `Retry-After` date replays the same wait); a
 redirect keeps its `location` (keys in it masked), which its error names; one that broke off (a timeout, a dropped connection) keeps how, as `broke` (`"ReadTimeout"`), and
 replay breaks it off there the same way. A request that got no answer at all (refused, timed out)
 is a line with `failed` (`"ConnectError"`) and `why` (its text) instead of a response, and replay
@@ -50,6 +51,7 @@ Leaves out: secrets the sanitiser cannot recognise (don't record conversations w
 from __future__ import annotations
 
 import difflib
+import email.utils
 import json
 import os
 import threading
@@ -242,10 +244,12 @@ _KEPT_HEADERS = ("retry-after-ms", "date", "content-encoding", "location")
 
 def _waits(headers: httpx.Headers) -> dict[str, str]:
     """The headers the client reads a wait from besides `Retry-After`, when sent: the wait in
-    milliseconds, and the server's `Date` that a `Retry-After` date is measured against."""
+    milliseconds, and the server's `Date` that a `Retry-After` date is measured against — or, from a
+    server that sent none, the time it arrived (the client measured it against that; replay, a day
+    later, would measure it against its own clock and find the wait long over)."""
     kept = {"retry_after_ms": headers.get("retry-after-ms")}
     if headers.get("retry-after"):
-        kept["date"] = headers.get("date")
+        kept["date"] = headers.get("date") or email.utils.formatdate(time.time(), usegmt=True)
     return {name: value for name, value in kept.items() if value is not None}
 
 

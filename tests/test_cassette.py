@@ -649,3 +649,6 @@ def test_a_cassette_of_another_tool_is_refused_as_such_not_as_empty(tmp_path, te
             f"cassette {cassette} {problem}: it is not a toolkit cassette (JSON Lines, as LLM_RECORD writes them); "
             "one recorded with another tool (VCR.py, a HAR file) cannot be replayed: record one with LLM_RECORD"
         )
+        assert (
+            info.value.hint == "No line of it is to fix: record the session with LLM_RECORD=..., or unset LLM_REPLAY."
+        )

@@ -478,10 +478,12 @@ def _one_document(text: str) -> bool:
 
 def _foreign(path: Path, problem: str) -> CassetteError:
     """A cassette that is no toolkit cassette: another tool's recording (VCR.py, HAR), or another file."""
-    return CassetteError(
+    error = CassetteError(
         f"cassette {path} {problem}: it is not a toolkit cassette (JSON Lines, as {RECORD_VAR} writes them); one "
         f"recorded with another tool (VCR.py, a HAR file) cannot be replayed: record one with {RECORD_VAR}"
     )
+    error.hint = f"No line of it is to fix: record the session with {RECORD_VAR}=..., or unset {REPLAY_VAR}."
+    return error
 
 
 MAX_CASSETTE_BYTES = 64 * 1024 * 1024

@@ -399,7 +399,7 @@ def test_the_clock_recorded_after_a_line_cut_short_starts_a_new_line(tmp_path):
     now = session_now({"LLM_RECORD": str(cassette)})
     lines = cassette.read_text(encoding="utf-8").split("\n")
     assert lines[1] == json.dumps(EXCHANGE)[:40] and lines[3] == ""
-    assert json.loads(lines[2]) == {"clock": {"now": now.isoformat()}}
+    assert json.loads(lines[2]) == {"clock": {"now": now.isoformat()}, "format": 1}
     cassette.write_text("\n".join(lines[:1] + lines[2:]), encoding="utf-8")  # the half line deleted
     assert read_clock(cassette) == now
 
@@ -652,3 +652,39 @@ def test_a_cassette_of_another_tool_is_refused_as_such_not_as_empty(tmp_path, te
         assert (
             info.value.hint == "No line of it is to fix: record the session with LLM_RECORD=..., or unset LLM_REPLAY."
         )
+
+
+def test_every_line_says_the_cassette_format_it_was_written_in(tmp_path, monkeypatch):
+    from toolkit.chat.clock import session_today
+
+    cassette = tmp_path / "session.jsonl"
+    record_session(cassette)
+    monkeypatch.setenv("LLM_RECORD", str(tmp_path / "dated.jsonl"))
+    session_today()
+    lines = [json.loads(line) for line in (*cassette.read_text().splitlines(), (tmp_path / "dated.jsonl").read_text())]
+    assert [line["format"] for line in lines] == [1, 1, 1, 1]
+
+
+@pytest.mark.parametrize(
+    "line, problem",
+    [
+        (
+            {**EXCHANGE, "format": 2},
+            "line 2: written in cassette format 2, by a newer toolkit; this one reads format 1: upgrade toolkit-course "
+            "(pip install -U toolkit-course), or record the cassette again with this one",
+        ),
+        (
+            {"clock": {"now": "2026-10-20T09:00:00"}, "format": 7},
+            "line 2: written in cassette format 7, by a newer toolkit; this one reads format 1",
+        ),
+        ({**EXCHANGE, "format": "1"}, "line 2: format '1' is no cassette format (a whole number, 1 for this toolkit)"),
+        ({**EXCHANGE, "format": 0}, "line 2: format 0 is no cassette format (a whole number, 1 for this toolkit)"),
+    ],
+)
+def test_a_cassette_from_a_newer_toolkit_is_refused_naming_its_format(tmp_path, line, problem):
+    """Lines of a format this toolkit does not know were read as its own (or refused as "corrupt")."""
+    cassette = tmp_path / "session.jsonl"
+    cassette.write_text(json.dumps(EXCHANGE) + "\n" + json.dumps(line) + "\n", encoding="utf-8")
+    with pytest.raises(CassetteError) as info:
+        connect(env={"LLM_REPLAY": str(cassette)})
+    assert str(info.value).startswith(f"cassette {cassette}, {problem}")

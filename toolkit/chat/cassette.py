@@ -4,9 +4,11 @@ A cassette is a JSON Lines file, one HTTP exchange per line:
 
     {"request": {"method": "POST", "path": "/chat/completions", "body": {...}},
      "response": {"status": 200, "content_type": "...", "retry_after": null, "body": "..."},
-     "elapsed_ms": 812}
+     "elapsed_ms": 812, "format": 1}
 
-and, if the run read the clock, one line saying what it read: `{"clock": {"now": "…"}}`.
+and, if the run read the clock, one line saying what it read: `{"clock": {"now": "…"}, "format": 1}`.
+`format` is the cassette format the line was written in (`CASSETTE_FORMAT`; a line without one, from
+before it was written, is format 1): a line of a newer format is refused, naming it, not misread.
 
 A response that asked for a wait also keeps `retry_after_ms` and the `date` it was sent at (or,
 from a server that sends no `Date`, the time it arrived: a `Retry-After` date replays the same wait); a
@@ -63,7 +65,15 @@ from typing import Any
 
 import httpx
 
-from toolkit.chat.clock import RECORD_VAR, REPLAY_VAR, ends_mid_line, parse_clock, session_now, session_today
+from toolkit.chat.clock import (
+    CASSETTE_FORMAT,
+    RECORD_VAR,
+    REPLAY_VAR,
+    ends_mid_line,
+    parse_clock,
+    session_now,
+    session_today,
+)
 from toolkit.chat.masking import basic_credential, header_secrets, mask_json, mask_keys, url_secrets
 from toolkit.chat.stream_scrub import scrub_event_stream
 
@@ -193,8 +203,9 @@ class RecordingTransport(httpx.BaseTransport):
         self, request: httpx.Request, body: bytes, failed: Exception, elapsed: float, secrets: list[str | None]
     ) -> None:
         text = mask_keys(str(failed), secrets)
-        line = {"request": _recorded_request(request, body, secrets), "failed": type(failed).__name__}
-        _append(self.path, {**line, "why": redact.scrub(text), "elapsed_ms": round(elapsed * 1000)}, self._lock)
+        line: dict[str, Any] = {"request": _recorded_request(request, body, secrets), "failed": type(failed).__name__}
+        line |= {"why": redact.scrub(text), "elapsed_ms": round(elapsed * 1000), "format": CASSETTE_FORMAT}
+        _append(self.path, line, self._lock)
 
     def _write(
         self,
@@ -221,7 +232,7 @@ class RecordingTransport(httpx.BaseTransport):
         if broke:
             recorded["broke"] = broke
         line = {"request": _recorded_request(request, body, secrets), "response": recorded}
-        _append(self.path, {**line, "elapsed_ms": round(elapsed * 1000)}, self._lock)
+        _append(self.path, {**line, "elapsed_ms": round(elapsed * 1000), "format": CASSETTE_FORMAT}, self._lock)
 
     def close(self) -> None:
         self.inner.close()
@@ -523,6 +534,9 @@ def _line_problem(line: Any) -> str:
     """What makes `line` neither an exchange nor a clock reading, or "" if it is fine."""
     if not isinstance(line, dict):
         return f"not a JSON object but {type(line).__name__}"
+    written = _format_problem(line.get("format", 1))
+    if written:
+        return written
     if "clock" in line:
         try:
             parse_clock(line["clock"])
@@ -545,6 +559,18 @@ def _line_problem(line: Any) -> str:
         response["body"].encode("utf-8")
     except UnicodeEncodeError:  # an escaped lone surrogate: what is served must be UTF-8
         return "response body holds a lone surrogate (\\ud800-\\udfff), which is not text"
+    return ""
+
+
+def _format_problem(written: Any) -> str:
+    """Why a line's `format` is not one this toolkit reads (`CASSETTE_FORMAT` and older), or ""."""
+    if isinstance(written, bool) or not isinstance(written, int) or written < 1:
+        return f"format {written!r:.20} is no cassette format (a whole number, {CASSETTE_FORMAT} for this toolkit)"
+    if written > CASSETTE_FORMAT:
+        return (
+            f"written in cassette format {written}, by a newer toolkit; this one reads format {CASSETTE_FORMAT}: "
+            "upgrade toolkit-course (pip install -U toolkit-course), or record the cassette again with this one"
+        )
     return ""
 
 

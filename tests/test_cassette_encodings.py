@@ -168,15 +168,60 @@ def test_a_plain_answer_that_broke_off_breaks_off_on_replay_too(tmp_path):
     assert replayed == recorded
 
 
-def test_a_broke_field_that_names_no_transport_error_is_ignored(tmp_path):
+REQUEST = {"method": "POST", "path": "/chat/completions", "body": None}
+RESPONSE = {"status": 200, "content_type": "text/event-stream", "body": STREAM}
+
+
+@pytest.mark.parametrize(
+    "line, problem",
+    [
+        (
+            {"request": REQUEST, "response": {**RESPONSE, "broke": "SystemExit"}},
+            "response broke 'SystemExit' is not the name of an httpx transport error (ReadTimeout, ReadError, "
+            "RemoteProtocolError, ...)",
+        ),
+        (
+            {"request": REQUEST, "failed": "Banana"},
+            "failed 'Banana' is not the name of an httpx transport error (ConnectError, ConnectTimeout, ReadTimeout, "
+            "...)",
+        ),
+        ({"request": REQUEST, "failed": "ConnectError", "why": 3}, "why is not a string"),
+        (
+            {"request": REQUEST, "response": {**RESPONSE, "retry_after_ms": 90000}},
+            "response retry_after_ms is not a string",
+        ),
+        ({"request": REQUEST, "response": {**RESPONSE, "location": ["x"]}}, "response location is not a string"),
+        ({"request": REQUEST, "response": {**RESPONSE, "date": 1}}, "response date is not a string"),
+    ],
+)
+def test_an_edited_field_that_replay_would_drop_is_refused(tmp_path, line, problem):
+    """Before: a `broke` naming no transport error replayed the cut answer whole, a `retry_after_ms`
+    written as a number replayed no wait, an unknown `failed` replayed as a ConnectError."""
     cassette = tmp_path / "c.jsonl"
-    line = {
-        "request": {"method": "POST", "path": "/chat/completions", "body": None},
-        "response": {"status": 200, "content_type": "text/event-stream", "body": STREAM, "broke": "SystemExit"},
-    }
     cassette.write_text(json.dumps(line) + "\n", encoding="utf-8")
-    response = ReplayTransport(cassette).handle_request(httpx.Request("POST", "http://x/v1/chat/completions"))
-    assert response.read().decode() == STREAM
+    with pytest.raises(CassetteError) as info:
+        ReplayTransport(cassette)
+    assert str(info.value) == f"cassette {cassette}, line 1: {problem}"
+
+
+class _OwnTimeout(httpx.ReadTimeout):
+    """A transport's own kind of an httpx error (a test double's, a wrapper's)."""
+
+
+def test_an_error_of_a_transports_own_class_is_recorded_by_its_httpx_name(tmp_path):
+    def times_out(request):
+        raise _OwnTimeout("timed out", request=request)
+
+    options = {"retry": RetryPolicy(max_retries=0)}
+    (recorded, replayed), line = record_and_replay(
+        tmp_path, httpx.MockTransport(times_out), lambda client: client.chat(QUESTION), **options
+    )
+    assert line["failed"] == "ReadTimeout"
+    assert recorded == (TransientError, "request timed out (_OwnTimeout) after 30.0s")
+    assert replayed == (
+        TransientError,
+        "request timed out (ReadTimeout) after 30.0s",
+    )  # was: "Cannot reach the gateway"
 
 
 def no_answer(error):

@@ -15,7 +15,8 @@ from a server that sends no `Date`, the time it arrived: a `Retry-After` date re
 redirect keeps its `location` (keys in it masked), which its error names; one that broke off (a timeout, a dropped connection) keeps how, as `broke` (`"ReadTimeout"`), and
 replay breaks it off there the same way. A request that got no answer at all (refused, timed out)
 is a line with `failed` (`"ConnectError"`) and `why` (its text) instead of a response, and replay
-fails it the same way.
+fails it the same way. Both name httpx's own class (a transport's subclass of `ReadTimeout` is
+`"ReadTimeout"`); a name that is none of httpx's transport errors is refused when read.
 The body is kept as the client read it: decompressed (gateways gzip their answers) and decoded
 by its charset; replay serves it as UTF-8. A body that does not fit its `Content-Encoding`
 is kept as it came, with `content_encoding`, so replay fails on it as the recorded run did.
@@ -139,7 +140,7 @@ class _Tee(httpx.SyncByteStream):
                 self._chunks.append(chunk)
                 yield chunk
         except httpx.TransportError as exc:
-            self._broke = type(exc).__name__
+            self._broke = _httpx_name(exc)
             raise
 
     def close(self) -> None:
@@ -161,9 +162,15 @@ class _Breaks(httpx.SyncByteStream):
 
 
 def _transport_error(name: Any) -> type[httpx.TransportError] | None:
-    """httpx's transport error class named `name` (a cassette's `broke`), else None."""
+    """httpx's transport error class named `name` (a cassette's `broke` or `failed`), else None."""
     error = getattr(httpx, name, None) if isinstance(name, str) else None
     return error if isinstance(error, type) and issubclass(error, httpx.TransportError) else None
+
+
+def _httpx_name(error: BaseException) -> str:
+    """The name of httpx's own class that `error` is (a transport's subclass of `ReadTimeout` is
+    `"ReadTimeout"`): the name replay raises again (`_transport_error`)."""
+    return next((kind.__name__ for kind in type(error).__mro__ if _transport_error(kind.__name__) is kind), "")
 
 
 class RecordingTransport(httpx.BaseTransport):
@@ -203,7 +210,7 @@ class RecordingTransport(httpx.BaseTransport):
         self, request: httpx.Request, body: bytes, failed: Exception, elapsed: float, secrets: list[str | None]
     ) -> None:
         text = mask_keys(str(failed), secrets)
-        line: dict[str, Any] = {"request": _recorded_request(request, body, secrets), "failed": type(failed).__name__}
+        line: dict[str, Any] = {"request": _recorded_request(request, body, secrets), "failed": _httpx_name(failed)}
         line |= {"why": redact.scrub(text), "elapsed_ms": round(elapsed * 1000), "format": CASSETTE_FORMAT}
         _append(self.path, line, self._lock)
 
@@ -385,7 +392,7 @@ class ReplayTransport(httpx.BaseTransport):
             alike.remove(index)
             self._used.add(index)
         if "failed" in self.exchanges[index]:
-            failed = _transport_error(self.exchanges[index]["failed"]) or httpx.ConnectError
+            failed = _transport_error(self.exchanges[index]["failed"]) or httpx.ConnectError  # checked when read
             why = self.exchanges[index].get("why")
             raise failed(why if isinstance(why, str) else "the recorded request got no answer", request=request)
         recorded = self.exchanges[index]["response"]
@@ -548,18 +555,34 @@ def _line_problem(line: Any) -> str:
     if not (isinstance(request, dict) and _typed(request, method=str, path=str) and "body" in request):
         return "request needs method, path (strings) and body"
     if "failed" in line:
-        return "" if isinstance(line["failed"], str) else "failed is not a string (the name of httpx's error)"
+        return _failed_problem(line)
     if not (isinstance(response, dict) and _typed(response, status=int, content_type=str, body=str)):
         return "response needs status (a number), content_type and body (strings)"
     if not 100 <= response["status"] <= 999:  # hand-edited: -1 would replay as a success
         return f"response status {response['status']} is no HTTP status (three digits, 100 to 999)"
-    if response.get("retry_after") is not None and not isinstance(response["retry_after"], str):
-        return "response retry_after is not a string"
+    for name in ("retry_after", "retry_after_ms", "date", "content_encoding", "location"):  # replay serves strings only
+        if response.get(name) is not None and not isinstance(response[name], str):
+            return f"response {name} is not a string"
+    if "broke" in response and _transport_error(response["broke"]) is None:  # else replayed whole, as not cut
+        return f"response broke {response['broke']!r:.40} is not the name of {_BROKE_ERRORS}"
     try:
         response["body"].encode("utf-8")
     except UnicodeEncodeError:  # an escaped lone surrogate: what is served must be UTF-8
         return "response body holds a lone surrogate (\\ud800-\\udfff), which is not text"
     return ""
+
+
+_BROKE_ERRORS = "an httpx transport error (ReadTimeout, ReadError, RemoteProtocolError, ...)"
+_FAILED_ERRORS = "an httpx transport error (ConnectError, ConnectTimeout, ReadTimeout, ...)"
+
+
+def _failed_problem(line: dict[str, Any]) -> str:
+    """What is wrong with a line recording a request that got no answer (`failed`, `why`), or ""."""
+    if not isinstance(line["failed"], str):
+        return "failed is not a string (the name of httpx's error)"
+    if _transport_error(line["failed"]) is None:
+        return f"failed {line['failed']!r:.40} is not the name of {_FAILED_ERRORS}"
+    return "why is not a string" if line.get("why") is not None and not isinstance(line["why"], str) else ""
 
 
 def _format_problem(written: Any) -> str:

@@ -14,6 +14,7 @@ from loopback import serving
 from toolkit.chat.client import ChatClient, RetryPolicy
 from toolkit.chat.messages import UserMessage
 from toolkit.chat.proxies import on_this_machine
+from toolkit.chat.switch import connect
 from toolkit.errors import TransientError
 
 KEY = "sk-proxy-test-" + "k3y" * 6
@@ -134,3 +135,19 @@ def test_a_proxy_refusing_the_tunnel_is_named_as_the_proxy(monkeypatch):
         "Authentication Required; check HTTPS_PROXY / HTTP_PROXY / ALL_PROXY). Check LLM_BASE_URL, or unset the "
         "LLM_* variables to use the embedded gateway."
     )
+
+
+@pytest.mark.parametrize("host", ["gateway.invalid", "127.0.0.1"])
+def test_recording_a_session_goes_the_way_an_unrecorded_one_does(proxy_and_gateway, tmp_path, host):
+    """With LLM_RECORD set, the recording transport sent every request directly (httpx reads the
+    proxy variables only for a client without a transport of its own): a gateway that is reached
+    through the company proxy was unreachable, and only while recording."""
+    gateway, seen = proxy_and_gateway
+    base_url = f"http://{host}:{gateway}/v1" if host == "127.0.0.1" else f"http://{host}/v1"
+    env = {"LLM_BASE_URL": base_url, "LLM_API_KEY": KEY, "LLM_MODEL": "m", "LLM_RECORD": str(tmp_path / "c.jsonl")}
+    client = connect(env=env, retry=RetryPolicy(max_retries=0))
+    assert client.chat([UserMessage(content="q")]).message.content == "hi"
+    via = "proxy" if host == "gateway.invalid" else "gateway"
+    path = f"{base_url}/chat/completions" if via == "proxy" else "/v1/chat/completions"
+    assert seen == [(via, path, f"Bearer {KEY}")]
+    assert json.loads((tmp_path / "c.jsonl").read_text())["response"]["status"] == 200

@@ -76,6 +76,7 @@ from toolkit.chat.clock import (
     session_today,
 )
 from toolkit.chat.masking import basic_credential, header_secrets, mask_json, mask_keys, url_secrets
+from toolkit.chat.proxies import EnvironmentTransport
 from toolkit.chat.stream_scrub import scrub_event_stream
 
 __all__ = [
@@ -179,11 +180,12 @@ class RecordingTransport(httpx.BaseTransport):
     path: Path
     """The cassette file every exchange is appended to."""
     inner: httpx.BaseTransport
-    """The transport that really sends (an `httpx.HTTPTransport` unless given)."""
+    """The transport that really sends (unless given, an `EnvironmentTransport`: the proxy variables
+    followed as a client without a transport of its own follows them)."""
 
     def __init__(self, path: str | Path, inner: httpx.BaseTransport | None = None) -> None:
         self.path = _writable(Path(path))
-        self.inner = inner or httpx.HTTPTransport()
+        self.inner = inner or EnvironmentTransport()
         self._lock = threading.Lock()
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:

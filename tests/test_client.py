@@ -386,6 +386,24 @@ def test_a_wait_too_long_to_count_raises_at_once_and_says_so(headers):
     )
 
 
+@pytest.mark.parametrize(
+    "asked, said",
+    [("9" * 400, "longer than can be counted (a huge Retry-After)"), ("99999999999", "1e+11 s")],
+)
+def test_with_no_cap_on_waits_a_wait_no_sleep_can_make_raises_at_once(asked, said):
+    """Before: with `max_retry_after_s=inf` (no cap: honour any wait), such a wait went to `time.sleep`,
+    which raised OverflowError ("timestamp out of range for platform time_t") out of chat()."""
+    script = Script(httpx.Response(429, headers={"Retry-After": asked}, json={"error": {"message": "slow down"}}))
+    client, sleeps = make(script, retry=RetryPolicy(max_retry_after_s=math.inf))
+    with pytest.raises(TransientError) as info:
+        client.chat(QUESTION)
+    assert sleeps == [] and len(script.requests) == 1
+    assert str(info.value) == (
+        f"HTTP 429 (transient): slow down — the gateway asks to wait {said}, longer than a program can sleep "
+        f"(more than {1e9:g} s); not retried, try again later (the wait is in .retry_after)"
+    )
+
+
 def test_retry_after_date_in_the_future_counts_from_now():
     future = email.utils.format_datetime(datetime.datetime.now(datetime.UTC) + datetime.timedelta(seconds=100))
     assert 90 < parse_retry_after(future) <= 100

@@ -22,7 +22,8 @@ credit or quota left (`"code": "insufficient_quota"`, "余额不足") is no rate
 help, so it is not retried (`toolkit.chat.credit` tells them apart, by the error's fields first). The wait the server asks for is read
 from `retry-after-ms` (OpenAI-compatible gateways) or `Retry-After` (seconds, or an HTTP date,
 measured against the response's own `Date`). A wait longer than `RetryPolicy.max_retry_after_s`
-is not shortened: the error is raised at once, carrying `retry_after`, so the caller decides.
+is not shortened: the error is raised at once, carrying `retry_after`, so the caller decides (so is,
+with no cap, one longer than `LONGEST_SLEEP_S`, which `time.sleep` cannot count).
     bad body    200 but unusable                       → raised at once, naming what was wrong
                 (not JSON, no choices, an empty reply:
                 no text, no tool calls, no refusal)
@@ -908,11 +909,11 @@ class _Attempts:
                 exc.attempts, exc.waited = attempt, self.waited
                 if attempt > policy.max_retries:
                     raise
-                if exc.retry_after is not None and exc.retry_after > policy.max_retry_after_s:
+                too_long = _too_long(exc.retry_after, policy)
+                if too_long:
                     exc.args = (
-                        f"{exc} — the gateway asks to wait {_wait_text(exc.retry_after)}, more than "
-                        f"RetryPolicy.max_retry_after_s={policy.max_retry_after_s:g}; not retried, "
-                        "try again later (the wait is in .retry_after)",
+                        f"{exc} — the gateway asks to wait {_wait_text(exc.retry_after or 0)}, {too_long}; not "
+                        "retried, try again later (the wait is in .retry_after)",
                     )
                     raise
                 wait = policy.wait(attempt, exc.retry_after)
@@ -923,6 +924,23 @@ class _Attempts:
     def __exit__(self, *exc_info: object) -> None:
         if self.response is not None:
             self.response.close()
+
+
+def _too_long(wait: float | None, policy: RetryPolicy) -> str:
+    """Why a wait the gateway asked for is not waited ("" when it is): beyond the policy's cap, or
+    (with no cap: `max_retry_after_s=inf`) beyond what `time.sleep` can count (it overflows)."""
+    if wait is None:
+        return ""
+    if wait > policy.max_retry_after_s:
+        return f"more than RetryPolicy.max_retry_after_s={policy.max_retry_after_s:g}"
+    if wait > LONGEST_SLEEP_S:
+        return f"longer than a program can sleep (more than {LONGEST_SLEEP_S:g} s)"
+    return ""
+
+
+LONGEST_SLEEP_S = 1e9
+"""The longest wait ever slept (about 31 years): `time.sleep` overflows not far beyond (292 years on
+64-bit Linux, less elsewhere), and no call waits that long to be retried."""
 
 
 UNREACHABLE = (

@@ -9,7 +9,9 @@ Failures are triaged three ways (see `toolkit.errors`):
                 the tool call the model wrote
                 (Groq's `failed_generation`)
     caller      any other 4xx; a 402, or a 429 that    → raised at once, never retried
-                says the account is out of credit        (`OutOfCreditError`, a hint on billing)
+                says the account is out of credit;       (`OutOfCreditError`, a hint on billing)
+                a proxy refusing an https gateway's
+                tunnel (407, 403: `proxy_refusal`)
 
 A 400 (or a FastAPI server's 422) naming a field the client may leave out without changing what is
 asked — `stream_options`, `tool_choice: "auto"` — is asked again at once without it, and that field
@@ -593,6 +595,9 @@ class ChatClient:
         except httpx.TransportError as exc:
             self._record(body, None, self.scrub(f"<{type(exc).__name__}: {exc}>"), attempt)
             self._forget_key(exc)
+            refused = proxy_refusal(self.shown_url, exc, attempt)
+            if refused is not None:
+                raise refused from exc
             raise TransientError(unreachable(self.shown_url, exc), attempts=attempt) from exc
         except httpx.DecodingError as exc:  # the body does not fit its Content-Encoding
             self._record(body, None, f"<{type(exc).__name__}: {exc}>", attempt)
@@ -952,6 +957,37 @@ UNREACHABLE = (
 def unreachable(url: str, exc: httpx.TransportError) -> str:
     """The one line saying the gateway at `url` cannot be reached, and why, in plain words."""
     return UNREACHABLE.format(url=url, reason=_reason(exc))
+
+
+def proxy_refusal(url: str, exc: httpx.TransportError, attempt: int = 1) -> CallerError | None:
+    """The `CallerError` for a proxy that answered the tunnel to an https gateway (`CONNECT`) with a 4xx:
+    its credentials (407) or its rules (403) refuse, and asking again cannot change that, as a
+    plain-http gateway's 407 through the same proxy is a caller error; None for anything else (a
+    proxy's 502 or 503 may pass: retried, `unreachable`)."""
+    status = _proxy_status(exc)
+    if status is None or not 400 <= status < 500 or status in _TRANSIENT:
+        return None
+    hint = _CALLER_HINTS[407] if status == 407 else _PROXY_HINTS.get(status, _PROXY_HINT)
+    said = _one_line(str(exc))[:120]
+    return CallerError(
+        f"The proxy refused to open a tunnel to the gateway at {url}: {said} — {hint}", status=status, attempts=attempt
+    )
+
+
+def _proxy_status(exc: httpx.TransportError) -> int | None:
+    """The status a proxy answered a tunnel with (httpx's `ProxyError("407 Proxy Authentication Required")`)."""
+    found = re.match(r"\s*([1-5][0-9][0-9])\b", str(exc)) if isinstance(exc, httpx.ProxyError) else None
+    return int(found.group(1)) if found else None
+
+
+_PROXY_HINTS = {
+    403: (
+        "the proxy does not let this machine reach that host: ask whoever runs it, or name the gateway's host in "
+        "NO_PROXY if it needs no proxy (not retried)"
+    ),
+}
+"""What to do about a proxy's refusal of a tunnel, by its status (a 407's as `_CALLER_HINTS` says it)."""
+_PROXY_HINT = "check HTTPS_PROXY / HTTP_PROXY / ALL_PROXY (not retried)"
 
 
 def _reason(exc: httpx.TransportError) -> str:

@@ -8,6 +8,7 @@ import json
 import socket
 import threading
 
+import httpx
 import pytest
 from loopback import serving
 
@@ -193,3 +194,14 @@ def test_recording_a_session_goes_the_way_an_unrecorded_one_does(proxy_and_gatew
     path = f"{base_url}/chat/completions" if via == "proxy" else "/v1/chat/completions"
     assert seen == [(via, path, f"Bearer {KEY}")]
     assert json.loads((tmp_path / "c.jsonl").read_text())["response"]["status"] == 200
+
+
+@pytest.mark.parametrize("said", ["403 Forbidden", "407 Proxy Authentication Required"])
+def test_a_notebook_cell_says_the_proxy_refused_not_the_gateway(said):
+    """`explain` read a proxy's 403 as the gateway refusing the key's model or region."""
+    from toolkit.chat.client import proxy_refusal
+    from toolkit.course.live import explain
+
+    error = proxy_refusal("https://gw.example.com/v1", httpx.ProxyError(said))
+    assert error is not None
+    assert explain(error) == str(error)

@@ -969,9 +969,11 @@ def proxy_refusal(url: str, exc: httpx.TransportError, attempt: int = 1) -> Call
         return None
     hint = _CALLER_HINTS[407] if status == 407 else _PROXY_HINTS.get(status, _PROXY_HINT)
     said = _one_line(str(exc))[:120]
-    return CallerError(
-        f"The proxy refused to open a tunnel to the gateway at {url}: {said} — {hint}", status=status, attempts=attempt
-    )
+    return CallerError(f"{PROXY_REFUSED} {url}: {said} — {hint}", status=status, attempts=attempt)
+
+
+PROXY_REFUSED = "The proxy refused to open a tunnel to the gateway at"
+"""How `proxy_refusal`'s line starts (a notebook's `explain` shows it as it is: the status is the proxy's)."""
 
 
 def _proxy_status(exc: httpx.TransportError) -> int | None:

@@ -325,6 +325,14 @@ def test_parse_retry_after(value, seconds):
     assert parse_retry_after(value) == seconds
 
 
+@pytest.mark.parametrize("attempt", [1_025, 10**6])
+def test_the_backoff_of_a_late_attempt_is_the_cap_not_an_overflow(attempt):
+    """`RetryPolicy().wait(1026, None)` raised OverflowError ("int too large to convert to float"):
+    the doubling was computed in whole numbers before the cap applied."""
+    assert RetryPolicy().wait(attempt, None) == 8.0
+    assert RetryPolicy(max_backoff_s=math.inf).wait(attempt, 3) == 30.0
+
+
 def test_retry_after_is_capped():
     assert RetryPolicy(max_retry_after_s=5).wait(1, 3600) == 5
     assert RetryPolicy(backoff_s=1, max_backoff_s=3).wait(5, None) == 3

@@ -191,10 +191,15 @@ class RetryPolicy:
         The retry loop never asks about a `retry_after` beyond `max_retry_after_s` (it raises);
         here such a value is capped, for callers that plan their own waits.
         """
-        backoff = min(self.max_backoff_s, self.backoff_s * 2 ** (attempt - 1))
+        doubling = 2.0 ** min(attempt - 1, _LARGEST_DOUBLING)  # 2 ** 1100 is no float: a late attempt overflowed
+        backoff = min(self.max_backoff_s, self.backoff_s * doubling)
         if retry_after is None:
             return backoff
         return min(self.max_retry_after_s, max(backoff, retry_after))
+
+
+_LARGEST_DOUBLING = 1023
+"""The largest power of two a float holds (2.0 ** 1024 overflows); a backoff doubled that often is past any cap."""
 
 
 def parse_retry_after(value: str | None, date: str | None = None) -> float | None:

@@ -435,8 +435,11 @@ def _nearness(recorded: list[str], wanted: list[str]) -> tuple[float, float]:
     """How near a recorded body is to the request, as the diff shows them: the share of lines alike,
     then (to tell apart recordings that differ in as many lines) how alike the differing lines are,
     by characters, at most `_NEAR_CHARS` of them. Comparing whole bodies by characters took seconds
-    on long conversations (difflib is quadratic in a text's length)."""
-    matcher = difflib.SequenceMatcher(None, recorded, wanted, autojunk=False)
+    on long conversations (difflib is quadratic in a text's length); so did comparing each line with
+    every repeat of it (`{`, `"role": "user"` in each message): in a body of 200 lines or more, the
+    lines that make up over 1% of it are only matched next to the lines around them (difflib's
+    `autojunk`), 100 recordings of 100 messages took 27 s to tell the nearest, and take about 1 s."""
+    matcher = difflib.SequenceMatcher(None, recorded, wanted)
     ours, theirs = [], []
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag != "equal":

@@ -399,7 +399,7 @@ def test_the_clock_recorded_after_a_line_cut_short_starts_a_new_line(tmp_path):
     now = session_now({"LLM_RECORD": str(cassette)})
     lines = cassette.read_text(encoding="utf-8").split("\n")
     assert lines[1] == json.dumps(EXCHANGE)[:40] and lines[3] == ""
-    assert json.loads(lines[2]) == {"clock": {"now": now.isoformat()}}
+    assert json.loads(lines[2]) == {"clock": {"now": now.isoformat()}, "format": 1}
     cassette.write_text("\n".join(lines[:1] + lines[2:]), encoding="utf-8")  # the half line deleted
     assert read_clock(cassette) == now
 
@@ -610,3 +610,81 @@ def test_the_clock_of_a_cassette_that_cannot_be_recorded_or_read_is_a_typed_erro
             session_today(env={"LLM_RECORD": str(path)})
         assert str(caught.value) == f"cannot record to {path} (LLM_RECORD): it cannot be written ({why})"
     assert session_today(env={"LLM_REPLAY": str(loop)}) == session_today(env={})  # connect() says why
+
+
+VCR_CASSETTE = {
+    "interactions": [
+        {
+            "request": {"body": "{}", "method": "POST", "uri": "https://api.openai.com/v1/chat/completions"},
+            "response": {"status": {"code": 200, "message": "OK"}, "headers": {}, "body": {"string": "{}"}},
+        }
+    ],
+    "version": 1,
+}
+
+
+@pytest.mark.parametrize(
+    "text, problem",
+    [
+        (
+            json.dumps(VCR_CASSETTE),
+            'holds no exchange: none of its 1 line has a "request" (line 1 has interactions, version)',
+        ),
+        (
+            json.dumps({"log": {"version": "1.2", "entries": []}}) + "\n" + json.dumps({"log": {}}),
+            'holds no exchange: none of its 2 lines has a "request" (line 1 has log)',
+        ),
+        (json.dumps(VCR_CASSETTE, indent=2), "is one JSON document over 22 lines, not one exchange per line"),
+    ],
+    ids=["vcr-json", "har", "vcr-json-indented"],
+)
+def test_a_cassette_of_another_tool_is_refused_as_such_not_as_empty(tmp_path, text, problem):
+    """VCR.py's JSON cassette (or a HAR file) read as "the cassette is empty", or "line 1: not JSON: '{'"."""
+    cassette = tmp_path / "vcr.json"
+    cassette.write_text(text, encoding="utf-8")
+    for replay in (lambda: connect(env={"LLM_REPLAY": str(cassette)}), lambda: ReplayTransport(cassette)):
+        with pytest.raises(CassetteError) as info:
+            replay()
+        assert str(info.value) == (
+            f"cassette {cassette} {problem}: it is not a toolkit cassette (JSON Lines, as LLM_RECORD writes them); "
+            "one recorded with another tool (VCR.py, a HAR file) cannot be replayed: record one with LLM_RECORD"
+        )
+        assert (
+            info.value.hint == "No line of it is to fix: record the session with LLM_RECORD=..., or unset LLM_REPLAY."
+        )
+
+
+def test_every_line_says_the_cassette_format_it_was_written_in(tmp_path, monkeypatch):
+    from toolkit.chat.clock import session_today
+
+    cassette = tmp_path / "session.jsonl"
+    record_session(cassette)
+    monkeypatch.setenv("LLM_RECORD", str(tmp_path / "dated.jsonl"))
+    session_today()
+    lines = [json.loads(line) for line in (*cassette.read_text().splitlines(), (tmp_path / "dated.jsonl").read_text())]
+    assert [line["format"] for line in lines] == [1, 1, 1, 1]
+
+
+@pytest.mark.parametrize(
+    "line, problem",
+    [
+        (
+            {**EXCHANGE, "format": 2},
+            "line 2: written in cassette format 2, by a newer toolkit; this one reads format 1: upgrade toolkit-course "
+            "(pip install -U toolkit-course), or record the cassette again with this one",
+        ),
+        (
+            {"clock": {"now": "2026-10-20T09:00:00"}, "format": 7},
+            "line 2: written in cassette format 7, by a newer toolkit; this one reads format 1",
+        ),
+        ({**EXCHANGE, "format": "1"}, "line 2: format '1' is no cassette format (a whole number, 1 for this toolkit)"),
+        ({**EXCHANGE, "format": 0}, "line 2: format 0 is no cassette format (a whole number, 1 for this toolkit)"),
+    ],
+)
+def test_a_cassette_from_a_newer_toolkit_is_refused_naming_its_format(tmp_path, line, problem):
+    """Lines of a format this toolkit does not know were read as its own (or refused as "corrupt")."""
+    cassette = tmp_path / "session.jsonl"
+    cassette.write_text(json.dumps(EXCHANGE) + "\n" + json.dumps(line) + "\n", encoding="utf-8")
+    with pytest.raises(CassetteError) as info:
+        connect(env={"LLM_REPLAY": str(cassette)})
+    assert str(info.value).startswith(f"cassette {cassette}, {problem}")

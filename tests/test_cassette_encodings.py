@@ -2,8 +2,10 @@
 milliseconds, or whose answer broke off: what is written is what the client read (and how it
 ended), and replay serves it the same way."""
 
+import email.utils
 import gzip
 import json
+import time
 import zlib
 
 import httpx
@@ -15,7 +17,7 @@ from toolkit.chat.client import ChatClient, RetryPolicy
 from toolkit.chat.clock import read_clock
 from toolkit.chat.messages import UserMessage
 from toolkit.chat.sse import StreamDone
-from toolkit.errors import BadResponseError, CassetteError, TransientError, TruncatedStreamError
+from toolkit.errors import BadResponseError, CallerError, CassetteError, TransientError, TruncatedStreamError
 
 QUESTION = [UserMessage(content="où est ma commande ?")]
 ANSWER = {
@@ -166,15 +168,60 @@ def test_a_plain_answer_that_broke_off_breaks_off_on_replay_too(tmp_path):
     assert replayed == recorded
 
 
-def test_a_broke_field_that_names_no_transport_error_is_ignored(tmp_path):
+REQUEST = {"method": "POST", "path": "/chat/completions", "body": None}
+RESPONSE = {"status": 200, "content_type": "text/event-stream", "body": STREAM}
+
+
+@pytest.mark.parametrize(
+    "line, problem",
+    [
+        (
+            {"request": REQUEST, "response": {**RESPONSE, "broke": "SystemExit"}},
+            "response broke 'SystemExit' is not the name of an httpx transport error (ReadTimeout, ReadError, "
+            "RemoteProtocolError, ...)",
+        ),
+        (
+            {"request": REQUEST, "failed": "Banana"},
+            "failed 'Banana' is not the name of an httpx transport error (ConnectError, ConnectTimeout, ReadTimeout, "
+            "...)",
+        ),
+        ({"request": REQUEST, "failed": "ConnectError", "why": 3}, "why is not a string"),
+        (
+            {"request": REQUEST, "response": {**RESPONSE, "retry_after_ms": 90000}},
+            "response retry_after_ms is not a string",
+        ),
+        ({"request": REQUEST, "response": {**RESPONSE, "location": ["x"]}}, "response location is not a string"),
+        ({"request": REQUEST, "response": {**RESPONSE, "date": 1}}, "response date is not a string"),
+    ],
+)
+def test_an_edited_field_that_replay_would_drop_is_refused(tmp_path, line, problem):
+    """Before: a `broke` naming no transport error replayed the cut answer whole, a `retry_after_ms`
+    written as a number replayed no wait, an unknown `failed` replayed as a ConnectError."""
     cassette = tmp_path / "c.jsonl"
-    line = {
-        "request": {"method": "POST", "path": "/chat/completions", "body": None},
-        "response": {"status": 200, "content_type": "text/event-stream", "body": STREAM, "broke": "SystemExit"},
-    }
     cassette.write_text(json.dumps(line) + "\n", encoding="utf-8")
-    response = ReplayTransport(cassette).handle_request(httpx.Request("POST", "http://x/v1/chat/completions"))
-    assert response.read().decode() == STREAM
+    with pytest.raises(CassetteError) as info:
+        ReplayTransport(cassette)
+    assert str(info.value) == f"cassette {cassette}, line 1: {problem}"
+
+
+class _OwnTimeout(httpx.ReadTimeout):
+    """A transport's own kind of an httpx error (a test double's, a wrapper's)."""
+
+
+def test_an_error_of_a_transports_own_class_is_recorded_by_its_httpx_name(tmp_path):
+    def times_out(request):
+        raise _OwnTimeout("timed out", request=request)
+
+    options = {"retry": RetryPolicy(max_retries=0)}
+    (recorded, replayed), line = record_and_replay(
+        tmp_path, httpx.MockTransport(times_out), lambda client: client.chat(QUESTION), **options
+    )
+    assert line["failed"] == "ReadTimeout"
+    assert recorded == (TransientError, "request timed out (_OwnTimeout) after 30.0s")
+    assert replayed == (
+        TransientError,
+        "request timed out (ReadTimeout) after 30.0s",
+    )  # was: "Cannot reach the gateway"
 
 
 def no_answer(error):
@@ -229,3 +276,35 @@ def test_line_and_paragraph_separators_in_a_body_replay(tmp_path):
     )
     assert recorded.message.content == replayed.message.content == odd
     assert read_clock(tmp_path / "c.jsonl") is None  # the body names the clock, and holds no reading
+
+
+def test_a_redirect_replays_with_where_it_pointed(tmp_path):
+    """The error for a redirect names its `Location`; a cassette without it replayed "(no Location given)"."""
+    inner = gateway(307, b"", location="https://elsewhere.test/v2/chat/completions?api_key=sk-key-0123456789abcdef")
+    (recorded, replayed), line = record_and_replay(tmp_path, inner, lambda client: client.chat(QUESTION))
+    assert recorded[0] is CallerError and "redirects to https://elsewhere.test/v2/chat/completions" in recorded[1]
+    assert replayed == recorded
+    assert line["response"]["location"].startswith("https://elsewhere.test/v2/chat/completions?api_key=")
+    assert "0123456789abcdef" not in (tmp_path / "c.jsonl").read_text(encoding="utf-8")
+
+
+def test_a_retry_after_date_without_a_date_header_replays_the_same_on_another_day(tmp_path, monkeypatch):
+    """Measured against the replaying machine's clock, the recorded hour's wait was over a day later:
+    replay retried at once and ran out of recordings, where the recorded run had been told to wait."""
+    recorded_at = 1_760_000_000.0
+    asked = email.utils.formatdate(recorded_at + 3600, usegmt=True)
+    inner = gateway(429, b'{"error": {"message": "slow down"}}', content_type="application/json", retry_after=asked)
+    monkeypatch.setattr(time, "time", lambda: recorded_at)
+    cassette = tmp_path / "c.jsonl"
+    options = {"retry": RetryPolicy(max_retries=2), "sleep": lambda seconds: None}
+    outcomes = []
+    for transport, now in ((RecordingTransport(cassette, inner), recorded_at), (None, recorded_at + 86_400)):
+        monkeypatch.setattr(time, "time", lambda now=now: now)
+        client = ChatClient(
+            "http://gateway.test/v1", "k", "m", transport=transport or ReplayTransport(cassette), **options
+        )
+        with pytest.raises(TransientError) as info:
+            client.chat(QUESTION)
+        outcomes.append(str(info.value))
+    assert "asks to wait 3600 s" in outcomes[0]
+    assert outcomes[1] == outcomes[0]

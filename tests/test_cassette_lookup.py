@@ -153,3 +153,32 @@ def test_the_nearest_recording_is_found_by_lines_not_characters(monkeypatch, tmp
     assert line_lists >= 3 and texts and max(texts) <= cassette._NEAR_CHARS < len(json.dumps(history))
     assert '-    "content": "question 1",' in str(caught.value)  # the nearest: question 1, not 0 or 2
     assert '+    "content": "question 1!",' in str(caught.value)
+
+
+def test_the_nearest_of_long_conversations_is_found_without_comparing_every_line_with_its_repeats(
+    monkeypatch, tmp_path
+):
+    """The lines of a long conversation repeat (`{`, `"role": "user"` in every message): compared
+    with every repeat of themselves (difflib with autojunk off), 100 recordings of 100 messages took
+    27 s to answer one request nobody recorded. Counted here: the line pairs difflib looks at."""
+    from toolkit.chat import cassette
+
+    looked_at: list[tuple[int, int]] = []
+    real = cassette.difflib.SequenceMatcher
+
+    class Counting(real):  # type: ignore[misc, valid-type]
+        def get_opcodes(self):
+            lines = len(self.a) + len(self.b)
+            looked_at.append((sum(len(self.b2j.get(line, ())) for line in self.a), lines))
+            return super().get_opcodes()
+
+    def conversation(who: str) -> dict:
+        roles = ("user", "assistant")
+        return {"messages": [{"role": roles[i % 2], "content": f"message {i} from {who}"} for i in range(100)]}
+
+    transport = ReplayTransport(_cassette(tmp_path / "c.jsonl", [conversation(f"learner {n}") for n in range(5)]))
+    monkeypatch.setattr(cassette.difflib, "SequenceMatcher", Counting)
+    with pytest.raises(CassetteMismatch):
+        _served(transport, conversation("a stranger"))
+    assert len(looked_at) >= 5  # one per recording, and the diff shown
+    assert all(pairs <= lines for pairs, lines in looked_at)

@@ -325,6 +325,14 @@ def test_parse_retry_after(value, seconds):
     assert parse_retry_after(value) == seconds
 
 
+@pytest.mark.parametrize("attempt", [1_025, 10**6])
+def test_the_backoff_of_a_late_attempt_is_the_cap_not_an_overflow(attempt):
+    """`RetryPolicy().wait(1026, None)` raised OverflowError ("int too large to convert to float"):
+    the doubling was computed in whole numbers before the cap applied."""
+    assert RetryPolicy().wait(attempt, None) == 8.0
+    assert RetryPolicy(max_backoff_s=math.inf).wait(attempt, 3) == 30.0
+
+
 def test_retry_after_is_capped():
     assert RetryPolicy(max_retry_after_s=5).wait(1, 3600) == 5
     assert RetryPolicy(backoff_s=1, max_backoff_s=3).wait(5, None) == 3
@@ -383,6 +391,24 @@ def test_a_wait_too_long_to_count_raises_at_once_and_says_so(headers):
         "HTTP 429 (transient): slow down — the gateway asks to wait longer than can be counted (a huge "
         "Retry-After), more than RetryPolicy.max_retry_after_s=30; not retried, try again later (the wait is in "
         ".retry_after)"
+    )
+
+
+@pytest.mark.parametrize(
+    "asked, said",
+    [("9" * 400, "longer than can be counted (a huge Retry-After)"), ("99999999999", "1e+11 s")],
+)
+def test_with_no_cap_on_waits_a_wait_no_sleep_can_make_raises_at_once(asked, said):
+    """Before: with `max_retry_after_s=inf` (no cap: honour any wait), such a wait went to `time.sleep`,
+    which raised OverflowError ("timestamp out of range for platform time_t") out of chat()."""
+    script = Script(httpx.Response(429, headers={"Retry-After": asked}, json={"error": {"message": "slow down"}}))
+    client, sleeps = make(script, retry=RetryPolicy(max_retry_after_s=math.inf))
+    with pytest.raises(TransientError) as info:
+        client.chat(QUESTION)
+    assert sleeps == [] and len(script.requests) == 1
+    assert str(info.value) == (
+        f"HTTP 429 (transient): slow down — the gateway asks to wait {said}, longer than a program can sleep "
+        f"(more than {1e9:g} s); not retried, try again later (the wait is in .retry_after)"
     )
 
 

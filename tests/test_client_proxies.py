@@ -8,13 +8,15 @@ import json
 import socket
 import threading
 
+import httpx
 import pytest
 from loopback import serving
 
 from toolkit.chat.client import ChatClient, RetryPolicy
 from toolkit.chat.messages import UserMessage
 from toolkit.chat.proxies import on_this_machine
-from toolkit.errors import TransientError
+from toolkit.chat.switch import connect
+from toolkit.errors import CallerError, TransientError
 
 KEY = "sk-proxy-test-" + "k3y" * 6
 REPLY = {"choices": [{"index": 0, "message": {"role": "assistant", "content": "hi"}, "finish_reason": "stop"}]}
@@ -109,28 +111,97 @@ def test_on_this_machine(host, local):
     assert on_this_machine(host) is local
 
 
-class _AskingForCredentials(http.server.BaseHTTPRequestHandler):
-    """A company proxy that wants credentials: every `CONNECT` (an https gateway's tunnel) is a 407."""
+def _tunnel_answer(status: int, reason: str) -> type[http.server.BaseHTTPRequestHandler]:
+    """A company proxy answering every `CONNECT` (an https gateway's tunnel) with `status`; it counts them."""
 
-    def log_message(self, *args: object) -> None:
-        pass
+    class Proxy(http.server.BaseHTTPRequestHandler):
+        asked = 0
 
-    def do_CONNECT(self) -> None:
-        self.send_response(407, "Proxy Authentication Required")
-        self.send_header("Proxy-Authenticate", 'Basic realm="corp"')
-        self.send_header("Content-Length", "0")
-        self.end_headers()
+        def log_message(self, *args: object) -> None:
+            pass
+
+        def do_CONNECT(self) -> None:
+            Proxy.asked += 1
+            self.send_response(status, reason)
+            if status == 407:
+                self.send_header("Proxy-Authenticate", 'Basic realm="corp"')
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+    return Proxy
 
 
-def test_a_proxy_refusing_the_tunnel_is_named_as_the_proxy(monkeypatch):
-    """It read "(the connection failed: ProxyError)", which sent the learner to LLM_BASE_URL only."""
-    with serving(_AskingForCredentials) as proxy:
+@pytest.mark.parametrize(
+    "status, reason, fix",
+    [
+        (
+            407,
+            "Proxy Authentication Required",
+            "the HTTP proxy between this machine and the gateway asks for its own credentials: check HTTP_PROXY / "
+            "HTTPS_PROXY (http://user:password@host:port), or unset them if the gateway needs no proxy (not retried)",
+        ),
+        (
+            403,
+            "Forbidden",
+            "the proxy does not let this machine reach that host: ask whoever runs it, or name the gateway's host "
+            "in NO_PROXY if it needs no proxy (not retried)",
+        ),
+    ],
+)
+def test_a_proxy_refusing_the_tunnel_is_our_setting_to_fix_not_retried(monkeypatch, status, reason, fix):
+    """It read "(the connection failed: ProxyError)", which sent the learner to LLM_BASE_URL only; then
+    it named the proxy but was retried as transient ("running the cell again later may work"), when
+    only the proxy settings can change the answer: a plain-http gateway's 407 was a CallerError already."""
+    proxy_handler = _tunnel_answer(status, reason)
+    sleeps: list[float] = []
+    with serving(proxy_handler) as proxy:
         monkeypatch.setenv("HTTPS_PROXY", f"http://127.0.0.1:{proxy}")
-        client = ChatClient("https://gw.example.com/v1", KEY, "m", retry=RetryPolicy(max_retries=0))
-        with pytest.raises(TransientError) as caught:
+        client = ChatClient("https://gw.example.com/v1", KEY, "m", sleep=sleeps.append)
+        with pytest.raises(CallerError) as caught:
             client.chat([UserMessage(content="hi")])
     assert str(caught.value) == (
-        "Cannot reach the gateway at https://gw.example.com/v1 (the proxy refused to connect to it: 407 Proxy "
-        "Authentication Required; check HTTPS_PROXY / HTTP_PROXY / ALL_PROXY). Check LLM_BASE_URL, or unset the "
-        "LLM_* variables to use the embedded gateway."
+        f"The proxy refused to open a tunnel to the gateway at https://gw.example.com/v1: {status} {reason} — {fix}"
     )
+    assert (caught.value.status, caught.value.attempts, proxy_handler.asked, sleeps) == (status, 1, 1, [])
+
+
+def test_a_proxy_that_cannot_reach_the_gateway_yet_is_retried(monkeypatch):
+    proxy_handler = _tunnel_answer(502, "Bad Gateway")
+    with serving(proxy_handler) as proxy:
+        monkeypatch.setenv("HTTPS_PROXY", f"http://127.0.0.1:{proxy}")
+        client = ChatClient("https://gw.example.com/v1", KEY, "m", retry=RetryPolicy(max_retries=1), sleep=[].append)
+        with pytest.raises(TransientError) as caught:
+            client.chat([UserMessage(content="hi")])
+    assert proxy_handler.asked == 2
+    assert str(caught.value) == (
+        "Cannot reach the gateway at https://gw.example.com/v1 (the proxy refused to connect to it: 502 Bad "
+        "Gateway; check HTTPS_PROXY / HTTP_PROXY / ALL_PROXY). Check LLM_BASE_URL, or unset the LLM_* variables "
+        "to use the embedded gateway."
+    )
+
+
+@pytest.mark.parametrize("host", ["gateway.invalid", "127.0.0.1"])
+def test_recording_a_session_goes_the_way_an_unrecorded_one_does(proxy_and_gateway, tmp_path, host):
+    """With LLM_RECORD set, the recording transport sent every request directly (httpx reads the
+    proxy variables only for a client without a transport of its own): a gateway that is reached
+    through the company proxy was unreachable, and only while recording."""
+    gateway, seen = proxy_and_gateway
+    base_url = f"http://{host}:{gateway}/v1" if host == "127.0.0.1" else f"http://{host}/v1"
+    env = {"LLM_BASE_URL": base_url, "LLM_API_KEY": KEY, "LLM_MODEL": "m", "LLM_RECORD": str(tmp_path / "c.jsonl")}
+    client = connect(env=env, retry=RetryPolicy(max_retries=0))
+    assert client.chat([UserMessage(content="q")]).message.content == "hi"
+    via = "proxy" if host == "gateway.invalid" else "gateway"
+    path = f"{base_url}/chat/completions" if via == "proxy" else "/v1/chat/completions"
+    assert seen == [(via, path, f"Bearer {KEY}")]
+    assert json.loads((tmp_path / "c.jsonl").read_text())["response"]["status"] == 200
+
+
+@pytest.mark.parametrize("said", ["403 Forbidden", "407 Proxy Authentication Required"])
+def test_a_notebook_cell_says_the_proxy_refused_not_the_gateway(said):
+    """`explain` read a proxy's 403 as the gateway refusing the key's model or region."""
+    from toolkit.chat.client import proxy_refusal
+    from toolkit.course.live import explain
+
+    error = proxy_refusal("https://gw.example.com/v1", httpx.ProxyError(said))
+    assert error is not None
+    assert explain(error) == str(error)

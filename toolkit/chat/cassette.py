@@ -4,15 +4,19 @@ A cassette is a JSON Lines file, one HTTP exchange per line:
 
     {"request": {"method": "POST", "path": "/chat/completions", "body": {...}},
      "response": {"status": 200, "content_type": "...", "retry_after": null, "body": "..."},
-     "elapsed_ms": 812}
+     "elapsed_ms": 812, "format": 1}
 
-and, if the run read the clock, one line saying what it read: `{"clock": {"now": "…"}}`.
+and, if the run read the clock, one line saying what it read: `{"clock": {"now": "…"}, "format": 1}`.
+`format` is the cassette format the line was written in (`CASSETTE_FORMAT`; a line without one, from
+before it was written, is format 1): a line of a newer format is refused, naming it, not misread.
 
-A response that asked for a wait also keeps `retry_after_ms` and the `date` it was sent at; one
-that broke off (a timeout, a dropped connection) keeps how, as `broke` (`"ReadTimeout"`), and
+A response that asked for a wait also keeps `retry_after_ms` and the `date` it was sent at (or,
+from a server that sends no `Date`, the time it arrived: a `Retry-After` date replays the same wait); a
+redirect keeps its `location` (keys in it masked), which its error names; one that broke off (a timeout, a dropped connection) keeps how, as `broke` (`"ReadTimeout"`), and
 replay breaks it off there the same way. A request that got no answer at all (refused, timed out)
 is a line with `failed` (`"ConnectError"`) and `why` (its text) instead of a response, and replay
-fails it the same way.
+fails it the same way. Both name httpx's own class (a transport's subclass of `ReadTimeout` is
+`"ReadTimeout"`); a name that is none of httpx's transport errors is refused when read.
 The body is kept as the client read it: decompressed (gateways gzip their answers) and decoded
 by its charset; replay serves it as UTF-8. A body that does not fit its `Content-Encoding`
 is kept as it came, with `content_encoding`, so replay fails on it as the recorded run did.
@@ -32,7 +36,8 @@ body (so concurrent runs replay too); a request sent more often than it was reco
 a request nobody recorded fails with `CassetteMismatch` and a diff against the nearest
 recording. A shared cassette lets a class without keys see a real model's behaviour, mistakes
 included. A cassette that cannot be read, or holds a line that is not an exchange (a run killed
-mid-write, a hand edit), is a `CassetteError` naming the file and the line; it is never rewritten.
+mid-write, a hand edit), is a `CassetteError` naming the file and the line; so is one recorded with
+another tool (VCR.py's JSON, a HAR file: no line is an exchange). It is never rewritten.
 
 The run's clock (`toolkit.chat.clock`, re-exported here) is recorded in the cassette and
 reused on replay, so a cassette recorded today replays tomorrow.
@@ -49,6 +54,7 @@ Leaves out: secrets the sanitiser cannot recognise (don't record conversations w
 from __future__ import annotations
 
 import difflib
+import email.utils
 import json
 import os
 import threading
@@ -60,8 +66,17 @@ from typing import Any
 
 import httpx
 
-from toolkit.chat.clock import RECORD_VAR, REPLAY_VAR, ends_mid_line, parse_clock, session_now, session_today
+from toolkit.chat.clock import (
+    CASSETTE_FORMAT,
+    RECORD_VAR,
+    REPLAY_VAR,
+    ends_mid_line,
+    parse_clock,
+    session_now,
+    session_today,
+)
 from toolkit.chat.masking import basic_credential, header_secrets, mask_json, mask_keys, url_secrets
+from toolkit.chat.proxies import EnvironmentTransport
 from toolkit.chat.stream_scrub import scrub_event_stream
 
 __all__ = [
@@ -126,7 +141,7 @@ class _Tee(httpx.SyncByteStream):
                 self._chunks.append(chunk)
                 yield chunk
         except httpx.TransportError as exc:
-            self._broke = type(exc).__name__
+            self._broke = _httpx_name(exc)
             raise
 
     def close(self) -> None:
@@ -148,9 +163,15 @@ class _Breaks(httpx.SyncByteStream):
 
 
 def _transport_error(name: Any) -> type[httpx.TransportError] | None:
-    """httpx's transport error class named `name` (a cassette's `broke`), else None."""
+    """httpx's transport error class named `name` (a cassette's `broke` or `failed`), else None."""
     error = getattr(httpx, name, None) if isinstance(name, str) else None
     return error if isinstance(error, type) and issubclass(error, httpx.TransportError) else None
+
+
+def _httpx_name(error: BaseException) -> str:
+    """The name of httpx's own class that `error` is (a transport's subclass of `ReadTimeout` is
+    `"ReadTimeout"`): the name replay raises again (`_transport_error`)."""
+    return next((kind.__name__ for kind in type(error).__mro__ if _transport_error(kind.__name__) is kind), "")
 
 
 class RecordingTransport(httpx.BaseTransport):
@@ -159,11 +180,12 @@ class RecordingTransport(httpx.BaseTransport):
     path: Path
     """The cassette file every exchange is appended to."""
     inner: httpx.BaseTransport
-    """The transport that really sends (an `httpx.HTTPTransport` unless given)."""
+    """The transport that really sends (unless given, an `EnvironmentTransport`: the proxy variables
+    followed as a client without a transport of its own follows them)."""
 
     def __init__(self, path: str | Path, inner: httpx.BaseTransport | None = None) -> None:
         self.path = _writable(Path(path))
-        self.inner = inner or httpx.HTTPTransport()
+        self.inner = inner or EnvironmentTransport()
         self._lock = threading.Lock()
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
@@ -190,8 +212,9 @@ class RecordingTransport(httpx.BaseTransport):
         self, request: httpx.Request, body: bytes, failed: Exception, elapsed: float, secrets: list[str | None]
     ) -> None:
         text = mask_keys(str(failed), secrets)
-        line = {"request": _recorded_request(request, body, secrets), "failed": type(failed).__name__}
-        _append(self.path, {**line, "why": redact.scrub(text), "elapsed_ms": round(elapsed * 1000)}, self._lock)
+        line: dict[str, Any] = {"request": _recorded_request(request, body, secrets), "failed": _httpx_name(failed)}
+        line |= {"why": redact.scrub(text), "elapsed_ms": round(elapsed * 1000), "format": CASSETTE_FORMAT}
+        _append(self.path, line, self._lock)
 
     def _write(
         self,
@@ -211,13 +234,14 @@ class RecordingTransport(httpx.BaseTransport):
             "retry_after": response.headers.get("retry-after"),
             "body": scrubbed_body(text),
             **_waits(response.headers),
+            **_location(response.headers, secrets),
         }
         if undecoded:
             recorded["content_encoding"] = undecoded
         if broke:
             recorded["broke"] = broke
         line = {"request": _recorded_request(request, body, secrets), "response": recorded}
-        _append(self.path, {**line, "elapsed_ms": round(elapsed * 1000)}, self._lock)
+        _append(self.path, {**line, "elapsed_ms": round(elapsed * 1000), "format": CASSETTE_FORMAT}, self._lock)
 
     def close(self) -> None:
         """Close the transport the requests went through."""
@@ -235,17 +259,26 @@ def _recorded_path(request: httpx.Request, secrets: list[str | None]) -> str:
     return redact.scrub_secrets(mask_keys(relative_path(request.url.path), secrets))
 
 
-_KEPT_HEADERS = ("retry-after-ms", "date", "content-encoding")
+_KEPT_HEADERS = ("retry-after-ms", "date", "content-encoding", "location")
 """Response headers replay serves when the cassette holds them (as `retry_after_ms`, ...)."""
 
 
 def _waits(headers: httpx.Headers) -> dict[str, str]:
     """The headers the client reads a wait from besides `Retry-After`, when sent: the wait in
-    milliseconds, and the server's `Date` that a `Retry-After` date is measured against."""
+    milliseconds, and the server's `Date` that a `Retry-After` date is measured against — or, from a
+    server that sent none, the time it arrived (the client measured it against that; replay, a day
+    later, would measure it against its own clock and find the wait long over)."""
     kept = {"retry_after_ms": headers.get("retry-after-ms")}
     if headers.get("retry-after"):
-        kept["date"] = headers.get("date")
+        kept["date"] = headers.get("date") or email.utils.formatdate(time.time(), usegmt=True)
     return {name: value for name, value in kept.items() if value is not None}
+
+
+def _location(headers: httpx.Headers, secrets: list[str | None]) -> dict[str, str]:
+    """Where a redirect points (its error names it), with the request's keys masked and keys of known
+    formats scrubbed (a `Location` may carry one in its query); nothing when there is none."""
+    location = headers.get("location")
+    return {"location": redact.scrub_secrets(mask_keys(location, secrets))} if location else {}
 
 
 def recorded_text(headers: httpx.Headers, content: bytes) -> tuple[str, str | None]:
@@ -363,7 +396,7 @@ class ReplayTransport(httpx.BaseTransport):
             alike.remove(index)
             self._used.add(index)
         if "failed" in self.exchanges[index]:
-            failed = _transport_error(self.exchanges[index]["failed"]) or httpx.ConnectError
+            failed = _transport_error(self.exchanges[index]["failed"]) or httpx.ConnectError  # checked when read
             why = self.exchanges[index].get("why")
             raise failed(why if isinstance(why, str) else "the recorded request got no answer", request=request)
         recorded = self.exchanges[index]["response"]
@@ -404,8 +437,11 @@ def _nearness(recorded: list[str], wanted: list[str]) -> tuple[float, float]:
     """How near a recorded body is to the request, as the diff shows them: the share of lines alike,
     then (to tell apart recordings that differ in as many lines) how alike the differing lines are,
     by characters, at most `_NEAR_CHARS` of them. Comparing whole bodies by characters took seconds
-    on long conversations (difflib is quadratic in a text's length)."""
-    matcher = difflib.SequenceMatcher(None, recorded, wanted, autojunk=False)
+    on long conversations (difflib is quadratic in a text's length); so did comparing each line with
+    every repeat of it (`{`, `"role": "user"` in each message): in a body of 200 lines or more, the
+    lines that make up over 1% of it are only matched next to the lines around them (difflib's
+    `autojunk`), 100 recordings of 100 messages took 27 s to tell the nearest, and take about 1 s."""
+    matcher = difflib.SequenceMatcher(None, recorded, wanted)
     ours, theirs = [], []
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag != "equal":
@@ -436,11 +472,43 @@ def _request_key(value: Any, depth: int = _KEY_DEPTH) -> Any:
 
 def read_cassette(path: Path) -> list[dict[str, Any]]:
     """The cassette's lines, each an exchange or a clock reading (other objects are kept, unread);
-    a file or line that is neither is a `CassetteError` naming it (the file is not touched)."""
+    a file or line that is neither, or a file none of whose lines is either (another tool's
+    recording), is a `CassetteError` naming it (the file is not touched)."""
     text = cassette_text(path)
     # Lines end at "\n" only (JSON Lines): `splitlines` would also cut at U+2028, U+2029 and U+0085,
     # which a body recorded with `ensure_ascii=False` holds as they are (a reply quoting a PDF, say).
-    return [_checked_line(path, number, line) for number, line in enumerate(text.split("\n"), 1) if line.strip()]
+    numbered = [(number, line) for number, line in enumerate(text.split("\n"), 1) if line.strip()]
+    try:
+        lines = [_checked_line(path, number, line) for number, line in numbered]
+    except CassetteError:
+        if len(numbered) > 1 and _one_document(text):  # VCR.py's JSON cassette, a HAR file: indented
+            raise _foreign(
+                path, f"is one JSON document over {len(numbered)} lines, not one exchange per line"
+            ) from None
+        raise
+    if lines and not any("request" in line or "clock" in line for line in lines):
+        count = f"{len(lines)} line{'s' if len(lines) > 1 else ''}"
+        keys = ", ".join(sorted(map(str, lines[0])))[:80] or "no key"
+        raise _foreign(path, f'holds no exchange: none of its {count} has a "request" (line 1 has {keys})')
+    return lines
+
+
+def _one_document(text: str) -> bool:
+    """Whether `text` is one JSON object or array written over several lines (not JSON Lines)."""
+    try:
+        return isinstance(json.loads(text), (dict, list))
+    except (ValueError, RecursionError):
+        return False
+
+
+def _foreign(path: Path, problem: str) -> CassetteError:
+    """A cassette that is no toolkit cassette: another tool's recording (VCR.py, HAR), or another file."""
+    error = CassetteError(
+        f"cassette {path} {problem}: it is not a toolkit cassette (JSON Lines, as {RECORD_VAR} writes them); one "
+        f"recorded with another tool (VCR.py, a HAR file) cannot be replayed: record one with {RECORD_VAR}"
+    )
+    error.hint = f"No line of it is to fix: record the session with {RECORD_VAR}=..., or unset {REPLAY_VAR}."
+    return error
 
 
 MAX_CASSETTE_BYTES = 64 * 1024 * 1024
@@ -480,6 +548,9 @@ def _line_problem(line: Any) -> str:
     """What makes `line` neither an exchange nor a clock reading, or "" if it is fine."""
     if not isinstance(line, dict):
         return f"not a JSON object but {type(line).__name__}"
+    written = _format_problem(line.get("format", 1))
+    if written:
+        return written
     if "clock" in line:
         try:
             parse_clock(line["clock"])
@@ -491,17 +562,45 @@ def _line_problem(line: Any) -> str:
     if not (isinstance(request, dict) and _typed(request, method=str, path=str) and "body" in request):
         return "request needs method, path (strings) and body"
     if "failed" in line:
-        return "" if isinstance(line["failed"], str) else "failed is not a string (the name of httpx's error)"
+        return _failed_problem(line)
     if not (isinstance(response, dict) and _typed(response, status=int, content_type=str, body=str)):
         return "response needs status (a number), content_type and body (strings)"
     if not 100 <= response["status"] <= 999:  # hand-edited: -1 would replay as a success
         return f"response status {response['status']} is no HTTP status (three digits, 100 to 999)"
-    if response.get("retry_after") is not None and not isinstance(response["retry_after"], str):
-        return "response retry_after is not a string"
+    for name in ("retry_after", "retry_after_ms", "date", "content_encoding", "location"):  # replay serves strings only
+        if response.get(name) is not None and not isinstance(response[name], str):
+            return f"response {name} is not a string"
+    if "broke" in response and _transport_error(response["broke"]) is None:  # else replayed whole, as not cut
+        return f"response broke {response['broke']!r:.40} is not the name of {_BROKE_ERRORS}"
     try:
         response["body"].encode("utf-8")
     except UnicodeEncodeError:  # an escaped lone surrogate: what is served must be UTF-8
         return "response body holds a lone surrogate (\\ud800-\\udfff), which is not text"
+    return ""
+
+
+_BROKE_ERRORS = "an httpx transport error (ReadTimeout, ReadError, RemoteProtocolError, ...)"
+_FAILED_ERRORS = "an httpx transport error (ConnectError, ConnectTimeout, ReadTimeout, ...)"
+
+
+def _failed_problem(line: dict[str, Any]) -> str:
+    """What is wrong with a line recording a request that got no answer (`failed`, `why`), or ""."""
+    if not isinstance(line["failed"], str):
+        return "failed is not a string (the name of httpx's error)"
+    if _transport_error(line["failed"]) is None:
+        return f"failed {line['failed']!r:.40} is not the name of {_FAILED_ERRORS}"
+    return "why is not a string" if line.get("why") is not None and not isinstance(line["why"], str) else ""
+
+
+def _format_problem(written: Any) -> str:
+    """Why a line's `format` is not one this toolkit reads (`CASSETTE_FORMAT` and older), or ""."""
+    if isinstance(written, bool) or not isinstance(written, int) or written < 1:
+        return f"format {written!r:.20} is no cassette format (a whole number, {CASSETTE_FORMAT} for this toolkit)"
+    if written > CASSETTE_FORMAT:
+        return (
+            f"written in cassette format {written}, by a newer toolkit; this one reads format {CASSETTE_FORMAT}: "
+            "upgrade toolkit-course (pip install -U toolkit-course), or record the cassette again with this one"
+        )
     return ""
 
 

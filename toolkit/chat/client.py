@@ -9,7 +9,9 @@ Failures are triaged three ways (see `toolkit.errors`):
                 the tool call the model wrote
                 (Groq's `failed_generation`)
     caller      any other 4xx; a 402, or a 429 that    → raised at once, never retried
-                says the account is out of credit        (`OutOfCreditError`, a hint on billing)
+                says the account is out of credit;       (`OutOfCreditError`, a hint on billing)
+                a proxy refusing an https gateway's
+                tunnel (407, 403: `proxy_refusal`)
 
 A 400 (or a FastAPI server's 422) naming a field the client may leave out without changing what is
 asked — `stream_options`, `tool_choice: "auto"` — is asked again at once without it, and that field
@@ -22,7 +24,8 @@ credit or quota left (`"code": "insufficient_quota"`, "余额不足") is no rate
 help, so it is not retried (`toolkit.chat.credit` tells them apart, by the error's fields first). The wait the server asks for is read
 from `retry-after-ms` (OpenAI-compatible gateways) or `Retry-After` (seconds, or an HTTP date,
 measured against the response's own `Date`). A wait longer than `RetryPolicy.max_retry_after_s`
-is not shortened: the error is raised at once, carrying `retry_after`, so the caller decides.
+is not shortened: the error is raised at once, carrying `retry_after`, so the caller decides (so is,
+with no cap, one longer than `LONGEST_SLEEP_S`, which `time.sleep` cannot count).
     bad body    200 but unusable                       → raised at once, naming what was wrong
                 (not JSON, no choices, an empty reply:
                 no text, no tool calls, no refusal)
@@ -188,10 +191,15 @@ class RetryPolicy:
         The retry loop never asks about a `retry_after` beyond `max_retry_after_s` (it raises);
         here such a value is capped, for callers that plan their own waits.
         """
-        backoff = min(self.max_backoff_s, self.backoff_s * 2 ** (attempt - 1))
+        doubling = 2.0 ** min(attempt - 1, _LARGEST_DOUBLING)  # 2 ** 1100 is no float: a late attempt overflowed
+        backoff = min(self.max_backoff_s, self.backoff_s * doubling)
         if retry_after is None:
             return backoff
         return min(self.max_retry_after_s, max(backoff, retry_after))
+
+
+_LARGEST_DOUBLING = 1023
+"""The largest power of two a float holds (2.0 ** 1024 overflows); a backoff doubled that often is past any cap."""
 
 
 def parse_retry_after(value: str | None, date: str | None = None) -> float | None:
@@ -593,6 +601,9 @@ class ChatClient:
         except httpx.TransportError as exc:
             self._record(body, None, self.scrub(f"<{type(exc).__name__}: {exc}>"), attempt)
             self._forget_key(exc)
+            refused = proxy_refusal(self.shown_url, exc, attempt)
+            if refused is not None:
+                raise refused from exc
             raise TransientError(unreachable(self.shown_url, exc), attempts=attempt) from exc
         except httpx.DecodingError as exc:  # the body does not fit its Content-Encoding
             self._record(body, None, f"<{type(exc).__name__}: {exc}>", attempt)
@@ -930,11 +941,11 @@ class _Attempts:
                 exc.attempts, exc.waited = attempt, self.waited
                 if attempt > policy.max_retries:
                     raise
-                if exc.retry_after is not None and exc.retry_after > policy.max_retry_after_s:
+                too_long = _too_long(exc.retry_after, policy)
+                if too_long:
                     exc.args = (
-                        f"{exc} — the gateway asks to wait {_wait_text(exc.retry_after)}, more than "
-                        f"RetryPolicy.max_retry_after_s={policy.max_retry_after_s:g}; not retried, "
-                        "try again later (the wait is in .retry_after)",
+                        f"{exc} — the gateway asks to wait {_wait_text(exc.retry_after or 0)}, {too_long}; not "
+                        "retried, try again later (the wait is in .retry_after)",
                     )
                     raise
                 wait = policy.wait(attempt, exc.retry_after)
@@ -947,6 +958,23 @@ class _Attempts:
             self.response.close()
 
 
+def _too_long(wait: float | None, policy: RetryPolicy) -> str:
+    """Why a wait the gateway asked for is not waited ("" when it is): beyond the policy's cap, or
+    (with no cap: `max_retry_after_s=inf`) beyond what `time.sleep` can count (it overflows)."""
+    if wait is None:
+        return ""
+    if wait > policy.max_retry_after_s:
+        return f"more than RetryPolicy.max_retry_after_s={policy.max_retry_after_s:g}"
+    if wait > LONGEST_SLEEP_S:
+        return f"longer than a program can sleep (more than {LONGEST_SLEEP_S:g} s)"
+    return ""
+
+
+LONGEST_SLEEP_S = 1e9
+"""The longest wait ever slept (about 31 years): `time.sleep` overflows not far beyond (292 years on
+64-bit Linux, less elsewhere), and no call waits that long to be retried."""
+
+
 UNREACHABLE = (
     "Cannot reach the gateway at {url} ({reason}). Check LLM_BASE_URL, or unset the LLM_* variables "
     "to use the embedded gateway."
@@ -956,6 +984,39 @@ UNREACHABLE = (
 def unreachable(url: str, exc: httpx.TransportError) -> str:
     """The one line saying the gateway at `url` cannot be reached, and why, in plain words."""
     return UNREACHABLE.format(url=url, reason=_reason(exc))
+
+
+def proxy_refusal(url: str, exc: httpx.TransportError, attempt: int = 1) -> CallerError | None:
+    """The `CallerError` for a proxy that answered the tunnel to an https gateway (`CONNECT`) with a 4xx:
+    its credentials (407) or its rules (403) refuse, and asking again cannot change that, as a
+    plain-http gateway's 407 through the same proxy is a caller error; None for anything else (a
+    proxy's 502 or 503 may pass: retried, `unreachable`)."""
+    status = _proxy_status(exc)
+    if status is None or not 400 <= status < 500 or status in _TRANSIENT:
+        return None
+    hint = _CALLER_HINTS[407] if status == 407 else _PROXY_HINTS.get(status, _PROXY_HINT)
+    said = _one_line(str(exc))[:120]
+    return CallerError(f"{PROXY_REFUSED} {url}: {said} — {hint}", status=status, attempts=attempt)
+
+
+PROXY_REFUSED = "The proxy refused to open a tunnel to the gateway at"
+"""How `proxy_refusal`'s line starts (a notebook's `explain` shows it as it is: the status is the proxy's)."""
+
+
+def _proxy_status(exc: httpx.TransportError) -> int | None:
+    """The status a proxy answered a tunnel with (httpx's `ProxyError("407 Proxy Authentication Required")`)."""
+    found = re.match(r"\s*([1-5][0-9][0-9])\b", str(exc)) if isinstance(exc, httpx.ProxyError) else None
+    return int(found.group(1)) if found else None
+
+
+_PROXY_HINTS = {
+    403: (
+        "the proxy does not let this machine reach that host: ask whoever runs it, or name the gateway's host in "
+        "NO_PROXY if it needs no proxy (not retried)"
+    ),
+}
+"""What to do about a proxy's refusal of a tunnel, by its status (a 407's as `_CALLER_HINTS` says it)."""
+_PROXY_HINT = "check HTTPS_PROXY / HTTP_PROXY / ALL_PROXY (not retried)"
 
 
 def _reason(exc: httpx.TransportError) -> str:

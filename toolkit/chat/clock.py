@@ -6,7 +6,7 @@ So everything that puts the date into a request asks `session_now()` / `session_
 
     LLM_REPLAY=cassette   the reading the recorded run made (if it made one)
     LLM_RECORD=cassette   the first reading of this run, written to the cassette as
-                          {"clock": {"now": "…"}} and then frozen for the rest of the run
+                          {"clock": {"now": "…"}, "format": 1} and then frozen for the rest of the run
     neither               the real clock
 
 Leaves out: time zones (naive local time, as `datetime.now()` gives it), clocks that must
@@ -27,6 +27,9 @@ from typing import Any
 from toolkit.errors import CassetteError
 
 RECORD_VAR, REPLAY_VAR = "LLM_RECORD", "LLM_REPLAY"
+CASSETTE_FORMAT = 1
+"""The cassette format this toolkit writes (`"format": 1` on every line) and reads (this one and older;
+a line without one is format 1). A change that older toolkits would misread raises it."""
 
 _LOCK = threading.Lock()
 _recorded: dict[Path, dt.datetime] = {}
@@ -94,7 +97,7 @@ def _record_clock(path: Path) -> dt.datetime:
     with _LOCK:
         if key not in _recorded:
             now = dt.datetime.now()
-            line = json.dumps({"clock": {"now": now.isoformat()}})
+            line = json.dumps({"clock": {"now": now.isoformat()}, "format": CASSETTE_FORMAT})
             start = "\n" if ends_mid_line(path) else ""  # after a line a killed run cut short: a line of its own
             try:
                 with path.open("a", encoding="utf-8") as out:

@@ -8,6 +8,11 @@ is the httpx `mounts=` that sends a base URL on this machine (`localhost`, `*.lo
 127.x.y.z, `::1`, and the unspecified `0.0.0.0` / `::` a server prints and the OS connects locally)
 straight to it, whatever the variables say; any other host keeps httpx's rules (`NO_PROXY` included).
 
+A transport of one's own (a `RecordingTransport`, for `LLM_RECORD`) makes httpx ignore the proxy
+variables altogether: `EnvironmentTransport` is the one that sends as a client without one does
+(through the proxy the variables name for the URL, a host on this machine directly), so a session
+that is recorded goes the way it goes unrecorded.
+
 Leaves out: names that merely resolve to a loopback address (`/etc/hosts` entries, `127.0.0.1.nip.io`):
 telling them would need a DNS lookup before every client is made; `NO_PROXY` covers them.
 """
@@ -41,3 +46,25 @@ def direct_mounts(base_url: str) -> dict[str, None] | None:
         return None
     host = f"[{url.host}]" if ":" in url.host else url.host
     return {f"all://{host}": None}
+
+
+class EnvironmentTransport(httpx.BaseTransport):
+    """Sends each request as `ChatClient` does without a transport of its own: a host on this machine
+    directly, any other through the proxy the environment names for it (`HTTP_PROXY`, `HTTPS_PROXY`,
+    `ALL_PROXY`, `NO_PROXY`: an `httpx.Client`'s own rules)."""
+
+    def __init__(self) -> None:
+        self._direct = httpx.HTTPTransport()
+        self._client = httpx.Client()  # reads the proxy variables (a client given a transport does not)
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        if on_this_machine(request.url.host):
+            return self._direct.handle_request(request)
+        response = self._client.send(request, stream=True)  # its body still unread: it streams through
+        return httpx.Response(
+            response.status_code, headers=response.headers, stream=response.stream, extensions=response.extensions
+        )
+
+    def close(self) -> None:
+        self._client.close()
+        self._direct.close()

@@ -27,7 +27,7 @@ from typing import Any
 
 import httpx
 
-from toolkit.chat.client import PAGE_REFUSAL_HINT, UNREACHABLE, URL_AUTH_HINT, error_message
+from toolkit.chat.client import PAGE_REFUSAL_HINT, PROXY_REFUSED, UNREACHABLE, URL_AUTH_HINT, error_message
 from toolkit.chat.proxies import direct_mounts
 from toolkit.chat.thinking import split_thinking
 from toolkit.course.probe import rejects_tools
@@ -63,6 +63,8 @@ def explain(error: ModelCallError, client: Any = None) -> str:
         return UNREACHABLE.format(url=url or "the configured URL", reason=first)
     if isinstance(error, OutOfCreditError):
         return f"The gateway{where} says the account is out of credit or quota: {first}"
+    if isinstance(error, CallerError) and first.startswith(PROXY_REFUSED):
+        return first  # the proxy's status, not the gateway's: the client's own line names the proxy and the fix
     if isinstance(error, CallerError) and error.status in (401, 403) and URL_AUTH_HINT in first:
         return (
             f"The gateway{where} refused the user and password in LLM_BASE_URL (HTTP {error.status}; httpx sends "

@@ -457,3 +457,24 @@ def test_a_one_of_met_only_by_a_value_a_nested_choice_makes_is_filled():
     filled = fill_root(schema, "please look up my order for tomorrow")
     assert errors(filled, schema) == []
     assert errors({"city": "please look up my order for tomorrow"}, schema) != []
+
+
+def test_a_one_of_of_objects_told_apart_by_an_optional_property_gets_the_value_only_one_takes():
+    """Found by Hypothesis: two `oneOf` choices alike but for an optional `count` (any number in one, whole
+    numbers only in the other). `{"date": 0}` fits both, and so does any whole `count`: only a count like 0.5
+    fits the first alone. The filler tried the required `date`'s values first (a number between close bounds
+    has dozens) and gave each optional property one value only, so it never reached one."""
+
+    def choice(count: str) -> dict:
+        date = {"type": "number", "exclusiveMinimum": -0.25, "exclusiveMaximum": 0.25}
+        properties = {"date": date, "city": {"type": "number"}, "count": {"type": count}}
+        return {"type": "object", "properties": properties, "required": ["date"]}
+
+    schema = {
+        "type": "object",
+        "properties": {"date": {"oneOf": [choice("number"), choice("integer")]}},
+        "required": ["date"],
+    }
+    filled = fill_root(schema)
+    assert errors(filled, schema) == []
+    assert filled == {"date": {"date": 0, "count": 1.5}}

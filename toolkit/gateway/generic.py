@@ -614,7 +614,7 @@ class _Filler:
         """Values of `schema` besides `base`, in order (some may equal values made already: the caller
         skips them): an enum's members, `false` and `true`, numbers near `base` within the bounds, strings
         made from `base` or from the `pattern` or `format`, an object with one property varied or one
-        more of its optional properties; for a choice (`anyOf`, `oneOf`), the preferred choice's values
+        more of its optional properties (then with its other values); for a choice (`anyOf`, `oneOf`), the preferred choice's values
         and each other choice's value and values, one of each in turn. Nothing for a `const`, a `null` or an array."""
         if self.spent() or depth > _MAX_DEPTH:
             return
@@ -635,14 +635,29 @@ class _Filler:
             yield from _numbers(schema, kind, base)
         elif kind == "string":
             yield from _strings(schema, base if isinstance(base, str) else name)
-        elif kind == "object" and isinstance(base, dict):
-            for key, sub in self.required(schema):
-                if key in base:
-                    yield from ({**base, key: other} for other in self.variants(sub, base[key], key, depth + 1))
-            properties = schema.get("properties")
-            for key, sub in properties.items() if isinstance(properties, dict) else ():
-                if key not in base:  # one more of its optional properties
-                    yield {**base, key: self.value(_sub(sub), key, depth + 1)}
+        elif kind == "object" and isinstance(base, dict):  # each property's stream in turn: one of them may
+            # have many values (a number between close bounds), and a later one be what a `oneOf` choice needs
+            varied = [
+                self.with_other(base, key, sub, base[key], depth) for key, sub in self.required(schema) if key in base
+            ]
+            yield from _in_turn([*varied, self.with_optional(schema, base, depth)])
+
+    def with_optional(self, schema: dict[str, Any], base: dict[str, Any], depth: int) -> Iterator[Any]:
+        """`base` with one more of `schema`'s optional properties, each in turn; then with those
+        properties' other values, one of each in turn (a `oneOf` choice that takes any number for one,
+        beside one that takes whole ones only: 0.5 is for the first choice alone)."""
+        properties = schema.get("properties")
+        added: list[tuple[str, Any, Any]] = []
+        for key, sub in properties.items() if isinstance(properties, dict) else ():
+            if key not in base:
+                added.append((key, _sub(sub), self.value(_sub(sub), key, depth + 1)))
+                yield {**base, key: added[-1][2]}
+        yield from _in_turn([self.with_other(base, key, sub, value, depth) for key, sub, value in added])
+
+    def with_other(self, base: dict[str, Any], key: str, sub: Any, value: Any, depth: int) -> Iterator[Any]:
+        """`base` with `key` set to each of its schema's other values besides `value`, in order."""
+        for other in self.variants(sub, value, key, depth + 1):
+            yield {**base, key: other}
 
     def choice_values(self, branch: Any, base: Any, name: str, depth: int, made: bool) -> Iterator[Any]:
         """The values of one choice of a `variants`' `anyOf` / `oneOf`: its own value first if `made`

@@ -1332,3 +1332,15 @@ def test_a_base_url_whose_host_name_cannot_be_looked_up_is_a_configuration_error
     )
     for fine in ("http://[::1]:8000/v1", "http://例子.测试/v1", "http://gw.example.com./v1", "http://127.0.0.1:9/v1"):
         ChatClient(fine, "k", "m")
+
+
+@pytest.mark.parametrize("url", ["http:// gw.example.com/v1", "http://gw .example.com/v1", "http://gw%41.example.com/v1"])
+def test_a_base_url_whose_host_holds_a_space_is_a_configuration_error(url):
+    """`LLM_BASE_URL="http:// gw/v1"` passed the check (httpx writes the space as %20 in the host) and failed
+    at the first request as "Name or service not known", blamed on the network."""
+    with pytest.raises(ConfigurationError) as caught:
+        ChatClient(url, "k", "m")
+    assert str(caught.value) == (
+        f"ChatClient: base_url {url!r} has a host name that cannot be looked up (it holds a space or a character "
+        f"written as %XX; a host name has letters, digits, '-' and '.'); {URL_FIX}"
+    )

@@ -148,7 +148,7 @@ def test_hitting_a_limit_is_logged_with_the_memory_id(caplog):
         ("toolkit.loop", "memory id 'u42': the limit of 5 model requests was reached")
     ]
     caplog.clear()
-    with caplog.at_level("WARNING", logger="toolkit"), pytest.raises(MaxRoundTripsError):
+    with caplog.at_level("WARNING", logger="toolkit"), pytest.raises(MaxRoundTripsError) as info:
         run_loop(
             ScriptedModel([call("query_order", orderId="SN1")] * 2),
             Q,
@@ -156,7 +156,9 @@ def test_hitting_a_limit_is_logged_with_the_memory_id(caplog):
             memory=ChatMemory("u7"),
             options=LoopOptions(max_round_trips=1),
         )
-    assert [r.getMessage() for r in caplog.records] == ["memory id 'u7': the limit of 1 tool round trips was reached"]
+    assert [r.getMessage() for r in caplog.records] == ["memory id 'u7': the limit of 1 tool round trip was reached"]
+    assert str(info.value).startswith("the model asked for tools in more than 1 round trip; something is wrong")
+    assert info.value.loop_result.rounds[-1].decision == "limit of 1 tool round trip reached"  # one, not "1 … trips"
 
 
 def test_concurrent_results_keep_the_models_order():
@@ -551,5 +553,5 @@ def test_a_turn_without_memory_is_named_so_in_its_log_lines(caplog):
             options=LoopOptions(max_round_trips=1),
         )
     assert [r.getMessage() for r in caplog.records] == [
-        "a turn without memory: the limit of 1 tool round trips was reached"
+        "a turn without memory: the limit of 1 tool round trip was reached"
     ]

@@ -791,6 +791,12 @@ def check_base_url(url: str) -> str:
         raise ConfigurationError(
             f"ChatClient: base_url {mask_url(url)!r} has port {parsed.port}; a port is 1-65535 (check LLM_BASE_URL)"
         )
+    if "%" in parsed.host:  # httpx writes a space typed in the host (`http:// gw/v1`) as %20: no name holds one
+        raise ConfigurationError(
+            f"ChatClient: base_url {mask_url(url)!r} has a host name that cannot be looked up (it holds a space or "
+            "a character written as %XX; a host name has letters, digits, '-' and '.'); use one like "
+            "http://127.0.0.1:8000/v1 or https://api.openai.com/v1 (check LLM_BASE_URL)"
+        )
     unreadable = _host_problem(parsed.host)
     if unreadable:
         raise ConfigurationError(

@@ -615,10 +615,11 @@ class _Run:
         limit = self.options.max_round_trips
         text = self.texts.not_run_limit.format(limit=limit)
         self.answer(trace, [_error_result(c, text) for c in trace.reply.tool_calls])  # no dangling call
-        trace.decision = f"limit of {limit} tool round trips reached"
-        log.warning("%s: the limit of %d tool round trips was reached", self.subject, limit)
+        trips = f"{limit} tool round trip{'' if limit == 1 else 's'}"
+        trace.decision = f"limit of {trips} reached"
+        log.warning("%s: the limit of %s was reached", self.subject, trips)
         return self.stop_at_limit(
-            f"the model asked for tools in more than {limit} round trips; "
+            f"the model asked for tools in more than {trips.replace(' tool', '')}; "
             "something is wrong (raise max_round_trips if this is expected)"
         )
 

@@ -186,7 +186,7 @@ class McpClient:
         self.unreadable: dict[str, str] = {}
         """The tools the last listing could not read (a listing that is not valid MCP for them
         alone): their names → why. The others are listed; `McpToolProvider` reports these."""
-        self.listing_cut = ""
+        self.listing_cut: str = ""
         """Why the last listing is not whole ("" when it is): the server had more than `MAX_PAGES`
         pages of tools. `McpToolProvider` reports it."""
         self._client: mcp.Client | None = None

@@ -27,7 +27,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TypeVar
 
-from toolkit.course.accuracy import NOT_RUN, PASS_LINE, CaseResult, report_lines, summarize
+from toolkit.course.accuracy import CSV_COLUMNS, NOT_RUN, PASS_LINE, CaseResult, report_lines, summarize
 from toolkit.course.drill import DrillOutcome, summary_lines
 from toolkit.course.probe import VERDICTS, ProbeResult, report
 from toolkit.errors import ConfigurationError
@@ -210,17 +210,7 @@ def render_accuracy_html(results: Sequence[CaseResult]) -> str:
         + _not_run_row(results)
     )
     groups = table(["group", "passed", "total"], [[g, p, t] for g, (p, t) in s.by_group.items()])
-    columns = [
-        "id",
-        "group",
-        "question",
-        "expect_tool",
-        "expect_order_id",
-        "called_tools",
-        "called_order_id",
-        "verdict",
-        "model_calls",
-    ]
+    columns = CSV_COLUMNS[:9]  # the case, what was called, the verdict and the model calls (`_case_row`)
     cases = table(
         columns,
         [

@@ -1334,7 +1334,9 @@ def test_a_base_url_whose_host_name_cannot_be_looked_up_is_a_configuration_error
         ChatClient(fine, "k", "m")
 
 
-@pytest.mark.parametrize("url", ["http:// gw.example.com/v1", "http://gw .example.com/v1", "http://gw%41.example.com/v1"])
+@pytest.mark.parametrize(
+    "url", ["http:// gw.example.com/v1", "http://gw .example.com/v1", "http://gw%41.example.com/v1"]
+)
 def test_a_base_url_whose_host_holds_a_space_is_a_configuration_error(url):
     """`LLM_BASE_URL="http:// gw/v1"` passed the check (httpx writes the space as %20 in the host) and failed
     at the first request as "Name or service not known", blamed on the network."""

@@ -642,13 +642,20 @@ def test_a_cassette_of_another_tool_is_refused_as_such_not_as_empty(tmp_path, te
     """VCR.py's JSON cassette (or a HAR file) read as "the cassette is empty", or "line 1: not JSON: '{'"."""
     cassette = tmp_path / "vcr.json"
     cassette.write_text(text, encoding="utf-8")
-    for replay in (lambda: connect(env={"LLM_REPLAY": str(cassette)}), lambda: ReplayTransport(cassette)):
+    said = (
+        f"cassette {cassette} {problem}: it is not a toolkit cassette (JSON Lines, as LLM_RECORD writes them); "
+        "one recorded with another tool (VCR.py, a HAR file) cannot be replayed: record one with LLM_RECORD"
+    )
+    named = (
+        " (set by LLM_REPLAY: give a cassette LLM_RECORD wrote, or unset LLM_REPLAY)"  # `connect` names the variable
+    )
+    for replay, told in (
+        (lambda: connect(env={"LLM_REPLAY": str(cassette)}), said + named),
+        (lambda: ReplayTransport(cassette), said),
+    ):
         with pytest.raises(CassetteError) as info:
             replay()
-        assert str(info.value) == (
-            f"cassette {cassette} {problem}: it is not a toolkit cassette (JSON Lines, as LLM_RECORD writes them); "
-            "one recorded with another tool (VCR.py, a HAR file) cannot be replayed: record one with LLM_RECORD"
-        )
+        assert str(info.value) == told
         assert (
             info.value.hint == "No line of it is to fix: record the session with LLM_RECORD=..., or unset LLM_REPLAY."
         )

@@ -57,9 +57,11 @@ def connect(
         try:
             return replay_client(env[REPLAY_VAR].strip(), **client_options)
         except CassetteError as exc:  # it names the file; the learner sets the variable
-            raise CassetteError(
+            named = CassetteError(
                 f"{exc} (set by {REPLAY_VAR}: give a cassette {RECORD_VAR} wrote, or unset {REPLAY_VAR})"
-            ) from None
+            )
+            named.hint = exc.hint  # the cassette's own (another tool's file has no line to fix)
+            raise named from None
     record = env.get(RECORD_VAR, "").strip()
     values = {name: env.get(name, "").strip() for name in ENV_VARS}
     present = [name for name, value in values.items() if value]

@@ -253,3 +253,43 @@ def test_the_lower_bounds_exclude_the_releases_known_to_fail():
     requirements = _pyproject_requirements()
     assert requirements["jsonschema"] == "jsonschema>=4.22"
     assert _conda_requirements()["jsonschema"] == "jsonschema>=4.22"
+
+
+MODULE_ROW = re.compile(r"^\| `(\w+)/` \| (.*) \|$", re.MULTILINE)
+"""A row of README's subpackage table: `chat/` and the modules it lists, each in backticks."""
+ONE_MODULE_PER = {"cli": "subcommand", "exercises": "week"}
+"""Rows that say "one module per subcommand" / "per week" rather than naming each of those modules."""
+
+
+def _per_what_modules(package: str) -> set[str]:
+    """The modules a row's "one module per …" stands for: each subcommand's, or each week's."""
+    if package == "cli":
+        from toolkit.cli.main import COMMANDS
+
+        return {module.rsplit(".", 1)[-1] for module, _ in COMMANDS.values()}
+    return {path.stem for path in (ROOT / "toolkit" / package).glob("week[0-9][0-9].py")}
+
+
+def test_the_readme_subpackage_table_names_every_module():
+    """Before: `gateway/parameters`, `loop/call_names` and `course/case_rows` were in no row of the table
+    README calls the package's map (one idea per module), so a stranger looking for where OpenAI's
+    schema rules, a namespaced call's name or a cases file's errors live did not find them."""
+    rows = dict(MODULE_ROW.findall((ROOT / "README.md").read_text(encoding="utf-8")))
+    unnamed = {}
+    for package, cell in rows.items():
+        folder = ROOT / "toolkit" / ("" if package == "toolkit" else package)
+        modules = {path.stem for path in folder.glob("*.py")} - {"__init__", "__main__"}
+        if package in ONE_MODULE_PER:
+            assert f"one module per {ONE_MODULE_PER[package]}" in cell
+            modules -= _per_what_modules(package)
+        if missing := sorted(modules - set(re.findall(r"`(\w+)`", cell))):
+            unnamed[package] = missing
+    subpackages = {path.parent.name for path in (ROOT / "toolkit").glob("*/__init__.py")} - {"data"}
+    assert (unnamed, sorted(subpackages - set(rows))) == ({}, [])
+
+
+def test_the_readme_command_line_lists_every_subcommand():
+    from toolkit.cli.main import COMMANDS
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert [name for name in COMMANDS if f"\ntoolkit {name} " not in readme] == []

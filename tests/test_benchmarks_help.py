@@ -29,3 +29,5 @@ def test_help_prints_the_usage_and_runs_nothing(script):
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith(f"usage: {script}"), done.stdout[:300]
+    description = done.stdout.split("\n\n")[1]
+    assert description.rstrip().endswith((".", "?", ")")), f"the description stops mid-sentence: {description!r}"

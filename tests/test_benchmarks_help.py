@@ -31,3 +31,21 @@ def test_help_prints_the_usage_and_runs_nothing(script):
     assert done.stdout.startswith(f"usage: {script}"), done.stdout[:300]
     description = done.stdout.split("\n\n")[1]
     assert description.rstrip().endswith((".", "?", ")")), f"the description stops mid-sentence: {description!r}"
+
+
+@pytest.mark.parametrize(
+    "flags", [["--profile", "--ablate"], ["--ablate", "--instructions"], ["--profile", "--instructions"]]
+)
+def test_gateway_rps_refuses_two_of_its_alternatives(flags):
+    """Its docstring offers `[--profile | --ablate | --instructions]`; before, two of them ran the first in
+    the code's order and ignored the other without a word."""
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "gateway_rps.py"), *flags],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        cwd=ROOT,
+    )
+    assert done.returncode == 2
+    assert f"error: argument {flags[1]}: not allowed with argument {flags[0]}" in done.stderr

@@ -293,3 +293,33 @@ def test_the_readme_command_line_lists_every_subcommand():
 
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert [name for name in COMMANDS if f"\ntoolkit {name} " not in readme] == []
+
+
+README_CAPS = {
+    "cassettes {}": "toolkit.chat.cassette.MAX_CASSETTE_BYTES",
+    "notebooks {}": "toolkit.cli.notebooks.MAX_NOTEBOOK_BYTES",
+    "tool catalogues {}": "toolkit.search.catalog.MAX_CATALOG_BYTES",
+    "shop data {}": "toolkit.course.shop.MAX_DATA_BYTES",
+    "cases files {}": "toolkit.course.case_rows.MAX_CASES_BYTES",
+    "gateway rules {}": "toolkit.gateway.rules.MAX_RULES_BYTES",
+    "a skill's file {}": "toolkit.skills.folders.MAX_RESOURCE_BYTES",
+    "({} a skill in all)": "toolkit.skills.folders.MAX_SKILL_BYTES",
+}
+"""README's list of the size caps of the files handed to the package: how it says each, and the constant it is."""
+
+
+def _binary_size(n: int) -> str:
+    """`67108864` → `64 MiB`, `262144` → `256 KiB`, as README writes sizes."""
+    unit = "MiB" if n >= 1 << 20 else "KiB"
+    value = n / (1 << 20 if unit == "MiB" else 1 << 10)
+    assert value == int(value), n
+    return f"{int(value)} {unit}"
+
+
+def test_the_readme_gives_each_file_cap_as_the_code_has_it():
+    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    said = []
+    for text, dotted in README_CAPS.items():
+        module, name = dotted.rsplit(".", 1)
+        said.append(text.format(_binary_size(getattr(importlib.import_module(module), name))))
+    assert [text for text in said if text not in readme] == []

@@ -323,3 +323,19 @@ def test_the_readme_gives_each_file_cap_as_the_code_has_it():
         module, name = dotted.rsplit(".", 1)
         said.append(text.format(_binary_size(getattr(importlib.import_module(module), name))))
     assert [text for text in said if text not in readme] == []
+
+
+def test_a_subpackage_docstring_that_lists_its_modules_lists_them_all():
+    """Before: `toolkit.exercises`'s docstring ("Modules: …", what `help()` shows) left out `values` and `worker`."""
+    unnamed = {}
+    for init in sorted((ROOT / "toolkit").glob("*/__init__.py")):
+        doc = ast.get_docstring(ast.parse(init.read_text(encoding="utf-8"))) or ""
+        if "Modules:" not in doc:
+            continue
+        named = set(re.findall(r"`(\w+)`", doc))
+        if {"week00", "week10"} <= named:  # `week00` … `week10`
+            named |= {path.stem for path in init.parent.glob("week[0-9][0-9].py")}
+        modules = {path.stem for path in init.parent.glob("*.py")} - {"__init__", "__main__"}
+        if missing := sorted(modules - named):
+            unnamed[init.parent.name] = missing
+    assert unnamed == {}

@@ -339,3 +339,11 @@ def test_a_subpackage_docstring_that_lists_its_modules_lists_them_all():
         if missing := sorted(modules - named):
             unnamed[init.parent.name] = missing
     assert unnamed == {}
+
+
+def test_the_map_in_toolkits_docstring_names_every_module_and_subpackage():
+    """Before: `help(toolkit)`'s map of the package left out `unicode.py` and `files.py`."""
+    doc = toolkit.__doc__ or ""
+    top = {path.name for path in (ROOT / "toolkit").glob("*.py")} - {"__init__.py", "__main__.py"}
+    folders = {f"{path.parent.name}/" for path in (ROOT / "toolkit").glob("*/__init__.py")}
+    assert sorted(name for name in top | folders if f" {name} " not in doc) == []

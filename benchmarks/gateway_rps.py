@@ -310,9 +310,10 @@ def main(argv: list[str] | None = None) -> int:
         metavar="N",
         help="N more characters in every request (history, a result, a text)",
     )
-    parser.add_argument("--profile", action="store_true", help="where the core's microseconds go, in process")
-    parser.add_argument("--ablate", action="store_true", help="what each stage costs inside the server")
-    parser.add_argument(
+    instead = parser.add_mutually_exclusive_group()
+    instead.add_argument("--profile", action="store_true", help="where the core's microseconds go, in process")
+    instead.add_argument("--ablate", action="store_true", help="what each stage costs inside the server")
+    instead.add_argument(
         "--instructions", action="store_true", help="instructions a request inside each server (callgrind)"
     )
     parser.add_argument("--serve", choices=KINDS + tuple(STAGES), help=argparse.SUPPRESS)

@@ -134,8 +134,8 @@ def best_us(fn: Callable[[str], str], text: str, batches: int = 7) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", action="append", default=[], help="messages whose label holds this word")
+    parser = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
+    parser.add_argument("--only", action="append", default=[], help="messages whose label holds this word (repeatable)")
     args = parser.parse_args()
     chosen = {k: v for k, v in MESSAGES.items() if not args.only or any(w in k for w in args.only)}
     print(f"{'message':<18} {'chars':>6} {'sanitize':>9} {'scrub':>8}  (µs)")

@@ -539,3 +539,15 @@ def test_a_cell_a_spreadsheet_would_read_as_a_formula_is_written_as_text(tmp_pat
         ("'@SN202610200001 什么状态", "'+1+2"),
     ]
     assert all(not cell.startswith(("=", "+", "-", "@")) for row in rows for cell in row.values())
+
+
+def test_the_course_map_gives_the_cases_files_headers_as_read():
+    """notebooks/README tells teachers the columns of a cases file; before, it left out the accuracy
+    suite's optional `expect_args` (the column N10 uses), so a teacher could not check an argument."""
+    from toolkit.course.accuracy import OPTIONAL_COLUMNS
+    from toolkit.course.drill import COLUMNS
+
+    course_map = (ROOT / "notebooks" / "README.md").read_text(encoding="utf-8")
+    optional = "".join(f"[,{column}]" for column in OPTIONAL_COLUMNS)
+    assert f"`{','.join(CASE_COLUMNS)}{optional}`" in course_map
+    assert f"`{','.join(COLUMNS)}`" in course_map

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import importlib
+import re
 import textwrap
 from pathlib import Path
 
@@ -151,3 +152,56 @@ def test_a_module_docstring_example_runs(name, tmp_path, monkeypatch):
             block = block.replace(written, run)
         exec(compile(block, f"<docstring of {name}>", "exec"), namespace)
     exec(CHECKS.get(name, ""), namespace)
+
+
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+
+# README's list of what the entry points accept and refuse, each call as README writes it (in backticks), run after
+# README's ```python block: True where it is accepted, the error type where it is refused.
+README_CALLS = {
+    'run_loop(client, "帮我查一下订单 SN202610200001", tools=[query_order])': True,
+    "load_shop(today=...)": True,
+    "Gateway(faults=None)": True,
+    "ScriptedModel(...)": True,
+    "ChatClient(base_url, api_key, model)": True,
+}
+FILLED_README = {
+    "load_shop(today=...)": 'load_shop(today="2026-10-25")',
+    "ScriptedModel(...)": "ScriptedModel(['the answer'])",
+    "ChatClient(base_url, api_key, model)": "ChatClient('http://127.0.0.1:9/v1', 'sk-test', 'm')",
+}
+# What README says each refuses, as it writes it (in backticks), and the call that says it.
+README_REFUSALS = {
+    'memory="ann"': 'run_loop(client, "你好", memory="ann")',
+    "options={...}": 'run_loop(client, "你好", options={})',
+    "options=None": None,
+    "None": "run_loop(client, None)",
+    "mode=": "connect(base_url='http://127.0.0.1:9/v1')",
+    "ScriptedModel(...)": "ScriptedModel('the answer')",
+    "@user_message": "user_message(lambda question: None)",
+}
+
+
+def test_the_readme_python_block_and_the_calls_it_names_run_from_the_checkout(tmp_path, monkeypatch):
+    """The wheel test runs README's ```python block from an installed wheel (when asked); this runs it, and
+    the calls README's list of entry points shows in backticks, from the checkout on every run."""
+    monkeypatch.chdir(tmp_path)
+    for variable in ("LLM_BASE_URL", "LLM_API_KEY", "LLM_MODEL", "LLM_RECORD", "LLM_REPLAY", "LLM_FAKE_MODE"):
+        monkeypatch.delenv(variable, raising=False)
+    [block] = re.findall(r"```python\n(.*?)```", README, re.S)
+    public = {name: getattr(toolkit, name) for name in toolkit.__all__}
+    namespace: dict[str, object] = {"__name__": "__readme__"}
+    exec(compile(block, "<README.md>", "exec"), namespace)
+    assert namespace["result"].answer == "为您查到：订单 SN202610200001：已发货。"
+    for written in README_CALLS:
+        assert f"`{written}`" in README, f"README no longer has `{written}`; update README_CALLS"
+        value = eval(FILLED_README.get(written, written), {**public, **namespace})
+        assert value is not None
+    same = eval(next(iter(README_CALLS)), {**public, **namespace})
+    assert same.answer == namespace["result"].answer
+    assert str(eval("load_shop(today='2026-10-25')", public).today) == "2026-10-25"
+    for written, call in README_REFUSALS.items():
+        assert f"`{written}`" in README, f"README no longer has `{written}`; update README_REFUSALS"
+        if call is not None:
+            with pytest.raises(toolkit.ConfigurationError):
+                eval(call, {**public, **namespace})

@@ -8,8 +8,10 @@ key that is no str, which no tool can read by name) was taken silently: refused 
 
 import pytest
 
+from toolkit.chat.client import ChatClient
 from toolkit.chat.messages import UserMessage
 from toolkit.chat.scripted import ScriptedModel
+from toolkit.chat.switch import connect
 from toolkit.errors import ConfigurationError
 from toolkit.loop.records import LoopOptions
 from toolkit.loop.run import iter_loop, run_loop
@@ -72,7 +74,11 @@ def test_iter_loop_names_itself_and_nothing_is_stored():
 @pytest.mark.parametrize(
     ("model", "said"),
     [
-        ("gpt-4o", "the str 'gpt-4o'; a model name goes to connect(model='gpt-4o'): pass connect(...)"),
+        (
+            "gpt-4o",
+            "the str 'gpt-4o'; a model name is no model: pass connect() with LLM_MODEL=gpt-4o set, "
+            "or ChatClient(base_url, api_key, 'gpt-4o')",
+        ),
         (None, "None; pass e.g. connect(), fake_client() or ScriptedModel([...])"),
         (ScriptedModel, "the class ScriptedModel; pass an instance, e.g. ScriptedModel(...)"),
     ],
@@ -174,3 +180,10 @@ def test_a_tool_cannot_change_the_parameters_every_call_of_the_turn_shares():
     ]
     assert [e.context.parameters for e in result.executions] == [given] * 3
     assert given == {"user": "ann"}
+
+
+def test_the_fix_a_model_name_is_given_works():
+    """Before: a model name passed as the model was told "a model name goes to connect(model='gpt-4o')", a call
+    that connect() itself refuses (`model= is not an option of connect()`): the hint led to a second error."""
+    env = {"LLM_BASE_URL": "http://127.0.0.1:9/v1", "LLM_API_KEY": "sk-test", "LLM_MODEL": "gpt-4o"}
+    assert connect(env=env).model == ChatClient("http://127.0.0.1:9/v1", "sk-test", "gpt-4o").model == "gpt-4o"

@@ -253,3 +253,97 @@ def test_the_lower_bounds_exclude_the_releases_known_to_fail():
     requirements = _pyproject_requirements()
     assert requirements["jsonschema"] == "jsonschema>=4.22"
     assert _conda_requirements()["jsonschema"] == "jsonschema>=4.22"
+
+
+MODULE_ROW = re.compile(r"^\| `(\w+)/` \| (.*) \|$", re.MULTILINE)
+"""A row of README's subpackage table: `chat/` and the modules it lists, each in backticks."""
+ONE_MODULE_PER = {"cli": "subcommand", "exercises": "week"}
+"""Rows that say "one module per subcommand" / "per week" rather than naming each of those modules."""
+
+
+def _per_what_modules(package: str) -> set[str]:
+    """The modules a row's "one module per …" stands for: each subcommand's, or each week's."""
+    if package == "cli":
+        from toolkit.cli.main import COMMANDS
+
+        return {module.rsplit(".", 1)[-1] for module, _ in COMMANDS.values()}
+    return {path.stem for path in (ROOT / "toolkit" / package).glob("week[0-9][0-9].py")}
+
+
+def test_the_readme_subpackage_table_names_every_module():
+    """Before: `gateway/parameters`, `loop/call_names` and `course/case_rows` were in no row of the table
+    README calls the package's map (one idea per module), so a stranger looking for where OpenAI's
+    schema rules, a namespaced call's name or a cases file's errors live did not find them."""
+    rows = dict(MODULE_ROW.findall((ROOT / "README.md").read_text(encoding="utf-8")))
+    unnamed = {}
+    for package, cell in rows.items():
+        folder = ROOT / "toolkit" / ("" if package == "toolkit" else package)
+        modules = {path.stem for path in folder.glob("*.py")} - {"__init__", "__main__"}
+        if package in ONE_MODULE_PER:
+            assert f"one module per {ONE_MODULE_PER[package]}" in cell
+            modules -= _per_what_modules(package)
+        if missing := sorted(modules - set(re.findall(r"`(\w+)`", cell))):
+            unnamed[package] = missing
+    subpackages = {path.parent.name for path in (ROOT / "toolkit").glob("*/__init__.py")} - {"data"}
+    assert (unnamed, sorted(subpackages - set(rows))) == ({}, [])
+
+
+def test_the_readme_command_line_lists_every_subcommand():
+    from toolkit.cli.main import COMMANDS
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert [name for name in COMMANDS if f"\ntoolkit {name} " not in readme] == []
+
+
+README_CAPS = {
+    "cassettes {}": "toolkit.chat.cassette.MAX_CASSETTE_BYTES",
+    "notebooks {}": "toolkit.cli.notebooks.MAX_NOTEBOOK_BYTES",
+    "tool catalogues {}": "toolkit.search.catalog.MAX_CATALOG_BYTES",
+    "shop data {}": "toolkit.course.shop.MAX_DATA_BYTES",
+    "cases files {}": "toolkit.course.case_rows.MAX_CASES_BYTES",
+    "gateway rules {}": "toolkit.gateway.rules.MAX_RULES_BYTES",
+    "a skill's file {}": "toolkit.skills.folders.MAX_RESOURCE_BYTES",
+    "({} a skill in all)": "toolkit.skills.folders.MAX_SKILL_BYTES",
+}
+"""README's list of the size caps of the files handed to the package: how it says each, and the constant it is."""
+
+
+def _binary_size(n: int) -> str:
+    """`67108864` → `64 MiB`, `262144` → `256 KiB`, as README writes sizes."""
+    unit = "MiB" if n >= 1 << 20 else "KiB"
+    value = n / (1 << 20 if unit == "MiB" else 1 << 10)
+    assert value == int(value), n
+    return f"{int(value)} {unit}"
+
+
+def test_the_readme_gives_each_file_cap_as_the_code_has_it():
+    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    said = []
+    for text, dotted in README_CAPS.items():
+        module, name = dotted.rsplit(".", 1)
+        said.append(text.format(_binary_size(getattr(importlib.import_module(module), name))))
+    assert [text for text in said if text not in readme] == []
+
+
+def test_a_subpackage_docstring_that_lists_its_modules_lists_them_all():
+    """Before: `toolkit.exercises`'s docstring ("Modules: …", what `help()` shows) left out `values` and `worker`."""
+    unnamed = {}
+    for init in sorted((ROOT / "toolkit").glob("*/__init__.py")):
+        doc = ast.get_docstring(ast.parse(init.read_text(encoding="utf-8"))) or ""
+        if "Modules:" not in doc:
+            continue
+        named = set(re.findall(r"`(\w+)`", doc))
+        if {"week00", "week10"} <= named:  # `week00` … `week10`
+            named |= {path.stem for path in init.parent.glob("week[0-9][0-9].py")}
+        modules = {path.stem for path in init.parent.glob("*.py")} - {"__init__", "__main__"}
+        if missing := sorted(modules - named):
+            unnamed[init.parent.name] = missing
+    assert unnamed == {}
+
+
+def test_the_map_in_toolkits_docstring_names_every_module_and_subpackage():
+    """Before: `help(toolkit)`'s map of the package left out `unicode.py` and `files.py`."""
+    doc = toolkit.__doc__ or ""
+    top = {path.name for path in (ROOT / "toolkit").glob("*.py")} - {"__init__.py", "__main__.py"}
+    folders = {f"{path.parent.name}/" for path in (ROOT / "toolkit").glob("*/__init__.py")}
+    assert sorted(name for name in top | folders if f" {name} " not in doc) == []

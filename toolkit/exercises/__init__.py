@@ -6,8 +6,9 @@
 Modules: `core` (check, the registry, results), `catalog` (which weeks exist), `week00` …
 `week10` (the exercises with their checkers and solutions), `cells` (the starter and solution
 of a cell that only fills in `answer`), `answers` (a dict answer's shape and misses),
-`notebook` (the Exercises section of each notebook, solutions filled in), `grade` (run
-submissions, one CSV row per exercise).
+`values` (how a learner's values are read and quoted), `notebook` (the Exercises section of each
+notebook, solutions filled in), `grade` (run submissions, one CSV row per exercise) and `worker`
+(one submission, run in a process of its own).
 
 Leaves out: a learner's progress across sessions.
 """

@@ -492,7 +492,8 @@ class _Run:
         if isinstance(model, type):
             problem, fix = f"the class {model.__name__}", f"pass an instance, e.g. {model.__name__}(...)"
         elif isinstance(model, str):
-            problem, fix = f"the str {model!r}", f"a model name goes to connect(model={model!r}): pass connect(...)"
+            problem = f"the str {model!r}"
+            fix = f"a model name is no model: pass connect() with LLM_MODEL={model} set, or ChatClient(base_url, api_key, {model!r})"
         elif callable(getattr(model, "chat", None)):  # LoopOptions(stream=True), a model that cannot stream
             return ConfigurationError(
                 f"{where}: the model ({type(model).__name__}) has no stream(), which LoopOptions(stream=True) asks "

@@ -66,7 +66,8 @@ generator in either form) are only an error when compensation is switched on —
 start of the call, before any tool runs (the compensation of a tool a dynamic provider adds later
 in the turn, a skill's own tool, when that tool joins, before it can run). A compensation runs synchronously: one that returns an
 awaitable anyway (a plain function handing back a coroutine) has not undone anything, so its
-coroutine is closed and the attempt is logged as failed, never as "rolled back". A compensation
+coroutine is closed and the attempt is logged as failed, never as "rolled back"; so is one that
+returns `ToolOutput(..., is_error=True)`, the package's way to report a failure handled. A compensation
 that ends with `SystemExit` is a failed one like any other; one interrupted (`KeyboardInterrupt`)
 is logged as interrupted, the compensations after it as not run, and the interruption goes on
 (the loop then answers the round's calls and attaches the log to it as `saga`).
@@ -88,7 +89,8 @@ from toolkit.chat.messages import ToolCall, ToolResultMessage
 from toolkit.errors import ConfigurationError, ToolDefinitionError
 from toolkit.tools import redact
 from toolkit.tools.decorator import COMPENSATES, InvocationContext, a_kind_of, function_label, tool_options
-from toolkit.tools.execute import Tool, function_tool
+from toolkit.tools.execute import Tool, ToolOutput, function_tool
+from toolkit.tools.result_text import to_text
 
 _MARK = COMPENSATES
 
@@ -418,6 +420,9 @@ def compensate(
             _close(value)
             log.append(entry(False, NOT_AWAITED_DETAIL.format(kind=type(value).__name__)))
             continue
+        if isinstance(value, ToolOutput) and value.is_error:  # it handled its failure and said so
+            log.append(entry(False, REPORTED_DETAIL.format(text=redact.sanitize(to_text(value.value)))))
+            continue
         log.append(entry(True, "rolled back"))
         undone.append(execution)
     return undone, log
@@ -425,6 +430,10 @@ def compensate(
 
 NOT_AWAITED_DETAIL = "compensation did not run: it returned a {kind}, and compensations run synchronously"
 """The saga log's detail for a compensation that handed back an awaitable instead of running."""
+
+REPORTED_DETAIL = "compensation reported a failure: {text}"
+"""The saga log's detail for a compensation that returned `ToolOutput(..., is_error=True)`: the way a
+tool reports a failure it handled, so the call was not undone (its result is left as it was)."""
 
 
 def _close(awaitable: Any) -> None:

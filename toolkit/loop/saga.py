@@ -304,7 +304,7 @@ def _runner(fn: Callable[..., Any], tool: Tool, label: str) -> Callable[[ToolExe
             "never run, and the call would read 'rolled back' when nothing was undone; make it a plain "
             "function (async compensations are left out, like async tools)"
         )
-    if _takes_execution(fn):
+    if _takes_execution(fn, label):
         return lambda execution: fn(execution)
     if untyped := _untyped(fn):
         raise ConfigurationError(
@@ -356,10 +356,19 @@ def _kind(fn: Any) -> str:
     return ""
 
 
-def _takes_execution(fn: Callable[..., Any]) -> bool:
+def _takes_execution(fn: Callable[..., Any], label: str) -> bool:
     """One parameter, typed ToolExecution (a string annotation read too), as the signature reads it: a
-    callable object's `__call__` or a `functools.partial` has one, not the `__annotations__` typing wants."""
-    params = list(inspect.signature(fn, eval_str=True).parameters.values())
+    callable object's `__call__` or a `functools.partial` has one, not the `__annotations__` typing wants.
+    A string annotation that names nothing (a type imported under TYPE_CHECKING) is refused here."""
+    try:
+        params = list(inspect.signature(fn, eval_str=True).parameters.values())
+    except (TypeError, ValueError):  # no signature to read: function_tool says what is wrong
+        return False
+    except Exception as exc:  # evaluating a string annotation failed
+        raise ConfigurationError(
+            f"{label}: its annotations cannot be resolved ({redact.describe_exception(exc)}); import the types "
+            "they name at module level (not under TYPE_CHECKING)"
+        ) from None
     return len(params) == 1 and params[0].annotation is ToolExecution
 
 

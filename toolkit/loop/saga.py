@@ -304,7 +304,7 @@ def _runner(fn: Callable[..., Any], tool: Tool, label: str) -> Callable[[ToolExe
             "never run, and the call would read 'rolled back' when nothing was undone; make it a plain "
             "function (async compensations are left out, like async tools)"
         )
-    if _takes_execution(fn, label):
+    if _takes_execution(fn, label, tool):
         return lambda execution: fn(execution)
     if untyped := _untyped(fn):
         raise ConfigurationError(
@@ -356,10 +356,12 @@ def _kind(fn: Any) -> str:
     return ""
 
 
-def _takes_execution(fn: Callable[..., Any], label: str) -> bool:
+def _takes_execution(fn: Callable[..., Any], label: str, tool: Tool) -> bool:
     """One parameter, typed ToolExecution (a string annotation read too), as the signature reads it: a
     callable object's `__call__` or a `functools.partial` has one, not the `__annotations__` typing wants.
-    A string annotation that names nothing (a type imported under TYPE_CHECKING) is refused here."""
+    A string annotation that names nothing (a type imported under TYPE_CHECKING) is refused here, and
+    so is a ToolExecution beside other parameters (neither form: function_tool would complain that
+    ToolExecution has no JSON Schema, about a model that never sees a compensation)."""
     try:
         params = list(inspect.signature(fn, eval_str=True).parameters.values())
     except (TypeError, ValueError):  # no signature to read: function_tool says what is wrong
@@ -369,7 +371,15 @@ def _takes_execution(fn: Callable[..., Any], label: str) -> bool:
             f"{label}: its annotations cannot be resolved ({redact.describe_exception(exc)}); import the types "
             "they name at module level (not under TYPE_CHECKING)"
         ) from None
-    return len(params) == 1 and params[0].annotation is ToolExecution
+    typed = [p.name for p in params if p.annotation is ToolExecution]
+    if typed and len(params) > 1:
+        others = ", ".join(repr(p.name) for p in params if p.name != typed[0])
+        raise ConfigurationError(
+            f"{label}: it takes a ToolExecution ({typed[0]!r}) beside other parameters ({others}); take one "
+            f"parameter typed ToolExecution alone, or the parameters of tool {tool.name!r} with their types, "
+            f"{_shape(tool.spec.parameters)}"
+        )
+    return bool(typed)
 
 
 def _untyped(fn: Callable[..., Any]) -> str:

@@ -157,6 +157,10 @@ class SagaEntry:
     call_id: str
     ok: bool
     detail: str
+    round: int | None = None
+    """The round whose failure ran this saga (None: not known, an entry made by hand)."""
+    call_round: int | None = None
+    """The round of the call it undid (a model may reuse a call id in later rounds)."""
 
 
 Undo = TypeVar("Undo", bound=Callable[..., Any])
@@ -407,6 +411,7 @@ def compensate(
     *,
     undone: list[ToolExecution] | None = None,
     log: list[SagaEntry] | None = None,
+    round: int | None = None,
 ) -> tuple[list[ToolExecution], list[SagaEntry]]:
     """Run compensations for the successful compensable executions, newest first.
 
@@ -414,6 +419,7 @@ def compensate(
     place, so its result is not rewritten: the model must not read "rolled back" when it was
     not) and the log of every attempt. Pass `undone` and `log` to have them filled as it goes:
     an interruption (`KeyboardInterrupt`) propagates, and they hold what happened before it.
+    `round` is the round whose failure runs the saga, recorded in each entry for the views.
     """
     undone = [] if undone is None else undone
     log = [] if log is None else log
@@ -423,7 +429,7 @@ def compensate(
 
         def entry(ok: bool, detail: str, execution: ToolExecution = execution) -> SagaEntry:
             label = compensations[execution.call.name].label
-            return SagaEntry(execution.call.name, label, execution.call.id, ok, detail)
+            return SagaEntry(execution.call.name, label, execution.call.id, ok, detail, round, execution.round)
 
         try:
             value = compensation.run(execution)

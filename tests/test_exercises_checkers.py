@@ -31,6 +31,17 @@ def test_a_compensation_that_removes_a_fixed_booking_fails():
     assert result.feedback == "your compensation failed: ValueError: list.remove(x): x not in list"  # said once
 
 
+def test_a_compensation_that_reports_its_own_failure_is_told_so_once():
+    from toolkit.tools.execute import ToolOutput
+
+    @compensates("book_hotel")
+    def cancel(guest: str, nights: int) -> ToolOutput:
+        return ToolOutput(f"no booking for {guest}", is_error=True)
+
+    result = check("w7.compensation", cancel)
+    assert result.feedback == "your compensation reported a failure: no booking for carol"
+
+
 def test_a_compensation_that_removes_the_last_booking_fails():
     result = check("w7.compensation", compensation_of(lambda guest, nights: BOOKINGS.pop()))
     assert result.feedback == (

@@ -154,6 +154,8 @@ def test_a_compensation_that_returns_a_coroutine_is_logged_as_failed_not_rolled_
             "c1",
             False,
             "compensation did not run: it returned a coroutine, and compensations run synchronously",
+            round=1,
+            call_round=1,
         )
     ]
     assert DONE == ["reserve A"]

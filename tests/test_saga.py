@@ -117,6 +117,31 @@ def test_a_failing_compensation_is_reported_not_raised_and_its_result_stays_true
     assert entry.detail == "compensation failed: RuntimeError: warehouse api token=[REDACTED] refused"
 
 
+@compensates("reserve_stock")
+def release_reported(sku: str, qty: int) -> ToolOutput:
+    return ToolOutput("warehouse refused the release: token=abc123", is_error=True)
+
+
+@compensates("reserve_stock")
+def release_reported_from_execution(execution: ToolExecution) -> ToolOutput:
+    return ToolOutput("warehouse refused the release: token=abc123", is_error=True)
+
+
+@pytest.mark.parametrize("undo", [release_reported, release_reported_from_execution])
+def test_a_compensation_that_reports_its_own_failure_has_not_undone_the_call(undo):
+    """`ToolOutput(..., is_error=True)` is how the package's functions report a failure they handled:
+    a compensation returning it did not undo the call, so the log says failed and the result stays true."""
+    options = LoopOptions(compensate=True, compensations=(undo,))
+    result = run_loop(ScriptedModel(list(SCRIPT)), Q, tools=[reserve_stock, charge, ship], options=options)
+    (entry,) = result.saga
+    assert (entry.ok, entry.detail) == (
+        False,
+        "compensation reported a failure: warehouse refused the release: token=[REDACTED]",
+    )
+    assert result.messages[2].content == "reserved 2 x A1" and not result.messages[2].is_error
+    assert result.rounds[0].executions[0].rolled_back_by is None
+
+
 def test_a_failing_compensation_is_logged_as_a_warning_as_langchain4j_does(caplog):
     """LangChain4j: `log.warn("Compensating action failed for tool ...")`; a method returning str
     gives its caller no saga log, so the log is where a failed undo shows."""

@@ -97,3 +97,47 @@ def test_a_method_taken_from_the_class_is_told_to_be_bound_not_to_type_self():
         "(hotel.cancel, with hotel = Hotel()), or leave it out and give the object as tools=[hotel]: the "
         "compensations of an object given as a tool source are found there"
     )
+
+
+def undo_hidden_type(execution: "HiddenExecution") -> None:  # noqa: F821 - imported under TYPE_CHECKING
+    pass
+
+
+def undo_hidden_second(guest: str, nights: "Nights") -> None:  # noqa: F821
+    pass
+
+
+@pytest.mark.parametrize(("fn", "name"), [(undo_hidden_type, "HiddenExecution"), (undo_hidden_second, "Nights")])
+def test_an_annotation_that_cannot_be_resolved_is_refused_in_the_saga_s_words(fn, name):
+    """`from __future__ import annotations` with the type imported under TYPE_CHECKING: reading the
+    signature was a raw NameError out of run_loop."""
+    with pytest.raises(ConfigurationError) as info:
+        compensations_from([compensates("book_hotel")(fn)], TOOLS)
+    assert str(info.value) == (
+        f"@compensates('book_hotel') {__name__}.{fn.__name__}: its annotations cannot be resolved "
+        f"(NameError: name {name!r} is not defined); import the types they name at module level (not under "
+        "TYPE_CHECKING)"
+    )
+
+
+def undo_with_a_switch(execution: ToolExecution, dry_run: bool = False) -> None:
+    pass
+
+
+def undo_with_the_execution_last(guest: str, nights: int, execution: ToolExecution) -> None:
+    pass
+
+
+@pytest.mark.parametrize(
+    ("fn", "name", "others"),
+    [(undo_with_a_switch, "execution", "'dry_run'"), (undo_with_the_execution_last, "execution", "'guest', 'nights'")],
+)
+def test_a_tool_execution_beside_other_parameters_is_refused_in_the_saga_s_words(fn, name, others):
+    """It was @tool's "pydantic cannot describe ToolExecution as JSON Schema": the wrong place to look."""
+    with pytest.raises(ConfigurationError) as info:
+        compensations_from([compensates("book_hotel")(fn)], TOOLS)
+    assert str(info.value) == (
+        f"@compensates('book_hotel') {__name__}.{fn.__name__}: it takes a ToolExecution ({name!r}) beside "
+        f"other parameters ({others}); take one parameter typed ToolExecution alone, or the parameters of tool "
+        "'book_hotel' with their types, {'guest': {'type': 'string'}, 'nights': {'type': 'integer'}}"
+    )

@@ -191,3 +191,59 @@ def test_a_run_that_raised_ends_with_no_answer_not_a_blank_reply():
     assert sequence_source(raised.value.loop_result).splitlines()[-1] == (
         "    L-->>U: stopped — the run raised before an answer"
     )
+
+
+def _two_sagas_and_a_failed_one():
+    """reserve A, ship fails (saga 1: released); reserve B, ship fails (saga 2: released); pay, ship
+    fails (saga 3: the refund fails); then one more round and the answer."""
+    from toolkit.loop.saga import ToolExecution, compensates
+    from toolkit.tools.decorator import tool
+
+    @tool("reserve")
+    def reserve(sku: str) -> str:
+        return f"reserved {sku}"
+
+    @tool("pay")
+    def pay(amount: int) -> str:
+        return "paid"
+
+    @tool("ship")
+    def ship(order_id: str) -> str:
+        raise RuntimeError("carrier down")
+
+    @compensates("reserve")
+    def release(execution: ToolExecution) -> None:
+        pass
+
+    @compensates("pay")
+    def refund(execution: ToolExecution) -> None:
+        raise RuntimeError("refund api down")
+
+    script = [
+        call("reserve", sku="A", id="c1"),
+        call("ship", order_id="o", id="c2"),
+        call("reserve", sku="B", id="c3"),
+        call("ship", order_id="o", id="c4"),
+        call("pay", amount=3, id="c5"),
+        call("ship", order_id="o", id="c6"),
+        call("reserve", sku="C", id="c7"),
+        "done",
+    ]
+    options = LoopOptions(compensate=True, compensations=(release, refund))
+    return run_loop(ScriptedModel(script), [UserMessage(content="go")], tools=[reserve, pay, ship], options=options)
+
+
+def test_each_saga_is_drawn_in_the_round_whose_failure_ran_it():
+    """Every compensation was drawn after the last failure (or, when none undid anything, in the
+    last round, after the answer): a saga of round 2 read as if it ran in round 6."""
+    lines = sequence_source(_two_sagas_and_a_failed_one()).splitlines()
+    saga = [i for i, line in enumerate(lines) if "Note over L: saga" in line]
+    failures = [i for i, line in enumerate(lines) if "T_ship-->>L: ✗" in line]
+    assert saga == [f + 1 for f in failures]
+    assert [line.strip() for line in lines if "compensate (" in line] == [
+        "L->>T_reserve: compensate (ok)",
+        "L->>T_reserve: compensate (ok)",
+        "L->>T_pay: compensate (failed)",
+    ]
+    assert lines[failures[2] + 2] == "    L->>T_pay: compensate (failed)"
+    assert lines[failures[0] + 2] == "    L->>T_reserve: compensate (ok)"

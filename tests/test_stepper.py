@@ -123,3 +123,16 @@ def test_a_numpy_whole_number_is_a_step_number():
     stepper = LoopStepper(result)
     stepper.go(np.int64(2))
     assert stepper.index == 2 and type(stepper.index) is int and stepper.current.name == "exit?"
+
+
+def test_each_saga_s_step_is_in_the_round_whose_failure_ran_it():
+    """Both rollbacks were put in the last round the failed tool failed in (round 4), none in round 2;
+    a saga whose compensation failed showed no step at all."""
+    from test_sequence import _two_sagas_and_a_failed_one
+
+    sagas = [(s.round, s.detail) for s in steps(_two_sagas_and_a_failed_one()) if s.name == "saga"]
+    assert sagas == [
+        (2, "rolled back: reserve"),
+        (4, "rolled back: reserve"),
+        (6, "not rolled back: pay"),
+    ]

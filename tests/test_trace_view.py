@@ -316,6 +316,31 @@ def test_saga_shows_the_history_rewrite():
     )
 
 
+def test_the_history_rewrite_pairs_results_of_a_reused_call_id_in_order():
+    """A model that reuses one call id every round: each result was compared with the *last* result
+    of that id, so the rolled-back reservation read as rewritten from "ship failed"."""
+    from toolkit.chat.messages import AssistantMessage, ToolCall, ToolResultMessage
+
+    def turn(reserve_text: str) -> list:
+        def ask(name: str) -> AssistantMessage:
+            return AssistantMessage(content=None, tool_calls=(ToolCall(id="c1", name=name, arguments="{}"),))
+
+        return [
+            UserMessage(content="order"),
+            ask("reserve"),
+            ToolResultMessage(tool_call_id="c1", tool_name="reserve", content=reserve_text, is_error=True),
+            ask("ship"),
+            ToolResultMessage(tool_call_id="c1", tool_name="ship", content="ship failed", is_error=True),
+        ]
+
+    before, after = turn("reserved"), turn(rolled_back_text("reserve", "ship"))
+    before[2] = ToolResultMessage(tool_call_id="c1", tool_name="reserve", content="reserved")
+    changed = rewritten_results(before, after)
+    assert [(t, b.content, a.content) for t, b, a in changed] == [
+        ("reserve", "reserved", rolled_back_text("reserve", "ship"))
+    ]
+
+
 def test_no_saga():
     result = three_channel_run()
     assert "no compensation ran" in render_saga_html(result)

@@ -153,7 +153,7 @@ def check_compensation(answer: Any) -> Verdict:
         if problem := _rebound(answer):
             return problem
         if failed := next((entry for entry in result.saga if not entry.ok), None):
-            return wrong(f"your compensation failed: {failed.detail.removeprefix('compensation failed: ')}")
+            return wrong(_said_of_yours(failed.detail))
         walk_ins = [(arguments["guest"], arguments["nights"]) for name, arguments in trip if name == "walk_in"]
         if problem := _bookings_problem(earlier + walk_ins, trip):
             return problem
@@ -161,6 +161,14 @@ def check_compensation(answer: Any) -> Verdict:
     if ("bob", 5) not in BOOKINGS:
         return wrong("with no failure nothing may be undone, yet Bob's booking is gone")
     return right("each call's own booking undone on failure, kept on success, nobody else's touched.")
+
+
+def _said_of_yours(detail: str) -> str:
+    """The saga log's detail of a failed attempt, said once: "your compensation failed: …" or "your
+    compensation reported a failure: …", not "…failed: compensation reported a failure: …"."""
+    if detail.startswith("compensation "):
+        return "your " + detail
+    return f"your compensation failed: {detail}"
 
 
 def _rebound(answer: Any) -> Verdict | None:

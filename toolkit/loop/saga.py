@@ -66,7 +66,8 @@ generator in either form) are only an error when compensation is switched on —
 start of the call, before any tool runs (the compensation of a tool a dynamic provider adds later
 in the turn, a skill's own tool, when that tool joins, before it can run). A compensation runs synchronously: one that returns an
 awaitable anyway (a plain function handing back a coroutine) has not undone anything, so its
-coroutine is closed and the attempt is logged as failed, never as "rolled back". A compensation
+coroutine is closed and the attempt is logged as failed, never as "rolled back"; so is one that
+returns `ToolOutput(..., is_error=True)`, the package's way to report a failure handled. A compensation
 that ends with `SystemExit` is a failed one like any other; one interrupted (`KeyboardInterrupt`)
 is logged as interrupted, the compensations after it as not run, and the interruption goes on
 (the loop then answers the round's calls and attaches the log to it as `saga`).
@@ -88,7 +89,8 @@ from toolkit.chat.messages import ToolCall, ToolResultMessage
 from toolkit.errors import ConfigurationError, ToolDefinitionError
 from toolkit.tools import redact
 from toolkit.tools.decorator import COMPENSATES, InvocationContext, a_kind_of, function_label, tool_options
-from toolkit.tools.execute import Tool, function_tool
+from toolkit.tools.execute import Tool, ToolOutput, function_tool
+from toolkit.tools.result_text import to_text
 
 _MARK = COMPENSATES
 
@@ -155,6 +157,10 @@ class SagaEntry:
     call_id: str
     ok: bool
     detail: str
+    round: int | None = None
+    """The round whose failure ran this saga (None: not known, an entry made by hand)."""
+    call_round: int | None = None
+    """The round of the call it undid (a model may reuse a call id in later rounds)."""
 
 
 Undo = TypeVar("Undo", bound=Callable[..., Any])
@@ -302,7 +308,7 @@ def _runner(fn: Callable[..., Any], tool: Tool, label: str) -> Callable[[ToolExe
             "never run, and the call would read 'rolled back' when nothing was undone; make it a plain "
             "function (async compensations are left out, like async tools)"
         )
-    if _takes_execution(fn):
+    if _takes_execution(fn, label, tool):
         return lambda execution: fn(execution)
     if untyped := _untyped(fn):
         raise ConfigurationError(
@@ -354,11 +360,30 @@ def _kind(fn: Any) -> str:
     return ""
 
 
-def _takes_execution(fn: Callable[..., Any]) -> bool:
+def _takes_execution(fn: Callable[..., Any], label: str, tool: Tool) -> bool:
     """One parameter, typed ToolExecution (a string annotation read too), as the signature reads it: a
-    callable object's `__call__` or a `functools.partial` has one, not the `__annotations__` typing wants."""
-    params = list(inspect.signature(fn, eval_str=True).parameters.values())
-    return len(params) == 1 and params[0].annotation is ToolExecution
+    callable object's `__call__` or a `functools.partial` has one, not the `__annotations__` typing wants.
+    A string annotation that names nothing (a type imported under TYPE_CHECKING) is refused here, and
+    so is a ToolExecution beside other parameters (neither form: function_tool would complain that
+    ToolExecution has no JSON Schema, about a model that never sees a compensation)."""
+    try:
+        params = list(inspect.signature(fn, eval_str=True).parameters.values())
+    except (TypeError, ValueError):  # no signature to read: function_tool says what is wrong
+        return False
+    except Exception as exc:  # evaluating a string annotation failed
+        raise ConfigurationError(
+            f"{label}: its annotations cannot be resolved ({redact.describe_exception(exc)}); import the types "
+            "they name at module level (not under TYPE_CHECKING)"
+        ) from None
+    typed = [p.name for p in params if p.annotation is ToolExecution]
+    if typed and len(params) > 1:
+        others = ", ".join(repr(p.name) for p in params if p.name != typed[0])
+        raise ConfigurationError(
+            f"{label}: it takes a ToolExecution ({typed[0]!r}) beside other parameters ({others}); take one "
+            f"parameter typed ToolExecution alone, or the parameters of tool {tool.name!r} with their types, "
+            f"{_shape(tool.spec.parameters)}"
+        )
+    return bool(typed)
 
 
 def _untyped(fn: Callable[..., Any]) -> str:
@@ -386,6 +411,7 @@ def compensate(
     *,
     undone: list[ToolExecution] | None = None,
     log: list[SagaEntry] | None = None,
+    round: int | None = None,
 ) -> tuple[list[ToolExecution], list[SagaEntry]]:
     """Run compensations for the successful compensable executions, newest first.
 
@@ -393,6 +419,7 @@ def compensate(
     place, so its result is not rewritten: the model must not read "rolled back" when it was
     not) and the log of every attempt. Pass `undone` and `log` to have them filled as it goes:
     an interruption (`KeyboardInterrupt`) propagates, and they hold what happened before it.
+    `round` is the round whose failure runs the saga, recorded in each entry for the views.
     """
     undone = [] if undone is None else undone
     log = [] if log is None else log
@@ -402,7 +429,7 @@ def compensate(
 
         def entry(ok: bool, detail: str, execution: ToolExecution = execution) -> SagaEntry:
             label = compensations[execution.call.name].label
-            return SagaEntry(execution.call.name, label, execution.call.id, ok, detail)
+            return SagaEntry(execution.call.name, label, execution.call.id, ok, detail, round, execution.round)
 
         try:
             value = compensation.run(execution)
@@ -418,6 +445,9 @@ def compensate(
             _close(value)
             log.append(entry(False, NOT_AWAITED_DETAIL.format(kind=type(value).__name__)))
             continue
+        if isinstance(value, ToolOutput) and value.is_error:  # it handled its failure and said so
+            log.append(entry(False, REPORTED_DETAIL.format(text=redact.sanitize(to_text(value.value)))))
+            continue
         log.append(entry(True, "rolled back"))
         undone.append(execution)
     return undone, log
@@ -425,6 +455,10 @@ def compensate(
 
 NOT_AWAITED_DETAIL = "compensation did not run: it returned a {kind}, and compensations run synchronously"
 """The saga log's detail for a compensation that handed back an awaitable instead of running."""
+
+REPORTED_DETAIL = "compensation reported a failure: {text}"
+"""The saga log's detail for a compensation that returned `ToolOutput(..., is_error=True)`: the way a
+tool reports a failure it handled, so the call was not undone (its result is left as it was)."""
 
 
 def _close(awaitable: Any) -> None:

@@ -25,6 +25,7 @@ from typing import Any
 
 from toolkit.chat.messages import UserMessage
 from toolkit.loop.records import LoopResult, RoundTrace
+from toolkit.loop.saga import SagaEntry
 from toolkit.tools import redact
 from toolkit.views.conversation import one_line
 from toolkit.views.html import read_json, showable_bundle
@@ -74,8 +75,8 @@ def sequence_source(result: LoopResult, question: str | None = None) -> str:
     lines += [f"    participant {lane[t]} as {_label(t, 40)}" for t in tools]
     ask = question if question is not None else _last_user_text(result)
     lines.append(f"    U->>L: {_label(ask)}")
-    saga_round = _saga_round(result)
-    rounds = [_round_lines(trace, result, lane, saga_round) for trace in result.rounds]
+    sagas = _sagas_by_round(result)
+    rounds = [_round_lines(trace, lane, sagas.get(trace.index, [])) for trace in result.rounds]
     ending = f"    L-->>U: {_ending(result)}"
     room = MERMAID_MAX_TEXT - len("\n".join([*lines, ending])) - 1
     lines += [line for block in _fitted(rounds, result, room) for line in block]
@@ -102,7 +103,7 @@ def _fitted(rounds: list[list[str]], result: LoopResult, room: int) -> list[list
     return [*rounds[:front], [note], *rounds[back:]]
 
 
-def _round_lines(trace: RoundTrace, result: LoopResult, lane: dict[str, str], saga_round: int | None) -> list[str]:
+def _round_lines(trace: RoundTrace, lane: dict[str, str], saga: list[SagaEntry]) -> list[str]:
     """One round's arrows: the request, the reply, each call and result, the saga, a decision."""
     lines = [f"    L->>M: request {trace.index} ({len(trace.tools_sent)} tools)"]
     calls = trace.reply.tool_calls
@@ -120,9 +121,9 @@ def _round_lines(trace: RoundTrace, result: LoopResult, lane: dict[str, str], sa
         lines.append(f"    L->>{tool}: {_arguments(execution.call.arguments)}")
         mark = "✗ " if execution.failure else ""
         lines.append(f"    {tool}-->>L: {mark}{_label(execution.result.content, 40)}")
-    if trace.index == saga_round:
+    if saga:
         lines.append("    Note over L: saga — undo in reverse order")
-        for entry in result.saga:
+        for entry in saga:
             tool = lane[entry.tool]
             lines.append(f"    L->>{tool}: compensate ({'ok' if entry.ok else 'failed'})")
             lines.append(
@@ -133,8 +134,21 @@ def _round_lines(trace: RoundTrace, result: LoopResult, lane: dict[str, str], sa
     return lines
 
 
+def _sagas_by_round(result: LoopResult) -> dict[int, list[SagaEntry]]:
+    """The saga log's entries under the round whose failure ran them (a turn may run several
+    sagas); an entry made by hand, without its round, goes where `_saga_round` reads it ran."""
+    fallback = _saga_round(result) if any(entry.round is None for entry in result.saga) else None
+    by_round: dict[int, list[SagaEntry]] = {}
+    for entry in result.saga:
+        where = entry.round if entry.round is not None else fallback
+        if where is not None:
+            by_round.setdefault(where, []).append(entry)
+    return by_round
+
+
 def _saga_round(result: LoopResult) -> int | None:
-    """The round whose failure started the rollback (where the saga ran)."""
+    """The round whose failure started the rollback, read from the executions (for entries without
+    their round): the last failure of a tool that caused one, else the last round."""
     if not result.saga:
         return None
     causes = {e.rolled_back_by for e in result.executions if e.rolled_back_by}

@@ -27,7 +27,7 @@ import ipywidgets as widgets
 
 from toolkit.errors import ConfigurationError
 from toolkit.loop.records import LoopResult
-from toolkit.loop.saga import ToolExecution
+from toolkit.loop.saga import SagaEntry, ToolExecution
 from toolkit.tools import redact
 from toolkit.unicode import unescaped
 from toolkit.views.conversation import one_line
@@ -57,7 +57,7 @@ def steps(result: LoopResult) -> list[Step]:
     """Every step the run went through, in order."""
     out: list[Step] = []
     trips = 0
-    rolled_back = _rolled_back_by_round(result.executions)
+    sagas = _saga_steps(result.executions, result.saga)
     for i, trace in enumerate(result.rounds):
         r = trace.index
         add = lambda n, text, r=r: out.append(Step(r, n, text))  # noqa: E731
@@ -93,9 +93,8 @@ def steps(result: LoopResult) -> list[Step]:
                 if handed
                 else "the argument error goes back with a hint",
             )
-        rolled = rolled_back.get(r, [])
-        if rolled:
-            add(7, "rolled back: " + ", ".join(flat_name(e.call.name) for e in rolled))
+        if r in sagas:
+            add(7, sagas[r])
         add(8, f"{len(trace.executions)} tool result(s) appended")
         add(9, trace.decision or "continue")
         if trace.decision not in ("continue", ""):
@@ -105,6 +104,30 @@ def steps(result: LoopResult) -> list[Step]:
             change = [f"+{t}" for t in sorted(then - now)] + [f"-{t}" for t in sorted(now - then)]
             add(10, "effective tools: " + (", ".join(change) if change else "unchanged"))
     return out
+
+
+def _saga_steps(executions: list[ToolExecution], saga: list[SagaEntry]) -> dict[int, str]:
+    """Step 7's text under each round a saga ran in: the calls it rolled back and those it could not
+    (their compensation failed or never ran), each in run order. The saga log says where each saga ran; a
+    result whose log lacks it (made by hand) is read from the executions alone."""
+    if not saga or any(entry.round is None for entry in saga):
+        return {
+            r: "rolled back: " + ", ".join(flat_name(e.call.name) for e in rolled)
+            for r, rolled in _rolled_back_by_round(executions).items()
+        }
+    where = {(entry.call_round, entry.call_id): (entry.round, entry.ok) for entry in saga}
+    names: dict[int, tuple[list[str], list[str]]] = {}
+    for e in executions:
+        if (found := where.get((e.round, e.call.id))) is not None and found[0] is not None:
+            undone, kept = names.setdefault(found[0], ([], []))
+            (undone if found[1] else kept).append(flat_name(e.call.name))
+    return {r: _saga_text(undone, kept) for r, (undone, kept) in names.items()}
+
+
+def _saga_text(undone: list[str], kept: list[str]) -> str:
+    parts = [f"rolled back: {', '.join(undone)}"] if undone else []
+    parts += [f"not rolled back: {', '.join(kept)}"] if kept else []
+    return "; ".join(parts)
 
 
 def _rolled_back_by_round(executions: list[ToolExecution]) -> dict[int, list[ToolExecution]]:

@@ -260,15 +260,22 @@ Rewrite = tuple[str, ToolResultMessage, ToolResultMessage]
 
 
 def rewritten_results(before: Sequence[Message], after: Sequence[Message]) -> list[Rewrite]:
-    """`(tool, before, after)` for every tool result (matched by call id) that the rewrite changed."""
-    old = {m.tool_call_id: m for m in before if isinstance(m, ToolResultMessage)}
-    return [
-        (m.tool_name, old[m.tool_call_id], m)
-        for m in after
-        if isinstance(m, ToolResultMessage)
-        and m.tool_call_id in old
-        and (old[m.tool_call_id].content, old[m.tool_call_id].is_error) != (m.content, m.is_error)
-    ]
+    """`(tool, before, after)` for every tool result that the rewrite changed, matched by call id and,
+    among the results of one id, by their order (a model may reuse an id every round)."""
+    old: dict[str, list[ToolResultMessage]] = {}
+    for m in before:
+        if isinstance(m, ToolResultMessage):
+            old.setdefault(m.tool_call_id, []).append(m)
+    seen: dict[str, int] = {}
+    changed: list[Rewrite] = []
+    for m in after:
+        if not isinstance(m, ToolResultMessage):
+            continue
+        n = seen[m.tool_call_id] = seen.get(m.tool_call_id, -1) + 1
+        earlier = old.get(m.tool_call_id, [])
+        if n < len(earlier) and (earlier[n].content, earlier[n].is_error) != (m.content, m.is_error):
+            changed.append((m.tool_name, earlier[n], m))
+    return changed
 
 
 def _flagged(message: ToolResultMessage) -> Html:

@@ -16,7 +16,7 @@ from toolkit.chat.scripted import ScriptedModel, call
 from toolkit.errors import ConfigurationError
 from toolkit.gateway.validate import check_request
 from toolkit.loop.run import LoopOptions, iter_loop, run_loop
-from toolkit.memory.windows import ChatMemory
+from toolkit.memory.windows import ChatMemory, InMemoryStore
 from toolkit.tools.decorator import tool
 
 BUSY = (
@@ -164,3 +164,45 @@ def test_a_tool_of_a_concurrent_round_that_starts_a_turn_on_its_memory_is_refuse
     assert seen == [NESTED, NESTED]
     assert outcome[0].answer == "done"
     assert valid(memory.messages())
+
+
+class ThreadLockStore(InMemoryStore):
+    """A store of the application's own whose turn lock is a plain `threading.RLock` (no `adopt`:
+    its turns stay in the thread that began them), as `toolkit.memory.turns` allows."""
+
+    def __init__(self):
+        super().__init__()
+        self.locks = {}
+
+    def turn_lock(self, memory_id):
+        return self.locks.setdefault(memory_id, threading.RLock())
+
+
+def test_a_concurrent_tool_that_starts_a_turn_on_its_memory_is_refused_with_a_plain_rlock_too():
+    memory = ChatMemory("chat", store=ThreadLockStore())
+    seen = []
+
+    @tool("ask a helper")
+    def helper(question: str) -> str:
+        try:
+            return run_loop(ScriptedModel(["inner answer"]), question, memory=memory).answer
+        except ConfigurationError as exc:
+            seen.append(str(exc))
+            raise
+
+    model = ScriptedModel([[call("helper", question="a?"), call("helper", question="b?")], "done"])
+    options = LoopOptions(concurrent=True, max_workers=2)
+    outcome = []
+    turn = threading.Thread(
+        target=lambda: outcome.append(
+            run_loop(model, [UserMessage(content="q")], tools=[helper], memory=memory, options=options)
+        ),
+        daemon=True,
+    )
+    turn.start()
+    turn.join(10)
+    assert not turn.is_alive(), "the round waited for its own tools: a deadlock"
+    assert seen == [NESTED, NESTED]
+    assert outcome[0].answer == "done"
+    assert valid(memory.messages())
+    assert run_loop(ScriptedModel(["again"]), "hi", memory=memory).answer == "again"  # the lock is free

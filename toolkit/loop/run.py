@@ -152,6 +152,7 @@ from toolkit.loop.sources import ProviderRequest, ToolContext, ToolProvider, Too
 from toolkit.loop.together import run_together, serving
 from toolkit.memory.answers import open_calls
 from toolkit.memory.handouts import Handouts
+from toolkit.memory.turns import TurnRLock
 from toolkit.memory.windows import ChatMemory, InMemoryStore
 from toolkit.tools import redact
 from toolkit.tools.decorator import InvocationContext, ReturnBehavior, TurnParameters
@@ -324,8 +325,9 @@ attributes in one shape, which Python reads quickest)."""
 _turns = itertools.count(1)
 """The turn numbers (`next` on it is atomic: two threads never get one number)."""
 
-_IN_TURN: dict[int, Any] = {}
-"""The turn locks of the turns in progress, by id (the entry keeps its lock, and so its id, alive)."""
+_IN_TURN: dict[int, tuple[Any, int]] = {}
+"""The turn locks of the turns in progress, by id, with the thread that began each turn (the entry
+keeps its lock, and so its id, alive)."""
 
 
 class _OneTurn:
@@ -344,7 +346,7 @@ class _OneTurn:
     def __enter__(self) -> None:
         lock = self.lock
         if not lock.acquire(False):  # held: by another turn, or by the turn whose tool this is (it waits for us)
-            if id(lock) in _IN_TURN and getattr(lock, "_owner", None) in serving():
+            if _holder(_IN_TURN.get(id(lock))) in serving():
                 raise self.nested()
             lock.acquire()
         if id(lock) in _IN_TURN:
@@ -359,7 +361,7 @@ class _OneTurn:
                     "iter_loop generator, or a streamed answer, not read to its end); read it to the end or "
                     "call its close() before starting another turn on this memory"
                 )
-        _IN_TURN[id(lock)] = lock
+        _IN_TURN[id(lock)] = (lock, threading.get_ident())
 
     @staticmethod
     def running(lock: Any) -> bool:
@@ -386,6 +388,16 @@ class _OneTurn:
         lock = self.lock
         del _IN_TURN[id(lock)]
         lock.__exit__(*exc)
+
+
+def _holder(turn: tuple[Any, int] | None) -> int | None:
+    """The thread holding a turn's lock (an `_IN_TURN` entry), None for no turn: a `TurnRLock`
+    knows it (a turn carries it from thread to thread); a store's own lock (a `threading.RLock`,
+    whose owner no other thread can read) stays with the thread that began the turn."""
+    if turn is None:
+        return None
+    lock, began = turn
+    return lock._owner if isinstance(lock, TurnRLock) else began
 
 
 def _no_memory(messages: Sequence[Message]) -> None:

@@ -90,6 +90,11 @@ NESTED = (
     "started this one); a turn inside a tool needs its own memory: pass e.g. memory=ChatMemory('chat-inner'), "
     "or none"
 )
+NESTED_ROUND = (
+    "memory id 'chat': a turn on it is still in progress (a tool of that turn, run on one of its concurrent "
+    "round's threads, started this one); a turn inside a tool needs its own memory: pass e.g. "
+    "memory=ChatMemory('chat-inner'), or none"
+)
 
 
 def test_a_tool_that_starts_a_turn_on_its_own_memory_is_told_so_not_to_close_a_generator():
@@ -161,7 +166,7 @@ def test_a_tool_of_a_concurrent_round_that_starts_a_turn_on_its_memory_is_refuse
     turn.start()
     turn.join(10)
     assert not turn.is_alive(), "the round waited for its own tools: a deadlock"
-    assert seen == [NESTED, NESTED]
+    assert seen == [NESTED_ROUND, NESTED_ROUND]
     assert outcome[0].answer == "done"
     assert valid(memory.messages())
 
@@ -202,7 +207,7 @@ def test_a_concurrent_tool_that_starts_a_turn_on_its_memory_is_refused_with_a_pl
     turn.start()
     turn.join(10)
     assert not turn.is_alive(), "the round waited for its own tools: a deadlock"
-    assert seen == [NESTED, NESTED]
+    assert seen == [NESTED_ROUND, NESTED_ROUND]
     assert outcome[0].answer == "done"
     assert valid(memory.messages())
     assert run_loop(ScriptedModel(["again"]), "hi", memory=memory).answer == "again"  # the lock is free

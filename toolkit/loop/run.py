@@ -347,12 +347,12 @@ class _OneTurn:
         lock = self.lock
         if not lock.acquire(False):  # held: by another turn, or by the turn whose tool this is (it waits for us)
             if _holder(_IN_TURN.get(id(lock))) in serving():
-                raise self.nested()
+                raise self.nested(_ON_A_ROUND_THREAD)
             lock.acquire()
         if id(lock) in _IN_TURN:
             if self.running(lock):
                 lock.release()
-                raise self.nested()
+                raise self.nested(_IN_THIS_THREAD)
             gc.collect()  # a generator dropped in a reference cycle is closed (and its turn ended) only by this
             if id(lock) in _IN_TURN:
                 lock.release()
@@ -376,18 +376,24 @@ class _OneTurn:
             frame = frame.f_back
         return False
 
-    def nested(self) -> ConfigurationError:
+    def nested(self, where: str) -> ConfigurationError:
+        """The refusal of a turn that a tool of the turn in progress started (`where` it runs)."""
         inner = f"{self.memory.id}-inner" if isinstance(self.memory.id, str) else "inner"
         return ConfigurationError(
-            f"memory id {self.memory.id!r}: a turn on it is still in progress in this thread (a tool of that turn, "
-            f"or code it calls, started this one); a turn inside a tool needs its own memory: pass e.g. "
-            f"memory=ChatMemory({inner!r}), or none"
+            f"memory id {self.memory.id!r}: a turn on it is still in progress {where}; a turn inside a tool "
+            f"needs its own memory: pass e.g. memory=ChatMemory({inner!r}), or none"
         )
 
     def __exit__(self, *exc: Any) -> None:
         lock = self.lock
         del _IN_TURN[id(lock)]
         lock.__exit__(*exc)
+
+
+_IN_THIS_THREAD = "in this thread (a tool of that turn, or code it calls, started this one)"
+_ON_A_ROUND_THREAD = "(a tool of that turn, run on one of its concurrent round's threads, started this one)"
+"""Where `_OneTurn.nested` says the refused turn was started: a concurrent round's tool runs on
+another thread than the turn's (saying "in this thread" there was untrue)."""
 
 
 def _holder(turn: tuple[Any, int] | None) -> int | None:

@@ -11,7 +11,7 @@ import threading
 
 import pytest
 
-from toolkit.chat.messages import ToolResultMessage, UserMessage, to_openai
+from toolkit.chat.messages import SystemMessage, ToolResultMessage, UserMessage, to_openai
 from toolkit.chat.scripted import ScriptedModel, call
 from toolkit.errors import ConfigurationError
 from toolkit.gateway.validate import check_request
@@ -210,4 +210,32 @@ def test_a_concurrent_tool_that_starts_a_turn_on_its_memory_is_refused_with_a_pl
     assert seen == [NESTED_ROUND, NESTED_ROUND]
     assert outcome[0].answer == "done"
     assert valid(memory.messages())
+    assert run_loop(ScriptedModel(["again"]), "hi", memory=memory).answer == "again"  # the lock is free
+
+
+def test_a_concurrent_tool_that_writes_to_its_turns_memory_writes_under_the_turns_hold_not_deadlocked():
+    memory = ChatMemory("chat")
+
+    @tool("keep a note for later")
+    def remember(note: str) -> str:
+        memory.add(SystemMessage(content=f"The user's note: {note}"))  # as a tool of a sequential round may
+        return "noted"
+
+    model = ScriptedModel([[call("remember", note="a"), call("remember", note="b")], "done"])
+    options = LoopOptions(concurrent=True, max_workers=2)
+    outcome = []
+    turn = threading.Thread(
+        target=lambda: outcome.append(
+            run_loop(model, [UserMessage(content="q")], tools=[remember], memory=memory, options=options)
+        ),
+        daemon=True,
+    )
+    turn.start()
+    turn.join(10)
+    assert not turn.is_alive(), "the tool's write waited for its own turn: a deadlock"
+    assert outcome[0].answer == "done"
+    stored = memory.messages()
+    assert type(stored[0]) is SystemMessage and stored[0].content in ("The user's note: a", "The user's note: b")
+    assert [m.content for m in stored if isinstance(m, ToolResultMessage)] == ["noted", "noted"]
+    assert valid(stored)
     assert run_loop(ScriptedModel(["again"]), "hi", memory=memory).answer == "again"  # the lock is free

@@ -149,10 +149,10 @@ from toolkit.loop.saga import (
 )
 from toolkit.loop.same_call import CallKey, same_call_key
 from toolkit.loop.sources import ProviderRequest, ToolContext, ToolProvider, ToolRegistry, build_context
-from toolkit.loop.together import run_together, serving
+from toolkit.loop.together import run_together
 from toolkit.memory.answers import open_calls
 from toolkit.memory.handouts import Handouts
-from toolkit.memory.turns import TurnRLock
+from toolkit.memory.turns import TurnRLock, serving
 from toolkit.memory.windows import ChatMemory, InMemoryStore
 from toolkit.tools import redact
 from toolkit.tools.decorator import InvocationContext, ReturnBehavior, TurnParameters

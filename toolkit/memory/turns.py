@@ -63,6 +63,7 @@ import threading
 import time
 import weakref
 from collections.abc import Callable, Hashable
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Protocol, TypeVar
@@ -114,6 +115,31 @@ def store_turn_lock(store: object, memory_id: str) -> TurnLockLike:
     if provide is not None:
         return provide(memory_id)
     return shared_lock(("store", id(store), memory_id), lambda: StoreRLock(store))
+
+
+SERVING = threading.local()
+"""On a concurrent round's thread (`toolkit.loop.together`): `owners`, the threads whose rounds
+it runs a call for, innermost first (a turn they hold waits for the call this thread runs)."""
+
+
+def serving() -> tuple[int, ...]:
+    """The threads waiting for the call this thread runs (a concurrent round's lane), innermost
+    first; () elsewhere. A turn, or a write, that waited for a lock one of them holds would wait
+    for it forever."""
+    owners: tuple[int, ...] = getattr(SERVING, "owners", ())
+    return owners
+
+
+def write_hold(lock: TurnLockLike) -> AbstractContextManager[Any]:
+    """What a write to memory holds: `lock`, except on a concurrent round's thread whose own turn
+    holds it (a tool writing to its turn's memory, as a tool of a one-at-a-time round may): the
+    turn's hold covers the write, where waiting for it would wait for the turn that waits for the
+    tool. The store keeps its own writes apart. A lock without `_owner` (a store's own
+    `threading.RLock`) cannot tell: it is taken."""
+    owners = getattr(SERVING, "owners", ())
+    if owners and getattr(lock, "_owner", None) in owners:
+        return nullcontext()
+    return lock
 
 
 class TurnRLock:

@@ -239,3 +239,45 @@ def test_a_concurrent_tool_that_writes_to_its_turns_memory_writes_under_the_turn
     assert [m.content for m in stored if isinstance(m, ToolResultMessage)] == ["noted", "noted"]
     assert valid(stored)
     assert run_loop(ScriptedModel(["again"]), "hi", memory=memory).answer == "again"  # the lock is free
+
+
+SUSPENDED_WRITE = (
+    "ChatMemory.add: memory id 'chat': a turn on it is still in progress in this thread (an iter_loop generator, "
+    "or a streamed answer, not read to its end), and this write would come between its tool calls and their "
+    "results; read it to the end or call its close() before writing to this memory"
+)
+
+
+@pytest.mark.parametrize(
+    "write, where",
+    [
+        (lambda m: m.add(UserMessage(content="by the way")), "ChatMemory.add"),
+        (lambda m: m.add_all([UserMessage(content="by the way")]), "ChatMemory.add"),
+        (lambda m: m.set([UserMessage(content="start over")]), "ChatMemory.set"),
+        (lambda m: m.update(lambda current: current[:1]), "ChatMemory.update"),
+        (lambda m: m.clear(), "ChatMemory.clear"),
+    ],
+)
+def test_a_write_while_a_generator_of_this_thread_is_suspended_is_refused_and_changes_nothing(write, where):
+    memory = ChatMemory("chat")
+    events = first_turn(memory)
+    next(events)  # suspended between the calls and their results
+    before = memory.messages()
+    with pytest.raises(ConfigurationError) as raised:
+        write(memory)
+    assert str(raised.value) == SUSPENDED_WRITE.replace("ChatMemory.add", where)
+    assert memory.messages() == before
+    assert [type(e).__name__ for e in events] == ["ToolFinished", "ToolStarted", "ToolFinished"]
+    assert valid(memory.messages())
+    write(memory)  # the turn is over: the write goes through
+
+
+def test_a_write_after_a_suspended_generator_was_dropped_in_a_reference_cycle_goes_through():
+    memory = ChatMemory("chat")
+    events = first_turn(memory)
+    next(events)
+    cycle = [events]
+    cycle.append(cycle)
+    del events, cycle
+    memory.add(UserMessage(content="by the way"))
+    assert valid(memory.messages()[:-1])

@@ -280,21 +280,31 @@ def _turn(
             ready = [fn for fn in given if fn not in run.later_compensations]
             run.compensations = compensations_from(ready, run.tools.available)
         with run:  # `run` attaches the turn to an error
-            adopt = getattr(memory.lock, "adopt", None) if events and memory is not None else None
-            return (yield from run.go() if adopt is None else _carried(run.go(), adopt))
+            lock = memory.lock if events and memory is not None else None
+            adopt = getattr(lock, "adopt", None)
+            if adopt is None:
+                return (yield from run.go())
+            return (yield from _carried(run.go(), adopt, getattr(lock, "suspend", _nothing)))
+
+
+def _nothing() -> None:
+    """A lock's `suspend` where it has none."""
 
 
 def _carried(
-    turn: Generator[LoopEvent, None, LoopResult], adopt: Callable[[], None]
+    turn: Generator[LoopEvent, None, LoopResult], adopt: Callable[[], None], suspend: Callable[[], None]
 ) -> Generator[LoopEvent, None, LoopResult]:
     """`yield from turn`, the memory's turn lock carried to whichever thread resumes it (`adopt`,
     `toolkit.memory.turns.TurnRLock`): an `iter_loop` generator read, or closed, from a thread
-    pool writes to memory from the thread it is in. `run_loop` reads its turn in one thread."""
+    pool writes to memory from the thread it is in. `run_loop` reads its turn in one thread.
+    Between two events the lock knows the turn is suspended (`suspend`): a write to memory by
+    its thread then would come inside the turn (`toolkit.memory.turns.write_hold` refuses it)."""
     try:
         event = next(turn)
     except StopIteration as done:
         return done.value
     while True:
+        suspend()
         try:
             yield event
         except GeneratorExit:

@@ -56,6 +56,7 @@ from __future__ import annotations
 
 import _thread
 import errno
+import gc
 import hashlib
 import os
 import sys
@@ -68,7 +69,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Protocol, TypeVar
 
-from toolkit.errors import MemoryStoreError
+from toolkit.errors import ConfigurationError, MemoryStoreError
 from toolkit.unicode import cut
 
 LOCK_SUFFIX = "-turn-lock"
@@ -130,15 +131,28 @@ def serving() -> tuple[int, ...]:
     return owners
 
 
-def write_hold(lock: TurnLockLike) -> AbstractContextManager[Any]:
-    """What a write to memory holds: `lock`, except on a concurrent round's thread whose own turn
-    holds it (a tool writing to its turn's memory, as a tool of a one-at-a-time round may): the
-    turn's hold covers the write, where waiting for it would wait for the turn that waits for the
-    tool. The store keeps its own writes apart. A lock without `_owner` (a store's own
-    `threading.RLock`) cannot tell: it is taken."""
+def write_hold(lock: TurnLockLike, where: str, memory_id: str) -> AbstractContextManager[Any]:
+    """What a write to memory (`where`, on `memory_id`) holds: `lock`, except on a concurrent
+    round's thread whose own turn holds it (a tool writing to its turn's memory, as a tool of a
+    one-at-a-time round may): the turn's hold covers the write, where waiting for it would wait for
+    the turn that waits for the tool. The store keeps its own writes apart. A lock without
+    `_owner` (a store's own `threading.RLock`) cannot tell: it is taken.
+
+    A write by the thread whose turn is suspended (an `iter_loop` generator between two events)
+    is refused: the lock is reentrant, and the write would come between the turn's tool calls and
+    their results, which a strict gateway refuses."""
     owners = getattr(SERVING, "owners", ())
     if owners and getattr(lock, "_owner", None) in owners:
         return nullcontext()
+    if getattr(lock, "_suspended", False) and getattr(lock, "_owner", None) == _get_ident():
+        gc.collect()  # a generator dropped in a reference cycle is closed (and its turn ended) only by this
+        if getattr(lock, "_suspended", False):
+            raise ConfigurationError(
+                f"{where}: memory id {_shown_id(memory_id)}: a turn on it is still in progress in this thread (an "
+                "iter_loop generator, or a streamed answer, not read to its end), and this write would come between "
+                "its tool calls and their results; read it to the end or call its close() before writing to this "
+                "memory"
+            )
     return lock
 
 
@@ -154,12 +168,14 @@ class TurnRLock:
     thread the holder, its holds and all, without ever letting go of the lock in between: no
     other thread's turn can slip in (releasing and taking it again would let one in)."""
 
-    __slots__ = ("_mutex", "_owner", "_depth", "__weakref__")
+    __slots__ = ("_mutex", "_owner", "_depth", "_suspended", "__weakref__")
 
     def __init__(self) -> None:
         self._mutex = threading.Lock()  # any thread may release a Lock: what makes `adopt` possible
         self._owner: int | None = None
         self._depth = 0
+        self._suspended = False
+        """Whether the turn holding it is suspended (`suspend`): its thread's writes are refused (`write_hold`)."""
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} ({'held' if self._depth else 'free'})>"
@@ -192,6 +208,13 @@ class TurnRLock:
         code that holds the lock for a turn calls it, when the turn resumes in a thread."""
         if self._depth:
             self._owner = _get_ident()
+        self._suspended = False
+
+    def suspend(self) -> None:
+        """The turn holding the lock gives control back to its reader (an `iter_loop` generator
+        yields an event) until it is resumed (`adopt`): a write by the holder in between is not
+        the turn's. Only the code that holds the lock for a turn calls it."""
+        self._suspended = True
 
 
 class StoreRLock(TurnRLock):
@@ -295,7 +318,7 @@ class TurnLock(TurnRLock):
 
     def _forget(self) -> None:
         """In a forked child: free (the child holds no record locks, and only its forking thread runs)."""
-        self._mutex, self._owner, self._depth = threading.Lock(), None, 0
+        self._mutex, self._owner, self._depth, self._suspended = threading.Lock(), None, 0, False
 
 
 class _LockFile:

@@ -281,3 +281,27 @@ def test_a_write_after_a_suspended_generator_was_dropped_in_a_reference_cycle_go
     del events, cycle
     memory.add(UserMessage(content="by the way"))
     assert valid(memory.messages()[:-1])
+
+
+@pytest.mark.parametrize("concurrent", [False, True])
+def test_a_tool_of_another_turn_writing_to_a_memory_whose_turn_is_suspended_here_is_refused(concurrent):
+    memory = ChatMemory("chat")
+    events = first_turn(memory)
+    next(events)  # this thread's turn on "chat" is suspended
+    seen = []
+
+    @tool("keep a note for later")
+    def remember(note: str) -> str:
+        try:
+            memory.add(UserMessage(content=note))
+        except ConfigurationError as exc:
+            seen.append(str(exc))
+            raise
+        return "noted"
+
+    model = ScriptedModel([[call("remember", note="a"), call("remember", note="b")], "done"])
+    options = LoopOptions(concurrent=concurrent, max_workers=2)
+    assert run_loop(model, "q", tools=[remember], memory=ChatMemory("other"), options=options).answer == "done"
+    assert seen == [SUSPENDED_WRITE, SUSPENDED_WRITE]
+    assert list(events)
+    assert valid(memory.messages())

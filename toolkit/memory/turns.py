@@ -138,13 +138,13 @@ def write_hold(lock: TurnLockLike, where: str, memory_id: str) -> AbstractContex
     the turn that waits for the tool. The store keeps its own writes apart. A lock without
     `_owner` (a store's own `threading.RLock`) cannot tell: it is taken.
 
-    A write by the thread whose turn is suspended (an `iter_loop` generator between two events)
-    is refused: the lock is reentrant, and the write would come between the turn's tool calls and
-    their results, which a strict gateway refuses."""
-    owners = getattr(SERVING, "owners", ())
-    if owners and getattr(lock, "_owner", None) in owners:
-        return nullcontext()
-    if getattr(lock, "_suspended", False) and getattr(lock, "_owner", None) == _get_ident():
+    A write by the thread whose turn is suspended (an `iter_loop` generator between two events),
+    or for it (a concurrent round's thread), is refused: the lock is reentrant, and the write would
+    come between the turn's tool calls and their results, which a strict gateway refuses."""
+    owners: tuple[int, ...] = getattr(SERVING, "owners", ())
+    owner = getattr(lock, "_owner", None)
+    waiting = owner is not None and owner in owners  # the holder waits for the call this thread runs
+    if getattr(lock, "_suspended", False) and (owner == _get_ident() or waiting):
         gc.collect()  # a generator dropped in a reference cycle is closed (and its turn ended) only by this
         if getattr(lock, "_suspended", False):
             raise ConfigurationError(
@@ -153,7 +153,7 @@ def write_hold(lock: TurnLockLike, where: str, memory_id: str) -> AbstractContex
                 "its tool calls and their results; read it to the end or call its close() before writing to this "
                 "memory"
             )
-    return lock
+    return nullcontext() if waiting else lock
 
 
 class TurnRLock:

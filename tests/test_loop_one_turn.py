@@ -11,12 +11,12 @@ import threading
 
 import pytest
 
-from toolkit.chat.messages import ToolResultMessage, UserMessage, to_openai
+from toolkit.chat.messages import SystemMessage, ToolResultMessage, UserMessage, to_openai
 from toolkit.chat.scripted import ScriptedModel, call
 from toolkit.errors import ConfigurationError
 from toolkit.gateway.validate import check_request
 from toolkit.loop.run import LoopOptions, iter_loop, run_loop
-from toolkit.memory.windows import ChatMemory
+from toolkit.memory.windows import ChatMemory, InMemoryStore
 from toolkit.tools.decorator import tool
 
 BUSY = (
@@ -90,6 +90,11 @@ NESTED = (
     "started this one); a turn inside a tool needs its own memory: pass e.g. memory=ChatMemory('chat-inner'), "
     "or none"
 )
+NESTED_ROUND = (
+    "memory id 'chat': a turn on it is still in progress (a tool of that turn, run on one of its concurrent "
+    "round's threads, started this one); a turn inside a tool needs its own memory: pass e.g. "
+    "memory=ChatMemory('chat-inner'), or none"
+)
 
 
 def test_a_tool_that_starts_a_turn_on_its_own_memory_is_told_so_not_to_close_a_generator():
@@ -161,6 +166,142 @@ def test_a_tool_of_a_concurrent_round_that_starts_a_turn_on_its_memory_is_refuse
     turn.start()
     turn.join(10)
     assert not turn.is_alive(), "the round waited for its own tools: a deadlock"
-    assert seen == [NESTED, NESTED]
+    assert seen == [NESTED_ROUND, NESTED_ROUND]
     assert outcome[0].answer == "done"
+    assert valid(memory.messages())
+
+
+class ThreadLockStore(InMemoryStore):
+    """A store of the application's own whose turn lock is a plain `threading.RLock` (no `adopt`:
+    its turns stay in the thread that began them), as `toolkit.memory.turns` allows."""
+
+    def __init__(self):
+        super().__init__()
+        self.locks = {}
+
+    def turn_lock(self, memory_id):
+        return self.locks.setdefault(memory_id, threading.RLock())
+
+
+def test_a_concurrent_tool_that_starts_a_turn_on_its_memory_is_refused_with_a_plain_rlock_too():
+    memory = ChatMemory("chat", store=ThreadLockStore())
+    seen = []
+
+    @tool("ask a helper")
+    def helper(question: str) -> str:
+        try:
+            return run_loop(ScriptedModel(["inner answer"]), question, memory=memory).answer
+        except ConfigurationError as exc:
+            seen.append(str(exc))
+            raise
+
+    model = ScriptedModel([[call("helper", question="a?"), call("helper", question="b?")], "done"])
+    options = LoopOptions(concurrent=True, max_workers=2)
+    outcome = []
+    turn = threading.Thread(
+        target=lambda: outcome.append(
+            run_loop(model, [UserMessage(content="q")], tools=[helper], memory=memory, options=options)
+        ),
+        daemon=True,
+    )
+    turn.start()
+    turn.join(10)
+    assert not turn.is_alive(), "the round waited for its own tools: a deadlock"
+    assert seen == [NESTED_ROUND, NESTED_ROUND]
+    assert outcome[0].answer == "done"
+    assert valid(memory.messages())
+    assert run_loop(ScriptedModel(["again"]), "hi", memory=memory).answer == "again"  # the lock is free
+
+
+def test_a_concurrent_tool_that_writes_to_its_turns_memory_writes_under_the_turns_hold_not_deadlocked():
+    memory = ChatMemory("chat")
+
+    @tool("keep a note for later")
+    def remember(note: str) -> str:
+        memory.add(SystemMessage(content=f"The user's note: {note}"))  # as a tool of a sequential round may
+        return "noted"
+
+    model = ScriptedModel([[call("remember", note="a"), call("remember", note="b")], "done"])
+    options = LoopOptions(concurrent=True, max_workers=2)
+    outcome = []
+    turn = threading.Thread(
+        target=lambda: outcome.append(
+            run_loop(model, [UserMessage(content="q")], tools=[remember], memory=memory, options=options)
+        ),
+        daemon=True,
+    )
+    turn.start()
+    turn.join(10)
+    assert not turn.is_alive(), "the tool's write waited for its own turn: a deadlock"
+    assert outcome[0].answer == "done"
+    stored = memory.messages()
+    assert type(stored[0]) is SystemMessage and stored[0].content in ("The user's note: a", "The user's note: b")
+    assert [m.content for m in stored if isinstance(m, ToolResultMessage)] == ["noted", "noted"]
+    assert valid(stored)
+    assert run_loop(ScriptedModel(["again"]), "hi", memory=memory).answer == "again"  # the lock is free
+
+
+SUSPENDED_WRITE = (
+    "ChatMemory.add: memory id 'chat': a turn on it is still in progress in this thread (an iter_loop generator, "
+    "or a streamed answer, not read to its end), and this write would come between its tool calls and their "
+    "results; read it to the end or call its close() before writing to this memory"
+)
+
+
+@pytest.mark.parametrize(
+    "write, where",
+    [
+        (lambda m: m.add(UserMessage(content="by the way")), "ChatMemory.add"),
+        (lambda m: m.add_all([UserMessage(content="by the way")]), "ChatMemory.add"),
+        (lambda m: m.set([UserMessage(content="start over")]), "ChatMemory.set"),
+        (lambda m: m.update(lambda current: current[:1]), "ChatMemory.update"),
+        (lambda m: m.clear(), "ChatMemory.clear"),
+    ],
+)
+def test_a_write_while_a_generator_of_this_thread_is_suspended_is_refused_and_changes_nothing(write, where):
+    memory = ChatMemory("chat")
+    events = first_turn(memory)
+    next(events)  # suspended between the calls and their results
+    before = memory.messages()
+    with pytest.raises(ConfigurationError) as raised:
+        write(memory)
+    assert str(raised.value) == SUSPENDED_WRITE.replace("ChatMemory.add", where)
+    assert memory.messages() == before
+    assert [type(e).__name__ for e in events] == ["ToolFinished", "ToolStarted", "ToolFinished"]
+    assert valid(memory.messages())
+    write(memory)  # the turn is over: the write goes through
+
+
+def test_a_write_after_a_suspended_generator_was_dropped_in_a_reference_cycle_goes_through():
+    memory = ChatMemory("chat")
+    events = first_turn(memory)
+    next(events)
+    cycle = [events]
+    cycle.append(cycle)
+    del events, cycle
+    memory.add(UserMessage(content="by the way"))
+    assert valid(memory.messages()[:-1])
+
+
+@pytest.mark.parametrize("concurrent", [False, True])
+def test_a_tool_of_another_turn_writing_to_a_memory_whose_turn_is_suspended_here_is_refused(concurrent):
+    memory = ChatMemory("chat")
+    events = first_turn(memory)
+    next(events)  # this thread's turn on "chat" is suspended
+    seen = []
+
+    @tool("keep a note for later")
+    def remember(note: str) -> str:
+        try:
+            memory.add(UserMessage(content=note))
+        except ConfigurationError as exc:
+            seen.append(str(exc))
+            raise
+        return "noted"
+
+    model = ScriptedModel([[call("remember", note="a"), call("remember", note="b")], "done"])
+    options = LoopOptions(concurrent=concurrent, max_workers=2)
+    assert run_loop(model, "q", tools=[remember], memory=ChatMemory("other"), options=options).answer == "done"
+    assert seen == [SUSPENDED_WRITE, SUSPENDED_WRITE]
+    assert list(events)
     assert valid(memory.messages())

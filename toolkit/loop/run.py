@@ -149,9 +149,10 @@ from toolkit.loop.saga import (
 )
 from toolkit.loop.same_call import CallKey, same_call_key
 from toolkit.loop.sources import ProviderRequest, ToolContext, ToolProvider, ToolRegistry, build_context
-from toolkit.loop.together import run_together, serving
+from toolkit.loop.together import run_together
 from toolkit.memory.answers import open_calls
 from toolkit.memory.handouts import Handouts
+from toolkit.memory.turns import TurnRLock, serving
 from toolkit.memory.windows import ChatMemory, InMemoryStore
 from toolkit.tools import redact
 from toolkit.tools.decorator import InvocationContext, ReturnBehavior, TurnParameters
@@ -279,21 +280,31 @@ def _turn(
             ready = [fn for fn in given if fn not in run.later_compensations]
             run.compensations = compensations_from(ready, run.tools.available)
         with run:  # `run` attaches the turn to an error
-            adopt = getattr(memory.lock, "adopt", None) if events and memory is not None else None
-            return (yield from run.go() if adopt is None else _carried(run.go(), adopt))
+            lock = memory.lock if events and memory is not None else None
+            adopt = getattr(lock, "adopt", None)
+            if adopt is None:
+                return (yield from run.go())
+            return (yield from _carried(run.go(), adopt, getattr(lock, "suspend", _nothing)))
+
+
+def _nothing() -> None:
+    """A lock's `suspend` where it has none."""
 
 
 def _carried(
-    turn: Generator[LoopEvent, None, LoopResult], adopt: Callable[[], None]
+    turn: Generator[LoopEvent, None, LoopResult], adopt: Callable[[], None], suspend: Callable[[], None]
 ) -> Generator[LoopEvent, None, LoopResult]:
     """`yield from turn`, the memory's turn lock carried to whichever thread resumes it (`adopt`,
     `toolkit.memory.turns.TurnRLock`): an `iter_loop` generator read, or closed, from a thread
-    pool writes to memory from the thread it is in. `run_loop` reads its turn in one thread."""
+    pool writes to memory from the thread it is in. `run_loop` reads its turn in one thread.
+    Between two events the lock knows the turn is suspended (`suspend`): a write to memory by
+    its thread then would come inside the turn (`toolkit.memory.turns.write_hold` refuses it)."""
     try:
         event = next(turn)
     except StopIteration as done:
         return done.value
     while True:
+        suspend()
         try:
             yield event
         except GeneratorExit:
@@ -324,8 +335,9 @@ attributes in one shape, which Python reads quickest)."""
 _turns = itertools.count(1)
 """The turn numbers (`next` on it is atomic: two threads never get one number)."""
 
-_IN_TURN: dict[int, Any] = {}
-"""The turn locks of the turns in progress, by id (the entry keeps its lock, and so its id, alive)."""
+_IN_TURN: dict[int, tuple[Any, int]] = {}
+"""The turn locks of the turns in progress, by id, with the thread that began each turn (the entry
+keeps its lock, and so its id, alive)."""
 
 
 class _OneTurn:
@@ -344,13 +356,13 @@ class _OneTurn:
     def __enter__(self) -> None:
         lock = self.lock
         if not lock.acquire(False):  # held: by another turn, or by the turn whose tool this is (it waits for us)
-            if id(lock) in _IN_TURN and getattr(lock, "_owner", None) in serving():
-                raise self.nested()
+            if _holder(_IN_TURN.get(id(lock))) in serving():
+                raise self.nested(_ON_A_ROUND_THREAD)
             lock.acquire()
         if id(lock) in _IN_TURN:
             if self.running(lock):
                 lock.release()
-                raise self.nested()
+                raise self.nested(_IN_THIS_THREAD)
             gc.collect()  # a generator dropped in a reference cycle is closed (and its turn ended) only by this
             if id(lock) in _IN_TURN:
                 lock.release()
@@ -359,7 +371,7 @@ class _OneTurn:
                     "iter_loop generator, or a streamed answer, not read to its end); read it to the end or "
                     "call its close() before starting another turn on this memory"
                 )
-        _IN_TURN[id(lock)] = lock
+        _IN_TURN[id(lock)] = (lock, threading.get_ident())
 
     @staticmethod
     def running(lock: Any) -> bool:
@@ -374,18 +386,34 @@ class _OneTurn:
             frame = frame.f_back
         return False
 
-    def nested(self) -> ConfigurationError:
+    def nested(self, where: str) -> ConfigurationError:
+        """The refusal of a turn that a tool of the turn in progress started (`where` it runs)."""
         inner = f"{self.memory.id}-inner" if isinstance(self.memory.id, str) else "inner"
         return ConfigurationError(
-            f"memory id {self.memory.id!r}: a turn on it is still in progress in this thread (a tool of that turn, "
-            f"or code it calls, started this one); a turn inside a tool needs its own memory: pass e.g. "
-            f"memory=ChatMemory({inner!r}), or none"
+            f"memory id {self.memory.id!r}: a turn on it is still in progress {where}; a turn inside a tool "
+            f"needs its own memory: pass e.g. memory=ChatMemory({inner!r}), or none"
         )
 
     def __exit__(self, *exc: Any) -> None:
         lock = self.lock
         del _IN_TURN[id(lock)]
         lock.__exit__(*exc)
+
+
+_IN_THIS_THREAD = "in this thread (a tool of that turn, or code it calls, started this one)"
+_ON_A_ROUND_THREAD = "(a tool of that turn, run on one of its concurrent round's threads, started this one)"
+"""Where `_OneTurn.nested` says the refused turn was started: a concurrent round's tool runs on
+another thread than the turn's (saying "in this thread" there was untrue)."""
+
+
+def _holder(turn: tuple[Any, int] | None) -> int | None:
+    """The thread holding a turn's lock (an `_IN_TURN` entry), None for no turn: a `TurnRLock`
+    knows it (a turn carries it from thread to thread); a store's own lock (a `threading.RLock`,
+    whose owner no other thread can read) stays with the thread that began the turn."""
+    if turn is None:
+        return None
+    lock, began = turn
+    return lock._owner if isinstance(lock, TurnRLock) else began
 
 
 def _no_memory(messages: Sequence[Message]) -> None:

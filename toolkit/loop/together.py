@@ -8,8 +8,10 @@ finished is recorded in the round's trace before the interruption goes on. The c
 slices of `SIGNAL_CHECK_S` (`_wait`): a Ctrl-C that lands just before a wait begins (or on another
 thread) is only acted on when the wait returns, and a wait for a call that hangs never would.
 A round's threads know
-whose round they run a call for (`serving()`): a turn a tool starts there on the memory its own
-turn holds is refused (`toolkit.loop.run`), where it would wait for that turn forever.
+whose round they run a call for (`toolkit.memory.turns.serving()`): a turn a tool starts there on
+the memory its own turn holds is refused (`toolkit.loop.run`), where it would wait for that turn
+forever, and a write it makes to that memory goes under the turn's hold (`write_hold`), as a
+tool's write does in a round run one call at a time.
 
 Leaves out: async tools, and a time limit per call (a call that never returns holds its thread).
 """
@@ -27,12 +29,10 @@ from toolkit.loop.records import RoundTrace
 from toolkit.loop.saga import ToolExecution
 from toolkit.loop.workers import offer_now
 from toolkit.loop.workers import start as start_thread
+from toolkit.memory.turns import SERVING as _serving
+from toolkit.memory.turns import serving
 
 log: logging.Logger = logging.getLogger("toolkit.loop")
-
-_serving = threading.local()
-"""`owners`: the threads whose concurrent rounds this (kept) thread runs a call for, innermost first."""
-
 
 SIGNAL_CHECK_S = 0.1
 """How long the caller waits at most before Python runs a signal handler that is pending."""
@@ -44,13 +44,6 @@ def _wait(changed: threading.Condition, predicate: Callable[[], bool]) -> None:
     second Ctrl-C sent just as `stop` starts to wait was held until the running calls ended."""
     while not changed.wait_for(predicate, SIGNAL_CHECK_S):
         pass
-
-
-def serving() -> tuple[int, ...]:
-    """The threads waiting for the call this thread runs (a lane's), innermost first; () elsewhere.
-    A turn started by such a call on a memory one of them holds would wait for it forever."""
-    owners: tuple[int, ...] = getattr(_serving, "owners", ())
-    return owners
 
 
 def run_together(

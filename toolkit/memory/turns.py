@@ -56,6 +56,7 @@ from __future__ import annotations
 
 import _thread
 import errno
+import gc
 import hashlib
 import os
 import sys
@@ -63,11 +64,12 @@ import threading
 import time
 import weakref
 from collections.abc import Callable, Hashable
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Protocol, TypeVar
 
-from toolkit.errors import MemoryStoreError
+from toolkit.errors import ConfigurationError, MemoryStoreError
 from toolkit.unicode import cut
 
 LOCK_SUFFIX = "-turn-lock"
@@ -116,6 +118,44 @@ def store_turn_lock(store: object, memory_id: str) -> TurnLockLike:
     return shared_lock(("store", id(store), memory_id), lambda: StoreRLock(store))
 
 
+SERVING = threading.local()
+"""On a concurrent round's thread (`toolkit.loop.together`): `owners`, the threads whose rounds
+it runs a call for, innermost first (a turn they hold waits for the call this thread runs)."""
+
+
+def serving() -> tuple[int, ...]:
+    """The threads waiting for the call this thread runs (a concurrent round's lane), innermost
+    first; () elsewhere. A turn, or a write, that waited for a lock one of them holds would wait
+    for it forever."""
+    owners: tuple[int, ...] = getattr(SERVING, "owners", ())
+    return owners
+
+
+def write_hold(lock: TurnLockLike, where: str, memory_id: str) -> AbstractContextManager[Any]:
+    """What a write to memory (`where`, on `memory_id`) holds: `lock`, except on a concurrent
+    round's thread whose own turn holds it (a tool writing to its turn's memory, as a tool of a
+    one-at-a-time round may): the turn's hold covers the write, where waiting for it would wait for
+    the turn that waits for the tool. The store keeps its own writes apart. A lock without
+    `_owner` (a store's own `threading.RLock`) cannot tell: it is taken.
+
+    A write by the thread whose turn is suspended (an `iter_loop` generator between two events),
+    or for it (a concurrent round's thread), is refused: the lock is reentrant, and the write would
+    come between the turn's tool calls and their results, which a strict gateway refuses."""
+    owners: tuple[int, ...] = getattr(SERVING, "owners", ())
+    owner = getattr(lock, "_owner", None)
+    waiting = owner is not None and owner in owners  # the holder waits for the call this thread runs
+    if getattr(lock, "_suspended", False) and (owner == _get_ident() or waiting):
+        gc.collect()  # a generator dropped in a reference cycle is closed (and its turn ended) only by this
+        if getattr(lock, "_suspended", False):
+            raise ConfigurationError(
+                f"{where}: memory id {_shown_id(memory_id)}: a turn on it is still in progress in this thread (an "
+                "iter_loop generator, or a streamed answer, not read to its end), and this write would come between "
+                "its tool calls and their results; read it to the end or call its close() before writing to this "
+                "memory"
+            )
+    return nullcontext() if waiting else lock
+
+
 class TurnRLock:
     """A reentrant lock that a turn carries from thread to thread: `threading.RLock`'s behaviour
     (`with lock:`, `acquire()` / `release()` by the thread that holds it), plus `adopt()`.
@@ -128,12 +168,14 @@ class TurnRLock:
     thread the holder, its holds and all, without ever letting go of the lock in between: no
     other thread's turn can slip in (releasing and taking it again would let one in)."""
 
-    __slots__ = ("_mutex", "_owner", "_depth", "__weakref__")
+    __slots__ = ("_mutex", "_owner", "_depth", "_suspended", "__weakref__")
 
     def __init__(self) -> None:
         self._mutex = threading.Lock()  # any thread may release a Lock: what makes `adopt` possible
         self._owner: int | None = None
         self._depth = 0
+        self._suspended = False
+        """Whether the turn holding it is suspended (`suspend`): its thread's writes are refused (`write_hold`)."""
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} ({'held' if self._depth else 'free'})>"
@@ -166,6 +208,13 @@ class TurnRLock:
         code that holds the lock for a turn calls it, when the turn resumes in a thread."""
         if self._depth:
             self._owner = _get_ident()
+        self._suspended = False
+
+    def suspend(self) -> None:
+        """The turn holding the lock gives control back to its reader (an `iter_loop` generator
+        yields an event) until it is resumed (`adopt`): a write by the holder in between is not
+        the turn's. Only the code that holds the lock for a turn calls it."""
+        self._suspended = True
 
 
 class StoreRLock(TurnRLock):
@@ -269,7 +318,7 @@ class TurnLock(TurnRLock):
 
     def _forget(self) -> None:
         """In a forked child: free (the child holds no record locks, and only its forking thread runs)."""
-        self._mutex, self._owner, self._depth = threading.Lock(), None, 0
+        self._mutex, self._owner, self._depth, self._suspended = threading.Lock(), None, 0, False
 
 
 class _LockFile:

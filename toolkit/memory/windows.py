@@ -81,7 +81,7 @@ from toolkit.memory.answers import (
 )
 from toolkit.memory.handouts import LONG, Handouts
 from toolkit.memory.storable import check_storable
-from toolkit.memory.turns import TurnLockLike, TurnRLock, store_turn_lock
+from toolkit.memory.turns import TurnLockLike, TurnRLock, store_turn_lock, write_hold
 from toolkit.tokens import estimate_json_tokens, estimate_tokens
 from toolkit.unicode import cut, is_utf8
 
@@ -1035,7 +1035,7 @@ class ChatMemory:
     def add_all(self, messages: Iterable[Message]) -> None:
         """`add(*messages)`, taking the list itself: a long history is not copied into a tuple first
         (any other iterable is, as unpacking it would)."""
-        with self.lock:
+        with write_hold(self.lock, "ChatMemory.add", self.id):
             self.add_all_held(messages)
 
     def add_all_held(self, messages: Iterable[Message]) -> None:
@@ -1084,7 +1084,7 @@ class ChatMemory:
                 f"ChatMemory.update: change must be a function of the current messages returning the new ones, not "
                 f"{type(change).__name__}; to replace them all, use set(messages)"
             )
-        with self.lock:
+        with write_hold(self.lock, "ChatMemory.update", self.id):
 
             def windowed(current: list[Message]) -> list[Message]:
                 return evict(check_messages(change(current), "ChatMemory.update"), self.window)
@@ -1097,12 +1097,12 @@ class ChatMemory:
 
     def set(self, messages: Sequence[Message]) -> None:
         """Replace the whole conversation (used when compensation rewrites history)."""
-        with self.lock:
+        with write_hold(self.lock, "ChatMemory.set", self.id):
             self.store.set(self.id, evict(check_messages(messages, "ChatMemory.set"), self.window))
 
     def clear(self) -> None:
         """Forget this conversation: its messages are deleted from the store."""
-        with self.lock:
+        with write_hold(self.lock, "ChatMemory.clear", self.id):
             self.store.delete(self.id)
 
 

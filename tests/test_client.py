@@ -1318,7 +1318,11 @@ def test_a_body_cut_off_on_the_way_does_not_send_the_learner_to_llm_base_url():
 
 @pytest.mark.parametrize(
     "host, why",
-    [("a" * 64 + ".example.com", "label empty or too long"), ("gw..example.com", "label empty or too long")],
+    [
+        ("a" * 64 + ".example.com", "a part between dots is longer than 63 characters"),
+        ("gw..example.com", "a part between dots is empty"),
+        (".gw.example.com", "a part between dots is empty"),
+    ],
 )
 def test_a_base_url_whose_host_name_cannot_be_looked_up_is_a_configuration_error(host, why):
     """A part of a host name longer than 63 characters (or empty) raised a bare UnicodeError ("encoding

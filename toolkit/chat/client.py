@@ -815,7 +815,12 @@ def _host_problem(host: str) -> str | None:
         return None
     try:
         host.encode("idna")
-    except UnicodeError as error:
+    except UnicodeError as error:  # said in our words: the codec's differ from one Python to the next
+        labels = (host[:-1] if host.endswith(".") else host).split(".")  # a last dot names the root: allowed
+        if "" in labels:
+            return "a part between dots is empty"
+        if any(len(label) > 63 for label in labels):
+            return "a part between dots is longer than 63 characters"
         inner = error.__cause__ or error.__context__
         return str(inner if isinstance(inner, UnicodeError) else error).removeprefix("UnicodeError: ")
     return None

@@ -176,7 +176,7 @@ class InMemoryStore:
             current = self._data.get(memory_id)
             if current is None:
                 return []
-            if len(current) < LONG and not self._handouts._sizes:  # the usual short list: a copy
+            if len(current) < LONG and not self._handouts.remembered:  # the usual short list: a copy
                 return list(current)
             return self._handouts.hand_out(memory_id, current)
 
@@ -1041,15 +1041,9 @@ class ChatMemory:
     def add_all_held(self, messages: Iterable[Message]) -> None:
         """`add_all` by the holder of `lock` (the loop, during its turn): the same, without taking
         the lock again for each write."""
-        if (type(messages) is tuple or type(messages) is list) and len(messages) < LONG_LIST:  # the usual write
-            kinds: AbstractSet[type] = set(map(type, messages))
-            turns = None
-            if not kinds <= _EXACT_TYPES:
-                check_messages(messages, "ChatMemory.add")  # what `checked_kinds` does for a short list
-        else:
-            if type(messages) is not list and type(messages) is not tuple:
-                messages = tuple(_listed(messages, "ChatMemory.add"))
-            kinds, turns = checked_kinds(messages, "ChatMemory.add")  # shared with `InMemoryStore`
+        if type(messages) is not list and type(messages) is not tuple:
+            messages = tuple(_listed(messages, "ChatMemory.add"))
+        kinds, turns = checked_kinds(messages, "ChatMemory.add")  # shared with `InMemoryStore`
         if self.window is None and type(self.store) is InMemoryStore:
             self.store._append(self.id, messages, kinds, turns)
             return

@@ -791,26 +791,22 @@ def check_base_url(url: str) -> str:
         raise ConfigurationError(
             f"ChatClient: base_url {mask_url(url)!r} has port {parsed.port}; a port is 1-65535 (check LLM_BASE_URL)"
         )
-    if "%" in parsed.host:  # httpx writes a space typed in the host (`http:// gw/v1`) as %20: no name holds one
-        raise ConfigurationError(
-            f"ChatClient: base_url {mask_url(url)!r} has a host name that cannot be looked up (it holds a space or "
-            "a character written as %XX; a host name has letters, digits, '-' and '.'); use one like "
-            "http://127.0.0.1:8000/v1 or https://api.openai.com/v1 (check LLM_BASE_URL)"
-        )
     unreadable = _host_problem(parsed.host)
     if unreadable:
         raise ConfigurationError(
-            f"ChatClient: base_url {mask_url(url)!r} has a host name that cannot be looked up ({unreadable}): "
-            "each part between dots is 1-63 characters; use one like http://127.0.0.1:8000/v1 or "
-            "https://api.openai.com/v1 (check LLM_BASE_URL)"
+            f"ChatClient: base_url {mask_url(url)!r} has a host name that cannot be looked up {unreadable}; use one "
+            "like http://127.0.0.1:8000/v1 or https://api.openai.com/v1 (check LLM_BASE_URL)"
         )
     return url
 
 
 def _host_problem(host: str) -> str | None:
-    """Why the socket cannot look `host` up, as its IDNA encoding says (a part of more than 63
-    characters, or an empty one: `gw..example.com`), or None. The socket raised that as a bare
-    `UnicodeError` at the first request, past every error the client turns into its own."""
+    """Why the socket cannot look `host` up, with the rule it breaks (a space, which httpx writes as
+    %20; a part of more than 63 characters, or an empty one: `gw..example.com`, as its IDNA encoding
+    says), or None. The socket raised the last as a bare `UnicodeError` at the first request, past
+    every error the client turns into its own, and the first as "Name or service not known"."""
+    if "%" in host:  # `http:// gw/v1`: no name holds a space
+        return "(it holds a space or a character written as %XX; a host name has letters, digits, '-' and '.')"
     if ":" in host:  # an IPv6 address: no name to encode
         return None
     try:
@@ -818,11 +814,13 @@ def _host_problem(host: str) -> str | None:
     except UnicodeError as error:  # said in our words: the codec's differ from one Python to the next
         labels = (host[:-1] if host.endswith(".") else host).split(".")  # a last dot names the root: allowed
         if "" in labels:
-            return "a part between dots is empty"
-        if any(len(label) > 63 for label in labels):
-            return "a part between dots is longer than 63 characters"
-        inner = error.__cause__ or error.__context__
-        return str(inner if isinstance(inner, UnicodeError) else error).removeprefix("UnicodeError: ")
+            why = "a part between dots is empty"
+        elif any(len(label) > 63 for label in labels):
+            why = "a part between dots is longer than 63 characters"
+        else:
+            inner = error.__cause__ or error.__context__
+            why = str(inner if isinstance(inner, UnicodeError) else error).removeprefix("UnicodeError: ")
+        return f"({why}): each part between dots is 1-63 characters"
     return None
 
 

@@ -644,11 +644,11 @@ class _Run:
         limit = self.options.max_round_trips
         text = self.texts.not_run_limit.format(limit=limit)
         self.answer(trace, [_error_result(c, text) for c in trace.reply.tool_calls])  # no dangling call
-        trips = f"{limit} tool round trip{'' if limit == 1 else 's'}"
-        trace.decision = f"limit of {trips} reached"
-        log.warning("%s: the limit of %s was reached", self.subject, trips)
+        trips = "round trip" if limit == 1 else "round trips"
+        trace.decision = f"limit of {limit} tool {trips} reached"
+        log.warning("%s: the limit of %d tool %s was reached", self.subject, limit, trips)
         return self.stop_at_limit(
-            f"the model asked for tools in more than {trips.replace(' tool', '')}; "
+            f"the model asked for tools in more than {limit} {trips}; "
             "something is wrong (raise max_round_trips if this is expected)"
         )
 

@@ -218,6 +218,33 @@ def test_a_dead_connection_loop_fails_waiting_calls_at_once_and_close_does_not_r
     client.close()
 
 
+def test_a_loop_that_dies_before_the_caller_records_its_request_still_fails_it_at_once(monkeypatch):
+    """CI (Python 3.12, xdist) waited out the request timeout: the loop thread ran the call and died
+    between `run_coroutine_threadsafe` and the caller's recording of the request, so nothing failed
+    it. Here the caller is held at exactly that point until the loop thread has ended."""
+    import asyncio
+
+    hanging = threading.Event()
+    with McpClient(make_server(hanging=hanging), name="quirky", request_timeout=3) as client:
+        client.list_tools()
+        submit = asyncio.run_coroutine_threadsafe
+        loop_thread = next(t for t in threading.enumerate() if t.name == "mcp-quirky")
+
+        def submit_then_lose_the_race(coro, loop):
+            future = submit(coro, loop)
+            assert hanging.wait(HANG_S)  # the server has the call
+            loop.call_soon_threadsafe(sys.exit, 3)
+            loop_thread.join(HANG_S / 2)  # the loop ended and failed what it knew of
+            return future
+
+        monkeypatch.setattr(asyncio, "run_coroutine_threadsafe", submit_then_lose_the_race)
+        with pytest.raises(McpConnectionLost) as caught:  # not McpTimeout after 3 s
+            client.call_tool("hang", {})
+        assert str(caught.value) == (
+            "MCP server 'quirky' went away during the call: its event loop stopped (SystemExit: 3)"
+        )
+
+
 # --- #13, #14: Ctrl-C ----------------------------------------------------------------------
 
 

@@ -84,6 +84,7 @@ import shlex
 import tempfile
 import threading
 import time
+import weakref
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -209,6 +210,9 @@ class McpClient:
         """What was wrong with a message that broke the protocol while connecting ("" if none did)."""
         self._pending: dict[concurrent.futures.Future[Any], asyncio.AbstractEventLoop] = {}
         """Requests submitted to a loop and not finished: failed at once if their loop stops."""
+        self._stopped: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, str] = weakref.WeakKeyDictionary()
+        """Loops that stopped → why, recorded before their waiting requests are failed: a request
+        recorded in `_pending` after that (its caller was slower than the loop) fails itself."""
         self._connecting: concurrent.futures.Future[mcp.Client] | None = None
         """While a thread opens the connection: what it waits for (`abandon_connecting`)."""
         self._lock = threading.Lock()
@@ -363,12 +367,10 @@ class McpClient:
         why = f"its event loop stopped ({describe(reason)})" if reason is not None else "its event loop stopped"
         if reason is not None and self._loop is loop:
             self._gone = self._gone or why
+        self._stopped[loop] = why  # before the look at `_pending`: `_call` looks here after adding to it
         for future, on in list(self._pending.items()):
-            if on is loop and not future.done():
-                try:
-                    future.set_exception(McpConnectionLost(self.name, why))
-                except concurrent.futures.InvalidStateError:  # finished meanwhile
-                    pass
+            if on is loop:
+                _fail(future, McpConnectionLost(self.name, why))
 
     async def _own(self, ready: concurrent.futures.Future[mcp.Client]) -> None:
         """The task that holds the connection: open it, report, wait until `close()` cancels."""
@@ -499,6 +501,8 @@ class McpClient:
         interrupt = _Waiting(None)
         future = asyncio.run_coroutine_threadsafe(self._guarded(request, client, interrupt), loop)
         self._pending[future] = loop
+        if (stopped := self._stopped.get(loop)) is not None:  # the loop ran the request, then stopped,
+            _fail(future, McpConnectionLost(self.name, stopped))  # before this thread recorded it
         try:
             return future.result(timeout=timeout + 5)  # the SDK's own deadline comes first
         except concurrent.futures.TimeoutError:
@@ -794,6 +798,14 @@ class _Waiting:
         self.problem = problem
         if self.scope is not None:
             self.scope.cancel()
+
+
+def _fail(future: concurrent.futures.Future[Any], exc: BaseException) -> None:
+    """Finish `future` with `exc`, unless it finished already."""
+    try:
+        future.set_exception(exc)
+    except concurrent.futures.InvalidStateError:  # finished meanwhile
+        pass
 
 
 def _raised_by(future: concurrent.futures.Future[Any], exc: BaseException) -> bool:

@@ -198,6 +198,15 @@ def clear_cache() -> None:
     clear_source_cache()
 
 
+def origin_of(tp: Any) -> Any:
+    """`typing.get_origin(tp)`, a class answered without asking it (a class has none, but for
+    `typing.Generic`, its own): `get_origin` is a Python function of three `isinstance` checks,
+    some 1k instructions, and most types met are plain classes (`str`, `int`, an enum, a model)."""
+    if isinstance(tp, type) and tp is not typing.Generic:
+        return None
+    return typing.get_origin(tp)
+
+
 def _compute(annotation: Any) -> tuple[Schema, Defs]:
     if isinstance(annotation, type) and issubclass(annotation, BaseModel):
         return _pydantic_schema(annotation)
@@ -207,7 +216,7 @@ def _compute(annotation: Any) -> tuple[Schema, Defs]:
         schema = fast_schema(annotation, defs, owners)
     except (_Slow, NameClash):  # NameClash: pydantic gives two same-named types two names
         return _pydantic_schema(annotation)
-    if _only_ref(schema) and typing.get_origin(annotation) is Annotated:
+    if _only_ref(schema) and origin_of(annotation) is Annotated:
         return pydantic_schema(annotation)  # `Annotated[Enum, Field()]`: pydantic writes the enum in place
     return schema, _ordered(defs, annotation, owners.get(_RECURSIVE, ()))
 
@@ -449,7 +458,7 @@ def _constraint_kind(base: Any) -> str | None:
         return "decimal"
     if base is str or base is bytes:
         return "string" if base is str else "bytes"
-    origin, args = typing.get_origin(base) or base, typing.get_args(base)
+    origin, args = origin_of(base) or base, typing.get_args(base)
     if origin in _ARRAYS or base is tuple or (origin is tuple and len(args) == 2 and args[1] is ...):
         return "array"  # not a fixed-length tuple: pydantic has its own rule there
     return "object" if origin in _MAPPINGS else None
@@ -586,7 +595,7 @@ def _union(args: tuple[Any, ...], defs: Defs, owners: dict[str, Any]) -> Schema:
 def _titled(tp: Any) -> bool:
     """A `Field(title=...)` anywhere in `tp` (the fast path writes no title: pydantic's are cleaned off)."""
     args = typing.get_args(tp)
-    if typing.get_origin(tp) is Annotated:
+    if origin_of(tp) is Annotated:
         return any(isinstance(m, FieldInfo) and m.title is not None for m in args[1:]) or _titled(args[0])
     return any(_titled(a) for a in args)
 
@@ -830,7 +839,7 @@ def _nothing_to_evaluate(tp: Any) -> bool:
     (a string inside `Literal[...]` or `Annotated` metadata is a value, not an annotation)."""
     if isinstance(tp, (str, typing.ForwardRef)):
         return False
-    if typing.get_origin(tp) is None:
+    if origin_of(tp) is None:
         return True
     args = getattr(tp, "__args__", ())
     if not isinstance(args, tuple):
@@ -846,18 +855,18 @@ _REQUIRED = {typing.Required, typing.NotRequired}
 def _typed_dict_fields(cls: type) -> list[_Field]:
     if type(cls).__module__ == "typing" and sys.version_info < (3, 12):
         raise _Slow  # pydantic refuses typing.TypedDict before 3.12, with its own message
-    if getattr(cls, "__parameters__", ()) or any(typing.get_origin(b) for b in getattr(cls, "__orig_bases__", ())):
+    if getattr(cls, "__parameters__", ()) or any(origin_of(b) for b in getattr(cls, "__orig_bases__", ())):
         raise _Slow  # a generic TypedDict
     required_keys = cls.__required_keys__  # type: ignore[attr-defined]
     out: list[_Field] = []
     for field, tp in _hints(cls).items():
         is_required = field in required_keys
-        origin = typing.get_origin(tp)
+        origin = origin_of(tp)
         while origin in _REQUIRED:
             is_required = origin is typing.Required
             tp = typing.get_args(tp)[0]
-            origin = typing.get_origin(tp)
-        if origin is Annotated and typing.get_origin(typing.get_args(tp)[0]) in _REQUIRED:
+            origin = origin_of(tp)
+        if origin is Annotated and origin_of(typing.get_args(tp)[0]) in _REQUIRED:
             raise _Slow
         if origin is not None and _has_special(tp):
             raise _Slow  # ReadOnly, ClassVar, a Field with a default: pydantic's job
@@ -890,7 +899,7 @@ def _dataclass_fields(cls: type) -> list[_Field]:
 
 def _has_special(tp: Any) -> bool:
     """A `Field` default, `ReadOnly`, `ClassVar` or `InitVar` at the top of a field's type."""
-    origin = typing.get_origin(tp)
+    origin = origin_of(tp)
     if origin is Annotated:
         return any(isinstance(m, FieldInfo) and constraints([m]) is None for m in typing.get_args(tp)[1:]) or (
             _has_special(typing.get_args(tp)[0])
@@ -945,7 +954,7 @@ def obviously_valid(base: Any, default: Any, nullable: bool) -> bool:
     """True when `default` fits `base` without asking a validator (saves building one)."""
     if type(default) is base and base in _PLAIN_DEFAULTS:
         return True  # `limit: int = 10` (what the last line says, asked first)
-    origin, args = typing.get_origin(base), typing.get_args(base)
+    origin, args = origin_of(base), typing.get_args(base)
     if origin is Annotated:  # `None` too: its metadata may be run on it
         return obviously_within(args[0], args[1:], default, nullable)
     if default is None:
@@ -975,7 +984,7 @@ _I64 = (-(2**63), 2**63 - 1)
 def _vouched(tp: Any) -> bool:
     """No metadata anywhere in `tp` that its validator runs as a plain function (a validator, a
     bound its base does not take: `Annotated[str, Ge(1)]` raises a `TypeError` for `"a"`)."""
-    origin = typing.get_origin(tp)
+    origin = origin_of(tp)
     if origin is None or origin is Literal:
         return True
     args = typing.get_args(tp)

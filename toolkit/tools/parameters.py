@@ -43,6 +43,7 @@ import copy
 import functools
 import inspect
 import json
+import math
 import operator
 import re
 import types
@@ -62,6 +63,7 @@ from toolkit.tools.decorator import MARKERS as _MARKERS
 from toolkit.tools.decorator import InvocationContext, MemoryId, Param, value_text, without_addresses
 from toolkit.tools.decorator import is_marker as _is_marker
 from toolkit.tools.decorator import nested_marker as _nested_marker
+from toolkit.tools.fast_schema import origin_of as _origin
 from toolkit.tools.json_schema import UNION_TYPES
 from toolkit.tools.set_order import holds_set, sets_sorted
 
@@ -180,9 +182,18 @@ def _no_empty_enum(where: str, defs: dict[str, Any]) -> None:
 
 
 def _holds_empty_enum(node: Any) -> bool:
-    if isinstance(node, dict):
-        return node.get("enum") == [] or any(_holds_empty_enum(v) for v in node.values())
-    return isinstance(node, list) and any(_holds_empty_enum(v) for v in node)
+    """Whether an `{"enum": []}` is anywhere in `node`: a walk with a list of what is left to
+    look at (a generator per level cost a model's schema more than the rest of its reflection)."""
+    left = [node]
+    while left:
+        item = left.pop()
+        if isinstance(item, dict):
+            if item.get("enum") == []:
+                return True
+            left.extend(item.values())
+        elif isinstance(item, list):
+            left.extend(item)
+    return False
 
 
 def _marked_field(where: str, marked: fast_schema.MarkedField) -> ToolDefinitionError:
@@ -735,12 +746,31 @@ def _add_default(prop: dict[str, Any], default: Any) -> None:
     out of the schema, and is still what the tool gets when the model leaves the argument out. A
     set in it is written sorted: its own order follows the hash seed, and the spec would differ
     from run to run."""
+    if _plain_json(default):  # what the general path below keeps as it is, without building an encoder
+        prop["default"] = default
+        return
     try:
         value = to_jsonable_python(sets_sorted(default, by_alias=True) if holds_set(default) else default)
         json.dumps(value, allow_nan=False)  # NaN, infinities and too long integers, at any depth
     except Exception:
         return
     prop["default"] = value
+
+
+_SAFE_INT = 10**18
+"""Integers below this in size are written by `json.dumps` whatever the interpreter's digit limit."""
+
+
+def _plain_json(value: Any) -> bool:
+    """A str, bool, None, finite float or not-too-long int: a value `_add_default`'s general path
+    keeps as it is (`to_jsonable_python` returns it, `json.dumps` writes it); a test holds the two
+    paths equal. Subclasses (an enum, a `str` subclass) take the general path."""
+    kind = type(value)
+    if kind is str or kind is bool or value is None:
+        return True
+    if kind is int:
+        return -_SAFE_INT < value < _SAFE_INT
+    return kind is float and math.isfinite(value)
 
 
 def _accepts_none(annotation: Any) -> bool:
@@ -750,15 +780,6 @@ def _accepts_none(annotation: Any) -> bool:
     if origin in UNION_TYPES:
         return any(_accepts_none(a) for a in typing.get_args(annotation))
     return annotation in (Any, object, None, type(None))
-
-
-def _origin(tp: Any) -> Any:
-    """`typing.get_origin(tp)`, a class answered without asking it (a class has none, but for
-    `typing.Generic`, its own): `get_origin` is a Python function of three `isinstance` checks,
-    some 1k instructions, and most parameters are plain classes (`str`, `int`, an enum, a model)."""
-    if isinstance(tp, type) and tp is not typing.Generic:
-        return None
-    return typing.get_origin(tp)
 
 
 def type_name(annotation: Any) -> str:

@@ -120,3 +120,45 @@ def test_a_replay_cassette_that_cannot_be_read_names_the_variable_and_the_fix(tm
         f"cassette {missing} cannot be read: No such file or directory (set by LLM_REPLAY: give a cassette "
         "LLM_RECORD wrote, or unset LLM_REPLAY)"
     )
+
+
+def test_a_replay_does_not_wait_out_the_waits_the_gateway_asked_for_when_recorded(tmp_path):
+    """A cassette holds the gateway's 429 and its `Retry-After`, then the answer: replaying it slept the
+    recorded wait again (and each backoff), though nothing is waited for; the answers, the retries and
+    what the client says of them are the same."""
+    import json
+    import threading
+
+    import httpx
+
+    from toolkit.chat.cassette import RecordingTransport
+    from toolkit.chat.client import ChatClient, RetryPolicy
+    from toolkit.chat.switch import replay_client
+
+    answer = {"id": "c1", "model": "m", "choices": [{"index": 0, "message": {"role": "assistant", "content": "ok"}}]}
+    served = iter([(429, {"error": {"message": "slow down"}}, {"Retry-After": "3600"}), (200, answer, {})])
+
+    def gateway(request):
+        status, body, headers = next(served)
+        return httpx.Response(status, json=body, headers=headers)
+
+    cassette = tmp_path / "c.jsonl"
+    patient = RetryPolicy(max_retries=2, max_retry_after_s=7200)
+    recording = ChatClient(
+        "http://gw.test/v1",
+        "k",
+        "m",
+        transport=RecordingTransport(cassette, httpx.MockTransport(gateway)),
+        retry=patient,
+        sleep=lambda seconds: None,
+    )
+    recorded = recording.chat([UserMessage(content="hi")]).message.content
+    replay = replay_client(str(cassette), retry=patient)
+    replayed: list[object] = []
+    worker = threading.Thread(target=lambda: replayed.append(replay.chat([UserMessage(content="hi")])), daemon=True)
+    worker.start()
+    worker.join(60)  # the recorded wait is an hour
+    assert not worker.is_alive(), "the replay slept the recorded Retry-After"
+    assert replayed[0].message.content == recorded == "ok"
+    assert [e.status for e in replay.exchanges] == [429, 200] == [e.status for e in recording.exchanges]
+    assert json.loads(cassette.read_text(encoding="utf-8").splitlines()[0])["response"]["status"] == 429

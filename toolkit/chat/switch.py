@@ -177,8 +177,15 @@ def fake_client(
     return ChatClient(FAKE_BASE_URL, "not-needed", FAKE_MODEL, transport=transport, label=label, **client_options)
 
 
+def _no_wait(seconds: float) -> None:
+    """A replay's `sleep`: the retries happen as recorded, without the waits between them."""
+
+
 def replay_client(path: str, **client_options: Unpack[ClientOptions]) -> ChatClient:
-    """A `ChatClient` that replays a cassette: no network, the recorded model's exact answers."""
+    """A `ChatClient` that replays a cassette: no network, the recorded model's exact answers.
+    The waits the recorded gateway asked for (`Retry-After`) and the backoffs between retries
+    are not slept again, unless `sleep=` is given: a cassette answers at once."""
+    client_options.setdefault("sleep", _no_wait)
     transport = ReplayTransport(path)
     if not transport.exchanges:
         raise ConfigurationError(f"{REPLAY_VAR}={path}: the cassette is empty; record one with {RECORD_VAR}")

@@ -13,8 +13,10 @@ from it may be executed, however complete its tool calls look. `finish()` raises
 broken connection). One exception: a stream that closed properly after the model's choice said
 why it stopped (`finish_reason`, sent after its last delta) is whole — some servers never send
 `[DONE]` (TGI before 2.2, llama-box, ik_llama.cpp), and OpenAI's SDK reads them to their end;
-such a stream cut by a timeout or a dropped connection is still truncated. A chunk that is not JSON, or whose fields have the wrong type (`choices` not
-a list, `content` not a string, ...), is a `BadResponseError` naming the field. So is a stream
+such a stream cut by a timeout or a dropped connection is still truncated, and so is one whose
+last chunk breaks off before its JSON is complete (closed mid-chunk: `_broken_off`). A chunk
+that is not JSON, or whose fields have the wrong type (`choices` not a list, `content` not a
+string, ...), is a `BadResponseError` naming the field. So is a stream
 that ends properly with an empty reply (no text, no tool calls, no refusal: `not_empty`, which
 names `finish_reason` and the likely fix). An error event is worded as `reported_error` words
 an error in a 200 body: a `TransientError` when it names an overload or a rate limit (`"code":
@@ -361,7 +363,9 @@ class StreamAssembler:
         ended: "the read timed out (ReadTimeout) after 30s"), unless it ended properly after a
         `finish_reason`, or if the reply is empty."""
         if self.pending and broke is None:  # the last event, with no blank line after it
-            self._feed_pending()
+            broke = _broken_off(self.pending)
+            if broke is None:
+                self._feed_pending()
         if (
             broke is None
             and self.instead is not None
@@ -401,6 +405,21 @@ class StreamAssembler:
                 message=message, finish_reason=self.finish_reason, usage=self.usage, model=self.model, id=self.id
             )
         )
+
+
+def _broken_off(pending: list[str]) -> str | None:
+    """Why a stream that ended on the `data:` lines of an unfinished event is cut, when it is: their
+    JSON breaks off before it is complete (a server or a proxy that closed mid-chunk, however
+    properly); None for lines to read as the last event (whole JSON, or not JSON at all)."""
+    payload = "\n".join(pending).strip()
+    try:
+        json.loads(payload)
+    except json.JSONDecodeError as exc:
+        if exc.pos > 0 and _breaks_off(payload, exc):
+            return "its last chunk breaks off before its JSON is complete"
+    except (ValueError, RecursionError):
+        pass
+    return None
 
 
 def said_instead(chunk: dict[str, Any]) -> Any:

@@ -772,3 +772,43 @@ def test_a_streamed_answer_in_audio_is_read_as_its_transcript():
     )
     assert [e.text for e in events if isinstance(e, TextDelta)] == ["Your order ", "shipped."]
     assert final(events).message.content == "Your order shipped."
+
+
+def _interleaved(first, second):
+    """Two parallel calls whose deltas alternate (0, 1, 0, 1), their indexes written as given."""
+
+    def piece(index, **fields):
+        return delta({"tool_calls": [{"index": index, **fields}]})
+
+    return [
+        piece(first, id="call_a", type="function", function={"name": "get_weather", "arguments": ""}),
+        piece(second, id="call_b", type="function", function={"name": "query_order", "arguments": ""}),
+        piece(first, function={"arguments": '{"city": '}),
+        piece(second, function={"arguments": '{"order_id": '}),
+        piece(first, function={"arguments": '"Paris"}'}),
+        piece(second, function={"arguments": '"SN1"}'}),
+        delta({}, finish="tool_calls"),
+    ]
+
+
+@pytest.mark.parametrize(
+    "first, second",
+    [(0, 1), ("0", "1"), (" 0", "1 "), (0.0, 1.0), ("0", 1)],
+    ids=["ints", "strings", "blanks", "floats", "mixed"],
+)
+def test_interleaved_parallel_calls_keep_their_own_arguments_however_their_index_is_written(first, second):
+    """A relay that writes numbers as strings (as `choice_zero` reads a choice's "0"): the index
+    was read as missing, so every fragment went to the latest call (call_a '', call_b
+    '{"city": {"order_id": "Paris"}"SN1"}')."""
+    calls = list(assemble(sse(*_interleaved(first, second))))[-1].response.message.tool_calls
+    assert [(c.id, c.name, c.arguments) for c in calls] == [
+        ("call_a", "get_weather", '{"city": "Paris"}'),
+        ("call_b", "query_order", '{"order_id": "SN1"}'),
+    ]
+
+
+@pytest.mark.parametrize("index", ["first", 1.5, True, [0], {"i": 0}, "-"])
+def test_a_tool_call_index_that_is_no_whole_number_is_a_bad_response_naming_it(index):
+    with pytest.raises(BadResponseError) as info:
+        list(assemble(sse(*_interleaved(index, 1))))
+    assert str(info.value) == f"streamed tool call index is not a whole number: {index!r}"

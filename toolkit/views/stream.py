@@ -177,11 +177,20 @@ class EventFold:
     def _add_delta(self, delta: ToolCallDelta) -> None:
         current = self._writing.get(delta.index)
         if current is None or _starts_another(current, delta):
-            current = self._writing[delta.index] = self._new_tool("", delta.id)
-        elif delta.id is not None and delta.id != current.call_id:  # a later id: the call's id (as the assembler's)
-            self._file_under(current, delta.id)
+            current = self._writing[delta.index] = self._new_tool("", self._unrepeated(delta.id))
+        elif delta.id not in (None, current.call_id) and self._unrepeated(delta.id):  # a later id: the call's id
+            self._file_under(current, delta.id)  # (as the assembler's)
         current.name = _named(current.name, delta.name)  # `get_wea`, `ther` → get_weather, as the call is named
         self._append_fragment(current, delta.arguments)
+
+    def _unrepeated(self, call_id: str | None) -> str | None:
+        """`call_id`, unless another call of the reply being streamed has it already: then None. The
+        loop runs such a call under an id of its own (`toolkit.loop.call_ids.unique_call_ids`: the
+        first call keeps the id), which its card takes when the run starts, as a call streamed
+        without an id does (`_tool`)."""
+        if call_id is None or any(s.call_id == call_id for s in self._writing.values()):
+            return None
+        return call_id
 
     def _tool(self, call_id: str, name: str, states: tuple[str, ...]) -> ToolSegment:
         """The latest segment of this call in one of `states`; else the first call streamed without

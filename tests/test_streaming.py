@@ -442,6 +442,17 @@ def test_a_streamed_refusal_is_kept_and_goes_back_as_the_text():
     assert response.message.to_openai() == {"role": "assistant", "content": "I can't help."}
 
 
+def test_a_streamed_refusal_is_shown_as_it_arrives_as_its_text_is():
+    """A refused reply streamed no `TextDelta`: a reader of the text (`TokenStream.text()`, the
+    stream view) saw nothing, though the reply's text (and the turn's answer) is the refusal."""
+    lines = sse(
+        delta({"role": "assistant", "refusal": ""}), delta({"refusal": "I can't "}), delta({"refusal": "help."})
+    )
+    events = list(assemble([*lines[:-2], *sse(delta({}, "stop"))]))
+    assert [e.text for e in events if isinstance(e, TextDelta)] == ["I can't ", "help."]
+    assert final(events).message.text == "I can't help."
+
+
 # --- content sent as a list of parts, as in a whole reply ---------------------------------------
 
 

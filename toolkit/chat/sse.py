@@ -77,7 +77,8 @@ pieces) is read as the fragments of one tool call, as a whole reply's is.
 
 Leaves out: `logprobs`, the audio itself (a delta's `audio.data`), and `n > 1`: only choice 0 is
 read (`choice_zero`: its `index` is 0, `"0"`, null or missing, as `chat()` reads a whole reply's).
-A `refusal` is joined like text (into the message's `refusal`). An answer in audio streams its
+A `refusal` is joined like text (into the message's `refusal`), its pieces `TextDelta`s (the
+reply's text is the refusal when no content came: a reader of the text would see nothing). An answer in audio streams its
 words as `audio.transcript` pieces: each is a `TextDelta`, and joined they are the message's text
 when no `content` came (as a whole reply's `audio.transcript` is). A `custom` tool's call delta is a
 `BadResponseError` naming the tool (`custom_call_error`), as in a whole reply.
@@ -287,8 +288,9 @@ class StreamAssembler:
             self.reasoning.append(delta["reasoning_content"])
         elif "reasoning_content" in delta and not self.reasoning:  # null: the provider sends the field
             self.reasoning.append("")
-        if isinstance(delta.get("refusal"), str):
-            self.refusal.append(delta["refusal"])
+        if isinstance(delta.get("refusal"), str) and delta["refusal"]:  # the reply's text when no content came:
+            self.refusal.append(delta["refusal"])  # shown as it comes, as a transcript's is
+            events += self._shown("refusal", delta["refusal"])
         if delta.get("reasoning_details") and isinstance(delta["reasoning_details"], list):
             merge_details(self.details, delta["reasoning_details"])
         pieces = _listed(delta.get("tool_calls"), "streamed tool_calls")

@@ -42,7 +42,7 @@ with the same `id` or none, when it opens new JSON arguments (`{`) while the cal
 already has complete ones and the tool was named again (on that delta, or on one with empty
 arguments just before it: two calls of one tool under one reused id and `index`). Otherwise a
 delta without an `index` continues the latest call. An `index` written as digits or a float
-(`"1"`, `1.0`) is that number; one that is no whole number is a `BadResponseError` (`_call_index`). A call's name sent in pieces (`get_wea`, then `ther`) is
+(`"1"`, `1.0`) is that number; one that is no whole number counts as none (`_call_index`). A call's name sent in pieces (`get_wea`, then `ther`) is
 joined, as OpenAI's SDK joins it, and the same name again is kept (`_named`). A gateway that
 repeats the id (or the name) on every fragment, or sends a fresh id with each fragment of unfinished arguments, still gets one
 call; so does one that resends the whole call (its id or none, its name or none, and its whole
@@ -484,18 +484,18 @@ def _starts_another(current: _PartialCall, call_id: str | None, name: str | None
 
 
 def _call_index(given: Any) -> int | None:
-    """A tool-call delta's `index`: None when it has none (Gemini's relays leave it out); a whole
-    number, also written as a string of digits or as a float (`"1"`, `1.0`: a relay that writes
-    numbers its own way, as `choice_zero` reads a choice's); anything else is a `BadResponseError`
-    (OpenAI's SDK refuses it too), not a missing index that sends the fragments to another call."""
-    if given is None or (isinstance(given, int) and not isinstance(given, bool)):
+    """A tool-call delta's `index`: a whole number, also written as a string of digits or as a
+    float (`"1"`, `1.0`: a relay that writes numbers its own way, as `choice_zero` reads a
+    choice's); None when it has none (Gemini's relays leave it out) or one that is no whole
+    number (a relay's own: the delta goes by its id and name, as one without an index)."""
+    if isinstance(given, int) and not isinstance(given, bool):
         return given
     digits = given.strip() if isinstance(given, str) else ""
     if digits.isdecimal() and len(digits) <= 18:
         return int(digits)
     if isinstance(given, float) and given.is_integer():
         return int(given)
-    raise BadResponseError(f"streamed tool call index is not a whole number: {given!r:.200}")
+    return None
 
 
 def _named(held: str, name: str | None) -> str:

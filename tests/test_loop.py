@@ -637,3 +637,14 @@ def test_a_model_that_keeps_the_contract_streams_as_before():
         options=LoopOptions(stream=True),
     )
     assert result.answer == "hello there"
+
+
+def test_a_stand_in_response_whose_message_is_an_assistant_message_still_goes():
+    """A learner's test double (`SimpleNamespace(message=..., usage=..., finish_reason=...)`) worked
+    before the loop checked what chat() returns: it still does."""
+    from types import SimpleNamespace
+
+    from toolkit.chat.messages import TokenUsage
+
+    reply = SimpleNamespace(message=AssistantMessage(content="hi"), usage=TokenUsage(), finish_reason="stop")
+    assert run_loop(_Own(chat=lambda inner, messages, **kwargs: reply), "q").answer == "hi"

@@ -610,7 +610,7 @@ class _Run:
                 response = yield from _streamed(self.model.stream(self.conversation(), **request), self.broken)
             else:
                 response = self.model.chat(self.conversation(), **request)
-                if not isinstance(response, ChatResponse):
+                if not _is_response(response):
                     raise self.broken(f"returned {described(response)}", "chat")
         except (AttributeError, TypeError, KeyError, ConfigurationError) as failure:  # a dict in the caller's list, say
             misfit = (self.wrong_model() or self.misfit()) if not self.rounds else None
@@ -1120,6 +1120,13 @@ CHAT_RULE = "a chat model's chat() returns a ChatResponse"
 """What `ChatModel` asks of a model's `stream()` and `chat()`, said when a model does otherwise."""
 
 
+def _is_response(response: object) -> bool:
+    """Whether a model's answer is a `ChatResponse`, or reads as one (a learner's stand-in whose
+    `message` is an `AssistantMessage`: the loop reads no more of it than that, its usage and its
+    finish reason)."""
+    return isinstance(response, ChatResponse) or isinstance(getattr(response, "message", None), AssistantMessage)
+
+
 def _streamed(events: Any, broken: Callable[[str], ConfigurationError]) -> Generator[LoopEvent, None, ChatResponse]:
     """Forward a streamed reply's deltas; return the assembled response (truncation raises). A
     stream that breaks `STREAM_RULE` is `broken(what it did)`, not a gateway's bad answer."""
@@ -1127,7 +1134,7 @@ def _streamed(events: Any, broken: Callable[[str], ConfigurationError]) -> Gener
         raise broken(f"returned {described(events)}")
     for event in events:
         if isinstance(event, StreamDone):
-            if not isinstance(event.response, ChatResponse):
+            if not _is_response(event.response):
                 raise broken(f"ended with StreamDone({described(event.response)})")
             return event.response
         if not isinstance(event, TextDelta | ToolCallDelta):

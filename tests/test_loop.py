@@ -604,7 +604,7 @@ STREAM_RULE = "a chat model's stream() yields TextDelta / ToolCallDelta events, 
         (lambda inner, messages, **kwargs: inner.chat(messages, **kwargs), "returned a ChatResponse"),
         (lambda inner, messages, **kwargs: None, "returned None"),
         (_done_with_a_dict, "ended with StreamDone(a dict)"),
-        (_response_events, "yielded a ChatResponse"),
+        (_response_events, "ended without StreamDone"),
     ],
     ids=["no StreamDone", "a response, not a stream", "None", "StreamDone of a dict", "a response as an event"],
 )

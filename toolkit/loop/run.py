@@ -100,7 +100,7 @@ from toolkit.chat.messages import (
     misfit_error,
 )
 from toolkit.chat.model import ChatModel
-from toolkit.chat.sse import StreamDone, TextDelta, ToolCallDelta
+from toolkit.chat.sse import StreamDone
 from toolkit.errors import (
     REPAIR_ZH,
     ArgError,
@@ -1137,7 +1137,5 @@ def _streamed(events: Any, broken: Callable[[str], ConfigurationError]) -> Gener
             if not _is_response(event.response):
                 raise broken(f"ended with StreamDone({described(event.response)})")
             return event.response
-        if not isinstance(event, TextDelta | ToolCallDelta):
-            raise broken(f"yielded {described(event)}")
-        yield event
+        yield event  # a model's own kinds of event too, as the caller's loop may know them
     raise broken("ended without StreamDone")

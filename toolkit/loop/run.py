@@ -108,6 +108,7 @@ from toolkit.errors import (
     ConfigurationError,
     MaxRoundTripsError,
     ModelCallError,
+    NotAStreamError,
     shown_name,
 )
 from toolkit.loop.call_ids import unique_call_ids
@@ -618,6 +619,8 @@ class _Run:
                 raise misfit from (failure.__cause__ or failure if isinstance(failure, ConfigurationError) else failure)
             raise
         except ModelCallError as failure:  # after tools ran, running the turn again may run them again: say so
+            if isinstance(failure, NotAStreamError):  # the client's fix names stream(), which the loop called
+                failure.hint = NOT_STREAMED_HINT
             tools_ran(failure, self.rounds, self.memory is not None)
             raise
         reply, notes = unique_call_ids(response.message, len(self.rounds) + 1)
@@ -1114,6 +1117,12 @@ def _common_tail(stored: Sequence[Message], new: Sequence[Message]) -> int:
 def _error_result(call: ToolCall, text: str) -> ToolResultMessage:
     return ToolResultMessage(tool_call_id=call.id, tool_name=call.name, content=text, is_error=True)
 
+
+NOT_STREAMED_HINT = (
+    "This gateway does not stream: leave out LoopOptions(stream=True) (an ai_service method: return str, not "
+    "TokenStream), or use a gateway that streams."
+)
+"""The fix for `NotAStreamError` in a loop: the client's names `stream()`, which the loop calls."""
 
 STREAM_RULE = "a chat model's stream() yields TextDelta / ToolCallDelta events, then StreamDone(ChatResponse(...))"
 CHAT_RULE = "a chat model's chat() returns a ChatResponse"

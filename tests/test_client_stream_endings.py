@@ -117,3 +117,52 @@ def test_a_stream_of_keep_alives_that_ends_is_cut_not_a_web_page(lines):
 def test_a_web_page_answering_a_stream_is_still_named():
     with pytest.raises(BadResponseError, match="answered a stream request with no server-sent events"):
         streamed(["<html><body>Welcome</body></html>"])
+
+
+class _Bytes(httpx.SyncByteStream):
+    """The body as it came, cut anywhere (mid-line, mid-character), then closed properly."""
+
+    def __init__(self, body: bytes):
+        self.body = body
+
+    def __iter__(self):
+        yield self.body
+
+
+def _cut_at_eof(body: bytes):
+    answer = httpx.Response(200, headers=SSE, stream=_Bytes(body))
+    client = ChatClient("http://gw.test/v1", "k", "m", transport=httpx.MockTransport(lambda request: answer))
+    return list(client.stream(QUESTION))
+
+
+_SMILE = "data: " + json.dumps(
+    {"id": "c", "choices": [{"index": 0, "delta": {"content": "Shipped 😀"}, "finish_reason": "stop"}]},
+    ensure_ascii=False,
+)
+
+
+@pytest.mark.parametrize(
+    "body, unfinished",
+    [
+        ("\n\n".join(TOOL[:2]).encode() + b"\n\n" + TOOL[2].encode()[:-9], " with tool call(s) query_order unfinished"),
+        (_SMILE.encode()[: _SMILE.encode().index("😀".encode()) + 2], ""),
+        ("\n\n".join(TEXT).encode() + b"\n\n" + b'data: {"id": "c", "choices": [], "usage": {"prompt_tokens": 7', ""),
+    ],
+    ids=["mid-arguments", "mid-character", "a usage chunk after the finish_reason"],
+)
+def test_a_stream_whose_last_chunk_breaks_off_at_its_end_is_truncated(body, unfinished):
+    """A server (or a proxy) that closes the connection properly mid-chunk: the last line's JSON
+    is cut short, and no [DONE] came. Was a BadResponseError ('stream chunk is not JSON: it breaks
+    off…'), which `except TruncatedStreamError` (the week-2 exercise's) did not catch."""
+    with pytest.raises(TruncatedStreamError) as caught:
+        _cut_at_eof(body)
+    assert str(caught.value) == (
+        f"stream ended before [DONE]{unfinished}: its last chunk breaks off before its JSON is complete; "
+        "nothing from it will be executed"
+    )
+
+
+def test_a_last_chunk_that_is_whole_but_not_json_is_still_a_bad_chunk():
+    with pytest.raises(BadResponseError, match=r"^stream chunk is not JSON: 'Shipped'") as caught:
+        _cut_at_eof(("\n\n".join(TEXT[:2]) + "\n\ndata: Shipped").encode())
+    assert not isinstance(caught.value, TruncatedStreamError)

@@ -555,3 +555,96 @@ def test_a_turn_without_memory_is_named_so_in_its_log_lines(caplog):
     assert [r.getMessage() for r in caplog.records] == [
         "a turn without memory: the limit of 1 tool round trip was reached"
     ]
+
+
+# --- a learner's own chat model that breaks the model's contract -----------------------------------
+
+
+class _Own:
+    """A learner's chat model wrapping a scripted one; `stream` / `chat` as each test gives them."""
+
+    def __init__(self, stream=None, chat=None):
+        self.inner, self._stream, self._chat = ScriptedModel(["hello there"] * 3), stream, chat
+
+    def chat(self, messages, **kwargs):
+        return self._chat(self.inner, messages, **kwargs) if self._chat else self.inner.chat(messages, **kwargs)
+
+    def stream(self, messages, **kwargs):
+        return self._stream(self.inner, messages, **kwargs)
+
+    def describe(self):
+        return "mine"
+
+
+def _without_done(inner, messages, **kwargs):
+    from toolkit.chat.sse import StreamDone
+
+    return (e for e in inner.stream(messages, **kwargs) if not isinstance(e, StreamDone))
+
+
+def _done_with_a_dict(inner, messages, **kwargs):
+    from toolkit.chat.sse import StreamDone
+
+    return iter([StreamDone({"content": "hi"})])
+
+
+def _response_events(inner, messages, **kwargs):
+    from toolkit.chat.sse import TextDelta
+
+    return iter([TextDelta("hello there"), inner.chat(messages, **kwargs)])
+
+
+STREAM_RULE = "a chat model's stream() yields TextDelta / ToolCallDelta events, then StreamDone(ChatResponse(...))"
+
+
+@pytest.mark.parametrize(
+    "stream, said",
+    [
+        (_without_done, "ended without StreamDone"),
+        (lambda inner, messages, **kwargs: inner.chat(messages, **kwargs), "returned a ChatResponse"),
+        (lambda inner, messages, **kwargs: None, "returned None"),
+        (_done_with_a_dict, "ended with StreamDone(a dict)"),
+        (_response_events, "ended without StreamDone"),
+    ],
+    ids=["no StreamDone", "a response, not a stream", "None", "StreamDone of a dict", "a response as an event"],
+)
+def test_a_models_stream_that_breaks_the_contract_is_named_with_the_rule(stream, said):
+    """Was a BadResponseError whose hint sent the learner to LLM_BASE_URL ("the stream ended
+    without a final response"), or a raw AttributeError / TypeError from inside the loop."""
+    from toolkit.errors import ConfigurationError
+
+    with pytest.raises(ConfigurationError) as caught:
+        run_loop(_Own(stream=stream), "hi", options=LoopOptions(stream=True))
+    assert str(caught.value) == f"run_loop: the model (_Own).stream() {said}; {STREAM_RULE}"
+
+
+@pytest.mark.parametrize("returned, said", [({"content": "hi"}, "a dict"), (None, "None")])
+def test_a_models_chat_that_returns_no_response_is_named_with_the_rule(returned, said):
+    from toolkit.errors import ConfigurationError
+
+    with pytest.raises(ConfigurationError) as caught:
+        run_loop(_Own(chat=lambda inner, messages, **kwargs: returned), "hi")
+    assert (
+        str(caught.value)
+        == f"run_loop: the model (_Own).chat() returned {said}; a chat model's chat() returns a ChatResponse"
+    )
+
+
+def test_a_model_that_keeps_the_contract_streams_as_before():
+    result = run_loop(
+        _Own(stream=lambda inner, messages, **kwargs: inner.stream(messages, **kwargs)),
+        "hi",
+        options=LoopOptions(stream=True),
+    )
+    assert result.answer == "hello there"
+
+
+def test_a_stand_in_response_whose_message_is_an_assistant_message_still_goes():
+    """A learner's test double (`SimpleNamespace(message=..., usage=..., finish_reason=...)`) worked
+    before the loop checked what chat() returns: it still does."""
+    from types import SimpleNamespace
+
+    from toolkit.chat.messages import TokenUsage
+
+    reply = SimpleNamespace(message=AssistantMessage(content="hi"), usage=TokenUsage(), finish_reason="stop")
+    assert run_loop(_Own(chat=lambda inner, messages, **kwargs: reply), "q").answer == "hi"

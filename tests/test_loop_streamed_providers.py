@@ -125,3 +125,28 @@ def test_fragments_then_the_consolidated_call_run_the_call_once():
     assert RAN == ["Paris"] and result.answer == "It is sunny in Paris."
     assistant = sent[1]["messages"][-2]
     assert [c["function"]["arguments"] for c in assistant["tool_calls"]] == ['{"city": "Paris"}']
+
+
+def test_a_gateway_that_does_not_stream_gets_the_loops_own_fix():
+    """The client's fix ('Use chat() instead of stream()') named a call the loop's user never wrote:
+    the loop says what to leave out (LoopOptions(stream=True), or an ai_service method's TokenStream)."""
+    import pytest
+
+    from toolkit.errors import NotAStreamError
+
+    reply = {
+        "id": "c",
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": "hi"}, "finish_reason": "stop"}],
+    }
+    client = ChatClient(
+        "http://gw.test/v1",
+        "sk-test",
+        "m",
+        transport=httpx.MockTransport(lambda request: httpx.Response(200, json=reply)),
+    )
+    with pytest.raises(NotAStreamError) as caught:
+        run_loop(client, "hi", options=LoopOptions(stream=True))
+    assert caught.value.hint == (
+        "This gateway does not stream: leave out LoopOptions(stream=True) (an ai_service method: return str, "
+        "not TokenStream), or use a gateway that streams."
+    )

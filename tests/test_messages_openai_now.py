@@ -133,3 +133,42 @@ def test_a_streamed_custom_tool_call_is_named_too():
     with pytest.raises(BadResponseError) as raised:
         list(assemble([f"data: {json.dumps(chunk)}", ""]))
     assert str(raised.value).splitlines()[0] == CUSTOM_SAID
+
+
+def _streamed(*deltas):
+    lines = []
+    for delta in [*deltas, {}]:
+        finish = "stop" if not delta else None
+        lines += ["data: " + json.dumps({"choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}), ""]
+    return [e for e in assemble([*lines, "data: [DONE]", ""])][-1].response.message
+
+
+@pytest.mark.parametrize(
+    "whole, deltas, said",
+    [
+        (
+            {"role": "assistant", "content": "", "refusal": "I can't help with that."},
+            [{"role": "assistant", "content": ""}, {"refusal": "I can't "}, {"refusal": "help with that."}],
+            "I can't help with that.",
+        ),
+        (
+            {"role": "assistant", "content": "", "audio": {"id": "a1", "transcript": "Your order shipped."}},
+            [{"role": "assistant", "content": ""}, {"audio": {"id": "a1", "transcript": "Your order shipped."}}],
+            "Your order shipped.",
+        ),
+    ],
+    ids=["refusal", "audio"],
+)
+def test_an_empty_content_beside_a_refusal_or_a_transcript_is_read_as_no_content_as_streamed(whole, deltas, said):
+    """A relay that writes a null content as "" (the refusal, or the answer in audio, is the
+    reply): the whole reply's text was "" (the loop's answer empty, the refusal not sent back, a
+    structured method parsing "" instead of reporting the refusal), the same reply streamed said it."""
+    message = message_from_openai(whole)
+    assert message == _streamed(*deltas)
+    assert (message.text, message.to_openai()["content"]) == (said, said)
+
+
+def test_an_empty_content_alone_or_beside_tool_calls_stays_as_it_came():
+    call = {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+    assert message_from_openai({"role": "assistant", "content": ""}).content == ""
+    assert message_from_openai({"role": "assistant", "content": "", "tool_calls": [call]}).content == ""

@@ -103,3 +103,11 @@ def test_a_recorded_request_is_the_record_its_class_makes():
     model = ScriptedModel(["ok"])
     model.chat([message], tools=[{"type": "function", "function": {"name": "add"}}], tool_choice="auto", seed=1)
     assert model.requests == [Request((message,), ("add",), "auto", {"seed": 1})]
+
+
+def test_a_scripted_refusal_streams_its_words_as_a_streamed_refusal_does():
+    from toolkit.chat.sse import StreamDone, TextDelta
+
+    events = list(ScriptedModel([AssistantMessage(refusal="I can't help.")]).stream([UserMessage(content="q")]))
+    assert "".join(e.text for e in events if isinstance(e, TextDelta)) == "I can't help."
+    assert isinstance(events[-1], StreamDone) and events[-1].response.message.text == "I can't help."

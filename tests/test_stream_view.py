@@ -373,10 +373,13 @@ def plain_fold(events):
         elif isinstance(event, ToolCallDelta):
             current = writing.get(event.index)
             another = current is not None and event.id and current.call_id not in (None, event.id) and event.name
+            repeated = any(s.call_id == event.id for s in writing.values())  # the loop gives it an id of its own
             if current is None or another:
-                current = writing[event.index] = ToolSegment(event.name or "", "", call_id=event.id)
+                current = writing[event.index] = ToolSegment(
+                    event.name or "", "", call_id=None if repeated else event.id
+                )
                 segments.append(current)
-            elif event.id is not None:
+            elif event.id is not None and not repeated:
                 current.call_id = event.id
             if event.name and event.name != current.name:  # pieces joined, a restated name kept (sse._named)
                 current.name += event.name
@@ -581,6 +584,38 @@ def test_calls_streamed_without_ids_are_the_cards_the_loop_runs_under_its_own_id
         events += [ToolStarted(1, call_), ToolFinished(ToolExecution(1, call_, result))]
     assert render_stream_text(events, done=True) == (
         'tool query_order({"orderId": "SN1"}) [ok] → ok\ntool query_logistics({"orderId": "SN1"}) [ok] → ok\ndone'
+    )
+
+
+@pytest.mark.parametrize(
+    "pieces",
+    [
+        [
+            {"index": 0, "id": "call_0", "function": {"name": "query_order", "arguments": ""}},
+            {"index": 1, "id": "call_0", "function": {"name": "query_order", "arguments": ""}},
+            {"index": 0, "function": {"arguments": '{"orderId":"SN1"}'}},
+            {"index": 1, "id": "call_0", "function": {"arguments": '{"orderId":"SN2"}'}},
+        ],
+        [
+            {"index": 0, "id": "call_0", "function": {"name": "query_order", "arguments": '{"orderId":"SN1"}'}},
+            {"index": 0, "id": "call_0", "function": {"name": "query_order", "arguments": '{"orderId":"SN2"}'}},
+        ],
+    ],
+    ids=["interleaved, the id on a fragment too", "one index and id for both (local servers)"],
+)
+def test_two_calls_streamed_under_one_id_are_the_two_cards_the_loop_runs(pieces):
+    """A model (or a local server) that gives two calls of a reply one id: the loop runs the
+    second under an id of its own (`unique_call_ids`). Before: the first run was drawn on the
+    second card, the second run got a third card, and the first card said "not executed"."""
+    deltas = assembled_deltas(pieces)
+    a = ToolCall(id="call_0", name="query_order", arguments='{"orderId":"SN1"}')
+    b = ToolCall(id="r000001c2", name="query_order", arguments='{"orderId":"SN2"}')
+    events = list(deltas)
+    for call_ in (a, b):
+        result = ToolResultMessage(tool_call_id=call_.id, tool_name=call_.name, content=call_.arguments[-5:-2])
+        events += [ToolStarted(1, call_), ToolFinished(ToolExecution(1, call_, result))]
+    assert render_stream_text(events, done=True) == (
+        'tool query_order({"orderId": "SN1"}) [ok] → SN1\ntool query_order({"orderId": "SN2"}) [ok] → SN2\ndone'
     )
 
 

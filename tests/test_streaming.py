@@ -442,6 +442,17 @@ def test_a_streamed_refusal_is_kept_and_goes_back_as_the_text():
     assert response.message.to_openai() == {"role": "assistant", "content": "I can't help."}
 
 
+def test_a_streamed_refusal_is_shown_as_it_arrives_as_its_text_is():
+    """A refused reply streamed no `TextDelta`: a reader of the text (`TokenStream.text()`, the
+    stream view) saw nothing, though the reply's text (and the turn's answer) is the refusal."""
+    lines = sse(
+        delta({"role": "assistant", "refusal": ""}), delta({"refusal": "I can't "}), delta({"refusal": "help."})
+    )
+    events = list(assemble([*lines[:-2], *sse(delta({}, "stop"))]))
+    assert [e.text for e in events if isinstance(e, TextDelta)] == ["I can't ", "help."]
+    assert final(events).message.text == "I can't help."
+
+
 # --- content sent as a list of parts, as in a whole reply ---------------------------------------
 
 
@@ -772,3 +783,51 @@ def test_a_streamed_answer_in_audio_is_read_as_its_transcript():
     )
     assert [e.text for e in events if isinstance(e, TextDelta)] == ["Your order ", "shipped."]
     assert final(events).message.content == "Your order shipped."
+
+
+def _interleaved(first, second):
+    """Two parallel calls whose deltas alternate (0, 1, 0, 1), their indexes written as given."""
+
+    def piece(index, **fields):
+        return delta({"tool_calls": [{"index": index, **fields}]})
+
+    return [
+        piece(first, id="call_a", type="function", function={"name": "get_weather", "arguments": ""}),
+        piece(second, id="call_b", type="function", function={"name": "query_order", "arguments": ""}),
+        piece(first, function={"arguments": '{"city": '}),
+        piece(second, function={"arguments": '{"order_id": '}),
+        piece(first, function={"arguments": '"Paris"}'}),
+        piece(second, function={"arguments": '"SN1"}'}),
+        delta({}, finish="tool_calls"),
+    ]
+
+
+@pytest.mark.parametrize(
+    "first, second",
+    [(0, 1), ("0", "1"), (" 0", "1 "), (0.0, 1.0), ("0", 1)],
+    ids=["ints", "strings", "blanks", "floats", "mixed"],
+)
+def test_interleaved_parallel_calls_keep_their_own_arguments_however_their_index_is_written(first, second):
+    """A relay that writes numbers as strings (as `choice_zero` reads a choice's "0"): the index
+    was read as missing, so every fragment went to the latest call (call_a '', call_b
+    '{"city": {"order_id": "Paris"}"SN1"}')."""
+    calls = list(assemble(sse(*_interleaved(first, second))))[-1].response.message.tool_calls
+    assert [(c.id, c.name, c.arguments) for c in calls] == [
+        ("call_a", "get_weather", '{"city": "Paris"}'),
+        ("call_b", "query_order", '{"order_id": "SN1"}'),
+    ]
+
+
+@pytest.mark.parametrize("index", ["", "first", 1.5, True, [0], {"i": 0}, "-"])
+def test_a_tool_call_index_that_is_no_whole_number_is_read_as_none_given(index):
+    """As before: calls one after the other stay apart by their ids (a relay's own index, or a
+    blank one, breaks nothing that worked)."""
+
+    def piece(call_id, name, arguments):
+        return delta(
+            {"tool_calls": [{"index": index, "id": call_id, "function": {"name": name, "arguments": arguments}}]}
+        )
+
+    lines = sse(piece("call_a", "get_weather", '{"city": "Paris"}'), piece("call_b", "get_weather", '{"city": "Rome"}'))
+    calls = final(list(assemble(lines))).message.tool_calls
+    assert [(c.id, c.arguments) for c in calls] == [("call_a", '{"city": "Paris"}'), ("call_b", '{"city": "Rome"}')]

@@ -158,6 +158,44 @@ def test_a_key_split_over_argument_deltas_shows_in_no_printed_line():
         assert '"section": "[REDACTED]"' in printed.replace("'", "").replace("\nToolCallDelta #0 ", "")
 
 
+def test_a_key_split_over_the_deltas_of_interleaved_parallel_calls_shows_in_no_printed_line():
+    """Parallel calls streamed interleaved (0, 1, 0, 1): each switch of call started a new scrubber,
+    so a key cut over call 0's fragments printed in its two halves around call 1's line."""
+    arguments = f'{{"section": "{KEY}"}}'
+    for pieces in split_everywhere(arguments):
+        events = [ToolCallDelta(index=0, id="c1", name="lookup", arguments="")]
+        for n, piece in enumerate(pieces):
+            events += [
+                ToolCallDelta(index=0, id=None, name=None, arguments=piece),
+                ToolCallDelta(index=1, id="c2" if not n else None, name="lookup" if not n else None, arguments=" "),
+            ]
+        lines = list(event_lines(events))
+        assert len(lines) == len(events)
+        assert parts_of(KEY, "\n".join(lines)) == [], pieces
+        heads = ("ToolCallDelta #0 lookup ", "ToolCallDelta #0 ")
+        shown = [
+            eval(line.removeprefix(heads[0]).removeprefix(heads[1])) for line in lines if line.startswith(heads[1])
+        ]
+        assert "".join(shown) == f'{{"section": "{scrub(KEY)}"}}'
+
+
+def test_lines_of_a_stream_are_given_in_event_order_as_soon_as_they_are_final():
+    given = []
+    events = iter(
+        [TextDelta("ok, "), TextDelta("fine. "), ToolCallDelta(0, "c1", "f", "{}"), ToolCallDelta(1, "c2", "g", "{}")]
+    )
+
+    def told():
+        for event in events:
+            given.append(event)
+            yield event
+
+    lines = event_lines(told())
+    assert (next(lines), len(given)) == ("TextDelta     'ok, '", 2)  # the text went on: its first line is final
+    assert (next(lines), len(given)) == ("TextDelta     'fine. '", 3)  # the text ended with the first call's delta
+    assert list(lines) == ["ToolCallDelta #0 f '{}'", "ToolCallDelta #1 g '{}'"]
+
+
 def test_the_live_view_never_shows_the_first_half_of_a_key_still_arriving():
     """The view scrubbed the text so far: `sk-proj-abcdefghij` (too short to be a key yet) was on
     screen until the rest arrived."""

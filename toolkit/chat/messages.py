@@ -324,7 +324,9 @@ class AssistantMessage(TurnMessage, _Record):
 
     @classmethod
     def from_openai(cls, data: dict[str, Any]) -> AssistantMessage:
-        """A reply's `message` object; content given as parts keeps its text parts, joined. A dict
+        """A reply's `message` object; content given as parts keeps its text parts, joined; a content
+        of "" beside a refusal or an audio transcript is none (a relay writing null as "": the reply
+        is the refusal, or the transcript, as the same reply streamed reads). A dict
         nested past Python's recursion limit (built in code: JSON's reader stops near 1,000 levels)
         is a `ValueError` saying so, not the `RecursionError` of quoting or writing it."""
         try:
@@ -347,8 +349,10 @@ class AssistantMessage(TurnMessage, _Record):
         if refusal is None and isinstance(raw, list):  # the refusal sent as a content part
             refusal = "".join(p["refusal"] for p in raw if _is_part(p, "refusal")) or None
         content = text_of(raw)
-        if content is None and isinstance(data.get("audio"), dict):  # an answer in audio: its words
-            content = _transcript(data["audio"])
+        if not content and isinstance(data.get("audio"), dict):  # an answer in audio: its words
+            content = _transcript(data["audio"]) or content
+        if content == "" and refusal is not None:  # a relay writing null as "": the refusal is the reply
+            content = None  # (as streamed: an empty content delta adds no text)
         if extra:  # given only when it holds something: `{}` would be checked (`_own_fields`) for nothing
             return cls(content=content, tool_calls=calls, extra=extra, refusal=refusal)
         return cls(content=content, tool_calls=calls, refusal=refusal)

@@ -134,9 +134,10 @@ class ScriptedModel:
         return _response(turn, input_tokens, len(self.requests))
 
     def stream(self, messages: Sequence[Message], **kwargs: Any) -> Iterator[StreamEvent]:
-        """The next turn as a stream: text in 4-character deltas, then each call, then done."""
+        """The next turn as a stream: text (a refusal's, when it has no content) in 4-character
+        deltas, then each call, then done."""
         response = self.chat(messages, **kwargs)
-        text = response.message.content or ""
+        text = response.message.text or ""
         for start in range(0, len(text), 4):
             yield TextDelta(text[start : start + 4])
         for index, c in enumerate(response.message.tool_calls):

@@ -13,8 +13,10 @@ from it may be executed, however complete its tool calls look. `finish()` raises
 broken connection). One exception: a stream that closed properly after the model's choice said
 why it stopped (`finish_reason`, sent after its last delta) is whole — some servers never send
 `[DONE]` (TGI before 2.2, llama-box, ik_llama.cpp), and OpenAI's SDK reads them to their end;
-such a stream cut by a timeout or a dropped connection is still truncated. A chunk that is not JSON, or whose fields have the wrong type (`choices` not
-a list, `content` not a string, ...), is a `BadResponseError` naming the field. So is a stream
+such a stream cut by a timeout or a dropped connection is still truncated, and so is one whose
+last chunk breaks off before its JSON is complete (closed mid-chunk: `_broken_off`). A chunk
+that is not JSON, or whose fields have the wrong type (`choices` not a list, `content` not a
+string, ...), is a `BadResponseError` naming the field. So is a stream
 that ends properly with an empty reply (no text, no tool calls, no refusal: `not_empty`, which
 names `finish_reason` and the likely fix). An error event is worded as `reported_error` words
 an error in a 200 body: a `TransientError` when it names an overload or a rate limit (`"code":
@@ -39,7 +41,8 @@ arguments are complete (some local servers also reuse one id, `call_0`, for ever
 with the same `id` or none, when it opens new JSON arguments (`{`) while the call it would continue
 already has complete ones and the tool was named again (on that delta, or on one with empty
 arguments just before it: two calls of one tool under one reused id and `index`). Otherwise a
-delta without an `index` continues the latest call. A call's name sent in pieces (`get_wea`, then `ther`) is
+delta without an `index` continues the latest call. An `index` written as digits or a float
+(`"1"`, `1.0`) is that number; one that is no whole number counts as none (`_call_index`). A call's name sent in pieces (`get_wea`, then `ther`) is
 joined, as OpenAI's SDK joins it, and the same name again is kept (`_named`). A gateway that
 repeats the id (or the name) on every fragment, or sends a fresh id with each fragment of unfinished arguments, still gets one
 call; so does one that resends the whole call (its id or none, its name or none, and its whole
@@ -74,7 +77,8 @@ pieces) is read as the fragments of one tool call, as a whole reply's is.
 
 Leaves out: `logprobs`, the audio itself (a delta's `audio.data`), and `n > 1`: only choice 0 is
 read (`choice_zero`: its `index` is 0, `"0"`, null or missing, as `chat()` reads a whole reply's).
-A `refusal` is joined like text (into the message's `refusal`). An answer in audio streams its
+A `refusal` is joined like text (into the message's `refusal`), its pieces `TextDelta`s (the
+reply's text is the refusal when no content came: a reader of the text would see nothing). An answer in audio streams its
 words as `audio.transcript` pieces: each is a `TextDelta`, and joined they are the message's text
 when no `content` came (as a whole reply's `audio.transcript` is). A `custom` tool's call delta is a
 `BadResponseError` naming the tool (`custom_call_error`), as in a whole reply.
@@ -284,8 +288,9 @@ class StreamAssembler:
             self.reasoning.append(delta["reasoning_content"])
         elif "reasoning_content" in delta and not self.reasoning:  # null: the provider sends the field
             self.reasoning.append("")
-        if isinstance(delta.get("refusal"), str):
-            self.refusal.append(delta["refusal"])
+        if isinstance(delta.get("refusal"), str) and delta["refusal"]:  # the reply's text when no content came:
+            self.refusal.append(delta["refusal"])  # shown as it comes, as a transcript's is
+            events += self._shown("refusal", delta["refusal"])
         if delta.get("reasoning_details") and isinstance(delta["reasoning_details"], list):
             merge_details(self.details, delta["reasoning_details"])
         pieces = _listed(delta.get("tool_calls"), "streamed tool_calls")
@@ -333,8 +338,7 @@ class StreamAssembler:
         """The call this delta goes to: the one its `index` names (the latest without one),
         unless the delta plainly starts another call (`_starts_another`): then the next one. And
         whether the delta only sends that call again, whole (`_resent`): then it adds nothing."""
-        given = piece.get("index")
-        index = given if isinstance(given, int) and not isinstance(given, bool) else None
+        index = _call_index(piece.get("index"))
         slot: int
         if index is not None:
             known = self.slots.get(index)
@@ -361,7 +365,9 @@ class StreamAssembler:
         ended: "the read timed out (ReadTimeout) after 30s"), unless it ended properly after a
         `finish_reason`, or if the reply is empty."""
         if self.pending and broke is None:  # the last event, with no blank line after it
-            self._feed_pending()
+            broke = _broken_off(self.pending)
+            if broke is None:
+                self._feed_pending()
         if (
             broke is None
             and self.instead is not None
@@ -401,6 +407,21 @@ class StreamAssembler:
                 message=message, finish_reason=self.finish_reason, usage=self.usage, model=self.model, id=self.id
             )
         )
+
+
+def _broken_off(pending: list[str]) -> str | None:
+    """Why a stream that ended on the `data:` lines of an unfinished event is cut, when it is: their
+    JSON breaks off before it is complete (a server or a proxy that closed mid-chunk, however
+    properly); None for lines to read as the last event (whole JSON, or not JSON at all)."""
+    payload = "\n".join(pending).strip()
+    try:
+        json.loads(payload)
+    except json.JSONDecodeError as exc:
+        if exc.pos > 0 and _breaks_off(payload, exc):
+            return "its last chunk breaks off before its JSON is complete"
+    except (ValueError, RecursionError):
+        pass
+    return None
 
 
 def said_instead(chunk: dict[str, Any]) -> Any:
@@ -460,6 +481,21 @@ def _starts_another(current: _PartialCall, call_id: str | None, name: str | None
     if (name is None and not current.renamed) or not fragment.lstrip().startswith("{"):
         return False
     return _complete(current)
+
+
+def _call_index(given: Any) -> int | None:
+    """A tool-call delta's `index`: a whole number, also written as a string of digits or as a
+    float (`"1"`, `1.0`: a relay that writes numbers its own way, as `choice_zero` reads a
+    choice's); None when it has none (Gemini's relays leave it out) or one that is no whole
+    number (a relay's own: the delta goes by its id and name, as one without an index)."""
+    if isinstance(given, int) and not isinstance(given, bool):
+        return given
+    digits = given.strip() if isinstance(given, str) else ""
+    if digits.isdecimal() and len(digits) <= 18:
+        return int(digits)
+    if isinstance(given, float) and given.is_integer():
+        return int(given)
+    return None
 
 
 def _named(held: str, name: str | None) -> str:

@@ -84,7 +84,7 @@ import itertools
 import logging
 import sys
 import threading
-from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
 from contextlib import nullcontext
 from dataclasses import replace
 from types import FrameType
@@ -105,10 +105,10 @@ from toolkit.errors import (
     REPAIR_ZH,
     ArgError,
     ArgumentError,
-    BadResponseError,
     ConfigurationError,
     MaxRoundTripsError,
     ModelCallError,
+    NotAStreamError,
     shown_name,
 )
 from toolkit.loop.call_ids import unique_call_ids
@@ -533,6 +533,13 @@ class _Run:
             f"{where}: the model must be a chat model (with chat(messages, ...)), and got {problem}; {fix}"
         )
 
+    def broken(self, what: str, method: str = "stream") -> ConfigurationError:
+        """The error for a model whose `method` broke the chat model's contract (`what` it did):
+        a learner's own model, say, whose stream() leaves out `StreamDone`."""
+        where = "iter_loop" if self.events else "run_loop"
+        rule = STREAM_RULE if method == "stream" else CHAT_RULE
+        return ConfigurationError(f"{where}: the model ({type(self.model).__name__}).{method}() {what}; {rule}")
+
     def provider_request(self) -> ProviderRequest:
         return ProviderRequest(tuple(self.conversation()), self.memory_id, self.turn)
 
@@ -601,15 +608,19 @@ class _Run:
         )
         try:
             if self.options.stream:
-                response = yield from _streamed(self.model.stream(self.conversation(), **request))
+                response = yield from _streamed(self.model.stream(self.conversation(), **request), self.broken)
             else:
                 response = self.model.chat(self.conversation(), **request)
+                if not _is_response(response):
+                    raise self.broken(f"returned {described(response)}", "chat")
         except (AttributeError, TypeError, KeyError, ConfigurationError) as failure:  # a dict in the caller's list, say
             misfit = (self.wrong_model() or self.misfit()) if not self.rounds else None
             if misfit is not None:  # named as the loop names it, whether the model named it (the client does) or not
                 raise misfit from (failure.__cause__ or failure if isinstance(failure, ConfigurationError) else failure)
             raise
         except ModelCallError as failure:  # after tools ran, running the turn again may run them again: say so
+            if isinstance(failure, NotAStreamError):  # the client's fix names stream(), which the loop called
+                failure.hint = NOT_STREAMED_HINT
             tools_ran(failure, self.rounds, self.memory is not None)
             raise
         reply, notes = unique_call_ids(response.message, len(self.rounds) + 1)
@@ -1107,10 +1118,33 @@ def _error_result(call: ToolCall, text: str) -> ToolResultMessage:
     return ToolResultMessage(tool_call_id=call.id, tool_name=call.name, content=text, is_error=True)
 
 
-def _streamed(events: Iterator[Any]) -> Generator[LoopEvent, None, ChatResponse]:
-    """Forward a streamed reply's deltas; return the assembled response (truncation raises)."""
+NOT_STREAMED_HINT = (
+    "This gateway does not stream: leave out LoopOptions(stream=True) (an ai_service method: return str, not "
+    "TokenStream), or use a gateway that streams."
+)
+"""The fix for `NotAStreamError` in a loop: the client's names `stream()`, which the loop calls."""
+
+STREAM_RULE = "a chat model's stream() yields TextDelta / ToolCallDelta events, then StreamDone(ChatResponse(...))"
+CHAT_RULE = "a chat model's chat() returns a ChatResponse"
+"""What `ChatModel` asks of a model's `stream()` and `chat()`, said when a model does otherwise."""
+
+
+def _is_response(response: object) -> bool:
+    """Whether a model's answer is a `ChatResponse`, or reads as one (a learner's stand-in whose
+    `message` is an `AssistantMessage`: the loop reads no more of it than that, its usage and its
+    finish reason)."""
+    return isinstance(response, ChatResponse) or isinstance(getattr(response, "message", None), AssistantMessage)
+
+
+def _streamed(events: Any, broken: Callable[[str], ConfigurationError]) -> Generator[LoopEvent, None, ChatResponse]:
+    """Forward a streamed reply's deltas; return the assembled response (truncation raises). A
+    stream that breaks `STREAM_RULE` is `broken(what it did)`, not a gateway's bad answer."""
+    if isinstance(events, ChatResponse) or not isinstance(events, Iterable):  # a pydantic model iterates its fields
+        raise broken(f"returned {described(events)}")
     for event in events:
         if isinstance(event, StreamDone):
+            if not _is_response(event.response):
+                raise broken(f"ended with StreamDone({described(event.response)})")
             return event.response
-        yield event
-    raise BadResponseError("the stream ended without a final response")
+        yield event  # a model's own kinds of event too, as the caller's loop may know them
+    raise broken("ended without StreamDone")

@@ -46,6 +46,7 @@ from __future__ import annotations
 import bisect
 import functools
 import time
+from collections import deque
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -177,11 +178,20 @@ class EventFold:
     def _add_delta(self, delta: ToolCallDelta) -> None:
         current = self._writing.get(delta.index)
         if current is None or _starts_another(current, delta):
-            current = self._writing[delta.index] = self._new_tool("", delta.id)
-        elif delta.id is not None and delta.id != current.call_id:  # a later id: the call's id (as the assembler's)
-            self._file_under(current, delta.id)
+            current = self._writing[delta.index] = self._new_tool("", self._unrepeated(delta.id))
+        elif delta.id not in (None, current.call_id) and self._unrepeated(delta.id):  # a later id: the call's id
+            self._file_under(current, delta.id)  # (as the assembler's)
         current.name = _named(current.name, delta.name)  # `get_wea`, `ther` → get_weather, as the call is named
         self._append_fragment(current, delta.arguments)
+
+    def _unrepeated(self, call_id: str | None) -> str | None:
+        """`call_id`, unless another call of the reply being streamed has it already: then None. The
+        loop runs such a call under an id of its own (`toolkit.loop.call_ids.unique_call_ids`: the
+        first call keeps the id), which its card takes when the run starts, as a call streamed
+        without an id does (`_tool`)."""
+        if call_id is None or any(s.call_id == call_id for s in self._writing.values()):
+            return None
+        return call_id
 
     def _tool(self, call_id: str, name: str, states: tuple[str, ...]) -> ToolSegment:
         """The latest segment of this call in one of `states`; else the first call streamed without
@@ -418,34 +428,60 @@ def event_line(event: LoopEvent) -> str:
 
 def event_lines(events: Iterable[LoopEvent]) -> Iterator[str]:
     """`event_line` of each event, in order, but with each run of text deltas (and each call's
-    argument deltas) scrubbed as one stream (`StreamScrubber`): a key split over two deltas shows
-    in neither line. A delta's line shows what of its run can be shown by then (maybe `''`); the
-    run's last delta also shows what was held back. A line is given when the next event has come."""
-    scrubber, run, waiting = StreamScrubber(), None, None  # waiting: the last delta's head and text
+    argument deltas, by index, also when parallel calls interleave theirs: 0, 1, 0, 1) scrubbed as
+    one stream (`StreamScrubber`): a key split over two deltas shows in neither line. A delta's
+    line shows what of its run can be shown by then (maybe `''`); the run's last delta also shows
+    what was held back. A line is given once it is final (its run went on, or ended: at a delta
+    of the other kind, text or call, at any other event, or at the end), after every line before it."""
+    lines = _DeltaLines()
     for event in events:
-        this = _run_of(event)
-        if waiting is not None:
-            head, shown = waiting
-            yield head + repr(shown + (scrubber.flush() if this != run else ""))
-            waiting = None
+        yield from lines.add(event)
+    yield from lines.close(lines.open)
+
+
+class _DeltaLines:
+    """`event_lines`' state: the scrubber and the latest line of each run still open, and the
+    lines not given yet, in event order (a line is `[head, shown, open]`)."""
+
+    def __init__(self) -> None:
+        self.scrubbers: dict[tuple[str, int], StreamScrubber] = {}
+        self.open: dict[tuple[str, int], list[Any]] = {}
+        self.waiting: deque[list[Any]] = deque()
+
+    def add(self, event: LoopEvent) -> Iterator[str]:
+        """The lines `event` makes final, then its own when it is no delta."""
         if not isinstance(event, TextDelta | ToolCallDelta):
-            run = None
+            yield from self.close(self.open)
             yield event_line(event)
-            continue
-        if this != run:
-            scrubber, run = StreamScrubber(), this
-        waiting = (_delta_head(event), scrubber.feed(_piece(event)))
-    if waiting is not None:
-        yield waiting[0] + repr(waiting[1] + scrubber.flush())
+            return
+        run = _run_of(event)
+        if self.open and next(iter(self.open))[0] != run[0]:  # the open runs are all of one kind: text
+            yield from self.close(self.open)  # ends at a call's delta, calls at text (each run closed once)
+        before = self.open.get(run)
+        if before is not None:
+            before[2] = False
+        scrubber = self.scrubbers.setdefault(run, StreamScrubber())
+        self.open[run] = line = [_delta_head(event), scrubber.feed(_piece(event)), True]
+        self.waiting.append(line)
+        yield from self.given()
+
+    def close(self, runs: Iterable[tuple[str, int]]) -> Iterator[str]:
+        """End `runs` (their held-back text onto their latest line), then give what is final."""
+        for run in list(runs):
+            line = self.open.pop(run)
+            line[1] += self.scrubbers.pop(run).flush()
+            line[2] = False
+        yield from self.given()
+
+    def given(self) -> Iterator[str]:
+        while self.waiting and not self.waiting[0][2]:
+            head, shown, _ = self.waiting.popleft()
+            yield head + repr(shown)
 
 
-def _run_of(event: LoopEvent) -> tuple[str, int] | None:
-    """Which run of deltas an event continues: the text, a call's arguments (by index), or none."""
-    if isinstance(event, TextDelta):
-        return ("text", 0)
-    if isinstance(event, ToolCallDelta):
-        return ("call", event.index)
-    return None
+def _run_of(event: TextDelta | ToolCallDelta) -> tuple[str, int]:
+    """Which run of deltas a delta continues: the text, or a call's arguments (by index)."""
+    return ("text", 0) if isinstance(event, TextDelta) else ("call", event.index)
 
 
 def _delta_head(event: TextDelta | ToolCallDelta) -> str:

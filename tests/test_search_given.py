@@ -430,3 +430,39 @@ def test_allowed_names_in_a_list_are_read_once_not_once_per_tool():
         found = index.search(query, 5, allowed=allowed)
         assert [m.name for m in found] == [f"tool_{i}" for i in range(2000, 2005)]
         assert CountedNames.compared <= 2 * len(allowed), type(index).__name__
+
+
+FIX_INDEX = "build it once and pass it: index = search.index(specs)"
+
+
+@pytest.mark.parametrize(
+    ("strategy", "index", "got"),
+    [
+        (KeywordSearch(), SPECS, "list"),  # the catalogue, for its index
+        (KeywordSearch(), None, "NoneType"),
+        (KeywordSearch(), "index", "str"),
+        (KeywordSearch(), "vector", "VectorIndex, which VectorSearch builds"),
+        (VectorSearch(model=Letters()), SPECS, "list"),
+        (VectorSearch(model=Letters()), "keyword", "KeywordIndex, which KeywordSearch builds"),
+    ],
+)
+def test_a_strategy_searching_what_is_not_its_index_is_a_configuration_error(strategy, index, got):
+    """`KeywordSearch().search(specs, terms)` failed with a raw AttributeError ('list' object has no
+    attribute 'search'); a ToolSearch whose strategy was replaced, searching the index built before,
+    was told of the other index's rules: VectorSearch on a KeywordIndex 'min_score=None; use a finite
+    number', KeywordSearch on a VectorIndex 'takes the query's vector, and got list'."""
+    if index == "vector":
+        index = VectorSearch(model=Letters()).index(SPECS)
+    elif index == "keyword":
+        index = KeywordSearch().index(SPECS)
+    where = type(strategy).__name__
+    query = ["refund"] if strategy.takes == "terms" else "refund"
+    with pytest.raises(ConfigurationError) as caught:
+        strategy.search(index, query)
+    assert (
+        str(caught.value) == f"{where}.search: takes the index {where}.index(specs) returns, and got {got}; {FIX_INDEX}"
+    )
+    search = ToolSearch(strategy)  # the same through the wrapper, as the model calls it
+    with pytest.raises(ConfigurationError) as caught:
+        search.search(strategy.example, index)
+    assert str(caught.value).startswith(f"{where}.search: takes the index {where}.index(specs) returns, and got {got}")

@@ -143,6 +143,25 @@ def check_allowed(allowed: Collection[str] | None, where: str) -> Collection[str
     return frozenset(allowed)
 
 
+_BUILT_BY = {"KeywordIndex": "KeywordSearch", "VectorIndex": "VectorSearch"}
+"""Each strategy's index, by the index type's name: the text of `check_index` names the other one's."""
+
+
+def check_index(index: object, kind: type, strategy: object) -> None:
+    """A `ConfigurationError` unless `index` is a `kind` (the index `strategy.index(specs)` returns): the
+    catalogue passed for its index failed with a raw AttributeError, and the other strategy's index (a
+    `ToolSearch` whose strategy was replaced, searching the index built before) with that index's rules."""
+    if isinstance(index, kind):
+        return
+    where, got = type(strategy).__name__, type(index).__name__
+    builder = _BUILT_BY.get(got) if type(index).__module__.startswith("toolkit.search.") else None
+    shown = f"{got}, which {builder} builds" if builder else got
+    raise ConfigurationError(
+        f"{where}.search: takes the index {where}.index(specs) returns, and got {shown}; "
+        "build it once and pass it: index = search.index(specs)"
+    )
+
+
 def search_terms(terms: Iterable[str], where: str) -> list[str]:
     """`clean_terms` of what a caller passed as the terms, or a `ConfigurationError` naming the fix:
     a str would be searched letter by letter ("order" finds every tool with an o, r, d or e), a
@@ -1030,4 +1049,5 @@ class KeywordSearch:
 
     def search(self, index: KeywordIndex, terms: Sequence[str], allowed: Collection[str] | None = None) -> list[Match]:
         """The best tools for `terms`: at most `max_results`, each scoring at least `min_score`; `allowed` limits the pool by name."""
+        check_index(index, KeywordIndex, self)
         return index.search(terms, self.max_results, self.min_score, allowed)

@@ -38,6 +38,7 @@ from toolkit.search.keyword import (
     catalogue,
     catalogue_misfit,
     check_allowed,
+    check_index,
     check_max_results,
     check_min_score,
     check_search_tool,
@@ -223,6 +224,7 @@ class VectorSearch:
 
     def search(self, index: VectorIndex, query: str, allowed: Collection[str] | None = None) -> list[Match]:
         """The tools closest in meaning to `query`: at most `max_results`, each at least `min_score` similar; `allowed` limits the pool by name."""
+        check_index(index, VectorIndex, self)
         if type(query) is not str:  # the embedding model would fail deep inside on anything else
             kind = type(query).__name__
             fix = f"' '.join({query!r:.60})" if isinstance(query, list | tuple) else "e.g. 'refund a card payment'"

@@ -99,3 +99,50 @@ def test_a_numpy_size_scales_the_catalogue_as_an_int_does(catalog):
     assert scaled_catalog(catalog.tools, np.int64(700)) == scaled_catalog(catalog.tools, 700)
     with pytest.raises(ConfigurationError, match=r"^scaled_catalog\(\.\.\., size=np\.int64\(-1\)\): use a whole"):
         scaled_catalog(catalog.tools, np.int64(-1))
+
+
+def test_the_catalogue_s_functions_given_a_catalog_for_its_tools_or_its_tools_for_it_name_the_fix(catalog):
+    """`scaled_catalog(load_catalog(), 1000)` failed with a raw TypeError ('Catalog' object is not
+    subscriptable), `catalog_tools(load_catalog())` with 'not iterable', `evaluate(catalog.tools, ...)`
+    and `subset(catalog.tools, 10)` with an AttributeError ('tuple' object has no attribute 'queries'),
+    and the indexes' fix for a Catalog pointed at tools_from."""
+    from toolkit.search.catalog import catalog_tools
+    from toolkit.search.keyword import KeywordIndex
+
+    tools_fix = "takes a list of tool specs, and got Catalog; pass its tools: catalog.tools"
+    for call, where in (
+        (lambda: scaled_catalog(catalog, 1000), "scaled_catalog"),
+        (lambda: catalog_tools(catalog), "catalog_tools"),
+        (lambda: KeywordIndex(catalog), "KeywordIndex"),
+    ):
+        with pytest.raises(ConfigurationError) as caught:
+            call()
+        assert str(caught.value) == f"{where}: {tools_fix}"
+    for call, where in (
+        (lambda: evaluate(catalog.tools, [50], {"keyword": KeywordSearch()}), "evaluate(...)"),
+        (lambda: subset(catalog.tools, 10), "subset"),
+    ):
+        with pytest.raises(ConfigurationError) as caught:
+            call()
+        assert str(caught.value) == (
+            f"{where}: takes a Catalog (its tools and labelled queries), and got tuple; pass load_catalog(), "
+            "or load_catalog(path) for your own file"
+        )
+
+
+def test_the_catalogue_s_functions_take_any_iterable_of_specs_and_name_an_item_that_is_none(catalog):
+    """A generator of specs was 'not subscriptable' to scaled_catalog; a function or a name in the list
+    failed with a raw AttributeError in scaled_catalog and catalog_tools."""
+    from toolkit.search.catalog import catalog_tools
+
+    specs = list(catalog.tools[:3])
+    assert scaled_catalog((s for s in specs), 5) == scaled_catalog(specs, 5)
+    assert [t.name for t in catalog_tools(s for s in specs)] == [s.name for s in specs]
+    for call, where in ((lambda: scaled_catalog([*specs, "refund"], 10), "scaled_catalog"),
+                        (lambda: catalog_tools([*specs, "refund"]), "catalog_tools")):  # fmt: skip
+        with pytest.raises(ConfigurationError) as caught:
+            call()
+        assert str(caught.value) == (
+            f'{where}: item 3 (str) is not a ToolSpec; make one: ToolSpec("name", "description"), or '
+            "[t.spec for t in tools_from(f)] for functions"
+        )

@@ -37,7 +37,7 @@ from typing import Any
 from toolkit import data as course_data
 from toolkit import files
 from toolkit.errors import ConfigurationError
-from toolkit.search.keyword import clean_terms
+from toolkit.search.keyword import catalogue, catalogue_misfit, clean_terms
 from toolkit.search.strategy import SearchStrategy, found_matches
 from toolkit.tokens import estimate_json_tokens
 from toolkit.tools.decorator import TOOL_NAME
@@ -229,8 +229,9 @@ def _check_catalog(where: str, tools: Sequence[ToolSpec], queries: Sequence[Labe
         )
 
 
-def catalog_tools(specs: Sequence[ToolSpec]) -> list[Tool]:
+def catalog_tools(specs: Iterable[ToolSpec]) -> list[Tool]:
     """Runnable `Tool`s for the specs: each answers with a short canned JSON result."""
+    specs = _specs(specs, "catalog_tools")
 
     def answer(call: Any, context: Any) -> dict[str, Any]:
         return {"tool": call.name, "ok": True, "arguments": json.loads(call.arguments or "{}")}
@@ -238,8 +239,29 @@ def catalog_tools(specs: Sequence[ToolSpec]) -> list[Tool]:
     return [Tool(spec, answer, f"catalog {spec.name}") for spec in specs]
 
 
+def _specs(specs: Iterable[ToolSpec], where: str) -> list[ToolSpec]:
+    """The tool specs given, as a list, or a `ConfigurationError` naming the fix (`catalogue`): a
+    `Catalog` for its tools, one spec alone, a str; an item that is no spec (each looked at: the
+    callers read their fields one by one)."""
+    specs = catalogue(specs, where)
+    misfit = catalogue_misfit(specs, where)
+    if misfit is not None:
+        raise misfit
+    return specs
+
+
+def _checked_catalog(catalog: Catalog, where: str) -> None:
+    """A `ConfigurationError` unless `catalog` is a `Catalog`: its tools alone have no queries to measure."""
+    if not isinstance(catalog, Catalog):
+        raise ConfigurationError(
+            f"{where}: takes a Catalog (its tools and labelled queries), and got {type(catalog).__name__}; "
+            "pass load_catalog(), or load_catalog(path) for your own file"
+        )
+
+
 def subset(catalog: Catalog, size: int, seed: int = 0) -> list[ToolSpec]:
     """`size` tools: every expected tool plus a seeded sample of the rest, in catalogue order."""
+    _checked_catalog(catalog, "subset")
     expected = {q.expected for q in catalog.queries}
     others = [t.name for t in catalog.tools if t.name not in expected]
     wanted = min(len(others), max(0, size - len(expected)))  # a size past the catalogue keeps it all
@@ -247,7 +269,7 @@ def subset(catalog: Catalog, size: int, seed: int = 0) -> list[ToolSpec]:
     return [t for t in catalog.tools if t.name in keep]
 
 
-def scaled_catalog(specs: Sequence[ToolSpec], size: int) -> list[ToolSpec]:
+def scaled_catalog(specs: Iterable[ToolSpec], size: int) -> list[ToolSpec]:
     """`size` tools: the originals, then copies prefixed with a system name (`jira_create_task`).
 
     Past one copy per system, further instances are numbered (`jira2_create_task`, "(Jira 2)").
@@ -257,6 +279,7 @@ def scaled_catalog(specs: Sequence[ToolSpec], size: int) -> list[ToolSpec]:
     if isinstance(size, bool) or not isinstance(size, Integral) or size < 0:  # np.int64 is one (evaluate's sizes)
         raise ConfigurationError(f"scaled_catalog(..., size={size!r}): use a whole number, 0 or more")
     size = int(size)
+    specs = _specs(specs, "scaled_catalog")
     out = list(specs[:size])
     taken = {s.name for s in specs}
     instance = 1
@@ -304,6 +327,7 @@ def tools_tokens(specs: Sequence[ToolSpec]) -> int:
 
 def evaluate(catalog: Catalog, sizes: Sequence[int], strategies: Mapping[str, Any], seed: int = 0) -> list[EvalRow]:
     """Rows for every size: all tools in the prompt, then each strategy (see the module docstring)."""
+    _checked_catalog(catalog, "evaluate(...)")
     if not catalog.queries:
         raise ConfigurationError("evaluate(...): the catalogue has no labelled queries, so there is nothing to measure")
     rows = []

@@ -193,7 +193,7 @@ def search_terms(terms: Iterable[str], where: str) -> list[str]:
 
 def catalogue(specs: Iterable[ToolSpec], where: str) -> list[ToolSpec]:
     """The tool specs an index is built from, as a list, or a `ConfigurationError` naming the fix:
-    one spec alone, a str, a dict (read by its keys), None; a set (hash order: ties are ranked in
+    one spec alone, a str, a dict (read by its keys), None, a `Catalog` (for its tools); a set (hash order: ties are ranked in
     catalogue order, so each process would rank them differently). Items are checked by
     `catalogue_misfit` only when building fails on one (no second pass over 10,000 tools)."""
     if type(specs) is list:
@@ -207,6 +207,8 @@ def catalogue(specs: Iterable[ToolSpec], where: str) -> list[ToolSpec]:
         kind = type(specs).__name__
         fix = "put it in a list: [spec]" if isinstance(specs, ToolSpec) else "e.g. [t.spec for t in tools_from(...)]"
         fix += ", or list(specs.values()) for a dict" if isinstance(specs, Mapping) else ""
+        if hasattr(specs, "tools") and hasattr(specs, "queries"):  # a `Catalog` (load_catalog), for its tools
+            fix = "pass its tools: catalog.tools"
         raise ConfigurationError(f"{where}: takes a list of tool specs, and got {kind}; {fix}")
     return list(specs)
 

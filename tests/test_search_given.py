@@ -466,3 +466,19 @@ def test_a_strategy_searching_what_is_not_its_index_is_a_configuration_error(str
     with pytest.raises(ConfigurationError) as caught:
         search.search(strategy.example, index)
     assert str(caught.value).startswith(f"{where}.search: takes the index {where}.index(specs) returns, and got {got}")
+
+
+def test_tool_specs_given_for_runnable_tools_name_the_fix():
+    """`ToolSearch().context(load_catalog().tools)` (the specs, not tools that run) was told 'ToolSpec has
+    no @tool methods. Fix: decorate its tool methods with @tool', which no ToolSpec can follow."""
+    from toolkit.errors import ToolDefinitionError
+    from toolkit.loop.sources import build_context
+
+    said = (
+        "tools_from(ToolSpec 'query_order'): it describes a tool, and has no function to run. Fix: pair it with "
+        "one, Tool(spec, function), or make the catalogue's specs runnable: catalog_tools(specs)"
+    )
+    for call in (lambda: ToolSearch().context(SPECS), lambda: build_context(tools=SPECS)):
+        with pytest.raises(ToolDefinitionError) as caught:
+            call()
+        assert str(caught.value) == said

@@ -82,3 +82,26 @@ def test_a_tool_without_a_description_is_embedded_by_its_name_as_the_keyword_ind
     search = VectorSearch(model=letters)
     assert [m.name for m in search.search(search.index(specs), "rr")][0] == "refund_money"
     assert [m.name for m in KeywordIndex(specs).search(["refund"])] == ["refund_money"]
+
+
+def test_a_model_given_for_the_cache_or_a_class_or_name_given_for_the_model_names_the_fix():
+    """`VectorIndex.build(specs, StaticEmbeddings())` and `VectorSearch(cache=model)` failed with a raw
+    AttributeError ('... has no attribute tools') when the index was built; `ToolEmbeddingCache(StaticEmbeddings)`
+    (the class) and `ToolEmbeddingCache("minilm")` were taken and failed at the first embedding with a raw
+    TypeError / AttributeError."""
+    model = Returns(lambda texts: np.ones((len(texts), 4)))
+    cache_fix = "takes a ToolEmbeddingCache, and got Returns (an embedding model); wrap it: ToolEmbeddingCache(model)"
+    for call, where in (
+        (lambda: VectorIndex.build(SPECS, model), "VectorIndex.build"),
+        (lambda: VectorSearch(cache=model), "VectorSearch(cache=...)"),
+    ):
+        with pytest.raises(ConfigurationError) as caught:
+            call()
+        assert str(caught.value) == f"{where}: {cache_fix}"
+    for given, shown in ((Returns, "the class Returns"), ("minilm", "str")):
+        with pytest.raises(ConfigurationError) as caught:
+            ToolEmbeddingCache(given)
+        assert str(caught.value) == (
+            f"ToolEmbeddingCache: model={shown} is not an embedding model (an instance with embed(texts) -> array); "
+            "pass one, e.g. ToolEmbeddingCache(StaticEmbeddings())"
+        )

@@ -167,10 +167,34 @@ def checked_vectors(vectors: object, count: int, model: object) -> np.ndarray:
     return array
 
 
+def check_model(model: object, where: str, fix: str) -> None:
+    """A `ConfigurationError` unless `model` can embed (an instance with `embed`): the class given for its
+    instance, or a model's name, failed only at the first embedding, with a raw TypeError or AttributeError."""
+    if isinstance(model, type) or not callable(getattr(model, "embed", None)):
+        shown = f"the class {model.__name__}" if isinstance(model, type) else type(model).__name__
+        raise ConfigurationError(
+            f"{where}: model={shown} is not an embedding model (an instance with embed(texts) -> array); {fix}"
+        )
+
+
+def check_cache(cache: object, where: str) -> None:
+    """A `ConfigurationError` unless `cache` is a `ToolEmbeddingCache` (or has its `tools` and `query`):
+    the embedding model given in its place failed with a raw AttributeError when the index was built."""
+    if isinstance(cache, ToolEmbeddingCache) or all(callable(getattr(cache, m, None)) for m in ("tools", "query")):
+        return
+    kind = f"the class {cache.__name__}" if isinstance(cache, type) else type(cache).__name__
+    if callable(getattr(cache, "embed", None)) and not isinstance(cache, type):
+        fix = f"{kind} (an embedding model); wrap it: ToolEmbeddingCache(model)"
+    else:
+        fix = f"{kind}; make one: ToolEmbeddingCache(StaticEmbeddings())"
+    raise ConfigurationError(f"{where}: takes a ToolEmbeddingCache, and got {fix}")
+
+
 class ToolEmbeddingCache:
     """Tool vectors cached by text; query vectors never cached."""
 
     def __init__(self, model: EmbeddingModel) -> None:
+        check_model(model, "ToolEmbeddingCache", "pass one, e.g. ToolEmbeddingCache(StaticEmbeddings())")
         self.model = model
         self._vectors: dict[str, np.ndarray] = {}
         self._lock = threading.Lock()

@@ -29,7 +29,13 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from toolkit.errors import ConfigurationError
-from toolkit.search.embeddings import EmbeddingModel, ToolEmbeddingCache, default_embeddings
+from toolkit.search.embeddings import (
+    EmbeddingModel,
+    ToolEmbeddingCache,
+    check_cache,
+    check_model,
+    default_embeddings,
+)
 from toolkit.search.keyword import (
     SEARCH_TOOL_NAME,
     Match,
@@ -70,6 +76,7 @@ class VectorIndex:
     @classmethod
     def build(cls, specs: Sequence[ToolSpec], cache: ToolEmbeddingCache) -> VectorIndex:
         specs = tuple(catalogue(specs, "VectorIndex.build"))
+        check_cache(cache, "VectorIndex.build")
         try:
             texts = [tool_text(s) for s in specs]
         except (AttributeError, TypeError):
@@ -178,15 +185,12 @@ class VectorSearch:
         if self.min_score is not None:
             object.__setattr__(self, "min_score", check_min_score(self.min_score, "VectorSearch"))
         check_search_tool(self, "VectorSearch")
-        if self.model is not None and (
-            isinstance(self.model, type) or not callable(getattr(self.model, "embed", None))
-        ):
-            shown = f"the class {self.model.__name__}" if isinstance(self.model, type) else type(self.model).__name__
-            raise ConfigurationError(
-                f"VectorSearch: model={shown} is not an embedding model (an instance with embed(texts) -> array); "
-                "pass one, e.g. VectorSearch(model=StaticEmbeddings()), or leave it out for the course's model"
-            )
-        if self.cache is None:
+        if self.model is not None:
+            fix = "pass one, e.g. VectorSearch(model=StaticEmbeddings()), or leave it out for the course's model"
+            check_model(self.model, "VectorSearch", fix)
+        if self.cache is not None:
+            check_cache(self.cache, "VectorSearch(cache=...)")
+        else:
             object.__setattr__(self, "cache", ToolEmbeddingCache(self.model or default_embeddings()))
 
     @property

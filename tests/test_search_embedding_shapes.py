@@ -105,3 +105,26 @@ def test_a_model_given_for_the_cache_or_a_class_or_name_given_for_the_model_name
             f"ToolEmbeddingCache: model={shown} is not an embedding model (an instance with embed(texts) -> array); "
             "pass one, e.g. ToolEmbeddingCache(StaticEmbeddings())"
         )
+
+
+def test_the_cache_given_one_text_for_its_tools_or_no_text_for_a_query_names_the_fix():
+    """`cache.tools("track parcel")` embedded the text letter by letter (12 rows, silently), and
+    `cache.query(["track", "parcel"])` or `cache.query(None)` reached the model (a raw TypeError from its
+    tokenizer)."""
+    seen = []
+    cache = ToolEmbeddingCache(Returns(lambda texts: seen.extend(texts) or np.ones((len(texts), 4))))
+    with pytest.raises(ConfigurationError) as caught:
+        cache.tools("track parcel")
+    assert str(caught.value) == (
+        "ToolEmbeddingCache.tools: takes a list of tool texts, and got a str, which would be embedded letter by "
+        "letter; pass a list: ['track parcel']"
+    )
+    for query, kind in ((["track", "parcel"], "list"), (None, "NoneType"), (b"track", "bytes")):
+        with pytest.raises(ConfigurationError) as caught:
+            cache.query(query)
+        assert str(caught.value) == (
+            f"ToolEmbeddingCache.query: takes the query's text, a str, and got {kind}; pass one text, "
+            "e.g. 'refund a card payment'"
+        )
+    assert seen == []  # the model was never asked
+    assert cache.tools(("a b", "c")).shape == (2, 4) and cache.query("a b").shape == (4,)

@@ -204,6 +204,11 @@ class ToolEmbeddingCache:
 
     def tools(self, texts: Sequence[str]) -> np.ndarray:
         """One row per text; only texts never seen before go to the model (in one batch)."""
+        if isinstance(texts, str):  # a str is a sequence of its letters, each embedded as a text
+            raise ConfigurationError(
+                "ToolEmbeddingCache.tools: takes a list of tool texts, and got a str, which would be embedded "
+                f"letter by letter; pass a list: [{cut(texts, 40)!r}]"
+            )
         with self._lock:
             missing = list(dict.fromkeys(t for t in texts if t not in self._vectors))
         if missing:
@@ -216,6 +221,11 @@ class ToolEmbeddingCache:
 
     def query(self, text: str) -> np.ndarray:
         """The query's vector, straight from the model (never stored)."""
+        if not isinstance(text, str):  # a list of terms, None: the tokenizer fails
+            raise ConfigurationError(
+                f"ToolEmbeddingCache.query: takes the query's text, a str, and got {type(text).__name__}; "
+                "pass one text, e.g. 'refund a card payment'"
+            )
         return checked_vectors(self.model.embed([well_formed(text)]), 1, self.model)[0]
 
     def clear(self) -> None:

@@ -67,8 +67,8 @@ def test_a_query_of_another_width_is_refused():
     with pytest.raises(ConfigurationError) as info:
         search.search(index, "alpha")
     assert str(info.value) == (
-        "the query's vector has shape (3,), the tools' vectors (4,): embed the query with the model that "
-        "embedded the tools (build the index again after changing it)"
+        "VectorIndex.search: the query's vector has shape (3,), the tools' vectors (4,): embed the query with "
+        "the model that embedded the tools (build the index again after changing it)"
     )
 
 
@@ -128,3 +128,29 @@ def test_the_cache_given_one_text_for_its_tools_or_no_text_for_a_query_names_the
         )
     assert seen == []  # the model was never asked
     assert cache.tools(("a b", "c")).shape == (2, 4) and cache.query("a b").shape == (4,)
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+def test_a_query_vector_of_nan_or_infinite_numbers_is_refused_not_ranked(bad):
+    """A query vector holding NaN (a learner's own embedding) found the catalogue's first tools at a
+    similarity of 0.0, as if they matched; one holding infinity found nothing, with NumPy's warning."""
+    index = VectorIndex.build(SPECS, ToolEmbeddingCache(Returns(lambda texts: np.eye(len(texts), 4))))
+    query = np.array([1.0, bad, 0.0, 0.0], dtype=np.float32)
+    for call, where in ((lambda: index.search(query), "VectorIndex.search"),
+                        (lambda: index.similarities(query), "VectorIndex.similarities")):  # fmt: skip
+        with pytest.raises(ConfigurationError) as caught:
+            call()
+        assert str(caught.value) == (
+            f"{where}: the query's vector holds NaN or infinite numbers; embed the query with a model that "
+            "returns finite numbers (cache.query(text) checks them)"
+        )
+
+
+def test_a_query_vector_of_another_width_names_the_function():
+    index = VectorIndex.build(SPECS, ToolEmbeddingCache(Returns(lambda texts: np.eye(len(texts), 4))))
+    with pytest.raises(ConfigurationError) as caught:
+        index.search(np.ones(3))
+    assert str(caught.value) == (
+        "VectorIndex.search: the query's vector has shape (3,), the tools' vectors (4,): embed the query with "
+        "the model that embedded the tools (build the index again after changing it)"
+    )

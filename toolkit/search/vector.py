@@ -100,7 +100,7 @@ class VectorIndex:
             return np.zeros(0, dtype=np.float32)
         if query.shape != self.matrix.shape[1:]:
             raise ConfigurationError(
-                f"the query's vector has shape {query.shape}, the tools' vectors {self.matrix.shape[1:]}: "
+                f"{where}: the query's vector has shape {query.shape}, the tools' vectors {self.matrix.shape[1:]}: "
                 "embed the query with the model that embedded the tools (build the index again after changing it)"
             )
         # each row's sum of products computed alike: a matrix product (BLAS) adds up the rows past its
@@ -151,16 +151,22 @@ class VectorIndex:
 
 def _vector(query_vector: object, where: str) -> np.ndarray:
     """The query's vector as float32 numbers, or a `ConfigurationError` when it is no vector (its
-    text, given for its vector, failed inside NumPy; None passed as NaN)."""
+    text, given for its vector, failed inside NumPy; None passed as NaN) or holds NaN or infinity."""
     try:
         if query_vector is None or isinstance(query_vector, (str, bytes)):
             raise TypeError
-        return np.asarray(query_vector, dtype=np.float32)
+        vector = np.asarray(query_vector, dtype=np.float32)
     except (TypeError, ValueError):
         raise ConfigurationError(
             f"{where}: takes the query's vector, and got {type(query_vector).__name__}; embed the query first: "
             "index.search(cache.query(text)), or search with VectorSearch().search(index, text)"
         ) from None
+    if not np.isfinite(vector).all():  # NaN scored every tool 0.0 (found, as if it matched); infinity, NaN
+        raise ConfigurationError(
+            f"{where}: the query's vector holds NaN or infinite numbers; embed the query with a model that "
+            "returns finite numbers (cache.query(text) checks them)"
+        )
+    return vector
 
 
 @dataclass(frozen=True)

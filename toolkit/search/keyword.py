@@ -285,6 +285,11 @@ _CROSSED_FROM = 4 * _FEW
 only while the words with more than a few candidates have this many between them."""
 
 
+_MANY_FROM = 64
+"""The fewest texts that count as many whatever the catalogue's size: a short piece held by this many
+(and one text in 8) keeps its mask (`_Postings.common`); a run held by this many (and one text in 32)
+keeps a bit set (`_Postings.packed_from`). Tests lower it, so that a small catalogue takes those paths."""
+
 _READ_FROM = 4096
 _READ_RUNS = 8
 """A mixed term of `_READ_RUNS` runs or more whose places times runs pass `_READ_FROM` is weighed against
@@ -478,12 +483,12 @@ class _Postings:
     def __init__(self, texts: list[str]) -> None:
         self.texts = texts
         self.size = len(texts)
-        self.dense = max(64, self.size // 8)
+        self.dense = max(_MANY_FROM, self.size // 8)
         """From this many texts on, a hit list is a mask over all texts rather than a list."""
         self.masked_from = max(_FEW, self.size // 256)
         """From this many places found on, a mixed term's texts are marked in a mask rather than
         sorted: a few passes over all texts cost less than the sort's many small steps."""
-        self.packed_from = max(64, self.size // 32)
+        self.packed_from = max(_MANY_FROM, self.size // 32)
         """From this many holders on (one text in 32), a run keeps a bit set of its texts too: size / 8
         bytes, no more than its list (4 bytes a holder). Its texts are then OR-ed, not marked one by one."""
         reading = read_runs(texts)

@@ -48,6 +48,7 @@ import numpy as np
 
 from toolkit.errors import ConfigurationError, SearchArgumentError, ToolDefinitionError
 from toolkit.search.runs import _RUNS, changes, read_runs
+from toolkit.tools import json_repair
 from toolkit.tools.decorator import a_kind_of, check_name
 from toolkit.tools.reflect import ToolSpec
 from toolkit.unicode import cut
@@ -960,11 +961,18 @@ RETRY_TEXT = "{problem}. Call {tool} again with arguments like {example}."
 
 
 def argument_object(raw: str, tool: str, example: str) -> dict[str, Any]:
-    """The arguments as a JSON object, or a `SearchArgumentError` saying what is wrong."""
+    """The arguments as a JSON object, or a `SearchArgumentError` saying what is wrong.
+
+    Read as every tool's arguments are (`toolkit.tools.json_repair`): double-encoded by a gateway, with
+    trailing commas, single quotes or in a Markdown fence, and within its limits of size and depth."""
     try:
-        value = json.loads(raw or "{}")
-    except RecursionError:
-        raise argument_problem("Tool search arguments are nested too deeply to read", tool, example) from None
+        value = json_repair.loads(raw or "{}")
+    except json_repair.TooLarge:
+        if len(raw) > json_repair.MAX_CHARS:
+            problem = f"Tool search arguments are too long to read ({len(raw):,} characters, at most {json_repair.MAX_CHARS:,})"
+        else:
+            problem = "Tool search arguments are nested too deeply to read"
+        raise argument_problem(problem, tool, example) from None
     except ValueError:
         value = None
     if not isinstance(value, dict):

@@ -15,9 +15,10 @@
    call; at the start of a *new* call it reads them from memory, so tools found yesterday are
    visible at once, also from a `SqliteStore` after a restart.
 
-A mistake in the search arguments (missing, empty, wrong type, not JSON, nested too deeply,
+A mistake in the search arguments (missing, empty, wrong type, not JSON, nested too deeply, too long,
 text that is not valid Unicode) goes back to the model as an error result with an example,
-whatever the loop's error policies say: searching again is always the right fix. An empty
+whatever the loop's error policies say: searching again is always the right fix. The arguments are
+read as every tool's are (`toolkit.tools.json_repair`: double-encoded, trailing commas, quotes). An empty
 catalogue is no mistake: the search finds nothing. A context is for one call: build a new one
 per call (`context(...)`); the prepared index is reused while the catalogue stays the same.
 

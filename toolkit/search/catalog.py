@@ -126,18 +126,59 @@ def load_catalog(path: str | Path | None = None) -> Catalog:
             f"{where}: the file nests deeper than JSON can be read here; it must be {FORMAT}"
         ) from None
     try:
-        rows = [(t["name"], t["description"], t["parameters"], t["domain"]) for t in data["tools"]]
-        asked = [(q["query"], q["terms"], q["expected"]) for q in data["queries"]]
-    except (KeyError, TypeError) as exc:
-        missing = f"no {exc}" if isinstance(exc, KeyError) else str(exc)
+        rows, asked = _entries(data, "tools"), _entries(data, "queries")
+    except _Misshapen as exc:
         raise ConfigurationError(
-            f"{where}: the file does not have the catalogue's shape ({missing}); it must be {FORMAT}"
+            f"{where}: the file does not have the catalogue's shape ({exc}); it must be {FORMAT}"
         ) from None
     _check_entries(where, rows, asked)
     tools = tuple(ToolSpec(name, description, parameters) for name, description, parameters, _ in rows)
     queries = tuple(LabelledQuery(text, tuple(terms), expected) for text, terms, expected in asked)
     _check_catalog(where, tools, queries)
     return Catalog(tools, queries, {row[0]: row[3] for row in rows})
+
+
+_FIELDS = {"tools": ("name", "description", "parameters", "domain"), "queries": ("query", "terms", "expected")}
+"""Each part of a catalogue file, and the fields of its entries, in the order they are read."""
+
+
+class _Misshapen(Exception):
+    """A part of a catalogue file that is not of the catalogue's shape: the text names it."""
+
+
+def _entries(data: Any, part: str) -> list[tuple[Any, ...]]:
+    """The entries of `part` ("tools" or "queries") as tuples of their fields (`_FIELDS`), or `_Misshapen`
+    naming the first thing of the wrong shape: the file, the part or the entry (its place), in JSON's words."""
+    if not isinstance(data, dict):
+        raise _Misshapen(f"the file holds {_json_kind(data)}, not an object")
+    if part not in data:
+        raise _Misshapen(f"no {part!r}")
+    entries, fields = data[part], _FIELDS[part]
+    if not isinstance(entries, list):
+        raise _Misshapen(f"{part!r} is {_json_kind(entries)}, not an array")
+    rows = []
+    for i, entry in enumerate(entries):
+        if not isinstance(entry, dict):
+            raise _Misshapen(f"{part}[{i}] is {_json_kind(entry)}, not an object")
+        missing = next((field for field in fields if field not in entry), None)
+        if missing is not None:
+            raise _Misshapen(f"{part}[{i}] has no {missing!r}")
+        rows.append(tuple(entry[field] for field in fields))
+    return rows
+
+
+def _json_kind(value: Any) -> str:
+    """What a value read from JSON is, in JSON's words ("an array", "null")."""
+    if value is None:
+        return "null"
+    kinds = (
+        (bool, "a boolean"),
+        (dict, "an object"),
+        (list, "an array"),
+        (str, "a string"),
+        (int | float, "a number"),
+    )
+    return next((kind for types, kind in kinds if isinstance(value, types)), type(value).__name__)
 
 
 MAX_CATALOG_BYTES = 32 * 1024 * 1024

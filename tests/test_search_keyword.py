@@ -619,7 +619,7 @@ def _variant(word, kind, longest):
     ][kind]
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(data=st.data(), size=st.integers(1, 60), low_thresholds=st.booleans())
 def test_strangers_catalogues_and_their_most_frequent_words_agree_with_naive(data, size, low_thresholds):
     """Catalogues a stranger brings (OpenAPI operationIds in camelCase, MCP names with `__`, `.` and `-`,

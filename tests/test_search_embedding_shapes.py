@@ -154,3 +154,16 @@ def test_a_query_vector_of_another_width_names_the_function():
         "VectorIndex.search: the query's vector has shape (3,), the tools' vectors (4,): embed the query with "
         "the model that embedded the tools (build the index again after changing it)"
     )
+
+
+def test_a_model_and_a_cache_of_another_model_are_refused_together():
+    """`VectorSearch(model=a, cache=ToolEmbeddingCache(b))` searched with b, the model given silently unused."""
+    a, b = Returns(lambda texts: np.ones((len(texts), 4))), Returns(lambda texts: np.ones((len(texts), 3)))
+    with pytest.raises(ConfigurationError) as caught:
+        VectorSearch(model=a, cache=ToolEmbeddingCache(b))
+    assert str(caught.value) == (
+        "VectorSearch(model=..., cache=...): the cache embeds with another model than the one given, which would "
+        "never be used; pass one of them: VectorSearch(cache=ToolEmbeddingCache(model))"
+    )
+    cache = ToolEmbeddingCache(a)
+    assert VectorSearch(model=a, cache=cache).cache is cache  # the same model: taken

@@ -169,6 +169,22 @@ def _vector(query_vector: object, where: str) -> np.ndarray:
     return vector
 
 
+def _check_model_and_cache(model: object, cache: object) -> None:
+    """`VectorSearch`'s model and cache, each what it must be, and not of two models: the cache's model
+    searches, so another model given with it was silently unused."""
+    if model is not None:
+        fix = "pass one, e.g. VectorSearch(model=StaticEmbeddings()), or leave it out for the course's model"
+        check_model(model, "VectorSearch", fix)
+    if cache is None:
+        return
+    check_cache(cache, "VectorSearch(cache=...)")
+    if model is not None and getattr(cache, "model", model) is not model:
+        raise ConfigurationError(
+            "VectorSearch(model=..., cache=...): the cache embeds with another model than the one given, "
+            "which would never be used; pass one of them: VectorSearch(cache=ToolEmbeddingCache(model))"
+        )
+
+
 @dataclass(frozen=True)
 class VectorSearch:
     """Search by meaning (LangChain4j's `VectorToolSearchStrategy`, same defaults and texts)."""
@@ -191,12 +207,8 @@ class VectorSearch:
         if self.min_score is not None:
             object.__setattr__(self, "min_score", check_min_score(self.min_score, "VectorSearch"))
         check_search_tool(self, "VectorSearch")
-        if self.model is not None:
-            fix = "pass one, e.g. VectorSearch(model=StaticEmbeddings()), or leave it out for the course's model"
-            check_model(self.model, "VectorSearch", fix)
-        if self.cache is not None:
-            check_cache(self.cache, "VectorSearch(cache=...)")
-        else:
+        _check_model_and_cache(self.model, self.cache)
+        if self.cache is None:
             object.__setattr__(self, "cache", ToolEmbeddingCache(self.model or default_embeddings()))
 
     @property

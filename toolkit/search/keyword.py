@@ -194,9 +194,9 @@ def search_terms(terms: Iterable[str], where: str) -> list[str]:
 
 def catalogue(specs: Iterable[ToolSpec], where: str) -> list[ToolSpec]:
     """The tool specs an index is built from, as a list, or a `ConfigurationError` naming the fix:
-    one spec alone, a str, a dict (read by its keys), None, a `Catalog` (for its tools); a set (hash order: ties are ranked in
-    catalogue order, so each process would rank them differently). Items are checked by
-    `catalogue_misfit` only when building fails on one (no second pass over 10,000 tools)."""
+    one spec alone, a str, a dict (read by its keys), None, a `Catalog` (for its tools); a set (hash
+    order: ties are ranked in catalogue order, so each process would rank them differently). Items are
+    checked by `catalogue_misfit` only when building fails on one (no second pass over 10,000 tools)."""
     if type(specs) is list:
         return specs
     if isinstance(specs, (set, frozenset)):

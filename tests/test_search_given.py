@@ -482,3 +482,69 @@ def test_tool_specs_given_for_runnable_tools_name_the_fix():
         with pytest.raises(ToolDefinitionError) as caught:
             call()
         assert str(caught.value) == said
+
+
+class Mine:
+    """A learner's strategy: everything a strategy has, its methods written as `methods` says."""
+
+    takes = "terms"
+    spec = KeywordSearch().spec
+    example = KeywordSearch().example
+
+    def parse(self, raw):
+        return KeywordSearch().parse(raw)
+
+    def index(self, specs):
+        return list(specs)
+
+    def search(self, index, terms, allowed=None):
+        return [Match(s.name, s.description, 1.0) for s in index if any(t in s.name for t in terms)]
+
+
+def _without_allowed(self, index, terms):
+    return Mine.search(self, index, terms)
+
+
+def _allowed_required(self, index, terms, allowed):
+    return Mine.search(self, index, terms)
+
+
+def _index_of_two(self, specs, model):
+    return list(specs)
+
+
+@pytest.mark.parametrize(
+    ("method", "written", "said"),
+    [
+        ("search", _without_allowed, "Mine.search cannot be called as search(index, query, allowed) (too many "
+         "positional arguments); write it as def search(self, index, query, allowed=None): allowed is the names "
+         "it may return, None for all"),
+        ("index", _index_of_two, "Mine.index cannot be called as index(specs) (missing a required argument: "
+         "'model'); write it as def index(self, specs)"),
+    ],
+)  # fmt: skip
+def test_a_learner_s_strategy_whose_methods_cannot_be_called_as_the_wrapper_calls_them_is_refused(
+    method, written, said
+):
+    """A strategy whose search takes no `allowed` was taken, and the loop sent the model
+    "Tool 'tool_search_tool' failed: TypeError: Mine.search() takes 3 positional arguments but 4 were
+    given" on every search: the learner's mistake, named only to the model."""
+    strategy = type("Mine", (Mine,), {method: written})()
+    with pytest.raises(ConfigurationError) as caught:
+        ToolSearch(strategy)
+    assert str(caught.value) == f"ToolSearch(Mine object): {said}"
+
+
+def test_evaluate_refuses_a_strategy_whose_search_needs_allowed_and_takes_one_that_has_none():
+    catalog = Catalog(tuple(SPECS), (LabelledQuery("refund it", ("refund",), "refund"),), {})
+    strategy = type("Mine", (Mine,), {"search": _allowed_required})()
+    with pytest.raises(ConfigurationError) as caught:
+        evaluate(catalog, [2], {"mine": strategy})
+    assert str(caught.value) == (
+        "evaluate(...): strategies['mine']: Mine.search cannot be called as search(index, query) (missing a "
+        "required argument: 'allowed'); write it as def search(self, index, query, allowed=None): allowed is "
+        "the names it may return, None for all"
+    )
+    rows = evaluate(catalog, [2], {"mine": type("Mine", (Mine,), {"search": _without_allowed})()})
+    assert rows[1].accuracy == 1.0
+    assert ToolSearch(Mine()).search('{"terms": ["refund"]}', [SPECS[1]]).found == ["refund"]

@@ -38,7 +38,7 @@ from toolkit import data as course_data
 from toolkit import files
 from toolkit.errors import ConfigurationError
 from toolkit.search.keyword import catalogue, catalogue_misfit, clean_terms
-from toolkit.search.strategy import SearchStrategy, found_matches
+from toolkit.search.strategy import SearchStrategy, call_misfit, found_matches
 from toolkit.tokens import estimate_json_tokens
 from toolkit.tools.decorator import TOOL_NAME
 from toolkit.tools.execute import Tool
@@ -408,6 +408,11 @@ def _check_settings(sizes: Any, strategies: Any) -> list[int]:
                 "takes 'terms' or 'text', spec, index and search); pass KeywordSearch(), VectorSearch() or an "
                 "object with those members"
             )
+        misfit = call_misfit(strategy, "index", 1) or call_misfit(
+            strategy, "search", 2
+        )  # as `_evaluate_one` calls them
+        if misfit:
+            raise ConfigurationError(f"evaluate(...): strategies[{name!r}]: {misfit}")
     return [int(n) for n in given]
 
 

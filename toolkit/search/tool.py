@@ -40,7 +40,7 @@ from toolkit.errors import ConfigurationError, SearchArgumentError
 from toolkit.loop.run import FOUND_TOOLS
 from toolkit.loop.sources import ALWAYS_VISIBLE, ProviderRequest, ToolContext, ToolProvider, ToolRegistry, build_context
 from toolkit.search.keyword import KeywordSearch, Match, RetryError, catalogue, catalogue_misfit
-from toolkit.search.strategy import SearchStrategy, found_matches
+from toolkit.search.strategy import SearchStrategy, call_misfit, found_matches
 from toolkit.tools.decorator import InvocationContext
 from toolkit.tools.execute import Tool, ToolOutput
 from toolkit.tools.reflect import ToolSpec
@@ -97,6 +97,10 @@ class ToolSearch:
     def __init__(self, strategy: SearchStrategy | None = None) -> None:
         if strategy is not None and (isinstance(strategy, type) or not _can_search(strategy)):
             raise ConfigurationError(f"ToolSearch({_shown(strategy)}): {_not_a_strategy(strategy)}")
+        for method, arguments in (("parse", 1), ("index", 1), ("search", 3)):  # as the wrapper calls them
+            misfit = call_misfit(strategy, method, arguments) if strategy is not None else None
+            if misfit:
+                raise ConfigurationError(f"ToolSearch({_shown(strategy)}): {misfit}")
         self.strategy: SearchStrategy = strategy if strategy is not None else KeywordSearch()
         self.outcomes: deque[SearchOutcome] = deque(maxlen=KEPT_OUTCOMES)
         """The last searches run through this wrapper, oldest first (for views and tests)."""

@@ -20,7 +20,8 @@ text that is not valid Unicode) goes back to the model as an error result with a
 whatever the loop's error policies say: searching again is always the right fix. The arguments are
 read as every tool's are (`toolkit.tools.json_repair`: double-encoded, trailing commas, quotes). An empty
 catalogue is no mistake: the search finds nothing. A context is for one call: build a new one
-per call (`context(...)`); the prepared index is reused while the catalogue stays the same.
+per call (`context(...)`); the prepared index is reused while the catalogue stays the same, and a
+context searches with the strategy it was made with (its search tool is the one offered).
 
 Leaves out: the strategies (`toolkit.search.keyword`, `toolkit.search.vector`); tools that a
 dynamic provider adds later in the call are visible at once (only what exists is wrapped);
@@ -123,13 +124,14 @@ class ToolSearch:
     def wrap(self, context: ToolContext) -> ToolContext:
         """Hide every tool but the always-visible ones and add the search tool (in place)."""
         searchable = [t.spec for t in context.available.values() if not is_always_visible(t)]
-        index = self.index(searchable)
+        strategy, index = self.strategy, self.index(searchable)
         context.hidden.update(spec.name for spec in searchable)
 
         def run(call: ToolCall, invocation: InvocationContext) -> ToolOutput:
-            return _output(self.search(call.arguments, index, allowed=context.hidden, called=call.name))
+            # the strategy the context was made with (its tool is the one offered), even if `self.strategy` is replaced
+            return _output(self._search(strategy, call.arguments, index, context.hidden, call.name))
 
-        context.add([Tool(self.strategy.spec, run, f"tool search ({type(self.strategy).__name__})")])
+        context.add([Tool(strategy.spec, run, f"tool search ({type(strategy).__name__})")])
         return context
 
     def index(self, specs: Sequence[ToolSpec]) -> Any:
@@ -173,18 +175,24 @@ class ToolSearch:
         """Run one search from the model's raw arguments; also usable without a loop. `called`:
         the name the model called the search tool by (a wrapper may have renamed it), which an
         argument mistake's text then names."""
+        return self._search(self.strategy, arguments, index, allowed, called)
+
+    def _search(
+        self, strategy: SearchStrategy, arguments: str, index: Any, allowed: Collection[str] | None, called: str | None
+    ) -> SearchOutcome:
+        """`search` with `strategy` (a context's own: the one it was made with)."""
         if type(arguments) is not str and arguments is not None:  # the model always sends a str
-            raise ConfigurationError(_not_arguments(arguments, self.strategy))
+            raise ConfigurationError(_not_arguments(arguments, strategy))
         arguments = arguments or ""  # None (`"arguments": null`) is no arguments; outcomes and views keep a str
-        label, searched = type(self.strategy).__name__, len(allowed) if allowed is not None else self._size(index)
+        label, searched = type(strategy).__name__, len(allowed) if allowed is not None else self._size(index)
         try:
-            query = self.strategy.parse(arguments)
+            query = strategy.parse(arguments)
         except SearchArgumentError as problem:
             text = problem.addressed(called) if called and isinstance(problem, RetryError) else str(problem)
             outcome = SearchOutcome(label, arguments, None, searched, error=text)
         else:
-            found = self.strategy.search(index, query, allowed)
-            matches = found_matches(found, self.strategy, self._known(index, allowed), "ToolSearch.search")
+            found = strategy.search(index, query, allowed)
+            matches = found_matches(found, strategy, self._known(index, allowed), "ToolSearch.search")
             outcome = SearchOutcome(label, arguments, query, searched, matches)
         self.outcomes.append(outcome)
         return outcome

@@ -9,7 +9,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from toolkit import data
-from toolkit.errors import ConfigurationError
+from toolkit.errors import ArgumentError, ConfigurationError
 from toolkit.search.catalog import ALL_TOOLS, evaluate, load_catalog, scaled_catalog, subset, tools_tokens
 from toolkit.search.keyword import KeywordSearch
 from toolkit.search.vector import VectorSearch
@@ -146,3 +146,32 @@ def test_the_catalogue_s_functions_take_any_iterable_of_specs_and_name_an_item_t
             f'{where}: item 3 (str) is not a ToolSpec; make one: ToolSpec("name", "description"), or '
             "[t.spec for t in tools_from(f)] for functions"
         )
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        '{"order_id": "SO-1"}',
+        json.dumps(json.dumps({"order_id": "SO-1"})),  # double-encoded by a gateway
+        '{"order_id": "SO-1",}',  # a trailing comma
+        "{'order_id': 'SO-1'}",  # single quotes
+    ],
+)
+def test_a_catalogue_tool_reads_its_arguments_as_every_tool_does(arguments):
+    """The canned catalogue tools (what a model calls after searching in week 8) read their arguments
+    with json.loads: a trailing comma or single quotes, which every other tool reads, failed the call with
+    "Tool 'cancel_order' failed: JSONDecodeError: Expecting property name…", and double-encoded arguments
+    were answered as a str."""
+    from toolkit.chat.messages import ToolCall
+    from toolkit.search.catalog import catalog_tools
+
+    (cancel,) = catalog_tools([s for s in load_catalog().tools if s.name == "cancel_order"])
+    result = cancel.execute(ToolCall(id="call_1", name="cancel_order", arguments=arguments))
+    assert not result.is_error and json.loads(result.content) == {
+        "tool": "cancel_order",
+        "ok": True,
+        "arguments": {"order_id": "SO-1"},
+    }
+    with pytest.raises(ArgumentError) as caught:  # as any tool's: the loop's policy sends it back to the model
+        cancel.execute(ToolCall(id="call_2", name="cancel_order", arguments='{"order_id": '))
+    assert str(caught.value).startswith("Invalid arguments for tool 'cancel_order':\n- arguments: got")

@@ -40,6 +40,7 @@ from toolkit.errors import ConfigurationError
 from toolkit.search.keyword import catalogue, catalogue_misfit, clean_terms
 from toolkit.search.strategy import SearchStrategy, call_misfit, found_matches
 from toolkit.tokens import estimate_json_tokens
+from toolkit.tools.arguments import parse_arguments
 from toolkit.tools.decorator import TOOL_NAME
 from toolkit.tools.execute import Tool
 from toolkit.tools.reflect import ToolSpec
@@ -275,7 +276,8 @@ def catalog_tools(specs: Iterable[ToolSpec]) -> list[Tool]:
     specs = _specs(specs, "catalog_tools")
 
     def answer(call: Any, context: Any) -> dict[str, Any]:
-        return {"tool": call.name, "ok": True, "arguments": json.loads(call.arguments or "{}")}
+        # read as every tool's arguments are (double-encoded, trailing commas, …); not JSON: an ArgumentError
+        return {"tool": call.name, "ok": True, "arguments": parse_arguments(call.name, call.arguments)}
 
     return [Tool(spec, answer, f"catalog {spec.name}") for spec in specs]
 

@@ -310,3 +310,44 @@ def test_found_tools_of_another_shape_in_memory_reveal_only_the_names_they_hold(
     sent = {*shown, "hand_over", "tool_search_tool"}
     registered = ("cancel_order", "track_shipment", "refund_payment", "hand_over", "tool_search_tool")
     assert model.requests[0].tools == tuple(name for name in registered if name in sent)
+
+
+SLIPS = {
+    "double-encoded": lambda value: json.dumps(json.dumps(value)),  # a JSON string holding the object
+    "trailing-commas": lambda value: json.dumps(value)[:-1] + ",}",
+    "single-quotes": lambda value: json.dumps(value).replace('"', "'"),
+    "fenced": lambda value: f"```json\n{json.dumps(value)}\n```",  # as some open models write arguments
+}
+
+
+@pytest.mark.parametrize("slip", SLIPS)
+def test_the_search_tool_reads_its_arguments_as_leniently_as_every_other_tool(slip):
+    """A gateway that double-encodes arguments (or a model writing trailing commas, single quotes, a
+    fence) had every tool's call read (`json_repair`) but the search tool's: 'Failed to parse tool search
+    arguments as a JSON object', again on every retry, so no tool was ever found. Strict out: what is
+    read is checked as before."""
+    written = SLIPS[slip]
+    model = ScriptedModel(
+        [
+            call("tool_search_tool", written({"terms": ["cancel"]})),
+            call("cancel_order", written({"order_id": "SO-1"})),
+            call("tool_search_tool", written({"terms": "cancel"})),
+            "Cancelled.",
+        ]
+    )
+    found, cancelled, wrong = results(run_loop(model, ASK, context=ToolSearch().context(TOOLS)))
+    assert not found.is_error and found.attributes == {FOUND_TOOLS: ["cancel_order"]}, found.content
+    assert cancelled.content == "order SO-1 cancelled"
+    assert wrong.is_error and wrong.content.startswith("Tool argument 'terms' must be an array of strings. ")
+
+
+def test_search_arguments_past_every_tool_s_size_limit_go_back_named():
+    from toolkit.tools.json_repair import MAX_CHARS
+
+    arguments = json.dumps({"terms": ["a" * MAX_CHARS]})
+    model = ScriptedModel([call("tool_search_tool", arguments), "sorry"])
+    (error,) = results(run_loop(model, ASK, context=ToolSearch().context(TOOLS)))
+    assert error.is_error and error.content == (
+        f"Tool search arguments are too long to read ({len(arguments):,} characters, at most {MAX_CHARS:,}). "
+        'Call tool_search_tool again with arguments like {"terms": ["refund", "payment"]}.'
+    )

@@ -9,7 +9,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from toolkit import data
-from toolkit.errors import ConfigurationError
+from toolkit.errors import ArgumentError, ConfigurationError
 from toolkit.search.catalog import ALL_TOOLS, evaluate, load_catalog, scaled_catalog, subset, tools_tokens
 from toolkit.search.keyword import KeywordSearch
 from toolkit.search.vector import VectorSearch
@@ -99,3 +99,79 @@ def test_a_numpy_size_scales_the_catalogue_as_an_int_does(catalog):
     assert scaled_catalog(catalog.tools, np.int64(700)) == scaled_catalog(catalog.tools, 700)
     with pytest.raises(ConfigurationError, match=r"^scaled_catalog\(\.\.\., size=np\.int64\(-1\)\): use a whole"):
         scaled_catalog(catalog.tools, np.int64(-1))
+
+
+def test_the_catalogue_s_functions_given_a_catalog_for_its_tools_or_its_tools_for_it_name_the_fix(catalog):
+    """`scaled_catalog(load_catalog(), 1000)` failed with a raw TypeError ('Catalog' object is not
+    subscriptable), `catalog_tools(load_catalog())` with 'not iterable', `evaluate(catalog.tools, ...)`
+    and `subset(catalog.tools, 10)` with an AttributeError ('tuple' object has no attribute 'queries'),
+    and the indexes' fix for a Catalog pointed at tools_from."""
+    from toolkit.search.catalog import catalog_tools
+    from toolkit.search.keyword import KeywordIndex
+
+    tools_fix = "takes a list of tool specs, and got Catalog; pass its tools: catalog.tools"
+    for call, where in (
+        (lambda: scaled_catalog(catalog, 1000), "scaled_catalog"),
+        (lambda: catalog_tools(catalog), "catalog_tools"),
+        (lambda: KeywordIndex(catalog), "KeywordIndex"),
+    ):
+        with pytest.raises(ConfigurationError) as caught:
+            call()
+        assert str(caught.value) == f"{where}: {tools_fix}"
+    for call, where in (
+        (lambda: evaluate(catalog.tools, [50], {"keyword": KeywordSearch()}), "evaluate(...)"),
+        (lambda: subset(catalog.tools, 10), "subset"),
+    ):
+        with pytest.raises(ConfigurationError) as caught:
+            call()
+        assert str(caught.value) == (
+            f"{where}: takes a Catalog (its tools and labelled queries), and got tuple; pass load_catalog(), "
+            "or load_catalog(path) for your own file"
+        )
+
+
+def test_the_catalogue_s_functions_take_any_iterable_of_specs_and_name_an_item_that_is_none(catalog):
+    """A generator of specs was 'not subscriptable' to scaled_catalog; a function or a name in the list
+    failed with a raw AttributeError in scaled_catalog and catalog_tools."""
+    from toolkit.search.catalog import catalog_tools
+
+    specs = list(catalog.tools[:3])
+    assert scaled_catalog((s for s in specs), 5) == scaled_catalog(specs, 5)
+    assert [t.name for t in catalog_tools(s for s in specs)] == [s.name for s in specs]
+    for call, where in ((lambda: scaled_catalog([*specs, "refund"], 10), "scaled_catalog"),
+                        (lambda: catalog_tools([*specs, "refund"]), "catalog_tools")):  # fmt: skip
+        with pytest.raises(ConfigurationError) as caught:
+            call()
+        assert str(caught.value) == (
+            f'{where}: item 3 (str) is not a ToolSpec; make one: ToolSpec("name", "description"), or '
+            "[t.spec for t in tools_from(f)] for functions"
+        )
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        '{"order_id": "SO-1"}',
+        json.dumps(json.dumps({"order_id": "SO-1"})),  # double-encoded by a gateway
+        '{"order_id": "SO-1",}',  # a trailing comma
+        "{'order_id': 'SO-1'}",  # single quotes
+    ],
+)
+def test_a_catalogue_tool_reads_its_arguments_as_every_tool_does(arguments):
+    """The canned catalogue tools (what a model calls after searching in week 8) read their arguments
+    with json.loads: a trailing comma or single quotes, which every other tool reads, failed the call with
+    "Tool 'cancel_order' failed: JSONDecodeError: Expecting property name…", and double-encoded arguments
+    were answered as a str."""
+    from toolkit.chat.messages import ToolCall
+    from toolkit.search.catalog import catalog_tools
+
+    (cancel,) = catalog_tools([s for s in load_catalog().tools if s.name == "cancel_order"])
+    result = cancel.execute(ToolCall(id="call_1", name="cancel_order", arguments=arguments))
+    assert not result.is_error and json.loads(result.content) == {
+        "tool": "cancel_order",
+        "ok": True,
+        "arguments": {"order_id": "SO-1"},
+    }
+    with pytest.raises(ArgumentError) as caught:  # as any tool's: the loop's policy sends it back to the model
+        cancel.execute(ToolCall(id="call_2", name="cancel_order", arguments='{"order_id": '))
+    assert str(caught.value).startswith("Invalid arguments for tool 'cancel_order':\n- arguments: got")

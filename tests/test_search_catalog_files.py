@@ -38,12 +38,18 @@ def error_of(path):
     "content, problem",
     [
         ({"tools": [tool("a")]}, "no 'queries'"),
-        ({"tools": [{"name": "a", "description": "d", "parameters": {}}], "queries": []}, "no 'domain'"),
-        ({"tools": ["a"], "queries": []}, "string indices must be integers, not 'str'"),
-        ([1, 2], "list indices must be integers or slices, not str"),
+        ({"tools": [tool("a"), {"name": "b", "description": "d", "parameters": {}}], "queries": []},
+         "tools[1] has no 'domain'"),
+        ({"tools": [tool("a"), "b"], "queries": []}, "tools[1] is a string, not an object"),
+        ({"tools": {"a": tool("a")}, "queries": []}, "'tools' is an object, not an array"),
+        ({"tools": [], "queries": [query("a"), {"query": "q", "expected": "a"}]}, "queries[1] has no 'terms'"),
+        ({"tools": [], "queries": [None]}, "queries[0] is null, not an object"),
+        ([1, 2], "the file holds an array, not an object"),
     ],
-)
+)  # fmt: skip
 def test_a_file_of_the_wrong_shape_says_what_is_missing_and_the_shape(tmp_path, content, problem):
+    """The entry of the wrong shape is named (a file of 10,000 tools was told "no 'domain'"), and no
+    Python text stands for the problem ("string indices must be integers, not 'str'")."""
     path = write(tmp_path, content)
     assert error_of(path) == (
         f"load_catalog({str(path)!r}): the file does not have the catalogue's shape ({problem}); it must be {FORMAT}"

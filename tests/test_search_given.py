@@ -430,3 +430,121 @@ def test_allowed_names_in_a_list_are_read_once_not_once_per_tool():
         found = index.search(query, 5, allowed=allowed)
         assert [m.name for m in found] == [f"tool_{i}" for i in range(2000, 2005)]
         assert CountedNames.compared <= 2 * len(allowed), type(index).__name__
+
+
+FIX_INDEX = "build it once and pass it: index = search.index(specs)"
+
+
+@pytest.mark.parametrize(
+    ("strategy", "index", "got"),
+    [
+        (KeywordSearch(), SPECS, "list"),  # the catalogue, for its index
+        (KeywordSearch(), None, "NoneType"),
+        (KeywordSearch(), "index", "str"),
+        (KeywordSearch(), "vector", "VectorIndex, which VectorSearch builds"),
+        (VectorSearch(model=Letters()), SPECS, "list"),
+        (VectorSearch(model=Letters()), "keyword", "KeywordIndex, which KeywordSearch builds"),
+    ],
+)
+def test_a_strategy_searching_what_is_not_its_index_is_a_configuration_error(strategy, index, got):
+    """`KeywordSearch().search(specs, terms)` failed with a raw AttributeError ('list' object has no
+    attribute 'search'); a ToolSearch whose strategy was replaced, searching the index built before,
+    was told of the other index's rules: VectorSearch on a KeywordIndex 'min_score=None; use a finite
+    number', KeywordSearch on a VectorIndex 'takes the query's vector, and got list'."""
+    if index == "vector":
+        index = VectorSearch(model=Letters()).index(SPECS)
+    elif index == "keyword":
+        index = KeywordSearch().index(SPECS)
+    where = type(strategy).__name__
+    query = ["refund"] if strategy.takes == "terms" else "refund"
+    with pytest.raises(ConfigurationError) as caught:
+        strategy.search(index, query)
+    assert (
+        str(caught.value) == f"{where}.search: takes the index {where}.index(specs) returns, and got {got}; {FIX_INDEX}"
+    )
+    search = ToolSearch(strategy)  # the same through the wrapper, as the model calls it
+    with pytest.raises(ConfigurationError) as caught:
+        search.search(strategy.example, index)
+    assert str(caught.value).startswith(f"{where}.search: takes the index {where}.index(specs) returns, and got {got}")
+
+
+def test_tool_specs_given_for_runnable_tools_name_the_fix():
+    """`ToolSearch().context(load_catalog().tools)` (the specs, not tools that run) was told 'ToolSpec has
+    no @tool methods. Fix: decorate its tool methods with @tool', which no ToolSpec can follow."""
+    from toolkit.errors import ToolDefinitionError
+    from toolkit.loop.sources import build_context
+
+    said = (
+        "tools_from(ToolSpec 'query_order'): it describes a tool, and has no function to run. Fix: pair it with "
+        "one, Tool(spec, function), or make the catalogue's specs runnable: catalog_tools(specs)"
+    )
+    for call in (lambda: ToolSearch().context(SPECS), lambda: build_context(tools=SPECS)):
+        with pytest.raises(ToolDefinitionError) as caught:
+            call()
+        assert str(caught.value) == said
+
+
+class Mine:
+    """A learner's strategy: everything a strategy has, its methods written as `methods` says."""
+
+    takes = "terms"
+    spec = KeywordSearch().spec
+    example = KeywordSearch().example
+
+    def parse(self, raw):
+        return KeywordSearch().parse(raw)
+
+    def index(self, specs):
+        return list(specs)
+
+    def search(self, index, terms, allowed=None):
+        return [Match(s.name, s.description, 1.0) for s in index if any(t in s.name for t in terms)]
+
+
+def _without_allowed(self, index, terms):
+    return Mine.search(self, index, terms)
+
+
+def _allowed_required(self, index, terms, allowed):
+    return Mine.search(self, index, terms)
+
+
+def _index_of_two(self, specs, model):
+    return list(specs)
+
+
+@pytest.mark.parametrize(
+    ("method", "written", "said"),
+    [
+        ("search", _without_allowed, "Mine.search cannot be called as search(index, query, allowed) (too many "
+         "positional arguments); write it as def search(self, index, query, allowed=None): allowed is the names "
+         "it may return, None for all"),
+        ("index", _index_of_two, "Mine.index cannot be called as index(specs) (missing a required argument: "
+         "'model'); write it as def index(self, specs)"),
+    ],
+)  # fmt: skip
+def test_a_learner_s_strategy_whose_methods_cannot_be_called_as_the_wrapper_calls_them_is_refused(
+    method, written, said
+):
+    """A strategy whose search takes no `allowed` was taken, and the loop sent the model
+    "Tool 'tool_search_tool' failed: TypeError: Mine.search() takes 3 positional arguments but 4 were
+    given" on every search: the learner's mistake, named only to the model."""
+    strategy = type("Mine", (Mine,), {method: written})()
+    with pytest.raises(ConfigurationError) as caught:
+        ToolSearch(strategy)
+    assert str(caught.value) == f"ToolSearch(Mine object): {said}"
+
+
+def test_evaluate_refuses_a_strategy_whose_search_needs_allowed_and_takes_one_that_has_none():
+    catalog = Catalog(tuple(SPECS), (LabelledQuery("refund it", ("refund",), "refund"),), {})
+    strategy = type("Mine", (Mine,), {"search": _allowed_required})()
+    with pytest.raises(ConfigurationError) as caught:
+        evaluate(catalog, [2], {"mine": strategy})
+    assert str(caught.value) == (
+        "evaluate(...): strategies['mine']: Mine.search cannot be called as search(index, query) (missing a "
+        "required argument: 'allowed'); write it as def search(self, index, query, allowed=None): allowed is "
+        "the names it may return, None for all"
+    )
+    rows = evaluate(catalog, [2], {"mine": type("Mine", (Mine,), {"search": _without_allowed})()})
+    assert rows[1].accuracy == 1.0
+    assert ToolSearch(Mine()).search('{"terms": ["refund"]}', [SPECS[1]]).found == ["refund"]

@@ -145,3 +145,22 @@ def test_numpy_whole_numbers_are_settings_as_ints_are(whole):
     assert type(vector.max_results) is int and vector.min_score == 0.5 and type(vector.min_score) is float
     plain = VectorSearch(model=Letters(), max_results=3, min_score=0.5)
     assert vector.search(vector.index(specs), "parcel") == plain.search(plain.index(specs), "parcel") != []
+
+
+def test_a_context_keeps_the_strategy_it_was_made_with_when_the_wrapper_s_is_replaced():
+    """A context made, then the wrapper's strategy replaced: the model was offered the keyword search tool
+    (terms), and its call was parsed by the new vector strategy ("Missing required tool argument 'query'")
+    against the keyword index. A context is one call's: it searches as it was made to."""
+    from toolkit.chat.messages import ToolResultMessage, UserMessage
+    from toolkit.chat.scripted import ScriptedModel, call
+    from toolkit.loop.run import run_loop
+    from toolkit.search.catalog import catalog_tools
+
+    search = ToolSearch(KeywordSearch())
+    context = search.context(catalog_tools([ToolSpec("track_parcel", "Track a parcel"), ToolSpec("refund", "")]))
+    search.strategy = VectorSearch(model=Letters())
+    model = ScriptedModel([call("tool_search_tool", terms=["parcel"]), "done"])
+    result = run_loop(model, [UserMessage(content="where is it")], context=context)
+    (found,) = [m for m in result.new_messages if isinstance(m, ToolResultMessage)]
+    assert not found.is_error and found.attributes["found_tools"] == ["track_parcel"], found.content
+    assert search.outcomes[-1].strategy == "KeywordSearch"

@@ -37,9 +37,10 @@ from typing import Any
 from toolkit import data as course_data
 from toolkit import files
 from toolkit.errors import ConfigurationError
-from toolkit.search.keyword import clean_terms
-from toolkit.search.strategy import SearchStrategy, found_matches
+from toolkit.search.keyword import catalogue, catalogue_misfit, clean_terms
+from toolkit.search.strategy import SearchStrategy, call_misfit, found_matches
 from toolkit.tokens import estimate_json_tokens
+from toolkit.tools.arguments import parse_arguments
 from toolkit.tools.decorator import TOOL_NAME
 from toolkit.tools.execute import Tool
 from toolkit.tools.reflect import ToolSpec
@@ -126,18 +127,59 @@ def load_catalog(path: str | Path | None = None) -> Catalog:
             f"{where}: the file nests deeper than JSON can be read here; it must be {FORMAT}"
         ) from None
     try:
-        rows = [(t["name"], t["description"], t["parameters"], t["domain"]) for t in data["tools"]]
-        asked = [(q["query"], q["terms"], q["expected"]) for q in data["queries"]]
-    except (KeyError, TypeError) as exc:
-        missing = f"no {exc}" if isinstance(exc, KeyError) else str(exc)
+        rows, asked = _entries(data, "tools"), _entries(data, "queries")
+    except _Misshapen as exc:
         raise ConfigurationError(
-            f"{where}: the file does not have the catalogue's shape ({missing}); it must be {FORMAT}"
+            f"{where}: the file does not have the catalogue's shape ({exc}); it must be {FORMAT}"
         ) from None
     _check_entries(where, rows, asked)
     tools = tuple(ToolSpec(name, description, parameters) for name, description, parameters, _ in rows)
     queries = tuple(LabelledQuery(text, tuple(terms), expected) for text, terms, expected in asked)
     _check_catalog(where, tools, queries)
     return Catalog(tools, queries, {row[0]: row[3] for row in rows})
+
+
+_FIELDS = {"tools": ("name", "description", "parameters", "domain"), "queries": ("query", "terms", "expected")}
+"""Each part of a catalogue file, and the fields of its entries, in the order they are read."""
+
+
+class _Misshapen(Exception):
+    """A part of a catalogue file that is not of the catalogue's shape: the text names it."""
+
+
+def _entries(data: Any, part: str) -> list[tuple[Any, ...]]:
+    """The entries of `part` ("tools" or "queries") as tuples of their fields (`_FIELDS`), or `_Misshapen`
+    naming the first thing of the wrong shape: the file, the part or the entry (its place), in JSON's words."""
+    if not isinstance(data, dict):
+        raise _Misshapen(f"the file holds {_json_kind(data)}, not an object")
+    if part not in data:
+        raise _Misshapen(f"no {part!r}")
+    entries, fields = data[part], _FIELDS[part]
+    if not isinstance(entries, list):
+        raise _Misshapen(f"{part!r} is {_json_kind(entries)}, not an array")
+    rows = []
+    for i, entry in enumerate(entries):
+        if not isinstance(entry, dict):
+            raise _Misshapen(f"{part}[{i}] is {_json_kind(entry)}, not an object")
+        missing = next((field for field in fields if field not in entry), None)
+        if missing is not None:
+            raise _Misshapen(f"{part}[{i}] has no {missing!r}")
+        rows.append(tuple(entry[field] for field in fields))
+    return rows
+
+
+def _json_kind(value: Any) -> str:
+    """What a value read from JSON is, in JSON's words ("an array", "null")."""
+    if value is None:
+        return "null"
+    kinds = (
+        (bool, "a boolean"),
+        (dict, "an object"),
+        (list, "an array"),
+        (str, "a string"),
+        (int | float, "a number"),
+    )
+    return next((kind for types, kind in kinds if isinstance(value, types)), type(value).__name__)
 
 
 MAX_CATALOG_BYTES = 32 * 1024 * 1024
@@ -229,17 +271,40 @@ def _check_catalog(where: str, tools: Sequence[ToolSpec], queries: Sequence[Labe
         )
 
 
-def catalog_tools(specs: Sequence[ToolSpec]) -> list[Tool]:
+def catalog_tools(specs: Iterable[ToolSpec]) -> list[Tool]:
     """Runnable `Tool`s for the specs: each answers with a short canned JSON result."""
+    specs = _specs(specs, "catalog_tools")
 
     def answer(call: Any, context: Any) -> dict[str, Any]:
-        return {"tool": call.name, "ok": True, "arguments": json.loads(call.arguments or "{}")}
+        # read as every tool's arguments are (double-encoded, trailing commas, …); not JSON: an ArgumentError
+        return {"tool": call.name, "ok": True, "arguments": parse_arguments(call.name, call.arguments)}
 
     return [Tool(spec, answer, f"catalog {spec.name}") for spec in specs]
 
 
+def _specs(specs: Iterable[ToolSpec], where: str) -> list[ToolSpec]:
+    """The tool specs given, as a list, or a `ConfigurationError` naming the fix (`catalogue`): a
+    `Catalog` for its tools, one spec alone, a str; an item that is no spec (each looked at: the
+    callers read their fields one by one)."""
+    specs = catalogue(specs, where)
+    misfit = catalogue_misfit(specs, where)
+    if misfit is not None:
+        raise misfit
+    return specs
+
+
+def _checked_catalog(catalog: Catalog, where: str) -> None:
+    """A `ConfigurationError` unless `catalog` is a `Catalog`: its tools alone have no queries to measure."""
+    if not isinstance(catalog, Catalog):
+        raise ConfigurationError(
+            f"{where}: takes a Catalog (its tools and labelled queries), and got {type(catalog).__name__}; "
+            "pass load_catalog(), or load_catalog(path) for your own file"
+        )
+
+
 def subset(catalog: Catalog, size: int, seed: int = 0) -> list[ToolSpec]:
     """`size` tools: every expected tool plus a seeded sample of the rest, in catalogue order."""
+    _checked_catalog(catalog, "subset")
     expected = {q.expected for q in catalog.queries}
     others = [t.name for t in catalog.tools if t.name not in expected]
     wanted = min(len(others), max(0, size - len(expected)))  # a size past the catalogue keeps it all
@@ -247,7 +312,7 @@ def subset(catalog: Catalog, size: int, seed: int = 0) -> list[ToolSpec]:
     return [t for t in catalog.tools if t.name in keep]
 
 
-def scaled_catalog(specs: Sequence[ToolSpec], size: int) -> list[ToolSpec]:
+def scaled_catalog(specs: Iterable[ToolSpec], size: int) -> list[ToolSpec]:
     """`size` tools: the originals, then copies prefixed with a system name (`jira_create_task`).
 
     Past one copy per system, further instances are numbered (`jira2_create_task`, "(Jira 2)").
@@ -257,6 +322,7 @@ def scaled_catalog(specs: Sequence[ToolSpec], size: int) -> list[ToolSpec]:
     if isinstance(size, bool) or not isinstance(size, Integral) or size < 0:  # np.int64 is one (evaluate's sizes)
         raise ConfigurationError(f"scaled_catalog(..., size={size!r}): use a whole number, 0 or more")
     size = int(size)
+    specs = _specs(specs, "scaled_catalog")
     out = list(specs[:size])
     taken = {s.name for s in specs}
     instance = 1
@@ -304,6 +370,7 @@ def tools_tokens(specs: Sequence[ToolSpec]) -> int:
 
 def evaluate(catalog: Catalog, sizes: Sequence[int], strategies: Mapping[str, Any], seed: int = 0) -> list[EvalRow]:
     """Rows for every size: all tools in the prompt, then each strategy (see the module docstring)."""
+    _checked_catalog(catalog, "evaluate(...)")
     if not catalog.queries:
         raise ConfigurationError("evaluate(...): the catalogue has no labelled queries, so there is nothing to measure")
     rows = []
@@ -343,6 +410,11 @@ def _check_settings(sizes: Any, strategies: Any) -> list[int]:
                 "takes 'terms' or 'text', spec, index and search); pass KeywordSearch(), VectorSearch() or an "
                 "object with those members"
             )
+        misfit = call_misfit(strategy, "index", 1) or call_misfit(
+            strategy, "search", 2
+        )  # as `_evaluate_one` calls them
+        if misfit:
+            raise ConfigurationError(f"evaluate(...): strategies[{name!r}]: {misfit}")
     return [int(n) for n in given]
 
 

@@ -167,10 +167,34 @@ def checked_vectors(vectors: object, count: int, model: object) -> np.ndarray:
     return array
 
 
+def check_model(model: object, where: str, fix: str) -> None:
+    """A `ConfigurationError` unless `model` can embed (an instance with `embed`): the class given for its
+    instance, or a model's name, failed only at the first embedding, with a raw TypeError or AttributeError."""
+    if isinstance(model, type) or not callable(getattr(model, "embed", None)):
+        shown = f"the class {model.__name__}" if isinstance(model, type) else type(model).__name__
+        raise ConfigurationError(
+            f"{where}: model={shown} is not an embedding model (an instance with embed(texts) -> array); {fix}"
+        )
+
+
+def check_cache(cache: object, where: str) -> None:
+    """A `ConfigurationError` unless `cache` is a `ToolEmbeddingCache` (or has its `tools` and `query`):
+    the embedding model given in its place failed with a raw AttributeError when the index was built."""
+    if isinstance(cache, ToolEmbeddingCache) or all(callable(getattr(cache, m, None)) for m in ("tools", "query")):
+        return
+    kind = f"the class {cache.__name__}" if isinstance(cache, type) else type(cache).__name__
+    if callable(getattr(cache, "embed", None)) and not isinstance(cache, type):
+        fix = f"{kind} (an embedding model); wrap it: ToolEmbeddingCache(model)"
+    else:
+        fix = f"{kind}; make one: ToolEmbeddingCache(StaticEmbeddings())"
+    raise ConfigurationError(f"{where}: takes a ToolEmbeddingCache, and got {fix}")
+
+
 class ToolEmbeddingCache:
     """Tool vectors cached by text; query vectors never cached."""
 
     def __init__(self, model: EmbeddingModel) -> None:
+        check_model(model, "ToolEmbeddingCache", "pass one, e.g. ToolEmbeddingCache(StaticEmbeddings())")
         self.model = model
         self._vectors: dict[str, np.ndarray] = {}
         self._lock = threading.Lock()
@@ -180,6 +204,11 @@ class ToolEmbeddingCache:
 
     def tools(self, texts: Sequence[str]) -> np.ndarray:
         """One row per text; only texts never seen before go to the model (in one batch)."""
+        if isinstance(texts, str):  # a str is a sequence of its letters, each embedded as a text
+            raise ConfigurationError(
+                "ToolEmbeddingCache.tools: takes a list of tool texts, and got a str, which would be embedded "
+                f"letter by letter; pass a list: [{cut(texts, 40)!r}]"
+            )
         with self._lock:
             missing = list(dict.fromkeys(t for t in texts if t not in self._vectors))
         if missing:
@@ -192,6 +221,11 @@ class ToolEmbeddingCache:
 
     def query(self, text: str) -> np.ndarray:
         """The query's vector, straight from the model (never stored)."""
+        if not isinstance(text, str):  # a list of terms, None: the tokenizer fails
+            raise ConfigurationError(
+                f"ToolEmbeddingCache.query: takes the query's text, a str, and got {type(text).__name__}; "
+                "pass one text, e.g. 'refund a card payment'"
+            )
         return checked_vectors(self.model.embed([well_formed(text)]), 1, self.model)[0]
 
     def clear(self) -> None:

@@ -48,6 +48,7 @@ import numpy as np
 
 from toolkit.errors import ConfigurationError, SearchArgumentError, ToolDefinitionError
 from toolkit.search.runs import _RUNS, changes, read_runs
+from toolkit.tools import json_repair
 from toolkit.tools.decorator import a_kind_of, check_name
 from toolkit.tools.reflect import ToolSpec
 from toolkit.unicode import cut
@@ -143,6 +144,25 @@ def check_allowed(allowed: Collection[str] | None, where: str) -> Collection[str
     return frozenset(allowed)
 
 
+_BUILT_BY = {"KeywordIndex": "KeywordSearch", "VectorIndex": "VectorSearch"}
+"""Each strategy's index, by the index type's name: the text of `check_index` names the other one's."""
+
+
+def check_index(index: object, kind: type, strategy: object) -> None:
+    """A `ConfigurationError` unless `index` is a `kind` (the index `strategy.index(specs)` returns): the
+    catalogue passed for its index failed with a raw AttributeError, and the other strategy's index (a
+    `ToolSearch` whose strategy was replaced, searching the index built before) with that index's rules."""
+    if isinstance(index, kind):
+        return
+    where, got = type(strategy).__name__, type(index).__name__
+    builder = _BUILT_BY.get(got) if type(index).__module__.startswith("toolkit.search.") else None
+    shown = f"{got}, which {builder} builds" if builder else got
+    raise ConfigurationError(
+        f"{where}.search: takes the index {where}.index(specs) returns, and got {shown}; "
+        "build it once and pass it: index = search.index(specs)"
+    )
+
+
 def search_terms(terms: Iterable[str], where: str) -> list[str]:
     """`clean_terms` of what a caller passed as the terms, or a `ConfigurationError` naming the fix:
     a str would be searched letter by letter ("order" finds every tool with an o, r, d or e), a
@@ -174,9 +194,9 @@ def search_terms(terms: Iterable[str], where: str) -> list[str]:
 
 def catalogue(specs: Iterable[ToolSpec], where: str) -> list[ToolSpec]:
     """The tool specs an index is built from, as a list, or a `ConfigurationError` naming the fix:
-    one spec alone, a str, a dict (read by its keys), None; a set (hash order: ties are ranked in
-    catalogue order, so each process would rank them differently). Items are checked by
-    `catalogue_misfit` only when building fails on one (no second pass over 10,000 tools)."""
+    one spec alone, a str, a dict (read by its keys), None, a `Catalog` (for its tools); a set (hash
+    order: ties are ranked in catalogue order, so each process would rank them differently). Items are
+    checked by `catalogue_misfit` only when building fails on one (no second pass over 10,000 tools)."""
     if type(specs) is list:
         return specs
     if isinstance(specs, (set, frozenset)):
@@ -188,6 +208,8 @@ def catalogue(specs: Iterable[ToolSpec], where: str) -> list[ToolSpec]:
         kind = type(specs).__name__
         fix = "put it in a list: [spec]" if isinstance(specs, ToolSpec) else "e.g. [t.spec for t in tools_from(...)]"
         fix += ", or list(specs.values()) for a dict" if isinstance(specs, Mapping) else ""
+        if hasattr(specs, "tools") and hasattr(specs, "queries"):  # a `Catalog` (load_catalog), for its tools
+            fix = "pass its tools: catalog.tools"
         raise ConfigurationError(f"{where}: takes a list of tool specs, and got {kind}; {fix}")
     return list(specs)
 
@@ -263,6 +285,11 @@ _CROSSED_FROM = 4 * _FEW
 20 NumPy calls whatever the words, about as much as checking this many runs with `in`, so a round is taken
 only while the words with more than a few candidates have this many between them."""
 
+
+_MANY_FROM = 64
+"""The fewest texts that count as many whatever the catalogue's size: a short piece held by this many
+(and one text in 8) keeps its mask (`_Postings.common`); a run held by this many (and one text in 32)
+keeps a bit set (`_Postings.packed_from`). Tests lower it, so that a small catalogue takes those paths."""
 
 _READ_FROM = 4096
 _READ_RUNS = 8
@@ -457,12 +484,12 @@ class _Postings:
     def __init__(self, texts: list[str]) -> None:
         self.texts = texts
         self.size = len(texts)
-        self.dense = max(64, self.size // 8)
+        self.dense = max(_MANY_FROM, self.size // 8)
         """From this many texts on, a hit list is a mask over all texts rather than a list."""
         self.masked_from = max(_FEW, self.size // 256)
         """From this many places found on, a mixed term's texts are marked in a mask rather than
         sorted: a few passes over all texts cost less than the sort's many small steps."""
-        self.packed_from = max(64, self.size // 32)
+        self.packed_from = max(_MANY_FROM, self.size // 32)
         """From this many holders on (one text in 32), a run keeps a bit set of its texts too: size / 8
         bytes, no more than its list (4 bytes a holder). Its texts are then OR-ed, not marked one by one."""
         reading = read_runs(texts)
@@ -934,11 +961,18 @@ RETRY_TEXT = "{problem}. Call {tool} again with arguments like {example}."
 
 
 def argument_object(raw: str, tool: str, example: str) -> dict[str, Any]:
-    """The arguments as a JSON object, or a `SearchArgumentError` saying what is wrong."""
+    """The arguments as a JSON object, or a `SearchArgumentError` saying what is wrong.
+
+    Read as every tool's arguments are (`toolkit.tools.json_repair`): double-encoded by a gateway, with
+    trailing commas, single quotes or in a Markdown fence, and within its limits of size and depth."""
     try:
-        value = json.loads(raw or "{}")
-    except RecursionError:
-        raise argument_problem("Tool search arguments are nested too deeply to read", tool, example) from None
+        value = json_repair.loads(raw or "{}")
+    except json_repair.TooLarge:
+        if len(raw) > json_repair.MAX_CHARS:
+            problem = f"Tool search arguments are too long to read ({len(raw):,} characters, at most {json_repair.MAX_CHARS:,})"
+        else:
+            problem = "Tool search arguments are nested too deeply to read"
+        raise argument_problem(problem, tool, example) from None
     except ValueError:
         value = None
     if not isinstance(value, dict):
@@ -1030,4 +1064,5 @@ class KeywordSearch:
 
     def search(self, index: KeywordIndex, terms: Sequence[str], allowed: Collection[str] | None = None) -> list[Match]:
         """The best tools for `terms`: at most `max_results`, each scoring at least `min_score`; `allowed` limits the pool by name."""
+        check_index(index, KeywordIndex, self)
         return index.search(terms, self.max_results, self.min_score, allowed)

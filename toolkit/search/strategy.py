@@ -14,6 +14,7 @@ Leaves out: how a strategy scores (each strategy's own module).
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Collection, Container, Iterable, Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
@@ -77,3 +78,32 @@ def found_matches(found: object, strategy: object, known: Container[str] | None,
                 "the tools in its index (among allowed)"
             )
     return matches
+
+
+_CALLED = {
+    ("parse", 1): ("parse(raw)", "def parse(self, raw)"),
+    ("index", 1): ("index(specs)", "def index(self, specs)"),
+    ("search", 2): ("search(index, query)", None),
+    ("search", 3): ("search(index, query, allowed)", None),
+}
+_SEARCH_WRITTEN = "def search(self, index, query, allowed=None): allowed is the names it may return, None for all"
+
+
+def call_misfit(strategy: object, method: str, arguments: int) -> str | None:
+    """Why `strategy.method` cannot be called with `arguments` positional arguments, as the wrapper
+    (`parse(raw)`, `index(specs)`, `search(index, query, allowed)`) or `evaluate` (`search(index, query)`)
+    calls it, and how to write it; None when it can (or its signature cannot be read). Checked when the
+    strategy is given: a search without `allowed` failed on every search, its TypeError sent to the model."""
+    try:
+        signature = inspect.signature(getattr(strategy, method))
+    except (TypeError, ValueError):  # a builtin or a C callable: called as it is
+        return None
+    try:
+        signature.bind(*[None] * arguments)
+    except TypeError as exc:
+        called, written = _CALLED[method, arguments]
+        return (
+            f"{type(strategy).__name__}.{method} cannot be called as {called} ({exc}); "
+            f"write it as {written or _SEARCH_WRITTEN}"
+        )
+    return None

@@ -15,11 +15,13 @@
    call; at the start of a *new* call it reads them from memory, so tools found yesterday are
    visible at once, also from a `SqliteStore` after a restart.
 
-A mistake in the search arguments (missing, empty, wrong type, not JSON, nested too deeply,
+A mistake in the search arguments (missing, empty, wrong type, not JSON, nested too deeply, too long,
 text that is not valid Unicode) goes back to the model as an error result with an example,
-whatever the loop's error policies say: searching again is always the right fix. An empty
+whatever the loop's error policies say: searching again is always the right fix. The arguments are
+read as every tool's are (`toolkit.tools.json_repair`: double-encoded, trailing commas, quotes). An empty
 catalogue is no mistake: the search finds nothing. A context is for one call: build a new one
-per call (`context(...)`); the prepared index is reused while the catalogue stays the same.
+per call (`context(...)`); the prepared index is reused while the catalogue stays the same, and a
+context searches with the strategy it was made with (its search tool is the one offered).
 
 Leaves out: the strategies (`toolkit.search.keyword`, `toolkit.search.vector`); tools that a
 dynamic provider adds later in the call are visible at once (only what exists is wrapped);
@@ -39,7 +41,7 @@ from toolkit.errors import ConfigurationError, SearchArgumentError
 from toolkit.loop.run import FOUND_TOOLS
 from toolkit.loop.sources import ALWAYS_VISIBLE, ProviderRequest, ToolContext, ToolProvider, ToolRegistry, build_context
 from toolkit.search.keyword import KeywordSearch, Match, RetryError, catalogue, catalogue_misfit
-from toolkit.search.strategy import SearchStrategy, found_matches
+from toolkit.search.strategy import SearchStrategy, call_misfit, found_matches
 from toolkit.tools.decorator import InvocationContext
 from toolkit.tools.execute import Tool, ToolOutput
 from toolkit.tools.reflect import ToolSpec
@@ -96,6 +98,10 @@ class ToolSearch:
     def __init__(self, strategy: SearchStrategy | None = None) -> None:
         if strategy is not None and (isinstance(strategy, type) or not _can_search(strategy)):
             raise ConfigurationError(f"ToolSearch({_shown(strategy)}): {_not_a_strategy(strategy)}")
+        for method, arguments in (("parse", 1), ("index", 1), ("search", 3)):  # as the wrapper calls them
+            misfit = call_misfit(strategy, method, arguments) if strategy is not None else None
+            if misfit:
+                raise ConfigurationError(f"ToolSearch({_shown(strategy)}): {misfit}")
         self.strategy: SearchStrategy = strategy if strategy is not None else KeywordSearch()
         self.outcomes: deque[SearchOutcome] = deque(maxlen=KEPT_OUTCOMES)
         """The last searches run through this wrapper, oldest first (for views and tests)."""
@@ -118,13 +124,14 @@ class ToolSearch:
     def wrap(self, context: ToolContext) -> ToolContext:
         """Hide every tool but the always-visible ones and add the search tool (in place)."""
         searchable = [t.spec for t in context.available.values() if not is_always_visible(t)]
-        index = self.index(searchable)
+        strategy, index = self.strategy, self.index(searchable)
         context.hidden.update(spec.name for spec in searchable)
 
         def run(call: ToolCall, invocation: InvocationContext) -> ToolOutput:
-            return _output(self.search(call.arguments, index, allowed=context.hidden, called=call.name))
+            # the strategy the context was made with (its tool is the one offered), even if `self.strategy` is replaced
+            return _output(self._search(strategy, call.arguments, index, context.hidden, call.name))
 
-        context.add([Tool(self.strategy.spec, run, f"tool search ({type(self.strategy).__name__})")])
+        context.add([Tool(strategy.spec, run, f"tool search ({type(strategy).__name__})")])
         return context
 
     def index(self, specs: Sequence[ToolSpec]) -> Any:
@@ -168,18 +175,24 @@ class ToolSearch:
         """Run one search from the model's raw arguments; also usable without a loop. `called`:
         the name the model called the search tool by (a wrapper may have renamed it), which an
         argument mistake's text then names."""
+        return self._search(self.strategy, arguments, index, allowed, called)
+
+    def _search(
+        self, strategy: SearchStrategy, arguments: str, index: Any, allowed: Collection[str] | None, called: str | None
+    ) -> SearchOutcome:
+        """`search` with `strategy` (a context's own: the one it was made with)."""
         if type(arguments) is not str and arguments is not None:  # the model always sends a str
-            raise ConfigurationError(_not_arguments(arguments, self.strategy))
+            raise ConfigurationError(_not_arguments(arguments, strategy))
         arguments = arguments or ""  # None (`"arguments": null`) is no arguments; outcomes and views keep a str
-        label, searched = type(self.strategy).__name__, len(allowed) if allowed is not None else self._size(index)
+        label, searched = type(strategy).__name__, len(allowed) if allowed is not None else self._size(index)
         try:
-            query = self.strategy.parse(arguments)
+            query = strategy.parse(arguments)
         except SearchArgumentError as problem:
             text = problem.addressed(called) if called and isinstance(problem, RetryError) else str(problem)
             outcome = SearchOutcome(label, arguments, None, searched, error=text)
         else:
-            found = self.strategy.search(index, query, allowed)
-            matches = found_matches(found, self.strategy, self._known(index, allowed), "ToolSearch.search")
+            found = strategy.search(index, query, allowed)
+            matches = found_matches(found, strategy, self._known(index, allowed), "ToolSearch.search")
             outcome = SearchOutcome(label, arguments, query, searched, matches)
         self.outcomes.append(outcome)
         return outcome

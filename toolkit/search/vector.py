@@ -29,7 +29,13 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from toolkit.errors import ConfigurationError
-from toolkit.search.embeddings import EmbeddingModel, ToolEmbeddingCache, default_embeddings
+from toolkit.search.embeddings import (
+    EmbeddingModel,
+    ToolEmbeddingCache,
+    check_cache,
+    check_model,
+    default_embeddings,
+)
 from toolkit.search.keyword import (
     SEARCH_TOOL_NAME,
     Match,
@@ -38,6 +44,7 @@ from toolkit.search.keyword import (
     catalogue,
     catalogue_misfit,
     check_allowed,
+    check_index,
     check_max_results,
     check_min_score,
     check_search_tool,
@@ -69,6 +76,7 @@ class VectorIndex:
     @classmethod
     def build(cls, specs: Sequence[ToolSpec], cache: ToolEmbeddingCache) -> VectorIndex:
         specs = tuple(catalogue(specs, "VectorIndex.build"))
+        check_cache(cache, "VectorIndex.build")
         try:
             texts = [tool_text(s) for s in specs]
         except (AttributeError, TypeError):
@@ -92,7 +100,7 @@ class VectorIndex:
             return np.zeros(0, dtype=np.float32)
         if query.shape != self.matrix.shape[1:]:
             raise ConfigurationError(
-                f"the query's vector has shape {query.shape}, the tools' vectors {self.matrix.shape[1:]}: "
+                f"{where}: the query's vector has shape {query.shape}, the tools' vectors {self.matrix.shape[1:]}: "
                 "embed the query with the model that embedded the tools (build the index again after changing it)"
             )
         # each row's sum of products computed alike: a matrix product (BLAS) adds up the rows past its
@@ -143,16 +151,38 @@ class VectorIndex:
 
 def _vector(query_vector: object, where: str) -> np.ndarray:
     """The query's vector as float32 numbers, or a `ConfigurationError` when it is no vector (its
-    text, given for its vector, failed inside NumPy; None passed as NaN)."""
+    text, given for its vector, failed inside NumPy; None passed as NaN) or holds NaN or infinity."""
     try:
         if query_vector is None or isinstance(query_vector, (str, bytes)):
             raise TypeError
-        return np.asarray(query_vector, dtype=np.float32)
+        vector = np.asarray(query_vector, dtype=np.float32)
     except (TypeError, ValueError):
         raise ConfigurationError(
             f"{where}: takes the query's vector, and got {type(query_vector).__name__}; embed the query first: "
             "index.search(cache.query(text)), or search with VectorSearch().search(index, text)"
         ) from None
+    if not np.isfinite(vector).all():  # NaN scored every tool 0.0 (found, as if it matched); infinity, NaN
+        raise ConfigurationError(
+            f"{where}: the query's vector holds NaN or infinite numbers; embed the query with a model that "
+            "returns finite numbers (cache.query(text) checks them)"
+        )
+    return vector
+
+
+def _check_model_and_cache(model: object, cache: object) -> None:
+    """`VectorSearch`'s model and cache, each what it must be, and not of two models: the cache's model
+    searches, so another model given with it was silently unused."""
+    if model is not None:
+        fix = "pass one, e.g. VectorSearch(model=StaticEmbeddings()), or leave it out for the course's model"
+        check_model(model, "VectorSearch", fix)
+    if cache is None:
+        return
+    check_cache(cache, "VectorSearch(cache=...)")
+    if model is not None and getattr(cache, "model", model) is not model:
+        raise ConfigurationError(
+            "VectorSearch(model=..., cache=...): the cache embeds with another model than the one given, "
+            "which would never be used; pass one of them: VectorSearch(cache=ToolEmbeddingCache(model))"
+        )
 
 
 @dataclass(frozen=True)
@@ -177,14 +207,7 @@ class VectorSearch:
         if self.min_score is not None:
             object.__setattr__(self, "min_score", check_min_score(self.min_score, "VectorSearch"))
         check_search_tool(self, "VectorSearch")
-        if self.model is not None and (
-            isinstance(self.model, type) or not callable(getattr(self.model, "embed", None))
-        ):
-            shown = f"the class {self.model.__name__}" if isinstance(self.model, type) else type(self.model).__name__
-            raise ConfigurationError(
-                f"VectorSearch: model={shown} is not an embedding model (an instance with embed(texts) -> array); "
-                "pass one, e.g. VectorSearch(model=StaticEmbeddings()), or leave it out for the course's model"
-            )
+        _check_model_and_cache(self.model, self.cache)
         if self.cache is None:
             object.__setattr__(self, "cache", ToolEmbeddingCache(self.model or default_embeddings()))
 
@@ -223,6 +246,7 @@ class VectorSearch:
 
     def search(self, index: VectorIndex, query: str, allowed: Collection[str] | None = None) -> list[Match]:
         """The tools closest in meaning to `query`: at most `max_results`, each at least `min_score` similar; `allowed` limits the pool by name."""
+        check_index(index, VectorIndex, self)
         if type(query) is not str:  # the embedding model would fail deep inside on anything else
             kind = type(query).__name__
             fix = f"' '.join({query!r:.60})" if isinstance(query, list | tuple) else "e.g. 'refund a card payment'"

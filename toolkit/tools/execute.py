@@ -811,6 +811,12 @@ def _methods(obj: Any) -> list[Tool]:
         kind = type(obj).__name__
         if isinstance(obj, _VALUES):
             raise _value_error(obj)
+        if isinstance(obj, ToolSpec):  # `tools=catalog.tools`: the specs of a catalogue, which run nothing
+            raise ToolDefinitionError(
+                f"tools_from(ToolSpec {obj.name!r:.60})",
+                "it describes a tool, and has no function to run",
+                "pair it with one, Tool(spec, function), or make the catalogue's specs runnable: catalog_tools(specs)",
+            )
         if callable(getattr(obj, "list_tools", None)):  # an McpClient
             raise ToolDefinitionError(
                 f"tools_from({kind} object)",

@@ -931,3 +931,36 @@ def test_a_stdio_client_done_with_its_server_holds_no_open_file(args):
         del client
         gc.collect()
     assert [str(w.message) for w in caught if issubclass(w.category, ResourceWarning)] == []
+
+
+def _changing_server():
+    """A server whose `unlock` tool swaps its tools for `admin_delete` and says so
+    (`notifications/tools/list_changed`, sent with the call's answer)."""
+    import mcp_types as types
+    from mcp.server.lowlevel import Server
+
+    listed = ["unlock"]
+
+    async def list_tools(ctx, params):
+        return types.ListToolsResult(
+            tools=[types.Tool(name=name, input_schema={"type": "object", "properties": {}}) for name in listed]
+        )
+
+    async def call_tool(ctx, params):
+        listed[:] = ["admin_delete"]
+        await ctx.session.send_notification(types.ToolListChangedNotification(), related_request_id=ctx.request_id)
+        return types.CallToolResult(content=[types.TextContent(text=f"ran {params.name}")])
+
+    return Server("changing", on_list_tools=list_tools, on_call_tool=call_tool)
+
+
+def test_a_server_saying_its_tools_changed_is_listed_again():
+    """The cache ignored `notifications/tools/list_changed`: the provider kept offering a tool the
+    server had removed (each call 'Unknown tool') and never the one it added. LangChain4j's client
+    marks its tool list out of date on that notification; so does this one."""
+    with McpClient(_changing_server(), name="changing") as client:
+        provider = McpToolProvider([client])
+        assert list(_tools(provider)) == ["unlock"]
+        assert _run(_tools(provider), "unlock").content == "ran unlock"
+        assert list(_tools(provider)) == ["admin_delete"]
+        assert [t.name for t in client.list_tools()] == ["admin_delete"]  # cached again: nothing changed since

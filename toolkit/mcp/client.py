@@ -16,11 +16,14 @@ one included; `mask(text)` masks them in any other text (`McpToolProvider` masks
 answers with it). An HTTP server's URL is shown masked (`http://me:***@host/mcp?token=***`), in
 the log lines of the SDK and of httpx2 as well.
 
-It connects on first use (or `connect()`), lists tools through a cache that only
-`evict_tool_list_cache()` empties (a tool the SDK cannot read, say one with no
-`inputSchema`, costs that tool alone: it goes into `unreadable`, with the reason), and calls a
-tool with a deadline: when it passes, the SDK sends the `notifications/cancelled` message so
-the server stops working. Errors::
+It connects on first use (or `connect()`), lists tools through a cache (a tool the SDK cannot
+read, say one with no `inputSchema`, costs that tool alone: it goes into `unreadable`, with the
+reason), and calls a tool with a deadline: when it passes, the SDK sends the
+`notifications/cancelled` message so the server stops working. The cache is emptied by
+`evict_tool_list_cache()` and, as in LangChain4j's client, by the server's
+`notifications/tools/list_changed`: a server that added or removed tools is listed again at the
+next `list_tools()` (a 2026-07-28 server sends it only with a call's answer: no subscription is
+opened). Errors::
 
     McpError                  the server answered with an error, or broke the protocol
     ├── McpConnectionError    it cannot be reached, or went away (before the request was sent)
@@ -102,6 +105,7 @@ from mcp_types import (
     ListToolsRequest,
     ListToolsResult,
     PaginatedRequestParams,
+    ToolListChangedNotification,
     jsonrpc_message_adapter,
 )
 from mcp_types import Tool as McpTool
@@ -184,6 +188,8 @@ class McpClient:
         self.request_timeout = request_timeout
         """Default deadline of one request (listing tools, or a call without its own)."""
         self._tools: list[McpTool] | None = None
+        self._tools_changed = 0
+        """How many times the server said its tools changed: a listing that one overtook is not cached."""
         self.unreadable: dict[str, str] = {}
         """The tools the last listing could not read (a listing that is not valid MCP for them
         alone): their names → why. The others are listed; `McpToolProvider` reports these."""
@@ -445,7 +451,12 @@ class McpClient:
     async def _on_message(self, message: Any) -> None:
         """The SDK's message handler. A message the server sent that cannot be read fails every
         request waiting for an answer at once: which of them it answered cannot be known, and
-        waiting would turn a broken reply into a timeout."""
+        waiting would turn a broken reply into a timeout. The server saying its tools changed
+        empties the tool list's cache."""
+        if isinstance(message, ToolListChangedNotification):
+            self._tools_changed += 1
+            self._tools = None
+            return
         if not isinstance(message, ValidationError):
             return
         if _stray_line(message) is not None or _stray_json(message) is not None:
@@ -562,30 +573,33 @@ class McpClient:
                 f"MCP server {self.name!r} went away ({gone}), and its tools cannot be listed; to reconnect, call "
                 "its client's close() and use it again, or make a new client"
             )
-        if self._tools is None:
-            seconds = self.request_timeout if timeout is None else timeout
-            unreadable: dict[str, str] = {}
+        cached = self._tools  # read once: the server's word that its tools changed empties it on another thread
+        if cached is not None:
+            return list(cached)
+        seconds = self.request_timeout if timeout is None else timeout
+        unreadable: dict[str, str] = {}
 
-            async def within(client: mcp.Client) -> tuple[list[McpTool], bool]:
-                try:
-                    with anyio.fail_after(seconds):
-                        return await _list_all(client, unreadable)
-                except TimeoutError:
-                    raise MCPError(REQUEST_TIMEOUT, "listing tools timed out") from None
+        async def within(client: mcp.Client) -> tuple[list[McpTool], bool]:
+            try:
+                with anyio.fail_after(seconds):
+                    return await _list_all(client, unreadable)
+            except TimeoutError:
+                raise MCPError(REQUEST_TIMEOUT, "listing tools timed out") from None
 
-            tools, cut_short = self._call(within, timeout=seconds)
+        changed = self._tools_changed
+        tools, cut_short = self._call(within, timeout=seconds)
+        if changed == self._tools_changed:  # else they changed while being listed: asked again next time
             self._tools = tools
-            self.listing_cut = (
-                f"MCP server {self.name!r} lists its tools on more than {MAX_PAGES} pages; only the first "
-                f"{MAX_PAGES} pages ({len(tools)} tools) were read, and the tools on later pages are not offered"
-                if cut_short
-                else ""
-            )
-            self.unreadable = {
-                name: self._hide(f"MCP tool {name!r} of server {self.name!r}: {why}")
-                for name, why in unreadable.items()
-            }
-        return list(self._tools)
+        self.listing_cut = (
+            f"MCP server {self.name!r} lists its tools on more than {MAX_PAGES} pages; only the first "
+            f"{MAX_PAGES} pages ({len(tools)} tools) were read, and the tools on later pages are not offered"
+            if cut_short
+            else ""
+        )
+        self.unreadable = {
+            name: self._hide(f"MCP tool {name!r} of server {self.name!r}: {why}") for name, why in unreadable.items()
+        }
+        return list(tools)
 
     def evict_tool_list_cache(self) -> None:
         """Forget the cached tool list: the next `list_tools()` asks the server again."""

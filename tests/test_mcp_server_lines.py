@@ -2,9 +2,12 @@
 client that writes raw JSON-RPC lines on its stdin (every line gets JSON-RPC's answer, and the
 server goes on serving), and served tools whose answers the SDK cannot write as they are."""
 
+import contextlib
 import json
+import queue
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -25,14 +28,24 @@ INITIALIZE = {
 CALL = '{"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"name": "query_order", "arguments": {"orderId": "\\ud800"}}}'
 
 
+HANG_S = 60
+"""How long an answer may take before the server is taken not to answer (a bound, not a speed)."""
+
+
 def _answers(lines: list[str], count: int) -> list[dict]:
-    """The server's first `count` answers to `lines`, sorted by id. Its stdin stays open until they
-    are read: a server whose stdin closes stops, and may drop an answer still on its way."""
+    """The server's first `count` answers to `lines`, sorted by id (fewer when it stops answering
+    for `HANG_S`). Its stdin stays open until they are read: a server whose stdin closes stops,
+    and may drop an answer still on its way."""
     with subprocess.Popen(SERVER, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True) as server:
         assert server.stdin is not None and server.stdout is not None
         server.stdin.write("".join(line + "\n" for line in lines))
         server.stdin.flush()
-        answers = [json.loads(server.stdout.readline()) for _ in range(count)]
+        read: queue.Queue[str] = queue.Queue()
+        threading.Thread(target=lambda: [read.put(line) for line in server.stdout], daemon=True).start()
+        answers = []
+        with contextlib.suppress(queue.Empty):
+            while len(answers) < count:
+                answers.append(json.loads(read.get(timeout=HANG_S)))
         server.stdin.close()
         assert server.wait(timeout=30) == 0
     return sorted(answers, key=lambda a: str(a.get("id")))
@@ -136,3 +149,42 @@ def test_a_line_nested_too_deep_to_read_is_answered_and_serving_goes_on():
             "error": {"code": -32700, "message": "Parse error: the line nests too deep to be read"},
         },
     ]
+
+
+@pytest.mark.parametrize("rid", ["null", "2.5", "true", '{"n": 1}', "[1]"])
+def test_a_request_whose_id_is_no_string_or_integer_is_answered_and_serving_goes_on(rid):
+    """Such a line is valid JSON-RPC for the SDK's parser only as a notification (the id dropped),
+    so it went unanswered and the client waited out its deadline. JSON-RPC answers an Invalid
+    Request, with a null id (it cannot be echoed: MCP's ids are strings and integers)."""
+    lines = [
+        json.dumps(INITIALIZE),
+        '{"jsonrpc": "2.0", "method": "notifications/initialized"}',
+        f'{{"jsonrpc": "2.0", "id": {rid}, "method": "ping"}}',
+        '{"jsonrpc": "2.0", "id": 5, "method": "ping"}',
+    ]
+    answers = _answers(lines, 3)
+    assert answers[1:] == [
+        {"jsonrpc": "2.0", "id": 5, "result": {}},
+        {
+            "jsonrpc": "2.0",
+            "id": None,
+            "error": {"code": -32600, "message": f"Invalid Request: an id is a string or an integer, not {rid}"},
+        },
+    ]
+
+
+def test_a_tool_that_reads_stdin_reads_nothing_of_the_client_s_messages(tmp_path):
+    """The server reads its client's messages on stdin: a served tool calling input() must not
+    take the next one (it reads end of file, and its call fails), as with the SDK's own reader."""
+    server = tmp_path / "reads_stdin.py"
+    server.write_text(
+        "import anyio\n"
+        "from toolkit.mcp.server import serve_stdio, tools_server\n"
+        "from toolkit.tools.decorator import tool\n\n"
+        "@tool\ndef ask() -> str:\n    '''Ask on stdin.'''\n    return input()\n\n"
+        "anyio.run(serve_stdio, tools_server([ask]))\n"
+    )
+    with McpClient.stdio(sys.executable, [str(server)], env=UNDER_TEST, name="asks", request_timeout=30) as client:
+        asked = client.call_tool("ask", {})
+        assert asked.is_error and asked.content[0].text == "EOFError: EOF when reading a line"
+        assert [t.name for t in client.list_tools()] == ["ask"]

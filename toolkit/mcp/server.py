@@ -12,7 +12,8 @@ tool's sanitised exception alone (`ValueError: …`: a client names the tool its
 calls `sys.exit` (command-line code on bad input): `SystemExit` ends neither the server nor,
 served in-process, the client's event loop. An unknown tool name is a protocol error, as the
 MCP specification asks. Over stdio, a line that is no JSON-RPC message gets JSON-RPC's answer
-(-32700 "Parse error", -32600 "Invalid Request"; to the request's id when it can be read). A
+(-32700 "Parse error", -32600 "Invalid Request"; to the request's id when it can be read), and
+so is a request whose id is no string or integer (null, 2.5, true: -32600, to id null). A
 tool's text holding an unpaired surrogate (a file name read with `surrogateescape`) is sent with
 U+FFFD in its place: the SDK cannot write it.
 
@@ -24,10 +25,13 @@ Leaves out: authentication, resources and prompts; HTTP on any address but 127.0
 
 from __future__ import annotations
 
+import contextlib
 import datetime
+import io
 import json
+import os
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 import anyio
@@ -50,6 +54,7 @@ from toolkit.tools.execute import (
     tools_from,
 )
 from toolkit.tools.redact import describe_exception
+from toolkit.unicode import cut
 
 SHOP_READ_ONLY = {"query_order", "query_logistics", "query_refund_policy"}
 """Week 3's tools only read: clients may call them without asking the user first."""
@@ -152,26 +157,80 @@ def shop_server(today: datetime.date | None = None) -> Server:
 
 
 async def serve_stdio(server: Server) -> None:
-    """Serve one client on this process's stdin/stdout until it closes them. A line that is no
-    JSON-RPC message is answered with JSON-RPC's error (`_unreadable_answer`); the SDK dropped it
-    unanswered, so the client waited out its deadline."""
+    """Serve one client on this process's stdin/stdout until it closes them. Its lines are read
+    here (`_stdin_claimed`, `_pass_on`), the SDK writes the answers. A line that is no JSON-RPC message is
+    answered with JSON-RPC's error (`_unreadable_answer`), and so is a request whose id is no
+    string or integer (`_invalid_id`): the SDK dropped both unanswered (the second read as a
+    notification), so the client waited out its deadline."""
     from mcp.server.stdio import stdio_server
+
+    with _stdin_claimed() as wire:
+        async with stdio_server(stdin=anyio.wrap_file(io.StringIO())) as (unused, write):
+            await unused.aclose()  # the SDK's reader of the empty stdin given to it: the wire is read here
+            sender, inbox = anyio.create_memory_object_stream[Any](0)
+
+            async def read_lines() -> None:
+                async with sender:
+                    async for line in wire:
+                        await _pass_on(line, sender, write)
+
+            async with anyio.create_task_group() as group:
+                group.start_soon(read_lines)
+                await server.run(inbox, write, server.create_initialization_options())
+
+
+@contextlib.contextmanager
+def _stdin_claimed() -> Iterator[anyio.AsyncFile[str]]:
+    """The client's lines, read from a duplicate of stdin (undecodable bytes as U+FFFD); stdin
+    itself reads the null device meanwhile, so a served tool calling `input()` reads end of file,
+    not the client's next message (as the SDK's own reader does). The duplicate is never closed: a
+    worker thread may still wait on it. A `sys.stdin` that is no file (a test's) is read as it is."""
+    try:
+        backed = sys.stdin.buffer.fileno() == 0
+    except (AttributeError, OSError, ValueError):
+        backed = False
+    if not backed:
+        yield anyio.wrap_file(io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace"))
+        return
+    wire = os.dup(0)
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
+    try:
+        yield anyio.wrap_file(
+            io.TextIOWrapper(os.fdopen(wire, "rb", closefd=False), encoding="utf-8", errors="replace")
+        )
+    finally:
+        os.dup2(wire, 0)
+
+
+async def _pass_on(line: str, sender: Any, write: Any) -> None:
+    """One line of the client's: its message to the server, or JSON-RPC's error to the client."""
     from mcp.shared.message import SessionMessage
 
-    async with stdio_server() as (read, write):
-        sender, inbox = anyio.create_memory_object_stream[Any](0)
+    try:
+        message = types.jsonrpc_message_adapter.validate_json(line, by_name=False)
+    except Exception as exc:  # noqa: BLE001 - as in the SDK's reader: a line that cannot be read is answered
+        await write.send(SessionMessage(_unreadable_answer(exc)))
+        return
+    if isinstance(message, types.JSONRPCNotification) and (rid := _invalid_id(line)) is not None:
+        what = f"Invalid Request: an id is a string or an integer, not {cut(rid, 40)}"
+        await write.send(SessionMessage(_error(None, types.INVALID_REQUEST, what)))
+        return
+    await sender.send(SessionMessage(message))
 
-        async def answer_unreadable() -> None:
-            async with sender:
-                async for item in read:
-                    if isinstance(item, Exception):
-                        await write.send(SessionMessage(_unreadable_answer(item)))
-                    else:
-                        await sender.send(item)
 
-        async with anyio.create_task_group() as group:
-            group.start_soon(answer_unreadable)
-            await server.run(inbox, write, server.create_initialization_options())
+def _invalid_id(line: str) -> str | None:
+    """The id of a line read as a notification, as JSON (None when it has none: it is one). The
+    SDK reads `{"id": 2.5, "method": "ping"}` (or an id that is null, true, an object) as a
+    notification, its id dropped; JSON-RPC makes it a request, to be answered."""
+    try:
+        message = json.loads(line)
+    except (ValueError, RecursionError):  # the SDK's parser read it: not met here
+        return None
+    if not isinstance(message, dict) or "id" not in message:
+        return None
+    return json.dumps(message["id"])  # escaped: an unpaired surrogate in it could not be written
 
 
 def _unreadable_answer(exc: Exception) -> types.JSONRPCError:

@@ -483,3 +483,42 @@ def test_a_url_that_answers_no_mcp_while_connecting_is_said_as_for_a_request(pat
         with pytest.raises(McpConnectionError) as caught:
             McpClient.http(f"http://127.0.0.1:{port}{path}", name="site", connect_timeout=30).connect()
     assert str(caught.value) == f"cannot reach MCP server 'site': {what}"
+
+
+# --- a server that stopped between two calls -------------------------------------------------
+
+
+def test_a_call_to_a_server_that_stopped_says_it_was_not_sent_and_its_tools_are_left_out():
+    """Its POST could not connect, so nothing was sent; the model read "went away during the call
+    (Connection closed). Its outcome is unknown: ... Tell the user the outcome is unknown and must
+    be checked", on that call and on every later one (the SDK's transport had ended, unnoticed), and
+    the cache kept offering the tools."""
+    from toolkit.chat.messages import ToolCall
+    from toolkit.errors import McpConnectionError
+    from toolkit.mcp.provider import McpToolProvider
+
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-c", SDK_SERVER, str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    try:
+        assert wait_for_port(port)
+        with McpClient.http(f"http://127.0.0.1:{port}/mcp", name="files", request_timeout=10) as client:
+            provider = McpToolProvider([client])
+            (tool,) = provider.provide()
+            process.terminate()
+            process.wait(timeout=10)
+            results = [tool.execute(ToolCall(id=f"c{n}", name="file_name", arguments="{}")) for n in range(2)]
+            assert [r.is_error for r in results] == [True, True]
+            assert [r.content for r in results] == [
+                "Tool 'file_name' failed: MCP server 'files' cannot be reached (ConnectError: All connection "
+                "attempts failed); it was not sent",
+                "Tool 'file_name' failed: MCP server 'files' went away before this call (ConnectError: All "
+                "connection attempts failed); it was not sent",
+            ]
+            with pytest.raises(McpConnectionError, match=r"^MCP server 'files' went away \(ConnectError: All"):
+                client.list_tools()
+            assert provider.provide() == [] and provider.partial
+    finally:
+        process.kill()
+        process.wait(timeout=10)

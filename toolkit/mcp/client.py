@@ -36,7 +36,9 @@ round) is an `McpError` too, in one line (`refused_answer`), not the SDK's `Runt
 
 `McpConnectionLost`, like `McpTimeout`, leaves the outcome unknown: the server may have done
 the work before it went away. A connection the client already knew was gone sends nothing,
-so that request is a plain `McpConnectionError` ("the call was not sent").
+so that request is a plain `McpConnectionError` ("it was not sent"); so is a request over HTTP
+whose POST could not connect (the server stopped) while no other was sent and unanswered. Such a
+failure ends the SDK's transport: later requests are not sent, and listing tools says so.
 
 A stdio server's bytes that are not UTF-8 are read as U+FFFD (the SDK's strict default stopped
 reading: every later request waited out its deadline), and so is an unpaired surrogate it
@@ -212,6 +214,9 @@ class McpClient:
         self._closed = ""
         """"Connection closed" once the transport's read stream ended (`toolkit.mcp.ids`), "" before
         (and always for a server object served in-process: a request finds out, as lost)."""
+        self._unsent = ""
+        """Why a request could not be sent ("" while none failed so): over HTTP, a POST that could not
+        connect while no other request was sent and unanswered (`toolkit.mcp.http`)."""
         self._broken = ""
         """What was wrong with a message that broke the protocol while connecting ("" if none did)."""
         self._pending: dict[concurrent.futures.Future[Any], asyncio.AbstractEventLoop] = {}
@@ -337,7 +342,7 @@ class McpClient:
 
     def _start(self) -> None:
         loop = asyncio.new_event_loop()
-        self._gone = self._broken = self._stray = self._closed = ""
+        self._gone = self._broken = self._stray = self._closed = self._unsent = ""
         ended = functools.partial(self._loop_ended, loop)
         threading.Thread(target=_run_forever, args=(loop, ended), name=f"mcp-{self.name}", daemon=True).start()
         ready: concurrent.futures.Future[mcp.Client] = concurrent.futures.Future()
@@ -398,6 +403,8 @@ class McpClient:
         except BaseException as exc:  # noqa: BLE001 - reported to the waiting caller
             if not ready.done():
                 ready.set_exception(exc)
+            elif isinstance(exc, Exception):  # the connection ended (an HTTP server that stopped): nothing more is sent
+                self._gone = self._gone or self._hide(_without_url_secrets(describe(exc), self.server))
 
     def _transport(self) -> Any:
         if isinstance(self.server, mcp.StdioServerParameters):
@@ -409,11 +416,16 @@ class McpClient:
             transport = _surrogates_read(stdio_client(server, errlog=self._stderr))
             return ids_checked(transport, self._broke_protocol, self._transport_ended, self._hide)
         if isinstance(self.server, str):
-            return ids_checked(http_transport(self.server), self._broke_protocol, self._transport_ended, self._hide)
+            transport = http_transport(self.server, self._refused)
+            return ids_checked(transport, self._broke_protocol, self._transport_ended, self._hide)
         return self.server
 
     def _transport_ended(self) -> None:
         self._closed = "Connection closed"
+
+    def _refused(self, reason: str) -> None:
+        """Over HTTP, no request could be sent (the server stopped): the SDK's transport ends with it."""
+        self._unsent = self._hide(_without_url_secrets(reason, self.server))
 
     def _unreachable(self, exc: BaseException) -> str:
         reason, tail = describe(exc), ""
@@ -522,6 +534,11 @@ class McpClient:
         except MCPError as exc:
             if exc.code == REQUEST_TIMEOUT:
                 raise self._timed_out(timeout) from None
+            if exc.code == CONNECTION_CLOSED and self._unsent:  # no request was sent (`_refused`)
+                self._gone = self._gone or self._unsent
+                raise McpConnectionError(
+                    f"MCP server {self.name!r} cannot be reached ({self._unsent}); it was not sent"
+                ) from None
             if exc.code == CONNECTION_CLOSED:
                 raise self._lost(_describe_mcp(exc), ended=self._ended()) from None
             if unread := unreadable_answer(exc):

@@ -68,17 +68,53 @@ _NOT_JSON = re.compile(r"Invalid JSON: (.*?) \[type=json_invalid, input_value=(b
 
 
 @contextlib.asynccontextmanager
-async def http_transport(url: str) -> AsyncIterator[tuple[Any, Any]]:
+async def http_transport(
+    url: str, refused: Callable[[str], None] = lambda reason: None
+) -> AsyncIterator[tuple[Any, Any]]:
     """The SDK's streamable-HTTP transport to `url`, reading unpaired surrogates as U+FFFD; a server
     on this machine is asked directly, whatever a learner's proxy variables say
-    (`toolkit.chat.proxies.direct_mounts`, as the chat client asks a loopback gateway)."""
+    (`toolkit.chat.proxies.direct_mounts`, as the chat client asks a loopback gateway).
+    `refused(reason)` is called when a request could not connect while no other was sent and
+    unanswered (`_RefusalsNoted`): then no request was sent."""
     async with (
-        httpx2.AsyncClient(
-            timeout=TIMEOUT, event_hooks={"response": [_read_surrogates, _status_said]}, mounts=direct_mounts(url)
+        _RefusalsNoted(
+            refused,
+            timeout=TIMEOUT,
+            event_hooks={"response": [_read_surrogates, _status_said]},
+            mounts=direct_mounts(url),
         ) as client,
         streamable_http_client(url, http_client=client, max_sse_event_size=MAX_EVENT_BYTES) as streams,
     ):
         yield streams
+
+
+class _RefusalsNoted(httpx2.AsyncClient):
+    """An `httpx2` client telling `refused(reason)` when a POST could not connect (a server that
+    stopped: nothing of it was sent) while no other POST was being sent or waited for its answer:
+    then no request of the connection's was sent. The SDK's transport ends with that error, and
+    its requests read only "Connection closed", which says nothing of whether they were sent."""
+
+    def __init__(self, refused: Callable[[str], None], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._refused = refused
+        self._sending = 0
+        self._answering: list[httpx2.Response] = []
+
+    async def send(self, request: httpx2.Request, **kwargs: Any) -> httpx2.Response:
+        if request.method != "POST":
+            return await super().send(request, **kwargs)
+        self._sending += 1
+        try:
+            response = await super().send(request, **kwargs)
+        except (httpx2.ConnectError, httpx2.ConnectTimeout) as exc:
+            self._answering = [r for r in self._answering if not r.is_closed]
+            if self._sending == 1 and not self._answering:
+                self._refused(f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__)
+            raise
+        finally:
+            self._sending -= 1
+        self._answering = [r for r in self._answering if not r.is_closed] + [response]
+        return response
 
 
 async def _read_surrogates(response: httpx2.Response) -> None:

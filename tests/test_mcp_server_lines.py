@@ -4,6 +4,7 @@ server goes on serving), and served tools whose answers the SDK cannot write as 
 
 import contextlib
 import json
+import os
 import queue
 import subprocess
 import sys
@@ -188,3 +189,39 @@ def test_a_tool_that_reads_stdin_reads_nothing_of_the_client_s_messages(tmp_path
         asked = client.call_tool("ask", {})
         assert asked.is_error and asked.content[0].text == "EOFError: EOF when reading a line"
         assert [t.name for t in client.list_tools()] == ["ask"]
+
+
+def test_the_server_exits_when_its_client_closes_stdin_while_a_tool_still_runs(tmp_path):
+    """A tool that never returns (a network read without a timeout) kept the process alive after
+    its client closed stdin (the client gone, or asking it to stop, as MCP's shutdown says): the
+    worker thread running the tool was waited for at exit, forever for this one."""
+    server = tmp_path / "stuck.py"
+    server.write_text(
+        "import threading\n"
+        "import anyio\n"
+        "from toolkit.mcp.server import serve_stdio, tools_server\n"
+        "from toolkit.tools.decorator import tool\n\n"
+        "@tool\ndef stuck() -> str:\n    '''Never returns.'''\n    print('started', flush=True)\n    threading.Event().wait()\n    return 'never'\n\n"
+        "anyio.run(serve_stdio, tools_server([stuck]))\n"
+    )
+    call = '{"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "stuck", "arguments": {}}}'
+    lines = [json.dumps(INITIALIZE), '{"jsonrpc": "2.0", "method": "notifications/initialized"}', call]
+    with subprocess.Popen(
+        [sys.executable, str(server)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, **UNDER_TEST},
+    ) as process:
+        assert process.stdin is not None and process.stdout is not None and process.stderr is not None
+        process.stdin.write("".join(line + "\n" for line in lines))
+        process.stdin.flush()
+        assert json.loads(process.stdout.readline())["id"] == 1
+        assert process.stderr.readline() == "started\n"  # a tool's print goes to stderr while serving
+        process.stdin.close()
+        try:
+            assert process.wait(timeout=HANG_S) == 0
+        finally:
+            process.kill()
+        assert process.stderr.read() == ""

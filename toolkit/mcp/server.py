@@ -15,7 +15,9 @@ MCP specification asks. Over stdio, a line that is no JSON-RPC message gets JSON
 (-32700 "Parse error", -32600 "Invalid Request"; to the request's id when it can be read), and
 so is a request whose id is no string or integer (null, 2.5, true: -32600, to id null). A
 tool's text holding an unpaired surrogate (a file name read with `surrogateescape`) is sent with
-U+FFFD in its place: the SDK cannot write it.
+U+FFFD in its place: the SDK cannot write it. Each call runs in a daemon thread of its own, so
+the server exits when its client closes stdin, even while a tool still runs (one that never
+returns kept the process alive).
 
 Tools flagged read-only travel with the MCP annotation `readOnlyHint`, which a client keeps in
 the spec's metadata (`toolkit.mcp.provider`).
@@ -26,11 +28,13 @@ Leaves out: authentication, resources and prompts; HTTP on any address but 127.0
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import datetime
 import io
 import json
 import os
 import sys
+import threading
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
@@ -84,7 +88,7 @@ def tools_server(
                 types.INVALID_PARAMS, f"Unknown tool: {params.name!r}. Available tools: {', '.join(by_name)}"
             )
         call = ToolCall(id="mcp", name=params.name, arguments=json.dumps(params.arguments or {}, ensure_ascii=False))
-        text, is_error = await anyio.to_thread.run_sync(_execute, tool, call)
+        text, is_error = await _in_daemon_thread(tool, call)
         return types.CallToolResult(
             content=[types.TextContent(text=unicode_text(text))],  # the SDK cannot write a lone surrogate
             is_error=is_error,
@@ -126,6 +130,33 @@ _POLICIES = Policies(report_unknown_tool, report_argument_error, report_failure_
 """Every failure goes back as a result; a tool that raised is told as its exception alone
 ("ValueError: …"): the result belongs to that call, and a client (toolkit's included) adds
 "Tool 'x' failed: " itself, so the model would read it twice."""
+
+
+async def _in_daemon_thread(tool: Tool, call: ToolCall) -> tuple[str, bool]:
+    """`_execute(tool, call)` in a daemon thread of its own, awaited (cancellably). In anyio's
+    worker threads, which are no daemons, a tool that never returned kept the process alive after
+    its client had closed stdin (gone, or asking it to stop): the interpreter waits for them at
+    exit. A call cancelled meanwhile (the client gave up on it) leaves its thread to finish alone."""
+    done = anyio.Event()
+    outcome: list[tuple[str, bool]] = []
+    failure: list[BaseException] = []
+    token = anyio.lowlevel.current_token()
+    context = contextvars.copy_context()  # as anyio's threads run it: the caller's context variables
+
+    def run() -> None:
+        try:
+            outcome.append(context.run(_execute, tool, call))
+        except BaseException as exc:  # noqa: BLE001 - raised where the call is awaited
+            failure.append(exc)
+        finally:
+            with contextlib.suppress(RuntimeError):  # the server's loop has ended: nobody waits
+                anyio.from_thread.run_sync(done.set, token=token)
+
+    threading.Thread(target=run, name=f"mcp-tool-{tool.name}", daemon=True).start()
+    await done.wait()
+    if failure:
+        raise failure[0]
+    return outcome[0]
 
 
 def _execute(tool: Tool, call: ToolCall) -> tuple[str, bool]:

@@ -153,3 +153,40 @@ def test_tools_server_takes_tool_functions_as_tools_from_does():
         tools_server(add)  # type: ignore[arg-type]
     with pytest.raises(ToolDefinitionError, match=r"add: it is given twice"):
         tools_server(tools_from(add) + tools_from(add))
+
+
+@pytest.mark.parametrize(
+    "kwargs, text",
+    [
+        (
+            {"tools": None},
+            "tools_server(tools=None): tools_server serves a list of tools, and got None. Fix: give the tools to "
+            "serve, e.g. tools_server([query_order])",
+        ),
+        (
+            {"name": None},
+            "tools_server(name=None): name is what clients call the server (its serverInfo), a str, and got None. "
+            "Fix: give a word, e.g. name='shop', or leave it out ('toolkit')",
+        ),
+        (
+            {"version": 1},
+            "tools_server(version=1): version is the server's version its clients read, a str, and got an int. "
+            "Fix: give it as text, e.g. version='1.0', or leave it out ('0.1.0')",
+        ),
+    ],
+)
+def test_tools_server_refuses_what_it_cannot_serve_where_it_is_given(kwargs, text):
+    """tools_server(None) raised "TypeError: 'NoneType' object is not iterable"; a name or version
+    that is no str was taken, and every client then failed to connect with "cannot reach MCP server:
+    MCPError: Method not found", blaming the server's reachability for the caller's slip."""
+    from toolkit.errors import ToolDefinitionError
+    from toolkit.tools.decorator import tool
+
+    @tool
+    def add(a: int, b: int) -> int:
+        """Add two integers."""
+        return a + b
+
+    with pytest.raises(ToolDefinitionError) as raised:
+        tools_server(**{"tools": [add], **kwargs})
+    assert str(raised.value) == text

@@ -71,8 +71,17 @@ def tools_server(
     objects with `@tool` methods, and providers, asked once here: a wrapped or another MCP
     server's tools can be served too); calls run each tool's executor (errors fed back). Two
     tools of one name are a `ToolDefinitionError`, as in `tools_from`; so is a `read_only` that is
-    no list of served tools' names (a str, a misspelt name)."""
+    no list of served tools' names (a str, a misspelt name), and a `name` or `version` that is no
+    str (every client then failed to connect, with "Method not found")."""
+    if tools is None:
+        raise ToolDefinitionError(
+            "tools_server(tools=None)",
+            "tools_server serves a list of tools, and got None",
+            "give the tools to serve, e.g. tools_server([query_order])",
+        )
     check_collection("tools", tools)
+    _check_text("name", name, "what clients call the server (its serverInfo)", "a word, e.g. name='shop'", "toolkit")
+    _check_text("version", version, "the server's version its clients read", "it as text, e.g. version='1.0'", "0.1.0")
     tools = tools_from(*[t for source in tools for t in _served(source)])
     by_name = {t.name: t for t in tools}
     flagged = _read_only(read_only, by_name)
@@ -95,6 +104,18 @@ def tools_server(
         )
 
     return Server(name, version=version, on_list_tools=list_tools, on_call_tool=call_tool)
+
+
+def _check_text(keyword: str, value: Any, what: str, example: str, default: str) -> None:
+    """`tools_server`'s `name` or `version`: a str, refused here otherwise."""
+    if isinstance(value, str):
+        return
+    got = "None" if value is None else a_or_an(type(value).__name__)
+    raise ToolDefinitionError(
+        f"tools_server({keyword}={value!r:.40})",
+        f"{keyword} is {what}, a str, and got {got}",
+        f"give {example}, or leave it out ({default!r})",
+    )
 
 
 def _read_only(read_only: Any, served: dict[str, Tool]) -> set[str]:

@@ -39,6 +39,9 @@ the work before it went away. A connection the client already knew was gone send
 so that request is a plain `McpConnectionError` ("it was not sent"); so is a request over HTTP
 whose POST could not connect (the server stopped) while no other was sent and unanswered. Such a
 failure ends the SDK's transport: later requests are not sent, and listing tools says so.
+A request an HTTP server answers with 404 for its session (the server ended the session, or
+restarted and forgot it) was not handled: it is sent once more in a new session, as the MCP
+specification says a client must (every later request failed with "Session terminated").
 
 A stdio server's bytes that are not UTF-8 are read as U+FFFD (the SDK's strict default stopped
 reading: every later request waited out its deadline), and so is an unpaired surrogate it
@@ -102,6 +105,7 @@ from mcp.shared.exceptions import MCPError
 from mcp.shared.message import SessionMessage
 from mcp_types import (
     CONNECTION_CLOSED,
+    INVALID_REQUEST,
     REQUEST_TIMEOUT,
     CallToolResult,
     ListToolsRequest,
@@ -513,6 +517,19 @@ class McpClient:
 
     # -- requests ------------------------------------------------------------------------
     def _call(self, request: Callable[[mcp.Client], Coroutine[Any, Any, Any]], timeout: float) -> Any:
+        """`_call_once`; over HTTP, a request answered 404 for its session (the server ended it, or
+        restarted) is sent once more in a new session, as MCP says a client must: it was not handled."""
+        try:
+            return self._call_once(request, timeout)
+        except _SessionEnded as exc:
+            if self._client is exc.client:  # not done by another request meanwhile
+                self.close()  # the next request connects again: a new session
+        try:
+            return self._call_once(request, timeout)
+        except _SessionEnded as exc:
+            raise McpError(f"{exc} (in a new session too)") from None
+
+    def _call_once(self, request: Callable[[mcp.Client], Coroutine[Any, Any, Any]], timeout: float) -> Any:
         """Run `request(client)` on the connection's loop and wait for it (a little past `timeout`)."""
         self.connect()
         client, loop = self._client, self._loop
@@ -541,6 +558,10 @@ class McpClient:
                 ) from None
             if exc.code == CONNECTION_CLOSED:
                 raise self._lost(_describe_mcp(exc), ended=self._ended()) from None
+            if isinstance(self.server, str) and exc.code == INVALID_REQUEST and exc.message == SESSION_ENDED:
+                raise _SessionEnded(
+                    self._hide(f"MCP server {self.name!r} answered with an error: {exc}"), client
+                ) from None
             if unread := unreadable_answer(exc):
                 raise McpError(self._hide(f"MCP server {self.name!r} broke the protocol: {unread}")) from None
             raise McpError(self._hide(f"MCP server {self.name!r} answered with an error: {exc}")) from None
@@ -812,6 +833,19 @@ def check_seconds(where: str, keyword: str, seconds: Any, *, zero: bool = False)
             f"{keyword} is a finite number of seconds {'at least 0' if zero else 'above 0'}",
             f"give a number, e.g. {keyword}=30",
         )
+
+
+class _SessionEnded(McpError):
+    """An HTTP server answered 404 for the client's session: it ended it (`McpClient._call`)."""
+
+    def __init__(self, message: str, client: mcp.Client) -> None:
+        super().__init__(message)
+        self.client = client
+        """The connection whose session ended."""
+
+
+SESSION_ENDED = "Session terminated"
+"""How the SDK words a 404 to a request in a session (the server ended it, or restarted)."""
 
 
 class _BrokenWhileConnecting(Exception):

@@ -67,11 +67,11 @@ def test_a_line_that_is_no_json_rpc_message_is_answered_with_json_rpc_s_error_an
     answers = _answers(lines, 6)
     assert answers[0]["id"] == 1 and answers[0]["result"]["serverInfo"]["name"] == "toolkit-shop"
     assert answers[1:] == [
+        {"jsonrpc": "2.0", "id": 2, "error": {"code": -32600, "message": BATCH}},
         {"jsonrpc": "2.0", "id": 3, "error": {"code": -32600, "message": INVALID}},
         {"jsonrpc": "2.0", "id": 4, "error": {"code": -32700, "message": SURROGATE}},
         {"jsonrpc": "2.0", "id": 5, "result": {}},
         {"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": "Parse error: the line is not JSON"}},
-        {"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": INVALID}},
     ]
 
 
@@ -225,3 +225,30 @@ def test_the_server_exits_when_its_client_closes_stdin_while_a_tool_still_runs(t
         finally:
             process.kill()
         assert process.stderr.read() == ""
+
+
+def test_each_request_of_a_batch_is_answered_at_once_under_its_own_id():
+    """A batch (a JSON array, which MCP stopped using in 2025-06-18) got one error with id null,
+    so a client waiting for the requests in it could not tell which had failed, and waited."""
+    batch = [
+        {"jsonrpc": "2.0", "id": 2, "method": "ping"},
+        {"jsonrpc": "2.0", "method": "notifications/progress"},
+        {"jsonrpc": "2.0", "id": "three", "method": "tools/list"},
+    ]
+    lines = [
+        json.dumps(INITIALIZE),
+        '{"jsonrpc": "2.0", "method": "notifications/initialized"}',
+        json.dumps(batch),
+        "[]",
+        '{"jsonrpc": "2.0", "id": 5, "method": "ping"}',
+    ]
+    answers = _answers(lines, 5)
+    assert answers[1:] == [
+        {"jsonrpc": "2.0", "id": 2, "error": {"code": -32600, "message": BATCH}},
+        {"jsonrpc": "2.0", "id": 5, "result": {}},
+        {"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": BATCH}},
+        {"jsonrpc": "2.0", "id": "three", "error": {"code": -32600, "message": BATCH}},
+    ]
+
+
+BATCH = "Invalid Request: a batch (a JSON array) is not read: send each message on a line of its own"

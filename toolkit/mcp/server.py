@@ -13,7 +13,8 @@ calls `sys.exit` (command-line code on bad input): `SystemExit` ends neither the
 served in-process, the client's event loop. An unknown tool name is a protocol error, as the
 MCP specification asks. Over stdio, a line that is no JSON-RPC message gets JSON-RPC's answer
 (-32700 "Parse error", -32600 "Invalid Request"; to the request's id when it can be read), and
-so is a request whose id is no string or integer (null, 2.5, true: -32600, to id null). A
+so is a request whose id is no string or integer (null, 2.5, true: -32600, to id null); each
+request of a batch (a JSON array, gone from MCP since 2025-06-18) is answered -32600 under its id. A
 tool's text holding an unpaired surrogate (a file name read with `surrogateescape`) is sent with
 U+FFFD in its place: the SDK cannot write it. Each call runs in a daemon thread of its own, so
 the server exits when its client closes stdin, even while a tool still runs (one that never
@@ -263,7 +264,8 @@ async def _pass_on(line: str, sender: Any, write: Any) -> None:
     try:
         message = types.jsonrpc_message_adapter.validate_json(line, by_name=False)
     except Exception as exc:  # noqa: BLE001 - as in the SDK's reader: a line that cannot be read is answered
-        await write.send(SessionMessage(_unreadable_answer(exc)))
+        for answer in _unreadable_answers(exc):
+            await write.send(SessionMessage(answer))
         return
     if isinstance(message, types.JSONRPCNotification) and (rid := _invalid_id(line)) is not None:
         what = f"Invalid Request: an id is a string or an integer, not {cut(rid, 40)}"
@@ -283,6 +285,22 @@ def _invalid_id(line: str) -> str | None:
     if not isinstance(message, dict) or "id" not in message:
         return None
     return json.dumps(message["id"])  # escaped: an unpaired surrogate in it could not be written
+
+
+BATCH = "Invalid Request: a batch (a JSON array) is not read: send each message on a line of its own"
+"""The answer to each request of a batch (MCP has none since its 2025-06-18 version)."""
+
+
+def _unreadable_answers(exc: Exception) -> list[types.JSONRPCError]:
+    """The answers to a line the SDK could not read: one (`_unreadable_answer`), or for a batch one
+    to each request in it, under its id, so that each fails at once (one with a null id told a
+    client nothing of which had failed); a batch holding no request is answered once, to id null."""
+    errors = exc.errors() if isinstance(exc, ValidationError) else []
+    whole = next((e.get("input") for e in errors if len(e["loc"]) == 1), None)
+    if not isinstance(whole, list):
+        return [_unreadable_answer(exc)]
+    ids: list[str | int | None] = [rid for rid in map(_request_id, whole) if rid is not None]
+    return [_error(rid, types.INVALID_REQUEST, BATCH) for rid in ids or [None]]
 
 
 def _unreadable_answer(exc: Exception) -> types.JSONRPCError:

@@ -5,6 +5,7 @@ and the SDK's in-process client; behaviour tests run over all three."""
 
 import json
 import logging
+import re
 import subprocess
 import sys
 import time
@@ -656,6 +657,19 @@ def test_a_reply_that_is_not_json_rpc_fails_the_call_at_once():
             "JSON-RPC 2.0 (a reply with a malformed result or error)"
         )
         assert _run(tools, "t", '{"x": "a"}').content == result.content  # still connected, still broken
+
+
+def test_an_answer_whose_id_is_a_fraction_is_said_so():
+    """It read "it sent a message that is not valid JSON-RPC 2.0 (a reply with a malformed result
+    or error)": the result was whole; what was wrong was its id, 4.0 for the request's 4."""
+    with McpClient.stdio(sys.executable, [HOSTILE, "float-id"], name="hostile", request_timeout=HANG_S) as client:
+        tools = _tools(McpToolProvider([client], timeout=HANG_S))
+        started = time.monotonic()
+        result = _run(tools, "t", '{"x": "a"}')
+        assert time.monotonic() - started < HANG_S / 2  # not the call's timeout
+    said = re.escape("Tool 't' failed: MCP server 'hostile' broke the protocol: it sent a reply whose id is ")
+    said += r"\d+\.0" + re.escape(", where a JSON-RPC id is a string or an integer (the id of the request it answers)")
+    assert result.is_error and re.fullmatch(said, result.content)  # the id is the SDK's count
 
 
 def test_an_answer_to_initialize_that_is_not_json_rpc_fails_the_connection_at_once():

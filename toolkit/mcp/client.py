@@ -998,7 +998,21 @@ def _unreadable(exc: ValidationError, hide: Callable[[str], str]) -> str:
             f"it wrote a line that {kind} ({shown!r}); a stdio server must write only MCP messages "
             "to stdout (logs go to stderr)"
         )
+    if (rid := _bad_reply_id(exc)) is not None:
+        return (
+            f"it sent a reply whose id is {cut(rid, 40)}, where a JSON-RPC id is a string or an integer (the id "
+            "of the request it answers)"
+        )
     return "it sent a message that is not valid JSON-RPC 2.0 (a reply with a malformed result or error)"
+
+
+def _bad_reply_id(exc: ValidationError) -> str | None:
+    """A refused reply's id, as JSON, when the id is what was wrong (`2.0`, `true`, `null`): the
+    SDK reads one only as a string or an integer."""
+    for error in exc.errors():
+        if error["loc"][:2] in (("JSONRPCResponse", "id"), ("JSONRPCError", "id")):
+            return json.dumps(error.get("input"))
+    return None
 
 
 async def _list_all(client: mcp.Client, unreadable: dict[str, str]) -> tuple[list[McpTool], bool]:

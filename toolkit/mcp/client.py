@@ -98,6 +98,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import anyio
+import httpx2
 import mcp
 import mcp.client.stdio
 from mcp.client.stdio import stdio_client
@@ -746,7 +747,13 @@ def check_server(server: Any) -> None:
     a number, bytes, a list of words, a class (each failed only on connecting, with the SDK's "does
     not support the asynchronous context manager protocol"), or a str that is no http(s) URL."""
     if isinstance(server, str):
-        if server.lower().startswith(("http://", "https://")):
+        if server.strip().lower().startswith(("http://", "https://")):
+            if problem := _url_problem(server):
+                raise ToolDefinitionError(
+                    f"McpClient({_shown_url(server)!r:.80})",
+                    f"the URL{problem}",
+                    "give one like http://127.0.0.1:8000/mcp",
+                )
             return
         raise ToolDefinitionError(
             f"McpClient({_default_name(server)!r:.80})",
@@ -761,6 +768,35 @@ def check_server(server: Any) -> None:
             else "give a URL (McpClient.http(url)), a command (McpClient.stdio(...)) or a server object"
         )
         raise ToolDefinitionError(f"McpClient({kind})", f"{kind} is no MCP server to connect to", fix)
+
+
+def _url_problem(url: str) -> str:
+    """What keeps an http(s) `url` from being connected to, said after "the URL" ("" when nothing
+    does): each failed only on connecting, as if the server could not be reached ("OverflowError:
+    connect(): port must be 0-65535"). The parser's words have the URL's secrets masked."""
+    if url != url.strip():
+        return " starts or ends with a space"
+    try:
+        parsed = httpx2.URL(url)
+    except (httpx2.InvalidURL, ValueError) as exc:
+        reason = (str(exc).splitlines() or [""])[0]
+        for secret in url_secrets(url):
+            reason = reason.replace(secret, MASK)
+        return f" cannot be read ({cut(reason, 80)})"
+    if not parsed.host:
+        return " names no host"
+    if parsed.port is not None and not 0 < parsed.port < 65536:
+        return f"'s port is {parsed.port}, and a port is 1-65535"
+    if "%" in parsed.host:  # httpx writes a space in a host as %20: no name holds one
+        return "'s host holds a space or a character written as %XX"
+    return ""
+
+
+def _shown_url(url: str) -> str:
+    """`url` with its credentials masked, and the spaces around it kept (they may be the mistake)."""
+    core = url.strip()
+    start = url.index(core) if core else 0
+    return url[:start] + mask_url(core) + url[start + len(core) :]
 
 
 _STDIO_EXAMPLE = "name it, e.g. McpClient.stdio('python', ['server.py'])"

@@ -21,7 +21,8 @@ the server exits when its client closes stdin, even while a tool still runs (one
 returns kept the process alive).
 
 Tools flagged read-only travel with the MCP annotation `readOnlyHint`, which a client keeps in
-the spec's metadata (`toolkit.mcp.provider`).
+the spec's metadata (`toolkit.mcp.provider`); another MCP server's tool served again keeps the
+annotations it came with.
 
 Leaves out: authentication, resources and prompts; HTTP on any address but 127.0.0.1.
 """
@@ -36,7 +37,7 @@ import json
 import os
 import sys
 import threading
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 import anyio
@@ -194,10 +195,34 @@ def _execute(tool: Tool, call: ToolCall) -> tuple[str, bool]:
 
 def _mcp_tool(tool: Tool, read_only: bool) -> types.Tool:
     schema = tool.spec.parameters or {"type": "object", "properties": {}}
-    annotations = types.ToolAnnotations(read_only_hint=True) if read_only else None
     return types.Tool(
-        name=tool.name, description=tool.spec.description or None, input_schema=schema, annotations=annotations
+        name=tool.name,
+        description=tool.spec.description or None,
+        input_schema=schema,
+        annotations=_annotations(tool, read_only),
     )
+
+
+def _annotations(tool: Tool, read_only: bool) -> types.ToolAnnotations | None:
+    """The MCP annotations `tool` is served with: its own, when it has them (another MCP server's
+    tool keeps them in `spec.metadata["annotations"]`, `toolkit.mcp.provider`: served again, it lost
+    them, `readOnlyHint` and `idempotentHint` with them), and `readOnlyHint` when `read_only` names it."""
+    given = tool.spec.metadata.get("annotations")
+    hints = dict(given) if isinstance(given, Mapping) else {}
+    if read_only:
+        hints["readOnlyHint"] = True
+    if not hints:
+        return None
+    try:
+        return types.ToolAnnotations.model_validate(hints, by_name=False)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        raise ToolDefinitionError(
+            f"tools_server: tool {tool.name!r}",
+            f"its spec.metadata['annotations'] are not MCP's tool annotations "
+            f"({'.'.join(map(str, first['loc']))}: {first['msg']})",
+            "give them as MCP names them, e.g. {'readOnlyHint': True}, or leave them out",
+        ) from None
 
 
 def shop_server(today: datetime.date | None = None) -> Server:

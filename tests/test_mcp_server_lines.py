@@ -252,3 +252,24 @@ def test_each_request_of_a_batch_is_answered_at_once_under_its_own_id():
 
 
 BATCH = "Invalid Request: a batch (a JSON array) is not read: send each message on a line of its own"
+
+
+def test_a_client_that_stops_reading_ends_the_session_without_an_error():
+    """A client that closed its end of the server's stdout (it quit reading) ended `mcp-server` with
+    "error: ExceptionGroup: unhandled errors in a TaskGroup (1 sub-exception)" and exit status 2:
+    a broken pipe inside the SDK's writer, said as nothing. The session is over, as when stdin closes."""
+    with subprocess.Popen(
+        SERVER, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    ) as server:
+        assert server.stdin is not None and server.stdout is not None and server.stderr is not None
+        server.stdin.write(json.dumps(INITIALIZE) + "\n")
+        server.stdin.flush()
+        assert json.loads(server.stdout.readline())["id"] == 1
+        server.stdout.close()
+        listing = '{"jsonrpc": "2.0", "id": 2, "method": "tools/list"}\n'
+        with contextlib.suppress(BrokenPipeError):  # the server may be gone before the last line
+            server.stdin.write('{"jsonrpc": "2.0", "method": "notifications/initialized"}\n' + listing * 50)
+            server.stdin.flush()
+            server.stdin.close()
+        assert server.wait(timeout=HANG_S) == 0
+        assert server.stderr.read() == ""

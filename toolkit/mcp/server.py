@@ -239,22 +239,26 @@ async def serve_stdio(server: Server) -> None:
     here (`_stdin_claimed`, `_pass_on`), the SDK writes the answers. A line that is no JSON-RPC message is
     answered with JSON-RPC's error (`_unreadable_answer`), and so is a request whose id is no
     string or integer (`_invalid_id`): the SDK dropped both unanswered (the second read as a
-    notification), so the client waited out its deadline."""
+    notification), so the client waited out its deadline. A client that stops reading (closes
+    stdout) ends the session as one closing stdin does: it was an `ExceptionGroup` from the SDK's writer."""
     from mcp.server.stdio import stdio_server
 
     with _stdin_claimed() as wire:
-        async with stdio_server(stdin=anyio.wrap_file(io.StringIO())) as (unused, write):
-            await unused.aclose()  # the SDK's reader of the empty stdin given to it: the wire is read here
-            sender, inbox = anyio.create_memory_object_stream[Any](0)
+        try:
+            async with stdio_server(stdin=anyio.wrap_file(io.StringIO())) as (unused, write):
+                await unused.aclose()  # the SDK's reader of the empty stdin given to it: the wire is read here
+                sender, inbox = anyio.create_memory_object_stream[Any](0)
 
-            async def read_lines() -> None:
-                async with sender:
-                    async for line in wire:
-                        await _pass_on(line, sender, write)
+                async def read_lines() -> None:
+                    async with sender:
+                        async for line in wire:
+                            await _pass_on(line, sender, write)
 
-            async with anyio.create_task_group() as group:
-                group.start_soon(read_lines)
-                await server.run(inbox, write, server.create_initialization_options())
+                async with anyio.create_task_group() as group:
+                    group.start_soon(read_lines)
+                    await server.run(inbox, write, server.create_initialization_options())
+        except* BrokenPipeError:  # the client closed its end of stdout: the session is over, as when stdin closes
+            pass
 
 
 @contextlib.contextmanager

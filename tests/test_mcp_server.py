@@ -190,3 +190,17 @@ def test_tools_server_refuses_what_it_cannot_serve_where_it_is_given(kwargs, tex
     with pytest.raises(ToolDefinitionError) as raised:
         tools_server(**{"tools": [add], **kwargs})
     assert str(raised.value) == text
+
+
+def test_an_unknown_tool_s_name_is_quoted_cut():
+    """A client calling a tool named by a megabyte of text got that megabyte back in the error."""
+    from toolkit.errors import NAME_SHOWN
+
+    with McpClient(shop_server(TODAY), name="shop") as client:
+        with pytest.raises(McpError) as caught:
+            client.call_tool("q" * 1_000_000, {})
+    shown = "q" * (NAME_SHOWN - 3) + "..."
+    assert str(caught.value) == (
+        f"MCP server 'shop' answered with an error: Unknown tool: {shown!r}. "
+        "Available tools: query_order, query_logistics, query_refund_policy"
+    )

@@ -47,7 +47,7 @@ from mcp.shared.exceptions import MCPError
 from pydantic import ValidationError
 
 from toolkit.chat.messages import ToolCall
-from toolkit.errors import ToolDefinitionError
+from toolkit.errors import ToolDefinitionError, shown_name
 from toolkit.loop.sources import ProviderRequest, check_collection, provided
 from toolkit.mcp.client import unicode_text
 from toolkit.tools.decorator import a_or_an
@@ -96,7 +96,8 @@ def tools_server(
         tool = by_name.get(params.name)
         if tool is None:
             raise MCPError(
-                types.INVALID_PARAMS, f"Unknown tool: {params.name!r}. Available tools: {', '.join(by_name)}"
+                types.INVALID_PARAMS,
+                f"Unknown tool: {shown_name(params.name)!r}. Available tools: {', '.join(by_name)}",
             )
         call = ToolCall(id="mcp", name=params.name, arguments=json.dumps(params.arguments or {}, ensure_ascii=False))
         text, is_error = await _in_daemon_thread(tool, call)

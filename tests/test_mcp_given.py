@@ -211,3 +211,17 @@ def test_a_url_that_cannot_be_connected_to_is_refused_at_construction(url, text)
 
 def test_a_refused_url_s_password_is_masked():
     assert "hunter2" not in said(lambda: McpClient("http://me:hunter2@127.0.0.1:99999/mcp"))
+
+
+def test_two_clients_of_one_name_are_refused():
+    """Each server is known by its client's name (`left_out`, errors, tool metadata): two of one
+    name (two copies of a server started alike) shared one `left_out` entry, so one server's
+    failure hid the other's."""
+    first, second = McpClient(URL, name="files"), McpClient("http://127.0.0.1:10/mcp", name="files")
+    assert said(lambda: McpToolProvider([first, second])) == (
+        "McpToolProvider([..., 'files', 'files']): two clients are named 'files', and a provider tells its servers "
+        "apart by name (left_out, errors, tool metadata). Fix: name them apart, e.g. McpClient(..., name='files_2')"
+    )
+    assert said(lambda: McpToolProvider([first, first])) == (
+        "McpToolProvider([..., 'files', 'files']): the client 'files' is given twice. Fix: give each client once"
+    )

@@ -534,6 +534,8 @@ class Expiring(Stranger):
 
     opened: list[str]
     ended: set[str]
+    gone: tuple[str, bytes] = ("text/plain", b"Not Found")
+    """The 404's Content-Type and body (the SDK's server sends a JSON-RPC error, "Session not found")."""
 
     def _reply(self, status: int, kind: str, body: bytes) -> None:
         self.send_response(status)
@@ -548,7 +550,7 @@ class Expiring(Stranger):
         message = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
         self._session = self.headers.get("Mcp-Session-Id", "")
         if self._session in self.ended:
-            self._reply(404, "text/plain", b"Not Found")
+            self._reply(404, *self.gone)
         elif message.get("method") == "initialize":
             self.opened.append(f"s{len(self.opened) + 1}")
             self._session = self.opened[-1]
@@ -569,11 +571,15 @@ class Expiring(Stranger):
             self._reply(200, JSON, json.dumps({"jsonrpc": "2.0", "id": message["id"], "error": error}).encode())
 
 
-def test_a_request_in_a_session_the_server_ended_is_sent_again_in_a_new_one():
+SESSION_NOT_FOUND = b'{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Session not found"}}'
+
+
+@pytest.mark.parametrize("gone", [("text/plain", b"Not Found"), (JSON, SESSION_NOT_FOUND)], ids=["plain", "json-rpc"])
+def test_a_request_in_a_session_the_server_ended_is_sent_again_in_a_new_one(gone):
     """MCP: a client answered 404 for its session "MUST start a new session" (the request was not
-    handled). Every later call read "answered with an error: Session terminated" for as long as
-    the client lived, and the provider kept offering the tools."""
-    handler = type("Expiring", (Expiring,), {"opened": [], "ended": set()})
+    handled). Every later call read "answered with an error: Session terminated" (or the server's
+    "Session not found", as the SDK's server words it) for as long as the client lived."""
+    handler = type("Expiring", (Expiring,), {"opened": [], "ended": set(), "gone": gone})
     with serving(handler) as port:
         with McpClient.http(f"http://127.0.0.1:{port}/mcp", name="expiring", request_timeout=10) as client:
             assert _text_of(client, "ok") == "s1"

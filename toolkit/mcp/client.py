@@ -121,7 +121,7 @@ from pydantic import ValidationError
 
 from toolkit.chat.masking import MASK, mask_url, mask_url_in, mask_urls_in_logs, url_secrets
 from toolkit.errors import McpConnectionError, McpError, McpTimeout, ToolDefinitionError
-from toolkit.mcp.http import http_transport, unreadable_answer
+from toolkit.mcp.http import SESSION_ENDED, http_transport, unreadable_answer
 from toolkit.mcp.ids import ids_checked
 from toolkit.mcp.schema import json_type
 from toolkit.tools.decorator import a_or_an
@@ -878,10 +878,6 @@ class _SessionEnded(McpError):
         super().__init__(message)
         self.client = client
         """The connection whose session ended."""
-
-
-SESSION_ENDED = "Session terminated"
-"""How the SDK words a 404 to a request in a session (the server ended it, or restarted)."""
 
 
 class _BrokenWhileConnecting(Exception):

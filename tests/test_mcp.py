@@ -5,6 +5,7 @@ and the SDK's in-process client; behaviour tests run over all three."""
 
 import json
 import logging
+import re
 import subprocess
 import sys
 import time
@@ -658,6 +659,19 @@ def test_a_reply_that_is_not_json_rpc_fails_the_call_at_once():
         assert _run(tools, "t", '{"x": "a"}').content == result.content  # still connected, still broken
 
 
+def test_an_answer_whose_id_is_a_fraction_is_said_so():
+    """It read "it sent a message that is not valid JSON-RPC 2.0 (a reply with a malformed result
+    or error)": the result was whole; what was wrong was its id, 4.0 for the request's 4."""
+    with McpClient.stdio(sys.executable, [HOSTILE, "float-id"], name="hostile", request_timeout=HANG_S) as client:
+        tools = _tools(McpToolProvider([client], timeout=HANG_S))
+        started = time.monotonic()
+        result = _run(tools, "t", '{"x": "a"}')
+        assert time.monotonic() - started < HANG_S / 2  # not the call's timeout
+    said = re.escape("Tool 't' failed: MCP server 'hostile' broke the protocol: it sent a reply whose id is ")
+    said += r"\d+\.0" + re.escape(", where a JSON-RPC id is a string or an integer (the id of the request it answers)")
+    assert result.is_error and re.fullmatch(said, result.content)  # the id is the SDK's count
+
+
 def test_an_answer_to_initialize_that_is_not_json_rpc_fails_the_connection_at_once():
     """`"result": [1, 2, 3]` for `initialize` was waited out: "no answer within 30 s". The handshake
     waits inside the SDK, not among the requests a broken message fails; now it fails too, at once."""
@@ -938,3 +952,36 @@ def test_a_stdio_client_done_with_its_server_holds_no_open_file(args, monkeypatc
         assert args is CRASH_AT_START and "its stderr: config file missing" in str(exc)
     client.close()
     assert len(opened) == 1 and opened[0].closed
+
+
+def _changing_server():
+    """A server whose `unlock` tool swaps its tools for `admin_delete` and says so
+    (`notifications/tools/list_changed`, sent with the call's answer)."""
+    import mcp_types as types
+    from mcp.server.lowlevel import Server
+
+    listed = ["unlock"]
+
+    async def list_tools(ctx, params):
+        return types.ListToolsResult(
+            tools=[types.Tool(name=name, input_schema={"type": "object", "properties": {}}) for name in listed]
+        )
+
+    async def call_tool(ctx, params):
+        listed[:] = ["admin_delete"]
+        await ctx.session.send_notification(types.ToolListChangedNotification(), related_request_id=ctx.request_id)
+        return types.CallToolResult(content=[types.TextContent(text=f"ran {params.name}")])
+
+    return Server("changing", on_list_tools=list_tools, on_call_tool=call_tool)
+
+
+def test_a_server_saying_its_tools_changed_is_listed_again():
+    """The cache ignored `notifications/tools/list_changed`: the provider kept offering a tool the
+    server had removed (each call 'Unknown tool') and never the one it added. LangChain4j's client
+    marks its tool list out of date on that notification; so does this one."""
+    with McpClient(_changing_server(), name="changing") as client:
+        provider = McpToolProvider([client])
+        assert list(_tools(provider)) == ["unlock"]
+        assert _run(_tools(provider), "unlock").content == "ran unlock"
+        assert list(_tools(provider)) == ["admin_delete"]
+        assert [t.name for t in client.list_tools()] == ["admin_delete"]  # cached again: nothing changed since

@@ -171,3 +171,57 @@ def test_a_blank_command_line_is_refused_where_it_is_given():
         "McpClient.from_command_line('  '): the line holds no command. Fix: write the command line, e.g. "
         'McpClient.from_command_line("python -m mcp_server_time")'
     )
+
+
+@pytest.mark.parametrize(
+    ("url", "text"),
+    [
+        ("http://", "McpClient('http://'): the URL names no host. Fix: give one like http://127.0.0.1:8000/mcp"),
+        (
+            "http://127.0.0.1:99999/mcp",
+            "McpClient('http://127.0.0.1:99999/mcp'): the URL's port is 99999, and a port is 1-65535. Fix: give one "
+            "like http://127.0.0.1:8000/mcp",
+        ),
+        (
+            "http://[::1/mcp",
+            "McpClient('http://[::1/mcp'): the URL cannot be read (Invalid port: ':1'). Fix: give one like "
+            "http://127.0.0.1:8000/mcp",
+        ),
+        (
+            " http://127.0.0.1:8000/mcp",
+            "McpClient(' http://127.0.0.1:8000/mcp'): the URL starts or ends with a space. Fix: give one like "
+            "http://127.0.0.1:8000/mcp",
+        ),
+        (
+            "http://mcp host/mcp",
+            "McpClient('http://mcp host/mcp'): the URL's host holds a space or a character written as %XX. Fix: give "
+            "one like http://127.0.0.1:8000/mcp",
+        ),
+    ],
+)
+def test_a_url_that_cannot_be_connected_to_is_refused_at_construction(url, text):
+    """Each was taken, and failed on connecting as the server's failure: "cannot reach MCP server
+    'http://': UnsupportedProtocol: Request URL is missing an 'http://' or 'https://' protocol" (it
+    has one), "OverflowError: connect(): port must be 0-65535", "InvalidURL: Invalid port"; a space
+    before the URL was refused as "a str is the URL of a streamable-HTTP server", quoting the URL
+    without its space, so it read as right."""
+    assert said(lambda: McpClient(url)) == text
+    assert said(lambda: McpClient.http(url)) == text
+
+
+def test_a_refused_url_s_password_is_masked():
+    assert "hunter2" not in said(lambda: McpClient("http://me:hunter2@127.0.0.1:99999/mcp"))
+
+
+def test_two_clients_of_one_name_are_refused():
+    """Each server is known by its client's name (`left_out`, errors, tool metadata): two of one
+    name (two copies of a server started alike) shared one `left_out` entry, so one server's
+    failure hid the other's."""
+    first, second = McpClient(URL, name="files"), McpClient("http://127.0.0.1:10/mcp", name="files")
+    assert said(lambda: McpToolProvider([first, second])) == (
+        "McpToolProvider([..., 'files', 'files']): two clients are named 'files', and a provider tells its servers "
+        "apart by name (left_out, errors, tool metadata). Fix: name them apart, e.g. McpClient(..., name='files_2')"
+    )
+    assert said(lambda: McpToolProvider([first, first])) == (
+        "McpToolProvider([..., 'files', 'files']): the client 'files' is given twice. Fix: give each client once"
+    )

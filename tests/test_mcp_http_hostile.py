@@ -483,3 +483,107 @@ def test_a_url_that_answers_no_mcp_while_connecting_is_said_as_for_a_request(pat
         with pytest.raises(McpConnectionError) as caught:
             McpClient.http(f"http://127.0.0.1:{port}{path}", name="site", connect_timeout=30).connect()
     assert str(caught.value) == f"cannot reach MCP server 'site': {what}"
+
+
+# --- a server that stopped between two calls -------------------------------------------------
+
+
+def test_a_call_to_a_server_that_stopped_says_it_was_not_sent_and_its_tools_are_left_out():
+    """Its POST could not connect, so nothing was sent; the model read "went away during the call
+    (Connection closed). Its outcome is unknown: ... Tell the user the outcome is unknown and must
+    be checked", on that call and on every later one (the SDK's transport had ended, unnoticed), and
+    the cache kept offering the tools."""
+    from toolkit.chat.messages import ToolCall
+    from toolkit.errors import McpConnectionError
+    from toolkit.mcp.provider import McpToolProvider
+
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-c", SDK_SERVER, str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    try:
+        assert wait_for_port(port)
+        with McpClient.http(f"http://127.0.0.1:{port}/mcp", name="files", request_timeout=10) as client:
+            provider = McpToolProvider([client])
+            (tool,) = provider.provide()
+            process.terminate()
+            process.wait(timeout=10)
+            results = [tool.execute(ToolCall(id=f"c{n}", name="file_name", arguments="{}")) for n in range(2)]
+            assert [r.is_error for r in results] == [True, True]
+            assert [r.content for r in results] == [
+                "Tool 'file_name' failed: MCP server 'files' cannot be reached (ConnectError: All connection "
+                "attempts failed); it was not sent",
+                "Tool 'file_name' failed: MCP server 'files' went away before this call (ConnectError: All "
+                "connection attempts failed); it was not sent",
+            ]
+            with pytest.raises(McpConnectionError, match=r"^MCP server 'files' went away \(ConnectError: All"):
+                client.list_tools()
+            assert provider.provide() == [] and provider.partial
+    finally:
+        process.kill()
+        process.wait(timeout=10)
+
+
+# --- a server that ends its session --------------------------------------------------------
+
+
+class Expiring(Stranger):
+    """A stranger server with sessions: `initialize` opens `s1`, `s2`, ...; a call to `expire` ends
+    the session it came in (a restarted server forgets them all), and every later request in it is
+    answered 404, as MCP says. `ok` answers with its session's id."""
+
+    opened: list[str]
+    ended: set[str]
+    gone: tuple[str, bytes] = ("text/plain", b"Not Found")
+    """The 404's Content-Type and body (the SDK's server sends a JSON-RPC error, "Session not found")."""
+
+    def _reply(self, status: int, kind: str, body: bytes) -> None:
+        self.send_response(status)
+        if kind:
+            self.send_header("Content-Type", kind)
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Mcp-Session-Id", self._session)
+        self.end_headers()
+        self.wfile.write(body)
+
+    def do_POST(self) -> None:
+        message = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        self._session = self.headers.get("Mcp-Session-Id", "")
+        if self._session in self.ended:
+            self._reply(404, *self.gone)
+        elif message.get("method") == "initialize":
+            self.opened.append(f"s{len(self.opened) + 1}")
+            self._session = self.opened[-1]
+            info = {"name": "expiring", "version": "1"}
+            result = {"protocolVersion": message["params"]["protocolVersion"], "capabilities": {}, "serverInfo": info}
+            self._reply(200, JSON, _result(message["id"], result))
+        elif message.get("method") == "tools/call":
+            if message["params"]["name"] == "expire":
+                self.ended.add(self._session)
+            self._reply(200, JSON, _result(message["id"], _text(self._session)))
+        elif message.get("method") == "tools/list":
+            tools = [{"name": name, "inputSchema": {"type": "object"}} for name in ("ok", "expire")]
+            self._reply(200, JSON, _result(message["id"], {"tools": tools}))
+        elif message.get("id") is None:
+            self._reply(202, "", b"")
+        else:
+            error = {"code": -32601, "message": "Method not found"}
+            self._reply(200, JSON, json.dumps({"jsonrpc": "2.0", "id": message["id"], "error": error}).encode())
+
+
+SESSION_NOT_FOUND = b'{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Session not found"}}'
+
+
+@pytest.mark.parametrize("gone", [("text/plain", b"Not Found"), (JSON, SESSION_NOT_FOUND)], ids=["plain", "json-rpc"])
+def test_a_request_in_a_session_the_server_ended_is_sent_again_in_a_new_one(gone):
+    """MCP: a client answered 404 for its session "MUST start a new session" (the request was not
+    handled). Every later call read "answered with an error: Session terminated" (or the server's
+    "Session not found", as the SDK's server words it) for as long as the client lived."""
+    handler = type("Expiring", (Expiring,), {"opened": [], "ended": set(), "gone": gone})
+    with serving(handler) as port:
+        with McpClient.http(f"http://127.0.0.1:{port}/mcp", name="expiring", request_timeout=10) as client:
+            assert _text_of(client, "ok") == "s1"
+            assert _text_of(client, "expire") == "s1"  # the server ends s1 after this answer
+            assert [_text_of(client, "ok") for _ in range(2)] == ["s2", "s2"]
+            assert [t.name for t in client.list_tools()] == ["ok", "expire"]
+    assert handler.opened == ["s1", "s2"]

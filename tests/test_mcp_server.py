@@ -153,3 +153,54 @@ def test_tools_server_takes_tool_functions_as_tools_from_does():
         tools_server(add)  # type: ignore[arg-type]
     with pytest.raises(ToolDefinitionError, match=r"add: it is given twice"):
         tools_server(tools_from(add) + tools_from(add))
+
+
+@pytest.mark.parametrize(
+    "kwargs, text",
+    [
+        (
+            {"tools": None},
+            "tools_server(tools=None): tools_server serves a list of tools, and got None. Fix: give the tools to "
+            "serve, e.g. tools_server([query_order])",
+        ),
+        (
+            {"name": None},
+            "tools_server(name=None): name is what clients call the server (its serverInfo), a str, and got None. "
+            "Fix: give a word, e.g. name='shop', or leave it out ('toolkit')",
+        ),
+        (
+            {"version": 1},
+            "tools_server(version=1): version is the server's version its clients read, a str, and got an int. "
+            "Fix: give it as text, e.g. version='1.0', or leave it out ('0.1.0')",
+        ),
+    ],
+)
+def test_tools_server_refuses_what_it_cannot_serve_where_it_is_given(kwargs, text):
+    """tools_server(None) raised "TypeError: 'NoneType' object is not iterable"; a name or version
+    that is no str was taken, and every client then failed to connect with "cannot reach MCP server:
+    MCPError: Method not found", blaming the server's reachability for the caller's slip."""
+    from toolkit.errors import ToolDefinitionError
+    from toolkit.tools.decorator import tool
+
+    @tool
+    def add(a: int, b: int) -> int:
+        """Add two integers."""
+        return a + b
+
+    with pytest.raises(ToolDefinitionError) as raised:
+        tools_server(**{"tools": [add], **kwargs})
+    assert str(raised.value) == text
+
+
+def test_an_unknown_tool_s_name_is_quoted_cut():
+    """A client calling a tool named by a megabyte of text got that megabyte back in the error."""
+    from toolkit.errors import NAME_SHOWN
+
+    with McpClient(shop_server(TODAY), name="shop") as client:
+        with pytest.raises(McpError) as caught:
+            client.call_tool("q" * 1_000_000, {})
+    shown = "q" * (NAME_SHOWN - 3) + "..."
+    assert str(caught.value) == (
+        f"MCP server 'shop' answered with an error: Unknown tool: {shown!r}. "
+        "Available tools: query_order, query_logistics, query_refund_policy"
+    )

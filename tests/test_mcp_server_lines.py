@@ -2,9 +2,13 @@
 client that writes raw JSON-RPC lines on its stdin (every line gets JSON-RPC's answer, and the
 server goes on serving), and served tools whose answers the SDK cannot write as they are."""
 
+import contextlib
 import json
+import os
+import queue
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -25,14 +29,24 @@ INITIALIZE = {
 CALL = '{"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"name": "query_order", "arguments": {"orderId": "\\ud800"}}}'
 
 
+HANG_S = 60
+"""How long an answer may take before the server is taken not to answer (a bound, not a speed)."""
+
+
 def _answers(lines: list[str], count: int) -> list[dict]:
-    """The server's first `count` answers to `lines`, sorted by id. Its stdin stays open until they
-    are read: a server whose stdin closes stops, and may drop an answer still on its way."""
+    """The server's first `count` answers to `lines`, sorted by id (fewer when it stops answering
+    for `HANG_S`). Its stdin stays open until they are read: a server whose stdin closes stops,
+    and may drop an answer still on its way."""
     with subprocess.Popen(SERVER, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True) as server:
         assert server.stdin is not None and server.stdout is not None
         server.stdin.write("".join(line + "\n" for line in lines))
         server.stdin.flush()
-        answers = [json.loads(server.stdout.readline()) for _ in range(count)]
+        read: queue.Queue[str] = queue.Queue()
+        threading.Thread(target=lambda: [read.put(line) for line in server.stdout], daemon=True).start()
+        answers = []
+        with contextlib.suppress(queue.Empty):
+            while len(answers) < count:
+                answers.append(json.loads(read.get(timeout=HANG_S)))
         server.stdin.close()
         assert server.wait(timeout=30) == 0
     return sorted(answers, key=lambda a: str(a.get("id")))
@@ -53,11 +67,11 @@ def test_a_line_that_is_no_json_rpc_message_is_answered_with_json_rpc_s_error_an
     answers = _answers(lines, 6)
     assert answers[0]["id"] == 1 and answers[0]["result"]["serverInfo"]["name"] == "toolkit-shop"
     assert answers[1:] == [
+        {"jsonrpc": "2.0", "id": 2, "error": {"code": -32600, "message": BATCH}},
         {"jsonrpc": "2.0", "id": 3, "error": {"code": -32600, "message": INVALID}},
         {"jsonrpc": "2.0", "id": 4, "error": {"code": -32700, "message": SURROGATE}},
         {"jsonrpc": "2.0", "id": 5, "result": {}},
         {"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": "Parse error: the line is not JSON"}},
-        {"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": INVALID}},
     ]
 
 
@@ -136,3 +150,126 @@ def test_a_line_nested_too_deep_to_read_is_answered_and_serving_goes_on():
             "error": {"code": -32700, "message": "Parse error: the line nests too deep to be read"},
         },
     ]
+
+
+@pytest.mark.parametrize("rid", ["null", "2.5", "true", '{"n": 1}', "[1]"])
+def test_a_request_whose_id_is_no_string_or_integer_is_answered_and_serving_goes_on(rid):
+    """Such a line is valid JSON-RPC for the SDK's parser only as a notification (the id dropped),
+    so it went unanswered and the client waited out its deadline. JSON-RPC answers an Invalid
+    Request, with a null id (it cannot be echoed: MCP's ids are strings and integers)."""
+    lines = [
+        json.dumps(INITIALIZE),
+        '{"jsonrpc": "2.0", "method": "notifications/initialized"}',
+        f'{{"jsonrpc": "2.0", "id": {rid}, "method": "ping"}}',
+        '{"jsonrpc": "2.0", "id": 5, "method": "ping"}',
+    ]
+    answers = _answers(lines, 3)
+    assert answers[1:] == [
+        {"jsonrpc": "2.0", "id": 5, "result": {}},
+        {
+            "jsonrpc": "2.0",
+            "id": None,
+            "error": {"code": -32600, "message": f"Invalid Request: an id is a string or an integer, not {rid}"},
+        },
+    ]
+
+
+def test_a_tool_that_reads_stdin_reads_nothing_of_the_client_s_messages(tmp_path):
+    """The server reads its client's messages on stdin: a served tool calling input() must not
+    take the next one (it reads end of file, and its call fails), as with the SDK's own reader."""
+    server = tmp_path / "reads_stdin.py"
+    server.write_text(
+        "import anyio\n"
+        "from toolkit.mcp.server import serve_stdio, tools_server\n"
+        "from toolkit.tools.decorator import tool\n\n"
+        "@tool\ndef ask() -> str:\n    '''Ask on stdin.'''\n    return input()\n\n"
+        "anyio.run(serve_stdio, tools_server([ask]))\n"
+    )
+    with McpClient.stdio(sys.executable, [str(server)], env=UNDER_TEST, name="asks", request_timeout=30) as client:
+        asked = client.call_tool("ask", {})
+        assert asked.is_error and asked.content[0].text == "EOFError: EOF when reading a line"
+        assert [t.name for t in client.list_tools()] == ["ask"]
+
+
+def test_the_server_exits_when_its_client_closes_stdin_while_a_tool_still_runs(tmp_path):
+    """A tool that never returns (a network read without a timeout) kept the process alive after
+    its client closed stdin (the client gone, or asking it to stop, as MCP's shutdown says): the
+    worker thread running the tool was waited for at exit, forever for this one."""
+    server = tmp_path / "stuck.py"
+    server.write_text(
+        "import threading\n"
+        "import anyio\n"
+        "from toolkit.mcp.server import serve_stdio, tools_server\n"
+        "from toolkit.tools.decorator import tool\n\n"
+        "@tool\ndef stuck() -> str:\n    '''Never returns.'''\n    print('started', flush=True)\n    threading.Event().wait()\n    return 'never'\n\n"
+        "anyio.run(serve_stdio, tools_server([stuck]))\n"
+    )
+    call = '{"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "stuck", "arguments": {}}}'
+    lines = [json.dumps(INITIALIZE), '{"jsonrpc": "2.0", "method": "notifications/initialized"}', call]
+    with subprocess.Popen(
+        [sys.executable, str(server)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, **UNDER_TEST},
+    ) as process:
+        assert process.stdin is not None and process.stdout is not None and process.stderr is not None
+        process.stdin.write("".join(line + "\n" for line in lines))
+        process.stdin.flush()
+        assert json.loads(process.stdout.readline())["id"] == 1
+        assert process.stderr.readline() == "started\n"  # a tool's print goes to stderr while serving
+        process.stdin.close()
+        try:
+            assert process.wait(timeout=HANG_S) == 0
+        finally:
+            process.kill()
+        assert process.stderr.read() == ""
+
+
+def test_each_request_of_a_batch_is_answered_at_once_under_its_own_id():
+    """A batch (a JSON array, which MCP stopped using in 2025-06-18) got one error with id null,
+    so a client waiting for the requests in it could not tell which had failed, and waited."""
+    batch = [
+        {"jsonrpc": "2.0", "id": 2, "method": "ping"},
+        {"jsonrpc": "2.0", "method": "notifications/progress"},
+        {"jsonrpc": "2.0", "id": "three", "method": "tools/list"},
+    ]
+    lines = [
+        json.dumps(INITIALIZE),
+        '{"jsonrpc": "2.0", "method": "notifications/initialized"}',
+        json.dumps(batch),
+        "[]",
+        '{"jsonrpc": "2.0", "id": 5, "method": "ping"}',
+    ]
+    answers = _answers(lines, 5)
+    assert answers[1:] == [
+        {"jsonrpc": "2.0", "id": 2, "error": {"code": -32600, "message": BATCH}},
+        {"jsonrpc": "2.0", "id": 5, "result": {}},
+        {"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": BATCH}},
+        {"jsonrpc": "2.0", "id": "three", "error": {"code": -32600, "message": BATCH}},
+    ]
+
+
+BATCH = "Invalid Request: a batch (a JSON array) is not read: send each message on a line of its own"
+
+
+def test_a_client_that_stops_reading_ends_the_session_without_an_error():
+    """A client that closed its end of the server's stdout (it quit reading) ended `mcp-server` with
+    "error: ExceptionGroup: unhandled errors in a TaskGroup (1 sub-exception)" and exit status 2:
+    a broken pipe inside the SDK's writer, said as nothing. The session is over, as when stdin closes."""
+    with subprocess.Popen(
+        SERVER, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    ) as server:
+        assert server.stdin is not None and server.stdout is not None and server.stderr is not None
+        server.stdin.write(json.dumps(INITIALIZE) + "\n")
+        server.stdin.flush()
+        assert json.loads(server.stdout.readline())["id"] == 1
+        server.stdout.close()
+        listing = '{"jsonrpc": "2.0", "id": 2, "method": "tools/list"}\n'
+        with contextlib.suppress(BrokenPipeError):  # the server may be gone before the last line
+            server.stdin.write('{"jsonrpc": "2.0", "method": "notifications/initialized"}\n' + listing * 50)
+            server.stdin.flush()
+            server.stdin.close()
+        assert server.wait(timeout=HANG_S) == 0
+        assert server.stderr.read() == ""

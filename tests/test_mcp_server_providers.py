@@ -32,3 +32,51 @@ def test_another_mcp_server_s_tools_can_be_served_again():
         with McpClient(tools_server([McpToolProvider([inner])]), name="proxy") as proxy:
             assert [t.name for t in proxy.list_tools()] == ["add"]
             assert proxy.call_tool("add", {"a": 2, "b": 2}).content[0].text == "4"
+
+
+@tool
+def stock(sku: str) -> int:
+    """Units in stock."""
+    return 3
+
+
+def test_another_mcp_server_s_annotations_are_served_again():
+    """Served again, a tool lost its MCP annotations (readOnlyHint, idempotentHint, title...): a
+    client then told its model, after a timeout, not to call a read-only tool again."""
+    import mcp_types as types
+    from mcp.server.lowlevel import Server
+
+    annotations = {"title": "Stock", "readOnlyHint": True, "idempotentHint": True, "openWorldHint": False}
+
+    async def list_tools(ctx, params):
+        schema = {"type": "object", "properties": {"sku": {"type": "string"}}}
+        return types.ListToolsResult(
+            tools=[types.Tool(name="stock", input_schema=schema, annotations=types.ToolAnnotations(**annotations))]
+        )
+
+    inner_server = Server("inner", on_list_tools=list_tools)
+    with McpClient(inner_server, name="inner") as inner:
+        served = tools_server([McpToolProvider([inner]), add], read_only=["add"])
+        with McpClient(served, name="proxy") as proxy:
+            listed = {t.name: t.annotations for t in proxy.list_tools()}
+    assert listed["stock"] is not None and listed["stock"].model_dump(by_alias=True, exclude_none=True) == annotations
+    assert listed["add"] is not None and listed["add"].model_dump(by_alias=True, exclude_none=True) == {
+        "readOnlyHint": True
+    }
+
+
+def test_annotations_that_are_not_mcp_s_are_refused_where_the_server_is_made():
+    import pytest
+
+    from toolkit.errors import ToolDefinitionError
+    from toolkit.tools.execute import Tool
+    from toolkit.tools.reflect import ToolSpec
+
+    spec = ToolSpec(name="t", description="T.", parameters=None, metadata={"annotations": {"readOnlyHint": "maybe"}})
+    with pytest.raises(ToolDefinitionError) as raised:
+        tools_server([Tool(spec, lambda call, context: "ok")])
+    assert str(raised.value) == (
+        "tools_server: tool 't': its spec.metadata['annotations'] are not MCP's tool annotations (readOnlyHint: "
+        "Input should be a valid boolean, unable to interpret input). Fix: give them as MCP names them, e.g. "
+        "{'readOnlyHint': True}, or leave them out"
+    )

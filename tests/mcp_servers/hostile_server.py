@@ -7,6 +7,8 @@ MODE `list-init`: answers `initialize` with `"result": [1, 2, 3]`, JSON-RPC in f
 result object, so the handshake never gets a reply the client can read.
 MODE `nan`: lists `t` and `n`, whose schema holds `NaN` — what Python's `json.dumps` writes
 for `float("nan")` by default.
+MODE `float-id`: lists `t` and answers every call under its id as a fraction (`2.0` for `2`), as
+a server keeping numbers as floats (JavaScript's, through a double-typed field) may.
 """
 
 import json
@@ -42,6 +44,8 @@ for line in sys.stdin:
         send({"id": rid, "result": {"tools": TOOLS}})
     elif method == "tools/call" and MODE == "null-result":
         send({"id": rid, "result": None})
+    elif method == "tools/call" and MODE == "float-id":
+        send({"id": float(rid), "result": {"content": [{"type": "text", "text": "ok"}]}})
     elif method == "tools/call":
         send({"id": rid, "result": {"content": [{"type": "text", "text": "ok"}]}})
     else:

@@ -16,11 +16,14 @@ one included; `mask(text)` masks them in any other text (`McpToolProvider` masks
 answers with it). An HTTP server's URL is shown masked (`http://me:***@host/mcp?token=***`), in
 the log lines of the SDK and of httpx2 as well.
 
-It connects on first use (or `connect()`), lists tools through a cache that only
-`evict_tool_list_cache()` empties (a tool the SDK cannot read, say one with no
-`inputSchema`, costs that tool alone: it goes into `unreadable`, with the reason), and calls a
-tool with a deadline: when it passes, the SDK sends the `notifications/cancelled` message so
-the server stops working. Errors::
+It connects on first use (or `connect()`), lists tools through a cache (a tool the SDK cannot
+read, say one with no `inputSchema`, costs that tool alone: it goes into `unreadable`, with the
+reason), and calls a tool with a deadline: when it passes, the SDK sends the
+`notifications/cancelled` message so the server stops working. The cache is emptied by
+`evict_tool_list_cache()` and, as in LangChain4j's client, by the server's
+`notifications/tools/list_changed`: a server that added or removed tools is listed again at the
+next `list_tools()` (a 2026-07-28 server sends it only with a call's answer: no subscription is
+opened). Errors::
 
     McpError                  the server answered with an error, or broke the protocol
     ├── McpConnectionError    it cannot be reached, or went away (before the request was sent)
@@ -33,7 +36,12 @@ round) is an `McpError` too, in one line (`refused_answer`), not the SDK's `Runt
 
 `McpConnectionLost`, like `McpTimeout`, leaves the outcome unknown: the server may have done
 the work before it went away. A connection the client already knew was gone sends nothing,
-so that request is a plain `McpConnectionError` ("the call was not sent").
+so that request is a plain `McpConnectionError` ("it was not sent"); so is a request over HTTP
+whose POST could not connect (the server stopped) while no other was sent and unanswered. Such a
+failure ends the SDK's transport: later requests are not sent, and listing tools says so.
+A request an HTTP server answers with 404 for its session (the server ended the session, or
+restarted and forgot it) was not handled: it is sent once more in a new session, as the MCP
+specification says a client must (every later request failed with "Session terminated").
 
 A stdio server's bytes that are not UTF-8 are read as U+FFFD (the SDK's strict default stopped
 reading: every later request waited out its deadline), and so is an unpaired surrogate it
@@ -90,6 +98,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import anyio
+import httpx2
 import mcp
 import mcp.client.stdio
 from mcp.client.stdio import stdio_client
@@ -97,11 +106,13 @@ from mcp.shared.exceptions import MCPError
 from mcp.shared.message import SessionMessage
 from mcp_types import (
     CONNECTION_CLOSED,
+    INVALID_REQUEST,
     REQUEST_TIMEOUT,
     CallToolResult,
     ListToolsRequest,
     ListToolsResult,
     PaginatedRequestParams,
+    ToolListChangedNotification,
     jsonrpc_message_adapter,
 )
 from mcp_types import Tool as McpTool
@@ -110,7 +121,7 @@ from pydantic import ValidationError
 
 from toolkit.chat.masking import MASK, mask_url, mask_url_in, mask_urls_in_logs, url_secrets
 from toolkit.errors import McpConnectionError, McpError, McpTimeout, ToolDefinitionError
-from toolkit.mcp.http import http_transport, unreadable_answer
+from toolkit.mcp.http import SESSION_ENDED, http_transport, unreadable_answer
 from toolkit.mcp.ids import ids_checked
 from toolkit.mcp.schema import json_type
 from toolkit.tools.decorator import a_or_an
@@ -184,6 +195,8 @@ class McpClient:
         self.request_timeout = request_timeout
         """Default deadline of one request (listing tools, or a call without its own)."""
         self._tools: list[McpTool] | None = None
+        self._tools_changed = 0
+        """How many times the server said its tools changed: a listing that one overtook is not cached."""
         self.unreadable: dict[str, str] = {}
         """The tools the last listing could not read (a listing that is not valid MCP for them
         alone): their names → why. The others are listed; `McpToolProvider` reports these."""
@@ -206,6 +219,9 @@ class McpClient:
         self._closed = ""
         """"Connection closed" once the transport's read stream ended (`toolkit.mcp.ids`), "" before
         (and always for a server object served in-process: a request finds out, as lost)."""
+        self._unsent = ""
+        """Why a request could not be sent ("" while none failed so): over HTTP, a POST that could not
+        connect while no other request was sent and unanswered (`toolkit.mcp.http`)."""
         self._broken = ""
         """What was wrong with a message that broke the protocol while connecting ("" if none did)."""
         self._pending: dict[concurrent.futures.Future[Any], asyncio.AbstractEventLoop] = {}
@@ -331,7 +347,7 @@ class McpClient:
 
     def _start(self) -> None:
         loop = asyncio.new_event_loop()
-        self._gone = self._broken = self._stray = self._closed = ""
+        self._gone = self._broken = self._stray = self._closed = self._unsent = ""
         ended = functools.partial(self._loop_ended, loop)
         threading.Thread(target=_run_forever, args=(loop, ended), name=f"mcp-{self.name}", daemon=True).start()
         ready: concurrent.futures.Future[mcp.Client] = concurrent.futures.Future()
@@ -392,6 +408,8 @@ class McpClient:
         except BaseException as exc:  # noqa: BLE001 - reported to the waiting caller
             if not ready.done():
                 ready.set_exception(exc)
+            elif isinstance(exc, Exception):  # the connection ended (an HTTP server that stopped): nothing more is sent
+                self._gone = self._gone or self._hide(_without_url_secrets(describe(exc), self.server))
 
     def _transport(self) -> Any:
         if isinstance(self.server, mcp.StdioServerParameters):
@@ -403,11 +421,16 @@ class McpClient:
             transport = _surrogates_read(stdio_client(server, errlog=self._stderr))
             return ids_checked(transport, self._broke_protocol, self._transport_ended, self._hide)
         if isinstance(self.server, str):
-            return ids_checked(http_transport(self.server), self._broke_protocol, self._transport_ended, self._hide)
+            transport = http_transport(self.server, self._refused)
+            return ids_checked(transport, self._broke_protocol, self._transport_ended, self._hide)
         return self.server
 
     def _transport_ended(self) -> None:
         self._closed = "Connection closed"
+
+    def _refused(self, reason: str) -> None:
+        """Over HTTP, no request could be sent (the server stopped): the SDK's transport ends with it."""
+        self._unsent = self._hide(_without_url_secrets(reason, self.server))
 
     def _unreachable(self, exc: BaseException) -> str:
         reason, tail = describe(exc), ""
@@ -445,7 +468,12 @@ class McpClient:
     async def _on_message(self, message: Any) -> None:
         """The SDK's message handler. A message the server sent that cannot be read fails every
         request waiting for an answer at once: which of them it answered cannot be known, and
-        waiting would turn a broken reply into a timeout."""
+        waiting would turn a broken reply into a timeout. The server saying its tools changed
+        empties the tool list's cache."""
+        if isinstance(message, ToolListChangedNotification):
+            self._tools_changed += 1
+            self._tools = None
+            return
         if not isinstance(message, ValidationError):
             return
         if _stray_line(message) is not None or _stray_json(message) is not None:
@@ -490,6 +518,19 @@ class McpClient:
 
     # -- requests ------------------------------------------------------------------------
     def _call(self, request: Callable[[mcp.Client], Coroutine[Any, Any, Any]], timeout: float) -> Any:
+        """`_call_once`; over HTTP, a request answered 404 for its session (the server ended it, or
+        restarted) is sent once more in a new session, as MCP says a client must: it was not handled."""
+        try:
+            return self._call_once(request, timeout)
+        except _SessionEnded as exc:
+            if self._client is exc.client:  # not done by another request meanwhile
+                self.close()  # the next request connects again: a new session
+        try:
+            return self._call_once(request, timeout)
+        except _SessionEnded as exc:
+            raise McpError(f"{exc} (in a new session too)") from None
+
+    def _call_once(self, request: Callable[[mcp.Client], Coroutine[Any, Any, Any]], timeout: float) -> Any:
         """Run `request(client)` on the connection's loop and wait for it (a little past `timeout`)."""
         self.connect()
         client, loop = self._client, self._loop
@@ -511,8 +552,17 @@ class McpClient:
         except MCPError as exc:
             if exc.code == REQUEST_TIMEOUT:
                 raise self._timed_out(timeout) from None
+            if exc.code == CONNECTION_CLOSED and self._unsent:  # no request was sent (`_refused`)
+                self._gone = self._gone or self._unsent
+                raise McpConnectionError(
+                    f"MCP server {self.name!r} cannot be reached ({self._unsent}); it was not sent"
+                ) from None
             if exc.code == CONNECTION_CLOSED:
                 raise self._lost(_describe_mcp(exc), ended=self._ended()) from None
+            if isinstance(self.server, str) and exc.code == INVALID_REQUEST and exc.message == SESSION_ENDED:
+                raise _SessionEnded(
+                    self._hide(f"MCP server {self.name!r} answered with an error: {exc}"), client
+                ) from None
             if unread := unreadable_answer(exc):
                 raise McpError(self._hide(f"MCP server {self.name!r} broke the protocol: {unread}")) from None
             raise McpError(self._hide(f"MCP server {self.name!r} answered with an error: {exc}")) from None
@@ -562,30 +612,33 @@ class McpClient:
                 f"MCP server {self.name!r} went away ({gone}), and its tools cannot be listed; to reconnect, call "
                 "its client's close() and use it again, or make a new client"
             )
-        if self._tools is None:
-            seconds = self.request_timeout if timeout is None else timeout
-            unreadable: dict[str, str] = {}
+        cached = self._tools  # read once: the server's word that its tools changed empties it on another thread
+        if cached is not None:
+            return list(cached)
+        seconds = self.request_timeout if timeout is None else timeout
+        unreadable: dict[str, str] = {}
 
-            async def within(client: mcp.Client) -> tuple[list[McpTool], bool]:
-                try:
-                    with anyio.fail_after(seconds):
-                        return await _list_all(client, unreadable)
-                except TimeoutError:
-                    raise MCPError(REQUEST_TIMEOUT, "listing tools timed out") from None
+        async def within(client: mcp.Client) -> tuple[list[McpTool], bool]:
+            try:
+                with anyio.fail_after(seconds):
+                    return await _list_all(client, unreadable)
+            except TimeoutError:
+                raise MCPError(REQUEST_TIMEOUT, "listing tools timed out") from None
 
-            tools, cut_short = self._call(within, timeout=seconds)
+        changed = self._tools_changed
+        tools, cut_short = self._call(within, timeout=seconds)
+        if changed == self._tools_changed:  # else they changed while being listed: asked again next time
             self._tools = tools
-            self.listing_cut = (
-                f"MCP server {self.name!r} lists its tools on more than {MAX_PAGES} pages; only the first "
-                f"{MAX_PAGES} pages ({len(tools)} tools) were read, and the tools on later pages are not offered"
-                if cut_short
-                else ""
-            )
-            self.unreadable = {
-                name: self._hide(f"MCP tool {name!r} of server {self.name!r}: {why}")
-                for name, why in unreadable.items()
-            }
-        return list(self._tools)
+        self.listing_cut = (
+            f"MCP server {self.name!r} lists its tools on more than {MAX_PAGES} pages; only the first "
+            f"{MAX_PAGES} pages ({len(tools)} tools) were read, and the tools on later pages are not offered"
+            if cut_short
+            else ""
+        )
+        self.unreadable = {
+            name: self._hide(f"MCP tool {name!r} of server {self.name!r}: {why}") for name, why in unreadable.items()
+        }
+        return list(tools)
 
     def evict_tool_list_cache(self) -> None:
         """Forget the cached tool list: the next `list_tools()` asks the server again."""
@@ -694,7 +747,13 @@ def check_server(server: Any) -> None:
     a number, bytes, a list of words, a class (each failed only on connecting, with the SDK's "does
     not support the asynchronous context manager protocol"), or a str that is no http(s) URL."""
     if isinstance(server, str):
-        if server.lower().startswith(("http://", "https://")):
+        if server.strip().lower().startswith(("http://", "https://")):
+            if problem := _url_problem(server):
+                raise ToolDefinitionError(
+                    f"McpClient({_shown_url(server)!r:.80})",
+                    f"the URL{problem}",
+                    "give one like http://127.0.0.1:8000/mcp",
+                )
             return
         raise ToolDefinitionError(
             f"McpClient({_default_name(server)!r:.80})",
@@ -709,6 +768,35 @@ def check_server(server: Any) -> None:
             else "give a URL (McpClient.http(url)), a command (McpClient.stdio(...)) or a server object"
         )
         raise ToolDefinitionError(f"McpClient({kind})", f"{kind} is no MCP server to connect to", fix)
+
+
+def _url_problem(url: str) -> str:
+    """What keeps an http(s) `url` from being connected to, said after "the URL" ("" when nothing
+    does): each failed only on connecting, as if the server could not be reached ("OverflowError:
+    connect(): port must be 0-65535"). The parser's words have the URL's secrets masked."""
+    if url != url.strip():
+        return " starts or ends with a space"
+    try:
+        parsed = httpx2.URL(url)
+    except (httpx2.InvalidURL, ValueError) as exc:
+        reason = (str(exc).splitlines() or [""])[0]
+        for secret in url_secrets(url):
+            reason = reason.replace(secret, MASK)
+        return f" cannot be read ({cut(reason, 80)})"
+    if not parsed.host:
+        return " names no host"
+    if parsed.port is not None and not 0 < parsed.port < 65536:
+        return f"'s port is {parsed.port}, and a port is 1-65535"
+    if "%" in parsed.host:  # httpx writes a space in a host as %20: no name holds one
+        return "'s host holds a space or a character written as %XX"
+    return ""
+
+
+def _shown_url(url: str) -> str:
+    """`url` with its credentials masked, and the spaces around it kept (they may be the mistake)."""
+    core = url.strip()
+    start = url.index(core) if core else 0
+    return url[:start] + mask_url(core) + url[start + len(core) :]
 
 
 _STDIO_EXAMPLE = "name it, e.g. McpClient.stdio('python', ['server.py'])"
@@ -781,6 +869,15 @@ def check_seconds(where: str, keyword: str, seconds: Any, *, zero: bool = False)
             f"{keyword} is a finite number of seconds {'at least 0' if zero else 'above 0'}",
             f"give a number, e.g. {keyword}=30",
         )
+
+
+class _SessionEnded(McpError):
+    """An HTTP server answered 404 for the client's session: it ended it (`McpClient._call`)."""
+
+    def __init__(self, message: str, client: mcp.Client) -> None:
+        super().__init__(message)
+        self.client = client
+        """The connection whose session ended."""
 
 
 class _BrokenWhileConnecting(Exception):
@@ -933,7 +1030,21 @@ def _unreadable(exc: ValidationError, hide: Callable[[str], str]) -> str:
             f"it wrote a line that {kind} ({shown!r}); a stdio server must write only MCP messages "
             "to stdout (logs go to stderr)"
         )
+    if (rid := _bad_reply_id(exc)) is not None:
+        return (
+            f"it sent a reply whose id is {cut(rid, 40)}, where a JSON-RPC id is a string or an integer (the id "
+            "of the request it answers)"
+        )
     return "it sent a message that is not valid JSON-RPC 2.0 (a reply with a malformed result or error)"
+
+
+def _bad_reply_id(exc: ValidationError) -> str | None:
+    """A refused reply's id, as JSON, when the id is what was wrong (`2.0`, `true`, `null`): the
+    SDK reads one only as a string or an integer."""
+    for error in exc.errors():
+        if error["loc"][:2] in (("JSONRPCResponse", "id"), ("JSONRPCError", "id")):
+            return json.dumps(error.get("input"))
+    return None
 
 
 async def _list_all(client: mcp.Client, unreadable: dict[str, str]) -> tuple[list[McpTool], bool]:

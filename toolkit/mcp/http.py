@@ -18,8 +18,9 @@ An HTTP error status (a gateway's 401, a crashed server's 500) reached the calle
 token from a crash. Such a body is read whole when the SDK reads it, and unless it is a JSON-RPC
 error (which the SDK passes on as the server's own), it is replaced by one saying the status
 (`HTTP 401 Unauthorized`, with a word on credentials for 401 and 403). The body itself is
-not quoted (a login page, a stack trace, perhaps a token). A 404 is left to the SDK (it
-means "Not Found" before a session and "Session terminated" in one).
+not quoted (a login page, a stack trace, perhaps a token). A 404 is left to the SDK before a
+session ("Not Found"); in one it is "Session terminated", whatever its body (the SDK's own server
+sends a JSON-RPC error, "Session not found"), so `McpClient` starts a new session.
 
 A compressed body (`Content-Encoding: gzip`, as a reverse proxy sends it) is read the same way:
 the hook has it decoded by httpx2 itself first (a `Response` of its own over the body's bytes,
@@ -68,17 +69,53 @@ _NOT_JSON = re.compile(r"Invalid JSON: (.*?) \[type=json_invalid, input_value=(b
 
 
 @contextlib.asynccontextmanager
-async def http_transport(url: str) -> AsyncIterator[tuple[Any, Any]]:
+async def http_transport(
+    url: str, refused: Callable[[str], None] = lambda reason: None
+) -> AsyncIterator[tuple[Any, Any]]:
     """The SDK's streamable-HTTP transport to `url`, reading unpaired surrogates as U+FFFD; a server
     on this machine is asked directly, whatever a learner's proxy variables say
-    (`toolkit.chat.proxies.direct_mounts`, as the chat client asks a loopback gateway)."""
+    (`toolkit.chat.proxies.direct_mounts`, as the chat client asks a loopback gateway).
+    `refused(reason)` is called when a request could not connect while no other was sent and
+    unanswered (`_RefusalsNoted`): then no request was sent."""
     async with (
-        httpx2.AsyncClient(
-            timeout=TIMEOUT, event_hooks={"response": [_read_surrogates, _status_said]}, mounts=direct_mounts(url)
+        _RefusalsNoted(
+            refused,
+            timeout=TIMEOUT,
+            event_hooks={"response": [_read_surrogates, _status_said]},
+            mounts=direct_mounts(url),
         ) as client,
         streamable_http_client(url, http_client=client, max_sse_event_size=MAX_EVENT_BYTES) as streams,
     ):
         yield streams
+
+
+class _RefusalsNoted(httpx2.AsyncClient):
+    """An `httpx2` client telling `refused(reason)` when a POST could not connect (a server that
+    stopped: nothing of it was sent) while no other POST was being sent or waited for its answer:
+    then no request of the connection's was sent. The SDK's transport ends with that error, and
+    its requests read only "Connection closed", which says nothing of whether they were sent."""
+
+    def __init__(self, refused: Callable[[str], None], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._refused = refused
+        self._sending = 0
+        self._answering: list[httpx2.Response] = []
+
+    async def send(self, request: httpx2.Request, **kwargs: Any) -> httpx2.Response:
+        if request.method != "POST":
+            return await super().send(request, **kwargs)
+        self._sending += 1
+        try:
+            response = await super().send(request, **kwargs)
+        except (httpx2.ConnectError, httpx2.ConnectTimeout) as exc:
+            self._answering = [r for r in self._answering if not r.is_closed]
+            if self._sending == 1 and not self._answering:
+                self._refused(f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__)
+            raise
+        finally:
+            self._sending -= 1
+        self._answering = [r for r in self._answering if not r.is_closed] + [response]
+        return response
 
 
 async def _read_surrogates(response: httpx2.Response) -> None:
@@ -88,8 +125,13 @@ async def _read_surrogates(response: httpx2.Response) -> None:
 
 
 async def _status_said(response: httpx2.Response) -> None:
-    """The response hook: an error status (404 aside) that is no JSON-RPC error becomes one naming it."""
+    """The response hook: an error status (404 aside) that is no JSON-RPC error becomes one naming it;
+    a 404 to a request in a session is said as the SDK says a bare one, whatever the body
+    (`_session_ended`)."""
     status = response.status_code
+    if status == 404 and response.request.headers.get("mcp-session-id"):
+        _session_ended(response)
+        return
     if status < 400 or status == 404:
         return
     words = f"HTTP {status} {response.reason_phrase}".strip()
@@ -102,6 +144,20 @@ async def _status_said(response: httpx2.Response) -> None:
         response.stream = _Replaced(_decoded(response), lambda body: said)
     else:
         response.stream = _Replaced(_decoded(response), lambda body: body if _rpc_error(body) else said)
+
+
+SESSION_ENDED = "Session terminated"
+"""How the SDK words a 404 to a request in a session: the server ended it (or restarted and forgot it)."""
+
+
+def _session_ended(response: httpx2.Response) -> None:
+    """A 404 in a session, as the SDK reads a bare one: "Session terminated" (`McpClient` then
+    starts a new session, as MCP says). The SDK's own server sends a JSON-RPC error, "Session
+    not found" (another SDK's another code), which the SDK passed on as the server's answer."""
+    error = {"jsonrpc": "2.0", "id": None, "error": {"code": INVALID_REQUEST, "message": SESSION_ENDED}}
+    said = json.dumps(error).encode()
+    response.headers["content-type"] = "application/json"
+    response.stream = _Replaced(_decoded(response), lambda body: said)
 
 
 def _decoded(response: httpx2.Response) -> Any:

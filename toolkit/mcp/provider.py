@@ -395,7 +395,30 @@ def _checked_clients(clients: Any) -> list[McpClient]:
                 else "make a client of it: McpClient(server), McpClient.stdio(...) or McpClient.http(url)"
             )
             raise ToolDefinitionError(f"McpToolProvider([{kind} object])", f"{a_or_an(kind)} is not an MCP client", fix)
+    _check_names(clients)
     return clients
+
+
+def _check_names(clients: list[McpClient]) -> None:
+    """Each client once, and no two of one name: a provider tells its servers apart by name
+    (`left_out`, errors, tool metadata), and two of one name shared one `left_out` entry."""
+    given: set[int] = set()
+    names: set[str] = set()
+    for client in clients:
+        name = getattr(client, "name", None)
+        where = f"McpToolProvider([..., {name!r}, {name!r}])"
+        if id(client) in given:
+            raise ToolDefinitionError(where, f"the client {name!r} is given twice", "give each client once")
+        given.add(id(client))
+        if name in names:
+            raise ToolDefinitionError(
+                where,
+                f"two clients are named {name!r}, and a provider tells its servers apart by name (left_out, "
+                "errors, tool metadata)",
+                f"name them apart, e.g. McpClient(..., name='{name}_2')",
+            )
+        if isinstance(name, str):
+            names.add(name)
 
 
 def tool_from_mcp(

@@ -12,22 +12,32 @@ tool's sanitised exception alone (`ValueError: …`: a client names the tool its
 calls `sys.exit` (command-line code on bad input): `SystemExit` ends neither the server nor,
 served in-process, the client's event loop. An unknown tool name is a protocol error, as the
 MCP specification asks. Over stdio, a line that is no JSON-RPC message gets JSON-RPC's answer
-(-32700 "Parse error", -32600 "Invalid Request"; to the request's id when it can be read). A
+(-32700 "Parse error", -32600 "Invalid Request"; to the request's id when it can be read), and
+so is a request whose id is no string or integer (null, 2.5, true: -32600, to id null); each
+request of a batch (a JSON array, gone from MCP since 2025-06-18) is answered -32600 under its id. A
 tool's text holding an unpaired surrogate (a file name read with `surrogateescape`) is sent with
-U+FFFD in its place: the SDK cannot write it.
+U+FFFD in its place: the SDK cannot write it. Each call runs in a daemon thread of its own, so
+the server exits when its client closes stdin, even while a tool still runs (one that never
+returns kept the process alive).
 
 Tools flagged read-only travel with the MCP annotation `readOnlyHint`, which a client keeps in
-the spec's metadata (`toolkit.mcp.provider`).
+the spec's metadata (`toolkit.mcp.provider`); another MCP server's tool served again keeps the
+annotations it came with.
 
 Leaves out: authentication, resources and prompts; HTTP on any address but 127.0.0.1.
 """
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import datetime
+import io
 import json
+import os
 import sys
-from collections.abc import Iterable, Sequence
+import threading
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 import anyio
@@ -37,7 +47,7 @@ from mcp.shared.exceptions import MCPError
 from pydantic import ValidationError
 
 from toolkit.chat.messages import ToolCall
-from toolkit.errors import ToolDefinitionError
+from toolkit.errors import ToolDefinitionError, shown_name
 from toolkit.loop.sources import ProviderRequest, check_collection, provided
 from toolkit.mcp.client import unicode_text
 from toolkit.tools.decorator import a_or_an
@@ -50,6 +60,7 @@ from toolkit.tools.execute import (
     tools_from,
 )
 from toolkit.tools.redact import describe_exception
+from toolkit.unicode import cut
 
 SHOP_READ_ONLY = {"query_order", "query_logistics", "query_refund_policy"}
 """Week 3's tools only read: clients may call them without asking the user first."""
@@ -62,8 +73,17 @@ def tools_server(
     objects with `@tool` methods, and providers, asked once here: a wrapped or another MCP
     server's tools can be served too); calls run each tool's executor (errors fed back). Two
     tools of one name are a `ToolDefinitionError`, as in `tools_from`; so is a `read_only` that is
-    no list of served tools' names (a str, a misspelt name)."""
+    no list of served tools' names (a str, a misspelt name), and a `name` or `version` that is no
+    str (every client then failed to connect, with "Method not found")."""
+    if tools is None:
+        raise ToolDefinitionError(
+            "tools_server(tools=None)",
+            "tools_server serves a list of tools, and got None",
+            "give the tools to serve, e.g. tools_server([query_order])",
+        )
     check_collection("tools", tools)
+    _check_text("name", name, "what clients call the server (its serverInfo)", "a word, e.g. name='shop'", "toolkit")
+    _check_text("version", version, "the server's version its clients read", "it as text, e.g. version='1.0'", "0.1.0")
     tools = tools_from(*[t for source in tools for t in _served(source)])
     by_name = {t.name: t for t in tools}
     flagged = _read_only(read_only, by_name)
@@ -76,16 +96,29 @@ def tools_server(
         tool = by_name.get(params.name)
         if tool is None:
             raise MCPError(
-                types.INVALID_PARAMS, f"Unknown tool: {params.name!r}. Available tools: {', '.join(by_name)}"
+                types.INVALID_PARAMS,
+                f"Unknown tool: {shown_name(params.name)!r}. Available tools: {', '.join(by_name)}",
             )
         call = ToolCall(id="mcp", name=params.name, arguments=json.dumps(params.arguments or {}, ensure_ascii=False))
-        text, is_error = await anyio.to_thread.run_sync(_execute, tool, call)
+        text, is_error = await _in_daemon_thread(tool, call)
         return types.CallToolResult(
             content=[types.TextContent(text=unicode_text(text))],  # the SDK cannot write a lone surrogate
             is_error=is_error,
         )
 
     return Server(name, version=version, on_list_tools=list_tools, on_call_tool=call_tool)
+
+
+def _check_text(keyword: str, value: Any, what: str, example: str, default: str) -> None:
+    """`tools_server`'s `name` or `version`: a str, refused here otherwise."""
+    if isinstance(value, str):
+        return
+    got = "None" if value is None else a_or_an(type(value).__name__)
+    raise ToolDefinitionError(
+        f"tools_server({keyword}={value!r:.40})",
+        f"{keyword} is {what}, a str, and got {got}",
+        f"give {example}, or leave it out ({default!r})",
+    )
 
 
 def _read_only(read_only: Any, served: dict[str, Tool]) -> set[str]:
@@ -123,6 +156,33 @@ _POLICIES = Policies(report_unknown_tool, report_argument_error, report_failure_
 "Tool 'x' failed: " itself, so the model would read it twice."""
 
 
+async def _in_daemon_thread(tool: Tool, call: ToolCall) -> tuple[str, bool]:
+    """`_execute(tool, call)` in a daemon thread of its own, awaited (cancellably). In anyio's
+    worker threads, which are no daemons, a tool that never returned kept the process alive after
+    its client had closed stdin (gone, or asking it to stop): the interpreter waits for them at
+    exit. A call cancelled meanwhile (the client gave up on it) leaves its thread to finish alone."""
+    done = anyio.Event()
+    outcome: list[tuple[str, bool]] = []
+    failure: list[BaseException] = []
+    token = anyio.lowlevel.current_token()
+    context = contextvars.copy_context()  # as anyio's threads run it: the caller's context variables
+
+    def run() -> None:
+        try:
+            outcome.append(context.run(_execute, tool, call))
+        except BaseException as exc:  # noqa: BLE001 - raised where the call is awaited
+            failure.append(exc)
+        finally:
+            with contextlib.suppress(RuntimeError):  # the server's loop has ended: nobody waits
+                anyio.from_thread.run_sync(done.set, token=token)
+
+    threading.Thread(target=run, name=f"mcp-tool-{tool.name}", daemon=True).start()
+    await done.wait()
+    if failure:
+        raise failure[0]
+    return outcome[0]
+
+
 def _execute(tool: Tool, call: ToolCall) -> tuple[str, bool]:
     """Run one call (in a worker thread): its text and whether it is an error. `SystemExit` or
     `KeyboardInterrupt` raised by the tool is its failure, worded as any other: let through, it
@@ -136,10 +196,34 @@ def _execute(tool: Tool, call: ToolCall) -> tuple[str, bool]:
 
 def _mcp_tool(tool: Tool, read_only: bool) -> types.Tool:
     schema = tool.spec.parameters or {"type": "object", "properties": {}}
-    annotations = types.ToolAnnotations(read_only_hint=True) if read_only else None
     return types.Tool(
-        name=tool.name, description=tool.spec.description or None, input_schema=schema, annotations=annotations
+        name=tool.name,
+        description=tool.spec.description or None,
+        input_schema=schema,
+        annotations=_annotations(tool, read_only),
     )
+
+
+def _annotations(tool: Tool, read_only: bool) -> types.ToolAnnotations | None:
+    """The MCP annotations `tool` is served with: its own, when it has them (another MCP server's
+    tool keeps them in `spec.metadata["annotations"]`, `toolkit.mcp.provider`: served again, it lost
+    them, `readOnlyHint` and `idempotentHint` with them), and `readOnlyHint` when `read_only` names it."""
+    given = tool.spec.metadata.get("annotations")
+    hints = dict(given) if isinstance(given, Mapping) else {}
+    if read_only:
+        hints["readOnlyHint"] = True
+    if not hints:
+        return None
+    try:
+        return types.ToolAnnotations.model_validate(hints, by_name=False)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        raise ToolDefinitionError(
+            f"tools_server: tool {tool.name!r}",
+            f"its spec.metadata['annotations'] are not MCP's tool annotations "
+            f"({'.'.join(map(str, first['loc']))}: {first['msg']})",
+            "give them as MCP names them, e.g. {'readOnlyHint': True}, or leave them out",
+        ) from None
 
 
 def shop_server(today: datetime.date | None = None) -> Server:
@@ -152,26 +236,101 @@ def shop_server(today: datetime.date | None = None) -> Server:
 
 
 async def serve_stdio(server: Server) -> None:
-    """Serve one client on this process's stdin/stdout until it closes them. A line that is no
-    JSON-RPC message is answered with JSON-RPC's error (`_unreadable_answer`); the SDK dropped it
-    unanswered, so the client waited out its deadline."""
+    """Serve one client on this process's stdin/stdout until it closes them. Its lines are read
+    here (`_stdin_claimed`, `_pass_on`), the SDK writes the answers. A line that is no JSON-RPC message is
+    answered with JSON-RPC's error (`_unreadable_answer`), and so is a request whose id is no
+    string or integer (`_invalid_id`): the SDK dropped both unanswered (the second read as a
+    notification), so the client waited out its deadline. A client that stops reading (closes
+    stdout) ends the session as one closing stdin does: it was an `ExceptionGroup` from the SDK's writer."""
     from mcp.server.stdio import stdio_server
+
+    with _stdin_claimed() as wire:
+        try:
+            async with stdio_server(stdin=anyio.wrap_file(io.StringIO())) as (unused, write):
+                await unused.aclose()  # the SDK's reader of the empty stdin given to it: the wire is read here
+                sender, inbox = anyio.create_memory_object_stream[Any](0)
+
+                async def read_lines() -> None:
+                    async with sender:
+                        async for line in wire:
+                            await _pass_on(line, sender, write)
+
+                async with anyio.create_task_group() as group:
+                    group.start_soon(read_lines)
+                    await server.run(inbox, write, server.create_initialization_options())
+        except* BrokenPipeError:  # the client closed its end of stdout: the session is over, as when stdin closes
+            pass
+
+
+@contextlib.contextmanager
+def _stdin_claimed() -> Iterator[anyio.AsyncFile[str]]:
+    """The client's lines, read from a duplicate of stdin (undecodable bytes as U+FFFD); stdin
+    itself reads the null device meanwhile, so a served tool calling `input()` reads end of file,
+    not the client's next message (as the SDK's own reader does). The duplicate is never closed: a
+    worker thread may still wait on it. A `sys.stdin` that is no file (a test's) is read as it is."""
+    try:
+        backed = sys.stdin.buffer.fileno() == 0
+    except (AttributeError, OSError, ValueError):
+        backed = False
+    if not backed:
+        yield anyio.wrap_file(io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace"))
+        return
+    wire = os.dup(0)
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
+    try:
+        yield anyio.wrap_file(
+            io.TextIOWrapper(os.fdopen(wire, "rb", closefd=False), encoding="utf-8", errors="replace")
+        )
+    finally:
+        os.dup2(wire, 0)
+
+
+async def _pass_on(line: str, sender: Any, write: Any) -> None:
+    """One line of the client's: its message to the server, or JSON-RPC's error to the client."""
     from mcp.shared.message import SessionMessage
 
-    async with stdio_server() as (read, write):
-        sender, inbox = anyio.create_memory_object_stream[Any](0)
+    try:
+        message = types.jsonrpc_message_adapter.validate_json(line, by_name=False)
+    except Exception as exc:  # noqa: BLE001 - as in the SDK's reader: a line that cannot be read is answered
+        for answer in _unreadable_answers(exc):
+            await write.send(SessionMessage(answer))
+        return
+    if isinstance(message, types.JSONRPCNotification) and (rid := _invalid_id(line)) is not None:
+        what = f"Invalid Request: an id is a string or an integer, not {cut(rid, 40)}"
+        await write.send(SessionMessage(_error(None, types.INVALID_REQUEST, what)))
+        return
+    await sender.send(SessionMessage(message))
 
-        async def answer_unreadable() -> None:
-            async with sender:
-                async for item in read:
-                    if isinstance(item, Exception):
-                        await write.send(SessionMessage(_unreadable_answer(item)))
-                    else:
-                        await sender.send(item)
 
-        async with anyio.create_task_group() as group:
-            group.start_soon(answer_unreadable)
-            await server.run(inbox, write, server.create_initialization_options())
+def _invalid_id(line: str) -> str | None:
+    """The id of a line read as a notification, as JSON (None when it has none: it is one). The
+    SDK reads `{"id": 2.5, "method": "ping"}` (or an id that is null, true, an object) as a
+    notification, its id dropped; JSON-RPC makes it a request, to be answered."""
+    try:
+        message = json.loads(line)
+    except (ValueError, RecursionError):  # the SDK's parser read it: not met here
+        return None
+    if not isinstance(message, dict) or "id" not in message:
+        return None
+    return json.dumps(message["id"])  # escaped: an unpaired surrogate in it could not be written
+
+
+BATCH = "Invalid Request: a batch (a JSON array) is not read: send each message on a line of its own"
+"""The answer to each request of a batch (MCP has none since its 2025-06-18 version)."""
+
+
+def _unreadable_answers(exc: Exception) -> list[types.JSONRPCError]:
+    """The answers to a line the SDK could not read: one (`_unreadable_answer`), or for a batch one
+    to each request in it, under its id, so that each fails at once (one with a null id told a
+    client nothing of which had failed); a batch holding no request is answered once, to id null."""
+    errors = exc.errors() if isinstance(exc, ValidationError) else []
+    whole = next((e.get("input") for e in errors if len(e["loc"]) == 1), None)
+    if not isinstance(whole, list):
+        return [_unreadable_answer(exc)]
+    ids: list[str | int | None] = [rid for rid in map(_request_id, whole) if rid is not None]
+    return [_error(rid, types.INVALID_REQUEST, BATCH) for rid in ids or [None]]
 
 
 def _unreadable_answer(exc: Exception) -> types.JSONRPCError:

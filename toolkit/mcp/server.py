@@ -32,6 +32,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import datetime
+import gc
 import io
 import json
 import os
@@ -244,6 +245,7 @@ async def serve_stdio(server: Server) -> None:
     stdout) ends the session as one closing stdin does: it was an `ExceptionGroup` from the SDK's writer."""
     from mcp.server.stdio import stdio_server
 
+    broken = False
     with _stdin_claimed() as wire:
         try:
             async with stdio_server(stdin=anyio.wrap_file(io.StringIO())) as (unused, write):
@@ -259,7 +261,26 @@ async def serve_stdio(server: Server) -> None:
                     group.start_soon(read_lines)
                     await server.run(inbox, write, server.create_initialization_options())
         except* BrokenPipeError:  # the client closed its end of stdout: the session is over, as when stdin closes
-            pass
+            broken = True
+    if broken:
+        _drop_unread()
+
+
+def _drop_unread() -> None:
+    """Let go of the SDK's writer of the wire quietly, with the answers the client no longer reads:
+    collected, it flushes them into the closed pipe, and Python (3.13) says "Exception ignored ...
+    BrokenPipeError" on stderr, unasked. Any other unraisable error is still said."""
+    said = sys.unraisablehook
+
+    def quiet(unraisable: Any) -> None:
+        if not isinstance(unraisable.exc_value, BrokenPipeError):
+            said(unraisable)
+
+    sys.unraisablehook = quiet
+    try:
+        gc.collect()
+    finally:
+        sys.unraisablehook = said
 
 
 @contextlib.contextmanager

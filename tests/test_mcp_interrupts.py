@@ -285,3 +285,35 @@ def test_ctrl_c_during_an_in_process_call_cancels_it_before_it_goes_on(tmp_path)
         with pytest.raises(KeyboardInterrupt), ctrl_c_after(0.5):
             client.call_tool("hang", {}, timeout=20)
         assert cancel_file.exists()  # written before the interrupt went on
+
+
+def test_a_loop_that_dies_after_the_caller_saw_it_running_refuses_the_call_in_one_line(monkeypatch):
+    """The loop thread can stop and close between `_call`'s look at `loop.is_running()` and its
+    `run_coroutine_threadsafe`: that raised asyncio's bare `RuntimeError: Event loop is closed`.
+    Here the caller is held at exactly that point until the loop thread has ended."""
+    import asyncio
+    import gc
+    import warnings
+
+    with McpClient(make_server(), name="quirky", request_timeout=HANG_S) as client:
+        client.list_tools()
+        submit = asyncio.run_coroutine_threadsafe
+        loop_thread = next(t for t in threading.enumerate() if t.name == "mcp-quirky")
+
+        def lose_the_race_then_submit(coro, loop):
+            loop.call_soon_threadsafe(sys.exit, 3)
+            loop_thread.join(HANG_S / 2)  # the loop ended (and closed) after the caller looked
+            return submit(coro, loop)
+
+        monkeypatch.setattr(asyncio, "run_coroutine_threadsafe", lose_the_race_then_submit)
+        with warnings.catch_warnings(record=True) as warned:
+            warnings.simplefilter("always")
+            with pytest.raises(McpConnectionError) as caught:
+                client.call_tool("echo", {"text": "hi"})
+            said = str(caught.value)
+            del caught  # its traceback holds the request's coroutine: freed here, and never awaited?
+            gc.collect()
+        assert said == (
+            "MCP server 'quirky' went away before this call (its event loop stopped (SystemExit: 3)); it was not sent"
+        )
+        assert [str(w.message) for w in warned if "never awaited" in str(w.message)] == []

@@ -495,11 +495,15 @@ class McpClient:
         client, loop = self._client, self._loop
         if client is None or loop is None:
             raise McpConnectionError(f"MCP server {self.name!r}: the client is closed")
-        if gone := self._gone or self._closed or ("" if loop.is_running() else "its event loop stopped"):
-            self._gone = gone
-            raise McpConnectionError(f"MCP server {self.name!r} went away before this call ({gone}); it was not sent")
+        if self._gone or self._closed or not loop.is_running():
+            raise self._not_sent(loop)
         interrupt = _Waiting(None)
-        future = asyncio.run_coroutine_threadsafe(self._guarded(request, client, interrupt), loop)
+        guarded = self._guarded(request, client, interrupt)
+        try:
+            future = asyncio.run_coroutine_threadsafe(guarded, loop)
+        except RuntimeError:  # "Event loop is closed": it stopped since the look above
+            guarded.close()
+            raise self._not_sent(loop) from None
         self._pending[future] = loop
         if (stopped := self._stopped.get(loop)) is not None:  # the loop ran the request, then stopped,
             _fail(future, McpConnectionLost(self.name, stopped))  # before this thread recorded it
@@ -527,6 +531,14 @@ class McpClient:
             raise
         finally:
             self._pending.pop(future, None)
+
+    def _not_sent(self, loop: asyncio.AbstractEventLoop) -> McpConnectionError:
+        """The connection is known to be gone (or `loop` stopped): the request is not sent, nor later
+        ones on this connection (a connection opened since, after a `close()`, is not marked)."""
+        gone = self._gone or self._closed or self._stopped.get(loop, "its event loop stopped")
+        if self._loop is loop:
+            self._gone = gone
+        return McpConnectionError(f"MCP server {self.name!r} went away before this call ({gone}); it was not sent")
 
     def _lost(self, reason: str, *, ended: bool = True) -> McpConnectionLost:
         """The connection went away while the request waited: it was sent, its outcome is unknown.

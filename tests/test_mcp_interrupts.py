@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
-from ctrl_c import ctrl_c_after
+from ctrl_c import ctrl_c_after, ctrl_c_when
 from test_mcp import _wait_for
 
 from toolkit.chat.messages import ToolCall
@@ -268,22 +268,24 @@ def test_ctrl_c_while_a_server_connects_goes_on_and_leaves_no_server_out(servers
 
 
 def test_ctrl_c_during_a_call_tells_the_server_to_cancel(tmp_path):
-    """Audit 8 #14: the server never got notifications/cancelled and went on working."""
-    cancel_file = tmp_path / "cancelled"
-    with McpClient.stdio(sys.executable, [QUIRKY, "--cancel-file", str(cancel_file)], name="quirky") as client:
+    """Audit 8 #14: the server never got notifications/cancelled and went on working. Ctrl-C comes once
+    the server has the call (after a fixed delay, a loaded machine could press it before it was sent)."""
+    cancel_file, hang_file = tmp_path / "cancelled", tmp_path / "hanging"
+    quirky = [QUIRKY, "--cancel-file", str(cancel_file), "--hang-file", str(hang_file)]
+    with McpClient.stdio(sys.executable, quirky, name="quirky") as client:
         client.list_tools()
-        with pytest.raises(KeyboardInterrupt), ctrl_c_after(0.5):
-            client.call_tool("hang", {}, timeout=20)
+        with pytest.raises(KeyboardInterrupt), ctrl_c_when(hang_file.exists):
+            client.call_tool("hang", {}, timeout=HANG_S)
         assert _wait_for(cancel_file), "the server never saw the cancellation"
         assert client.call_tool("echo", {}).content[0].text == '{"arguments": {}, "tool": "echo"}'
 
 
 def test_ctrl_c_during_an_in_process_call_cancels_it_before_it_goes_on(tmp_path):
-    cancel_file = tmp_path / "cancelled"
-    with McpClient(make_server(str(cancel_file)), name="quirky") as client:
+    cancel_file, hanging = tmp_path / "cancelled", threading.Event()
+    with McpClient(make_server(str(cancel_file), hanging=hanging), name="quirky") as client:
         client.list_tools()
-        with pytest.raises(KeyboardInterrupt), ctrl_c_after(0.5):
-            client.call_tool("hang", {}, timeout=20)
+        with pytest.raises(KeyboardInterrupt), ctrl_c_when(hanging.is_set):  # once the server has the call
+            client.call_tool("hang", {}, timeout=HANG_S)
         assert cancel_file.exists()  # written before the interrupt went on
 
 

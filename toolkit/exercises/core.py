@@ -609,9 +609,9 @@ def _time_limit(seconds: float) -> Iterator[None]:
             raise TooSlow
 
     signal.signal(signal.SIGALRM, stop)
-    signal.setitimer(signal.ITIMER_REAL, seconds, AGAIN_S)
     try:
-        yield
+        signal.setitimer(signal.ITIMER_REAL, seconds, AGAIN_S)  # in the `try`: a limit so short that it is
+        yield  # reached as the timer is armed is cleaned up too
     finally:
         while True:  # the limit reached as the check ended: its `TooSlow` here would skip the clean-up
             try:

@@ -319,3 +319,41 @@ def test_a_loop_that_dies_after_the_caller_saw_it_running_refuses_the_call_in_on
             "MCP server 'quirky' went away before this call (its event loop stopped (SystemExit: 3)); it was not sent"
         )
         assert [str(w.message) for w in warned if "never awaited" in str(w.message)] == []
+
+
+def test_a_call_its_loop_never_started_before_stopping_is_not_sent_not_an_unknown_outcome(monkeypatch):
+    """The loop can stop with the request's start still queued behind what stopped it: the request
+    was never sent, yet the caller read "went away during the call" (outcome unknown: the model is
+    told not to call again) and its coroutine was never awaited (a RuntimeWarning). Here the loop is
+    held while the stop and then the request are queued on it."""
+    import asyncio
+    import gc
+    import warnings
+
+    with McpClient(make_server(), name="quirky", request_timeout=HANG_S) as client:
+        client.list_tools()
+        submit = asyncio.run_coroutine_threadsafe
+        loop_thread = next(t for t in threading.enumerate() if t.name == "mcp-quirky")
+
+        def stop_queued_first(coro, loop):
+            gate = threading.Event()
+            loop.call_soon_threadsafe(gate.wait, HANG_S)  # the loop waits here...
+            loop.call_soon_threadsafe(sys.exit, 3)  # ...with the stop queued first...
+            future = submit(coro, loop)  # ...and the request's start after it
+            gate.set()
+            loop_thread.join(HANG_S / 2)
+            return future
+
+        monkeypatch.setattr(asyncio, "run_coroutine_threadsafe", stop_queued_first)
+        with warnings.catch_warnings(record=True) as warned:
+            warnings.simplefilter("always")
+            with pytest.raises(McpConnectionError) as caught:
+                client.call_tool("echo", {"text": "hi"})
+            said, lost = str(caught.value), isinstance(caught.value, McpConnectionLost)
+            del caught  # its traceback may hold the request's coroutine: freed here, and never awaited?
+            gc.collect()
+        assert (said, lost) == (
+            "MCP server 'quirky' went away before this call (its event loop stopped (SystemExit: 3)); it was not sent",
+            False,
+        )
+        assert [str(w.message) for w in warned if "never awaited" in str(w.message)] == []

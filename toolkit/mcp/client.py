@@ -76,6 +76,7 @@ import atexit
 import concurrent.futures
 import contextlib
 import functools
+import inspect
 import json
 import logging
 import math
@@ -509,6 +510,11 @@ class McpClient:
             _fail(future, McpConnectionLost(self.name, stopped))  # before this thread recorded it
         try:
             return future.result(timeout=timeout + 5)  # the SDK's own deadline comes first
+        except McpConnectionLost:
+            if loop.is_closed() and inspect.getcoroutinestate(guarded) == inspect.CORO_CREATED:
+                guarded.close()  # the loop stopped before it started the request: it was never sent
+                raise self._not_sent(loop) from None
+            raise
         except concurrent.futures.TimeoutError:
             _cancel(loop, future)
             raise self._timed_out(timeout) from None

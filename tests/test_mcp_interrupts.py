@@ -2,6 +2,7 @@
 tool or server that calls `sys.exit`, a connection loop that dies, and Ctrl-C while a server
 connects or while a call runs. Servers: in-process, or stdio scripts started by the test."""
 
+import logging
 import os
 import signal
 import sys
@@ -357,3 +358,32 @@ def test_a_call_its_loop_never_started_before_stopping_is_not_sent_not_an_unknow
             False,
         )
         assert [str(w.message) for w in warned if "never awaited" in str(w.message)] == []
+
+
+@pytest.mark.parametrize("giving_up", ["a request that timed out", "a connection that failed"])
+def test_a_loop_that_closed_after_it_was_looked_at_costs_no_traceback_when_its_request_is_cancelled(giving_up, caplog):
+    """`_cancel` (a request given up) and `_stop` (a connection given up) looked at `loop.is_closed()`,
+    then cancelled the request's future: a loop that closed in between made the future's callback
+    fail, and `concurrent.futures` logged its traceback on stderr. Here the look answers as it did
+    just before the loop closed."""
+    import asyncio
+
+    from toolkit.mcp.client import _cancel, _stop
+
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_forever, daemon=True)
+    thread.start()
+    future = asyncio.run_coroutine_threadsafe(asyncio.sleep(HANG_S), loop)
+    loop.call_soon_threadsafe(loop.stop)
+    thread.join(HANG_S / 2)
+    loop.close()
+    loop.is_closed = lambda: False  # what the look said, a moment before the loop closed
+    try:
+        with caplog.at_level(logging.ERROR):
+            _cancel(loop, future) if giving_up == "a request that timed out" else _stop(loop, future, None)
+    finally:
+        del loop.is_closed
+        for task in asyncio.all_tasks(loop):  # pending on a closed loop for good: not reported when collected
+            task._log_destroy_pending = False
+            task.get_coro().close()
+    assert [r.getMessage() for r in caplog.records if r.name == "concurrent.futures"] == []

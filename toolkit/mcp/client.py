@@ -849,9 +849,11 @@ def _interrupt(loop: asyncio.AbstractEventLoop, future: concurrent.futures.Futur
 
 
 def _cancel(loop: asyncio.AbstractEventLoop, future: concurrent.futures.Future[Any]) -> None:
-    """`future.cancel()`, unless the loop that would run the cancellation is already closed."""
-    if not loop.is_closed():
-        future.cancel()
+    """`future.cancel()`, on its loop's thread; nothing once the loop has closed (nothing there is left to
+    cancel). Not a look at `loop.is_closed()` first: a loop closing just after it made the future's
+    callback fail, and `concurrent.futures` logged its traceback."""
+    with contextlib.suppress(RuntimeError):  # "Event loop is closed"
+        loop.call_soon_threadsafe(future.cancel)
 
 
 @contextlib.asynccontextmanager
@@ -1057,8 +1059,8 @@ def _stop(
     try:
         if scope is not None:
             loop.call_soon_threadsafe(scope.cancel)
-        elif owner is not None and not loop.is_closed():
-            owner.cancel()  # the connection task has not opened its scope yet
+        elif owner is not None:
+            loop.call_soon_threadsafe(owner.cancel)  # the connection task has not opened its scope yet
         if owner is not None:
             concurrent.futures.wait([owner], timeout=10)
         loop.call_soon_threadsafe(loop.stop)

@@ -1,4 +1,5 @@
-"""Test helper: press Ctrl-C (a real SIGINT to this process) once, a while from now."""
+"""Test helper: press Ctrl-C (a real SIGINT to this process) once, a while from now, or once the
+code under test has reached the point the test is about."""
 
 from __future__ import annotations
 
@@ -6,7 +7,12 @@ import contextlib
 import os
 import signal
 import threading
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
+
+WHEN_BOUND_S = 120.0
+"""How long `ctrl_c_when` waits for its condition before it presses anyway (the test then fails
+on what it sees, rather than hanging): far beyond what reaching it takes on a loaded machine."""
 
 
 @contextlib.contextmanager
@@ -14,7 +20,30 @@ def ctrl_c_after(seconds: float) -> Iterator[None]:
     """SIGINT this process once, `seconds` from now, raising `KeyboardInterrupt` in the main
     thread. An interrupt arriving after the block is ignored, so a slow machine fails the test
     instead of ending the whole session."""
-    armed = threading.Event()
+    with _pressed(lambda stop: stop.wait(seconds)):
+        yield
+
+
+@contextlib.contextmanager
+def ctrl_c_when(ready: Callable[[], bool]) -> Iterator[None]:
+    """SIGINT this process once, as soon as `ready()` is true (looked at every few milliseconds, up
+    to `WHEN_BOUND_S`): not a delay a loaded machine may need more than to get there."""
+
+    def wait(stop: threading.Event) -> bool:
+        deadline = time.monotonic() + WHEN_BOUND_S
+        while not ready():
+            if stop.wait(0.005) or time.monotonic() > deadline:
+                return stop.is_set()
+        return False
+
+    with _pressed(wait):
+        yield
+
+
+@contextlib.contextmanager
+def _pressed(wait: Callable[[threading.Event], bool]) -> Iterator[None]:
+    """SIGINT this process once `wait(stop)` returns False (True: the block ended first, no SIGINT)."""
+    armed, stop = threading.Event(), threading.Event()
     armed.set()
 
     def handler(signum: int, frame: object) -> None:
@@ -22,13 +51,17 @@ def ctrl_c_after(seconds: float) -> Iterator[None]:
             armed.clear()
             raise KeyboardInterrupt
 
+    def press() -> None:
+        if not wait(stop):
+            os.kill(os.getpid(), signal.SIGINT)
+
     previous = signal.signal(signal.SIGINT, handler)
-    timer = threading.Timer(seconds, lambda: os.kill(os.getpid(), signal.SIGINT))
-    timer.start()
+    presser = threading.Thread(target=press, daemon=True)
+    presser.start()
     try:
         yield
     finally:
         armed.clear()
-        timer.cancel()
-        timer.join()
+        stop.set()
+        presser.join()
         signal.signal(signal.SIGINT, previous)

@@ -123,3 +123,66 @@ def test_two_threads_refused_the_same_keyword_at_once_remember_it_once():
         thread.join(60)
     assert answers == ["ok", "ok"]
     assert client.schema_keywords_refused == ["additionalProperties"]
+
+
+def test_two_threads_that_both_looked_before_either_remembered_still_remember_it_once(monkeypatch):
+    """The look (`keyword not in refused`) and the append were two steps: a thread could look between
+    another's look and its append, and both appended. Here the first thread to get there (its look,
+    or the lock that now comes before it) is held until the other one is there too."""
+    import threading
+
+    import toolkit.chat.client as client_module
+
+    both_sent = threading.Barrier(2, timeout=60)  # both requests go out with the keyword
+    other_there, order, first = threading.Event(), threading.Lock(), []
+
+    def arrived() -> None:
+        with order:
+            me_first = not first or first[0] is threading.current_thread()
+            first[:] = first or [threading.current_thread()]
+        if not me_first:
+            other_there.set()
+        elif not other_there.is_set():
+            assert other_there.wait(60)
+
+    class Held(list):
+        def __contains__(self, item):
+            found = super().__contains__(item)
+            arrived()
+            return found
+
+    class Watched:
+        def __init__(self, lock):
+            self.lock = lock
+
+        def __enter__(self):
+            arrived()
+            return self.lock.__enter__()
+
+        def __exit__(self, *exc):
+            return self.lock.__exit__(*exc)
+
+    def gateway(request):
+        if "additionalProperties" in json.dumps(json.loads(request.content)["tools"]):
+            both_sent.wait()
+            text = 'Invalid JSON payload received. Unknown name "additionalProperties": Cannot find field.'
+            return httpx.Response(400, json={"error": {"code": 400, "message": text, "status": "INVALID_ARGUMENT"}})
+        message = {"role": "assistant", "content": "ok"}
+        return httpx.Response(200, json={"choices": [{"index": 0, "message": message, "finish_reason": "stop"}]})
+
+    monkeypatch.setattr(client_module, "_REFUSED_LOCK", Watched(client_module._REFUSED_LOCK))
+    client = ChatClient("http://gw.test/v1", "sk-quirky-key", "m", transport=httpx.MockTransport(gateway))
+    client.schema_keywords_refused = Held()
+    schema = {"type": "object", "properties": {}, "additionalProperties": False}
+    spec = {"type": "function", "function": {"name": "f", "parameters": schema}}
+    answers: list[str | None] = []
+    threads = [
+        threading.Thread(target=lambda: answers.append(client.chat("hi", tools=[spec]).message.content))
+        for _ in range(2)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert answers == ["ok", "ok"]
+    assert client.schema_keywords_refused == ["additionalProperties"]

@@ -96,3 +96,52 @@ def test_the_model_reads_what_was_wrong_and_the_choices():
         "- urgent: got 1, expected one of True\n"
         "Fix the arguments and call set_level again."
     )
+
+
+def test_a_model_in_two_validators_built_at_once_keeps_the_rules_in_both(monkeypatch):
+    """`_build` marks the models in a schema unfinished (so pydantic-core builds them anew, with the
+    rules) under a lock, but looked for the finished ones before taking it: a second thread that
+    looked while the first held the lock saw the model unfinished, left it out, and then got the
+    model's own lax validator (`"true"` read as True), cached for good. Here the first build is held
+    while the model is marked, until the second thread is at the lock."""
+    import threading
+
+    from pydantic import BaseModel
+
+    from toolkit.tools import coercion
+
+    class Gift(BaseModel):
+        wrapped: bool
+
+    first_building, second_at_lock = threading.Event(), threading.Event()
+    real_validator, real_lock = coercion.SchemaValidator, coercion._BUILD_LOCK
+
+    def held(schema, *args, **kwargs):
+        if threading.current_thread() is first:  # Gift is marked unfinished now
+            first_building.set()
+            assert second_at_lock.wait(120)
+        return real_validator(schema, *args, **kwargs)
+
+    class Watched:
+        def __enter__(self):
+            if threading.current_thread() is second:
+                second_at_lock.set()
+            return real_lock.__enter__()
+
+        def __exit__(self, *exc):
+            return real_lock.__exit__(*exc)
+
+    monkeypatch.setattr(coercion, "SchemaValidator", held)
+    monkeypatch.setattr(coercion, "_BUILD_LOCK", Watched())
+    built: dict = {}
+    first = threading.Thread(target=lambda: built.update(first=coercion.validator_for(list[Gift])))
+    second = threading.Thread(target=lambda: built.update(second=coercion.validator_for(dict[str, Gift])))
+    first.start()
+    assert first_building.wait(120)
+    second.start()
+    first.join(120)
+    second.join(120)
+    with pytest.raises(ValidationError):  # rule 1: only JSON's true is a boolean
+        built["first"].validate_python([{"wrapped": "true"}])
+    with pytest.raises(ValidationError):  # the second had the model's own lax validator
+        built["second"].validate_python({"g": {"wrapped": "true"}})

@@ -199,6 +199,7 @@ def test_a_check_that_runs_past_its_limit_is_stopped_and_fails(monkeypatch, exer
     )
     assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
     assert signal.getsignal(signal.SIGALRM) == signal.SIG_DFL
+    monkeypatch.undo()  # the usual limit again: on a loaded machine a first check can take a second
     assert check("w6.round_trips", 2).passed  # the next check runs as usual
 
 
@@ -507,3 +508,56 @@ def test_a_huge_value_is_measured_without_reading_its_items():
     assert not oversized(itself)
     row = list(range(1000))
     assert oversized([row] * (VALUES_LIMIT // 1000 + 1))  # one list many times is read as many times
+
+
+def test_a_limit_reached_just_as_the_check_ends_leaves_no_timer_nor_handler_behind(monkeypatch):
+    """The limit's SIGALRM can be handled after the check returned and before its timer is disarmed
+    (a check that took just its limit, on a loaded machine). Its `TooSlow` then skipped the rest of
+    the clean-up: the timer went on firing every `AGAIN_S` and its handler stayed, so every later check
+    in the kernel ran without a limit (`_time_limit` sets one only where SIGALRM has none). Here the
+    alarm is raised exactly there: as the timer is about to be disarmed."""
+    real = signal.setitimer
+    stand_in = (  # `signal.setitimer` that meets the alarm as it disarms; compiled as the standard library's
+        "def alarm_first(which, seconds, interval=0.0):\n"  # code (a test's frame would read as the learner's)
+        "    if seconds == 0:\n"
+        "        signal.raise_signal(signal.SIGALRM)  # its handler runs here, before the timer is stopped\n"
+        "    return real(which, seconds, interval)\n"
+    )
+    scope = {"signal": signal, "real": real}
+    exec(compile(stand_in, signal.__file__, "exec"), scope)
+    monkeypatch.setattr(signal, "setitimer", scope["alarm_first"])
+    try:
+        result = check("w6.round_trips", 2)
+        left = (signal.getitimer(signal.ITIMER_REAL), signal.getsignal(signal.SIGALRM))
+    finally:  # whatever happened, no alarm outlives the test
+        real(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, signal.SIG_DFL)
+    assert result.passed  # the check had finished: it is not reported as stopped
+    assert left == ((0.0, 0.0), signal.SIG_DFL)
+
+
+def test_a_limit_reached_as_its_timer_is_armed_leaves_no_handler_behind(monkeypatch):
+    """A limit so short (`TOOLKIT_CHECK_LIMIT_S=1e-9`) that its SIGALRM is handled as the timer is
+    armed raised `TooSlow` before the clean-up was set up: the handler stayed, and every later check
+    in the kernel ran without a limit. Here the alarm is raised exactly there."""
+    real = signal.setitimer
+    stand_in = (  # `signal.setitimer` that meets the alarm as it arms; compiled as the standard library's code
+        "def alarm_at_once(which, seconds, interval=0.0):\n"
+        "    result = real(which, seconds, interval)\n"
+        "    if seconds:\n"
+        "        signal.raise_signal(signal.SIGALRM)  # its handler runs here, as the timer is armed\n"
+        "    return result\n"
+    )
+    scope = {"signal": signal, "real": real}
+    exec(compile(stand_in, signal.__file__, "exec"), scope)
+    monkeypatch.setattr(signal, "setitimer", scope["alarm_at_once"])
+    try:
+        result = check("w6.round_trips", 2)
+        left = (signal.getitimer(signal.ITIMER_REAL), signal.getsignal(signal.SIGALRM))
+    finally:  # whatever happened, no alarm outlives the test
+        real(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, signal.SIG_DFL)
+    assert result.feedback == (
+        "the check was stopped after 30 s: does your code loop forever, or wait for something that never comes?"
+    )
+    assert left == ((0.0, 0.0), signal.SIG_DFL)

@@ -2,6 +2,7 @@
 tool or server that calls `sys.exit`, a connection loop that dies, and Ctrl-C while a server
 connects or while a call runs. Servers: in-process, or stdio scripts started by the test."""
 
+import logging
 import os
 import signal
 import sys
@@ -10,7 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
-from ctrl_c import ctrl_c_after
+from ctrl_c import ctrl_c_after, ctrl_c_when
 from test_mcp import _wait_for
 
 from toolkit.chat.messages import ToolCall
@@ -268,20 +269,121 @@ def test_ctrl_c_while_a_server_connects_goes_on_and_leaves_no_server_out(servers
 
 
 def test_ctrl_c_during_a_call_tells_the_server_to_cancel(tmp_path):
-    """Audit 8 #14: the server never got notifications/cancelled and went on working."""
-    cancel_file = tmp_path / "cancelled"
-    with McpClient.stdio(sys.executable, [QUIRKY, "--cancel-file", str(cancel_file)], name="quirky") as client:
+    """Audit 8 #14: the server never got notifications/cancelled and went on working. Ctrl-C comes once
+    the server has the call (after a fixed delay, a loaded machine could press it before it was sent)."""
+    cancel_file, hang_file = tmp_path / "cancelled", tmp_path / "hanging"
+    quirky = [QUIRKY, "--cancel-file", str(cancel_file), "--hang-file", str(hang_file)]
+    with McpClient.stdio(sys.executable, quirky, name="quirky") as client:
         client.list_tools()
-        with pytest.raises(KeyboardInterrupt), ctrl_c_after(0.5):
-            client.call_tool("hang", {}, timeout=20)
+        with pytest.raises(KeyboardInterrupt), ctrl_c_when(hang_file.exists):
+            client.call_tool("hang", {}, timeout=HANG_S)
         assert _wait_for(cancel_file), "the server never saw the cancellation"
         assert client.call_tool("echo", {}).content[0].text == '{"arguments": {}, "tool": "echo"}'
 
 
 def test_ctrl_c_during_an_in_process_call_cancels_it_before_it_goes_on(tmp_path):
-    cancel_file = tmp_path / "cancelled"
-    with McpClient(make_server(str(cancel_file)), name="quirky") as client:
+    cancel_file, hanging = tmp_path / "cancelled", threading.Event()
+    with McpClient(make_server(str(cancel_file), hanging=hanging), name="quirky") as client:
         client.list_tools()
-        with pytest.raises(KeyboardInterrupt), ctrl_c_after(0.5):
-            client.call_tool("hang", {}, timeout=20)
+        with pytest.raises(KeyboardInterrupt), ctrl_c_when(hanging.is_set):  # once the server has the call
+            client.call_tool("hang", {}, timeout=HANG_S)
         assert cancel_file.exists()  # written before the interrupt went on
+
+
+def test_a_loop_that_dies_after_the_caller_saw_it_running_refuses_the_call_in_one_line(monkeypatch):
+    """The loop thread can stop and close between `_call`'s look at `loop.is_running()` and its
+    `run_coroutine_threadsafe`: that raised asyncio's bare `RuntimeError: Event loop is closed`.
+    Here the caller is held at exactly that point until the loop thread has ended."""
+    import asyncio
+    import gc
+    import warnings
+
+    with McpClient(make_server(), name="quirky", request_timeout=HANG_S) as client:
+        client.list_tools()
+        submit = asyncio.run_coroutine_threadsafe
+        loop_thread = next(t for t in threading.enumerate() if t.name == "mcp-quirky")
+
+        def lose_the_race_then_submit(coro, loop):
+            loop.call_soon_threadsafe(sys.exit, 3)
+            loop_thread.join(HANG_S / 2)  # the loop ended (and closed) after the caller looked
+            return submit(coro, loop)
+
+        monkeypatch.setattr(asyncio, "run_coroutine_threadsafe", lose_the_race_then_submit)
+        with warnings.catch_warnings(record=True) as warned:
+            warnings.simplefilter("always")
+            with pytest.raises(McpConnectionError) as caught:
+                client.call_tool("echo", {"text": "hi"})
+            said = str(caught.value)
+            del caught  # its traceback holds the request's coroutine: freed here, and never awaited?
+            gc.collect()
+        assert said == (
+            "MCP server 'quirky' went away before this call (its event loop stopped (SystemExit: 3)); it was not sent"
+        )
+        assert [str(w.message) for w in warned if "never awaited" in str(w.message)] == []
+
+
+def test_a_call_its_loop_never_started_before_stopping_is_not_sent_not_an_unknown_outcome(monkeypatch):
+    """The loop can stop with the request's start still queued behind what stopped it: the request
+    was never sent, yet the caller read "went away during the call" (outcome unknown: the model is
+    told not to call again) and its coroutine was never awaited (a RuntimeWarning). Here the loop is
+    held while the stop and then the request are queued on it."""
+    import asyncio
+    import gc
+    import warnings
+
+    with McpClient(make_server(), name="quirky", request_timeout=HANG_S) as client:
+        client.list_tools()
+        submit = asyncio.run_coroutine_threadsafe
+        loop_thread = next(t for t in threading.enumerate() if t.name == "mcp-quirky")
+
+        def stop_queued_first(coro, loop):
+            gate = threading.Event()
+            loop.call_soon_threadsafe(gate.wait, HANG_S)  # the loop waits here...
+            loop.call_soon_threadsafe(sys.exit, 3)  # ...with the stop queued first...
+            future = submit(coro, loop)  # ...and the request's start after it
+            gate.set()
+            loop_thread.join(HANG_S / 2)
+            return future
+
+        monkeypatch.setattr(asyncio, "run_coroutine_threadsafe", stop_queued_first)
+        with warnings.catch_warnings(record=True) as warned:
+            warnings.simplefilter("always")
+            with pytest.raises(McpConnectionError) as caught:
+                client.call_tool("echo", {"text": "hi"})
+            said, lost = str(caught.value), isinstance(caught.value, McpConnectionLost)
+            del caught  # its traceback may hold the request's coroutine: freed here, and never awaited?
+            gc.collect()
+        assert (said, lost) == (
+            "MCP server 'quirky' went away before this call (its event loop stopped (SystemExit: 3)); it was not sent",
+            False,
+        )
+        assert [str(w.message) for w in warned if "never awaited" in str(w.message)] == []
+
+
+@pytest.mark.parametrize("giving_up", ["a request that timed out", "a connection that failed"])
+def test_a_loop_that_closed_after_it_was_looked_at_costs_no_traceback_when_its_request_is_cancelled(giving_up, caplog):
+    """`_cancel` (a request given up) and `_stop` (a connection given up) looked at `loop.is_closed()`,
+    then cancelled the request's future: a loop that closed in between made the future's callback
+    fail, and `concurrent.futures` logged its traceback on stderr. Here the look answers as it did
+    just before the loop closed."""
+    import asyncio
+
+    from toolkit.mcp.client import _cancel, _stop
+
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_forever, daemon=True)
+    thread.start()
+    future = asyncio.run_coroutine_threadsafe(asyncio.sleep(HANG_S), loop)
+    loop.call_soon_threadsafe(loop.stop)
+    thread.join(HANG_S / 2)
+    loop.close()
+    loop.is_closed = lambda: False  # what the look said, a moment before the loop closed
+    try:
+        with caplog.at_level(logging.ERROR):
+            _cancel(loop, future) if giving_up == "a request that timed out" else _stop(loop, future, None)
+    finally:
+        del loop.is_closed
+        for task in asyncio.all_tasks(loop):  # pending on a closed loop for good: not reported when collected
+            task._log_destroy_pending = False
+            task.get_coro().close()
+    assert [r.getMessage() for r in caplog.records if r.name == "concurrent.futures"] == []

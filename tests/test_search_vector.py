@@ -86,6 +86,27 @@ def test_the_cache_embeds_each_new_text_once_per_batch():
     assert len(cache) == 0
 
 
+def test_a_clear_while_another_thread_embeds_loses_no_row_of_its_call():
+    """`tools()` stored the new vectors, let go of the lock, then read every row back from the
+    cache: a `clear()` by another thread in between (or while the model ran) made it a bare
+    `KeyError`. Here the clear comes while the model embeds, as another thread's would."""
+    model = BagOfWords()
+    cache = ToolEmbeddingCache(model)
+    cache.tools(["rain"])
+
+    class ClearsWhileEmbedding:
+        name = "clears"
+
+        def embed(self, texts):
+            cache.clear()  # another thread's clear, just now
+            return model.embed(texts)
+
+    cache.model = ClearsWhileEmbedding()
+    rows = cache.tools(["rain", "order", "rain"])
+    assert rows.tolist() == model.embed(["rain", "order", "rain"]).tolist()
+    assert len(cache) == 1  # what this call embedded is kept; what the clear removed stays removed
+
+
 def test_the_search_tool_spec_and_argument_texts_are_langchain4j_s():
     strategy = VectorSearch(BagOfWords())
     assert strategy.spec.description == "Finds available tools using semantic vector search"

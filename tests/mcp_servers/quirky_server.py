@@ -90,9 +90,9 @@ ANNOTATIONS = {"echo": types.ToolAnnotations(read_only_hint=True, destructive_hi
 META = {"echo": {"team": "course", "cost": 0}}
 
 
-def make_server(cancel_file: str | None = None, hanging: Any = None) -> Server:
+def make_server(cancel_file: str | None = None, hanging: Any = None, hang_file: str | None = None) -> Server:
     """The quirky server; `cancel_file` is written when a `hang` call gets cancelled, and `hanging`
-    (a `threading.Event`, in process only) is set when a `hang` call has arrived."""
+    (a `threading.Event`, in process only) is set, and `hang_file` written, when a `hang` call has arrived."""
     lists = [0]
 
     async def list_tools(ctx, params) -> types.ListToolsResult:
@@ -117,6 +117,9 @@ def make_server(cancel_file: str | None = None, hanging: Any = None) -> Server:
         if name == "hang":
             if hanging is not None:
                 hanging.set()
+            if hang_file:
+                with open(hang_file, "w") as f:
+                    f.write("hanging")
             try:
                 await anyio.sleep(600)  # past any timeout a test sets: ends only when cancelled
             except anyio.get_cancelled_exc_class():
@@ -149,10 +152,11 @@ def _text(text: str, error: bool = False) -> types.CallToolResult:
 def main(argv: list[str]) -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--cancel-file")
+    parser.add_argument("--hang-file")
     parser.add_argument("--http", action="store_true")
     parser.add_argument("--port", type=int, default=8765)
     args = parser.parse_args(argv)
-    server = make_server(args.cancel_file)
+    server = make_server(args.cancel_file, hang_file=args.hang_file)
     if args.http:
         import uvicorn
 

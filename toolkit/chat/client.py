@@ -81,6 +81,7 @@ import json
 import math
 import numbers
 import re
+import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
@@ -538,8 +539,9 @@ class ChatClient:
             return True
         keyword = refused_keyword(f"{exc} {exc.body}", body.get("tools")) if exc.status == 400 else None
         if keyword is not None:  # a relay to Gemini refuses `additionalProperties`: the package checks it itself
-            if keyword not in self.schema_keywords_refused:  # another thread's request, sent with it too, may have
-                self.schema_keywords_refused.append(keyword)  # been refused first (one client, many threads)
+            with _REFUSED_LOCK:  # another thread's request, sent with it too, may have been refused first
+                if keyword not in self.schema_keywords_refused:  # (one client, many threads): the look and
+                    self.schema_keywords_refused.append(keyword)  # the append are one step
             body["tools"] = without_keywords(body["tools"], self.schema_keywords_refused)
             return True
         return False
@@ -689,6 +691,8 @@ class ChatClient:
         self.exchanges.append(Exchange(url, request, status, redact.scrub(text), attempt))
 
 
+_REFUSED_LOCK = threading.Lock()
+"""Held while a refused schema keyword is looked for and remembered (`ChatClient.schema_keywords_refused`)."""
 _JSON_HEADERS = {"Content-Type": "application/json"}
 _UNSAID_LENGTH = 16
 """A secret this long or longer is masked in the messages sent; real API keys are longer, and a

@@ -609,14 +609,27 @@ def _time_limit(seconds: float) -> Iterator[None]:
             raise TooSlow
 
     signal.signal(signal.SIGALRM, stop)
-    signal.setitimer(signal.ITIMER_REAL, seconds, AGAIN_S)
     try:
-        yield
+        signal.setitimer(signal.ITIMER_REAL, seconds, AGAIN_S)  # in the `try`: a limit so short that it is
+        yield  # reached as the timer is armed is cleaned up too
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, signal.SIG_DFL)
-        if fired:
-            sys.settrace(tracing)
+        while True:  # the limit reached as the check ended: its `TooSlow` here would skip the clean-up
+            try:
+                _disarm(bool(fired), tracing)
+                break
+            except TooSlow:  # the check had finished: it is not stopped, and the clean-up is done again
+                continue
+
+
+def _disarm(fired: bool, tracing: Any) -> None:
+    """Stop the limit's timer and give SIGALRM its default handling back; when the timer `fired`
+    (it may have set its trace function), the trace function there was before, `tracing`."""
+    import sys
+
+    signal.setitimer(signal.ITIMER_REAL, 0)
+    signal.signal(signal.SIGALRM, signal.SIG_DFL)
+    if fired:
+        sys.settrace(tracing)
 
 
 def _not_learners() -> tuple[str, ...]:

@@ -84,6 +84,7 @@ import atexit
 import concurrent.futures
 import contextlib
 import functools
+import inspect
 import json
 import logging
 import math
@@ -536,16 +537,25 @@ class McpClient:
         client, loop = self._client, self._loop
         if client is None or loop is None:
             raise McpConnectionError(f"MCP server {self.name!r}: the client is closed")
-        if gone := self._gone or self._closed or ("" if loop.is_running() else "its event loop stopped"):
-            self._gone = gone
-            raise McpConnectionError(f"MCP server {self.name!r} went away before this call ({gone}); it was not sent")
+        if self._gone or self._closed or not loop.is_running():
+            raise self._not_sent(loop)
         interrupt = _Waiting(None)
-        future = asyncio.run_coroutine_threadsafe(self._guarded(request, client, interrupt), loop)
+        guarded = self._guarded(request, client, interrupt)
+        try:
+            future = asyncio.run_coroutine_threadsafe(guarded, loop)
+        except RuntimeError:  # "Event loop is closed": it stopped since the look above
+            guarded.close()
+            raise self._not_sent(loop) from None
         self._pending[future] = loop
         if (stopped := self._stopped.get(loop)) is not None:  # the loop ran the request, then stopped,
             _fail(future, McpConnectionLost(self.name, stopped))  # before this thread recorded it
         try:
             return future.result(timeout=timeout + 5)  # the SDK's own deadline comes first
+        except McpConnectionLost:
+            if loop.is_closed() and inspect.getcoroutinestate(guarded) == inspect.CORO_CREATED:
+                guarded.close()  # the loop stopped before it started the request: it was never sent
+                raise self._not_sent(loop) from None
+            raise
         except concurrent.futures.TimeoutError:
             _cancel(loop, future)
             raise self._timed_out(timeout) from None
@@ -577,6 +587,14 @@ class McpClient:
             raise
         finally:
             self._pending.pop(future, None)
+
+    def _not_sent(self, loop: asyncio.AbstractEventLoop) -> McpConnectionError:
+        """The connection is known to be gone (or `loop` stopped): the request is not sent, nor later
+        ones on this connection (a connection opened since, after a `close()`, is not marked)."""
+        gone = self._gone or self._closed or self._stopped.get(loop, "its event loop stopped")
+        if self._loop is loop:
+            self._gone = gone
+        return McpConnectionError(f"MCP server {self.name!r} went away before this call ({gone}); it was not sent")
 
     def _lost(self, reason: str, *, ended: bool = True) -> McpConnectionLost:
         """The connection went away while the request waited: it was sent, its outcome is unknown.
@@ -928,9 +946,11 @@ def _interrupt(loop: asyncio.AbstractEventLoop, future: concurrent.futures.Futur
 
 
 def _cancel(loop: asyncio.AbstractEventLoop, future: concurrent.futures.Future[Any]) -> None:
-    """`future.cancel()`, unless the loop that would run the cancellation is already closed."""
-    if not loop.is_closed():
-        future.cancel()
+    """`future.cancel()`, on its loop's thread; nothing once the loop has closed (nothing there is left to
+    cancel). Not a look at `loop.is_closed()` first: a loop closing just after it made the future's
+    callback fail, and `concurrent.futures` logged its traceback."""
+    with contextlib.suppress(RuntimeError):  # "Event loop is closed"
+        loop.call_soon_threadsafe(future.cancel)
 
 
 @contextlib.asynccontextmanager
@@ -1150,8 +1170,8 @@ def _stop(
     try:
         if scope is not None:
             loop.call_soon_threadsafe(scope.cancel)
-        elif owner is not None and not loop.is_closed():
-            owner.cancel()  # the connection task has not opened its scope yet
+        elif owner is not None:
+            loop.call_soon_threadsafe(owner.cancel)  # the connection task has not opened its scope yet
         if owner is not None:
             concurrent.futures.wait([owner], timeout=10)
         loop.call_soon_threadsafe(loop.stop)

@@ -203,20 +203,24 @@ class ToolEmbeddingCache:
         return len(self._vectors)
 
     def tools(self, texts: Sequence[str]) -> np.ndarray:
-        """One row per text; only texts never seen before go to the model (in one batch)."""
+        """One row per text; only texts never seen before go to the model (in one batch). The rows
+        come from what this call found and embedded, not from the cache read again: another
+        thread's `clear()` meanwhile costs none of them."""
         if isinstance(texts, str):  # a str is a sequence of its letters, each embedded as a text
             raise ConfigurationError(
                 "ToolEmbeddingCache.tools: takes a list of tool texts, and got a str, which would be embedded "
                 f"letter by letter; pass a list: [{cut(texts, 40)!r}]"
             )
         with self._lock:
-            missing = list(dict.fromkeys(t for t in texts if t not in self._vectors))
+            found = {t: self._vectors[t] for t in texts if t in self._vectors}
+        missing = list(dict.fromkeys(t for t in texts if t not in found))
         if missing:
             fresh = checked_vectors(self.model.embed([well_formed(t) for t in missing]), len(missing), self.model)
+            embedded = dict(zip(missing, fresh))
             with self._lock:
-                self._vectors.update(zip(missing, fresh))
-        with self._lock:
-            rows = [self._vectors[t] for t in texts]
+                self._vectors.update(embedded)
+            found.update(embedded)
+        rows = [found[t] for t in texts]
         return np.stack(rows) if rows else np.zeros((0, 0), dtype=np.float32)
 
     def query(self, text: str) -> np.ndarray:

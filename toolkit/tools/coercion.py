@@ -126,9 +126,10 @@ def clear_cache() -> None:
 def _build(annotation: Any) -> SchemaValidator:
     schema = adjusted(TypeAdapter(annotation).core_schema)
     # pydantic-core would reuse a finished model's own validator (without our adjustments),
-    # so each model in the schema is marked unfinished while the new validator is built.
-    models: list[Any] = [c for c in _model_classes(schema) if c.__dict__.get("__pydantic_complete__")]
+    # so each model in the schema is marked unfinished while the new validator is built; which
+    # models are finished is read under the lock (another build may have one marked meanwhile).
     with _BUILD_LOCK:
+        models: list[Any] = [c for c in _model_classes(schema) if c.__dict__.get("__pydantic_complete__")]
         for cls in models:
             cls.__pydantic_complete__ = False
         try:

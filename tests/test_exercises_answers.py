@@ -165,3 +165,26 @@ def test_a_backoff_that_returns_more_seconds_than_a_float_holds_is_told_so(huge)
         f"wait(1, None) returned {show(huge)}, more than a float holds; return the seconds as a number (an int or a "
         "float)",
     )
+
+
+@pytest.mark.parametrize(
+    ("exercise_id", "answer"),
+    [
+        ("w3.unknown_order", "confirm the id."),
+        ("w3.unknown_order", "Confirm the ID。"),
+        ("w8.found_where", "The search tool result's attributes."),
+        ("w9.dotted_name", "`find_customer`"),
+        ("w9.dotted_name", '"find_customer"'),
+        ("w0.switch", {"no variables": "fake.", "all three": "'real'", "only LLM_BASE_URL": "error!"}),
+    ],
+)
+def test_a_text_answer_written_as_a_sentence_or_quoted_is_the_same_words(exercise_id, answer):
+    """A full stop at the end, or quotes around the words, are how a text is written, not another answer:
+    'confirm the id.' was told "answer 'status' or 'confirm the id'", a false ✗."""
+    assert check(exercise_id, answer).status == "passed"
+
+
+def test_punctuation_inside_a_text_answer_still_counts():
+    assert check("w9.dotted_name", "find.customer").status == "failed"
+    assert check("w9.dotted_name", "find.customer.").status == "failed"
+    assert check("w3.unknown_order", "confirm").status == "failed"

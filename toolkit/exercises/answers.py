@@ -8,8 +8,8 @@ turns them into ✗ (every miss, joined by "; ") or ✓ with `verdict_of`.
 A prediction matches when it equals the real value; a real bool must be that bool (1 is not
 True), as a learner who writes 1 for "True or False" has not answered the question, and a real
 number must be a number (not True for 1, not the string "2"). A real text matches the same
-words whatever the spacing and case (" Feed back" is "feed back"): the exercises ask which
-outcome, never how it is capitalised.
+words whatever the spacing and case (" Feed back" is "feed back"), in quotes or ended by a full
+stop ("'fake'", "confirm the id."): the exercises ask which outcome, never how it is written.
 
 Leaves out: what a miss says — each checker writes its own text, since it knows why.
 """
@@ -81,7 +81,14 @@ def same_text(said: Any, real: str) -> bool:
     return isinstance(said, str) and _words(said) == _words(real)
 
 
+_QUOTES = "'\"`‘’“”「」"
+_SENTENCE_END = ".。!！"
+
+
 def _words(text: str) -> str:
+    """The words of a text answer as compared: spacing and case aside, and the quotes around it or the full
+    stop after it (how a text is written: `'fake'`, "confirm the id.", 「确认」), not its words."""
+    text = " ".join(text.split()).strip(_QUOTES).rstrip(_SENTENCE_END).strip(_QUOTES)
     return " ".join(text.split()).casefold()
 
 

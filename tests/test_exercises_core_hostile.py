@@ -507,3 +507,28 @@ def test_a_huge_value_is_measured_without_reading_its_items():
     assert not oversized(itself)
     row = list(range(1000))
     assert oversized([row] * (VALUES_LIMIT // 1000 + 1))  # one list many times is read as many times
+
+
+def _keep_itself(messages, n):
+    kept = list(messages)
+    kept.append(kept)
+    return kept
+
+
+def _keep_nested_dicts(messages, n):
+    deep: dict = {}
+    deep["again"] = deep
+    return [deep]
+
+
+@pytest.mark.parametrize(
+    ("fn", "returned"),
+    [(_keep_itself, "a list"), (_keep_nested_dicts, "a list")],
+)
+def test_a_function_that_returns_a_value_holding_itself_is_told_its_return_does(fn, returned):
+    """It read 'your answer contains itself': the answer is a function, which holds nothing; what it returned does."""
+    result = check("w6.window", fn)
+    assert result.status == "failed"
+    assert result.feedback == (
+        f"your function returned {returned} that contains itself (or is nested thousands deep); return plain values"
+    )

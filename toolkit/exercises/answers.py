@@ -130,6 +130,12 @@ def number_problem(answer: Any, what: str = "a number") -> Verdict | None:
     return None
 
 
+def counted(number: Any, noun: str) -> str:
+    """`number` as feedback quotes it (`show`), then `noun`, plural unless the number is 1: "1 request",
+    "2 requests", "2.5 requests"."""
+    return f"{show(number)} {noun}{'' if number == 1 and not isinstance(number, bool) else 's'}"
+
+
 def either(options: list[Any]) -> str:
     """`'a', 'b' or 'c'` — True and False as themselves."""
     texts = [repr(option) for option in options]

@@ -13,7 +13,16 @@ import unicodedata
 from collections import Counter
 from typing import Any
 
-from toolkit.exercises.answers import as_set, dict_answer_problem, matches, misses, one_of, set_problem, verdict_of
+from toolkit.exercises.answers import (
+    as_set,
+    counted,
+    dict_answer_problem,
+    matches,
+    misses,
+    one_of,
+    set_problem,
+    verdict_of,
+)
 from toolkit.exercises.cells import answer_exercise
 from toolkit.exercises.core import Verdict, attempt, exercise, own_work, reference, right, wrong
 from toolkit.exercises.values import is_number, show
@@ -190,7 +199,7 @@ def check_model_calls(answer: Any) -> Verdict:
         tip = " (you counted tool calls; count model requests)" if said == len(results[question].executions) else ""
         if not is_number(said):
             return f"{question}: answer with a number, not {show(said)}"
-        return f"{question}: not {show(said)} model calls{tip}"
+        return f"{question}: not {counted(said, 'model call')}{tip}"
 
     found = misses(answer, {question: len(result.rounds) for question, result in results.items()}, say)
     return verdict_of(found, "a tool question costs a round trip more than small talk.")

@@ -9,6 +9,7 @@ Leaves out: the real-gateway rerun (a learner does it with the LLM_* variables s
 from __future__ import annotations
 
 import json
+import math
 import unicodedata
 from collections import Counter
 from typing import Any
@@ -316,7 +317,13 @@ def check_csv_rows(answer: Any) -> Verdict:
     if text := next((k for k in counts if k in answer and not is_number(answer[k])), None):
         return wrong(f"answer each group's rows with a number, not {show(answer[text])} for {text!r}")
     try:
-        total = f"add up to {sum(float(v) for v in answer.values()):g}"  # a Decimal and a float add up too
+        added = sum(float(v) for v in answer.values())  # a Decimal and a float add up too
     except OverflowError:  # 10**400: no float holds it
-        total = "do not add up to it"
+        added = math.inf
+    if added == len(rows):  # the total is right: saying it again read as if it were the mistake
+        return wrong(
+            f"your counts add up to the {len(rows)} rows the CSV written by write_csv has, but the groups are not "
+            "split so — check each group"
+        )
+    total = f"add up to {added:g}" if math.isfinite(added) else "do not add up to it"
     return wrong(f"the CSV written by write_csv has {len(rows)} rows; yours {total} — check each group")

@@ -282,3 +282,11 @@ def test_readable_paths_given_as_path_objects_are_their_texts():
     assert check("w10.escape", {PurePosixPath("notes/todo.md"), Path("../../secret.txt")}).feedback == (
         "refused: ['../../secret.txt']"
     )
+
+
+@pytest.mark.parametrize("path", ["todo.md", "./notes/todo.md", "Notes/todo.md", "notes\\todo.md"])
+def test_a_path_that_is_none_of_paths_is_told_so_not_that_the_tool_refused_it(path):
+    """The check reads only the paths of PATHS: 'refused: ['todo.md']' said of a path it never tried."""
+    assert check("w10.escape", {path}).feedback == (
+        f"{path!r} is not one of PATHS; answer with those of its paths that can be read, as PATHS writes them"
+    )

@@ -167,6 +167,9 @@ def test_the_standard_librarys_other_containers_are_the_plain_ones_they_stand_fo
         "['usage']['prompt_tokens']",
         "/usage/prompt_tokens",
         "usage/prompt_tokens",
+        "`usage.prompt_tokens`",  # as the feedback and the notebook write a path: was "no '`usage' at the top level"
+        "'usage.prompt_tokens'",
+        "“usage.prompt_tokens”",
     ],
 )
 def test_a_path_in_jsonpath_bracket_or_pointer_form_is_the_dotted_path(path):

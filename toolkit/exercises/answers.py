@@ -88,8 +88,14 @@ _SENTENCE_END = ".。!！"
 def _words(text: str) -> str:
     """The words of a text answer as compared: spacing and case aside, and the quotes around it or the full
     stop after it (how a text is written: `'fake'`, "confirm the id.", 「确认」), not its words."""
-    text = " ".join(text.split()).strip(_QUOTES).rstrip(_SENTENCE_END).strip(_QUOTES)
+    text = unquoted(unquoted(" ".join(text.split())).rstrip(_SENTENCE_END))
     return " ".join(text.split()).casefold()
+
+
+def unquoted(text: str) -> str:
+    """`text` without the quotes or backticks around it (`` `usage.prompt_tokens` ``, 'fake', “fake”), and
+    without the spaces around it."""
+    return text.strip().strip(_QUOTES).strip()
 
 
 def one_of(said: Any, options: Iterable[str]) -> str | None:

@@ -73,6 +73,12 @@ def test_an_unknown_tool_raised_to_the_learner_says_how_to_feed_it_back_instead(
         ("NaN", "a NaN"),
         ("NoneType", "a NoneType"),
         ("", "a "),
+        ("U", "a U"),  # a one-letter class of a learner's, said by the letter's name: was "an U", "a M"
+        ("M", "an M"),
+        ("A", "an A"),
+        ("T", "a T"),
+        ("X2", "an X2"),
+        ("U_1", "a U_1"),
     ],
 )
 def test_a_type_name_takes_the_article_it_is_said_with(word, expected):

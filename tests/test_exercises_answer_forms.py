@@ -167,6 +167,9 @@ def test_the_standard_librarys_other_containers_are_the_plain_ones_they_stand_fo
         "['usage']['prompt_tokens']",
         "/usage/prompt_tokens",
         "usage/prompt_tokens",
+        "`usage.prompt_tokens`",  # as the feedback and the notebook write a path: was "no '`usage' at the top level"
+        "'usage.prompt_tokens'",
+        "“usage.prompt_tokens”",
     ],
 )
 def test_a_path_in_jsonpath_bracket_or_pointer_form_is_the_dotted_path(path):
@@ -281,4 +284,12 @@ def test_readable_paths_given_as_path_objects_are_their_texts():
     assert check("w10.escape", [PureWindowsPath("notes\\todo.md")]).passed
     assert check("w10.escape", {PurePosixPath("notes/todo.md"), Path("../../secret.txt")}).feedback == (
         "refused: ['../../secret.txt']"
+    )
+
+
+@pytest.mark.parametrize("path", ["todo.md", "./notes/todo.md", "Notes/todo.md", "notes\\todo.md"])
+def test_a_path_that_is_none_of_paths_is_told_so_not_that_the_tool_refused_it(path):
+    """The check reads only the paths of PATHS: 'refused: ['todo.md']' said of a path it never tried."""
+    assert check("w10.escape", {path}).feedback == (
+        f"{path!r} is not one of PATHS; answer with those of its paths that can be read, as PATHS writes them"
     )

@@ -165,3 +165,51 @@ def test_a_backoff_that_returns_more_seconds_than_a_float_holds_is_told_so(huge)
         f"wait(1, None) returned {show(huge)}, more than a float holds; return the seconds as a number (an int or a "
         "float)",
     )
+
+
+@pytest.mark.parametrize(
+    ("exercise_id", "answer"),
+    [
+        ("w3.unknown_order", "confirm the id."),
+        ("w3.unknown_order", "Confirm the ID。"),
+        ("w8.found_where", "The search tool result's attributes."),
+        ("w9.dotted_name", "`find_customer`"),
+        ("w9.dotted_name", '"find_customer"'),
+        ("w0.switch", {"no variables": "fake.", "all three": "'real'", "only LLM_BASE_URL": "error!"}),
+    ],
+)
+def test_a_text_answer_written_as_a_sentence_or_quoted_is_the_same_words(exercise_id, answer):
+    """A full stop at the end, or quotes around the words, are how a text is written, not another answer:
+    'confirm the id.' was told "answer 'status' or 'confirm the id'", a false ✗."""
+    assert check(exercise_id, answer).status == "passed"
+
+
+def test_punctuation_inside_a_text_answer_still_counts():
+    assert check("w9.dotted_name", "find.customer").status == "failed"
+    assert check("w9.dotted_name", "find.customer.").status == "failed"
+    assert check("w3.unknown_order", "confirm").status == "failed"
+
+
+@pytest.mark.parametrize(
+    ("exercise_id", "answer", "feedback"),
+    [
+        (
+            "w2.timeout",
+            {"requests sent": 1, "outcome": "TransientError"},
+            "the client did not send 1 request — a timeout is transient, so the client tries once more (max_retries=1)",
+        ),
+        ("w3.model_calls", {"帮我查一下订单 SN202610200001 现在到哪了？": 2, "你好": 2}, "你好: not 2 model calls"),
+        (
+            "w3.model_calls",
+            {"帮我查一下订单 SN202610200001 现在到哪了？": 1, "你好": 1},
+            "帮我查一下订单 SN202610200001 现在到哪了？: not 1 model call (you counted tool calls; count model requests)",
+        ),
+        ("w4.memory_count", 1, "memory does not hold 1 message: count every message it keeps, the system message too"),
+        ("w8.vector_k", 1, "it did not return 1 tool"),
+        ("w9.dead_server", 1, "provide() did not list 1 tool"),
+        ("w9.dead_server", 2, "provide() did not list 2 tools"),
+    ],
+)
+def test_a_count_of_one_is_said_in_the_singular(exercise_id, answer, feedback):
+    """'did not send 1 requests', 'not 1 model calls', 'did not list 1 tools': the noun follows the number."""
+    assert check(exercise_id, answer).feedback == feedback

@@ -503,6 +503,15 @@ def test_csv_rows_given_as_floats_are_added_up():
     assert result.feedback == "the CSV written by write_csv has 25 rows; yours add up to 26 — check each group"
 
 
+def test_csv_rows_of_the_right_total_in_the_wrong_groups_are_told_the_total_is_right():
+    """It read 'has 25 rows; yours add up to 25 — check each group', as if the total were the mistake."""
+    result = check("w3.csv_rows", {"normal": 16, "edge": 4, "no_call": 5})
+    assert result.feedback == (
+        "your counts add up to the 25 rows the CSV written by write_csv has, but the groups are not split so "
+        "— check each group"
+    )
+
+
 def test_a_declared_chat_returning_a_result_is_told_so_in_one_line():
     result = run_cell(
         """

@@ -561,3 +561,28 @@ def test_a_limit_reached_as_its_timer_is_armed_leaves_no_handler_behind(monkeypa
         "the check was stopped after 30 s: does your code loop forever, or wait for something that never comes?"
     )
     assert left == ((0.0, 0.0), signal.SIG_DFL)
+
+
+def _keep_itself(messages, n):
+    kept = list(messages)
+    kept.append(kept)
+    return kept
+
+
+def _keep_nested_dicts(messages, n):
+    deep: dict = {}
+    deep["again"] = deep
+    return [deep]
+
+
+@pytest.mark.parametrize(
+    ("fn", "returned"),
+    [(_keep_itself, "a list"), (_keep_nested_dicts, "a list")],
+)
+def test_a_function_that_returns_a_value_holding_itself_is_told_its_return_does(fn, returned):
+    """It read 'your answer contains itself': the answer is a function, which holds nothing; what it returned does."""
+    result = check("w6.window", fn)
+    assert result.status == "failed"
+    assert result.feedback == (
+        f"your function returned {returned} that contains itself (or is nested thousands deep); return plain values"
+    )

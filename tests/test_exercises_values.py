@@ -129,3 +129,13 @@ def test_a_value_of_an_installed_package_with_its_own_eq_is_not_called_the_learn
         "your answer holds a Mine, a class of your own that can decide == by its own code; answer with plain "
         "values or the package's objects"
     )
+
+
+def test_an_object_shown_by_what_it_is_takes_the_article_of_its_class_name():
+    """An instance whose repr holds its address read 'a object object', 'a Order object'."""
+
+    class Order:
+        pass
+
+    assert show(Order()) == "an Order object"
+    assert show(object()) == "an object object"

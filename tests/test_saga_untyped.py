@@ -141,3 +141,25 @@ def test_a_tool_execution_beside_other_parameters_is_refused_in_the_saga_s_words
         f"other parameters ({others}); take one parameter typed ToolExecution alone, or the parameters of tool "
         "'book_hotel' with their types, {'guest': {'type': 'string'}, 'nights': {'type': 'integer'}}"
     )
+
+
+def cancel_by_keywords(**kw: int) -> None:
+    pass
+
+
+def cancel_with_bad_default(guest: str, nights: int, note: str = None) -> None:  # type: ignore[assignment]
+    pass
+
+
+@pytest.mark.parametrize(
+    ("fn", "where"),
+    [(cancel_by_keywords, "parameter '**kw'"), (cancel_with_bad_default, "parameter 'note'")],
+)
+def test_a_compensation_that_reflection_refuses_is_named_as_the_compensation_not_as_a_tool(fn, where):
+    """@tool's own refusal (a **kw, a default of the wrong type) named the function '@tool …', a
+    decorator the learner never wrote on it: the saga's label names it as it was marked."""
+    with pytest.raises(ConfigurationError) as info:
+        compensations_from([compensates("book_hotel")(fn)], TOOLS)
+    text = str(info.value)
+    assert text.startswith(f"@compensates('book_hotel') {__name__}.{fn.__name__}, {where}: "), text
+    assert "@tool" not in text

@@ -79,6 +79,26 @@ def test_a_class_that_declares_no_public_method_is_refused():
     )
 
 
+class StaticChat(Protocol):
+    @staticmethod
+    def chat(user_id: Annotated[str, MemoryId], question: Annotated[str, UserText]) -> str: ...
+
+
+class ClassChat(Protocol):
+    @classmethod
+    def chat(cls, question: str) -> str: ...
+
+
+@pytest.mark.parametrize(("declaration", "kind"), [(StaticChat, "staticmethod"), (ClassChat, "classmethod")])
+def test_a_class_whose_only_method_is_static_is_told_so_not_that_it_declares_none(declaration, kind):
+    """It read 'the class declares no public method': it declares chat, as a static or class method."""
+    assert error_of(declaration) == (
+        f"ai_service({declaration.__name__}): its public method chat is a {kind}, which ai_service leaves "
+        f"as it is (only plain methods taking self are declared), so the service could do nothing; remove "
+        f"@{kind} and declare it def chat(self, ...)"
+    )
+
+
 @pytest.mark.parametrize("file", ["../../../../etc/passwd", "/etc/hostname", "../prompts/../../pyproject.toml"])
 def test_a_system_message_file_outside_data_prompts_is_refused(file):
     class Outside(Protocol):

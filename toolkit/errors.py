@@ -238,16 +238,24 @@ _LETTERS_SAID_FROM_A_VOWEL = "AEFHILMNORSX"
 
 
 def article(word: str) -> str:
-    """`a` or `an` for `word`: an acronym (two capitals first, as `HTTPError` or `UUID`) by the
-    name of its first letter; another word by its first sound, its vowel letters read as vowels
+    """`a` or `an` for `word`: an acronym (two capitals first, as `HTTPError` or `UUID`) or a lone
+    capital (`U`, `X2`) by the name of its first letter; another word by its first sound, its vowel letters read as vowels
     except for the beginnings said like "you" or "won" (`Union`, `UserMessage`, `one`). Leaves out
     a silent "h" (`hour`) and other words English spells against its sound."""
-    if len(word) >= 2 and word[0].isascii() and word[:2].isupper() and word[:2].isalpha():
+    if _said_by_letter(word):
         return "an" if word[0] in _LETTERS_SAID_FROM_A_VOWEL else "a"
     lower = word.lower()
     if lower.startswith(_SAID_LIKE_YOU):
         return "a"
     return "an" if lower[:1] in ("a", "e", "i", "o", "u") else "a"
+
+
+def _said_by_letter(word: str) -> bool:
+    """Whether `word` is said from the name of its first letter: an acronym (`HTTPError`), or a capital
+    alone or before a digit or `_` (a learner's class `U`, `X2`)."""
+    if not (word[:1].isascii() and word[:1].isupper()):
+        return False
+    return len(word) == 1 or (word[1].isupper() and word[1].isalpha()) or not word[1].isalpha()
 
 
 def a_kind_of(value: Any) -> str:

@@ -8,8 +8,8 @@ turns them into ✗ (every miss, joined by "; ") or ✓ with `verdict_of`.
 A prediction matches when it equals the real value; a real bool must be that bool (1 is not
 True), as a learner who writes 1 for "True or False" has not answered the question, and a real
 number must be a number (not True for 1, not the string "2"). A real text matches the same
-words whatever the spacing and case (" Feed back" is "feed back"): the exercises ask which
-outcome, never how it is capitalised.
+words whatever the spacing and case (" Feed back" is "feed back"), in quotes or ended by a full
+stop ("'fake'", "confirm the id."): the exercises ask which outcome, never how it is written.
 
 Leaves out: what a miss says — each checker writes its own text, since it knows why.
 """
@@ -81,8 +81,21 @@ def same_text(said: Any, real: str) -> bool:
     return isinstance(said, str) and _words(said) == _words(real)
 
 
+_QUOTES = "'\"`‘’“”「」"
+_SENTENCE_END = ".。!！"
+
+
 def _words(text: str) -> str:
+    """The words of a text answer as compared: spacing and case aside, and the quotes around it or the full
+    stop after it (how a text is written: `'fake'`, "confirm the id.", 「确认」), not its words."""
+    text = unquoted(unquoted(" ".join(text.split())).rstrip(_SENTENCE_END))
     return " ".join(text.split()).casefold()
+
+
+def unquoted(text: str) -> str:
+    """`text` without the quotes or backticks around it (`` `usage.prompt_tokens` ``, 'fake', “fake”), and
+    without the spaces around it."""
+    return text.strip().strip(_QUOTES).strip()
 
 
 def one_of(said: Any, options: Iterable[str]) -> str | None:
@@ -121,6 +134,12 @@ def number_problem(answer: Any, what: str = "a number") -> Verdict | None:
     except ValueError:
         return wrong(f"answer with {what} of a few digits, not {show(answer)}")
     return None
+
+
+def counted(number: Any, noun: str) -> str:
+    """`number` as feedback quotes it (`show`), then `noun`, plural unless the number is 1: "1 request",
+    "2 requests", "2.5 requests"."""
+    return f"{show(number)} {noun}{'' if number == 1 and not isinstance(number, bool) else 's'}"
 
 
 def either(options: list[Any]) -> str:

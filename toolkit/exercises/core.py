@@ -345,12 +345,27 @@ def attempt(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
             f"your function returned {a_or_an(type(value).__name__)} holding more than {VALUES_LIMIT:,} values; "
             "no answer here needs that many: return only what the task asks"
         )
-    value = plain(value)
-    if has_placeholder(value):
+    with _holding_itself(value):
+        value = plain(value)
+        placeholder, cls = has_placeholder(value), untrusted_class(value)
+    if placeholder:
         raise NotAttempted
-    if (cls := untrusted_class(value)) is not None:
+    if cls is not None:
         raise Untrusted(f"your function returned {untrusted_text(cls)}; return plain values or the package's objects")
     return value
+
+
+@contextmanager
+def _holding_itself(returned: Any) -> Iterator[None]:
+    """`TooBig` when reading what the learner's function returned recurses without end (a list that holds
+    itself): said of what it returned, not of "your answer", which is the function."""
+    try:
+        yield
+    except RecursionError:
+        raise TooBig(
+            f"your function returned {a_or_an(type(returned).__name__)} that contains itself (or is nested "
+            "thousands deep); return plain values"
+        ) from None
 
 
 def reference(module: str, *path: str) -> Any:
@@ -470,10 +485,13 @@ def items_of(value: Any, most: int) -> list[Any]:
     not a list of items: `TypeError`."""
     if isinstance(value, (str, bytes, Mapping)) or not hasattr(value, "__iter__"):
         raise TypeError(f"expected a list, got {show(value)}")
-    items = [plain(item) for item in call_learner(lambda: list(itertools.islice(value, most + 1)))]
-    if has_placeholder(items):
+    read = call_learner(lambda: list(itertools.islice(value, most + 1)))
+    with _holding_itself(value):
+        items = [plain(item) for item in read]
+        placeholder, cls = has_placeholder(items), untrusted_class(items)
+    if placeholder:
         raise NotAttempted
-    if (cls := untrusted_class(items)) is not None:
+    if cls is not None:
         raise Untrusted(f"your function returned {untrusted_text(cls)}; return plain values or the package's objects")
     return items
 

@@ -229,7 +229,7 @@ def _quoted(value: Any) -> str:
         return f"the class {value.__name__}"
     if type(value) in (list, tuple, dict, set, frozenset):
         return ADDRESS.sub("", text)
-    return f"a {type(value).__name__} object"
+    return f"{a_or_an(type(value).__name__)} object"
 
 
 def _digits(number: int) -> int:

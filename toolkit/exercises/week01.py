@@ -11,7 +11,7 @@ import random
 import re
 from typing import TYPE_CHECKING, Any
 
-from toolkit.exercises.answers import as_list, dict_answer_problem, misses, verdict_of
+from toolkit.exercises.answers import as_list, dict_answer_problem, misses, unquoted, verdict_of
 from toolkit.exercises.cells import answer_exercise
 from toolkit.exercises.core import LearnerError, Verdict, attempt, exercise, own_work, reference, right, wrong
 from toolkit.exercises.values import show
@@ -139,8 +139,8 @@ def dotted(path: str) -> str:
     """A path to a value of the body in the dotted form: spaces around it or its dots dropped, and
     the other ways of writing one read as it — JSONPath (`$.usage.prompt_tokens`), brackets
     (`usage["prompt_tokens"]`, `choices[0]`) and a JSON Pointer (`/usage/prompt_tokens`, its leading
-    slash left out too)."""
-    text = path.strip()
+    slash left out too); quotes or backticks around it, as a text writes a path, are not part of it."""
+    text = unquoted(path)
     if "/" in text and "." not in text:
         text = text.replace("/", ".")
     text = re.sub(

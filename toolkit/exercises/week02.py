@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolkit.exercises.answers import as_list, dict_answer_problem, misses, printed, verdict_of
+from toolkit.exercises.answers import as_list, counted, dict_answer_problem, misses, printed, verdict_of
 from toolkit.exercises.cells import answer_exercise
 from toolkit.exercises.core import LearnerError, Verdict, attempt, exercise, own_work, reference, right, wrong
 from toolkit.exercises.values import is_number, show
@@ -324,7 +324,7 @@ def check_timeout(answer: Any) -> Verdict:
                 why = " — max_retries=1 is one retry after the first try: two requests, not three"
             if not is_number(said):
                 return f"answer the requests sent with a number, not {show(said)}"
-            return f"the client did not send {show(said)} requests{why}"
+            return f"the client did not send {counted(said, 'request')}{why}"
         if said in ("ReadTimeout", "TimeoutError", "TimeoutException"):
             why = " — httpx's timeout is caught and raised as one of the client's own three kinds, once the retries run out"
         elif said == "answer":

@@ -9,11 +9,21 @@ Leaves out: the real-gateway rerun (a learner does it with the LLM_* variables s
 from __future__ import annotations
 
 import json
+import math
 import unicodedata
 from collections import Counter
 from typing import Any
 
-from toolkit.exercises.answers import as_set, dict_answer_problem, matches, misses, one_of, set_problem, verdict_of
+from toolkit.exercises.answers import (
+    as_set,
+    counted,
+    dict_answer_problem,
+    matches,
+    misses,
+    one_of,
+    set_problem,
+    verdict_of,
+)
 from toolkit.exercises.cells import answer_exercise
 from toolkit.exercises.core import Verdict, attempt, exercise, own_work, reference, right, wrong
 from toolkit.exercises.values import is_number, show
@@ -190,7 +200,7 @@ def check_model_calls(answer: Any) -> Verdict:
         tip = " (you counted tool calls; count model requests)" if said == len(results[question].executions) else ""
         if not is_number(said):
             return f"{question}: answer with a number, not {show(said)}"
-        return f"{question}: not {show(said)} model calls{tip}"
+        return f"{question}: not {counted(said, 'model call')}{tip}"
 
     found = misses(answer, {question: len(result.rounds) for question, result in results.items()}, say)
     return verdict_of(found, "a tool question costs a round trip more than small talk.")
@@ -307,7 +317,13 @@ def check_csv_rows(answer: Any) -> Verdict:
     if text := next((k for k in counts if k in answer and not is_number(answer[k])), None):
         return wrong(f"answer each group's rows with a number, not {show(answer[text])} for {text!r}")
     try:
-        total = f"add up to {sum(float(v) for v in answer.values()):g}"  # a Decimal and a float add up too
+        added = sum(float(v) for v in answer.values())  # a Decimal and a float add up too
     except OverflowError:  # 10**400: no float holds it
-        total = "do not add up to it"
+        added = math.inf
+    if added == len(rows):  # the total is right: saying it again read as if it were the mistake
+        return wrong(
+            f"your counts add up to the {len(rows)} rows the CSV written by write_csv has, but the groups are not "
+            "split so — check each group"
+        )
+    total = f"add up to {added:g}" if math.isfinite(added) else "do not add up to it"
     return wrong(f"the CSV written by write_csv has {len(rows)} rows; yours {total} — check each group")

@@ -6,7 +6,7 @@ Leaves out: a stream cut short (week 2's `w2.truncated` covers it; the notebook 
 
 from typing import Any, cast
 
-from toolkit.exercises.answers import as_list, number_problem, one_of
+from toolkit.exercises.answers import as_list, counted, number_problem, one_of
 from toolkit.exercises.cells import answer_exercise
 from toolkit.exercises.core import Verdict, exercise, right, wrong
 from toolkit.exercises.values import show
@@ -162,7 +162,9 @@ def check_memory_count(answer: Any) -> Verdict:
         return right(f"{len(roles)} messages: {', '.join(roles)}.")
     if answer == roles.count("user") + roles.count("assistant") - 1:
         return wrong("memory keeps more than what the user sees — the tool-call turn counts too")
-    return wrong(f"memory does not hold {answer} messages: count every message it keeps, the system message too")
+    return wrong(
+        f"memory does not hold {counted(answer, 'message')}: count every message it keeps, the system message too"
+    )
 
 
 @answer_exercise(

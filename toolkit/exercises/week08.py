@@ -11,7 +11,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from toolkit.exercises.answers import number_problem, one_of, printed
+from toolkit.exercises.answers import counted, number_problem, one_of, printed
 from toolkit.exercises.cells import answer_exercise
 from toolkit.exercises.core import Verdict, attempt, exercise, own_work, reference, right, wrong
 from toolkit.exercises.values import is_number, show
@@ -172,7 +172,7 @@ def check_vector_k(answer: Any) -> Verdict:
         )
     if answer == 0:
         return wrong("vector search has no notion of 'no hit': it ranks every tool, whatever the query")
-    return wrong(f"it did not return {answer} tools")
+    return wrong(f"it did not return {counted(answer, 'tool')}")
 
 
 def _search_loop(script: list[Any]) -> Any:

@@ -12,7 +12,7 @@ import datetime
 import sys
 from typing import Any
 
-from toolkit.exercises.answers import dict_answer_problem, misses, number_problem, same_text
+from toolkit.exercises.answers import counted, dict_answer_problem, misses, number_problem, same_text
 from toolkit.exercises.cells import answer_exercise
 from toolkit.exercises.core import Verdict, attempt, exercise, right, wrong
 from toolkit.exercises.values import show
@@ -141,7 +141,7 @@ def check_dead_server(answer: Any) -> Verdict:
         return right(f"{n}: the dead server is skipped; fail_if_one_server_fails=True would raise instead.")
     if answer == 0:
         return wrong("one dead server does not take the others down")
-    return wrong(f"provide() did not list {answer} tools")
+    return wrong(f"provide() did not list {counted(answer, 'tool')}")
 
 
 @answer_exercise(

@@ -216,6 +216,10 @@ def check_escape(answer: Any) -> Verdict:
     if problem := set_problem(answer, "paths"):
         return problem
     said = as_set(answer) or set()
+    if other := sorted(said - set(_PATHS)):  # never tried: "refused" would be a guess
+        return wrong(
+            f"{other[0]!r} is not one of PATHS; answer with those of its paths that can be read, as PATHS writes them"
+        )
     if said == readable:
         return right(f"only {sorted(readable)}: nothing escapes the skill.")
     leaks = sorted(said - readable)

@@ -315,7 +315,7 @@ def _runner(fn: Callable[..., Any], tool: Tool, label: str) -> Callable[[ToolExe
             f"{label}: its parameter {untyped!r} has no type annotation; take the parameters of tool "
             f"{tool.name!r} with their types, {_shape(tool.spec.parameters)}, or one parameter typed ToolExecution"
         )
-    same = function_tool(fn, name=tool.name)  # the model never sees it: its own name need not be a tool name
+    same = _as_tool(fn, tool.name, label)
     if _shape(same.spec.parameters) != _shape(tool.spec.parameters):
         raise ConfigurationError(
             f"{label}: its parameters {_shape(same.spec.parameters)} differ from those of tool "
@@ -323,6 +323,16 @@ def _runner(fn: Callable[..., Any], tool: Tool, label: str) -> Callable[[ToolExe
             "parameter typed ToolExecution"
         )
     return lambda execution: same.executor(execution.call, execution.context or InvocationContext())
+
+
+def _as_tool(fn: Callable[..., Any], name: str, label: str) -> Tool:
+    """`fn` reflected as a tool named `name` (the model never sees it: its own name need not be a tool
+    name); a refusal names it by `label`, as it was marked, not "@tool …", a decorator it does not carry."""
+    try:
+        return function_tool(fn, name=name)
+    except ToolDefinitionError as error:
+        where = error.where.split(", ", 1)[1:]  # the parameter, when the refusal names one
+        raise ToolDefinitionError(", ".join([label, *where]), error.problem, error.fix) from None
 
 
 def _class_of_unbound(fn: Callable[..., Any]) -> str:

@@ -218,10 +218,7 @@ def ai_service(
     }
     _check_left_out(declaration, plans)
     if not plans:
-        raise ConfigurationError(
-            f"ai_service({declaration.__name__}): the class declares no public method, so the service could do "
-            "nothing; declare one, e.g. def chat(self, question: str) -> str: ..."
-        )
+        raise ConfigurationError(_nothing_declared(declaration))
     _check_immediate_tools(declaration, plans, _tools(cfg))
     methods: dict[str, Any] = {name: _method(plan, cfg) for name, plan in plans.items()}
     methods.update(
@@ -354,6 +351,27 @@ def _declared(declaration: type) -> list[tuple[str, Any]]:
     }
     # plain functions only: a nested class (an output model), a static or class method, a property stay as they are
     return [(n, getattr(declaration, n)) for n in sorted(names) if inspect.isfunction(_static(declaration, n))]
+
+
+def _nothing_declared(declaration: type) -> str:
+    """Why a class gives the service no method: its public methods are static or class methods (left as
+    they are), or it has none."""
+    name = declaration.__name__
+    for klass in declaration.__mro__:
+        if klass is object or klass.__module__ == "typing":
+            continue
+        for method, attribute in sorted(vars(klass).items()):
+            kind = {staticmethod: "staticmethod", classmethod: "classmethod"}.get(type(attribute))
+            if kind and not method.startswith("_"):
+                return (
+                    f"ai_service({name}): its public method {method} is a {kind}, which ai_service leaves as it is "
+                    f"(only plain methods taking self are declared), so the service could do nothing; remove "
+                    f"@{kind} and declare it def {method}(self, ...)"
+                )
+    return (
+        f"ai_service({name}): the class declares no public method, so the service could do nothing; declare one, "
+        "e.g. def chat(self, question: str) -> str: ..."
+    )
 
 
 def _check_left_out(declaration: type, plans: dict[str, MethodPlan]) -> None:

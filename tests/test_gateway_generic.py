@@ -688,3 +688,51 @@ def test_a_tuple_fills_each_place_from_its_own_schema():
 )
 def test_a_number_meets_its_exclusive_bounds_and_multiple(number, text, expected):
     assert fill({"type": "object", "properties": {"n": number}, "required": ["n"]}, text) == {"n": expected}
+
+
+def _formatted_valid(calls, tools):
+    """`valid`, with the formats checked too (a uuid, a date-time)."""
+    schemas = {t["function"]["name"]: t["function"]["parameters"] for t in tools}
+    for name, arguments in calls:
+        jsonschema.validate(arguments, schemas[name], format_checker=jsonschema.FormatChecker())
+
+
+def test_a_shop_tool_whose_schema_refuses_a_fact_is_called_with_what_its_schema_takes():
+    # a stranger's tools under the shop's names: the order id, category and date facts do not fit them
+    order = fn("query_order", "Query an order", {"orderId": {"type": "integer"}})
+    logistics = fn("query_logistics", "Track an order", {"orderId": {"type": "string", "format": "uuid"}})
+    policy = fn(
+        "query_refund_policy",
+        "Refund policy",
+        {
+            "category": {"type": "string", "enum": ["clothes", "digital"]},
+            "asOf": {"type": "string", "format": "date-time"},
+        },
+        required=["category"],
+    )
+    for tools, text in [
+        ([order], "订单 SN202610200001 的状态"),
+        ([logistics], "SN202610200001 物流到哪了"),
+        ([policy], "衣服 7天能退吗 2026-11-01"),
+    ]:
+        calls = ask(text, tools)
+        assert [name for name, _ in calls] == [tools[0]["function"]["name"]]
+        _formatted_valid(calls, tools)
+    assert ask("衣服 7天能退吗 2026-11-01", [policy]) == [
+        ("query_refund_policy", {"category": "clothes", "asOf": "2026-11-01T00:00:00Z"})
+    ]
+
+
+def test_a_shop_tool_whose_schema_takes_the_facts_keeps_them_alone():
+    policy = fn(
+        "query_refund_policy",
+        "Refund policy",
+        {
+            "category": {"type": "string", "enum": ["服装", "数码"]},
+            "asOf": {"type": "string"},
+            "note": {"type": "string"},
+        },
+    )
+    assert ask("衣服 7天能退吗 2026-11-01", [policy]) == [
+        ("query_refund_policy", {"category": "服装", "asOf": "2026-11-01"})
+    ]

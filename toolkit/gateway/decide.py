@@ -34,6 +34,7 @@ from typing import Any, NamedTuple
 
 from toolkit.gateway.content import without_tool_images
 from toolkit.gateway.generic import ToolInfo, fill_arguments, pick
+from toolkit.gateway.judge import takes
 from toolkit.gateway.rules import Facts, Rules, find_order_id, read_text
 from toolkit.gateway.toolset import ToolSet
 from toolkit.gateway.toolset import offered as offered_tools
@@ -264,7 +265,25 @@ def _call(tool: str, offered: dict, facts: Facts, rules: Rules, explicit: dict[s
         value = facts.get(rules.params.get(name, ""), rules)
         if value is not None:
             arguments[name] = value
-    return Call(tool, arguments)
+    if info is None or not arguments:
+        return Call(tool, arguments)
+    return _fitted(Call(tool, arguments), info, facts, rules)
+
+
+def _fitted(call: Call, info: ToolInfo, facts: Facts, rules: Rules) -> Call:
+    """A shop tool's `call` with the facts its schema takes (`judge.takes`): the call as it is when
+    it takes them all (the shop's own tools); else the facts it takes kept and the tool's required
+    arguments, and those whose fact it refused, filled from its schema as any other tool's are
+    (`fill_arguments`: a stranger's `query_order` whose `orderId` is an integer gets no "SN…" string,
+    an `asOf` of format `date-time` the date as a date-time)."""
+    parameters = info.parameters
+    kept = {n: v for n, v in call.arguments.items() if takes(parameters, parameters["properties"][n], v)}
+    if len(kept) == len(call.arguments):
+        return call
+    required = parameters.get("required")
+    asked = [*(required if isinstance(required, list) else ()), *(n for n in call.arguments if n not in kept)]
+    schema = {**parameters, "required": asked}
+    return Call(call.name, fill_arguments(schema, facts.text, facts, rules, known=kept))
 
 
 def _text_reply(facts: Facts, offered: dict, rules: Rules) -> str:

@@ -710,7 +710,10 @@ class _Filler:
         """A string for `schema` from the text, its `default`, an example or its format, else the
         user's words (its `pattern` not looked at: `string` checks it)."""
         wanted = self.wants_fact(name, schema)
-        fact = self.fact(name, wanted)
+        if schema.get("format") in _FORMATS:  # the format decides: a shop's "SN…" order id is no uuid
+            fact = self.generic_fact(wanted) if wanted else None
+        else:
+            fact = self.fact(name, wanted)
         if fact is not None and wanted == "time":  # "9:30" as HH:MM, as a time is written; a `time`
             return f"{fact.zfill(5)}:00Z" if schema.get("format") == "time" else fact.zfill(5)  # as RFC 3339's
         if fact is not None:

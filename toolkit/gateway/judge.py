@@ -314,3 +314,22 @@ def _is(value: Any, kind: Any) -> bool:
 
 
 _TYPES: dict[str, type | tuple[type, ...]] = {"number": (int, float), "string": str, "array": list, "object": dict}
+
+
+_PLAIN = frozenset(("type", "enum"))
+"""The asking keywords a property schema may hold for `takes` to answer without `jsonschema`."""
+
+
+def takes(root: dict[str, Any], schema: Any, value: str) -> bool:
+    """Whether the property `schema` of the parameters `root` takes the string `value` (a shop fact):
+    read directly for a schema that asks at most a `type` and an `enum` (the shop's own tools, every
+    request), else judged (`Judge`): a stranger's `integer`, `format: uuid` or `pattern` under the
+    shop's names."""
+    if not isinstance(schema, dict):
+        return schema is not False
+    if _PLAIN.issuperset(k for k in schema if k in _ASKS):
+        kind, enum = schema.get("type", "string"), schema.get("enum")
+        return (kind == "string" or (isinstance(kind, list) and "string" in kind)) and (
+            not isinstance(enum, list) or value in enum
+        )
+    return Judge(root).fits(schema, value)

@@ -736,3 +736,19 @@ def test_a_shop_tool_whose_schema_takes_the_facts_keeps_them_alone():
     assert ask("衣服 7天能退吗 2026-11-01", [policy]) == [
         ("query_refund_policy", {"category": "服装", "asOf": "2026-11-01"})
     ]
+
+
+def test_a_uuid_the_text_holds_is_the_uuid_argument():
+    refund = fn(
+        "create_refund",
+        "Create a refund for an order",
+        {"order_id": {"type": "string", "format": "uuid"}, "reason": {"type": "string", "enum": ["damaged", "late"]}},
+    )
+    text = "I want a refund for order 123E4567-e89b-12d3-a456-426614174000, it arrived damaged"
+    assert ask(text, [refund]) == [
+        ("create_refund", {"order_id": "123E4567-e89b-12d3-a456-426614174000", "reason": "damaged"})
+    ]
+    # none in the text: the format's own value, never the user's words
+    assert ask("refund order 42, it was late", [refund]) == [
+        ("create_refund", {"order_id": "00000000-0000-4000-8000-000000000000", "reason": "late"})
+    ]

@@ -117,7 +117,7 @@ interface and network formats pydantic writes for `IPvAnyAddress`, `IPv4Network`
 of that format the text has no value for: the user's words are no date, and a client that validates
 the reply (pydantic, for a `date` field) refuses them. Formats are the JSON Schema spec's and
 pydantic's, not rules."""
-_FORMAT_FACTS = {"date": "date", "time": "time", "email": "email", "uri": "url"}
+_FORMAT_FACTS = {"date": "date", "time": "time", "email": "email", "uri": "url", "uuid": "uuid"}
 """The `[generic.facts]` fact a string of a `format` takes from the text (the format decides, not the
 name: a `start_time` in `date-time` format is no "14:30"); `date-time` is made from the date and time."""
 _MAX_DEPTH = 8

@@ -752,3 +752,23 @@ def test_a_uuid_the_text_holds_is_the_uuid_argument():
     assert ask("refund order 42, it was late", [refund]) == [
         ("create_refund", {"order_id": "00000000-0000-4000-8000-000000000000", "reason": "late"})
     ]
+
+
+def test_a_patterned_string_takes_the_words_of_the_text_its_pattern_finds_in_turn():
+    convert = fn(
+        "convert_currency",
+        "Convert an amount between currencies",
+        {
+            "amount": {"type": "number"},
+            "from": {"type": "string", "pattern": "^[A-Z]{3}$"},
+            "to": {"type": "string", "pattern": "^[A-Z]{3}$"},
+        },
+    )
+    assert ask("please convert 100 USD to EUR", [convert]) == [
+        ("convert_currency", {"amount": 100, "from": "USD", "to": "EUR"})
+    ]
+    # one such word for two fields: both take it; none: a string built from the pattern, as before
+    assert ask("convert 100 USD", [convert]) == [("convert_currency", {"amount": 100, "from": "USD", "to": "USD"})]
+    assert ask("convert 100 dollars", [convert]) == [("convert_currency", {"amount": 100, "from": "AAA", "to": "AAA"})]
+    stock = fn("check_stock", "Check the stock of a SKU", {"sku": {"type": "string", "pattern": "^[A-Z]{2}-[0-9]+$"}})
+    assert ask("is sku AB-123, in stock?", [stock]) == [("check_stock", {"sku": "AB-123"})]

@@ -21,7 +21,9 @@ text within bounds, `false`. A string is cut to `maxLength` or padded with `_` t
 whatever it came from. A date fact is a day of the calendar, written `2026-12-04` or `2026年12月4日`
 (`2026-02-30` is none; `12月4日` has no year, `明天` is no date). A string with a `pattern` keeps its value when `re.search` finds the
 pattern in it (searched only in a value no longer than the pattern's `search_limit`: `.*a.*b` in
-125 characters, `^[a-z ]+$` in any), else takes a short string built from the pattern (`toolkit.gateway.patterned`;
+125 characters, `^[a-z ]+$` in any), else a word of the text the pattern is found in (no stopword; the
+k-th string of one pattern the k-th such word: "convert 100 USD to EUR" gives `from` USD, `to` EUR),
+else a short string built from the pattern (`toolkit.gateway.patterned`;
 the value as it was when the pattern cannot be built: lookarounds, backreferences, a pattern that
 does not compile or would build over 1,000 characters; the first of its first strings that meets
 the lengths). An array is padded up to `minItems` with
@@ -371,6 +373,10 @@ class _Filler:
         self.steps = 0
         """Schemas resolved and values made so far (at most `_MAX_STEPS`)."""
         self.searched = 0.0
+        self.pattern_taken: dict[str, int] = {}
+        """How many strings of each pattern took a word of the text so far (`_matching`)."""
+        self._pattern_words: dict[tuple[str, int, int | None], list[str]] = {}
+        self._text_words: list[str] | None = None
         """How many searches' worth of backtracking the values searched for patterns may have cost so
         far (`_matching`; at most `_MAX_SEARCHES`)."""
         self.open: list[str] = ["#", root["$ref"]] if type(root.get("$ref")) is str else ["#"]
@@ -399,6 +405,21 @@ class _Filler:
         if self._terms is None:
             self._terms = search_terms(self.text, self.rules)
         return self._terms
+
+    def pattern_words(
+        self, pattern: str, checker: re.Pattern[str], limit: int, low: int, high: int | None
+    ) -> list[str]:
+        """The words of the user's text (its first `_MAX_WORDS_CHARS` characters: `_words`; no stopwords) in which
+        `checker` finds `pattern`, of lengths `low` to `high`, looked for once a pattern and lengths,
+        each word searched as `_matching` searches a value (within the same budget)."""
+        key = (pattern, low, high)
+        if key not in self._pattern_words:
+            if self._text_words is None:  # "for" says nothing, even where any 3 letters will do
+                stopwords = self.rules.generic.stopwords
+                self._text_words = [w for w in _words(self.text[:_MAX_WORDS_CHARS]) if w.lower() not in stopwords]
+            sized = [w for w in self._text_words if len(w) >= low and (high is None or len(w) <= high)]
+            self._pattern_words[key] = [w for w in sized if _searched(checker, w, limit, self)]
+        return self._pattern_words[key]
 
     def labelled(self, name: str) -> str | None:
         """The value of the first "label: value" line whose label shares a word with `name`."""
@@ -791,15 +812,42 @@ def _matching(schema: dict[str, Any], value: str, filler: _Filler) -> str:
     if checker is None:
         return value
     limit = search_limit(pattern)
-    share = len(value) / limit if limit else (math.inf if value else 0.0)  # "" is searched whatever the pattern
-    if share <= 1 and filler.searched + share <= _MAX_SEARCHES:
-        filler.searched += share
-        if checker.search(value):
-            return value
+    if _searched(checker, value, limit, filler):
+        return value
     low, high = _lengths(schema)
+    found = filler.pattern_words(pattern, checker, limit, low, high)
+    if found:  # the k-th field of this pattern takes the k-th such word ("from USD to EUR"), or the last
+        taken = filler.pattern_taken.get(pattern, 0)
+        filler.pattern_taken[pattern] = taken + 1
+        return found[min(taken, len(found) - 1)]
     made = (pattern_string(pattern, k, low, high) for k in range(_MAX_BUILT))  # the first of the lengths
     built = next((text for text in made if text is not None), None)  # (`^(red|green)$` of 4: "green")
     return value if built is None else built
+
+
+def _searched(checker: re.Pattern[str], value: str, limit: int, filler: _Filler) -> bool:
+    """Whether `checker` finds its pattern in `value`, searched only within the pattern's `search_limit`
+    and the request's `_MAX_SEARCHES` (`_matching`); not searched is not found."""
+    share = len(value) / limit if limit else (math.inf if value else 0.0)  # "" is searched whatever the pattern
+    if share <= 1 and filler.searched + share <= _MAX_SEARCHES:
+        filler.searched += share
+        return checker.search(value) is not None
+    return False
+
+
+_TEXT_WORD = re.compile(
+    "[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]+"
+    "|[^\\s\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff,;!?()\\[\\]{}<>\"'“”‘’「」『』，。；：！？、（）《》]+"
+)
+"""A word of the text, for a patterned string: a run of Chinese (or Japanese) characters, or a run of
+other characters between blanks and punctuation (`AB-123`, `USD`, `v1.2.3`; a full stop or colon
+ending it is dropped: `_words`)."""
+
+
+def _words(text: str) -> list[str]:
+    """The words of `text` (`_TEXT_WORD`), each without a full stop or colon at its end, in order, once each."""
+    words = (w.rstrip(".:") for w in _TEXT_WORD.findall(text))
+    return list(dict.fromkeys(w for w in words if w))
 
 
 _MAX_BUILT = 16

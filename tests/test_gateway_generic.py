@@ -772,3 +772,10 @@ def test_a_patterned_string_takes_the_words_of_the_text_its_pattern_finds_in_tur
     assert ask("convert 100 dollars", [convert]) == [("convert_currency", {"amount": 100, "from": "AAA", "to": "AAA"})]
     stock = fn("check_stock", "Check the stock of a SKU", {"sku": {"type": "string", "pattern": "^[A-Z]{2}-[0-9]+$"}})
     assert ask("is sku AB-123, in stock?", [stock]) == [("check_stock", {"sku": "AB-123"})]
+
+
+def test_a_number_written_in_full_width_digits_is_the_number():
+    # a Chinese input method types １２３; the user's number, not one made up within the bounds
+    convert = fn("convert_currency", "Convert money", {"amount": {"type": "number", "minimum": 1}})
+    assert ask("convert １２３ dollars", [convert]) == [("convert_currency", {"amount": 123})]
+    assert ask("换算 ２５0.5 美元", [convert]) == [("convert_currency", {"amount": 250.5})]

@@ -779,3 +779,12 @@ def test_a_number_written_in_full_width_digits_is_the_number():
     convert = fn("convert_currency", "Convert money", {"amount": {"type": "number", "minimum": 1}})
     assert ask("convert １２３ dollars", [convert]) == [("convert_currency", {"amount": 123})]
     assert ask("换算 ２５0.5 美元", [convert]) == [("convert_currency", {"amount": 250.5})]
+
+
+def test_a_choice_of_consts_takes_the_one_the_text_points_at_as_an_enum_does():
+    # TypeBox's Union of Literals and zod's union of literals write anyOf / oneOf of consts, not an enum
+    for keyword in ("anyOf", "oneOf"):
+        cabin = {keyword: [{"const": "economy", "type": "string"}, {"const": "business", "type": "string"}]}
+        book = fn("book_flight", "Book a flight", {"cabin": cabin})
+        assert ask("book a flight in business class", [book]) == [("book_flight", {"cabin": "business"})]
+        assert ask("book a flight", [book]) == [("book_flight", {"cabin": "economy"})]

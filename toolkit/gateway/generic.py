@@ -570,13 +570,22 @@ class _Filler:
         return choices[self.choice_order(choices, depth)[0]]
 
     def choice_order(self, choices: list[Any], depth: int) -> list[int]:
-        """The choices' places, in the order `choice` prefers them (the usable ones, the null ones,
-        the rest)."""
+        """The choices' places, in the order `choice` prefers them (the const the text points at, the
+        usable ones, the null ones, the rest)."""
         resolved = [self.resolve(c, depth + 1) for c in choices]
         null = [i for i, r in enumerate(resolved) if _kind(r) == "null"]
         nulls = set(null)
         usable = [i for i, c in enumerate(choices) if i not in nulls and not self.recursive(c)]
-        return list(dict.fromkeys(usable + null + list(range(len(choices)))))
+        return list(dict.fromkeys(self.pointed_const(resolved) + usable + null + list(range(len(choices)))))
+
+    def pointed_const(self, resolved: list[dict[str, Any]]) -> list[int]:
+        """The place of the `const` the text points at (`pick_enum`), when every choice is one (TypeBox's
+        and zod's union of literals: `anyOf` of consts, where pydantic writes an `enum`); else none."""
+        if not resolved or not all("const" in r for r in resolved):
+            return []
+        consts = [r["const"] for r in resolved]
+        pointed = pick_enum(consts, self.text, self.context, self.rules, self.terms())
+        return [next(i for i, value in enumerate(consts) if value is pointed)]
 
     def array(self, schema: dict[str, Any], name: str, depth: int) -> list[Any]:
         low: int = min(schema["minItems"], _MAX_ITEMS) if isinstance(schema.get("minItems"), int) else 0

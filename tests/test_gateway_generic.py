@@ -788,3 +788,17 @@ def test_a_choice_of_consts_takes_the_one_the_text_points_at_as_an_enum_does():
         book = fn("book_flight", "Book a flight", {"cabin": cabin})
         assert ask("book a flight in business class", [book]) == [("book_flight", {"cabin": "business"})]
         assert ask("book a flight", [book]) == [("book_flight", {"cabin": "economy"})]
+
+
+def test_a_draft_07_tuple_has_each_place_filled_from_its_own_schema():
+    # zod-to-json-schema (a TypeScript MCP server's tools) writes a tuple as draft-07 does: `items` a list
+    point = {"type": "array", "items": [{"type": "integer"}, {"type": "string"}], "minItems": 2, "maxItems": 2}
+    place = fn("mark_place", "Mark a place on the map", {"point": point})
+    place["function"]["parameters"]["$schema"] = "http://json-schema.org/draft-07/schema#"
+    calls = ask("mark place 12 as home", [place])
+    assert calls == [("mark_place", {"point": [12, "mark place 12 as home"]})]
+    jsonschema.Draft7Validator(place["function"]["parameters"]).validate(calls[0][1])
+    more = {"type": "array", "items": [{"type": "boolean"}], "additionalItems": {"type": "integer"}, "minItems": 2}
+    assert ask("mark place", [fn("mark_place", "Mark a place", {"point": more})]) == [
+        ("mark_place", {"point": [False, 1]})
+    ]

@@ -32,7 +32,8 @@ other members, `true` after `false`, integers and numbers stepped by `multipleOf
 bounds, or halving a narrow range; another day, address or uuid of a format, the pattern's next
 string, a word with a number after it; an object with one property varied); when the schema has
 too few (an enum of 2 for `minItems: 3`, a const), the first is repeated: no answer could be valid.
-`$ref`, `anyOf` / `oneOf` / `allOf`, nested objects and arrays, and tuples (`prefixItems`, each
+`$ref`, `anyOf` / `oneOf` / `allOf`, nested objects and arrays, and tuples (`prefixItems`, or draft-07's
+`items` list with `additionalItems`, each
 place its own schema; `items: false`, no more) are followed; a choice is filled with what the schema
 asks beside it (`"oneOf": [{"required": ["a"]}, ...]` beside `properties`). What a schema forbids or
 asks of several choices or items at once is judged, not built (`toolkit.gateway.judge`, with
@@ -591,6 +592,8 @@ class _Filler:
         low: int = min(schema["minItems"], _MAX_ITEMS) if isinstance(schema.get("minItems"), int) else 0
         raw = schema.get("items", {})
         prefix = schema.get("prefixItems")
+        if isinstance(raw, list) and not (isinstance(prefix, list) and prefix):  # draft-07's tuple (zod's):
+            prefix, raw = raw, schema.get("additionalItems", {})  # `items` a list, the rest `additionalItems`
         if isinstance(prefix, list) and prefix:
             return self.places(prefix, raw, low, name, depth, schema)
         if raw is False:  # no item is allowed

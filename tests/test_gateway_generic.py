@@ -802,3 +802,18 @@ def test_a_draft_07_tuple_has_each_place_filled_from_its_own_schema():
     assert ask("mark place", [fn("mark_place", "Mark a place", {"point": more})]) == [
         ("mark_place", {"point": [False, 1]})
     ]
+
+
+def test_a_property_another_depends_on_is_filled_too():
+    # dependentRequired (2019-09) and draft-07's dependencies of names: a card asks for its cvv, which asks for a zip
+    card = {"card": {"type": "string"}, "cvv": {"type": "string", "pattern": "^[0-9]{3}$"}, "zip": {"type": "string"}}
+    for keyword in ("dependentRequired", "dependencies"):
+        pay = fn("pay_order", "Pay an order", card, required=["card"], **{keyword: {"card": ["cvv"], "cvv": ["zip"]}})
+        calls = ask("pay order with card 4111, cvv 123", [pay])
+        assert calls == [
+            (
+                "pay_order",
+                {"card": "pay order with card 4111, cvv 123", "cvv": "123", "zip": "pay order with card 4111, cvv 123"},
+            )
+        ]
+        valid(calls, [pay])

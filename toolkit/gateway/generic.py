@@ -9,7 +9,8 @@ least `[generic] min_score` is called; ties go to the tool listed first.
 
 `fill_arguments(schema, text, facts, rules)` builds arguments from the tool's JSON schema:
 required fields only (everything, for a strict schema; a required name `properties` lacks takes
-`additionalProperties`' schema; optional ones, then `name1`, `name2`, ... only up to
+`additionalProperties`' schema; those a made one asks for by `dependentRequired`, or draft-07's
+`dependencies`, too; optional ones, then `name1`, `name2`, ... only up to
 `minProperties`), each typed as the schema says: a fact
 from the text when one fits (the `[generic.facts]` regexes, chosen by the parameter's name or
 `format`), or from a labelled line ("状态：已发货", "Status: shipped") whose label shares a
@@ -461,10 +462,32 @@ class _Filler:
         for key, sub in self.required(schema):
             if key not in made:
                 made[key] = self.value(sub, key, depth)
+        if "dependentRequired" in schema or "dependencies" in schema:
+            self.dependents(made, schema, depth)
         low = schema.get("minProperties")
         if type(low) is int and len(made) < low:
             self.more_properties(made, schema, min(low, _MAX_ITEMS), name or "key", depth)
         return made
+
+    def dependents(self, made: dict[str, Any], schema: dict[str, Any], depth: int) -> None:
+        """The properties that those in `made` ask for (`dependentRequired`, or draft-07's `dependencies`
+        of names) made too, and those that these ask for, each once."""
+        asks = {}
+        for keyword in ("dependencies", "dependentRequired"):
+            given = schema.get(keyword)
+            for key, names in given.items() if isinstance(given, dict) else ():
+                if isinstance(names, list):
+                    asks[key] = [n for n in names if type(n) is str]
+        properties = schema.get("properties")
+        properties = properties if isinstance(properties, dict) else {}
+        extra = schema.get("additionalProperties")
+        waiting = [key for key in made if key in asks]
+        for key in waiting:  # grows as it goes: each name made once, so at most every name asked for
+            for name in asks.get(key, ()):
+                if name not in made and not self.spent():
+                    sub = properties.get(name, extra if isinstance(extra, dict) else {})
+                    made[name] = self.value(sub if type(sub) is dict else {}, name, depth)
+                    waiting.append(name)
 
     def more_properties(self, made: dict[str, Any], schema: dict[str, Any], low: int, name: str, depth: int) -> None:
         properties = schema.get("properties")

@@ -23,7 +23,7 @@ a value that only a choice's far values (past `_MAX_TRIES`) escape another choic
 those `refused_by` tries (the values a `not` names, one past a length's or a number's bound) and
 those made for the choices nested in another choice (`nested_values`, one level): a `pattern`, a
 `multipleOf`, a `format` of another choice is not escaped on purpose; `maxContains`, `if` / `then` / `else`,
-`dependentRequired`, `propertyNames`; judging values of more than `_MAX_JUDGED` parts in all in one call
+`propertyNames` (`dependentRequired` the filler builds); judging values of more than `_MAX_JUDGED` parts in all in one call
 of `fill_arguments`, or again after a judgement raised (a `$ref` to nowhere, a `oneOf` of itself: a
 RecursionError); past that, every value fits.
 """

@@ -817,3 +817,17 @@ def test_a_property_another_depends_on_is_filled_too():
             )
         ]
         valid(calls, [pay])
+
+
+def test_a_choice_the_text_has_a_value_for_wins_over_one_whose_value_is_made_up():
+    # Union[UUID, int]: "record 42" holds no uuid, only the integer choice's value; a uuid it holds wins
+    for keyword in ("oneOf", "anyOf"):
+        key = {keyword: [{"type": "string", "format": "uuid"}, {"type": "integer", "minimum": 1}]}
+        lookup = fn("lookup_record", "Look up a record by key", {"key": key})
+        assert ask("lookup record 42", [lookup]) == [("lookup_record", {"key": 42})]
+        uuid = "123e4567-e89b-12d3-a456-426614174000"
+        assert ask(f"lookup record {uuid}", [lookup]) == [("lookup_record", {"key": uuid})]
+        # neither: the first choice's made-up value, as before (null is no better: Optional[date] stays a date)
+        assert ask("lookup record", [lookup]) == [("lookup_record", {"key": "00000000-0000-4000-8000-000000000000"})]
+    day = fn("plan_day", "Plan a day", {"day": {"anyOf": [{"type": "string", "format": "date"}, {"type": "null"}]}})
+    assert ask("plan day", [day]) == [("plan_day", {"day": "2026-01-01"})]

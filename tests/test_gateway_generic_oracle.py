@@ -132,7 +132,9 @@ def test_one_of_takes_a_value_only_one_branch_accepts(field, made):
 def test_a_choice_beside_other_keywords_is_filled_with_them():
     shape = {"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "integer"}}}
     assert fill({**shape, "oneOf": [{"required": ["a"]}, {"required": ["b"]}]}) == {"a": TEXT}
-    assert fill({**shape, "anyOf": [{"required": ["b"]}, {"required": ["a"]}]}) == {"b": 1}
+    # the text holds no number for b (1 would be made up), and words for a: the choice it gives a value for
+    assert fill({**shape, "anyOf": [{"required": ["b"]}, {"required": ["a"]}]}) == {"a": TEXT}
+    assert fill({**shape, "anyOf": [{"required": ["b"]}, {"required": ["a"]}]}, "look up order 7") == {"b": 7}
     assert fill({"type": "string", "anyOf": [{"maxLength": 2}, {"format": "date"}]}) == "pl"
 
 

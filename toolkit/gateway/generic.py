@@ -36,7 +36,9 @@ too few (an enum of 2 for `minItems: 3`, a const), the first is repeated: no ans
 `$ref`, `anyOf` / `oneOf` / `allOf`, nested objects and arrays, and tuples (`prefixItems`, or draft-07's
 `items` list with `additionalItems`, each
 place its own schema; `items: false`, no more) are followed; a choice is filled with what the schema
-asks beside it (`"oneOf": [{"required": ["a"]}, ...]` beside `properties`). What a schema forbids or
+asks beside it (`"oneOf": [{"required": ["a"]}, ...]` beside `properties`), and one whose value the text
+gives wins over the first whose value is made up (a format's fixed value, a number only the bounds give,
+a string built from a pattern: `Union[UUID, int]` of "record 42" is 42; a null wins over none). What a schema forbids or
 asks of several choices or items at once is judged, not built (`toolkit.gateway.judge`, with
 `jsonschema`): a value `not` refuses, or that more than one `oneOf` choice accepts, is replaced by
 the first of the schema's other values that fits; `contains` puts matching items first; an `enum`
@@ -375,6 +377,9 @@ class _Filler:
         self.steps = 0
         """Schemas resolved and values made so far (at most `_MAX_STEPS`)."""
         self.searched = 0.0
+        self.made_up = 0
+        """Values made up so far: a format's fixed value, a number only the bounds gave, a string built
+        from a pattern (`any_one` and `only_one` prefer a choice whose value the text gave)."""
         self.pattern_taken: dict[str, int] = {}
         """How many strings of each pattern took a word of the text so far (`_matching`)."""
         self._pattern_words: dict[tuple[str, int, int | None], list[str]] = {}
@@ -748,6 +753,7 @@ class _Filler:
         default = schema.get("default")
         if isinstance(default, (int, float)) and not isinstance(default, bool) and _within(default, schema):
             return default
+        self.made_up += 1
         return _bounded(schema, kind)
 
     def string(self, schema: dict[str, Any], name: str) -> str:
@@ -791,6 +797,7 @@ class _Filler:
         the text's date (and time), else the format's own value."""
         day = self.generic_fact("date") if fmt == "date-time" else None
         if day is None:
+            self.made_up += 1
             return _FORMATS[fmt]
         return f"{day}T{(self.generic_fact('time') or '00:00').zfill(5)}:00Z"
 
@@ -857,6 +864,7 @@ def _matching(schema: dict[str, Any], value: str, filler: _Filler) -> str:
         return found[min(taken, len(found) - 1)]
     made = (pattern_string(pattern, k, low, high) for k in range(_MAX_BUILT))  # the first of the lengths
     built = next((text for text in made if text is not None), None)  # (`^(red|green)$` of 4: "green")
+    filler.made_up += built is not None
     return value if built is None else built
 
 

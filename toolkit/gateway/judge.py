@@ -34,7 +34,7 @@ import functools
 import json
 import math
 from collections.abc import Iterator
-from itertools import chain, islice
+from itertools import islice
 from typing import Any, Protocol
 
 from toolkit.gateway.patterned import compiled, search_limit
@@ -106,6 +106,9 @@ class _Filler(Protocol):
     @property
     def judge(self) -> Judge: ...
 
+    @property
+    def made_up(self) -> int: ...
+
     def judged(self) -> int: ...
     def value(self, schema: Any, name: str, depth: int) -> Any: ...
     def variants(self, schema: Any, base: Any, name: str, depth: int) -> Iterator[Any]: ...
@@ -148,16 +151,29 @@ def joined(schema: dict[str, Any], choice: Any, keyword: str) -> Any:
 def any_one(filler: _Filler, schema: dict[str, Any], choices: list[Any], name: str, depth: int) -> Any:
     """A value for an `anyOf`: the value of the choice `choice` prefers, built as it asks; only when
     building it needed a judgement (a `oneOf` or a `not` inside) is it judged, and if it does not fit
-    that choice, the next choice's value is tried, and so on (else the first value made)."""
+    that choice, the next choice's value is tried, and so on (else the first value made). A value that
+    fits but was made up (`_given`) is kept while a later choice's value the text gives is looked for."""
     first: list[Any] = []
+    made_up: list[Any] = []
     for i in filler.choice_order(choices, depth):
         branch = joined(schema, choices[i], "anyOf")
-        before = filler.judged()
+        before, invented = filler.judged(), filler.made_up
         made = filler.value(branch, name, depth + 1)
         if filler.judged() == before or filler.judge.fits(branch, made):
-            return made
+            if _given(filler, invented, made, made_up):
+                return made
+            made_up = made_up or [made]
         first = first or [made]
-    return first[0] if first else None
+    return made_up[0] if made_up else first[0] if first else None
+
+
+def _given(filler: _Filler, invented: int, made: Any, made_up: list[Any]) -> bool:
+    """Whether a choice's value `made` (when the filler had made up `invented` values) is the one to
+    take: made without making anything up (a number the text holds, not a format's fixed uuid), else
+    the first choice's anyway when no other does (`made_up`: the one kept); a null is no better."""
+    if filler.made_up == invented:
+        return not made_up or made is not None
+    return False
 
 
 def only_one(filler: _Filler, schema: dict[str, Any], choices: list[Any], name: str, depth: int) -> Any:
@@ -166,15 +182,26 @@ def only_one(filler: _Filler, schema: dict[str, Any], choices: list[Any], name: 
     first that the other choices refuse; then, choice by choice again, the values the other choices
     refuse (`refused_by`: named by a `not`, past a bound) that it accepts; then the values made for the
     choices nested in the other choices (`nested_values`); else the first value made (no value tried
-    could be valid)."""
+    could be valid). A choice's own value that only it accepts but that was made up (`_given`) is kept
+    while the later choices' own values are tried for one the text gives."""
     made: dict[int, Any] = {}
+    made_up: list[Any] = []
     for i in filler.choice_order(choices, depth):
         branch = joined(schema, choices[i], "oneOf")
+        invented = filler.made_up
         made[i] = filler.value(branch, name, depth + 1)
-        tried = chain((made[i],), filler.variants(branch, made[i], name, depth + 1))
-        for value in islice(tried, _MAX_TRIES):
+        if _only(filler.judge, choices, i, made[i]):
+            if _given(filler, invented, made[i], made_up):
+                return made[i]
+            made_up = made_up or [made[i]]
+            continue
+        if made_up:  # a later choice's other values are no better than the made-up one kept
+            continue
+        for value in islice(filler.variants(branch, made[i], name, depth + 1), _MAX_TRIES - 1):
             if _only(filler.judge, choices, i, value):
                 return value
+    if made_up:
+        return made_up[0]
     for i, value in made.items():
         for refused in refused_by([c for j, c in enumerate(choices) if j != i], value):
             if _only(filler.judge, choices, i, refused):

@@ -260,30 +260,30 @@ def _call(tool: str, offered: dict, facts: Facts, rules: Rules, explicit: dict[s
         return Call(tool, explicit)
     info = offered.get(tool)
     properties = info.parameters.get("properties") if info is not None else None
-    arguments = {}
-    for name in properties if isinstance(properties, dict) else ():
+    arguments, refused = {}, []
+    for name, schema in properties.items() if isinstance(properties, dict) else ():
         value = facts.get(rules.params.get(name, ""), rules)
-        if value is not None:
+        if value is None:
+            continue
+        if info is not None and takes(info.parameters, schema, value):  # the shop's own tools: each fact
             arguments[name] = value
-    if info is None or not arguments:
+        else:
+            refused.append(name)
+    if not refused:
         return Call(tool, arguments)
-    return _fitted(Call(tool, arguments), info, facts, rules)
+    return _refitted(tool, arguments, refused, info, facts, rules)
 
 
-def _fitted(call: Call, info: ToolInfo, facts: Facts, rules: Rules) -> Call:
-    """A shop tool's `call` with the facts its schema takes (`judge.takes`): the call as it is when
-    it takes them all (the shop's own tools); else the facts it takes kept and the tool's required
-    arguments, and those whose fact it refused, filled from its schema as any other tool's are
-    (`fill_arguments`: a stranger's `query_order` whose `orderId` is an integer gets no "SN…" string,
-    an `asOf` of format `date-time` the date as a date-time)."""
-    parameters = info.parameters
-    kept = {n: v for n, v in call.arguments.items() if takes(parameters, parameters["properties"][n], v)}
-    if len(kept) == len(call.arguments):
-        return call
+def _refitted(
+    tool: str, kept: dict[str, Any], refused: list[str], info: ToolInfo | None, facts: Facts, rules: Rules
+) -> Call:
+    """A shop tool whose schema refuses some facts (`judge.takes`: a stranger's `query_order` whose
+    `orderId` is an integer, an `asOf` of format `date-time`): the facts it takes kept, its required
+    arguments and the `refused` ones filled from its schema as any other tool's are (`fill_arguments`)."""
+    parameters = info.parameters if info is not None else {}
     required = parameters.get("required")
-    asked = [*(required if isinstance(required, list) else ()), *(n for n in call.arguments if n not in kept)]
-    schema = {**parameters, "required": asked}
-    return Call(call.name, fill_arguments(schema, facts.text, facts, rules, known=kept))
+    schema = {**parameters, "required": [*(required if isinstance(required, list) else ()), *refused]}
+    return Call(tool, fill_arguments(schema, facts.text, facts, rules, known=kept))
 
 
 def _text_reply(facts: Facts, offered: dict, rules: Rules) -> str:

@@ -23,7 +23,8 @@ a value that only a choice's far values (past `_MAX_TRIES`) escape another choic
 those `refused_by` tries (the values a `not` names, one past a length's or a number's bound) and
 those made for the choices nested in another choice (`nested_values`, one level): a `pattern`, a
 `multipleOf`, a `format` of another choice is not escaped on purpose; `maxContains`, `if` / `then` / `else`,
-`propertyNames` (`dependentRequired` the filler builds); judging values of more than `_MAX_JUDGED` parts in all in one call
+`propertyNames` (`dependentRequired` the filler builds); values the choices past the first `_MAX_TRIES`
+refuse or nest (`_others`); judging values of more than `_MAX_JUDGED` parts in all in one call
 of `fill_arguments`, or again after a judgement raised (a `$ref` to nowhere, a `oneOf` of itself: a
 RecursionError); past that, every value fits.
 """
@@ -155,7 +156,9 @@ def any_one(filler: _Filler, schema: dict[str, Any], choices: list[Any], name: s
     fits but was made up (`_given`) is kept while a later choice's value the text gives is looked for."""
     first: list[Any] = []
     made_up: list[Any] = []
-    for i in filler.choice_order(choices, depth):
+    for n, i in enumerate(filler.choice_order(choices, depth)):
+        if made_up and n >= _MAX_TRIES:  # a value the text gives is looked for among the first choices only
+            break
         branch = joined(schema, choices[i], "anyOf")
         before, invented = filler.judged(), filler.made_up
         made = filler.value(branch, name, depth + 1)
@@ -186,7 +189,9 @@ def only_one(filler: _Filler, schema: dict[str, Any], choices: list[Any], name: 
     while the later choices' own values are tried for one the text gives."""
     made: dict[int, Any] = {}
     made_up: list[Any] = []
-    for i in filler.choice_order(choices, depth):
+    for n, i in enumerate(filler.choice_order(choices, depth)):
+        if made_up and n >= _MAX_TRIES:  # a value the text gives is looked for among the first choices only
+            break
         branch = joined(schema, choices[i], "oneOf")
         invented = filler.made_up
         made[i] = filler.value(branch, name, depth + 1)
@@ -202,16 +207,21 @@ def only_one(filler: _Filler, schema: dict[str, Any], choices: list[Any], name: 
                 return value
     if made_up:
         return made_up[0]
-    for i, value in made.items():
-        for refused in refused_by([c for j, c in enumerate(choices) if j != i], value):
+    for i, value in islice(made.items(), _MAX_TRIES):  # bounded: each is read against other choices
+        for refused in refused_by(_others(choices, i), value):
             if _only(filler.judge, choices, i, refused):
                 return refused
-    for i in made:
-        others = [c for j, c in enumerate(choices) if j != i]
-        for nested in islice(nested_values(filler, others, name, depth), _MAX_NAMED):
+    for i in islice(made, _MAX_TRIES):
+        for nested in islice(nested_values(filler, _others(choices, i), name, depth), _MAX_NAMED):
             if _only(filler.judge, choices, i, nested):
                 return nested
     return next(iter(made.values()))
+
+
+def _others(choices: list[Any], i: int) -> list[Any]:
+    """The first `_MAX_TRIES` choices besides choice `i`, whose refused or nested values `only_one`
+    tries for it (each of thousands of choices reading all the others took 35 s for 4,000)."""
+    return [c for j, c in enumerate(islice(choices, _MAX_TRIES + 1)) if j != i][:_MAX_TRIES]
 
 
 def nested_values(filler: _Filler, choices: list[Any], name: str, depth: int) -> Iterator[Any]:

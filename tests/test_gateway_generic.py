@@ -831,3 +831,10 @@ def test_a_choice_the_text_has_a_value_for_wins_over_one_whose_value_is_made_up(
         assert ask("lookup record", [lookup]) == [("lookup_record", {"key": "00000000-0000-4000-8000-000000000000"})]
     day = fn("plan_day", "Plan a day", {"day": {"anyOf": [{"type": "string", "format": "date"}, {"type": "null"}]}})
     assert ask("plan day", [day]) == [("plan_day", {"day": "2026-01-01"})]
+
+
+def test_more_patterned_items_are_the_text_s_other_words_the_pattern_finds():
+    codes = {"type": "array", "items": {"type": "string", "pattern": "^[A-Z]{3}$"}, "minItems": 2, "uniqueItems": True}
+    rates = fn("get_rates", "Exchange rates for currency codes", {"codes": codes})
+    assert ask("exchange rates for USD and EUR", [rates]) == [("get_rates", {"codes": ["USD", "EUR"]})]
+    assert ask("exchange rates for USD", [rates]) == [("get_rates", {"codes": ["USD", "AAA"]})]

@@ -30,8 +30,8 @@ does not compile or would build over 1,000 characters; the first of its first st
 the lengths). An array is padded up to `minItems` with
 its last item repeated; with `uniqueItems` with other values instead (`_Filler.variants`: an enum's
 other members, `true` after `false`, integers and numbers stepped by `multipleOf` or 1 within the
-bounds, or halving a narrow range; another day, address or uuid of a format, the pattern's next
-string, a word with a number after it; an object with one property varied); when the schema has
+bounds, or halving a narrow range; another day, address or uuid of a format, the text's other words
+the pattern finds, then its next string, a word with a number after it; an object with one property varied); when the schema has
 too few (an enum of 2 for `minItems: 3`, a const), the first is repeated: no answer could be valid.
 `$ref`, `anyOf` / `oneOf` / `allOf`, nested objects and arrays, and tuples (`prefixItems`, or draft-07's
 `items` list with `additionalItems`, each
@@ -413,6 +413,14 @@ class _Filler:
             self._terms = search_terms(self.text, self.rules)
         return self._terms
 
+    def words_for(self, schema: dict[str, Any]) -> list[str]:
+        """The words of the text a string `schema`'s `pattern` is found in (`pattern_words`), for other
+        values of it (a second currency code); none without a pattern that compiles."""
+        pattern = schema.get("pattern")
+        if not isinstance(pattern, str) or (checker := compiled(pattern)) is None:
+            return []
+        return self.pattern_words(pattern, checker, search_limit(pattern), *_lengths(schema))
+
     def pattern_words(
         self, pattern: str, checker: re.Pattern[str], limit: int, low: int, high: int | None
     ) -> list[str]:
@@ -695,6 +703,7 @@ class _Filler:
         elif kind in ("integer", "number"):
             yield from _numbers(schema, kind, base)
         elif kind == "string":
+            yield from self.words_for(schema)
             yield from _strings(schema, base if isinstance(base, str) else name)
         elif kind == "object" and isinstance(base, dict):  # each property's stream in turn: one of them may
             # have many values (a number between close bounds), and a later one be what a `oneOf` choice needs

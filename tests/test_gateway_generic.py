@@ -838,3 +838,18 @@ def test_more_patterned_items_are_the_text_s_other_words_the_pattern_finds():
     rates = fn("get_rates", "Exchange rates for currency codes", {"codes": codes})
     assert ask("exchange rates for USD and EUR", [rates]) == [("get_rates", {"codes": ["USD", "EUR"]})]
     assert ask("exchange rates for USD", [rates]) == [("get_rates", {"codes": ["USD", "AAA"]})]
+
+
+def test_an_array_of_a_format_takes_every_value_of_it_the_text_holds():
+    mail = fn(
+        "send_mail",
+        "Send an email",
+        {"to": {"type": "array", "items": {"type": "string", "format": "email"}, "maxItems": 2}},
+    )
+    text = "send an email to bob@x.org, amy@y.org and bob@x.org and cy@z.org"
+    assert ask(text, [mail]) == [("send_mail", {"to": ["bob@x.org", "amy@y.org"]})]
+    assert ask("send an email to the team", [mail]) == [("send_mail", {"to": ["user@example.com"]})]
+    days = fn("book_days", "Book days", {"days": {"type": "array", "items": {"type": "string", "format": "date"}}})
+    assert ask("book days 2026-12-24, 2026-02-30 and 2026年12月31日", [days]) == [
+        ("book_days", {"days": ["2026-12-24", "2026-12-31"]})
+    ]

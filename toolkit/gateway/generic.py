@@ -17,7 +17,8 @@ from the text when one fits (the `[generic.facts]` regexes, chosen by the parame
 word with the field's name (the glossary translates Chinese labels), else `const`, an `enum`
 value the text points at, `default`, `examples`, an example quoted in the description, else
 the user's own words (strings), the search terms (arrays of plain strings: no enum, const,
-choice, pattern, format or length; other items are made from their schema), a number from the
+choice, pattern, format or length; items asking only a format take every such fact of the text:
+"to bob@x.org and amy@y.org"; other items are made from their schema), a number from the
 text within bounds, `false`. A string is cut to `maxLength` or padded with `_` to `minLength`,
 whatever it came from. A date fact is a day of the calendar, written `2026-12-04` or `2026年12月4日`
 (`2026-02-30` is none; `12月4日` has no year, `明天` is no date). A string with a `pattern` keeps its value when `re.search` finds the
@@ -413,6 +414,19 @@ class _Filler:
             self._terms = search_terms(self.text, self.rules)
         return self._terms
 
+    def format_facts(self, items: dict[str, Any]) -> list[str]:
+        """Every value of a format's fact in the text (once each, days of the calendar only), for an
+        array whose items ask only that `format` (`email`, `uuid`, `date`, `uri`: "to bob@x.org and
+        amy@y.org"); none for other items (a pattern, a length: made from their schema)."""
+        fmt = items.get("format")
+        fact = _FORMAT_FACTS.get(fmt, "time") if isinstance(fmt, str) else "time"  # a time is rewritten: none
+        pattern = self.rules.generic.facts.get(fact) if fact != "time" and _kind(items) == "string" else None
+        if pattern is None or not _FORMAT_ONLY.issuperset(k for k in items if k in _STRING_ASKS):
+            return []
+        matches = pattern.finditer(self.text[:_MAX_CHARS])
+        found = (_day(m) for m in matches) if fact == "date" else (_group(m) for m in matches)
+        return list(dict.fromkeys(v for v in found if v is not None))
+
     def words_for(self, schema: dict[str, Any]) -> list[str]:
         """The words of the text a string `schema`'s `pattern` is found in (`pattern_words`), for other
         values of it (a second currency code); none without a pattern that compiles."""
@@ -645,6 +659,8 @@ class _Filler:
         labelled = self.labelled(name) if plain else None
         if labelled is not None:
             values: list[Any] = [labelled]
+        elif not plain and (found := self.format_facts(items)):
+            values = found
         elif plain:
             values = [*self.terms()] or ([self.text[:_MAX_WORDS_CHARS]] if self.text else [])
         else:
@@ -1116,6 +1132,12 @@ def _multiple(number: float, step: float) -> bool:
     quotient = number / step
     return math.isfinite(quotient) and abs(quotient - round(quotient)) <= 1e-9
 
+
+_FORMAT_ONLY = frozenset(("type", "format"))
+_STRING_ASKS = frozenset(
+    ("type", "enum", "const", "anyOf", "oneOf", "allOf", "not", "pattern", "format", "minLength", "maxLength", "$ref")
+)
+"""What a string's schema may ask; an array's items that ask only a `type` and a `format` take every such fact."""
 
 _NOT_PLAIN = frozenset(("enum", "const", "anyOf", "oneOf", "pattern", "format", "minLength", "maxLength"))
 """What makes a string's schema ask more than any string: its array's items are then made from it."""

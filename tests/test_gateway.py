@@ -777,7 +777,17 @@ FAILED_RESULTS = [
     "An error occurred while running the tool. Please try again. Error: timeout",
     "Error executing tool query_logistics: upstream returned 503",
     '{"error": "upstream returned 503"}',
+    # an error object as OpenAI's, Google's and most JSON APIs write it, and JSend's status
+    '{"error": {"code": 404, "message": "city not found"}}',
+    '{"error":{"type":"rate_limit","message":"slow down"}}',
+    '{"status": "error", "message": "Rate limit exceeded"}',
+    '{"status":"error","code":503}',
 ]
+
+
+def test_a_result_with_a_null_error_or_a_status_of_ok_is_still_a_finding():
+    for result in ['{"error": null, "temp_c": 21}', '{"status": "ok", "errors": []}']:
+        assert message(respond(after_tool(result), GatewayConfig())).content == f"为您查到：{result}。"
 
 
 @pytest.mark.parametrize("result", FAILED_RESULTS)

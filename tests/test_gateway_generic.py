@@ -688,3 +688,168 @@ def test_a_tuple_fills_each_place_from_its_own_schema():
 )
 def test_a_number_meets_its_exclusive_bounds_and_multiple(number, text, expected):
     assert fill({"type": "object", "properties": {"n": number}, "required": ["n"]}, text) == {"n": expected}
+
+
+def _formatted_valid(calls, tools):
+    """`valid`, with the formats checked too (a uuid, a date-time)."""
+    schemas = {t["function"]["name"]: t["function"]["parameters"] for t in tools}
+    for name, arguments in calls:
+        jsonschema.validate(arguments, schemas[name], format_checker=jsonschema.FormatChecker())
+
+
+def test_a_shop_tool_whose_schema_refuses_a_fact_is_called_with_what_its_schema_takes():
+    # a stranger's tools under the shop's names: the order id, category and date facts do not fit them
+    order = fn("query_order", "Query an order", {"orderId": {"type": "integer"}})
+    logistics = fn("query_logistics", "Track an order", {"orderId": {"type": "string", "format": "uuid"}})
+    policy = fn(
+        "query_refund_policy",
+        "Refund policy",
+        {
+            "category": {"type": "string", "enum": ["clothes", "digital"]},
+            "asOf": {"type": "string", "format": "date-time"},
+        },
+        required=["category"],
+    )
+    for tools, text in [
+        ([order], "订单 SN202610200001 的状态"),
+        ([logistics], "SN202610200001 物流到哪了"),
+        ([policy], "衣服 7天能退吗 2026-11-01"),
+    ]:
+        calls = ask(text, tools)
+        assert [name for name, _ in calls] == [tools[0]["function"]["name"]]
+        _formatted_valid(calls, tools)
+    assert ask("衣服 7天能退吗 2026-11-01", [policy]) == [
+        ("query_refund_policy", {"category": "clothes", "asOf": "2026-11-01T00:00:00Z"})
+    ]
+
+
+def test_a_shop_tool_whose_schema_takes_the_facts_keeps_them_alone():
+    policy = fn(
+        "query_refund_policy",
+        "Refund policy",
+        {
+            "category": {"type": "string", "enum": ["服装", "数码"]},
+            "asOf": {"type": "string"},
+            "note": {"type": "string"},
+        },
+    )
+    assert ask("衣服 7天能退吗 2026-11-01", [policy]) == [
+        ("query_refund_policy", {"category": "服装", "asOf": "2026-11-01"})
+    ]
+
+
+def test_a_uuid_the_text_holds_is_the_uuid_argument():
+    refund = fn(
+        "create_refund",
+        "Create a refund for an order",
+        {"order_id": {"type": "string", "format": "uuid"}, "reason": {"type": "string", "enum": ["damaged", "late"]}},
+    )
+    text = "I want a refund for order 123E4567-e89b-12d3-a456-426614174000, it arrived damaged"
+    assert ask(text, [refund]) == [
+        ("create_refund", {"order_id": "123E4567-e89b-12d3-a456-426614174000", "reason": "damaged"})
+    ]
+    # none in the text: the format's own value, never the user's words
+    assert ask("refund order 42, it was late", [refund]) == [
+        ("create_refund", {"order_id": "00000000-0000-4000-8000-000000000000", "reason": "late"})
+    ]
+
+
+def test_a_patterned_string_takes_the_words_of_the_text_its_pattern_finds_in_turn():
+    convert = fn(
+        "convert_currency",
+        "Convert an amount between currencies",
+        {
+            "amount": {"type": "number"},
+            "from": {"type": "string", "pattern": "^[A-Z]{3}$"},
+            "to": {"type": "string", "pattern": "^[A-Z]{3}$"},
+        },
+    )
+    assert ask("please convert 100 USD to EUR", [convert]) == [
+        ("convert_currency", {"amount": 100, "from": "USD", "to": "EUR"})
+    ]
+    # one such word for two fields: both take it; none: a string built from the pattern, as before
+    assert ask("convert 100 USD", [convert]) == [("convert_currency", {"amount": 100, "from": "USD", "to": "USD"})]
+    assert ask("convert 100 dollars", [convert]) == [("convert_currency", {"amount": 100, "from": "AAA", "to": "AAA"})]
+    stock = fn("check_stock", "Check the stock of a SKU", {"sku": {"type": "string", "pattern": "^[A-Z]{2}-[0-9]+$"}})
+    assert ask("is sku AB-123, in stock?", [stock]) == [("check_stock", {"sku": "AB-123"})]
+
+
+def test_a_number_written_in_full_width_digits_is_the_number():
+    # a Chinese input method types １２３; the user's number, not one made up within the bounds
+    convert = fn("convert_currency", "Convert money", {"amount": {"type": "number", "minimum": 1}})
+    assert ask("convert １２３ dollars", [convert]) == [("convert_currency", {"amount": 123})]
+    assert ask("换算 ２５0.5 美元", [convert]) == [("convert_currency", {"amount": 250.5})]
+
+
+def test_a_choice_of_consts_takes_the_one_the_text_points_at_as_an_enum_does():
+    # TypeBox's Union of Literals and zod's union of literals write anyOf / oneOf of consts, not an enum
+    for keyword in ("anyOf", "oneOf"):
+        cabin = {keyword: [{"const": "economy", "type": "string"}, {"const": "business", "type": "string"}]}
+        book = fn("book_flight", "Book a flight", {"cabin": cabin})
+        assert ask("book a flight in business class", [book]) == [("book_flight", {"cabin": "business"})]
+        assert ask("book a flight", [book]) == [("book_flight", {"cabin": "economy"})]
+
+
+def test_a_draft_07_tuple_has_each_place_filled_from_its_own_schema():
+    # zod-to-json-schema (a TypeScript MCP server's tools) writes a tuple as draft-07 does: `items` a list
+    point = {"type": "array", "items": [{"type": "integer"}, {"type": "string"}], "minItems": 2, "maxItems": 2}
+    place = fn("mark_place", "Mark a place on the map", {"point": point})
+    place["function"]["parameters"]["$schema"] = "http://json-schema.org/draft-07/schema#"
+    calls = ask("mark place 12 as home", [place])
+    assert calls == [("mark_place", {"point": [12, "mark place 12 as home"]})]
+    jsonschema.Draft7Validator(place["function"]["parameters"]).validate(calls[0][1])
+    more = {"type": "array", "items": [{"type": "boolean"}], "additionalItems": {"type": "integer"}, "minItems": 2}
+    assert ask("mark place", [fn("mark_place", "Mark a place", {"point": more})]) == [
+        ("mark_place", {"point": [False, 1]})
+    ]
+
+
+def test_a_property_another_depends_on_is_filled_too():
+    # dependentRequired (2019-09) and draft-07's dependencies of names: a card asks for its cvv, which asks for a zip
+    card = {"card": {"type": "string"}, "cvv": {"type": "string", "pattern": "^[0-9]{3}$"}, "zip": {"type": "string"}}
+    for keyword in ("dependentRequired", "dependencies"):
+        pay = fn("pay_order", "Pay an order", card, required=["card"], **{keyword: {"card": ["cvv"], "cvv": ["zip"]}})
+        calls = ask("pay order with card 4111, cvv 123", [pay])
+        assert calls == [
+            (
+                "pay_order",
+                {"card": "pay order with card 4111, cvv 123", "cvv": "123", "zip": "pay order with card 4111, cvv 123"},
+            )
+        ]
+        valid(calls, [pay])
+
+
+def test_a_choice_the_text_has_a_value_for_wins_over_one_whose_value_is_made_up():
+    # Union[UUID, int]: "record 42" holds no uuid, only the integer choice's value; a uuid it holds wins
+    for keyword in ("oneOf", "anyOf"):
+        key = {keyword: [{"type": "string", "format": "uuid"}, {"type": "integer", "minimum": 1}]}
+        lookup = fn("lookup_record", "Look up a record by key", {"key": key})
+        assert ask("lookup record 42", [lookup]) == [("lookup_record", {"key": 42})]
+        uuid = "123e4567-e89b-12d3-a456-426614174000"
+        assert ask(f"lookup record {uuid}", [lookup]) == [("lookup_record", {"key": uuid})]
+        # neither: the first choice's made-up value, as before (null is no better: Optional[date] stays a date)
+        assert ask("lookup record", [lookup]) == [("lookup_record", {"key": "00000000-0000-4000-8000-000000000000"})]
+    day = fn("plan_day", "Plan a day", {"day": {"anyOf": [{"type": "string", "format": "date"}, {"type": "null"}]}})
+    assert ask("plan day", [day]) == [("plan_day", {"day": "2026-01-01"})]
+
+
+def test_more_patterned_items_are_the_text_s_other_words_the_pattern_finds():
+    codes = {"type": "array", "items": {"type": "string", "pattern": "^[A-Z]{3}$"}, "minItems": 2, "uniqueItems": True}
+    rates = fn("get_rates", "Exchange rates for currency codes", {"codes": codes})
+    assert ask("exchange rates for USD and EUR", [rates]) == [("get_rates", {"codes": ["USD", "EUR"]})]
+    assert ask("exchange rates for USD", [rates]) == [("get_rates", {"codes": ["USD", "AAA"]})]
+
+
+def test_an_array_of_a_format_takes_every_value_of_it_the_text_holds():
+    mail = fn(
+        "send_mail",
+        "Send an email",
+        {"to": {"type": "array", "items": {"type": "string", "format": "email"}, "maxItems": 2}},
+    )
+    text = "send an email to bob@x.org, amy@y.org and bob@x.org and cy@z.org"
+    assert ask(text, [mail]) == [("send_mail", {"to": ["bob@x.org", "amy@y.org"]})]
+    assert ask("send an email to the team", [mail]) == [("send_mail", {"to": ["user@example.com"]})]
+    days = fn("book_days", "Book days", {"days": {"type": "array", "items": {"type": "string", "format": "date"}}})
+    assert ask("book days 2026-12-24, 2026-02-30 and 2026年12月31日", [days]) == [
+        ("book_days", {"days": ["2026-12-24", "2026-12-31"]})
+    ]

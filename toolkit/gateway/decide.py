@@ -34,6 +34,7 @@ from typing import Any, NamedTuple
 
 from toolkit.gateway.content import without_tool_images
 from toolkit.gateway.generic import ToolInfo, fill_arguments, pick
+from toolkit.gateway.judge import takes
 from toolkit.gateway.rules import Facts, Rules, find_order_id, read_text
 from toolkit.gateway.toolset import ToolSet
 from toolkit.gateway.toolset import offered as offered_tools
@@ -259,12 +260,30 @@ def _call(tool: str, offered: dict, facts: Facts, rules: Rules, explicit: dict[s
         return Call(tool, explicit)
     info = offered.get(tool)
     properties = info.parameters.get("properties") if info is not None else None
-    arguments = {}
-    for name in properties if isinstance(properties, dict) else ():
+    arguments, refused = {}, []
+    for name, schema in properties.items() if isinstance(properties, dict) else ():
         value = facts.get(rules.params.get(name, ""), rules)
-        if value is not None:
+        if value is None:
+            continue
+        if info is not None and takes(info.parameters, schema, value):  # the shop's own tools: each fact
             arguments[name] = value
-    return Call(tool, arguments)
+        else:
+            refused.append(name)
+    if not refused:
+        return Call(tool, arguments)
+    return _refitted(tool, arguments, refused, info, facts, rules)
+
+
+def _refitted(
+    tool: str, kept: dict[str, Any], refused: list[str], info: ToolInfo | None, facts: Facts, rules: Rules
+) -> Call:
+    """A shop tool whose schema refuses some facts (`judge.takes`: a stranger's `query_order` whose
+    `orderId` is an integer, an `asOf` of format `date-time`): the facts it takes kept, its required
+    arguments and the `refused` ones filled from its schema as any other tool's are (`fill_arguments`)."""
+    parameters = info.parameters if info is not None else {}
+    required = parameters.get("required")
+    schema = {**parameters, "required": [*(required if isinstance(required, list) else ()), *refused]}
+    return Call(tool, fill_arguments(schema, facts.text, facts, rules, known=kept))
 
 
 def _text_reply(facts: Facts, offered: dict, rules: Rules) -> str:

@@ -9,30 +9,37 @@ least `[generic] min_score` is called; ties go to the tool listed first.
 
 `fill_arguments(schema, text, facts, rules)` builds arguments from the tool's JSON schema:
 required fields only (everything, for a strict schema; a required name `properties` lacks takes
-`additionalProperties`' schema; optional ones, then `name1`, `name2`, ... only up to
+`additionalProperties`' schema; those a made one asks for by `dependentRequired`, or draft-07's
+`dependencies`, too; optional ones, then `name1`, `name2`, ... only up to
 `minProperties`), each typed as the schema says: a fact
 from the text when one fits (the `[generic.facts]` regexes, chosen by the parameter's name or
 `format`), or from a labelled line ("状态：已发货", "Status: shipped") whose label shares a
 word with the field's name (the glossary translates Chinese labels), else `const`, an `enum`
 value the text points at, `default`, `examples`, an example quoted in the description, else
 the user's own words (strings), the search terms (arrays of plain strings: no enum, const,
-choice, pattern, format or length; other items are made from their schema), a number from the
+choice, pattern, format or length; items asking only a format take every such fact of the text:
+"to bob@x.org and amy@y.org"; other items are made from their schema), a number from the
 text within bounds, `false`. A string is cut to `maxLength` or padded with `_` to `minLength`,
 whatever it came from. A date fact is a day of the calendar, written `2026-12-04` or `2026年12月4日`
 (`2026-02-30` is none; `12月4日` has no year, `明天` is no date). A string with a `pattern` keeps its value when `re.search` finds the
 pattern in it (searched only in a value no longer than the pattern's `search_limit`: `.*a.*b` in
-125 characters, `^[a-z ]+$` in any), else takes a short string built from the pattern (`toolkit.gateway.patterned`;
+125 characters, `^[a-z ]+$` in any), else a word of the text the pattern is found in (no stopword; the
+k-th string of one pattern the k-th such word: "convert 100 USD to EUR" gives `from` USD, `to` EUR),
+else a short string built from the pattern (`toolkit.gateway.patterned`;
 the value as it was when the pattern cannot be built: lookarounds, backreferences, a pattern that
 does not compile or would build over 1,000 characters; the first of its first strings that meets
 the lengths). An array is padded up to `minItems` with
 its last item repeated; with `uniqueItems` with other values instead (`_Filler.variants`: an enum's
 other members, `true` after `false`, integers and numbers stepped by `multipleOf` or 1 within the
-bounds, or halving a narrow range; another day, address or uuid of a format, the pattern's next
-string, a word with a number after it; an object with one property varied); when the schema has
+bounds, or halving a narrow range; another day, address or uuid of a format, the text's other words
+the pattern finds, then its next string, a word with a number after it; an object with one property varied); when the schema has
 too few (an enum of 2 for `minItems: 3`, a const), the first is repeated: no answer could be valid.
-`$ref`, `anyOf` / `oneOf` / `allOf`, nested objects and arrays, and tuples (`prefixItems`, each
+`$ref`, `anyOf` / `oneOf` / `allOf`, nested objects and arrays, and tuples (`prefixItems`, or draft-07's
+`items` list with `additionalItems`, each
 place its own schema; `items: false`, no more) are followed; a choice is filled with what the schema
-asks beside it (`"oneOf": [{"required": ["a"]}, ...]` beside `properties`). What a schema forbids or
+asks beside it (`"oneOf": [{"required": ["a"]}, ...]` beside `properties`), and one whose value the text
+gives wins over the first whose value is made up (a format's fixed value, a number only the bounds give,
+a string built from a pattern: `Union[UUID, int]` of "record 42" is 42; a null wins over none). What a schema forbids or
 asks of several choices or items at once is judged, not built (`toolkit.gateway.judge`, with
 `jsonschema`): a value `not` refuses, or that more than one `oneOf` choice accepts, is replaced by
 the first of the schema's other values that fits; `contains` puts matching items first; an `enum`
@@ -117,7 +124,7 @@ interface and network formats pydantic writes for `IPvAnyAddress`, `IPv4Network`
 of that format the text has no value for: the user's words are no date, and a client that validates
 the reply (pydantic, for a `date` field) refuses them. Formats are the JSON Schema spec's and
 pydantic's, not rules."""
-_FORMAT_FACTS = {"date": "date", "time": "time", "email": "email", "uri": "url"}
+_FORMAT_FACTS = {"date": "date", "time": "time", "email": "email", "uri": "url", "uuid": "uuid"}
 """The `[generic.facts]` fact a string of a `format` takes from the text (the format decides, not the
 name: a `start_time` in `date-time` format is no "14:30"); `date-time` is made from the date and time."""
 _MAX_DEPTH = 8
@@ -371,6 +378,13 @@ class _Filler:
         self.steps = 0
         """Schemas resolved and values made so far (at most `_MAX_STEPS`)."""
         self.searched = 0.0
+        self.made_up = 0
+        """Values made up so far: a format's fixed value, a number only the bounds gave, a string built
+        from a pattern (`any_one` and `only_one` prefer a choice whose value the text gave)."""
+        self.pattern_taken: dict[str, int] = {}
+        """How many strings of each pattern took a word of the text so far (`_matching`)."""
+        self._pattern_words: dict[tuple[str, int, int | None], list[str]] = {}
+        self._text_words: list[str] | None = None
         """How many searches' worth of backtracking the values searched for patterns may have cost so
         far (`_matching`; at most `_MAX_SEARCHES`)."""
         self.open: list[str] = ["#", root["$ref"]] if type(root.get("$ref")) is str else ["#"]
@@ -399,6 +413,42 @@ class _Filler:
         if self._terms is None:
             self._terms = search_terms(self.text, self.rules)
         return self._terms
+
+    def format_facts(self, items: dict[str, Any]) -> list[str]:
+        """Every value of a format's fact in the text (once each, days of the calendar only), for an
+        array whose items ask only that `format` (`email`, `uuid`, `date`, `uri`: "to bob@x.org and
+        amy@y.org"); none for other items (a pattern, a length: made from their schema)."""
+        fmt = items.get("format")
+        fact = _FORMAT_FACTS.get(fmt, "time") if isinstance(fmt, str) else "time"  # a time is rewritten: none
+        pattern = self.rules.generic.facts.get(fact) if fact != "time" and _kind(items) == "string" else None
+        if pattern is None or not _FORMAT_ONLY.issuperset(k for k in items if k in _STRING_ASKS):
+            return []
+        matches = pattern.finditer(self.text[:_MAX_CHARS])
+        found = (_day(m) for m in matches) if fact == "date" else (_group(m) for m in matches)
+        return list(dict.fromkeys(v for v in found if v is not None))
+
+    def words_for(self, schema: dict[str, Any]) -> list[str]:
+        """The words of the text a string `schema`'s `pattern` is found in (`pattern_words`), for other
+        values of it (a second currency code); none without a pattern that compiles."""
+        pattern = schema.get("pattern")
+        if not isinstance(pattern, str) or (checker := compiled(pattern)) is None:
+            return []
+        return self.pattern_words(pattern, checker, search_limit(pattern), *_lengths(schema))
+
+    def pattern_words(
+        self, pattern: str, checker: re.Pattern[str], limit: int, low: int, high: int | None
+    ) -> list[str]:
+        """The words of the user's text (its first `_MAX_WORDS_CHARS` characters: `_words`; no stopwords) in which
+        `checker` finds `pattern`, of lengths `low` to `high`, looked for once a pattern and lengths,
+        each word searched as `_matching` searches a value (within the same budget)."""
+        key = (pattern, low, high)
+        if key not in self._pattern_words:
+            if self._text_words is None:  # "for" says nothing, even where any 3 letters will do
+                stopwords = self.rules.generic.stopwords
+                self._text_words = [w for w in _words(self.text[:_MAX_WORDS_CHARS]) if w.lower() not in stopwords]
+            sized = [w for w in self._text_words if len(w) >= low and (high is None or len(w) <= high)]
+            self._pattern_words[key] = [w for w in sized if _searched(checker, w, limit, self)]
+        return self._pattern_words[key]
 
     def labelled(self, name: str) -> str | None:
         """The value of the first "label: value" line whose label shares a word with `name`."""
@@ -439,10 +489,32 @@ class _Filler:
         for key, sub in self.required(schema):
             if key not in made:
                 made[key] = self.value(sub, key, depth)
+        if "dependentRequired" in schema or "dependencies" in schema:
+            self.dependents(made, schema, depth)
         low = schema.get("minProperties")
         if type(low) is int and len(made) < low:
             self.more_properties(made, schema, min(low, _MAX_ITEMS), name or "key", depth)
         return made
+
+    def dependents(self, made: dict[str, Any], schema: dict[str, Any], depth: int) -> None:
+        """The properties that those in `made` ask for (`dependentRequired`, or draft-07's `dependencies`
+        of names) made too, and those that these ask for, each once."""
+        asks = {}
+        for keyword in ("dependencies", "dependentRequired"):
+            given = schema.get(keyword)
+            for key, names in given.items() if isinstance(given, dict) else ():
+                if isinstance(names, list):
+                    asks[key] = [n for n in names if type(n) is str]
+        properties = schema.get("properties")
+        properties = properties if isinstance(properties, dict) else {}
+        extra = schema.get("additionalProperties")
+        waiting = [key for key in made if key in asks]
+        for key in waiting:  # grows as it goes: each name made once, so at most every name asked for
+            for name in asks.get(key, ()):
+                if name not in made and not self.spent():
+                    sub = properties.get(name, extra if isinstance(extra, dict) else {})
+                    made[name] = self.value(sub if type(sub) is dict else {}, name, depth)
+                    waiting.append(name)
 
     def more_properties(self, made: dict[str, Any], schema: dict[str, Any], low: int, name: str, depth: int) -> None:
         properties = schema.get("properties")
@@ -549,18 +621,29 @@ class _Filler:
         return choices[self.choice_order(choices, depth)[0]]
 
     def choice_order(self, choices: list[Any], depth: int) -> list[int]:
-        """The choices' places, in the order `choice` prefers them (the usable ones, the null ones,
-        the rest)."""
+        """The choices' places, in the order `choice` prefers them (the const the text points at, the
+        usable ones, the null ones, the rest)."""
         resolved = [self.resolve(c, depth + 1) for c in choices]
         null = [i for i, r in enumerate(resolved) if _kind(r) == "null"]
         nulls = set(null)
         usable = [i for i, c in enumerate(choices) if i not in nulls and not self.recursive(c)]
-        return list(dict.fromkeys(usable + null + list(range(len(choices)))))
+        return list(dict.fromkeys(self.pointed_const(resolved) + usable + null + list(range(len(choices)))))
+
+    def pointed_const(self, resolved: list[dict[str, Any]]) -> list[int]:
+        """The place of the `const` the text points at (`pick_enum`), when every choice is one (TypeBox's
+        and zod's union of literals: `anyOf` of consts, where pydantic writes an `enum`); else none."""
+        if not resolved or not all("const" in r for r in resolved):
+            return []
+        consts = [r["const"] for r in resolved]
+        pointed = pick_enum(consts, self.text, self.context, self.rules, self.terms())
+        return [next(i for i, value in enumerate(consts) if value is pointed)]
 
     def array(self, schema: dict[str, Any], name: str, depth: int) -> list[Any]:
         low: int = min(schema["minItems"], _MAX_ITEMS) if isinstance(schema.get("minItems"), int) else 0
         raw = schema.get("items", {})
         prefix = schema.get("prefixItems")
+        if isinstance(raw, list) and not (isinstance(prefix, list) and prefix):  # draft-07's tuple (zod's):
+            prefix, raw = raw, schema.get("additionalItems", {})  # `items` a list, the rest `additionalItems`
         if isinstance(prefix, list) and prefix:
             return self.places(prefix, raw, low, name, depth, schema)
         if raw is False:  # no item is allowed
@@ -576,6 +659,8 @@ class _Filler:
         labelled = self.labelled(name) if plain else None
         if labelled is not None:
             values: list[Any] = [labelled]
+        elif not plain and (found := self.format_facts(items)):
+            values = found
         elif plain:
             values = [*self.terms()] or ([self.text[:_MAX_WORDS_CHARS]] if self.text else [])
         else:
@@ -634,6 +719,7 @@ class _Filler:
         elif kind in ("integer", "number"):
             yield from _numbers(schema, kind, base)
         elif kind == "string":
+            yield from self.words_for(schema)
             yield from _strings(schema, base if isinstance(base, str) else name)
         elif kind == "object" and isinstance(base, dict):  # each property's stream in turn: one of them may
             # have many values (a number between close bounds), and a later one be what a `oneOf` choice needs
@@ -692,6 +778,7 @@ class _Filler:
         default = schema.get("default")
         if isinstance(default, (int, float)) and not isinstance(default, bool) and _within(default, schema):
             return default
+        self.made_up += 1
         return _bounded(schema, kind)
 
     def string(self, schema: dict[str, Any], name: str) -> str:
@@ -710,7 +797,10 @@ class _Filler:
         """A string for `schema` from the text, its `default`, an example or its format, else the
         user's words (its `pattern` not looked at: `string` checks it)."""
         wanted = self.wants_fact(name, schema)
-        fact = self.fact(name, wanted)
+        if schema.get("format") in _FORMATS:  # the format decides: a shop's "SN…" order id is no uuid
+            fact = self.generic_fact(wanted) if wanted else None
+        else:
+            fact = self.fact(name, wanted)
         if fact is not None and wanted == "time":  # "9:30" as HH:MM, as a time is written; a `time`
             return f"{fact.zfill(5)}:00Z" if schema.get("format") == "time" else fact.zfill(5)  # as RFC 3339's
         if fact is not None:
@@ -732,6 +822,7 @@ class _Filler:
         the text's date (and time), else the format's own value."""
         day = self.generic_fact("date") if fmt == "date-time" else None
         if day is None:
+            self.made_up += 1
             return _FORMATS[fmt]
         return f"{day}T{(self.generic_fact('time') or '00:00').zfill(5)}:00Z"
 
@@ -788,15 +879,43 @@ def _matching(schema: dict[str, Any], value: str, filler: _Filler) -> str:
     if checker is None:
         return value
     limit = search_limit(pattern)
+    if _searched(checker, value, limit, filler):
+        return value
+    low, high = _lengths(schema)
+    found = filler.pattern_words(pattern, checker, limit, low, high)
+    if found:  # the k-th field of this pattern takes the k-th such word ("from USD to EUR"), or the last
+        taken = filler.pattern_taken.get(pattern, 0)
+        filler.pattern_taken[pattern] = taken + 1
+        return found[min(taken, len(found) - 1)]
+    made = (pattern_string(pattern, k, low, high) for k in range(_MAX_BUILT))  # the first of the lengths
+    built = next((text for text in made if text is not None), None)  # (`^(red|green)$` of 4: "green")
+    filler.made_up += built is not None
+    return value if built is None else built
+
+
+def _searched(checker: re.Pattern[str], value: str, limit: int, filler: _Filler) -> bool:
+    """Whether `checker` finds its pattern in `value`, searched only within the pattern's `search_limit`
+    and the request's `_MAX_SEARCHES` (`_matching`); not searched is not found."""
     share = len(value) / limit if limit else (math.inf if value else 0.0)  # "" is searched whatever the pattern
     if share <= 1 and filler.searched + share <= _MAX_SEARCHES:
         filler.searched += share
-        if checker.search(value):
-            return value
-    low, high = _lengths(schema)
-    made = (pattern_string(pattern, k, low, high) for k in range(_MAX_BUILT))  # the first of the lengths
-    built = next((text for text in made if text is not None), None)  # (`^(red|green)$` of 4: "green")
-    return value if built is None else built
+        return checker.search(value) is not None
+    return False
+
+
+_TEXT_WORD = re.compile(
+    "[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]+"
+    "|[^\\s\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff,;!?()\\[\\]{}<>\"'“”‘’「」『』，。；：！？、（）《》]+"
+)
+"""A word of the text, for a patterned string: a run of Chinese (or Japanese) characters, or a run of
+other characters between blanks and punctuation (`AB-123`, `USD`, `v1.2.3`; a full stop or colon
+ending it is dropped: `_words`)."""
+
+
+def _words(text: str) -> list[str]:
+    """The words of `text` (`_TEXT_WORD`), each without a full stop or colon at its end, in order, once each."""
+    words = (w.rstrip(".:") for w in _TEXT_WORD.findall(text))
+    return list(dict.fromkeys(w for w in words if w))
 
 
 _MAX_BUILT = 16
@@ -1013,6 +1132,12 @@ def _multiple(number: float, step: float) -> bool:
     quotient = number / step
     return math.isfinite(quotient) and abs(quotient - round(quotient)) <= 1e-9
 
+
+_FORMAT_ONLY = frozenset(("type", "format"))
+_STRING_ASKS = frozenset(
+    ("type", "enum", "const", "anyOf", "oneOf", "allOf", "not", "pattern", "format", "minLength", "maxLength", "$ref")
+)
+"""What a string's schema may ask; an array's items that ask only a `type` and a `format` take every such fact."""
 
 _NOT_PLAIN = frozenset(("enum", "const", "anyOf", "oneOf", "pattern", "format", "minLength", "maxLength"))
 """What makes a string's schema ask more than any string: its array's items are then made from it."""

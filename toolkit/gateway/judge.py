@@ -23,7 +23,8 @@ a value that only a choice's far values (past `_MAX_TRIES`) escape another choic
 those `refused_by` tries (the values a `not` names, one past a length's or a number's bound) and
 those made for the choices nested in another choice (`nested_values`, one level): a `pattern`, a
 `multipleOf`, a `format` of another choice is not escaped on purpose; `maxContains`, `if` / `then` / `else`,
-`dependentRequired`, `propertyNames`; judging values of more than `_MAX_JUDGED` parts in all in one call
+`propertyNames` (`dependentRequired` the filler builds); values the choices past the first `_MAX_TRIES`
+refuse or nest (`_others`); judging values of more than `_MAX_JUDGED` parts in all in one call
 of `fill_arguments`, or again after a judgement raised (a `$ref` to nowhere, a `oneOf` of itself: a
 RecursionError); past that, every value fits.
 """
@@ -34,7 +35,7 @@ import functools
 import json
 import math
 from collections.abc import Iterator
-from itertools import chain, islice
+from itertools import islice
 from typing import Any, Protocol
 
 from toolkit.gateway.patterned import compiled, search_limit
@@ -106,6 +107,9 @@ class _Filler(Protocol):
     @property
     def judge(self) -> Judge: ...
 
+    @property
+    def made_up(self) -> int: ...
+
     def judged(self) -> int: ...
     def value(self, schema: Any, name: str, depth: int) -> Any: ...
     def variants(self, schema: Any, base: Any, name: str, depth: int) -> Iterator[Any]: ...
@@ -148,16 +152,31 @@ def joined(schema: dict[str, Any], choice: Any, keyword: str) -> Any:
 def any_one(filler: _Filler, schema: dict[str, Any], choices: list[Any], name: str, depth: int) -> Any:
     """A value for an `anyOf`: the value of the choice `choice` prefers, built as it asks; only when
     building it needed a judgement (a `oneOf` or a `not` inside) is it judged, and if it does not fit
-    that choice, the next choice's value is tried, and so on (else the first value made)."""
+    that choice, the next choice's value is tried, and so on (else the first value made). A value that
+    fits but was made up (`_given`) is kept while a later choice's value the text gives is looked for."""
     first: list[Any] = []
-    for i in filler.choice_order(choices, depth):
+    made_up: list[Any] = []
+    for n, i in enumerate(filler.choice_order(choices, depth)):
+        if made_up and n >= _MAX_TRIES:  # a value the text gives is looked for among the first choices only
+            break
         branch = joined(schema, choices[i], "anyOf")
-        before = filler.judged()
+        before, invented = filler.judged(), filler.made_up
         made = filler.value(branch, name, depth + 1)
         if filler.judged() == before or filler.judge.fits(branch, made):
-            return made
+            if _given(filler, invented, made, made_up):
+                return made
+            made_up = made_up or [made]
         first = first or [made]
-    return first[0] if first else None
+    return made_up[0] if made_up else first[0] if first else None
+
+
+def _given(filler: _Filler, invented: int, made: Any, made_up: list[Any]) -> bool:
+    """Whether a choice's value `made` (when the filler had made up `invented` values) is the one to
+    take: made without making anything up (a number the text holds, not a format's fixed uuid), else
+    the first choice's anyway when no other does (`made_up`: the one kept); a null is no better."""
+    if filler.made_up == invented:
+        return not made_up or made is not None
+    return False
 
 
 def only_one(filler: _Filler, schema: dict[str, Any], choices: list[Any], name: str, depth: int) -> Any:
@@ -166,25 +185,43 @@ def only_one(filler: _Filler, schema: dict[str, Any], choices: list[Any], name: 
     first that the other choices refuse; then, choice by choice again, the values the other choices
     refuse (`refused_by`: named by a `not`, past a bound) that it accepts; then the values made for the
     choices nested in the other choices (`nested_values`); else the first value made (no value tried
-    could be valid)."""
+    could be valid). A choice's own value that only it accepts but that was made up (`_given`) is kept
+    while the later choices' own values are tried for one the text gives."""
     made: dict[int, Any] = {}
-    for i in filler.choice_order(choices, depth):
+    made_up: list[Any] = []
+    for n, i in enumerate(filler.choice_order(choices, depth)):
+        if made_up and n >= _MAX_TRIES:  # a value the text gives is looked for among the first choices only
+            break
         branch = joined(schema, choices[i], "oneOf")
+        invented = filler.made_up
         made[i] = filler.value(branch, name, depth + 1)
-        tried = chain((made[i],), filler.variants(branch, made[i], name, depth + 1))
-        for value in islice(tried, _MAX_TRIES):
+        if _only(filler.judge, choices, i, made[i]):
+            if _given(filler, invented, made[i], made_up):
+                return made[i]
+            made_up = made_up or [made[i]]
+            continue
+        if made_up:  # a later choice's other values are no better than the made-up one kept
+            continue
+        for value in islice(filler.variants(branch, made[i], name, depth + 1), _MAX_TRIES - 1):
             if _only(filler.judge, choices, i, value):
                 return value
-    for i, value in made.items():
-        for refused in refused_by([c for j, c in enumerate(choices) if j != i], value):
+    if made_up:
+        return made_up[0]
+    for i, value in islice(made.items(), _MAX_TRIES):  # bounded: each is read against other choices
+        for refused in refused_by(_others(choices, i), value):
             if _only(filler.judge, choices, i, refused):
                 return refused
-    for i in made:
-        others = [c for j, c in enumerate(choices) if j != i]
-        for nested in islice(nested_values(filler, others, name, depth), _MAX_NAMED):
+    for i in islice(made, _MAX_TRIES):
+        for nested in islice(nested_values(filler, _others(choices, i), name, depth), _MAX_NAMED):
             if _only(filler.judge, choices, i, nested):
                 return nested
     return next(iter(made.values()))
+
+
+def _others(choices: list[Any], i: int) -> list[Any]:
+    """The first `_MAX_TRIES` choices besides choice `i`, whose refused or nested values `only_one`
+    tries for it (each of thousands of choices reading all the others took 35 s for 4,000)."""
+    return [c for j, c in enumerate(islice(choices, _MAX_TRIES + 1)) if j != i][:_MAX_TRIES]
 
 
 def nested_values(filler: _Filler, choices: list[Any], name: str, depth: int) -> Iterator[Any]:
@@ -314,3 +351,21 @@ def _is(value: Any, kind: Any) -> bool:
 
 
 _TYPES: dict[str, type | tuple[type, ...]] = {"number": (int, float), "string": str, "array": list, "object": dict}
+
+
+_PLAIN = frozenset(("type", "enum"))
+"""The asking keywords a property schema may hold for `takes` to answer without `jsonschema`."""
+
+
+def takes(root: dict[str, Any], schema: Any, value: str) -> bool:
+    """Whether the property `schema` of the parameters `root` takes the string `value` (a shop fact):
+    read directly for a schema that asks at most a `type` and an `enum` (the shop's own tools, every
+    request), else judged (`Judge`): a stranger's `integer`, `format: uuid` or `pattern` under the
+    shop's names."""
+    if type(schema) is not dict:
+        return schema is not False
+    for key in schema:  # a plain loop: a shop tool's property has two or three keys
+        if key in _ASKS and key not in _PLAIN:
+            return Judge(root).fits(schema, value)
+    kind, enum = schema.get("type", "string"), schema.get("enum")
+    return (kind == "string" or (type(kind) is list and "string" in kind)) and (type(enum) is not list or value in enum)

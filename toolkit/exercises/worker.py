@@ -102,6 +102,35 @@ NOTEBOOK_OUTPUT_LIMIT = 20_000_000
 CUT_NOTE = "[toolkit grade: this cell's output went past {limit:,} characters; the rest was not kept]\n"
 
 
+KERNEL_CAP = f"""\
+def _toolkit_cap_output(limit={2 * CELL_OUTPUT_LIMIT}):
+    import sys
+
+    def cap(*_):
+        left = [limit]
+        for stream in (sys.stdout, sys.stderr):
+            def capped(text, *args, write=stream.write, **kwargs):
+                if left[0] <= 0:
+                    return len(text)
+                left[0] -= len(text)
+                return write(text, *args, **kwargs)
+
+            stream.write = capped
+
+    get_ipython().events.register("pre_run_cell", cap)
+
+
+_toolkit_cap_output()
+del _toolkit_cap_output
+"""
+"""Run in the kernel as it starts: from then on, a cell's printing past twice `CELL_OUTPUT_LIMIT`
+characters is dropped in the kernel itself (each cell's streams are capped as it starts; IPython
+puts its own writer back when the cell ends). A learner's endless `print` loop otherwise filled
+the kernel's buffers faster than they were sent on a busy machine, and the kernel died building a
+message of gigabytes (the grade said "Kernel died", not that the cell ran past its limit). What
+is kept is cut by `CappedClient` as before."""
+
+
 class CappedClient(NotebookClient):
     """nbclient's client, keeping each cell's output (and the notebook's) within the limits: the
     output that would go past them, and every one after it in that cell, is dropped before it is
@@ -110,6 +139,7 @@ class CappedClient(NotebookClient):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.extra_arguments = [*self.extra_arguments, f"--IPKernelApp.exec_lines={KERNEL_CAP}"]
         self._kept: dict[int, int] = {}  # cell index → characters of output kept since its last clear
         self._cut: set[int] = set()  # the cells past their limit
         self._total = 0

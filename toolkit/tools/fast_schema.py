@@ -557,12 +557,14 @@ def _pattern_validator(pattern: str) -> SchemaValidator | None:
 
 def _json_examples(found: list[Any]) -> list[Any]:
     """`Field(examples=[...])` of JSON scalars, as pydantic writes them; anything else is its job."""
-    if len(found) != 1 or type(found[0]) is not list or not all(_json_scalar(v) for v in found[0]):
+    if len(found) != 1 or type(found[0]) is not list or not all(json_scalar(v) for v in found[0]):
         raise _Slow
     return list(found[0])
 
 
-def _json_scalar(value: Any) -> bool:
+def json_scalar(value: Any) -> bool:
+    """A str, int, bool, None or finite float: a value JSON writes as it is (an int of more digits
+    than Python writes is the caller's to bound)."""
     return type(value) in _JSON_SCALARS or (type(value) is float and value == value and abs(value) != float("inf"))
 
 
@@ -917,7 +919,7 @@ _JSON_SCALARS = (str, int, bool, type(None))
 def _json_default(value: Any) -> Any:
     """A default as pydantic writes it in the schema: JSON scalars as they are, a tuple or list of
     them as a list; anything else is pydantic's job."""
-    if _json_scalar(value):
+    if json_scalar(value):
         return value
     if type(value) in (tuple, list) and all(type(v) in _JSON_SCALARS for v in value):
         return list(value)

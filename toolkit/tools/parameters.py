@@ -43,7 +43,6 @@ import copy
 import functools
 import inspect
 import json
-import math
 import operator
 import re
 import types
@@ -762,15 +761,11 @@ _SAFE_INT = 10**18
 
 
 def _plain_json(value: Any) -> bool:
-    """A str, bool, None, finite float or not-too-long int: a value `_add_default`'s general path
-    keeps as it is (`to_jsonable_python` returns it, `json.dumps` writes it); a test holds the two
-    paths equal. Subclasses (an enum, a `str` subclass) take the general path."""
-    kind = type(value)
-    if kind is str or kind is bool or value is None:
-        return True
-    if kind is int:
-        return -_SAFE_INT < value < _SAFE_INT
-    return kind is float and math.isfinite(value)
+    """A JSON scalar (`fast_schema.json_scalar`), an int among them not too long: a value
+    `_add_default`'s general path keeps as it is (`to_jsonable_python` returns it, `json.dumps`
+    writes it); a test holds the two paths equal. Subclasses (an enum, a `str` subclass) take the
+    general path."""
+    return fast_schema.json_scalar(value) and (type(value) is not int or -_SAFE_INT < value < _SAFE_INT)
 
 
 def _accepts_none(annotation: Any) -> bool:

@@ -373,11 +373,8 @@ class McpClient:
         """Give up a connection another thread is opening (its caller was interrupted): that
         thread stops it and raises `McpConnectionError`. An open connection is left alone."""
         ready = self._connecting
-        if ready is not None:
-            try:
-                ready.set_exception(McpConnectionError("connecting was abandoned"))
-            except concurrent.futures.InvalidStateError:  # connected (or failed) meanwhile
-                pass
+        if ready is not None:  # unless it connected (or failed) meanwhile
+            _fail(ready, McpConnectionError("connecting was abandoned"))
 
     def _loop_ended(self, loop: asyncio.AbstractEventLoop, reason: BaseException | None) -> None:
         """`loop` stopped (its thread is ending): fail the requests still waiting on it."""

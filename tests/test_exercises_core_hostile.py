@@ -510,28 +510,36 @@ def test_a_huge_value_is_measured_without_reading_its_items():
     assert oversized([row] * (VALUES_LIMIT // 1000 + 1))  # one list many times is read as many times
 
 
-def test_a_limit_reached_just_as_the_check_ends_leaves_no_timer_nor_handler_behind(monkeypatch):
-    """The limit's SIGALRM can be handled after the check returned and before its timer is disarmed
-    (a check that took just its limit, on a loaded machine). Its `TooSlow` then skipped the rest of
-    the clean-up: the timer went on firing every `AGAIN_S` and its handler stayed, so every later check
-    in the kernel ran without a limit (`_time_limit` sets one only where SIGALRM has none). Here the
-    alarm is raised exactly there: as the timer is about to be disarmed."""
+def _check_with_setitimer(monkeypatch, stand_in, name):
+    """`check("w6.round_trips", 2)` with `signal.setitimer` replaced by `stand_in`'s function `name`
+    (compiled as the standard library's code: a test's frame would read as the learner's, and it
+    calls the real one as `real`); the result, and the timer and SIGALRM handler the check left."""
     real = signal.setitimer
-    stand_in = (  # `signal.setitimer` that meets the alarm as it disarms; compiled as the standard library's
-        "def alarm_first(which, seconds, interval=0.0):\n"  # code (a test's frame would read as the learner's)
-        "    if seconds == 0:\n"
-        "        signal.raise_signal(signal.SIGALRM)  # its handler runs here, before the timer is stopped\n"
-        "    return real(which, seconds, interval)\n"
-    )
     scope = {"signal": signal, "real": real}
     exec(compile(stand_in, signal.__file__, "exec"), scope)
-    monkeypatch.setattr(signal, "setitimer", scope["alarm_first"])
+    monkeypatch.setattr(signal, "setitimer", scope[name])
     try:
         result = check("w6.round_trips", 2)
         left = (signal.getitimer(signal.ITIMER_REAL), signal.getsignal(signal.SIGALRM))
     finally:  # whatever happened, no alarm outlives the test
         real(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, signal.SIG_DFL)
+    return result, left
+
+
+def test_a_limit_reached_just_as_the_check_ends_leaves_no_timer_nor_handler_behind(monkeypatch):
+    """The limit's SIGALRM can be handled after the check returned and before its timer is disarmed
+    (a check that took just its limit, on a loaded machine). Its `TooSlow` then skipped the rest of
+    the clean-up: the timer went on firing every `AGAIN_S` and its handler stayed, so every later check
+    in the kernel ran without a limit (`_time_limit` sets one only where SIGALRM has none). Here the
+    alarm is raised exactly there: as the timer is about to be disarmed."""
+    stand_in = (  # `signal.setitimer` that meets the alarm as it disarms
+        "def alarm_first(which, seconds, interval=0.0):\n"
+        "    if seconds == 0:\n"
+        "        signal.raise_signal(signal.SIGALRM)  # its handler runs here, before the timer is stopped\n"
+        "    return real(which, seconds, interval)\n"
+    )
+    result, left = _check_with_setitimer(monkeypatch, stand_in, "alarm_first")
     assert result.passed  # the check had finished: it is not reported as stopped
     assert left == ((0.0, 0.0), signal.SIG_DFL)
 
@@ -540,23 +548,14 @@ def test_a_limit_reached_as_its_timer_is_armed_leaves_no_handler_behind(monkeypa
     """A limit so short (`TOOLKIT_CHECK_LIMIT_S=1e-9`) that its SIGALRM is handled as the timer is
     armed raised `TooSlow` before the clean-up was set up: the handler stayed, and every later check
     in the kernel ran without a limit. Here the alarm is raised exactly there."""
-    real = signal.setitimer
-    stand_in = (  # `signal.setitimer` that meets the alarm as it arms; compiled as the standard library's code
+    stand_in = (  # `signal.setitimer` that meets the alarm as it arms
         "def alarm_at_once(which, seconds, interval=0.0):\n"
         "    result = real(which, seconds, interval)\n"
         "    if seconds:\n"
         "        signal.raise_signal(signal.SIGALRM)  # its handler runs here, as the timer is armed\n"
         "    return result\n"
     )
-    scope = {"signal": signal, "real": real}
-    exec(compile(stand_in, signal.__file__, "exec"), scope)
-    monkeypatch.setattr(signal, "setitimer", scope["alarm_at_once"])
-    try:
-        result = check("w6.round_trips", 2)
-        left = (signal.getitimer(signal.ITIMER_REAL), signal.getsignal(signal.SIGALRM))
-    finally:  # whatever happened, no alarm outlives the test
-        real(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, signal.SIG_DFL)
+    result, left = _check_with_setitimer(monkeypatch, stand_in, "alarm_at_once")
     assert result.feedback == (
         "the check was stopped after 30 s: does your code loop forever, or wait for something that never comes?"
     )

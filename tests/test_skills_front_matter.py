@@ -76,7 +76,9 @@ def test_an_alias_bomb_in_the_front_matter_is_refused_at_once(tmp_path):
     text = f"---\nl0: &l0 [x, x, x, x, x, x, x, x, x]\n{levels}name: s\ndescription: *l9\n---\n"
     started = time.perf_counter()
     message = error_of(text)
-    assert time.perf_counter() - started < 2  # 9**9 strings if written out: was 94 s to write the message
+    # a hang guard, not a speed target: 9**9 strings written out took 94 s; refused, it takes milliseconds,
+    # so a bound this generous never fails on a loaded machine and still catches the bomb written out
+    assert time.perf_counter() - started < 60
     assert message.startswith("skill folder 's': front matter 'description' is read by YAML as a list ([[[")
     assert len(message) < 400 and message.endswith('. Fix: quote it, description: "*l9"')
 

@@ -13,12 +13,16 @@ from toolkit.tools.reflect import ToolSpec
 
 
 def counted_together(index, words):
-    """How many of `words` each text holds, from the batched look-up (`words_held`)."""
-    alone, texts, counts = index._texts.words_held(words)
+    """How many of `words` each text holds, from the batched look-up (`words_hits`), which must
+    give each word the texts `hits` gives it."""
+    found = index._texts.words_hits(words)
+    assert len(found) == len(words)
     held = np.zeros(index._texts.size, dtype=np.int64)
-    held[texts] += counts
-    for hits in alone:
-        held[np.flatnonzero(hits) if hits.dtype == bool else hits] += 1
+    for word, hits in zip(words, found):
+        texts = np.flatnonzero(hits) if hits.dtype == bool else hits
+        alone = index._texts.hits(word)
+        assert texts.tolist() == (np.flatnonzero(alone) if alone.dtype == bool else alone).tolist(), word
+        held[texts] += 1
     return held
 
 
@@ -128,20 +132,29 @@ def test_the_batched_path_is_taken_from_enough_words_and_agrees_either_way(monke
     index = KeywordIndex(specs)
     words = vocabulary[:20]
     calls = []
-    real = index._texts.words_held
-    monkeypatch.setattr(index._texts, "words_held", lambda words: calls.append(words) or real(words))
-    index.scores(words[: keyword._BATCHED_FROM - 1])
-    index.scores(words[: keyword._BATCHED_FROM - 1] + ["ka", "e.g.", "a b"])  # enough terms, too few words
+    real = index._texts.words_hits
+    monkeypatch.setattr(index._texts, "words_hits", lambda words: calls.append(words) or real(words))
+    b = keyword._BATCHED_FROM
+    index.scores(words[: b - 1])
+    index.scores(words[b - 1 : 2 * b - 2] + ["ka", "e.g.", "a b"])  # enough terms, too few words
     assert calls == []  # too few: one by one
+    # words looked up lately are not looked up again: enough new ones are looked up together
+    assert index.scores(words[: 3 * b - 2]).tolist() == naive_scores(specs, words[: 3 * b - 2])
+    assert index.scores(words[: 3 * b - 2]).tolist() == naive_scores(specs, words[: 3 * b - 2])  # none new
+    assert calls == [words[2 * b - 2 : 3 * b - 2]]
+    fresh = KeywordIndex(specs)
+    own = fresh._texts.words_hits
+    monkeypatch.setattr(fresh._texts, "words_hits", lambda words: calls.append(words) or own(words))
+    calls.clear()
     for many in (keyword._BATCHED_FROM, 20):
-        assert index.scores(words[:many]).tolist() == naive_scores(specs, words[:many])
-    assert [len(c) for c in calls] == [keyword._BATCHED_FROM, 20]
+        assert fresh.scores(words[:many]).tolist() == naive_scores(specs, words[:many])
+    assert [len(c) for c in calls] == [keyword._BATCHED_FROM, 20 - keyword._BATCHED_FROM]
 
 
 def test_a_catalogue_without_pieces_of_three_characters():
     specs = [ToolSpec("ab", "c d"), ToolSpec("e", None)]
     index = KeywordIndex(specs)
-    assert index._texts.words_held(["abcd", "efgh"])[1].tolist() == []
+    assert [hits.tolist() for hits in index._texts.words_hits(["abcd", "efgh"])] == [[], []]
     assert index.search(["abcd", "efgh"] * 4) == []
 
 

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import json
 import math
+import threading
 from collections.abc import Callable, Collection, Iterable, KeysView, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import chain, count
@@ -272,7 +273,7 @@ rather than with index arrays built for all of them (each NumPy call costs about
 
 _BATCHED_FROM = 6
 """From this many words on (terms of one kind of character, longer than 3), a query's words are looked up
-together (`_Postings.words_held`). Together, the whole query costs some 60 NumPy calls more, and each word
+together (`_Postings.words_hits`). Together, the whole query costs some 60 NumPy calls more, and each word
 about 3 µs (held by many texts) to 15 µs (by few) less, than taking the words one by one: measured, from
 4 to 5 words on a catalogue of rare words, from 7 on one of common words."""
 
@@ -307,12 +308,6 @@ def _distinct(values: np.ndarray) -> np.ndarray:
 def _code_points(texts: list[str]) -> np.ndarray:
     """The texts' characters, joined, as 32-bit code points (lone surrogates kept)."""
     return np.frombuffer("".join(texts).encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
-
-
-def _groups(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Where each value of a sorted array first appears, and how many times it does."""
-    firsts = changes(values).nonzero()[0]
-    return firsts, np.concatenate((firsts[1:], [len(values)])) - firsts
 
 
 class _Table:
@@ -471,7 +466,7 @@ class _Postings:
     `in`. A run held by one text in 32 or more ("the", a word inside many compounds) has its texts
     as a bit set too, and so does a short piece ("a") once asked for.
 
-    Many words of one query are looked up together (`words_held`): the same steps, each one set of
+    Many words of one query are looked up together (`words_hits`): the same steps, each one set of
     array operations for all the words.
 
     A mixed term ("e.g.", "(jira", "create task") is cut into runs the same way. Where it occurs,
@@ -576,36 +571,34 @@ class _Postings:
             runs = _both(runs, listed, len(self.runs))
         return runs
 
-    def words_held(self, words: list[str]) -> tuple[list[np.ndarray], np.ndarray, np.ndarray]:
-        """Which texts hold `words` (terms of one kind of character, longer than 3), the words found
+    def words_hits(self, words: list[str]) -> list[np.ndarray]:
+        """`hits` of each of `words` (terms of one kind of character, longer than 3), the words found
         together (`containing`).
 
-        A word many texts hold (a run of it has a bit set, or it has `_ALONE_FROM` texts or more) is
-        returned alone, as `hits` gives it: its mask costs the catalogue's size anyway, one word at a
-        time or not. The others are counted together: the texts holding any of them (ascending), and
-        how many of them each holds.
+        A word many texts hold (a run of it has a bit set, or it has `_ALONE_FROM` texts or more)
+        gets its texts as `hits` gives them: its mask costs the catalogue's size anyway, one word at
+        a time or not. The others' texts are read together: the (word, text) pairs sorted once,
+        each pair once (a word may be in several runs of a text), then cut word by word.
         """
         word, runs = self.containing(words)
         held = self.held[runs]
         many = np.bincount(word, weights=held, minlength=len(words)) >= _ALONE_FROM
         many[word[self.row[runs] >= 0]] = True
-        alone = [self._holding(runs[word == w]) for w in many.nonzero()[0].tolist()]
+        found = [_NONE] * len(words)
+        for w in many.nonzero()[0].tolist():
+            found[w] = self._holding(runs[word == w])
         few = ~many[word]
-        return alone, *self._counted(word[few], runs[few], held[few], len(words))
-
-    def _counted(
-        self, word: np.ndarray, runs: np.ndarray, held: np.ndarray, n_words: int
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """The texts holding the runs of (word, run) pairs (ascending), and how many of the words
-        (numbered below `n_words`) each holds: the (text, word) pairs sorted once."""
-        if not len(runs):
-            return _NONE, _NONE
-        texts = _slices(self.holders, self.starts[runs], held)
-        # each (text, word) once (a word may be in several runs of a text), sorted by text
-        pairs = _distinct(texts.astype(np.int64) * n_words + np.repeat(word, held))
-        texts = pairs // n_words
-        firsts, counts = _groups(texts)
-        return texts[firsts], counts
+        if few.any():
+            word, runs, held = word[few], runs[few], held[few]
+            texts = _slices(self.holders, self.starts[runs], held)
+            pairs = _distinct(np.repeat(word.astype(np.int64) * self.size, held) + texts)  # by word, then text
+            owners = pairs // self.size
+            texts = (pairs - owners * self.size).astype(np.int32)
+            ends = np.cumsum(np.bincount(owners, minlength=len(words))).tolist()
+            for w, (start, stop) in enumerate(zip([0, *ends], ends)):
+                if stop > start:
+                    found[w] = texts[start:stop]
+        return found
 
     def containing(self, words: list[str]) -> tuple[np.ndarray, np.ndarray]:
         """The runs containing each of `words` (each of one kind of character, longer than 3), found
@@ -858,14 +851,103 @@ def _split_off_words(terms: list[str]) -> tuple[list[str], list[str]]:
     return words, [term for term in terms if term not in looked_up]
 
 
+Added = np.ndarray | tuple[np.ndarray, np.ndarray]
+"""What one term adds to every tool's score: bytes of 0 to 3 in catalogue order (a term many
+texts hold), or the tools whose names hold it (+2) and those whose descriptions do (+1)."""
+
+
+def _add(totals: np.ndarray, added: Added) -> None:
+    """Adds what one term adds (`Added`) to `totals`."""
+    if type(added) is tuple:
+        names, descriptions = added
+        totals[names] += 2  # ascending, each once: += is safe
+        totals[descriptions] += 1
+    else:
+        totals += added
+
+
+def _top(totals: np.ndarray, k: int, min_score: float) -> list[tuple[int, int]]:
+    """The first `k` tools by score, highest first, ties in catalogue order, scoring at least
+    `min_score`: (tool, score) pairs, found with a few passes over the scores whatever the levels.
+
+    How many tools score each level (one count) gives the level `k` of them reach: the tools
+    above it are fewer than `k` and sorted by score; the rest are the first ones at that level.
+    """
+    low = max(0, math.ceil(min_score))
+    top = int(totals.max(initial=0))
+    if k == 0 or top < low:
+        return []
+    at_least = np.cumsum(np.bincount(totals)[::-1])[::-1]  # at_least[s]: the tools scoring s or more
+    reached = np.flatnonzero(at_least[low:] >= k)
+    level = low + int(reached[-1]) if len(reached) else low
+    above = np.flatnonzero(totals > level)
+    above = above[np.argsort(-totals[above].astype(np.int64), kind="stable")]  # ties stay in catalogue order
+    tied = np.flatnonzero(totals == level)[: k - len(above)]
+    scores = totals[above].tolist() + [level] * len(tied)
+    return list(zip(above.tolist() + tied.tolist(), scores))
+
+
+CACHE_BYTES = 16 * 2**20
+"""What a `KeywordIndex` keeps, at most, of the terms it looked up lately (`_Known`): 16 MiB, some
+1,600 common terms at 10,000 tools (a common term's scores take a byte a tool), 160 at 100,000."""
+
+
+class _Known:
+    """Terms looked up lately and what each added to the scores, up to `limit` bytes of arrays.
+
+    A model searching a catalogue sends the same words again and again ("order", "customer",
+    "list"): looking each up once per index rather than once per query is what a search engine's
+    query cache does. The index never changes, so what a term added stays true. When a new term
+    would pass the limit, the terms kept longest are forgotten first. Looking up is a dict read
+    (safe from any thread); keeping and forgetting hold a lock, so the byte count stays true.
+    """
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.used = 0
+        """Bytes of the arrays kept."""
+        self._added: dict[str, Added] = {}
+        self._lock = threading.Lock()
+
+    def get(self, term: str) -> Added | None:
+        return self._added.get(term)
+
+    def put(self, term: str, added: Added) -> None:
+        size = _bytes(added)
+        if size > self.limit:
+            return
+        with self._lock:
+            if term in self._added:  # another thread kept it first
+                return
+            while self.used + size > self.limit:
+                self.used -= _bytes(self._added.pop(next(iter(self._added))))
+            self._added[term] = added
+            self.used += size
+
+    def __len__(self) -> int:
+        return len(self._added)
+
+
+def _bytes(added: Added) -> int:
+    """The bytes of the arrays one term's `Added` holds (and a little for the dict's entry)."""
+    if isinstance(added, tuple):
+        return 128 + added[0].nbytes + added[1].nbytes
+    return 128 + added.nbytes
+
+
 class KeywordIndex:
     """The catalogue, prepared once for many keyword searches (same results as `naive_search`)."""
 
     specs: tuple[ToolSpec, ...]
     """The tools as built (a tuple: appended tools would not be in the index)."""
 
-    def __init__(self, specs: Sequence[ToolSpec]) -> None:
+    def __init__(self, specs: Sequence[ToolSpec], *, cache_bytes: int = CACHE_BYTES) -> None:
         self.specs = tuple(catalogue(specs, "KeywordIndex"))
+        if type(cache_bytes) is not int or cache_bytes < 0:  # a bool is no size either
+            raise ConfigurationError(
+                f"KeywordIndex: cache_bytes must be a whole number of bytes, 0 or more (0: no cache), "
+                f"not {cut(repr(cache_bytes), 60)}. Fix: KeywordIndex(specs, cache_bytes={CACHE_BYTES})"
+            )
         # one index over the names, then the descriptions: text i is tool i's name, text n + i its
         # description, so a term is looked up once for both (they share most of their words)
         try:  # str.lower: bytes, which have a lower() of their own, are refused here too
@@ -875,6 +957,8 @@ class KeywordIndex:
             raise catalogue_misfit(self.specs, "KeywordIndex") or _text_misfit(self.specs, "KeywordIndex") from None
         self._texts = _Postings(texts)
         """The names, then the descriptions, prepared for lookups."""
+        self._known = _Known(cache_bytes)
+        """What each term looked up lately adds to the scores (`_Known`)."""
 
     def __len__(self) -> int:
         return len(self.specs)
@@ -886,45 +970,41 @@ class KeywordIndex:
     def _totals(self, terms: Iterable[str], where: str) -> np.ndarray:
         """`scores`, in the narrowest type that holds them.
 
-        A term adds at most 3, so up to 85 terms' scores fit in a byte: the hit masks (bytes of 0
-        or 1) are then added as they are, byte to byte, with no conversion (the fastest way).
-        Words (terms of letters and digits, or of neither, longer than 3) are looked up together
-        (`_Postings.words_held`); the other terms one by one.
+        A term adds at most 3, so up to 85 terms' scores fit in a byte: what each term adds (bytes
+        of 0 to 3, or the tools it names and describes) is then added as it is, with no conversion
+        (the fastest way). A term looked up lately adds what it added then (`_Known`); of the
+        others, words (terms of letters and digits, or of neither, longer than 3) are looked up
+        together (`_Postings.words_hits`), the rest one by one (`_Postings.hits`).
         """
         cleaned = search_terms(terms, where)
-        n = len(self.specs)
-        totals: np.ndarray = np.zeros(n, dtype=np.uint8 if 3 * len(cleaned) <= 255 else np.int64)
-        words, others = _split_off_words(cleaned)
-        if words:
-            self._add_words(totals, words)
-        for term in others:
-            self._add(totals, self._texts.hits(term))
+        totals: np.ndarray = np.zeros(len(self.specs), dtype=np.uint8 if 3 * len(cleaned) <= 255 else np.int64)
+        known = self._known
+        new = []
+        for term in cleaned:
+            added = known.get(term)
+            if added is None:
+                new.append(term)
+            else:
+                _add(totals, added)
+        words, others = _split_off_words(new)
+        found = self._texts.words_hits(words) if words else []
+        for term, hits in chain(zip(words, found), ((term, self._texts.hits(term)) for term in others)):
+            added = self._added(hits)
+            known.put(term, added)
+            _add(totals, added)
         return totals
 
-    def _add_words(self, totals: np.ndarray, words: list[str]) -> None:
-        """Adds the scores of words looked up together (`_Postings.words_held`) to `totals`."""
-        alone, texts, counts = self._texts.words_held(words)
-        for hits in alone:
-            self._add(totals, hits)
-        if len(texts):
-            n = len(self.specs)
-            counts = counts.astype(totals.dtype)
-            split = int(texts.searchsorted(n))  # ascending, each once: += is safe
-            totals[texts[:split]] += 2 * counts[:split]  # a name holding a word counts twice
-            totals[texts[split:] - n] += counts[split:]
-
-    def _add(self, totals: np.ndarray, hits: np.ndarray) -> None:
-        """Adds one term's hits (a mask, or ascending texts) to `totals`: 2 for a name, 1 for a description."""
+    def _added(self, hits: np.ndarray) -> Added:
+        """What a term with these hits (a mask over the texts, or ascending texts) adds to the
+        scores: 2 for a name, 1 for a description."""
         n = len(self.specs)
         if hits.dtype == bool:
             flags = hits.view(np.uint8)
-            totals += flags[:n]  # a name hit counts twice
-            totals += flags[:n]
-            totals += flags[n:]
-        else:  # ascending, each once: += is safe
-            split = int(hits.searchsorted(n))
-            totals[hits[:split]] += 2
-            totals[hits[split:] - n] += 1
+            added = flags[:n] << 1  # a name hit counts twice
+            added += flags[n:]
+            return added
+        split = int(hits.searchsorted(n))  # ascending, each once
+        return hits[:split], hits[split:] - n
 
     def search(
         self, terms: Iterable[str], max_results: int = 5, min_score: float = 1, allowed: Collection[str] | None = None
@@ -936,14 +1016,17 @@ class KeywordIndex:
             min_score = check_min_score(min_score, "KeywordIndex.search")
         allowed = check_allowed(allowed, "KeywordIndex.search")
         totals = self._totals(terms, "KeywordIndex.search")
+        if allowed is None:
+            return [
+                Match(self.specs[i].name, self.specs[i].description, level)
+                for i, level in _top(totals, max_results, min_score)
+            ]
         best: list[Match] = []
         level = int(totals.max(initial=0))  # score levels from the highest down, each found with one pass
         while level >= min_score and len(best) < max_results:
             tied = np.flatnonzero(totals == level)  # ties: catalogue order
-            if allowed is None:  # only the first few become Python numbers (thousands may tie)
-                tied = tied[: max_results - len(best)]
             for i in tied.tolist():
-                if allowed is None or self.specs[i].name in allowed:
+                if self.specs[i].name in allowed:
                     best.append(Match(self.specs[i].name, self.specs[i].description, level))
                     if len(best) == max_results:
                         break

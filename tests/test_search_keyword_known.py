@@ -1,0 +1,100 @@
+"""Keyword index: terms looked up lately add what they added then (`_Known`), within their bytes."""
+
+import random
+import threading
+
+import pytest
+
+from toolkit.errors import ConfigurationError
+from toolkit.search.catalog import load_catalog, scaled_catalog
+from toolkit.search.keyword import CACHE_BYTES, KeywordIndex, naive_search
+from toolkit.tools.reflect import ToolSpec
+
+
+@pytest.fixture(scope="module")
+def catalogue():
+    specs = scaled_catalog(load_catalog().tools, 2_000)
+    words = sorted({w for s in specs[:200] for w in f"{s.name} {s.description}".lower().split()})
+    return specs, words
+
+
+def queries(words, seed, n=120):
+    """Queries that share their words (the same ones come back), of every kind of term the index
+    reads its own way: common and rare words, short pieces, mixed terms, six or more words."""
+    rng = random.Random(seed)
+    pool = rng.sample(words, 40) + ["a", "e", "or", "e.g.", "list the", "ORDER", " order "]
+    return [rng.sample(pool, rng.choice([1, 2, 4, 7, 12])) for _ in range(n)]
+
+
+def test_terms_seen_again_give_what_the_naive_scorer_gives(catalogue):
+    specs, words = catalogue
+    index = KeywordIndex(specs)
+    for terms in queries(words, 1) * 2:
+        assert index.search(terms) == naive_search(terms, specs), terms
+        assert index.search(terms, 20, 2) == naive_search(terms, specs, 20, 2), terms
+    assert len(index._known) > 40  # the second pass read them all from what was kept
+
+
+def test_more_terms_than_a_byte_holds_seen_again(catalogue):
+    specs, words = catalogue
+    index = KeywordIndex(specs)
+    terms = words[:100]
+    first = index.scores(terms).tolist()
+    assert index.scores(terms).tolist() == first
+    assert index.scores(terms[::-1]).tolist() == first
+
+
+@pytest.mark.parametrize("limit", [0, 1, 1_000, 50_000])
+def test_what_is_kept_stays_within_its_bytes_and_the_answers_stay_true(catalogue, limit):
+    specs, words = catalogue
+    index = KeywordIndex(specs, cache_bytes=limit)
+    for terms in queries(words, 2, 60):
+        assert index.search(terms) == naive_search(terms, specs), terms
+        assert index._known.used <= limit
+    if limit < len(specs) + 128:  # less than a common term's scores (a byte a tool): only rare terms kept
+        assert all(isinstance(added, tuple) for added in index._known._added.values())
+    assert (len(index._known) > 0) == (limit >= 1_000)  # below a rare term's 128 bytes and more, nothing is kept
+
+
+def test_the_terms_kept_longest_are_forgotten_first():
+    specs = [ToolSpec(f"tool_{i}", f"word{i} common") for i in range(10)]
+    index = KeywordIndex(specs, cache_bytes=3 * (128 + 4))  # three terms of one tool each
+    for i in range(5):
+        index.search([f"word{i}"])
+    assert list(index._known._added) == ["word2", "word3", "word4"]
+    assert index._known.used == 3 * (128 + 4)
+
+
+def test_searches_from_many_threads_agree_and_count_their_bytes_once(catalogue):
+    specs, words = catalogue
+    index = KeywordIndex(specs, cache_bytes=200_000)
+    wrong: list[list[str]] = []
+    start = threading.Barrier(4)
+
+    def search(seed):
+        start.wait()
+        for terms in queries(words, seed, 40):
+            if index.search(terms) != naive_search(terms, specs):
+                wrong.append(terms)
+
+    threads = [threading.Thread(target=search, args=(seed,)) for seed in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert wrong == []
+    kept = index._known
+    assert kept.used == sum(
+        128 + sum(a.nbytes for a in (x if isinstance(x, tuple) else (x,))) for x in kept._added.values()
+    )
+    assert kept.used <= 200_000
+
+
+@pytest.mark.parametrize("limit", [-1, 1.5, True, "16MB", None])
+def test_a_cache_size_that_is_no_number_of_bytes_is_a_developer_error(limit):
+    with pytest.raises(ConfigurationError) as error:
+        KeywordIndex([ToolSpec("a", "b")], cache_bytes=limit)
+    assert str(error.value) == (
+        "KeywordIndex: cache_bytes must be a whole number of bytes, 0 or more (0: no cache), "
+        f"not {limit!r}. Fix: KeywordIndex(specs, cache_bytes={CACHE_BYTES})"
+    )

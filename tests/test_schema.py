@@ -18,7 +18,7 @@ from toolkit.chat.messages import ToolCall
 from toolkit.errors import ConfigurationError, ToolDefinitionError
 from toolkit.tools.decorator import InvocationContext, MemoryId, Param, ReturnBehavior
 from toolkit.tools.execute import FEED_BACK_ALL, function_tool, tools_from
-from toolkit.tools.reflect import ToolSpec, parse_docstring, reflect
+from toolkit.tools.reflect import ToolSpec, griffe_docstring, parse_docstring, reflect
 
 HERE = __name__
 META = [jsonschema.Draft202012Validator, jsonschema.Draft7Validator]
@@ -142,6 +142,31 @@ def test_parse_docstring_google_style():
         {"city": "The city, spelled in English.", "args": "ignored", "days": "How many days."},
     )
     assert parse_docstring(None) == ("", {})
+
+
+@pytest.mark.parametrize(
+    "title", ["Keyword Arguments", "Other Args", "Other Arguments", "Other Params", "Type Parameters"]
+)
+def test_every_google_parameters_title_griffe_reads_describes_the_parameter(title):
+    """griffe's Google titles (`_section_kind` in griffe/_internal/docstrings/google.py): a
+    docstring whose one section was `Keyword Arguments:` or `Other Args:` was taken for plain text,
+    the section put into the tool's description and the parameter left undescribed (pydantic-ai
+    and griffe read the entry as the parameter's description)."""
+    doc = f"Look up an order.\n\n{title}:\n    order_id: The order's id."
+    summary, args = parse_docstring(doc)
+    assert summary == "Look up an order."
+    assert args == ({} if title == "Type Parameters" else {"order_id": "The order's id."})
+    assert (summary, args) == griffe_docstring(doc)
+
+
+@pytest.mark.parametrize(
+    "title", ["Exceptions", "Warns", "Receives", "Functions", "Methods", "Classes", "Modules", "Type Aliases"]
+)
+def test_every_google_section_title_griffe_reads_stays_out_of_the_description(title):
+    """The other Google titles griffe reads (`Exceptions:` is its `Raises:`): the section went
+    into the tool's description when it was the docstring's only one."""
+    doc = f"Look up an order.\n\n{title}:\n    KeyError: no such order."
+    assert parse_docstring(doc) == ("Look up an order.", {}) == griffe_docstring(doc)
 
 
 @pytest.mark.parametrize(

@@ -383,10 +383,19 @@ def _object(properties: dict[str, Any], required: list[str], defs: dict[str, Any
     return out
 
 
-_SECTION_START = (
-    r"(?:(?i:Args|Arguments|Parameters|Params|Other Parameters|Keyword Args|Returns?|Raises|Yields?|"
-    r"Examples?|Notes?|Attributes|See Also|Warnings?|References)[^\S\n]*+:?\s*$|-{3,}\s*$|:\w[^:]*+:)"
+_PARAMETER_TITLES = (
+    "Args|Arguments|Parameters|Params|Other Args|Other Arguments|Other Parameters|Other Params|"
+    "Keyword Args|Keyword Arguments"
 )
+"""The Google section titles whose entries are parameters (griffe's `_section_kind`, in
+griffe/_internal/docstrings/google.py: `parameters` and `other_parameters`)."""
+_SECTION_TITLES = (
+    f"{_PARAMETER_TITLES}|Type Args|Type Arguments|Type Parameters|Type Params|Returns?|Raises|Exceptions|"
+    "Yields?|Receives|Examples?|Notes?|Attributes|Functions|Methods|Classes|Modules|Type Aliases|See Also|"
+    "Warns|Warnings?|References"
+)
+"""Every section title: griffe's Google ones (`Exceptions:` is its `Raises:`), and NumPy's."""
+_SECTION_START = rf"(?:(?i:{_SECTION_TITLES})[^\S\n]*+:?\s*$|-{{3,}}\s*$|:\w[^:]*+:)"
 r"""A section header, a rule or a field: `(?:(?i:Args|...)\s*:?\s*$|-{3,}\s*$|:\w+[^:]*:)`, linear.
 A title in any case (`args:`, `ARGS:`): griffe reads Google titles case-insensitively.
 The blanks after a title stop at the line's end and are not given back (the two `\s*` around the
@@ -442,12 +451,7 @@ def parse_docstring(doc: str | None) -> tuple[str, dict[str, str]]:
     return _griffe_sections(Docstring(given), style) if plain is None else plain
 
 
-_PARAMETER_TITLES = "Args|Arguments|Parameters|Params|Other Parameters|Keyword Args|Keyword Arguments"
-"""The Google section titles whose entries are parameters."""
-_GOOGLE_HEADER = re.compile(
-    rf"^(?i:{_PARAMETER_TITLES}|Returns?|Raises|Yields?|Examples?|Notes?|Attributes|Warnings?|References|See Also)"
-    r"\s*:\s*$"
-)
+_GOOGLE_HEADER = re.compile(rf"^(?i:{_SECTION_TITLES})\s*:\s*$")
 
 _GOOGLE_HEADER_LINE = fast_schema.line_start_pattern(_GOOGLE_HEADER.pattern.removeprefix("^"))
 """`_GOOGLE_HEADER` on any line (`fast_schema.at_a_line_start`)."""

@@ -535,8 +535,8 @@ def test_unresolved_annotation():
 
 def test_two_descriptions():
     assert _error(two_descriptions) == (
-        f"@tool {HERE}.two_descriptions, parameter 'city': Param and Field both give a description, "
-        "and they differ. Fix: keep one of them"
+        f"@tool {HERE}.two_descriptions, parameter 'city': Param and Field give it two different "
+        "descriptions (Param('A') and Field(description='B')). Fix: keep one of them"
     )
 
 

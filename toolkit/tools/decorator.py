@@ -510,7 +510,8 @@ def _one_description(fn: Any, positional: str | None, keyword: str | None) -> st
     if positional is not None and keyword is not None and positional != keyword:
         raise ToolDefinitionError(
             f"@tool {function_label(fn)}",
-            "the description is given twice, positionally and as description=, and they differ",
+            f"the description is given twice, positionally and as description=, and they differ "
+            f"({positional!r} and {keyword!r})",
             "keep one of them",
         )
     return positional if positional is not None else keyword

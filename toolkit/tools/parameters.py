@@ -648,7 +648,11 @@ def _naming(
     p_desc, p_name = (param.description, param.name) if param else (None, None)
     f_desc, f_name = (field_info.description, _alias(field_info)) if field_info else (None, None)
     if p_desc and f_desc and p_desc != f_desc:
-        raise ToolDefinitionError(where, "Param and Field both give a description, and they differ", "keep one of them")
+        raise ToolDefinitionError(
+            where,
+            f"Param and Field give it two different descriptions (Param({p_desc!r}) and Field(description={f_desc!r}))",
+            "keep one of them",
+        )
     declared = [d for d in (p_desc, f_desc, *notes) if d] if notes else []  # Param and Field agree by now
     if len(set(declared)) > 1:
         raise ToolDefinitionError(

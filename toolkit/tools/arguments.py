@@ -251,6 +251,16 @@ _EXPECTED = {
     "timezone_aware": "a date-time with a time zone, like 2026-10-20T09:30:00+08:00",
     "timezone_naive": "a date-time without a time zone, like 2026-10-20T09:30:00",
 }
+_NOT_REAL = {
+    "date_parsing": "a real date like 2026-10-20",
+    "date_from_datetime_parsing": "a real date like 2026-10-20",
+    "datetime_parsing": "a real date-time like 2026-10-20T09:30:00",
+    "datetime_from_date_parsing": "a real date-time like 2026-10-20T09:30:00",
+    "time_parsing": "a real time like 09:30:00",
+}
+"""A date or time in ISO form whose day, month or hour does not exist (`2026-02-30`, `25:00`: the
+parser's error says "day value is outside expected range"): "expected a date like 2026-10-20"
+named the form the model had already used."""
 _SIZES = {
     "string_too_short": "a string of at least {min_length} characters",
     "string_too_long": "a string of at most {max_length} characters",
@@ -377,6 +387,8 @@ def _own_reason(err: Any) -> str:
 
 def _expected(err: Any) -> str:
     kind, ctx = err["type"], err.get("ctx") or {}
+    if kind in _NOT_REAL and "range" in str(ctx.get("error", "")):
+        return _NOT_REAL[kind]
     if kind in _EXPECTED:
         return _EXPECTED[kind]
     if kind in ("enum", "literal_error"):

@@ -585,6 +585,29 @@ def test_unsupported_type():
     )
 
 
+class PhoneNumber(str):
+    """A type whose validation needs a package not installed, as pydantic's `EmailStr` without
+    email-validator, or pydantic-extra-types' `PhoneNumber` without phonenumbers."""
+
+    @classmethod
+    def __get_pydantic_core_schema__(cls, source: Any, handler: Any) -> Any:
+        raise ImportError("phonenumbers is not installed, run `pip install 'pydantic-extra-types[phonenumbers]'`")
+
+
+def needs_a_package(phone: PhoneNumber) -> None: ...
+
+
+def test_a_type_that_needs_a_package_not_installed_says_which():
+    """`EmailStr` without email-validator was told 'pydantic cannot describe EmailStr as JSON
+    Schema (ImportError). Fix: use a JSON-friendly type', though EmailStr is one: pydantic's
+    own message names the package to install."""
+    assert _error(needs_a_package) == (
+        f"@tool {HERE}.needs_a_package, parameter 'phone': pydantic needs a package that is not "
+        "installed to read PhoneNumber (phonenumbers is not installed, run `pip install "
+        "'pydantic-extra-types[phonenumbers]'`). Fix: install it, or take a str and check the value in the tool"
+    )
+
+
 def test_two_parameters_with_one_wire_name():
     assert _error(same_wire_name) == (
         f"@tool {HERE}.same_wire_name: two parameters are both called 'b' in the schema. "

@@ -234,6 +234,12 @@ def _undescribable(where: str, base: Any, exc: Exception) -> ToolDefinitionError
             f"pydantic cannot read {name}, a typing.TypedDict, on Python < 3.12",
             "define it with `from typing_extensions import TypedDict`",
         )
+    if isinstance(exc, ImportError):  # `EmailStr` without email-validator: pydantic's text names the package
+        return ToolDefinitionError(
+            where,
+            f"pydantic needs a package that is not installed to read {name} ({' '.join(str(exc).split())})",
+            "install it, or take a str and check the value in the tool",
+        )
     if isinstance(exc, SchemaError):  # e.g. Field(ge=1.5) on an int
         reason = str(exc).strip().splitlines()[-1].strip().removeprefix("ValueError: ")
         return ToolDefinitionError(

@@ -1,6 +1,7 @@
 """Arguments in: the coercion table (accepted and rejected inputs across types), parsing, the
 required / optional / null rules, and the exact model-facing text of every argument error."""
 
+import collections
 import dataclasses
 import datetime
 import decimal
@@ -19,6 +20,7 @@ from pydantic import (
     Field,
     FutureDate,
     FutureDatetime,
+    Json,
     NaiveDatetime,
     PastDate,
     PastDatetime,
@@ -566,6 +568,18 @@ def test_a_param_info_is_made_as_the_dataclass_would_make_it():
         (datetime.date, "2026-02-30T00:00:00", "a real date like 2026-10-20"),
         (datetime.datetime, "2026-02-30T09:30:00", "a real date-time like 2026-10-20T09:30:00"),
         (datetime.time, "25:00", "a real time like 09:30:00"),
+        (Annotated[datetime.date, Field(gt=datetime.date(2026, 1, 1))], "2025-12-31", "a date > 2026-01-01"),
+        (
+            Annotated[datetime.datetime, Field(ge=datetime.datetime(2026, 1, 1, 9, 30))],
+            "2026-01-01T09:00:00",
+            "a date-time >= 2026-01-01T09:30:00",
+        ),
+        (Annotated[datetime.timedelta, Field(le=datetime.timedelta(hours=1))], "PT2H", "a value <= 1 hour"),
+        (bytes, 5, "a string"),
+        (frozenset[int], "1", "an array"),
+        (collections.deque, "1", "an array"),
+        (Json[list[int]], "[1,", "a string holding valid JSON"),
+        (Json[list[int]], 5, "a string holding valid JSON"),
     ],
     ids=lambda v: repr(v)[:30],
 )
@@ -575,7 +589,9 @@ def test_pydantics_constraint_messages_read_as_what_is_expected(annotation, sent
     read "expected decimal input should have …", "expected UUID version 4 expected". Each is the
     phrase of what is valid, as the other errors are, and has its Chinese form. A date written in
     the right form that does not exist (February 30th, month 13, hour 25) was told "expected a date
-    like 2026-10-20", the form it had: it is told the date must be a real one."""
+    like 2026-10-20", the form it had: it is told the date must be a real one. A date's bound read
+    "expected a number > 2026-01-01"; JSON's invalid text "expected invalid JSON: ..."; bytes, a
+    frozenset and a deque "expected a valid bytes / frozenset / deque", no JSON type."""
     from toolkit.loop.texts import expected_zh
 
     with pytest.raises(ArgumentError) as info:

@@ -219,6 +219,11 @@ _EXPECTED = {
     "string_type": "a string",
     "list_type": "an array",
     "set_type": "an array",
+    "frozen_set_type": "an array",
+    "deque_type": "an array",
+    "bytes_type": "a string",
+    "json_invalid": "a string holding valid JSON",
+    "json_type": "a string holding valid JSON",
     "tuple_type": "an array",
     "dict_type": "an object",
     "model_type": "an object",
@@ -282,6 +287,21 @@ _BOUNDS = {
     "less_than": ("lt", "<"),
     "less_than_equal": ("le", "<="),
 }
+
+
+_ISO_DATE = re.compile(r"\d{4}-\d\d-\d\d")
+_ISO_DATE_TIME = re.compile(r"\d{4}-\d\d-\d\d[T ]\d\d:\d\d")
+
+
+def _bounded(bound: Any) -> str:
+    """What a bound bounds: a number, or a date or date-time (pydantic gives their bounds as ISO
+    text), else a value (a duration's bound reads "1 hour")."""
+    if isinstance(bound, (int, float, decimal.Decimal)):
+        return "a number"
+    text = str(bound)
+    if _ISO_DATE.fullmatch(text):
+        return "a date"
+    return "a date-time" if _ISO_DATE_TIME.match(text) else "a value"
 
 
 _IMMUTABLE = (str, int, float, bool, bytes, type(None), decimal.Decimal, enum.Enum, frozenset)
@@ -395,7 +415,7 @@ def _expected(err: Any) -> str:
         return f"one of {ctx['expected']}"
     if kind in _BOUNDS:
         key, sign = _BOUNDS[kind]
-        return f"a number {sign} {ctx[key]}"
+        return f"{_bounded(ctx[key])} {sign} {ctx[key]}"
     if kind in _SIZES:
         return _SIZES[kind].format(**ctx)
     msg = err["msg"]

@@ -111,10 +111,10 @@ def parameter(
             fast, found = fast_schema.parts_schema(inner, metadata, None if unbuilt else base)
         except fast_schema.MarkedField as marked:
             raise _marked_field(where, marked) from None
+        except fast_schema.EmptyEnum as empty:
+            raise _empty_enum(where, empty) from None
     # the schema before the default: a type pydantic cannot describe is refused as such, with a default too
     schema, defs = fast if fast is not None else _schema(where, base)
-    if defs:  # an enum is always one of them
-        _no_empty_enum(where, defs)
     required, default = _required(where, base, param, declared, nullable, found)
     prop = dict(schema)  # this parameter's own: the description and default are written into it
     if description:
@@ -161,38 +161,20 @@ def _schema(where: str, base: Any) -> tuple[dict[str, Any], dict[str, Any]]:
         return fast_schema.type_schema(built)
     except fast_schema.MarkedField as marked:
         raise _marked_field(where, marked) from None
+    except fast_schema.EmptyEnum as empty:
+        raise _empty_enum(where, empty) from None
     except Exception as exc:  # pydantic cannot describe this type
         raise _undescribable(where, built, exc) from None
 
 
-def _no_empty_enum(where: str, defs: dict[str, Any]) -> None:
+def _empty_enum(where: str, empty: fast_schema.EmptyEnum) -> ToolDefinitionError:
     """An enum without members (`{"enum": []}`): no value the model sends is valid, so every call
     would fail (and a gateway may refuse the request for the schema): refused here instead."""
-    for name, body in defs.items():
-        if body.get("enum") == []:
-            what, fix = f"the enum {name}", f"give {name} its members"
-        elif _holds_empty_enum(body):  # pydantic writes such an enum in place inside a model
-            what, fix = "an enum in its type", "give the enum its members"
-        else:
-            continue
-        raise ToolDefinitionError(
-            where, f"{what} has no members, so no value the model sends is one of them", f"{fix}, or use another type"
-        )
-
-
-def _holds_empty_enum(node: Any) -> bool:
-    """Whether an `{"enum": []}` is anywhere in `node`: a walk with a list of what is left to
-    look at (a generator per level cost a model's schema more than the rest of its reflection)."""
-    left = [node]
-    while left:
-        item = left.pop()
-        if isinstance(item, dict):
-            if item.get("enum") == []:
-                return True
-            left.extend(item.values())
-        elif isinstance(item, list):
-            left.extend(item)
-    return False
+    name = empty.name
+    what, fix = (f"the enum {name}", f"give {name} its members") if name else ("an enum in its type", "give the enum its members")
+    return ToolDefinitionError(
+        where, f"{what} has no members, so no value the model sends is one of them", f"{fix}, or use another type"
+    )
 
 
 def _marked_field(where: str, marked: fast_schema.MarkedField) -> ToolDefinitionError:

@@ -701,7 +701,9 @@ def _validator_signature(where: str, name: str, exc: PydanticUserError) -> ToolD
 
 def _checked_default(where: str, base: Any, default: Any, nullable: bool, found: Any = fast_schema.UNREAD) -> Any:
     """The default, checked against the type (`found`: the `constraints` of an `Annotated` type's
-    metadata, when `fast_schema.parts_schema` read them)."""
+    metadata, when `fast_schema.parts_schema` read them). A float default that is not finite
+    (`max_price: float = math.inf`, "no limit") is a default as any other, as the fast checks
+    read it: the executor's validator refuses NaN and infinities from the model only."""
     if isinstance(base, _Unbuilt):
         if fast_schema.obviously_within(*base, default, nullable, taken_off=True, found=found):
             return default
@@ -714,6 +716,8 @@ def _checked_default(where: str, base: Any, default: Any, nullable: bool, found:
     try:
         return coercion.validate_value(base, default)
     except ValidationError as exc:
+        if all(error["type"] == "finite_number" for error in exc.errors()):
+            return default  # NaN, an infinity: refused from the model (coercion rule 3), a default as any other
         hint = f" (e.g. `{type_name(base)} | None = None`)" if default is None else ""
         raise ToolDefinitionError(
             where,

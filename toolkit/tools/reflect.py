@@ -170,7 +170,10 @@ def reflect(
     stands for the function's own, for a function no model sees by its name (a compensation,
     reflected to read its parameters as its tool's); `doc` stands for its docstring (a callable
     object's class docstring, for a `__call__` without one). Raises `ToolDefinitionError`."""
-    per_fn = _CACHE.setdefault(fn, {})
+    try:
+        per_fn = _CACHE.setdefault(fn, {})
+    except TypeError:  # not weakly referable (a callable written in C): nothing to cache it by
+        return _reflect(fn, skip_first, name, doc)
     key = (skip_first, name, doc)
     if key not in per_fn:
         per_fn[key] = _reflect(fn, skip_first, name, doc)
@@ -281,7 +284,14 @@ def _check_synchronous(fn: Callable[..., Any], label: str) -> None:
 
 
 def _parameters(fn: Callable[..., Any], label: str, skip_first: bool) -> list[Declared]:
-    params = declared_parameters(fn)[1 if skip_first else 0 :]
+    try:
+        params = declared_parameters(fn)[1 if skip_first else 0 :]
+    except (ValueError, TypeError) as exc:  # `inspect.signature` of a builtin type, of a `__signature__` that is none
+        raise ToolDefinitionError(
+            label,
+            f"its signature cannot be read ({exc})",
+            "write a small def with typed parameters and a docstring that calls it, and use that",
+        ) from None
     if params and not skip_first and _unbound_method(fn, params[0]):
         owner = fn.__qualname__.rsplit(".", 1)[0]
         raise ToolDefinitionError(

@@ -58,6 +58,7 @@ from toolkit.tools.decorator import (
     dispatch_error,
     function_label,
     is_single_dispatch,
+    not_synchronous,
     tool_options,
 )
 from toolkit.tools.parameters import EMPTY, Declared, ParamInfo, class_names, parameter
@@ -261,26 +262,9 @@ def plainly_synchronous(fn: Callable[..., Any]) -> bool:
 
 def _check_synchronous(fn: Callable[..., Any], label: str) -> None:
     """An async function, a wrapper of one, or a generator: a `ToolDefinitionError`."""
-    if inspect.iscoroutinefunction(fn):
-        raise ToolDefinitionError(
-            label,
-            "it is async, and the executor calls tools synchronously",
-            "make it a plain function (async tools are left out for now)",
-        )
-    if hasattr(fn, "__wrapped__") and inspect.iscoroutinefunction(inspect.unwrap(fn)):
-        raise ToolDefinitionError(
-            label,
-            "it wraps an async function (functools.wraps), so a call returns a coroutine, and the executor "
-            "calls tools synchronously",
-            "make the wrapped function a plain function (async tools are left out for now); a wrapper that "
-            "runs the coroutine itself (asyncio.run) should not set __wrapped__ (drop functools.wraps)",
-        )
-    if inspect.isgeneratorfunction(fn) or inspect.isasyncgenfunction(fn):
-        raise ToolDefinitionError(
-            label,
-            "it is a generator (it yields), and a tool call needs one return value",
-            "return a list (or a string) instead of yielding",
-        )
+    error = not_synchronous(fn, label)
+    if error is not None:
+        raise error
 
 
 def _parameters(fn: Callable[..., Any], label: str, skip_first: bool) -> list[Declared]:

@@ -12,7 +12,9 @@ def without_shortcuts() -> contextlib.ExitStack:
     checks every default."""
     stack = contextlib.ExitStack()
     stack.enter_context(
-        mock.patch.object(fast_schema, "type_schema", lambda t: fast_schema._members_checked(json_schema.pydantic_schema(t)))
+        mock.patch.object(
+            fast_schema, "type_schema", lambda t: fast_schema._members_checked(json_schema.pydantic_schema(t))
+        )
     )
     stack.enter_context(mock.patch.object(fast_schema, "parts_schema", lambda *a: (None, fast_schema.UNREAD)))
     stack.enter_context(mock.patch.object(fast_schema, "obviously_valid", lambda *a, **k: False))

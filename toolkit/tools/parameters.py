@@ -171,7 +171,11 @@ def _empty_enum(where: str, empty: fast_schema.EmptyEnum) -> ToolDefinitionError
     """An enum without members (`{"enum": []}`): no value the model sends is valid, so every call
     would fail (and a gateway may refuse the request for the schema): refused here instead."""
     name = empty.name
-    what, fix = (f"the enum {name}", f"give {name} its members") if name else ("an enum in its type", "give the enum its members")
+    what, fix = (
+        (f"the enum {name}", f"give {name} its members")
+        if name
+        else ("an enum in its type", "give the enum its members")
+    )
     return ToolDefinitionError(
         where, f"{what} has no members, so no value the model sends is one of them", f"{fix}, or use another type"
     )

@@ -95,7 +95,7 @@ def _value(node: Any, path: str, where: str) -> Any:
     return _walk(node, path, where)
 
 
-_BELONGS = {
+_BELONGS: dict[type, tuple[str, str]] = {
     dict: ("an object of named schemas", 'write it as {"name": {...}, ...}'),
     list: ("a list of schemas", "write it as [{...}, {...}]"),
 }

@@ -533,6 +533,19 @@ def test_unresolved_annotation():
     )
 
 
+def unclosed(city: "list[str") -> None: ...  # noqa: F722
+
+
+def test_an_annotation_that_is_not_python_says_so_not_to_import_it():
+    """A string annotation with a typo was told "Fix: import the type at module level", which
+    cannot mend a bracket never closed."""
+    assert _error(unclosed) == (
+        f"@tool {HERE}.unclosed, parameter 'city': its annotation 'list[str' cannot be resolved "
+        "(SyntaxError: '[' was never closed (<annotation>, line 1)). "
+        "Fix: write the annotation as a Python type, e.g. 'list[str]'"
+    )
+
+
 def test_two_descriptions():
     assert _error(two_descriptions) == (
         f"@tool {HERE}.two_descriptions, parameter 'city': Param and Field give it two different "

@@ -538,11 +538,11 @@ def _namespace(fn: Any) -> dict[str, Any]:
 
 def _unresolved(fn: Any, where: str, shown: str, exc: Exception, *, text: bool) -> ToolDefinitionError:
     nested = "<locals>" in getattr(fn, "__qualname__", "")
-    return ToolDefinitionError(
-        where,
-        f"its annotation {shown} cannot be resolved ({type(exc).__name__}: {exc})",
-        (_UNRESOLVED_FIX_NESTED if text else _UNRESOLVED_FIX_QUOTED) if nested else _UNRESOLVED_FIX,
-    )
+    if isinstance(exc, SyntaxError):  # a typo (`"list[str"`): no import mends it
+        fix = "write the annotation as a Python type, e.g. 'list[str]'"
+    else:
+        fix = (_UNRESOLVED_FIX_NESTED if text else _UNRESOLVED_FIX_QUOTED) if nested else _UNRESOLVED_FIX
+    return ToolDefinitionError(where, f"its annotation {shown} cannot be resolved ({type(exc).__name__}: {exc})", fix)
 
 
 _UNRESOLVED_FIX = "import the type at module level (not under TYPE_CHECKING)"

@@ -1,6 +1,7 @@
 """Arguments in: the coercion table (accepted and rejected inputs across types), parsing, the
 required / optional / null rules, and the exact model-facing text of every argument error."""
 
+import collections
 import dataclasses
 import datetime
 import decimal
@@ -19,6 +20,7 @@ from pydantic import (
     Field,
     FutureDate,
     FutureDatetime,
+    Json,
     NaiveDatetime,
     PastDate,
     PastDatetime,
@@ -159,7 +161,7 @@ REJECTED = [  # (type, what the model sent, the field, what the error says is ex
     (Literal["metric", "imperial"], "kelvin", "x", "one of 'metric' or 'imperial'"),
     (Literal[1, 2, 3], "4", "x", "one of 1, 2 or 3"),
     (D, "yesterday", "x", "a date like 2026-10-20"),
-    (D, "2026-13-01", "x", "a date like 2026-10-20"),
+    (D, "2026-13-01", "x", "a real date like 2026-10-20"),
     (DT, "soon", "x", "a date-time like 2026-10-20T09:30:00"),
     (uuid.UUID, "not-a-uuid", "x", "a UUID"),
     (list[int], "1,2", "x", "an array"),
@@ -561,6 +563,23 @@ def test_a_param_info_is_made_as_the_dataclass_would_make_it():
             "a date-time without a time zone, like 2026-10-20T09:30:00",
         ),
         (UUID4, "6ba7b810-9dad-11d1-80b4-00c04fd430c8", "a UUID of version 4"),
+        (datetime.date, "2026-02-30", "a real date like 2026-10-20"),
+        (datetime.date, "2026-13-01", "a real date like 2026-10-20"),
+        (datetime.date, "2026-02-30T00:00:00", "a real date like 2026-10-20"),
+        (datetime.datetime, "2026-02-30T09:30:00", "a real date-time like 2026-10-20T09:30:00"),
+        (datetime.time, "25:00", "a real time like 09:30:00"),
+        (Annotated[datetime.date, Field(gt=datetime.date(2026, 1, 1))], "2025-12-31", "a date > 2026-01-01"),
+        (
+            Annotated[datetime.datetime, Field(ge=datetime.datetime(2026, 1, 1, 9, 30))],
+            "2026-01-01T09:00:00",
+            "a date-time >= 2026-01-01T09:30:00",
+        ),
+        (Annotated[datetime.timedelta, Field(le=datetime.timedelta(hours=1))], "PT2H", "a value <= 1 hour"),
+        (bytes, 5, "a string"),
+        (frozenset[int], "1", "an array"),
+        (collections.deque, "1", "an array"),
+        (Json[list[int]], "[1,", "a string holding valid JSON"),
+        (Json[list[int]], 5, "a string holding valid JSON"),
     ],
     ids=lambda v: repr(v)[:30],
 )
@@ -568,7 +587,11 @@ def test_pydantics_constraint_messages_read_as_what_is_expected(annotation, sent
     """pydantic words these as sentences ("Decimal input should have no more than 4 digits in
     total", "Date should be in the past", "UUID version 4 expected"); put after "expected" they
     read "expected decimal input should have …", "expected UUID version 4 expected". Each is the
-    phrase of what is valid, as the other errors are, and has its Chinese form."""
+    phrase of what is valid, as the other errors are, and has its Chinese form. A date written in
+    the right form that does not exist (February 30th, month 13, hour 25) was told "expected a date
+    like 2026-10-20", the form it had: it is told the date must be a real one. A date's bound read
+    "expected a number > 2026-01-01"; JSON's invalid text "expected invalid JSON: ..."; bytes, a
+    frozenset and a deque "expected a valid bytes / frozenset / deque", no JSON type."""
     from toolkit.loop.texts import expected_zh
 
     with pytest.raises(ArgumentError) as info:

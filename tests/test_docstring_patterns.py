@@ -19,8 +19,10 @@ from toolkit.tools import fast_schema, json_schema, reflect
 OLD_ENTRY = re.compile(r"^(\*{0,2}\w+)\s*(?:\([^)]*\))?\s*:\s*(.*)$")
 OLD_NOT_GOOGLE = re.compile(r"^\s*(?:-{3,}|={3,})\s*$|^\s*:\w+[^:]*:|^\s*\.\.\s", re.M)
 OLD_SECTIONS = re.compile(
-    r"^\s*(?:(?i:Args|Arguments|Parameters|Params|Other Parameters|Keyword Args|Returns?|Raises|Yields?|"
-    r"Examples?|Notes?|Attributes|See Also|Warnings?|References)\s*:?\s*$|-{3,}\s*$|:\w+[^:]*:)",
+    r"^\s*(?:(?i:Args|Arguments|Parameters|Params|Other Args|Other Arguments|Other Parameters|Other Params|"
+    r"Keyword Args|Keyword Arguments|Type Args|Type Arguments|Type Parameters|Type Params|Returns?|Raises|"
+    r"Exceptions|Yields?|Receives|Examples?|Notes?|Attributes|Functions|Methods|Classes|Modules|Type Aliases|"
+    r"See Also|Warns|Warnings?|References)\s*:?\s*$|-{3,}\s*$|:\w+[^:]*:)",
     re.M,
 )
 OLD_HEADER_LINE = re.compile(r"[ \t]*class[ \t]+\w+[ \t]*(?:\([^()'\"#;\\]*\))?[ \t]*:[ \t]*(?:#.*)?\n?")

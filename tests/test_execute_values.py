@@ -5,6 +5,7 @@ as JSON (their `str()` cuts data to `...`), built-ins and lists are refused by n
 import functools
 import itertools
 import math
+import operator
 
 import numpy as np
 import pandas as pd
@@ -15,7 +16,7 @@ from toolkit.chat.scripted import ScriptedModel, call
 from toolkit.errors import ToolDefinitionError
 from toolkit.loop.run import LoopOptions, run_loop
 from toolkit.tools.decorator import tool
-from toolkit.tools.execute import FEED_BACK_ALL, tools_from
+from toolkit.tools.execute import FEED_BACK_ALL, function_tool, tools_from
 from toolkit.tools.result_text import ITEMS_READ, to_text
 
 KEY = "sk-proj-" + "abcdefghijklmnopqrstuvwxyz0123456789ABCD"
@@ -112,6 +113,42 @@ def test_tools_from_a_c_callable_object_names_it():
     with pytest.raises(ToolDefinitionError) as caught:
         tools_from(np.sqrt)
     assert str(caught.value).startswith("tools_from(ufunc object): numpy.sqrt is written in C, not Python")
+
+
+@pytest.mark.parametrize(
+    "source, label",
+    [(str.upper, "str.upper"), (math.sqrt, "math.sqrt")],
+    ids=["method descriptor", "builtin"],
+)
+def test_function_tool_of_a_builtin_names_it_as_tools_from_does(source, label):
+    """`function_tool(str.upper)` (week 5 calls function_tool) raised TypeError: cannot create weak
+    reference to 'method_descriptor' object."""
+    with pytest.raises(ToolDefinitionError) as caught:
+        function_tool(source)
+    assert str(caught.value).startswith(f"function_tool({label}): {label} is written in C, not Python")
+
+
+def unreadable(*args: object, **kwargs: object) -> str:
+    """A function whose signature is not one."""
+    return ""
+
+
+unreadable.__signature__ = "(x: int)"  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    "source", [int, unreadable, operator.itemgetter(1)], ids=["builtin type", "bad __signature__", "itemgetter"]
+)
+def test_a_callable_whose_signature_cannot_be_read_is_a_developer_error(source):
+    """`function_tool(int)` raised ValueError (no signature found for builtin type), a function with
+    a `__signature__` that is not one TypeError, out of `inspect.signature`; `operator.itemgetter(1)`
+    TypeError: cannot create weak reference (reflection's cache)."""
+    with pytest.raises(ToolDefinitionError) as caught:
+        function_tool(source)
+    assert "its signature cannot be read (" in str(caught.value)
+    assert str(caught.value).endswith(
+        "Fix: write a small def with typed parameters and a docstring that calls it, and use that"
+    )
 
 
 def test_a_cached_function_is_a_tool_of_the_function_it_wraps():

@@ -3,7 +3,7 @@
 import pytest
 
 from toolkit.loop.texts import EN, ZH, expected_zh
-from toolkit.tools.arguments import _EXPECTED, _SIZES
+from toolkit.tools.arguments import _EXPECTED, _NOT_REAL, _SIZES
 
 
 @pytest.mark.parametrize(
@@ -22,6 +22,7 @@ from toolkit.tools.arguments import _EXPECTED, _SIZES
         ("a number >= 1", "数字，且 >= 1"),
         ("a string of at most 12 characters", "至多 12 个字符的字符串"),
         ("a date like 2026-10-20", "日期，例如 2026-10-20"),
+        ("a real date like 2026-10-20", "真实存在的日期，例如 2026-10-20"),
         ("SN 开头加 12 位数字", "SN 开头加 12 位数字"),  # already Chinese: unchanged
         ("a color, please", "a color, please"),  # unknown: unchanged, never garbled
     ],
@@ -45,7 +46,7 @@ def test_every_phrase_the_checker_writes_has_a_chinese_form():
         for template in _SIZES.values()
     ]
     digits = "a number of at most 4300 digits"  # an integer longer than Python converts
-    for phrase in [*_EXPECTED.values(), *sizes, digits]:
+    for phrase in [*_EXPECTED.values(), *_NOT_REAL.values(), *sizes, digits]:
         assert expected_zh(phrase) != phrase or phrase == "null", phrase
 
 

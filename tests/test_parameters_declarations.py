@@ -330,10 +330,19 @@ def sort_holder(holder: Holder | None = None) -> str:
     return ""
 
 
-@pytest.mark.parametrize("fn", [sort_by, sort_holder])
+def sort_by_each(kinds: list[NoKinds]) -> str:
+    return ""
+
+
+def count_by(counts: dict[str, NoKinds] | None = None) -> str:
+    return ""
+
+
+@pytest.mark.parametrize("fn", [sort_by, sort_holder, sort_by_each, count_by])
 def test_an_enum_without_members_is_refused_where_the_tool_is_made(fn):
     """Its schema was `{"enum": []}`: no value the model could send is valid (and a gateway may refuse
-    the request for it), so every call would fail, found only when the model calls it."""
+    the request for it), so every call would fail, found only when the model calls it. Inside a
+    list or a dict (`list[NoKinds]`: pydantic writes it in place, no `$defs`) it went unseen."""
     what, it = ("the enum NoKinds", "NoKinds") if fn is sort_by else ("an enum in its type", "the enum")
     assert _both(fn) == (
         f"raised ToolDefinitionError: @tool {HERE}.{fn.__name__}, parameter '{fn.__code__.co_varnames[0]}': "

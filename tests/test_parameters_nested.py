@@ -5,10 +5,11 @@ defined in the function; it now says why and what to do."""
 
 from __future__ import annotations
 
+import math
 from typing import Annotated
 
 import pytest
-from pydantic import BaseModel
+from pydantic import AfterValidator, BaseModel, Field
 
 from toolkit.errors import ToolDefinitionError
 from toolkit.tools.decorator import MemoryId, Param, tool
@@ -97,6 +98,41 @@ def test_a_default_json_cannot_carry_stays_out_of_the_schema_and_still_reaches_t
         return repr(threshold)
 
     scan.__annotations__ = {"threshold": type(default), "return": str}
+    [made] = tools_from(tool(scan))
+    assert "default" not in made.spec.parameters["properties"]["threshold"]
+    json.dumps(made.spec.to_openai(), allow_nan=False)  # what a request can carry
+    assert made.execute(ToolCall(id="c", name="scan")).content == repr(default)
+
+
+def _keep(value: float) -> float:
+    return value
+
+
+@pytest.mark.parametrize(
+    "annotation, default",
+    [
+        (Annotated[float, Field(ge=0, multiple_of=0.5)], math.inf),
+        (Annotated[float, AfterValidator(_keep)], math.inf),
+        (dict[str, float], {"x": math.inf}),
+        (list[float], [1.0, math.nan]),
+    ],
+    ids=["constrained", "validated", "dict", "list"],
+)
+def test_a_non_finite_default_of_a_typed_float_is_a_default_as_any_other(annotation, default):
+    """`max_price: float = math.inf` ("no limit") registers, its default out of the schema and
+    reaching the tool; with a constraint the fast check does not read (`multiple_of`), a validator
+    of the learner's, or inside a `dict[str, float]`, the default was checked by the executor's
+    validator, whose rule that a float is finite is for what the model sends: refused, "the default
+    inf is not a valid ...: Input should be a finite number"."""
+    import json
+
+    from toolkit.chat.messages import ToolCall
+
+    def scan(threshold=default) -> str:
+        """Scan."""
+        return repr(threshold)
+
+    scan.__annotations__ = {"threshold": annotation, "return": str}
     [made] = tools_from(tool(scan))
     assert "default" not in made.spec.parameters["properties"]["threshold"]
     json.dumps(made.spec.to_openai(), allow_nan=False)  # what a request can carry

@@ -18,7 +18,7 @@ from toolkit.chat.messages import ToolCall
 from toolkit.errors import ConfigurationError, ToolDefinitionError
 from toolkit.tools.decorator import InvocationContext, MemoryId, Param, ReturnBehavior
 from toolkit.tools.execute import FEED_BACK_ALL, function_tool, tools_from
-from toolkit.tools.reflect import ToolSpec, parse_docstring, reflect
+from toolkit.tools.reflect import ToolSpec, griffe_docstring, parse_docstring, reflect
 
 HERE = __name__
 META = [jsonschema.Draft202012Validator, jsonschema.Draft7Validator]
@@ -142,6 +142,31 @@ def test_parse_docstring_google_style():
         {"city": "The city, spelled in English.", "args": "ignored", "days": "How many days."},
     )
     assert parse_docstring(None) == ("", {})
+
+
+@pytest.mark.parametrize(
+    "title", ["Keyword Arguments", "Other Args", "Other Arguments", "Other Params", "Type Parameters"]
+)
+def test_every_google_parameters_title_griffe_reads_describes_the_parameter(title):
+    """griffe's Google titles (`_section_kind` in griffe/_internal/docstrings/google.py): a
+    docstring whose one section was `Keyword Arguments:` or `Other Args:` was taken for plain text,
+    the section put into the tool's description and the parameter left undescribed (pydantic-ai
+    and griffe read the entry as the parameter's description)."""
+    doc = f"Look up an order.\n\n{title}:\n    order_id: The order's id."
+    summary, args = parse_docstring(doc)
+    assert summary == "Look up an order."
+    assert args == ({} if title == "Type Parameters" else {"order_id": "The order's id."})
+    assert (summary, args) == griffe_docstring(doc)
+
+
+@pytest.mark.parametrize(
+    "title", ["Exceptions", "Warns", "Receives", "Functions", "Methods", "Classes", "Modules", "Type Aliases"]
+)
+def test_every_google_section_title_griffe_reads_stays_out_of_the_description(title):
+    """The other Google titles griffe reads (`Exceptions:` is its `Raises:`): the section went
+    into the tool's description when it was the docstring's only one."""
+    doc = f"Look up an order.\n\n{title}:\n    KeyError: no such order."
+    assert parse_docstring(doc) == ("Look up an order.", {}) == griffe_docstring(doc)
 
 
 @pytest.mark.parametrize(
@@ -508,10 +533,23 @@ def test_unresolved_annotation():
     )
 
 
+def unclosed(city: "list[str") -> None: ...  # noqa: F722
+
+
+def test_an_annotation_that_is_not_python_says_so_not_to_import_it():
+    """A string annotation with a typo was told "Fix: import the type at module level", which
+    cannot mend a bracket never closed."""
+    assert _error(unclosed) == (
+        f"@tool {HERE}.unclosed, parameter 'city': its annotation 'list[str' cannot be resolved "
+        "(SyntaxError: '[' was never closed (<annotation>, line 1)). "
+        "Fix: write the annotation as a Python type, e.g. 'list[str]'"
+    )
+
+
 def test_two_descriptions():
     assert _error(two_descriptions) == (
-        f"@tool {HERE}.two_descriptions, parameter 'city': Param and Field both give a description, "
-        "and they differ. Fix: keep one of them"
+        f"@tool {HERE}.two_descriptions, parameter 'city': Param and Field give it two different "
+        "descriptions (Param('A') and Field(description='B')). Fix: keep one of them"
     )
 
 
@@ -557,6 +595,29 @@ def test_unsupported_type():
         f"@tool {HERE}.unsupported_type, parameter 'callback': pydantic cannot describe partial as "
         "JSON Schema (PydanticSchemaGenerationError). Fix: use a JSON-friendly type: str, int, "
         "float, bool, list/dict of them, an Enum, a pydantic model"
+    )
+
+
+class PhoneNumber(str):
+    """A type whose validation needs a package not installed, as pydantic's `EmailStr` without
+    email-validator, or pydantic-extra-types' `PhoneNumber` without phonenumbers."""
+
+    @classmethod
+    def __get_pydantic_core_schema__(cls, source: Any, handler: Any) -> Any:
+        raise ImportError("phonenumbers is not installed, run `pip install 'pydantic-extra-types[phonenumbers]'`")
+
+
+def needs_a_package(phone: PhoneNumber) -> None: ...
+
+
+def test_a_type_that_needs_a_package_not_installed_says_which():
+    """`EmailStr` without email-validator was told 'pydantic cannot describe EmailStr as JSON
+    Schema (ImportError). Fix: use a JSON-friendly type', though EmailStr is one: pydantic's
+    own message names the package to install."""
+    assert _error(needs_a_package) == (
+        f"@tool {HERE}.needs_a_package, parameter 'phone': pydantic needs a package that is not "
+        "installed to read PhoneNumber (phonenumbers is not installed, run `pip install "
+        "'pydantic-extra-types[phonenumbers]'`). Fix: install it, or take a str and check the value in the tool"
     )
 
 

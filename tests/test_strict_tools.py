@@ -100,6 +100,48 @@ def test_a_boolean_schema_cannot_be_strict_and_says_so(properties, parameter, pr
     assert f"Fix: {fix}" in str(raised.value)
 
 
+@pytest.mark.parametrize(
+    ("parameters", "text"),
+    [
+        (
+            {"type": "object", "properties": [{"city": {"type": "string"}}]},
+            "tool 't': its parameters schema is not JSON Schema: 'properties' is a list, where an object "
+            'of named schemas belongs. Fix: write it as {"name": {...}, ...}',
+        ),
+        (
+            {"type": "object", "properties": {"city": "string"}},
+            "tool 't', parameter 'city': its parameters schema is not JSON Schema: the schema is a str, where "
+            'an object belongs. Fix: write it as {"type": "string"}, say',
+        ),
+        (
+            {"type": "object", "properties": {"id": {"anyOf": {"type": "string"}}}},
+            "tool 't', parameter 'id': its parameters schema is not JSON Schema: 'anyOf' is a dict, where a "
+            "list of schemas belongs. Fix: write it as [{...}, {...}]",
+        ),
+        (
+            {"type": "object", "properties": {"city": {"type": "string"}}, "required": "city"},
+            "tool 't': its parameters schema is not JSON Schema: 'required' is a str, where a list of "
+            'property names belongs. Fix: write it as ["name", ...]',
+        ),
+        (
+            {"type": "object", "properties": {"at": {"type": "array", "items": [{"type": "number"}] * 2}}},
+            "tool 't', parameter 'at': OpenAI strict mode does not support tuples (items as a list). Fix: use "
+            "list[...] or a pydantic model, or register the tool without strict mode",
+        ),
+    ],
+    ids=["properties", "property", "anyOf", "required", "draft-07 tuple"],
+)
+def test_a_hand_written_schema_that_is_not_json_schema_is_refused_by_strict_mode_as_such(parameters, text):
+    """A hand-written spec's malformed schema raised AttributeError ('list' object has no attribute
+    'items') out of `strict_parameters`, at the first strict request; `"required": "city"` was read
+    as the letters c, i, t, y. A draft-07 tuple (`items` as a list) went out as it was."""
+    from toolkit.tools.reflect import ToolSpec
+
+    with pytest.raises(ToolDefinitionError) as raised:
+        ToolSpec("t", "Look things up.", parameters).strict_parameters
+    assert str(raised.value) == text
+
+
 def test_additional_properties_false_stays_what_strict_mode_wants():
     from toolkit.tools.reflect import ToolSpec
 

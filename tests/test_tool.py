@@ -129,7 +129,7 @@ def test_lambda_needs_a_name():
 def test_two_different_descriptions():
     assert _error(lambda: tool("One.", description="Two.")(target)) == (
         f"@tool {HERE}.target: the description is given twice, positionally and as description=, "
-        "and they differ. Fix: keep one of them"
+        "and they differ ('One.' and 'Two.'). Fix: keep one of them"
     )
 
 

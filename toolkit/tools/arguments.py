@@ -219,6 +219,11 @@ _EXPECTED = {
     "string_type": "a string",
     "list_type": "an array",
     "set_type": "an array",
+    "frozen_set_type": "an array",
+    "deque_type": "an array",
+    "bytes_type": "a string",
+    "json_invalid": "a string holding valid JSON",
+    "json_type": "a string holding valid JSON",
     "tuple_type": "an array",
     "dict_type": "an object",
     "model_type": "an object",
@@ -251,6 +256,16 @@ _EXPECTED = {
     "timezone_aware": "a date-time with a time zone, like 2026-10-20T09:30:00+08:00",
     "timezone_naive": "a date-time without a time zone, like 2026-10-20T09:30:00",
 }
+_NOT_REAL = {
+    "date_parsing": "a real date like 2026-10-20",
+    "date_from_datetime_parsing": "a real date like 2026-10-20",
+    "datetime_parsing": "a real date-time like 2026-10-20T09:30:00",
+    "datetime_from_date_parsing": "a real date-time like 2026-10-20T09:30:00",
+    "time_parsing": "a real time like 09:30:00",
+}
+"""A date or time in ISO form whose day, month or hour does not exist (`2026-02-30`, `25:00`: the
+parser's error says "day value is outside expected range"): "expected a date like 2026-10-20"
+named the form the model had already used."""
 _SIZES = {
     "string_too_short": "a string of at least {min_length} characters",
     "string_too_long": "a string of at most {max_length} characters",
@@ -272,6 +287,21 @@ _BOUNDS = {
     "less_than": ("lt", "<"),
     "less_than_equal": ("le", "<="),
 }
+
+
+_ISO_DATE = re.compile(r"\d{4}-\d\d-\d\d")
+_ISO_DATE_TIME = re.compile(r"\d{4}-\d\d-\d\d[T ]\d\d:\d\d")
+
+
+def _bounded(bound: Any) -> str:
+    """What a bound bounds: a number, or a date or date-time (pydantic gives their bounds as ISO
+    text), else a value (a duration's bound reads "1 hour")."""
+    if isinstance(bound, (int, float, decimal.Decimal)):
+        return "a number"
+    text = str(bound)
+    if _ISO_DATE.fullmatch(text):
+        return "a date"
+    return "a date-time" if _ISO_DATE_TIME.match(text) else "a value"
 
 
 _IMMUTABLE = (str, int, float, bool, bytes, type(None), decimal.Decimal, enum.Enum, frozenset)
@@ -377,13 +407,15 @@ def _own_reason(err: Any) -> str:
 
 def _expected(err: Any) -> str:
     kind, ctx = err["type"], err.get("ctx") or {}
+    if kind in _NOT_REAL and "range" in str(ctx.get("error", "")):
+        return _NOT_REAL[kind]
     if kind in _EXPECTED:
         return _EXPECTED[kind]
     if kind in ("enum", "literal_error"):
         return f"one of {ctx['expected']}"
     if kind in _BOUNDS:
         key, sign = _BOUNDS[kind]
-        return f"a number {sign} {ctx[key]}"
+        return f"{_bounded(ctx[key])} {sign} {ctx[key]}"
     if kind in _SIZES:
         return _SIZES[kind].format(**ctx)
     msg = err["msg"]

@@ -368,10 +368,57 @@ def _mark(fn: Any, options: ToolOptions) -> Any:
         )
     if is_callable_instance(target):
         return _mark_instance(target, options)
+    if isinstance(target, types.MethodType):  # `tool(shop.lookup)`: a bound method takes no attributes
+        target = fn = _method_tool(target)
     name = options.name if options.name is not None else getattr(target, "__name__", "")
     check_name(f"@tool {function_label(target)}", name)
     setattr(target, MARK, options)
     return fn
+
+
+def not_synchronous(fn: Any, label: str) -> ToolDefinitionError | None:
+    """Why `fn` cannot be a tool the executor calls synchronously (an async function, a wrapper of
+    one, a generator), as a `ToolDefinitionError`; None when it can."""
+    if inspect.iscoroutinefunction(fn):
+        return ToolDefinitionError(
+            label,
+            "it is async, and the executor calls tools synchronously",
+            "make it a plain function (async tools are left out for now)",
+        )
+    if hasattr(fn, "__wrapped__") and inspect.iscoroutinefunction(inspect.unwrap(fn)):
+        return ToolDefinitionError(
+            label,
+            "it wraps an async function (functools.wraps), so a call returns a coroutine, and the executor "
+            "calls tools synchronously",
+            "make the wrapped function a plain function (async tools are left out for now); a wrapper that "
+            "runs the coroutine itself (asyncio.run) should not set __wrapped__ (drop functools.wraps)",
+        )
+    if inspect.isgeneratorfunction(fn) or inspect.isasyncgenfunction(fn):
+        return ToolDefinitionError(
+            label,
+            "it is a generator (it yields), and a tool call needs one return value",
+            "return a list (or a string) instead of yielding",
+        )
+    return None
+
+
+def _method_tool(method: types.MethodType) -> Callable[..., Any]:
+    """A bound method (`tool("...")(shop.lookup)`, as LangChain's `tool` and the OpenAI Agents SDK's
+    `function_tool` take one) as a function of its own that calls it: its name, docstring and
+    signature without `self` (`functools.wraps`), and the options set on it. A bound method takes
+    no attributes, and its function's would mark the method of every instance, so the class's
+    own options (`@tool` in the class body) are not carried over: these are the ones given. An
+    async or generator method is refused as such (the wrapper would hide what it is)."""
+    error = not_synchronous(method, f"@tool {function_label(method.__func__)}")
+    if error is not None:
+        raise error
+
+    @functools.wraps(method)
+    def method_tool(*args: Any, **kwargs: Any) -> Any:
+        return method(*args, **kwargs)
+
+    method_tool.__dict__.pop(MARK, None)
+    return method_tool
 
 
 _BUILTIN_KINDS = (
@@ -510,7 +557,8 @@ def _one_description(fn: Any, positional: str | None, keyword: str | None) -> st
     if positional is not None and keyword is not None and positional != keyword:
         raise ToolDefinitionError(
             f"@tool {function_label(fn)}",
-            "the description is given twice, positionally and as description=, and they differ",
+            f"the description is given twice, positionally and as description=, and they differ "
+            f"({positional!r} and {keyword!r})",
             "keep one of them",
         )
     return positional if positional is not None else keyword

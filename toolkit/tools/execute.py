@@ -615,10 +615,13 @@ def _is_async(fn: Any) -> bool:
 def function_tool(fn: Callable[..., Any], *, name: str | None = None, doc: str | None = None) -> Tool:
     """A `Tool` for one function or bound method (decorated or not); reflection is cached. `name`
     stands for the function's own name, `doc` for its docstring (see `reflect`). A callable
-    instance is its `__call__`, as `tools_from` takes it; a `functools.partial` is refused, as there."""
+    instance is its `__call__`, as `tools_from` takes it; a `functools.partial` and a callable
+    written in C are refused, as there."""
     if not isinstance(fn, (types.FunctionType, types.MethodType)):
         if isinstance(fn, functools.partial):
             raise partial_error(f"function_tool({function_label(fn)})")
+        if is_builtin(fn):  # `str.upper`, `operator.itemgetter(1)`: as `tools_from` says it
+            raise builtin_error(f"function_tool({builtin_label(fn)})", fn)
         if is_callable_instance(fn):
             instance: Any = fn
             return _call_tool(instance) if name is None else function_tool(instance.__call__, name=name)

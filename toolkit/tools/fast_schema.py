@@ -217,16 +217,55 @@ def _compute(annotation: Any) -> tuple[Schema, Defs]:
     except (_Slow, NameClash):  # NameClash: pydantic gives two same-named types two names
         return _pydantic_schema(annotation)
     if _only_ref(schema) and origin_of(annotation) is Annotated:
-        return pydantic_schema(annotation)  # `Annotated[Enum, Field()]`: pydantic writes the enum in place
+        return _members_checked(pydantic_schema(annotation))  # `Annotated[Enum, Field()]`: the enum in place
     return schema, _ordered(defs, annotation, owners.get(_RECURSIVE, ()))
 
 
 def _pydantic_schema(annotation: Any) -> tuple[Schema, Defs]:
-    """`pydantic_schema(annotation)`, refused (`MarkedField`) when a model in it has a marked field."""
+    """`pydantic_schema(annotation)`, refused (`MarkedField`) when a model in it has a marked field,
+    and (`EmptyEnum`) when it holds an enum without members."""
     marked = marked_field(annotation)
     if marked is not None:
         raise marked
-    return pydantic_schema(annotation)
+    return _members_checked(pydantic_schema(annotation))
+
+
+class EmptyEnum(Exception):
+    """A schema holds `{"enum": []}`: an enum without members, which no value the model sends is
+    one of. The caller (`toolkit.tools.parameters`) says so as a developer error."""
+
+    def __init__(self, name: str | None) -> None:
+        super().__init__(name)
+        self.name = name
+        """The enum's `$defs` name; `None` for one written in place (inside a model, a list, a dict)."""
+
+
+def _members_checked(result: tuple[Schema, Defs]) -> tuple[Schema, Defs]:
+    """pydantic's schema, refused (`EmptyEnum`) when it holds an enum without members. Only
+    pydantic's schemas are looked at: the fast path leaves such an enum to pydantic (`_enum`)."""
+    schema, defs = result
+    for name, body in defs.items():
+        if body.get("enum") == []:
+            raise EmptyEnum(name)
+    if _holds_empty_enum(result):
+        raise EmptyEnum(None)
+    return result
+
+
+def _holds_empty_enum(node: Any) -> bool:
+    """Whether an `{"enum": []}` is anywhere in `node`: pydantic writes such an enum in place (in a
+    model's property, a list's items), not under `$defs`. A walk with a list of what is left to look
+    at (a generator per level cost a model's schema more than the rest of its reflection)."""
+    left = [node]
+    while left:
+        item = left.pop()
+        if isinstance(item, dict):
+            if item.get("enum") == []:
+                return True
+            left.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            left.extend(item)
+    return False
 
 
 def _only_ref(schema: Schema) -> bool:

@@ -111,10 +111,10 @@ def parameter(
             fast, found = fast_schema.parts_schema(inner, metadata, None if unbuilt else base)
         except fast_schema.MarkedField as marked:
             raise _marked_field(where, marked) from None
+        except fast_schema.EmptyEnum as empty:
+            raise _empty_enum(where, empty) from None
     # the schema before the default: a type pydantic cannot describe is refused as such, with a default too
     schema, defs = fast if fast is not None else _schema(where, base)
-    if defs:  # an enum is always one of them
-        _no_empty_enum(where, defs)
     required, default = _required(where, base, param, declared, nullable, found)
     prop = dict(schema)  # this parameter's own: the description and default are written into it
     if description:
@@ -161,38 +161,24 @@ def _schema(where: str, base: Any) -> tuple[dict[str, Any], dict[str, Any]]:
         return fast_schema.type_schema(built)
     except fast_schema.MarkedField as marked:
         raise _marked_field(where, marked) from None
+    except fast_schema.EmptyEnum as empty:
+        raise _empty_enum(where, empty) from None
     except Exception as exc:  # pydantic cannot describe this type
         raise _undescribable(where, built, exc) from None
 
 
-def _no_empty_enum(where: str, defs: dict[str, Any]) -> None:
+def _empty_enum(where: str, empty: fast_schema.EmptyEnum) -> ToolDefinitionError:
     """An enum without members (`{"enum": []}`): no value the model sends is valid, so every call
     would fail (and a gateway may refuse the request for the schema): refused here instead."""
-    for name, body in defs.items():
-        if body.get("enum") == []:
-            what, fix = f"the enum {name}", f"give {name} its members"
-        elif _holds_empty_enum(body):  # pydantic writes such an enum in place inside a model
-            what, fix = "an enum in its type", "give the enum its members"
-        else:
-            continue
-        raise ToolDefinitionError(
-            where, f"{what} has no members, so no value the model sends is one of them", f"{fix}, or use another type"
-        )
-
-
-def _holds_empty_enum(node: Any) -> bool:
-    """Whether an `{"enum": []}` is anywhere in `node`: a walk with a list of what is left to
-    look at (a generator per level cost a model's schema more than the rest of its reflection)."""
-    left = [node]
-    while left:
-        item = left.pop()
-        if isinstance(item, dict):
-            if item.get("enum") == []:
-                return True
-            left.extend(item.values())
-        elif isinstance(item, list):
-            left.extend(item)
-    return False
+    name = empty.name
+    what, fix = (
+        (f"the enum {name}", f"give {name} its members")
+        if name
+        else ("an enum in its type", "give the enum its members")
+    )
+    return ToolDefinitionError(
+        where, f"{what} has no members, so no value the model sends is one of them", f"{fix}, or use another type"
+    )
 
 
 def _marked_field(where: str, marked: fast_schema.MarkedField) -> ToolDefinitionError:
@@ -233,6 +219,12 @@ def _undescribable(where: str, base: Any, exc: Exception) -> ToolDefinitionError
             where,
             f"pydantic cannot read {name}, a typing.TypedDict, on Python < 3.12",
             "define it with `from typing_extensions import TypedDict`",
+        )
+    if isinstance(exc, ImportError):  # `EmailStr` without email-validator: pydantic's text names the package
+        return ToolDefinitionError(
+            where,
+            f"pydantic needs a package that is not installed to read {name} ({' '.join(str(exc).split())})",
+            "install it, or take a str and check the value in the tool",
         )
     if isinstance(exc, SchemaError):  # e.g. Field(ge=1.5) on an int
         reason = str(exc).strip().splitlines()[-1].strip().removeprefix("ValueError: ")
@@ -546,11 +538,11 @@ def _namespace(fn: Any) -> dict[str, Any]:
 
 def _unresolved(fn: Any, where: str, shown: str, exc: Exception, *, text: bool) -> ToolDefinitionError:
     nested = "<locals>" in getattr(fn, "__qualname__", "")
-    return ToolDefinitionError(
-        where,
-        f"its annotation {shown} cannot be resolved ({type(exc).__name__}: {exc})",
-        (_UNRESOLVED_FIX_NESTED if text else _UNRESOLVED_FIX_QUOTED) if nested else _UNRESOLVED_FIX,
-    )
+    if isinstance(exc, SyntaxError):  # a typo (`"list[str"`): no import mends it
+        fix = "write the annotation as a Python type, e.g. 'list[str]'"
+    else:
+        fix = (_UNRESOLVED_FIX_NESTED if text else _UNRESOLVED_FIX_QUOTED) if nested else _UNRESOLVED_FIX
+    return ToolDefinitionError(where, f"its annotation {shown} cannot be resolved ({type(exc).__name__}: {exc})", fix)
 
 
 _UNRESOLVED_FIX = "import the type at module level (not under TYPE_CHECKING)"
@@ -648,7 +640,11 @@ def _naming(
     p_desc, p_name = (param.description, param.name) if param else (None, None)
     f_desc, f_name = (field_info.description, _alias(field_info)) if field_info else (None, None)
     if p_desc and f_desc and p_desc != f_desc:
-        raise ToolDefinitionError(where, "Param and Field both give a description, and they differ", "keep one of them")
+        raise ToolDefinitionError(
+            where,
+            f"Param and Field give it two different descriptions (Param({p_desc!r}) and Field(description={f_desc!r}))",
+            "keep one of them",
+        )
     declared = [d for d in (p_desc, f_desc, *notes) if d] if notes else []  # Param and Field agree by now
     if len(set(declared)) > 1:
         raise ToolDefinitionError(
@@ -709,7 +705,9 @@ def _validator_signature(where: str, name: str, exc: PydanticUserError) -> ToolD
 
 def _checked_default(where: str, base: Any, default: Any, nullable: bool, found: Any = fast_schema.UNREAD) -> Any:
     """The default, checked against the type (`found`: the `constraints` of an `Annotated` type's
-    metadata, when `fast_schema.parts_schema` read them)."""
+    metadata, when `fast_schema.parts_schema` read them). A float default that is not finite
+    (`max_price: float = math.inf`, "no limit") is a default as any other, as the fast checks
+    read it: the executor's validator refuses NaN and infinities from the model only."""
     if isinstance(base, _Unbuilt):
         if fast_schema.obviously_within(*base, default, nullable, taken_off=True, found=found):
             return default
@@ -722,6 +720,8 @@ def _checked_default(where: str, base: Any, default: Any, nullable: bool, found:
     try:
         return coercion.validate_value(base, default)
     except ValidationError as exc:
+        if all(error["type"] == "finite_number" for error in exc.errors()):
+            return default  # NaN, an infinity: refused from the model (coercion rule 3), a default as any other
         hint = f" (e.g. `{type_name(base)} | None = None`)" if default is None else ""
         raise ToolDefinitionError(
             where,

@@ -58,6 +58,7 @@ from toolkit.tools.decorator import (
     dispatch_error,
     function_label,
     is_single_dispatch,
+    not_synchronous,
     tool_options,
 )
 from toolkit.tools.parameters import EMPTY, Declared, ParamInfo, class_names, parameter
@@ -170,7 +171,10 @@ def reflect(
     stands for the function's own, for a function no model sees by its name (a compensation,
     reflected to read its parameters as its tool's); `doc` stands for its docstring (a callable
     object's class docstring, for a `__call__` without one). Raises `ToolDefinitionError`."""
-    per_fn = _CACHE.setdefault(fn, {})
+    try:
+        per_fn = _CACHE.setdefault(fn, {})
+    except TypeError:  # not weakly referable (a callable written in C): nothing to cache it by
+        return _reflect(fn, skip_first, name, doc)
     key = (skip_first, name, doc)
     if key not in per_fn:
         per_fn[key] = _reflect(fn, skip_first, name, doc)
@@ -258,30 +262,20 @@ def plainly_synchronous(fn: Callable[..., Any]) -> bool:
 
 def _check_synchronous(fn: Callable[..., Any], label: str) -> None:
     """An async function, a wrapper of one, or a generator: a `ToolDefinitionError`."""
-    if inspect.iscoroutinefunction(fn):
-        raise ToolDefinitionError(
-            label,
-            "it is async, and the executor calls tools synchronously",
-            "make it a plain function (async tools are left out for now)",
-        )
-    if hasattr(fn, "__wrapped__") and inspect.iscoroutinefunction(inspect.unwrap(fn)):
-        raise ToolDefinitionError(
-            label,
-            "it wraps an async function (functools.wraps), so a call returns a coroutine, and the executor "
-            "calls tools synchronously",
-            "make the wrapped function a plain function (async tools are left out for now); a wrapper that "
-            "runs the coroutine itself (asyncio.run) should not set __wrapped__ (drop functools.wraps)",
-        )
-    if inspect.isgeneratorfunction(fn) or inspect.isasyncgenfunction(fn):
-        raise ToolDefinitionError(
-            label,
-            "it is a generator (it yields), and a tool call needs one return value",
-            "return a list (or a string) instead of yielding",
-        )
+    error = not_synchronous(fn, label)
+    if error is not None:
+        raise error
 
 
 def _parameters(fn: Callable[..., Any], label: str, skip_first: bool) -> list[Declared]:
-    params = declared_parameters(fn)[1 if skip_first else 0 :]
+    try:
+        params = declared_parameters(fn)[1 if skip_first else 0 :]
+    except (ValueError, TypeError) as exc:  # `inspect.signature` of a builtin type, of a `__signature__` that is none
+        raise ToolDefinitionError(
+            label,
+            f"its signature cannot be read ({exc})",
+            "write a small def with typed parameters and a docstring that calls it, and use that",
+        ) from None
     if params and not skip_first and _unbound_method(fn, params[0]):
         owner = fn.__qualname__.rsplit(".", 1)[0]
         raise ToolDefinitionError(
@@ -383,10 +377,19 @@ def _object(properties: dict[str, Any], required: list[str], defs: dict[str, Any
     return out
 
 
-_SECTION_START = (
-    r"(?:(?i:Args|Arguments|Parameters|Params|Other Parameters|Keyword Args|Returns?|Raises|Yields?|"
-    r"Examples?|Notes?|Attributes|See Also|Warnings?|References)[^\S\n]*+:?\s*$|-{3,}\s*$|:\w[^:]*+:)"
+_PARAMETER_TITLES = (
+    "Args|Arguments|Parameters|Params|Other Args|Other Arguments|Other Parameters|Other Params|"
+    "Keyword Args|Keyword Arguments"
 )
+"""The Google section titles whose entries are parameters (griffe's `_section_kind`, in
+griffe/_internal/docstrings/google.py: `parameters` and `other_parameters`)."""
+_SECTION_TITLES = (
+    f"{_PARAMETER_TITLES}|Type Args|Type Arguments|Type Parameters|Type Params|Returns?|Raises|Exceptions|"
+    "Yields?|Receives|Examples?|Notes?|Attributes|Functions|Methods|Classes|Modules|Type Aliases|See Also|"
+    "Warns|Warnings?|References"
+)
+"""Every section title: griffe's Google ones (`Exceptions:` is its `Raises:`), and NumPy's."""
+_SECTION_START = rf"(?:(?i:{_SECTION_TITLES})[^\S\n]*+:?\s*$|-{{3,}}\s*$|:\w[^:]*+:)"
 r"""A section header, a rule or a field: `(?:(?i:Args|...)\s*:?\s*$|-{3,}\s*$|:\w+[^:]*:)`, linear.
 A title in any case (`args:`, `ARGS:`): griffe reads Google titles case-insensitively.
 The blanks after a title stop at the line's end and are not given back (the two `\s*` around the
@@ -442,12 +445,7 @@ def parse_docstring(doc: str | None) -> tuple[str, dict[str, str]]:
     return _griffe_sections(Docstring(given), style) if plain is None else plain
 
 
-_PARAMETER_TITLES = "Args|Arguments|Parameters|Params|Other Parameters|Keyword Args|Keyword Arguments"
-"""The Google section titles whose entries are parameters."""
-_GOOGLE_HEADER = re.compile(
-    rf"^(?i:{_PARAMETER_TITLES}|Returns?|Raises|Yields?|Examples?|Notes?|Attributes|Warnings?|References|See Also)"
-    r"\s*:\s*$"
-)
+_GOOGLE_HEADER = re.compile(rf"^(?i:{_SECTION_TITLES})\s*:\s*$")
 
 _GOOGLE_HEADER_LINE = fast_schema.line_start_pattern(_GOOGLE_HEADER.pattern.removeprefix("^"))
 """`_GOOGLE_HEADER` on any line (`fast_schema.at_a_line_start`)."""

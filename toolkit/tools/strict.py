@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolkit.errors import ToolDefinitionError
+from toolkit.errors import ToolDefinitionError, a_kind_of
 
 _NOTES = (
     "minLength",
@@ -63,10 +63,17 @@ def _walk(node: Any, path: str, where: str) -> Any:
     out: dict[str, Any] = {}
     for key, value in node.items():
         if key in ("properties", "$defs", "definitions"):  # `definitions`: draft-07's `$defs`
+            _shaped(value, dict, key, path, where)
             prefix = f"{key}." if key != "properties" else (f"{path}." if path else "")
             out[key] = {n: _value(s, prefix + n, where) for n, s in value.items()}
         elif key in ("anyOf", "oneOf", "allOf", "prefixItems"):
+            _shaped(value, list, key, path, where)
             out[key] = [_value(s, path, where) for s in value]
+        elif key == "required":
+            _shaped(value, list, key, path, where)
+            out[key] = value
+        elif key == "items" and isinstance(value, list):  # draft-07's tuple, as `prefixItems`
+            _fail(path, where, "does not support tuples (items as a list)", "use list[...] or a pydantic model")
         elif key == "items":
             out[key] = _value(value, f"{path}[]", where)
         elif key in ("additionalProperties", "not"):  # `additionalProperties: false` is strict mode's own
@@ -83,7 +90,33 @@ def _value(node: Any, path: str, where: str) -> Any:
         _fail(path, where, "needs a type for every value, but this one accepts any value", _CONCRETE)
     if node is False:
         _fail(path, where, "cannot take a schema that accepts no value (false)", "remove the parameter")
+    if not isinstance(node, dict):
+        _not_json_schema(path, where, f"the schema is {a_kind_of(node)}, where an object belongs", _A_SCHEMA)
     return _walk(node, path, where)
+
+
+_BELONGS: dict[type, tuple[str, str]] = {
+    dict: ("an object of named schemas", 'write it as {"name": {...}, ...}'),
+    list: ("a list of schemas", "write it as [{...}, {...}]"),
+}
+_NAMES = ("a list of property names", 'write it as ["name", ...]')
+_A_SCHEMA = 'write it as {"type": "string"}, say'
+
+
+def _shaped(value: Any, kind: type, key: str, path: str, where: str) -> None:
+    """A keyword's value of the shape JSON Schema gives it (`properties` an object of schemas,
+    `anyOf` a list of them, `required` a list of names), or a `ToolDefinitionError` saying so: a
+    hand-written schema read otherwise raised AttributeError, or read `"required": "city"` as
+    the letters c, i, t, y."""
+    if isinstance(value, kind):
+        return
+    belongs, fix = _NAMES if key == "required" else _BELONGS[kind]
+    _not_json_schema(path, where, f"{key!r} is {a_kind_of(value)}, where {belongs} belongs", fix)
+
+
+def _not_json_schema(path: str, where: str, problem: str, fix: str) -> None:
+    at = f"{where}, parameter {path!r}" if path else where
+    raise ToolDefinitionError(at, f"its parameters schema is not JSON Schema: {problem}", fix)
 
 
 def _fix(node: dict[str, Any], path: str, where: str) -> dict[str, Any]:

@@ -288,6 +288,25 @@ def test_an_interrupted_stream_says_where_it_stopped():
     assert view._text == "assistant: 我查\nstopped · KeyboardInterrupt"
 
 
+def test_a_stream_closed_before_its_end_is_shown_stopped_not_done():
+    """A TokenStream closed mid-turn (its stop button, pressed by a tool or another thread) ends the
+    reader's loop quietly, with no result: the view said "done", as if the turn had answered."""
+    streams: list[TokenStream] = []
+
+    @tool("stops the turn")
+    def stop_here(x: str) -> str:
+        streams[0].close()
+        return "stopping"
+
+    reset_call_ids()
+    streamer = ai_service(Streamer, model=ScriptedModel([call("stop_here", x="a"), "never said"]), tools=[stop_here])
+    streams.append(streamer.stream("q"))
+    view = StreamView()
+    assert view.consume(streams[0]) is None
+    assert view._text == 'tool stop_here({"x": "a"}) [ok] → stopping\nstopped · ' + stream_view.CLOSED
+    assert view.done and view.error is None and view.result is None
+
+
 def test_consume_can_pace_a_fast_stream(monkeypatch):
     waits = []
     monkeypatch.setattr(stream_view.time, "sleep", waits.append)

@@ -17,7 +17,8 @@ Pure renderers (unit-tested, stable under nbval):
 
 `StreamView` (an `HtmlView`): `.push(event)` redraws the live widget; `.consume(stream)` pushes
 every event of a `TokenStream` (drawing at most every `REDRAW_EVERY` seconds while text pours in),
-then shows the result — or the error, and re-raises it. After
+then shows the result — or the error, and re-raises it; a `TokenStream` closed mid-turn (`close()`:
+a stop button, a tool) ends with no result and shows "stopped", not "done". After
 `.display()` the cell's stored output is refreshed when the stream ends, so a saved notebook
 shows the final state (text/html and text/plain), not the empty view the cell started with.
 A push folds in only the new event (`EventFold`, which collects text fragments in a list and
@@ -55,7 +56,7 @@ from toolkit.chat.sse import TextDelta, ToolCallDelta, _named
 from toolkit.errors import ConfigurationError
 from toolkit.loop.records import LoopEvent, ToolFinished, ToolStarted
 from toolkit.loop.saga import ToolExecution
-from toolkit.services.results import Result
+from toolkit.services.results import Result, TokenStream
 from toolkit.tools import redact
 from toolkit.tools.redact_stream import StreamScrubber, settled
 from toolkit.views.conversation import HtmlView, one_line
@@ -85,6 +86,12 @@ REDRAW_EVERY = 0.05
 """Seconds: `StreamView.consume` draws pieces of text that come sooner than this after the last
 drawing with the next one (twenty drawings a second look continuous)."""
 _clock = time.monotonic
+
+CLOSED = (
+    "the stream was closed before its end (its close(): a stop button, a tool, another thread), so it has no answer"
+)
+"""The status detail of a `TokenStream` that `StreamView.consume` read to a quiet end without its
+result: closed mid-turn, nothing raised (the view said "done", as if the turn had answered)."""
 
 CURSOR = "▍"
 """Shown after the last text while the stream is still running."""
@@ -285,8 +292,12 @@ def _over(result: Result[Any] | None, error: BaseException | None, done: bool | 
     return done if done is not None else (result is not None or error is not None)
 
 
-def _status(result: Result[Any] | None, error: BaseException | None, over: bool) -> tuple[str, str, str]:
-    """`(badge text, kind, detail)` of the status line."""
+def _status(
+    result: Result[Any] | None, error: BaseException | None, over: bool, closed: bool = False
+) -> tuple[str, str, str]:
+    """`(badge text, kind, detail)` of the status line; `closed`: a stream closed before its end."""
+    if closed and error is None and result is None:
+        return "stopped", "warn", CLOSED
     if error is not None:  # its text scrubbed as a result's is, and without memory addresses
         detail = without_addresses(redact.scrub(f"{type(error).__name__}: {error}"))
         return "stopped", "error", detail.removesuffix(": ")
@@ -365,13 +376,18 @@ def render_stream_html(
 
 
 def _page_html(
-    cards: list[Html], result: Result[Any] | None, error: BaseException | None, over: bool, title: str | None
+    cards: list[Html],
+    result: Result[Any] | None,
+    error: BaseException | None,
+    over: bool,
+    title: str | None,
+    closed: bool = False,
 ) -> str:
     """The segments' cards, then the status line, in the page."""
     parts = list(cards)
     if not cards:
         parts.append(small("nothing yet" if not over else "(no events)"))
-    label, kind, detail = _status(result, error, over)
+    label, kind, detail = _status(result, error, over, closed)
     rows = [("status", join([badge(label, kind), " ", detail]))]
     parts.append(element("div", "stream-status", kv_table(rows)))
     return str(page(join(parts), title))
@@ -406,9 +422,11 @@ def render_stream_text(
     return _transcript(lines, result, error, over)
 
 
-def _transcript(lines: list[str], result: Result[Any] | None, error: BaseException | None, over: bool) -> str:
+def _transcript(
+    lines: list[str], result: Result[Any] | None, error: BaseException | None, over: bool, closed: bool = False
+) -> str:
     """The segments' lines, then the status."""
-    label, _, detail = _status(result, error, over)
+    label, _, detail = _status(result, error, over, closed)
     return showable("\n".join([*lines, f"{label} · {detail}" if detail else label]))
 
 
@@ -585,6 +603,8 @@ class StreamView(HtmlView):
         self.result: Result[Any] | None = None
         self.error: BaseException | None = None
         self.done: bool = False
+        self.closed: bool = False
+        """Whether the `TokenStream` consumed was closed before its end (no result, nothing raised)."""
         self._handle: Any = None
         self._fold = EventFold()
         self._folded: tuple[list[LoopEvent], int] = (self.events, 0)  # the list folded in, and how much of it
@@ -639,7 +659,9 @@ class StreamView(HtmlView):
         except BaseException as error:  # KeyboardInterrupt too: the view says where it stopped
             self.finish(error=error)
             raise
-        self.finish(result=getattr(stream, "result", None))
+        result = getattr(stream, "result", None)
+        self.closed = isinstance(stream, TokenStream) and result is None  # read to a quiet end: closed mid-turn
+        self.finish(result=result)
         return self.result
 
     def display(self) -> None:
@@ -668,6 +690,6 @@ class StreamView(HtmlView):
         over = _over(self.result, self.error, self.done or None)
         cards, lines = self._drawings.draw(self._segments(), over)
         self.show(
-            _page_html(cards, self.result, self.error, over, self.title),
-            _transcript(lines, self.result, self.error, over),
+            _page_html(cards, self.result, self.error, over, self.title, self.closed),
+            _transcript(lines, self.result, self.error, over, self.closed),
         )

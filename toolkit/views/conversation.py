@@ -39,7 +39,7 @@ from typing import Any
 import ipywidgets as widgets
 from pydantic import ValidationError
 
-from toolkit.chat.images import image_marker
+from toolkit.chat.images import human_size, image_marker, inspect_image
 from toolkit.chat.messages import (
     MESSAGE_TYPES,
     AssistantMessage,
@@ -207,7 +207,8 @@ def check_usage(usage: Any, where: str) -> None:
 
 
 def _raw(value: Any) -> str:
-    return json_text(value)
+    """An item's raw value as JSON, its images and other base64 data as markers (`_blobs_marked`)."""
+    return _blobs_marked(value)
 
 
 def pair_results(messages: list[Message | Unreadable]) -> tuple[dict[tuple[int, int], list[int]], list[int]]:
@@ -257,17 +258,36 @@ def image_markers(images: Iterable[str]) -> str:
     return " ".join(image_marker(url, n) for n, url in enumerate(images, 1))
 
 
-def _attribute_text(value: Any) -> str:
-    """An attribute's value as JSON, every `data:` URL string as its marker (numbered in order)."""
+BLOB_CHARS = 256
+"""A string of at least this many characters, all of base64's alphabet, is shown as a marker."""
+_BASE64_RUN = re.compile(r"(?:data:[^,]{0,200},)?[A-Za-z0-9+/=_\-\s]+")
+"""Base64 (standard or URL-safe, maybe wrapped in lines), maybe after a data URL's header."""
+
+
+def _blobs_marked(value: Any) -> str:
+    """`value` as JSON (`json_text`) with its base64 payloads as markers, never their text: a data
+    URL of an image as its `image_marker` (numbered in order), of anything else (an audio clip)
+    `[data: audio/wav, 2.0 KB]`, and any other run of base64 (`input_audio`'s data, a data URL
+    wrapped in lines) of `BLOB_CHARS` or more `[base64 data: 8,000 characters]`. Other strings (`data: 3 rows`) stay as they are."""
     counter = [0]
 
     def marked(text: str) -> str:
-        if not text.startswith("data:"):
-            return text
-        counter[0] += 1
-        return image_marker(text, counter[0])
+        info = inspect_image(text) if text.startswith("data:") else None
+        if info is not None and info.mime is not None and info.size is not None:  # base64 that decodes
+            if not info.mime.startswith("image/"):
+                return f"[data: {info.mime}, {human_size(info.size)}]"
+            counter[0] += 1
+            return image_marker(text, counter[0])
+        if len(text) >= BLOB_CHARS and _BASE64_RUN.fullmatch(text):
+            return f"[base64 data: {len(text):,} characters]"
+        return text
 
     return json_text(value, strings=marked)
+
+
+def _attribute_text(value: Any) -> str:
+    """An attribute's value as JSON, its images and base64 data as markers (`_blobs_marked`)."""
+    return _blobs_marked(value)
 
 
 def _attributes_html(attributes: dict[str, Any]) -> Html:

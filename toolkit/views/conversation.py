@@ -484,7 +484,32 @@ def render_conversation_text(messages: Iterable[Message | dict[str, Any]], usage
 # 5. The ipywidgets wrappers.
 
 
-class HtmlView(widgets.HTML):
+class TextRepr:
+    """A widget view whose `repr` (a python REPL, `print(view)`, a log) is its text/plain fallback,
+    acting characters as code points: ipywidgets' own repr dumped the HTML source on one line (a
+    trace: 8 KB of `TraceView(value='<div class="tk" style=...`)."""
+
+    _bundling = False
+    """True while ipywidgets builds its bundle: its text/plain is `repr(self)`, which the view's
+    `_repr_mimebundle_` replaces, so the text is not worked out twice for one display."""
+
+    def _plain_text(self) -> str:
+        """The view's text/plain fallback."""
+        raise NotImplementedError
+
+    def _widget_bundle(self, **kwargs: Any) -> dict[str, Any]:
+        """ipywidgets' bundle for this widget (its live view's entry)."""
+        self._bundling = True
+        try:
+            return widgets.DOMWidget._repr_mimebundle_(self, **kwargs) or {}
+        finally:
+            self._bundling = False
+
+    def __repr__(self) -> str:
+        return type(self).__name__ if self._bundling else showable(self._plain_text())
+
+
+class HtmlView(TextRepr, widgets.HTML):
     """An `ipywidgets.HTML` whose notebook output also carries `text/html` (the same HTML) and
     `text/plain` (a given summary), next to the live widget view ipywidgets adds. JupyterLab
     shows the widget while the kernel runs and the HTML in a saved, untrusted notebook."""
@@ -498,8 +523,11 @@ class HtmlView(widgets.HTML):
         self._text = text
         self.value = html
 
+    def _plain_text(self) -> str:
+        return self._text
+
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
-        bundle = super()._repr_mimebundle_(**kwargs) or {}  # widget-view+json, repr as text/plain
+        bundle = self._widget_bundle(**kwargs)  # widget-view+json
         return showable_bundle({**bundle, "text/plain": self._text, "text/html": self.value})
 
 

@@ -55,7 +55,7 @@ class Shown:
         return showable_bundle({"text/html": self.html, "text/plain": self.text})
 
     def __repr__(self) -> str:
-        return self.text
+        return showable(self.text)
 
 
 def show_table(rows: Sequence[Mapping[str, Any]], title: str | None = None) -> Shown:

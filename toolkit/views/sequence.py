@@ -28,7 +28,7 @@ from toolkit.loop.records import LoopResult, RoundTrace
 from toolkit.loop.saga import SagaEntry
 from toolkit.tools import redact
 from toolkit.views.conversation import one_line
-from toolkit.views.html import read_json, showable_bundle
+from toolkit.views.html import read_json, showable, showable_bundle
 from toolkit.views.trace import run_of
 
 LABEL_LIMIT = 48
@@ -197,4 +197,4 @@ class SequenceDiagram:
         return showable_bundle({"text/markdown": f"```mermaid\n{self.source}\n```", "text/plain": self.source})
 
     def __repr__(self) -> str:
-        return self.source
+        return showable(self.source)

@@ -30,7 +30,7 @@ from toolkit.loop.records import LoopResult
 from toolkit.loop.saga import SagaEntry, ToolExecution
 from toolkit.tools import redact
 from toolkit.unicode import unescaped
-from toolkit.views.conversation import one_line
+from toolkit.views.conversation import TextRepr, one_line
 from toolkit.views.html import escape, flat_name, kept, showable_bundle
 from toolkit.views.trace import run_of
 
@@ -145,7 +145,7 @@ def _rolled_back_by_round(executions: list[ToolExecution]) -> dict[int, list[Too
     return by_round
 
 
-class LoopStepper(widgets.VBox):
+class LoopStepper(TextRepr, widgets.VBox):
     """Previous / Next over a recorded run, the current loop step highlighted."""
 
     steps: list[Step]
@@ -208,6 +208,9 @@ class LoopStepper(widgets.VBox):
         lines = [i if isinstance(i, str) else ("▶ " if i == self.index else "  ") + self.steps[i].line() for i in shown]
         return "\n".join(lines) or NO_STEPS
 
+    def _plain_text(self) -> str:
+        return self.text()
+
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
-        bundle = super()._repr_mimebundle_(**kwargs) or {}
+        bundle = self._widget_bundle(**kwargs)
         return showable_bundle({**bundle, "text/plain": self.text(), "text/html": self.html()})

@@ -35,7 +35,7 @@ from toolkit.errors import ConfigurationError
 from toolkit.loop.records import LoopResult, ToolFinished, ToolStarted
 from toolkit.tools.decorator import a_kind_of
 from toolkit.unicode import cut, padded
-from toolkit.views.html import NAME_CHARS, flat, flat_name, kept, showable_bundle
+from toolkit.views.html import NAME_CHARS, flat, flat_name, kept, showable, showable_bundle
 
 
 @dataclass(frozen=True)
@@ -251,4 +251,4 @@ class Timeline:
         return showable_bundle({"text/html": self.svg(), "text/plain": self.text()})
 
     def __repr__(self) -> str:
-        return self.text()
+        return showable(self.text())

@@ -408,3 +408,13 @@ def test_a_run_that_raised_counts_the_replies_it_got_not_the_requests_it_sent():
     assert [th.text() for th in rows][:2] == ["finish", "model replies"]
     answered = run_loop(ScriptedModel(["好的"]), Q, tools=[query_order])
     assert "1 model request, 0 tool round trips" in render_trace_text(answered)
+
+
+def test_a_run_that_raised_after_one_reply_says_one_model_reply():
+    """The singular of "model replies" was cut to "1 model replie" (the last letter dropped)."""
+    reset_call_ids()
+    with pytest.raises(RuntimeError) as raised:
+        run_loop(
+            ScriptedModel([call("query_order", order_id="SN1"), RuntimeError("gateway 502")]), Q, tools=[query_order]
+        )
+    assert "finish: stopped · 1 model reply, 1 tool round trip · " in render_trace_text(raised.value.loop_result)

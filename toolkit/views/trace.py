@@ -214,7 +214,8 @@ def counts(result: LoopResult) -> str:
     (`model replies` for a run that raised)."""
     requests, trips = len(result.rounds), result.round_trips
     label = _requests_label(result)
-    return f"{requests} {label if requests != 1 else label[:-1]}, {trips} tool round trip{'s' if trips != 1 else ''}"
+    one = {"model requests": "model request", "model replies": "model reply"}[label]
+    return f"{requests} {label if requests != 1 else one}, {trips} tool round trip{'s' if trips != 1 else ''}"
 
 
 def _round_text(trace: RoundTrace, show_timing: bool) -> list[str]:

@@ -247,3 +247,18 @@ def test_each_saga_is_drawn_in_the_round_whose_failure_ran_it():
     ]
     assert lines[failures[2] + 2] == "    L->>T_pay: compensate (failed)"
     assert lines[failures[0] + 2] == "    L->>T_reserve: compensate (ok)"
+
+
+def test_calls_a_stopped_round_left_unfinished_are_the_loops_own_arrows():
+    """Ctrl-C while a tool ran: the diagram drew the model's two calls and then nothing for them."""
+    from test_trace_view import interrupted_run
+
+    lines = sequence_source(interrupted_run()).splitlines()
+    assert lines[6:] == [
+        "    M-->>L: 2 tool calls: halt, halt",
+        "    L->>L: ✗ halt not finished — Interrupted by KeyboardInterrupt while …",
+        "    L->>L: ✗ halt not finished — Not completed the turn was interrupted…",
+        "    Note over L: stopped KeyboardInterrupt",
+        "    L-->>U: stopped — the run raised before an answer",
+    ]
+    assert not [line for line in lines if line.startswith("    participant T_")]

@@ -136,3 +136,18 @@ def test_each_saga_s_step_is_in_the_round_whose_failure_ran_it():
         (4, "rolled back: reserve"),
         (6, "not rolled back: pay"),
     ]
+
+
+def test_a_round_stopped_while_a_tool_ran_is_within_the_bound_and_shows_its_calls():
+    """Ctrl-C while the round's first call ran read "round trip 1 is over the bound → stopped:
+    KeyboardInterrupt", and no call was shown."""
+    from test_trace_view import BEFORE, RUNNING, interrupted_run
+
+    lines = [step.line() for step in steps(interrupted_run())]
+    assert lines[3:] == [
+        "round 1 · step 4 bound: round trip 1: within the bound",
+        f'round 1 · step 5 execute: halt({{"x": "1"}}) → {RUNNING[:59]}… ✗ (not finished)',
+        f'round 1 · step 5 execute: halt({{"x": "2"}}) → {BEFORE[:59]}… ✗ (not finished)',
+        "round 1 · step 8 append: 2 tool result(s) appended",
+        "round 1 · step 9 return?: stopped: KeyboardInterrupt",
+    ]

@@ -418,3 +418,36 @@ def test_a_run_that_raised_after_one_reply_says_one_model_reply():
             ScriptedModel([call("query_order", order_id="SN1"), RuntimeError("gateway 502")]), Q, tools=[query_order]
         )
     assert "finish: stopped · 1 model reply, 1 tool round trip · " in render_trace_text(raised.value.loop_result)
+
+
+def interrupted_run():
+    """A run stopped by Ctrl-C while the first of two calls ran: the loop answered both calls in
+    the messages but recorded no execution for either."""
+
+    @tool("stops with Ctrl-C")
+    def halt(x: str) -> str:
+        raise KeyboardInterrupt
+
+    reset_call_ids()
+    with pytest.raises(KeyboardInterrupt) as raised:
+        run_loop(ScriptedModel([[call("halt", x="1"), call("halt", x="2")], "x"]), Q, tools=[halt])
+    return raised.value.loop_result
+
+
+RUNNING = (
+    "Interrupted by KeyboardInterrupt while it ran: its outcome is unknown (it may have done its work). "
+    "Check before calling it again."
+)
+BEFORE = "Not completed: the turn was interrupted by KeyboardInterrupt."
+
+
+def test_calls_a_stopped_round_left_unfinished_show_how_the_loop_answered_them():
+    """Ctrl-C while a tool ran: the trace listed the calls and no outcome (text), or called them
+    all "not run" (HTML) — though the first had run and may have done its work."""
+    result = interrupted_run()
+    lines = render_trace_text(result).splitlines()
+    assert lines[3:5] == [f"  halt [not finished]: {RUNNING}", f"  halt [not finished]: {BEFORE}"]
+    cards = [c for c in Tree(render_trace_html(result)).find_all("tk-card") if c.text().startswith("halt")]
+    assert [c.find_all("tk-title")[0].text() for c in cards] == ["halt not finished"] * 2
+    assert RUNNING in cards[0].text() and BEFORE in cards[1].text()
+    assert "not run" not in render_trace_html(result)

@@ -29,7 +29,7 @@ from toolkit.loop.saga import SagaEntry
 from toolkit.tools import redact
 from toolkit.views.conversation import one_line
 from toolkit.views.html import read_json, showable, showable_bundle
-from toolkit.views.trace import run_of
+from toolkit.views.trace import NOT_FINISHED, run_of, unfinished
 
 LABEL_LIMIT = 48
 MERMAID_MAX_TEXT = 50_000
@@ -76,7 +76,7 @@ def sequence_source(result: LoopResult, question: str | None = None) -> str:
     ask = question if question is not None else _last_user_text(result)
     lines.append(f"    U->>L: {_label(ask)}")
     sagas = _sagas_by_round(result)
-    rounds = [_round_lines(trace, lane, sagas.get(trace.index, [])) for trace in result.rounds]
+    rounds = [_round_lines(trace, lane, sagas.get(trace.index, []), result) for trace in result.rounds]
     ending = f"    L-->>U: {_ending(result)}"
     room = MERMAID_MAX_TEXT - len("\n".join([*lines, ending])) - 1
     lines += [line for block in _fitted(rounds, result, room) for line in block]
@@ -103,8 +103,9 @@ def _fitted(rounds: list[list[str]], result: LoopResult, room: int) -> list[list
     return [*rounds[:front], [note], *rounds[back:]]
 
 
-def _round_lines(trace: RoundTrace, lane: dict[str, str], saga: list[SagaEntry]) -> list[str]:
-    """One round's arrows: the request, the reply, each call and result, the saga, a decision."""
+def _round_lines(trace: RoundTrace, lane: dict[str, str], saga: list[SagaEntry], result: LoopResult) -> list[str]:
+    """One round's arrows: the request, the reply, each call and result (a call a stopped round left
+    unfinished: the loop's own arrow with its answer), the saga, a decision."""
     lines = [f"    L->>M: request {trace.index} ({len(trace.tools_sent)} tools)"]
     calls = trace.reply.tool_calls
     if calls:
@@ -121,6 +122,8 @@ def _round_lines(trace: RoundTrace, lane: dict[str, str], saga: list[SagaEntry])
         lines.append(f"    L->>{tool}: {_arguments(execution.call.arguments)}")
         mark = "✗ " if execution.failure else ""
         lines.append(f"    {tool}-->>L: {mark}{_label(execution.result.content, 40)}")
+    for call, answer in unfinished(result, trace):  # no result recorded: the loop answered it
+        lines.append(f"    L->>L: ✗ {_label(call.name, 40)} {NOT_FINISHED} — {_label(answer, 40)}")
     if saga:
         lines.append("    Note over L: saga — undo in reverse order")
         for entry in saga:

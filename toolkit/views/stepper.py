@@ -32,7 +32,7 @@ from toolkit.tools import redact
 from toolkit.unicode import unescaped
 from toolkit.views.conversation import TextRepr, one_line
 from toolkit.views.html import escape, flat_name, kept, showable_bundle
-from toolkit.views.trace import run_of
+from toolkit.views.trace import NOT_FINISHED, run_of, unfinished
 
 NO_STEPS = "no steps: the run got no reply from the model (its first request failed or was stopped)"
 LOOP_STEPS = ("send", "record", "exit?", "bound", "execute", "repair", "saga", "append", "return?", "refresh")
@@ -74,7 +74,8 @@ def steps(result: LoopResult) -> list[Step]:
             continue
         add(3, "tool calls: go on")
         trips += 1
-        if not trace.executions:  # a tool-calling reply that was never executed: over the bound
+        left = unfinished(result, trace)  # a run stopped mid-round (Ctrl-C while a tool ran)
+        if not trace.executions and not left:  # a tool-calling reply that was never executed: over the bound
             add(4, f"round trip {trips} is over the bound → {trace.decision}")
             continue
         add(4, f"round trip {trips}: within the bound")
@@ -85,6 +86,9 @@ def steps(result: LoopResult) -> list[Step]:
                 one_line(redact.scrub(e.result.content), 60),
             )
             add(5, f"{flat_name(e.call.name)}({arguments}) → {content}{mark}")
+        for c, answer in left:
+            arguments, content = one_line(redact.scrub(unescaped(c.arguments)), 50), one_line(redact.scrub(answer), 60)
+            add(5, f"{flat_name(c.name)}({arguments}) → {content} ✗ ({NOT_FINISHED})")
         if any(e.error_kind == "argument" for e in trace.executions):
             handed = trace.decision.startswith("hand")
             add(
@@ -95,7 +99,7 @@ def steps(result: LoopResult) -> list[Step]:
             )
         if r in sagas:
             add(7, sagas[r])
-        add(8, f"{len(trace.executions)} tool result(s) appended")
+        add(8, f"{len(trace.executions) + len(left)} tool result(s) appended")
         add(9, trace.decision or "continue")
         if trace.decision not in ("continue", ""):
             continue

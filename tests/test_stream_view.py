@@ -215,6 +215,18 @@ def test_html_of_a_stopped_stream():
     assert "tk-error" in status.find_all("tk-badge")[0].classes
 
 
+def test_a_call_running_when_the_stream_stopped_is_not_shown_running():
+    """Ctrl-C while a tool ran left its card "calling query_logistics… running" under "stopped": the
+    stream had ended, and the tool's outcome is unknown."""
+    events = mid_stream_events()[:6]
+    html = render_stream_html(events, error=KeyboardInterrupt())
+    assert titles(html, "tk-stream-tool") == ["query_logistics not finished"]
+    assert render_stream_text(events, error=KeyboardInterrupt()) == (
+        'assistant: 我查一下。\ntool query_logistics({"orderId": "SN1"}) [not finished]\nstopped · KeyboardInterrupt'
+    )
+    assert titles(render_stream_html(events), "tk-stream-tool") == ["calling query_logistics… running"]
+
+
 def test_everything_from_the_model_and_the_tools_is_escaped():
     call_ = ToolCall(id="c", name="q<i>", arguments='{"a": "<b>"}')
     result = ToolResultMessage(tool_call_id="c", tool_name="q<i>", content="<script>alert(1)</script>")

@@ -11,7 +11,7 @@ Pure renderers (unit-tested, stable under nbval):
   arguments still arriving) → *running* (`ToolStarted`) → *done* (`ToolFinished`, its result).
 - `render_stream_html(events, result, error)`: the segments as cards, then a status line:
   streaming…, done (finish reason, tokens) or stopped (the exception, and every call it left
-  unexecuted marked "not executed").
+  unexecuted marked "not executed", one it cut off while running "not finished").
 - `render_stream_text(...)`: the same as a short transcript; `event_lines(events)`: each event as
   one line, for printing the raw event list (`event_line(event)`: one event alone).
 
@@ -79,7 +79,7 @@ from toolkit.views.html import (
     text_block,
     without_addresses,
 )
-from toolkit.views.trace import execution_status
+from toolkit.views.trace import NOT_FINISHED, execution_status
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 REDRAW_EVERY = 0.05
@@ -262,8 +262,8 @@ def tool_status(segment: ToolSegment, over: bool) -> tuple[str, str, str]:
     name = _name(segment)
     if segment.state == "done" and segment.execution is not None:
         return (name, *execution_status(segment.execution))
-    if segment.state == "running":
-        return f"calling {name}…", "running", "tool"
+    if segment.state == "running":  # started, no result: running, or cut off when the stream stopped
+        return (name, NOT_FINISHED, "warn") if over else (f"calling {name}…", "running", "tool")
     if over:
         return name, "not executed", "warn"
     return f"asking for {name}…", "arguments arriving", "info"

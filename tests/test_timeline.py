@@ -227,3 +227,21 @@ def test_a_span_near_the_largest_float_is_drawn_across_the_axis():
     worked out as width * t / end, and 560 * 1e308 is infinite."""
     svg = Timeline([("a", [Span("l", 0, 1e308, "x")])]).svg()
     assert '<rect x="170.0" y="27" width="560.0"' in svg
+
+
+def test_timed_loop_takes_iter_loops_events_and_says_so():
+    """`timed_loop(run_loop(...))` raised "'LoopResult' object is not an iterator" (a list, None the same)."""
+    import pytest
+
+    from toolkit.errors import ConfigurationError
+    from toolkit.loop.run import run_loop
+
+    result = run_loop(ScriptedModel(["好的"]), [UserMessage(content="q")])
+    fix = "e.g. timed_loop(iter_loop(model, messages, tools=tools))"
+    for given, kind in ((result, "a LoopResult"), ([], "a list"), (None, "None")):
+        with pytest.raises(ConfigurationError) as refused:
+            timed_loop(given)
+        assert str(refused.value) == (
+            f"timed_loop(events): takes the generator iter_loop(...) returns (the loop's events, then its "
+            f"LoopResult), and got {kind}; {fix}"
+        )

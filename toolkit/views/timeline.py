@@ -68,8 +68,17 @@ def retry_spans(exchanges: Sequence[Exchange], waits: Sequence[float], attempt_s
     return spans
 
 
+_TIMED = "e.g. timed_loop(iter_loop(model, messages, tools=tools))"
+
+
 def timed_loop(events: Iterator[Any], clock: Callable[[], float] = time.perf_counter) -> tuple[LoopResult, list[Span]]:
-    """Drain `iter_loop(...)`; one span per tool call, on the clock's axis from the first event."""
+    """Drain `iter_loop(...)`; one span per tool call, on the clock's axis from the first event.
+    Anything else (`run_loop`'s result, a list) is a `ConfigurationError` naming what it takes."""
+    if not isinstance(events, Iterator):  # not "'LoopResult' object is not an iterator"
+        raise ConfigurationError(
+            "timed_loop(events): takes the generator iter_loop(...) returns (the loop's events, then its "
+            f"LoopResult), and got {a_kind_of(events)}; {_TIMED}"
+        )
     origin = clock()
     started: dict[str, tuple[int, float]] = {}  # call id → (its number in the run, its start)
     count = 0

@@ -207,8 +207,8 @@ def check_usage(usage: Any, where: str) -> None:
 
 
 def _raw(value: Any) -> str:
-    """An item's raw value as JSON, its images and other base64 data as markers (`_blobs_marked`)."""
-    return _blobs_marked(value)
+    """An item's raw value as JSON, its images and other base64 data as markers (`blobs_marked`)."""
+    return blobs_marked(value)
 
 
 def pair_results(messages: list[Message | Unreadable]) -> tuple[dict[tuple[int, int], list[int]], list[int]]:
@@ -264,7 +264,7 @@ _BASE64_RUN = re.compile(r"(?:data:[^,]{0,200},)?[A-Za-z0-9+/=_\-\s]+")
 """Base64 (standard or URL-safe, maybe wrapped in lines), maybe after a data URL's header."""
 
 
-def _blobs_marked(value: Any) -> str:
+def blobs_marked(value: Any) -> str:
     """`value` as JSON (`json_text`) with its base64 payloads as markers, never their text: a data
     URL of an image as its `image_marker` (numbered in order), of anything else (an audio clip)
     `[data: audio/wav, 2.0 KB]`, and any other run of base64 (`input_audio`'s data, a data URL
@@ -286,8 +286,8 @@ def _blobs_marked(value: Any) -> str:
 
 
 def _attribute_text(value: Any) -> str:
-    """An attribute's value as JSON, its images and base64 data as markers (`_blobs_marked`)."""
-    return _blobs_marked(value)
+    """An attribute's value as JSON, its images and base64 data as markers (`blobs_marked`)."""
+    return blobs_marked(value)
 
 
 def _attributes_html(attributes: dict[str, Any]) -> Html:

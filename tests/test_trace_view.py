@@ -451,3 +451,19 @@ def test_calls_a_stopped_round_left_unfinished_show_how_the_loop_answered_them()
     assert [c.find_all("tk-title")[0].text() for c in cards] == ["halt not finished"] * 2
     assert RUNNING in cards[0].text() and BEFORE in cards[1].text()
     assert "not run" not in render_trace_html(result)
+
+
+def test_a_compensations_multiline_report_stays_on_its_line_of_the_saga_log():
+    """A compensation that reported its failure over several lines wrote them into the text log as
+    lines of their own: "2. reserve_stock: ok — rolled back" could be the compensation's text."""
+    from toolkit.loop.saga import SagaEntry
+    from toolkit.views.trace import SagaView
+
+    result = saga_run()
+    fake = "bank offline\n2. charge_payment: ok — rolled back\n3. more"
+    result.saga[0] = SagaEntry("charge_payment", "refund", "call_2", False, fake)
+    assert render_saga_text(result).splitlines() == [
+        "1. charge_payment: FAILED — bank offline 2. charge_payment: ok — rolled back 3. more",
+        "2. reserve_stock: ok — rolled back",
+    ]
+    assert SagaView(result)._text == render_saga_text(result)

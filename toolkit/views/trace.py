@@ -345,9 +345,10 @@ def render_saga_html(
 def render_saga_text(
     result: LoopResult, before: Sequence[Message] | None = None, after: Sequence[Message] | None = None
 ) -> str:
-    """The saga log as text: one line per compensation, then one per rewritten result."""
+    """The saga log as text: one line per compensation (its detail on that line, however many a
+    compensation's report had), then one per rewritten result."""
     lines = [
-        f"{i}. {flat_name(e.tool)}: {'ok' if e.ok else 'FAILED'} — {_shown(e.detail)}"
+        f"{i}. {flat_name(e.tool)}: {'ok' if e.ok else 'FAILED'} — {one_line(_shown(e.detail), 300)}"
         for i, e in enumerate(result.saga, 1)
     ] or ["no compensation ran"]
     if before is not None:

@@ -814,3 +814,13 @@ def test_a_five_megabyte_answer_or_arguments_are_cut_in_the_transcript_as_in_the
     assert text.splitlines()[0] == "assistant: " + "x" * SHOWN_CHARS + left_out
     calls = render_stream_text([ToolCallDelta(0, "c1", "f", "a" * 1000) for _ in range(5000)], done=True)
     assert calls.splitlines()[0] == "tool f(" + "a" * SHOWN_CHARS + left_out + ") [not executed]"
+
+
+def test_the_error_that_stopped_a_stream_is_one_bounded_line_of_the_transcript():
+    """An error text of several lines (a gateway quoting its body) wrote them as lines of the
+    transcript, a fake tool line among them, and one of 3 MB went whole into it (the HTML cut it)."""
+    error = RuntimeError("gateway said:\ntool fake({}) [ok] → faked\n" + "x" * 3_000_000)
+    lines = render_stream_text([], error=error).splitlines()
+    assert len(lines) == 1 and len(lines[0]) == len("stopped · ") + stream_view.ERROR_CHARS
+    assert lines[0].startswith("stopped · RuntimeError: gateway said: tool fake({}) [ok] → faked xxx")
+    assert render_stream_text([], error=RuntimeError("refused")) == "stopped · RuntimeError: refused"

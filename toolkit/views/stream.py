@@ -93,6 +93,9 @@ CLOSED = (
 """The status detail of a `TokenStream` that `StreamView.consume` read to a quiet end without its
 result: closed mid-turn, nothing raised (the view said "done", as if the turn had answered)."""
 
+ERROR_CHARS = 1_000
+"""Most characters of the status line's detail in the transcript (an error may quote a whole body)."""
+
 CURSOR = "▍"
 """Shown after the last text while the stream is still running."""
 
@@ -427,6 +430,7 @@ def _transcript(
 ) -> str:
     """The segments' lines, then the status."""
     label, _, detail = _status(result, error, over, closed)
+    detail = one_line(detail, ERROR_CHARS)  # an error quoting a body over lines: one line, bounded
     return showable("\n".join([*lines, f"{label} · {detail}" if detail else label]))
 
 

@@ -109,7 +109,8 @@ def test_escape_cuts_a_long_text_with_a_marker_and_leaves_a_short_one():
 
 
 def test_a_ten_megabyte_exchange_or_table_cell_is_cut_in_the_text_too():
-    exchange = Exchange("http://x/v1/chat/completions", {"model": "m", "note": BIG}, 200, BIG, 1)
+    note = "x " * 5_000_000  # text: a run of base64's letters this long would be shown as a marker
+    exchange = Exchange("http://x/v1/chat/completions", {"model": "m", "note": note}, 200, BIG, 1)
     shown = show_exchange(exchange)
     lines = shown.text.splitlines()
     left_out = f"…({10_000_000 - SHOWN_CHARS:,} more characters not shown)"

@@ -199,3 +199,14 @@ def test_attribute_text_that_starts_with_data_is_shown_not_called_an_image():
         '"[base64 data: 400 characters]"',
         '"[base64 data: 4,086 characters]"',
     ]
+
+
+def test_long_words_without_punctuation_are_text_not_base64():
+    """Words are separated by spaces, which base64 never has: a long run of them stays text."""
+    from toolkit.chat.messages import AssistantMessage, ToolCall, ToolResultMessage
+
+    words = "the parcel left the depot and is on its way " * 10
+    call = ToolCall(id="c1", name="f", arguments="{}")
+    result = ToolResultMessage(tool_call_id="c1", tool_name="f", content="ok", attributes={"note": words})
+    html = render_conversation_html([AssistantMessage(tool_calls=(call,)), result])
+    assert [cell.text() for cell in Tree(html).find_all("tk-td")] == [f'"{words}"']

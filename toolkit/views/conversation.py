@@ -260,8 +260,9 @@ def image_markers(images: Iterable[str]) -> str:
 
 BLOB_CHARS = 256
 """A string of at least this many characters, all of base64's alphabet, is shown as a marker."""
-_BASE64_RUN = re.compile(r"(?:data:[^,]{0,200},)?[A-Za-z0-9+/=_\-\s]+")
-"""Base64 (standard or URL-safe, maybe wrapped in lines), maybe after a data URL's header."""
+_BASE64_RUN = re.compile(r"(?:data:[^,]{0,200},)?[A-Za-z0-9+/=_\-\r\n]+")
+"""Base64 (standard or URL-safe, maybe wrapped in lines: no spaces, which words have), maybe after a
+data URL's header."""
 
 
 def blobs_marked(value: Any) -> str:

@@ -467,3 +467,19 @@ def test_a_compensations_multiline_report_stays_on_its_line_of_the_saga_log():
         "2. reserve_stock: ok — rolled back",
     ]
     assert SagaView(result)._text == render_saga_text(result)
+
+
+def test_a_note_naming_a_models_tool_name_stays_on_its_line():
+    """The note on a repeated or missing call id quotes the call's tool name, which a model may
+    write with line breaks: the trace text showed them as lines of their own (a fake round)."""
+    from toolkit.chat.messages import ToolCall
+
+    evil = "echo\nround 9 · FAKE\n  decision: answer"
+    calls = [ToolCall(id="c1", name=evil, arguments="{}"), ToolCall(id="c1", name=evil, arguments="{}")]
+    result = run_loop(ScriptedModel([calls, "done"]), Q, tools=[], options=COURSE)
+    notes = [line for line in render_trace_text(result).splitlines() if "note" in line or "FAKE" in line]
+    assert notes[0] == (
+        "  note: tool call 2 (echo\\nround 9 · FAKE\\n  decision: answer) repeated the id of tool call 1; "
+        "it got an id of its own"
+    )
+    assert not [line for line in render_trace_text(result).splitlines() if line.startswith("round 9")]

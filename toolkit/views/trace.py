@@ -39,7 +39,7 @@ from toolkit.errors import ConfigurationError
 from toolkit.loop.run import LoopResult, RoundTrace
 from toolkit.loop.saga import ToolExecution
 from toolkit.tools import redact
-from toolkit.unicode import unescaped
+from toolkit.unicode import cut, unescaped
 from toolkit.views.conversation import HtmlView, image_markers, one_line
 from toolkit.views.html import (
     Html,
@@ -68,6 +68,8 @@ ERROR_LABELS = {
 }
 """`ToolExecution.failure` → the badge text (the three error channels, the guard, the limit, a
 failure the tool reported itself)."""
+NOTE_CHARS = 400
+"""Most characters of a round's note in the text (a note may quote a model's tool name of any length)."""
 NOT_FINISHED = "not finished"
 """The badge of a call a stopped round left without a recorded result (`unfinished`)."""
 NO_ANSWER = "(no answer recorded)"
@@ -252,7 +254,7 @@ def counts(result: LoopResult) -> str:
 
 def _round_text(trace: RoundTrace, show_timing: bool, left: list[tuple[ToolCall, str]]) -> list[str]:
     lines = [f"round {trace.index} · tools sent: {_tools_sent(trace)} · tool_choice: {_choice(trace.tool_choice)}"]
-    lines += [f"  note: {note}" for note in trace.notes]
+    lines += [f"  note: {flat(cut(note, NOTE_CHARS))}" for note in trace.notes]  # a model's name in it: one line
     if trace.reply.content:
         lines.append(f"  model: {one_line(_shown(trace.reply.content), 160)}")
     elif trace.reply.refusal:

@@ -824,3 +824,16 @@ def test_the_error_that_stopped_a_stream_is_one_bounded_line_of_the_transcript()
     assert len(lines) == 1 and len(lines[0]) == len("stopped · ") + stream_view.ERROR_CHARS
     assert lines[0].startswith("stopped · RuntimeError: gateway said: tool fake({}) [ok] → faked xxx")
     assert render_stream_text([], error=RuntimeError("refused")) == "stopped · RuntimeError: refused"
+
+
+def test_arguments_that_are_not_json_stay_on_their_tool_line():
+    """A model that writes its arguments over lines (pretty-printed, cut off by the stream's end)
+    had them written as lines of the transcript, one of them able to read as a line of its own."""
+    events = [
+        ToolCallDelta(0, "c1", "query", '{\n  "orderId": "SN1",\n  "note": "a'),
+        ToolCallDelta(0, None, None, "\nx"),
+    ]
+    assert render_stream_text(events, error=RuntimeError("cut")).splitlines() == [
+        'tool query({\\n  "orderId": "SN1",\\n  "note": "a\\nx) [not executed]',
+        "stopped · RuntimeError: cut",
+    ]

@@ -66,6 +66,7 @@ from toolkit.views.html import (
     card,
     code_block,
     element,
+    flat,
     flat_name,
     join,
     json_text,
@@ -404,7 +405,7 @@ def _segment_text(segment: Segment, cursor: bool, over: bool) -> str:
         return f"assistant: {shortened(_live(segment.text, cursor))}"
     _, label, _ = tool_status(segment, over)
     arguments = settled(segment.arguments) if _arriving(segment, over) else segment.arguments
-    line = f"tool {flat_name(_name(segment))}({shortened(_arguments(arguments))}) [{label}]"
+    line = f"tool {flat_name(_name(segment))}({flat(shortened(_arguments(arguments)))}) [{label}]"  # on its line
     return line + (f" → {one_line(_scrubbed(segment.execution.result.content), 160)}" if segment.execution else "")
 
 

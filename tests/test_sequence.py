@@ -306,3 +306,20 @@ def test_lanes_of_many_tools_are_declared_only_for_the_arrows_drawn_within_merma
     assert declared[0] == "T_tool_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxx_0" and len(declared) > 80
     assert set(declared) == used and len(declared) == len(used)
     assert lines[-3:] == ["    L->>M: request 2 (2 tools)", "    M-->>L: 好的", "    L-->>U: 好的"]
+
+
+def test_a_question_that_is_not_text_is_refused_naming_the_parameter():
+    """SequenceDiagram(result, question=5) raised "argument of type 'int' is not iterable"."""
+    import pytest
+
+    from toolkit.errors import ConfigurationError
+
+    _, result = place_order()
+    for given, kind in ((5, "an int"), (b"q", "a bytes")):
+        for make, where in ((SequenceDiagram, "SequenceDiagram"), (sequence_source, "sequence_source")):
+            with pytest.raises(ConfigurationError) as refused:
+                make(result, question=given)
+            assert str(refused.value) == (
+                f"{where}(result, question): question is the user's question as text (None: the run's last "
+                f"question), and got {kind}; e.g. {where}(result, question='SN202610200001 发货了吗？')"
+            )

@@ -28,6 +28,7 @@ import re
 from typing import Any
 
 from toolkit.chat.messages import UserMessage
+from toolkit.errors import ConfigurationError, a_kind_of
 from toolkit.loop.records import LoopResult, RoundTrace
 from toolkit.loop.saga import SagaEntry
 from toolkit.tools import redact
@@ -76,8 +77,18 @@ Unit = list[Line]
 """Lines kept or left out together: a request and its reply, a call and its result."""
 
 
+def _check_question(question: object, where: str) -> None:
+    """A `ConfigurationError` unless `question` is text or None (not "argument of type 'int' is not iterable")."""
+    if question is not None and not isinstance(question, str):
+        raise ConfigurationError(
+            f"{where}(result, question): question is the user's question as text (None: the run's last question), "
+            f"and got {a_kind_of(question)}; e.g. {where}(result, question='SN202610200001 发货了吗？')"
+        )
+
+
 def sequence_source(result: LoopResult, question: str | None = None) -> str:
-    """The Mermaid `sequenceDiagram` text for `result`."""
+    """The Mermaid `sequenceDiagram` text for `result`; `question` (text) stands for the run's last one."""
+    _check_question(question, "sequence_source")
     tools = list(dict.fromkeys(e.call.name for e in result.executions if e.error_kind not in LOOP_ANSWERED))
     tools += [s.tool for s in result.saga if s.tool not in tools]
     head = ["sequenceDiagram", "    participant U as user", "    participant L as loop", "    participant M as model"]
@@ -241,6 +252,7 @@ class SequenceDiagram:
     """The Mermaid source."""
 
     def __init__(self, result: LoopResult, question: str | None = None) -> None:
+        _check_question(question, "SequenceDiagram")
         self.source = sequence_source(run_of(result, "SequenceDiagram"), question)
 
     def _repr_mimebundle_(self, **_: Any) -> dict[str, str]:

@@ -178,6 +178,12 @@ class Timeline:
 
     def __init__(self, rows: Sequence[tuple[str, Sequence[Span]]], title: str = "", unit: str = "s") -> None:
         self.rows = _rows(rows)
+        for field, value in (("title", title), ("unit", unit)):
+            if not isinstance(value, str):  # not a TypeError when it is drawn
+                raise ConfigurationError(
+                    f"Timeline(rows, {field}): {field} is text, and got {a_kind_of(value)}; "
+                    "e.g. Timeline(rows, title='retries', unit='s')"
+                )
         self.title, self.unit = title, unit
 
     def _kept(self) -> list[tuple[str, list[Span | str]]]:

@@ -69,6 +69,10 @@ def test_a_row_that_is_not_a_dict_is_refused_with_the_fix():
         'Fix: pass one dict per row, e.g. show_table([{"tool": "query_order", "tokens": 51}])'
     )
     assert show_table(iter([{"tool": "a"}])).text == "tool\n   a"  # any iterable of dicts
+    for row, kind in ((1, "an int"), (None, "None"), ("x", "a str")):  # was "a int", "a NoneType"
+        with pytest.raises(ConfigurationError) as raised:
+            show_table([row])
+        assert str(raised.value).startswith(f"show_table(): row 1 is {kind}, not a dict. ")
 
 
 def test_the_text_table_keeps_accents_emoji_and_indic_text_in_line():

@@ -71,7 +71,7 @@ def show_table(rows: Sequence[Mapping[str, Any]], title: str | None = None) -> S
     for number, row in enumerate(rows, 1):
         if not isinstance(row, Mapping):
             raise ConfigurationError(
-                f"show_table(): row {number} is a {type(row).__name__}, not a dict. "
+                f"show_table(): row {number} is {a_kind_of(row)}, not a dict. "
                 'Fix: pass one dict per row, e.g. show_table([{"tool": "query_order", "tokens": 51}])'
             )
     columns = list(dict.fromkeys(key for row in rows for key in row))

@@ -483,3 +483,26 @@ def test_a_note_naming_a_models_tool_name_stays_on_its_line():
         "it got an id of its own"
     )
     assert not [line for line in render_trace_text(result).splitlines() if line.startswith("round 9")]
+
+
+def test_a_round_that_sent_hundreds_of_tools_names_the_first_and_counts_the_rest():
+    """Every round's line listed every tool sent: 800 tools (week 8's all-tools strategy) made each
+    round's line of the trace and of the stepper some 10,000 characters long."""
+    from toolkit.views.stepper import steps
+    from toolkit.views.trace import NAMES_SHOWN
+
+    many = []
+    for i in range(800):
+
+        @tool(f"tool number {i}", name=f"t{i}")
+        def t(x: str) -> str:
+            return x
+
+        many.append(t)
+    result = run_loop(ScriptedModel(["好的"]), Q, tools=many)
+    head = ", ".join(f"t{i}" for i in range(NAMES_SHOWN))
+    tokens = result.rounds[0].tools_tokens
+    assert render_trace_text(result).splitlines()[0] == (
+        f"round 1 · tools sent: {head}, … and 770 more (≈ {tokens} tokens) · tool_choice: not set (the gateway's default: auto)"
+    )
+    assert steps(result)[0].detail == f"800 tools sent ({head}, … and 770 more)"

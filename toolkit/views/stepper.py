@@ -32,7 +32,7 @@ from toolkit.tools import redact
 from toolkit.unicode import unescaped
 from toolkit.views.conversation import TextRepr, one_line
 from toolkit.views.html import escape, flat_name, kept, showable_bundle
-from toolkit.views.trace import NOT_FINISHED, run_of, unfinished
+from toolkit.views.trace import NOT_FINISHED, named, run_of, unfinished
 
 NO_STEPS = "no steps: the run got no reply from the model (its first request failed or was stopped)"
 LOOP_STEPS = ("send", "record", "exit?", "bound", "execute", "repair", "saga", "append", "return?", "refresh")
@@ -61,7 +61,7 @@ def steps(result: LoopResult) -> list[Step]:
     for i, trace in enumerate(result.rounds):
         r = trace.index
         add = lambda n, text, r=r: out.append(Step(r, n, text))  # noqa: E731
-        add(1, f"{len(trace.tools_sent)} tools sent ({', '.join(trace.tools_sent) or 'none'})")
+        add(1, f"{len(trace.tools_sent)} tools sent ({named(trace.tools_sent) or 'none'})")
         calls = trace.reply.tool_calls
         add(
             2,

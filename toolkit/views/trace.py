@@ -68,6 +68,8 @@ ERROR_LABELS = {
 }
 """`ToolExecution.failure` → the badge text (the three error channels, the guard, the limit, a
 failure the tool reported itself)."""
+NAMES_SHOWN = 30
+"""Most names of the tools a round sent that a view lists; the rest are counted."""
 NOTE_CHARS = 400
 """Most characters of a round's note in the text (a note may quote a model's tool name of any length)."""
 NOT_FINISHED = "not finished"
@@ -139,10 +141,16 @@ def _tokens(usage: TokenUsage) -> str:
     return usage.line()
 
 
+def named(names: Sequence[str]) -> str:
+    """`a, b, c`: the first `NAMES_SHOWN` names, and how many more (a round may send 800 tools)."""
+    more = len(names) - NAMES_SHOWN
+    return ", ".join(names[:NAMES_SHOWN]) + (f", … and {more:,} more" if more > 0 else "")
+
+
 def _tools_sent(trace: RoundTrace) -> str:
     if not trace.tools_sent:
         return "none"
-    return f"{', '.join(trace.tools_sent)} (≈ {trace.tools_tokens} tokens)"
+    return f"{named(trace.tools_sent)} (≈ {trace.tools_tokens} tokens)"
 
 
 def _image_tools(trace: RoundTrace) -> str:

@@ -151,3 +151,15 @@ def test_a_round_stopped_while_a_tool_ran_is_within_the_bound_and_shows_its_call
         "round 1 · step 8 append: 2 tool result(s) appended",
         "round 1 · step 9 return?: stopped: KeyboardInterrupt",
     ]
+
+
+def test_a_reply_of_hundreds_of_calls_names_the_first_and_counts_the_rest():
+    """Step 2 listed every call of the reply: 600 parallel calls made a line of 7,000 characters."""
+    from toolkit.chat.scripted import reset_call_ids
+    from toolkit.views.trace import NAMES_SHOWN
+
+    reset_call_ids()
+    calls = [call("query_order", orderId=f"SN2026102{i:05d}") for i in range(600)]
+    result = run_loop(ScriptedModel([calls, "好的"]), [UserMessage(content="q")], tools=_order_tools())
+    names = ", ".join(["query_order"] * NAMES_SHOWN)
+    assert steps(result)[1].detail == f"asks for {names}, … and 570 more"

@@ -65,7 +65,7 @@ def steps(result: LoopResult) -> list[Step]:
         calls = trace.reply.tool_calls
         add(
             2,
-            ("asks for " + ", ".join(flat_name(c.name) for c in calls))
+            ("asks for " + named([flat_name(c.name) for c in calls]))
             if calls
             else one_line(redact.scrub(trace.reply.content or ""), 80),
         )
@@ -106,7 +106,7 @@ def steps(result: LoopResult) -> list[Step]:
         if i + 1 < len(result.rounds):
             now, then = set(trace.tools_sent), set(result.rounds[i + 1].tools_sent)
             change = [f"+{t}" for t in sorted(then - now)] + [f"-{t}" for t in sorted(now - then)]
-            add(10, "effective tools: " + (", ".join(change) if change else "unchanged"))
+            add(10, "effective tools: " + (named(change) if change else "unchanged"))
     return out
 
 

@@ -192,7 +192,7 @@ def _round_html(trace: RoundTrace, show_timing: bool, left: list[tuple[ToolCall,
     parts += [small(note) for note in trace.notes]
     parts += [card("model reply", text_block(_shown(reply.content)), "assistant")] if reply.content else []
     if reply.tool_calls and not trace.executions and not left:
-        names = ", ".join(c.name for c in reply.tool_calls)
+        names = named([c.name for c in reply.tool_calls])
         parts.append(card("model asked for tools", text_block(f"{names} — not run"), "warn"))
     elif not reply.content and reply.refusal:
         parts.append(card("model refused", text_block(_shown(reply.refusal)), "warn"))

@@ -506,3 +506,24 @@ def test_a_round_that_sent_hundreds_of_tools_names_the_first_and_counts_the_rest
         f"round 1 · tools sent: {head}, … and 770 more (≈ {tokens} tokens) · tool_choice: not set (the gateway's default: auto)"
     )
     assert steps(result)[0].detail == f"800 tools sent ({head}, … and 770 more)"
+
+
+def test_an_image_url_a_tool_returned_leaves_no_secret_in_the_trace():
+    """The marker of an image a tool passed on wrote its URL as it came: a password in it
+    (`https://alice:pw@cdn/...`) or a token in its query showed in the trace and the conversation."""
+    from toolkit.tools.execute import ToolOutput
+    from toolkit.views.conversation import render_conversation_text
+
+    url = "https://alice:hunter2secretpw@cdn.example.com/c.png?token=sk-abcdefghijklmnopqrstuvwxyz"
+
+    @tool("draws a chart")
+    def chart() -> ToolOutput:
+        return ToolOutput("a chart", {"images": [url]})
+
+    reset_call_ids()
+    result = run_loop(ScriptedModel([call("chart"), "ok"]), Q, tools=[chart])
+    shown = [render_trace_text(result), render_trace_html(result), render_conversation_text(result.messages)]
+    assert [s for s in shown if "hunter2" in s or "sk-abc" in s] == []
+    assert "  images passed on from chart: [image 1: https://[REDACTED]@cdn.example.com/c.png?token=[REDACTED]]" in (
+        render_trace_text(result).splitlines()
+    )

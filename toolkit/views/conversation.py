@@ -53,6 +53,7 @@ from toolkit.chat.messages import (
     tokens_text,
 )
 from toolkit.errors import ConfigurationError, a_or_an
+from toolkit.tools import redact
 from toolkit.unicode import cut
 from toolkit.views.html import (
     Html,
@@ -254,8 +255,15 @@ def _answered(
 
 
 def image_markers(images: Iterable[str]) -> str:
-    """`[image 1: image/png, 1.2 KB] [image 2: …]`: images as a view shows them."""
-    return " ".join(image_marker(url, n) for n, url in enumerate(images, 1))
+    """`[image 1: image/png, 1.2 KB] [image 2: …]`: images as a view shows them; a link's secrets
+    (`https://alice:pw@cdn/…`, `?token=…`) scrubbed (`toolkit.tools.redact.scrub`), as the trace
+    promises of everything a tool returns."""
+    return " ".join(image_marker(_link_scrubbed(url), n) for n, url in enumerate(images, 1))
+
+
+def _link_scrubbed(url: str) -> str:
+    """An http(s) image URL scrubbed; a data URL as it is (its marker reads its type and size)."""
+    return redact.scrub(url) if isinstance(url, str) and url.startswith(("http://", "https://")) else url
 
 
 BLOB_CHARS = 256

@@ -837,3 +837,9 @@ def test_arguments_that_are_not_json_stay_on_their_tool_line():
         'tool query({\\n  "orderId": "SN1",\\n  "note": "a\\nx) [not executed]',
         "stopped · RuntimeError: cut",
     ]
+
+
+def test_a_tool_started_events_line_keeps_arguments_that_are_not_json_on_it():
+    """event_line(ToolStarted) wrote a call's raw arguments with their line breaks: one event, several lines."""
+    started = ToolStarted(1, ToolCall(id="c", name="query", arguments='{\n  "orderId": "SN1"\n'))
+    assert event_line(started) == 'ToolStarted   round 1: query({\\n  "orderId": "SN1"\\n)'

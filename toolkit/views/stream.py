@@ -441,7 +441,8 @@ def event_line(event: LoopEvent) -> str:
     if isinstance(event, TextDelta | ToolCallDelta):
         return _delta_head(event) + repr(redact.scrub(_piece(event)))
     if isinstance(event, ToolStarted):
-        return f"ToolStarted   round {event.round}: {flat_name(event.call.name)}({_arguments(event.call.arguments)})"
+        arguments = flat(shortened(_arguments(event.call.arguments)))  # not JSON, over lines: on this line
+        return f"ToolStarted   round {event.round}: {flat_name(event.call.name)}({arguments})"
     if isinstance(event, ToolFinished):
         e = event.execution
         status = execution_status(e)[0]

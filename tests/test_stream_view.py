@@ -843,3 +843,30 @@ def test_a_tool_started_events_line_keeps_arguments_that_are_not_json_on_it():
     """event_line(ToolStarted) wrote a call's raw arguments with their line breaks: one event, several lines."""
     started = ToolStarted(1, ToolCall(id="c", name="query", arguments='{\n  "orderId": "SN1"\n'))
     assert event_line(started) == 'ToolStarted   round 1: query({\\n  "orderId": "SN1"\\n)'
+
+
+def test_items_that_are_not_events_are_refused_not_dropped():
+    """view.consume(stream.text()) (the text alone, as str pieces) showed "done" and nothing else:
+    every piece was dropped without a word; a list holding a dict or None the same."""
+    message = (
+        "stream view: each event is a TextDelta, ToolCallDelta, ToolStarted or ToolFinished, and got {kind} "
+        "(stream.text() yields the text alone); pass the stream itself, e.g. view.consume(assistant.stream('u1', "
+        "question))"
+    )
+
+    def pieces():
+        yield "你好"
+
+    view = StreamView()
+    with pytest.raises(ConfigurationError) as refused:
+        view.consume(pieces())
+    assert str(refused.value) == message.format(kind="a str")
+    assert view._text == "stopped · ConfigurationError: " + message.format(kind="a str")
+    for item, kind in (({"text": "x"}, "a dict"), (None, "None")):
+        with pytest.raises(ConfigurationError) as refused:
+            render_stream_text([TextDelta("a"), item])
+        assert str(refused.value) == message.format(kind=kind)
+    from toolkit.chat.messages import ChatResponse
+
+    done = stream_view.StreamDone(ChatResponse(message={"role": "assistant", "content": "a"}))
+    assert render_stream_text([TextDelta("a"), done], done=True) == "assistant: a\ndone"  # a chat stream's end

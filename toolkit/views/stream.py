@@ -52,8 +52,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from toolkit.chat.sse import TextDelta, ToolCallDelta, _named
-from toolkit.errors import ConfigurationError
+from toolkit.chat.sse import StreamDone, TextDelta, ToolCallDelta, _named
+from toolkit.errors import ConfigurationError, a_kind_of
 from toolkit.loop.records import LoopEvent, ToolFinished, ToolStarted
 from toolkit.loop.saga import ToolExecution
 from toolkit.services.results import Result, TokenStream
@@ -139,6 +139,21 @@ def fold_events(events: Iterable[LoopEvent]) -> list[Segment]:
     return fold.segments()
 
 
+EVENT_TYPES = (TextDelta, ToolCallDelta, ToolStarted, ToolFinished, StreamDone)
+"""What a stream view folds: a loop's events, and a chat stream's `StreamDone` (which adds nothing)."""
+
+
+def check_event(event: object) -> None:
+    """A `ConfigurationError` unless `event` is one of `EVENT_TYPES` (a str from `stream.text()`,
+    a dict or None was dropped without a word: the view said "done" and showed nothing)."""
+    if not isinstance(event, EVENT_TYPES):
+        raise ConfigurationError(
+            "stream view: each event is a TextDelta, ToolCallDelta, ToolStarted or ToolFinished, and got "
+            f"{a_kind_of(event)} (stream.text() yields the text alone); pass the stream itself, e.g. "
+            "view.consume(assistant.stream('u1', question))"
+        )
+
+
 class EventFold:
     """`fold_events` one event at a time: `add(event)`, then `segments()` for the fold so far.
 
@@ -168,6 +183,8 @@ class EventFold:
             segment = self._tool(call.id, call.name, ("running", "asked"))
             self._replace_arguments(segment, call.arguments)
             segment.state, segment.execution = "done", event.execution
+        else:
+            check_event(event)  # a chat stream's end folds to nothing; anything else was dropped
 
     def segments(self) -> list[Segment]:
         """The segments so far, every fragment joined (the list itself: later events change it)."""
@@ -619,6 +636,7 @@ class StreamView(HtmlView):
 
     def push(self, event: LoopEvent) -> None:
         """Add one event and redraw."""
+        check_event(event)
         self.events.append(event)
         self._redraw()
 
@@ -655,6 +673,7 @@ class StreamView(HtmlView):
         drawn = -REDRAW_EVERY
         try:
             for event in stream:
+                check_event(event)  # before it is kept: the view still draws what came before it
                 self.events.append(event)
                 now = _clock()
                 if pace or now - drawn >= REDRAW_EVERY or not isinstance(event, TextDelta | ToolCallDelta):

@@ -163,3 +163,19 @@ def test_a_reply_of_hundreds_of_calls_names_the_first_and_counts_the_rest():
     result = run_loop(ScriptedModel([calls, "好的"]), [UserMessage(content="q")], tools=_order_tools())
     names = ", ".join(["query_order"] * NAMES_SHOWN)
     assert steps(result)[1].detail == f"asks for {names}, … and 570 more"
+
+
+def test_one_tool_sent_is_one_tool():
+    """A round that sent one tool read "1 tools sent" (the sequence diagram: "request 1 (1 tools)")."""
+    from toolkit.chat.scripted import reset_call_ids
+    from toolkit.tools.decorator import tool
+    from toolkit.views.sequence import sequence_source
+
+    @tool("look an order up")
+    def look(order: str) -> str:
+        return "shipped"
+
+    reset_call_ids()
+    result = run_loop(ScriptedModel(["好的"]), [UserMessage(content="q")], tools=[look])
+    assert steps(result)[0].detail == "1 tool sent (look)"
+    assert "    L->>M: request 1 (1 tool)" in sequence_source(result).splitlines()

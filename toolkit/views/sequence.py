@@ -163,7 +163,9 @@ def _round_units(trace: RoundTrace, lane: dict[str, str], saga: list[SagaEntry],
         reply = f"    M-->>L: {len(calls)} tool call{'s' if len(calls) > 1 else ''}: {_label(names)}"
     else:
         reply = f"    M-->>L: {_label(trace.reply.content)}"
-    units: list[Unit] = [[(f"    L->>M: request {trace.index} ({len(trace.tools_sent)} tools)", None), (reply, None)]]
+    sent = len(trace.tools_sent)
+    request = f"    L->>M: request {trace.index} ({sent} tool{'s' if sent != 1 else ''})"
+    units: list[Unit] = [[(request, None), (reply, None)]]
     for execution in trace.executions:
         if execution.error_kind in LOOP_ANSWERED:  # the tool never saw it
             name = _label(execution.call.name, 40)

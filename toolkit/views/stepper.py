@@ -61,7 +61,8 @@ def steps(result: LoopResult) -> list[Step]:
     for i, trace in enumerate(result.rounds):
         r = trace.index
         add = lambda n, text, r=r: out.append(Step(r, n, text))  # noqa: E731
-        add(1, f"{len(trace.tools_sent)} tools sent ({named(trace.tools_sent) or 'none'})")
+        sent = len(trace.tools_sent)
+        add(1, f"{sent} tool{'s' if sent != 1 else ''} sent ({named(trace.tools_sent) or 'none'})")
         calls = trace.reply.tool_calls
         add(
             2,

@@ -96,6 +96,8 @@ def _lint_by_tool(warnings: list[LintWarning]) -> dict[str, list[str]]:
 
 def summary(specs: Sequence[ToolSpec]) -> str:
     """`3 tools · tools block ≈ 412 tokens (strict: 455 tokens)`."""
+    if not specs:
+        return "0 tools · no tools block (a request without tools sends none)"
     normal = estimate_json_tokens([s.to_openai() for s in specs])
     try:
         strict = f"{estimate_json_tokens([s.to_openai(strict=True) for s in specs])} tokens"

@@ -870,3 +870,24 @@ def test_items_that_are_not_events_are_refused_not_dropped():
 
     done = stream_view.StreamDone(ChatResponse(message={"role": "assistant", "content": "a"}))
     assert render_stream_text([TextDelta("a"), done], done=True) == "assistant: a\ndone"  # a chat stream's end
+
+
+def test_a_result_that_is_no_streams_result_is_refused_naming_the_fix():
+    """view.finish(result=loop_result) (iter_loop's return value, for a view fed by push) raised
+    "'LoopResult' object has no attribute 'finish_reason'"; the renderers the same."""
+    from toolkit.loop.run import run_loop
+
+    loop = run_loop(ScriptedModel(["好"]), "q")
+    for where, draw in (
+        ("StreamView.finish", lambda given: StreamView().finish(result=given)),
+        ("render_stream_html", lambda given: render_stream_html([], result=given)),
+        ("render_stream_text", lambda given: render_stream_text([], result=given)),
+    ):
+        for given, kind in ((loop, "a LoopResult"), ("好", "a str")):
+            with pytest.raises(ConfigurationError) as refused:
+                draw(given)
+            assert str(refused.value) == (
+                f"{where}(result): result is the Result a TokenStream ends with (stream.result), or None, and got "
+                f"{kind}; e.g. {where}(..., result=stream.result), or leave it out (a view fed by push: "
+                "view.finish() marks the end)"
+            )

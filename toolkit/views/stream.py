@@ -309,6 +309,17 @@ def _tokens(result: Result[Any]) -> str:
     return u.line()
 
 
+def _check_result(result: object, where: str) -> None:
+    """A `ConfigurationError` unless `result` is a stream's `Result` or None (a `LoopResult`, the value
+    `iter_loop` returns, raised "'LoopResult' object has no attribute 'finish_reason'" when drawn)."""
+    if result is not None and not isinstance(result, Result):
+        raise ConfigurationError(
+            f"{where}(result): result is the Result a TokenStream ends with (stream.result), or None, and got "
+            f"{a_kind_of(result)}; e.g. {where}(..., result=stream.result), or leave it out (a view fed by push: "
+            "view.finish() marks the end)"
+        )
+
+
 def _over(result: Result[Any] | None, error: BaseException | None, done: bool | None) -> bool:
     return done if done is not None else (result is not None or error is not None)
 
@@ -387,6 +398,7 @@ def render_stream_html(
     """The stream so far: text and tool cards in arrival order, then the status line.
 
     `done` (default: a `result` or an `error` was given) says the stream has ended."""
+    _check_result(result, "render_stream_html")
     over = _over(result, error, done)
     segments = fold_events(events)
     cards = [
@@ -434,6 +446,7 @@ def render_stream_text(
     done: bool | None = None,
 ) -> str:
     """The stream as a transcript: one line per text run or tool call, then the status."""
+    _check_result(result, "render_stream_text")
     over = _over(result, error, done)
     segments = fold_events(events)
     lines = [
@@ -642,6 +655,7 @@ class StreamView(HtmlView):
 
     def finish(self, result: Result[Any] | None = None, error: BaseException | None = None) -> None:
         """Mark the stream as ended (with its result or its error) and refresh the stored output."""
+        _check_result(result, "StreamView.finish")
         self.result, self.error, self.done = result, error, True
         self._redraw()
         if self._handle is not None:  # shown live by `display()`: the final state replaces it

@@ -69,6 +69,10 @@ def test_a_row_that_is_not_a_dict_is_refused_with_the_fix():
         'Fix: pass one dict per row, e.g. show_table([{"tool": "query_order", "tokens": 51}])'
     )
     assert show_table(iter([{"tool": "a"}])).text == "tool\n   a"  # any iterable of dicts
+    for row, kind in ((1, "an int"), (None, "None"), ("x", "a str")):  # was "a int", "a NoneType"
+        with pytest.raises(ConfigurationError) as raised:
+            show_table([row])
+        assert str(raised.value).startswith(f"show_table(): row 1 is {kind}, not a dict. ")
 
 
 def test_the_text_table_keeps_accents_emoji_and_indic_text_in_line():
@@ -119,3 +123,20 @@ def test_show_response_of_something_else_is_one_readable_line(given, kind):
         f"show_response(): takes one ChatResponse (what client.chat(...) returns), and got {kind}; "
         "for a list of messages use ConversationView(messages), for a loop's result TraceView(result)"
     )
+
+
+def test_an_exchange_shows_the_images_it_sent_as_markers_not_base64():
+    """A request carrying an image (a user message's data URL) was shown with its base64 whole, in
+    the HTML and the text (a 5 MB photo: 250,000 characters of base64 in each)."""
+    import base64
+
+    png = base64.b64encode(bytes.fromhex("89504e470d0a1a0a") + bytes(3_000)).decode()
+    part = {"type": "image_url", "image_url": {"url": f"data:image/png;base64,{png}"}}
+    request = {"model": "m", "messages": [{"role": "user", "content": [{"type": "text", "text": "看图"}, part]}]}
+    shown = show_exchange(Exchange("http://x/v1/chat/completions", request, 200, '{"ok": true}', 1))
+    assert png[:100] not in shown.html and png[:100] not in shown.text
+    assert shown.text.splitlines()[1] == (
+        'request: {"messages": [{"content": [{"text": "看图", "type": "text"}, {"image_url": {"url": '
+        '"[image 1: image/png, 3.0 KB]"}, "type": "image_url"}], "role": "user"}], "model": "m"}'
+    )
+    assert "[image 1: image/png, 3.0 KB]" in shown.html

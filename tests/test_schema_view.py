@@ -229,3 +229,9 @@ def test_a_default_whose_repr_raises_is_shown_by_its_type():
         "def look_up(\n    code: Annotated[str, Param('The product code')] = <Code object>,\n) -> str"
     )
     assert "= &lt;Code object&gt;" in SchemaExplainer(tools_from(look_up))._repr_mimebundle_()["text/html"]
+
+
+def test_no_tools_send_no_tools_block():
+    """With no tool the summary read "0 tools · tools block ≈ 1 tokens (strict: 1 tokens)": the
+    estimate of an empty list, though a request without tools sends no block at all."""
+    assert summary([]) == "0 tools · no tools block (a request without tools sends none)"

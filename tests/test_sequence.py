@@ -247,3 +247,79 @@ def test_each_saga_is_drawn_in_the_round_whose_failure_ran_it():
     ]
     assert lines[failures[2] + 2] == "    L->>T_pay: compensate (failed)"
     assert lines[failures[0] + 2] == "    L->>T_reserve: compensate (ok)"
+
+
+def test_calls_a_stopped_round_left_unfinished_are_the_loops_own_arrows():
+    """Ctrl-C while a tool ran: the diagram drew the model's two calls and then nothing for them."""
+    from test_trace_view import interrupted_run
+
+    lines = sequence_source(interrupted_run()).splitlines()
+    assert lines[6:] == [
+        "    M-->>L: 2 tool calls: halt, halt",
+        "    L->>L: ✗ halt not finished — Interrupted by KeyboardInterrupt while …",
+        "    L->>L: ✗ halt not finished — Not completed the turn was interrupted…",
+        "    Note over L: stopped KeyboardInterrupt",
+        "    L-->>U: stopped — the run raised before an answer",
+    ]
+    assert not [line for line in lines if line.startswith("    participant T_")]
+
+
+def _lanes_used_and_declared(lines):
+    import re
+
+    declared = [line.split()[1] for line in lines if line.startswith("    participant T_")]
+    used = {m for line in lines for m in re.findall(r"\bT_\w+", line.split(": ", 1)[0])}
+    return declared, used
+
+
+def test_a_round_of_hundreds_of_calls_keeps_its_first_and_last_within_mermaids_limit():
+    """A round whose calls alone passed Mermaid's maxTextSize (600 parallel calls) was left out
+    whole: the diagram read "1 rounds not shown (rounds 1 to 1)" and drew no call at all."""
+    reset_call_ids()
+    calls = [call("query_order", orderId=f"SN2026102{i:05d}") for i in range(600)]
+    result = run_loop(ScriptedModel([calls, "已发货。"]), [UserMessage(content="查订单")], tools=_order_tools())
+    lines = sequence_source(result).splitlines()
+    assert len("\n".join(lines)) <= MERMAID_MAX_TEXT
+    assert lines[5:9] == [
+        "    U->>L: 查订单",
+        "    L->>M: request 1 (2 tools)",
+        "    M-->>L: 600 tool calls: query_order, query_order, query_order, query_or…",
+        "    L->>T_query_order: orderId=SN202610200000",
+    ]
+    (note,) = [line for line in lines if "not shown" in line]
+    hidden = int(note.split()[4].replace(",", ""))
+    assert note == f"    Note over L: … {hidden:,} arrows of round 1 not shown"
+    assert lines.count("    L->>T_query_order: orderId=SN202610200599") == 1
+    assert lines[-3:] == ["    L->>M: request 2 (2 tools)", "    M-->>L: 已发货。", "    L-->>U: 已发货。"]
+    assert (len([line for line in lines if line.startswith("    L->>T_")]) * 2 + hidden) == 1_200
+
+
+def test_lanes_of_many_tools_are_declared_only_for_the_arrows_drawn_within_mermaids_limit():
+    """700 tools the model named (hallucinated, each a lane) made 70,000 characters of participant
+    lines alone: Mermaid refused the diagram ("Maximum text size in diagram exceeded")."""
+    reset_call_ids()
+    calls = [call(f"tool_{'x' * 30}_{i}", "{}") for i in range(700)]
+    result = run_loop(ScriptedModel([calls, "好的"]), [UserMessage(content="q")], tools=_order_tools(), options=COURSE)
+    lines = sequence_source(result).splitlines()
+    assert len("\n".join(lines)) <= MERMAID_MAX_TEXT
+    declared, used = _lanes_used_and_declared(lines)
+    assert declared[0] == "T_tool_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxx_0" and len(declared) > 80
+    assert set(declared) == used and len(declared) == len(used)
+    assert lines[-3:] == ["    L->>M: request 2 (2 tools)", "    M-->>L: 好的", "    L-->>U: 好的"]
+
+
+def test_a_question_that_is_not_text_is_refused_naming_the_parameter():
+    """SequenceDiagram(result, question=5) raised "argument of type 'int' is not iterable"."""
+    import pytest
+
+    from toolkit.errors import ConfigurationError
+
+    _, result = place_order()
+    for given, kind in ((5, "an int"), (b"q", "a bytes")):
+        for make, where in ((SequenceDiagram, "SequenceDiagram"), (sequence_source, "sequence_source")):
+            with pytest.raises(ConfigurationError) as refused:
+                make(result, question=given)
+            assert str(refused.value) == (
+                f"{where}(result, question): question is the user's question as text (None: the run's last "
+                f"question), and got {kind}; e.g. {where}(result, question='SN202610200001 发货了吗？')"
+            )

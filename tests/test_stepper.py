@@ -136,3 +136,46 @@ def test_each_saga_s_step_is_in_the_round_whose_failure_ran_it():
         (4, "rolled back: reserve"),
         (6, "not rolled back: pay"),
     ]
+
+
+def test_a_round_stopped_while_a_tool_ran_is_within_the_bound_and_shows_its_calls():
+    """Ctrl-C while the round's first call ran read "round trip 1 is over the bound → stopped:
+    KeyboardInterrupt", and no call was shown."""
+    from test_trace_view import BEFORE, RUNNING, interrupted_run
+
+    lines = [step.line() for step in steps(interrupted_run())]
+    assert lines[3:] == [
+        "round 1 · step 4 bound: round trip 1: within the bound",
+        f'round 1 · step 5 execute: halt({{"x": "1"}}) → {RUNNING[:59]}… ✗ (not finished)',
+        f'round 1 · step 5 execute: halt({{"x": "2"}}) → {BEFORE[:59]}… ✗ (not finished)',
+        "round 1 · step 8 append: 2 tool result(s) appended",
+        "round 1 · step 9 return?: stopped: KeyboardInterrupt",
+    ]
+
+
+def test_a_reply_of_hundreds_of_calls_names_the_first_and_counts_the_rest():
+    """Step 2 listed every call of the reply: 600 parallel calls made a line of 7,000 characters."""
+    from toolkit.chat.scripted import reset_call_ids
+    from toolkit.views.trace import NAMES_SHOWN
+
+    reset_call_ids()
+    calls = [call("query_order", orderId=f"SN2026102{i:05d}") for i in range(600)]
+    result = run_loop(ScriptedModel([calls, "好的"]), [UserMessage(content="q")], tools=_order_tools())
+    names = ", ".join(["query_order"] * NAMES_SHOWN)
+    assert steps(result)[1].detail == f"asks for {names}, … and 570 more"
+
+
+def test_one_tool_sent_is_one_tool():
+    """A round that sent one tool read "1 tools sent" (the sequence diagram: "request 1 (1 tools)")."""
+    from toolkit.chat.scripted import reset_call_ids
+    from toolkit.tools.decorator import tool
+    from toolkit.views.sequence import sequence_source
+
+    @tool("look an order up")
+    def look(order: str) -> str:
+        return "shipped"
+
+    reset_call_ids()
+    result = run_loop(ScriptedModel(["好的"]), [UserMessage(content="q")], tools=[look])
+    assert steps(result)[0].detail == "1 tool sent (look)"
+    assert "    L->>M: request 1 (1 tool)" in sequence_source(result).splitlines()

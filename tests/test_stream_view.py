@@ -215,6 +215,18 @@ def test_html_of_a_stopped_stream():
     assert "tk-error" in status.find_all("tk-badge")[0].classes
 
 
+def test_a_call_running_when_the_stream_stopped_is_not_shown_running():
+    """Ctrl-C while a tool ran left its card "calling query_logistics… running" under "stopped": the
+    stream had ended, and the tool's outcome is unknown."""
+    events = mid_stream_events()[:6]
+    html = render_stream_html(events, error=KeyboardInterrupt())
+    assert titles(html, "tk-stream-tool") == ["query_logistics not finished"]
+    assert render_stream_text(events, error=KeyboardInterrupt()) == (
+        'assistant: 我查一下。\ntool query_logistics({"orderId": "SN1"}) [not finished]\nstopped · KeyboardInterrupt'
+    )
+    assert titles(render_stream_html(events), "tk-stream-tool") == ["calling query_logistics… running"]
+
+
 def test_everything_from_the_model_and_the_tools_is_escaped():
     call_ = ToolCall(id="c", name="q<i>", arguments='{"a": "<b>"}')
     result = ToolResultMessage(tool_call_id="c", tool_name="q<i>", content="<script>alert(1)</script>")
@@ -286,6 +298,25 @@ def test_an_interrupted_stream_says_where_it_stopped():
     with pytest.raises(KeyboardInterrupt):
         view.consume(interrupted())
     assert view._text == "assistant: 我查\nstopped · KeyboardInterrupt"
+
+
+def test_a_stream_closed_before_its_end_is_shown_stopped_not_done():
+    """A TokenStream closed mid-turn (its stop button, pressed by a tool or another thread) ends the
+    reader's loop quietly, with no result: the view said "done", as if the turn had answered."""
+    streams: list[TokenStream] = []
+
+    @tool("stops the turn")
+    def stop_here(x: str) -> str:
+        streams[0].close()
+        return "stopping"
+
+    reset_call_ids()
+    streamer = ai_service(Streamer, model=ScriptedModel([call("stop_here", x="a"), "never said"]), tools=[stop_here])
+    streams.append(streamer.stream("q"))
+    view = StreamView()
+    assert view.consume(streams[0]) is None
+    assert view._text == 'tool stop_here({"x": "a"}) [ok] → stopping\nstopped · ' + stream_view.CLOSED
+    assert view.done and view.error is None and view.result is None
 
 
 def test_consume_can_pace_a_fast_stream(monkeypatch):
@@ -783,3 +814,80 @@ def test_a_five_megabyte_answer_or_arguments_are_cut_in_the_transcript_as_in_the
     assert text.splitlines()[0] == "assistant: " + "x" * SHOWN_CHARS + left_out
     calls = render_stream_text([ToolCallDelta(0, "c1", "f", "a" * 1000) for _ in range(5000)], done=True)
     assert calls.splitlines()[0] == "tool f(" + "a" * SHOWN_CHARS + left_out + ") [not executed]"
+
+
+def test_the_error_that_stopped_a_stream_is_one_bounded_line_of_the_transcript():
+    """An error text of several lines (a gateway quoting its body) wrote them as lines of the
+    transcript, a fake tool line among them, and one of 3 MB went whole into it (the HTML cut it)."""
+    error = RuntimeError("gateway said:\ntool fake({}) [ok] → faked\n" + "x" * 3_000_000)
+    lines = render_stream_text([], error=error).splitlines()
+    assert len(lines) == 1 and len(lines[0]) == len("stopped · ") + stream_view.ERROR_CHARS
+    assert lines[0].startswith("stopped · RuntimeError: gateway said: tool fake({}) [ok] → faked xxx")
+    assert render_stream_text([], error=RuntimeError("refused")) == "stopped · RuntimeError: refused"
+
+
+def test_arguments_that_are_not_json_stay_on_their_tool_line():
+    """A model that writes its arguments over lines (pretty-printed, cut off by the stream's end)
+    had them written as lines of the transcript, one of them able to read as a line of its own."""
+    events = [
+        ToolCallDelta(0, "c1", "query", '{\n  "orderId": "SN1",\n  "note": "a'),
+        ToolCallDelta(0, None, None, "\nx"),
+    ]
+    assert render_stream_text(events, error=RuntimeError("cut")).splitlines() == [
+        'tool query({\\n  "orderId": "SN1",\\n  "note": "a\\nx) [not executed]',
+        "stopped · RuntimeError: cut",
+    ]
+
+
+def test_a_tool_started_events_line_keeps_arguments_that_are_not_json_on_it():
+    """event_line(ToolStarted) wrote a call's raw arguments with their line breaks: one event, several lines."""
+    started = ToolStarted(1, ToolCall(id="c", name="query", arguments='{\n  "orderId": "SN1"\n'))
+    assert event_line(started) == 'ToolStarted   round 1: query({\\n  "orderId": "SN1"\\n)'
+
+
+def test_items_that_are_not_events_are_refused_not_dropped():
+    """view.consume(stream.text()) (the text alone, as str pieces) showed "done" and nothing else:
+    every piece was dropped without a word; a list holding a dict or None the same."""
+    message = (
+        "stream view: each event is a TextDelta, ToolCallDelta, ToolStarted or ToolFinished, and got {kind} "
+        "(stream.text() yields the text alone); pass the stream itself, e.g. view.consume(assistant.stream('u1', "
+        "question))"
+    )
+
+    def pieces():
+        yield "你好"
+
+    view = StreamView()
+    with pytest.raises(ConfigurationError) as refused:
+        view.consume(pieces())
+    assert str(refused.value) == message.format(kind="a str")
+    assert view._text == "stopped · ConfigurationError: " + message.format(kind="a str")
+    for item, kind in (({"text": "x"}, "a dict"), (None, "None")):
+        with pytest.raises(ConfigurationError) as refused:
+            render_stream_text([TextDelta("a"), item])
+        assert str(refused.value) == message.format(kind=kind)
+    from toolkit.chat.messages import ChatResponse
+
+    done = stream_view.StreamDone(ChatResponse(message={"role": "assistant", "content": "a"}))
+    assert render_stream_text([TextDelta("a"), done], done=True) == "assistant: a\ndone"  # a chat stream's end
+
+
+def test_a_result_that_is_no_streams_result_is_refused_naming_the_fix():
+    """view.finish(result=loop_result) (iter_loop's return value, for a view fed by push) raised
+    "'LoopResult' object has no attribute 'finish_reason'"; the renderers the same."""
+    from toolkit.loop.run import run_loop
+
+    loop = run_loop(ScriptedModel(["好"]), "q")
+    for where, draw in (
+        ("StreamView.finish", lambda given: StreamView().finish(result=given)),
+        ("render_stream_html", lambda given: render_stream_html([], result=given)),
+        ("render_stream_text", lambda given: render_stream_text([], result=given)),
+    ):
+        for given, kind in ((loop, "a LoopResult"), ("好", "a str")):
+            with pytest.raises(ConfigurationError) as refused:
+                draw(given)
+            assert str(refused.value) == (
+                f"{where}(result): result is the Result a TokenStream ends with (stream.result), or None, and got "
+                f"{kind}; e.g. {where}(..., result=stream.result), or leave it out (a view fed by push: "
+                "view.finish() marks the end)"
+            )

@@ -227,3 +227,39 @@ def test_a_span_near_the_largest_float_is_drawn_across_the_axis():
     worked out as width * t / end, and 560 * 1e308 is infinite."""
     svg = Timeline([("a", [Span("l", 0, 1e308, "x")])]).svg()
     assert '<rect x="170.0" y="27" width="560.0"' in svg
+
+
+def test_timed_loop_takes_iter_loops_events_and_says_so():
+    """`timed_loop(run_loop(...))` raised "'LoopResult' object is not an iterator" (a list, None the same)."""
+    import pytest
+
+    from toolkit.errors import ConfigurationError
+    from toolkit.loop.run import run_loop
+
+    result = run_loop(ScriptedModel(["好的"]), [UserMessage(content="q")])
+    fix = "e.g. timed_loop(iter_loop(model, messages, tools=tools))"
+    for given, kind in ((result, "a LoopResult"), ([], "a list"), (None, "None")):
+        with pytest.raises(ConfigurationError) as refused:
+            timed_loop(given)
+        assert str(refused.value) == (
+            f"timed_loop(events): takes the generator iter_loop(...) returns (the loop's events, then its "
+            f"LoopResult), and got {kind}; {fix}"
+        )
+
+
+def test_a_title_or_unit_that_is_not_text_is_refused_where_the_timeline_is_made():
+    """Timeline(rows, unit=5) was made, then raised "expected string or bytes-like object, got 'int'"
+    when drawn (title=5: "sequence item 0: expected str instance, int found")."""
+    import pytest
+
+    from toolkit.errors import ConfigurationError
+
+    rows = [("attempts", [Span("attempts", 0.0, 0.1, "attempt 1")])]
+    for field, given in (("title", 5), ("unit", None)):
+        with pytest.raises(ConfigurationError) as refused:
+            Timeline(rows, **{field: given})
+        kind = "an int" if given == 5 else "None"
+        assert str(refused.value) == (
+            f"Timeline(rows, {field}): {field} is text, and got {kind}; e.g. Timeline(rows, title='retries', unit='s')"
+        )
+    assert Timeline(rows, title="", unit="ms").text().startswith("attempts:")

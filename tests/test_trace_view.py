@@ -408,3 +408,122 @@ def test_a_run_that_raised_counts_the_replies_it_got_not_the_requests_it_sent():
     assert [th.text() for th in rows][:2] == ["finish", "model replies"]
     answered = run_loop(ScriptedModel(["好的"]), Q, tools=[query_order])
     assert "1 model request, 0 tool round trips" in render_trace_text(answered)
+
+
+def test_a_run_that_raised_after_one_reply_says_one_model_reply():
+    """The singular of "model replies" was cut to "1 model replie" (the last letter dropped)."""
+    reset_call_ids()
+    with pytest.raises(RuntimeError) as raised:
+        run_loop(
+            ScriptedModel([call("query_order", order_id="SN1"), RuntimeError("gateway 502")]), Q, tools=[query_order]
+        )
+    assert "finish: stopped · 1 model reply, 1 tool round trip · " in render_trace_text(raised.value.loop_result)
+
+
+def interrupted_run():
+    """A run stopped by Ctrl-C while the first of two calls ran: the loop answered both calls in
+    the messages but recorded no execution for either."""
+
+    @tool("stops with Ctrl-C")
+    def halt(x: str) -> str:
+        raise KeyboardInterrupt
+
+    reset_call_ids()
+    with pytest.raises(KeyboardInterrupt) as raised:
+        run_loop(ScriptedModel([[call("halt", x="1"), call("halt", x="2")], "x"]), Q, tools=[halt])
+    return raised.value.loop_result
+
+
+RUNNING = (
+    "Interrupted by KeyboardInterrupt while it ran: its outcome is unknown (it may have done its work). "
+    "Check before calling it again."
+)
+BEFORE = "Not completed: the turn was interrupted by KeyboardInterrupt."
+
+
+def test_calls_a_stopped_round_left_unfinished_show_how_the_loop_answered_them():
+    """Ctrl-C while a tool ran: the trace listed the calls and no outcome (text), or called them
+    all "not run" (HTML) — though the first had run and may have done its work."""
+    result = interrupted_run()
+    lines = render_trace_text(result).splitlines()
+    assert lines[3:5] == [f"  halt [not finished]: {RUNNING}", f"  halt [not finished]: {BEFORE}"]
+    cards = [c for c in Tree(render_trace_html(result)).find_all("tk-card") if c.text().startswith("halt")]
+    assert [c.find_all("tk-title")[0].text() for c in cards] == ["halt not finished"] * 2
+    assert RUNNING in cards[0].text() and BEFORE in cards[1].text()
+    assert "not run" not in render_trace_html(result)
+
+
+def test_a_compensations_multiline_report_stays_on_its_line_of_the_saga_log():
+    """A compensation that reported its failure over several lines wrote them into the text log as
+    lines of their own: "2. reserve_stock: ok — rolled back" could be the compensation's text."""
+    from toolkit.loop.saga import SagaEntry
+    from toolkit.views.trace import SagaView
+
+    result = saga_run()
+    fake = "bank offline\n2. charge_payment: ok — rolled back\n3. more"
+    result.saga[0] = SagaEntry("charge_payment", "refund", "call_2", False, fake)
+    assert render_saga_text(result).splitlines() == [
+        "1. charge_payment: FAILED — bank offline 2. charge_payment: ok — rolled back 3. more",
+        "2. reserve_stock: ok — rolled back",
+    ]
+    assert SagaView(result)._text == render_saga_text(result)
+
+
+def test_a_note_naming_a_models_tool_name_stays_on_its_line():
+    """The note on a repeated or missing call id quotes the call's tool name, which a model may
+    write with line breaks: the trace text showed them as lines of their own (a fake round)."""
+    from toolkit.chat.messages import ToolCall
+
+    evil = "echo\nround 9 · FAKE\n  decision: answer"
+    calls = [ToolCall(id="c1", name=evil, arguments="{}"), ToolCall(id="c1", name=evil, arguments="{}")]
+    result = run_loop(ScriptedModel([calls, "done"]), Q, tools=[], options=COURSE)
+    notes = [line for line in render_trace_text(result).splitlines() if "note" in line or "FAKE" in line]
+    assert notes[0] == (
+        "  note: tool call 2 (echo\\nround 9 · FAKE\\n  decision: answer) repeated the id of tool call 1; "
+        "it got an id of its own"
+    )
+    assert not [line for line in render_trace_text(result).splitlines() if line.startswith("round 9")]
+
+
+def test_a_round_that_sent_hundreds_of_tools_names_the_first_and_counts_the_rest():
+    """Every round's line listed every tool sent: 800 tools (week 8's all-tools strategy) made each
+    round's line of the trace and of the stepper some 10,000 characters long."""
+    from toolkit.views.stepper import steps
+    from toolkit.views.trace import NAMES_SHOWN
+
+    many = []
+    for i in range(800):
+
+        @tool(f"tool number {i}", name=f"t{i}")
+        def t(x: str) -> str:
+            return x
+
+        many.append(t)
+    result = run_loop(ScriptedModel(["好的"]), Q, tools=many)
+    head = ", ".join(f"t{i}" for i in range(NAMES_SHOWN))
+    tokens = result.rounds[0].tools_tokens
+    assert render_trace_text(result).splitlines()[0] == (
+        f"round 1 · tools sent: {head}, … and 770 more (≈ {tokens} tokens) · tool_choice: not set (the gateway's default: auto)"
+    )
+    assert steps(result)[0].detail == f"800 tools sent ({head}, … and 770 more)"
+
+
+def test_an_image_url_a_tool_returned_leaves_no_secret_in_the_trace():
+    """The marker of an image a tool passed on wrote its URL as it came: a password in it
+    (`https://alice:pw@cdn/...`) or a token in its query showed in the trace and the conversation."""
+    from toolkit.tools.execute import ToolOutput
+    from toolkit.views.conversation import render_conversation_text
+
+    url = "https://alice:hunter2secretpw@cdn.example.com/c.png?token=sk-abcdefghijklmnopqrstuvwxyz"
+
+    @tool("draws a chart")
+    def chart() -> ToolOutput:
+        return ToolOutput("a chart", {"images": [url]})
+
+    reset_call_ids()
+    result = run_loop(ScriptedModel([call("chart"), "ok"]), Q, tools=[chart])
+    shown = [render_trace_text(result), render_trace_html(result), render_conversation_text(result.messages)]
+    assert [s for s in shown if "hunter2" in s or "sk-abc" in s] == []
+    assert "  images passed on from chart: [image 1: https://[REDACTED]@cdn.example.com/c.png?token=[REDACTED]]" in (
+        render_trace_text(result).splitlines()
+    )

@@ -109,7 +109,8 @@ def test_escape_cuts_a_long_text_with_a_marker_and_leaves_a_short_one():
 
 
 def test_a_ten_megabyte_exchange_or_table_cell_is_cut_in_the_text_too():
-    exchange = Exchange("http://x/v1/chat/completions", {"model": "m", "note": BIG}, 200, BIG, 1)
+    note = "x " * 5_000_000  # text: a run of base64's letters this long would be shown as a marker
+    exchange = Exchange("http://x/v1/chat/completions", {"model": "m", "note": note}, 200, BIG, 1)
     shown = show_exchange(exchange)
     lines = shown.text.splitlines()
     left_out = f"…({10_000_000 - SHOWN_CHARS:,} more characters not shown)"
@@ -230,3 +231,51 @@ def test_a_megabyte_tool_name_from_the_model_is_cut_in_every_transcript():
     stream = render_stream_text([ToolCallDelta(0, "c1", name, "{}")], done=True)
     assert stream.splitlines()[0] == f"tool {shown}({{}}) [not executed]"
     assert max(len(trace), len(conversation), len(stepper), len(stream)) < 20 * NAME_CHARS + SHOWN_CHARS
+
+
+def test_every_view_is_its_text_in_a_plain_terminal():
+    """In a python REPL (or `print(view)`) a widget view was ipywidgets' repr: its HTML source on one
+    line (a TraceView: 8 KB of `TraceView(value='<div class="tk" style=...`), and a SelectionChart
+    its memory address (`<toolkit.views.search.SelectionChart object at 0x7f…>`). Each is now the
+    text/plain it stores in a notebook, acting characters written as code points."""
+    from toolkit.course.accuracy import AccuracyCase, CaseResult
+    from toolkit.exercises.week06 import _order_tools
+    from toolkit.search.catalog import ALL_TOOLS, EvalRow
+    from toolkit.views.display import show_table
+    from toolkit.views.playground import AssistantPlayground
+    from toolkit.views.schema import schema_explainer
+    from toolkit.views.search import SelectionChart
+    from toolkit.views.search_box import SearchBox
+    from toolkit.views.sequence import SequenceDiagram
+    from toolkit.views.stepper import LoopStepper
+    from toolkit.views.stream import StreamView
+    from toolkit.views.timeline import Span, Timeline
+    from toolkit.views.tool_editor import ToolEditor
+    from toolkit.views.trace import SagaView
+    from toolkit.views.truth_table import TruthTableWidget
+    from toolkit.views.week3 import accuracy_view
+
+    reset_call_ids()
+    result = run_loop(ScriptedModel([call("echo", word="hi"), "done \u202e"]), [UserMessage(content="q")], tools=[echo])
+    case = CaseResult(AccuracyCase("c1", "normal", "问题", "query_order", ""), ("query_order",), "", "pass", 2)
+    views = [
+        TraceView(result),
+        SagaView(result),
+        ConversationView(result.messages),
+        StreamView("t"),
+        LoopStepper(result),
+        ToolEditor(),
+        SearchBox(),
+        TruthTableWidget(),
+        schema_explainer(_order_tools()),
+        AssistantPlayground(env={}),
+        accuracy_view([case]),
+        SelectionChart([EvalRow(100, ALL_TOOLS, 1.0, 1.0, 9000.0)]),
+        Timeline([("run \u202e", [Span("lane", 0.0, 1.0, "label")])], title="t \u202e"),
+        SequenceDiagram(result),
+        show_table([{"a": "\u202e"}], title="\u202e"),
+    ]
+    for view in views:
+        text = view._repr_mimebundle_()["text/plain"]
+        assert repr(view) == str(view) == text, type(view).__name__
+        assert "\u202e" not in text and " at 0x" not in text and "<div" not in text, type(view).__name__

@@ -8,7 +8,7 @@ without `tool_call_id` (KeyError), `content: null` for a user, a plain string in
 import pytest
 from html_tree import Tree
 
-from toolkit.views.conversation import ConversationView, render_conversation_html, render_conversation_text
+from toolkit.views.conversation import ConversationView, one_line, render_conversation_html, render_conversation_text
 from toolkit.views.html import pretty_json
 
 GOOD_BEFORE = {"role": "user", "content": "where is SN1?"}
@@ -140,3 +140,73 @@ def test_blank_arguments_are_no_arguments_not_invalid_json(blank):
     ]
     assert render_conversation_text(messages) == "assistant → now()\ntool[now]: 10:00"
     assert "invalid JSON" not in render_conversation_html(messages)
+
+
+PNG_BYTES = bytes.fromhex("89504e470d0a1a0a") + bytes(3_000)
+
+
+def _b64(data: bytes) -> str:
+    import base64
+
+    return base64.b64encode(data).decode()
+
+
+def test_an_unreadable_message_shows_its_images_and_audio_as_markers_not_base64():
+    """A user message with an image and an input_audio part (OpenAI's own form, which the toolkit
+    does not read) was shown with the image's data URL and the audio's base64 whole in the raw value
+    (a 5 MB image: 250,000 characters of base64 in the card and the transcript)."""
+    audio = _b64(bytes(6_000))
+    item = {
+        "role": "user",
+        "content": [
+            {"type": "text", "text": "听一下"},
+            {"type": "image_url", "image_url": {"url": "data:image/png;base64," + _b64(PNG_BYTES)}},
+            {"type": "input_audio", "input_audio": {"data": audio, "format": "wav"}},
+        ],
+    }
+    raw = (
+        '{"content": [{"text": "听一下", "type": "text"}, {"image_url": {"url": "[image 1: image/png, 3.0 KB]"}, '
+        '"type": "image_url"}, {"input_audio": {"data": "[base64 data: 8,000 characters]", "format": "wav"}, '
+        '"type": "input_audio"}], "role": "user"}'
+    )
+    line = render_conversation_text([item])
+    assert line.endswith(") " + one_line(raw)) and "iVBOR" not in line
+    html = render_conversation_html([item])
+    assert audio[:100] not in html and _b64(PNG_BYTES)[:100] not in html
+    assert Tree(html).find_all("tk-code")[0].text() == pretty_json(raw)
+
+
+def test_attribute_text_that_starts_with_data_is_shown_not_called_an_image():
+    """Any attribute string starting with `data:` was written as an image marker: a note
+    `data: 3 rows` read "[image 1: not a valid image URL]", an audio clip "[image 1: audio/wav, …]"."""
+    from toolkit.chat.messages import AssistantMessage, ToolCall, ToolResultMessage
+
+    call = ToolCall(id="c1", name="f", arguments="{}")
+    attributes = {
+        "note": "data: 3 rows",
+        "clip": "data:audio/wav;base64," + _b64(bytes(2_000)),
+        "images": ["data:image/png;base64," + _b64(PNG_BYTES)],
+        "raw": _b64(bytes(300)),
+        "wrapped": "data:image/png;base64," + "\n".join(_b64(PNG_BYTES)[i : i + 76] for i in range(0, 4_012, 76)),
+    }
+    result = ToolResultMessage(tool_call_id="c1", tool_name="f", content="ok", attributes=attributes)
+    html = render_conversation_html([AssistantMessage(tool_calls=(call,)), result])
+    cells = [cell.text() for cell in Tree(html).find_all("tk-td")]
+    assert cells == [
+        '"[data: audio/wav, 2.0 KB]"',
+        '["[image 1: image/png, 3.0 KB]"]',
+        '"data: 3 rows"',
+        '"[base64 data: 400 characters]"',
+        '"[base64 data: 4,086 characters]"',
+    ]
+
+
+def test_long_words_without_punctuation_are_text_not_base64():
+    """Words are separated by spaces, which base64 never has: a long run of them stays text."""
+    from toolkit.chat.messages import AssistantMessage, ToolCall, ToolResultMessage
+
+    words = "the parcel left the depot and is on its way " * 10
+    call = ToolCall(id="c1", name="f", arguments="{}")
+    result = ToolResultMessage(tool_call_id="c1", tool_name="f", content="ok", attributes={"note": words})
+    html = render_conversation_html([AssistantMessage(tool_calls=(call,)), result])
+    assert [cell.text() for cell in Tree(html).find_all("tk-td")] == [f'"{words}"']

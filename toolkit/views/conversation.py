@@ -39,7 +39,7 @@ from typing import Any
 import ipywidgets as widgets
 from pydantic import ValidationError
 
-from toolkit.chat.images import image_marker
+from toolkit.chat.images import human_size, image_marker, inspect_image
 from toolkit.chat.messages import (
     MESSAGE_TYPES,
     AssistantMessage,
@@ -53,6 +53,7 @@ from toolkit.chat.messages import (
     tokens_text,
 )
 from toolkit.errors import ConfigurationError, a_or_an
+from toolkit.tools import redact
 from toolkit.unicode import cut
 from toolkit.views.html import (
     Html,
@@ -207,7 +208,8 @@ def check_usage(usage: Any, where: str) -> None:
 
 
 def _raw(value: Any) -> str:
-    return json_text(value)
+    """An item's raw value as JSON, its images and other base64 data as markers (`blobs_marked`)."""
+    return blobs_marked(value)
 
 
 def pair_results(messages: list[Message | Unreadable]) -> tuple[dict[tuple[int, int], list[int]], list[int]]:
@@ -253,21 +255,48 @@ def _answered(
 
 
 def image_markers(images: Iterable[str]) -> str:
-    """`[image 1: image/png, 1.2 KB] [image 2: …]`: images as a view shows them."""
-    return " ".join(image_marker(url, n) for n, url in enumerate(images, 1))
+    """`[image 1: image/png, 1.2 KB] [image 2: …]`: images as a view shows them; a link's secrets
+    (`https://alice:pw@cdn/…`, `?token=…`) scrubbed (`toolkit.tools.redact.scrub`), as the trace
+    promises of everything a tool returns."""
+    return " ".join(image_marker(_link_scrubbed(url), n) for n, url in enumerate(images, 1))
 
 
-def _attribute_text(value: Any) -> str:
-    """An attribute's value as JSON, every `data:` URL string as its marker (numbered in order)."""
+def _link_scrubbed(url: str) -> str:
+    """An http(s) image URL scrubbed; a data URL as it is (its marker reads its type and size)."""
+    return redact.scrub(url) if isinstance(url, str) and url.startswith(("http://", "https://")) else url
+
+
+BLOB_CHARS = 256
+"""A string of at least this many characters, all of base64's alphabet, is shown as a marker."""
+_BASE64_RUN = re.compile(r"(?:data:[^,]{0,200},)?[A-Za-z0-9+/=_\-\r\n]+")
+"""Base64 (standard or URL-safe, maybe wrapped in lines: no spaces, which words have), maybe after a
+data URL's header."""
+
+
+def blobs_marked(value: Any) -> str:
+    """`value` as JSON (`json_text`) with its base64 payloads as markers, never their text: a data
+    URL of an image as its `image_marker` (numbered in order), of anything else (an audio clip)
+    `[data: audio/wav, 2.0 KB]`, and any other run of base64 (`input_audio`'s data, a data URL
+    wrapped in lines) of `BLOB_CHARS` or more `[base64 data: 8,000 characters]`. Other strings (`data: 3 rows`) stay as they are."""
     counter = [0]
 
     def marked(text: str) -> str:
-        if not text.startswith("data:"):
-            return text
-        counter[0] += 1
-        return image_marker(text, counter[0])
+        info = inspect_image(text) if text.startswith("data:") else None
+        if info is not None and info.mime is not None and info.size is not None:  # base64 that decodes
+            if not info.mime.startswith("image/"):
+                return f"[data: {info.mime}, {human_size(info.size)}]"
+            counter[0] += 1
+            return image_marker(text, counter[0])
+        if len(text) >= BLOB_CHARS and _BASE64_RUN.fullmatch(text):
+            return f"[base64 data: {len(text):,} characters]"
+        return text
 
     return json_text(value, strings=marked)
+
+
+def _attribute_text(value: Any) -> str:
+    """An attribute's value as JSON, its images and base64 data as markers (`blobs_marked`)."""
+    return blobs_marked(value)
 
 
 def _attributes_html(attributes: dict[str, Any]) -> Html:
@@ -464,7 +493,32 @@ def render_conversation_text(messages: Iterable[Message | dict[str, Any]], usage
 # 5. The ipywidgets wrappers.
 
 
-class HtmlView(widgets.HTML):
+class TextRepr:
+    """A widget view whose `repr` (a python REPL, `print(view)`, a log) is its text/plain fallback,
+    acting characters as code points: ipywidgets' own repr dumped the HTML source on one line (a
+    trace: 8 KB of `TraceView(value='<div class="tk" style=...`)."""
+
+    _bundling = False
+    """True while ipywidgets builds its bundle: its text/plain is `repr(self)`, which the view's
+    `_repr_mimebundle_` replaces, so the text is not worked out twice for one display."""
+
+    def _plain_text(self) -> str:
+        """The view's text/plain fallback."""
+        raise NotImplementedError
+
+    def _widget_bundle(self, **kwargs: Any) -> dict[str, Any]:
+        """ipywidgets' bundle for this widget (its live view's entry)."""
+        self._bundling = True
+        try:
+            return widgets.DOMWidget._repr_mimebundle_(self, **kwargs) or {}
+        finally:
+            self._bundling = False
+
+    def __repr__(self) -> str:
+        return type(self).__name__ if self._bundling else showable(self._plain_text())
+
+
+class HtmlView(TextRepr, widgets.HTML):
     """An `ipywidgets.HTML` whose notebook output also carries `text/html` (the same HTML) and
     `text/plain` (a given summary), next to the live widget view ipywidgets adds. JupyterLab
     shows the widget while the kernel runs and the HTML in a saved, untrusted notebook."""
@@ -478,8 +532,11 @@ class HtmlView(widgets.HTML):
         self._text = text
         self.value = html
 
+    def _plain_text(self) -> str:
+        return self._text
+
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
-        bundle = super()._repr_mimebundle_(**kwargs) or {}  # widget-view+json, repr as text/plain
+        bundle = self._widget_bundle(**kwargs)  # widget-view+json
         return showable_bundle({**bundle, "text/plain": self._text, "text/html": self.value})
 
 

@@ -15,7 +15,6 @@ Leaves out: anything live (see `toolkit.views.conversation.HtmlView` for widgets
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -24,7 +23,7 @@ from toolkit.chat.client import Exchange
 from toolkit.chat.messages import ChatResponse
 from toolkit.errors import ConfigurationError
 from toolkit.tools.decorator import a_kind_of
-from toolkit.views.conversation import render_conversation_text, render_response_html
+from toolkit.views.conversation import blobs_marked, render_conversation_text, render_response_html
 from toolkit.views.html import (
     Html,
     badge,
@@ -55,7 +54,7 @@ class Shown:
         return showable_bundle({"text/html": self.html, "text/plain": self.text})
 
     def __repr__(self) -> str:
-        return self.text
+        return showable(self.text)
 
 
 def show_table(rows: Sequence[Mapping[str, Any]], title: str | None = None) -> Shown:
@@ -72,7 +71,7 @@ def show_table(rows: Sequence[Mapping[str, Any]], title: str | None = None) -> S
     for number, row in enumerate(rows, 1):
         if not isinstance(row, Mapping):
             raise ConfigurationError(
-                f"show_table(): row {number} is a {type(row).__name__}, not a dict. "
+                f"show_table(): row {number} is {a_kind_of(row)}, not a dict. "
                 'Fix: pass one dict per row, e.g. show_table([{"tool": "query_order", "tokens": 51}])'
             )
     columns = list(dict.fromkeys(key for row in rows for key in row))
@@ -105,11 +104,12 @@ def _cell(value: Any) -> str:
 
 
 def render_exchange_html(exchange: Exchange) -> Html:
-    """One request/response pair, as the wire saw it (no API key: the client never stores it)."""
+    """One request/response pair, as the wire saw it (no API key: the client never stores it), but
+    an image or other base64 data it sent as a marker (`blobs_marked`), not its base64."""
     status = "timeout / no answer" if exchange.status is None else str(exchange.status)
     kind = "ok" if exchange.status and exchange.status < 400 else "error"
     facts = kv_table([("POST", exchange.url), ("status", badge(status, kind)), ("attempt", str(exchange.attempt))])
-    request = card("request body", code_block(json.dumps(exchange.request, ensure_ascii=False, sort_keys=True)))
+    request = card("request body", code_block(blobs_marked(exchange.request)))  # images as markers
     response = card(
         "response body",
         code_block(exchange.response_text),  # SSE lines stay raw
@@ -122,7 +122,7 @@ def render_exchange_text(exchange: Exchange) -> str:
     status = "no answer" if exchange.status is None else exchange.status
     return showable(
         f"POST {exchange.url} (attempt {exchange.attempt}) -> {status}\n"
-        f"request: {shortened(json.dumps(exchange.request, ensure_ascii=False, sort_keys=True))}\n"
+        f"request: {shortened(blobs_marked(exchange.request))}\n"
         f"response: {shortened(exchange.response_text)}"
     )
 

@@ -41,7 +41,7 @@ from toolkit.loop.records import COURSE, LoopResult, ToolFinished, ToolStarted
 from toolkit.loop.run import iter_loop
 from toolkit.memory.windows import ChatMemory
 from toolkit.tools import redact
-from toolkit.views.conversation import render_conversation_html, render_conversation_text
+from toolkit.views.conversation import TextRepr, render_conversation_html, render_conversation_text
 from toolkit.views.html import escape, showable_bundle
 from toolkit.views.trace import render_trace_html, render_trace_text
 
@@ -52,7 +52,7 @@ TODAY = datetime.date(2026, 10, 25)
 AGAIN = "(your question is back in the box: Send asks again)"
 
 
-class AssistantPlayground(widgets.VBox):
+class AssistantPlayground(TextRepr, widgets.VBox):
     """Chat with the week-3 assistant; every control changes the next turn."""
 
     shop: Shop
@@ -195,7 +195,10 @@ class AssistantPlayground(widgets.VBox):
             parts.append(render_trace_text(self.last))
         return "\n\n".join(parts)
 
+    def _plain_text(self) -> str:
+        return self.text()
+
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
-        bundle = super()._repr_mimebundle_(**kwargs) or {}
+        bundle = self._widget_bundle(**kwargs)
         html = "".join((self.status.value, self.conversation.value, self.trace.value))  # `Html +` escapes a str
         return showable_bundle({**bundle, "text/plain": self.text(), "text/html": html})

@@ -30,6 +30,7 @@ from toolkit.tools.execute import Tool, tools_from
 from toolkit.tools.lint import LintWarning, lint_tools
 from toolkit.tools.parameters import type_name
 from toolkit.tools.reflect import ToolSpec
+from toolkit.views.conversation import TextRepr
 from toolkit.views.html import (
     Html,
     badge,
@@ -95,6 +96,8 @@ def _lint_by_tool(warnings: list[LintWarning]) -> dict[str, list[str]]:
 
 def summary(specs: Sequence[ToolSpec]) -> str:
     """`3 tools · tools block ≈ 412 tokens (strict: 455 tokens)`."""
+    if not specs:
+        return "0 tools · no tools block (a request without tools sends none)"
     normal = estimate_json_tokens([s.to_openai() for s in specs])
     try:
         strict = f"{estimate_json_tokens([s.to_openai(strict=True) for s in specs])} tokens"
@@ -104,7 +107,7 @@ def summary(specs: Sequence[ToolSpec]) -> str:
     return f"{count} · tools block ≈ {normal} tokens (strict: {strict})"
 
 
-class SchemaExplainer(widgets.VBox):
+class SchemaExplainer(TextRepr, widgets.VBox):
     """Pick a tool, see its three columns. A saved notebook keeps the HTML of every tool
     (`text/html`) and the text summary (`text/plain`) beside the live widget."""
 
@@ -119,9 +122,12 @@ class SchemaExplainer(widgets.VBox):
     def _show(self, change: dict[str, Any]) -> None:
         self._view.value = render_schema_html(self._tools, only=change["new"])
 
+    def _plain_text(self) -> str:
+        return render_schema_text(self._tools)
+
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
-        bundle = super()._repr_mimebundle_(**kwargs) or {}
-        text, html = render_schema_text(self._tools), render_schema_html(self._tools)
+        bundle = self._widget_bundle(**kwargs)
+        text, html = self._plain_text(), render_schema_html(self._tools)
         return showable_bundle({**bundle, "text/plain": text, "text/html": html})
 
 

@@ -253,6 +253,9 @@ class SelectionChart:
         svg, text = render_selection_chart_svg(self.rows), render_selection_table(self.rows)
         return showable_bundle({"image/svg+xml": svg, "text/plain": text})
 
+    def __repr__(self) -> str:
+        return showable(render_selection_table(self.rows))
+
 
 def render_selection_html(rows: Sequence[EvalRow]) -> Html:
     """The numbers as an HTML table."""

@@ -21,11 +21,12 @@ from toolkit.errors import ConfigurationError, a_kind_of
 from toolkit.search.keyword import KeywordIndex, KeywordSearch
 from toolkit.search.tool import SearchOutcome, ToolSearch
 from toolkit.search.vector import VectorIndex, VectorSearch
+from toolkit.views.conversation import TextRepr
 from toolkit.views.html import escape, showable_bundle
 from toolkit.views.search import render_search_html, render_search_text
 
 
-class SearchBox(widgets.VBox):
+class SearchBox(TextRepr, widgets.VBox):
     """Keyword and vector search over one catalogue, for one query at a time."""
 
     keyword: ToolSearch
@@ -89,7 +90,10 @@ class SearchBox(widgets.VBox):
             for name, o in (("keyword", keyword), ("vector", vector))
         )
 
+    def _plain_text(self) -> str:
+        return self.text()
+
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
-        bundle = super()._repr_mimebundle_(**kwargs) or {}
+        bundle = self._widget_bundle(**kwargs)
         html = f'<div style="display:flex;gap:12px"><div>{self.left.value}</div><div>{self.right.value}</div></div>'
         return showable_bundle({**bundle, "text/plain": self.text(), "text/html": html})

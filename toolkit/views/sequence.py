@@ -14,6 +14,10 @@ character made `_` (`T_get_order`); two names that come out the same (`get-order
 lane. Labels are scrubbed like the trace view (`toolkit.tools.redact.scrub`): no secret or path
 from a tool or the model reaches the diagram.
 
+A source longer than Mermaid's `maxTextSize` keeps as many first and last rounds as fit (a round
+of hundreds of calls its first and last calls), with a note naming what it left out, and declares
+only the lanes its arrows use.
+
 Leaves out: timing (see `toolkit.views.timeline`) and the messages' full text (arrows carry a
 short label; the trace view has the rest).
 """
@@ -24,12 +28,13 @@ import re
 from typing import Any
 
 from toolkit.chat.messages import UserMessage
+from toolkit.errors import ConfigurationError, a_kind_of
 from toolkit.loop.records import LoopResult, RoundTrace
 from toolkit.loop.saga import SagaEntry
 from toolkit.tools import redact
 from toolkit.views.conversation import one_line
-from toolkit.views.html import read_json, showable_bundle
-from toolkit.views.trace import run_of
+from toolkit.views.html import read_json, showable, showable_bundle
+from toolkit.views.trace import NOT_FINISHED, run_of, unfinished
 
 LABEL_LIMIT = 48
 MERMAID_MAX_TEXT = 50_000
@@ -66,72 +71,130 @@ def _lanes(tools: list[str]) -> dict[str, str]:
     return lanes
 
 
+Line = tuple[str, str | None]
+"""One line of the diagram and the tool whose lane it draws on (None: only user, loop, model)."""
+Unit = list[Line]
+"""Lines kept or left out together: a request and its reply, a call and its result."""
+
+
+def _check_question(question: object, where: str) -> None:
+    """A `ConfigurationError` unless `question` is text or None (not "argument of type 'int' is not iterable")."""
+    if question is not None and not isinstance(question, str):
+        raise ConfigurationError(
+            f"{where}(result, question): question is the user's question as text (None: the run's last question), "
+            f"and got {a_kind_of(question)}; e.g. {where}(result, question='SN202610200001 发货了吗？')"
+        )
+
+
 def sequence_source(result: LoopResult, question: str | None = None) -> str:
-    """The Mermaid `sequenceDiagram` text for `result`."""
+    """The Mermaid `sequenceDiagram` text for `result`; `question` (text) stands for the run's last one."""
+    _check_question(question, "sequence_source")
     tools = list(dict.fromkeys(e.call.name for e in result.executions if e.error_kind not in LOOP_ANSWERED))
     tools += [s.tool for s in result.saga if s.tool not in tools]
-    lines = ["sequenceDiagram", "    participant U as user", "    participant L as loop", "    participant M as model"]
+    head = ["sequenceDiagram", "    participant U as user", "    participant L as loop", "    participant M as model"]
     lane = _lanes(tools)
-    lines += [f"    participant {lane[t]} as {_label(t, 40)}" for t in tools]
+    declare = {t: f"    participant {lane[t]} as {_label(t, 40)}" for t in tools}
     ask = question if question is not None else _last_user_text(result)
-    lines.append(f"    U->>L: {_label(ask)}")
+    asked, ending = f"    U->>L: {_label(ask)}", f"    L-->>U: {_ending(result)}"
     sagas = _sagas_by_round(result)
-    rounds = [_round_lines(trace, lane, sagas.get(trace.index, [])) for trace in result.rounds]
-    ending = f"    L-->>U: {_ending(result)}"
-    room = MERMAID_MAX_TEXT - len("\n".join([*lines, ending])) - 1
-    lines += [line for block in _fitted(rounds, result, room) for line in block]
-    lines.append(ending)
+    room = MERMAID_MAX_TEXT - len("\n".join([*head, asked, ending])) - 1
+    each = room if len(result.rounds) == 1 else (room - _NOTE_ROOM) // 2  # the first and last round always fit
+    rounds = [
+        _bounded(_round_units(trace, lane, sagas.get(trace.index, []), result), trace.index, declare, each)
+        for trace in result.rounds
+    ]
+    drawn = [line for block in _fitted(rounds, result, room, declare) for line in block]
+    used = {tool for _, tool in drawn if tool is not None}  # a lane whose arrows are all left out is not declared
+    lines = [*head, *(declare[t] for t in tools if t in used), asked, *(text for text, _ in drawn), ending]
     return "\n".join(lines)
 
 
-def _fitted(rounds: list[list[str]], result: LoopResult, room: int) -> list[list[str]]:
-    """The rounds' lines in at most `room` characters: all of them, or as many first and last
-    rounds as fit (taken from both ends in turn), with a note between saying which are left out."""
-    sizes = [sum(len(line) + 1 for line in block) for block in rounds]
-    if sum(sizes) <= room:
-        return rounds
-    room -= _NOTE_ROOM
-    front, back, used = 0, len(rounds), 0
+def _cost(lines: list[Line], declare: dict[str, str], declared: set[str]) -> tuple[int, set[str]]:
+    """Characters `lines` add, with the participant lines of their tools not `declared` yet; and those tools."""
+    new = {tool for _, tool in lines if tool is not None and tool not in declared}
+    return sum(len(text) + 1 for text, _ in lines) + sum(len(declare[t]) + 1 for t in new), new
+
+
+def _ends(blocks: list[list[Line]], room: int, declare: dict[str, str]) -> tuple[int, int]:
+    """`(front, back)`: the first `front` and the blocks from `back` on fit in `room` with the
+    participant lines they need, taken from both ends in turn (the end with fewer kept grows)."""
+    front, back, used, declared = 0, len(blocks), 0, set[str]()
     while front < back:
-        k = front if front <= len(rounds) - back else back - 1  # the end with fewer rounds kept grows
-        if used + sizes[k] > room:
+        k = front if front <= len(blocks) - back else back - 1
+        cost, new = _cost(blocks[k], declare, declared)
+        if used + cost > room:
             break
-        used += sizes[k]
+        used, declared = used + cost, declared | new
         front, back = (front + 1, back) if k == front else (front, back - 1)
+    return front, back
+
+
+def _fitted(rounds: list[list[Line]], result: LoopResult, room: int, declare: dict[str, str]) -> list[list[Line]]:
+    """The rounds' lines in at most `room` characters with the participant lines they need: all of
+    them, or as many first and last rounds as fit, with a note between saying which are left out."""
+    if _cost([line for block in rounds for line in block], declare, set())[0] <= room:
+        return rounds
+    front, back = _ends(rounds, room - _NOTE_ROOM, declare)
     first, last = result.rounds[front].index, result.rounds[back - 1].index
     note = f"    Note over L: … {back - front:,} rounds not shown (rounds {first:,} to {last:,})"
-    return [*rounds[:front], [note], *rounds[back:]]
+    return [*rounds[:front], [(note, None)], *rounds[back:]]
 
 
-def _round_lines(trace: RoundTrace, lane: dict[str, str], saga: list[SagaEntry]) -> list[str]:
-    """One round's arrows: the request, the reply, each call and result, the saga, a decision."""
-    lines = [f"    L->>M: request {trace.index} ({len(trace.tools_sent)} tools)"]
+def _bounded(units: list[Unit], index: int, declare: dict[str, str], room: int) -> list[Line]:
+    """One round's lines, or, past `room` characters with their participant lines (hundreds of
+    calls), its first and last units that fit and a note: so the first and last rounds are always
+    drawn (a round too big for the diagram was left out whole, and every round after it)."""
+    lines = [line for unit in units for line in unit]
+    if _cost(lines, declare, set())[0] <= room:
+        return lines
+    front, back = _ends(units, room - _NOTE_ROOM, declare)
+    hidden = sum(len(unit) for unit in units[front:back])
+    note: Unit = [(f"    Note over L: … {hidden:,} arrows of round {index:,} not shown", None)]
+    kept: list[Unit] = [*units[:front], note, *units[back:]]
+    return [line for unit in kept for line in unit]
+
+
+def _round_units(trace: RoundTrace, lane: dict[str, str], saga: list[SagaEntry], result: LoopResult) -> list[Unit]:
+    """One round's arrows: the request, the reply, each call and result (a call a stopped round left
+    unfinished: the loop's own arrow with its answer), the saga, a decision."""
     calls = trace.reply.tool_calls
     if calls:
         names = ", ".join(c.name for c in calls)
-        lines.append(f"    M-->>L: {len(calls)} tool call{'s' if len(calls) > 1 else ''}: {_label(names)}")
+        reply = f"    M-->>L: {len(calls)} tool call{'s' if len(calls) > 1 else ''}: {_label(names)}"
     else:
-        lines.append(f"    M-->>L: {_label(trace.reply.content)}")
+        reply = f"    M-->>L: {_label(trace.reply.content)}"
+    sent = len(trace.tools_sent)
+    request = f"    L->>M: request {trace.index} ({sent} tool{'s' if sent != 1 else ''})"
+    units: list[Unit] = [[(request, None), (reply, None)]]
     for execution in trace.executions:
         if execution.error_kind in LOOP_ANSWERED:  # the tool never saw it
             name = _label(execution.call.name, 40)
-            lines.append(f"    L->>L: ✗ {name} not run — {_label(execution.result.content, 40)}")
+            units.append([(f"    L->>L: ✗ {name} not run — {_label(execution.result.content, 40)}", None)])
             continue
-        tool = lane[execution.call.name]
-        lines.append(f"    L->>{tool}: {_arguments(execution.call.arguments)}")
+        tool, name = lane[execution.call.name], execution.call.name
         mark = "✗ " if execution.failure else ""
-        lines.append(f"    {tool}-->>L: {mark}{_label(execution.result.content, 40)}")
+        units.append(
+            [
+                (f"    L->>{tool}: {_arguments(execution.call.arguments)}", name),
+                (f"    {tool}-->>L: {mark}{_label(execution.result.content, 40)}", name),
+            ]
+        )
+    for call, answer in unfinished(result, trace):  # no result recorded: the loop answered it
+        units.append([(f"    L->>L: ✗ {_label(call.name, 40)} {NOT_FINISHED} — {_label(answer, 40)}", None)])
     if saga:
-        lines.append("    Note over L: saga — undo in reverse order")
+        units.append([("    Note over L: saga — undo in reverse order", None)])
         for entry in saga:
             tool = lane[entry.tool]
-            lines.append(f"    L->>{tool}: compensate ({'ok' if entry.ok else 'failed'})")
-            lines.append(
-                f"    Note over {tool}: {'rolled back' if entry.ok else 'NOT rolled back: ' + _label(entry.detail, 30)}"
+            outcome = "rolled back" if entry.ok else "NOT rolled back: " + _label(entry.detail, 30)
+            units.append(
+                [
+                    (f"    L->>{tool}: compensate ({'ok' if entry.ok else 'failed'})", entry.tool),
+                    (f"    Note over {tool}: {outcome}", entry.tool),
+                ]
             )
     if trace.decision and trace.decision not in ("answer", "continue", ""):
-        lines.append(f"    Note over L: {_label(trace.decision)}")
-    return lines
+        units.append([(f"    Note over L: {_label(trace.decision)}", None)])
+    return units
 
 
 def _sagas_by_round(result: LoopResult) -> dict[int, list[SagaEntry]]:
@@ -191,10 +254,11 @@ class SequenceDiagram:
     """The Mermaid source."""
 
     def __init__(self, result: LoopResult, question: str | None = None) -> None:
+        _check_question(question, "SequenceDiagram")
         self.source = sequence_source(run_of(result, "SequenceDiagram"), question)
 
     def _repr_mimebundle_(self, **_: Any) -> dict[str, str]:
         return showable_bundle({"text/markdown": f"```mermaid\n{self.source}\n```", "text/plain": self.source})
 
     def __repr__(self) -> str:
-        return self.source
+        return showable(self.source)

@@ -30,9 +30,9 @@ from toolkit.loop.records import LoopResult
 from toolkit.loop.saga import SagaEntry, ToolExecution
 from toolkit.tools import redact
 from toolkit.unicode import unescaped
-from toolkit.views.conversation import one_line
+from toolkit.views.conversation import TextRepr, one_line
 from toolkit.views.html import escape, flat_name, kept, showable_bundle
-from toolkit.views.trace import run_of
+from toolkit.views.trace import NOT_FINISHED, named, run_of, unfinished
 
 NO_STEPS = "no steps: the run got no reply from the model (its first request failed or was stopped)"
 LOOP_STEPS = ("send", "record", "exit?", "bound", "execute", "repair", "saga", "append", "return?", "refresh")
@@ -61,11 +61,12 @@ def steps(result: LoopResult) -> list[Step]:
     for i, trace in enumerate(result.rounds):
         r = trace.index
         add = lambda n, text, r=r: out.append(Step(r, n, text))  # noqa: E731
-        add(1, f"{len(trace.tools_sent)} tools sent ({', '.join(trace.tools_sent) or 'none'})")
+        sent = len(trace.tools_sent)
+        add(1, f"{sent} tool{'s' if sent != 1 else ''} sent ({named(trace.tools_sent) or 'none'})")
         calls = trace.reply.tool_calls
         add(
             2,
-            ("asks for " + ", ".join(flat_name(c.name) for c in calls))
+            ("asks for " + named([flat_name(c.name) for c in calls]))
             if calls
             else one_line(redact.scrub(trace.reply.content or ""), 80),
         )
@@ -74,7 +75,8 @@ def steps(result: LoopResult) -> list[Step]:
             continue
         add(3, "tool calls: go on")
         trips += 1
-        if not trace.executions:  # a tool-calling reply that was never executed: over the bound
+        left = unfinished(result, trace)  # a run stopped mid-round (Ctrl-C while a tool ran)
+        if not trace.executions and not left:  # a tool-calling reply that was never executed: over the bound
             add(4, f"round trip {trips} is over the bound → {trace.decision}")
             continue
         add(4, f"round trip {trips}: within the bound")
@@ -85,6 +87,9 @@ def steps(result: LoopResult) -> list[Step]:
                 one_line(redact.scrub(e.result.content), 60),
             )
             add(5, f"{flat_name(e.call.name)}({arguments}) → {content}{mark}")
+        for c, answer in left:
+            arguments, content = one_line(redact.scrub(unescaped(c.arguments)), 50), one_line(redact.scrub(answer), 60)
+            add(5, f"{flat_name(c.name)}({arguments}) → {content} ✗ ({NOT_FINISHED})")
         if any(e.error_kind == "argument" for e in trace.executions):
             handed = trace.decision.startswith("hand")
             add(
@@ -95,14 +100,14 @@ def steps(result: LoopResult) -> list[Step]:
             )
         if r in sagas:
             add(7, sagas[r])
-        add(8, f"{len(trace.executions)} tool result(s) appended")
+        add(8, f"{len(trace.executions) + len(left)} tool result(s) appended")
         add(9, trace.decision or "continue")
         if trace.decision not in ("continue", ""):
             continue
         if i + 1 < len(result.rounds):
             now, then = set(trace.tools_sent), set(result.rounds[i + 1].tools_sent)
             change = [f"+{t}" for t in sorted(then - now)] + [f"-{t}" for t in sorted(now - then)]
-            add(10, "effective tools: " + (", ".join(change) if change else "unchanged"))
+            add(10, "effective tools: " + (named(change) if change else "unchanged"))
     return out
 
 
@@ -145,7 +150,7 @@ def _rolled_back_by_round(executions: list[ToolExecution]) -> dict[int, list[Too
     return by_round
 
 
-class LoopStepper(widgets.VBox):
+class LoopStepper(TextRepr, widgets.VBox):
     """Previous / Next over a recorded run, the current loop step highlighted."""
 
     steps: list[Step]
@@ -208,6 +213,9 @@ class LoopStepper(widgets.VBox):
         lines = [i if isinstance(i, str) else ("▶ " if i == self.index else "  ") + self.steps[i].line() for i in shown]
         return "\n".join(lines) or NO_STEPS
 
+    def _plain_text(self) -> str:
+        return self.text()
+
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
-        bundle = super()._repr_mimebundle_(**kwargs) or {}
+        bundle = self._widget_bundle(**kwargs)
         return showable_bundle({**bundle, "text/plain": self.text(), "text/html": self.html()})

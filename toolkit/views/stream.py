@@ -11,13 +11,14 @@ Pure renderers (unit-tested, stable under nbval):
   arguments still arriving) → *running* (`ToolStarted`) → *done* (`ToolFinished`, its result).
 - `render_stream_html(events, result, error)`: the segments as cards, then a status line:
   streaming…, done (finish reason, tokens) or stopped (the exception, and every call it left
-  unexecuted marked "not executed").
+  unexecuted marked "not executed", one it cut off while running "not finished").
 - `render_stream_text(...)`: the same as a short transcript; `event_lines(events)`: each event as
   one line, for printing the raw event list (`event_line(event)`: one event alone).
 
 `StreamView` (an `HtmlView`): `.push(event)` redraws the live widget; `.consume(stream)` pushes
 every event of a `TokenStream` (drawing at most every `REDRAW_EVERY` seconds while text pours in),
-then shows the result — or the error, and re-raises it. After
+then shows the result — or the error, and re-raises it; a `TokenStream` closed mid-turn (`close()`:
+a stop button, a tool) ends with no result and shows "stopped", not "done". After
 `.display()` the cell's stored output is refreshed when the stream ends, so a saved notebook
 shows the final state (text/html and text/plain), not the empty view the cell started with.
 A push folds in only the new event (`EventFold`, which collects text fragments in a list and
@@ -51,11 +52,11 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from toolkit.chat.sse import TextDelta, ToolCallDelta, _named
-from toolkit.errors import ConfigurationError
+from toolkit.chat.sse import StreamDone, TextDelta, ToolCallDelta, _named
+from toolkit.errors import ConfigurationError, a_kind_of
 from toolkit.loop.records import LoopEvent, ToolFinished, ToolStarted
 from toolkit.loop.saga import ToolExecution
-from toolkit.services.results import Result
+from toolkit.services.results import Result, TokenStream
 from toolkit.tools import redact
 from toolkit.tools.redact_stream import StreamScrubber, settled
 from toolkit.views.conversation import HtmlView, one_line
@@ -65,6 +66,7 @@ from toolkit.views.html import (
     card,
     code_block,
     element,
+    flat,
     flat_name,
     join,
     json_text,
@@ -78,13 +80,22 @@ from toolkit.views.html import (
     text_block,
     without_addresses,
 )
-from toolkit.views.trace import execution_status
+from toolkit.views.trace import NOT_FINISHED, execution_status
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 REDRAW_EVERY = 0.05
 """Seconds: `StreamView.consume` draws pieces of text that come sooner than this after the last
 drawing with the next one (twenty drawings a second look continuous)."""
 _clock = time.monotonic
+
+CLOSED = (
+    "the stream was closed before its end (its close(): a stop button, a tool, another thread), so it has no answer"
+)
+"""The status detail of a `TokenStream` that `StreamView.consume` read to a quiet end without its
+result: closed mid-turn, nothing raised (the view said "done", as if the turn had answered)."""
+
+ERROR_CHARS = 1_000
+"""Most characters of the status line's detail in the transcript (an error may quote a whole body)."""
 
 CURSOR = "▍"
 """Shown after the last text while the stream is still running."""
@@ -128,6 +139,21 @@ def fold_events(events: Iterable[LoopEvent]) -> list[Segment]:
     return fold.segments()
 
 
+EVENT_TYPES = (TextDelta, ToolCallDelta, ToolStarted, ToolFinished, StreamDone)
+"""What a stream view folds: a loop's events, and a chat stream's `StreamDone` (which adds nothing)."""
+
+
+def check_event(event: object) -> None:
+    """A `ConfigurationError` unless `event` is one of `EVENT_TYPES` (a str from `stream.text()`,
+    a dict or None was dropped without a word: the view said "done" and showed nothing)."""
+    if not isinstance(event, EVENT_TYPES):
+        raise ConfigurationError(
+            "stream view: each event is a TextDelta, ToolCallDelta, ToolStarted or ToolFinished, and got "
+            f"{a_kind_of(event)} (stream.text() yields the text alone); pass the stream itself, e.g. "
+            "view.consume(assistant.stream('u1', question))"
+        )
+
+
 class EventFold:
     """`fold_events` one event at a time: `add(event)`, then `segments()` for the fold so far.
 
@@ -157,6 +183,8 @@ class EventFold:
             segment = self._tool(call.id, call.name, ("running", "asked"))
             self._replace_arguments(segment, call.arguments)
             segment.state, segment.execution = "done", event.execution
+        else:
+            check_event(event)  # a chat stream's end folds to nothing; anything else was dropped
 
     def segments(self) -> list[Segment]:
         """The segments so far, every fragment joined (the list itself: later events change it)."""
@@ -255,8 +283,8 @@ def tool_status(segment: ToolSegment, over: bool) -> tuple[str, str, str]:
     name = _name(segment)
     if segment.state == "done" and segment.execution is not None:
         return (name, *execution_status(segment.execution))
-    if segment.state == "running":
-        return f"calling {name}…", "running", "tool"
+    if segment.state == "running":  # started, no result: running, or cut off when the stream stopped
+        return (name, NOT_FINISHED, "warn") if over else (f"calling {name}…", "running", "tool")
     if over:
         return name, "not executed", "warn"
     return f"asking for {name}…", "arguments arriving", "info"
@@ -281,12 +309,27 @@ def _tokens(result: Result[Any]) -> str:
     return u.line()
 
 
+def _check_result(result: object, where: str) -> None:
+    """A `ConfigurationError` unless `result` is a stream's `Result` or None (a `LoopResult`, the value
+    `iter_loop` returns, raised "'LoopResult' object has no attribute 'finish_reason'" when drawn)."""
+    if result is not None and not isinstance(result, Result):
+        raise ConfigurationError(
+            f"{where}(result): result is the Result a TokenStream ends with (stream.result), or None, and got "
+            f"{a_kind_of(result)}; e.g. {where}(..., result=stream.result), or leave it out (a view fed by push: "
+            "view.finish() marks the end)"
+        )
+
+
 def _over(result: Result[Any] | None, error: BaseException | None, done: bool | None) -> bool:
     return done if done is not None else (result is not None or error is not None)
 
 
-def _status(result: Result[Any] | None, error: BaseException | None, over: bool) -> tuple[str, str, str]:
-    """`(badge text, kind, detail)` of the status line."""
+def _status(
+    result: Result[Any] | None, error: BaseException | None, over: bool, closed: bool = False
+) -> tuple[str, str, str]:
+    """`(badge text, kind, detail)` of the status line; `closed`: a stream closed before its end."""
+    if closed and error is None and result is None:
+        return "stopped", "warn", CLOSED
     if error is not None:  # its text scrubbed as a result's is, and without memory addresses
         detail = without_addresses(redact.scrub(f"{type(error).__name__}: {error}"))
         return "stopped", "error", detail.removesuffix(": ")
@@ -355,6 +398,7 @@ def render_stream_html(
     """The stream so far: text and tool cards in arrival order, then the status line.
 
     `done` (default: a `result` or an `error` was given) says the stream has ended."""
+    _check_result(result, "render_stream_html")
     over = _over(result, error, done)
     segments = fold_events(events)
     cards = [
@@ -365,13 +409,18 @@ def render_stream_html(
 
 
 def _page_html(
-    cards: list[Html], result: Result[Any] | None, error: BaseException | None, over: bool, title: str | None
+    cards: list[Html],
+    result: Result[Any] | None,
+    error: BaseException | None,
+    over: bool,
+    title: str | None,
+    closed: bool = False,
 ) -> str:
     """The segments' cards, then the status line, in the page."""
     parts = list(cards)
     if not cards:
         parts.append(small("nothing yet" if not over else "(no events)"))
-    label, kind, detail = _status(result, error, over)
+    label, kind, detail = _status(result, error, over, closed)
     rows = [("status", join([badge(label, kind), " ", detail]))]
     parts.append(element("div", "stream-status", kv_table(rows)))
     return str(page(join(parts), title))
@@ -385,7 +434,7 @@ def _segment_text(segment: Segment, cursor: bool, over: bool) -> str:
         return f"assistant: {shortened(_live(segment.text, cursor))}"
     _, label, _ = tool_status(segment, over)
     arguments = settled(segment.arguments) if _arriving(segment, over) else segment.arguments
-    line = f"tool {flat_name(_name(segment))}({shortened(_arguments(arguments))}) [{label}]"
+    line = f"tool {flat_name(_name(segment))}({flat(shortened(_arguments(arguments)))}) [{label}]"  # on its line
     return line + (f" → {one_line(_scrubbed(segment.execution.result.content), 160)}" if segment.execution else "")
 
 
@@ -397,6 +446,7 @@ def render_stream_text(
     done: bool | None = None,
 ) -> str:
     """The stream as a transcript: one line per text run or tool call, then the status."""
+    _check_result(result, "render_stream_text")
     over = _over(result, error, done)
     segments = fold_events(events)
     lines = [
@@ -406,9 +456,12 @@ def render_stream_text(
     return _transcript(lines, result, error, over)
 
 
-def _transcript(lines: list[str], result: Result[Any] | None, error: BaseException | None, over: bool) -> str:
+def _transcript(
+    lines: list[str], result: Result[Any] | None, error: BaseException | None, over: bool, closed: bool = False
+) -> str:
     """The segments' lines, then the status."""
-    label, _, detail = _status(result, error, over)
+    label, _, detail = _status(result, error, over, closed)
+    detail = one_line(detail, ERROR_CHARS)  # an error quoting a body over lines: one line, bounded
     return showable("\n".join([*lines, f"{label} · {detail}" if detail else label]))
 
 
@@ -418,7 +471,8 @@ def event_line(event: LoopEvent) -> str:
     if isinstance(event, TextDelta | ToolCallDelta):
         return _delta_head(event) + repr(redact.scrub(_piece(event)))
     if isinstance(event, ToolStarted):
-        return f"ToolStarted   round {event.round}: {flat_name(event.call.name)}({_arguments(event.call.arguments)})"
+        arguments = flat(shortened(_arguments(event.call.arguments)))  # not JSON, over lines: on this line
+        return f"ToolStarted   round {event.round}: {flat_name(event.call.name)}({arguments})"
     if isinstance(event, ToolFinished):
         e = event.execution
         status = execution_status(e)[0]
@@ -585,6 +639,8 @@ class StreamView(HtmlView):
         self.result: Result[Any] | None = None
         self.error: BaseException | None = None
         self.done: bool = False
+        self.closed: bool = False
+        """Whether the `TokenStream` consumed was closed before its end (no result, nothing raised)."""
         self._handle: Any = None
         self._fold = EventFold()
         self._folded: tuple[list[LoopEvent], int] = (self.events, 0)  # the list folded in, and how much of it
@@ -593,11 +649,13 @@ class StreamView(HtmlView):
 
     def push(self, event: LoopEvent) -> None:
         """Add one event and redraw."""
+        check_event(event)
         self.events.append(event)
         self._redraw()
 
     def finish(self, result: Result[Any] | None = None, error: BaseException | None = None) -> None:
         """Mark the stream as ended (with its result or its error) and refresh the stored output."""
+        _check_result(result, "StreamView.finish")
         self.result, self.error, self.done = result, error, True
         self._redraw()
         if self._handle is not None:  # shown live by `display()`: the final state replaces it
@@ -629,6 +687,7 @@ class StreamView(HtmlView):
         drawn = -REDRAW_EVERY
         try:
             for event in stream:
+                check_event(event)  # before it is kept: the view still draws what came before it
                 self.events.append(event)
                 now = _clock()
                 if pace or now - drawn >= REDRAW_EVERY or not isinstance(event, TextDelta | ToolCallDelta):
@@ -639,7 +698,9 @@ class StreamView(HtmlView):
         except BaseException as error:  # KeyboardInterrupt too: the view says where it stopped
             self.finish(error=error)
             raise
-        self.finish(result=getattr(stream, "result", None))
+        result = getattr(stream, "result", None)
+        self.closed = isinstance(stream, TokenStream) and result is None  # read to a quiet end: closed mid-turn
+        self.finish(result=result)
         return self.result
 
     def display(self) -> None:
@@ -668,6 +729,6 @@ class StreamView(HtmlView):
         over = _over(self.result, self.error, self.done or None)
         cards, lines = self._drawings.draw(self._segments(), over)
         self.show(
-            _page_html(cards, self.result, self.error, over, self.title),
-            _transcript(lines, self.result, self.error, over),
+            _page_html(cards, self.result, self.error, over, self.title, self.closed),
+            _transcript(lines, self.result, self.error, over, self.closed),
         )

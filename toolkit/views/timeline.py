@@ -35,7 +35,7 @@ from toolkit.errors import ConfigurationError
 from toolkit.loop.records import LoopResult, ToolFinished, ToolStarted
 from toolkit.tools.decorator import a_kind_of
 from toolkit.unicode import cut, padded
-from toolkit.views.html import NAME_CHARS, flat, flat_name, kept, showable_bundle
+from toolkit.views.html import NAME_CHARS, flat, flat_name, kept, showable, showable_bundle
 
 
 @dataclass(frozen=True)
@@ -68,8 +68,17 @@ def retry_spans(exchanges: Sequence[Exchange], waits: Sequence[float], attempt_s
     return spans
 
 
+_TIMED = "e.g. timed_loop(iter_loop(model, messages, tools=tools))"
+
+
 def timed_loop(events: Iterator[Any], clock: Callable[[], float] = time.perf_counter) -> tuple[LoopResult, list[Span]]:
-    """Drain `iter_loop(...)`; one span per tool call, on the clock's axis from the first event."""
+    """Drain `iter_loop(...)`; one span per tool call, on the clock's axis from the first event.
+    Anything else (`run_loop`'s result, a list) is a `ConfigurationError` naming what it takes."""
+    if not isinstance(events, Iterator):  # not "'LoopResult' object is not an iterator"
+        raise ConfigurationError(
+            "timed_loop(events): takes the generator iter_loop(...) returns (the loop's events, then its "
+            f"LoopResult), and got {a_kind_of(events)}; {_TIMED}"
+        )
     origin = clock()
     started: dict[str, tuple[int, float]] = {}  # call id → (its number in the run, its start)
     count = 0
@@ -169,6 +178,12 @@ class Timeline:
 
     def __init__(self, rows: Sequence[tuple[str, Sequence[Span]]], title: str = "", unit: str = "s") -> None:
         self.rows = _rows(rows)
+        for field, value in (("title", title), ("unit", unit)):
+            if not isinstance(value, str):  # not a TypeError when it is drawn
+                raise ConfigurationError(
+                    f"Timeline(rows, {field}): {field} is text, and got {a_kind_of(value)}; "
+                    "e.g. Timeline(rows, title='retries', unit='s')"
+                )
         self.title, self.unit = title, unit
 
     def _kept(self) -> list[tuple[str, list[Span | str]]]:
@@ -251,4 +266,4 @@ class Timeline:
         return showable_bundle({"text/html": self.svg(), "text/plain": self.text()})
 
     def __repr__(self) -> str:
-        return self.text()
+        return showable(self.text())

@@ -41,6 +41,7 @@ import ipywidgets as widgets
 
 from toolkit.errors import ConfigurationError, ToolDefinitionError
 from toolkit.tools.decorator import a_kind_of
+from toolkit.views.conversation import TextRepr
 from toolkit.views.html import code_block, escape, kept, shortened, showable_bundle, without_addresses
 
 START = """@tool("Look up one order by its id and return its status, items and total.")
@@ -214,7 +215,7 @@ def _drawn(report: dict[str, Any]) -> list[tuple[str, bool]]:
     return [(w, True) if isinstance(w, str) else (warnings[w], False) for w in kept(len(warnings), "warnings")]
 
 
-class ToolEditor(widgets.VBox):
+class ToolEditor(TextRepr, widgets.VBox):
     """A code box and what the model would see, updated when the box loses focus after a change."""
 
     code: widgets.Textarea
@@ -257,6 +258,9 @@ class ToolEditor(widgets.VBox):
         lint = "\n".join(w if n else f"- {w}" for w, n in _drawn(r)) or "- no warnings"
         return f"{json.dumps(r['tools'], indent=2, ensure_ascii=False)}\nlint:\n{lint}\n\n{r['text']}"
 
+    def _plain_text(self) -> str:
+        return self.text()
+
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
-        bundle = super()._repr_mimebundle_(**kwargs) or {}
+        bundle = self._widget_bundle(**kwargs)
         return showable_bundle({**bundle, "text/plain": self.text(), "text/html": self.html()})

@@ -34,12 +34,12 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from toolkit.chat.messages import Message, TokenUsage, ToolResultMessage
+from toolkit.chat.messages import Message, TokenUsage, ToolCall, ToolResultMessage
 from toolkit.errors import ConfigurationError
 from toolkit.loop.run import LoopResult, RoundTrace
 from toolkit.loop.saga import ToolExecution
 from toolkit.tools import redact
-from toolkit.unicode import unescaped
+from toolkit.unicode import cut, unescaped
 from toolkit.views.conversation import HtmlView, image_markers, one_line
 from toolkit.views.html import (
     Html,
@@ -68,6 +68,13 @@ ERROR_LABELS = {
 }
 """`ToolExecution.failure` → the badge text (the three error channels, the guard, the limit, a
 failure the tool reported itself)."""
+NAMES_SHOWN = 30
+"""Most names of the tools a round sent that a view lists; the rest are counted."""
+NOTE_CHARS = 400
+"""Most characters of a round's note in the text (a note may quote a model's tool name of any length)."""
+NOT_FINISHED = "not finished"
+"""The badge of a call a stopped round left without a recorded result (`unfinished`)."""
+NO_ANSWER = "(no answer recorded)"
 ROLLED_BACK = "rolled back"
 
 
@@ -95,6 +102,24 @@ def execution_status(execution: ToolExecution) -> tuple[str, str]:
     return "ok", "ok"
 
 
+def unfinished(result: LoopResult, trace: RoundTrace) -> list[tuple[ToolCall, str]]:
+    """The calls of a round the run stopped in before their results were recorded (Ctrl-C while a
+    tool ran, memory failing), each with the answer the loop gave it in the messages (`Interrupted
+    by KeyboardInterrupt while it ran: …`): the round records no execution for them. Empty for any
+    other round (one whose calls all ran, or that was over the bound)."""
+    if not trace.decision.startswith("stopped"):
+        return []
+    ran = {e.call.id for e in trace.executions}
+    left = [c for c in trace.reply.tool_calls if c.id not in ran]
+    wanted, answers = {c.id for c in left}, dict[str, str]()
+    for message in reversed(result.messages if left else ()):  # the loop's answers come last
+        if isinstance(message, ToolResultMessage) and message.tool_call_id in wanted:
+            answers.setdefault(message.tool_call_id, message.content)
+            if len(answers) == len(wanted):
+                break
+    return [(c, answers.get(c.id, NO_ANSWER)) for c in left]
+
+
 def _choice(choice: Any) -> str:
     if choice is None:
         return "not set (the gateway's default: auto)"
@@ -116,10 +141,16 @@ def _tokens(usage: TokenUsage) -> str:
     return usage.line()
 
 
+def named(names: Sequence[str]) -> str:
+    """`a, b, c`: the first `NAMES_SHOWN` names, and how many more (a round may send 800 tools)."""
+    more = len(names) - NAMES_SHOWN
+    return ", ".join(names[:NAMES_SHOWN]) + (f", … and {more:,} more" if more > 0 else "")
+
+
 def _tools_sent(trace: RoundTrace) -> str:
     if not trace.tools_sent:
         return "none"
-    return f"{', '.join(trace.tools_sent)} (≈ {trace.tools_tokens} tokens)"
+    return f"{named(trace.tools_sent)} (≈ {trace.tools_tokens} tokens)"
 
 
 def _image_tools(trace: RoundTrace) -> str:
@@ -143,7 +174,12 @@ def _execution_html(execution: ToolExecution, show_timing: bool) -> Html:
     return card(join(title, " "), body, "error" if kind == "error" else "tool")
 
 
-def _round_html(trace: RoundTrace, show_timing: bool) -> Html:
+def _unfinished_html(call: ToolCall, answer: str) -> Html:
+    body = code_block(_shown_arguments(call.arguments)) + small("answered by the loop: the run stopped")
+    return card(join([call.name, badge(NOT_FINISHED, "warn")], " "), body + text_block(_shown(answer)), "warn")
+
+
+def _round_html(trace: RoundTrace, show_timing: bool, left: list[tuple[ToolCall, str]]) -> Html:
     facts = kv_table(
         [
             ("tools sent", _tools_sent(trace)),
@@ -155,14 +191,15 @@ def _round_html(trace: RoundTrace, show_timing: bool) -> Html:
     parts = [facts]
     parts += [small(note) for note in trace.notes]
     parts += [card("model reply", text_block(_shown(reply.content)), "assistant")] if reply.content else []
-    if reply.tool_calls and not trace.executions:
-        names = ", ".join(c.name for c in reply.tool_calls)
+    if reply.tool_calls and not trace.executions and not left:
+        names = named([c.name for c in reply.tool_calls])
         parts.append(card("model asked for tools", text_block(f"{names} — not run"), "warn"))
     elif not reply.content and reply.refusal:
         parts.append(card("model refused", text_block(_shown(reply.refusal)), "warn"))
     elif not reply.content and not reply.tool_calls:
         parts.append(small("(empty reply)"))
     parts += [_execution_html(e, show_timing) for e in trace.executions]
+    parts += [_unfinished_html(call, answer) for call, answer in left]
     if trace.images is not None:
         title = f"images passed on from {_image_tools(trace)} (a user message after the results)"
         parts.append(card(title, text_block(image_markers(trace.images.images)), "user"))
@@ -196,7 +233,12 @@ def _kept(result: LoopResult) -> list[int | str]:
 
 def render_trace_html(result: LoopResult, show_timing: bool = False) -> Html:
     """The whole run: one card per round, then the summary."""
-    rounds = [small(k) if isinstance(k, str) else _round_html(result.rounds[k], show_timing) for k in _kept(result)]
+    rounds = [
+        small(k)
+        if isinstance(k, str)
+        else _round_html(result.rounds[k], show_timing, unfinished(result, result.rounds[k]))
+        for k in _kept(result)
+    ]
     return page(join([*rounds, card("summary", kv_table(_summary_rows(result)), "info")]), title="Loop trace")
 
 
@@ -214,12 +256,13 @@ def counts(result: LoopResult) -> str:
     (`model replies` for a run that raised)."""
     requests, trips = len(result.rounds), result.round_trips
     label = _requests_label(result)
-    return f"{requests} {label if requests != 1 else label[:-1]}, {trips} tool round trip{'s' if trips != 1 else ''}"
+    one = {"model requests": "model request", "model replies": "model reply"}[label]
+    return f"{requests} {label if requests != 1 else one}, {trips} tool round trip{'s' if trips != 1 else ''}"
 
 
-def _round_text(trace: RoundTrace, show_timing: bool) -> list[str]:
+def _round_text(trace: RoundTrace, show_timing: bool, left: list[tuple[ToolCall, str]]) -> list[str]:
     lines = [f"round {trace.index} · tools sent: {_tools_sent(trace)} · tool_choice: {_choice(trace.tool_choice)}"]
-    lines += [f"  note: {note}" for note in trace.notes]
+    lines += [f"  note: {flat(cut(note, NOTE_CHARS))}" for note in trace.notes]  # a model's name in it: one line
     if trace.reply.content:
         lines.append(f"  model: {one_line(_shown(trace.reply.content), 160)}")
     elif trace.reply.refusal:
@@ -231,6 +274,7 @@ def _round_text(trace: RoundTrace, show_timing: bool) -> list[str]:
         label, _ = execution_status(e)
         timing = f" ({e.duration_s:.2f} s)" if show_timing else ""
         lines.append(f"  {flat_name(e.call.name)} [{label}]{timing}: {one_line(_shown(e.result.content), 160)}")
+    lines += [f"  {flat_name(c.name)} [{NOT_FINISHED}]: {one_line(_shown(answer), 160)}" for c, answer in left]
     if trace.images is not None:
         lines.append(f"  images passed on from {flat(_image_tools(trace))}: {image_markers(trace.images.images)}")
     lines += [f"  tokens: {_tokens(trace.usage)}", f"  decision: {trace.decision or '(none)'}"]
@@ -242,7 +286,11 @@ def render_trace_text(result: LoopResult, show_timing: bool = False) -> str:
     lines = [
         line
         for k in _kept(result)
-        for line in ([k] if isinstance(k, str) else _round_text(result.rounds[k], show_timing))
+        for line in (
+            [k]
+            if isinstance(k, str)
+            else _round_text(result.rounds[k], show_timing, unfinished(result, result.rounds[k]))
+        )
     ]
     lines.append(f"finish: {result.finish} · {counts(result)} · tokens: {_tokens(result.usage)}")
     if result.answer is not None:
@@ -307,9 +355,10 @@ def render_saga_html(
 def render_saga_text(
     result: LoopResult, before: Sequence[Message] | None = None, after: Sequence[Message] | None = None
 ) -> str:
-    """The saga log as text: one line per compensation, then one per rewritten result."""
+    """The saga log as text: one line per compensation (its detail on that line, however many a
+    compensation's report had), then one per rewritten result."""
     lines = [
-        f"{i}. {flat_name(e.tool)}: {'ok' if e.ok else 'FAILED'} — {_shown(e.detail)}"
+        f"{i}. {flat_name(e.tool)}: {'ok' if e.ok else 'FAILED'} — {one_line(_shown(e.detail), 300)}"
         for i, e in enumerate(result.saga, 1)
     ] or ["no compensation ran"]
     if before is not None:

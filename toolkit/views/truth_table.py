@@ -21,6 +21,7 @@ import ipywidgets as widgets
 from toolkit.errors import ConfigurationError
 from toolkit.loop.returns import TruthRow, rule_applied, should_return_immediately, truth_table
 from toolkit.tools.decorator import ReturnBehavior, a_kind_of, value_text
+from toolkit.views.conversation import TextRepr
 from toolkit.views.html import Html, badge, card, join, page, showable_bundle, small, table
 
 COLUMNS = ("calls in the round, in order", "a call fails", "decision", "rule")
@@ -136,7 +137,7 @@ def decision_line(behaviors: Sequence[ReturnBehavior], any_error: bool) -> str:
     )
 
 
-class TruthTableWidget(widgets.VBox):
+class TruthTableWidget(TextRepr, widgets.VBox):
     """Pick a round, see what the loop decides. `behaviors`, `any_error` and `decision` read the
     current state; setting the controls from Python (`.first.value = "IMMEDIATE"`) works too."""
 
@@ -184,9 +185,11 @@ class TruthTableWidget(widgets.VBox):
         self.second.disabled = self.count.value == 1
         self.output.value = str(page(render_decision_html(self.behaviors, self.any_error)))
 
+    def _plain_text(self) -> str:
+        return f"decision: {decision_line(self.behaviors, self.any_error)}\n{render_truth_table_text(self._rows)}"
+
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
-        bundle = super()._repr_mimebundle_(**kwargs) or {}
+        bundle = self._widget_bundle(**kwargs)
         decision = page(render_decision_html(self.behaviors, self.any_error))
         html = decision + render_truth_table_html(self._rows)
-        text = f"decision: {decision_line(self.behaviors, self.any_error)}\n{render_truth_table_text(self._rows)}"
-        return showable_bundle({**bundle, "text/html": str(html), "text/plain": text})
+        return showable_bundle({**bundle, "text/html": str(html), "text/plain": self._plain_text()})

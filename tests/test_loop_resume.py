@@ -6,6 +6,8 @@ Driven by the package's own client over the embedded gateway and its scheduled f
 
 import pytest
 
+from toolkit.chat.messages import SystemMessage, UserMessage
+from toolkit.chat.scripted import ScriptedModel
 from toolkit.chat.switch import fake_client
 from toolkit.errors import TransientError, TruncatedStreamError
 from toolkit.gateway.server import Gateway
@@ -88,3 +90,53 @@ def test_a_request_failing_before_any_tool_ran_keeps_its_own_hint(ran, query_ord
     assert caught.value.hint == RETRIED
     assert not hasattr(caught.value, "__notes__")
     assert ran == []
+
+
+# --- a question whose first request failed, asked again: stored once ------------------------------
+
+
+def questions_in(memory):
+    return [m.content for m in memory.messages() if isinstance(m, UserMessage)]
+
+
+@pytest.mark.parametrize(
+    ("stream", "faults", "error"), [(False, SPENT, TransientError), (True, ["truncate"], TruncatedStreamError)]
+)
+def test_a_question_asked_again_after_its_first_request_failed_is_stored_once(stream, faults, error, ran, query_order):
+    client, memory = fake_client(gateway=Gateway(faults=faults), sleep=lambda s: None), ChatMemory("dee")
+    options = LoopOptions(stream=stream)
+    with pytest.raises(error):
+        run_loop(client, QUESTION, tools=[query_order], memory=memory, options=options)
+    assert questions_in(memory) == [QUESTION]  # kept: run_loop(model, [], memory=...) can go on from it
+    result = run_loop(client, QUESTION, tools=[query_order], memory=memory, options=options)  # the cell run again
+    assert result.answer == "为您查到：订单 SN202610200001：已发货。"
+    assert questions_in(memory) == [QUESTION]
+    assert [m.content for m in result.messages if isinstance(m, UserMessage)] == [QUESTION]
+
+
+def test_a_question_asked_again_with_its_system_message_keeps_one_of_each():
+    model, memory = ScriptedModel([TransientError("down"), "好的"]), ChatMemory("eve")
+    asked = [SystemMessage(content="你是电商客服。"), UserMessage(content=QUESTION)]
+    with pytest.raises(TransientError):
+        run_loop(model, asked, memory=memory)
+    run_loop(model, asked, memory=memory)
+    assert [(m.role, m.content) for m in memory.messages()] == [
+        ("system", "你是电商客服。"),
+        ("user", QUESTION),
+        ("assistant", "好的"),
+    ]
+
+
+def test_another_question_after_a_failed_one_is_stored_after_it():
+    model, memory = ScriptedModel([TransientError("down"), "好的"]), ChatMemory("fay")
+    with pytest.raises(TransientError):
+        run_loop(model, QUESTION, memory=memory)
+    run_loop(model, "还有别的订单吗？", memory=memory)
+    assert questions_in(memory) == [QUESTION, "还有别的订单吗？"]
+
+
+def test_a_question_asked_again_after_an_answer_is_stored_again():
+    model, memory = ScriptedModel(["好的", "好的"]), ChatMemory("gus")
+    run_loop(model, QUESTION, memory=memory)
+    run_loop(model, QUESTION, memory=memory)
+    assert questions_in(memory) == [QUESTION, QUESTION]

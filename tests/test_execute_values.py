@@ -2,6 +2,7 @@
 returned exceptions are sanitised like raised ones, numpy and pandas values are written whole
 as JSON (their `str()` cuts data to `...`), built-ins and lists are refused by name."""
 
+import concurrent.futures
 import functools
 import itertools
 import math
@@ -218,3 +219,20 @@ def test_rows_of_a_dataframe_with_a_missing_date_are_json_with_null_not_their_re
     assert to_text(frame.iloc[1].to_dict()) == '{"order": "SN2", "shipped": null}'
     assert to_text(pd.NaT) == "null"
     assert to_text((pd.NaT, {pd.NaT})) == "[null, [null]]"
+
+
+class _Tagged:
+    """A repr with its address in the middle, as `concurrent.futures.Future` and `asyncio.Lock` write theirs."""
+
+    def __repr__(self) -> str:
+        return f"<_Tagged at {hex(id(self))} state=finished>"
+
+
+def test_a_value_whose_repr_holds_its_address_before_more_text_is_shown_without_it():
+    """Before: `<Future at 0x7f… state=finished returned int>` went to the model, memory and a
+    notebook as it was (only an address just before `>` was taken off): another text in every run."""
+    done: concurrent.futures.Future[int] = concurrent.futures.Future()
+    done.set_result(3)
+    assert to_text(done) == "<Future state=finished returned int>"
+    assert to_text([_Tagged(), _Row()]) == "[<_Tagged state=finished>, <test_execute_values._Row object>]"
+    assert to_text(RuntimeError("jump at 0x1f failed")) == "jump at 0x1f failed"  # no repr: the text as it is

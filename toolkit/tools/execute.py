@@ -40,8 +40,9 @@ call's channel from it, and records a raised failure before letting it propagate
 
 Arguments are wrong → fail fast: retrying cannot fix a broken schema. The tool failed → let the
 model see it: business failures are often transient. Either way, an error result carries
-`is_error=True`. A successful value becomes the text the model reads by `toolkit.tools.result_text.to_text`
-(`None` → "Success", a `str` as is, anything else JSON; it never fails the call).
+`is_error=True`. A successful value becomes the text the model reads by `toolkit.tools.result_text.call_text`
+(`None` → "Success", a `str` as is, anything else JSON; it never fails the call, but for an iterator
+in it that raises while read: the tool's work was in it, so the call is an execution error).
 
 Leaves out: the loop, return behaviour, concurrency (the loop issue); the registry of versions;
 async tools (refused at registration: `@tool` functions by `reflect`, executors by `Tool(...)`).
@@ -92,7 +93,7 @@ from toolkit.tools.decorator import (
 )
 from toolkit.tools.parameters import ParamInfo
 from toolkit.tools.reflect import Reflection, ToolSpec, cache_generation, reflect
-from toolkit.tools.result_text import awaitables_in, to_text
+from toolkit.tools.result_text import ReadFailed, awaitables_in, call_text
 from toolkit.unicode import cut
 
 Executor = Callable[[ToolCall, InvocationContext], Any]
@@ -258,7 +259,10 @@ class Tool:
             held = awaitables_in(value)
             if held:  # `{"status": client.status(id)}` with an async client
                 return _failed(call, "execution", _holds_not_awaited(self, call, value, held), policies.execution_error)
-        content = to_text(value)  # the tool ran: whatever its value is, the call succeeded
+        try:
+            content = call_text(value)  # the tool ran: whatever its value is, the call succeeded...
+        except ReadFailed as failed:  # ...unless its work was in an iterator, which failed while read
+            return _execution_failed(call, failed.error, policies.execution_error)
         sink = context.parameters.get(VALUES)
         if isinstance(sink, dict):
             sink[call.id] = value

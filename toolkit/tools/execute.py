@@ -69,6 +69,7 @@ from toolkit.errors import (
     UnknownToolError,
     shown_name,
 )
+from toolkit.memory.storable import attributes_problem
 from toolkit.tools import arguments, coercion, redact
 from toolkit.tools.decorator import (
     COMPENSATES,
@@ -190,7 +191,9 @@ class ToolOutput:
     def __post_init__(self) -> None:
         """Refused where it is made (inside a tool: its call fails, the loop goes on): attributes
         that are not a mapping with str keys, or an `is_error` that is not a bool, made the
-        result message fail after the tool had run (a TypeError out of the loop)."""
+        result message fail after the tool had run (a TypeError out of the loop); attributes no
+        store keeps as they are (an object JSON cannot write, a cycle, NaN) passed without memory
+        and, with it, made the loop's write of the result fail after the tool had run."""
         attributes = self.attributes
         if not isinstance(attributes, Mapping) or not all(isinstance(key, str) for key in attributes):
             got = (
@@ -205,6 +208,16 @@ class ToolOutput:
             raise ToolDefinitionError(
                 "ToolOutput(...)", f"is_error is {a_kind_of(self.is_error)}, not a bool", "give True or False"
             )
+        problem = attributes_problem(attributes) if attributes else None
+        if problem is not None:  # else a memory's write fails after the tool ran, its result lost
+            raise ToolDefinitionError("ToolOutput(...)", problem, JSON_ATTRIBUTES)
+
+
+JSON_ATTRIBUTES = (
+    "keep attributes to JSON values (text, whole or finite numbers, True/False, None, lists, and dicts with text "
+    "keys): memory stores them as JSON"
+)
+"""The fix for `ToolOutput` attributes no store can keep (`toolkit.memory.storable`)."""
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ from toolkit.chat.messages import ToolCall, UserMessage
 from toolkit.chat.scripted import ScriptedModel, call
 from toolkit.errors import ToolDefinitionError
 from toolkit.loop.run import run_loop
+from toolkit.memory.windows import ChatMemory
 from toolkit.tools.decorator import tool
 from toolkit.tools.execute import FEED_BACK_ALL, Tool, ToolOutput
 from toolkit.tools.reflect import ToolSpec
@@ -49,8 +50,6 @@ def test_attributes_are_recorded_as_they_were_when_the_tool_returned():
     """A tool that handed back its own dict as attributes and changed it later (a cache, a
     running list) changed the result already recorded in the trace and in memory; a store on
     disk kept what was written, so the two stores disagreed."""
-    from toolkit.memory.windows import ChatMemory
-
     seen = {"hits": ["SN1"], "by": {"source": "cache"}}
 
     @tool
@@ -67,17 +66,67 @@ def test_attributes_are_recorded_as_they_were_when_the_tool_returned():
     assert [m.attributes for m in memory.messages() if m.role == "tool"] == [recorded]
 
 
-def test_attributes_that_hold_themselves_are_copied_without_recursing_forever():
-    loop = {"name": "loop"}
-    loop["self"] = loop
+def test_attributes_that_share_a_list_are_copied_once():
     shared = [1]
 
     @tool
     def lookup(order: str) -> ToolOutput:
         """Look an order up."""
-        return ToolOutput("found", attributes={"loop": loop, "a": shared, "b": shared})
+        return ToolOutput("found", attributes={"a": shared, "b": shared})
 
     result = run_loop(ScriptedModel([call("lookup", order="SN1"), "done"]), "q", tools=[lookup])
     attributes = result.executions[0].result.attributes
-    assert attributes["loop"]["self"] is attributes["loop"] and attributes["loop"] is not loop
     assert attributes["a"] is attributes["b"] == [1] and attributes["a"] is not shared
+
+
+JSON_FIX = (
+    "Fix: keep attributes to JSON values (text, whole or finite numbers, True/False, None, lists, and dicts with "
+    "text keys): memory stores them as JSON"
+)
+
+
+class _Row:
+    """An ORM row, say."""
+
+
+def _looped() -> dict:
+    loop: dict = {"name": "loop"}
+    loop["self"] = loop
+    return loop
+
+
+@pytest.mark.parametrize(
+    "attributes, problem",
+    [
+        ({"row": _Row()}, "attributes['row'] cannot be written as JSON"),
+        ({"loop": _looped()}, "attributes['loop'] cannot be written as JSON"),
+        ({"score": float("nan")}, "attributes['score'] is nan, which JSON cannot hold (it would come back as None)"),
+    ],
+    ids=["object", "cycle", "nan"],
+)
+def test_attributes_no_store_can_keep_are_refused_where_the_output_is_made(attributes, problem):
+    """Before: the call succeeded, and with memory the loop's write of its result failed after the tool
+    had run: a ConfigurationError out of the turn, the result lost from memory and its call left
+    unanswered (the next turn told the model its outcome was unknown); without memory nothing was said."""
+    with pytest.raises(ToolDefinitionError) as caught:
+        ToolOutput("found", attributes=attributes)
+    text = str(caught.value)
+    assert text.startswith(f"ToolOutput(...): {problem}") and text.endswith(JSON_FIX)
+
+    @tool
+    def lookup(order: str) -> ToolOutput:
+        """Look an order up."""
+        return ToolOutput("found", attributes=attributes)
+
+    memory = ChatMemory("u2")
+    result = run_loop(ScriptedModel([call("lookup", order="SN1"), "done"]), "q", tools=[lookup], memory=memory)
+    failed = result.executions[0].result
+    assert (failed.content, failed.is_error) == (f"Tool 'lookup' failed: {text}", True)
+    assert [m.role for m in memory.messages()] == ["user", "assistant", "tool", "assistant"]
+
+
+def test_attributes_json_writes_in_its_own_form_pass():
+    import datetime
+
+    made = ToolOutput("found", attributes={"when": datetime.date(2026, 1, 2), "tags": {"b", "a"}, "pair": (1, 2)})
+    assert made.attributes["pair"] == (1, 2)

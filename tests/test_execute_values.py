@@ -2,10 +2,12 @@
 returned exceptions are sanitised like raised ones, numpy and pandas values are written whole
 as JSON (their `str()` cuts data to `...`), built-ins and lists are refused by name."""
 
+import concurrent.futures
 import functools
 import itertools
 import math
 import operator
+from collections.abc import Iterator
 
 import numpy as np
 import pandas as pd
@@ -13,10 +15,10 @@ import pytest
 
 from toolkit.chat.messages import UserMessage
 from toolkit.chat.scripted import ScriptedModel, call
-from toolkit.errors import ToolDefinitionError
+from toolkit.errors import ToolDefinitionError, ToolExecutionError
 from toolkit.loop.run import LoopOptions, run_loop
 from toolkit.tools.decorator import tool
-from toolkit.tools.execute import FEED_BACK_ALL, function_tool, tools_from
+from toolkit.tools.execute import FEED_BACK_ALL, Policies, function_tool, raise_error, tools_from
 from toolkit.tools.result_text import ITEMS_READ, to_text
 
 KEY = "sk-proj-" + "abcdefghijklmnopqrstuvwxyz0123456789ABCD"
@@ -255,3 +257,71 @@ def test_rows_of_a_dataframe_with_a_missing_date_are_json_with_null_not_their_re
     assert to_text(frame.iloc[1].to_dict()) == '{"order": "SN2", "shipped": null}'
     assert to_text(pd.NaT) == "null"
     assert to_text((pd.NaT, {pd.NaT})) == "[null, [null]]"
+
+
+class _Tagged:
+    """A repr with its address in the middle, as `concurrent.futures.Future` and `asyncio.Lock` write theirs."""
+
+    def __repr__(self) -> str:
+        return f"<_Tagged at {hex(id(self))} state=finished>"
+
+
+def test_a_value_whose_repr_holds_its_address_before_more_text_is_shown_without_it():
+    """Before: `<Future at 0x7f… state=finished returned int>` went to the model, memory and a
+    notebook as it was (only an address just before `>` was taken off): another text in every run."""
+    done: concurrent.futures.Future[int] = concurrent.futures.Future()
+    done.set_result(3)
+    assert to_text(done) == "<Future state=finished returned int>"
+    assert to_text([_Tagged(), _Row()]) == "[<_Tagged state=finished>, <test_execute_values._Row object>]"
+    assert to_text(RuntimeError("jump at 0x1f failed")) == "jump at 0x1f failed"  # no repr: the text as it is
+
+
+# --- a tool whose returned generator raises while read has failed --------------------------------------------
+
+
+def _rows(order: str) -> Iterator[str]:
+    yield f"{order}: 1 x phone"
+    raise ConnectionError(f"lost db with key {KEY}")
+
+
+@tool
+def order_rows(order: str) -> Iterator[str]:
+    """The rows of an order, read from the database as they come."""
+    return _rows(order)
+
+
+FAILED_ROWS = "Tool 'order_rows' failed: ConnectionError: lost db with key [REDACTED]"
+
+
+def test_a_returned_generator_that_raises_is_an_execution_error_not_a_success():
+    """Before: the call succeeded (is_error False) with the text '<an iterator that failed while it was
+    read: …>': the trace showed it ok, a saga did not roll back, and the loop guard refused the model's
+    retry of the failed call as "already called … its result is above"."""
+    model = ScriptedModel([call("order_rows", order="SN1"), call("order_rows", order="SN1"), "done"])
+    options = LoopOptions(loop_guard=True, guard_handover_after=None)
+    result = run_loop(model, "rows?", tools=[order_rows], options=options)
+    first, again = (r.executions[0] for r in result.rounds[:2])
+    assert (first.result.content, first.result.is_error, first.error_kind) == (FAILED_ROWS, True, "execution")
+    assert (again.result.content, again.error_kind) == (FAILED_ROWS, "execution")  # run again, not guarded
+
+
+def test_a_returned_generator_that_raises_goes_through_the_execution_policy():
+    stop = LoopOptions(policies=Policies(execution_error=raise_error))
+    with pytest.raises(ToolExecutionError) as caught:
+        run_loop(ScriptedModel([call("order_rows", order="SN1")]), "rows?", tools=[order_rows], options=stop)
+    assert str(caught.value) == FAILED_ROWS
+    assert isinstance(caught.value.__cause__, ConnectionError)
+
+
+def test_a_value_holding_a_generator_that_raises_has_failed_too():
+    @tool
+    def summary(order: str) -> dict:
+        """An order's summary."""
+        return {"order": order, "rows": _rows(order)}
+
+    result = run_loop(ScriptedModel([call("summary", order="SN1"), "done"]), "?", tools=[summary])
+    failed = result.executions[0].result
+    assert (failed.content, failed.is_error) == (
+        "Tool 'summary' failed: ConnectionError: lost db with key [REDACTED]",
+        True,
+    )

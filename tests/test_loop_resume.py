@@ -6,8 +6,10 @@ Driven by the package's own client over the embedded gateway and its scheduled f
 
 import pytest
 
+from toolkit.chat.messages import SystemMessage, UserMessage
+from toolkit.chat.scripted import ScriptedModel, call
 from toolkit.chat.switch import fake_client
-from toolkit.errors import TransientError, TruncatedStreamError
+from toolkit.errors import CallerError, OutOfCreditError, TransientError, TruncatedStreamError
 from toolkit.gateway.server import Gateway
 from toolkit.loop.run import LoopOptions, run_loop
 from toolkit.memory.windows import ChatMemory
@@ -88,3 +90,87 @@ def test_a_request_failing_before_any_tool_ran_keeps_its_own_hint(ran, query_ord
     assert caught.value.hint == RETRIED
     assert not hasattr(caught.value, "__notes__")
     assert ran == []
+
+
+# --- a question whose first request failed, asked again: stored once ------------------------------
+
+
+def questions_in(memory):
+    return [m.content for m in memory.messages() if isinstance(m, UserMessage)]
+
+
+@pytest.mark.parametrize(
+    ("stream", "faults", "error"), [(False, SPENT, TransientError), (True, ["truncate"], TruncatedStreamError)]
+)
+def test_a_question_asked_again_after_its_first_request_failed_is_stored_once(stream, faults, error, ran, query_order):
+    client, memory = fake_client(gateway=Gateway(faults=faults), sleep=lambda s: None), ChatMemory("dee")
+    options = LoopOptions(stream=stream)
+    with pytest.raises(error):
+        run_loop(client, QUESTION, tools=[query_order], memory=memory, options=options)
+    assert questions_in(memory) == [QUESTION]  # kept: run_loop(model, [], memory=...) can go on from it
+    result = run_loop(client, QUESTION, tools=[query_order], memory=memory, options=options)  # the cell run again
+    assert result.answer == "为您查到：订单 SN202610200001：已发货。"
+    assert questions_in(memory) == [QUESTION]
+    assert [m.content for m in result.messages if isinstance(m, UserMessage)] == [QUESTION]
+
+
+def test_a_question_asked_again_with_its_system_message_keeps_one_of_each():
+    model, memory = ScriptedModel([TransientError("down"), "好的"]), ChatMemory("eve")
+    asked = [SystemMessage(content="你是电商客服。"), UserMessage(content=QUESTION)]
+    with pytest.raises(TransientError):
+        run_loop(model, asked, memory=memory)
+    run_loop(model, asked, memory=memory)
+    assert [(m.role, m.content) for m in memory.messages()] == [
+        ("system", "你是电商客服。"),
+        ("user", QUESTION),
+        ("assistant", "好的"),
+    ]
+
+
+def test_another_question_after_a_failed_one_is_stored_after_it():
+    model, memory = ScriptedModel([TransientError("down"), "好的"]), ChatMemory("fay")
+    with pytest.raises(TransientError):
+        run_loop(model, QUESTION, memory=memory)
+    run_loop(model, "还有别的订单吗？", memory=memory)
+    assert questions_in(memory) == [QUESTION, "还有别的订单吗？"]
+
+
+def test_a_question_asked_again_after_an_answer_is_stored_again():
+    model, memory = ScriptedModel(["好的", "好的"]), ChatMemory("gus")
+    run_loop(model, QUESTION, memory=memory)
+    run_loop(model, QUESTION, memory=memory)
+    assert questions_in(memory) == [QUESTION, QUESTION]
+
+
+# --- a refused request (a 4xx) after the tools ran -------------------------------------------------
+
+REFUSED = (
+    "HTTP 400: maximum context length is 8192 tokens — the gateway rejected the request body; fix it (not retried)"
+)
+REFUSED_WITH_MEMORY = (
+    "This turn's tools already ran (query_order), and running it again asks the question again, which may run them "
+    "again: to go on from their results, which memory holds, call run_loop(model, [], memory=...) with the same "
+    "memory once what the error names is fixed."
+)
+
+
+def test_a_refused_request_after_the_tools_ran_says_to_fix_it_before_going_on(ran, query_order):
+    """Before: the hint began "But this turn's tools already ran" (after no sentence: a refusal has no
+    hint of its own) and sent the learner to go on from memory at once, which sends the refused
+    request again as it is."""
+    model = ScriptedModel([call("query_order", orderId="SN202610200001"), CallerError(REFUSED, status=400)])
+    with pytest.raises(CallerError) as caught:
+        run_loop(model, QUESTION, tools=[query_order], memory=ChatMemory("hal"))
+    assert caught.value.hint == REFUSED_WITH_MEMORY
+    assert caught.value.__notes__ == [REFUSED_WITH_MEMORY]
+
+
+def test_out_of_credit_after_the_tools_ran_keeps_its_own_hint_first(ran, query_order):
+    model = ScriptedModel([call("query_order", orderId="SN202610200001"), OutOfCreditError("HTTP 402", status=402)])
+    with pytest.raises(OutOfCreditError) as caught:
+        run_loop(model, QUESTION, tools=[query_order])
+    assert caught.value.hint == (
+        f"{OutOfCreditError.hint} But this turn's tools already ran (query_order), and running it again asks the "
+        "question again, which may run them again: to go on from their results, call "
+        "run_loop(model, error.loop_result.messages, ...) once what the error names is fixed."
+    )

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from toolkit.errors import ToolkitError
 from toolkit.tools import redact, token_formats
+from toolkit.tools.decorator import without_addresses
 from toolkit.tools.redact import LIMIT, REDACTED, describe_exception, sanitize, scrub, scrub_json
 from toolkit.tools.token_formats import masked_in_view
 
@@ -328,7 +329,7 @@ def _plain_cjk_names(text: str) -> str:
 
 def _plain_sanitize(text: str) -> str:
     """`sanitize` as it was, on `_plain_scrub`."""
-    text = _plain_scrub(redact.drop_tracebacks_plainly(text))
+    text = without_addresses(_plain_scrub(redact.drop_tracebacks_plainly(text)))
     text = redact._LONG_RUN.sub(redact._long_run, text).strip()
     return text if len(text) <= LIMIT else text[: LIMIT - 3] + "..."
 
@@ -790,3 +791,22 @@ def test_an_exception_group_says_what_its_exceptions_were(exc, text):
     TaskGroup wrap every failure so (an httpx or MCP client inside a tool), and the model learnt nothing."""
     assert describe_exception(exc) == text
     assert redact.summarize_exception(exc).text() == text
+
+
+class _Order:
+    """A class of one's own with the default repr."""
+
+
+def test_an_error_quoting_an_object_reads_the_same_every_run():
+    """A tool's `raise ValueError(f"no stock for {order}")` told the model (and memory, and the trace)
+    `<test_redact._Order object at 0x7f…>`: another text every run. A returned value's text had its
+    address taken off; a raised one's now has too."""
+    order = _Order()
+    error = ValueError(f"no stock for {order}; pending {[order]}")
+    assert (
+        describe_exception(error)
+        == "ValueError: no stock for <test_redact._Order object>; pending [<test_redact._Order object>]"
+    )
+    assert sanitize(f"lost <Future at {hex(id(order))} state=pending>") == "lost <Future state=pending>"
+    assert sanitize("jump at 0x1f failed") == "jump at 0x1f failed"  # not in a repr: kept
+    assert scrub(f"{order}") == f"{order}"  # scrub changes nothing but secrets and paths

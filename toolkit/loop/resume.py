@@ -5,7 +5,8 @@ error's hint said "running the cell again may work", but running the cell again 
 again, and the model may call the same tools again (a side effect done twice). `tools_ran` adds,
 to the hint and as a note (for a plain traceback), which tools ran and how to go on from their
 results instead: with memory, `run_loop(model, [], memory=...)`; without, the error's
-`loop_result.messages`, which hold them.
+`loop_result.messages`, which hold them. A refused request (`CallerError`: a 400 for a context
+too long, say) is refused again when sent as it is: going on waits until what it names is fixed.
 
 Leaves out: retrying the request (the client did), and going on for the learner.
 """
@@ -14,16 +15,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from toolkit.errors import ModelCallError
+from toolkit.errors import CallerError, ModelCallError
 from toolkit.loop.records import RoundTrace
 
 RAN = (
-    "But this turn's tools already ran ({tools}), and running it again asks the question again, which may run "
+    "this turn's tools already ran ({tools}), and running it again asks the question again, which may run "
     "them again: to go on from their results, {how}."
 )
-"""Added to the failed request's hint: `tools` the names of the tools that ran, `how` one of the two below."""
+"""Added to the failed request's hint ("But this …" after the hint, "This …" as the hint when there is
+none): `tools` the names of the tools that ran, `how` one of the two below."""
 FROM_MEMORY = "which memory holds, call run_loop(model, [], memory=...) with the same memory"
 FROM_ERROR = "call run_loop(model, error.loop_result.messages, ...)"
+ONCE_FIXED = " once what the error names is fixed"
+"""After `how` for a refused request (`CallerError`, a 4xx): sent again as it is, it is refused again."""
 
 _RAN = (None, "execution")
 """The `error_kind`s of a call whose tool ran (it succeeded, reported a failure, or raised)."""
@@ -34,6 +38,8 @@ def tools_ran(error: ModelCallError, rounds: Sequence[RoundTrace], memory: bool)
     names = dict.fromkeys(e.call.name for r in rounds for e in r.executions if e.error_kind in _RAN)
     if not names:
         return
-    text = RAN.format(tools=", ".join(names), how=FROM_MEMORY if memory else FROM_ERROR)
-    error.add_note(text)
-    error.hint = f"{error.hint} {text}" if error.hint else text
+    how = (FROM_MEMORY if memory else FROM_ERROR) + (ONCE_FIXED if isinstance(error, CallerError) else "")
+    text = RAN.format(tools=", ".join(names), how=how)
+    said = f"But {text}" if error.hint else text[0].upper() + text[1:]
+    error.add_note(said)
+    error.hint = f"{error.hint} {said}" if error.hint else said

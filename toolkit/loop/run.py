@@ -66,7 +66,9 @@ unanswered unless the store refuses again (a note on the error then says so).
 Calls a turn left unanswered that way, or because its process died while a tool ran (a
 kernel restart), are answered "not completed" (`LoopTexts.unfinished`) when the next turn on
 that memory starts, before its question: the id stays usable with a strict gateway, and the
-call is not run again.
+call is not run again. A question a turn left unanswered (its first request failed, or it was
+interrupted before the model answered) stays in memory, so `run_loop(model, [], memory=...)` goes
+on from it; asked again (the cell run again), it is not stored a second time.
 
 Speed: the `tools` array of a request is built once per set of effective tools (and
 `strict_tools`) and kept for later rounds and calls, its entries read-only dicts (`SentTool`:
@@ -97,6 +99,7 @@ from toolkit.chat.messages import (
     TokenUsage,
     ToolCall,
     ToolResultMessage,
+    UserMessage,
     misfit_error,
 )
 from toolkit.chat.model import ChatModel
@@ -470,22 +473,40 @@ class _Run:
         self.later_compensations: list[Callable[..., Any]] = []
         """Compensations of tools a dynamic provider has not added yet: checked when the tool joins."""
         if memory is not None:
-            self.answer_open_calls(memory)
-            self.write(messages)  # the caller's list as it is: a long history is not unpacked
+            unanswered = self.answer_open_calls(memory)
+            if unanswered is not None and messages:
+                messages = self.asked_again(unanswered, messages)
+            if messages:
+                self.write(messages)  # the caller's list as it is: a long history is not unpacked
 
-    def answer_open_calls(self, memory: ChatMemory) -> None:
+    def answer_open_calls(self, memory: ChatMemory) -> Message | None:
         """Calls an earlier turn left without results (its process was killed while a tool ran,
         its store refused the results twice) are answered "not completed" before this turn's
         question: else a strict gateway refuses every later request on this id. The turn lock
         is held, so no turn in progress is waiting for them. One read of memory per turn (an
-        `InMemoryStore`'s list is read in place, not copied: the lock keeps other turns out)."""
+        `InMemoryStore`'s list is read in place, not copied: the lock keeps other turns out).
+        Returns the last stored message when it is a question no turn answered (`asked_again`)."""
         store = memory.store
-        left = open_calls(store._data.get(memory.id, ()) if type(store) is InMemoryStore else memory.messages())
+        stored = store._data.get(memory.id, ()) if type(store) is InMemoryStore else memory.messages()
+        left = open_calls(stored)
         if left:
             log.warning(
                 "%s: answering calls an earlier turn left unanswered: %s", self.subject, ", ".join(c.id for c in left)
             )
             self.write([_error_result(c, self.texts.unfinished) for c in left])
+            return None
+        last = stored[-1] if stored else None
+        return last if type(last) is UserMessage and not last.from_tool_calls else None
+
+    def asked_again(self, unanswered: Message, messages: Sequence[Message]) -> Sequence[Message]:
+        """`messages` without their last one when it is `unanswered`, the question memory ends with: a
+        turn whose first request failed (a 503, a cut stream, Ctrl-C) kept it, and the learner asks it
+        again (runs the cell again). Stored twice, the model would read it twice, and a gateway that
+        wants user and assistant in turn refuses two user messages in a row."""
+        if messages[-1] != unanswered:
+            return messages
+        log.info("%s: the question an earlier turn left unanswered is asked again: kept once", self.subject)
+        return messages[:-1]
 
     # -- conversation ------------------------------------------------------------------
     def conversation(self) -> list[Message]:

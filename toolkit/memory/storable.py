@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pydantic_core import PydanticSerializationError, to_jsonable_python
@@ -36,7 +36,7 @@ def dumped(message: Message, where: str, index: int = 0) -> dict[str, Any]:
     `index` in the write) and the key, when a free-form value JSON cannot hold as it is."""
     try:
         data = dump_message(message)
-    except (PydanticSerializationError, ValueError, TypeError, UnicodeError, RecursionError) as exc:
+    except _NOT_JSON as exc:
         raise _unstorable(message, where, index, _unserializable(message, exc)) from None
     problem = next(filter(None, (_changed_by_json(value, name) for name, value in _free_form(message))), None)
     if problem is not None:
@@ -118,14 +118,33 @@ def _digits(value: int) -> int:
     return digits + 1 if size >= 10**digits else digits
 
 
+def attributes_problem(attributes: Mapping[str, Any]) -> str | None:
+    """What in a tool result's `attributes` no store keeps as it is (the rule of `dumped`), or None:
+    for `ToolOutput` to refuse where it is made, before the loop's write after the tool has run."""
+    try:
+        to_jsonable_python(attributes)
+    except _NOT_JSON as exc:
+        return _unserializable_in([("attributes", attributes)], exc)
+    return _changed_by_json(dict(attributes), "attributes")
+
+
+_NOT_JSON = (PydanticSerializationError, ValueError, TypeError, UnicodeError, RecursionError)
+"""What writing a value JSON cannot hold raises."""
+
+
 def _unserializable(message: Message, error: Exception) -> str:
     """Which free-form value JSON cannot hold (named by its key when one alone fails), and why."""
+    return _unserializable_in(_free_form(message), error)
+
+
+def _unserializable_in(fields: Sequence[tuple[str, Mapping[str, Any]]], error: Exception) -> str:
+    """`_unserializable` of these free-form `fields` (name, values)."""
     why = (str(error).strip().splitlines() or [""])[0][:200]
-    for name, values in _free_form(message):
+    for name, values in fields:
         for key, value in values.items():
             try:
                 to_jsonable_python(value)
-            except (PydanticSerializationError, ValueError, TypeError, UnicodeError, RecursionError):
+            except _NOT_JSON:
                 return f"{name}[{key!r}] cannot be written as JSON ({type(error).__name__}: {why})"
     return f"it cannot be written as JSON ({type(error).__name__}: {why})"
 

@@ -303,8 +303,9 @@ def function_label(fn: Any) -> str:
     return f"{module}.{getattr(fn, '__qualname__', None) or type(fn).__qualname__}"  # never a repr with an address
 
 
-_ADDRESS = re.compile(r" (?:object )?at 0x[0-9a-fA-F]+>")
-"""The memory address in a default repr (`<function f at 0x7f…>`): different in every process."""
+_ADDRESS = re.compile(r"(<[^<>]*?) at 0x[0-9a-fA-F]+")
+"""The memory address in a repr (`<function f at 0x7f…>`, `<Future at 0x7f… state=finished>`):
+different in every process; only inside `<…>`, where a repr writes it."""
 _FUNCTION = re.compile(r"<(?:function|built-in function|bound method) ([^\s<>]+)(?: of <[^<>]*>)?>")
 """A function's or a method's repr, its address taken off: its qualified name is what is shown."""
 
@@ -314,7 +315,7 @@ def without_addresses(text: str) -> str:
     0x7f…>` → `f`), any other object as `<Shop object>`. A developer error reads the same every run."""
     if " at 0x" not in text:
         return text
-    return _FUNCTION.sub(r"\1", _ADDRESS.sub(lambda m: " object>" if m.group(0).startswith(" object") else ">", text))
+    return _FUNCTION.sub(r"\1", _ADDRESS.sub(r"\1", text))
 
 
 def value_text(value: Any) -> str:

@@ -40,8 +40,9 @@ call's channel from it, and records a raised failure before letting it propagate
 
 Arguments are wrong → fail fast: retrying cannot fix a broken schema. The tool failed → let the
 model see it: business failures are often transient. Either way, an error result carries
-`is_error=True`. A successful value becomes the text the model reads by `toolkit.tools.result_text.to_text`
-(`None` → "Success", a `str` as is, anything else JSON; it never fails the call).
+`is_error=True`. A successful value becomes the text the model reads by `toolkit.tools.result_text.call_text`
+(`None` → "Success", a `str` as is, anything else JSON; it never fails the call, but for an iterator
+in it that raises while read: the tool's work was in it, so the call is an execution error).
 
 Leaves out: the loop, return behaviour, concurrency (the loop issue); the registry of versions;
 async tools (refused at registration: `@tool` functions by `reflect`, executors by `Tool(...)`).
@@ -68,6 +69,7 @@ from toolkit.errors import (
     UnknownToolError,
     shown_name,
 )
+from toolkit.memory.storable import attributes_problem
 from toolkit.tools import arguments, coercion, redact
 from toolkit.tools.decorator import (
     COMPENSATES,
@@ -92,7 +94,7 @@ from toolkit.tools.decorator import (
 )
 from toolkit.tools.parameters import ParamInfo
 from toolkit.tools.reflect import Reflection, ToolSpec, cache_generation, reflect
-from toolkit.tools.result_text import awaitables_in, to_text
+from toolkit.tools.result_text import ReadFailed, awaitables_in, call_text
 from toolkit.unicode import cut
 
 Executor = Callable[[ToolCall, InvocationContext], Any]
@@ -189,7 +191,9 @@ class ToolOutput:
     def __post_init__(self) -> None:
         """Refused where it is made (inside a tool: its call fails, the loop goes on): attributes
         that are not a mapping with str keys, or an `is_error` that is not a bool, made the
-        result message fail after the tool had run (a TypeError out of the loop)."""
+        result message fail after the tool had run (a TypeError out of the loop); attributes no
+        store keeps as they are (an object JSON cannot write, a cycle, NaN) passed without memory
+        and, with it, made the loop's write of the result fail after the tool had run."""
         attributes = self.attributes
         if not isinstance(attributes, Mapping) or not all(isinstance(key, str) for key in attributes):
             got = (
@@ -204,6 +208,16 @@ class ToolOutput:
             raise ToolDefinitionError(
                 "ToolOutput(...)", f"is_error is {a_kind_of(self.is_error)}, not a bool", "give True or False"
             )
+        problem = attributes_problem(attributes) if attributes else None
+        if problem is not None:  # else a memory's write fails after the tool ran, its result lost
+            raise ToolDefinitionError("ToolOutput(...)", problem, JSON_ATTRIBUTES)
+
+
+JSON_ATTRIBUTES = (
+    "keep attributes to JSON values (text, whole or finite numbers, True/False, None, lists, and dicts with text "
+    "keys): memory stores them as JSON"
+)
+"""The fix for `ToolOutput` attributes no store can keep (`toolkit.memory.storable`)."""
 
 
 @dataclass(frozen=True)
@@ -258,7 +272,10 @@ class Tool:
             held = awaitables_in(value)
             if held:  # `{"status": client.status(id)}` with an async client
                 return _failed(call, "execution", _holds_not_awaited(self, call, value, held), policies.execution_error)
-        content = to_text(value)  # the tool ran: whatever its value is, the call succeeded
+        try:
+            content = call_text(value)  # the tool ran: whatever its value is, the call succeeded...
+        except ReadFailed as failed:  # ...unless its work was in an iterator, which failed while read
+            return _execution_failed(call, failed.error, policies.execution_error)
         sink = context.parameters.get(VALUES)
         if isinstance(sink, dict):
             sink[call.id] = value

@@ -43,7 +43,9 @@ into pieces by the rules below, and a secret hidden in it is gone), then removes
    inside `File "…"` lines too: each becomes `<path>`.
 
 `sanitize` then removes any other letters-and-digits run of 32+ characters (UUIDs are kept:
-they are usually ids the model needs). It errs towards removing too much.
+they are usually ids the model needs), and the memory address in a repr the text quotes
+(`<Order object at 0x7f…>` → `<Order object>`: the same text every run, as a returned value's).
+It errs towards removing too much.
 
 Leaves out: personal data (names, phone numbers) — mask those where the data is produced; and
 secrets with no label, no known format and no environment variable (a bare short password);
@@ -62,6 +64,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolkit.errors import ToolkitError, a_or_an
+from toolkit.tools.decorator import without_addresses
 from toolkit.tools.token_formats import KNOWN_TOKENS as _KNOWN_TOKENS
 from toolkit.tools.token_formats import folded_view, mask_lookalikes, may_fold, may_hold_token
 from toolkit.unicode import cut
@@ -352,7 +355,7 @@ def sanitize(text: str) -> str:
 def cleaned(text: str) -> str:
     """`sanitize(text)` at its full length: for a text of one's own making that quotes an error
     (an error policy's), which is not cut, only cleaned."""
-    text = scrub(_drop_tracebacks(text))
+    text = without_addresses(scrub(_drop_tracebacks(text)))
     if _may_hold_long_run(text):
         text = _LONG_RUN.sub(_long_run, text)
     return text.strip()

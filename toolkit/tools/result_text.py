@@ -10,7 +10,9 @@ its value into text never fails the call: `bytes` are decoded when they are UTF-
 (`toolkit.tools.redact`); numpy and pandas values are JSON (`tolist()`, one object per row: their
 `str()` cuts data to `...`), pandas' missing date `NaT` null wherever it is (a row of
 `df.to_dict("records")` too); an iterator is read to at most `ITEMS_READ` items (those nested in a
-dict, list, deque, dataclass or model too, all of them together); an int past Python's 4300-digit
+dict, list, deque, dataclass or model too, all of them together), and one that raises while read is
+a text saying so (`call_text`, which the calls of a tool use, raises `ReadFailed` instead: the
+tool's work, a generator's body, failed, and so did the call); an int past Python's 4300-digit
 limit is a note, in place (the rest of the value stays); and a value JSON cannot write (an ORM row,
 a class, a cycle) is its `str()`, as in LangChain and the OpenAI Agents SDK, without a default
 repr's memory address (`<Row object at 0x7f…>` → `<Row object>`: the same text every run).
@@ -30,6 +32,7 @@ import math
 import re
 import secrets
 from collections.abc import Awaitable, Callable, Iterable, Iterator
+from contextvars import ContextVar
 from typing import Any
 
 from pydantic import BaseModel
@@ -39,6 +42,39 @@ from toolkit.errors import a_or_an
 from toolkit.tools import redact
 from toolkit.tools.decorator import without_addresses
 from toolkit.tools.set_order import is_set, sets_sorted
+
+
+class ReadFailed(Exception):
+    """An iterator in a call's value raised while it was read (`call_text`): the tool's own work
+    (a generator's body, a cursor) failed, so the call has failed; `error` is what it raised."""
+
+    def __init__(self, error: Exception) -> None:
+        super().__init__(error)
+        self.error = error
+
+
+_FAILS_CALL: ContextVar[bool] = ContextVar("toolkit_read_fails_call", default=False)
+"""Whether an iterator failing while read raises `ReadFailed` (`call_text`) or is written as text (`to_text`)."""
+
+
+def call_text(value: Any) -> str:
+    """`to_text` for the value of a call: an iterator in it that raises while it is read (a returned
+    generator whose body fails) raises `ReadFailed` instead, so the call is the tool's failure, not a
+    success whose text says it failed."""
+    if value is None or type(value) is str:
+        return to_text(value)
+    token = _FAILS_CALL.set(True)
+    try:
+        return to_text(value)
+    finally:
+        _FAILS_CALL.reset(token)
+
+
+def _read_failure(exc: Exception) -> str:
+    """The text of an iterator that raised while read, or `ReadFailed` under `call_text`."""
+    if _FAILS_CALL.get():
+        raise ReadFailed(exc)
+    return f"<an iterator that failed while it was read: {redact.describe_exception(exc)}>"
 
 
 def to_text(value: Any) -> str:
@@ -56,6 +92,8 @@ def to_text(value: Any) -> str:
             return _iterator_text(value)
     try:
         return _json_text(value)
+    except ReadFailed:  # under `call_text`: the call has failed
+        raise
     except Exception:  # not JSON (an ORM row, a cycle, an int too long to write): its str
         return _str_text(value)
 
@@ -197,7 +235,7 @@ def _iterator_text(items: Iterator[Any]) -> str:
     try:
         read = list(itertools.islice(items, ITEMS_READ + 1))
     except Exception as exc:  # the tool's own generator failed while it was read: its items so far are gone
-        return f"<an iterator that failed while it was read: {redact.describe_exception(exc)}>"
+        return _read_failure(exc)
     if len(read) <= ITEMS_READ:
         return to_text(read)
     return to_text(read[:ITEMS_READ]) + f"\n(only the first {ITEMS_READ} items were read: the iterator went on)"
@@ -335,7 +373,7 @@ def _iterators_read(value: Any, left: list[int]) -> Any:
         try:
             read = list(itertools.islice(value, left[0] + 1))
         except Exception as exc:
-            return f"<an iterator that failed while it was read: {redact.describe_exception(exc)}>"
+            return _read_failure(exc)
         went_on, read = len(read) > left[0], read[: left[0]]
         left[0] -= len(read)  # before the items' own iterators take their share
         read = [_iterators_read(item, left) for item in read]

@@ -967,3 +967,51 @@ def test_a_window_that_rewrites_a_message_is_told_to_keep_them_unchanged():
         "for n=4 and [user assistant tool tool assistant] you keep the roles the memory keeps, but your message 1 "
         "(user) is none of the conversation's messages: keep them as they are, unchanged",
     )
+
+
+# --- w8.score: a score that lower-cases the description but not the name fails --------------------
+
+
+def test_a_score_that_leaves_the_name_in_its_case_fails():
+    """Every name of the catalogue is lower-case, so `t in name` without `.lower()` agreed with the rule
+    there; a camelCase name (an MCP server's `refundPayment`) shows the miss."""
+    result = run_cell(
+        """
+        from toolkit.exercises import check
+
+        def score(name, description, terms):
+            description = description.lower()
+            return sum(2 * (t in name) + (t in description) for t in terms)
+
+        result = check("w8.score", score)
+        """
+    )
+    assert (result.status, result.feedback) == (
+        "failed",
+        "score('runHealthCheck', …, ['get', 'report', 'check']) gave 1, LangChain4j's rule gives 3 — compare in "
+        "lower case: the terms are lower-cased, names and descriptions may not be",
+    )
+
+
+def test_a_score_that_lower_cases_both_fields_passes_on_camel_case_names_too():
+    result = run_cell(
+        """
+        from toolkit.exercises import check
+
+        def score(name: str, description: str, terms: list[str]) -> int:
+            total = 0
+            for term in terms:
+                if term in name.casefold():
+                    total += 2
+                if term in description.casefold():
+                    total += 1
+            return total
+
+        result = check("w8.score", score)
+        """
+    )
+    assert (result.status, result.feedback) == (
+        "passed",
+        "identical to toolkit.search.keyword.score on 300 tool/terms pairs: 240 of the catalogue, 60 with its "
+        "names in camelCase.",
+    )

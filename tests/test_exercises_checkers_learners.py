@@ -1015,3 +1015,51 @@ def test_a_score_that_lower_cases_both_fields_passes_on_camel_case_names_too():
         "identical to toolkit.search.keyword.score on 300 tool/terms pairs: 240 of the catalogue, 60 with its "
         "names in camelCase.",
     )
+
+
+# --- w3.normalize: rules that differ from validation's only on inputs the check did not try ---------
+
+_NORMALIZE_PARTS = """
+import re
+
+def half(raw):
+    return "".join(" " if c == "\\u3000" else chr(ord(c) - 0xFEE0) if "\\uff01" <= c <= "\\uff5e" else c
+                   for c in raw).strip()
+
+def finish(text, spaces=r"\\s", dashes="\\u2010-\\u2015\\u2212"):
+    text = re.sub(f"[{spaces}\\\\-{dashes}]", "", text.upper())
+    return text if re.fullmatch(r"SN[0-9]{12}", text) else None
+"""
+
+
+@pytest.mark.parametrize(
+    ("body", "said"),
+    [
+        (  # the label dropped wherever it is: no ^
+            'finish(re.sub(r"订单号?\\s*[:：是为]?\\s*", "", half(raw)))',
+            "normalize('SN202610200001订单号') returned 'SN202610200001', but validation rejects it",
+        ),
+        (  # the label's separators dropped wherever they are
+            'finish(re.sub(r"[:：是为]", "", re.sub(r"^订单号?", "", half(raw))))',
+            "normalize('SN2026：1020：0001') returned 'SN202610200001', but validation rejects it",
+        ),
+        (  # any number of separators after the label
+            'finish(re.sub(r"^订单号?\\s*[:：是为]*\\s*", "", half(raw)))',
+            "normalize('订单号：是SN202610200001') returned 'SN202610200001', but validation rejects it",
+        ),
+        (  # only the space bar's space
+            'finish(re.sub(r"^订单号?\\s*[:：是为]?\\s*", "", half(raw)), spaces=" ")',
+            "normalize('SN\\t2026\\t1020\\t0001') returned None, validation accepts it as 'SN202610200001'",
+        ),
+        (  # the em dash, but not the en dash or the minus sign
+            'finish(re.sub(r"^订单号?\\s*[:：是为]?\\s*", "", half(raw)), dashes="—")',
+            "normalize('SN2026–1020–0001') returned None, validation accepts it as 'SN202610200001'",
+        ),
+    ],
+)
+def test_a_normalize_that_differs_from_validation_off_the_notebooks_examples_fails(body, said):
+    namespace: dict = {}
+    exec(_NORMALIZE_PARTS + f"\ndef normalize(raw):\n    return {body}\n", namespace)
+    result = check("w3.normalize", namespace["normalize"])
+    assert result.status == "failed"
+    assert result.feedback.startswith(said), result.feedback

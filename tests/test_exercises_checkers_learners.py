@@ -1063,3 +1063,51 @@ def test_a_normalize_that_differs_from_validation_off_the_notebooks_examples_fai
     result = check("w3.normalize", namespace["normalize"])
     assert result.status == "failed"
     assert result.feedback.startswith(said), result.feedback
+
+
+# --- w9.chain: expose() that returns a class, not a provider made with it -------------------------
+
+
+def test_an_expose_that_returns_its_provider_class_uncalled_is_told_to_make_one():
+    result = run_cell(
+        """
+        from toolkit.exercises import check
+        from toolkit.mcp.provider import filter_tools, rename_tools
+
+        class OrderLookup:
+            def __init__(self, provider):
+                self.inner = rename_tools(filter_tools(provider, {"query_order"}), {"query_order": "order_lookup"})
+
+            def provide(self, request):
+                return self.inner.provide(request)
+
+        def expose(provider):
+            return OrderLookup
+
+        result = check("w9.chain", expose)
+        """
+    )
+    assert (result.status, result.feedback) == (
+        "failed",
+        "expose() returned the class OrderLookup itself, not a provider made with it: return an instance "
+        "(OrderLookup(provider)), as filter_tools / rename_tools return one",
+    )
+
+
+def test_an_expose_whose_class_takes_the_provider_passes():
+    result = run_cell(
+        """
+        from toolkit.exercises import check
+        from toolkit.mcp.provider import filter_tools, rename_tools
+
+        class OrderLookup:
+            def __init__(self, provider):
+                self.inner = filter_tools(rename_tools(provider, {"query_order": "order_lookup"}), {"order_lookup"})
+
+            def provide(self, request):
+                return self.inner.provide(request)
+
+        result = check("w9.chain", OrderLookup)
+        """
+    )
+    assert result.passed, result.feedback

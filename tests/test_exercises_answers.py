@@ -131,6 +131,12 @@ def test_keys_that_hold_commas_are_quoted_and_a_mistyped_key_is_named():
         ("w6.round_trips", "answer with a number of a few digits, not an int of 5001 digits"),
         ("w8.vector_k", "answer with a number of a few digits, not an int of 5001 digits"),
         ("w10.owned_tool", "answer with a request number of a few digits, not an int of 5001 digits"),
+        ("w2.truncated", "answer with a number of a few digits, not an int of 5001 digits"),
+        (
+            "w7.compensation",
+            "answer with a function marked @compensates('book_hotel') (its name, without calling it), not an int "
+            "of 5001 digits",
+        ),
     ],
 )
 def test_a_number_too_long_to_write_out_is_told_so(exercise_id, feedback):

@@ -1111,3 +1111,22 @@ def test_an_expose_whose_class_takes_the_provider_passes():
         """
     )
     assert result.passed, result.feedback
+
+
+# --- w4.memory_count: a count above the memory's is not told to add the system message ------------
+
+
+@pytest.mark.parametrize("count", [8, 14])
+def test_a_memory_count_above_the_real_one_is_not_told_to_count_the_system_message_too(count):
+    result = check("w4.memory_count", count)
+    assert (result.status, result.feedback) == (
+        "failed",
+        f"memory does not hold {count} messages: that is more than it keeps — count each message once (the "
+        "system message is stored once, however many times chat() is called)",
+    )
+
+
+def test_a_memory_count_below_the_real_one_is_still_told_to_count_every_message():
+    assert check("w4.memory_count", 5).feedback == (
+        "memory does not hold 5 messages: count every message it keeps, the system message too"
+    )

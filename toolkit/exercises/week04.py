@@ -162,6 +162,11 @@ def check_memory_count(answer: Any) -> Verdict:
         return right(f"{len(roles)} messages: {', '.join(roles)}.")
     if answer == roles.count("user") + roles.count("assistant") - 1:
         return wrong("memory keeps more than what the user sees — the tool-call turn counts too")
+    if answer > len(roles):  # "the system message too" would read as if one were missing
+        return wrong(
+            f"memory does not hold {counted(answer, 'message')}: that is more than it keeps — count each message "
+            "once (the system message is stored once, however many times chat() is called)"
+        )
     return wrong(
         f"memory does not hold {counted(answer, 'message')}: count every message it keeps, the system message too"
     )

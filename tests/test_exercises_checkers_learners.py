@@ -7,7 +7,7 @@ import textwrap
 
 import pytest
 
-from toolkit.exercises import check
+from toolkit.exercises import check, get
 
 
 def run_cell(code: str):
@@ -1130,3 +1130,34 @@ def test_a_memory_count_below_the_real_one_is_still_told_to_count_every_message(
     assert check("w4.memory_count", 5).feedback == (
         "memory does not hold 5 messages: count every message it keeps, the system message too"
     )
+
+
+# --- week 4: a name of the package's top level that a learner's cell reassigned -------------------
+
+
+@pytest.mark.parametrize(
+    ("exercise_id", "answer"),
+    [("w4.memory_count", 7), ("w4.repair_requests", 3), ("w4.immediate", 1)],
+)
+def test_week4_checks_run_the_package_not_what_toolkit_ai_service_was_reassigned_to(monkeypatch, exercise_id, answer):
+    """A learner's cell `toolkit.ai_service = my_logging_wrapper` (or a stub) must not change what the
+    check runs: the checks import the package's own function from its module, as every other week's do."""
+    import toolkit
+
+    def stub(*args, **kwargs):
+        raise RuntimeError("a learner's stand-in")
+
+    for name in ("ai_service", "memory_per_id", "system_message"):
+        monkeypatch.setattr(toolkit, name, stub)
+    result = check(exercise_id, answer)
+    assert result.passed, result.feedback
+
+
+def test_the_declare_check_builds_the_service_with_the_packages_ai_service(monkeypatch):
+    import toolkit
+
+    namespace: dict = {"__name__": "__main__"}
+    exec(get("w4.declare").solution.replace('check("w4.declare", answer)', ""), namespace)
+    monkeypatch.setattr(toolkit, "ai_service", lambda *args, **kwargs: None)
+    result = check("w4.declare", namespace["answer"])
+    assert result.passed, result.feedback

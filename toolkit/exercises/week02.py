@@ -323,7 +323,7 @@ def check_timeout(answer: Any) -> Verdict:
             if said == 1:
                 why = " — a timeout is transient, so the client tries once more (max_retries=1)"
             elif said == 3:
-                why = " — max_retries=1 is one retry after the first try: two requests, not three"
+                why = " — max_retries counts the retries after the first try, not the tries"
             if not is_number(said):
                 return f"answer the requests sent with a number, not {show(said)}"
             return f"the client did not send {counted(said, 'request')}{why}"

@@ -441,3 +441,16 @@ def test_a_notebook_saved_in_another_encoding_is_told_to_be_saved_as_utf8(tmp_pa
         f"cannot be read: its text is not UTF-8, as a notebook's must be{which}; open it in the editor that saved "
         "it and save it as UTF-8",
     )
+
+
+def test_the_grade_functions_take_a_path_as_text_or_one_path_alone(tmp_path, monkeypatch):
+    """Before: grade_paths(["submissions"]) and grade_paths("submissions") raised AttributeError ('str' object
+    has no attribute 'is_dir'), grade_paths(Path("submissions")) TypeError ('PosixPath' object is not iterable)."""
+    from toolkit.exercises.grade import NO_EXERCISES, Row
+
+    write(tmp_path / "hand-in", "notes.ipynb", [nbformat.v4.new_markdown_cell("no code here")])
+    monkeypatch.chdir(tmp_path)
+    row = Row("hand-in/notes.ipynb", NOTEBOOK_ROW, False, NO_EXERCISES)
+    for given in (["hand-in"], "hand-in", Path("hand-in"), [Path("hand-in")], ("hand-in",)):
+        assert grade_paths(given) == [row]
+    assert grade_notebook("hand-in/notes.ipynb") == [row]

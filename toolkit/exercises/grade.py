@@ -100,13 +100,25 @@ class Row:
         object.__setattr__(self, "feedback", scrub_secrets(self.feedback))
 
 
-def find_notebooks(paths: Iterable[Path]) -> list[Path]:
+PathLike = str | os.PathLike[str]
+"""A path as the grade functions take it: a `Path`, or its text (`"submissions"`)."""
+
+
+def as_paths(paths: PathLike | Iterable[PathLike]) -> list[Path]:
+    """`paths` as a list of `Path`s: one path alone (`"submissions"`, `Path("hw.ipynb")`) is a list of one —
+    a text is never read as the letters of a path, one by one."""
+    if isinstance(paths, (str, os.PathLike)):
+        return [Path(paths)]
+    return [Path(path) for path in paths]
+
+
+def find_notebooks(paths: PathLike | Iterable[PathLike]) -> list[Path]:
     """The files to grade: each file as given, each folder's *.ipynb, whatever the suffix's letter case
     (`HW.IPYNB`, saved on Windows) (checkpoints, a Mac's zip metadata and folders left out:
     `_is_submission`); a path reached twice (given twice, or as a file and inside a folder) is listed
-    once, where first met."""
+    once, where first met. A path may be given as text, and one alone (`as_paths`)."""
     found: list[Path] = []
-    for path in paths:
+    for path in as_paths(paths):
         if path.is_dir():
             found += sorted(p for p in path.rglob("*") if _is_submission(p.relative_to(path), p))
         else:
@@ -246,8 +258,9 @@ def path_text(path: Path) -> str:
     return CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
 
 
-def grade_notebook(path: Path, seconds: int = 120) -> list[Row]:
-    """Rows for one submission (never raises for a bad submission)."""
+def grade_notebook(path: PathLike, seconds: int = 120) -> list[Row]:
+    """Rows for one submission (never raises for a bad submission); its path may be given as text."""
+    path = Path(path)
     name = path_text(path)
     if problem := not_a_file(path):  # "no such file", or what is there instead (a pipe, a link loop)
         return [Row(name, NOTEBOOK_ROW, False, problem)]
@@ -433,7 +446,9 @@ def _stopped_early(executed: nbformat.NotebookNode, seconds: int) -> str:
     return ""
 
 
-def grade_paths(paths: Sequence[Path], seconds: int = 120) -> list[Row]:
+def grade_paths(paths: PathLike | Iterable[PathLike], seconds: int = 120) -> list[Row]:
+    """The rows of every notebook `find_notebooks` finds in `paths` (files and folders, as `Path`s or
+    text; one path alone too), graded one after another."""
     return [row for path in find_notebooks(paths) for row in grade_notebook(path, seconds)]
 
 

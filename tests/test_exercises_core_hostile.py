@@ -625,3 +625,29 @@ def test_a_sigalrm_timer_that_is_running_keeps_the_check_off_it(monkeypatch):
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, signal.SIG_DFL)
+
+
+def test_input_called_where_no_one_can_answer_is_the_learners_error_not_not_attempted():
+    """IPython's StdinNotImplementedError (input() in a kernel that takes no input: `toolkit grade`'s) is a
+    NotImplementedError; before, the check read it as the learner's "not written yet" and said "not
+    attempted" of code that was written. Only NotImplementedError itself means that."""
+
+    class StdinNotImplementedError(IOError, NotImplementedError):  # as IPython's, in IPython.core.error
+        pass
+
+    def returns_now(behaviors, any_error):
+        raise StdinNotImplementedError("raw_input was called, but this frontend does not support input requests.")
+
+    result = check("w6.truth_table", returns_now)
+    assert (result.status, result.feedback) == (
+        "failed",
+        "your code raised StdinNotImplementedError: raw_input was called, but this frontend does not support input "
+        "requests.",
+    )
+
+
+def test_not_implemented_error_itself_is_still_not_written_yet():
+    def returns_now(behaviors, any_error):
+        raise NotImplementedError("later")
+
+    assert check("w6.truth_table", returns_now).status == "not attempted"

@@ -11,7 +11,8 @@ prediction with what the package really does — never the text of the code.
 - an answer still holding the starter's placeholder `...` (anywhere in a list, dict or
   tuple, or returned by a function) is *not attempted*: no exception, no hint; so is the other
   "not written yet" marker a learner may put there, `NotImplemented` (an answer, or returned)
-  or `raise NotImplementedError` in their function;
+  or `raise NotImplementedError` in their function (that class itself: a subclass, such as the error
+  of `input()` where no one can answer, is their code failing);
 - `check(id)` without an answer, or `check(answer, id)` the other way round, is a one-line
   error saying how to call it;
 - a check that runs the learner's function, given anything else (a number, what a call of the
@@ -467,11 +468,11 @@ def call_learner(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     _refuse_borrowed(fn)
     try:
         value = fn(*args, **kwargs)
-    except NotImplementedError:  # the learner's "not written yet", like the starter's `...`
-        raise NotAttempted from None
     except (KeyboardInterrupt, TooSlow):  # Ctrl-C stops the cell, as everywhere else; the limit stops the check
         raise
     except BaseException as error:  # exit() or a BaseException of the learner's own is a failed try too
+        if type(error) is NotImplementedError:  # the learner's "not written yet", like the starter's `...`; not
+            raise NotAttempted from None  # a subclass (IPython's StdinNotImplementedError: input() in `toolkit grade`)
         raise LearnerError(error) from error
     if inspect.iscoroutine(value):  # close it: no "never awaited" warning under the cell
         value.close()

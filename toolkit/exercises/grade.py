@@ -81,6 +81,10 @@ CHECK_REPLACED = (
     "no check() result: the exercise cell called check(), but no result of toolkit's check() came of it "
     "(did a check of the notebook's own replace it?)"
 )
+KERNEL_DIED = (
+    "the kernel died while this exercise's cell ran (os._exit(), a crash, or all the memory used); the cells "
+    "after it did not run"
+)
 START_ALLOWANCE_S = 60
 """Seconds allowed on top of the limit for the process and the kernel to start and stop."""
 KILL_WAIT_S = 10
@@ -288,14 +292,25 @@ def grade_notebook(path: PathLike, seconds: int = 120) -> list[Row]:
     records, errors = results(executed) if executed is not None else ({}, {})
     ran = ran_exercise_cells(executed) if executed is not None else set()
     calls = called_check(executed) if executed is not None else set()
+    died = died_in(executed) if executed is not None else None
     known = {e.id for e in all_exercises()}
     checked = in_course_order(i for i in records if i not in expected and i in known)  # lost its tag, another week's
     for ex_id in expected + checked:
         why = (CHECK_REPLACED if ex_id in calls else NO_CHECK) if ex_id in ran else NOT_RUN
+        why = KERNEL_DIED if ex_id == died else why
         rows.append(_row(name, ex_id, records.get(ex_id), errors.get(ex_id), why))
     if not expected and not checked and not problem:
         rows.append(Row(name, NOTEBOOK_ROW, False, NO_EXERCISES))
     return rows
+
+
+def died_in(executed: nbformat.NotebookNode) -> str | None:
+    """The exercise of the cell the kernel died in (the last code cell that started: the run stopped there), or
+    None when it did not die, or died in a cell of no exercise."""
+    if not str(executed.metadata.get("grade_error", "")).startswith("DeadKernelError"):
+        return None
+    started = [c for c in executed.cells if c.get("cell_type") == "code" and c.get("execution_count") is not None]
+    return exercise_id(started[-1]) if started else None
 
 
 def _row(name: str, ex_id: str, record: dict[str, Any] | None, error: str | None, why: str) -> Row:

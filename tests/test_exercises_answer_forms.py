@@ -293,3 +293,17 @@ def test_a_path_that_is_none_of_paths_is_told_so_not_that_the_tool_refused_it(pa
     assert check("w10.escape", {path}).feedback == (
         f"{path!r} is not one of PATHS; answer with those of its paths that can be read, as PATHS writes them"
     )
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["usage[" + " " * 3000 + "x", "usage[" + "\n" * 3000 + "x", "[ " * 3000 + "x"],
+    ids=["spaces", "line breaks", "brackets"],
+)
+def test_a_path_of_a_bracket_then_thousands_of_spaces_is_read_at_once(deadline, path):
+    """Before: the bracket's pattern (`\\[\\s*…([^\\]'"]*?)\\s*\\]`) tried every way to share a run of spaces
+    between its three parts — cubic: 2,000 spaces took 9 s, 3,000 past any watchdog, and the check's time
+    limit then asked whether the learner's code loops forever. The deadline is a watchdog, not a measure."""
+    result = check("w1.usage_path", path)
+    assert result.status == "failed"
+    assert result.feedback.startswith("the body has no "), result.feedback

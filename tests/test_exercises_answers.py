@@ -131,6 +131,12 @@ def test_keys_that_hold_commas_are_quoted_and_a_mistyped_key_is_named():
         ("w6.round_trips", "answer with a number of a few digits, not an int of 5001 digits"),
         ("w8.vector_k", "answer with a number of a few digits, not an int of 5001 digits"),
         ("w10.owned_tool", "answer with a request number of a few digits, not an int of 5001 digits"),
+        ("w2.truncated", "answer with a number of a few digits, not an int of 5001 digits"),
+        (
+            "w7.compensation",
+            "answer with a function marked @compensates('book_hotel') (its name, without calling it), not an int "
+            "of 5001 digits",
+        ),
     ],
 )
 def test_a_number_too_long_to_write_out_is_told_so(exercise_id, feedback):
@@ -213,3 +219,15 @@ def test_punctuation_inside_a_text_answer_still_counts():
 def test_a_count_of_one_is_said_in_the_singular(exercise_id, answer, feedback):
     """'did not send 1 requests', 'not 1 model calls', 'did not list 1 tools': the noun follows the number."""
     assert check(exercise_id, answer).feedback == feedback
+
+
+@pytest.mark.parametrize("value", [float("nan"), float("inf"), -float("inf")], ids=["nan", "inf", "-inf"])
+@pytest.mark.parametrize(
+    ("exercise_id", "what"),
+    [("w6.course_bound", "a number"), ("w4.memory_count", "a number"), ("w10.owned_tool", "a request number")],
+)
+def test_a_count_that_is_no_finite_number_is_told_so(exercise_id, what, value):
+    """Before: nan was told "COURSE does not hand over that early" or to count "the system message too",
+    the misconceptions of a count too small; inf, those of one too large."""
+    result = check(exercise_id, value)
+    assert (result.status, result.feedback) == ("failed", f"answer with {what} that is finite, not {value!r}")

@@ -7,7 +7,7 @@ import textwrap
 
 import pytest
 
-from toolkit.exercises import check
+from toolkit.exercises import check, get
 
 
 def run_cell(code: str):
@@ -967,3 +967,197 @@ def test_a_window_that_rewrites_a_message_is_told_to_keep_them_unchanged():
         "for n=4 and [user assistant tool tool assistant] you keep the roles the memory keeps, but your message 1 "
         "(user) is none of the conversation's messages: keep them as they are, unchanged",
     )
+
+
+# --- w8.score: a score that lower-cases the description but not the name fails --------------------
+
+
+def test_a_score_that_leaves_the_name_in_its_case_fails():
+    """Every name of the catalogue is lower-case, so `t in name` without `.lower()` agreed with the rule
+    there; a camelCase name (an MCP server's `refundPayment`) shows the miss."""
+    result = run_cell(
+        """
+        from toolkit.exercises import check
+
+        def score(name, description, terms):
+            description = description.lower()
+            return sum(2 * (t in name) + (t in description) for t in terms)
+
+        result = check("w8.score", score)
+        """
+    )
+    assert (result.status, result.feedback) == (
+        "failed",
+        "score('runHealthCheck', …, ['get', 'report', 'check']) gave 1, LangChain4j's rule gives 3 — compare in "
+        "lower case: the terms are lower-cased, names and descriptions may not be",
+    )
+
+
+def test_a_score_that_lower_cases_both_fields_passes_on_camel_case_names_too():
+    result = run_cell(
+        """
+        from toolkit.exercises import check
+
+        def score(name: str, description: str, terms: list[str]) -> int:
+            total = 0
+            for term in terms:
+                if term in name.casefold():
+                    total += 2
+                if term in description.casefold():
+                    total += 1
+            return total
+
+        result = check("w8.score", score)
+        """
+    )
+    assert (result.status, result.feedback) == (
+        "passed",
+        "identical to toolkit.search.keyword.score on 300 tool/terms pairs: 240 of the catalogue, 60 with its "
+        "names in camelCase.",
+    )
+
+
+# --- w3.normalize: rules that differ from validation's only on inputs the check did not try ---------
+
+_NORMALIZE_PARTS = """
+import re
+
+def half(raw):
+    return "".join(" " if c == "\\u3000" else chr(ord(c) - 0xFEE0) if "\\uff01" <= c <= "\\uff5e" else c
+                   for c in raw).strip()
+
+def finish(text, spaces=r"\\s", dashes="\\u2010-\\u2015\\u2212"):
+    text = re.sub(f"[{spaces}\\\\-{dashes}]", "", text.upper())
+    return text if re.fullmatch(r"SN[0-9]{12}", text) else None
+"""
+
+
+@pytest.mark.parametrize(
+    ("body", "said"),
+    [
+        (  # the label dropped wherever it is: no ^
+            'finish(re.sub(r"订单号?\\s*[:：是为]?\\s*", "", half(raw)))',
+            "normalize('SN202610200001订单号') returned 'SN202610200001', but validation rejects it",
+        ),
+        (  # the label's separators dropped wherever they are
+            'finish(re.sub(r"[:：是为]", "", re.sub(r"^订单号?", "", half(raw))))',
+            "normalize('SN2026：1020：0001') returned 'SN202610200001', but validation rejects it",
+        ),
+        (  # any number of separators after the label
+            'finish(re.sub(r"^订单号?\\s*[:：是为]*\\s*", "", half(raw)))',
+            "normalize('订单号：是SN202610200001') returned 'SN202610200001', but validation rejects it",
+        ),
+        (  # only the space bar's space
+            'finish(re.sub(r"^订单号?\\s*[:：是为]?\\s*", "", half(raw)), spaces=" ")',
+            "normalize('SN\\t2026\\t1020\\t0001') returned None, validation accepts it as 'SN202610200001'",
+        ),
+        (  # the em dash, but not the en dash or the minus sign
+            'finish(re.sub(r"^订单号?\\s*[:：是为]?\\s*", "", half(raw)), dashes="—")',
+            "normalize('SN2026–1020–0001') returned None, validation accepts it as 'SN202610200001'",
+        ),
+    ],
+)
+def test_a_normalize_that_differs_from_validation_off_the_notebooks_examples_fails(body, said):
+    namespace: dict = {}
+    exec(_NORMALIZE_PARTS + f"\ndef normalize(raw):\n    return {body}\n", namespace)
+    result = check("w3.normalize", namespace["normalize"])
+    assert result.status == "failed"
+    assert result.feedback.startswith(said), result.feedback
+
+
+# --- w9.chain: expose() that returns a class, not a provider made with it -------------------------
+
+
+def test_an_expose_that_returns_its_provider_class_uncalled_is_told_to_make_one():
+    result = run_cell(
+        """
+        from toolkit.exercises import check
+        from toolkit.mcp.provider import filter_tools, rename_tools
+
+        class OrderLookup:
+            def __init__(self, provider):
+                self.inner = rename_tools(filter_tools(provider, {"query_order"}), {"query_order": "order_lookup"})
+
+            def provide(self, request):
+                return self.inner.provide(request)
+
+        def expose(provider):
+            return OrderLookup
+
+        result = check("w9.chain", expose)
+        """
+    )
+    assert (result.status, result.feedback) == (
+        "failed",
+        "expose() returned the class OrderLookup itself, not a provider made with it: return an instance "
+        "(OrderLookup(provider)), as filter_tools / rename_tools return one",
+    )
+
+
+def test_an_expose_whose_class_takes_the_provider_passes():
+    result = run_cell(
+        """
+        from toolkit.exercises import check
+        from toolkit.mcp.provider import filter_tools, rename_tools
+
+        class OrderLookup:
+            def __init__(self, provider):
+                self.inner = filter_tools(rename_tools(provider, {"query_order": "order_lookup"}), {"order_lookup"})
+
+            def provide(self, request):
+                return self.inner.provide(request)
+
+        result = check("w9.chain", OrderLookup)
+        """
+    )
+    assert result.passed, result.feedback
+
+
+# --- w4.memory_count: a count above the memory's is not told to add the system message ------------
+
+
+@pytest.mark.parametrize("count", [8, 14])
+def test_a_memory_count_above_the_real_one_is_not_told_to_count_the_system_message_too(count):
+    result = check("w4.memory_count", count)
+    assert (result.status, result.feedback) == (
+        "failed",
+        f"memory does not hold {count} messages: that is more than it keeps — count each message once (the "
+        "system message is stored once, however many times chat() is called)",
+    )
+
+
+def test_a_memory_count_below_the_real_one_is_still_told_to_count_every_message():
+    assert check("w4.memory_count", 5).feedback == (
+        "memory does not hold 5 messages: count every message it keeps, the system message too"
+    )
+
+
+# --- week 4: a name of the package's top level that a learner's cell reassigned -------------------
+
+
+@pytest.mark.parametrize(
+    ("exercise_id", "answer"),
+    [("w4.memory_count", 7), ("w4.repair_requests", 3), ("w4.immediate", 1)],
+)
+def test_week4_checks_run_the_package_not_what_toolkit_ai_service_was_reassigned_to(monkeypatch, exercise_id, answer):
+    """A learner's cell `toolkit.ai_service = my_logging_wrapper` (or a stub) must not change what the
+    check runs: the checks import the package's own function from its module, as every other week's do."""
+    import toolkit
+
+    def stub(*args, **kwargs):
+        raise RuntimeError("a learner's stand-in")
+
+    for name in ("ai_service", "memory_per_id", "system_message"):
+        monkeypatch.setattr(toolkit, name, stub)
+    result = check(exercise_id, answer)
+    assert result.passed, result.feedback
+
+
+def test_the_declare_check_builds_the_service_with_the_packages_ai_service(monkeypatch):
+    import toolkit
+
+    namespace: dict = {"__name__": "__main__"}
+    exec(get("w4.declare").solution.replace('check("w4.declare", answer)', ""), namespace)
+    monkeypatch.setattr(toolkit, "ai_service", lambda *args, **kwargs: None)
+    result = check("w4.declare", namespace["answer"])
+    assert result.passed, result.feedback

@@ -585,3 +585,69 @@ def test_a_function_that_returns_a_value_holding_itself_is_told_its_return_does(
     assert result.feedback == (
         f"your function returned {returned} that contains itself (or is nested thousands deep); return plain values"
     )
+
+
+def test_a_sigalrm_handler_a_cell_left_behind_does_not_lift_the_limit(monkeypatch):
+    """Week 2's timeouts: a learner's cell times its own calls with `signal.signal(SIGALRM, handler)` and
+    `signal.alarm(…)`, then cancels the alarm. Before: the handler stayed, so no check in that kernel had a
+    limit any more — an endless loop hung the notebook, and when graded, the cell's own limit stopped it and
+    every exercise after it was 'not run'. Now the limit stands wherever no timer is running, and the
+    learner's handler is theirs again after the check."""
+    import toolkit.exercises.core as core
+
+    def learners(*_):
+        raise TimeoutError("my own timeout")
+
+    monkeypatch.setattr(core, "CHECK_LIMIT_S", 1)
+    signal.signal(signal.SIGALRM, learners)
+    try:
+        with watchdog(20):
+            result = check("w6.truth_table", lambda behaviors, any_error: [0 for _ in iter(int, 1)])
+        assert (result.status, result.feedback) == (
+            "failed",
+            "the check was stopped after 1 s: does your code loop forever, or wait for something that never comes?",
+        )
+        assert signal.getsignal(signal.SIGALRM) is learners
+        assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+    finally:
+        signal.signal(signal.SIGALRM, signal.SIG_DFL)
+
+
+def test_a_sigalrm_timer_that_is_running_keeps_the_check_off_it(monkeypatch):
+    """A learner's alarm still pending when the check starts is theirs: the check sets no limit then."""
+    fired = []
+    signal.signal(signal.SIGALRM, lambda *_: fired.append(True))
+    signal.setitimer(signal.ITIMER_REAL, 60)
+    try:
+        assert check("w6.round_trips", 2).passed
+        assert 0 < signal.getitimer(signal.ITIMER_REAL)[0] <= 60
+        assert not fired
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, signal.SIG_DFL)
+
+
+def test_input_called_where_no_one_can_answer_is_the_learners_error_not_not_attempted():
+    """IPython's StdinNotImplementedError (input() in a kernel that takes no input: `toolkit grade`'s) is a
+    NotImplementedError; before, the check read it as the learner's "not written yet" and said "not
+    attempted" of code that was written. Only NotImplementedError itself means that."""
+
+    class StdinNotImplementedError(IOError, NotImplementedError):  # as IPython's, in IPython.core.error
+        pass
+
+    def returns_now(behaviors, any_error):
+        raise StdinNotImplementedError("raw_input was called, but this frontend does not support input requests.")
+
+    result = check("w6.truth_table", returns_now)
+    assert (result.status, result.feedback) == (
+        "failed",
+        "your code raised StdinNotImplementedError: raw_input was called, but this frontend does not support input "
+        "requests.",
+    )
+
+
+def test_not_implemented_error_itself_is_still_not_written_yet():
+    def returns_now(behaviors, any_error):
+        raise NotImplementedError("later")
+
+    assert check("w6.truth_table", returns_now).status == "not attempted"

@@ -441,3 +441,44 @@ def test_a_notebook_saved_in_another_encoding_is_told_to_be_saved_as_utf8(tmp_pa
         f"cannot be read: its text is not UTF-8, as a notebook's must be{which}; open it in the editor that saved "
         "it and save it as UTF-8",
     )
+
+
+def test_the_grade_functions_take_a_path_as_text_or_one_path_alone(tmp_path, monkeypatch):
+    """Before: grade_paths(["submissions"]) and grade_paths("submissions") raised AttributeError ('str' object
+    has no attribute 'is_dir'), grade_paths(Path("submissions")) TypeError ('PosixPath' object is not iterable)."""
+    from toolkit.exercises.grade import NO_EXERCISES, Row
+
+    write(tmp_path / "hand-in", "notes.ipynb", [nbformat.v4.new_markdown_cell("no code here")])
+    monkeypatch.chdir(tmp_path)
+    row = Row("hand-in/notes.ipynb", NOTEBOOK_ROW, False, NO_EXERCISES)
+    for given in (["hand-in"], "hand-in", Path("hand-in"), [Path("hand-in")], ("hand-in",)):
+        assert grade_paths(given) == [row]
+    assert grade_notebook("hand-in/notes.ipynb") == [row]
+
+
+def test_the_exercise_whose_cell_the_kernel_died_in_says_so(tmp_path, monkeypatch):
+    """Before: `os._exit(1)` (or a crash, or all the memory used) in a learner's function during check() got
+    the row "no check() result: the exercise cell called check(), but no result of toolkit's check() came of
+    it (did a check of the notebook's own replace it?)" — a guess that was untrue; the notebook's row said the
+    kernel died."""
+    import toolkit.exercises.grade as grade
+
+    died = nbformat.v4.new_code_cell(
+        "import os\nfrom toolkit.exercises import check\ncheck('w6.truth_table', lambda b, e: os._exit(1))",
+        metadata={"tags": ["exercise:w6.truth_table"]},
+    )
+    after = nbformat.v4.new_code_cell("check('w6.round_trips', 2)", metadata={"tags": ["exercise:w6.round_trips"]})
+    path = write(tmp_path, "crash.ipynb", [died, after])
+    executed = nbformat.read(path, as_version=4)
+    executed.cells[0].execution_count = 1  # it started, and the kernel died in it: the worker's save after it
+    executed.metadata["grade_error"] = "DeadKernelError: Kernel died"
+    monkeypatch.setattr(grade, "_execute", lambda path, seconds: (executed, "execution stopped early: …"))
+    assert [(r.exercise, r.feedback) for r in grade.grade_notebook(path)] == [
+        (NOTEBOOK_ROW, "execution stopped early: …"),
+        ("w6.round_trips", "not run: no check() result for this exercise"),
+        (
+            "w6.truth_table",
+            "the kernel died while this exercise's cell ran (os._exit(), a crash, or all the memory used); "
+            "the cells after it did not run",
+        ),
+    ]

@@ -69,3 +69,36 @@ def test_a_wrong_entry_of_a_dict_prediction_is_named_without_its_value():
     assert check("w9.rename", renamed).feedback == (
         "the model calls: not 'query_order'; the server receives: not 'order_lookup'"
     )
+
+
+WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+
+DICT_NUMBERS = [
+    (e.id, key, answer)
+    for e in all_exercises()
+    if e.kind == "predict" and isinstance(answer := solution_answer(e), dict)
+    for key, value in answer.items()
+    if isinstance(value, int) and not isinstance(value, bool)
+]
+
+
+def test_there_are_dict_predictions_holding_numbers_to_try():
+    assert {exercise for exercise, _, _ in DICT_NUMBERS} >= {"w2.timeout", "w3.model_calls", "w7.when"}
+
+
+@pytest.mark.parametrize("off", [-1, 1])
+@pytest.mark.parametrize(("exercise", "key", "answer"), DICT_NUMBERS, ids=[f"{i}[{k}]" for i, k, _ in DICT_NUMBERS])
+def test_a_number_of_a_dict_prediction_off_by_one_is_not_told_the_right_one(exercise, key, answer, off):
+    """Before: w2.timeout's 3 requests were told "… one retry after the first try: two requests, not three"."""
+    right = answer[key]
+    result = check(exercise, {**answer, key: right + off})
+    assert result.status == "failed"
+    said = [rf"(?<![\w.]){right}(?![\w.])"] + ([rf"\b{WORDS[right]}\b"] if 0 <= right < len(WORDS) else [])
+    assert not re.search("|".join(said), result.feedback), result.feedback
+
+
+def test_three_requests_for_the_timeout_are_told_the_misconception_only():
+    said = {"requests sent": 3, "outcome": "TransientError"}
+    assert check("w2.timeout", said).feedback == (
+        "the client did not send 3 requests — max_retries counts the retries after the first try, not the tries"
+    )

@@ -16,6 +16,8 @@ Leaves out: what a miss says — each checker writes its own text, since it know
 
 from __future__ import annotations
 
+import decimal
+import math
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
@@ -125,14 +127,17 @@ def set_problem(answer: Any, what: str) -> Verdict | None:
 
 
 def number_problem(answer: Any, what: str = "a number") -> Verdict | None:
-    """✗ when the answer is not a number (True is not 1, "2" is not 2), or one too long to write out (an
-    int past Python's 4300 digits: every feedback that quotes it would fail), else None."""
+    """✗ when the answer is not a number (True is not 1, "2" is not 2), one too long to write out (an int
+    past Python's 4300 digits: every feedback that quotes it would fail), or no finite number (nan, inf: no
+    count, and the feedback for a count too small or too large would be untrue of it), else None."""
     if not is_number(answer):
         return wrong(f"answer with {what}, not {show(answer)}")
     try:
         str(answer)
     except ValueError:
         return wrong(f"answer with {what} of a few digits, not {show(answer)}")
+    if isinstance(answer, (float, decimal.Decimal)) and not math.isfinite(answer):
+        return wrong(f"answer with {what} that is finite, not {show(answer)}")
     return None
 
 

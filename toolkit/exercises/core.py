@@ -11,7 +11,8 @@ prediction with what the package really does — never the text of the code.
 - an answer still holding the starter's placeholder `...` (anywhere in a list, dict or
   tuple, or returned by a function) is *not attempted*: no exception, no hint; so is the other
   "not written yet" marker a learner may put there, `NotImplemented` (an answer, or returned)
-  or `raise NotImplementedError` in their function;
+  or `raise NotImplementedError` in their function (that class itself: a subclass, such as the error
+  of `input()` where no one can answer, is their code failing);
 - `check(id)` without an answer, or `check(answer, id)` the other way round, is a one-line
   error saying how to call it;
 - a check that runs the learner's function, given anything else (a number, what a call of the
@@ -27,7 +28,8 @@ prediction with what the package really does — never the text of the code.
 - a check still running after `CHECK_LIMIT_S` seconds (or the fewer that `toolkit grade` sets in
   `TOOLKIT_CHECK_LIMIT_S`, to stop it before the cell's own limit) is
   stopped and is a failed try saying so: the notebook does not hang, and the cells after it run
-  when a teacher grades it (a SIGALRM timer, in the main thread, unless something else uses it),
+  when a teacher grades it (a SIGALRM timer, in the main thread, unless another one is running: a
+  SIGALRM handler a learner's cell left behind, its alarm cancelled, is set aside and put back),
   even when the learner's code catches the stop (a bare `except:` in a retry loop): each line of
   theirs raises it again after the limit;
 - an answer (or a value the learner's function returns) holding an instance of a learner's class
@@ -466,11 +468,11 @@ def call_learner(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     _refuse_borrowed(fn)
     try:
         value = fn(*args, **kwargs)
-    except NotImplementedError:  # the learner's "not written yet", like the starter's `...`
-        raise NotAttempted from None
     except (KeyboardInterrupt, TooSlow):  # Ctrl-C stops the cell, as everywhere else; the limit stops the check
         raise
     except BaseException as error:  # exit() or a BaseException of the learner's own is a failed try too
+        if type(error) is NotImplementedError:  # the learner's "not written yet", like the starter's `...`; not
+            raise NotAttempted from None  # a subclass (IPython's StdinNotImplementedError: input() in `toolkit grade`)
         raise LearnerError(error) from error
     if inspect.iscoroutine(value):  # close it: no "never awaited" warning under the cell
         value.close()
@@ -585,7 +587,8 @@ AGAIN_S = 0.2
 @contextmanager
 def _time_limit(seconds: float) -> Iterator[None]:
     """Raise `TooSlow` in the main thread after `seconds`: a SIGALRM timer, set only where it can
-    be (a Unix main thread) and where nothing else has a handler for that signal.
+    be (a Unix main thread) and where no other timer is running (`_free_alarm`). A handler some code
+    installed for SIGALRM (a learner's own timeout in week 2, its alarm cancelled) is put back after.
 
     Code that catches it (a bare `except:` in a retry loop) is stopped too: from then on every
     line of the learner's code (below the check, outside the package, the standard library and the
@@ -594,12 +597,8 @@ def _time_limit(seconds: float) -> Iterator[None]:
     is left to finish."""
     import sys
 
-    usable = (
-        hasattr(signal, "setitimer")
-        and threading.current_thread() is threading.main_thread()
-        and signal.getsignal(signal.SIGALRM) == signal.SIG_DFL
-    )
-    if not usable:
+    previous = _free_alarm()
+    if previous is None:
         yield
         return
     fired: list[bool] = []
@@ -633,19 +632,33 @@ def _time_limit(seconds: float) -> Iterator[None]:
     finally:
         while True:  # the limit reached as the check ended: its `TooSlow` here would skip the clean-up
             try:
-                _disarm(bool(fired), tracing)
+                _disarm(bool(fired), tracing, previous)
                 break
             except TooSlow:  # the check had finished: it is not stopped, and the clean-up is done again
                 continue
 
 
-def _disarm(fired: bool, tracing: Any) -> None:
-    """Stop the limit's timer and give SIGALRM its default handling back; when the timer `fired`
-    (it may have set its trace function), the trace function there was before, `tracing`."""
+def _free_alarm() -> Any:
+    """SIGALRM's handler when the limit may take the signal over, else None: a Unix main thread, and the
+    default handler or (no timer running) one that code in the kernel installed and left (a learner's
+    cell that timed its own calls and cancelled its alarm: without the limit, an endless loop after it
+    hung the notebook, and when graded stopped every exercise after it). A handler set outside Python
+    (None), or one whose timer is running, is not the limit's to take."""
+    if not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
+        return None
+    handler = signal.getsignal(signal.SIGALRM)
+    if handler == signal.SIG_DFL or (handler is not None and signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)):
+        return handler
+    return None
+
+
+def _disarm(fired: bool, tracing: Any, previous: Any = signal.SIG_DFL) -> None:
+    """Stop the limit's timer and give SIGALRM the handler it had before, `previous`; when the timer
+    `fired` (it may have set its trace function), the trace function there was before, `tracing`."""
     import sys
 
     signal.setitimer(signal.ITIMER_REAL, 0)
-    signal.signal(signal.SIGALRM, signal.SIG_DFL)
+    signal.signal(signal.SIGALRM, previous)
     if fired:
         sys.settrace(tracing)
 

@@ -81,6 +81,10 @@ CHECK_REPLACED = (
     "no check() result: the exercise cell called check(), but no result of toolkit's check() came of it "
     "(did a check of the notebook's own replace it?)"
 )
+KERNEL_DIED = (
+    "the kernel died while this exercise's cell ran (os._exit(), a crash, or all the memory used); the cells "
+    "after it did not run"
+)
 START_ALLOWANCE_S = 60
 """Seconds allowed on top of the limit for the process and the kernel to start and stop."""
 KILL_WAIT_S = 10
@@ -100,13 +104,25 @@ class Row:
         object.__setattr__(self, "feedback", scrub_secrets(self.feedback))
 
 
-def find_notebooks(paths: Iterable[Path]) -> list[Path]:
+PathLike = str | os.PathLike[str]
+"""A path as the grade functions take it: a `Path`, or its text (`"submissions"`)."""
+
+
+def as_paths(paths: PathLike | Iterable[PathLike]) -> list[Path]:
+    """`paths` as a list of `Path`s: one path alone (`"submissions"`, `Path("hw.ipynb")`) is a list of one —
+    a text is never read as the letters of a path, one by one."""
+    if isinstance(paths, (str, os.PathLike)):
+        return [Path(paths)]
+    return [Path(path) for path in paths]
+
+
+def find_notebooks(paths: PathLike | Iterable[PathLike]) -> list[Path]:
     """The files to grade: each file as given, each folder's *.ipynb, whatever the suffix's letter case
     (`HW.IPYNB`, saved on Windows) (checkpoints, a Mac's zip metadata and folders left out:
     `_is_submission`); a path reached twice (given twice, or as a file and inside a folder) is listed
-    once, where first met."""
+    once, where first met. A path may be given as text, and one alone (`as_paths`)."""
     found: list[Path] = []
-    for path in paths:
+    for path in as_paths(paths):
         if path.is_dir():
             found += sorted(p for p in path.rglob("*") if _is_submission(p.relative_to(path), p))
         else:
@@ -246,8 +262,9 @@ def path_text(path: Path) -> str:
     return CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
 
 
-def grade_notebook(path: Path, seconds: int = 120) -> list[Row]:
-    """Rows for one submission (never raises for a bad submission)."""
+def grade_notebook(path: PathLike, seconds: int = 120) -> list[Row]:
+    """Rows for one submission (never raises for a bad submission); its path may be given as text."""
+    path = Path(path)
     name = path_text(path)
     if problem := not_a_file(path):  # "no such file", or what is there instead (a pipe, a link loop)
         return [Row(name, NOTEBOOK_ROW, False, problem)]
@@ -275,14 +292,25 @@ def grade_notebook(path: Path, seconds: int = 120) -> list[Row]:
     records, errors = results(executed) if executed is not None else ({}, {})
     ran = ran_exercise_cells(executed) if executed is not None else set()
     calls = called_check(executed) if executed is not None else set()
+    died = died_in(executed) if executed is not None else None
     known = {e.id for e in all_exercises()}
     checked = in_course_order(i for i in records if i not in expected and i in known)  # lost its tag, another week's
     for ex_id in expected + checked:
         why = (CHECK_REPLACED if ex_id in calls else NO_CHECK) if ex_id in ran else NOT_RUN
+        why = KERNEL_DIED if ex_id == died else why
         rows.append(_row(name, ex_id, records.get(ex_id), errors.get(ex_id), why))
     if not expected and not checked and not problem:
         rows.append(Row(name, NOTEBOOK_ROW, False, NO_EXERCISES))
     return rows
+
+
+def died_in(executed: nbformat.NotebookNode) -> str | None:
+    """The exercise of the cell the kernel died in (the last code cell that started: the run stopped there), or
+    None when it did not die, or died in a cell of no exercise."""
+    if not str(executed.metadata.get("grade_error", "")).startswith("DeadKernelError"):
+        return None
+    started = [c for c in executed.cells if c.get("cell_type") == "code" and c.get("execution_count") is not None]
+    return exercise_id(started[-1]) if started else None
 
 
 def _row(name: str, ex_id: str, record: dict[str, Any] | None, error: str | None, why: str) -> Row:
@@ -433,7 +461,9 @@ def _stopped_early(executed: nbformat.NotebookNode, seconds: int) -> str:
     return ""
 
 
-def grade_paths(paths: Sequence[Path], seconds: int = 120) -> list[Row]:
+def grade_paths(paths: PathLike | Iterable[PathLike], seconds: int = 120) -> list[Row]:
+    """The rows of every notebook `find_notebooks` finds in `paths` (files and folders, as `Path`s or
+    text; one path alone too), graded one after another."""
     return [row for path in find_notebooks(paths) for row in grade_notebook(path, seconds)]
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolkit.exercises.answers import as_list, counted, dict_answer_problem, misses, printed, verdict_of
+from toolkit.exercises.answers import as_list, counted, dict_answer_problem, misses, number_problem, printed, verdict_of
 from toolkit.exercises.cells import answer_exercise
 from toolkit.exercises.core import LearnerError, Verdict, attempt, exercise, own_work, reference, right, wrong
 from toolkit.exercises.values import is_number, show
@@ -225,6 +225,8 @@ def check_truncated(answer: Any) -> Verdict:
         pass
     if not is_number(answer):
         return wrong(f"answer with a number of tool calls, e.g. 3, not {show(answer)}")
+    if problem := number_problem(answer):  # one too long to write out (10**5000): "not {answer}" would fail
+        return problem
     if answer == len(executed):
         return right(f"{fragments} fragments arrived, {len(executed)} calls ran: TruncatedStreamError, nothing runs.")
     return wrong(
@@ -321,7 +323,7 @@ def check_timeout(answer: Any) -> Verdict:
             if said == 1:
                 why = " — a timeout is transient, so the client tries once more (max_retries=1)"
             elif said == 3:
-                why = " — max_retries=1 is one retry after the first try: two requests, not three"
+                why = " — max_retries counts the retries after the first try, not the tries"
             if not is_number(said):
                 return f"answer the requests sent with a number, not {show(said)}"
             return f"the client did not send {counted(said, 'request')}{why}"

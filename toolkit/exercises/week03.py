@@ -80,10 +80,21 @@ ORDER_ID_INPUTS = (
     "订单SN202610200001",
     "SN٢٠٢٦١٠٢٠٠٠٠١",
     "SN𝟐𝟎𝟐𝟔𝟏𝟎𝟐𝟎𝟎𝟎𝟎𝟏",
+    "SN202610200001订单号",
+    "SN2026订单10200001",
+    "SN2026：1020：0001",
+    "SN202610200001是",
+    "订单号：是SN202610200001",
+    "SN\t2026\t1020\t0001",
+    "SN 2026\u00a01020\u00a00001",
+    "SN2026–1020–0001",
+    "SN2026−1020−0001",
 )
 """The inputs `w3.normalize` is compared on: every label form validation accepts (订单 / 订单号, then
-：: 是 为), full-width ids (its letters too: ＳＮ, ｓｎ; and one a digit short), and digits that are
-digits to `\\d` but not ASCII (Arabic-Indic, mathematical bold)."""
+：: 是 为), full-width ids (its letters too: ＳＮ, ｓｎ; and one a digit short), digits that are
+digits to `\\d` but not ASCII (Arabic-Indic, mathematical bold); a label or its separator anywhere
+but at the start, or two separators (rejected: only a leading label goes), and the other spaces and
+dashes validation drops (a tab, a no-break space, an en dash, a minus sign)."""
 
 
 @exercise(
@@ -139,7 +150,11 @@ def check_normalize(fn: Any) -> Verdict:
             got = attempt(fn, raw)
         if got != want:
             if want is None:
-                why = "guessing an id (adding SN, cutting a digit) is how a wrong order gets looked up"
+                why = (
+                    "only a label at the start (订单 or 订单号, then one of ：: 是 为), spaces and dashes may go; "
+                    "anything more (text elsewhere, SN added, a digit cut) is a guess, and a guess is how a "
+                    "wrong order gets looked up"
+                )
                 if not got and not is_number(got):  # '' or False: a "no", but not the None asked for
                     why = f"return None for an id that is rejected, not {show(got)}"
                 elif isinstance(got, str) and (odd := _other_digit(raw)):

@@ -45,9 +45,9 @@ ORDER_QUESTION = "帮我查一下订单 SN202610200001 现在到哪了？"
     hint="mark the user id with Annotated[str, MemoryId] and the question with Annotated[str, UserText].",
 )
 def check_declare(answer: Any) -> Verdict:
-    from toolkit import ai_service, memory_per_id
     from toolkit.chat.scripted import ScriptedModel
     from toolkit.errors import ConfigurationError, OutputParsingError
+    from toolkit.services.service import ai_service, memory_per_id
 
     if not isinstance(answer, type):
         return wrong(_not_a_class(answer))
@@ -139,11 +139,13 @@ def _return_type(declaration: Any) -> str:
 def check_memory_count(answer: Any) -> Verdict:
     from typing import Annotated, Protocol
 
-    from toolkit import MemoryId, UserText, ai_service, memory_per_id, system_message
     from toolkit.chat.switch import fake_client
     from toolkit.course.assistant import shop_registry
     from toolkit.course.shop import load_shop
     from toolkit.loop.records import COURSE
+    from toolkit.services.declare import UserText, system_message
+    from toolkit.services.service import ai_service, memory_per_id
+    from toolkit.tools.decorator import MemoryId
 
     class Support(Protocol):
         @system_message(file="ecom_support.txt")
@@ -162,6 +164,11 @@ def check_memory_count(answer: Any) -> Verdict:
         return right(f"{len(roles)} messages: {', '.join(roles)}.")
     if answer == roles.count("user") + roles.count("assistant") - 1:
         return wrong("memory keeps more than what the user sees — the tool-call turn counts too")
+    if answer > len(roles):  # "the system message too" would read as if one were missing
+        return wrong(
+            f"memory does not hold {counted(answer, 'message')}: that is more than it keeps — count each message "
+            "once (the system message is stored once, however many times chat() is called)"
+        )
     return wrong(
         f"memory does not hold {counted(answer, 'message')}: count every message it keeps, the system message too"
     )
@@ -180,11 +187,11 @@ def check_repair_requests(answer: Any) -> Verdict:
 
     from pydantic import BaseModel
 
-    from toolkit import ai_service
     from toolkit.chat.scripted import ScriptedModel, call
     from toolkit.course.assistant import shop_registry
     from toolkit.course.shop import load_shop
     from toolkit.loop.records import COURSE
+    from toolkit.services.service import ai_service
 
     class OrderSummary(BaseModel):
         order_id: str
@@ -223,8 +230,8 @@ def check_repair_requests(answer: Any) -> Verdict:
 def check_immediate(answer: Any) -> Verdict:
     from typing import Protocol
 
-    from toolkit import ai_service
     from toolkit.chat.scripted import ScriptedModel, call
+    from toolkit.services.service import ai_service
     from toolkit.tools.decorator import ReturnBehavior, tool
 
     @tool("为订单生成退货快递单，结果直接交给用户", return_behavior=ReturnBehavior.IMMEDIATE)
@@ -251,11 +258,13 @@ def stream_kinds() -> list[str]:
     """The kinds of event a streamed service call yields, consecutive repeats merged."""
     from typing import Annotated, Protocol
 
-    from toolkit import TokenStream, UserText, ai_service
     from toolkit.chat.scripted import ScriptedModel, call
     from toolkit.course.assistant import shop_registry
     from toolkit.course.shop import load_shop
     from toolkit.loop.records import COURSE
+    from toolkit.services.declare import UserText
+    from toolkit.services.results import TokenStream
+    from toolkit.services.service import ai_service
 
     class Desk(Protocol):
         def stream(self, question: Annotated[str, UserText]) -> TokenStream: ...

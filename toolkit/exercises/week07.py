@@ -143,6 +143,10 @@ def check_rollback_order(answer: Any) -> Verdict:
 def check_compensation(answer: Any) -> Verdict:
     from toolkit.errors import ConfigurationError
 
+    if not callable(answer):  # said as every check says it (a number of 5,000 digits too, which no repr writes)
+        return wrong(
+            f"answer with a function marked @compensates('book_hotel') (its name, without calling it), not {show(answer)}"
+        )
     if problem := _rebound(answer):
         return problem
     for earlier, trip in [(EARLIER_BOOKINGS, TRIP_BOOKED), *_other_trips()]:

@@ -62,9 +62,12 @@ def check_score(fn: Any) -> Verdict:
     rng = random.Random(8)
     words = ["order", "cancel", "rain", "ship", "a", "refund", "payment", "user", "get", "zzz", "report", "tax"]
     cases, misses = 0, []
-    for spec in rng.sample(list(specs), 60):
+    sampled = rng.sample(list(specs), 60)
+    camel = [_camel_cased(spec) for spec in random.Random(88).sample(list(specs), CAMEL_CASES // 4)]
+    for spec in [*sampled, *camel]:
         for _ in range(4):
-            terms = clean_terms(rng.sample(words, rng.randint(1, 4)) + ([spec.name.split("_")[-1].upper()]))
+            last = re.split(r"_|(?=[A-Z])", spec.name)[-1]  # the name's last word: payment, of refundPayment too
+            terms = clean_terms(rng.sample(words, rng.randint(1, 4)) + [last.upper()])
             want = score(spec, terms)
             with own_work(sys.modules[score.__module__], "the keyword search", helpers=(clean_terms,)):
                 got = attempt(fn, spec.name, spec.description, list(terms))  # a copy: emptying it changes nothing
@@ -81,27 +84,51 @@ def check_score(fn: Any) -> Verdict:
         return wrong(
             f"score({spec.name!r}, …, {terms}) gave {show(got)}, LangChain4j's rule gives {want}{_tip(misses)}"
         )
-    return right(f"identical to toolkit.search.keyword.score on {cases} tool/terms pairs of the catalogue.")
+    return right(
+        f"identical to toolkit.search.keyword.score on {cases} tool/terms pairs: {cases - CAMEL_CASES} of the "
+        f"catalogue, {CAMEL_CASES} with its names in camelCase."
+    )
 
 
-MISTAKES: dict[str, Callable[[str, str, list[str]], int]] = {
-    " — count a term once per field, not once per occurrence": lambda name, desc, terms: sum(
-        2 * name.lower().count(t) + desc.lower().count(t) for t in terms
+CAMEL_CASES = 60
+"""Tool/terms pairs `w8.score` compares on tools of the catalogue renamed in camelCase (4 each): every
+catalogue name is lower-case, so a score that compared the name as it is (no `.lower()`) agreed with
+the rule on all of them; an MCP server's tool may well be `refundPayment`."""
+
+
+def _camel_cased(spec: Any) -> Any:
+    """The tool `spec` named in camelCase (`refund_payment` → `refundPayment`), its description kept."""
+    import dataclasses
+
+    head, *rest = spec.name.split("_")
+    return dataclasses.replace(spec, name=head + "".join(word[:1].upper() + word[1:] for word in rest))
+
+
+LOWER_CASE = " — compare in lower case: the terms are lower-cased, names and descriptions may not be"
+
+MISTAKES: tuple[tuple[str, Callable[[str, str, list[str]], int]], ...] = (
+    (
+        " — count a term once per field, not once per occurrence",
+        lambda name, desc, terms: sum(2 * name.lower().count(t) + desc.lower().count(t) for t in terms),
     ),
-    " — compare in lower case: the terms are lower-cased, names and descriptions may not be": lambda name, desc, terms: (
-        sum(2 * (t in name) + (t in desc) for t in terms)
+    (LOWER_CASE, lambda name, desc, terms: sum(2 * (t in name) + (t in desc) for t in terms)),
+    (LOWER_CASE, lambda name, desc, terms: sum(2 * (t in name.lower()) + (t in desc) for t in terms)),
+    (LOWER_CASE, lambda name, desc, terms: sum(2 * (t in name) + (t in desc.lower()) for t in terms)),
+    (
+        " — a hit in the name is worth 2",
+        lambda name, desc, terms: sum((t in name.lower()) + (t in desc.lower()) for t in terms),
     ),
-    " — a hit in the name is worth 2": lambda name, desc, terms: sum(
-        (t in name.lower()) + (t in desc.lower()) for t in terms
+    (
+        " — a term counts wherever it occurs in a field, inside a word too ('rain' is in 'book_train')",
+        lambda name, desc, terms: sum(2 * (t in _words(name)) + (t in _words(desc)) for t in terms),
     ),
-    " — a term counts wherever it occurs in a field, inside a word too ('rain' is in 'book_train')": lambda name, desc, terms: (
-        sum(2 * (t in _words(name)) + (t in _words(desc)) for t in terms)
+    (
+        " — a term in both the name and the description scores in both: 2 + 1",
+        lambda name, desc, terms: sum(2 if t in name.lower() else int(t in desc.lower()) for t in terms),
     ),
-    " — a term in both the name and the description scores in both: 2 + 1": lambda name, desc, terms: sum(
-        2 if t in name.lower() else int(t in desc.lower()) for t in terms
-    ),
-}
-"""The usual wrong rules, each as the score it gives."""
+)
+"""The usual wrong rules, each with its tip and the score it gives (one tip may have several rules: a
+field left in its case, either one or both)."""
 
 
 def _words(text: str) -> set[str]:
@@ -111,12 +138,12 @@ def _words(text: str) -> set[str]:
 def _tip(misses: list[tuple[Any, list[str], Any, int]]) -> str:
     """The mistake of a wrong score: the one usual wrong rule that gives the learner's score on every
     miss — never a guess from one miss that two rules explain alike — or "" when none (or several) does."""
-    tips = [
+    tips = {
         tip
-        for tip, rule in MISTAKES.items()
+        for tip, rule in MISTAKES
         if all(got == rule(spec.name, spec.description, terms) for spec, terms, got, _ in misses)
-    ]
-    return tips[0] if len(tips) == 1 else ""
+    }
+    return tips.pop() if len(tips) == 1 else ""
 
 
 TARGET = "refund_payment"

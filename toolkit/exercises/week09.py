@@ -91,6 +91,11 @@ def check_chain(fn: Any) -> Verdict:
     shop = shop_provider()
     try:
         exposed = attempt(fn, shop)
+        if isinstance(exposed, type):  # its provide() is a plain function: the request would be its `self`
+            return wrong(
+                f"expose() returned the class {exposed.__name__} itself, not a provider made with it: return an "
+                f"instance ({exposed.__name__}(provider)), as filter_tools / rename_tools return one"
+            )
         if not callable(getattr(exposed, "provide", None)):
             return wrong(
                 f"expose() returned {show(exposed)}, not a tool provider; return the provider that "

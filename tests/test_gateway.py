@@ -570,6 +570,79 @@ def test_a_number_json_cannot_hold_is_named_with_its_parameter(raw, message_text
     }
 
 
+PAST_64_BITS = "an integer past 64 bits"
+INT64 = "9223372036854775807"
+
+
+@pytest.mark.parametrize(
+    "field, literal, message_text, code",
+    [
+        (
+            "seed",
+            "18446744073709551621",
+            f"Invalid 'seed': integer above maximum value. Expected a value <= {INT64}, but got {PAST_64_BITS} "
+            "instead.",
+            "integer_above_max_value",
+        ),
+        (
+            "seed",
+            "-9223372036854775809",
+            f"Invalid 'seed': integer below minimum value. Expected a value >= -{int(INT64) + 1}, but got "
+            f"{PAST_64_BITS} instead.",
+            "integer_below_min_value",
+        ),
+        (
+            "seed",
+            "9223372036854775808",
+            f"Invalid 'seed': integer above maximum value. Expected a value <= {INT64}, but got 9223372036854775808 "
+            "instead.",
+            "integer_above_max_value",
+        ),
+        (
+            "max_tokens",
+            "123456789012345678901234",
+            f"Invalid 'max_tokens': integer above maximum value. Expected a value <= {INT64}, but got {PAST_64_BITS} "
+            "instead.",
+            "integer_above_max_value",
+        ),
+        (
+            "max_completion_tokens",
+            "-123456789012345678901234",
+            f"Invalid 'max_completion_tokens': expected an integer of at least 1, but got {PAST_64_BITS} instead.",
+            "invalid_value",
+        ),
+        (
+            "n",
+            "18446744073709551621",
+            f"Invalid 'n': integer above maximum value. Expected a value <= 128, but got {PAST_64_BITS} instead.",
+            "integer_above_max_value",
+        ),
+        (
+            "top_logprobs",
+            "18446744073709551621",
+            f"Invalid 'top_logprobs': integer above maximum value. Expected a value <= 20, but got {PAST_64_BITS} "
+            "instead.",
+            "integer_above_max_value",
+        ),
+    ],
+)
+def test_an_integer_past_64_bits_is_out_of_range_not_a_number_of_another_type(field, literal, message_text, code):
+    """Before: orjson reads an integer past 64 bits as a float, so a 20-digit seed was 'expected an
+    integer, but got a number' and a huge max_tokens 'got 1.2345678901234568e+23': untrue of what was sent."""
+    raw = HI + f'"logprobs":true,"{field}":{literal}}}'.encode()
+    reply = handle_http("POST", "/v1/chat/completions", {"content-type": "application/json"}, raw, GatewayConfig())
+    assert (reply.status, error(reply)) == (
+        400,
+        {"message": message_text, "type": "invalid_request_error", "param": field, "code": code},
+    )
+
+
+def test_a_whole_float_within_64_bits_is_still_a_number_where_an_integer_is_due():
+    raw = HI + b'"seed":5.0}'
+    reply = handle_http("POST", "/v1/chat/completions", {"content-type": "application/json"}, raw, GatewayConfig())
+    assert error(reply)["message"] == "Invalid type for 'seed': expected an integer, but got a number instead."
+
+
 @pytest.mark.parametrize("raw", [b"\xff{}", b'{"a":"\\ud800"}'])
 def test_other_bodies_orjson_refuses_keep_the_plain_message(raw):
     reply = handle_http("POST", "/v1/chat/completions", {"content-type": "application/json"}, raw, GatewayConfig())

@@ -643,6 +643,53 @@ def test_a_whole_float_within_64_bits_is_still_a_number_where_an_integer_is_due(
     assert error(reply)["message"] == "Invalid type for 'seed': expected an integer, but got a number instead."
 
 
+UTF8_ONLY = "JSON is read as UTF-8 only. Send the body as UTF-8."
+SENT = json.dumps({"model": "m", "messages": [{"role": "user", "content": "héllo"}]}, ensure_ascii=False)
+
+
+@pytest.mark.parametrize(
+    "raw, content_type, why",
+    [
+        (SENT.encode("utf-16"), "application/json", "it is UTF-16 (it starts with UTF-16's byte order mark)"),
+        (SENT.encode("utf-16-be"), "application/json", "it is UTF-16 (the zero bytes among its first four say so)"),
+        (
+            SENT.encode("utf-16-le"),
+            "application/json; charset=utf-16le",
+            "it is UTF-16 (the zero bytes among its first four say so)",
+        ),
+        (SENT.encode("utf-32"), "application/json", "it is UTF-32 (it starts with UTF-32's byte order mark)"),
+        (SENT.encode("utf-32-le"), "application/json", "it is UTF-32 (the zero bytes among its first four say so)"),
+        (
+            SENT.encode("latin-1"),
+            "application/json; charset=ISO-8859-1",
+            "it is not valid UTF-8: its Content-Type says charset=ISO-8859-1",
+        ),
+    ],
+)
+def test_a_body_in_another_encoding_is_told_so(raw, content_type, why):
+    """Before: a UTF-16 body (PowerShell's, .NET's default) was 'not valid UTF-8 JSON' with a BOM, and
+    without one 'Expecting property name enclosed in double quotes at line 1, column 2' (its zero bytes
+    are valid UTF-8); a latin-1 body whose header named its charset was not told why."""
+    reply = handle_http("POST", "/v1/chat/completions", {"content-type": content_type}, raw, GatewayConfig())
+    assert (reply.status, error(reply)["message"], error(reply)["code"]) == (
+        400,
+        f"{CANNOT}{why}, and {UTF8_ONLY}",
+        "invalid_json",
+    )
+
+
+def test_a_charset_named_beside_a_utf8_body_changes_nothing():
+    """RFC 8259 defines no charset parameter for application/json: a UTF-8 body is read as UTF-8."""
+    reply = handle_http(
+        "POST",
+        "/v1/chat/completions",
+        {"content-type": "application/json; charset=utf-16"},
+        SENT.encode(),
+        GatewayConfig(),
+    )
+    assert reply.status == 200
+
+
 @pytest.mark.parametrize("raw", [b"\xff{}", b'{"a":"\\ud800"}'])
 def test_other_bodies_orjson_refuses_keep_the_plain_message(raw):
     reply = handle_http("POST", "/v1/chat/completions", {"content-type": "application/json"}, raw, GatewayConfig())

@@ -66,6 +66,7 @@ from toolkit.gateway.wire import (
     truncate_events,
 )
 from toolkit.tokens import estimate_tokens
+from toolkit.unicode import cut
 
 MODES = ("A", "B", "C", "D", "E")
 FAULTS = ("rate_limit", "server_error", "slow", "truncate")
@@ -443,7 +444,7 @@ def _parse(headers: dict[str, str], body: bytes, config: GatewayConfig) -> tuple
     try:
         return read_body(body)  # orjson's: strict, UTF-8 only, no NaN, no lone surrogates
     except orjson.JSONDecodeError:
-        raise unparsable(body) from None
+        raise unparsable(body, headers.get("content-type", "")) from None
 
 
 def _within(body: bytes, config: GatewayConfig) -> None:
@@ -497,15 +498,24 @@ def _int_or_marked(literal: str) -> float:
     return int(literal) if len(literal) < 300 else _finite_or_marked(literal)
 
 
-def unparsable(body: bytes) -> RequestError:
+def unparsable(body: bytes, content_type: str = "") -> RequestError:
     """Why orjson refused `body`, as the 400 to answer. Runs on the error path only: a body
     whose syntax is JSON but holds NaN, Infinity or a number past a double's range (`1e999`)
     is named with the parameter holding it; a syntax error is told with its line and column (the
-    standard library's words), a byte order mark and a nesting past orjson's limit as such; bytes
-    that are no UTF-8, or a lone surrogate, keep the plain message."""
+    standard library's words), a byte order mark and a nesting past orjson's limit as such; a body
+    in UTF-16 or UTF-32 (`_other_encoding`), or not UTF-8 under a `content_type` naming another
+    charset, as such; other bytes that are no UTF-8, or a lone surrogate, keep the plain message."""
+    other = _other_encoding(body)
+    if other is not None:
+        return _invalid(f"{other}, and {_UTF8_ONLY}")
     try:
         text = body.decode("utf-8")
     except UnicodeDecodeError:
+        charset = _charset(content_type)
+        if charset is not None and charset.lower().replace("-", "") != "utf8":
+            return _invalid(
+                f"it is not valid UTF-8: its Content-Type says charset={cut(charset, 40)}, and {_UTF8_ONLY}"
+            )
         return _invalid("it is not valid UTF-8 JSON.")
     if text.startswith("\ufeff"):
         return _invalid("it starts with a byte order mark (BOM), which JSON does not allow. Send it without.")
@@ -533,6 +543,42 @@ def unparsable(body: bytes) -> RequestError:
         param=param,
         code="invalid_json",
     )
+
+
+_UTF8_ONLY = "JSON is read as UTF-8 only. Send the body as UTF-8."
+_BOMS = (
+    (b"\xff\xfe\x00\x00", "UTF-32"),
+    (b"\x00\x00\xfe\xff", "UTF-32"),
+    (b"\xff\xfe", "UTF-16"),
+    (b"\xfe\xff", "UTF-16"),
+)
+_ZEROS: dict[tuple[bool, ...], str] = {
+    (True, True, True, False): "UTF-32",
+    (False, True, True, True): "UTF-32",
+    (True, False, True, False): "UTF-16",
+    (False, True, False, True): "UTF-16",
+}
+"""Which of a body's first four bytes are zero → its encoding: RFC 4627's way to tell them, since JSON
+starts with two ASCII characters (UTF-8 JSON starts with no zero byte)."""
+
+
+def _other_encoding(body: bytes) -> str | None:
+    """What `body` is, when it is JSON in UTF-16 or UTF-32 (PowerShell and .NET write UTF-16), else None."""
+    for bom, name in _BOMS:
+        if body.startswith(bom):
+            return f"it is {name} (it starts with {name}'s byte order mark)"
+    zeros: tuple[bool, ...] = tuple(byte == 0 for byte in body[:4])
+    guess = _ZEROS.get(zeros)
+    return f"it is {guess} (the zero bytes among its first four say so)" if guess else None
+
+
+def _charset(content_type: str) -> str | None:
+    """The `charset` parameter of a Content-Type header (`application/json; charset="latin-1"`), or None."""
+    for parameter in content_type.split(";")[1:]:
+        name, _, value = parameter.partition("=")
+        if name.strip().lower() == "charset":
+            return value.strip().strip('"') or None
+    return None
 
 
 def _apply_fault(reply: Reply, fault: str | None, config: GatewayConfig) -> Reply:

@@ -410,12 +410,14 @@ def _meant(path: str) -> str:
 def _overrides(headers: dict[str, str], config: GatewayConfig, fault: str | None) -> tuple[GatewayConfig, str | None]:
     if MODE_HEADER not in headers and FAULT_HEADER not in headers:  # the common case
         return config, fault
-    mode = headers.get(MODE_HEADER, "").strip().upper()
+    mode = as_sent(headers.get(MODE_HEADER, "")).strip().upper()
     if mode and mode not in MODES:
         raise RequestError(
-            f"Unknown {MODE_HEADER} {mode!r}; use one of {', '.join(MODES)}.", param=MODE_HEADER, code="invalid_header"
+            f"Unknown {MODE_HEADER} {mode!r}; use one of {', '.join(MODES)}.",
+            param=MODE_HEADER,
+            code="invalid_header",
         )
-    fault = fault or headers.get(FAULT_HEADER, "").strip().lower() or None
+    fault = fault or as_sent(headers.get(FAULT_HEADER, "")).strip().lower() or None
     if fault is not None and fault not in FAULTS:
         raise RequestError(
             f"Unknown {FAULT_HEADER} {fault!r}; use one of {', '.join(FAULTS)}.",
@@ -423,6 +425,16 @@ def _overrides(headers: dict[str, str], config: GatewayConfig, fault: str | None
             code="invalid_header",
         )
     return (replace(config, mode=mode) if mode and mode != config.mode else config), fault
+
+
+def as_sent(value: str) -> str:
+    """A header's value as the client wrote it, to quote in an error: the HTTP server reads a header's
+    bytes as latin-1 (each byte one character), so UTF-8 bytes (`é`, a zero-width space pasted along)
+    are read again as UTF-8; bytes that are no UTF-8 (and a value a transport gave as text) stay as they are."""
+    try:
+        return value.encode("latin-1").decode("utf-8")
+    except UnicodeError:
+        return value
 
 
 def _parse(headers: dict[str, str], body: bytes, config: GatewayConfig) -> tuple[Any, ToolSet | None]:
@@ -433,7 +445,7 @@ def _parse(headers: dict[str, str], body: bytes, config: GatewayConfig) -> tuple
         media = media.split(";", 1)[0].strip().lower()
     if media != JSON_TYPE:
         raise RequestError(
-            f"Unsupported content type {media or '(none)'!r}; send '{JSON_TYPE}'.",
+            f"Unsupported content type {as_sent(media) or '(none)'!r}; send '{JSON_TYPE}'.",
             code="unsupported_media_type",
             status=415,
         )

@@ -972,3 +972,42 @@ def test_a_rules_file_over_its_cap_is_refused_unread_and_one_at_the_cap_is_read(
     )
     monkeypatch.setattr(rules, "MAX_RULES_BYTES", size)
     assert load_rules(path).order_id.pattern
+
+
+LONG_ANSWER = {
+    "type": "object",
+    "properties": {f"p{i}": {"type": "string", "minLength": 10_000} for i in range(100)},
+    "required": [f"p{i}" for i in range(100)],
+}
+
+
+def test_the_default_output_limit_is_a_real_models():
+    assert GatewayConfig().max_output_tokens == 32_768
+
+
+@pytest.mark.parametrize("asked", [None, 10**9])
+def test_an_answer_longer_than_the_output_limit_is_cut_there_as_a_models_is(asked):
+    """Before: a schema of 100 strings of at least 10,000 characters was answered whole (a megabyte,
+    250,000 tokens; with n: 8 and a stream, 272 MB built in 28 s): no limit but the request's own.
+    Now the answer stops at `max_output_tokens` (or a lower max_tokens), finish_reason "length"."""
+    config = GatewayConfig(max_output_tokens=1_000)
+    request = {"model": "m", "messages": [{"role": "user", "content": "hi"}], "n": 3}
+    request["response_format"] = {"type": "json_schema", "json_schema": {"name": "x", "schema": LONG_ANSWER}}
+    if asked is not None:
+        request["max_tokens"] = asked
+    reply = respond(request, config)
+    choices = reply.body["choices"]
+    assert [c["finish_reason"] for c in choices] == ["length"] * 3
+    assert estimate_tokens(choices[0]["message"]["content"]) == 1_000
+    assert reply.body["usage"]["completion_tokens"] == 3 * 1_000
+
+
+def test_tool_arguments_longer_than_the_output_limit_are_cut_there():
+    config = GatewayConfig(max_output_tokens=1_000)
+    tool = {"type": "function", "function": {"name": "save_notes", "parameters": LONG_ANSWER}}
+    request = {"model": "m", "messages": [{"role": "user", "content": "save notes"}], "tools": [tool]}
+    request["tool_choice"] = "required"
+    body = respond(request, config).body
+    call = body["choices"][0]["message"]["tool_calls"][0]["function"]
+    assert body["choices"][0]["finish_reason"] == "length"
+    assert estimate_tokens(call["name"] + call["arguments"]) <= 1_000

@@ -9,7 +9,8 @@ near miss — no /v1, a trailing slash — names the route meant), content type 
 always a typed OpenAI-style error, never a 500. Same request → same bytes: ids come from a
 hash of the request, `created` is fixed, `usage` is `estimate_tokens` (with OpenAI's
 `prompt_tokens_details` / `completion_tokens_details`, all zero). `max_tokens`, `stop` and
-`response_format` shape the reply (`toolkit.gateway.shape`); `n` > 1 answers that many choices,
+`response_format` shape the reply (`toolkit.gateway.shape`), and no answer is longer than the
+model's output limit (`GatewayConfig.max_output_tokens`: cut there, finish_reason "length"); `n` > 1 answers that many choices,
 all the same turn (the rules are deterministic), each tool call with an id of its own.
 
 Modes (`GatewayConfig.mode`, or per request the `X-Fake-Mode` header), as week 3's probe (section 1) tells them apart:
@@ -101,11 +102,21 @@ class GatewayConfig:
     """The fixed `created` timestamp of every response (2026-01-01T00:00:00Z)."""
     delta_chars: int = 8
     """Characters per streamed content delta / argument fragment."""
+    max_output_tokens: int = 32_768
+    """The most tokens one answer holds (its text, or its tool calls), as a model's output limit
+    (gpt-4.1's): a longer one (a structured answer or arguments of huge `minLength`s) is cut there,
+    finish_reason "length", as a lower `max_tokens` cuts it."""
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:
             raise ConfigurationError(f"GatewayConfig: unknown mode {self.mode!r}; use one of {', '.join(MODES)}")
-        for name, least in (("retry_after_s", 0), ("max_body_bytes", 1), ("delta_chars", 1), ("created", 0)):
+        for name, least in (
+            ("retry_after_s", 0),
+            ("max_body_bytes", 1),
+            ("delta_chars", 1),
+            ("created", 0),
+            ("max_output_tokens", 1),
+        ):
             value = getattr(self, name)
             if type(value) is not int or value < least:
                 raise ConfigurationError(f"GatewayConfig: {name}={value!r}; use a whole number of at least {least}")
@@ -203,7 +214,7 @@ def _turn(request: dict, digest: str, prompt: int | None, decision: Decision, co
             }
             for i, c in enumerate(decision.calls)
         )
-    content, calls, finish = _shaped(request, content, calls, config.rules)
+    content, calls, finish = _shaped(request, content, calls, config)
     return Turn(
         id=f"chatcmpl-{digest[:24]}",
         model=request["model"],
@@ -235,19 +246,22 @@ def _usage(prompt: int, content: str | None, calls: tuple[dict[str, Any], ...]) 
 
 
 def _shaped(
-    request: dict, content: str | None, calls: tuple[dict[str, Any], ...], rules: Rules
+    request: dict, content: str | None, calls: tuple[dict[str, Any], ...], config: GatewayConfig
 ) -> tuple[str | None, tuple[dict[str, Any], ...], str | None]:
-    """`response_format`, `stop` and the token limit applied (see `toolkit.gateway.shape`);
-    the finish reason when it is not the usual one ("length")."""
-    if _SHAPING.isdisjoint(request.keys()):  # the common case: nothing to shape
-        return content, calls, None
+    """`response_format`, `stop` and the token limit (the request's, at most the model's own
+    `max_output_tokens`) applied (see `toolkit.gateway.shape`); the finish reason when it is not the
+    usual one ("length")."""
+    most = config.max_output_tokens
+    if _SHAPING.isdisjoint(request.keys()) and _chars(content, calls) <= most:  # the common case: nothing
+        return content, calls, None  # to shape (a text has at most as many tokens as characters)
     if content is not None and not calls:
         if request.get("response_format") is not None:
-            content = formatted(content, request, _said(request["messages"]), rules)
+            content = formatted(content, request, _said(request["messages"]), config.rules)
         if request.get("stop") is not None:
             content = stopped(content, request["stop"])
-    limit = token_limit(request)
-    if limit is None:
+    asked = token_limit(request)
+    limit = most if asked is None else min(asked, most)
+    if _chars(content, calls) <= limit:
         return content, calls, None
     cut = False
     if content is not None and _tokens(content) > limit:
@@ -259,6 +273,11 @@ def _shaped(
 
 
 _SHAPING = frozenset(("response_format", "stop", "max_tokens", "max_completion_tokens"))
+
+
+def _chars(content: str | None, calls: tuple[dict[str, Any], ...]) -> int:
+    """How many characters an answer has (its text, each call's name and arguments): at least its tokens."""
+    return len(content or "") + sum(len(c["function"]["name"]) + len(c["function"]["arguments"]) for c in calls)
 
 
 def _said(messages: list[dict]) -> str:

@@ -10,6 +10,7 @@ from openai.types.chat import ChatCompletion, ChatCompletionChunk
 from toolkit.errors import ConfigurationError
 from toolkit.gateway.core import GatewayConfig, handle_http, respond
 from toolkit.gateway.rules import load_rules
+from toolkit.gateway.server import Gateway
 from toolkit.tokens import estimate_tokens
 
 PROBE = "帮我查一下订单 SN202610200001 现在到哪了？"
@@ -1011,3 +1012,28 @@ def test_tool_arguments_longer_than_the_output_limit_are_cut_there():
     call = body["choices"][0]["message"]["tool_calls"][0]["function"]
     assert body["choices"][0]["finish_reason"] == "length"
     assert estimate_tokens(call["name"] + call["arguments"]) <= 1_000
+
+
+@pytest.mark.parametrize(
+    "target",
+    ["http://127.0.0.1:18083/v1/chat/completions", "HTTPS://localhost/v1/chat/completions?api-version=1"],
+)
+def test_a_request_target_in_absolute_form_is_its_path(target):
+    """RFC 9112 3.2.2: a server must accept the absolute form (`POST http://host/v1/chat/completions`,
+    as a client sends it through a proxy). Before: 404 'Unknown request URL: POST http://…/v1/chat/
+    completions … Did you mean POST /v1/chat/completions?', the very route asked for."""
+    body = b'{"model":"m","messages":[{"role":"user","content":"hi"}]}'
+    reply = handle_http("POST", target, {"content-type": "application/json"}, body, GatewayConfig())
+    assert reply.status == 200 and reply.body["object"] == "chat.completion"
+    models = handle_http("GET", "http://127.0.0.1/v1/models", {}, b"", GatewayConfig())
+    assert models.status == 200 and models.body["object"] == "list"
+    gateway = Gateway(faults=["rate_limit"])  # a chat request: it takes the scheduled fault
+    assert gateway.handle("POST", target, {"content-type": "application/json"}, body).status == 429
+
+
+def test_a_target_with_a_scheme_but_no_path_is_unknown():
+    reply = handle_http("POST", "http://127.0.0.1", {"content-type": "application/json"}, b"{}", GatewayConfig())
+    assert (reply.status, error(reply)["message"]) == (
+        404,
+        "Unknown request URL: POST /. Please check the URL for typos.",
+    )

@@ -4,7 +4,7 @@ pure functions, so that the HTTP server and the in-process transport are thin sh
 `respond(request, config)` answers one parsed request with a `Reply`; `handle_http(method,
 path, headers, body, config, fault, request_id)` adds the envelope: routing (`POST
 /v1/chat/completions`, `GET /v1/models`, `GET /v1/models/{id}`, an id such as `org/model` too; HEAD where GET is; a 404 for a
-near miss — no /v1, a trailing slash — names the route meant), content type (415), size
+near miss — no /v1, a trailing slash — names the route meant; a target in absolute form, `http://host/v1/…`, is its path), content type (415), size
 (413, after a gzip or deflate body is undone), JSON (400; a number JSON cannot hold, `NaN` or `1e999`, is named with its parameter), headers (`x-request-id` from the shell's counter), faults. Bad input is
 always a typed OpenAI-style error, never a 500. Same request → same bytes: ids come from a
 hash of the request, `created` is fixed, `usage` is `estimate_tokens` (with OpenAI's
@@ -373,7 +373,7 @@ def _handle(
     method: str, path: str, headers: Mapping[str, str], body: bytes, config: GatewayConfig, fault: str | None
 ) -> Reply:
     headers = {k.lower(): v for k, v in headers.items()}
-    path = path.split("?", 1)[0]
+    path = request_path(path)
     try:
         _route(method.upper(), path)
         if path == MODELS_PATH:
@@ -398,6 +398,17 @@ def _handle(
 
 
 _ALLOWED = {CHAT_PATH: "POST", MODELS_PATH: "GET"}
+
+
+def request_path(target: str) -> str:
+    """The path a request target names, without its query: `/v1/models` of `/v1/models?x=1`, and of
+    the absolute form `http://host:port/v1/models` (a proxy's, which RFC 9112 3.2.2 says a server must
+    take too; `/` when it names no path)."""
+    path = target.split("?", 1)[0]
+    scheme, sep, rest = path.partition("://")
+    if sep and scheme.lower() in ("http", "https"):
+        return "/" + rest.partition("/")[2]
+    return path
 
 
 def _route(method: str, path: str) -> None:

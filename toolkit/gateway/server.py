@@ -55,7 +55,7 @@ from dataclasses import replace
 from typing import Any
 
 from toolkit.errors import ConfigurationError, a_or_an
-from toolkit.gateway.core import CHAT_PATH, FAULTS, GatewayConfig, as_sent, handle_http
+from toolkit.gateway.core import CHAT_PATH, FAULTS, GatewayConfig, as_sent, handle_http, request_path
 from toolkit.gateway.wire import Reply, error_reply
 from toolkit.unicode import cut
 
@@ -116,7 +116,7 @@ class Gateway:
 
     def handle(self, method: str, path: str, headers: Mapping[str, str], body: bytes) -> Reply:
         """One HTTP exchange; a chat request consumes the next scheduled fault."""
-        chat = method.upper() == "POST" and path.split("?", 1)[0] == CHAT_PATH
+        chat = method.upper() == "POST" and request_path(path) == CHAT_PATH
         fault, number = self._next(chat)
         return handle_http(method, path, headers, body, self.config, fault=fault, request_id=f"req_{number:032x}")
 

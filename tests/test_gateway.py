@@ -10,6 +10,7 @@ from openai.types.chat import ChatCompletion, ChatCompletionChunk
 from toolkit.errors import ConfigurationError
 from toolkit.gateway.core import GatewayConfig, handle_http, respond
 from toolkit.gateway.rules import load_rules
+from toolkit.gateway.server import Gateway
 from toolkit.tokens import estimate_tokens
 
 PROBE = "帮我查一下订单 SN202610200001 现在到哪了？"
@@ -570,6 +571,126 @@ def test_a_number_json_cannot_hold_is_named_with_its_parameter(raw, message_text
     }
 
 
+PAST_64_BITS = "an integer past 64 bits"
+INT64 = "9223372036854775807"
+
+
+@pytest.mark.parametrize(
+    "field, literal, message_text, code",
+    [
+        (
+            "seed",
+            "18446744073709551621",
+            f"Invalid 'seed': integer above maximum value. Expected a value <= {INT64}, but got {PAST_64_BITS} "
+            "instead.",
+            "integer_above_max_value",
+        ),
+        (
+            "seed",
+            "-9223372036854775809",
+            f"Invalid 'seed': integer below minimum value. Expected a value >= -{int(INT64) + 1}, but got "
+            f"{PAST_64_BITS} instead.",
+            "integer_below_min_value",
+        ),
+        (
+            "seed",
+            "9223372036854775808",
+            f"Invalid 'seed': integer above maximum value. Expected a value <= {INT64}, but got 9223372036854775808 "
+            "instead.",
+            "integer_above_max_value",
+        ),
+        (
+            "max_tokens",
+            "123456789012345678901234",
+            f"Invalid 'max_tokens': integer above maximum value. Expected a value <= {INT64}, but got {PAST_64_BITS} "
+            "instead.",
+            "integer_above_max_value",
+        ),
+        (
+            "max_completion_tokens",
+            "-123456789012345678901234",
+            f"Invalid 'max_completion_tokens': expected an integer of at least 1, but got {PAST_64_BITS} instead.",
+            "invalid_value",
+        ),
+        (
+            "n",
+            "18446744073709551621",
+            f"Invalid 'n': integer above maximum value. Expected a value <= 128, but got {PAST_64_BITS} instead.",
+            "integer_above_max_value",
+        ),
+        (
+            "top_logprobs",
+            "18446744073709551621",
+            f"Invalid 'top_logprobs': integer above maximum value. Expected a value <= 20, but got {PAST_64_BITS} "
+            "instead.",
+            "integer_above_max_value",
+        ),
+    ],
+)
+def test_an_integer_past_64_bits_is_out_of_range_not_a_number_of_another_type(field, literal, message_text, code):
+    """Before: orjson reads an integer past 64 bits as a float, so a 20-digit seed was 'expected an
+    integer, but got a number' and a huge max_tokens 'got 1.2345678901234568e+23': untrue of what was sent."""
+    raw = HI + f'"logprobs":true,"{field}":{literal}}}'.encode()
+    reply = handle_http("POST", "/v1/chat/completions", {"content-type": "application/json"}, raw, GatewayConfig())
+    assert (reply.status, error(reply)) == (
+        400,
+        {"message": message_text, "type": "invalid_request_error", "param": field, "code": code},
+    )
+
+
+def test_a_whole_float_within_64_bits_is_still_a_number_where_an_integer_is_due():
+    raw = HI + b'"seed":5.0}'
+    reply = handle_http("POST", "/v1/chat/completions", {"content-type": "application/json"}, raw, GatewayConfig())
+    assert error(reply)["message"] == "Invalid type for 'seed': expected an integer, but got a number instead."
+
+
+UTF8_ONLY = "JSON is read as UTF-8 only. Send the body as UTF-8."
+SENT = json.dumps({"model": "m", "messages": [{"role": "user", "content": "héllo"}]}, ensure_ascii=False)
+
+
+@pytest.mark.parametrize(
+    "raw, content_type, why",
+    [
+        (SENT.encode("utf-16"), "application/json", "it is UTF-16 (it starts with UTF-16's byte order mark)"),
+        (SENT.encode("utf-16-be"), "application/json", "it is UTF-16 (the zero bytes among its first four say so)"),
+        (
+            SENT.encode("utf-16-le"),
+            "application/json; charset=utf-16le",
+            "it is UTF-16 (the zero bytes among its first four say so)",
+        ),
+        (SENT.encode("utf-32"), "application/json", "it is UTF-32 (it starts with UTF-32's byte order mark)"),
+        (SENT.encode("utf-32-le"), "application/json", "it is UTF-32 (the zero bytes among its first four say so)"),
+        (
+            SENT.encode("latin-1"),
+            "application/json; charset=ISO-8859-1",
+            "it is not valid UTF-8: its Content-Type says charset=ISO-8859-1",
+        ),
+    ],
+)
+def test_a_body_in_another_encoding_is_told_so(raw, content_type, why):
+    """Before: a UTF-16 body (PowerShell's, .NET's default) was 'not valid UTF-8 JSON' with a BOM, and
+    without one 'Expecting property name enclosed in double quotes at line 1, column 2' (its zero bytes
+    are valid UTF-8); a latin-1 body whose header named its charset was not told why."""
+    reply = handle_http("POST", "/v1/chat/completions", {"content-type": content_type}, raw, GatewayConfig())
+    assert (reply.status, error(reply)["message"], error(reply)["code"]) == (
+        400,
+        f"{CANNOT}{why}, and {UTF8_ONLY}",
+        "invalid_json",
+    )
+
+
+def test_a_charset_named_beside_a_utf8_body_changes_nothing():
+    """RFC 8259 defines no charset parameter for application/json: a UTF-8 body is read as UTF-8."""
+    reply = handle_http(
+        "POST",
+        "/v1/chat/completions",
+        {"content-type": "application/json; charset=utf-16"},
+        SENT.encode(),
+        GatewayConfig(),
+    )
+    assert reply.status == 200
+
+
 @pytest.mark.parametrize("raw", [b"\xff{}", b'{"a":"\\ud800"}'])
 def test_other_bodies_orjson_refuses_keep_the_plain_message(raw):
     reply = handle_http("POST", "/v1/chat/completions", {"content-type": "application/json"}, raw, GatewayConfig())
@@ -852,3 +973,67 @@ def test_a_rules_file_over_its_cap_is_refused_unread_and_one_at_the_cap_is_read(
     )
     monkeypatch.setattr(rules, "MAX_RULES_BYTES", size)
     assert load_rules(path).order_id.pattern
+
+
+LONG_ANSWER = {
+    "type": "object",
+    "properties": {f"p{i}": {"type": "string", "minLength": 10_000} for i in range(100)},
+    "required": [f"p{i}" for i in range(100)],
+}
+
+
+def test_the_default_output_limit_is_a_real_models():
+    assert GatewayConfig().max_output_tokens == 32_768
+
+
+@pytest.mark.parametrize("asked", [None, 10**9])
+def test_an_answer_longer_than_the_output_limit_is_cut_there_as_a_models_is(asked):
+    """Before: a schema of 100 strings of at least 10,000 characters was answered whole (a megabyte,
+    250,000 tokens; with n: 8 and a stream, 272 MB built in 28 s): no limit but the request's own.
+    Now the answer stops at `max_output_tokens` (or a lower max_tokens), finish_reason "length"."""
+    config = GatewayConfig(max_output_tokens=1_000)
+    request = {"model": "m", "messages": [{"role": "user", "content": "hi"}], "n": 3}
+    request["response_format"] = {"type": "json_schema", "json_schema": {"name": "x", "schema": LONG_ANSWER}}
+    if asked is not None:
+        request["max_tokens"] = asked
+    reply = respond(request, config)
+    choices = reply.body["choices"]
+    assert [c["finish_reason"] for c in choices] == ["length"] * 3
+    assert estimate_tokens(choices[0]["message"]["content"]) == 1_000
+    assert reply.body["usage"]["completion_tokens"] == 3 * 1_000
+
+
+def test_tool_arguments_longer_than_the_output_limit_are_cut_there():
+    config = GatewayConfig(max_output_tokens=1_000)
+    tool = {"type": "function", "function": {"name": "save_notes", "parameters": LONG_ANSWER}}
+    request = {"model": "m", "messages": [{"role": "user", "content": "save notes"}], "tools": [tool]}
+    request["tool_choice"] = "required"
+    body = respond(request, config).body
+    call = body["choices"][0]["message"]["tool_calls"][0]["function"]
+    assert body["choices"][0]["finish_reason"] == "length"
+    assert estimate_tokens(call["name"] + call["arguments"]) <= 1_000
+
+
+@pytest.mark.parametrize(
+    "target",
+    ["http://127.0.0.1:18083/v1/chat/completions", "HTTPS://localhost/v1/chat/completions?api-version=1"],
+)
+def test_a_request_target_in_absolute_form_is_its_path(target):
+    """RFC 9112 3.2.2: a server must accept the absolute form (`POST http://host/v1/chat/completions`,
+    as a client sends it through a proxy). Before: 404 'Unknown request URL: POST http://…/v1/chat/
+    completions … Did you mean POST /v1/chat/completions?', the very route asked for."""
+    body = b'{"model":"m","messages":[{"role":"user","content":"hi"}]}'
+    reply = handle_http("POST", target, {"content-type": "application/json"}, body, GatewayConfig())
+    assert reply.status == 200 and reply.body["object"] == "chat.completion"
+    models = handle_http("GET", "http://127.0.0.1/v1/models", {}, b"", GatewayConfig())
+    assert models.status == 200 and models.body["object"] == "list"
+    gateway = Gateway(faults=["rate_limit"])  # a chat request: it takes the scheduled fault
+    assert gateway.handle("POST", target, {"content-type": "application/json"}, body).status == 429
+
+
+def test_a_target_with_a_scheme_but_no_path_is_unknown():
+    reply = handle_http("POST", "http://127.0.0.1", {"content-type": "application/json"}, b"{}", GatewayConfig())
+    assert (reply.status, error(reply)["message"]) == (
+        404,
+        "Unknown request URL: POST /. Please check the URL for typos.",
+    )

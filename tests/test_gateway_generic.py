@@ -413,6 +413,48 @@ def test_a_schema_that_refers_to_itself_from_every_property_is_filled_within_the
     assert generic._MAX_STEPS / 4 < nodes(arguments) <= generic._MAX_STEPS + 5 * 9
 
 
+def written(value, seen=None) -> int:
+    """`nodes(value)`, counted once per distinct list or dict (a value repeated in an array is one
+    object many times over): how many values the JSON written from it holds, in linear time."""
+    seen = {} if seen is None else seen
+    if not isinstance(value, (dict, list)):
+        return 1
+    if id(value) not in seen:
+        children = value.values() if isinstance(value, dict) else value
+        seen[id(value)] = 1 + sum(written(v, seen) for v in children)
+    return seen[id(value)]
+
+
+@pytest.mark.parametrize("many", [10, 1000])
+def test_an_array_of_itself_with_many_items_is_written_within_the_budget(many):
+    """Before: `minItems` was reached by repeating one made item, whatever its size: an array of
+    at least 10 arrays of itself wrote 10**9 values at the depth limit (the answer's JSON never
+    ended; the gateway, which answers on one thread, answered nobody else). Each repeat now costs
+    its size from the budget: past it, the array stops short."""
+    schema = {"type": "object", "properties": {"a": {"$ref": "#/$defs/A"}}, "required": ["a"]}
+    schema["$defs"] = {"A": {"type": "array", "minItems": many, "items": {"$ref": "#/$defs/A"}}}
+    arguments = fill(schema, "widget report please")
+    assert written(arguments) <= 2 * generic._MAX_STEPS
+    assert nodes(arguments) == written(arguments) and len(arguments["a"]) >= 1
+
+
+def test_long_strings_repeated_in_arrays_of_arrays_are_written_within_the_budget():
+    """1,000 arrays of 1,000 strings of 10,000 characters: 10 GB of JSON, made in a moment of one
+    string and one array repeated. Each repeat costs its characters too: a few megabytes at most."""
+    inner = {"type": "array", "minItems": 1000, "items": {"type": "string", "minLength": 10_000}}
+    schema = {"type": "object", "properties": {"a": {"type": "array", "minItems": 1000, "items": inner}}}
+    schema["required"] = ["a"]
+    arguments = fill(schema, "widget report please")
+    assert len(json.dumps(arguments)) <= generic._MAX_STEPS * generic._CHARS_A_STEP
+
+
+def test_repeated_items_within_the_budget_are_all_made():
+    schema = {"type": "object", "properties": {"a": {"type": "array", "minItems": 50, "items": {
+        "type": "object", "properties": {"x": {"type": "integer"}, "y": {"type": "string"}}, "required": ["x", "y"]}}},
+        "required": ["a"]}  # fmt: skip
+    assert len(fill(schema, "widget report please")["a"]) == 50
+
+
 def test_all_of_chains_and_cycles_are_followed_a_bounded_depth():
     """`allOf` of two references to the next definition, twenty deep (2**20 paths), and an
     `allOf` that refers to itself (it used to raise RecursionError: a 500)."""

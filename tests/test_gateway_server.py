@@ -1,5 +1,6 @@
 """The gateway over real HTTP on loopback: `python -m toolkit gateway`, `running_gateway()`, the app."""
 
+import asyncio
 import json
 import socket
 import subprocess
@@ -204,3 +205,42 @@ def test_ctrl_c_stops_the_cli_with_one_line_and_exit_130():
         process.send_signal(signal.SIGINT)
         _, err = process.communicate(timeout=30)
     assert (process.returncode, err) == (130, "interrupted (Ctrl-C): stopped\n")
+
+
+def _asgi_post(app, headers: list[tuple[bytes, bytes]], body: bytes) -> dict:
+    """The JSON an ASGI `app` answers a POST to the chat route with these raw header bytes (no client
+    in between: a test client re-encodes header values)."""
+    scope = {
+        "type": "http",
+        "method": "POST",
+        "path": "/v1/chat/completions",
+        "headers": [(b"host", b"127.0.0.1"), (b"content-type", b"application/json"), *headers],
+        "server": ("127.0.0.1", 80),
+    }
+    sent: list[dict] = []
+
+    async def receive():
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    async def send(message):
+        sent.append(message)
+
+    asyncio.run(app(scope, receive, send))
+    return json.loads(b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body"))
+
+
+@pytest.mark.parametrize(
+    "sent, quoted",
+    [("é".encode(), "É"), ("\u200bslow".encode(), "\u200bslow"), (b"\xff", "\xff")],
+)
+def test_a_header_value_is_quoted_as_sent_in_utf8_else_byte_by_byte(sent, quoted):
+    """Before: every header was read as latin-1, so `X-Fake-Fault: \\u200bslow` (a zero-width space
+    pasted with the name) came back as 'â\\x80\\x8bslow', and é as 'Ã©': not what was sent."""
+    app = create_app(Gateway())
+    body = json.dumps({"model": "m", "messages": MESSAGES}).encode()
+    mode = _asgi_post(app, [(b"x-fake-mode", sent)], body)
+    fault = _asgi_post(app, [(b"x-fake-fault", sent)], body)
+    assert mode["error"]["message"] == f"Unknown x-fake-mode {quoted.upper()!r}; use one of A, B, C, D, E."
+    assert fault["error"]["message"] == (
+        f"Unknown x-fake-fault {quoted.lower()!r}; use one of rate_limit, server_error, slow, truncate."
+    )

@@ -69,7 +69,14 @@ and after how long, mid-stream too ("stream ended before [DONE]: the read timed 
 (a proxy's 200 with an error body): then it is worded and triaged as on `chat()`. The other way round, a gateway that
 answers `chat()` with an event stream (a relay that always streams) gets its events assembled.
 
-Leaves out: `n > 1`, logprobs, and retrying a stream once its first byte has arrived (a stream
+A reply is read up to `ChatClient.max_reply_bytes` (`MAX_REPLY_BYTES`, 64 MiB: OpenAI's longest
+completions, 128k tokens, stream in about 32 MB of chunks; an audio reply's base64 fits too), counted
+as the bytes arrive (`capped`): a gateway that sends more (a 200 MB body, an error as long, an event
+stream that never ends) gets a `ReplyTooLongError` (a `BadResponseError`) there, and its exchange
+records that the rest was not read.
+
+Leaves out: `n > 1`, logprobs, a bound on a reply's time (a stream that sends a keep-alive every
+minute for ever is stopped only by its bytes) or on the bytes a compressed body inflates to, and retrying a stream once its first byte has arrived (a stream
 that breaks is truncated, and a truncated stream is never executed).
 """
 
@@ -147,6 +154,61 @@ from toolkit.tools import redact
 from toolkit.unicode import cut, well_formed
 
 mask_urls_in_logs("httpx")  # httpx logs each request's URL at INFO: the base URL's password and `?api-key=` too
+
+
+MAX_REPLY_BYTES = 64 << 20
+"""How many bytes of one reply `ChatClient` reads at most (`ChatClient.max_reply_bytes`)."""
+TOO_LONG_HINT = (
+    "The gateway, or something between it and you, sent far more than a reply: check that LLM_BASE_URL is the "
+    "chat API's base URL; if its replies really are this long, raise ChatClient.max_reply_bytes."
+)
+
+
+class ReplyTooLongError(BadResponseError):
+    """A reply that went on past `ChatClient.max_reply_bytes` (`too_long`): the gateway's fault, as
+    any bad body is."""
+
+
+class _Capped(httpx.SyncByteStream):
+    """`inner`'s bytes, until more than `limit` of them have come (then `too_long`)."""
+
+    def __init__(self, inner: httpx.SyncByteStream, limit: int, status: int) -> None:
+        self.inner, self.limit, self.status = inner, limit, status
+
+    def __iter__(self) -> Iterator[bytes]:
+        size = 0
+        for piece in self.inner:
+            size += len(piece)
+            if size > self.limit:
+                raise too_long(self.limit, self.status)
+            yield piece
+
+    def close(self) -> None:
+        self.inner.close()
+
+
+def capped(response: httpx.Response, limit: int) -> None:
+    """Bound what reading `response` may take to `limit` bytes (a response not read yet): whichever
+    reader asks, `read()` for a whole reply or an error, `iter_text()` for a stream."""
+    stream = response.stream
+    if isinstance(stream, httpx.SyncByteStream):
+        response.stream = _Capped(stream, limit, response.status_code)
+
+
+def too_long(limit: int, status: int | None = None) -> ReplyTooLongError:
+    """The error for a reply that went on past `limit` bytes."""
+    error = ReplyTooLongError(
+        f"the reply went on past {limit:,} bytes (ChatClient.max_reply_bytes) and was not read further: no chat "
+        "completion is that long; nothing from it was used",
+        status=status,
+    )
+    error.hint = TOO_LONG_HINT
+    return error
+
+
+def too_long_note(limit: int) -> str:
+    """What an exchange records in place of a reply that went on past `limit` bytes."""
+    return f"<the reply went on past {limit:,} bytes: not read further>"
 
 
 @dataclass(frozen=True)
@@ -356,6 +418,9 @@ class ChatClient:
         self.schema_keywords_refused: list[str] = []
         """Tool-schema keywords this gateway refused (a relay to Gemini refuses
         `additionalProperties`); left out of every later request (`toolkit.chat.schema_keywords`)."""
+        self.max_reply_bytes: int = MAX_REPLY_BYTES
+        """How many bytes of one reply (a body, an error, an event stream) are read at most; a gateway
+        that sends more (a stream that never ends) gets a `ReplyTooLongError` there (`capped`)."""
         self._sleep = sleep
         self._http = httpx.Client(
             transport=transport,
@@ -485,6 +550,9 @@ class ChatClient:
             except httpx.TransportError as exc:
                 lines.append(f"<connection broke: {type(exc).__name__}>")
                 broke = self._broke(exc)
+            except ReplyTooLongError:
+                lines.append(too_long_note(self.max_reply_bytes))
+                raise
             except httpx.DecodingError as exc:
                 lines.append(f"<{type(exc).__name__}: {exc}>")
                 self._forget_key(exc)
@@ -557,6 +625,9 @@ class ChatClient:
                 pieces.append(piece)
         except httpx.TransportError as exc:
             return "".join(pieces), exc
+        except ReplyTooLongError:
+            self._record(body, response.status_code, too_long_note(self.max_reply_bytes), attempt)
+            raise
         except httpx.DecodingError as exc:
             self._record(body, response.status_code, f"<{type(exc).__name__}: {exc}>", attempt)
             self._forget_key(exc)
@@ -611,9 +682,13 @@ class ChatClient:
             self._record(body, None, f"<{type(exc).__name__}: {exc}>", attempt)
             self._forget_key(exc)
             raise _undecodable(exc) from exc
+        capped(response, self.max_reply_bytes)
         if response.status_code >= 300 or not stream:
             try:
                 response.read()
+            except ReplyTooLongError:
+                self._record(body, response.status_code, too_long_note(self.max_reply_bytes), attempt)
+                raise
             except httpx.DecodingError as exc:
                 self._record(body, response.status_code, f"<{type(exc).__name__}: {exc}>", attempt)
                 self._forget_key(exc)

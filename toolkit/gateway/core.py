@@ -4,12 +4,13 @@ pure functions, so that the HTTP server and the in-process transport are thin sh
 `respond(request, config)` answers one parsed request with a `Reply`; `handle_http(method,
 path, headers, body, config, fault, request_id)` adds the envelope: routing (`POST
 /v1/chat/completions`, `GET /v1/models`, `GET /v1/models/{id}`, an id such as `org/model` too; HEAD where GET is; a 404 for a
-near miss — no /v1, a trailing slash — names the route meant), content type (415), size
+near miss — no /v1, a trailing slash — names the route meant; a target in absolute form, `http://host/v1/…`, is its path), content type (415), size
 (413, after a gzip or deflate body is undone), JSON (400; a number JSON cannot hold, `NaN` or `1e999`, is named with its parameter), headers (`x-request-id` from the shell's counter), faults. Bad input is
 always a typed OpenAI-style error, never a 500. Same request → same bytes: ids come from a
 hash of the request, `created` is fixed, `usage` is `estimate_tokens` (with OpenAI's
 `prompt_tokens_details` / `completion_tokens_details`, all zero). `max_tokens`, `stop` and
-`response_format` shape the reply (`toolkit.gateway.shape`); `n` > 1 answers that many choices,
+`response_format` shape the reply (`toolkit.gateway.shape`), and no answer is longer than the
+model's output limit (`GatewayConfig.max_output_tokens`: cut there, finish_reason "length"); `n` > 1 answers that many choices,
 all the same turn (the rules are deterministic), each tool call with an id of its own.
 
 Modes (`GatewayConfig.mode`, or per request the `X-Fake-Mode` header), as week 3's probe (section 1) tells them apart:
@@ -66,6 +67,7 @@ from toolkit.gateway.wire import (
     truncate_events,
 )
 from toolkit.tokens import estimate_tokens
+from toolkit.unicode import cut
 
 MODES = ("A", "B", "C", "D", "E")
 FAULTS = ("rate_limit", "server_error", "slow", "truncate")
@@ -100,11 +102,21 @@ class GatewayConfig:
     """The fixed `created` timestamp of every response (2026-01-01T00:00:00Z)."""
     delta_chars: int = 8
     """Characters per streamed content delta / argument fragment."""
+    max_output_tokens: int = 32_768
+    """The most tokens one answer holds (its text, or its tool calls), as a model's output limit
+    (gpt-4.1's): a longer one (a structured answer or arguments of huge `minLength`s) is cut there,
+    finish_reason "length", as a lower `max_tokens` cuts it."""
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:
             raise ConfigurationError(f"GatewayConfig: unknown mode {self.mode!r}; use one of {', '.join(MODES)}")
-        for name, least in (("retry_after_s", 0), ("max_body_bytes", 1), ("delta_chars", 1), ("created", 0)):
+        for name, least in (
+            ("retry_after_s", 0),
+            ("max_body_bytes", 1),
+            ("delta_chars", 1),
+            ("created", 0),
+            ("max_output_tokens", 1),
+        ):
             value = getattr(self, name)
             if type(value) is not int or value < least:
                 raise ConfigurationError(f"GatewayConfig: {name}={value!r}; use a whole number of at least {least}")
@@ -202,7 +214,7 @@ def _turn(request: dict, digest: str, prompt: int | None, decision: Decision, co
             }
             for i, c in enumerate(decision.calls)
         )
-    content, calls, finish = _shaped(request, content, calls, config.rules)
+    content, calls, finish = _shaped(request, content, calls, config)
     return Turn(
         id=f"chatcmpl-{digest[:24]}",
         model=request["model"],
@@ -234,19 +246,22 @@ def _usage(prompt: int, content: str | None, calls: tuple[dict[str, Any], ...]) 
 
 
 def _shaped(
-    request: dict, content: str | None, calls: tuple[dict[str, Any], ...], rules: Rules
+    request: dict, content: str | None, calls: tuple[dict[str, Any], ...], config: GatewayConfig
 ) -> tuple[str | None, tuple[dict[str, Any], ...], str | None]:
-    """`response_format`, `stop` and the token limit applied (see `toolkit.gateway.shape`);
-    the finish reason when it is not the usual one ("length")."""
-    if _SHAPING.isdisjoint(request.keys()):  # the common case: nothing to shape
-        return content, calls, None
+    """`response_format`, `stop` and the token limit (the request's, at most the model's own
+    `max_output_tokens`) applied (see `toolkit.gateway.shape`); the finish reason when it is not the
+    usual one ("length")."""
+    most = config.max_output_tokens
+    if _SHAPING.isdisjoint(request.keys()) and _chars(content, calls) <= most:  # the common case: nothing
+        return content, calls, None  # to shape (a text has at most as many tokens as characters)
     if content is not None and not calls:
         if request.get("response_format") is not None:
-            content = formatted(content, request, _said(request["messages"]), rules)
+            content = formatted(content, request, _said(request["messages"]), config.rules)
         if request.get("stop") is not None:
             content = stopped(content, request["stop"])
-    limit = token_limit(request)
-    if limit is None:
+    asked = token_limit(request)
+    limit = most if asked is None else min(asked, most)
+    if _chars(content, calls) <= limit:
         return content, calls, None
     cut = False
     if content is not None and _tokens(content) > limit:
@@ -258,6 +273,11 @@ def _shaped(
 
 
 _SHAPING = frozenset(("response_format", "stop", "max_tokens", "max_completion_tokens"))
+
+
+def _chars(content: str | None, calls: tuple[dict[str, Any], ...]) -> int:
+    """How many characters an answer has (its text, each call's name and arguments): at least its tokens."""
+    return len(content or "") + sum(len(c["function"]["name"]) + len(c["function"]["arguments"]) for c in calls)
 
 
 def _said(messages: list[dict]) -> str:
@@ -353,7 +373,7 @@ def _handle(
     method: str, path: str, headers: Mapping[str, str], body: bytes, config: GatewayConfig, fault: str | None
 ) -> Reply:
     headers = {k.lower(): v for k, v in headers.items()}
-    path = path.split("?", 1)[0]
+    path = request_path(path)
     try:
         _route(method.upper(), path)
         if path == MODELS_PATH:
@@ -378,6 +398,17 @@ def _handle(
 
 
 _ALLOWED = {CHAT_PATH: "POST", MODELS_PATH: "GET"}
+
+
+def request_path(target: str) -> str:
+    """The path a request target names, without its query: `/v1/models` of `/v1/models?x=1`, and of
+    the absolute form `http://host:port/v1/models` (a proxy's, which RFC 9112 3.2.2 says a server must
+    take too; `/` when it names no path)."""
+    path = target.split("?", 1)[0]
+    scheme, sep, rest = path.partition("://")
+    if sep and scheme.lower() in ("http", "https"):
+        return "/" + rest.partition("/")[2]
+    return path
 
 
 def _route(method: str, path: str) -> None:
@@ -409,12 +440,14 @@ def _meant(path: str) -> str:
 def _overrides(headers: dict[str, str], config: GatewayConfig, fault: str | None) -> tuple[GatewayConfig, str | None]:
     if MODE_HEADER not in headers and FAULT_HEADER not in headers:  # the common case
         return config, fault
-    mode = headers.get(MODE_HEADER, "").strip().upper()
+    mode = as_sent(headers.get(MODE_HEADER, "")).strip().upper()
     if mode and mode not in MODES:
         raise RequestError(
-            f"Unknown {MODE_HEADER} {mode!r}; use one of {', '.join(MODES)}.", param=MODE_HEADER, code="invalid_header"
+            f"Unknown {MODE_HEADER} {mode!r}; use one of {', '.join(MODES)}.",
+            param=MODE_HEADER,
+            code="invalid_header",
         )
-    fault = fault or headers.get(FAULT_HEADER, "").strip().lower() or None
+    fault = fault or as_sent(headers.get(FAULT_HEADER, "")).strip().lower() or None
     if fault is not None and fault not in FAULTS:
         raise RequestError(
             f"Unknown {FAULT_HEADER} {fault!r}; use one of {', '.join(FAULTS)}.",
@@ -422,6 +455,16 @@ def _overrides(headers: dict[str, str], config: GatewayConfig, fault: str | None
             code="invalid_header",
         )
     return (replace(config, mode=mode) if mode and mode != config.mode else config), fault
+
+
+def as_sent(value: str) -> str:
+    """A header's value as the client wrote it, to quote in an error: the HTTP server reads a header's
+    bytes as latin-1 (each byte one character), so UTF-8 bytes (`é`, a zero-width space pasted along)
+    are read again as UTF-8; bytes that are no UTF-8 (and a value a transport gave as text) stay as they are."""
+    try:
+        return value.encode("latin-1").decode("utf-8")
+    except UnicodeError:
+        return value
 
 
 def _parse(headers: dict[str, str], body: bytes, config: GatewayConfig) -> tuple[Any, ToolSet | None]:
@@ -432,7 +475,7 @@ def _parse(headers: dict[str, str], body: bytes, config: GatewayConfig) -> tuple
         media = media.split(";", 1)[0].strip().lower()
     if media != JSON_TYPE:
         raise RequestError(
-            f"Unsupported content type {media or '(none)'!r}; send '{JSON_TYPE}'.",
+            f"Unsupported content type {as_sent(media) or '(none)'!r}; send '{JSON_TYPE}'.",
             code="unsupported_media_type",
             status=415,
         )
@@ -443,7 +486,7 @@ def _parse(headers: dict[str, str], body: bytes, config: GatewayConfig) -> tuple
     try:
         return read_body(body)  # orjson's: strict, UTF-8 only, no NaN, no lone surrogates
     except orjson.JSONDecodeError:
-        raise unparsable(body) from None
+        raise unparsable(body, headers.get("content-type", "")) from None
 
 
 def _within(body: bytes, config: GatewayConfig) -> None:
@@ -497,15 +540,24 @@ def _int_or_marked(literal: str) -> float:
     return int(literal) if len(literal) < 300 else _finite_or_marked(literal)
 
 
-def unparsable(body: bytes) -> RequestError:
+def unparsable(body: bytes, content_type: str = "") -> RequestError:
     """Why orjson refused `body`, as the 400 to answer. Runs on the error path only: a body
     whose syntax is JSON but holds NaN, Infinity or a number past a double's range (`1e999`)
     is named with the parameter holding it; a syntax error is told with its line and column (the
-    standard library's words), a byte order mark and a nesting past orjson's limit as such; bytes
-    that are no UTF-8, or a lone surrogate, keep the plain message."""
+    standard library's words), a byte order mark and a nesting past orjson's limit as such; a body
+    in UTF-16 or UTF-32 (`_other_encoding`), or not UTF-8 under a `content_type` naming another
+    charset, as such; other bytes that are no UTF-8, or a lone surrogate, keep the plain message."""
+    other = _other_encoding(body)
+    if other is not None:
+        return _invalid(f"{other}, and {_UTF8_ONLY}")
     try:
         text = body.decode("utf-8")
     except UnicodeDecodeError:
+        charset = _charset(content_type)
+        if charset is not None and charset.lower().replace("-", "") != "utf8":
+            return _invalid(
+                f"it is not valid UTF-8: its Content-Type says charset={cut(charset, 40)}, and {_UTF8_ONLY}"
+            )
         return _invalid("it is not valid UTF-8 JSON.")
     if text.startswith("\ufeff"):
         return _invalid("it starts with a byte order mark (BOM), which JSON does not allow. Send it without.")
@@ -533,6 +585,42 @@ def unparsable(body: bytes) -> RequestError:
         param=param,
         code="invalid_json",
     )
+
+
+_UTF8_ONLY = "JSON is read as UTF-8 only. Send the body as UTF-8."
+_BOMS = (
+    (b"\xff\xfe\x00\x00", "UTF-32"),
+    (b"\x00\x00\xfe\xff", "UTF-32"),
+    (b"\xff\xfe", "UTF-16"),
+    (b"\xfe\xff", "UTF-16"),
+)
+_ZEROS: dict[tuple[bool, ...], str] = {
+    (True, True, True, False): "UTF-32",
+    (False, True, True, True): "UTF-32",
+    (True, False, True, False): "UTF-16",
+    (False, True, False, True): "UTF-16",
+}
+"""Which of a body's first four bytes are zero → its encoding: RFC 4627's way to tell them, since JSON
+starts with two ASCII characters (UTF-8 JSON starts with no zero byte)."""
+
+
+def _other_encoding(body: bytes) -> str | None:
+    """What `body` is, when it is JSON in UTF-16 or UTF-32 (PowerShell and .NET write UTF-16), else None."""
+    for bom, name in _BOMS:
+        if body.startswith(bom):
+            return f"it is {name} (it starts with {name}'s byte order mark)"
+    zeros: tuple[bool, ...] = tuple(byte == 0 for byte in body[:4])
+    guess = _ZEROS.get(zeros)
+    return f"it is {guess} (the zero bytes among its first four say so)" if guess else None
+
+
+def _charset(content_type: str) -> str | None:
+    """The `charset` parameter of a Content-Type header (`application/json; charset="latin-1"`), or None."""
+    for parameter in content_type.split(";")[1:]:
+        name, _, value = parameter.partition("=")
+        if name.strip().lower() == "charset":
+            return value.strip().strip('"') or None
+    return None
 
 
 def _apply_fault(reply: Reply, fault: str | None, config: GatewayConfig) -> Reply:

@@ -56,7 +56,9 @@ as `Mapping` costs ten times as much, on the path every request with unruled too
 
 Bounded whatever the schema: `$ref` and `allOf` are followed at most `_MAX_DEPTH` deep, and one
 call of `fill_arguments` takes at most `_MAX_STEPS` steps (a schema that refers to itself from
-several properties would otherwise grow exponentially: past the budget, what is left is `None`);
+several properties would otherwise grow exponentially: past the budget, what is left is `None`;
+an item repeated to reach `minItems` costs its written size, so an array of arrays of itself stops
+short instead of writing `minItems ** depth` values);
 a string is at most `_MAX_CHARS` characters (the user's words at most `_MAX_WORDS_CHARS`, however
 many fields take them), an array at most `_MAX_ITEMS` items, whatever `minLength` / `minItems` ask.
 A text is read as its first `_MAX_TERMS` search terms (each term is looked for in every
@@ -130,6 +132,9 @@ name: a `start_time` in `date-time` format is no "14:30"); `date-time` is made f
 _MAX_DEPTH = 8
 _MAX_STEPS = 10_000
 _MAX_CHARS = 10_000
+_CHARS_A_STEP = 1_000
+"""A made value repeated to reach `minItems` costs a step for each value in it, and one for each
+this many characters of its strings (`_written`)."""
 _MAX_WORDS_CHARS = 1_000
 _MAX_ITEMS = 1_000
 _MAX_SEARCHES = 20
@@ -407,6 +412,11 @@ class _Filler:
         """One more step: whether the budget is used up (`_MAX_STEPS`)."""
         self.steps += 1
         return self.steps > _MAX_STEPS
+
+    def afford(self, cost: int) -> bool:
+        """`cost` more steps (a value written once more, `padded`): whether the budget holds them."""
+        self.steps += cost
+        return self.steps <= _MAX_STEPS
 
     def terms(self) -> list[str]:
         """`search_terms` of the text, read once per call of `fill_arguments`."""
@@ -691,7 +701,8 @@ class _Filler:
                 if _key(other) not in seen:
                     seen.add(_key(other))
                     values.append(other)
-        while len(values) < low:
+        cost = _written(base, {})  # each repeat is written out whole: it costs its size from the budget
+        while len(values) < low and self.afford(cost):
             values.append(base)
         return values
 
@@ -928,6 +939,20 @@ def _lengths(schema: dict[str, Any]) -> tuple[int, int | None]:
         min(low, _MAX_CHARS) if type(low) is int and low > 0 else 0,
         high if type(high) is int and high >= 0 else None,
     )
+
+
+def _written(value: Any, seen: dict[int, int]) -> int:
+    """How many steps `value` is worth as JSON written out: one a value, and one more each
+    `_CHARS_A_STEP` characters of a string; a list or dict met before (one object repeated in an
+    array) is counted from `seen`, so the count takes one look at each distinct object."""
+    if isinstance(value, str):
+        return 1 + len(value) // _CHARS_A_STEP
+    if not isinstance(value, (dict, list)):
+        return 1
+    if id(value) not in seen:
+        children = value.values() if isinstance(value, dict) else value
+        seen[id(value)] = 1 + sum(_written(child, seen) for child in children)
+    return seen[id(value)]
 
 
 def _key(value: Any) -> Any:

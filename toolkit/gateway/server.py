@@ -55,7 +55,7 @@ from dataclasses import replace
 from typing import Any
 
 from toolkit.errors import ConfigurationError, a_or_an
-from toolkit.gateway.core import CHAT_PATH, FAULTS, GatewayConfig, handle_http
+from toolkit.gateway.core import CHAT_PATH, FAULTS, GatewayConfig, as_sent, handle_http, request_path
 from toolkit.gateway.wire import Reply, error_reply
 from toolkit.unicode import cut
 
@@ -116,7 +116,7 @@ class Gateway:
 
     def handle(self, method: str, path: str, headers: Mapping[str, str], body: bytes) -> Reply:
         """One HTTP exchange; a chat request consumes the next scheduled fault."""
-        chat = method.upper() == "POST" and path.split("?", 1)[0] == CHAT_PATH
+        chat = method.upper() == "POST" and request_path(path) == CHAT_PATH
         fault, number = self._next(chat)
         return handle_http(method, path, headers, body, self.config, fault=fault, request_id=f"req_{number:032x}")
 
@@ -238,7 +238,7 @@ class GatewayApp:
         origin = headers.get("origin")
         if origin is not None and not local_origin(origin):
             message = (
-                f"Origin {origin[:100]!r} may not call this gateway: it answers pages served on this machine "
+                f"Origin {cut(as_sent(origin), 100)!r} may not call this gateway: it answers pages served on this machine "
                 "(http(s)://localhost, 127.0.0.1 or [::1], any port)."
             )
             return error_reply(403, message, code="origin_not_allowed")
@@ -251,7 +251,7 @@ class GatewayApp:
         if not server or not _loopback_address(str(server[0])):  # reached from elsewhere: any name
             return None
         message = (
-            f"Host {host[:100]!r} may not call this gateway: on this machine's loopback interface it answers "
+            f"Host {cut(as_sent(host), 100)!r} may not call this gateway: on this machine's loopback interface it answers "
             "requests to localhost or an IP address such as 127.0.0.1 (any port), so that a web page whose "
             "domain name points at 127.0.0.1 cannot reach it."
         )

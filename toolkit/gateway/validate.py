@@ -32,7 +32,9 @@ ignored, but checked for type and range first, as OpenAI does: `"temperature": "
 nowhere, so not here either. So are the rules the API reference states between or inside them
 (https://platform.openai.com/docs/api-reference/chat/create): `top_logprobs` only with
 `logprobs: true`, a logit bias an integer from -100 to 100, modalities of "text" and "audio", a
-prediction of type "content" holding a string or text parts.
+prediction of type "content" holding a string or text parts. A seed, a token limit and `n` are
+64-bit integers: an integer past 64 bits (which orjson reads as a float, its last digits lost) is out
+of range, said as "an integer past 64 bits" (`past_64_bits`), never "a number" of the wrong type.
 
 The stream options `include_usage` and `include_obfuscation` are booleans (the gateway never
 obfuscates: its chunks carry no `obfuscation` field, as OpenAI's do not when it is false).
@@ -76,6 +78,8 @@ _LEGACY = ("functions", "function_call")
 """OpenAI's deprecated function-calling fields: refused by name (null is fine), never ignored."""
 MAX_STOP = 4
 MAX_N = 128
+INT64_MAX = 2**63 - 1
+"""The largest integer a count, a limit or a seed may be (a 64-bit integer's)."""
 MAX_TOOLS = 128
 """OpenAI's limit on the tools of one request (an agent with more offers a tool search instead)."""
 MAX_DESCRIPTION = 1024
@@ -622,12 +626,14 @@ def _check_output_options(request: dict) -> None:
         return
     for key in ("max_tokens", "max_completion_tokens", "n"):
         value = request.get(key)
-        if value is not None and (type(value) is not int or value < 1):
+        if value is not None and ((type(value) is not int and not past_64_bits(value)) or value < 1):
             raise RequestError(
-                f"Invalid '{key}': expected an integer of at least 1, but got {value!r} instead.",
+                f"Invalid '{key}': expected an integer of at least 1, but got {_number(value)} instead.",
                 param=key,
                 code="invalid_value",
             )
+        if value is not None and value > INT64_MAX:
+            _out_of_range(key, value, int, "above maximum", f"<= {MAX_N if key == 'n' else INT64_MAX}")
     if request.get("max_tokens") is not None and request.get("max_completion_tokens") is not None:
         raise RequestError(  # OpenAI's own 400 (its newer name and the deprecated one: say one limit)
             "Setting 'max_tokens' and 'max_completion_tokens' at the same time is not supported.",
@@ -716,7 +722,7 @@ _SAMPLING: dict[str, tuple[type | tuple[type, ...], float | None, float | None]]
     "top_p": (_NUMBER, 0, 1),
     "presence_penalty": (_NUMBER, -2, 2),
     "frequency_penalty": (_NUMBER, -2, 2),
-    "seed": (int, None, None),
+    "seed": (int, -INT64_MAX - 1, INT64_MAX),
     "logprobs": (bool, None, None),
     "top_logprobs": (int, 0, 20),
     "user": (str, None, None),
@@ -777,13 +783,13 @@ def _check_number_or_kind(
     key: str, value: Any, spec: tuple[type | tuple[type, ...], float | None, float | None]
 ) -> None:
     kind, least, most = spec
-    if not _is_a(value, kind):
+    if not _is_a(value, kind) and not (kind is int and past_64_bits(value)):
         raise RequestError(
             f"Invalid type for '{key}': expected {_TYPE_NAMES[kind]}, but got {_kind(value)} instead.",
             param=key,
             code="invalid_type",
         )
-    if least is not None and value < least:
+    if least is not None and (value < least or (value < 0 and past_64_bits(value))):  # float(-2**63 - 1) == -2**63
         _out_of_range(key, value, kind, "below minimum", f">= {least}")
     if most is not None and value > most:
         _out_of_range(key, value, kind, "above maximum", f"<= {most}")
@@ -814,10 +820,22 @@ def _is_a(value: Any, kind: type | tuple[type, ...]) -> bool:
     return isinstance(value, kind) and (kind is bool or not isinstance(value, bool))
 
 
+def past_64_bits(value: Any) -> bool:
+    """Whether `value` is what orjson reads an integer past 64 bits as (it keeps -2**63 to 2**64 - 1
+    as ints, and makes a float of any other): a whole float out of that range."""
+    return type(value) is float and abs(value) >= 2**63 and value.is_integer()
+
+
+def _number(value: Any) -> str:
+    """A number as an error shows what was sent: `repr`, but an integer past 64 bits said so (its float
+    has lost its last digits: 18446744073709551621 reads 1.8446744073709552e+19)."""
+    return "an integer past 64 bits" if past_64_bits(value) else repr(value)
+
+
 def _out_of_range(key: str, value: float, kind: object, where: str, bound: str) -> None:
     noun = "integer" if kind is int else "decimal"
     raise RequestError(
-        f"Invalid '{key}': {noun} {where} value. Expected a value {bound}, but got {value!r} instead.",
+        f"Invalid '{key}': {noun} {where} value. Expected a value {bound}, but got {_number(value)} instead.",
         param=key,
         code=f"{noun}_{where.replace(' ', '_').replace('imum', '')}_value",
     )

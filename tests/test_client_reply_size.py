@@ -1,0 +1,111 @@
+"""A reply is read up to `ChatClient.max_reply_bytes` and no further: a 200 MB body, an error
+body as long, or an event stream that never ends is stopped there with a `BadResponseError`
+saying so (and the gateway's fault), instead of filling memory or running forever. The pieces
+the server is asked for are counted, never the time."""
+
+import itertools
+import json
+
+import httpx
+import pytest
+
+from toolkit.chat.client import MAX_REPLY_BYTES, ChatClient, RetryPolicy
+from toolkit.chat.messages import UserMessage
+from toolkit.chat.sse import StreamDone, TextDelta
+from toolkit.errors import BadResponseError
+
+QUESTION = [UserMessage(content="hi")]
+PIECE = 1000
+LIMIT = 10 * PIECE
+KEY = "sk-proj-abcdefghijklmnopqrstuvwxyz0123456789"
+TOO_LONG = (
+    "the reply went on past 10,000 bytes (ChatClient.max_reply_bytes) and was not read further: no chat "
+    "completion is that long; nothing from it was used"
+)
+HINT = (
+    "The gateway, or something between it and you, sent far more than a reply: check that LLM_BASE_URL is the "
+    "chat API's base URL; if its replies really are this long, raise ChatClient.max_reply_bytes."
+)
+
+
+class _Endless(httpx.SyncByteStream):
+    """`head`, then `piece` again and again (for ever, as far as the bound goes: 1,000 times, so that
+    a client without the bound fails instead of hanging); counts the pieces taken."""
+
+    def __init__(self, head: bytes, piece: bytes) -> None:
+        self.head, self.piece, self.taken, self.closed = head, piece, 0, False
+
+    def __iter__(self):
+        for piece in itertools.chain([self.head], itertools.repeat(self.piece, 1000)):
+            self.taken += 1
+            yield piece
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def _client(status: int, content_type: str, body: httpx.SyncByteStream) -> ChatClient:
+    answer = httpx.Response(status, headers={"content-type": content_type}, stream=body)
+    client = ChatClient(
+        "http://gw.test/v1", KEY, "m", transport=httpx.MockTransport(lambda r: answer), retry=RetryPolicy(0)
+    )
+    client.max_reply_bytes = LIMIT
+    return client
+
+
+def _chunk(text: str) -> bytes:
+    data = {"id": "c", "choices": [{"index": 0, "delta": {"content": text}, "finish_reason": None}]}
+    return b"data: " + json.dumps(data).encode() + b"\n\n"
+
+
+def test_the_default_bound_holds_any_real_reply_and_is_the_client_s():
+    assert MAX_REPLY_BYTES == 64 << 20
+    assert ChatClient("http://gw.test/v1", KEY, "m").max_reply_bytes == MAX_REPLY_BYTES
+
+
+@pytest.mark.parametrize("status", [200, 400, 503])
+def test_a_body_that_goes_on_past_the_bound_is_not_read_further(status):
+    body = _Endless(b'{"choices": [{"message": {"content": "', b"a" * PIECE)
+    client = _client(status, "application/json", body)
+    with pytest.raises(BadResponseError) as caught:
+        client.chat(QUESTION)
+    assert str(caught.value) == TOO_LONG
+    assert caught.value.hint == HINT
+    assert caught.value.status == status
+    assert body.taken <= LIMIT // PIECE + 2 and body.closed
+    assert client.exchanges[-1].response_text == "<the reply went on past 10,000 bytes: not read further>"
+
+
+def test_an_event_stream_that_never_ends_is_stopped_at_the_bound():
+    body = _Endless(_chunk("start"), _chunk("x" * (PIECE - 100)))
+    client = _client(200, "text/event-stream", body)
+    events = []
+    with pytest.raises(BadResponseError) as caught:
+        for event in client.stream(QUESTION):
+            events.append(event)
+    assert str(caught.value) == TOO_LONG
+    assert body.taken <= LIMIT // (PIECE - 100) + 2 and body.closed
+    assert events and all(isinstance(e, TextDelta) for e in events)  # shown as it came; nothing finished
+    assert "not read further" in client.exchanges[-1].response_text
+
+
+def test_a_stream_answered_with_endless_json_is_stopped_at_the_bound():
+    body = _Endless(b'{"choices": [{"message": {"content": "', b"a" * PIECE)
+    with pytest.raises(BadResponseError) as caught:
+        list(_client(200, "application/json", body).stream(QUESTION))
+    assert str(caught.value) == TOO_LONG
+    assert body.taken <= LIMIT // PIECE + 2
+
+
+def test_a_reply_of_exactly_the_bound_is_read_whole():
+    reply = {"choices": [{"message": {"role": "assistant", "content": ""}, "finish_reason": "stop"}]}
+    filler = LIMIT - len(json.dumps(reply).encode())
+    reply["choices"][0]["message"]["content"] = "a" * filler
+    data = json.dumps(reply).encode()
+    assert len(data) == LIMIT
+    client = _client(200, "application/json", httpx.ByteStream(data))
+    assert client.chat(QUESTION).message.content == "a" * filler
+    done = list(
+        _client(200, "text/event-stream", httpx.ByteStream(_chunk("ok") + b"data: [DONE]\n\n")).stream(QUESTION)
+    )
+    assert isinstance(done[-1], StreamDone)

@@ -866,27 +866,6 @@ def _add(totals: np.ndarray, added: Added) -> None:
         totals += added
 
 
-def _top(totals: np.ndarray, k: int, min_score: float) -> list[tuple[int, int]]:
-    """The first `k` tools by score, highest first, ties in catalogue order, scoring at least
-    `min_score`: (tool, score) pairs, found with a few passes over the scores whatever the levels.
-
-    How many tools score each level (one count) gives the level `k` of them reach: the tools
-    above it are fewer than `k` and sorted by score; the rest are the first ones at that level.
-    """
-    low = max(0, math.ceil(min_score))
-    top = int(totals.max(initial=0))
-    if k == 0 or top < low:
-        return []
-    at_least = np.cumsum(np.bincount(totals)[::-1])[::-1]  # at_least[s]: the tools scoring s or more
-    reached = np.flatnonzero(at_least[low:] >= k)
-    level = low + int(reached[-1]) if len(reached) else low
-    above = np.flatnonzero(totals > level)
-    above = above[np.argsort(-totals[above].astype(np.int64), kind="stable")]  # ties stay in catalogue order
-    tied = np.flatnonzero(totals == level)[: k - len(above)]
-    scores = totals[above].tolist() + [level] * len(tied)
-    return list(zip(above.tolist() + tied.tolist(), scores))
-
-
 CACHE_BYTES = 16 * 2**20
 """What a `KeywordIndex` keeps, at most, of the terms it looked up lately (`_Known`): 16 MiB, some
 1,600 common terms at 10,000 tools (a common term's scores take a byte a tool), 160 at 100,000."""
@@ -1016,17 +995,14 @@ class KeywordIndex:
             min_score = check_min_score(min_score, "KeywordIndex.search")
         allowed = check_allowed(allowed, "KeywordIndex.search")
         totals = self._totals(terms, "KeywordIndex.search")
-        if allowed is None:
-            return [
-                Match(self.specs[i].name, self.specs[i].description, level)
-                for i, level in _top(totals, max_results, min_score)
-            ]
         best: list[Match] = []
         level = int(totals.max(initial=0))  # score levels from the highest down, each found with one pass
         while level >= min_score and len(best) < max_results:
             tied = np.flatnonzero(totals == level)  # ties: catalogue order
+            if allowed is None:  # only the first few become Python numbers (thousands may tie)
+                tied = tied[: max_results - len(best)]
             for i in tied.tolist():
-                if self.specs[i].name in allowed:
+                if allowed is None or self.specs[i].name in allowed:
                     best.append(Match(self.specs[i].name, self.specs[i].description, level))
                     if len(best) == max_results:
                         break

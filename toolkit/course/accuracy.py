@@ -60,7 +60,7 @@ from toolkit import data as course_data
 from toolkit.chat.messages import ToolCall
 from toolkit.course.assistant import TOOL_SPECS, ask
 from toolkit.course.case_rows import read_rows
-from toolkit.course.csv_header import found_header
+from toolkit.course.csv_header import found_header, header_fix
 from toolkit.course.shop import Shop, load_shop
 from toolkit.course.spreadsheet import as_text
 from toolkit.course.validation import (
@@ -156,7 +156,7 @@ def load_cases(path: Path | str | None = None) -> list[AccuracyCase]:
         if fieldnames not in (CASE_COLUMNS, CASE_COLUMNS + OPTIONAL_COLUMNS):
             raise ConfigurationError(
                 f"accuracy cases {path}: {found_header(fieldnames)}, "
-                f"expected {','.join(CASE_COLUMNS)} (optionally followed by expect_args). Fix the header row"
+                f"expected {','.join(CASE_COLUMNS)} (optionally followed by expect_args). {header_fix(fieldnames)}"
             )
 
     rows = read_rows(path, "accuracy cases", check_header)

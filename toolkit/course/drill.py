@@ -21,7 +21,7 @@ from pathlib import Path
 
 from toolkit import data as course_data
 from toolkit.course.case_rows import read_rows
-from toolkit.course.csv_header import found_header
+from toolkit.course.csv_header import found_header, header_fix
 from toolkit.course.validation import validate
 from toolkit.errors import ArgumentError, ConfigurationError, UnknownToolError
 
@@ -75,7 +75,7 @@ def load_cases(path: Path | str | None = None) -> list[DrillCase]:
     def check_header(fieldnames: Sequence[str] | None) -> None:
         if fieldnames != COLUMNS:
             raise ConfigurationError(
-                f"drill cases {path}: {found_header(fieldnames)}, expected {','.join(COLUMNS)}. Fix the header row"
+                f"drill cases {path}: {found_header(fieldnames)}, expected {','.join(COLUMNS)}. {header_fix(fieldnames)}"
             )
 
     cases = [DrillCase(**{k: row[k] or "" for k in COLUMNS}) for row in read_rows(path, "drill cases", check_header)]

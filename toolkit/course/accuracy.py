@@ -159,17 +159,17 @@ def load_cases(path: Path | str | None = None) -> list[AccuracyCase]:
                 f"expected {','.join(CASE_COLUMNS)} (optionally followed by expect_args). {header_fix(fieldnames)}"
             )
 
-    rows = read_rows(path, "accuracy cases", check_header)
+    rows = read_rows(path, "accuracy cases", check_header, optional=OPTIONAL_COLUMNS)
     cases = []
-    for number, row in enumerate(rows, start=2):
-        values = {k: (row[k] or "").strip() for k in CASE_COLUMNS}
+    for number, row in rows:
+        values = {k: row[k].strip() for k in CASE_COLUMNS}
         where = f"accuracy cases {path}, line {number} ({values['id']})"
         if values["group"] not in GROUPS:
             raise ConfigurationError(
                 f"{where}: group {values['group']!r} is not one of {', '.join(GROUPS)}. Fix that row"
             )
         _check_expectations(values, where)
-        expect_args = _expect_args((row.get("expect_args") or "").strip(), where)
+        expect_args = _expect_args(row.get("expect_args", "").strip(), where)
         _check_expect_args(expect_args, values["expect_tool"], where)
         cases.append(AccuracyCase(**values, expect_args=expect_args))
     if not cases:

@@ -78,13 +78,14 @@ def load_cases(path: Path | str | None = None) -> list[DrillCase]:
                 f"drill cases {path}: {found_header(fieldnames)}, expected {','.join(COLUMNS)}. {header_fix(fieldnames)}"
             )
 
-    cases = [DrillCase(**{k: row[k] or "" for k in COLUMNS}) for row in read_rows(path, "drill cases", check_header)]
+    rows = read_rows(path, "drill cases", check_header)
+    cases = [DrillCase(**{k: row[k] for k in COLUMNS}) for _, row in rows]
     if not cases:
         raise ConfigurationError(
             f"drill cases {path}: no case, only the header row. Add one row per raw argument string, e.g. "
             'D01,query_order,"{""orderId"": ""SN202610200001""}",ok,orderId,SN202610200001'
         )
-    for number, case in enumerate(cases, start=2):
+    for (number, _), case in zip(rows, cases):
         if case.expect not in ("ok", "reject") or not case.expect_field:
             raise ConfigurationError(
                 f"drill cases {path}, line {number} ({case.id}): expect must be "

@@ -11,7 +11,16 @@ from pathlib import Path
 import pytest
 
 from toolkit import data
-from toolkit.course.drill import COLUMNS, DrillCase, load_cases, run_case, run_drill, summary_lines
+from toolkit.course.drill import (
+    COLUMNS,
+    DrillCase,
+    DrillOutcome,
+    load_cases,
+    percent,
+    run_case,
+    run_drill,
+    summary_lines,
+)
 from toolkit.errors import ConfigurationError
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -132,3 +141,28 @@ def test_a_cases_file_with_no_case_is_refused(tmp_path):
         f"drill cases {path}: no case, only the header row. Add one row per raw argument string, e.g. "
         'D01,query_order,"{""orderId"": ""SN202610200001""}",ok,orderId,SN202610200001'
     )
+
+
+def test_a_share_of_blocked_arguments_is_never_rounded_up_to_all_nor_down_to_none():
+    """Before: 199 of 200 blocked read "(100%)", 1 of 201 "(0%)"."""
+    case = DrillCase("D", "query_order", "{}", "reject", "*")
+    blocked, through = DrillOutcome(case, True, "reject", "orderId", ""), DrillOutcome(case, False, "ok", "orderId", "")
+    assert summary_lines([blocked] * 199 + [through])[0] == "invalid arguments blocked: 199 / 200 (99%)"
+    assert summary_lines([blocked] + [through] * 200)[0] == "invalid arguments blocked: 1 / 201 (<1%)"
+    assert summary_lines([blocked] * 2 + [through])[0] == "invalid arguments blocked: 2 / 3 (66%)"  # rounded down
+
+
+def test_percent_rounds_down_and_never_shows_a_share_above_nothing_as_nothing():
+    assert [percent(339, 399, 1), percent(22, 25, 1), percent(17, 20, 1), percent(2, 3, 2)] == [
+        "84.9%",
+        "88.0%",
+        "85.0%",
+        "66.66%",
+    ]
+    assert [percent(199, 200), percent(200, 200), percent(0, 7), percent(1, 201), percent(1, 2001, 1)] == [
+        "99%",
+        "100%",
+        "0%",
+        "<1%",
+        "<0.1%",
+    ]

@@ -9,6 +9,11 @@ must equal `expect_value` (`{today}` stands for the injected date); for `reject`
 name `expect_field` (`*`: any field). One line per case, then the share of invalid arguments
 blocked, then `N passed, M failed`; exit 1 if any case fails.
 
+A share is shown rounded down, counting in integers (`percent`, the accuracy suite's too):
+`f"{part / whole:.0%}"` reads 199 of 200 blocked as "100%", and 339 of 399 passed (84.96%) as
+"85.0%" beside "pass line 85%: NOT met"; rounded down, a share reaches a line only when it does,
+and one above nothing never reads as 0 ("<1%").
+
 Leaves out: running the tools (the drill checks validation only, so it needs no data).
 """
 
@@ -112,12 +117,31 @@ def run_drill(cases: list[DrillCase], today: datetime.date) -> list[DrillOutcome
 
 
 def summary_lines(outcomes: list[DrillOutcome]) -> list[str]:
-    """The blocked share of invalid arguments, then the last line `N passed, M failed`."""
+    """The blocked share of invalid arguments (rounded down: `percent`), then the last line
+    `N passed, M failed`."""
     rejects = [o for o in outcomes if o.case.expect == "reject"]
     blocked = sum(o.got == "reject" for o in rejects)
-    share = f"{blocked / len(rejects):.0%}" if rejects else "n/a"
+    share = percent(blocked, len(rejects)) if rejects else "n/a"
     passed = sum(o.passed for o in outcomes)
     return [
         f"invalid arguments blocked: {blocked} / {len(rejects)} ({share})",
         f"{passed} passed, {len(outcomes) - passed} failed",
     ]
+
+
+def percent(part: int, whole: int, decimals: int = 0) -> str:
+    """`part / whole` as a percentage with `decimals` places, rounded down; "<1%" (or "<0.1%" …)
+    for a share above nothing that rounds down to it. `whole` is above 0."""
+    scale = 10**decimals
+    units = part * 100 * scale // whole  # exact: no float between the counts and the text
+    if units == 0 and part > 0:
+        return f"<{_shown(1, decimals)}%"
+    return f"{_shown(units, decimals)}%"
+
+
+def _shown(units: int, decimals: int) -> str:
+    """`units` hundredths-of-a-percent (for 2 decimals) and the like, written with its decimals."""
+    if not decimals:
+        return str(units)
+    whole, rest = divmod(units, 10**decimals)
+    return f"{whole}.{rest:0{decimals}d}"

@@ -130,8 +130,9 @@ class OutputType:
             if extra:
                 raise OutputParsingError(f"the JSON does not match the schema ({extra[0]}: not a field)", answer=text)
             data = data["value"]
+        top = "value" if self.wrapped else ""  # a path names a place in the JSON the model wrote
         try:
-            problems = [f"{path}: not a field" for path in undeclared_fields(data, self.adapter.json_schema())]
+            problems = [f"{path}: not a field" for path in undeclared_fields(data, self.adapter.json_schema(), top)]
             payload = json.dumps(data)
         except RecursionError:  # json.loads reads deeper than Python's recursion limit walks
             raise OutputParsingError(_TOO_DEEP, answer=text) from None
@@ -142,8 +143,10 @@ class OutputType:
             except RecursionError:
                 raise OutputParsingError(_TOO_DEEP, answer=text) from None
             value, errors = self._validated(again) if again != payload else (value, errors)
-        whole = "value" if self.wrapped else "the object"  # an error about no field (a model validator's)
-        problems += [f"{'.'.join(map(str, e['loc'])) or whole}: {e['msg']}" for e in errors]
+        whole = top or "the object"  # an error about no field (a model validator's)
+        problems += [
+            f"{'.'.join(map(str, [top, *e['loc']] if top else e['loc'])) or whole}: {e['msg']}" for e in errors
+        ]
         if problems:
             raise OutputParsingError(f"the JSON does not match the schema ({'; '.join(problems)})", answer=text)
         return value

@@ -63,7 +63,7 @@ def test_schemas_are_valid_json_schema_and_sent_as_response_format():
         ('{"order_id": "SN1"}', "the JSON does not match the schema (status: Field required; amount: Field required)"),
         (
             '{"order_id": "SN1", "status": "x", "amount": "lots"}',
-            "the JSON does not match the schema (amount: Input should be a valid number)",
+            'the JSON does not match the schema (amount: Input should be a valid number, got "lots")',
         ),
         (None, "the answer is not a JSON object"),
     ],
@@ -127,7 +127,9 @@ def test_a_model_validator_s_error_names_the_whole_object_not_a_value_field():
     assert str(info.value) == "the JSON does not match the schema (the object: Value error, start must not exceed end)"
     with pytest.raises(OutputParsingError) as info:
         OutputType(list[Span]).parse('{"value": [{"start": 2, "end": 1}]}')
-    assert str(info.value) == "the JSON does not match the schema (value.0: Value error, start must not exceed end)"
+    assert str(info.value) == (
+        'the JSON does not match the schema (value.0: Value error, start must not exceed end, got {"start": 2, "end": 1})'
+    )
 
 
 def test_a_path_inside_a_wrapped_answer_starts_at_its_value_field_as_the_model_wrote_it():
@@ -144,10 +146,10 @@ def test_a_path_inside_a_wrapped_answer_starts_at_its_value_field_as_the_model_w
     )
     with pytest.raises(OutputParsingError) as info:
         OutputType(dict[str, Item]).parse('{"value": {"k": {"name": 1}}}')
-    assert str(info.value) == "the JSON does not match the schema (value.k.name: Input should be a valid string)"
+    assert str(info.value) == "the JSON does not match the schema (value.k.name: Input should be a valid string, got 1)"
     with pytest.raises(OutputParsingError) as info:
         OutputType(int).parse('{"value": "3"}')
-    assert str(info.value) == "the JSON does not match the schema (value: Input should be a valid integer)"
+    assert str(info.value) == 'the JSON does not match the schema (value: Input should be a valid integer, got "3")'
 
 
 def test_a_number_with_no_fraction_is_an_integer_as_json_schema_reads_it():
@@ -171,3 +173,28 @@ def test_an_any_field_keeps_a_float_with_no_fraction():
 
     assert OutputType(dict[str, Any]).parse('{"value": {"price": 10.0}}') == {"price": 10.0}
     assert isinstance(OutputType(dict[str, Any]).parse('{"value": {"price": 10.0}}')["price"], float)
+
+
+def test_a_value_of_the_wrong_kind_is_named_with_what_came():
+    """Before: 'amount: Input should be a valid number', not saying what the model wrote there."""
+
+    class Span(BaseModel):
+        start: int
+        end: int
+
+    def problem(declared, answer):
+        with pytest.raises(OutputParsingError) as info:
+            OutputType(declared).parse(answer)
+        return str(info.value).removeprefix("the JSON does not match the schema (").removesuffix(")")
+
+    assert problem(OrderSummary, '{"order_id": "SN1", "status": "x", "amount": "lots"}') == (
+        'amount: Input should be a valid number, got "lots"'
+    )
+    assert problem(int, '{"value": "三"}') == 'value: Input should be a valid integer, got "三"'
+    assert problem(list[Span], '{"value": [{"start": 1, "end": [2]}]}') == (
+        "value.0.end: Input should be a valid integer, got [2]"
+    )
+    assert problem(bool, '{"value": null}') == "value: Input should be a valid boolean, got null"
+    assert problem(Span, '{"start": 1}') == "end: Field required"  # nothing came
+    long = "x" * 100
+    assert problem(int, f'{{"value": "{long}"}}') == f'value: Input should be a valid integer, got "{"x" * 38}…'

@@ -110,7 +110,7 @@ def test_an_error_names_the_line_its_row_starts_on_past_blank_lines_and_quoted_l
     assert error_of("accuracy cases", path).startswith(f"accuracy cases {path}, line 4: 6 fields, the header has 5.")
     path.write_text("id,tool,arguments,expect,expect_field,expect_value\n\n\nD01,query_order,{},maybe,orderId,\n")
     assert error_of("drill cases", path) == (
-        f"drill cases {path}, line 4 (D01): expect must be ok or reject and expect_field must be set. Fix that row"
+        f"drill cases {path}, line 4 (D01): expect is 'maybe', not ok or reject. Fix that row"
     )
 
 

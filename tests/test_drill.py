@@ -82,7 +82,7 @@ def test_a_malformed_cases_file_names_the_row(tmp_path):
     path.write_text(
         "id,tool,arguments,expect,expect_field,expect_value\nZ1,query_order,{},maybe,orderId,\n", encoding="utf-8"
     )
-    with pytest.raises(ConfigurationError, match=r"line 2 \(Z1\): expect must be ok or reject"):
+    with pytest.raises(ConfigurationError, match=r"line 2 \(Z1\): expect is 'maybe', not ok or reject"):
         load_cases(path)
     path.write_text("id,tool,args\n", encoding="utf-8")
     with pytest.raises(ConfigurationError, match="Fix the header row"):
@@ -166,3 +166,39 @@ def test_percent_rounds_down_and_never_shows_a_share_above_nothing_as_nothing():
         "<1%",
         "<0.1%",
     ]
+
+
+def test_a_cases_file_written_with_a_space_after_each_comma_reads_as_written_without_it(tmp_path):
+    """Before: 'D01, query_order, …, ok, orderId, SN…' was refused with "expect must be ok or reject", of a
+    row whose expect read ok; its tool ' query_order' would be no tool. The fields around the raw
+    arguments are read without surrounding blanks (the accuracy suite's are too); the arguments as sent."""
+    path = tmp_path / "cases.csv"
+    path.write_text(
+        'id,tool,arguments,expect,expect_field,expect_value\nD01, query_order, " {""orderId"": ""SN202610200001""}",'
+        " ok , orderId , SN202610200001 \n",
+        encoding="utf-8",
+    )
+    assert load_cases(path) == [
+        DrillCase("D01", "query_order", ' {"orderId": "SN202610200001"}', "ok", "orderId", "SN202610200001")
+    ]
+    assert run_drill(load_cases(path), TODAY)[0].passed
+
+
+@pytest.mark.parametrize(
+    ("expect", "field", "said"),
+    [
+        ("maybe", "orderId", "expect is 'maybe', not ok or reject"),
+        ("OK", "orderId", "expect is 'OK', not ok or reject"),
+        (
+            "ok",
+            "",
+            "expect_field is empty; name the field to compare (ok) or the field the error names (reject, * for any)",
+        ),
+    ],
+)
+def test_a_row_that_expects_nothing_valid_says_what_it_holds(tmp_path, expect, field, said):
+    path = tmp_path / "cases.csv"
+    path.write_text(f"id,tool,arguments,expect,expect_field,expect_value\nZ1,query_order,{{}},{expect},{field},\n")
+    with pytest.raises(ConfigurationError) as raised:
+        load_cases(path)
+    assert str(raised.value) == f"drill cases {path}, line 2 (Z1): {said}. Fix that row"

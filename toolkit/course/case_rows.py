@@ -14,7 +14,9 @@ problem is a `ConfigurationError` naming the file (and the line), never a raw `O
 Each row comes with the line it starts on, as an editor numbers it (blank lines and a quoted
 question's own line breaks counted), so an error about a row names that line.
 
-A UTF-8 byte order mark (Excel's "CSV UTF-8") is read as such.
+A UTF-8 byte order mark (Excel's "CSV UTF-8") is read as such, and blanks after a comma are
+not part of the next field (`D01, query_order, "{…}"`: the quoted field is quoted, the header's
+names are the names); each reader strips the blanks it does not mean to keep.
 
 Leaves out: the columns and their values (each reader checks its own, see `found_header`).
 """
@@ -76,7 +78,7 @@ def _rows(
 ) -> list[tuple[int, dict[str, str]]]:
     """The rows of the CSV `text` after its header (its first row that is not blank), each with
     the line it starts on: the line after the one the row before it ended on."""
-    reader = csv.reader(text)
+    reader = csv.reader(text, skipinitialspace=True)  # `a, "b, c"`: the blank after a comma starts no field
     header: list[str] | None = None
     rows: list[tuple[int, dict[str, str]]] = []
     ended = 0

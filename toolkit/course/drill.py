@@ -84,19 +84,27 @@ def load_cases(path: Path | str | None = None) -> list[DrillCase]:
             )
 
     rows = read_rows(path, "drill cases", check_header)
-    cases = [DrillCase(**{k: row[k] for k in COLUMNS}) for _, row in rows]
+    # the raw arguments as the model sent them; the other fields without blanks around them
+    cases = [DrillCase(**{k: row[k] if k == "arguments" else row[k].strip() for k in COLUMNS}) for _, row in rows]
     if not cases:
         raise ConfigurationError(
             f"drill cases {path}: no case, only the header row. Add one row per raw argument string, e.g. "
             'D01,query_order,"{""orderId"": ""SN202610200001""}",ok,orderId,SN202610200001'
         )
     for (number, _), case in zip(rows, cases):
-        if case.expect not in ("ok", "reject") or not case.expect_field:
-            raise ConfigurationError(
-                f"drill cases {path}, line {number} ({case.id}): expect must be "
-                "ok or reject and expect_field must be set. Fix that row"
-            )
+        problem = _problem(case)
+        if problem:
+            raise ConfigurationError(f"drill cases {path}, line {number} ({case.id}): {problem}. Fix that row")
     return cases
+
+
+def _problem(case: DrillCase) -> str:
+    """What makes a case expect nothing a run could show ("" when it is well formed)."""
+    if case.expect not in ("ok", "reject"):
+        return f"expect is {case.expect!r}, not ok or reject"
+    if not case.expect_field:
+        return "expect_field is empty; name the field to compare (ok) or the field the error names (reject, * for any)"
+    return ""
 
 
 def run_case(case: DrillCase, today: datetime.date) -> DrillOutcome:

@@ -564,3 +564,12 @@ def test_a_share_just_under_the_pass_line_is_never_shown_as_the_pass_line():
     assert "339 / 399 = 84.9%" in render_accuracy_html(results)
     almost = [CaseResult(case, (), "", "pass" if i < 1999 else "unwanted_call", 1) for i in range(2000)]
     assert report_lines(almost)[-3] == "tool-selection accuracy: 1999 / 2000 = 99.9% (pass line 85%: met)"
+
+
+def test_a_question_written_over_two_lines_is_one_line_of_the_report():
+    """Before: a quoted question's line break split its case over two lines of the CLI report
+    ("one line per case"), the second looking like a case of its own."""
+    from toolkit.course.accuracy import case_line
+
+    case = AccuracyCase("N9", "normal", "你好\r\n请问\n退货规则", "")
+    assert case_line(CaseResult(case, (), "", "pass", 1)) == "[PASS] N9 你好 请问 退货规则 → (no call)"

@@ -550,8 +550,9 @@ def summarize(results: Sequence[CaseResult]) -> Summary:
 def case_line(r: CaseResult) -> str:
     """`[PASS] N01 帮我查… → query_logistics (SN202610200001)`; `[NOT RUN] N02 …` for a case an
     interrupted suite did not finish."""
+    question = " ".join(r.case.question.splitlines())  # a quoted question's line breaks: one line per case
     if r.verdict == NOT_RUN:
-        return f"[NOT RUN] {r.case.id} {r.case.question}"
+        return f"[NOT RUN] {r.case.id} {question}"
     mark = "PASS" if r.verdict == "pass" else "FAIL"
     called = " + ".join(r.called_tools) or "(no call)"
     called += f" ({r.called_order_id})" if r.called_order_id else ""
@@ -559,7 +560,7 @@ def case_line(r: CaseResult) -> str:
     if r.verdict == "wrong_argument":
         expected += " " + json.dumps(r.case.expect_args, ensure_ascii=False)
     why = "" if r.verdict == "pass" else f"  [{r.verdict}: expected {expected}]"
-    return f"[{mark}] {r.case.id} {r.case.question} → {called}{why}"
+    return f"[{mark}] {r.case.id} {question} → {called}{why}"
 
 
 def report_lines(results: Sequence[CaseResult]) -> list[str]:

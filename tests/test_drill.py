@@ -202,3 +202,10 @@ def test_a_row_that_expects_nothing_valid_says_what_it_holds(tmp_path, expect, f
     with pytest.raises(ConfigurationError) as raised:
         load_cases(path)
     assert str(raised.value) == f"drill cases {path}, line 2 (Z1): {said}. Fix that row"
+
+
+def test_arguments_written_over_two_lines_are_one_line_of_the_report():
+    """Before: a raw arguments string with a line break (a model's fenced JSON) split its case's report line."""
+    case = DrillCase("D9", "query_order", '```json\n{"orderId": "SN202610200001"}\n```', "reject", "arguments")
+    line = run_case(case, TODAY).line()
+    assert line == 'PASS D9 query_order reject: 字段=arguments，收到=```json {"orderId": "SN202610200001"} ```'

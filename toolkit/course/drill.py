@@ -68,7 +68,8 @@ class DrillOutcome:
         """`PASS D01 query_order ok: orderId=SN202610200001` and the like."""
         mark = "PASS" if self.passed else "FAIL"
         wanted = "" if self.passed else f" (expected {self.case.expect} {self.case.expect_field})"
-        shown = f"{self.field}={self.value}" if self.got == "ok" else f"字段={self.field}，收到={self.value}"
+        value = " ".join(self.value.splitlines())  # a raw string's line breaks: one line per case
+        shown = f"{self.field}={value}" if self.got == "ok" else f"字段={self.field}，收到={value}"
         return f"{mark} {self.case.id} {self.case.tool} {self.got}{wanted}: {shown}"
 
 

@@ -394,3 +394,31 @@ def test_a_json_object_answer_format_is_asked_in_words_while_tools_are_offered()
     PromptProtocol(model).chat([UserMessage(content="?")], tools=TOOL_SPECS, response_format={"type": "json_object"})
     assert "response_format" not in model.requests[0].extra
     assert model.requests[0].messages[0].content == tools_as_text(TOOL_SPECS) + "\n" + ANSWER_JSON
+
+
+def test_a_structured_answer_with_a_name_field_is_the_answer_not_a_call():
+    """Before: a service's answer {"name": "智能手机", "price": 2999} (its model has a `name` field) was read
+    as a call of a tool named 智能手机, and the call ended in UnknownToolError. When the request asks for
+    an answer format, a JSON object that names none of the offered tools is that answer."""
+    from typing import Protocol
+
+    from pydantic import BaseModel
+
+    from toolkit.course.assistant import shop_registry
+    from toolkit.services.service import ai_service
+
+    class Product(BaseModel):
+        name: str
+        price: float
+
+    class Desk(Protocol):
+        def ask(self, question: str) -> Product: ...
+
+    model = ScriptedModel(['{"name": "智能手机", "price": 2999}'])
+    desk = ai_service(Desk, model=PromptProtocol(model), registry=shop_registry(SHOP))
+    assert desk.ask("SN202610200001 买的是什么") == Product(name="智能手机", price=2999)
+    model = ScriptedModel(['{"name": "query_order", "arguments": {"orderId": "SN202610200001"}}', "{}"])
+    reply = PromptProtocol(model).chat(
+        [UserMessage(content="?")], tools=TOOL_SPECS, response_format={"type": "json_object"}
+    )
+    assert [c.name for c in reply.message.tool_calls] == ["query_order"]  # an offered tool's name is a call

@@ -314,15 +314,17 @@ class PromptProtocol:
     def chat(
         self, messages: Sequence[Message], *, tools: Sequence[Any] | None = None, tool_choice: Any = None, **extra: Any
     ) -> ChatResponse:
-        """One request without `tools`; a JSON call in the reply comes back as a `ToolCall`.
+        """One request without `tools`; a JSON call in the reply comes back as a `ToolCall` (when the
+        request asks for a JSON answer, `response_format`, only a call of an offered tool: an answer
+        with a `name` field is no call of a tool named after its value).
         With `tool_choice="none"` the manual is left out too: the model must answer in words
         (told to write JSON, it would, and the JSON would be the answer)."""
         offered = tools if tool_choice != "none" else None
         extra, answer_format = _answer_format(extra) if offered else (extra, "")
         response = self.model.chat(protocol_messages(messages, offered, answer_format), **extra)
         found = extract_call(response.message.content) if offered else None
-        if found is None:
-            return response
+        if found is None or (answer_format and found.tool not in {_spec(t).name for t in offered or ()}):
+            return response  # a JSON answer was asked for: one that names no offered tool is it
         made = sum(len(m.tool_calls) for m in messages if isinstance(m, AssistantMessage))
         call = ToolCall(id=f"text_call_{made + 1}", name=found.tool, arguments=found.arguments)
         message = AssistantMessage(content=response.message.content, tool_calls=(call,))

@@ -18,6 +18,7 @@ from toolkit.course.accuracy import (
     CASE_COLUMNS,
     CSV_COLUMNS,
     AccuracyCase,
+    CaseResult,
     called_order_id,
     judge,
     load_cases,
@@ -551,3 +552,24 @@ def test_the_course_map_gives_the_cases_files_headers_as_read():
     optional = "".join(f"[,{column}]" for column in OPTIONAL_COLUMNS)
     assert f"`{','.join(CASE_COLUMNS)}{optional}`" in course_map
     assert f"`{','.join(COLUMNS)}`" in course_map
+
+
+def test_a_share_just_under_the_pass_line_is_never_shown_as_the_pass_line():
+    """Before: 339 / 399 (84.96%) read "85.0% (pass line 85%: NOT met)": the number met the line it failed."""
+    from toolkit.views.week3 import render_accuracy_html
+
+    case = AccuracyCase("N", "normal", "你好", "")
+    results = [CaseResult(case, (), "", "pass" if i < 339 else "unwanted_call", 1) for i in range(399)]
+    assert report_lines(results)[-3] == "tool-selection accuracy: 339 / 399 = 84.9% (pass line 85%: NOT met)"
+    assert "339 / 399 = 84.9%" in render_accuracy_html(results)
+    almost = [CaseResult(case, (), "", "pass" if i < 1999 else "unwanted_call", 1) for i in range(2000)]
+    assert report_lines(almost)[-3] == "tool-selection accuracy: 1999 / 2000 = 99.9% (pass line 85%: met)"
+
+
+def test_a_question_written_over_two_lines_is_one_line_of_the_report():
+    """Before: a quoted question's line break split its case over two lines of the CLI report
+    ("one line per case"), the second looking like a case of its own."""
+    from toolkit.course.accuracy import case_line
+
+    case = AccuracyCase("N9", "normal", "你好\r\n请问\n退货规则", "")
+    assert case_line(CaseResult(case, (), "", "pass", 1)) == "[PASS] N9 你好 请问 退货规则 → (no call)"

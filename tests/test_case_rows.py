@@ -96,3 +96,39 @@ def test_a_pipe_is_read_only_up_to_the_cap(monkeypatch, what):
     finally:
         writer.join()
         os.close(read_end)
+
+
+def test_an_error_names_the_line_its_row_starts_on_past_blank_lines_and_quoted_line_breaks(tmp_path):
+    """Before: the row's place among the rows ('line 3'), blank lines and a question's own line breaks not counted."""
+    path = tmp_path / "cases.csv"
+    header = "id,group,question,expect_tool,expect_order_id"
+    path.write_text(f'{header}\n\nN01,normal,"第一行\n第二行",,\n\nN02,norml,你好,,\n', encoding="utf-8")
+    assert error_of("accuracy cases", path) == (
+        f"accuracy cases {path}, line 6 (N02): group 'norml' is not one of normal, edge, no_call. Fix that row"
+    )
+    path.write_text(f'{header}\nN01,normal,"a\nb",,\nN02,normal,"c\nd",,,x\n', encoding="utf-8")
+    assert error_of("accuracy cases", path).startswith(f"accuracy cases {path}, line 4: 6 fields, the header has 5.")
+    path.write_text("id,tool,arguments,expect,expect_field,expect_value\n\n\nD01,query_order,{},maybe,orderId,\n")
+    assert error_of("drill cases", path) == (
+        f"drill cases {path}, line 4 (D01): expect is 'maybe', not ok or reject. Fix that row"
+    )
+
+
+@pytest.mark.parametrize("what", READERS)
+def test_a_row_shorter_than_the_header_names_its_line(tmp_path, what):
+    """Before: the missing fields were read as empty: 'N01,normal,帮我查 SN…' became a question that needs no tool."""
+    _, header, row = READERS[what]
+    path = tmp_path / "cases.csv"
+    short = ",".join(row.split(",")[:3])
+    path.write_text(f"{header}\n{row}\n{short}\n", encoding="utf-8")
+    columns = header.count(",") + 1
+    assert error_of(what, path) == (
+        f"{what} {path}, line 3: 3 fields, the header has {columns}. Fix: give the row every field "
+        "(an empty one is nothing between two commas)"
+    )
+
+
+def test_a_row_may_leave_out_the_optional_expect_args_at_its_end(tmp_path):
+    path = tmp_path / "cases.csv"
+    path.write_text("id,group,question,expect_tool,expect_order_id,expect_args\nN01,normal,你好,,\n", encoding="utf-8")
+    assert [c.id for c in accuracy.load_cases(path)] == ["N01"]

@@ -11,7 +11,16 @@ from pathlib import Path
 import pytest
 
 from toolkit import data
-from toolkit.course.drill import COLUMNS, DrillCase, load_cases, run_case, run_drill, summary_lines
+from toolkit.course.drill import (
+    COLUMNS,
+    DrillCase,
+    DrillOutcome,
+    load_cases,
+    percent,
+    run_case,
+    run_drill,
+    summary_lines,
+)
 from toolkit.errors import ConfigurationError
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -73,7 +82,7 @@ def test_a_malformed_cases_file_names_the_row(tmp_path):
     path.write_text(
         "id,tool,arguments,expect,expect_field,expect_value\nZ1,query_order,{},maybe,orderId,\n", encoding="utf-8"
     )
-    with pytest.raises(ConfigurationError, match=r"line 2 \(Z1\): expect must be ok or reject"):
+    with pytest.raises(ConfigurationError, match=r"line 2 \(Z1\): expect is 'maybe', not ok or reject"):
         load_cases(path)
     path.write_text("id,tool,args\n", encoding="utf-8")
     with pytest.raises(ConfigurationError, match="Fix the header row"):
@@ -132,3 +141,71 @@ def test_a_cases_file_with_no_case_is_refused(tmp_path):
         f"drill cases {path}: no case, only the header row. Add one row per raw argument string, e.g. "
         'D01,query_order,"{""orderId"": ""SN202610200001""}",ok,orderId,SN202610200001'
     )
+
+
+def test_a_share_of_blocked_arguments_is_never_rounded_up_to_all_nor_down_to_none():
+    """Before: 199 of 200 blocked read "(100%)", 1 of 201 "(0%)"."""
+    case = DrillCase("D", "query_order", "{}", "reject", "*")
+    blocked, through = DrillOutcome(case, True, "reject", "orderId", ""), DrillOutcome(case, False, "ok", "orderId", "")
+    assert summary_lines([blocked] * 199 + [through])[0] == "invalid arguments blocked: 199 / 200 (99%)"
+    assert summary_lines([blocked] + [through] * 200)[0] == "invalid arguments blocked: 1 / 201 (<1%)"
+    assert summary_lines([blocked] * 2 + [through])[0] == "invalid arguments blocked: 2 / 3 (66%)"  # rounded down
+
+
+def test_percent_rounds_down_and_never_shows_a_share_above_nothing_as_nothing():
+    assert [percent(339, 399, 1), percent(22, 25, 1), percent(17, 20, 1), percent(2, 3, 2)] == [
+        "84.9%",
+        "88.0%",
+        "85.0%",
+        "66.66%",
+    ]
+    assert [percent(199, 200), percent(200, 200), percent(0, 7), percent(1, 201), percent(1, 2001, 1)] == [
+        "99%",
+        "100%",
+        "0%",
+        "<1%",
+        "<0.1%",
+    ]
+
+
+def test_a_cases_file_written_with_a_space_after_each_comma_reads_as_written_without_it(tmp_path):
+    """Before: 'D01, query_order, …, ok, orderId, SN…' was refused with "expect must be ok or reject", of a
+    row whose expect read ok; its tool ' query_order' would be no tool. The fields around the raw
+    arguments are read without surrounding blanks (the accuracy suite's are too); the arguments as sent."""
+    path = tmp_path / "cases.csv"
+    path.write_text(
+        'id,tool,arguments,expect,expect_field,expect_value\nD01, query_order, " {""orderId"": ""SN202610200001""}",'
+        " ok , orderId , SN202610200001 \n",
+        encoding="utf-8",
+    )
+    assert load_cases(path) == [
+        DrillCase("D01", "query_order", ' {"orderId": "SN202610200001"}', "ok", "orderId", "SN202610200001")
+    ]
+    assert run_drill(load_cases(path), TODAY)[0].passed
+
+
+@pytest.mark.parametrize(
+    ("expect", "field", "said"),
+    [
+        ("maybe", "orderId", "expect is 'maybe', not ok or reject"),
+        ("OK", "orderId", "expect is 'OK', not ok or reject"),
+        (
+            "ok",
+            "",
+            "expect_field is empty; name the field to compare (ok) or the field the error names (reject, * for any)",
+        ),
+    ],
+)
+def test_a_row_that_expects_nothing_valid_says_what_it_holds(tmp_path, expect, field, said):
+    path = tmp_path / "cases.csv"
+    path.write_text(f"id,tool,arguments,expect,expect_field,expect_value\nZ1,query_order,{{}},{expect},{field},\n")
+    with pytest.raises(ConfigurationError) as raised:
+        load_cases(path)
+    assert str(raised.value) == f"drill cases {path}, line 2 (Z1): {said}. Fix that row"
+
+
+def test_arguments_written_over_two_lines_are_one_line_of_the_report():
+    """Before: a raw arguments string with a line break (a model's fenced JSON) split its case's report line."""
+    case = DrillCase("D9", "query_order", '```json\n{"orderId": "SN202610200001"}\n```', "reject", "arguments")
+    line = run_case(case, TODAY).line()
+    assert line == 'PASS D9 query_order reject: 字段=arguments，收到=```json {"orderId": "SN202610200001"} ```'

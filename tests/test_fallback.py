@@ -11,6 +11,8 @@ from toolkit.chat.scripted import ScriptedModel
 from toolkit.chat.switch import fake_client
 from toolkit.course.assistant import TOOL_SPECS, ask
 from toolkit.course.prompt_protocol import (
+    ANSWER_FORMAT,
+    ANSWER_JSON,
     PROTOCOL,
     PromptProtocol,
     TextCall,
@@ -365,3 +367,58 @@ def test_comment_marks_inside_strings_are_text_and_an_unclosed_comment_hides_the
 def test_a_reply_of_comment_marks_is_read_in_linear_time():
     assert extract_call("{" + "/*" * 50_000) is None
     assert extract_call("{" * 20_000 + "//" + "a" * 50_000) is None
+
+
+def test_a_json_schema_answer_format_is_asked_in_words_while_tools_are_offered():
+    """Before: a structured service's `response_format` went on to the gateway with the manual, so a
+    gateway that enforces it (grammar-constrained decoding) could only write the answer's shape,
+    never the {"tool": …} line: the tools were never called. Now, while tools are offered, the
+    schema is in the system prompt instead; with no tools (tool_choice="none") it is sent as given."""
+    schema = {"type": "object", "properties": {"status": {"type": "string"}}, "required": ["status"]}
+    fmt = {"type": "json_schema", "json_schema": {"name": "S", "schema": schema}}
+    model = ScriptedModel(['{"tool": "query_order", "args": {"orderId": "SN202610200001"}}', '{"status": "ok"}'])
+    PromptProtocol(model).chat([UserMessage(content="状态？")], tools=TOOL_SPECS, response_format=fmt)
+    sent = model.requests[0]
+    assert "response_format" not in sent.extra
+    assert sent.messages[0].content == tools_as_text(TOOL_SPECS) + "\n" + ANSWER_FORMAT.format(
+        schema=json.dumps(schema, ensure_ascii=False, sort_keys=True)
+    )
+    PromptProtocol(model).chat(
+        [UserMessage(content="状态？")], tools=TOOL_SPECS, tool_choice="none", response_format=fmt
+    )
+    assert model.requests[1].extra["response_format"] == fmt
+
+
+def test_a_json_object_answer_format_is_asked_in_words_while_tools_are_offered():
+    model = ScriptedModel(["{}"])
+    PromptProtocol(model).chat([UserMessage(content="?")], tools=TOOL_SPECS, response_format={"type": "json_object"})
+    assert "response_format" not in model.requests[0].extra
+    assert model.requests[0].messages[0].content == tools_as_text(TOOL_SPECS) + "\n" + ANSWER_JSON
+
+
+def test_a_structured_answer_with_a_name_field_is_the_answer_not_a_call():
+    """Before: a service's answer {"name": "智能手机", "price": 2999} (its model has a `name` field) was read
+    as a call of a tool named 智能手机, and the call ended in UnknownToolError. When the request asks for
+    an answer format, a JSON object that names none of the offered tools is that answer."""
+    from typing import Protocol
+
+    from pydantic import BaseModel
+
+    from toolkit.course.assistant import shop_registry
+    from toolkit.services.service import ai_service
+
+    class Product(BaseModel):
+        name: str
+        price: float
+
+    class Desk(Protocol):
+        def ask(self, question: str) -> Product: ...
+
+    model = ScriptedModel(['{"name": "智能手机", "price": 2999}'])
+    desk = ai_service(Desk, model=PromptProtocol(model), registry=shop_registry(SHOP))
+    assert desk.ask("SN202610200001 买的是什么") == Product(name="智能手机", price=2999)
+    model = ScriptedModel(['{"name": "query_order", "arguments": {"orderId": "SN202610200001"}}', "{}"])
+    reply = PromptProtocol(model).chat(
+        [UserMessage(content="?")], tools=TOOL_SPECS, response_format={"type": "json_object"}
+    )
+    assert [c.name for c in reply.message.tool_calls] == ["query_order"]  # an offered tool's name is a call

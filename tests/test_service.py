@@ -301,7 +301,7 @@ class PriceDesk(Protocol):
     "first, problem",
     [
         ('{"order_id": "SN1", "total_yuan": 2999, "note": "急"}', "note: not a field"),
-        ('{"order_id": "SN1", "total_yuan": "2999"}', "total_yuan: Input should be a valid number"),
+        ('{"order_id": "SN1", "total_yuan": "2999"}', 'total_yuan: Input should be a valid number, got "2999"'),
     ],
 )
 def test_extra_fields_and_numbers_as_strings_go_to_the_repair_round(first, problem):

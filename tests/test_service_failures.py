@@ -387,3 +387,26 @@ def test_an_immediate_mismatch_names_a_generic_return_type_whole():
 
     with pytest.raises(ConfigurationError, match=r"returned a dict, but the method returns list\[Summary\]; make the "):
         ai_service(Lines, model=ScriptedModel([call("orders", user="u1")]), tools=[orders]).lines("我的订单")
+
+
+def test_bytes_that_are_not_text_are_refused_naming_the_method_and_parameter_before_anything_is_sent():
+    from toolkit.services.declare import user_message
+
+    class Reader:
+        def read(self, data: bytes) -> str: ...
+
+        @user_message("总结：{{data}}")
+        def summarize(self, data: bytes) -> str: ...
+
+    model = ScriptedModel(["never"])
+    service = ai_service(Reader, model=model)
+    with pytest.raises(ConfigurationError) as caught:
+        service.read(b"\xff\xfe")
+    assert str(caught.value) == (
+        "read(data=...): the value is bytes that are not UTF-8 text (b'\\xff\\xfe'), which a prompt cannot hold; "
+        "pass text: decode it (data.decode('latin-1')), or base64.b64encode(data).decode()"
+    )
+    with pytest.raises(ConfigurationError) as caught:
+        service.summarize(b"\x80")
+    assert str(caught.value).startswith("summarize: {{data}}: the value is bytes that are not UTF-8 text (b'\\x80')")
+    assert model.requests == []

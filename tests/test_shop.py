@@ -229,3 +229,19 @@ def test_a_data_file_over_its_cap_is_refused_unread_and_one_at_the_cap_is_read(t
     )
     monkeypatch.setattr(shops, "MAX_DATA_BYTES", size)
     assert load_shop(tmp_path, today="2026-10-25").orders
+
+
+def test_the_recipients_name_and_address_inside_a_trace_event_are_masked_as_in_the_recipient_line(shop):
+    """Before: a courier's '签收人：张伟' or '已送达 浙江省…1201 室' reached the model whole, beside '收件人：张*'."""
+    order = shop.orders["SN202610200001"]
+    name, address = order["recipient"]["name"], order["recipient"]["address"]
+    shipment = dict(shop.shipments["SN202610200001"])
+    shipment["events"] = [
+        {"time": "2026-10-23 10:00", "text": f"【杭州】已签收，签收人：{name}，送达 {address}"},
+        {"time": "2026-10-23 08:00", "text": f"【杭州】派送中，收件人 {name.strip()} 电话 13812345678"},
+    ]
+    other = Shop(shop.orders, {**shop.shipments, "SN202610200001": shipment}, shop.policies, TODAY)
+    text = run(other, "query_logistics", orderId="SN202610200001")
+    assert "- 2026-10-23 10:00 【杭州】已签收，签收人：张*，送达 浙江省杭州市西湖区****" in text
+    assert "- 2026-10-23 08:00 【杭州】派送中，收件人 张* 电话 138****5678" in text
+    assert name not in text and address not in text and "文三路" not in text

@@ -407,3 +407,17 @@ def test_a_skill_folder_given_as_dot_is_named_by_its_real_name(tmp_path, monkeyp
     monkeypatch.chdir(folder)
     skill = load_skill(given)
     assert (skill.name, dict(skill.resources)) == ("refunds", {"templates/reply.md": "R"})
+
+
+def test_a_resource_saved_with_a_byte_order_mark_loads_as_the_same_text(tmp_path):
+    """Notepad's "UTF-8 with BOM": SKILL.md was read past its mark, but a resource kept it ('\\ufeffDear …'),
+    an invisible character the model read and a cassette's request did not match. Now it is left out, as
+    the utf-8-sig codec leaves it; a mark inside the text is text."""
+    folder = tmp_path / "replies"
+    folder.mkdir()
+    (folder / SKILL_FILE).write_bytes(b"\xef\xbb\xbf---\nname: replies\ndescription: d\n---\nbody\n")
+    (folder / "reply.md").write_bytes("\ufeffDear customer,\r\n\ufeffok\r\n".encode())
+    (folder / "plain.md").write_bytes(b"Dear customer,\n")
+    skill = load_skill(folder)
+    assert dict(skill.resources) == {"plain.md": "Dear customer,\n", "reply.md": "Dear customer,\n\ufeffok\n"}
+    assert skill.body == "body"

@@ -63,7 +63,7 @@ def test_schemas_are_valid_json_schema_and_sent_as_response_format():
         ('{"order_id": "SN1"}', "the JSON does not match the schema (status: Field required; amount: Field required)"),
         (
             '{"order_id": "SN1", "status": "x", "amount": "lots"}',
-            "the JSON does not match the schema (amount: Input should be a valid number)",
+            'the JSON does not match the schema (amount: Input should be a valid number, got "lots")',
         ),
         (None, "the answer is not a JSON object"),
     ],
@@ -105,7 +105,7 @@ def test_a_root_model_is_asked_for_and_read_as_the_value_field():
     assert tags.schema["type"] == "object" and tags.schema["required"] == ["value"]
     assert tags.parse('{"value": ["新品", "包邮"]}') == Tags(["新品", "包邮"])
     assert OutputType(Wrapped).parse('{"value": {"sku": "A1"}}') == Wrapped(Line(sku="A1"))
-    with pytest.raises(OutputParsingError, match=r"the JSON does not match the schema \(0\.note: not a field\)"):
+    with pytest.raises(OutputParsingError, match=r"the JSON does not match the schema \(value\.0\.note: not a field\)"):
         OutputType(RootModel[list[Line]]).parse('{"value": [{"sku": "A1", "note": "x"}]}')
 
 
@@ -127,7 +127,29 @@ def test_a_model_validator_s_error_names_the_whole_object_not_a_value_field():
     assert str(info.value) == "the JSON does not match the schema (the object: Value error, start must not exceed end)"
     with pytest.raises(OutputParsingError) as info:
         OutputType(list[Span]).parse('{"value": [{"start": 2, "end": 1}]}')
-    assert str(info.value) == "the JSON does not match the schema (0: Value error, start must not exceed end)"
+    assert str(info.value) == (
+        'the JSON does not match the schema (value.0: Value error, start must not exceed end, got {"start": 2, "end": 1})'
+    )
+
+
+def test_a_path_inside_a_wrapped_answer_starts_at_its_value_field_as_the_model_wrote_it():
+    """Before: '0.name: Input should be a valid string' and '0.nam: not a field', of an answer whose
+    list is under "value": a path the model's JSON does not have."""
+
+    class Item(BaseModel):
+        name: str
+
+    with pytest.raises(OutputParsingError) as info:
+        OutputType(list[Item]).parse('{"value": [{"name": "a"}, {"nam": "b"}]}')
+    assert str(info.value) == (
+        "the JSON does not match the schema (value.1.nam: not a field; value.1.name: Field required)"
+    )
+    with pytest.raises(OutputParsingError) as info:
+        OutputType(dict[str, Item]).parse('{"value": {"k": {"name": 1}}}')
+    assert str(info.value) == "the JSON does not match the schema (value.k.name: Input should be a valid string, got 1)"
+    with pytest.raises(OutputParsingError) as info:
+        OutputType(int).parse('{"value": "3"}')
+    assert str(info.value) == 'the JSON does not match the schema (value: Input should be a valid integer, got "3")'
 
 
 def test_a_number_with_no_fraction_is_an_integer_as_json_schema_reads_it():
@@ -151,3 +173,28 @@ def test_an_any_field_keeps_a_float_with_no_fraction():
 
     assert OutputType(dict[str, Any]).parse('{"value": {"price": 10.0}}') == {"price": 10.0}
     assert isinstance(OutputType(dict[str, Any]).parse('{"value": {"price": 10.0}}')["price"], float)
+
+
+def test_a_value_of_the_wrong_kind_is_named_with_what_came():
+    """Before: 'amount: Input should be a valid number', not saying what the model wrote there."""
+
+    class Span(BaseModel):
+        start: int
+        end: int
+
+    def problem(declared, answer):
+        with pytest.raises(OutputParsingError) as info:
+            OutputType(declared).parse(answer)
+        return str(info.value).removeprefix("the JSON does not match the schema (").removesuffix(")")
+
+    assert problem(OrderSummary, '{"order_id": "SN1", "status": "x", "amount": "lots"}') == (
+        'amount: Input should be a valid number, got "lots"'
+    )
+    assert problem(int, '{"value": "三"}') == 'value: Input should be a valid integer, got "三"'
+    assert problem(list[Span], '{"value": [{"start": 1, "end": [2]}]}') == (
+        "value.0.end: Input should be a valid integer, got [2]"
+    )
+    assert problem(bool, '{"value": null}') == "value: Input should be a valid boolean, got null"
+    assert problem(Span, '{"start": 1}') == "end: Field required"  # nothing came
+    long = "x" * 100
+    assert problem(int, f'{{"value": "{long}"}}') == f'value: Input should be a valid integer, got "{"x" * 38}…'

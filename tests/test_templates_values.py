@@ -5,8 +5,10 @@ import dataclasses
 import datetime as dt
 import enum
 
+import pytest
 from pydantic import BaseModel
 
+from toolkit.errors import ConfigurationError
 from toolkit.services.templates import as_text, render
 
 
@@ -34,3 +36,46 @@ def test_models_dataclasses_and_enums_inside_containers_are_json():
     # what was right stays so
     assert as_text("x") == "x" and as_text(3) == "3" and as_text(["中"]) == '["中"]' and as_text(None) == "null"
     assert as_text(Item(sku="SN1", qty=2)) == '{"sku":"SN1","qty":2}'
+
+
+class Tagged(BaseModel):
+    tags: set[str]
+
+
+@dataclasses.dataclass
+class Labels:
+    names: frozenset[str]
+
+
+def test_a_set_is_written_in_sorted_order_whatever_the_hash_seed():
+    # a set's iteration order follows PYTHONHASHSEED: the prompt (and a cassette's request) changed each run
+    assert as_text({"北京", "b", "a", "c"}) == '["a", "b", "c", "北京"]'
+    assert as_text({10, 9, 3}) == "[3, 9, 10]"
+    assert as_text({"k": frozenset({"y", "x"})}) == '{"k": ["x", "y"]}'
+    assert as_text([{2, 1}, ("b",)]) == '[[1, 2], ["b"]]'
+    assert as_text({1, "a"}) == '["a", 1]'  # no order between them: by their JSON text
+    assert as_text(Tagged(tags={"z", "m", "a"})) == '{"tags":["a","m","z"]}'
+    assert as_text([Labels(frozenset({"q", "p"}))]) == '[{"names": ["p", "q"]}]'
+    assert render("{{t}}", {"t": {"y", "x"}}) == '["x", "y"]'
+
+
+class Blob(BaseModel):
+    data: bytes
+
+
+def test_bytes_that_are_not_utf8_text_are_refused_naming_the_value():
+    with pytest.raises(ConfigurationError) as caught:
+        render("看 {{data}}", {"data": b"\xff\x00"})
+    assert str(caught.value) == (
+        "{{data}}: the value is bytes that are not UTF-8 text (b'\\xff\\x00'), which a prompt cannot hold; "
+        "pass text: decode it (data.decode('latin-1')), or base64.b64encode(data).decode()"
+    )
+    with pytest.raises(ConfigurationError) as caught:
+        as_text(Blob(data=b"\x80abc"))
+    assert str(caught.value) == (
+        "the value is a Blob holding bytes that are not UTF-8 text, which a prompt cannot hold; "
+        "pass text: decode it (data.decode('latin-1')), or base64.b64encode(data).decode()"
+    )
+    assert (
+        as_text(b"ok") == '"ok"' and as_text([b"\xe4\xb8\xad"]) == '["中"]'
+    )  # UTF-8 bytes: the text they are, as JSON

@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from toolkit.course.validation import (
+    DATE_HINT,
     Rejected,
     Validated,
     normalize_category,
@@ -163,7 +164,7 @@ def test_refund_policy_arguments_and_the_injected_today(raw, expected):
         ("昨天", "yyyy-MM-dd 格式的具体日期"),
         ("2026-10", "yyyy-MM-dd 格式的具体日期"),
         ("10/20/2026", "yyyy-MM-dd 格式的具体日期"),
-        ("", "必填"),
+        ("", "yyyy-MM-dd 格式的具体日期"),
         ("2026-02-30", "一个真实存在的日期"),
         ("2026-13-01", "一个真实存在的日期"),
         (20261020, "字符串"),
@@ -234,3 +235,11 @@ def test_no_input_crashes_validation(raw):
             assert exc.field and exc.expected
         else:
             assert set(v.values) <= {"orderId", "category", "asOf"}
+
+
+@pytest.mark.parametrize("as_of", ["", "   "])
+def test_a_blank_optional_date_is_not_called_required(as_of):
+    """Before: '期望：必填，yyyy-MM-dd …；不知道具体日期时请省略 asOf' — required, and to be left out, at once."""
+    with pytest.raises(ArgError) as info:
+        validate("query_refund_policy", json.dumps({"category": "服装", "asOf": as_of}), today=TODAY)
+    assert (info.value.field, info.value.expected) == ("asOf", DATE_HINT)

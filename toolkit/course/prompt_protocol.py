@@ -10,7 +10,9 @@ as text in the system prompt and ask for one line of JSON, `{"tool": "...", "arg
 1. turns the `tools` into text (`tools_as_text`) and adds it to the system prompt;
 2. rewrites the history into plain messages: an assistant tool call becomes the text the
    model wrote, a tool result becomes a user message that says whose result it is;
-3. sends the request *without* `tools`;
+3. sends the request *without* `tools`, and without a structured request's `response_format`,
+   which goes into the system prompt as words instead (a gateway enforcing it would let the
+   model write only the answer, never a call);
 4. extracts one JSON call from the reply (`extract_call`) — tolerantly: prefix text, code
    fences, comments after or inside it, curly or single quotes, trailing commas, `name`/`arguments`
    keys, arguments given as a JSON string — and returns it as an ordinary `ToolCall`; the
@@ -49,6 +51,12 @@ PROTOCOL = (
     '{"tool":"工具名","args":{...}}\n'
     "不要输出任何其它文字。不需要工具时，直接用中文回答用户。"
 )
+ANSWER_FORMAT = "不需要工具、直接回答时，只输出一个符合下面 JSON Schema 的 JSON 对象，不要输出其它文字：\n{schema}"
+"""The answer format a structured request's `response_format` asked for, in the manual instead
+(`PromptProtocol.chat`): while tools are offered, a gateway that enforces the format could
+never write a call."""
+ANSWER_JSON = "不需要工具、直接回答时，只输出一个 JSON 对象，不要输出其它文字。"
+"""`response_format={"type": "json_object"}` in the manual, likewise."""
 RESULT_HEADER = "以下是工具 {tool} 的返回结果（请如实告知用户，不要编造；还需要查询时仍然只输出一行 JSON）："
 _TYPES = {
     "string": "字符串",
@@ -306,22 +314,43 @@ class PromptProtocol:
     def chat(
         self, messages: Sequence[Message], *, tools: Sequence[Any] | None = None, tool_choice: Any = None, **extra: Any
     ) -> ChatResponse:
-        """One request without `tools`; a JSON call in the reply comes back as a `ToolCall`.
+        """One request without `tools`; a JSON call in the reply comes back as a `ToolCall` (when the
+        request asks for a JSON answer, `response_format`, only a call of an offered tool: an answer
+        with a `name` field is no call of a tool named after its value).
         With `tool_choice="none"` the manual is left out too: the model must answer in words
         (told to write JSON, it would, and the JSON would be the answer)."""
         offered = tools if tool_choice != "none" else None
-        response = self.model.chat(protocol_messages(messages, offered), **extra)
+        extra, answer_format = _answer_format(extra) if offered else (extra, "")
+        response = self.model.chat(protocol_messages(messages, offered, answer_format), **extra)
         found = extract_call(response.message.content) if offered else None
-        if found is None:
-            return response
+        if found is None or (answer_format and found.tool not in {_spec(t).name for t in offered or ()}):
+            return response  # a JSON answer was asked for: one that names no offered tool is it
         made = sum(len(m.tool_calls) for m in messages if isinstance(m, AssistantMessage))
         call = ToolCall(id=f"text_call_{made + 1}", name=found.tool, arguments=found.arguments)
         message = AssistantMessage(content=response.message.content, tool_calls=(call,))
         return response.model_copy(update={"message": message, "finish_reason": "tool_calls"})
 
 
-def protocol_messages(messages: Sequence[Message], tools: Sequence[Any] | None) -> list[Message]:
-    """The conversation as plain text messages, with the tool manual in the system prompt."""
+def _answer_format(extra: dict[str, Any]) -> tuple[dict[str, Any], str]:
+    """`extra` without its `response_format`, and that format as words for the manual ("" when there
+    is none): a gateway that enforces the format (grammar-constrained decoding) would let the model
+    write only the answer's shape, never the `{"tool": …}` line of a call."""
+    if "response_format" not in extra:
+        return extra, ""
+    rest = {k: v for k, v in extra.items() if k != "response_format"}
+    fmt = extra["response_format"]
+    spec = fmt.get("json_schema") if isinstance(fmt, dict) else None
+    schema = spec.get("schema") if isinstance(spec, dict) else None
+    if isinstance(schema, dict):
+        return rest, ANSWER_FORMAT.format(schema=json.dumps(schema, ensure_ascii=False, sort_keys=True))
+    return rest, ANSWER_JSON
+
+
+def protocol_messages(
+    messages: Sequence[Message], tools: Sequence[Any] | None, answer_format: str = ""
+) -> list[Message]:
+    """The conversation as plain text messages, with the tool manual in the system prompt (and the
+    answer's format, when a request's `response_format` asked for one)."""
     out: list[Message] = []
     for m in messages:
         if isinstance(m, AssistantMessage) and m.tool_calls:
@@ -333,7 +362,7 @@ def protocol_messages(messages: Sequence[Message], tools: Sequence[Any] | None) 
             out.append(m)
     if not tools:
         return out
-    manual = tools_as_text(tools)
+    manual = tools_as_text(tools) + (f"\n{answer_format}" if answer_format else "")
     if out and isinstance(out[0], SystemMessage):
         return [SystemMessage(content=f"{out[0].content}\n\n{manual}"), *out[1:]]
     return [SystemMessage(content=manual), *out]

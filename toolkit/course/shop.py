@@ -95,6 +95,17 @@ def mask_address(address: str) -> str:
     return (region.group() if region else "") + "****"
 
 
+def mask_event(text: str, recipient: Mapping[str, str]) -> str:
+    """A trace event's text with every mobile number masked (`mask_text`), and the recipient's own
+    address and name where a courier wrote them ("签收人：张伟") masked as the recipient line masks
+    them. A name of one character is left: it cannot be told from the text around it."""
+    text = mask_text(text)
+    address, name = recipient["address"].strip(), recipient["name"].strip()
+    if address:
+        text = text.replace(address, mask_address(address))
+    return text.replace(name, mask_name(name)) if len(name) > 1 else text
+
+
 # --- the data ------------------------------------------------------------------------------------
 
 
@@ -147,8 +158,8 @@ class Shop:
         if shipment is None:
             template = NOT_SHIPPED if order["status"] in WAITING else NEVER_SHIPPED
             return template.format(order_id=order_id, status=order["status"])
-        events = [f"- {e['time']} {mask_text(e['text'])}" for e in shipment["events"]]
         recipient = order["recipient"]
+        events = [f"- {e['time']} {mask_event(e['text'], recipient)}" for e in shipment["events"]]
         return "\n".join(
             [
                 f"订单号：{order_id}",

@@ -235,8 +235,8 @@ def _field(tool: str, name: str, data: dict[str, Any], required: bool, normalise
     value = data.get(name)
     if value is None and not required:
         return None
-    if value is None or (isinstance(value, str) and not value.strip()):
-        hint = ORDER_ID_REQUIRED if name == "orderId" else f"必填，{_hint_for(name)}"
+    if value is None or (isinstance(value, str) and not value.strip()):  # an optional one is blank here
+        hint = ORDER_ID_REQUIRED if name == "orderId" else f"必填，{_hint_for(name)}" if required else _hint_for(name)
         raise ArgError(tool, name, shown(value) if name in data else MISSING, hint, "missing")
     if not isinstance(value, str):
         raise ArgError(tool, name, shown(value), f"字符串，{_hint_for(name)}")

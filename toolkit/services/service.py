@@ -489,17 +489,26 @@ def _messages(
     values.update({var: arguments[param] for param, var in plan.variables.items()})
     values.update({name: arguments[param] for name, param in (plan.aliases or {}).items() if name not in values})
     user = (
-        render(plan.user_template, values, cfg.clock)
+        render(plan.user_template, values, cfg.clock, where=plan.name)
         if plan.user_template is not None
-        else as_text(arguments[plan.user_param or ""])
+        else _user_text(plan, arguments[plan.user_param or ""])
     )
     if plan.output is not None and cfg.structured == "instructions":
         user = f"{user}\n\n{plan.output.instructions()}"
     messages: list[Message] = [UserMessage(content=user)]
     if plan.system:
-        messages.insert(0, SystemMessage(content=render(plan.system, values, cfg.clock)))
+        messages.insert(0, SystemMessage(content=render(plan.system, values, cfg.clock, where=plan.name)))
     memory_id = arguments.get(plan.memory_param) if plan.memory_param else cfg.shared_memory_id
     return messages, _memory(plan, cfg, memory_id)
+
+
+def _user_text(plan: MethodPlan, value: Any) -> str:
+    """The user text parameter's value as the user message (`ConfigurationError` naming the
+    parameter for a value no prompt can hold: bytes that are not text)."""
+    try:
+        return as_text(value)
+    except ConfigurationError as exc:
+        raise ConfigurationError(f"{plan.name}({plan.user_param}=...): {exc}") from None
 
 
 def _memory(plan: MethodPlan, cfg: ServiceConfig, memory_id: Any) -> ChatMemory | None:

@@ -49,6 +49,7 @@ from pydantic_core import ErrorDetails
 from toolkit.chat.finite import first_non_finite
 from toolkit.chat.thinking import split_thinking
 from toolkit.errors import OutputParsingError
+from toolkit.unicode import cut
 
 _FENCE = re.compile(r"```([A-Za-z0-9_+.-]*+)(.*?)```", re.S)
 """A fenced block: its language tag (maybe none) and its text. The tag is read possessively
@@ -130,8 +131,9 @@ class OutputType:
             if extra:
                 raise OutputParsingError(f"the JSON does not match the schema ({extra[0]}: not a field)", answer=text)
             data = data["value"]
+        top = "value" if self.wrapped else ""  # a path names a place in the JSON the model wrote
         try:
-            problems = [f"{path}: not a field" for path in undeclared_fields(data, self.adapter.json_schema())]
+            problems = [f"{path}: not a field" for path in undeclared_fields(data, self.adapter.json_schema(), top)]
             payload = json.dumps(data)
         except RecursionError:  # json.loads reads deeper than Python's recursion limit walks
             raise OutputParsingError(_TOO_DEEP, answer=text) from None
@@ -142,8 +144,10 @@ class OutputType:
             except RecursionError:
                 raise OutputParsingError(_TOO_DEEP, answer=text) from None
             value, errors = self._validated(again) if again != payload else (value, errors)
-        whole = "value" if self.wrapped else "the object"  # an error about no field (a model validator's)
-        problems += [f"{'.'.join(map(str, e['loc'])) or whole}: {e['msg']}" for e in errors]
+        whole = top or "the object"  # an error about no field (a model validator's)
+        problems += [
+            f"{'.'.join(map(str, [top, *e['loc']] if top else e['loc'])) or whole}: {_said(e, top)}" for e in errors
+        ]
         if problems:
             raise OutputParsingError(f"the JSON does not match the schema ({'; '.join(problems)})", answer=text)
         return value
@@ -154,6 +158,18 @@ class OutputType:
             return self.adapter.validate_json(payload, strict=True), []
         except ValidationError as exc:
             return None, exc.errors(include_url=False)
+
+
+def _said(error: ErrorDetails, top: str) -> str:
+    """pydantic's message, and what the answer held there (`, got "lots"`), cut short; not for a
+    missing field (nothing came) nor for an error about the whole object (it is the answer)."""
+    if error["type"] == "missing" or not (error["loc"] or top):
+        return error["msg"]
+    return f"{error['msg']}, got {cut(json.dumps(error['input'], ensure_ascii=False), _GOT)}"
+
+
+_GOT = 40
+"""Characters of what came that an error shows (the whole answer is in `OutputParsingError.answer`)."""
 
 
 def _number(text: str) -> float | int:

@@ -11,13 +11,16 @@ the clock gets the same prompt every run:
 A placeholder's name is a Python identifier, in any script (`{{订单号}}` names the parameter
 `订单号`); anything else between double braces (`{{ two words }}`, `{{a-b}}`) is plain text.
 Values are rendered as text: strings as they are, everything else as JSON, the way pydantic writes
-it (a model, a dataclass, an enum's value, an ISO date, inside lists and dicts too).
+it (a model, a dataclass, an enum's value, an ISO date, inside lists and dicts too); a set is
+written sorted (its own order follows the interpreter's hash seed, so the prompt would change from
+run to run), and bytes that are not UTF-8 text are refused (`ConfigurationError`), a prompt being text.
 
 Leaves out: conditionals, loops and filters (this is substitution, not a template language).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import json
 import re
@@ -25,10 +28,10 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from pydantic import BaseModel
-from pydantic_core import to_jsonable_python
+from pydantic_core import PydanticSerializationError, to_jsonable_python
 
 from toolkit.chat.clock import session_now
-from toolkit.errors import ConfigurationError
+from toolkit.errors import ConfigurationError, a_or_an
 
 PLACEHOLDER = re.compile(r"\{\{\s*([^{}\s]+)\s*\}\}")
 """Double braces around one word; the word is a placeholder when it is an identifier (`is_name`)."""
@@ -52,17 +55,58 @@ def variables(template: str) -> list[str]:
 
 
 def as_text(value: Any) -> str:
-    """How an argument appears inside a prompt."""
+    """How an argument appears inside a prompt (`ConfigurationError` for bytes that are not text)."""
     if isinstance(value, str):
         return value
-    if isinstance(value, BaseModel):
-        return value.model_dump_json()
-    # models, dataclasses, enums, dates inside lists and dicts too, as pydantic writes them as JSON
-    return json.dumps(to_jsonable_python(value, fallback=str), ensure_ascii=False)
+    ordered = _ordered(value)
+    try:
+        if isinstance(ordered, BaseModel):
+            return ordered.model_dump_json()
+        if isinstance(value, BaseModel):  # a model holding a set: its fields, the set sorted
+            return json.dumps(to_jsonable_python(ordered, fallback=str), ensure_ascii=False, separators=(",", ":"))
+        # models, dataclasses, enums, dates inside lists and dicts too, as pydantic writes them as JSON
+        return json.dumps(to_jsonable_python(ordered, fallback=str), ensure_ascii=False)
+    except (UnicodeDecodeError, PydanticSerializationError):  # pydantic writes bytes as UTF-8 text
+        raise ConfigurationError(_not_text(value)) from None
 
 
-def render(template: str, values: Mapping[str, Any], clock: Clock = session_now) -> str:
-    """Fill every placeholder; built-ins come from `clock()` (read once per render)."""
+def _not_text(value: Any) -> str:
+    held = (
+        f"bytes that are not UTF-8 text ({value!r:.40})"
+        if isinstance(value, bytes)
+        else (f"{a_or_an(type(value).__name__)} holding bytes that are not UTF-8 text")
+    )
+    return (
+        f"the value is {held}, which a prompt cannot hold; pass text: decode it (data.decode('latin-1')), "
+        "or base64.b64encode(data).decode()"
+    )
+
+
+def _ordered(value: Any) -> Any:
+    """`value` with every set in it a sorted list (by value, else by JSON text), models and
+    dataclasses holding one as their fields' dict; `value` itself when it holds no set."""
+    if isinstance(value, (set, frozenset)):
+        items = [_ordered(item) for item in value]
+        try:
+            return sorted(items)
+        except TypeError:  # 1 and "a": no order between them
+            return sorted(items, key=lambda item: json.dumps(to_jsonable_python(item, fallback=str), sort_keys=True))
+    if isinstance(value, BaseModel) or (dataclasses.is_dataclass(value) and not isinstance(value, type)):
+        fields = value.model_dump() if isinstance(value, BaseModel) else dataclasses.asdict(value)
+        walked = _ordered(fields)
+        return value if walked is fields else walked
+    if isinstance(value, (list, tuple, dict)):
+        pairs = list(value.items()) if isinstance(value, dict) else list(enumerate(value))
+        walked_pairs = [(key, _ordered(item)) for key, item in pairs]
+        if all(new is old for (_, new), (_, old) in zip(walked_pairs, pairs)):
+            return value
+        return dict(walked_pairs) if isinstance(value, dict) else [item for _, item in walked_pairs]
+    return value
+
+
+def render(template: str, values: Mapping[str, Any], clock: Clock = session_now, *, where: str = "") -> str:
+    """Fill every placeholder; built-ins come from `clock()` (read once per render). A value no
+    prompt can hold is a `ConfigurationError` naming its placeholder (after `where`, when given)."""
     now: dt.datetime | None = None
 
     def fill(match: re.Match[str]) -> str:
@@ -71,7 +115,11 @@ def render(template: str, values: Mapping[str, Any], clock: Clock = session_now)
         if not is_name(name):
             return match.group(0)  # plain text that happens to sit between double braces
         if name in values:
-            return as_text(values[name])
+            try:
+                return as_text(values[name])
+            except ConfigurationError as exc:
+                said = f"{where}: {{{{{name}}}}}" if where else f"{{{{{name}}}}}"
+                raise ConfigurationError(f"{said}: {exc}") from None
         if name in BUILT_INS:
             now = now or _now(clock)
             return BUILT_INS[name](now)

@@ -26,7 +26,8 @@ decomposed as a Mac writes it, is looked for among the names) — no path joinin
 no `open()` — so `../`, absolute and Windows paths, percent-encoding, NUL bytes and look-alike
 sibling folders (`skill-a-evil` beside `skill-a`) all simply are not keys. `SKILL.md` asked for
 as a resource is the body. Text reads as Python's text mode reads it: every line ending `\\n`
-(a Windows checkout gives the model the same text as a Linux one).
+(a Windows checkout gives the model the same text as a Linux one), and a leading byte-order mark
+(Notepad's "UTF-8 with BOM") left out, as the `utf-8-sig` codec leaves it.
 
 What is served: only regular files with a single link, opened with `O_NOFOLLOW` and checked
 again on the opened descriptor (`fstat`: still a regular file, still one link, the same file
@@ -594,7 +595,7 @@ def _text(path: Path, shown: str) -> tuple[str | None, str]:
             data = _read_regular(path, shown)
             text = data.decode("utf-8")
             if b"\x00" not in data:  # a NUL marks a binary file though it decodes (as git and grep read it)
-                return _newlines(text), ""
+                return _newlines(text.removeprefix("\ufeff")), ""  # Notepad's mark is no text
             why = "it is binary (it holds a NUL byte), not text"
         except _Refused as exc:
             why = f"it {exc}"

@@ -201,7 +201,10 @@ def render_accuracy_html(results: Sequence[CaseResult]) -> str:
     met = s.meets_pass_line
     headline = kv_table(
         [
-            ("tool-selection accuracy", badge(f"{s.passed} / {s.total} = {s.accuracy:.1%}", "ok" if met else "error")),
+            (
+                "tool-selection accuracy",
+                badge(f"{s.passed} / {s.total} = {s.shown_accuracy}", "ok" if met else "error"),
+            ),
             ("pass line", f"{PASS_LINE:.0%} — {'met' if met else 'NOT met'}"),
             ("average model calls per case", f"{s.average_model_calls:.1f}"),
             ("invented arguments", s.invented_arguments),

@@ -15,14 +15,19 @@ from toolkit.tools.reflect import ToolSpec
 def counted_together(index, words):
     """How many of `words` each text holds, from the batched look-up (`words_hits`), which must
     give each word the texts `hits` gives it."""
-    found = index._texts.words_hits(words)
+    found, alone, texts, counts = index._texts.words_hits(words)
     assert len(found) == len(words)
     held = np.zeros(index._texts.size, dtype=np.int64)
-    for word, hits in zip(words, found):
+    held[texts] += counts  # the words not alone, counted together
+    each = np.zeros(index._texts.size, dtype=np.int64)
+    for w, (word, hits) in enumerate(zip(words, found)):
         texts = np.flatnonzero(hits) if hits.dtype == bool else hits
-        alone = index._texts.hits(word)
-        assert texts.tolist() == (np.flatnonzero(alone) if alone.dtype == bool else alone).tolist(), word
-        held[texts] += 1
+        one = index._texts.hits(word)
+        assert texts.tolist() == (np.flatnonzero(one) if one.dtype == bool else one).tolist(), word
+        each[texts] += 1
+        if w in alone:
+            held[texts] += 1
+    assert held.tolist() == each.tolist()
     return held
 
 
@@ -154,7 +159,8 @@ def test_the_batched_path_is_taken_from_enough_words_and_agrees_either_way(monke
 def test_a_catalogue_without_pieces_of_three_characters():
     specs = [ToolSpec("ab", "c d"), ToolSpec("e", None)]
     index = KeywordIndex(specs)
-    assert [hits.tolist() for hits in index._texts.words_hits(["abcd", "efgh"])] == [[], []]
+    found, alone, texts, counts = index._texts.words_hits(["abcd", "efgh"])
+    assert ([hits.tolist() for hits in found], alone, texts.tolist(), counts.tolist()) == ([[], []], [], [], [])
     assert index.search(["abcd", "efgh"] * 4) == []
 
 

@@ -310,6 +310,12 @@ def _code_points(texts: list[str]) -> np.ndarray:
     return np.frombuffer("".join(texts).encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
 
 
+def _groups(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Where each value of a sorted array first appears, and how many times it does."""
+    firsts = changes(values).nonzero()[0]
+    return firsts, np.concatenate((firsts[1:], [len(values)])) - firsts
+
+
 class _Table:
     """Postings of numbers: for each distinct key, the runs listed with it (ascending, each once)."""
 
@@ -571,34 +577,41 @@ class _Postings:
             runs = _both(runs, listed, len(self.runs))
         return runs
 
-    def words_hits(self, words: list[str]) -> list[np.ndarray]:
+    def words_hits(self, words: list[str]) -> tuple[list[np.ndarray], list[int], np.ndarray, np.ndarray]:
         """`hits` of each of `words` (terms of one kind of character, longer than 3), the words found
-        together (`containing`).
+        together (`containing`); and which words are alone, and, for the others, the texts holding
+        any of them (ascending) and how many of them each holds.
 
         A word many texts hold (a run of it has a bit set, or it has `_ALONE_FROM` texts or more)
-        gets its texts as `hits` gives them: its mask costs the catalogue's size anyway, one word at
-        a time or not. The others' texts are read together: the (word, text) pairs sorted once,
-        each pair once (a word may be in several runs of a text), then cut word by word.
+        is alone: its mask costs the catalogue's size anyway, one word at a time or not, and it is
+        added on its own. The others' texts are read together: the (text, word) pairs sorted once,
+        each pair once (a word may be in several runs of a text), counted text by text (added in
+        one go) and, put in word order by a stable sort of their words, cut word by word.
         """
         word, runs = self.containing(words)
         held = self.held[runs]
         many = np.bincount(word, weights=held, minlength=len(words)) >= _ALONE_FROM
         many[word[self.row[runs] >= 0]] = True
         found = [_NONE] * len(words)
-        for w in many.nonzero()[0].tolist():
+        alone = many.nonzero()[0].tolist()
+        for w in alone:
             found[w] = self._holding(runs[word == w])
         few = ~many[word]
-        if few.any():
-            word, runs, held = word[few], runs[few], held[few]
-            texts = _slices(self.holders, self.starts[runs], held)
-            pairs = _distinct(np.repeat(word.astype(np.int64) * self.size, held) + texts)  # by word, then text
-            owners = pairs // self.size
-            texts = (pairs - owners * self.size).astype(np.int32)
-            ends = np.cumsum(np.bincount(owners, minlength=len(words))).tolist()
-            for w, (start, stop) in enumerate(zip([0, *ends], ends)):
-                if stop > start:
-                    found[w] = texts[start:stop]
-        return found
+        if not few.any():
+            return found, alone, _NONE, _NONE
+        word, runs, held = word[few], runs[few], held[few]
+        n_words = len(words)
+        texts = _slices(self.holders, self.starts[runs], held)
+        pairs = _distinct(texts.astype(np.int64) * n_words + np.repeat(word, held))  # by text, then word
+        texts = pairs // n_words
+        owners = pairs - texts * n_words
+        firsts, counts = _groups(texts)
+        by_word = texts[np.argsort(owners.astype(np.uint16 if n_words <= 2**16 else np.int64), kind="stable")]
+        ends = np.cumsum(np.bincount(owners, minlength=n_words)).tolist()
+        for w, (start, stop) in enumerate(zip([0, *ends], ends)):
+            if stop > start:
+                found[w] = by_word[start:stop].astype(np.int32)
+        return found, alone, texts[firsts], counts
 
     def containing(self, words: list[str]) -> tuple[np.ndarray, np.ndarray]:
         """The runs containing each of `words` (each of one kind of character, longer than 3), found
@@ -851,19 +864,10 @@ def _split_off_words(terms: list[str]) -> tuple[list[str], list[str]]:
     return words, [term for term in terms if term not in looked_up]
 
 
-Added = np.ndarray | tuple[np.ndarray, np.ndarray]
-"""What one term adds to every tool's score: bytes of 0 to 3 in catalogue order (a term many
-texts hold), or the tools whose names hold it (+2) and those whose descriptions do (+1)."""
-
-
-def _add(totals: np.ndarray, added: Added) -> None:
-    """Adds what one term adds (`Added`) to `totals`."""
-    if type(added) is tuple:
-        names, descriptions = added
-        totals[names] += 2  # ascending, each once: += is safe
-        totals[descriptions] += 1
-    else:
-        totals += added
+Added = np.ndarray
+"""What one term adds to every tool's score: bytes of 0 to 3 in catalogue order (`uint8`: a term
+many texts hold), or the texts holding it, ascending (names 0 to n - 1 add 2, descriptions n to
+2n - 1 add 1)."""
 
 
 CACHE_BYTES = 16 * 2**20
@@ -909,8 +913,6 @@ class _Known:
 
 def _bytes(added: Added) -> int:
     """The bytes of the arrays one term's `Added` holds (and a little for the dict's entry)."""
-    if isinstance(added, tuple):
-        return 128 + added[0].nbytes + added[1].nbytes
     return 128 + added.nbytes
 
 
@@ -964,26 +966,52 @@ class KeywordIndex:
             if added is None:
                 new.append(term)
             else:
-                _add(totals, added)
+                self._add(totals, added)
         words, others = _split_off_words(new)
-        found = self._texts.words_hits(words) if words else []
-        for term, hits in chain(zip(words, found), ((term, self._texts.hits(term)) for term in others)):
-            added = self._added(hits)
+        if words:
+            self._add_words(totals, words)
+        for term in others:
+            added = self._added(self._texts.hits(term))
             known.put(term, added)
-            _add(totals, added)
+            self._add(totals, added)
         return totals
 
-    def _added(self, hits: np.ndarray) -> Added:
+    def _add_words(self, totals: np.ndarray, words: list[str]) -> None:
+        """Adds the scores of words looked up together (`_Postings.words_hits`) to `totals`, and
+        keeps what each adds: the words alone one by one, the others' counts in one go."""
+        found, alone, texts, counts = self._texts.words_hits(words)
+        for w in alone:
+            found[w] = added = self._added(found[w])
+            self._add(totals, added)
+        for word, added in zip(words, found):
+            self._known.put(word, added)
+        if len(texts):
+            n = len(self.specs)
+            counts = counts.astype(totals.dtype)
+            split = int(texts.searchsorted(n))  # ascending, each once: += is safe
+            totals[texts[:split]] += 2 * counts[:split]  # a name holding a word counts twice
+            totals[texts[split:] - n] += counts[split:]
+
+    def _added(self, hits: np.ndarray) -> np.ndarray:
         """What a term with these hits (a mask over the texts, or ascending texts) adds to the
-        scores: 2 for a name, 1 for a description."""
+        scores (`Added`): a mask becomes each tool's bytes, ascending texts are kept as they are."""
+        if hits.dtype != bool:
+            return hits
         n = len(self.specs)
-        if hits.dtype == bool:
-            flags = hits.view(np.uint8)
-            added = flags[:n] << 1  # a name hit counts twice
-            added += flags[n:]
-            return added
-        split = int(hits.searchsorted(n))  # ascending, each once
-        return hits[:split], hits[split:] - n
+        flags = hits.view(np.uint8)
+        added: np.ndarray = flags[:n] << 1  # a name hit counts twice
+        added += flags[n:]
+        return added
+
+    def _add(self, totals: np.ndarray, added: np.ndarray) -> None:
+        """Adds what one term adds (`Added`) to `totals`."""
+        if added.dtype == np.uint8:
+            totals += added
+        else:  # ascending texts, each once: += is safe
+            n = len(self.specs)
+            split = int(added.searchsorted(n))
+            totals[added[:split]] += 2
+            totals[added[split:] - n] += 1
 
     def search(
         self, terms: Iterable[str], max_results: int = 5, min_score: float = 1, allowed: Collection[str] | None = None

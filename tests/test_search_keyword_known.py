@@ -57,6 +57,12 @@ def test_what_is_kept_stays_within_its_bytes_and_the_answers_stay_true(catalogue
     assert (len(index._known) > 0) == (limit >= 1_000)  # below a rare term's 128 bytes and more, nothing is kept
 
 
+def test_a_numpy_whole_number_is_a_number_of_bytes():
+    index = KeywordIndex([ToolSpec("a", "b")], cache_bytes=np.int64(1_000))
+    assert index.search(["b"]) == naive_search(["b"], [ToolSpec("a", "b")])
+    assert (index._known.limit, type(index._known.limit)) == (1_000, int)
+
+
 def test_the_terms_kept_longest_are_forgotten_first():
     specs = [ToolSpec(f"tool_{i}", f"word{i} common") for i in range(10)]
     index = KeywordIndex(specs, cache_bytes=3 * (128 + 4))  # three terms of one tool each
@@ -89,7 +95,7 @@ def test_searches_from_many_threads_agree_and_count_their_bytes_once(catalogue):
     assert kept.used <= 200_000
 
 
-@pytest.mark.parametrize("limit", [-1, 1.5, True, "16MB", None])
+@pytest.mark.parametrize("limit", [-1, 1.5, True, "16MB", None, np.int64(-2)])
 def test_a_cache_size_that_is_no_number_of_bytes_is_a_developer_error(limit):
     with pytest.raises(ConfigurationError) as error:
         KeywordIndex([ToolSpec("a", "b")], cache_bytes=limit)

@@ -26,6 +26,8 @@ of the texts holding them: "a-a-a-…" over texts that repeat it; those texts ar
 one kind of character) are looked up together, each step one set of array operations for all of
 them: their pieces, the crossing of their lists, the counting of the texts that hold them.
 Scores add up in a NumPy array (of bytes, for up to 85 terms); only the best score levels are read.
+An index keeps what each term it looked up lately adds to the scores (`_Known`, within `cache_bytes`),
+as a search engine's query cache does: a model's searches send the same words again and again.
 
 `KeywordSearch` is the strategy the search wrapper (`toolkit.search.tool`) uses: the search tool's
 spec, how its arguments are checked, and the two settings.
@@ -911,6 +913,11 @@ class _Known:
         return len(self._added)
 
 
+def _a_size(value: object) -> bool:
+    """Whether `value` is a number of bytes: a whole number (a NumPy one too, not a bool), 0 or more."""
+    return isinstance(value, Integral) and not isinstance(value, bool) and int(value) >= 0
+
+
 def _bytes(added: Added) -> int:
     """The bytes of the arrays one term's `Added` holds (and a little for the dict's entry)."""
     return 128 + added.nbytes
@@ -924,7 +931,7 @@ class KeywordIndex:
 
     def __init__(self, specs: Sequence[ToolSpec], *, cache_bytes: int = CACHE_BYTES) -> None:
         self.specs = tuple(catalogue(specs, "KeywordIndex"))
-        if type(cache_bytes) is not int or cache_bytes < 0:  # a bool is no size either
+        if not _a_size(cache_bytes):
             raise ConfigurationError(
                 f"KeywordIndex: cache_bytes must be a whole number of bytes, 0 or more (0: no cache), "
                 f"not {cut(repr(cache_bytes), 60)}. Fix: KeywordIndex(specs, cache_bytes={CACHE_BYTES})"
@@ -938,7 +945,7 @@ class KeywordIndex:
             raise catalogue_misfit(self.specs, "KeywordIndex") or _text_misfit(self.specs, "KeywordIndex") from None
         self._texts = _Postings(texts)
         """The names, then the descriptions, prepared for lookups."""
-        self._known = _Known(cache_bytes)
+        self._known = _Known(int(cache_bytes))  # a NumPy whole number is a number of bytes too
         """What each term looked up lately adds to the scores (`_Known`)."""
 
     def __len__(self) -> int:

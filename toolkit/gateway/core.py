@@ -277,7 +277,11 @@ _SHAPING = frozenset(("response_format", "stop", "max_tokens", "max_completion_t
 
 def _chars(content: str | None, calls: tuple[dict[str, Any], ...]) -> int:
     """How many characters an answer has (its text, each call's name and arguments): at least its tokens."""
-    return len(content or "") + sum(len(c["function"]["name"]) + len(c["function"]["arguments"]) for c in calls)
+    total = len(content) if content else 0
+    for call in calls:  # a loop, not a generator: one reply at a time, every reply
+        function = call["function"]
+        total += len(function["name"]) + len(function["arguments"])
+    return total
 
 
 def _said(messages: list[dict]) -> str:
@@ -404,7 +408,9 @@ def request_path(target: str) -> str:
     """The path a request target names, without its query: `/v1/models` of `/v1/models?x=1`, and of
     the absolute form `http://host:port/v1/models` (a proxy's, which RFC 9112 3.2.2 says a server must
     take too; `/` when it names no path)."""
-    path = target.split("?", 1)[0]
+    path = target.partition("?")[0]
+    if path[:1] == "/":  # the origin form, every client's but a proxy's
+        return path
     scheme, sep, rest = path.partition("://")
     if sep and scheme.lower() in ("http", "https"):
         return "/" + rest.partition("/")[2]

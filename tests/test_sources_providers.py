@@ -293,3 +293,43 @@ def test_a_provide_that_cannot_take_the_request_is_refused_before_any_call(make,
     with pytest.raises(ToolDefinitionError) as caught:
         make()
     assert str(caught.value) == text
+
+
+class _LookupProvider:
+    """A provider class whose `provide` takes the request only as an optional argument."""
+
+    def provide(self, request=None):
+        return [add]
+
+
+class _Inheriting(StaticProvider):
+    """A provider class that inherits `provide`."""
+
+
+@pytest.mark.parametrize("given", [_LookupProvider, StaticProvider, _Inheriting])
+def test_a_provider_class_given_uncalled_is_refused_naming_the_fix(given):
+    """A class is not a provider (its `provide` wants an instance): before, one whose `provide` could
+    take one argument was accepted and failed at the first request, and a class whose `provide` it
+    inherits was judged by what the first such class answered (kept under `type`, for every class)."""
+    with pytest.raises(ToolDefinitionError) as error:
+        run_loop(ScriptedModel(["hi"]), [UserMessage(content="hi")], providers=[given])
+    name = given.__name__
+    assert str(error.value) == (
+        f"providers=[the class {name}]: it is a class, not a provider made with it. "
+        f"Fix: make one and pass it: providers=[{name}(...)]"
+    )
+
+
+class _ClassProvider:
+    """A provider written as a class whose `provide` is a classmethod: the class itself provides."""
+
+    @classmethod
+    def provide(cls, request):
+        return [add]
+
+
+def test_a_class_whose_provide_is_a_classmethod_is_a_provider():
+    model = ScriptedModel([call("add", a=1, b=2), "3"])
+    result = run_loop(model, [UserMessage(content="1+2?")], providers=[_ClassProvider])
+    assert result.answer == "3"
+    assert model.requests[0].tools == ("add",)

@@ -29,6 +29,7 @@ Leaves out: the loop itself (`toolkit.loop.run`), tool search (`toolkit.search.t
 
 from __future__ import annotations
 
+import inspect
 import threading
 import types
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -356,6 +357,17 @@ def unordered_error(value: set[Any] | frozenset[Any], where: str, takes: str, ex
 def check_provider(provider: Any, where: str = "providers=[{}]") -> None:
     """An entry of `providers=` (or what a wrapper wraps) must have `provide(request)`: a tool
     put there by mistake is pointed at `tools=`, anything else at what a provider is."""
+    if isinstance(provider, type):  # a class: its `provide` wants an instance, unless it is a class's own
+        own = inspect.getattr_static(provider, "provide", None)
+        if isinstance(own, (classmethod, staticmethod)):  # not kept by `_TAKES_REQUEST`, whose key would be `type`
+            if callable_with(own.__get__(None, provider), 1):
+                return
+        name = provider.__name__
+        raise ToolDefinitionError(
+            where.format(f"the class {name}"),
+            "it is a class, not a provider made with it",
+            f"make one and pass it: providers=[{name}(...)]",
+        )
     kind = type(provider).__name__
     provide = getattr(provider, "provide", None)
     if callable(provide):

@@ -93,9 +93,14 @@ def check_max_results(max_results: int, where: str) -> int:
     `Stream.limit` refuses a negative one, where a Python slice would quietly drop tools from the end
     (`[:-1]`) or keep all (`[:None]`); `True` is no count (it would mean 1). A NumPy whole number (a size
     from `np.arange` or a results table) is one."""
-    if isinstance(max_results, bool) or not isinstance(max_results, Integral) or max_results < 0:
+    if not _a_count(max_results):
         raise ConfigurationError(f"{where}: max_results={max_results!r}; use a whole number, 0 or more")
     return int(max_results)
+
+
+def _a_count(value: object) -> bool:
+    """Whether `value` is a whole number from 0 up: an int or a NumPy whole number, not a bool."""
+    return isinstance(value, Integral) and not isinstance(value, bool) and int(value) >= 0
 
 
 def check_min_score(min_score: float, where: str) -> float:
@@ -913,11 +918,6 @@ class _Known:
         return len(self._added)
 
 
-def _a_size(value: object) -> bool:
-    """Whether `value` is a number of bytes: a whole number (a NumPy one too, not a bool), 0 or more."""
-    return isinstance(value, Integral) and not isinstance(value, bool) and int(value) >= 0
-
-
 def _bytes(added: Added) -> int:
     """The bytes of the arrays one term's `Added` holds (and a little for the dict's entry)."""
     return 128 + added.nbytes
@@ -931,7 +931,7 @@ class KeywordIndex:
 
     def __init__(self, specs: Sequence[ToolSpec], *, cache_bytes: int = CACHE_BYTES) -> None:
         self.specs = tuple(catalogue(specs, "KeywordIndex"))
-        if not _a_size(cache_bytes):
+        if not _a_count(cache_bytes):  # a number of bytes
             raise ConfigurationError(
                 f"KeywordIndex: cache_bytes must be a whole number of bytes, 0 or more (0: no cache), "
                 f"not {cut(repr(cache_bytes), 60)}. Fix: KeywordIndex(specs, cache_bytes={CACHE_BYTES})"

@@ -92,24 +92,26 @@ def test_without_keywords_leaves_a_property_named_like_a_keyword():
     assert schema["additionalProperties"] is False  # the caller's tools are not changed
 
 
-def test_two_threads_refused_the_same_keyword_at_once_remember_it_once():
-    """One client shared by threads: both requests went out with the keyword before either was
-    refused, and each refusal appended it again (`["additionalProperties", "additionalProperties"]`).
-    Now it is remembered once; both requests are asked again without it and answered."""
-    import threading
-
-    both_sent = threading.Barrier(2, timeout=60)  # met at once when things are right
+def refusing_once_both_sent(both_sent):
+    """A gateway that refuses `additionalProperties` as Gemini's relay does, each refusal sent once
+    both threads' requests are in (`both_sent`, a barrier of two), and answers "ok" without it."""
 
     def gateway(request):
-        body = json.loads(request.content)
-        if "additionalProperties" in json.dumps(body["tools"]):
+        if "additionalProperties" in json.dumps(json.loads(request.content)["tools"]):
             both_sent.wait()  # each thread's first request waits here for the other's
             text = 'Invalid JSON payload received. Unknown name "additionalProperties": Cannot find field.'
             return httpx.Response(400, json={"error": {"code": 400, "message": text, "status": "INVALID_ARGUMENT"}})
         message = {"role": "assistant", "content": "ok"}
         return httpx.Response(200, json={"choices": [{"index": 0, "message": message, "finish_reason": "stop"}]})
 
-    client = ChatClient("http://gw.test/v1", "sk-quirky-key", "m", transport=httpx.MockTransport(gateway))
+    return gateway
+
+
+def answers_from_two_threads(client):
+    """What `client.chat` answers in two threads at once, each sending a tool whose schema holds
+    `additionalProperties`."""
+    import threading
+
     schema = {"type": "object", "properties": {}, "additionalProperties": False}
     spec = {"type": "function", "function": {"name": "f", "parameters": schema}}
     answers: list[str | None] = []
@@ -121,7 +123,21 @@ def test_two_threads_refused_the_same_keyword_at_once_remember_it_once():
         thread.start()
     for thread in threads:
         thread.join(60)
-    assert answers == ["ok", "ok"]
+    return answers
+
+
+def test_two_threads_refused_the_same_keyword_at_once_remember_it_once():
+    """One client shared by threads: both requests went out with the keyword before either was
+    refused, and each refusal appended it again (`["additionalProperties", "additionalProperties"]`).
+    Now it is remembered once; both requests are asked again without it and answered."""
+    import threading
+
+    both_sent = threading.Barrier(2, timeout=60)  # met at once when things are right
+
+    client = ChatClient(
+        "http://gw.test/v1", "sk-quirky-key", "m", transport=httpx.MockTransport(refusing_once_both_sent(both_sent))
+    )
+    assert answers_from_two_threads(client) == ["ok", "ok"]
     assert client.schema_keywords_refused == ["additionalProperties"]
 
 
@@ -162,27 +178,10 @@ def test_two_threads_that_both_looked_before_either_remembered_still_remember_it
         def __exit__(self, *exc):
             return self.lock.__exit__(*exc)
 
-    def gateway(request):
-        if "additionalProperties" in json.dumps(json.loads(request.content)["tools"]):
-            both_sent.wait()
-            text = 'Invalid JSON payload received. Unknown name "additionalProperties": Cannot find field.'
-            return httpx.Response(400, json={"error": {"code": 400, "message": text, "status": "INVALID_ARGUMENT"}})
-        message = {"role": "assistant", "content": "ok"}
-        return httpx.Response(200, json={"choices": [{"index": 0, "message": message, "finish_reason": "stop"}]})
-
     monkeypatch.setattr(client_module, "_REFUSED_LOCK", Watched(client_module._REFUSED_LOCK))
-    client = ChatClient("http://gw.test/v1", "sk-quirky-key", "m", transport=httpx.MockTransport(gateway))
+    client = ChatClient(
+        "http://gw.test/v1", "sk-quirky-key", "m", transport=httpx.MockTransport(refusing_once_both_sent(both_sent))
+    )
     client.schema_keywords_refused = Held()
-    schema = {"type": "object", "properties": {}, "additionalProperties": False}
-    spec = {"type": "function", "function": {"name": "f", "parameters": schema}}
-    answers: list[str | None] = []
-    threads = [
-        threading.Thread(target=lambda: answers.append(client.chat("hi", tools=[spec]).message.content))
-        for _ in range(2)
-    ]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(60)
-    assert answers == ["ok", "ok"]
+    assert answers_from_two_threads(client) == ["ok", "ok"]
     assert client.schema_keywords_refused == ["additionalProperties"]

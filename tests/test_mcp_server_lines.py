@@ -26,6 +26,8 @@ INITIALIZE = {
     "method": "initialize",
     "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}},
 }
+HANDSHAKE = [json.dumps(INITIALIZE), '{"jsonrpc": "2.0", "method": "notifications/initialized"}']
+"""The lines a client starts with: `initialize`, then the `initialized` notification."""
 CALL = '{"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"name": "query_order", "arguments": {"orderId": "\\ud800"}}}'
 
 
@@ -56,8 +58,7 @@ def test_a_line_that_is_no_json_rpc_message_is_answered_with_json_rpc_s_error_an
     """The SDK dropped such a line unanswered: a client whose request had an unpaired surrogate
     (valid JSON that the SDK's parser refuses) waited out its deadline."""
     lines = [
-        json.dumps(INITIALIZE),
-        '{"jsonrpc": "2.0", "method": "notifications/initialized"}',
+        *HANDSHAKE,
         "{not json",
         '[{"jsonrpc": "2.0", "id": 2, "method": "ping"}]',
         '{"id": 3, "method": "ping"}',
@@ -136,8 +137,7 @@ def test_a_line_nested_too_deep_to_read_is_answered_and_serving_goes_on():
     deep = '{"a": ' * 50_000 + "1" + "}" * 50_000
     call = '{"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"name": "query_order", "arguments": '
     lines = [
-        json.dumps(INITIALIZE),
-        '{"jsonrpc": "2.0", "method": "notifications/initialized"}',
+        *HANDSHAKE,
         call + deep + "}}",
         '{"jsonrpc": "2.0", "id": 5, "method": "ping"}',
     ]
@@ -158,8 +158,7 @@ def test_a_request_whose_id_is_no_string_or_integer_is_answered_and_serving_goes
     so it went unanswered and the client waited out its deadline. JSON-RPC answers an Invalid
     Request, with a null id (it cannot be echoed: MCP's ids are strings and integers)."""
     lines = [
-        json.dumps(INITIALIZE),
-        '{"jsonrpc": "2.0", "method": "notifications/initialized"}',
+        *HANDSHAKE,
         f'{{"jsonrpc": "2.0", "id": {rid}, "method": "ping"}}',
         '{"jsonrpc": "2.0", "id": 5, "method": "ping"}',
     ]
@@ -205,7 +204,7 @@ def test_the_server_exits_when_its_client_closes_stdin_while_a_tool_still_runs(t
         "anyio.run(serve_stdio, tools_server([stuck]))\n"
     )
     call = '{"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "stuck", "arguments": {}}}'
-    lines = [json.dumps(INITIALIZE), '{"jsonrpc": "2.0", "method": "notifications/initialized"}', call]
+    lines = [*HANDSHAKE, call]
     with subprocess.Popen(
         [sys.executable, str(server)],
         stdin=subprocess.PIPE,
@@ -236,8 +235,7 @@ def test_each_request_of_a_batch_is_answered_at_once_under_its_own_id():
         {"jsonrpc": "2.0", "id": "three", "method": "tools/list"},
     ]
     lines = [
-        json.dumps(INITIALIZE),
-        '{"jsonrpc": "2.0", "method": "notifications/initialized"}',
+        *HANDSHAKE,
         json.dumps(batch),
         "[]",
         '{"jsonrpc": "2.0", "id": 5, "method": "ping"}',
@@ -262,13 +260,13 @@ def test_a_client_that_stops_reading_ends_the_session_without_an_error():
         SERVER, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     ) as server:
         assert server.stdin is not None and server.stdout is not None and server.stderr is not None
-        server.stdin.write(json.dumps(INITIALIZE) + "\n")
+        server.stdin.write(HANDSHAKE[0] + "\n")
         server.stdin.flush()
         assert json.loads(server.stdout.readline())["id"] == 1
         server.stdout.close()
         listing = '{"jsonrpc": "2.0", "id": 2, "method": "tools/list"}\n'
         with contextlib.suppress(BrokenPipeError):  # the server may be gone before the last line
-            server.stdin.write('{"jsonrpc": "2.0", "method": "notifications/initialized"}\n' + listing * 50)
+            server.stdin.write(HANDSHAKE[1] + "\n" + listing * 50)
             server.stdin.flush()
             server.stdin.close()
         assert server.wait(timeout=HANG_S) == 0

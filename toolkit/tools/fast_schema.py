@@ -80,6 +80,7 @@ from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 from pydantic_core import SchemaValidator, core_schema
 
+from toolkit.tools import flags
 from toolkit.tools.decorator import is_marker, marker_in
 from toolkit.tools.json_schema import (
     UNION_TYPES,
@@ -699,6 +700,8 @@ def _enum(cls: type[enum.Enum], defs: Defs, owners: dict[str, Any]) -> Schema:
     doc = inspect.cleandoc(cls.__doc__) if cls.__doc__ else None
     body: Schema = {"description": doc} if doc is not None and doc != "An enumeration." else {}
     body |= {"enum": values, "type": "string" if kinds == {str} else "integer"}
+    if flags.is_flag(cls):
+        body = flags.flag_schema(cls, body)
     name = schema_name(cls)
     if owners.setdefault(name, cls) is not cls:
         raise _Slow

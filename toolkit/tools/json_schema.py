@@ -45,6 +45,7 @@ from typing import Any, Union
 from pydantic import BaseModel, TypeAdapter
 from pydantic.json_schema import GenerateJsonSchema
 
+from toolkit.tools import flags
 from toolkit.tools.class_lines import own_statements
 from toolkit.tools.set_order import holds_set, sets_sorted
 
@@ -62,7 +63,7 @@ def pydantic_schema(annotation: Any) -> tuple[Schema, Defs]:
     """The schema pydantic generates for `annotation`, cleaned, named types filed in `$defs`."""
     schema = clean(TypeAdapter(annotation).json_schema(schema_generator=_SetsSorted))
     defs = schema.pop("$defs", {})
-    if isinstance(annotation, type) and ("properties" in schema or "enum" in schema):
+    if isinstance(annotation, type) and ("properties" in schema or "enum" in schema or flags.is_flag(annotation)):
         defs[schema_name(annotation)] = schema
         schema = {"$ref": f"#/$defs/{schema_name(annotation)}"}
     _attribute_docs(annotation, schema, defs)
@@ -81,6 +82,11 @@ class _SetsSorted(GenerateJsonSchema):
         except RecursionError:  # a default that holds itself: pydantic's own answer
             pass
         return super().encode_default(dft)
+
+    def enum_schema(self, schema: Any) -> Any:
+        """pydantic's, but a flag's lists its combinations too (`toolkit.tools.flags`)."""
+        body = super().enum_schema(schema)
+        return flags.flag_schema(schema["cls"], body) if flags.is_flag(schema["cls"]) else body
 
 
 def _attribute_docs(annotation: Any, schema: Schema, defs: Defs) -> None:

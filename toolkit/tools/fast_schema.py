@@ -80,7 +80,6 @@ from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 from pydantic_core import SchemaValidator, core_schema
 
-from toolkit.tools import flags
 from toolkit.tools.decorator import is_marker, marker_in
 from toolkit.tools.json_schema import (
     UNION_TYPES,
@@ -89,6 +88,8 @@ from toolkit.tools.json_schema import (
     _docstrings,
     _is_typeddict,
     clear_source_cache,
+    flag_schema,
+    is_flag,
     pydantic_schema,
     schema_name,
 )
@@ -700,8 +701,8 @@ def _enum(cls: type[enum.Enum], defs: Defs, owners: dict[str, Any]) -> Schema:
     doc = inspect.cleandoc(cls.__doc__) if cls.__doc__ else None
     body: Schema = {"description": doc} if doc is not None and doc != "An enumeration." else {}
     body |= {"enum": values, "type": "string" if kinds == {str} else "integer"}
-    if flags.is_flag(cls):
-        body = flags.flag_schema(cls, body)
+    if is_flag(cls):
+        body = flag_schema(cls, body)
     name = schema_name(cls)
     if owners.setdefault(name, cls) is not cls:
         raise _Slow

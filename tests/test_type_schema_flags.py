@@ -1,5 +1,5 @@
-"""An `enum.Flag` / `IntFlag` parameter (`toolkit.tools.flags`): its schema lists every combination
-of its flags (pydantic's listed the members alone, so `Perm.R | Perm.W` could not be sent), and the
+"""An `enum.Flag` / `IntFlag` parameter (`toolkit.tools.json_schema.flag_schema`): its schema lists every
+combination of its flags (pydantic's listed the members alone, so `Perm.R | Perm.W` could not be sent), and the
 validation takes exactly what the schema lists, with the flags named when it refuses."""
 
 import enum

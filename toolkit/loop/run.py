@@ -691,10 +691,11 @@ class _Run:
     def request_limit(self, trace: RoundTrace) -> LoopResult:
         """Step 10: the week-3 course's `while (round < MAX_ROUNDS)` ended with the model still calling tools."""
         limit = self.options.max_model_requests
-        trace.decision = f"limit of {limit} model requests reached"
-        log.warning("%s: the limit of %s model requests was reached", self.subject, limit)
+        requests = "model request" if limit == 1 else "model requests"
+        trace.decision = f"limit of {limit} {requests} reached"
+        log.warning("%s: the limit of %s %s was reached", self.subject, limit, requests)
         return self.stop_at_limit(
-            f"the model still asked for tools after {limit} model requests; "
+            f"the model still asked for tools after {limit} {requests}; "
             "something is wrong (raise max_model_requests if this is expected)",
             "max_model_requests",
         )

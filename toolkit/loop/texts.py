@@ -32,6 +32,9 @@ image_why       why (a dict: url, data, format, size,        mime, size, limit
                 count)
 ==============  ==========================================  =============================
 
+A number stands where no noun has to agree with it ("the limit on tool round trips (1)", not
+"the limit of 1 tool round trips"): the English is right for 1 too, and Chinese has no plural.
+
 The `images_*` texts are how a tool's images reach the model (`toolkit.loop.images`): tool
 results carry text only, so one user message after the round's results carries them, one
 `images_line` per call, and each result says where its images went.
@@ -121,7 +124,7 @@ EN = LoopTexts(
         "above. Use it instead of calling again."
     ),
     guard_handover="I keep repeating the same lookups; a person will take over this question.",
-    not_run_limit="Not executed: the limit of {limit} tool round trips was reached.",
+    not_run_limit="Not executed: the limit on tool round trips ({limit}) was reached.",
     not_run="Not run: another call of this round ({tool}) stopped the turn with {error}.",
     interrupted="Not completed: the turn was interrupted by {error}.",
     unknown_tool="There is no tool named {tool!r}. Available tools: {available}.",
@@ -135,7 +138,7 @@ EN = LoopTexts(
         "data": "not a base64 data: URL with a media type",
         "format": "{mime} is not a format chat models take (png, jpeg, gif, webp)",
         "size": "{size}, over the limit of {limit}",
-        "count": "over the limit of {limit} images per round",
+        "count": "over the limit on images per round ({limit})",
     },
     image_separator=", ",
 )

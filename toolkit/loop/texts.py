@@ -18,6 +18,9 @@ running         (its outcome is unknown)
 unfinished      an earlier turn ended (its process killed,   (none)
                 its store failing) before recording the
                 result: answered when the next turn starts
+unanswered      an earlier turn left its question unanswered  (none)
+                (its request failed), and another follows:
+                written between the two, as the assistant
 unknown_tool    a name no tool has (`report_unknown_tool`)   tool, available
 not_given       the repair text's "got" for an argument      (none)
                 left out (`repair_phrases`)
@@ -95,6 +98,8 @@ class LoopTexts:
         "Not completed: the turn that asked for this call ended before its result was recorded; its outcome is "
         "unknown (it may have done its work). Check before calling it again."
     )
+    unanswered: str = "(No answer: the turn that asked this ended before the model replied.)"
+    """Between a question no turn answered and the next one (`toolkit.loop.run`): not user after user."""
     not_given: str = "(not given)"
     """The repair text's "got" for an argument the model left out."""
     unknown_field: str = "{tool} takes only the fields {fields}; {field} is not one of its parameters: remove it"
@@ -258,6 +263,7 @@ ZH = LoopTexts(
     },
     image_separator="，",
     expected=expected_zh,
+    unanswered="（没有回答：提出这个问题的那一轮在模型回复之前就结束了。）",
     not_given="（未提供）",
     unknown_field="{tool} 只接受字段 {fields}；{field} 不是它的参数，请删除这个字段",
     no_such_field="{field} 不是 {tool} 的参数，请删除这个字段",

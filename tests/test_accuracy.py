@@ -20,6 +20,7 @@ from toolkit.course.accuracy import (
     AccuracyCase,
     CaseResult,
     called_order_id,
+    csv_text,
     judge,
     load_cases,
     report_lines,
@@ -112,7 +113,7 @@ def test_called_order_id(arguments, order_id):
 def test_csv_columns_exactly(tmp_path):
     results = run_suite(ScriptedModel(list(SCRIPT)), CASES, SHOP)
     path = write_csv(results, tmp_path / "sub" / "out.csv")
-    with open(path, encoding="utf-8", newline="") as f:
+    with open(path, encoding="utf-8-sig", newline="") as f:
         rows = list(csv.reader(f))
     assert rows[0][:9] == [
         "id",
@@ -208,7 +209,7 @@ def test_cli_on_the_embedded_gateway_is_deterministic(tmp_path):
     assert lines[0] == "running 25 cases against embedded fake keyword gateway (in-process, mode A)"
     assert lines[-1] == "wrote a.csv" and first.stderr == ""  # no progress noise for the fake gateway
     assert any(line.startswith("tool-selection accuracy: ") for line in lines)
-    with open(tmp_path / "a.csv", encoding="utf-8", newline="") as f:
+    with open(tmp_path / "a.csv", encoding="utf-8-sig", newline="") as f:
         rows = list(csv.DictReader(f))
     assert len(rows) == 25 and list(rows[0]) == CSV_COLUMNS
     assert first.returncode == (0 if summarize_rows(rows) >= 0.85 else 1)
@@ -221,7 +222,7 @@ def summarize_rows(rows) -> float:
 def test_cli_prompt_protocol_on_a_gateway_that_rejects_tools(tmp_path):
     done = eval_cli("--fake-mode", "C", "--protocol", "prompt", "--out", "c.csv", cwd=tmp_path)
     assert "tools described in the system prompt" in done.stdout.splitlines()[0]
-    with open(tmp_path / "c.csv", encoding="utf-8", newline="") as f:
+    with open(tmp_path / "c.csv", encoding="utf-8-sig", newline="") as f:
         verdicts = [r["verdict"] for r in csv.DictReader(f)]
     assert len(verdicts) == 25 and "error" not in verdicts
 
@@ -350,7 +351,7 @@ def test_a_rejected_tools_field_is_reported_on_stderr_and_in_the_csv(tmp_path):
     assert (
         advice == "the gateway rejects the `tools` field: rerun with --protocol prompt (the prompt-protocol fallback)"
     )
-    with open(tmp_path / "c.csv", encoding="utf-8", newline="") as f:
+    with open(tmp_path / "c.csv", encoding="utf-8-sig", newline="") as f:
         rows = list(csv.DictReader(f))
     assert {r["verdict"] for r in rows} == {"error"}
     assert rows[0]["error"].startswith("CallerError: HTTP 400: unknown field: tools")
@@ -533,7 +534,7 @@ def test_a_cell_a_spreadsheet_would_read_as_a_formula_is_written_as_text(tmp_pat
     ]
     script = [call("query_order", orderId=FORMULA), "好的。", call("query_order", orderId="+1+2"), "好的。"]
     path = write_csv(run_suite(ScriptedModel(script), cases, SHOP), tmp_path / "out.csv")
-    with open(path, encoding="utf-8", newline="") as f:
+    with open(path, encoding="utf-8-sig", newline="") as f:
         rows = list(csv.DictReader(f))
     assert [(r["question"], r["called_order_id"]) for r in rows] == [
         ("'-1 元能退吗 SN202610200001", "'" + FORMULA),
@@ -573,3 +574,16 @@ def test_a_question_written_over_two_lines_is_one_line_of_the_report():
 
     case = AccuracyCase("N9", "normal", "你好\r\n请问\n退货规则", "")
     assert case_line(CaseResult(case, (), "", "pass", 1)) == "[PASS] N9 你好 请问 退货规则 → (no call)"
+
+
+def test_the_csv_file_starts_with_a_bom_so_excel_reads_its_chinese(tmp_path):
+    """Before: UTF-8 without a BOM, which Excel reads as the local code page: the Chinese questions
+    showed as mojibake. Now a BOM, as pandas users write for Excel (`encoding="utf-8-sig"`), which
+    pandas and `utf-8-sig` read; the text for a stream (stdout) has none."""
+    results = run_suite(ScriptedModel(list(SCRIPT)), CASES, SHOP)
+    path = write_csv(results, tmp_path / "out.csv")
+    raw = path.read_bytes()
+    assert raw.startswith(b"\xef\xbb\xbfid,group,question,") and raw.count(b"\xef\xbb\xbf") == 1
+    assert raw.decode("utf-8-sig") == csv_text(results) and not csv_text(results).startswith("\ufeff")
+    with open(path, encoding="utf-8-sig", newline="") as f:
+        assert [r["id"] for r in csv.DictReader(f)] == [c.id for c in CASES]

@@ -246,7 +246,7 @@ def test_an_output_that_is_a_link_is_checked_at_the_file_it_names(tmp_path, caps
     assert out_file(str(latest)) == latest
     assert sorted(p.name for p in (tmp_path / "runs").iterdir()) == []
     assert main(["eval", "--out", str(latest), "--fake-mode", "A", "--today", "2026-10-25"]) == 0
-    assert latest.is_symlink() and (tmp_path / "runs" / "monday.csv").read_text().startswith("id,")
+    assert latest.is_symlink() and (tmp_path / "runs" / "monday.csv").read_text(encoding="utf-8-sig").startswith("id,")
     loop = tmp_path / "loop.csv"
     loop.symlink_to(loop)
     nowhere = tmp_path / "nowhere.csv"

@@ -1,13 +1,14 @@
 """`@tool` and `Param` refuse what they cannot use where it is written: built-ins, and options
 of the wrong type (a description of 5 reached the request; a name of 5 failed deep inside)."""
 
+import functools
 import math
 from typing import Annotated
 
 import pytest
 
 from toolkit.errors import ToolDefinitionError
-from toolkit.tools.decorator import Param, tool
+from toolkit.tools.decorator import Param, ReturnBehavior, ToolOptions, tool, tool_options
 
 BUILTINS = [
     (len, "len"),
@@ -134,3 +135,83 @@ def test_a_description_given_as_lines_says_how_to_join_them(make):
         'Fix: join the lines into one str, "\\n".join([...]), as LangChain4j joins @Tool\'s lines '
         "(or write them in one triple-quoted str)"
     )
+
+
+def _looked_up():
+    """A new function each time: a test's marks stay on its own."""
+
+    def looked_up(order_id: str) -> str:
+        """Look up one order."""
+        return order_id
+
+    return looked_up
+
+
+def test_a_second_tool_with_other_options_is_refused_not_silently_replacing_the_first():
+    with pytest.raises(ToolDefinitionError) as caught:
+
+        @tool(name="find_order")
+        @tool("Look up one order by its id.", name="query_order")
+        def query_order(order_id: str) -> str:
+            return order_id
+
+    assert str(caught.value) == (
+        "@tool test_decorator_options.test_a_second_tool_with_other_options_is_refused_not_silently_"
+        "replacing_the_first.<locals>.query_order: it is already a tool with other options (name='query_order', "
+        "description='Look up one order by its id.' first, then name='find_order', description=None), and the "
+        "second @tool would silently replace the first. Fix: keep one @tool with every option the tool needs; "
+        "for a second tool made of the same function, decorate a small def that calls it"
+    )
+
+
+def test_bare_tool_over_a_tool_with_options_is_refused_and_the_first_options_stay():
+    marked = tool("Look up one order.", metadata={"team": "shop"}, return_behavior="immediate")(_looked_up())
+    with pytest.raises(ToolDefinitionError) as caught:
+        tool(marked)
+    assert caught.value.problem == (
+        "it is already a tool with other options (description='Look up one order.', return_behavior="
+        "ReturnBehavior.IMMEDIATE, metadata={'team': 'shop'} first, then description=None, return_behavior="
+        "ReturnBehavior.TO_LLM, metadata={}), and the second @tool would silently replace the first"
+    )
+    assert tool_options(marked) == ToolOptions(
+        description="Look up one order.", return_behavior=ReturnBehavior.IMMEDIATE, metadata={"team": "shop"}
+    )
+
+
+def test_the_same_options_twice_are_one_tool():
+    fn = _looked_up()
+    marked = tool(name="lookup", return_behavior="immediate")(tool(name="lookup", return_behavior="immediate")(fn))
+    assert marked is fn
+    assert tool_options(marked) == ToolOptions(name="lookup", return_behavior=ReturnBehavior.IMMEDIATE)
+    bare = _looked_up()
+    assert tool(tool(bare)) is bare
+    assert tool_options(bare) == ToolOptions()
+
+
+def test_a_wrapper_of_a_tool_takes_options_of_its_own():
+    marked = tool(name="lookup")(_looked_up())
+
+    @functools.wraps(marked)
+    def logged(order_id: str) -> str:
+        return marked(order_id)
+
+    assert tool(name="logged_lookup")(logged) is logged
+    assert tool_options(logged) == ToolOptions(name="logged_lookup")
+    assert tool_options(marked) == ToolOptions(name="lookup")
+
+
+class _Adder:
+    def __call__(self, a: int) -> int:
+        """Add one."""
+        return a + 1
+
+
+def test_a_callable_instance_given_other_options_is_refused():
+    adder = tool(name="add_one")(_Adder())
+    with pytest.raises(ToolDefinitionError) as caught:
+        tool(name="plus_one")(adder)
+    assert str(caught.value).startswith(
+        "@tool test_decorator_options._Adder object: it is already a tool with other options (name='add_one' "
+        "first, then name='plus_one'), and the second @tool would silently replace the first. Fix: "
+    )
+    assert tool_options(adder) == ToolOptions(name="add_one")

@@ -103,7 +103,7 @@ def test_cli_writes_the_csv_and_names_a_non_notebook(tmp_path, capsys):
     text.write_text("hello")
     out = tmp_path / "grades.csv"
     assert main(["grade", str(text), "--out", str(out)]) == 0
-    with open(out, encoding="utf-8") as f:
+    with open(out, encoding="utf-8-sig") as f:
         assert list(csv.reader(f)) == [
             ["notebook", "exercise", "passed", "feedback"],
             [str(text), NOTEBOOK_ROW, "0", "not a notebook: a .txt"],

@@ -50,7 +50,7 @@ def passing(path, seconds=120):
 
 
 def read_rows(path: Path) -> list[list[str]]:
-    with open(path, encoding="utf-8", newline="") as f:
+    with open(path, encoding="utf-8-sig", newline="") as f:
         return list(csv.reader(f))
 
 
@@ -197,3 +197,21 @@ def test_a_formula_in_a_submissions_name_and_its_exercise_tag_reaches_the_csv_as
     assert main(["grade", name, "--out", "grades.csv"]) == 0
     assert read_rows(tmp_path / "grades.csv")[1:] == [["'" + name, "'" + formula, "0", grade.NO_CHECK]]
     assert all(not text.startswith(("=", "+", "-", "@")) for row in read_rows(tmp_path / "grades.csv") for text in row)
+
+
+def test_the_grades_file_starts_with_a_bom_and_stdout_gets_none(tmp_path, capsys):
+    """Before: UTF-8 without a BOM: Excel showed the Chinese feedback as mojibake. Now a file gets
+    the BOM (`utf-8-sig`, as pandas users write for Excel); a stream, read by a program, gets none."""
+    rows = [Row("a.ipynb", "w6.round_trips", False, "还差一步: 检查订单号")]
+    path = grade.write_csv(rows, tmp_path / "grades.csv")
+    raw = path.read_bytes()
+    assert (
+        raw == "\ufeffnotebook,exercise,passed,feedback\r\na.ipynb,w6.round_trips,0,还差一步: 检查订单号\r\n".encode()
+    )
+    assert read_rows(path)[0][0] == "notebook"
+    notebooks(tmp_path / "sub", "a.ipynb")
+    import io
+
+    stream = io.StringIO()
+    grade.grade_into_csv([tmp_path / "sub" / "a.ipynb"], stream, 5, [])
+    assert stream.getvalue().startswith("notebook,exercise,")

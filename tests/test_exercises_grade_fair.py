@@ -288,7 +288,7 @@ def test_a_file_name_that_is_not_utf8_is_graded_and_written_with_its_byte_escape
     rows = grade.grade_paths([tmp_path])
     assert [r.notebook for r in rows] == [f"{tmp_path}/\\xb0\\xa1 hw.ipynb"]
     out = grade.write_csv(rows, tmp_path / "grades.csv")
-    with open(out, encoding="utf-8") as f:
+    with open(out, encoding="utf-8-sig") as f:
         assert list(csv.reader(f))[1][0] == f"{tmp_path}/\\xb0\\xa1 hw.ipynb"
     summary(rows).encode("utf-8")
 
@@ -311,7 +311,7 @@ def test_ctrl_c_half_way_keeps_the_rows_of_the_notebooks_graded_before(tmp_path,
     monkeypatch.setattr(grade, "grade_notebook", grade_one)
     out = tmp_path / "grades.csv"
     assert main(["grade", str(tmp_path), "--out", str(out)]) == 130
-    with open(out, encoding="utf-8") as f:
+    with open(out, encoding="utf-8-sig") as f:
         assert [row[0] for row in csv.reader(f)] == ["notebook", str(tmp_path / "a.ipynb"), str(tmp_path / "b.ipynb")]
     captured = capsys.readouterr()
     assert captured.err == f"\nstopped (Ctrl-C) after 2 of 3 notebooks: their 2 rows are in {out}\n"
@@ -356,7 +356,7 @@ def test_a_file_name_holding_control_characters_is_written_with_them_escaped(tmp
     shown = f"{tmp_path}/ann\\x1b]0;all passed\\x07\\n\\x1b[2J\\x9b.ipynb"
     assert [r.notebook for r in rows] == [shown]
     assert summary(rows).splitlines()[1].startswith(shown + "  ")
-    with open(grade.write_csv(rows, tmp_path / "grades.csv"), encoding="utf-8", newline="") as f:
+    with open(grade.write_csv(rows, tmp_path / "grades.csv"), encoding="utf-8-sig", newline="") as f:
         assert list(csv.reader(f))[1][0] == shown
 
 

@@ -891,7 +891,7 @@ FAILED_RESULTS = [
     # the loop's own texts for a failed, unknown, or unrun call (English and Chinese)
     "Tool 'query_logistics' failed: ConnectionError: the logistics service is down",
     "There is no tool named 'track'. Available tools: query_order, query_logistics.",
-    "Not executed: the limit of 3 tool round trips was reached.",
+    "Not executed: the limit on tool round trips (3) was reached.",
     "没有名为 track 的工具。可用的工具：query_order。请只调用这些工具。",
     "未执行：已达到 3 轮工具调用的上限。",
     # the peers' defaults and a JSON error object

@@ -95,7 +95,7 @@ def test_max_round_trips_raises_and_memory_stays_consistent():
     assert len(model.requests) == 4  # counts responses with tool calls, not tool calls
     assert info.value.loop_result.rounds[-1].decision == "limit of 3 tool round trips reached"
     assert consistent(memory.messages())
-    assert memory.messages()[-1].content == "Not executed: the limit of 3 tool round trips was reached."
+    assert memory.messages()[-1].content == "Not executed: the limit on tool round trips (3) was reached."
 
 
 def test_round_trips_count_responses_not_calls():

@@ -742,7 +742,7 @@ def test_the_model_request_limit_s_hint_names_max_model_requests_not_max_round_t
     with pytest.raises(MaxRoundTripsError) as caught:
         run_loop(fake_client(), "帮我查一下订单 SN202610200001", tools=[query_order], options=options)
     assert str(caught.value) == (
-        "the model still asked for tools after 1 model requests; something is wrong (raise max_model_requests if "
+        "the model still asked for tools after 1 model request; something is wrong (raise max_model_requests if "
         "this is expected)"
     )
     assert caught.value.hint == (

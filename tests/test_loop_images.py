@@ -74,8 +74,8 @@ def test_the_caps_name_what_they_leave_out():
     assert message is not None and message.images == (GIF, GIF)
     results, message = pass_on_images([result([GIF, GIF]), result([GIF], call_id="call_2")], EN, max_images=1)
     assert [r.content.splitlines()[-1] for r in results] == [
-        "[images of this result not passed on: image 2 (over the limit of 1 images per round)]",
-        "[images of this result not passed on: image 1 (over the limit of 1 images per round)]",
+        "[images of this result not passed on: image 2 (over the limit on images per round (1))]",
+        "[images of this result not passed on: image 1 (over the limit on images per round (1))]",
     ]
     assert message is not None and message.content == "Images returned by tool call call_1 (chart): 1"
 
@@ -153,7 +153,7 @@ def test_the_loop_caps_follow_the_options():
     assert (
         model.requests[1]
         .messages[-1]
-        .content.endswith("[images of this result not passed on: image 1 (over the limit of 0 images per round)]")
+        .content.endswith("[images of this result not passed on: image 1 (over the limit on images per round (0))]")
     )
 
 

@@ -12,6 +12,7 @@ from toolkit.chat.switch import fake_client
 from toolkit.errors import CallerError, OutOfCreditError, TransientError, TruncatedStreamError
 from toolkit.gateway.server import Gateway
 from toolkit.loop.run import LoopOptions, run_loop
+from toolkit.loop.texts import EN, ZH
 from toolkit.memory.windows import ChatMemory
 from toolkit.tools.decorator import tool
 
@@ -127,12 +128,38 @@ def test_a_question_asked_again_with_its_system_message_keeps_one_of_each():
     ]
 
 
-def test_another_question_after_a_failed_one_is_stored_after_it():
+@pytest.mark.parametrize(
+    "texts, note",
+    [
+        (EN, "(No answer: the turn that asked this ended before the model replied.)"),
+        (ZH, "（没有回答：提出这个问题的那一轮在模型回复之前就结束了。）"),
+    ],
+)
+def test_another_question_after_a_failed_one_is_stored_after_it_and_a_note_that_it_got_no_answer(texts, note):
+    """Before: the two questions stood in a row, user after user: the model read the failed one as
+    still asked, and a gateway whose chat template wants user and assistant in turn (vLLM serving
+    Mistral or Gemma: "Conversation roles must alternate") refused every later request of this
+    memory. Both questions are kept (as LangChain4j's memory and the OpenAI Agents SDK's session
+    keep them), and the loop's own note between them says the first got no answer (`LoopTexts.unanswered`)."""
     model, memory = ScriptedModel([TransientError("down"), "好的"]), ChatMemory("fay")
+    options = LoopOptions(texts=texts)
     with pytest.raises(TransientError):
-        run_loop(model, QUESTION, memory=memory)
-    run_loop(model, "还有别的订单吗？", memory=memory)
-    assert questions_in(memory) == [QUESTION, "还有别的订单吗？"]
+        run_loop(model, QUESTION, memory=memory, options=options)
+    run_loop(
+        model,
+        [SystemMessage(content="你是电商客服。"), UserMessage(content="还有别的订单吗？")],
+        memory=memory,
+        options=options,
+    )
+    stored = [(m.role, m.content) for m in memory.messages()]
+    assert stored == [
+        ("system", "你是电商客服。"),
+        ("user", QUESTION),
+        ("assistant", note),
+        ("user", "还有别的订单吗？"),
+        ("assistant", "好的"),
+    ]
+    assert [(m.role, m.content) for m in model.requests[-1].messages] == stored[:-1]
 
 
 def test_a_question_asked_again_after_an_answer_is_stored_again():

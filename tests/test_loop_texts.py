@@ -2,6 +2,11 @@
 
 import pytest
 
+from tests.test_loop import Q, query_order
+from toolkit.chat.messages import ToolResultMessage
+from toolkit.chat.scripted import ScriptedModel, call
+from toolkit.errors import MaxRoundTripsError
+from toolkit.loop.run import LoopOptions, run_loop
 from toolkit.loop.texts import EN, ZH, expected_zh
 from toolkit.tools.arguments import _EXPECTED, _NOT_REAL, _SIZES
 
@@ -123,3 +128,38 @@ def test_a_template_of_ones_own_reads_the_same_words_in_english():
     assert _repair_text('{"x": 1, "y": 2}', options) == (
         "y: got 2, expected a takes only the fields x; y is not one of its parameters: remove it"
     )
+
+
+# "1 tool round trips", "1 images per round", "limit of 1 model requests": a text with a count said
+# the plural for 1. The model-facing texts now put the number where no noun agrees with it.
+@pytest.mark.parametrize("limit", [1, 2])
+def test_the_limit_texts_read_right_for_any_number(limit):
+    assert EN.not_run_limit.format(limit=limit) == f"Not executed: the limit on tool round trips ({limit}) was reached."
+    assert EN.image_why["count"].format(limit=limit) == f"over the limit on images per round ({limit})"
+    assert ZH.not_run_limit.format(limit=limit) == f"未执行：已达到 {limit} 轮工具调用的上限。"
+
+
+def test_a_loop_stopped_at_one_round_trip_tells_the_model_so():
+    result = run_loop(
+        ScriptedModel([call("query_order", orderId="SN1")] * 2),
+        Q,
+        tools=[query_order],
+        options=LoopOptions(max_round_trips=1, on_limit="handover"),
+    )
+    refused = [m.content for m in result.messages if isinstance(m, ToolResultMessage) and m.is_error]
+    assert refused == ["Not executed: the limit on tool round trips (1) was reached."]
+
+
+def test_a_request_limit_of_one_is_one_model_request(caplog):
+    with caplog.at_level("WARNING", logger="toolkit"), pytest.raises(MaxRoundTripsError) as caught:
+        run_loop(
+            ScriptedModel([call("query_order", orderId="SN1")] * 2),
+            Q,
+            tools=[query_order],
+            options=LoopOptions(max_model_requests=1),
+        )
+    assert caught.value.loop_result.rounds[-1].decision == "limit of 1 model request reached"
+    assert [r.getMessage() for r in caplog.records] == [
+        "a turn without memory: the limit of 1 model request was reached"
+    ]
+    assert str(caught.value).startswith("the model still asked for tools after 1 model request; ")

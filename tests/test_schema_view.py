@@ -79,8 +79,9 @@ def test_summary_counts_tokens_of_the_tools_block():
 
 
 def test_text_rendering():
+    """A tool of one parameter read "1 parameters" (week 5 showed it under every one-parameter tool)."""
     assert render_schema_text(TOOLS).splitlines()[1:] == [
-        "- query_order: 1 parameters (1 required), 0 lint warnings",
+        "- query_order: 1 parameter (1 required), 0 lint warnings",
         "- search_orders: 5 parameters (1 required), 3 lint warnings",
         "- label_orders: 2 parameters (1 required), 2 lint warnings",
     ]

@@ -150,10 +150,13 @@ def test_a_search_of_no_arguments_is_shown_as_the_model_sent_none():
     outcome = search.search(None, search.index([ToolSpec("refund", "Refund a payment")]))
     assert outcome.arguments == ""
     assert render_search_text(outcome) == (
-        "KeywordSearch  → searched 1 tools\nerror: Missing required tool argument 'terms'. Call tool_search_tool "
+        "KeywordSearch  → searched 1 tool\nerror: Missing required tool argument 'terms'. Call tool_search_tool "
         'again with arguments like {"terms": ["refund", "payment"]}.'
     )
     assert "Missing required tool argument" in render_search_html(outcome)
+    found = search.search('{"terms": ["refund"]}', search.index([ToolSpec("refund", "Refund a payment")]))
+    assert ">1 hidden tool<" in render_search_html(found)  # "1 hidden tools", "searched 1 tools" before
+    assert render_search_text(found).startswith('KeywordSearch {"terms": ["refund"]} → searched 1 tool\n')
 
 
 @pytest.mark.parametrize("given, kind", [(None, "None"), ("refund", "a str")])

@@ -263,3 +263,36 @@ def test_a_title_or_unit_that_is_not_text_is_refused_where_the_timeline_is_made(
             f"Timeline(rows, {field}): {field} is text, and got {kind}; e.g. Timeline(rows, title='retries', unit='s')"
         )
     assert Timeline(rows, title="", unit="ms").text().startswith("attempts:")
+
+
+def test_a_run_that_raises_keeps_the_spans_measured_before_it_on_the_error():
+    """Before: `timed_loop` let the loop's error through and the spans measured so far were lost with
+    its frame. Now the same error is raised (a learner's `except MaxRoundTripsError` still catches it),
+    carrying them as `spans`; a call the error cut short is drawn up to it, as an error."""
+    import pytest
+
+    from toolkit.errors import MaxRoundTripsError
+
+    replies = [[call("nap", label="a", seconds=0)], [call("nap", label="b", seconds=0)]]
+    events = iter_loop(
+        ScriptedModel(replies), [UserMessage(content="q")], tools=[nap], options=LoopOptions(max_round_trips=1)
+    )
+    ticks = iter(range(100))
+    with pytest.raises(MaxRoundTripsError) as raised:
+        timed_loop(events, clock=lambda: float(next(ticks)))
+    assert [(s.lane, s.kind) for s in raised.value.spans] == [("nap #1", "ok")]
+    assert raised.value.__notes__ == ["timed_loop: the spans measured before this error are its .spans (1)"]
+
+
+def test_a_call_running_when_the_run_raised_is_drawn_up_to_the_error():
+    import pytest
+
+    @tool("Stops the turn.")
+    def stop() -> str:
+        raise KeyboardInterrupt
+
+    events = iter_loop(ScriptedModel([[call("stop")]]), [UserMessage(content="q")], tools=[stop])
+    ticks = iter(range(100))
+    with pytest.raises(KeyboardInterrupt) as raised:
+        timed_loop(events, clock=lambda: float(next(ticks)))
+    assert raised.value.spans == [Span("stop #1", 1.0, 2.0, "stop (cut short by KeyboardInterrupt)", "error")]

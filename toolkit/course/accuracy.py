@@ -63,7 +63,7 @@ from toolkit.course.case_rows import read_rows
 from toolkit.course.csv_header import found_header, header_fix
 from toolkit.course.drill import percent
 from toolkit.course.shop import Shop, load_shop
-from toolkit.course.spreadsheet import as_text
+from toolkit.course.spreadsheet import as_text, csv_encoding
 from toolkit.course.validation import (
     FIELDS,
     Rejected,
@@ -579,12 +579,13 @@ def report_lines(results: Sequence[CaseResult]) -> list[str]:
 
 
 def write_csv(results: Sequence[CaseResult], path: Path | str) -> Path:
-    """One row per case, columns `CSV_COLUMNS` (`csv_text`); parent folders are created. The file is
+    """One row per case, columns `CSV_COLUMNS` (`csv_text`), after a byte-order mark for Excel
+    (`toolkit.course.spreadsheet.csv_encoding`); parent folders are created. The file is
     replaced whole or not at all (`toolkit.files.write_whole`): a kill or a full disk part way leaves the
     previous CSV as it was."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    return write_whole(path, csv_text(results), newline="")
+    return write_whole(path, csv_text(results), encoding=csv_encoding(path), newline="")
 
 
 def csv_text(results: Sequence[CaseResult]) -> str:

@@ -64,7 +64,7 @@ from typing import Any, TextIO
 import nbformat
 
 from toolkit.cli.notebooks import is_empty, not_utf8_text, read
-from toolkit.course.spreadsheet import as_text
+from toolkit.course.spreadsheet import as_text, csv_encoding
 from toolkit.errors import ConfigurationError
 from toolkit.exercises.catalog import week_of_notebook
 from toolkit.exercises.core import CHECK_LIMIT_S, LIMIT_VARIABLE, MIME, NOT_ATTEMPTED, all_exercises, parse_record
@@ -552,7 +552,9 @@ def _replace_or_drop(target: Path, partial: str, *, whole: bool) -> None:
 
 
 def _open_csv(path: Path) -> TextIO:
-    return open(path, "w", newline="", encoding="utf-8", errors="backslashreplace")
+    """`path` opened for the CSV: a file after a byte-order mark for Excel, a pipe without one
+    (`toolkit.course.spreadsheet.csv_encoding`)."""
+    return open(path, "w", newline="", encoding=csv_encoding(path), errors="backslashreplace")
 
 
 def _open_partial(path: Path) -> TextIO | None:

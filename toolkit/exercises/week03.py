@@ -318,7 +318,7 @@ def check_csv_rows(answer: Any) -> Verdict:
         path = write_csv(suite, Path(folder) / "w3.csv")
         import csv
 
-        with open(path, encoding="utf-8") as f:
+        with open(path, encoding="utf-8-sig", newline="") as f:
             rows = list(csv.DictReader(f))
     counts = dict(Counter(r["group"] for r in rows))
     if not isinstance(answer, dict):

@@ -78,7 +78,7 @@ class LoopOptions:
     max_round_trips: int = 100
     """Tool round trips allowed (an int ≥ 0): model replies that ask for tools (a reply with five
     calls counts once). A tool-calling reply beyond it is recorded, its calls are answered "Not
-    executed: the limit of N tool round trips was reached." without running, and the loop raises
+    executed: the limit on tool round trips (N) was reached." without running, and the loop raises
     `MaxRoundTripsError` ("the model asked for tools in more than N round trips; …") or hands over
     (`on_limit`). A final answer is never refused: N tool rounds and then an answer succeed.
 

@@ -68,7 +68,8 @@ kernel restart), are answered "not completed" (`LoopTexts.unfinished`) when the 
 that memory starts, before its question: the id stays usable with a strict gateway, and the
 call is not run again. A question a turn left unanswered (its first request failed, or it was
 interrupted before the model answered) stays in memory, so `run_loop(model, [], memory=...)` goes
-on from it; asked again (the cell run again), it is not stored a second time.
+on from it; asked again (the cell run again), it is not stored a second time; another question
+after it follows the loop's note that it got no answer (`LoopTexts.unanswered`), not user after user.
 
 Speed: the `tools` array of a request is built once per set of effective tools (and
 `strict_tools`) and kept for later rounds and calls, its entries read-only dicts (`SentTool`:
@@ -96,6 +97,7 @@ from toolkit.chat.messages import (
     AssistantMessage,
     ChatResponse,
     Message,
+    SystemMessage,
     TokenUsage,
     ToolCall,
     ToolResultMessage,
@@ -443,7 +445,6 @@ class _Run:
         """This turn's number (`ProviderRequest.turn`, `InvocationContext.turn`)."""
         self.events = events
         """Whether `execute` yields `ToolStarted` / `ToolFinished` (`run_loop` drops them: not made)."""
-        self.texts = options.texts
         self.history: list[Message] = list(messages) if memory is None else []  # the caller's list stays as it is
         self.handouts = Handouts() if memory is None else None
         """Without memory: the list the model was sent, sent again when it let go of it (a long
@@ -472,6 +473,7 @@ class _Run:
         self.compensations: dict[str, Compensation] = {}
         self.later_compensations: list[Callable[..., Any]] = []
         """Compensations of tools a dynamic provider has not added yet: checked when the tool joins."""
+        self.texts = options.texts
         if memory is not None:
             unanswered = self.answer_open_calls(memory)
             if unanswered is not None and messages:
@@ -504,9 +506,22 @@ class _Run:
         again (runs the cell again). Stored twice, the model would read it twice, and a gateway that
         wants user and assistant in turn refuses two user messages in a row."""
         if messages[-1] != unanswered:
-            return messages
+            return self.after_unanswered(messages)
         log.info("%s: the question an earlier turn left unanswered is asked again: kept once", self.subject)
         return messages[:-1]
+
+    def after_unanswered(self, messages: Sequence[Message]) -> Sequence[Message]:
+        """`messages` (another question) after the one memory ends with, which no turn answered: the
+        loop's note that it got no answer (`LoopTexts.unanswered`) goes before the first question. The
+        question stays (as LangChain4j's memory and the OpenAI Agents SDK's session keep it), but two
+        user messages in a row read as one still asked, and a chat template that wants user and
+        assistant in turn (vLLM serving Mistral, Gemma) refuses every later request of the memory."""
+        first = next((i for i, m in enumerate(messages) if type(m) is not SystemMessage), None)
+        if first is None or type(messages[first]) is not UserMessage:
+            return messages
+        log.info("%s: another question after one an earlier turn left unanswered: noted between them", self.subject)
+        note = AssistantMessage(content=self.texts.unanswered)
+        return [*messages[:first], note, *messages[first:]]
 
     # -- conversation ------------------------------------------------------------------
     def conversation(self) -> list[Message]:
@@ -691,10 +706,11 @@ class _Run:
     def request_limit(self, trace: RoundTrace) -> LoopResult:
         """Step 10: the week-3 course's `while (round < MAX_ROUNDS)` ended with the model still calling tools."""
         limit = self.options.max_model_requests
-        trace.decision = f"limit of {limit} model requests reached"
-        log.warning("%s: the limit of %s model requests was reached", self.subject, limit)
+        requests = "model request" if limit == 1 else "model requests"
+        trace.decision = f"limit of {limit} {requests} reached"
+        log.warning("%s: the limit of %s %s was reached", self.subject, limit, requests)
         return self.stop_at_limit(
-            f"the model still asked for tools after {limit} model requests; "
+            f"the model still asked for tools after {limit} {requests}; "
             "something is wrong (raise max_model_requests if this is expected)",
             "max_model_requests",
         )

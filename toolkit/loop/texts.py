@@ -18,6 +18,9 @@ running         (its outcome is unknown)
 unfinished      an earlier turn ended (its process killed,   (none)
                 its store failing) before recording the
                 result: answered when the next turn starts
+unanswered      an earlier turn left its question unanswered  (none)
+                (its request failed), and another follows:
+                written between the two, as the assistant
 unknown_tool    a name no tool has (`report_unknown_tool`)   tool, available
 not_given       the repair text's "got" for an argument      (none)
                 left out (`repair_phrases`)
@@ -31,6 +34,9 @@ image_item      one image not passed on                      n, why
 image_why       why (a dict: url, data, format, size,        mime, size, limit
                 count)
 ==============  ==========================================  =============================
+
+A number stands where no noun has to agree with it ("the limit on tool round trips (1)", not
+"the limit of 1 tool round trips"): the English is right for 1 too, and Chinese has no plural.
 
 The `images_*` texts are how a tool's images reach the model (`toolkit.loop.images`): tool
 results carry text only, so one user message after the round's results carries them, one
@@ -92,6 +98,8 @@ class LoopTexts:
         "Not completed: the turn that asked for this call ended before its result was recorded; its outcome is "
         "unknown (it may have done its work). Check before calling it again."
     )
+    unanswered: str = "(No answer: the turn that asked this ended before the model replied.)"
+    """Between a question no turn answered and the next one (`toolkit.loop.run`): not user after user."""
     not_given: str = "(not given)"
     """The repair text's "got" for an argument the model left out."""
     unknown_field: str = "{tool} takes only the fields {fields}; {field} is not one of its parameters: remove it"
@@ -121,7 +129,7 @@ EN = LoopTexts(
         "above. Use it instead of calling again."
     ),
     guard_handover="I keep repeating the same lookups; a person will take over this question.",
-    not_run_limit="Not executed: the limit of {limit} tool round trips was reached.",
+    not_run_limit="Not executed: the limit on tool round trips ({limit}) was reached.",
     not_run="Not run: another call of this round ({tool}) stopped the turn with {error}.",
     interrupted="Not completed: the turn was interrupted by {error}.",
     unknown_tool="There is no tool named {tool!r}. Available tools: {available}.",
@@ -135,7 +143,7 @@ EN = LoopTexts(
         "data": "not a base64 data: URL with a media type",
         "format": "{mime} is not a format chat models take (png, jpeg, gif, webp)",
         "size": "{size}, over the limit of {limit}",
-        "count": "over the limit of {limit} images per round",
+        "count": "over the limit on images per round ({limit})",
     },
     image_separator=", ",
 )
@@ -255,6 +263,7 @@ ZH = LoopTexts(
     },
     image_separator="，",
     expected=expected_zh,
+    unanswered="（没有回答：提出这个问题的那一轮在模型回复之前就结束了。）",
     not_given="（未提供）",
     unknown_field="{tool} 只接受字段 {fields}；{field} 不是它的参数，请删除这个字段",
     no_such_field="{field} 不是 {tool} 的参数，请删除这个字段",

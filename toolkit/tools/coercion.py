@@ -62,6 +62,8 @@ from pydantic_core import (
     to_jsonable_python,
 )
 
+from toolkit.tools import json_schema
+
 _VALIDATORS: dict[Any, SchemaValidator] = {}
 _EXACT: dict[Any, bool] = {}
 
@@ -321,7 +323,29 @@ def _choices_text(choices: list[Any], last: str = " or ") -> str:
 
 
 def _enum(node: dict) -> Any:
+    if json_schema.is_flag(node.get("cls")):
+        return _before(_flag(node["cls"]), node)
     return _before(_casefold([m.value for m in node["members"]], "enum"), node)
+
+
+def _flag(cls: type[enum.Flag]) -> Callable[[Any], Any]:
+    """A flag takes what its schema lists (`toolkit.tools.json_schema.flag_schema`): a number made of its flags, as
+    JSON or as digits (a member too, from Python); anything else is refused with the flags named
+    (pydantic's own error named the members alone, and an `IntFlag` kept a bit no flag has)."""
+    bits = json_schema.every_bit(cls)
+
+    def check(value: Any) -> Any:
+        if isinstance(value, cls):
+            return value
+        number = int(value) if type(value) is str and value.isascii() and value.isdigit() else value
+        if type(number) is float and number.is_integer():
+            number = int(number)
+        if type(number) is int and json_schema.is_flag_value(bits, number):
+            return number
+        expected = f"one of the flags {json_schema.flags_text(cls)} or a sum of several of them (0 for none)"
+        raise PydanticCustomError("flag_error", "Input should be {expected}", {"expected": expected})
+
+    return check
 
 
 def _literal(node: dict) -> Any:

@@ -16,7 +16,9 @@ tool is refused where it is written: a class (decorate its methods, or an instan
 property (read, never called: `@tool` over `@property` here, `@property` over `@tool` when the
 object's tools are collected), a `functools.singledispatch` function or `singledispatchmethod`
 (it dispatches on a positional argument, and tools are called by keyword; under `@tool`, or
-with no `@tool`, it is refused when it is reflected).
+with no `@tool`, it is refused when it is reflected). A second `@tool` with other options (over
+the first, or `tool(tool(f))`) is refused too: the options live on the function, and it would
+silently replace the first ones wherever the function is used (the same options again are one tool).
 
 Two kinds of parameter are never shown to the model; the loop fills them per call:
 `Annotated[str, MemoryId]` receives the conversation's memory id, and a parameter typed
@@ -339,6 +341,13 @@ def value_text(value: Any) -> str:
     return without_addresses(text)
 
 
+def _option_text(value: Any) -> str:
+    """An option of `@tool` as it is written: `ReturnBehavior.IMMEDIATE`, not the enum's repr."""
+    if isinstance(value, enum.Enum):
+        return f"{type(value).__name__}.{value.name}"
+    return value_text(value)
+
+
 def partial_error(where: str) -> ToolDefinitionError:
     """A `functools.partial` as a tool: refused, with what to write instead."""
     return ToolDefinitionError(
@@ -373,8 +382,32 @@ def _mark(fn: Any, options: ToolOptions) -> Any:
         target = fn = _method_tool(target)
     name = options.name if options.name is not None else getattr(target, "__name__", "")
     check_name(f"@tool {function_label(target)}", name)
+    _check_marked_once(target, options, f"@tool {function_label(target)}")
     setattr(target, MARK, options)
     return fn
+
+
+def _check_marked_once(target: Any, options: ToolOptions, where: str) -> None:
+    """A second `@tool` with other options (`@tool(name=...)` over `@tool(...)`, `tool(tool(f))`) is
+    refused: the options live on the function, so the second would silently replace the first,
+    everywhere it is used (as a second `@compensates` is refused, `toolkit.loop.saga`). The same
+    options again change nothing. A `functools.wraps` wrapper of a tool carries its options as a
+    copy; it is a function of its own, and takes options of its own."""
+    earlier = getattr(target, "__dict__", {}).get(MARK)
+    if earlier is None or earlier == options:
+        return
+    wrapped = getattr(target, "__wrapped__", None)
+    if wrapped is not None and getattr(wrapped, MARK, None) is earlier:  # copied by functools.wraps
+        return
+    differ = [f.name for f in dataclasses.fields(ToolOptions) if getattr(earlier, f.name) != getattr(options, f.name)]
+    first, then = (", ".join(f"{n}={_option_text(getattr(o, n)):.60}" for n in differ) for o in (earlier, options))
+    raise ToolDefinitionError(
+        where,
+        f"it is already a tool with other options ({first} first, then {then}), and the second @tool would "
+        "silently replace the first",
+        "keep one @tool with every option the tool needs; for a second tool made of the same function, "
+        "decorate a small def that calls it",
+    )
 
 
 def not_synchronous(fn: Any, label: str) -> ToolDefinitionError | None:
@@ -543,6 +576,7 @@ def _mark_instance(obj: Any, options: ToolOptions) -> Any:
     name = options.name if options.name is not None else type(obj).__name__
     where = f"@tool {function_label(type(obj))} object"
     check_name(where, name)
+    _check_marked_once(obj, options, where)
     try:
         setattr(obj, MARK, options)
     except AttributeError:  # __slots__, or a frozen class

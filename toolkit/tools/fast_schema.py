@@ -88,6 +88,8 @@ from toolkit.tools.json_schema import (
     _docstrings,
     _is_typeddict,
     clear_source_cache,
+    flag_schema,
+    is_flag,
     pydantic_schema,
     schema_name,
 )
@@ -699,6 +701,8 @@ def _enum(cls: type[enum.Enum], defs: Defs, owners: dict[str, Any]) -> Schema:
     doc = inspect.cleandoc(cls.__doc__) if cls.__doc__ else None
     body: Schema = {"description": doc} if doc is not None and doc != "An enumeration." else {}
     body |= {"enum": values, "type": "string" if kinds == {str} else "integer"}
+    if is_flag(cls):
+        body = flag_schema(cls, body)
     name = schema_name(cls)
     if owners.setdefault(name, cls) is not cls:
         raise _Slow

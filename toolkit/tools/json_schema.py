@@ -14,7 +14,12 @@ It is pydantic's own `TypeAdapter(T).json_schema()`, cleaned:
   the class is, a model's field too (pydantic-ai reads it there by the model's config: one class
   would get two bodies in one schema); a class with a pydantic config of its own (a pydantic
   dataclass, `@with_config`) is read by that config alone, as pydantic reads it;
-- a named type (model, enum, TypedDict) is filed under `$defs` and referred to.
+- a named type (model, enum, TypedDict) is filed under `$defs` and referred to;
+- an `enum.Flag` / `IntFlag` lists every combination of its flags (`0` is none of them), not its
+  members alone as pydantic's does (`Perm.R | Perm.W`, 3, could not be sent, while pydantic's
+  validation takes it); past `LISTED_BITS` flags, the range (0 to all of them). The validation
+  (`toolkit.tools.coercion`) takes exactly those numbers: a bit that is no flag's (which an
+  `IntFlag` kept) and a negative number (Python's `~`, all flags) are refused, the flags named.
 
 This is the whole rule. `toolkit.tools.fast_schema` gives the same result faster for the
 common types (the tests compare both over a table of types); reflection calls it, and it
@@ -30,6 +35,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 import decimal
+import enum
 import inspect
 import keyword
 import linecache
@@ -40,7 +46,7 @@ import typing
 import unicodedata
 import warnings
 from collections.abc import Callable
-from typing import Any, Union
+from typing import Any, TypeGuard, Union
 
 from pydantic import BaseModel, TypeAdapter
 from pydantic.json_schema import GenerateJsonSchema
@@ -62,7 +68,7 @@ def pydantic_schema(annotation: Any) -> tuple[Schema, Defs]:
     """The schema pydantic generates for `annotation`, cleaned, named types filed in `$defs`."""
     schema = clean(TypeAdapter(annotation).json_schema(schema_generator=_SetsSorted))
     defs = schema.pop("$defs", {})
-    if isinstance(annotation, type) and ("properties" in schema or "enum" in schema):
+    if isinstance(annotation, type) and ("properties" in schema or "enum" in schema or is_flag(annotation)):
         defs[schema_name(annotation)] = schema
         schema = {"$ref": f"#/$defs/{schema_name(annotation)}"}
     _attribute_docs(annotation, schema, defs)
@@ -81,6 +87,11 @@ class _SetsSorted(GenerateJsonSchema):
         except RecursionError:  # a default that holds itself: pydantic's own answer
             pass
         return super().encode_default(dft)
+
+    def enum_schema(self, schema: Any) -> Any:
+        """pydantic's, but a flag's lists its combinations too (`flag_schema`)."""
+        body = super().enum_schema(schema)
+        return flag_schema(schema["cls"], body) if is_flag(schema["cls"]) else body
 
 
 def _attribute_docs(annotation: Any, schema: Schema, defs: Defs) -> None:
@@ -573,3 +584,59 @@ def map_schema(node: Any, fn: Callable[[Schema], Schema]) -> Any:
         else:
             out[key] = value
     return fn(out)
+
+
+# --- enum.Flag ----------------------------------------------------------------------------
+
+LISTED_BITS = 6
+"""Up to this many flags, the schema lists every combination (64 numbers at most); past it, the range."""
+
+
+def is_flag(cls: Any) -> TypeGuard[type[enum.Flag]]:
+    """`cls` is an `enum.Flag` class (an `IntFlag` too) whose values are ints."""
+    return isinstance(cls, type) and issubclass(cls, enum.Flag) and all(type(m.value) is int for m in cls)
+
+
+def every_bit(cls: type[enum.Flag]) -> int:
+    """The bits of all the flags of `cls` together (a named combination adds none)."""
+    bits = 0
+    for member in cls.__members__.values():
+        bits |= int(member.value)
+    return bits
+
+
+def _flags(cls: type[enum.Flag]) -> list[tuple[int, str]]:
+    """The one-bit members of `cls` (its flags), as (value, name), by value."""
+    found = {int(m.value): m.name or "" for m in cls.__members__.values() if int(m.value).bit_count() == 1}
+    return sorted(found.items())
+
+
+def _combinations(bits: int) -> list[int]:
+    """Every number made of some of `bits` (0 and `bits` included), ascending."""
+    found, part = [], bits
+    while True:
+        found.append(part)
+        if part == 0:
+            return sorted(found)
+        part = (part - 1) & bits
+
+
+def flags_text(cls: type[enum.Flag]) -> str:
+    """The flags in words, as the schema and an argument error show them: `1 (R), 2 (W), 4 (X)`."""
+    return ", ".join(f"{value} ({name})" for value, name in _flags(cls))
+
+
+def flag_schema(cls: type[enum.Flag], body: dict[str, Any]) -> dict[str, Any]:
+    """`body`, pydantic's schema of the flag class `cls` (its members' `enum`), with every
+    combination listed instead, or the range past `LISTED_BITS` flags (as for any enum of numbers,
+    the schema holds no names: the class's docstring can say what each flag means)."""
+    bits = every_bit(cls)
+    out = {k: v for k, v in body.items() if k not in ("enum", "type")}
+    if bits.bit_count() <= LISTED_BITS:
+        return out | {"enum": _combinations(bits), "type": "integer"}
+    return out | {"maximum": bits, "minimum": 0, "type": "integer"}
+
+
+def is_flag_value(bits: int, value: int) -> bool:
+    """`value` is made of some of the flags `bits` (0 is none of them): not negative, no other bit."""
+    return value >= 0 and not value & ~bits

@@ -4,7 +4,9 @@ A successful value becomes text: `None` → "Success", `str` as is, anything els
 models through `model_dump(mode="json")`); a finite `Decimal` is written as a JSON number with all
 its digits (`4`, not `"4"`), NaN and infinities as the strings `"NaN"`, `"Infinity"`, `"-Infinity"`,
 wherever they are nested (a dataclass, a set, a deque too); a set is a list of its items sorted,
-the same every run (`toolkit.tools.set_order`). A tool that returned has run, so turning
+the same every run (`toolkit.tools.set_order`); a dict whose keys are alike once written as JSON
+keys (`{1: "a", "1": "b"}`) keeps every entry, the key twice, as `json.dumps` and pydantic's
+`to_json` write it (converting the keys first kept the last value only). A tool that returned has run, so turning
 its value into text never fails the call: `bytes` are decoded when they are UTF-8, else read
 `<binary data, N bytes>`; a returned exception is its message, sanitised as a raised one's
 (`toolkit.tools.redact`); numpy and pandas values are JSON (`tolist()`, one object per row: their
@@ -136,8 +138,9 @@ _STR = frozenset({str})
 
 
 def _marked_json_text(value: Any) -> str:
-    """The full path: finite `Decimal`s written as JSON numbers, anything else through pydantic
-    (`to_jsonable_python`), NaN and infinities as strings."""
+    """The full path: finite `Decimal`s written as JSON numbers, a dict whose keys write alike
+    with every entry (`_entries_text`), anything else through pydantic (`to_jsonable_python`),
+    NaN and infinities as strings."""
     kinds = _kinds_in(value)
     if any(map(_is_iterator, kinds)):  # read here, to the bound: JSON would read each to its end
         value = _iterators_read(value, [ITEMS_READ])
@@ -146,7 +149,7 @@ def _marked_json_text(value: Any) -> str:
     if any(map(_is_missing_date, kinds)):  # pydantic fails on it (it is a datetime): the whole value was its str()
         value = _missing_dates_null(value)
     numbers: dict[str, str] = {}
-    value = _decimals_marked(value, numbers, any(map(_is_decimal, kinds)))
+    value = _decimals_marked(value, numbers, any(map(_is_decimal, kinds)) or _dicts_in_dataclasses(kinds))
     if isinstance(value, BaseModel):
         value = value.model_dump(mode="json", fallback=_json_fallback)
     plain = to_jsonable_python(value, fallback=_json_fallback)
@@ -155,13 +158,19 @@ def _marked_json_text(value: Any) -> str:
     except ValueError:  # NaN or an infinity somewhere, which JSON cannot write
         text = _JSON.encode(_finite(plain))
     if numbers:  # every marker replaced in one pass (one `replace` each was quadratic: 12 s for 30,000)
-        written = {json.dumps(marker): digits for marker, digits in numbers.items()}
+        written = {json.dumps(marker): raw for marker, raw in numbers.items()}
         text = _DECIMAL_MARKER.sub(lambda m: written.get(m.group(0), m.group(0)), text)
     return text
 
 
-_DECIMAL_MARKER = re.compile(r'"\\u0000decimal-[0-9a-f]{16}\\u0000"')
+_DECIMAL_MARKER = re.compile(r'"\\u0000written-[0-9a-f]{16}\\u0000"')
 """A `_decimals_marked` marker as the JSON encoder writes it."""
+
+
+def _dicts_in_dataclasses(kinds: set[type]) -> bool:
+    """A dataclass and a dict are among `kinds`: a dict in a dataclass may have keys that write
+    alike, which `_decimals_marked` finds only by looking into the dataclass."""
+    return dict in kinds and any(map(dataclasses.is_dataclass, kinds))
 
 
 _NON_FINITE = {"nan": "NaN", "inf": "Infinity", "-inf": "-Infinity"}
@@ -435,18 +444,21 @@ which is not JSON)."""
 
 def _decimals_marked(value: Any, numbers: dict[str, str], in_dataclasses: bool = False) -> Any:
     """`value` with each finite `Decimal` replaced by a unique marker string (its digits kept in
-    `numbers`), so it can be written as a JSON number; pydantic would write it as a string.
-    `in_dataclasses`: the value holds a `Decimal` somewhere, so dataclasses are looked into too
-    (one holding a marked field becomes its fields); else they are left to pydantic, sooner."""
+    `numbers`), so it can be written as a JSON number; pydantic would write it as a string. A
+    dict whose keys write alike (`{1: "a", "1": "b"}`) is a marker too, its text every entry
+    (`_entries_text`): pydantic would keep the last one only. `in_dataclasses`: the value holds a
+    `Decimal` (or a dict) somewhere, so dataclasses are looked into too (one holding a marked
+    field becomes its fields); else they are left to pydantic, sooner."""
     if type(value) in _LEAVES:
         return value
     if isinstance(value, decimal.Decimal):
         if not value.is_finite():
             return value
-        marker = f"\x00decimal-{secrets.token_hex(8)}\x00"
-        numbers[marker] = str(value) if "E" not in str(value) else format(value, "f")
-        return marker
+        return _marker(numbers, str(value) if "E" not in str(value) else format(value, "f"))
     if isinstance(value, dict):
+        entries = _entries_text(value)
+        if entries is not None:
+            return _marker(numbers, entries)
         return {k: _decimals_marked(v, numbers, in_dataclasses) for k, v in value.items()}
     if isinstance(value, _SEQUENCES):  # sets and deques too: pydantic writes them as lists
         return [_decimals_marked(v, numbers, in_dataclasses) for v in value]
@@ -457,6 +469,37 @@ def _decimals_marked(value: Any, numbers: dict[str, str], in_dataclasses: bool =
     if isinstance(value, BaseModel) and _has_decimal_field(value):
         return _decimals_marked(value.model_dump(), numbers)
     return value
+
+
+def _marker(written: dict[str, str], text: str) -> str:
+    """A unique marker string, to be replaced by `text` once the JSON is written."""
+    marker = f"\x00written-{secrets.token_hex(8)}\x00"
+    written[marker] = text
+    return marker
+
+
+def _entries_text(value: dict[Any, Any]) -> str | None:
+    """A dict whose keys write alike as JSON keys (`1` and `"1"`, `True` and `"true"`) as the
+    JSON text of every entry, in order, the key written as pydantic writes it (so twice), as
+    `json.dumps` (LangChain) and pydantic's `to_json` (pydantic-ai) write it; None for any
+    other dict (its keys differ once written, or are all str)."""
+    if set(map(type, value)) <= _STR:
+        return None
+    keys = [_key_text(key) for key in value]
+    if len(set(keys)) == len(keys):
+        return None
+    pairs = (f"{_JSON.encode(key)}: {_marked_json_text(item)}" for key, item in zip(keys, value.values()))
+    return "{" + ", ".join(pairs) + "}"
+
+
+def _key_text(key: Any) -> str:
+    """A dict key as pydantic writes it as a JSON key (`1` → "1", `True` → "true")."""
+    if type(key) is str:
+        return key
+    if type(key) is int:
+        return int.__repr__(key)
+    written = to_jsonable_python({key: None}, fallback=_json_fallback)
+    return str(next(iter(written)))
 
 
 def _is_dataclass_object(value: Any) -> bool:

@@ -79,7 +79,7 @@ def render_schema_text(tools: Sequence[Tool | ToolSpec]) -> str:
         required = len((spec.parameters or {}).get("required", []))
         count = len(warnings.get(spec.name, []))
         lines.append(
-            f"- {spec.name}: {len(props)} parameters ({required} required), "
+            f"- {spec.name}: {len(props)} parameter{'s' if len(props) != 1 else ''} ({required} required), "
             f"{count} lint warning{'s' if count != 1 else ''}"
         )
     return showable("\n".join(lines))

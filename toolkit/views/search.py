@@ -60,7 +60,7 @@ def render_search_html(outcome: SearchOutcome, title: str | None = "tool search"
     rows: list[tuple[Any, Any]] = [
         ("strategy", outcome.strategy),
         ("arguments", code_block(outcome.arguments)),
-        ("searched", f"{outcome.searched} hidden tools"),
+        ("searched", f"{outcome.searched} hidden {_tools(outcome.searched)}"),
     ]
     if outcome.error:
         return str(
@@ -84,9 +84,14 @@ def render_search_html(outcome: SearchOutcome, title: str | None = "tool search"
     return str(page(body, title))
 
 
+def _tools(count: int) -> str:
+    """`tool` for one, `tools` for any other count."""
+    return "tool" if count == 1 else "tools"
+
+
 def render_search_text(outcome: SearchOutcome) -> str:
     """One search in a few lines; arguments of a megabyte are cut at `SHOWN_CHARS`, as the HTML cuts them."""
-    head = f"{outcome.strategy} {shortened(unescaped(outcome.arguments))} → searched {outcome.searched} tools"
+    head = f"{outcome.strategy} {shortened(unescaped(outcome.arguments))} → searched {outcome.searched} {_tools(outcome.searched)}"
     if outcome.error:
         return showable(f"{head}\nerror: {outcome.error}")
     lines = [f"{i}. {m.name} ({_score(m.score)})" for i, m in enumerate(outcome.matches, 1)]

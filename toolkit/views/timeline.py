@@ -6,7 +6,8 @@ Two builders feed `Timeline`:
   (the waits the client asked its `sleep` for, so a fake sleep draws the same picture every run);
 - `timed_loop(events)` — week 6: runs `iter_loop`'s events and returns the `LoopResult` and one
   span per tool call (start when the loop announced it, length its measured duration), so a
-  sequential and a concurrent run can be drawn on one axis. Each call has its own lane, named
+  sequential and a concurrent run can be drawn on one axis; a run that raises raises the same
+  error with the spans measured before it as its `.spans`. Each call has its own lane, named
   by the tool and the call's number in the run (`slow_lookup #2`), never by its call id (a
   real gateway's are random, and a reused id must not merge two calls).
 
@@ -73,14 +74,17 @@ _TIMED = "e.g. timed_loop(iter_loop(model, messages, tools=tools))"
 
 def timed_loop(events: Iterator[Any], clock: Callable[[], float] = time.perf_counter) -> tuple[LoopResult, list[Span]]:
     """Drain `iter_loop(...)`; one span per tool call, on the clock's axis from the first event.
-    Anything else (`run_loop`'s result, a list) is a `ConfigurationError` naming what it takes."""
+    Anything else (`run_loop`'s result, a list) is a `ConfigurationError` naming what it takes.
+    A run that raises raises the same error, carrying the spans measured before it as its
+    `.spans` (a call it cut short drawn up to it, as an error), so the learner can still draw them:
+    `except MaxRoundTripsError as e: Timeline([("run", e.spans)])`."""
     if not isinstance(events, Iterator):  # not "'LoopResult' object is not an iterator"
         raise ConfigurationError(
             "timed_loop(events): takes the generator iter_loop(...) returns (the loop's events, then its "
             f"LoopResult), and got {a_kind_of(events)}; {_TIMED}"
         )
     origin = clock()
-    started: dict[str, tuple[int, float]] = {}  # call id → (its number in the run, its start)
+    started: dict[str, tuple[int, float, str]] = {}  # call id → (its number in the run, its start, its name)
     count = 0
     spans: list[Span] = []
     while True:
@@ -88,19 +92,41 @@ def timed_loop(events: Iterator[Any], clock: Callable[[], float] = time.perf_cou
             event = next(events)
         except StopIteration as done:
             return done.value, spans
+        except BaseException as exc:  # the same error, the spans so far on it
+            _with_spans(exc, spans + _cut_short(started, clock() - origin, exc))
+            raise
         if isinstance(event, ToolStarted):
             count += 1
-            started[event.call.id] = (count, clock() - origin)
+            started[event.call.id] = (count, clock() - origin, event.call.name)
         elif isinstance(event, ToolFinished):
             e = event.execution
             if e.call.id in started:
-                number, start = started.pop(e.call.id)
+                number, start, _ = started.pop(e.call.id)
             else:  # finished without being announced: numbered now, drawn from 0
                 count += 1
                 number, start = count, 0.0
             kind = "error" if e.failure else "ok"
             name = cut(e.call.name, NAME_CHARS)  # a model's name of any length: the duration stays in view
             spans.append(Span(f"{name} #{number}", start, start + e.duration_s, f"{name} {e.duration_s:.2f} s", kind))
+
+
+def _cut_short(started: dict[str, tuple[int, float, str]], now: float, exc: BaseException) -> list[Span]:
+    """The calls announced and not finished when the run raised `exc`: each drawn up to `now`, as an error."""
+    spans = []
+    for number, start, tool_name in started.values():
+        name = cut(tool_name, NAME_CHARS)
+        spans.append(Span(f"{name} #{number}", start, now, f"{name} (cut short by {type(exc).__name__})", "error"))
+    return spans
+
+
+def _with_spans(exc: BaseException, spans: list[Span]) -> None:
+    """`exc` carrying `spans` (its `.spans`) and a note saying so, for the learner to draw; an error
+    that takes no attribute is left as it is."""
+    try:
+        exc.spans = spans  # type: ignore[attr-defined]
+    except AttributeError:
+        return
+    exc.add_note(f"timed_loop: the spans measured before this error are its .spans ({len(spans)})")
 
 
 def _spans_by_lane(rows: list[tuple[str, list[Span]]]) -> dict[tuple[str, str], list[Span]]:

@@ -508,3 +508,31 @@ def test_an_exercise_cell_whose_check_call_gave_no_result_says_a_check_of_its_ow
         "no check() result: the exercise cell called check(), but no result of toolkit's check() came of it "
         "(did a check of the notebook's own replace it?)"
     )
+
+
+def test_the_grading_folders_random_name_never_reaches_the_grades(tmp_path):
+    """Before: an error naming the kernel's working folder (a learner's absolute path) put the grader's
+    temporary folder in the row — `/tmp/toolkit-submission-59zr708f/work` — a new text on every run,
+    so grading the same notebook twice gave two different CSVs."""
+    raising = dict(
+        PASSING,
+        metadata={"tags": ["exercise:w6.course_bound"]},
+        source="import os\nraise ValueError('no data in ' + os.getcwd())",
+    )
+    opening = dict(
+        PASSING,
+        metadata={"tags": ["exercise:w6.truth_table"]},
+        source="import os\nfrom toolkit.exercises import check\n\ndef f(behaviors, any_error):\n"
+        "    return open(os.path.abspath('rules.txt')).read()\n\ncheck('w6.truth_table', f)",
+    )
+    path = hand_edited(tmp_path / "paths.ipynb", [raising, opening])
+    rows = grade_notebook(path, seconds=60)
+    assert [(r.exercise, r.feedback) for r in rows] == [
+        (
+            "w6.truth_table",
+            "failed: your code raised FileNotFoundError: [Errno 2] No such file or directory: "
+            "'<notebook folder>/rules.txt'",
+        ),
+        ("w6.course_bound", "the cell raised ValueError: no data in <notebook folder>"),
+    ]
+    assert grade_notebook(path, seconds=60) == rows

@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import json
 import os
 import re
 import shutil
@@ -342,12 +343,46 @@ def _execute(path: Path, seconds: int) -> tuple[nbformat.NotebookNode | None, st
         ipython = Path(sandbox) / "ipython"  # no startup file of the teacher's, or of a notebook graded before
         finished = _run_worker(command, folder, log, limit, check_limit_s(seconds), ipython_dir=ipython)
         executed = _read(out)
+        if executed is not None:
+            hide_sandbox(executed, Path(sandbox))
         if not finished:
             kept = "; results checked before that are kept" if executed is not None else ""
             return executed, f"timed out: still running after {limit} s, stopped{kept}"
         if executed is None:
-            return None, f"could not be executed: {_last_line(log)}"
+            return None, f"could not be executed: {sandbox_hidden(_last_line(log), Path(sandbox))}"
     return executed, _stopped_early(executed, seconds)
+
+
+NOTEBOOK_FOLDER = "<notebook folder>"
+"""What the grades say for the kernel's working folder (the private copy's): its real name is a new temporary
+one on every run."""
+GRADING_FOLDER = "<grading folder>"
+"""What the grades say for the rest of the submission's temporary folder (its IPython folder)."""
+
+
+def hide_sandbox(executed: nbformat.NotebookNode, sandbox: Path) -> None:
+    """The executed notebook's errors and check records (what the rows quote) with the submission's temporary
+    folder named `NOTEBOOK_FOLDER` / `GRADING_FOLDER` (in place): a learner's error that names an absolute path
+    (`os.getcwd()`, `os.path.abspath('rules.txt')`) otherwise put a new random name in the grades on every run."""
+    for cell in executed.cells:
+        for output in cell.get("outputs", []) if cell.get("cell_type") == "code" else []:
+            if output.get("output_type") == "error" and isinstance(output.get("evalue"), str):
+                output["evalue"] = sandbox_hidden(output["evalue"], sandbox)
+            record = output.get("data", {}).get(MIME)
+            if isinstance(record, dict) and isinstance(record.get("feedback"), str):
+                record["feedback"] = sandbox_hidden(record["feedback"], sandbox)
+            elif isinstance(record, str):
+                output["data"][MIME] = sandbox_hidden(record, sandbox, quoted=True)
+
+
+def sandbox_hidden(text: str, sandbox: Path, *, quoted: bool = False) -> str:
+    """`text` with the sandbox's work folder, then the sandbox itself, named as `hide_sandbox` says, under each of
+    their spellings (as made, and with links resolved: macOS's /var is /private/var); `quoted`: as a JSON string
+    writes them."""
+    for folder, name in ((sandbox / "work", NOTEBOOK_FOLDER), (sandbox, GRADING_FOLDER)):
+        for spelling in sorted({str(folder), os.path.realpath(folder)}, key=len, reverse=True):
+            text = text.replace(json.dumps(spelling)[1:-1] if quoted else spelling, name)
+    return text
 
 
 def private_copy(path: Path, folder: Path) -> Path:

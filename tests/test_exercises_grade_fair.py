@@ -536,3 +536,19 @@ def test_the_grading_folders_random_name_never_reaches_the_grades(tmp_path):
         ("w6.course_bound", "the cell raised ValueError: no data in <notebook folder>"),
     ]
     assert grade_notebook(path, seconds=60) == rows
+
+
+def test_control_characters_a_learner_raised_or_tagged_are_written_escaped(tmp_path, monkeypatch):
+    """Before: what a cell raised went raw into the row: `raise ValueError('\\x1b]0;…\\x07')` retitled (or
+    `\\x1b[2J` cleared) the terminal of a teacher who ran `toolkit grade … --out -` or read the CSV with cat,
+    and a line break split the feedback over lines; so did a cell's exercise tag."""
+    raised = cell("raise ValueError(...)", "w6.window")
+    raised.outputs = [
+        nbformat.v4.new_output("error", ename="ValueError", evalue="\x1b]0;owned\x07 and\nmore\x9b", traceback=[])
+    ]
+    tagged = cell("x = 1", "w6.\x1b[2Jmine")
+    path = submit(tmp_path, "homework.ipynb", [raised, tagged], monkeypatch)
+    assert grade_notebook(path) == [
+        Row(str(path), "w6.window", False, "the cell raised ValueError: \\x1b]0;owned\\x07 and\\nmore\\x9b"),
+        Row(str(path), "w6.\\x1b[2Jmine", False, "no check() result: the exercise cell ran, but did not call check()"),
+    ]

@@ -99,10 +99,13 @@ class Row:
     passed: bool
     feedback: str
     """What happened, with any secret in it masked (`redact.scrub_secrets`; its paths kept): it may quote what a learner's
-    cell raised or answered (a pasted key), and goes to a CSV and a terminal."""
+    cell raised or answered (a pasted key), and goes to a CSV and a terminal. Its control characters, and the
+    notebook's and the exercise's (a learner's file name and cell tag), are written as escapes (`escaped`): one line, nothing a terminal acts on."""
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "feedback", scrub_secrets(self.feedback))
+        object.__setattr__(self, "notebook", escaped(self.notebook))
+        object.__setattr__(self, "exercise", escaped(self.exercise))
+        object.__setattr__(self, "feedback", escaped(scrub_secrets(self.feedback)))
 
 
 PathLike = str | os.PathLike[str]
@@ -259,7 +262,12 @@ def path_text(path: Path) -> str:
     """The path as text a CSV and a terminal can hold: a byte of the name that is not UTF-8 (a
     name from a zip made under another encoding) is written as its escape, `\\xff`, not lost; so is a
     control character (`\\x1b`, `\\n`), which a terminal would act on."""
-    text = os.fsencode(path).decode("utf-8", "backslashreplace")
+    return escaped(os.fsencode(path).decode("utf-8", "backslashreplace"))
+
+
+def escaped(text: str) -> str:
+    """`text` with each control character written as its escape (`\\x1b`, `\\n`): a learner's text (a file name,
+    what a cell raised, a cell tag) that a terminal showing the grades would otherwise act on, or break a line at."""
     return CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
 
 

@@ -552,3 +552,16 @@ def test_control_characters_a_learner_raised_or_tagged_are_written_escaped(tmp_p
         Row(str(path), "w6.window", False, "the cell raised ValueError: \\x1b]0;owned\\x07 and\\nmore\\x9b"),
         Row(str(path), "w6.\\x1b[2Jmine", False, "no check() result: the exercise cell ran, but did not call check()"),
     ]
+
+
+def test_a_memory_address_in_what_a_cell_raised_is_left_out_of_the_grades(tmp_path, monkeypatch):
+    """Before: `raise KeyError(order)` gave the row `the cell raised KeyError: <__main__.Order object at
+    0x7f3a2b1c0d90>`, a new address on every run (regrading gave another CSV); check()'s own feedback leaves
+    addresses out, and so does the row now."""
+    raised = cell("raise KeyError(order)", "w6.window")
+    evalue = "<__main__.Order object at 0x7f3a2b1c0d90> not in <function lookup at 0x7F00AB>"
+    raised.outputs = [nbformat.v4.new_output("error", ename="KeyError", evalue=evalue, traceback=[])]
+    path = submit(tmp_path, "homework.ipynb", [raised], monkeypatch)
+    assert grade_notebook(path) == [
+        Row(str(path), "w6.window", False, "the cell raised KeyError: <__main__.Order> not in <function lookup>")
+    ]

@@ -70,6 +70,7 @@ from toolkit.errors import ConfigurationError
 from toolkit.exercises.catalog import week_of_notebook
 from toolkit.exercises.core import CHECK_LIMIT_S, LIMIT_VARIABLE, MIME, NOT_ATTEMPTED, all_exercises, parse_record
 from toolkit.exercises.notebook import exercise_id
+from toolkit.exercises.values import ADDRESS
 from toolkit.files import keep_mode, not_a_file
 from toolkit.tools.redact import is_secret_variable, scrub_secrets
 from toolkit.unicode import columns, cut, padded
@@ -247,8 +248,9 @@ def _keeps_earlier(earlier: dict[str, Any] | None, record: dict[str, Any]) -> bo
 def _error_text(output: dict[str, Any], stopped: bool = False) -> str:
     """What an exercise cell's error output says, for the learner: the KeyboardInterrupt of the cell
     the time limit stopped says so; any other is the learner's code raising it."""
-    # masked whole, then cut: a key cut in two no longer reads as one, and its head would show
-    name, value = output.get("ename"), scrub_secrets(str(output.get("evalue", "")).strip())
+    # masked whole, then cut: a key cut in two no longer reads as one, and its head would show; without the memory
+    # addresses a default repr holds (`<__main__.Order object at 0x7f…>`), new on every run, as check()'s feedback
+    name, value = output.get("ename"), ADDRESS.sub("", scrub_secrets(str(output.get("evalue", "")).strip()))
     if name == "KeyboardInterrupt" and stopped:  # how the grader stops a cell at the time limit
         return "stopped: the cell ran longer than the time limit"
     return f"the cell raised {name}: {cut(value, 120, mark='')}" if value else f"the cell raised {name}"

@@ -27,7 +27,8 @@ editor dropped), and, for a file named like a course notebook (`06_…`, or a na
 exercise cell still gets a row. An exercise checked in the run but expected from neither (a cell
 that lost its tag, another week's exercise) gets a row too: a pass is never dropped. A notebook's
 rows are in the course's order, wherever its cells are. A notebook given twice (a folder and a file
-in it) is graded once. A folder's search leaves out checkpoints and the `__MACOSX/`, `._hw.ipynb`
+in it) is graded once. A folder's `.py` script whose code calls check() on a course exercise (a notebook handed
+in as a script) gets a row saying it is no notebook, so no learner is left out of the grades unseen. A folder's search leaves out checkpoints and the `__MACOSX/`, `._hw.ipynb`
 metadata a zip made on a Mac holds; an empty file is said to be one.
 
 A file that is not a notebook, cannot be read, crashes its kernel or hangs gets a row saying so
@@ -123,7 +124,8 @@ def as_paths(paths: PathLike | Iterable[PathLike]) -> list[Path]:
 
 def find_notebooks(paths: PathLike | Iterable[PathLike]) -> list[Path]:
     """The files to grade: each file as given, each folder's *.ipynb, whatever the suffix's letter case
-    (`HW.IPYNB`, saved on Windows) (checkpoints, a Mac's zip metadata and folders left out:
+    (`HW.IPYNB`, saved on Windows), and its scripts that check a course exercise (`is_checking_script`: they get
+    a row saying they are no notebook) (checkpoints, a Mac's zip metadata and folders left out:
     `_is_submission`); a path reached twice (given twice, or as a file and inside a folder) is listed
     once, where first met. A path may be given as text, and one alone (`as_paths`)."""
     found: list[Path] = []
@@ -148,11 +150,31 @@ def _is_submission(inside: Path, path: Path) -> bool:
     `NOT_SUBMISSIONS`, and no `._hw.ipynb`, the binary metadata (AppleDouble) a Mac writes beside a
     file on a disk or in a zip that holds no such data."""
     return (
-        is_notebook_name(path)
+        (is_notebook_name(path) or is_checking_script(path))
         and not path.name.startswith("._")
         and not path.is_dir()
         and not any(folder in inside.parts for folder in NOT_SUBMISSIONS)
     )
+
+
+SCRIPT_READ_BYTES = 1_000_000
+"""Bytes of a `.py` file a folder's search reads for a check() call (a script exported from a notebook is far
+smaller)."""
+
+
+def is_checking_script(path: Path) -> bool:
+    """Whether `path` is a Python script (`.py`, any letter case) whose code calls check() on a course exercise:
+    a learner's work handed in as a script (a notebook saved with Download as Python), which must get its row,
+    not vanish from the grades; a helper module beside a notebook calls no check() and is left out."""
+    if path.suffix.lower() != ".py" or not path.is_file():
+        return False
+    try:
+        with open(path, "rb") as f:
+            text = f.read(SCRIPT_READ_BYTES).decode("utf-8", "replace")
+    except OSError:
+        return False
+    known = {e.id for e in all_exercises()}
+    return any(i in known for i in CHECK_CALL.findall(text))
 
 
 def is_notebook_name(path: Path) -> bool:

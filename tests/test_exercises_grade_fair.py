@@ -568,10 +568,12 @@ def test_a_memory_address_in_what_a_cell_raised_is_left_out_of_the_grades(tmp_pa
     ]
 
 
-def test_sigterm_half_way_keeps_the_rows_of_the_notebooks_graded_before(tmp_path, monkeypatch, capsys):
+@pytest.mark.parametrize(("stop", "status"), [("SIGTERM", 143), ("SIGHUP", 129)])
+def test_sigterm_half_way_keeps_the_rows_of_the_notebooks_graded_before(tmp_path, monkeypatch, capsys, stop, status):
     """Before: `kill` (or `timeout 3600 toolkit grade …`, a CI job's limit) ended the run without a word: the CSV
     still held the grades of the run before, as if they were this one's, the rows graded in `grades.csv.partial`,
-    and the notebook's worker and kernel kept running, orphaned. SIGTERM now stops it as Ctrl-C does."""
+    and the notebook's worker and kernel kept running, orphaned; so did SIGHUP (an SSH session dropped). Both now
+    stop it as Ctrl-C does."""
     import csv
     import signal
 
@@ -582,18 +584,18 @@ def test_sigterm_half_way_keeps_the_rows_of_the_notebooks_graded_before(tmp_path
 
     def grade_one(path, seconds=120):
         if path.name == "c.ipynb":
-            os.kill(os.getpid(), signal.SIGTERM)
+            os.kill(os.getpid(), getattr(signal, stop))
         return [Row(str(path), "w6.round_trips", True, "passed")]
 
     monkeypatch.setattr(grade, "grade_notebook", grade_one)
     out = tmp_path / "grades.csv"
     out.write_text("notebook,exercise,passed,feedback\nlast-week.ipynb,w6.round_trips,1,passed\n")
-    before = signal.getsignal(signal.SIGTERM)
-    assert main(["grade", str(tmp_path), "--out", str(out)]) == 143
+    before = signal.getsignal(getattr(signal, stop))
+    assert main(["grade", str(tmp_path), "--out", str(out)]) == status
     with open(out, encoding="utf-8") as f:
         assert [row[0] for row in csv.reader(f)] == ["notebook", str(tmp_path / "a.ipynb"), str(tmp_path / "b.ipynb")]
-    assert capsys.readouterr().err == f"\nstopped (SIGTERM) after 2 of 3 notebooks: their 2 rows are in {out}\n"
-    assert signal.getsignal(signal.SIGTERM) == before
+    assert capsys.readouterr().err == f"\nstopped ({stop}) after 2 of 3 notebooks: their 2 rows are in {out}\n"
+    assert signal.getsignal(getattr(signal, stop)) == before
 
 
 def test_a_script_that_checks_exercises_in_a_folder_gets_its_row(tmp_path):

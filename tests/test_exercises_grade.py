@@ -230,6 +230,26 @@ def test_submissions_run_without_the_llm_variables_or_any_secret_looking_one():
     }
 
 
+def test_submissions_run_without_a_variable_whose_value_is_a_secret_whatever_its_name():
+    """Before: only the name was read — a teacher's `DATABASE_URL=postgres://grader:…@db`, `HTTPS_PROXY` with the
+    proxy's password, or a token kept under a plain name reached every learner's code, which can read and send
+    its environment anywhere. A value `redact.scrub_secrets` masks (URL credentials, a key, a private key) now
+    stays with the teacher too."""
+    environ = {
+        "PATH": "/usr/bin",
+        "LANG": "en_US.UTF-8",
+        "DATABASE_URL": "postgres://grader:s3cret-pw@db.example:5432/grades",
+        "HTTPS_PROXY": "http://teacher:proxy-pw@proxy.example:3128",
+        "MY_SETTINGS": "ghp_" + "a1B2c3D4e5" * 4,
+        "PUBLIC_URL": "https://course.example/week6",
+    }
+    assert submission_environment(environ) == {
+        "PATH": "/usr/bin",
+        "LANG": "en_US.UTF-8",
+        "PUBLIC_URL": "https://course.example/week6",
+    }
+
+
 def test_the_worker_clears_submitted_outputs_and_counts_before_running():
     from toolkit.exercises.worker import prepared
 

@@ -5,8 +5,8 @@
     print(summary(rows))
 
 Each notebook runs in its own process (`toolkit.exercises.worker`), offline (no `LLM_*`
-variables, and no variable whose name labels a secret: a teacher's `OPENAI_API_KEY` or
-`HF_TOKEN` is not the submissions' to read; nor is a key an IPython startup file sets: each kernel
+variables, and no variable whose name labels a secret or whose value holds one: a teacher's `OPENAI_API_KEY`,
+`HF_TOKEN` or `DATABASE_URL=postgres://user:password@…` is not the submissions' to read; nor is a key an IPython startup file sets: each kernel
 has an IPython folder of its own, so no startup file of the teacher's or of an earlier submission
 runs in it), on a copy in a fresh private folder (its kernel's working directory, so one submission cannot plant files
 another imports; the grader's own files are in another, so a notebook that deletes its folder or
@@ -479,11 +479,15 @@ def _run_worker(
 
 
 def submission_environment(environ: Mapping[str, str]) -> dict[str, str]:
-    """The environment a submission runs in: the grader's, without the `LLM_*` variables (offline)
-    and without any variable whose name labels a secret (`redact.is_secret_variable`: `…_KEY`,
-    `…_TOKEN`, `…_PASSWORD`, …), which learners' code could otherwise read and send out."""
+    """The environment a submission runs in: the grader's, without the `LLM_*` variables (offline),
+    without any variable whose name labels a secret (`redact.is_secret_variable`: `…_KEY`,
+    `…_TOKEN`, `…_PASSWORD`, …), and without any whose value holds one, whatever its name (what
+    `redact.scrub_secrets` masks: `DATABASE_URL=postgres://user:password@…`, a proxy's password, a
+    key): learners' code could otherwise read them and send them out."""
     return {
-        name: value for name, value in environ.items() if not name.startswith("LLM_") and not is_secret_variable(name)
+        name: value
+        for name, value in environ.items()
+        if not name.startswith("LLM_") and not is_secret_variable(name) and scrub_secrets(value) == value
     }
 
 

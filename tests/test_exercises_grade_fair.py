@@ -601,16 +601,28 @@ def test_sigterm_half_way_keeps_the_rows_of_the_notebooks_graded_before(tmp_path
 def test_a_script_that_checks_exercises_in_a_folder_gets_its_row(tmp_path):
     """Before: a learner who handed in `bob.py` (the notebook saved as a script: Jupyter's Download as Python) was
     left out of a folder's grading without a word — no row, no line in the summary, a class of 40 graded as 39.
-    A script whose code calls check() on a course exercise is now listed and said to be no notebook; a helper
-    script (no check() call), a script of no course exercise and other files are still left out."""
+    A script that calls check() on a course exercise is now listed and said to be no notebook; a helper script (no
+    check() call), a script of no course exercise, other files, and the modules and tests of a whole copy of the
+    course (check() calls as text, or inside test functions) are still left out."""
     (tmp_path / "alice.ipynb").write_text("{}")
     (tmp_path / "bob.py").write_text('# In[1]:\n\n\nfrom toolkit.exercises import check\ncheck("w6.round_trips", 2)\n')
     (tmp_path / "carol").mkdir()
     (tmp_path / "carol" / "HW.PY").write_text("check('w6.window', keep)\n")
     (tmp_path / "carol" / "utils.py").write_text("def keep(messages, n):\n    return messages[-n:]\n")
     (tmp_path / "dave.py").write_text("check('w99.made_up', 1)\n")
+    (tmp_path / "frank.py").write_text("if True:\ncheck('w6.window', keep\n")  # does not parse: its text says
+    course = tmp_path / "erin" / "course-main"  # her whole copy of the course, zipped
+    (course / "toolkit").mkdir(parents=True)
+    (course / "toolkit" / "week06.py").write_text('STARTER = """\ncheck("w6.window", naive_keep)\n"""\n')
+    (course / "tests").mkdir()
+    (course / "tests" / "test_week06.py").write_text("def test_window():\n    check('w6.window', keep)\n")
     (tmp_path / "notes.txt").write_text('check("w6.round_trips", 2)\n')
-    assert find_notebooks([tmp_path]) == [tmp_path / "alice.ipynb", tmp_path / "bob.py", tmp_path / "carol" / "HW.PY"]
+    assert find_notebooks([tmp_path]) == [
+        tmp_path / "alice.ipynb",
+        tmp_path / "bob.py",
+        tmp_path / "carol" / "HW.PY",
+        tmp_path / "frank.py",
+    ]
     assert grade_notebook(tmp_path / "bob.py") == [
         Row(str(tmp_path / "bob.py"), NOTEBOOK_ROW, False, "not a notebook: a .py")
     ]

@@ -46,6 +46,7 @@ separate user or container is the teacher's to set up), and a process it detache
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import csv
 import json
@@ -163,9 +164,11 @@ smaller)."""
 
 
 def is_checking_script(path: Path) -> bool:
-    """Whether `path` is a Python script (`.py`, any letter case) whose code calls check() on a course exercise:
-    a learner's work handed in as a script (a notebook saved with Download as Python), which must get its row,
-    not vanish from the grades; a helper module beside a notebook calls no check() and is left out."""
+    """Whether `path` is a Python script (`.py`, any letter case) that calls check() on a course exercise when it
+    runs (`_checks_run`): a learner's work handed in as a script (a notebook saved with Download as Python), which
+    must get its row, not vanish from the grades. A helper module beside a notebook calls no check(), a test suite
+    calls it inside its functions, and the course's own modules hold such calls as text: all left out (a learner who
+    zipped their whole copy of the course is not listed once per module)."""
     if path.suffix.lower() != ".py" or not path.is_file():
         return False
     try:
@@ -174,7 +177,34 @@ def is_checking_script(path: Path) -> bool:
     except OSError:
         return False
     known = {e.id for e in all_exercises()}
-    return any(i in known for i in CHECK_CALL.findall(text))
+    try:
+        called = list(_checks_run(ast.parse(text)))
+    except (SyntaxError, ValueError, RecursionError, MemoryError):  # a learner's broken script: what its text says
+        called = CHECK_CALL.findall(text)
+    return any(i in known for i in called)
+
+
+def _checks_run(tree: ast.Module) -> Iterator[str]:
+    """The exercise ids a script's check() calls pass when it runs: in its statements and the blocks under them
+    (`if __name__ == "__main__":`, a loop), not in a function or class body (a test suite's) nor in a string (a
+    starter cell's text in the course's own modules)."""
+    stack: list[ast.AST] = list(tree.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        if isinstance(node, ast.Call) and _names_check(node.func) and node.args:
+            first = node.args[0]
+            if isinstance(first, ast.Constant) and isinstance(first.value, str):
+                yield first.value
+        stack.extend(ast.iter_child_nodes(node))
+
+
+def _names_check(func: ast.expr) -> bool:
+    """Whether a call's function is `check` (imported) or `….check` (`exercises.check`)."""
+    return (isinstance(func, ast.Name) and func.id == "check") or (
+        isinstance(func, ast.Attribute) and func.attr == "check"
+    )
 
 
 def is_notebook_name(path: Path) -> bool:

@@ -81,7 +81,9 @@ def test_one_broken_cell_gives_partial_marks(graded):
 def test_a_deleted_exercise_cell_still_gets_a_row(graded):
     _, by = graded
     [triage] = [r for r in by["deleted"] if r.exercise == "w2.triage"]
-    assert not triage.passed and triage.feedback == "not run: no check() result for this exercise"
+    assert not triage.passed and triage.feedback == (
+        "missing: the notebook has no cell for this exercise (none tagged with it or calling its check())"
+    )
 
 
 def test_a_hanging_cell_is_stopped_and_grading_goes_on(graded):

@@ -626,3 +626,26 @@ def test_a_script_that_checks_exercises_in_a_folder_gets_its_row(tmp_path):
     assert grade_notebook(tmp_path / "bob.py") == [
         Row(str(tmp_path / "bob.py"), NOTEBOOK_ROW, False, "not a notebook: a .py")
     ]
+
+
+def test_an_exercise_the_notebook_has_no_cell_for_is_said_to_be_missing_not_unrun(tmp_path, monkeypatch):
+    """Before: week 6's notebook handed in as week 7's (the wrong file, renamed) gave each week-7 exercise the row
+    'not run: no check() result for this exercise', as if its cell had been there and stopped before it ran (a
+    time limit, a dead kernel); the teacher looked for a cell that was never in the file. Now such an exercise is
+    said to be missing; one whose cell is there but did not run is still 'not run'."""
+    cells = [
+        cell('check("w6.round_trips", 2)', "w6.round_trips", outputs=[record("w6.round_trips", True)]),
+        cell('check("w7.when", {})', ran=False),  # the run stopped before it: there, but not run
+    ]
+    path = submit(tmp_path, "07_week7_compensation.ipynb", cells, monkeypatch)
+    assert [(r.exercise, r.feedback) for r in grade_notebook(path)] == [
+        ("w7.rollback_order", grade.MISSING),
+        ("w7.compensation", grade.MISSING),
+        ("w7.model_reads", grade.MISSING),
+        ("w7.when", "not run: no check() result for this exercise"),
+        ("w6.round_trips", "passed"),
+    ]
+    assert (
+        grade.MISSING
+        == "missing: the notebook has no cell for this exercise (none tagged with it or calling its check())"
+    )

@@ -24,11 +24,13 @@ are cleared before it runs, and cells that did not run are ignored); which exerc
 have comes from its tagged cells, the exercise ids its code cells pass to check() (a cell whose tag an
 editor dropped), and, for a file named like a course notebook (`06_…`, or a name holding one,
 `Copy of 06_week6_round_trip_loop.ipynb`), from the registry — so a deleted or skipped
-exercise cell still gets a row. An exercise checked in the run but expected from neither (a cell
+exercise cell still gets a row (`MISSING` where the notebook has no cell for it, `NOT_RUN` where its
+cell did not run). An exercise checked in the run but expected from neither (a cell
 that lost its tag, another week's exercise) gets a row too: a pass is never dropped. A notebook's
 rows are in the course's order, wherever its cells are. A notebook given twice (a folder and a file
-in it) is graded once. A folder's `.py` script whose code calls check() on a course exercise (a notebook handed
-in as a script) gets a row saying it is no notebook, so no learner is left out of the grades unseen. A folder's search leaves out checkpoints and the `__MACOSX/`, `._hw.ipynb`
+in it) is graded once. A folder's `.py` script that calls check() on a course exercise (a notebook
+handed in as a script) gets a row saying it is no notebook, so no learner is left out of the grades
+unseen. A folder's search leaves out checkpoints and the `__MACOSX/`, `._hw.ipynb`
 metadata a zip made on a Mac holds; an empty file is said to be one.
 
 A file that is not a notebook, cannot be read, crashes its kernel or hangs gets a row saying so
@@ -80,6 +82,9 @@ from toolkit.unicode import columns, cut, padded
 NOTEBOOK_ROW = "(notebook)"
 NO_EXERCISES = "no exercises found (no tagged exercise cells, not a course notebook)"
 NOT_RUN = "not run: no check() result for this exercise"
+MISSING = "missing: the notebook has no cell for this exercise (none tagged with it or calling its check())"
+"""An exercise of a course notebook's week (expected from its file name) that no cell of it has: deleted, or the
+file is another week's notebook renamed; `NOT_RUN` is for a cell that is there."""
 NO_CHECK = "no check() result: the exercise cell ran, but did not call check()"
 CHECK_REPLACED = (
     "no check() result: the exercise cell called check(), but no result of toolkit's check() came of it "
@@ -227,16 +232,21 @@ def expected_exercises(path: Path, notebook: nbformat.NotebookNode) -> list[str]
     """Tagged exercise cells, the registry's exercises for a course notebook's week, and the exercises
     whose check() a code cell names (a cell whose tag an editor dropped, in a renamed file: if it never
     runs, after a time limit or a dead kernel, it still gets its row)."""
-    ids = [i for i in (exercise_id(c) for c in notebook.cells) if i]
     week = week_of_notebook(path.name)
-    if week is not None:
-        ids += [e.id for e in all_exercises() if e.week == week]
+    ids = [e.id for e in all_exercises() if e.week == week] if week is not None else []
+    return in_course_order([*cell_exercises(notebook), *ids], week)
+
+
+def cell_exercises(notebook: nbformat.NotebookNode) -> list[str]:
+    """The exercises the notebook has a cell for: tagged exercise cells, then the course's exercises whose
+    check() a code cell names."""
+    ids = [i for i in (exercise_id(c) for c in notebook.cells) if i]
     known = {e.id for e in all_exercises()}
     for cell in notebook.cells:
         source = cell.get("source")
         if cell.get("cell_type") == "code" and isinstance(source, str):
             ids += [i for i in CHECK_CALL.findall(source) if i in known]
-    return in_course_order(ids, week)
+    return ids
 
 
 def in_course_order(ids: Iterable[str], week: int | None = None) -> list[str]:
@@ -356,10 +366,10 @@ def grade_notebook(path: PathLike, seconds: int = 120) -> list[Row]:
     ran = ran_exercise_cells(executed) if executed is not None else set()
     calls = called_check(executed) if executed is not None else set()
     died = died_in(executed) if executed is not None else None
-    known = {e.id for e in all_exercises()}
+    known, has = {e.id for e in all_exercises()}, set(cell_exercises(submitted))
     checked = in_course_order(i for i in records if i not in expected and i in known)  # lost its tag, another week's
     for ex_id in expected + checked:
-        why = (CHECK_REPLACED if ex_id in calls else NO_CHECK) if ex_id in ran else NOT_RUN
+        why = (CHECK_REPLACED if ex_id in calls else NO_CHECK) if ex_id in ran else NOT_RUN if ex_id in has else MISSING
         why = KERNEL_DIED if ex_id == died else why
         rows.append(_row(name, ex_id, records.get(ex_id), errors.get(ex_id), why))
     if not expected and not checked and not problem:

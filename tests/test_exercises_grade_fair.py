@@ -649,3 +649,21 @@ def test_an_exercise_the_notebook_has_no_cell_for_is_said_to_be_missing_not_unru
         grade.MISSING
         == "missing: the notebook has no cell for this exercise (none tagged with it or calling its check())"
     )
+
+
+def test_the_stop_line_agrees_with_one_notebook_and_one_row(tmp_path, monkeypatch, capsys):
+    """Before: 'stopped (Ctrl-C) after 1 of 2 notebooks: their 1 row are in grades.csv'."""
+    from toolkit.cli.main import main
+
+    for name in ("a.ipynb", "b.ipynb"):
+        (tmp_path / name).write_text("{}")
+
+    def grade_one(path, seconds=120):
+        if path.name == "b.ipynb":
+            raise KeyboardInterrupt
+        return [Row(str(path), "w6.round_trips", True, "passed")]
+
+    monkeypatch.setattr(grade, "grade_notebook", grade_one)
+    out = tmp_path / "grades.csv"
+    assert main(["grade", str(tmp_path), "--out", str(out)]) == 130
+    assert capsys.readouterr().err == f"\nstopped (Ctrl-C) after 1 of 2 notebooks: its 1 row is in {out}\n"

@@ -667,3 +667,16 @@ def test_the_stop_line_agrees_with_one_notebook_and_one_row(tmp_path, monkeypatc
     out = tmp_path / "grades.csv"
     assert main(["grade", str(tmp_path), "--out", str(out)]) == 130
     assert capsys.readouterr().err == f"\nstopped (Ctrl-C) after 1 of 2 notebooks: its 1 row is in {out}\n"
+
+
+@pytest.mark.parametrize("kind", ["markdown", "raw"])
+def test_an_exercise_cell_turned_into_text_is_said_to_be_no_code(tmp_path, monkeypatch, kind):
+    """Before: an exercise cell a learner turned into markdown (M pressed in command mode) or raw text got 'not run:
+    no check() result for this exercise', as if the run had stopped before it; nothing in a text cell ever runs."""
+    text = nbformat.v4.new_markdown_cell if kind == "markdown" else nbformat.v4.new_raw_cell
+    turned = text('answer = 2\ncheck("w6.round_trips", answer)', metadata={"tags": ["exercise:w6.round_trips"]})
+    path = submit(tmp_path, "homework.ipynb", [turned, cell("x = 1", "w6.window", ran=False)], monkeypatch)
+    assert [(r.exercise, r.feedback) for r in grade_notebook(path)] == [
+        ("w6.round_trips", f"not run: the exercise cell is a {kind} cell, not code, so nothing in it ran"),
+        ("w6.window", "not run: no check() result for this exercise"),
+    ]

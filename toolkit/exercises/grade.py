@@ -82,6 +82,8 @@ from toolkit.unicode import columns, cut, padded
 NOTEBOOK_ROW = "(notebook)"
 NO_EXERCISES = "no exercises found (no tagged exercise cells, not a course notebook)"
 NOT_RUN = "not run: no check() result for this exercise"
+NOT_CODE = "not run: the exercise cell is a {kind} cell, not code, so nothing in it ran"
+"""An exercise whose tagged cell a learner turned into text (M pressed in command mode): never run, whatever it holds."""
 MISSING = "missing: the notebook has no cell for this exercise (none tagged with it or calling its check())"
 """An exercise of a course notebook's week (expected from its file name) that no cell of it has: deleted, or the
 file is another week's notebook renamed; `NOT_RUN` is for a cell that is there."""
@@ -363,18 +365,49 @@ def grade_notebook(path: PathLike, seconds: int = 120) -> list[Row]:
     executed, problem = _execute(path, seconds)
     rows = [Row(name, NOTEBOOK_ROW, False, problem)] if problem else []
     records, errors = results(executed) if executed is not None else ({}, {})
-    ran = ran_exercise_cells(executed) if executed is not None else set()
-    calls = called_check(executed) if executed is not None else set()
-    died = died_in(executed) if executed is not None else None
-    known, has = {e.id for e in all_exercises()}, set(cell_exercises(submitted))
+    known = {e.id for e in all_exercises()}
     checked = in_course_order(i for i in records if i not in expected and i in known)  # lost its tag, another week's
+    reasons = no_result_reasons(expected + checked, executed, submitted)
     for ex_id in expected + checked:
-        why = (CHECK_REPLACED if ex_id in calls else NO_CHECK) if ex_id in ran else NOT_RUN if ex_id in has else MISSING
-        why = KERNEL_DIED if ex_id == died else why
-        rows.append(_row(name, ex_id, records.get(ex_id), errors.get(ex_id), why))
+        rows.append(_row(name, ex_id, records.get(ex_id), errors.get(ex_id), reasons[ex_id]))
     if not expected and not checked and not problem:
         rows.append(Row(name, NOTEBOOK_ROW, False, NO_EXERCISES))
     return rows
+
+
+def no_result_reasons(
+    ids: Sequence[str], executed: nbformat.NotebookNode | None, submitted: nbformat.NotebookNode
+) -> dict[str, str]:
+    """Why each exercise of `ids` would have no check() result: the kernel died in its cell; its cell ran but no
+    result came (`NO_CHECK`, `CHECK_REPLACED`); its cell is text (`NOT_CODE`); its cell did not run (`NOT_RUN`);
+    the notebook has no cell for it (`MISSING`)."""
+    ran = ran_exercise_cells(executed) if executed is not None else set()
+    calls = called_check(executed) if executed is not None else set()
+    died = died_in(executed) if executed is not None else None
+    text = text_exercise_cells(executed if executed is not None else submitted)
+    has = set(cell_exercises(submitted))
+    reasons = {}
+    for ex_id in ids:
+        if ex_id == died:
+            reasons[ex_id] = KERNEL_DIED
+        elif ex_id in ran:
+            reasons[ex_id] = CHECK_REPLACED if ex_id in calls else NO_CHECK
+        elif ex_id in text:
+            reasons[ex_id] = NOT_CODE.format(kind=text[ex_id])
+        else:
+            reasons[ex_id] = NOT_RUN if ex_id in has else MISSING
+    return reasons
+
+
+def text_exercise_cells(notebook: nbformat.NotebookNode) -> dict[str, str]:
+    """The exercises whose tagged cell is text — a markdown or raw cell (M pressed on the exercise cell) — and
+    no code cell is tagged with, each with that cell's type."""
+    code = {exercise_id(c) for c in notebook.cells if c.get("cell_type") == "code"}
+    return {
+        ex_id: str(c.get("cell_type"))
+        for c in notebook.cells
+        if c.get("cell_type") != "code" and (ex_id := exercise_id(c)) and ex_id not in code
+    }
 
 
 def died_in(executed: nbformat.NotebookNode) -> str | None:

@@ -100,7 +100,7 @@ def test_ctrl_c_replaces_the_old_csv_with_the_rows_graded_so_far_and_leaves_no_p
     assert main(["grade", str(submissions), "--out", str(out)]) == 130
     assert read_rows(out) == [grade.HEADER, [str(submissions / "a.ipynb"), "w6.round_trips", "1", "passed"]]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["grades.csv", "sub"]
-    assert "their 1 row are in" in capsys.readouterr().err
+    assert "its 1 row is in" in capsys.readouterr().err
 
 
 def test_a_disk_that_fills_part_way_leaves_the_old_csv_whole_and_no_partial_file(tmp_path, monkeypatch, capsys):

@@ -680,3 +680,17 @@ def test_an_exercise_cell_turned_into_text_is_said_to_be_no_code(tmp_path, monke
         ("w6.round_trips", f"not run: the exercise cell is a {kind} cell, not code, so nothing in it ran"),
         ("w6.window", "not run: no check() result for this exercise"),
     ]
+
+
+def test_a_cell_past_the_time_limit_is_stopped_and_the_cells_after_it_still_run(tmp_path):
+    """Before: an endless loop at the top of an exercise cell (a retry loop tried out by hand) stopped the whole
+    run at the cell's limit, and every exercise after it was 'not run' — work the learner had done, lost to one
+    loop. Now the cell is interrupted, as nbgrader does (interrupt_on_timeout), and the cells after it run."""
+    endless = dict(PASSING, metadata={"tags": ["exercise:w6.window"]}, source="while True:\n    pass")
+    path = hand_edited(tmp_path / "loops.ipynb", [endless, PASSING])
+    rows = grade_notebook(path, seconds=4)
+    assert [(r.exercise, r.passed, r.feedback) for r in rows] == [
+        (NOTEBOOK_ROW, False, "a cell ran longer than 4 s and was stopped; the cells after it still ran"),
+        ("w6.round_trips", True, "passed: 2 round trips, 4 tool calls, 3 model requests."),
+        ("w6.window", False, "stopped: the cell ran longer than the time limit"),
+    ]

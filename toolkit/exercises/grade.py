@@ -10,8 +10,9 @@ variables, and no variable whose name labels a secret or whose value holds one: 
 has an IPython folder of its own, so no startup file of the teacher's or of an earlier submission
 runs in it), on a copy in a fresh private folder (its kernel's working directory, so one submission cannot plant files
 another imports; the grader's own files are in another, so a notebook that deletes its folder or
-the one above keeps what it checked before), with a time limit per cell: a cell longer than the limit is stopped and the
-exercises after it are "not run". A notebook whose process is still alive at the limit plus a
+the one above keeps what it checked before), with a time limit per cell: a cell longer than the limit is interrupted and the
+cells after it still run, as nbgrader does (its exercise: "stopped: the cell ran longer than the time limit").
+A notebook whose process is still alive at the limit plus a
 start-up allowance (`START_ALLOWANCE_S`) is killed with its kernel; the exercises checked before
 that still count. One check() may run two thirds of a cell's limit (`check_limit_s`), so an
 exercise that loops forever fails alone and the cells after it still run. The grader never waits on a pipe a notebook's detached child could hold, so
@@ -73,7 +74,7 @@ from toolkit.course.spreadsheet import as_text
 from toolkit.errors import ConfigurationError
 from toolkit.exercises.catalog import week_of_notebook
 from toolkit.exercises.core import CHECK_LIMIT_S, LIMIT_VARIABLE, MIME, NOT_ATTEMPTED, all_exercises, parse_record
-from toolkit.exercises.notebook import exercise_id
+from toolkit.exercises.notebook import TIMED_OUT, exercise_id
 from toolkit.exercises.values import ADDRESS
 from toolkit.files import keep_mode, not_a_file
 from toolkit.tools.redact import is_secret_variable, scrub_secrets
@@ -291,7 +292,8 @@ def results(notebook: nbformat.NotebookNode) -> tuple[dict[str, dict[str, Any]],
     ran = [cell for cell in notebook.cells if cell.cell_type == "code" and cell.get("execution_count") is not None]
     timed_out = str(notebook.metadata.get("grade_error", "")).startswith("CellTimeoutError")
     for cell in ran:
-        stopped = timed_out and cell is ran[-1]  # the cell the time limit interrupted is the last that ran
+        # the cell the time limit interrupted: marked by the worker, or the last that ran when the limit stopped the run
+        stopped = cell.get("metadata", {}).get(TIMED_OUT) is True or (timed_out and cell is ran[-1])
         for output in cell.get("outputs", []):
             record = parse_record(output.get("data", {}).get(MIME))
             if record and not _keeps_earlier(records.get(str(record["exercise"])), record):
@@ -602,6 +604,8 @@ def _stopped_early(executed: nbformat.NotebookNode, seconds: int) -> str:
         return f"a cell ran longer than {seconds} s and was stopped; the cells after it did not run"
     if error:
         return f"execution stopped early: {error}"
+    if any(cell.get("metadata", {}).get(TIMED_OUT) is True for cell in executed.cells):
+        return f"a cell ran longer than {seconds} s and was stopped; the cells after it still ran"
     return ""
 
 

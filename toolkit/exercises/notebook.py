@@ -61,6 +61,10 @@ anything.
 """
 
 
+TIMED_OUT = "toolkit_grade_timed_out"
+"""The cell metadata key `toolkit grade`'s worker sets (True) on a cell it interrupted at the time limit."""
+
+
 def exercise_id(cell: nbformat.NotebookNode) -> str | None:
     """The exercise id of a tagged code cell, else None."""
     for tag in cell_tags(cell):

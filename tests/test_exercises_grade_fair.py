@@ -694,3 +694,36 @@ def test_a_cell_past_the_time_limit_is_stopped_and_the_cells_after_it_still_run(
         ("w6.round_trips", True, "passed: 2 round trips, 4 tool calls, 3 model requests."),
         ("w6.window", False, "stopped: the cell ran longer than the time limit"),
     ]
+
+
+def test_the_cell_running_when_the_notebooks_time_ran_out_is_said_to_be_stopped_not_unrun(tmp_path, monkeypatch):
+    """Before: a cell that swallowed the time limit's interrupt (`except BaseException: pass` in a loop) ran until
+    the notebook's own limit killed it; its exercise read 'not run: no check() result', though it had run all along.
+    The saved run ends at the last cell that finished, its closing cell not run: the next cell is the one that hung."""
+    from toolkit.exercises.notebook import LAST_TAG
+
+    cells = [
+        cell('check("w6.round_trips", 2)', "w6.round_trips", outputs=[record("w6.round_trips", True)]),
+        cell("", ran=False),  # a blank cell: never run, never the one that hung
+        cell(
+            "while True:\n    try:\n        time.sleep(1)\n    except BaseException:\n        pass",
+            "w6.window",
+            ran=False,
+        ),
+        cell('check("w6.course_bound", 5)', "w6.course_bound", ran=False),
+        cell("display(LAST)", ran=False),
+    ]
+    cells[-1].metadata["tags"] = [LAST_TAG]
+    path = submit(tmp_path, "homework.ipynb", cells[:-1], monkeypatch)
+    killed = "timed out: still running after 64 s, stopped; results checked before that are kept"
+    monkeypatch.setattr(grade, "_execute", lambda p, seconds: (nbformat.v4.new_notebook(cells=cells), killed))
+    assert [(r.exercise, r.feedback) for r in grade_notebook(path)] == [
+        (NOTEBOOK_ROW, killed),
+        ("w6.round_trips", "passed"),
+        ("w6.window", grade.STILL_RUNNING),
+        ("w6.course_bound", "not run: no check() result for this exercise"),
+    ]
+    assert grade.STILL_RUNNING == (
+        "stopped: the cell ran past the time limit and did not stop when interrupted (does it catch "
+        "KeyboardInterrupt?); the notebook was stopped in it"
+    )

@@ -74,7 +74,7 @@ from toolkit.course.spreadsheet import as_text
 from toolkit.errors import ConfigurationError
 from toolkit.exercises.catalog import week_of_notebook
 from toolkit.exercises.core import CHECK_LIMIT_S, LIMIT_VARIABLE, MIME, NOT_ATTEMPTED, all_exercises, parse_record
-from toolkit.exercises.notebook import TIMED_OUT, exercise_id
+from toolkit.exercises.notebook import LAST_TAG, TIMED_OUT, cell_tags, exercise_id
 from toolkit.exercises.values import ADDRESS
 from toolkit.files import keep_mode, not_a_file
 from toolkit.tools.redact import is_secret_variable, scrub_secrets
@@ -85,6 +85,11 @@ NO_EXERCISES = "no exercises found (no tagged exercise cells, not a course noteb
 NOT_RUN = "not run: no check() result for this exercise"
 NOT_CODE = "not run: the exercise cell is a {kind} cell, not code, so nothing in it ran"
 """An exercise whose tagged cell a learner turned into text (M pressed in command mode): never run, whatever it holds."""
+STILL_RUNNING = (
+    "stopped: the cell ran past the time limit and did not stop when interrupted (does it catch KeyboardInterrupt?); "
+    "the notebook was stopped in it"
+)
+"""The exercise cell still running when the grader stopped the notebook at its own limit (`running_when_stopped`)."""
 MISSING = "missing: the notebook has no cell for this exercise (none tagged with it or calling its check())"
 """An exercise of a course notebook's week (expected from its file name) that no cell of it has: deleted, or the
 file is another week's notebook renamed; `NOT_RUN` is for a cell that is there."""
@@ -386,12 +391,15 @@ def no_result_reasons(
     ran = ran_exercise_cells(executed) if executed is not None else set()
     calls = called_check(executed) if executed is not None else set()
     died = died_in(executed) if executed is not None else None
+    hung = running_when_stopped(executed) if executed is not None else None
     text = text_exercise_cells(executed if executed is not None else submitted)
     has = set(cell_exercises(submitted))
     reasons = {}
     for ex_id in ids:
         if ex_id == died:
             reasons[ex_id] = KERNEL_DIED
+        elif ex_id == hung:
+            reasons[ex_id] = STILL_RUNNING
         elif ex_id in ran:
             reasons[ex_id] = CHECK_REPLACED if ex_id in calls else NO_CHECK
         elif ex_id in text:
@@ -399,6 +407,20 @@ def no_result_reasons(
         else:
             reasons[ex_id] = NOT_RUN if ex_id in has else MISSING
     return reasons
+
+
+def running_when_stopped(executed: nbformat.NotebookNode) -> str | None:
+    """The exercise of the cell that was running when the grader stopped the notebook from outside (its own time
+    limit: a cell that swallowed the interrupt), or None. The worker saves the run after each cell that finished,
+    so then its closing cell (`LAST_TAG`) never ran and no error says why: the cell that hung is the first code
+    cell with code in it that did not run."""
+    last = [c for c in executed.cells if LAST_TAG in cell_tags(c)]
+    if executed.metadata.get("grade_error") or not last or last[-1].get("execution_count") is not None:
+        return None
+    for cell in executed.cells:
+        if cell.get("cell_type") == "code" and cell.get("execution_count") is None and str(cell.get("source")).strip():
+            return exercise_id(cell)
+    return None
 
 
 def text_exercise_cells(notebook: nbformat.NotebookNode) -> dict[str, str]:

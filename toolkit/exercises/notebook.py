@@ -61,6 +61,8 @@ anything.
 """
 
 
+LAST_TAG = "toolkit-grade-last"
+"""The tag of the cell `toolkit grade`'s worker adds at the end of a submission (it shows every check's record)."""
 TIMED_OUT = "toolkit_grade_timed_out"
 """The cell metadata key `toolkit grade`'s worker sets (True) on a cell it interrupted at the time limit."""
 

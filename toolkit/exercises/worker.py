@@ -39,10 +39,9 @@ from nbclient import NotebookClient
 
 from toolkit.cli.notebooks import execute, read
 from toolkit.exercises.core import MIME
-from toolkit.exercises.notebook import TIMED_OUT, cell_tags
+from toolkit.exercises.notebook import LAST_TAG, TIMED_OUT, cell_tags
 
 TOLERATE = "raises-exception"
-LAST_TAG = "toolkit-grade-last"
 LAST_CELL = """\
 from IPython.display import display as _toolkit_display
 

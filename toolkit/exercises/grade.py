@@ -5,14 +5,14 @@
     print(summary(rows))
 
 Each notebook runs in its own process (`toolkit.exercises.worker`), offline (no `LLM_*`
-variables, and no variable whose name labels a secret or whose value holds one: a teacher's `OPENAI_API_KEY`,
-`HF_TOKEN` or `DATABASE_URL=postgres://user:password@…` is not the submissions' to read; nor is a key an IPython startup file sets: each kernel
-has an IPython folder of its own, so no startup file of the teacher's or of an earlier submission
-runs in it), on a copy in a fresh private folder (its kernel's working directory, so one submission cannot plant files
-another imports; the grader's own files are in another, so a notebook that deletes its folder or
-the one above keeps what it checked before), with a time limit per cell: a cell longer than the limit is interrupted and the
-cells after it still run, as nbgrader does (its exercise: "stopped: the cell ran longer than the time limit").
-A notebook whose process is still alive at the limit plus a
+variables, and no variable whose name labels a secret or whose value holds one: a teacher's
+`OPENAI_API_KEY`, `HF_TOKEN` or `DATABASE_URL=postgres://user:password@…` is not the submissions' to
+read; nor is a key an IPython startup file sets: each kernel has an IPython folder of its own, so no
+startup file of the teacher's or of an earlier submission runs in it), on a copy in a fresh private
+folder (its kernel's working directory, so one submission cannot plant files another imports; the grader's own files are in another, so a notebook that deletes its folder or
+the one above keeps what it checked before), with a time limit per cell: a cell longer than the limit is
+interrupted and the cells after it still run, as nbgrader does (its exercise: "stopped: the cell ran longer
+than the time limit"). A notebook whose process is still alive at the limit plus a
 start-up allowance (`START_ALLOWANCE_S`) is killed with its kernel; the exercises checked before
 that still count. One check() may run two thirds of a cell's limit (`check_limit_s`), so an
 exercise that loops forever fails alone and the cells after it still run. The grader never waits on a pipe a notebook's detached child could hold, so
@@ -84,7 +84,7 @@ NOTEBOOK_ROW = "(notebook)"
 NO_EXERCISES = "no exercises found (no tagged exercise cells, not a course notebook)"
 NOT_RUN = "not run: no check() result for this exercise"
 NOT_CODE = "not run: the exercise cell is a {kind} cell, not code, so nothing in it ran"
-"""An exercise whose tagged cell a learner turned into text (M pressed in command mode): never run, whatever it holds."""
+"""An exercise whose tagged cell a learner turned into text (M pressed in command mode): nothing in it runs."""
 STILL_RUNNING = (
     "stopped: the cell ran past the time limit and did not stop when interrupted (does it catch KeyboardInterrupt?); "
     "the notebook was stopped in it"
@@ -116,7 +116,8 @@ class Row:
     feedback: str
     """What happened, with any secret in it masked (`redact.scrub_secrets`; its paths kept): it may quote what a learner's
     cell raised or answered (a pasted key), and goes to a CSV and a terminal. Its control characters, and the
-    notebook's and the exercise's (a learner's file name and cell tag), are written as escapes (`escaped`): one line, nothing a terminal acts on."""
+    notebook's and the exercise's (a learner's file name and cell tag), are written as escapes (`escaped`): one
+    line, nothing a terminal acts on."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "notebook", escaped(self.notebook))

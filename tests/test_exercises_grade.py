@@ -81,7 +81,9 @@ def test_one_broken_cell_gives_partial_marks(graded):
 def test_a_deleted_exercise_cell_still_gets_a_row(graded):
     _, by = graded
     [triage] = [r for r in by["deleted"] if r.exercise == "w2.triage"]
-    assert not triage.passed and triage.feedback == "not run: no check() result for this exercise"
+    assert not triage.passed and triage.feedback == (
+        "missing: the notebook has no cell for this exercise (none tagged with it or calling its check())"
+    )
 
 
 def test_a_hanging_cell_is_stopped_and_grading_goes_on(graded):
@@ -227,6 +229,26 @@ def test_submissions_run_without_the_llm_variables_or_any_secret_looking_one():
         "HOME": "/root",
         "PWD": "/work",
         "SSH_AUTH_SOCK": "/tmp/agent",
+    }
+
+
+def test_submissions_run_without_a_variable_whose_value_is_a_secret_whatever_its_name():
+    """Before: only the name was read — a teacher's `DATABASE_URL=postgres://grader:…@db`, `HTTPS_PROXY` with the
+    proxy's password, or a token kept under a plain name reached every learner's code, which can read and send
+    its environment anywhere. A value `redact.scrub_secrets` masks (URL credentials, a key, a private key) now
+    stays with the teacher too."""
+    environ = {
+        "PATH": "/usr/bin",
+        "LANG": "en_US.UTF-8",
+        "DATABASE_URL": "postgres://grader:s3cret-pw@db.example:5432/grades",
+        "HTTPS_PROXY": "http://teacher:proxy-pw@proxy.example:3128",
+        "MY_SETTINGS": "ghp_" + "a1B2c3D4e5" * 4,
+        "PUBLIC_URL": "https://course.example/week6",
+    }
+    assert submission_environment(environ) == {
+        "PATH": "/usr/bin",
+        "LANG": "en_US.UTF-8",
+        "PUBLIC_URL": "https://course.example/week6",
     }
 
 

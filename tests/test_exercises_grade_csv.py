@@ -100,7 +100,7 @@ def test_ctrl_c_replaces_the_old_csv_with_the_rows_graded_so_far_and_leaves_no_p
     assert main(["grade", str(submissions), "--out", str(out)]) == 130
     assert read_rows(out) == [grade.HEADER, [str(submissions / "a.ipynb"), "w6.round_trips", "1", "passed"]]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["grades.csv", "sub"]
-    assert "their 1 row are in" in capsys.readouterr().err
+    assert "its 1 row is in" in capsys.readouterr().err
 
 
 def test_a_disk_that_fills_part_way_leaves_the_old_csv_whole_and_no_partial_file(tmp_path, monkeypatch, capsys):
@@ -180,7 +180,8 @@ def test_a_text_a_spreadsheet_would_read_as_a_formula_is_written_as_text(tmp_pat
     grades, where a spreadsheet ran it (sending the next cell's data away when clicked)."""
     rows = [Row(text, text, False, text) for text in FORMULAS]
     out = grade.write_csv(rows, tmp_path / "grades.csv")
-    assert read_rows(out)[1:] == [["'" + text, "'" + text, "0", "'" + text] for text in FORMULAS]
+    written = ["'" + text for text in FORMULAS[:4]] + ["\\t=1+1", "\\r=1+1"]  # a row escapes a tab and a CR
+    assert read_rows(out)[1:] == [[text, text, "0", text] for text in written]
 
 
 def test_a_formula_in_a_submissions_name_and_its_exercise_tag_reaches_the_csv_as_text(tmp_path, monkeypatch):

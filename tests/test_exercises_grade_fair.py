@@ -5,6 +5,7 @@ count and outputs), so these tests read what grading does with it; test_exercise
 real kernels.
 """
 
+import os
 from pathlib import Path
 
 import nbformat
@@ -507,4 +508,222 @@ def test_an_exercise_cell_whose_check_call_gave_no_result_says_a_check_of_its_ow
     assert grade.CHECK_REPLACED == (
         "no check() result: the exercise cell called check(), but no result of toolkit's check() came of it "
         "(did a check of the notebook's own replace it?)"
+    )
+
+
+def test_the_grading_folders_random_name_never_reaches_the_grades(tmp_path):
+    """Before: an error naming the kernel's working folder (a learner's absolute path) put the grader's
+    temporary folder in the row — `/tmp/toolkit-submission-59zr708f/work` — a new text on every run,
+    so grading the same notebook twice gave two different CSVs."""
+    raising = dict(
+        PASSING,
+        metadata={"tags": ["exercise:w6.course_bound"]},
+        source="import os\nraise ValueError('no data in ' + os.getcwd())",
+    )
+    opening = dict(
+        PASSING,
+        metadata={"tags": ["exercise:w6.truth_table"]},
+        source="import os\nfrom toolkit.exercises import check\n\ndef f(behaviors, any_error):\n"
+        "    return open(os.path.abspath('rules.txt')).read()\n\ncheck('w6.truth_table', f)",
+    )
+    path = hand_edited(tmp_path / "paths.ipynb", [raising, opening])
+    rows = grade_notebook(path, seconds=60)
+    assert [(r.exercise, r.feedback) for r in rows] == [
+        (
+            "w6.truth_table",
+            "failed: your code raised FileNotFoundError: [Errno 2] No such file or directory: "
+            "'<notebook folder>/rules.txt'",
+        ),
+        ("w6.course_bound", "the cell raised ValueError: no data in <notebook folder>"),
+    ]
+    assert grade_notebook(path, seconds=60) == rows
+
+
+def test_control_characters_a_learner_raised_or_tagged_are_written_escaped(tmp_path, monkeypatch):
+    """Before: what a cell raised went raw into the row: `raise ValueError('\\x1b]0;…\\x07')` retitled (or
+    `\\x1b[2J` cleared) the terminal of a teacher who ran `toolkit grade … --out -` or read the CSV with cat,
+    and a line break split the feedback over lines; so did a cell's exercise tag."""
+    raised = cell("raise ValueError(...)", "w6.window")
+    raised.outputs = [
+        nbformat.v4.new_output("error", ename="ValueError", evalue="\x1b]0;owned\x07 and\nmore\x9b", traceback=[])
+    ]
+    tagged = cell("x = 1", "w6.\x1b[2Jmine")
+    path = submit(tmp_path, "homework.ipynb", [raised, tagged], monkeypatch)
+    assert grade_notebook(path) == [
+        Row(str(path), "w6.window", False, "the cell raised ValueError: \\x1b]0;owned\\x07 and\\nmore\\x9b"),
+        Row(str(path), "w6.\\x1b[2Jmine", False, "no check() result: the exercise cell ran, but did not call check()"),
+    ]
+
+
+def test_a_memory_address_in_what_a_cell_raised_is_left_out_of_the_grades(tmp_path, monkeypatch):
+    """Before: `raise KeyError(order)` gave the row `the cell raised KeyError: <__main__.Order object at
+    0x7f3a2b1c0d90>`, a new address on every run (regrading gave another CSV); check()'s own feedback leaves
+    addresses out, and so does the row now."""
+    raised = cell("raise KeyError(order)", "w6.window")
+    evalue = "<__main__.Order object at 0x7f3a2b1c0d90> not in <function lookup at 0x7F00AB>"
+    raised.outputs = [nbformat.v4.new_output("error", ename="KeyError", evalue=evalue, traceback=[])]
+    path = submit(tmp_path, "homework.ipynb", [raised], monkeypatch)
+    assert grade_notebook(path) == [
+        Row(str(path), "w6.window", False, "the cell raised KeyError: <__main__.Order> not in <function lookup>")
+    ]
+
+
+@pytest.mark.parametrize(("stop", "status"), [("SIGTERM", 143), ("SIGHUP", 129)])
+def test_sigterm_half_way_keeps_the_rows_of_the_notebooks_graded_before(tmp_path, monkeypatch, capsys, stop, status):
+    """Before: `kill` (or `timeout 3600 toolkit grade …`, a CI job's limit) ended the run without a word: the CSV
+    still held the grades of the run before, as if they were this one's, the rows graded in `grades.csv.partial`,
+    and the notebook's worker and kernel kept running, orphaned; so did SIGHUP (an SSH session dropped). Both now
+    stop it as Ctrl-C does."""
+    import csv
+    import signal
+
+    from toolkit.cli.main import main
+
+    for name in ("a.ipynb", "b.ipynb", "c.ipynb"):
+        (tmp_path / name).write_text("{}")
+
+    def grade_one(path, seconds=120):
+        if path.name == "c.ipynb":
+            os.kill(os.getpid(), getattr(signal, stop))
+        return [Row(str(path), "w6.round_trips", True, "passed")]
+
+    monkeypatch.setattr(grade, "grade_notebook", grade_one)
+    out = tmp_path / "grades.csv"
+    out.write_text("notebook,exercise,passed,feedback\nlast-week.ipynb,w6.round_trips,1,passed\n")
+    before = signal.getsignal(getattr(signal, stop))
+    assert main(["grade", str(tmp_path), "--out", str(out)]) == status
+    with open(out, encoding="utf-8") as f:
+        assert [row[0] for row in csv.reader(f)] == ["notebook", str(tmp_path / "a.ipynb"), str(tmp_path / "b.ipynb")]
+    assert capsys.readouterr().err == f"\nstopped ({stop}) after 2 of 3 notebooks: their 2 rows are in {out}\n"
+    assert signal.getsignal(getattr(signal, stop)) == before
+
+
+def test_a_script_that_checks_exercises_in_a_folder_gets_its_row(tmp_path):
+    """Before: a learner who handed in `bob.py` (the notebook saved as a script: Jupyter's Download as Python) was
+    left out of a folder's grading without a word — no row, no line in the summary, a class of 40 graded as 39.
+    A script that calls check() on a course exercise is now listed and said to be no notebook; a helper script (no
+    check() call), a script of no course exercise, other files, and the modules and tests of a whole copy of the
+    course (check() calls as text, or inside test functions) are still left out."""
+    (tmp_path / "alice.ipynb").write_text("{}")
+    (tmp_path / "bob.py").write_text('# In[1]:\n\n\nfrom toolkit.exercises import check\ncheck("w6.round_trips", 2)\n')
+    (tmp_path / "carol").mkdir()
+    (tmp_path / "carol" / "HW.PY").write_text("check('w6.window', keep)\n")
+    (tmp_path / "carol" / "utils.py").write_text("def keep(messages, n):\n    return messages[-n:]\n")
+    (tmp_path / "dave.py").write_text("check('w99.made_up', 1)\n")
+    (tmp_path / "frank.py").write_text("if True:\ncheck('w6.window', keep\n")  # does not parse: its text says
+    course = tmp_path / "erin" / "course-main"  # her whole copy of the course, zipped
+    (course / "toolkit").mkdir(parents=True)
+    (course / "toolkit" / "week06.py").write_text('STARTER = """\ncheck("w6.window", naive_keep)\n"""\n')
+    (course / "tests").mkdir()
+    (course / "tests" / "test_week06.py").write_text("def test_window():\n    check('w6.window', keep)\n")
+    (tmp_path / "notes.txt").write_text('check("w6.round_trips", 2)\n')
+    assert find_notebooks([tmp_path]) == [
+        tmp_path / "alice.ipynb",
+        tmp_path / "bob.py",
+        tmp_path / "carol" / "HW.PY",
+        tmp_path / "frank.py",
+    ]
+    assert grade_notebook(tmp_path / "bob.py") == [
+        Row(str(tmp_path / "bob.py"), NOTEBOOK_ROW, False, "not a notebook: a .py")
+    ]
+
+
+def test_an_exercise_the_notebook_has_no_cell_for_is_said_to_be_missing_not_unrun(tmp_path, monkeypatch):
+    """Before: week 6's notebook handed in as week 7's (the wrong file, renamed) gave each week-7 exercise the row
+    'not run: no check() result for this exercise', as if its cell had been there and stopped before it ran (a
+    time limit, a dead kernel); the teacher looked for a cell that was never in the file. Now such an exercise is
+    said to be missing; one whose cell is there but did not run is still 'not run'."""
+    cells = [
+        cell('check("w6.round_trips", 2)', "w6.round_trips", outputs=[record("w6.round_trips", True)]),
+        cell('check("w7.when", {})', ran=False),  # the run stopped before it: there, but not run
+    ]
+    path = submit(tmp_path, "07_week7_compensation.ipynb", cells, monkeypatch)
+    assert [(r.exercise, r.feedback) for r in grade_notebook(path)] == [
+        ("w7.rollback_order", grade.MISSING),
+        ("w7.compensation", grade.MISSING),
+        ("w7.model_reads", grade.MISSING),
+        ("w7.when", "not run: no check() result for this exercise"),
+        ("w6.round_trips", "passed"),
+    ]
+    assert (
+        grade.MISSING
+        == "missing: the notebook has no cell for this exercise (none tagged with it or calling its check())"
+    )
+
+
+def test_the_stop_line_agrees_with_one_notebook_and_one_row(tmp_path, monkeypatch, capsys):
+    """Before: 'stopped (Ctrl-C) after 1 of 2 notebooks: their 1 row are in grades.csv'."""
+    from toolkit.cli.main import main
+
+    for name in ("a.ipynb", "b.ipynb"):
+        (tmp_path / name).write_text("{}")
+
+    def grade_one(path, seconds=120):
+        if path.name == "b.ipynb":
+            raise KeyboardInterrupt
+        return [Row(str(path), "w6.round_trips", True, "passed")]
+
+    monkeypatch.setattr(grade, "grade_notebook", grade_one)
+    out = tmp_path / "grades.csv"
+    assert main(["grade", str(tmp_path), "--out", str(out)]) == 130
+    assert capsys.readouterr().err == f"\nstopped (Ctrl-C) after 1 of 2 notebooks: its 1 row is in {out}\n"
+
+
+@pytest.mark.parametrize("kind", ["markdown", "raw"])
+def test_an_exercise_cell_turned_into_text_is_said_to_be_no_code(tmp_path, monkeypatch, kind):
+    """Before: an exercise cell a learner turned into markdown (M pressed in command mode) or raw text got 'not run:
+    no check() result for this exercise', as if the run had stopped before it; nothing in a text cell ever runs."""
+    text = nbformat.v4.new_markdown_cell if kind == "markdown" else nbformat.v4.new_raw_cell
+    turned = text('answer = 2\ncheck("w6.round_trips", answer)', metadata={"tags": ["exercise:w6.round_trips"]})
+    path = submit(tmp_path, "homework.ipynb", [turned, cell("x = 1", "w6.window", ran=False)], monkeypatch)
+    assert [(r.exercise, r.feedback) for r in grade_notebook(path)] == [
+        ("w6.round_trips", f"not run: the exercise cell is a {kind} cell, not code, so nothing in it ran"),
+        ("w6.window", "not run: no check() result for this exercise"),
+    ]
+
+
+def test_a_cell_past_the_time_limit_is_stopped_and_the_cells_after_it_still_run(tmp_path):
+    """Before: an endless loop at the top of an exercise cell (a retry loop tried out by hand) stopped the whole
+    run at the cell's limit, and every exercise after it was 'not run' — work the learner had done, lost to one
+    loop. Now the cell is interrupted, as nbgrader does (interrupt_on_timeout), and the cells after it run."""
+    endless = dict(PASSING, metadata={"tags": ["exercise:w6.window"]}, source="while True:\n    pass")
+    path = hand_edited(tmp_path / "loops.ipynb", [endless, PASSING])
+    rows = grade_notebook(path, seconds=4)
+    assert [(r.exercise, r.passed, r.feedback) for r in rows] == [
+        (NOTEBOOK_ROW, False, "a cell ran longer than 4 s and was stopped; the cells after it still ran"),
+        ("w6.round_trips", True, "passed: 2 round trips, 4 tool calls, 3 model requests."),
+        ("w6.window", False, "stopped: the cell ran longer than the time limit"),
+    ]
+
+
+def test_the_cell_running_when_the_notebooks_time_ran_out_is_said_to_be_stopped_not_unrun(tmp_path, monkeypatch):
+    """Before: a cell that swallowed the time limit's interrupt (`except BaseException: pass` in a loop) ran until
+    the notebook's own limit killed it; its exercise read 'not run: no check() result', though it had run all along.
+    The saved run ends at the last cell that finished, its closing cell not run: the next cell is the one that hung."""
+    from toolkit.exercises.notebook import LAST_TAG
+
+    cells = [
+        cell('check("w6.round_trips", 2)', "w6.round_trips", outputs=[record("w6.round_trips", True)]),
+        cell("", ran=False),  # a blank cell: never run, never the one that hung
+        cell(
+            "while True:\n    try:\n        time.sleep(1)\n    except BaseException:\n        pass",
+            "w6.window",
+            ran=False,
+        ),
+        cell('check("w6.course_bound", 5)', "w6.course_bound", ran=False),
+        cell("display(LAST)", ran=False),
+    ]
+    cells[-1].metadata["tags"] = [LAST_TAG]
+    path = submit(tmp_path, "homework.ipynb", cells[:-1], monkeypatch)
+    killed = "timed out: still running after 64 s, stopped; results checked before that are kept"
+    monkeypatch.setattr(grade, "_execute", lambda p, seconds: (nbformat.v4.new_notebook(cells=cells), killed))
+    assert [(r.exercise, r.feedback) for r in grade_notebook(path)] == [
+        (NOTEBOOK_ROW, killed),
+        ("w6.round_trips", "passed"),
+        ("w6.window", grade.STILL_RUNNING),
+        ("w6.course_bound", "not run: no check() result for this exercise"),
+    ]
+    assert grade.STILL_RUNNING == (
+        "stopped: the cell ran past the time limit and did not stop when interrupted (does it catch "
+        "KeyboardInterrupt?); the notebook was stopped in it"
     )

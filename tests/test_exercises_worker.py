@@ -8,6 +8,7 @@ import nbformat
 
 from toolkit.exercises import worker
 from toolkit.exercises.core import MIME
+from toolkit.exercises.notebook import TIMED_OUT
 from toolkit.exercises.worker import CELL_OUTPUT_LIMIT, NOTEBOOK_OUTPUT_LIMIT, CappedClient
 
 
@@ -94,7 +95,8 @@ def test_an_endless_print_loop_leaves_a_small_executed_notebook_with_its_checks(
     worker.run(source, target, 5)
     assert target.stat().st_size < 3 * CELL_OUTPUT_LIMIT
     executed = nbformat.read(target, as_version=4)
-    assert executed.metadata["grade_error"].startswith("CellTimeoutError")
+    assert executed.cells[1].metadata[TIMED_OUT] is True  # interrupted at the limit; the run went on
+    assert "grade_error" not in executed.metadata
     records = [o["data"][MIME] for o in executed.cells[0].outputs if MIME in o.get("data", {})]
     assert [(r["exercise"], r["passed"]) for r in records] == [("w6.round_trips", True)]
 
@@ -132,3 +134,10 @@ def test_each_cell_s_printing_is_capped_in_the_kernel_and_the_next_cell_prints_a
     assert len(shown) == 1 and "_toolkit_cap_output" in shown[0] and "capped" in shown[0]
     assert kept_text(executed.cells[0].outputs) <= CELL_OUTPUT_LIMIT + len(worker._cut_note())
     assert [o.get("text") for o in executed.cells[1].outputs] == ["after\n"]
+
+
+def test_a_time_limit_mark_saved_in_the_submission_is_taken_off_before_the_run():
+    from toolkit.exercises.worker import prepared
+
+    cell = nbformat.v4.new_code_cell("raise KeyboardInterrupt", metadata={TIMED_OUT: True})
+    assert TIMED_OUT not in prepared(nbformat.v4.new_notebook(cells=[cell])).cells[0].metadata

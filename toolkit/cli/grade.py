@@ -9,8 +9,10 @@ runs: the CSV would overwrite a learner's work (as would its partial file, below
 does not exist (a typo) and a set of paths with no notebook in them: one line, exit status 2, and
 the CSV left as it was. Rows are written as each notebook is graded, to `OUT.partial` next to the
 CSV, which replaces it when the run ends: Ctrl-C half-way keeps the rows of every notebook graded
-before, and says how far it got (exit 130); a run killed hard (SIGKILL, power loss) leaves the
-previous CSV as it was, and the partial file (the next run overwrites it). See
+before, and says how far it got (exit 130), as SIGTERM (`kill`, a CI job's time limit: exit 143) and
+SIGHUP (the terminal or SSH session closed: exit 129) do;
+a run killed hard (SIGKILL, power loss) leaves the previous CSV as it was, and the partial file (the
+next run overwrites it). See
 `toolkit.exercises.grade`. `--out -` (or `/dev/stdout`, or the file stdout goes to) writes the CSV
 alone on stdout, as the rows come, and the summary on stderr.
 
@@ -20,7 +22,8 @@ Leaves out: uploading grades anywhere (the CSV is the interface).
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sized
+from collections.abc import Iterator, Sized
+from contextlib import contextmanager
 from pathlib import Path
 
 from toolkit.cli.arguments import is_stdout, out_file, whole
@@ -84,18 +87,68 @@ def run(args: argparse.Namespace) -> int:
         )
     rows: list[Row] = []
     try:
-        grade_into_csv(notebooks, sys.stdout if to_stdout else args.out, args.timeout, rows)
-    except KeyboardInterrupt:
+        with _signals_stop():
+            grade_into_csv(notebooks, sys.stdout if to_stdout else args.out, args.timeout, rows)
+    except (KeyboardInterrupt, Terminated) as stop:
+        how, status = (stop.name, 128 + stop.number) if isinstance(stop, Terminated) else ("Ctrl-C", 130)
         done = len(dict.fromkeys(r.notebook for r in rows))
         print(summary(rows), file=say)
         print(
-            f"\nstopped (Ctrl-C) after {done} of {len(notebooks)} notebooks: their {_rows(rows)} are in {where}",
+            f"\nstopped ({how}) after {done} of {len(notebooks)} notebooks: {'its' if done == 1 else 'their'} "
+            f"{_rows(rows)} {'is' if len(rows) == 1 else 'are'} in {where}",
             file=sys.stderr,
         )
-        return 130
+        return status
     print(summary(rows), file=say)
     print(f"\n{_rows(rows)} written to {where}", file=say)
     return 0
+
+
+class Terminated(BaseException):
+    """SIGTERM (`kill`, a CI job's time limit) or SIGHUP (the terminal or SSH session closed) reached the
+    grader: raised where it was, so the run stops as on Ctrl-C — the notebook's worker and kernel killed, the
+    CSV holding the rows graded — not ended where it stood, leaving the previous run's CSV as if it were this
+    one's, and the worker running. A `BaseException`, as KeyboardInterrupt is: no `except Exception` on the way
+    swallows it."""
+
+    def __init__(self, number: int) -> None:
+        super().__init__(number)
+        self.number = number
+        self.name = signal_name(number)
+
+
+def signal_name(number: int) -> str:
+    """The signal's name (`SIGTERM`), as the stop line says it."""
+    import signal
+
+    return signal.Signals(number).name
+
+
+STOPPING = ("SIGTERM", "SIGHUP")
+"""The signals that stop a run as Ctrl-C does (those of them this system has: Windows has no SIGHUP)."""
+
+
+@contextmanager
+def _signals_stop() -> Iterator[None]:
+    """Each of `STOPPING` raises `Terminated` inside the block (in the main thread, the only one a handler can be
+    set in); the handlers before are put back after."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(number: int, frame: object) -> None:
+        raise Terminated(number)
+
+    numbers = [getattr(signal, name) for name in STOPPING if hasattr(signal, name)]
+    before = {number: signal.signal(number, stop) for number in numbers}
+    try:
+        yield
+    finally:
+        for number, handler in before.items():
+            signal.signal(number, handler)
 
 
 def _check_paths(paths: list[Path], out: Path) -> None:

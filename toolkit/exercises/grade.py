@@ -5,13 +5,14 @@
     print(summary(rows))
 
 Each notebook runs in its own process (`toolkit.exercises.worker`), offline (no `LLM_*`
-variables, and no variable whose name labels a secret: a teacher's `OPENAI_API_KEY` or
-`HF_TOKEN` is not the submissions' to read; nor is a key an IPython startup file sets: each kernel
-has an IPython folder of its own, so no startup file of the teacher's or of an earlier submission
-runs in it), on a copy in a fresh private folder (its kernel's working directory, so one submission cannot plant files
-another imports; the grader's own files are in another, so a notebook that deletes its folder or
-the one above keeps what it checked before), with a time limit per cell: a cell longer than the limit is stopped and the
-exercises after it are "not run". A notebook whose process is still alive at the limit plus a
+variables, and no variable whose name labels a secret or whose value holds one: a teacher's
+`OPENAI_API_KEY`, `HF_TOKEN` or `DATABASE_URL=postgres://user:password@…` is not the submissions' to
+read; nor is a key an IPython startup file sets: each kernel has an IPython folder of its own, so no
+startup file of the teacher's or of an earlier submission runs in it), on a copy in a fresh private
+folder (its kernel's working directory, so one submission cannot plant files another imports; the grader's own files are in another, so a notebook that deletes its folder or
+the one above keeps what it checked before), with a time limit per cell: a cell longer than the limit is
+interrupted and the cells after it still run, as nbgrader does (its exercise: "stopped: the cell ran longer
+than the time limit"). A notebook whose process is still alive at the limit plus a
 start-up allowance (`START_ALLOWANCE_S`) is killed with its kernel; the exercises checked before
 that still count. One check() may run two thirds of a cell's limit (`check_limit_s`), so an
 exercise that loops forever fails alone and the cells after it still run. The grader never waits on a pipe a notebook's detached child could hold, so
@@ -24,10 +25,13 @@ are cleared before it runs, and cells that did not run are ignored); which exerc
 have comes from its tagged cells, the exercise ids its code cells pass to check() (a cell whose tag an
 editor dropped), and, for a file named like a course notebook (`06_…`, or a name holding one,
 `Copy of 06_week6_round_trip_loop.ipynb`), from the registry — so a deleted or skipped
-exercise cell still gets a row. An exercise checked in the run but expected from neither (a cell
+exercise cell still gets a row (`MISSING` where the notebook has no cell for it, `NOT_RUN` where its
+cell did not run). An exercise checked in the run but expected from neither (a cell
 that lost its tag, another week's exercise) gets a row too: a pass is never dropped. A notebook's
 rows are in the course's order, wherever its cells are. A notebook given twice (a folder and a file
-in it) is graded once. A folder's search leaves out checkpoints and the `__MACOSX/`, `._hw.ipynb`
+in it) is graded once. A folder's `.py` script that calls check() on a course exercise (a notebook
+handed in as a script) gets a row saying it is no notebook, so no learner is left out of the grades
+unseen. A folder's search leaves out checkpoints and the `__MACOSX/`, `._hw.ipynb`
 metadata a zip made on a Mac holds; an empty file is said to be one.
 
 A file that is not a notebook, cannot be read, crashes its kernel or hangs gets a row saying so
@@ -45,8 +49,10 @@ separate user or container is the teacher's to set up), and a process it detache
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import csv
+import json
 import os
 import re
 import shutil
@@ -68,7 +74,8 @@ from toolkit.course.spreadsheet import as_text, csv_encoding
 from toolkit.errors import ConfigurationError
 from toolkit.exercises.catalog import week_of_notebook
 from toolkit.exercises.core import CHECK_LIMIT_S, LIMIT_VARIABLE, MIME, NOT_ATTEMPTED, all_exercises, parse_record
-from toolkit.exercises.notebook import exercise_id
+from toolkit.exercises.notebook import LAST_TAG, TIMED_OUT, cell_tags, exercise_id
+from toolkit.exercises.values import ADDRESS
 from toolkit.files import keep_mode, not_a_file
 from toolkit.tools.redact import is_secret_variable, scrub_secrets
 from toolkit.unicode import columns, cut, padded
@@ -76,6 +83,16 @@ from toolkit.unicode import columns, cut, padded
 NOTEBOOK_ROW = "(notebook)"
 NO_EXERCISES = "no exercises found (no tagged exercise cells, not a course notebook)"
 NOT_RUN = "not run: no check() result for this exercise"
+NOT_CODE = "not run: the exercise cell is a {kind} cell, not code, so nothing in it ran"
+"""An exercise whose tagged cell a learner turned into text (M pressed in command mode): nothing in it runs."""
+STILL_RUNNING = (
+    "stopped: the cell ran past the time limit and did not stop when interrupted (does it catch KeyboardInterrupt?); "
+    "the notebook was stopped in it"
+)
+"""The exercise cell still running when the grader stopped the notebook at its own limit (`running_when_stopped`)."""
+MISSING = "missing: the notebook has no cell for this exercise (none tagged with it or calling its check())"
+"""An exercise of a course notebook's week (expected from its file name) that no cell of it has: deleted, or the
+file is another week's notebook renamed; `NOT_RUN` is for a cell that is there."""
 NO_CHECK = "no check() result: the exercise cell ran, but did not call check()"
 CHECK_REPLACED = (
     "no check() result: the exercise cell called check(), but no result of toolkit's check() came of it "
@@ -98,10 +115,14 @@ class Row:
     passed: bool
     feedback: str
     """What happened, with any secret in it masked (`redact.scrub_secrets`; its paths kept): it may quote what a learner's
-    cell raised or answered (a pasted key), and goes to a CSV and a terminal."""
+    cell raised or answered (a pasted key), and goes to a CSV and a terminal. Its control characters, and the
+    notebook's and the exercise's (a learner's file name and cell tag), are written as escapes (`escaped`): one
+    line, nothing a terminal acts on."""
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "feedback", scrub_secrets(self.feedback))
+        object.__setattr__(self, "notebook", escaped(self.notebook))
+        object.__setattr__(self, "exercise", escaped(self.exercise))
+        object.__setattr__(self, "feedback", escaped(scrub_secrets(self.feedback)))
 
 
 PathLike = str | os.PathLike[str]
@@ -118,7 +139,8 @@ def as_paths(paths: PathLike | Iterable[PathLike]) -> list[Path]:
 
 def find_notebooks(paths: PathLike | Iterable[PathLike]) -> list[Path]:
     """The files to grade: each file as given, each folder's *.ipynb, whatever the suffix's letter case
-    (`HW.IPYNB`, saved on Windows) (checkpoints, a Mac's zip metadata and folders left out:
+    (`HW.IPYNB`, saved on Windows), and its scripts that check a course exercise (`is_checking_script`: they get
+    a row saying they are no notebook) (checkpoints, a Mac's zip metadata and folders left out:
     `_is_submission`); a path reached twice (given twice, or as a file and inside a folder) is listed
     once, where first met. A path may be given as text, and one alone (`as_paths`)."""
     found: list[Path] = []
@@ -143,10 +165,59 @@ def _is_submission(inside: Path, path: Path) -> bool:
     `NOT_SUBMISSIONS`, and no `._hw.ipynb`, the binary metadata (AppleDouble) a Mac writes beside a
     file on a disk or in a zip that holds no such data."""
     return (
-        is_notebook_name(path)
+        (is_notebook_name(path) or is_checking_script(path))
         and not path.name.startswith("._")
         and not path.is_dir()
         and not any(folder in inside.parts for folder in NOT_SUBMISSIONS)
+    )
+
+
+SCRIPT_READ_BYTES = 1_000_000
+"""Bytes of a `.py` file a folder's search reads for a check() call (a script exported from a notebook is far
+smaller)."""
+
+
+def is_checking_script(path: Path) -> bool:
+    """Whether `path` is a Python script (`.py`, any letter case) that calls check() on a course exercise when it
+    runs (`_checks_run`): a learner's work handed in as a script (a notebook saved with Download as Python), which
+    must get its row, not vanish from the grades. A helper module beside a notebook calls no check(), a test suite
+    calls it inside its functions, and the course's own modules hold such calls as text: all left out (a learner who
+    zipped their whole copy of the course is not listed once per module)."""
+    if path.suffix.lower() != ".py" or not path.is_file():
+        return False
+    try:
+        with open(path, "rb") as f:
+            text = f.read(SCRIPT_READ_BYTES).decode("utf-8", "replace")
+    except OSError:
+        return False
+    known = {e.id for e in all_exercises()}
+    try:
+        called = list(_checks_run(ast.parse(text)))
+    except (SyntaxError, ValueError, RecursionError, MemoryError):  # a learner's broken script: what its text says
+        called = CHECK_CALL.findall(text)
+    return any(i in known for i in called)
+
+
+def _checks_run(tree: ast.Module) -> Iterator[str]:
+    """The exercise ids a script's check() calls pass when it runs: in its statements and the blocks under them
+    (`if __name__ == "__main__":`, a loop), not in a function or class body (a test suite's) nor in a string (a
+    starter cell's text in the course's own modules)."""
+    stack: list[ast.AST] = list(tree.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        if isinstance(node, ast.Call) and _names_check(node.func) and node.args:
+            first = node.args[0]
+            if isinstance(first, ast.Constant) and isinstance(first.value, str):
+                yield first.value
+        stack.extend(ast.iter_child_nodes(node))
+
+
+def _names_check(func: ast.expr) -> bool:
+    """Whether a call's function is `check` (imported) or `….check` (`exercises.check`)."""
+    return (isinstance(func, ast.Name) and func.id == "check") or (
+        isinstance(func, ast.Attribute) and func.attr == "check"
     )
 
 
@@ -170,16 +241,21 @@ def expected_exercises(path: Path, notebook: nbformat.NotebookNode) -> list[str]
     """Tagged exercise cells, the registry's exercises for a course notebook's week, and the exercises
     whose check() a code cell names (a cell whose tag an editor dropped, in a renamed file: if it never
     runs, after a time limit or a dead kernel, it still gets its row)."""
-    ids = [i for i in (exercise_id(c) for c in notebook.cells) if i]
     week = week_of_notebook(path.name)
-    if week is not None:
-        ids += [e.id for e in all_exercises() if e.week == week]
+    ids = [e.id for e in all_exercises() if e.week == week] if week is not None else []
+    return in_course_order([*cell_exercises(notebook), *ids], week)
+
+
+def cell_exercises(notebook: nbformat.NotebookNode) -> list[str]:
+    """The exercises the notebook has a cell for: tagged exercise cells, then the course's exercises whose
+    check() a code cell names."""
+    ids = [i for i in (exercise_id(c) for c in notebook.cells) if i]
     known = {e.id for e in all_exercises()}
     for cell in notebook.cells:
         source = cell.get("source")
         if cell.get("cell_type") == "code" and isinstance(source, str):
             ids += [i for i in CHECK_CALL.findall(source) if i in known]
-    return in_course_order(ids, week)
+    return ids
 
 
 def in_course_order(ids: Iterable[str], week: int | None = None) -> list[str]:
@@ -222,7 +298,8 @@ def results(notebook: nbformat.NotebookNode) -> tuple[dict[str, dict[str, Any]],
     ran = [cell for cell in notebook.cells if cell.cell_type == "code" and cell.get("execution_count") is not None]
     timed_out = str(notebook.metadata.get("grade_error", "")).startswith("CellTimeoutError")
     for cell in ran:
-        stopped = timed_out and cell is ran[-1]  # the cell the time limit interrupted is the last that ran
+        # the cell the time limit interrupted: marked by the worker, or the last that ran when the limit stopped the run
+        stopped = cell.get("metadata", {}).get(TIMED_OUT) is True or (timed_out and cell is ran[-1])
         for output in cell.get("outputs", []):
             record = parse_record(output.get("data", {}).get(MIME))
             if record and not _keeps_earlier(records.get(str(record["exercise"])), record):
@@ -243,8 +320,9 @@ def _keeps_earlier(earlier: dict[str, Any] | None, record: dict[str, Any]) -> bo
 def _error_text(output: dict[str, Any], stopped: bool = False) -> str:
     """What an exercise cell's error output says, for the learner: the KeyboardInterrupt of the cell
     the time limit stopped says so; any other is the learner's code raising it."""
-    # masked whole, then cut: a key cut in two no longer reads as one, and its head would show
-    name, value = output.get("ename"), scrub_secrets(str(output.get("evalue", "")).strip())
+    # masked whole, then cut: a key cut in two no longer reads as one, and its head would show; without the memory
+    # addresses a default repr holds (`<__main__.Order object at 0x7f…>`), new on every run, as check()'s feedback
+    name, value = output.get("ename"), ADDRESS.sub("", scrub_secrets(str(output.get("evalue", "")).strip()))
     if name == "KeyboardInterrupt" and stopped:  # how the grader stops a cell at the time limit
         return "stopped: the cell ran longer than the time limit"
     return f"the cell raised {name}: {cut(value, 120, mark='')}" if value else f"the cell raised {name}"
@@ -258,7 +336,12 @@ def path_text(path: Path) -> str:
     """The path as text a CSV and a terminal can hold: a byte of the name that is not UTF-8 (a
     name from a zip made under another encoding) is written as its escape, `\\xff`, not lost; so is a
     control character (`\\x1b`, `\\n`), which a terminal would act on."""
-    text = os.fsencode(path).decode("utf-8", "backslashreplace")
+    return escaped(os.fsencode(path).decode("utf-8", "backslashreplace"))
+
+
+def escaped(text: str) -> str:
+    """`text` with each control character written as its escape (`\\x1b`, `\\n`): a learner's text (a file name,
+    what a cell raised, a cell tag) that a terminal showing the grades would otherwise act on, or break a line at."""
     return CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
 
 
@@ -290,18 +373,66 @@ def grade_notebook(path: PathLike, seconds: int = 120) -> list[Row]:
     executed, problem = _execute(path, seconds)
     rows = [Row(name, NOTEBOOK_ROW, False, problem)] if problem else []
     records, errors = results(executed) if executed is not None else ({}, {})
-    ran = ran_exercise_cells(executed) if executed is not None else set()
-    calls = called_check(executed) if executed is not None else set()
-    died = died_in(executed) if executed is not None else None
     known = {e.id for e in all_exercises()}
     checked = in_course_order(i for i in records if i not in expected and i in known)  # lost its tag, another week's
+    reasons = no_result_reasons(expected + checked, executed, submitted)
     for ex_id in expected + checked:
-        why = (CHECK_REPLACED if ex_id in calls else NO_CHECK) if ex_id in ran else NOT_RUN
-        why = KERNEL_DIED if ex_id == died else why
-        rows.append(_row(name, ex_id, records.get(ex_id), errors.get(ex_id), why))
+        rows.append(_row(name, ex_id, records.get(ex_id), errors.get(ex_id), reasons[ex_id]))
     if not expected and not checked and not problem:
         rows.append(Row(name, NOTEBOOK_ROW, False, NO_EXERCISES))
     return rows
+
+
+def no_result_reasons(
+    ids: Sequence[str], executed: nbformat.NotebookNode | None, submitted: nbformat.NotebookNode
+) -> dict[str, str]:
+    """Why each exercise of `ids` would have no check() result: the kernel died in its cell; its cell ran but no
+    result came (`NO_CHECK`, `CHECK_REPLACED`); its cell is text (`NOT_CODE`); its cell did not run (`NOT_RUN`);
+    the notebook has no cell for it (`MISSING`)."""
+    ran = ran_exercise_cells(executed) if executed is not None else set()
+    calls = called_check(executed) if executed is not None else set()
+    died = died_in(executed) if executed is not None else None
+    hung = running_when_stopped(executed) if executed is not None else None
+    text = text_exercise_cells(executed if executed is not None else submitted)
+    has = set(cell_exercises(submitted))
+    reasons = {}
+    for ex_id in ids:
+        if ex_id == died:
+            reasons[ex_id] = KERNEL_DIED
+        elif ex_id == hung:
+            reasons[ex_id] = STILL_RUNNING
+        elif ex_id in ran:
+            reasons[ex_id] = CHECK_REPLACED if ex_id in calls else NO_CHECK
+        elif ex_id in text:
+            reasons[ex_id] = NOT_CODE.format(kind=text[ex_id])
+        else:
+            reasons[ex_id] = NOT_RUN if ex_id in has else MISSING
+    return reasons
+
+
+def running_when_stopped(executed: nbformat.NotebookNode) -> str | None:
+    """The exercise of the cell that was running when the grader stopped the notebook from outside (its own time
+    limit: a cell that swallowed the interrupt), or None. The worker saves the run after each cell that finished,
+    so then its closing cell (`LAST_TAG`) never ran and no error says why: the cell that hung is the first code
+    cell with code in it that did not run."""
+    last = [c for c in executed.cells if LAST_TAG in cell_tags(c)]
+    if executed.metadata.get("grade_error") or not last or last[-1].get("execution_count") is not None:
+        return None
+    for cell in executed.cells:
+        if cell.get("cell_type") == "code" and cell.get("execution_count") is None and str(cell.get("source")).strip():
+            return exercise_id(cell)
+    return None
+
+
+def text_exercise_cells(notebook: nbformat.NotebookNode) -> dict[str, str]:
+    """The exercises whose tagged cell is text — a markdown or raw cell (M pressed on the exercise cell) — and
+    no code cell is tagged with, each with that cell's type."""
+    code = {exercise_id(c) for c in notebook.cells if c.get("cell_type") == "code"}
+    return {
+        ex_id: str(c.get("cell_type"))
+        for c in notebook.cells
+        if c.get("cell_type") != "code" and (ex_id := exercise_id(c)) and ex_id not in code
+    }
 
 
 def died_in(executed: nbformat.NotebookNode) -> str | None:
@@ -342,12 +473,46 @@ def _execute(path: Path, seconds: int) -> tuple[nbformat.NotebookNode | None, st
         ipython = Path(sandbox) / "ipython"  # no startup file of the teacher's, or of a notebook graded before
         finished = _run_worker(command, folder, log, limit, check_limit_s(seconds), ipython_dir=ipython)
         executed = _read(out)
+        if executed is not None:
+            hide_sandbox(executed, Path(sandbox))
         if not finished:
             kept = "; results checked before that are kept" if executed is not None else ""
             return executed, f"timed out: still running after {limit} s, stopped{kept}"
         if executed is None:
-            return None, f"could not be executed: {_last_line(log)}"
+            return None, f"could not be executed: {sandbox_hidden(_last_line(log), Path(sandbox))}"
     return executed, _stopped_early(executed, seconds)
+
+
+NOTEBOOK_FOLDER = "<notebook folder>"
+"""What the grades say for the kernel's working folder (the private copy's): its real name is a new temporary
+one on every run."""
+GRADING_FOLDER = "<grading folder>"
+"""What the grades say for the rest of the submission's temporary folder (its IPython folder)."""
+
+
+def hide_sandbox(executed: nbformat.NotebookNode, sandbox: Path) -> None:
+    """The executed notebook's errors and check records (what the rows quote) with the submission's temporary
+    folder named `NOTEBOOK_FOLDER` / `GRADING_FOLDER` (in place): a learner's error that names an absolute path
+    (`os.getcwd()`, `os.path.abspath('rules.txt')`) otherwise put a new random name in the grades on every run."""
+    for cell in executed.cells:
+        for output in cell.get("outputs", []) if cell.get("cell_type") == "code" else []:
+            if output.get("output_type") == "error" and isinstance(output.get("evalue"), str):
+                output["evalue"] = sandbox_hidden(output["evalue"], sandbox)
+            record = output.get("data", {}).get(MIME)
+            if isinstance(record, dict) and isinstance(record.get("feedback"), str):
+                record["feedback"] = sandbox_hidden(record["feedback"], sandbox)
+            elif isinstance(record, str):
+                output["data"][MIME] = sandbox_hidden(record, sandbox, quoted=True)
+
+
+def sandbox_hidden(text: str, sandbox: Path, *, quoted: bool = False) -> str:
+    """`text` with the sandbox's work folder, then the sandbox itself, named as `hide_sandbox` says, under each of
+    their spellings (as made, and with links resolved: macOS's /var is /private/var); `quoted`: as a JSON string
+    writes them."""
+    for folder, name in ((sandbox / "work", NOTEBOOK_FOLDER), (sandbox, GRADING_FOLDER)):
+        for spelling in sorted({str(folder), os.path.realpath(folder)}, key=len, reverse=True):
+            text = text.replace(json.dumps(spelling)[1:-1] if quoted else spelling, name)
+    return text
 
 
 def private_copy(path: Path, folder: Path) -> Path:
@@ -412,11 +577,15 @@ def _run_worker(
 
 
 def submission_environment(environ: Mapping[str, str]) -> dict[str, str]:
-    """The environment a submission runs in: the grader's, without the `LLM_*` variables (offline)
-    and without any variable whose name labels a secret (`redact.is_secret_variable`: `…_KEY`,
-    `…_TOKEN`, `…_PASSWORD`, …), which learners' code could otherwise read and send out."""
+    """The environment a submission runs in: the grader's, without the `LLM_*` variables (offline),
+    without any variable whose name labels a secret (`redact.is_secret_variable`: `…_KEY`,
+    `…_TOKEN`, `…_PASSWORD`, …), and without any whose value holds one, whatever its name (what
+    `redact.scrub_secrets` masks: `DATABASE_URL=postgres://user:password@…`, a proxy's password, a
+    key): learners' code could otherwise read them and send them out."""
     return {
-        name: value for name, value in environ.items() if not name.startswith("LLM_") and not is_secret_variable(name)
+        name: value
+        for name, value in environ.items()
+        if not name.startswith("LLM_") and not is_secret_variable(name) and scrub_secrets(value) == value
     }
 
 
@@ -458,6 +627,8 @@ def _stopped_early(executed: nbformat.NotebookNode, seconds: int) -> str:
         return f"a cell ran longer than {seconds} s and was stopped; the cells after it did not run"
     if error:
         return f"execution stopped early: {error}"
+    if any(cell.get("metadata", {}).get(TIMED_OUT) is True for cell in executed.cells):
+        return f"a cell ran longer than {seconds} s and was stopped; the cells after it still ran"
     return ""
 
 

@@ -61,6 +61,12 @@ anything.
 """
 
 
+LAST_TAG = "toolkit-grade-last"
+"""The tag of the cell `toolkit grade`'s worker adds at the end of a submission (it shows every check's record)."""
+TIMED_OUT = "toolkit_grade_timed_out"
+"""The cell metadata key `toolkit grade`'s worker sets (True) on a cell it interrupted at the time limit."""
+
+
 def exercise_id(cell: nbformat.NotebookNode) -> str | None:
     """The exercise id of a tagged code cell, else None."""
     for tag in cell_tags(cell):

@@ -8,7 +8,9 @@ run produces can count. A cell that lost its `source` or `metadata`, or holds so
 (a hand-edited file nbformat still reads: `"source": null`), gets empty ones, and one that lost its
 `cell_type` is kept as a raw cell (nothing in it runs), so it does not stop the cells after it. Every
 code cell is tagged `raises-exception`, so a broken cell is recorded and the cells after it still run; a
-cell running longer than SECONDS stops the run. A cell keeps at most `CELL_OUTPUT_LIMIT`
+cell running longer than SECONDS is interrupted (a KeyboardInterrupt in it; its metadata marked `TIMED_OUT`)
+and the cells after it still run, as nbgrader does (`interrupt_on_timeout`): one endless loop does not cost
+the exercises after it. A cell keeps at most `CELL_OUTPUT_LIMIT`
 characters of output, and the notebook `NOTEBOOK_OUTPUT_LIMIT` (`CappedClient`): past that, its
 printing and displays are dropped (one line says so) — check records and errors are always kept —
 so a learner's endless `print` loop cannot fill the worker's memory, the file, then the grader's.
@@ -37,10 +39,9 @@ from nbclient import NotebookClient
 
 from toolkit.cli.notebooks import execute, read
 from toolkit.exercises.core import MIME
-from toolkit.exercises.notebook import cell_tags
+from toolkit.exercises.notebook import LAST_TAG, TIMED_OUT, cell_tags
 
 TOLERATE = "raises-exception"
-LAST_TAG = "toolkit-grade-last"
 LAST_CELL = """\
 from IPython.display import display as _toolkit_display
 
@@ -79,6 +80,7 @@ def prepared(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
         cell["source"] = _text(cell.get("source"))
         if not isinstance(cell.get("metadata"), dict):
             cell["metadata"] = nbformat.NotebookNode()
+        cell["metadata"].pop(TIMED_OUT, None)  # only this run's time limit marks a cell
         if cell.get("cell_type") == "code":
             cell.outputs = []
             cell.execution_count = None
@@ -144,6 +146,14 @@ class CappedClient(NotebookClient):
         self._cut: set[int] = set()  # the cells past their limit
         self._total = 0
         self.clear_before_next_output = False  # nbclient sets it per cell; `output` reads it from the first
+        self.interrupt_on_timeout = True  # a cell past the limit is interrupted, and the cells after it run
+
+    async def _async_handle_timeout(self, timeout: int, cell: Any = None) -> Any:
+        """nbclient's: the cell past the limit is interrupted; marked `TIMED_OUT` first, so the grade tells its
+        KeyboardInterrupt from one the learner's code raised."""
+        if cell is not None:
+            cell.setdefault("metadata", nbformat.NotebookNode())[TIMED_OUT] = True
+        return await super()._async_handle_timeout(timeout, cell)
 
     def output(self, outs: list[Any], msg: dict[str, Any], display_id: str | None, cell_index: int) -> Any:
         content = msg.get("content") or {}

@@ -592,7 +592,7 @@ def test_sigterm_half_way_keeps_the_rows_of_the_notebooks_graded_before(tmp_path
     out.write_text("notebook,exercise,passed,feedback\nlast-week.ipynb,w6.round_trips,1,passed\n")
     before = signal.getsignal(getattr(signal, stop))
     assert main(["grade", str(tmp_path), "--out", str(out)]) == status
-    with open(out, encoding="utf-8") as f:
+    with open(out, encoding="utf-8-sig") as f:
         assert [row[0] for row in csv.reader(f)] == ["notebook", str(tmp_path / "a.ipynb"), str(tmp_path / "b.ipynb")]
     assert capsys.readouterr().err == f"\nstopped ({stop}) after 2 of 3 notebooks: their 2 rows are in {out}\n"
     assert signal.getsignal(getattr(signal, stop)) == before

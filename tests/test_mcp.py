@@ -439,6 +439,44 @@ def test_a_dead_server_costs_one_timeout_then_waits_and_is_retried(caplog):
         strict.provide()  # the circuit is open: no second timeout
 
 
+RESTARTABLE = (
+    "import os, runpy, sys; starts, dead, quirky = sys.argv[1:4]; open(starts, 'a').write('started\\n'); "
+    "os.path.exists(dead) and sys.exit(print('server is down', file=sys.stderr) or 3); "
+    "sys.argv = [quirky]; runpy.run_path(quirky, run_name='__main__')"
+)
+"""The quirky server, started through a line that counts its starts in a file and exits at once
+(status 3) while a second file exists: a server that died, stays down, then comes back."""
+
+
+def test_a_server_that_went_away_is_connected_again_once_per_retry_while_down(tmp_path):
+    """A server that went away (it crashed, or an HTTP server stopped) was said to be "left out for
+    60 s, then tried again", but its client kept the dead connection: every later listing failed
+    at once ("call its client's close()"), so a server that came back was never used again."""
+    starts, dead, now = tmp_path / "starts", tmp_path / "dead", [0.0]
+    client = McpClient.stdio(sys.executable, ["-c", RESTARTABLE, str(starts), str(dead), QUIRKY], name="quirky")
+    provider = McpToolProvider([client], retry_after_s=60, clock=lambda: now[0])
+    try:
+        assert _run(_tools(provider), "crash").is_error
+        dead.touch()
+        assert _tools(provider) == {} and starts.read_text().count("started") == 2  # tried again once, at once
+        assert provider.left_out == {
+            "quirky": "cannot reach MCP server 'quirky': MCPError: Connection closed; its stderr: server is down "
+            "(left out for 60 s, then tried again)"
+        }
+        for _ in range(3):
+            assert _tools(provider) == {}
+        assert starts.read_text().count("started") == 2  # not hammered while the circuit is open
+        now[0] = 61
+        assert _tools(provider) == {} and starts.read_text().count("started") == 3
+        dead.unlink()
+        now[0] = 122
+        tools = _tools(provider)
+        assert starts.read_text().count("started") == 4 and not provider.partial
+        assert json.loads(_run(tools, "echo", '{"text": "back"}').content)["arguments"] == {"text": "back"}
+    finally:
+        client.close()
+
+
 def test_listing_has_a_timeout():
     """Issue 19.8: a server that hangs on tools/list added 30 s to every call."""
     lists = []
@@ -882,22 +920,24 @@ def test_a_listing_within_the_page_limit_is_not_cut(monkeypatch):
     assert provider.left_out == {}
 
 
-def test_a_server_that_went_away_is_left_out_of_the_next_listing_not_offered_from_the_cache():
+def test_a_server_that_went_away_is_not_listed_from_the_cache_and_the_provider_connects_again():
     """After a stdio server died, `list_tools()` still answered from its cache: the provider offered
     the dead server's tools in every later run (each call "went away before this call; it was not
-    sent"), and `left_out` / `partial` said nothing. A client closed and used again reconnects."""
+    sent"). The client now says it went away; the provider connects again (a new process) and
+    offers the new server's tools (one that stays down: the test above)."""
     with McpClient.stdio(sys.executable, [QUIRKY], name="quirky") as client:
         provider = McpToolProvider([client])
         assert _run(_tools(provider), "crash").is_error
-        assert _tools(provider) == {}
-        assert provider.partial and provider.left_out == {
-            "quirky": "MCP server 'quirky' went away (Connection closed), and its tools cannot be listed; to "
-            "reconnect, call its client's close() and use it again, or make a new client (left out for 60 s, then "
-            "tried again)"
-        }
-        client.close()
-        provider.evict_tool_list_cache()
-        assert "echo" in _tools(provider) and not provider.partial
+        assert client.gone == "Connection closed"
+        with pytest.raises(McpConnectionError) as caught:
+            client.list_tools()
+        assert str(caught.value) == (
+            "MCP server 'quirky' went away (Connection closed), and its tools cannot be listed; to reconnect, call "
+            "its client's close() and use it again, or make a new client"
+        )
+        tools = _tools(provider)
+        assert "echo" in tools and not provider.partial and client.gone == ""
+        assert json.loads(_run(tools, "echo", '{"text": "again"}').content)["arguments"] == {"text": "again"}
 
 
 def _second_start_fails(marker: Path) -> list[str]:

@@ -73,8 +73,9 @@ the server wrote such a line, as does a failure to connect (a server that printe
 and exited). The SDK's own log record of either (with a traceback) goes only where the
 application configured logging, never to stderr through logging's last resort.
 
-Leaves out: reconnecting after the server died (make a new client), resources, prompts,
-sampling; turning tools into toolkit `Tool`s (`toolkit.mcp.provider`).
+Leaves out: reconnecting by itself after the server died (`gone` says why; `close()` and use it
+again, or make a new client: `McpToolProvider` closes it when it tries the server again),
+resources, prompts, sampling; turning tools into toolkit `Tool`s (`toolkit.mcp.provider`).
 """
 
 from __future__ import annotations
@@ -339,6 +340,12 @@ class McpClient:
             f"it did not exit within the MCP SDK's {grace:g} s grace, so it was sent SIGTERM (and SIGKILL{later}, "
             "if still running); a server should exit when its stdin closes"
         )
+
+    @property
+    def gone(self) -> str:
+        """Why the open connection is known to be gone ("" while it is not, or none is open): no
+        request is sent on it. `close()` and use the client again to connect anew."""
+        return (self._gone or self._closed) if self._client is not None else ""
 
     def __enter__(self) -> McpClient:
         return self.connect()

@@ -121,6 +121,7 @@ from mcp_types import Tool as McpTool
 from mcp_types.methods import parse_server_result
 from pydantic import ValidationError
 
+from toolkit.chat.client import host_problem
 from toolkit.chat.masking import MASK, mask_url, mask_url_in, mask_urls_in_logs, url_secrets
 from toolkit.errors import McpConnectionError, McpError, McpTimeout, ToolDefinitionError
 from toolkit.mcp.http import SESSION_ENDED, http_transport, unreadable_answer
@@ -770,9 +771,9 @@ def check_server(server: Any) -> None:
     not support the asynchronous context manager protocol"), or a str that is no http(s) URL."""
     if isinstance(server, str):
         if server.strip().lower().startswith(("http://", "https://")):
-            if problem := _url_problem(server):
+            if problem := url_problem(server):
                 raise ToolDefinitionError(
-                    f"McpClient({_shown_url(server)!r:.80})",
+                    f"McpClient({shown_url(server)!r:.80})",
                     f"the URL{problem}",
                     "give one like http://127.0.0.1:8000/mcp",
                 )
@@ -792,12 +793,16 @@ def check_server(server: Any) -> None:
         raise ToolDefinitionError(f"McpClient({kind})", f"{kind} is no MCP server to connect to", fix)
 
 
-def _url_problem(url: str) -> str:
-    """What keeps an http(s) `url` from being connected to, said after "the URL" ("" when nothing
-    does): each failed only on connecting, as if the server could not be reached ("OverflowError:
-    connect(): port must be 0-65535"). The parser's words have the URL's secrets masked."""
+def url_problem(url: str) -> str:
+    """What keeps an MCP server's `url` from being connected to, said after "the URL" ("" when
+    nothing does): one rule, in the same words, for `McpClient` and the CLI's `--mcp-http`. Each
+    failed only on connecting, as if the server could not be reached ("OverflowError: connect():
+    port must be 0-65535", "Name or service not known" for a host no name can be). The parser's
+    words have the URL's secrets masked."""
     if url != url.strip():
         return " starts or ends with a space"
+    if not url.lower().startswith(("http://", "https://")):
+        return " does not start with http:// or https://"
     try:
         parsed = httpx2.URL(url)
     except (httpx2.InvalidURL, ValueError) as exc:
@@ -809,12 +814,12 @@ def _url_problem(url: str) -> str:
         return " names no host"
     if parsed.port is not None and not 0 < parsed.port < 65536:
         return f"'s port is {parsed.port}, and a port is 1-65535"
-    if "%" in parsed.host:  # httpx writes a space in a host as %20: no name holds one
-        return "'s host holds a space or a character written as %XX"
+    if unreadable := host_problem(parsed.host):  # a space (written %20), an empty or too long part
+        return f"'s host cannot be looked up {unreadable}"
     return ""
 
 
-def _shown_url(url: str) -> str:
+def shown_url(url: str) -> str:
     """`url` with its credentials masked, and the spaces around it kept (they may be the mistake)."""
     core = url.strip()
     start = url.index(core) if core else 0

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from jsonschema import Draft202012Validator
-from loopback import free_port, wait_for_port
+from loopback import announced
 
 from toolkit.chat.messages import ToolCall, UserMessage
 from toolkit.chat.scripted import ScriptedModel, call
@@ -62,18 +62,8 @@ def http_cancel_file(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def http_url(http_cancel_file):
-    port = free_port()
-    process = subprocess.Popen(
-        [sys.executable, QUIRKY, "--http", "--port", str(port), "--cancel-file", str(http_cancel_file)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        assert wait_for_port(port)
-        yield f"http://127.0.0.1:{port}/mcp"
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
+    with announced([sys.executable, QUIRKY, "--http", "--cancel-file", str(http_cancel_file)]) as (url, _):
+        yield url
 
 
 @pytest.fixture(scope="module", params=["stdio", "http", "in-process"])

@@ -4,12 +4,11 @@ started with, never show in its name or errors."""
 import logging
 import os
 import socket
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from loopback import free_port, wait_for_port
+from loopback import announced
 
 from toolkit.errors import McpConnectionError, McpError
 from toolkit.mcp.client import McpClient
@@ -69,22 +68,13 @@ def test_the_sdk_s_and_httpx2_s_log_lines_never_hold_an_http_server_s_url_secret
     """The SDK logs the URL it connects to at DEBUG and httpx2 each request's URL at INFO, as given:
     the user info's password and a `?token=` value were in a learner's log. Shown as `mask_url`
     shows them (`learner:***@`, `token=***`)."""
-    port = free_port()
-    server = subprocess.Popen(
-        [sys.executable, str(QUIRKY), "--http", "--port", str(port), "--cancel-file", os.devnull],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        assert wait_for_port(port)
+    with announced([sys.executable, str(QUIRKY), "--http", "--cancel-file", os.devnull]) as (url, _):
+        port = url.split(":")[2].split("/")[0]
         with caplog.at_level(logging.DEBUG):
             client = McpClient(
                 f"http://learner:pw-s3cret-42@127.0.0.1:{port}/mcp?token=tok-abcdef-99", connect_timeout=10
             )
             assert client.list_tools()
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
     shown = f"http://learner:***@127.0.0.1:{port}/mcp?token=***"
     said = {r.name: r.getMessage() for r in caplog.records if r.name in ("mcp.client.streamable_http", "httpx2")}
     assert f"Connecting to StreamableHTTP endpoint: {shown}" in [

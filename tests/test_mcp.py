@@ -877,6 +877,34 @@ def test_an_answer_the_sdk_refuses_is_one_readable_line_on_both_channels(output_
         )
 
 
+def test_a_call_asked_for_more_input_round_after_round_ends_at_its_timeout_not_one_per_round():
+    """The SDK's deadline is per round: a server answering each round within it that it needs more
+    input (InputRequiredResult) held a call with timeout=1 for ten rounds (or until the caller's
+    guard, 5 s past it), and then said it was refused, not that it timed out. Counted, not timed: a
+    round takes 0.4 s, so a call held to 1 s sees at most 3."""
+    import anyio
+    import mcp_types as types
+    from mcp.server.lowlevel import Server
+
+    from toolkit.errors import McpTimeout
+
+    rounds = []
+
+    async def list_tools(ctx, params):
+        return types.ListToolsResult(tools=[types.Tool(name="o", input_schema=TAKES_X)])
+
+    async def call_tool(ctx, params):
+        rounds.append(1)
+        await anyio.sleep(0.4)
+        return types.InputRequiredResult(request_state="again")
+
+    server = Server("asks", version="1", on_list_tools=list_tools, on_call_tool=call_tool)
+    with McpClient(server, name="asks") as client:
+        with pytest.raises(McpTimeout) as caught:
+            client.call_tool("o", {"x": "a"}, timeout=1)
+    assert str(caught.value) == "MCP server 'asks' did not answer within 1 s"
+    assert 1 <= len(rounds) <= 3
+
 def test_a_listing_cut_at_the_page_limit_says_so(monkeypatch):
     """A paginator that never ends (a new cursor and new tools on every page) is read up to
     `MAX_PAGES` pages: the tools after them were dropped without a word, and a server with many

@@ -18,7 +18,8 @@ the log lines of the SDK and of httpx2 as well.
 
 It connects on first use (or `connect()`), lists tools through a cache (a tool the SDK cannot
 read, say one with no `inputSchema`, costs that tool alone: it goes into `unreadable`, with the
-reason), and calls a tool with a deadline: when it passes, the SDK sends the
+reason), and calls a tool with a deadline for the whole call (the SDK's is per round: a server
+asking for more input round after round held it for ten): when it passes, the SDK sends the
 `notifications/cancelled` message so the server stops working. The cache is emptied by
 `evict_tool_list_cache()` and, as in LangChain4j's client, by the server's
 `notifications/tools/list_changed`: a server that added or removed tools is listed again at the
@@ -679,7 +680,11 @@ class McpClient:
 
         async def call(client: mcp.Client) -> CallToolResult:
             try:
-                return await client.call_tool(name, arguments, read_timeout_seconds=seconds)
+                with anyio.fail_after(seconds):  # the whole call: the SDK's deadline is per round (an answer
+                    # asking for more input, a re-list after HEADER_MISMATCH each get one of their own)
+                    return await client.call_tool(name, arguments, read_timeout_seconds=seconds)
+            except TimeoutError:
+                raise MCPError(REQUEST_TIMEOUT, "the call timed out") from None
             except RuntimeError as exc:  # the SDK refused the answer (`refused_answer`)
                 refused = refused_answer(name, exc, self._hide)
                 raise McpError(self._hide(f"MCP server {self.name!r} broke the protocol: {refused}")) from None

@@ -905,6 +905,7 @@ def test_a_call_asked_for_more_input_round_after_round_ends_at_its_timeout_not_o
     assert str(caught.value) == "MCP server 'asks' did not answer within 1 s"
     assert 1 <= len(rounds) <= 3
 
+
 def test_a_listing_cut_at_the_page_limit_says_so(monkeypatch):
     """A paginator that never ends (a new cursor and new tools on every page) is read up to
     `MAX_PAGES` pages: the tools after them were dropped without a word, and a server with many

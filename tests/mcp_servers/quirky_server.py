@@ -1,7 +1,8 @@
 """An MCP server with the schemas and behaviours real servers throw at a client.
 
 Built on the official SDK's low-level `Server`, so every tool list is exactly what we write.
-Run: `python quirky_server.py [--cancel-file PATH] [--http --port P]`, or import `make_server()`
+Run: `python quirky_server.py [--cancel-file PATH] [--http [--port P]]` (over HTTP it says its URL on
+stderr; port 0, any free one, by default), or import `make_server()`
 for the in-process client.
 """
 

@@ -183,3 +183,26 @@ def test_a_refused_structured_answer_is_masked_before_it_is_cut():
         f"MCP server 's' broke the protocol: tool 'o' answered with structured content that does not match its "
         f"outputSchema ({quoted}, at n); the call ran, but its result cannot be used"
     )
+
+
+# A server that says on stderr (or stdout) what it holds, though it was never given it here: a key
+# read from its own config file, a token from a file.
+TELLS_ITS_OWN = (
+    "import sys; print('auth failed for key sk-proj-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcd, token "
+    "ghp_abcdefghijklmnopqrstuvwxyz0123456789', file=sys.{stream}, flush=True); sys.exit(1)"
+)
+OWN_SECRETS = ("sk-proj-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcd", "ghp_abcdefghijklmnopqrstuvwxyz0123456789")
+
+
+@pytest.mark.parametrize("stream", ["stderr", "stdout"])
+def test_a_key_of_a_known_format_a_server_writes_is_masked_where_its_words_are_quoted(stream, caplog):
+    """Only the secrets the server was given were masked: a key of a well-known format it wrote
+    itself (`sk-…`, `ghp_…`) was quoted whole in the error, `left_out` and the log."""
+    client = McpClient.stdio(sys.executable, ["-c", TELLS_ITS_OWN.format(stream=stream)], name="own")
+    with caplog.at_level(logging.WARNING, "toolkit.mcp"):
+        provider = McpToolProvider([client])
+        assert provider.provide() == []
+    said = provider.left_out["own"]
+    assert "auth failed for key [REDACTED], token [REDACTED]" in said
+    for secret in OWN_SECRETS:
+        assert secret not in said and secret not in caplog.text

@@ -12,7 +12,8 @@ server, as the SDK spells them:
 A stdio server is named after its command line, with the secrets it was given masked
 (`--token ***`, `--api-key=***`, a URL's password); neither those nor the values of its
 secret-named `env` variables (`GITHUB_TOKEN`) show in an error, the server's stderr quoted in
-one included; `mask(text)` masks them in any other text (`McpToolProvider` masks what a tool
+one included, where a key of a well-known format the server wrote of its own (`sk-…`, `ghp_…`,
+read from its config) is masked too; `mask(text)` masks the given ones in any other text (`McpToolProvider` masks what a tool
 answers with it). An HTTP server's URL is shown masked (`http://me:***@host/mcp?token=***`), in
 the log lines of the SDK and of httpx2 as well.
 
@@ -123,7 +124,7 @@ from mcp_types.methods import parse_server_result
 from pydantic import ValidationError
 
 from toolkit.chat.client import host_problem
-from toolkit.chat.masking import MASK, mask_url, mask_url_in, mask_urls_in_logs, url_secrets
+from toolkit.chat.masking import MASK, mask_tokens, mask_url, mask_url_in, mask_urls_in_logs, url_secrets
 from toolkit.errors import McpConnectionError, McpError, McpTimeout, ToolDefinitionError
 from toolkit.mcp.http import SESSION_ENDED, http_transport, unreadable_answer
 from toolkit.mcp.ids import ids_checked
@@ -426,10 +427,10 @@ class McpClient:
             if server.encoding_error_handler == "strict":  # a byte that is not UTF-8 stopped reading: every call hung
                 server = server.model_copy(update={"encoding_error_handler": "replace"})
             transport = _surrogates_read(stdio_client(server, errlog=self._stderr))
-            return ids_checked(transport, self._broke_protocol, self._transport_ended, self._hide)
+            return ids_checked(transport, self._broke_protocol, self._transport_ended, self._quoted)
         if isinstance(self.server, str):
             transport = http_transport(self.server, self._refused)
-            return ids_checked(transport, self._broke_protocol, self._transport_ended, self._hide)
+            return ids_checked(transport, self._broke_protocol, self._transport_ended, self._quoted)
         return self.server
 
     def _transport_ended(self) -> None:
@@ -455,7 +456,7 @@ class McpClient:
         if self._stderr is not None:
             self._stderr.flush()
             self._stderr.seek(max(0, self._stderr.seek(0, 2) - 2000))  # the tail only: a chatty server logs much
-            tail = stderr_tail(self._hide(self._stderr.read()))  # masked before it is cut: no half secret shows
+            tail = stderr_tail(self._quoted(self._stderr.read()))  # masked before it is cut: no half secret shows
         # a line it wrote on stdout is often the only clue ("usage: server --port N"), as on a request's timeout
         stray = f"; {self._stray}" if self._stray else ""
         text = f"cannot reach MCP server {self.name!r}: {reason}{stray}" + (f"; its stderr: {tail}" if tail else "")
@@ -465,6 +466,12 @@ class McpClient:
         """`text` with every secret the server was given masked: what its tools answer goes to the
         model, and a server may echo its environment or arguments (`get-env`)."""
         return self._hide(_without_url_secrets(text, self.server))
+
+    def _quoted(self, text: str) -> str:
+        """What the server wrote, to be quoted in an error or a log: the secrets it was given masked
+        (`_hide`), then the keys of a well-known format (`sk-…`, `ghp_…`: `mask_tokens`), which a
+        server may print of its own, read from its config."""
+        return mask_tokens(self._hide(text))
 
     def _hide(self, text: str) -> str:
         """`text` with every secret the server was given masked (an error, its stderr, its name)."""
@@ -485,9 +492,9 @@ class McpClient:
             return
         if _stray_line(message) is not None or _stray_json(message) is not None:
             # a stray print (or JSON log record) answers nothing: the real answer may follow
-            self._stray = _unreadable(message, self._hide)
+            self._stray = _unreadable(message, self._quoted)
             return
-        self._broke_protocol(_unreadable(message, self._hide))
+        self._broke_protocol(_unreadable(message, self._quoted))
 
     def _broke_protocol(self, what: str) -> None:
         """The server sent a message that answers no request it can be matched with (`what` it
@@ -581,7 +588,7 @@ class McpClient:
                 ) from None
             if unread := unreadable_answer(exc):
                 raise McpError(self._hide(f"MCP server {self.name!r} broke the protocol: {unread}")) from None
-            raise McpError(self._hide(f"MCP server {self.name!r} answered with an error: {exc}")) from None
+            raise McpError(self._quoted(f"MCP server {self.name!r} answered with an error: {exc}")) from None
         except ValidationError as exc:
             wrong = _first_error(exc, "the result")  # what, not only where
             raise McpError(self._hide(f"MCP server {self.name!r} broke the protocol: {describe(exc)}{wrong}")) from None
@@ -686,7 +693,7 @@ class McpClient:
             except TimeoutError:
                 raise MCPError(REQUEST_TIMEOUT, "the call timed out") from None
             except RuntimeError as exc:  # the SDK refused the answer (`refused_answer`)
-                refused = refused_answer(name, exc, self._hide)
+                refused = refused_answer(name, exc, self._quoted)
                 raise McpError(self._hide(f"MCP server {self.name!r} broke the protocol: {refused}")) from None
 
         result: CallToolResult = self._call(call, seconds)

@@ -701,6 +701,20 @@ def test_an_answer_whose_id_is_a_fraction_is_said_so():
     assert result.is_error and re.fullmatch(said, result.content)  # the id is the SDK's count
 
 
+@pytest.mark.parametrize("code", [-32000, -32001])
+def test_an_error_answer_with_a_code_the_sdk_uses_itself_is_the_server_s_answer(code):
+    """MCP's SDKs raise -32000 when the connection closed and -32001 when a request timed out, codes
+    JSON-RPC leaves to servers (-32000 is the usual "Server error"). A server answering with -32000
+    was said to have gone away during the call (outcome unknown), and every later call was not sent;
+    one answering -32001 at once "did not answer within 30 s"."""
+    with McpClient.stdio(sys.executable, [HOSTILE, f"error-{code}"], name="hostile") as client:
+        tools = _tools(McpToolProvider([client]))
+        results = [_run(tools, "t", '{"x": "a"}') for _ in range(2)]
+    assert [r.content for r in results] == 2 * [
+        "Tool 't' failed: MCP server 'hostile' answered with an error: Server error: database is locked"
+    ]
+
+
 def test_an_answer_to_initialize_that_is_not_json_rpc_fails_the_connection_at_once():
     """`"result": [1, 2, 3]` for `initialize` was waited out: "no answer within 30 s". The handshake
     waits inside the SDK, not among the requests a broken message fails; now it fails too, at once."""

@@ -206,3 +206,20 @@ def test_a_key_of_a_known_format_a_server_writes_is_masked_where_its_words_are_q
     assert "auth failed for key [REDACTED], token [REDACTED]" in said
     for secret in OWN_SECRETS:
         assert secret not in said and secret not in caplog.text
+
+
+def test_a_key_of_a_known_format_in_a_server_s_error_answer_is_masked():
+    import mcp_types as types
+    from mcp.server.lowlevel import Server
+    from mcp.shared.exceptions import MCPError
+
+    async def list_tools(ctx, params):
+        return types.ListToolsResult(tools=[types.Tool(name="t", input_schema={"type": "object"})])
+
+    async def call_tool(ctx, params):
+        raise MCPError(-32000, f"upstream refused key {OWN_SECRETS[0]}")
+
+    server = Server("keys", version="1", on_list_tools=list_tools, on_call_tool=call_tool)
+    with McpClient(server, name="keys") as client, pytest.raises(McpError) as caught:
+        client.call_tool("t", {})
+    assert str(caught.value) == "MCP server 'keys' answered with an error: upstream refused key [REDACTED]"

@@ -92,6 +92,7 @@ import json
 import logging
 import math
 import os
+import re
 import shlex
 import tempfile
 import threading
@@ -573,14 +574,14 @@ class McpClient:
             _cancel(loop, future)
             raise self._timed_out(timeout) from None
         except MCPError as exc:
-            if exc.code == REQUEST_TIMEOUT:
+            if _sdk_said(exc, REQUEST_TIMEOUT):
                 raise self._timed_out(timeout) from None
-            if exc.code == CONNECTION_CLOSED and self._unsent:  # no request was sent (`_refused`)
+            if _sdk_said(exc, CONNECTION_CLOSED) and self._unsent:  # no request was sent (`_refused`)
                 self._gone = self._gone or self._unsent
                 raise McpConnectionError(
                     f"MCP server {self.name!r} cannot be reached ({self._unsent}); it was not sent"
                 ) from None
-            if exc.code == CONNECTION_CLOSED:
+            if _sdk_said(exc, CONNECTION_CLOSED):
                 raise self._lost(_describe_mcp(exc), ended=self._ended()) from None
             if isinstance(self.server, str) and exc.code == INVALID_REQUEST and exc.message == SESSION_ENDED:
                 raise _SessionEnded(
@@ -654,7 +655,7 @@ class McpClient:
                 with anyio.fail_after(seconds):
                     return await _list_all(client, unreadable)
             except TimeoutError:
-                raise MCPError(REQUEST_TIMEOUT, "listing tools timed out") from None
+                raise MCPError(REQUEST_TIMEOUT, "Request 'tools/list' timed out") from None  # as the SDK says it
 
         changed = self._tools_changed
         tools, cut_short = self._call(within, timeout=seconds)
@@ -691,7 +692,7 @@ class McpClient:
                     # asking for more input, a re-list after HEADER_MISMATCH each get one of their own)
                     return await client.call_tool(name, arguments, read_timeout_seconds=seconds)
             except TimeoutError:
-                raise MCPError(REQUEST_TIMEOUT, "the call timed out") from None
+                raise MCPError(REQUEST_TIMEOUT, "Request 'tools/call' timed out") from None  # as the SDK says it
             except RuntimeError as exc:  # the SDK refused the answer (`refused_answer`)
                 refused = refused_answer(name, exc, self._quoted)
                 raise McpError(self._hide(f"MCP server {self.name!r} broke the protocol: {refused}")) from None
@@ -1036,6 +1037,21 @@ def stderr_tail(text: str, most: int = 400) -> str:
         size += len(line) + (3 if len(kept) > 1 else 0)
     shown = " / ".join(reversed(kept))
     return shown if len(shown) <= most else "…" + shown[len(shown) - most + 1 :]
+
+
+_SDK_WORDS = {
+    CONNECTION_CLOSED: re.compile(r"Connection closed|SSE stream (failed: .*|ended without a response)", re.DOTALL),
+    REQUEST_TIMEOUT: re.compile(r"Request '.*' timed out|Timed out after .*", re.DOTALL),
+}
+"""What the SDK says when it raises these codes itself (its dispatchers, its HTTP transport)."""
+
+
+def _sdk_said(exc: MCPError, code: int) -> bool:
+    """Whether `exc` is the SDK's own `code`, -32000 (the connection closed) or -32001 (the request
+    outlived its deadline), and not a server's error answer with that code: JSON-RPC leaves -32000
+    to -32099 to servers, and -32000 is their usual "Server error". Such an answer was read as the
+    connection's end (every later call not sent) or as a timeout, though the server had answered."""
+    return exc.code == code and bool(_SDK_WORDS[code].fullmatch(exc.message))
 
 
 def _describe_mcp(exc: MCPError) -> str:

@@ -5,14 +5,17 @@ from __future__ import annotations
 import contextlib
 import http.server
 import json
+import re
 import socket
+import subprocess
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 
 def free_port() -> int:
-    """A port nobody listens on right now (the OS picks it)."""
+    """A port nobody listens on right now (the OS picks it). Nothing holds it after: for a server
+    this process starts, pass port 0 to the server itself instead (`announced`)."""
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
@@ -29,6 +32,35 @@ def wait_for_port(port: int, seconds: float = 60.0) -> bool:
         except OSError:
             time.sleep(0.05)
     return False
+
+
+@contextlib.contextmanager
+def announced(argv: Sequence[str], seconds: float = 60.0) -> Iterator[tuple[str, subprocess.Popen[str]]]:
+    """Start the server `argv` (told to listen on port 0: any free one) and yield the URL it prints
+    on its first line of stderr once it has bound it (`http://127.0.0.1:PORT...`), and its process;
+    stopped after.
+    No port is picked here and bound later by the server: two tests starting servers at once could
+    be given the same one, and a client then talked to the other test's server, or to none."""
+    process = subprocess.Popen(
+        list(argv), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+    )
+    lines: list[str] = []
+    reader = threading.Thread(target=lambda: lines.append(process.stderr.readline()), daemon=True)
+    reader.start()
+    reader.join(seconds)
+    drain = threading.Thread(target=process.stderr.read, daemon=True)  # after the banner: the pipe never fills
+    try:
+        found = re.search(r"http://127\.0\.0\.1:\d+\S*", lines[0]) if lines else None
+        assert found, f"the server announced no URL within {seconds:g} s: {lines[:1]!r}"
+        drain.start()
+        yield found[0], process
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+        for thread in (reader, drain):
+            if thread.is_alive():
+                thread.join(10)
+        process.stderr.close()
 
 
 @contextlib.contextmanager

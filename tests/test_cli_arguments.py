@@ -263,27 +263,37 @@ def test_an_output_that_is_a_link_is_checked_at_the_file_it_names(tmp_path, caps
         assert str(info.value) == message
 
 
+MCP_URL_FIX = (
+    "give the server's endpoint, e.g. http://127.0.0.1:8765/mcp (a command that starts a server is --mcp-stdio)"
+)
+"""The end of every --mcp-http refusal; what comes before is `McpClient`'s own words (`url_problem`)."""
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [
         (
             "localhost:8765/mcp",
-            "'localhost:8765/mcp' is not an http(s) URL with a host: give the server's endpoint, e.g. "
-            "http://127.0.0.1:8765/mcp (a command that starts a server is --mcp-stdio)",
+            "'localhost:8765/mcp': the URL does not start with http:// or https://; " + MCP_URL_FIX,
         ),
-        (
-            "http:///mcp",
-            "'http:///mcp' is not an http(s) URL with a host: give the server's endpoint, e.g. "
-            "http://127.0.0.1:8765/mcp (a command that starts a server is --mcp-stdio)",
-        ),
+        ("http:///mcp", "'http:///mcp': the URL names no host; " + MCP_URL_FIX),
         (
             "localhost/mcp?token=s3cret",
-            "'localhost/mcp?token=***' is not an http(s) URL with a host: give the server's endpoint, e.g. "
-            "http://127.0.0.1:8765/mcp (a command that starts a server is --mcp-stdio)",
+            "'localhost/mcp?token=***': the URL does not start with http:// or https://; " + MCP_URL_FIX,
         ),
         (
             "http://u:s3cret@127.0.0.1:99999/mcp",
-            "'http://u:***@127.0.0.1:99999/mcp' has port 99999: a port is 1 to 65535, e.g. http://127.0.0.1:8765/mcp",
+            "'http://u:***@127.0.0.1:99999/mcp': the URL's port is 99999, and a port is 1-65535; " + MCP_URL_FIX,
+        ),
+        # taken by the flag, then refused by McpClient in other words (or failed on connecting)
+        (
+            " http://127.0.0.1:8765/mcp",
+            "' http://127.0.0.1:8765/mcp': the URL starts or ends with a space; " + MCP_URL_FIX,
+        ),
+        (
+            "http://mcp..example.com/mcp",
+            "'http://mcp..example.com/mcp': the URL's host cannot be looked up (a part between dots is empty): each "
+            "part between dots is 1-63 characters; " + MCP_URL_FIX,
         ),
     ],
 )

@@ -144,3 +144,26 @@ def test_stdio_served_from_a_thread_sets_no_signal_handler(monkeypatch, capsys):
     worker.start()
     worker.join(timeout=60)
     assert status == [0] and capsys.readouterr() == ("", "")
+
+
+def test_two_servers_started_at_once_each_announce_their_own_port_and_serve():
+    """Week 9 (and the tests) picked a free port with a probe socket, closed it, and started
+    `mcp-server --http --port P` on it: between the two, another server started at once could be
+    given the same port, and the client talked to that one, or to none. With `--port 0` each server
+    binds a port itself and announces it (`announced` reads it)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from loopback import announced
+
+    from toolkit.mcp.client import McpClient
+
+    command = [sys.executable, "-m", "toolkit", "mcp-server", "--http", "--port", "0"]
+
+    def serve_and_list(name: str) -> tuple[str, list[str]]:
+        with announced(command) as (url, _), McpClient.http(url, name=name) as client:
+            return url, [tool.name for tool in client.list_tools()]
+
+    with ThreadPoolExecutor(2) as pool:
+        (first, tools_1), (second, tools_2) = pool.map(serve_and_list, ["first", "second"])
+    assert first != second
+    assert tools_1 == tools_2 == ["query_order", "query_logistics", "query_refund_policy"]

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from jsonschema import Draft202012Validator
-from loopback import free_port, wait_for_port
+from loopback import announced
 
 from toolkit.chat.messages import ToolCall, UserMessage
 from toolkit.chat.scripted import ScriptedModel, call
@@ -62,18 +62,8 @@ def http_cancel_file(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def http_url(http_cancel_file):
-    port = free_port()
-    process = subprocess.Popen(
-        [sys.executable, QUIRKY, "--http", "--port", str(port), "--cancel-file", str(http_cancel_file)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        assert wait_for_port(port)
-        yield f"http://127.0.0.1:{port}/mcp"
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
+    with announced([sys.executable, QUIRKY, "--http", "--cancel-file", str(http_cancel_file)]) as (url, _):
+        yield url
 
 
 @pytest.fixture(scope="module", params=["stdio", "http", "in-process"])
@@ -439,6 +429,44 @@ def test_a_dead_server_costs_one_timeout_then_waits_and_is_retried(caplog):
         strict.provide()  # the circuit is open: no second timeout
 
 
+RESTARTABLE = (
+    "import os, runpy, sys; starts, dead, quirky = sys.argv[1:4]; open(starts, 'a').write('started\\n'); "
+    "os.path.exists(dead) and sys.exit(print('server is down', file=sys.stderr) or 3); "
+    "sys.argv = [quirky]; runpy.run_path(quirky, run_name='__main__')"
+)
+"""The quirky server, started through a line that counts its starts in a file and exits at once
+(status 3) while a second file exists: a server that died, stays down, then comes back."""
+
+
+def test_a_server_that_went_away_is_connected_again_once_per_retry_while_down(tmp_path):
+    """A server that went away (it crashed, or an HTTP server stopped) was said to be "left out for
+    60 s, then tried again", but its client kept the dead connection: every later listing failed
+    at once ("call its client's close()"), so a server that came back was never used again."""
+    starts, dead, now = tmp_path / "starts", tmp_path / "dead", [0.0]
+    client = McpClient.stdio(sys.executable, ["-c", RESTARTABLE, str(starts), str(dead), QUIRKY], name="quirky")
+    provider = McpToolProvider([client], retry_after_s=60, clock=lambda: now[0])
+    try:
+        assert _run(_tools(provider), "crash").is_error
+        dead.touch()
+        assert _tools(provider) == {} and starts.read_text().count("started") == 2  # tried again once, at once
+        assert provider.left_out == {
+            "quirky": "cannot reach MCP server 'quirky': MCPError: Connection closed; its stderr: server is down "
+            "(left out for 60 s, then tried again)"
+        }
+        for _ in range(3):
+            assert _tools(provider) == {}
+        assert starts.read_text().count("started") == 2  # not hammered while the circuit is open
+        now[0] = 61
+        assert _tools(provider) == {} and starts.read_text().count("started") == 3
+        dead.unlink()
+        now[0] = 122
+        tools = _tools(provider)
+        assert starts.read_text().count("started") == 4 and not provider.partial
+        assert json.loads(_run(tools, "echo", '{"text": "back"}').content)["arguments"] == {"text": "back"}
+    finally:
+        client.close()
+
+
 def test_listing_has_a_timeout():
     """Issue 19.8: a server that hangs on tools/list added 30 s to every call."""
     lists = []
@@ -673,6 +701,20 @@ def test_an_answer_whose_id_is_a_fraction_is_said_so():
     assert result.is_error and re.fullmatch(said, result.content)  # the id is the SDK's count
 
 
+@pytest.mark.parametrize("code", [-32000, -32001])
+def test_an_error_answer_with_a_code_the_sdk_uses_itself_is_the_server_s_answer(code):
+    """MCP's SDKs raise -32000 when the connection closed and -32001 when a request timed out, codes
+    JSON-RPC leaves to servers (-32000 is the usual "Server error"). A server answering with -32000
+    was said to have gone away during the call (outcome unknown), and every later call was not sent;
+    one answering -32001 at once "did not answer within 30 s"."""
+    with McpClient.stdio(sys.executable, [HOSTILE, f"error-{code}"], name="hostile") as client:
+        tools = _tools(McpToolProvider([client]))
+        results = [_run(tools, "t", '{"x": "a"}') for _ in range(2)]
+    assert [r.content for r in results] == 2 * [
+        "Tool 't' failed: MCP server 'hostile' answered with an error: Server error: database is locked"
+    ]
+
+
 def test_an_answer_to_initialize_that_is_not_json_rpc_fails_the_connection_at_once():
     """`"result": [1, 2, 3]` for `initialize` was waited out: "no answer within 30 s". The handshake
     waits inside the SDK, not among the requests a broken message fails; now it fails too, at once."""
@@ -849,6 +891,35 @@ def test_an_answer_the_sdk_refuses_is_one_readable_line_on_both_channels(output_
         )
 
 
+def test_a_call_asked_for_more_input_round_after_round_ends_at_its_timeout_not_one_per_round():
+    """The SDK's deadline is per round: a server answering each round within it that it needs more
+    input (InputRequiredResult) held a call with timeout=1 for ten rounds (or until the caller's
+    guard, 5 s past it), and then said it was refused, not that it timed out. Counted, not timed: a
+    round takes 0.4 s, so a call held to 1 s sees at most 3."""
+    import anyio
+    import mcp_types as types
+    from mcp.server.lowlevel import Server
+
+    from toolkit.errors import McpTimeout
+
+    rounds = []
+
+    async def list_tools(ctx, params):
+        return types.ListToolsResult(tools=[types.Tool(name="o", input_schema=TAKES_X)])
+
+    async def call_tool(ctx, params):
+        rounds.append(1)
+        await anyio.sleep(0.4)
+        return types.InputRequiredResult(request_state="again")
+
+    server = Server("asks", version="1", on_list_tools=list_tools, on_call_tool=call_tool)
+    with McpClient(server, name="asks") as client:
+        with pytest.raises(McpTimeout) as caught:
+            client.call_tool("o", {"x": "a"}, timeout=1)
+    assert str(caught.value) == "MCP server 'asks' did not answer within 1 s"
+    assert 1 <= len(rounds) <= 3
+
+
 def test_a_listing_cut_at_the_page_limit_says_so(monkeypatch):
     """A paginator that never ends (a new cursor and new tools on every page) is read up to
     `MAX_PAGES` pages: the tools after them were dropped without a word, and a server with many
@@ -882,22 +953,24 @@ def test_a_listing_within_the_page_limit_is_not_cut(monkeypatch):
     assert provider.left_out == {}
 
 
-def test_a_server_that_went_away_is_left_out_of_the_next_listing_not_offered_from_the_cache():
+def test_a_server_that_went_away_is_not_listed_from_the_cache_and_the_provider_connects_again():
     """After a stdio server died, `list_tools()` still answered from its cache: the provider offered
     the dead server's tools in every later run (each call "went away before this call; it was not
-    sent"), and `left_out` / `partial` said nothing. A client closed and used again reconnects."""
+    sent"). The client now says it went away; the provider connects again (a new process) and
+    offers the new server's tools (one that stays down: the test above)."""
     with McpClient.stdio(sys.executable, [QUIRKY], name="quirky") as client:
         provider = McpToolProvider([client])
         assert _run(_tools(provider), "crash").is_error
-        assert _tools(provider) == {}
-        assert provider.partial and provider.left_out == {
-            "quirky": "MCP server 'quirky' went away (Connection closed), and its tools cannot be listed; to "
-            "reconnect, call its client's close() and use it again, or make a new client (left out for 60 s, then "
-            "tried again)"
-        }
-        client.close()
-        provider.evict_tool_list_cache()
-        assert "echo" in _tools(provider) and not provider.partial
+        assert client.gone == "Connection closed"
+        with pytest.raises(McpConnectionError) as caught:
+            client.list_tools()
+        assert str(caught.value) == (
+            "MCP server 'quirky' went away (Connection closed), and its tools cannot be listed; to reconnect, call "
+            "its client's close() and use it again, or make a new client"
+        )
+        tools = _tools(provider)
+        assert "echo" in tools and not provider.partial and client.gone == ""
+        assert json.loads(_run(tools, "echo", '{"text": "again"}').content)["arguments"] == {"text": "again"}
 
 
 def _second_start_fails(marker: Path) -> list[str]:

@@ -4,12 +4,11 @@ started with, never show in its name or errors."""
 import logging
 import os
 import socket
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from loopback import free_port, wait_for_port
+from loopback import announced
 
 from toolkit.errors import McpConnectionError, McpError
 from toolkit.mcp.client import McpClient
@@ -69,22 +68,13 @@ def test_the_sdk_s_and_httpx2_s_log_lines_never_hold_an_http_server_s_url_secret
     """The SDK logs the URL it connects to at DEBUG and httpx2 each request's URL at INFO, as given:
     the user info's password and a `?token=` value were in a learner's log. Shown as `mask_url`
     shows them (`learner:***@`, `token=***`)."""
-    port = free_port()
-    server = subprocess.Popen(
-        [sys.executable, str(QUIRKY), "--http", "--port", str(port), "--cancel-file", os.devnull],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        assert wait_for_port(port)
+    with announced([sys.executable, str(QUIRKY), "--http", "--cancel-file", os.devnull]) as (url, _):
+        port = url.split(":")[2].split("/")[0]
         with caplog.at_level(logging.DEBUG):
             client = McpClient(
                 f"http://learner:pw-s3cret-42@127.0.0.1:{port}/mcp?token=tok-abcdef-99", connect_timeout=10
             )
             assert client.list_tools()
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
     shown = f"http://learner:***@127.0.0.1:{port}/mcp?token=***"
     said = {r.name: r.getMessage() for r in caplog.records if r.name in ("mcp.client.streamable_http", "httpx2")}
     assert f"Connecting to StreamableHTTP endpoint: {shown}" in [
@@ -193,3 +183,43 @@ def test_a_refused_structured_answer_is_masked_before_it_is_cut():
         f"MCP server 's' broke the protocol: tool 'o' answered with structured content that does not match its "
         f"outputSchema ({quoted}, at n); the call ran, but its result cannot be used"
     )
+
+
+# A server that says on stderr (or stdout) what it holds, though it was never given it here: a key
+# read from its own config file, a token from a file.
+TELLS_ITS_OWN = (
+    "import sys; print('auth failed for key sk-proj-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcd, token "
+    "ghp_abcdefghijklmnopqrstuvwxyz0123456789', file=sys.{stream}, flush=True); sys.exit(1)"
+)
+OWN_SECRETS = ("sk-proj-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcd", "ghp_abcdefghijklmnopqrstuvwxyz0123456789")
+
+
+@pytest.mark.parametrize("stream", ["stderr", "stdout"])
+def test_a_key_of_a_known_format_a_server_writes_is_masked_where_its_words_are_quoted(stream, caplog):
+    """Only the secrets the server was given were masked: a key of a well-known format it wrote
+    itself (`sk-…`, `ghp_…`) was quoted whole in the error, `left_out` and the log."""
+    client = McpClient.stdio(sys.executable, ["-c", TELLS_ITS_OWN.format(stream=stream)], name="own")
+    with caplog.at_level(logging.WARNING, "toolkit.mcp"):
+        provider = McpToolProvider([client])
+        assert provider.provide() == []
+    said = provider.left_out["own"]
+    assert "auth failed for key [REDACTED], token [REDACTED]" in said
+    for secret in OWN_SECRETS:
+        assert secret not in said and secret not in caplog.text
+
+
+def test_a_key_of_a_known_format_in_a_server_s_error_answer_is_masked():
+    import mcp_types as types
+    from mcp.server.lowlevel import Server
+    from mcp.shared.exceptions import MCPError
+
+    async def list_tools(ctx, params):
+        return types.ListToolsResult(tools=[types.Tool(name="t", input_schema={"type": "object"})])
+
+    async def call_tool(ctx, params):
+        raise MCPError(-32000, f"upstream refused key {OWN_SECRETS[0]}")
+
+    server = Server("keys", version="1", on_list_tools=list_tools, on_call_tool=call_tool)
+    with McpClient(server, name="keys") as client, pytest.raises(McpError) as caught:
+        client.call_tool("t", {})
+    assert str(caught.value) == "MCP server 'keys' answered with an error: upstream refused key [REDACTED]"

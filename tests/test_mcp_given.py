@@ -194,8 +194,13 @@ def test_a_blank_command_line_is_refused_where_it_is_given():
         ),
         (
             "http://mcp host/mcp",
-            "McpClient('http://mcp host/mcp'): the URL's host holds a space or a character written as %XX. Fix: give "
-            "one like http://127.0.0.1:8000/mcp",
+            "McpClient('http://mcp host/mcp'): the URL's host cannot be looked up (it holds a space or a character "
+            "written as %XX; a host name has letters, digits, '-' and '.'). Fix: give one like http://127.0.0.1:8000/mcp",
+        ),
+        (
+            "http://mcp..example.com/mcp",
+            "McpClient('http://mcp..example.com/mcp'): the URL's host cannot be looked up (a part between dots is "
+            "empty): each part between dots is 1-63 characters. Fix: give one like http://127.0.0.1:8000/mcp",
         ),
     ],
 )

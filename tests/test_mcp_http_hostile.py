@@ -8,14 +8,13 @@ from __future__ import annotations
 import asyncio
 import gzip
 import json
-import subprocess
 import sys
 import time
 import zlib
 from http.server import BaseHTTPRequestHandler
 
 import pytest
-from loopback import free_port, serving, wait_for_port
+from loopback import announced, serving
 
 import toolkit.mcp.http
 from toolkit.errors import McpError
@@ -27,7 +26,7 @@ FILE_NAME = b"caf\xe9.txt".decode("utf-8", "surrogateescape")
 HUGE = 5_000_000
 
 SDK_SERVER = f"""
-import sys, uvicorn
+import socket, sys, uvicorn
 import mcp_types as types
 from mcp.server.lowlevel import Server
 
@@ -38,7 +37,9 @@ async def call_tool(ctx, params):
     return types.CallToolResult(content=[types.TextContent(text={FILE_NAME!r})])
 
 app = Server("files", version="1", on_list_tools=list_tools, on_call_tool=call_tool).streamable_http_app()
-uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[1]), log_level="warning")
+sock = socket.create_server(("127.0.0.1", 0))  # any free port, bound here, then announced (`loopback.announced`)
+print(f"files on http://127.0.0.1:{{sock.getsockname()[1]}}/mcp", file=sys.stderr, flush=True)
+uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[sock])
 """
 
 
@@ -158,16 +159,8 @@ def stranger(stranger_url):
 
 @pytest.fixture(scope="module")
 def sdk_server_url():
-    port = free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-c", SDK_SERVER, str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-    )
-    try:
-        assert wait_for_port(port)
-        yield f"http://127.0.0.1:{port}/mcp"
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
+    with announced([sys.executable, "-c", SDK_SERVER]) as (url, _):
+        yield url
 
 
 def _text_of(client: McpClient, name: str) -> str:
@@ -497,13 +490,8 @@ def test_a_call_to_a_server_that_stopped_says_it_was_not_sent_and_its_tools_are_
     from toolkit.errors import McpConnectionError
     from toolkit.mcp.provider import McpToolProvider
 
-    port = free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-c", SDK_SERVER, str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-    )
-    try:
-        assert wait_for_port(port)
-        with McpClient.http(f"http://127.0.0.1:{port}/mcp", name="files", request_timeout=10) as client:
+    with announced([sys.executable, "-c", SDK_SERVER]) as (url, process):
+        with McpClient.http(url, name="files", request_timeout=10) as client:
             provider = McpToolProvider([client])
             (tool,) = provider.provide()
             process.terminate()
@@ -519,9 +507,6 @@ def test_a_call_to_a_server_that_stopped_says_it_was_not_sent_and_its_tools_are_
             with pytest.raises(McpConnectionError, match=r"^MCP server 'files' went away \(ConnectError: All"):
                 client.list_tools()
             assert provider.provide() == [] and provider.partial
-    finally:
-        process.kill()
-        process.wait(timeout=10)
 
 
 # --- a server that ends its session --------------------------------------------------------

@@ -3,11 +3,10 @@ the local registry is the reference, over the in-process client, stdio and HTTP.
 
 import datetime
 import json
-import subprocess
 import sys
 
 import pytest
-from loopback import free_port, wait_for_port
+from loopback import announced
 
 from toolkit.chat.messages import ToolCall
 from toolkit.chat.scripted import ScriptedModel, call
@@ -46,16 +45,8 @@ def shop_client(request):
         with McpClient.stdio(SERVER[0], SERVER[1:], name="shop") as client:
             yield client
         return
-    port = free_port()
-    process = subprocess.Popen(SERVER + ["--http", "--port", str(port)], stderr=subprocess.PIPE, text=True)
-    try:
-        assert "on http://127.0.0.1:" in process.stderr.readline()
-        assert wait_for_port(port)
-        with McpClient.http(f"http://127.0.0.1:{port}/mcp", name="shop") as client:
-            yield client
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
+    with announced(SERVER + ["--http", "--port", "0"]) as (url, _), McpClient.http(url, name="shop") as client:
+        yield client
 
 
 def test_the_listed_tools_are_the_hand_written_specs_unchanged(shop_client):

@@ -9,6 +9,8 @@ MODE `nan`: lists `t` and `n`, whose schema holds `NaN` — what Python's `json.
 for `float("nan")` by default.
 MODE `float-id`: lists `t` and answers every call under its id as a fraction (`2.0` for `2`), as
 a server keeping numbers as floats (JavaScript's, through a double-typed field) may.
+MODE `error-CODE` (`error--32000`): lists `t` and answers every call with a JSON-RPC error of that
+code, "Server error: database is locked" (-32000 is the usual "Server error" of JSON-RPC libraries).
 """
 
 import json
@@ -44,6 +46,8 @@ for line in sys.stdin:
         send({"id": rid, "result": {"tools": TOOLS}})
     elif method == "tools/call" and MODE == "null-result":
         send({"id": rid, "result": None})
+    elif method == "tools/call" and MODE.startswith("error-"):
+        send({"id": rid, "error": {"code": int(MODE[len("error-") :]), "message": "Server error: database is locked"}})
     elif method == "tools/call" and MODE == "float-id":
         send({"id": float(rid), "result": {"content": [{"type": "text", "text": "ok"}]}})
     elif method == "tools/call":

@@ -1,7 +1,8 @@
 """An MCP server with the schemas and behaviours real servers throw at a client.
 
 Built on the official SDK's low-level `Server`, so every tool list is exactly what we write.
-Run: `python quirky_server.py [--cancel-file PATH] [--http --port P]`, or import `make_server()`
+Run: `python quirky_server.py [--cancel-file PATH] [--http [--port P]]` (over HTTP it says its URL on
+stderr; port 0, any free one, by default), or import `make_server()`
 for the in-process client.
 """
 
@@ -154,13 +155,17 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--cancel-file")
     parser.add_argument("--hang-file")
     parser.add_argument("--http", action="store_true")
-    parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument("--port", type=int, default=0)
     args = parser.parse_args(argv)
     server = make_server(args.cancel_file, hang_file=args.hang_file)
-    if args.http:
+    if args.http:  # bound here, then announced on stderr: port 0 (any free one) is told (`loopback.announced`)
+        import socket
+
         import uvicorn
 
-        uvicorn.run(server.streamable_http_app(), host="127.0.0.1", port=args.port, log_level="warning")
+        sock = socket.create_server(("127.0.0.1", args.port))
+        print(f"quirky on http://127.0.0.1:{sock.getsockname()[1]}/mcp", file=sys.stderr, flush=True)
+        uvicorn.Server(uvicorn.Config(server.streamable_http_app(), log_level="warning")).run(sockets=[sock])
     else:
         from mcp.server.stdio import stdio_server
 

@@ -870,7 +870,7 @@ def check_base_url(url: str) -> str:
         raise ConfigurationError(
             f"ChatClient: base_url {mask_url(url)!r} has port {parsed.port}; a port is 1-65535 (check LLM_BASE_URL)"
         )
-    unreadable = _host_problem(parsed.host)
+    unreadable = host_problem(parsed.host)
     if unreadable:
         raise ConfigurationError(
             f"ChatClient: base_url {mask_url(url)!r} has a host name that cannot be looked up {unreadable}; use one "
@@ -879,7 +879,7 @@ def check_base_url(url: str) -> str:
     return url
 
 
-def _host_problem(host: str) -> str | None:
+def host_problem(host: str) -> str | None:
     """Why the socket cannot look `host` up, with the rule it breaks (a space, which httpx writes as
     %20; a part of more than 63 characters, or an empty one: `gw..example.com`, as its IDNA encoding
     says), or None. The socket raised the last as a bare `UnicodeError` at the first request, past

@@ -5,8 +5,9 @@ whole number, at least 1), `seconds` (a finite number, at least 0), `positive_se
 number above 0), `host` (a name or address to listen on, never blank: an empty host listens on
 every interface), `text_file` (an input file that exists and is UTF-8 text of at most the cases'
 cap; a pipe such as `<(command)` is left for the command to read once), `command_line` (a
-shell-quoted command whose quotes close, naming a command), `mcp_url` and `base_url` (an http(s)
-URL with a host and a valid port, named masked when it is not), `api_key` (printable ASCII, never
+shell-quoted command whose quotes close, naming a command), `mcp_url` (`McpClient`'s own rule and
+words: `toolkit.mcp.client.url_problem`) and `base_url` (an http(s) URL with a host and a valid port),
+each named masked when it is not right, `api_key` (printable ASCII, never
 shown), `out_file` (a file that can be written: checked before a long run, not after it; a FIFO or
 device only for permission, unopened; `-` for standard output, and `is_stdout` says whether a file
 is it) and `whole` (a whole number within given bounds, for a subcommand's own type). Each
@@ -219,12 +220,16 @@ def command_line(text: str) -> str:
 
 
 def mcp_url(text: str) -> str:
-    """A streamable-HTTP MCP endpoint (`http_url`)."""
-    return http_url(
-        text,
-        "give the server's endpoint, e.g. http://127.0.0.1:8765/mcp (a command that starts a server is --mcp-stdio)",
-        "http://127.0.0.1:8765/mcp",
-    )
+    """A streamable-HTTP MCP endpoint, checked by `McpClient`'s own rule (`toolkit.mcp.client.url_problem`),
+    said in its words, the URL's credentials masked: the flag took URLs the client then refused."""
+    from toolkit.mcp.client import shown_url, url_problem
+
+    if problem := url_problem(text):
+        raise argparse.ArgumentTypeError(
+            f"{shown_url(text)!r}: the URL{problem}; give the server's endpoint, e.g. http://127.0.0.1:8765/mcp "
+            "(a command that starts a server is --mcp-stdio)"
+        )
+    return text
 
 
 def base_url(text: str) -> str:

@@ -12,13 +12,15 @@ server, as the SDK spells them:
 A stdio server is named after its command line, with the secrets it was given masked
 (`--token ***`, `--api-key=***`, a URL's password); neither those nor the values of its
 secret-named `env` variables (`GITHUB_TOKEN`) show in an error, the server's stderr quoted in
-one included; `mask(text)` masks them in any other text (`McpToolProvider` masks what a tool
+one included, where a key of a well-known format the server wrote of its own (`sk-…`, `ghp_…`,
+read from its config) is masked too; `mask(text)` masks the given ones in any other text (`McpToolProvider` masks what a tool
 answers with it). An HTTP server's URL is shown masked (`http://me:***@host/mcp?token=***`), in
 the log lines of the SDK and of httpx2 as well.
 
 It connects on first use (or `connect()`), lists tools through a cache (a tool the SDK cannot
 read, say one with no `inputSchema`, costs that tool alone: it goes into `unreadable`, with the
-reason), and calls a tool with a deadline: when it passes, the SDK sends the
+reason), and calls a tool with a deadline for the whole call (the SDK's is per round: a server
+asking for more input round after round held it for ten): when it passes, the SDK sends the
 `notifications/cancelled` message so the server stops working. The cache is emptied by
 `evict_tool_list_cache()` and, as in LangChain4j's client, by the server's
 `notifications/tools/list_changed`: a server that added or removed tools is listed again at the
@@ -73,8 +75,9 @@ the server wrote such a line, as does a failure to connect (a server that printe
 and exited). The SDK's own log record of either (with a traceback) goes only where the
 application configured logging, never to stderr through logging's last resort.
 
-Leaves out: reconnecting after the server died (make a new client), resources, prompts,
-sampling; turning tools into toolkit `Tool`s (`toolkit.mcp.provider`).
+Leaves out: reconnecting by itself after the server died (`gone` says why; `close()` and use it
+again, or make a new client: `McpToolProvider` closes it when it tries the server again),
+resources, prompts, sampling; turning tools into toolkit `Tool`s (`toolkit.mcp.provider`).
 """
 
 from __future__ import annotations
@@ -89,6 +92,7 @@ import json
 import logging
 import math
 import os
+import re
 import shlex
 import tempfile
 import threading
@@ -120,7 +124,8 @@ from mcp_types import Tool as McpTool
 from mcp_types.methods import parse_server_result
 from pydantic import ValidationError
 
-from toolkit.chat.masking import MASK, mask_url, mask_url_in, mask_urls_in_logs, url_secrets
+from toolkit.chat.client import host_problem
+from toolkit.chat.masking import MASK, mask_tokens, mask_url, mask_url_in, mask_urls_in_logs, url_secrets
 from toolkit.errors import McpConnectionError, McpError, McpTimeout, ToolDefinitionError
 from toolkit.mcp.http import SESSION_ENDED, http_transport, unreadable_answer
 from toolkit.mcp.ids import ids_checked
@@ -340,6 +345,12 @@ class McpClient:
             "if still running); a server should exit when its stdin closes"
         )
 
+    @property
+    def gone(self) -> str:
+        """Why the open connection is known to be gone ("" while it is not, or none is open): no
+        request is sent on it. `close()` and use the client again to connect anew."""
+        return (self._gone or self._closed) if self._client is not None else ""
+
     def __enter__(self) -> McpClient:
         return self.connect()
 
@@ -417,10 +428,10 @@ class McpClient:
             if server.encoding_error_handler == "strict":  # a byte that is not UTF-8 stopped reading: every call hung
                 server = server.model_copy(update={"encoding_error_handler": "replace"})
             transport = _surrogates_read(stdio_client(server, errlog=self._stderr))
-            return ids_checked(transport, self._broke_protocol, self._transport_ended, self._hide)
+            return ids_checked(transport, self._broke_protocol, self._transport_ended, self._quoted)
         if isinstance(self.server, str):
             transport = http_transport(self.server, self._refused)
-            return ids_checked(transport, self._broke_protocol, self._transport_ended, self._hide)
+            return ids_checked(transport, self._broke_protocol, self._transport_ended, self._quoted)
         return self.server
 
     def _transport_ended(self) -> None:
@@ -446,7 +457,7 @@ class McpClient:
         if self._stderr is not None:
             self._stderr.flush()
             self._stderr.seek(max(0, self._stderr.seek(0, 2) - 2000))  # the tail only: a chatty server logs much
-            tail = stderr_tail(self._hide(self._stderr.read()))  # masked before it is cut: no half secret shows
+            tail = stderr_tail(self._quoted(self._stderr.read()))  # masked before it is cut: no half secret shows
         # a line it wrote on stdout is often the only clue ("usage: server --port N"), as on a request's timeout
         stray = f"; {self._stray}" if self._stray else ""
         text = f"cannot reach MCP server {self.name!r}: {reason}{stray}" + (f"; its stderr: {tail}" if tail else "")
@@ -456,6 +467,12 @@ class McpClient:
         """`text` with every secret the server was given masked: what its tools answer goes to the
         model, and a server may echo its environment or arguments (`get-env`)."""
         return self._hide(_without_url_secrets(text, self.server))
+
+    def _quoted(self, text: str) -> str:
+        """What the server wrote, to be quoted in an error or a log: the secrets it was given masked
+        (`_hide`), then the keys of a well-known format (`sk-…`, `ghp_…`: `mask_tokens`), which a
+        server may print of its own, read from its config."""
+        return mask_tokens(self._hide(text))
 
     def _hide(self, text: str) -> str:
         """`text` with every secret the server was given masked (an error, its stderr, its name)."""
@@ -476,9 +493,9 @@ class McpClient:
             return
         if _stray_line(message) is not None or _stray_json(message) is not None:
             # a stray print (or JSON log record) answers nothing: the real answer may follow
-            self._stray = _unreadable(message, self._hide)
+            self._stray = _unreadable(message, self._quoted)
             return
-        self._broke_protocol(_unreadable(message, self._hide))
+        self._broke_protocol(_unreadable(message, self._quoted))
 
     def _broke_protocol(self, what: str) -> None:
         """The server sent a message that answers no request it can be matched with (`what` it
@@ -557,14 +574,14 @@ class McpClient:
             _cancel(loop, future)
             raise self._timed_out(timeout) from None
         except MCPError as exc:
-            if exc.code == REQUEST_TIMEOUT:
+            if _sdk_said(exc, REQUEST_TIMEOUT):
                 raise self._timed_out(timeout) from None
-            if exc.code == CONNECTION_CLOSED and self._unsent:  # no request was sent (`_refused`)
+            if _sdk_said(exc, CONNECTION_CLOSED) and self._unsent:  # no request was sent (`_refused`)
                 self._gone = self._gone or self._unsent
                 raise McpConnectionError(
                     f"MCP server {self.name!r} cannot be reached ({self._unsent}); it was not sent"
                 ) from None
-            if exc.code == CONNECTION_CLOSED:
+            if _sdk_said(exc, CONNECTION_CLOSED):
                 raise self._lost(_describe_mcp(exc), ended=self._ended()) from None
             if isinstance(self.server, str) and exc.code == INVALID_REQUEST and exc.message == SESSION_ENDED:
                 raise _SessionEnded(
@@ -572,7 +589,7 @@ class McpClient:
                 ) from None
             if unread := unreadable_answer(exc):
                 raise McpError(self._hide(f"MCP server {self.name!r} broke the protocol: {unread}")) from None
-            raise McpError(self._hide(f"MCP server {self.name!r} answered with an error: {exc}")) from None
+            raise McpError(self._quoted(f"MCP server {self.name!r} answered with an error: {exc}")) from None
         except ValidationError as exc:
             wrong = _first_error(exc, "the result")  # what, not only where
             raise McpError(self._hide(f"MCP server {self.name!r} broke the protocol: {describe(exc)}{wrong}")) from None
@@ -638,7 +655,7 @@ class McpClient:
                 with anyio.fail_after(seconds):
                     return await _list_all(client, unreadable)
             except TimeoutError:
-                raise MCPError(REQUEST_TIMEOUT, "listing tools timed out") from None
+                raise MCPError(REQUEST_TIMEOUT, "Request 'tools/list' timed out") from None  # as the SDK says it
 
         changed = self._tools_changed
         tools, cut_short = self._call(within, timeout=seconds)
@@ -671,9 +688,13 @@ class McpClient:
 
         async def call(client: mcp.Client) -> CallToolResult:
             try:
-                return await client.call_tool(name, arguments, read_timeout_seconds=seconds)
+                with anyio.fail_after(seconds):  # the whole call: the SDK's deadline is per round (an answer
+                    # asking for more input, a re-list after HEADER_MISMATCH each get one of their own)
+                    return await client.call_tool(name, arguments, read_timeout_seconds=seconds)
+            except TimeoutError:
+                raise MCPError(REQUEST_TIMEOUT, "Request 'tools/call' timed out") from None  # as the SDK says it
             except RuntimeError as exc:  # the SDK refused the answer (`refused_answer`)
-                refused = refused_answer(name, exc, self._hide)
+                refused = refused_answer(name, exc, self._quoted)
                 raise McpError(self._hide(f"MCP server {self.name!r} broke the protocol: {refused}")) from None
 
         result: CallToolResult = self._call(call, seconds)
@@ -763,9 +784,9 @@ def check_server(server: Any) -> None:
     not support the asynchronous context manager protocol"), or a str that is no http(s) URL."""
     if isinstance(server, str):
         if server.strip().lower().startswith(("http://", "https://")):
-            if problem := _url_problem(server):
+            if problem := url_problem(server):
                 raise ToolDefinitionError(
-                    f"McpClient({_shown_url(server)!r:.80})",
+                    f"McpClient({shown_url(server)!r:.80})",
                     f"the URL{problem}",
                     "give one like http://127.0.0.1:8000/mcp",
                 )
@@ -785,12 +806,16 @@ def check_server(server: Any) -> None:
         raise ToolDefinitionError(f"McpClient({kind})", f"{kind} is no MCP server to connect to", fix)
 
 
-def _url_problem(url: str) -> str:
-    """What keeps an http(s) `url` from being connected to, said after "the URL" ("" when nothing
-    does): each failed only on connecting, as if the server could not be reached ("OverflowError:
-    connect(): port must be 0-65535"). The parser's words have the URL's secrets masked."""
+def url_problem(url: str) -> str:
+    """What keeps an MCP server's `url` from being connected to, said after "the URL" ("" when
+    nothing does): one rule, in the same words, for `McpClient` and the CLI's `--mcp-http`. Each
+    failed only on connecting, as if the server could not be reached ("OverflowError: connect():
+    port must be 0-65535", "Name or service not known" for a host no name can be). The parser's
+    words have the URL's secrets masked."""
     if url != url.strip():
         return " starts or ends with a space"
+    if not url.lower().startswith(("http://", "https://")):
+        return " does not start with http:// or https://"
     try:
         parsed = httpx2.URL(url)
     except (httpx2.InvalidURL, ValueError) as exc:
@@ -802,12 +827,12 @@ def _url_problem(url: str) -> str:
         return " names no host"
     if parsed.port is not None and not 0 < parsed.port < 65536:
         return f"'s port is {parsed.port}, and a port is 1-65535"
-    if "%" in parsed.host:  # httpx writes a space in a host as %20: no name holds one
-        return "'s host holds a space or a character written as %XX"
+    if unreadable := host_problem(parsed.host):  # a space (written %20), an empty or too long part
+        return f"'s host cannot be looked up {unreadable}"
     return ""
 
 
-def _shown_url(url: str) -> str:
+def shown_url(url: str) -> str:
     """`url` with its credentials masked, and the spaces around it kept (they may be the mistake)."""
     core = url.strip()
     start = url.index(core) if core else 0
@@ -1012,6 +1037,21 @@ def stderr_tail(text: str, most: int = 400) -> str:
         size += len(line) + (3 if len(kept) > 1 else 0)
     shown = " / ".join(reversed(kept))
     return shown if len(shown) <= most else "…" + shown[len(shown) - most + 1 :]
+
+
+_SDK_WORDS = {
+    CONNECTION_CLOSED: re.compile(r"Connection closed|SSE stream (failed: .*|ended without a response)", re.DOTALL),
+    REQUEST_TIMEOUT: re.compile(r"Request '.*' timed out|Timed out after .*", re.DOTALL),
+}
+"""What the SDK says when it raises these codes itself (its dispatchers, its HTTP transport)."""
+
+
+def _sdk_said(exc: MCPError, code: int) -> bool:
+    """Whether `exc` is the SDK's own `code`, -32000 (the connection closed) or -32001 (the request
+    outlived its deadline), and not a server's error answer with that code: JSON-RPC leaves -32000
+    to -32099 to servers, and -32000 is their usual "Server error". Such an answer was read as the
+    connection's end (every later call not sent) or as a timeout, though the server had answered."""
+    return exc.code == code and bool(_SDK_WORDS[code].fullmatch(exc.message))
 
 
 def _describe_mcp(exc: MCPError) -> str:

@@ -29,7 +29,10 @@ Servers are listed at once, each in a thread of its own. A server that cannot be
 does not list its tools within `list_timeout`, is left
 out (`fail_if_one_server_fails=False`, LangChain4j's `failIfOneServerFails` default), logged once, and not asked again
 for `retry_after_s` seconds — a circuit breaker, so a dead server costs one timeout, not one
-per call. After that it is tried again. While a server is left out, `partial` is True. Ctrl-C
+per call. After that it is tried again. A server whose connection went away (it crashed, an
+HTTP server stopped) is connected to anew when it is asked for its tools (a stdio server is
+started again): at once the first time, then once per `retry_after_s` while it stays down, so
+one that comes back is used again without a new client. While a server is left out, `partial` is True. Ctrl-C
 while servers connect or list is not a server's failure: it goes on to the caller at once, and
 no server is left out for it.
 
@@ -62,7 +65,8 @@ An embedded resource that holds text (server-everything's `get-resource-referenc
 of a text type (`text/*`, JSON, XML, YAML…) that is UTF-8, is passed on: a line naming it (its
 URI and MIME type), then its text, which counts towards `max_result_chars` as any other.
 
-Leaves out: resources, prompts and sampling; reconnecting to a server that died; audio,
+Leaves out: resources, prompts and sampling; reconnecting during a run (a call to a server that
+went away says it was not sent; the next `provide()` connects again); audio,
 embedded binary resources (other blobs) and resource links in a result (each is named in the text, a
 resource by its name and URI, a signed URL's secrets masked; none is read or passed on).
 """
@@ -145,6 +149,10 @@ _MAX_NAME = 64
 
 
 def _try_list(client: McpClient, timeout: float) -> list[McpTool] | McpError:
+    """The client's tools, or why not. A connection known to be gone (the server crashed, an HTTP
+    server stopped) is closed first, so the listing connects anew (a stdio server is started again)."""
+    if getattr(client, "gone", ""):  # a stand-in client may have no such attribute
+        client.close()
     try:
         return client.list_tools(timeout=timeout)
     except McpError as exc:

@@ -1,6 +1,9 @@
 """`toolkit.mcp.client`: the credentials of an MCP server's URL, and the secrets a stdio server is
 started with, never show in its name or errors."""
 
+import base64
+import http.server
+import json
 import logging
 import os
 import socket
@@ -9,7 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from loopback import free_port, wait_for_port
+from loopback import free_port, serving, wait_for_port
 
 from toolkit.errors import McpConnectionError, McpError
 from toolkit.mcp.client import McpClient
@@ -34,6 +37,41 @@ def test_an_unreachable_url_server_is_named_without_its_credentials():
     assert text.startswith("cannot reach MCP server 'http://learner:***@127.0.0.1:")
     assert "/mcp?token=***&v=1'" in text
     assert "pw-s3cret-42" not in text and "tok-abcdef-99" not in text
+
+
+class _EchoingAuthorization(http.server.BaseHTTPRequestHandler):
+    """An MCP server behind a password that answers every request with a JSON-RPC error quoting the
+    `Authorization` header it got, as a misconfigured proxy's or a debugging server's error does."""
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+    def do_POST(self) -> None:
+        request = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        said = f"unauthorized: {self.headers.get('Authorization')}"
+        body = json.dumps({"jsonrpc": "2.0", "id": request.get("id"), "error": {"code": -32001, "message": said}})
+        self.send_response(401)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body.encode())
+
+
+def test_a_url_server_echoing_the_basic_credential_of_its_password_shows_it_masked():
+    """httpx2 sends `learner:pw-s3cret-42@` as `Authorization: Basic <base64>`: the password in
+    another spelling, masked in the error as the password itself is."""
+    basic = base64.b64encode(b"learner:pw-s3cret-42").decode()
+    with serving(_EchoingAuthorization) as port:
+        client = McpClient(f"http://learner:pw-s3cret-42@127.0.0.1:{port}/mcp", connect_timeout=30)
+        try:
+            with pytest.raises(McpConnectionError) as raised:
+                client.list_tools()
+        finally:
+            client.close()
+    assert str(raised.value) == (
+        f"cannot reach MCP server 'http://learner:***@127.0.0.1:{port}/mcp': MCPError: unauthorized: Basic ***"
+    )
+    assert basic not in repr(raised.value.__cause__) + repr(raised.value.__context__)
 
 
 def test_a_name_given_explicitly_is_kept():

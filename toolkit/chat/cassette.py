@@ -75,7 +75,7 @@ from toolkit.chat.clock import (
     session_now,
     session_today,
 )
-from toolkit.chat.masking import basic_credential, header_secrets, mask_json, mask_keys, url_secrets
+from toolkit.chat.masking import header_secrets, mask_json, mask_keys, url_secrets
 from toolkit.chat.proxies import EnvironmentTransport
 from toolkit.chat.stream_scrub import scrub_event_stream
 
@@ -119,7 +119,7 @@ def _secrets(request: httpx.Request) -> list[str | None]:
     Azure's `api-key`, an `x-api-key`, ...) and any in its URL (as they are, and as the `Basic`
     credential httpx sends for them)."""
     url = str(request.url)
-    return [*header_secrets(request.headers.multi_items()), *url_secrets(url), basic_credential(url)]
+    return [*header_secrets(request.headers.multi_items()), *url_secrets(url)]
 
 
 def _dump(value: Any) -> str:

@@ -103,7 +103,6 @@ from toolkit.chat.charset import body_encoding
 from toolkit.chat.credit import credit_fix, out_of_credit
 from toolkit.chat.finite import first_non_finite
 from toolkit.chat.masking import (
-    basic_credential,
     mask_json,
     mask_key,
     mask_keys,
@@ -397,8 +396,7 @@ class ChatClient:
         _check_options(model, timeout, retry, sleep)
         self.model = model
         self.retry = retry
-        basic = basic_credential(self.base_url)  # the URL's user info, as httpx sends it: `Basic <base64>`
-        self._secrets = (api_key, *url_secrets(self.base_url), *([basic] if basic else []))
+        self._secrets = (api_key, *url_secrets(self.base_url))  # its `Basic <base64>` form too
         self._unsaid = [secret for secret in self._secrets if len(secret) >= _UNSAID_LENGTH]
         """The secrets masked in what the model is sent (a placeholder key such as "not-needed" is not)."""
         self.shown_url: str = mask_url(self.base_url)

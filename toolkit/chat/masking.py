@@ -119,7 +119,9 @@ def _mask_unparsed(url: str) -> str:
 def url_secrets(url: str) -> list[str]:
     """The secrets embedded in `url`: its password (or lone user token) and secret query values,
     each decoded and, when the URL spells it otherwise (`%2B`, `+` for a space), as written too: a
-    gateway that quotes the request's URL quotes it so."""
+    gateway that quotes the request's URL quotes it so. After the password comes the `Basic`
+    credential an HTTP client sends for the user info (`basic_credential`): a server that echoes
+    its `Authorization` header shows the password so."""
     try:
         parts = urlsplit(url)
     except ValueError:
@@ -130,6 +132,8 @@ def url_secrets(url: str) -> list[str]:
         user, has_password, password = parts.netloc.rsplit("@", 1)[0].partition(":")
         written.append(password if has_password else user)
     found = _spellings(written, unquote)
+    basic = basic_credential(url) if found else None  # no user info to speak of (`https://@gw`): nothing sent
+    found += [basic] if basic else []
     pairs = [pair.partition("=") for pair in parts.query.split("&")] if parts.query else []
     return found + _spellings([v for k, _, v in pairs if secret_param(unquote_plus(k))], unquote_plus)
 

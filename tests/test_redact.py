@@ -578,6 +578,24 @@ def test_a_secret_under_a_pw_name_is_masked_in_json_and_the_environment(monkeypa
     assert scrub("login as shop with Zq8-bare-41 failed") == f"login as shop with {R} failed"
 
 
+def test_a_key_name_written_as_one_word_is_a_secret_name_as_its_split_spelling_is(monkeypatch):
+    """`AppKey`, `app_key` and `APP-KEY` were secret names, and `appkey`, `APPKEY` (Baidu's and many
+    Chinese APIs' query name, `BAIDU_APPKEY`) were not; nor `accesskey`, `secretkey`, `authkey`,
+    `sessionkey`, `masterkey`, `signkey`. Words that only end in "key" stay plain (`monkey`, `hotkey`)."""
+    names = ("appkey", "APPKEY", "BAIDU_APPKEY", "accesskey", "ALIYUN_ACCESSKEY", "secretkey", "authkey")
+    assert [redact.is_secret_name(n) for n in names] == [True] * len(names)
+    more = ("sessionkey", "masterkey", "signkey", "x-appkey")
+    assert [redact.is_secret_name(n) for n in more] == [True] * len(more)
+    plain = ("monkey", "turkey", "hotkey", "hockey", "keyword", "accesskeyid", "appkeyname")
+    assert [redact.is_secret_name(n) for n in plain] == [False] * len(plain)
+    assert scrub("GET https://api.example.com/v1?appkey=Ab12Cd34Ef&q=1 failed") == (
+        f"GET https://api.example.com/v1?appkey={R}&q=1 failed"
+    )
+    assert scrub_json({"authkey": "Zz-998877", "hotkey": "ctrl-k"}) == {"authkey": R, "hotkey": "ctrl-k"}
+    monkeypatch.setenv("TOOLKIT_TEST_BAIDU_APPKEY", "bd-app-55aa77")
+    assert scrub("signed with bd-app-55aa77") == f"signed with {R}"
+
+
 # --- labels in Chinese, Japanese and Korean ----------------------------------------------------
 
 

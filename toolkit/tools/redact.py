@@ -80,7 +80,13 @@ _SECRET_WORDS = frozenset(
     "credentials cookie session sessionid sid signature sig privatekey jwt bearer otp dsn".split()
 )
 _NOT_SECRET_VARIABLES = frozenset({"PWD", "OLDPWD"})
-_SECRET_ENDINGS = ("password", "passwd", "secret", "token", "apikey", "passphrase", "privatekey")
+_SECRET_ENDINGS = (
+    *("password", "passwd", "secret", "token", "apikey", "passphrase", "privatekey"),
+    *("appkey", "accesskey", "secretkey", "authkey", "sessionkey", "masterkey", "signkey", "signingkey"),
+)
+"""What a secret name's letters may end with, written as one word (`dbpassword`, `BAIDU_APPKEY`): the
+"key" of an app, an access, a session... so written is as secret as `app_key` (while `monkey`, `hotkey`
+are no keys at all)."""
 
 _TRACEBACK = "Traceback (most recent call last)"
 _FILE_LINE = re.compile(r'^[^\S\n]*+File "[^"]*", line \d+.*\n?(?:^    .*\n?)?', re.MULTILINE)

@@ -103,6 +103,7 @@ from toolkit.chat.charset import body_encoding
 from toolkit.chat.credit import credit_fix, out_of_credit
 from toolkit.chat.finite import first_non_finite
 from toolkit.chat.masking import (
+    HTTPX_LOGGERS,
     mask_json,
     mask_key,
     mask_keys,
@@ -152,7 +153,7 @@ from toolkit.errors import (
 from toolkit.tools import redact
 from toolkit.unicode import cut, well_formed
 
-mask_urls_in_logs("httpx")  # httpx logs each request's URL at INFO: the base URL's password and `?api-key=` too
+mask_urls_in_logs(*HTTPX_LOGGERS)  # httpx logs each request's URL at INFO (`?api-key=` too), httpcore headers
 
 
 MAX_REPLY_BYTES = 64 << 20

@@ -11,7 +11,9 @@ client and the cassette mask as well.
 may echo it ("Incorrect API key provided: sk-…") — with `***` plus its last four characters
 when the key is long enough to keep them unguessable (as OpenAI's own messages do).
 `mask_urls_in_logs(*names)` does to the log records of the HTTP libraries the package drives
-what `mask_url` does to a URL: httpx logs every request's URL at INFO, password and query and all.
+what `mask_url` does to a URL (httpx logs every request's URL at INFO, password and query and
+all), and masks the secrets in the rest (`redact.scrub_secrets`: httpcore's DEBUG records hold a
+response's headers, the MCP SDK's the messages it sends and reads).
 
 `mask_tokens(text)` hides the tokens of a well-known format (`toolkit.tools.token_formats`) in an
 error's text: a relay passing its provider's error on may quote its own key for the provider,
@@ -32,7 +34,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 from urllib.parse import parse_qsl, unquote, unquote_plus, urlencode, urlsplit, urlunsplit
 
-from toolkit.tools.redact import REDACTED, is_secret_name
+from toolkit.tools.redact import REDACTED, is_secret_name, scrub_secrets
 from toolkit.tools.token_formats import KNOWN_TOKENS, may_hold_token
 
 MASK = "***"
@@ -79,22 +81,44 @@ _URL = re.compile(r"\b[A-Za-z][\w+.-]*://[^\s\"'<>]+")
 
 
 class _MaskedUrls(logging.Filter):
-    """A log record with every URL in its message shown as `mask_url` shows it."""
+    """A log record with every URL in its message shown as `mask_url` shows it, and the secrets in
+    the rest of it masked (`redact.scrub_secrets`): httpcore logs a response's headers at DEBUG, the
+    MCP SDK every message it sends or reads (tool arguments and results as they are)."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         message = record.getMessage()
-        masked = _URL.sub(lambda match: mask_url(match.group(0)), message) if "://" in message else message
+        masked = masked_log_message(message)
         if masked != message:
             record.msg, record.args = masked, ()
         return True
 
 
+def masked_log_message(message: str) -> str:
+    """`message` with each URL shown as `mask_url` shows it and the text between them through
+    `redact.scrub_secrets` (which would write a URL's user info as `[REDACTED]@`, not `user:***@`)."""
+    if "://" not in message:
+        return scrub_secrets(message)
+    pieces, end = [], 0
+    for match in _URL.finditer(message):
+        pieces += [scrub_secrets(message[end : match.start()]), mask_url(match.group(0))]
+        end = match.end()
+    return "".join([*pieces, scrub_secrets(message[end:])])
+
+
 _MASKED_URLS = _MaskedUrls()
+HTTPX_LOGGERS = (
+    "httpx",
+    *(f"httpcore.{part}" for part in ("connection", "http11", "http2", "proxy", "socks")),
+)
+"""The loggers of httpx and the httpcore under it (each of its modules logs under its own name)."""
+HTTPX2_LOGGERS = ("httpx2", *(name.replace("httpcore", "httpcore2") for name in HTTPX_LOGGERS[1:]))
+"""The same for httpx2, which the MCP SDK's HTTP client is."""
 
 
 def mask_urls_in_logs(*names: str) -> None:
-    """Mask the URLs in every record the loggers `names` log (each given the filter once). A
-    logger's filter sees only the records logged on it, so each is named: `httpx`, `httpx2`, ..."""
+    """Mask the URLs and secrets in every record the loggers `names` log (each given the filter
+    once). A logger's filter sees only the records logged on it, so each is named: `httpx`,
+    `httpcore.http11`, `httpx2`, ..."""
     for name in names:
         logger = logging.getLogger(name)
         if _MASKED_URLS not in logger.filters:

@@ -120,7 +120,7 @@ from mcp_types import Tool as McpTool
 from mcp_types.methods import parse_server_result
 from pydantic import ValidationError
 
-from toolkit.chat.masking import MASK, mask_url, mask_url_in, mask_urls_in_logs, url_secrets
+from toolkit.chat.masking import HTTPX2_LOGGERS, MASK, mask_url, mask_url_in, mask_urls_in_logs, url_secrets
 from toolkit.errors import McpConnectionError, McpError, McpTimeout, ToolDefinitionError
 from toolkit.mcp.http import SESSION_ENDED, http_transport, unreadable_answer
 from toolkit.mcp.ids import ids_checked
@@ -143,9 +143,10 @@ MCP does not have), with a traceback; with no handler anywhere, logging's last r
 print it on stderr. This client reports the problems that matter itself (`_on_message`; a bad
 notification changes no call), so the SDK's records go only where the application configured
 logging."""
-mask_urls_in_logs("httpx2", "mcp.client.streamable_http")
-"""httpx2 logs each request's URL (INFO), the SDK the URL it connects to (DEBUG): a server URL's
-password and `?token=` value are masked there as in this client's own errors."""
+mask_urls_in_logs(*HTTPX2_LOGGERS, "mcp.client.streamable_http", "mcp.client.sse", "mcp.client.stdio", "client")
+"""httpx2 logs each request's URL (INFO), the SDK the URL it connects to and every message it sends
+or reads (DEBUG): a server URL's password and `?token=` value are masked there as in this client's
+own errors, and the secrets in a message's arguments or results as the trace masks them."""
 
 
 class McpConnectionLost(McpConnectionError):

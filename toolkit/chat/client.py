@@ -50,7 +50,8 @@ any credentials in the base URL) never appear in an exchange, an error text or `
 even when the gateway echoes the key back (`toolkit.chat.masking`); nor on an error's exception
 chain (the httpx exception kept as `__cause__` carries a copy of its request with the key
 masked); nor in the messages sent to the model, should a tool's result or the learner quote it
-(keys of 16 characters or more).
+(keys of 16 characters or more); nor, those keys, in a reply the gateway wrote them into, whole or
+streamed, even split over two chunks (`toolkit.chat.stream_scrub`).
 
 A gateway on this machine (`127.0.0.1`, `localhost`, `[::1]`) is asked directly, whatever
 `HTTP_PROXY` / `ALL_PROXY` say (`toolkit.chat.proxies`): a company proxy would get the key in clear
@@ -139,7 +140,7 @@ from toolkit.chat.sse import (
     reported_error,
     sse_lines,
 )
-from toolkit.chat.stream_scrub import scrub_event_stream
+from toolkit.chat.stream_scrub import HeldEcho, scrub_event_stream, unechoed_response
 from toolkit.chat.tool_refusal import names_tools
 from toolkit.errors import (
     BadResponseError,
@@ -533,6 +534,7 @@ class ChatClient:
                     self._plain_instead_of_stream(body, response, attempt, text + broke_off)
                 whole = list(sse_lines([text]))
             assembler, recorded, broke = StreamAssembler(), False, None
+            echo = HeldEcho(self._unsaid)  # a piece echoing the key given masked, even split over two
             lines: list[str] = []
             try:
                 received = iter(whole) if whole is not None else sse_lines(response.iter_text())
@@ -542,8 +544,9 @@ class ChatClient:
                         self._plain_instead_of_stream(body, response, attempt, "\n".join([line, *received]))
                     lines.append(line)
                     for event in assembler.feed_line(line):
-                        state.yielded = True
-                        yield event
+                        for shown in echo.feed(event):
+                            state.yielded = True
+                            yield shown
                 if cut is not None:  # the events labelled JSON broke off: as a stream that breaks
                     raise cut
             except httpx.TransportError as exc:
@@ -571,7 +574,8 @@ class ChatClient:
             except TransientError as exc:  # an overload the stream said instead of a reply (`said_instead`)
                 exc.attempts = attempt
                 raise
-            yield StreamDone(done)
+            yield from echo.flush()
+            yield StreamDone(unechoed_response(done, self._unsaid))
 
     def _broke(self, exc: httpx.TransportError) -> str:
         """Why a stream stopped arriving, for `TruncatedStreamError`'s text."""
@@ -1018,8 +1022,8 @@ class _Attempts:
         while True:
             try:
                 self.response = self.client._attempt(self.body, self.stream, attempt)
-                if self.parse is not None:
-                    self.parsed = self.parse(self.response.text)
+                if self.parse is not None:  # a reply echoing the key gives it masked (`toolkit.chat.stream_scrub`)
+                    self.parsed = self.parse(mask_keys(self.response.text, self.client._unsaid))
                 return self.response, attempt
             except CallerError as exc:  # asked again at once (no wait, the same attempt) without a field it refused
                 if not self.client._without_refused(self.body, exc):

@@ -15,17 +15,29 @@ object, or JSON nested past the parser's depth) is kept as it is, for the caller
 scrubbing. A line ends at CR, LF or CRLF only, as the client reads the stream
 (`toolkit.chat.sse.sse_lines`): a U+2028 inside a chunk's text does not cut the chunk.
 
+A reply may also echo the client's own key (an echo server, a relay quoting the request, a
+debugging proxy), which memory, the trace and the views would show: they do not know it
+(`toolkit.tools.redact` masks known formats and labels, not a key of another shape). `ChatClient`
+masks its secrets in a reply's body before reading it (`masking.mask_keys`) and, in a stream, in
+each piece it yields (`HeldEcho`): a piece ending with the start of a secret is held until the
+next shows whether the secret follows, so a key split over two chunks is in no piece the caller
+sees; the assembled reply holds them masked too (`unechoed_response`). Secrets shorter than the
+client's `_UNSAID_LENGTH` are not looked for (a placeholder key such as "not-needed" is a word).
+
 Leaves out: content sent as a list of parts (left to the line-by-line scrubbing) and a chunk
-written over several `data:` lines of one event (each line is read alone, as it came).
+written over several `data:` lines of one event (each line is read alone, as it came); holding
+back a tool call's argument pieces for a secret (each is masked alone, the assembled arguments whole).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
-from toolkit.chat.sse import kept_lines
+from toolkit.chat.masking import mask_keys
+from toolkit.chat.messages import ChatResponse
+from toolkit.chat.sse import StreamEvent, TextDelta, ToolCallDelta, kept_lines
 from toolkit.tools.redact_stream import StreamScrubber
 
 _TEXT_FIELDS = ("content", "reasoning_content", "refusal")
@@ -109,3 +121,63 @@ def _streamed(chunk: dict[str, Any]) -> Iterator[tuple[tuple[Any, ...], Place]]:
 def _hashable(value: Any) -> Any:
     """An index as a key: as it came when it can be one (`0`, `"0"`, None), else its JSON text."""
     return value if isinstance(value, str | int | float | bool) or value is None else json.dumps(value)
+
+
+class HeldEcho:
+    """The events of one stream with `secrets` masked in their text, a piece's end that may be a
+    secret's start held back until the next piece (`feed`), and given out at the end (`flush`)."""
+
+    def __init__(self, secrets: Sequence[str]) -> None:
+        self.secrets = list(secrets)
+        self.held = ""
+
+    def feed(self, event: StreamEvent) -> list[StreamEvent]:
+        """What to yield for `event`: its text masked, less what is held; before any other event,
+        the text held so far."""
+        if not self.secrets:
+            return [event]
+        if isinstance(event, TextDelta):
+            text = mask_keys(self.held + event.text, self.secrets)
+            cut = min((_start_held(text, secret) for secret in self.secrets), default=len(text))
+            self.held = text[cut:]
+            return [TextDelta(text[:cut])] if cut else []
+        if isinstance(event, ToolCallDelta) and event.arguments:
+            event = ToolCallDelta(event.index, event.id, event.name, mask_keys(event.arguments, self.secrets))
+        return [*self.flush(), event]
+
+    def flush(self) -> list[StreamEvent]:
+        """The text still held (it was no secret's start after all), as one piece."""
+        held, self.held = self.held, ""
+        return [TextDelta(held)] if held else []
+
+
+def _start_held(text: str, secret: str) -> int:
+    """Where the longest end of `text` that is a proper start of `secret` begins (`len(text)` if none)."""
+    first = max(len(text) - len(secret) + 1, 0)
+    at = text.find(secret[0], first)
+    while at != -1:
+        if secret.startswith(text[at:]):
+            return at
+        at = text.find(secret[0], at + 1)
+    return len(text)
+
+
+def unechoed_response(response: ChatResponse, secrets: Sequence[str]) -> ChatResponse:
+    """`response` with `secrets` masked in its text, refusal and tool calls' arguments (itself
+    when none holds one)."""
+    message = response.message
+    texts = [message.content or "", message.refusal or "", *(call.arguments for call in message.tool_calls)]
+    joined = "\n".join(texts)
+    if not secrets or mask_keys(joined, secrets) == joined:
+        return response
+    calls = tuple(
+        call.model_copy(update={"arguments": mask_keys(call.arguments, secrets)}) for call in message.tool_calls
+    )
+    masked = message.model_copy(
+        update={
+            "content": None if message.content is None else mask_keys(message.content, secrets),
+            "refusal": None if message.refusal is None else mask_keys(message.refusal, secrets),
+            "tool_calls": calls,
+        }
+    )
+    return response.model_copy(update={"message": masked})

@@ -103,6 +103,27 @@ def test_a_stdio_server_s_secret_args_and_env_never_show_in_its_name_errors_or_l
         assert secret not in caplog.text
 
 
+SAYS_ITS_VALUES = "import sys; print('using', [a.split()[-1].split('=')[-1] for a in sys.argv[2::2]], file=sys.stderr)"
+
+
+def test_a_stdio_server_given_a_header_or_setting_holding_a_secret_never_shows_its_value():
+    """`npx mcp-remote URL --header "Authorization: Bearer <token>"` is how a remote server is reached
+    over stdio: the whole argument was the secret, so the server's stderr quoting the token alone (as
+    mcp-remote logs it) showed it. The secrets of an argument are the values `scrub` masks in it."""
+    given = ["Authorization: Bearer zzTop998877", "X-Api-Key: abcdef123456", "token=tok-in-config-77"]
+    args = ["-c", SAYS_ITS_VALUES, *(word for value in given for word in ("--header", value))]
+    client = McpClient.stdio(sys.executable, args, connect_timeout=30)
+    shown = (
+        f"{Path(sys.executable).name} -c {SAYS_ITS_VALUES} --header Authorization: Bearer *** --header X-Api-Key: ***"
+    )
+    assert client.name == shown + " --header token=***"
+    with pytest.raises(McpConnectionError) as raised:
+        client.list_tools()
+    assert str(raised.value).endswith("MCPError: Connection closed; its stderr: using ['***', '***', '***']")
+    for secret in ("zzTop998877", "abcdef123456", "tok-in-config-77"):
+        assert secret not in str(raised.value)
+
+
 def test_the_sdk_s_and_httpx2_s_log_lines_never_hold_an_http_server_s_url_secrets(caplog):
     """The SDK logs the URL it connects to at DEBUG and httpx2 each request's URL at INFO, as given:
     the user info's password and a `?token=` value were in a learner's log. Shown as `mask_url`

@@ -596,6 +596,18 @@ def test_a_key_name_written_as_one_word_is_a_secret_name_as_its_split_spelling_i
     assert scrub("signed with bd-app-55aa77") == f"signed with {R}"
 
 
+def test_secrets_in_are_the_pieces_scrub_masks():
+    """What a text carries that is secret, as pieces (a server's argument `Authorization: Bearer x`
+    holds the secret `x`, which the server may quote alone)."""
+    assert redact.secrets_in("Authorization: Bearer zzTop998877") == ["zzTop998877"]
+    assert redact.secrets_in("user=ann password=pw-1 token=tk-2 end") == ["pw-1", "tk-2"]
+    assert redact.secrets_in("nothing secret here") == []
+    assert redact.secrets_in(f"an image data:image/png;base64,{'A' * 40} and token=tk-2") == [
+        f"an image data:image/png;base64,{'A' * 40} and token=tk-2"
+    ]  # changed beyond its secrets: the whole text
+    assert redact.secrets_in("DB_PASS=a&b") == ["a&b"]
+
+
 # --- labels in Chinese, Japanese and Korean ----------------------------------------------------
 
 

@@ -126,7 +126,7 @@ from toolkit.mcp.http import SESSION_ENDED, http_transport, unreadable_answer
 from toolkit.mcp.ids import ids_checked
 from toolkit.mcp.schema import json_type
 from toolkit.tools.decorator import a_or_an
-from toolkit.tools.redact import REDACTED, is_secret_name, is_secret_variable, scrub
+from toolkit.tools.redact import is_secret_name, is_secret_variable, secrets_in
 from toolkit.unicode import cut
 
 MAX_PAGES = 100
@@ -1236,8 +1236,9 @@ def _default_name(server: Any) -> str:
 
 def _server_secrets(server: Any) -> list[str]:
     """The secrets a server is started or reached with, longest first: a URL's credentials; for
-    a command, the value of an option named like a secret (`--token abc`, `--api-key=abc`), an
-    argument `scrub` finds a secret in (`sk-…`, `DB_PASS=…`, `postgres://user:pw@…`), and the
+    a command, the value of an option named like a secret (`--token abc`, `--api-key=abc`), the
+    secrets `scrub` finds in an argument (`sk-…`, `DB_PASS=…`'s value, `Authorization: Bearer x`'s
+    `x`, which the server may quote alone; `postgres://user:pw@…`'s password), and the
     `env` values of secret-named variables (`GITHUB_TOKEN`) and of URLs' credentials."""
     if isinstance(server, str):
         return sorted(set(url_secrets(server)), key=len, reverse=True)
@@ -1251,8 +1252,8 @@ def _server_secrets(server: Any) -> list[str]:
             found.append(arg)
         elif equals and option.startswith("-") and is_secret_name(option.lstrip("-")):
             found.append(value)
-        elif REDACTED in scrub(arg):  # a URL's password alone, so the name still says which host
-            found += (url_secrets(value or arg) if "://" in arg else []) or [arg]
+        elif pieces := secrets_in(arg):  # a URL's password alone, so the name still says which host; else
+            found += (url_secrets(value or arg) if "://" in arg else []) or pieces  # what scrub masks (`Bearer x`: x)
     for key, value in (server.env or {}).items():
         found += [value] if is_secret_variable(key) else url_secrets(value) if "://" in value else []
     return sorted({s for s in found if len(s) >= 4}, key=len, reverse=True)

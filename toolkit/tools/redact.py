@@ -244,6 +244,35 @@ def scrub_secrets(text: str) -> str:
     return _without_secrets(text)[0]
 
 
+def secrets_in(text: str) -> list[str]:
+    """The pieces of `text` that `scrub_secrets` writes `[REDACTED]` in place of, in order (`[]`
+    when it masks nothing): `Authorization: Bearer x` holds the secret `x`, which a program given
+    that text may quote alone. The whole text when the pieces cannot be told apart (it changed
+    beyond them: a data URL elided, two values masked side by side)."""
+    masked = scrub_secrets(text)
+    if masked == text:
+        return []
+    first, *kept = masked.split(REDACTED)
+    if not text.startswith(first):
+        return [text]
+    pieces, at = [], len(first)
+    for number, literal in enumerate(kept, 1):
+        end = _piece_end(text, literal, at, last=number == len(kept))
+        if end <= at:
+            return [text]
+        pieces.append(text[at:end])
+        at = end + len(literal)
+    return pieces
+
+
+def _piece_end(text: str, literal: str, at: int, last: bool) -> int:
+    """Where a masked piece that starts at `at` ends: before `literal`, the text kept after it (the
+    text's end for the last), or -1 when `literal` is not there."""
+    if last:
+        return len(text) - len(literal) if text.endswith(literal) else -1
+    return text.find(literal, at + 1) if literal else -1
+
+
 def _without_secrets(text: str) -> tuple[str, str]:
     """`scrub`'s steps before the paths: the text without its secrets, and its `_folded` form
     read before them (which `_paths` reads too)."""

@@ -124,6 +124,17 @@ def test_a_stdio_server_given_a_header_or_setting_holding_a_secret_never_shows_i
         assert secret not in str(raised.value)
 
 
+def test_a_stdio_server_given_an_env_value_holding_a_secret_never_shows_it():
+    """An `env` variable whose name says nothing (`MCP_HEADERS`) may hold a header with a token:
+    its secrets, as `scrub` finds them, are masked too."""
+    code = "import os, sys; print('headers', os.environ['MCP_HEADERS'].split()[-1], file=sys.stderr)"
+    env = {"MCP_HEADERS": "Authorization: Bearer envTok556677", "PATH": os.environ.get("PATH", "")}
+    client = McpClient.stdio(sys.executable, ["-c", code], env=env, connect_timeout=30)
+    with pytest.raises(McpConnectionError) as raised:
+        client.list_tools()
+    assert str(raised.value).endswith("MCPError: Connection closed; its stderr: headers ***")
+
+
 def test_the_sdk_s_and_httpx2_s_log_lines_never_hold_an_http_server_s_url_secrets(caplog):
     """The SDK logs the URL it connects to at DEBUG and httpx2 each request's URL at INFO, as given:
     the user info's password and a `?token=` value were in a learner's log. Shown as `mask_url`

@@ -1239,7 +1239,8 @@ def _server_secrets(server: Any) -> list[str]:
     a command, the value of an option named like a secret (`--token abc`, `--api-key=abc`), the
     secrets `scrub` finds in an argument (`sk-…`, `DB_PASS=…`'s value, `Authorization: Bearer x`'s
     `x`, which the server may quote alone; `postgres://user:pw@…`'s password), and the
-    `env` values of secret-named variables (`GITHUB_TOKEN`) and of URLs' credentials."""
+    `env` values of secret-named variables (`GITHUB_TOKEN`), of URLs' credentials and of what `scrub`
+    finds in any other (`MCP_HEADERS=Authorization: Bearer x`)."""
     if isinstance(server, str):
         return sorted(set(url_secrets(server)), key=len, reverse=True)
     if not isinstance(server, mcp.StdioServerParameters):
@@ -1255,7 +1256,9 @@ def _server_secrets(server: Any) -> list[str]:
         elif pieces := secrets_in(arg):  # a URL's password alone, so the name still says which host; else
             found += (url_secrets(value or arg) if "://" in arg else []) or pieces  # what scrub masks (`Bearer x`: x)
     for key, value in (server.env or {}).items():
-        found += [value] if is_secret_variable(key) else url_secrets(value) if "://" in value else []
+        found += (
+            [value] if is_secret_variable(key) else (url_secrets(value) if "://" in value else []) or secrets_in(value)
+        )
     return sorted({s for s in found if len(s) >= 4}, key=len, reverse=True)
 
 

@@ -120,3 +120,27 @@ def test_held_echo_gives_out_what_turned_out_to_be_no_secret_in_order():
     assert echo.feed(TextDelta("s")) == []
     assert echo.flush() == [TextDelta("s")] and echo.flush() == []
     assert HeldEcho([]).feed(TextDelta(f"no secrets: {secret}")) == [TextDelta(f"no secrets: {secret}")]
+
+
+def test_the_clients_own_key_in_two_pieces_is_recorded_in_neither(tmp_path):
+    """A key of no known format (a local gateway's) that the gateway streamed back in two chunks was
+    masked only where it stood whole: the exchange and the cassette held both pieces. Each
+    streamed text holds a piece's end that may start one of the request's secrets until the next
+    piece shows (`scrub_event_stream(text, secrets)`), as the client does for what it yields."""
+    key = "gwkey-local-0123456789abcdefXYZ"
+    text = f"your key {key} ok"
+    for at in range(1, len(text)):
+        body = event_stream({"content": text[:at]}, {"content": text[at:]})
+        scrubbed = scrub_event_stream(body, [key])
+        assert parts_of(key, scrubbed) == [], at
+        assert streamed_text(scrubbed) == "your key ***fXYZ ok", at
+    body = event_stream({"content": text[:15]}, {"content": text[15:]})
+    path = tmp_path / "cassette.jsonl"
+    answer = httpx.MockTransport(
+        lambda request: httpx.Response(200, text=body, headers={"content-type": "text/event-stream"})
+    )
+    client = ChatClient("http://gw.test/v1", key, "m", transport=RecordingTransport(path, answer))
+    list(client.stream([UserMessage(content="hi")]))
+    recorded = json.loads(path.read_text())["response"]["body"]
+    for kept in (client.exchanges[-1].response_text, recorded):
+        assert parts_of(key, kept) == [] and streamed_text(kept) == "your key ***fXYZ ok"

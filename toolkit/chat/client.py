@@ -566,7 +566,7 @@ class ChatClient:
                 raise
             finally:
                 if not recorded:
-                    self._record(body, response.status_code, scrub_event_stream(self.scrub("\n".join(lines))), attempt)
+                    self._record(body, response.status_code, self._stream_text(lines), attempt)
             if broke is None and not assembler.done:
                 _check_event_stream(lines, response.status_code, self.scrub)
             try:
@@ -576,6 +576,10 @@ class ChatClient:
                 raise
             yield from echo.flush()
             yield StreamDone(unechoed_response(done, self._unsaid))
+
+    def _stream_text(self, lines: list[str]) -> str:
+        """A stream's lines as its exchange records them: the secrets masked, across chunks too."""
+        return scrub_event_stream(self.scrub("\n".join(lines)), self._secrets)
 
     def _broke(self, exc: httpx.TransportError) -> str:
         """Why a stream stopped arriving, for `TruncatedStreamError`'s text."""

@@ -53,7 +53,7 @@ def secret_param(name: str) -> bool:
 
 _USERINFO = re.compile(r"(?<=://)([^/?#]*)@")
 """The user info of a URL that `urlsplit` refuses (a bad port, an unclosed `[`)."""
-_MIN_KEY = 4
+MIN_KEY = 4
 """Shorter "keys" (``x``, ``k``) are placeholders; replacing them would mangle every text."""
 
 
@@ -188,7 +188,7 @@ def basic_credential(url: str) -> str | None:
 def mask_key(text: str, key: str | None) -> str:
     """`text` with every occurrence of `key` masked (texts without it come back unchanged), as
     written and as a JSON body may escape it (`json_spellings`)."""
-    if not key or len(key) < _MIN_KEY:
+    if not key or len(key) < MIN_KEY:
         return text
     if key in text:
         text = text.replace(key, masked_key(key))
@@ -229,7 +229,7 @@ def mask_keys(text: str, keys: Iterable[str | None]) -> str:
 def mask_json(value: Any, keys: Iterable[str | None]) -> Any:
     """`value` (parsed JSON) with every `keys` occurrence masked in every string, object keys
     included: a conversation may quote a key (a gateway echoed it, a learner pasted it)."""
-    usable = [k for k in keys if k and len(k) >= _MIN_KEY]
+    usable = [k for k in keys if k and len(k) >= MIN_KEY]
     return _masked_json(value, usable) if usable else value
 
 

@@ -543,7 +543,7 @@ class ChatClient:
                         recorded = True  # the rest is read from the same lines: the body streams only once
                         self._plain_instead_of_stream(body, response, attempt, "\n".join([line, *received]))
                     lines.append(line)
-                    for event in assembler.feed_line(line):
+                    for event in assembler.feed_line(mask_keys(line, self._unsaid)):  # masked before an error cuts it
                         for shown in echo.feed(event):
                             state.yielded = True
                             yield shown
@@ -711,7 +711,7 @@ class ChatClient:
         else:  # server-sent events are UTF-8 whatever the label says (and so is the JSON some send instead)
             _read_as(response, "utf-8")
         with self._masked():
-            triage_status(response, attempt)
+            triage_status(response, attempt, self._shown)
         return response
 
     def _broke_off(self, status: int, exc: httpx.TransportError, attempt: int) -> TransientError:
@@ -744,9 +744,14 @@ class ChatClient:
         try:
             yield
         except ModelCallError as exc:
-            exc.args = (mask_tokens(self.scrub(str(exc))),)
-            exc.body = mask_tokens(self.scrub(exc.body or ""))
+            exc.args = (self._shown(str(exc)),)
+            exc.body = self._shown(exc.body or "")
             raise
+
+    def _shown(self, text: str) -> str:
+        """`text` as an error may show it: the key and the URL's secrets masked (`scrub`), and tokens
+        of a well-known format (`mask_tokens`)."""
+        return mask_tokens(self.scrub(text))
 
     def _forget_key(self, exc: httpx.HTTPError) -> None:
         """`exc` (about to become an error's `__cause__`) without the key: its request is replaced
@@ -1161,12 +1166,14 @@ def _undecodable(exc: httpx.DecodingError, status: int | None = None) -> BadResp
     return BadResponseError(f"the response body cannot be decoded: {_one_line(str(exc))}", status=status)
 
 
-def triage_status(response: httpx.Response, attempt: int = 1) -> None:
-    """Raise the right error for a non-2xx response; return quietly for 2xx."""
+def triage_status(response: httpx.Response, attempt: int = 1, mask: Callable[[str], str] = str) -> None:
+    """Raise the right error for a non-2xx response; return quietly for 2xx. What the error quotes of
+    the body is `mask`ed before it is cut (`ChatClient` masks its secrets: a key echoed across a cut
+    would show its head)."""
     status = response.status_code
     if status < 300:
         return
-    body = response.text[:2000]
+    body = mask(response.text)[:2000]
     if status < 400:
         location = redirect_target(response) or "(no Location given)"
         raise CallerError(

@@ -5,10 +5,10 @@ A streamed reply carries its text in pieces, one per `data:` chunk (`"sk-proj-Ab
 model repeated in its pieces: neither piece is a key, and the recording holds both.
 `scrub_event_stream(text, secrets)` reads the stream's chunks in order and puts each streamed text
 through the request's own `secrets` held across pieces (`HeldText`: a key of no known format, which
-`redact` cannot know) and its own `toolkit.tools.redact_stream.StreamScrubber`: a choice's `content`, `reasoning_content` and
-`refusal`, and each tool call's `arguments` (and a legacy `function_call`'s). A chunk's piece
-becomes what its scrubber shows by then; what is still held at the end goes into the last chunk
-that carried that text. The text assembled from the recording is then the reply's text scrubbed.
+`redact` cannot know) and its own `toolkit.tools.redact_stream.StreamScrubber`: a choice's
+`content`, `reasoning_content` and `refusal`, and each tool call's `arguments` (and a legacy
+`function_call`'s). A chunk's piece becomes what its scrubber shows by then; what is still held
+at the end goes into the last chunk that carried that text. The text assembled from the recording is then the reply's text scrubbed.
 
 A stream none of whose texts holds a secret is kept byte for byte, its pieces as they came; in
 one that does, a chunk whose pieces changed is written again as compact JSON. Every other line (comments, `event:` lines, `[DONE]`, data that is not a JSON
@@ -22,8 +22,9 @@ debugging proxy), which memory, the trace and the views would show: they do not 
 masks its secrets in a reply's body before reading it (`masking.mask_keys`) and, in a stream, in
 each piece it yields (`HeldEcho`, over `HeldText`): a piece ending with the start of a secret is
 held until the next shows whether the secret follows, so a key split over two chunks is in no
-piece the caller sees; the assembled reply holds them masked too (`unechoed_response`). Secrets shorter than the
-client's `_UNSAID_LENGTH` are not looked for (a placeholder key such as "not-needed" is a word).
+piece the caller sees; the assembled reply holds them masked too (`unechoed_response`). Secrets
+shorter than the client's `_UNSAID_LENGTH` are not looked for there (a placeholder key such as
+"not-needed" is a word).
 
 Leaves out: content sent as a list of parts (left to the line-by-line scrubbing) and a chunk
 written over several `data:` lines of one event (each line is read alone, as it came); holding

@@ -125,3 +125,31 @@ def test_a_default_that_is_a_secret_stays_out_of_the_schema_the_model_reads(monk
     assert tools_from(query)[0].execute(call).content == (
         "Hunter2-db-pw postgres://u:pw9911@db/x Env-pw-4411 sk-proj-ABCDEFGHIJKLMNOPQRSTUVWX1234"
     )
+
+
+def test_a_secret_default_of_a_models_field_stays_out_of_the_schema_too():
+    """The same rule for a field of a model, dataclass or TypedDict a parameter takes (its `$defs`)."""
+    import dataclasses
+
+    from pydantic import BaseModel
+
+    from toolkit.tools.reflect import reflect
+
+    class Db(BaseModel):
+        host: str = "db.local"
+        password: str = "Hunter2-db-pw"
+
+    @dataclasses.dataclass
+    class Api:
+        url: str = "https://api.example.com"
+        token: str = "tok-abc-998877"
+
+    def connect(db: Db, api: Api) -> str:
+        return "ok"
+
+    defs = reflect(connect).spec.parameters["$defs"]
+    shown = {name: {f: p.get("default") for f, p in body["properties"].items()} for name, body in defs.items()}
+    assert shown == {
+        "Db": {"host": "db.local", "password": None},
+        "Api": {"url": "https://api.example.com", "token": None},
+    }

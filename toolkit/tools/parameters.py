@@ -749,6 +749,21 @@ def _secret_default(names: tuple[str, ...], default: Any) -> bool:
     return any(map(redact.is_secret_name, names)) or redact.scrub_secrets(default) != default
 
 
+def without_secret_defaults(body: Any) -> Any:
+    """A `$defs` entry (a model's, a dataclass's, a TypedDict's object schema) with each field's
+    default that is a secret (`_secret_default`) left out: the model reads those defaults too. The
+    entry itself when none is (it may be shared: never changed in place)."""
+    properties = body.get("properties") if isinstance(body, dict) else None
+    if not isinstance(properties, dict):
+        return body
+    hidden = {
+        name: {key: value for key, value in prop.items() if key != "default"}
+        for name, prop in properties.items()
+        if isinstance(prop, dict) and "default" in prop and _secret_default((name,), prop["default"])
+    }
+    return {**body, "properties": {**properties, **hidden}} if hidden else body
+
+
 def _add_default(prop: dict[str, Any], default: Any) -> None:
     """The default the model reads, written into `prop`; a default JSON cannot show (an object,
     NaN, an infinity: `"default": NaN` would make the gateway refuse the whole request; an integer

@@ -1094,6 +1094,50 @@ def test_a_200_answer_that_echoes_the_key_never_shows_it(answer, stream):
     assert KEY not in shown and "***0001" in f"{caught.value} {caught.value.body}"
 
 
+def _sse(*chunks):
+    return "".join(f"data: {json.dumps(chunk)}\n\n" for chunk in chunks) + "data: [DONE]\n\n"
+
+
+def test_a_reply_that_echoes_the_key_gives_the_caller_it_masked():
+    """A gateway (an echo server, a relay quoting the request) that writes the key into a reply
+    handed it to the caller, and so to memory, the trace and the views, which do not know it: the
+    text, a tool call's arguments and a refusal carry it masked, as an error's text does."""
+
+    def answer(key):
+        call = {"id": "c1", "type": "function", "function": {"name": "f", "arguments": json.dumps({"k": key})}}
+        message = {
+            "role": "assistant",
+            "content": f"you sent {key}",
+            "refusal": f"not with {key}",
+            "tool_calls": [call],
+        }
+        return httpx.Response(200, json={"choices": [{"index": 0, "message": message, "finish_reason": "stop"}]})
+
+    client = ChatClient("http://gw.test/v1", KEY, "m", transport=_echoing(answer))
+    reply = client.chat(QUESTION).message
+    assert (reply.content, reply.refusal, reply.tool_calls[0].arguments) == (
+        "you sent ***0001", "not with ***0001", '{"k": "***0001"}'
+    )  # fmt: skip
+
+
+def test_a_streamed_reply_that_echoes_the_key_even_across_two_chunks_yields_it_masked():
+    """The key in one chunk, and split over two (`sk-MARKER-not-a-` then `real-key-0001`): no piece
+    the caller is given holds a part of it, and the assembled reply holds it masked."""
+    head, tail = KEY[:16], KEY[16:]
+    text = _sse(
+        {"choices": [{"index": 0, "delta": {"content": f"key {KEY}; again {head}"}}]},
+        {"choices": [{"index": 0, "delta": {"content": f"{tail}!"}}]},
+        {"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]},
+    )
+    reply = lambda key: httpx.Response(200, text=text, headers={"content-type": "text/event-stream"})  # noqa: E731
+    client = ChatClient("http://gw.test/v1", KEY, "m", transport=_echoing(reply))
+    events = list(client.stream(QUESTION))
+    pieces = [e.text for e in events if isinstance(e, TextDelta)]
+    assert pieces == ["key ***0001; again ", "***0001!"]
+    assert events[-1].response.message.content == "key ***0001; again ***0001!"
+    assert KEY not in repr(events) and head not in repr(events) and tail not in repr(events)
+
+
 def test_a_conversation_that_quotes_the_key_never_sends_it_or_shows_it():
     """A tool's result (or the learner) may quote the key: the model never reads it."""
     from toolkit.chat.messages import AssistantMessage, ToolCall, ToolResultMessage

@@ -245,3 +245,25 @@ def test_a_refusal_by_something_in_front_of_the_gateway_is_not_blamed_on_the_key
     with pytest.raises(CallerError) as caught:
         client.chat([UserMessage(content="hi")])
     assert str(caught.value) == said
+
+
+def test_an_error_body_is_masked_before_it_is_cut_so_no_head_of_the_key_shows():
+    """An error's line quotes at most 200 characters of a body that is not JSON, and its `body` at
+    most 2,000: both were cut before the key was masked, so a key the gateway echoed across a cut
+    showed its head (`… key gwkey-lo`). Masked first, then cut."""
+    key = "gwkey-local-0123456789abcdefXYZ"
+
+    def echo(padding):
+        return httpx.MockTransport(
+            lambda request: httpx.Response(401, text="x" * padding + " key " + key + " is not valid")
+        )
+
+    for padding, cut in ((190, "line"), (1990, "body")):
+        client = ChatClient("http://gw.test/v1", key, "m", transport=echo(padding), retry=RetryPolicy(max_retries=0))
+        with pytest.raises(CallerError) as caught:
+            client.chat("hi")
+        said = f"{caught.value} {caught.value.body}"
+        assert key[:5] not in said, cut
+        if cut == "line":
+            assert str(caught.value) == f"HTTP 401: {'x' * 190} key ***fX — check LLM_API_KEY (not retried)"
+    assert caught.value.body == "x" * 1990 + " key ***fX"

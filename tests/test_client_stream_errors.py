@@ -285,3 +285,16 @@ def test_a_choiceless_chunk_before_a_stream_that_times_out_leaves_it_a_cut_strea
     assert str(caught.value) == (
         "stream ended before [DONE]: the read timed out (ReadTimeout) after 30.0s; nothing from it will be executed"
     )
+
+
+def test_an_error_sent_mid_stream_is_masked_before_its_body_is_cut():
+    """A `data: {"error": …}` event's payload is kept as the error's body, cut at 2,000 characters:
+    a key the gateway echoed across the cut showed its head. Masked first, then cut."""
+    key = "gwkey-local-0123456789abcdefXYZ"
+    said = json.dumps({"error": {"message": "x" * 1960 + f" bad key {key} here"}})
+    reply = httpx.Response(200, text=f"data: {said}\n\n", headers={"content-type": "text/event-stream"})
+    client = ChatClient("http://gw.test/v1", key, "m", transport=httpx.MockTransport(lambda request: reply))
+    with pytest.raises(BadResponseError) as caught:
+        list(client.stream("hi"))
+    assert key[:5] not in f"{caught.value} {caught.value.body}"
+    assert caught.value.body.endswith(" bad key ***fXYZ ")

@@ -180,3 +180,58 @@ def test_an_azure_function_key_in_the_base_url_is_never_shown():
     )
     assert [text for text in _reachable(caught.value) if code in text] == []
     assert code not in repr(list(client.exchanges))
+
+
+def test_the_http_libraries_debug_records_of_a_gateway_echoing_the_key_hold_no_secret(caplog):
+    """httpcore logs each response's headers at DEBUG (`receive_response_headers.complete
+    return_value=(…, [(b'x-seen-authorization', b'Bearer …')])`): a gateway that echoes the key in
+    a header put it in a learner's `logging.basicConfig(level=logging.DEBUG)` output. The records
+    of the HTTP libraries the package drives have their secrets masked, as `redact.scrub_secrets`
+    masks them, and their URLs as `mask_url` shows them."""
+
+    class Echoes(BaseHTTPRequestHandler):
+        def do_POST(self):
+            self.rfile.read(int(self.headers["content-length"]))
+            body = b'{"error": {"message": "invalid key"}}'
+            self.send_response(401)
+            self.send_header("content-type", "application/json")
+            self.send_header("x-seen-authorization", self.headers["authorization"])
+            self.send_header("content-length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    with serving(Echoes) as port, caplog.at_level(logging.DEBUG):
+        for url in (f"http://127.0.0.1:{port}/v1", f"http://alice:{PASSWORD}@127.0.0.1:{port}/v1"):
+            with pytest.raises(CallerError):
+                ChatClient(url, KEY, "m", retry=RetryPolicy(max_retries=0)).chat(QUESTION)
+    said = [r.getMessage() for r in caplog.records]
+    headers = [line for line in said if line.startswith("receive_response_headers.complete")]
+    assert len(headers) == 2
+    assert "(b'x-seen-authorization', b'Bearer [REDACTED]')" in headers[0]
+    assert "(b'x-seen-authorization', b'Basic [REDACTED]')" in headers[1]
+    assert [line for line in said if KEY in line or BASIC in line or PASSWORD in line] == []
+
+
+def test_the_mcp_sdk_s_debug_records_of_messages_hold_no_secret(caplog):
+    """The MCP SDK logs every message it sends and every event it reads at DEBUG, tool arguments
+    and results as they are: a secret the model passed to a tool, or one a server answered with,
+    is masked there as in the trace; the URLs in such a record as `mask_url` shows them."""
+    import toolkit.mcp.client  # noqa: F401  (the SDK's loggers get their filter with it)
+
+    with caplog.at_level(logging.DEBUG):
+        logging.getLogger("mcp.client.streamable_http").debug(
+            "Sending client message: %s",
+            "method='tools/call' params={'name': 'login', 'arguments': {'user': 'ann', 'password': 'Hunter2-xyz'}}",
+        )
+        logging.getLogger("mcp.client.streamable_http").debug(
+            "SSE message: result={'text': 'db at http://app:Pw-9911@db.local/x, token sk-proj-%s'}",
+            "A1b2C3d4E5f6G7h8I9",
+        )
+    assert [r.getMessage() for r in caplog.records] == [
+        "Sending client message: method='tools/call' params={'name': 'login', 'arguments': {'user': 'ann', "
+        "'password': '[REDACTED]'}}",
+        "SSE message: result={'text': 'db at http://app:***@db.local/x, token [REDACTED]'}",
+    ]

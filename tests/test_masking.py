@@ -20,8 +20,25 @@ def test_a_url_urlsplit_refuses_is_masked_whole():
 
 
 def test_url_secrets_lists_what_mask_url_hides():
-    assert url_secrets("https://alice:pw-123@gw/v1?token=t0k3n&x=1") == ["pw-123", "t0k3n"]
+    assert url_secrets("https://alice:pw-123@gw/v1?token=t0k3n&x=1") == ["pw-123", ALICE_BASIC, "t0k3n"]
     assert url_secrets("https://gw/v1") == []
+
+
+ALICE_BASIC = "YWxpY2U6cHctMTIz"
+"""base64 of `alice:pw-123`: what an HTTP client sends for `https://alice:pw-123@…` (`Authorization: Basic`)."""
+
+
+def test_url_secrets_list_the_basic_credential_a_client_sends_for_the_user_info():
+    """httpx (and httpx2, the MCP client's) send a URL's user info as `Authorization: Basic <base64 of
+    user:password>`, the password in another spelling: a server echoing that header shows it, so it
+    is one of the URL's secrets wherever they are masked (an MCP server's errors, the CLI's lines)."""
+    assert url_secrets("https://alice:pw-123@gw/v1") == ["pw-123", ALICE_BASIC]
+    assert url_secrets("https://al:p%40ss@gw/v1") == ["p@ss", "p%40ss", "YWw6cEBzcw=="]  # decoded, as sent
+    assert url_secrets("https://sk-lone-token@gw/v1") == ["sk-lone-token", "c2stbG9uZS10b2tlbjo="]
+    echoed = f"401: Basic {ALICE_BASIC} is not allowed at https://alice:pw-123@gw/v1"
+    assert (
+        mask_url_in(echoed, "https://alice:pw-123@gw/v1") == "401: Basic *** is not allowed at https://alice:***@gw/v1"
+    )
 
 
 def test_mask_key_keeps_only_the_last_four_characters_of_a_long_key():
@@ -58,7 +75,7 @@ def test_url_secrets_lists_each_secret_as_written_in_the_url_and_as_decoded():
     sas = "https://gw/v1?sig=Ab%2BcD%2Fef%3D&x=1"
     assert url_secrets(sas) == ["Ab+cD/ef=", "Ab%2BcD%2Fef%3D"]
     assert url_secrets("https://gw/v1?key=Ab+cd") == ["Ab cd", "Ab+cd"]
-    assert url_secrets("https://al:p%40ss@gw/v1") == ["p@ss", "p%40ss"]
+    assert url_secrets("https://al:p%40ss@gw/v1")[:2] == ["p@ss", "p%40ss"]  # then the Basic credential
     assert url_secrets("https://gw/v1?token=plain") == ["plain"]  # one spelling, listed once
     echoed = "bad signature in https://gw/v1/chat/completions?sig=Ab%2BcD%2Fef%3D&x=1"
     assert mask_url_in(echoed, sas) == "bad signature in https://gw/v1/chat/completions?sig=***&x=1"

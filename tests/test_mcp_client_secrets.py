@@ -1,6 +1,9 @@
 """`toolkit.mcp.client`: the credentials of an MCP server's URL, and the secrets a stdio server is
 started with, never show in its name or errors."""
 
+import base64
+import http.server
+import json
 import logging
 import os
 import socket
@@ -8,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from loopback import announced
+from loopback import announced, serving
 
 from toolkit.errors import McpConnectionError, McpError
 from toolkit.mcp.client import McpClient
@@ -33,6 +36,41 @@ def test_an_unreachable_url_server_is_named_without_its_credentials():
     assert text.startswith("cannot reach MCP server 'http://learner:***@127.0.0.1:")
     assert "/mcp?token=***&v=1'" in text
     assert "pw-s3cret-42" not in text and "tok-abcdef-99" not in text
+
+
+class _EchoingAuthorization(http.server.BaseHTTPRequestHandler):
+    """An MCP server behind a password that answers every request with a JSON-RPC error quoting the
+    `Authorization` header it got, as a misconfigured proxy's or a debugging server's error does."""
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+    def do_POST(self) -> None:
+        request = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        said = f"unauthorized: {self.headers.get('Authorization')}"
+        body = json.dumps({"jsonrpc": "2.0", "id": request.get("id"), "error": {"code": -32001, "message": said}})
+        self.send_response(401)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body.encode())
+
+
+def test_a_url_server_echoing_the_basic_credential_of_its_password_shows_it_masked():
+    """httpx2 sends `learner:pw-s3cret-42@` as `Authorization: Basic <base64>`: the password in
+    another spelling, masked in the error as the password itself is."""
+    basic = base64.b64encode(b"learner:pw-s3cret-42").decode()
+    with serving(_EchoingAuthorization) as port:
+        client = McpClient(f"http://learner:pw-s3cret-42@127.0.0.1:{port}/mcp", connect_timeout=30)
+        try:
+            with pytest.raises(McpConnectionError) as raised:
+                client.list_tools()
+        finally:
+            client.close()
+    assert str(raised.value) == (
+        f"cannot reach MCP server 'http://learner:***@127.0.0.1:{port}/mcp': MCPError: unauthorized: Basic ***"
+    )
+    assert basic not in repr(raised.value.__cause__) + repr(raised.value.__context__)
 
 
 def test_a_name_given_explicitly_is_kept():
@@ -62,6 +100,38 @@ def test_a_stdio_server_s_secret_args_and_env_never_show_in_its_name_errors_or_l
     }
     for secret in STDIO_SECRETS:
         assert secret not in caplog.text
+
+
+SAYS_ITS_VALUES = "import sys; print('using', [a.split()[-1].split('=')[-1] for a in sys.argv[2::2]], file=sys.stderr)"
+
+
+def test_a_stdio_server_given_a_header_or_setting_holding_a_secret_never_shows_its_value():
+    """`npx mcp-remote URL --header "Authorization: Bearer <token>"` is how a remote server is reached
+    over stdio: the whole argument was the secret, so the server's stderr quoting the token alone (as
+    mcp-remote logs it) showed it. The secrets of an argument are the values `scrub` masks in it."""
+    given = ["Authorization: Bearer zzTop998877", "X-Api-Key: abcdef123456", "token=tok-in-config-77"]
+    args = ["-c", SAYS_ITS_VALUES, *(word for value in given for word in ("--header", value))]
+    client = McpClient.stdio(sys.executable, args, connect_timeout=30)
+    shown = (
+        f"{Path(sys.executable).name} -c {SAYS_ITS_VALUES} --header Authorization: Bearer *** --header X-Api-Key: ***"
+    )
+    assert client.name == shown + " --header token=***"
+    with pytest.raises(McpConnectionError) as raised:
+        client.list_tools()
+    assert str(raised.value).endswith("MCPError: Connection closed; its stderr: using ['***', '***', '***']")
+    for secret in ("zzTop998877", "abcdef123456", "tok-in-config-77"):
+        assert secret not in str(raised.value)
+
+
+def test_a_stdio_server_given_an_env_value_holding_a_secret_never_shows_it():
+    """An `env` variable whose name says nothing (`MCP_HEADERS`) may hold a header with a token:
+    its secrets, as `scrub` finds them, are masked too."""
+    code = "import os, sys; print('headers', os.environ['MCP_HEADERS'].split()[-1], file=sys.stderr)"
+    env = {"MCP_HEADERS": "Authorization: Bearer envTok556677", "PATH": os.environ.get("PATH", "")}
+    client = McpClient.stdio(sys.executable, ["-c", code], env=env, connect_timeout=30)
+    with pytest.raises(McpConnectionError) as raised:
+        client.list_tools()
+    assert str(raised.value).endswith("MCPError: Connection closed; its stderr: headers ***")
 
 
 def test_the_sdk_s_and_httpx2_s_log_lines_never_hold_an_http_server_s_url_secrets(caplog):
@@ -186,10 +256,11 @@ def test_a_refused_structured_answer_is_masked_before_it_is_cut():
 
 
 # A server that says on stderr (or stdout) what it holds, though it was never given it here: a key
-# read from its own config file, a token from a file.
+# read from its own config file, a token from a file. Its script builds them from pieces, so no
+# argument it is started with holds them (an argument's secrets count as given: `secrets_in`).
 TELLS_ITS_OWN = (
-    "import sys; print('auth failed for key sk-proj-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcd, token "
-    "ghp_abcdefghijklmnopqrstuvwxyz0123456789', file=sys.{stream}, flush=True); sys.exit(1)"
+    "import sys; print('auth failed for key sk-' + 'proj-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcd, token ' + "
+    "'ghp_' + 'abcdefghijklmnopqrstuvwxyz0123456789', file=sys.{stream}, flush=True); sys.exit(1)"
 )
 OWN_SECRETS = ("sk-proj-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcd", "ghp_abcdefghijklmnopqrstuvwxyz0123456789")
 

@@ -90,3 +90,66 @@ def test_every_edge_agrees_and_only_plain_values_skip_the_general_path():
     assert not any(type(d) in (Size, Word) for d in plain)
     assert not any(type(d) is int and abs(d) >= _SAFE_INT for d in plain)
     assert not any(isinstance(d, float) and not math.isfinite(d) for d in plain)
+
+
+def test_a_default_that_is_a_secret_stays_out_of_the_schema_the_model_reads(monkeypatch):
+    """`def query(sql, password="…", dsn="postgres://u:pw@db")`: pydantic writes every default into
+    the schema, and the schema goes to the model with every request. A text default under a secret
+    name, or one `redact.scrub_secrets` masks (a key of a known format, a URL's password, a secret
+    environment variable's value), stays out; the parameter stays optional and the tool gets it."""
+    from toolkit.chat.messages import ToolCall
+    from toolkit.tools.execute import tools_from
+    from toolkit.tools.reflect import reflect
+
+    monkeypatch.setenv("TOOLKIT_TEST_DB_PASS", "Env-pw-4411")
+
+    def query(
+        sql: str,
+        password: str = "Hunter2-db-pw",
+        dsn: str = "postgres://u:pw9911@db/x",
+        env_pw: str = "Env-pw-4411",
+        key: str = "sk-proj-ABCDEFGHIJKLMNOPQRSTUVWX1234",
+        page_token: str = "",
+        limit: int = 10,
+        region: str = "eu",
+    ) -> str:
+        return f"{password} {dsn} {env_pw} {key}"
+
+    properties = reflect(query).spec.parameters["properties"]
+    assert {name: prop.get("default") for name, prop in properties.items()} == {
+        "sql": None, "password": None, "dsn": None, "env_pw": None, "key": None,
+        "page_token": "", "limit": 10, "region": "eu",
+    }  # fmt: skip
+    assert reflect(query).spec.parameters["required"] == ["sql"]
+    call = ToolCall(id="c1", name="query", arguments='{"sql": "x"}')
+    assert tools_from(query)[0].execute(call).content == (
+        "Hunter2-db-pw postgres://u:pw9911@db/x Env-pw-4411 sk-proj-ABCDEFGHIJKLMNOPQRSTUVWX1234"
+    )
+
+
+def test_a_secret_default_of_a_models_field_stays_out_of_the_schema_too():
+    """The same rule for a field of a model, dataclass or TypedDict a parameter takes (its `$defs`)."""
+    import dataclasses
+
+    from pydantic import BaseModel
+
+    from toolkit.tools.reflect import reflect
+
+    class Db(BaseModel):
+        host: str = "db.local"
+        password: str = "Hunter2-db-pw"
+
+    @dataclasses.dataclass
+    class Api:
+        url: str = "https://api.example.com"
+        token: str = "tok-abc-998877"
+
+    def connect(db: Db, api: Api) -> str:
+        return "ok"
+
+    defs = reflect(connect).spec.parameters["$defs"]
+    shown = {name: {f: p.get("default") for f, p in body["properties"].items()} for name, body in defs.items()}
+    assert shown == {
+        "Db": {"host": "db.local", "password": None},
+        "Api": {"url": "https://api.example.com", "token": None},
+    }

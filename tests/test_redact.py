@@ -578,6 +578,36 @@ def test_a_secret_under_a_pw_name_is_masked_in_json_and_the_environment(monkeypa
     assert scrub("login as shop with Zq8-bare-41 failed") == f"login as shop with {R} failed"
 
 
+def test_a_key_name_written_as_one_word_is_a_secret_name_as_its_split_spelling_is(monkeypatch):
+    """`AppKey`, `app_key` and `APP-KEY` were secret names, and `appkey`, `APPKEY` (Baidu's and many
+    Chinese APIs' query name, `BAIDU_APPKEY`) were not; nor `accesskey`, `secretkey`, `authkey`,
+    `sessionkey`, `masterkey`, `signkey`. Words that only end in "key" stay plain (`monkey`, `hotkey`)."""
+    names = ("appkey", "APPKEY", "BAIDU_APPKEY", "accesskey", "ALIYUN_ACCESSKEY", "secretkey", "authkey")
+    assert [redact.is_secret_name(n) for n in names] == [True] * len(names)
+    more = ("sessionkey", "masterkey", "signkey", "x-appkey")
+    assert [redact.is_secret_name(n) for n in more] == [True] * len(more)
+    plain = ("monkey", "turkey", "hotkey", "hockey", "keyword", "accesskeyid", "appkeyname")
+    assert [redact.is_secret_name(n) for n in plain] == [False] * len(plain)
+    assert scrub("GET https://api.example.com/v1?appkey=Ab12Cd34Ef&q=1 failed") == (
+        f"GET https://api.example.com/v1?appkey={R}&q=1 failed"
+    )
+    assert scrub_json({"authkey": "Zz-998877", "hotkey": "ctrl-k"}) == {"authkey": R, "hotkey": "ctrl-k"}
+    monkeypatch.setenv("TOOLKIT_TEST_BAIDU_APPKEY", "bd-app-55aa77")
+    assert scrub("signed with bd-app-55aa77") == f"signed with {R}"
+
+
+def test_secrets_in_are_the_pieces_scrub_masks():
+    """What a text carries that is secret, as pieces (a server's argument `Authorization: Bearer x`
+    holds the secret `x`, which the server may quote alone)."""
+    assert redact.secrets_in("Authorization: Bearer zzTop998877") == ["zzTop998877"]
+    assert redact.secrets_in("user=ann password=pw-1 token=tk-2 end") == ["pw-1", "tk-2"]
+    assert redact.secrets_in("nothing secret here") == []
+    assert redact.secrets_in(f"an image data:image/png;base64,{'A' * 40} and token=tk-2") == [
+        f"an image data:image/png;base64,{'A' * 40} and token=tk-2"
+    ]  # changed beyond its secrets: the whole text
+    assert redact.secrets_in("DB_PASS=a&b") == ["a&b"]
+
+
 # --- labels in Chinese, Japanese and Korean ----------------------------------------------------
 
 

@@ -10,7 +10,7 @@ from toolkit.chat.cassette import RecordingTransport, ReplayTransport
 from toolkit.chat.client import ChatClient
 from toolkit.chat.messages import AssistantMessage, ToolCall, ToolResultMessage, UserMessage
 from toolkit.chat.sse import TextDelta, ToolCallDelta, assemble, sse_lines
-from toolkit.chat.stream_scrub import scrub_event_stream
+from toolkit.chat.stream_scrub import HeldEcho, scrub_event_stream
 from toolkit.errors import BadResponseError
 from toolkit.gateway.transport import InProcessTransport
 from toolkit.tools.redact import REDACTED, scrub
@@ -105,3 +105,42 @@ def test_a_key_in_a_piece_that_holds_a_unicode_line_separator_is_recorded_in_no_
     scrubbed = scrub_event_stream(body)
     assert parts_of(KEY, scrubbed) == []
     assert streamed_text(scrubbed) == f"第一行\u2028密钥 {REDACTED} 第二行\x85完"
+
+
+def test_held_echo_gives_out_what_turned_out_to_be_no_secret_in_order():
+    """A piece ending with a secret's start is held; the next piece shows it is no secret (or the
+    stream ends, or a tool call's piece comes), and the held text is given out before what follows,
+    nothing lost or reordered."""
+    secret = "sk-MARKER-not-a-real-key-0001"
+    echo = HeldEcho([secret])
+    assert echo.feed(TextDelta("ask sk-MARK")) == [TextDelta("ask ")]
+    assert echo.feed(TextDelta("ed words, s")) == [TextDelta("sk-MARKed words, ")]
+    call = ToolCallDelta(0, "c1", "f", f'{{"k": "{secret}"}}')
+    assert echo.feed(call) == [TextDelta("s"), ToolCallDelta(0, "c1", "f", '{"k": "***0001"}')]
+    assert echo.feed(TextDelta("s")) == []
+    assert echo.flush() == [TextDelta("s")] and echo.flush() == []
+    assert HeldEcho([]).feed(TextDelta(f"no secrets: {secret}")) == [TextDelta(f"no secrets: {secret}")]
+
+
+def test_the_clients_own_key_in_two_pieces_is_recorded_in_neither(tmp_path):
+    """A key of no known format (a local gateway's) that the gateway streamed back in two chunks was
+    masked only where it stood whole: the exchange and the cassette held both pieces. Each
+    streamed text holds a piece's end that may start one of the request's secrets until the next
+    piece shows (`scrub_event_stream(text, secrets)`), as the client does for what it yields."""
+    key = "gwkey-local-0123456789abcdefXYZ"
+    text = f"your key {key} ok"
+    for at in range(1, len(text)):
+        body = event_stream({"content": text[:at]}, {"content": text[at:]})
+        scrubbed = scrub_event_stream(body, [key])
+        assert parts_of(key, scrubbed) == [], at
+        assert streamed_text(scrubbed) == "your key ***fXYZ ok", at
+    body = event_stream({"content": text[:15]}, {"content": text[15:]})
+    path = tmp_path / "cassette.jsonl"
+    answer = httpx.MockTransport(
+        lambda request: httpx.Response(200, text=body, headers={"content-type": "text/event-stream"})
+    )
+    client = ChatClient("http://gw.test/v1", key, "m", transport=RecordingTransport(path, answer))
+    list(client.stream([UserMessage(content="hi")]))
+    recorded = json.loads(path.read_text())["response"]["body"]
+    for kept in (client.exchanges[-1].response_text, recorded):
+        assert parts_of(key, kept) == [] and streamed_text(kept) == "your key ***fXYZ ok"

@@ -216,3 +216,34 @@ def test_the_live_view_never_shows_the_first_half_of_a_key_still_arriving():
         view.finish()
         assert parts_of(KEY, view.value + view._repr_mimebundle_()["text/plain"]) == []
         assert "[REDACTED]" in view.value
+
+
+def test_the_conversation_view_masks_the_secrets_a_tool_or_the_model_wrote():
+    """`ConversationView(result.messages)` showed a loop run's messages as they were: a tool's
+    `DB_PASS=…`, a key the model repeated, a password in a call's arguments, in the HTML and the
+    transcript alike, where the trace of the same run masks them. Masked as the trace masks them;
+    a path stays (a secret only: `redact.scrub_secrets`)."""
+    from toolkit.chat.messages import AssistantMessage, ChatResponse, SystemMessage, ToolResultMessage
+    from toolkit.views.conversation import render_conversation_html, render_conversation_text, render_response_html
+
+    asks = AssistantMessage(
+        content=f"the key is {KEY}",
+        tool_calls=(call("login", f'{{"password": "{PASSWORD}", "file": "/srv/app.cfg"}}'),),
+    )
+    messages = [
+        SystemMessage(content="Orders live in /srv/orders.csv"),
+        UserMessage(content=f"log in, my password is {PASSWORD}"),
+        asks,
+        ToolResultMessage(tool_call_id="c1", tool_name="login", content=f"DB_PASS={PASSWORD} read /srv/app.cfg"),
+        AssistantMessage(refusal=f"I will not repeat {KEY}"),
+    ]
+    html, text = render_conversation_html(messages), render_conversation_text(messages)
+    assert leaked(html, text, render_response_html(ChatResponse(message=asks))) == []
+    assert text.splitlines() == [
+        "system: Orders live in /srv/orders.csv",
+        "user: log in, my password is [REDACTED]",
+        "assistant: the key is [REDACTED]",
+        'assistant → login({"file": "/srv/app.cfg", "password": "[REDACTED]"})',
+        "tool[login]: DB_PASS=[REDACTED] read /srv/app.cfg",
+        "assistant (refusal): I will not repeat [REDACTED]",
+    ]

@@ -59,7 +59,7 @@ import json
 import os
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -75,7 +75,7 @@ from toolkit.chat.clock import (
     session_now,
     session_today,
 )
-from toolkit.chat.masking import basic_credential, header_secrets, mask_json, mask_keys, url_secrets
+from toolkit.chat.masking import header_secrets, mask_json, mask_keys, url_secrets
 from toolkit.chat.proxies import EnvironmentTransport
 from toolkit.chat.stream_scrub import scrub_event_stream
 
@@ -119,7 +119,7 @@ def _secrets(request: httpx.Request) -> list[str | None]:
     Azure's `api-key`, an `x-api-key`, ...) and any in its URL (as they are, and as the `Basic`
     credential httpx sends for them)."""
     url = str(request.url)
-    return [*header_secrets(request.headers.multi_items()), *url_secrets(url), basic_credential(url)]
+    return [*header_secrets(request.headers.multi_items()), *url_secrets(url)]
 
 
 def _dump(value: Any) -> str:
@@ -232,7 +232,7 @@ class RecordingTransport(httpx.BaseTransport):
             "status": response.status_code,
             "content_type": response.headers.get("content-type", ""),
             "retry_after": response.headers.get("retry-after"),
-            "body": scrubbed_body(text),
+            "body": scrubbed_body(text, secrets),
             **_waits(response.headers),
             **_location(response.headers, secrets),
         }
@@ -291,7 +291,7 @@ def recorded_text(headers: httpx.Headers, content: bytes) -> tuple[str, str | No
         return content.decode("utf-8", "replace"), headers.get("content-encoding")
 
 
-def scrubbed_body(text: str) -> str:
+def scrubbed_body(text: str, secrets: Sequence[str | None] = ()) -> str:
     """A response body with secrets and paths scrubbed (`redact.scrub`), still the JSON (or the
     event stream of JSON) it was. Scrubbed as raw text, a body's JSON can break: a tool call's
     arguments with `\\u` escapes are escaped twice in the body (`\\\\u670d\\\\u88c5\\"}`), which reads
@@ -299,7 +299,7 @@ def scrubbed_body(text: str) -> str:
     (or `data:` line) that is JSON has its strings scrubbed one by one instead, and stays as it
     came, byte for byte, when none of them changes. An event stream's texts are first scrubbed
     across its chunks (`scrub_event_stream`): a key the model wrote in two pieces is in neither."""
-    text = scrub_event_stream(text)
+    text = scrub_event_stream(text, secrets)  # the request's own key too, split over chunks
     scrubbed = redact.scrub(text)
     if scrubbed == text:
         return text

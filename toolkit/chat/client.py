@@ -50,7 +50,8 @@ any credentials in the base URL) never appear in an exchange, an error text or `
 even when the gateway echoes the key back (`toolkit.chat.masking`); nor on an error's exception
 chain (the httpx exception kept as `__cause__` carries a copy of its request with the key
 masked); nor in the messages sent to the model, should a tool's result or the learner quote it
-(keys of 16 characters or more).
+(keys of 16 characters or more); nor, those keys, in a reply the gateway wrote them into, whole or
+streamed, even split over two chunks (`toolkit.chat.stream_scrub`).
 
 A gateway on this machine (`127.0.0.1`, `localhost`, `[::1]`) is asked directly, whatever
 `HTTP_PROXY` / `ALL_PROXY` say (`toolkit.chat.proxies`): a company proxy would get the key in clear
@@ -103,7 +104,7 @@ from toolkit.chat.charset import body_encoding
 from toolkit.chat.credit import credit_fix, out_of_credit
 from toolkit.chat.finite import first_non_finite
 from toolkit.chat.masking import (
-    basic_credential,
+    HTTPX_LOGGERS,
     mask_json,
     mask_key,
     mask_keys,
@@ -139,7 +140,7 @@ from toolkit.chat.sse import (
     reported_error,
     sse_lines,
 )
-from toolkit.chat.stream_scrub import scrub_event_stream
+from toolkit.chat.stream_scrub import HeldEcho, scrub_event_stream, unechoed_response
 from toolkit.chat.tool_refusal import names_tools
 from toolkit.errors import (
     BadResponseError,
@@ -153,7 +154,7 @@ from toolkit.errors import (
 from toolkit.tools import redact
 from toolkit.unicode import cut, well_formed
 
-mask_urls_in_logs("httpx")  # httpx logs each request's URL at INFO: the base URL's password and `?api-key=` too
+mask_urls_in_logs(*HTTPX_LOGGERS)  # httpx logs each request's URL at INFO (`?api-key=` too), httpcore headers
 
 
 MAX_REPLY_BYTES = 64 << 20
@@ -397,8 +398,7 @@ class ChatClient:
         _check_options(model, timeout, retry, sleep)
         self.model = model
         self.retry = retry
-        basic = basic_credential(self.base_url)  # the URL's user info, as httpx sends it: `Basic <base64>`
-        self._secrets = (api_key, *url_secrets(self.base_url), *([basic] if basic else []))
+        self._secrets = (api_key, *url_secrets(self.base_url))  # its `Basic <base64>` form too
         self._unsaid = [secret for secret in self._secrets if len(secret) >= _UNSAID_LENGTH]
         """The secrets masked in what the model is sent (a placeholder key such as "not-needed" is not)."""
         self.shown_url: str = mask_url(self.base_url)
@@ -534,6 +534,7 @@ class ChatClient:
                     self._plain_instead_of_stream(body, response, attempt, text + broke_off)
                 whole = list(sse_lines([text]))
             assembler, recorded, broke = StreamAssembler(), False, None
+            echo = HeldEcho(self._unsaid)  # a piece echoing the key given masked, even split over two
             lines: list[str] = []
             try:
                 received = iter(whole) if whole is not None else sse_lines(response.iter_text())
@@ -542,9 +543,10 @@ class ChatClient:
                         recorded = True  # the rest is read from the same lines: the body streams only once
                         self._plain_instead_of_stream(body, response, attempt, "\n".join([line, *received]))
                     lines.append(line)
-                    for event in assembler.feed_line(line):
-                        state.yielded = True
-                        yield event
+                    for event in assembler.feed_line(mask_keys(line, self._unsaid)):  # masked before an error cuts it
+                        for shown in echo.feed(event):
+                            state.yielded = True
+                            yield shown
                 if cut is not None:  # the events labelled JSON broke off: as a stream that breaks
                     raise cut
             except httpx.TransportError as exc:
@@ -564,7 +566,7 @@ class ChatClient:
                 raise
             finally:
                 if not recorded:
-                    self._record(body, response.status_code, scrub_event_stream(self.scrub("\n".join(lines))), attempt)
+                    self._record(body, response.status_code, self._stream_text(lines), attempt)
             if broke is None and not assembler.done:
                 _check_event_stream(lines, response.status_code, self.scrub)
             try:
@@ -572,7 +574,12 @@ class ChatClient:
             except TransientError as exc:  # an overload the stream said instead of a reply (`said_instead`)
                 exc.attempts = attempt
                 raise
-            yield StreamDone(done)
+            yield from echo.flush()
+            yield StreamDone(unechoed_response(done, self._unsaid))
+
+    def _stream_text(self, lines: list[str]) -> str:
+        """A stream's lines as its exchange records them: the secrets masked, across chunks too."""
+        return scrub_event_stream(self.scrub("\n".join(lines)), self._secrets)
 
     def _broke(self, exc: httpx.TransportError) -> str:
         """Why a stream stopped arriving, for `TruncatedStreamError`'s text."""
@@ -704,7 +711,7 @@ class ChatClient:
         else:  # server-sent events are UTF-8 whatever the label says (and so is the JSON some send instead)
             _read_as(response, "utf-8")
         with self._masked():
-            triage_status(response, attempt)
+            triage_status(response, attempt, self._shown)
         return response
 
     def _broke_off(self, status: int, exc: httpx.TransportError, attempt: int) -> TransientError:
@@ -737,9 +744,14 @@ class ChatClient:
         try:
             yield
         except ModelCallError as exc:
-            exc.args = (mask_tokens(self.scrub(str(exc))),)
-            exc.body = mask_tokens(self.scrub(exc.body or ""))
+            exc.args = (self._shown(str(exc)),)
+            exc.body = self._shown(exc.body or "")
             raise
+
+    def _shown(self, text: str) -> str:
+        """`text` as an error may show it: the key and the URL's secrets masked (`scrub`), and tokens
+        of a well-known format (`mask_tokens`)."""
+        return mask_tokens(self.scrub(text))
 
     def _forget_key(self, exc: httpx.HTTPError) -> None:
         """`exc` (about to become an error's `__cause__`) without the key: its request is replaced
@@ -1019,8 +1031,8 @@ class _Attempts:
         while True:
             try:
                 self.response = self.client._attempt(self.body, self.stream, attempt)
-                if self.parse is not None:
-                    self.parsed = self.parse(self.response.text)
+                if self.parse is not None:  # a reply echoing the key gives it masked (`toolkit.chat.stream_scrub`)
+                    self.parsed = self.parse(mask_keys(self.response.text, self.client._unsaid))
                 return self.response, attempt
             except CallerError as exc:  # asked again at once (no wait, the same attempt) without a field it refused
                 if not self.client._without_refused(self.body, exc):
@@ -1154,12 +1166,14 @@ def _undecodable(exc: httpx.DecodingError, status: int | None = None) -> BadResp
     return BadResponseError(f"the response body cannot be decoded: {_one_line(str(exc))}", status=status)
 
 
-def triage_status(response: httpx.Response, attempt: int = 1) -> None:
-    """Raise the right error for a non-2xx response; return quietly for 2xx."""
+def triage_status(response: httpx.Response, attempt: int = 1, mask: Callable[[str], str] = str) -> None:
+    """Raise the right error for a non-2xx response; return quietly for 2xx. What the error quotes of
+    the body is `mask`ed before it is cut (`ChatClient` masks its secrets: a key echoed across a cut
+    would show its head)."""
     status = response.status_code
     if status < 300:
         return
-    body = response.text[:2000]
+    body = mask(response.text)[:2000]
     if status < 400:
         location = redirect_target(response) or "(no Location given)"
         raise CallerError(

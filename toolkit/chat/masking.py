@@ -11,7 +11,9 @@ client and the cassette mask as well.
 may echo it ("Incorrect API key provided: sk-…") — with `***` plus its last four characters
 when the key is long enough to keep them unguessable (as OpenAI's own messages do).
 `mask_urls_in_logs(*names)` does to the log records of the HTTP libraries the package drives
-what `mask_url` does to a URL: httpx logs every request's URL at INFO, password and query and all.
+what `mask_url` does to a URL (httpx logs every request's URL at INFO, password and query and
+all), and masks the secrets in the rest (`redact.scrub_secrets`: httpcore's DEBUG records hold a
+response's headers, the MCP SDK's the messages it sends and reads).
 
 `mask_tokens(text)` hides the tokens of a well-known format (`toolkit.tools.token_formats`) in an
 error's text: a relay passing its provider's error on may quote its own key for the provider,
@@ -32,7 +34,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 from urllib.parse import parse_qsl, unquote, unquote_plus, urlencode, urlsplit, urlunsplit
 
-from toolkit.tools.redact import REDACTED, is_secret_name
+from toolkit.tools.redact import REDACTED, is_secret_name, scrub_secrets
 from toolkit.tools.token_formats import KNOWN_TOKENS, may_hold_token
 
 MASK = "***"
@@ -51,7 +53,7 @@ def secret_param(name: str) -> bool:
 
 _USERINFO = re.compile(r"(?<=://)([^/?#]*)@")
 """The user info of a URL that `urlsplit` refuses (a bad port, an unclosed `[`)."""
-_MIN_KEY = 4
+MIN_KEY = 4
 """Shorter "keys" (``x``, ``k``) are placeholders; replacing them would mangle every text."""
 
 
@@ -79,22 +81,44 @@ _URL = re.compile(r"\b[A-Za-z][\w+.-]*://[^\s\"'<>]+")
 
 
 class _MaskedUrls(logging.Filter):
-    """A log record with every URL in its message shown as `mask_url` shows it."""
+    """A log record with every URL in its message shown as `mask_url` shows it, and the secrets in
+    the rest of it masked (`redact.scrub_secrets`): httpcore logs a response's headers at DEBUG, the
+    MCP SDK every message it sends or reads (tool arguments and results as they are)."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         message = record.getMessage()
-        masked = _URL.sub(lambda match: mask_url(match.group(0)), message) if "://" in message else message
+        masked = masked_log_message(message)
         if masked != message:
             record.msg, record.args = masked, ()
         return True
 
 
+def masked_log_message(message: str) -> str:
+    """`message` with each URL shown as `mask_url` shows it and the text between them through
+    `redact.scrub_secrets` (which would write a URL's user info as `[REDACTED]@`, not `user:***@`)."""
+    if "://" not in message:
+        return scrub_secrets(message)
+    pieces, end = [], 0
+    for match in _URL.finditer(message):
+        pieces += [scrub_secrets(message[end : match.start()]), mask_url(match.group(0))]
+        end = match.end()
+    return "".join([*pieces, scrub_secrets(message[end:])])
+
+
 _MASKED_URLS = _MaskedUrls()
+HTTPX_LOGGERS = (
+    "httpx",
+    *(f"httpcore.{part}" for part in ("connection", "http11", "http2", "proxy", "socks")),
+)
+"""The loggers of httpx and the httpcore under it (each of its modules logs under its own name)."""
+HTTPX2_LOGGERS = ("httpx2", *(name.replace("httpcore", "httpcore2") for name in HTTPX_LOGGERS[1:]))
+"""The same for httpx2, which the MCP SDK's HTTP client is."""
 
 
 def mask_urls_in_logs(*names: str) -> None:
-    """Mask the URLs in every record the loggers `names` log (each given the filter once). A
-    logger's filter sees only the records logged on it, so each is named: `httpx`, `httpx2`, ..."""
+    """Mask the URLs and secrets in every record the loggers `names` log (each given the filter
+    once). A logger's filter sees only the records logged on it, so each is named: `httpx`,
+    `httpcore.http11`, `httpx2`, ..."""
     for name in names:
         logger = logging.getLogger(name)
         if _MASKED_URLS not in logger.filters:
@@ -119,7 +143,9 @@ def _mask_unparsed(url: str) -> str:
 def url_secrets(url: str) -> list[str]:
     """The secrets embedded in `url`: its password (or lone user token) and secret query values,
     each decoded and, when the URL spells it otherwise (`%2B`, `+` for a space), as written too: a
-    gateway that quotes the request's URL quotes it so."""
+    gateway that quotes the request's URL quotes it so. After the password comes the `Basic`
+    credential an HTTP client sends for the user info (`basic_credential`): a server that echoes
+    its `Authorization` header shows the password so."""
     try:
         parts = urlsplit(url)
     except ValueError:
@@ -130,6 +156,8 @@ def url_secrets(url: str) -> list[str]:
         user, has_password, password = parts.netloc.rsplit("@", 1)[0].partition(":")
         written.append(password if has_password else user)
     found = _spellings(written, unquote)
+    basic = basic_credential(url) if found else None  # no user info to speak of (`https://@gw`): nothing sent
+    found += [basic] if basic else []
     pairs = [pair.partition("=") for pair in parts.query.split("&")] if parts.query else []
     return found + _spellings([v for k, _, v in pairs if secret_param(unquote_plus(k))], unquote_plus)
 
@@ -160,7 +188,7 @@ def basic_credential(url: str) -> str | None:
 def mask_key(text: str, key: str | None) -> str:
     """`text` with every occurrence of `key` masked (texts without it come back unchanged), as
     written and as a JSON body may escape it (`json_spellings`)."""
-    if not key or len(key) < _MIN_KEY:
+    if not key or len(key) < MIN_KEY:
         return text
     if key in text:
         text = text.replace(key, masked_key(key))
@@ -201,7 +229,7 @@ def mask_keys(text: str, keys: Iterable[str | None]) -> str:
 def mask_json(value: Any, keys: Iterable[str | None]) -> Any:
     """`value` (parsed JSON) with every `keys` occurrence masked in every string, object keys
     included: a conversation may quote a key (a gateway echoed it, a learner pasted it)."""
-    usable = [k for k in keys if k and len(k) >= _MIN_KEY]
+    usable = [k for k in keys if k and len(k) >= MIN_KEY]
     return _masked_json(value, usable) if usable else value
 
 

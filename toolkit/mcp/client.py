@@ -125,13 +125,21 @@ from mcp_types.methods import parse_server_result
 from pydantic import ValidationError
 
 from toolkit.chat.client import host_problem
-from toolkit.chat.masking import MASK, mask_tokens, mask_url, mask_url_in, mask_urls_in_logs, url_secrets
+from toolkit.chat.masking import (
+    HTTPX2_LOGGERS,
+    MASK,
+    mask_tokens,
+    mask_url,
+    mask_url_in,
+    mask_urls_in_logs,
+    url_secrets,
+)
 from toolkit.errors import McpConnectionError, McpError, McpTimeout, ToolDefinitionError
 from toolkit.mcp.http import SESSION_ENDED, http_transport, unreadable_answer
 from toolkit.mcp.ids import ids_checked
 from toolkit.mcp.schema import json_type
 from toolkit.tools.decorator import a_or_an
-from toolkit.tools.redact import REDACTED, is_secret_name, is_secret_variable, scrub
+from toolkit.tools.redact import is_secret_name, is_secret_variable, secrets_in
 from toolkit.unicode import cut
 
 MAX_PAGES = 100
@@ -148,9 +156,10 @@ MCP does not have), with a traceback; with no handler anywhere, logging's last r
 print it on stderr. This client reports the problems that matter itself (`_on_message`; a bad
 notification changes no call), so the SDK's records go only where the application configured
 logging."""
-mask_urls_in_logs("httpx2", "mcp.client.streamable_http")
-"""httpx2 logs each request's URL (INFO), the SDK the URL it connects to (DEBUG): a server URL's
-password and `?token=` value are masked there as in this client's own errors."""
+mask_urls_in_logs(*HTTPX2_LOGGERS, "mcp.client.streamable_http", "mcp.client.sse", "mcp.client.stdio", "client")
+"""httpx2 logs each request's URL (INFO), the SDK the URL it connects to and every message it sends
+or reads (DEBUG): a server URL's password and `?token=` value are masked there as in this client's
+own errors, and the secrets in a message's arguments or results as the trace masks them."""
 
 
 class McpConnectionLost(McpConnectionError):
@@ -1275,9 +1284,11 @@ def _default_name(server: Any) -> str:
 
 def _server_secrets(server: Any) -> list[str]:
     """The secrets a server is started or reached with, longest first: a URL's credentials; for
-    a command, the value of an option named like a secret (`--token abc`, `--api-key=abc`), an
-    argument `scrub` finds a secret in (`sk-…`, `DB_PASS=…`, `postgres://user:pw@…`), and the
-    `env` values of secret-named variables (`GITHUB_TOKEN`) and of URLs' credentials."""
+    a command, the value of an option named like a secret (`--token abc`, `--api-key=abc`), the
+    secrets `scrub` finds in an argument (`sk-…`, `DB_PASS=…`'s value, `Authorization: Bearer x`'s
+    `x`, which the server may quote alone; `postgres://user:pw@…`'s password), and the
+    `env` values of secret-named variables (`GITHUB_TOKEN`), of URLs' credentials and of what `scrub`
+    finds in any other (`MCP_HEADERS=Authorization: Bearer x`)."""
     if isinstance(server, str):
         return sorted(set(url_secrets(server)), key=len, reverse=True)
     if not isinstance(server, mcp.StdioServerParameters):
@@ -1290,10 +1301,12 @@ def _server_secrets(server: Any) -> list[str]:
             found.append(arg)
         elif equals and option.startswith("-") and is_secret_name(option.lstrip("-")):
             found.append(value)
-        elif REDACTED in scrub(arg):  # a URL's password alone, so the name still says which host
-            found += (url_secrets(value or arg) if "://" in arg else []) or [arg]
+        elif pieces := secrets_in(arg):  # a URL's password alone, so the name still says which host; else
+            found += (url_secrets(value or arg) if "://" in arg else []) or pieces  # what scrub masks (`Bearer x`: x)
     for key, value in (server.env or {}).items():
-        found += [value] if is_secret_variable(key) else url_secrets(value) if "://" in value else []
+        found += (
+            [value] if is_secret_variable(key) else (url_secrets(value) if "://" in value else []) or secrets_in(value)
+        )
     return sorted({s for s in found if len(s) >= 4}, key=len, reverse=True)
 
 

@@ -55,7 +55,7 @@ from pydantic.fields import FieldInfo
 from pydantic_core import PydanticUndefined, SchemaError, to_jsonable_python
 
 from toolkit.errors import ToolDefinitionError, a_or_an
-from toolkit.tools import arguments, coercion, fast_schema
+from toolkit.tools import arguments, coercion, fast_schema, redact
 from toolkit.tools.arguments import ParamInfo
 from toolkit.tools.decorator import ANNOTATED as _ANNOTATED
 from toolkit.tools.decorator import MARKERS as _MARKERS
@@ -121,7 +121,8 @@ def parameter(
         prop["description"] = description
     factory = field_info.default_factory if field_info is not None else None  # called per call, as pydantic does
     if not required and declared is not _MISSING and factory is None:  # a factory's value is no constant to show
-        _add_default(prop, default)
+        if not _secret_default((p.name, wire), default):  # the model reads the schema: no password in it
+            _add_default(prop, default)
     expects = arguments.describe(schema, defs)
     if unbuilt is None:
         info = ParamInfo(p.name, wire, base, required, default, nullable, expects=expects, default_factory=factory)
@@ -736,6 +737,31 @@ def _checked_default(where: str, base: Any, default: Any, nullable: bool, found:
             f"checking the default {value_text(default)} against {type_name(base)} raised {type(exc).__name__}: {exc}",
             "give a default the type's validators accept, or make them raise ValueError for a value they refuse",
         ) from exc
+
+
+def _secret_default(names: tuple[str, ...], default: Any) -> bool:
+    """Whether a default is a secret the model must not read in the schema (sent with every
+    request): a text that is not empty under a secret name (`password: str = "…"`), or one
+    `redact.scrub_secrets` masks (a key of a known format, a URL's password, the value of a secret
+    environment variable). It stays out of the schema; the tool still gets it."""
+    if not isinstance(default, str) or not default:
+        return False
+    return any(map(redact.is_secret_name, names)) or redact.scrub_secrets(default) != default
+
+
+def without_secret_defaults(body: Any) -> Any:
+    """A `$defs` entry (a model's, a dataclass's, a TypedDict's object schema) with each field's
+    default that is a secret (`_secret_default`) left out: the model reads those defaults too. The
+    entry itself when none is (it may be shared: never changed in place)."""
+    properties = body.get("properties") if isinstance(body, dict) else None
+    if not isinstance(properties, dict):
+        return body
+    hidden = {
+        name: {key: value for key, value in prop.items() if key != "default"}
+        for name, prop in properties.items()
+        if isinstance(prop, dict) and "default" in prop and _secret_default((name,), prop["default"])
+    }
+    return {**body, "properties": {**properties, **hidden}} if hidden else body
 
 
 def _add_default(prop: dict[str, Any], default: Any) -> None:

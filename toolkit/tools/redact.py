@@ -80,7 +80,13 @@ _SECRET_WORDS = frozenset(
     "credentials cookie session sessionid sid signature sig privatekey jwt bearer otp dsn".split()
 )
 _NOT_SECRET_VARIABLES = frozenset({"PWD", "OLDPWD"})
-_SECRET_ENDINGS = ("password", "passwd", "secret", "token", "apikey", "passphrase", "privatekey")
+_SECRET_ENDINGS = (
+    *("password", "passwd", "secret", "token", "apikey", "passphrase", "privatekey"),
+    *("appkey", "accesskey", "secretkey", "authkey", "sessionkey", "masterkey", "signkey", "signingkey"),
+)
+"""What a secret name's letters may end with, written as one word (`dbpassword`, `BAIDU_APPKEY`): the
+"key" of an app, an access, a session... so written is as secret as `app_key` (while `monkey`, `hotkey`
+are no keys at all)."""
 
 _TRACEBACK = "Traceback (most recent call last)"
 _FILE_LINE = re.compile(r'^[^\S\n]*+File "[^"]*", line \d+.*\n?(?:^    .*\n?)?', re.MULTILINE)
@@ -236,6 +242,35 @@ def scrub_secrets(text: str) -> str:
     quotes (an exercise's feedback naming the paths a learner answered, a grade row), where a path
     is the point and only a secret must not show."""
     return _without_secrets(text)[0]
+
+
+def secrets_in(text: str) -> list[str]:
+    """The pieces of `text` that `scrub_secrets` writes `[REDACTED]` in place of, in order (`[]`
+    when it masks nothing): `Authorization: Bearer x` holds the secret `x`, which a program given
+    that text may quote alone. The whole text when the pieces cannot be told apart (it changed
+    beyond them: a data URL elided, two values masked side by side)."""
+    masked = scrub_secrets(text)
+    if masked == text:
+        return []
+    first, *kept = masked.split(REDACTED)
+    if not text.startswith(first):
+        return [text]
+    pieces, at = [], len(first)
+    for number, literal in enumerate(kept, 1):
+        end = _piece_end(text, literal, at, last=number == len(kept))
+        if end <= at:
+            return [text]
+        pieces.append(text[at:end])
+        at = end + len(literal)
+    return pieces
+
+
+def _piece_end(text: str, literal: str, at: int, last: bool) -> int:
+    """Where a masked piece that starts at `at` ends: before `literal`, the text kept after it (the
+    text's end for the last), or -1 when `literal` is not there."""
+    if last:
+        return len(text) - len(literal) if text.endswith(literal) else -1
+    return text.find(literal, at + 1) if literal else -1
 
 
 def _without_secrets(text: str) -> tuple[str, str]:

@@ -61,7 +61,7 @@ from toolkit.tools.decorator import (
     not_synchronous,
     tool_options,
 )
-from toolkit.tools.parameters import EMPTY, Declared, ParamInfo, class_names, parameter
+from toolkit.tools.parameters import EMPTY, Declared, ParamInfo, class_names, parameter, without_secret_defaults
 
 
 @dataclass(frozen=True)
@@ -373,7 +373,7 @@ def _object(properties: dict[str, Any], required: list[str], defs: dict[str, Any
         out["required"] = required
     out["additionalProperties"] = False
     if defs:
-        out["$defs"] = defs
+        out["$defs"] = {name: without_secret_defaults(body) for name, body in defs.items()}
     return out
 
 

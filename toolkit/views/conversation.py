@@ -12,6 +12,10 @@ Pure renderers (unit-tested, stable under nbval):
   never as base64; the user message the loop wrote to carry tool images is titled so.
 - `render_conversation_text(messages, usage)`: the same conversation as a short transcript.
 
+Both mask the secrets in every message's text, refusal and tool-call arguments
+(`redact.scrub_secrets`), as the trace masks what a tool or the model wrote: a tool returning
+`DB_PASS=…`, a model repeating a key. Paths are kept: the view shows the conversation as it went.
+
 Messages are records or OpenAI wire dicts. A dict the toolkit cannot read as a message (a
 deprecated `function` role, a tool result without `tool_call_id`, content that is not text) and anything
 else that is not a message is shown where it stood, as a warning card with the reason and the
@@ -34,7 +38,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import ipywidgets as widgets
 from pydantic import ValidationError
@@ -98,8 +102,32 @@ class Unreadable:
 
 
 def _as_messages(messages: Iterable[Message | dict[str, Any]]) -> list[Message | Unreadable]:
-    """Records as they are; OpenAI wire dicts parsed into records; anything else `Unreadable`."""
-    return [_as_message(m) for m in conversation_items(messages)]
+    """Records as they are; OpenAI wire dicts parsed into records; anything else `Unreadable`;
+    the secrets in a message's texts masked (`secrets_masked`)."""
+    return [secrets_masked(_as_message(m)) for m in conversation_items(messages)]
+
+
+def secrets_masked(message: Message | Unreadable) -> Message | Unreadable:
+    """`message` with the secrets in its text, refusal and calls' arguments masked
+    (`redact.scrub_secrets`), as the trace masks what a tool or the model wrote; its paths kept (the
+    view shows the conversation as it went); itself when none holds a secret."""
+    if isinstance(message, Unreadable):
+        return message
+    update: dict[str, Any] = {}
+    for field in ("content", "refusal"):
+        text = getattr(message, field, None)
+        if isinstance(text, str) and (masked := redact.scrub_secrets(text)) != text:
+            update[field] = masked
+    if isinstance(message, AssistantMessage) and message.tool_calls:
+        calls = tuple(_call_masked(call) for call in message.tool_calls)
+        if calls != message.tool_calls:
+            update["tool_calls"] = calls
+    return message.model_copy(update=update) if update else message
+
+
+def _call_masked(call: ToolCall) -> ToolCall:
+    masked = redact.scrub_secrets(call.arguments)
+    return call if masked == call.arguments else call.model_copy(update={"arguments": masked})
 
 
 def _as_message(item: Any) -> Message | Unreadable:
@@ -413,8 +441,9 @@ def render_response_html(response: ChatResponse) -> str:
     rows: list[tuple[str, Html | str]] = [("finish reason", badge(finish, kinds.get(finish, "info")))]
     rows += [("model", response.model)] if response.model else []
     rows += [("tokens", u.line())]
-    no_results: list[list[ToolResultMessage]] = [[] for _ in response.message.tool_calls]
-    body = kv_table(rows) + _assistant_html(response.message, no_results, show_missing=False)
+    message = cast(AssistantMessage, secrets_masked(response.message))
+    no_results: list[list[ToolResultMessage]] = [[] for _ in message.tool_calls]
+    body = kv_table(rows) + _assistant_html(message, no_results, show_missing=False)
     return str(page(body, "model response"))
 
 

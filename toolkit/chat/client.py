@@ -71,12 +71,14 @@ answers `chat()` with an event stream (a relay that always streams) gets its eve
 
 A reply is read up to `ChatClient.max_reply_bytes` (`MAX_REPLY_BYTES`, 64 MiB: OpenAI's longest
 completions, 128k tokens, stream in about 32 MB of chunks; an audio reply's base64 fits too), counted
-as the bytes arrive (`capped`): a gateway that sends more (a 200 MB body, an error as long, an event
+as the bytes arrive, inflated (`capped`: a gzip or deflate body is undone step by step, so 1 MB of
+gzip that inflates to 1 GB is stopped at the bound, not inflated whole): a gateway that sends more (a 200 MB body, an error as long, an event
 stream that never ends) gets a `ReplyTooLongError` (a `BadResponseError`) there, and its exchange
 records that the rest was not read.
 
 Leaves out: `n > 1`, logprobs, a bound on a reply's time (a stream that sends a keep-alive every
-minute for ever is stopped only by its bytes) or on the bytes a compressed body inflates to, and retrying a stream once its first byte has arrived (a stream
+minute for ever is stopped only by its bytes), a bound on what a br or zstd body inflates to (not asked
+for: httpx undoes them when their packages are installed), and retrying a stream once its first byte has arrived (a stream
 that breaks is truncated, and a truncated stream is never executed).
 """
 
@@ -99,7 +101,7 @@ from typing import Any, NoReturn
 import httpx
 from pydantic import ValidationError
 
-from toolkit.chat.charset import body_encoding
+from toolkit.chat.charset import ACCEPTED, body_encoding, inflated, undone
 from toolkit.chat.credit import credit_fix, out_of_credit
 from toolkit.chat.finite import first_non_finite
 from toolkit.chat.masking import (
@@ -170,14 +172,15 @@ class ReplyTooLongError(BadResponseError):
 
 
 class _Capped(httpx.SyncByteStream):
-    """`inner`'s bytes, until more than `limit` of them have come (then `too_long`)."""
+    """`inner`'s bytes, with the encodings `names` undone (`toolkit.chat.charset.inflated`), until more than
+    `limit` of them have come (then `too_long`): the bound holds on what the reply inflates to."""
 
-    def __init__(self, inner: httpx.SyncByteStream, limit: int, status: int) -> None:
-        self.inner, self.limit, self.status = inner, limit, status
+    def __init__(self, inner: httpx.SyncByteStream, limit: int, status: int, names: list[str]) -> None:
+        self.inner, self.limit, self.status, self.names = inner, limit, status, names
 
     def __iter__(self) -> Iterator[bytes]:
         size = 0
-        for piece in self.inner:
+        for piece in inflated(self.inner, self.names):
             size += len(piece)
             if size > self.limit:
                 raise too_long(self.limit, self.status)
@@ -189,10 +192,15 @@ class _Capped(httpx.SyncByteStream):
 
 def capped(response: httpx.Response, limit: int) -> None:
     """Bound what reading `response` may take to `limit` bytes (a response not read yet): whichever
-    reader asks, `read()` for a whole reply or an error, `iter_text()` for a stream."""
+    reader asks, `read()` for a whole reply or an error, `iter_text()` for a stream. The bytes
+    counted are those the body inflates to: its gzip or deflate is undone here, step by step (and
+    its `Content-Encoding` taken off, for httpx not to undo it again), not by httpx a piece at once."""
     stream = response.stream
     if isinstance(stream, httpx.SyncByteStream):
-        response.stream = _Capped(stream, limit, response.status_code)
+        names = undone(response.headers)
+        if names:
+            del response.headers["content-encoding"]
+        response.stream = _Capped(stream, limit, response.status_code, names or [])
 
 
 def too_long(limit: int, status: int | None = None) -> ReplyTooLongError:
@@ -768,7 +776,7 @@ class ChatClient:
 
 _REFUSED_LOCK = threading.Lock()
 """Held while a refused schema keyword is looked for and remembered (`ChatClient.schema_keywords_refused`)."""
-_JSON_HEADERS = {"Content-Type": "application/json"}
+_JSON_HEADERS = {"Content-Type": "application/json", "Accept-Encoding": ACCEPTED}  # what `capped` undoes
 _UNSAID_LENGTH = 16
 """A secret this long or longer is masked in the messages sent; real API keys are longer, and a
 shorter one (a placeholder) would mask ordinary words."""

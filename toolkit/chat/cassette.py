@@ -13,7 +13,10 @@ before it was written, is format 1): a line of a newer format is refused, naming
 A response that asked for a wait also keeps `retry_after_ms` and the `date` it was sent at (or,
 from a server that sends no `Date`, the time it arrived: a `Retry-After` date replays the same wait); a
 redirect keeps its `location` (keys in it masked), which its error names; one that broke off (a timeout, a dropped connection) keeps how, as `broke` (`"ReadTimeout"`), and
-replay breaks it off there the same way. A request that got no answer at all (refused, timed out)
+replay breaks it off there the same way. One whose reader stopped before its end (a reply past
+`ChatClient.max_reply_bytes`: the gateway went on) keeps `"unread": true` and at most its first
+`UNREAD_KEPT` bytes (1 MiB, so a cassette holds it within its own cap), and replay serves them a line
+at a time, then goes on, so the client stops at its bound again with the same `ReplyTooLongError`. A request that got no answer at all (refused, timed out)
 is a line with `failed` (`"ConnectError"`) and `why` (its text) instead of a response, and replay
 fails it the same way. Both name httpx's own class (a transport's subclass of `ReadTimeout` is
 `"ReadTimeout"`); a name that is none of httpx's transport errors is refused when read.
@@ -66,6 +69,7 @@ from typing import Any
 
 import httpx
 
+from toolkit.chat.charset import inflated, undone
 from toolkit.chat.clock import (
     CASSETTE_FORMAT,
     RECORD_VAR,
@@ -127,13 +131,15 @@ def _dump(value: Any) -> str:
 
 
 class _Tee(httpx.SyncByteStream):
-    """Passes chunks through and records the whole body once the stream is done, and how it
-    broke off if it did (a timeout, a dropped connection: the name of httpx's error)."""
+    """Passes chunks through and records the whole body once the stream is done, how it broke off
+    if it did (a timeout, a dropped connection: the name of httpx's error), and whether its reader
+    stopped before its end (`unread`: a reply past `ChatClient.max_reply_bytes`)."""
 
     def __init__(self, stream: Any, done: Any) -> None:
         self._stream, self._done = stream, done
         self._chunks: list[bytes] = []
         self._broke: str | None = None
+        self._ended = False
 
     def __iter__(self) -> Iterator[bytes]:
         try:
@@ -143,12 +149,30 @@ class _Tee(httpx.SyncByteStream):
         except httpx.TransportError as exc:
             self._broke = _httpx_name(exc)
             raise
+        self._ended = True
 
     def close(self) -> None:
         if self._done is not None:
-            self._done(b"".join(self._chunks), self._broke)
+            unread = not self._ended and self._broke is None
+            self._done(b"".join(self._chunks), self._broke, unread)
             self._done = None
         self._stream.close()
+
+
+class _GoesOn(httpx.SyncByteStream):
+    """A recorded body whose reader stopped before its end, served a line at a time (the events
+    before the bound are shown again), then going on (spaces) as the recorded one did: a client
+    stops at its bound again (`ReplyTooLongError`). A reader with no bound of its own gets an end
+    after `GOES_ON_BYTES`."""
+
+    def __init__(self, content: bytes) -> None:
+        self._content = content
+
+    def __iter__(self) -> Iterator[bytes]:
+        yield from self._content.splitlines(keepends=True)
+        filler = b" " * (64 * 1024)
+        for _ in range(max(0, GOES_ON_BYTES - len(self._content)) // len(filler) + 1):
+            yield filler
 
 
 class _Breaks(httpx.SyncByteStream):
@@ -198,8 +222,8 @@ class RecordingTransport(httpx.BaseTransport):
             self._write_failure(request, body, exc, time.perf_counter() - start, secrets)
             raise
 
-        def done(content: bytes, broke: str | None) -> None:
-            self._write(request, body, response, content, time.perf_counter() - start, secrets, broke)
+        def done(content: bytes, broke: str | None, unread: bool) -> None:
+            self._write(request, body, response, content, time.perf_counter() - start, secrets, broke, unread)
 
         return httpx.Response(
             response.status_code,
@@ -225,8 +249,9 @@ class RecordingTransport(httpx.BaseTransport):
         elapsed: float,
         secrets: list[str | None],
         broke: str | None = None,
+        unread: bool = False,
     ) -> None:
-        text, undecoded = recorded_text(response.headers, content)
+        text, undecoded = (unread_text if unread else recorded_text)(response.headers, content)
         text = mask_keys(text, secrets)
         recorded: dict[str, Any] = {
             "status": response.status_code,
@@ -240,6 +265,8 @@ class RecordingTransport(httpx.BaseTransport):
             recorded["content_encoding"] = undecoded
         if broke:
             recorded["broke"] = broke
+        if unread:
+            recorded["unread"] = True
         line = {"request": _recorded_request(request, body, secrets), "response": recorded}
         _append(self.path, {**line, "elapsed_ms": round(elapsed * 1000), "format": CASSETTE_FORMAT}, self._lock)
 
@@ -289,6 +316,34 @@ def recorded_text(headers: httpx.Headers, content: bytes) -> tuple[str, str | No
         return httpx.Response(200, headers=headers, content=content).text, None
     except httpx.DecodingError:
         return content.decode("utf-8", "replace"), headers.get("content-encoding")
+
+
+UNREAD_KEPT = 1 << 20
+"""How many bytes (inflated) of a reply its reader stopped reading a cassette keeps: a reply cut at
+`ChatClient.max_reply_bytes` (64 MiB) kept whole would fill a cassette's cap (`MAX_CASSETTE_BYTES`)."""
+GOES_ON_BYTES = 4 * 64 * 1024 * 1024
+"""How long replay makes an `unread` reply (`_GoesOn`): past any bound a client keeps (ChatClient's
+is 64 MiB), short of what a reader with none could not hold."""
+
+
+def unread_text(headers: httpx.Headers, content: bytes) -> tuple[str, str | None]:
+    """As `recorded_text`, for a body its reader stopped reading: its first `UNREAD_KEPT` bytes,
+    inflated no further (`charset.inflated`: 64 KB of gzip can be 64 MB)."""
+    names = undone(headers)
+    if not names:
+        return recorded_text(headers, content[:UNREAD_KEPT])
+    pieces, size = [], 0
+    try:
+        for piece in inflated([content], names):
+            pieces.append(piece)
+            size += len(piece)
+            if size >= UNREAD_KEPT:
+                break
+    except httpx.DecodingError:
+        return content[:UNREAD_KEPT].decode("utf-8", "replace"), headers.get("content-encoding")
+    plain = httpx.Headers(headers)
+    del plain["content-encoding"]
+    return recorded_text(plain, b"".join(pieces)[:UNREAD_KEPT])
 
 
 def scrubbed_body(text: str) -> str:
@@ -406,6 +461,8 @@ class ReplayTransport(httpx.BaseTransport):
                 headers[name] = recorded[name.replace("-", "_")]
         content = recorded["body"].encode("utf-8")
         broke = _transport_error(recorded.get("broke"))
+        if recorded.get("unread") is True:
+            return httpx.Response(recorded["status"], headers=headers, stream=_GoesOn(content))
         if broke is not None:
             return httpx.Response(recorded["status"], headers=headers, stream=_Breaks(content, broke))
         return httpx.Response(recorded["status"], headers=headers, content=content)
@@ -570,6 +627,8 @@ def _line_problem(line: Any) -> str:
     for name in ("retry_after", "retry_after_ms", "date", "content_encoding", "location"):  # replay serves strings only
         if response.get(name) is not None and not isinstance(response[name], str):
             return f"response {name} is not a string"
+    if not isinstance(response.get("unread", False), bool):
+        return "response unread is not true or false"
     if "broke" in response and _transport_error(response["broke"]) is None:  # else replayed whole, as not cut
         return f"response broke {response['broke']!r:.40} is not the name of {_BROKE_ERRORS}"
     try:

@@ -1350,3 +1350,44 @@ def test_a_base_url_whose_host_holds_a_space_is_a_configuration_error(url):
         f"ChatClient: base_url {url!r} has a host name that cannot be looked up (it holds a space or a character "
         f"written as %XX; a host name has letters, digits, '-' and '.'); {URL_FIX}"
     )
+
+
+OVERLOADS_WITHOUT_AN_ERROR_KEY = [
+    {"object": "error", "message": "Rate limit reached for requests", "type": "RateLimitError", "code": 429},
+    {"code": 429, "msg": "请求过于频繁，请稍后再试"},
+    {"object": "error", "message": "The server is overloaded", "code": 503},
+]
+
+
+SSE_OK = 'data: {"choices": [{"index": 0, "delta": {"content": "ok"}, "finish_reason": "stop"}]}\n\ndata: [DONE]\n\n'
+
+
+@pytest.mark.parametrize("body", OVERLOADS_WITHOUT_AN_ERROR_KEY)
+@pytest.mark.parametrize("label", ["application/json", "text/event-stream"])
+@pytest.mark.parametrize("path", ["chat", "stream"])
+def test_a_200_that_reports_an_overload_without_an_error_key_is_retried_on_every_path(body, label, path):
+    """Before: as one chunk of an event stream it was the gateway's overload, retried; as a plain 200
+    body (to chat(), or to stream() from a relay that answers in JSON) it was 'response has no
+    choices' (chat) or NotAStreamError (stream), not retried, the hint sending the learner to LLM_BASE_URL."""
+    text = json.dumps(body) if label == "application/json" else f"data: {json.dumps(body)}\n\n"
+    then = (
+        httpx.Response(200, json=OK_BODY)
+        if path == "chat"
+        else httpx.Response(200, text=SSE_OK, headers={"content-type": "text/event-stream"})
+    )
+    script = Script(httpx.Response(200, headers={"content-type": label}, text=text), then)
+    client, sleeps = make(script, retry=RetryPolicy(max_retries=1, backoff_s=1))
+    if path == "chat":
+        assert client.chat(QUESTION).usage.total_tokens == 28
+    else:
+        assert list(client.stream(QUESTION))[-1].response.message.content == "ok"
+    assert len(script.requests) == 2 and sleeps == [1]
+
+
+@pytest.mark.parametrize("body", OVERLOADS_WITHOUT_AN_ERROR_KEY)
+def test_a_200_that_reports_an_overload_without_an_error_key_says_it(body):
+    said = body.get("message") or body.get("msg")
+    client, _ = make(Script(httpx.Response(200, json=body)), retry=RetryPolicy(max_retries=0))
+    with pytest.raises(TransientError) as caught:
+        client.chat(QUESTION)
+    assert str(caught.value) == f"gateway answered 200 with an error (code {body['code']}, transient): {said}"

@@ -139,6 +139,7 @@ from toolkit.chat.sse import (
     not_empty,
     read_json,
     reported_error,
+    said_instead,
     sse_lines,
 )
 from toolkit.chat.stream_scrub import scrub_event_stream
@@ -1403,10 +1404,19 @@ def parse_completion(text: str) -> ChatResponse:
 
 def reported_instead(data: Any) -> Any:
     """The error a 200 body reports instead of a completion (its `error`, or FastAPI's `detail`),
-    or None: a body with choices, or that is no JSON object, reports none."""
+    or None: a body with choices, or that is no JSON object, reports none. A body in another
+    error's shape (vLLM's `"object": "error"`, `{"code": 429, "msg": …}`: `said_instead`, as a
+    stream's only chunk is read) is one when it names an overload, a rate limit or an empty
+    account: then it is retried, or said, as that chunk is; else it is "no choices"."""
     if not isinstance(data, dict) or data.get("choices"):
         return None
-    return data.get("error") or data.get("detail")
+    said = data.get("error") or data.get("detail")
+    if said:
+        return said
+    other = said_instead(data)
+    if other is None or isinstance(reported_error(other, "", ""), BadResponseError):
+        return None
+    return other
 
 
 def _assembled(text: str) -> ChatResponse:

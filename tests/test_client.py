@@ -1391,3 +1391,36 @@ def test_a_200_that_reports_an_overload_without_an_error_key_says_it(body):
     with pytest.raises(TransientError) as caught:
         client.chat(QUESTION)
     assert str(caught.value) == f"gateway answered 200 with an error (code {body['code']}, transient): {said}"
+
+
+@pytest.mark.parametrize("stream", [False, True])
+@pytest.mark.parametrize(
+    "base_url, location, said",
+    [
+        (
+            "https://gw.test/v1",
+            "https://collector.example.net/v1/chat/completions",
+            "HTTP 302: the gateway redirects to https://collector.example.net/v1/chat/completions, another host than "
+            "LLM_BASE_URL's (gw.test) — not followed, so LLM_API_KEY was not sent there; only if you trust that "
+            "host with your key, set LLM_BASE_URL to that address (without /chat/completions; not retried)",
+        ),
+        (
+            "https://gw.test/v1",
+            "http://gw.test/v1/chat/completions",
+            "HTTP 302: the gateway redirects to http://gw.test/v1/chat/completions, plain http, where LLM_API_KEY "
+            "would travel unencrypted — not followed; keep LLM_BASE_URL on https (ask the gateway's owner for its "
+            "https address; not retried)",
+        ),
+    ],
+    ids=["another-host", "to-plain-http"],
+)
+def test_a_redirect_that_would_take_the_key_elsewhere_says_so(stream, base_url, location, said):
+    """Before: 'set LLM_BASE_URL to the address it redirects to', whatever the address: the learner was
+    told to send the key to another host, or over plain http, on a redirect's word."""
+    moved = httpx.Response(302, headers={"location": location})
+    script = Script(moved)
+    client = ChatClient(base_url, "sk-secret", "m", transport=httpx.MockTransport(script))
+    with pytest.raises(CallerError) as caught:
+        list(client.stream(QUESTION)) if stream else client.chat(QUESTION)
+    assert str(caught.value) == said
+    assert [str(request.url) for request in script.requests] == [f"{base_url}/chat/completions"]

@@ -1170,14 +1170,7 @@ def triage_status(response: httpx.Response, attempt: int = 1) -> None:
         return
     body = response.text[:2000]
     if status < 400:
-        location = redirect_target(response) or "(no Location given)"
-        raise CallerError(
-            f"HTTP {status}: the gateway redirects to {location} — set LLM_BASE_URL to the address it "
-            "redirects to (without /chat/completions; not followed, not retried)",
-            status=status,
-            body=body,
-            attempts=attempt,
-        )
+        raise CallerError(redirect_text(response), status=status, body=body, attempts=attempt)
     detail = error_message(body)
     if status in _CREDIT_STATUSES:
         credit = _out_of_credit(response)
@@ -1269,6 +1262,39 @@ def redirect_target(response: httpx.Response) -> str | None:
         return mask_url(str(response.request.url.join(location)))
     except (RuntimeError, httpx.InvalidURL, ValueError):  # no request to resolve against, or no URL at all
         return mask_url(location)
+
+
+def redirect_text(response: httpx.Response) -> str:
+    """What a redirect (never followed: the key is not sent on) says to do: set LLM_BASE_URL to where
+    it points, unless that is plain http from https (the key would travel unencrypted) or another
+    host (the key would go to someone else: only if the learner trusts it)."""
+    location = redirect_target(response)
+    said = f"HTTP {response.status_code}: the gateway redirects to {location or '(no Location given)'}"
+    elsewhere = _elsewhere(response, location)
+    if elsewhere is not None:
+        return f"{said}, {elsewhere}"
+    return f"{said} — set LLM_BASE_URL to the address it redirects to (without /chat/completions; not followed, not retried)"
+
+
+def _elsewhere(response: httpx.Response, location: str | None) -> str | None:
+    """Why the key must not go where a redirect points (from https to plain http, or to another
+    host), or None."""
+    try:
+        asked, target = response.request.url, httpx.URL(location or "")
+    except (RuntimeError, httpx.InvalidURL, ValueError):  # no request, or no URL at all
+        return None
+    if asked.scheme == "https" and target.scheme == "http":
+        return (
+            "plain http, where LLM_API_KEY would travel unencrypted — not followed; keep LLM_BASE_URL on https (ask "
+            "the gateway's owner for its https address; not retried)"
+        )
+    if target.host and target.host.rstrip(".") != asked.host.rstrip("."):  # `host.` is the same host
+        return (
+            f"another host than LLM_BASE_URL's ({asked.host}) — not followed, so LLM_API_KEY was not sent there; "
+            "only if you trust that host with your key, set LLM_BASE_URL to that address (without "
+            "/chat/completions; not retried)"
+        )
+    return None
 
 
 _DOUBLED = "/chat/completions/chat/completions"

@@ -1424,3 +1424,20 @@ def test_a_redirect_that_would_take_the_key_elsewhere_says_so(stream, base_url, 
         list(client.stream(QUESTION)) if stream else client.chat(QUESTION)
     assert str(caught.value) == said
     assert [str(request.url) for request in script.requests] == [f"{base_url}/chat/completions"]
+
+
+@pytest.mark.parametrize("stream", [False, True])
+@pytest.mark.parametrize("location", ["mailto:x", "http://[::1"])
+def test_a_redirect_to_no_url_is_the_gateways_fault_not_a_crash_or_an_unreachable_gateway(stream, location):
+    """Before: httpx builds the redirect it will not follow, and a `Location` that is no URL raised a bare
+    httpx.InvalidURL out of chat() ('mailto:x'), or a RemoteProtocolError read as 'Cannot reach the gateway'
+    and retried ('http://[::1')."""
+    script = Script(httpx.Response(302, headers={"location": location}))
+    client, sleeps = make(script)
+    with pytest.raises(BadResponseError) as caught:
+        list(client.stream(QUESTION)) if stream else client.chat(QUESTION)
+    assert str(caught.value) == (
+        "the gateway answered with a redirect (not followed) to an address that is no URL: check LLM_BASE_URL "
+        "(it usually ends in /v1)"
+    )
+    assert len(script.requests) == 1 and sleeps == []

@@ -680,9 +680,14 @@ class ChatClient:
             raise TransientError(
                 f"request timed out ({type(exc).__name__}) after {_limit(self._http.timeout, exc)}s", attempts=attempt
             ) from exc
+        except httpx.InvalidURL as exc:  # only a redirect's Location can be one here (`no_url_redirect`)
+            self._record(body, None, self.scrub(f"<{type(exc).__name__}: {exc}>"), attempt)
+            raise BadResponseError(NO_URL_REDIRECT) from None
         except httpx.TransportError as exc:
             self._record(body, None, self.scrub(f"<{type(exc).__name__}: {exc}>"), attempt)
             self._forget_key(exc)
+            if no_url_redirect(exc):
+                raise BadResponseError(NO_URL_REDIRECT) from None
             refused = proxy_refusal(self.shown_url, exc, attempt)
             if refused is not None:
                 raise refused from exc
@@ -1274,6 +1279,20 @@ def redirect_text(response: httpx.Response) -> str:
     if elsewhere is not None:
         return f"{said}, {elsewhere}"
     return f"{said} — set LLM_BASE_URL to the address it redirects to (without /chat/completions; not followed, not retried)"
+
+
+NO_URL_REDIRECT = (
+    "the gateway answered with a redirect (not followed) to an address that is no URL: check LLM_BASE_URL "
+    "(it usually ends in /v1)"
+)
+
+
+def no_url_redirect(exc: httpx.TransportError) -> bool:
+    """Whether `exc`, raised by sending, is httpx building the redirect it will not follow from a
+    `Location` that is no URL (`http://[::1`): the gateway answered, so it is neither unreachable nor
+    worth retrying. For others (`mailto:x`) httpx raises `InvalidURL`, whose only source there it is
+    (the base URL is checked when the client is made)."""
+    return isinstance(exc, httpx.RemoteProtocolError) and str(exc).startswith("Invalid URL in location header")
 
 
 def _elsewhere(response: httpx.Response, location: str | None) -> str | None:

@@ -1441,3 +1441,21 @@ def test_a_redirect_to_no_url_is_the_gateways_fault_not_a_crash_or_an_unreachabl
         "(it usually ends in /v1)"
     )
     assert len(script.requests) == 1 and sleeps == []
+
+
+@pytest.mark.parametrize(
+    "key, said",
+    [
+        ('"sk-abcdefgh"', 'is wrapped in quotes ("…"): set LLM_API_KEY to the key without them (%env keeps them)'),
+        ("'sk-abcdefgh'", "is wrapped in quotes ('…'): set LLM_API_KEY to the key without them (%env keeps them)"),
+        ("Bearer sk-abcdefgh", "starts with 'Bearer ', which the client adds itself: set LLM_API_KEY to the key alone"),
+        ("bearer sk-abcdefgh", "starts with 'bearer ', which the client adds itself: set LLM_API_KEY to the key alone"),
+    ],
+)
+def test_an_api_key_pasted_with_its_quotes_or_its_scheme_is_refused_before_it_is_sent(key, said):
+    """Before: sent as it was (`Authorization: Bearer "sk-…"`, `Bearer Bearer sk-…`), refused by the
+    gateway as a wrong key: `%env LLM_API_KEY="sk-…"` in a notebook keeps the quotes."""
+    with pytest.raises(ConfigurationError) as caught:
+        ChatClient("http://127.0.0.1:9/v1", key, "m")
+    assert str(caught.value) == f"ChatClient: the API key {said}"
+    assert "sk-abcdefgh" not in str(caught.value)

@@ -961,6 +961,19 @@ def check_api_key(key: str) -> None:
             f"position {i + 1} of {len(key)}); API keys are printable ASCII: check LLM_API_KEY for a pasted "
             "quote, space or line break"
         )
+    pasted = _pasted_around(key)
+    if pasted:
+        raise ConfigurationError(f"ChatClient: the API key {pasted}")
+
+
+def _pasted_around(key: str) -> str:
+    """What was pasted with the key that a gateway would read as part of it ("" when nothing):
+    its quotes (`%env LLM_API_KEY="sk-…"` keeps them), or the `Bearer ` the client adds itself."""
+    if len(key) > 2 and key[0] == key[-1] and key[0] in "\"'":
+        return f"is wrapped in quotes ({key[0]}…{key[0]}): set LLM_API_KEY to the key without them (%env keeps them)"
+    if key[:7].lower() == "bearer ":
+        return f"starts with {key[:7]!r}, which the client adds itself: set LLM_API_KEY to the key alone"
+    return ""
 
 
 def encode_body(body: dict[str, Any]) -> bytes:

@@ -401,3 +401,23 @@ def test_an_unread_mark_that_is_no_yes_or_no_is_refused(tmp_path):
     with pytest.raises(CassetteError) as caught:
         ReplayTransport(cassette)
     assert str(caught.value) == f"cassette {cassette}, line 1: response unread is not true or false"
+
+
+def test_a_stream_left_before_its_end_within_the_bound_is_not_marked_unread(tmp_path):
+    """A learner's loop that stops at the first event leaves the rest unread, but the reply did not go
+    past the bound: replay must not claim it did (it serves what was read, then ends, as before)."""
+    answer = httpx.Response(
+        200, headers={"content-type": "text/event-stream"}, stream=_GoesOn(_chunk("a"), _chunk("b"))
+    )
+    cassette = tmp_path / "c.jsonl"
+    client = ChatClient(
+        "http://gw.test/v1",
+        "sk-key-0123456789abcdef",
+        "m",
+        transport=RecordingTransport(cassette, httpx.MockTransport(lambda request: answer)),
+    )
+    events = client.stream(QUESTION)
+    next(events)
+    events.close()
+    line = json.loads(cassette.read_text(encoding="utf-8").split("\n")[0])
+    assert "unread" not in line["response"]

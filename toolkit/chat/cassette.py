@@ -13,8 +13,9 @@ before it was written, is format 1): a line of a newer format is refused, naming
 A response that asked for a wait also keeps `retry_after_ms` and the `date` it was sent at (or,
 from a server that sends no `Date`, the time it arrived: a `Retry-After` date replays the same wait); a
 redirect keeps its `location` (keys in it masked), which its error names; one that broke off (a timeout, a dropped connection) keeps how, as `broke` (`"ReadTimeout"`), and
-replay breaks it off there the same way. One whose reader stopped before its end (a reply past
-`ChatClient.max_reply_bytes`: the gateway went on) keeps `"unread": true` and at most its first
+replay breaks it off there the same way. One its reader stopped at its bound (a reply past
+`ChatClient.max_reply_bytes`, which the client tells the transport as the request extension
+`charset.READ_AT_MOST`: the gateway went on; not one a loop left early) keeps `"unread": true` and at most its first
 `UNREAD_KEPT` bytes (1 MiB, so a cassette holds it within its own cap), and replay serves them a line
 at a time, then goes on, so the client stops at its bound again with the same `ReplyTooLongError`. A request that got no answer at all (refused, timed out)
 is a line with `failed` (`"ConnectError"`) and `why` (its text) instead of a response, and replay
@@ -69,7 +70,7 @@ from typing import Any
 
 import httpx
 
-from toolkit.chat.charset import inflated, undone
+from toolkit.chat.charset import READ_AT_MOST, inflated, undone
 from toolkit.chat.clock import (
     CASSETTE_FORMAT,
     RECORD_VAR,
@@ -133,13 +134,14 @@ def _dump(value: Any) -> str:
 class _Tee(httpx.SyncByteStream):
     """Passes chunks through and records the whole body once the stream is done, how it broke off
     if it did (a timeout, a dropped connection: the name of httpx's error), and whether its reader
-    stopped before its end (`unread`: a reply past `ChatClient.max_reply_bytes`)."""
+    stopped before its end at its bound (`unread`: a reply past `ChatClient.max_reply_bytes`, `_past`)."""
 
-    def __init__(self, stream: Any, done: Any) -> None:
+    def __init__(self, stream: Any, done: Any, read_at_most: int | None, headers: httpx.Headers) -> None:
         self._stream, self._done = stream, done
         self._chunks: list[bytes] = []
         self._broke: str | None = None
         self._ended = False
+        self._read_at_most, self._headers = read_at_most, headers
 
     def __iter__(self) -> Iterator[bytes]:
         try:
@@ -153,10 +155,27 @@ class _Tee(httpx.SyncByteStream):
 
     def close(self) -> None:
         if self._done is not None:
-            unread = not self._ended and self._broke is None
-            self._done(b"".join(self._chunks), self._broke, unread)
+            content = b"".join(self._chunks)
+            unread = not self._ended and self._broke is None and _past(self._headers, content, self._read_at_most)
+            self._done(content, self._broke, unread)
             self._done = None
         self._stream.close()
+
+
+def _past(headers: httpx.Headers, content: bytes, limit: int | None) -> bool:
+    """Whether `content` (as it came, its encoding undone step by step) goes past `limit` bytes: a
+    reply its reader stopped at the bound, not one it left (a loop that broke off early)."""
+    if limit is None:
+        return False
+    size = 0
+    try:
+        for piece in inflated([content], undone(headers) or []):
+            size += len(piece)
+            if size > limit:
+                return True
+    except httpx.DecodingError:  # the reader stopped on that (and it replays the same)
+        return False
+    return False
 
 
 class _GoesOn(httpx.SyncByteStream):
@@ -228,7 +247,7 @@ class RecordingTransport(httpx.BaseTransport):
         return httpx.Response(
             response.status_code,
             headers=response.headers,
-            stream=_Tee(response.stream, done),
+            stream=_Tee(response.stream, done, _read_at_most(request), response.headers),
             extensions=response.extensions,
         )
 
@@ -273,6 +292,12 @@ class RecordingTransport(httpx.BaseTransport):
     def close(self) -> None:
         """Close the transport the requests went through."""
         self.inner.close()
+
+
+def _read_at_most(request: httpx.Request) -> int | None:
+    """How much of the reply the client reads (`toolkit.chat.charset.READ_AT_MOST`), if it says."""
+    limit = request.extensions.get(READ_AT_MOST)
+    return limit if isinstance(limit, int) and not isinstance(limit, bool) else None
 
 
 def _recorded_request(request: httpx.Request, body: bytes, secrets: list[str | None]) -> dict[str, Any]:

@@ -101,7 +101,7 @@ from typing import Any, NoReturn
 import httpx
 from pydantic import ValidationError
 
-from toolkit.chat.charset import ACCEPTED, body_encoding, inflated, undone
+from toolkit.chat.charset import ACCEPTED, READ_AT_MOST, body_encoding, inflated, undone
 from toolkit.chat.credit import credit_fix, out_of_credit
 from toolkit.chat.finite import first_non_finite
 from toolkit.chat.masking import (
@@ -671,7 +671,13 @@ class ChatClient:
         return _Attempts(self, body, stream)
 
     def _attempt(self, body: dict[str, Any], stream: bool, attempt: int) -> httpx.Response:
-        request = self._http.build_request("POST", self.endpoint, content=encode_body(body), headers=_JSON_HEADERS)
+        request = self._http.build_request(
+            "POST",
+            self.endpoint,
+            content=encode_body(body),
+            headers=_JSON_HEADERS,
+            extensions={READ_AT_MOST: self.max_reply_bytes},  # for a recording transport (`capped`)
+        )
         try:  # the body is read below, so that an answer that breaks off is told from no answer at all
             response = self._http.send(request, stream=True)
         except httpx.TimeoutException as exc:

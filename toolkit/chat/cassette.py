@@ -333,14 +333,33 @@ def _location(headers: httpx.Headers, secrets: list[str | None]) -> dict[str, st
     return {"location": redact.scrub_secrets(mask_keys(location, secrets))} if location else {}
 
 
-def recorded_text(headers: httpx.Headers, content: bytes) -> tuple[str, str | None]:
-    """(the body as text, None), decoded as the client reads it: its `Content-Encoding` undone
-    (gzip, deflate: most gateways compress) and its charset applied. A body its encoding does
-    not fit is kept as it came, with that encoding, for replay to fail on the same way."""
+def recorded_text(headers: httpx.Headers, content: bytes, at_most: int | None = None) -> tuple[str, str | None]:
+    """(the body as text, None), decoded as the client reads it: its `Content-Encoding` undone as the
+    client undoes it (`charset.inflated`: gzip, x-gzip, deflate; most gateways compress), at most
+    `at_most` bytes of it when given, and its charset applied. A body its encoding does not fit is
+    kept as it came, with that encoding, for replay to fail on the same way."""
+    names = undone(headers)
+    if names:
+        try:
+            content = b"".join(_bounded(inflated([content], names), at_most))
+        except httpx.DecodingError:
+            return content[:at_most].decode("utf-8", "replace"), headers.get("content-encoding")
+        headers = httpx.Headers(headers)
+        del headers["content-encoding"]
     try:
-        return httpx.Response(200, headers=headers, content=content).text, None
-    except httpx.DecodingError:
-        return content.decode("utf-8", "replace"), headers.get("content-encoding")
+        return httpx.Response(200, headers=headers, content=content[:at_most]).text, None
+    except httpx.DecodingError:  # br or zstd, which httpx undoes (when their packages are installed)
+        return content[:at_most].decode("utf-8", "replace"), headers.get("content-encoding")
+
+
+def _bounded(pieces: Iterator[bytes], at_most: int | None) -> Iterator[bytes]:
+    """`pieces`, no more of them than it takes to make `at_most` bytes (all of them for None)."""
+    size = 0
+    for piece in pieces:
+        yield piece
+        size += len(piece)
+        if at_most is not None and size >= at_most:
+            return
 
 
 UNREAD_KEPT = 1 << 20
@@ -354,21 +373,7 @@ is 64 MiB), short of what a reader with none could not hold."""
 def unread_text(headers: httpx.Headers, content: bytes) -> tuple[str, str | None]:
     """As `recorded_text`, for a body its reader stopped reading: its first `UNREAD_KEPT` bytes,
     inflated no further (`charset.inflated`: 64 KB of gzip can be 64 MB)."""
-    names = undone(headers)
-    if not names:
-        return recorded_text(headers, content[:UNREAD_KEPT])
-    pieces, size = [], 0
-    try:
-        for piece in inflated([content], names):
-            pieces.append(piece)
-            size += len(piece)
-            if size >= UNREAD_KEPT:
-                break
-    except httpx.DecodingError:
-        return content[:UNREAD_KEPT].decode("utf-8", "replace"), headers.get("content-encoding")
-    plain = httpx.Headers(headers)
-    del plain["content-encoding"]
-    return recorded_text(plain, b"".join(pieces)[:UNREAD_KEPT])
+    return recorded_text(headers, content, UNREAD_KEPT)
 
 
 def scrubbed_body(text: str) -> str:

@@ -15,7 +15,7 @@ from toolkit.chat.charset import STEP, inflated
 from toolkit.chat.client import MAX_REPLY_BYTES, ChatClient, RetryPolicy
 from toolkit.chat.messages import UserMessage
 from toolkit.chat.sse import StreamDone, TextDelta
-from toolkit.errors import BadResponseError
+from toolkit.errors import BadResponseError, ConfigurationError
 
 QUESTION = [UserMessage(content="hi")]
 PIECE = 1000
@@ -197,3 +197,23 @@ def test_a_body_that_is_not_what_its_encoding_says_is_still_undecodable():
         str(caught.value)
         == "the response body cannot be decoded: Error -3 while decompressing data: incorrect header check"
     )
+
+
+@pytest.mark.parametrize("bound", [None, "100MB", 0, -1, True, 1.5, float("nan")])
+def test_a_bound_that_is_no_count_of_bytes_is_refused_where_it_is_set(bound):
+    """Before: taken, then a bare TypeError out of chat() at the first reply (None, '100MB': after
+    the request was sent), or every reply 'went on past 0 bytes' (0, -1, True)."""
+    client = ChatClient("http://gw.test/v1", KEY, "m")
+    with pytest.raises(ConfigurationError) as caught:
+        client.max_reply_bytes = bound
+    assert str(caught.value) == (
+        f"ChatClient.max_reply_bytes must be a whole number of bytes, at least 1 (64 MiB, {MAX_REPLY_BYTES:,}, "
+        f"unless set), not {bound!r}"
+    )
+    assert client.max_reply_bytes == MAX_REPLY_BYTES
+
+
+def test_a_bound_may_be_raised():
+    client = ChatClient("http://gw.test/v1", KEY, "m")
+    client.max_reply_bytes = 1 << 30
+    assert client.max_reply_bytes == 1 << 30

@@ -427,9 +427,7 @@ class ChatClient:
         self.schema_keywords_refused: list[str] = []
         """Tool-schema keywords this gateway refused (a relay to Gemini refuses
         `additionalProperties`); left out of every later request (`toolkit.chat.schema_keywords`)."""
-        self.max_reply_bytes: int = MAX_REPLY_BYTES
-        """How many bytes of one reply (a body, an error, an event stream) are read at most; a gateway
-        that sends more (a stream that never ends) gets a `ReplyTooLongError` there (`capped`)."""
+        self._max_reply_bytes = MAX_REPLY_BYTES
         self._sleep = sleep
         self._http = httpx.Client(
             transport=transport,
@@ -440,6 +438,22 @@ class ChatClient:
 
     def __repr__(self) -> str:
         return f"ChatClient({self.label})"
+
+    @property
+    def max_reply_bytes(self) -> int:
+        """How many bytes of one reply (a body, an error, an event stream; inflated, if compressed)
+        are read at most; a gateway that sends more (a stream that never ends) gets a
+        `ReplyTooLongError` there (`capped`). A whole number, at least 1, checked where it is set."""
+        return self._max_reply_bytes
+
+    @max_reply_bytes.setter
+    def max_reply_bytes(self, value: int) -> None:
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise ConfigurationError(
+                "ChatClient.max_reply_bytes must be a whole number of bytes, at least 1 (64 MiB, "
+                f"{MAX_REPLY_BYTES:,}, unless set), not {value!r}"
+            )
+        self._max_reply_bytes = value
 
     def describe(self) -> str:
         """One line saying where requests go (never the key)."""

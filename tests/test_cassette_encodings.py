@@ -426,3 +426,26 @@ def test_a_stream_left_before_its_end_within_the_bound_is_not_marked_unread(tmp_
     events.close()
     line = json.loads(cassette.read_text(encoding="utf-8").split("\n")[0])
     assert "unread" not in line["response"]
+
+
+def test_a_cut_reply_replays_past_a_bound_raised_beyond_what_replay_would_serve(tmp_path, monkeypatch):
+    """Replay goes on until just past the replaying client's own bound (it says it in the request), not
+    a fixed length: a client whose bound is higher than that length read a body that broke off."""
+    answer = httpx.Response(
+        200, headers={"content-type": "application/json"}, stream=_GoesOn(b'{"choices": [', b"a" * 1000)
+    )
+    cassette = tmp_path / "c.jsonl"
+    recording = ChatClient(
+        "http://gw.test/v1",
+        "sk-key-0123456789abcdef",
+        "m",
+        retry=RetryPolicy(0),
+        transport=RecordingTransport(cassette, httpx.MockTransport(lambda request: answer)),
+    )
+    with pytest.raises(ReplyTooLongError):
+        _capped(recording).chat(QUESTION)
+    monkeypatch.setattr(cassettes, "GOES_ON_BYTES", 20_000)
+    replaying = ChatClient("http://gw.test/v1", "sk-key-0123456789abcdef", "m", transport=ReplayTransport(cassette))
+    with pytest.raises(ReplyTooLongError) as caught:
+        _capped(replaying, 500_000).chat(QUESTION)
+    assert str(caught.value).startswith("the reply went on past 500,000 bytes")

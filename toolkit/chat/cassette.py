@@ -179,18 +179,19 @@ def _past(headers: httpx.Headers, content: bytes, limit: int | None) -> bool:
 
 
 class _GoesOn(httpx.SyncByteStream):
-    """A recorded body whose reader stopped before its end, served a line at a time (the events
-    before the bound are shown again), then going on (spaces) as the recorded one did: a client
-    stops at its bound again (`ReplyTooLongError`). A reader with no bound of its own gets an end
-    after `GOES_ON_BYTES`."""
+    """A recorded body whose reader stopped at its bound, served a line at a time (the events
+    before the bound are shown again), then going on (spaces) as the recorded one did, until just
+    past `read_at_most` (the replaying client's bound: it stops there again, `ReplyTooLongError`),
+    or, for a reader that gives none, `GOES_ON_BYTES`."""
 
-    def __init__(self, content: bytes) -> None:
+    def __init__(self, content: bytes, read_at_most: int | None) -> None:
         self._content = content
+        self._length = GOES_ON_BYTES if read_at_most is None else read_at_most + 1
 
     def __iter__(self) -> Iterator[bytes]:
         yield from self._content.splitlines(keepends=True)
         filler = b" " * (64 * 1024)
-        for _ in range(max(0, GOES_ON_BYTES - len(self._content)) // len(filler) + 1):
+        for _ in range(-(-max(0, self._length - len(self._content)) // len(filler))):
             yield filler
 
 
@@ -366,8 +367,8 @@ UNREAD_KEPT = 1 << 20
 """How many bytes (inflated) of a reply its reader stopped reading a cassette keeps: a reply cut at
 `ChatClient.max_reply_bytes` (64 MiB) kept whole would fill a cassette's cap (`MAX_CASSETTE_BYTES`)."""
 GOES_ON_BYTES = 4 * 64 * 1024 * 1024
-"""How long replay makes an `unread` reply (`_GoesOn`): past any bound a client keeps (ChatClient's
-is 64 MiB), short of what a reader with none could not hold."""
+"""How long replay makes an `unread` reply (`_GoesOn`) for a reader that does not say its bound: past
+ChatClient's own (64 MiB), short of what a reader with none could not hold."""
 
 
 def unread_text(headers: httpx.Headers, content: bytes) -> tuple[str, str | None]:
@@ -492,7 +493,7 @@ class ReplayTransport(httpx.BaseTransport):
         content = recorded["body"].encode("utf-8")
         broke = _transport_error(recorded.get("broke"))
         if recorded.get("unread") is True:
-            return httpx.Response(recorded["status"], headers=headers, stream=_GoesOn(content))
+            return httpx.Response(recorded["status"], headers=headers, stream=_GoesOn(content, _read_at_most(request)))
         if broke is not None:
             return httpx.Response(recorded["status"], headers=headers, stream=_Breaks(content, broke))
         return httpx.Response(recorded["status"], headers=headers, content=content)

@@ -15,10 +15,11 @@ from a server that sends no `Date`, the time it arrived: a `Retry-After` date re
 redirect keeps its `location` (keys in it masked), which its error names; one that broke off (a timeout, a dropped connection) keeps how, as `broke` (`"ReadTimeout"`), and
 replay breaks it off there the same way. One its reader stopped at its bound (a reply past
 `ChatClient.max_reply_bytes`, which the client tells the transport as the request extension
-`charset.READ_AT_MOST`: the gateway went on; not one a loop left early) keeps `"unread": true` and at most its first
-`UNREAD_KEPT` bytes (1 MiB, so a cassette holds it within its own cap), and replay serves them a line
-at a time, then goes on, so the client stops at its bound again with the same `ReplyTooLongError`. A request that got no answer at all (refused, timed out)
-is a line with `failed` (`"ConnectError"`) and `why` (its text) instead of a response, and replay
+`charset.READ_AT_MOST`: the gateway went on; not one a loop left early) keeps `"unread": true` and
+at most its first `UNREAD_KEPT` bytes (1 MiB, so a cassette holds it within its own cap), and
+replay serves them a line at a time, then goes on until just past the replaying client's bound, so
+it stops there again with the same `ReplyTooLongError`. A request that got no answer at all (refused,
+timed out) is a line with `failed` (`"ConnectError"`) and `why` (its text) instead of a response, and replay
 fails it the same way. Both name httpx's own class (a transport's subclass of `ReadTimeout` is
 `"ReadTimeout"`); a name that is none of httpx's transport errors is refused when read.
 The body is kept as the client read it: decompressed (gateways gzip their answers) and decoded

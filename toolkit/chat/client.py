@@ -72,14 +72,14 @@ answers `chat()` with an event stream (a relay that always streams) gets its eve
 A reply is read up to `ChatClient.max_reply_bytes` (`MAX_REPLY_BYTES`, 64 MiB: OpenAI's longest
 completions, 128k tokens, stream in about 32 MB of chunks; an audio reply's base64 fits too), counted
 as the bytes arrive, inflated (`capped`: a gzip or deflate body is undone step by step, so 1 MB of
-gzip that inflates to 1 GB is stopped at the bound, not inflated whole): a gateway that sends more (a 200 MB body, an error as long, an event
-stream that never ends) gets a `ReplyTooLongError` (a `BadResponseError`) there, and its exchange
-records that the rest was not read.
+gzip that inflates to 1 GB is stopped at the bound, not inflated whole): a gateway that sends more
+(a 200 MB body, an error as long, an event stream that never ends) gets a `ReplyTooLongError` (a
+`BadResponseError`) there, and its exchange records that the rest was not read.
 
 Leaves out: `n > 1`, logprobs, a bound on a reply's time (a stream that sends a keep-alive every
-minute for ever is stopped only by its bytes), a bound on what a br or zstd body inflates to (not asked
-for: httpx undoes them when their packages are installed), and retrying a stream once its first byte has arrived (a stream
-that breaks is truncated, and a truncated stream is never executed).
+minute for ever is stopped only by its bytes), a bound on what a br or zstd body inflates to (not
+asked for: httpx undoes them when their packages are installed), and retrying a stream once its
+first byte has arrived (a stream that breaks is truncated, and a truncated stream is never executed).
 """
 
 from __future__ import annotations
@@ -173,8 +173,8 @@ class ReplyTooLongError(BadResponseError):
 
 
 class _Capped(httpx.SyncByteStream):
-    """`inner`'s bytes, with the encodings `names` undone (`toolkit.chat.charset.inflated`), until more than
-    `limit` of them have come (then `too_long`): the bound holds on what the reply inflates to."""
+    """`inner`'s bytes, with the encodings `names` undone (`toolkit.chat.charset.inflated`), until
+    more than `limit` of them have come (then `too_long`): the bound holds on what the reply inflates to."""
 
     def __init__(self, inner: httpx.SyncByteStream, limit: int, status: int, names: list[str]) -> None:
         self.inner, self.limit, self.status, self.names = inner, limit, status, names

@@ -7,8 +7,9 @@ A cassette is a JSON Lines file, one HTTP exchange per line:
      "elapsed_ms": 812, "format": 1}
 
 and, if the run read the clock, one line saying what it read: `{"clock": {"now": "…"}, "format": 1}`.
-`format` is the cassette format the line was written in (`CASSETTE_FORMAT`; a line without one, from
-before it was written, is format 1): a line of a newer format is refused, naming it, not misread.
+`format` is the cassette format the line was written in (`PLAIN_FORMAT`, 1; `UNREAD_FORMAT`, 2, for an
+`unread` one; a line without one, from before it was written, is format 1): a line of a format newer
+than this toolkit reads (`CASSETTE_FORMAT`) is refused, naming it, not misread.
 
 A response that asked for a wait also keeps `retry_after_ms` and the `date` it was sent at (or,
 from a server that sends no `Date`, the time it arrived: a `Retry-After` date replays the same wait); a
@@ -74,6 +75,7 @@ import httpx
 from toolkit.chat.charset import READ_AT_MOST, inflated, undone
 from toolkit.chat.clock import (
     CASSETTE_FORMAT,
+    PLAIN_FORMAT,
     RECORD_VAR,
     REPLAY_VAR,
     ends_mid_line,
@@ -258,7 +260,7 @@ class RecordingTransport(httpx.BaseTransport):
     ) -> None:
         text = mask_keys(str(failed), secrets)
         line: dict[str, Any] = {"request": _recorded_request(request, body, secrets), "failed": _httpx_name(failed)}
-        line |= {"why": redact.scrub(text), "elapsed_ms": round(elapsed * 1000), "format": CASSETTE_FORMAT}
+        line |= {"why": redact.scrub(text), "elapsed_ms": round(elapsed * 1000), "format": PLAIN_FORMAT}
         _append(self.path, line, self._lock)
 
     def _write(
@@ -289,7 +291,8 @@ class RecordingTransport(httpx.BaseTransport):
         if unread:
             recorded["unread"] = True
         line = {"request": _recorded_request(request, body, secrets), "response": recorded}
-        _append(self.path, {**line, "elapsed_ms": round(elapsed * 1000), "format": CASSETTE_FORMAT}, self._lock)
+        written = UNREAD_FORMAT if unread else PLAIN_FORMAT  # an older toolkit would misread "unread": refused
+        _append(self.path, {**line, "elapsed_ms": round(elapsed * 1000), "format": written}, self._lock)
 
     def close(self) -> None:
         """Close the transport the requests went through."""
@@ -683,10 +686,16 @@ def _failed_problem(line: dict[str, Any]) -> str:
     return "why is not a string" if line.get("why") is not None and not isinstance(line["why"], str) else ""
 
 
+_READ = " or ".join(map(str, range(1, CASSETTE_FORMAT + 1)))
+"""The formats this toolkit reads, as its messages name them ("1 or 2")."""
+UNREAD_FORMAT = 2
+"""The format of a line holding a reply cut at the client's bound (`"unread"`): older toolkits refuse it."""
+
+
 def _format_problem(written: Any) -> str:
     """Why a line's `format` is not one this toolkit reads (`CASSETTE_FORMAT` and older), or ""."""
     if isinstance(written, bool) or not isinstance(written, int) or written < 1:
-        return f"format {written!r:.20} is no cassette format (a whole number, {CASSETTE_FORMAT} for this toolkit)"
+        return f"format {written!r:.20} is no cassette format (a whole number, {_READ} for this toolkit)"
     if written > CASSETTE_FORMAT:
         return (
             f"written in cassette format {written}, by a newer toolkit; this one reads format {CASSETTE_FORMAT}: "

@@ -1459,3 +1459,37 @@ def test_an_api_key_pasted_with_its_quotes_or_its_scheme_is_refused_before_it_is
         ChatClient("http://127.0.0.1:9/v1", key, "m")
     assert str(caught.value) == f"ChatClient: the API key {said}"
     assert "sk-abcdefgh" not in str(caught.value)
+
+
+GEMINI_BAD_KEY = [
+    {
+        "error": {
+            "code": 400,
+            "message": "API key not valid. Please pass a valid API key.",
+            "status": "INVALID_ARGUMENT",
+            "details": [{"@type": "type.googleapis.com/google.rpc.ErrorInfo", "reason": "API_KEY_INVALID"}],
+        }
+    }
+]
+
+
+def test_an_error_wrapped_in_a_list_is_read_for_its_message_and_a_bad_key_in_a_400_is_named():
+    """Gemini's OpenAI-compatible endpoint sends its errors as a one-item list, and a wrong key as a 400.
+    Before: 'HTTP 400: [{"error":{"code":400,…' — the gateway rejected the request body; fix it."""
+    client, _ = make(Script(httpx.Response(400, json=GEMINI_BAD_KEY)))
+    with pytest.raises(CallerError) as caught:
+        client.chat(QUESTION)
+    assert str(caught.value) == (
+        "HTTP 400: API key not valid. Please pass a valid API key. — check LLM_API_KEY (not retried)"
+    )
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["Invalid 'messages': must be a list", "max_tokens is too large", "invalid value for api_version"],
+)
+def test_a_400_that_names_no_key_keeps_the_request_body_hint(said):
+    client, _ = make(Script(httpx.Response(400, json={"error": {"message": said}})))
+    with pytest.raises(CallerError) as caught:
+        client.chat(QUESTION)
+    assert str(caught.value) == f"HTTP 400: {said} — the gateway rejected the request body; fix it (not retried)"

@@ -1231,6 +1231,8 @@ def triage_status(response: httpx.Response, attempt: int = 1) -> None:
         hint = "LLM_BASE_URL ends in /chat/completions: set it to the part before, e.g. https://host/v1 (not retried)"
     elif status == 404 and _refuses_tools(response, detail):
         hint = TOOLS_REFUSED_HINT
+    elif status == 400 and _BAD_KEY.search(detail):  # Gemini's wrong key: a 400, "API key not valid"
+        hint = _CALLER_HINTS[401]
     raise CallerError(
         f"HTTP {status}: {detail} — {hint}",
         status=status,
@@ -1395,13 +1397,21 @@ def error_message(body: str) -> str:
     …}}`, or of the shapes other gateways send (`{"error": "…"}` Ollama, `{"detail": "…"}` and
     FastAPI's list of problems, `{"message": "…"}` DashScope, `{"errors": [{"message": "…"}]}`
     Cloudflare); an HTML page (a proxy's, a CDN's) by its title (`toolkit.chat.pages`); else the
-    body itself, on one line."""
+    body itself, on one line. Google's gateways wrap the error object in a one-item list."""
     try:
         data = json.loads(body)
     except (ValueError, RecursionError):
         return page_text(body) or _one_line(body[:200]) or "(empty body)"
+    if isinstance(data, list) and data and isinstance(data[0], dict):  # Google's: `[{"error": {…}}]`
+        data = data[0]
     said = _one_line(_said(data)) if isinstance(data, dict) else ""
     return said or _one_line(body[:200])
+
+
+_BAD_KEY = re.compile(
+    r"\bapi[ _-]?key\b[^.]*\b(?:not valid|invalid|incorrect)\b|\b(?:invalid|incorrect)\b[^.]*\bapi[ _-]?key\b", re.I
+)
+"""A 400's words for a wrong key (Gemini sends one as a 400: "API key not valid"), not a bad body."""
 
 
 def _said(data: dict[str, Any]) -> str:

@@ -676,16 +676,19 @@ def test_every_line_says_the_cassette_format_it_was_written_in(tmp_path, monkeyp
     "line, problem",
     [
         (
-            {**EXCHANGE, "format": 2},
-            "line 2: written in cassette format 2, by a newer toolkit; this one reads format 1: upgrade toolkit-course "
+            {**EXCHANGE, "format": 3},
+            "line 2: written in cassette format 3, by a newer toolkit; this one reads format 2: upgrade toolkit-course "
             "(pip install -U toolkit-course), or record the cassette again with this one",
         ),
         (
             {"clock": {"now": "2026-10-20T09:00:00"}, "format": 7},
-            "line 2: written in cassette format 7, by a newer toolkit; this one reads format 1",
+            "line 2: written in cassette format 7, by a newer toolkit; this one reads format 2",
         ),
-        ({**EXCHANGE, "format": "1"}, "line 2: format '1' is no cassette format (a whole number, 1 for this toolkit)"),
-        ({**EXCHANGE, "format": 0}, "line 2: format 0 is no cassette format (a whole number, 1 for this toolkit)"),
+        (
+            {**EXCHANGE, "format": "1"},
+            "line 2: format '1' is no cassette format (a whole number, 1 or 2 for this toolkit)",
+        ),
+        ({**EXCHANGE, "format": 0}, "line 2: format 0 is no cassette format (a whole number, 1 or 2 for this toolkit)"),
     ],
 )
 def test_a_cassette_from_a_newer_toolkit_is_refused_naming_its_format(tmp_path, line, problem):

@@ -13,7 +13,7 @@ import pytest
 
 from toolkit.chat import cassette as cassettes
 from toolkit.chat.cassette import RecordingTransport, ReplayTransport
-from toolkit.chat.client import ChatClient, RetryPolicy
+from toolkit.chat.client import ChatClient, ReplyTooLongError, RetryPolicy
 from toolkit.chat.clock import read_clock
 from toolkit.chat.messages import UserMessage
 from toolkit.chat.sse import StreamDone
@@ -58,9 +58,14 @@ def streamed(client):
     return [event for event in client.stream(QUESTION)][-1]
 
 
-@pytest.mark.parametrize("compress", [gzip.compress, zlib.compress], ids=["gzip", "deflate"])
-def test_a_compressed_answer_is_written_as_its_text_and_replays(tmp_path, compress):
-    encoding = "gzip" if compress is gzip.compress else "deflate"
+@pytest.mark.parametrize(
+    "compress, encoding",
+    [(gzip.compress, "gzip"), (zlib.compress, "deflate"), (gzip.compress, "x-gzip")],
+    ids=["gzip", "deflate", "x-gzip"],
+)
+def test_a_compressed_answer_is_written_as_its_text_and_replays(tmp_path, compress, encoding):
+    """x-gzip (gzip's old name, which the client undoes as gzip) was written as the gzip bytes read as
+    text, and replay failed on them."""
     inner = gateway(
         200, compress(json.dumps(ANSWER).encode()), content_type="application/json", content_encoding=encoding
     )
@@ -308,3 +313,140 @@ def test_a_retry_after_date_without_a_date_header_replays_the_same_on_another_da
         outcomes.append(str(info.value))
     assert "asks to wait 3600 s" in outcomes[0]
     assert outcomes[1] == outcomes[0]
+
+
+class _GoesOn(httpx.SyncByteStream):
+    """`head`, then `piece` again and again (1,000 times: a client without a bound fails instead of hanging)."""
+
+    def __init__(self, head: bytes, piece: bytes) -> None:
+        self.head, self.piece = head, piece
+
+    def __iter__(self):
+        yield self.head
+        for _ in range(1000):
+            yield self.piece
+
+
+def _chunk(text: str) -> bytes:
+    return b"data: " + json.dumps({"choices": [{"index": 0, "delta": {"content": text}}]}).encode() + b"\n\n"
+
+
+TOO_LONG = (
+    "the reply went on past 10,000 bytes (ChatClient.max_reply_bytes) and was not read further: no chat "
+    "completion is that long; nothing from it was used"
+)
+
+
+def _capped(client, limit=10_000):
+    client.max_reply_bytes = limit
+    return client
+
+
+def _shown_then_cut(client):
+    """The events shown before the reply was cut, and the error it was cut with."""
+    shown = []
+    with pytest.raises(ReplyTooLongError) as caught:
+        for event in client.stream(QUESTION):
+            shown.append(event)
+    return shown, str(caught.value)
+
+
+@pytest.mark.parametrize(
+    "content_type, head, piece, ask",
+    [
+        ("application/json", b'{"choices": [{"message": {"content": "', b"a" * 1000, lambda c: c.chat(QUESTION)),
+        ("text/event-stream", _chunk("start"), _chunk("x" * 900), _shown_then_cut),
+    ],
+    ids=["answer", "stream"],
+)
+def test_a_reply_cut_at_the_clients_bound_is_cut_the_same_on_replay(tmp_path, content_type, head, piece, ask):
+    """Before: the part read was written as the whole body, so replay read it as a body that breaks
+    off ('response body is not JSON: it breaks off…', 'stream ended before [DONE]')."""
+    answer = httpx.Response(200, headers={"content-type": content_type}, stream=_GoesOn(head, piece))
+    (recorded, replayed), line = record_and_replay(
+        tmp_path, httpx.MockTransport(lambda request: answer), lambda c: ask(_capped(c)), retry=RetryPolicy(0)
+    )
+    assert recorded[1] == TOO_LONG
+    assert replayed == recorded
+    assert line["response"]["unread"] is True
+    assert line["format"] == 2  # an older toolkit, which would serve it as a body that breaks off, refuses it
+    if content_type == "text/event-stream":
+        assert len(recorded[0]) == 11  # the events of the pieces read before the bound: shown again on replay
+
+
+def test_a_cut_reply_is_kept_within_the_cassettes_share_and_replays_the_same(tmp_path, monkeypatch):
+    """Before: all of a reply cut at `max_reply_bytes` (64 MiB by default) was written: as much as the
+    cassette's own cap (`MAX_CASSETTE_BYTES`, 64 MiB), so the cassette could not be read back."""
+    monkeypatch.setattr(cassettes, "UNREAD_KEPT", 2_000)
+    answer = httpx.Response(
+        200,
+        headers={"content-type": "application/json", "content-encoding": "gzip"},
+        stream=httpx.ByteStream(gzip.compress(b'{"choices": [{"message": {"content": "' + b"a" * 100_000)),
+    )
+    (recorded, replayed), line = record_and_replay(
+        tmp_path, httpx.MockTransport(lambda request: answer), lambda c: _capped(c).chat(QUESTION), retry=RetryPolicy(0)
+    )
+    assert recorded[1] == TOO_LONG and replayed == recorded
+    assert line["response"]["body"] == '{"choices": [{"message": {"content": "' + "a" * (2_000 - 38)
+    assert "content_encoding" not in line["response"]
+
+
+def test_a_reply_fully_read_is_not_marked_unread(tmp_path):
+    (recorded, replayed), line = record_and_replay(
+        tmp_path,
+        gateway(200, json.dumps(ANSWER).encode(), content_type="application/json"),
+        lambda c: c.chat(QUESTION).message.content,
+    )
+    assert recorded == replayed == "Elle arrive, café compris."
+    assert "unread" not in line["response"] and line["format"] == 1
+
+
+def test_an_unread_mark_that_is_no_yes_or_no_is_refused(tmp_path):
+    cassette = tmp_path / "c.jsonl"
+    cassette.write_text(json.dumps({"request": REQUEST, "response": {**RESPONSE, "unread": "yes"}}) + "\n")
+    with pytest.raises(CassetteError) as caught:
+        ReplayTransport(cassette)
+    assert str(caught.value) == f"cassette {cassette}, line 1: response unread is not true or false"
+
+
+def test_a_stream_left_before_its_end_within_the_bound_is_not_marked_unread(tmp_path):
+    """A learner's loop that stops at the first event leaves the rest unread, but the reply did not go
+    past the bound: replay must not claim it did (it serves what was read, then ends, as before)."""
+    answer = httpx.Response(
+        200, headers={"content-type": "text/event-stream"}, stream=_GoesOn(_chunk("a"), _chunk("b"))
+    )
+    cassette = tmp_path / "c.jsonl"
+    client = ChatClient(
+        "http://gw.test/v1",
+        "sk-key-0123456789abcdef",
+        "m",
+        transport=RecordingTransport(cassette, httpx.MockTransport(lambda request: answer)),
+    )
+    events = client.stream(QUESTION)
+    next(events)
+    events.close()
+    line = json.loads(cassette.read_text(encoding="utf-8").split("\n")[0])
+    assert "unread" not in line["response"]
+
+
+def test_a_cut_reply_replays_past_a_bound_raised_beyond_what_replay_would_serve(tmp_path, monkeypatch):
+    """Replay goes on until just past the replaying client's own bound (it says it in the request), not
+    a fixed length: a client whose bound is higher than that length read a body that broke off."""
+    answer = httpx.Response(
+        200, headers={"content-type": "application/json"}, stream=_GoesOn(b'{"choices": [', b"a" * 1000)
+    )
+    cassette = tmp_path / "c.jsonl"
+    recording = ChatClient(
+        "http://gw.test/v1",
+        "sk-key-0123456789abcdef",
+        "m",
+        retry=RetryPolicy(0),
+        transport=RecordingTransport(cassette, httpx.MockTransport(lambda request: answer)),
+    )
+    with pytest.raises(ReplyTooLongError):
+        _capped(recording).chat(QUESTION)
+    monkeypatch.setattr(cassettes, "GOES_ON_BYTES", 20_000)
+    replaying = ChatClient("http://gw.test/v1", "sk-key-0123456789abcdef", "m", transport=ReplayTransport(cassette))
+    with pytest.raises(ReplyTooLongError) as caught:
+        _capped(replaying, 500_000).chat(QUESTION)
+    assert str(caught.value).startswith("the reply went on past 500,000 bytes")

@@ -1394,3 +1394,146 @@ def test_a_base_url_whose_host_holds_a_space_is_a_configuration_error(url):
         f"ChatClient: base_url {url!r} has a host name that cannot be looked up (it holds a space or a character "
         f"written as %XX; a host name has letters, digits, '-' and '.'); {URL_FIX}"
     )
+
+
+OVERLOADS_WITHOUT_AN_ERROR_KEY = [
+    {"object": "error", "message": "Rate limit reached for requests", "type": "RateLimitError", "code": 429},
+    {"code": 429, "msg": "请求过于频繁，请稍后再试"},
+    {"object": "error", "message": "The server is overloaded", "code": 503},
+]
+
+
+SSE_OK = 'data: {"choices": [{"index": 0, "delta": {"content": "ok"}, "finish_reason": "stop"}]}\n\ndata: [DONE]\n\n'
+
+
+@pytest.mark.parametrize("body", OVERLOADS_WITHOUT_AN_ERROR_KEY)
+@pytest.mark.parametrize("label", ["application/json", "text/event-stream"])
+@pytest.mark.parametrize("path", ["chat", "stream"])
+def test_a_200_that_reports_an_overload_without_an_error_key_is_retried_on_every_path(body, label, path):
+    """Before: as one chunk of an event stream it was the gateway's overload, retried; as a plain 200
+    body (to chat(), or to stream() from a relay that answers in JSON) it was 'response has no
+    choices' (chat) or NotAStreamError (stream), not retried, the hint sending the learner to LLM_BASE_URL."""
+    text = json.dumps(body) if label == "application/json" else f"data: {json.dumps(body)}\n\n"
+    then = (
+        httpx.Response(200, json=OK_BODY)
+        if path == "chat"
+        else httpx.Response(200, text=SSE_OK, headers={"content-type": "text/event-stream"})
+    )
+    script = Script(httpx.Response(200, headers={"content-type": label}, text=text), then)
+    client, sleeps = make(script, retry=RetryPolicy(max_retries=1, backoff_s=1))
+    if path == "chat":
+        assert client.chat(QUESTION).usage.total_tokens == 28
+    else:
+        assert list(client.stream(QUESTION))[-1].response.message.content == "ok"
+    assert len(script.requests) == 2 and sleeps == [1]
+
+
+@pytest.mark.parametrize("body", OVERLOADS_WITHOUT_AN_ERROR_KEY)
+def test_a_200_that_reports_an_overload_without_an_error_key_says_it(body):
+    said = body.get("message") or body.get("msg")
+    client, _ = make(Script(httpx.Response(200, json=body)), retry=RetryPolicy(max_retries=0))
+    with pytest.raises(TransientError) as caught:
+        client.chat(QUESTION)
+    assert str(caught.value) == f"gateway answered 200 with an error (code {body['code']}, transient): {said}"
+
+
+@pytest.mark.parametrize("stream", [False, True])
+@pytest.mark.parametrize(
+    "base_url, location, said",
+    [
+        (
+            "https://gw.test/v1",
+            "https://collector.example.net/v1/chat/completions",
+            "HTTP 302: the gateway redirects to https://collector.example.net/v1/chat/completions, another host than "
+            "LLM_BASE_URL's (gw.test) — not followed, so LLM_API_KEY was not sent there; only if you trust that "
+            "host with your key, set LLM_BASE_URL to that address (without /chat/completions; not retried)",
+        ),
+        (
+            "https://gw.test/v1",
+            "http://gw.test/v1/chat/completions",
+            "HTTP 302: the gateway redirects to http://gw.test/v1/chat/completions, plain http, where LLM_API_KEY "
+            "would travel unencrypted — not followed; keep LLM_BASE_URL on https (ask the gateway's owner for its "
+            "https address; not retried)",
+        ),
+    ],
+    ids=["another-host", "to-plain-http"],
+)
+def test_a_redirect_that_would_take_the_key_elsewhere_says_so(stream, base_url, location, said):
+    """Before: 'set LLM_BASE_URL to the address it redirects to', whatever the address: the learner was
+    told to send the key to another host, or over plain http, on a redirect's word."""
+    moved = httpx.Response(302, headers={"location": location})
+    script = Script(moved)
+    client = ChatClient(base_url, "sk-secret", "m", transport=httpx.MockTransport(script))
+    with pytest.raises(CallerError) as caught:
+        list(client.stream(QUESTION)) if stream else client.chat(QUESTION)
+    assert str(caught.value) == said
+    assert [str(request.url) for request in script.requests] == [f"{base_url}/chat/completions"]
+
+
+@pytest.mark.parametrize("stream", [False, True])
+@pytest.mark.parametrize("location", ["mailto:x", "http://[::1"])
+def test_a_redirect_to_no_url_is_the_gateways_fault_not_a_crash_or_an_unreachable_gateway(stream, location):
+    """Before: httpx builds the redirect it will not follow, and a `Location` that is no URL raised a bare
+    httpx.InvalidURL out of chat() ('mailto:x'), or a RemoteProtocolError read as 'Cannot reach the gateway'
+    and retried ('http://[::1')."""
+    script = Script(httpx.Response(302, headers={"location": location}))
+    client, sleeps = make(script)
+    with pytest.raises(BadResponseError) as caught:
+        list(client.stream(QUESTION)) if stream else client.chat(QUESTION)
+    assert str(caught.value) == (
+        "the gateway answered with a redirect (not followed) to an address that is no URL: check LLM_BASE_URL "
+        "(it usually ends in /v1)"
+    )
+    assert len(script.requests) == 1 and sleeps == []
+
+
+@pytest.mark.parametrize(
+    "key, said",
+    [
+        ('"sk-abcdefgh"', 'is wrapped in quotes ("…"): set LLM_API_KEY to the key without them (%env keeps them)'),
+        ("'sk-abcdefgh'", "is wrapped in quotes ('…'): set LLM_API_KEY to the key without them (%env keeps them)"),
+        ("Bearer sk-abcdefgh", "starts with 'Bearer ', which the client adds itself: set LLM_API_KEY to the key alone"),
+        ("bearer sk-abcdefgh", "starts with 'bearer ', which the client adds itself: set LLM_API_KEY to the key alone"),
+    ],
+)
+def test_an_api_key_pasted_with_its_quotes_or_its_scheme_is_refused_before_it_is_sent(key, said):
+    """Before: sent as it was (`Authorization: Bearer "sk-…"`, `Bearer Bearer sk-…`), refused by the
+    gateway as a wrong key: `%env LLM_API_KEY="sk-…"` in a notebook keeps the quotes."""
+    with pytest.raises(ConfigurationError) as caught:
+        ChatClient("http://127.0.0.1:9/v1", key, "m")
+    assert str(caught.value) == f"ChatClient: the API key {said}"
+    assert "sk-abcdefgh" not in str(caught.value)
+
+
+GEMINI_BAD_KEY = [
+    {
+        "error": {
+            "code": 400,
+            "message": "API key not valid. Please pass a valid API key.",
+            "status": "INVALID_ARGUMENT",
+            "details": [{"@type": "type.googleapis.com/google.rpc.ErrorInfo", "reason": "API_KEY_INVALID"}],
+        }
+    }
+]
+
+
+def test_an_error_wrapped_in_a_list_is_read_for_its_message_and_a_bad_key_in_a_400_is_named():
+    """Gemini's OpenAI-compatible endpoint sends its errors as a one-item list, and a wrong key as a 400.
+    Before: 'HTTP 400: [{"error":{"code":400,…' — the gateway rejected the request body; fix it."""
+    client, _ = make(Script(httpx.Response(400, json=GEMINI_BAD_KEY)))
+    with pytest.raises(CallerError) as caught:
+        client.chat(QUESTION)
+    assert str(caught.value) == (
+        "HTTP 400: API key not valid. Please pass a valid API key. — check LLM_API_KEY (not retried)"
+    )
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["Invalid 'messages': must be a list", "max_tokens is too large", "invalid value for api_version"],
+)
+def test_a_400_that_names_no_key_keeps_the_request_body_hint(said):
+    client, _ = make(Script(httpx.Response(400, json={"error": {"message": said}})))
+    with pytest.raises(CallerError) as caught:
+        client.chat(QUESTION)
+    assert str(caught.value) == f"HTTP 400: {said} — the gateway rejected the request body; fix it (not retried)"

@@ -7,14 +7,20 @@ A cassette is a JSON Lines file, one HTTP exchange per line:
      "elapsed_ms": 812, "format": 1}
 
 and, if the run read the clock, one line saying what it read: `{"clock": {"now": "…"}, "format": 1}`.
-`format` is the cassette format the line was written in (`CASSETTE_FORMAT`; a line without one, from
-before it was written, is format 1): a line of a newer format is refused, naming it, not misread.
+`format` is the cassette format the line was written in (`PLAIN_FORMAT`, 1; `UNREAD_FORMAT`, 2, for an
+`unread` one; a line without one, from before it was written, is format 1): a line of a format newer
+than this toolkit reads (`CASSETTE_FORMAT`) is refused, naming it, not misread.
 
 A response that asked for a wait also keeps `retry_after_ms` and the `date` it was sent at (or,
 from a server that sends no `Date`, the time it arrived: a `Retry-After` date replays the same wait); a
 redirect keeps its `location` (keys in it masked), which its error names; one that broke off (a timeout, a dropped connection) keeps how, as `broke` (`"ReadTimeout"`), and
-replay breaks it off there the same way. A request that got no answer at all (refused, timed out)
-is a line with `failed` (`"ConnectError"`) and `why` (its text) instead of a response, and replay
+replay breaks it off there the same way. One its reader stopped at its bound (a reply past
+`ChatClient.max_reply_bytes`, which the client tells the transport as the request extension
+`charset.READ_AT_MOST`: the gateway went on; not one a loop left early) keeps `"unread": true` and
+at most its first `UNREAD_KEPT` bytes (1 MiB, so a cassette holds it within its own cap), and
+replay serves them a line at a time, then goes on until just past the replaying client's bound, so
+it stops there again with the same `ReplyTooLongError`. A request that got no answer at all (refused,
+timed out) is a line with `failed` (`"ConnectError"`) and `why` (its text) instead of a response, and replay
 fails it the same way. Both name httpx's own class (a transport's subclass of `ReadTimeout` is
 `"ReadTimeout"`); a name that is none of httpx's transport errors is refused when read.
 The body is kept as the client read it: decompressed (gateways gzip their answers) and decoded
@@ -66,8 +72,10 @@ from typing import Any
 
 import httpx
 
+from toolkit.chat.charset import READ_AT_MOST, inflated, undone
 from toolkit.chat.clock import (
     CASSETTE_FORMAT,
+    PLAIN_FORMAT,
     RECORD_VAR,
     REPLAY_VAR,
     ends_mid_line,
@@ -127,13 +135,16 @@ def _dump(value: Any) -> str:
 
 
 class _Tee(httpx.SyncByteStream):
-    """Passes chunks through and records the whole body once the stream is done, and how it
-    broke off if it did (a timeout, a dropped connection: the name of httpx's error)."""
+    """Passes chunks through and records the whole body once the stream is done, how it broke off
+    if it did (a timeout, a dropped connection: the name of httpx's error), and whether its reader
+    stopped before its end at its bound (`unread`: a reply past `ChatClient.max_reply_bytes`, `_past`)."""
 
-    def __init__(self, stream: Any, done: Any) -> None:
+    def __init__(self, stream: Any, done: Any, read_at_most: int | None, headers: httpx.Headers) -> None:
         self._stream, self._done = stream, done
         self._chunks: list[bytes] = []
         self._broke: str | None = None
+        self._ended = False
+        self._read_at_most, self._headers = read_at_most, headers
 
     def __iter__(self) -> Iterator[bytes]:
         try:
@@ -143,12 +154,48 @@ class _Tee(httpx.SyncByteStream):
         except httpx.TransportError as exc:
             self._broke = _httpx_name(exc)
             raise
+        self._ended = True
 
     def close(self) -> None:
         if self._done is not None:
-            self._done(b"".join(self._chunks), self._broke)
+            content = b"".join(self._chunks)
+            unread = not self._ended and self._broke is None and _past(self._headers, content, self._read_at_most)
+            self._done(content, self._broke, unread)
             self._done = None
         self._stream.close()
+
+
+def _past(headers: httpx.Headers, content: bytes, limit: int | None) -> bool:
+    """Whether `content` (as it came, its encoding undone step by step) goes past `limit` bytes: a
+    reply its reader stopped at the bound, not one it left (a loop that broke off early)."""
+    if limit is None:
+        return False
+    size = 0
+    try:
+        for piece in inflated([content], undone(headers) or []):
+            size += len(piece)
+            if size > limit:
+                return True
+    except httpx.DecodingError:  # the reader stopped on that (and it replays the same)
+        return False
+    return False
+
+
+class _GoesOn(httpx.SyncByteStream):
+    """A recorded body whose reader stopped at its bound, served a line at a time (the events
+    before the bound are shown again), then going on (spaces) as the recorded one did, until just
+    past `read_at_most` (the replaying client's bound: it stops there again, `ReplyTooLongError`),
+    or, for a reader that gives none, `GOES_ON_BYTES`."""
+
+    def __init__(self, content: bytes, read_at_most: int | None) -> None:
+        self._content = content
+        self._length = GOES_ON_BYTES if read_at_most is None else read_at_most + 1
+
+    def __iter__(self) -> Iterator[bytes]:
+        yield from self._content.splitlines(keepends=True)
+        filler = b" " * (64 * 1024)
+        for _ in range(-(-max(0, self._length - len(self._content)) // len(filler))):
+            yield filler
 
 
 class _Breaks(httpx.SyncByteStream):
@@ -198,13 +245,13 @@ class RecordingTransport(httpx.BaseTransport):
             self._write_failure(request, body, exc, time.perf_counter() - start, secrets)
             raise
 
-        def done(content: bytes, broke: str | None) -> None:
-            self._write(request, body, response, content, time.perf_counter() - start, secrets, broke)
+        def done(content: bytes, broke: str | None, unread: bool) -> None:
+            self._write(request, body, response, content, time.perf_counter() - start, secrets, broke, unread)
 
         return httpx.Response(
             response.status_code,
             headers=response.headers,
-            stream=_Tee(response.stream, done),
+            stream=_Tee(response.stream, done, _read_at_most(request), response.headers),
             extensions=response.extensions,
         )
 
@@ -213,7 +260,7 @@ class RecordingTransport(httpx.BaseTransport):
     ) -> None:
         text = mask_keys(str(failed), secrets)
         line: dict[str, Any] = {"request": _recorded_request(request, body, secrets), "failed": _httpx_name(failed)}
-        line |= {"why": redact.scrub(text), "elapsed_ms": round(elapsed * 1000), "format": CASSETTE_FORMAT}
+        line |= {"why": redact.scrub(text), "elapsed_ms": round(elapsed * 1000), "format": PLAIN_FORMAT}
         _append(self.path, line, self._lock)
 
     def _write(
@@ -225,8 +272,9 @@ class RecordingTransport(httpx.BaseTransport):
         elapsed: float,
         secrets: list[str | None],
         broke: str | None = None,
+        unread: bool = False,
     ) -> None:
-        text, undecoded = recorded_text(response.headers, content)
+        text, undecoded = (unread_text if unread else recorded_text)(response.headers, content)
         text = mask_keys(text, secrets)
         recorded: dict[str, Any] = {
             "status": response.status_code,
@@ -240,12 +288,21 @@ class RecordingTransport(httpx.BaseTransport):
             recorded["content_encoding"] = undecoded
         if broke:
             recorded["broke"] = broke
+        if unread:
+            recorded["unread"] = True
         line = {"request": _recorded_request(request, body, secrets), "response": recorded}
-        _append(self.path, {**line, "elapsed_ms": round(elapsed * 1000), "format": CASSETTE_FORMAT}, self._lock)
+        written = UNREAD_FORMAT if unread else PLAIN_FORMAT  # an older toolkit would misread "unread": refused
+        _append(self.path, {**line, "elapsed_ms": round(elapsed * 1000), "format": written}, self._lock)
 
     def close(self) -> None:
         """Close the transport the requests went through."""
         self.inner.close()
+
+
+def _read_at_most(request: httpx.Request) -> int | None:
+    """How much of the reply the client reads (`toolkit.chat.charset.READ_AT_MOST`), if it says."""
+    limit = request.extensions.get(READ_AT_MOST)
+    return limit if isinstance(limit, int) and not isinstance(limit, bool) else None
 
 
 def _recorded_request(request: httpx.Request, body: bytes, secrets: list[str | None]) -> dict[str, Any]:
@@ -281,14 +338,47 @@ def _location(headers: httpx.Headers, secrets: list[str | None]) -> dict[str, st
     return {"location": redact.scrub_secrets(mask_keys(location, secrets))} if location else {}
 
 
-def recorded_text(headers: httpx.Headers, content: bytes) -> tuple[str, str | None]:
-    """(the body as text, None), decoded as the client reads it: its `Content-Encoding` undone
-    (gzip, deflate: most gateways compress) and its charset applied. A body its encoding does
-    not fit is kept as it came, with that encoding, for replay to fail on the same way."""
+def recorded_text(headers: httpx.Headers, content: bytes, at_most: int | None = None) -> tuple[str, str | None]:
+    """(the body as text, None), decoded as the client reads it: its `Content-Encoding` undone as the
+    client undoes it (`charset.inflated`: gzip, x-gzip, deflate; most gateways compress), at most
+    `at_most` bytes of it when given, and its charset applied. A body its encoding does not fit is
+    kept as it came, with that encoding, for replay to fail on the same way."""
+    names = undone(headers)
+    if names:
+        try:
+            content = b"".join(_bounded(inflated([content], names), at_most))
+        except httpx.DecodingError:
+            return content[:at_most].decode("utf-8", "replace"), headers.get("content-encoding")
+        headers = httpx.Headers(headers)
+        del headers["content-encoding"]
     try:
-        return httpx.Response(200, headers=headers, content=content).text, None
-    except httpx.DecodingError:
-        return content.decode("utf-8", "replace"), headers.get("content-encoding")
+        return httpx.Response(200, headers=headers, content=content[:at_most]).text, None
+    except httpx.DecodingError:  # br or zstd, which httpx undoes (when their packages are installed)
+        return content[:at_most].decode("utf-8", "replace"), headers.get("content-encoding")
+
+
+def _bounded(pieces: Iterator[bytes], at_most: int | None) -> Iterator[bytes]:
+    """`pieces`, no more of them than it takes to make `at_most` bytes (all of them for None)."""
+    size = 0
+    for piece in pieces:
+        yield piece
+        size += len(piece)
+        if at_most is not None and size >= at_most:
+            return
+
+
+UNREAD_KEPT = 1 << 20
+"""How many bytes (inflated) of a reply its reader stopped reading a cassette keeps: a reply cut at
+`ChatClient.max_reply_bytes` (64 MiB) kept whole would fill a cassette's cap (`MAX_CASSETTE_BYTES`)."""
+GOES_ON_BYTES = 4 * 64 * 1024 * 1024
+"""How long replay makes an `unread` reply (`_GoesOn`) for a reader that does not say its bound: past
+ChatClient's own (64 MiB), short of what a reader with none could not hold."""
+
+
+def unread_text(headers: httpx.Headers, content: bytes) -> tuple[str, str | None]:
+    """As `recorded_text`, for a body its reader stopped reading: its first `UNREAD_KEPT` bytes,
+    inflated no further (`charset.inflated`: 64 KB of gzip can be 64 MB)."""
+    return recorded_text(headers, content, UNREAD_KEPT)
 
 
 def scrubbed_body(text: str, secrets: Sequence[str | None] = ()) -> str:
@@ -406,6 +496,8 @@ class ReplayTransport(httpx.BaseTransport):
                 headers[name] = recorded[name.replace("-", "_")]
         content = recorded["body"].encode("utf-8")
         broke = _transport_error(recorded.get("broke"))
+        if recorded.get("unread") is True:
+            return httpx.Response(recorded["status"], headers=headers, stream=_GoesOn(content, _read_at_most(request)))
         if broke is not None:
             return httpx.Response(recorded["status"], headers=headers, stream=_Breaks(content, broke))
         return httpx.Response(recorded["status"], headers=headers, content=content)
@@ -570,6 +662,8 @@ def _line_problem(line: Any) -> str:
     for name in ("retry_after", "retry_after_ms", "date", "content_encoding", "location"):  # replay serves strings only
         if response.get(name) is not None and not isinstance(response[name], str):
             return f"response {name} is not a string"
+    if not isinstance(response.get("unread", False), bool):
+        return "response unread is not true or false"
     if "broke" in response and _transport_error(response["broke"]) is None:  # else replayed whole, as not cut
         return f"response broke {response['broke']!r:.40} is not the name of {_BROKE_ERRORS}"
     try:
@@ -592,10 +686,16 @@ def _failed_problem(line: dict[str, Any]) -> str:
     return "why is not a string" if line.get("why") is not None and not isinstance(line["why"], str) else ""
 
 
+_READ = " or ".join(map(str, range(1, CASSETTE_FORMAT + 1)))
+"""The formats this toolkit reads, as its messages name them ("1 or 2")."""
+UNREAD_FORMAT = 2
+"""The format of a line holding a reply cut at the client's bound (`"unread"`): older toolkits refuse it."""
+
+
 def _format_problem(written: Any) -> str:
     """Why a line's `format` is not one this toolkit reads (`CASSETTE_FORMAT` and older), or ""."""
     if isinstance(written, bool) or not isinstance(written, int) or written < 1:
-        return f"format {written!r:.20} is no cassette format (a whole number, {CASSETTE_FORMAT} for this toolkit)"
+        return f"format {written!r:.20} is no cassette format (a whole number, {_READ} for this toolkit)"
     if written > CASSETTE_FORMAT:
         return (
             f"written in cassette format {written}, by a newer toolkit; this one reads format {CASSETTE_FORMAT}: "

@@ -9,6 +9,18 @@ non-ASCII reply into mojibake, silently; the `openai` SDK reads the bytes and ge
 by their zero bytes, then UTF-8 when the bytes are valid UTF-8, then the label when Python knows it;
 None (httpx's own default, UTF-8 with replacement characters) when nothing fits.
 
+Before its charset, a body's `Content-Encoding` is undone a piece at a time, so that what it
+inflates to can be bounded. httpx undoes gzip and deflate itself, each piece that arrives inflated
+whole: 64 KB of gzip can inflate to 64 MB in one step, and a bound on the bytes that arrived
+(`ChatClient.max_reply_bytes`) says nothing of what they inflate to (1 MB of gzip is 1 GB of spaces).
+`inflated(pieces, names)` yields the decoded bytes of `pieces` in steps of at most `STEP` bytes,
+lazily, so its reader can stop at any bound; `undone(headers)` says which encodings of a header it
+undoes (gzip, x-gzip, deflate, identity; a name httpx does not know is skipped, as httpx skips it),
+or None when one is left to httpx (br or zstd, with their packages installed: the client does not
+ask for them). Bytes that do not fit their encoding raise `httpx.DecodingError` with zlib's words,
+as httpx's own decoders do; "deflate" is zlib-wrapped, or raw DEFLATE when its first bytes are not
+(as httpx reads it).
+
 Leaves out: guessing a legacy encoding the label does not name (a GBK body labelled nothing).
 """
 
@@ -16,6 +28,10 @@ from __future__ import annotations
 
 import codecs
 import json
+import zlib
+from collections.abc import Iterable, Iterator
+
+import httpx
 
 _BOMS = (
     (codecs.BOM_UTF8, "utf-8-sig"),
@@ -47,3 +63,67 @@ def _known(label: str | None) -> str | None:
         return codecs.lookup(label).name
     except LookupError:
         return None
+
+
+READ_AT_MOST = "toolkit.max_reply_bytes"
+"""The request extension saying how many bytes of the reply, inflated, its client reads at most
+(`ChatClient.max_reply_bytes`): a recording transport tells a reply cut there from one its reader
+left early (`toolkit.chat.cassette`)."""
+STEP = 64 * 1024
+"""The most bytes one step of inflating yields."""
+ACCEPTED = "gzip, deflate"
+"""The encodings the client asks for (`Accept-Encoding`): those `inflated` undoes."""
+_WBITS = {"gzip": 16 + zlib.MAX_WBITS, "x-gzip": 16 + zlib.MAX_WBITS, "deflate": zlib.MAX_WBITS}
+_LEFT_TO_HTTPX = ("br", "zstd")
+
+
+def undone(headers: httpx.Headers) -> list[str] | None:
+    """The encodings `headers` name that `inflated` undoes, in the order they were applied (none:
+    identity); None when one of them is for httpx to undo."""
+    names = [value.strip().lower() for value in headers.get_list("content-encoding", split_commas=True)]
+    if any(name in _LEFT_TO_HTTPX for name in names):
+        return None
+    return [name for name in names if name in _WBITS]
+
+
+def inflated(pieces: Iterable[bytes], names: list[str]) -> Iterator[bytes]:
+    """`pieces` with the encodings `names` undone (the last applied first), in steps of at most `STEP` bytes."""
+    for name in reversed(names):
+        pieces = _Inflater(name).inflate(pieces)
+    return iter(pieces)
+
+
+class _Inflater:
+    """One encoding undone (`inflate`)."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.inflater = zlib.decompressobj(_WBITS[name])
+        self.first = True
+
+    def inflate(self, pieces: Iterable[bytes]) -> Iterator[bytes]:
+        for piece in pieces:
+            yield from self._steps(piece)
+        try:
+            rest = self.inflater.flush()
+        except zlib.error as exc:  # pragma: no cover - zlib reports a bad stream in decompress
+            raise httpx.DecodingError(str(exc)) from exc
+        if rest:
+            yield rest
+
+    def _steps(self, data: bytes) -> Iterator[bytes]:
+        while True:
+            try:
+                out = self.inflater.decompress(data, STEP)
+            except zlib.error as exc:
+                if not (self.first and self.name == "deflate"):
+                    raise httpx.DecodingError(str(exc)) from exc
+                self.inflater = zlib.decompressobj(-zlib.MAX_WBITS)  # raw DEFLATE, as some servers send
+                self.first = False
+                continue
+            self.first = self.first and not data
+            data = self.inflater.unconsumed_tail
+            if out:
+                yield out
+            if self.inflater.eof or (not data and len(out) < STEP):  # else more may be pending
+                return

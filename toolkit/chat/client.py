@@ -72,13 +72,15 @@ answers `chat()` with an event stream (a relay that always streams) gets its eve
 
 A reply is read up to `ChatClient.max_reply_bytes` (`MAX_REPLY_BYTES`, 64 MiB: OpenAI's longest
 completions, 128k tokens, stream in about 32 MB of chunks; an audio reply's base64 fits too), counted
-as the bytes arrive (`capped`): a gateway that sends more (a 200 MB body, an error as long, an event
-stream that never ends) gets a `ReplyTooLongError` (a `BadResponseError`) there, and its exchange
-records that the rest was not read.
+as the bytes arrive, inflated (`capped`: a gzip or deflate body is undone step by step, so 1 MB of
+gzip that inflates to 1 GB is stopped at the bound, not inflated whole): a gateway that sends more
+(a 200 MB body, an error as long, an event stream that never ends) gets a `ReplyTooLongError` (a
+`BadResponseError`) there, and its exchange records that the rest was not read.
 
 Leaves out: `n > 1`, logprobs, a bound on a reply's time (a stream that sends a keep-alive every
-minute for ever is stopped only by its bytes) or on the bytes a compressed body inflates to, and retrying a stream once its first byte has arrived (a stream
-that breaks is truncated, and a truncated stream is never executed).
+minute for ever is stopped only by its bytes), a bound on what a br or zstd body inflates to (not
+asked for: httpx undoes them when their packages are installed), and retrying a stream once its
+first byte has arrived (a stream that breaks is truncated, and a truncated stream is never executed).
 """
 
 from __future__ import annotations
@@ -100,7 +102,7 @@ from typing import Any, NoReturn
 import httpx
 from pydantic import ValidationError
 
-from toolkit.chat.charset import body_encoding
+from toolkit.chat.charset import ACCEPTED, READ_AT_MOST, body_encoding, inflated, undone
 from toolkit.chat.credit import credit_fix, out_of_credit
 from toolkit.chat.finite import first_non_finite
 from toolkit.chat.masking import (
@@ -138,6 +140,7 @@ from toolkit.chat.sse import (
     not_empty,
     read_json,
     reported_error,
+    said_instead,
     sse_lines,
 )
 from toolkit.chat.stream_scrub import HeldEcho, scrub_event_stream, unechoed_response
@@ -171,14 +174,15 @@ class ReplyTooLongError(BadResponseError):
 
 
 class _Capped(httpx.SyncByteStream):
-    """`inner`'s bytes, until more than `limit` of them have come (then `too_long`)."""
+    """`inner`'s bytes, with the encodings `names` undone (`toolkit.chat.charset.inflated`), until
+    more than `limit` of them have come (then `too_long`): the bound holds on what the reply inflates to."""
 
-    def __init__(self, inner: httpx.SyncByteStream, limit: int, status: int) -> None:
-        self.inner, self.limit, self.status = inner, limit, status
+    def __init__(self, inner: httpx.SyncByteStream, limit: int, status: int, names: list[str]) -> None:
+        self.inner, self.limit, self.status, self.names = inner, limit, status, names
 
     def __iter__(self) -> Iterator[bytes]:
         size = 0
-        for piece in self.inner:
+        for piece in inflated(self.inner, self.names):
             size += len(piece)
             if size > self.limit:
                 raise too_long(self.limit, self.status)
@@ -190,10 +194,15 @@ class _Capped(httpx.SyncByteStream):
 
 def capped(response: httpx.Response, limit: int) -> None:
     """Bound what reading `response` may take to `limit` bytes (a response not read yet): whichever
-    reader asks, `read()` for a whole reply or an error, `iter_text()` for a stream."""
+    reader asks, `read()` for a whole reply or an error, `iter_text()` for a stream. The bytes
+    counted are those the body inflates to: its gzip or deflate is undone here, step by step (and
+    its `Content-Encoding` taken off, for httpx not to undo it again), not by httpx a piece at once."""
     stream = response.stream
     if isinstance(stream, httpx.SyncByteStream):
-        response.stream = _Capped(stream, limit, response.status_code)
+        names = undone(response.headers)
+        if names:
+            del response.headers["content-encoding"]
+        response.stream = _Capped(stream, limit, response.status_code, names or [])
 
 
 def too_long(limit: int, status: int | None = None) -> ReplyTooLongError:
@@ -418,9 +427,7 @@ class ChatClient:
         self.schema_keywords_refused: list[str] = []
         """Tool-schema keywords this gateway refused (a relay to Gemini refuses
         `additionalProperties`); left out of every later request (`toolkit.chat.schema_keywords`)."""
-        self.max_reply_bytes: int = MAX_REPLY_BYTES
-        """How many bytes of one reply (a body, an error, an event stream) are read at most; a gateway
-        that sends more (a stream that never ends) gets a `ReplyTooLongError` there (`capped`)."""
+        self._max_reply_bytes = MAX_REPLY_BYTES
         self._sleep = sleep
         self._http = httpx.Client(
             transport=transport,
@@ -431,6 +438,22 @@ class ChatClient:
 
     def __repr__(self) -> str:
         return f"ChatClient({self.label})"
+
+    @property
+    def max_reply_bytes(self) -> int:
+        """How many bytes of one reply (a body, an error, an event stream; inflated, if compressed)
+        are read at most; a gateway that sends more (a stream that never ends) gets a
+        `ReplyTooLongError` there (`capped`). A whole number, at least 1, checked where it is set."""
+        return self._max_reply_bytes
+
+    @max_reply_bytes.setter
+    def max_reply_bytes(self, value: int) -> None:
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise ConfigurationError(
+                "ChatClient.max_reply_bytes must be a whole number of bytes, at least 1 (64 MiB, "
+                f"{MAX_REPLY_BYTES:,}, unless set), not {value!r}"
+            )
+        self._max_reply_bytes = value
 
     def describe(self) -> str:
         """One line saying where requests go (never the key)."""
@@ -669,7 +692,13 @@ class ChatClient:
         return _Attempts(self, body, stream)
 
     def _attempt(self, body: dict[str, Any], stream: bool, attempt: int) -> httpx.Response:
-        request = self._http.build_request("POST", self.endpoint, content=encode_body(body), headers=_JSON_HEADERS)
+        request = self._http.build_request(
+            "POST",
+            self.endpoint,
+            content=encode_body(body),
+            headers=_JSON_HEADERS,
+            extensions={READ_AT_MOST: self.max_reply_bytes},  # for a recording transport (`capped`)
+        )
         try:  # the body is read below, so that an answer that breaks off is told from no answer at all
             response = self._http.send(request, stream=True)
         except httpx.TimeoutException as exc:
@@ -678,9 +707,14 @@ class ChatClient:
             raise TransientError(
                 f"request timed out ({type(exc).__name__}) after {_limit(self._http.timeout, exc)}s", attempts=attempt
             ) from exc
+        except httpx.InvalidURL as exc:  # only a redirect's Location can be one here (`no_url_redirect`)
+            self._record(body, None, self.scrub(f"<{type(exc).__name__}: {exc}>"), attempt)
+            raise BadResponseError(NO_URL_REDIRECT) from None
         except httpx.TransportError as exc:
             self._record(body, None, self.scrub(f"<{type(exc).__name__}: {exc}>"), attempt)
             self._forget_key(exc)
+            if no_url_redirect(exc):
+                raise BadResponseError(NO_URL_REDIRECT) from None
             refused = proxy_refusal(self.shown_url, exc, attempt)
             if refused is not None:
                 raise refused from exc
@@ -780,7 +814,7 @@ class ChatClient:
 
 _REFUSED_LOCK = threading.Lock()
 """Held while a refused schema keyword is looked for and remembered (`ChatClient.schema_keywords_refused`)."""
-_JSON_HEADERS = {"Content-Type": "application/json"}
+_JSON_HEADERS = {"Content-Type": "application/json", "Accept-Encoding": ACCEPTED}  # what `capped` undoes
 _UNSAID_LENGTH = 16
 """A secret this long or longer is masked in the messages sent; real API keys are longer, and a
 shorter one (a placeholder) would mask ordinary words."""
@@ -959,6 +993,19 @@ def check_api_key(key: str) -> None:
             f"position {i + 1} of {len(key)}); API keys are printable ASCII: check LLM_API_KEY for a pasted "
             "quote, space or line break"
         )
+    pasted = _pasted_around(key)
+    if pasted:
+        raise ConfigurationError(f"ChatClient: the API key {pasted}")
+
+
+def _pasted_around(key: str) -> str:
+    """What was pasted with the key that a gateway would read as part of it ("" when nothing):
+    its quotes (`%env LLM_API_KEY="sk-…"` keeps them), or the `Bearer ` the client adds itself."""
+    if len(key) > 2 and key[0] == key[-1] and key[0] in "\"'":
+        return f"is wrapped in quotes ({key[0]}…{key[0]}): set LLM_API_KEY to the key without them (%env keeps them)"
+    if key[:7].lower() == "bearer ":
+        return f"starts with {key[:7]!r}, which the client adds itself: set LLM_API_KEY to the key alone"
+    return ""
 
 
 def encode_body(body: dict[str, Any]) -> bytes:
@@ -1175,14 +1222,7 @@ def triage_status(response: httpx.Response, attempt: int = 1, mask: Callable[[st
         return
     body = mask(response.text)[:2000]
     if status < 400:
-        location = redirect_target(response) or "(no Location given)"
-        raise CallerError(
-            f"HTTP {status}: the gateway redirects to {location} — set LLM_BASE_URL to the address it "
-            "redirects to (without /chat/completions; not followed, not retried)",
-            status=status,
-            body=body,
-            attempts=attempt,
-        )
+        raise CallerError(redirect_text(response), status=status, body=body, attempts=attempt)
     detail = error_message(body)
     if status in _CREDIT_STATUSES:
         credit = _out_of_credit(response)
@@ -1205,6 +1245,8 @@ def triage_status(response: httpx.Response, attempt: int = 1, mask: Callable[[st
         hint = "LLM_BASE_URL ends in /chat/completions: set it to the part before, e.g. https://host/v1 (not retried)"
     elif status == 404 and _refuses_tools(response, detail):
         hint = TOOLS_REFUSED_HINT
+    elif status == 400 and _BAD_KEY.search(detail):  # Gemini's wrong key: a 400, "API key not valid"
+        hint = _CALLER_HINTS[401]
     raise CallerError(
         f"HTTP {status}: {detail} — {hint}",
         status=status,
@@ -1276,6 +1318,53 @@ def redirect_target(response: httpx.Response) -> str | None:
         return mask_url(location)
 
 
+def redirect_text(response: httpx.Response) -> str:
+    """What a redirect (never followed: the key is not sent on) says to do: set LLM_BASE_URL to where
+    it points, unless that is plain http from https (the key would travel unencrypted) or another
+    host (the key would go to someone else: only if the learner trusts it)."""
+    location = redirect_target(response)
+    said = f"HTTP {response.status_code}: the gateway redirects to {location or '(no Location given)'}"
+    elsewhere = _elsewhere(response, location)
+    if elsewhere is not None:
+        return f"{said}, {elsewhere}"
+    return f"{said} — set LLM_BASE_URL to the address it redirects to (without /chat/completions; not followed, not retried)"
+
+
+NO_URL_REDIRECT = (
+    "the gateway answered with a redirect (not followed) to an address that is no URL: check LLM_BASE_URL "
+    "(it usually ends in /v1)"
+)
+
+
+def no_url_redirect(exc: httpx.TransportError) -> bool:
+    """Whether `exc`, raised by sending, is httpx building the redirect it will not follow from a
+    `Location` that is no URL (`http://[::1`): the gateway answered, so it is neither unreachable nor
+    worth retrying. For others (`mailto:x`) httpx raises `InvalidURL`, whose only source there it is
+    (the base URL is checked when the client is made)."""
+    return isinstance(exc, httpx.RemoteProtocolError) and str(exc).startswith("Invalid URL in location header")
+
+
+def _elsewhere(response: httpx.Response, location: str | None) -> str | None:
+    """Why the key must not go where a redirect points (from https to plain http, or to another
+    host), or None."""
+    try:
+        asked, target = response.request.url, httpx.URL(location or "")
+    except (RuntimeError, httpx.InvalidURL, ValueError):  # no request, or no URL at all
+        return None
+    if asked.scheme == "https" and target.scheme == "http":
+        return (
+            "plain http, where LLM_API_KEY would travel unencrypted — not followed; keep LLM_BASE_URL on https (ask "
+            "the gateway's owner for its https address; not retried)"
+        )
+    if target.host and target.host.rstrip(".") != asked.host.rstrip("."):  # `host.` is the same host
+        return (
+            f"another host than LLM_BASE_URL's ({asked.host}) — not followed, so LLM_API_KEY was not sent there; "
+            "only if you trust that host with your key, set LLM_BASE_URL to that address (without "
+            "/chat/completions; not retried)"
+        )
+    return None
+
+
 _DOUBLED = "/chat/completions/chat/completions"
 """A base URL that already names the endpoint: the most common LLM_BASE_URL slip."""
 _CREDIT_STATUSES = frozenset({402, 403, 429})
@@ -1322,13 +1411,21 @@ def error_message(body: str) -> str:
     …}}`, or of the shapes other gateways send (`{"error": "…"}` Ollama, `{"detail": "…"}` and
     FastAPI's list of problems, `{"message": "…"}` DashScope, `{"errors": [{"message": "…"}]}`
     Cloudflare); an HTML page (a proxy's, a CDN's) by its title (`toolkit.chat.pages`); else the
-    body itself, on one line."""
+    body itself, on one line. Google's gateways wrap the error object in a one-item list."""
     try:
         data = json.loads(body)
     except (ValueError, RecursionError):
         return page_text(body) or _one_line(body[:200]) or "(empty body)"
+    if isinstance(data, list) and data and isinstance(data[0], dict):  # Google's: `[{"error": {…}}]`
+        data = data[0]
     said = _one_line(_said(data)) if isinstance(data, dict) else ""
     return said or _one_line(body[:200])
+
+
+_BAD_KEY = re.compile(
+    r"\bapi[ _-]?key\b[^.]*\b(?:not valid|invalid|incorrect)\b|\b(?:invalid|incorrect)\b[^.]*\bapi[ _-]?key\b", re.I
+)
+"""A 400's words for a wrong key (Gemini sends one as a 400: "API key not valid"), not a bad body."""
 
 
 def _said(data: dict[str, Any]) -> str:
@@ -1409,10 +1506,19 @@ def parse_completion(text: str) -> ChatResponse:
 
 def reported_instead(data: Any) -> Any:
     """The error a 200 body reports instead of a completion (its `error`, or FastAPI's `detail`),
-    or None: a body with choices, or that is no JSON object, reports none."""
+    or None: a body with choices, or that is no JSON object, reports none. A body in another
+    error's shape (vLLM's `"object": "error"`, `{"code": 429, "msg": …}`: `said_instead`, as a
+    stream's only chunk is read) is one when it names an overload, a rate limit or an empty
+    account: then it is retried, or said, as that chunk is; else it is "no choices"."""
     if not isinstance(data, dict) or data.get("choices"):
         return None
-    return data.get("error") or data.get("detail")
+    said = data.get("error") or data.get("detail")
+    if said:
+        return said
+    other = said_instead(data)
+    if other is None or isinstance(reported_error(other, "", ""), BadResponseError):
+        return None
+    return other
 
 
 def _assembled(text: str) -> ChatResponse:

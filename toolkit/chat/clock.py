@@ -27,9 +27,13 @@ from typing import Any
 from toolkit.errors import CassetteError
 
 RECORD_VAR, REPLAY_VAR = "LLM_RECORD", "LLM_REPLAY"
-CASSETTE_FORMAT = 1
-"""The cassette format this toolkit writes (`"format": 1` on every line) and reads (this one and older;
-a line without one is format 1). A change that older toolkits would misread raises it."""
+CASSETTE_FORMAT = 2
+"""The newest cassette format this toolkit reads (this one and older; a line without one is format 1).
+A change that older toolkits would misread raises it, and a line that holds it says so (2: a reply
+cut at the client's bound, `"unread"`); every other line is written as `PLAIN_FORMAT`, which older
+toolkits read."""
+PLAIN_FORMAT = 1
+"""The format of a line that needs nothing newer (`"format": 1`)."""
 
 _LOCK = threading.Lock()
 _recorded: dict[Path, dt.datetime] = {}
@@ -97,7 +101,7 @@ def _record_clock(path: Path) -> dt.datetime:
     with _LOCK:
         if key not in _recorded:
             now = dt.datetime.now()
-            line = json.dumps({"clock": {"now": now.isoformat()}, "format": CASSETTE_FORMAT})
+            line = json.dumps({"clock": {"now": now.isoformat()}, "format": PLAIN_FORMAT})
             start = "\n" if ends_mid_line(path) else ""  # after a line a killed run cut short: a line of its own
             try:
                 with path.open("a", encoding="utf-8") as out:

@@ -743,9 +743,10 @@ MALFORMED_CALL = "the model wrote a malformed tool call, transient"
 
 
 def error_detail(error: Any) -> str:
-    """What an error object says, on one line: its `message`, a string as it is, else its JSON."""
-    if isinstance(error, dict) and error.get("message"):
-        text = str(error["message"])
+    """What an error object says, on one line: its `message` (or `msg`, as some gateways write it:
+    `{"code": 429, "msg": …}`), a string as it is, else its JSON."""
+    if isinstance(error, dict) and (error.get("message") or error.get("msg")):
+        text = str(error.get("message") or error["msg"])
     elif isinstance(error, str):
         text = error
     else:

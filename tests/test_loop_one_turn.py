@@ -305,3 +305,33 @@ def test_a_tool_of_another_turn_writing_to_a_memory_whose_turn_is_suspended_here
     assert seen == [SUSPENDED_WRITE, SUSPENDED_WRITE]
     assert list(events)
     assert valid(memory.messages())
+
+
+LONG_ID = "x" * 100_000
+LONG_SHOWN = "'" + "x" * 78 + "…"
+
+
+def test_a_busy_memory_with_a_long_id_is_named_cut_not_whole():
+    """The refusals of a second turn on a memory named its id whole: a 100,000-character id made a
+    200,000-character line (the fix named it twice); it is shown cut, and the fix is written so."""
+    memory = ChatMemory(LONG_ID)
+    events = first_turn(memory)
+    next(events)
+    with pytest.raises(ConfigurationError) as caught:
+        run_loop(ScriptedModel(["hello"]), [UserMessage(content="hi")], memory=memory)
+    assert str(caught.value) == BUSY.replace("'chat'", LONG_SHOWN)
+    events.close()
+    seen = []
+
+    @tool("ask a helper")
+    def helper(question: str) -> str:
+        try:
+            return run_loop(ScriptedModel(["inner answer"]), question, memory=memory).answer
+        except ConfigurationError as exc:
+            seen.append(str(exc))
+            raise
+
+    run_loop(ScriptedModel([[call("helper", question="why?")], "done"]), "q", tools=[helper], memory=memory)
+    assert seen == [
+        NESTED.replace("'chat'", LONG_SHOWN).replace("ChatMemory('chat-inner')", "ChatMemory(memory.id + '-inner')")
+    ]

@@ -156,7 +156,7 @@ from toolkit.loop.together import run_together
 from toolkit.memory.answers import open_calls
 from toolkit.memory.handouts import Handouts
 from toolkit.memory.turns import TurnRLock, serving
-from toolkit.memory.windows import ChatMemory, InMemoryStore
+from toolkit.memory.windows import SHOWN, ChatMemory, InMemoryStore, shown
 from toolkit.tools import redact
 from toolkit.tools.decorator import InvocationContext, ReturnBehavior, TurnParameters
 from toolkit.tools.execute import Outcome, Policies, Tool, run_call
@@ -370,7 +370,7 @@ class _OneTurn:
             if id(lock) in _IN_TURN:
                 lock.release()
                 raise ConfigurationError(
-                    f"memory id {self.memory.id!r}: a turn on it is still in progress in this thread (an "
+                    f"memory id {shown(self.memory.id)}: a turn on it is still in progress in this thread (an "
                     "iter_loop generator, or a streamed answer, not read to its end); read it to the end or "
                     "call its close() before starting another turn on this memory"
                 )
@@ -391,10 +391,12 @@ class _OneTurn:
 
     def nested(self, where: str) -> ConfigurationError:
         """The refusal of a turn that a tool of the turn in progress started (`where` it runs)."""
-        inner = f"{self.memory.id}-inner" if isinstance(self.memory.id, str) else "inner"
+        inner = repr(f"{self.memory.id}-inner")
+        if len(inner) > SHOWN:  # a long id (a document passed as one): the fix written as code, not the id
+            inner = "memory.id + '-inner'"
         return ConfigurationError(
-            f"memory id {self.memory.id!r}: a turn on it is still in progress {where}; a turn inside a tool "
-            f"needs its own memory: pass e.g. memory=ChatMemory({inner!r}), or none"
+            f"memory id {shown(self.memory.id)}: a turn on it is still in progress {where}; a turn inside a tool "
+            f"needs its own memory: pass e.g. memory=ChatMemory({inner}), or none"
         )
 
     def __exit__(self, *exc: Any) -> None:
@@ -571,7 +573,7 @@ class _Run:
     @property
     def subject(self) -> str:
         """Whose turn a log line is about: `memory id 'u7'`, or a turn without memory (not "memory id None")."""
-        return f"memory id {self.memory.id!r}" if self.memory is not None else "a turn without memory"
+        return f"memory id {shown(self.memory.id)}" if self.memory is not None else "a turn without memory"
 
     # -- the loop ----------------------------------------------------------------------
     def __enter__(self) -> _Run:

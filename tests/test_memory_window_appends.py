@@ -367,8 +367,37 @@ def test_get_keeps_at_most_cached_messages(tmp_path: Path, monkeypatch):
         assert store.get(f"u{k}") == _conversation(10)
     assert list(store._lists.lists) == ["u2", "u3"] and store._lists.size == 80
     store.set("big", _conversation(30))
-    assert store.get("big") == _conversation(30)  # 120: never kept
-    assert "big" not in store._lists.lists and store._lists.size == 80
+    assert store.get("big") == _conversation(30)  # 120: kept alone (see the test below)
+    assert list(store._lists.lists) == ["big"] and store._lists.size == 120
+    assert store.get("u3") == _conversation(10)
+    assert list(store._lists.lists) == ["u3"] and store._lists.size == 40
+
+
+def test_a_conversation_longer_than_the_cache_is_not_read_again_at_every_get(tmp_path: Path, monkeypatch):
+    """A conversation over `CACHED_MESSAGES` was never kept: every `get` read and verified all of it
+    again (a loop turn on 100,001 messages reads memory four times: 25 s, against 0.03 s on 99,999).
+    The conversation read last is kept even alone over the bound, the others leaving for it."""
+    import toolkit.memory.store as store_module
+
+    monkeypatch.setattr(store_module, "CACHED_MESSAGES", 100)
+    path = tmp_path / "m.db"
+    store, theirs = SqliteStore(path), SqliteStore(path)
+    store.set("big", _conversation(30))  # 120 messages
+    loads = [0]
+    load = store._load
+
+    def counted(*args):
+        loads[0] += 1
+        return load(*args)
+
+    store._load = counted
+    assert store.get("big") == _conversation(30) and loads[0] == 120
+    memory = ChatMemory("big", store=store)
+    memory.add(UserMessage(content="one more"))
+    assert store.get("big") == store.get("big") == [*_conversation(30), UserMessage(content="one more")]
+    assert loads[0] == 120  # the append extended what was read; nothing read again
+    theirs.append("big", [AssistantMessage(content="from another process")])
+    assert store.get("big")[-1] == AssistantMessage(content="from another process") and loads[0] == 242
 
 
 class _FailingCommit:

@@ -964,7 +964,10 @@ class _Asked:
 CACHED_MESSAGES = 100_000
 """How many messages `get` keeps in all, over the conversations read most recently: a
 conversation is read again only after another connection or a write this store cannot follow
-changed it, or after it was left out to stay within this."""
+changed it, or after it was left out to stay within this. The conversation read last is kept
+even when it alone holds more (the others leave for it): the caller holds its messages anyway,
+and without it each `get` of a conversation over the bound read and verified all of it again
+(four times a loop turn)."""
 
 
 @dataclass
@@ -977,7 +980,8 @@ class _ReadList:
 
 
 class _ReadCache:
-    """The `_ReadList`s of the conversations read most recently, `CACHED_MESSAGES` messages in all."""
+    """The `_ReadList`s of the conversations read most recently, `CACHED_MESSAGES` messages in all
+    (or the last one alone, when it holds more)."""
 
     def __init__(self) -> None:
         self.lists: dict[str, _ReadList] = {}
@@ -990,12 +994,11 @@ class _ReadCache:
         return read
 
     def keep(self, memory_id: str, read: _ReadList) -> None:
-        """Keep `read` as the most recent (the caller took the id's old one out first)."""
-        if len(read.messages) > CACHED_MESSAGES:
-            return
+        """Keep `read` as the most recent (the caller took the id's old one out first), the least
+        recent others leaving while there are more than `CACHED_MESSAGES` messages."""
         self.lists[memory_id] = read
         self.size += len(read.messages)
-        while self.size > CACHED_MESSAGES:
+        while self.size > CACHED_MESSAGES and len(self.lists) > 1:
             self.take(next(iter(self.lists)))
 
 

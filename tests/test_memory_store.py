@@ -406,6 +406,39 @@ def test_a_version_1_payload_that_is_not_utf8_stops_the_migration_with_one_line(
     )
 
 
+def test_a_version_1_memory_id_that_is_not_text_stops_the_migration_with_one_line(tmp_path):
+    """Version 1 took any id: `ChatMemory(b"u")` wrote a blob id, which the migration hashed as JSON
+    (a bare `TypeError` from opening the store); it is refused naming the id and the fix, and the
+    file is left as it was."""
+    import sqlite3
+
+    path = tmp_path / "m.db"
+    db = sqlite3.connect(path)
+    db.executescript(
+        "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
+        "CREATE TABLE messages (memory_id TEXT NOT NULL, seq INTEGER NOT NULL, payload TEXT NOT NULL,"
+        " PRIMARY KEY (memory_id, seq));"
+        "INSERT INTO meta VALUES ('schema_version', '1');"
+        """INSERT INTO messages VALUES ('a', 0, '{"content":"hi","role":"user"}');"""
+        """INSERT INTO messages VALUES (x'75', 0, '{"content":"hi","role":"user"}');"""
+    )
+    db.commit()
+    db.close()
+    with pytest.raises(MemoryStoreError) as info:
+        SqliteStore(path)
+    assert str(info.value) == (
+        f"{path}: cannot migrate from version 1: memory id b'u' (row 0) is bytes, not text, as memory ids are now; "
+        "give its rows a text id or delete them first, e.g. UPDATE messages SET memory_id = CAST(memory_id AS "
+        "TEXT) WHERE typeof(memory_id) = 'blob'"
+    )
+    db = sqlite3.connect(path)
+    assert db.execute("SELECT value FROM meta").fetchall() == [("1",)]  # left as it was
+    db.execute("UPDATE messages SET memory_id = CAST(memory_id AS TEXT) WHERE typeof(memory_id) = 'blob'")
+    db.commit()
+    db.close()
+    assert SqliteStore(path).get("u") == [UserMessage(content="hi")]  # the fix works
+
+
 def test_a_memory_id_sqlite_cannot_store_is_a_memory_id_error(tmp_path):
     from toolkit.errors import MemoryIdError
 

@@ -798,6 +798,13 @@ class SqliteStore:
         self._create()
         by_id: dict[str, list[tuple[Message, str]]] = {}
         for memory_id, seq, payload in rows:
+            if not isinstance(memory_id, str):  # version 1 took any id: `ChatMemory(b"u")` wrote a blob
+                raise MemoryStoreError(
+                    f"{self.path}: cannot migrate from version 1: memory id {shown(memory_id)} (row {seq}) is "
+                    f"{type(memory_id).__name__}, not text, as memory ids are now; give its rows a text id or delete "
+                    "them first, e.g. UPDATE messages SET memory_id = CAST(memory_id AS TEXT) WHERE typeof(memory_id) "
+                    "= 'blob'"
+                )
             try:
                 message = _parsed(payload)
             except (ValueError, TypeError) as exc:  # not text, not UTF-8, not JSON, not a message

@@ -61,8 +61,10 @@ them without running them again (`toolkit.loop.resume`).
 
 A memory store that fails after the tools ran (writing the results, the saga's rewrite, the
 round-trip limit's answers) raises its own error, with `loop_result`: the results are in its
-`new_messages`. The round's results are written once more, so memory ends with no call left
-unanswered unless the store refuses again (a note on the error then says so).
+`new_messages`. The round's results are written once more; refused again, their calls are
+answered "not completed" (`LoopTexts.unfinished`, short rows a full disk may still take), so
+memory ends with no call left unanswered unless the store refuses that too (a note on the error
+says which).
 Calls a turn left unanswered that way, or because its process died while a tool ran (a
 kernel restart), are answered "not completed" (`LoopTexts.unfinished`) when the next turn on
 that memory starts, before its question: the id stays usable with a strict gateway, and the
@@ -848,7 +850,9 @@ class _Run:
         return rewrite([execution.result], [execution], execution.rolled_back_by, self.texts.rolled_back)[0]
 
     def save_again(self, exc: BaseException, failure: Exception | None = None) -> None:
-        """Write the results memory refused once more; if it refuses again, say so on `exc`."""
+        """Write the results memory refused once more; if it refuses again, answer their calls "not
+        completed" (`LoopTexts.unfinished`, as the next turn would: short rows, which a full disk
+        may still take), so memory holds no call without its result; say so on `exc`."""
         if failure is None:
             assert self.memory is not None
             try:
@@ -857,13 +861,19 @@ class _Run:
                 return
             except Exception as again:
                 failure = again
-        ids = ", ".join(m.tool_call_id for m in self.unsaved if isinstance(m, ToolResultMessage))
-        if not ids:  # the results are in memory; only the images' message is not (memory stays valid)
+        results = [m for m in self.unsaved if isinstance(m, ToolResultMessage)]
+        if not results:  # the results are in memory; only the images' message is not (memory stays valid)
             log.warning("%s: %s", self.subject, redact.describe_exception(failure))
             return
+        ids = ", ".join(m.tool_call_id for m in results)
+        try:
+            self.write([_unfinished_result(m, self.texts.unfinished) for m in results])
+            ends = "memory answers those calls 'not completed'"
+        except Exception:
+            ends = "memory ends with those calls unanswered"
         note = (
             f"memory could not record the results of calls {ids} ({redact.describe_exception(failure)}); "
-            "they are in this error's loop_result.new_messages, and memory ends with those calls unanswered"
+            f"they are in this error's loop_result.new_messages, and {ends}"
         )
         log.warning("%s: %s", self.subject, note)
         exc.add_note(note)
@@ -1139,6 +1149,12 @@ def _common_tail(stored: Sequence[Message], new: Sequence[Message]) -> int:
 
 def _error_result(call: ToolCall, text: str) -> ToolResultMessage:
     return ToolResultMessage(tool_call_id=call.id, tool_name=call.name, content=text, is_error=True)
+
+
+def _unfinished_result(result: ToolResultMessage, text: str) -> ToolResultMessage:
+    """`result`'s call answered with `text` instead, as an error (its attributes left out: memory
+    refused the result itself)."""
+    return ToolResultMessage(tool_call_id=result.tool_call_id, tool_name=result.tool_name, content=text, is_error=True)
 
 
 NOT_STREAMED_HINT = (

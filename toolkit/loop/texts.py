@@ -18,6 +18,7 @@ running         (its outcome is unknown)
 unfinished      an earlier turn ended (its process killed,   (none)
                 its store failing) before recording the
                 result: answered when the next turn starts
+                (at once if memory refuses it twice)
 unknown_tool    a name no tool has (`report_unknown_tool`)   tool, available
 not_given       the repair text's "got" for an argument      (none)
                 left out (`repair_phrases`)

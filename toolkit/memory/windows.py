@@ -546,12 +546,24 @@ class TokenWindow:
         return counted
 
     def _named(self) -> str:
-        name = getattr(self.count, "__qualname__", None) or repr(self.count)
-        return f"TokenWindow({self.max_tokens}, count={name})"
+        return f"TokenWindow({self.max_tokens}, count={_count_name(self.count)})"
+
+    def __repr__(self) -> str:
+        """The dataclass's form, with `count` by name (its repr holds a memory address, which
+        changes every run: a notebook printing the window or its memory would differ each time)."""
+        if self.count is message_tokens:
+            return f"TokenWindow(max_tokens={self.max_tokens})"
+        return f"TokenWindow(max_tokens={self.max_tokens}, count={_count_name(self.count)})"
 
     def fits(self, messages: Sequence[Message]) -> bool:
         """Whether `messages` fit: their counted tokens add up to no more than `max_tokens`."""
         return sum(self.weights(messages)) <= self.max_tokens
+
+
+def _count_name(count: object) -> str:
+    """A token count's name: a function's qualified name, else its class's (never a repr with an address)."""
+    name = getattr(count, "__qualname__", None)
+    return name if isinstance(name, str) else f"{type(count).__qualname__}(...)"
 
 
 def _counts(count: Callable[[Message], Any], message: Message) -> bool:

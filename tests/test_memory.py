@@ -395,3 +395,12 @@ def test_a_token_window_and_its_memory_print_without_a_memory_address():
     assert repr(TokenWindow(50, count=_Counter())) == "TokenWindow(max_tokens=50, count=_Counter(...))"
     partial = functools.partial(lambda m, k: k, k=1)
     assert repr(TokenWindow(50, count=partial)) == "TokenWindow(max_tokens=50, count=partial(...))"
+
+
+def test_an_in_memory_store_prints_what_it_holds_not_an_address():
+    store = InMemoryStore()
+    assert repr(store) == "InMemoryStore(0 conversations)"
+    ChatMemory("u1", store=store).add(UserMessage(content="hi"))
+    assert repr(store) == "InMemoryStore(1 conversation)"
+    ChatMemory("u2", store=store).add(UserMessage(content="hi"))
+    assert repr(ChatMemory("u2", store=store).store) == "InMemoryStore(2 conversations)"

@@ -133,6 +133,11 @@ class InMemoryStore:
         answers a call before the last round (or a window drops a call), kept up to date by appends,
         dropped by every other write."""
 
+    def __repr__(self) -> str:
+        """How many conversations it holds (the default repr's memory address changes every run)."""
+        count = len(self._data)
+        return f"InMemoryStore({count} conversation{'' if count == 1 else 's'})"
+
     def __reduce__(self) -> tuple[Any, ...]:
         raise ConfigurationError(
             "InMemoryStore cannot go to another process: a copy there would not see this process's writes, nor "

@@ -762,24 +762,31 @@ class _Run:
                 raised=outcome.raised,
             )
 
-        events = self.events
-        if self.options.concurrent and len(calls) > 1:
-            for c in calls if events else ():
-                yield ToolStarted(trace.index, c)
-            executions = run_together(one, calls, self.options.max_workers, trace)
-            # every call has run: all are recorded before the first finish is announced (a reader
-            # that stops there leaves the others' real results, not "outcome unknown")
-            trace.executions.extend(executions)
-            for execution in executions if events else ():
-                yield ToolFinished(execution)
-        else:
-            for c in calls:
-                if events and not stopper:
+        running = getattr(self.memory.lock, "tools_running", None) if self.memory is not None else None
+        if running is not None:
+            running(True)  # a tool's write to this memory would come between the calls and their results
+        try:
+            events = self.events
+            if self.options.concurrent and len(calls) > 1:
+                for c in calls if events else ():
                     yield ToolStarted(trace.index, c)
-                execution = one(c)
-                trace.executions.append(execution)
-                if events:
+                executions = run_together(one, calls, self.options.max_workers, trace)
+                # every call has run: all are recorded before the first finish is announced (a reader
+                # that stops there leaves the others' real results, not "outcome unknown")
+                trace.executions.extend(executions)
+                for execution in executions if events else ():
                     yield ToolFinished(execution)
+            else:
+                for c in calls:
+                    if events and not stopper:
+                        yield ToolStarted(trace.index, c)
+                    execution = one(c)
+                    trace.executions.append(execution)
+                    if events:
+                        yield ToolFinished(execution)
+        finally:
+            if running is not None:
+                running(False)
 
     def not_run(self, trace: RoundTrace, call: ToolCall, stopped_by: ToolCall, error: Exception) -> ToolExecution:
         text = self.texts.not_run.format(tool=shown_name(stopped_by.name), error=type(error).__name__)

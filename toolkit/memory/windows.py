@@ -1052,7 +1052,14 @@ class ChatMemory:
     def add_all(self, messages: Iterable[Message]) -> None:
         """`add(*messages)`, taking the list itself: a long history is not copied into a tuple first
         (any other iterable is, as unpacking it would)."""
-        with write_hold(self.lock, "ChatMemory.add", self.id):
+        if type(messages) is not list and type(messages) is not tuple:
+            messages = tuple(_listed(messages, "ChatMemory.add"))  # read once: asked below, then added
+        listed = messages
+
+        def system_only() -> bool:  # asked only while a tool of this memory's turn runs
+            return all(isinstance(m, SystemMessage) for m in listed)
+
+        with write_hold(self.lock, "ChatMemory.add", self.id, system_only):
             self.add_all_held(messages)
 
     def add_all_held(self, messages: Iterable[Message]) -> None:

@@ -554,6 +554,36 @@ def test_a_row_edited_into_text_that_is_not_utf8_says_so(tmp_path):
     )
 
 
+class _Row(str):
+    """A payload that counts its comparisons."""
+
+    compared = 0
+
+    def __eq__(self, other):
+        type(self).compared += 1
+        return str.__eq__(self, other)
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
+
+    __hash__ = str.__hash__
+
+
+def test_rows_dropped_from_the_front_cost_a_pass_however_the_conversation_repeats():
+    """`_dropped` compared a whole tail for every row equal to `new`'s first: a conversation that
+    repeats itself (a load test asking the same question, a bot's same answer) whose `update`
+    edited a message in the middle cost n²/8 comparisons (10,000 messages: 12 million). Each row is
+    now compared a bounded number of times."""
+    old = [_Row("hi") if k % 2 == 0 else _Row("hello") for k in range(4_000)]
+    new = [*old[:2_000], _Row("[redacted]"), *old[2_001:]]
+    _Row.compared = 0
+    assert _dropped(old, new) == 2_000  # old[2000:] repeats new[:2000]: those rows stay, the rest is appended
+    assert _Row.compared <= 3 * (len(old) + len(new))
+    _Row.compared = 0
+    assert _dropped(old, [*old[6:], _Row("next")]) == 6  # the window's shape: 6 rows leave
+    assert _Row.compared <= 3 * (len(old) + len(old))
+
+
 def test_rows_dropped_from_the_front_are_the_fewest_the_plain_search_finds():
     """`_dropped` (a row compared whole only when it starts `new`) = the plain search over every
     `k` (which copied two slices per `k`: quadratic for a conversation losing its last message)."""

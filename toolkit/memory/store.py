@@ -1145,10 +1145,28 @@ def _as_written(text: str) -> str:
 
 def _dropped(old: list[str], new: list[str]) -> int:
     """The fewest rows to drop from the front of `old` so that what is left starts `new` (all
-    of them, at worst): the smallest `k` with `new[: len(old) - k] == old[k:]`. A `k` is compared
-    whole only when its first row is `new`'s first, so a change of any other shape costs one
-    pass, not a comparison per row."""
-    for k in range(max(0, len(old) - len(new)), len(old)):
-        if old[k] == new[0] and new[: len(old) - k] == old[k:]:
-            return k
-    return len(old)
+    of them, at worst): the smallest `k` with `new[: len(old) - k] == old[k:]`, i.e. `old`'s
+    longest end that starts `new`, found as Knuth-Morris-Pratt finds it: each row compared a
+    bounded number of times, however the conversation repeats itself (comparing the whole tail
+    for each row equal to `new`'s first was quadratic when many were)."""
+    borders = _borders(new)
+    matched = 0  # how many of `new`'s first rows the rows of `old` read so far end with
+    for row in old:
+        while matched and (matched == len(new) or row != new[matched]):
+            matched = borders[matched - 1]
+        if matched < len(new) and row == new[matched]:
+            matched += 1
+    return len(old) - matched
+
+
+def _borders(rows: list[str]) -> list[int]:
+    """For each `i`, the length of the longest proper start of `rows[: i + 1]` that also ends it."""
+    borders = [0] * len(rows)
+    length = 0
+    for i in range(1, len(rows)):
+        while length and rows[i] != rows[length]:
+            length = borders[length - 1]
+        if rows[i] == rows[length]:
+            length += 1
+        borders[i] = length
+    return borders

@@ -446,3 +446,31 @@ def test_the_in_memory_store_refuses_what_is_not_a_message_as_sqlite_does():
     with pytest.raises(ConfigurationError, match=r"InMemoryStore.update: message 0 \(int\) is not a message record"):
         store.update("u1", lambda current: [*current, 42])
     assert store.get("u1") == []
+
+
+def _round(k: int) -> list:
+    call = ToolCall(id=f"call_{k}", name="query_order", arguments="{}")
+    return [
+        UserMessage(content=f"and order {k}?"),
+        AssistantMessage(tool_calls=(call,)),
+        ToolResultMessage(tool_call_id=call.id, tool_name="query_order", content="shipped"),
+        AssistantMessage(content="It has shipped."),
+    ]
+
+
+@pytest.mark.parametrize("window", [MessageWindow(10), TokenWindow(60)])
+def test_what_a_windowed_sqlite_memory_keeps_beside_its_rows_stays_as_small_as_its_window(tmp_path: Path, window):
+    """What `append_in_window` knows of a conversation (its results per call id, the calls its rows
+    ask for) kept an entry for every call the conversation ever made, the window's or long gone:
+    a memory serving one user for days grew without bound beside a window of ten messages."""
+    store = SqliteStore(tmp_path / "m.db")
+    store._db.execute("PRAGMA synchronous = OFF")  # 1,200 commits: no need to wait for the disk
+    memory = ChatMemory("u1", store=store, window=window)
+    for k in range(300):
+        memory.add(*_round(k))
+    kept = len(memory.messages())
+    assert len(store._known["u1"].results) <= kept
+    assert len(store._asked["u1"].calls) <= 2 * kept + 8
+    memory.add(ToolResultMessage(tool_call_id="call_299", content="once more"))  # still answers the kept call
+    with pytest.raises(ConfigurationError):
+        memory.add(ToolResultMessage(tool_call_id="call_1", content="late"))  # its call left long ago

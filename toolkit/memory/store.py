@@ -430,7 +430,7 @@ class SqliteStore:
                 self._insert(memory_id, next_seq, payload)
                 next_seq += 1
             self._save_conversation(memory_id, kept_from, next_seq, system)
-            asked.appended(encoded, next_seq)
+            asked.appended(encoded, next_seq, kept_from)
             _remember(self._asked, memory_id, asked)
             if promoted is None:  # else `get` reads the conversation again
                 start = (first, next_seq - len(encoded), state[3])
@@ -913,7 +913,11 @@ class _Known:
             self.tokens = tokens
         for message, step in [(m, -1) for m in leaving] + [(m, 1) for m in new]:
             if isinstance(message, ToolResultMessage):
-                self.results[message.tool_call_id] = self.results.get(message.tool_call_id, 0) + step
+                count = self.results.get(message.tool_call_id, 0) + step
+                if count:
+                    self.results[message.tool_call_id] = count
+                else:  # no result of that call is left: its entry goes (else one per call ever made)
+                    del self.results[message.tool_call_id]
 
 
 @dataclass
@@ -957,8 +961,10 @@ class _Asked:
 
         return asks
 
-    def appended(self, rows: list[tuple[Message, str]], next_seq: int) -> None:
-        """After `rows` were stored, the last one at `next_seq - 1`."""
+    def appended(self, rows: list[tuple[Message, str]], next_seq: int, first: int = 0) -> None:
+        """After `rows` were stored, the last one at `next_seq - 1`, the first row kept at `first`
+        (a window dropped those before it: the calls only they asked for are forgotten once they
+        outnumber the rows kept, so what is known stays as small as the window, at O(1) a row)."""
         seq = next_seq - len(rows)
         for message, _ in rows:
             if isinstance(message, AssistantMessage):
@@ -966,6 +972,9 @@ class _Asked:
                     self.calls[call.id] = seq
             seq += 1
         self.state = (self.state[0], next_seq)
+        if len(self.calls) > 2 * (next_seq - first) + 8:
+            self.calls = {call_id: seq for call_id, seq in self.calls.items() if seq >= first}
+            self.low = max(self.low, first)
 
 
 CACHED_MESSAGES = 100_000

@@ -2,7 +2,9 @@
 
 `ChatMemory.lock` is held by whoever runs a whole exchange on a memory id (`iter_loop` holds it
 until its generator finishes, `ai_service` around each call); `add`, `update`, `set` and
-`clear` take it too, so a write from outside a turn waits for the turn to end. It is the
+`clear` take it too, so a write from outside a turn waits for the turn to end; one by a tool of
+the turn while its round's tools run is refused (it would come between the round's calls and
+their results), but for adding a system message, which goes first (`write_hold`). It is the
 *conversation's* lock, not the object's: every `ChatMemory` on the same store and id in this
 process gets the same lock. A store may hand it out (`store.turn_lock(memory_id)`): an
 `InMemoryStore` keeps one `TurnRLock` per id it has seen, for as long as the store lives

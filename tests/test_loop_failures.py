@@ -266,7 +266,7 @@ class FlakyStore(InMemoryStore):
 
 
 def test_a_store_that_keeps_failing_loses_no_result_the_error_carries_it():
-    memory = ChatMemory("u1", store=FlakyStore(fail_appends=2))
+    memory = ChatMemory("u1", store=FlakyStore(fail_appends=3))  # the results twice, then "not completed"
     model = ScriptedModel([call("charge", sku="A", id="c1"), "done"])
     with pytest.raises(MemoryStoreError) as raised:
         run_loop(model, Q, tools=[charge], memory=memory)
@@ -280,6 +280,43 @@ def test_a_store_that_keeps_failing_loses_no_result_the_error_carries_it():
     assert error.loop_result.executions[0].result.content == "charged 99, receipt R-778"
     assert tool_results(error.loop_result.new_messages) == [("c1", "charged 99, receipt R-778")]
     assert error.loop_result.rounds[0].decision == "stopped: MemoryStoreError"
+
+
+def test_a_store_that_refuses_the_results_twice_answers_the_calls_not_completed_at_once():
+    """Refused twice (a result the full disk has no room for), the results were left out and memory
+    ended with the calls unanswered until the next turn, so the history read after the error was
+    one a strict gateway refuses: the calls are answered "not completed" at once, as the next turn
+    would answer them, and the results themselves are in the error."""
+    memory = ChatMemory("u1", store=FlakyStore(fail_appends=2))
+    model = ScriptedModel([call("charge", sku="A", id="c1"), "done"])
+    with pytest.raises(MemoryStoreError) as raised:
+        run_loop(model, Q, tools=[charge], memory=memory)
+    assert raised.value.__notes__ == [
+        "memory could not record the results of calls c1 (database is locked); they are in this error's "
+        "loop_result.new_messages, and memory answers those calls 'not completed'"
+    ]
+    assert tool_results(memory.messages()) == [("c1", EN.unfinished)]
+    assert valid_for_a_strict_gateway(memory.messages())
+    assert tool_results(raised.value.loop_result.new_messages) == [("c1", "charged 99, receipt R-778")]
+    assert run_loop(ScriptedModel(["ok"]), "and now?", memory=memory).answer == "ok"
+    assert tool_results(memory.messages()) == [("c1", EN.unfinished)]  # answered once
+
+
+def test_a_result_a_full_disk_has_no_room_for_leaves_memory_valid(tmp_path):
+    @tool("read a long report")
+    def report(title: str) -> str:
+        return "line\n" * 50_000
+
+    store = SqliteStore(tmp_path / "m.db")
+    memory = ChatMemory("u1", store=store)
+    run_loop(ScriptedModel(["hello"]), "hi", memory=memory)
+    pages = store._db.execute("PRAGMA page_count").fetchone()[0]
+    store._db.execute(f"PRAGMA max_page_count = {pages + 4}")  # room for short rows, not 250 KB
+    model = ScriptedModel([call("report", title="q3", id="c1"), "done"])
+    with pytest.raises(MemoryStoreError, match="database or disk is full"):
+        run_loop(model, "the report?", tools=[report], memory=memory)
+    assert tool_results(SqliteStore(tmp_path / "m.db").get("u1")) == [("c1", EN.unfinished)]
+    assert valid_for_a_strict_gateway(memory.messages())
 
 
 def test_a_store_that_fails_once_still_gets_the_results_and_memory_stays_valid():

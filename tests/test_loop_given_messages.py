@@ -111,3 +111,16 @@ def test_an_empty_list_goes_on_from_the_conversation_in_memory():
     model = ScriptedModel(["3"])
     assert run_loop(model, [], memory=memory).answer == "3"
     assert list(model.requests[0].messages) == [UserMessage(content="what is 1 + 2?")]
+
+
+def test_an_empty_memory_with_a_long_id_is_named_cut_not_whole():
+    """A 100,000-character memory id (a whole document passed as the id) made a 100,000-character
+    line; the id is shown cut, as the memory stores show it."""
+    memory = ChatMemory("x" * 100_000)
+    with pytest.raises(ConfigurationError) as caught:
+        run_loop(ScriptedModel(["hello"]), [], memory=memory)
+    assert str(caught.value) == (
+        "run_loop: the conversation is empty (no messages given, and memory '" + "x" * 78 + "… holds none): there "
+        "is nothing to ask the model; pass the question, run_loop(model, 'your question'), or the conversation so "
+        "far ending with it, run_loop(model, [UserMessage(content=...)])"
+    )

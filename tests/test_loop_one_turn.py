@@ -305,3 +305,100 @@ def test_a_tool_of_another_turn_writing_to_a_memory_whose_turn_is_suspended_here
     assert seen == [SUSPENDED_WRITE, SUSPENDED_WRITE]
     assert list(events)
     assert valid(memory.messages())
+
+
+LONG_ID = "x" * 100_000
+LONG_SHOWN = "'" + "x" * 78 + "…"
+
+
+def test_a_busy_memory_with_a_long_id_is_named_cut_not_whole():
+    """The refusals of a second turn on a memory named its id whole: a 100,000-character id made a
+    200,000-character line (the fix named it twice); it is shown cut, and the fix is written so."""
+    memory = ChatMemory(LONG_ID)
+    events = first_turn(memory)
+    next(events)
+    with pytest.raises(ConfigurationError) as caught:
+        run_loop(ScriptedModel(["hello"]), [UserMessage(content="hi")], memory=memory)
+    assert str(caught.value) == BUSY.replace("'chat'", LONG_SHOWN)
+    events.close()
+    seen = []
+
+    @tool("ask a helper")
+    def helper(question: str) -> str:
+        try:
+            return run_loop(ScriptedModel(["inner answer"]), question, memory=memory).answer
+        except ConfigurationError as exc:
+            seen.append(str(exc))
+            raise
+
+    run_loop(ScriptedModel([[call("helper", question="why?")], "done"]), "q", tools=[helper], memory=memory)
+    assert seen == [
+        NESTED.replace("'chat'", LONG_SHOWN).replace("ChatMemory('chat-inner')", "ChatMemory(memory.id + '-inner')")
+    ]
+
+
+TOOL_WRITE = (
+    "ChatMemory.add: memory id 'chat': a tool of the turn on it is running, and this write would come between "
+    "the turn's tool calls and their results (or remove the calls), which a strict gateway refuses; give what the "
+    "tool has to say in its result, or write to this memory after the turn (a SystemMessage may be added: it goes "
+    "first)"
+)
+
+
+@pytest.mark.parametrize("concurrent", [False, True])
+@pytest.mark.parametrize(
+    "write, where",
+    [
+        (lambda m: m.add(UserMessage(content="by the way")), "ChatMemory.add"),
+        (lambda m: m.add_all(iter([SystemMessage(content="s"), UserMessage(content="by the way")])), "ChatMemory.add"),
+        (lambda m: m.set([UserMessage(content="start over")]), "ChatMemory.set"),
+        (lambda m: m.update(lambda current: current[:1]), "ChatMemory.update"),
+        (lambda m: m.clear(), "ChatMemory.clear"),
+    ],
+)
+def test_a_tool_that_writes_into_its_own_turn_is_refused_and_the_turn_stays_valid(write, where, concurrent):
+    """A tool of the turn writing to the turn's memory: a message went in between the calls and
+    their results (a history a strict gateway refuses), and a clear or set removed the calls, so the
+    loop's write of the results failed with a ConfigurationError blaming the store's use. Refused
+    where it is written (the tool fails, the model is told); only a system message, which goes
+    first, may be added."""
+    memory = ChatMemory("chat")
+    seen = []
+
+    @tool("keep a note for later")
+    def remember(note: str) -> str:
+        try:
+            write(memory)
+        except ConfigurationError as exc:
+            seen.append(str(exc))
+            raise
+        return "noted"
+
+    model = ScriptedModel([[call("remember", note="a"), call("remember", note="b")], "done"])
+    options = LoopOptions(concurrent=concurrent, max_workers=2)
+    assert run_loop(model, "q", tools=[remember], memory=memory, options=options).answer == "done"
+    assert seen == [TOOL_WRITE.replace("ChatMemory.add", where)] * 2
+    stored = memory.messages()
+    assert [type(m).__name__ for m in stored] == [
+        "UserMessage",
+        "AssistantMessage",
+        "ToolResultMessage",
+        "ToolResultMessage",
+        "AssistantMessage",
+    ]
+    assert valid(stored)
+    write(memory)  # the turn is over: the write goes through
+
+
+def test_a_tool_of_a_sequential_round_may_add_a_system_message():
+    memory = ChatMemory("chat")
+
+    @tool("keep a note for later")
+    def remember(note: str) -> str:
+        memory.add(SystemMessage(content=f"The user's note: {note}"))
+        return "noted"
+
+    model = ScriptedModel([[call("remember", note="a"), call("remember", note="b")], "done"])
+    assert run_loop(model, "q", tools=[remember], memory=memory).answer == "done"
+    stored = memory.messages()
+    assert stored[0] == SystemMessage(content="The user's note: b") and valid(stored)

@@ -370,3 +370,37 @@ def test_a_windowed_memory_goes_on_after_a_late_results_call_leaves(tmp_path, ki
     for k in range(3, 6):
         memory.add(UserMessage(content=f"u{k}"))
     assert [m.content for m in memory.messages()] == ["u2", "u3", "u4", "u5"]
+
+
+class _Counter:
+    def __call__(self, message):
+        return 1
+
+
+def test_a_token_window_and_its_memory_print_without_a_memory_address():
+    """`TokenWindow`'s dataclass repr wrote its count as `<function message_tokens at 0x7f…>`, an
+    address that changes every run: a notebook printing its memory (or window) showed other
+    output each time. The count is named as the window's errors name it."""
+    import functools
+
+    assert repr(TokenWindow(4000)) == "TokenWindow(max_tokens=4000)"
+    assert repr(ChatMemory("u1", window=TokenWindow(4000))) == "ChatMemory('u1', window=TokenWindow(max_tokens=4000))"
+
+    def words(message):
+        return len(message.content.split())
+
+    here = "test_a_token_window_and_its_memory_print_without_a_memory_address.<locals>"
+    assert repr(TokenWindow(50, count=words)) == f"TokenWindow(max_tokens=50, count={here}.words)"
+    assert repr(TokenWindow(50, count=lambda m: 1)) == f"TokenWindow(max_tokens=50, count={here}.<lambda>)"
+    assert repr(TokenWindow(50, count=_Counter())) == "TokenWindow(max_tokens=50, count=_Counter(...))"
+    partial = functools.partial(lambda m, k: k, k=1)
+    assert repr(TokenWindow(50, count=partial)) == "TokenWindow(max_tokens=50, count=partial(...))"
+
+
+def test_an_in_memory_store_prints_what_it_holds_not_an_address():
+    store = InMemoryStore()
+    assert repr(store) == "InMemoryStore(0 conversations)"
+    ChatMemory("u1", store=store).add(UserMessage(content="hi"))
+    assert repr(store) == "InMemoryStore(1 conversation)"
+    ChatMemory("u2", store=store).add(UserMessage(content="hi"))
+    assert repr(ChatMemory("u2", store=store).store) == "InMemoryStore(2 conversations)"

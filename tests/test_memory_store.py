@@ -406,6 +406,39 @@ def test_a_version_1_payload_that_is_not_utf8_stops_the_migration_with_one_line(
     )
 
 
+def test_a_version_1_memory_id_that_is_not_text_stops_the_migration_with_one_line(tmp_path):
+    """Version 1 took any id: `ChatMemory(b"u")` wrote a blob id, which the migration hashed as JSON
+    (a bare `TypeError` from opening the store); it is refused naming the id and the fix, and the
+    file is left as it was."""
+    import sqlite3
+
+    path = tmp_path / "m.db"
+    db = sqlite3.connect(path)
+    db.executescript(
+        "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
+        "CREATE TABLE messages (memory_id TEXT NOT NULL, seq INTEGER NOT NULL, payload TEXT NOT NULL,"
+        " PRIMARY KEY (memory_id, seq));"
+        "INSERT INTO meta VALUES ('schema_version', '1');"
+        """INSERT INTO messages VALUES ('a', 0, '{"content":"hi","role":"user"}');"""
+        """INSERT INTO messages VALUES (x'75', 0, '{"content":"hi","role":"user"}');"""
+    )
+    db.commit()
+    db.close()
+    with pytest.raises(MemoryStoreError) as info:
+        SqliteStore(path)
+    assert str(info.value) == (
+        f"{path}: cannot migrate from version 1: memory id b'u' (row 0) is bytes, not text, as memory ids are now; "
+        "give its rows a text id or delete them first, e.g. UPDATE messages SET memory_id = CAST(memory_id AS "
+        "TEXT) WHERE typeof(memory_id) = 'blob'"
+    )
+    db = sqlite3.connect(path)
+    assert db.execute("SELECT value FROM meta").fetchall() == [("1",)]  # left as it was
+    db.execute("UPDATE messages SET memory_id = CAST(memory_id AS TEXT) WHERE typeof(memory_id) = 'blob'")
+    db.commit()
+    db.close()
+    assert SqliteStore(path).get("u") == [UserMessage(content="hi")]  # the fix works
+
+
 def test_a_memory_id_sqlite_cannot_store_is_a_memory_id_error(tmp_path):
     from toolkit.errors import MemoryIdError
 
@@ -519,6 +552,36 @@ def test_a_row_edited_into_text_that_is_not_utf8_says_so(tmp_path):
     assert str(info.value).endswith(
         "(a row holds text that is not UTF-8, an edit made outside toolkit; delete that id or restore the file)"
     )
+
+
+class _Row(str):
+    """A payload that counts its comparisons."""
+
+    compared = 0
+
+    def __eq__(self, other):
+        type(self).compared += 1
+        return str.__eq__(self, other)
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
+
+    __hash__ = str.__hash__
+
+
+def test_rows_dropped_from_the_front_cost_a_pass_however_the_conversation_repeats():
+    """`_dropped` compared a whole tail for every row equal to `new`'s first: a conversation that
+    repeats itself (a load test asking the same question, a bot's same answer) whose `update`
+    edited a message in the middle cost n²/8 comparisons (10,000 messages: 12 million). Each row is
+    now compared a bounded number of times."""
+    old = [_Row("hi") if k % 2 == 0 else _Row("hello") for k in range(4_000)]
+    new = [*old[:2_000], _Row("[redacted]"), *old[2_001:]]
+    _Row.compared = 0
+    assert _dropped(old, new) == 2_000  # old[2000:] repeats new[:2000]: those rows stay, the rest is appended
+    assert _Row.compared <= 3 * (len(old) + len(new))
+    _Row.compared = 0
+    assert _dropped(old, [*old[6:], _Row("next")]) == 6  # the window's shape: 6 rows leave
+    assert _Row.compared <= 3 * (len(old) + len(old))
 
 
 def test_rows_dropped_from_the_front_are_the_fewest_the_plain_search_finds():

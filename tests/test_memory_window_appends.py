@@ -367,8 +367,37 @@ def test_get_keeps_at_most_cached_messages(tmp_path: Path, monkeypatch):
         assert store.get(f"u{k}") == _conversation(10)
     assert list(store._lists.lists) == ["u2", "u3"] and store._lists.size == 80
     store.set("big", _conversation(30))
-    assert store.get("big") == _conversation(30)  # 120: never kept
-    assert "big" not in store._lists.lists and store._lists.size == 80
+    assert store.get("big") == _conversation(30)  # 120: kept alone (see the test below)
+    assert list(store._lists.lists) == ["big"] and store._lists.size == 120
+    assert store.get("u3") == _conversation(10)
+    assert list(store._lists.lists) == ["u3"] and store._lists.size == 40
+
+
+def test_a_conversation_longer_than_the_cache_is_not_read_again_at_every_get(tmp_path: Path, monkeypatch):
+    """A conversation over `CACHED_MESSAGES` was never kept: every `get` read and verified all of it
+    again (a loop turn on 100,001 messages reads memory four times: 25 s, against 0.03 s on 99,999).
+    The conversation read last is kept even alone over the bound, the others leaving for it."""
+    import toolkit.memory.store as store_module
+
+    monkeypatch.setattr(store_module, "CACHED_MESSAGES", 100)
+    path = tmp_path / "m.db"
+    store, theirs = SqliteStore(path), SqliteStore(path)
+    store.set("big", _conversation(30))  # 120 messages
+    loads = [0]
+    load = store._load
+
+    def counted(*args):
+        loads[0] += 1
+        return load(*args)
+
+    store._load = counted
+    assert store.get("big") == _conversation(30) and loads[0] == 120
+    memory = ChatMemory("big", store=store)
+    memory.add(UserMessage(content="one more"))
+    assert store.get("big") == store.get("big") == [*_conversation(30), UserMessage(content="one more")]
+    assert loads[0] == 120  # the append extended what was read; nothing read again
+    theirs.append("big", [AssistantMessage(content="from another process")])
+    assert store.get("big")[-1] == AssistantMessage(content="from another process") and loads[0] == 242
 
 
 class _FailingCommit:
@@ -417,3 +446,31 @@ def test_the_in_memory_store_refuses_what_is_not_a_message_as_sqlite_does():
     with pytest.raises(ConfigurationError, match=r"InMemoryStore.update: message 0 \(int\) is not a message record"):
         store.update("u1", lambda current: [*current, 42])
     assert store.get("u1") == []
+
+
+def _round(k: int) -> list:
+    call = ToolCall(id=f"call_{k}", name="query_order", arguments="{}")
+    return [
+        UserMessage(content=f"and order {k}?"),
+        AssistantMessage(tool_calls=(call,)),
+        ToolResultMessage(tool_call_id=call.id, tool_name="query_order", content="shipped"),
+        AssistantMessage(content="It has shipped."),
+    ]
+
+
+@pytest.mark.parametrize("window", [MessageWindow(10), TokenWindow(60)])
+def test_what_a_windowed_sqlite_memory_keeps_beside_its_rows_stays_as_small_as_its_window(tmp_path: Path, window):
+    """What `append_in_window` knows of a conversation (its results per call id, the calls its rows
+    ask for) kept an entry for every call the conversation ever made, the window's or long gone:
+    a memory serving one user for days grew without bound beside a window of ten messages."""
+    store = SqliteStore(tmp_path / "m.db")
+    store._db.execute("PRAGMA synchronous = OFF")  # 1,200 commits: no need to wait for the disk
+    memory = ChatMemory("u1", store=store, window=window)
+    for k in range(300):
+        memory.add(*_round(k))
+    kept = len(memory.messages())
+    assert len(store._known["u1"].results) <= kept
+    assert len(store._asked["u1"].calls) <= 2 * kept + 8
+    memory.add(ToolResultMessage(tool_call_id="call_299", content="once more"))  # still answers the kept call
+    with pytest.raises(ConfigurationError):
+        memory.add(ToolResultMessage(tool_call_id="call_1", content="late"))  # its call left long ago

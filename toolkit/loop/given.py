@@ -20,7 +20,7 @@ from toolkit.chat.messages import Message, given_conversation
 from toolkit.errors import ConfigurationError, a_or_an
 from toolkit.loop.records import LoopOptions
 from toolkit.loop.sources import ToolContext
-from toolkit.memory.windows import ChatMemory
+from toolkit.memory.windows import ChatMemory, shown
 
 
 def given_messages(messages: object, where: str) -> Sequence[Message]:
@@ -37,7 +37,7 @@ def nothing_to_ask(where: str, memory: ChatMemory | None) -> ConfigurationError:
     too short"), after the turn had begun; pydantic-ai refuses a run with neither a prompt nor a
     history the same way, before sending. With messages in memory, an empty list is a turn that
     goes on from them (nothing new to add)."""
-    held = "" if memory is None else f", and memory {memory.id!r} holds none"
+    held = "" if memory is None else f", and memory {shown(memory.id)} holds none"
     return ConfigurationError(
         f"{where}: the conversation is empty (no messages given{held}): there is nothing to ask the model; "
         f"pass the question, {where}(model, 'your question'), or the conversation so far ending with it, "

@@ -61,8 +61,10 @@ them without running them again (`toolkit.loop.resume`).
 
 A memory store that fails after the tools ran (writing the results, the saga's rewrite, the
 round-trip limit's answers) raises its own error, with `loop_result`: the results are in its
-`new_messages`. The round's results are written once more, so memory ends with no call left
-unanswered unless the store refuses again (a note on the error then says so).
+`new_messages`. The round's results are written once more; refused again, their calls are
+answered "not completed" (`LoopTexts.unfinished`, short rows a full disk may still take), so
+memory ends with no call left unanswered unless the store refuses that too (a note on the error
+says which).
 Calls a turn left unanswered that way, or because its process died while a tool ran (a
 kernel restart), are answered "not completed" (`LoopTexts.unfinished`) when the next turn on
 that memory starts, before its question: the id stays usable with a strict gateway, and the
@@ -158,7 +160,7 @@ from toolkit.loop.together import run_together
 from toolkit.memory.answers import open_calls
 from toolkit.memory.handouts import Handouts
 from toolkit.memory.turns import TurnRLock, serving
-from toolkit.memory.windows import ChatMemory, InMemoryStore
+from toolkit.memory.windows import SHOWN, ChatMemory, InMemoryStore, shown
 from toolkit.tools import redact
 from toolkit.tools.decorator import InvocationContext, ReturnBehavior, TurnParameters
 from toolkit.tools.execute import Outcome, Policies, Tool, run_call
@@ -372,7 +374,7 @@ class _OneTurn:
             if id(lock) in _IN_TURN:
                 lock.release()
                 raise ConfigurationError(
-                    f"memory id {self.memory.id!r}: a turn on it is still in progress in this thread (an "
+                    f"memory id {shown(self.memory.id)}: a turn on it is still in progress in this thread (an "
                     "iter_loop generator, or a streamed answer, not read to its end); read it to the end or "
                     "call its close() before starting another turn on this memory"
                 )
@@ -393,10 +395,12 @@ class _OneTurn:
 
     def nested(self, where: str) -> ConfigurationError:
         """The refusal of a turn that a tool of the turn in progress started (`where` it runs)."""
-        inner = f"{self.memory.id}-inner" if isinstance(self.memory.id, str) else "inner"
+        inner = repr(f"{self.memory.id}-inner")
+        if len(inner) > SHOWN:  # a long id (a document passed as one): the fix written as code, not the id
+            inner = "memory.id + '-inner'"
         return ConfigurationError(
-            f"memory id {self.memory.id!r}: a turn on it is still in progress {where}; a turn inside a tool "
-            f"needs its own memory: pass e.g. memory=ChatMemory({inner!r}), or none"
+            f"memory id {shown(self.memory.id)}: a turn on it is still in progress {where}; a turn inside a tool "
+            f"needs its own memory: pass e.g. memory=ChatMemory({inner}), or none"
         )
 
     def __exit__(self, *exc: Any) -> None:
@@ -586,7 +590,7 @@ class _Run:
     @property
     def subject(self) -> str:
         """Whose turn a log line is about: `memory id 'u7'`, or a turn without memory (not "memory id None")."""
-        return f"memory id {self.memory.id!r}" if self.memory is not None else "a turn without memory"
+        return f"memory id {shown(self.memory.id)}" if self.memory is not None else "a turn without memory"
 
     # -- the loop ----------------------------------------------------------------------
     def __enter__(self) -> _Run:
@@ -774,24 +778,31 @@ class _Run:
                 raised=outcome.raised,
             )
 
-        events = self.events
-        if self.options.concurrent and len(calls) > 1:
-            for c in calls if events else ():
-                yield ToolStarted(trace.index, c)
-            executions = run_together(one, calls, self.options.max_workers, trace)
-            # every call has run: all are recorded before the first finish is announced (a reader
-            # that stops there leaves the others' real results, not "outcome unknown")
-            trace.executions.extend(executions)
-            for execution in executions if events else ():
-                yield ToolFinished(execution)
-        else:
-            for c in calls:
-                if events and not stopper:
+        running = getattr(self.memory.lock, "tools_running", None) if self.memory is not None else None
+        if running is not None:
+            running(True)  # a tool's write to this memory would come between the calls and their results
+        try:
+            events = self.events
+            if self.options.concurrent and len(calls) > 1:
+                for c in calls if events else ():
                     yield ToolStarted(trace.index, c)
-                execution = one(c)
-                trace.executions.append(execution)
-                if events:
+                executions = run_together(one, calls, self.options.max_workers, trace)
+                # every call has run: all are recorded before the first finish is announced (a reader
+                # that stops there leaves the others' real results, not "outcome unknown")
+                trace.executions.extend(executions)
+                for execution in executions if events else ():
                     yield ToolFinished(execution)
+            else:
+                for c in calls:
+                    if events and not stopper:
+                        yield ToolStarted(trace.index, c)
+                    execution = one(c)
+                    trace.executions.append(execution)
+                    if events:
+                        yield ToolFinished(execution)
+        finally:
+            if running is not None:
+                running(False)
 
     def not_run(self, trace: RoundTrace, call: ToolCall, stopped_by: ToolCall, error: Exception) -> ToolExecution:
         text = self.texts.not_run.format(tool=shown_name(stopped_by.name), error=type(error).__name__)
@@ -862,7 +873,9 @@ class _Run:
         return rewrite([execution.result], [execution], execution.rolled_back_by, self.texts.rolled_back)[0]
 
     def save_again(self, exc: BaseException, failure: Exception | None = None) -> None:
-        """Write the results memory refused once more; if it refuses again, say so on `exc`."""
+        """Write the results memory refused once more; if it refuses again, answer their calls "not
+        completed" (`LoopTexts.unfinished`, as the next turn would: short rows, which a full disk
+        may still take), so memory holds no call without its result; say so on `exc`."""
         if failure is None:
             assert self.memory is not None
             try:
@@ -871,13 +884,19 @@ class _Run:
                 return
             except Exception as again:
                 failure = again
-        ids = ", ".join(m.tool_call_id for m in self.unsaved if isinstance(m, ToolResultMessage))
-        if not ids:  # the results are in memory; only the images' message is not (memory stays valid)
+        results = [m for m in self.unsaved if isinstance(m, ToolResultMessage)]
+        if not results:  # the results are in memory; only the images' message is not (memory stays valid)
             log.warning("%s: %s", self.subject, redact.describe_exception(failure))
             return
+        ids = ", ".join(m.tool_call_id for m in results)
+        try:
+            self.write([_unfinished_result(m, self.texts.unfinished) for m in results])
+            ends = "memory answers those calls 'not completed'"
+        except Exception:
+            ends = "memory ends with those calls unanswered"
         note = (
             f"memory could not record the results of calls {ids} ({redact.describe_exception(failure)}); "
-            "they are in this error's loop_result.new_messages, and memory ends with those calls unanswered"
+            f"they are in this error's loop_result.new_messages, and {ends}"
         )
         log.warning("%s: %s", self.subject, note)
         exc.add_note(note)
@@ -1153,6 +1172,12 @@ def _common_tail(stored: Sequence[Message], new: Sequence[Message]) -> int:
 
 def _error_result(call: ToolCall, text: str) -> ToolResultMessage:
     return ToolResultMessage(tool_call_id=call.id, tool_name=call.name, content=text, is_error=True)
+
+
+def _unfinished_result(result: ToolResultMessage, text: str) -> ToolResultMessage:
+    """`result`'s call answered with `text` instead, as an error (its attributes left out: memory
+    refused the result itself)."""
+    return ToolResultMessage(tool_call_id=result.tool_call_id, tool_name=result.tool_name, content=text, is_error=True)
 
 
 NOT_STREAMED_HINT = (

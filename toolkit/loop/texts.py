@@ -18,6 +18,7 @@ running         (its outcome is unknown)
 unfinished      an earlier turn ended (its process killed,   (none)
                 its store failing) before recording the
                 result: answered when the next turn starts
+                (at once if memory refuses it twice)
 unanswered      an earlier turn left its question unanswered  (none)
                 (its request failed), and another follows:
                 written between the two, as the assistant

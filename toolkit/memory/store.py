@@ -430,7 +430,7 @@ class SqliteStore:
                 self._insert(memory_id, next_seq, payload)
                 next_seq += 1
             self._save_conversation(memory_id, kept_from, next_seq, system)
-            asked.appended(encoded, next_seq)
+            asked.appended(encoded, next_seq, kept_from)
             _remember(self._asked, memory_id, asked)
             if promoted is None:  # else `get` reads the conversation again
                 start = (first, next_seq - len(encoded), state[3])
@@ -798,6 +798,13 @@ class SqliteStore:
         self._create()
         by_id: dict[str, list[tuple[Message, str]]] = {}
         for memory_id, seq, payload in rows:
+            if not isinstance(memory_id, str):  # version 1 took any id: `ChatMemory(b"u")` wrote a blob
+                raise MemoryStoreError(
+                    f"{self.path}: cannot migrate from version 1: memory id {shown(memory_id)} (row {seq}) is "
+                    f"{type(memory_id).__name__}, not text, as memory ids are now; give its rows a text id or delete "
+                    "them first, e.g. UPDATE messages SET memory_id = CAST(memory_id AS TEXT) WHERE typeof(memory_id) "
+                    "= 'blob'"
+                )
             try:
                 message = _parsed(payload)
             except (ValueError, TypeError) as exc:  # not text, not UTF-8, not JSON, not a message
@@ -906,7 +913,11 @@ class _Known:
             self.tokens = tokens
         for message, step in [(m, -1) for m in leaving] + [(m, 1) for m in new]:
             if isinstance(message, ToolResultMessage):
-                self.results[message.tool_call_id] = self.results.get(message.tool_call_id, 0) + step
+                count = self.results.get(message.tool_call_id, 0) + step
+                if count:
+                    self.results[message.tool_call_id] = count
+                else:  # no result of that call is left: its entry goes (else one per call ever made)
+                    del self.results[message.tool_call_id]
 
 
 @dataclass
@@ -950,8 +961,10 @@ class _Asked:
 
         return asks
 
-    def appended(self, rows: list[tuple[Message, str]], next_seq: int) -> None:
-        """After `rows` were stored, the last one at `next_seq - 1`."""
+    def appended(self, rows: list[tuple[Message, str]], next_seq: int, first: int = 0) -> None:
+        """After `rows` were stored, the last one at `next_seq - 1`, the first row kept at `first`
+        (a window dropped those before it: the calls only they asked for are forgotten once they
+        outnumber the rows kept, so what is known stays as small as the window, at O(1) a row)."""
         seq = next_seq - len(rows)
         for message, _ in rows:
             if isinstance(message, AssistantMessage):
@@ -959,12 +972,18 @@ class _Asked:
                     self.calls[call.id] = seq
             seq += 1
         self.state = (self.state[0], next_seq)
+        if len(self.calls) > 2 * (next_seq - first) + 8:
+            self.calls = {call_id: seq for call_id, seq in self.calls.items() if seq >= first}
+            self.low = max(self.low, first)
 
 
 CACHED_MESSAGES = 100_000
 """How many messages `get` keeps in all, over the conversations read most recently: a
 conversation is read again only after another connection or a write this store cannot follow
-changed it, or after it was left out to stay within this."""
+changed it, or after it was left out to stay within this. The conversation read last is kept
+even when it alone holds more (the others leave for it): the caller holds its messages anyway,
+and without it each `get` of a conversation over the bound read and verified all of it again
+(four times a loop turn)."""
 
 
 @dataclass
@@ -977,7 +996,8 @@ class _ReadList:
 
 
 class _ReadCache:
-    """The `_ReadList`s of the conversations read most recently, `CACHED_MESSAGES` messages in all."""
+    """The `_ReadList`s of the conversations read most recently, `CACHED_MESSAGES` messages in all
+    (or the last one alone, when it holds more)."""
 
     def __init__(self) -> None:
         self.lists: dict[str, _ReadList] = {}
@@ -990,12 +1010,11 @@ class _ReadCache:
         return read
 
     def keep(self, memory_id: str, read: _ReadList) -> None:
-        """Keep `read` as the most recent (the caller took the id's old one out first)."""
-        if len(read.messages) > CACHED_MESSAGES:
-            return
+        """Keep `read` as the most recent (the caller took the id's old one out first), the least
+        recent others leaving while there are more than `CACHED_MESSAGES` messages."""
         self.lists[memory_id] = read
         self.size += len(read.messages)
-        while self.size > CACHED_MESSAGES:
+        while self.size > CACHED_MESSAGES and len(self.lists) > 1:
             self.take(next(iter(self.lists)))
 
 
@@ -1135,10 +1154,28 @@ def _as_written(text: str) -> str:
 
 def _dropped(old: list[str], new: list[str]) -> int:
     """The fewest rows to drop from the front of `old` so that what is left starts `new` (all
-    of them, at worst): the smallest `k` with `new[: len(old) - k] == old[k:]`. A `k` is compared
-    whole only when its first row is `new`'s first, so a change of any other shape costs one
-    pass, not a comparison per row."""
-    for k in range(max(0, len(old) - len(new)), len(old)):
-        if old[k] == new[0] and new[: len(old) - k] == old[k:]:
-            return k
-    return len(old)
+    of them, at worst): the smallest `k` with `new[: len(old) - k] == old[k:]`, i.e. `old`'s
+    longest end that starts `new`, found as Knuth-Morris-Pratt finds it: each row compared a
+    bounded number of times, however the conversation repeats itself (comparing the whole tail
+    for each row equal to `new`'s first was quadratic when many were)."""
+    borders = _borders(new)
+    matched = 0  # how many of `new`'s first rows the rows of `old` read so far end with
+    for row in old:
+        while matched and (matched == len(new) or row != new[matched]):
+            matched = borders[matched - 1]
+        if matched < len(new) and row == new[matched]:
+            matched += 1
+    return len(old) - matched
+
+
+def _borders(rows: list[str]) -> list[int]:
+    """For each `i`, the length of the longest proper start of `rows[: i + 1]` that also ends it."""
+    borders = [0] * len(rows)
+    length = 0
+    for i in range(1, len(rows)):
+        while length and rows[i] != rows[length]:
+            length = borders[length - 1]
+        if rows[i] == rows[length]:
+            length += 1
+        borders[i] = length
+    return borders

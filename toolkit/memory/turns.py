@@ -2,7 +2,9 @@
 
 `ChatMemory.lock` is held by whoever runs a whole exchange on a memory id (`iter_loop` holds it
 until its generator finishes, `ai_service` around each call); `add`, `update`, `set` and
-`clear` take it too, so a write from outside a turn waits for the turn to end. It is the
+`clear` take it too, so a write from outside a turn waits for the turn to end; one by a tool of
+the turn while its round's tools run is refused (it would come between the round's calls and
+their results), but for adding a system message, which goes first (`write_hold`). It is the
 *conversation's* lock, not the object's: every `ChatMemory` on the same store and id in this
 process gets the same lock. A store may hand it out (`store.turn_lock(memory_id)`): an
 `InMemoryStore` keeps one `TurnRLock` per id it has seen, for as long as the store lives
@@ -131,16 +133,24 @@ def serving() -> tuple[int, ...]:
     return owners
 
 
-def write_hold(lock: TurnLockLike, where: str, memory_id: str) -> AbstractContextManager[Any]:
+def _never() -> bool:
+    return False
+
+
+def write_hold(
+    lock: TurnLockLike, where: str, memory_id: str, harmless: Callable[[], bool] = _never
+) -> AbstractContextManager[Any]:
     """What a write to memory (`where`, on `memory_id`) holds: `lock`, except on a concurrent
-    round's thread whose own turn holds it (a tool writing to its turn's memory, as a tool of a
-    one-at-a-time round may): the turn's hold covers the write, where waiting for it would wait for
+    round's thread whose own turn holds it (a tool adding a system message to its turn's memory, as a
+    tool of a one-at-a-time round may): the turn's hold covers the write, where waiting for it would wait for
     the turn that waits for the tool. The store keeps its own writes apart. A lock without
     `_owner` (a store's own `threading.RLock`) cannot tell: it is taken.
 
     A write by the thread whose turn is suspended (an `iter_loop` generator between two events),
     or for it (a concurrent round's thread), is refused: the lock is reentrant, and the write would
-    come between the turn's tool calls and their results, which a strict gateway refuses."""
+    come between the turn's tool calls and their results, which a strict gateway refuses. So is
+    one by a tool of the turn while the round's tools run (`TurnRLock.tools_running`), unless
+    `harmless()` says it cannot break the round (an added system message goes first)."""
     owners: tuple[int, ...] = getattr(SERVING, "owners", ())
     owner = getattr(lock, "_owner", None)
     waiting = owner is not None and owner in owners  # the holder waits for the call this thread runs
@@ -153,6 +163,13 @@ def write_hold(lock: TurnLockLike, where: str, memory_id: str) -> AbstractContex
                 "its tool calls and their results; read it to the end or call its close() before writing to this "
                 "memory"
             )
+    if getattr(lock, "_tools", False) and (owner == _get_ident() or waiting) and not harmless():
+        raise ConfigurationError(
+            f"{where}: memory id {_shown_id(memory_id)}: a tool of the turn on it is running, and this write would "
+            "come between the turn's tool calls and their results (or remove the calls), which a strict gateway "
+            "refuses; give what the tool has to say in its result, or write to this memory after the turn (a "
+            "SystemMessage may be added: it goes first)"
+        )
     return nullcontext() if waiting else lock
 
 
@@ -168,7 +185,7 @@ class TurnRLock:
     thread the holder, its holds and all, without ever letting go of the lock in between: no
     other thread's turn can slip in (releasing and taking it again would let one in)."""
 
-    __slots__ = ("_mutex", "_owner", "_depth", "_suspended", "__weakref__")
+    __slots__ = ("_mutex", "_owner", "_depth", "_suspended", "_tools", "__weakref__")
 
     def __init__(self) -> None:
         self._mutex = threading.Lock()  # any thread may release a Lock: what makes `adopt` possible
@@ -176,6 +193,8 @@ class TurnRLock:
         self._depth = 0
         self._suspended = False
         """Whether the turn holding it is suspended (`suspend`): its thread's writes are refused (`write_hold`)."""
+        self._tools = False
+        """Whether the turn holding it is running its round's tools (`tools_running`): their writes are refused."""
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} ({'held' if self._depth else 'free'})>"
@@ -209,6 +228,12 @@ class TurnRLock:
         if self._depth:
             self._owner = _get_ident()
         self._suspended = False
+
+    def tools_running(self, running: bool) -> None:
+        """The turn holding the lock runs its round's tools (`running`), or has stopped: a write by
+        one of them (its thread, or a concurrent round's) would come between the round's calls and
+        their results (`write_hold` refuses it). Only the code that holds the lock for a turn calls it."""
+        self._tools = running
 
     def suspend(self) -> None:
         """The turn holding the lock gives control back to its reader (an `iter_loop` generator
@@ -318,7 +343,7 @@ class TurnLock(TurnRLock):
 
     def _forget(self) -> None:
         """In a forked child: free (the child holds no record locks, and only its forking thread runs)."""
-        self._mutex, self._owner, self._depth, self._suspended = threading.Lock(), None, 0, False
+        self._mutex, self._owner, self._depth, self._suspended, self._tools = threading.Lock(), None, 0, False, False
 
 
 class _LockFile:

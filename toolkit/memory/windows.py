@@ -133,6 +133,11 @@ class InMemoryStore:
         answers a call before the last round (or a window drops a call), kept up to date by appends,
         dropped by every other write."""
 
+    def __repr__(self) -> str:
+        """How many conversations it holds (the default repr's memory address changes every run)."""
+        count = len(self._data)
+        return f"InMemoryStore({count} conversation{'' if count == 1 else 's'})"
+
     def __reduce__(self) -> tuple[Any, ...]:
         raise ConfigurationError(
             "InMemoryStore cannot go to another process: a copy there would not see this process's writes, nor "
@@ -546,12 +551,24 @@ class TokenWindow:
         return counted
 
     def _named(self) -> str:
-        name = getattr(self.count, "__qualname__", None) or repr(self.count)
-        return f"TokenWindow({self.max_tokens}, count={name})"
+        return f"TokenWindow({self.max_tokens}, count={_count_name(self.count)})"
+
+    def __repr__(self) -> str:
+        """The dataclass's form, with `count` by name (its repr holds a memory address, which
+        changes every run: a notebook printing the window or its memory would differ each time)."""
+        if self.count is message_tokens:
+            return f"TokenWindow(max_tokens={self.max_tokens})"
+        return f"TokenWindow(max_tokens={self.max_tokens}, count={_count_name(self.count)})"
 
     def fits(self, messages: Sequence[Message]) -> bool:
         """Whether `messages` fit: their counted tokens add up to no more than `max_tokens`."""
         return sum(self.weights(messages)) <= self.max_tokens
+
+
+def _count_name(count: object) -> str:
+    """A token count's name: a function's qualified name, else its class's (never a repr with an address)."""
+    name = getattr(count, "__qualname__", None)
+    return name if isinstance(name, str) else f"{type(count).__qualname__}(...)"
 
 
 def _counts(count: Callable[[Message], Any], message: Message) -> bool:
@@ -1035,7 +1052,14 @@ class ChatMemory:
     def add_all(self, messages: Iterable[Message]) -> None:
         """`add(*messages)`, taking the list itself: a long history is not copied into a tuple first
         (any other iterable is, as unpacking it would)."""
-        with write_hold(self.lock, "ChatMemory.add", self.id):
+        if type(messages) is not list and type(messages) is not tuple:
+            messages = tuple(_listed(messages, "ChatMemory.add"))  # read once: asked below, then added
+        listed = messages
+
+        def system_only() -> bool:  # asked only while a tool of this memory's turn runs
+            return all(isinstance(m, SystemMessage) for m in listed)
+
+        with write_hold(self.lock, "ChatMemory.add", self.id, system_only):
             self.add_all_held(messages)
 
     def add_all_held(self, messages: Iterable[Message]) -> None:

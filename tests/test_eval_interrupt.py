@@ -134,7 +134,7 @@ def test_the_eval_command_writes_the_finished_cases_and_exits_130_on_ctrl_c(tmp_
     )
     assert hung, last
     assert f"[NOT RUN] {hung[1]} " in stdout and stdout.strip().splitlines()[-1] == "wrote acc.csv"
-    with open(tmp_path / "acc.csv", encoding="utf-8", newline="") as f:
+    with open(tmp_path / "acc.csv", encoding="utf-8-sig", newline="") as f:
         rows = list(csv.DictReader(f))
     assert list(rows[0]) == CSV_COLUMNS and len(rows) == 25
     assert [(r["id"], r["verdict"]) for r in rows if r["verdict"] == "not_run"] == [(hung[1], "not_run")]

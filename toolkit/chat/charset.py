@@ -65,7 +65,7 @@ def _known(label: str | None) -> str | None:
         return None
 
 
-READ_AT_MOST = "toolkit.max_reply_bytes"
+READ_AT_MOST = "toolkit_max_reply_bytes"
 """The request extension saying how many bytes of the reply, inflated, its client reads at most
 (`ChatClient.max_reply_bytes`): a recording transport tells a reply cut there from one its reader
 left early (`toolkit.chat.cassette`)."""

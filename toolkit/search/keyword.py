@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 import threading
 from collections.abc import Callable, Collection, Iterable, KeysView, Mapping, Sequence
 from dataclasses import dataclass
@@ -105,10 +106,21 @@ def _a_count(value: object) -> bool:
 
 def check_min_score(min_score: float, where: str) -> float:
     """`min_score` as an int or a float, or a `ConfigurationError` unless it is a finite number: NaN keeps
-    no tool, and a text or None fails only when the model first searches. NumPy numbers are numbers."""
-    if isinstance(min_score, bool) or not isinstance(min_score, Real) or not math.isfinite(min_score):
+    no tool, and a text or None fails only when the model first searches. NumPy numbers are numbers. A
+    whole number is always finite: one beyond a float's range becomes the largest float of its sign
+    (NumPy's similarities cannot be compared with it; every score compares with both alike)."""
+    if isinstance(min_score, bool) or not isinstance(min_score, Real):
         raise ConfigurationError(f"{where}: min_score={min_score!r}; use a finite number")
-    return int(min_score) if isinstance(min_score, Integral) else float(min_score)
+    if isinstance(min_score, Integral):
+        whole = int(min_score)
+        return whole if abs(whole) <= _FLOAT_MAX else (1 if whole > 0 else -1) * sys.float_info.max
+    if not math.isfinite(min_score):
+        raise ConfigurationError(f"{where}: min_score={min_score!r}; use a finite number")
+    return float(min_score)
+
+
+_FLOAT_MAX = int(sys.float_info.max)
+"""The largest float, as an int: a whole number up to it converts to a float (rounded, not overflowing)."""
 
 
 def check_search_tool(strategy: Any, where: str) -> None:

@@ -895,7 +895,7 @@ CACHE_BYTES = 16 * 2**20
 
 
 class _Known:
-    """Terms looked up lately and what each added to the scores, up to `limit` bytes of arrays.
+    """Terms looked up lately and what each added to the scores, up to `limit` bytes (the terms and their arrays).
 
     A model searching a catalogue sends the same words again and again ("order", "customer",
     "list"): looking each up once per index rather than once per query is what a search engine's
@@ -907,7 +907,7 @@ class _Known:
     def __init__(self, limit: int) -> None:
         self.limit = limit
         self.used = 0
-        """Bytes of the arrays kept."""
+        """Bytes kept: the terms, their arrays and their entries (`_bytes`)."""
         self._added: dict[str, Added] = {}
         self._lock = threading.Lock()
 
@@ -915,14 +915,15 @@ class _Known:
         return self._added.get(term)
 
     def put(self, term: str, added: Added) -> None:
-        size = _bytes(added)
+        size = _bytes(term, added)
         if size > self.limit:
             return
         with self._lock:
             if term in self._added:  # another thread kept it first
                 return
             while self.used + size > self.limit:
-                self.used -= _bytes(self._added.pop(next(iter(self._added))))
+                oldest = next(iter(self._added))
+                self.used -= _bytes(oldest, self._added.pop(oldest))
             self._added[term] = added
             self.used += size
 
@@ -930,9 +931,10 @@ class _Known:
         return len(self._added)
 
 
-def _bytes(added: Added) -> int:
-    """The bytes of the arrays one term's `Added` holds (and a little for the dict's entry)."""
-    return 128 + added.nbytes
+def _bytes(term: str, added: Added) -> int:
+    """The bytes one kept term holds: the term itself (a model may paste a long text as a term), the
+    arrays of its `Added`, and a little for the dict's entry."""
+    return 128 + sys.getsizeof(term) + added.nbytes
 
 
 class KeywordIndex:

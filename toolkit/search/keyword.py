@@ -161,7 +161,32 @@ def check_allowed(allowed: Collection[str] | None, where: str) -> Collection[str
         )
     if allowed is None or isinstance(allowed, (set, frozenset, Mapping, KeysView)):
         return allowed
-    return frozenset(allowed)
+    if not isinstance(allowed, Iterable):
+        raise _no_names(f"{type(allowed).__name__}, which holds no names", where)
+    items = list(allowed)  # an iterator is read once, here (its items may be looked at again below)
+    try:
+        return frozenset(items)
+    except TypeError:  # an item that cannot be a name: a list of names inside the list
+        odd = type(_unhashable(items)).__name__
+        raise _no_names(f"{type(allowed).__name__} holding a {odd}, which is no name", where) from None
+
+
+def _unhashable(items: list[Any]) -> object:
+    """The first of `items` that has no hash (a list, or a tuple holding one)."""
+    for item in items:
+        try:
+            hash(item)
+        except TypeError:
+            return item
+    return None
+
+
+def _no_names(got: str, where: str) -> ConfigurationError:
+    """The error for `allowed` that is no collection of names (`check_allowed`)."""
+    return ConfigurationError(
+        f"{where}: allowed is the names a search may return, and got {got}; "
+        "pass a set or list of names, e.g. {'query_order', 'refund'}"
+    )
 
 
 _BUILT_BY = {"KeywordIndex": "KeywordSearch", "VectorIndex": "VectorSearch"}

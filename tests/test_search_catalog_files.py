@@ -262,6 +262,18 @@ def test_a_scaled_catalogue_makes_no_name_longer_than_a_model_takes():
     )
 
 
+def test_a_scaled_catalogue_of_no_tools_is_refused_like_any_too_small():
+    """No tools given (an empty file's tools, a filter that kept none): `scaled_catalog([], 100)` answered
+    [] silently, where a catalogue too small for the size asked is a `ConfigurationError`; size 0 is []."""
+    assert scaled_catalog([], 0) == []
+    with pytest.raises(ConfigurationError) as info:
+        scaled_catalog([], 100)
+    assert str(info.value) == (
+        "scaled_catalog(..., size=100): no tools given, so none can be made; pass the tools to copy, "
+        "e.g. scaled_catalog(load_catalog().tools, 100)"
+    )
+
+
 def test_a_file_with_a_byte_order_mark_or_in_utf16_is_read(tmp_path):
     content = json.dumps({"tools": [tool("track_parcel")], "queries": [query("track_parcel")]})
     for raw in ("\ufeff" + content).encode("utf-8"), content.encode("utf-16"):

@@ -309,6 +309,31 @@ def test_allowed_names_as_one_str_are_refused_by_the_vector_index_too(allowed):
 
 
 @pytest.mark.parametrize(
+    ("allowed", "said"),
+    [
+        (5, "int, which holds no names"),
+        ([["query_order"]], "list holding a list, which is no name"),
+        (("refund", ("query_order", ["x"])), "tuple holding a tuple, which is no name"),
+    ],
+)
+def test_allowed_that_holds_no_names_is_a_configuration_error(allowed, said):
+    """A number, or names nested in lists, failed with a raw TypeError from inside the search ("'int' object
+    is not iterable", "unhashable type: 'list'"), in both indexes."""
+    keyword = KeywordIndex([*SPECS, ToolSpec("order", "Look an order up")])
+    vector, cache = _vector_index()
+    for where, search in (
+        ("KeywordIndex.search", lambda: keyword.search(["order"], allowed=allowed)),
+        ("VectorIndex.search", lambda: vector.search(cache.query("order"), allowed=allowed)),
+    ):
+        with pytest.raises(ConfigurationError) as caught:
+            search()
+        assert str(caught.value) == (
+            f"{where}: allowed is the names a search may return, and got {said}; "
+            "pass a set or list of names, e.g. {'query_order', 'refund'}"
+        )
+
+
+@pytest.mark.parametrize(
     ("value", "said"),
     [("0.5", "min_score='0.5'; use a finite number"), (float("nan"), "min_score=nan; use a finite number")],
 )

@@ -1,7 +1,9 @@
 """Keyword index: terms looked up lately add what they added then (`_Known`), within their bytes."""
 
 import random
+import sys
 import threading
+import tracemalloc
 
 import numpy as np
 import pytest
@@ -65,11 +67,12 @@ def test_a_numpy_whole_number_is_a_number_of_bytes():
 
 def test_the_terms_kept_longest_are_forgotten_first():
     specs = [ToolSpec(f"tool_{i}", f"word{i} common") for i in range(10)]
-    index = KeywordIndex(specs, cache_bytes=3 * (128 + 4))  # three terms of one tool each
+    one = 128 + sys.getsizeof("word0") + 4  # a term of one tool: its entry, itself, one text's number
+    index = KeywordIndex(specs, cache_bytes=3 * one)  # three terms of one tool each
     for i in range(5):
         index.search([f"word{i}"])
     assert list(index._known._added) == ["word2", "word3", "word4"]
-    assert index._known.used == 3 * (128 + 4)
+    assert index._known.used == 3 * one
 
 
 def test_searches_from_many_threads_agree_and_count_their_bytes_once(catalogue):
@@ -91,7 +94,7 @@ def test_searches_from_many_threads_agree_and_count_their_bytes_once(catalogue):
         thread.join()
     assert wrong == []
     kept = index._known
-    assert kept.used == sum(128 + added.nbytes for added in kept._added.values())
+    assert kept.used == sum(128 + sys.getsizeof(term) + added.nbytes for term, added in kept._added.items())
     assert kept.used <= 200_000
 
 
@@ -102,4 +105,24 @@ def test_a_cache_size_that_is_no_number_of_bytes_is_a_developer_error(limit):
     assert str(error.value) == (
         "KeywordIndex: cache_bytes must be a whole number of bytes, 0 or more (0: no cache), "
         f"not {limit!r}. Fix: KeywordIndex(specs, cache_bytes={CACHE_BYTES})"
+    )
+
+
+def test_the_terms_themselves_count_in_the_bytes_kept():
+    """A model pasting long texts as its terms: each term is a key of what is kept, and only 128 bytes
+    and its scores were counted, so 100,000 bytes kept some 780 terms of 10,000 characters (8 MB)."""
+    specs = [ToolSpec(f"tool_{i}", f"word{i} common") for i in range(50)]
+    index = KeywordIndex(specs, cache_bytes=100_000)
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        for i in range(1_000):  # each found nowhere: what it adds is empty, the term is all there is
+            assert index.search(["pasted" * 1_600 + f"{i:05d}"]) == []
+        held = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert index._known.used <= 100_000
+    assert held <= 100_000 + 20_000  # the dict's own table and a little more
+    assert index._known.used == sum(
+        128 + sys.getsizeof(term) + added.nbytes for term, added in index._known._added.items()
     )

@@ -164,3 +164,23 @@ def test_a_context_keeps_the_strategy_it_was_made_with_when_the_wrapper_s_is_rep
     (found,) = [m for m in result.new_messages if isinstance(m, ToolResultMessage)]
     assert not found.is_error and found.attributes["found_tools"] == ["track_parcel"], found.content
     assert search.outcomes[-1].strategy == "KeywordSearch"
+
+
+@pytest.mark.filterwarnings("error")
+@pytest.mark.parametrize("huge", [10**400, -(10**400), 1e300, -1e300], ids=["above", "below", "1e300", "-1e300"])
+def test_a_min_score_beyond_a_float_s_range_keeps_nothing_or_all_with_no_error(huge):
+    """A whole number too large for a float is finite, and Python compares it with any score: naive_search,
+    KeywordSearch and VectorSearch failed on it with a raw "OverflowError: int too large to convert to
+    float" (math.isfinite), where KeywordIndex.search took it. Above every score, nothing is kept; below
+    every score, every tool is. Nor does a float beyond float32's range warn of an overflow (the similarities'
+    type): it is compared as it is."""
+    specs = [ToolSpec("track_parcel", "Track a parcel"), ToolSpec("refund", "Refund money")]
+    keyword, vector = KeywordSearch(max_results=5, min_score=huge), VectorSearch(model=Letters(), min_score=huge)
+    expected = KeywordIndex(specs).search(["parcel"], 5, huge)
+    assert expected == ([] if huge > 0 else naive_search(["parcel"], specs, 5, 0))
+    assert naive_search(["parcel"], specs, 5, huge) == expected
+    assert keyword.search(keyword.index(specs), ["parcel"]) == expected
+    found = [m.name for m in vector.search(vector.index(specs), "parcel")]
+    assert found == ([] if huge > 0 else ["track_parcel", "refund"])
+    index = VectorIndex.build(specs, ToolEmbeddingCache(Letters()))
+    assert len(index.search(np.ones(26, dtype=np.float32), 5, huge)) == (0 if huge > 0 else 2)

@@ -324,9 +324,14 @@ def scaled_catalog(specs: Iterable[ToolSpec], size: int) -> list[ToolSpec]:
     size = int(size)
     specs = _specs(specs, "scaled_catalog")
     out = list(specs[:size])
+    if size and not specs:
+        raise ConfigurationError(
+            f"scaled_catalog(..., size={size}): no tools given, so none can be made; pass the tools to copy, "
+            f"e.g. scaled_catalog(load_catalog().tools, {size})"
+        )
     taken = {s.name for s in specs}
     instance = 1
-    while len(out) < size and specs:
+    while len(out) < size:
         before = len(out)
         for system in SYSTEMS:
             prefix, label = (

@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 import threading
 from collections.abc import Callable, Collection, Iterable, KeysView, Mapping, Sequence
 from dataclasses import dataclass
@@ -105,10 +106,21 @@ def _a_count(value: object) -> bool:
 
 def check_min_score(min_score: float, where: str) -> float:
     """`min_score` as an int or a float, or a `ConfigurationError` unless it is a finite number: NaN keeps
-    no tool, and a text or None fails only when the model first searches. NumPy numbers are numbers."""
-    if isinstance(min_score, bool) or not isinstance(min_score, Real) or not math.isfinite(min_score):
+    no tool, and a text or None fails only when the model first searches. NumPy numbers are numbers. A
+    whole number is always finite: one beyond a float's range becomes the largest float of its sign
+    (NumPy's similarities cannot be compared with it; every score compares with both alike)."""
+    if isinstance(min_score, bool) or not isinstance(min_score, Real):
         raise ConfigurationError(f"{where}: min_score={min_score!r}; use a finite number")
-    return int(min_score) if isinstance(min_score, Integral) else float(min_score)
+    if isinstance(min_score, Integral):
+        whole = int(min_score)
+        return whole if abs(whole) <= _FLOAT_MAX else (1 if whole > 0 else -1) * sys.float_info.max
+    if not math.isfinite(min_score):
+        raise ConfigurationError(f"{where}: min_score={min_score!r}; use a finite number")
+    return float(min_score)
+
+
+_FLOAT_MAX = int(sys.float_info.max)
+"""The largest float, as an int: a whole number up to it converts to a float (rounded, not overflowing)."""
 
 
 def check_search_tool(strategy: Any, where: str) -> None:
@@ -149,7 +161,32 @@ def check_allowed(allowed: Collection[str] | None, where: str) -> Collection[str
         )
     if allowed is None or isinstance(allowed, (set, frozenset, Mapping, KeysView)):
         return allowed
-    return frozenset(allowed)
+    if not isinstance(allowed, Iterable):
+        raise _no_names(f"{type(allowed).__name__}, which holds no names", where)
+    items = list(allowed)  # an iterator is read once, here (its items may be looked at again below)
+    try:
+        return frozenset(items)
+    except TypeError:  # an item that cannot be a name: a list of names inside the list
+        odd = type(_unhashable(items)).__name__
+        raise _no_names(f"{type(allowed).__name__} holding a {odd}, which is no name", where) from None
+
+
+def _unhashable(items: list[Any]) -> object:
+    """The first of `items` that has no hash (a list, or a tuple holding one)."""
+    for item in items:
+        try:
+            hash(item)
+        except TypeError:
+            return item
+    return None
+
+
+def _no_names(got: str, where: str) -> ConfigurationError:
+    """The error for `allowed` that is no collection of names (`check_allowed`)."""
+    return ConfigurationError(
+        f"{where}: allowed is the names a search may return, and got {got}; "
+        "pass a set or list of names, e.g. {'query_order', 'refund'}"
+    )
 
 
 _BUILT_BY = {"KeywordIndex": "KeywordSearch", "VectorIndex": "VectorSearch"}
@@ -883,7 +920,7 @@ CACHE_BYTES = 16 * 2**20
 
 
 class _Known:
-    """Terms looked up lately and what each added to the scores, up to `limit` bytes of arrays.
+    """Terms looked up lately and what each added to the scores, up to `limit` bytes (the terms and their arrays).
 
     A model searching a catalogue sends the same words again and again ("order", "customer",
     "list"): looking each up once per index rather than once per query is what a search engine's
@@ -895,7 +932,7 @@ class _Known:
     def __init__(self, limit: int) -> None:
         self.limit = limit
         self.used = 0
-        """Bytes of the arrays kept."""
+        """Bytes kept: the terms, their arrays and their entries (`_bytes`)."""
         self._added: dict[str, Added] = {}
         self._lock = threading.Lock()
 
@@ -903,14 +940,15 @@ class _Known:
         return self._added.get(term)
 
     def put(self, term: str, added: Added) -> None:
-        size = _bytes(added)
+        size = _bytes(term, added)
         if size > self.limit:
             return
         with self._lock:
             if term in self._added:  # another thread kept it first
                 return
             while self.used + size > self.limit:
-                self.used -= _bytes(self._added.pop(next(iter(self._added))))
+                oldest = next(iter(self._added))
+                self.used -= _bytes(oldest, self._added.pop(oldest))
             self._added[term] = added
             self.used += size
 
@@ -918,9 +956,10 @@ class _Known:
         return len(self._added)
 
 
-def _bytes(added: Added) -> int:
-    """The bytes of the arrays one term's `Added` holds (and a little for the dict's entry)."""
-    return 128 + added.nbytes
+def _bytes(term: str, added: Added) -> int:
+    """The bytes one kept term holds: the term itself (a model may paste a long text as a term), the
+    arrays of its `Added`, and a little for the dict's entry."""
+    return 128 + sys.getsizeof(term) + added.nbytes
 
 
 class KeywordIndex:

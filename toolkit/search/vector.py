@@ -126,7 +126,8 @@ class VectorIndex:
         if not np.any(query_vector):
             sims = np.full_like(sims, -np.inf)
         if min_score is not None:
-            sims = np.where(sims >= min_score, sims, -np.inf)
+            # as a float64: a float32's cast of 1e300 or -10**300 warned of an overflow (NumPy's weak Python float)
+            sims = np.where(sims >= np.float64(min_score), sims, -np.inf)
         best: list[Match] = []
         k = max_results
         while max_results and len(self.specs):

@@ -5,7 +5,8 @@
 
 Setup creates `.venv/` inside the repo (ignored by git) and installs the package with its test
 extra (which includes the `course` extra, JupyterLab); it is redone only when pyproject.toml
-changes, or when `.venv` was made by another Python or its Python is gone (it is then made anew).
+changes, or when `.venv` was made by another Python, its Python is gone or it has no pip (it is then
+made anew).
 Extra arguments go to jupyter / pytest.
 
 Exit status: JupyterLab's or pytest's own; 0 for --help; 2 for an unknown command or a setup that
@@ -88,6 +89,12 @@ def venv_python() -> Path:
     return BIN / ("python.exe" if WINDOWS else "python")
 
 
+def has_pip() -> bool:
+    """Whether pip is installed in .venv (`lib/pythonX.Y/site-packages/pip`, or `Lib/site-packages/pip` on
+    Windows): a .venv made with `--without-pip`, or whose pip was uninstalled, has none."""
+    return any(VENV.glob("lib/python*/site-packages/pip")) or (VENV / "Lib" / "site-packages" / "pip").is_dir()
+
+
 class SetupError(Exception):
     """The setup cannot go on: the message says why and what to do (one line, no traceback)."""
 
@@ -102,6 +109,13 @@ def setup() -> None:
         shutil.rmtree(VENV)
     if STAMP.exists() and STAMP.read_text() == _fingerprint():
         return
+    if venv_python().exists() and not has_pip():  # `pip install` below would fail, worded as a network error
+        print(
+            ".venv has no pip (it was made without it, or pip was removed); making it anew with Python "
+            f"{sys.version_info[0]}.{sys.version_info[1]} ...",
+            flush=True,
+        )
+        shutil.rmtree(VENV)
     if not venv_python().exists():
         print("creating .venv ...", flush=True)
         make_venv()

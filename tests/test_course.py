@@ -132,6 +132,7 @@ def test_a_failed_install_is_one_line_not_a_traceback(monkeypatch, capsys):
     (course.BIN).mkdir(parents=True)
     (course.BIN / "python").touch()
     (course.VENV / "pyvenv.cfg").write_text(f"version = {sys.version_info[0]}.{sys.version_info[1]}.0\n")
+    (course.VENV / "lib" / "python3.x" / "site-packages" / "pip").mkdir(parents=True)
     pip_failing = [sys.executable, "-c", "raise SystemExit(1)"]  # pip, offline
     monkeypatch.setattr(course.subprocess, "run", lambda command, **options: real_run(pip_failing, **options))
     assert course.main(["test"]) == 2
@@ -246,3 +247,37 @@ def test_a_windows_venv_whose_python_is_there_is_kept(monkeypatch, capsys):
     assert course.venv_problem() == ""
     (course.BIN / "python.exe").unlink()
     assert course.venv_problem().startswith(f"has no Python that runs ({course.BIN / 'python.exe'} is missing")
+
+
+@pytest.mark.parametrize("layout", ["lib/python3.11/site-packages", "Lib/site-packages"])
+def test_a_venv_without_pip_is_made_anew_before_installing(monkeypatch, capsys, layout):
+    """Before: a .venv made without pip (`python3 -m venv --without-pip .venv`, or `pip uninstall pip`)
+    failed with '.venv/bin/python: No module named pip' and 'error: pip could not install toolkit into
+    .venv (its message is above); check the network connection (or the proxy), then run the same command
+    again', a fix that fixes nothing, on every run."""
+    course.BIN.mkdir(parents=True)
+    (course.BIN / "python").touch()
+    (course.VENV / "pyvenv.cfg").write_text(f"version = {sys.version_info[0]}.{sys.version_info[1]}.0\n")
+    (course.VENV / layout).mkdir(parents=True)
+    made = []
+    monkeypatch.setattr(
+        course, "make_venv", lambda: made.append(course.VENV.exists()) or course.BIN.mkdir(parents=True)
+    )
+    monkeypatch.setattr(course.subprocess, "run", lambda *a, **k: subprocess.CompletedProcess(a, 0))
+    course.setup()
+    assert made == [False]  # the .venv without pip was removed before a new one was made
+    assert capsys.readouterr().out.splitlines()[0] == (
+        ".venv has no pip (it was made without it, or pip was removed); making it anew with Python "
+        f"{sys.version_info[0]}.{sys.version_info[1]} ..."
+    )
+
+
+def test_a_venv_with_pip_is_kept(monkeypatch):
+    course.BIN.mkdir(parents=True)
+    (course.BIN / "python").touch()
+    (course.VENV / "pyvenv.cfg").write_text(f"version = {sys.version_info[0]}.{sys.version_info[1]}.0\n")
+    (course.VENV / "Lib" / "site-packages" / "pip").mkdir(parents=True)
+    monkeypatch.setattr(course, "make_venv", lambda: pytest.fail("made anew"))
+    monkeypatch.setattr(course.subprocess, "run", lambda *a, **k: subprocess.CompletedProcess(a, 0))
+    course.setup()
+    assert course.STAMP.read_text() == course._fingerprint()

@@ -180,7 +180,7 @@ def test_a_kernel_that_dies_or_is_interrupted_is_one_line_and_the_notebook_is_un
     nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("while True: pass")]), path)
     before = path.read_text()
 
-    def dies(notebook, where, timeout=120):
+    def dies(notebook, where, timeout=120, client=None):
         try:
             raise DeadKernelError("Kernel died")
         except DeadKernelError:

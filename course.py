@@ -109,6 +109,7 @@ def setup() -> None:
         shutil.rmtree(VENV)
     if STAMP.exists() and STAMP.read_text() == _fingerprint():
         return
+    check_pyproject()
     if venv_python().exists() and not has_pip():  # `pip install` below would fail, worded as a network error
         print(
             ".venv has no pip (it was made without it, or pip was removed); making it anew with Python "
@@ -128,6 +129,20 @@ def setup() -> None:
                 "connection (or the proxy), then run the same command again"
             )
     STAMP.write_text(_fingerprint())
+
+
+def check_pyproject() -> None:
+    """Raise `SetupError` when pyproject.toml is not TOML (an edit gone wrong): said before a .venv is made
+    and pip fails on it with a traceback (then worded as a network problem)."""
+    import tomllib  # here, not at the top: Python 3.7 must run this file to say 3.11 is needed
+
+    try:
+        tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise SetupError(
+            f"pyproject.toml is not valid TOML ({exc}); undo the change that broke it (git diff pyproject.toml), "
+            "then run the same command again"
+        ) from None
 
 
 def make_venv() -> None:

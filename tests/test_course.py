@@ -281,3 +281,17 @@ def test_a_venv_with_pip_is_kept(monkeypatch):
     monkeypatch.setattr(course.subprocess, "run", lambda *a, **k: subprocess.CompletedProcess(a, 0))
     course.setup()
     assert course.STAMP.read_text() == course._fingerprint()
+
+
+def test_a_pyproject_that_is_not_toml_is_named_before_anything_is_made(monkeypatch, tmp_path, capsys):
+    """Before: a .venv was made, then pip failed on pyproject.toml with its traceback, and course.py said
+    'check the network connection (or the proxy)'."""
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "toolkit-course"\nversion = 0.1.0\n')
+    monkeypatch.setattr(course, "ROOT", tmp_path)
+    monkeypatch.setattr(course, "make_venv", lambda: pytest.fail("a .venv was made"))
+    assert course.main(["test"]) == 2
+    assert capsys.readouterr().err == (
+        "error: pyproject.toml is not valid TOML (Expected newline or end of document after a statement "
+        "(at line 3, column 14)); undo the change that broke it (git diff pyproject.toml), then run the same "
+        "command again\n"
+    )

@@ -75,6 +75,8 @@ def venv_problem() -> str:
     its Python is gone (`bin/python` missing, or linking to an interpreter since uninstalled or upgraded)."""
     if not VENV.exists():
         return ""
+    if not VENV.is_dir():
+        return "is not a folder"
     made_with = venv_python_version()
     if made_with != tuple(sys.version_info[:2]):
         return f"was made by Python {'.'.join(map(str, made_with)) if made_with else 'unknown'}"
@@ -87,6 +89,14 @@ def venv_problem() -> str:
 def venv_python() -> Path:
     """The .venv's Python: `Scripts\\python.exe` on Windows, `bin/python` elsewhere."""
     return BIN / ("python.exe" if WINDOWS else "python")
+
+
+def remove_venv() -> None:
+    """Remove .venv: a folder with all in it; a file, or a link (never the folder it links to), alone."""
+    if VENV.is_symlink() or not VENV.is_dir():
+        VENV.unlink()
+    else:
+        shutil.rmtree(VENV)
 
 
 def has_pip() -> bool:
@@ -106,7 +116,7 @@ def setup() -> None:
         print(
             f".venv {problem}; making it anew with Python {sys.version_info[0]}.{sys.version_info[1]} ...", flush=True
         )
-        shutil.rmtree(VENV)
+        remove_venv()
     if STAMP.exists() and STAMP.read_text() == _fingerprint():
         return
     check_pyproject()
@@ -116,7 +126,7 @@ def setup() -> None:
             f"{sys.version_info[0]}.{sys.version_info[1]} ...",
             flush=True,
         )
-        shutil.rmtree(VENV)
+        remove_venv()
     if not venv_python().exists():
         print("creating .venv ...", flush=True)
         make_venv()

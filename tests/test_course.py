@@ -295,3 +295,28 @@ def test_a_pyproject_that_is_not_toml_is_named_before_anything_is_made(monkeypat
         "(at line 3, column 14)); undo the change that broke it (git diff pyproject.toml), then run the same "
         "command again\n"
     )
+
+
+@pytest.mark.parametrize("what", ["file", "link to another Python's venv"])
+def test_a_venv_that_is_a_file_or_a_link_is_replaced_not_followed(monkeypatch, tmp_path, capsys, what):
+    """Before: a .venv that was a file said '.venv was made by Python unknown', then 'error: [Errno 20] Not a
+    directory: PosixPath(…)'; one that linked to a venv elsewhere failed with 'Cannot call rmtree on a symbolic
+    link'. Now the file or the link (never what it links to) is removed and .venv made anew."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "pyvenv.cfg").write_text("version = 3.10.13\n")
+    if what == "file":
+        course.VENV.write_text("not a venv\n")
+    else:
+        course.VENV.symlink_to(elsewhere, target_is_directory=True)
+    made = []
+    monkeypatch.setattr(
+        course, "make_venv", lambda: made.append(course.VENV.exists()) or course.BIN.mkdir(parents=True)
+    )
+    monkeypatch.setattr(course.subprocess, "run", lambda *a, **k: subprocess.CompletedProcess(a, 0))
+    course.setup()
+    assert made == [False] and (elsewhere / "pyvenv.cfg").exists()
+    said = "is not a folder" if what == "file" else "was made by Python 3.10"
+    assert capsys.readouterr().out.splitlines()[0] == (
+        f".venv {said}; making it anew with Python {sys.version_info[0]}.{sys.version_info[1]} ..."
+    )

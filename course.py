@@ -5,7 +5,8 @@
 
 Setup creates `.venv/` inside the repo (ignored by git) and installs the package with its test
 extra (which includes the `course` extra, JupyterLab); it is redone only when pyproject.toml
-changes, or when `.venv` was made by another Python or its Python is gone (it is then made anew).
+changes, or when `.venv` was made by another Python, its Python is gone or it has no pip (it is then
+made anew).
 Extra arguments go to jupyter / pytest.
 
 Exit status: JupyterLab's or pytest's own; 0 for --help; 2 for an unknown command or a setup that
@@ -74,6 +75,8 @@ def venv_problem() -> str:
     its Python is gone (`bin/python` missing, or linking to an interpreter since uninstalled or upgraded)."""
     if not VENV.exists():
         return ""
+    if not VENV.is_dir():
+        return "is not a folder"
     made_with = venv_python_version()
     if made_with != tuple(sys.version_info[:2]):
         return f"was made by Python {'.'.join(map(str, made_with)) if made_with else 'unknown'}"
@@ -88,6 +91,20 @@ def venv_python() -> Path:
     return BIN / ("python.exe" if WINDOWS else "python")
 
 
+def remove_venv() -> None:
+    """Remove .venv: a folder with all in it; a file, or a link (never the folder it links to), alone."""
+    if VENV.is_symlink() or not VENV.is_dir():
+        VENV.unlink()
+    else:
+        shutil.rmtree(VENV)
+
+
+def has_pip() -> bool:
+    """Whether pip is installed in .venv (`lib/pythonX.Y/site-packages/pip`, or `Lib/site-packages/pip` on
+    Windows): a .venv made with `--without-pip`, or whose pip was uninstalled, has none."""
+    return any(VENV.glob("lib/python*/site-packages/pip")) or (VENV / "Lib" / "site-packages" / "pip").is_dir()
+
+
 class SetupError(Exception):
     """The setup cannot go on: the message says why and what to do (one line, no traceback)."""
 
@@ -99,9 +116,17 @@ def setup() -> None:
         print(
             f".venv {problem}; making it anew with Python {sys.version_info[0]}.{sys.version_info[1]} ...", flush=True
         )
-        shutil.rmtree(VENV)
+        remove_venv()
     if STAMP.exists() and STAMP.read_text() == _fingerprint():
         return
+    check_pyproject()
+    if venv_python().exists() and not has_pip():  # `pip install` below would fail, worded as a network error
+        print(
+            ".venv has no pip (it was made without it, or pip was removed); making it anew with Python "
+            f"{sys.version_info[0]}.{sys.version_info[1]} ...",
+            flush=True,
+        )
+        remove_venv()
     if not venv_python().exists():
         print("creating .venv ...", flush=True)
         make_venv()
@@ -114,6 +139,20 @@ def setup() -> None:
                 "connection (or the proxy), then run the same command again"
             )
     STAMP.write_text(_fingerprint())
+
+
+def check_pyproject() -> None:
+    """Raise `SetupError` when pyproject.toml is not TOML (an edit gone wrong): said before a .venv is made
+    and pip fails on it with a traceback (then worded as a network problem)."""
+    import tomllib  # here, not at the top: Python 3.7 must run this file to say 3.11 is needed
+
+    try:
+        tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise SetupError(
+            f"pyproject.toml is not valid TOML ({exc}); undo the change that broke it (git diff pyproject.toml), "
+            "then run the same command again"
+        ) from None
 
 
 def make_venv() -> None:

@@ -34,6 +34,17 @@ def test_every_subcommand_help_names_the_program_and_all_options(command, capsys
     assert capsys.readouterr().out.startswith(f"usage: toolkit {command}")
 
 
+@pytest.mark.parametrize("command", ["", *sorted(COMMANDS)])
+@pytest.mark.parametrize("prog", ["toolkit", "python -m toolkit"])
+def test_every_help_fits_an_80_column_terminal(command, prog, capsys, monkeypatch):
+    """Before: `gateway --help` had a usage line of 82 columns ([--fault {rate_limit,server_error,slow,truncate}]),
+    which an 80-column terminal wraps mid-word."""
+    monkeypatch.setenv("COLUMNS", "80")
+    with pytest.raises(SystemExit):
+        main([command, "--help"] if command else ["--help"], prog=prog)
+    assert [line for line in capsys.readouterr().out.splitlines() if len(line) > 80] == []
+
+
 def test_tools_help_shows_the_mcp_options(capsys):
     with pytest.raises(SystemExit):
         main(["tools", "--help"])
@@ -180,7 +191,7 @@ def test_a_kernel_that_dies_or_is_interrupted_is_one_line_and_the_notebook_is_un
     nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("while True: pass")]), path)
     before = path.read_text()
 
-    def dies(notebook, where, timeout=120):
+    def dies(notebook, where, timeout=120, client=None):
         try:
             raise DeadKernelError("Kernel died")
         except DeadKernelError:

@@ -20,7 +20,7 @@ def test_a_notebook_that_cannot_be_written_back_is_refused_before_it_runs(tmp_pa
     path = tmp_path / "locked.ipynb"
     shutil.copy(WELCOME, path)
     ran = []
-    monkeypatch.setattr(notebooks_cli, "execute", lambda notebook, where: ran.append(where))
+    monkeypatch.setattr(notebooks_cli, "execute", lambda notebook, where, **options: ran.append(where))
     if subprocess.run(["chattr", "+i", str(path)], capture_output=True).returncode != 0:
         pytest.skip("chattr +i is not available here (and root writes any file whatever its mode)")
     try:
@@ -150,3 +150,54 @@ def test_a_file_that_is_no_notebook_by_its_name_is_told_to_give_an_ipynb(tmp_pat
     assert main(["notebooks", "--no-execute", str(path)]) == 2
     assert capsys.readouterr().err == f"error: {path} is not a notebook ({said}): give an .ipynb file\n"
     assert path.read_text(encoding="utf-8") == "id,tool\n"
+
+
+def _running_notebook(tmp_path: Path) -> tuple[Path, subprocess.Popen[str], str]:
+    """`toolkit notebooks` on a notebook whose cell writes a mark and waits; returned once the cell runs."""
+    import sys
+    import time
+
+    import nbformat
+
+    mark = tmp_path / "running"
+    path = tmp_path / "waits.ipynb"
+    cell = f"import pathlib, time\npathlib.Path({str(mark)!r}).write_text('x')\ntime.sleep(60)"
+    nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(cell)]), path)
+    before = path.read_text()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "toolkit", "notebooks", str(path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,  # a group of its own, as a terminal's foreground job is
+    )
+    for _ in range(600):  # the kernel starts: wait for the cell to run (the mark), not for a time
+        if mark.exists() or process.poll() is not None:
+            break
+        time.sleep(0.1)
+    assert mark.exists(), process.communicate()
+    return path, process, before
+
+
+def test_ctrl_c_while_a_notebook_runs_is_exit_130_and_the_notebook_is_unchanged(tmp_path):
+    """Before: Ctrl-C (sent to the whole group, kernel included, as a terminal sends it) ended with exit 2
+    and 'error: …: execution stopped (the kernel died or was interrupted)': nbclient's own handler shut
+    the kernel down, and the run failed as if it had died."""
+    import signal
+
+    path, process, before = _running_notebook(tmp_path)
+    os.killpg(process.pid, signal.SIGINT)
+    _, err = process.communicate(timeout=60)
+    assert (process.returncode, err) == (130, "interrupted (Ctrl-C): stopped\n")
+    assert path.read_text() == before
+
+
+def test_sigterm_while_a_notebook_runs_is_exit_143_and_the_notebook_is_unchanged(tmp_path):
+    """Before: `kill` (a CI job's time limit) ended with exit 2 and '… the kernel died or was interrupted'."""
+    import signal
+
+    path, process, before = _running_notebook(tmp_path)
+    process.send_signal(signal.SIGTERM)
+    _, err = process.communicate(timeout=60)
+    assert (process.returncode, err) == (143, f"stopped (SIGTERM): {path} is unchanged\n")
+    assert path.read_text() == before

@@ -132,6 +132,7 @@ def test_a_failed_install_is_one_line_not_a_traceback(monkeypatch, capsys):
     (course.BIN).mkdir(parents=True)
     (course.BIN / "python").touch()
     (course.VENV / "pyvenv.cfg").write_text(f"version = {sys.version_info[0]}.{sys.version_info[1]}.0\n")
+    (course.VENV / "lib" / "python3.x" / "site-packages" / "pip").mkdir(parents=True)
     pip_failing = [sys.executable, "-c", "raise SystemExit(1)"]  # pip, offline
     monkeypatch.setattr(course.subprocess, "run", lambda command, **options: real_run(pip_failing, **options))
     assert course.main(["test"]) == 2
@@ -246,3 +247,76 @@ def test_a_windows_venv_whose_python_is_there_is_kept(monkeypatch, capsys):
     assert course.venv_problem() == ""
     (course.BIN / "python.exe").unlink()
     assert course.venv_problem().startswith(f"has no Python that runs ({course.BIN / 'python.exe'} is missing")
+
+
+@pytest.mark.parametrize("layout", ["lib/python3.11/site-packages", "Lib/site-packages"])
+def test_a_venv_without_pip_is_made_anew_before_installing(monkeypatch, capsys, layout):
+    """Before: a .venv made without pip (`python3 -m venv --without-pip .venv`, or `pip uninstall pip`)
+    failed with '.venv/bin/python: No module named pip' and 'error: pip could not install toolkit into
+    .venv (its message is above); check the network connection (or the proxy), then run the same command
+    again', a fix that fixes nothing, on every run."""
+    course.BIN.mkdir(parents=True)
+    (course.BIN / "python").touch()
+    (course.VENV / "pyvenv.cfg").write_text(f"version = {sys.version_info[0]}.{sys.version_info[1]}.0\n")
+    (course.VENV / layout).mkdir(parents=True)
+    made = []
+    monkeypatch.setattr(
+        course, "make_venv", lambda: made.append(course.VENV.exists()) or course.BIN.mkdir(parents=True)
+    )
+    monkeypatch.setattr(course.subprocess, "run", lambda *a, **k: subprocess.CompletedProcess(a, 0))
+    course.setup()
+    assert made == [False]  # the .venv without pip was removed before a new one was made
+    assert capsys.readouterr().out.splitlines()[0] == (
+        ".venv has no pip (it was made without it, or pip was removed); making it anew with Python "
+        f"{sys.version_info[0]}.{sys.version_info[1]} ..."
+    )
+
+
+def test_a_venv_with_pip_is_kept(monkeypatch):
+    course.BIN.mkdir(parents=True)
+    (course.BIN / "python").touch()
+    (course.VENV / "pyvenv.cfg").write_text(f"version = {sys.version_info[0]}.{sys.version_info[1]}.0\n")
+    (course.VENV / "Lib" / "site-packages" / "pip").mkdir(parents=True)
+    monkeypatch.setattr(course, "make_venv", lambda: pytest.fail("made anew"))
+    monkeypatch.setattr(course.subprocess, "run", lambda *a, **k: subprocess.CompletedProcess(a, 0))
+    course.setup()
+    assert course.STAMP.read_text() == course._fingerprint()
+
+
+def test_a_pyproject_that_is_not_toml_is_named_before_anything_is_made(monkeypatch, tmp_path, capsys):
+    """Before: a .venv was made, then pip failed on pyproject.toml with its traceback, and course.py said
+    'check the network connection (or the proxy)'."""
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "toolkit-course"\nversion = 0.1.0\n')
+    monkeypatch.setattr(course, "ROOT", tmp_path)
+    monkeypatch.setattr(course, "make_venv", lambda: pytest.fail("a .venv was made"))
+    assert course.main(["test"]) == 2
+    assert capsys.readouterr().err == (
+        "error: pyproject.toml is not valid TOML (Expected newline or end of document after a statement "
+        "(at line 3, column 14)); undo the change that broke it (git diff pyproject.toml), then run the same "
+        "command again\n"
+    )
+
+
+@pytest.mark.parametrize("what", ["file", "link to another Python's venv"])
+def test_a_venv_that_is_a_file_or_a_link_is_replaced_not_followed(monkeypatch, tmp_path, capsys, what):
+    """Before: a .venv that was a file said '.venv was made by Python unknown', then 'error: [Errno 20] Not a
+    directory: PosixPath(…)'; one that linked to a venv elsewhere failed with 'Cannot call rmtree on a symbolic
+    link'. Now the file or the link (never what it links to) is removed and .venv made anew."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "pyvenv.cfg").write_text("version = 3.10.13\n")
+    if what == "file":
+        course.VENV.write_text("not a venv\n")
+    else:
+        course.VENV.symlink_to(elsewhere, target_is_directory=True)
+    made = []
+    monkeypatch.setattr(
+        course, "make_venv", lambda: made.append(course.VENV.exists()) or course.BIN.mkdir(parents=True)
+    )
+    monkeypatch.setattr(course.subprocess, "run", lambda *a, **k: subprocess.CompletedProcess(a, 0))
+    course.setup()
+    assert made == [False] and (elsewhere / "pyvenv.cfg").exists()
+    said = "is not a folder" if what == "file" else "was made by Python 3.10"
+    assert capsys.readouterr().out.splitlines()[0] == (
+        f".venv {said}; making it anew with Python {sys.version_info[0]}.{sys.version_info[1]} ..."
+    )

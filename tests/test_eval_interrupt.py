@@ -74,7 +74,7 @@ def test_ctrl_c_keeps_the_finished_cases_and_does_not_wait_for_a_hanging_request
         assert not_run == [cases[2].id]  # the others finished in the other threads
     assert {r.verdict for r in stopped.not_run} == {"not_run"}
     assert {r.error for r in stopped.not_run} == {
-        "not run: the suite was interrupted (Ctrl-C) before this case finished"
+        "not run: the suite was stopped (Ctrl-C, or a signal such as SIGTERM) before this case finished"
     }
     expected = {r.case.id: r.row() for r in run_suite(fake_client(), cases, SHOP)}
     assert [r.row() for r in stopped.finished] == [expected[r.case.id] for r in stopped.finished]
@@ -88,7 +88,13 @@ CLIENT_TIMEOUT_S = inspect.signature(ChatClient).parameters["timeout"].default
 """What the eval command waits for the slow request, if it waits: its client gives up on it first."""
 
 
-def test_the_eval_command_writes_the_finished_cases_and_exits_130_on_ctrl_c(tmp_path):
+@pytest.mark.parametrize(
+    ("sent", "status", "said"),
+    [("SIGINT", 130, r"interrupted \(Ctrl-C\)"), ("SIGTERM", 143, r"stopped \(SIGTERM\)")],
+)
+def test_the_eval_command_writes_the_finished_cases_and_exits_130_on_ctrl_c(tmp_path, sent, status, said):
+    """Before, SIGTERM (`kill`, a CI job's time limit) ended the run where it stood: no CSV written (a
+    previous run's left as if this one's), exit -15 without a word; now it stops as Ctrl-C does."""
     port = free_port()
     gateway = subprocess.Popen(
         [sys.executable, "-m", "toolkit", "gateway", "--port", str(port), *SLOW_FIRST_REQUEST],
@@ -115,7 +121,7 @@ def test_the_eval_command_writes_the_finished_cases_and_exits_130_on_ctrl_c(tmp_
                 if line.startswith("[24/25]"):
                     break
             pressed = time.monotonic()
-            run.send_signal(signal.SIGINT)
+            run.send_signal(getattr(signal, sent))
             stdout, stderr = run.communicate(timeout=HANG_S / 2)
             waiting_would_take = CLIENT_TIMEOUT_S - (pressed - spawned)  # at least: the timeout, from its start
             assert time.monotonic() - pressed < waiting_would_take / 2  # it did not wait for the slow request
@@ -126,15 +132,16 @@ def test_the_eval_command_writes_the_finished_cases_and_exits_130_on_ctrl_c(tmp_
     finally:
         gateway.terminate()
         gateway.wait(timeout=10)
-    assert run.returncode == 130
+    assert run.returncode == status
     # the gateway's first request hangs: which case sent it first depends on the thread pool
     last = stderr.strip().splitlines()[-1]
-    hung = re.fullmatch(
-        r"interrupted \(Ctrl-C\): 24 of 25 cases finished; not run: (\w+) \(verdict not_run in the CSV\)", last
-    )
+    hung = re.fullmatch(said + r": 24 of 25 cases finished; not run: (\w+) \(verdict not_run in the CSV\)", last)
     assert hung, last
     assert f"[NOT RUN] {hung[1]} " in stdout and stdout.strip().splitlines()[-1] == "wrote acc.csv"
     with open(tmp_path / "acc.csv", encoding="utf-8-sig", newline="") as f:
         rows = list(csv.DictReader(f))
     assert list(rows[0]) == CSV_COLUMNS and len(rows) == 25
     assert [(r["id"], r["verdict"]) for r in rows if r["verdict"] == "not_run"] == [(hung[1], "not_run")]
+    assert {r["error"] for r in rows if r["verdict"] == "not_run"} == {
+        "not run: the suite was stopped (Ctrl-C, or a signal such as SIGTERM) before this case finished"
+    }

@@ -9,7 +9,8 @@ cases), one line and exit 2. Cases the gateway failed are named on stderr with i
 gateway that rejects the `tools` field gets the advice `--protocol prompt`.
 Ctrl-C stops at once (a request still waiting is abandoned) and keeps what finished: the CSV
 holds every case, those not finished with the verdict `not_run`; the report covers the
-finished ones, stderr names the others, and the exit status is 130.
+finished ones, stderr names the others, and the exit status is 130. SIGTERM (`kill`, a CI job's time
+limit) and SIGHUP (the terminal closed) stop it the same way, with exit status 143 and 129.
 The CSV is written before the report is printed: a reader that leaves early (`| head -1`) loses
 no results. `--out -` (or `/dev/stdout`, or the file stdout goes to) puts the CSV alone on stdout and
 the report on stderr: `toolkit eval --out - > results.csv` holds only CSV.
@@ -27,6 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from toolkit.cli.arguments import day, is_stdout, out_file, positive, text_file
+from toolkit.cli.grade import Terminated, signals_stop
 from toolkit.cli.probe import add_gateway_arguments, client_from_args
 from toolkit.errors import ConfigurationError
 
@@ -74,19 +76,21 @@ def run(args: argparse.Namespace) -> int:
     print(f"running {len(cases)} cases against {model.describe()}", file=report)
     real = client.base_url not in (FAKE_BASE_URL, REPLAY_BASE_URL)
     try:
-        results = run_suite(
-            model,
-            cases,
-            load_shop(today=args.today),
-            concurrency=max(1, args.concurrency),
-            progress=_progress(time.perf_counter()) if real else None,
-        )
+        with signals_stop():  # SIGTERM, SIGHUP: a `Terminated`, which stops the suite as Ctrl-C does
+            results = run_suite(
+                model,
+                cases,
+                load_shop(today=args.today),
+                concurrency=max(1, args.concurrency),
+                progress=_progress(time.perf_counter()) if real else None,
+            )
     except SuiteInterrupted as stopped:
         written = _write(stopped.results, args.out)  # before any printing: stdout may be a closed pipe
         print("\n".join(report_lines(stopped.results)), file=report)
         print(f"wrote {written}", file=report)
         print(interrupted_line(stopped), file=sys.stderr)
-        return 130
+        signal = stopped.__cause__
+        return 128 + signal.number if isinstance(signal, Terminated) else 130
     written = _write(results, args.out)  # before the report: a reader that left (`| head`) loses no results
     print("\n".join(report_lines(results)), file=report)
     print(f"wrote {written}", file=report)
@@ -109,10 +113,12 @@ def _write(results: list[CaseResult], out: Path) -> str:
 
 
 def interrupted_line(stopped: SuiteInterrupted) -> str:
-    """What stderr says when Ctrl-C stopped the suite: how many finished, which were not run."""
+    """What stderr says when Ctrl-C (or SIGTERM, SIGHUP) stopped the suite: how many finished, which were not run."""
     missing = [r.case.id for r in stopped.not_run]
+    signal = stopped.__cause__
+    how = f"stopped ({signal.name})" if isinstance(signal, Terminated) else "interrupted (Ctrl-C)"
     return (
-        f"interrupted (Ctrl-C): {len(stopped.finished)} of {len(stopped.results)} cases finished; "
+        f"{how}: {len(stopped.finished)} of {len(stopped.results)} cases finished; "
         f"not run: {', '.join(missing) or 'none'} (verdict not_run in the CSV)"
     )
 

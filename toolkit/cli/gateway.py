@@ -23,7 +23,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--mode", default="A", choices=MODES, type=str.upper, help="A real / B fake / C rejects / D ignores / E half"
     )
     parser.add_argument(
-        "--fault", action="append", default=[], choices=FAULTS, help="a fault for the next request (repeatable)"
+        "--fault",
+        action="append",
+        default=[],
+        choices=FAULTS,
+        metavar="FAULT",  # the choices are in the help: in the usage line they ran past 80 columns
+        help=f"a fault for the next request: {', '.join(FAULTS[:-1])} or {FAULTS[-1]} (repeatable)",
     )
     parser.add_argument(
         "--retry-after", type=count, default=None, help="rate_limit's Retry-After, seconds (default 1), with --fault"

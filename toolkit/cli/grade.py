@@ -87,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
         )
     rows: list[Row] = []
     try:
-        with _signals_stop():
+        with signals_stop():
             grade_into_csv(notebooks, sys.stdout if to_stdout else args.out, args.timeout, rows)
     except (KeyboardInterrupt, Terminated) as stop:
         how, status = (stop.name, 128 + stop.number) if isinstance(stop, Terminated) else ("Ctrl-C", 130)
@@ -129,8 +129,8 @@ STOPPING = ("SIGTERM", "SIGHUP")
 
 
 @contextmanager
-def _signals_stop() -> Iterator[None]:
-    """Each of `STOPPING` raises `Terminated` inside the block (in the main thread, the only one a handler can be
+def signals_stop() -> Iterator[None]:
+    """Each of `STOPPING` raises `Terminated` inside the block (`grade`'s run, `eval`'s suite) (in the main thread, the only one a handler can be
     set in); the handlers before are put back after."""
     import signal
     import threading

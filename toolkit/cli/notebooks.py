@@ -14,6 +14,8 @@ Teachers adding a notebook run this once and commit the result; `pytest --nbval`
 that the stored outputs still come out the same.
 
 The file is replaced whole or not at all: a run killed while writing leaves the notebook as it was.
+Exit status 0 when every file was run and stored; 2 when one could not be read, written or run (one
+line saying why); 130 after Ctrl-C and 143 after SIGTERM (`kill`), the notebook running then unchanged.
 
 Leaves out: choosing a kernel (the notebook's own kernelspec, else python3).
 """
@@ -24,7 +26,7 @@ import argparse
 import os
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -185,8 +187,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Each file in turn; the first that cannot be read, written back or run stops the command, and is
     left as it was (one that cannot be written back is found before it runs)."""
-    from nbclient.exceptions import CellExecutionError
-
     from toolkit.errors import ConfigurationError
 
     for path in args.files:
@@ -202,20 +202,74 @@ def run(args: argparse.Namespace) -> int:
         except Exception as exc:  # not UTF-8, not JSON, not a notebook, an unknown nbformat version
             print(f"error: {unreadable(path, exc)}", file=sys.stderr)
             return 2
-        if not args.no_execute:
-            try:
-                execute(notebook, path)
-            except CellExecutionError as exc:
-                print(
-                    f"error: {path}: a cell failed ({exc.ename}: {exc.evalue}); the file is unchanged", file=sys.stderr
-                )
-                return 2
-            except Exception as exc:  # the kernel died, or Ctrl-C reached it (nbclient then fails in its cleanup)
-                print(f"error: {path}: execution stopped ({_why(exc)}); the file is unchanged", file=sys.stderr)
-                return 2
+        if not args.no_execute and (status := _execute(notebook, path)):
+            return status
         write(clean(notebook), path)
         print(f"{'cleaned' if args.no_execute else 'executed and cleaned'}: {path}")
     return 0
+
+
+def _execute(notebook: nbformat.NotebookNode, path: Path) -> int:
+    """Run `path`'s notebook: 0 when every cell ran, else the exit status, its line on stderr said (a cell
+    failed, the kernel died: 2; a signal stopped it: `_stopped`)."""
+    from nbclient.exceptions import CellExecutionError
+
+    signals: list[int] = []
+    problem = ""
+    try:
+        execute(notebook, path, client=signals_noted(signals))
+    except CellExecutionError as exc:
+        problem = f"a cell failed ({exc.ename}: {exc.evalue})"
+    except Exception as exc:  # the kernel died (nbclient may then fail in its cleanup)
+        problem = f"execution stopped ({_why(exc)})"
+    if signals:  # nbclient's handler shut the kernel down, and the run failed as if it had died
+        return _stopped(path, signals[0])
+    if problem:
+        print(f"error: {path}: {problem}; the file is unchanged", file=sys.stderr)
+        return 2
+    return 0
+
+
+def signals_noted(noted: list[int]) -> type[Any]:
+    """nbclient's `NotebookClient`, noting in `noted` each signal its own handlers meet (SIGINT, SIGTERM: they
+    shut the kernel down, and the run then fails as if the kernel had died, a `DeadKernelError`)."""
+    import asyncio
+    from contextlib import asynccontextmanager
+
+    from nbclient import NotebookClient
+
+    class Noting(NotebookClient):
+        @asynccontextmanager
+        async def async_setup_kernel(self, **kwargs: Any) -> AsyncIterator[None]:
+            loop = asyncio.get_event_loop()  # the one nbclient adds its handlers to
+            add = loop.add_signal_handler
+
+            def noting(number: int, callback: Callable[..., Any], *args: Any) -> None:
+                def noted_then_called(*given: Any) -> None:
+                    noted.append(number)
+                    callback(*given)
+
+                add(number, noted_then_called, *args)
+
+            setattr(loop, "add_signal_handler", noting)  # noqa: B010  # a method mypy would not let be assigned
+            try:
+                async with super().async_setup_kernel(**kwargs):
+                    yield
+            finally:
+                delattr(loop, "add_signal_handler")
+
+    return Noting
+
+
+def _stopped(path: Path, number: int) -> int:
+    """Ctrl-C (KeyboardInterrupt: `main`'s one line, exit 130) or another signal (one line, exit 128 + its
+    number) stopped `path`'s run; the file is left as it was."""
+    import signal
+
+    if number == signal.SIGINT:
+        raise KeyboardInterrupt
+    print(f"stopped ({signal.Signals(number).name}): {path} is unchanged", file=sys.stderr)
+    return 128 + number
 
 
 def check_file(path: Path) -> None:

@@ -92,7 +92,7 @@ VERDICTS = (
 )
 NOT_RUN = "not_run"
 """The verdict of a case an interrupted suite did not finish (never counted in a summary)."""
-NOT_RUN_ERROR = "not run: the suite was interrupted (Ctrl-C) before this case finished"
+NOT_RUN_ERROR = "not run: the suite was stopped (Ctrl-C, or a signal such as SIGTERM) before this case finished"
 PASS_LINE = 0.85
 
 

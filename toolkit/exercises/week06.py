@@ -10,7 +10,7 @@ from itertools import product
 from typing import Any
 
 from toolkit.errors import a_or_an
-from toolkit.exercises.answers import PRINTED, dict_answer_problem, misses, number_problem, verdict_of
+from toolkit.exercises.answers import PRINTED, counted, dict_answer_problem, misses, number_problem, verdict_of
 from toolkit.exercises.cells import answer_exercise
 from toolkit.exercises.core import Verdict, attempt, exercise, items_of, own_work, reference, right, wrong
 from toolkit.exercises.values import is_number, show
@@ -315,7 +315,7 @@ def check_window(fn: Any) -> Verdict:
             if messages and messages[0].role == "system" and (not got or got[0] != messages[0]):
                 return wrong(f"for n={n} and [{roles}] the system message was dropped; it always stays")
             if len(got) > max(n, len(want)):
-                return wrong(f"for n={n} your window keeps {len(got)} messages")
+                return wrong(f"for n={n} your window keeps {counted(len(got), 'message')}")
             if [m.role for m in got] == [m.role for m in want]:  # "you keep [user …], the memory keeps [user …]"
                 return wrong(f"for n={n} and [{roles}] {_other_message(messages, got, want)}")
             return wrong(
@@ -346,7 +346,7 @@ def check_course_bound(answer: Any) -> Verdict:
         return problem
     ran = len(result.executions)
     if answer == ran:
-        return right(f"{ran} tools ran, then finish={result.finish!r}: {result.answer}")
+        return right(f"{counted(ran, 'tool')} ran, then finish={result.finish!r}: {result.answer}")
     if answer > ran:
         return wrong(
             f"not {answer}: COURSE stops asking the model at its max_model_requests, so no reply after that brings "

@@ -228,7 +228,8 @@ def window_conversations(rng: random.Random) -> Iterator[list[Any]]:
     6,
     "fix",
     "fix naive_keep: keep at most n messages (the system message stays) without orphaning a tool result, "
-    "never dropping the latest user message or the current round",
+    "never dropping the latest user message or the current round; once messages leave, keep the rest starting "
+    "with a user message",
     starter="""
         from toolkit import AssistantMessage, SystemMessage, ToolResultMessage
         from toolkit.exercises import check
@@ -269,8 +270,11 @@ def window_conversations(rng: random.Random) -> Iterator[list[Any]]:
                         size += 1
                 return size
 
+            full = len(before)
             while before and len(system + before + head + middle + tail) > n:
                 before = before[group(before):]
+            while user is not None and len(before) < full and before and not isinstance(before[0], UserMessage):
+                before = before[group(before):]            # once some leave, up to the next user message
             while middle and len(system + before + head + middle + tail) > n:
                 middle = middle[group(middle):]
             kept = before + head + middle + tail
@@ -282,7 +286,8 @@ def window_conversations(rng: random.Random) -> Iterator[list[Any]]:
         check("w6.window", keep)
         """,
     hint="drop the oldest messages first, but an assistant message with tool calls leaves together with its "
-    "results; the system message, the latest user message and the current round (from the latest tool-calling "
+    "results, and once any leave, go on up to the next user message (a history must start with the user's turn); "
+    "the system message, the latest user message and the current round (from the latest tool-calling "
     "reply on) always stay, even when that is more than n.",
 )
 def check_window(fn: Any) -> Verdict:

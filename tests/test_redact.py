@@ -869,3 +869,13 @@ def test_a_bare_key_label_masks_only_a_value_that_looks_like_a_secret(text, clea
     cassettes, hiding the data a learner reads."""
     assert scrub(text) == clean
     assert scrub(clean) == clean
+
+
+def test_scrub_json_masks_a_bare_key_only_when_its_value_looks_like_a_secret():
+    body = {"key": "price", "value": 3, "rows": [{"key": "Zx9Qp2Lm7Rt4Vb8N"}], "api_key": "order_id"}
+    assert redact.scrub_json(body) == {
+        "key": "price",
+        "value": 3,
+        "rows": [{"key": redact.REDACTED}],
+        "api_key": redact.REDACTED,
+    }

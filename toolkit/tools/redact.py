@@ -375,12 +375,18 @@ def scrub_json(value: Any) -> Any:
         return scrub(value)
     if isinstance(value, dict):
         return {
-            k: REDACTED if isinstance(v, str) and v and isinstance(k, str) and _secret_name(k) else scrub_json(v)
+            k: REDACTED if isinstance(v, str) and v and isinstance(k, str) and _masks_field(k, v) else scrub_json(v)
             for k, v in value.items()
         }
     if isinstance(value, (list, tuple)):
         return [scrub_json(v) for v in value]
     return value
+
+
+def _masks_field(name: str, value: str) -> bool:
+    """Whether the string `value` of the field `name` is masked whole: a secret name's, and under a
+    bare `key` only one that looks like a secret (`_label_mask`)."""
+    return _secret_name(name) and (name.lower().strip("_") != "key" or _looks_secret(value))
 
 
 def sanitize(text: str) -> str:

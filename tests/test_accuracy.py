@@ -452,7 +452,8 @@ def test_tools_refused_with_a_404_or_a_500_get_the_fallback_advice(tmp_path, sta
         url = f"http://127.0.0.1:{port}/v1"
         done = eval_cli("--cases", str(cases), "--base-url", url, "--api-key", "k", "--model", "m", cwd=tmp_path)
     first, advice = done.stderr.splitlines()[-2:]
-    assert first.startswith(f"1 of 1 cases failed on the gateway: {said}")
+    assert first.startswith(f"1 of 1 case failed on the gateway: {said}")  # not "1 of 1 cases"
+    assert done.stdout.startswith("running 1 case against ")  # not "running 1 cases"
     assert (
         advice == "the gateway rejects the `tools` field: rerun with --protocol prompt (the prompt-protocol fallback)"
     )

@@ -73,6 +73,8 @@ class Loose(BaseModel):
 
 Bounded = Annotated[int, Field(ge=1, le=50)]
 Short = Annotated[str, Field(min_length=2, max_length=5)]
+One = Annotated[str, Field(min_length=1, max_length=1)]
+Few = Annotated[list[int], Field(min_length=1, max_length=1)]
 OrderId = Annotated[str, Field(pattern=r"^SN\d{12}$")]
 D, DT = datetime.date, datetime.datetime
 U = "0b0c2f4e-8f55-4c55-9a55-6a3a2f1d2c11"
@@ -170,6 +172,12 @@ REJECTED = [  # (type, what the model sent, the field, what the error says is ex
     (Bounded, 500, "x", "a number <= 50"),
     (Short, "a", "x", "a string of at least 2 characters"),
     (Short, "abcdef", "x", "a string of at most 5 characters"),
+    # one of a unit is one, not "1 characters" (min_length=1 is the usual "not empty")
+    (One, "", "x", "a string of at least 1 character"),
+    (One, "ab", "x", "a string of at most 1 character"),
+    (Few, [], "x", "at least 1 item"),
+    (Few, [1, 2], "x", "at most 1 item"),
+    (One | int, "", "x", "a string of at least 1 character and at most 1 character or an integer"),
     (OrderId, "202610200001", "x", "a string matching ^SN\\d{12}$"),
     (Address, "Main street 1", "x", "an object"),
     (Item, {"sku": "A", "quantity": 0}, "x.quantity", "a number >= 1"),

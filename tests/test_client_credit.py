@@ -156,6 +156,54 @@ def test_every_other_429_is_still_retried(body, headers):
     assert len(script.requests) == 2 and len(sleeps) == 1
 
 
+GEMINI_EXHAUSTED = {  # Vertex AI / Gemini: a per-minute limit or the shared pool, worded with "quota"
+    "error": {"code": 429, "message": "Resource has been exhausted (e.g. check quota).", "status": "RESOURCE_EXHAUSTED"}
+}
+GEMINI_QUOTA_FAILURE = {
+    "error": {
+        "code": 429,
+        "message": "You exceeded your current quota, please check your plan and billing details.",
+        "status": "RESOURCE_EXHAUSTED",
+        "details": [
+            {
+                "@type": "type.googleapis.com/google.rpc.QuotaFailure",
+                "violations": [{"quotaId": "GenerateRequestsPerMinutePerProjectPerModel-FreeTier"}],
+            }
+        ],
+    }
+}
+GEMINI_PREPAID_EMPTY = {
+    "error": {
+        "code": 429,
+        "message": "Your prepayment credits are depleted. Please go to AI Studio at https://ai.studio/projects to "
+        "manage your project and billing.",
+        "status": "RESOURCE_EXHAUSTED",
+    }
+}
+
+
+@pytest.mark.parametrize("body", [GEMINI_EXHAUSTED, [GEMINI_EXHAUSTED], GEMINI_QUOTA_FAILURE])
+def test_googles_resource_exhausted_is_a_rate_limit_and_retried(body):
+    """Before: "Resource has been exhausted (e.g. check quota)" (no retryDelay) and a QuotaFailure without one
+    were read as an empty account ("quota", "billing") and never retried, though Google's RESOURCE_EXHAUSTED is
+    a quota of requests or tokens per minute or day, which passes (Google's guide: retry with backoff)."""
+    client, script, sleeps = make(httpx.Response(429, json=body), httpx.Response(200, json=ANSWER))
+    assert client.chat(QUESTION).message.content == "Shipped."
+    assert len(script.requests) == 2 and len(sleeps) == 1
+    assert out_of_credit(body, json.dumps(body)) is None
+
+
+def test_googles_resource_exhausted_for_spent_prepaid_credits_is_out_of_credit():
+    client, script, sleeps = make(httpx.Response(429, json=GEMINI_PREPAID_EMPTY), httpx.Response(200, json=ANSWER))
+    with pytest.raises(OutOfCreditError) as caught:
+        client.chat(QUESTION)
+    assert str(caught.value) == (
+        "HTTP 429: Your prepayment credits are depleted. Please go to AI Studio at https://ai.studio/projects to "
+        "manage your project and billing. — " + FIX.format(named="")
+    )
+    assert len(script.requests) == 1 and sleeps == []
+
+
 def test_a_429_that_keeps_coming_still_ends_as_a_transient_rate_limit():
     client, script, _ = make(*[httpx.Response(429, json=OPENAI_RATE)] * 3)
     with pytest.raises(TransientError) as caught:

@@ -939,8 +939,9 @@ def test_a_window_that_keeps_older_messages_of_the_same_roles_is_told_which_mess
     )
     assert (result.status, result.feedback) == (
         "failed",
-        "for n=6 and [user assistant tool tool assistant tool tool assistant] you keep the roles the memory keeps, "
-        "but your message 2 (assistant) is the conversation's message 2, where the memory keeps its message 5",
+        "for n=5 and [system user assistant tool tool assistant user assistant tool assistant tool assistant user "
+        "assistant tool tool tool assistant tool tool assistant user assistant] you keep the roles the memory keeps, "
+        "but your message 2 (user) is the conversation's message 2, where the memory keeps its message 22",
     )
 
 

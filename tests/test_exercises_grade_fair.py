@@ -727,3 +727,18 @@ def test_the_cell_running_when_the_notebooks_time_ran_out_is_said_to_be_stopped_
         "stopped: the cell ran past the time limit and did not stop when interrupted (does it catch "
         "KeyboardInterrupt?); the notebook was stopped in it"
     )
+
+
+def test_the_stop_line_counts_one_notebook_in_the_singular(tmp_path, monkeypatch, capsys):
+    """Before: 'stopped (Ctrl-C) after 0 of 1 notebooks: …'."""
+    from toolkit.cli.main import main
+
+    (tmp_path / "a.ipynb").write_text("{}")
+
+    def grade_one(path, seconds=120):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(grade, "grade_notebook", grade_one)
+    out = tmp_path / "grades.csv"
+    assert main(["grade", str(tmp_path), "--out", str(out)]) == 130
+    assert capsys.readouterr().err == f"\nstopped (Ctrl-C) after 0 of 1 notebook: their 0 rows are in {out}\n"

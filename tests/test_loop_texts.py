@@ -26,6 +26,11 @@ from toolkit.tools.arguments import _EXPECTED, _NOT_REAL, _SIZES
         ('one of "shipped", "paid"', '以下之一："shipped", "paid"'),
         ("a number >= 1", "数字，且 >= 1"),
         ("a string of at most 12 characters", "至多 12 个字符的字符串"),
+        ("a string of at least 1 character", "至少 1 个字符的字符串"),
+        ("at least 1 item", "至少 1 项"),
+        ("at most 1 item", "至多 1 项"),
+        ("a number with at most 1 decimal place", "至多 1 位小数的数字"),
+        ("a number of at most 1 digit", "至多 1 位的数字"),
         ("a date like 2026-10-20", "日期，例如 2026-10-20"),
         ("a real date like 2026-10-20", "真实存在的日期，例如 2026-10-20"),
         ("SN 开头加 12 位数字", "SN 开头加 12 位数字"),  # already Chinese: unchanged

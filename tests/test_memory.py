@@ -41,14 +41,14 @@ def orphan_free(messages):
 def test_message_window_keeps_system_and_newest():
     memory = ChatMemory(window=MessageWindow(4))
     memory.add(SYSTEM, *turn(1), *turn(2))
-    assert memory.messages() == [SYSTEM, AssistantMessage(content="回答1"), *turn(2)]
+    assert memory.messages() == [SYSTEM, *turn(2)]  # 回答1 without its question leaves too
 
 
 def test_a_tool_call_leaves_with_all_its_results():
     memory = ChatMemory(window=MessageWindow(5))
     memory.add(SYSTEM, *turn(1, calls=2), *turn(2))
     kept = memory.messages()
-    assert kept == [SYSTEM, AssistantMessage(content="回答1"), *turn(2)]
+    assert kept == [SYSTEM, *turn(2)]
     assert orphan_free(kept)
 
 
@@ -232,7 +232,7 @@ def test_the_image_message_of_a_round_is_not_the_current_users_message():
 
 def test_the_image_message_leaves_with_its_round():
     kept = evict([SYSTEM, *imaged_turn(1), *turn(2)], MessageWindow(4))
-    assert kept == [SYSTEM, AssistantMessage(content="回答1"), *turn(2)]
+    assert kept == [SYSTEM, *turn(2)]
     rounds = imaged_turn(1)[:-1] + imaged_turn(2)[1:-1]  # u1, call, result, images, call, result, images
     kept = evict([SYSTEM, *rounds], MessageWindow(5))
     assert kept == [SYSTEM, rounds[0], *rounds[4:]]  # no image message without its call
@@ -404,3 +404,36 @@ def test_an_in_memory_store_prints_what_it_holds_not_an_address():
     assert repr(store) == "InMemoryStore(1 conversation)"
     ChatMemory("u2", store=store).add(UserMessage(content="hi"))
     assert repr(ChatMemory("u2", store=store).store) == "InMemoryStore(2 conversations)"
+
+
+def _starts_with_the_user(messages):
+    rest = [m for m in messages if not isinstance(m, SystemMessage)]
+    return not rest or (isinstance(rest[0], UserMessage) and not rest[0].from_tool_calls)
+
+
+@pytest.mark.parametrize("kind", ["InMemoryStore", "SqliteStore"])
+@pytest.mark.parametrize("window", [MessageWindow(4), MessageWindow(5), MessageWindow(7), TokenWindow(40)])
+def test_after_eviction_the_history_starts_with_the_users_message(tmp_path, kind, window):
+    """Before: MessageWindow(4) after [system, user, call, result, answer, user] kept [system, call, result, user]
+    (or [system, answer, user]): a history whose first turn is the assistant's, which chat templates that
+    want user/assistant turns in order refuse ("Conversation roles must alternate user/assistant/…").
+    Once messages leave, they leave up to the next message of the user's."""
+    from toolkit.memory.store import SqliteStore
+
+    store = InMemoryStore() if kind == "InMemoryStore" else SqliteStore(tmp_path / "m.db")
+    memory = ChatMemory("u", store=store, window=window)
+    memory.add(SYSTEM)
+    for i in range(1, 7):
+        for message in turn(i, calls=i % 3):
+            memory.add(message)
+            kept = memory.messages()
+            assert _starts_with_the_user(kept) and orphan_free(kept) and kept[0] == SYSTEM, kept
+    assert kept[-len(turn(6)) :] == turn(6)
+
+
+def test_the_user_first_rule_keeps_the_current_turn_and_the_window_size():
+    history = [SYSTEM, *turn(1, calls=1), UserMessage(content="问题2")]
+    assert evict(history, MessageWindow(4)) == [SYSTEM, UserMessage(content="问题2")]
+    assert evict(history, MessageWindow(6)) == history  # nothing leaves: nothing changes
+    without_user = [SYSTEM, AssistantMessage(content="a"), AssistantMessage(content="b"), AssistantMessage(content="c")]
+    assert evict(without_user, MessageWindow(2 + 1 + 1)) == without_user

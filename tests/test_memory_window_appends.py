@@ -235,7 +235,7 @@ def test_a_second_result_for_a_call_that_leaves_leaves_with_it_on_both_paths(tmp
             store.append_in_window = None
         memory = ChatMemory("u1", store=store, window=MessageWindow(4))
         memory.set(history)
-        assert store.get("u1") == history[1:]  # the window let the first question go already
+        assert store.get("u1") == [UserMessage(content="q2")]  # the first turn left, the late result with its call
         memory.add(AssistantMessage(content="a"))
         assert store.get("u1") == [UserMessage(content="q2"), AssistantMessage(content="a")]
         assert SqliteStore(tmp_path / f"{in_window}.db").get("u1") == store.get("u1")  # readable
@@ -268,9 +268,9 @@ def test_front_drop_drops_whole_groups_and_leaves_the_rest_to_evict():
     ]
     new = [UserMessage(content="q2")]
     rest = Joined(stored, 0, new)
-    assert front_drop(rest, 4, 5, window) == (1, 4)  # the question leaves alone
+    assert front_drop(rest, 4, 5, window) == (4, 1)  # the question leaves, and its turn up to the next question
     assert front_drop(Joined(stored[1:], 0, new), 3, 4, window) == (0, 4)  # fits: nothing leaves
-    assert front_drop(Joined(stored[1:], 0, new), 3, 5, window) == (2, 3)  # the call leaves with its result
+    assert front_drop(Joined(stored[1:], 0, new), 3, 5, window) == (3, 2)  # the call with its result, then a1
     assert front_drop(Joined(stored[2:], 0, new), 2, 3, window) is None  # an orphan result leads: evict decides
     assert (
         front_drop(Joined(stored[:1], 0, [AssistantMessage(content="a")] * 4), 1, 5, window) is None

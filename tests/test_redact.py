@@ -242,7 +242,7 @@ def _old_labelled(text: str) -> str:
         value = redact._VALUE.match(text, match.end())
         if value is None:
             continue
-        masked = redact._mask_value(value.group(0))
+        masked = redact._label_mask(match.group("name"), value.group(0))
         if masked is None:
             continue
         out += [text[pos : match.end()], masked]
@@ -422,7 +422,7 @@ _STEP_PIECES = [
     # names with digits, dots, dashes, letters outside ASCII, secret words split across parts
     '"', "'", '""', "''", '"a"', "'pwd'", " = ", "\t:\t", ":=", "=:", "\uff1a", "\uff1d", "123", "x.", "-",
     "p\u00e4ss", "\u00e9", "DB_PASS", "pa_sswd", "to.ken", "SESSION_KEY", "sid", "Sig", "api-Key", "\u03a3",
-    "&", "?", "Tr0ub4dor&3", "[REDACTED]",
+    "&", "?", "Tr0ub4dor&3", "[REDACTED]", "key", "Key", "order_id", "Zx9Qp2Lm7Rt4Vb8N",
     # paths: home directories, Windows drives and shares, file URLs, placeholders, a lone `~`
     "~", "~alice/", "/etc/x", "C:\\Users\\a", "\\\\srv\\share", "FILE://", "F\u0130LE://", "f\u0131le://",
     "<path>", "|", "(", ")", "[", "]", "<", ">",
@@ -840,3 +840,42 @@ def test_an_error_quoting_an_object_reads_the_same_every_run():
     assert sanitize(f"lost <Future at {hex(id(order))} state=pending>") == "lost <Future state=pending>"
     assert sanitize("jump at 0x1f failed") == "jump at 0x1f failed"  # not in a repr: kept
     assert scrub(f"{order}") == f"{order}"  # scrub changes nothing but secrets and paths
+
+
+@pytest.mark.parametrize(
+    ("text", "clean"),
+    [
+        # a bare `key` labels ordinary data far more often than a secret: a field name, a sort key, a row's id
+        ("key: order_id", "key: order_id"),
+        ('{"key": "price", "value": 3}', '{"key": "price", "value": 3}'),
+        ("primary key: customer_id", "primary key: customer_id"),
+        ("key=sort_order&dir=asc", "key=sort_order&dir=asc"),
+        ("duplicate key: SN202610200001", "duplicate key: SN202610200001"),
+        ('{"key": "user.name"}', '{"key": "user.name"}'),
+        ("key: 42", "key: 42"),
+        # …and a value that looks like a secret under it is masked: a known format, mixed kinds, a long random run
+        ("key: sk-proj-abcdefghijklmnop1234567890", "key: [REDACTED]"),
+        ('"key": "AKIAIOSFODNN7EXAMPLE"', '"key": "[REDACTED]"'),
+        ("key: Zx9Qp2Lm7Rt4Vb8N", "key: [REDACTED]"),
+        ("KEY=Tr0ub4dor&3", "KEY=[REDACTED]"),
+        ('{"key": "3f9a1c0e8b7d6a5f4e3d2c1b0a9f8e7d6c5b4a39"}', '{"key": "[REDACTED]"}'),
+        # a name that says which key is a secret whatever its value
+        ("api_key: order_id", "api_key: [REDACTED]"),
+        ("SESSION_KEY=abc", "SESSION_KEY=[REDACTED]"),
+    ],
+)
+def test_a_bare_key_label_masks_only_a_value_that_looks_like_a_secret(text, clean):
+    """Before: `key: order_id` and a tool result `{"key": "price", ...}` became `[REDACTED]` in traces and
+    cassettes, hiding the data a learner reads."""
+    assert scrub(text) == clean
+    assert scrub(clean) == clean
+
+
+def test_scrub_json_masks_a_bare_key_only_when_its_value_looks_like_a_secret():
+    body = {"key": "price", "value": 3, "rows": [{"key": "Zx9Qp2Lm7Rt4Vb8N"}], "api_key": "order_id"}
+    assert redact.scrub_json(body) == {
+        "key": "price",
+        "value": 3,
+        "rows": [{"key": redact.REDACTED}],
+        "api_key": redact.REDACTED,
+    }

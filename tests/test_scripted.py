@@ -111,3 +111,9 @@ def test_a_scripted_refusal_streams_its_words_as_a_streamed_refusal_does():
     events = list(ScriptedModel([AssistantMessage(refusal="I can't help.")]).stream([UserMessage(content="q")]))
     assert "".join(e.text for e in events if isinstance(e, TextDelta)) == "I can't help."
     assert isinstance(events[-1], StreamDone) and events[-1].response.message.text == "I can't help."
+
+
+def test_describe_counts_one_turn_in_the_singular():
+    """Before: 'scripted model (1 turns left)'."""
+    assert ScriptedModel(["a"]).describe() == "scripted model (1 turn left)"
+    assert ScriptedModel(["a", "b"]).describe() == "scripted model (2 turns left)"

@@ -16,6 +16,13 @@ a per-minute limit as OpenAI words an empty account ("You exceeded your current 
 check your plan and billing details"), but sends a wait and a link to its rate-limits page; OpenAI
 words a rate limit with a link to billing, but names it `rate_limit_exceeded`.
 
+Google's `"status": "RESOURCE_EXHAUSTED"` (Gemini, Vertex AI) is a quota of requests or tokens per
+minute or day, which passes (Google's guide says to retry it with backoff), whatever words come
+with it ("Resource has been exhausted (e.g. check quota)", "check your plan and billing details"):
+it is retried, and always when its `details` hold a `RetryInfo` or a `QuotaFailure`. Without them,
+only words of spent money (prepaid credits depleted, a balance, arrears) make it out of credit;
+"quota" and "billing" do not.
+
 Leaves out: numeric codes (a `"code": 429` or Zhipu's `"1113"` names no kind; the text decides),
 and telling a daily quota from an empty account (a limit "per day" reads as a rate limit: it passes).
 """
@@ -42,6 +49,14 @@ _CREDIT_TEXT = re.compile(
 )
 """Words of an empty account in an error's text ("insufficient balance", "out of credit", "余额不足")."""
 _FIELDS = ("code", "type", "status")
+_GOOGLE_QUOTA = "RESOURCE_EXHAUSTED"
+"""Google's status for a quota (per minute or day) or a rate limit: retried (`_google_quota`)."""
+_GOOGLE_WAITS = ("google.rpc.RetryInfo", "google.rpc.QuotaFailure")
+"""The `details` of a Google error that name a wait or the limit that was hit: a rate limit."""
+_SPENT_TEXT = re.compile(
+    r"\bcredits?\b|\bbalance\b|prepa(?:y|id)|arrear|overdue|payment|recharge|top.?up|余额|欠费|充值", re.IGNORECASE
+)
+"""`_CREDIT_TEXT` without "quota" and "billing": what a Google quota error says of spent money only."""
 
 
 def out_of_credit(data: Any, text: str = "", *, waits: bool = False) -> str | None:
@@ -56,11 +71,34 @@ def out_of_credit(data: Any, text: str = "", *, waits: bool = False) -> str | No
     for value in named:
         if _CREDIT.search(value):
             return value.strip()
+    if any(value.strip() == _GOOGLE_QUOTA for value in named):
+        return _google_quota(data, text)
     if text and not waits and "retrydelay" not in text.lower():  # Google's RetryInfo: a wait, in the body
         words = _decoded(data, text)
         if _CREDIT_TEXT.search(words) and not _RATE_TEXT.search(words):
             return ""
     return None
+
+
+def _google_quota(data: Any, text: str) -> str | None:
+    """`out_of_credit` of a Google `RESOURCE_EXHAUSTED`: None (a rate limit, retried) when its details
+    name a wait or the limit hit, or its text no spent money; "" when the text says money is spent."""
+    if any(kind.endswith(_GOOGLE_WAITS) for kind in _detail_types(data)):
+        return None
+    words = _decoded(data, text) if text else ""
+    return "" if _SPENT_TEXT.search(words) and not _RATE_TEXT.search(words) else None
+
+
+def _detail_types(data: Any) -> Iterator[str]:
+    """The `@type` of each of the `details` of a Google error (its body, or a list of bodies: the first)."""
+    if isinstance(data, list):
+        data = next((item for item in data if isinstance(item, dict)), None)
+    error = data.get("error") if isinstance(data, dict) else None
+    details = error.get("details") if isinstance(error, dict) else None
+    for detail in details if isinstance(details, list) else ():
+        kind = detail.get("@type") if isinstance(detail, dict) else None
+        if isinstance(kind, str):
+            yield kind
 
 
 def _decoded(data: Any, text: str) -> str:

@@ -102,7 +102,8 @@ class ScriptedModel:
 
     def describe(self) -> str:
         """One line naming the model and how many turns of its script are left."""
-        return f"scripted model ({len(self.script)} turns left)"
+        left = len(self.script)
+        return f"scripted model ({left} turn{'' if left == 1 else 's'} left)"
 
     def chat(
         self, messages: Sequence[Message], *, tools: Sequence[Any] | None = None, tool_choice: Any = None, **extra: Any

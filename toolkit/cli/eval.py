@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
 
         model = PromptProtocol(client)
     report = sys.stderr if is_stdout(args.out) else sys.stdout  # stdout may be the CSV's: it gets the CSV alone
-    print(f"running {len(cases)} cases against {model.describe()}", file=report)
+    print(f"running {len(cases)} case{'' if len(cases) == 1 else 's'} against {model.describe()}", file=report)
     real = client.base_url not in (FAKE_BASE_URL, REPLAY_BASE_URL)
     try:
         with signals_stop():  # SIGTERM, SIGHUP: a `Terminated`, which stops the suite as Ctrl-C does
@@ -118,7 +118,8 @@ def interrupted_line(stopped: SuiteInterrupted) -> str:
     signal = stopped.__cause__
     how = f"stopped ({signal.name})" if isinstance(signal, Terminated) else "interrupted (Ctrl-C)"
     return (
-        f"{how}: {len(stopped.finished)} of {len(stopped.results)} cases finished; "
+        f"{how}: {len(stopped.finished)} of {len(stopped.results)} "
+        f"case{'' if len(stopped.results) == 1 else 's'} finished; "
         f"not run: {', '.join(missing) or 'none'} (verdict not_run in the CSV)"
     )
 
@@ -128,7 +129,8 @@ def failure_lines(results: list[CaseResult], protocol: str, model: str = "") -> 
     failed = [r for r in results if r.verdict == "error"]
     if not failed:
         return []
-    lines = [f"{len(failed)} of {len(results)} cases failed on the gateway: {failed[0].error}"]
+    cases = f"case{'' if len(results) == 1 else 's'}"
+    lines = [f"{len(failed)} of {len(results)} {cases} failed on the gateway: {failed[0].error}"]
     if protocol == "tools" and rejects_tools(failed[0].error, model):
         lines.append(
             "the gateway rejects the `tools` field: rerun with --protocol prompt (the prompt-protocol fallback)"

@@ -57,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"{'id':{width}}  week  {'kind':8}  task")
     for e in rows:
         print(f"{e.id:{width}}  {e.week:>4}  {e.kind:8}  {e.task}")
-    print(f"\n{len(rows)} exercises")
+    print(f"\n{len(rows)} exercise{'' if len(rows) == 1 else 's'}")
     return 0
 
 

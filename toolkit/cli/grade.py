@@ -94,7 +94,8 @@ def run(args: argparse.Namespace) -> int:
         done = len(dict.fromkeys(r.notebook for r in rows))
         print(summary(rows), file=say)
         print(
-            f"\nstopped ({how}) after {done} of {len(notebooks)} notebooks: {'its' if done == 1 else 'their'} "
+            f"\nstopped ({how}) after {done} of {len(notebooks)} notebook{'' if len(notebooks) == 1 else 's'}: "
+            f"{'its' if done == 1 else 'their'} "
             f"{_rows(rows)} {'is' if len(rows) == 1 else 'are'} in {where}",
             file=sys.stderr,
         )

@@ -328,7 +328,7 @@ def check_csv_rows(answer: Any) -> Verdict:
     if missing := [k for k in counts if k not in answer]:
         return wrong(f"answer for every group: {missing[0]!r} is missing")
     if all(matches(answer.get(k), count) for k, count in counts.items()):
-        return right(f"{len(rows)} rows: {json.dumps(counts)}.")
+        return right(f"{counted(len(rows), 'row')}: {json.dumps(counts)}.")
     if text := next((k for k in counts if k in answer and not is_number(answer[k])), None):
         return wrong(f"answer each group's rows with a number, not {show(answer[text])} for {text!r}")
     try:
@@ -337,8 +337,8 @@ def check_csv_rows(answer: Any) -> Verdict:
         added = math.inf
     if added == len(rows):  # the total is right: saying it again read as if it were the mistake
         return wrong(
-            f"your counts add up to the {len(rows)} rows the CSV written by write_csv has, but the groups are not "
+            f"your counts add up to the {counted(len(rows), 'row')} the CSV written by write_csv has, but the groups are not "
             "split so — check each group"
         )
     total = f"add up to {added:g}" if math.isfinite(added) else "do not add up to it"
-    return wrong(f"the CSV written by write_csv has {len(rows)} rows; yours {total} — check each group")
+    return wrong(f"the CSV written by write_csv has {counted(len(rows), 'row')}; yours {total} — check each group")

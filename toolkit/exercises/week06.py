@@ -10,7 +10,7 @@ from itertools import product
 from typing import Any
 
 from toolkit.errors import a_or_an
-from toolkit.exercises.answers import PRINTED, dict_answer_problem, misses, number_problem, verdict_of
+from toolkit.exercises.answers import PRINTED, counted, dict_answer_problem, misses, number_problem, verdict_of
 from toolkit.exercises.cells import answer_exercise
 from toolkit.exercises.core import Verdict, attempt, exercise, items_of, own_work, reference, right, wrong
 from toolkit.exercises.values import is_number, show
@@ -228,7 +228,8 @@ def window_conversations(rng: random.Random) -> Iterator[list[Any]]:
     6,
     "fix",
     "fix naive_keep: keep at most n messages (the system message stays) without orphaning a tool result, "
-    "never dropping the latest user message or the current round",
+    "never dropping the latest user message or the current round; once messages leave, keep the rest starting "
+    "with a user message",
     starter="""
         from toolkit import AssistantMessage, SystemMessage, ToolResultMessage
         from toolkit.exercises import check
@@ -269,8 +270,11 @@ def window_conversations(rng: random.Random) -> Iterator[list[Any]]:
                         size += 1
                 return size
 
+            full = len(before)
             while before and len(system + before + head + middle + tail) > n:
                 before = before[group(before):]
+            while user is not None and len(before) < full and before and not isinstance(before[0], UserMessage):
+                before = before[group(before):]            # once some leave, up to the next user message
             while middle and len(system + before + head + middle + tail) > n:
                 middle = middle[group(middle):]
             kept = before + head + middle + tail
@@ -282,7 +286,8 @@ def window_conversations(rng: random.Random) -> Iterator[list[Any]]:
         check("w6.window", keep)
         """,
     hint="drop the oldest messages first, but an assistant message with tool calls leaves together with its "
-    "results; the system message, the latest user message and the current round (from the latest tool-calling "
+    "results, and once any leave, go on up to the next user message (a history must start with the user's turn); "
+    "the system message, the latest user message and the current round (from the latest tool-calling "
     "reply on) always stay, even when that is more than n.",
 )
 def check_window(fn: Any) -> Verdict:
@@ -315,7 +320,7 @@ def check_window(fn: Any) -> Verdict:
             if messages and messages[0].role == "system" and (not got or got[0] != messages[0]):
                 return wrong(f"for n={n} and [{roles}] the system message was dropped; it always stays")
             if len(got) > max(n, len(want)):
-                return wrong(f"for n={n} your window keeps {len(got)} messages")
+                return wrong(f"for n={n} your window keeps {counted(len(got), 'message')}")
             if [m.role for m in got] == [m.role for m in want]:  # "you keep [user …], the memory keeps [user …]"
                 return wrong(f"for n={n} and [{roles}] {_other_message(messages, got, want)}")
             return wrong(
@@ -346,7 +351,7 @@ def check_course_bound(answer: Any) -> Verdict:
         return problem
     ran = len(result.executions)
     if answer == ran:
-        return right(f"{ran} tools ran, then finish={result.finish!r}: {result.answer}")
+        return right(f"{counted(ran, 'tool')} ran, then finish={result.finish!r}: {result.answer}")
     if answer > ran:
         return wrong(
             f"not {answer}: COURSE stops asking the model at its max_model_requests, so no reply after that brings "

@@ -8,7 +8,10 @@
 
 Eviction is never naive. The system message is always kept (a new one replaces the old; one
 `set` after the first place is kept too, and comes first once everything before it has left);
-messages leave oldest first; an assistant message that asked for tools leaves *together with*
+messages leave oldest first, and once any leave, they leave up to the next message of the user's, so
+the kept conversation starts with the user's turn (chat templates that want user and assistant turns
+in order, and some gateways, refuse one that starts with the assistant's: the window may then hold
+fewer messages than its size); an assistant message that asked for tools leaves *together with*
 its tool results (and the user message carrying their images, `UserMessage.from_tool_calls`),
 so a tool result never answers a call the model can no longer see (strict gateways reject such
 an orphan with HTTP 400). The *current turn* is never cut to fit: the latest user message (the
@@ -624,6 +627,8 @@ def evict(messages: Sequence[Message], window: Window | None) -> list[Message]:
     before_end = user if user is not None else current
     notes: list[Message] = []  # system messages after the first that the window reached: kept
     start, total = _drop_oldest(rest, weights, 0, before_end, total, window.limit, notes)
+    if start and user is not None:  # once messages leave, the kept ones start with the user's
+        start, total = _drop_to_user(rest, weights, start, before_end, total, notes)
     middle = user + 1 if user is not None else current
     middle_notes: list[Message] = []
     middle_start, _ = _drop_oldest(rest, weights, middle, current, total, window.limit, middle_notes)
@@ -657,6 +662,23 @@ def _drop_oldest(
     where the kept part of that span now starts, and the total left. A system message is never
     dropped (one `set` put after the first place): it is added to `notes`, its weight kept."""
     while start < end and total > limit:
+        if isinstance(rest[start], SystemMessage):
+            notes.append(rest[start])
+            start += 1
+            continue
+        after = _group_end(rest, start, end)
+        total -= sum(weights[start:after])
+        start = after
+    return start, total
+
+
+def _drop_to_user(
+    rest: Sequence[Message], weights: list[int], start: int, end: int, total: int, notes: list[Message]
+) -> tuple[int, int]:
+    """Drop whole groups from `rest[start:end]` up to the next message of the user's (chat templates
+    and gateways refuse a history whose first turn is the assistant's): `_drop_oldest`'s result
+    for that. A system message is kept in `notes`, as there."""
+    while start < end and not _said_by_user(rest[start]):
         if isinstance(rest[start], SystemMessage):
             notes.append(rest[start])
             start += 1
@@ -743,6 +765,12 @@ def front_drop(rest: Sequence[Message], stored: int, total: int, window: Window)
             return None
         end = _group_end(rest, leaving, len(rest))
         if end > stored or isinstance(rest[leaving], SystemMessage):  # a system message never leaves: `evict` keeps it
+            return None
+        total -= end - leaving if each_one else sum(window.weights([rest[i] for i in range(leaving, end)]))
+        leaving = end
+    while leaving and leaving < len(rest) and not _said_by_user(rest[leaving]):  # up to the user's, as `evict`
+        end = _group_end(rest, leaving, len(rest))
+        if end > stored or isinstance(rest[leaving], SystemMessage):
             return None
         total -= end - leaving if each_one else sum(window.weights([rest[i] for i in range(leaving, end)]))
         leaving = end

@@ -48,7 +48,7 @@ from pydantic_core import core_schema
 
 from toolkit.errors import ArgumentError, ArgumentProblem
 from toolkit.tools import json_repair, redact
-from toolkit.tools.coercion import validator_for
+from toolkit.tools.coercion import one_unit, validator_for
 from toolkit.unicode import cut
 
 
@@ -417,7 +417,7 @@ def _expected(err: Any) -> str:
         key, sign = _BOUNDS[kind]
         return f"{_bounded(ctx[key])} {sign} {ctx[key]}"
     if kind in _SIZES:
-        return _SIZES[kind].format(**ctx)
+        return one_unit(_SIZES[kind].format(**ctx))
     msg = err["msg"]
     if msg.startswith("Input should be "):
         return msg[len("Input should be ") :]

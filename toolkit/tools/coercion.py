@@ -510,7 +510,7 @@ def _word(schema: dict) -> str:
     if kind in ("int", "float", "decimal"):
         limits += [f"a multiple of {schema['multiple_of']}"] if "multiple_of" in schema else []
     elif kind == "str":
-        sizes = [text.format(schema[key]) for key, text in _STRING_SIZES if key in schema]
+        sizes = [one_unit(text.format(schema[key])) for key, text in _STRING_SIZES if key in schema]
         limits = [f"of {' and '.join(sizes)}"] if sizes else []
         limits += [f"matching {schema['pattern']}"] if "pattern" in schema else []
     return f"{word} {' and '.join(limits)}" if limits else word
@@ -534,6 +534,13 @@ def _object_word(schema: dict, word: str) -> str:
 
 _LIMITS = (("ge", ">="), ("gt", ">"), ("le", "<="), ("lt", "<"))
 _STRING_SIZES = (("min_length", "at least {} characters"), ("max_length", "at most {} characters"))
+_ONE_UNIT = re.compile(r"(?<![\d.])1 (character|item|digit|decimal place)s\b")
+
+
+def one_unit(phrase: str) -> str:
+    """`phrase` with a unit counted once in the singular: "at least 1 character", not "1 characters"
+    (a size phrase is written with its number from the schema, usually more than one)."""
+    return _ONE_UNIT.sub(r"1 \1", phrase)
 
 
 _RULES: dict[str, Callable[[dict], Any]] = {

@@ -23,7 +23,8 @@ into pieces by the rules below, and a secret hidden in it is gone), then removes
    argument list), `--password <pw>` (`--pwd <pw>`, `-pw <pw>`), `IDENTIFIED BY '<pw>'`, `PASSWORD '<pw>'`;
 4. cookie values (`Cookie: a=…; b=…`, `cookie session=…`);
 5. values of labelled secrets: a name whose last part is a secret word (`DB_PASS=`, `SESSION_KEY=`,
-   `signing_key: `, `"client_secret": "…"`, and so in a JSON string, `\\"api_key\\": \\"…\\"`, as a raw
+   `signing_key: `, `"client_secret": "…"`; a bare `key` only before a value that looks like a secret,
+   `_looks_secret`: `key: order_id` is data), and so in a JSON string, `\\"api_key\\": \\"…\\"`, as a raw
    body holds a model's JSON answer; `…?key=…&q=`, `X-Api-Key:` …). An unquoted value runs
    to the next space (to the next `&` inside a URL query), so `DB_PASS=Tr0ub4dor&3` goes whole;
    and in prose: `password is hunter2`, `secret key was 'Sup3r'`, `api token is …` (a value that is
@@ -374,12 +375,18 @@ def scrub_json(value: Any) -> Any:
         return scrub(value)
     if isinstance(value, dict):
         return {
-            k: REDACTED if isinstance(v, str) and v and isinstance(k, str) and _secret_name(k) else scrub_json(v)
+            k: REDACTED if isinstance(v, str) and v and isinstance(k, str) and _masks_field(k, v) else scrub_json(v)
             for k, v in value.items()
         }
     if isinstance(value, (list, tuple)):
         return [scrub_json(v) for v in value]
     return value
+
+
+def _masks_field(name: str, value: str) -> bool:
+    """Whether the string `value` of the field `name` is masked whole: a secret name's, and under a
+    bare `key` only one that looks like a secret (`_label_mask`)."""
+    return _secret_name(name) and (name.lower().strip("_") != "key" or _looks_secret(value))
 
 
 def sanitize(text: str) -> str:
@@ -693,7 +700,7 @@ def _label_spans_with(text: str, separators: re.Pattern[str], values: re.Pattern
         value = values.match(text, after)
         if value is None:
             continue
-        masked = _mask_value(value.group(0))
+        masked = _label_mask(_run_name(match.group(2)[::-1]), value.group(0))
         if masked is None:
             continue
         spans.append((after, value.end(), masked))
@@ -713,9 +720,49 @@ def _secret_run(found: tuple[str, ...]) -> bool:
 def _judged_run(found: tuple[str, ...]) -> bool:
     quote, reversed_run = found
     run = reversed_run[::-1]
-    letter = _BEFORE_NAME.match(run)  # `*`: always a match
-    name = run[letter.end() :] if letter else run
+    name = _run_name(run)
     return bool(name) and not (quote and name != run) and _secret_name(name)
+
+
+def _run_name(run: str) -> str:
+    """The name in a run of name characters before a separator: from its first letter or `_`."""
+    letter = _BEFORE_NAME.match(run)  # `*`: always a match
+    return run[letter.end() :] if letter else run
+
+
+def _label_mask(name: str, value: str) -> str | None:
+    """The masked value after the secret label `name` (`_mask_value`), or None to leave it: a bare
+    `key` (`key:`, `"key":`, `primary key:`) names a field, a sort key or a row as often as a secret,
+    so its value is masked only when it looks like one (`_looks_secret`); `api_key`, `SESSION_KEY`
+    say which key they hold, and mask whatever follows."""
+    if name.lower().strip("_") == "key" and not _looks_secret(value):
+        return None
+    return _mask_value(value)
+
+
+_SECRET_AT = 8
+"""From this length, a value mixing three kinds of characters looks like a secret (`_looks_secret`)."""
+_RANDOM_AT = 24
+"""From this length, a run of letters and digits looks like a secret (a hex digest, a base64 key)."""
+_WORD_JOINS = "_.-"
+
+
+def _looks_secret(value: str) -> bool:
+    """Whether a value (quoted or not) looks like a secret rather than data: a token of a known
+    format; or one run, no blanks, of at least `_SECRET_AT` characters mixing three kinds (lower-case,
+    upper-case, digits, symbols other than the `_ . -` that join an identifier's words:
+    `Tr0ub4dor&3`, `Zx9Qp2Lm7Rt4Vb8N`); or of at least `_RANDOM_AT` letters and digits, both. An
+    identifier (`order_id`, `user.name`, `SN202610200001`), a word or a number is data."""
+    bare = value.strip("\\\"'").rstrip(".,;:)]}")
+    if not bare or any(c.isspace() for c in bare):
+        return False
+    if _KNOWN_TOKENS.search(bare):
+        return True
+    lower, upper, digit = any(c.islower() for c in bare), any(c.isupper() for c in bare), any(c.isdigit() for c in bare)
+    symbol = any(not c.isalnum() and c not in _WORD_JOINS for c in bare)
+    if len(bare) >= _SECRET_AT and lower + upper + digit + symbol >= 3:
+        return True
+    return len(bare) >= _RANDOM_AT and bare.isalnum() and digit and (lower or upper)
 
 
 _secret_run_kept = functools.lru_cache(maxsize=4096)(_judged_run)

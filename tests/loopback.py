@@ -5,12 +5,14 @@ from __future__ import annotations
 import contextlib
 import http.server
 import json
+import os
 import re
 import socket
 import subprocess
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Literal
 
 
 def free_port() -> int:
@@ -35,20 +37,37 @@ def wait_for_port(port: int, seconds: float = 60.0) -> bool:
 
 
 @contextlib.contextmanager
-def announced(argv: Sequence[str], seconds: float = 60.0) -> Iterator[tuple[str, subprocess.Popen[str]]]:
+def announced(
+    argv: Sequence[str],
+    seconds: float = 60.0,
+    *,
+    channel: Literal["stdout", "stderr"] = "stderr",
+    cwd: str | os.PathLike[str] | None = None,
+    env: Mapping[str, str] | None = None,
+) -> Iterator[tuple[str, subprocess.Popen[str]]]:
     """Start the server `argv` (told to listen on port 0: any free one) and yield the URL it prints
-    on its first line of stderr once it has bound it (`http://127.0.0.1:PORT...`), and its process;
-    stopped after.
+    on the first line of its `channel` once it has bound it (`http://127.0.0.1:PORT...`), and its
+    process; stopped after. The MCP servers announce on stderr, `toolkit gateway` on stdout; the
+    other stream is left to the terminal.
     No port is picked here and bound later by the server: two tests starting servers at once could
     be given the same one, and a client then talked to the other test's server, or to none."""
+    pipes = {channel: subprocess.PIPE}
     process = subprocess.Popen(
-        list(argv), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+        list(argv),
+        stdin=subprocess.DEVNULL,
+        stdout=pipes.get("stdout", subprocess.DEVNULL),
+        stderr=pipes.get("stderr"),
+        text=True,
+        cwd=cwd,
+        env=None if env is None else dict(env),
     )
+    stream = process.stdout if channel == "stdout" else process.stderr
+    assert stream is not None
     lines: list[str] = []
-    reader = threading.Thread(target=lambda: lines.append(process.stderr.readline()), daemon=True)
+    reader = threading.Thread(target=lambda: lines.append(stream.readline()), daemon=True)
     reader.start()
     reader.join(seconds)
-    drain = threading.Thread(target=process.stderr.read, daemon=True)  # after the banner: the pipe never fills
+    drain = threading.Thread(target=stream.read, daemon=True)  # after the banner: the pipe never fills
     try:
         found = re.search(r"http://127\.0\.0\.1:\d+\S*", lines[0]) if lines else None
         assert found, f"the server announced no URL within {seconds:g} s: {lines[:1]!r}"
@@ -60,7 +79,7 @@ def announced(argv: Sequence[str], seconds: float = 60.0) -> Iterator[tuple[str,
         for thread in (reader, drain):
             if thread.is_alive():
                 thread.join(10)
-        process.stderr.close()
+        stream.close()
 
 
 @contextlib.contextmanager

@@ -75,10 +75,10 @@ def announced(
         yield found[0], process
     finally:
         process.terminate()
-        process.wait(timeout=10)
+        process.wait(timeout=60)  # a hang guard: a loaded machine can take seconds to stop it
         for thread in (reader, drain):
             if thread.is_alive():
-                thread.join(10)
+                thread.join(60)
         stream.close()
 
 

@@ -10,30 +10,19 @@ import re
 import socket
 import subprocess
 import threading
-import time
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Literal
 
 
-def free_port() -> int:
-    """A port nobody listens on right now (the OS picks it). Nothing holds it after: for a server
-    this process starts, pass port 0 to the server itself instead (`announced`)."""
+@contextlib.contextmanager
+def closed_port() -> Iterator[int]:
+    """A port on 127.0.0.1 where nothing listens, held so for the block: bound here and never
+    listened on, so a connection to it is refused and no other server can take it meanwhile (a
+    port picked and let go could be bound by another test's server before it was used). For a
+    server this process starts, pass port 0 to the server itself instead (`announced`)."""
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def wait_for_port(port: int, seconds: float = 60.0) -> bool:
-    """True once something accepts connections on `port` (at once when things are right), False if
-    `seconds` pass first: a server starting on a loaded machine can take many seconds to listen."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            return True
-        except OSError:
-            time.sleep(0.05)
-    return False
+        yield sock.getsockname()[1]
 
 
 @contextlib.contextmanager

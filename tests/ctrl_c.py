@@ -1,5 +1,5 @@
-"""Test helper: press Ctrl-C (a real SIGINT to this process) once, a while from now, or once the
-code under test has reached the point the test is about."""
+"""Test helper: press Ctrl-C (a real SIGINT to this process) once, once the code under test has
+reached the point the test is about (never after a fixed delay: a loaded machine may not be there yet)."""
 
 from __future__ import annotations
 
@@ -13,15 +13,6 @@ from collections.abc import Callable, Iterator
 WHEN_BOUND_S = 120.0
 """How long `ctrl_c_when` waits for its condition before it presses anyway (the test then fails
 on what it sees, rather than hanging): far beyond what reaching it takes on a loaded machine."""
-
-
-@contextlib.contextmanager
-def ctrl_c_after(seconds: float) -> Iterator[None]:
-    """SIGINT this process once, `seconds` from now, raising `KeyboardInterrupt` in the main
-    thread. An interrupt arriving after the block is ignored, so a slow machine fails the test
-    instead of ending the whole session."""
-    with _pressed(lambda stop: stop.wait(seconds)):
-        yield
 
 
 @contextlib.contextmanager

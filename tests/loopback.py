@@ -5,50 +5,58 @@ from __future__ import annotations
 import contextlib
 import http.server
 import json
+import os
 import re
 import socket
 import subprocess
 import threading
-import time
-from collections.abc import Iterator, Sequence
-
-
-def free_port() -> int:
-    """A port nobody listens on right now (the OS picks it). Nothing holds it after: for a server
-    this process starts, pass port 0 to the server itself instead (`announced`)."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def wait_for_port(port: int, seconds: float = 60.0) -> bool:
-    """True once something accepts connections on `port` (at once when things are right), False if
-    `seconds` pass first: a server starting on a loaded machine can take many seconds to listen."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            return True
-        except OSError:
-            time.sleep(0.05)
-    return False
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Literal
 
 
 @contextlib.contextmanager
-def announced(argv: Sequence[str], seconds: float = 60.0) -> Iterator[tuple[str, subprocess.Popen[str]]]:
+def closed_port() -> Iterator[int]:
+    """A port on 127.0.0.1 where nothing listens, held so for the block: bound here and never
+    listened on, so a connection to it is refused and no other server can take it meanwhile (a
+    port picked and let go could be bound by another test's server before it was used). For a
+    server this process starts, pass port 0 to the server itself instead (`announced`)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        yield sock.getsockname()[1]
+
+
+@contextlib.contextmanager
+def announced(
+    argv: Sequence[str],
+    seconds: float = 60.0,
+    *,
+    channel: Literal["stdout", "stderr"] = "stderr",
+    cwd: str | os.PathLike[str] | None = None,
+    env: Mapping[str, str] | None = None,
+) -> Iterator[tuple[str, subprocess.Popen[str]]]:
     """Start the server `argv` (told to listen on port 0: any free one) and yield the URL it prints
-    on its first line of stderr once it has bound it (`http://127.0.0.1:PORT...`), and its process;
-    stopped after.
+    on the first line of its `channel` once it has bound it (`http://127.0.0.1:PORT...`), and its
+    process; stopped after. The MCP servers announce on stderr, `toolkit gateway` on stdout; the
+    other stream is left to the terminal.
     No port is picked here and bound later by the server: two tests starting servers at once could
     be given the same one, and a client then talked to the other test's server, or to none."""
+    pipes = {channel: subprocess.PIPE}
     process = subprocess.Popen(
-        list(argv), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+        list(argv),
+        stdin=subprocess.DEVNULL,
+        stdout=pipes.get("stdout", subprocess.DEVNULL),
+        stderr=pipes.get("stderr"),
+        text=True,
+        cwd=cwd,
+        env=None if env is None else dict(env),
     )
+    stream = process.stdout if channel == "stdout" else process.stderr
+    assert stream is not None
     lines: list[str] = []
-    reader = threading.Thread(target=lambda: lines.append(process.stderr.readline()), daemon=True)
+    reader = threading.Thread(target=lambda: lines.append(stream.readline()), daemon=True)
     reader.start()
     reader.join(seconds)
-    drain = threading.Thread(target=process.stderr.read, daemon=True)  # after the banner: the pipe never fills
+    drain = threading.Thread(target=stream.read, daemon=True)  # after the banner: the pipe never fills
     try:
         found = re.search(r"http://127\.0\.0\.1:\d+\S*", lines[0]) if lines else None
         assert found, f"the server announced no URL within {seconds:g} s: {lines[:1]!r}"
@@ -56,11 +64,11 @@ def announced(argv: Sequence[str], seconds: float = 60.0) -> Iterator[tuple[str,
         yield found[0], process
     finally:
         process.terminate()
-        process.wait(timeout=10)
+        process.wait(timeout=60)  # a hang guard: a loaded machine can take seconds to stop it
         for thread in (reader, drain):
             if thread.is_alive():
-                thread.join(10)
-        process.stderr.close()
+                thread.join(60)
+        stream.close()
 
 
 @contextlib.contextmanager

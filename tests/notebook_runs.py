@@ -2,19 +2,21 @@
 
 `run_every_notebook(env, before_each)`: the eleven notebooks in one fresh kernel (set up before each as the matrix
 sets it up, `PREPARE`, with the `LLM_*` variables `env`), each stopping at its first error, as `jupyter nbconvert
---execute` does. Returns the failures ("name, cell n: error") and what each cell printed, for a test's own checks.
+--execute` does, in a private copy of notebooks/ (`private_notebooks`: not where `pytest --nbval` runs them).
+Returns the failures ("name, cell n: error") and what each cell printed, for a test's own checks.
 `run_code(client, code)`: one cell's printed text and its error.
 """
 
 from __future__ import annotations
 
 import os
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
 import nbformat
 
-from tests.test_notebook_matrix import PREPARE
+from tests.test_notebook_matrix import PREPARE, private_notebooks
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
@@ -49,18 +51,25 @@ def run_every_notebook(
     base["PYTHONPATH"] = os.pathsep.join([str(ROOT), base.get("PYTHONPATH", "")]).rstrip(os.pathsep)
     failures: list[str] = []
     printed: dict[tuple[str, int], str] = {}
-    manager, client = start_new_kernel(kernel_name="python3", env=base)
-    try:
-        for path in NOTEBOOKS:
-            before_each()
-            _, error = run_code(client, PREPARE.format(folder=str(path.parent), env=env))
-            for number, cell in enumerate(nbformat.read(path, as_version=4).cells):
-                if error or cell.cell_type != "code" or not cell.source.strip():
-                    continue
-                printed[path.name, number], error = run_code(client, cell.source)
-                if error:
-                    failures.append(f"{path.name}, cell {number}: {error}")
-    finally:
-        client.stop_channels()
-        manager.shutdown_kernel(now=True)
+    with tempfile.TemporaryDirectory(prefix="toolkit-notebooks-", ignore_cleanup_errors=True) as scratch:
+        folder = private_notebooks(Path(scratch))  # not the checkout's: `pytest --nbval` runs there
+        manager, client = start_new_kernel(kernel_name="python3", env=base)
+        try:
+            _run_each(client, folder, env, before_each, failures, printed)
+        finally:
+            client.stop_channels()
+            manager.shutdown_kernel(now=True)
     return failures, printed
+
+
+def _run_each(client, folder: Path, env: dict[str, str], before_each, failures: list[str], printed: dict) -> None:
+    """Every notebook in `folder`, in the kernel of `client`: see `run_every_notebook`."""
+    for path in NOTEBOOKS:
+        before_each()
+        _, error = run_code(client, PREPARE.format(folder=str(folder), env=env))
+        for number, cell in enumerate(nbformat.read(path, as_version=4).cells):
+            if error or cell.cell_type != "code" or not cell.source.strip():
+                continue
+            printed[path.name, number], error = run_code(client, cell.source)
+            if error:
+                failures.append(f"{path.name}, cell {number}: {error}")

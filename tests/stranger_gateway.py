@@ -34,7 +34,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, StreamingResponse
 from starlette.routing import Route
 
-from tests.loopback import free_port, wait_for_port
+from toolkit.gateway.server import listen
 
 MODEL = "stranger-1"
 
@@ -275,12 +275,11 @@ class StrangerGateway:
     """The app served by uvicorn in a thread: `with StrangerGateway() as g: g.env` (the `LLM_*`)."""
 
     def __init__(self, one_slot: bool = False) -> None:
-        self.port = free_port()
+        self.socket = listen("127.0.0.1", 0)  # bound here: a port picked and bound later could be taken meanwhile
+        self.port = self.socket.getsockname()[1]
         self.policy = Policy(one_slot)
-        self.server = uvicorn.Server(
-            uvicorn.Config(make_app(self.policy), host="127.0.0.1", port=self.port, log_level="error")
-        )
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.server = uvicorn.Server(uvicorn.Config(make_app(self.policy), log_level="error"))
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.socket]}, daemon=True)
 
     @property
     def env(self) -> dict[str, str]:
@@ -291,14 +290,13 @@ class StrangerGateway:
         }
 
     def __enter__(self) -> StrangerGateway:
-        self.thread.start()
-        if not wait_for_port(self.port):
-            raise RuntimeError("the stranger gateway did not start")
+        self.thread.start()  # connections wait in the socket's backlog until the server takes them
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.server.should_exit = True
-        self.thread.join(5)
+        self.thread.join(60)  # a hang guard: it stops within a second when things are right
+        self.socket.close()
 
 
 if __name__ == "__main__":  # serve it in the foreground for a manual run

@@ -30,13 +30,12 @@ import shutil
 import subprocess
 import sys
 import time
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
 import pytest
-from loopback import free_port
 
 pytestmark = pytest.mark.browser
 
@@ -122,7 +121,7 @@ def _lab_env(home: Path) -> dict[str, str]:
     return env
 
 
-def _lab_command(port: int, token: str, root: Path) -> list[str]:
+def _lab_command(token: str, root: Path) -> list[str]:
     root_flag = ["--allow-root"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []
     return [
         sys.executable,
@@ -131,13 +130,28 @@ def _lab_command(port: int, token: str, root: Path) -> list[str]:
         "lab",
         "--no-browser",
         "--ServerApp.ip=127.0.0.1",
-        f"--ServerApp.port={port}",
+        "--ServerApp.port=0",  # the server binds a free port itself (`_lab_url` reads which)
         "--ServerApp.port_retries=0",
         f"--IdentityProvider.token={token}",
         f"--ServerApp.root_dir={root}",
         *OFFLINE,
         *root_flag,
     ]
+
+
+def _lab_url(runtime: Path, process: subprocess.Popen, log: Path) -> str:
+    """`http://127.0.0.1:<port>` of the server `process`, from the `jpserver-<pid>.json` it writes in
+    its own `runtime` directory once it has its port. No port is picked here and bound later by the
+    server: a server another test starts meanwhile could take it."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            pytest.fail(f"JupyterLab exited with {process.returncode}:\n{log.read_text()[-3000:]}")
+        for info in runtime.glob("jpserver-*.json"):
+            with suppress(ValueError):  # being written: read it again
+                return f"http://127.0.0.1:{json.loads(info.read_text())['port']}"
+        time.sleep(0.2)
+    pytest.fail(f"JupyterLab wrote no server file within 60 s:\n{log.read_text()[-3000:]}")
 
 
 def _wait_until_it_answers(url: str, token: str, process: subprocess.Popen, log: Path) -> None:
@@ -170,14 +184,14 @@ def lab(tmp_path_factory):
     home = tmp_path_factory.mktemp("jupyter")
     root = home / "notebooks"
     shutil.copytree(NOTEBOOKS, root, ignore=shutil.ignore_patterns(".ipynb_checkpoints", "out"))
-    port, token = free_port(), secrets.token_hex(16)
+    token = secrets.token_hex(16)
     log = home / "lab.log"
     with log.open("w") as sink:
         process = subprocess.Popen(
-            _lab_command(port, token, root), env=_lab_env(home), cwd=root, stdout=sink, stderr=subprocess.STDOUT
+            _lab_command(token, root), env=_lab_env(home), cwd=root, stdout=sink, stderr=subprocess.STDOUT
         )
-    url = f"http://127.0.0.1:{port}"
     try:
+        url = _lab_url(home / "runtime", process, log)
         _wait_until_it_answers(url, token, process, log)
         yield Lab(url, token, root)
     finally:

@@ -19,7 +19,8 @@ def test_solutions_into_the_notebooks_folder_itself_are_refused_and_the_starters
     """Before: `--notebooks . --solutions .` replaced every course notebook's starter code with
     its solution, in place, with exit status 0."""
     notebooks = tmp_path / "notebooks"
-    shutil.copytree(COURSE, notebooks)
+    # not out/: the notebooks that pytest --nbval runs meanwhile write and delete files there
+    shutil.copytree(COURSE, notebooks, ignore=shutil.ignore_patterns(".ipynb_checkpoints", "out"))
     before = {p.name: p.read_bytes() for p in notebooks.glob("*.ipynb")}
     monkeypatch.chdir(notebooks)
     assert main(["exercises", "--notebooks", ".", "--solutions", spelling]) == 2

@@ -15,7 +15,7 @@ import time
 
 import pytest
 from ctrl_c import ctrl_c_when
-from loopback import free_port, wait_for_port
+from loopback import announced
 
 from toolkit.chat.client import ChatClient
 from toolkit.chat.switch import fake_client
@@ -95,16 +95,10 @@ CLIENT_TIMEOUT_S = inspect.signature(ChatClient).parameters["timeout"].default
 def test_the_eval_command_writes_the_finished_cases_and_exits_130_on_ctrl_c(tmp_path, sent, status, said):
     """Before, SIGTERM (`kill`, a CI job's time limit) ended the run where it stood: no CSV written (a
     previous run's left as if this one's), exit -15 without a word; now it stops as Ctrl-C does."""
-    port = free_port()
-    gateway = subprocess.Popen(
-        [sys.executable, "-m", "toolkit", "gateway", "--port", str(port), *SLOW_FIRST_REQUEST],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        assert wait_for_port(port)
+    gateway = [sys.executable, "-m", "toolkit", "gateway", "--port", "0", *SLOW_FIRST_REQUEST]
+    with announced(gateway, channel="stdout") as (url, _):
         env = {k: v for k, v in os.environ.items() if not k.startswith("LLM_")}
-        env.update(LLM_BASE_URL=f"http://127.0.0.1:{port}/v1", LLM_API_KEY="sk-test", LLM_MODEL="fake")
+        env.update(LLM_BASE_URL=url, LLM_API_KEY="sk-test", LLM_MODEL="fake")
         spawned = time.monotonic()  # the slow request is sent after this
         run = subprocess.Popen(
             [sys.executable, "-m", "toolkit", "eval", "--out", "acc.csv", "--today", "2026-10-25"],
@@ -129,9 +123,6 @@ def test_the_eval_command_writes_the_finished_cases_and_exits_130_on_ctrl_c(tmp_
             if run.poll() is None:
                 run.kill()
                 run.wait()
-    finally:
-        gateway.terminate()
-        gateway.wait(timeout=10)
     assert run.returncode == status
     # the gateway's first request hangs: which case sent it first depends on the thread pool
     last = stderr.strip().splitlines()[-1]

@@ -190,9 +190,9 @@ def test_a_check_that_runs_past_its_limit_is_stopped_and_fails(monkeypatch, exer
     namespace: dict = {}
     exec(endless, namespace)
     started = time.monotonic()
-    with watchdog(20):  # without the limit, fail in 20 s rather than hang the test run
+    with watchdog(120):  # without the limit, fail in 120 s rather than hang the test run
         result = check(exercise, namespace["f"])
-    assert time.monotonic() - started < 10
+    assert time.monotonic() - started < 60  # stopped by the 1 s limit, not by the watchdog
     assert (result.status, result.feedback) == (
         "failed",
         "the check was stopped after 1 s: does your code loop forever, or wait for something that never comes?",
@@ -440,7 +440,7 @@ def test_code_that_swallows_the_limit_is_stopped_too(endless):
         {endless}
         started = time.monotonic()
         result = check("w3.normalize", f)
-        print(time.monotonic() - started < 10, result.status, result.feedback, sep=" | ")
+        print(time.monotonic() - started < 60, result.status, result.feedback, sep=" | ")
         del os.environ["TOOLKIT_CHECK_LIMIT_S"]  # the next check's first imports may take a second
         after = check("w6.round_trips", 2)
         print(after.status, sys.gettrace(), sep=" | ")
@@ -448,7 +448,7 @@ def test_code_that_swallows_the_limit_is_stopped_too(endless):
             print(after.feedback)
         """
     ).format(endless=textwrap.indent(endless, " " * 8).strip())
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=20)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)  # a hang guard
     assert done.stdout.splitlines() == [
         "True | failed | the check was stopped after 1 s: does your code loop forever, or wait for something that "
         "never comes?",

@@ -2,6 +2,7 @@
 
 import asyncio
 import json
+import re
 import socket
 import subprocess
 import sys
@@ -9,7 +10,7 @@ import sys
 import httpx
 import openai
 import pytest
-from loopback import free_port
+from loopback import announced
 from openai.types.chat import ChatCompletion, ChatCompletionChunk
 from starlette.testclient import TestClient
 
@@ -39,21 +40,11 @@ TOOLS = [
 
 @pytest.fixture(scope="module")
 def server_url():
-    """`python -m toolkit gateway --port <free>` as a subprocess; its URL once it listens."""
-    port = free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "toolkit", "gateway", "--port", str(port)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        line = process.stdout.readline()  # printed once the socket listens
-        assert line.strip().endswith(f"listening on http://127.0.0.1:{port}/v1"), line + process.stderr.read()
-        yield f"http://127.0.0.1:{port}/v1"
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
+    """`python -m toolkit gateway --port 0` as a subprocess; the URL it prints once it listens (it
+    binds the port itself: one picked here and bound later could be taken meanwhile)."""
+    with announced([sys.executable, "-m", "toolkit", "gateway", "--port", "0"], channel="stdout") as (url, _):
+        assert re.fullmatch(r"http://127\.0\.0\.1:\d+/v1", url), url
+        yield url
 
 
 def test_the_sdk_gets_a_tool_call_over_http(server_url):

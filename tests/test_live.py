@@ -288,7 +288,7 @@ def test_a_dead_loopback_gateway_is_unreachable_whatever_the_proxy_variables_say
     anything (a 502 of its own) made a dead local gateway look reachable."""
     import http.server
 
-    from loopback import free_port, serving
+    from loopback import closed_port, serving
 
     from toolkit.course.live import unreachable
 
@@ -301,12 +301,12 @@ def test_a_dead_loopback_gateway_is_unreachable_whatever_the_proxy_variables_say
             self.send_header("Content-Length", "0")
             self.end_headers()
 
-    with serving(Proxy) as proxy:
+    with serving(Proxy) as proxy, closed_port() as port:
         for name in ("HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy"):
             monkeypatch.setenv(name, f"http://127.0.0.1:{proxy}")
         for name in ("NO_PROXY", "no_proxy"):
             monkeypatch.delenv(name, raising=False)
-        dead = ChatClient(f"http://127.0.0.1:{free_port()}/v1", "sk-test", "m")
+        dead = ChatClient(f"http://127.0.0.1:{port}/v1", "sk-test", "m")
         assert (unreachable(dead) or "").startswith("ConnectError")
 
 

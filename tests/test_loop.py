@@ -1,6 +1,5 @@
 import re
 import threading
-import time
 from typing import Annotated
 
 import pytest
@@ -162,16 +161,21 @@ def test_hitting_a_limit_is_logged_with_the_memory_id(caplog):
 
 
 def test_concurrent_results_keep_the_models_order():
+    """Each call finishes only once the next one has (events, not sleeps of different lengths: on a
+    loaded machine a thread can start a tenth of a second late and the sleeps end in any order)."""
     order, threads = [], set()
+    finished = {f"r{i}": threading.Event() for i in range(3)}
 
     @tool("slow")
-    def slow(seconds: float, label: str) -> str:
+    def slow(after: str, label: str) -> str:
         threads.add(threading.get_ident())
-        time.sleep(seconds)
+        if after and not finished[after].wait(60):  # a hang guard: calls run one after the other
+            return "never ran concurrently"
         order.append(label)
+        finished[label].set()
         return label
 
-    calls = [call("slow", seconds=0.3 - 0.1 * i, label=f"r{i}") for i in range(3)]
+    calls = [call("slow", after=f"r{i + 1}" if i < 2 else "", label=f"r{i}") for i in range(3)]
     result = run_loop(ScriptedModel([calls, "ok"]), Q, tools=[slow], options=LoopOptions(concurrent=True))
     assert order == ["r2", "r1", "r0"]  # finished in reverse ...
     assert [m.content for m in result.messages if isinstance(m, ToolResultMessage)] == ["r0", "r1", "r2"]

@@ -164,7 +164,7 @@ def test_a_tool_of_a_concurrent_round_that_starts_a_turn_on_its_memory_is_refuse
         daemon=True,
     )
     turn.start()
-    turn.join(10)
+    turn.join(60)  # a hang guard: it ends at once when things are right
     assert not turn.is_alive(), "the round waited for its own tools: a deadlock"
     assert seen == [NESTED_ROUND, NESTED_ROUND]
     assert outcome[0].answer == "done"
@@ -205,7 +205,7 @@ def test_a_concurrent_tool_that_starts_a_turn_on_its_memory_is_refused_with_a_pl
         daemon=True,
     )
     turn.start()
-    turn.join(10)
+    turn.join(60)  # a hang guard: it ends at once when things are right
     assert not turn.is_alive(), "the round waited for its own tools: a deadlock"
     assert seen == [NESTED_ROUND, NESTED_ROUND]
     assert outcome[0].answer == "done"
@@ -231,7 +231,7 @@ def test_a_concurrent_tool_that_writes_to_its_turns_memory_writes_under_the_turn
         daemon=True,
     )
     turn.start()
-    turn.join(10)
+    turn.join(60)  # a hang guard: it ends at once when things are right
     assert not turn.is_alive(), "the tool's write waited for its own turn: a deadlock"
     assert outcome[0].answer == "done"
     stored = memory.messages()

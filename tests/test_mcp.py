@@ -39,7 +39,7 @@ TIME_ARGS = ["-m", "mcp_server_time", "--local-timezone", "UTC"]
 CRASH_AT_START = ["-c", "import sys; print('config file missing', file=sys.stderr); sys.exit(3)"]
 
 
-def _wait_for(path: Path, seconds: float = 30.0) -> bool:
+def _wait_for(path: Path, seconds: float = 60.0) -> bool:
     """True once `path` exists (at once when things are right); False after `seconds`."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:

@@ -320,23 +320,29 @@ def test_closing_a_server_that_exits_on_its_closed_stdin_says_nothing(caplog):
 def test_a_provider_closes_its_servers_at_once(tmp_path, short_grace, monkeypatch):
     """Three servers that ignore their closed stdin and SIGTERM were closed one after the other: three
     times the SDK's grace periods (12 s by default). No clock on the close: each server's SIGTERM waits
-    until all three are being terminated, which happens only when they are closed at the same time. One
-    after the other, the first waits the barrier out (5 s, half of the 10 s a client's close waits for
-    its connection before giving up on it and the next close starts) and the barrier breaks."""
+    until all three are being terminated, which happens only when they are closed at the same time.
+    One after the other, the first waits (a client's close gives up on its connection after 10 s) and
+    its close returns before the next server is terminated. Before: a 5 s barrier stood for "at the
+    same time", and a loaded machine starting the third close late broke it."""
     import mcp.client.stdio
 
-    terminate, all_three = mcp.client.stdio._terminate_process_tree, threading.Barrier(3, timeout=5)
-    met: list[bool] = []
+    terminate, all_three = mcp.client.stdio._terminate_process_tree, threading.Barrier(3, timeout=60)
+    said: list[str] = []  # in order: a server being terminated, a client's close returning
 
     async def when_all_three_are_here(process):
+        said.append("terminating")
         try:
             all_three.wait()  # each client has its own loop thread: this blocks only this one's
-            met.append(True)
-        except threading.BrokenBarrierError:
-            met.append(False)
+        except threading.BrokenBarrierError:  # a hang guard: one after the other, the barrier meets late
+            said.append("broken")
         await terminate(process)
 
+    def closing(self, close=McpClient.close):
+        close(self)
+        said.append("closed")
+
     monkeypatch.setattr(mcp.client.stdio, "_terminate_process_tree", when_all_three_are_here)
+    monkeypatch.setattr(McpClient, "close", closing)
     clients = [
         McpClient.stdio(sys.executable, [STRANGER, "silent"], env={"PID_FILE": str(tmp_path / str(n))}, name=f"s{n}")
         for n in range(3)
@@ -344,7 +350,7 @@ def test_a_provider_closes_its_servers_at_once(tmp_path, short_grace, monkeypatc
     provider = McpToolProvider(clients)
     provider.provide()
     provider.close()
-    assert met == [True, True, True]  # all three were in their grace periods at once, not one after another
+    assert said == ["terminating"] * 3 + ["closed"] * 3  # all three in their grace periods at once
     assert not any(Path(f"/proc/{(tmp_path / str(n)).read_text()}").exists() for n in range(3))
 
 

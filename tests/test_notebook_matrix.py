@@ -14,6 +14,7 @@ of weeks 1–10 must send at least one besides the probe's.
 import json
 import os
 import queue
+import shutil
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -41,6 +42,16 @@ __import__("os").environ.update({env!r})
 """Run before each notebook in a shared kernel: its folder, its gateway, and a namespace with no name in it."""
 
 
+def private_notebooks(into: Path) -> Path:
+    """A copy of notebooks/ in `into` (without what runs wrote there), for the notebooks to run in.
+    In the checkout, their files (`out/w3-tool-accuracy.csv`, `out/w4-memory.sqlite`) were the ones
+    `pytest --nbval` runs the same notebooks on in the next worker: one's gateway's answers could be
+    read back by the other, and a learner's own results were overwritten by a test run."""
+    copy = into / "notebooks"
+    shutil.copytree(ROOT / "notebooks", copy, ignore=shutil.ignore_patterns(".ipynb_checkpoints", "out"))
+    return copy
+
+
 def gateway_env(gateway: str, record: Path | None = None) -> dict[str, str]:
     env = dict(GATEWAYS[gateway] or {"LLM_FAKE_MODE": gateway})
     if record is not None:
@@ -62,9 +73,9 @@ def run_code(client, code: str) -> str:
     return ""
 
 
-def execute_all(gateway: str, jobs: "queue.Queue[Path]", record) -> list[str]:
+def execute_all(gateway: str, jobs: "queue.Queue[Path]", record, folder: Path) -> list[str]:
     """One kernel (shared setup: started once, imports stay loaded) runs notebooks from `jobs` until
-    none is left; each notebook starts from a reset namespace in its own folder."""
+    none is left; each notebook starts from a reset namespace in `folder` (`private_notebooks`)."""
     from jupyter_client.manager import start_new_kernel
 
     base = {k: v for k, v in os.environ.items() if not k.startswith("LLM_")}
@@ -77,7 +88,7 @@ def execute_all(gateway: str, jobs: "queue.Queue[Path]", record) -> list[str]:
                 path = jobs.get_nowait()
             except queue.Empty:
                 return failures
-            setup = PREPARE.format(folder=str(path.parent), env=gateway_env(gateway, record(path)))
+            setup = PREPARE.format(folder=str(folder), env=gateway_env(gateway, record(path)))
             error, where = run_code(client, setup), "(the matrix's own setup)"
             for cell in nbformat.read(path, as_version=4).cells:
                 if error:
@@ -101,8 +112,10 @@ def test_every_notebook_runs_to_the_end(gateway, tmp_path):
     jobs: queue.Queue[Path] = queue.Queue()
     for path in sorted(NOTEBOOKS, key=lambda p: -p.stat().st_size):  # the longest first: balanced kernels
         jobs.put(path)
+    folder = private_notebooks(tmp_path)
     with ThreadPoolExecutor(KERNELS) as pool:
-        failures = [f for part in pool.map(lambda _: execute_all(gateway, jobs, record), range(KERNELS)) for f in part]
+        parts = pool.map(lambda _: execute_all(gateway, jobs, record, folder), range(KERNELS))
+        failures = [f for part in parts for f in part]
     assert not failures, "\n".join(failures)
     if gateway == RECORDED:
         sent = {p.name[:2]: own_requests(record(p)) for p in NOTEBOOKS}

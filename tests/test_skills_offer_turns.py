@@ -89,17 +89,17 @@ def test_two_threads_without_memory_keep_their_activations_apart():
     b_asked, a_activated, b_done = threading.Event(), threading.Event(), threading.Event()
 
     def a_activates_after_b_started(request):
-        assert b_asked.wait(10)
+        assert b_asked.wait(60)
         return _activate()
 
     def a_reads_after_b(request):
         a_activated.set()
-        assert b_done.wait(10)
+        assert b_done.wait(60)
         return _read()
 
     def b_reads_after_a(request):
         b_asked.set()
-        assert a_activated.wait(10)
+        assert a_activated.wait(60)
         return _read()
 
     def b_answers(request):

@@ -1,5 +1,6 @@
 """Timelines: retries on one axis (deterministic with a fake sleep); sequential vs concurrent tool calls."""
 
+import threading
 import time
 
 from toolkit.chat.messages import ToolCall, UserMessage
@@ -38,7 +39,18 @@ def nap(label: str, seconds: float) -> str:
 
 
 def run(concurrent: bool):
-    calls = [call("nap", label=x, seconds=0.15) for x in "ABC"]
+    """Three naps of 0.3 s; concurrent ones meet at a barrier first, so they overlap however late a
+    loaded machine starts a thread (a barrier the sequential ones would never pass: they skip it)."""
+    met = threading.Barrier(3, timeout=60) if concurrent else None
+
+    @tool("Sleep a little.")
+    def nap(label: str, seconds: float) -> str:
+        if met:
+            met.wait()
+        time.sleep(seconds)
+        return label
+
+    calls = [call("nap", label=x, seconds=0.3) for x in "ABC"]
     events = iter_loop(
         ScriptedModel([calls, "ok"]),
         [UserMessage(content="q")],

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from loopback import free_port, wait_for_port
+from loopback import announced
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -122,22 +122,11 @@ def test_eval_runs_the_packaged_cases(installed):
 
 
 def test_gateway_answers_models_and_stops_on_sigterm(installed):
-    port = free_port()
-    process = subprocess.Popen(
-        [str(installed["toolkit"]), "gateway", "--port", str(port)],
-        cwd=installed["cwd"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert wait_for_port(port)
-        response = httpx.get(f"http://127.0.0.1:{port}/v1/models", timeout=10)
+    command = [str(installed["toolkit"]), "gateway", "--port", "0"]  # it binds a port itself and announces it
+    with announced(command, channel="stdout", cwd=installed["cwd"]) as (url, process):
+        response = httpx.get(f"{url}/models", timeout=10)
         assert response.status_code == 200 and response.json()["object"] == "list"
-    finally:
-        process.send_signal(signal.SIGTERM)
-        process.wait(timeout=20)
-    assert process.returncode in (0, -signal.SIGTERM)
+    assert process.returncode in (0, -signal.SIGTERM)  # `announced` stopped it with SIGTERM
 
 
 def test_the_readme_snippet_runs(installed):

@@ -421,3 +421,45 @@ def test_a_resource_saved_with_a_byte_order_mark_loads_as_the_same_text(tmp_path
     skill = load_skill(folder)
     assert dict(skill.resources) == {"plain.md": "Dear customer,\n", "reply.md": "Dear customer,\n\ufeffok\n"}
     assert skill.body == "body"
+
+
+NOT_OPENED = "skill folder 's': SKILL.md must start with front matter between '---' lines. "
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "---\nname: s\ndescription: d\nthe body, no closing line\n",
+        "---\nname: s\ndescription: d\n",
+        "---\r\nname: s\r\ndescription: d",
+        "---\n",
+    ],
+)
+def test_front_matter_without_its_closing_line_says_so(text):
+    assert error_of(text) == (
+        "skill folder 's': its front matter opens with '---' on line 1 but has no closing '---' line. "
+        "Fix: add a line '---' after the front matter ('name: …', 'description: …'), before the body"
+    )
+
+
+@pytest.mark.parametrize(
+    "text, where",
+    [
+        ("\n---\nname: s\ndescription: d\n---\nbody", "line 2, after a blank line"),
+        ("\n \n\t\n---\nname: s\ndescription: d\n---\nbody", "line 4, after 3 blank lines"),
+        ("  ---\nname: s\ndescription: d\n---\nbody", "line 1, indented"),
+        ("\ufeff\r\n---\r\nname: s\r\ndescription: d\r\n---\r\n", "line 2, after a blank line"),
+        ("\n\t---\nname: s\ndescription: d\n---\n", "line 2, after a blank line, indented"),
+    ],
+)
+def test_front_matter_opened_after_blank_lines_names_where(text, where):
+    assert error_of(text) == (
+        f"skill folder 's': its front matter's opening '---' must be the very first line of SKILL.md; it is on "
+        f"{where}. Fix: delete what comes before it"
+    )
+
+
+def test_a_skill_md_that_never_opens_front_matter_keeps_its_error():
+    assert error_of("# My skill\n\nname: s\n").startswith(NOT_OPENED)
+    assert error_of("+++\nname = 's'\n+++\n").startswith(NOT_OPENED)
+    assert error_of("---\u3000\nname: s\ndescription: d\n---\n").startswith(NOT_OPENED)  # not an opening line

@@ -344,12 +344,10 @@ def folder_path(value: object, where: str, what: str, example: str) -> Path:
 
 def parse_skill_md(text: str, where: str = "SKILL.md") -> tuple[dict[str, str], str]:
     """(front matter, body) of a SKILL.md; `name` and `description` are required."""
-    match = _FRONT_MATTER.match(_newlines(text).lstrip("\ufeff"))
+    text = _newlines(text).lstrip("\ufeff")
+    match = _FRONT_MATTER.match(text)
     if not match:
-        raise ConfigurationError(
-            f"{where}: SKILL.md must start with front matter between '---' "
-            "lines. Fix: add '---\\nname: …\\ndescription: …\\n---'"
-        )
+        raise ConfigurationError(f"{where}: {_no_front_matter(text)}")
     front = match.group(1) or ""
     try:
         loader = yaml.SafeLoader(front)  # its reader refuses a NUL byte at once
@@ -415,6 +413,27 @@ def parse_skill_md(text: str, where: str = "SKILL.md") -> tuple[dict[str, str], 
             "access) in a sentence"
         )
     return {"name": name, "description": " ".join(written.split())}, match.group(2).strip()
+
+
+def _no_front_matter(text: str) -> str:
+    """Why `text` (line endings made `\\n`) has no front matter `_FRONT_MATTER` reads, and the fix: an
+    opening '---' without its closing line, or after blank lines or indentation, is said so, not told to
+    add the front matter it has."""
+    lines = text.split("\n")
+    if re.fullmatch(r"---[ \t]*", lines[0]):
+        return (
+            "its front matter opens with '---' on line 1 but has no closing '---' line. Fix: add a line '---' "
+            "after the front matter ('name: …', 'description: …'), before the body"
+        )
+    first = next((i for i, line in enumerate(lines) if line.strip()), 0)
+    blank = {0: [], 1: ["after a blank line"]}.get(first, [f"after {first} blank lines"])
+    indented = ["indented"] if lines[first][:1] in (" ", "\t") else []
+    if lines[first].strip() == "---" and blank + indented:
+        return (
+            f"its front matter's opening '---' must be the very first line of SKILL.md; it is on line {first + 1}, "
+            f"{', '.join(blank + indented)}. Fix: delete what comes before it"
+        )
+    return "SKILL.md must start with front matter between '---' lines. Fix: add '---\\nname: …\\ndescription: …\\n---'"
 
 
 def _newlines(text: str) -> str:

@@ -396,7 +396,17 @@ class Customer(BaseModel):
     name: str
 
 
-@pytest.mark.parametrize("written", ["{{customer.name}}", "{{ customer.name }}", "{{customer['name']}}"])
+@pytest.mark.parametrize(
+    "written",
+    [
+        "{{customer.name}}",
+        "{{ customer.name }}",
+        "{{customer['name']}}",
+        "{{ customer | upper }}",  # a Jinja filter: was 'parameter customer is not used by any template'
+        "{{ customer['first name'] }}",
+        "{{ customer.name | title }}",
+    ],
+)
 def test_a_placeholder_reading_an_attribute_of_a_parameter_is_refused_at_creation(written):
     def ask(self, question: str, customer: Customer): ...
 
@@ -418,6 +428,16 @@ def test_a_placeholder_reading_into_a_built_in_is_refused_at_creation():
     assert error_of(A).startswith(
         "A.ask: @user_message uses {{current_date.year}}, which reads into 'current_date', but a placeholder is one name"
     )
+
+
+def test_words_after_a_parameter_s_name_in_double_braces_stay_text():
+    class A(Protocol):
+        @user_message("{{ q }} {{ q is the question }}")
+        def ask(self, q: str) -> str: ...
+
+    model = ScriptedModel(["ok"])
+    ai_service(A, model=model).ask("Why?")
+    assert model.requests[0].messages[-1].content == "Why? {{ q is the question }}"
 
 
 def test_dotted_words_naming_no_parameter_stay_text():

@@ -36,8 +36,8 @@ is no text, or a decorator written without its parentheses, is refused earlier, 
   `typing.TypedDict` on Python < 3.12) gets pydantic's sentence in the error; a return type holding a
   type variable (`-> T` in a generic `Protocol[T]`) is refused, pydantic reading it as any JSON;
 - a placeholder's name is an identifier in any script (`{{订单号}}`), and so must a `V("…")` name be;
-  one that reads into a parameter or a built-in (`{{customer.name}}`, `{{current_date.year}}`) is
-  refused: attributes are not read, and the text would reach the model as written;
+  one that reads into a parameter or a built-in (`{{customer.name}}`, `{{current_date.year}}`, a Jinja
+  filter `{{ customer | upper }}`) is refused: attributes are not read, and the text would reach the model as written;
 - a template, when given, has text in it; an omitted argument of a parameter with a default value
   fills the templates with that default;
 - methods are plain `def`s with named parameters: `async def`, a name declared only with
@@ -488,9 +488,11 @@ def _check_templates(
     known = set(variables.values()) | set(templates.BUILT_INS) | {name for name in also if name} | set(aliases)
     used: set[str] = set()
     for label, text in (("@system_message", system), ("@user_message", user)):
-        for match in templates.PLACEHOLDER.finditer(text or ""):
-            head = _HEAD.match(match.group(1))
-            if head and head.group(0) in known and not templates.is_name(match.group(1)):
+        for match in _EXPRESSION.finditer(text or ""):
+            held = match.group(1).strip()
+            head = _HEAD.match(held)
+            rest = held[head.end() :].lstrip() if head else ""
+            if head and head.group(0) in known and rest and not (rest[0].isalnum() or rest[0] == "_"):
                 raise ConfigurationError(
                     f"{where}: {label} uses {match.group(0)}, which reads into {head.group(0)!r}, but a placeholder "
                     f"is one name: {{{{{head.group(0)}}}}} is the whole value (a model as its JSON); attributes, "
@@ -574,6 +576,8 @@ def _it_param(params: list[inspect.Parameter], hints: dict[str, Any], variables:
 
 
 _HEAD = re.compile(r"[^\W\d]\w*")
+_EXPRESSION = re.compile(r"\{\{([^{}]*)\}\}")
+"""What double braces hold, spaces too: `{{ customer | upper }}` (a Jinja filter) reads into `customer`."""
 """The name a placeholder's word starts with (`customer` of `customer.name`)."""
 
 

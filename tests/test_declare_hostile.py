@@ -450,6 +450,29 @@ def test_dotted_words_naming_no_parameter_stay_text():
     assert sent(model) == ["x (write {{os.path}} as it is)"]
 
 
+@pytest.mark.parametrize("statement", ["{% if vip %}", "{%- if vip -%}", "{% for x in vip %}"])
+def test_a_jinja_statement_naming_a_parameter_is_refused_at_creation(statement):
+    class A(Protocol):
+        @user_message("{{q}}" + statement + " (a VIP){% endif %}")
+        def ask(self, q: str, vip: bool) -> str: ...
+
+    assert error_of(A) == (  # was: "parameter 'vip' is not used by any template"
+        f"A.ask: @user_message has {statement}, a Jinja statement, which would reach the model as written: a "
+        "template fills {{name}} placeholders only (no conditionals, loops or filters). Fix: work the text out "
+        "in Python and pass it as a parameter, used as {{its_name}}"
+    )
+
+
+def test_a_jinja_statement_naming_no_parameter_stays_text():
+    class A(Protocol):
+        @user_message("{{q}} (Jinja writes {% if x %}…{% endif %})")
+        def ask(self, q: str) -> str: ...
+
+    assistant, model = create(A, ["ok"])
+    assistant.ask("x")
+    assert sent(model) == ["x (Jinja writes {% if x %}…{% endif %})"]
+
+
 def test_a_method_declared_only_with_overload_is_refused_naming_overload_not_args():
     from typing import overload
 

@@ -37,7 +37,8 @@ is no text, or a decorator written without its parentheses, is refused earlier, 
   type variable (`-> T` in a generic `Protocol[T]`) is refused, pydantic reading it as any JSON;
 - a placeholder's name is an identifier in any script (`{{订单号}}`), and so must a `V("…")` name be;
   one that reads into a parameter or a built-in (`{{customer.name}}`, `{{current_date.year}}`, a Jinja
-  filter `{{ customer | upper }}`) is refused: attributes are not read, and the text would reach the model as written;
+  filter `{{ customer | upper }}`) is refused, and so is a Jinja statement naming one (`{% if vip %}`): attributes,
+  filters and statements are not read, and the text would reach the model as written;
 - a template, when given, has text in it; an omitted argument of a parameter with a default value
   fills the templates with that default;
 - methods are plain `def`s with named parameters: `async def`, a name declared only with
@@ -500,6 +501,7 @@ def _check_templates(
                     f"name, or write {{{{{head.group(0)}}}}}"
                 )
         _check_braces(f"{where}: {label}", text or "", known)
+        _check_statements(f"{where}: {label}", text or "", known)
         for name in templates.variables(text or ""):
             if name not in known:
                 raise _unknown(f"{where}: {label} uses {{{{{name}}}}}", name, variables, also)
@@ -525,6 +527,20 @@ def _check_braces(said: str, text: str, known: set[str]) -> None:
             )
 
 
+def _check_statements(said: str, text: str, known: set[str]) -> None:
+    """Refuse a Jinja statement naming a parameter or a built-in (`{% if vip %}`): it would reach the model
+    as written, and its parameter be called unused. One naming nothing known stays text."""
+    for match in _STATEMENT.finditer(text):
+        if any(word in known for word in _HEAD.findall(match.group(1))):
+            raise ConfigurationError(
+                f"{said} has {match.group(0)}, a Jinja statement, which would reach the model as written: a "
+                "template fills {{name}} placeholders only (no conditionals, loops or filters). Fix: work the "
+                "text out in Python and pass it as a parameter, used as {{its_name}}"
+            )
+
+
+_STATEMENT = re.compile(r"\{%([^{}]*)%\}")
+"""A Jinja statement (`{% if vip %}`, `{%- for x in items -%}`)."""
 _BRACED = re.compile(r"(?<!\{)(\{+)\s*([^{}\s]+)\s*(\}+)(?!\})")
 """One word in braces, with all the braces on each side (`{x}`, `{{x}}`, `{{x}`, `{{{x}}}`)."""
 

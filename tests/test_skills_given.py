@@ -97,6 +97,19 @@ def test_a_generator_of_skills_keeps_them_in_order():
             "tools={'logistics-complaint': [open_logistics_ticket]}",
         ),
         (
+            # was: the skill rejected, then "tools given for ['logistics-complaint'], but there is no such skill"
+            {"logistics-complaint": [open_logistics_ticket, open_logistics_ticket]},
+            "tools['logistics-complaint'], @tool toolkit.skills.course.open_logistics_ticket: it is given twice (a "
+            "tool name, here 'open_logistics_ticket', is used once in a call). Fix: give it once (two instances of "
+            "one class give the same tools: pass one of them)",
+        ),
+        (
+            {"logistics-complaint": ["open_logistics_ticket"]},
+            "tools['logistics-complaint'], tools_from(str object): 'open_logistics_ticket' is a str, not a tool: "
+            "tools are given as the functions themselves, not their names. Fix: pass the function: "
+            "tools=[open_logistics_ticket], not tools=['open_logistics_ticket']",
+        ),
+        (
             {"logistics-complaint": open_logistics_ticket},  # was: the skill rejected, then "there is no such skill"
             "tools['logistics-complaint']=toolkit.skills.course.open_logistics_ticket: tools['logistics-complaint']= "
             "takes a list, and got a function. Fix: put it in a list: "

@@ -69,7 +69,7 @@ from typing import Any
 
 import yaml
 
-from toolkit.errors import ConfigurationError, SkillError, a_kind_of, a_or_an
+from toolkit.errors import ConfigurationError, SkillError, ToolDefinitionError, a_kind_of, a_or_an
 from toolkit.loop.sources import check_collection
 from toolkit.tools.execute import Tool, tools_from
 from toolkit.unicode import cut, is_utf8
@@ -229,7 +229,7 @@ def scan_skills(
 
 
 def _check_tools_given(root: Path, tools: Mapping[Any, Any]) -> None:
-    """`tools`' keys are skill names and its values lists, checked before any folder is read: a wrong one
+    """`tools`' keys are skill names and its values lists of tools, checked before any folder is read: a wrong one
     is the caller's mistake, not a skill to reject (nor a raw `TypeError` sorting names of two types)."""
     for key, value in tools.items():
         if not isinstance(key, str):
@@ -238,6 +238,10 @@ def _check_tools_given(root: Path, tools: Mapping[Any, Any]) -> None:
                 f"{a_kind_of(key)}. Fix: e.g. tools={{'logistics-complaint': [open_logistics_ticket]}}"
             )
         check_collection(f"tools[{key!r}]", value)
+        try:  # a tool given twice, a name for a function: the caller's mistake, not a skill to reject
+            tools_from(*value)
+        except ToolDefinitionError as exc:
+            raise ToolDefinitionError(f"tools[{key!r}], {exc.where}", exc.problem, exc.fix) from None
 
 
 def _no_group_of_skills(folder: Path) -> None:

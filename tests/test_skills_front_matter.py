@@ -463,3 +463,24 @@ def test_a_skill_md_that_never_opens_front_matter_keeps_its_error():
     assert error_of("# My skill\n\nname: s\n").startswith(NOT_OPENED)
     assert error_of("+++\nname = 's'\n+++\n").startswith(NOT_OPENED)
     assert error_of("---\u3000\nname: s\ndescription: d\n---\n").startswith(NOT_OPENED)  # not an opening line
+
+
+@pytest.mark.parametrize(
+    "data, which",
+    [
+        # UTF-16 without a byte-order mark, ASCII only: valid UTF-8 (NUL bytes), was 'must start with front matter'
+        ("---\nname: pdf\ndescription: d\n---\n".encode("utf-16-le"), " (it is UTF-16)"),
+        ("---\nname: pdf\ndescription: d\n---\n".encode("utf-16-be"), " (it is UTF-16)"),
+        (b"---\nname: pdf\ndescription: d\n---\nbody\x00more", " (it holds a NUL byte: binary)"),  # was served
+    ],
+)
+def test_a_skill_md_holding_nul_bytes_is_not_read_as_text(tmp_path, data, which):
+    folder = tmp_path / "pdf"
+    folder.mkdir()
+    (folder / SKILL_FILE).write_bytes(data)
+    with pytest.raises(ConfigurationError) as info:
+        load_skill(folder)
+    assert str(info.value) == (
+        f"skill folder {str(folder)!r}: its SKILL.md is not UTF-8 text{which}. Fix: open it in the editor that "
+        "saved it and save it as UTF-8"
+    )

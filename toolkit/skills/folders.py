@@ -294,14 +294,19 @@ def load_skill(folder: Path | str, tools: Sequence[Any] = ()) -> Skill:
         data = _read_regular(skill_file, f"{named}/{SKILL_FILE}")
     except _Refused as exc:
         raise ConfigurationError(f"{where}: its {SKILL_FILE} {exc}. Fix: {exc.fix}") from None
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:  # UTF-16 (a byte-order mark, or a NUL in the first two bytes): Windows tools
-        which = " (it is UTF-16)" if data[:2] in (b"\xff\xfe", b"\xfe\xff") or b"\x00" in data[:2] else ""
+    text = _utf8_text(data)
+    if text is None:  # UTF-16 (a byte-order mark, or a NUL in the first two bytes): Windows tools
+        which = (
+            " (it is UTF-16)"
+            if data[:2] in (b"\xff\xfe", b"\xfe\xff") or b"\x00" in data[:2]
+            else " (it holds a NUL byte: binary)"
+            if b"\x00" in data
+            else ""
+        )
         raise ConfigurationError(
             f"{where}: its {SKILL_FILE} is not UTF-8 text{which}. Fix: open it in the editor that saved it and "
             "save it as UTF-8"
-        ) from None
+        )
     meta, body = parse_skill_md(text, where)
     if meta["name"] != unicodedata.normalize("NFKC", named):  # a Mac writes a folder's name decomposed
         fix = (  # the folder's own name may be no skill name ("My Skill"): then the folder is what to rename
@@ -319,6 +324,16 @@ def load_skill(folder: Path | str, tools: Sequence[Any] = ()) -> Skill:
     return Skill(
         meta["name"], meta["description"], body, resources, tuple(tools_from(*tools)) if tools else (), refused
     )
+
+
+def _utf8_text(data: bytes) -> str | None:
+    """`data` as UTF-8 text; None when it is not, or holds a NUL byte (UTF-16 of ASCII text without a
+    byte-order mark decodes as UTF-8, a NUL before every letter; a NUL marks a binary file, as for resources)."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    return None if "\x00" in text else text
 
 
 def _misnamed_skill_md(folder: Path) -> str | None:

@@ -183,8 +183,9 @@ def scan_skills(
         )
     _check_tools_given(root, tools or {})
     if not root.is_dir():
+        what = "that is a file, not a folder" if root.exists() else "no such folder"
         raise ConfigurationError(
-            f"load_skills({str(root)!r}): no such folder. Fix: pass the folder that holds one sub-folder per skill"
+            f"load_skills({str(root)!r}): {what}. Fix: pass the folder that holds one sub-folder per skill"
         )
     if os.path.lexists(root / SKILL_FILE):  # a skill's own folder: its sub-folders are no skills, none would load
         raise ConfigurationError(
@@ -202,7 +203,7 @@ def scan_skills(
     for key, name in named.items():
         given.setdefault(name, asked[key])
     loaded: dict[str, str] = {}  # skill name → the folder it was loaded from
-    for folder in sorted(root.iterdir()):
+    for folder in _sub_folders(root):
         has_skill_md = os.path.lexists(folder / SKILL_FILE) or _misnamed_skill_md(folder)  # via a link too
         if folder.name.startswith("."):
             continue  # hidden
@@ -226,6 +227,18 @@ def scan_skills(
             f"but there is no such skill (found: {[s.name for s in skills]}){why}"
         )
     return skills, rejected
+
+
+def _sub_folders(root: Path) -> list[Path]:
+    """What `root` holds, sorted; a root that cannot be listed is a `ConfigurationError`, not a raw `OSError`."""
+    try:
+        with os.scandir(root) as listing:
+            return sorted(root / entry.name for entry in listing)
+    except OSError as error:
+        raise ConfigurationError(
+            f"load_skills({str(root)!r}): the folder cannot be listed: {error.strerror or error}. "
+            "Fix: let the user running Python list it"
+        ) from None
 
 
 def _check_tools_given(root: Path, tools: Mapping[Any, Any]) -> None:

@@ -119,3 +119,27 @@ def test_a_generator_of_skills_keeps_them_in_order():
 )
 def test_tools_given_by_skill_are_checked_before_any_folder_is_read(tools, text):
     assert said(lambda: load_skills(ROOT, tools=tools)) == text
+
+
+def test_an_empty_path_is_refused_not_read_as_the_current_folder():
+    """`Path("")` is `.`: load_skills(os.environ.get("SKILLS", "")) read the current folder's skills unsaid."""
+    assert said(lambda: load_skills("")) == (
+        "load_skills(''): root is the folder of skill folders, and got an empty path. Fix: e.g. load_skills('data/skills')"
+    )
+    assert said(lambda: load_skill("")) == (
+        "load_skill(''): folder is one skill's folder, and got an empty path. Fix: e.g. "
+        "load_skill('data/skills/my-skill')"
+    )
+
+
+def test_load_skill_given_its_skill_md_or_no_folder_says_so(tmp_path):
+    folder = tmp_path / "pdf"
+    folder.mkdir()
+    (folder / "SKILL.md").write_text("---\nname: pdf\ndescription: d\n---\n")
+    assert said(lambda: load_skill(folder / "SKILL.md")) == (  # was: "no SKILL.md. Fix: add one"
+        f"skill folder {str(folder / 'SKILL.md')!r}: that is a file, not a folder. Fix: pass the skill's folder, "
+        f"load_skill({str(folder)!r})"
+    )
+    assert said(lambda: load_skill(tmp_path / "nope")) == (  # was: "no SKILL.md. Fix: add one"
+        f"skill folder {str(tmp_path / 'nope')!r}: no such folder. Fix: pass the folder that holds the skill's SKILL.md"
+    )

@@ -295,6 +295,8 @@ def load_skill(folder: Path | str, tools: Sequence[Any] = ()) -> Skill:
     where = f"skill folder {str(folder)!r}"
     named = Path(os.path.abspath(folder)).name  # '.' (run inside it) is a folder with a name, not ''
     skill_file = folder / SKILL_FILE
+    if not folder.is_dir():
+        raise ConfigurationError(f"{where}: {_no_folder(folder)}")
     if not os.path.lexists(skill_file):
         other = _misnamed_skill_md(folder)
         if other is not None:
@@ -339,6 +341,16 @@ def load_skill(folder: Path | str, tools: Sequence[Any] = ()) -> Skill:
     )
 
 
+def _no_folder(folder: Path) -> str:
+    """What is wrong with a `load_skill` path that is no folder, and the fix."""
+    if not os.path.lexists(folder):
+        return "no such folder. Fix: pass the folder that holds the skill's SKILL.md"
+    what = "that is a file, not a folder" if folder.is_file() else "that is no folder (a link to none, a device)"
+    if folder.name.lower() == SKILL_FILE.lower():
+        return f"{what}. Fix: pass the skill's folder, load_skill({str(folder.parent)!r})"
+    return f"{what}. Fix: pass the skill's folder, the one that holds its SKILL.md"
+
+
 def _utf8_text(data: bytes) -> str | None:
     """`data` as UTF-8 text; None when it is not, or holds a NUL byte (UTF-16 of ASCII text without a
     byte-order mark decodes as UTF-8, a NUL before every letter; a NUL marks a binary file, as for resources)."""
@@ -363,6 +375,8 @@ def folder_path(value: object, where: str, what: str, example: str) -> Path:
     """`value` as a `Path`, if it is a str or a path; anything else a `ConfigurationError` naming `where`,
     not pathlib's raw `TypeError` ("expected str, bytes or os.PathLike object, not NoneType")."""
     if isinstance(value, (str, os.PathLike)) and not isinstance(os.fspath(value), bytes):
+        if os.fspath(value) == "":  # Path("") is ".": the current folder, read unsaid
+            raise ConfigurationError(f"{where}({value!r:.40}): {what}, and got an empty path. Fix: e.g. {example}")
         return Path(value)
     kind = a_kind_of(value)
     if isinstance(value, bytes):

@@ -395,12 +395,17 @@ def _system_text(where: str, fn: Any) -> str | None:
         return text
     prompts = course_data.path("prompts")
     path = prompts / file
-    if not path.resolve().is_relative_to(prompts.resolve()):
+    try:
+        outside = not path.resolve().is_relative_to(prompts.resolve())
+        found = path.is_file()
+    except (OSError, ValueError):  # a NUL byte in the name, a name too long: no such file
+        outside, found = False, False
+    if outside:
         raise ConfigurationError(
             f"{where}: @system_message(file={file!r}) points outside data/prompts/; name a file in that "
             "folder, or pass the text itself: @system_message(Path(...).read_text())"
         )
-    if not path.is_file():
+    if not found:
         available = ", ".join(sorted(p.name for p in prompts.glob("*"))) or "none"
         raise ConfigurationError(
             f"{where}: @system_message(file={file!r}) not found in data/prompts/ "

@@ -143,3 +143,31 @@ def test_load_skill_given_its_skill_md_or_no_folder_says_so(tmp_path):
     assert said(lambda: load_skill(tmp_path / "nope")) == (  # was: "no SKILL.md. Fix: add one"
         f"skill folder {str(tmp_path / 'nope')!r}: no such folder. Fix: pass the folder that holds the skill's SKILL.md"
     )
+
+
+def test_a_resource_asked_by_path_object_is_that_resource_and_a_non_text_is_refused():
+    from pathlib import Path, PureWindowsPath
+
+    skill = Skills.from_directory(ROOT).get("logistics-complaint")
+    text = skill.resource("templates/complaint-reply.md")
+    assert skill.resource(Path("templates/complaint-reply.md")) == text  # was a raw AttributeError
+    assert skill.resource(PureWindowsPath("templates\\complaint-reply.md")) == text
+    assert said(lambda: skill.resource(None)) == (
+        "Skill.resource(None): path is a resource's path inside the skill (a str or a Path), and got None. "
+        "Fix: e.g. skill.resource('templates/reply.md')"
+    )
+
+
+@pytest.mark.parametrize("name, kind", [(None, "None"), (1, "an int")])
+def test_a_skill_asked_by_no_name_is_refused(name, kind):
+    assert said(lambda: Skills.from_directory(ROOT).get(name)) == (  # was a raw TypeError from normalize()
+        f"Skills.get({name!r}): name is a skill's name (a str), and got {kind}. Fix: e.g. "
+        "skills.get('logistics-complaint')"
+    )
+
+
+def test_a_system_prompt_intro_that_is_no_text_is_refused():
+    assert said(lambda: Skills.from_directory(ROOT).system_prompt(None)) == (  # was 'None' written in the prompt
+        "Skills.system_prompt(None): intro is the text before the list of skills (a str), and got None. "
+        "Fix: leave it out for the default, or pass your own text"
+    )

@@ -64,7 +64,7 @@ import stat
 import unicodedata
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import Any
 
 import yaml
@@ -116,7 +116,9 @@ class Skill:
 
         A path in another Unicode form than the file's name (`é` as one character or as `e` and an
         accent: a Mac writes names decomposed, a model writes them composed) names that file.
-        `SKILL.md` itself (a resource may say "see SKILL.md") is the body, as activation gives it."""
+        `SKILL.md` itself (a resource may say "see SKILL.md") is the body, as activation gives it; a `Path`
+        names the file it names (`PureWindowsPath('templates\\reply.md')` too)."""
+        path = _posix(path)
         key = path[2:] if path.startswith("./") else path
         found = _same_name(key, self.resources)
         if found is not None:
@@ -131,6 +133,18 @@ class Skill:
                 f"Available resources: {known}."
             )
         raise SkillError(f"Skill {self.name!r} has no resource {shown(path)}. Available resources: {known}.")
+
+
+def _posix(path: object) -> str:
+    """A resource's path as text: a `Path` as its POSIX form; anything else but a str a `ConfigurationError`."""
+    if isinstance(path, PurePath):
+        return path.as_posix()
+    if isinstance(path, str):
+        return path
+    raise ConfigurationError(
+        f"Skill.resource({path!r:.40}): path is a resource's path inside the skill (a str or a Path), and got "
+        f"{a_kind_of(path)}. Fix: e.g. skill.resource('templates/reply.md')"
+    )
 
 
 def available_resources(names: Iterable[str], asked: str = "") -> str:

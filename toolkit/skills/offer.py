@@ -53,7 +53,7 @@ from typing import Any
 from xml.sax.saxutils import escape
 
 from toolkit.chat.messages import Message, ToolCall, ToolResultMessage
-from toolkit.errors import ArgumentError, ArgumentProblem, ConfigurationError, SkillError
+from toolkit.errors import ArgumentError, ArgumentProblem, ConfigurationError, SkillError, a_kind_of
 from toolkit.loop.sources import ALWAYS_VISIBLE, ProviderRequest
 from toolkit.skills.folders import Skill, available_resources, folder_path, scan_skills, shown
 from toolkit.tools.arguments import json_text, parse_arguments
@@ -113,6 +113,11 @@ class Skills:
         skill names are kept in NFKC form, as the folders are compared; and so does a name in other
         capitals (`PDF-Processing`: a skill name is lowercase, and the tools' `enum` is case-insensitive
         as every tool's is)."""
+        if not isinstance(name, str):
+            raise ConfigurationError(
+                f"Skills.get({name!r:.40}): name is a skill's name (a str), and got {a_kind_of(name)}. Fix: e.g. "
+                f"skills.get({next(iter(sorted(self.by_name)), 'my-skill')!r})"
+            )
         found = self.by_name.get(name) or self.by_name.get(unicodedata.normalize("NFKC", name))
         if found is None:  # an enum's value in other capitals, as every tool takes one (SPEC section 4)
             found = self.by_name.get(ascii_lower(unicodedata.normalize("NFKC", name)))
@@ -124,6 +129,11 @@ class Skills:
 
     def system_prompt(self, intro: str = PROMPT) -> str:
         """Level 0: `intro` and every skill's name and description, XML-escaped."""
+        if not isinstance(intro, str):
+            raise ConfigurationError(
+                f"Skills.system_prompt({intro!r:.40}): intro is the text before the list of skills (a str), and got "
+                f"{a_kind_of(intro)}. Fix: leave it out for the default, or pass your own text"
+            )
         entries = "".join(
             f"  <skill>\n    <name>{escape(s.name)}</name>\n"
             f"    <description>{escape(s.description)}</description>\n  </skill>\n"

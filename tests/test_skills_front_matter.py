@@ -112,7 +112,8 @@ def test_a_merged_value_that_is_no_text_says_where_to_quote_it():
 
 def test_a_key_in_another_case_is_named():
     assert error_of("---\nName: s\nDescription: d\n---\n") == (
-        "skill folder 's': front matter needs a non-empty 'name' (keys are lowercase: it has 'Name')"
+        "skill folder 's': front matter needs a non-empty 'name' (keys are lowercase: it has 'Name'). "
+        "Fix: write it 'name:'"
     )
 
 
@@ -347,7 +348,24 @@ def test_a_skill_md_that_is_not_utf8_says_to_save_it_as_utf8(tmp_path, encoding,
 def test_empty_front_matter_says_what_it_lacks(text):
     """Front matter with nothing between its '---' lines is there, and empty: it lacks a name (was: "must
     start with front matter between '---' lines", which it does)."""
-    assert error_of(text) == "skill folder 's': front matter needs a non-empty 'name'"
+    assert error_of(text) == f"skill folder 's': front matter needs a non-empty 'name'. {NAME_FIX}"
+
+
+NAME_FIX = "Fix: add a line 'name: …' with the skill folder's name (lowercase letters, digits and hyphens)"
+DESCRIPTION_FIX = "Fix: add a line 'description: …' saying what the skill does and when to use it"
+
+
+@pytest.mark.parametrize(
+    "text, key, fix",
+    [
+        ("---\ndescription: d\n---\n", "name", NAME_FIX),
+        ("---\nname: ''\ndescription: d\n---\n", "name", NAME_FIX),
+        ("---\nname: s\n---\n", "description", DESCRIPTION_FIX),
+        ("---\nname: s\ndescription:\n---\n", "description", DESCRIPTION_FIX),
+    ],
+)
+def test_a_missing_name_or_description_names_the_fix(text, key, fix):
+    assert error_of(text) == f"skill folder 's': front matter needs a non-empty '{key}'. {fix}"
 
 
 def test_a_folder_of_skill_folders_under_the_root_is_named_not_skipped_unsaid(tmp_path, caplog):

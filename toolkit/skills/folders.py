@@ -448,7 +448,8 @@ def parse_skill_md(text: str, where: str = "SKILL.md") -> tuple[dict[str, str], 
         if not isinstance(value, str) or not value.strip():
             other = next((k for k in meta if isinstance(k, str) and k != key and k.lower() == key), None)
             case = f" (keys are lowercase: it has {other!r})" if other and value is None else ""
-            raise ConfigurationError(f"{where}: front matter needs a non-empty '{key}'{case}")
+            fix = f"write it '{key}:'" if case else _MISSING_FIX[key]
+            raise ConfigurationError(f"{where}: front matter needs a non-empty '{key}'{case}. Fix: {fix}")
     name = unicodedata.normalize("NFKC", meta["name"])  # as the spec's reference validator compares names
     problem = name_problem(name)
     if problem is not None:
@@ -473,6 +474,12 @@ def parse_skill_md(text: str, where: str = "SKILL.md") -> tuple[dict[str, str], 
             "access) in a sentence"
         )
     return {"name": name, "description": " ".join(written.split())}, match.group(2).strip()
+
+
+_MISSING_FIX = {
+    "name": "add a line 'name: …' with the skill folder's name (lowercase letters, digits and hyphens)",
+    "description": "add a line 'description: …' saying what the skill does and when to use it",
+}
 
 
 def _no_front_matter(text: str) -> str:

@@ -293,3 +293,15 @@ def test_a_root_that_is_a_file_says_so(tmp_path):
         f"load_skills({str(tmp_path / 'SKILL.md')!r}): that is a file, not a folder. Fix: pass the folder that "
         "holds one sub-folder per skill"
     )
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-16-be"])
+def test_a_resource_saved_as_utf16_is_refused_saying_so_not_called_binary(tmp_path, encoding):
+    """Notepad's "Unicode" and PowerShell 5 write UTF-16: without a byte-order mark ASCII text holds a NUL
+    before or after every letter, and was refused as 'binary'; with one, as 'not UTF-8 text', no fix."""
+    folder = _skill(tmp_path)
+    (folder / "notes.md").write_bytes("Dear customer,\n".encode(encoding))
+    (folder / "empty.md").write_bytes(b"")
+    skill = load_skill(folder)
+    assert dict(skill.refused) == {"notes.md": "it is UTF-16 text, not UTF-8 (save it as UTF-8)"}
+    assert dict(skill.resources) == {"empty.md": ""}

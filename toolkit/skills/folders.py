@@ -679,16 +679,32 @@ def _text(path: Path, shown: str) -> tuple[str | None, str]:
     else:
         try:
             data = _read_regular(path, shown)
-            text = data.decode("utf-8")
-            if b"\x00" not in data:  # a NUL marks a binary file though it decodes (as git and grep read it)
-                return _newlines(text.removeprefix("\ufeff")), ""  # Notepad's mark is no text
-            why = "it is binary (it holds a NUL byte), not text"
+            if _is_utf16(data):
+                why = "it is UTF-16 text, not UTF-8 (save it as UTF-8)"
+            else:
+                text = data.decode("utf-8")
+                if b"\x00" not in data:  # a NUL marks a binary file though it decodes (as git and grep read it)
+                    return _newlines(text.removeprefix("\ufeff")), ""  # Notepad's mark is no text
+                why = "it is binary (it holds a NUL byte), not text"
         except _Refused as exc:
             why = f"it {exc}"
         except UnicodeDecodeError:
             why = "it is not UTF-8 text"
     log.warning("not loaded (%s): %s", why, _printable(shown))
     return None, why
+
+
+def _is_utf16(data: bytes) -> bool:
+    """Whether `data` is UTF-16 text (Notepad's "Unicode", PowerShell 5): a byte-order mark, or Latin text
+    without one, a NUL byte at every other place and none between (a blob of NULs is no text)."""
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        return True
+    odd, even = data[1::2], data[0::2]
+    return (
+        bool(data)
+        and len(data) % 2 == 0
+        and any((a.count(0) == len(a) and b"\x00" not in b) for a, b in ((odd, even), (even, odd)))
+    )
 
 
 def _over_total(shown: str) -> str:

@@ -6,7 +6,15 @@ import unicodedata
 import pytest
 
 from toolkit.errors import ConfigurationError
-from toolkit.skills.folders import MAX_RESOURCE_BYTES, SKILL_FILE, Skill, load_skill, parse_skill_md, scan_skills
+from toolkit.skills.folders import (
+    MAX_MERGED,
+    MAX_RESOURCE_BYTES,
+    SKILL_FILE,
+    Skill,
+    load_skill,
+    parse_skill_md,
+    scan_skills,
+)
 from toolkit.skills.offer import Skills
 
 QUOTE_FIX = "Fix: put quotes around a value that holds ': ' or ' #', or starts with one of [ { * & ! | > % @"
@@ -502,3 +510,19 @@ def test_a_skill_md_holding_nul_bytes_is_not_read_as_text(tmp_path, data, which)
         f"skill folder {str(folder)!r}: its SKILL.md is not UTF-8 text{which}. Fix: open it in the editor that "
         "saved it and save it as UTF-8"
     )
+
+
+def test_merges_of_merges_are_refused_before_yaml_copies_them():
+    """Each '<<' copies the keys of the mapping it merges, itself merged: 6,000 lines (217 KB) of
+    `aN: &aN {<<: *aN-1, kN: 1}` were 18 million copies (55 s). The copies are counted first."""
+    lines = "".join(f"a{i}: &a{i} {{<<: *a{i - 1}, k{i}: 1}}\n" for i in range(1, 6000))
+    assert error_of(f"---\nname: s\ndescription: d\na0: &a0 {{k0: 1}}\n{lines}---\n") == (
+        f"skill folder 's': its front matter's '<<' merges copy over {MAX_MERGED} keys (merges of merges). "
+        "Fix: write the keys out; front matter holds 'name: …' and 'description: …' lines, not merged mappings"
+    )
+
+
+def test_a_few_merges_of_merges_load():
+    lines = "".join(f"a{i}: &a{i} {{<<: *a{i - 1}, k{i}: 1}}\n" for i in range(1, 100))
+    meta, _ = parse_skill_md(f"---\na0: &a0 {{name: s, description: d}}\n{lines}<<: *a99\n---\n")
+    assert meta == {"name": "s", "description": "d"}

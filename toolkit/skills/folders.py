@@ -11,6 +11,7 @@ its body is the instructions, and every other file in the folder is a resource:
 The front matter is YAML read safely (no tags that build objects); a key given twice is refused,
 not the last one kept, and a value YAML reads as no text (`description: yes` is a bool) is refused
 with the value quoted as it is written. An alias bomb costs nothing: the error never writes it out;
+'<<' merges of merges (each copying the last) are counted before YAML copies them (`MAX_MERGED`);
 nesting 100,000 deep is a `ConfigurationError` too, not a `RecursionError` that stops every skill.
 The rules are the Agent Skills specification's (agentskills.io/specification): a name is 1-64
 Unicode lowercase letters, digits and hyphens (`pdf-processing`, `café`, `技能`), no hyphen at
@@ -84,6 +85,8 @@ MAX_SKILL_BYTES = 8 * 1024 * 1024
 read whole into memory; the files past this are refused, each saying so."""
 MAX_LISTED = 40
 """An error naming a skill's resources lists at most this many (by folder past it)."""
+MAX_MERGED = 10_000
+"""The keys front matter's '<<' merges may copy in all (a merge of merges copies them again)."""
 MAX_NAME = 64
 """Agent Skills' limit on a name, in characters."""
 MAX_DESCRIPTION = 1024
@@ -414,6 +417,7 @@ def parse_skill_md(text: str, where: str = "SKILL.md") -> tuple[dict[str, str], 
         try:
             node = loader.get_single_node()
             pairs = _top_level(node, where)  # before constructing: a merge key (`<<`) rewrites the node
+            _check_merges(node, where)
             meta = (loader.construct_document(node) if node is not None else None) or {}
         finally:
             loader.dispose()
@@ -530,6 +534,37 @@ def name_problem(name: str) -> str | None:
             "Fix: shorten it, and the folder's name with it"
         )
     return None
+
+
+def _check_merges(node: yaml.Node | None, where: str) -> None:
+    """A `ConfigurationError` when the '<<' merges would copy over `MAX_MERGED` keys: PyYAML copies each
+    merged mapping's keys, its own merges included, so a chain of merges of merges costs the square of
+    its length. Counted on the composed nodes, in the order they end (what a merge names ended before it)."""
+    mappings: dict[int, yaml.MappingNode] = {}
+    seen: set[int] = set()  # each node walked once: an alias is the node it names (an alias bomb is small)
+    stack = [node] if node is not None else []
+    while stack:
+        current = stack.pop()
+        if id(current) in seen:
+            continue
+        seen.add(id(current))
+        if isinstance(current, yaml.MappingNode):
+            mappings[id(current)] = current
+            stack.extend(n for pair in current.value for n in pair)
+        elif isinstance(current, yaml.SequenceNode):
+            stack.extend(current.value)
+    keys: dict[int, int] = {}  # mapping → its keys once its merges are copied in
+    copied = 0
+    for mapping in sorted(mappings.values(), key=lambda m: m.end_mark.index):
+        merged = [v for k, v in mapping.value if k.tag == "tag:yaml.org,2002:merge"]
+        sources = [s for v in merged for s in (v.value if isinstance(v, yaml.SequenceNode) else [v])]
+        keys[id(mapping)] = len(mapping.value) - len(merged) + sum(keys.get(id(s), 0) for s in sources)
+        copied += keys[id(mapping)] if merged else 0
+        if copied > MAX_MERGED:
+            raise ConfigurationError(
+                f"{where}: its front matter's '<<' merges copy over {MAX_MERGED} keys (merges of merges). Fix: write "
+                "the keys out; front matter holds 'name: …' and 'description: …' lines, not merged mappings"
+            )
 
 
 def _top_level(node: yaml.Node | None, where: str) -> dict[str, tuple[yaml.Node, yaml.Node]]:

@@ -396,7 +396,17 @@ class Customer(BaseModel):
     name: str
 
 
-@pytest.mark.parametrize("written", ["{{customer.name}}", "{{ customer.name }}", "{{customer['name']}}"])
+@pytest.mark.parametrize(
+    "written",
+    [
+        "{{customer.name}}",
+        "{{ customer.name }}",
+        "{{customer['name']}}",
+        "{{ customer | upper }}",  # a Jinja filter: was 'parameter customer is not used by any template'
+        "{{ customer['first name'] }}",
+        "{{ customer.name | title }}",
+    ],
+)
 def test_a_placeholder_reading_an_attribute_of_a_parameter_is_refused_at_creation(written):
     def ask(self, question: str, customer: Customer): ...
 
@@ -420,6 +430,16 @@ def test_a_placeholder_reading_into_a_built_in_is_refused_at_creation():
     )
 
 
+def test_words_after_a_parameter_s_name_in_double_braces_stay_text():
+    class A(Protocol):
+        @user_message("{{ q }} {{ q is the question }}")
+        def ask(self, q: str) -> str: ...
+
+    model = ScriptedModel(["ok"])
+    ai_service(A, model=model).ask("Why?")
+    assert model.requests[0].messages[-1].content == "Why? {{ q is the question }}"
+
+
 def test_dotted_words_naming_no_parameter_stay_text():
     class A(Protocol):
         @user_message("{{q}} (write {{os.path}} as it is)")
@@ -428,6 +448,29 @@ def test_dotted_words_naming_no_parameter_stay_text():
     assistant, model = create(A, ["ok"])
     assistant.ask("x")
     assert sent(model) == ["x (write {{os.path}} as it is)"]
+
+
+@pytest.mark.parametrize("statement", ["{% if vip %}", "{%- if vip -%}", "{% for x in vip %}"])
+def test_a_jinja_statement_naming_a_parameter_is_refused_at_creation(statement):
+    class A(Protocol):
+        @user_message("{{q}}" + statement + " (a VIP){% endif %}")
+        def ask(self, q: str, vip: bool) -> str: ...
+
+    assert error_of(A) == (  # was: "parameter 'vip' is not used by any template"
+        f"A.ask: @user_message has {statement}, a Jinja statement, which would reach the model as written: a "
+        "template fills {{name}} placeholders only (no conditionals, loops or filters). Fix: work the text out "
+        "in Python and pass it as a parameter, used as {{its_name}}"
+    )
+
+
+def test_a_jinja_statement_naming_no_parameter_stays_text():
+    class A(Protocol):
+        @user_message("{{q}} (Jinja writes {% if x %}…{% endif %})")
+        def ask(self, q: str) -> str: ...
+
+    assistant, model = create(A, ["ok"])
+    assistant.ask("x")
+    assert sent(model) == ["x (Jinja writes {% if x %}…{% endif %})"]
 
 
 def test_a_method_declared_only_with_overload_is_refused_naming_overload_not_args():

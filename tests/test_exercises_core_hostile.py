@@ -151,7 +151,8 @@ def test_a_skill_folder_left_out_says_why_in_the_feedback():
 
     assert check("w10.skill_folder", make_skill).feedback == (
         "no skill 'gift-wrapping' was loaded; found []; 'gift-wrapping' was left out: skill folder "
-        "'gift-wrapping': front matter needs a non-empty 'description'"
+        "'gift-wrapping': front matter needs a non-empty 'description'. Fix: add a line 'description: …' saying "
+        "what the skill does and when to use it"
     )
 
 

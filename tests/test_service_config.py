@@ -111,6 +111,16 @@ def test_a_system_message_file_outside_data_prompts_is_refused(file):
     )
 
 
+def test_a_system_message_file_name_holding_a_nul_byte_is_not_found():
+    class Nul(Protocol):
+        @system_message(file="ecom\x00support.txt")
+        def ask(self, question: str) -> str: ...
+
+    assert error_of(Nul).startswith(  # was: a raw ValueError ("embedded null byte")
+        "Nul.ask: @system_message(file='ecom\\x00support.txt') not found in data/prompts/ (available: "
+    )
+
+
 def _plain(order_id):  # no annotation: the model would not be told what to send
     return order_id
 

@@ -6,7 +6,15 @@ import unicodedata
 import pytest
 
 from toolkit.errors import ConfigurationError
-from toolkit.skills.folders import MAX_RESOURCE_BYTES, SKILL_FILE, Skill, load_skill, parse_skill_md, scan_skills
+from toolkit.skills.folders import (
+    MAX_MERGED,
+    MAX_RESOURCE_BYTES,
+    SKILL_FILE,
+    Skill,
+    load_skill,
+    parse_skill_md,
+    scan_skills,
+)
 from toolkit.skills.offer import Skills
 
 QUOTE_FIX = "Fix: put quotes around a value that holds ': ' or ' #', or starts with one of [ { * & ! | > % @"
@@ -112,7 +120,8 @@ def test_a_merged_value_that_is_no_text_says_where_to_quote_it():
 
 def test_a_key_in_another_case_is_named():
     assert error_of("---\nName: s\nDescription: d\n---\n") == (
-        "skill folder 's': front matter needs a non-empty 'name' (keys are lowercase: it has 'Name')"
+        "skill folder 's': front matter needs a non-empty 'name' (keys are lowercase: it has 'Name'). "
+        "Fix: write it 'name:'"
     )
 
 
@@ -347,7 +356,24 @@ def test_a_skill_md_that_is_not_utf8_says_to_save_it_as_utf8(tmp_path, encoding,
 def test_empty_front_matter_says_what_it_lacks(text):
     """Front matter with nothing between its '---' lines is there, and empty: it lacks a name (was: "must
     start with front matter between '---' lines", which it does)."""
-    assert error_of(text) == "skill folder 's': front matter needs a non-empty 'name'"
+    assert error_of(text) == f"skill folder 's': front matter needs a non-empty 'name'. {NAME_FIX}"
+
+
+NAME_FIX = "Fix: add a line 'name: …' with the skill folder's name (lowercase letters, digits and hyphens)"
+DESCRIPTION_FIX = "Fix: add a line 'description: …' saying what the skill does and when to use it"
+
+
+@pytest.mark.parametrize(
+    "text, key, fix",
+    [
+        ("---\ndescription: d\n---\n", "name", NAME_FIX),
+        ("---\nname: ''\ndescription: d\n---\n", "name", NAME_FIX),
+        ("---\nname: s\n---\n", "description", DESCRIPTION_FIX),
+        ("---\nname: s\ndescription:\n---\n", "description", DESCRIPTION_FIX),
+    ],
+)
+def test_a_missing_name_or_description_names_the_fix(text, key, fix):
+    assert error_of(text) == f"skill folder 's': front matter needs a non-empty '{key}'. {fix}"
 
 
 def test_a_folder_of_skill_folders_under_the_root_is_named_not_skipped_unsaid(tmp_path, caplog):
@@ -421,3 +447,82 @@ def test_a_resource_saved_with_a_byte_order_mark_loads_as_the_same_text(tmp_path
     skill = load_skill(folder)
     assert dict(skill.resources) == {"plain.md": "Dear customer,\n", "reply.md": "Dear customer,\n\ufeffok\n"}
     assert skill.body == "body"
+
+
+NOT_OPENED = "skill folder 's': SKILL.md must start with front matter between '---' lines. "
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "---\nname: s\ndescription: d\nthe body, no closing line\n",
+        "---\nname: s\ndescription: d\n",
+        "---\r\nname: s\r\ndescription: d",
+        "---\n",
+    ],
+)
+def test_front_matter_without_its_closing_line_says_so(text):
+    assert error_of(text) == (
+        "skill folder 's': its front matter opens with '---' on line 1 but has no closing '---' line. "
+        "Fix: add a line '---' after the front matter ('name: …', 'description: …'), before the body"
+    )
+
+
+@pytest.mark.parametrize(
+    "text, where",
+    [
+        ("\n---\nname: s\ndescription: d\n---\nbody", "line 2, after a blank line"),
+        ("\n \n\t\n---\nname: s\ndescription: d\n---\nbody", "line 4, after 3 blank lines"),
+        ("  ---\nname: s\ndescription: d\n---\nbody", "line 1, indented"),
+        ("\ufeff\r\n---\r\nname: s\r\ndescription: d\r\n---\r\n", "line 2, after a blank line"),
+        ("\n\t---\nname: s\ndescription: d\n---\n", "line 2, after a blank line, indented"),
+    ],
+)
+def test_front_matter_opened_after_blank_lines_names_where(text, where):
+    assert error_of(text) == (
+        f"skill folder 's': its front matter's opening '---' must be the very first line of SKILL.md; it is on "
+        f"{where}. Fix: delete what comes before it"
+    )
+
+
+def test_a_skill_md_that_never_opens_front_matter_keeps_its_error():
+    assert error_of("# My skill\n\nname: s\n").startswith(NOT_OPENED)
+    assert error_of("+++\nname = 's'\n+++\n").startswith(NOT_OPENED)
+    assert error_of("---\u3000\nname: s\ndescription: d\n---\n").startswith(NOT_OPENED)  # not an opening line
+
+
+@pytest.mark.parametrize(
+    "data, which",
+    [
+        # UTF-16 without a byte-order mark, ASCII only: valid UTF-8 (NUL bytes), was 'must start with front matter'
+        ("---\nname: pdf\ndescription: d\n---\n".encode("utf-16-le"), " (it is UTF-16)"),
+        ("---\nname: pdf\ndescription: d\n---\n".encode("utf-16-be"), " (it is UTF-16)"),
+        (b"---\nname: pdf\ndescription: d\n---\nbody\x00more", " (it holds a NUL byte: binary)"),  # was served
+    ],
+)
+def test_a_skill_md_holding_nul_bytes_is_not_read_as_text(tmp_path, data, which):
+    folder = tmp_path / "pdf"
+    folder.mkdir()
+    (folder / SKILL_FILE).write_bytes(data)
+    with pytest.raises(ConfigurationError) as info:
+        load_skill(folder)
+    assert str(info.value) == (
+        f"skill folder {str(folder)!r}: its SKILL.md is not UTF-8 text{which}. Fix: open it in the editor that "
+        "saved it and save it as UTF-8"
+    )
+
+
+def test_merges_of_merges_are_refused_before_yaml_copies_them():
+    """Each '<<' copies the keys of the mapping it merges, itself merged: 6,000 lines (217 KB) of
+    `aN: &aN {<<: *aN-1, kN: 1}` were 18 million copies (55 s). The copies are counted first."""
+    lines = "".join(f"a{i}: &a{i} {{<<: *a{i - 1}, k{i}: 1}}\n" for i in range(1, 6000))
+    assert error_of(f"---\nname: s\ndescription: d\na0: &a0 {{k0: 1}}\n{lines}---\n") == (
+        f"skill folder 's': its front matter's '<<' merges copy over {MAX_MERGED} keys (merges of merges). "
+        "Fix: write the keys out; front matter holds 'name: …' and 'description: …' lines, not merged mappings"
+    )
+
+
+def test_a_few_merges_of_merges_load():
+    lines = "".join(f"a{i}: &a{i} {{<<: *a{i - 1}, k{i}: 1}}\n" for i in range(1, 100))
+    meta, _ = parse_skill_md(f"---\na0: &a0 {{name: s, description: d}}\n{lines}<<: *a99\n---\n")
+    assert meta == {"name": "s", "description": "d"}

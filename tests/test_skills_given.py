@@ -97,6 +97,19 @@ def test_a_generator_of_skills_keeps_them_in_order():
             "tools={'logistics-complaint': [open_logistics_ticket]}",
         ),
         (
+            # was: the skill rejected, then "tools given for ['logistics-complaint'], but there is no such skill"
+            {"logistics-complaint": [open_logistics_ticket, open_logistics_ticket]},
+            "tools['logistics-complaint'], @tool toolkit.skills.course.open_logistics_ticket: it is given twice (a "
+            "tool name, here 'open_logistics_ticket', is used once in a call). Fix: give it once (two instances of "
+            "one class give the same tools: pass one of them)",
+        ),
+        (
+            {"logistics-complaint": ["open_logistics_ticket"]},
+            "tools['logistics-complaint'], tools_from(str object): 'open_logistics_ticket' is a str, not a tool: "
+            "tools are given as the functions themselves, not their names. Fix: pass the function: "
+            "tools=[open_logistics_ticket], not tools=['open_logistics_ticket']",
+        ),
+        (
             {"logistics-complaint": open_logistics_ticket},  # was: the skill rejected, then "there is no such skill"
             "tools['logistics-complaint']=toolkit.skills.course.open_logistics_ticket: tools['logistics-complaint']= "
             "takes a list, and got a function. Fix: put it in a list: "
@@ -106,3 +119,55 @@ def test_a_generator_of_skills_keeps_them_in_order():
 )
 def test_tools_given_by_skill_are_checked_before_any_folder_is_read(tools, text):
     assert said(lambda: load_skills(ROOT, tools=tools)) == text
+
+
+def test_an_empty_path_is_refused_not_read_as_the_current_folder():
+    """`Path("")` is `.`: load_skills(os.environ.get("SKILLS", "")) read the current folder's skills unsaid."""
+    assert said(lambda: load_skills("")) == (
+        "load_skills(''): root is the folder of skill folders, and got an empty path. Fix: e.g. load_skills('data/skills')"
+    )
+    assert said(lambda: load_skill("")) == (
+        "load_skill(''): folder is one skill's folder, and got an empty path. Fix: e.g. "
+        "load_skill('data/skills/my-skill')"
+    )
+
+
+def test_load_skill_given_its_skill_md_or_no_folder_says_so(tmp_path):
+    folder = tmp_path / "pdf"
+    folder.mkdir()
+    (folder / "SKILL.md").write_text("---\nname: pdf\ndescription: d\n---\n")
+    assert said(lambda: load_skill(folder / "SKILL.md")) == (  # was: "no SKILL.md. Fix: add one"
+        f"skill folder {str(folder / 'SKILL.md')!r}: that is a file, not a folder. Fix: pass the skill's folder, "
+        f"load_skill({str(folder)!r})"
+    )
+    assert said(lambda: load_skill(tmp_path / "nope")) == (  # was: "no SKILL.md. Fix: add one"
+        f"skill folder {str(tmp_path / 'nope')!r}: no such folder. Fix: pass the folder that holds the skill's SKILL.md"
+    )
+
+
+def test_a_resource_asked_by_path_object_is_that_resource_and_a_non_text_is_refused():
+    from pathlib import Path, PureWindowsPath
+
+    skill = Skills.from_directory(ROOT).get("logistics-complaint")
+    text = skill.resource("templates/complaint-reply.md")
+    assert skill.resource(Path("templates/complaint-reply.md")) == text  # was a raw AttributeError
+    assert skill.resource(PureWindowsPath("templates\\complaint-reply.md")) == text
+    assert said(lambda: skill.resource(None)) == (
+        "Skill.resource(None): path is a resource's path inside the skill (a str or a Path), and got None. "
+        "Fix: e.g. skill.resource('templates/reply.md')"
+    )
+
+
+@pytest.mark.parametrize("name, kind", [(None, "None"), (1, "an int")])
+def test_a_skill_asked_by_no_name_is_refused(name, kind):
+    assert said(lambda: Skills.from_directory(ROOT).get(name)) == (  # was a raw TypeError from normalize()
+        f"Skills.get({name!r}): name is a skill's name (a str), and got {kind}. Fix: e.g. "
+        "skills.get('logistics-complaint')"
+    )
+
+
+def test_a_system_prompt_intro_that_is_no_text_is_refused():
+    assert said(lambda: Skills.from_directory(ROOT).system_prompt(None)) == (  # was 'None' written in the prompt
+        "Skills.system_prompt(None): intro is the text before the list of skills (a str), and got None. "
+        "Fix: leave it out for the default, or pass your own text"
+    )

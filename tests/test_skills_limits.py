@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from toolkit.errors import SkillError
+from toolkit.errors import ConfigurationError, SkillError
 from toolkit.skills import folders
 from toolkit.skills.folders import MAX_RESOURCE_BYTES, MAX_SKILL_BYTES, SKILL_FILE, load_skill
 
@@ -262,3 +262,46 @@ def test_a_skill_folder_given_relatively_as_the_root_names_its_real_parent(tmp_p
         f"load_skills({str(folders.Path(given))!r}): that folder is one skill (it has a SKILL.md), not the folder "
         f"of skills. Fix: pass its parent, load_skills({parent!r}), or load it alone with load_skill(...)"
     )
+
+
+def test_a_root_that_cannot_be_listed_is_a_configuration_error(tmp_path, monkeypatch):
+    """Mode 711 on the folder of skills: was a raw PermissionError out of load_skills."""
+    import errno
+
+    _skill(tmp_path)
+    real_scandir = os.scandir
+
+    def scandir(path="."):
+        if os.fspath(path) == os.fspath(tmp_path):
+            raise PermissionError(errno.EACCES, "Permission denied", os.fspath(path))
+        return real_scandir(path)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    with pytest.raises(ConfigurationError) as caught:
+        folders.load_skills(tmp_path)
+    assert str(caught.value) == (
+        f"load_skills({str(tmp_path)!r}): the folder cannot be listed: Permission denied. Fix: let the user "
+        "running Python list it"
+    )
+
+
+def test_a_root_that_is_a_file_says_so(tmp_path):
+    (tmp_path / "SKILL.md").write_text("---\nname: x\ndescription: d\n---\n")
+    with pytest.raises(ConfigurationError) as caught:
+        folders.load_skills(tmp_path / "SKILL.md")
+    assert str(caught.value) == (  # was: "no such folder", of a file that is there
+        f"load_skills({str(tmp_path / 'SKILL.md')!r}): that is a file, not a folder. Fix: pass the folder that "
+        "holds one sub-folder per skill"
+    )
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-16-be"])
+def test_a_resource_saved_as_utf16_is_refused_saying_so_not_called_binary(tmp_path, encoding):
+    """Notepad's "Unicode" and PowerShell 5 write UTF-16: without a byte-order mark ASCII text holds a NUL
+    before or after every letter, and was refused as 'binary'; with one, as 'not UTF-8 text', no fix."""
+    folder = _skill(tmp_path)
+    (folder / "notes.md").write_bytes("Dear customer,\n".encode(encoding))
+    (folder / "empty.md").write_bytes(b"")
+    skill = load_skill(folder)
+    assert dict(skill.refused) == {"notes.md": "it is UTF-16 text, not UTF-8 (save it as UTF-8)"}
+    assert dict(skill.resources) == {"empty.md": ""}

@@ -217,7 +217,6 @@ def test_every_hostile_path_is_refused_and_nothing_is_opened(world):
         "/",
         "",
         "skill-a/",
-        "SKILL-A",
         " skill-a",
         "skill-a\x00",
         "%73kill-a",
@@ -229,6 +228,15 @@ def test_hostile_skill_names_are_refused(world, skill):
         result = _call(loaded, {"skill": skill, "path": "notes/readme.md"})
     assert opened == [] and result.is_error
     assert result.content.endswith("There is no skill named " + repr(skill) + ". Available skills: skill-a, skill-b.")
+
+
+def test_a_skill_name_in_capitals_is_that_skill_and_reads_from_memory_only(world):
+    """Skill names are lowercase, and the tools' `enum` of them is read case-insensitively as every tool's
+    is (SPEC section 4): `SKILL-A` is skill-a, whose own files it reads, from memory."""
+    _, _, loaded, _ = world
+    with _Recording() as opened:
+        result = _call(loaded, {"skill": "SKILL-A", "path": "notes/readme.md"})
+    assert opened == [] and (result.is_error, result.content) == (False, "readme of skill-a")
 
 
 def test_links_are_never_loaded_and_nested_resources_are(world):

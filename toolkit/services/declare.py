@@ -36,8 +36,9 @@ is no text, or a decorator written without its parentheses, is refused earlier, 
   `typing.TypedDict` on Python < 3.12) gets pydantic's sentence in the error; a return type holding a
   type variable (`-> T` in a generic `Protocol[T]`) is refused, pydantic reading it as any JSON;
 - a placeholder's name is an identifier in any script (`{{订单号}}`), and so must a `V("…")` name be;
-  one that reads into a parameter or a built-in (`{{customer.name}}`, `{{current_date.year}}`) is
-  refused: attributes are not read, and the text would reach the model as written;
+  one that reads into a parameter or a built-in (`{{customer.name}}`, `{{current_date.year}}`, a Jinja
+  filter `{{ customer | upper }}`) is refused, and so is a Jinja statement naming one (`{% if vip %}`): attributes,
+  filters and statements are not read, and the text would reach the model as written;
 - a template, when given, has text in it; an omitted argument of a parameter with a default value
   fills the templates with that default;
 - methods are plain `def`s with named parameters: `async def`, a name declared only with
@@ -394,12 +395,17 @@ def _system_text(where: str, fn: Any) -> str | None:
         return text
     prompts = course_data.path("prompts")
     path = prompts / file
-    if not path.resolve().is_relative_to(prompts.resolve()):
+    try:
+        outside = not path.resolve().is_relative_to(prompts.resolve())
+        found = path.is_file()
+    except (OSError, ValueError):  # a NUL byte in the name, a name too long: no such file
+        outside, found = False, False
+    if outside:
         raise ConfigurationError(
             f"{where}: @system_message(file={file!r}) points outside data/prompts/; name a file in that "
             "folder, or pass the text itself: @system_message(Path(...).read_text())"
         )
-    if not path.is_file():
+    if not found:
         available = ", ".join(sorted(p.name for p in prompts.glob("*"))) or "none"
         raise ConfigurationError(
             f"{where}: @system_message(file={file!r}) not found in data/prompts/ "
@@ -488,9 +494,11 @@ def _check_templates(
     known = set(variables.values()) | set(templates.BUILT_INS) | {name for name in also if name} | set(aliases)
     used: set[str] = set()
     for label, text in (("@system_message", system), ("@user_message", user)):
-        for match in templates.PLACEHOLDER.finditer(text or ""):
-            head = _HEAD.match(match.group(1))
-            if head and head.group(0) in known and not templates.is_name(match.group(1)):
+        for match in _EXPRESSION.finditer(text or ""):
+            held = match.group(1).strip()
+            head = _HEAD.match(held)
+            rest = held[head.end() :].lstrip() if head else ""
+            if head and head.group(0) in known and rest and not (rest[0].isalnum() or rest[0] == "_"):
                 raise ConfigurationError(
                     f"{where}: {label} uses {match.group(0)}, which reads into {head.group(0)!r}, but a placeholder "
                     f"is one name: {{{{{head.group(0)}}}}} is the whole value (a model as its JSON); attributes, "
@@ -498,6 +506,7 @@ def _check_templates(
                     f"name, or write {{{{{head.group(0)}}}}}"
                 )
         _check_braces(f"{where}: {label}", text or "", known)
+        _check_statements(f"{where}: {label}", text or "", known)
         for name in templates.variables(text or ""):
             if name not in known:
                 raise _unknown(f"{where}: {label} uses {{{{{name}}}}}", name, variables, also)
@@ -523,6 +532,20 @@ def _check_braces(said: str, text: str, known: set[str]) -> None:
             )
 
 
+def _check_statements(said: str, text: str, known: set[str]) -> None:
+    """Refuse a Jinja statement naming a parameter or a built-in (`{% if vip %}`): it would reach the model
+    as written, and its parameter be called unused. One naming nothing known stays text."""
+    for match in _STATEMENT.finditer(text):
+        if any(word in known for word in _HEAD.findall(match.group(1))):
+            raise ConfigurationError(
+                f"{said} has {match.group(0)}, a Jinja statement, which would reach the model as written: a "
+                "template fills {{name}} placeholders only (no conditionals, loops or filters). Fix: work the "
+                "text out in Python and pass it as a parameter, used as {{its_name}}"
+            )
+
+
+_STATEMENT = re.compile(r"\{%([^{}]*)%\}")
+"""A Jinja statement (`{% if vip %}`, `{%- for x in items -%}`)."""
 _BRACED = re.compile(r"(?<!\{)(\{+)\s*([^{}\s]+)\s*(\}+)(?!\})")
 """One word in braces, with all the braces on each side (`{x}`, `{{x}}`, `{{x}`, `{{{x}}}`)."""
 
@@ -574,6 +597,8 @@ def _it_param(params: list[inspect.Parameter], hints: dict[str, Any], variables:
 
 
 _HEAD = re.compile(r"[^\W\d]\w*")
+_EXPRESSION = re.compile(r"\{\{([^{}]*)\}\}")
+"""What double braces hold, spaces too: `{{ customer | upper }}` (a Jinja filter) reads into `customer`."""
 """The name a placeholder's word starts with (`customer` of `customer.name`)."""
 
 

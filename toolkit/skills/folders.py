@@ -11,6 +11,7 @@ its body is the instructions, and every other file in the folder is a resource:
 The front matter is YAML read safely (no tags that build objects); a key given twice is refused,
 not the last one kept, and a value YAML reads as no text (`description: yes` is a bool) is refused
 with the value quoted as it is written. An alias bomb costs nothing: the error never writes it out;
+'<<' merges of merges (each copying the last) are counted before YAML copies them (`MAX_MERGED`);
 nesting 100,000 deep is a `ConfigurationError` too, not a `RecursionError` that stops every skill.
 The rules are the Agent Skills specification's (agentskills.io/specification): a name is 1-64
 Unicode lowercase letters, digits and hyphens (`pdf-processing`, `café`, `技能`), no hyphen at
@@ -64,12 +65,12 @@ import stat
 import unicodedata
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import Any
 
 import yaml
 
-from toolkit.errors import ConfigurationError, SkillError, a_kind_of, a_or_an
+from toolkit.errors import ConfigurationError, SkillError, ToolDefinitionError, a_kind_of, a_or_an
 from toolkit.loop.sources import check_collection
 from toolkit.tools.execute import Tool, tools_from
 from toolkit.unicode import cut, is_utf8
@@ -84,6 +85,8 @@ MAX_SKILL_BYTES = 8 * 1024 * 1024
 read whole into memory; the files past this are refused, each saying so."""
 MAX_LISTED = 40
 """An error naming a skill's resources lists at most this many (by folder past it)."""
+MAX_MERGED = 10_000
+"""The keys front matter's '<<' merges may copy in all (a merge of merges copies them again)."""
 MAX_NAME = 64
 """Agent Skills' limit on a name, in characters."""
 MAX_DESCRIPTION = 1024
@@ -116,7 +119,9 @@ class Skill:
 
         A path in another Unicode form than the file's name (`é` as one character or as `e` and an
         accent: a Mac writes names decomposed, a model writes them composed) names that file.
-        `SKILL.md` itself (a resource may say "see SKILL.md") is the body, as activation gives it."""
+        `SKILL.md` itself (a resource may say "see SKILL.md") is the body, as activation gives it; a `Path`
+        names the file it names (`PureWindowsPath('templates\\reply.md')` too)."""
+        path = _posix(path)
         key = path[2:] if path.startswith("./") else path
         found = _same_name(key, self.resources)
         if found is not None:
@@ -131,6 +136,18 @@ class Skill:
                 f"Available resources: {known}."
             )
         raise SkillError(f"Skill {self.name!r} has no resource {shown(path)}. Available resources: {known}.")
+
+
+def _posix(path: object) -> str:
+    """A resource's path as text: a `Path` as its POSIX form; anything else but a str a `ConfigurationError`."""
+    if isinstance(path, PurePath):
+        return path.as_posix()
+    if isinstance(path, str):
+        return path
+    raise ConfigurationError(
+        f"Skill.resource({path!r:.40}): path is a resource's path inside the skill (a str or a Path), and got "
+        f"{a_kind_of(path)}. Fix: e.g. skill.resource('templates/reply.md')"
+    )
 
 
 def available_resources(names: Iterable[str], asked: str = "") -> str:
@@ -183,8 +200,9 @@ def scan_skills(
         )
     _check_tools_given(root, tools or {})
     if not root.is_dir():
+        what = "that is a file, not a folder" if root.exists() else "no such folder"
         raise ConfigurationError(
-            f"load_skills({str(root)!r}): no such folder. Fix: pass the folder that holds one sub-folder per skill"
+            f"load_skills({str(root)!r}): {what}. Fix: pass the folder that holds one sub-folder per skill"
         )
     if os.path.lexists(root / SKILL_FILE):  # a skill's own folder: its sub-folders are no skills, none would load
         raise ConfigurationError(
@@ -202,7 +220,7 @@ def scan_skills(
     for key, name in named.items():
         given.setdefault(name, asked[key])
     loaded: dict[str, str] = {}  # skill name → the folder it was loaded from
-    for folder in sorted(root.iterdir()):
+    for folder in _sub_folders(root):
         has_skill_md = os.path.lexists(folder / SKILL_FILE) or _misnamed_skill_md(folder)  # via a link too
         if folder.name.startswith("."):
             continue  # hidden
@@ -228,8 +246,20 @@ def scan_skills(
     return skills, rejected
 
 
+def _sub_folders(root: Path) -> list[Path]:
+    """What `root` holds, sorted; a root that cannot be listed is a `ConfigurationError`, not a raw `OSError`."""
+    try:
+        with os.scandir(root) as listing:
+            return sorted(root / entry.name for entry in listing)
+    except OSError as error:
+        raise ConfigurationError(
+            f"load_skills({str(root)!r}): the folder cannot be listed: {error.strerror or error}. "
+            "Fix: let the user running Python list it"
+        ) from None
+
+
 def _check_tools_given(root: Path, tools: Mapping[Any, Any]) -> None:
-    """`tools`' keys are skill names and its values lists, checked before any folder is read: a wrong one
+    """`tools`' keys are skill names and its values lists of tools, checked before any folder is read: a wrong one
     is the caller's mistake, not a skill to reject (nor a raw `TypeError` sorting names of two types)."""
     for key, value in tools.items():
         if not isinstance(key, str):
@@ -238,6 +268,10 @@ def _check_tools_given(root: Path, tools: Mapping[Any, Any]) -> None:
                 f"{a_kind_of(key)}. Fix: e.g. tools={{'logistics-complaint': [open_logistics_ticket]}}"
             )
         check_collection(f"tools[{key!r}]", value)
+        try:  # a tool given twice, a name for a function: the caller's mistake, not a skill to reject
+            tools_from(*value)
+        except ToolDefinitionError as exc:
+            raise ToolDefinitionError(f"tools[{key!r}], {exc.where}", exc.problem, exc.fix) from None
 
 
 def _no_group_of_skills(folder: Path) -> None:
@@ -278,6 +312,8 @@ def load_skill(folder: Path | str, tools: Sequence[Any] = ()) -> Skill:
     where = f"skill folder {str(folder)!r}"
     named = Path(os.path.abspath(folder)).name  # '.' (run inside it) is a folder with a name, not ''
     skill_file = folder / SKILL_FILE
+    if not folder.is_dir():
+        raise ConfigurationError(f"{where}: {_no_folder(folder)}")
     if not os.path.lexists(skill_file):
         other = _misnamed_skill_md(folder)
         if other is not None:
@@ -290,14 +326,19 @@ def load_skill(folder: Path | str, tools: Sequence[Any] = ()) -> Skill:
         data = _read_regular(skill_file, f"{named}/{SKILL_FILE}")
     except _Refused as exc:
         raise ConfigurationError(f"{where}: its {SKILL_FILE} {exc}. Fix: {exc.fix}") from None
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:  # UTF-16 (a byte-order mark, or a NUL in the first two bytes): Windows tools
-        which = " (it is UTF-16)" if data[:2] in (b"\xff\xfe", b"\xfe\xff") or b"\x00" in data[:2] else ""
+    text = _utf8_text(data)
+    if text is None:  # UTF-16 (a byte-order mark, or a NUL in the first two bytes): Windows tools
+        which = (
+            " (it is UTF-16)"
+            if data[:2] in (b"\xff\xfe", b"\xfe\xff") or b"\x00" in data[:2]
+            else " (it holds a NUL byte: binary)"
+            if b"\x00" in data
+            else ""
+        )
         raise ConfigurationError(
             f"{where}: its {SKILL_FILE} is not UTF-8 text{which}. Fix: open it in the editor that saved it and "
             "save it as UTF-8"
-        ) from None
+        )
     meta, body = parse_skill_md(text, where)
     if meta["name"] != unicodedata.normalize("NFKC", named):  # a Mac writes a folder's name decomposed
         fix = (  # the folder's own name may be no skill name ("My Skill"): then the folder is what to rename
@@ -317,6 +358,26 @@ def load_skill(folder: Path | str, tools: Sequence[Any] = ()) -> Skill:
     )
 
 
+def _no_folder(folder: Path) -> str:
+    """What is wrong with a `load_skill` path that is no folder, and the fix."""
+    if not os.path.lexists(folder):
+        return "no such folder. Fix: pass the folder that holds the skill's SKILL.md"
+    what = "that is a file, not a folder" if folder.is_file() else "that is no folder (a link to none, a device)"
+    if folder.name.lower() == SKILL_FILE.lower():
+        return f"{what}. Fix: pass the skill's folder, load_skill({str(folder.parent)!r})"
+    return f"{what}. Fix: pass the skill's folder, the one that holds its SKILL.md"
+
+
+def _utf8_text(data: bytes) -> str | None:
+    """`data` as UTF-8 text; None when it is not, or holds a NUL byte (UTF-16 of ASCII text without a
+    byte-order mark decodes as UTF-8, a NUL before every letter; a NUL marks a binary file, as for resources)."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    return None if "\x00" in text else text
+
+
 def _misnamed_skill_md(folder: Path) -> str | None:
     """The name of `folder`'s `skill.md` written in other capitals (`Skill.md`), if it has one and is a
     folder: on a case-sensitive file system it is no `SKILL.md`, and the skill would not load unsaid."""
@@ -331,6 +392,8 @@ def folder_path(value: object, where: str, what: str, example: str) -> Path:
     """`value` as a `Path`, if it is a str or a path; anything else a `ConfigurationError` naming `where`,
     not pathlib's raw `TypeError` ("expected str, bytes or os.PathLike object, not NoneType")."""
     if isinstance(value, (str, os.PathLike)) and not isinstance(os.fspath(value), bytes):
+        if os.fspath(value) == "":  # Path("") is ".": the current folder, read unsaid
+            raise ConfigurationError(f"{where}({value!r:.40}): {what}, and got an empty path. Fix: e.g. {example}")
         return Path(value)
     kind = a_kind_of(value)
     if isinstance(value, bytes):
@@ -344,18 +407,17 @@ def folder_path(value: object, where: str, what: str, example: str) -> Path:
 
 def parse_skill_md(text: str, where: str = "SKILL.md") -> tuple[dict[str, str], str]:
     """(front matter, body) of a SKILL.md; `name` and `description` are required."""
-    match = _FRONT_MATTER.match(_newlines(text).lstrip("\ufeff"))
+    text = _newlines(text).lstrip("\ufeff")
+    match = _FRONT_MATTER.match(text)
     if not match:
-        raise ConfigurationError(
-            f"{where}: SKILL.md must start with front matter between '---' "
-            "lines. Fix: add '---\\nname: …\\ndescription: …\\n---'"
-        )
+        raise ConfigurationError(f"{where}: {_no_front_matter(text)}")
     front = match.group(1) or ""
     try:
         loader = yaml.SafeLoader(front)  # its reader refuses a NUL byte at once
         try:
             node = loader.get_single_node()
             pairs = _top_level(node, where)  # before constructing: a merge key (`<<`) rewrites the node
+            _check_merges(node, where)
             meta = (loader.construct_document(node) if node is not None else None) or {}
         finally:
             loader.dispose()
@@ -390,7 +452,8 @@ def parse_skill_md(text: str, where: str = "SKILL.md") -> tuple[dict[str, str], 
         if not isinstance(value, str) or not value.strip():
             other = next((k for k in meta if isinstance(k, str) and k != key and k.lower() == key), None)
             case = f" (keys are lowercase: it has {other!r})" if other and value is None else ""
-            raise ConfigurationError(f"{where}: front matter needs a non-empty '{key}'{case}")
+            fix = f"write it '{key}:'" if case else _MISSING_FIX[key]
+            raise ConfigurationError(f"{where}: front matter needs a non-empty '{key}'{case}. Fix: {fix}")
     name = unicodedata.normalize("NFKC", meta["name"])  # as the spec's reference validator compares names
     problem = name_problem(name)
     if problem is not None:
@@ -415,6 +478,33 @@ def parse_skill_md(text: str, where: str = "SKILL.md") -> tuple[dict[str, str], 
             "access) in a sentence"
         )
     return {"name": name, "description": " ".join(written.split())}, match.group(2).strip()
+
+
+_MISSING_FIX = {
+    "name": "add a line 'name: …' with the skill folder's name (lowercase letters, digits and hyphens)",
+    "description": "add a line 'description: …' saying what the skill does and when to use it",
+}
+
+
+def _no_front_matter(text: str) -> str:
+    """Why `text` (line endings made `\\n`) has no front matter `_FRONT_MATTER` reads, and the fix: an
+    opening '---' without its closing line, or after blank lines or indentation, is said so, not told to
+    add the front matter it has."""
+    lines = text.split("\n")
+    if re.fullmatch(r"---[ \t]*", lines[0]):
+        return (
+            "its front matter opens with '---' on line 1 but has no closing '---' line. Fix: add a line '---' "
+            "after the front matter ('name: …', 'description: …'), before the body"
+        )
+    first = next((i for i, line in enumerate(lines) if line.strip()), 0)
+    blank = {0: [], 1: ["after a blank line"]}.get(first, [f"after {first} blank lines"])
+    indented = ["indented"] if lines[first][:1] in (" ", "\t") else []
+    if lines[first].strip() == "---" and blank + indented:
+        return (
+            f"its front matter's opening '---' must be the very first line of SKILL.md; it is on line {first + 1}, "
+            f"{', '.join(blank + indented)}. Fix: delete what comes before it"
+        )
+    return "SKILL.md must start with front matter between '---' lines. Fix: add '---\\nname: …\\ndescription: …\\n---'"
 
 
 def _newlines(text: str) -> str:
@@ -444,6 +534,37 @@ def name_problem(name: str) -> str | None:
             "Fix: shorten it, and the folder's name with it"
         )
     return None
+
+
+def _check_merges(node: yaml.Node | None, where: str) -> None:
+    """A `ConfigurationError` when the '<<' merges would copy over `MAX_MERGED` keys: PyYAML copies each
+    merged mapping's keys, its own merges included, so a chain of merges of merges costs the square of
+    its length. Counted on the composed nodes, in the order they end (what a merge names ended before it)."""
+    mappings: dict[int, yaml.MappingNode] = {}
+    seen: set[int] = set()  # each node walked once: an alias is the node it names (an alias bomb is small)
+    stack = [node] if node is not None else []
+    while stack:
+        current = stack.pop()
+        if id(current) in seen:
+            continue
+        seen.add(id(current))
+        if isinstance(current, yaml.MappingNode):
+            mappings[id(current)] = current
+            stack.extend(n for pair in current.value for n in pair)
+        elif isinstance(current, yaml.SequenceNode):
+            stack.extend(current.value)
+    keys: dict[int, int] = {}  # mapping → its keys once its merges are copied in
+    copied = 0
+    for mapping in sorted(mappings.values(), key=lambda m: m.end_mark.index):
+        merged = [v for k, v in mapping.value if k.tag == "tag:yaml.org,2002:merge"]
+        sources = [s for v in merged for s in (v.value if isinstance(v, yaml.SequenceNode) else [v])]
+        keys[id(mapping)] = len(mapping.value) - len(merged) + sum(keys.get(id(s), 0) for s in sources)
+        copied += keys[id(mapping)] if merged else 0
+        if copied > MAX_MERGED:
+            raise ConfigurationError(
+                f"{where}: its front matter's '<<' merges copy over {MAX_MERGED} keys (merges of merges). Fix: write "
+                "the keys out; front matter holds 'name: …' and 'description: …' lines, not merged mappings"
+            )
 
 
 def _top_level(node: yaml.Node | None, where: str) -> dict[str, tuple[yaml.Node, yaml.Node]]:
@@ -593,16 +714,32 @@ def _text(path: Path, shown: str) -> tuple[str | None, str]:
     else:
         try:
             data = _read_regular(path, shown)
-            text = data.decode("utf-8")
-            if b"\x00" not in data:  # a NUL marks a binary file though it decodes (as git and grep read it)
-                return _newlines(text.removeprefix("\ufeff")), ""  # Notepad's mark is no text
-            why = "it is binary (it holds a NUL byte), not text"
+            if _is_utf16(data):
+                why = "it is UTF-16 text, not UTF-8 (save it as UTF-8)"
+            else:
+                text = data.decode("utf-8")
+                if b"\x00" not in data:  # a NUL marks a binary file though it decodes (as git and grep read it)
+                    return _newlines(text.removeprefix("\ufeff")), ""  # Notepad's mark is no text
+                why = "it is binary (it holds a NUL byte), not text"
         except _Refused as exc:
             why = f"it {exc}"
         except UnicodeDecodeError:
             why = "it is not UTF-8 text"
     log.warning("not loaded (%s): %s", why, _printable(shown))
     return None, why
+
+
+def _is_utf16(data: bytes) -> bool:
+    """Whether `data` is UTF-16 text (Notepad's "Unicode", PowerShell 5): a byte-order mark, or Latin text
+    without one, a NUL byte at every other place and none between (a blob of NULs is no text)."""
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        return True
+    odd, even = data[1::2], data[0::2]
+    return (
+        bool(data)
+        and len(data) % 2 == 0
+        and any((a.count(0) == len(a) and b"\x00" not in b) for a, b in ((odd, even), (even, odd)))
+    )
 
 
 def _over_total(shown: str) -> str:

@@ -26,7 +26,9 @@ for the rest of the call; a new call with the same memory finds the activation a
 management tools carry `metadata={"always_visible": True}`, so tool search never hides the way in.
 
 A wrong skill name or path is an error result listing what exists, so the model can correct
-itself; wrong argument *types*, and arguments the tools do not have (`additionalProperties:
+itself; a skill's name in other capitals names it (an `enum`, read case-insensitively as every
+tool's). The arguments' text is read as every tool's (a trailing comma, an object written again
+as a JSON string); wrong argument *types*, and arguments the tools do not have (`additionalProperties:
 false` is enforced), are `ArgumentError`s like any tool's. A skill's own tool whose name is
 taken by any other tool of the call (a registry, an MCP server) is a `ConfigurationError` when
 the call's tools are put together (`possible_tools()`), not a silent shadow.
@@ -40,7 +42,6 @@ Leaves out: deactivating a skill; loading skills (`toolkit.skills.folders`).
 
 from __future__ import annotations
 
-import json
 import threading
 import unicodedata
 from collections import OrderedDict
@@ -52,12 +53,15 @@ from typing import Any
 from xml.sax.saxutils import escape
 
 from toolkit.chat.messages import Message, ToolCall, ToolResultMessage
-from toolkit.errors import ArgumentError, ArgumentProblem, ConfigurationError, SkillError
+from toolkit.errors import ArgumentError, ArgumentProblem, ConfigurationError, SkillError, a_kind_of
 from toolkit.loop.sources import ALWAYS_VISIBLE, ProviderRequest
 from toolkit.skills.folders import Skill, available_resources, folder_path, scan_skills, shown
+from toolkit.tools.arguments import json_text, parse_arguments
+from toolkit.tools.coercion import ascii_lower
 from toolkit.tools.decorator import InvocationContext, a_or_an
 from toolkit.tools.execute import Tool, ToolOutput
 from toolkit.tools.reflect import ToolSpec
+from toolkit.unicode import cut
 
 ACTIVATED_SKILL = "activated_skill"
 """Result attribute naming the skill an `activate_skill` call activated (do not rename: stored)."""
@@ -106,8 +110,17 @@ class Skills:
         """The skill called `name`; otherwise `SkillError` listing the skills there are.
 
         A name in another Unicode form (`café` decomposed, as a model may write it) names that skill:
-        skill names are kept in NFKC form, as the folders are compared."""
+        skill names are kept in NFKC form, as the folders are compared; and so does a name in other
+        capitals (`PDF-Processing`: a skill name is lowercase, and the tools' `enum` is case-insensitive
+        as every tool's is)."""
+        if not isinstance(name, str):
+            raise ConfigurationError(
+                f"Skills.get({name!r:.40}): name is a skill's name (a str), and got {a_kind_of(name)}. Fix: e.g. "
+                f"skills.get({next(iter(sorted(self.by_name)), 'my-skill')!r})"
+            )
         found = self.by_name.get(name) or self.by_name.get(unicodedata.normalize("NFKC", name))
+        if found is None:  # an enum's value in other capitals, as every tool takes one (SPEC section 4)
+            found = self.by_name.get(ascii_lower(unicodedata.normalize("NFKC", name)))
         if found is not None:
             return found
         raise SkillError(
@@ -116,6 +129,11 @@ class Skills:
 
     def system_prompt(self, intro: str = PROMPT) -> str:
         """Level 0: `intro` and every skill's name and description, XML-escaped."""
+        if not isinstance(intro, str):
+            raise ConfigurationError(
+                f"Skills.system_prompt({intro!r:.40}): intro is the text before the list of skills (a str), and got "
+                f"{a_kind_of(intro)}. Fix: leave it out for the default, or pass your own text"
+            )
         entries = "".join(
             f"  <skill>\n    <name>{escape(s.name)}</name>\n"
             f"    <description>{escape(s.description)}</description>\n  </skill>\n"
@@ -269,22 +287,14 @@ def _activations_key(memory_id: Any, turn: int) -> str | int:
 
 
 def _strings(call: ToolCall, *fields: str) -> dict[str, str]:
-    """The call's string arguments `fields`, or `ArgumentError` naming what is wrong."""
-    text = call.arguments.strip() or "{}"
-    try:
-        data = json.loads(text)
-    except (ValueError, RecursionError):  # not JSON, or nested deeper than Python reads
-        data = None
-    if not isinstance(data, dict):
-        raise ArgumentError(call.name, [ArgumentProblem("", text[:60], "a JSON object", "not_json")])
-    extra = [
-        ArgumentProblem(key, json.dumps(data[key], ensure_ascii=False)[:60], ", ".join(fields), "unknown")
-        for key in data
-        if key not in fields
-    ]
+    """The call's string arguments `fields`, or `ArgumentError` naming what is wrong. The text is read as
+    every tool's is (`parse_arguments`: a trailing comma, an object written again as a JSON string, within
+    limits of size and depth)."""
+    data = parse_arguments(call.name, call.arguments)
+    extra = [ArgumentProblem(key, _got(data[key]), ", ".join(fields), "unknown") for key in data if key not in fields]
     problems = extra + [
         ArgumentProblem(
-            f, "" if f not in data else json.dumps(data[f])[:60], "a string", "missing" if f not in data else "invalid"
+            f, "" if f not in data else _got(data[f]), "a string", "missing" if f not in data else "invalid"
         )
         for f in fields
         if not isinstance(data.get(f), str)
@@ -292,6 +302,11 @@ def _strings(call: ToolCall, *fields: str) -> dict[str, str]:
     if problems:
         raise ArgumentError(call.name, problems)
     return {f: data[f] for f in fields}
+
+
+def _got(value: Any) -> str:
+    """What the model sent for a field, as JSON, short."""
+    return cut(json_text(value), 60, "...")
 
 
 def _check_tool_names(skills: Sequence[Skill]) -> None:

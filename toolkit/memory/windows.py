@@ -661,15 +661,7 @@ def _drop_oldest(
     """Drop whole groups from `rest[start:end]`, oldest first, while `total` is over `limit`:
     where the kept part of that span now starts, and the total left. A system message is never
     dropped (one `set` put after the first place): it is added to `notes`, its weight kept."""
-    while start < end and total > limit:
-        if isinstance(rest[start], SystemMessage):
-            notes.append(rest[start])
-            start += 1
-            continue
-        after = _group_end(rest, start, end)
-        total -= sum(weights[start:after])
-        start = after
-    return start, total
+    return _drop_while(rest, weights, start, end, total, notes, lambda at, left: left > limit)
 
 
 def _drop_to_user(
@@ -678,7 +670,21 @@ def _drop_to_user(
     """Drop whole groups from `rest[start:end]` up to the next message of the user's (chat templates
     and gateways refuse a history whose first turn is the assistant's): `_drop_oldest`'s result
     for that. A system message is kept in `notes`, as there."""
-    while start < end and not _said_by_user(rest[start]):
+    return _drop_while(rest, weights, start, end, total, notes, lambda at, left: not _said_by_user(rest[at]))
+
+
+def _drop_while(
+    rest: Sequence[Message],
+    weights: list[int],
+    start: int,
+    end: int,
+    total: int,
+    notes: list[Message],
+    going: Callable[[int, int], bool],
+) -> tuple[int, int]:
+    """Drop whole groups from `rest[start:end]`, oldest first, while `going(start, total)`: where
+    the kept part now starts, and the total left; a system message is kept in `notes`, its weight too."""
+    while start < end and going(start, total):
         if isinstance(rest[start], SystemMessage):
             notes.append(rest[start])
             start += 1

@@ -85,6 +85,21 @@ def test_turns_one_after_another_and_other_memory_ids_are_not_refused():
     assert valid(memory.messages())
 
 
+def asking_helper(memory, seen):
+    """A tool `helper` that starts a turn on `memory` (a turn inside a tool of the turn on it), the
+    error it meets added to `seen`."""
+
+    @tool("ask a helper")
+    def helper(question: str) -> str:
+        try:
+            return run_loop(ScriptedModel(["inner answer"]), question, memory=memory).answer
+        except ConfigurationError as exc:
+            seen.append(str(exc))
+            raise
+
+    return helper
+
+
 NESTED = (
     "memory id 'chat': a turn on it is still in progress in this thread (a tool of that turn, or code it calls, "
     "started this one); a turn inside a tool needs its own memory: pass e.g. memory=ChatMemory('chat-inner'), "
@@ -100,14 +115,7 @@ NESTED_ROUND = (
 def test_a_tool_that_starts_a_turn_on_its_own_memory_is_told_so_not_to_close_a_generator():
     memory = ChatMemory("chat")
     seen = []
-
-    @tool("ask a helper")
-    def helper(question: str) -> str:
-        try:
-            return run_loop(ScriptedModel(["inner answer"]), question, memory=memory).answer
-        except ConfigurationError as exc:
-            seen.append(str(exc))
-            raise
+    helper = asking_helper(memory, seen)
 
     model = ScriptedModel([[call("helper", question="why?")], "done"])
     result = run_loop(model, [UserMessage(content="q")], tools=[helper], memory=memory)
@@ -121,14 +129,7 @@ def test_a_tool_that_starts_a_turn_on_its_own_memory_is_told_so_not_to_close_a_g
 def test_a_tool_of_an_iter_loop_turn_that_starts_a_turn_on_its_memory_is_told_so_too():
     memory = ChatMemory("chat")
     seen = []
-
-    @tool("ask a helper")
-    def helper(question: str) -> str:
-        try:
-            return run_loop(ScriptedModel(["inner answer"]), question, memory=memory).answer
-        except ConfigurationError as exc:
-            seen.append(str(exc))
-            raise
+    helper = asking_helper(memory, seen)
 
     model = ScriptedModel([[call("helper", question="why?")], "done"])
     events = iter_loop(model, [UserMessage(content="q")], tools=[helper], memory=memory)
@@ -140,14 +141,7 @@ def test_a_tool_of_an_iter_loop_turn_that_starts_a_turn_on_its_memory_is_told_so
 def test_a_tool_of_a_concurrent_round_that_starts_a_turn_on_its_memory_is_refused_not_deadlocked():
     memory = ChatMemory("chat")
     seen = []
-
-    @tool("ask a helper")
-    def helper(question: str) -> str:
-        try:
-            return run_loop(ScriptedModel(["inner answer"]), question, memory=memory).answer
-        except ConfigurationError as exc:
-            seen.append(str(exc))
-            raise
+    helper = asking_helper(memory, seen)
 
     model = ScriptedModel([[call("helper", question="a?"), call("helper", question="b?")], "done"])
     outcome = []
@@ -186,14 +180,7 @@ class ThreadLockStore(InMemoryStore):
 def test_a_concurrent_tool_that_starts_a_turn_on_its_memory_is_refused_with_a_plain_rlock_too():
     memory = ChatMemory("chat", store=ThreadLockStore())
     seen = []
-
-    @tool("ask a helper")
-    def helper(question: str) -> str:
-        try:
-            return run_loop(ScriptedModel(["inner answer"]), question, memory=memory).answer
-        except ConfigurationError as exc:
-            seen.append(str(exc))
-            raise
+    helper = asking_helper(memory, seen)
 
     model = ScriptedModel([[call("helper", question="a?"), call("helper", question="b?")], "done"])
     options = LoopOptions(concurrent=True, max_workers=2)
@@ -322,14 +309,7 @@ def test_a_busy_memory_with_a_long_id_is_named_cut_not_whole():
     assert str(caught.value) == BUSY.replace("'chat'", LONG_SHOWN)
     events.close()
     seen = []
-
-    @tool("ask a helper")
-    def helper(question: str) -> str:
-        try:
-            return run_loop(ScriptedModel(["inner answer"]), question, memory=memory).answer
-        except ConfigurationError as exc:
-            seen.append(str(exc))
-            raise
+    helper = asking_helper(memory, seen)
 
     run_loop(ScriptedModel([[call("helper", question="why?")], "done"]), "q", tools=[helper], memory=memory)
     assert seen == [

@@ -264,17 +264,24 @@ def test_a_tool_result_with_a_lone_surrogate_keeps_the_loop_and_memory_valid(tmp
     assert stored[2].content == os.fsdecode(b"report-\xff.txt")
 
 
-def test_a_store_in_the_version_1_layout_is_migrated(tmp_path):
+def version_1_db(path, rows=""):
+    """A store file in the version-1 layout (`schema_version` 1, payloads by memory id and seq), `rows`
+    (SQL) run in it too: the open connection, for the caller to add to, commit and close."""
     import sqlite3
 
-    path = tmp_path / "m.db"
     db = sqlite3.connect(path)
     db.executescript(
         "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
         "CREATE TABLE messages (memory_id TEXT NOT NULL, seq INTEGER NOT NULL, payload TEXT NOT NULL,"
         " PRIMARY KEY (memory_id, seq));"
-        "INSERT INTO meta VALUES ('schema_version', '1');"
+        "INSERT INTO meta VALUES ('schema_version', '1');" + rows
     )
+    return db
+
+
+def test_a_store_in_the_version_1_layout_is_migrated(tmp_path):
+    path = tmp_path / "m.db"
+    db = version_1_db(path)
     for seq, message in enumerate(CONVERSATION):
         payload = json.dumps(dump_message(message), ensure_ascii=False, sort_keys=True, separators=(",", ":"))
         db.execute("INSERT INTO messages VALUES ('user-1', ?, ?)", (seq, payload))
@@ -385,17 +392,8 @@ def test_a_huge_next_seq_is_reported_without_building_the_range(tmp_path):
 
 
 def test_a_version_1_payload_that_is_not_utf8_stops_the_migration_with_one_line(tmp_path):
-    import sqlite3
-
     path = tmp_path / "m.db"
-    db = sqlite3.connect(path)
-    db.executescript(
-        "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
-        "CREATE TABLE messages (memory_id TEXT NOT NULL, seq INTEGER NOT NULL, payload TEXT NOT NULL,"
-        " PRIMARY KEY (memory_id, seq));"
-        "INSERT INTO meta VALUES ('schema_version', '1');"
-        "INSERT INTO messages VALUES ('a', 0, x'ff');"
-    )
+    db = version_1_db(path, "INSERT INTO messages VALUES ('a', 0, x'ff');")
     db.commit()
     db.close()
     with pytest.raises(MemoryStoreError) as info:
@@ -413,14 +411,10 @@ def test_a_version_1_memory_id_that_is_not_text_stops_the_migration_with_one_lin
     import sqlite3
 
     path = tmp_path / "m.db"
-    db = sqlite3.connect(path)
-    db.executescript(
-        "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
-        "CREATE TABLE messages (memory_id TEXT NOT NULL, seq INTEGER NOT NULL, payload TEXT NOT NULL,"
-        " PRIMARY KEY (memory_id, seq));"
-        "INSERT INTO meta VALUES ('schema_version', '1');"
+    db = version_1_db(
+        path,
         """INSERT INTO messages VALUES ('a', 0, '{"content":"hi","role":"user"}');"""
-        """INSERT INTO messages VALUES (x'75', 0, '{"content":"hi","role":"user"}');"""
+        """INSERT INTO messages VALUES (x'75', 0, '{"content":"hi","role":"user"}');""",
     )
     db.commit()
     db.close()

@@ -44,18 +44,16 @@ _RATE_TEXT = re.compile(
     re.IGNORECASE,
 )
 """Words of a rate limit in an error's text ("Please try again in 20s", "tokens per min (TPM)", "请稍后重试")."""
-_CREDIT_TEXT = re.compile(
-    r"quota|billing|\bbalance\b|\bcredits?\b|arrear|overdue|payment|recharge|top.?up|余额|欠费|充值|额度", re.IGNORECASE
-)
+_SPENT = r"\bbalance\b|\bcredits?\b|arrear|overdue|payment|recharge|top.?up|余额|欠费|充值"
+"""Words of money spent (a balance, credits, arrears, a top-up)."""
+_CREDIT_TEXT = re.compile(rf"quota|billing|{_SPENT}|额度", re.IGNORECASE)
 """Words of an empty account in an error's text ("insufficient balance", "out of credit", "余额不足")."""
 _FIELDS = ("code", "type", "status")
 _GOOGLE_QUOTA = "RESOURCE_EXHAUSTED"
 """Google's status for a quota (per minute or day) or a rate limit: retried (`_google_quota`)."""
 _GOOGLE_WAITS = ("google.rpc.RetryInfo", "google.rpc.QuotaFailure")
 """The `details` of a Google error that name a wait or the limit that was hit: a rate limit."""
-_SPENT_TEXT = re.compile(
-    r"\bcredits?\b|\bbalance\b|prepa(?:y|id)|arrear|overdue|payment|recharge|top.?up|余额|欠费|充值", re.IGNORECASE
-)
+_SPENT_TEXT = re.compile(rf"{_SPENT}|prepa(?:y|id)", re.IGNORECASE)
 """`_CREDIT_TEXT` without "quota" and "billing": what a Google quota error says of spent money only."""
 
 

@@ -386,7 +386,7 @@ def scrub_json(value: Any) -> Any:
 def _masks_field(name: str, value: str) -> bool:
     """Whether the string `value` of the field `name` is masked whole: a secret name's, and under a
     bare `key` only one that looks like a secret (`_label_mask`)."""
-    return _secret_name(name) and (name.lower().strip("_") != "key" or _looks_secret(value))
+    return _secret_name(name) and (not _bare_key(name) or _looks_secret(value))
 
 
 def sanitize(text: str) -> str:
@@ -735,9 +735,15 @@ def _label_mask(name: str, value: str) -> str | None:
     `key` (`key:`, `"key":`, `primary key:`) names a field, a sort key or a row as often as a secret,
     so its value is masked only when it looks like one (`_looks_secret`); `api_key`, `SESSION_KEY`
     say which key they hold, and mask whatever follows."""
-    if name.lower().strip("_") == "key" and not _looks_secret(value):
+    if _bare_key(name) and not _looks_secret(value):
         return None
     return _mask_value(value)
+
+
+def _bare_key(name: str) -> bool:
+    """Whether a secret name is `key` alone (`key`, `KEY`, `_key`): it names a field, a sort key or a
+    row as often as a secret, so only a value that looks like one is masked (`_looks_secret`)."""
+    return name.lower().strip("_") == "key"
 
 
 _SECRET_AT = 8

@@ -336,7 +336,12 @@ def test_a_tab_in_the_front_matter_says_to_write_spaces_not_to_quote(front, wher
 
 @pytest.mark.parametrize(
     "encoding, which",
-    [("utf-16", " (it is UTF-16)"), ("utf-16-le", " (it is UTF-16)"), ("gbk", ""), ("latin-1", "")],
+    [
+        ("utf-16", "is UTF-16 text, not UTF-8"),
+        ("utf-16-le", "is UTF-16 text, not UTF-8"),
+        ("gbk", "is not UTF-8 text"),
+        ("latin-1", "is not UTF-8 text"),
+    ],
 )
 def test_a_skill_md_that_is_not_utf8_says_to_save_it_as_utf8(tmp_path, encoding, which):
     """Windows PowerShell 5's `>` and Notepad's "Unicode" write UTF-16: the error says which, and the fix."""
@@ -347,7 +352,7 @@ def test_a_skill_md_that_is_not_utf8_says_to_save_it_as_utf8(tmp_path, encoding,
     with pytest.raises(ConfigurationError) as info:
         load_skill(folder)
     assert str(info.value) == (
-        f"skill folder {str(folder)!r}: its SKILL.md is not UTF-8 text{which}. Fix: open it in the editor that "
+        f"skill folder {str(folder)!r}: its SKILL.md {which}. Fix: open it in the editor that "
         "saved it and save it as UTF-8"
     )
 
@@ -495,9 +500,9 @@ def test_a_skill_md_that_never_opens_front_matter_keeps_its_error():
     "data, which",
     [
         # UTF-16 without a byte-order mark, ASCII only: valid UTF-8 (NUL bytes), was 'must start with front matter'
-        ("---\nname: pdf\ndescription: d\n---\n".encode("utf-16-le"), " (it is UTF-16)"),
-        ("---\nname: pdf\ndescription: d\n---\n".encode("utf-16-be"), " (it is UTF-16)"),
-        (b"---\nname: pdf\ndescription: d\n---\nbody\x00more", " (it holds a NUL byte: binary)"),  # was served
+        ("---\nname: pdf\ndescription: d\n---\n".encode("utf-16-le"), "is UTF-16 text, not UTF-8"),
+        ("---\nname: pdf\ndescription: d\n---\n".encode("utf-16-be"), "is UTF-16 text, not UTF-8"),
+        (b"---\nname: pdf\ndescription: d\n---\nbody\x00more", "is binary (it holds a NUL byte), not text"),
     ],
 )
 def test_a_skill_md_holding_nul_bytes_is_not_read_as_text(tmp_path, data, which):
@@ -507,7 +512,7 @@ def test_a_skill_md_holding_nul_bytes_is_not_read_as_text(tmp_path, data, which)
     with pytest.raises(ConfigurationError) as info:
         load_skill(folder)
     assert str(info.value) == (
-        f"skill folder {str(folder)!r}: its SKILL.md is not UTF-8 text{which}. Fix: open it in the editor that "
+        f"skill folder {str(folder)!r}: its SKILL.md {which}. Fix: open it in the editor that "
         "saved it and save it as UTF-8"
     )
 

@@ -305,3 +305,38 @@ def test_a_resource_saved_as_utf16_is_refused_saying_so_not_called_binary(tmp_pa
     skill = load_skill(folder)
     assert dict(skill.refused) == {"notes.md": "it is UTF-16 text, not UTF-8 (save it as UTF-8)"}
     assert dict(skill.resources) == {"empty.md": ""}
+
+
+_PROSE = "Dear customer,\n退款 is on its way.\n"
+
+
+@pytest.mark.parametrize(
+    "data, problem",
+    [
+        (_PROSE.encode("utf-16"), "is UTF-16 text, not UTF-8"),
+        (_PROSE.encode("utf-16-le"), "is UTF-16 text, not UTF-8"),  # Chinese too: was 'binary' as a resource
+        (_PROSE.encode("utf-16-be"), "is UTF-16 text, not UTF-8"),
+        ("退款 policy: 30 天内全额退款，运费由商家承担。\n".encode("utf-16-le"), "is UTF-16 text, not UTF-8"),
+        (_PROSE.encode("utf-32"), "is UTF-32 text, not UTF-8"),  # was 'UTF-16' (its mark starts as UTF-16's)
+        (b"Dear customer,\nbody\x00more\n", "is binary (it holds a NUL byte), not text"),
+        (b"\x00" * 64, "is binary (it holds a NUL byte), not text"),
+        (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x10", "is binary (it holds a NUL byte), not text"),
+        (_PROSE.encode("gbk"), "is not UTF-8 text"),
+    ],
+    ids=["utf-16", "utf-16-le", "utf-16-be", "utf-16-le-chinese", "utf-32", "a-nul", "nuls", "png", "gbk"],
+)
+def test_skill_md_and_resources_are_told_one_rule_for_text_that_is_not_utf8(tmp_path, data, problem):
+    """SKILL.md and a resource were judged by two rules: UTF-16 of Chinese without a byte-order mark was
+    'UTF-16' as SKILL.md (a NUL in its first two bytes) and 'binary' as a resource (a NUL not at every
+    other place), UTF-32 was 'UTF-16', and the words differed. One rule, one problem text for both."""
+    folder = _skill(tmp_path)
+    (folder / "notes.md").write_bytes(data)
+    fix = "" if "binary" in problem else " (save it as UTF-8)"
+    assert dict(load_skill(folder).refused) == {"notes.md": f"it {problem}{fix}"}
+    (folder / SKILL_FILE).write_bytes(data)
+    with pytest.raises(ConfigurationError) as caught:
+        load_skill(folder)
+    assert str(caught.value) == (
+        f"skill folder {str(folder)!r}: its SKILL.md {problem}. Fix: open it in the editor that saved it and save "
+        "it as UTF-8"
+    )

@@ -35,7 +35,7 @@ again on the opened descriptor (`fstat`: still a regular file, still one link, t
 `lstat` saw). Everything else is refused with a logged reason, kept in `Skill.refused`, and a
 request for it names that reason: symbolic links (files and folders), hard links (a second
 name for a file that may live outside the folder), devices and pipes, files over 256 KiB,
-binary files, files the user running Python may not read, files whose name is not UTF-8, the files past `MAX_SKILL_BYTES` of one skill in
+binary files and text not in UTF-8 (one rule for SKILL.md too, `not_utf8`), files the user running Python may not read, files whose name is not UTF-8, the files past `MAX_SKILL_BYTES` of one skill in
 all. Dotfiles and dot-folders are skipped silently (`.git`, editor files). A file
 swapped for a link *while* loading is a `ConfigurationError` for that skill, never a raw
 `OSError`. A `SKILL.md` that is a link is refused the same way, and said so.
@@ -54,6 +54,7 @@ Leaves out: running scripts from a skill, reloading a changed folder (load again
 
 from __future__ import annotations
 
+import codecs
 import datetime as dt
 import errno
 import json
@@ -326,19 +327,12 @@ def load_skill(folder: Path | str, tools: Sequence[Any] = ()) -> Skill:
         data = _read_regular(skill_file, f"{named}/{SKILL_FILE}")
     except _Refused as exc:
         raise ConfigurationError(f"{where}: its {SKILL_FILE} {exc}. Fix: {exc.fix}") from None
-    text = _utf8_text(data)
-    if text is None:  # UTF-16 (a byte-order mark, or a NUL in the first two bytes): Windows tools
-        which = (
-            " (it is UTF-16)"
-            if data[:2] in (b"\xff\xfe", b"\xfe\xff") or b"\x00" in data[:2]
-            else " (it holds a NUL byte: binary)"
-            if b"\x00" in data
-            else ""
-        )
+    problem = not_utf8(data)
+    if problem is not None:
         raise ConfigurationError(
-            f"{where}: its {SKILL_FILE} is not UTF-8 text{which}. Fix: open it in the editor that saved it and "
-            "save it as UTF-8"
+            f"{where}: its {SKILL_FILE} {problem}. Fix: open it in the editor that saved it and save it as UTF-8"
         )
+    text = data.decode("utf-8")
     meta, body = parse_skill_md(text, where)
     if meta["name"] != unicodedata.normalize("NFKC", named):  # a Mac writes a folder's name decomposed
         fix = (  # the folder's own name may be no skill name ("My Skill"): then the folder is what to rename
@@ -366,16 +360,6 @@ def _no_folder(folder: Path) -> str:
     if folder.name.lower() == SKILL_FILE.lower():
         return f"{what}. Fix: pass the skill's folder, load_skill({str(folder.parent)!r})"
     return f"{what}. Fix: pass the skill's folder, the one that holds its SKILL.md"
-
-
-def _utf8_text(data: bytes) -> str | None:
-    """`data` as UTF-8 text; None when it is not, or holds a NUL byte (UTF-16 of ASCII text without a
-    byte-order mark decodes as UTF-8, a NUL before every letter; a NUL marks a binary file, as for resources)."""
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        return None
-    return None if "\x00" in text else text
 
 
 def _misnamed_skill_md(folder: Path) -> str | None:
@@ -714,32 +698,63 @@ def _text(path: Path, shown: str) -> tuple[str | None, str]:
     else:
         try:
             data = _read_regular(path, shown)
-            if _is_utf16(data):
-                why = "it is UTF-16 text, not UTF-8 (save it as UTF-8)"
-            else:
-                text = data.decode("utf-8")
-                if b"\x00" not in data:  # a NUL marks a binary file though it decodes (as git and grep read it)
-                    return _newlines(text.removeprefix("\ufeff")), ""  # Notepad's mark is no text
-                why = "it is binary (it holds a NUL byte), not text"
+            problem = not_utf8(data)
+            if problem is None:
+                return _newlines(data.decode("utf-8").removeprefix("\ufeff")), ""  # Notepad's mark is no text
+            why = f"it {problem}" + ("" if "binary" in problem else " (save it as UTF-8)")
         except _Refused as exc:
             why = f"it {exc}"
-        except UnicodeDecodeError:
-            why = "it is not UTF-8 text"
     log.warning("not loaded (%s): %s", why, _printable(shown))
     return None, why
 
 
-def _is_utf16(data: bytes) -> bool:
-    """Whether `data` is UTF-16 text (Notepad's "Unicode", PowerShell 5): a byte-order mark, or Latin text
-    without one, a NUL byte at every other place and none between (a blob of NULs is no text)."""
-    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
-        return True
-    odd, even = data[1::2], data[0::2]
-    return (
-        bool(data)
-        and len(data) % 2 == 0
-        and any((a.count(0) == len(a) and b"\x00" not in b) for a, b in ((odd, even), (even, odd)))
-    )
+_MARKS = (
+    (codecs.BOM_UTF32_LE, "UTF-32"),  # before UTF-16's: it starts with UTF-16's little-endian mark
+    (codecs.BOM_UTF32_BE, "UTF-32"),
+    (codecs.BOM_UTF16_LE, "UTF-16"),
+    (codecs.BOM_UTF16_BE, "UTF-16"),
+)
+
+
+def not_utf8(data: bytes) -> str | None:
+    """Why `data` is no UTF-8 text, or None when it is: the one rule for SKILL.md and resources alike.
+
+    "is UTF-16 text, not UTF-8" (Notepad's "Unicode", PowerShell 5: a byte-order mark, or NUL-heavy text
+    without one, `_utf16_without_mark`), "is UTF-32 text, not UTF-8" (its mark), "is binary (it holds a NUL
+    byte), not text" (any other NUL: it marks a binary file though it decodes, as git and grep read it), or
+    "is not UTF-8 text" (GBK, Latin-1)."""
+    for mark, name in _MARKS:
+        if data.startswith(mark):
+            return f"is {name} text, not UTF-8"
+    if b"\x00" in data:
+        return "is UTF-16 text, not UTF-8" if _utf16_without_mark(data) else "is binary (it holds a NUL byte), not text"
+    return None if _decodes_as_utf8(data) else "is not UTF-8 text"
+
+
+def _decodes_as_utf8(data: bytes) -> bool:
+    """Whether `data` decodes as UTF-8."""
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def _utf16_without_mark(data: bytes) -> bool:
+    """Whether `data`, holding a NUL, is UTF-16 text without a byte-order mark: it decodes as UTF-16 (little or
+    big endian) into text without control characters (a blob of NULs, an image header hold them), and at least
+    one byte in ten is a NUL (each Latin letter, digit, space and line end brings one; a stray NUL in ASCII
+    text, whose pairs of letters would decode as CJK, does not make it UTF-16)."""
+    if len(data) % 2 or data.count(0) * 10 < len(data):
+        return False
+    for codec in ("utf-16-le", "utf-16-be"):
+        try:
+            text = data.decode(codec)
+        except UnicodeDecodeError:
+            continue
+        if all(c in "\t\n\r" or unicodedata.category(c) not in ("Cc", "Cn") for c in text):
+            return True
+    return False
 
 
 def _over_total(shown: str) -> str:

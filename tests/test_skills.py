@@ -465,3 +465,61 @@ def test_a_skill_whose_body_is_empty_says_so_on_activation_and_names_its_files(t
     assert _run(activate, name="bare").content == (
         "Skill 'bare' is active; its SKILL.md holds no instructions beyond its description."
     )
+
+
+def _demo(tmp_path):
+    """A skill 'demo' of two files, one in a sub-folder, one whose name has capitals."""
+    return load_skill(_skill(tmp_path, "demo", files={"templates/reply.md": "hello", "Notes.md": "notes"}))
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "templates\\reply.md",  # Windows' separator
+        "templates//reply.md",
+        "templates/./reply.md",
+        "./templates/reply.md",
+        "templates/../templates/reply.md",  # a '..' that stays inside
+        "Templates/Reply.md",  # as a Mac's or Windows' disk reads it: the same skill everywhere
+    ],
+)
+def test_a_resource_path_is_read_as_a_file_system_reads_it_relative_to_the_skill(tmp_path, path):
+    """A path relative to the skill's folder (Agent Skills' rule) names its file as a disk would: `\\` a
+    separator, `.` and empty parts skipped, `..` a step back inside, capitals as on a case-insensitive
+    disk. Each was 'has no resource', listing the file asked for."""
+    assert _demo(tmp_path).resource(path) == "hello"
+
+
+AVAILABLE = "Available resources: Notes.md, templates/reply.md."
+
+
+@pytest.mark.parametrize(
+    "path, why",
+    [
+        (
+            "/templates/reply.md",
+            "paths are relative to the skill's folder, with no leading '/' or drive. Did you mean "
+            "'templates/reply.md'?",
+        ),
+        (
+            "C:\\demo\\Notes.md",
+            "paths are relative to the skill's folder, with no leading '/' or drive. Did you mean 'Notes.md'?",
+        ),
+        ("/etc/passwd", "paths are relative to the skill's folder, with no leading '/' or drive."),
+        ("demo/templates/reply.md", "paths are relative to the skill's folder. Did you mean 'templates/reply.md'?"),
+        ("skills/demo/SKILL.md", "paths are relative to the skill's folder. Did you mean 'SKILL.md'?"),
+        (
+            "../demo/templates/reply.md",
+            "paths are relative to the skill's folder, and '..' leads out of it. Did you mean 'templates/reply.md'?",
+        ),
+        ("templates/../../secret.txt", "paths are relative to the skill's folder, and '..' leads out of it."),
+        ("templates/nope.md", ""),
+    ],
+)
+def test_a_refused_resource_path_says_the_rule_and_the_path_meant(tmp_path, path, why):
+    """A path that is absolute, leads out, or starts with the skill's own name is refused (the model never
+    reads outside the folder), saying the rule and the relative path it meant when one names a file."""
+    with pytest.raises(SkillError) as caught:
+        _demo(tmp_path).resource(path)
+    reason = f": {why}" if why else "."
+    assert str(caught.value) == f"Skill 'demo' has no resource {path!r}{reason} {AVAILABLE}"

@@ -132,7 +132,6 @@ def _hostile(root: Path, skills: Path) -> list[str]:
         "..\\secret.txt",
         "..\\..\\secret.txt",
         "notes\\..\\..\\secret.txt",
-        "notes\\readme.md",
         "\\etc\\passwd",
         "../notes\\..\\../secret.txt",
         "..\\/secret.txt",
@@ -160,7 +159,6 @@ def _hostile(root: Path, skills: Path) -> list[str]:
         "notes/readme.md\n",
         "notes/readme.md ",
         " notes/readme.md",
-        "notes//readme.md",
         # real symbolic links out of the skill
         "escape-link",
         "dirlink",
@@ -306,3 +304,15 @@ def test_a_symlink_swapped_in_while_loading_is_a_clear_error(tmp_path, monkeypat
     target.write_text("fine again")
     skills = Skills.from_directory(tmp_path / "skills")  # the whole root: that skill alone is left out
     assert skills.by_name == {} and "became a symbolic link" in skills.rejected["s"]
+
+
+@pytest.mark.parametrize(
+    "path", ["notes\\readme.md", "notes//readme.md", "deep/nested/../../notes/readme.md", "NOTES/README.md"]
+)
+def test_a_path_to_the_skills_own_file_in_another_spelling_reads_it_from_memory(world, path):
+    """Windows' separator, a doubled '/', a '..' that stays inside, capitals: the skill's own file, as a disk
+    reads the path relative to the skill's folder, still from memory only (were refused as hostile)."""
+    _, _, loaded, _ = world
+    with _Recording() as opened:
+        result = _call(loaded, {"skill": "skill-a", "path": path})
+    assert opened == [] and (result.is_error, result.content) == (False, "readme of skill-a")

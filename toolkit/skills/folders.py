@@ -22,10 +22,12 @@ The other optional keys (`license`, `metadata`, `allowed-tools`) are read past, 
 `load_skills(root)` loads every sub-folder of `root` that has a `SKILL.md` (a `root` that has
 one itself is a skill's folder, not the folder of skills: a `ConfigurationError`, not no skills). Everything is read
 *here*, at construction, into an allow-list: `Skill.resources` maps each relative POSIX path to
-its text. A request for a resource is one dictionary lookup (a name in another Unicode form, `é`
-decomposed as a Mac writes it, is looked for among the names) — no path joining, no resolving,
-no `open()` — so `../`, absolute and Windows paths, percent-encoding, NUL bytes and look-alike
-sibling folders (`skill-a-evil` beside `skill-a`) all simply are not keys. `SKILL.md` asked for
+its text. A request for a resource is a lookup among those names — no path joining, no resolving
+against the disk, no `open()`. The rule is Agent Skills': a path is relative to the skill's folder,
+read as a disk reads it (`\\` a separator, `./` and `//` skipped, a `..` that stays inside, capitals
+as a case-insensitive disk reads them, `é` decomposed as a Mac writes it; `Skill.resource`); an absolute
+path or a `..` leading out is refused, naming the path meant when one names a file. Percent-encoding, NUL
+bytes and look-alike sibling folders (`skill-a-evil` beside `skill-a`) simply are no names. `SKILL.md` asked for
 as a resource is the body. Text reads as Python's text mode reads it: every line ending `\\n`
 (a Windows checkout gives the model the same text as a Linux one), and a leading byte-order mark
 (Notepad's "UTF-8 with BOM") left out, as the `utf-8-sig` codec leaves it.
@@ -114,29 +116,86 @@ class Skill:
     """Tools that join the call only once the skill is active."""
     refused: Mapping[str, str] = field(default_factory=dict)
     """Relative POSIX path → why that file is not served (a link, a hard link, too big ...)."""
+    _names: _Names = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_names", _Names(self.resources))
 
     def resource(self, path: str) -> str:
-        """A resource's text; an unknown path raises `SkillError` listing the known ones.
+        """A resource's text; an unknown path raises `SkillError` saying why, listing the known ones.
 
-        A path in another Unicode form than the file's name (`é` as one character or as `e` and an
-        accent: a Mac writes names decomposed, a model writes them composed) names that file.
-        `SKILL.md` itself (a resource may say "see SKILL.md") is the body, as activation gives it; a `Path`
-        names the file it names (`PureWindowsPath('templates\\reply.md')` too)."""
-        path = _posix(path)
-        key = path[2:] if path.startswith("./") else path
-        found = _same_name(key, self.resources)
+        The rule (Agent Skills': paths relative to the skill's folder) as a disk reads a path: `/` or `\\`
+        between parts, `.` and empty parts skipped, `..` a step back that stays inside the folder, capitals
+        as a case-insensitive disk (a Mac's, Windows') reads them when one file matches, and a name in
+        another Unicode form (`é` as one character or as `e` and an accent: a Mac writes names decomposed,
+        a model composed) naming that file. An absolute path, a `..` leading out, or one starting with
+        the skill's own name is refused, naming the relative path meant when one names a file. It is all
+        text matched against the names loaded: nothing is opened. `SKILL.md` itself (a resource may say
+        "see SKILL.md") is the body, as activation gives it; a `Path` names the file it names
+        (`PureWindowsPath('templates\\reply.md')` too)."""
+        asked = _posix(path)
+        key, problem = _relative(asked)
+        found = self._text(asked)
+        if found is None and not problem:
+            found = self._text(key)
         if found is not None:
-            return self.resources[found]
-        if key == SKILL_FILE:
-            return self.body
+            return found
         known = available_resources(self.resources, key)
-        refused = _same_name(key, self.refused)
+        refused = None if problem else _Names(self.refused).find(key)
         if refused is not None:
             raise SkillError(
-                f"Skill {self.name!r} does not serve {shown(path)}: {self.refused[refused]}. "
+                f"Skill {self.name!r} does not serve {shown(asked)}: {self.refused[refused]}. "
                 f"Available resources: {known}."
             )
-        raise SkillError(f"Skill {self.name!r} has no resource {shown(path)}. Available resources: {known}.")
+        meant = self._meant(asked)
+        why = problem or ("paths are relative to the skill's folder" if meant else "")
+        reason = f": {why}." + (f" Did you mean {shown(meant)}?" if meant else "") if why else "."
+        raise SkillError(f"Skill {self.name!r} has no resource {shown(asked)}{reason} Available resources: {known}.")
+
+    def _text(self, key: str) -> str | None:
+        """The text `key` names under the rule's names (Unicode form, capitals), SKILL.md's body too; else None."""
+        found = self._names.find(key)
+        if found is not None:
+            return self.resources[found]
+        return self.body if key.casefold() == SKILL_FILE.casefold() else None
+
+    def _meant(self, asked: str) -> str | None:
+        """The relative path an absolute path, one leading out, or one starting with the skill's name most
+        likely means (what follows the last part that is the skill's name, or the leading '/', drive and
+        '..' parts), when it names a file; else None."""
+        parts = [p for p in re.split(r"[/\\]", asked) if p not in ("", ".")]
+        named = [i for i, p in enumerate(parts) if unicodedata.normalize("NFKC", p).casefold() == self.name]
+        if named and named[-1] < len(parts) - 1:
+            parts = parts[named[-1] + 1 :]
+        else:
+            parts = parts[1:] if parts and _DRIVE.fullmatch(parts[0]) else parts
+            while parts and parts[0] == "..":
+                parts = parts[1:]
+        key, problem = _relative("/".join(parts))
+        if problem or not key or self._text(key) is None:
+            return None
+        found = self._names.find(key)
+        return found if found is not None else SKILL_FILE
+
+
+_DRIVE = re.compile(r"[A-Za-z]:")
+"""A Windows drive (`C:`), which starts an absolute path as '/' does."""
+
+
+def _relative(path: str) -> tuple[str, str]:
+    """(the resource's name `path` gives under the rule, "") or ("", why the rule refuses it): an absolute path
+    (a leading '/' or '\\', a drive) or a '..' stepping out of the skill's folder."""
+    if path[:1] in ("/", "\\") or _DRIVE.match(path):
+        return "", "paths are relative to the skill's folder, with no leading '/' or drive"
+    parts: list[str] = []
+    for part in re.split(r"[/\\]", path):
+        if part == "..":
+            if not parts:
+                return "", "paths are relative to the skill's folder, and '..' leads out of it"
+            parts.pop()
+        elif part not in ("", "."):
+            parts.append(part)
+    return "/".join(parts), ""
 
 
 def _posix(path: object) -> str:
@@ -171,13 +230,37 @@ def available_resources(names: Iterable[str], asked: str = "") -> str:
     return f"{len(listed)} in all; {f'in {folder}' if folder else 'by folder'}: {', '.join(shown[:MAX_LISTED])}{more}"
 
 
-def _same_name(key: str, names: Mapping[str, str]) -> str | None:
-    """`key` if it is one of `names`, else the one name that is the same text in another Unicode form."""
-    if key in names:
-        return key
-    composed = unicodedata.normalize("NFC", key)
-    same = [name for name in names if unicodedata.normalize("NFC", name) == composed]
-    return same[0] if len(same) == 1 else None
+class _Names:
+    """A skill's file names found by the rule's spellings: the name itself, the same text in another Unicode
+    form, or (as a case-insensitive disk reads it) in other capitals. Indexed once, so a wrong path costs
+    a lookup, not a pass over a skill's thousands of names."""
+
+    def __init__(self, names: Iterable[str]) -> None:
+        self.names = set(names)
+        self.composed: dict[str, list[str]] = {}
+        self.folded: dict[str, list[str]] = {}
+        for name in sorted(self.names):
+            self.composed.setdefault(_composed(name), []).append(name)
+            self.folded.setdefault(_folded(name), []).append(name)
+
+    def find(self, key: str) -> str | None:
+        """`key` if it is a name, else the one name that is the same text in another Unicode form, else the
+        one that differs in capitals only; None when none or several."""
+        if key in self.names:
+            return key
+        for index, spelled in ((self.composed, _composed(key)), (self.folded, _folded(key))):
+            found = index.get(spelled, [])
+            if found:
+                return found[0] if len(found) == 1 else None
+        return None
+
+
+def _composed(name: str) -> str:
+    return unicodedata.normalize("NFC", name)
+
+
+def _folded(name: str) -> str:
+    return unicodedata.normalize("NFC", name).casefold()
 
 
 def load_skills(root: Path | str, tools: Mapping[str, Sequence[Any]] | None = None) -> list[Skill]:

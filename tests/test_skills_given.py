@@ -171,3 +171,41 @@ def test_a_system_prompt_intro_that_is_no_text_is_refused():
         "Skills.system_prompt(None): intro is the text before the list of skills (a str), and got None. "
         "Fix: leave it out for the default, or pass your own text"
     )
+
+
+def _home_with_skill(tmp_path, monkeypatch):
+    monkeypatch.setenv("HOME", str(tmp_path))
+    folder = tmp_path / "skills" / "pdf"
+    folder.mkdir(parents=True)
+    (folder / "SKILL.md").write_text("---\nname: pdf\ndescription: d\n---\nbody\n")
+
+
+@pytest.mark.parametrize("root", ["~/skills", "$HOME/skills", "${HOME}/skills"])
+def test_a_folder_given_from_the_home_folder_is_read_as_a_shell_reads_it(tmp_path, monkeypatch, root):
+    """`~/skills` (and `$HOME/skills`) was read as a folder named '~' in the current one: 'no such folder'."""
+    _home_with_skill(tmp_path, monkeypatch)
+    assert [s.name for s in load_skills(root)] == ["pdf"]
+    assert list(Skills.from_directory(root).by_name) == ["pdf"]
+    assert load_skill(root + "/pdf").body == "body"
+
+
+def test_no_such_folder_says_which_folder_was_read(tmp_path, monkeypatch):
+    """A relative path or `~` is read from somewhere the user may not think of (a notebook runs in
+    notebooks/): the error names the folder looked for."""
+    _home_with_skill(tmp_path, monkeypatch)
+    monkeypatch.chdir(tmp_path / "skills")
+    assert said(lambda: load_skills("~/nope")) == (
+        f"load_skills('~/nope'): no such folder {str(tmp_path / 'nope')!r}. Fix: pass the folder that holds one "
+        "sub-folder per skill"
+    )
+    assert said(lambda: load_skills("data/skills")) == (
+        f"load_skills('data/skills'): no such folder {str(tmp_path / 'skills' / 'data' / 'skills')!r}. Fix: pass the "
+        "folder that holds one sub-folder per skill"
+    )
+    assert said(lambda: load_skill("~/nope")) == (
+        f"skill folder '~/nope': no such folder {str(tmp_path / 'nope')!r}. Fix: pass the folder that holds the "
+        "skill's SKILL.md"
+    )
+    assert said(lambda: load_skill(tmp_path / "nope")) == (  # given whole: said once
+        f"skill folder {str(tmp_path / 'nope')!r}: no such folder. Fix: pass the folder that holds the skill's SKILL.md"
+    )

@@ -275,6 +275,7 @@ def scan_skills(
     root: Path | str, tools: Mapping[str, Sequence[Any]] | None = None
 ) -> tuple[list[Skill], dict[str, str]]:
     """(the skills under `root`, {folder name: why it was rejected}) — one bad folder rejects itself only."""
+    as_given = root
     root = folder_path(root, "load_skills", "root is the folder of skill folders", "load_skills('data/skills')")
     if tools is not None and not isinstance(tools, Mapping):
         raise ConfigurationError(
@@ -284,10 +285,11 @@ def scan_skills(
         )
     _check_tools_given(root, tools or {})
     if not root.is_dir():
-        what = "that is a file, not a folder" if root.exists() else "no such folder"
-        raise ConfigurationError(
-            f"load_skills({str(root)!r}): {what}. Fix: pass the folder that holds one sub-folder per skill"
-        )
+        if root.exists():
+            what = f"load_skills({str(root)!r}): that is a file, not a folder"
+        else:
+            what = f"load_skills({os.fspath(as_given)!r}): no such folder{_looked_in(as_given, root)}"
+        raise ConfigurationError(f"{what}. Fix: pass the folder that holds one sub-folder per skill")
     if os.path.lexists(root / SKILL_FILE):  # a skill's own folder: its sub-folders are no skills, none would load
         raise ConfigurationError(
             f"load_skills({str(root)!r}): that folder is one skill (it has a {SKILL_FILE}), not the folder of "
@@ -392,11 +394,17 @@ def _load_listed(folder: Path, given: Mapping[str, Sequence[Any]], loaded: Mappi
 def load_skill(folder: Path | str, tools: Sequence[Any] = ()) -> Skill:
     """One skill folder: SKILL.md checked, every other readable text file loaded."""
     check_collection("tools", tools)  # a set's order changes from process to process; a generator is read once
+    given = folder
     folder = folder_path(folder, "load_skill", "folder is one skill's folder", "load_skill('data/skills/my-skill')")
     where = f"skill folder {str(folder)!r}"
     named = Path(os.path.abspath(folder)).name  # '.' (run inside it) is a folder with a name, not ''
     skill_file = folder / SKILL_FILE
     if not folder.is_dir():
+        if not os.path.lexists(folder):
+            raise ConfigurationError(
+                f"skill folder {os.fspath(given)!r}: no such folder{_looked_in(given, folder)}. "
+                "Fix: pass the folder that holds the skill's SKILL.md"
+            )
         raise ConfigurationError(f"{where}: {_no_folder(folder)}")
     if not os.path.lexists(skill_file):
         other = _misnamed_skill_md(folder)
@@ -435,10 +443,15 @@ def load_skill(folder: Path | str, tools: Sequence[Any] = ()) -> Skill:
     )
 
 
+def _looked_in(given: Path | str, folder: Path) -> str:
+    """' /the/folder/read' when `given` (checked by `folder_path`) names it otherwise (relative, `~`, `$HOME`):
+    which folder was looked for; "" when `given` already says it."""
+    read = os.path.abspath(folder)
+    return "" if read == os.fspath(given) else f" {read!r}"
+
+
 def _no_folder(folder: Path) -> str:
-    """What is wrong with a `load_skill` path that is no folder, and the fix."""
-    if not os.path.lexists(folder):
-        return "no such folder. Fix: pass the folder that holds the skill's SKILL.md"
+    """What is wrong with a `load_skill` path that exists and is no folder, and the fix."""
     what = "that is a file, not a folder" if folder.is_file() else "that is no folder (a link to none, a device)"
     if folder.name.lower() == SKILL_FILE.lower():
         return f"{what}. Fix: pass the skill's folder, load_skill({str(folder.parent)!r})"
@@ -456,12 +469,13 @@ def _misnamed_skill_md(folder: Path) -> str | None:
 
 
 def folder_path(value: object, where: str, what: str, example: str) -> Path:
-    """`value` as a `Path`, if it is a str or a path; anything else a `ConfigurationError` naming `where`,
+    """`value` as a `Path`, if it is a str or a path, read as a shell reads it (`~/skills` and `$HOME/skills` in
+    the home folder, not a folder named '~' or '$HOME' here); anything else a `ConfigurationError` naming `where`,
     not pathlib's raw `TypeError` ("expected str, bytes or os.PathLike object, not NoneType")."""
     if isinstance(value, (str, os.PathLike)) and not isinstance(os.fspath(value), bytes):
         if os.fspath(value) == "":  # Path("") is ".": the current folder, read unsaid
             raise ConfigurationError(f"{where}({value!r:.40}): {what}, and got an empty path. Fix: e.g. {example}")
-        return Path(value)
+        return Path(os.path.expanduser(os.path.expandvars(os.fspath(value))))  # as a shell reads it
     kind = a_kind_of(value)
     if isinstance(value, bytes):
         fix = f"decode it: {where}({value!r:.40}.decode())"

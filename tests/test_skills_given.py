@@ -209,3 +209,15 @@ def test_no_such_folder_says_which_folder_was_read(tmp_path, monkeypatch):
     assert said(lambda: load_skill(tmp_path / "nope")) == (  # given whole: said once
         f"skill folder {str(tmp_path / 'nope')!r}: no such folder. Fix: pass the folder that holds the skill's SKILL.md"
     )
+
+
+@pytest.mark.parametrize("target", ["loop", "gone"])
+def test_a_root_that_is_a_link_to_no_folder_is_told_so_not_no_such_folder(tmp_path, target):
+    """A link to itself (a loop) or to a folder since removed is there: 'no such folder' sent the user
+    looking for a typo."""
+    (tmp_path / "loop").symlink_to("loop")
+    (tmp_path / "gone").symlink_to("removed")
+    assert said(lambda: load_skills(tmp_path / target)) == (
+        f"load_skills({str(tmp_path / target)!r}): that is a symbolic link to no folder (a loop, or its target is "
+        "gone). Fix: pass the folder that holds one sub-folder per skill"
+    )

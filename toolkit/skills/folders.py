@@ -287,6 +287,10 @@ def scan_skills(
     if not root.is_dir():
         if root.exists():
             what = f"load_skills({str(root)!r}): that is a file, not a folder"
+        elif os.path.lexists(root):
+            what = (
+                f"load_skills({str(root)!r}): that is a symbolic link to no folder (a loop, or its target is gone)"
+            )
         else:
             what = f"load_skills({os.fspath(as_given)!r}): no such folder{_looked_in(as_given, root)}"
         raise ConfigurationError(f"{what}. Fix: pass the folder that holds one sub-folder per skill")

@@ -523,3 +523,16 @@ def test_a_refused_resource_path_says_the_rule_and_the_path_meant(tmp_path, path
         _demo(tmp_path).resource(path)
     reason = f": {why}" if why else "."
     assert str(caught.value) == f"Skill 'demo' has no resource {path!r}{reason} {AVAILABLE}"
+
+
+def test_a_path_matching_several_files_but_for_capitals_says_so(tmp_path):
+    """On a case-sensitive disk `Notes.md` and `notes.md` are two files: `NOTES.md` names neither, and
+    the error says why (was: 'has no resource', listing both)."""
+    skill = load_skill(_skill(tmp_path, "pdf", files={"Notes.md": "N", "notes.md": "n"}))
+    assert (skill.resource("Notes.md"), skill.resource("notes.md")) == ("N", "n")
+    with pytest.raises(SkillError) as caught:
+        skill.resource("NOTES.md")
+    assert str(caught.value) == (
+        "Skill 'pdf' has no resource 'NOTES.md': it differs only in capitals or Unicode form from 'Notes.md' and "
+        "'notes.md'; write one exactly. Available resources: Notes.md, notes.md."
+    )

@@ -117,9 +117,11 @@ class Skill:
     refused: Mapping[str, str] = field(default_factory=dict)
     """Relative POSIX path → why that file is not served (a link, a hard link, too big ...)."""
     _names: _Names = field(init=False, repr=False, compare=False)
+    _refused_names: _Names = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_names", _Names(self.resources))
+        object.__setattr__(self, "_refused_names", _Names(self.refused))
 
     def resource(self, path: str) -> str:
         """A resource's text; an unknown path raises `SkillError` saying why, listing the known ones.
@@ -141,11 +143,18 @@ class Skill:
         if found is not None:
             return found
         known = available_resources(self.resources, key)
-        refused = None if problem else _Names(self.refused).find(key)
+        refused = None if problem else self._refused_names.find(key)
         if refused is not None:
             raise SkillError(
                 f"Skill {self.name!r} does not serve {shown(asked)}: {self.refused[refused]}. "
                 f"Available resources: {known}."
+            )
+        several = [] if problem else self._names.matching(key)
+        if len(several) > 1:
+            listed = ", ".join(map(repr, several[:-1])) + f" and {several[-1]!r}"
+            raise SkillError(
+                f"Skill {self.name!r} has no resource {shown(asked)}: it differs only in capitals or Unicode form "
+                f"from {cut(listed, 200, '...')}; write one exactly. Available resources: {known}."
             )
         meant = self._meant(asked)
         why = problem or ("paths are relative to the skill's folder" if meant else "")
@@ -246,13 +255,15 @@ class _Names:
     def find(self, key: str) -> str | None:
         """`key` if it is a name, else the one name that is the same text in another Unicode form, else the
         one that differs in capitals only; None when none or several."""
+        found = self.matching(key)
+        return found[0] if len(found) == 1 else None
+
+    def matching(self, key: str) -> list[str]:
+        """`[key]` if it is a name, else the names that are the same text in another Unicode form, else those
+        that differ in capitals only (sorted; several on a case-sensitive disk: `Notes.md`, `notes.md`)."""
         if key in self.names:
-            return key
-        for index, spelled in ((self.composed, _composed(key)), (self.folded, _folded(key))):
-            found = index.get(spelled, [])
-            if found:
-                return found[0] if len(found) == 1 else None
-        return None
+            return [key]
+        return self.composed.get(_composed(key)) or self.folded.get(_folded(key)) or []
 
 
 def _composed(name: str) -> str:

@@ -59,7 +59,9 @@ def test_a_file_whose_name_is_not_utf8_is_refused_and_never_listed(tmp_path, cap
     with pytest.raises(SkillError) as info:
         skill.resource("nope.md")
     assert str(info.value) == "Skill 'data' has no resource 'nope.md'. Available resources: ok.md."
-    assert "not loaded (its name is not UTF-8 text): data/\\udcff\\udcfe.md" in caplog.text
+    assert "'data': 2 files not loaded (Skill.refused says why): \\udcff\\udcfe.md (its name is not UTF-8 text)" in (
+        caplog.text
+    )
 
 
 def test_a_skill_folder_given_as_the_folder_of_skills_is_refused_not_empty(tmp_path):
@@ -340,3 +342,22 @@ def test_skill_md_and_resources_are_told_one_rule_for_text_that_is_not_utf8(tmp_
         f"skill folder {str(folder)!r}: its SKILL.md {problem}. Fix: open it in the editor that saved it and save "
         "it as UTF-8"
     )
+
+
+def test_the_files_a_skill_does_not_serve_are_one_warning_not_one_each(tmp_path, caplog):
+    """A skill's assets/ of images (Agent Skills' own layout) logged a warning per file: 100 lines on
+    stderr of a notebook that loads it. One warning per skill names the first few; `Skill.refused` has all."""
+    folder = _skill(tmp_path)
+    (folder / "assets").mkdir()
+    for i in range(100):
+        (folder / "assets" / f"{i:03d}.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00")
+    (folder / "notes.md").write_text("fine")
+    with caplog.at_level("WARNING", "toolkit.skills.folders"):
+        skill = load_skill(folder)
+    assert len(skill.refused) == 100 and list(skill.resources) == ["notes.md"]
+    binary = "(it is binary (it holds a NUL byte), not text)"
+    assert [r.getMessage() for r in caplog.records] == [
+        "skill folder 'data': 100 files not loaded (Skill.refused says why): "
+        + ", ".join(f"assets/{i:03d}.png {binary}" for i in range(5))
+        + " and 95 more"
+    ]

@@ -34,7 +34,7 @@ as a resource is the body. Text reads as Python's text mode reads it: every line
 
 What is served: only regular files with a single link, opened with `O_NOFOLLOW` and checked
 again on the opened descriptor (`fstat`: still a regular file, still one link, the same file
-`lstat` saw). Everything else is refused with a logged reason, kept in `Skill.refused`, and a
+`lstat` saw). Everything else is refused, kept in `Skill.refused` with its reason (one warning per skill), and a
 request for it names that reason: symbolic links (files and folders), hard links (a second
 name for a file that may live outside the folder), devices and pipes, files over 256 KiB,
 binary files and text not in UTF-8 (one rule for SKILL.md too, `not_utf8`), files the user running Python may not read, files whose name is not UTF-8, the files past `MAX_SKILL_BYTES` of one skill in
@@ -86,6 +86,8 @@ MAX_RESOURCE_BYTES = 256 * 1024
 MAX_SKILL_BYTES = 8 * 1024 * 1024
 """All of one skill's resources together: a folder of data (a dataset, `node_modules`) is not
 read whole into memory; the files past this are refused, each saying so."""
+MAX_LOGGED = 5
+"""The warning for a skill's files not served names at most this many (`Skill.refused` holds them all)."""
 MAX_LISTED = 40
 """An error naming a skill's resources lists at most this many (by folder past it)."""
 MAX_MERGED = 10_000
@@ -299,9 +301,7 @@ def scan_skills(
         if root.exists():
             what = f"load_skills({str(root)!r}): that is a file, not a folder"
         elif os.path.lexists(root):
-            what = (
-                f"load_skills({str(root)!r}): that is a symbolic link to no folder (a loop, or its target is gone)"
-            )
+            what = f"load_skills({str(root)!r}): that is a symbolic link to no folder (a loop, or its target is gone)"
         else:
             what = f"load_skills({os.fspath(as_given)!r}): no such folder{_looked_in(as_given, root)}"
         raise ConfigurationError(f"{what}. Fix: pass the folder that holds one sub-folder per skill")
@@ -453,6 +453,7 @@ def load_skill(folder: Path | str, tools: Sequence[Any] = ()) -> Skill:
     refused: dict[str, str] = {}
     for relative, text_or_reason, ok in _resources(folder, named):
         (resources if ok else refused)[relative] = text_or_reason
+    _log_refused(named, refused)
     return Skill(
         meta["name"], meta["description"], body, resources, tuple(tools_from(*tools)) if tools else (), refused
     )
@@ -747,16 +748,14 @@ def _resources(folder: Path, named: str) -> Iterator[tuple[str, str, bool]]:
     for relative, path in _visible(folder):
         shown = f"{named}/{relative}"
         if isinstance(path, OSError):
-            why = f"it is a folder that cannot be listed: {path.strerror or path}"
-            log.warning("not loaded (%s): %s", why, _printable(shown))
-            yield relative, why, False
+            yield relative, f"it is a folder that cannot be listed: {path.strerror or path}", False
             continue
         if total >= MAX_SKILL_BYTES:
-            yield relative, _over_total(shown), False
+            yield relative, _OVER_TOTAL, False
             continue
         text, why = _text(path, shown)
         if text is not None and total + len(text.encode("utf-8")) > MAX_SKILL_BYTES:
-            total, text, why = MAX_SKILL_BYTES, None, _over_total(shown)
+            total, text, why = MAX_SKILL_BYTES, None, _OVER_TOTAL
         if text is None:
             yield relative, why, False
             continue
@@ -803,7 +802,7 @@ def _is_folder(path: Path) -> bool:
 
 
 def _text(path: Path, shown: str) -> tuple[str | None, str]:
-    """(the file's text, "") when it is served; (None, why not) otherwise, logged."""
+    """(the file's text, "") when it is served; (None, why not) otherwise (logged with the others, `_log_refused`)."""
     why = ""
     if not is_utf8(shown):  # a name the model could not write back (it holds a lone surrogate)
         why = "its name is not UTF-8 text"
@@ -816,7 +815,6 @@ def _text(path: Path, shown: str) -> tuple[str | None, str]:
             why = f"it {problem}" + ("" if "binary" in problem else " (save it as UTF-8)")
         except _Refused as exc:
             why = f"it {exc}"
-    log.warning("not loaded (%s): %s", why, _printable(shown))
     return None, why
 
 
@@ -869,10 +867,18 @@ def _utf16_without_mark(data: bytes) -> bool:
     return False
 
 
-def _over_total(shown: str) -> str:
-    why = f"it would take the skill's files over {MAX_SKILL_BYTES} bytes in all"
-    log.warning("not loaded (%s): %s", why, _printable(shown))
-    return why
+_OVER_TOTAL = f"it would take the skill's files over {MAX_SKILL_BYTES} bytes in all"
+
+
+def _log_refused(named: str, refused: Mapping[str, str]) -> None:
+    """One warning for the files of the skill folder `named` that are not served, the first `MAX_LOGGED` named:
+    not one each (a skill's assets/ of images, a folder of data past `MAX_SKILL_BYTES`, flooded stderr)."""
+    if not refused:
+        return
+    listed = ", ".join(f"{_printable(path)} ({why})" for path, why in list(refused.items())[:MAX_LOGGED])
+    more = f" and {len(refused) - MAX_LOGGED} more" if len(refused) > MAX_LOGGED else ""
+    files = f"{len(refused)} file{'' if len(refused) == 1 else 's'}"
+    log.warning("skill folder %r: %s not loaded (Skill.refused says why): %s%s", _printable(named), files, listed, more)
 
 
 def _printable(name: str) -> str:

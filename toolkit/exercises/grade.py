@@ -34,6 +34,16 @@ handed in as a script) gets a row saying it is no notebook, so no learner is lef
 unseen. A folder's search leaves out checkpoints and the `__MACOSX/`, `._hw.ipynb`
 metadata a zip made on a Mac holds; an empty file is said to be one.
 
+One installed course grades every notebook, so no notebook may change it for the ones after it: a kernel
+gets none of the grader's import variables (no inherited `PYTHONPATH` or `PYTHONSTARTUP`, no user site-packages,
+no user Jupyter folder's kernel spec: `submission_environment`), and the install — the toolkit package's files (the
+checks and their reference answers) and what Python imports at the top of the folders it starts from (`.pth`,
+`sitecustomize.py`) — is compared before and after each notebook (`install_state`): a change stops the grading
+with the teacher's error naming the notebook (`INSTALL_CHANGED`), its rows left out and the rows before it kept.
+otter-grader runs each submission in a Docker container of its own for this, and nbgrader in the teacher's
+environment unless they set up a container; here, as in otter's grading without Docker, the container is the
+teacher's to set up, and the comparison says when one would have been needed.
+
 A file that is not a notebook, cannot be read, crashes its kernel or hangs gets a row saying so
 (exercise `(notebook)`), and grading goes on with the next file.
 
@@ -44,7 +54,8 @@ Leaves out: partial credit inside one exercise (an exercise passes or not), plag
 and any defence against a learner who fakes a result: their code runs in the same kernel as
 `check()` (and `solution()` is one call away), so this grading is formative, not an exam. Nor
 OS-level isolation: a notebook can still write by absolute path anywhere its user may (a
-separate user or container is the teacher's to set up), and a process it detaches may outlive it.
+separate user or container is the teacher's to set up), and a process it detaches may outlive it; a change deep
+inside another installed package, or a compiled file planted in a `__pycache__` folder, is not looked for.
 """
 
 from __future__ import annotations
@@ -52,13 +63,16 @@ from __future__ import annotations
 import ast
 import contextlib
 import csv
+import importlib.machinery
 import json
 import os
 import re
 import shutil
 import signal
+import site
 import subprocess
 import sys
+import sysconfig
 import tempfile
 import warnings
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -69,6 +83,7 @@ from typing import Any, TextIO
 
 import nbformat
 
+import toolkit
 from toolkit.cli.notebooks import is_empty, not_utf8_text, read
 from toolkit.course.spreadsheet import as_text, csv_encoding
 from toolkit.errors import ConfigurationError
@@ -370,7 +385,10 @@ def grade_notebook(path: PathLike, seconds: int = 120) -> list[Row]:
         c.get("cell_type") == "code" and str(c.get("source", "")).strip() for c in submitted.cells
     ):
         return [Row(name, NOTEBOOK_ROW, False, NO_EXERCISES)]
+    before = install_state()
     executed, problem = _execute(path, seconds)
+    if changed := install_changes(before, install_state()):
+        raise ConfigurationError(INSTALL_CHANGED.format(notebook=name, changed=changed))
     rows = [Row(name, NOTEBOOK_ROW, False, problem)] if problem else []
     records, errors = results(executed) if executed is not None else ({}, {})
     known = {e.id for e in all_exercises()}
@@ -563,6 +581,8 @@ def _run_worker(
                 **submission_environment(os.environ),
                 LIMIT_VARIABLE: str(check_seconds),
                 **({"IPYTHONDIR": str(ipython_dir)} if ipython_dir is not None else {}),
+                # nor the user's Jupyter folder: a kernel spec named python3 a notebook put there would start the next
+                **({"JUPYTER_DATA_DIR": str(ipython_dir.with_name("jupyter"))} if ipython_dir is not None else {}),
             },
         )
     try:
@@ -581,12 +601,108 @@ def submission_environment(environ: Mapping[str, str]) -> dict[str, str]:
     without any variable whose name labels a secret (`redact.is_secret_variable`: `…_KEY`,
     `…_TOKEN`, `…_PASSWORD`, …), and without any whose value holds one, whatever its name (what
     `redact.scrub_secrets` masks: `DATABASE_URL=postgres://user:password@…`, a proxy's password, a
-    key): learners' code could otherwise read them and send them out."""
-    return {
+    key): learners' code could otherwise read them and send them out.
+
+    Nor may one submission's files reach the next one's kernel (`IMPORT_VARIABLES`): no inherited `PYTHONPATH`
+    (a folder on it a notebook writes a `sitecustomize.py` or a `toolkit.py` into), no `PYTHONSTARTUP` or
+    `JUPYTER_PATH`, and no user site-packages (`PYTHONNOUSERSITE`: a `.pth` or `usercustomize.py` a notebook puts
+    in `~/.local`); the kernel imports the toolkit that grades (`PYTHONPATH` is its folder, unless that is a
+    site-packages folder) and writes no compiled files (`PYTHONDONTWRITEBYTECODE`)."""
+    kept = {
         name: value
         for name, value in environ.items()
-        if not name.startswith("LLM_") and not is_secret_variable(name) and scrub_secrets(value) == value
+        if not name.startswith("LLM_")
+        and not is_secret_variable(name)
+        and scrub_secrets(value) == value
+        and name not in IMPORT_VARIABLES
     }
+    return {**kept, **grading_imports()}
+
+
+IMPORT_VARIABLES = ("PYTHONPATH", "PYTHONSTARTUP", "PYTHONNOUSERSITE", "PYTHONDONTWRITEBYTECODE", "JUPYTER_PATH")
+"""Variables that decide what a kernel imports or runs as it starts: the grader's are not passed on
+(`grading_imports` sets its own)."""
+
+
+def grading_imports() -> dict[str, str]:
+    """The import variables of a submission's processes: no user site-packages, no compiled files written, and the
+    folder the grading toolkit is imported from on `PYTHONPATH` when the interpreter's own paths do not have it (a
+    checkout run in place)."""
+    root = str(Path(toolkit.__file__).resolve().parent.parent)
+    on_path = root in {os.path.realpath(folder) for folder in site_folders()}
+    return {"PYTHONNOUSERSITE": "1", "PYTHONDONTWRITEBYTECODE": "1", **({} if on_path else {"PYTHONPATH": root})}
+
+
+def site_folders() -> list[str]:
+    """The folders Python reads `.pth` files, `sitecustomize` and top-level modules from as it starts: the
+    standard library's and each site-packages folder, without the user's (`PYTHONNOUSERSITE`)."""
+    paths = sysconfig.get_paths()
+    folders = [paths["stdlib"], paths["platstdlib"], *site.getsitepackages()]
+    return [folder for folder in dict.fromkeys(folders) if os.path.isdir(folder)]
+
+
+INSTALL_CHANGED = (
+    "grade: {notebook} changed the installed course while it was graded ({changed}); the notebooks after it would "
+    "be checked by that code, so grading stopped before its rows were written: reinstall the course "
+    "(pip install --force-reinstall toolkit-course) and grade again — a user or container that cannot write to "
+    "the install keeps a notebook from doing this"
+)
+"""The teacher's error when a submission changed `install_state`: its grade and every later one would be untrue."""
+
+
+def install_roots() -> list[tuple[Path, bool]]:
+    """What `install_state` looks at, each with whether its files below the top are looked at too: the grading
+    toolkit's package (every file: the checks and their reference answers), and the top of the folder it is in and
+    of each of `site_folders` (a `.pth` file, `sitecustomize.py`, a `toolkit.py` that would be imported instead)."""
+    package = Path(toolkit.__file__).resolve().parent
+    tops = dict.fromkeys([str(package.parent), *site_folders()])
+    return [(package, True), *((Path(folder), False) for folder in tops)]
+
+
+def install_state() -> dict[str, tuple[int, int, int]]:
+    """Each file of `install_roots` (its `__pycache__` folders left out: any process may write there) with its size,
+    modification and change times (the change time moves on every write and cannot be set back by a notebook): a
+    digest to compare before and after a submission runs."""
+    state: dict[str, tuple[int, int, int]] = {}
+    for root, deep in install_roots():
+        for path in _install_files(root, deep):
+            with contextlib.suppress(OSError):
+                found = os.stat(path, follow_symlinks=False)
+                state[path] = (found.st_size, found.st_mtime_ns, found.st_ctime_ns)
+    return state
+
+
+IMPORTED = (*importlib.machinery.all_suffixes(), ".pth")
+"""The endings of a file at the top of a folder on the path that Python imports or runs as it starts."""
+
+
+def _install_files(root: Path, deep: bool) -> Iterator[str]:
+    """The files under `root` (`deep`, without `__pycache__` folders), or those at its top Python may import or run
+    as it starts (`IMPORTED`; a package's `__init__.py`): a checkout's top, where the teacher may write the grades
+    while a notebook runs, holds other files."""
+    if not deep:
+        with contextlib.suppress(OSError), os.scandir(root) as entries:
+            for entry in sorted(entries, key=lambda e: e.name):
+                if entry.is_dir():
+                    yield os.path.join(entry.path, "__init__.py")
+                elif entry.name.endswith(IMPORTED):
+                    yield entry.path
+        return
+    for folder, folders, files in os.walk(root):
+        folders[:] = sorted(f for f in folders if f != "__pycache__")
+        yield from (os.path.join(folder, name) for name in sorted(files))
+
+
+def install_changes(before: Mapping[str, tuple[int, int, int]], after: Mapping[str, tuple[int, int, int]]) -> str:
+    """What differs between two `install_state`s, for `INSTALL_CHANGED` ("" when nothing does): the first three
+    files, each with how (added, removed, changed), and how many more."""
+    changes = [
+        f"{path_text(Path(path))} {'added' if path not in before else 'removed' if path not in after else 'changed'}"
+        for path in sorted(before.keys() | after.keys())
+        if before.get(path) != after.get(path)
+    ]
+    more = f" and {len(changes) - 3} more" if len(changes) > 3 else ""
+    return ", ".join(changes[:3]) + more
 
 
 def _kill(process: subprocess.Popen[bytes]) -> None:

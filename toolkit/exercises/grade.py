@@ -763,7 +763,7 @@ def partial_path(out: Path) -> Path:
 
 
 @contextmanager
-def _csv_file(out: Path | TextIO) -> Iterator[tuple[Any, Any]]:
+def _csv_file(out: Path | TextIO, header: list[str] | None = HEADER) -> Iterator[tuple[Any, Any]]:
     """A CSV writer (the header written) and its file, for the rows of `out` (its folder made).
 
     They go to `partial_path(out)`, which replaces `out` when the block ends, however it ends —
@@ -777,7 +777,8 @@ def _csv_file(out: Path | TextIO) -> Iterator[tuple[Any, Any]]:
     the command's `--out -`)."""
     if not isinstance(out, Path):
         writer = csv.writer(out)
-        writer.writerow(HEADER)
+        if header:
+            writer.writerow(header)
         yield writer, out
         return
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -787,7 +788,8 @@ def _csv_file(out: Path | TextIO) -> Iterator[tuple[Any, Any]]:
     try:
         with partial or _open_csv(out) as f:
             writer = csv.writer(sink or f)
-            writer.writerow(HEADER)
+            if header:
+                writer.writerow(header)
             try:
                 yield writer, sink or f
             finally:
@@ -897,3 +899,59 @@ def summary(rows: Sequence[Row]) -> str:
     graded = [r for r in rows if r.exercise != NOTEBOOK_ROW]
     lines.append(f"{padded('total', width)}  {sum(r.passed for r in graded):>3}/{len(graded)}")
     return "\n".join(lines)
+
+
+OTHER_WEEK = "other"
+"""The week column of an exercise id the course does not know and that names no week (a tag from an older copy)."""
+
+
+def exercise_week(ex_id: str) -> str:
+    """The week column of an exercise (`w6`): the registry's week, else the one its id starts with (`w6.…`), else
+    `OTHER_WEEK`."""
+    week = {e.id: e.week for e in all_exercises()}.get(ex_id)
+    if week is None and (named := re.match(r"w(\d+)\.", ex_id)):
+        week = int(named.group(1))
+    return OTHER_WEEK if week is None else f"w{week}"
+
+
+def learners(notebooks: Iterable[str]) -> dict[str, str]:
+    """Each notebook's learner: the first folder below the folder all the notebooks are in (`alice` for
+    `submissions/alice/06_….ipynb` beside `submissions/bob/…`); a notebook in that folder itself is a learner of its
+    own (its file name)."""
+    parts = {n: Path(os.path.abspath(n)).parts for n in notebooks}
+    folders = [p[:-1] for p in parts.values()]
+    shared = len(os.path.commonprefix(folders)) if folders else 0
+    return {n: p[shared] for n, p in parts.items()}
+
+
+def week_scores(rows: Sequence[Row]) -> list[list[Any]]:
+    """The per-week table: a header (`learner`, each week graded in course order, `total`, `exercises`), then one
+    line per learner in name order, with the exercises they passed in each week, the total (the weeks' sum) and how
+    many exercises they were graded on. An exercise counts once for a learner: passed if any of their notebooks
+    passed it (one handed in twice, as `06_….ipynb` and `Copy of 06_….ipynb`, is not counted twice); a learner
+    whose notebook had no exercise graded (not a notebook, empty) has a line of zeros."""
+    who = learners(dict.fromkeys(r.notebook for r in rows))
+    passed: dict[str, dict[str, bool]] = {learner: {} for learner in sorted(set(who.values()))}
+    for r in rows:
+        if r.exercise != NOTEBOOK_ROW:
+            done = passed[who[r.notebook]]
+            done[r.exercise] = done.get(r.exercise, False) or r.passed
+    week_of = {i: exercise_week(i) for i in dict.fromkeys(r.exercise for r in rows if r.exercise != NOTEBOOK_ROW)}
+    weeks = sorted(set(week_of.values()), key=_week_order)
+    table: list[list[Any]] = [["learner", *weeks, "total", "exercises"]]
+    for learner, done in passed.items():
+        counts = [sum(ok for i, ok in done.items() if week_of[i] == week) for week in weeks]
+        table.append([learner, *counts, sum(counts), len(done)])
+    return table
+
+
+def _week_order(week: str) -> tuple[int, int]:
+    return (1, 0) if week == OTHER_WEEK else (0, int(week[1:]))
+
+
+def write_scores(rows: Sequence[Row], out: Path | str) -> Path:
+    """`week_scores` as a CSV file (after a byte-order mark, as the grades; replaced whole)."""
+    out = Path(out)
+    with _csv_file(out, header=None) as (writer, _):
+        writer.writerows([as_text(cell) for cell in line] for line in week_scores(rows))
+    return out

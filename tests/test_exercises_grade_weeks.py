@@ -101,3 +101,23 @@ def test_scores_that_would_overwrite_the_grades_are_refused(tmp_path, capsys):
         "another file, e.g. --scores scores.csv\n"
     )
     assert not grades.exists()
+
+
+def test_scores_to_stdout_are_the_csv_alone_there_and_not_a_file_named_dash(tmp_path, capsys, monkeypatch):
+    """Before: `--scores -` wrote a file named `-` in the working folder and said 'written to -'."""
+    write(tmp_path / "sub", "00_welcome.ipynb", "from toolkit.exercises import check\n" + SWITCH)
+    monkeypatch.chdir(tmp_path)
+    assert main(["grade", "sub", "--out", "grades.csv", "--scores", "-"]) == 0
+    out, err = capsys.readouterr()
+    assert out == "learner,w0,total,exercises\r\n00_welcome.ipynb,1,1,1\r\n"
+    assert err.endswith("1 row written to grades.csv\nscores per week written to stdout\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["grades.csv", "sub"]
+
+
+def test_scores_and_grades_both_to_stdout_are_refused(tmp_path, capsys):
+    write(tmp_path / "sub", "a.ipynb", "x = 1")
+    assert main(["grade", str(tmp_path / "sub"), "--out", "-", "--scores", "-"]) == 2
+    assert capsys.readouterr().err == (
+        "error: grade --scores -: the grades CSV (--out) is written to standard output already; give a file, "
+        "e.g. --scores scores.csv\n"
+    )

@@ -75,7 +75,9 @@ def run(args: argparse.Namespace) -> int:
 
     _check_paths(args.paths, args.out)
     to_stdout = is_stdout(args.out)  # the CSV alone on stdout; the summary and the count on stderr
-    say, where = (sys.stderr, "stdout") if to_stdout else (sys.stdout, str(args.out))
+    scores_to_stdout = args.scores is not None and is_stdout(args.scores)
+    say = sys.stderr if to_stdout or scores_to_stdout else sys.stdout
+    where = "stdout" if to_stdout else str(args.out)
     notebooks = find_notebooks(args.paths)
     if not notebooks:
         raise ConfigurationError(
@@ -114,8 +116,8 @@ def run(args: argparse.Namespace) -> int:
     print(summary(rows), file=say)
     print(f"\n{_rows(rows)} written to {where}", file=say)
     if args.scores is not None:
-        write_scores(rows, args.scores)
-        print(f"scores per week written to {args.scores}", file=say)
+        write_scores(rows, sys.stdout if scores_to_stdout else args.scores)
+        print(f"scores per week written to {'stdout' if scores_to_stdout else args.scores}", file=say)
     return 0
 
 
@@ -125,6 +127,11 @@ def _check_scores(scores: Path, out: Path, notebooks: list[Path]) -> None:
 
     from toolkit.errors import ConfigurationError
 
+    if is_stdout(scores) and is_stdout(out):
+        raise ConfigurationError(
+            f"grade --scores {scores}: the grades CSV (--out) is written to standard output already; give a file, "
+            "e.g. --scores scores.csv"
+        )
     target = os.path.realpath(scores)
     if target == os.path.realpath(out) or any(os.path.realpath(path) == target for path in notebooks):
         what = "the grades CSV (--out)" if target == os.path.realpath(out) else "one of the notebooks to grade"

@@ -949,9 +949,9 @@ def _week_order(week: str) -> tuple[int, int]:
     return (1, 0) if week == OTHER_WEEK else (0, int(week[1:]))
 
 
-def write_scores(rows: Sequence[Row], out: Path | str) -> Path:
-    """`week_scores` as a CSV file (after a byte-order mark, as the grades; replaced whole)."""
-    out = Path(out)
+def write_scores(rows: Sequence[Row], out: Path | str | TextIO) -> Path | TextIO:
+    """`week_scores` as a CSV file (after a byte-order mark, as the grades; replaced whole), or to an open stream."""
+    out = Path(out) if isinstance(out, (str, os.PathLike)) else out
     with _csv_file(out, header=None) as (writer, _):
         writer.writerows([as_text(cell) for cell in line] for line in week_scores(rows))
     return out

@@ -153,3 +153,20 @@ def test_at_the_top_of_a_folder_only_what_python_imports_is_compared(tmp_path, m
     assert install_changes(before, install_state()) == (
         f"{top / 'notes' / '__init__.py'} added, {top / 'sitecustomize.py'} added, {top / 'x.pth'} added"
     )
+
+
+def test_the_kernel_spec_the_kernels_start_from_is_compared_too(tmp_path, monkeypatch):
+    """Before: a notebook that rewrote the `python3` kernel spec (a venv's `share/jupyter/kernels/python3/kernel.json`,
+    which its user may write to) started every later kernel with a command of its own, unseen."""
+    from jupyter_core.paths import jupyter_path
+
+    roots = install_roots()
+    assert [(Path(folder) / "python3", True) for folder in jupyter_path("kernels")] == roots[
+        -len(jupyter_path("kernels")) :
+    ]
+    kernels = tmp_path / "kernels"
+    monkeypatch.setattr(grade, "install_roots", lambda: [(kernels / "python3", True)])
+    before = install_state()
+    (kernels / "python3").mkdir(parents=True)
+    (kernels / "python3" / "kernel.json").write_text('{"argv": ["python", "-c", "pass"]}')
+    assert install_changes(before, install_state()) == f"{kernels / 'python3' / 'kernel.json'} added"

@@ -38,7 +38,7 @@ One installed course grades every notebook, so no notebook may change it for the
 gets none of the grader's import variables (no inherited `PYTHONPATH` or `PYTHONSTARTUP`, no user site-packages,
 no user Jupyter folder's kernel spec: `submission_environment`), and the install — the toolkit package's files (the
 checks and their reference answers) and what Python imports at the top of the folders it starts from (`.pth`,
-`sitecustomize.py`) — is compared before and after each notebook (`install_state`): a change stops the grading
+`sitecustomize.py`), and the `python3` kernel spec every kernel starts from — is compared before and after each notebook (`install_state`): a change stops the grading
 with the teacher's error naming the notebook (`INSTALL_CHANGED`), its rows left out and the rows before it kept.
 otter-grader runs each submission in a Docker container of its own for this, and nbgrader in the teacher's
 environment unless they set up a container; here, as in otter's grading without Docker, the container is the
@@ -84,7 +84,7 @@ from typing import Any, TextIO
 import nbformat
 
 import toolkit
-from toolkit.cli.notebooks import is_empty, not_utf8_text, read
+from toolkit.cli.notebooks import KERNEL, is_empty, not_utf8_text, read
 from toolkit.course.spreadsheet import as_text, csv_encoding
 from toolkit.errors import ConfigurationError
 from toolkit.exercises.catalog import week_of_notebook
@@ -652,11 +652,21 @@ INSTALL_CHANGED = (
 
 def install_roots() -> list[tuple[Path, bool]]:
     """What `install_state` looks at, each with whether its files below the top are looked at too: the grading
-    toolkit's package (every file: the checks and their reference answers), and the top of the folder it is in and
-    of each of `site_folders` (a `.pth` file, `sitecustomize.py`, a `toolkit.py` that would be imported instead)."""
+    toolkit's package (every file: the checks and their reference answers), the top of the folder it is in and
+    of each of `site_folders` (a `.pth` file, `sitecustomize.py`, a `toolkit.py` that would be imported instead), and
+    the kernel spec the kernels start from (`kernel_spec_folders`)."""
     package = Path(toolkit.__file__).resolve().parent
     tops = dict.fromkeys([str(package.parent), *site_folders()])
-    return [(package, True), *((Path(folder), False) for folder in tops)]
+    return [(package, True), *((Path(folder), False) for folder in tops), *kernel_spec_folders()]
+
+
+def kernel_spec_folders() -> list[tuple[Path, bool]]:
+    """Each folder a `python3` kernel spec is looked for in (`jupyter_path`; the first found starts every kernel):
+    a `kernel.json` a notebook writes there (a venv's `share/jupyter/kernels/python3`, which its user may write to)
+    would start the kernels after it with a command of its own."""
+    from jupyter_core.paths import jupyter_path
+
+    return [(Path(folder) / KERNEL, True) for folder in jupyter_path("kernels")]
 
 
 def install_state() -> dict[str, tuple[int, int, int]]:

@@ -37,9 +37,10 @@ metadata a zip made on a Mac holds; an empty file is said to be one.
 One installed course grades every notebook, so no notebook may change it for the ones after it: a kernel
 gets none of the grader's import variables (no inherited `PYTHONPATH` or `PYTHONSTARTUP`, no user site-packages,
 no user Jupyter folder's kernel spec: `submission_environment`), and the install — the toolkit package's files (the
-checks and their reference answers) and what Python imports at the top of the folders it starts from (`.pth`,
-`sitecustomize.py`), and the `python3` kernel spec every kernel starts from — is compared before and after each notebook (`install_state`): a change stops the grading
-with the teacher's error naming the notebook (`INSTALL_CHANGED`), its rows left out and the rows before it kept.
+checks and their reference answers), what Python imports at the top of the folders it starts from (`.pth`,
+`sitecustomize.py`), and the `python3` kernel spec every kernel starts from — is compared before and after each
+notebook (`install_state`): a change stops the grading with the teacher's error naming the notebook
+(`INSTALL_CHANGED`), its rows left out and the rows before it kept.
 otter-grader runs each submission in a Docker container of its own for this, and nbgrader in the teacher's
 environment unless they set up a container; here, as in otter's grading without Docker, the container is the
 teacher's to set up, and the comparison says when one would have been needed.

@@ -1,4 +1,4 @@
-"""`python -m toolkit grade NOTEBOOK_OR_FOLDER… [--out grades.csv] [--scores scores.csv] [--timeout S]`: grade submissions.
+"""`python -m toolkit grade NOTEBOOK_OR_FOLDER… [--out grades.csv] [--scores scores.csv] [--timeout S]`: grading.
 
 Runs each notebook in a fresh kernel, offline (the LLM_* variables are removed), with a time
 limit per cell (`--timeout`) and, a minute above it, one for the whole notebook, and writes

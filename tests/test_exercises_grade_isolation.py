@@ -170,3 +170,27 @@ def test_the_kernel_spec_the_kernels_start_from_is_compared_too(tmp_path, monkey
     (kernels / "python3").mkdir(parents=True)
     (kernels / "python3" / "kernel.json").write_text('{"argv": ["python", "-c", "pass"]}')
     assert install_changes(before, install_state()) == f"{kernels / 'python3' / 'kernel.json'} added"
+
+
+def test_a_submission_that_overwrites_one_still_to_grade_stops_the_grading(tmp_path, capsys):
+    """Before: a notebook whose code wrote another learner's notebook by its absolute path (with its own answers, or
+    a blank one) changed that learner's grade, unseen: the file was read when its turn came."""
+    sub = tmp_path / "sub"
+    b = write(sub, "b.ipynb", [nbformat.v4.new_code_cell("x = 1", metadata={"tags": ["exercise:w0.switch"]})])
+    write(sub, "a.ipynb", [nbformat.v4.new_code_cell(f"open({str(b)!r}, 'a').write(' ')")])
+    out = tmp_path / "grades.csv"
+    assert main(["grade", str(sub), "--out", str(out), "--timeout", "30"]) == 2
+    assert capsys.readouterr().err == (
+        f"error: grade: {sub / 'a.ipynb'} changed {b}, to be graded after it, while it was graded; grading stopped "
+        "before its rows were written: put the submissions back as they were handed in and grade again — a user or "
+        "container that cannot write to them keeps a notebook from doing this\n"
+    )
+    assert out.read_text(encoding="utf-8-sig").splitlines() == ["notebook,exercise,passed,feedback"]
+
+
+def test_a_submission_that_changes_one_graded_before_it_changes_no_grade(tmp_path):
+    sub = tmp_path / "sub"
+    a = write(sub, "a.ipynb", [nbformat.v4.new_code_cell("x = 1", metadata={"tags": ["exercise:w0.switch"]})])
+    write(sub, "b.ipynb", [nbformat.v4.new_code_cell(f"open({str(a)!r}, 'a').write(' ')")])
+    rows = grade_paths(sub, seconds=30)
+    assert [r.notebook for r in rows] == [str(a), str(sub / "b.ipynb")]

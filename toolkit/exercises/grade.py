@@ -40,7 +40,8 @@ no user Jupyter folder's kernel spec: `submission_environment`), and the install
 checks and their reference answers), what Python imports at the top of the folders it starts from (`.pth`,
 `sitecustomize.py`), and the `python3` kernel spec every kernel starts from — is compared before and after each
 notebook (`install_state`): a change stops the grading with the teacher's error naming the notebook
-(`INSTALL_CHANGED`), its rows left out and the rows before it kept.
+(`INSTALL_CHANGED`), its rows left out and the rows before it kept. So does a notebook that wrote a submission still
+to be graded (`SUBMISSION_CHANGED`: another learner's notebook overwritten by its absolute path).
 otter-grader runs each submission in a Docker container of its own for this, and nbgrader in the teacher's
 environment unless they set up a container; here, as in otter's grading without Docker, the container is the
 teacher's to set up, and the comparison says when one would have been needed.
@@ -761,8 +762,39 @@ def _stopped_early(executed: nbformat.NotebookNode, seconds: int) -> str:
 
 def grade_paths(paths: PathLike | Iterable[PathLike], seconds: int = 120) -> list[Row]:
     """The rows of every notebook `find_notebooks` finds in `paths` (files and folders, as `Path`s or
-    text; one path alone too), graded one after another."""
-    return [row for path in find_notebooks(paths) for row in grade_notebook(path, seconds)]
+    text; one path alone too), graded one after another (`grade_each`)."""
+    return [row for graded in grade_each(find_notebooks(paths), seconds) for row in graded]
+
+
+SUBMISSION_CHANGED = (
+    "grade: {notebook} changed {changed}, to be graded after it, while it was graded; grading stopped before its "
+    "rows were written: put the submissions back as they were handed in and grade again — a user or container "
+    "that cannot write to them keeps a notebook from doing this"
+)
+"""The teacher's error when a notebook's code wrote to a submission still to grade (by its absolute path)."""
+
+
+def grade_each(notebooks: Sequence[Path], seconds: int) -> Iterator[list[Row]]:
+    """Each notebook's rows (`grade_notebook`), one after another; a notebook whose code changed a file still to be
+    graded (overwrote another learner's notebook with its own answers, by its absolute path) stops the run with
+    `SUBMISSION_CHANGED`, its rows left out."""
+    handed_in = {path: file_state(path) for path in notebooks}
+    for n, path in enumerate(notebooks):
+        graded = grade_notebook(path, seconds)
+        if changed := [later for later in notebooks[n + 1 :] if file_state(later) != handed_in[later]]:
+            raise ConfigurationError(
+                SUBMISSION_CHANGED.format(notebook=path_text(path), changed=", ".join(map(path_text, changed)))
+            )
+        yield graded
+
+
+def file_state(path: Path) -> tuple[int, int, int] | None:
+    """The file's size, modification and change times (None when there is none to read): as `install_state`."""
+    try:
+        found = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return (found.st_size, found.st_mtime_ns, found.st_ctime_ns)
 
 
 HEADER = ["notebook", "exercise", "passed", "feedback"]
@@ -883,8 +915,7 @@ def grade_into_csv(notebooks: Sequence[Path], out: Path | str | TextIO, seconds:
     (stdout), written as the rows come."""
     out = Path(out) if isinstance(out, (str, os.PathLike)) else out
     with _csv_file(out) as (writer, f):
-        for path in notebooks:
-            graded = grade_notebook(path, seconds)
+        for graded in grade_each(notebooks, seconds):
             writer.writerows(_csv_row(r) for r in graded)
             f.flush()
             rows += graded

@@ -194,3 +194,16 @@ def test_a_submission_that_changes_one_graded_before_it_changes_no_grade(tmp_pat
     write(sub, "b.ipynb", [nbformat.v4.new_code_cell(f"open({str(a)!r}, 'a').write(' ')")])
     rows = grade_paths(sub, seconds=30)
     assert [r.notebook for r in rows] == [str(a), str(sub / "b.ipynb")]
+
+
+def test_a_toolkit_installed_for_the_user_keeps_the_user_site_packages(monkeypatch):
+    """`pip install --user` (a shared server's venv-less install) puts the toolkit, its dependencies and their
+    `.pth` files in the user's site-packages: without it a kernel could not import them. It stays on, and its top is
+    compared as the other start-up folders are."""
+    root = str(Path(toolkit.__file__).resolve().parent.parent)
+    monkeypatch.setattr(site, "getusersitepackages", lambda: root)
+    assert grade.grading_imports() == {"PYTHONDONTWRITEBYTECODE": "1"}
+    assert root in grade.site_folders()
+    assert (Path(root), False) in install_roots()
+    monkeypatch.setattr(site, "getusersitepackages", lambda: "/nowhere/site-packages")
+    assert grade.grading_imports()["PYTHONNOUSERSITE"] == "1"

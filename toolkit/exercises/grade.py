@@ -607,8 +607,8 @@ def submission_environment(environ: Mapping[str, str]) -> dict[str, str]:
 
     Nor may one submission's files reach the next one's kernel (`IMPORT_VARIABLES`): no inherited `PYTHONPATH`
     (a folder on it a notebook writes a `sitecustomize.py` or a `toolkit.py` into), no `PYTHONSTARTUP` or
-    `JUPYTER_PATH`, and no user site-packages (`PYTHONNOUSERSITE`: a `.pth` or `usercustomize.py` a notebook puts
-    in `~/.local`); the kernel imports the toolkit that grades (`PYTHONPATH` is its folder, unless that is a
+    `JUPYTER_PATH`, and no user site-packages unless the toolkit is installed there (`PYTHONNOUSERSITE`: a `.pth` or
+    `usercustomize.py` a notebook puts in `~/.local`; `grading_imports`); the kernel imports the toolkit that grades (`PYTHONPATH` is its folder, unless that is a
     site-packages folder) and writes no compiled files (`PYTHONDONTWRITEBYTECODE`)."""
     kept = {
         name: value
@@ -627,19 +627,36 @@ IMPORT_VARIABLES = ("PYTHONPATH", "PYTHONSTARTUP", "PYTHONNOUSERSITE", "PYTHONDO
 
 
 def grading_imports() -> dict[str, str]:
-    """The import variables of a submission's processes: no user site-packages, no compiled files written, and the
-    folder the grading toolkit is imported from on `PYTHONPATH` when the interpreter's own paths do not have it (a
+    """The import variables of a submission's processes: no compiled files written, no user site-packages unless the
+    grading toolkit is installed there (`pip install --user`: its dependencies and `.pth` files are there too), and
+    the folder the toolkit is imported from on `PYTHONPATH` when the interpreter's own paths do not have it (a
     checkout run in place)."""
-    root = str(Path(toolkit.__file__).resolve().parent.parent)
+    root = toolkit_folder()
     on_path = root in {os.path.realpath(folder) for folder in site_folders()}
-    return {"PYTHONNOUSERSITE": "1", "PYTHONDONTWRITEBYTECODE": "1", **({} if on_path else {"PYTHONPATH": root})}
+    return {
+        "PYTHONDONTWRITEBYTECODE": "1",
+        **({} if user_install() else {"PYTHONNOUSERSITE": "1"}),
+        **({} if on_path else {"PYTHONPATH": root}),
+    }
+
+
+def toolkit_folder() -> str:
+    """The folder the grading toolkit package is in (site-packages, or a checkout)."""
+    return str(Path(toolkit.__file__).resolve().parent.parent)
+
+
+def user_install() -> bool:
+    """Whether the grading toolkit is installed in the user's site-packages (`pip install --user`)."""
+    return toolkit_folder() == os.path.realpath(site.getusersitepackages())
 
 
 def site_folders() -> list[str]:
     """The folders Python reads `.pth` files, `sitecustomize` and top-level modules from as it starts: the
-    standard library's and each site-packages folder, without the user's (`PYTHONNOUSERSITE`)."""
+    standard library's and each site-packages folder; the user's only where the toolkit is installed
+    (`user_install`: else a submission runs without it)."""
     paths = sysconfig.get_paths()
-    folders = [paths["stdlib"], paths["platstdlib"], *site.getsitepackages()]
+    user = [site.getusersitepackages()] if user_install() else []
+    folders = [paths["stdlib"], paths["platstdlib"], *site.getsitepackages(), *user]
     return [folder for folder in dict.fromkeys(folders) if os.path.isdir(folder)]
 
 
@@ -658,7 +675,7 @@ def install_roots() -> list[tuple[Path, bool]]:
     of each of `site_folders` (a `.pth` file, `sitecustomize.py`, a `toolkit.py` that would be imported instead), and
     the kernel spec the kernels start from (`kernel_spec_folders`)."""
     package = Path(toolkit.__file__).resolve().parent
-    tops = dict.fromkeys([str(package.parent), *site_folders()])
+    tops = dict.fromkeys([toolkit_folder(), *site_folders()])
     return [(package, True), *((Path(folder), False) for folder in tops), *kernel_spec_folders()]
 
 

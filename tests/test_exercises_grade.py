@@ -13,7 +13,15 @@ import pytest
 
 from toolkit.cli.main import main
 from toolkit.exercises import all_exercises
-from toolkit.exercises.grade import NOTEBOOK_ROW, grade_notebook, grade_paths, results, submission_environment, summary
+from toolkit.exercises.grade import (
+    NOTEBOOK_ROW,
+    grade_notebook,
+    grade_paths,
+    grading_imports,
+    results,
+    submission_environment,
+    summary,
+)
 from toolkit.exercises.notebook import section_cells
 
 WEEK2 = "02_week2_reliable_calls.ipynb"
@@ -229,6 +237,7 @@ def test_submissions_run_without_the_llm_variables_or_any_secret_looking_one():
         "HOME": "/root",
         "PWD": "/work",
         "SSH_AUTH_SOCK": "/tmp/agent",
+        **grading_imports(),
     }
 
 
@@ -249,6 +258,7 @@ def test_submissions_run_without_a_variable_whose_value_is_a_secret_whatever_its
         "PATH": "/usr/bin",
         "LANG": "en_US.UTF-8",
         "PUBLIC_URL": "https://course.example/week6",
+        **grading_imports(),
     }
 
 

@@ -1,4 +1,4 @@
-"""`python -m toolkit grade NOTEBOOK_OR_FOLDER… [--out grades.csv] [--timeout S]`: grade submissions.
+"""`python -m toolkit grade NOTEBOOK_OR_FOLDER… [--out grades.csv] [--scores scores.csv] [--timeout S]`: grading.
 
 Runs each notebook in a fresh kernel, offline (the LLM_* variables are removed), with a time
 limit per cell (`--timeout`) and, a minute above it, one for the whole notebook, and writes
@@ -14,7 +14,8 @@ SIGHUP (the terminal or SSH session closed: exit 129) do;
 a run killed hard (SIGKILL, power loss) leaves the previous CSV as it was, and the partial file (the
 next run overwrites it). See
 `toolkit.exercises.grade`. `--out -` (or `/dev/stdout`, or the file stdout goes to) writes the CSV
-alone on stdout, as the rows come, and the summary on stderr.
+alone on stdout, as the rows come, and the summary on stderr. `--scores FILE` writes, when the run ends,
+each learner's exercises passed per week and in total (`toolkit.exercises.grade.week_scores`).
 
 Leaves out: uploading grades anywhere (the CSV is the interface).
 """
@@ -42,6 +43,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "killed hard leaves it as it was",
     )
     parser.add_argument(
+        "--scores",
+        type=out_file,
+        default=None,
+        help="also write each learner's exercises passed per week and in total to this CSV (a learner: the first "
+        "folder below the one the notebooks share; an exercise counts once per learner); written when the run ends, "
+        "not after a stop",
+    )
+    parser.add_argument(
         "--timeout",
         type=time_limit,
         default=120,
@@ -62,11 +71,13 @@ def run(args: argparse.Namespace) -> int:
     import sys
 
     from toolkit.errors import ConfigurationError
-    from toolkit.exercises.grade import Row, find_notebooks, grade_into_csv, partial_path, summary
+    from toolkit.exercises.grade import Row, find_notebooks, grade_into_csv, partial_path, summary, write_scores
 
     _check_paths(args.paths, args.out)
     to_stdout = is_stdout(args.out)  # the CSV alone on stdout; the summary and the count on stderr
-    say, where = (sys.stderr, "stdout") if to_stdout else (sys.stdout, str(args.out))
+    scores_to_stdout = args.scores is not None and is_stdout(args.scores)
+    say = sys.stderr if to_stdout or scores_to_stdout else sys.stdout
+    where = "stdout" if to_stdout else str(args.out)
     notebooks = find_notebooks(args.paths)
     if not notebooks:
         raise ConfigurationError(
@@ -80,6 +91,8 @@ def run(args: argparse.Namespace) -> int:
             f"grade --out {args.out}: that is one of the notebooks to grade, and the CSV would overwrite it; "
             "give another file, e.g. --out grades.csv"
         )
+    if args.scores is not None:
+        _check_scores(args.scores, args.out, notebooks)
     if not to_stdout and any(partial in (os.path.realpath(path), os.path.abspath(path)) for path in notebooks):
         raise ConfigurationError(
             f"grade --out {args.out}: the CSV is written first to {partial}, one of the files to grade, and "
@@ -102,7 +115,30 @@ def run(args: argparse.Namespace) -> int:
         return status
     print(summary(rows), file=say)
     print(f"\n{_rows(rows)} written to {where}", file=say)
+    if args.scores is not None:
+        write_scores(rows, sys.stdout if scores_to_stdout else args.scores)
+        print(f"scores per week written to {'stdout' if scores_to_stdout else args.scores}", file=say)
     return 0
+
+
+def _check_scores(scores: Path, out: Path, notebooks: list[Path]) -> None:
+    """`ConfigurationError` when `--scores` names the grades CSV or a notebook to grade (it would be overwritten)."""
+    import os
+
+    from toolkit.errors import ConfigurationError
+
+    if is_stdout(scores) and is_stdout(out):
+        raise ConfigurationError(
+            f"grade --scores {scores}: the grades CSV (--out) is written to standard output already; give a file, "
+            "e.g. --scores scores.csv"
+        )
+    target = os.path.realpath(scores)
+    if target == os.path.realpath(out) or any(os.path.realpath(path) == target for path in notebooks):
+        what = "the grades CSV (--out)" if target == os.path.realpath(out) else "one of the notebooks to grade"
+        raise ConfigurationError(
+            f"grade --scores {scores}: that is {what}, which the scores would overwrite; give another file, "
+            "e.g. --scores scores.csv"
+        )
 
 
 class Terminated(BaseException):

@@ -152,6 +152,10 @@ def _join_streams(outputs: list[Any]) -> list[Any]:
     return joined
 
 
+KERNEL = "python3"
+"""The kernel spec every notebook runs in: the default one of the interpreter, never a teacher's own."""
+
+
 def execute(
     notebook: nbformat.NotebookNode,
     path: Path,
@@ -171,7 +175,7 @@ def execute(
         (client or NotebookClient)(
             notebook,
             timeout=timeout,
-            kernel_name="python3",
+            kernel_name=KERNEL,
             resources={"metadata": {"path": str(path.parent)}},
             on_cell_executed=on_cell_executed,
         ).execute(stderr=subprocess.DEVNULL)  # the kernel process's own log (its TCP warning), not the cells' output

@@ -34,6 +34,18 @@ handed in as a script) gets a row saying it is no notebook, so no learner is lef
 unseen. A folder's search leaves out checkpoints and the `__MACOSX/`, `._hw.ipynb`
 metadata a zip made on a Mac holds; an empty file is said to be one.
 
+One installed course grades every notebook, so no notebook may change it for the ones after it: a kernel
+gets none of the grader's import variables (no inherited `PYTHONPATH` or `PYTHONSTARTUP`, no user site-packages,
+no user Jupyter folder's kernel spec: `submission_environment`), and the install — the toolkit package's files (the
+checks and their reference answers), what Python imports at the top of the folders it starts from (`.pth`,
+`sitecustomize.py`), and the `python3` kernel spec every kernel starts from — is compared before and after each
+notebook (`install_state`): a change stops the grading with the teacher's error naming the notebook
+(`INSTALL_CHANGED`), its rows left out and the rows before it kept. So does a notebook that wrote a submission still
+to be graded (`SUBMISSION_CHANGED`: another learner's notebook overwritten by its absolute path).
+otter-grader runs each submission in a Docker container of its own for this, and nbgrader in the teacher's
+environment unless they set up a container; here, as in otter's grading without Docker, the container is the
+teacher's to set up, and the comparison says when one would have been needed.
+
 A file that is not a notebook, cannot be read, crashes its kernel or hangs gets a row saying so
 (exercise `(notebook)`), and grading goes on with the next file.
 
@@ -44,7 +56,8 @@ Leaves out: partial credit inside one exercise (an exercise passes or not), plag
 and any defence against a learner who fakes a result: their code runs in the same kernel as
 `check()` (and `solution()` is one call away), so this grading is formative, not an exam. Nor
 OS-level isolation: a notebook can still write by absolute path anywhere its user may (a
-separate user or container is the teacher's to set up), and a process it detaches may outlive it.
+separate user or container is the teacher's to set up), and a process it detaches may outlive it; a change deep
+inside another installed package, or a compiled file planted in a `__pycache__` folder, is not looked for.
 """
 
 from __future__ import annotations
@@ -52,13 +65,16 @@ from __future__ import annotations
 import ast
 import contextlib
 import csv
+import importlib.machinery
 import json
 import os
 import re
 import shutil
 import signal
+import site
 import subprocess
 import sys
+import sysconfig
 import tempfile
 import warnings
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -69,7 +85,8 @@ from typing import Any, TextIO
 
 import nbformat
 
-from toolkit.cli.notebooks import is_empty, not_utf8_text, read
+import toolkit
+from toolkit.cli.notebooks import KERNEL, is_empty, not_utf8_text, read
 from toolkit.course.spreadsheet import as_text, csv_encoding
 from toolkit.errors import ConfigurationError
 from toolkit.exercises.catalog import week_of_notebook
@@ -370,7 +387,10 @@ def grade_notebook(path: PathLike, seconds: int = 120) -> list[Row]:
         c.get("cell_type") == "code" and str(c.get("source", "")).strip() for c in submitted.cells
     ):
         return [Row(name, NOTEBOOK_ROW, False, NO_EXERCISES)]
+    before = install_state()
     executed, problem = _execute(path, seconds)
+    if changed := install_changes(before, install_state()):
+        raise ConfigurationError(INSTALL_CHANGED.format(notebook=name, changed=changed))
     rows = [Row(name, NOTEBOOK_ROW, False, problem)] if problem else []
     records, errors = results(executed) if executed is not None else ({}, {})
     known = {e.id for e in all_exercises()}
@@ -563,6 +583,8 @@ def _run_worker(
                 **submission_environment(os.environ),
                 LIMIT_VARIABLE: str(check_seconds),
                 **({"IPYTHONDIR": str(ipython_dir)} if ipython_dir is not None else {}),
+                # nor the user's Jupyter folder: a kernel spec named python3 a notebook put there would start the next
+                **({"JUPYTER_DATA_DIR": str(ipython_dir.with_name("jupyter"))} if ipython_dir is not None else {}),
             },
         )
     try:
@@ -581,12 +603,135 @@ def submission_environment(environ: Mapping[str, str]) -> dict[str, str]:
     without any variable whose name labels a secret (`redact.is_secret_variable`: `…_KEY`,
     `…_TOKEN`, `…_PASSWORD`, …), and without any whose value holds one, whatever its name (what
     `redact.scrub_secrets` masks: `DATABASE_URL=postgres://user:password@…`, a proxy's password, a
-    key): learners' code could otherwise read them and send them out."""
-    return {
+    key): learners' code could otherwise read them and send them out.
+
+    Nor may one submission's files reach the next one's kernel (`IMPORT_VARIABLES`): no inherited `PYTHONPATH`
+    (a folder on it a notebook writes a `sitecustomize.py` or a `toolkit.py` into), no `PYTHONSTARTUP` or
+    `JUPYTER_PATH`, and no user site-packages unless the toolkit is installed there (`PYTHONNOUSERSITE`: a `.pth` or
+    `usercustomize.py` a notebook puts in `~/.local`; `grading_imports`); the kernel imports the toolkit that grades (`PYTHONPATH` is its folder, unless that is a
+    site-packages folder) and writes no compiled files (`PYTHONDONTWRITEBYTECODE`)."""
+    kept = {
         name: value
         for name, value in environ.items()
-        if not name.startswith("LLM_") and not is_secret_variable(name) and scrub_secrets(value) == value
+        if not name.startswith("LLM_")
+        and not is_secret_variable(name)
+        and scrub_secrets(value) == value
+        and name not in IMPORT_VARIABLES
     }
+    return {**kept, **grading_imports()}
+
+
+IMPORT_VARIABLES = ("PYTHONPATH", "PYTHONSTARTUP", "PYTHONNOUSERSITE", "PYTHONDONTWRITEBYTECODE", "JUPYTER_PATH")
+"""Variables that decide what a kernel imports or runs as it starts: the grader's are not passed on
+(`grading_imports` sets its own)."""
+
+
+def grading_imports() -> dict[str, str]:
+    """The import variables of a submission's processes: no compiled files written, no user site-packages unless the
+    grading toolkit is installed there (`pip install --user`: its dependencies and `.pth` files are there too), and
+    the folder the toolkit is imported from on `PYTHONPATH` when the interpreter's own paths do not have it (a
+    checkout run in place)."""
+    root = toolkit_folder()
+    on_path = root in {os.path.realpath(folder) for folder in site_folders()}
+    return {
+        "PYTHONDONTWRITEBYTECODE": "1",
+        **({} if user_install() else {"PYTHONNOUSERSITE": "1"}),
+        **({} if on_path else {"PYTHONPATH": root}),
+    }
+
+
+def toolkit_folder() -> str:
+    """The folder the grading toolkit package is in (site-packages, or a checkout)."""
+    return str(Path(toolkit.__file__).resolve().parent.parent)
+
+
+def user_install() -> bool:
+    """Whether the grading toolkit is installed in the user's site-packages (`pip install --user`)."""
+    return toolkit_folder() == os.path.realpath(site.getusersitepackages())
+
+
+def site_folders() -> list[str]:
+    """The folders Python reads `.pth` files, `sitecustomize` and top-level modules from as it starts: the
+    standard library's and each site-packages folder; the user's only where the toolkit is installed
+    (`user_install`: else a submission runs without it)."""
+    paths = sysconfig.get_paths()
+    user = [site.getusersitepackages()] if user_install() else []
+    folders = [paths["stdlib"], paths["platstdlib"], *site.getsitepackages(), *user]
+    return [folder for folder in dict.fromkeys(folders) if os.path.isdir(folder)]
+
+
+INSTALL_CHANGED = (
+    "grade: {notebook} changed the installed course while it was graded ({changed}); the notebooks after it would "
+    "be checked by that code, so grading stopped before its rows were written: reinstall the course "
+    "(pip install --force-reinstall toolkit-course) and grade again — a user or container that cannot write to "
+    "the install keeps a notebook from doing this"
+)
+"""The teacher's error when a submission changed `install_state`: its grade and every later one would be untrue."""
+
+
+def install_roots() -> list[tuple[Path, bool]]:
+    """What `install_state` looks at, each with whether its files below the top are looked at too: the grading
+    toolkit's package (every file: the checks and their reference answers), the top of the folder it is in and
+    of each of `site_folders` (a `.pth` file, `sitecustomize.py`, a `toolkit.py` that would be imported instead), and
+    the kernel spec the kernels start from (`kernel_spec_folders`)."""
+    package = Path(toolkit.__file__).resolve().parent
+    tops = dict.fromkeys([toolkit_folder(), *site_folders()])
+    return [(package, True), *((Path(folder), False) for folder in tops), *kernel_spec_folders()]
+
+
+def kernel_spec_folders() -> list[tuple[Path, bool]]:
+    """Each folder a `python3` kernel spec is looked for in (`jupyter_path`; the first found starts every kernel):
+    a `kernel.json` a notebook writes there (a venv's `share/jupyter/kernels/python3`, which its user may write to)
+    would start the kernels after it with a command of its own."""
+    from jupyter_core.paths import jupyter_path
+
+    return [(Path(folder) / KERNEL, True) for folder in jupyter_path("kernels")]
+
+
+def install_state() -> dict[str, tuple[int, int, int]]:
+    """Each file of `install_roots` (its `__pycache__` folders left out: any process may write there) with its size,
+    modification and change times (the change time moves on every write and cannot be set back by a notebook): a
+    digest to compare before and after a submission runs."""
+    state: dict[str, tuple[int, int, int]] = {}
+    for root, deep in install_roots():
+        for path in _install_files(root, deep):
+            with contextlib.suppress(OSError):
+                found = os.stat(path, follow_symlinks=False)
+                state[path] = (found.st_size, found.st_mtime_ns, found.st_ctime_ns)
+    return state
+
+
+IMPORTED = (*importlib.machinery.all_suffixes(), ".pth")
+"""The endings of a file at the top of a folder on the path that Python imports or runs as it starts."""
+
+
+def _install_files(root: Path, deep: bool) -> Iterator[str]:
+    """The files under `root` (`deep`, without `__pycache__` folders), or those at its top Python may import or run
+    as it starts (`IMPORTED`; a package's `__init__.py`): a checkout's top, where the teacher may write the grades
+    while a notebook runs, holds other files."""
+    if not deep:
+        with contextlib.suppress(OSError), os.scandir(root) as entries:
+            for entry in sorted(entries, key=lambda e: e.name):
+                if entry.is_dir():
+                    yield os.path.join(entry.path, "__init__.py")
+                elif entry.name.endswith(IMPORTED):
+                    yield entry.path
+        return
+    for folder, folders, files in os.walk(root):
+        folders[:] = sorted(f for f in folders if f != "__pycache__")
+        yield from (os.path.join(folder, name) for name in sorted(files))
+
+
+def install_changes(before: Mapping[str, tuple[int, int, int]], after: Mapping[str, tuple[int, int, int]]) -> str:
+    """What differs between two `install_state`s, for `INSTALL_CHANGED` ("" when nothing does): the first three
+    files, each with how (added, removed, changed), and how many more."""
+    changes = [
+        f"{path_text(Path(path))} {'added' if path not in before else 'removed' if path not in after else 'changed'}"
+        for path in sorted(before.keys() | after.keys())
+        if before.get(path) != after.get(path)
+    ]
+    more = f" and {len(changes) - 3} more" if len(changes) > 3 else ""
+    return ", ".join(changes[:3]) + more
 
 
 def _kill(process: subprocess.Popen[bytes]) -> None:
@@ -634,8 +779,39 @@ def _stopped_early(executed: nbformat.NotebookNode, seconds: int) -> str:
 
 def grade_paths(paths: PathLike | Iterable[PathLike], seconds: int = 120) -> list[Row]:
     """The rows of every notebook `find_notebooks` finds in `paths` (files and folders, as `Path`s or
-    text; one path alone too), graded one after another."""
-    return [row for path in find_notebooks(paths) for row in grade_notebook(path, seconds)]
+    text; one path alone too), graded one after another (`grade_each`)."""
+    return [row for graded in grade_each(find_notebooks(paths), seconds) for row in graded]
+
+
+SUBMISSION_CHANGED = (
+    "grade: {notebook} changed {changed}, to be graded after it, while it was graded; grading stopped before its "
+    "rows were written: put the submissions back as they were handed in and grade again — a user or container "
+    "that cannot write to them keeps a notebook from doing this"
+)
+"""The teacher's error when a notebook's code wrote to a submission still to grade (by its absolute path)."""
+
+
+def grade_each(notebooks: Sequence[Path], seconds: int) -> Iterator[list[Row]]:
+    """Each notebook's rows (`grade_notebook`), one after another; a notebook whose code changed a file still to be
+    graded (overwrote another learner's notebook with its own answers, by its absolute path) stops the run with
+    `SUBMISSION_CHANGED`, its rows left out."""
+    handed_in = {path: file_state(path) for path in notebooks}
+    for n, path in enumerate(notebooks):
+        graded = grade_notebook(path, seconds)
+        if changed := [later for later in notebooks[n + 1 :] if file_state(later) != handed_in[later]]:
+            raise ConfigurationError(
+                SUBMISSION_CHANGED.format(notebook=path_text(path), changed=", ".join(map(path_text, changed)))
+            )
+        yield graded
+
+
+def file_state(path: Path) -> tuple[int, int, int] | None:
+    """The file's size, modification and change times (None when there is none to read): as `install_state`."""
+    try:
+        found = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return (found.st_size, found.st_mtime_ns, found.st_ctime_ns)
 
 
 HEADER = ["notebook", "exercise", "passed", "feedback"]
@@ -647,7 +823,7 @@ def partial_path(out: Path) -> Path:
 
 
 @contextmanager
-def _csv_file(out: Path | TextIO) -> Iterator[tuple[Any, Any]]:
+def _csv_file(out: Path | TextIO, header: list[str] | None = HEADER) -> Iterator[tuple[Any, Any]]:
     """A CSV writer (the header written) and its file, for the rows of `out` (its folder made).
 
     They go to `partial_path(out)`, which replaces `out` when the block ends, however it ends —
@@ -661,7 +837,8 @@ def _csv_file(out: Path | TextIO) -> Iterator[tuple[Any, Any]]:
     the command's `--out -`)."""
     if not isinstance(out, Path):
         writer = csv.writer(out)
-        writer.writerow(HEADER)
+        if header:
+            writer.writerow(header)
         yield writer, out
         return
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -671,7 +848,8 @@ def _csv_file(out: Path | TextIO) -> Iterator[tuple[Any, Any]]:
     try:
         with partial or _open_csv(out) as f:
             writer = csv.writer(sink or f)
-            writer.writerow(HEADER)
+            if header:
+                writer.writerow(header)
             try:
                 yield writer, sink or f
             finally:
@@ -754,8 +932,7 @@ def grade_into_csv(notebooks: Sequence[Path], out: Path | str | TextIO, seconds:
     (stdout), written as the rows come."""
     out = Path(out) if isinstance(out, (str, os.PathLike)) else out
     with _csv_file(out) as (writer, f):
-        for path in notebooks:
-            graded = grade_notebook(path, seconds)
+        for graded in grade_each(notebooks, seconds):
             writer.writerows(_csv_row(r) for r in graded)
             f.flush()
             rows += graded
@@ -781,3 +958,59 @@ def summary(rows: Sequence[Row]) -> str:
     graded = [r for r in rows if r.exercise != NOTEBOOK_ROW]
     lines.append(f"{padded('total', width)}  {sum(r.passed for r in graded):>3}/{len(graded)}")
     return "\n".join(lines)
+
+
+OTHER_WEEK = "other"
+"""The week column of an exercise id the course does not know and that names no week (a tag from an older copy)."""
+
+
+def exercise_week(ex_id: str) -> str:
+    """The week column of an exercise (`w6`): the registry's week, else the one its id starts with (`w6.…`), else
+    `OTHER_WEEK`."""
+    week = {e.id: e.week for e in all_exercises()}.get(ex_id)
+    if week is None and (named := re.match(r"w(\d+)\.", ex_id)):
+        week = int(named.group(1))
+    return OTHER_WEEK if week is None else f"w{week}"
+
+
+def learners(notebooks: Iterable[str]) -> dict[str, str]:
+    """Each notebook's learner: the first folder below the folder all the notebooks are in (`alice` for
+    `submissions/alice/06_….ipynb` beside `submissions/bob/…`); a notebook in that folder itself is a learner of its
+    own (its file name)."""
+    parts = {n: Path(os.path.abspath(n)).parts for n in notebooks}
+    folders = [p[:-1] for p in parts.values()]
+    shared = len(os.path.commonprefix(folders)) if folders else 0
+    return {n: p[shared] for n, p in parts.items()}
+
+
+def week_scores(rows: Sequence[Row]) -> list[list[Any]]:
+    """The per-week table: a header (`learner`, each week graded in course order, `total`, `exercises`), then one
+    line per learner in name order, with the exercises they passed in each week, the total (the weeks' sum) and how
+    many exercises they were graded on. An exercise counts once for a learner: passed if any of their notebooks
+    passed it (one handed in twice, as `06_….ipynb` and `Copy of 06_….ipynb`, is not counted twice); a learner
+    whose notebook had no exercise graded (not a notebook, empty) has a line of zeros."""
+    who = learners(dict.fromkeys(r.notebook for r in rows))
+    passed: dict[str, dict[str, bool]] = {learner: {} for learner in sorted(set(who.values()))}
+    for r in rows:
+        if r.exercise != NOTEBOOK_ROW:
+            done = passed[who[r.notebook]]
+            done[r.exercise] = done.get(r.exercise, False) or r.passed
+    week_of = {i: exercise_week(i) for i in dict.fromkeys(r.exercise for r in rows if r.exercise != NOTEBOOK_ROW)}
+    weeks = sorted(set(week_of.values()), key=_week_order)
+    table: list[list[Any]] = [["learner", *weeks, "total", "exercises"]]
+    for learner, done in passed.items():
+        counts = [sum(ok for i, ok in done.items() if week_of[i] == week) for week in weeks]
+        table.append([learner, *counts, sum(counts), len(done)])
+    return table
+
+
+def _week_order(week: str) -> tuple[int, int]:
+    return (1, 0) if week == OTHER_WEEK else (0, int(week[1:]))
+
+
+def write_scores(rows: Sequence[Row], out: Path | str | TextIO) -> Path | TextIO:
+    """`week_scores` as a CSV file (after a byte-order mark, as the grades; replaced whole), or to an open stream."""
+    out = Path(out) if isinstance(out, (str, os.PathLike)) else out
+    with _csv_file(out, header=None) as (writer, _):
+        writer.writerows([as_text(cell) for cell in line] for line in week_scores(rows))
+    return out

@@ -1,0 +1,123 @@
+"""`toolkit grade --scores`: each learner's exercises passed per week and in total, sums that add up."""
+
+import csv
+import io
+from pathlib import Path
+
+import nbformat
+from hypothesis import given
+from hypothesis import strategies as st
+
+from toolkit.cli.main import main
+from toolkit.exercises import all_exercises
+from toolkit.exercises.grade import NOTEBOOK_ROW, Row, exercise_week, learners, week_scores
+
+W2 = [e.id for e in all_exercises() if e.week == 2]
+W6 = [e.id for e in all_exercises() if e.week == 6]
+SWITCH = 'check("w0.switch", {"no variables": "fake", "all three": "real", "only LLM_BASE_URL": "error"})'
+
+
+def test_each_learner_gets_the_exercises_passed_per_week_and_in_total():
+    rows = [
+        Row("sub/alice/06_week6_round_trip_loop.ipynb", W6[0], True, "passed"),
+        Row("sub/alice/06_week6_round_trip_loop.ipynb", W6[1], False, "failed"),
+        Row("sub/alice/Copy of 06_week6_round_trip_loop.ipynb", W6[1], True, "passed"),  # handed in twice: once
+        Row("sub/alice/Copy of 06_week6_round_trip_loop.ipynb", W6[0], True, "passed"),
+        Row("sub/alice/02_week2_reliable_calls.ipynb", W2[0], True, "passed"),
+        Row("sub/alice/02_week2_reliable_calls.ipynb", "w3.typo", False, "not run"),
+        Row("sub/alice/02_week2_reliable_calls.ipynb", "my-note", True, "passed"),
+        Row("sub/bob/hw.py", NOTEBOOK_ROW, False, "not a notebook: a .py"),
+        Row("sub/carol/06_week6_round_trip_loop.ipynb", NOTEBOOK_ROW, False, "timed out"),
+        Row("sub/carol/06_week6_round_trip_loop.ipynb", W6[0], False, "not run"),
+    ]
+    assert week_scores(rows) == [
+        ["learner", "w2", "w3", "w6", "other", "total", "exercises"],
+        ["alice", 1, 0, 2, 1, 4, 5],
+        ["bob", 0, 0, 0, 0, 0, 0],
+        ["carol", 0, 0, 0, 0, 0, 1],
+    ]
+
+
+def test_a_learner_is_the_first_folder_below_the_shared_one_or_the_notebook_itself():
+    assert learners(["s/alice/w/a.ipynb", "s/bob/b.ipynb", "s/c.ipynb"]) == {
+        "s/alice/w/a.ipynb": "alice",
+        "s/bob/b.ipynb": "bob",
+        "s/c.ipynb": "c.ipynb",
+    }
+    assert learners(["s/alice/a.ipynb"]) == {"s/alice/a.ipynb": "a.ipynb"}
+    assert week_scores([]) == [["learner", "total", "exercises"]]
+
+
+def test_an_exercise_week_is_the_registrys_then_its_id():
+    assert [exercise_week(W6[0]), exercise_week("w12.new"), exercise_week("notes")] == ["w6", "w12", "other"]
+
+
+NOTEBOOKS = st.sampled_from(["s/a/x.ipynb", "s/a/y.ipynb", "s/b/x.ipynb", "s/c.ipynb"])
+EXERCISES = st.sampled_from([*W2[:2], *W6[:2], "w3.typo", "note", NOTEBOOK_ROW])
+
+
+@given(st.lists(st.tuples(NOTEBOOKS, EXERCISES, st.booleans()), max_size=30))
+def test_the_sums_add_up(graded):
+    rows = [Row(n, e, p, "") for n, e, p in graded]
+    header, *lines = week_scores(rows)
+    who = learners(dict.fromkeys(r.notebook for r in rows))
+    passed = {(who[r.notebook], r.exercise) for r in rows if r.passed and r.exercise != NOTEBOOK_ROW}
+    tried = {(who[r.notebook], r.exercise) for r in rows if r.exercise != NOTEBOOK_ROW}
+    assert [line[0] for line in lines] == sorted(set(who.values()))
+    for line in lines:
+        assert line[-2] == sum(line[1:-2]) <= line[-1]
+    assert sum(line[-2] for line in lines) == len(passed)
+    assert sum(line[-1] for line in lines) == len(tried)
+    for column, week in enumerate(header[1:-2], start=1):
+        assert sum(line[column] for line in lines) == sum(exercise_week(e) == week for _, e in passed)
+
+
+def write(folder: Path, name: str, source: str) -> None:
+    notebook = nbformat.v4.new_notebook(
+        cells=[nbformat.v4.new_code_cell(source, metadata={"tags": ["exercise:w0.switch"]})]
+    )
+    folder.mkdir(parents=True, exist_ok=True)
+    nbformat.write(notebook, folder / name)
+
+
+def test_grade_writes_the_scores_per_week_with_a_byte_order_mark(tmp_path, capsys):
+    imports = "from toolkit.exercises import check\n"
+    write(tmp_path / "sub" / "alice", "00_welcome.ipynb", imports + SWITCH)
+    write(tmp_path / "sub" / "bob", "00_welcome.ipynb", imports + "raise ValueError('no')")
+    scores, grades = tmp_path / "scores.csv", tmp_path / "grades.csv"
+    assert main(["grade", str(tmp_path / "sub"), "--out", str(grades), "--scores", str(scores)]) == 0
+    assert capsys.readouterr().out.endswith(f"scores per week written to {scores}\n")
+    assert scores.read_bytes().startswith(b"\xef\xbb\xbf")
+    table = list(csv.reader(io.StringIO(scores.read_text(encoding="utf-8-sig"))))
+    assert table == [["learner", "w0", "total", "exercises"], ["alice", "1", "1", "1"], ["bob", "0", "0", "1"]]
+
+
+def test_scores_that_would_overwrite_the_grades_are_refused(tmp_path, capsys):
+    write(tmp_path / "sub", "a.ipynb", "x = 1")
+    grades = tmp_path / "grades.csv"
+    assert main(["grade", str(tmp_path / "sub"), "--out", str(grades), "--scores", str(grades)]) == 2
+    assert capsys.readouterr().err == (
+        f"error: grade --scores {grades}: that is the grades CSV (--out), which the scores would overwrite; give "
+        "another file, e.g. --scores scores.csv\n"
+    )
+    assert not grades.exists()
+
+
+def test_scores_to_stdout_are_the_csv_alone_there_and_not_a_file_named_dash(tmp_path, capsys, monkeypatch):
+    """Before: `--scores -` wrote a file named `-` in the working folder and said 'written to -'."""
+    write(tmp_path / "sub", "00_welcome.ipynb", "from toolkit.exercises import check\n" + SWITCH)
+    monkeypatch.chdir(tmp_path)
+    assert main(["grade", "sub", "--out", "grades.csv", "--scores", "-"]) == 0
+    out, err = capsys.readouterr()
+    assert out == "learner,w0,total,exercises\r\n00_welcome.ipynb,1,1,1\r\n"
+    assert err.endswith("1 row written to grades.csv\nscores per week written to stdout\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["grades.csv", "sub"]
+
+
+def test_scores_and_grades_both_to_stdout_are_refused(tmp_path, capsys):
+    write(tmp_path / "sub", "a.ipynb", "x = 1")
+    assert main(["grade", str(tmp_path / "sub"), "--out", "-", "--scores", "-"]) == 2
+    assert capsys.readouterr().err == (
+        "error: grade --scores -: the grades CSV (--out) is written to standard output already; give a file, "
+        "e.g. --scores scores.csv\n"
+    )

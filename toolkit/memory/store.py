@@ -97,7 +97,14 @@ from toolkit.chat.messages import (
 from toolkit.errors import ConfigurationError, MemoryStoreError
 from toolkit.memory.answers import answered, asked_ids, asks_for, names_call
 from toolkit.memory.storable import dumped
-from toolkit.memory.turns import StoreRLock, TurnLockLike, file_turn_lock, shared_lock
+from toolkit.memory.turns import (
+    StoreRLock,
+    TurnLockLike,
+    file_turn_lock,
+    may_write,
+    read_only_folder,
+    shared_lock,
+)
 from toolkit.memory.windows import (
     Joined,
     MessageWindow,
@@ -220,6 +227,23 @@ def _link_loop(path: Path) -> MemoryStoreError:
     )
 
 
+def _folder_problem(path: Path, folder: Path) -> str | None:
+    """What keeps SQLite from opening `path` in `folder`, if it is the folder: missing, or not
+    writable for this user (None: something else, SQLite's own words say it)."""
+    try:
+        found = os.stat(folder)
+    except OSError as exc:
+        if exc.errno != errno.ENOENT:
+            return None
+        return (
+            f"the folder {folder} does not exist; create it (Path({str(folder)!r}).mkdir(parents=True)), or name a "
+            "file in a folder that exists"
+        )
+    if not stat.S_ISDIR(found.st_mode) or may_write(folder):
+        return None
+    return read_only_folder(folder, path)
+
+
 _pause = time.sleep
 """How `_switch_to_wal` waits (a test replaces it to release the lock it holds)."""
 
@@ -256,11 +280,24 @@ class SqliteStore:
         """The last (`PRAGMA data_version`, rewrites) read (see `_stamp`)."""
         self._resolved = None if str(path) == ":memory:" else _resolved(self.path)
         self._closed = False
-        with self._guard("open"):
+        with self._guard("open"), self._folder_said():
             self._db = self._connect()
             with self._transaction():
                 self._prepare()
         _OPEN.add(self)
+
+    @contextmanager
+    def _folder_said(self) -> Iterator[None]:
+        """Around opening: SQLite's answer when the folder does not exist, or when this user may not
+        write it (SQLite makes the `-wal` and `-shm` files beside the database, even to read it:
+        "attempt to write a readonly database" for a store only opened), said as that, naming it."""
+        try:
+            yield
+        except sqlite3.OperationalError as exc:
+            problem = None if self._resolved is None else _folder_problem(self.path, self._resolved.parent)
+            if problem is None:
+                raise
+            raise MemoryStoreError(f"cannot open memory database {self.path}: {problem}") from exc
 
     def _connect(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, check_same_thread=False, timeout=BUSY_TIMEOUT, isolation_level=None)

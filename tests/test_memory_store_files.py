@@ -210,3 +210,50 @@ def test_a_store_in_a_folder_that_does_not_exist_names_the_folder(tmp_path):
         f"(Path({str(path.parent)!r}).mkdir(parents=True)), or name a file in a folder that exists"
     )
     assert not path.parent.exists()
+
+
+def _moved_line(action: str, path) -> str:
+    return (
+        f"cannot {action} memory database {path}: the file was deleted or replaced since this store opened it; "
+        f"nothing was read or written. Open it again to use the file there now: SqliteStore({str(path)!r})"
+    )
+
+
+def test_a_store_whose_file_was_deleted_refuses_instead_of_writing_to_a_ghost(tmp_path):
+    """Before: after `rm memory.db` the running kernel went on appending to the deleted file (its
+    data lost at exit) and answering from it, while a new store on the path saw an empty memory."""
+    path = tmp_path / "memory.db"
+    store = SqliteStore(path)
+    store.append("u", [UserMessage(content="hi")])
+    os.remove(path)
+    with pytest.raises(MemoryStoreError) as caught:
+        store.append("u", [UserMessage(content="lost?")])
+    assert str(caught.value) == _moved_line("append to 'u' in", path)
+    with pytest.raises(MemoryStoreError) as caught:
+        ChatMemory("u", store=store).messages()
+    assert str(caught.value) == _moved_line("read 'u' from", path)
+    fresh = SqliteStore(path)
+    fresh.append("u", [UserMessage(content="a new start")])
+    assert fresh.get("u") == [UserMessage(content="a new start")] == SqliteStore(path).get("u")
+    store.close()
+    assert fresh.get("u") == [UserMessage(content="a new start")]
+
+
+def test_a_store_whose_file_was_replaced_never_answers_from_the_old_one(tmp_path):
+    path, other = tmp_path / "memory.db", tmp_path / "other.db"
+    store = SqliteStore(path)
+    store.append("u", [UserMessage(content="old")])
+    assert store.get("u") == [UserMessage(content="old")]
+    replacement = SqliteStore(other)
+    replacement.append("u", [UserMessage(content="replacement")])
+    replacement.close()
+    os.replace(other, path)
+    for action, call in [
+        ("read 'u' from", lambda: store.get("u")),
+        ("write 'u' to", lambda: store.set("u", [])),
+        ("delete 'u' from", lambda: store.delete("u")),
+        ("list", store.memory_ids),
+    ]:
+        with pytest.raises(MemoryStoreError) as caught:
+            call()
+        assert str(caught.value) == _moved_line(action, path)

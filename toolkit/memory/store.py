@@ -45,7 +45,9 @@ in the home folder, as in a shell. A file that is not an SQLite database raises
 `MemoryStoreError` on open and is left as it was (a 1-byte file, which SQLite takes for an empty
 database, is refused before anything is written: `_check_header`; the file is never opened but
 through SQLite, which keeps the locks of the process's other connections to it). A 0-byte file is a new, empty store (SQLite treats it so, and `touch
-memory.db` is a common way to make one). A database of another program (tables or views, but no toolkit
+memory.db` is a common way to make one). A file deleted or replaced under a running store (its
+device and inode no longer the path's) is refused at the next use with `MemoryStoreError`, never
+read from nor written to again (`_check_same_file`). A database of another program (tables or views, but no toolkit
 schema version) raises `MemoryStoreError` on open and is left untouched. A store written by the
 previous layout (version 1: no checksums) is migrated in place on open, in one transaction;
 any other version is refused.
@@ -227,6 +229,15 @@ def _link_loop(path: Path) -> MemoryStoreError:
     )
 
 
+def _identity(path: Path | None) -> tuple[int, int] | None:
+    """(device, inode) of the file at `path`, None when there is none."""
+    try:
+        found = os.stat(path) if path is not None else None
+    except OSError:
+        return None
+    return None if found is None else (found.st_dev, found.st_ino)
+
+
 def _folder_problem(path: Path, folder: Path) -> str | None:
     """What keeps SQLite from opening `path` in `folder`, if it is the folder: missing, or not
     writable for this user (None: something else, SQLite's own words say it)."""
@@ -280,6 +291,9 @@ class SqliteStore:
         """The last (`PRAGMA data_version`, rewrites) read (see `_stamp`)."""
         self._resolved = None if str(path) == ":memory:" else _resolved(self.path)
         self._closed = False
+        self._identity: tuple[int, int] | None = None
+        """(device, inode) of the file the connection opened: another one at the path (the file
+        deleted or replaced) is refused (`_check_same_file`)."""
         with self._guard("open"), self._folder_said():
             self._db = self._connect()
             with self._transaction():
@@ -308,7 +322,22 @@ class SqliteStore:
         except BaseException:
             db.close()
             raise
+        self._identity = None if self._resolved is None else _identity(self._resolved)
         return db
+
+    def _check_same_file(self, action: str) -> None:
+        """Refuse to use a connection whose file is no longer at the path (deleted, or replaced by
+        another): its reads would answer from the old file, and its writes would be lost with it
+        or, through the `-wal` file named after the path, land in the file there now. Its
+        connection is never closed (`_NEVER_CLOSED`: closing could checkpoint into that file)."""
+        if self._identity is None or self._closed or _identity(self._resolved) == self._identity:
+            return
+        if not any(db is self._db for db in _NEVER_CLOSED):
+            _NEVER_CLOSED.append(self._db)
+        raise MemoryStoreError(
+            f"cannot {action} memory database {self.path}: the file was deleted or replaced since this store opened "
+            f"it; nothing was read or written. Open it again to use the file there now: SqliteStore({str(self.path)!r})"
+        )
 
     def _after_fork(self) -> None:
         """In a forked child: a lock of its own (a parent thread may have held this one at the
@@ -320,7 +349,7 @@ class SqliteStore:
         self._stamps = None
         if self._resolved is None or self._closed:  # ":memory:": the child's own copy of the data
             return
-        _INHERITED.append(self._db)
+        _NEVER_CLOSED.append(self._db)
         self._known.clear()
         self._row_tokens.clear()
         self._asked.clear()
@@ -520,7 +549,8 @@ class SqliteStore:
         closed under it crashed the process); that thread's next use raises `MemoryStoreError`."""
         with self._lock:
             self._closed = True
-            self._db.close()
+            if not any(db is self._db for db in _NEVER_CLOSED):
+                self._db.close()
 
     # -- reading -----------------------------------------------------------------------
     def _read(self, memory_id: str) -> list[Message]:
@@ -912,6 +942,7 @@ class SqliteStore:
 
     @contextmanager
     def _guard(self, action: str) -> Iterator[None]:
+        self._check_same_file(action)
         try:
             yield
         except sqlite3.DatabaseError as exc:
@@ -936,8 +967,9 @@ _ADVICE: tuple[tuple[type[sqlite3.DatabaseError], str], ...] = (
 
 _OPEN: weakref.WeakSet[SqliteStore] = weakref.WeakSet()
 """The stores of this process, for `_after_fork_in_child`."""
-_INHERITED: list[sqlite3.Connection] = []
-"""A forked child's connections from its parent: kept, never used (nor closed by the collector)."""
+_NEVER_CLOSED: list[sqlite3.Connection] = []
+"""Connections kept, never used again nor closed (nor by the collector): a forked child's from its
+parent, and those whose file was deleted or replaced under them (`_check_same_file`)."""
 
 
 def _after_fork_in_child() -> None:

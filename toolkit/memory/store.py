@@ -314,10 +314,11 @@ class SqliteStore:
             raise MemoryStoreError(f"cannot open memory database {self.path}: {problem}") from exc
 
     def _connect(self) -> sqlite3.Connection:
-        db = sqlite3.connect(self.path, check_same_thread=False, timeout=BUSY_TIMEOUT, isolation_level=None)
+        where = self.path if self._resolved is None else self._resolved  # a forked child after os.chdir: this file
+        db = sqlite3.connect(where, check_same_thread=False, timeout=BUSY_TIMEOUT, isolation_level=None)
         try:
             if self._resolved is not None:
-                _check_header(db, self.path)
+                _check_header(db, self._resolved)
             _switch_to_wal(db)
         except BaseException:
             db.close()

@@ -541,3 +541,22 @@ def test_what_a_windowed_sqlite_memory_keeps_beside_its_rows_stays_as_small_as_i
     memory.add(ToolResultMessage(tool_call_id="call_299", content="once more"))  # still answers the kept call
     with pytest.raises(ConfigurationError):
         memory.add(ToolResultMessage(tool_call_id="call_1", content="late"))  # its call left long ago
+
+
+@pytest.mark.parametrize("window", [MessageWindow(40), TokenWindow(400)])
+def test_another_connection_writing_another_conversation_keeps_what_a_windowed_add_knows(tmp_path: Path, window):
+    """What `append_in_window` knows of u1 (its tool results per call, its tokens) was read again
+    from every row of u1 after another connection wrote to u2; it is kept now, as `get`'s list is."""
+    path = tmp_path / "m.db"
+    mine, theirs = SqliteStore(path), SqliteStore(path)
+    memory = ChatMemory("u1", store=mine, window=window)
+    for k in range(10):
+        memory.add(*_round(k))
+    memory.add(UserMessage(content="and now?"))
+    statements: list[str] = []
+    mine._db.set_trace_callback(statements.append)
+    theirs.append("u2", [UserMessage(content="another kernel's user")])
+    memory.add(AssistantMessage(content="still here"))
+    assert not [s for s in statements if "GROUP BY" in s or s.startswith("SELECT seq, checksum")]
+    assert memory.messages()[-1] == AssistantMessage(content="still here")
+    assert mine.get("u1") == theirs.get("u1")

@@ -257,3 +257,27 @@ def test_a_store_whose_file_was_replaced_never_answers_from_the_old_one(tmp_path
         with pytest.raises(MemoryStoreError) as caught:
             call()
         assert str(caught.value) == _moved_line(action, path)
+
+
+def test_a_write_to_a_file_the_user_may_not_write_says_so_and_reads_still_work(tmp_path, monkeypatch):
+    """A course's example memory shipped read-only (chmod 444) in a folder the learner may write:
+    SQLite opens it for reading, and a write was 'attempt to write a readonly database (check that
+    the path names a file you may write, in a folder that exists, on a disk with room, not
+    locked)'. As root (who writes any file) the file is opened read-only as SQLite opens it then."""
+    import toolkit.memory.store as store_module
+
+    path = (tmp_path / "memory.db").resolve()
+    store = SqliteStore(path)
+    store.append("u", [UserMessage(content="hi")])
+    store._db.close()
+    store._db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None, check_same_thread=False)
+    monkeypatch.setattr(store_module, "may_write", lambda where: where != path)
+    assert ChatMemory("u", store=store).messages() == [UserMessage(content="hi")]
+    with pytest.raises(MemoryStoreError) as caught:
+        ChatMemory("u", store=store).add(UserMessage(content="more"))
+    assert str(caught.value) == (
+        f"cannot append to 'u' in memory database {path}: attempt to write a readonly database (the file is "
+        "read-only for this user: it can be read, not written; to go on with it, copy it to a file you may "
+        f"write, e.g. shutil.copy({str(path)!r}, Path.home() / 'memory.db'), and open the copy)"
+    )
+    assert store.get("u") == [UserMessage(content="hi")]

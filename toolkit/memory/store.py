@@ -941,6 +941,11 @@ class SqliteStore:
         finally:
             self._db.execute("COMMIT")
 
+    def _read_only(self, exc: sqlite3.DatabaseError) -> bool:
+        """Whether `exc` is SQLite refusing a write because this user may not write the file."""
+        name = getattr(exc, "sqlite_errorname", "")
+        return name.startswith("SQLITE_READONLY") and self._resolved is not None and not may_write(self._resolved)
+
     @contextmanager
     def _guard(self, action: str) -> Iterator[None]:
         self._check_same_file(action)
@@ -950,6 +955,12 @@ class SqliteStore:
             advice = next((text for kind, text in _ADVICE if isinstance(exc, kind)), _CORRUPTED)
             if "decode to UTF-8" in str(exc):  # the file is readable; a row in it was edited by hand
                 advice = _NOT_UTF8
+            elif self._read_only(exc):
+                advice = (
+                    "the file is read-only for this user: it can be read, not written; to go on with it, copy it to "
+                    f"a file you may write, e.g. shutil.copy({str(self.path)!r}, Path.home() / {self.path.name!r}), and "
+                    "open the copy"
+                )
             raise MemoryStoreError(f"cannot {action} memory database {self.path}: {exc} ({advice})") from exc
 
 

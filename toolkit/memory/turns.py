@@ -434,9 +434,10 @@ def _lock_advice(path: Path, exc: OSError) -> str:
     )
 
 
-def may_write(folder: Path) -> bool:
-    """Whether this user may make files in `folder` (`os.access`; a test says no where root may)."""
-    return os.access(folder, os.W_OK)
+def may_write(path: Path) -> bool:
+    """Whether this user may write the file `path`, or make files in the folder `path` (`os.access`;
+    a test says no where root may)."""
+    return os.access(path, os.W_OK)
 
 
 def read_only_folder(folder: Path, database: Path) -> str:

@@ -58,3 +58,19 @@ def test_an_in_memory_store_keeps_its_data_in_the_child():
     store = SqliteStore(":memory:")
     store.append("u", [UserMessage(content="kept")])
     assert _in_child(lambda: [m.content for m in store.get("u")]) == "['kept']"
+
+
+def test_a_child_forked_after_the_parent_changed_folder_opens_the_same_file(tmp_path, monkeypatch):
+    """Before: a store given a relative path ('memory.db') was opened anew in a forked child by
+    that path, from the current folder: after a `%cd` (os.chdir) in the notebook, a worker wrote
+    to another, new database beside it, and the parent never saw its answers."""
+    monkeypatch.chdir(tmp_path)
+    store = SqliteStore("memory.db")
+    store.append("u", [UserMessage(content="from the parent")])
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    answer = _in_child(lambda: store.append("u", [UserMessage(content="from the child")]))
+    assert answer == "None"
+    assert [m.content for m in store.get("u")] == ["from the parent", "from the child"]
+    assert not (elsewhere / "memory.db").exists()

@@ -357,6 +357,73 @@ def test_get_reads_again_only_what_changed(tmp_path: Path):
     assert mine.get("u1") == [] == theirs.get("u1")
 
 
+def _counted_loads(store: SqliteStore) -> list[int]:
+    loads = [0]
+    load = store._load
+
+    def counted(*args):
+        loads[0] += 1
+        return load(*args)
+
+    store._load = counted
+    return loads
+
+
+def test_another_connection_writing_another_conversation_keeps_what_get_read(tmp_path: Path):
+    """Another kernel (another connection) writing conversation u2 changes `PRAGMA data_version`:
+    every conversation `get` had read was read and verified again (a 2,000-message u1 re-read
+    each time another kernel answered u2). A conversation whose row is as it was, with no
+    rewrite (`set`, `delete`) anywhere since, is kept."""
+    path = tmp_path / "m.db"
+    mine, theirs = SqliteStore(path), SqliteStore(path)
+    mine.set("u1", _conversation(50))
+    loads = _counted_loads(mine)
+    assert mine.get("u1") == _conversation(50) and loads[0] == 200
+    theirs.append("u2", [UserMessage(content="another kernel's user")])
+    theirs.append("u2", [AssistantMessage(content="hi")])
+    statements: list[str] = []
+    mine._db.set_trace_callback(statements.append)
+    assert mine.get("u1") == _conversation(50) and loads[0] == 200  # u1 untouched: nothing read
+    assert mine.get("u1") == _conversation(50) and loads[0] == 200
+    assert [s for s in statements if "meta" in s] == ["SELECT value FROM meta WHERE key = 'rewrites'"]
+    assert len(statements) == 9  # the count read once, when another connection had written; 4 a get
+    mine._db.set_trace_callback(None)
+    mine.append("u1", [UserMessage(content="one more")])
+    theirs.append("u2", [UserMessage(content="and again")])
+    assert mine.get("u1") == [*_conversation(50), UserMessage(content="one more")] and loads[0] == 200
+    theirs.append("u1", [AssistantMessage(content="from another process")])
+    assert mine.get("u1")[-1] == AssistantMessage(content="from another process") and loads[0] == 402
+
+
+@pytest.mark.parametrize("rewrite", ["set", "delete and add", "update"])
+def test_another_connection_rewriting_a_conversation_to_the_same_shape_is_never_read_stale(
+    tmp_path: Path, rewrite: str
+):
+    """A rewrite by another connection that leaves the conversation row as it was (the same
+    number of rows from 0, no system message) is seen by the next `get` and windowed add."""
+    path = tmp_path / "m.db"
+    mine, theirs = SqliteStore(path), SqliteStore(path)
+    old = [UserMessage(content="old question"), AssistantMessage(content="old answer")]
+    new = [UserMessage(content="new question"), AssistantMessage(content="new answer")]
+    mine.set("u1", old)
+    assert mine.get("u1") == old
+    theirs.append("u2", [UserMessage(content="unrelated")])  # data_version moves on: u1 kept
+    assert mine.get("u1") == old
+    if rewrite == "set":
+        theirs.set("u1", new)
+    elif rewrite == "delete and add":
+        theirs.delete("u1")
+        theirs.append("u1", new)
+    else:
+        theirs.update("u1", lambda messages: new)
+    assert mine.get("u1") == new == theirs.get("u1")
+    memory = ChatMemory("u1", store=mine, window=MessageWindow(4))
+    memory.add(UserMessage(content="next"))  # what the windowed add knows of u1, kept
+    theirs.set("u1", [*old, UserMessage(content="next")])
+    memory.add(AssistantMessage(content="answer"))
+    assert mine.get("u1") == [*old, UserMessage(content="next"), AssistantMessage(content="answer")]
+
+
 def test_get_keeps_at_most_cached_messages(tmp_path: Path, monkeypatch):
     import toolkit.memory.store as store_module
 
@@ -474,3 +541,22 @@ def test_what_a_windowed_sqlite_memory_keeps_beside_its_rows_stays_as_small_as_i
     memory.add(ToolResultMessage(tool_call_id="call_299", content="once more"))  # still answers the kept call
     with pytest.raises(ConfigurationError):
         memory.add(ToolResultMessage(tool_call_id="call_1", content="late"))  # its call left long ago
+
+
+@pytest.mark.parametrize("window", [MessageWindow(40), TokenWindow(400)])
+def test_another_connection_writing_another_conversation_keeps_what_a_windowed_add_knows(tmp_path: Path, window):
+    """What `append_in_window` knows of u1 (its tool results per call, its tokens) was read again
+    from every row of u1 after another connection wrote to u2; it is kept now, as `get`'s list is."""
+    path = tmp_path / "m.db"
+    mine, theirs = SqliteStore(path), SqliteStore(path)
+    memory = ChatMemory("u1", store=mine, window=window)
+    for k in range(10):
+        memory.add(*_round(k))
+    memory.add(UserMessage(content="and now?"))
+    statements: list[str] = []
+    mine._db.set_trace_callback(statements.append)
+    theirs.append("u2", [UserMessage(content="another kernel's user")])
+    memory.add(AssistantMessage(content="still here"))
+    assert not [s for s in statements if "GROUP BY" in s or s.startswith("SELECT seq, checksum")]
+    assert memory.messages()[-1] == AssistantMessage(content="still here")
+    assert mine.get("u1") == theirs.get("u1")

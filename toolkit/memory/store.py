@@ -13,10 +13,14 @@ it), appended with `seq = next_seq` in one `BEGIN IMMEDIATE` transaction,
 so two processes appending to one id lose nothing and an append costs the same at 10 and at
 1,000 messages. A window evicts from the front by raising `first_seq`: `append_in_window` reads
 only the rows that leave and the current turn's (what it knows of a conversation, its tokens and
-its tool results per call, it keeps while `PRAGMA data_version` says no other connection wrote),
+its tool results per call, it keeps while that conversation is as it was: see `_holds`),
 so a windowed append costs the same at 10 and at 1,000 messages too. `get` keeps the list it
 read (`CACHED_MESSAGES` in all) and reads again only after another connection or a write it
-cannot follow changed the conversation; it reads in one snapshot. Each `get` is a new list of
+cannot follow changed the conversation; it reads in one snapshot. Another connection's write
+to another conversation changes nothing kept: a conversation's rows only ever change by an
+append or a drop from the front (its row's `first_seq`/`next_seq` move) or by a rewrite
+(`set`, `delete`, an `update` that is not that shape), which every toolkit writer counts in
+`meta` (`_REWRITES`). Each `get` is a new list of
 the same frozen message records, as `InMemoryStore` gives. Payloads are the
 message's full JSON (attributes included) with sorted keys, so a restart reads back
 byte-identical data; text that UTF-8 cannot hold (a lone surrogate from `os.fsdecode`, the two
@@ -41,7 +45,9 @@ in the home folder, as in a shell. A file that is not an SQLite database raises
 `MemoryStoreError` on open and is left as it was (a 1-byte file, which SQLite takes for an empty
 database, is refused before anything is written: `_check_header`; the file is never opened but
 through SQLite, which keeps the locks of the process's other connections to it). A 0-byte file is a new, empty store (SQLite treats it so, and `touch
-memory.db` is a common way to make one). A database of another program (tables or views, but no toolkit
+memory.db` is a common way to make one). A file deleted or replaced under a running store (its
+device and inode no longer the path's) is refused at the next use with `MemoryStoreError`, never
+read from nor written to again (`_check_same_file`). A database of another program (tables or views, but no toolkit
 schema version) raises `MemoryStoreError` on open and is left untouched. A store written by the
 previous layout (version 1: no checksums) is migrated in place on open, in one transaction;
 any other version is refused.
@@ -93,7 +99,14 @@ from toolkit.chat.messages import (
 from toolkit.errors import ConfigurationError, MemoryStoreError
 from toolkit.memory.answers import answered, asked_ids, asks_for, names_call
 from toolkit.memory.storable import dumped
-from toolkit.memory.turns import StoreRLock, TurnLockLike, file_turn_lock, shared_lock
+from toolkit.memory.turns import (
+    StoreRLock,
+    TurnLockLike,
+    file_turn_lock,
+    may_write,
+    read_only_folder,
+    shared_lock,
+)
 from toolkit.memory.windows import (
     Joined,
     MessageWindow,
@@ -135,6 +148,11 @@ _SYSTEM_ROWS = """instr(payload, '"role":"system"') > 0"""
 at any length); `json_extract` then says which do (a row whose attributes hold that text only looks like one)."""
 _SYSTEM_ROW = -1
 """The seq the system message's checksum is computed with."""
+_Stamp = tuple[int, str | None]
+"""(`PRAGMA data_version`, the rewrites `meta` counts: `_REWRITES`), see `SqliteStore._stamp`."""
+_REWRITES = "rewrites"
+"""The `meta` key counting the rewrites of the file (see `SqliteStore._rewritten`): while it and
+a conversation's row are as they were, so are its rows, whoever wrote to the file since."""
 
 
 BUSY_TIMEOUT = 30.0
@@ -211,6 +229,32 @@ def _link_loop(path: Path) -> MemoryStoreError:
     )
 
 
+def _identity(path: Path | None) -> tuple[int, int] | None:
+    """(device, inode) of the file at `path`, None when there is none."""
+    try:
+        found = os.stat(path) if path is not None else None
+    except OSError:
+        return None
+    return None if found is None else (found.st_dev, found.st_ino)
+
+
+def _folder_problem(path: Path, folder: Path) -> str | None:
+    """What keeps SQLite from opening `path` in `folder`, if it is the folder: missing, or not
+    writable for this user (None: something else, SQLite's own words say it)."""
+    try:
+        found = os.stat(folder)
+    except OSError as exc:
+        if exc.errno != errno.ENOENT:
+            return None
+        return (
+            f"the folder {folder} does not exist; create it (Path({str(folder)!r}).mkdir(parents=True)), or name a "
+            "file in a folder that exists"
+        )
+    if not stat.S_ISDIR(found.st_mode) or may_write(folder):
+        return None
+    return read_only_folder(folder, path)
+
+
 _pause = time.sleep
 """How `_switch_to_wal` waits (a test replaces it to release the lock it holds)."""
 
@@ -243,24 +287,58 @@ class SqliteStore:
         self._lists = _ReadCache()
         """The conversations `get` read (or a write of this store extended), not read again while
         nothing changed them (see `_ReadCache`)."""
+        self._stamps: _Stamp | None = None
+        """The last (`PRAGMA data_version`, rewrites) read (see `_stamp`)."""
         self._resolved = None if str(path) == ":memory:" else _resolved(self.path)
         self._closed = False
-        with self._guard("open"):
+        self._identity: tuple[int, int] | None = None
+        """(device, inode) of the file the connection opened: another one at the path (the file
+        deleted or replaced) is refused (`_check_same_file`)."""
+        with self._guard("open"), self._folder_said():
             self._db = self._connect()
             with self._transaction():
                 self._prepare()
         _OPEN.add(self)
 
+    @contextmanager
+    def _folder_said(self) -> Iterator[None]:
+        """Around opening: SQLite's answer when the folder does not exist, or when this user may not
+        write it (SQLite makes the `-wal` and `-shm` files beside the database, even to read it:
+        "attempt to write a readonly database" for a store only opened), said as that, naming it."""
+        try:
+            yield
+        except sqlite3.OperationalError as exc:
+            problem = None if self._resolved is None else _folder_problem(self.path, self._resolved.parent)
+            if problem is None:
+                raise
+            raise MemoryStoreError(f"cannot open memory database {self.path}: {problem}") from exc
+
     def _connect(self) -> sqlite3.Connection:
-        db = sqlite3.connect(self.path, check_same_thread=False, timeout=BUSY_TIMEOUT, isolation_level=None)
+        where = self.path if self._resolved is None else self._resolved  # a forked child after os.chdir: this file
+        db = sqlite3.connect(where, check_same_thread=False, timeout=BUSY_TIMEOUT, isolation_level=None)
         try:
             if self._resolved is not None:
-                _check_header(db, self.path)
+                _check_header(db, self._resolved)
             _switch_to_wal(db)
         except BaseException:
             db.close()
             raise
+        self._identity = None if self._resolved is None else _identity(self._resolved)
         return db
+
+    def _check_same_file(self, action: str) -> None:
+        """Refuse to use a connection whose file is no longer at the path (deleted, or replaced by
+        another): its reads would answer from the old file, and its writes would be lost with it
+        or, through the `-wal` file named after the path, land in the file there now. Its
+        connection is never closed (`_NEVER_CLOSED`: closing could checkpoint into that file)."""
+        if self._identity is None or self._closed or _identity(self._resolved) == self._identity:
+            return
+        if not any(db is self._db for db in _NEVER_CLOSED):
+            _NEVER_CLOSED.append(self._db)
+        raise MemoryStoreError(
+            f"cannot {action} memory database {self.path}: the file was deleted or replaced since this store opened "
+            f"it; nothing was read or written. Open it again to use the file there now: SqliteStore({str(self.path)!r})"
+        )
 
     def _after_fork(self) -> None:
         """In a forked child: a lock of its own (a parent thread may have held this one at the
@@ -269,9 +347,10 @@ class SqliteStore:
         parent). What the parent knew of the conversations is dropped; its connection is kept
         unused (closing it here could touch the parent's files)."""
         self._lock = threading.Lock()
+        self._stamps = None
         if self._resolved is None or self._closed:  # ":memory:": the child's own copy of the data
             return
-        _INHERITED.append(self._db)
+        _NEVER_CLOSED.append(self._db)
         self._known.clear()
         self._row_tokens.clear()
         self._asked.clear()
@@ -372,7 +451,7 @@ class SqliteStore:
         """Append `messages` (no system message among them) and raise `first_seq` past the rows
         `evict` would drop, in one transaction, reading only those rows and the current turn's.
         What it knows of a conversation (its tokens, its tool results per call) is kept between
-        calls while no other connection has written (`PRAGMA data_version`). `False`, with nothing
+        calls while nothing changed the conversation (`_holds`). `False`, with nothing
         written, when `front_drop` cannot say, when a tool result would lose its call, or when a
         row cannot be read: then `update` decides (and says why), as it always did. A new tool
         result that answers no call raises `ConfigurationError`, as `append` does."""
@@ -391,7 +470,7 @@ class SqliteStore:
         with self._guard(f"append to {shown(memory_id)} in"), self._lock, self._transaction():
             known = self._known.pop(memory_id, None)
             read = self._lists.take(memory_id)
-            state = (self._version(), *self._conversation(memory_id))
+            state = (self._stamp(), *self._conversation(memory_id))
             _, first, next_seq, system = state
             asked = self._stored_calls(memory_id, next_seq)
             answered(new, "SqliteStore.append", asked.asks(self, memory_id, first))  # refused as `append` refuses
@@ -399,7 +478,7 @@ class SqliteStore:
                 known, stored = self._knowledge(known, memory_id, state, window)
                 rows: Sequence[Message] = (  # the rows `get` read, if nothing changed since
                     Joined(read.messages, 1 if system is not None else 0, ())
-                    if read is not None and read.state == state
+                    if read is not None and _holds(read.state, state)
                     else _Rows(self, memory_id, first, next_seq)
                 )
                 new_system = _system(encoded)  # a new system message replaces the stored one
@@ -457,6 +536,7 @@ class SqliteStore:
         memory_id = check_memory_id(memory_id, "SqliteStore.delete")
         with self._guard(f"delete {shown(memory_id)} from"), self._lock, self._transaction():
             self._forget(memory_id)
+            self._rewritten()
             self._db.execute("DELETE FROM messages WHERE memory_id = ?", (memory_id,))
             self._db.execute("DELETE FROM conversations WHERE memory_id = ?", (memory_id,))
 
@@ -470,7 +550,8 @@ class SqliteStore:
         closed under it crashed the process); that thread's next use raises `MemoryStoreError`."""
         with self._lock:
             self._closed = True
-            self._db.close()
+            if not any(db is self._db for db in _NEVER_CLOSED):
+                self._db.close()
 
     # -- reading -----------------------------------------------------------------------
     def _read(self, memory_id: str) -> list[Message]:
@@ -499,12 +580,13 @@ class SqliteStore:
         return messages
 
     def _current(self, memory_id: str) -> list[Message]:
-        """The conversation as `_read` gives it: the list read before when neither another
-        connection (`PRAGMA data_version`) nor this store changed it since, else read again."""
+        """The conversation as `_read` gives it: the list read before when nothing changed it
+        since (`_holds`), else read again."""
         read = self._lists.take(memory_id)
-        state = (self._version(), *self._conversation(memory_id))
-        if read is None or read.state != state:
+        state = (self._stamp(), *self._conversation(memory_id))
+        if read is None or not _holds(read.state, state):
             read = _ReadList(state, self._read(memory_id))
+        read.state = state
         self._lists.keep(memory_id, read)
         return read.messages
 
@@ -522,7 +604,8 @@ class SqliteStore:
         and left `system` as the system payload: keep the list read before, so changed (in place:
         the cache's list is nobody else's, `get` copies it), if it was read in the state `before`
         (first_seq, next_seq, system) with nothing else written since."""
-        if read is None or read.state != (self._version(), *before):
+        now = (self._stamp(), *before)
+        if read is None or not _holds(read.state, now):
             return
         try:
             new = [_parsed(p) for p in payloads]  # as a read would give them back
@@ -539,7 +622,7 @@ class SqliteStore:
                 skip = 1
         del messages[skip : skip + leaving]
         messages += new
-        self._lists.keep(memory_id, _ReadList((read.state[0], before[0] + leaving, next_seq, system), messages))
+        self._lists.keep(memory_id, _ReadList((now[0], before[0] + leaving, next_seq, system), messages))
 
     @contextmanager
     def _forgotten_on_failure(self, memory_id: str) -> Iterator[None]:
@@ -563,11 +646,12 @@ class SqliteStore:
     def _stored_calls(self, memory_id: str, next_seq: int) -> _Asked:
         """What this store knows of the call ids `memory_id`'s stored assistant messages ask for
         (taken out: the caller puts it back with `_remember` once its write is done), if it
-        still holds (no other connection wrote, and the conversation ends at `next_seq`)."""
-        state = (self._version(), next_seq)
+        still holds (`_holds`: the conversation still ends at `next_seq`)."""
+        state = (self._stamp(), next_seq)
         asked = self._asked.pop(memory_id, None)
-        if asked is None or asked.state != state:
+        if asked is None or not _holds(asked.state, state):
             asked = _Asked(state, {}, next_seq)
+        asked.state = state
         return asked
 
     def _stored_system(self, memory_id: str, system: str) -> Message:
@@ -587,19 +671,36 @@ class SqliteStore:
         ).fetchone()
         return row is not None
 
-    def _version(self) -> int:
-        return self._db.execute("PRAGMA data_version").fetchone()[0]
+    def _stamp(self) -> _Stamp:
+        """(`PRAGMA data_version`, the rewrites counted in `meta`): the count is read again only
+        when another connection has written since it was last read (or this store rewrote)."""
+        version = self._db.execute("PRAGMA data_version").fetchone()[0]
+        if self._stamps is None or self._stamps[0] != version:
+            row = self._db.execute("SELECT value FROM meta WHERE key = ?", (_REWRITES,)).fetchone()
+            self._stamps = (version, None if row is None else str(row[0]))
+        return self._stamps
+
+    def _rewritten(self) -> None:
+        """Count a write that may change a conversation's rows in place (the rows from `first_seq`
+        to `next_seq` hold other messages than before: a `set`, a `delete`, a rewrite): what another
+        connection keeps of any conversation is then read again (`_holds`)."""
+        self._db.execute(
+            "INSERT INTO meta VALUES (?, '1') ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1",
+            (_REWRITES,),
+        )
+        self._stamps = None
 
     def _knowledge(
-        self, known: _Known | None, memory_id: str, state: tuple[int, int, int, str | None], window: Window
+        self, known: _Known | None, memory_id: str, state: tuple[_Stamp, int, int, str | None], window: Window
     ) -> tuple[_Known, int]:
         """What `append_in_window` knows of the stored conversation, and its weight in `window`:
         `known` while the conversation is in the `state` it was known in, else read again (its
         tokens by rows' checksums, its tool results per call id by SQLite's JSON functions: no
         message is loaded)."""
         _, first, next_seq, system = state
-        if known is None or known.state != state:
+        if known is None or not _holds(known.state, state):
             known = _Known(state, None, 0, self._results(memory_id, first))
+        known.state = state
         if not isinstance(window, TokenWindow):
             known.count = None  # the tokens it knew are not kept up to date by this append
             return known, next_seq - first + (system is not None)
@@ -732,6 +833,7 @@ class SqliteStore:
     def _write_all(self, memory_id: str, encoded: list[tuple[Message, str]]) -> None:
         """`encoded` as it is: a system message in the first place on the conversation row, every
         other message (a later system message too) a row."""
+        self._rewritten()
         self._db.execute("DELETE FROM messages WHERE memory_id = ?", (memory_id,))
         system, rest = _split_system([p for _, p in encoded], encoded)
         for seq, payload in enumerate(rest):
@@ -839,14 +941,26 @@ class SqliteStore:
         finally:
             self._db.execute("COMMIT")
 
+    def _read_only(self, exc: sqlite3.DatabaseError) -> bool:
+        """Whether `exc` is SQLite refusing a write because this user may not write the file."""
+        name = getattr(exc, "sqlite_errorname", "")
+        return name.startswith("SQLITE_READONLY") and self._resolved is not None and not may_write(self._resolved)
+
     @contextmanager
     def _guard(self, action: str) -> Iterator[None]:
+        self._check_same_file(action)
         try:
             yield
         except sqlite3.DatabaseError as exc:
             advice = next((text for kind, text in _ADVICE if isinstance(exc, kind)), _CORRUPTED)
             if "decode to UTF-8" in str(exc):  # the file is readable; a row in it was edited by hand
                 advice = _NOT_UTF8
+            elif self._read_only(exc):
+                advice = (
+                    "the file is read-only for this user: it can be read, not written; to go on with it, copy it to "
+                    f"a file you may write, e.g. shutil.copy({str(self.path)!r}, Path.home() / {self.path.name!r}), and "
+                    "open the copy"
+                )
             raise MemoryStoreError(f"cannot {action} memory database {self.path}: {exc} ({advice})") from exc
 
 
@@ -865,8 +979,9 @@ _ADVICE: tuple[tuple[type[sqlite3.DatabaseError], str], ...] = (
 
 _OPEN: weakref.WeakSet[SqliteStore] = weakref.WeakSet()
 """The stores of this process, for `_after_fork_in_child`."""
-_INHERITED: list[sqlite3.Connection] = []
-"""A forked child's connections from its parent: kept, never used (nor closed by the collector)."""
+_NEVER_CLOSED: list[sqlite3.Connection] = []
+"""Connections kept, never used again nor closed (nor by the collector): a forked child's from its
+parent, and those whose file was deleted or replaced under them (`_check_same_file`)."""
 
 
 def _after_fork_in_child() -> None:
@@ -876,6 +991,16 @@ def _after_fork_in_child() -> None:
 
 if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
+def _holds(kept: tuple[Any, ...], now: tuple[Any, ...]) -> bool:
+    """Whether what was kept in the state `kept` still holds in the state `now`: both are
+    (`SqliteStore._stamp()`, then what the conversation's row says: first_seq, next_seq, ...).
+    The row must be as it was, and either no other connection has written since (the same
+    `PRAGMA data_version`: this store follows its own writes) or no rewrite was made since (the
+    same count: then another connection's writes appended to, or dropped from the front of,
+    other conversations or this one, which moves its row)."""
+    return kept[1:] == now[1:] and (kept[0][0] == now[0][0] or kept[0][1] == now[0][1])
 
 
 def _check_results(path: Path, memory_id: str, messages: Sequence[Message], first_row: int) -> None:
@@ -895,12 +1020,11 @@ def _check_results(path: Path, memory_id: str, messages: Sequence[Message], firs
 @dataclass
 class _Known:
     """What `append_in_window` knows of one stored conversation, true while the conversation is
-    in `state` (no other connection has written, by `PRAGMA data_version`, and its row is as it
-    was) and no other method of this store has written it since: its tokens under `count` (the
+    in `state` (see `_holds`) and no other method of this store has written it since: its tokens under `count` (the
     system message's included), and how many of its tool results answer each call id."""
 
-    state: tuple[int, int, int, str | None]
-    """(`PRAGMA data_version`, first_seq, next_seq, the system payload) it holds for."""
+    state: tuple[_Stamp, int, int, str | None]
+    """(`SqliteStore._stamp()`, first_seq, next_seq, the system payload) it holds for."""
     count: Callable[[Message], int] | None
     tokens: int
     """The tokens under `count` (meaningless while `count` is None)."""
@@ -925,9 +1049,9 @@ class _Asked:
     """The call ids one conversation's stored assistant messages ask for, read from the end back
     as far as a tool result needed (so a result answering a call made long ago reads the rows
     between once, not on every append), kept while the conversation is in `state`
-    (`PRAGMA data_version`, next_seq) and no other method of this store wrote it."""
+    (`SqliteStore._stamp()`, next_seq: see `_holds`) and no other method of this store wrote it."""
 
-    state: tuple[int, int]
+    state: tuple[_Stamp, int]
     calls: dict[str, int]
     """Call id -> the seq of the latest stored assistant message asking for it (read so far)."""
     low: int
@@ -988,10 +1112,10 @@ and without it each `get` of a conversation over the bound read and verified all
 
 @dataclass
 class _ReadList:
-    """A conversation as `_read` gave it, and the state it was read in: (`PRAGMA data_version`,
+    """A conversation as `_read` gave it, and the state it was read in: (`SqliteStore._stamp()`,
     first_seq, next_seq, the system payload)."""
 
-    state: tuple[int, int, int, str | None]
+    state: tuple[_Stamp, int, int, str | None]
     messages: list[Message]
 
 

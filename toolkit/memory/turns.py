@@ -412,9 +412,41 @@ def _shown_id(memory_id: str) -> str:
 
 def _failed(path: Path, memory_id: str, action: str, exc: OSError) -> MemoryStoreError:
     return MemoryStoreError(
-        f"cannot {action} the turn lock file {path} for memory id {_shown_id(memory_id)}: {exc.strerror or exc} (it keeps two "
-        "processes' turns on one id apart; the folder must be writable and its file system must support "
-        "POSIX record locks, as a local disk does)"
+        f"cannot {action} the turn lock file {path} for memory id {_shown_id(memory_id)}: {exc.strerror or exc} "
+        f"({_lock_advice(path, exc)})"
+    )
+
+
+def _lock_advice(path: Path, exc: OSError) -> str:
+    """What to do about a lock file that cannot be opened or locked: the folder named when this
+    user may not write it, the file when it is another user's; else what the lock file needs."""
+    if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+        if not os.path.lexists(path) and not may_write(path.parent):
+            return read_only_folder(path.parent, path.with_name(path.name.removesuffix(LOCK_SUFFIX)))
+        if os.path.lexists(path):
+            return (
+                "it keeps two processes' turns on one id apart, and this user may not write it: its owner can "
+                f"allow it (chmod a+rw {path}), or give the store a file in a folder of your own"
+            )
+    return (
+        "it keeps two processes' turns on one id apart; the folder must be writable and its file system must "
+        "support POSIX record locks, as a local disk does"
+    )
+
+
+def may_write(path: Path) -> bool:
+    """Whether this user may write the file `path`, or make files in the folder `path` (`os.access`;
+    a test says no where root may)."""
+    return os.access(path, os.W_OK)
+
+
+def read_only_folder(folder: Path, database: Path) -> str:
+    """What a memory database in `folder`, which this user may not write, needs, and the fix."""
+    keep = " (copy this file there first to keep its conversations)" if os.path.exists(database) else ""
+    return (
+        f"the folder {folder} is read-only for this user, and SQLite writes beside the database (its -wal and -shm "
+        f"files; the turn lock's {database.name}{LOCK_SUFFIX}); give the store a file in a folder you may write, "
+        f"e.g. SqliteStore(Path.home() / {database.name!r}){keep}"
     )
 
 

@@ -1013,8 +1013,73 @@ def test_a_score_that_lower_cases_both_fields_passes_on_camel_case_names_too():
     )
     assert (result.status, result.feedback) == (
         "passed",
-        "identical to toolkit.search.keyword.score on 300 tool/terms pairs: 240 of the catalogue, 60 with its "
-        "names in camelCase.",
+        "identical to toolkit.search.keyword.score on 360 tool/terms pairs: 240 of the catalogue, 60 with its "
+        "names in camelCase, 60 searching a whole name or a word such as read-only.",
+    )
+
+
+# --- w8.score: a term is looked for as it is: a whole name, a phrase, punctuation ------------------
+
+
+def test_a_score_that_reads_the_name_with_spaces_for_underscores_fails():
+    """Every term the check sent was one word of letters, so a name read as words (`refund payment`) agreed
+    with the rule; a model searching a tool by its whole name (`refund_payment`) then found nothing."""
+    result = run_cell(
+        """
+        from toolkit.exercises import check
+
+        def score(name, description, terms):
+            name, description = name.lower().replace("_", " "), description.lower()
+            return sum(2 * (t in name) + (t in description) for t in terms)
+
+        result = check("w8.score", score)
+        """
+    )
+    assert (result.status, result.feedback) == (
+        "failed",
+        "score('get_stock_level', …, ['get_stock_level', 'on-hand', 'payment']) gave 1, LangChain4j's rule gives 3"
+        " — compare the fields as they are written, '_' and punctuation kept: a model may search a tool's "
+        "whole name (refund_payment) or a word such as read-only",
+    )
+
+
+def test_a_score_that_splits_a_camel_case_name_into_words_fails():
+    result = run_cell(
+        """
+        import re
+        from toolkit.exercises import check
+
+        def score(name, description, terms):
+            name = " ".join(re.findall(r"[A-Z]?[a-z0-9]+", name)).lower()
+            return sum(2 * (t in name) + (t in description.lower()) for t in terms)
+
+        result = check("w8.score", score)
+        """
+    )
+    assert (result.status, result.feedback) == (
+        "failed",
+        "score('get_stock_level', …, ['get_stock_level', 'on-hand', 'payment']) gave 1, LangChain4j's rule gives 3",
+    )
+
+
+def test_a_score_that_drops_the_description_s_punctuation_fails():
+    result = run_cell(
+        """
+        import re
+        from toolkit.exercises import check
+
+        def score(name, description, terms):
+            description = re.sub(r"[^\\w\\s]", " ", description.lower())
+            return sum(2 * (t in name.lower()) + (t in description) for t in terms)
+
+        result = check("w8.score", score)
+        """
+    )
+    assert (result.status, result.feedback) == (
+        "failed",
+        "score('get_stock_level', …, ['get_stock_level', 'on-hand', 'payment']) gave 2, LangChain4j's rule gives 3"
+        " — compare the fields as they are written, '_' and punctuation kept: a model may search a tool's "
+        "whole name (refund_payment) or a word such as read-only",
     )
 
 

@@ -338,7 +338,8 @@ def check_window(fn: Any) -> Verdict:
     "under COURSE, a model that never stops calling a tool: how many tools run before the hand-over?",
     answer=5,
     comment="a number",
-    hint="COURSE allows 5 tool-calling responses, then hands over with an honest message instead of raising.",
+    hint="COURSE asks the model at most COURSE.max_model_requests times (print it); the call each reply asks for "
+    "runs, then it hands over with an honest message instead of raising.",
 )
 def check_course_bound(answer: Any) -> Verdict:
     from toolkit.chat.messages import UserMessage

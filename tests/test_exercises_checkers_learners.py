@@ -1227,3 +1227,36 @@ def test_the_declare_check_builds_the_service_with_the_packages_ai_service(monke
     monkeypatch.setattr(toolkit, "ai_service", lambda *args, **kwargs: None)
     result = check("w4.declare", namespace["answer"])
     assert result.passed, result.feedback
+
+
+# --- w5: a tool object of another library is told to use the course's @tool ------------------------
+
+
+@pytest.mark.parametrize("exercise_id", ["w5.fix_arg0", "w5.schema_target"])
+def test_a_tool_object_of_another_library_is_told_to_use_the_courses_tool(exercise_id):
+    """LangChain's @tool makes an object (a StructuredTool with name and description), as a stdlib
+    SimpleNamespace stands in for here: it read "the tool definition is refused: tools_from(SimpleNamespace
+    object): SimpleNamespace has no @tool methods. Fix: decorate its tool methods with @tool", a call the
+    learner never wrote and methods the object does not have."""
+    from types import SimpleNamespace
+
+    made = SimpleNamespace(name="query_order", description="Look up one order by its id.", func=lambda order_id: "")
+    result = check(exercise_id, made)
+    assert (result.status, result.feedback) == (
+        "failed",
+        "answer with a function marked with the course's @tool (from toolkit import tool), not a SimpleNamespace "
+        "object (from types): another library's tool is not reflected here",
+    )
+
+
+def test_an_object_of_the_learners_own_without_tool_methods_is_still_told_to_mark_them():
+    class Shop:
+        def query_order(self, order_id: str) -> str:
+            return f"order {order_id}: shipped"
+
+    result = check("w5.fix_arg0", Shop())
+    assert (result.status, result.feedback) == (
+        "failed",
+        "the tool definition is refused: tools_from(Shop object): Shop has no @tool methods. Fix: decorate its "
+        "tool methods with @tool, or pass functions",
+    )

@@ -1260,3 +1260,52 @@ def test_an_object_of_the_learners_own_without_tool_methods_is_still_told_to_mar
         "the tool definition is refused: tools_from(Shop object): Shop has no @tool methods. Fix: decorate its "
         "tool methods with @tool, or pass functions",
     )
+
+
+# --- w6.window: messages kept, but out of the conversation's order ----------------------------------
+
+_WINDOW_REFERENCE = """
+from toolkit import SystemMessage
+from toolkit.exercises import check, get
+
+namespace = {}
+exec(get("w6.window").solution.replace('check("w6.window", keep)', ""), namespace)
+right_keep = namespace["keep"]
+"""
+
+
+def test_a_window_that_puts_the_system_message_last_is_told_it_comes_first():
+    """`kept + [system]` was told 'the system message was dropped; it always stays', of a window that kept it."""
+    result = run_cell(
+        _WINDOW_REFERENCE
+        + """
+def keep(messages, n):
+    kept = right_keep(messages, n)
+    return kept[1:] + kept[:1] if kept and isinstance(kept[0], SystemMessage) else kept
+
+result = check("w6.window", keep)
+"""
+    )
+    assert (result.status, result.feedback) == (
+        "failed",
+        "for n=17 and [system user assistant tool tool assistant tool tool assistant user assistant user assistant "
+        "tool tool assistant user assistant] the system message is kept, but as your message 10: it comes first",
+    )
+
+
+def test_a_window_that_puts_a_tool_result_before_its_call_is_told_the_order():
+    """A window kept newest first was told it 'keeps a tool result whose call is gone', of a call it kept."""
+    result = run_cell(
+        _WINDOW_REFERENCE
+        + """
+def keep(messages, n):
+    return list(reversed(right_keep(messages, n)))
+
+result = check("w6.window", keep)
+"""
+    )
+    assert (result.status, result.feedback) == (
+        "failed",
+        "for n=4 and [user assistant tool tool assistant] your window keeps a tool result before its call: keep "
+        "the messages in the conversation's order",
+    )

@@ -231,3 +231,32 @@ def test_a_count_that_is_no_finite_number_is_told_so(exercise_id, what, value):
     the misconceptions of a count too small; inf, those of one too large."""
     result = check(exercise_id, value)
     assert (result.status, result.feedback) == ("failed", f"answer with {what} that is finite, not {value!r}")
+
+
+@pytest.mark.parametrize(
+    ("exercise_id", "answer", "feedback"),
+    [
+        ("w6.course_bound", -5, "answer with a number that is whole, 0 or more, not -5"),
+        ("w6.course_bound", 4.5, "answer with a number that is whole, 0 or more, not 4.5"),
+        ("w6.round_trips", -1, "answer with a number that is whole, 0 or more, not -1"),
+        ("w8.vector_k", 4.5, "answer with a number that is whole, 0 or more, not 4.5"),
+        ("w9.dead_server", -3, "answer with a number that is whole, 0 or more, not -3"),
+        ("w10.owned_tool", 0, "answer with a request number that is whole, 1 or more, not 0"),
+        ("w10.owned_tool", 1.5, "answer with a request number that is whole, 1 or more, not 1.5"),
+        ("w4.memory_count", -3, "answer with a number that is whole, 0 or more, not -3"),
+    ],
+)
+def test_a_count_that_is_negative_or_not_whole_is_told_so(exercise_id, answer, feedback):
+    """Before: -5 tools was told "COURSE does not hand over that early", 4.5 "the last allowed reply's call
+    runs too" or "it did not return 4.5 tools", request 0 "it is not first offered in request 0": the
+    misconceptions of a count too small or too large, for what counts nothing."""
+    result = check(exercise_id, answer)
+    assert (result.status, result.feedback) == ("failed", feedback)
+
+
+@pytest.mark.parametrize(
+    ("exercise_id", "answer"),
+    [("w6.course_bound", 5.0), ("w6.round_trips", __import__("fractions").Fraction(2)), ("w10.owned_tool", 2.0)],
+)
+def test_a_whole_count_written_as_a_float_or_fraction_still_passes(exercise_id, answer):
+    assert check(exercise_id, answer).status == "passed"

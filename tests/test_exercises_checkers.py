@@ -92,6 +92,34 @@ def test_a_compensation_that_empties_the_bookings_is_told_what_else_went_not_equ
     )
 
 
+@pytest.mark.parametrize(
+    ("undo", "said"),
+    [
+        (lambda guest, nights: BOOKINGS.append(f"cancelled {guest}"), "'cancelled carol'"),
+        (
+            lambda guest, nights: BOOKINGS.append({"guest": guest, "nights": nights, "cancelled": True}),
+            "{'guest': 'carol', 'nights': 4, 'cancelled': True}",
+        ),
+        (lambda guest, nights: BOOKINGS.append((guest, -nights)), "('carol', -4)"),
+        (
+            lambda guest, nights: (BOOKINGS.remove((guest, nights)), BOOKINGS.append(("cancelled", guest, nights))),
+            "('cancelled', 'carol', 4)",
+        ),
+        (lambda guest, nights: (BOOKINGS.remove((guest, nights)), BOOKINGS.append([guest, nights])), "['carol', 4]"),
+    ],
+)
+def test_a_compensation_that_adds_to_the_bookings_is_told_what_it_added(undo, said):
+    """A cancellation recorded beside the booking (a text, a marked dict, a negative stay; Carol's is undone
+    first) was 'running your answer failed with TypeError: unhashable type' or '… not supported between
+    instances', or named as a booking 'still in BOOKINGS' that no call had made: the check's sorting failed."""
+    result = check("w7.compensation", compensation_of(undo))
+    assert (result.status, result.feedback) == (
+        "failed",
+        f"after the rollback BOOKINGS holds {said} and 1 more, which no call booked: your compensation added them "
+        "— undo book_hotel by removing its booking, the (guest, nights) it appended, not by adding to BOOKINGS",
+    )
+
+
 # --- w3.normalize: the reference solution is the package's rule ---------------------------------
 
 

@@ -1013,8 +1013,73 @@ def test_a_score_that_lower_cases_both_fields_passes_on_camel_case_names_too():
     )
     assert (result.status, result.feedback) == (
         "passed",
-        "identical to toolkit.search.keyword.score on 300 tool/terms pairs: 240 of the catalogue, 60 with its "
-        "names in camelCase.",
+        "identical to toolkit.search.keyword.score on 360 tool/terms pairs: 240 of the catalogue, 60 with its "
+        "names in camelCase, 60 searching a whole name or a word such as read-only.",
+    )
+
+
+# --- w8.score: a term is looked for as it is: a whole name, a phrase, punctuation ------------------
+
+
+def test_a_score_that_reads_the_name_with_spaces_for_underscores_fails():
+    """Every term the check sent was one word of letters, so a name read as words (`refund payment`) agreed
+    with the rule; a model searching a tool by its whole name (`refund_payment`) then found nothing."""
+    result = run_cell(
+        """
+        from toolkit.exercises import check
+
+        def score(name, description, terms):
+            name, description = name.lower().replace("_", " "), description.lower()
+            return sum(2 * (t in name) + (t in description) for t in terms)
+
+        result = check("w8.score", score)
+        """
+    )
+    assert (result.status, result.feedback) == (
+        "failed",
+        "score('get_stock_level', …, ['get_stock_level', 'on-hand', 'payment']) gave 1, LangChain4j's rule gives 3"
+        " — compare the fields as they are written, '_' and punctuation kept: a model may search a tool's "
+        "whole name (refund_payment) or a word such as read-only",
+    )
+
+
+def test_a_score_that_splits_a_camel_case_name_into_words_fails():
+    result = run_cell(
+        """
+        import re
+        from toolkit.exercises import check
+
+        def score(name, description, terms):
+            name = " ".join(re.findall(r"[A-Z]?[a-z0-9]+", name)).lower()
+            return sum(2 * (t in name) + (t in description.lower()) for t in terms)
+
+        result = check("w8.score", score)
+        """
+    )
+    assert (result.status, result.feedback) == (
+        "failed",
+        "score('get_stock_level', …, ['get_stock_level', 'on-hand', 'payment']) gave 1, LangChain4j's rule gives 3",
+    )
+
+
+def test_a_score_that_drops_the_description_s_punctuation_fails():
+    result = run_cell(
+        """
+        import re
+        from toolkit.exercises import check
+
+        def score(name, description, terms):
+            description = re.sub(r"[^\\w\\s]", " ", description.lower())
+            return sum(2 * (t in name.lower()) + (t in description) for t in terms)
+
+        result = check("w8.score", score)
+        """
+    )
+    assert (result.status, result.feedback) == (
+        "failed",
+        "score('get_stock_level', …, ['get_stock_level', 'on-hand', 'payment']) gave 2, LangChain4j's rule gives 3"
+        " — compare the fields as they are written, '_' and punctuation kept: a model may search a tool's "
+        "whole name (refund_payment) or a word such as read-only",
     )
 
 
@@ -1162,3 +1227,85 @@ def test_the_declare_check_builds_the_service_with_the_packages_ai_service(monke
     monkeypatch.setattr(toolkit, "ai_service", lambda *args, **kwargs: None)
     result = check("w4.declare", namespace["answer"])
     assert result.passed, result.feedback
+
+
+# --- w5: a tool object of another library is told to use the course's @tool ------------------------
+
+
+@pytest.mark.parametrize("exercise_id", ["w5.fix_arg0", "w5.schema_target"])
+def test_a_tool_object_of_another_library_is_told_to_use_the_courses_tool(exercise_id):
+    """LangChain's @tool makes an object (a StructuredTool with name and description), as a stdlib
+    SimpleNamespace stands in for here: it read "the tool definition is refused: tools_from(SimpleNamespace
+    object): SimpleNamespace has no @tool methods. Fix: decorate its tool methods with @tool", a call the
+    learner never wrote and methods the object does not have."""
+    from types import SimpleNamespace
+
+    made = SimpleNamespace(name="query_order", description="Look up one order by its id.", func=lambda order_id: "")
+    result = check(exercise_id, made)
+    assert (result.status, result.feedback) == (
+        "failed",
+        "answer with a function marked with the course's @tool (from toolkit import tool), not a SimpleNamespace "
+        "object (from types): another library's tool is not reflected here",
+    )
+
+
+def test_an_object_of_the_learners_own_without_tool_methods_is_still_told_to_mark_them():
+    class Shop:
+        def query_order(self, order_id: str) -> str:
+            return f"order {order_id}: shipped"
+
+    result = check("w5.fix_arg0", Shop())
+    assert (result.status, result.feedback) == (
+        "failed",
+        "the tool definition is refused: tools_from(Shop object): Shop has no @tool methods. Fix: decorate its "
+        "tool methods with @tool, or pass functions",
+    )
+
+
+# --- w6.window: messages kept, but out of the conversation's order ----------------------------------
+
+_WINDOW_REFERENCE = """
+from toolkit import SystemMessage
+from toolkit.exercises import check, get
+
+namespace = {}
+exec(get("w6.window").solution.replace('check("w6.window", keep)', ""), namespace)
+right_keep = namespace["keep"]
+"""
+
+
+def test_a_window_that_puts_the_system_message_last_is_told_it_comes_first():
+    """`kept + [system]` was told 'the system message was dropped; it always stays', of a window that kept it."""
+    result = run_cell(
+        _WINDOW_REFERENCE
+        + """
+def keep(messages, n):
+    kept = right_keep(messages, n)
+    return kept[1:] + kept[:1] if kept and isinstance(kept[0], SystemMessage) else kept
+
+result = check("w6.window", keep)
+"""
+    )
+    assert (result.status, result.feedback) == (
+        "failed",
+        "for n=17 and [system user assistant tool tool assistant tool tool assistant user assistant user assistant "
+        "tool tool assistant user assistant] the system message is kept, but as your message 10: it comes first",
+    )
+
+
+def test_a_window_that_puts_a_tool_result_before_its_call_is_told_the_order():
+    """A window kept newest first was told it 'keeps a tool result whose call is gone', of a call it kept."""
+    result = run_cell(
+        _WINDOW_REFERENCE
+        + """
+def keep(messages, n):
+    return list(reversed(right_keep(messages, n)))
+
+result = check("w6.window", keep)
+"""
+    )
+    assert (result.status, result.feedback) == (
+        "failed",
+        "for n=4 and [user assistant tool tool assistant] your window keeps a tool result before its call: keep "
+        "the messages in the conversation's order",
+    )

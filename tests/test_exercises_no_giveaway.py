@@ -62,6 +62,19 @@ def test_a_wrong_prediction_does_not_show_the_right_one(exercise, answer):
     assert not re.search(pattern, result.feedback), result.feedback
 
 
+@pytest.mark.parametrize(("exercise", "answer"), SINGLE, ids=[i for i, _ in SINGLE])
+def test_the_hint_shown_after_a_wrong_prediction_does_not_show_the_right_one(exercise, answer):
+    """A failed try shows the hint under the feedback: w6.course_bound's said 'COURSE allows 5 tool-calling
+    responses', so any first try, then 5, passed."""
+    result = check(exercise, wrong_twin(exercise, answer))
+    assert result.status == "failed" and result.hint
+    shown = [re.escape(str(answer)), re.escape(repr(answer))]
+    if isinstance(answer, list):
+        shown.append(re.escape(" → ".join(map(str, answer))))
+    pattern = rf"(?<![\w.]){'|'.join(shown)}(?![\w.])" if isinstance(answer, int) else "|".join(shown)
+    assert not re.search(pattern, result.hint), result.hint
+
+
 def test_a_wrong_entry_of_a_dict_prediction_is_named_without_its_value():
     said = {"no variables": "fake", "all three": "real", "only LLM_BASE_URL": "fake"}
     assert check("w0.switch", said).feedback == "only LLM_BASE_URL: connect() does not give 'fake'"

@@ -126,10 +126,12 @@ def set_problem(answer: Any, what: str) -> Verdict | None:
     return None if as_set(answer) is not None else wrong(f"answer with a set of {what}")
 
 
-def number_problem(answer: Any, what: str = "a number") -> Verdict | None:
-    """✗ when the answer is not a number (True is not 1, "2" is not 2), one too long to write out (an int
-    past Python's 4300 digits: every feedback that quotes it would fail), or no finite number (nan, inf: no
-    count, and the feedback for a count too small or too large would be untrue of it), else None."""
+def number_problem(answer: Any, what: str = "a number", least: int = 0) -> Verdict | None:
+    """✗ when the answer to a count is not a number (True is not 1, "2" is not 2), one too long to write out
+    (an int past Python's 4300 digits: every feedback that quotes it would fail), no finite number (nan,
+    inf), or not whole and `least` or more (-5, 4.5; a request number starts at 1): none of them counts
+    anything, and the feedback for a count too small or too large would be untrue of it. Else None (5.0 and
+    Fraction(5) are 5)."""
     if not is_number(answer):
         return wrong(f"answer with {what}, not {show(answer)}")
     try:
@@ -138,6 +140,8 @@ def number_problem(answer: Any, what: str = "a number") -> Verdict | None:
         return wrong(f"answer with {what} of a few digits, not {show(answer)}")
     if isinstance(answer, (float, decimal.Decimal)) and not math.isfinite(answer):
         return wrong(f"answer with {what} that is finite, not {show(answer)}")
+    if answer < least or answer != int(answer):
+        return wrong(f"answer with {what} that is whole, {least} or more, not {show(answer)}")
     return None
 
 

@@ -145,12 +145,12 @@ def _identity_equality(cls: type) -> bool:
 def untrusted_text(cls: type) -> str:
     """An untrusted class as said in feedback: an installed library's (a pandas DataFrame) by its package,
     else as the learner's own."""
-    if package := _library_of(cls):
+    if package := library_of(cls):
         return f"{a_or_an(cls.__name__)} (from {package}), whose == is its own code, not a plain value's"
     return f"{a_or_an(cls.__name__)}, a class of your own that can decide == by its own code"
 
 
-def _library_of(cls: type) -> str | None:
+def library_of(cls: type) -> str | None:
     """The top-level package of the installed library (or standard module) `cls` is defined in, or None
     when it is defined elsewhere: in the notebook, or in a file of the learner's."""
     import os

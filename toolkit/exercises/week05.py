@@ -9,10 +9,11 @@ import json
 import random
 from typing import Annotated, Any
 
+from toolkit.errors import a_or_an
 from toolkit.exercises.answers import dict_answer_problem, misses, verdict_of
 from toolkit.exercises.cells import answer_exercise
 from toolkit.exercises.core import Verdict, exercise, right, wrong
-from toolkit.exercises.values import show
+from toolkit.exercises.values import library_of, show
 from toolkit.tools.decorator import Param
 
 
@@ -150,6 +151,14 @@ def _one_tool(answer: Any) -> Any:
     try:
         tools = tools_from(answer)
     except ToolDefinitionError as error:
+        if not callable(answer) and (package := library_of(type(answer))) not in (None, "toolkit"):
+            # another library's tool (LangChain's @tool makes a StructuredTool): "no @tool methods" would send
+            # the learner to decorate methods it does not have
+            return wrong(
+                "answer with a function marked with the course's @tool (from toolkit import tool), not "
+                f"{a_or_an(type(answer).__name__)} object (from {package}): another library's tool is not reflected "
+                "here"
+            )
         return wrong(f"the tool definition is refused: {error}")
     if len(tools) != 1:
         return wrong(f"answer with one function, not {len(tools)} tools")

@@ -128,6 +128,15 @@ def check_truth_table(fn: Any) -> Verdict:
     return right(f"identical to toolkit.loop.returns on all {len(rows)} rounds of 1–3 calls, with and without errors.")
 
 
+def _orphaned(got: list[Any], orphans: list[int]) -> str:
+    """What is wrong with the tool results at `orphans` in a kept window: their call is gone, or (every one's
+    call kept, after it: a window kept in another order) they come before it."""
+    asked = {call.id for message in got if message.role == "assistant" for call in message.tool_calls}
+    if all(got[i].tool_call_id in asked for i in orphans):
+        return "before its call: keep the messages in the conversation's order"
+    return "whose call is gone"
+
+
 def _other_message(messages: list[Any], got: list[Any], want: list[Any]) -> str:
     """Where a window that keeps the memory's roles keeps another message: the first that differs, said by
     its place in the conversation (or as none of its messages: one the learner's code rewrote)."""
@@ -316,8 +325,13 @@ def check_window(fn: Any) -> Verdict:
             orphans = pair_results(got)[1]
             roles = " ".join(m.role for m in messages)
             if orphans:
-                return wrong(f"for n={n} and [{roles}] your window keeps a tool result whose call is gone")
+                return wrong(f"for n={n} and [{roles}] your window keeps a tool result {_orphaned(got, orphans)}")
             if messages and messages[0].role == "system" and (not got or got[0] != messages[0]):
+                if messages[0] in got:  # kept, elsewhere: `kept + [system]`
+                    return wrong(
+                        f"for n={n} and [{roles}] the system message is kept, but as your message "
+                        f"{got.index(messages[0]) + 1}: it comes first"
+                    )
                 return wrong(f"for n={n} and [{roles}] the system message was dropped; it always stays")
             if len(got) > max(n, len(want)):
                 return wrong(f"for n={n} your window keeps {counted(len(got), 'message')}")
@@ -338,7 +352,8 @@ def check_window(fn: Any) -> Verdict:
     "under COURSE, a model that never stops calling a tool: how many tools run before the hand-over?",
     answer=5,
     comment="a number",
-    hint="COURSE allows 5 tool-calling responses, then hands over with an honest message instead of raising.",
+    hint="COURSE asks the model at most COURSE.max_model_requests times (print it); the call each reply asks for "
+    "runs, then it hands over with an honest message instead of raising.",
 )
 def check_course_bound(answer: Any) -> Verdict:
     from toolkit.chat.messages import UserMessage

@@ -3,7 +3,8 @@
 A compensation is checked on a trip that books twice (Alice, who already has another stay, and
 Carol, who already has a stay of the same nights), then registers a walk-in that has no
 compensation, then fails: each booking of the trip must go and nothing else — so a compensation
-that removes a fixed booking, the last one, the guest's first one or every equal one fails. A
+that removes a fixed booking, the last one, the guest's first one or every equal one fails, and one
+that records the cancellation beside the booking (a text, a marked dict) is told what it added. A
 compensation whose module's `BOOKINGS` is another list (a cell, or the compensation itself, assigned
 it) is told so before its remove() is judged.
 
@@ -159,6 +160,8 @@ def check_compensation(answer: Any) -> Verdict:
         if failed := next((entry for entry in result.saga if not entry.ok), None):
             return wrong(_said_of_yours(failed.detail))
         walk_ins = [(arguments["guest"], arguments["nights"]) for name, arguments in trip if name == "walk_in"]
+        if problem := _added_problem(earlier + [(arguments["guest"], arguments["nights"]) for _, arguments in trip]):
+            return problem
         if problem := _bookings_problem(earlier + walk_ins, trip):
             return problem
     _hotel_trip(answer, [("book_hotel", {"guest": "bob", "nights": 5})], EARLIER_BOOKINGS)
@@ -259,6 +262,27 @@ def _hotel_trip(answer: Any, calls: Trip, earlier: list[tuple[str, int]]) -> Any
         [UserMessage(content="订酒店")],
         tools=[book_hotel, walk_in, pay_deposit],
         options=LoopOptions(compensate=True, compensations=(answer,)),
+    )
+
+
+def _added_problem(made: list[tuple[str, int]]) -> Verdict | None:
+    """✗ naming what BOOKINGS holds after the rollback that no call booked (`made`: the bookings before the
+    trip and those its calls made), as the compensation put it there — a cancellation recorded beside the
+    booking (a text, a marked dict, a negative stay) instead of the booking removed; None when there is none.
+    Compared with `==` one by one: what a learner's code adds may be unhashable, or not comparable in order."""
+    pool, added = list(made), []
+    for entry in BOOKINGS:
+        if entry in pool:
+            pool.remove(entry)
+        else:
+            added.append(entry)
+    if not added:
+        return None
+    more = f" and {len(added) - 1} more" if len(added) > 1 else ""
+    return wrong(
+        f"after the rollback BOOKINGS holds {show(added[0])}{more}, which no call booked: your compensation added "
+        f"{_it(added)} — undo book_hotel by removing its booking, the (guest, nights) it appended, not by adding to "
+        "BOOKINGS"
     )
 
 

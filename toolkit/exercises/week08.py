@@ -64,29 +64,33 @@ def check_score(fn: Any) -> Verdict:
     cases, misses = 0, []
     sampled = rng.sample(list(specs), 60)
     camel = [_camel_cased(spec) for spec in random.Random(88).sample(list(specs), CAMEL_CASES // 4)]
+    drawn = []
     for spec in [*sampled, *camel]:
         for _ in range(4):
             last = re.split(r"_|(?=[A-Z])", spec.name)[-1]  # the name's last word: payment, of refundPayment too
-            terms = clean_terms(rng.sample(words, rng.randint(1, 4)) + [last.upper()])
-            want = score(spec, terms)
-            with own_work(sys.modules[score.__module__], "the keyword search", helpers=(clean_terms,)):
-                got = attempt(fn, spec.name, spec.description, list(terms))  # a copy: emptying it changes nothing
-            cases += 1
-            if not is_number(got) and not isinstance(got, bool):  # a bool is a count of 0 or 1, as sum() of bools
-                return wrong(
-                    f"score({spec.name!r}, …, {terms}) returned {show(got)}{printed(got) or ';'} return the score "
-                    "as a number (an int)"
-                )
-            if got != want:
-                misses.append((spec, terms, got, want))
+            drawn.append((spec, clean_terms(rng.sample(words, rng.randint(1, 4)) + [last.upper()])))
+    drawn += [(spec, clean_terms([*written, rng.choice(words)])) for spec, written in _written_terms(specs)]
+    for spec, terms in drawn:
+        want = score(spec, terms)
+        with own_work(sys.modules[score.__module__], "the keyword search", helpers=(clean_terms,)):
+            got = attempt(fn, spec.name, spec.description, list(terms))  # a copy: emptying it changes nothing
+        cases += 1
+        if not is_number(got) and not isinstance(got, bool):  # a bool is a count of 0 or 1, as sum() of bools
+            return wrong(
+                f"score({spec.name!r}, …, {terms}) returned {show(got)}{printed(got) or ';'} return the score "
+                "as a number (an int)"
+            )
+        if got != want:
+            misses.append((spec, terms, got, want))
     if misses:
         spec, terms, got, want = misses[0]
         return wrong(
             f"score({spec.name!r}, …, {terms}) gave {show(got)}, LangChain4j's rule gives {want}{_tip(misses)}"
         )
     return right(
-        f"identical to toolkit.search.keyword.score on {cases} tool/terms pairs: {cases - CAMEL_CASES} of the "
-        f"catalogue, {CAMEL_CASES} with its names in camelCase."
+        f"identical to toolkit.search.keyword.score on {cases} tool/terms pairs: {cases - CAMEL_CASES - WRITTEN_CASES}"
+        f" of the catalogue, {CAMEL_CASES} with its names in camelCase, {WRITTEN_CASES} searching a whole name or a "
+        "word such as read-only."
     )
 
 
@@ -104,7 +108,36 @@ def _camel_cased(spec: Any) -> Any:
     return dataclasses.replace(spec, name=head + "".join(word[:1].upper() + word[1:] for word in rest))
 
 
+WRITTEN_CASES = 60
+"""Tool/terms pairs `w8.score` compares on terms as a model may write them (`_written_terms`): every other
+term is a word of letters, so a score that read the name as words (its `_` made a space, its camelCase
+split) or dropped the description's punctuation agreed with the rule on all of them."""
+
+
+def _written_terms(specs: Any) -> list[tuple[Any, list[str]]]:
+    """Tools of the catalogue whose description holds a word with a hyphen, an apostrophe or a dot inside
+    (`read-only`, `customer's`), each searched (as is, then renamed in camelCase) by its whole name and
+    that word: (tool, terms) for `WRITTEN_CASES` pairs."""
+    rng = random.Random(888)
+    marked = [spec for spec in specs if any(_INNER.search(word) for word in (spec.description or "").split())]
+    pairs = []
+    for spec in rng.sample(marked, WRITTEN_CASES // 2):
+        word = rng.choice([w for w in (spec.description or "").split() if _INNER.search(w)])
+        word = word.strip('()[]{},.;:!?"')  # as a model writes it: `(e.g.` is searched as `e.g`
+        pairs += [(spec, [spec.name, word]), (_camel_cased(spec), [_camel_cased(spec).name, word])]
+    return pairs
+
+
+_INNER = re.compile(r"\w[^\w\s]+\w")
+"""A word holding punctuation between its letters: read-only, customer's, e.g."""
+
+
 LOWER_CASE = " — compare in lower case: the terms are lower-cased, names and descriptions may not be"
+
+AS_WRITTEN = (
+    " — compare the fields as they are written, '_' and punctuation kept: a model may search a tool's whole name "
+    "(refund_payment) or a word such as read-only"
+)
 
 MISTAKES: tuple[tuple[str, Callable[[str, str, list[str]], int]], ...] = (
     (
@@ -125,6 +158,16 @@ MISTAKES: tuple[tuple[str, Callable[[str, str, list[str]], int]], ...] = (
     (
         " — a term in both the name and the description scores in both: 2 + 1",
         lambda name, desc, terms: sum(2 if t in name.lower() else int(t in desc.lower()) for t in terms),
+    ),
+    (
+        AS_WRITTEN,
+        lambda name, desc, terms: sum(2 * (t in name.lower().replace("_", " ")) + (t in desc.lower()) for t in terms),
+    ),
+    (
+        AS_WRITTEN,
+        lambda name, desc, terms: sum(
+            2 * (t in name.lower()) + (t in re.sub(r"[^\w\s]", " ", desc.lower())) for t in terms
+        ),
     ),
 )
 """The usual wrong rules, each with its tip and the score it gives (one tip may have several rules: a

@@ -259,7 +259,7 @@ def check_owned_tool(answer: Any) -> Verdict:
         options=COURSE,
     )
     first = next((i for i, r in enumerate(model.requests, 1) if "open_logistics_ticket" in r.tools), None)
-    if problem := number_problem(answer, "a request number"):
+    if problem := number_problem(answer, "a request number", least=1):
         return problem
     if answer == first:
         return right(f"request {first}: the activation result is in the conversation, so the tool is offered.")

@@ -135,6 +135,7 @@ from toolkit.chat.masking import (
     url_secrets,
 )
 from toolkit.errors import McpConnectionError, McpError, McpTimeout, ToolDefinitionError
+from toolkit.mcp.group import group_ended
 from toolkit.mcp.http import SESSION_ENDED, http_transport, unreadable_answer
 from toolkit.mcp.ids import ids_checked
 from toolkit.mcp.schema import json_type
@@ -246,6 +247,8 @@ class McpClient:
         recorded in `_pending` after that (its caller was slower than the loop) fails itself."""
         self._connecting: concurrent.futures.Future[mcp.Client] | None = None
         """While a thread opens the connection: what it waits for (`abandon_connecting`)."""
+        self._killing_s = 0.0
+        """How long closing waited for processes the server left running to end (`_children_killed`)."""
         self._lock = threading.Lock()
 
     @classmethod
@@ -321,7 +324,9 @@ class McpClient:
 
         A stdio server is asked to stop by closing its stdin (the MCP specification's shutdown);
         one that does not exit costs the SDK's grace periods (`mcp.client.stdio`: 2 s, then
-        SIGTERM, 2 s more, then SIGKILL), and a warning on the `toolkit.mcp` logger says so."""
+        SIGTERM, 2 s more, then SIGKILL), and a warning on the `toolkit.mcp` logger says so. What
+        it started and left running (a helper run in the background) ends with it: its process
+        group is sent SIGTERM, then SIGKILL after the SDK's grace, with a warning (`toolkit.mcp.group`)."""
         with self._lock:
             loop, owner, scope = self._loop, self._owner, self._scope
             self._client = self._loop = self._owner = self._scope = None
@@ -329,12 +334,13 @@ class McpClient:
         if loop is None:
             return
         atexit.unregister(self.close)
-        started = time.monotonic()
+        started, self._killing_s = time.monotonic(), 0.0
         _stop(loop, owner, scope)
         self._drop_stderr()
         grace = getattr(mcp.client.stdio, "PROCESS_TERMINATION_TIMEOUT", None)
         stdio = isinstance(self.server, mcp.StdioServerParameters)
-        if stdio and isinstance(grace, int | float) and time.monotonic() - started >= grace:
+        took = time.monotonic() - started - self._killing_s  # the server's own stop, not its children's
+        if stdio and isinstance(grace, int | float) and took >= grace:
             log.warning("%s", self._slow_to_close(grace))
 
     def _drop_stderr(self) -> None:
@@ -436,12 +442,22 @@ class McpClient:
             server = self.server
             if server.encoding_error_handler == "strict":  # a byte that is not UTF-8 stopped reading: every call hung
                 server = server.model_copy(update={"encoding_error_handler": "replace"})
-            transport = _surrogates_read(stdio_client(server, errlog=self._stderr))
+            transport = group_ended(_surrogates_read(stdio_client(server, errlog=self._stderr)), self._children_killed)
             return ids_checked(transport, self._broke_protocol, self._transport_ended, self._quoted)
         if isinstance(self.server, str):
             transport = http_transport(self.server, self._refused)
             return ids_checked(transport, self._broke_protocol, self._transport_ended, self._quoted)
         return self.server
+
+    def _children_killed(self, grace: float) -> None:
+        """Processes the stdio server left running in its process group ignored SIGTERM (`toolkit.mcp.group`)."""
+        self._killing_s += grace
+        log.warning(
+            "MCP server %r left processes of its own running after it stopped, and they ignored SIGTERM, so they "
+            "were sent SIGKILL %g s later; a server should end what it started when its stdin closes",
+            self.name,
+            grace,
+        )
 
     def _transport_ended(self) -> None:
         self._closed = "Connection closed"

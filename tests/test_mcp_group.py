@@ -1,4 +1,4 @@
-"""A stdio MCP server's own children (`toolkit.mcp.group`): a server started by a shell script that
+"""A stdio MCP server's own children (`toolkit.mcp.client.group_ended`): a server started by a shell script that
 runs a helper in the background (`sleep 1000 &`, then `exec` the server), or a Python server that
 spawns a subprocess, left them running after `close()`, the provider's close and the interpreter's
 exit: the SDK stops the whole process group only when the server itself outlives its grace. They

@@ -38,8 +38,9 @@ no server is left out for it.
 
 The executor sends empty arguments as `{}`. It checks the model's arguments against the tool's
 `inputSchema` first (`toolkit.mcp.schema.checked_arguments`): a wrong type or a missing field is the same
-`ArgumentError` a local tool gives, and nothing is sent; what the schema allows, or what cannot
-be read for sure, goes to the server, which checks. A call past its deadline is cancelled and is an
+`ArgumentError` a local tool gives (through `policies.argument_error`, as a local tool's), and
+nothing is sent; what the schema allows, or what cannot be read for sure, goes to the server,
+which checks. A call past its deadline is cancelled and is an
 *error* result saying the outcome is unknown: cancelling undoes nothing the server already
 did. It advises calling again only when the tool's annotations say it is read-only or
 idempotent; otherwise it says not to (a second call could, say, charge twice). A server that

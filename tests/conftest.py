@@ -54,3 +54,22 @@ def deadline(request: pytest.FixtureRequest) -> Iterator[None]:
     yield
     signal.alarm(0)
     signal.signal(signal.SIGALRM, previous)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def generous_mcp_deadlines() -> Iterator[None]:
+    """An MCP server has 120 s, not 10, to start and to list its tools in a test that does not give
+    its own deadline: CI runs the suite with `-n 2` on two cores, and a stdio server's Python (the
+    SDK's imports, toolkit's for the shop) took longer than 10 s to start there, so a test about
+    something else failed as "cannot reach MCP server" or found the server left out. A test about
+    these deadlines gives its own (`connect_timeout=…`, `list_timeout=…`); the library's defaults
+    are unchanged. Session-wide, so a module's fixture that opens a client gets it too."""
+    from toolkit.mcp.client import McpClient
+    from toolkit.mcp.provider import McpToolProvider
+
+    with pytest.MonkeyPatch.context() as patch:
+        for cls, keyword in ((McpClient, "connect_timeout"), (McpToolProvider, "list_timeout")):
+            defaults = cls.__init__.__kwdefaults__
+            assert defaults is not None and keyword in defaults, f"{cls.__name__}({keyword}=…) has no default"
+            patch.setitem(defaults, keyword, 120.0)
+        yield

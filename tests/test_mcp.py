@@ -422,7 +422,7 @@ def test_a_dead_server_costs_one_timeout_then_waits_and_is_retried(caplog):
         provider.provide()
         assert dead.attempts == 2
     assert caplog.text.count("MCP server 'dead' left out") == 1  # logged once per outage
-    strict = McpToolProvider([dead], fail_if_one_server_fails=True, clock=lambda: 0)
+    strict = McpToolProvider([dead], fail_if_one_server_fails=True, list_timeout=10, clock=lambda: 0)
     with pytest.raises(McpError, match="did not answer within 10 s"):
         strict.provide()
     with pytest.raises(McpConnectionError, match=r"did not answer within 10 s \(left out for 60 s"):

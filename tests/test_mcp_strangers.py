@@ -161,7 +161,7 @@ def test_a_block_that_is_not_text_is_named_with_its_resource_s_uri(contents, nam
 
 def test_a_number_json_cannot_carry_is_an_error_result_not_null(contents):
     """`NaN` (which Python's JSON reader takes) was sent to the server as null."""
-    result = _run(contents, "structured", '{"x": NaN}')
+    result = _run(contents, "structured", '{"x": "a", "y": NaN}')  # a field its schema does not name
     assert result.is_error and result.content == (
         "Tool 'structured' failed: the call to 'structured' was not sent to MCP server 'contents': its arguments "
         "hold a number JSON cannot carry (NaN or Infinity); send a finite number"

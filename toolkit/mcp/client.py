@@ -78,6 +78,20 @@ application configured logging, never to stderr through logging's last resort.
 Leaves out: reconnecting by itself after the server died (`gone` says why; `close()` and use it
 again, or make a new client: `McpToolProvider` closes it when it tries the server again),
 resources, prompts, sampling; turning tools into toolkit `Tool`s (`toolkit.mcp.provider`).
+
+A stdio server's process group is ended with the server (POSIX; `group_ended`). The MCP SDK starts a
+stdio server in a session of its own (`start_new_session`: its process group's id is its pid) and
+ends the whole group only when the server outlives its grace after its stdin closes. A server that
+exits at once, as it should, left its own children running: a shell script that runs a helper in the
+background (`sleep 1000 &`) and then `exec`s the server, or a Python server that spawned a
+subprocess. `group_ended(transport, killed)` notes the pid of the process the SDK starts inside
+`transport` and, once the transport has closed (the server stopped), ends what is left of its group
+as the SDK would: SIGTERM, then SIGKILL after the SDK's `FORCE_KILL_TIMEOUT` for members still
+there. Only that group is signalled: the caller's own processes are never in it.
+
+On Windows the SDK's job object already ends a server's children with it: nothing is done there.
+Should the SDK no longer start its servers through `_create_platform_compatible_process`, no pid is
+noted and nothing is done (the SDK's own behaviour).
 """
 
 from __future__ import annotations
@@ -86,6 +100,7 @@ import asyncio
 import atexit
 import concurrent.futures
 import contextlib
+import contextvars
 import functools
 import inspect
 import json
@@ -94,12 +109,14 @@ import math
 import os
 import re
 import shlex
+import signal
 import tempfile
 import threading
 import time
 import weakref
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import anyio
@@ -246,6 +263,8 @@ class McpClient:
         recorded in `_pending` after that (its caller was slower than the loop) fails itself."""
         self._connecting: concurrent.futures.Future[mcp.Client] | None = None
         """While a thread opens the connection: what it waits for (`abandon_connecting`)."""
+        self._killing_s = 0.0
+        """How long closing waited for processes the server left running to end (`_children_killed`)."""
         self._lock = threading.Lock()
 
     @classmethod
@@ -321,7 +340,9 @@ class McpClient:
 
         A stdio server is asked to stop by closing its stdin (the MCP specification's shutdown);
         one that does not exit costs the SDK's grace periods (`mcp.client.stdio`: 2 s, then
-        SIGTERM, 2 s more, then SIGKILL), and a warning on the `toolkit.mcp` logger says so."""
+        SIGTERM, 2 s more, then SIGKILL), and a warning on the `toolkit.mcp` logger says so. What
+        it started and left running (a helper run in the background) ends with it: its process
+        group is sent SIGTERM, then SIGKILL after the SDK's grace, with a warning (`group_ended`)."""
         with self._lock:
             loop, owner, scope = self._loop, self._owner, self._scope
             self._client = self._loop = self._owner = self._scope = None
@@ -329,12 +350,13 @@ class McpClient:
         if loop is None:
             return
         atexit.unregister(self.close)
-        started = time.monotonic()
+        started, self._killing_s = time.monotonic(), 0.0
         _stop(loop, owner, scope)
         self._drop_stderr()
         grace = getattr(mcp.client.stdio, "PROCESS_TERMINATION_TIMEOUT", None)
         stdio = isinstance(self.server, mcp.StdioServerParameters)
-        if stdio and isinstance(grace, int | float) and time.monotonic() - started >= grace:
+        took = time.monotonic() - started - self._killing_s  # the server's own stop, not its children's
+        if stdio and isinstance(grace, int | float) and took >= grace:
             log.warning("%s", self._slow_to_close(grace))
 
     def _drop_stderr(self) -> None:
@@ -436,12 +458,22 @@ class McpClient:
             server = self.server
             if server.encoding_error_handler == "strict":  # a byte that is not UTF-8 stopped reading: every call hung
                 server = server.model_copy(update={"encoding_error_handler": "replace"})
-            transport = _surrogates_read(stdio_client(server, errlog=self._stderr))
+            transport = group_ended(_surrogates_read(stdio_client(server, errlog=self._stderr)), self._children_killed)
             return ids_checked(transport, self._broke_protocol, self._transport_ended, self._quoted)
         if isinstance(self.server, str):
             transport = http_transport(self.server, self._refused)
             return ids_checked(transport, self._broke_protocol, self._transport_ended, self._quoted)
         return self.server
+
+    def _children_killed(self, grace: float) -> None:
+        """Processes the stdio server left running in its process group ignored SIGTERM (`group_ended`)."""
+        self._killing_s += grace
+        log.warning(
+            "MCP server %r left processes of its own running after it stopped, and they ignored SIGTERM, so they "
+            "were sent SIGKILL %g s later; a server should end what it started when its stdin closes",
+            self.name,
+            grace,
+        )
 
     def _transport_ended(self) -> None:
         self._closed = "Connection closed"
@@ -1317,3 +1349,101 @@ def _without_url_secrets(text: str, server: Any) -> str:
 
 def _command_name(command: str, args: Sequence[str]) -> str:
     return " ".join([command.rsplit("/", 1)[-1], *args])
+
+
+# -- a stdio server's process group, ended with it -------------------------------------------------
+
+POLL_S = 0.02
+"""How often the group is looked at between SIGTERM and SIGKILL."""
+
+_spawned: contextvars.ContextVar[list[int] | None] = contextvars.ContextVar("toolkit_mcp_spawned", default=None)
+"""The pids of the servers started in this task's `group_ended` (None outside one)."""
+
+
+def _noting_spawns() -> None:
+    """Wrap the SDK's spawning function so that a `group_ended` around it learns the server's pid."""
+    spawn = getattr(mcp.client.stdio, "_create_platform_compatible_process", None)
+    if spawn is None or getattr(spawn, "toolkit_notes_pids", False):
+        return
+
+    async def noted(*args: Any, **kwargs: Any) -> Any:
+        process = await spawn(*args, **kwargs)
+        pids = _spawned.get()
+        if pids is not None:
+            pids.append(process.pid)
+        return process
+
+    noted.toolkit_notes_pids = True  # type: ignore[attr-defined]
+    mcp.client.stdio._create_platform_compatible_process = noted  # noqa: SLF001
+
+
+@contextlib.asynccontextmanager
+async def group_ended(transport: Any, killed: Callable[[float], None]) -> AsyncIterator[Any]:
+    """`transport`'s streams; when it has closed, the stdio server's process group is ended.
+    `killed(grace)` is told when members outlived SIGTERM by `grace` seconds and were sent SIGKILL."""
+    pids: list[int] = []
+    token, opened = _spawned.set(pids), False
+    try:
+        async with transport as streams:
+            _spawned.reset(token)  # the server is started: nothing more to note
+            opened = True
+            yield streams
+    finally:
+        if not opened:  # the transport failed to open
+            _spawned.reset(token)
+        with anyio.CancelScope(shield=True):
+            for pid in pids:
+                if grace := await end_group(pid):
+                    killed(grace)
+
+
+async def end_group(pgid: int) -> float:
+    """SIGTERM to the process group `pgid`, SIGKILL to what is left of it after the SDK's grace:
+    that grace if it came to SIGKILL, else 0."""
+    if os.name != "posix" or not _signalled(pgid, signal.SIGTERM):
+        return 0.0
+    grace = getattr(mcp.client.stdio, "FORCE_KILL_TIMEOUT", 2.0)
+    grace = float(grace) if isinstance(grace, int | float) else 2.0
+    if await _ended_within(pgid, grace):
+        return 0.0
+    _signalled(pgid, signal.SIGKILL)
+    await _ended_within(pgid, grace)  # a kill lands at once, but not before killpg returns
+    return grace
+
+
+async def _ended_within(pgid: int, seconds: float) -> bool:
+    """Whether no member of the group runs any more within `seconds`."""
+    with anyio.move_on_after(seconds):
+        while _signalled(pgid, 0) and _running(pgid):
+            await anyio.sleep(POLL_S)
+        return True
+    return False
+
+
+def _signalled(pgid: int, sig: int) -> bool:
+    """Send `sig` to the group; False once it has no member left (a group's id is not reused before)."""
+    try:
+        os.killpg(pgid, sig)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # no member is ours to signal (each changed user): nothing more can be done
+        return False
+    return True
+
+
+def _running(pgid: int) -> bool:
+    """Whether a member of the group is still running. A member that died is a zombie until init
+    reaps it (a container's init may never do so): on Linux, /proc tells them apart; elsewhere each
+    member that answers a signal counts as running."""
+    proc = Path("/proc")
+    if not (proc / "self" / "stat").exists():
+        return True
+    for stat in proc.glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError):  # it ended meanwhile
+            state, _parent, group = stat.read_text().rsplit(")", 1)[1].split()[:3]
+            if group == str(pgid) and state not in ("Z", "X"):
+                return True
+    return False
+
+
+_noting_spawns()

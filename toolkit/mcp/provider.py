@@ -36,7 +36,11 @@ one that comes back is used again without a new client. While a server is left o
 while servers connect or list is not a server's failure: it goes on to the caller at once, and
 no server is left out for it.
 
-The executor sends empty arguments as `{}`. A call past its deadline is cancelled and is an
+The executor sends empty arguments as `{}`. It checks the model's arguments against the tool's
+`inputSchema` first (`toolkit.mcp.schema.checked_arguments`): a wrong type or a missing field is the same
+`ArgumentError` a local tool gives (through `policies.argument_error`, as a local tool's), and
+nothing is sent; what the schema allows, or what cannot be read for sure, goes to the server,
+which checks. A call past its deadline is cancelled and is an
 *error* result saying the outcome is unknown: cancelling undoes nothing the server already
 did. It advises calling again only when the tool's annotations say it is read-only or
 idempotent; otherwise it says not to (a second call could, say, charge twice). A server that
@@ -100,6 +104,7 @@ from mcp_types import Tool as McpTool
 from toolkit.chat.masking import mask_url
 from toolkit.chat.messages import ToolCall
 from toolkit.errors import (
+    ArgumentError,
     McpConnectionError,
     McpError,
     McpTimeout,
@@ -111,7 +116,7 @@ from toolkit.loop.images import IMAGES
 from toolkit.loop.sources import ProviderRequest
 from toolkit.loop.wrappers import always_visible, filter_tools, map_tools, rename_tools
 from toolkit.mcp.client import McpClient, McpConnectionLost, check_seconds, describe
-from toolkit.mcp.schema import translate_schema
+from toolkit.mcp.schema import CHECKED_BY_SERVER, checked_arguments, translate_schema
 from toolkit.tools.arguments import parse_arguments
 from toolkit.tools.decorator import InvocationContext, a_or_an
 from toolkit.tools.execute import Tool, ToolOutput
@@ -451,7 +456,9 @@ def tool_from_mcp(
         metadata=metadata,
     )
     annotations = metadata.get("annotations", {})
-    executor = McpExecutor(client, mcp_tool.name, timeout, annotations, accepts_images, max_result_chars)
+    checked_there = (mcp_tool.meta or {}).get(CHECKED_BY_SERVER) is True
+    schema = None if checked_there else mcp_tool.input_schema
+    executor = McpExecutor(client, mcp_tool.name, timeout, annotations, accepts_images, max_result_chars, schema)
     source = f"MCP server {client.name!r}"
     if spec.name != mcp_tool.name:
         source += f" (its tool {mcp_tool.name!r})"
@@ -506,10 +513,17 @@ class McpExecutor:
     accepts_images: bool = False
     max_result_chars: int | None = MAX_RESULT_CHARS
     """How many characters of a result the model reads at most (None: all)."""
+    schema: Mapping[str, Any] | None = None
+    """The tool's `inputSchema` as the server gave it: the arguments are checked against it before
+    they are sent (`toolkit.mcp.schema.checked_arguments`); None checks nothing."""
 
     def __call__(self, call: ToolCall, context: InvocationContext) -> ToolOutput:
         text = call.arguments.strip()
         arguments = {} if text in ("", "null") else parse_arguments(call.name, text)
+        if self.schema is not None:
+            arguments, problems = checked_arguments(self.schema, arguments)
+            if problems:
+                raise ArgumentError(call.name, problems)
         try:
             result = self.client.call_tool(self.name, arguments, timeout=self.timeout)
         except McpTimeout:

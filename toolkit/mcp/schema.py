@@ -45,16 +45,50 @@ rewrites one, walking every subschema:
 
 `translate_schema` never changes its input. Leaves out: `$anchor` / `$dynamicRef`, external
 references; tool *names* (see `toolkit.mcp.provider.wire_names`).
+
+The model's arguments to an MCP tool are checked against the tool's `inputSchema` before they
+are sent (`checked_arguments`). A wrong type or a missing required field went to the server, which answered in whatever words
+its SDK writes (a pydantic dump, a zod issue list, "Internal error"), or did the wrong thing.
+`checked_arguments(schema, arguments)` says what is wrong in the words toolkit uses for its own
+tools' arguments (`toolkit.errors.ArgumentProblem`: `- qty: got "many", expected an integer`,
+`- sku: missing, expected a string`, an unknown field with the valid ones when the schema has
+`additionalProperties: false`), so the executor raises the same `ArgumentError` a local tool does.
+
+The check is made against the schema the server gave (what the server itself allows), never
+against the translation the model is shown (`translate_schema`, which drops `null` from type
+arrays), by `jsonschema` for the draft the schema names (2020-12 by default). It is lenient
+wherever it cannot be sure the server refuses:
+
+- a schema `jsonschema` cannot read (a `$ref` to another file, a keyword of the wrong kind)
+  checks nothing: the arguments are sent as they are;
+- `format` and `pattern` are not checked (a format toolkit does not know; a pattern that would
+  take hours on a long string): the server checks them;
+- a value of another type that toolkit's own coercion would accept (`"27"` for an integer) is
+  not refused: a server written with pydantic (the Python SDK) accepts it too;
+- `null` for a field that is not required, where the schema does not take it, is left out of
+  the call, as `null` for a local tool's optional parameter means "use the default".
+
+A server that checks its tools' arguments itself, in words written for the model, says so in a
+tool's `_meta` (`CHECKED_BY_SERVER`: true): its words are kept, and nothing is checked here.
+`toolkit.mcp.server` does, so the week-3 shop served over MCP answers a wrong call with the
+course's own messages (a missing order id: ask the user, do not make one up), as it does locally.
 """
 
 from __future__ import annotations
 
 import copy
+import functools
 import re
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
+from pydantic import ValidationError
+
 from toolkit.chat.finite import first_non_finite
-from toolkit.errors import SchemaTranslationError
+from toolkit.errors import ArgumentProblem, SchemaTranslationError
+from toolkit.tools.arguments import describe, json_text
+from toolkit.tools.coercion import one_unit, validator_for
+from toolkit.unicode import cut
 
 _DEFS_PREFIXES = ("#/$defs/", "#/definitions/")
 _OBJECT_WORDS = ("properties", "required", "additionalProperties", "patternProperties")
@@ -398,3 +432,239 @@ def _check_refs(node: Any, names: set[str], where: str) -> None:
 def _unescape(token: str) -> str:
     """A JSON Pointer token back to the name (`~1` is `/`, `~0` is `~`)."""
     return token.replace("~1", "/").replace("~0", "~")
+
+
+# -- the model's arguments, checked against a tool's inputSchema ---------------------------------
+
+CHECKED_BY_SERVER = "toolkit-course/argumentsChecked"
+"""The `_meta` key by which a server says it checks a tool's arguments itself (true), in words
+for the model: the client then leaves them to it (`toolkit.mcp.server` sets it)."""
+_TYPES: dict[str, type] = {"integer": int, "number": float, "string": str, "boolean": bool}
+"""JSON Schema types whose value toolkit's own coercion may accept in another form (`"27"`)."""
+_LIMITS = {
+    "minimum": "a number >= {}",
+    "exclusiveMinimum": "a number > {}",
+    "maximum": "a number <= {}",
+    "exclusiveMaximum": "a number < {}",
+    "minLength": "a string of at least {} characters",
+    "maxLength": "a string of at most {} characters",
+    "minItems": "at least {} items",
+    "maxItems": "at most {} items",
+    "minProperties": "an object of at least {} fields",
+    "maxProperties": "an object of at most {} fields",
+    "multipleOf": "a multiple of {}",
+}
+"""A keyword that bounds a value, as the phrase of what is valid (toolkit's own words for its bounds)."""
+
+
+def checked_arguments(
+    schema: Mapping[str, Any], arguments: dict[str, Any]
+) -> tuple[dict[str, Any], list[ArgumentProblem]]:
+    """The arguments to send (without the `null`s that mean "use the default") and what is wrong
+    with them for a tool whose `inputSchema` is `schema` ([] when nothing is, or when the schema
+    cannot be read)."""
+    errors = _errors(schema, arguments)
+    if errors is None:
+        return arguments, []
+    defaulted = _defaulted(schema, arguments, errors)
+    if defaulted:
+        arguments = {key: value for key, value in arguments.items() if key not in defaulted}
+        errors = _errors(schema, arguments) or []
+    try:
+        defs = _named_schemas(schema)
+        problems = [problem for error in errors for problem in _problems(error, defs)]
+    except Exception:  # a schema read in a way this module did not foresee: the server checks
+        return arguments, []
+    return arguments, sorted(problems, key=_placing(schema, arguments))
+
+
+def _defaulted(schema: Mapping[str, Any], arguments: dict[str, Any], errors: list[Any]) -> set[str]:
+    """The fields sent as `null` that are not required and whose schema refuses `null` (as `null`
+    for a local tool's optional parameter, it means "use the default")."""
+    required = schema.get("required")
+    needed = set(required) if isinstance(required, list) else set()
+    top = {error.absolute_path[0] for error in errors if len(error.absolute_path) == 1}
+    return {key for key in top if isinstance(key, str) and arguments.get(key, 0) is None and key not in needed}
+
+
+def _placing(schema: Mapping[str, Any], arguments: dict[str, Any]) -> Callable[[ArgumentProblem], tuple[bool, int]]:
+    """The order of the problems, as toolkit's own: unknown fields first, then parameter by
+    parameter (the schema's order; a field it does not name, in the order sent)."""
+    properties = schema.get("properties")
+    place = {name: n for n, name in enumerate(properties if isinstance(properties, Mapping) else ())}
+    for name in arguments:
+        place.setdefault(name, len(place))
+
+    def key(problem: ArgumentProblem) -> tuple[bool, int]:
+        top = re.split(r"[.\[]", problem.field, maxsplit=1)[0]
+        return problem.kind != "unknown", place.get(top, len(place))
+
+    return key
+
+
+def _errors(schema: Mapping[str, Any], arguments: dict[str, Any]) -> list[Any] | None:
+    """`jsonschema`'s errors for `arguments`; None when it cannot read the schema (a `$ref` it
+    cannot resolve, a keyword of the wrong kind): the server checks."""
+    try:
+        return list(_validator(schema).iter_errors(arguments))
+    except Exception:
+        return None
+
+
+def _validator(schema: Mapping[str, Any]) -> Any:
+    from jsonschema import validators  # here, not at import: it costs seconds
+
+    cls = validators.validator_for(schema, default=_lenient(validators.validator_for({})))
+    return _lenient(cls)(schema)
+
+
+@functools.cache
+def _lenient(cls: Any) -> Any:
+    """`cls` without `pattern`: a pattern the server checks (one of catastrophic backtracking would
+    take hours on a long string here)."""
+    from jsonschema import validators
+
+    def nothing(*_: Any) -> Iterator[Any]:
+        return iter(())
+
+    return validators.extend(cls, {"pattern": nothing})
+
+
+def _named_schemas(schema: Mapping[str, Any]) -> dict[str, Any]:
+    """The root's named schemas, for `describe` to follow a `$ref` (draft-07's and 2020-12's)."""
+    found: dict[str, Any] = {}
+    for key in ("definitions", "$defs"):
+        if isinstance(schema.get(key), Mapping):
+            found.update(schema[key])
+    return found
+
+
+def _problems(error: Any, defs: dict[str, Any]) -> list[ArgumentProblem]:
+    """The problems one `jsonschema` error stands for (a `required` error: one per missing field)."""
+    path = _path(error.absolute_path)
+    keyword, value, sub = error.validator, error.instance, error.schema
+    if keyword == "required" and isinstance(value, Mapping):
+        return [
+            ArgumentProblem(_join(path, name), "", _words(_property(error, name), defs), kind="missing")
+            for name in error.validator_value
+            if name not in value
+        ]
+    if keyword in ("additionalProperties", "unevaluatedProperties") and isinstance(value, Mapping):
+        known = list(sub.get("properties", {})) if isinstance(sub.get("properties"), Mapping) else []
+        return [
+            ArgumentProblem(_join(path, key), _short(value[key]), ", ".join(known), kind="unknown")
+            for key in _unknown(value, sub)
+        ]
+    if _taken(error):
+        return []  # toolkit's own coercion takes it ("27" for an integer), and so does a pydantic server
+    if keyword in ("anyOf", "oneOf") and isinstance(value, Mapping) and error.context:
+        nearest = min(_branches(error).values(), key=len)  # a union of objects: what the nearest one lacks
+        return [problem for inner in nearest for problem in _problems(inner, defs)]
+    if keyword in _LIMITS:
+        exclusive = sub.get(f"exclusive{keyword.title()}") is True  # draft-4: minimum 0 + exclusiveMinimum true
+        expected = one_unit(_LIMITS[f"exclusive{keyword.title()}" if exclusive else keyword].format(_number(error)))
+    elif keyword in ("type", "enum", "const", "anyOf", "oneOf"):
+        expected = _words(sub, defs)
+    else:
+        expected = f"a value its schema allows ({keyword}: {_short(error.validator_value)})"
+    return [ArgumentProblem(path or "arguments", _short(value), expected)]
+
+
+def _property(error: Any, name: str) -> Any:
+    """The schema of the field `name` a `required` error is about: in its schema's `properties`,
+    or, in a branch of a union that does not name it there, in the union's schema's."""
+    instance = error.instance
+    while error is not None and error.instance is instance:  # a union around the same object
+        properties = error.schema.get("properties") if isinstance(error.schema, Mapping) else None
+        if isinstance(properties, Mapping) and name in properties:
+            return properties[name]
+        error = error.parent
+    return {}
+
+
+def _taken(error: Any) -> bool:
+    """Whether toolkit's own coercion reads the value as the type the error wants (one branch of a
+    union's, every error of that branch being such)."""
+    if error.validator == "type":
+        return _coercible(error.instance, error.validator_value)
+    if error.validator not in ("anyOf", "oneOf"):
+        return False
+    return any(all(_taken(inner) for inner in errors) for errors in _branches(error).values())
+
+
+def _branches(error: Any) -> dict[Any, list[Any]]:
+    """A union's errors, by the branch they are of (in the branches' order)."""
+    branches: dict[Any, list[Any]] = {}
+    for inner in error.context or ():
+        branches.setdefault(inner.schema_path[0] if inner.schema_path else None, []).append(inner)
+    return branches
+
+
+def _number(error: Any) -> str:
+    """The bound an error's keyword gives, as JSON writes it (draft-4's exclusive bound is the `minimum`'s)."""
+    return json_text(error.validator_value) if type(error.validator_value) is not float else str(error.validator_value)
+
+
+def _unknown(value: Mapping[str, Any], schema: Mapping[str, Any]) -> list[str]:
+    """The fields of `value` that neither `properties` nor `patternProperties` name."""
+    properties = schema.get("properties", {})
+    patterns = schema.get("patternProperties", {})
+    named = properties if isinstance(properties, Mapping) else {}
+    pattern_list = list(patterns) if isinstance(patterns, Mapping) else []
+    return [key for key in value if key not in named and not any(_matches(p, key) for p in pattern_list)]
+
+
+def _matches(pattern: str, key: str) -> bool:
+    try:
+        return re.search(pattern, key) is not None
+    except re.error:
+        return True  # a pattern Python cannot read: the key may be one it names
+
+
+def _coercible(value: Any, kinds: Any) -> bool:
+    """Whether toolkit's own coercion reads `value` as one of the JSON types `kinds`."""
+    for kind in kinds if isinstance(kinds, list) else [kinds]:
+        if isinstance(kind, str) and kind in _TYPES and not isinstance(value, bool | type(None)):
+            try:
+                validator_for(_TYPES[kind]).validate_python(value)
+            except ValidationError:
+                continue
+            return True
+    return False
+
+
+def _words(schema: Any, defs: dict[str, Any]) -> str:
+    """A schema in words (`toolkit.tools.arguments.describe`), a type array and `oneOf` read too."""
+    if not isinstance(schema, Mapping):
+        return "any value"
+    if "oneOf" in schema and "anyOf" not in schema:
+        schema = {**schema, "anyOf": schema["oneOf"]}
+    kind = schema.get("type")
+    if isinstance(kind, list):
+        return " or ".join(dict.fromkeys(_words({**schema, "type": one}, defs) for one in kind))
+    if "anyOf" in schema and isinstance(schema["anyOf"], list):
+        return " or ".join(dict.fromkeys(_words(branch, defs) for branch in schema["anyOf"]))
+    if isinstance(schema.get("$ref"), str):
+        return _words(defs.get(schema["$ref"].rsplit("/", 1)[-1], {}), defs)
+    return describe(dict(schema), defs)
+
+
+def _path(parts: Any) -> str:
+    """`items[2].name`, as toolkit's own argument errors write a field's path."""
+    text = ""
+    for part in parts:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    return text
+
+
+def _join(path: str, name: str) -> str:
+    return f"{path}.{name}" if path else name
+
+
+def _short(value: Any) -> str:
+    """What the model sent, as JSON, cut as toolkit's own argument errors cut it."""
+    try:
+        text = json_text(value)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return cut(text, 60, "...")

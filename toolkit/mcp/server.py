@@ -51,6 +51,7 @@ from toolkit.chat.messages import ToolCall
 from toolkit.errors import ToolDefinitionError, shown_name
 from toolkit.loop.sources import ProviderRequest, check_collection, provided
 from toolkit.mcp.client import unicode_text
+from toolkit.mcp.schema import CHECKED_BY_SERVER
 from toolkit.tools.decorator import a_or_an
 from toolkit.tools.execute import (
     Policies,
@@ -202,6 +203,7 @@ def _mcp_tool(tool: Tool, read_only: bool) -> types.Tool:
         description=tool.spec.description or None,
         input_schema=schema,
         annotations=_annotations(tool, read_only),
+        _meta={CHECKED_BY_SERVER: True},  # the tool's executor checks its arguments, in its own words
     )
 
 

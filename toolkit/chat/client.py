@@ -72,15 +72,13 @@ answers `chat()` with an event stream (a relay that always streams) gets its eve
 
 A reply is read up to `ChatClient.max_reply_bytes` (`MAX_REPLY_BYTES`, 64 MiB: OpenAI's longest
 completions, 128k tokens, stream in about 32 MB of chunks; an audio reply's base64 fits too), counted
-as the bytes arrive, inflated (`capped`: a gzip or deflate body is undone step by step, so 1 MB of
-gzip that inflates to 1 GB is stopped at the bound, not inflated whole): a gateway that sends more
+as the bytes arrive, inflated (`capped`: a gzip, deflate, br or zstd body is undone step by step, so
+1 MB of gzip that inflates to 1 GB is stopped at the bound, not inflated whole): a gateway that sends more
 (a 200 MB body, an error as long, an event stream that never ends) gets a `ReplyTooLongError` (a
 `BadResponseError`) there, and its exchange records that the rest was not read.
 
 Leaves out: `n > 1`, logprobs, a bound on a reply's time (a stream that sends a keep-alive every
-minute for ever is stopped only by its bytes), a bound on what a br or zstd body inflates to (not
-asked for: httpx undoes them when their packages are installed), and retrying a stream once its
-first byte has arrived (a stream that breaks is truncated, and a truncated stream is never executed).
+minute for ever is stopped only by its bytes), and retrying a stream once its first byte has arrived (a stream that breaks is truncated, and a truncated stream is never executed).
 """
 
 from __future__ import annotations
@@ -195,14 +193,14 @@ class _Capped(httpx.SyncByteStream):
 def capped(response: httpx.Response, limit: int) -> None:
     """Bound what reading `response` may take to `limit` bytes (a response not read yet): whichever
     reader asks, `read()` for a whole reply or an error, `iter_text()` for a stream. The bytes
-    counted are those the body inflates to: its gzip or deflate is undone here, step by step (and
-    its `Content-Encoding` taken off, for httpx not to undo it again), not by httpx a piece at once."""
+    counted are those the body inflates to: its gzip, deflate, br or zstd is undone here, step by step
+    (and its `Content-Encoding` taken off, for httpx not to undo it again), not by httpx a piece at once."""
     stream = response.stream
     if isinstance(stream, httpx.SyncByteStream):
         names = undone(response.headers)
         if names:
             del response.headers["content-encoding"]
-        response.stream = _Capped(stream, limit, response.status_code, names or [])
+        response.stream = _Capped(stream, limit, response.status_code, names)
 
 
 def too_long(limit: int, status: int | None = None) -> ReplyTooLongError:

@@ -1537,3 +1537,55 @@ def test_a_400_that_names_no_key_keeps_the_request_body_hint(said):
     with pytest.raises(CallerError) as caught:
         client.chat(QUESTION)
     assert str(caught.value) == f"HTTP 400: {said} — the gateway rejected the request body; fix it (not retried)"
+
+
+@pytest.mark.parametrize("stream", [False, True])
+@pytest.mark.parametrize(
+    "location, said",
+    [
+        (
+            "/login?next=/v1/chat/completions",
+            "HTTP 302: the gateway redirects to http://gw.test/login?next=/v1/chat/completions — not followed: no "
+            "address the client sends to (LLM_BASE_URL and /chat/completions), perhaps a proxy's or a network's "
+            "sign-in page; check LLM_BASE_URL (it usually ends in /v1), and sign in to the network first if a "
+            "browser asks you to (not retried)",
+        ),
+        (
+            "/",
+            "HTTP 302: the gateway redirects to http://gw.test/ — not followed: no address the client sends to "
+            "(LLM_BASE_URL and /chat/completions), perhaps a proxy's or a network's sign-in page; check "
+            "LLM_BASE_URL (it usually ends in /v1), and sign in to the network first if a browser asks you to "
+            "(not retried)",
+        ),
+        (
+            "/v1/chat/completions/",
+            "HTTP 302: the gateway redirects to http://gw.test/v1/chat/completions/ — not followed: no address the "
+            "client sends to (LLM_BASE_URL and /chat/completions), perhaps a proxy's or a network's sign-in page; "
+            "check LLM_BASE_URL (it usually ends in /v1), and sign in to the network first if a browser asks you "
+            "to (not retried)",
+        ),
+        (
+            "/v1/chat/completions",
+            "HTTP 302: the gateway redirects to http://gw.test/v1/chat/completions — not followed: that is the "
+            "address asked, so the gateway (or a proxy in front of it) sends the request back to itself; check the "
+            "gateway (not retried)",
+        ),
+        (
+            None,
+            "HTTP 302: the gateway redirects to (no Location given) — not followed; check LLM_BASE_URL (it usually "
+            "ends in /v1) (not retried)",
+        ),
+    ],
+    ids=["sign-in-page", "front-page", "trailing-slash", "to-itself", "no-location"],
+)
+def test_a_redirect_that_is_no_chat_endpoint_does_not_say_to_set_llm_base_url_to_it(stream, location, said):
+    """Before: 'set LLM_BASE_URL to the address it redirects to (without /chat/completions …)' for a
+    captive portal's /login, a site's front page, the same address with a slash the client never sends,
+    the very address asked, or no address at all."""
+    moved = httpx.Response(302, headers={"location": location} if location else {})
+    script = Script(moved)
+    client = ChatClient("http://gw.test/v1", "sk-secret", "m", transport=httpx.MockTransport(script))
+    with pytest.raises(CallerError) as caught:
+        list(client.stream(QUESTION)) if stream else client.chat(QUESTION)
+    assert str(caught.value) == said
+    assert len(script.requests) == 1

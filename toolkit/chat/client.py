@@ -1318,14 +1318,46 @@ def redirect_target(response: httpx.Response) -> str | None:
 
 def redirect_text(response: httpx.Response) -> str:
     """What a redirect (never followed: the key is not sent on) says to do: set LLM_BASE_URL to where
-    it points, unless that is plain http from https (the key would travel unencrypted) or another
-    host (the key would go to someone else: only if the learner trusts it)."""
+    it points, unless that is plain http from https (the key would travel unencrypted), another
+    host (the key would go to someone else: only if the learner trusts it), or no chat endpoint at
+    all (`_no_endpoint`: a sign-in page, the address asked)."""
     location = redirect_target(response)
     said = f"HTTP {response.status_code}: the gateway redirects to {location or '(no Location given)'}"
     elsewhere = _elsewhere(response, location)
     if elsewhere is not None:
         return f"{said}, {elsewhere}"
+    nowhere = _no_endpoint(response, location)
+    if nowhere is not None:
+        return f"{said} — {nowhere}"
     return f"{said} — set LLM_BASE_URL to the address it redirects to (without /chat/completions; not followed, not retried)"
+
+
+REDIRECT_TO_ITSELF = (
+    "not followed: that is the address asked, so the gateway (or a proxy in front of it) sends the request back "
+    "to itself; check the gateway (not retried)"
+)
+REDIRECT_TO_NO_ENDPOINT = (
+    "not followed: no address the client sends to (LLM_BASE_URL and /chat/completions), perhaps a proxy's or a "
+    "network's sign-in page; check LLM_BASE_URL (it usually ends in /v1), and sign in to the network first if a "
+    "browser asks you to (not retried)"
+)
+
+
+def _no_endpoint(response: httpx.Response, location: str | None) -> str | None:
+    """Why LLM_BASE_URL cannot be set to where a redirect on the same host points, or None when it can:
+    no `Location`; the address asked (a loop); a path that does not end in /chat/completions, which the
+    client adds to LLM_BASE_URL (a sign-in page, a front page, the endpoint with a trailing slash)."""
+    if location is None:
+        return "not followed; check LLM_BASE_URL (it usually ends in /v1) (not retried)"
+    try:
+        asked, target = response.request.url, httpx.URL(location)
+    except (RuntimeError, httpx.InvalidURL, ValueError):  # no request, or no URL at all
+        return None
+    if (target.scheme, target.path, target.query) == (asked.scheme, asked.path, asked.query):
+        return REDIRECT_TO_ITSELF
+    if not target.path.endswith("/chat/completions"):
+        return REDIRECT_TO_NO_ENDPOINT
+    return None
 
 
 NO_URL_REDIRECT = (

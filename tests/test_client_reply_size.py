@@ -380,3 +380,30 @@ def test_without_the_package_br_or_zstd_is_skipped_as_httpx_skips_it(monkeypatch
     monkeypatch.setattr(charset, "BROTLI", None)
     monkeypatch.setattr(charset, "ZSTANDARD", None)
     assert charset.undone(httpx.Headers({"content-encoding": encoding})) == (["gzip"] if "gzip" in encoding else [])
+
+
+@pytest.mark.parametrize("encoding", ["gzip", "x-gzip"])
+@pytest.mark.parametrize("size", [7, 64 * 1024])
+def test_a_gzip_body_of_several_members_is_read_whole(encoding, size):
+    """Before: only the first member was read (as httpx reads it), so a relay that gzips each event as
+    its own member (RFC 1952: a gzip body is a series of members) read as 'stream ended before
+    [DONE]', and a JSON body as 'it breaks off … cut off on the way?', though all of it had come."""
+    events = [_chunk("a"), _chunk("b"), b"data: [DONE]\n\n"]
+    body = _Pieces(b"".join(gzip.compress(event) for event in events), size)
+    client = _client(200, "text/event-stream", body, {"content-encoding": encoding})
+    seen = list(client.stream(QUESTION))
+    assert [e.text for e in seen if isinstance(e, TextDelta)] == ["a", "b"] and isinstance(seen[-1], StreamDone)
+    reply = json.dumps({"choices": [{"message": {"role": "assistant", "content": "ok"}, "finish_reason": "stop"}]})
+    body = _Pieces(gzip.compress(reply[:20].encode()) + gzip.compress(reply[20:].encode()), size)
+    assert _client(200, "application/json", body, {"content-encoding": encoding}).chat(QUESTION).message.content == "ok"
+
+
+def test_bytes_after_the_last_gzip_member_that_start_no_other_are_left_as_httpx_leaves_them():
+    steps = list(inflated([gzip.compress(b"ab") + gzip.compress(b"cd"), b"not gzip", b"more"], ["gzip"]))
+    assert b"".join(steps) == b"abcd"
+
+
+def test_members_are_inflated_a_step_at_a_time_too():
+    bomb = gzip.compress(b"ok") + gzip.compress(b" " * (8 << 20))
+    steps = list(inflated([bomb], ["gzip"]))
+    assert max(map(len, steps)) <= STEP and sum(map(len, steps)) == 2 + (8 << 20)

@@ -172,12 +172,16 @@ class _Source:
 
 
 class _Inflater:
-    """One encoding undone (`inflate`)."""
+    """One encoding undone (`inflate`). A gzip body may be several members one after the other (RFC
+    1952; a relay that compresses each event on its own sends them so): each is undone in turn, and
+    bytes after a member that start no other are left, as httpx leaves what follows its one member."""
 
     def __init__(self, name: str) -> None:
         self.name = name
         self.inflater = zlib.decompressobj(_WBITS[name])
         self.first = True
+        self.after = False
+        """Whether the member being read follows another (then bytes that start none are left)."""
 
     def inflate(self, pieces: Iterable[bytes]) -> Iterator[bytes]:
         for piece in pieces:
@@ -194,14 +198,21 @@ class _Inflater:
             try:
                 out = self.inflater.decompress(data, STEP)
             except zlib.error as exc:
+                if self.after:  # what follows the last member is no member: left
+                    return
                 if not (self.first and self.name == "deflate"):
                     raise httpx.DecodingError(str(exc)) from exc
                 self.inflater = zlib.decompressobj(-zlib.MAX_WBITS)  # raw DEFLATE, as some servers send
                 self.first = False
                 continue
             self.first = self.first and not data
+            self.after = self.after and not out
             data = self.inflater.unconsumed_tail
             if out:
                 yield out
+            if self.inflater.eof and self.inflater.unused_data and self.name != "deflate":
+                data = self.inflater.unused_data  # the next member
+                self.inflater, self.after = zlib.decompressobj(_WBITS[self.name]), True
+                continue
             if self.inflater.eof or (not data and len(out) < STEP):  # else more may be pending
                 return

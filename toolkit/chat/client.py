@@ -316,9 +316,19 @@ def _http_date(value: str) -> float | None:
 
 
 def _wait_text(seconds: float) -> str:
-    """A wait a gateway asked for, as said in an error: `3600 s`, or for one too long to count a
-    phrase instead of `inf s`."""
-    return f"{seconds:g} s" if math.isfinite(seconds) else "longer than can be counted (a huge Retry-After)"
+    """A wait a gateway asked for, as said in an error: `3600 s`; from a day on in digits and days
+    or years (`2,592,000 s (about 30 days)`, not `2.592e+06 s`); for one too long to count a phrase
+    instead of `inf s`."""
+    if not math.isfinite(seconds):
+        return "longer than can be counted (a huge Retry-After)"
+    if seconds < _DAY_S:
+        return f"{seconds:g} s"
+    days = seconds / _DAY_S
+    about = f"{days:,.0f} day{'' if round(days) == 1 else 's'}" if days < 3650 else f"{days / 365.25:,.0f} years"
+    return f"{seconds:,.0f} s (about {about})"
+
+
+_DAY_S = 86400
 
 
 def retry_after(headers: httpx.Headers) -> float | None:
@@ -1111,7 +1121,7 @@ def _too_long(wait: float | None, policy: RetryPolicy) -> str:
     if wait > policy.max_retry_after_s:
         return f"more than RetryPolicy.max_retry_after_s={policy.max_retry_after_s:g}"
     if wait > LONGEST_SLEEP_S:
-        return f"longer than a program can sleep (more than {LONGEST_SLEEP_S:g} s)"
+        return f"longer than a program can sleep (more than {_wait_text(LONGEST_SLEEP_S)})"
     return ""
 
 

@@ -960,17 +960,18 @@ def host_problem(host: str) -> str | None:
 def _check_options(model: Any, timeout: Any, retry: Any, sleep: Any) -> None:
     """`ChatClient`'s `model`, `timeout`, `retry` and `sleep`, each of its type, else a `ConfigurationError`
     naming it and the fix: `model=None` went out as `"model": null` (a 400 from the gateway), `timeout="30"`
-    failed inside httpx at the first request, and `timeout=-1` / `0` timed every request out at once."""
+    failed inside httpx at the first request, `timeout=-1` / `0` timed every request out at once, and
+    `timeout=1e10` raised OverflowError from the socket at the first request."""
     if not isinstance(model, str) or not model.strip():
         shown = repr(model) if model is None or isinstance(model, str) else type(model).__name__
         raise ConfigurationError(
             f"ChatClient: model must be the model's name as a str, e.g. 'gpt-4o-mini', not {shown} (check LLM_MODEL)"
         )
     if timeout is not None and not isinstance(timeout, httpx.Timeout):
-        if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not 0 < timeout < float("inf"):
+        if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not 0 < timeout <= LONGEST_SLEEP_S:
             raise ConfigurationError(
-                f"ChatClient: timeout must be the seconds to wait for the gateway, a number above 0 (e.g. "
-                f"timeout=30), or None to wait for ever; not {timeout!r:.40}"
+                f"ChatClient: timeout must be the seconds to wait for the gateway, a number above 0 and at most "
+                f"{LONGEST_SLEEP_S:g} (about 32 years; e.g. timeout=30), or None to wait for ever; not {timeout!r:.40}"
             )
     if not isinstance(retry, RetryPolicy):
         raise ConfigurationError(
@@ -1126,8 +1127,9 @@ def _too_long(wait: float | None, policy: RetryPolicy) -> str:
 
 
 LONGEST_SLEEP_S = 1e9
-"""The longest wait ever slept (about 31 years): `time.sleep` overflows not far beyond (292 years on
-64-bit Linux, less elsewhere), and no call waits that long to be retried."""
+"""The longest wait ever slept (about 32 years): `time.sleep` overflows not far beyond (292 years on
+64-bit Linux, less elsewhere), and no call waits that long to be retried; the longest `timeout` too (a
+socket waits at most about 9.2e9 s)."""
 
 
 UNREACHABLE = (

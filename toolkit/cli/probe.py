@@ -60,7 +60,7 @@ def client_from_args(args: argparse.Namespace, retry: RetryPolicy | None = None)
     if problem := _incomplete(flags, env):
         raise ConfigurationError(problem)
     retry = retry or RetryPolicy(max_retries=0)
-    timeout = GATEWAY_TIMEOUT_S if args.timeout is None else args.timeout
+    timeout = getattr(args, "timeout", None) or GATEWAY_TIMEOUT_S  # a namespace argparse did not make may lack it
     return connect(mode=args.fake_mode, env=env, retry=retry, timeout=timeout)
 
 

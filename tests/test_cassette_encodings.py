@@ -477,3 +477,12 @@ def test_a_br_zstd_or_many_member_answer_is_written_as_its_text_and_replays(tmp_
     assert replayed == recorded
     assert json.loads(line["response"]["body"]) == ANSWER
     assert "content_encoding" not in line["response"]
+
+
+def test_an_answer_in_an_encoding_the_client_cannot_undo_fails_the_same_on_replay(tmp_path, monkeypatch):
+    monkeypatch.setattr(charset, "BROTLI", None)
+    inner = gateway(200, b"\x1bZ\x00 ,\x99\x88", content_type="application/json", content_encoding="br")
+    (recorded, replayed), line = record_and_replay(tmp_path, inner, lambda client: client.chat(QUESTION))
+    assert recorded == replayed
+    assert recorded[0] is BadResponseError and recorded[1].startswith("the gateway compressed its answer as br")
+    assert line["response"]["content_encoding"] == "br"

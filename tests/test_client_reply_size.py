@@ -407,3 +407,32 @@ def test_members_are_inflated_a_step_at_a_time_too():
     bomb = gzip.compress(b"ok") + gzip.compress(b" " * (8 << 20))
     steps = list(inflated([bomb], ["gzip"]))
     assert max(map(len, steps)) <= STEP and sum(map(len, steps)) == 2 + (8 << 20)
+
+
+@pytest.mark.parametrize(
+    "encoding, left, fix",
+    [
+        ("br", "br", "; installing the brotli package would let it"),
+        ("gzip, br", "br", "; installing the brotli package would let it"),
+        ("zstd", "zstd", "; installing the zstandard package would let it"),
+        ("compress", "compress", ""),
+    ],
+)
+@pytest.mark.parametrize("stream", [False, True])
+def test_an_answer_in_an_encoding_the_client_cannot_undo_says_so(monkeypatch, encoding, left, fix, stream):
+    """Before: 'response body is not JSON: '\\x1bZ\\x00 ,…' (the compressed bytes), or 'answered a stream
+    request with no server-sent events', each with the hint to check LLM_BASE_URL."""
+    monkeypatch.setattr(charset, "BROTLI", None)
+    monkeypatch.setattr(charset, "ZSTANDARD", None)
+    client = _client(200, "application/json", _Pieces(b"\x1bZ\x00 ,\x99\x88"), {"content-encoding": encoding})
+    with pytest.raises(BadResponseError) as caught:
+        list(client.stream(QUESTION)) if stream else client.chat(QUESTION)
+    assert str(caught.value) == (
+        f"the gateway compressed its answer as {left}, which the client did not ask for (it asks for gzip, "
+        f"deflate) and cannot undo{fix}; nothing from it was used"
+    )
+    assert caught.value.hint == (
+        "Have the gateway, or the proxy in front of it, send gzip, deflate or no compression when asked for gzip "
+        "and deflate (Accept-Encoding), as HTTP has it."
+    )
+    assert client.exchanges[-1].response_text == f"<compressed as {left}: not read>"

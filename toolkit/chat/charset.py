@@ -107,6 +107,18 @@ def undone(headers: httpx.Headers) -> list[str]:
     return [name for name in names if name in _WBITS or _decoders().get(name) is not None]
 
 
+def left_undone(headers: httpx.Headers) -> list[str]:
+    """The encodings `headers` name that `inflated` cannot undo (br or zstd without its package, or
+    one no package here undoes: `compress`); identity is none."""
+    names = [value.strip().lower() for value in headers.get_list("content-encoding", split_commas=True)]
+    done = undone(headers)
+    return [name for name in names if name not in done and name not in ("identity", "")]
+
+
+PACKAGES = {"br": "brotli", "zstd": "zstandard"}
+"""The package that lets `inflated` undo an encoding it otherwise cannot."""
+
+
 def _decoders() -> dict[str, Any]:
     return {"br": BROTLI, "zstd": ZSTANDARD}
 

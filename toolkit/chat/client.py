@@ -100,7 +100,7 @@ from typing import Any, NoReturn
 import httpx
 from pydantic import ValidationError
 
-from toolkit.chat.charset import ACCEPTED, READ_AT_MOST, body_encoding, inflated, undone
+from toolkit.chat.charset import ACCEPTED, PACKAGES, READ_AT_MOST, body_encoding, inflated, left_undone, undone
 from toolkit.chat.credit import credit_fix, out_of_credit
 from toolkit.chat.finite import first_non_finite
 from toolkit.chat.masking import (
@@ -201,6 +201,21 @@ def capped(response: httpx.Response, limit: int) -> None:
         if names:
             del response.headers["content-encoding"]
         response.stream = _Capped(stream, limit, response.status_code, names)
+
+
+def cannot_undo(names: list[str]) -> BadResponseError:
+    """The error for an answer compressed in encodings `names` that the client cannot undo."""
+    packages = [PACKAGES[name] for name in names if name in PACKAGES]
+    fix = f"; installing the {' and '.join(packages)} package would let it" if packages else ""
+    error = BadResponseError(
+        f"the gateway compressed its answer as {', '.join(names)}, which the client did not ask for (it asks for "
+        f"{ACCEPTED}) and cannot undo{fix}; nothing from it was used"
+    )
+    error.hint = (
+        f"Have the gateway, or the proxy in front of it, send {ACCEPTED} or no compression when asked for gzip and "
+        "deflate (Accept-Encoding), as HTTP has it."
+    )
+    return error
 
 
 def too_long(limit: int, status: int | None = None) -> ReplyTooLongError:
@@ -731,6 +746,11 @@ class ChatClient:
             self._record(body, None, f"<{type(exc).__name__}: {exc}>", attempt)
             self._forget_key(exc)
             raise _undecodable(exc) from exc
+        left = left_undone(response.headers)
+        if left and response.status_code < 300:  # an answer that cannot be read: not read
+            response.close()
+            self._record(body, response.status_code, f"<compressed as {', '.join(left)}: not read>", attempt)
+            raise cannot_undo(left)
         capped(response, self.max_reply_bytes)
         if response.status_code >= 300 or not stream:
             try:

@@ -436,3 +436,12 @@ def test_an_answer_in_an_encoding_the_client_cannot_undo_says_so(monkeypatch, en
         "and deflate (Accept-Encoding), as HTTP has it."
     )
     assert client.exchanges[-1].response_text == f"<compressed as {left}: not read>"
+
+
+@pytest.mark.parametrize("label", ["utf-8", "none", "text", "identity", "UTF-8, gzip"])
+def test_a_content_encoding_that_names_no_compression_is_skipped_as_httpx_skips_it(label):
+    """A misconfigured server's `Content-Encoding: utf-8` (or `none`) over a plain body is read, as before."""
+    reply = json.dumps({"choices": [{"message": {"role": "assistant", "content": "ok"}, "finish_reason": "stop"}]})
+    data = gzip.compress(reply.encode()) if "gzip" in label else reply.encode()
+    client = _client(200, "application/json", _Pieces(data), {"content-encoding": label})
+    assert client.chat(QUESTION).message.content == "ok"

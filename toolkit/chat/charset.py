@@ -108,11 +108,17 @@ def undone(headers: httpx.Headers) -> list[str]:
 
 
 def left_undone(headers: httpx.Headers) -> list[str]:
-    """The encodings `headers` name that `inflated` cannot undo (br or zstd without its package, or
-    one no package here undoes: `compress`); identity is none."""
+    """The compressions `headers` name that `inflated` cannot undo: br or zstd without its package,
+    or one no package here undoes (`compress`). A name of no compression (`utf-8`, `none`: a
+    misconfigured server's, over a plain body) is none, as httpx skips it."""
     names = [value.strip().lower() for value in headers.get_list("content-encoding", split_commas=True)]
     done = undone(headers)
-    return [name for name in names if name not in done and name not in ("identity", "")]
+    return [name for name in names if name in _COMPRESSIONS and name not in done]
+
+
+_COMPRESSIONS = frozenset({"br", "zstd", "compress", "x-compress", "pack200-gzip", "aes128gcm", "dcb", "dcz"})
+"""The registered content codings (IANA's HTTP Content Coding Registry) that compress or encrypt,
+beyond those `inflated` undoes without a package."""
 
 
 PACKAGES = {"br": "brotli", "zstd": "zstandard"}

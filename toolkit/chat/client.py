@@ -593,6 +593,8 @@ class ChatClient:
                         for shown in echo.feed(event):
                             state.yielded = True
                             yield shown
+                    if assembler.done:  # [DONE]: nothing after it counts, and a relay may hold the body open
+                        break
                 if cut is not None:  # the events labelled JSON broke off: as a stream that breaks
                     raise cut
             except httpx.TransportError as exc:

@@ -164,10 +164,10 @@ def test_the_gateway_flags_give_the_client_the_timeout_and_its_default_is_the_cl
 @pytest.mark.parametrize("value", ["0", "-3", "abc", "inf", "nan", ""])
 def test_a_timeout_that_is_no_time_limit_is_argparse_s_one_line(command, value, capsys):
     with pytest.raises(SystemExit) as info:
-        main([command, "--timeout", value])
+        main([command, "--timeout", value], prog="toolkit")
     assert info.value.code == 2
     assert capsys.readouterr().err.splitlines()[-1] == (
-        f"python -m toolkit {command}: error: argument --timeout: {value!r} is not a time limit: use a number of "
+        f"toolkit {command}: error: argument --timeout: {value!r} is not a time limit: use a number of "
         "seconds above 0, e.g. 10"
     )
 

@@ -10,8 +10,10 @@ import zlib
 
 import httpx
 import pytest
+from test_client_reply_size import FAKE_BROTLI, FAKE_ZSTANDARD
 
 from toolkit.chat import cassette as cassettes
+from toolkit.chat import charset
 from toolkit.chat.cassette import RecordingTransport, ReplayTransport
 from toolkit.chat.client import ChatClient, ReplyTooLongError, RetryPolicy
 from toolkit.chat.clock import read_clock
@@ -450,3 +452,37 @@ def test_a_cut_reply_replays_past_a_bound_raised_beyond_what_replay_would_serve(
     with pytest.raises(ReplyTooLongError) as caught:
         _capped(replaying, 500_000).chat(QUESTION)
     assert str(caught.value).startswith("the reply went on past 500,000 bytes")
+
+
+@pytest.mark.parametrize(
+    "encoding, squeeze",
+    [
+        ("br", zlib.compress),
+        ("zstd", zlib.compress),
+        ("gzip, br", lambda data: zlib.compress(gzip.compress(data))),
+        ("gzip", lambda data: gzip.compress(data[:30]) + gzip.compress(data[30:])),
+    ],
+    ids=["br", "zstd", "gzip-then-br", "gzip-of-two-members"],
+)
+def test_a_br_zstd_or_many_member_answer_is_written_as_its_text_and_replays(tmp_path, monkeypatch, encoding, squeeze):
+    """br and zstd (with their packages: faked here over zlib) and a gzip body of several members are
+    undone as the client undoes them, so the cassette holds the text the client read."""
+    monkeypatch.setattr(charset, "BROTLI", FAKE_BROTLI)
+    monkeypatch.setattr(charset, "ZSTANDARD", FAKE_ZSTANDARD)
+    inner = gateway(
+        200, squeeze(json.dumps(ANSWER).encode()), content_type="application/json", content_encoding=encoding
+    )
+    (recorded, replayed), line = record_and_replay(tmp_path, inner, lambda client: client.chat(QUESTION))
+    assert recorded.message.content == "Elle arrive, café compris."
+    assert replayed == recorded
+    assert json.loads(line["response"]["body"]) == ANSWER
+    assert "content_encoding" not in line["response"]
+
+
+def test_an_answer_in_an_encoding_the_client_cannot_undo_fails_the_same_on_replay(tmp_path, monkeypatch):
+    monkeypatch.setattr(charset, "BROTLI", None)
+    inner = gateway(200, b"\x1bZ\x00 ,\x99\x88", content_type="application/json", content_encoding="br")
+    (recorded, replayed), line = record_and_replay(tmp_path, inner, lambda client: client.chat(QUESTION))
+    assert recorded == replayed
+    assert recorded[0] is BadResponseError and recorded[1].startswith("the gateway compressed its answer as br")
+    assert line["response"]["content_encoding"] == "br"

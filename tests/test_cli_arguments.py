@@ -373,3 +373,24 @@ def test_a_dash_for_the_cases_names_standard_input_s_file(capsys):
         "toolkit drill: error: argument --cases: '-' is no file: to read the cases from standard input, give "
         "--cases /dev/stdin\n"
     )
+
+
+@pytest.mark.parametrize("command", [["tools", "--mcp-stdio", "server"], ["eval"], ["probe"]])
+@pytest.mark.parametrize("text", ["1e10", "99999999999"])
+def test_a_timeout_longer_than_a_socket_can_wait_is_a_usage_error(command, text, capsys):
+    """Before: taken, then 'error: OverflowError: timestamp out of range for platform time_t' at the
+    first request or connection (a socket waits at most about 9.2e9 s)."""
+    with pytest.raises(SystemExit) as info:
+        main([*command, "--timeout", text], prog="toolkit")
+    assert info.value.code == 2
+    assert capsys.readouterr().err.endswith(
+        f"toolkit {command[0]}: error: argument --timeout: {text!r} is too long a time limit: use at most "
+        "1,000,000,000 seconds (about 32 years)\n"
+    )
+
+
+def test_the_longest_time_limit_is_the_clients_longest_wait():
+    from toolkit.chat.client import LONGEST_SLEEP_S
+    from toolkit.cli.arguments import LONGEST_WAIT_S
+
+    assert LONGEST_WAIT_S == LONGEST_SLEEP_S

@@ -1,15 +1,21 @@
 """`toolkit eval`: `--out` never writes over the `--cases` file it reads; what its exit status says."""
 
+import argparse
 import csv
+import inspect
 import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
+import httpx
 import pytest
+from loopback import announced
 
+from toolkit.chat.client import ChatClient
 from toolkit.cli.main import main
+from toolkit.cli.probe import GATEWAY_TIMEOUT_S, add_gateway_arguments, client_from_args
 
 CASES = Path(__file__).resolve().parents[1] / "data" / "accuracy_cases.csv"
 
@@ -142,3 +148,50 @@ def test_an_out_that_is_stdout_gets_the_csv_alone_and_the_report_goes_to_stderr(
 def _course_cases() -> list[list[str]]:
     with open(CASES, encoding="utf-8-sig", newline="") as f:
         return list(csv.reader(f))[1:]
+
+
+def test_the_gateway_flags_give_the_client_the_timeout_and_its_default_is_the_client_s(monkeypatch):
+    for name in [k for k in os.environ if k.startswith("LLM_")]:
+        monkeypatch.delenv(name)
+    parser = argparse.ArgumentParser()
+    add_gateway_arguments(parser)
+    assert client_from_args(parser.parse_args(["--timeout", "2.5"]))._http.timeout == httpx.Timeout(2.5)
+    assert client_from_args(parser.parse_args([]))._http.timeout == httpx.Timeout(GATEWAY_TIMEOUT_S)
+    assert GATEWAY_TIMEOUT_S == inspect.signature(ChatClient).parameters["timeout"].default
+
+
+@pytest.mark.parametrize("command", ["eval", "probe"])
+@pytest.mark.parametrize("value", ["0", "-3", "abc", "inf", "nan", ""])
+def test_a_timeout_that_is_no_time_limit_is_argparse_s_one_line(command, value, capsys):
+    with pytest.raises(SystemExit) as info:
+        main([command, "--timeout", value], prog="toolkit")
+    assert info.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"toolkit {command}: error: argument --timeout: {value!r} is not a time limit: use a number of "
+        "seconds above 0, e.g. 10"
+    )
+
+
+def test_eval_waits_on_a_slow_gateway_for_timeout_and_says_how_to_wait_longer(tmp_path):
+    """Before: no --timeout; each request waited the client's 30 s (three attempts: a minute and a
+    half for one case) and a local model slower than that could not be measured at all."""
+    slow = ["--fault", "slow"] * 3 + ["--slow-delay", "120"]  # each attempt of the one case
+    cases = tmp_path / "one.csv"
+    cases.write_text("".join(CASES.read_text(encoding="utf-8-sig").splitlines(keepends=True)[:2]), encoding="utf-8")
+    with announced([sys.executable, "-m", "toolkit", "gateway", "--port", "0", *slow], channel="stdout") as (url, _):
+        env = {k: v for k, v in os.environ.items() if not k.startswith("LLM_")}
+        env.update(LLM_BASE_URL=url, LLM_API_KEY="sk-test", LLM_MODEL="fake", PYTHONPATH=str(CASES.parents[1]))
+        done = subprocess.run(
+            [sys.executable, "-m", "toolkit", "eval", "--cases", str(cases), "--timeout", "0.5", "--out", "o.csv"],
+            capture_output=True,
+            text=True,
+            env=env,
+            cwd=tmp_path,
+            timeout=60,  # far less than one request would wait without --timeout
+        )
+    assert done.returncode == 2
+    assert done.stderr.splitlines()[-2:] == [
+        "1 of 1 case failed on the gateway: TransientError: request timed out (ReadTimeout) after 0.5s",
+        "the gateway did not answer within --timeout: if it is slow rather than stuck (a local model on a CPU), "
+        "rerun with a longer one, e.g. --timeout 120",
+    ]

@@ -396,7 +396,10 @@ def test_a_wait_too_long_to_count_raises_at_once_and_says_so(headers):
 
 @pytest.mark.parametrize(
     "asked, said",
-    [("9" * 400, "longer than can be counted (a huge Retry-After)"), ("99999999999", "1e+11 s")],
+    [
+        ("9" * 400, "longer than can be counted (a huge Retry-After)"),
+        ("99999999999", "99,999,999,999 s (about 3,169 years)"),
+    ],
 )
 def test_with_no_cap_on_waits_a_wait_no_sleep_can_make_raises_at_once(asked, said):
     """Before: with `max_retry_after_s=inf` (no cap: honour any wait), such a wait went to `time.sleep`,
@@ -408,7 +411,33 @@ def test_with_no_cap_on_waits_a_wait_no_sleep_can_make_raises_at_once(asked, sai
     assert sleeps == [] and len(script.requests) == 1
     assert str(info.value) == (
         f"HTTP 429 (transient): slow down — the gateway asks to wait {said}, longer than a program can sleep "
-        f"(more than {1e9:g} s); not retried, try again later (the wait is in .retry_after)"
+        "(more than 1,000,000,000 s (about 32 years)); not retried, try again later (the wait is in .retry_after)"
+    )
+
+
+@pytest.mark.parametrize(
+    "days, said",
+    [
+        (30, "2,592,000 s (about 30 days)"),
+        (400, "34,560,000 s (about 400 days)"),
+        (11, "950,400 s (about 11 days)"),
+        (1, "86,400 s (about 1 day)"),
+    ],
+)
+def test_a_retry_after_date_far_ahead_is_said_in_digits_and_days(days, said):
+    """Before: 'the gateway asks to wait 2.592e+06 s' for a Retry-After date a month ahead."""
+    when = "Sat, 05 Dec 2026 00:00:00 GMT"
+    later = email.utils.format_datetime(
+        email.utils.parsedate_to_datetime(when) + datetime.timedelta(days=days), usegmt=True
+    )
+    headers = {"Retry-After": later, "Date": when}
+    script = Script(httpx.Response(429, headers=headers, json={"error": {"message": "slow down"}}))
+    client, sleeps = make(script)
+    with pytest.raises(TransientError) as info:
+        client.chat(QUESTION)
+    assert str(info.value) == (
+        f"HTTP 429 (transient): slow down — the gateway asks to wait {said}, more than "
+        "RetryPolicy.max_retry_after_s=30; not retried, try again later (the wait is in .retry_after)"
     )
 
 
@@ -1537,3 +1566,55 @@ def test_a_400_that_names_no_key_keeps_the_request_body_hint(said):
     with pytest.raises(CallerError) as caught:
         client.chat(QUESTION)
     assert str(caught.value) == f"HTTP 400: {said} — the gateway rejected the request body; fix it (not retried)"
+
+
+@pytest.mark.parametrize("stream", [False, True])
+@pytest.mark.parametrize(
+    "location, said",
+    [
+        (
+            "/login?next=/v1/chat/completions",
+            "HTTP 302: the gateway redirects to http://gw.test/login?next=/v1/chat/completions — not followed: no "
+            "address the client sends to (LLM_BASE_URL and /chat/completions), perhaps a proxy's or a network's "
+            "sign-in page; check LLM_BASE_URL (it usually ends in /v1), and sign in to the network first if a "
+            "browser asks you to (not retried)",
+        ),
+        (
+            "/",
+            "HTTP 302: the gateway redirects to http://gw.test/ — not followed: no address the client sends to "
+            "(LLM_BASE_URL and /chat/completions), perhaps a proxy's or a network's sign-in page; check "
+            "LLM_BASE_URL (it usually ends in /v1), and sign in to the network first if a browser asks you to "
+            "(not retried)",
+        ),
+        (
+            "/v1/chat/completions/",
+            "HTTP 302: the gateway redirects to http://gw.test/v1/chat/completions/ — not followed: no address the "
+            "client sends to (LLM_BASE_URL and /chat/completions), perhaps a proxy's or a network's sign-in page; "
+            "check LLM_BASE_URL (it usually ends in /v1), and sign in to the network first if a browser asks you "
+            "to (not retried)",
+        ),
+        (
+            "/v1/chat/completions",
+            "HTTP 302: the gateway redirects to http://gw.test/v1/chat/completions — not followed: that is the "
+            "address asked, so the gateway (or a proxy in front of it) sends the request back to itself; check the "
+            "gateway (not retried)",
+        ),
+        (
+            None,
+            "HTTP 302: the gateway redirects to (no Location given) — not followed; check LLM_BASE_URL (it usually "
+            "ends in /v1) (not retried)",
+        ),
+    ],
+    ids=["sign-in-page", "front-page", "trailing-slash", "to-itself", "no-location"],
+)
+def test_a_redirect_that_is_no_chat_endpoint_does_not_say_to_set_llm_base_url_to_it(stream, location, said):
+    """Before: 'set LLM_BASE_URL to the address it redirects to (without /chat/completions …)' for a
+    captive portal's /login, a site's front page, the same address with a slash the client never sends,
+    the very address asked, or no address at all."""
+    moved = httpx.Response(302, headers={"location": location} if location else {})
+    script = Script(moved)
+    client = ChatClient("http://gw.test/v1", "sk-secret", "m", transport=httpx.MockTransport(script))
+    with pytest.raises(CallerError) as caught:
+        list(client.stream(QUESTION)) if stream else client.chat(QUESTION)
+    assert str(caught.value) == said
+    assert len(script.requests) == 1

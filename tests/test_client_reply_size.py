@@ -4,13 +4,17 @@ saying so (and the gateway's fault), instead of filling memory or running foreve
 the server is asked for are counted, never the time."""
 
 import gzip
+import importlib
+import importlib.util
 import itertools
 import json
+import types
 import zlib
 
 import httpx
 import pytest
 
+from toolkit.chat import charset
 from toolkit.chat.charset import STEP, inflated
 from toolkit.chat.client import MAX_REPLY_BYTES, ChatClient, RetryPolicy
 from toolkit.chat.messages import UserMessage
@@ -217,3 +221,227 @@ def test_a_bound_may_be_raised():
     client = ChatClient("http://gw.test/v1", KEY, "m")
     client.max_reply_bytes = 1 << 30
     assert client.max_reply_bytes == 1 << 30
+
+
+class _FakeBrotliError(Exception):
+    pass
+
+
+class _FakeBrotliDecompressor:
+    """brotli 1.2's `Decompressor` (`process(data, output_buffer_limit)`, `can_accept_more_data`),
+    over zlib: CI installs no brotli, and the rule is the same."""
+
+    def __init__(self) -> None:
+        self.inner, self.pending = zlib.decompressobj(), b""
+
+    def process(self, data: bytes, output_buffer_limit: int = 0) -> bytes:
+        if data and self.pending:
+            raise _FakeBrotliError("input given before can_accept_more_data()")
+        try:
+            out = self.inner.decompress(self.pending + data, output_buffer_limit)
+        except zlib.error as exc:
+            raise _FakeBrotliError("brotli: decoder failed") from exc
+        self.pending = self.inner.unconsumed_tail
+        return out
+
+    def can_accept_more_data(self) -> bool:
+        return not self.pending
+
+
+class _OldBrotliDecompressor(_FakeBrotliDecompressor):
+    def process(self, data: bytes) -> bytes:  # type: ignore[override]  # brotli 1.1: no bound
+        return self.inner.decompress(data)
+
+
+class _FakeZstdReader:
+    """zstandard's `stream_reader`: `read(n)` gives at most n bytes of what its source inflates to."""
+
+    def __init__(self, source, read_size: int, read_across_frames: bool, closefd: bool) -> None:
+        self.source, self.read_size, self.inner = source, read_size, zlib.decompressobj()
+        assert read_across_frames and not closefd
+
+    def read(self, size: int) -> bytes:
+        data = self.inner.unconsumed_tail
+        while True:
+            try:
+                out = self.inner.decompress(data, size)
+            except zlib.error as exc:
+                raise _FakeZstdError("zstd decompress error: Unknown frame descriptor") from exc
+            if out or self.inner.eof:
+                return out
+            data = self.source.read(self.read_size)
+            if not data:
+                return b""
+
+
+class _FakeZstdError(Exception):
+    pass
+
+
+class _FakeZstdDecompressor:
+    def stream_reader(self, source, read_size: int, read_across_frames: bool, closefd: bool) -> _FakeZstdReader:
+        return _FakeZstdReader(source, read_size, read_across_frames, closefd)
+
+
+FAKE_BROTLI = types.SimpleNamespace(Decompressor=_FakeBrotliDecompressor, error=_FakeBrotliError)
+OLD_BROTLI = types.SimpleNamespace(Decompressor=_OldBrotliDecompressor, error=_FakeBrotliError)
+FAKE_ZSTANDARD = types.SimpleNamespace(ZstdDecompressor=_FakeZstdDecompressor, ZstdError=_FakeZstdError)
+
+
+def _real(name: str):
+    return pytest.param(name, marks=pytest.mark.skipif(importlib.util.find_spec(name) is None, reason=f"no {name}"))
+
+
+@pytest.fixture(params=["fake", _real("brotli"), _real("brotlicffi"), _real("zstandard")])
+def packages(request, monkeypatch):
+    """(what compresses as br, what as zstd): the fakes over zlib, or one real package (the other faked)."""
+    monkeypatch.setattr(charset, "BROTLI", FAKE_BROTLI)
+    monkeypatch.setattr(charset, "ZSTANDARD", FAKE_ZSTANDARD)
+    squeeze = {"br": zlib.compress, "zstd": zlib.compress}
+    if request.param in ("brotli", "brotlicffi"):
+        real = importlib.import_module(request.param)
+        monkeypatch.setattr(charset, "BROTLI", real)
+        squeeze["br"] = real.compress
+    if request.param == "zstandard":
+        real = importlib.import_module("zstandard")
+        monkeypatch.setattr(charset, "ZSTANDARD", real)
+        squeeze["zstd"] = real.ZstdCompressor().compress
+    return squeeze
+
+
+def _stacked(squeeze: dict[str, object], encoding: str, data: bytes) -> bytes:
+    for name in encoding.split(", "):  # in the order applied
+        data = {**SQUEEZERS, **squeeze}[name](data)
+    return data
+
+
+STACKED = ["br", "zstd", "gzip, br", "br, gzip", "zstd, deflate", "deflate, zstd", "br, zstd"]
+
+
+@pytest.mark.parametrize("encoding", STACKED)
+@pytest.mark.parametrize("status", [200, 500])
+def test_a_br_or_zstd_body_is_bounded_by_what_it_inflates_to_alone_or_stacked(packages, status, encoding):
+    """Before: left to httpx, which inflated each piece whole (173 bytes of br, 1.7 KB of zstd: 50 MB
+    read, past a 10,000-byte bound), stacked with gzip too."""
+    reply = {"choices": [{"message": {"role": "assistant", "content": "a" * 500 * LIMIT}, "finish_reason": "stop"}]}
+    body = _Pieces(_stacked(packages, encoding, json.dumps(reply).encode()), size=100)
+    client = _client(status, "application/json", body, {"content-encoding": encoding})
+    with pytest.raises(BadResponseError) as caught:
+        client.chat(QUESTION)
+    assert str(caught.value) == TOO_LONG
+    assert caught.value.status == status
+    assert body.taken <= 3  # stopped within what the first pieces inflate to
+    assert client.exchanges[-1].response_text == "<the reply went on past 10,000 bytes: not read further>"
+
+
+@pytest.mark.parametrize("encoding", STACKED)
+def test_a_br_or_zstd_reply_within_the_bound_is_read_and_its_stream_too(packages, encoding):
+    reply = {"choices": [{"message": {"role": "assistant", "content": "ok " * 3000}, "finish_reason": "stop"}]}
+    squeezed = _stacked(packages, encoding, json.dumps(reply).encode())
+    client = _client(200, "application/json", _Pieces(squeezed, 7), {"content-encoding": encoding})
+    assert client.chat(QUESTION).message.content == "ok " * 3000
+    events = b"".join(_chunk(f"part {n} ") for n in range(300)) + b"data: [DONE]\n\n"
+    squeezed = _stacked(packages, encoding, events)
+    client = _client(200, "text/event-stream", _Pieces(squeezed, 50), {"content-encoding": encoding})
+    client.max_reply_bytes = len(events)
+    seen = list(client.stream(QUESTION))
+    assert "".join(e.text for e in seen if isinstance(e, TextDelta)) == "".join(f"part {n} " for n in range(300))
+    assert isinstance(seen[-1], StreamDone)
+
+
+@pytest.mark.parametrize("name", ["br", "zstd"])
+def test_a_br_or_zstd_step_holds_about_a_step_of_bytes(packages, name):
+    bomb = packages[name](b" " * (8 << 20))  # one piece that inflates to 8 MB
+    steps = list(inflated([bomb], [name]))
+    assert max(map(len, steps)) <= 2 * STEP and sum(map(len, steps)) == 8 << 20
+
+
+@pytest.mark.parametrize("encoding", ["br", "zstd"])
+def test_a_body_that_is_not_br_or_zstd_is_undecodable(packages, encoding):
+    client = _client(200, "application/json", _Pieces(b"not compressed at all"), {"content-encoding": encoding})
+    with pytest.raises(BadResponseError) as caught:
+        client.chat(QUESTION)
+    assert str(caught.value).startswith("the response body cannot be decoded: ")
+
+
+def test_a_brotli_that_cannot_stop_at_a_bound_refuses_a_br_body_instead_of_inflating_it_whole(monkeypatch):
+    monkeypatch.setattr(charset, "BROTLI", OLD_BROTLI)
+    client = _client(200, "application/json", _Pieces(zlib.compress(b" " * (1 << 20))), {"content-encoding": "br"})
+    with pytest.raises(BadResponseError) as caught:
+        client.chat(QUESTION)
+    assert str(caught.value) == (
+        "the response body cannot be decoded: it is compressed as br, and the brotli package installed cannot undo "
+        "it a step at a time within ChatClient.max_reply_bytes (brotli or brotlicffi 1.2 or later can)"
+    )
+
+
+@pytest.mark.parametrize("encoding", ["br", "zstd", "gzip, br"])
+def test_without_the_package_br_or_zstd_is_skipped_as_httpx_skips_it(monkeypatch, encoding):
+    monkeypatch.setattr(charset, "BROTLI", None)
+    monkeypatch.setattr(charset, "ZSTANDARD", None)
+    assert charset.undone(httpx.Headers({"content-encoding": encoding})) == (["gzip"] if "gzip" in encoding else [])
+
+
+@pytest.mark.parametrize("encoding", ["gzip", "x-gzip"])
+@pytest.mark.parametrize("size", [7, 64 * 1024])
+def test_a_gzip_body_of_several_members_is_read_whole(encoding, size):
+    """Before: only the first member was read (as httpx reads it), so a relay that gzips each event as
+    its own member (RFC 1952: a gzip body is a series of members) read as 'stream ended before
+    [DONE]', and a JSON body as 'it breaks off … cut off on the way?', though all of it had come."""
+    events = [_chunk("a"), _chunk("b"), b"data: [DONE]\n\n"]
+    body = _Pieces(b"".join(gzip.compress(event) for event in events), size)
+    client = _client(200, "text/event-stream", body, {"content-encoding": encoding})
+    seen = list(client.stream(QUESTION))
+    assert [e.text for e in seen if isinstance(e, TextDelta)] == ["a", "b"] and isinstance(seen[-1], StreamDone)
+    reply = json.dumps({"choices": [{"message": {"role": "assistant", "content": "ok"}, "finish_reason": "stop"}]})
+    body = _Pieces(gzip.compress(reply[:20].encode()) + gzip.compress(reply[20:].encode()), size)
+    assert _client(200, "application/json", body, {"content-encoding": encoding}).chat(QUESTION).message.content == "ok"
+
+
+def test_bytes_after_the_last_gzip_member_that_start_no_other_are_left_as_httpx_leaves_them():
+    steps = list(inflated([gzip.compress(b"ab") + gzip.compress(b"cd"), b"not gzip", b"more"], ["gzip"]))
+    assert b"".join(steps) == b"abcd"
+
+
+def test_members_are_inflated_a_step_at_a_time_too():
+    bomb = gzip.compress(b"ok") + gzip.compress(b" " * (8 << 20))
+    steps = list(inflated([bomb], ["gzip"]))
+    assert max(map(len, steps)) <= STEP and sum(map(len, steps)) == 2 + (8 << 20)
+
+
+@pytest.mark.parametrize(
+    "encoding, left, fix",
+    [
+        ("br", "br", "; installing the brotli package would let it"),
+        ("gzip, br", "br", "; installing the brotli package would let it"),
+        ("zstd", "zstd", "; installing the zstandard package would let it"),
+        ("compress", "compress", ""),
+    ],
+)
+@pytest.mark.parametrize("stream", [False, True])
+def test_an_answer_in_an_encoding_the_client_cannot_undo_says_so(monkeypatch, encoding, left, fix, stream):
+    """Before: 'response body is not JSON: '\\x1bZ\\x00 ,…' (the compressed bytes), or 'answered a stream
+    request with no server-sent events', each with the hint to check LLM_BASE_URL."""
+    monkeypatch.setattr(charset, "BROTLI", None)
+    monkeypatch.setattr(charset, "ZSTANDARD", None)
+    client = _client(200, "application/json", _Pieces(b"\x1bZ\x00 ,\x99\x88"), {"content-encoding": encoding})
+    with pytest.raises(BadResponseError) as caught:
+        list(client.stream(QUESTION)) if stream else client.chat(QUESTION)
+    assert str(caught.value) == (
+        f"the gateway compressed its answer as {left}, which the client did not ask for (it asks for gzip, "
+        f"deflate) and cannot undo{fix}; nothing from it was used"
+    )
+    assert caught.value.hint == (
+        "Have the gateway, or the proxy in front of it, send gzip, deflate or no compression when asked for gzip "
+        "and deflate (Accept-Encoding), as HTTP has it."
+    )
+    assert client.exchanges[-1].response_text == f"<compressed as {left}: not read>"
+
+
+@pytest.mark.parametrize("label", ["utf-8", "none", "text", "identity", "UTF-8, gzip"])
+def test_a_content_encoding_that_names_no_compression_is_skipped_as_httpx_skips_it(label):
+    """A misconfigured server's `Content-Encoding: utf-8` (or `none`) over a plain body is read, as before."""
+    reply = json.dumps({"choices": [{"message": {"role": "assistant", "content": "ok"}, "finish_reason": "stop"}]})
+    data = gzip.compress(reply.encode()) if "gzip" in label else reply.encode()
+    client = _client(200, "application/json", _Pieces(data), {"content-encoding": label})
+    assert client.chat(QUESTION).message.content == "ok"

@@ -166,3 +166,36 @@ def test_a_last_chunk_that_is_whole_but_not_json_is_still_a_bad_chunk():
     with pytest.raises(BadResponseError, match=r"^stream chunk is not JSON: 'Shipped'") as caught:
         _cut_at_eof(("\n\n".join(TEXT[:2]) + "\n\ndata: Shipped").encode())
     assert not isinstance(caught.value, TruncatedStreamError)
+
+
+class _HeldOpen(httpx.SyncByteStream):
+    """The lines, then (the connection held open past `[DONE]`) a read timeout, as a relay that never
+    ends its body gives after the client's timeout; counts what is read after `[DONE]`."""
+
+    def __init__(self, lines):
+        self.lines, self.after_done, self.closed = lines, 0, False
+
+    def __iter__(self):
+        for line in self.lines:
+            yield (line + "\n\n").encode()
+        self.after_done += 1
+        raise httpx.ReadTimeout("timed out")
+
+    def close(self):
+        self.closed = True
+
+
+def test_a_stream_is_done_at_done_without_waiting_for_the_body_to_end():
+    """Before: after `[DONE]` the body was read on until it ended: a relay that holds the connection open
+    made every streamed turn wait the client's whole timeout (30 s) before its StreamDone. OpenAI's SDK
+    stops at `[DONE]` and closes the response."""
+    body = _HeldOpen([*TEXT, "data: [DONE]"])
+    client = ChatClient(
+        "http://gw.test/v1",
+        "k",
+        "m",
+        transport=httpx.MockTransport(lambda r: httpx.Response(200, headers=SSE, stream=body)),
+    )
+    events = list(client.stream(QUESTION))
+    assert isinstance(events[-1], StreamDone) and events[-1].response.message.content == "Shipped today."
+    assert body.after_done == 0 and body.closed

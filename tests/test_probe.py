@@ -88,6 +88,25 @@ def test_an_unreachable_gateway_gets_no_verdict():
     assert report(result).splitlines()[-1] == "verdict: ?"
 
 
+@pytest.mark.parametrize("error", [httpx.ReadTimeout, httpx.ConnectTimeout])
+def test_a_gateway_that_did_not_answer_in_time_is_told_to_be_given_longer(error):
+    """Before: 'Fix the connection first (URL, key, model)', for a gateway that was slow, not wrong."""
+
+    def slow(request):
+        raise error("timed out", request=request)
+
+    client = ChatClient(
+        "http://gw.test/v1", "k", "m", retry=RetryPolicy(max_retries=0), transport=httpx.MockTransport(slow)
+    )
+    result = probe(client)
+    assert result.verdict is None
+    assert result.advice == (
+        "The gateway did not answer within the client's timeout: if it is slow rather than stuck (a local model on "
+        "a CPU), allow it longer (--timeout SECONDS on the command line, timeout= for ChatClient or connect), then "
+        "probe again."
+    )
+
+
 def probe_cli(*args: str, **env: str) -> subprocess.CompletedProcess:
     clean = {k: v for k, v in os.environ.items() if not k.startswith("LLM_")}
     return subprocess.run(

@@ -47,18 +47,21 @@ def test_a_model_that_is_no_name_is_a_configuration_error(model, shown):
     )
 
 
-@pytest.mark.parametrize("timeout", ["30", -1, 0, float("nan"), True])
+@pytest.mark.parametrize("timeout", ["30", -1, 0, float("nan"), True, 1e10, 10**12])
 def test_a_timeout_that_is_no_number_of_seconds_is_a_configuration_error(timeout):
+    """1e10 and more: before, taken, then 'OverflowError: timestamp out of range for platform time_t'
+    out of the first request (a socket cannot wait that long)."""
     with pytest.raises(ConfigurationError) as caught:
         connect(env={}, timeout=timeout)
     assert str(caught.value) == (
-        "ChatClient: timeout must be the seconds to wait for the gateway, a number above 0 (e.g. timeout=30), or "
-        f"None to wait for ever; not {timeout!r}"
+        "ChatClient: timeout must be the seconds to wait for the gateway, a number above 0 and at most 1e+09 "
+        f"(about 32 years; e.g. timeout=30), or None to wait for ever; not {timeout!r}"
     )
 
 
 def test_good_options_still_pass():
     assert connect(env={}, timeout=5).describe().startswith("embedded fake keyword gateway")
+    assert ChatClient(URL, "sk-test", "m", timeout=1e9).model == "m"
     assert ChatClient(URL, "sk-test", "m", timeout=None).model == "m"
     with pytest.raises(ConfigurationError, match=r"^ChatClient: retry must be a RetryPolicy"):
         ChatClient(URL, "sk-test", "m", retry=3)

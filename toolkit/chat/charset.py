@@ -10,16 +10,18 @@ by their zero bytes, then UTF-8 when the bytes are valid UTF-8, then the label w
 None (httpx's own default, UTF-8 with replacement characters) when nothing fits.
 
 Before its charset, a body's `Content-Encoding` is undone a piece at a time, so that what it
-inflates to can be bounded. httpx undoes gzip and deflate itself, each piece that arrives inflated
-whole: 64 KB of gzip can inflate to 64 MB in one step, and a bound on the bytes that arrived
-(`ChatClient.max_reply_bytes`) says nothing of what they inflate to (1 MB of gzip is 1 GB of spaces).
-`inflated(pieces, names)` yields the decoded bytes of `pieces` in steps of at most `STEP` bytes,
-lazily, so its reader can stop at any bound; `undone(headers)` says which encodings of a header it
-undoes (gzip, x-gzip, deflate, identity; a name httpx does not know is skipped, as httpx skips it),
-or None when one is left to httpx (br or zstd, with their packages installed: the client does not
-ask for them). Bytes that do not fit their encoding raise `httpx.DecodingError` with zlib's words,
-as httpx's own decoders do; "deflate" is zlib-wrapped, or raw DEFLATE when its first bytes are not
-(as httpx reads it).
+inflates to can be bounded. httpx undoes each piece that arrives inflated whole: 64 KB of gzip can
+inflate to 64 MB in one step, a few hundred bytes of brotli to 64 MB, and a bound on the bytes that
+arrived (`ChatClient.max_reply_bytes`) says nothing of what they inflate to (1 MB of gzip is 1 GB of
+spaces). `inflated(pieces, names)` yields the decoded bytes of `pieces` in steps of about `STEP`
+bytes, lazily, so its reader can stop at any bound; `undone(headers)` says which encodings of a
+header it undoes: gzip, x-gzip, deflate, and br and zstd when httpx would (with the `brotli` or
+`brotlicffi` package, `BROTLI`, or `zstandard`, `ZSTANDARD`, installed; the client does not ask for
+them, a gateway may send them all the same); a name httpx does not know is skipped, as httpx skips
+it. Bytes that do not fit their encoding raise `httpx.DecodingError` with the decoder's words, as
+httpx's own decoders do; "deflate" is zlib-wrapped, or raw DEFLATE when its first bytes are not (as
+httpx reads it). A brotli older than 1.2 cannot stop a step at a bound: a br body is then refused
+(`OLD_BROTLI`), not inflated whole.
 
 Leaves out: guessing a legacy encoding the label does not name (a GBK body labelled nothing).
 """
@@ -27,9 +29,11 @@ Leaves out: guessing a legacy encoding the label does not name (a GBK body label
 from __future__ import annotations
 
 import codecs
+import importlib
 import json
 import zlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
 
 import httpx
 
@@ -70,36 +74,132 @@ READ_AT_MOST = "toolkit_max_reply_bytes"
 (`ChatClient.max_reply_bytes`): a recording transport tells a reply cut there from one its reader
 left early (`toolkit.chat.cassette`)."""
 STEP = 64 * 1024
-"""The most bytes one step of inflating yields."""
+"""The most bytes one step of inflating yields (brotli's steps may run a little past it)."""
 ACCEPTED = "gzip, deflate"
-"""The encodings the client asks for (`Accept-Encoding`): those `inflated` undoes."""
+"""The encodings the client asks for (`Accept-Encoding`): those `inflated` undoes without a package."""
 _WBITS = {"gzip": 16 + zlib.MAX_WBITS, "x-gzip": 16 + zlib.MAX_WBITS, "deflate": zlib.MAX_WBITS}
-_LEFT_TO_HTTPX = ("br", "zstd")
 
 
-def undone(headers: httpx.Headers) -> list[str] | None:
+def _module(*names: str) -> Any:
+    """The first of the modules `names` that imports (as httpx looks for its decoders'), or None."""
+    for name in names:
+        try:
+            return importlib.import_module(name)
+        except ImportError:
+            continue
+    return None
+
+
+BROTLI: Any = _module("brotli", "brotlicffi")
+"""The brotli bindings httpx would undo `br` with (None: it, and `undone`, skip `br`)."""
+ZSTANDARD: Any = _module("zstandard")
+"""The `zstandard` package httpx would undo `zstd` with (None: it, and `undone`, skip `zstd`)."""
+OLD_BROTLI = (
+    "it is compressed as br, and the brotli package installed cannot undo it a step at a time within "
+    "ChatClient.max_reply_bytes (brotli or brotlicffi 1.2 or later can)"
+)
+
+
+def undone(headers: httpx.Headers) -> list[str]:
     """The encodings `headers` name that `inflated` undoes, in the order they were applied (none:
-    identity); None when one of them is for httpx to undo."""
+    identity). Each is taken off the reply's headers by its reader, for httpx not to undo it again."""
     names = [value.strip().lower() for value in headers.get_list("content-encoding", split_commas=True)]
-    if any(name in _LEFT_TO_HTTPX for name in names):
-        return None
-    return [name for name in names if name in _WBITS]
+    return [name for name in names if name in _WBITS or _decoders().get(name) is not None]
+
+
+def left_undone(headers: httpx.Headers) -> list[str]:
+    """The compressions `headers` name that `inflated` cannot undo: br or zstd without its package,
+    or one no package here undoes (`compress`). A name of no compression (`utf-8`, `none`: a
+    misconfigured server's, over a plain body) is none, as httpx skips it."""
+    names = [value.strip().lower() for value in headers.get_list("content-encoding", split_commas=True)]
+    done = undone(headers)
+    return [name for name in names if name in _COMPRESSIONS and name not in done]
+
+
+_COMPRESSIONS = frozenset({"br", "zstd", "compress", "x-compress", "pack200-gzip", "aes128gcm", "dcb", "dcz"})
+"""The registered content codings (IANA's HTTP Content Coding Registry) that compress or encrypt,
+beyond those `inflated` undoes without a package."""
+
+
+PACKAGES = {"br": "brotli", "zstd": "zstandard"}
+"""The package that lets `inflated` undo an encoding it otherwise cannot."""
+
+
+def _decoders() -> dict[str, Any]:
+    return {"br": BROTLI, "zstd": ZSTANDARD}
 
 
 def inflated(pieces: Iterable[bytes], names: list[str]) -> Iterator[bytes]:
     """`pieces` with the encodings `names` undone (the last applied first), in steps of at most `STEP` bytes."""
     for name in reversed(names):
-        pieces = _Inflater(name).inflate(pieces)
+        pieces = _decoder(name)(pieces)
     return iter(pieces)
 
 
+def _decoder(name: str) -> Callable[[Iterable[bytes]], Iterator[bytes]]:
+    if name == "br":
+        return _unbrotli
+    if name == "zstd":
+        return _unzstd
+    return _Inflater(name).inflate
+
+
+def _unbrotli(pieces: Iterable[bytes]) -> Iterator[bytes]:
+    """`pieces` of brotli undone, about `STEP` bytes a step: after a step that stopped at the bound,
+    the decompressor is asked again with no input until it yields nothing more."""
+    decompressor = BROTLI.Decompressor()
+    for piece in pieces:
+        while out := _brotli_step(decompressor, piece):
+            piece = b""
+            yield out
+
+
+def _brotli_step(decompressor: Any, data: bytes) -> bytes:
+    try:
+        out: bytes = decompressor.process(data, output_buffer_limit=STEP)
+    except TypeError as exc:  # brotli < 1.2: no output_buffer_limit
+        raise httpx.DecodingError(OLD_BROTLI) from exc
+    except BROTLI.error as exc:
+        raise httpx.DecodingError(str(exc)) from exc
+    return out
+
+
+def _unzstd(pieces: Iterable[bytes]) -> Iterator[bytes]:
+    """`pieces` of zstd undone, at most `STEP` bytes a step, frame after frame (as httpx reads them)."""
+    reader = ZSTANDARD.ZstdDecompressor().stream_reader(
+        _Source(pieces), read_size=STEP, read_across_frames=True, closefd=False
+    )
+    while True:
+        try:
+            out: bytes = reader.read(STEP)
+        except ZSTANDARD.ZstdError as exc:
+            raise httpx.DecodingError(str(exc)) from exc
+        if not out:
+            return
+        yield out
+
+
+class _Source:
+    """`pieces` as a file a decompressor reads from (`read`: the next piece, b"" at the end)."""
+
+    def __init__(self, pieces: Iterable[bytes]) -> None:
+        self.pieces = iter(pieces)
+
+    def read(self, size: int = -1) -> bytes:
+        return next((piece for piece in self.pieces if piece), b"")
+
+
 class _Inflater:
-    """One encoding undone (`inflate`)."""
+    """One encoding undone (`inflate`). A gzip body may be several members one after the other (RFC
+    1952; a relay that compresses each event on its own sends them so): each is undone in turn, and
+    bytes after a member that start no other are left, as httpx leaves what follows its one member."""
 
     def __init__(self, name: str) -> None:
         self.name = name
         self.inflater = zlib.decompressobj(_WBITS[name])
         self.first = True
+        self.after = False
+        """Whether the member being read follows another (then bytes that start none are left)."""
 
     def inflate(self, pieces: Iterable[bytes]) -> Iterator[bytes]:
         for piece in pieces:
@@ -116,14 +216,21 @@ class _Inflater:
             try:
                 out = self.inflater.decompress(data, STEP)
             except zlib.error as exc:
+                if self.after:  # what follows the last member is no member: left
+                    return
                 if not (self.first and self.name == "deflate"):
                     raise httpx.DecodingError(str(exc)) from exc
                 self.inflater = zlib.decompressobj(-zlib.MAX_WBITS)  # raw DEFLATE, as some servers send
                 self.first = False
                 continue
             self.first = self.first and not data
+            self.after = self.after and not out
             data = self.inflater.unconsumed_tail
             if out:
                 yield out
+            if self.inflater.eof and self.inflater.unused_data and self.name != "deflate":
+                data = self.inflater.unused_data  # the next member
+                self.inflater, self.after = zlib.decompressobj(_WBITS[self.name]), True
+                continue
             if self.inflater.eof or (not data and len(out) < STEP):  # else more may be pending
                 return

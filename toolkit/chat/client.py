@@ -72,15 +72,13 @@ answers `chat()` with an event stream (a relay that always streams) gets its eve
 
 A reply is read up to `ChatClient.max_reply_bytes` (`MAX_REPLY_BYTES`, 64 MiB: OpenAI's longest
 completions, 128k tokens, stream in about 32 MB of chunks; an audio reply's base64 fits too), counted
-as the bytes arrive, inflated (`capped`: a gzip or deflate body is undone step by step, so 1 MB of
-gzip that inflates to 1 GB is stopped at the bound, not inflated whole): a gateway that sends more
+as the bytes arrive, inflated (`capped`: a gzip, deflate, br or zstd body is undone step by step, so
+1 MB of gzip that inflates to 1 GB is stopped at the bound, not inflated whole): a gateway that sends more
 (a 200 MB body, an error as long, an event stream that never ends) gets a `ReplyTooLongError` (a
 `BadResponseError`) there, and its exchange records that the rest was not read.
 
 Leaves out: `n > 1`, logprobs, a bound on a reply's time (a stream that sends a keep-alive every
-minute for ever is stopped only by its bytes), a bound on what a br or zstd body inflates to (not
-asked for: httpx undoes them when their packages are installed), and retrying a stream once its
-first byte has arrived (a stream that breaks is truncated, and a truncated stream is never executed).
+minute for ever is stopped only by its bytes), and retrying a stream once its first byte has arrived (a stream that breaks is truncated, and a truncated stream is never executed).
 """
 
 from __future__ import annotations
@@ -102,7 +100,7 @@ from typing import Any, NoReturn
 import httpx
 from pydantic import ValidationError
 
-from toolkit.chat.charset import ACCEPTED, READ_AT_MOST, body_encoding, inflated, undone
+from toolkit.chat.charset import ACCEPTED, PACKAGES, READ_AT_MOST, body_encoding, inflated, left_undone, undone
 from toolkit.chat.credit import credit_fix, out_of_credit
 from toolkit.chat.finite import first_non_finite
 from toolkit.chat.masking import (
@@ -195,14 +193,29 @@ class _Capped(httpx.SyncByteStream):
 def capped(response: httpx.Response, limit: int) -> None:
     """Bound what reading `response` may take to `limit` bytes (a response not read yet): whichever
     reader asks, `read()` for a whole reply or an error, `iter_text()` for a stream. The bytes
-    counted are those the body inflates to: its gzip or deflate is undone here, step by step (and
-    its `Content-Encoding` taken off, for httpx not to undo it again), not by httpx a piece at once."""
+    counted are those the body inflates to: its gzip, deflate, br or zstd is undone here, step by step
+    (and its `Content-Encoding` taken off, for httpx not to undo it again), not by httpx a piece at once."""
     stream = response.stream
     if isinstance(stream, httpx.SyncByteStream):
         names = undone(response.headers)
         if names:
             del response.headers["content-encoding"]
-        response.stream = _Capped(stream, limit, response.status_code, names or [])
+        response.stream = _Capped(stream, limit, response.status_code, names)
+
+
+def cannot_undo(names: list[str]) -> BadResponseError:
+    """The error for an answer compressed in encodings `names` that the client cannot undo."""
+    packages = [PACKAGES[name] for name in names if name in PACKAGES]
+    fix = f"; installing the {' and '.join(packages)} package would let it" if packages else ""
+    error = BadResponseError(
+        f"the gateway compressed its answer as {', '.join(names)}, which the client did not ask for (it asks for "
+        f"{ACCEPTED}) and cannot undo{fix}; nothing from it was used"
+    )
+    error.hint = (
+        f"Have the gateway, or the proxy in front of it, send {ACCEPTED} or no compression when asked for gzip and "
+        "deflate (Accept-Encoding), as HTTP has it."
+    )
+    return error
 
 
 def too_long(limit: int, status: int | None = None) -> ReplyTooLongError:
@@ -318,9 +331,19 @@ def _http_date(value: str) -> float | None:
 
 
 def _wait_text(seconds: float) -> str:
-    """A wait a gateway asked for, as said in an error: `3600 s`, or for one too long to count a
-    phrase instead of `inf s`."""
-    return f"{seconds:g} s" if math.isfinite(seconds) else "longer than can be counted (a huge Retry-After)"
+    """A wait a gateway asked for, as said in an error: `3600 s`; from a day on in digits and days
+    or years (`2,592,000 s (about 30 days)`, not `2.592e+06 s`); for one too long to count a phrase
+    instead of `inf s`."""
+    if not math.isfinite(seconds):
+        return "longer than can be counted (a huge Retry-After)"
+    if seconds < _DAY_S:
+        return f"{seconds:g} s"
+    days = seconds / _DAY_S
+    about = f"{days:,.0f} day{'' if round(days) == 1 else 's'}" if days < 3650 else f"{days / 365.25:,.0f} years"
+    return f"{seconds:,.0f} s (about {about})"
+
+
+_DAY_S = 86400
 
 
 def retry_after(headers: httpx.Headers) -> float | None:
@@ -570,6 +593,8 @@ class ChatClient:
                         for shown in echo.feed(event):
                             state.yielded = True
                             yield shown
+                    if assembler.done:  # [DONE]: nothing after it counts, and a relay may hold the body open
+                        break
                 if cut is not None:  # the events labelled JSON broke off: as a stream that breaks
                     raise cut
             except httpx.TransportError as exc:
@@ -723,6 +748,11 @@ class ChatClient:
             self._record(body, None, f"<{type(exc).__name__}: {exc}>", attempt)
             self._forget_key(exc)
             raise _undecodable(exc) from exc
+        left = left_undone(response.headers)
+        if left and response.status_code < 300:  # an answer that cannot be read: not read
+            response.close()
+            self._record(body, response.status_code, f"<compressed as {', '.join(left)}: not read>", attempt)
+            raise cannot_undo(left)
         capped(response, self.max_reply_bytes)
         if response.status_code >= 300 or not stream:
             try:
@@ -952,17 +982,18 @@ def host_problem(host: str) -> str | None:
 def _check_options(model: Any, timeout: Any, retry: Any, sleep: Any) -> None:
     """`ChatClient`'s `model`, `timeout`, `retry` and `sleep`, each of its type, else a `ConfigurationError`
     naming it and the fix: `model=None` went out as `"model": null` (a 400 from the gateway), `timeout="30"`
-    failed inside httpx at the first request, and `timeout=-1` / `0` timed every request out at once."""
+    failed inside httpx at the first request, `timeout=-1` / `0` timed every request out at once, and
+    `timeout=1e10` raised OverflowError from the socket at the first request."""
     if not isinstance(model, str) or not model.strip():
         shown = repr(model) if model is None or isinstance(model, str) else type(model).__name__
         raise ConfigurationError(
             f"ChatClient: model must be the model's name as a str, e.g. 'gpt-4o-mini', not {shown} (check LLM_MODEL)"
         )
     if timeout is not None and not isinstance(timeout, httpx.Timeout):
-        if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not 0 < timeout < float("inf"):
+        if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not 0 < timeout <= LONGEST_SLEEP_S:
             raise ConfigurationError(
-                f"ChatClient: timeout must be the seconds to wait for the gateway, a number above 0 (e.g. "
-                f"timeout=30), or None to wait for ever; not {timeout!r:.40}"
+                f"ChatClient: timeout must be the seconds to wait for the gateway, a number above 0 and at most "
+                f"{LONGEST_SLEEP_S:g} (about 32 years; e.g. timeout=30), or None to wait for ever; not {timeout!r:.40}"
             )
     if not isinstance(retry, RetryPolicy):
         raise ConfigurationError(
@@ -1113,13 +1144,14 @@ def _too_long(wait: float | None, policy: RetryPolicy) -> str:
     if wait > policy.max_retry_after_s:
         return f"more than RetryPolicy.max_retry_after_s={policy.max_retry_after_s:g}"
     if wait > LONGEST_SLEEP_S:
-        return f"longer than a program can sleep (more than {LONGEST_SLEEP_S:g} s)"
+        return f"longer than a program can sleep (more than {_wait_text(LONGEST_SLEEP_S)})"
     return ""
 
 
 LONGEST_SLEEP_S = 1e9
-"""The longest wait ever slept (about 31 years): `time.sleep` overflows not far beyond (292 years on
-64-bit Linux, less elsewhere), and no call waits that long to be retried."""
+"""The longest wait ever slept (about 32 years): `time.sleep` overflows not far beyond (292 years on
+64-bit Linux, less elsewhere), and no call waits that long to be retried; the longest `timeout` too (a
+socket waits at most about 9.2e9 s)."""
 
 
 UNREACHABLE = (
@@ -1320,14 +1352,46 @@ def redirect_target(response: httpx.Response) -> str | None:
 
 def redirect_text(response: httpx.Response) -> str:
     """What a redirect (never followed: the key is not sent on) says to do: set LLM_BASE_URL to where
-    it points, unless that is plain http from https (the key would travel unencrypted) or another
-    host (the key would go to someone else: only if the learner trusts it)."""
+    it points, unless that is plain http from https (the key would travel unencrypted), another
+    host (the key would go to someone else: only if the learner trusts it), or no chat endpoint at
+    all (`_no_endpoint`: a sign-in page, the address asked)."""
     location = redirect_target(response)
     said = f"HTTP {response.status_code}: the gateway redirects to {location or '(no Location given)'}"
     elsewhere = _elsewhere(response, location)
     if elsewhere is not None:
         return f"{said}, {elsewhere}"
+    nowhere = _no_endpoint(response, location)
+    if nowhere is not None:
+        return f"{said} — {nowhere}"
     return f"{said} — set LLM_BASE_URL to the address it redirects to (without /chat/completions; not followed, not retried)"
+
+
+REDIRECT_TO_ITSELF = (
+    "not followed: that is the address asked, so the gateway (or a proxy in front of it) sends the request back "
+    "to itself; check the gateway (not retried)"
+)
+REDIRECT_TO_NO_ENDPOINT = (
+    "not followed: no address the client sends to (LLM_BASE_URL and /chat/completions), perhaps a proxy's or a "
+    "network's sign-in page; check LLM_BASE_URL (it usually ends in /v1), and sign in to the network first if a "
+    "browser asks you to (not retried)"
+)
+
+
+def _no_endpoint(response: httpx.Response, location: str | None) -> str | None:
+    """Why LLM_BASE_URL cannot be set to where a redirect on the same host points, or None when it can:
+    no `Location`; the address asked (a loop); a path that does not end in /chat/completions, which the
+    client adds to LLM_BASE_URL (a sign-in page, a front page, the endpoint with a trailing slash)."""
+    if location is None:
+        return "not followed; check LLM_BASE_URL (it usually ends in /v1) (not retried)"
+    try:
+        asked, target = response.request.url, httpx.URL(location)
+    except (RuntimeError, httpx.InvalidURL, ValueError):  # no request, or no URL at all
+        return None
+    if (target.scheme, target.path, target.query) == (asked.scheme, asked.path, asked.query):
+        return REDIRECT_TO_ITSELF
+    if not target.path.endswith("/chat/completions"):
+        return REDIRECT_TO_NO_ENDPOINT
+    return None
 
 
 NO_URL_REDIRECT = (

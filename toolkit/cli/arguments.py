@@ -2,7 +2,7 @@
 
 `port` (0 to 65535; 0 = any free port), `count` (a whole number, at least 0), `positive` (a
 whole number, at least 1), `seconds` (a finite number, at least 0), `positive_seconds` (a finite
-number above 0), `host` (a name or address to listen on, never blank: an empty host listens on
+number above 0, at most `LONGEST_WAIT_S`), `host` (a name or address to listen on, never blank: an empty host listens on
 every interface), `text_file` (an input file that exists and is UTF-8 text of at most the cases'
 cap; a pipe such as `<(command)` is left for the command to read once), `command_line` (a
 shell-quoted command whose quotes close, naming a command), `mcp_url` (`McpClient`'s own rule and
@@ -98,14 +98,24 @@ def seconds(text: str) -> float:
 
 
 def positive_seconds(text: str) -> float:
-    """A time limit: a finite number of seconds, above 0 (0 would give up at once)."""
+    """A time limit: a finite number of seconds, above 0 (0 would give up at once), at most
+    `LONGEST_WAIT_S` (a socket given more raises OverflowError when it waits)."""
     try:
         value = float(text)
     except ValueError:
         value = math.nan
     if not (math.isfinite(value) and value > 0):
         raise argparse.ArgumentTypeError(f"{text!r} is not a time limit: use a number of seconds above 0, e.g. 10")
+    if value > LONGEST_WAIT_S:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is too long a time limit: use at most {LONGEST_WAIT_S:,.0f} seconds (about 32 years)"
+        )
     return value
+
+
+LONGEST_WAIT_S = 1e9
+"""The longest time limit taken (`toolkit.chat.client.LONGEST_SLEEP_S`): a socket waits at most
+about 9.2e9 s (OverflowError: timestamp out of range for platform time_t)."""
 
 
 def day(text: str) -> datetime.date:

@@ -1,12 +1,15 @@
 """Run the tool-selection accuracy suite against the configured gateway and write a CSV.
 
     toolkit eval [--cases FILE] [--out FILE.csv] [--concurrency N] [--protocol tools|prompt]
+                 [--timeout SECONDS]
 
 Exit 0 when the pass line is met, 1 when not, 2 when every case failed on the gateway (nothing was
 measured: a wrong URL, key or model, a gateway that refuses `tools`), as `probe` has it. An `--out`
 that names the `--cases` file is refused before anything runs (the results would overwrite the
 cases), one line and exit 2. Cases the gateway failed are named on stderr with its message; a
-gateway that rejects the `tools` field gets the advice `--protocol prompt`.
+gateway that rejects the `tools` field gets the advice `--protocol prompt`. `--timeout` (default 30)
+is how long each request waits on the gateway, to connect and for each piece of its reply: a local
+model on a CPU may need more; a request that times out is retried, as any transient failure.
 Ctrl-C stops at once (a request still waiting is abandoned) and keeps what finished: the CSV
 holds every case, those not finished with the verdict `not_run`; the report covers the
 finished ones, stderr names the others, and the exit status is 130. SIGTERM (`kill`, a CI job's time
@@ -125,7 +128,8 @@ def interrupted_line(stopped: SuiteInterrupted) -> str:
 
 
 def failure_lines(results: list[CaseResult], protocol: str, model: str = "") -> list[str]:
-    """What stderr says when the gateway failed cases: how many, the first cause, what to try."""
+    """What stderr says when the gateway failed cases: how many, the first cause, what to try (the
+    prompt protocol for a refused `tools` field, a longer --timeout for a timeout)."""
     failed = [r for r in results if r.verdict == "error"]
     if not failed:
         return []
@@ -135,7 +139,17 @@ def failure_lines(results: list[CaseResult], protocol: str, model: str = "") -> 
         lines.append(
             "the gateway rejects the `tools` field: rerun with --protocol prompt (the prompt-protocol fallback)"
         )
+    elif _TIMED_OUT.match(failed[0].error):
+        lines.append(TIMED_OUT_ADVICE)
     return lines
+
+
+_TIMED_OUT = re.compile(r"TransientError: request timed out \(\w+\) after ")
+"""A case's error text for a request that waited out the client's timeout (`ChatClient`'s words)."""
+TIMED_OUT_ADVICE = (
+    "the gateway did not answer within --timeout: if it is slow rather than stuck (a local model on a CPU), "
+    "rerun with a longer one, e.g. --timeout 120"
+)
 
 
 def rejects_tools(error: str, model: str = "") -> bool:

@@ -1,6 +1,6 @@
 """Classify a gateway's tool support (A-E) from one raw exchange, printed in full.
 
-    toolkit probe [--base-url URL --api-key KEY --model M] [--fake-mode A-E]
+    toolkit probe [--base-url URL --api-key KEY --model M] [--fake-mode A-E] [--timeout SECONDS]
 
 Without a real gateway configured (flags or the LLM_* variables) it probes the embedded one.
 Exit 0 when the gateway is classified, 2 when it is not.
@@ -12,15 +12,19 @@ import argparse
 import os
 from typing import TYPE_CHECKING
 
-from toolkit.cli.arguments import api_key, base_url
+from toolkit.cli.arguments import api_key, base_url, positive_seconds
 from toolkit.errors import ConfigurationError
 
 if TYPE_CHECKING:
     from toolkit.chat.client import ChatClient, RetryPolicy
 
 
+GATEWAY_TIMEOUT_S = 30.0
+"""How long the client waits on the gateway unless --timeout says (`ChatClient`'s own default)."""
+
+
 def add_gateway_arguments(parser: argparse.ArgumentParser) -> None:
-    """`--base-url --api-key --model` (default: the LLM_* variables) and `--fake-mode`."""
+    """`--base-url --api-key --model` (default: the LLM_* variables), `--fake-mode` and `--timeout`."""
     parser.add_argument("--base-url", type=base_url, help="default: $LLM_BASE_URL")
     parser.add_argument(
         "--api-key",
@@ -35,12 +39,19 @@ def add_gateway_arguments(parser: argparse.ArgumentParser) -> None:
         choices=("A", "B", "C", "D", "E"),
         help="mode of the embedded gateway, used when no real one is configured (default: $LLM_FAKE_MODE, else A)",
     )
+    parser.add_argument(
+        "--timeout",
+        type=positive_seconds,
+        default=None,
+        metavar="SECONDS",
+        help=f"how long to wait on the gateway to connect and for each piece of a reply (default: {GATEWAY_TIMEOUT_S:g})",
+    )
 
 
 def client_from_args(args: argparse.Namespace, retry: RetryPolicy | None = None) -> ChatClient:
     """`connect()` with the flags laid over the environment: the real gateway if URL, key and
     model are all set, else the embedded one in `--fake-mode` (no retries by default: a probe
-    shows what one request gets)."""
+    shows what one request gets), waiting `--timeout` seconds on it."""
     from toolkit.chat.client import RetryPolicy
     from toolkit.chat.switch import connect
 
@@ -48,7 +59,9 @@ def client_from_args(args: argparse.Namespace, retry: RetryPolicy | None = None)
     env = {**os.environ, **{k: v for k, v in flags.items() if v}}
     if problem := _incomplete(flags, env):
         raise ConfigurationError(problem)
-    return connect(mode=args.fake_mode, env=env, retry=retry or RetryPolicy(max_retries=0))
+    retry = retry or RetryPolicy(max_retries=0)
+    timeout = getattr(args, "timeout", None) or GATEWAY_TIMEOUT_S  # a namespace argparse did not make may lack it
+    return connect(mode=args.fake_mode, env=env, retry=retry, timeout=timeout)
 
 
 FLAGS = {"LLM_BASE_URL": "--base-url", "LLM_API_KEY": "--api-key", "LLM_MODEL": "--model"}

@@ -202,8 +202,18 @@ def probe(client: ChatClient) -> ProbeResult:
     exchange = client.exchanges[-1] if client.exchanges else None
     status, text = (exchange.status, exchange.response_text) if exchange else (None, "")
     verdict, reason = classify(status, text, model=client.model)
-    advice = VERDICTS[verdict][1] if verdict else ("Fix the connection first (URL, key, model), then probe again.")
+    advice = VERDICTS[verdict][1] if verdict else (TIMED_OUT if _TIMEOUT.fullmatch(text) else NO_ANSWER)
     return ProbeResult(verdict, reason, advice, exchange)
+
+
+NO_ANSWER = "Fix the connection first (URL, key, model), then probe again."
+TIMED_OUT = (
+    "The gateway did not answer within the client's timeout: if it is slow rather than stuck (a local model on a "
+    "CPU), allow it longer (--timeout SECONDS on the command line, timeout= for ChatClient or connect), then probe "
+    "again."
+)
+_TIMEOUT = re.compile(r"<\w*Timeout>")
+"""What an exchange records for a request that timed out (`ChatClient`: `<ReadTimeout>`)."""
 
 
 def report(result: ProbeResult) -> str:

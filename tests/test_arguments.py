@@ -659,3 +659,38 @@ def test_a_tagged_unions_tag_matches_up_to_ascii_case_as_any_literal_does():
     with pytest.raises(ArgumentError) as info:
         coerce(Tagged, {"kind": "ſat", "meow": 1})  # a long s folds to nothing in ASCII
     assert [(p.field, p.expected) for p in info.value.problems] == [("x.kind", "one of 'cat' or 'dog'")]
+
+
+# --- an iterable parameter ------------------------------------------------------------------
+
+
+def test_an_iterable_parameter_receives_a_list_checked_before_the_tool_runs():
+    # `Iterable[int]` was pydantic's lazy ValidatorIterator: a bad item surfaced inside the tool as
+    # its own failure ("Tool 'f' failed: ValidationError: ... ValidatorIterator"), len() failed,
+    # a second pass read nothing, and a default was consumed when the schema was written (the tool
+    # got an empty iterator). LangChain4j reads any collection through JSON into the whole value.
+    import collections.abc
+    import typing
+
+    from toolkit.chat.messages import ToolCall
+    from toolkit.tools.execute import function_tool
+
+    for annotation in (typing.Iterable[int], collections.abc.Iterable[int], typing.Generator[int, None, None]):
+        got = coerce(annotation, [1, "2", 3.0])
+        assert got == [1, 2, 3] and type(got) is list
+        with pytest.raises(ArgumentError) as info:
+            coerce(annotation, [1, "x"])
+        assert [(p.field, p.expected) for p in info.value.problems] == [("x[1]", "an integer")]
+        with pytest.raises(ArgumentError) as info:
+            coerce(annotation, "12")
+        assert [(p.field, p.expected) for p in info.value.problems] == [("x", "an array")]
+
+    def total(prices: typing.Iterable[float] = (1.5, 2.5)) -> str:
+        """Add prices up twice, as a tool that reads its argument twice does."""
+        prices = typing.cast(Any, prices)
+        return f"{sum(prices)} {sum(prices)} {len(prices)}"
+
+    tool = function_tool(total)
+    assert tool.execute(ToolCall(id="c1", name="total", arguments='{"prices": [1, 2]}')).content == "3.0 3.0 2"
+    assert tool.execute(ToolCall(id="c2", name="total", arguments="{}")).content == "4.0 4.0 2"
+    assert tool.execute(ToolCall(id="c3", name="total", arguments="{}")).content == "4.0 4.0 2"

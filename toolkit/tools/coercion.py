@@ -1,7 +1,7 @@
 """The coercion mode: pydantic's validator for a type, adjusted to LangChain4j's rules.
 
 The mode is chosen to match LangChain4j's `DefaultToolExecutor`, and it is pydantic's *lax* mode
-with seven adjustments. Lax is right for numbers: `"27"` → 27, `"2.5"` → 2.5, `27.0` → 27,
+with eight adjustments. Lax is right for numbers: `"27"` → 27, `"2.5"` → 2.5, `27.0` → 27,
 ISO strings → dates; `27.5` for an `int` is an error, never truncated (pydantic checks the
 fraction first, as LangChain4j does), and so is a value outside a `Field(ge=..., le=...)` range.
 Strict mode would refuse `"27"`; plain lax would accept too much, so we take pydantic's own
@@ -25,7 +25,11 @@ depth — nested models, lists and dicts included:
    not-required key (`NotRequired`, `total=False`) that does not take `None` means "absent"
    (what a strict-mode schema makes the model send for an optional field);
 7. dates, date-times, times and durations come only from ISO 8601 strings: a number, or a
-   string of digits, is not read as a Unix timestamp (`0` is not 1970-01-01).
+   string of digits, is not read as a Unix timestamp (`0` is not 1970-01-01);
+8. an iterable (`Iterable[int]`, a `Generator`) is read whole into a list, as LangChain4j reads a
+   collection through JSON (`DefaultToolExecutor.coerceArgument`): pydantic's lazy iterator checked
+   its items only while the tool read them (a bad item was the tool's failure, not an argument
+   error), could be read once, and had no `len()`.
 
 Why `"27"` becomes 27 but `"true"` never becomes `true`: a number in quotes has exactly one
 reading, and LangChain4j's executor reads it (`Double.parseDouble`); the strings a model might
@@ -154,7 +158,7 @@ def _model_classes(node: Any) -> list[type]:
 
 
 def adjusted(node: Any) -> Any:
-    """A copy of a pydantic core schema with the seven adjustments applied at every depth."""
+    """A copy of a pydantic core schema with the eight adjustments applied at every depth."""
     if isinstance(node, (list, tuple)):
         return type(node)(adjusted(item) for item in node)
     if not isinstance(node, dict):
@@ -409,6 +413,12 @@ def _default(node: dict) -> Any:
 _NUMERIC = re.compile(r"\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*")
 
 
+def _whole_list(node: dict) -> dict:
+    """An iterable (pydantic's lazy `generator` schema) validated as a list of the same items: every
+    item is checked before the tool runs, and the tool gets all of them, as often as it reads them."""
+    return {**node, "type": "list"}
+
+
 def _iso_only(kind: str, word: str) -> Callable[[dict], Any]:
     """Dates and times from ISO 8601 strings only: no Unix timestamps, as numbers or digit strings."""
 
@@ -560,4 +570,5 @@ _RULES: dict[str, Callable[[dict], Any]] = {
     "union": _union,
     "tagged-union": _tagged_union,
     "default": _default,
+    "generator": _whole_list,
 }

@@ -13,7 +13,9 @@ depth — nested models, lists and dicts included:
    with Python's digit separators (`"1_000"` is Python syntax, not a JSON number); so do
    number choices of an enum or `Literal` (`true` is not `Literal[1, 2]`'s 1), and boolean
    choices refuse numbers (`1` is not `Literal[True]`), and a number is the number choice
-   (`1.0` is `Literal[1, True]`'s 1, not its `True`);
+   (`1.0` is `Literal[1, True]`'s 1, not its `True`); an integer takes a whole number written
+   with an exponent, in quotes too (`"1e3"` → 1000, as `Double.parseDouble` reads it; `1e20` →
+   10**20, a float past 64 bits pydantic refused as "not an integer"), and `"1.25e1"` is a fraction;
 3. floats refuse NaN and infinity (`"nan"` is not a price);
 4. enum and `Literal` strings match ASCII-case-insensitively when exactly one choice matches
    (`"SHIPPED"` → `"shipped"`; LangChain4j retries `valueOf` in upper case) — only A–Z/a–z fold,
@@ -203,7 +205,7 @@ def _no_bool(kind: str, word: str) -> Callable[[dict], Any]:
             raise PydanticCustomError(f"{kind}_type", f"Input should be a valid {word}")
         if isinstance(value, str) and "_" in value:
             raise PydanticCustomError(f"{kind}_parsing", f"Input should be a valid {word}")
-        return value
+        return _whole_number(value) if kind == "int" else value
 
     def rule(node: dict) -> Any:
         if kind == "float":
@@ -211,6 +213,27 @@ def _no_bool(kind: str, word: str) -> Callable[[dict], Any]:
         return _before(refuse, node)
 
     return rule
+
+
+_EXPONENT = re.compile(r"\s*-?\d+(?:\.\d+)?[eE][+-]?\d+\s*")
+"""A JSON number with an exponent, as text (`"1e3"`, `" 2.5E1 "`): pydantic's int reads no exponent."""
+
+
+def _whole_number(value: Any) -> Any:
+    """The int a whole number is, where pydantic's int reading misses it: a float past 64 bits (`1e20`)
+    and a number in quotes with an exponent (`"1e3"`, read as `Double.parseDouble` reads it); anything
+    else as it is, for pydantic to read or refuse (a fraction: "expected an integer")."""
+    if type(value) is float and value.is_integer():  # finite and whole
+        return int(value)
+    if type(value) is str and _EXPONENT.fullmatch(value):
+        number = decimal.Decimal(value)
+        if number.adjusted() < _INT_DIGITS and number == number.to_integral_value():
+            return int(number)
+    return value
+
+
+_INT_DIGITS = 4300
+"""Digits of the largest int read from an exponent (Python's own limit for reading an int from text)."""
 
 
 def _before(fn: Callable[[Any], Any], node: dict) -> Any:

@@ -43,7 +43,11 @@ A union reports one error ("expected an integer or a string"), not one per branc
 branch is named with its fields ("a Cat object (fields: kind, meow)"). A tagged union (pydantic's
 `discriminator`) reports a wrong or missing tag at the tag's field, with the tags; its tag matches
 up to ASCII case as rule 4 says.
-Numbers are not turned into strings (`42` for a `str` is an error), as in pydantic.
+Numbers are not turned into strings (`42` for a `str` is an error), as in pydantic. Here the
+package departs from LangChain4j on purpose: `DefaultToolExecutor.coerceArgument`
+(langchain4j/src/main/java/dev/langchain4j/service/tool/DefaultToolExecutor.java) gives a `String`
+parameter `argument.toString()` of whatever came (`42` → `"42"`, an object → its `Map.toString()`);
+the week-3 course's rule is "strict out" (a wrong type is named, with the format expected).
 
 Leaves out: the course's "lenient in" normalisation of order ids (week 3 has its own).
 """

@@ -19,6 +19,13 @@ limit is a note, in place (the rest of the value stays); and a value JSON cannot
 a class, a cycle) is its `str()`, as in LangChain and the OpenAI Agents SDK, without a default
 repr's memory address (`<Row object at 0x7f…>` → `<Row object>`: the same text every run).
 
+`None` is "Success" whatever the function declares, where LangChain4j's
+`DefaultToolExecutor.toText` (langchain4j/src/main/java/dev/langchain4j/service/tool/
+DefaultToolExecutor.java) writes "Success" only for a `void` method and `null` from a method
+declared to return a value as the JSON `null`: a Python function has no `void`, and one without
+`return` gives `None` as a `void` method gives nothing. A tool whose `None` means "not found"
+says so in words (`return "no such order"`), or the model reads that it succeeded.
+
 Leaves out: cutting a long result (a tool's value goes to the model whole, as in LangChain4j), and
 a `ToolOutput`'s flags (`toolkit.tools.execute` reads those).
 """

@@ -704,3 +704,21 @@ def test_an_iterable_parameter_receives_a_list_checked_before_the_tool_runs():
     assert tool.execute(ToolCall(id="c1", name="total", arguments='{"prices": [1, 2]}')).content == "3.0 3.0 2"
     assert tool.execute(ToolCall(id="c2", name="total", arguments="{}")).content == "4.0 4.0 2"
     assert tool.execute(ToolCall(id="c3", name="total", arguments="{}")).content == "4.0 4.0 2"
+
+
+def test_a_sequence_parameter_is_an_array_in_the_errors_the_model_reads():
+    # `Sequence[int]` was checked as a Python object: a string was told "expected 'str' instances
+    # are not allowed as a Sequence value", a number or an object "expected an instance of Sequence"
+    import collections.abc
+    import typing
+
+    for annotation in (typing.Sequence[int], collections.abc.Sequence[int]):
+        got = coerce(annotation, [1, "2"])
+        assert got == [1, 2] and type(got) is list
+        for sent in ("abc", 5, {"a": 1}):
+            with pytest.raises(ArgumentError) as info:
+                coerce(annotation, sent)
+            assert [(p.field, p.expected) for p in info.value.problems] == [("x", "an array")]
+        with pytest.raises(ArgumentError) as info:
+            coerce(annotation, [1, "x"])
+        assert [(p.field, p.expected) for p in info.value.problems] == [("x[1]", "an integer")]

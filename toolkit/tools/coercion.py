@@ -28,10 +28,13 @@ depth — nested models, lists and dicts included:
    (what a strict-mode schema makes the model send for an optional field);
 7. dates, date-times, times and durations come only from ISO 8601 strings: a number, or a
    string of digits, is not read as a Unix timestamp (`0` is not 1970-01-01);
-8. an iterable (`Iterable[int]`, a `Generator`) is read whole into a list, as LangChain4j reads a
-   collection through JSON (`DefaultToolExecutor.coerceArgument`): pydantic's lazy iterator checked
-   its items only while the tool read them (a bad item was the tool's failure, not an argument
-   error), could be read once, and had no `len()`.
+8. collections are read as LangChain4j reads them, through JSON into the whole value
+   (`DefaultToolExecutor.coerceArgument`): an iterable (`Iterable[int]`, a `Generator`) becomes a
+   list, where pydantic's lazy iterator checked its items only while the tool read them (a bad item
+   was the tool's failure, not an argument error), could be read once and had no `len()`; and a
+   `Sequence[int]` is checked as the array it is in JSON, where pydantic's Python check told a
+   string "'str' instances are not allowed as a Sequence value" and a number "an instance of
+   Sequence".
 
 Why `"27"` becomes 27 but `"true"` never becomes `true`: a number in quotes has exactly one
 reading, and LangChain4j's executor reads it (`Double.parseDouble`); the strings a model might
@@ -446,6 +449,14 @@ def _whole_list(node: dict) -> dict:
     return {**node, "type": "list"}
 
 
+def _json_list(node: dict) -> Any:
+    """A type pydantic checks one way in Python and another in JSON (`Sequence[T]`: an instance of
+    `Sequence` in Python, an array in JSON) checked as JSON when that is an array: the model's
+    arguments are JSON, and "an instance of Sequence" is nothing it can send."""
+    json_branch = node["json_schema"]
+    return json_branch if json_branch.get("type") == "list" else node
+
+
 def _iso_only(kind: str, word: str) -> Callable[[dict], Any]:
     """Dates and times from ISO 8601 strings only: no Unix timestamps, as numbers or digit strings."""
 
@@ -598,4 +609,5 @@ _RULES: dict[str, Callable[[dict], Any]] = {
     "tagged-union": _tagged_union,
     "default": _default,
     "generator": _whole_list,
+    "json-or-python": _json_list,
 }

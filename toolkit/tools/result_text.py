@@ -217,7 +217,7 @@ def _bytes_text(value: bytes | bytearray) -> str:
     try:
         return bytes(value).decode("utf-8")
     except UnicodeDecodeError:
-        return f"<binary data, {len(value)} bytes>"
+        return f"<binary data, {len(value)} byte{'' if len(value) == 1 else 's'}>"
 
 
 def _json_fallback(value: Any) -> Any:

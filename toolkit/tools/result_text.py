@@ -407,6 +407,8 @@ def _iterators_read(value: Any, left: list[int]) -> Any:
 
 def _cut_note(read: int) -> str:
     """The last item of a nested iterator cut short (`read` items of it were read)."""
+    if read == 1:
+        return "(only the first item was read: the iterator went on)"
     if read:
         return f"(only the first {read} items were read: the iterator went on)"
     return f"(not read: the result's iterators had given {ITEMS_READ} items already)"

@@ -101,6 +101,13 @@ ACCEPTED = [  # (type, what the model sent, what the function receives)
     (int, " 2.5E1 ", 25),
     (int, "-1e2", -100),
     (int, 1e20, 10**20),
+    # ... only when every branch of a union refused it: a union reads the value as before
+    (int | str, "1e3", "1e3"),
+    (float | int, "1e3", 1000.0),
+    (int | float, 2.0, 2.0),
+    (int | float, 1e20, 1e20),
+    (Literal["all"] | int, "1e3", 1000),
+    (list[int | str], ["1e3", 5], ["1e3", 5]),
     (float, 2.5, 2.5),
     (float, "2.5", 2.5),
     (float, 3, 3.0),
@@ -722,3 +729,12 @@ def test_a_sequence_parameter_is_an_array_in_the_errors_the_model_reads():
         with pytest.raises(ArgumentError) as info:
             coerce(annotation, [1, "x"])
         assert [(p.field, p.expected) for p in info.value.problems] == [("x[1]", "an integer")]
+
+
+def test_a_whole_number_out_of_bounds_is_said_as_the_model_wrote_it():
+    with pytest.raises(ArgumentError) as info:
+        coerce(Bounded, "1e3")
+    assert str(info.value) == (
+        "Invalid arguments for tool 'coerce':\n- x: got \"1e3\", expected a number <= 50\n"
+        "Fix the arguments and call coerce again."
+    )

@@ -16,6 +16,8 @@ depth — nested models, lists and dicts included:
    (`1.0` is `Literal[1, True]`'s 1, not its `True`); an integer takes a whole number written
    with an exponent, in quotes too (`"1e3"` → 1000, as `Double.parseDouble` reads it; `1e20` →
    10**20, a float past 64 bits pydantic refused as "not an integer"), and `"1.25e1"` is a fraction;
+   only once pydantic refused the value, in a union once every choice did (`int | str` keeps
+   `"1e3"` a string, `int | float` keeps `2.0` a float), and an error names what was sent;
 3. floats refuse NaN and infinity (`"nan"` is not a price);
 4. enum and `Literal` strings match ASCII-case-insensitively when exactly one choice matches
    (`"SHIPPED"` → `"shipped"`; LangChain4j retries `valueOf` in upper case) — only A–Z/a–z fold,
@@ -65,8 +67,9 @@ import threading
 from collections.abc import Callable, Collection
 from typing import Any
 
-from pydantic import TypeAdapter
+from pydantic import TypeAdapter, ValidationError
 from pydantic_core import (
+    InitErrorDetails,
     PydanticCustomError,
     PydanticSerializationError,
     PydanticUseDefault,
@@ -212,14 +215,68 @@ def _no_bool(kind: str, word: str) -> Callable[[dict], Any]:
             raise PydanticCustomError(f"{kind}_type", f"Input should be a valid {word}")
         if isinstance(value, str) and "_" in value:
             raise PydanticCustomError(f"{kind}_parsing", f"Input should be a valid {word}")
-        return _whole_number(value) if kind == "int" else value
+        return value
 
     def rule(node: dict) -> Any:
         if kind == "float":
             node = node | {"allow_inf_nan": False}
+        if kind == "int":
+            return _around(_whole_if_refused, _before(refuse, {k: v for k, v in node.items() if k != "ref"}), node)
         return _before(refuse, node)
 
     return rule
+
+
+def _around(fn: Callable[[Any, Any], Any], inner: Any, node: dict) -> Any:
+    """`fn(value, handler)` around `inner` (made from `node`), taking `node`'s `ref` as `_before` does;
+    the wrapper keeps `inner` in its metadata, for a union to take it back (`_union`)."""
+    metadata = {_INNER: inner}
+    if "ref" not in node:
+        return core_schema.no_info_wrap_validator_function(fn, inner, metadata=metadata)
+    return core_schema.no_info_wrap_validator_function(fn, inner, ref=node["ref"], metadata=metadata)
+
+
+_INNER = "toolkit_whole_number_inner"
+"""The metadata key of an int's `_whole_if_refused` wrapper that holds the int's own check."""
+
+
+def _unwrapped(choice: Any) -> tuple[Any, bool]:
+    """A union's choice without its whole-number wrapper (`(schema, label)` kept a pair), and whether it had one."""
+    schema = choice[0] if isinstance(choice, tuple) else choice
+    inner = schema.get("metadata", {}).get(_INNER) if isinstance(schema, dict) and "ref" not in schema else None
+    if inner is None:
+        return choice, False
+    return ((inner, *choice[1:]) if isinstance(choice, tuple) else inner), True
+
+
+def _whole_if_refused(value: Any, handler: Any) -> Any:
+    """An int as pydantic reads it, or, where it refuses a whole number, that number's int: tried
+    only after pydantic refused, so a union still takes a `str` or a `float` branch as it did."""
+    try:
+        return handler(value)
+    except ValidationError as refused:
+        whole = _whole_number(value)
+        if whole is value:
+            raise
+        try:
+            return handler(whole)
+        except ValidationError as out_of_range:  # a bound, a multiple: said of what the model sent
+            raise _as_sent(out_of_range, value, refused) from None
+
+
+def _as_sent(error: ValidationError, value: Any, fallback: ValidationError) -> ValidationError:
+    """`error` with `value` as the input of its errors at the top (what the model wrote, `"1e3"`,
+    not the 1000 it was read as); `fallback` when an error is not one pydantic can remake."""
+    details: list[InitErrorDetails] = []
+    for e in error.errors():
+        detail = InitErrorDetails(type=e["type"], loc=e["loc"], input=e["input"] if e["loc"] else value)
+        if "ctx" in e:
+            detail["ctx"] = e["ctx"]
+        details.append(detail)
+    try:
+        return ValidationError.from_exception_data(error.title, details)
+    except KeyError:  # an error type of a custom validator ("Invalid error type")
+        return fallback
 
 
 _EXPONENT = re.compile(r"\s*-?\d+(?:\.\d+)?[eE][+-]?\d+\s*")
@@ -475,11 +532,18 @@ def _iso_only(kind: str, word: str) -> Callable[[dict], Any]:
 def _union(node: dict) -> dict:
     if "custom_error_type" in node:  # pydantic's own words for the whole union (e.g. a path)
         return node
-    words = [_word(c[0] if isinstance(c, tuple) else c) for c in node["choices"]]
-    return node | {
+    unwrapped = [_unwrapped(c) for c in node["choices"]]
+    words = [_word(c[0] if isinstance(c, tuple) else c) for c, _ in unwrapped]
+    union = node | {
+        "choices": [c for c, _ in unwrapped],
         "custom_error_type": "union_type",
         "custom_error_message": "Input should be " + " or ".join(dict.fromkeys(words)),
     }
+    if not any(had for _, had in unwrapped):
+        return union
+    # an int choice reads a whole number pydantic refuses only when every choice refused the value:
+    # inside, `int | str` would take "1e3" as 1000 and `int | float` 2.0 as 2
+    return _around(_whole_if_refused, {k: v for k, v in union.items() if k != "ref"}, union)
 
 
 def _tagged_union(node: dict) -> dict:

@@ -36,7 +36,9 @@ depth — nested models, lists and dicts included:
    was the tool's failure, not an argument error), could be read once and had no `len()`; and a
    `Sequence[int]` is checked as the array it is in JSON, where pydantic's Python check told a
    string "'str' instances are not allowed as a Sequence value" and a number "an instance of
-   Sequence".
+   Sequence"; a model, dataclass or TypedDict sent as a string holding a JSON object (a nested
+   object double-encoded, `"{\"city\": \"Hangzhou\"}"`) is that object, as LangChain4j's
+   `Json.fromJson` reads a `String` argument for a POJO (not for a `Map` or a list: nor here).
 
 Why `"27"` becomes 27 but `"true"` never becomes `true`: a number in quotes has exactly one
 reading, and LangChain4j's executor reads it (`Double.parseDouble`); the strings a model might
@@ -443,15 +445,32 @@ def _literal(node: dict) -> Any:
     return _before(_casefold(list(node["expected"]), "literal_error"), node)
 
 
-def _model(node: dict) -> dict:
+def _model(node: dict) -> Any:
     config = node.get("config") or {}
-    if "extra_fields_behavior" in config:
-        return node
-    return node | {"config": config | {"extra_fields_behavior": "forbid"}}
+    if "extra_fields_behavior" not in config:
+        node = node | {"config": config | {"extra_fields_behavior": "forbid"}}
+    return _before(_object_from_json, node)
 
 
 def _forbid_extra(node: dict) -> dict:
     return node if "extra_behavior" in node else node | {"extra_behavior": "forbid"}
+
+
+def _dataclass(node: dict) -> Any:
+    return _before(_object_from_json, node)
+
+
+def _object_from_json(value: Any) -> Any:
+    """An object a model sent as a JSON string (a nested object double-encoded) read as that
+    object, as LangChain4j reads a `String` argument for a POJO (`Json.fromJson`); any other value,
+    and a string that holds no JSON object, as it is (for "expected an object")."""
+    if type(value) is not str or value.lstrip()[:1] != "{":
+        return value
+    try:
+        parsed = json.loads(value)
+    except (ValueError, RecursionError):  # not JSON, or nested deeper than json.loads reads
+        return value
+    return parsed if isinstance(parsed, dict) else value
 
 
 def _typed_dict(node: dict) -> Any:
@@ -462,9 +481,9 @@ def _typed_dict(node: dict) -> Any:
     optional = [
         name for name, f in node["fields"].items() if not f.get("required", True) and not _takes_none(f["schema"])
     ]
-    if not optional:
-        return node
-    return _before(_nulls_dropped(optional), node)
+    if optional:
+        node = _before(_nulls_dropped(optional), node)
+    return _before(_object_from_json, node)
 
 
 def _takes_none(schema: dict) -> bool:
@@ -669,6 +688,7 @@ _RULES: dict[str, Callable[[dict], Any]] = {
     "model": _model,
     "typed-dict": _typed_dict,
     "dataclass-args": _forbid_extra,
+    "dataclass": _dataclass,
     "union": _union,
     "tagged-union": _tagged_union,
     "default": _default,

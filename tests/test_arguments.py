@@ -94,6 +94,20 @@ ACCEPTED = [  # (type, what the model sent, what the function receives)
     (int, 0, 0),
     (int, 10**20, 10**20),
     (int, "27.0", 27),
+    # a number in quotes is read as LangChain4j reads it (Double.parseDouble), then checked for a
+    # fraction: "1e3" is 1000; and a whole number written with an exponent is the integer it is,
+    # past 64 bits too (pydantic refused 1e20 as "expected an integer")
+    (int, "1e3", 1000),
+    (int, " 2.5E1 ", 25),
+    (int, "-1e2", -100),
+    (int, 1e20, 10**20),
+    # ... only when every branch of a union refused it: a union reads the value as before
+    (int | str, "1e3", "1e3"),
+    (float | int, "1e3", 1000.0),
+    (int | float, 2.0, 2.0),
+    (int | float, 1e20, 1e20),
+    (Literal["all"] | int, "1e3", 1000),
+    (list[int | str], ["1e3", 5], ["1e3", 5]),
     (float, 2.5, 2.5),
     (float, "2.5", 2.5),
     (float, 3, 3.0),
@@ -133,6 +147,12 @@ ACCEPTED = [  # (type, what the model sent, what the function receives)
     (OrderId, "SN202610200001", "SN202610200001"),
     (Address, {"city": "c", "street": "s"}, Address(city="c", street="s")),
     (Address, {"city": "c", "street": "s", "postcode": None}, Address(city="c", street="s")),
+    # an object sent as a JSON string (a model double-encoding a nested object) is read as the
+    # object, as LangChain4j's coerceArgument reads a String argument for a POJO (Json.fromJson)
+    (Address, '{"city": "c", "street": "s"}', Address(city="c", street="s")),
+    (Address, ' {"city": "c", "street": "s"}\n', Address(city="c", street="s")),
+    (list[Item], ['{"sku": "A", "quantity": "2"}'], [Item(sku="A", quantity=2)]),
+    (Address | str, '{"city": "c", "street": "s"}', '{"city": "c", "street": "s"}'),  # a str branch keeps it
     (Item, {"sku": "A", "quantity": "2"}, Item(sku="A", quantity=2)),
     (Item, {"sku": "A", "quantity": 1, "gift": None}, Item(sku="A", quantity=1)),  # null → default
     (Item, {"sku": "A", "quantity": 1, "status": "SHIPPED"}, Item(sku="A", quantity=1, status=Status.SHIPPED)),
@@ -147,7 +167,10 @@ REJECTED = [  # (type, what the model sent, the field, what the error says is ex
     (int, "27.5", "x", "an integer"),
     (int, "abc", "x", "an integer"),
     (int, True, "x", "an integer"),
-    (int, "1e3", "x", "an integer"),
+    (int, "1.25e1", "x", "an integer"),
+    (int, "1e", "x", "an integer"),
+    (int, "0x10", "x", "an integer"),
+    (int, "1e5000", "x", "an integer"),
     (int, None, "x", "an integer"),
     (int, [], "x", "an integer"),
     (float, "nan", "x", "a finite number"),
@@ -180,6 +203,10 @@ REJECTED = [  # (type, what the model sent, the field, what the error says is ex
     (One | int, "", "x", "a string of at least 1 character and at most 1 character or an integer"),
     (OrderId, "202610200001", "x", "a string matching ^SN\\d{12}$"),
     (Address, "Main street 1", "x", "an object"),
+    (Address, "[1, 2]", "x", "an object"),
+    (Address, '{"city": "c"', "x", "an object"),
+    (Address, '{"a":' * 100_000, "x", "an object"),  # too deep for json.loads: no RecursionError
+    (Address, '{"city": "c", "street": 5}', "x.street", "a string"),
     (Item, {"sku": "A", "quantity": 0}, "x.quantity", "a number >= 1"),
     (Item, {"sku": "A", "quantity": 1, "gift": "true"}, "x.gift", "true or false"),
     (Item, {"sku": "A", "quantity": 1, "status": "lost"}, "x.status", "one of 'pending', 'shipped' or 'delivered'"),
@@ -659,3 +686,65 @@ def test_a_tagged_unions_tag_matches_up_to_ascii_case_as_any_literal_does():
     with pytest.raises(ArgumentError) as info:
         coerce(Tagged, {"kind": "ſat", "meow": 1})  # a long s folds to nothing in ASCII
     assert [(p.field, p.expected) for p in info.value.problems] == [("x.kind", "one of 'cat' or 'dog'")]
+
+
+# --- an iterable parameter ------------------------------------------------------------------
+
+
+def test_an_iterable_parameter_receives_a_list_checked_before_the_tool_runs():
+    # `Iterable[int]` was pydantic's lazy ValidatorIterator: a bad item surfaced inside the tool as
+    # its own failure ("Tool 'f' failed: ValidationError: ... ValidatorIterator"), len() failed,
+    # a second pass read nothing, and a default was consumed when the schema was written (the tool
+    # got an empty iterator). LangChain4j reads any collection through JSON into the whole value.
+    import collections.abc
+    import typing
+
+    from toolkit.chat.messages import ToolCall
+    from toolkit.tools.execute import function_tool
+
+    for annotation in (typing.Iterable[int], collections.abc.Iterable[int], typing.Generator[int, None, None]):
+        got = coerce(annotation, [1, "2", 3.0])
+        assert got == [1, 2, 3] and type(got) is list
+        with pytest.raises(ArgumentError) as info:
+            coerce(annotation, [1, "x"])
+        assert [(p.field, p.expected) for p in info.value.problems] == [("x[1]", "an integer")]
+        with pytest.raises(ArgumentError) as info:
+            coerce(annotation, "12")
+        assert [(p.field, p.expected) for p in info.value.problems] == [("x", "an array")]
+
+    def total(prices: typing.Iterable[float] = (1.5, 2.5)) -> str:
+        """Add prices up twice, as a tool that reads its argument twice does."""
+        prices = typing.cast(Any, prices)
+        return f"{sum(prices)} {sum(prices)} {len(prices)}"
+
+    tool = function_tool(total)
+    assert tool.execute(ToolCall(id="c1", name="total", arguments='{"prices": [1, 2]}')).content == "3.0 3.0 2"
+    assert tool.execute(ToolCall(id="c2", name="total", arguments="{}")).content == "4.0 4.0 2"
+    assert tool.execute(ToolCall(id="c3", name="total", arguments="{}")).content == "4.0 4.0 2"
+
+
+def test_a_sequence_parameter_is_an_array_in_the_errors_the_model_reads():
+    # `Sequence[int]` was checked as a Python object: a string was told "expected 'str' instances
+    # are not allowed as a Sequence value", a number or an object "expected an instance of Sequence"
+    import collections.abc
+    import typing
+
+    for annotation in (typing.Sequence[int], collections.abc.Sequence[int]):
+        got = coerce(annotation, [1, "2"])
+        assert got == [1, 2] and type(got) is list
+        for sent in ("abc", 5, {"a": 1}):
+            with pytest.raises(ArgumentError) as info:
+                coerce(annotation, sent)
+            assert [(p.field, p.expected) for p in info.value.problems] == [("x", "an array")]
+        with pytest.raises(ArgumentError) as info:
+            coerce(annotation, [1, "x"])
+        assert [(p.field, p.expected) for p in info.value.problems] == [("x[1]", "an integer")]
+
+
+def test_a_whole_number_out_of_bounds_is_said_as_the_model_wrote_it():
+    with pytest.raises(ArgumentError) as info:
+        coerce(Bounded, "1e3")
+    assert str(info.value) == (
+        "Invalid arguments for tool 'coerce':\n- x: got \"1e3\", expected a number <= 50\n"
+        "Fix the arguments and call coerce again."
+    )

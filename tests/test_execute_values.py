@@ -345,3 +345,9 @@ def test_a_value_holding_a_generator_that_raises_has_failed_too():
         "Tool 'summary' failed: ConnectionError: lost db with key [REDACTED]",
         True,
     )
+
+
+def test_a_nested_iterator_cut_after_one_item_says_one_item():
+    # the budget is shared: the first iterator takes all but one item, the second gives one and is cut
+    value = {"a": iter(range(ITEMS_READ - 1)), "b": iter(range(10))}
+    assert to_text(value).endswith('"b": [0, "(only the first item was read: the iterator went on)"]}')

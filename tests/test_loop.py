@@ -422,6 +422,15 @@ def test_loop_guard_compares_with_every_earlier_call_and_hands_over():
     assert consistent(result.messages)
 
 
+def test_a_guard_hand_over_after_one_round_says_one_round():
+    runs = []
+    model = ScriptedModel([call("count", n=1)] * 2 + ["never asked"])
+    options = LoopOptions(loop_guard=True, guard_handover_after=1)
+    result = run_loop(model, Q, tools=[count_tool(runs)], options=options)
+    assert (result.finish, runs) == ("handover", [1])
+    assert result.rounds[-1].decision == "hand over: the model repeated guarded calls in 1 round"
+
+
 def test_loop_guard_without_a_handover_keeps_answering():
     runs = []
     model = ScriptedModel([call("count", n=1), call("count", n=2), call("count", n=1), "ok"])

@@ -232,6 +232,7 @@ cycle.append(cycle)
     "value, text",
     [
         (b"\x89PNG\r\n", "<binary data, 6 bytes>"),
+        (b"\xff", "<binary data, 1 byte>"),  # one of a unit in the singular, as the other texts
         ("订单".encode(), "订单"),
         (bytearray(b"ok"), "ok"),
         (Order("B"), "Order(B)"),

@@ -631,7 +631,8 @@ class _Run:
                 trace.decision = "return immediately"
                 return self.result("immediate", None, immediate=results)
             if self.guard_exhausted(trace):  # 10
-                trace.decision = f"hand over: the model repeated guarded calls in {self.guarded_rounds} rounds"
+                rounds = "1 round" if self.guarded_rounds == 1 else f"{self.guarded_rounds} rounds"
+                trace.decision = f"hand over: the model repeated guarded calls in {rounds}"
                 return self.handover(self.texts.guard_handover)
             if self.model_requests_spent():
                 return self.request_limit(trace)

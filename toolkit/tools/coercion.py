@@ -1,7 +1,7 @@
 """The coercion mode: pydantic's validator for a type, adjusted to LangChain4j's rules.
 
 The mode is chosen to match LangChain4j's `DefaultToolExecutor`, and it is pydantic's *lax* mode
-with seven adjustments. Lax is right for numbers: `"27"` → 27, `"2.5"` → 2.5, `27.0` → 27,
+with eight adjustments. Lax is right for numbers: `"27"` → 27, `"2.5"` → 2.5, `27.0` → 27,
 ISO strings → dates; `27.5` for an `int` is an error, never truncated (pydantic checks the
 fraction first, as LangChain4j does), and so is a value outside a `Field(ge=..., le=...)` range.
 Strict mode would refuse `"27"`; plain lax would accept too much, so we take pydantic's own
@@ -13,7 +13,11 @@ depth — nested models, lists and dicts included:
    with Python's digit separators (`"1_000"` is Python syntax, not a JSON number); so do
    number choices of an enum or `Literal` (`true` is not `Literal[1, 2]`'s 1), and boolean
    choices refuse numbers (`1` is not `Literal[True]`), and a number is the number choice
-   (`1.0` is `Literal[1, True]`'s 1, not its `True`);
+   (`1.0` is `Literal[1, True]`'s 1, not its `True`); an integer takes a whole number written
+   with an exponent, in quotes too (`"1e3"` → 1000, as `Double.parseDouble` reads it; `1e20` →
+   10**20, a float past 64 bits pydantic refused as "not an integer"), and `"1.25e1"` is a fraction;
+   only once pydantic refused the value, in a union once every choice did (`int | str` keeps
+   `"1e3"` a string, `int | float` keeps `2.0` a float), and an error names what was sent;
 3. floats refuse NaN and infinity (`"nan"` is not a price);
 4. enum and `Literal` strings match ASCII-case-insensitively when exactly one choice matches
    (`"SHIPPED"` → `"shipped"`; LangChain4j retries `valueOf` in upper case) — only A–Z/a–z fold,
@@ -25,7 +29,16 @@ depth — nested models, lists and dicts included:
    not-required key (`NotRequired`, `total=False`) that does not take `None` means "absent"
    (what a strict-mode schema makes the model send for an optional field);
 7. dates, date-times, times and durations come only from ISO 8601 strings: a number, or a
-   string of digits, is not read as a Unix timestamp (`0` is not 1970-01-01).
+   string of digits, is not read as a Unix timestamp (`0` is not 1970-01-01);
+8. collections are read as LangChain4j reads them, through JSON into the whole value
+   (`DefaultToolExecutor.coerceArgument`): an iterable (`Iterable[int]`, a `Generator`) becomes a
+   list, where pydantic's lazy iterator checked its items only while the tool read them (a bad item
+   was the tool's failure, not an argument error), could be read once and had no `len()`; and a
+   `Sequence[int]` is checked as the array it is in JSON, where pydantic's Python check told a
+   string "'str' instances are not allowed as a Sequence value" and a number "an instance of
+   Sequence"; a model, dataclass or TypedDict sent as a string holding a JSON object (a nested
+   object double-encoded, `"{\"city\": \"Hangzhou\"}"`) is that object, as LangChain4j's
+   `Json.fromJson` reads a `String` argument for a POJO (not for a `Map` or a list: nor here).
 
 Why `"27"` becomes 27 but `"true"` never becomes `true`: a number in quotes has exactly one
 reading, and LangChain4j's executor reads it (`Double.parseDouble`); the strings a model might
@@ -37,7 +50,11 @@ A union reports one error ("expected an integer or a string"), not one per branc
 branch is named with its fields ("a Cat object (fields: kind, meow)"). A tagged union (pydantic's
 `discriminator`) reports a wrong or missing tag at the tag's field, with the tags; its tag matches
 up to ASCII case as rule 4 says.
-Numbers are not turned into strings (`42` for a `str` is an error), as in pydantic.
+Numbers are not turned into strings (`42` for a `str` is an error), as in pydantic. Here the
+package departs from LangChain4j on purpose: `DefaultToolExecutor.coerceArgument`
+(langchain4j/src/main/java/dev/langchain4j/service/tool/DefaultToolExecutor.java) gives a `String`
+parameter `argument.toString()` of whatever came (`42` → `"42"`, an object → its `Map.toString()`);
+the week-3 course's rule is "strict out" (a wrong type is named, with the format expected).
 
 Leaves out: the course's "lenient in" normalisation of order ids (week 3 has its own).
 """
@@ -52,8 +69,9 @@ import threading
 from collections.abc import Callable, Collection
 from typing import Any
 
-from pydantic import TypeAdapter
+from pydantic import TypeAdapter, ValidationError
 from pydantic_core import (
+    InitErrorDetails,
     PydanticCustomError,
     PydanticSerializationError,
     PydanticUseDefault,
@@ -154,7 +172,7 @@ def _model_classes(node: Any) -> list[type]:
 
 
 def adjusted(node: Any) -> Any:
-    """A copy of a pydantic core schema with the seven adjustments applied at every depth."""
+    """A copy of a pydantic core schema with the eight adjustments applied at every depth."""
     if isinstance(node, (list, tuple)):
         return type(node)(adjusted(item) for item in node)
     if not isinstance(node, dict):
@@ -204,9 +222,84 @@ def _no_bool(kind: str, word: str) -> Callable[[dict], Any]:
     def rule(node: dict) -> Any:
         if kind == "float":
             node = node | {"allow_inf_nan": False}
+        if kind == "int":
+            return _around(_whole_if_refused, _before(refuse, {k: v for k, v in node.items() if k != "ref"}), node)
         return _before(refuse, node)
 
     return rule
+
+
+def _around(fn: Callable[[Any, Any], Any], inner: Any, node: dict) -> Any:
+    """`fn(value, handler)` around `inner` (made from `node`), taking `node`'s `ref` as `_before` does;
+    the wrapper keeps `inner` in its metadata, for a union to take it back (`_union`)."""
+    metadata = {_INNER: inner}
+    if "ref" not in node:
+        return core_schema.no_info_wrap_validator_function(fn, inner, metadata=metadata)
+    return core_schema.no_info_wrap_validator_function(fn, inner, ref=node["ref"], metadata=metadata)
+
+
+_INNER = "toolkit_whole_number_inner"
+"""The metadata key of an int's `_whole_if_refused` wrapper that holds the int's own check."""
+
+
+def _unwrapped(choice: Any) -> tuple[Any, bool]:
+    """A union's choice without its whole-number wrapper (`(schema, label)` kept a pair), and whether it had one."""
+    schema = choice[0] if isinstance(choice, tuple) else choice
+    inner = schema.get("metadata", {}).get(_INNER) if isinstance(schema, dict) and "ref" not in schema else None
+    if inner is None:
+        return choice, False
+    return ((inner, *choice[1:]) if isinstance(choice, tuple) else inner), True
+
+
+def _whole_if_refused(value: Any, handler: Any) -> Any:
+    """An int as pydantic reads it, or, where it refuses a whole number, that number's int: tried
+    only after pydantic refused, so a union still takes a `str` or a `float` branch as it did."""
+    try:
+        return handler(value)
+    except ValidationError as refused:
+        whole = _whole_number(value)
+        if whole is value:
+            raise
+        try:
+            return handler(whole)
+        except ValidationError as out_of_range:  # a bound, a multiple: said of what the model sent
+            raise _as_sent(out_of_range, value, refused) from None
+
+
+def _as_sent(error: ValidationError, value: Any, fallback: ValidationError) -> ValidationError:
+    """`error` with `value` as the input of its errors at the top (what the model wrote, `"1e3"`,
+    not the 1000 it was read as); `fallback` when an error is not one pydantic can remake."""
+    details: list[InitErrorDetails] = []
+    for e in error.errors():
+        detail = InitErrorDetails(type=e["type"], loc=e["loc"], input=e["input"] if e["loc"] else value)
+        if "ctx" in e:
+            detail["ctx"] = e["ctx"]
+        details.append(detail)
+    try:
+        return ValidationError.from_exception_data(error.title, details)
+    except KeyError:  # an error type of a custom validator ("Invalid error type")
+        return fallback
+
+
+_EXPONENT = re.compile(r"\s*-?\d+(?:\.\d+)?[eE][+-]?\d+\s*")
+"""A JSON number with an exponent, as text (`"1e3"`, `" 2.5E1 "`): pydantic's int reads no exponent."""
+
+
+def _whole_number(value: Any) -> Any:
+    """The int a whole number is, where pydantic's int reading misses it: a float past 64 bits (`1e20`)
+    and a number in quotes with an exponent (`"1e3"`, read as `Double.parseDouble` reads it); anything
+    else as it is, for pydantic to read or refuse (a fraction: "expected an integer")."""
+    if type(value) is float and value.is_integer():  # finite and whole
+        return int(value)
+    if type(value) is str and _EXPONENT.fullmatch(value):
+        number = decimal.Decimal(value)
+        if number.adjusted() < _INT_DIGITS and number == number.to_integral_value():
+            return int(number)
+    return value
+
+
+_INT_DIGITS = 4300
+"""Digits of the largest int read from an exponent (Python's own limit for reading an int from text)."""
 
 
 def _before(fn: Callable[[Any], Any], node: dict) -> Any:
@@ -352,15 +445,32 @@ def _literal(node: dict) -> Any:
     return _before(_casefold(list(node["expected"]), "literal_error"), node)
 
 
-def _model(node: dict) -> dict:
+def _model(node: dict) -> Any:
     config = node.get("config") or {}
-    if "extra_fields_behavior" in config:
-        return node
-    return node | {"config": config | {"extra_fields_behavior": "forbid"}}
+    if "extra_fields_behavior" not in config:
+        node = node | {"config": config | {"extra_fields_behavior": "forbid"}}
+    return _before(_object_from_json, node)
 
 
 def _forbid_extra(node: dict) -> dict:
     return node if "extra_behavior" in node else node | {"extra_behavior": "forbid"}
+
+
+def _dataclass(node: dict) -> Any:
+    return _before(_object_from_json, node)
+
+
+def _object_from_json(value: Any) -> Any:
+    """An object a model sent as a JSON string (a nested object double-encoded) read as that
+    object, as LangChain4j reads a `String` argument for a POJO (`Json.fromJson`); any other value,
+    and a string that holds no JSON object, as it is (for "expected an object")."""
+    if type(value) is not str or value.lstrip()[:1] != "{":
+        return value
+    try:
+        parsed = json.loads(value)
+    except (ValueError, RecursionError):  # not JSON, or nested deeper than json.loads reads
+        return value
+    return parsed if isinstance(parsed, dict) else value
 
 
 def _typed_dict(node: dict) -> Any:
@@ -371,9 +481,9 @@ def _typed_dict(node: dict) -> Any:
     optional = [
         name for name, f in node["fields"].items() if not f.get("required", True) and not _takes_none(f["schema"])
     ]
-    if not optional:
-        return node
-    return _before(_nulls_dropped(optional), node)
+    if optional:
+        node = _before(_nulls_dropped(optional), node)
+    return _before(_object_from_json, node)
 
 
 def _takes_none(schema: dict) -> bool:
@@ -409,6 +519,20 @@ def _default(node: dict) -> Any:
 _NUMERIC = re.compile(r"\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*")
 
 
+def _whole_list(node: dict) -> dict:
+    """An iterable (pydantic's lazy `generator` schema) validated as a list of the same items: every
+    item is checked before the tool runs, and the tool gets all of them, as often as it reads them."""
+    return {**node, "type": "list"}
+
+
+def _json_list(node: dict) -> Any:
+    """A type pydantic checks one way in Python and another in JSON (`Sequence[T]`: an instance of
+    `Sequence` in Python, an array in JSON) checked as JSON when that is an array: the model's
+    arguments are JSON, and "an instance of Sequence" is nothing it can send."""
+    json_branch = node["json_schema"]
+    return json_branch if json_branch.get("type") == "list" else node
+
+
 def _iso_only(kind: str, word: str) -> Callable[[dict], Any]:
     """Dates and times from ISO 8601 strings only: no Unix timestamps, as numbers or digit strings."""
 
@@ -427,11 +551,18 @@ def _iso_only(kind: str, word: str) -> Callable[[dict], Any]:
 def _union(node: dict) -> dict:
     if "custom_error_type" in node:  # pydantic's own words for the whole union (e.g. a path)
         return node
-    words = [_word(c[0] if isinstance(c, tuple) else c) for c in node["choices"]]
-    return node | {
+    unwrapped = [_unwrapped(c) for c in node["choices"]]
+    words = [_word(c[0] if isinstance(c, tuple) else c) for c, _ in unwrapped]
+    union = node | {
+        "choices": [c for c, _ in unwrapped],
         "custom_error_type": "union_type",
         "custom_error_message": "Input should be " + " or ".join(dict.fromkeys(words)),
     }
+    if not any(had for _, had in unwrapped):
+        return union
+    # an int choice reads a whole number pydantic refuses only when every choice refused the value:
+    # inside, `int | str` would take "1e3" as 1000 and `int | float` 2.0 as 2
+    return _around(_whole_if_refused, {k: v for k, v in union.items() if k != "ref"}, union)
 
 
 def _tagged_union(node: dict) -> dict:
@@ -557,7 +688,10 @@ _RULES: dict[str, Callable[[dict], Any]] = {
     "model": _model,
     "typed-dict": _typed_dict,
     "dataclass-args": _forbid_extra,
+    "dataclass": _dataclass,
     "union": _union,
     "tagged-union": _tagged_union,
     "default": _default,
+    "generator": _whole_list,
+    "json-or-python": _json_list,
 }

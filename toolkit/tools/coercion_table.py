@@ -71,6 +71,7 @@ VALUES: tuple[Row, ...] = (
     Row(int, "27.0", ACCEPT, "27", "the same, in a string"),
     Row(int, 27.5, REJECT, "an integer", "a fraction is never truncated"),
     Row(int, "27.5", REJECT, "an integer", "the same, in a string"),
+    Row(int, "1e3", ACCEPT, "1000", "exponent notation in a string, a whole number (parseDouble reads it)"),
     Row(int, True, REJECT, "an integer", "a boolean is not a number"),
     Row(int, "1_000", REJECT, "an integer", "digit separators are Python syntax, not JSON"),
     Row(Bounded, "1", ACCEPT, "1", "a number in a string, then the bounds"),
@@ -100,6 +101,13 @@ VALUES: tuple[Row, ...] = (
     Row(Item, {"sku": "A", "quantity": "2"}, ACCEPT, "Item(sku='A', quantity=2, gift=False)", "at every depth"),
     Row(Item, {"sku": "A", "gift": None}, ACCEPT, "Item(sku='A', quantity=1, gift=False)", "null means the default"),
     Row(Item, {"sku": "A", "colour": "red"}, REJECT, "", "an unknown field is intent drift"),
+    Row(
+        Item,
+        '{"sku": "A"}',
+        ACCEPT,
+        "Item(sku='A', quantity=1, gift=False)",
+        "an object sent as a JSON string (LangChain4j: Json.fromJson for a POJO)",
+    ),
 )
 """Values for one parameter `x`: the accepted non-canonical ones and the rejected neighbours."""
 

@@ -19,6 +19,13 @@ limit is a note, in place (the rest of the value stays); and a value JSON cannot
 a class, a cycle) is its `str()`, as in LangChain and the OpenAI Agents SDK, without a default
 repr's memory address (`<Row object at 0x7f…>` → `<Row object>`: the same text every run).
 
+`None` is "Success" whatever the function declares, where LangChain4j's
+`DefaultToolExecutor.toText` (langchain4j/src/main/java/dev/langchain4j/service/tool/
+DefaultToolExecutor.java) writes "Success" only for a `void` method and `null` from a method
+declared to return a value as the JSON `null`: a Python function has no `void`, and one without
+`return` gives `None` as a `void` method gives nothing. A tool whose `None` means "not found"
+says so in words (`return "no such order"`), or the model reads that it succeeded.
+
 Leaves out: cutting a long result (a tool's value goes to the model whole, as in LangChain4j), and
 a `ToolOutput`'s flags (`toolkit.tools.execute` reads those).
 """
@@ -210,7 +217,7 @@ def _bytes_text(value: bytes | bytearray) -> str:
     try:
         return bytes(value).decode("utf-8")
     except UnicodeDecodeError:
-        return f"<binary data, {len(value)} bytes>"
+        return f"<binary data, {len(value)} byte{'' if len(value) == 1 else 's'}>"
 
 
 def _json_fallback(value: Any) -> Any:
@@ -400,6 +407,8 @@ def _iterators_read(value: Any, left: list[int]) -> Any:
 
 def _cut_note(read: int) -> str:
     """The last item of a nested iterator cut short (`read` items of it were read)."""
+    if read == 1:
+        return "(only the first item was read: the iterator went on)"
     if read:
         return f"(only the first {read} items were read: the iterator went on)"
     return f"(not read: the result's iterators had given {ITEMS_READ} items already)"

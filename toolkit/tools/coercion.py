@@ -211,7 +211,10 @@ def _strict_bool(node: dict) -> dict:
     return node | {"strict": True}
 
 
-def _no_bool(kind: str, word: str) -> Callable[[dict], Any]:
+def no_bool_refusal(kind: str, word: str) -> Callable[[Any], Any]:
+    """Rule 2 for a number of `kind` ("int", "float"): a boolean, or a string with `_` digit
+    separators, is refused in pydantic's words for that kind; anything else goes on as it is."""
+
     def refuse(value: Any) -> Any:
         if isinstance(value, bool):
             raise PydanticCustomError(f"{kind}_type", f"Input should be a valid {word}")
@@ -219,27 +222,35 @@ def _no_bool(kind: str, word: str) -> Callable[[dict], Any]:
             raise PydanticCustomError(f"{kind}_parsing", f"Input should be a valid {word}")
         return value
 
+    return refuse
+
+
+def _no_bool(kind: str, word: str) -> Callable[[dict], Any]:
+    refuse = no_bool_refusal(kind, word)
+
     def rule(node: dict) -> Any:
         if kind == "float":
             node = node | {"allow_inf_nan": False}
-        if kind == "int":
-            return _around(_whole_if_refused, _before(refuse, {k: v for k, v in node.items() if k != "ref"}), node)
+        if kind == "int":  # one call into Python a value: the refusal, the int, then the whole number
+            plain = {k: v for k, v in node.items() if k != "ref"}
+            return _around(refusing_whole, plain, node, _before(refuse, plain))
         return _before(refuse, node)
 
     return rule
 
 
-def _around(fn: Callable[[Any, Any], Any], inner: Any, node: dict) -> Any:
+def _around(fn: Callable[[Any, Any], Any], inner: Any, node: dict, unwrapped: Any = None) -> Any:
     """`fn(value, handler)` around `inner` (made from `node`), taking `node`'s `ref` as `_before` does;
-    the wrapper keeps `inner` in its metadata, for a union to take it back (`_union`)."""
-    metadata = {_INNER: inner}
+    the wrapper keeps `unwrapped` (what it checks without the whole-number reading; `inner` if not
+    given) in its metadata, for a union to take it back (`_union`)."""
+    metadata = {_INNER: inner if unwrapped is None else unwrapped}
     if "ref" not in node:
         return core_schema.no_info_wrap_validator_function(fn, inner, metadata=metadata)
     return core_schema.no_info_wrap_validator_function(fn, inner, ref=node["ref"], metadata=metadata)
 
 
 _INNER = "toolkit_whole_number_inner"
-"""The metadata key of an int's `_whole_if_refused` wrapper that holds the int's own check."""
+"""The metadata key of an int's `whole_if_refused` wrapper that holds the int's own check."""
 
 
 def _unwrapped(choice: Any) -> tuple[Any, bool]:
@@ -251,19 +262,39 @@ def _unwrapped(choice: Any) -> tuple[Any, bool]:
     return ((inner, *choice[1:]) if isinstance(choice, tuple) else inner), True
 
 
-def _whole_if_refused(value: Any, handler: Any) -> Any:
+def refusing_whole(value: Any, handler: Any) -> Any:
+    """An int's check (`handler`) with rule 2 before it and `whole_if_refused` around it, in one
+    Python frame a value (three, as wrappers of `no_bool_refusal("int", "integer")` and
+    `whole_if_refused`: the plain reference a test holds this equal to); a value the refusal
+    refuses is no whole number either."""
+    if isinstance(value, bool):
+        raise PydanticCustomError("int_type", "Input should be a valid integer")
+    if isinstance(value, str) and "_" in value:
+        raise PydanticCustomError("int_parsing", "Input should be a valid integer")
+    try:
+        return handler(value)
+    except ValidationError as refused:
+        return _whole_of_refused(value, handler, refused)
+
+
+def whole_if_refused(value: Any, handler: Any) -> Any:
     """An int as pydantic reads it, or, where it refuses a whole number, that number's int: tried
     only after pydantic refused, so a union still takes a `str` or a `float` branch as it did."""
     try:
         return handler(value)
     except ValidationError as refused:
-        whole = _whole_number(value)
-        if whole is value:
-            raise
-        try:
-            return handler(whole)
-        except ValidationError as out_of_range:  # a bound, a multiple: said of what the model sent
-            raise _as_sent(out_of_range, value, refused) from None
+        return _whole_of_refused(value, handler, refused)
+
+
+def _whole_of_refused(value: Any, handler: Any, refused: ValidationError) -> Any:
+    """The int of the whole number `value` is, which `handler` `refused` as it was; else `refused`."""
+    whole = _whole_number(value)
+    if whole is value:
+        raise refused
+    try:
+        return handler(whole)
+    except ValidationError as out_of_range:  # a bound, a multiple: said of what the model sent
+        raise _as_sent(out_of_range, value, refused) from None
 
 
 def _as_sent(error: ValidationError, value: Any, fallback: ValidationError) -> ValidationError:
@@ -562,7 +593,7 @@ def _union(node: dict) -> dict:
         return union
     # an int choice reads a whole number pydantic refuses only when every choice refused the value:
     # inside, `int | str` would take "1e3" as 1000 and `int | float` 2.0 as 2
-    return _around(_whole_if_refused, {k: v for k, v in union.items() if k != "ref"}, union)
+    return _around(whole_if_refused, {k: v for k, v in union.items() if k != "ref"}, union)
 
 
 def _tagged_union(node: dict) -> dict:

@@ -1,0 +1,41 @@
+"""An int's one-frame check (`refusing_whole`) against its plain reference: rule 2's refusal
+(`no_bool_refusal`) before pydantic's int, and `whole_if_refused` around both, as two wrappers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from pydantic import ValidationError
+from pydantic_core import SchemaValidator, core_schema
+
+from toolkit.tools.coercion import no_bool_refusal, refusing_whole, whole_if_refused
+
+_VALUES: list[Any] = [
+    True, False, 0, 27, -3, 10**30, 27.0, 27.5, 1e20, 1e300, float("nan"), float("inf"),
+    "27", " 27 ", "1_000", "1e3", "1E3", "-2.5e1", "1.25e1", "1e400", "x", "", "true",
+    None, [], {}, [1], b"7", 7j,
+]  # fmt: skip
+
+
+def _outcome(validator: SchemaValidator, value: Any) -> tuple[str, Any]:
+    try:
+        return "value", validator.validate_python(value)
+    except ValidationError as error:
+        return "error", [(e["type"], e["msg"], e["loc"], repr(e["input"])) for e in error.errors()]
+
+
+def _pair(**bounds: Any) -> tuple[SchemaValidator, SchemaValidator]:
+    inner = core_schema.int_schema(**bounds)
+    plain = core_schema.no_info_wrap_validator_function(
+        whole_if_refused, core_schema.no_info_before_validator_function(no_bool_refusal("int", "integer"), inner)
+    )
+    fast = core_schema.no_info_wrap_validator_function(refusing_whole, inner)
+    return SchemaValidator(fast), SchemaValidator(plain)
+
+
+@pytest.mark.parametrize("bounds", [{}, {"ge": 0, "le": 100}, {"multiple_of": 5}, {"gt": 2000}])
+def test_the_one_frame_check_answers_as_the_refusal_and_the_whole_number_wrapped_around_each_other(bounds):
+    fast, plain = _pair(**bounds)
+    for value in _VALUES:
+        assert _outcome(fast, value) == _outcome(plain, value), value

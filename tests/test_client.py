@@ -1158,6 +1158,27 @@ def test_a_conversation_that_quotes_the_key_never_sends_it_or_shows_it():
     assert client.exchanges[0].request["messages"][0]["content"] == "my key is ***0001"
 
 
+@pytest.mark.parametrize("key", ["none", "EMPTY", "ollama"])
+def test_a_placeholder_key_is_masked_in_exchanges_only_where_it_stands_as_a_credential(key):
+    """A local gateway's key (`none`, vLLM's `EMPTY`, Ollama's `ollama`) is a word: the exchanges
+    showed "*** of the tools" and `"tool_choice": "***"` for it; an echo of its header is still masked."""
+    said = f"{key} of the tools fit; echo: Authorization: Bearer {key}"
+    reply = {
+        **OK_BODY,
+        "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": said}}],
+    }
+    client = ChatClient(
+        "http://gw.test/v1", key, "m", transport=httpx.MockTransport(Script(httpx.Response(200, json=reply)))
+    )
+    assert client.chat(f"is {key} of them right?", tool_choice="none", tools=[TOOL]).message.content == said
+    exchange = client.exchanges[0]
+    assert exchange.request["messages"][0]["content"] == f"is {key} of them right?"
+    assert exchange.request["tool_choice"] == "none"
+    assert json.loads(exchange.response_text)["choices"][0]["message"]["content"] == (
+        f"{key} of the tools fit; echo: Authorization: Bearer ***"
+    )
+
+
 def test_a_short_placeholder_key_is_not_masked_in_the_conversation():
     client = ChatClient("http://gw.test/v1", "not-needed", "m", transport=httpx.MockTransport(Script()))
     body = client.build_request([UserMessage(content="this step is not-needed")])

@@ -1,6 +1,8 @@
 """The API key and URL credentials are masked wherever they could be shown or saved."""
 
-from toolkit.chat.masking import bearer_key, mask_key, mask_url, mask_url_in, url_secrets
+import pytest
+
+from toolkit.chat.masking import bearer_key, mask_key, mask_url, mask_url_in, masked_key, url_secrets
 
 
 def test_mask_url_hides_passwords_lone_tokens_and_secret_query_values():
@@ -46,6 +48,28 @@ def test_mask_key_keeps_only_the_last_four_characters_of_a_long_key():
     assert mask_key(text, "sk-proj-0123456789abcdef") == "Incorrect API key provided: ***cdef."
     assert mask_key("key sk-short here", "sk-short") == "key *** here"
     assert mask_key("a k b", "k") == "a k b"  # placeholder keys are too short to hunt for
+
+
+@pytest.mark.parametrize(
+    "key", ["none", "EMPTY", "ollama", "1234", "x", "not-needed", "lm-studio", "sk-no-key-required", "123456789"]
+)
+def test_a_placeholder_key_is_masked_only_where_it_stands_as_a_credential(key):
+    """A local gateway's placeholder key (Ollama's `ollama`, vLLM's `EMPTY`) is a word ordinary text
+    holds: masked where a request or an echo carries it as a credential, never inside a sentence."""
+    text = (
+        f'Authorization: Bearer {key}; api-key: {key}; {{"api_key": "{key}"}} ?key={key}&q={key} '
+        f"https://u:{key}@gw/ https://{key}@gw/ said {key} of the tools ({key}), {key}s, {key}-ish, content: {key}"
+    )
+    shown = masked_key(key)
+    assert mask_key(text, key) == (
+        f'Authorization: Bearer {shown}; api-key: {shown}; {{"api_key": "{shown}"}} ?key={shown}&q={key} '
+        f"https://u:{shown}@gw/ https://{shown}@gw/ said {key} of the tools ({key}), {key}s, {key}-ish, content: {key}"
+    )
+
+
+@pytest.mark.parametrize("key", ["hunter2", "token-abc123", "secret", "supersecret", "Tr0ub4dor&3"])
+def test_a_key_that_is_no_placeholder_is_masked_wherever_it_stands(key):
+    assert mask_key(f"said {key} twice: {key}s", key) == f"said {masked_key(key)} twice: {masked_key(key)}s"
 
 
 def test_bearer_key():

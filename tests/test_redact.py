@@ -879,3 +879,38 @@ def test_scrub_json_masks_a_bare_key_only_when_its_value_looks_like_a_secret():
         "rows": [{"key": redact.REDACTED}],
         "api_key": redact.REDACTED,
     }
+
+
+@pytest.mark.parametrize("value", ["none", "EMPTY", "ollama", "1234", "not-needed", "sk-no-key-required"])
+def test_a_placeholder_key_in_the_environment_is_masked_only_where_it_stands_as_a_credential(monkeypatch, value):
+    """`LLM_API_KEY=ollama` (or vLLM's `EMPTY`) is what a local gateway is sent: a word ordinary text
+    holds, so masking it wherever it stood turned "ollama runs" in every trace into "[REDACTED] runs"."""
+    monkeypatch.setenv("LLM_API_KEY", value)
+    text = f"{value} of the tools fit ({value}). Authorization: Bearer {value}, url http://gw:1/v1?key={value}&q=1"
+    assert redact.scrub(text) == (
+        f"{value} of the tools fit ({value}). Authorization: Bearer [REDACTED], url http://gw:1/v1?key=[REDACTED]&q=1"
+    )
+
+
+def test_a_secret_in_the_environment_that_is_no_placeholder_is_masked_wherever_it_stands(monkeypatch):
+    monkeypatch.setenv("DB_PASSWORD", "hunter22")
+    monkeypatch.setenv("SERVICE_TOKEN", "supersecret")
+    assert redact.scrub("user bob tried hunter22, then supersecret") == "user bob tried [REDACTED], then [REDACTED]"
+
+
+@pytest.mark.parametrize(
+    "secret, placeholder",
+    [
+        *[(s, True) for s in ("none", "EMPTY", "x", "1234", "123456789", "ollama", "Ollama", "lm-studio", " none ")],
+        *[(s, False) for s in ("hunter2", "secret", "supersecret", "token-abc123", "sk-proj-abc", "Tr0ub4dor&3")],
+    ],
+)
+def test_a_placeholder_is_short_a_number_or_a_key_local_gateways_are_sent(secret, placeholder):
+    assert redact.is_placeholder(secret) is placeholder
+
+
+def test_a_placeholder_after_an_option_named_as_a_secret_is_masked_as_on_a_command_line():
+    text = "run --api-key none, ['--token', 'none'], -k none, --verbose none, none-key: x"
+    assert redact.mask_secret(text, "none") == (
+        "run --api-key [REDACTED], ['--token', '[REDACTED]'], -k none, --verbose none, none-key: x"
+    )

@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 from urllib.parse import parse_qsl, unquote, unquote_plus, urlencode, urlsplit, urlunsplit
 
-from toolkit.tools.redact import REDACTED, is_secret_name, scrub_secrets
+from toolkit.tools.redact import REDACTED, is_placeholder, is_secret_name, mask_secret, scrub_secrets
 from toolkit.tools.token_formats import KNOWN_TOKENS, may_hold_token
 
 MASK = "***"
@@ -54,7 +54,8 @@ def secret_param(name: str) -> bool:
 _USERINFO = re.compile(r"(?<=://)([^/?#]*)@")
 """The user info of a URL that `urlsplit` refuses (a bad port, an unclosed `[`)."""
 MIN_KEY = 4
-"""Shorter "keys" (``x``, ``k``) are placeholders; replacing them would mangle every text."""
+"""Shorter "keys" (``x``, ``k``) are placeholders (`redact.is_placeholder`), not looked for across a
+stream's pieces nor in a conversation's JSON."""
 
 
 def mask_url(url: str) -> str:
@@ -130,7 +131,7 @@ def mask_url_in(text: str, url: str) -> str:
     it stands (an error may quote the URL, or only its token)."""
     text = text.replace(url, mask_url(url))
     for secret in url_secrets(url):
-        text = text.replace(secret, MASK)
+        text = mask_secret(text, secret, MASK)
     return text
 
 
@@ -187,9 +188,13 @@ def basic_credential(url: str) -> str | None:
 
 def mask_key(text: str, key: str | None) -> str:
     """`text` with every occurrence of `key` masked (texts without it come back unchanged), as
-    written and as a JSON body may escape it (`json_spellings`)."""
-    if not key or len(key) < MIN_KEY:
+    written and as a JSON body may escape it (`json_spellings`); a placeholder key (`none`,
+    `EMPTY`, `ollama`: `redact.is_placeholder`) only where it stands as a credential
+    (`redact.mask_secret`: `Bearer none`, `api_key=none`), not in "none of the tools"."""
+    if not key:
         return text
+    if is_placeholder(key):
+        return mask_secret(text, key, masked_key(key))
     if key in text:
         text = text.replace(key, masked_key(key))
     if "\\" in text:  # a JSON body may spell the key with escapes

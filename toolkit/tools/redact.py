@@ -562,20 +562,73 @@ def _secret_name(name: str) -> bool:
 
 
 def _environment_values(text: str) -> str:
-    """`text` with the value of every secret environment variable replaced."""
+    """`text` with the value of every secret environment variable replaced (`mask_secret`: a
+    placeholder, `LLM_API_KEY=none`, only where it stands as a credential)."""
     for value in _secret_values():
         if value in text:
-            text = text.replace(value, REDACTED)
+            text = mask_secret(text, value, REDACTED)
     return text
 
 
 def _read_secret_values() -> list[str]:
     """The values of the secret environment variables, longest first (the plain definition)."""
-    return sorted(
-        {v for k, v in os.environ.items() if len(v.strip()) >= 6 and _secret_variable(k) and not v.isdigit()},
-        key=len,
-        reverse=True,
+    return sorted({v for k, v in os.environ.items() if v.strip() and _secret_variable(k)}, key=len, reverse=True)
+
+
+_PLACEHOLDER_BELOW = 6
+"""A secret shorter than this is a placeholder (`is_placeholder`), whatever it is made of."""
+PLACEHOLDER_KEYS = frozenset(
+    {"ollama", "empty", "none", "not-needed", "lm-studio", "sk-no-key-required", "no-key", "nokey", "dummy"}
+    | {"sk-xxx", "sk-dummy", "anything", "placeholder", "not-used", "unused", "local", "api-key", "apikey"}
+)
+"""Keys that local gateways' documentation has a client send (Ollama's `ollama`, vLLM's `EMPTY`,
+llama.cpp's `sk-no-key-required`, LM Studio's `lm-studio`, ...), lower-case: `is_placeholder`."""
+
+
+def is_placeholder(secret: str) -> bool:
+    """Whether a configured secret is a placeholder that ordinary text holds as a word or a number:
+    shorter than `_PLACEHOLDER_BELOW` characters (`none`, `x`, `EMPTY`), digits only (`1234`), or
+    one of `PLACEHOLDER_KEYS` (in any case). Masking one wherever it stands would mask `none` in
+    "none of the tools", so it is masked only where it stands as a credential (`mask_secret`);
+    any other secret (`hunter2`, `token-abc123`, a real key) is masked wherever it stands."""
+    bare = secret.strip()
+    return len(bare) < _PLACEHOLDER_BELOW or bare.isdigit() or bare.lower() in PLACEHOLDER_KEYS
+
+
+def mask_secret(text: str, secret: str, mask: str = REDACTED) -> str:
+    """`text` with `secret` (a configured key, a secret variable's value) replaced by `mask`: wherever
+    it stands, or, a placeholder (`is_placeholder`), only where it stands whole as a credential
+    (`_credential_at`): after an authorization scheme (`Bearer none`), after a secret name and `:` or
+    `=` (`api-key: none`, `"api_key": "none"`, `?key=none`) or an option named so (`--api-key none`,
+    `'--token', 'none'` in an argument list), as a URL's password or user (`://user:none@`, `://none@`)."""
+    if not secret or secret not in text:
+        return text
+    if not is_placeholder(secret):
+        return text.replace(secret, mask)
+    return _credential_at(secret).sub(lambda match: _as_credential(match, len(secret), mask), text)
+
+
+@functools.lru_cache(maxsize=64)
+def _credential_at(secret: str) -> re.Pattern[str]:
+    """Where `secret` may stand whole as a credential (`mask_secret`; `_as_credential` checks the name
+    before a separator, and the `@` after a URL's user info)."""
+    return re.compile(
+        r"(?:(?i:\b(?:bearer|basic|token|apikey)[ \t]+)"
+        r"|(?<![\w.-])(?P<option>--?)?(?P<name>[A-Za-z_][\w.-]*)"
+        r"(?:\\?[\"']?[ \t]*[:=][ \t]*\\?[\"']?|(?(option)(?:[ \t]+|[\"'],[ \t]*[\"'])|(?!)))"
+        r"|(?P<url>://(?:[^/\s:@]*:)?))" + re.escape(secret) + r"(?![\w-])"
     )
+
+
+def _as_credential(match: re.Match[str], length: int, mask: str) -> str:
+    """The match of `_credential_at` with its secret (its last `length` characters) masked where it
+    stands as a credential: after a secret name (`is_secret_name`), before a URL's `@`."""
+    name, url, whole = match.group("name"), match.group("url"), match.group(0)
+    if name is not None and not _secret_name(name):
+        return whole
+    if url is not None and not match.string.startswith("@", match.end()):
+        return whole
+    return whole[: len(whole) - length] + mask
 
 
 _seen: tuple[dict[Any, Any] | None, list[str]] = (None, [])

@@ -3,6 +3,8 @@ import datetime
 import email.utils
 import json
 import math
+from base64 import b64encode, urlsafe_b64encode
+from urllib.parse import quote, quote_plus
 
 import httpx
 import pytest
@@ -552,6 +554,28 @@ def test_the_api_key_never_appears_in_errors_or_exchanges_even_when_echoed():
     assert "Incorrect API key provided: ***cdef" in str(caught.value)
     assert key not in repr(list(client.exchanges))
     assert key not in "\n".join(caught.value._render_traceback_())
+
+
+@pytest.mark.parametrize("stream", [False, True])
+def test_the_api_key_echoed_percent_encoded_or_in_base64_is_masked_in_errors_and_exchanges(stream):
+    """A gateway quoting the key as a URL or a form carries it (`%2B`, `%2F`, `%3D`) or in base64
+    showed it whole: only its JSON spellings were looked for."""
+    key = "Ab+cD/ef=gH1jK2lM3nO4pQ5rS6tU7v=="
+    spelled = [
+        quote(key, safe=""),
+        quote_plus(key),
+        b64encode(key.encode()).decode(),
+        urlsafe_b64encode(key.encode()).decode(),
+    ]
+    said = {"error": {"message": "bad key " + " ".join(spelled)}}
+    client = ChatClient(
+        "http://gw.test/v1", key, "m", transport=httpx.MockTransport(Script(httpx.Response(401, json=said)))
+    )
+    with pytest.raises(CallerError) as caught:
+        list(client.stream(QUESTION)) if stream else client.chat(QUESTION)
+    assert str(caught.value).startswith("HTTP 401: bad key ***7v== ***7v== ***7v== ***7v== — ")
+    for spelling in spelled:
+        assert spelling not in caught.value.body and spelling not in repr(list(client.exchanges))
 
 
 UPSTREAM = "sk-proj-" + "Upstr3amChannelKey" * 2

@@ -1,5 +1,8 @@
 """The API key and URL credentials are masked wherever they could be shown or saved."""
 
+from base64 import b64encode, urlsafe_b64encode
+from urllib.parse import quote, quote_plus
+
 import pytest
 
 from toolkit.chat.masking import bearer_key, mask_key, mask_url, mask_url_in, masked_key, url_secrets
@@ -149,3 +152,13 @@ def test_header_secrets_are_the_credentials_of_every_credential_header():
         ("Content-Type", "application/json"),
     ]
     assert header_secrets(headers) == ["sk-bearer-1234", "dXNlcjpwdw==", "sk-raw-key-5678", "azure-key-9012"]
+
+
+def test_mask_key_masks_the_key_percent_encoded_and_in_base64():
+    key = "Ab+cD/ef gH1jK2lM3nO4pQ5rS6tU7v=="
+    text = (
+        f"q={quote(key, safe='')} path={quote(key)} form={quote_plus(key)} "
+        f"b64={b64encode(key.encode()).decode()} url-safe={urlsafe_b64encode(key.encode()).decode().rstrip('=')}"
+    )
+    assert mask_key(text, key) == "q=***7v== path=***7v== form=***7v== b64=***7v== url-safe=***7v=="
+    assert mask_key("sk-abc_DEF-123 plain", "sk-abc_DEF-123") == "*** plain"  # no other spelling

@@ -32,7 +32,7 @@ import logging
 import re
 from collections.abc import Callable, Iterable
 from typing import Any
-from urllib.parse import parse_qsl, unquote, unquote_plus, urlencode, urlsplit, urlunsplit
+from urllib.parse import parse_qsl, quote, quote_plus, unquote, unquote_plus, urlencode, urlsplit, urlunsplit
 
 from toolkit.tools.redact import REDACTED, is_placeholder, is_secret_name, mask_secret, scrub_secrets
 from toolkit.tools.token_formats import KNOWN_TOKENS, may_hold_token
@@ -188,7 +188,8 @@ def basic_credential(url: str) -> str | None:
 
 def mask_key(text: str, key: str | None) -> str:
     """`text` with every occurrence of `key` masked (texts without it come back unchanged), as
-    written and as a JSON body may escape it (`json_spellings`); a placeholder key (`none`,
+    written, percent-encoded or in base64 (`encoded_spellings`) and as a JSON body may escape it
+    (`json_spellings`); a placeholder key (`none`,
     `EMPTY`, `ollama`: `redact.is_placeholder`) only where it stands as a credential
     (`redact.mask_secret`: `Bearer none`, `api_key=none`), not in "none of the tools"."""
     if not key:
@@ -197,10 +198,25 @@ def mask_key(text: str, key: str | None) -> str:
         return mask_secret(text, key, masked_key(key))
     if key in text:
         text = text.replace(key, masked_key(key))
+    for spelling in encoded_spellings(key):  # as a URL or a form carries it, or in base64
+        if spelling in text:
+            text = text.replace(spelling, masked_key(key))
     if "\\" in text:  # a JSON body may spell the key with escapes
         shown = json.dumps(masked_key(key))[1:-1]
         text = json_spellings(key).sub(lambda _: shown, text)
     return text
+
+
+@functools.lru_cache(maxsize=64)
+def encoded_spellings(key: str) -> tuple[str, ...]:
+    """The other ways a text may spell `key`, longest first: percent-encoded (as a URL's query or a
+    form carries it, a space as `%20` or `+`, a `/` kept or not) and in base64 (standard and URL-safe,
+    with its padding and without). A gateway quoting the request's URL or a decoded header shows it so."""
+    data = key.encode()
+    found = [quote(key, safe=""), quote(key), quote_plus(key)]
+    for encoded in (base64.b64encode(data).decode("ascii"), base64.urlsafe_b64encode(data).decode("ascii")):
+        found += [encoded, encoded.rstrip("=")]
+    return tuple(sorted((s for s in dict.fromkeys(found) if s != key), key=len, reverse=True))
 
 
 @functools.lru_cache(maxsize=64)

@@ -225,7 +225,7 @@ def test_secrets_written_in_prose_are_masked(text, clean):
 
 # --- the patterns tried once per run are the plain patterns' answers ---------------------------------
 
-_OLD_URL = re.compile(r"\b([a-zA-Z][\w+.-]*://)[^/\s:@]*(?::[^/\s@]*)?@")
+_OLD_URL = re.compile(r"\b([a-zA-Z][\w+.-]*://)[^/\s:@]*(?::[^/\s?#]*)?@")
 _OLD_PAIR = re.compile(r"([\w.$-]+=)([^;,\s]+)")
 _OLD_NAME_SEP = re.compile(r"(?P<q>[\"']?)(?P<name>[A-Za-z_][\w.-]*)(?P=q)(?P<sep>[ \t]*[=:][ \t]*)")
 _PIECES = [
@@ -914,3 +914,19 @@ def test_a_placeholder_after_an_option_named_as_a_secret_is_masked_as_on_a_comma
     assert redact.mask_secret(text, "none") == (
         "run --api-key [REDACTED], ['--token', '[REDACTED]'], -k none, --verbose none, none-key: x"
     )
+
+
+@pytest.mark.parametrize(
+    "text, shown",
+    [
+        ("postgres://admin:P@ssw0rd@db:5432/shop", "postgres://[REDACTED]@db:5432/shop"),
+        ("redis://:p@ss@w0rd@cache:6379/0 is down", "redis://[REDACTED]@cache:6379/0 is down"),
+        ("ftp://u:p@ss@host failed, write to me@x.org", "ftp://[REDACTED]@host failed, write to me@x.org"),
+        ("https://u:pw@host/path?mail=a@b.com", "https://[REDACTED]@host/path?mail=a@b.com"),
+        ("https://u:pw@host?mail=a@b.com", "https://[REDACTED]@host?mail=a@b.com"),
+    ],
+)
+def test_a_url_password_holding_an_at_sign_is_masked_whole(text, shown):
+    """A password with an `@` left unencoded (`P@ssw0rd`, the usual slip in a DATABASE_URL) is read to
+    the last `@` before the host, as `urllib.parse.urlsplit` reads it: the first one left `ssw0rd` shown."""
+    assert redact.scrub(text) == shown

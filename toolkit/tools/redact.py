@@ -101,8 +101,9 @@ _PEM = re.compile(
 """A private-key block, to its END line (or the text's end): PEM (`-----BEGIN RSA PRIVATE KEY-----`,
 `OPENSSH`, `ENCRYPTED`, …), GnuPG's `PGP PRIVATE KEY BLOCK` and SSH2's `---- BEGIN SSH2 ENCRYPTED
 PRIVATE KEY ----` (RFC 4716)."""
-_URL_CREDENTIALS = re.compile(r"(?<![\w+.-])([\w+.-]*://)[^/\s:@]*(?::[^/\s@]*)?@")
-"""`scheme://user:password@`; tried once per run of scheme characters (each start inside a long
+_URL_CREDENTIALS = re.compile(r"(?<![\w+.-])([\w+.-]*://)[^/\s:@]*(?::[^/\s?#]*)?@")
+"""`scheme://user:password@`, the password read to the last `@` before a `/`, `?`, `#` or blank (an
+unencoded `@` in it, `P@ssw0rd`, as `urlsplit` reads it); tried once per run of scheme characters (each start inside a long
 run used to scan to its end: quadratic), the scheme checked by `_SCHEME` (`_url_credentials`)."""
 _SCHEME = re.compile(r"(?:^|(?<=[+.-]))[a-zA-Z]")
 """Where a scheme may start in such a run: a letter at a word's start (`\\b[a-zA-Z]`)."""

@@ -717,3 +717,19 @@ def test_a_placeholder_key_leaves_the_words_it_spells_in_the_cassette_and_its_re
     replay = ChatClient(closed_port_url(), "none", "m", transport=ReplayTransport(cassette))
     replayed = replay.chat([UserMessage(content="none?")], tools=TOOLS, tool_choice="none").message.content
     assert replayed == "none of the tools fit; echo: Authorization: Bearer ***"
+
+
+def test_a_base_url_password_a_gateway_echoes_is_written_without_its_last_characters(tmp_path):
+    password = "Secr3t-passw0rd-long"
+
+    def said(request):
+        return httpx.Response(401, json={"error": {"message": f"{request.headers['authorization']} {password}"}})
+
+    cassette = tmp_path / "c.jsonl"
+    client = ChatClient(
+        f"http://bob:{password}@gw/v1", "sk-abc", "m", transport=RecordingTransport(cassette, httpx.MockTransport(said))
+    )
+    with pytest.raises(CallerError) as caught:
+        client.chat(QUESTION)
+    assert str(caught.value).startswith("HTTP 401: Basic *** *** — ")
+    assert json.loads(json.loads(cassette.read_text())["response"]["body"])["error"]["message"] == "Basic *** ***"

@@ -5,7 +5,16 @@ from urllib.parse import quote, quote_plus
 
 import pytest
 
-from toolkit.chat.masking import bearer_key, mask_key, mask_url, mask_url_in, masked_key, url_secrets
+from toolkit.chat.masking import (
+    basic_credential,
+    bearer_key,
+    mask_key,
+    mask_keys,
+    mask_url,
+    mask_url_in,
+    masked_key,
+    url_secrets,
+)
 
 
 def test_mask_url_hides_passwords_lone_tokens_and_secret_query_values():
@@ -162,3 +171,12 @@ def test_mask_key_masks_the_key_percent_encoded_and_in_base64():
     )
     assert mask_key(text, key) == "q=***7v== path=***7v== form=***7v== b64=***7v== url-safe=***7v=="
     assert mask_key("sk-abc_DEF-123 plain", "sk-abc_DEF-123") == "*** plain"  # no other spelling
+
+
+def test_a_url_password_and_its_basic_credential_are_masked_without_their_last_characters():
+    """`***` and the last four characters is how a long API key is shown (as OpenAI's errors show
+    it); for a URL's password they are a quarter of it, and for its Basic credential, base64 of its end."""
+    password = "Secr3t-passw0rd-long"
+    secrets = url_secrets(f"https://bob:{password}@gw/v1?key=AIzaSyA-0123456789abcdefgh")
+    text = f"denied for Basic {basic_credential(f'https://bob:{password}@gw')} pw {password} key AIzaSyA-0123456789abcdefgh"
+    assert mask_keys(text, secrets) == "denied for Basic *** pw *** key ***efgh"

@@ -51,6 +51,15 @@ def secret_param(name: str) -> bool:
     return is_secret_name(name.rstrip("0123456789")) or name.lower() in _CREDENTIAL_PARAMS
 
 
+class WholeSecret(str):
+    """A secret shown as `***` alone (`masked_key`), never with its last four characters: a URL's
+    password or lone user token, in each spelling, and the `Basic` credential that carries them (its
+    base64 ends with the password's). Four characters of an API key of 40 or more tell which key it
+    was; of a password they are a good part of it."""
+
+    __slots__ = ()
+
+
 _USERINFO = re.compile(r"(?<=://)([^/?#]*)@")
 """The user info of a URL that `urlsplit` refuses (a bad port, an unclosed `[`)."""
 MIN_KEY = 4
@@ -151,16 +160,23 @@ def url_secrets(url: str) -> list[str]:
         parts = urlsplit(url)
     except ValueError:
         unparsed = _USERINFO.search(url)
-        return _spellings([unparsed.group(1).partition(":")[2] or unparsed.group(1)], unquote) if unparsed else []
+        return _whole(
+            _spellings([unparsed.group(1).partition(":")[2] or unparsed.group(1)], unquote) if unparsed else []
+        )
     written = []
     if "@" in parts.netloc:
         user, has_password, password = parts.netloc.rsplit("@", 1)[0].partition(":")
         written.append(password if has_password else user)
     found = _spellings(written, unquote)
     basic = basic_credential(url) if found else None  # no user info to speak of (`https://@gw`): nothing sent
-    found += [basic] if basic else []
+    found = _whole(found + ([basic] if basic else []))
     pairs = [pair.partition("=") for pair in parts.query.split("&")] if parts.query else []
     return found + _spellings([v for k, _, v in pairs if secret_param(unquote_plus(k))], unquote_plus)
+
+
+def _whole(secrets: list[str]) -> list[str]:
+    """`secrets` as `WholeSecret`s: shown as `***` alone."""
+    return [WholeSecret(secret) for secret in secrets]
 
 
 def _spellings(written: list[str], decode: Callable[[str], str]) -> list[str]:
@@ -265,8 +281,9 @@ def _masked_json(value: Any, keys: list[str]) -> Any:
 
 
 def masked_key(key: str) -> str:
-    """How a key is shown: `***` and, for a long key, its last four characters."""
-    return f"{MASK}{key[-4:]}" if len(key) >= 16 else MASK
+    """How a key is shown: `***` and, for a long key, its last four characters (not for a
+    `WholeSecret`: a password, a `Basic` credential)."""
+    return f"{MASK}{key[-4:]}" if len(key) >= 16 and not isinstance(key, WholeSecret) else MASK
 
 
 def bearer_key(authorization: str | None) -> str | None:
@@ -300,7 +317,8 @@ def header_secrets(headers: Iterable[tuple[str, str]]) -> list[str]:
         if name.lower() in _AUTHORIZATION_HEADERS:
             scheme, _, credentials = value.strip().partition(" ")
             if credentials.strip() or scheme.lower() not in _SCHEMES:  # a scheme alone is no secret
-                found.append(credentials.strip() or scheme)
+                secret = credentials.strip() or scheme
+                found.append(WholeSecret(secret) if scheme.lower() == "basic" else secret)  # base64 of a password
         elif is_secret_name(name):
             found.append(value.strip())
     return [secret for secret in dict.fromkeys(found) if secret]

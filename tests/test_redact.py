@@ -346,6 +346,7 @@ def _plain_scrub(text: str) -> str:
     text = redact._SQL_PASSWORD.sub(lambda m: m.group(1) + redact._masked(m.group(2)), text)
     text = redact._COOKIE.sub(redact._cookie, text)
     text = _old_labelled(text)
+    text = redact._labelled_encoded(text)
     text = redact._CJK_WORD_LABEL.sub(redact._cjk_word_labelled, text)
     text = _plain_cjk_names(text)
     text = redact._labelled_lookalikes(text)  # held to the label steps on the folded view below
@@ -930,3 +931,25 @@ def test_a_url_password_holding_an_at_sign_is_masked_whole(text, shown):
     """A password with an `@` left unencoded (`P@ssw0rd`, the usual slip in a DATABASE_URL) is read to
     the last `@` before the host, as `urllib.parse.urlsplit` reads it: the first one left `ssw0rd` shown."""
     assert redact.scrub(text) == shown
+
+
+@pytest.mark.parametrize(
+    "text, shown",
+    [
+        (
+            "GET https://app.test/login?next=https%3A%2F%2Fapp.test%2Fcb%3Ftoken%3DeyAbc123xyz%26lang%3Den failed",
+            "GET https://app.test/login?next=https%3A%2F%2Fapp.test%2Fcb%3Ftoken%3D[REDACTED]%26lang%3Den failed",
+        ),
+        (
+            "form body: user=bob&data=api_key%3dZq8xLm4Vt7%20rest",
+            "form body: user=bob&data=api_key%3d[REDACTED]%20rest",
+        ),
+        ("state=%7B%22password%22%3A%20%22Hunt3r%22%7D", "state=%7B%22password%22%3A%20%22[REDACTED]%22%7D"),
+        ("a 100%3D full bar, 50%3A50 split, page%3Dtwo", "a 100%3D full bar, 50%3A50 split, page%3Dtwo"),
+    ],
+)
+def test_a_label_written_percent_encoded_has_its_value_masked(text, shown):
+    """A URL inside a query value (`next=`, `redirect_uri=`, a form field) writes `token=` as
+    `token%3D`: its value was shown, as the label's `=` was not read."""
+    assert redact.scrub(text) == shown
+    assert redact.scrub(shown) == shown

@@ -25,7 +25,8 @@ into pieces by the rules below, and a secret hidden in it is gone), then removes
 5. values of labelled secrets: a name whose last part is a secret word (`DB_PASS=`, `SESSION_KEY=`,
    `signing_key: `, `"client_secret": "…"`; a bare `key` only before a value that looks like a secret,
    `_looks_secret`: `key: order_id` is data), and so in a JSON string, `\\"api_key\\": \\"…\\"`, as a raw
-   body holds a model's JSON answer; `…?key=…&q=`, `X-Api-Key:` …). An unquoted value runs
+   body holds a model's JSON answer; `…?key=…&q=`, `X-Api-Key:` …; and percent-encoded, as a URL
+   inside a query value writes them: `next=https%3A%2F%2Fapp%2Fcb%3Ftoken%3D…`). An unquoted value runs
    to the next space (to the next `&` inside a URL query), so `DB_PASS=Tr0ub4dor&3` goes whole;
    and in prose: `password is hunter2`, `secret key was 'Sup3r'`, `api token is …` (a value that is
    a plain lower-case word is kept: `password is incorrect` says what went wrong). Password's
@@ -296,6 +297,8 @@ def _without_secrets(text: str) -> tuple[str, str]:
         text = _COOKIE.sub(_cookie, text)
     if "=" in text or ":" in text:
         text = _labelled(text)
+    if "%" in text and _ENCODED.search(text):
+        text = _labelled_encoded(text)
     folds = not text.isascii() and may_fold(text)  # look-alikes (`ｓｋ－`, `ＤＢ＿ＰＡＳＳ`): masks add none
     if not text.isascii():
         text = _cjk_labelled(text)
@@ -704,6 +707,44 @@ def _replaced(text: str, spans: Iterable[tuple[int, int, str]]) -> str:
             out += [text[pos:start], replacement]
             pos = end
     return "".join(out) + text[pos:] if out else text
+
+
+_ENCODED = re.compile(r"%(?:3[dDaA]|2[02367])")
+"""`=`, `:`, a blank, `"`, `&` and `'` percent-encoded: what a label and its value are written with
+inside a URL that is itself a query value (`next=https%3A%2F%2Fapp%2Fcb%3Ftoken%3D…`) or a form field."""
+
+
+def _labelled_encoded(text: str) -> str:
+    """Mask the values `_labelled` finds once `_ENCODED` characters are read decoded (`token%3D…`,
+    `%22password%22%3A%20%22…%22`): each value found in that view replaced in the text, where its
+    characters came from, its quotes written as they were."""
+    view, starts, ends = _decoded_view(text)
+    spans = []
+    for start, end, masked in _label_spans(view):
+        first, last = starts[start], ends[end - 1]
+        if masked[:1] in "\"'" and text[first] == "%":  # an encoded quote stays encoded
+            masked = text[first : first + 3] + masked[1:-1] + text[last - 3 : last]
+        spans.append((first, last, masked))
+    return _replaced(text, spans)
+
+
+def _decoded_view(text: str) -> tuple[str, list[int], list[int]]:
+    """`text` with each `_ENCODED` character decoded, and for each character of that view where its
+    characters in `text` start and end."""
+    pieces: list[str] = []
+    starts: list[int] = []
+    ends: list[int] = []
+    pos = 0
+    for match in _ENCODED.finditer(text):
+        i = match.start()
+        pieces += [text[pos:i], chr(int(text[i + 1 : i + 3], 16))]
+        starts += [*range(pos, i), i]
+        ends += [*range(pos + 1, i + 1), i + 3]
+        pos = i + 3
+    pieces.append(text[pos:])
+    starts += range(pos, len(text))
+    ends += range(pos + 1, len(text) + 1)
+    return "".join(pieces), starts, ends
 
 
 def _labelled_lookalikes(text: str) -> str:

@@ -204,22 +204,34 @@ def basic_credential(url: str) -> str | None:
 
 def mask_key(text: str, key: str | None) -> str:
     """`text` with every occurrence of `key` masked (texts without it come back unchanged), as
-    written, percent-encoded or in base64 (`encoded_spellings`) and as a JSON body may escape it
-    (`json_spellings`); a placeholder key (`none`,
-    `EMPTY`, `ollama`: `redact.is_placeholder`) only where it stands as a credential
-    (`redact.mask_secret`: `Bearer none`, `api_key=none`), not in "none of the tools"."""
+    written and as a JSON body may escape it (`json_spellings`), then percent-encoded or in base64
+    (`encoded_spellings`); a placeholder key (`none`, `EMPTY`, `ollama`: `redact.is_placeholder`)
+    only where it stands as a credential (`redact.mask_secret`: `Bearer none`, `api_key=none`), not
+    in "none of the tools"."""
+    return _mask_encoded(_mask_written(text, key), key)
+
+
+def _mask_written(text: str, key: str | None) -> str:
+    """`mask_key` without the encoded spellings."""
     if not key:
         return text
     if is_placeholder(key):
         return mask_secret(text, key, masked_key(key))
     if key in text:
         text = text.replace(key, masked_key(key))
-    for spelling in encoded_spellings(key):  # as a URL or a form carries it, or in base64
-        if spelling in text:
-            text = text.replace(spelling, masked_key(key))
     if "\\" in text:  # a JSON body may spell the key with escapes
         shown = json.dumps(masked_key(key))[1:-1]
         text = json_spellings(key).sub(lambda _: shown, text)
+    return text
+
+
+def _mask_encoded(text: str, key: str | None) -> str:
+    """`text` with `key`'s `encoded_spellings` masked (a placeholder's none: it is no credential there)."""
+    if not key or is_placeholder(key):
+        return text
+    for spelling in encoded_spellings(key):  # as a URL or a form carries it, or in base64
+        if spelling in text:
+            text = text.replace(spelling, masked_key(key))
     return text
 
 
@@ -257,9 +269,14 @@ def _unicode_escape(char: str) -> str:
 
 
 def mask_keys(text: str, keys: Iterable[str | None]) -> str:
-    """`text` with every occurrence of each of `keys` masked (`mask_key`, one after another)."""
+    """`text` with every occurrence of each of `keys` masked (`mask_key`): each as written first, then
+    each encoded, so that a spelling a URL's secrets list themselves (`url_secrets`: the password as
+    the URL writes it, the `Basic` credential) is masked as itself, not cut by another's encoding."""
+    keys = list(keys)
     for key in keys:
-        text = mask_key(text, key)
+        text = _mask_written(text, key)
+    for key in keys:
+        text = _mask_encoded(text, key)
     return text
 
 

@@ -698,3 +698,38 @@ def test_a_cassette_from_a_newer_toolkit_is_refused_naming_its_format(tmp_path, 
     with pytest.raises(CassetteError) as info:
         connect(env={"LLM_REPLAY": str(cassette)})
     assert str(info.value).startswith(f"cassette {cassette}, {problem}")
+
+
+def test_a_placeholder_key_leaves_the_words_it_spells_in_the_cassette_and_its_replay(tmp_path):
+    """With a local gateway's key `none`, the cassette wrote "*** of the tools" for the model's
+    answer and `"tool_choice": "***"`, and replayed that to the learner; an echo of the key as a
+    credential is still masked."""
+    said = "none of the tools fit; echo: Authorization: Bearer none"
+    reply = {"choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": said}}]}
+    cassette = tmp_path / "c.jsonl"
+    gateway = httpx.MockTransport(lambda request: httpx.Response(200, json=reply))
+    client = ChatClient("http://gw/v1", "none", "m", transport=RecordingTransport(cassette, gateway))
+    assert client.chat([UserMessage(content="none?")], tools=TOOLS, tool_choice="none").message.content == said
+    recorded = json.loads(cassette.read_text())
+    assert recorded["request"]["body"]["tool_choice"] == "none"
+    assert recorded["request"]["body"]["messages"][0]["content"] == "none?"
+    assert "none of the tools fit; echo: Authorization: Bearer ***" in recorded["response"]["body"]
+    replay = ChatClient(closed_port_url(), "none", "m", transport=ReplayTransport(cassette))
+    replayed = replay.chat([UserMessage(content="none?")], tools=TOOLS, tool_choice="none").message.content
+    assert replayed == "none of the tools fit; echo: Authorization: Bearer ***"
+
+
+def test_a_base_url_password_a_gateway_echoes_is_written_without_its_last_characters(tmp_path):
+    password = "Secr3t-passw0rd-long"
+
+    def said(request):
+        return httpx.Response(401, json={"error": {"message": f"{request.headers['authorization']} {password}"}})
+
+    cassette = tmp_path / "c.jsonl"
+    client = ChatClient(
+        f"http://bob:{password}@gw/v1", "sk-abc", "m", transport=RecordingTransport(cassette, httpx.MockTransport(said))
+    )
+    with pytest.raises(CallerError) as caught:
+        client.chat(QUESTION)
+    assert str(caught.value).startswith("HTTP 401: Basic *** *** — ")
+    assert json.loads(json.loads(cassette.read_text())["response"]["body"])["error"]["message"] == "Basic *** ***"

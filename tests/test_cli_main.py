@@ -83,6 +83,24 @@ def test_one_subcommand_imports_nothing_of_the_others():
     assert out.strip() == "[]"
 
 
+def test_an_unforeseen_exception_quoting_a_secret_is_one_line_with_it_masked(monkeypatch, capsys):
+    """The line printed for an exception nothing foresaw (into a terminal, a CI log) held the
+    secrets it quoted; the paths it names are kept."""
+
+    def broken(args):
+        raise RuntimeError("no route to https://bob:Hunt3r-99@gw/v1 (Authorization: Bearer zzTop998877) in /srv/x")
+
+    parser = build_parser("toolkit", "drill")
+    monkeypatch.setattr("toolkit.cli.main.build_parser", lambda *a: parser)
+    parser._subparsers._group_actions[0].choices["drill"].set_defaults(run=broken)
+    monkeypatch.delenv("TOOLKIT_DEBUG", raising=False)
+    assert main(["drill"]) == 2
+    assert capsys.readouterr().err == (
+        "error: RuntimeError: no route to https://[REDACTED]@gw/v1 (Authorization: Bearer [REDACTED]) in /srv/x "
+        "(set TOOLKIT_DEBUG=1 for the traceback)\n"
+    )
+
+
 def test_an_unforeseen_exception_is_one_line_and_exit_2(monkeypatch, capsys):
     """A defect (or input nothing foresaw) in a subcommand: its first line, and how to see more."""
 

@@ -201,3 +201,22 @@ def test_sigterm_while_a_notebook_runs_is_exit_143_and_the_notebook_is_unchanged
     _, err = process.communicate(timeout=60)
     assert (process.returncode, err) == (143, f"stopped (SIGTERM): {path} is unchanged\n")
     assert path.read_text() == before
+
+
+def test_a_notebook_run_by_toolkit_notebooks_never_sees_a_secret_of_the_shell_it_runs_in(tmp_path, monkeypatch, capsys):
+    """The stored outputs are committed; the kernel had every variable of the teacher's shell but
+    `LLM_*` (a cell printing `os.environ` or an error quoting `DATABASE_URL` wrote them into the
+    file). It runs as a submission does (`grade.submission_environment`): no secret-named variable,
+    none whose value holds a secret."""
+    import nbformat
+
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-teacher-Zq8xLm4Vt7Rk2Np9")
+    monkeypatch.setenv("TOOLKIT_TEST_DATABASE_URL", "postgres://me:Tr0ub4dor-3@db/shop")
+    monkeypatch.setenv("TOOLKIT_TEST_PLAIN", "kept")
+    names = ["OPENAI_API_KEY", "TOOLKIT_TEST_DATABASE_URL", "TOOLKIT_TEST_PLAIN"]
+    path = tmp_path / "env.ipynb"
+    cell = nbformat.v4.new_code_cell(f"import os; print([os.environ.get(n) for n in {names!r}])")
+    nbformat.write(nbformat.v4.new_notebook(cells=[cell]), path)
+    assert main(["notebooks", str(path)]) == 0
+    assert nbformat.read(path, as_version=4).cells[0].outputs[0]["text"] == "[None, None, 'kept']\n"
+    assert os.environ["OPENAI_API_KEY"] == "sk-teacher-Zq8xLm4Vt7Rk2Np9"  # the shell's own, given back

@@ -3,6 +3,8 @@ import datetime
 import email.utils
 import json
 import math
+from base64 import b64encode, urlsafe_b64encode
+from urllib.parse import quote, quote_plus
 
 import httpx
 import pytest
@@ -581,6 +583,28 @@ def test_the_api_key_never_appears_in_errors_or_exchanges_even_when_echoed():
     assert "Incorrect API key provided: ***cdef" in str(caught.value)
     assert key not in repr(list(client.exchanges))
     assert key not in "\n".join(caught.value._render_traceback_())
+
+
+@pytest.mark.parametrize("stream", [False, True])
+def test_the_api_key_echoed_percent_encoded_or_in_base64_is_masked_in_errors_and_exchanges(stream):
+    """A gateway quoting the key as a URL or a form carries it (`%2B`, `%2F`, `%3D`) or in base64
+    showed it whole: only its JSON spellings were looked for."""
+    key = "Ab+cD/ef=gH1jK2lM3nO4pQ5rS6tU7v=="
+    spelled = [
+        quote(key, safe=""),
+        quote_plus(key),
+        b64encode(key.encode()).decode(),
+        urlsafe_b64encode(key.encode()).decode(),
+    ]
+    said = {"error": {"message": "bad key " + " ".join(spelled)}}
+    client = ChatClient(
+        "http://gw.test/v1", key, "m", transport=httpx.MockTransport(Script(httpx.Response(401, json=said)))
+    )
+    with pytest.raises(CallerError) as caught:
+        list(client.stream(QUESTION)) if stream else client.chat(QUESTION)
+    assert str(caught.value).startswith("HTTP 401: bad key ***7v== ***7v== ***7v== ***7v== — ")
+    for spelling in spelled:
+        assert spelling not in caught.value.body and spelling not in repr(list(client.exchanges))
 
 
 UPSTREAM = "sk-proj-" + "Upstr3amChannelKey" * 2
@@ -1185,6 +1209,27 @@ def test_a_conversation_that_quotes_the_key_never_sends_it_or_shows_it():
     sent = json.loads(script.requests[0].content)["messages"]
     assert (sent[0]["content"], sent[2]["content"]) == ("my key is ***0001", '{"api_key": "***0001"}')
     assert client.exchanges[0].request["messages"][0]["content"] == "my key is ***0001"
+
+
+@pytest.mark.parametrize("key", ["none", "EMPTY", "ollama"])
+def test_a_placeholder_key_is_masked_in_exchanges_only_where_it_stands_as_a_credential(key):
+    """A local gateway's key (`none`, vLLM's `EMPTY`, Ollama's `ollama`) is a word: the exchanges
+    showed "*** of the tools" and `"tool_choice": "***"` for it; an echo of its header is still masked."""
+    said = f"{key} of the tools fit; echo: Authorization: Bearer {key}"
+    reply = {
+        **OK_BODY,
+        "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": said}}],
+    }
+    client = ChatClient(
+        "http://gw.test/v1", key, "m", transport=httpx.MockTransport(Script(httpx.Response(200, json=reply)))
+    )
+    assert client.chat(f"is {key} of them right?", tool_choice="none", tools=[TOOL]).message.content == said
+    exchange = client.exchanges[0]
+    assert exchange.request["messages"][0]["content"] == f"is {key} of them right?"
+    assert exchange.request["tool_choice"] == "none"
+    assert json.loads(exchange.response_text)["choices"][0]["message"]["content"] == (
+        f"{key} of the tools fit; echo: Authorization: Bearer ***"
+    )
 
 
 def test_a_short_placeholder_key_is_not_masked_in_the_conversation():

@@ -47,7 +47,7 @@ def test_no_exception_on_the_chain_holds_the_basic_credential():
     client = ChatClient(URL, "sk-x", "m", transport=httpx.MockTransport(refuse), retry=RetryPolicy(max_retries=0))
     with pytest.raises(TransientError) as caught:
         client.chat(QUESTION)
-    assert caught.value.__cause__.request.headers["authorization"] == f"Basic ***{BASIC[-4:]}"
+    assert caught.value.__cause__.request.headers["authorization"] == "Basic ***"  # no end of the password
     assert [text for text in _reachable(caught.value) if BASIC in text] == []
 
 
@@ -56,7 +56,7 @@ def test_a_basic_credential_the_gateway_echoes_is_masked_in_the_error_and_never_
     client = ChatClient(URL, "sk-x", "m", transport=RecordingTransport(cassette, EchoKey()))
     with pytest.raises(CallerError) as caught:
         client.chat(QUESTION)
-    assert str(caught.value).startswith(f"HTTP 401: Incorrect API key provided: ***{BASIC[-4:]}.")
+    assert str(caught.value).startswith("HTTP 401: Incorrect API key provided: ***.")
     assert BASIC not in cassette.read_text() and BASIC not in repr(list(client.exchanges))
 
 

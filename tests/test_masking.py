@@ -1,6 +1,20 @@
 """The API key and URL credentials are masked wherever they could be shown or saved."""
 
-from toolkit.chat.masking import bearer_key, mask_key, mask_url, mask_url_in, url_secrets
+from base64 import b64encode, urlsafe_b64encode
+from urllib.parse import quote, quote_plus
+
+import pytest
+
+from toolkit.chat.masking import (
+    basic_credential,
+    bearer_key,
+    mask_key,
+    mask_keys,
+    mask_url,
+    mask_url_in,
+    masked_key,
+    url_secrets,
+)
 
 
 def test_mask_url_hides_passwords_lone_tokens_and_secret_query_values():
@@ -46,6 +60,28 @@ def test_mask_key_keeps_only_the_last_four_characters_of_a_long_key():
     assert mask_key(text, "sk-proj-0123456789abcdef") == "Incorrect API key provided: ***cdef."
     assert mask_key("key sk-short here", "sk-short") == "key *** here"
     assert mask_key("a k b", "k") == "a k b"  # placeholder keys are too short to hunt for
+
+
+@pytest.mark.parametrize(
+    "key", ["none", "EMPTY", "ollama", "1234", "x", "not-needed", "lm-studio", "sk-no-key-required", "123456789"]
+)
+def test_a_placeholder_key_is_masked_only_where_it_stands_as_a_credential(key):
+    """A local gateway's placeholder key (Ollama's `ollama`, vLLM's `EMPTY`) is a word ordinary text
+    holds: masked where a request or an echo carries it as a credential, never inside a sentence."""
+    text = (
+        f'Authorization: Bearer {key}; api-key: {key}; {{"api_key": "{key}"}} ?key={key}&q={key} '
+        f"https://u:{key}@gw/ https://{key}@gw/ said {key} of the tools ({key}), {key}s, {key}-ish, content: {key}"
+    )
+    shown = masked_key(key)
+    assert mask_key(text, key) == (
+        f'Authorization: Bearer {shown}; api-key: {shown}; {{"api_key": "{shown}"}} ?key={shown}&q={key} '
+        f"https://u:{shown}@gw/ https://{shown}@gw/ said {key} of the tools ({key}), {key}s, {key}-ish, content: {key}"
+    )
+
+
+@pytest.mark.parametrize("key", ["hunter2", "token-abc123", "secret", "supersecret", "Tr0ub4dor&3"])
+def test_a_key_that_is_no_placeholder_is_masked_wherever_it_stands(key):
+    assert mask_key(f"said {key} twice: {key}s", key) == f"said {masked_key(key)} twice: {masked_key(key)}s"
 
 
 def test_bearer_key():
@@ -125,3 +161,22 @@ def test_header_secrets_are_the_credentials_of_every_credential_header():
         ("Content-Type", "application/json"),
     ]
     assert header_secrets(headers) == ["sk-bearer-1234", "dXNlcjpwdw==", "sk-raw-key-5678", "azure-key-9012"]
+
+
+def test_mask_key_masks_the_key_percent_encoded_and_in_base64():
+    key = "Ab+cD/ef gH1jK2lM3nO4pQ5rS6tU7v=="
+    text = (
+        f"q={quote(key, safe='')} path={quote(key)} form={quote_plus(key)} "
+        f"b64={b64encode(key.encode()).decode()} url-safe={urlsafe_b64encode(key.encode()).decode().rstrip('=')}"
+    )
+    assert mask_key(text, key) == "q=***7v== path=***7v== form=***7v== b64=***7v== url-safe=***7v=="
+    assert mask_key("sk-abc_DEF-123 plain", "sk-abc_DEF-123") == "*** plain"  # no other spelling
+
+
+def test_a_url_password_and_its_basic_credential_are_masked_without_their_last_characters():
+    """`***` and the last four characters is how a long API key is shown (as OpenAI's errors show
+    it); for a URL's password they are a quarter of it, and for its Basic credential, base64 of its end."""
+    password = "Secr3t-passw0rd-long"
+    secrets = url_secrets(f"https://bob:{password}@gw/v1?key=AIzaSyA-0123456789abcdefgh")
+    text = f"denied for Basic {basic_credential(f'https://bob:{password}@gw')} pw {password} key AIzaSyA-0123456789abcdefgh"
+    assert mask_keys(text, secrets) == "denied for Basic *** pw *** key ***efgh"

@@ -294,3 +294,17 @@ def test_a_key_of_a_known_format_in_a_server_s_error_answer_is_masked():
     with McpClient(server, name="keys") as client, pytest.raises(McpError) as caught:
         client.call_tool("t", {})
     assert str(caught.value) == "MCP server 'keys' answered with an error: upstream refused key [REDACTED]"
+
+
+def test_a_stdio_server_given_a_placeholder_key_keeps_the_word_elsewhere_in_what_it_says():
+    """`--api-key none` (a local model server's placeholder) made every "none" the server wrote
+    `***`: "*** of the tools loaded"; the key is still masked where it stands as a credential."""
+    code = "import sys; print('none of the tools loaded; sent Authorization: Bearer none', file=sys.stderr)"
+    client = McpClient.stdio(sys.executable, ["-c", code, "--api-key", "none"], connect_timeout=30)
+    shown_code = code.replace("Bearer none", "Bearer ***")
+    assert client.name == f"{Path(sys.executable).name} -c {shown_code} --api-key ***"
+    with pytest.raises(McpConnectionError) as raised:
+        client.list_tools()
+    assert str(raised.value).endswith(
+        "MCPError: Connection closed; its stderr: none of the tools loaded; sent Authorization: Bearer ***"
+    )

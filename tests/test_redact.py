@@ -225,7 +225,7 @@ def test_secrets_written_in_prose_are_masked(text, clean):
 
 # --- the patterns tried once per run are the plain patterns' answers ---------------------------------
 
-_OLD_URL = re.compile(r"\b([a-zA-Z][\w+.-]*://)[^/\s:@]*(?::[^/\s@]*)?@")
+_OLD_URL = re.compile(r"\b([a-zA-Z][\w+.-]*://)[^/\s:@]*(?::[^/\s?#]*)?@")
 _OLD_PAIR = re.compile(r"([\w.$-]+=)([^;,\s]+)")
 _OLD_NAME_SEP = re.compile(r"(?P<q>[\"']?)(?P<name>[A-Za-z_][\w.-]*)(?P=q)(?P<sep>[ \t]*[=:][ \t]*)")
 _PIECES = [
@@ -346,6 +346,7 @@ def _plain_scrub(text: str) -> str:
     text = redact._SQL_PASSWORD.sub(lambda m: m.group(1) + redact._masked(m.group(2)), text)
     text = redact._COOKIE.sub(redact._cookie, text)
     text = _old_labelled(text)
+    text = redact._labelled_encoded(text)
     text = redact._CJK_WORD_LABEL.sub(redact._cjk_word_labelled, text)
     text = _plain_cjk_names(text)
     text = redact._labelled_lookalikes(text)  # held to the label steps on the folded view below
@@ -879,3 +880,76 @@ def test_scrub_json_masks_a_bare_key_only_when_its_value_looks_like_a_secret():
         "rows": [{"key": redact.REDACTED}],
         "api_key": redact.REDACTED,
     }
+
+
+@pytest.mark.parametrize("value", ["none", "EMPTY", "ollama", "1234", "not-needed", "sk-no-key-required"])
+def test_a_placeholder_key_in_the_environment_is_masked_only_where_it_stands_as_a_credential(monkeypatch, value):
+    """`LLM_API_KEY=ollama` (or vLLM's `EMPTY`) is what a local gateway is sent: a word ordinary text
+    holds, so masking it wherever it stood turned "ollama runs" in every trace into "[REDACTED] runs"."""
+    monkeypatch.setenv("LLM_API_KEY", value)
+    text = f"{value} of the tools fit ({value}). Authorization: Bearer {value}, url http://gw:1/v1?key={value}&q=1"
+    assert redact.scrub(text) == (
+        f"{value} of the tools fit ({value}). Authorization: Bearer [REDACTED], url http://gw:1/v1?key=[REDACTED]&q=1"
+    )
+
+
+def test_a_secret_in_the_environment_that_is_no_placeholder_is_masked_wherever_it_stands(monkeypatch):
+    monkeypatch.setenv("DB_PASSWORD", "hunter22")
+    monkeypatch.setenv("SERVICE_TOKEN", "supersecret")
+    assert redact.scrub("user bob tried hunter22, then supersecret") == "user bob tried [REDACTED], then [REDACTED]"
+
+
+@pytest.mark.parametrize(
+    "secret, placeholder",
+    [
+        *[(s, True) for s in ("none", "EMPTY", "x", "1234", "123456789", "ollama", "Ollama", "lm-studio", " none ")],
+        *[(s, False) for s in ("hunter2", "secret", "supersecret", "token-abc123", "sk-proj-abc", "Tr0ub4dor&3")],
+    ],
+)
+def test_a_placeholder_is_short_a_number_or_a_key_local_gateways_are_sent(secret, placeholder):
+    assert redact.is_placeholder(secret) is placeholder
+
+
+def test_a_placeholder_after_an_option_named_as_a_secret_is_masked_as_on_a_command_line():
+    text = "run --api-key none, ['--token', 'none'], -k none, --verbose none, none-key: x"
+    assert redact.mask_secret(text, "none") == (
+        "run --api-key [REDACTED], ['--token', '[REDACTED]'], -k none, --verbose none, none-key: x"
+    )
+
+
+@pytest.mark.parametrize(
+    "text, shown",
+    [
+        ("postgres://admin:P@ssw0rd@db:5432/shop", "postgres://[REDACTED]@db:5432/shop"),
+        ("redis://:p@ss@w0rd@cache:6379/0 is down", "redis://[REDACTED]@cache:6379/0 is down"),
+        ("ftp://u:p@ss@host failed, write to me@x.org", "ftp://[REDACTED]@host failed, write to me@x.org"),
+        ("https://u:pw@host/path?mail=a@b.com", "https://[REDACTED]@host/path?mail=a@b.com"),
+        ("https://u:pw@host?mail=a@b.com", "https://[REDACTED]@host?mail=a@b.com"),
+    ],
+)
+def test_a_url_password_holding_an_at_sign_is_masked_whole(text, shown):
+    """A password with an `@` left unencoded (`P@ssw0rd`, the usual slip in a DATABASE_URL) is read to
+    the last `@` before the host, as `urllib.parse.urlsplit` reads it: the first one left `ssw0rd` shown."""
+    assert redact.scrub(text) == shown
+
+
+@pytest.mark.parametrize(
+    "text, shown",
+    [
+        (
+            "GET https://app.test/login?next=https%3A%2F%2Fapp.test%2Fcb%3Ftoken%3DeyAbc123xyz%26lang%3Den failed",
+            "GET https://app.test/login?next=https%3A%2F%2Fapp.test%2Fcb%3Ftoken%3D[REDACTED]%26lang%3Den failed",
+        ),
+        (
+            "form body: user=bob&data=api_key%3dZq8xLm4Vt7%20rest",
+            "form body: user=bob&data=api_key%3d[REDACTED]%20rest",
+        ),
+        ("state=%7B%22password%22%3A%20%22Hunt3r%22%7D", "state=%7B%22password%22%3A%20%22[REDACTED]%22%7D"),
+        ("a 100%3D full bar, 50%3A50 split, page%3Dtwo", "a 100%3D full bar, 50%3A50 split, page%3Dtwo"),
+    ],
+)
+def test_a_label_written_percent_encoded_has_its_value_masked(text, shown):
+    """A URL inside a query value (`next=`, `redirect_uri=`, a form field) writes `token=` as
+    `token%3D`: its value was shown, as the label's `=` was not read."""
+    assert redact.scrub(text) == shown
+    assert redact.scrub(shown) == shown

@@ -124,6 +124,21 @@ def test_missing_file_and_broken_file(tmp_path, capsys):
     assert run(capsys, raising) == (2, "", f"error: cannot import {raising}: RuntimeError: boom\n")
 
 
+def test_a_file_whose_import_fails_quoting_a_secret_is_told_with_the_secret_masked(tmp_path, capsys):
+    """A module connecting at import (`engine = connect(DATABASE_URL)`) fails quoting its URL: the one
+    line printed (into a terminal, a CI log) held the password; its paths are kept (the learner's own)."""
+    source = (
+        "raise ConnectionError('cannot reach postgres://app:Hunt3r-99@db/shop (password=Hunt3r-99) from /srv/app')\n"
+    )
+    raising = write(tmp_path, "db_tools.py", source)
+    assert run(capsys, raising) == (
+        2,
+        "",
+        f"error: cannot import {raising}: ConnectionError: cannot reach postgres://[REDACTED]@db/shop "
+        "(password=[REDACTED]) from /srv/app\n",
+    )
+
+
 def test_a_file_that_exits_when_imported_is_one_line_and_exit_2(tmp_path, capsys):
     exiting = write(tmp_path, "exiting_tools.py", "import sys\nsys.exit(3)\n")
     assert run(capsys, exiting) == (2, "", f"error: cannot import {exiting}: it calls exit(3) when imported\n")

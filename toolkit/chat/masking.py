@@ -32,9 +32,9 @@ import logging
 import re
 from collections.abc import Callable, Iterable
 from typing import Any
-from urllib.parse import parse_qsl, unquote, unquote_plus, urlencode, urlsplit, urlunsplit
+from urllib.parse import parse_qsl, quote, quote_plus, unquote, unquote_plus, urlencode, urlsplit, urlunsplit
 
-from toolkit.tools.redact import REDACTED, is_secret_name, scrub_secrets
+from toolkit.tools.redact import REDACTED, is_placeholder, is_secret_name, mask_secret, scrub_secrets
 from toolkit.tools.token_formats import KNOWN_TOKENS, may_hold_token
 
 MASK = "***"
@@ -51,10 +51,20 @@ def secret_param(name: str) -> bool:
     return is_secret_name(name.rstrip("0123456789")) or name.lower() in _CREDENTIAL_PARAMS
 
 
+class WholeSecret(str):
+    """A secret shown as `***` alone (`masked_key`), never with its last four characters: a URL's
+    password or lone user token, in each spelling, and the `Basic` credential that carries them (its
+    base64 ends with the password's). Four characters of an API key of 40 or more tell which key it
+    was; of a password they are a good part of it."""
+
+    __slots__ = ()
+
+
 _USERINFO = re.compile(r"(?<=://)([^/?#]*)@")
 """The user info of a URL that `urlsplit` refuses (a bad port, an unclosed `[`)."""
 MIN_KEY = 4
-"""Shorter "keys" (``x``, ``k``) are placeholders; replacing them would mangle every text."""
+"""Shorter "keys" (``x``, ``k``) are placeholders (`redact.is_placeholder`), not looked for across a
+stream's pieces nor in a conversation's JSON."""
 
 
 def mask_url(url: str) -> str:
@@ -130,7 +140,7 @@ def mask_url_in(text: str, url: str) -> str:
     it stands (an error may quote the URL, or only its token)."""
     text = text.replace(url, mask_url(url))
     for secret in url_secrets(url):
-        text = text.replace(secret, MASK)
+        text = mask_secret(text, secret, MASK)
     return text
 
 
@@ -150,16 +160,23 @@ def url_secrets(url: str) -> list[str]:
         parts = urlsplit(url)
     except ValueError:
         unparsed = _USERINFO.search(url)
-        return _spellings([unparsed.group(1).partition(":")[2] or unparsed.group(1)], unquote) if unparsed else []
+        return _whole(
+            _spellings([unparsed.group(1).partition(":")[2] or unparsed.group(1)], unquote) if unparsed else []
+        )
     written = []
     if "@" in parts.netloc:
         user, has_password, password = parts.netloc.rsplit("@", 1)[0].partition(":")
         written.append(password if has_password else user)
     found = _spellings(written, unquote)
     basic = basic_credential(url) if found else None  # no user info to speak of (`https://@gw`): nothing sent
-    found += [basic] if basic else []
+    found = _whole(found + ([basic] if basic else []))
     pairs = [pair.partition("=") for pair in parts.query.split("&")] if parts.query else []
     return found + _spellings([v for k, _, v in pairs if secret_param(unquote_plus(k))], unquote_plus)
+
+
+def _whole(secrets: list[str]) -> list[str]:
+    """`secrets` as `WholeSecret`s: shown as `***` alone."""
+    return [WholeSecret(secret) for secret in secrets]
 
 
 def _spellings(written: list[str], decode: Callable[[str], str]) -> list[str]:
@@ -187,15 +204,47 @@ def basic_credential(url: str) -> str | None:
 
 def mask_key(text: str, key: str | None) -> str:
     """`text` with every occurrence of `key` masked (texts without it come back unchanged), as
-    written and as a JSON body may escape it (`json_spellings`)."""
-    if not key or len(key) < MIN_KEY:
+    written and as a JSON body may escape it (`json_spellings`), then percent-encoded or in base64
+    (`encoded_spellings`); a placeholder key (`none`, `EMPTY`, `ollama`: `redact.is_placeholder`)
+    only where it stands as a credential (`redact.mask_secret`: `Bearer none`, `api_key=none`), not
+    in "none of the tools"."""
+    return _mask_encoded(_mask_written(text, key), key)
+
+
+def _mask_written(text: str, key: str | None) -> str:
+    """`mask_key` without the encoded spellings."""
+    if not key:
         return text
+    if is_placeholder(key):
+        return mask_secret(text, key, masked_key(key))
     if key in text:
         text = text.replace(key, masked_key(key))
     if "\\" in text:  # a JSON body may spell the key with escapes
         shown = json.dumps(masked_key(key))[1:-1]
         text = json_spellings(key).sub(lambda _: shown, text)
     return text
+
+
+def _mask_encoded(text: str, key: str | None) -> str:
+    """`text` with `key`'s `encoded_spellings` masked (a placeholder's none: it is no credential there)."""
+    if not key or is_placeholder(key):
+        return text
+    for spelling in encoded_spellings(key):  # as a URL or a form carries it, or in base64
+        if spelling in text:
+            text = text.replace(spelling, masked_key(key))
+    return text
+
+
+@functools.lru_cache(maxsize=64)
+def encoded_spellings(key: str) -> tuple[str, ...]:
+    """The other ways a text may spell `key`, longest first: percent-encoded (as a URL's query or a
+    form carries it, a space as `%20` or `+`, a `/` kept or not) and in base64 (standard and URL-safe,
+    with its padding and without). A gateway quoting the request's URL or a decoded header shows it so."""
+    data = key.encode()
+    found = [quote(key, safe=""), quote(key), quote_plus(key)]
+    for encoded in (base64.b64encode(data).decode("ascii"), base64.urlsafe_b64encode(data).decode("ascii")):
+        found += [encoded, encoded.rstrip("=")]
+    return tuple(sorted((s for s in dict.fromkeys(found) if s != key), key=len, reverse=True))
 
 
 @functools.lru_cache(maxsize=64)
@@ -220,9 +269,14 @@ def _unicode_escape(char: str) -> str:
 
 
 def mask_keys(text: str, keys: Iterable[str | None]) -> str:
-    """`text` with every occurrence of each of `keys` masked (`mask_key`, one after another)."""
+    """`text` with every occurrence of each of `keys` masked (`mask_key`): each as written first, then
+    each encoded, so that a spelling a URL's secrets list themselves (`url_secrets`: the password as
+    the URL writes it, the `Basic` credential) is masked as itself, not cut by another's encoding."""
+    keys = list(keys)
     for key in keys:
-        text = mask_key(text, key)
+        text = _mask_written(text, key)
+    for key in keys:
+        text = _mask_encoded(text, key)
     return text
 
 
@@ -244,8 +298,9 @@ def _masked_json(value: Any, keys: list[str]) -> Any:
 
 
 def masked_key(key: str) -> str:
-    """How a key is shown: `***` and, for a long key, its last four characters."""
-    return f"{MASK}{key[-4:]}" if len(key) >= 16 else MASK
+    """How a key is shown: `***` and, for a long key, its last four characters (not for a
+    `WholeSecret`: a password, a `Basic` credential)."""
+    return f"{MASK}{key[-4:]}" if len(key) >= 16 and not isinstance(key, WholeSecret) else MASK
 
 
 def bearer_key(authorization: str | None) -> str | None:
@@ -279,7 +334,8 @@ def header_secrets(headers: Iterable[tuple[str, str]]) -> list[str]:
         if name.lower() in _AUTHORIZATION_HEADERS:
             scheme, _, credentials = value.strip().partition(" ")
             if credentials.strip() or scheme.lower() not in _SCHEMES:  # a scheme alone is no secret
-                found.append(credentials.strip() or scheme)
+                secret = credentials.strip() or scheme
+                found.append(WholeSecret(secret) if scheme.lower() == "basic" else secret)  # base64 of a password
         elif is_secret_name(name):
             found.append(value.strip())
     return [secret for secret in dict.fromkeys(found) if secret]

@@ -141,12 +141,16 @@ INTERRUPTED = "interrupted (Ctrl-C): stopped"
 
 
 def _first_line(exc: BaseException) -> str:
+    """The first line of an exception nothing foresaw, its secrets masked (`redact.scrub_secrets`: it
+    may quote a URL's password or a header; the paths it names are kept), cut at 300 characters."""
+    from toolkit.tools.redact import scrub_secrets  # imported where used: starting the command stays fast
+
     try:
         text = str(exc)
     except Exception:  # an exception whose message itself fails
         return "(no message)"
     lines = text.strip().splitlines()
-    return (lines[0][:300] if lines else "") or "(no message)"
+    return (scrub_secrets(lines[0])[:300] if lines else "") or "(no message)"
 
 
 def _stdout_is_a_pipe() -> bool:

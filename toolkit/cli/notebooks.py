@@ -1,8 +1,9 @@
 """`python -m toolkit notebooks [--no-execute] FILE…`: run course notebooks and store them clean.
 
 Each notebook is executed top to bottom in a fresh kernel (offline: the LLM_* variables —
-record and replay included — are removed, so it always meets the embedded fake gateway), then cleaned the way the course
-commits notebooks:
+record and replay included — are removed, so it always meets the embedded fake gateway; and so are
+the shell's secrets, `…_KEY`, `…_TOKEN`, a `DATABASE_URL` with a password, which a cell could print
+into the stored outputs), then cleaned the way the course commits notebooks:
 
 - notebook metadata keeps only `kernelspec` and `language_info` (without the Python version,
   which would change the file on every machine); cell metadata only `tags`;
@@ -163,14 +164,19 @@ def execute(
     on_cell_executed: Callable[..., Any] | None = None,
     client: type[Any] | None = None,
 ) -> None:
-    """Run every cell in a fresh kernel, in the notebook's folder, without the LLM_* variables.
+    """Run every cell in a fresh kernel, in the notebook's folder, in the environment a submission
+    is graded in (`grade.submission_environment`): without the LLM_* variables, nor any secret of
+    the shell it runs from (its outputs are stored, and committed).
 
     timeout: seconds each cell may run; on_cell_executed: nbclient's hook, called after each cell
     that finished (keyword arguments cell, cell_index, execute_reply); client: a subclass of
     nbclient's `NotebookClient` to run it with (the grader's keeps a cell's output bounded)."""
     from nbclient import NotebookClient
 
-    saved = {k: os.environ.pop(k) for k in list(os.environ) if k.startswith("LLM_")}
+    from toolkit.exercises.grade import submission_environment  # it reads notebooks with this module
+
+    kept = submission_environment(os.environ)
+    saved = {k: os.environ.pop(k) for k in list(os.environ) if k not in kept}
     try:
         (client or NotebookClient)(
             notebook,

@@ -219,9 +219,13 @@ def _not_source_text(path: Path) -> str:
 
 
 def _one_line(error: BaseException, most: int = 300) -> str:
-    """The error's text on one line: its lines joined by ' / ', cut at `most` characters with '…'."""
+    """The error's text on one line: its lines joined by ' / ', its secrets masked (a module connecting
+    at import quotes its `DATABASE_URL`; `redact.scrub_secrets`, its paths kept: the learner's own), cut
+    at `most` characters with '…'."""
+    from toolkit.tools.redact import scrub_secrets  # imported where used: `--help` stays fast
+
     text = " / ".join(line.strip() for line in str(error).splitlines() if line.strip())
-    return cut(text, most)
+    return cut(scrub_secrets(text), most)
 
 
 def _module_file(name: str) -> str:

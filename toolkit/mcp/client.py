@@ -156,7 +156,7 @@ from toolkit.mcp.http import SESSION_ENDED, http_transport, unreadable_answer
 from toolkit.mcp.ids import ids_checked
 from toolkit.mcp.schema import json_type
 from toolkit.tools.decorator import a_or_an
-from toolkit.tools.redact import is_secret_name, is_secret_variable, secrets_in
+from toolkit.tools.redact import is_secret_name, is_secret_variable, mask_secret, secrets_in
 from toolkit.unicode import cut
 
 MAX_PAGES = 100
@@ -518,7 +518,7 @@ class McpClient:
     def _hide(self, text: str) -> str:
         """`text` with every secret the server was given masked (an error, its stderr, its name)."""
         for secret in self._secrets:
-            text = text.replace(secret, MASK)
+            text = mask_secret(text, secret, MASK)  # a placeholder (`--api-key none`) only as a credential
         return text
 
     async def _on_message(self, message: Any) -> None:
@@ -862,7 +862,7 @@ def url_problem(url: str) -> str:
     except (httpx2.InvalidURL, ValueError) as exc:
         reason = (str(exc).splitlines() or [""])[0]
         for secret in url_secrets(url):
-            reason = reason.replace(secret, MASK)
+            reason = mask_secret(reason, secret, MASK)
         return f" cannot be read ({cut(reason, 80)})"
     if not parsed.host:
         return " names no host"

@@ -25,7 +25,8 @@ into pieces by the rules below, and a secret hidden in it is gone), then removes
 5. values of labelled secrets: a name whose last part is a secret word (`DB_PASS=`, `SESSION_KEY=`,
    `signing_key: `, `"client_secret": "…"`; a bare `key` only before a value that looks like a secret,
    `_looks_secret`: `key: order_id` is data), and so in a JSON string, `\\"api_key\\": \\"…\\"`, as a raw
-   body holds a model's JSON answer; `…?key=…&q=`, `X-Api-Key:` …). An unquoted value runs
+   body holds a model's JSON answer; `…?key=…&q=`, `X-Api-Key:` …; and percent-encoded, as a URL
+   inside a query value writes them: `next=https%3A%2F%2Fapp%2Fcb%3Ftoken%3D…`). An unquoted value runs
    to the next space (to the next `&` inside a URL query), so `DB_PASS=Tr0ub4dor&3` goes whole;
    and in prose: `password is hunter2`, `secret key was 'Sup3r'`, `api token is …` (a value that is
    a plain lower-case word is kept: `password is incorrect` says what went wrong). Password's
@@ -101,8 +102,9 @@ _PEM = re.compile(
 """A private-key block, to its END line (or the text's end): PEM (`-----BEGIN RSA PRIVATE KEY-----`,
 `OPENSSH`, `ENCRYPTED`, …), GnuPG's `PGP PRIVATE KEY BLOCK` and SSH2's `---- BEGIN SSH2 ENCRYPTED
 PRIVATE KEY ----` (RFC 4716)."""
-_URL_CREDENTIALS = re.compile(r"(?<![\w+.-])([\w+.-]*://)[^/\s:@]*(?::[^/\s@]*)?@")
-"""`scheme://user:password@`; tried once per run of scheme characters (each start inside a long
+_URL_CREDENTIALS = re.compile(r"(?<![\w+.-])([\w+.-]*://)[^/\s:@]*(?::[^/\s?#]*)?@")
+"""`scheme://user:password@`, the password read to the last `@` before a `/`, `?`, `#` or blank (an
+unencoded `@` in it, `P@ssw0rd`, as `urlsplit` reads it); tried once per run of scheme characters (each start inside a long
 run used to scan to its end: quadratic), the scheme checked by `_SCHEME` (`_url_credentials`)."""
 _SCHEME = re.compile(r"(?:^|(?<=[+.-]))[a-zA-Z]")
 """Where a scheme may start in such a run: a letter at a word's start (`\\b[a-zA-Z]`)."""
@@ -295,6 +297,8 @@ def _without_secrets(text: str) -> tuple[str, str]:
         text = _COOKIE.sub(_cookie, text)
     if "=" in text or ":" in text:
         text = _labelled(text)
+    if "%" in text and _ENCODED.search(text):
+        text = _labelled_encoded(text)
     folds = not text.isascii() and may_fold(text)  # look-alikes (`ｓｋ－`, `ＤＢ＿ＰＡＳＳ`): masks add none
     if not text.isascii():
         text = _cjk_labelled(text)
@@ -562,20 +566,73 @@ def _secret_name(name: str) -> bool:
 
 
 def _environment_values(text: str) -> str:
-    """`text` with the value of every secret environment variable replaced."""
+    """`text` with the value of every secret environment variable replaced (`mask_secret`: a
+    placeholder, `LLM_API_KEY=none`, only where it stands as a credential)."""
     for value in _secret_values():
         if value in text:
-            text = text.replace(value, REDACTED)
+            text = mask_secret(text, value, REDACTED)
     return text
 
 
 def _read_secret_values() -> list[str]:
     """The values of the secret environment variables, longest first (the plain definition)."""
-    return sorted(
-        {v for k, v in os.environ.items() if len(v.strip()) >= 6 and _secret_variable(k) and not v.isdigit()},
-        key=len,
-        reverse=True,
+    return sorted({v for k, v in os.environ.items() if v.strip() and _secret_variable(k)}, key=len, reverse=True)
+
+
+_PLACEHOLDER_BELOW = 6
+"""A secret shorter than this is a placeholder (`is_placeholder`), whatever it is made of."""
+PLACEHOLDER_KEYS = frozenset(
+    {"ollama", "empty", "none", "not-needed", "lm-studio", "sk-no-key-required", "no-key", "nokey", "dummy"}
+    | {"sk-xxx", "sk-dummy", "anything", "placeholder", "not-used", "unused", "local", "api-key", "apikey"}
+)
+"""Keys that local gateways' documentation has a client send (Ollama's `ollama`, vLLM's `EMPTY`,
+llama.cpp's `sk-no-key-required`, LM Studio's `lm-studio`, ...), lower-case: `is_placeholder`."""
+
+
+def is_placeholder(secret: str) -> bool:
+    """Whether a configured secret is a placeholder that ordinary text holds as a word or a number:
+    shorter than `_PLACEHOLDER_BELOW` characters (`none`, `x`, `EMPTY`), digits only (`1234`), or
+    one of `PLACEHOLDER_KEYS` (in any case). Masking one wherever it stands would mask `none` in
+    "none of the tools", so it is masked only where it stands as a credential (`mask_secret`);
+    any other secret (`hunter2`, `token-abc123`, a real key) is masked wherever it stands."""
+    bare = secret.strip()
+    return len(bare) < _PLACEHOLDER_BELOW or bare.isdigit() or bare.lower() in PLACEHOLDER_KEYS
+
+
+def mask_secret(text: str, secret: str, mask: str = REDACTED) -> str:
+    """`text` with `secret` (a configured key, a secret variable's value) replaced by `mask`: wherever
+    it stands, or, a placeholder (`is_placeholder`), only where it stands whole as a credential
+    (`_credential_at`): after an authorization scheme (`Bearer none`), after a secret name and `:` or
+    `=` (`api-key: none`, `"api_key": "none"`, `?key=none`) or an option named so (`--api-key none`,
+    `'--token', 'none'` in an argument list), as a URL's password or user (`://user:none@`, `://none@`)."""
+    if not secret or secret not in text:
+        return text
+    if not is_placeholder(secret):
+        return text.replace(secret, mask)
+    return _credential_at(secret).sub(lambda match: _as_credential(match, len(secret), mask), text)
+
+
+@functools.lru_cache(maxsize=64)
+def _credential_at(secret: str) -> re.Pattern[str]:
+    """Where `secret` may stand whole as a credential (`mask_secret`; `_as_credential` checks the name
+    before a separator, and the `@` after a URL's user info)."""
+    return re.compile(
+        r"(?:(?i:\b(?:bearer|basic|token|apikey)[ \t]+)"
+        r"|(?<![\w.-])(?P<option>--?)?(?P<name>[A-Za-z_][\w.-]*)"
+        r"(?:\\?[\"']?[ \t]*[:=][ \t]*\\?[\"']?|(?(option)(?:[ \t]+|[\"'],[ \t]*[\"'])|(?!)))"
+        r"|(?P<url>://(?:[^/\s:@]*:)?))" + re.escape(secret) + r"(?![\w-])"
     )
+
+
+def _as_credential(match: re.Match[str], length: int, mask: str) -> str:
+    """The match of `_credential_at` with its secret (its last `length` characters) masked where it
+    stands as a credential: after a secret name (`is_secret_name`), before a URL's `@`."""
+    name, url, whole = match.group("name"), match.group("url"), match.group(0)
+    if name is not None and not _secret_name(name):
+        return whole
+    if url is not None and not match.string.startswith("@", match.end()):
+        return whole
+    return whole[: len(whole) - length] + mask
 
 
 _seen: tuple[dict[Any, Any] | None, list[str]] = (None, [])
@@ -650,6 +707,44 @@ def _replaced(text: str, spans: Iterable[tuple[int, int, str]]) -> str:
             out += [text[pos:start], replacement]
             pos = end
     return "".join(out) + text[pos:] if out else text
+
+
+_ENCODED = re.compile(r"%(?:3[dDaA]|2[02367])")
+"""`=`, `:`, a blank, `"`, `&` and `'` percent-encoded: what a label and its value are written with
+inside a URL that is itself a query value (`next=https%3A%2F%2Fapp%2Fcb%3Ftoken%3D…`) or a form field."""
+
+
+def _labelled_encoded(text: str) -> str:
+    """Mask the values `_labelled` finds once `_ENCODED` characters are read decoded (`token%3D…`,
+    `%22password%22%3A%20%22…%22`): each value found in that view replaced in the text, where its
+    characters came from, its quotes written as they were."""
+    view, starts, ends = _decoded_view(text)
+    spans = []
+    for start, end, masked in _label_spans(view):
+        first, last = starts[start], ends[end - 1]
+        if masked[:1] in "\"'" and text[first] == "%":  # an encoded quote stays encoded
+            masked = text[first : first + 3] + masked[1:-1] + text[last - 3 : last]
+        spans.append((first, last, masked))
+    return _replaced(text, spans)
+
+
+def _decoded_view(text: str) -> tuple[str, list[int], list[int]]:
+    """`text` with each `_ENCODED` character decoded, and for each character of that view where its
+    characters in `text` start and end."""
+    pieces: list[str] = []
+    starts: list[int] = []
+    ends: list[int] = []
+    pos = 0
+    for match in _ENCODED.finditer(text):
+        i = match.start()
+        pieces += [text[pos:i], chr(int(text[i + 1 : i + 3], 16))]
+        starts += [*range(pos, i), i]
+        ends += [*range(pos + 1, i + 1), i + 3]
+        pos = i + 3
+    pieces.append(text[pos:])
+    starts += range(pos, len(text))
+    ends += range(pos + 1, len(text) + 1)
+    return "".join(pieces), starts, ends
 
 
 def _labelled_lookalikes(text: str) -> str:

@@ -54,7 +54,7 @@ def test_a_usage_written_with_match_and_no_helper_passes():
                     pass
                 case _:
                     usage = {}
-            ok = lambda v: v if isinstance(v, int) and not isinstance(v, bool) and v >= 0 else None
+            ok = lambda v: int(v) if isinstance(v, (int, float)) and not isinstance(v, bool) and v >= 0 and v == int(v) else None
             return TokenUsage(input_tokens=ok(usage.get("prompt_tokens")), output_tokens=ok(usage.get("completion_tokens")))
 
         result = check("w1.usage_build", usage_from_body)
@@ -62,7 +62,34 @@ def test_a_usage_written_with_match_and_no_helper_passes():
     )
     assert (result.status, result.feedback) == (
         "passed",
-        "same as TokenUsage.from_openai on 59 bodies, including missing and null usage, zero, null and broken counts.",
+        "same as TokenUsage.from_openai on 61 bodies, including missing and null usage, zero, null, whole-float and "
+        "broken counts.",
+    )
+
+
+def test_a_usage_that_takes_ints_only_fails_on_a_whole_float():
+    """Before: passed, told 'same as TokenUsage.from_openai' — the check sent no count written 12.0, which
+    from_openai reads as 12 (JSON has one number type; a gateway counting in JavaScript sends one), and the
+    reference solution itself took ints only."""
+    result = run_cell(
+        """
+        from toolkit import TokenUsage
+        from toolkit.exercises import check
+
+        def usage_from_body(body):
+            usage = body.get("usage") or {}
+            ok = lambda v: v if isinstance(v, int) and not isinstance(v, bool) and v >= 0 else None
+            return TokenUsage(input_tokens=ok(usage.get("prompt_tokens")), output_tokens=ok(usage.get("completion_tokens")))
+
+        result = check("w1.usage_build", usage_from_body)
+        """
+    )
+    assert (result.status, result.feedback) == (
+        "failed",
+        'for usage {"prompt_tokens": 4166.0, "completion_tokens": 111, "total_tokens": 4277.0} you returned '
+        "TokenUsage(input_tokens=None, output_tokens=111), expected TokenUsage(input_tokens=4166, "
+        "output_tokens=111) — prompt_tokens is 4166.0, a whole number: JSON has one number type, so a gateway "
+        "that counts in JavaScript sends 4166.0 for 4166, and from_openai reads it as that count",
     )
 
 

@@ -189,6 +189,8 @@ def _there(walked: list[str], value: Any) -> str:
             usage = body.get("usage") or {}
 
             def count(value):  # a count the gateway did not send (or sent broken) is not reported
+                if isinstance(value, float) and value.is_integer():
+                    value = int(value)  # JSON has one number type: 12.0 is the count 12
                 return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
 
             return TokenUsage(input_tokens=count(usage.get("prompt_tokens")),
@@ -198,7 +200,8 @@ def _there(walked: list[str], value: Any) -> str:
         check("w1.usage_build", usage_from_body)
         """,
     hint="a gateway may send no `usage`, `usage: null`, or a usage without completion_tokens: a count it did "
-    'not send is None ("not reported"), never 0 — and so is one it sent broken (negative, or not a whole number).',
+    'not send is None ("not reported"), never 0 — and so is one it sent broken (negative, or not a whole number; '
+    "12.0 is a whole number: JSON has one number type).",
 )
 def check_usage_build(fn: Any) -> Verdict:
     from toolkit.chat.messages import TokenUsage
@@ -226,6 +229,11 @@ def check_usage_build(fn: Any) -> Verdict:
         ]
     p = rng.randint(1, 5000)  # JSON's true is no count, though Python's bool is an int
     bodies.append({"usage": {"prompt_tokens": p, "completion_tokens": True, "total_tokens": p + 1}})
+    p, c = rng.randint(1, 5000), rng.randint(1, 900)  # JSON has one number type: a count may come as 12.0
+    bodies += [
+        {"usage": {"prompt_tokens": float(p), "completion_tokens": c, "total_tokens": float(p + c)}},
+        {"usage": {"prompt_tokens": p, "completion_tokens": float(c), "total_tokens": float(p + c)}},
+    ]
     for body in bodies:
         want = from_openai(body.get("usage"))
         with own_work(from_openai):
@@ -251,10 +259,12 @@ def check_usage_build(fn: Any) -> Verdict:
             tip = " — 0 is a count the gateway reported, not a missing one" if 0 in body["usage"].values() else ""
             if broken := _broken_counts(body, want):
                 tip = _broken_tip(broken, body["usage"])
+            elif whole := _whole_floats(body["usage"], got, want):
+                tip = _whole_float_tip(whole, body["usage"])
             return wrong(f"for usage {json.dumps(body['usage'])} you returned {show(got)}, expected {want!r}{tip}")
     return right(
-        f"same as TokenUsage.from_openai on {len(bodies)} bodies, including missing and null usage, zero, null and "
-        "broken counts."
+        f"same as TokenUsage.from_openai on {len(bodies)} bodies, including missing and null usage, zero, null, "
+        "whole-float and broken counts."
     )
 
 
@@ -264,6 +274,26 @@ def _broken_counts(body: dict[str, Any], read: TokenUsage) -> list[str]:
     usage = body.get("usage") or {}
     fields = (("prompt_tokens", read.input_tokens), ("completion_tokens", read.output_tokens))
     return [key for key, value in fields if usage.get(key) is not None and value is None]
+
+
+def _whole_floats(usage: dict[str, Any], got: TokenUsage, want: TokenUsage) -> list[str]:
+    """The counts of `usage` sent as a whole float (12.0) that `want` (from_openai) counts and `got` left out."""
+    fields = (
+        ("prompt_tokens", got.input_tokens, want.input_tokens),
+        ("completion_tokens", got.output_tokens, want.output_tokens),
+    )
+    return [
+        key for key, mine, theirs in fields if isinstance(usage.get(key), float) and mine is None and theirs is not None
+    ]
+
+
+def _whole_float_tip(keys: list[str], usage: dict[str, Any]) -> str:
+    key = keys[0]
+    value = usage[key]
+    return (
+        f" — {key} is {value!r}, a whole number: JSON has one number type, so a gateway that counts in JavaScript "
+        f"sends {value!r} for {int(value)}, and from_openai reads it as that count"
+    )
 
 
 def _broken_tip(keys: list[str], usage: dict[str, Any]) -> str:

@@ -1189,3 +1189,39 @@ def test_the_declare_check_builds_the_service_with_the_packages_ai_service(monke
     monkeypatch.setattr(toolkit, "ai_service", lambda *args, **kwargs: None)
     result = check("w4.declare", namespace["answer"])
     assert result.passed, result.feedback
+
+
+# --- w3.normalize: a normalize that raises, as validation's own rule does -------------------------
+
+
+@pytest.mark.parametrize(
+    ("when", "body", "said"),
+    [
+        (  # raises for an id it rejects, as normalize_order_id raises Rejected
+            "finish(text) is None",
+            "raise ValueError(f'not an order id: {raw}')",
+            "normalize('ＳＮ２０２６１０２０００１') raised ValueError: not an order id: ＳＮ２０２６１０２０００１; "
+            "validation rejects it too, but normalize returns None for an id it rejects, it does not raise",
+        ),
+        (  # fails on an input validation accepts
+            "text.startswith('订单号')",
+            "raise KeyError(raw)",
+            "normalize('订单号：SN202610200001') raised KeyError: '订单号：SN202610200001'; validation accepts it as "
+            "'SN202610200001'",
+        ),
+    ],
+)
+def test_a_normalize_that_raises_is_told_the_input_and_what_validation_does(when, body, said):
+    """Before: 'your code raised ValueError: …' — no input named, and a learner who raised for a rejected
+    id as normalize_order_id does (Rejected) was not told to return None."""
+    namespace: dict = {}
+    exec(
+        _NORMALIZE_PARTS + "\ndef normalize(raw):\n"
+        "    text = half(raw)\n"
+        f"    if {when}:\n"
+        f"        {body}\n"
+        "    return finish(text)\n",
+        namespace,
+    )
+    result = check("w3.normalize", namespace["normalize"])
+    assert (result.status, result.feedback) == ("failed", said)

@@ -25,7 +25,7 @@ from toolkit.exercises.answers import (
     verdict_of,
 )
 from toolkit.exercises.cells import answer_exercise
-from toolkit.exercises.core import Verdict, attempt, exercise, own_work, reference, right, wrong
+from toolkit.exercises.core import LearnerError, Verdict, attempt, exercise, own_work, reference, right, wrong
 from toolkit.exercises.values import is_number, show
 
 
@@ -147,7 +147,15 @@ def check_normalize(fn: Any) -> Verdict:
         except Rejected:
             want = None
         with own_work(normalize_order_id):
-            got = attempt(fn, raw)
+            try:
+                got = attempt(fn, raw)
+            except LearnerError as error:  # named with its input; validation raises Rejected, normalize returns None
+                if want is None:
+                    return wrong(
+                        f"normalize({raw!r}) raised {error}; validation rejects it too, but normalize returns None "
+                        "for an id it rejects, it does not raise"
+                    )
+                return wrong(f"normalize({raw!r}) raised {error}; validation accepts it as {want!r}")
         if got != want:
             if want is None:
                 why = (

@@ -1225,3 +1225,26 @@ def test_a_normalize_that_raises_is_told_the_input_and_what_validation_does(when
     )
     result = check("w3.normalize", namespace["normalize"])
     assert (result.status, result.feedback) == ("failed", said)
+
+
+# --- w4.immediate / w4.repair_requests: a count below the first request ----------------------------
+
+
+@pytest.mark.parametrize(
+    ("exercise_id", "said"),
+    [
+        (
+            "w4.immediate",
+            "not 0: the tool runs only when the model calls it, and the model calls it in its answer to a request",
+        ),
+        (
+            "w4.repair_requests",
+            "the model did not receive 0 requests: the tool runs only when the model calls it, and the model calls "
+            "it in its answer to a request",
+        ),
+    ],
+)
+def test_a_count_of_no_model_request_is_told_the_model_calls_the_tool(exercise_id, said):
+    """Before: w4.immediate's 0 was told 'after an IMMEDIATE tool the loop returns at once', which reads as
+    the reason for fewer requests, not more."""
+    assert (check(exercise_id, 0).status, check(exercise_id, 0).feedback) == ("failed", said)

@@ -12,6 +12,8 @@ from toolkit.exercises.core import Verdict, exercise, right, wrong
 from toolkit.exercises.values import show
 
 ORDER_QUESTION = "帮我查一下订单 SN202610200001 现在到哪了？"
+NO_CALL_UNASKED = "the tool runs only when the model calls it, and the model calls it in its answer to a request"
+"""Said to a count of model requests below one, where a tool ran."""
 
 
 @exercise(
@@ -217,7 +219,8 @@ def check_repair_requests(answer: Any) -> Verdict:
         return right(f"{n} requests: the last one is the repair round.")
     if answer == n - 1:
         return wrong("you left out the repair round: prose does not parse, so the service asks again")
-    return wrong(f"the model did not receive {answer} request{'' if answer == 1 else 's'}")
+    below = f": {NO_CALL_UNASKED}" if answer < 1 else ""
+    return wrong(f"the model did not receive {answer} request{'' if answer == 1 else 's'}{below}")
 
 
 @answer_exercise(
@@ -248,6 +251,8 @@ def check_immediate(answer: Any) -> Verdict:
         return problem
     if answer == n:
         return right("one request: the tool result is returned as is.")
+    if answer < 1:  # "returns at once" would read as the reason for fewer requests
+        return wrong(f"not {answer}: {NO_CALL_UNASKED}")
     return wrong(f"not {answer}: after an IMMEDIATE tool the loop returns at once")
 
 

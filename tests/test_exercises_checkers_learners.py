@@ -1248,3 +1248,29 @@ def test_a_count_of_no_model_request_is_told_the_model_calls_the_tool(exercise_i
     """Before: w4.immediate's 0 was told 'after an IMMEDIATE tool the loop returns at once', which reads as
     the reason for fewer requests, not more."""
     assert (check(exercise_id, 0).status, check(exercise_id, 0).feedback) == ("failed", said)
+
+
+# --- w4.declare: a chat() written with a body --------------------------------------------------------
+
+
+def test_a_declaration_whose_chat_has_a_body_is_told_the_body_does_not_run():
+    """Before: '✓ one class, no body: ai_service built it' — of a class whose chat() returned "hi": the
+    praise was untrue of it, and the learner was not told their body never runs."""
+    result = run_cell(
+        """
+        from typing import Annotated, Protocol
+        from toolkit import MemoryId, UserText
+        from toolkit.exercises import check
+
+        class Assistant(Protocol):
+            def chat(self, user_id: Annotated[str, MemoryId], question: Annotated[str, UserText]) -> str:
+                return "hi"
+
+        result = check("w4.declare", Assistant)
+        """
+    )
+    assert (result.status, result.feedback) == (
+        "passed",
+        "ai_service built chat() from its declaration (a body you write in it does not run), and each memory "
+        "id has its own conversation.",
+    )

@@ -1083,6 +1083,14 @@ def finish(text, spaces=r"\\s", dashes="\\u2010-\\u2015\\u2212"):
             'finish(re.sub(r"^订单号?\\s*[:：是为]?\\s*", "", half(raw)), dashes="—")',
             "normalize('SN2026–1020–0001') returned None, validation accepts it as 'SN202610200001'",
         ),
+        (  # a separator dropped at the start with no label before it
+            'finish(re.sub(r"^(订单号?)?\\s*[:：是为]?\\s*", "", half(raw)))',
+            "normalize('：SN202610200001') returned 'SN202610200001', but validation rejects it",
+        ),
+        (  # every label at the start, not one
+            'finish(re.sub(r"^(订单号?\\s*[:：是为]?\\s*)+", "", half(raw)))',
+            "normalize('订单号订单SN202610200001') returned 'SN202610200001', but validation rejects it",
+        ),
     ],
 )
 def test_a_normalize_that_differs_from_validation_off_the_notebooks_examples_fails(body, said):

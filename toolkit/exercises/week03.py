@@ -89,12 +89,16 @@ ORDER_ID_INPUTS = (
     "SN 2026\u00a01020\u00a00001",
     "SN2026–1020–0001",
     "SN2026−1020−0001",
+    "：SN202610200001",
+    "是SN202610200001",
+    "订单号订单SN202610200001",
 )
 """The inputs `w3.normalize` is compared on: every label form validation accepts (订单 / 订单号, then
 ：: 是 为), full-width ids (its letters too: ＳＮ, ｓｎ; and one a digit short), digits that are
 digits to `\\d` but not ASCII (Arabic-Indic, mathematical bold); a label or its separator anywhere
 but at the start, or two separators (rejected: only a leading label goes), and the other spaces and
-dashes validation drops (a tab, a no-break space, an en dash, a minus sign)."""
+dashes validation drops (a tab, a no-break space, an en dash, a minus sign); a separator with no label
+before it, and a label twice (rejected: the one label goes, with what follows it)."""
 
 
 @exercise(

@@ -1282,3 +1282,24 @@ def test_a_declaration_whose_chat_has_a_body_is_told_the_body_does_not_run():
         "ai_service built chat() from its declaration (a body you write in it does not run), and each memory "
         "id has its own conversation.",
     )
+
+
+def test_a_usage_that_fails_on_a_null_usage_is_told_the_body():
+    """Before: 'your code raised AttributeError: 'NoneType' object has no attribute 'get'' — not which body:
+    `body.get("usage", {})` is the usual slip, and `usage: null` is the body it fails on."""
+    result = run_cell(
+        """
+        from toolkit import TokenUsage
+        from toolkit.exercises import check
+
+        def usage_from_body(body):
+            usage = body.get("usage", {})
+            return TokenUsage(input_tokens=usage.get("prompt_tokens"), output_tokens=usage.get("completion_tokens"))
+
+        result = check("w1.usage_build", usage_from_body)
+        """
+    )
+    assert (result.status, result.feedback) == (
+        "failed",
+        """for {"usage": null} your code raised AttributeError: 'NoneType' object has no attribute 'get'""",
+    )

@@ -239,12 +239,12 @@ def check_usage_build(fn: Any) -> Verdict:
         with own_work(from_openai):
             try:
                 got = attempt(fn, copy.deepcopy(body))  # a copy: emptying it must not change the expected answer
-            except LearnerError as error:
+            except LearnerError as error:  # said with the body it failed on: a null usage is the usual one
                 if broken := _broken_counts(body, want):
                     return wrong(
                         f"for usage {json.dumps(body['usage'])} your code raised {error}{_broken_tip(broken, body['usage'])}"
                     )
-                raise
+                return wrong(f"for {json.dumps(body)} your code raised {error}")
         if not isinstance(got, TokenUsage):
             return wrong(
                 f"for {json.dumps(body)} you returned {show(got)}, not a TokenUsage: return "

@@ -1303,3 +1303,23 @@ def test_a_usage_that_fails_on_a_null_usage_is_told_the_body():
         "failed",
         """for {"usage": null} your code raised AttributeError: 'NoneType' object has no attribute 'get'""",
     )
+
+
+def test_a_wait_that_raises_on_a_missing_retry_after_is_told_the_call():
+    """Before: 'your code raised TypeError: …' — not which call: a Retry-After compared before its None
+    is looked at fails on wait(1, None)."""
+    result = run_cell(
+        """
+        from toolkit.exercises import check
+
+        def wait(attempt, retry_after):
+            backoff = min(8.0, 0.5 * 2 ** (attempt - 1))
+            return min(30.0, retry_after) if retry_after > backoff else backoff
+
+        result = check("w2.backoff", wait)
+        """
+    )
+    assert (result.status, result.feedback) == (
+        "failed",
+        "wait(1, None) raised TypeError: '>' not supported between instances of 'NoneType' and 'float'",
+    )

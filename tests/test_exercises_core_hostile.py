@@ -387,7 +387,7 @@ def test_an_error_message_of_several_lines_is_told_on_one_line():
 
     result = check("w2.backoff", wait)
     # was three lines under the ✗, the second and third out of the result's indented block
-    assert result.feedback == "your code raised ValueError: first line\\r\\nsecond line\\n\tthird"
+    assert result.feedback == "wait(1, None) raised ValueError: first line\\r\\nsecond line\\n\tthird"
     assert len(result.text().splitlines()) == 4  # the ✗ line, the feedback, the hint, the solution pointer
 
 

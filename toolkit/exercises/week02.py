@@ -71,10 +71,8 @@ def check_backoff(fn: Any) -> Verdict:
         try:
             with own_work(rule):
                 got = attempt(fn, n, r)
-        except LearnerError as error:
-            if beyond:
-                return wrong(f"wait({n}, {r}) raised {error}{beyond}")
-            raise
+        except LearnerError as error:  # said with the call it failed on
+            return wrong(f"wait({n}, {r}) raised {error}{beyond}")
         if not is_number(got):
             return wrong(
                 f"wait({n}, {r}) returned {show(got)}; return the seconds as a number (an int or a float){beyond}"

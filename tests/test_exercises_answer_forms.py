@@ -307,3 +307,20 @@ def test_a_path_of_a_bracket_then_thousands_of_spaces_is_read_at_once(deadline, 
     result = check("w1.usage_path", path)
     assert result.status == "failed"
     assert result.feedback.startswith("the body has no "), result.feedback
+
+
+@pytest.mark.parametrize("outcome", ["TransientError()", "toolkit.errors.TransientError()", " TransientError( ) "])
+def test_an_outcome_written_as_a_call_of_its_class_is_that_class(outcome):
+    """Was "chat() did not end with 'TransientError()' — use 'answer' or the class name of the exception
+    chat() raises": the class named right, written as it is raised."""
+    result = check("w2.timeout", {"requests sent": 2, "outcome": outcome})
+    assert result.passed, result.feedback
+
+
+def test_an_outcome_in_other_letter_case_is_told_its_misconception():
+    """'transienterror' passes, as any text answer in any case; httpx's 'readtimeout' was told only 'use the
+    class name of the exception chat() raises', its misconception kept for 'ReadTimeout'."""
+    assert check("w2.timeout", {"requests sent": 2, "outcome": "readtimeout"}).feedback == (
+        "chat() did not end with 'ReadTimeout' — httpx's timeout is caught and raised as one of the client's own "
+        "three kinds, once the retries run out"
+    )

@@ -9,9 +9,19 @@ Leaves out: timeouts of a stream between two chunks (the same read timeout; the 
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from toolkit.exercises.answers import as_list, counted, dict_answer_problem, misses, number_problem, printed, verdict_of
+from toolkit.exercises.answers import (
+    as_list,
+    counted,
+    dict_answer_problem,
+    misses,
+    number_problem,
+    one_of,
+    printed,
+    verdict_of,
+)
 from toolkit.exercises.cells import answer_exercise
 from toolkit.exercises.core import LearnerError, Verdict, attempt, exercise, own_work, reference, right, wrong
 from toolkit.exercises.values import is_number, show
@@ -236,13 +246,14 @@ def check_truncated(answer: Any) -> Verdict:
 def outcome_name(said: Any) -> Any:
     """An outcome named another way, as its class name: the exception class itself
     (`TransientError`, imported), the exception chat() raised (`except ModelCallError as error`),
-    or its dotted name (`toolkit.errors.TransientError`)."""
+    its dotted name (`toolkit.errors.TransientError`), or its name written as the class is called
+    (`TransientError()`, as a `raise` writes it)."""
     if isinstance(said, type) and issubclass(said, BaseException):
         return said.__name__
     if isinstance(said, BaseException):
         return type(said).__name__
-    if isinstance(said, str) and "." in said.strip():
-        return said.strip().rsplit(".", 1)[-1]
+    if isinstance(said, str) and (name := re.fullmatch(r"([\w.]+)(\(\s*\))?", said.strip())):
+        return name.group(1).rsplit(".", 1)[-1]
     return said
 
 
@@ -312,7 +323,8 @@ def timeout_run() -> tuple[int, str, list[float]]:
 def check_timeout(answer: Any) -> Verdict:
     if problem := dict_answer_problem(answer, ("requests sent", "outcome")):
         return problem
-    answer = {**answer, "outcome": outcome_name(answer["outcome"])}
+    named = outcome_name(answer["outcome"])  # in the case its misconception is written in, when it is one of them
+    answer = {**answer, "outcome": one_of(named, (*TIMEOUT_OUTCOMES, "ModelCallError", "TimeoutException")) or named}
     sent, outcome, waits = timeout_run()
 
     def say(key: str, said: Any, real: Any) -> str:

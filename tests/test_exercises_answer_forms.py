@@ -12,7 +12,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from toolkit.chat.messages import message_from_openai
 from toolkit.exercises import check
+from toolkit.exercises.week01 import WIRE
 
 SWITCH = {"no variables": "fake", "all three": "real", "only LLM_BASE_URL": "error"}
 TRIAGE = {
@@ -324,3 +326,36 @@ def test_an_outcome_in_other_letter_case_is_told_its_misconception():
         "chat() did not end with 'ReadTimeout' — httpx's timeout is caught and raised as one of the client's own "
         "three kinds, once the retries run out"
     )
+
+
+@pytest.mark.parametrize(
+    ("exercise_id", "answer", "said"),
+    [
+        (
+            "w1.records",
+            lambda: (message_from_openai(m) for m in WIRE),
+            "answer with a list of records, not a generator object: make it one with list(...)",
+        ),
+        (
+            "w1.records",
+            lambda: map(message_from_openai, WIRE),
+            "answer with a list of records, not a map object: make it one with list(...)",
+        ),
+        (
+            "w2.waits",
+            lambda: (float(s) for s in "22"),
+            "answer with a list of numbers (ints or floats), e.g. [0.5, 1.0], not a generator object: make it one "
+            "with list(...)",
+        ),
+        (
+            "w4.stream_order",
+            lambda: iter(["ToolCallDelta"]),
+            'answer with a list of kind names, e.g. ["TextDelta"], not a list_iterator object: make it one with '
+            "list(...)",
+        ),
+    ],
+)
+def test_a_list_answer_given_as_an_iterator_is_told_to_make_it_a_list(exercise_id, answer, said):
+    """Was only "answer with a list of records" of `map(message_from_openai, WIRE)`: the records were
+    there, in a form the learner did not see was not a list."""
+    assert check(exercise_id, answer()).feedback == said

@@ -11,7 +11,7 @@ import random
 import re
 from typing import TYPE_CHECKING, Any
 
-from toolkit.exercises.answers import as_list, dict_answer_problem, misses, unquoted, verdict_of
+from toolkit.exercises.answers import as_list, dict_answer_problem, made_a_list, misses, unquoted, verdict_of
 from toolkit.exercises.cells import answer_exercise
 from toolkit.exercises.core import LearnerError, Verdict, attempt, exercise, own_work, reference, right, wrong
 from toolkit.exercises.values import show
@@ -56,12 +56,12 @@ _WIRE = copy.deepcopy(WIRE)
 def check_records(answer: Any) -> Verdict:
     message_from_openai = reference("toolkit.chat.messages", "message_from_openai")
 
-    answer = as_list(answer)
-    if answer is None:
-        return wrong("answer with a list of records")
-    if len(answer) != len(_WIRE):
-        return wrong(f"WIRE has {len(_WIRE)} messages, your list has {len(answer)}")
-    for i, (record, wire) in enumerate(zip(answer, _WIRE, strict=True), 1):
+    records = as_list(answer)
+    if records is None:
+        return wrong(f"answer with a list of records{made_a_list(answer)}")
+    if len(records) != len(_WIRE):
+        return wrong(f"WIRE has {len(_WIRE)} messages, your list has {len(records)}")
+    for i, (record, wire) in enumerate(zip(records, _WIRE, strict=True), 1):
         expected = message_from_openai(wire)
         if type(record) is not type(expected):
             return wrong(

@@ -16,6 +16,7 @@ from toolkit.exercises.answers import (
     as_list,
     counted,
     dict_answer_problem,
+    made_a_list,
     misses,
     number_problem,
     one_of,
@@ -183,9 +184,10 @@ def check_waits(answer: Any) -> Verdict:
     waits: list[float] = []
     gateway = Gateway(config=GatewayConfig(retry_after_s=2), faults=["rate_limit", "rate_limit"])
     fake_client(gateway=gateway, sleep=waits.append).chat([UserMessage(content="你好")])
-    answer = as_list(answer)
-    if answer is None or not all(is_number(x) for x in answer):
-        return wrong("answer with a list of numbers (ints or floats), e.g. [0.5, 1.0]")
+    listed = as_list(answer)
+    if listed is None or not all(is_number(x) for x in listed):
+        return wrong(f"answer with a list of numbers (ints or floats), e.g. [0.5, 1.0]{made_a_list(answer)}")
+    answer = listed
     if (seconds := _floats(answer)) is None:
         return wrong("a wait in your list is larger than any float: answer with the seconds waited, e.g. [0.5, 1.0]")
     if seconds == waits:

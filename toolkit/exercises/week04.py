@@ -6,7 +6,7 @@ Leaves out: a stream cut short (week 2's `w2.truncated` covers it; the notebook 
 
 from typing import Any, cast
 
-from toolkit.exercises.answers import as_list, counted, number_problem, one_of
+from toolkit.exercises.answers import as_list, counted, made_a_list, number_problem, one_of
 from toolkit.exercises.cells import answer_exercise
 from toolkit.exercises.core import Verdict, exercise, right, wrong
 from toolkit.exercises.values import show
@@ -314,7 +314,7 @@ def check_stream_order(answer: Any) -> Verdict:
     if kinds is not None:  # the event classes themselves (imported from toolkit) name their kinds too
         kinds = [k.__name__ if isinstance(k, type) else k for k in kinds]
     if kinds is None or not all(isinstance(k, str) for k in kinds):
-        return wrong('answer with a list of kind names, e.g. ["TextDelta"]')
+        return wrong(f'answer with a list of kind names, e.g. ["TextDelta"]{made_a_list(answer)}')
     answer = [one_of(k, STREAM_KINDS) or k for k in kinds]
     unknown = [k for k in answer if k not in STREAM_KINDS]
     if unknown:

@@ -1163,8 +1163,17 @@ def test_a_memory_count_above_the_real_one_is_not_told_to_count_the_system_messa
 
 
 def test_a_memory_count_below_the_real_one_is_still_told_to_count_every_message():
+    assert check("w4.memory_count", 6).feedback == (
+        "memory does not hold 6 messages: count every message it keeps, the system message too"
+    )
+
+
+def test_a_memory_count_of_what_the_user_sees_and_the_system_message_is_told_the_tool_call_turn():
+    """5 is the system message and the four the user sees (or the first turn alone): it was told 'the system
+    message too', which the learner had counted."""
     assert check("w4.memory_count", 5).feedback == (
-        "memory does not hold 5 messages: count every message it keeps, the system message too"
+        "memory does not hold 5 messages: it keeps every message of both turns, the tool-call turn (the "
+        "model's call and the tool's result) too, beside the system message"
     )
 
 

@@ -167,8 +167,14 @@ def check_memory_count(answer: Any) -> Verdict:
         return problem
     if answer == len(roles):
         return right(f"{len(roles)} messages: {', '.join(roles)}.")
-    if answer == roles.count("user") + roles.count("assistant") - 1:
+    seen = roles.count("user") + roles.count("assistant") - 1  # the questions and answers, not the tool call
+    if answer == seen:
         return wrong("memory keeps more than what the user sees — the tool-call turn counts too")
+    if answer == seen + 1:  # those and the system message: "the system message too" would be untrue of it
+        return wrong(
+            f"memory does not hold {counted(answer, 'message')}: it keeps every message of both turns, the "
+            "tool-call turn (the model's call and the tool's result) too, beside the system message"
+        )
     if answer > len(roles):  # "the system message too" would read as if one were missing
         return wrong(
             f"memory does not hold {counted(answer, 'message')}: that is more than it keeps — count each message "

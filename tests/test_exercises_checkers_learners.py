@@ -1332,3 +1332,25 @@ def test_a_wait_that_raises_on_a_missing_retry_after_is_told_the_call():
         "failed",
         "wait(1, None) raised TypeError: '>' not supported between instances of 'NoneType' and 'float'",
     )
+
+
+def test_a_usage_that_prints_its_usage_is_asked_whether_it_prints():
+    """Before: 'for {} you returned None, not a TokenUsage' — the learner saw their TokenUsage printed under
+    the cell, and was not told why it did not count (w2.backoff asks; this did not)."""
+    result = run_cell(
+        """
+        from toolkit import TokenUsage
+        from toolkit.exercises import check
+
+        def usage_from_body(body):
+            usage = body.get("usage") or {}
+            print(TokenUsage(input_tokens=usage.get("prompt_tokens"), output_tokens=usage.get("completion_tokens")))
+
+        result = check("w1.usage_build", usage_from_body)
+        """
+    )
+    assert (result.status, result.feedback) == (
+        "failed",
+        "for {} you returned None, not a TokenUsage: return TokenUsage(input_tokens=..., output_tokens=...) — does "
+        "your function print its answer instead of returning it?",
+    )

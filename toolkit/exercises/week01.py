@@ -11,7 +11,15 @@ import random
 import re
 from typing import TYPE_CHECKING, Any
 
-from toolkit.exercises.answers import as_list, dict_answer_problem, made_a_list, misses, unquoted, verdict_of
+from toolkit.exercises.answers import (
+    as_list,
+    dict_answer_problem,
+    made_a_list,
+    misses,
+    printed,
+    unquoted,
+    verdict_of,
+)
 from toolkit.exercises.cells import answer_exercise
 from toolkit.exercises.core import LearnerError, Verdict, attempt, exercise, own_work, reference, right, wrong
 from toolkit.exercises.values import show
@@ -248,7 +256,7 @@ def check_usage_build(fn: Any) -> Verdict:
         if not isinstance(got, TokenUsage):
             return wrong(
                 f"for {json.dumps(body)} you returned {show(got)}, not a TokenUsage: return "
-                "TokenUsage(input_tokens=..., output_tokens=...)"
+                f"TokenUsage(input_tokens=..., output_tokens=...){printed(got)}"
             )
         if got != want:
             if not body.get("usage"):

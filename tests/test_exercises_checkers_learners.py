@@ -1354,3 +1354,25 @@ def test_a_usage_that_prints_its_usage_is_asked_whether_it_prints():
         "for {} you returned None, not a TokenUsage: return TokenUsage(input_tokens=..., output_tokens=...) — does "
         "your function print its answer instead of returning it?",
     )
+
+
+def test_a_wait_with_jitter_is_told_so_in_the_same_words_on_every_run():
+    """Before: 'wait(1, None) returned 0.5226363483563348, RetryPolicy().wait gives 0.5' — another number on
+    each run (the notebook's output changed with every run), and jitter, which retry libraries add, not named."""
+    result = run_cell(
+        """
+        import random
+        from toolkit.exercises import check
+
+        def wait(attempt, retry_after):
+            backoff = min(8.0, 0.5 * 2 ** (attempt - 1)) * random.uniform(0.5, 1.5)
+            return backoff if retry_after is None else min(30.0, max(backoff, retry_after))
+
+        result = check("w2.backoff", wait)
+        """
+    )
+    assert (result.status, result.feedback) == (
+        "failed",
+        "wait(1, None) gave another wait each time it was called with the same arguments: RetryPolicy().wait "
+        "adds no jitter — the same attempt and Retry-After always wait the same",
+    )

@@ -98,6 +98,11 @@ def check_backoff(fn: Any) -> Verdict:
                 "(an int or a float)"
             )
         if not abs(got - want) <= 1e-9:  # written so that NaN is a miss, not a match
+            if _varies(fn, n, r, got, rule):  # jitter: no number quoted, as it is another on each run
+                return wrong(
+                    f"wait({n}, {r}) gave another wait each time it was called with the same arguments: "
+                    "RetryPolicy().wait adds no jitter — the same attempt and Retry-After always wait the same"
+                )
             why = ""
             if r is None and n == 1 and abs(got - 1.0) < 1e-9:
                 why = " — the first wait is the base backoff: 0.5 * 2 ** (attempt - 1)"
@@ -113,6 +118,22 @@ def check_backoff(fn: Any) -> Verdict:
                 why = " — you ignored the server's Retry-After"
             return wrong(f"wait({n}, {r}) returned {returned}, RetryPolicy().wait gives {want!r}{why}")
     return right(f"identical to RetryPolicy().wait on {len(cases)} inputs.")
+
+
+def _varies(fn: Any, n: int, r: float | None, got: float, rule: Any) -> bool:
+    """Whether the learner's wait() gives another wait when called again with the same arguments (jitter).
+    A NaN is no wait to compare: never said to vary."""
+    if got != got:
+        return False
+    for _ in range(3):
+        try:
+            with own_work(rule):
+                again = attempt(fn, n, r)
+            if not is_number(again) or float(again) != got:
+                return is_number(again)
+        except (LearnerError, OverflowError):
+            return False
+    return False
 
 
 CASES = {

@@ -296,6 +296,7 @@ def _whole_floats(usage: dict[str, Any], got: TokenUsage, want: TokenUsage) -> l
 
 
 def _whole_float_tip(keys: list[str], usage: dict[str, Any]) -> str:
+    """Why the first of `keys` (a count sent as 12.0) is a count: JSON writes every number one way."""
     key = keys[0]
     value = usage[key]
     return (

@@ -1091,6 +1091,18 @@ def finish(text, spaces=r"\\s", dashes="\\u2010-\\u2015\\u2212"):
             'finish(re.sub(r"^(订单号?\\s*[:：是为]?\\s*)+", "", half(raw)))',
             "normalize('订单号订单SN202610200001') returned 'SN202610200001', but validation rejects it",
         ),
+        (  # no space between the label and its separator
+            'finish(re.sub(r"^订单号?[:：是为]?", "", half(raw)))',
+            "normalize('订单号 ：SN202610200001') returned None, validation accepts it as 'SN202610200001'",
+        ),
+        (  # every space dropped before the label is looked for: a space inside the label too
+            'finish(re.sub(r"^订单号?[:：是为]?", "", re.sub(r"\\s", "", half(raw))))',
+            "normalize('订单 号：SN202610200001') returned 'SN202610200001', but validation rejects it",
+        ),
+        (  # the label looked for before the spaces around the text are dropped
+            'finish(re.sub(r"^订单号?\\s*[:：是为]?\\s*", "", half("#" + raw)[1:]))',
+            "normalize(' 订单号：SN202610200001') returned None, validation accepts it as 'SN202610200001'",
+        ),
     ],
 )
 def test_a_normalize_that_differs_from_validation_off_the_notebooks_examples_fails(body, said):

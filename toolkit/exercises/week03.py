@@ -92,13 +92,17 @@ ORDER_ID_INPUTS = (
     "：SN202610200001",
     "是SN202610200001",
     "订单号订单SN202610200001",
+    "订单号 ：SN202610200001",
+    "订单 号：SN202610200001",
+    " 订单号：SN202610200001",
 )
 """The inputs `w3.normalize` is compared on: every label form validation accepts (订单 / 订单号, then
 ：: 是 为), full-width ids (its letters too: ＳＮ, ｓｎ; and one a digit short), digits that are
 digits to `\\d` but not ASCII (Arabic-Indic, mathematical bold); a label or its separator anywhere
 but at the start, or two separators (rejected: only a leading label goes), and the other spaces and
 dashes validation drops (a tab, a no-break space, an en dash, a minus sign); a separator with no label
-before it, and a label twice (rejected: the one label goes, with what follows it)."""
+before it, and a label twice (rejected: the one label goes, with what follows it); a space between the
+label and its separator or before the label (accepted), and one inside the label (rejected)."""
 
 
 @exercise(

@@ -12,7 +12,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from toolkit.chat.messages import message_from_openai
 from toolkit.exercises import check
+from toolkit.exercises.week01 import WIRE
 
 SWITCH = {"no variables": "fake", "all three": "real", "only LLM_BASE_URL": "error"}
 TRIAGE = {
@@ -307,3 +309,53 @@ def test_a_path_of_a_bracket_then_thousands_of_spaces_is_read_at_once(deadline, 
     result = check("w1.usage_path", path)
     assert result.status == "failed"
     assert result.feedback.startswith("the body has no "), result.feedback
+
+
+@pytest.mark.parametrize("outcome", ["TransientError()", "toolkit.errors.TransientError()", " TransientError( ) "])
+def test_an_outcome_written_as_a_call_of_its_class_is_that_class(outcome):
+    """Was "chat() did not end with 'TransientError()' — use 'answer' or the class name of the exception
+    chat() raises": the class named right, written as it is raised."""
+    result = check("w2.timeout", {"requests sent": 2, "outcome": outcome})
+    assert result.passed, result.feedback
+
+
+def test_an_outcome_in_other_letter_case_is_told_its_misconception():
+    """'transienterror' passes, as any text answer in any case; httpx's 'readtimeout' was told only 'use the
+    class name of the exception chat() raises', its misconception kept for 'ReadTimeout'."""
+    assert check("w2.timeout", {"requests sent": 2, "outcome": "readtimeout"}).feedback == (
+        "chat() did not end with 'ReadTimeout' — httpx's timeout is caught and raised as one of the client's own "
+        "three kinds, once the retries run out"
+    )
+
+
+@pytest.mark.parametrize(
+    ("exercise_id", "answer", "said"),
+    [
+        (
+            "w1.records",
+            lambda: (message_from_openai(m) for m in WIRE),
+            "answer with a list of records, not a generator object: make it one with list(...)",
+        ),
+        (
+            "w1.records",
+            lambda: map(message_from_openai, WIRE),
+            "answer with a list of records, not a map object: make it one with list(...)",
+        ),
+        (
+            "w2.waits",
+            lambda: (float(s) for s in "22"),
+            "answer with a list of numbers (ints or floats), e.g. [0.5, 1.0], not a generator object: make it one "
+            "with list(...)",
+        ),
+        (
+            "w4.stream_order",
+            lambda: iter(["ToolCallDelta"]),
+            'answer with a list of kind names, e.g. ["TextDelta"], not a list_iterator object: make it one with '
+            "list(...)",
+        ),
+    ],
+)
+def test_a_list_answer_given_as_an_iterator_is_told_to_make_it_a_list(exercise_id, answer, said):
+    """Was only "answer with a list of records" of `map(message_from_openai, WIRE)`: the records were
+    there, in a form the learner did not see was not a list."""
+    assert check(exercise_id, answer()).feedback == said

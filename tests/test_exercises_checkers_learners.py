@@ -54,7 +54,7 @@ def test_a_usage_written_with_match_and_no_helper_passes():
                     pass
                 case _:
                     usage = {}
-            ok = lambda v: v if isinstance(v, int) and not isinstance(v, bool) and v >= 0 else None
+            ok = lambda v: int(v) if isinstance(v, (int, float)) and not isinstance(v, bool) and v >= 0 and v == int(v) else None
             return TokenUsage(input_tokens=ok(usage.get("prompt_tokens")), output_tokens=ok(usage.get("completion_tokens")))
 
         result = check("w1.usage_build", usage_from_body)
@@ -62,7 +62,34 @@ def test_a_usage_written_with_match_and_no_helper_passes():
     )
     assert (result.status, result.feedback) == (
         "passed",
-        "same as TokenUsage.from_openai on 59 bodies, including missing and null usage, zero, null and broken counts.",
+        "same as TokenUsage.from_openai on 61 bodies, including missing and null usage, zero, null, whole-float and "
+        "broken counts.",
+    )
+
+
+def test_a_usage_that_takes_ints_only_fails_on_a_whole_float():
+    """Before: passed, told 'same as TokenUsage.from_openai' — the check sent no count written 12.0, which
+    from_openai reads as 12 (JSON has one number type; a gateway counting in JavaScript sends one), and the
+    reference solution itself took ints only."""
+    result = run_cell(
+        """
+        from toolkit import TokenUsage
+        from toolkit.exercises import check
+
+        def usage_from_body(body):
+            usage = body.get("usage") or {}
+            ok = lambda v: v if isinstance(v, int) and not isinstance(v, bool) and v >= 0 else None
+            return TokenUsage(input_tokens=ok(usage.get("prompt_tokens")), output_tokens=ok(usage.get("completion_tokens")))
+
+        result = check("w1.usage_build", usage_from_body)
+        """
+    )
+    assert (result.status, result.feedback) == (
+        "failed",
+        'for usage {"prompt_tokens": 4166.0, "completion_tokens": 111, "total_tokens": 4277.0} you returned '
+        "TokenUsage(input_tokens=None, output_tokens=111), expected TokenUsage(input_tokens=4166, "
+        "output_tokens=111) — prompt_tokens is 4166.0, a whole number: JSON has one number type, so a gateway "
+        "that counts in JavaScript sends 4166.0 for 4166, and from_openai reads it as that count",
     )
 
 
@@ -1121,6 +1148,26 @@ def finish(text, spaces=r"\\s", dashes="\\u2010-\\u2015\\u2212"):
             'finish(re.sub(r"^订单号?\\s*[:：是为]?\\s*", "", half(raw)), dashes="—")',
             "normalize('SN2026–1020–0001') returned None, validation accepts it as 'SN202610200001'",
         ),
+        (  # a separator dropped at the start with no label before it
+            'finish(re.sub(r"^(订单号?)?\\s*[:：是为]?\\s*", "", half(raw)))',
+            "normalize('：SN202610200001') returned 'SN202610200001', but validation rejects it",
+        ),
+        (  # every label at the start, not one
+            'finish(re.sub(r"^(订单号?\\s*[:：是为]?\\s*)+", "", half(raw)))',
+            "normalize('订单号订单SN202610200001') returned 'SN202610200001', but validation rejects it",
+        ),
+        (  # no space between the label and its separator
+            'finish(re.sub(r"^订单号?[:：是为]?", "", half(raw)))',
+            "normalize('订单号 ：SN202610200001') returned None, validation accepts it as 'SN202610200001'",
+        ),
+        (  # every space dropped before the label is looked for: a space inside the label too
+            'finish(re.sub(r"^订单号?[:：是为]?", "", re.sub(r"\\s", "", half(raw))))',
+            "normalize('订单 号：SN202610200001') returned 'SN202610200001', but validation rejects it",
+        ),
+        (  # the label looked for before the spaces around the text are dropped
+            'finish(re.sub(r"^订单号?\\s*[:：是为]?\\s*", "", half("#" + raw)[1:]))',
+            "normalize(' 订单号：SN202610200001') returned None, validation accepts it as 'SN202610200001'",
+        ),
     ],
 )
 def test_a_normalize_that_differs_from_validation_off_the_notebooks_examples_fails(body, said):
@@ -1193,8 +1240,17 @@ def test_a_memory_count_above_the_real_one_is_not_told_to_count_the_system_messa
 
 
 def test_a_memory_count_below_the_real_one_is_still_told_to_count_every_message():
+    assert check("w4.memory_count", 6).feedback == (
+        "memory does not hold 6 messages: count every message it keeps, the system message too"
+    )
+
+
+def test_a_memory_count_of_what_the_user_sees_and_the_system_message_is_told_the_tool_call_turn():
+    """5 is the system message and the four the user sees (or the first turn alone): it was told 'the system
+    message too', which the learner had counted."""
     assert check("w4.memory_count", 5).feedback == (
-        "memory does not hold 5 messages: count every message it keeps, the system message too"
+        "memory does not hold 5 messages: it keeps every message of both turns, the tool-call turn (the "
+        "model's call and the tool's result) too, beside the system message"
     )
 
 
@@ -1308,4 +1364,174 @@ result = check("w6.window", keep)
         "failed",
         "for n=4 and [user assistant tool tool assistant] your window keeps a tool result before its call: keep "
         "the messages in the conversation's order",
+    )
+
+
+# --- w3.normalize: a normalize that raises, as validation's own rule does -------------------------
+
+
+@pytest.mark.parametrize(
+    ("when", "body", "said"),
+    [
+        (  # raises for an id it rejects, as normalize_order_id raises Rejected
+            "finish(text) is None",
+            "raise ValueError(f'not an order id: {raw}')",
+            "normalize('ＳＮ２０２６１０２０００１') raised ValueError: not an order id: ＳＮ２０２６１０２０００１; "
+            "validation rejects it too, but normalize returns None for an id it rejects, it does not raise",
+        ),
+        (  # fails on an input validation accepts
+            "text.startswith('订单号')",
+            "raise KeyError(raw)",
+            "normalize('订单号：SN202610200001') raised KeyError: '订单号：SN202610200001'; validation accepts it as "
+            "'SN202610200001'",
+        ),
+    ],
+)
+def test_a_normalize_that_raises_is_told_the_input_and_what_validation_does(when, body, said):
+    """Before: 'your code raised ValueError: …' — no input named, and a learner who raised for a rejected
+    id as normalize_order_id does (Rejected) was not told to return None."""
+    namespace: dict = {}
+    exec(
+        _NORMALIZE_PARTS + "\ndef normalize(raw):\n"
+        "    text = half(raw)\n"
+        f"    if {when}:\n"
+        f"        {body}\n"
+        "    return finish(text)\n",
+        namespace,
+    )
+    result = check("w3.normalize", namespace["normalize"])
+    assert (result.status, result.feedback) == ("failed", said)
+
+
+# --- w4.immediate / w4.repair_requests: a count below the first request ----------------------------
+
+
+@pytest.mark.parametrize(
+    ("exercise_id", "said"),
+    [
+        (
+            "w4.immediate",
+            "not 0: the tool runs only when the model calls it, and the model calls it in its answer to a request",
+        ),
+        (
+            "w4.repair_requests",
+            "the model did not receive 0 requests: the tool runs only when the model calls it, and the model calls "
+            "it in its answer to a request",
+        ),
+    ],
+)
+def test_a_count_of_no_model_request_is_told_the_model_calls_the_tool(exercise_id, said):
+    """Before: w4.immediate's 0 was told 'after an IMMEDIATE tool the loop returns at once', which reads as
+    the reason for fewer requests, not more."""
+    assert (check(exercise_id, 0).status, check(exercise_id, 0).feedback) == ("failed", said)
+
+
+# --- w4.declare: a chat() written with a body --------------------------------------------------------
+
+
+def test_a_declaration_whose_chat_has_a_body_is_told_the_body_does_not_run():
+    """Before: '✓ one class, no body: ai_service built it' — of a class whose chat() returned "hi": the
+    praise was untrue of it, and the learner was not told their body never runs."""
+    result = run_cell(
+        """
+        from typing import Annotated, Protocol
+        from toolkit import MemoryId, UserText
+        from toolkit.exercises import check
+
+        class Assistant(Protocol):
+            def chat(self, user_id: Annotated[str, MemoryId], question: Annotated[str, UserText]) -> str:
+                return "hi"
+
+        result = check("w4.declare", Assistant)
+        """
+    )
+    assert (result.status, result.feedback) == (
+        "passed",
+        "ai_service built chat() from its declaration (a body you write in it does not run), and each memory "
+        "id has its own conversation.",
+    )
+
+
+def test_a_usage_that_fails_on_a_null_usage_is_told_the_body():
+    """Before: 'your code raised AttributeError: 'NoneType' object has no attribute 'get'' — not which body:
+    `body.get("usage", {})` is the usual slip, and `usage: null` is the body it fails on."""
+    result = run_cell(
+        """
+        from toolkit import TokenUsage
+        from toolkit.exercises import check
+
+        def usage_from_body(body):
+            usage = body.get("usage", {})
+            return TokenUsage(input_tokens=usage.get("prompt_tokens"), output_tokens=usage.get("completion_tokens"))
+
+        result = check("w1.usage_build", usage_from_body)
+        """
+    )
+    assert (result.status, result.feedback) == (
+        "failed",
+        """for {"usage": null} your code raised AttributeError: 'NoneType' object has no attribute 'get'""",
+    )
+
+
+def test_a_wait_that_raises_on_a_missing_retry_after_is_told_the_call():
+    """Before: 'your code raised TypeError: …' — not which call: a Retry-After compared before its None
+    is looked at fails on wait(1, None)."""
+    result = run_cell(
+        """
+        from toolkit.exercises import check
+
+        def wait(attempt, retry_after):
+            backoff = min(8.0, 0.5 * 2 ** (attempt - 1))
+            return min(30.0, retry_after) if retry_after > backoff else backoff
+
+        result = check("w2.backoff", wait)
+        """
+    )
+    assert (result.status, result.feedback) == (
+        "failed",
+        "wait(1, None) raised TypeError: '>' not supported between instances of 'NoneType' and 'float'",
+    )
+
+
+def test_a_usage_that_prints_its_usage_is_asked_whether_it_prints():
+    """Before: 'for {} you returned None, not a TokenUsage' — the learner saw their TokenUsage printed under
+    the cell, and was not told why it did not count (w2.backoff asks; this did not)."""
+    result = run_cell(
+        """
+        from toolkit import TokenUsage
+        from toolkit.exercises import check
+
+        def usage_from_body(body):
+            usage = body.get("usage") or {}
+            print(TokenUsage(input_tokens=usage.get("prompt_tokens"), output_tokens=usage.get("completion_tokens")))
+
+        result = check("w1.usage_build", usage_from_body)
+        """
+    )
+    assert (result.status, result.feedback) == (
+        "failed",
+        "for {} you returned None, not a TokenUsage: return TokenUsage(input_tokens=..., output_tokens=...) — does "
+        "your function print its answer instead of returning it?",
+    )
+
+
+def test_a_wait_with_jitter_is_told_so_in_the_same_words_on_every_run():
+    """Before: 'wait(1, None) returned 0.5226363483563348, RetryPolicy().wait gives 0.5' — another number on
+    each run (the notebook's output changed with every run), and jitter, which retry libraries add, not named."""
+    result = run_cell(
+        """
+        import random
+        from toolkit.exercises import check
+
+        def wait(attempt, retry_after):
+            backoff = min(8.0, 0.5 * 2 ** (attempt - 1)) * random.uniform(0.5, 1.5)
+            return backoff if retry_after is None else min(30.0, max(backoff, retry_after))
+
+        result = check("w2.backoff", wait)
+        """
+    )
+    assert (result.status, result.feedback) == (
+        "failed",
+        "wait(1, None) gave another wait each time it was called with the same arguments: RetryPolicy().wait "
+        "adds no jitter — the same attempt and Retry-After always wait the same",
     )

@@ -387,7 +387,7 @@ def test_an_error_message_of_several_lines_is_told_on_one_line():
 
     result = check("w2.backoff", wait)
     # was three lines under the ✗, the second and third out of the result's indented block
-    assert result.feedback == "your code raised ValueError: first line\\r\\nsecond line\\n\tthird"
+    assert result.feedback == "wait(1, None) raised ValueError: first line\\r\\nsecond line\\n\tthird"
     assert len(result.text().splitlines()) == 4  # the ✗ line, the feedback, the hint, the solution pointer
 
 
@@ -404,14 +404,14 @@ def test_a_validation_error_in_the_learners_code_is_told_in_one_line():
         )
 
     assert check("w1.usage_build", usage_from_body).feedback == (
-        "your code raised ValidationError: TokenUsage: total_tokens: Extra inputs are not permitted"
+        "for {} your code raised ValidationError: TokenUsage: total_tokens: Extra inputs are not permitted"
     )
 
     def two_wrong(body):
         return TokenUsage(input_tokens="many", output_tokens=-1)
 
     assert check("w1.usage_build", two_wrong).feedback == (
-        "your code raised ValidationError: TokenUsage: input_tokens: Input should be a valid integer, unable to "
+        "for {} your code raised ValidationError: TokenUsage: input_tokens: Input should be a valid integer, unable to "
         "parse string as an integer; output_tokens: Input should be greater than or equal to 0"
     )
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import decimal
 import math
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 from toolkit.exercises.core import Verdict, right, wrong
@@ -108,6 +108,12 @@ def one_of(said: Any, options: Iterable[str]) -> str | None:
 def as_list(answer: Any) -> list[Any] | None:
     """A list or tuple answer as a list (the order is the answer); None for anything else."""
     return list(answer) if isinstance(answer, (list, tuple)) else None
+
+
+def made_a_list(answer: Any) -> str:
+    """What to add to "answer with a list of …" when the answer is an iterator (a generator, `map(...)`): the
+    items may be right, in a form that is not a list; "" for anything else."""
+    return f", not {show(answer)}: make it one with list(...)" if isinstance(answer, Iterator) else ""
 
 
 def as_set(answer: Any) -> set[Any] | None:

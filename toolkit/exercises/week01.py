@@ -11,7 +11,15 @@ import random
 import re
 from typing import TYPE_CHECKING, Any
 
-from toolkit.exercises.answers import as_list, dict_answer_problem, misses, unquoted, verdict_of
+from toolkit.exercises.answers import (
+    as_list,
+    dict_answer_problem,
+    made_a_list,
+    misses,
+    printed,
+    unquoted,
+    verdict_of,
+)
 from toolkit.exercises.cells import answer_exercise
 from toolkit.exercises.core import LearnerError, Verdict, attempt, exercise, own_work, reference, right, wrong
 from toolkit.exercises.values import show
@@ -56,12 +64,12 @@ _WIRE = copy.deepcopy(WIRE)
 def check_records(answer: Any) -> Verdict:
     message_from_openai = reference("toolkit.chat.messages", "message_from_openai")
 
-    answer = as_list(answer)
-    if answer is None:
-        return wrong("answer with a list of records")
-    if len(answer) != len(_WIRE):
-        return wrong(f"WIRE has {len(_WIRE)} messages, your list has {len(answer)}")
-    for i, (record, wire) in enumerate(zip(answer, _WIRE, strict=True), 1):
+    records = as_list(answer)
+    if records is None:
+        return wrong(f"answer with a list of records{made_a_list(answer)}")
+    if len(records) != len(_WIRE):
+        return wrong(f"WIRE has {len(_WIRE)} messages, your list has {len(records)}")
+    for i, (record, wire) in enumerate(zip(records, _WIRE, strict=True), 1):
         expected = message_from_openai(wire)
         if type(record) is not type(expected):
             return wrong(
@@ -189,6 +197,8 @@ def _there(walked: list[str], value: Any) -> str:
             usage = body.get("usage") or {}
 
             def count(value):  # a count the gateway did not send (or sent broken) is not reported
+                if isinstance(value, float) and value.is_integer():
+                    value = int(value)  # JSON has one number type: 12.0 is the count 12
                 return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
 
             return TokenUsage(input_tokens=count(usage.get("prompt_tokens")),
@@ -198,7 +208,8 @@ def _there(walked: list[str], value: Any) -> str:
         check("w1.usage_build", usage_from_body)
         """,
     hint="a gateway may send no `usage`, `usage: null`, or a usage without completion_tokens: a count it did "
-    'not send is None ("not reported"), never 0 — and so is one it sent broken (negative, or not a whole number).',
+    'not send is None ("not reported"), never 0 — and so is one it sent broken (negative, or not a whole number; '
+    "12.0 is a whole number: JSON has one number type).",
 )
 def check_usage_build(fn: Any) -> Verdict:
     from toolkit.chat.messages import TokenUsage
@@ -226,21 +237,26 @@ def check_usage_build(fn: Any) -> Verdict:
         ]
     p = rng.randint(1, 5000)  # JSON's true is no count, though Python's bool is an int
     bodies.append({"usage": {"prompt_tokens": p, "completion_tokens": True, "total_tokens": p + 1}})
+    p, c = rng.randint(1, 5000), rng.randint(1, 900)  # JSON has one number type: a count may come as 12.0
+    bodies += [
+        {"usage": {"prompt_tokens": float(p), "completion_tokens": c, "total_tokens": float(p + c)}},
+        {"usage": {"prompt_tokens": p, "completion_tokens": float(c), "total_tokens": float(p + c)}},
+    ]
     for body in bodies:
         want = from_openai(body.get("usage"))
         with own_work(from_openai):
             try:
                 got = attempt(fn, copy.deepcopy(body))  # a copy: emptying it must not change the expected answer
-            except LearnerError as error:
+            except LearnerError as error:  # said with the body it failed on: a null usage is the usual one
                 if broken := _broken_counts(body, want):
                     return wrong(
                         f"for usage {json.dumps(body['usage'])} your code raised {error}{_broken_tip(broken, body['usage'])}"
                     )
-                raise
+                return wrong(f"for {json.dumps(body)} your code raised {error}")
         if not isinstance(got, TokenUsage):
             return wrong(
                 f"for {json.dumps(body)} you returned {show(got)}, not a TokenUsage: return "
-                "TokenUsage(input_tokens=..., output_tokens=...)"
+                f"TokenUsage(input_tokens=..., output_tokens=...){printed(got)}"
             )
         if got != want:
             if not body.get("usage"):
@@ -251,10 +267,12 @@ def check_usage_build(fn: Any) -> Verdict:
             tip = " — 0 is a count the gateway reported, not a missing one" if 0 in body["usage"].values() else ""
             if broken := _broken_counts(body, want):
                 tip = _broken_tip(broken, body["usage"])
+            elif whole := _whole_floats(body["usage"], got, want):
+                tip = _whole_float_tip(whole, body["usage"])
             return wrong(f"for usage {json.dumps(body['usage'])} you returned {show(got)}, expected {want!r}{tip}")
     return right(
-        f"same as TokenUsage.from_openai on {len(bodies)} bodies, including missing and null usage, zero, null and "
-        "broken counts."
+        f"same as TokenUsage.from_openai on {len(bodies)} bodies, including missing and null usage, zero, null, "
+        "whole-float and broken counts."
     )
 
 
@@ -264,6 +282,27 @@ def _broken_counts(body: dict[str, Any], read: TokenUsage) -> list[str]:
     usage = body.get("usage") or {}
     fields = (("prompt_tokens", read.input_tokens), ("completion_tokens", read.output_tokens))
     return [key for key, value in fields if usage.get(key) is not None and value is None]
+
+
+def _whole_floats(usage: dict[str, Any], got: TokenUsage, want: TokenUsage) -> list[str]:
+    """The counts of `usage` sent as a whole float (12.0) that `want` (from_openai) counts and `got` left out."""
+    fields = (
+        ("prompt_tokens", got.input_tokens, want.input_tokens),
+        ("completion_tokens", got.output_tokens, want.output_tokens),
+    )
+    return [
+        key for key, mine, theirs in fields if isinstance(usage.get(key), float) and mine is None and theirs is not None
+    ]
+
+
+def _whole_float_tip(keys: list[str], usage: dict[str, Any]) -> str:
+    """Why the first of `keys` (a count sent as 12.0) is a count: JSON writes every number one way."""
+    key = keys[0]
+    value = usage[key]
+    return (
+        f" — {key} is {value!r}, a whole number: JSON has one number type, so a gateway that counts in JavaScript "
+        f"sends {value!r} for {int(value)}, and from_openai reads it as that count"
+    )
 
 
 def _broken_tip(keys: list[str], usage: dict[str, Any]) -> str:

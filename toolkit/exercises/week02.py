@@ -9,9 +9,20 @@ Leaves out: timeouts of a stream between two chunks (the same read timeout; the 
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from toolkit.exercises.answers import as_list, counted, dict_answer_problem, misses, number_problem, printed, verdict_of
+from toolkit.exercises.answers import (
+    as_list,
+    counted,
+    dict_answer_problem,
+    made_a_list,
+    misses,
+    number_problem,
+    one_of,
+    printed,
+    verdict_of,
+)
 from toolkit.exercises.cells import answer_exercise
 from toolkit.exercises.core import LearnerError, Verdict, attempt, exercise, own_work, reference, right, wrong
 from toolkit.exercises.values import is_number, show
@@ -71,10 +82,8 @@ def check_backoff(fn: Any) -> Verdict:
         try:
             with own_work(rule):
                 got = attempt(fn, n, r)
-        except LearnerError as error:
-            if beyond:
-                return wrong(f"wait({n}, {r}) raised {error}{beyond}")
-            raise
+        except LearnerError as error:  # said with the call it failed on
+            return wrong(f"wait({n}, {r}) raised {error}{beyond}")
         if not is_number(got):
             return wrong(
                 f"wait({n}, {r}) returned {show(got)}; return the seconds as a number (an int or a float){beyond}"
@@ -89,6 +98,11 @@ def check_backoff(fn: Any) -> Verdict:
                 "(an int or a float)"
             )
         if not abs(got - want) <= 1e-9:  # written so that NaN is a miss, not a match
+            if _varies(fn, n, r, got, rule):  # jitter: no number quoted, as it is another on each run
+                return wrong(
+                    f"wait({n}, {r}) gave another wait each time it was called with the same arguments: "
+                    "RetryPolicy().wait adds no jitter — the same attempt and Retry-After always wait the same"
+                )
             why = ""
             if r is None and n == 1 and abs(got - 1.0) < 1e-9:
                 why = " — the first wait is the base backoff: 0.5 * 2 ** (attempt - 1)"
@@ -104,6 +118,22 @@ def check_backoff(fn: Any) -> Verdict:
                 why = " — you ignored the server's Retry-After"
             return wrong(f"wait({n}, {r}) returned {returned}, RetryPolicy().wait gives {want!r}{why}")
     return right(f"identical to RetryPolicy().wait on {len(cases)} inputs.")
+
+
+def _varies(fn: Any, n: int, r: float | None, got: float, rule: Any) -> bool:
+    """Whether the learner's wait() gives another wait when called again with the same arguments (jitter).
+    A NaN is no wait to compare: never said to vary."""
+    if got != got:
+        return False
+    for _ in range(3):
+        try:
+            with own_work(rule):
+                again = attempt(fn, n, r)
+            if not is_number(again) or float(again) != got:
+                return is_number(again)
+        except (LearnerError, OverflowError):
+            return False
+    return False
 
 
 CASES = {
@@ -175,9 +205,10 @@ def check_waits(answer: Any) -> Verdict:
     waits: list[float] = []
     gateway = Gateway(config=GatewayConfig(retry_after_s=2), faults=["rate_limit", "rate_limit"])
     fake_client(gateway=gateway, sleep=waits.append).chat([UserMessage(content="你好")])
-    answer = as_list(answer)
-    if answer is None or not all(is_number(x) for x in answer):
-        return wrong("answer with a list of numbers (ints or floats), e.g. [0.5, 1.0]")
+    listed = as_list(answer)
+    if listed is None or not all(is_number(x) for x in listed):
+        return wrong(f"answer with a list of numbers (ints or floats), e.g. [0.5, 1.0]{made_a_list(answer)}")
+    answer = listed
     if (seconds := _floats(answer)) is None:
         return wrong("a wait in your list is larger than any float: answer with the seconds waited, e.g. [0.5, 1.0]")
     if seconds == waits:
@@ -238,13 +269,14 @@ def check_truncated(answer: Any) -> Verdict:
 def outcome_name(said: Any) -> Any:
     """An outcome named another way, as its class name: the exception class itself
     (`TransientError`, imported), the exception chat() raised (`except ModelCallError as error`),
-    or its dotted name (`toolkit.errors.TransientError`)."""
+    its dotted name (`toolkit.errors.TransientError`), or its name written as the class is called
+    (`TransientError()`, as a `raise` writes it)."""
     if isinstance(said, type) and issubclass(said, BaseException):
         return said.__name__
     if isinstance(said, BaseException):
         return type(said).__name__
-    if isinstance(said, str) and "." in said.strip():
-        return said.strip().rsplit(".", 1)[-1]
+    if isinstance(said, str) and (name := re.fullmatch(r"([\w.]+)(\(\s*\))?", said.strip())):
+        return name.group(1).rsplit(".", 1)[-1]
     return said
 
 
@@ -314,7 +346,8 @@ def timeout_run() -> tuple[int, str, list[float]]:
 def check_timeout(answer: Any) -> Verdict:
     if problem := dict_answer_problem(answer, ("requests sent", "outcome")):
         return problem
-    answer = {**answer, "outcome": outcome_name(answer["outcome"])}
+    named = outcome_name(answer["outcome"])  # in the case its misconception is written in, when it is one of them
+    answer = {**answer, "outcome": one_of(named, (*TIMEOUT_OUTCOMES, "ModelCallError", "TimeoutException")) or named}
     sent, outcome, waits = timeout_run()
 
     def say(key: str, said: Any, real: Any) -> str:

@@ -25,7 +25,7 @@ from toolkit.exercises.answers import (
     verdict_of,
 )
 from toolkit.exercises.cells import answer_exercise
-from toolkit.exercises.core import Verdict, attempt, exercise, own_work, reference, right, wrong
+from toolkit.exercises.core import LearnerError, Verdict, attempt, exercise, own_work, reference, right, wrong
 from toolkit.exercises.values import is_number, show
 
 
@@ -89,12 +89,20 @@ ORDER_ID_INPUTS = (
     "SN 2026\u00a01020\u00a00001",
     "SN2026–1020–0001",
     "SN2026−1020−0001",
+    "：SN202610200001",
+    "是SN202610200001",
+    "订单号订单SN202610200001",
+    "订单号 ：SN202610200001",
+    "订单 号：SN202610200001",
+    " 订单号：SN202610200001",
 )
 """The inputs `w3.normalize` is compared on: every label form validation accepts (订单 / 订单号, then
 ：: 是 为), full-width ids (its letters too: ＳＮ, ｓｎ; and one a digit short), digits that are
 digits to `\\d` but not ASCII (Arabic-Indic, mathematical bold); a label or its separator anywhere
 but at the start, or two separators (rejected: only a leading label goes), and the other spaces and
-dashes validation drops (a tab, a no-break space, an en dash, a minus sign)."""
+dashes validation drops (a tab, a no-break space, an en dash, a minus sign); a separator with no label
+before it, and a label twice (rejected: the one label goes, with what follows it); a space between the
+label and its separator or before the label (accepted), and one inside the label (rejected)."""
 
 
 @exercise(
@@ -147,7 +155,15 @@ def check_normalize(fn: Any) -> Verdict:
         except Rejected:
             want = None
         with own_work(normalize_order_id):
-            got = attempt(fn, raw)
+            try:
+                got = attempt(fn, raw)
+            except LearnerError as error:  # named with its input; validation raises Rejected, normalize returns None
+                if want is None:
+                    return wrong(
+                        f"normalize({raw!r}) raised {error}; validation rejects it too, but normalize returns None "
+                        "for an id it rejects, it does not raise"
+                    )
+                return wrong(f"normalize({raw!r}) raised {error}; validation accepts it as {want!r}")
         if got != want:
             if want is None:
                 why = (

@@ -6,12 +6,14 @@ Leaves out: a stream cut short (week 2's `w2.truncated` covers it; the notebook 
 
 from typing import Any, cast
 
-from toolkit.exercises.answers import as_list, counted, number_problem, one_of
+from toolkit.exercises.answers import as_list, counted, made_a_list, number_problem, one_of
 from toolkit.exercises.cells import answer_exercise
 from toolkit.exercises.core import Verdict, exercise, right, wrong
 from toolkit.exercises.values import show
 
 ORDER_QUESTION = "帮我查一下订单 SN202610200001 现在到哪了？"
+NO_CALL_UNASKED = "the tool runs only when the model calls it, and the model calls it in its answer to a request"
+"""Said to a count of model requests below one, where a tool ran."""
 
 
 @exercise(
@@ -91,7 +93,10 @@ def check_declare(answer: Any) -> Verdict:
         return wrong("Alice's third request carried Bob's message: the memory id is not the user id parameter")
     if alice not in third:
         return wrong("Alice's second question was sent without her first: is the user id marked MemoryId?")
-    return right("one class, no body: ai_service built it, and each memory id has its own conversation.")
+    return right(
+        "ai_service built chat() from its declaration (a body you write in it does not run), and each memory "
+        "id has its own conversation."
+    )
 
 
 def _sent(request: Any) -> Any:
@@ -162,8 +167,14 @@ def check_memory_count(answer: Any) -> Verdict:
         return problem
     if answer == len(roles):
         return right(f"{len(roles)} messages: {', '.join(roles)}.")
-    if answer == roles.count("user") + roles.count("assistant") - 1:
+    seen = roles.count("user") + roles.count("assistant") - 1  # the questions and answers, not the tool call
+    if answer == seen:
         return wrong("memory keeps more than what the user sees — the tool-call turn counts too")
+    if answer == seen + 1:  # those and the system message: "the system message too" would be untrue of it
+        return wrong(
+            f"memory does not hold {counted(answer, 'message')}: it keeps every message of both turns, the "
+            "tool-call turn (the model's call and the tool's result) too, beside the system message"
+        )
     if answer > len(roles):  # "the system message too" would read as if one were missing
         return wrong(
             f"memory does not hold {counted(answer, 'message')}: that is more than it keeps — count each message "
@@ -217,7 +228,8 @@ def check_repair_requests(answer: Any) -> Verdict:
         return right(f"{n} requests: the last one is the repair round.")
     if answer == n - 1:
         return wrong("you left out the repair round: prose does not parse, so the service asks again")
-    return wrong(f"the model did not receive {answer} request{'' if answer == 1 else 's'}")
+    below = f": {NO_CALL_UNASKED}" if answer < 1 else ""
+    return wrong(f"the model did not receive {answer} request{'' if answer == 1 else 's'}{below}")
 
 
 @answer_exercise(
@@ -248,6 +260,8 @@ def check_immediate(answer: Any) -> Verdict:
         return problem
     if answer == n:
         return right("one request: the tool result is returned as is.")
+    if answer < 1:  # "returns at once" would read as the reason for fewer requests
+        return wrong(f"not {answer}: {NO_CALL_UNASKED}")
     return wrong(f"not {answer}: after an IMMEDIATE tool the loop returns at once")
 
 
@@ -306,7 +320,7 @@ def check_stream_order(answer: Any) -> Verdict:
     if kinds is not None:  # the event classes themselves (imported from toolkit) name their kinds too
         kinds = [k.__name__ if isinstance(k, type) else k for k in kinds]
     if kinds is None or not all(isinstance(k, str) for k in kinds):
-        return wrong('answer with a list of kind names, e.g. ["TextDelta"]')
+        return wrong(f'answer with a list of kind names, e.g. ["TextDelta"]{made_a_list(answer)}')
     answer = [one_of(k, STREAM_KINDS) or k for k in kinds]
     unknown = [k for k in answer if k not in STREAM_KINDS]
     if unknown:

@@ -606,10 +606,11 @@ def submission_environment(environ: Mapping[str, str]) -> dict[str, str]:
     key): learners' code could otherwise read them and send them out.
 
     Nor may one submission's files reach the next one's kernel (`IMPORT_VARIABLES`): no inherited `PYTHONPATH`
-    (a folder on it a notebook writes a `sitecustomize.py` or a `toolkit.py` into), no `PYTHONSTARTUP` or
-    `JUPYTER_PATH`, and no user site-packages unless the toolkit is installed there (`PYTHONNOUSERSITE`: a `.pth` or
-    `usercustomize.py` a notebook puts in `~/.local`; `grading_imports`); the kernel imports the toolkit that grades (`PYTHONPATH` is its folder, unless that is a
-    site-packages folder) and writes no compiled files (`PYTHONDONTWRITEBYTECODE`)."""
+    (a folder on it a notebook writes a `sitecustomize.py` or a module `toolkit` of its own into), no
+    `PYTHONSTARTUP` or `JUPYTER_PATH`, and no user site-packages unless the toolkit is installed there
+    (`PYTHONNOUSERSITE`: a `.pth` or `usercustomize.py` a notebook puts in `~/.local`; `grading_imports`); the
+    kernel imports the toolkit that grades (`PYTHONPATH` is its folder, unless that is a site-packages folder) and
+    writes no compiled files (`PYTHONDONTWRITEBYTECODE`)."""
     kept = {
         name: value
         for name, value in environ.items()
@@ -672,8 +673,8 @@ INSTALL_CHANGED = (
 def install_roots() -> list[tuple[Path, bool]]:
     """What `install_state` looks at, each with whether its files below the top are looked at too: the grading
     toolkit's package (every file: the checks and their reference answers), the top of the folder it is in and
-    of each of `site_folders` (a `.pth` file, `sitecustomize.py`, a `toolkit.py` that would be imported instead), and
-    the kernel spec the kernels start from (`kernel_spec_folders`)."""
+    of each of `site_folders` (a `.pth` file, `sitecustomize.py`, a module `toolkit` of its own that would be
+    imported instead), and the kernel spec the kernels start from (`kernel_spec_folders`)."""
     package = Path(toolkit.__file__).resolve().parent
     tops = dict.fromkeys([toolkit_folder(), *site_folders()])
     return [(package, True), *((Path(folder), False) for folder in tops), *kernel_spec_folders()]

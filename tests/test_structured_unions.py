@@ -73,3 +73,33 @@ def test_a_field_no_branch_declares_is_named_against_the_branch_the_answer_is(de
     with pytest.raises(OutputParsingError) as info:
         OutputType(declared).parse(answer)
     assert str(info.value) == f"the JSON does not match the schema ({problem})"
+
+
+@pytest.mark.parametrize(
+    "declared, answer, problem",
+    [
+        (Decision, '{"action": {"order_id": "SN1"}}', "action.amount: Field required; action.new_sku: Field required"),
+        (
+            Refund | Exchange,
+            '{"value": {"order_id": 3, "amount": 1}}',
+            "value.order_id: Input should be a valid string, got 3; value.new_sku: Field required",
+        ),
+        (Pet, '{"pet": {"kind": "dog", "bark": "x"}}', 'pet.bark: Input should be a valid integer, got "x"'),
+        (
+            list[int | str],
+            '{"value": [1, null]}',
+            "value.1: Input should be a valid integer, got null; value.1: Input should be a valid string, got null",
+        ),
+        (
+            dict[str, Refund | Exchange],
+            '{"value": {"a": {"order_id": "x"}}}',
+            "value.a.amount: Field required; value.a.new_sku: Field required",
+        ),
+    ],
+)
+def test_an_error_inside_a_union_names_the_path_the_model_wrote_not_the_branch(declared, answer, problem):
+    """pydantic puts the branch it tried into an error's location (`action.Refund.amount`,
+    `pet.dog.bark`, `value.1.int`): a field the model's JSON does not have, and the schema neither."""
+    with pytest.raises(OutputParsingError) as info:
+        OutputType(declared).parse(answer)
+    assert str(info.value) == f"the JSON does not match the schema ({problem})"

@@ -145,11 +145,12 @@ class OutputType:
                 raise OutputParsingError(_TOO_DEEP, answer=text) from None
             value, errors = self._validated(again) if again != payload else (value, errors)
         whole = top or "the object"  # an error about no field (a model validator's)
-        problems += [
-            f"{'.'.join(map(str, [top, *e['loc']] if top else e['loc'])) or whole}: {_said(e, top)}" for e in errors
-        ]
-        if problems:
-            raise OutputParsingError(f"the JSON does not match the schema ({'; '.join(problems)})", answer=text)
+        for e in errors:
+            where = [top, *_written(e, data)] if top else _written(e, data)
+            problems.append(f"{'.'.join(where) or whole}: {_said(e, top)}")
+        if problems:  # two branches of a union may say the same of one place: said once
+            said = "; ".join(dict.fromkeys(problems))
+            raise OutputParsingError(f"the JSON does not match the schema ({said})", answer=text)
         return value
 
     def _validated(self, payload: str) -> tuple[Any, list[ErrorDetails]]:
@@ -158,6 +159,24 @@ class OutputType:
             return self.adapter.validate_json(payload, strict=True), []
         except ValidationError as exc:
             return None, exc.errors(include_url=False)
+
+
+def _written(error: ErrorDetails, data: Any) -> list[str]:
+    """The part of an error's location that is a place in `data`, the JSON the model wrote. pydantic
+    puts the union branch it tried into the location (`action.Refund.amount`, `pet.dog.bark`,
+    `value.1.int`): a name the answer does not have, left out, as `toolkit.tools.arguments` leaves
+    it out of a tool argument's path. A missing field is named (it is the place to write)."""
+    parts: list[str] = []
+    loc, value = error["loc"], data
+    for i, step in enumerate(loc):
+        if isinstance(value, list) and isinstance(step, int) and 0 <= step < len(value):
+            value = value[step]
+        elif isinstance(value, dict) and step in value:
+            value = value[step]
+        elif not (step == "[key]" or (isinstance(value, dict) and i == len(loc) - 1 and error["type"] == "missing")):
+            continue  # a branch's name: no such place in the answer
+        parts.append(str(step))
+    return parts
 
 
 def _said(error: ErrorDetails, top: str) -> str:

@@ -122,6 +122,23 @@ def test_a_gateway_that_refuses_response_format_gets_the_schema_in_the_question_
     assert [m.role for m in model.requests[2].messages if m.role != "system"] == ["user", "assistant", "user"]
 
 
+def test_a_gateway_that_refused_response_format_is_not_sent_it_again_by_that_service():
+    """The gateway has no JSON mode: the service's next calls (any structured method) ask with the
+    schema in the question at once, not with a request that fails with a 400 before every answer."""
+    from toolkit.errors import CallerError
+
+    refused = CallerError("HTTP 400: Unrecognized request argument supplied: response_format", status=400)
+    answer = '{"order_id": "SN1", "status": "ok"}'
+    assistant, model = service([refused, answer, answer, answer])
+    for order in ("SN1", "SN2", "SN3"):
+        assert assistant.summarize(order, "x") == OrderSummary(order_id="SN1", status="ok")
+    assert ["response_format" in r.extra for r in model.requests] == [True, False, False, False]
+    assert all("It must match this JSON Schema" in r.messages[-1].content for r in model.requests[1:])
+    other, fresh = service([answer])  # another service on another gateway asks its own way
+    other.summarize("SN4", "x")
+    assert "response_format" in fresh.requests[0].extra
+
+
 def test_a_400_about_something_else_is_not_a_reason_to_drop_response_format():
     from toolkit.errors import CallerError
 

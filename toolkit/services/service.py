@@ -56,7 +56,8 @@ after the tool ran: that `ConfigurationError` says so, and carries `loop_result`
 
 Structured output goes as `response_format` (the gateway's JSON mode). A gateway that refuses
 that field with a 400 (or a 422) gets the same call again with the schema in the user message instead
-(`structured="instructions"`), the question asked once in memory.
+(`structured="instructions"`), the question asked once in memory; the service remembers it, so its
+later calls ask that way at once (not with a request that fails before every answer).
 
 Leaves out: async methods, and guardrails / moderation around the call.
 """
@@ -69,7 +70,7 @@ import types
 import typing
 import weakref
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar, overload
 
 from toolkit.chat.clock import session_now
@@ -149,6 +150,9 @@ class ServiceConfig:
     """`response_format` (send the schema) or `instructions` (append it to the user message)."""
     shared_memory_id: str | None = None
     """With per-id memory: the one id methods without a `MemoryId` parameter share (opt-in)."""
+    refused: set[str] = field(default_factory=set, compare=False)
+    """What the gateway refused with a 400 naming it (`response_format`): the service's later calls
+    ask without it (a copy made with `replace` shares the set, so every method learns it)."""
 
 
 @overload
@@ -430,6 +434,8 @@ def _method(plan: MethodPlan, cfg: ServiceConfig) -> Callable[..., Any]:
 
 
 def _invoke(plan: MethodPlan, cfg: ServiceConfig, arguments: dict[str, Any]) -> Any:
+    if cfg.structured == "response_format" and "response_format" in cfg.refused:
+        cfg = replace(cfg, structured="instructions")  # this gateway has no JSON mode: ask so at once
     messages, memory = _messages(plan, cfg, arguments)  # steps 1-3
     options = _options(plan, cfg)
     values: dict[str, Any] = {}
@@ -457,6 +463,7 @@ def _invoke(plan: MethodPlan, cfg: ServiceConfig, arguments: dict[str, Any]) -> 
                 _close_failed_turn(memory, exc)
                 raise
             _forget_question(memory, messages[-1])
+            cfg.refused.add("response_format")
         except BaseException as exc:  # Ctrl-C too: memory stays valid, then the interrupt goes on
             _close_failed_turn(memory, exc)
             raise

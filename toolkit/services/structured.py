@@ -146,8 +146,8 @@ class OutputType:
             value, errors = self._validated(again) if again != payload else (value, errors)
         whole = top or "the object"  # an error about no field (a model validator's)
         for e in errors:
-            where = [top, *_written(e, data)] if top else _written(e, data)
-            problems.append(f"{'.'.join(where) or whole}: {_said(e, top)}")
+            place = [top, *_written(e, data)] if top else _written(e, data)
+            problems.append(f"{'.'.join(place) or whole}: {_said(e, top)}")
         if problems:  # two branches of a union may say the same of one place: said once
             said = "; ".join(dict.fromkeys(problems))
             raise OutputParsingError(f"the JSON does not match the schema ({said})", answer=text)

@@ -348,6 +348,24 @@ def test_a_failed_repair_keeps_every_answer():
     assert info.value.answers == ("prose", "more prose") and info.value.answer == "more prose"
 
 
+def test_a_failed_repair_names_the_method_and_the_round_and_keeps_the_turn():
+    """Wrong twice: the error says which method, that one repair round was tried, and why the
+    second answer failed; the turn (the tools that ran, both rounds) goes with it, as a hand-over's does."""
+    assistant, _ = service(
+        [call("query_order", orderId="SN1"), '{"order_id": "SN1"}', '{"order_id": 1, "status": "x"}']
+    )
+    with pytest.raises(OutputParsingError) as info:
+        assistant.summarize("SN1", "x")
+    assert str(info.value) == (
+        "summarize: the answer is no OrderSummary after one repair round: the JSON does not match the schema "
+        "(order_id: Input should be a valid string, got 1)"
+    )
+    assert info.value.answers == ('{"order_id": "SN1"}', '{"order_id": 1, "status": "x"}')
+    turn = info.value.loop_result
+    assert [e.call.name for e in turn.executions] == ["query_order"] and RUNS == ["SN1"]
+    assert len(turn.rounds) == 3 and turn.answer == '{"order_id": 1, "status": "x"}'
+
+
 # --- issue 19 item 6: a broken turn leaves a valid conversation -------------------------------
 
 

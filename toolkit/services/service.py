@@ -621,8 +621,21 @@ def _structured(
             value = output.parse(loop.answer)
         except OutputParsingError as again:
             _cut_off(plan, loop, again, (error.answer, again.answer))
-            raise OutputParsingError(str(again), answer=again.answer, answers=(error.answer, again.answer)) from None
+            raise _unrepaired(plan, loop, again, error.answer) from None
     return _result(loop, value) if plan.kind == "result" else value
+
+
+def _unrepaired(plan: MethodPlan, loop: LoopResult, again: OutputParsingError, first: str) -> OutputParsingError:
+    """The error of an answer wrong twice: which method, that the repair round was tried, why the
+    second answer failed; every answer in `.answers`, the turn (both rounds' tools) in `.loop_result`."""
+    declared = _type_name(plan.output.type if plan.output else str)
+    error = OutputParsingError(
+        f"{plan.name}: the answer is no {declared} after one repair round: {again}",
+        answer=again.answer,
+        answers=(first, again.answer),
+    )
+    error.loop_result = loop  # type: ignore[attr-defined]
+    return error
 
 
 def _cut_off(plan: MethodPlan, loop: LoopResult, error: OutputParsingError, answers: tuple[str, ...]) -> None:

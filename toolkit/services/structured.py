@@ -216,11 +216,25 @@ _NON_FINITE = {"nan": "NaN", "inf": "Infinity", "-inf": "-Infinity"}
 def undeclared_fields(data: Any, schema: dict[str, Any], path: str = "") -> list[str]:
     """Paths of object fields that `schema` does not declare (objects with `properties` only)."""
     defs = schema.get("$defs", {})
-    return _undeclared(data, schema, defs, path)
+    return _undeclared(data, schema, defs, path, {})
 
 
-def _undeclared(data: Any, schema: dict[str, Any], defs: dict[str, Any], path: str) -> list[str]:
+_Walked = dict[tuple[int, int, str], list[str]]
+"""What `_undeclared` found at each (place in the answer, schema, path), in one check: a union's
+branches are each walked below every node, and a tree of `A | B` nodes would be walked again for
+every branch above it (2^depth walks); each pair is walked once."""
+
+
+def _undeclared(data: Any, schema: dict[str, Any], defs: dict[str, Any], path: str, walked: _Walked) -> list[str]:
     schema = _resolve(schema, defs)
+    key = (id(data), id(schema), path)  # the answer and the schema outlive the check: their ids stay theirs
+    if key not in walked:
+        walked[key] = _walk(data, schema, defs, path, walked)
+    return walked[key]
+
+
+def _walk(data: Any, schema: dict[str, Any], defs: dict[str, Any], path: str, walked: _Walked) -> list[str]:
+    """`_undeclared` of one (place, schema) pair, walked."""
     extra = schema.get("additionalProperties")
     if isinstance(data, dict) and ("properties" in schema or isinstance(extra, dict)):
         declared = schema.get("properties", {})
@@ -229,7 +243,7 @@ def _undeclared(data: Any, schema: dict[str, Any], defs: dict[str, Any], path: s
         for key, value in data.items():
             inner = declared.get(key, extra)  # a dict's values (dict[str, Model]) have a schema too
             if isinstance(inner, dict):
-                found += _undeclared(value, inner, defs, _join(path, key))
+                found += _undeclared(value, inner, defs, _join(path, key), walked)
         return found
     if isinstance(data, list) and ("prefixItems" in schema or isinstance(schema.get("items"), dict)):
         first = schema.get("prefixItems", [])  # a tuple's places each have their schema, then `items`
@@ -239,19 +253,19 @@ def _undeclared(data: Any, schema: dict[str, Any], defs: dict[str, Any], path: s
             p
             for i, (v, inner) in enumerate(zip(data, places))
             if isinstance(inner, dict)
-            for p in _undeclared(v, inner, defs, _join(path, str(i)))
+            for p in _undeclared(v, inner, defs, _join(path, str(i)), walked)
         ]
     chosen = _discriminated(data, schema, defs)
     if chosen is not None:  # a discriminated union names its branch: {"kind": "dog", …} is a Dog
-        return _undeclared(data, chosen, defs, path)
+        return _undeclared(data, chosen, defs, path, walked)
     alternatives = [_resolve(b, defs) for b in schema.get("anyOf", []) + schema.get("oneOf", [])]
-    fits = [_undeclared(data, b, defs, path) for b in alternatives if _same_kind(data, b)]
+    fits = [_undeclared(data, b, defs, path, walked) for b in alternatives if _same_kind(data, b)]
     if fits:  # a union (A | B, a discriminated union): the branch the data fits best, not the first one
         return min(fits, key=len)
     for branch in schema.get("allOf", []):
         branch = _resolve(branch, defs)
         if _same_kind(data, branch):
-            return _undeclared(data, branch, defs, path)
+            return _undeclared(data, branch, defs, path, walked)
     return []
 
 

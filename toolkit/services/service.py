@@ -89,7 +89,7 @@ from toolkit.memory.windows import (
     check_window,
     shown,
 )
-from toolkit.services.declare import MethodPlan, check_texts, plan_method
+from toolkit.services.declare import MethodPlan, check_texts, has_own_body, plan_method
 from toolkit.services.results import Result, TokenStream, refusal_of
 from toolkit.services.structured import OutputType, repair_message
 from toolkit.services.templates import Clock, as_text, fixed_clock, render
@@ -346,6 +346,10 @@ def _shown(value: Any) -> str:
 
 
 def _declared(declaration: type) -> list[tuple[str, Any]]:
+    return [(n, fn) for n, fn in _declared_or_bodied(declaration) if not has_own_body(fn)]
+
+
+def _declared_or_bodied(declaration: type) -> list[tuple[str, Any]]:
     names = {
         n
         for klass in declaration.__mro__
@@ -353,7 +357,8 @@ def _declared(declaration: type) -> list[tuple[str, Any]]:
         for n in vars(klass)
         if not n.startswith("_")
     }
-    # plain functions only: a nested class (an output model), a static or class method, a property stay as they are
+    # plain functions only: a nested class (an output model), a static or class method, a property stay as
+    # they are, and so does a method with a body of its own (`_declared`: LangChain4j runs a default method as written)
     return [(n, getattr(declaration, n)) for n in sorted(names) if inspect.isfunction(_static(declaration, n))]
 
 
@@ -372,6 +377,13 @@ def _nothing_declared(declaration: type) -> str:
                     f"(only plain methods taking self are declared), so the service could do nothing; remove "
                     f"@{kind} and declare it def {method}(self, ...)"
                 )
+    bodied = sorted(n for n, _ in _declared_or_bodied(declaration))
+    if bodied:
+        return (
+            f"ai_service({name}): its public methods ({', '.join(bodied)}) have bodies of their own, which ai_service "
+            "keeps as written (as LangChain4j runs an interface's default method), so no method asks the model; "
+            "declare one with ... as its body, e.g. def chat(self, question: str) -> str: ..."
+        )
     return (
         f"ai_service({name}): the class declares no public method, so the service could do nothing; declare one, "
         "e.g. def chat(self, question: str) -> str: ..."
@@ -403,6 +415,14 @@ def _check_left_out(declaration: type, plans: dict[str, MethodPlan]) -> None:
                 raise ConfigurationError(
                     f"{where} is a {kind}, which ai_service leaves as it is (only plain methods taking self are "
                     f"declared), {leaves}remove @{kind} and declare it def {name}(self, ...)"
+                )
+            if not name.startswith("_"):  # a body of its own: kept as written
+                template = "the template" if marked[0] == "user_message" else "the system message"
+                raise ConfigurationError(
+                    f"{declaration.__name__}.{name}: has @{marked[0]}(...) and a body of its own, which ai_service "
+                    "keeps as written (as LangChain4j runs an interface's default method), so "
+                    f"{template} would never be sent. Fix: write its body as ... to have the model answer it, "
+                    f"or remove @{marked[0]} and call the declared methods from the body"
                 )
             raise ConfigurationError(
                 f"{where} its name starts with _, and ai_service declares public methods only, {leaves}rename it "

@@ -16,7 +16,7 @@ subclass of the declaration whose methods each run `_invoke`:
 
 What `ai_service` is given is checked when the service is created (`ConfigurationError` naming
 the argument and the fix): the declared class itself (not `Extractor[Order]`: type arguments are
-not filled in) with at least one public method, a model
+not filled in; not a pydantic model, whose own methods would be read as declared) with at least one public method, a model
 with `chat()`, a `ChatMemory` or a provider of them, `structured` one of `STRUCTURED`. A provider
 of one's own is asked once more on its first use (`_check_keeps`): one that makes a new
 in-memory conversation at each call, which would forget every call before, is a
@@ -72,6 +72,8 @@ import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar, overload
+
+from pydantic import BaseModel
 
 from toolkit.chat.clock import session_now
 from toolkit.chat.messages import AssistantMessage, Message, SystemMessage, UserMessage
@@ -263,6 +265,13 @@ def _check_config(declaration: Any, cfg: ServiceConfig) -> None:
         raise ConfigurationError(
             f"ai_service(...) takes the declared class itself, and got {_shown(declaration)}; "
             "pass the class, as in ai_service(Assistant, model=...), not an instance or a function"
+        )
+    if issubclass(declaration, BaseModel):  # its own methods would be declared: model_post_init runs at creation
+        name = declaration.__name__
+        raise ConfigurationError(
+            f"ai_service({name}): {name} is a pydantic model, whose own methods (model_dump, model_post_init ...) "
+            f"would be read as declared ones; declare the methods on a Protocol (class {name}(Protocol)) or a plain "
+            "class (a pydantic model is what a method may return, -> OrderSummary)"
         )
     if isinstance(cfg.model, type):
         raise ConfigurationError(

@@ -879,11 +879,10 @@ def _is_declared_type(plan: MethodPlan, value: Any) -> bool:
     declared = plan.output.type
     if isinstance(declared, type):
         return isinstance(value, declared)
-    try:
-        plan.output.adapter.validate_python(value, strict=True)
+    try:  # of the type, not only readable as it: a dict validates as a model, and is no model
+        return bool(plan.output.adapter.validate_python(value, strict=True) == value)
     except Exception:
         return False
-    return True
 
 
 def _result(loop: LoopResult, content: Any) -> Result[Any]:

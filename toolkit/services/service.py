@@ -70,7 +70,7 @@ import types
 import typing
 import weakref
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any, TypeVar, overload
 
 from pydantic import BaseModel
@@ -152,9 +152,6 @@ class ServiceConfig:
     """`response_format` (send the schema) or `instructions` (append it to the user message)."""
     shared_memory_id: str | None = None
     """With per-id memory: the one id methods without a `MemoryId` parameter share (opt-in)."""
-    refused: set[str] = field(default_factory=set, compare=False)
-    """What the gateway refused with a 400 naming it (`response_format`): the service's later calls
-    ask without it (a copy made with `replace` shares the set, so every method learns it)."""
 
 
 @overload
@@ -226,7 +223,8 @@ def ai_service(
     if not plans:
         raise ConfigurationError(_nothing_declared(declaration))
     _check_immediate_tools(declaration, plans, _tools(cfg))
-    methods: dict[str, Any] = {name: _method(plan, cfg) for name, plan in plans.items()}
+    refused: set[str] = set()  # what the gateway refused with a 400 naming it: every method asks without it
+    methods: dict[str, Any] = {name: _method(plan, cfg, refused) for name, plan in plans.items()}
     methods.update(
         __plans__=plans,
         __config__=cfg,
@@ -448,22 +446,24 @@ def _static(declaration: type, name: str) -> Any:
     return inspect.getattr_static(declaration, name, None)
 
 
-def _method(plan: MethodPlan, cfg: ServiceConfig) -> Callable[..., Any]:
+def _method(plan: MethodPlan, cfg: ServiceConfig, refused: set[str]) -> Callable[..., Any]:
     def method(self: Any, *args: Any, **kwargs: Any) -> Any:
         try:
             bound = plan.signature.bind(self, *args, **kwargs)
         except TypeError as exc:  # as Python says it of a plain function: which one
             raise TypeError(f"{plan.name}() {exc}") from None
         bound.apply_defaults()  # an omitted argument fills its template variable with the default
-        return _invoke(plan, cfg, bound.arguments)
+        return _invoke(plan, cfg, bound.arguments, refused)
 
     method.__name__, method.__qualname__ = plan.name, f"service.{plan.name}"
     method.__doc__ = f"Runs the tool loop for the declared method {plan.name!r}."
     return method
 
 
-def _invoke(plan: MethodPlan, cfg: ServiceConfig, arguments: dict[str, Any]) -> Any:
-    if cfg.structured == "response_format" and "response_format" in cfg.refused:
+def _invoke(plan: MethodPlan, cfg: ServiceConfig, arguments: dict[str, Any], refused: set[str]) -> Any:
+    """One call of a declared method (steps 1-5). `refused`: the request fields the service's gateway
+    refused with a 400 naming them (`response_format`), which its later calls leave out at once."""
+    if cfg.structured == "response_format" and "response_format" in refused:
         cfg = replace(cfg, structured="instructions")  # this gateway has no JSON mode: ask so at once
     messages, memory = _messages(plan, cfg, arguments)  # steps 1-3
     options = _options(plan, cfg)
@@ -492,11 +492,11 @@ def _invoke(plan: MethodPlan, cfg: ServiceConfig, arguments: dict[str, Any]) -> 
                 _close_failed_turn(memory, exc)
                 raise
             _forget_question(memory, messages[-1])
-            cfg.refused.add("response_format")
+            refused.add("response_format")
         except BaseException as exc:  # Ctrl-C too: memory stays valid, then the interrupt goes on
             _close_failed_turn(memory, exc)
             raise
-    return _invoke(plan, replace(cfg, structured="instructions"), arguments)  # no JSON mode on this gateway
+    return _invoke(plan, replace(cfg, structured="instructions"), arguments, refused)  # no JSON mode here
 
 
 def _forget_question(memory: ChatMemory | None, question: Message) -> None:

@@ -324,6 +324,24 @@ def test_declare_with_the_parameters_swapped_says_so():
     )
 
 
+def test_declare_whose_chat_has_a_body_says_the_body_is_kept_and_the_model_never_asked():
+    from typing import Annotated, Protocol
+
+    from toolkit import MemoryId, UserText
+
+    class Assistant(Protocol):
+        def chat(self, user_id: Annotated[str, MemoryId], question: Annotated[str, UserText]) -> str:
+            return "hi"
+
+        def other(self, user_id: Annotated[str, MemoryId], question: Annotated[str, UserText]) -> str: ...
+
+    # was "chat() should return the answer as a str, it returned 'hi'; declare the method -> str" (it is)
+    assert check("w4.declare", Assistant).feedback == (
+        "chat() has a body of its own, which ai_service keeps as written (as LangChain4j runs an interface's "
+        "default method), so the model is never asked; write its body as ..."
+    )
+
+
 def test_declare_answered_with_what_is_not_the_class_says_what_it_is():
     from typing import Annotated, Protocol
 

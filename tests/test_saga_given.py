@@ -47,3 +47,27 @@ def test_dynamic_is_a_bool():
         "call), not a str. Fix: pass dynamic=True or dynamic=False"
     )
     assert StaticProvider([reserve], dynamic=True).dynamic is True
+
+
+def test_a_tool_object_given_as_a_compensation_is_named_not_dumped():
+    """A `Tool` (from a registry, `function_tool`) in `LoopOptions(compensations=...)`: the error showed
+    the Tool's whole repr, its executor's memory address in it, and no way to the fix."""
+    from toolkit.errors import ConfigurationError
+    from toolkit.loop.records import LoopOptions
+    from toolkit.tools.execute import function_tool
+
+    def release(sku: str) -> str:
+        return "released"
+
+    with pytest.raises(ConfigurationError) as caught:
+        LoopOptions(compensate=True, compensations=(function_tool(release), "undo"))
+    assert str(caught.value) == (
+        "LoopOptions(compensations=(Tool('release'), 'undo')): the Tool 'release' is not a function; a compensation "
+        "is the function that undoes a tool, marked @compensates('tool_name'), and the model never calls it: pass "
+        "that function (release, marked), not a Tool"
+    )
+    with pytest.raises(ConfigurationError) as caught:
+        LoopOptions(compensate=True, compensations=("undo",))
+    assert str(caught.value) == (
+        "LoopOptions(compensations=('undo',)): 'undo' is not a function; pass only @compensates functions"
+    )

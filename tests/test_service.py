@@ -122,6 +122,23 @@ def test_a_gateway_that_refuses_response_format_gets_the_schema_in_the_question_
     assert [m.role for m in model.requests[2].messages if m.role != "system"] == ["user", "assistant", "user"]
 
 
+def test_a_gateway_that_refused_response_format_is_not_sent_it_again_by_that_service():
+    """The gateway has no JSON mode: the service's next calls (any structured method) ask with the
+    schema in the question at once, not with a request that fails with a 400 before every answer."""
+    from toolkit.errors import CallerError
+
+    refused = CallerError("HTTP 400: Unrecognized request argument supplied: response_format", status=400)
+    answer = '{"order_id": "SN1", "status": "ok"}'
+    assistant, model = service([refused, answer, answer, answer])
+    for order in ("SN1", "SN2", "SN3"):
+        assert assistant.summarize(order, "x") == OrderSummary(order_id="SN1", status="ok")
+    assert ["response_format" in r.extra for r in model.requests] == [True, False, False, False]
+    assert all("It must match this JSON Schema" in r.messages[-1].content for r in model.requests[1:])
+    other, fresh = service([answer])  # another service on another gateway asks its own way
+    other.summarize("SN4", "x")
+    assert "response_format" in fresh.requests[0].extra
+
+
 def test_a_400_about_something_else_is_not_a_reason_to_drop_response_format():
     from toolkit.errors import CallerError
 
@@ -329,6 +346,24 @@ def test_a_failed_repair_keeps_every_answer():
     with pytest.raises(OutputParsingError) as info:
         ai_service(PriceDesk, model=model).price("SN1")
     assert info.value.answers == ("prose", "more prose") and info.value.answer == "more prose"
+
+
+def test_a_failed_repair_names_the_method_and_the_round_and_keeps_the_turn():
+    """Wrong twice: the error says which method, that one repair round was tried, and why the
+    second answer failed; the turn (the tools that ran, both rounds) goes with it, as a hand-over's does."""
+    assistant, _ = service(
+        [call("query_order", orderId="SN1"), '{"order_id": "SN1"}', '{"order_id": 1, "status": "x"}']
+    )
+    with pytest.raises(OutputParsingError) as info:
+        assistant.summarize("SN1", "x")
+    assert str(info.value) == (
+        "summarize: the answer is no OrderSummary after one repair round: the JSON does not match the schema "
+        "(order_id: Input should be a valid string, got 1)"
+    )
+    assert info.value.answers == ('{"order_id": "SN1"}', '{"order_id": 1, "status": "x"}')
+    turn = info.value.loop_result
+    assert [e.call.name for e in turn.executions] == ["query_order"] and RUNS == ["SN1"]
+    assert len(turn.rounds) == 3 and turn.answer == '{"order_id": 1, "status": "x"}'
 
 
 # --- issue 19 item 6: a broken turn leaves a valid conversation -------------------------------

@@ -341,3 +341,20 @@ def test_a_shared_memory_id_without_per_id_memory_is_refused_not_ignored():
         "service has one ChatMemory ('desk'), which every call shares already; leave shared_memory_id out (or "
         "pass memory=memory_per_id() for one conversation per id)"
     )
+
+
+def test_a_pydantic_model_as_the_declaration_is_refused_before_anything_is_sent():
+    """A declaration written as a `BaseModel`: its own methods (`copy`, `model_post_init` ...) were read as
+    declared ones ('B.copy: its annotations cannot be resolved'), and `model_post_init`, run by the
+    model's __init__, could ask the model at creation."""
+
+    class Desk(BaseModel):
+        def ask(self, question: str) -> str: ...
+
+    model = ScriptedModel(["ok"])
+    assert error_of(Desk, model=model) == (
+        "ai_service(Desk): Desk is a pydantic model, whose own methods (model_dump, model_post_init ...) would be "
+        "read as declared ones; declare the methods on a Protocol (class Desk(Protocol)) or a plain class (a pydantic "
+        "model is what a method may return, -> OrderSummary)"
+    )
+    assert model.requests == []

@@ -410,3 +410,34 @@ def test_bytes_that_are_not_text_are_refused_naming_the_method_and_parameter_bef
         service.summarize(b"\x80")
     assert str(caught.value).startswith("summarize: {{data}}: the value is bytes that are not UTF-8 text (b'\\x80')")
     assert model.requests == []
+
+
+def test_an_immediate_value_is_returned_only_when_it_is_of_the_declared_type_not_just_readable_as_it():
+    """`-> list[Summary]` and an IMMEDIATE tool returning a list of dicts: the dicts came back as the
+    method's value (`result[0].status` an AttributeError), as `-> Summary` never lets a dict through."""
+
+    @tool("订单摘要，结果直接给用户", return_behavior=ReturnBehavior.IMMEDIATE)
+    def summaries(orderId: str) -> list:
+        return [{"order_id": orderId, "status": "已发货"}]
+
+    @tool("订单号，结果直接给用户", return_behavior=ReturnBehavior.IMMEDIATE)
+    def numbers(orderId: str) -> list:
+        return [1, 2]
+
+    class Many(Protocol):
+        def summaries(self, question: str) -> list[Summary]: ...
+
+    class Numbers(Protocol):
+        def numbers(self, question: str) -> list[int]: ...
+
+    model = ScriptedModel([call("summaries", orderId="SN1")])
+    with pytest.raises(ConfigurationError) as info:
+        ai_service(Many, model=model, tools=[summaries]).summaries("SN1")
+    assert str(info.value) == (
+        "summaries: the IMMEDIATE tool 'summaries' ran and returned a list, but the method returns list[Summary]; "
+        "make the tool return list[Summary], or declare the return type Result[...] to receive it (this call's "
+        "value is in .tool_values, the turn in .loop_result)"
+    )
+    assert info.value.tool_values == [[{"order_id": "SN1", "status": "已发货"}]]
+    model = ScriptedModel([call("numbers", orderId="SN1")])
+    assert ai_service(Numbers, model=model, tools=[numbers]).numbers("SN1") == [1, 2]

@@ -165,3 +165,63 @@ def test_a_call_that_does_not_fit_the_declared_method_names_the_method(args, kwa
     with pytest.raises(TypeError) as info:
         service.ask(*args, **kwargs)
     assert str(info.value) == said
+
+
+class Polite(Protocol):
+    def chat(self, question: str) -> str: ...
+
+    def shout(self, question: str) -> str:
+        """A method with a body of its own (LangChain4j's default method): it runs as written."""
+        return self.chat(question).upper() + "!"
+
+    def stub_with_pass(self, question: str) -> str:
+        """Declared: a docstring and pass are no body of its own."""
+        pass
+
+    def stub_raising(self, question: str) -> str:
+        raise NotImplementedError
+
+
+def test_a_method_with_a_body_of_its_own_runs_as_written_calling_the_declared_ones():
+    """LangChain4j's proxy invokes an interface's default method itself; the service replaced the
+    body with a model call, so `shout` returned the model's 'hello', not 'HELLO!'."""
+    from toolkit.chat.scripted import ScriptedModel
+
+    model = ScriptedModel(["hello", "stub one", "stub two"])
+    polite = ai_service(Polite, model=model)
+    assert polite.shout("hi") == "HELLO!" and len(model.requests) == 1
+    assert polite.stub_with_pass("a") == "stub one" and polite.stub_raising("b") == "stub two"
+    assert sorted(type(polite).__plans__) == ["chat", "stub_raising", "stub_with_pass"]
+
+
+def test_a_method_with_a_body_and_a_template_is_refused_saying_which_one_wins():
+    from toolkit.chat.scripted import ScriptedModel
+
+    class Mixed(Protocol):
+        def chat(self, question: str) -> str: ...
+
+        @user_message("Shout {{question}}")
+        def shout(self, question: str) -> str:
+            return self.chat(question).upper()
+
+    with pytest.raises(ConfigurationError) as caught:
+        ai_service(Mixed, model=ScriptedModel([]))
+    assert str(caught.value) == (
+        "Mixed.shout: has @user_message(...) and a body of its own, which ai_service keeps as written (as "
+        "LangChain4j runs an interface's default method), so the template would never be sent. Fix: write its "
+        "body as ... to have the model answer it, or remove @user_message and call the declared methods from the body"
+    )
+
+
+def test_a_class_whose_methods_all_have_bodies_is_told_why_nothing_asks_the_model():
+    class Helpers(Protocol):
+        def shout(self, question: str) -> str:
+            return question.upper()
+
+    with pytest.raises(ConfigurationError) as caught:
+        ai_service(Helpers, model=ScriptedModel([]))
+    assert str(caught.value) == (
+        "ai_service(Helpers): its public methods (shout) have bodies of their own, which ai_service keeps as written "
+        "(as LangChain4j runs an interface's default method), so no method asks the model; declare one with ... as "
+        "its body, e.g. def chat(self, question: str) -> str: ..."
+    )

@@ -107,7 +107,10 @@ def test_a_service_given_too_deep_an_answer_repairs_then_raises_output_parsing_e
     model = ScriptedModel([nested(500), nested(500)])
     with pytest.raises(OutputParsingError) as info:
         ai_service(Tree, model=model).grow("q")
-    assert str(info.value) == "the JSON is nested too deeply to read" and len(info.value.answers) == 2
+    assert (
+        str(info.value) == "grow: the answer is no Node after one repair round: the JSON is nested too deeply to read"
+        and len(info.value.answers) == 2
+    )
     assert model.requests[1].messages[-1].content == (
         "Your answer could not be used: the JSON is nested too deeply to read. "
         "Reply again with only the JSON object, matching the schema."

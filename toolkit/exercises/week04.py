@@ -4,6 +4,7 @@ the events of a stream with a tool call in the middle.
 Leaves out: a stream cut short (week 2's `w2.truncated` covers it; the notebook shows it with StreamView).
 """
 
+import inspect
 from typing import Any, cast
 
 from toolkit.exercises.answers import as_list, counted, made_a_list, number_problem, one_of
@@ -49,6 +50,7 @@ NO_CALL_UNASKED = "the tool runs only when the model calls it, and the model cal
 def check_declare(answer: Any) -> Verdict:
     from toolkit.chat.scripted import ScriptedModel
     from toolkit.errors import ConfigurationError, OutputParsingError
+    from toolkit.services.declare import has_own_body
     from toolkit.services.service import ai_service, memory_per_id
 
     if not isinstance(answer, type):
@@ -66,6 +68,12 @@ def check_declare(answer: Any) -> Verdict:
         return wrong(f"ai_service() refused the declaration: {error}")
     if not hasattr(service, "chat"):
         return wrong("the class needs a method named `chat`")
+    declared = inspect.getattr_static(answer, "chat", None)
+    if "chat" not in type(service).__plans__ and inspect.isfunction(declared) and has_own_body(declared):
+        return wrong(
+            "chat() has a body of its own, which ai_service keeps as written (as LangChain4j runs an interface's "
+            "default method), so the model is never asked; write its body as ..."
+        )
     try:
         reply = service.chat("alice", "我叫 Alice")
     except TypeError as error:  # keyword-only parameters, or more than two

@@ -32,7 +32,7 @@ from toolkit.loop.texts import HANDOVER_ZH as HANDOVER_ZH
 from toolkit.loop.texts import REPAIR_EN as REPAIR_EN
 from toolkit.loop.texts import REPAIR_HANDOVER_ZH as REPAIR_HANDOVER_ZH
 from toolkit.tools.decorator import a_kind_of
-from toolkit.tools.execute import Policies
+from toolkit.tools.execute import Policies, Tool
 from toolkit.tools.redact import describe_exception
 from toolkit.unicode import cut
 
@@ -303,8 +303,30 @@ def _check_compensations(compensations: Any) -> None:
             "pass e.g. compensations=(release,)",
         )
     for fn in compensations:
+        if isinstance(fn, Tool):  # a registry's, function_tool's: named, not its repr (an executor's address in it)
+            wrapped = getattr(fn.function, "__name__", None)
+            that = f"that function ({wrapped}, marked)" if wrapped else "a function that undoes it, marked"
+            raise ConfigurationError(
+                f"LoopOptions(compensations={_shown_items(compensations)}): the Tool {fn.name!r} is not a function; a "
+                "compensation is the function that undoes a tool, marked @compensates('tool_name'), and the model "
+                f"never calls it: pass {that}, not a Tool"
+            )
         if not callable(fn):
-            raise _bad("compensations", compensations, f"{fn!r} is not a function", "pass only @compensates functions")
+            raise ConfigurationError(
+                f"LoopOptions(compensations={_shown_items(compensations)}): {_shown_item(fn)} is not a function; "
+                "pass only @compensates functions"
+            )
+
+
+def _shown_items(given: tuple[Any, ...] | list[Any]) -> str:
+    """The compensations given, as an error shows them: `(Tool('release'), 'undo')`."""
+    items = ", ".join(map(_shown_item, given))
+    return f"[{items}]" if isinstance(given, list) else f"({items}{',' if len(given) == 1 else ''})"
+
+
+def _shown_item(value: Any) -> str:
+    """One compensation given, as an error shows it: a Tool by its name, anything else by its repr, cut."""
+    return f"Tool({value.name!r})" if isinstance(value, Tool) else cut(repr(value), 40, "...")
 
 
 def _check_extra(extra: Any) -> None:

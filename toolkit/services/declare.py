@@ -52,15 +52,20 @@ Only the declaration's plain functions are declared methods: nested classes (an 
 declared inside the interface), static and class methods, properties are left as they are; one
 of them (or a method named `_…`) carrying `@user_message` / `@system_message` is refused by
 `ai_service`, since a call would run the declaration's body (None) without asking the model.
+So is a method with a body of its own (`has_own_body`: more than a docstring, `...`, `pass` or
+`raise NotImplementedError`): it runs as written, as LangChain4j's proxy runs an interface's
+default method, and may call the declared ones (`return self.chat(q).upper()`).
 
 Leaves out: running anything (`toolkit.services.service`), async methods.
 """
 
 from __future__ import annotations
 
+import ast
 import collections.abc
 import inspect
 import re
+import textwrap
 import typing
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -318,6 +323,34 @@ def _check_shape(where: str, fn: Any) -> None:
                 f"{where}: parameter {catch_all[p.kind]}{p.name} takes any number of arguments, which can be "
                 "neither the one user message nor one template variable; declare each value as its own parameter"
             )
+
+
+def has_own_body(fn: Any) -> bool:
+    """Whether a method has a body of its own (LangChain4j's default method, which its proxy runs as
+    written): anything but a stub, which is a docstring and/or `...`, `pass` or `raise NotImplementedError`.
+    A method whose source cannot be read (made by `exec`) counts as a stub, and so does an `async def` or a
+    generator (declared, to be refused as such: a service's methods run synchronously and return once)."""
+    if inspect.iscoroutinefunction(fn) or inspect.isasyncgenfunction(fn) or inspect.isgeneratorfunction(fn):
+        return False
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(fn)))
+    except (OSError, TypeError, SyntaxError, ValueError):
+        return False
+    node = tree.body[0] if tree.body else None
+    if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
+    return not all(_is_stub(statement) for statement in node.body)
+
+
+def _is_stub(statement: ast.stmt) -> bool:
+    if isinstance(statement, ast.Pass):
+        return True
+    if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant):
+        return statement.value.value is Ellipsis or isinstance(statement.value.value, str)
+    if isinstance(statement, ast.Raise) and statement.exc is not None:
+        raised = statement.exc.func if isinstance(statement.exc, ast.Call) else statement.exc
+        return isinstance(raised, ast.Name) and raised.id == "NotImplementedError"
+    return False
 
 
 def _is_overload_placeholder(fn: Any) -> bool:

@@ -16,7 +16,7 @@ subclass of the declaration whose methods each run `_invoke`:
 
 What `ai_service` is given is checked when the service is created (`ConfigurationError` naming
 the argument and the fix): the declared class itself (not `Extractor[Order]`: type arguments are
-not filled in) with at least one public method, a model
+not filled in; not a pydantic model, whose own methods would be read as declared) with at least one public method, a model
 with `chat()`, a `ChatMemory` or a provider of them, `structured` one of `STRUCTURED`. A provider
 of one's own is asked once more on its first use (`_check_keeps`): one that makes a new
 in-memory conversation at each call, which would forget every call before, is a
@@ -56,7 +56,8 @@ after the tool ran: that `ConfigurationError` says so, and carries `loop_result`
 
 Structured output goes as `response_format` (the gateway's JSON mode). A gateway that refuses
 that field with a 400 (or a 422) gets the same call again with the schema in the user message instead
-(`structured="instructions"`), the question asked once in memory.
+(`structured="instructions"`), the question asked once in memory; the service remembers it, so its
+later calls ask that way at once (not with a request that fails before every answer).
 
 Leaves out: async methods, and guardrails / moderation around the call.
 """
@@ -71,6 +72,8 @@ import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar, overload
+
+from pydantic import BaseModel
 
 from toolkit.chat.clock import session_now
 from toolkit.chat.messages import AssistantMessage, Message, SystemMessage, UserMessage
@@ -88,7 +91,7 @@ from toolkit.memory.windows import (
     check_window,
     shown,
 )
-from toolkit.services.declare import MethodPlan, check_texts, plan_method
+from toolkit.services.declare import MethodPlan, check_texts, has_own_body, plan_method
 from toolkit.services.results import Result, TokenStream, refusal_of
 from toolkit.services.structured import OutputType, repair_message
 from toolkit.services.templates import Clock, as_text, fixed_clock, render
@@ -220,7 +223,8 @@ def ai_service(
     if not plans:
         raise ConfigurationError(_nothing_declared(declaration))
     _check_immediate_tools(declaration, plans, _tools(cfg))
-    methods: dict[str, Any] = {name: _method(plan, cfg) for name, plan in plans.items()}
+    refused: set[str] = set()  # what the gateway refused with a 400 naming it: every method asks without it
+    methods: dict[str, Any] = {name: _method(plan, cfg, refused) for name, plan in plans.items()}
     methods.update(
         __plans__=plans,
         __config__=cfg,
@@ -259,6 +263,13 @@ def _check_config(declaration: Any, cfg: ServiceConfig) -> None:
         raise ConfigurationError(
             f"ai_service(...) takes the declared class itself, and got {_shown(declaration)}; "
             "pass the class, as in ai_service(Assistant, model=...), not an instance or a function"
+        )
+    if issubclass(declaration, BaseModel):  # its own methods would be declared: model_post_init runs at creation
+        name = declaration.__name__
+        raise ConfigurationError(
+            f"ai_service({name}): {name} is a pydantic model, whose own methods (model_dump, model_post_init ...) "
+            f"would be read as declared ones; declare the methods on a Protocol (class {name}(Protocol)) or a plain "
+            "class (a pydantic model is what a method may return, -> OrderSummary)"
         )
     if isinstance(cfg.model, type):
         raise ConfigurationError(
@@ -342,6 +353,10 @@ def _shown(value: Any) -> str:
 
 
 def _declared(declaration: type) -> list[tuple[str, Any]]:
+    return [(n, fn) for n, fn in _declared_or_bodied(declaration) if not has_own_body(fn)]
+
+
+def _declared_or_bodied(declaration: type) -> list[tuple[str, Any]]:
     names = {
         n
         for klass in declaration.__mro__
@@ -349,7 +364,8 @@ def _declared(declaration: type) -> list[tuple[str, Any]]:
         for n in vars(klass)
         if not n.startswith("_")
     }
-    # plain functions only: a nested class (an output model), a static or class method, a property stay as they are
+    # plain functions only: a nested class (an output model), a static or class method, a property stay as
+    # they are, and so does a method with a body of its own (`_declared`: LangChain4j runs a default method as written)
     return [(n, getattr(declaration, n)) for n in sorted(names) if inspect.isfunction(_static(declaration, n))]
 
 
@@ -368,6 +384,13 @@ def _nothing_declared(declaration: type) -> str:
                     f"(only plain methods taking self are declared), so the service could do nothing; remove "
                     f"@{kind} and declare it def {method}(self, ...)"
                 )
+    bodied = sorted(n for n, _ in _declared_or_bodied(declaration))
+    if bodied:
+        return (
+            f"ai_service({name}): its public methods ({', '.join(bodied)}) have bodies of their own, which ai_service "
+            "keeps as written (as LangChain4j runs an interface's default method), so no method asks the model; "
+            "declare one with ... as its body, e.g. def chat(self, question: str) -> str: ..."
+        )
     return (
         f"ai_service({name}): the class declares no public method, so the service could do nothing; declare one, "
         "e.g. def chat(self, question: str) -> str: ..."
@@ -400,6 +423,14 @@ def _check_left_out(declaration: type, plans: dict[str, MethodPlan]) -> None:
                     f"{where} is a {kind}, which ai_service leaves as it is (only plain methods taking self are "
                     f"declared), {leaves}remove @{kind} and declare it def {name}(self, ...)"
                 )
+            if not name.startswith("_"):  # a body of its own: kept as written
+                template = "the template" if marked[0] == "user_message" else "the system message"
+                raise ConfigurationError(
+                    f"{declaration.__name__}.{name}: has @{marked[0]}(...) and a body of its own, which ai_service "
+                    "keeps as written (as LangChain4j runs an interface's default method), so "
+                    f"{template} would never be sent. Fix: write its body as ... to have the model answer it, "
+                    f"or remove @{marked[0]} and call the declared methods from the body"
+                )
             raise ConfigurationError(
                 f"{where} its name starts with _, and ai_service declares public methods only, {leaves}rename it "
                 f"without the leading _ (e.g. {name.lstrip('_') or 'ask'})"
@@ -415,21 +446,25 @@ def _static(declaration: type, name: str) -> Any:
     return inspect.getattr_static(declaration, name, None)
 
 
-def _method(plan: MethodPlan, cfg: ServiceConfig) -> Callable[..., Any]:
+def _method(plan: MethodPlan, cfg: ServiceConfig, refused: set[str]) -> Callable[..., Any]:
     def method(self: Any, *args: Any, **kwargs: Any) -> Any:
         try:
             bound = plan.signature.bind(self, *args, **kwargs)
         except TypeError as exc:  # as Python says it of a plain function: which one
             raise TypeError(f"{plan.name}() {exc}") from None
         bound.apply_defaults()  # an omitted argument fills its template variable with the default
-        return _invoke(plan, cfg, bound.arguments)
+        return _invoke(plan, cfg, bound.arguments, refused)
 
     method.__name__, method.__qualname__ = plan.name, f"service.{plan.name}"
     method.__doc__ = f"Runs the tool loop for the declared method {plan.name!r}."
     return method
 
 
-def _invoke(plan: MethodPlan, cfg: ServiceConfig, arguments: dict[str, Any]) -> Any:
+def _invoke(plan: MethodPlan, cfg: ServiceConfig, arguments: dict[str, Any], refused: set[str]) -> Any:
+    """One call of a declared method (steps 1-5). `refused`: the request fields the service's gateway
+    refused with a 400 naming them (`response_format`), which its later calls leave out at once."""
+    if cfg.structured == "response_format" and "response_format" in refused:
+        cfg = replace(cfg, structured="instructions")  # this gateway has no JSON mode: ask so at once
     messages, memory = _messages(plan, cfg, arguments)  # steps 1-3
     options = _options(plan, cfg)
     values: dict[str, Any] = {}
@@ -457,10 +492,11 @@ def _invoke(plan: MethodPlan, cfg: ServiceConfig, arguments: dict[str, Any]) -> 
                 _close_failed_turn(memory, exc)
                 raise
             _forget_question(memory, messages[-1])
+            refused.add("response_format")
         except BaseException as exc:  # Ctrl-C too: memory stays valid, then the interrupt goes on
             _close_failed_turn(memory, exc)
             raise
-    return _invoke(plan, replace(cfg, structured="instructions"), arguments)  # no JSON mode on this gateway
+    return _invoke(plan, replace(cfg, structured="instructions"), arguments, refused)  # no JSON mode here
 
 
 def _forget_question(memory: ChatMemory | None, question: Message) -> None:
@@ -614,8 +650,21 @@ def _structured(
             value = output.parse(loop.answer)
         except OutputParsingError as again:
             _cut_off(plan, loop, again, (error.answer, again.answer))
-            raise OutputParsingError(str(again), answer=again.answer, answers=(error.answer, again.answer)) from None
+            raise _unrepaired(plan, loop, again, error.answer) from None
     return _result(loop, value) if plan.kind == "result" else value
+
+
+def _unrepaired(plan: MethodPlan, loop: LoopResult, again: OutputParsingError, first: str) -> OutputParsingError:
+    """The error of an answer wrong twice: which method, that the repair round was tried, why the
+    second answer failed; every answer in `.answers`, the turn (both rounds' tools) in `.loop_result`."""
+    declared = _type_name(plan.output.type if plan.output else str)
+    error = OutputParsingError(
+        f"{plan.name}: the answer is no {declared} after one repair round: {again}",
+        answer=again.answer,
+        answers=(first, again.answer),
+    )
+    error.loop_result = loop  # type: ignore[attr-defined]
+    return error
 
 
 def _cut_off(plan: MethodPlan, loop: LoopResult, error: OutputParsingError, answers: tuple[str, ...]) -> None:
@@ -830,11 +879,10 @@ def _is_declared_type(plan: MethodPlan, value: Any) -> bool:
     declared = plan.output.type
     if isinstance(declared, type):
         return isinstance(value, declared)
-    try:
-        plan.output.adapter.validate_python(value, strict=True)
+    try:  # of the type, not only readable as it: a dict validates as a model, and is no model
+        return bool(plan.output.adapter.validate_python(value, strict=True) == value)
     except Exception:
         return False
-    return True
 
 
 def _result(loop: LoopResult, content: Any) -> Result[Any]:

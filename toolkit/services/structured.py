@@ -145,11 +145,12 @@ class OutputType:
                 raise OutputParsingError(_TOO_DEEP, answer=text) from None
             value, errors = self._validated(again) if again != payload else (value, errors)
         whole = top or "the object"  # an error about no field (a model validator's)
-        problems += [
-            f"{'.'.join(map(str, [top, *e['loc']] if top else e['loc'])) or whole}: {_said(e, top)}" for e in errors
-        ]
-        if problems:
-            raise OutputParsingError(f"the JSON does not match the schema ({'; '.join(problems)})", answer=text)
+        for e in errors:
+            place = [top, *_written(e, data)] if top else _written(e, data)
+            problems.append(f"{'.'.join(place) or whole}: {_said(e, top)}")
+        if problems:  # two branches of a union may say the same of one place: said once
+            said = "; ".join(dict.fromkeys(problems))
+            raise OutputParsingError(f"the JSON does not match the schema ({said})", answer=text)
         return value
 
     def _validated(self, payload: str) -> tuple[Any, list[ErrorDetails]]:
@@ -158,6 +159,24 @@ class OutputType:
             return self.adapter.validate_json(payload, strict=True), []
         except ValidationError as exc:
             return None, exc.errors(include_url=False)
+
+
+def _written(error: ErrorDetails, data: Any) -> list[str]:
+    """The part of an error's location that is a place in `data`, the JSON the model wrote. pydantic
+    puts the union branch it tried into the location (`action.Refund.amount`, `pet.dog.bark`,
+    `value.1.int`): a name the answer does not have, left out, as `toolkit.tools.arguments` leaves
+    it out of a tool argument's path. A missing field is named (it is the place to write)."""
+    parts: list[str] = []
+    loc, value = error["loc"], data
+    for i, step in enumerate(loc):
+        if isinstance(value, list) and isinstance(step, int) and 0 <= step < len(value):
+            value = value[step]
+        elif isinstance(value, dict) and step in value:
+            value = value[step]
+        elif not (step == "[key]" or (isinstance(value, dict) and i == len(loc) - 1 and error["type"] == "missing")):
+            continue  # a branch's name: no such place in the answer
+        parts.append(str(step))
+    return parts
 
 
 def _said(error: ErrorDetails, top: str) -> str:
@@ -197,11 +216,25 @@ _NON_FINITE = {"nan": "NaN", "inf": "Infinity", "-inf": "-Infinity"}
 def undeclared_fields(data: Any, schema: dict[str, Any], path: str = "") -> list[str]:
     """Paths of object fields that `schema` does not declare (objects with `properties` only)."""
     defs = schema.get("$defs", {})
-    return _undeclared(data, schema, defs, path)
+    return _undeclared(data, schema, defs, path, {})
 
 
-def _undeclared(data: Any, schema: dict[str, Any], defs: dict[str, Any], path: str) -> list[str]:
+_Walked = dict[tuple[int, int, str], list[str]]
+"""What `_undeclared` found at each (place in the answer, schema, path), in one check: a union's
+branches are each walked below every node, and a tree of `A | B` nodes would be walked again for
+every branch above it (2^depth walks); each pair is walked once."""
+
+
+def _undeclared(data: Any, schema: dict[str, Any], defs: dict[str, Any], path: str, walked: _Walked) -> list[str]:
     schema = _resolve(schema, defs)
+    key = (id(data), id(schema), path)  # the answer and the schema outlive the check: their ids stay theirs
+    if key not in walked:
+        walked[key] = _walk(data, schema, defs, path, walked)
+    return walked[key]
+
+
+def _walk(data: Any, schema: dict[str, Any], defs: dict[str, Any], path: str, walked: _Walked) -> list[str]:
+    """`_undeclared` of one (place, schema) pair, walked."""
     extra = schema.get("additionalProperties")
     if isinstance(data, dict) and ("properties" in schema or isinstance(extra, dict)):
         declared = schema.get("properties", {})
@@ -210,7 +243,7 @@ def _undeclared(data: Any, schema: dict[str, Any], defs: dict[str, Any], path: s
         for key, value in data.items():
             inner = declared.get(key, extra)  # a dict's values (dict[str, Model]) have a schema too
             if isinstance(inner, dict):
-                found += _undeclared(value, inner, defs, _join(path, key))
+                found += _undeclared(value, inner, defs, _join(path, key), walked)
         return found
     if isinstance(data, list) and ("prefixItems" in schema or isinstance(schema.get("items"), dict)):
         first = schema.get("prefixItems", [])  # a tuple's places each have their schema, then `items`
@@ -220,19 +253,19 @@ def _undeclared(data: Any, schema: dict[str, Any], defs: dict[str, Any], path: s
             p
             for i, (v, inner) in enumerate(zip(data, places))
             if isinstance(inner, dict)
-            for p in _undeclared(v, inner, defs, _join(path, str(i)))
+            for p in _undeclared(v, inner, defs, _join(path, str(i)), walked)
         ]
     chosen = _discriminated(data, schema, defs)
     if chosen is not None:  # a discriminated union names its branch: {"kind": "dog", …} is a Dog
-        return _undeclared(data, chosen, defs, path)
+        return _undeclared(data, chosen, defs, path, walked)
     alternatives = [_resolve(b, defs) for b in schema.get("anyOf", []) + schema.get("oneOf", [])]
-    fits = [_undeclared(data, b, defs, path) for b in alternatives if _same_kind(data, b)]
+    fits = [_undeclared(data, b, defs, path, walked) for b in alternatives if _same_kind(data, b)]
     if fits:  # a union (A | B, a discriminated union): the branch the data fits best, not the first one
         return min(fits, key=len)
     for branch in schema.get("allOf", []):
         branch = _resolve(branch, defs)
         if _same_kind(data, branch):
-            return _undeclared(data, branch, defs, path)
+            return _undeclared(data, branch, defs, path, walked)
     return []
 
 

@@ -1429,9 +1429,10 @@ def test_a_count_of_no_model_request_is_told_the_model_calls_the_tool(exercise_i
 # --- w4.declare: a chat() written with a body --------------------------------------------------------
 
 
-def test_a_declaration_whose_chat_has_a_body_is_told_the_body_does_not_run():
-    """Before: '✓ one class, no body: ai_service built it' — of a class whose chat() returned "hi": the
-    praise was untrue of it, and the learner was not told their body never runs."""
+def test_a_declaration_whose_chat_has_a_body_is_told_nothing_asks_the_model():
+    """Before: '✓ one class, no body: ai_service built it' — of a class whose chat() returned "hi". A body
+    of one's own runs as written (LangChain4j's default method), so no method asks the model: the cell's
+    source is not kept here (as in a class made by `exec`), and the body is still seen, from its code."""
     result = run_cell(
         """
         from typing import Annotated, Protocol
@@ -1446,9 +1447,10 @@ def test_a_declaration_whose_chat_has_a_body_is_told_the_body_does_not_run():
         """
     )
     assert (result.status, result.feedback) == (
-        "passed",
-        "ai_service built chat() from its declaration (a body you write in it does not run), and each memory "
-        "id has its own conversation.",
+        "failed",
+        "ai_service() refused the declaration: ai_service(Assistant): its public methods (chat) have bodies of "
+        "their own, which ai_service keeps as written (as LangChain4j runs an interface's default method), so no "
+        "method asks the model; declare one with ... as its body, e.g. def chat(self, question: str) -> str: ...",
     )
 
 

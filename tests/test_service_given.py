@@ -194,6 +194,28 @@ def test_a_method_with_a_body_of_its_own_runs_as_written_calling_the_declared_on
     assert sorted(type(polite).__plans__) == ["chat", "stub_raising", "stub_with_pass"]
 
 
+def test_a_body_is_told_from_a_stub_by_its_code_when_its_source_is_not_kept():
+    """A declaration made by `exec` (a cell run without its source kept): the body was read from the
+    source, which is not there, so `shout`'s body counted as a stub and was replaced by a model call."""
+    namespace: dict[str, object] = {"Protocol": Protocol}
+    exec(  # noqa: S102 (the point: code whose source inspect cannot find)
+        "class Polite(Protocol):\n"
+        "    def chat(self, question: str) -> str: ...\n"
+        "    def shout(self, question: str) -> str:\n"
+        "        return self.chat(question).upper() + '!'\n"
+        "    def stub_documented(self, question: str) -> str:\n"
+        '        """Only a docstring."""\n'
+        "    def stub_raising(self, question: str) -> str:\n"
+        "        raise NotImplementedError('later')\n",
+        namespace,
+    )
+    model = ScriptedModel(["hello", "stub one", "stub two"])
+    polite = ai_service(namespace["Polite"], model=model)  # type: ignore[call-overload]
+    assert polite.shout("hi") == "HELLO!" and len(model.requests) == 1
+    assert polite.stub_documented("a") == "stub one" and polite.stub_raising("b") == "stub two"
+    assert sorted(type(polite).__plans__) == ["chat", "stub_documented", "stub_raising"]
+
+
 def test_a_method_with_a_body_and_a_template_is_refused_saying_which_one_wins():
     from toolkit.chat.scripted import ScriptedModel
 

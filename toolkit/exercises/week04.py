@@ -102,8 +102,7 @@ def check_declare(answer: Any) -> Verdict:
     if alice not in third:
         return wrong("Alice's second question was sent without her first: is the user id marked MemoryId?")
     return right(
-        "ai_service built chat() from its declaration (a body you write in it does not run), and each memory "
-        "id has its own conversation."
+        "ai_service built chat() from its declaration, and each memory id has its own conversation."
     )
 
 

@@ -61,11 +61,10 @@ Leaves out: running anything (`toolkit.services.service`), async methods.
 
 from __future__ import annotations
 
-import ast
 import collections.abc
+import dis
 import inspect
 import re
-import textwrap
 import typing
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -328,29 +327,30 @@ def _check_shape(where: str, fn: Any) -> None:
 def has_own_body(fn: Any) -> bool:
     """Whether a method has a body of its own (LangChain4j's default method, which its proxy runs as
     written): anything but a stub, which is a docstring and/or `...`, `pass` or `raise NotImplementedError`.
-    A method whose source cannot be read (made by `exec`) counts as a stub, and so does an `async def` or a
-    generator (declared, to be refused as such: a service's methods run synchronously and return once)."""
+    Read from the compiled code, so a method made by `exec` (a cell run without its source kept) is judged
+    as one in a file: a stub compiles to returning `None` (`return None` written out is one too: it does
+    nothing else) or to raising `NotImplementedError`, called or not. An `async def` or a generator counts
+    as a stub (declared, to be refused as such: a service's methods run synchronously and return once)."""
     if inspect.iscoroutinefunction(fn) or inspect.isasyncgenfunction(fn) or inspect.isgeneratorfunction(fn):
         return False
-    try:
-        tree = ast.parse(textwrap.dedent(inspect.getsource(fn)))
-    except (OSError, TypeError, SyntaxError, ValueError):
+    code = getattr(fn, "__code__", None)
+    if code is None:
         return False
-    node = tree.body[0] if tree.body else None
-    if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+    steps = [(i.opname, i.argval) for i in dis.get_instructions(code) if i.opname not in _NO_WORK]
+    if steps in ([("LOAD_CONST", None), ("RETURN_VALUE", None)], [("RETURN_CONST", None)]):
         return False
-    return not all(_is_stub(statement) for statement in node.body)
+    return not _raises_not_implemented(steps)
 
 
-def _is_stub(statement: ast.stmt) -> bool:
-    if isinstance(statement, ast.Pass):
-        return True
-    if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant):
-        return statement.value.value is Ellipsis or isinstance(statement.value.value, str)
-    if isinstance(statement, ast.Raise) and statement.exc is not None:
-        raised = statement.exc.func if isinstance(statement.exc, ast.Call) else statement.exc
-        return isinstance(raised, ast.Name) and raised.id == "NotImplementedError"
-    return False
+def _raises_not_implemented(steps: list[tuple[str, Any]]) -> bool:
+    """Whether compiled steps are `raise NotImplementedError` or `raise NotImplementedError(<constants>)`."""
+    if len(steps) < 2 or steps[0] not in (("LOAD_GLOBAL", "NotImplementedError"), ("LOAD_NAME", "NotImplementedError")):
+        return False
+    return steps[-1][0] == "RAISE_VARARGS" and all(op in ("LOAD_CONST", "CALL") for op, _ in steps[1:-1])
+
+
+_NO_WORK = frozenset({"RESUME", "NOP", "CACHE", "PRECALL", "PUSH_NULL", "COPY_FREE_VARS", "MAKE_CELL", "EXTENDED_ARG"})
+"""Compiled steps that do no work of the body's own (the frame's start, the call protocol's padding)."""
 
 
 def _is_overload_placeholder(fn: Any) -> bool:

@@ -349,3 +349,92 @@ def test_a_401_or_403_says_who_refused_and_blames_the_key_only_for_a_401(capsys,
     with gateway_cell(client):
         client.chat(HELLO)
     assert capsys.readouterr().out == said + "\n"
+
+
+def _refusing(status: int, body: dict) -> type:
+    """A gateway answering every request (`GET /models` too) with `status` and `body`."""
+    import http.server
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def log_message(self, *args: object) -> None:
+            pass
+
+        def answer(self) -> None:
+            self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            data = json.dumps(body).encode()
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        do_GET = do_POST = answer
+
+    return Handler
+
+
+WRONG_KEY = "sk-wrong-key-0123456789abcdef"
+
+
+@pytest.mark.parametrize(
+    ("status", "body", "said"),
+    [
+        (  # OpenAI's, and the key echoed whole by a careless relay: masked
+            401,
+            {"error": {"message": f"Incorrect API key provided: {WRONG_KEY}.", "code": "invalid_api_key"}},
+            "HTTP 401: Incorrect API key provided: ***cdef.",
+        ),
+        (  # Gemini's OpenAI-compatible endpoint says a wrong key with a 400
+            400,
+            [{"error": {"code": 400, "message": "API key not valid. Please pass a valid API key."}}],
+            "HTTP 400: API key not valid. Please pass a valid API key.",
+        ),
+    ],
+)
+def test_course_client_names_a_refused_key_and_goes_on_embedded(capsys, monkeypatch, status, body, said):
+    """A wrong LLM_API_KEY on a gateway that answers: the first cell that asked the model in weeks 0,
+    1, 3 and 4 stopped the notebook with a CallerError traceback (and every later cell with a
+    NameError). A keyed `GET /models` (free) names the refusal, and the notebook goes on embedded."""
+    from tests.loopback import serving
+    from toolkit.course.live import course_client, on_embedded_gateway
+
+    with serving(_refusing(status, body)) as port:
+        url = f"http://127.0.0.1:{port}/v1"
+        monkeypatch.setenv("LLM_BASE_URL", url)
+        monkeypatch.setenv("LLM_API_KEY", WRONG_KEY)
+        monkeypatch.setenv("LLM_MODEL", "m")
+        client = course_client()
+    assert capsys.readouterr().out.splitlines() == [
+        f"gateway: real gateway {url}, model m",
+        f"The gateway at {url} refused the key ({said}). Check LLM_API_KEY. "
+        "So that every cell still runs, this notebook continues on:",
+        "gateway: embedded fake keyword gateway (in-process, mode A)",
+    ]
+    assert on_embedded_gateway(client)
+
+
+@pytest.mark.parametrize(
+    ("status", "body"),
+    [
+        (403, {"error": {"message": "Missing scopes: api.model.read", "type": "invalid_request_error"}}),
+        (404, {"error": {"message": "Not Found"}}),
+        (400, {"error": {"message": "Invalid parameter: model"}}),
+        (500, {"error": {"message": "internal error"}}),
+    ],
+)
+def test_course_client_keeps_a_gateway_whose_models_answer_says_nothing_about_the_key(
+    capsys, monkeypatch, status, body
+):
+    """A key that may not list models (OpenAI's restricted keys: 403), a gateway without the route
+    (404), any other answer: not a refused key, so the notebook stays on the learner's gateway."""
+    from tests.loopback import serving
+    from toolkit.course.live import course_client, on_embedded_gateway
+
+    with serving(_refusing(status, body)) as port:
+        url = f"http://127.0.0.1:{port}/v1"
+        monkeypatch.setenv("LLM_BASE_URL", url)
+        monkeypatch.setenv("LLM_API_KEY", WRONG_KEY)
+        monkeypatch.setenv("LLM_MODEL", "m")
+        client = course_client()
+    assert capsys.readouterr().out == f"gateway: real gateway {url}, model m\n"
+    assert not on_embedded_gateway(client)

@@ -190,6 +190,20 @@ class _Capped(httpx.SyncByteStream):
         self.inner.close()
 
 
+_REFUSAL_BYTES = 65_536
+"""How much of a refusal's body `ChatClient.key_refused` reads (an error body is short; a page may not be)."""
+
+
+def _head(chunks: Iterator[bytes], limit: int) -> bytes:
+    """The first `limit` bytes of `chunks`, the rest left unread."""
+    head = b""
+    for chunk in chunks:
+        head += chunk
+        if len(head) >= limit:
+            break
+    return head[:limit]
+
+
 def capped(response: httpx.Response, limit: int) -> None:
     """Bound what reading `response` may take to `limit` bytes (a response not read yet): whichever
     reader asks, `read()` for a whole reply or an error, `iter_text()` for a stream. The bytes
@@ -489,6 +503,29 @@ class ChatClient:
     def scrub(self, text: str) -> str:
         """`text` with the API key and the URL's password masked."""
         return mask_keys(text, self._secrets)
+
+    def key_refused(self, timeout: float = 5.0) -> CallerError | None:
+        """The gateway's refusal of this client's key, or None: one `GET …/models` with the key, as
+        every request sends it (free: no model runs), neither retried nor recorded. Only a 401, or a
+        400 saying the key is not valid (Gemini's), is a refusal; any other answer (a 403 for a key
+        that may not list models, a 404 from a gateway without the route, a list open to all) says
+        nothing about the key, nor does a gateway that cannot be reached (`chat()` says that)."""
+        try:
+            with (
+                httpx.Client(timeout=timeout, mounts=direct_mounts(self.base_url), headers=self._http.headers) as http,
+                http.stream("GET", f"{self.base_url}/models") as response,
+            ):
+                if response.status_code not in (400, 401):
+                    return None
+                body = _head(response.iter_bytes(), _REFUSAL_BYTES).decode("utf-8", "replace")
+        except httpx.HTTPError:
+            return None
+        if response.status_code == 400 and not _BAD_KEY.search(error_message(body)):
+            return None  # a 400 about something else (a gateway that wants a parameter) is not about the key
+        message = error_message(self.scrub(body))
+        return CallerError(
+            f"HTTP {response.status_code}: {message}", status=response.status_code, body=self.scrub(body)
+        )
 
     # -- requests -----------------------------------------------------------------------
     def build_request(

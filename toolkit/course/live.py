@@ -209,15 +209,32 @@ def course_client(**options: Any) -> Any:
         return client
     print("gateway:", client.describe())
     problem = unreachable(client)
+    if problem is not None:
+        problem = UNREACHABLE.format(url=_shown_url(client), reason=client.scrub(problem))
+    else:
+        problem = refused_key(client)
     if problem is None:
         return client
-    print(
-        UNREACHABLE.format(url=_shown_url(client), reason=client.scrub(problem)),
-        "So that every cell still runs, this notebook continues on:",
-    )
+    print(problem, "So that every cell still runs, this notebook continues on:")
     client = fake_client()
     print("gateway:", client.describe())
     return client
+
+
+def refused_key(client: Any) -> str | None:
+    """One line when a real gateway refuses the client's key (`ChatClient.key_refused`), else None.
+    Asked before the first cell that needs the model: a wrong key stopped weeks 0, 1, 3 and 4 there."""
+    from toolkit.chat.switch import FAKE_BASE_URL, REPLAY_BASE_URL
+
+    check = getattr(client, "key_refused", None)
+    if getattr(client, "base_url", None) in (FAKE_BASE_URL, REPLAY_BASE_URL) or check is None:
+        return None
+    refusal = check()
+    return None if refusal is None else KEY_REFUSED.format(url=_shown_url(client), reason=str(refusal))
+
+
+KEY_REFUSED = "The gateway at {url} refused the key ({reason}). Check LLM_API_KEY."
+"""`course_client`'s line for a key the gateway refuses before any model is asked."""
 
 
 def on_embedded_gateway(client: Any) -> bool:

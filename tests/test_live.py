@@ -438,3 +438,96 @@ def test_course_client_keeps_a_gateway_whose_models_answer_says_nothing_about_th
         client = course_client()
     assert capsys.readouterr().out == f"gateway: real gateway {url}, model m\n"
     assert not on_embedded_gateway(client)
+
+
+def _listing(models: list[str], status: int, body: dict) -> type:
+    """A gateway whose `GET /models` lists `models` and that answers every chat request with
+    `status` and `body`; the chat requests it got are kept in `Handler.posts`."""
+    import http.server
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        posts: list[dict] = []
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+        def send(self, code: int, data: dict) -> None:
+            raw = json.dumps(data).encode()
+            self.send_response(code)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(raw)))
+            self.end_headers()
+            self.wfile.write(raw)
+
+        def do_GET(self) -> None:
+            self.send(200, {"object": "list", "data": [{"id": m, "object": "model"} for m in models]})
+
+        def do_POST(self) -> None:
+            Handler.posts.append(json.loads(self.rfile.read(int(self.headers["Content-Length"]))))
+            self.send(status, body)
+
+    return Handler
+
+
+NOT_FOUND = {"error": {"message": "The model `gpt-4o-mni` does not exist or you do not have access to it.",
+                       "type": "invalid_request_error", "code": "model_not_found"}}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("models", "listed"),
+    [
+        (["gpt-4o-mini", "gpt-4o"], "gpt-4o-mini, gpt-4o"),
+        ([f"m{i}" for i in range(9)], "m0, m1, m2, m3, m4 and 4 more"),
+    ],
+)
+def test_course_client_names_a_model_the_gateway_does_not_serve_and_goes_on_embedded(
+    capsys, monkeypatch, models, listed
+):
+    """A mistyped LLM_MODEL on a gateway that answers: like a wrong key, the first cell that asked the
+    model stopped weeks 0, 1, 3 and 4 with a CallerError traceback. A model missing from the
+    gateway's list is confirmed with one request of one token, and its refusal named."""
+    from tests.loopback import serving
+    from toolkit.course.live import course_client, on_embedded_gateway
+
+    handler = _listing(models, 404, NOT_FOUND)
+    with serving(handler) as port:
+        url = f"http://127.0.0.1:{port}/v1"
+        monkeypatch.setenv("LLM_BASE_URL", url)
+        monkeypatch.setenv("LLM_API_KEY", WRONG_KEY)
+        monkeypatch.setenv("LLM_MODEL", "gpt-4o-mni")
+        client = course_client()
+    assert capsys.readouterr().out.splitlines() == [
+        f"gateway: real gateway {url}, model gpt-4o-mni",
+        f"The gateway at {url} refused the model gpt-4o-mni (HTTP 404: The model `gpt-4o-mni` does not exist or "
+        f"you do not have access to it.). Check LLM_MODEL; the gateway lists {listed}. "
+        "So that every cell still runs, this notebook continues on:",
+        "gateway: embedded fake keyword gateway (in-process, mode A)",
+    ]
+    assert on_embedded_gateway(client)
+    assert [p["max_tokens"] for p in handler.posts] == [1]
+
+
+@pytest.mark.parametrize(
+    ("model", "status", "posts"),
+    [
+        ("gpt-4o", 404, 0),  # listed: nothing asked
+        ("my-deployment", 200, 1),  # not listed, yet served (a deployment's name, an alias)
+        ("o3", 400, 1),  # not listed, and a 400 about something else than the model
+    ],
+)
+def test_course_client_keeps_a_model_the_gateway_serves(capsys, monkeypatch, model, status, posts):
+    from tests.loopback import serving
+    from toolkit.course.live import course_client, on_embedded_gateway
+
+    body = {"error": {"message": "Unsupported parameter: 'max_tokens' is not supported with this model."}}
+    reply = {"choices": [{"index": 0, "message": {"role": "assistant", "content": "h"}, "finish_reason": "length"}]}
+    handler = _listing(["gpt-4o"], status, reply if status == 200 else body)
+    with serving(handler) as port:
+        url = f"http://127.0.0.1:{port}/v1"
+        monkeypatch.setenv("LLM_BASE_URL", url)
+        monkeypatch.setenv("LLM_API_KEY", WRONG_KEY)
+        monkeypatch.setenv("LLM_MODEL", model)
+        client = course_client()
+    assert capsys.readouterr().out == f"gateway: real gateway {url}, model {model}\n"
+    assert not on_embedded_gateway(client)
+    assert len(handler.posts) == posts

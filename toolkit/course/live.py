@@ -212,7 +212,7 @@ def course_client(**options: Any) -> Any:
     if problem is not None:
         problem = UNREACHABLE.format(url=_shown_url(client), reason=client.scrub(problem))
     else:
-        problem = refused_key(client)
+        problem = refused_key(client) or refused_model(client)
     if problem is None:
         return client
     print(problem, "So that every cell still runs, this notebook continues on:")
@@ -235,6 +235,31 @@ def refused_key(client: Any) -> str | None:
 
 KEY_REFUSED = "The gateway at {url} refused the key ({reason}). Check LLM_API_KEY."
 """`course_client`'s line for a key the gateway refuses before any model is asked."""
+
+
+def refused_model(client: Any) -> str | None:
+    """One line when a real gateway does not serve the client's model (`ChatClient.model_refused`),
+    naming a few it lists, else None."""
+    from toolkit.chat.switch import FAKE_BASE_URL, REPLAY_BASE_URL
+
+    check = getattr(client, "model_refused", None)
+    if getattr(client, "base_url", None) in (FAKE_BASE_URL, REPLAY_BASE_URL) or check is None:
+        return None
+    refused = check()
+    if refused is None:
+        return None
+    refusal, listed = refused
+    names = [" ".join(name.split())[:80] for name in listed[:LISTED]]  # the gateway's ids, each on this line
+    shown = ", ".join(names) + (f" and {len(listed) - LISTED} more" if len(listed) > LISTED else "")
+    return MODEL_REFUSED.format(url=_shown_url(client), model=client.model, reason=str(refusal), listed=shown)
+
+
+LISTED = 5
+"""How many of the gateway's models `refused_model` names."""
+MODEL_REFUSED = (
+    "The gateway at {url} refused the model {model} ({reason}). Check LLM_MODEL; the gateway lists {listed}."
+)
+"""`course_client`'s line for a model the gateway does not serve."""
 
 
 def on_embedded_gateway(client: Any) -> bool:

@@ -191,10 +191,11 @@ def course_model(client: Any, result: Any = None) -> tuple[Any, str]:
 
 
 def course_client(**options: Any) -> Any:
-    """`connect()`, saying which gateway it is; a configured gateway that cannot be reached, or
-    that the `LLM_*` variables cannot describe (a URL without http://, a key with a line break,
-    one variable of three, a cassette that cannot be read), is named, with what to check, and the notebook goes on with the
-    embedded gateway instead. A mistake in `options` (the code's) is raised."""
+    """`connect()`, saying which gateway it is; a configured gateway that cannot be reached, that
+    refuses the key (`refused_key`) or does not serve the model (`refused_model`), or that the
+    `LLM_*` variables cannot describe (a URL without http://, a key with a line break, one variable
+    of three, a cassette that cannot be read), is named, with what to check, and the notebook goes
+    on with the embedded gateway instead. A mistake in `options` (the code's) is raised."""
     from toolkit.chat.switch import connect, fake_client
 
     try:

@@ -44,7 +44,13 @@
 - `said_with_calls`: a reply that calls a tool says a sentence first, in `content`;
 - `other_model`: every reply names a model other than the one asked (a relay's routing: `quirky` →
   `quirky-2026-01-01`); `usage_strings`: usage counts sent as strings (`"12"`);
-- `gzip`: every plain answer gzip-encoded (`Content-Encoding: gzip`), and starting with a UTF-8 BOM.
+- `gzip`: every plain answer gzip-encoded (`Content-Encoding: gzip`), and starting with a UTF-8 BOM;
+- `chinese`: every text answer in Chinese (a model that answers in the prompt's language, or its own);
+- `tiny_pieces`: streamed call arguments and text one character a chunk (vLLM, llama.cpp stream so);
+- `refuse_options_400`: as `refuse_options`, with OpenAI's own 400 body ("Unrecognized request argument
+  supplied: tool_choice") instead of a 422;
+- `extra_call`: every reply that calls a tool calls, besides, one more offered tool the question did not
+  ask for (its first other tool), as a model that calls more than it was asked to.
 
 Requests are kept in `handler.seen` (the bodies, in order). Leaves out: authentication, slow answers.
 """
@@ -62,6 +68,7 @@ from typing import Any
 from tests.stranger_gateway import chunks, completion
 
 THINKING = "The user asks about an order. I should look it up, not guess."
+CHINESE = "您好，我已经查到了：订单状态正常，预计三天内送达。如有其他问题请告诉我。"
 MISTRAL_ID = re.compile(r"[a-zA-Z0-9]{9}")
 
 
@@ -79,6 +86,45 @@ def mistral_refusal(body: dict[str, Any]) -> dict[str, Any] | None:
                     "param": None,
                     "code": None,
                 }
+    return None
+
+
+def one_char_chunks(event: dict[str, Any]) -> list[dict[str, Any]]:
+    """`event` as many chunks: its text, and each call's arguments, one character a chunk."""
+    if not event["choices"]:
+        return [event]
+    delta = event["choices"][0]["delta"]
+    calls = delta.get("tool_calls") or []
+    text = delta.get("content") or ""
+    if len(calls) == 1 and len(calls[0].get("function", {}).get("arguments") or "") > 1 and "id" not in calls[0]:
+        args = calls[0]["function"]["arguments"]
+        return [
+            {
+                **event,
+                "choices": [
+                    {**event["choices"][0], "delta": {"tool_calls": [{**calls[0], "function": {"arguments": c}}]}}
+                ],
+            }
+            for c in args
+        ]
+    if not calls and len(text) > 1:
+        return [{**event, "choices": [{**event["choices"][0], "delta": {**delta, "content": c}}]} for c in text]
+    return [event]
+
+
+def extra_call(reply: dict[str, Any], body: dict[str, Any]) -> dict[str, Any] | None:
+    """A call to the first offered tool that `reply` does not call, its arguments from the schema."""
+    from tests.stranger_gateway import example
+
+    message = reply["choices"][0]["message"]
+    called = {c["function"]["name"] for c in message["tool_calls"]}
+    for spec in body.get("tools") or []:
+        function = spec.get("function") or {}
+        if function.get("name") and function["name"] not in called:
+            arguments = json.dumps(example(function.get("parameters") or {"type": "object"}))
+            number = len(message["tool_calls"])
+            given = f"call_extra{number}{hashlib.sha1(reply['id'].encode()).hexdigest()[:8]}"
+            return {"id": given, "type": "function", "function": {"name": function["name"], "arguments": arguments}}
     return None
 
 
@@ -122,7 +168,7 @@ def quirky(*names: str) -> type[http.server.BaseHTTPRequestHandler]:
             reply = completion(body, n)
             if "never_calls" in quirks and reply["choices"][0]["message"].get("tool_calls"):
                 reply = completion({**body, "tools": []}, n)
-            self.change(reply, n, bool(body.get("stream")))
+            self.change(reply, n, bool(body.get("stream")), body)
             if not body.get("stream"):
                 self.send(200, reply)
                 return
@@ -130,6 +176,8 @@ def quirky(*names: str) -> type[http.server.BaseHTTPRequestHandler]:
             events = chunks(reply, include)
             if "reasoning" in quirks:
                 events.insert(1, {**events[0], "choices": [{"index": 0, "delta": {"reasoning_content": THINKING}}]})
+            if "tiny_pieces" in quirks:
+                events = [piece for event in events for piece in one_char_chunks(event)]
             for event in events:
                 for choice in event["choices"]:
                     for call in choice["delta"].get("tool_calls") or []:
@@ -192,6 +240,11 @@ def quirky(*names: str) -> type[http.server.BaseHTTPRequestHandler]:
                         return 400, {
                             "error": {"code": 400, "message": text + "Cannot find field.", "status": "INVALID_ARGUMENT"}
                         }
+            if "refuse_options_400" in quirks:
+                for field in ("tool_choice", "parallel_tool_calls", "response_format", "stream_options"):
+                    if field in body:
+                        text = f"Unrecognized request argument supplied: {field}"
+                        return 400, {"error": {"message": text, "type": "invalid_request_error", "param": None}}
             if "refuse_options" in quirks:
                 for field in ("tool_choice", "parallel_tool_calls", "response_format", "stream_options"):
                     if field in body:
@@ -217,7 +270,7 @@ def quirky(*names: str) -> type[http.server.BaseHTTPRequestHandler]:
                             }
             return None
 
-        def change(self, reply: dict[str, Any], n: int, stream: bool) -> None:
+        def change(self, reply: dict[str, Any], n: int, stream: bool, body: dict[str, Any]) -> None:
             message = reply["choices"][0]["message"]
             if "no_usage" in quirks:
                 reply.pop("usage", None)
@@ -233,6 +286,12 @@ def quirky(*names: str) -> type[http.server.BaseHTTPRequestHandler]:
                     call["function"]["arguments"] = json.loads(call["function"]["arguments"] or "{}")
                 if "no_ids" in quirks and not stream:
                     call.pop("id", None)
+            if "chinese" in quirks and message.get("content") and not message.get("tool_calls"):
+                message["content"] = CHINESE
+            if "extra_call" in quirks and message.get("tool_calls"):
+                extra = extra_call(reply, body)
+                if extra is not None:
+                    message["tool_calls"].append(extra)
             if "hallucinate" in quirks and message.get("tool_calls") and n % 3 == 1:
                 message["tool_calls"][0]["function"]["name"] = "get_order_status"
             if "functions_prefix" in quirks and n % 2 == 0:

@@ -260,3 +260,23 @@ def test_a_count_that_is_negative_or_not_whole_is_told_so(exercise_id, answer, f
 )
 def test_a_whole_count_written_as_a_float_or_fraction_still_passes(exercise_id, answer):
     assert check(exercise_id, answer).status == "passed"
+
+
+@pytest.mark.parametrize(
+    ("exercise_id", "task"),
+    [
+        ("w3.model_calls", "on the embedded gateway, how many model calls does the assistant make for an order "
+         "question, and for 你好?"),
+        ("w3.unknown_order", "on the embedded gateway, for SN202610209999 (no such order), does the answer give a "
+         "status or ask to confirm the id?"),
+        ("w4.memory_count", "on the embedded gateway, Alice asks an order question, then says 谢谢: how many messages "
+         "does her memory hold (system included)?"),
+    ],
+)  # fmt: skip
+def test_a_prediction_of_what_the_model_chooses_names_the_embedded_gateway(exercise_id, task):
+    """These checks ask the embedded gateway's keyword model (offline, the same for every learner).
+    Their tasks did not say so: a learner on a real gateway, whose model called no tool or made one
+    call more, answered what their notebook showed and was told it was wrong."""
+    from toolkit.exercises.core import get
+
+    assert get(exercise_id).task == task

@@ -349,3 +349,185 @@ def test_a_401_or_403_says_who_refused_and_blames_the_key_only_for_a_401(capsys,
     with gateway_cell(client):
         client.chat(HELLO)
     assert capsys.readouterr().out == said + "\n"
+
+
+def _refusing(status: int, body: dict) -> type:
+    """A gateway answering every request (`GET /models` too) with `status` and `body`."""
+    import http.server
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def log_message(self, *args: object) -> None:
+            pass
+
+        def answer(self) -> None:
+            self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            data = json.dumps(body).encode()
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        do_GET = do_POST = answer
+
+    return Handler
+
+
+WRONG_KEY = "sk-wrong-key-0123456789abcdef"
+
+
+@pytest.mark.parametrize(
+    ("status", "body", "said"),
+    [
+        (  # OpenAI's, and the key echoed whole by a careless relay: masked
+            401,
+            {"error": {"message": f"Incorrect API key provided: {WRONG_KEY}.", "code": "invalid_api_key"}},
+            "HTTP 401: Incorrect API key provided: ***cdef.",
+        ),
+        (  # Gemini's OpenAI-compatible endpoint says a wrong key with a 400
+            400,
+            [{"error": {"code": 400, "message": "API key not valid. Please pass a valid API key."}}],
+            "HTTP 400: API key not valid. Please pass a valid API key.",
+        ),
+    ],
+)
+def test_course_client_names_a_refused_key_and_goes_on_embedded(capsys, monkeypatch, status, body, said):
+    """A wrong LLM_API_KEY on a gateway that answers: the first cell that asked the model in weeks 0,
+    1, 3 and 4 stopped the notebook with a CallerError traceback (and every later cell with a
+    NameError). A keyed `GET /models` (free) names the refusal, and the notebook goes on embedded."""
+    from tests.loopback import serving
+    from toolkit.course.live import course_client, on_embedded_gateway
+
+    with serving(_refusing(status, body)) as port:
+        url = f"http://127.0.0.1:{port}/v1"
+        monkeypatch.setenv("LLM_BASE_URL", url)
+        monkeypatch.setenv("LLM_API_KEY", WRONG_KEY)
+        monkeypatch.setenv("LLM_MODEL", "m")
+        client = course_client()
+    assert capsys.readouterr().out.splitlines() == [
+        f"gateway: real gateway {url}, model m",
+        f"The gateway at {url} refused the key ({said}). Check LLM_API_KEY. "
+        "So that every cell still runs, this notebook continues on:",
+        "gateway: embedded fake keyword gateway (in-process, mode A)",
+    ]
+    assert on_embedded_gateway(client)
+
+
+@pytest.mark.parametrize(
+    ("status", "body"),
+    [
+        (403, {"error": {"message": "Missing scopes: api.model.read", "type": "invalid_request_error"}}),
+        (404, {"error": {"message": "Not Found"}}),
+        (400, {"error": {"message": "Invalid parameter: model"}}),
+        (500, {"error": {"message": "internal error"}}),
+    ],
+)
+def test_course_client_keeps_a_gateway_whose_models_answer_says_nothing_about_the_key(
+    capsys, monkeypatch, status, body
+):
+    """A key that may not list models (OpenAI's restricted keys: 403), a gateway without the route
+    (404), any other answer: not a refused key, so the notebook stays on the learner's gateway."""
+    from tests.loopback import serving
+    from toolkit.course.live import course_client, on_embedded_gateway
+
+    with serving(_refusing(status, body)) as port:
+        url = f"http://127.0.0.1:{port}/v1"
+        monkeypatch.setenv("LLM_BASE_URL", url)
+        monkeypatch.setenv("LLM_API_KEY", WRONG_KEY)
+        monkeypatch.setenv("LLM_MODEL", "m")
+        client = course_client()
+    assert capsys.readouterr().out == f"gateway: real gateway {url}, model m\n"
+    assert not on_embedded_gateway(client)
+
+
+def _listing(models: list[str], status: int, body: dict) -> type:
+    """A gateway whose `GET /models` lists `models` and that answers every chat request with
+    `status` and `body`; the chat requests it got are kept in `Handler.posts`."""
+    import http.server
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        posts: list[dict] = []
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+        def send(self, code: int, data: dict) -> None:
+            raw = json.dumps(data).encode()
+            self.send_response(code)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(raw)))
+            self.end_headers()
+            self.wfile.write(raw)
+
+        def do_GET(self) -> None:
+            self.send(200, {"object": "list", "data": [{"id": m, "object": "model"} for m in models]})
+
+        def do_POST(self) -> None:
+            Handler.posts.append(json.loads(self.rfile.read(int(self.headers["Content-Length"]))))
+            self.send(status, body)
+
+    return Handler
+
+
+NOT_FOUND = {"error": {"message": "The model `gpt-4o-mni` does not exist or you do not have access to it.",
+                       "type": "invalid_request_error", "code": "model_not_found"}}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("models", "listed"),
+    [
+        (["gpt-4o-mini", "gpt-4o"], "gpt-4o-mini, gpt-4o"),
+        ([f"m{i}" for i in range(9)], "m0, m1, m2, m3, m4 and 4 more"),
+    ],
+)
+def test_course_client_names_a_model_the_gateway_does_not_serve_and_goes_on_embedded(
+    capsys, monkeypatch, models, listed
+):
+    """A mistyped LLM_MODEL on a gateway that answers: like a wrong key, the first cell that asked the
+    model stopped weeks 0, 1, 3 and 4 with a CallerError traceback. A model missing from the
+    gateway's list is confirmed with one request of one token, and its refusal named."""
+    from tests.loopback import serving
+    from toolkit.course.live import course_client, on_embedded_gateway
+
+    handler = _listing(models, 404, NOT_FOUND)
+    with serving(handler) as port:
+        url = f"http://127.0.0.1:{port}/v1"
+        monkeypatch.setenv("LLM_BASE_URL", url)
+        monkeypatch.setenv("LLM_API_KEY", WRONG_KEY)
+        monkeypatch.setenv("LLM_MODEL", "gpt-4o-mni")
+        client = course_client()
+    assert capsys.readouterr().out.splitlines() == [
+        f"gateway: real gateway {url}, model gpt-4o-mni",
+        f"The gateway at {url} refused the model gpt-4o-mni (HTTP 404: The model `gpt-4o-mni` does not exist or "
+        f"you do not have access to it.). Check LLM_MODEL; the gateway lists {listed}. "
+        "So that every cell still runs, this notebook continues on:",
+        "gateway: embedded fake keyword gateway (in-process, mode A)",
+    ]
+    assert on_embedded_gateway(client)
+    assert [p["max_tokens"] for p in handler.posts] == [1]
+
+
+@pytest.mark.parametrize(
+    ("model", "status", "posts"),
+    [
+        ("gpt-4o", 404, 0),  # listed: nothing asked
+        ("my-deployment", 200, 1),  # not listed, yet served (a deployment's name, an alias)
+        ("o3", 400, 1),  # not listed, and a 400 about something else than the model
+    ],
+)
+def test_course_client_keeps_a_model_the_gateway_serves(capsys, monkeypatch, model, status, posts):
+    from tests.loopback import serving
+    from toolkit.course.live import course_client, on_embedded_gateway
+
+    body = {"error": {"message": "Unsupported parameter: 'max_tokens' is not supported with this model."}}
+    reply = {"choices": [{"index": 0, "message": {"role": "assistant", "content": "h"}, "finish_reason": "length"}]}
+    handler = _listing(["gpt-4o"], status, reply if status == 200 else body)
+    with serving(handler) as port:
+        url = f"http://127.0.0.1:{port}/v1"
+        monkeypatch.setenv("LLM_BASE_URL", url)
+        monkeypatch.setenv("LLM_API_KEY", WRONG_KEY)
+        monkeypatch.setenv("LLM_MODEL", model)
+        client = course_client()
+    assert capsys.readouterr().out == f"gateway: real gateway {url}, model {model}\n"
+    assert not on_embedded_gateway(client)
+    assert len(handler.posts) == posts

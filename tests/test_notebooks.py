@@ -160,3 +160,28 @@ def test_the_sanitize_file_reads_in_a_c_locale():
     done = subprocess.run([sys.executable, "-c", read, str(sanitize)], env=env, capture_output=True, text=True)
     assert (done.returncode, done.stderr) == (0, "")
     assert int(done.stdout) == len(re.findall(r"^regex:", sanitize.read_text(encoding="utf-8"), re.MULTILINE))
+
+
+def test_week3_loop_by_hand_says_when_call_2_calls_a_tool_again(capsys, monkeypatch):
+    """A real model may answer call 2 with another tool call (query_order after query_logistics): the
+    cell printed "call 2 → None", as if the model had said nothing. It now names the calls."""
+    from toolkit.chat.scripted import ScriptedModel, call
+
+    path = next(p for p in NOTEBOOKS if p.name.startswith("03_"))
+    monkeypatch.chdir(path.parent)
+    for name in ("LLM_BASE_URL", "LLM_API_KEY", "LLM_MODEL"):
+        monkeypatch.delenv(name, raising=False)
+    sources = ["".join(c["source"]) for c in _cells(path) if c["cell_type"] == "code"]
+    by_hand = next(i for i, s in enumerate(sources) if "call 2 →" in s)
+    namespace: dict = {}
+    for source in sources[: by_hand - 1]:  # everything up to call 1, on the embedded gateway
+        exec(compile(source, path.name, "exec"), namespace)
+    order = "SN202610200001"
+    namespace["llm"] = ScriptedModel([call("query_logistics", orderId=order), call("query_order", orderId=order)])
+    capsys.readouterr()
+    for source in sources[by_hand - 1 : by_hand + 1]:  # call 1, then the cell that runs the tool and call 2
+        exec(compile(source, path.name, "exec"), namespace)
+    printed = capsys.readouterr().out.splitlines()
+    assert printed[-1] == (
+        "call 2 → more tool calls, no answer yet: [('query_order', '{\"orderId\": \"SN202610200001\"}')]"
+    )

@@ -4,7 +4,9 @@ refused as Ollama / OpenRouter / llama.cpp refuse them, a strict server refusing
 and the other optional fields, no usage, arguments as an object, calls without ids or stream
 `index`, `finish_reason: "function_call"`, a 429 on the first request, a model that never calls; Mistral's
 9-character call ids, streams without `[DONE]`, a call to a tool that was not offered, a relay to
-Gemini refusing `additionalProperties`; OpenRouter's SSE comments, Groq's 400 for a malformed call.
+Gemini refusing `additionalProperties`; OpenRouter's SSE comments, Groq's 400 for a malformed call;
+a model answering in Chinese, calling one tool more than asked, streaming one character a chunk, on a
+server refusing the optional fields with OpenAI's 400.
 
 Each quirk set runs all eleven notebooks in one kernel (~25 s each), so the test is opt-in like
 the matrix: `TOOLKIT_MATRIX_TEST=1`. Covers: every code cell ends without an error, and no live
@@ -28,6 +30,7 @@ QUIRKS = [
     "mistral_ids,no_done,hallucinate,gemini_schema",
     "openrouter_comments,tool_use_failed",
     "functions_prefix,said_with_calls,other_model,usage_strings,gzip",
+    "chinese,tiny_pieces,refuse_options_400,extra_call",
 ]
 
 pytestmark = pytest.mark.skipif(

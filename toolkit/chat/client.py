@@ -190,6 +190,33 @@ class _Capped(httpx.SyncByteStream):
         self.inner.close()
 
 
+_REFUSAL_BYTES = 65_536
+"""How much of a refusal's body `ChatClient.model_refused` quotes from (an error body is short; a page may not be)."""
+_MODELS_BYTES = 8 << 20
+"""How much of `GET …/models` the checks read (OpenRouter's list of every model is about 1 MB)."""
+
+
+def _model_ids(status: int | None, body: str) -> list[str]:
+    """The model ids of a `GET …/models` answer (OpenAI's `{"data": [{"id": …}]}`), or [] when it is none."""
+    try:
+        data = json.loads(body).get("data") if status == 200 else None
+    except (ValueError, AttributeError, RecursionError):
+        return []
+    if not isinstance(data, list):
+        return []
+    return [m["id"] for m in data if isinstance(m, dict) and isinstance(m.get("id"), str)]
+
+
+def _head(chunks: Iterator[bytes], limit: int) -> bytes:
+    """The first `limit` bytes of `chunks`, the rest left unread."""
+    head = b""
+    for chunk in chunks:
+        head += chunk
+        if len(head) >= limit:
+            break
+    return head[:limit]
+
+
 def capped(response: httpx.Response, limit: int) -> None:
     """Bound what reading `response` may take to `limit` bytes (a response not read yet): whichever
     reader asks, `read()` for a whole reply or an error, `iter_text()` for a stream. The bytes
@@ -489,6 +516,50 @@ class ChatClient:
     def scrub(self, text: str) -> str:
         """`text` with the API key and the URL's password masked."""
         return mask_keys(text, self._secrets)
+
+    def key_refused(self, timeout: float = 5.0) -> CallerError | None:
+        """The gateway's refusal of this client's key, or None: one `GET …/models` with the key, as
+        every request sends it (free: no model runs), neither retried nor recorded. Only a 401, or a
+        400 saying the key is not valid (Gemini's), is a refusal; any other answer (a 403 for a key
+        that may not list models, a 404 from a gateway without the route, a list open to all) says
+        nothing about the key, nor does a gateway that cannot be reached (`chat()` says that)."""
+        status, body = self._models(timeout)
+        if status not in (400, 401) or (status == 400 and not _BAD_KEY.search(error_message(body))):
+            return None  # a 400 about something else (a gateway that wants a parameter) is not about the key
+        return CallerError(f"HTTP {status}: {error_message(self.scrub(body))}", status=status, body=self.scrub(body))
+
+    def model_refused(self, timeout: float = 5.0) -> tuple[CallerError, list[str]] | None:
+        """The gateway's refusal of this client's model and the models it lists, or None. Asked only
+        when `GET …/models` lists models and this one is not among them (a list may leave out what
+        the gateway serves: a deployment's name, an alias): one request of one token (`max_tokens:
+        1`), neither retried nor recorded, confirms. A 404, or a 400 or 422 whose message names the
+        model, is a refusal; any other answer (a 400 about `max_tokens`, a 200) keeps the model."""
+        listed = _model_ids(*self._models(timeout))
+        if not listed or self.model in listed:
+            return None
+        body = {"model": self.model, "messages": [{"role": "user", "content": "hi"}], "max_tokens": 1}
+        try:
+            with self._direct(self._http.timeout) as http:
+                response = http.post(self.endpoint, content=encode_body(body), headers=_JSON_HEADERS)
+        except httpx.HTTPError:
+            return None
+        said = error_message(self.scrub(response.text[:_REFUSAL_BYTES]))
+        if response.status_code != 404 and not (response.status_code in (400, 422) and self.model in said):
+            return None
+        return CallerError(f"HTTP {response.status_code}: {said}", status=response.status_code), listed
+
+    def _direct(self, timeout: float | httpx.Timeout) -> httpx.Client:
+        """A client of its own for a check: this one's headers (the key), not its transport (a
+        recording one would put the check in the cassette)."""
+        return httpx.Client(timeout=timeout, mounts=direct_mounts(self.base_url), headers=self._http.headers)
+
+    def _models(self, timeout: float) -> tuple[int | None, str]:
+        """The status and (the head of) the body of `GET …/models`; `(None, "")` with no answer."""
+        try:
+            with self._direct(timeout) as http, http.stream("GET", _endpoint(self.base_url, "/models")) as response:
+                return response.status_code, _head(response.iter_bytes(), _MODELS_BYTES).decode("utf-8", "replace")
+        except httpx.HTTPError:
+            return None, ""
 
     # -- requests -----------------------------------------------------------------------
     def build_request(
@@ -885,11 +956,11 @@ def _limit(timeout: httpx.Timeout, exc: httpx.TimeoutException) -> float | None:
     return timeout.read
 
 
-def _endpoint(base_url: str) -> str:
-    """`base_url` with `/chat/completions` added to its path: a query stays a query (Azure's
+def _endpoint(base_url: str, path: str = "/chat/completions") -> str:
+    """`base_url` with `path` added to its path: a query stays a query (Azure's
     `…/deployments/gpt-4o?api-version=2024-10-21`), a `#fragment` is dropped."""
     url = httpx.URL(base_url)
-    return str(url.copy_with(path=url.path.rstrip("/") + "/chat/completions", fragment=None))
+    return str(url.copy_with(path=url.path.rstrip("/") + path, fragment=None))
 
 
 def _check_event_stream(lines: list[str], status: int, scrub: Callable[[str], str]) -> None:

@@ -191,10 +191,11 @@ def course_model(client: Any, result: Any = None) -> tuple[Any, str]:
 
 
 def course_client(**options: Any) -> Any:
-    """`connect()`, saying which gateway it is; a configured gateway that cannot be reached, or
-    that the `LLM_*` variables cannot describe (a URL without http://, a key with a line break,
-    one variable of three, a cassette that cannot be read), is named, with what to check, and the notebook goes on with the
-    embedded gateway instead. A mistake in `options` (the code's) is raised."""
+    """`connect()`, saying which gateway it is; a configured gateway that cannot be reached, that
+    refuses the key (`refused_key`) or does not serve the model (`refused_model`), or that the
+    `LLM_*` variables cannot describe (a URL without http://, a key with a line break, one variable
+    of three, a cassette that cannot be read), is named, with what to check, and the notebook goes
+    on with the embedded gateway instead. A mistake in `options` (the code's) is raised."""
     from toolkit.chat.switch import connect, fake_client
 
     try:
@@ -209,15 +210,57 @@ def course_client(**options: Any) -> Any:
         return client
     print("gateway:", client.describe())
     problem = unreachable(client)
+    if problem is not None:
+        problem = UNREACHABLE.format(url=_shown_url(client), reason=client.scrub(problem))
+    else:
+        problem = refused_key(client) or refused_model(client)
     if problem is None:
         return client
-    print(
-        UNREACHABLE.format(url=_shown_url(client), reason=client.scrub(problem)),
-        "So that every cell still runs, this notebook continues on:",
-    )
+    print(problem, "So that every cell still runs, this notebook continues on:")
     client = fake_client()
     print("gateway:", client.describe())
     return client
+
+
+def refused_key(client: Any) -> str | None:
+    """One line when a real gateway refuses the client's key (`ChatClient.key_refused`), else None.
+    Asked before the first cell that needs the model: a wrong key stopped weeks 0, 1, 3 and 4 there."""
+    from toolkit.chat.switch import FAKE_BASE_URL, REPLAY_BASE_URL
+
+    check = getattr(client, "key_refused", None)
+    if getattr(client, "base_url", None) in (FAKE_BASE_URL, REPLAY_BASE_URL) or check is None:
+        return None
+    refusal = check()
+    return None if refusal is None else KEY_REFUSED.format(url=_shown_url(client), reason=str(refusal))
+
+
+KEY_REFUSED = "The gateway at {url} refused the key ({reason}). Check LLM_API_KEY."
+"""`course_client`'s line for a key the gateway refuses before any model is asked."""
+
+
+def refused_model(client: Any) -> str | None:
+    """One line when a real gateway does not serve the client's model (`ChatClient.model_refused`),
+    naming a few it lists, else None."""
+    from toolkit.chat.switch import FAKE_BASE_URL, REPLAY_BASE_URL
+
+    check = getattr(client, "model_refused", None)
+    if getattr(client, "base_url", None) in (FAKE_BASE_URL, REPLAY_BASE_URL) or check is None:
+        return None
+    refused = check()
+    if refused is None:
+        return None
+    refusal, listed = refused
+    names = [" ".join(name.split())[:80] for name in listed[:LISTED]]  # the gateway's ids, each on this line
+    shown = ", ".join(names) + (f" and {len(listed) - LISTED} more" if len(listed) > LISTED else "")
+    return MODEL_REFUSED.format(url=_shown_url(client), model=client.model, reason=str(refusal), listed=shown)
+
+
+LISTED = 5
+"""How many of the gateway's models `refused_model` names."""
+MODEL_REFUSED = (
+    "The gateway at {url} refused the model {model} ({reason}). Check LLM_MODEL; the gateway lists {listed}."
+)
+"""`course_client`'s line for a model the gateway does not serve."""
 
 
 def on_embedded_gateway(client: Any) -> bool:

@@ -212,7 +212,7 @@ MODEL_CALL_QUESTIONS = ("帮我查一下订单 SN202610200001 现在到哪了？
 
 @answer_exercise(
     "w3.model_calls",
-    "how many model calls does the assistant make for an order question, and for 你好?",
+    "on the embedded gateway, how many model calls does the assistant make for an order question, and for 你好?",
     answer={"帮我查一下订单 SN202610200001 现在到哪了？": 2, "你好": 1},
     comment="model calls (numbers)",
     hint="count requests to the model: one that asks for the tool, one that reads the result and answers.",
@@ -239,7 +239,8 @@ def check_model_calls(answer: Any) -> Verdict:
 
 @answer_exercise(
     "w3.unknown_order",
-    "for SN202610209999 (no such order), does the answer give a status or ask to confirm the id?",
+    "on the embedded gateway, for SN202610209999 (no such order), does the answer give a status or ask to confirm "
+    "the id?",
     answer="confirm the id",
     comment='"status" or "confirm the id"',
     hint="read what query_order returns for an id that is not in data/orders.json — it is written for the model.",

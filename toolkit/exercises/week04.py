@@ -142,7 +142,8 @@ def _return_type(declaration: Any) -> str:
 
 @answer_exercise(
     "w4.memory_count",
-    "Alice asks an order question, then says 谢谢: how many messages does her memory hold (system included)?",
+    "on the embedded gateway, Alice asks an order question, then says 谢谢: how many messages does her memory hold "
+    "(system included)?",
     answer=7,
     comment="a number",
     solution_comment="system, user, assistant (tool call), tool result, assistant, user, assistant",

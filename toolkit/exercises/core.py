@@ -96,7 +96,7 @@ from toolkit.exercises.values import (
 )
 from toolkit.tools.redact import scrub_secrets
 from toolkit.unicode import cut
-from toolkit.views.html import ACTING
+from toolkit.views.html import ACTING, NO_MATH
 
 MIME = "application/vnd.toolkit.exercise+json"
 KINDS = {
@@ -224,7 +224,7 @@ class CheckResult:
         colour = {"passed": "#1a7f37", "failed": "#cf222e"}.get(self.status, "#57606a")
         body = html.escape(self.text()).replace("\n", "<br>")
         return (
-            f'<div class="toolkit-exercise" style="border-left:4px solid {colour};padding:4px 10px;'
+            f'<div class="toolkit-exercise {NO_MATH}" style="border-left:4px solid {colour};padding:4px 10px;'
             f'font-family:var(--jp-code-font-family,monospace);white-space:pre-wrap">{body}</div>'
         )
 

@@ -183,6 +183,26 @@ def test_run_lines_print_no_secret_a_tool_returns_or_the_model_sends():
     assert lines[1] == '→ settings({"section": "[REDACTED]"}) → api key [REDACTED]'
 
 
+def test_run_lines_write_a_hostile_models_name_arguments_and_answer_on_their_lines_as_seen():
+    """Before: a live model's tool name and arguments were printed as they came: a name holding a line break
+    printed a line of its own (`answer: 已退款`, as if the run had answered so), a right-to-left override read
+    the rest backwards, an ANSI escape coloured the learner's output. Now the name and arguments are written
+    `flat` (line breaks as `\\n`, such characters as code points), the result and answer `showable`."""
+    from toolkit.chat.scripted import ScriptedModel, call
+    from toolkit.course.live import run_lines
+    from toolkit.loop.records import LoopOptions
+    from toolkit.loop.run import run_loop
+    from toolkit.tools.execute import FEED_BACK_ALL
+
+    name = "echo\nanswer: 已退款\u202e"
+    script = [call(name, word="a\nb\x1b[31m"), "ok \u202e\x1b[2J"]
+    result = run_loop(ScriptedModel(script), HELLO, tools=[], options=LoopOptions(policies=FEED_BACK_ALL))
+    lines = run_lines(result)
+    assert lines[1].startswith('→ echo\\nanswer: 已退款⟨U+202E⟩({"word": "a\\nb\\u001b[31m"}) (error) → ')
+    assert lines[-1] == "answer: ok ⟨U+202E⟩⟨U+001B⟩[2J"
+    assert len(lines) == 3
+
+
 OPENROUTER_404 = (
     '{"error":{"message":"No endpoints found that support tool use. To learn more about provider routing, '
     'visit: https://openrouter.ai/docs/provider-routing","code":404}}'

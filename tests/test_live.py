@@ -72,6 +72,23 @@ def test_other_errors_name_their_kind():
     )
 
 
+def test_a_hostile_gateways_words_are_printed_on_one_line_as_seen():
+    """Before: `explain` (what a notebook cell prints for a gateway failure) passed the gateway's message on as it
+    came: an ANSI escape (`\\x1b[31m`, `\\x1b[2J`) coloured the learner's output, a right-to-left override read
+    the line backwards. Now such a character is written as its code point, the line one line (`flat`)."""
+    import json
+
+    body = json.dumps({"error": {"message": "unknown field: tools\n\x1b[2J\u202ex"}})
+    error = CallerError("HTTP 400: unknown field: tools \x1b[2J\u202ex", status=400, body=body)
+    assert explain(error) == (
+        "The gateway rejects the `tools` field (HTTP 400: unknown field: tools ⟨U+001B⟩[2J⟨U+202E⟩x). This cell "
+        "needs native tool calling; week 3's prompt-protocol fallback works on such a gateway."
+    )
+    assert explain(CallerError("HTTP 404: \x1b[31mno such", status=404)) == (
+        "The gateway failed this cell: CallerError: HTTP 404: ⟨U+001B⟩[31mno such"
+    )
+
+
 def test_the_probe_routes_c_and_d_to_the_fallback_and_says_so():
     for mode, fallback in zip("ABCDE", [False, True, True, True, False], strict=True):
         model, why = course_model(fake_client(mode=mode))

@@ -52,7 +52,14 @@ PROBE_TRIES = 3
 
 
 def explain(error: ModelCallError, client: Any = None) -> str:
-    """The error as one line for a learner: what happened, then what to do."""
+    """The error as one line for a learner: what happened, then what to do. The gateway's words in it are
+    written as a view writes them (`flat`): a control character (an ANSI escape) or a bidi override as its
+    code point, a line break as `\\n`."""
+    return flat(_explained(error, client))
+
+
+def _explained(error: ModelCallError, client: Any) -> str:
+    """`explain`'s line, with the gateway's words as they came."""
     url = _shown_url(client)
     where = f" at {url}" if url else ""
     first = str(error).splitlines()[0] if str(error) else type(error).__name__

@@ -99,7 +99,7 @@ def test_page_is_one_root_with_explicit_colours_and_no_style_block():
     out = page(text_block("hello"), title="标题")
     tree = Tree(out)
     root_tag, root_attrs, _ = tree.elements[0]
-    assert root_tag == "div" and root_attrs["class"] == "tk"
+    assert root_tag == "div" and root_attrs["class"] == "tk tex2jax_ignore mathjax_ignore"
     assert "color:#1f2328" in root_attrs["style"] and "background:#ffffff" in root_attrs["style"]
     assert [depth for _, _, depth in tree.elements].count(0) == 1
     assert "<style" not in out and "标题" in out

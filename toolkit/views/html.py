@@ -341,11 +341,15 @@ def without_addresses(text: str) -> str:
 
 def plain(value: Any) -> str:
     """`value` as a view writes it: text as it is, anything else its `str()` without a memory
-    address (`<Foo object at 0x7f…>` → `<Foo object>`, the same on every run); `json_text` writes
-    what JSON cannot so."""
+    address (`<Foo object at 0x7f…>` → `<Foo object>`, the same on every run), or that
+    `<Foo object>` when its `str()` fails (a learner's class raising, or returning no text);
+    `json_text` writes what JSON cannot so."""
     if isinstance(value, str):
         return value
-    return _long_integer(value) or without_addresses(str(value))
+    try:
+        return _long_integer(value) or without_addresses(str(value))
+    except Exception:  # a learner's __str__: the view is still drawn
+        return f"<{type(value).__name__} object>"
 
 
 def _long_integer(value: Any) -> str | None:

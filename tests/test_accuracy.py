@@ -588,3 +588,21 @@ def test_the_csv_file_starts_with_a_bom_so_excel_reads_its_chinese(tmp_path):
     assert raw.decode("utf-8-sig") == csv_text(results) and not csv_text(results).startswith("\ufeff")
     with open(path, encoding="utf-8-sig", newline="") as f:
         assert [r["id"] for r in csv.DictReader(f)] == [c.id for c in CASES]
+
+
+def test_what_a_hostile_model_or_gateway_sent_reaches_the_terminal_as_code_points():
+    """Before: `toolkit eval` printed the model's tool names and order id, and the gateway's error, as they came:
+    a name holding `\\x1b]0;…\\x07\\x1b[2J` retitled and cleared the teacher's terminal, a right-to-left override
+    read the rest of the line backwards, a line break in an error made lines of its own. Now each such character
+    is written as its code point (`toolkit.views.html.flat`), as the notebook's text shows it."""
+    from toolkit.cli.eval import failure_lines
+
+    called = CaseResult(N10, ("query_order\x1b]0;owned\x07\x1b[2J", "a\u202eb"), "SN1\x1b[31m\nx", "wrong_tool", 2)
+    assert report_lines([called])[0] == (
+        "[FAIL] N10 衣服买了二十天还能换吗 → query_order⟨U+001B⟩]0;owned⟨U+0007⟩⟨U+001B⟩[2J + a⟨U+202E⟩b "
+        "(SN1⟨U+001B⟩[31m\\nx)  [wrong_tool: expected query_refund_policy]"
+    )
+    failed = CaseResult(N10, (), "", "error", 0, error="CallerError: HTTP 400: \x1b[2Jno\nmore \u202eb")
+    assert failure_lines([failed], "prompt") == [
+        "1 of 1 case failed on the gateway: CallerError: HTTP 400: ⟨U+001B⟩[2Jno\\nmore ⟨U+202E⟩b"
+    ]

@@ -361,6 +361,20 @@ def test_the_escape_handler_gives_bytes_back_and_escapes_the_rest():
     assert text.encode("latin-1", ESCAPE) == b"a\xe8\xaf\\u8ba2b\\ud800\xe9"
 
 
+def test_json_on_stdout_writes_a_character_that_acts_as_its_escape():
+    """Before: `toolkit tools --mcp-stdio ...` printed an MCP server's descriptions with a C1 control (`\\x9b`, a
+    terminal's CSI), a right-to-left override or a zero-width space as they came (JSON escapes only C0): a
+    terminal acted on them, the text read backwards. Now each is JSON's own escape: the same data for `jq`."""
+    import json
+
+    from toolkit.cli.streams import json_text
+
+    value = {"description": "a\x9b2Jb\u202ecd\u200be\U000e0041 订单 😀"}
+    text = json_text(value)
+    assert text == '{"description": "a\\u009b2Jb\\u202ecd\\u200be\\udb40\\udc41 订单 😀"}'
+    assert json.loads(text) == value
+
+
 def test_importing_the_main_module_runs_nothing():
     """Before: `import toolkit.__main__` (what pdoc, Sphinx's autosummary or `pydoc -w` do to document
     every module, as pyright's --verifytypes lists it) ran the program with the importer's argv:

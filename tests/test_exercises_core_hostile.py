@@ -307,6 +307,19 @@ def test_feedback_holds_no_character_the_kernel_cannot_send():
     json.dumps(feedback, ensure_ascii=False).encode("utf-8")  # what a kernel sends must encode
 
 
+def test_feedback_writes_a_bidi_override_or_an_invisible_character_as_its_escape():
+    """Before: a right-to-left override in what the learner's code raised went raw into the feedback, its box
+    and the grade CSV, so the text after it read backwards (`\\u202edessap` showed as 'passed'); a zero-width
+    space hid inside a word. Now written as escapes, as the control characters are."""
+
+    def keep(messages, n):
+        raise ValueError("\u202edessap\u202c and ec\u200bho \u2066x\u2069")
+
+    result = check("w6.window", keep)
+    assert result.feedback == "your code raised ValueError: \\u202edessap\\u202c and ec\\u200bho \\u2066x\\u2069"
+    assert "\u202e" not in result.html() and "\u202e" not in result.text()
+
+
 def test_a_skill_folder_refused_whole_is_told_without_the_temporary_path():
     import shutil
 

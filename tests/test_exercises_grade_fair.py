@@ -361,6 +361,21 @@ def test_a_file_name_holding_control_characters_is_written_with_them_escaped(tmp
         assert list(csv.reader(f))[1][0] == shown
 
 
+def test_a_file_name_holding_a_bidi_override_is_written_with_it_escaped(tmp_path):
+    """Before: a name with a right-to-left override went raw to the summary and the CSV, where it reads
+    backwards: `\\u202eecila.ipynb` showed as 'bnypi.alice', another learner's name."""
+    import csv
+
+    name = "\u202eecila\u200b.ipynb"
+    (tmp_path / name).write_text("{}")
+    rows = grade.grade_paths([tmp_path])
+    shown = f"{tmp_path}/\\u202eecila\\u200b.ipynb"
+    assert [r.notebook for r in rows] == [shown]
+    assert summary(rows).splitlines()[1].startswith(shown + "  ")
+    with open(grade.write_csv(rows, tmp_path / "grades.csv"), encoding="utf-8-sig", newline="") as f:
+        assert list(csv.reader(f))[1][0] == shown
+
+
 def test_a_notebook_whose_suffix_is_in_capitals_is_found_and_graded(tmp_path, monkeypatch):
     """A notebook saved or renamed on Windows as `HW.IPYNB` (its folders ignore letter case) was left out of a
     folder's grading without a word, and given by name was "not a notebook: a .IPYNB". Now a suffix is one

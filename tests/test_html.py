@@ -99,7 +99,7 @@ def test_page_is_one_root_with_explicit_colours_and_no_style_block():
     out = page(text_block("hello"), title="标题")
     tree = Tree(out)
     root_tag, root_attrs, _ = tree.elements[0]
-    assert root_tag == "div" and root_attrs["class"] == "tk"
+    assert root_tag == "div" and root_attrs["class"] == "tk tex2jax_ignore mathjax_ignore"
     assert "color:#1f2328" in root_attrs["style"] and "background:#ffffff" in root_attrs["style"]
     assert [depth for _, _, depth in tree.elements].count(0) == 1
     assert "<style" not in out and "标题" in out
@@ -170,3 +170,26 @@ def test_an_integer_too_long_to_write_is_named_by_its_digits_not_a_crash():
     assert plain(-(10**4300) + 1) == str(-(10**4300) + 1)  # 4,300 nines: still written
     assert json_text({"n": [-(10**5000), 12]}) == '{"n": ["…(an integer of 5,001 digits)", 12]}'
     assert json_text({10**5000: 1}) == '{"…(an integer of 5,001 digits)": 1}'
+
+
+def test_a_value_whose_str_fails_is_named_by_its_type_not_a_crash():
+    """Before: a value whose `__str__` raised (a learner's class, half written) or returned no text raised
+    out of every view holding it (`show_table([{"order": order}])`: ValueError), the whole view lost. Now
+    it is written as the schema view writes a default whose repr fails: `<Order object>`."""
+    from toolkit.views.display import show_table
+    from toolkit.views.html import json_text, plain
+
+    class Order:
+        def __str__(self):
+            raise ValueError("not yet")
+
+    class Count:
+        def __str__(self):
+            return 5
+
+    assert plain(Order()) == "<Order object>" and plain(Count()) == "<Count object>"
+    assert escape(Order()) == "&lt;Order object&gt;"
+    assert json_text({"order": Order()}) == '{"order": "<Order object>"}'
+    assert (
+        show_table([{"order": Order(), "count": Count()}]).text.splitlines()[-1] == '"<Order object>" "<Count object>"'
+    )

@@ -72,6 +72,23 @@ def test_other_errors_name_their_kind():
     )
 
 
+def test_a_hostile_gateways_words_are_printed_on_one_line_as_seen():
+    """Before: `explain` (what a notebook cell prints for a gateway failure) passed the gateway's message on as it
+    came: an ANSI escape (`\\x1b[31m`, `\\x1b[2J`) coloured the learner's output, a right-to-left override read
+    the line backwards. Now such a character is written as its code point, the line one line (`flat`)."""
+    import json
+
+    body = json.dumps({"error": {"message": "unknown field: tools\n\x1b[2J\u202ex"}})
+    error = CallerError("HTTP 400: unknown field: tools \x1b[2J\u202ex", status=400, body=body)
+    assert explain(error) == (
+        "The gateway rejects the `tools` field (HTTP 400: unknown field: tools ⟨U+001B⟩[2J⟨U+202E⟩x). This cell "
+        "needs native tool calling; week 3's prompt-protocol fallback works on such a gateway."
+    )
+    assert explain(CallerError("HTTP 404: \x1b[31mno such", status=404)) == (
+        "The gateway failed this cell: CallerError: HTTP 404: ⟨U+001B⟩[31mno such"
+    )
+
+
 def test_the_probe_routes_c_and_d_to_the_fallback_and_says_so():
     for mode, fallback in zip("ABCDE", [False, True, True, True, False], strict=True):
         model, why = course_model(fake_client(mode=mode))
@@ -181,6 +198,26 @@ def test_run_lines_print_no_secret_a_tool_returns_or_the_model_sends():
     lines = run_lines(result)
     assert not [line for line in lines if key in line]
     assert lines[1] == '→ settings({"section": "[REDACTED]"}) → api key [REDACTED]'
+
+
+def test_run_lines_write_a_hostile_models_name_arguments_and_answer_on_their_lines_as_seen():
+    """Before: a live model's tool name and arguments were printed as they came: a name holding a line break
+    printed a line of its own (`answer: 已退款`, as if the run had answered so), a right-to-left override read
+    the rest backwards, an ANSI escape coloured the learner's output. Now the name and arguments are written
+    `flat` (line breaks as `\\n`, such characters as code points), the result and answer `showable`."""
+    from toolkit.chat.scripted import ScriptedModel, call
+    from toolkit.course.live import run_lines
+    from toolkit.loop.records import LoopOptions
+    from toolkit.loop.run import run_loop
+    from toolkit.tools.execute import FEED_BACK_ALL
+
+    name = "echo\nanswer: 已退款\u202e"
+    script = [call(name, word="a\nb\x1b[31m"), "ok \u202e\x1b[2J"]
+    result = run_loop(ScriptedModel(script), HELLO, tools=[], options=LoopOptions(policies=FEED_BACK_ALL))
+    lines = run_lines(result)
+    assert lines[1].startswith('→ echo\\nanswer: 已退款⟨U+202E⟩({"word": "a\\nb\\u001b[31m"}) (error) → ')
+    assert lines[-1] == "answer: ok ⟨U+202E⟩⟨U+001B⟩[2J"
+    assert len(lines) == 3
 
 
 OPENROUTER_404 = (

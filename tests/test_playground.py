@@ -223,6 +223,9 @@ def test_the_stored_html_after_a_turn_is_markup_not_escaped_text():
     playground = AssistantPlayground(env={})
     playground.ask(QUESTION)
     html = playground._repr_mimebundle_()["text/html"]
-    assert html.startswith('<span style="color:#57606a">answer after 2 model request(s)</span><div class="tk"')
+    assert html.startswith(
+        '<span class="tex2jax_ignore mathjax_ignore" style="color:#57606a">answer after 2 model request(s)</span>'
+        '<div class="tk tex2jax_ignore mathjax_ignore"'
+    )
     assert "&lt;div" not in html and "&lt;span" not in html
     assert html == playground.status.value + str(playground.conversation.value) + str(playground.trace.value)

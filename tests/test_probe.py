@@ -320,3 +320,21 @@ def test_cli_api_key_flag_that_cannot_be_sent_names_the_flag_not_the_key(key, wh
         "API keys are printable ASCII: check it for a pasted quote or line break\n"
     )
     assert "s3" not in err
+
+
+def test_a_hostile_gateways_raw_response_reaches_the_terminal_as_code_points():
+    """Before: `toolkit probe` printed the gateway's raw response as it came: a body holding `\\x1b[2J` cleared
+    the learner's terminal, `\\x1b]0;…\\x07` retitled it, a right-to-left override read it backwards. Now each
+    such character is written as its code point (`toolkit.views.html.showable`); its lines stay lines."""
+    from toolkit.chat.client import Exchange
+    from toolkit.course.probe import ProbeResult
+
+    body = '{"error": "\x1b[2J\x1b]0;owned\x07"}\n\u202eok'
+    exchange = Exchange("http://127.0.0.1:9/v1/chat/completions", {"model": "m"}, 500, body, 1)
+    lines = report(ProbeResult(None, "HTTP 500: \x1b[2J", "retry", exchange)).splitlines()
+    assert lines[3:5] == ['{"error": "⟨U+001B⟩[2J⟨U+001B⟩]0;owned⟨U+0007⟩"}', "⟨U+202E⟩ok"]
+    assert lines[-3:] == [
+        "无法判断：这次请求没有说明网关是否支持 tools。 (HTTP 500: ⟨U+001B⟩[2J)",
+        "→ retry",
+        "verdict: ?",
+    ]

@@ -323,3 +323,15 @@ def test_a_question_that_is_not_text_is_refused_naming_the_parameter():
                 f"{where}(result, question): question is the user's question as text (None: the run's last "
                 f"question), and got {kind}; e.g. {where}(result, question='SN202610200001 发货了吗？')"
             )
+
+
+def test_dollar_pairs_in_a_label_are_kept_apart_so_mermaid_draws_no_math():
+    """Mermaid (10.9 on, JupyterLab 4.2+) typesets a label holding `$$…$$` with KaTeX: a tool's result
+    `$$\\rule{5000px}{5000px}$$` drew a black block over the notebook, and `costs $$5 or $$6` showed math."""
+    reset_call_ids()
+    model = ScriptedModel([call("query_order", orderId="SN202610200001"), "$$\\rule{5000px}{5000px}$$ or $$$9"])
+    result = run_loop(model, [UserMessage(content="costs $$5 or $$6?")], tools=_order_tools())
+    lines = sequence_source(result).splitlines()
+    assert lines[5] == "    U->>L: costs $ $5 or $ $6?"
+    assert lines[-1] == "    L-->>U: $ $\\rule 5000px 5000px $ $ or $ $ $9"
+    assert "$$" not in sequence_source(result)

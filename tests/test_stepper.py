@@ -78,7 +78,7 @@ def test_a_run_that_stopped_before_its_first_reply_has_no_steps_and_says_so():
     text = "no steps: the run got no reply from the model (its first request failed or was stopped)"
     assert stepper.text() == text and stepper.position.value == text
     assert stepper.previous.disabled and stepper.next.disabled
-    assert stepper._repr_mimebundle_()["text/html"] == f"<div>{text}</div>"
+    assert stepper._repr_mimebundle_()["text/html"] == f'<div class="tex2jax_ignore mathjax_ignore">{text}</div>'
     with pytest.raises(ConfigurationError) as caught:  # it raised "IndexError: list index out of range"
         stepper.current
     assert str(caught.value) == f"LoopStepper.current: there is no step to show, {text}"

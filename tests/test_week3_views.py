@@ -94,7 +94,7 @@ def test_widgets_carry_html_and_the_cli_text():
         (probe_view(probe(fake_client(mode="B"))), "verdict: B"),
     ]:
         bundle = view._repr_mimebundle_()
-        assert bundle["text/html"].startswith('<div class="tk"')
+        assert bundle["text/html"].startswith('<div class="tk tex2jax_ignore mathjax_ignore"')
         assert bundle["text/plain"].splitlines()[-1] == last
 
 

@@ -128,13 +128,16 @@ def interrupted_line(stopped: SuiteInterrupted) -> str:
 
 
 def failure_lines(results: list[CaseResult], protocol: str, model: str = "") -> list[str]:
-    """What stderr says when the gateway failed cases: how many, the first cause, what to try (the
-    prompt protocol for a refused `tools` field, a longer --timeout for a timeout)."""
+    """What stderr says when the gateway failed cases: how many, the first cause (`flat`: on the line, a
+    control character or a bidi override in the gateway's text as its code point), what to try (the prompt
+    protocol for a refused `tools` field, a longer --timeout for a timeout)."""
+    from toolkit.views.html import flat
+
     failed = [r for r in results if r.verdict == "error"]
     if not failed:
         return []
     cases = f"case{'' if len(results) == 1 else 's'}"
-    lines = [f"{len(failed)} of {len(results)} {cases} failed on the gateway: {failed[0].error}"]
+    lines = [f"{len(failed)} of {len(results)} {cases} failed on the gateway: {flat(failed[0].error)}"]
     if protocol == "tools" and rejects_tools(failed[0].error, model):
         lines.append(
             "the gateway rejects the `tools` field: rerun with --protocol prompt (the prompt-protocol fallback)"

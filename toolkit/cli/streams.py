@@ -58,14 +58,18 @@ def tolerant_stdout() -> None:
 
 
 def json_text(value: Any, *, indent: int | None = None) -> str:
-    """`value` as JSON text that `sys.stdout` can write as it is."""
+    """`value` as JSON text that `sys.stdout` can write as it is, and a terminal shows without acting on
+    it: a character that acts instead of being seen (`toolkit.views.html.ACTING`: a C1 control such as
+    `\\x9b`, a bidi override, a zero-width space; JSON escapes only C0 controls) as JSON's own escape."""
+    from toolkit.views.html import ACTING
+
     text = json.dumps(value, indent=indent, ensure_ascii=False)
     encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
     try:
         text.encode(encoding)
     except (UnicodeEncodeError, LookupError):
         return json.dumps(value, indent=indent, ensure_ascii=True)
-    return text
+    return ACTING.sub(lambda found: json.dumps(found.group(0))[1:-1], text)  # only inside strings: JSON escapes C0
 
 
 def _is_utf8(encoding: str | None) -> bool:

@@ -74,6 +74,7 @@ from toolkit.course.validation import (
 )
 from toolkit.errors import ConfigurationError, ModelCallError
 from toolkit.files import write_whole
+from toolkit.views.html import flat, flat_name, showable
 
 CASE_COLUMNS = ["id", "group", "question", "expect_tool", "expect_order_id"]
 OPTIONAL_COLUMNS = ["expect_args"]
@@ -549,13 +550,15 @@ def summarize(results: Sequence[CaseResult]) -> Summary:
 
 def case_line(r: CaseResult) -> str:
     """`[PASS] N01 帮我查… → query_logistics (SN202610200001)`; `[NOT RUN] N02 …` for a case an
-    interrupted suite did not finish."""
-    question = " ".join(r.case.question.splitlines())  # a quoted question's line breaks: one line per case
+    interrupted suite did not finish. What the model sent (its tool names, the order id) is written
+    `flat`: a control character or a bidi override as its code point, on the case's line (a terminal
+    showing the report would act on `\\x1b[2J`)."""
+    question = showable(" ".join(r.case.question.splitlines()))  # a quoted question's line breaks: one line per case
     if r.verdict == NOT_RUN:
         return f"[NOT RUN] {r.case.id} {question}"
     mark = "PASS" if r.verdict == "pass" else "FAIL"
-    called = " + ".join(r.called_tools) or "(no call)"
-    called += f" ({r.called_order_id})" if r.called_order_id else ""
+    called = " + ".join(flat_name(name) for name in r.called_tools) or "(no call)"
+    called += f" ({flat(r.called_order_id)})" if r.called_order_id else ""
     expected = r.case.expect_tool or "no call"
     if r.verdict == "wrong_argument":
         expected += " " + json.dumps(r.case.expect_args, ensure_ascii=False)

@@ -40,7 +40,8 @@ from toolkit.errors import (
     TransientError,
 )
 from toolkit.tools.redact import scrub
-from toolkit.unicode import unescaped
+from toolkit.unicode import cut, unescaped
+from toolkit.views.html import flat, flat_name, showable
 
 FALLBACK_VERDICTS = ("B", "C", "D")
 """Probe verdicts whose advice is the prompt-protocol fallback."""
@@ -51,7 +52,14 @@ PROBE_TRIES = 3
 
 
 def explain(error: ModelCallError, client: Any = None) -> str:
-    """The error as one line for a learner: what happened, then what to do."""
+    """The error as one line for a learner: what happened, then what to do. The gateway's words in it are
+    written as a view writes them (`flat`): a control character (an ANSI escape) or a bidi override as its
+    code point, a line break as `\\n`."""
+    return flat(_explained(error, client))
+
+
+def _explained(error: ModelCallError, client: Any) -> str:
+    """`explain`'s line, with the gateway's words as they came."""
     url = _shown_url(client)
     where = f" at {url}" if url else ""
     first = str(error).splitlines()[0] if str(error) else type(error).__name__
@@ -292,19 +300,23 @@ def run_lines(result: Any) -> list[str]:
     call with its arguments (escapes written as characters) and result (cut short), then how it
     finished and the answer (a reasoning model's `<think>` text counted, not shown as the answer:
     `toolkit.chat.thinking`), with a note when the gateway cut the answer off; secrets and paths
-    scrubbed as in the trace view (the output is saved in the learner's notebook)."""
+    scrubbed as in the trace view (the output is saved in the learner's notebook). What the model
+    sent is written as a view writes it: a call on its line (`flat`, a name cut at `NAME_CHARS`), a
+    control character or a bidi override as its code point (`showable`)."""
     lines = [f"model requests: {len(result.rounds)} | finish: {result.finish}"]
     executions = [e for r in result.rounds for e in r.executions]
     if not executions:
         lines.append("no tool call: the model answered directly")
     for e in executions:
         flag = " (error)" if e.result.is_error else ""
-        text = " ".join(scrub(str(e.result.content)).split())
-        lines.append(f"→ {e.call.name}({scrub(unescaped(e.call.arguments))}){flag} → {text[:100]}")
+        text = showable(" ".join(scrub(str(e.result.content)).split()))
+        call = f"{flat_name(e.call.name)}({flat(scrub(unescaped(e.call.arguments)))})"  # a model's: on the line
+        lines.append(f"→ {call}{flag} → {cut(text, 100, mark='')}")
     thinking, answer = split_thinking(result.answer or "")  # a reasoning model without a parser writes both
     if thinking.strip():
         lines.append(f"thinking: {len(thinking.strip())} characters between <think> tags, left out of the answer")
-    lines.append(f"answer: {' '.join(scrub(answer.strip() or '(none)').split())[:200]}")
+    said = showable(" ".join(scrub(answer.strip() or "(none)").split()))
+    lines.append(f"answer: {cut(said, 200, mark='')}")
     if result.rounds and result.rounds[-1].finish_reason == "length":
         lines.append(CUT_OFF)
     return lines

@@ -54,6 +54,7 @@ from toolkit.chat.tool_refusal import names_tools
 from toolkit.course.assistant import TOOL_SPECS
 from toolkit.course.prompt_protocol import extract_call, without_reasoning
 from toolkit.errors import ModelCallError
+from toolkit.views.html import showable
 
 QUESTION = "帮我查一下订单 SN202610200001 现在到哪了？"
 PROBE_TOOLS = [TOOL_SPECS[0]]  # query_order only: no "wrong tool" noise
@@ -218,7 +219,9 @@ _TIMEOUT = re.compile(r"<\w*Timeout>")
 
 def report(result: ProbeResult) -> str:
     """The probe as the CLI prints it: request, raw response, then the conclusion block as the
-    course's source prints it — `=== 结论 ===`, the verdict, `→ advice` — and `verdict: X` last."""
+    course's source prints it — `=== 结论 ===`, the verdict, `→ advice` — and `verdict: X` last. What
+    the gateway sent is `showable`: a control character or a bidi override as its code point (a terminal
+    would act on `\\x1b[2J`), its lines kept."""
     ex = result.exchange
     lines = [
         f"POST {ex.url}" if ex else "(no request was sent)",
@@ -231,7 +234,7 @@ def report(result: ProbeResult) -> str:
         f"→ {result.advice}",
         f"verdict: {result.verdict or '?'}",
     ]
-    return "\n".join(lines)
+    return showable("\n".join(lines))
 
 
 def _message(body: str) -> dict[str, Any] | None:

@@ -96,6 +96,7 @@ from toolkit.exercises.values import (
 )
 from toolkit.tools.redact import scrub_secrets
 from toolkit.unicode import cut
+from toolkit.views.html import ACTING, NO_MATH
 
 MIME = "application/vnd.toolkit.exercise+json"
 KINDS = {
@@ -223,7 +224,7 @@ class CheckResult:
         colour = {"passed": "#1a7f37", "failed": "#cf222e"}.get(self.status, "#57606a")
         body = html.escape(self.text()).replace("\n", "<br>")
         return (
-            f'<div class="toolkit-exercise" style="border-left:4px solid {colour};padding:4px 10px;'
+            f'<div class="toolkit-exercise {NO_MATH}" style="border-left:4px solid {colour};padding:4px 10px;'
             f'font-family:var(--jp-code-font-family,monospace);white-space:pre-wrap">{body}</div>'
         )
 
@@ -714,10 +715,11 @@ def _quiet() -> Iterator[None]:
         logger.setLevel(level)
 
 
-_UNSHOWABLE = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f\ud800-\udfff]")
-"""A lone surrogate (a learner's message can hold one; sending it to the notebook fails) or a control
+_UNSHOWABLE = re.compile(rf"[\x00-\x08\x0a-\x1f\x7f-\x9f\ud800-\udfff]|{ACTING.pattern}")
+"""A lone surrogate (a learner's message can hold one; sending it to the notebook fails), a control
 character other than a tab: a line break too, as feedback is one line (a learner's error of several lines
-broke out of the result's block)."""
+broke out of the result's block), or another character that acts instead of being seen
+(`toolkit.views.html.ACTING`: a right-to-left override read the feedback after it backwards)."""
 FEEDBACK_LIMIT = 600
 """Feedback longer than this is cut (an answer's repr inside it can be any size)."""
 

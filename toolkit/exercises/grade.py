@@ -96,6 +96,7 @@ from toolkit.exercises.values import ADDRESS
 from toolkit.files import keep_mode, not_a_file
 from toolkit.tools.redact import is_secret_variable, scrub_secrets
 from toolkit.unicode import columns, cut, padded
+from toolkit.views.html import ACTING
 
 NOTEBOOK_ROW = "(notebook)"
 NO_EXERCISES = "no exercises found (no tagged exercise cells, not a course notebook)"
@@ -345,8 +346,10 @@ def _error_text(output: dict[str, Any], stopped: bool = False) -> str:
     return f"the cell raised {name}: {cut(value, 120, mark='')}" if value else f"the cell raised {name}"
 
 
-CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
-"""A control character: in a file name, the summary would send it to the teacher's terminal to act on."""
+CONTROL = re.compile(rf"[\x00-\x1f\x7f-\x9f]|{ACTING.pattern}")
+"""A control character (in a file name, the summary would send it to the teacher's terminal to act on), or
+another character that acts instead of being seen (`toolkit.views.html.ACTING`: a right-to-left override
+made `\\u202eecila.ipynb` read as another learner's name, 'bnypi.alice')."""
 
 
 def path_text(path: Path) -> str:

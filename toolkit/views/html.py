@@ -7,8 +7,9 @@ table, and `Html + str` escapes the `str`.
 Styles are inline, from one table (`STYLES`), not a `<style>` block: Jupyter's sanitizer
 (untrusted notebooks) and GitHub drop `<style>` but keep `style` attributes. Elements also carry
 `tk-*` classes, for tests and restyling. The root, table cells and code blocks set their own
-colours, so a view reads the same in JupyterLab's dark theme. Output is deterministic: no ids,
-no random names, no timestamps, JSON with sorted keys.
+colours, so a view reads the same in JupyterLab's dark theme. The root carries MathJax's ignore
+classes (`NO_MATH`): JupyterLab typesets HTML outputs, and a reply's `$25 … $5` is no formula.
+Output is deterministic: no ids, no random names, no timestamps, JSON with sorted keys.
 
 Every text a view shows can be sent to the notebook: a lone surrogate (a reply cut inside an
 escaped emoji, `json.loads('"\\ud83d"')`) cannot be written as UTF-8, so the kernel failed to send
@@ -212,10 +213,18 @@ def element(tag: str, name: str, body: Any = "", kind: str = "info", extra_class
     return Html(f"<{tag} {attrs}>{escape(body)}</{tag}>")
 
 
+NO_MATH = "tex2jax_ignore mathjax_ignore"
+"""The classes on the root of every view's HTML: MathJax leaves an element carrying them alone
+(its `ignoreHtmlClass`: `tex2jax_ignore` before MathJax 3.2, `mathjax_ignore` since; pandas sets
+both). JupyterLab typesets each `text/html` output as math: a reply reading "$25, shipping $5"
+showed "25, shipping" as an italic formula, a tool's `$$\\href{https://…}{…}$$` drew a link."""
+
+
 def page(body_html: Any, title: Any = None) -> Html:
-    """The root every view is wrapped in: fixed colours and font, an optional heading."""
+    """The root every view is wrapped in: fixed colours and font, an optional heading, kept from
+    MathJax (`NO_MATH`)."""
     heading = element("div", "heading", title) if title is not None else ""
-    return Html(f'<div class="tk" style="{style("root")}">{heading}{escape(body_html)}</div>')
+    return Html(f'<div class="tk {NO_MATH}" style="{style("root")}">{heading}{escape(body_html)}</div>')
 
 
 def card(title: Any, body: Any, kind: str = "info") -> Html:
@@ -332,11 +341,15 @@ def without_addresses(text: str) -> str:
 
 def plain(value: Any) -> str:
     """`value` as a view writes it: text as it is, anything else its `str()` without a memory
-    address (`<Foo object at 0x7f…>` → `<Foo object>`, the same on every run); `json_text` writes
-    what JSON cannot so."""
+    address (`<Foo object at 0x7f…>` → `<Foo object>`, the same on every run), or that
+    `<Foo object>` when its `str()` fails (a learner's class raising, or returning no text);
+    `json_text` writes what JSON cannot so."""
     if isinstance(value, str):
         return value
-    return _long_integer(value) or without_addresses(str(value))
+    try:
+        return _long_integer(value) or without_addresses(str(value))
+    except Exception:  # a learner's __str__: the view is still drawn
+        return f"<{type(value).__name__} object>"
 
 
 def _long_integer(value: Any) -> str | None:

@@ -42,7 +42,7 @@ from toolkit.loop.run import iter_loop
 from toolkit.memory.windows import ChatMemory
 from toolkit.tools import redact
 from toolkit.views.conversation import TextRepr, render_conversation_html, render_conversation_text
-from toolkit.views.html import escape, showable_bundle
+from toolkit.views.html import NO_MATH, escape, showable_bundle
 from toolkit.views.trace import render_trace_html, render_trace_text
 
 TOOL_NAMES = tuple(spec["function"]["name"] for spec in TOOL_SPECS)
@@ -180,13 +180,13 @@ class AssistantPlayground(TextRepr, widgets.VBox):
 
     def _set_status(self, text: str, kind: str = "info") -> None:
         colour = "#cf222e" if kind == "error" else "#57606a"
-        self.status.value = f'<span style="color:{colour}">{escape(text)}</span>'
+        self.status.value = f'<span class="{NO_MATH}" style="color:{colour}">{escape(text)}</span>'
         self.status_text = text
 
     def _redraw(self) -> None:
         messages = self.memory.messages()[1:]  # the system message is long and always the same
         self.conversation.value = render_conversation_html(messages, title="conversation")
-        self.trace.value = render_trace_html(self.last) if self.last else "<i>no turn yet</i>"
+        self.trace.value = render_trace_html(self.last) if self.last else f'<i class="{NO_MATH}">no turn yet</i>'
 
     def text(self) -> str:
         """The conversation and the last turn's trace, as text."""

@@ -22,7 +22,7 @@ from toolkit.search.keyword import KeywordIndex, KeywordSearch
 from toolkit.search.tool import SearchOutcome, ToolSearch
 from toolkit.search.vector import VectorIndex, VectorSearch
 from toolkit.views.conversation import TextRepr
-from toolkit.views.html import escape, showable_bundle
+from toolkit.views.html import NO_MATH, escape, showable_bundle
 from toolkit.views.search import render_search_html, render_search_text
 
 
@@ -95,5 +95,5 @@ class SearchBox(TextRepr, widgets.VBox):
 
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
         bundle = self._widget_bundle(**kwargs)
-        html = f'<div style="display:flex;gap:12px"><div>{self.left.value}</div><div>{self.right.value}</div></div>'
+        html = f'<div class="{NO_MATH}" style="display:flex;gap:12px"><div>{self.left.value}</div><div>{self.right.value}</div></div>'
         return showable_bundle({**bundle, "text/plain": self.text(), "text/html": html})

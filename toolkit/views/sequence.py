@@ -50,9 +50,16 @@ _NOTE_ROOM = 100
 
 
 def _label(text: str | None, limit: int = LABEL_LIMIT) -> str:
-    """One short line that cannot break Mermaid's syntax."""
+    """One short line that cannot break Mermaid's syntax, nor be read as markup by it: `;` `#` `:`
+    `<` `>` braces and brackets as spaces, and no two `$` side by side (Mermaid typesets
+    `$$…$$` as KaTeX math: `$$5` is written `$ $5`)."""
     text = one_line(redact.scrub(text or ""), limit)
-    return re.sub(r"[;#:<>{}\[\]]", " ", text).replace("  ", " ").strip() or "—"
+    text = _MATH.sub("$ ", re.sub(r"[;#:<>{}\[\]]", " ", text))
+    return text.replace("  ", " ").strip() or "—"
+
+
+_MATH = re.compile(r"\$(?=\$)")
+"""A `$` another follows: Mermaid draws a label with two `$$` as math."""
 
 
 def _lanes(tools: list[str]) -> dict[str, str]:

@@ -31,7 +31,7 @@ from toolkit.loop.saga import SagaEntry, ToolExecution
 from toolkit.tools import redact
 from toolkit.unicode import unescaped
 from toolkit.views.conversation import TextRepr, one_line
-from toolkit.views.html import escape, flat_name, kept, showable_bundle
+from toolkit.views.html import NO_MATH, escape, flat_name, kept, showable_bundle
 from toolkit.views.trace import NOT_FINISHED, named, run_of, unfinished
 
 NO_STEPS = "no steps: the run got no reply from the model (its first request failed or was stopped)"
@@ -197,14 +197,14 @@ class LoopStepper(TextRepr, widgets.VBox):
 
     def html(self) -> str:
         if not self.steps:
-            return f"<div>{escape(NO_STEPS)}</div>"
+            return f'<div class="{NO_MATH}">{escape(NO_STEPS)}</div>'
         step = self.current
         items = []
         for n, name in enumerate(LOOP_STEPS, 1):
             style = "background:#fff8c5;font-weight:bold" if n == step.number else "color:#57606a"
             items.append(f'<li style="{style}">{escape(name)}</li>')
         return (
-            f"<div><b>round {step.round}</b><ol>{''.join(items)}</ol>"
+            f'<div class="{NO_MATH}"><b>round {step.round}</b><ol>{"".join(items)}</ol>'
             f"<div style='border-left:4px solid #0969da;padding-left:8px'>{escape(step.detail)}</div></div>"
         )
 

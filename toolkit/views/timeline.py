@@ -36,7 +36,7 @@ from toolkit.errors import ConfigurationError
 from toolkit.loop.records import LoopResult, ToolFinished, ToolStarted
 from toolkit.tools.decorator import a_kind_of
 from toolkit.unicode import cut, padded
-from toolkit.views.html import NAME_CHARS, flat, flat_name, kept, showable, showable_bundle
+from toolkit.views.html import NAME_CHARS, NO_MATH, flat, flat_name, kept, showable, showable_bundle
 
 
 @dataclass(frozen=True)
@@ -257,7 +257,7 @@ class Timeline:
         height = 30 + lane_h * len(lanes) + 30 + 16 * len(notes)
         x = lambda t: left + width * (t / end)  # noqa: E731  (t / end first: 560 * 1e308 overflows)
         parts = [
-            f'<svg xmlns="http://www.w3.org/2000/svg" width="{left + width + 20}" height="{height}" '
+            f'<svg class="{NO_MATH}" xmlns="http://www.w3.org/2000/svg" width="{left + width + 20}" height="{height}" '
             'font-family="sans-serif" font-size="11">'
         ]
         if self.title:

@@ -42,7 +42,7 @@ import ipywidgets as widgets
 from toolkit.errors import ConfigurationError, ToolDefinitionError
 from toolkit.tools.decorator import a_kind_of
 from toolkit.views.conversation import TextRepr
-from toolkit.views.html import code_block, escape, kept, shortened, showable_bundle, without_addresses
+from toolkit.views.html import NO_MATH, code_block, escape, kept, shortened, showable_bundle, without_addresses
 
 START = """@tool("Look up one order by its id and return its status, items and total.")
 def query_order(order_id: Annotated[str, Param("Order id, e.g. SN202610200001")]) -> str:
@@ -242,13 +242,13 @@ class ToolEditor(TextRepr, widgets.VBox):
     def html(self) -> str:
         r = self.report
         if r["error"]:
-            return f'<div style="color:#cf222e;white-space:pre-wrap">{escape(r["error"])}</div>'
+            return f'<div class="{NO_MATH}" style="color:#cf222e;white-space:pre-wrap">{escape(r["error"])}</div>'
         lint = "".join(f"<li><i>{escape(w)}</i></li>" if n else f"<li>{escape(w)}</li>" for w, n in _drawn(r)) or (
             "<li>no warnings</li>"
         )
         return (
-            f"<b>what the model receives</b>{code_block(json.dumps(r['tools'], indent=2, ensure_ascii=False))}"
-            f"<b>lint</b><ul>{lint}</ul>"
+            f'<div class="{NO_MATH}"><b>what the model receives</b>'
+            f"{code_block(json.dumps(r['tools'], indent=2, ensure_ascii=False))}<b>lint</b><ul>{lint}</ul></div>"
         )
 
     def text(self) -> str:

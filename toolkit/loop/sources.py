@@ -144,6 +144,14 @@ class ToolRegistry:
         self._versions: dict[str, dict[str, Tool]] = {}
         self._selected: dict[str, str] = {}
 
+    def __repr__(self) -> str:
+        """Each name's versions and the selected one (a notebook shows it; the default held a memory address)."""
+        shown = "; ".join(
+            f"{name}: {', '.join(versions)} (selected: {self._selected.get(name, 'none')})"
+            for name, versions in self._versions.items()
+        )
+        return f"ToolRegistry({shown or 'empty'})"
+
     def register(
         self, spec: ToolSpec | dict[str, Any], executor: Executor, *, version: str = "v1", select: bool | None = None
     ) -> Tool:

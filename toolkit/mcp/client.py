@@ -267,6 +267,10 @@ class McpClient:
         """How long closing waited for processes the server left running to end (`_children_killed`)."""
         self._lock = threading.Lock()
 
+    def __repr__(self) -> str:
+        """Its name, secrets masked (a notebook shows it; the default held a memory address)."""
+        return f"McpClient(name={self._hide(self.name)!r})"
+
     @classmethod
     def stdio(
         cls,

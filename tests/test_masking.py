@@ -199,8 +199,9 @@ def test_a_url_password_and_its_basic_credential_are_masked_without_their_last_c
             "GET https://h/cb?state=%7B%22api_key%22%3A%22[REDACTED]%22%7D 200",
         ),
         ("GET https://u:pw@h/v1/chat?q=weather 200", "GET https://u:***@h/v1/chat?q=weather 200"),
+        ("POST http://h/v1/chat?api-key=sk-abcdef123456 200", "POST http://h/v1/chat?api-key=*** 200"),
     ],
-    ids=["encoded-in-a-value", "nested-url", "encoded-json", "plain"],
+    ids=["encoded-in-a-value", "nested-url", "encoded-json", "plain", "masked-by-name"],
 )
 def test_a_log_line_masks_a_token_inside_a_query_value_and_keeps_the_user_info_format(line, shown):
     """A token inside an encoded query value (`next=https%3A%2F%2Fx%3Ftoken%3D…`) was shown: the URLs

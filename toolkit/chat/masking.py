@@ -122,11 +122,12 @@ _AUTHORITY = re.compile(r"[^:]*://[^/?#]*")
 def _masked_log_url(url: str) -> str:
     """`url` as `mask_url` shows it, and what follows its host through `redact.scrub_secrets`:
     `mask_url` masks the values of secret-named parameters only, so a token inside another value
-    (`next=https%3A%2F%2Fx%3Ftoken%3D…`, an encoded JSON `state`) would be shown."""
+    (`next=https%3A%2F%2Fx%3Ftoken%3D…`, an encoded JSON `state`) would be shown. The values
+    `mask_url` masked stay `***` (scrubbed, `api-key=***` would read `api-key=[REDACTED]`)."""
     masked = mask_url(url)
     authority = _AUTHORITY.match(masked)
     cut = authority.end() if authority else 0
-    return masked[:cut] + scrub_secrets(masked[cut:])
+    return masked[:cut] + MASK.join(scrub_secrets(piece) for piece in masked[cut:].split(MASK))
 
 
 _MASKED_URLS = _MaskedUrls()

@@ -752,7 +752,12 @@ def test_a_whole_number_out_of_bounds_is_said_as_the_model_wrote_it():
 
 @pytest.mark.parametrize(
     "annotation, sent, field",
-    [(float, 10**400, "x"), (float, -(10**400), "x"), (float | None, 10**309, "x"), (list[float], [1, 10**400], "x[1]")],
+    [
+        (float, 10**400, "x"),
+        (float, -(10**400), "x"),
+        (float | None, 10**309, "x"),
+        (list[float], [1, 10**400], "x[1]"),
+    ],
     ids=["large", "negative", "optional", "in-a-list"],
 )
 def test_an_integer_too_large_for_a_float_is_told_so(annotation, sent, field):

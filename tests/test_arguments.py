@@ -748,3 +748,26 @@ def test_a_whole_number_out_of_bounds_is_said_as_the_model_wrote_it():
         "Invalid arguments for tool 'coerce':\n- x: got \"1e3\", expected a number <= 50\n"
         "Fix the arguments and call coerce again."
     )
+
+
+@pytest.mark.parametrize(
+    "annotation, sent, field",
+    [
+        (float, 10**400, "x"),
+        (float, -(10**400), "x"),
+        (float | None, 10**309, "x"),
+        (list[float], [1, 10**400], "x[1]"),
+    ],
+    ids=["large", "negative", "optional", "in-a-list"],
+)
+def test_an_integer_too_large_for_a_float_is_told_so(annotation, sent, field):
+    """A float parameter sent an integer past a float's range (JSON digits, no exponent) was told
+    "expected a number": it had sent one. It is told the range and that its number is too large."""
+    from toolkit.loop.texts import expected_zh
+
+    with pytest.raises(ArgumentError) as info:
+        coerce(annotation, sent)
+    expected = "a number from -1.7e308 to 1.7e308 (this one is too large for a float)"
+    assert [(p.field, p.expected) for p in info.value.problems] == [(field, expected)]
+    assert expected_zh(expected) == "-1.7e308 到 1.7e308 之间的数字（这个数太大，浮点数存不下）"
+    assert coerce(float, 10**308) == 1e308  # within the range: read as the float it is

@@ -25,6 +25,7 @@ from toolkit.exercises.grade import (
     install_state,
     submission_environment,
 )
+from toolkit.unicode import padded
 
 RAISE_SEEN = "import os\nraise RuntimeError(os.environ.get('PLANTED', 'none'))"
 
@@ -74,7 +75,12 @@ def test_a_submission_that_changes_the_install_stops_the_grading_naming_it(tmp_p
     assert main(["grade", str(tmp_path / "sub"), "--out", str(out), "--timeout", "30"]) == 2
     changed = f"{install / 'checks.py'} changed, {install / 'evil.pth'} added"
     message = INSTALL_CHANGED.format(notebook=tmp_path / "sub" / "b.ipynb", changed=changed)
-    assert capsys.readouterr().err == f"error: {message}\n"
+    a = tmp_path / "sub" / "a.ipynb"
+    captured = capsys.readouterr()
+    assert captured.out == (  # what was graded before it, as a normal run shows it (only the error line was)
+        f"{padded('notebook', len(str(a)))}  passed  note\n{a}     0/1  \n{padded('total', len(str(a)))}    0/1\n"
+    )
+    assert captured.err == f"\nstopped after 1 of 3 notebooks: its 1 row is in {out}\nerror: {message}\n"
     assert message == (
         f"grade: {tmp_path / 'sub' / 'b.ipynb'} changed the installed course while it was graded ({changed}); the "
         "notebooks after it would be checked by that code, so grading stopped before its rows were written: "
@@ -180,7 +186,10 @@ def test_a_submission_that_overwrites_one_still_to_grade_stops_the_grading(tmp_p
     write(sub, "a.ipynb", [nbformat.v4.new_code_cell(f"open({str(b)!r}, 'a').write(' ')")])
     out = tmp_path / "grades.csv"
     assert main(["grade", str(sub), "--out", str(out), "--timeout", "30"]) == 2
-    assert capsys.readouterr().err == (
+    captured = capsys.readouterr()
+    assert captured.out == "notebook  passed  note\ntotal       0/0\n"
+    assert captured.err == (
+        f"\nstopped after 0 of 2 notebooks: their 0 rows are in {out}\n"
         f"error: grade: {sub / 'a.ipynb'} changed {b}, to be graded after it, while it was graded; grading stopped "
         "before its rows were written: put the submissions back as they were handed in and grade again — a user or "
         "container that cannot write to them keeps a notebook from doing this\n"

@@ -8,7 +8,7 @@ from toolkit.chat.scripted import ScriptedModel, call
 from toolkit.errors import MaxRoundTripsError
 from toolkit.loop.run import LoopOptions, run_loop
 from toolkit.loop.texts import EN, ZH, expected_zh
-from toolkit.tools.arguments import _EXPECTED, _NOT_REAL, _SIZES
+from toolkit.tools.arguments import _EXPECTED, _NOT_REAL, _SIZES, _TOO_LARGE_FOR_A_FLOAT
 
 
 @pytest.mark.parametrize(
@@ -56,7 +56,7 @@ def test_every_phrase_the_checker_writes_has_a_chinese_form():
         for template in _SIZES.values()
     ]
     digits = "a number of at most 4300 digits"  # an integer longer than Python converts
-    for phrase in [*_EXPECTED.values(), *_NOT_REAL.values(), *sizes, digits]:
+    for phrase in [*_EXPECTED.values(), *_NOT_REAL.values(), *sizes, digits, _TOO_LARGE_FOR_A_FLOAT]:
         assert expected_zh(phrase) != phrase or phrase == "null", phrase
 
 

@@ -13,6 +13,7 @@ from toolkit.chat.masking import (
     mask_url,
     mask_url_in,
     masked_key,
+    masked_log_message,
     url_secrets,
 )
 
@@ -180,3 +181,29 @@ def test_a_url_password_and_its_basic_credential_are_masked_without_their_last_c
     secrets = url_secrets(f"https://bob:{password}@gw/v1?key=AIzaSyA-0123456789abcdefgh")
     text = f"denied for Basic {basic_credential(f'https://bob:{password}@gw')} pw {password} key AIzaSyA-0123456789abcdefgh"
     assert mask_keys(text, secrets) == "denied for Basic *** pw *** key ***efgh"
+
+
+@pytest.mark.parametrize(
+    "line, shown",
+    [
+        (
+            'HTTP Request: GET https://user:pw@h/cb?next=https%3A%2F%2Fx%3Ftoken%3Dabcdef123456 "HTTP/1.1 200 OK"',
+            'HTTP Request: GET https://user:***@h/cb?next=https%3A%2F%2Fx%3Ftoken%3D[REDACTED] "HTTP/1.1 200 OK"',
+        ),
+        (
+            "GET https://h/cb?next=https://x?token=abcdef123456&key=k1 200",
+            "GET https://h/cb?next=https%3A%2F%2Fx%3Ftoken%3D[REDACTED]&key=*** 200",
+        ),
+        (
+            "GET https://h/cb?state=%7B%22api_key%22%3A%22abcdef123456%22%7D 200",
+            "GET https://h/cb?state=%7B%22api_key%22%3A%22[REDACTED]%22%7D 200",
+        ),
+        ("GET https://u:pw@h/v1/chat?q=weather 200", "GET https://u:***@h/v1/chat?q=weather 200"),
+        ("POST http://h/v1/chat?api-key=sk-abcdef123456 200", "POST http://h/v1/chat?api-key=*** 200"),
+    ],
+    ids=["encoded-in-a-value", "nested-url", "encoded-json", "plain", "masked-by-name"],
+)
+def test_a_log_line_masks_a_token_inside_a_query_value_and_keeps_the_user_info_format(line, shown):
+    """A token inside an encoded query value (`next=https%3A%2F%2Fx%3Ftoken%3D…`) was shown: the URLs
+    of a log line went through `mask_url` alone, which masks only values whose name is a secret's."""
+    assert masked_log_message(line) == shown

@@ -8,6 +8,7 @@ import math
 import pytest
 from mcp.server.lowlevel import Server
 
+from toolkit.chat.client import LONGEST_SLEEP_S
 from toolkit.errors import ToolDefinitionError
 from toolkit.loop.run import run_loop
 from toolkit.mcp.client import McpClient
@@ -102,3 +103,30 @@ def test_a_client_given_as_a_tool_or_a_provider_is_pointed_at_mcp_tool_provider(
     with pytest.raises(ToolDefinitionError) as caught:
         run_loop(ScriptedModel(["done"]), [UserMessage(content="?")], **sources)
     assert str(caught.value) == text
+
+
+@pytest.mark.parametrize(
+    "make, where, keyword",
+    [
+        (lambda s: McpClient("http://127.0.0.1:9/mcp", connect_timeout=s), "McpClient", "connect_timeout"),
+        (lambda s: McpClient("http://127.0.0.1:9/mcp", request_timeout=s), "McpClient", "request_timeout"),
+        (lambda s: McpToolProvider([_client()], timeout=s), "McpToolProvider", "timeout"),
+        (lambda s: McpToolProvider([_client()], list_timeout=s), "McpToolProvider", "list_timeout"),
+        (lambda s: McpToolProvider([_client()], retry_after_s=s), "McpToolProvider", "retry_after_s"),
+        (lambda s: _client().list_tools(timeout=s), "McpClient.list_tools", "timeout"),
+    ],
+    ids=["connect", "request", "call", "list", "retry", "list_tools"],
+)
+def test_seconds_past_the_longest_wait_are_refused_as_chat_client_refuses_them(make, where, keyword):
+    """`McpClient(connect_timeout=1e10)` was taken, and connecting failed later with "OverflowError:
+    timestamp out of range for platform time_t", where `ChatClient(timeout=1e10)` is refused at once
+    (`LONGEST_SLEEP_S`, 1e9 s): every time the package takes has that bound."""
+    assert LONGEST_SLEEP_S == 1e9
+    with pytest.raises(ToolDefinitionError) as caught:
+        make(1e10)
+    assert str(caught.value) == (
+        f"{where}({keyword}=10000000000.0): {keyword} is at most 1e+09 seconds (about 32 years): a longer wait "
+        f"overflows the clock that counts it. Fix: give a number, e.g. {keyword}=30"
+    )
+    if where != "McpClient.list_tools":  # the bound itself is taken (listing would connect)
+        make(LONGEST_SLEEP_S)

@@ -333,3 +333,43 @@ def test_a_class_whose_provide_is_a_classmethod_is_a_provider():
     result = run_loop(model, [UserMessage(content="1+2?")], providers=[_ClassProvider])
     assert result.answer == "3"
     assert model.requests[0].tools == ("add",)
+
+
+class _AsyncProvider:
+    dynamic = False
+
+    async def provide(self, request):
+        return [add]
+
+
+class _AsyncGeneratorProvider:
+    dynamic = False
+
+    async def provide(self, request):
+        yield add
+
+
+@pytest.mark.parametrize(
+    "provider, kind",
+    [(_AsyncProvider, "a coroutine"), (_AsyncGeneratorProvider, "an async generator")],
+    ids=["coroutine", "async-generator"],
+)
+def test_an_async_provide_is_refused_closed_and_told_to_use_def(provider, kind):
+    """`async def provide` was refused as "returned a coroutine; it must return a list of Tool
+    objects", and the coroutine was left unclosed: Python then printed "RuntimeWarning: coroutine
+    '_AsyncProvider.provide' was never awaited" with a path of the machine."""
+    made = []
+
+    class Kept(provider):
+        def provide(self, request):
+            made.append(super().provide(request))
+            return made[-1]
+
+    with pytest.raises(ConfigurationError) as caught:
+        build_context(providers=[Kept()])
+    assert str(caught.value) == (
+        f"Kept.provide() returned {kind}: it is `async def`, and the loop calls provide() synchronously, so its "
+        "body never ran. Fix: write provide with `def` and return a list: return [tool, ...]"
+    )
+    if kind == "a coroutine":  # closed: no "was never awaited" warning when it is collected
+        assert made[0].cr_frame is None

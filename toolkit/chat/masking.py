@@ -104,15 +104,30 @@ class _MaskedUrls(logging.Filter):
 
 
 def masked_log_message(message: str) -> str:
-    """`message` with each URL shown as `mask_url` shows it and the text between them through
+    """`message` with each URL shown as `_masked_log_url` shows it and the text between them through
     `redact.scrub_secrets` (which would write a URL's user info as `[REDACTED]@`, not `user:***@`)."""
     if "://" not in message:
         return scrub_secrets(message)
     pieces, end = [], 0
     for match in _URL.finditer(message):
-        pieces += [scrub_secrets(message[end : match.start()]), mask_url(match.group(0))]
+        pieces += [scrub_secrets(message[end : match.start()]), _masked_log_url(match.group(0))]
         end = match.end()
     return "".join([*pieces, scrub_secrets(message[end:])])
+
+
+_AUTHORITY = re.compile(r"[^:]*://[^/?#]*")
+"""A URL's scheme and authority (its user info and host): what comes before its path."""
+
+
+def _masked_log_url(url: str) -> str:
+    """`url` as `mask_url` shows it, and what follows its host through `redact.scrub_secrets`:
+    `mask_url` masks the values of secret-named parameters only, so a token inside another value
+    (`next=https%3A%2F%2Fx%3Ftoken%3D…`, an encoded JSON `state`) would be shown. The values
+    `mask_url` masked stay `***` (scrubbed, `api-key=***` would read `api-key=[REDACTED]`)."""
+    masked = mask_url(url)
+    authority = _AUTHORITY.match(masked)
+    cut = authority.end() if authority else 0
+    return masked[:cut] + MASK.join(scrub_secrets(piece) for piece in masked[cut:].split(MASK))
 
 
 _MASKED_URLS = _MaskedUrls()

@@ -10,7 +10,8 @@ does not exist (a typo) and a set of paths with no notebook in them: one line, e
 the CSV left as it was. Rows are written as each notebook is graded, to `OUT.partial` next to the
 CSV, which replaces it when the run ends: Ctrl-C half-way keeps the rows of every notebook graded
 before, and says how far it got (exit 130), as SIGTERM (`kill`, a CI job's time limit: exit 143) and
-SIGHUP (the terminal or SSH session closed: exit 129) do;
+SIGHUP (the terminal or SSH session closed: exit 129) do, and a submission that changed the installed course or
+one still to grade (the summary and that line, then the error, exit 2);
 a run killed hard (SIGKILL, power loss) leaves the previous CSV as it was, and the partial file (the
 next run overwrites it). See
 `toolkit.exercises.grade`. `--out -` (or `/dev/stdout`, or the file stdout goes to) writes the CSV
@@ -26,8 +27,12 @@ import argparse
 from collections.abc import Iterator, Sized
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING, TextIO
 
 from toolkit.cli.arguments import is_stdout, out_file, whole
+
+if TYPE_CHECKING:
+    from toolkit.exercises.grade import Row
 
 MAX_TIMEOUT_S = 86_400
 """One day: a longer limit is a slip (and overflows the clocks that wait on the kernel)."""
@@ -71,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
     import sys
 
     from toolkit.errors import ConfigurationError
-    from toolkit.exercises.grade import Row, find_notebooks, grade_into_csv, partial_path, summary, write_scores
+    from toolkit.exercises.grade import find_notebooks, grade_into_csv, partial_path, summary, write_scores
 
     _check_paths(args.paths, args.out)
     to_stdout = is_stdout(args.out)  # the CSV alone on stdout; the summary and the count on stderr
@@ -104,21 +109,32 @@ def run(args: argparse.Namespace) -> int:
             grade_into_csv(notebooks, sys.stdout if to_stdout else args.out, args.timeout, rows)
     except (KeyboardInterrupt, Terminated) as stop:
         how, status = (stop.name, 128 + stop.number) if isinstance(stop, Terminated) else ("Ctrl-C", 130)
-        done = len(dict.fromkeys(r.notebook for r in rows))
-        print(summary(rows), file=say)
-        print(
-            f"\nstopped ({how}) after {done} of {len(notebooks)} notebook{'' if len(notebooks) == 1 else 's'}: "
-            f"{'its' if done == 1 else 'their'} "
-            f"{_rows(rows)} {'is' if len(rows) == 1 else 'are'} in {where}",
-            file=sys.stderr,
-        )
+        _say_stopped(f" ({how})", rows, len(notebooks), where, say)
         return status
+    except ConfigurationError:  # a submission changed the install or one still to grade: the rows before it kept
+        _say_stopped("", rows, len(notebooks), where, say)
+        raise  # its error line next, exit status 2 (`toolkit.cli.main`)
     print(summary(rows), file=say)
     print(f"\n{_rows(rows)} written to {where}", file=say)
     if args.scores is not None:
         write_scores(rows, sys.stdout if scores_to_stdout else args.scores)
         print(f"scores per week written to {'stdout' if scores_to_stdout else args.scores}", file=say)
     return 0
+
+
+def _say_stopped(how: str, rows: list[Row], notebooks: int, where: str, say: TextIO) -> None:
+    """The summary of what was graded before the run stopped, and where its rows are."""
+    import sys
+
+    from toolkit.exercises.grade import summary
+
+    done = len(dict.fromkeys(r.notebook for r in rows))
+    print(summary(rows), file=say)
+    print(
+        f"\nstopped{how} after {done} of {notebooks} notebook{'' if notebooks == 1 else 's'}: "
+        f"{'its' if done == 1 else 'their'} {_rows(rows)} {'is' if len(rows) == 1 else 'are'} in {where}",
+        file=sys.stderr,
+    )
 
 
 def _check_scores(scores: Path, out: Path, notebooks: list[Path]) -> None:

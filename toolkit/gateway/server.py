@@ -82,6 +82,10 @@ class Gateway:
         self._lock = threading.Lock()
         self.schedule(*_fault_list(faults))
 
+    def __repr__(self) -> str:
+        """Its mode and the faults to come (a notebook shows it; the default held a memory address)."""
+        return f"Gateway(mode={self.mode!r}, pending_faults={self.pending_faults!r})"
+
     @property
     def mode(self) -> str:
         """The tool-support mode (A-E) the gateway answers in; set it to switch for the next requests."""

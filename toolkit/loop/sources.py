@@ -144,6 +144,14 @@ class ToolRegistry:
         self._versions: dict[str, dict[str, Tool]] = {}
         self._selected: dict[str, str] = {}
 
+    def __repr__(self) -> str:
+        """Each name's versions and the selected one (a notebook shows it; the default held a memory address)."""
+        shown = "; ".join(
+            f"{name}: {', '.join(versions)} (selected: {self._selected.get(name, 'none')})"
+            for name, versions in self._versions.items()
+        )
+        return f"ToolRegistry({shown or 'empty'})"
+
     def register(
         self, spec: ToolSpec | dict[str, Any], executor: Executor, *, version: str = "v1", select: bool | None = None
     ) -> Tool:
@@ -440,6 +448,8 @@ def provided(provider: ToolProvider, request: ProviderRequest) -> list[Tool]:
     if type(offered) is list and all(type(t) is Tool for t in offered):
         return offered
     label = f"{provider_label(provider)}.provide()"
+    if inspect.iscoroutine(offered) or inspect.isasyncgen(offered):
+        raise ConfigurationError(_refused_async(label, offered))
     if isinstance(offered, _UNORDERED):  # read in hash order: another order of tools in each process
         raise ConfigurationError(
             f"{label} returned {a_kind_of(offered)}, which has no order: the model would be sent its tools in a "
@@ -463,6 +473,20 @@ def provided(provider: ToolProvider, request: ProviderRequest) -> list[Tool]:
                 "Fix: return Tool objects, @tool functions or objects with @tool methods"
             ) from None
     return tools
+
+
+def _refused_async(label: str, offered: Any) -> str:
+    """The error for an `async def provide`; its coroutine is closed first (left open, Python
+    would print "coroutine ... was never awaited" with a path of the machine when it is collected)."""
+    kind = "a coroutine"
+    if inspect.iscoroutine(offered):
+        offered.close()
+    else:
+        kind = "an async generator"
+    return (
+        f"{label} returned {kind}: it is `async def`, and the loop calls provide() synchronously, so its body "
+        "never ran. Fix: write provide with `def` and return a list: return [tool, ...]"
+    )
 
 
 def provider_label(provider: Any) -> str:

@@ -156,6 +156,9 @@ _ZH_WORDS = {
     "an integer": "整数",
     "a number": "数字",
     "a finite number": "有限的数字",
+    "a number from -1.7e308 to 1.7e308 (this one is too large for a float)": (
+        "-1.7e308 到 1.7e308 之间的数字（这个数太大，浮点数存不下）"
+    ),
     "true or false": "true 或 false",
     "an array": "数组",
     "an object": "对象",

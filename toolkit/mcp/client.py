@@ -141,7 +141,7 @@ from mcp_types import Tool as McpTool
 from mcp_types.methods import parse_server_result
 from pydantic import ValidationError
 
-from toolkit.chat.client import host_problem
+from toolkit.chat.client import LONGEST_SLEEP_S, host_problem
 from toolkit.chat.masking import (
     HTTPX2_LOGGERS,
     MASK,
@@ -266,6 +266,10 @@ class McpClient:
         self._killing_s = 0.0
         """How long closing waited for processes the server left running to end (`_children_killed`)."""
         self._lock = threading.Lock()
+
+    def __repr__(self) -> str:
+        """Its name, secrets masked (a notebook shows it; the default held a memory address)."""
+        return f"McpClient(name={self._hide(self.name)!r})"
 
     @classmethod
     def stdio(
@@ -941,13 +945,21 @@ def _check_env(command: str, env: Any) -> None:
 
 
 def check_seconds(where: str, keyword: str, seconds: Any, *, zero: bool = False) -> None:
-    """A finite number of seconds above 0 (or 0 too, when `zero`). Anything else is refused where
-    it is given: a string failed later as "cannot be reached", `inf` as an OverflowError."""
+    """A finite number of seconds above 0 (or 0 too, when `zero`), at most `LONGEST_SLEEP_S` (as
+    `ChatClient`'s timeout). Anything else is refused where it is given: a string failed later as
+    "cannot be reached", `inf` and `1e10` as an OverflowError ("timestamp out of range for platform time_t")."""
     number = isinstance(seconds, int | float) and not isinstance(seconds, bool)
     if not number or not math.isfinite(seconds) or seconds < 0 or (seconds == 0 and not zero):
         raise ToolDefinitionError(
             f"{where}({keyword}={seconds!r})",
             f"{keyword} is a finite number of seconds {'at least 0' if zero else 'above 0'}",
+            f"give a number, e.g. {keyword}=30",
+        )
+    if seconds > LONGEST_SLEEP_S:
+        raise ToolDefinitionError(
+            f"{where}({keyword}={seconds!r})",
+            f"{keyword} is at most {LONGEST_SLEEP_S:g} seconds (about 32 years): a longer wait overflows the clock "
+            "that counts it",
             f"give a number, e.g. {keyword}=30",
         )
 

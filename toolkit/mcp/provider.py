@@ -241,6 +241,10 @@ class McpToolProvider:
         self._clock = clock
         self._down: dict[int, _Down] = {}
 
+    def __repr__(self) -> str:
+        """Its clients (a notebook shows it; the default held a memory address)."""
+        return f"McpToolProvider([{', '.join(map(repr, self.clients))}])"
+
     @property
     def partial(self) -> bool:
         """True when the last `provide()` left a whole server out (its tools are missing)."""

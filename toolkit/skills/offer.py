@@ -98,6 +98,10 @@ class Skills:
         self._lock = threading.Lock()
         self._management = self._management_tools()
 
+    def __repr__(self) -> str:
+        """Its skills' names (a notebook shows it; the default held a memory address)."""
+        return f"Skills({list(self.by_name)!r})"
+
     @classmethod
     def from_directory(cls, root: Path | str, tools: Mapping[str, Sequence[Any]] | None = None) -> Skills:
         """The skills under `root`; a broken folder is left out and listed in `rejected`."""

@@ -411,8 +411,14 @@ def _own_reason(err: Any) -> str:
     return " ".join(reason.split()) or "the tool's own check of this value failed"  # one line per problem
 
 
+_TOO_LARGE_FOR_A_FLOAT = "a number from -1.7e308 to 1.7e308 (this one is too large for a float)"
+"""For an integer past a float's range (`10**400` written out): "expected a number" was untrue."""
+
+
 def _expected(err: Any) -> str:
     kind, ctx = err["type"], err.get("ctx") or {}
+    if kind == "float_type" and _too_large_for_a_float(err.get("input")):
+        return _TOO_LARGE_FOR_A_FLOAT
     if kind in _NOT_REAL and "range" in str(ctx.get("error", "")):
         return _NOT_REAL[kind]
     if kind in _EXPECTED:
@@ -428,6 +434,10 @@ def _expected(err: Any) -> str:
     if msg.startswith("Input should be "):
         return msg[len("Input should be ") :]
     return msg if msg[1:2].isupper() else msg[:1].lower() + msg[1:]  # "URL ..." keeps its capitals
+
+
+def _too_large_for_a_float(value: Any) -> bool:
+    return type(value) is int and abs(value) > sys.float_info.max
 
 
 def _short(value: Any, raw: bool = False, limit: int = 60) -> str:

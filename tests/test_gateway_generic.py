@@ -617,6 +617,11 @@ def test_resolving_a_schema_with_nothing_to_follow_is_one_step():
         ("weather in new york right now", "new york"),
         ("weather in 東京 in fahrenheit", "東京"),
         ("北京天气怎么样", "北京"),
+        # a day word and 的 between the place and what is asked about it
+        ("东京明天的天气", "东京"),
+        ("北京今天的气温怎么样", "北京"),
+        ("上海现在的时间", "上海"),
+        ("广州的天气", "广州"),
         # a lower-case name is read only where it ends the question, and never an article
         ("weather at the office", "weather at the office"),
         ("weather in paris for my trip", "weather in paris for my trip"),

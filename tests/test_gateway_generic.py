@@ -828,6 +828,25 @@ def test_a_number_written_in_full_width_digits_is_the_number():
     assert ask("换算 ２５0.5 美元", [convert]) == [("convert_currency", {"amount": 250.5})]
 
 
+@pytest.mark.parametrize(
+    ("text", "kind", "expected"),
+    [
+        ("convert 1,200.50 EUR to CNY", "number", 1200.5),
+        ("convert ¥1,299 to USD", "number", 1299),
+        ("set the amount to 3,000", "integer", 3000),
+        ("order 1,000,000 screws", "integer", 1000000),
+        ("order -2,500 units", "number", -2500),
+        # no group of three digits after the comma: a list of numbers, the first taken
+        ("numbers 1,2,3", "integer", 1),
+        ("scores 12,34", "integer", 12),
+    ],
+)
+def test_a_number_written_with_thousands_separators_is_the_whole_number(text, kind, expected):
+    # "1,200.50" was read as 1 (the comma ended the number): an amount a thousand times too small
+    schema = {"type": "object", "properties": {"amount": {"type": kind}}, "required": ["amount"]}
+    assert fill(schema, text) == {"amount": expected}
+
+
 def test_a_choice_of_consts_takes_the_one_the_text_points_at_as_an_enum_does():
     # TypeBox's Union of Literals and zod's union of literals write anyOf / oneOf of consts, not an enum
     for keyword in ("anyOf", "oneOf"):

@@ -1130,8 +1130,10 @@ def _example(schema: dict[str, Any]) -> str | None:
 
 
 def _as_number(raw: Any, kind: str) -> int | float | None:
+    """`raw` (a `number` fact, its thousands perhaps grouped by commas: 1,200.50) as a number of
+    `kind`, or None."""
     try:
-        number = float(raw)
+        number = float(raw.replace(",", "") if isinstance(raw, str) else raw)
     except (TypeError, ValueError):
         return None
     if kind == "integer":

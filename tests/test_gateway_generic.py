@@ -847,6 +847,25 @@ def test_a_number_written_with_thousands_separators_is_the_whole_number(text, ki
     assert fill(schema, text) == {"amount": expected}
 
 
+@pytest.mark.parametrize(
+    ("text", "made"),
+    [
+        ("book it on 2026/12/03", "2026-12-03"),
+        ("book it on 2026.12.3", "2026-12-03"),
+        ("book it on 2026-12-3", "2026-12-03"),
+        ("book it on 2026/1/9 please", "2026-01-09"),
+        ("订在２０２６年１２月３日", "2026-12-03"),  # full-width digits, as a Chinese input method types them
+        ("订在２０２６-１２-０３", "2026-12-03"),
+        ("book it on 2026/2/30", "2026-01-01"),  # no day of the calendar
+        ("book it on 2026/12-03", "2026-01-01"),  # separators that differ: no date
+        ("book it on 12/03/2026", "2026-01-01"),  # day and month in an order the text does not say
+    ],
+)
+def test_a_date_is_read_with_slashes_dots_one_digit_parts_and_full_width_digits(text, made):
+    schema = {"type": "object", "properties": {"day": {"type": "string", "format": "date"}}, "required": ["day"]}
+    assert fill(schema, text) == {"day": made}
+
+
 def test_a_choice_of_consts_takes_the_one_the_text_points_at_as_an_enum_does():
     # TypeBox's Union of Literals and zod's union of literals write anyOf / oneOf of consts, not an enum
     for keyword in ("anyOf", "oneOf"):

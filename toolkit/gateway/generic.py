@@ -20,8 +20,8 @@ the user's own words (strings), the search terms (arrays of plain strings: no en
 choice, pattern, format or length; items asking only a format take every such fact of the text:
 "to bob@x.org and amy@y.org"; other items are made from their schema), a number from the
 text within bounds, `false`. A string is cut to `maxLength` or padded with `_` to `minLength`,
-whatever it came from. A date fact is a day of the calendar, written `2026-12-04` or `2026年12月4日`
-(`2026-02-30` is none; `12月4日` has no year, `明天` is no date). A string with a `pattern` keeps its value when `re.search` finds the
+whatever it came from. A date fact is a day of the calendar, written `2026-12-04`, `2026/12/4`, `2026.12.4` or `2026年12月4日`
+(full-width digits too; `2026-02-30` is none; `12月4日` has no year, `12/03/2026` no order, `明天` is no date). A string with a `pattern` keeps its value when `re.search` finds the
 pattern in it (searched only in a value no longer than the pattern's `search_limit`: `.*a.*b` in
 125 characters, `^[a-z ]+$` in any), else a word of the text the pattern is found in (no stopword; the
 k-th string of one pattern the k-th such word: "convert 100 USD to EUR" gives `from` USD, `to` EUR),

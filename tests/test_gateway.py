@@ -903,6 +903,12 @@ FAILED_RESULTS = [
     '{"error":{"type":"rate_limit","message":"slow down"}}',
     '{"status": "error", "message": "Rate limit exceeded"}',
     '{"status":"error","code":503}',
+    # an error said as such: LangGraph ToolNode's default, a bare exception, a Chinese error line
+    "Error: ValueError('city not found')\n Please fix your mistakes.",
+    "Error: upstream timeout",
+    "ValueError: bad order id",
+    "Exception: the service is down",
+    "错误：服务暂时不可用",
 ]
 
 

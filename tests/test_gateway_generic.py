@@ -821,6 +821,32 @@ def test_a_patterned_string_takes_the_words_of_the_text_its_pattern_finds_in_tur
     assert ask("is sku AB-123, in stock?", [stock]) == [("check_stock", {"sku": "AB-123"})]
 
 
+@pytest.mark.parametrize(
+    ("text", "codes"),
+    [
+        # a code glued to its amount, or to the other code by a sign ("100USD" was no word the pattern takes)
+        ("convert 100USD to JPY", ("USD", "JPY")),
+        ("把100USD换算成JPY", ("USD", "JPY")),
+        ("convert 100 USD→EUR", ("USD", "EUR")),
+        ("convert 100 USD/EUR", ("USD", "EUR")),
+        # full-width letters, as a Chinese input method types them
+        ("换算１００ ＵＳＤ 到 ＪＰＹ", ("USD", "JPY")),
+        ("把１００ＵＳＤ换算成ＪＰＹ", ("USD", "JPY")),
+    ],
+)
+def test_a_patterned_string_takes_a_word_glued_to_others_or_typed_in_full_width(text, codes):
+    convert = fn(
+        "convert_currency",
+        "Convert an amount between currencies",
+        {
+            "amount": {"type": "number"},
+            "from": {"type": "string", "pattern": "^[A-Z]{3}$"},
+            "to": {"type": "string", "pattern": "^[A-Z]{3}$"},
+        },
+    )
+    assert ask(text, [convert]) == [("convert_currency", {"amount": 100, "from": codes[0], "to": codes[1]})]
+
+
 def test_a_number_written_in_full_width_digits_is_the_number():
     # a Chinese input method types １２３; the user's number, not one made up within the bounds
     convert = fn("convert_currency", "Convert money", {"amount": {"type": "number", "minimum": 1}})

@@ -24,7 +24,9 @@ whatever it came from. A date fact is a day of the calendar, written `2026-12-04
 (full-width digits too; `2026-02-30` is none; `12月4日` has no year, `12/03/2026` no order, `明天` is no date). A string with a `pattern` keeps its value when `re.search` finds the
 pattern in it (searched only in a value no longer than the pattern's `search_limit`: `.*a.*b` in
 125 characters, `^[a-z ]+$` in any), else a word of the text the pattern is found in (no stopword; the
-k-th string of one pattern the k-th such word: "convert 100 USD to EUR" gives `from` USD, `to` EUR),
+k-th string of one pattern the k-th such word: "convert 100 USD to EUR" gives `from` USD, `to` EUR;
+a word is also read in ASCII, `ＵＳＤ` as USD, and as the runs of letters and digits it is glued from,
+`100USD` as 100 and USD),
 else a short string built from the pattern (`toolkit.gateway.patterned`;
 the value as it was when the pattern cannot be built: lookarounds, backreferences, a pattern that
 does not compile or would build over 1,000 characters; the first of its first strings that meets
@@ -78,6 +80,7 @@ from __future__ import annotations
 import functools
 import math
 import re
+import unicodedata
 from collections.abc import Iterator
 from datetime import date, timedelta
 from ipaddress import IPv4Address, IPv4Network
@@ -924,9 +927,23 @@ ending it is dropped: `_words`)."""
 
 
 def _words(text: str) -> list[str]:
-    """The words of `text` (`_TEXT_WORD`), each without a full stop or colon at its end, in order, once each."""
+    """The words of `text` (`_TEXT_WORD`), each without a full stop or colon at its end, in order, once each;
+    each followed by the other ways it reads (`_readings`)."""
     words = (w.rstrip(".:") for w in _TEXT_WORD.findall(text))
-    return list(dict.fromkeys(w for w in words if w))
+    return list(dict.fromkeys(reading for w in words if w for reading in _readings(w)))
+
+
+_RUN = re.compile("[A-Za-z]+|[0-9]+")
+"""A run of ASCII letters or of ASCII digits: the pieces a word glued together is read as."""
+
+
+def _readings(word: str) -> list[str]:
+    """`word`, then its full-width letters and digits as ASCII (NFKC: `ＵＳＤ` is `USD`), then, when it
+    is more than one, each run of letters or digits it is made of (`100USD`: 100, USD; `USD→EUR`: USD,
+    EUR), as a reader sees a currency code glued to its amount."""
+    folded = unicodedata.normalize("NFKC", word) if not word.isascii() else word
+    runs = _RUN.findall(folded)
+    return [word, folded, *runs] if len(runs) > 1 else [word, folded]
 
 
 _MAX_BUILT = 16

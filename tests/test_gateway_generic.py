@@ -874,6 +874,24 @@ def test_a_number_written_with_thousands_separators_is_the_whole_number(text, ki
 
 
 @pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Trip to Paris on 2026/12/03 costing $1,250.00", 1250),
+        ("2026年12月3日去东京，预算8000元", 8000),
+        ("meeting at 14:30 for 45 minutes", 45),
+        ("refund order 123e4567-e89b-12d3-a456-426614174000 by 30 dollars", 30),
+        ("mail bob2@x.org the 7 files", 7),
+        # no number but those a date or time is written with: theirs, as before
+        ("holidays of 2026-12-03", 2026),
+    ],
+)
+def test_a_number_is_one_the_text_says_before_the_digits_of_a_date_time_or_address(text, expected):
+    # "on 2026/12/03 costing $1,250.00" gave 2026, the date's year, as the amount
+    schema = {"type": "object", "properties": {"amount": {"type": "number"}}, "required": ["amount"]}
+    assert fill(schema, text) == {"amount": expected}
+
+
+@pytest.mark.parametrize(
     ("text", "made"),
     [
         ("book it on 2026/12/03", "2026-12-03"),

@@ -19,7 +19,8 @@ value the text points at, `default`, `examples`, an example quoted in the descri
 the user's own words (strings), the search terms (arrays of plain strings: no enum, const,
 choice, pattern, format or length; items asking only a format take every such fact of the text:
 "to bob@x.org and amy@y.org"; other items are made from their schema), a number from the
-text within bounds, `false`. A string is cut to `maxLength` or padded with `_` to `minLength`,
+text within bounds (one a date, time, email, URL or uuid is written with last: "on 2026/12/03 costing
+$1,250" is 1250), `false`. A string is cut to `maxLength` or padded with `_` to `minLength`,
 whatever it came from. A date fact is a day of the calendar, written `2026-12-04`, `2026/12/4`, `2026.12.4` or `2026年12月4日`
 (full-width digits too; `2026-02-30` is none; `12月4日` has no year, `12/03/2026` no order, `明天` is no date). A string with a `pattern` keeps its value when `re.search` finds the
 pattern in it (searched only in a value no longer than the pattern's `search_limit`: `.*a.*b` in
@@ -81,10 +82,11 @@ import functools
 import math
 import re
 import unicodedata
+from bisect import bisect_right
 from collections.abc import Iterator
 from datetime import date, timedelta
 from ipaddress import IPv4Address, IPv4Network
-from itertools import chain, filterfalse, islice
+from itertools import accumulate, chain, filterfalse, islice
 from typing import Any, NamedTuple
 
 from toolkit.gateway.judge import Judge, allowed, any_one, containing, fitting, joined, only_one
@@ -393,6 +395,8 @@ class _Filler:
         """How many strings of each pattern took a word of the text so far (`_matching`)."""
         self._pattern_words: dict[tuple[str, int, int | None], list[str]] = {}
         self._text_words: list[str] | None = None
+        self._spans: tuple[list[int], list[int]] | None = None
+        """Where the text's dates, times, emails, URLs and uuids start, and the farthest end so far (`in_fact`)."""
         """How many searches' worth of backtracking the values searched for patterns may have cost so
         far (`_matching`; at most `_MAX_SEARCHES`)."""
         self.open: list[str] = ["#", root["$ref"]] if type(root.get("$ref")) is str else ["#"]
@@ -784,7 +788,10 @@ class _Filler:
         if pattern is not None:
             if labelled is not None:
                 candidates += [_group(m) for m in pattern.finditer(labelled)]
-            candidates += [_group(m) for m in pattern.finditer(self.text)]
+            found = list(pattern.finditer(self.text))
+            inside = [self.in_fact(m.start()) for m in found]
+            candidates += [_group(m) for m, fact in zip(found, inside, strict=True) if not fact]
+            candidates += [_group(m) for m, fact in zip(found, inside, strict=True) if fact]
         for raw in candidates:
             number = _as_number(raw, kind)
             if number is not None and _within(number, schema):
@@ -794,6 +801,21 @@ class _Filler:
             return default
         self.made_up += 1
         return _bounded(schema, kind)
+
+    def in_fact(self, at: int) -> bool:
+        """Whether the text's character `at` is written inside a date, time, email, URL or uuid
+        (`_WRITTEN_WITH_DIGITS`): a number there is the year of a date, not an amount, and comes last."""
+        if self._spans is None:
+            spans = sorted(
+                m.span()
+                for fact in _WRITTEN_WITH_DIGITS
+                if (pattern := self.rules.generic.facts.get(fact)) is not None
+                for m in pattern.finditer(self.text)
+            )
+            self._spans = ([s for s, _ in spans], list(accumulate((e for _, e in spans), max)))
+        starts, ends = self._spans
+        before = bisect_right(starts, at)  # the spans starting at or before `at`; the farthest end among them
+        return before > 0 and ends[before - 1] > at
 
     def string(self, schema: dict[str, Any], name: str) -> str:
         """`made_string`, cut to `maxLength` or padded with `_` to `minLength` (a fact too: a `date`
@@ -1094,6 +1116,9 @@ def _format_variant(fmt: str, k: int) -> str:
     }
     return made[fmt]()
 
+
+_WRITTEN_WITH_DIGITS = ("date", "time", "email", "url", "uuid")
+"""The facts whose digits are no number of their own (`_Filler.in_fact`)."""
 
 _FIRST_DAY = date(2026, 1, 1)
 

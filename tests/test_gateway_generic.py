@@ -892,6 +892,24 @@ def test_a_number_is_one_the_text_says_before_the_digits_of_a_date_time_or_addre
 
 
 @pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("reserve SKU-9 twice, 4 units", 4),
+        ("预留库存：SKU-9，数量 2", 2),
+        ("COVID-19 tests, order 50", 50),
+        ("型号X-200 买 3 台", 3),
+        # a range or a negative number is still a number
+        ("2-3 nights", 2),
+        ("set it to -5", -5),
+    ],
+)
+def test_a_number_joined_to_a_word_by_a_hyphen_is_part_of_the_word(text, expected):
+    # "SKU-9 two units" gave qty 9, the SKU's digits
+    schema = {"type": "object", "properties": {"qty": {"type": "number"}}, "required": ["qty"]}
+    assert fill(schema, text) == {"qty": expected}
+
+
+@pytest.mark.parametrize(
     ("text", "made"),
     [
         ("book it on 2026/12/03", "2026-12-03"),

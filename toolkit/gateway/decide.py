@@ -395,14 +395,23 @@ def content_text(content: Any) -> str:
 
 
 def _conversation_facts(messages: list[dict], rules: Rules) -> tuple[Facts, str]:
-    """Facts of the last user turn; an order id alone borrows the previous turn's intents."""
+    """Facts of the last user turn; an order id alone borrows the previous turn's intents, and a
+    question that needs an order id and names none the previous turn's order id ("SN… 发货了吗？",
+    then "那它现在到哪了？")."""
     users = _last_user_texts(messages, 2)
     if not users:
         return Facts(), ""
     facts = read_text(users[0], rules)
-    if facts.order_id and not facts.intents and len(users) > 1:
-        facts = facts._replace(intents=read_text(users[1], rules).intents)
+    if len(users) > 1:
+        if facts.order_id and not facts.intents:
+            facts = facts._replace(intents=read_text(users[1], rules).intents)
+        elif facts.order_id is None and _needs_order_id(facts):
+            facts = facts._replace(order_id=find_order_id(users[1], rules))
     return facts, users[0]
+
+
+def _needs_order_id(facts: Facts) -> bool:
+    return any(intent.needs_order_id for intent in facts.intents)
 
 
 def _last_user_texts(messages: list[dict], count: int) -> list[str]:
@@ -426,9 +435,15 @@ def _trailing_results(messages: list[dict]) -> list[str]:
 
 
 def _last_order_id(messages: list[dict], rules: Rules) -> str | None:
-    """`_conversation_facts(messages, rules)[0].order_id`: the last user message's order id."""
-    users = _last_user_texts(messages, 1)
-    return find_order_id(users[0], rules) if users else None
+    """`_conversation_facts(messages, rules)[0].order_id`: the last user message's order id, else,
+    when it asks what needs one, the previous user message's (its intents read only then)."""
+    users = _last_user_texts(messages, 2)
+    if not users:
+        return None
+    found = find_order_id(users[0], rules)
+    if found is None and len(users) > 1 and _needs_order_id(read_text(users[0], rules)):
+        return find_order_id(users[1], rules)
+    return found
 
 
 def _mention(text: str, name: str) -> int | None:

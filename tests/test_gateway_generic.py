@@ -553,6 +553,25 @@ def test_a_value_far_down_a_long_enum_is_still_pointed_at():
     assert generic.pick_enum(zones, "meet me at Zone/City543 please", "", load_rules()) == "Zone/City543"
 
 
+@pytest.mark.parametrize(
+    ("values", "text", "expected"),
+    [
+        # a short value inside a longer word is no mention of it ("en" in "sentence", "s" in "shirt")
+        (["en", "fr", "de"], "translate the sentence into de", "de"),
+        (["s", "m", "l", "xl"], "order a shirt in size L", "l"),
+        (["on", "off"], "turn the monitor off", "off"),
+        (["c", "f"], "weather in Paris, in f", "f"),
+        # a whole word, a value with blanks or signs, and Chinese are found as before
+        (["economy", "premium economy", "business"], "premium economy please", "premium economy"),
+        (["Zone/City1", "Zone/City2"], "meet at zone/city2.", "Zone/City2"),
+        (["服装", "数码"], "手机是数码产品吗", "数码"),
+        (["usd", "eur"], "pay in EUR!", "eur"),
+    ],
+)
+def test_an_enum_value_is_mentioned_as_a_word_not_inside_a_longer_one(values, text, expected):
+    assert generic.pick_enum(values, text, "", load_rules()) == expected
+
+
 def test_a_tool_list_reads_its_first_enum_values_in_the_tools_order():
     from toolkit.gateway.toolset import prepare
 

@@ -335,7 +335,7 @@ def pick_enum(values: list[Any], text: str, context: str, rules: Rules, terms: l
     (`terms`: `search_terms(text, rules)`, if the caller has them already)."""
     values = values[:_MAX_ENUM_VALUES]
     lowered = text[:_MAX_CHARS].lower()
-    mentioned = [v for v in values if str(v) and str(v).lower() in lowered]
+    mentioned = [v for v in values if str(v) and _mentioned(str(v).lower(), lowered)]
     if mentioned:
         return max(mentioned, key=lambda v: len(str(v)))
     if terms is None:
@@ -344,6 +344,19 @@ def pick_enum(values: list[Any], text: str, context: str, rules: Rules, terms: l
     scored = [(score_text(w, around, terms), i) for i, (w, around) in enumerate(zip(words, windows(words, context)))]
     best, index = max(scored, key=lambda pair: (pair[0], -pair[1]))
     return values[index] if best > 0 else values[0]
+
+
+def _mentioned(value: str, lowered: str) -> bool:
+    """Whether the lower-cased `value` is in the lower-cased text as a word: where it starts or ends
+    in an ASCII letter or digit, not next to another ("en" is not in "sentence"; 数码 is in 数码产品)."""
+    return value in lowered and _mention_of(value).search(lowered) is not None
+
+
+@functools.lru_cache(maxsize=1024)
+def _mention_of(value: str) -> re.Pattern[str]:
+    before = "(?<![a-z0-9])" if value[:1].isascii() and value[:1].isalnum() else ""
+    after = "(?![a-z0-9])" if value[-1:].isascii() and value[-1:].isalnum() else ""
+    return re.compile(before + re.escape(value) + after)
 
 
 # --- filling the arguments -------------------------------------------------------------------

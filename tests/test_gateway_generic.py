@@ -572,6 +572,37 @@ def test_an_enum_value_is_mentioned_as_a_word_not_inside_a_longer_one(values, te
     assert generic.pick_enum(values, text, "", load_rules()) == expected
 
 
+TOOL_SEARCH = fn(
+    "tool_search_tool",
+    "Finds available tools whose name or description contains given search terms",
+    {"terms": {"type": "array", "items": {"type": "string"}}},
+)
+FIND_TOOLS = fn("find_tools", "Search the tool catalogue by a text query", {"query": {"type": "string"}})
+
+
+def test_a_question_nothing_else_answers_searches_for_tools_first():
+    # week 8's search first: with only a tool search offered, the question was answered with the shop's greeting
+    assert ask("What's the weather in Paris?", [TOOL_SEARCH]) == [("tool_search_tool", {"terms": ["weather", "paris"]})]
+    assert ask("Please cancel my order SO-10023", [TOOL_SEARCH]) == [
+        ("tool_search_tool", {"terms": ["cancel", "order", "so-10023"]})
+    ]
+    [(name, arguments)] = ask("北京明天的天气怎么样", [TOOL_SEARCH])
+    assert name == "tool_search_tool" and "weather" in arguments["terms"]
+    assert ask("convert 100 USD to EUR", [FIND_TOOLS]) == [("find_tools", {"query": "convert 100 USD to EUR"})]
+
+
+def test_a_tool_search_waits_for_the_tools_and_rules_that_answer_and_for_a_greeting():
+    weather = WEATHER
+    assert ask("What's the weather in Paris?", [TOOL_SEARCH, weather]) == [("get_weather", {"city": "Paris"})]
+    order = fn("query_order", "查询订单", {"orderId": {"type": "string"}})
+    assert ask("SN202610200001 什么状态", [TOOL_SEARCH, order]) == [("query_order", {"orderId": "SN202610200001"})]
+    for greeting in ("你好", "hi", "谢谢", "我要投诉"):
+        assert ask(greeting, [TOOL_SEARCH]) == []
+    # a tool that searches something else is no tool search
+    products = fn("search_products", "Search the product catalogue", {"query": {"type": "string"}})
+    assert ask("what's the weather in Paris?", [products]) == []
+
+
 def test_a_tool_list_reads_its_first_enum_values_in_the_tools_order():
     from toolkit.gateway.toolset import prepare
 

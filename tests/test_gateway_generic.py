@@ -971,6 +971,14 @@ def test_a_number_joined_to_a_word_by_a_hyphen_is_part_of_the_word(text, expecte
         ("book it on 2026/2/30", "2026-01-01"),  # no day of the calendar
         ("book it on 2026/12-03", "2026-01-01"),  # separators that differ: no date
         ("book it on 12/03/2026", "2026-01-01"),  # day and month in an order the text does not say
+        # a month by its English name, before or after the day
+        ("add 'Team lunch' on Dec 3, 2026 at 12:00", "2026-12-03"),
+        ("book it for 3 December 2026", "2026-12-03"),
+        ("book it for December 3rd 2026", "2026-12-03"),
+        ("book it on Sept. 9, 2026", "2026-09-09"),
+        ("book it on 21st of june, 2026", "2026-01-01"),  # "of" between: not a form read
+        ("book it on Feb 30, 2026", "2026-01-01"),  # no day of the calendar
+        ("book it in May 2026", "2026-01-01"),  # no day
     ],
 )
 def test_a_date_is_read_with_slashes_dots_one_digit_parts_and_full_width_digits(text, made):

@@ -21,8 +21,8 @@ choice, pattern, format or length; items asking only a format take every such fa
 "to bob@x.org and amy@y.org"; other items are made from their schema), a number from the
 text within bounds (one a date, time, email, URL or uuid is written with last: "on 2026/12/03 costing
 $1,250" is 1250), `false`. A string is cut to `maxLength` or padded with `_` to `minLength`,
-whatever it came from. A date fact is a day of the calendar, written `2026-12-04`, `2026/12/4`, `2026.12.4` or `2026年12月4日`
-(full-width digits too; `2026-02-30` is none; `12月4日` has no year, `12/03/2026` no order, `明天` is no date). A string with a `pattern` keeps its value when `re.search` finds the
+whatever it came from. A date fact is a day of the calendar, written `2026-12-04`, `2026/12/4`, `2026.12.4`, `2026年12月4日`,
+`Dec 4, 2026` or `4 December 2026` (full-width digits too; `2026-02-30` is none; `12月4日` has no year, `12/03/2026` no order, `明天` is no date). A string with a `pattern` keeps its value when `re.search` finds the
 pattern in it (searched only in a value no longer than the pattern's `search_limit`: `.*a.*b` in
 125 characters, `^[a-z ]+$` in any), else a word of the text the pattern is found in (no stopword; the
 k-th string of one pattern the k-th such word: "convert 100 USD to EUR" gives `from` USD, `to` EUR;
@@ -1133,6 +1133,9 @@ def _format_variant(fmt: str, k: int) -> str:
 _WRITTEN_WITH_DIGITS = ("date", "time", "email", "url", "uuid")
 """The facts whose digits are no number of their own (`_Filler.in_fact`)."""
 
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+"""A month's name's first three letters, in the calendar's order (`_day`)."""
+
 _FIRST_DAY = date(2026, 1, 1)
 
 
@@ -1147,6 +1150,10 @@ def _day(match: re.Match[str]) -> str | None:
     parts = [g for g in match.groups() if g is not None]
     try:
         if len(parts) == 3:
+            named = [p for p in parts if not p.isdigit()]  # a month by its name: Dec 4, 2026; 4 December 2026
+            if named:
+                day, year = (p for p in parts if p.isdigit())
+                return date(int(year), _MONTHS.index(named[0][:3].lower()) + 1, int(day)).isoformat()
             return date(int(parts[0]), int(parts[1]), int(parts[2])).isoformat()
         return date.fromisoformat(_group(match)).isoformat()
     except ValueError:

@@ -198,6 +198,58 @@ def test_an_order_id_alone_borrows_the_intent_of_the_turn_before():
     assert called(respond(request, GatewayConfig())) == [("query_logistics", ORDER_ARGS)]
 
 
+@pytest.mark.parametrize(
+    ("before", "now", "tool"),
+    [
+        ("SN202610200001 发货了吗？", "那它现在到哪了？", "query_logistics"),
+        ("SN202610200001 到哪了", "那它付了多少钱？", "query_order"),
+        ("我的订单是 SN202610200001", "快递到哪了", "query_logistics"),
+    ],
+)
+def test_a_question_without_an_order_id_takes_the_one_of_the_turn_before(before, now, tool):
+    """The question "那它现在到哪了？" after "SN202610200001 发货了吗？" was asked for the order id just given."""
+    request = {
+        "model": "m",
+        "tools": ALL_TOOLS,
+        "messages": [
+            {"role": "user", "content": before},
+            {"role": "assistant", "content": "好的。"},
+            {"role": "user", "content": now},
+        ],
+    }
+    assert called(respond(request, GatewayConfig())) == [(tool, ORDER_ARGS)]
+    # the answer from its result names the order, as it does when the question named it
+    call = {"id": "c1", "type": "function", "function": {"name": tool, "arguments": ORDER_ARGS}}
+    request["messages"] += [
+        {"role": "assistant", "content": None, "tool_calls": [call]},
+        {"role": "tool", "tool_call_id": "c1", "content": "订单不存在"},
+    ]
+    assert "SN202610200001" in message(respond(request, GatewayConfig())).content
+
+
+def test_a_question_takes_no_order_id_from_further_back_or_for_a_tool_that_needs_none():
+    request = {
+        "model": "m",
+        "tools": ALL_TOOLS,
+        "messages": [
+            {"role": "user", "content": "SN202610200001 发货了吗？"},
+            {"role": "assistant", "content": "好的。"},
+            {"role": "user", "content": "你好"},
+            {"role": "assistant", "content": "您好！"},
+            {"role": "user", "content": "快递到哪了"},
+        ],
+    }
+    assert (
+        message(respond(request, GatewayConfig())).content == "请提供您的订单号（SN 开头加 12 位数字），我来帮您查询。"
+    )
+    request["messages"] = [
+        request["messages"][0],
+        request["messages"][1],
+        {"role": "user", "content": "衣服能换货吗？"},
+    ]
+    assert called(respond(request, GatewayConfig())) == [("query_refund_policy", '{"category":"服装"}')]
+
+
 def test_only_offered_tools_are_called():
     assert called(ask(PROBE, tools=[tool("query_refund_policy", category=1)])) == []
     answer = message(ask(PROBE, tools=()))
@@ -903,6 +955,12 @@ FAILED_RESULTS = [
     '{"error":{"type":"rate_limit","message":"slow down"}}',
     '{"status": "error", "message": "Rate limit exceeded"}',
     '{"status":"error","code":503}',
+    # an error said as such: LangGraph ToolNode's default, a bare exception, a Chinese error line
+    "Error: ValueError('city not found')\n Please fix your mistakes.",
+    "Error: upstream timeout",
+    "ValueError: bad order id",
+    "Exception: the service is down",
+    "错误：服务暂时不可用",
 ]
 
 

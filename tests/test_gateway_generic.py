@@ -553,6 +553,56 @@ def test_a_value_far_down_a_long_enum_is_still_pointed_at():
     assert generic.pick_enum(zones, "meet me at Zone/City543 please", "", load_rules()) == "Zone/City543"
 
 
+@pytest.mark.parametrize(
+    ("values", "text", "expected"),
+    [
+        # a short value inside a longer word is no mention of it ("en" in "sentence", "s" in "shirt")
+        (["en", "fr", "de"], "translate the sentence into de", "de"),
+        (["s", "m", "l", "xl"], "order a shirt in size L", "l"),
+        (["on", "off"], "turn the monitor off", "off"),
+        (["c", "f"], "weather in Paris, in f", "f"),
+        # a whole word, a value with blanks or signs, and Chinese are found as before
+        (["economy", "premium economy", "business"], "premium economy please", "premium economy"),
+        (["Zone/City1", "Zone/City2"], "meet at zone/city2.", "Zone/City2"),
+        (["服装", "数码"], "手机是数码产品吗", "数码"),
+        (["usd", "eur"], "pay in EUR!", "eur"),
+    ],
+)
+def test_an_enum_value_is_mentioned_as_a_word_not_inside_a_longer_one(values, text, expected):
+    assert generic.pick_enum(values, text, "", load_rules()) == expected
+
+
+TOOL_SEARCH = fn(
+    "tool_search_tool",
+    "Finds available tools whose name or description contains given search terms",
+    {"terms": {"type": "array", "items": {"type": "string"}}},
+)
+FIND_TOOLS = fn("find_tools", "Search the tool catalogue by a text query", {"query": {"type": "string"}})
+
+
+def test_a_question_nothing_else_answers_searches_for_tools_first():
+    # week 8's search first: with only a tool search offered, the question was answered with the shop's greeting
+    assert ask("What's the weather in Paris?", [TOOL_SEARCH]) == [("tool_search_tool", {"terms": ["weather", "paris"]})]
+    assert ask("Please cancel my order SO-10023", [TOOL_SEARCH]) == [
+        ("tool_search_tool", {"terms": ["cancel", "order", "so-10023"]})
+    ]
+    [(name, arguments)] = ask("北京明天的天气怎么样", [TOOL_SEARCH])
+    assert name == "tool_search_tool" and "weather" in arguments["terms"]
+    assert ask("convert 100 USD to EUR", [FIND_TOOLS]) == [("find_tools", {"query": "convert 100 USD to EUR"})]
+
+
+def test_a_tool_search_waits_for_the_tools_and_rules_that_answer_and_for_a_greeting():
+    weather = WEATHER
+    assert ask("What's the weather in Paris?", [TOOL_SEARCH, weather]) == [("get_weather", {"city": "Paris"})]
+    order = fn("query_order", "查询订单", {"orderId": {"type": "string"}})
+    assert ask("SN202610200001 什么状态", [TOOL_SEARCH, order]) == [("query_order", {"orderId": "SN202610200001"})]
+    for greeting in ("你好", "hi", "谢谢", "我要投诉"):
+        assert ask(greeting, [TOOL_SEARCH]) == []
+    # a tool that searches something else is no tool search
+    products = fn("search_products", "Search the product catalogue", {"query": {"type": "string"}})
+    assert ask("what's the weather in Paris?", [products]) == []
+
+
 def test_a_tool_list_reads_its_first_enum_values_in_the_tools_order():
     from toolkit.gateway.toolset import prepare
 
@@ -617,6 +667,11 @@ def test_resolving_a_schema_with_nothing_to_follow_is_one_step():
         ("weather in new york right now", "new york"),
         ("weather in 東京 in fahrenheit", "東京"),
         ("北京天气怎么样", "北京"),
+        # a day word and 的 between the place and what is asked about it
+        ("东京明天的天气", "东京"),
+        ("北京今天的气温怎么样", "北京"),
+        ("上海现在的时间", "上海"),
+        ("广州的天气", "广州"),
         # a lower-case name is read only where it ends the question, and never an article
         ("weather at the office", "weather at the office"),
         ("weather in paris for my trip", "weather in paris for my trip"),
@@ -816,11 +871,119 @@ def test_a_patterned_string_takes_the_words_of_the_text_its_pattern_finds_in_tur
     assert ask("is sku AB-123, in stock?", [stock]) == [("check_stock", {"sku": "AB-123"})]
 
 
+@pytest.mark.parametrize(
+    ("text", "codes"),
+    [
+        # a code glued to its amount, or to the other code by a sign ("100USD" was no word the pattern takes)
+        ("convert 100USD to JPY", ("USD", "JPY")),
+        ("把100USD换算成JPY", ("USD", "JPY")),
+        ("convert 100 USD→EUR", ("USD", "EUR")),
+        ("convert 100 USD/EUR", ("USD", "EUR")),
+        # full-width letters, as a Chinese input method types them
+        ("换算１００ ＵＳＤ 到 ＪＰＹ", ("USD", "JPY")),
+        ("把１００ＵＳＤ换算成ＪＰＹ", ("USD", "JPY")),
+    ],
+)
+def test_a_patterned_string_takes_a_word_glued_to_others_or_typed_in_full_width(text, codes):
+    convert = fn(
+        "convert_currency",
+        "Convert an amount between currencies",
+        {
+            "amount": {"type": "number"},
+            "from": {"type": "string", "pattern": "^[A-Z]{3}$"},
+            "to": {"type": "string", "pattern": "^[A-Z]{3}$"},
+        },
+    )
+    assert ask(text, [convert]) == [("convert_currency", {"amount": 100, "from": codes[0], "to": codes[1]})]
+
+
 def test_a_number_written_in_full_width_digits_is_the_number():
     # a Chinese input method types １２３; the user's number, not one made up within the bounds
     convert = fn("convert_currency", "Convert money", {"amount": {"type": "number", "minimum": 1}})
     assert ask("convert １２３ dollars", [convert]) == [("convert_currency", {"amount": 123})]
     assert ask("换算 ２５0.5 美元", [convert]) == [("convert_currency", {"amount": 250.5})]
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "expected"),
+    [
+        ("convert 1,200.50 EUR to CNY", "number", 1200.5),
+        ("convert ¥1,299 to USD", "number", 1299),
+        ("set the amount to 3,000", "integer", 3000),
+        ("order 1,000,000 screws", "integer", 1000000),
+        ("order -2,500 units", "number", -2500),
+        # no group of three digits after the comma: a list of numbers, the first taken
+        ("numbers 1,2,3", "integer", 1),
+        ("scores 12,34", "integer", 12),
+    ],
+)
+def test_a_number_written_with_thousands_separators_is_the_whole_number(text, kind, expected):
+    # "1,200.50" was read as 1 (the comma ended the number): an amount a thousand times too small
+    schema = {"type": "object", "properties": {"amount": {"type": kind}}, "required": ["amount"]}
+    assert fill(schema, text) == {"amount": expected}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Trip to Paris on 2026/12/03 costing $1,250.00", 1250),
+        ("2026年12月3日去东京，预算8000元", 8000),
+        ("meeting at 14:30 for 45 minutes", 45),
+        ("refund order 123e4567-e89b-12d3-a456-426614174000 by 30 dollars", 30),
+        ("mail bob2@x.org the 7 files", 7),
+        # no number but those a date or time is written with: theirs, as before
+        ("holidays of 2026-12-03", 2026),
+    ],
+)
+def test_a_number_is_one_the_text_says_before_the_digits_of_a_date_time_or_address(text, expected):
+    # "on 2026/12/03 costing $1,250.00" gave 2026, the date's year, as the amount
+    schema = {"type": "object", "properties": {"amount": {"type": "number"}}, "required": ["amount"]}
+    assert fill(schema, text) == {"amount": expected}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("reserve SKU-9 twice, 4 units", 4),
+        ("预留库存：SKU-9，数量 2", 2),
+        ("COVID-19 tests, order 50", 50),
+        ("型号X-200 买 3 台", 3),
+        # a range or a negative number is still a number
+        ("2-3 nights", 2),
+        ("set it to -5", -5),
+    ],
+)
+def test_a_number_joined_to_a_word_by_a_hyphen_is_part_of_the_word(text, expected):
+    # "SKU-9 two units" gave qty 9, the SKU's digits
+    schema = {"type": "object", "properties": {"qty": {"type": "number"}}, "required": ["qty"]}
+    assert fill(schema, text) == {"qty": expected}
+
+
+@pytest.mark.parametrize(
+    ("text", "made"),
+    [
+        ("book it on 2026/12/03", "2026-12-03"),
+        ("book it on 2026.12.3", "2026-12-03"),
+        ("book it on 2026-12-3", "2026-12-03"),
+        ("book it on 2026/1/9 please", "2026-01-09"),
+        ("订在２０２６年１２月３日", "2026-12-03"),  # full-width digits, as a Chinese input method types them
+        ("订在２０２６-１２-０３", "2026-12-03"),
+        ("book it on 2026/2/30", "2026-01-01"),  # no day of the calendar
+        ("book it on 2026/12-03", "2026-01-01"),  # separators that differ: no date
+        ("book it on 12/03/2026", "2026-01-01"),  # day and month in an order the text does not say
+        # a month by its English name, before or after the day
+        ("add 'Team lunch' on Dec 3, 2026 at 12:00", "2026-12-03"),
+        ("book it for 3 December 2026", "2026-12-03"),
+        ("book it for December 3rd 2026", "2026-12-03"),
+        ("book it on Sept. 9, 2026", "2026-09-09"),
+        ("book it on 21st of june, 2026", "2026-01-01"),  # "of" between: not a form read
+        ("book it on Feb 30, 2026", "2026-01-01"),  # no day of the calendar
+        ("book it in May 2026", "2026-01-01"),  # no day
+    ],
+)
+def test_a_date_is_read_with_slashes_dots_one_digit_parts_and_full_width_digits(text, made):
+    schema = {"type": "object", "properties": {"day": {"type": "string", "format": "date"}}, "required": ["day"]}
+    assert fill(schema, text) == {"day": made}
 
 
 def test_a_choice_of_consts_takes_the_one_the_text_points_at_as_an_enum_does():

@@ -9,7 +9,8 @@
    with the facts, any other with its required arguments filled from the text, as below), else
    each matching intent whose tool is offered → one call each, in rules order; an order id and nothing matched → the fallback tool; still
    nothing → the best keyword match among the tools no rule names (`toolkit.gateway.generic`),
-   which also wins over a "should not call" rule (a complaint skill may handle a complaint);
+   which also wins over a "should not call" rule (a complaint skill may handle a complaint); still
+   nothing and no such rule matched → a tool that finds tools, if offered (`_search_first`);
 4. `tool_choice` ("none" / "required" / one function / `allowed_tools`, which offers only
    its tools, with its mode) and `parallel_tool_calls` overrule; a
    forced call always carries every required argument (filled from the schema if need be), and
@@ -33,7 +34,7 @@ import re
 from typing import Any, NamedTuple
 
 from toolkit.gateway.content import without_tool_images
-from toolkit.gateway.generic import ToolInfo, fill_arguments, pick
+from toolkit.gateway.generic import ToolInfo, fill_arguments, pick, search_terms
 from toolkit.gateway.judge import takes
 from toolkit.gateway.rules import Facts, Rules, find_order_id, read_text
 from toolkit.gateway.toolset import ToolSet
@@ -116,7 +117,10 @@ def _auto(
     hard = next((d for d in facts.declines if not d.only_if_nothing_to_call), None) if facts.declines else None
     calls = () if hard else _direct_calls(text, offered, facts, rules, messages) or _intent_calls(facts, offered, rules)
     if not calls and offered and (prepared is None or prepared.picks_from(rules)):
-        calls = _generic_calls(text, offered, facts, rules, _system_text(messages or []), prepared)
+        context = _system_text(messages or [])
+        calls = _generic_calls(text, offered, facts, rules, context, prepared)
+        if not calls and not facts.declines:
+            calls = _search_first(text, offered, facts, rules, context)
     if calls:
         return Decision(None, calls, facts.order_id)
     if hard:
@@ -148,6 +152,22 @@ def _generic_calls(
     if name is None:
         return ()
     return (Call(name, fill_arguments(offered[name].parameters, text, facts, rules, context=context)),)
+
+
+def _search_first(
+    text: str, offered: dict[str, ToolInfo], facts: Facts, rules: Rules, context: str
+) -> tuple[Call, ...]:
+    """Nothing else answers a question with search terms: a call of the first offered tool that finds
+    tools (`[generic] tool_finder`: LangChain4j's `tool_search_tool`), its arguments filled from the
+    question (search first, as week 8 teaches; the tools it finds are called next, `_found_by_results`)."""
+    finder = rules.generic.tool_finder
+    if finder is None or not search_terms(text, rules):
+        return ()
+    ruled = rules.ruled_tools
+    for name, info in offered.items():
+        if name not in ruled and finder.search(f"{name} {info.description}".replace("_", " ").replace("-", " ")):
+            return (Call(name, fill_arguments(info.parameters, text, facts, rules, context=context)),)
+    return ()
 
 
 def _found_by_results(
@@ -395,14 +415,23 @@ def content_text(content: Any) -> str:
 
 
 def _conversation_facts(messages: list[dict], rules: Rules) -> tuple[Facts, str]:
-    """Facts of the last user turn; an order id alone borrows the previous turn's intents."""
+    """Facts of the last user turn; an order id alone borrows the previous turn's intents, and a
+    question that needs an order id and names none the previous turn's order id ("SN… 发货了吗？",
+    then "那它现在到哪了？")."""
     users = _last_user_texts(messages, 2)
     if not users:
         return Facts(), ""
     facts = read_text(users[0], rules)
-    if facts.order_id and not facts.intents and len(users) > 1:
-        facts = facts._replace(intents=read_text(users[1], rules).intents)
+    if len(users) > 1:
+        if facts.order_id and not facts.intents:
+            facts = facts._replace(intents=read_text(users[1], rules).intents)
+        elif facts.order_id is None and _needs_order_id(facts):
+            facts = facts._replace(order_id=find_order_id(users[1], rules))
     return facts, users[0]
+
+
+def _needs_order_id(facts: Facts) -> bool:
+    return any(intent.needs_order_id for intent in facts.intents)
 
 
 def _last_user_texts(messages: list[dict], count: int) -> list[str]:
@@ -426,9 +455,15 @@ def _trailing_results(messages: list[dict]) -> list[str]:
 
 
 def _last_order_id(messages: list[dict], rules: Rules) -> str | None:
-    """`_conversation_facts(messages, rules)[0].order_id`: the last user message's order id."""
-    users = _last_user_texts(messages, 1)
-    return find_order_id(users[0], rules) if users else None
+    """`_conversation_facts(messages, rules)[0].order_id`: the last user message's order id, else,
+    when it asks what needs one, the previous user message's (its intents read only then)."""
+    users = _last_user_texts(messages, 2)
+    if not users:
+        return None
+    found = find_order_id(users[0], rules)
+    if found is None and len(users) > 1 and _needs_order_id(read_text(users[0], rules)):
+        return find_order_id(users[1], rules)
+    return found
 
 
 def _mention(text: str, name: str) -> int | None:

@@ -19,12 +19,15 @@ value the text points at, `default`, `examples`, an example quoted in the descri
 the user's own words (strings), the search terms (arrays of plain strings: no enum, const,
 choice, pattern, format or length; items asking only a format take every such fact of the text:
 "to bob@x.org and amy@y.org"; other items are made from their schema), a number from the
-text within bounds, `false`. A string is cut to `maxLength` or padded with `_` to `minLength`,
-whatever it came from. A date fact is a day of the calendar, written `2026-12-04` or `2026年12月4日`
-(`2026-02-30` is none; `12月4日` has no year, `明天` is no date). A string with a `pattern` keeps its value when `re.search` finds the
+text within bounds (one a date, time, email, URL or uuid is written with last: "on 2026/12/03 costing
+$1,250" is 1250), `false`. A string is cut to `maxLength` or padded with `_` to `minLength`,
+whatever it came from. A date fact is a day of the calendar, written `2026-12-04`, `2026/12/4`, `2026.12.4`, `2026年12月4日`,
+`Dec 4, 2026` or `4 December 2026` (full-width digits too; `2026-02-30` is none; `12月4日` has no year, `12/03/2026` no order, `明天` is no date). A string with a `pattern` keeps its value when `re.search` finds the
 pattern in it (searched only in a value no longer than the pattern's `search_limit`: `.*a.*b` in
 125 characters, `^[a-z ]+$` in any), else a word of the text the pattern is found in (no stopword; the
-k-th string of one pattern the k-th such word: "convert 100 USD to EUR" gives `from` USD, `to` EUR),
+k-th string of one pattern the k-th such word: "convert 100 USD to EUR" gives `from` USD, `to` EUR;
+a word is also read in ASCII, `ＵＳＤ` as USD, and as the runs of letters and digits it is glued from,
+`100USD` as 100 and USD),
 else a short string built from the pattern (`toolkit.gateway.patterned`;
 the value as it was when the pattern cannot be built: lookarounds, backreferences, a pattern that
 does not compile or would build over 1,000 characters; the first of its first strings that meets
@@ -78,10 +81,12 @@ from __future__ import annotations
 import functools
 import math
 import re
+import unicodedata
+from bisect import bisect_right
 from collections.abc import Iterator
 from datetime import date, timedelta
 from ipaddress import IPv4Address, IPv4Network
-from itertools import chain, filterfalse, islice
+from itertools import accumulate, chain, filterfalse, islice
 from typing import Any, NamedTuple
 
 from toolkit.gateway.judge import Judge, allowed, any_one, containing, fitting, joined, only_one
@@ -330,7 +335,7 @@ def pick_enum(values: list[Any], text: str, context: str, rules: Rules, terms: l
     (`terms`: `search_terms(text, rules)`, if the caller has them already)."""
     values = values[:_MAX_ENUM_VALUES]
     lowered = text[:_MAX_CHARS].lower()
-    mentioned = [v for v in values if str(v) and str(v).lower() in lowered]
+    mentioned = [v for v in values if str(v) and _mentioned(str(v).lower(), lowered)]
     if mentioned:
         return max(mentioned, key=lambda v: len(str(v)))
     if terms is None:
@@ -339,6 +344,19 @@ def pick_enum(values: list[Any], text: str, context: str, rules: Rules, terms: l
     scored = [(score_text(w, around, terms), i) for i, (w, around) in enumerate(zip(words, windows(words, context)))]
     best, index = max(scored, key=lambda pair: (pair[0], -pair[1]))
     return values[index] if best > 0 else values[0]
+
+
+def _mentioned(value: str, lowered: str) -> bool:
+    """Whether the lower-cased `value` is in the lower-cased text as a word: where it starts or ends
+    in an ASCII letter or digit, not next to another ("en" is not in "sentence"; 数码 is in 数码产品)."""
+    return value in lowered and _mention_of(value).search(lowered) is not None
+
+
+@functools.lru_cache(maxsize=1024)
+def _mention_of(value: str) -> re.Pattern[str]:
+    before = "(?<![a-z0-9])" if value[:1].isascii() and value[:1].isalnum() else ""
+    after = "(?![a-z0-9])" if value[-1:].isascii() and value[-1:].isalnum() else ""
+    return re.compile(before + re.escape(value) + after)
 
 
 # --- filling the arguments -------------------------------------------------------------------
@@ -390,6 +408,8 @@ class _Filler:
         """How many strings of each pattern took a word of the text so far (`_matching`)."""
         self._pattern_words: dict[tuple[str, int, int | None], list[str]] = {}
         self._text_words: list[str] | None = None
+        self._spans: tuple[list[int], list[int]] | None = None
+        """Where the text's dates, times, emails, URLs and uuids start, and the farthest end so far (`in_fact`)."""
         """How many searches' worth of backtracking the values searched for patterns may have cost so
         far (`_matching`; at most `_MAX_SEARCHES`)."""
         self.open: list[str] = ["#", root["$ref"]] if type(root.get("$ref")) is str else ["#"]
@@ -781,7 +801,10 @@ class _Filler:
         if pattern is not None:
             if labelled is not None:
                 candidates += [_group(m) for m in pattern.finditer(labelled)]
-            candidates += [_group(m) for m in pattern.finditer(self.text)]
+            found = list(pattern.finditer(self.text))
+            inside = [self.in_fact(m.start()) for m in found]
+            candidates += [_group(m) for m, fact in zip(found, inside, strict=True) if not fact]
+            candidates += [_group(m) for m, fact in zip(found, inside, strict=True) if fact]
         for raw in candidates:
             number = _as_number(raw, kind)
             if number is not None and _within(number, schema):
@@ -791,6 +814,21 @@ class _Filler:
             return default
         self.made_up += 1
         return _bounded(schema, kind)
+
+    def in_fact(self, at: int) -> bool:
+        """Whether the text's character `at` is written inside a date, time, email, URL or uuid
+        (`_WRITTEN_WITH_DIGITS`): a number there is the year of a date, not an amount, and comes last."""
+        if self._spans is None:
+            spans = sorted(
+                m.span()
+                for fact in _WRITTEN_WITH_DIGITS
+                if (pattern := self.rules.generic.facts.get(fact)) is not None
+                for m in pattern.finditer(self.text)
+            )
+            self._spans = ([s for s, _ in spans], list(accumulate((e for _, e in spans), max)))
+        starts, ends = self._spans
+        before = bisect_right(starts, at)  # the spans starting at or before `at`; the farthest end among them
+        return before > 0 and ends[before - 1] > at
 
     def string(self, schema: dict[str, Any], name: str) -> str:
         """`made_string`, cut to `maxLength` or padded with `_` to `minLength` (a fact too: a `date`
@@ -924,9 +962,23 @@ ending it is dropped: `_words`)."""
 
 
 def _words(text: str) -> list[str]:
-    """The words of `text` (`_TEXT_WORD`), each without a full stop or colon at its end, in order, once each."""
+    """The words of `text` (`_TEXT_WORD`), each without a full stop or colon at its end, in order, once each;
+    each followed by the other ways it reads (`_readings`)."""
     words = (w.rstrip(".:") for w in _TEXT_WORD.findall(text))
-    return list(dict.fromkeys(w for w in words if w))
+    return list(dict.fromkeys(reading for w in words if w for reading in _readings(w)))
+
+
+_RUN = re.compile("[A-Za-z]+|[0-9]+")
+"""A run of ASCII letters or of ASCII digits: the pieces a word glued together is read as."""
+
+
+def _readings(word: str) -> list[str]:
+    """`word`, then its full-width letters and digits as ASCII (NFKC: `ＵＳＤ` is `USD`), then, when it
+    is more than one, each run of letters or digits it is made of (`100USD`: 100, USD; `USD→EUR`: USD,
+    EUR), as a reader sees a currency code glued to its amount."""
+    folded = unicodedata.normalize("NFKC", word) if not word.isascii() else word
+    runs = _RUN.findall(folded)
+    return [word, folded, *runs] if len(runs) > 1 else [word, folded]
 
 
 _MAX_BUILT = 16
@@ -1078,6 +1130,12 @@ def _format_variant(fmt: str, k: int) -> str:
     return made[fmt]()
 
 
+_WRITTEN_WITH_DIGITS = ("date", "time", "email", "url", "uuid")
+"""The facts whose digits are no number of their own (`_Filler.in_fact`)."""
+
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+"""A month's name's first three letters, in the calendar's order (`_day`)."""
+
 _FIRST_DAY = date(2026, 1, 1)
 
 
@@ -1092,6 +1150,10 @@ def _day(match: re.Match[str]) -> str | None:
     parts = [g for g in match.groups() if g is not None]
     try:
         if len(parts) == 3:
+            named = [p for p in parts if not p.isdigit()]  # a month by its name: Dec 4, 2026; 4 December 2026
+            if named:
+                day, year = (p for p in parts if p.isdigit())
+                return date(int(year), _MONTHS.index(named[0][:3].lower()) + 1, int(day)).isoformat()
             return date(int(parts[0]), int(parts[1]), int(parts[2])).isoformat()
         return date.fromisoformat(_group(match)).isoformat()
     except ValueError:
@@ -1130,8 +1192,10 @@ def _example(schema: dict[str, Any]) -> str | None:
 
 
 def _as_number(raw: Any, kind: str) -> int | float | None:
+    """`raw` (a `number` fact, its thousands perhaps grouped by commas: 1,200.50) as a number of
+    `kind`, or None."""
     try:
-        number = float(raw)
+        number = float(raw.replace(",", "") if isinstance(raw, str) else raw)
     except (TypeError, ValueError):
         return None
     if kind == "integer":

@@ -95,6 +95,8 @@ class GenericRules:
     """Fact name → regex (the value is group 1, or the first group that matched)."""
     params: tuple[tuple[str, str], ...]
     """A word in a parameter's name → the fact it wants, in file order."""
+    tool_finder: re.Pattern[str] | None = None
+    """Matches the name and description (`_` and `-` as blanks) of a tool that finds tools."""
 
     @functools.cached_property
     def param_words(self) -> re.Pattern[str]:
@@ -348,6 +350,7 @@ def _compile_generic(data: dict[str, Any]) -> GenericRules:
         glossary=tuple((word, tuple(terms)) for word, terms in data.get("glossary", {}).items()),
         facts={name: re.compile(pattern) for name, pattern in data.get("facts", {}).items()},
         params=tuple((word.lower(), fact) for word, fact in data.get("params", {}).items()),
+        tool_finder=re.compile(data["tool_finder"]) if "tool_finder" in data else None,
     )
 
 

@@ -1058,3 +1058,22 @@ def test_an_array_of_a_format_takes_every_value_of_it_the_text_holds():
     assert ask("book days 2026-12-24, 2026-02-30 and 2026年12月31日", [days]) == [
         ("book_days", {"days": ["2026-12-24", "2026-12-31"]})
     ]
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "expected"),
+    [
+        ("order_id", "Please cancel my order SO-10023, I ordered the wrong size.", "SO-10023"),
+        ("user_id", "delete user ab12_cd3 now", "ab12_cd3"),
+        ("ticket_id", "what is the status of ticket 48213?", "48213"),
+        ("order_id", "订单SO-10023还没发货", "SO-10023"),  # glued to Chinese: still a token of its own
+        ("item_identifier", "ship A1B2 on 2026-12-03, 2 of them", "A1B2"),  # not the date, not the quantity
+        # no identifier in the text: the user's words, as before
+        ("order_id", "cancel my last order please", "cancel my last order please"),
+        ("order_id", "cancel 2 orders from 2026-12-03", "cancel 2 orders from 2026-12-03"),
+    ],
+)
+def test_a_parameter_named_for_an_id_takes_the_identifier_the_text_holds(name, text, expected):
+    # "cancel_order" was called with order_id = the whole question (week 8's tool search, a stranger's catalogue)
+    schema = {"type": "object", "properties": {name: {"type": "string"}}, "required": [name]}
+    assert fill(schema, text) == {name: expected}

@@ -101,9 +101,7 @@ def check_declare(answer: Any) -> Verdict:
         return wrong("Alice's third request carried Bob's message: the memory id is not the user id parameter")
     if alice not in third:
         return wrong("Alice's second question was sent without her first: is the user id marked MemoryId?")
-    return right(
-        "ai_service built chat() from its declaration, and each memory id has its own conversation."
-    )
+    return right("ai_service built chat() from its declaration, and each memory id has its own conversation.")
 
 
 def _sent(request: Any) -> Any:

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from toolkit.course.accuracy import load_cases
-from toolkit.gateway import toolset
+from toolkit.gateway import generic, toolset
 from toolkit.gateway.core import GatewayConfig, respond
 from toolkit.gateway.decide import decide
 from toolkit.gateway.generic import pick
@@ -277,3 +277,30 @@ def test_the_tools_tokens_are_counted_only_for_a_reply_that_reports_usage():
     assert respond({**request, "stream": True}, GatewayConfig()).status == 200 and kept._tokens is None
     assert respond(request, GatewayConfig()).status == 200
     assert kept._tokens == estimate_tokens(kept.compact.decode()) == prepared.tokens
+
+
+FINDER = {
+    "type": "function",
+    "function": {
+        "name": "tool_search_tool",
+        "description": "Search the tools by keywords",
+        "parameters": {"type": "object", "properties": {"terms": {"type": "array", "items": {"type": "string"}}}},
+    },
+}
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    indices=st.lists(st.integers(0, len(TOOLS) - 1), min_size=1, max_size=10),
+    extra=st.sampled_from([[], [FINDER], SHOP, [*SHOP, FINDER]]),
+)
+def test_the_prepared_tool_finder_is_the_plain_one_and_read_once(indices, extra):
+    tools = [TOOLS[i] for i in indices] + extra
+    prepared = prepare(tools)
+    assert prepared is not None and prepared.problem is None
+    plain = generic.tool_finder(_offered_plainly(tools), RULES)
+    assert prepared.tool_finder(RULES) == plain
+    if extra and extra[-1] is FINDER:
+        assert plain is not None  # the finder is offered: some tool finds tools
+    prepared.offered.clear()  # read once: the answer is kept, not read again from the tools
+    assert prepared.tool_finder(RULES) == plain

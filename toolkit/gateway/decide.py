@@ -34,7 +34,7 @@ import re
 from typing import Any, NamedTuple
 
 from toolkit.gateway.content import without_tool_images
-from toolkit.gateway.generic import ToolInfo, fill_arguments, pick, search_terms
+from toolkit.gateway.generic import ToolInfo, fill_arguments, pick, search_terms, tool_finder
 from toolkit.gateway.judge import takes
 from toolkit.gateway.rules import Facts, Rules, find_order_id, read_text
 from toolkit.gateway.toolset import ToolSet
@@ -120,7 +120,7 @@ def _auto(
         context = _system_text(messages or [])
         calls = _generic_calls(text, offered, facts, rules, context, prepared)
         if not calls and not facts.declines:
-            calls = _search_first(text, offered, facts, rules, context)
+            calls = _search_first(text, offered, facts, rules, context, prepared)
     if calls:
         return Decision(None, calls, facts.order_id)
     if hard:
@@ -155,19 +155,24 @@ def _generic_calls(
 
 
 def _search_first(
-    text: str, offered: dict[str, ToolInfo], facts: Facts, rules: Rules, context: str
+    text: str,
+    offered: dict[str, ToolInfo],
+    facts: Facts,
+    rules: Rules,
+    context: str,
+    prepared: ToolSet | None = None,
 ) -> tuple[Call, ...]:
     """Nothing else answers a question with search terms: a call of the first offered tool that finds
-    tools (`[generic] tool_finder`: LangChain4j's `tool_search_tool`), its arguments filled from the
-    question (search first, as week 8 teaches; the tools it finds are called next, `_found_by_results`)."""
-    finder = rules.generic.tool_finder
-    if finder is None or not search_terms(text, rules):
+    tools (`generic.tool_finder`: LangChain4j's `tool_search_tool`), its arguments filled from the
+    question (search first, as week 8 teaches; the tools it finds are called next, `_found_by_results`).
+    `prepared`: the request's whole tool list read once, which answers for it once (`ToolSet.tool_finder`)."""
+    if rules.generic.tool_finder is None or not search_terms(text, rules):
         return ()
-    ruled = rules.ruled_tools
-    for name, info in offered.items():
-        if name not in ruled and finder.search(f"{name} {info.description}".replace("_", " ").replace("-", " ")):
-            return (Call(name, fill_arguments(info.parameters, text, facts, rules, context=context)),)
-    return ()
+    whole = prepared is not None and offered is prepared.offered
+    name = prepared.tool_finder(rules) if whole and prepared is not None else tool_finder(offered, rules)
+    if name is None:
+        return ()
+    return (Call(name, fill_arguments(offered[name].parameters, text, facts, rules, context=context)),)
 
 
 def _found_by_results(

@@ -266,6 +266,19 @@ def pick(text: str, tools: dict[str, ToolInfo], context: str, rules: Rules) -> s
     return best
 
 
+def tool_finder(offered: dict[str, ToolInfo], rules: Rules) -> str | None:
+    """The first offered tool no shop rule names that finds tools (`[generic] tool_finder` matches its
+    name and description, `_` and `-` read as blanks: LangChain4j's `tool_search_tool`), else None."""
+    finder = rules.generic.tool_finder
+    if finder is None:
+        return None
+    ruled = rules.ruled_tools
+    for name, info in offered.items():
+        if name not in ruled and finder.search(f"{name} {info.description}".replace("_", " ").replace("-", " ")):
+            return name
+    return None
+
+
 def _enum_score(parameters: dict[str, Any], terms: list[str], context: str) -> int:
     """The best score of any `enum` value of a top-level parameter, read with its context."""
     scores = [0]

@@ -40,7 +40,7 @@ from typing import Any
 import orjson
 
 from toolkit.gateway.digest import tools_state
-from toolkit.gateway.generic import ToolInfo, first_enum_groups, search_terms, windows
+from toolkit.gateway.generic import ToolInfo, first_enum_groups, search_terms, tool_finder, windows
 from toolkit.gateway.rules import Rules
 from toolkit.gateway.validate import RequestError, check_tools
 from toolkit.gateway.wire import dumps
@@ -69,6 +69,7 @@ class ToolSet:
         "_ruled",
         "_pickable",
         "_windows",
+        "_finder",
         "_lock",
         "strict",
     )
@@ -101,6 +102,8 @@ class ToolSet:
         self._ruled: frozenset[str] | None = None
         self._pickable: tuple[list[_Pickable], str, str] = ([], "", "")
         self._windows: dict[str, tuple[dict[str, list[tuple[str, str]]], str]] = {}
+        self._finder: tuple[Rules, str | None] | None = None
+        """The rules last asked with and `generic.tool_finder`'s answer for them (`tool_finder`)."""
         self._lock = threading.Lock()
         self.strict: frozenset[str] = frozenset()
         """The names of the list's strict tools (`"strict": true`), found once per list (none when
@@ -154,6 +157,14 @@ class ToolSet:
         if enums is None:  # two threads may both read them: the same value either way
             enums = self._enums = first_enum_groups(self.offered)
         return enums
+
+    def tool_finder(self, rules: Rules) -> str | None:
+        """`generic.tool_finder(offered, rules)`, read once per list and rules: the rule's two-sided
+        search tries every place in each tool's text (a quarter of a request's work when read anew)."""
+        found = self._finder
+        if found is None or found[0] is not rules:  # two threads may both read: the same answer
+            found = self._finder = (rules, tool_finder(self.offered, rules))
+        return found[1]
 
     def picks_from(self, rules: Rules) -> bool:
         """Whether any tool is left to `pick` (else it answers None without reading the text)."""

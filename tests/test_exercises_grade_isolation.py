@@ -13,6 +13,7 @@ import sysconfig
 from pathlib import Path
 
 import nbformat
+from test_exercises_grade import write
 
 import toolkit
 import toolkit.exercises.grade as grade
@@ -28,15 +29,6 @@ from toolkit.exercises.grade import (
 from toolkit.unicode import padded
 
 RAISE_SEEN = "import os\nraise RuntimeError(os.environ.get('PLANTED', 'none'))"
-
-
-def write(folder: Path, name: str, cells) -> Path:
-    notebook = nbformat.v4.new_notebook(cells=cells)
-    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    path = folder / name
-    path.parent.mkdir(parents=True, exist_ok=True)
-    nbformat.write(notebook, path)
-    return path
 
 
 def planting(folder: Path, name: str, text: str) -> str:

@@ -413,6 +413,20 @@ def _refusing(status: int, body: dict) -> type:
 WRONG_KEY = "sk-wrong-key-0123456789abcdef"
 
 
+def _course_client_of(handler: type, model: str, monkeypatch) -> tuple[str, object]:
+    """`course_client()` with LLM_* naming a loopback gateway served by `handler` (WRONG_KEY, `model`):
+    the gateway's URL and the client the notebook would get."""
+    from tests.loopback import serving
+    from toolkit.course.live import course_client
+
+    with serving(handler) as port:
+        url = f"http://127.0.0.1:{port}/v1"
+        monkeypatch.setenv("LLM_BASE_URL", url)
+        monkeypatch.setenv("LLM_API_KEY", WRONG_KEY)
+        monkeypatch.setenv("LLM_MODEL", model)
+        return url, course_client()
+
+
 @pytest.mark.parametrize(
     ("status", "body", "said"),
     [
@@ -432,15 +446,9 @@ def test_course_client_names_a_refused_key_and_goes_on_embedded(capsys, monkeypa
     """A wrong LLM_API_KEY on a gateway that answers: the first cell that asked the model in weeks 0,
     1, 3 and 4 stopped the notebook with a CallerError traceback (and every later cell with a
     NameError). A keyed `GET /models` (free) names the refusal, and the notebook goes on embedded."""
-    from tests.loopback import serving
-    from toolkit.course.live import course_client, on_embedded_gateway
+    from toolkit.course.live import on_embedded_gateway
 
-    with serving(_refusing(status, body)) as port:
-        url = f"http://127.0.0.1:{port}/v1"
-        monkeypatch.setenv("LLM_BASE_URL", url)
-        monkeypatch.setenv("LLM_API_KEY", WRONG_KEY)
-        monkeypatch.setenv("LLM_MODEL", "m")
-        client = course_client()
+    url, client = _course_client_of(_refusing(status, body), "m", monkeypatch)
     assert capsys.readouterr().out.splitlines() == [
         f"gateway: real gateway {url}, model m",
         f"The gateway at {url} refused the key ({said}). Check LLM_API_KEY. "
@@ -464,15 +472,9 @@ def test_course_client_keeps_a_gateway_whose_models_answer_says_nothing_about_th
 ):
     """A key that may not list models (OpenAI's restricted keys: 403), a gateway without the route
     (404), any other answer: not a refused key, so the notebook stays on the learner's gateway."""
-    from tests.loopback import serving
-    from toolkit.course.live import course_client, on_embedded_gateway
+    from toolkit.course.live import on_embedded_gateway
 
-    with serving(_refusing(status, body)) as port:
-        url = f"http://127.0.0.1:{port}/v1"
-        monkeypatch.setenv("LLM_BASE_URL", url)
-        monkeypatch.setenv("LLM_API_KEY", WRONG_KEY)
-        monkeypatch.setenv("LLM_MODEL", "m")
-        client = course_client()
+    url, client = _course_client_of(_refusing(status, body), "m", monkeypatch)
     assert capsys.readouterr().out == f"gateway: real gateway {url}, model m\n"
     assert not on_embedded_gateway(client)
 
@@ -523,16 +525,10 @@ def test_course_client_names_a_model_the_gateway_does_not_serve_and_goes_on_embe
     """A mistyped LLM_MODEL on a gateway that answers: like a wrong key, the first cell that asked the
     model stopped weeks 0, 1, 3 and 4 with a CallerError traceback. A model missing from the
     gateway's list is confirmed with one request of one token, and its refusal named."""
-    from tests.loopback import serving
-    from toolkit.course.live import course_client, on_embedded_gateway
+    from toolkit.course.live import on_embedded_gateway
 
     handler = _listing(models, 404, NOT_FOUND)
-    with serving(handler) as port:
-        url = f"http://127.0.0.1:{port}/v1"
-        monkeypatch.setenv("LLM_BASE_URL", url)
-        monkeypatch.setenv("LLM_API_KEY", WRONG_KEY)
-        monkeypatch.setenv("LLM_MODEL", "gpt-4o-mni")
-        client = course_client()
+    url, client = _course_client_of(handler, "gpt-4o-mni", monkeypatch)
     assert capsys.readouterr().out.splitlines() == [
         f"gateway: real gateway {url}, model gpt-4o-mni",
         f"The gateway at {url} refused the model gpt-4o-mni (HTTP 404: The model `gpt-4o-mni` does not exist or "
@@ -553,18 +549,12 @@ def test_course_client_names_a_model_the_gateway_does_not_serve_and_goes_on_embe
     ],
 )
 def test_course_client_keeps_a_model_the_gateway_serves(capsys, monkeypatch, model, status, posts):
-    from tests.loopback import serving
-    from toolkit.course.live import course_client, on_embedded_gateway
+    from toolkit.course.live import on_embedded_gateway
 
     body = {"error": {"message": "Unsupported parameter: 'max_tokens' is not supported with this model."}}
     reply = {"choices": [{"index": 0, "message": {"role": "assistant", "content": "h"}, "finish_reason": "length"}]}
     handler = _listing(["gpt-4o"], status, reply if status == 200 else body)
-    with serving(handler) as port:
-        url = f"http://127.0.0.1:{port}/v1"
-        monkeypatch.setenv("LLM_BASE_URL", url)
-        monkeypatch.setenv("LLM_API_KEY", WRONG_KEY)
-        monkeypatch.setenv("LLM_MODEL", model)
-        client = course_client()
+    url, client = _course_client_of(handler, model, monkeypatch)
     assert capsys.readouterr().out == f"gateway: real gateway {url}, model {model}\n"
     assert not on_embedded_gateway(client)
     assert len(handler.posts) == posts

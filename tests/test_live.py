@@ -486,6 +486,8 @@ def _listing(models: list[str], status: int, body: dict) -> type:
 
     class Handler(http.server.BaseHTTPRequestHandler):
         posts: list[dict] = []
+        keyed_lists: int = 0
+        """How many `GET /models` came with the key (the check that asks without it is `unreachable`)."""
 
         def log_message(self, *args: object) -> None:
             pass
@@ -499,6 +501,7 @@ def _listing(models: list[str], status: int, body: dict) -> type:
             self.wfile.write(raw)
 
         def do_GET(self) -> None:
+            Handler.keyed_lists += WRONG_KEY in (self.headers.get("Authorization") or "")
             self.send(200, {"object": "list", "data": [{"id": m, "object": "model"} for m in models]})
 
         def do_POST(self) -> None:
@@ -538,6 +541,7 @@ def test_course_client_names_a_model_the_gateway_does_not_serve_and_goes_on_embe
     ]
     assert on_embedded_gateway(client)
     assert [p["max_tokens"] for p in handler.posts] == [1]
+    assert handler.keyed_lists == 1  # one answer read for the key's check and the model's
 
 
 @pytest.mark.parametrize(
@@ -558,3 +562,4 @@ def test_course_client_keeps_a_model_the_gateway_serves(capsys, monkeypatch, mod
     assert capsys.readouterr().out == f"gateway: real gateway {url}, model {model}\n"
     assert not on_embedded_gateway(client)
     assert len(handler.posts) == posts
+    assert handler.keyed_lists == 1

@@ -517,24 +517,28 @@ class ChatClient:
         """`text` with the API key and the URL's password masked."""
         return mask_keys(text, self._secrets)
 
-    def key_refused(self, timeout: float = 5.0) -> CallerError | None:
+    def key_refused(self, timeout: float = 5.0, answer: tuple[int | None, str] | None = None) -> CallerError | None:
         """The gateway's refusal of this client's key, or None: one `GET …/models` with the key, as
         every request sends it (free: no model runs), neither retried nor recorded. Only a 401, or a
         400 saying the key is not valid (Gemini's), is a refusal; any other answer (a 403 for a key
         that may not list models, a 404 from a gateway without the route, a list open to all) says
-        nothing about the key, nor does a gateway that cannot be reached (`chat()` says that)."""
-        status, body = self._models(timeout)
+        nothing about the key, nor does a gateway that cannot be reached (`chat()` says that). `answer`:
+        `models_answer()` already read (`model_refused` reads the same answer)."""
+        status, body = self.models_answer(timeout) if answer is None else answer
         if status not in (400, 401) or (status == 400 and not _BAD_KEY.search(error_message(body))):
             return None  # a 400 about something else (a gateway that wants a parameter) is not about the key
         return CallerError(f"HTTP {status}: {error_message(self.scrub(body))}", status=status, body=self.scrub(body))
 
-    def model_refused(self, timeout: float = 5.0) -> tuple[CallerError, list[str]] | None:
+    def model_refused(
+        self, timeout: float = 5.0, answer: tuple[int | None, str] | None = None
+    ) -> tuple[CallerError, list[str]] | None:
         """The gateway's refusal of this client's model and the models it lists, or None. Asked only
         when `GET …/models` lists models and this one is not among them (a list may leave out what
         the gateway serves: a deployment's name, an alias): one request of one token (`max_tokens:
         1`), neither retried nor recorded, confirms. A 404, or a 400 or 422 whose message names the
-        model, is a refusal; any other answer (a 400 about `max_tokens`, a 200) keeps the model."""
-        listed = _model_ids(*self._models(timeout))
+        model, is a refusal; any other answer (a 400 about `max_tokens`, a 200) keeps the model.
+        `answer`: `models_answer()` already read."""
+        listed = _model_ids(*(self.models_answer(timeout) if answer is None else answer))
         if not listed or self.model in listed:
             return None
         body = {"model": self.model, "messages": [{"role": "user", "content": "hi"}], "max_tokens": 1}
@@ -553,8 +557,9 @@ class ChatClient:
         recording one would put the check in the cassette)."""
         return httpx.Client(timeout=timeout, mounts=direct_mounts(self.base_url), headers=self._http.headers)
 
-    def _models(self, timeout: float) -> tuple[int | None, str]:
-        """The status and (the head of) the body of `GET …/models`; `(None, "")` with no answer."""
+    def models_answer(self, timeout: float = 5.0) -> tuple[int | None, str]:
+        """The status and (the head of) the body of `GET …/models` with the key, neither retried nor
+        recorded; `(None, "")` with no answer (what `key_refused` and `model_refused` read)."""
         try:
             with self._direct(timeout) as http, http.stream("GET", _endpoint(self.base_url, "/models")) as response:
                 return response.status_code, _head(response.iter_bytes(), _MODELS_BYTES).decode("utf-8", "replace")

@@ -221,7 +221,8 @@ def course_client(**options: Any) -> Any:
     if problem is not None:
         problem = UNREACHABLE.format(url=_shown_url(client), reason=client.scrub(problem))
     else:
-        problem = refused_key(client) or refused_model(client)
+        answer = _models_answer(client)  # read once for both checks
+        problem = refused_key(client, answer) or refused_model(client, answer)
     if problem is None:
         return client
     print(problem, "So that every cell still runs, this notebook continues on:")
@@ -230,15 +231,29 @@ def course_client(**options: Any) -> Any:
     return client
 
 
-def refused_key(client: Any) -> str | None:
-    """One line when a real gateway refuses the client's key (`ChatClient.key_refused`), else None.
-    Asked before the first cell that needs the model: a wrong key stopped weeks 0, 1, 3 and 4 there."""
+def _models_answer(client: Any) -> tuple[int | None, str] | None:
+    """A real gateway's answer to `GET …/models` with the key (`ChatClient.models_answer`), else None."""
+    read = _real_gateways(client, "models_answer")
+    return None if read is None else read()
+
+
+def _real_gateways(client: Any, name: str) -> Any:
+    """`client`'s method `name` when it talks to a real gateway (not the embedded or a replay), else None."""
     from toolkit.chat.switch import FAKE_BASE_URL, REPLAY_BASE_URL
 
-    check = getattr(client, "key_refused", None)
-    if getattr(client, "base_url", None) in (FAKE_BASE_URL, REPLAY_BASE_URL) or check is None:
+    if getattr(client, "base_url", None) in (FAKE_BASE_URL, REPLAY_BASE_URL):
         return None
-    refusal = check()
+    return getattr(client, name, None)
+
+
+def refused_key(client: Any, answer: tuple[int | None, str] | None = None) -> str | None:
+    """One line when a real gateway refuses the client's key (`ChatClient.key_refused`), else None.
+    Asked before the first cell that needs the model: a wrong key stopped weeks 0, 1, 3 and 4 there.
+    `answer`: the gateway's `models_answer()`, if already read."""
+    check = _real_gateways(client, "key_refused")
+    if check is None:
+        return None
+    refusal = check(answer=answer)
     return None if refusal is None else KEY_REFUSED.format(url=_shown_url(client), reason=str(refusal))
 
 
@@ -246,15 +261,13 @@ KEY_REFUSED = "The gateway at {url} refused the key ({reason}). Check LLM_API_KE
 """`course_client`'s line for a key the gateway refuses before any model is asked."""
 
 
-def refused_model(client: Any) -> str | None:
+def refused_model(client: Any, answer: tuple[int | None, str] | None = None) -> str | None:
     """One line when a real gateway does not serve the client's model (`ChatClient.model_refused`),
-    naming a few it lists, else None."""
-    from toolkit.chat.switch import FAKE_BASE_URL, REPLAY_BASE_URL
-
-    check = getattr(client, "model_refused", None)
-    if getattr(client, "base_url", None) in (FAKE_BASE_URL, REPLAY_BASE_URL) or check is None:
+    naming a few it lists, else None. `answer`: the gateway's `models_answer()`, if already read."""
+    check = _real_gateways(client, "model_refused")
+    if check is None:
         return None
-    refused = check()
+    refused = check(answer=answer)
     if refused is None:
         return None
     refusal, listed = refused

@@ -151,3 +151,18 @@ def test_a_stream_closed_while_read_says_so_when_read_again():
         "TokenStream: this stream was stopped (close(), a break or Ctrl-C) and its call has ended. "
         "Fix: call the method that made it again for a new stream"
     )
+
+
+def test_a_stream_shown_in_a_notebook_says_its_state_and_no_address():
+    @tool("查询订单")
+    def query_order(orderId: str) -> str:
+        return "状态：已发货"
+
+    _, _, chat, stream = first_turn(query_order)
+    assert repr(stream) == "TokenStream(not read yet: iterate it, or .text())"
+    assert "".join(stream.text()) == "第二个回答"
+    assert repr(stream) == "TokenStream(read to its end: the answer is in .result)"
+    _, _, chat, stopped = first_turn(query_order)
+    for _ in stopped:
+        break
+    assert repr(stopped) == "TokenStream(stopped before its end)"

@@ -157,10 +157,25 @@ class TokenStream:
         finally:
             self._failed(exc)
 
+    def __repr__(self) -> str:
+        """What a notebook shows for the stream: its state, never an address (a stream's events
+        are not read to show it)."""
+        with self._state:
+            state = self._read
+        return f"TokenStream({_STATES[state]})"
+
     def text(self) -> Iterator[str]:
         """Only the text, as it arrives."""
         return (e.text for e in self if isinstance(e, TextDelta))
 
+
+_STATES = {
+    "": "not read yet: iterate it, or .text()",
+    "reading": "being read",
+    "ended": "read to its end: the answer is in .result",
+    "stopped": "stopped before its end",
+}
+"""A stream's state, as its repr says it."""
 
 FIX = "call the method that made it again for a new stream"
 READ_AGAIN = {

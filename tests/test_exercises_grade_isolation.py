@@ -7,7 +7,10 @@ is compared before and after each submission: a change stops the grading with th
 notebook.
 """
 
+import importlib.util
+import marshal
 import os
+import py_compile
 import site
 import sysconfig
 from pathlib import Path
@@ -95,6 +98,65 @@ def test_a_compiled_file_written_beside_the_install_is_not_a_change(tmp_path, mo
     assert install_changes(before, install_state()) == ""
 
 
+def _pyc_of(install: Path, text: str, name: str = "checks", stale: int = 0) -> Path:
+    """A compiled file of `install/<name>.py` as a notebook would plant it: `text`'s code behind a header that
+    passes the loader's check against the real source (its modification time and size)."""
+    from importlib import _bootstrap_external as external
+
+    source = install / f"{name}.py"
+    found = source.stat()
+    code = compile(text, str(source), "exec", dont_inherit=True)
+    pyc = Path(importlib.util.cache_from_source(str(source)))
+    pyc.parent.mkdir(exist_ok=True)
+    pyc.write_bytes(bytes(external._code_to_timestamp_pyc(code, int(found.st_mtime) + stale, found.st_size)))
+    return pyc
+
+
+def test_a_compiled_file_planted_with_other_code_is_a_change_and_a_faithful_one_is_not(tmp_path, monkeypatch):
+    """Before: `__pycache__` was left out whole, so a notebook could write a compiled `checks` whose header copies the
+    real source's (modification time and size) over code of its own, and every kernel after it loaded that code in
+    place of the checks. Now a compiled file that changed counts as a change unless Python would not load it or its
+    code is the source's own."""
+    install = tmp_path / "install"
+    install.mkdir()
+    (install / "checks.py").write_text("PASS = False\n")
+    monkeypatch.setattr(grade, "install_roots", lambda: [(install, True)])
+    before = install_state()
+    faithful = Path(py_compile.compile(str(install / "checks.py"), doraise=True))
+    assert install_changes(before, install_state()) == ""  # what a first import writes
+    before = install_state()
+    planted = _pyc_of(install, "PASS = True\n")
+    assert planted == faithful
+    assert install_changes(before, install_state()) == f"{planted} changed"
+    loaded = {}
+    exec(marshal.loads(planted.read_bytes()[16:]), loaded)
+    assert loaded["PASS"] is True  # what a kernel would have run
+    planted.unlink()
+    assert install_changes(before, install_state()) == ""  # gone: the source is compiled again
+    _pyc_of(install, "PASS = True\n", stale=1)
+    assert install_changes(before, install_state()) == ""  # a stale header: Python compiles the source instead
+    other = install / "__pycache__" / "checks.cpython-20.pyc"
+    other.write_bytes(b"\0" * 20)
+    assert install_changes(before, install_state()) == ""  # another interpreter's: never loaded here
+
+
+def test_an_unchecked_hash_based_compiled_file_with_other_code_is_a_change(tmp_path, monkeypatch):
+    """A hash-based compiled file marked not to be checked is loaded whatever the source says."""
+    install = tmp_path / "install"
+    install.mkdir()
+    (install / "checks.py").write_text("PASS = False\n")
+    monkeypatch.setattr(grade, "install_roots", lambda: [(install, True)])
+    before = install_state()
+    mode = py_compile.PycInvalidationMode.UNCHECKED_HASH
+    pyc = Path(py_compile.compile(str(install / "checks.py"), doraise=True, invalidation_mode=mode))
+    assert install_changes(before, install_state()) == ""  # the source's own code
+    from importlib import _bootstrap_external as external
+
+    code = compile("PASS = True\n", "checks.py", "exec", dont_inherit=True)
+    pyc.write_bytes(bytes(external._code_to_hash_pyc(code, importlib.util.source_hash(b"x"), checked=False)))
+    assert install_changes(before, install_state()) == f"{pyc} added"
+
+
 def test_install_changes_names_three_and_counts_the_rest():
     before = {"/a": (1, 1, 1), "/b": (1, 1, 1), "/c": (1, 1, 1), "/d": (1, 1, 1)}
     after = {"/a": (1, 1, 2), "/c": (1, 1, 1), "/d": (2, 1, 1), "/e": (1, 1, 1), "/f": (1, 1, 1)}
@@ -113,7 +175,8 @@ def test_the_install_compared_is_the_grading_package_and_the_top_of_the_site_fol
     } <= tops
     state = install_state()
     assert str(Path(toolkit.__file__).resolve().parent / "exercises" / "week06.py") in state
-    assert not any("__pycache__" in path for path in state)
+    cached = [path for path in state if "__pycache__" in path]
+    assert all(path.endswith(".pyc") for path in cached)  # what Python reads there, and only that
     assert install_changes(state, install_state()) == ""
 
 

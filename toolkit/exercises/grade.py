@@ -57,7 +57,8 @@ and any defence against a learner who fakes a result: their code runs in the sam
 `check()` (and `solution()` is one call away), so this grading is formative, not an exam. Nor
 OS-level isolation: a notebook can still write by absolute path anywhere its user may (a
 separate user or container is the teacher's to set up), and a process it detaches may outlive it; a change deep
-inside another installed package, or a compiled file planted in a `__pycache__` folder, is not looked for.
+inside another installed package is not looked for. (A compiled file planted in the package's `__pycache__`, which
+the kernels after it would load instead of the source, is: `compiled_as_its_source`.)
 """
 
 from __future__ import annotations
@@ -66,7 +67,9 @@ import ast
 import contextlib
 import csv
 import importlib.machinery
+import importlib.util
 import json
+import marshal
 import os
 import re
 import shutil
@@ -693,9 +696,9 @@ def kernel_spec_folders() -> list[tuple[Path, bool]]:
 
 
 def install_state() -> dict[str, tuple[int, int, int]]:
-    """Each file of `install_roots` (its `__pycache__` folders left out: any process may write there) with its size,
-    modification and change times (the change time moves on every write and cannot be set back by a notebook): a
-    digest to compare before and after a submission runs."""
+    """Each file of `install_roots` (in a `__pycache__` folder, its compiled files only) with its size, modification
+    and change times (the change time moves on every write and cannot be set back by a notebook): a digest to
+    compare before and after a submission runs."""
     state: dict[str, tuple[int, int, int]] = {}
     for root, deep in install_roots():
         for path in _install_files(root, deep):
@@ -710,9 +713,9 @@ IMPORTED = (*importlib.machinery.all_suffixes(), ".pth")
 
 
 def _install_files(root: Path, deep: bool) -> Iterator[str]:
-    """The files under `root` (`deep`, without `__pycache__` folders), or those at its top Python may import or run
-    as it starts (`IMPORTED`; a package's `__init__.py`): a checkout's top, where the teacher may write the grades
-    while a notebook runs, holds other files."""
+    """The files under `root` (`deep`; in a `__pycache__` folder, the `.pyc` files Python reads there), or those at
+    its top Python may import or run as it starts (`IMPORTED`; a package's `__init__.py`): a checkout's top, where
+    the teacher may write the grades while a notebook runs, holds other files."""
     if not deep:
         with contextlib.suppress(OSError), os.scandir(root) as entries:
             for entry in sorted(entries, key=lambda e: e.name):
@@ -722,8 +725,9 @@ def _install_files(root: Path, deep: bool) -> Iterator[str]:
                     yield entry.path
         return
     for folder, folders, files in os.walk(root):
-        folders[:] = sorted(f for f in folders if f != "__pycache__")
-        yield from (os.path.join(folder, name) for name in sorted(files))
+        folders[:] = sorted(folders)
+        cache = os.path.basename(folder) == "__pycache__"
+        yield from (os.path.join(folder, name) for name in sorted(files) if not cache or name.endswith(".pyc"))
 
 
 def install_changes(before: Mapping[str, tuple[int, int, int]], after: Mapping[str, tuple[int, int, int]]) -> str:
@@ -732,10 +736,64 @@ def install_changes(before: Mapping[str, tuple[int, int, int]], after: Mapping[s
     changes = [
         f"{path_text(Path(path))} {'added' if path not in before else 'removed' if path not in after else 'changed'}"
         for path in sorted(before.keys() | after.keys())
-        if before.get(path) != after.get(path)
+        if before.get(path) != after.get(path) and not compiled_as_its_source(path)
     ]
     more = f" and {len(changes) - 3} more" if len(changes) > 3 else ""
     return ", ".join(changes[:3]) + more
+
+
+def compiled_as_its_source(path: str) -> bool:
+    """Whether a changed file is a compiled module the kernels may write (any process compiles a module the first
+    time it imports it) and load no other code from: gone (the source is read again), one Python does not load
+    (another interpreter's, a stale or damaged header: it compiles the source instead), or its code the source's
+    own, as `compile` makes it. False for any other file, and for one a kernel would load in place of its source
+    with other code (planted by a notebook: its bytes over a header copied from the real one, or an unchecked
+    hash-based file)."""
+    if not path.endswith(".pyc") or os.path.basename(os.path.dirname(path)) != "__pycache__":
+        return False
+    try:
+        source = importlib.util.source_from_cache(path)
+    except ValueError:  # not named as this interpreter names its compiled files: never loaded here
+        return True
+    try:
+        data = Path(path).read_bytes()
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+    loaded = _loaded_code(data, path, source)
+    if loaded is None:
+        return True
+    try:
+        return loaded == compile(Path(source).read_bytes(), source, "exec", dont_inherit=True, optimize=_level(path))
+    except (OSError, SyntaxError, ValueError):  # no source left to compare with, or one that does not compile
+        return False
+
+
+def _loaded_code(data: bytes, path: str, source: str) -> Any:
+    """The code object Python's source loader would take from the compiled file's bytes instead of compiling
+    `source` (`importlib`'s own header checks), or None when it would compile the source."""
+    from importlib import _bootstrap_external as external  # the loader's checks, so the rule is Python's own
+
+    details = {"name": path, "path": path}
+    try:
+        flags = external._classify_pyc(data, path, details)  # type: ignore[attr-defined]
+        if flags & 0b1:  # hash-based: checked against the source's hash only when it says so (a kernel's default)
+            if flags & 0b10:
+                source_hash = importlib.util.source_hash(Path(source).read_bytes())
+                external._validate_hash_pyc(data, source_hash, path, details)  # type: ignore[attr-defined]
+        else:
+            found = os.stat(source)
+            external._validate_timestamp_pyc(data, int(found.st_mtime), found.st_size, path, details)  # type: ignore[attr-defined]
+        return marshal.loads(memoryview(data)[16:])
+    except (ImportError, EOFError, OSError, ValueError, TypeError):
+        return None
+
+
+def _level(path: str) -> int:
+    """The optimisation level a compiled file's name says it was made at (`.opt-1.pyc`: 1)."""
+    tag = os.path.basename(path).rsplit(".", 2)[-2]
+    return int(tag.removeprefix("opt-")) if tag.startswith("opt-") and tag[4:].isdigit() else 0
 
 
 def _kill(process: subprocess.Popen[bytes]) -> None:

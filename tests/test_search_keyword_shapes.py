@@ -171,3 +171,10 @@ def test_the_index_is_a_snapshot_the_catalogue_changing_afterwards_changes_no_an
     with pytest.raises(AttributeError):
         index.specs.append(ToolSpec("cart_admin", "art"))  # type: ignore[attr-defined]
     assert index.search(["cart"], 50) == naive_search(["cart"], built, 50)
+
+
+def test_an_index_shown_in_a_notebook_names_its_tools_and_no_address():
+    specs = [ToolSpec(name=f"tool_{i}", description="d", parameters={"type": "object"}) for i in range(7)]
+    assert repr(KeywordIndex(specs[:1])) == "KeywordIndex(1 tool: tool_0)"
+    assert repr(KeywordIndex(specs)) == "KeywordIndex(7 tools: tool_0, tool_1, tool_2, tool_3, tool_4 and 2 more)"
+    assert repr(KeywordIndex([])) == "KeywordIndex(0 tools)"

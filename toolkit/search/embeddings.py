@@ -202,6 +202,11 @@ class ToolEmbeddingCache:
     def __len__(self) -> int:
         return len(self._vectors)
 
+    def __repr__(self) -> str:
+        """What a notebook shows: the model's class and how many tool texts are cached (never an address)."""
+        count = len(self._vectors)
+        return f"ToolEmbeddingCache({type(self.model).__name__}, {count} tool text{'' if count == 1 else 's'} cached)"
+
     def tools(self, texts: Sequence[str]) -> np.ndarray:
         """One row per text; only texts never seen before go to the model (in one batch). The rows
         come from what this call found and embedded, not from the cache read again: another

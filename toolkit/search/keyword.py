@@ -962,6 +962,10 @@ def _bytes(term: str, added: Added) -> int:
     return 128 + sys.getsizeof(term) + added.nbytes
 
 
+SHOWN_NAMES = 5
+"""How many tool names a `KeywordIndex`'s repr lists."""
+
+
 class KeywordIndex:
     """The catalogue, prepared once for many keyword searches (same results as `naive_search`)."""
 
@@ -989,6 +993,13 @@ class KeywordIndex:
 
     def __len__(self) -> int:
         return len(self.specs)
+
+    def __repr__(self) -> str:
+        """What a notebook shows: how many tools and the first few names (never an address)."""
+        names = [cut(spec.name, 40) for spec in self.specs[:SHOWN_NAMES]]
+        more = f" and {len(self.specs) - SHOWN_NAMES} more" if len(self.specs) > SHOWN_NAMES else ""
+        listed = f": {', '.join(names)}{more}" if names else ""
+        return f"KeywordIndex({len(self.specs)} tool{'' if len(self.specs) == 1 else 's'}{listed})"
 
     def scores(self, terms: Iterable[str]) -> np.ndarray:
         """Every tool's score, in catalogue order (64-bit integers: safe to compute with)."""

@@ -51,6 +51,7 @@ from typing import Any, TypeGuard, Union
 from pydantic import BaseModel, TypeAdapter
 from pydantic.json_schema import GenerateJsonSchema
 
+from toolkit.tools import class_bytes
 from toolkit.tools.class_lines import own_statements
 from toolkit.tools.set_order import holds_set, sets_sorted
 
@@ -184,6 +185,10 @@ def attribute_docstrings(cls: type) -> dict[str, str] | None:
     if block is None:
         if _NO_LINE_NO_SOURCE and "__firstlineno__" not in cls.__dict__:
             return {}  # made by a call: `inspect` (3.13 on) finds a class by its own line only
+        block, made_by_a_call = _block_from_bytes(cls, file, lines, name)
+        if made_by_a_call:
+            return {}
+    if block is None:
         text = _source_text(file, lines)
         mentions = _mentions(text, name)  # one search of the file for both questions
         found = _class_starts(file, text, name, mentions)
@@ -202,6 +207,21 @@ def attribute_docstrings(cls: type) -> dict[str, str] | None:
         return None
     simple = _read_simple_block(block)
     return _read_block(block, name) if simple is None else simple
+
+
+def _block_from_bytes(cls: type, file: str, lines: list[str], name: str) -> tuple[list[str] | None, bool]:
+    """What the search of the joined lines below finds, from the file's bytes when they can say it
+    (`class_bytes`: an ASCII name, a file as `linecache` read it): the class's block when one
+    statement names it, or whether none can (made by a call); `(None, False)` to search the text."""
+    data = class_bytes.file_bytes(file, lines) if name.isascii() else None
+    if data is None:
+        return None, False
+    at = class_bytes.mentions(data, name)
+    found = class_bytes.class_lines(data, at)
+    if len(found) == 1:
+        return _class_block_of_lines(lines, found[0]), False
+    made = not found and cls.__qualname__.rpartition(".")[2] == name
+    return None, made and class_bytes.never_defined(file, data, name, at)
 
 
 def source_file(cls: type) -> str | None:
@@ -425,6 +445,7 @@ def clear_source_cache() -> None:
     _TEXTS.clear()
     _SOURCES.clear()
     _WORDS.clear()
+    class_bytes.clear()
 
 
 _BRACKETS = re.compile(r"[][(){}]")

@@ -18,20 +18,24 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from toolkit.cli.arguments import given_path
+
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--week", type=int, help="list only this week's exercises")
-    parser.add_argument("--solutions", type=Path, metavar="DIR", help="write the notebooks with solutions into DIR")
+    parser.add_argument(
+        "--solutions", type=given_path, metavar="DIR", help="write the notebooks with solutions into DIR"
+    )
     parser.add_argument(
         "--notebooks",
-        type=Path,
+        type=given_path,
         default=None,
         metavar="DIR",
         help="where --solutions reads the course notebooks (default: notebooks)",
     )
     parser.add_argument(
         "--update",
-        type=Path,
+        type=given_path,
         nargs="+",
         metavar="NOTEBOOK",
         help="rewrite the Exercises section of these course notebooks",

@@ -29,7 +29,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from toolkit.cli.arguments import is_stdout, out_file, whole
+from toolkit.cli.arguments import given_path, is_stdout, out_file, whole
 
 if TYPE_CHECKING:
     from toolkit.exercises.grade import Row
@@ -39,7 +39,7 @@ MAX_TIMEOUT_S = 86_400
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("paths", nargs="+", type=Path, help="notebooks, or folders of notebooks")
+    parser.add_argument("paths", nargs="+", type=given_path, help="notebooks, or folders of notebooks")
     parser.add_argument(
         "--out",
         type=out_file,

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from toolkit import files
+from toolkit.cli.arguments import given_path
 
 if TYPE_CHECKING:
     import nbformat  # imported where used: building the parser for `--help` stays fast
@@ -190,7 +191,7 @@ def execute(
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("files", nargs="+", type=Path, help="the .ipynb files")
+    parser.add_argument("files", nargs="+", type=given_path, help="the .ipynb files")
     parser.add_argument("--no-execute", action="store_true", help="only clean, do not run")
 
 

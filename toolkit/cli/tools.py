@@ -32,14 +32,14 @@ from pathlib import Path
 from types import ModuleType
 
 from toolkit import files
-from toolkit.cli.arguments import command_line, mcp_url, positive_seconds
+from toolkit.cli.arguments import command_line, given_path, mcp_url, positive_seconds
 from toolkit.cli.streams import json_text
 from toolkit.errors import ConfigurationError
 from toolkit.unicode import cut
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", type=Path, nargs="?", help="a .py file with @tool functions")
+    parser.add_argument("file", type=given_path, nargs="?", help="a .py file with @tool functions")
     parser.add_argument("--strict", action="store_true", help="render OpenAI strict mode")
     parser.add_argument(
         "--mcp-stdio",

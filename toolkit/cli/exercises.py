@@ -37,8 +37,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--update",
         type=given_path,
         nargs="+",
+        action="extend",  # given twice, both options' notebooks (argparse's "store" kept the last's alone)
         metavar="NOTEBOOK",
-        help="rewrite the Exercises section of these course notebooks",
+        help="rewrite the Exercises section of these course notebooks (repeatable)",
     )
 
 

@@ -74,10 +74,10 @@ def venv_python_version() -> tuple[int, int] | None:
 
 
 def venv_problem() -> str:
-    """Why the .venv there cannot be kept ("" when it can, or there is none): another Python made it, or
-    its Python is gone (`bin/python` missing, or linking to an interpreter since uninstalled or upgraded)."""
-    if not VENV.exists():
-        return ""
+    """Why the .venv there cannot be kept ("" when it can, or there is none): a link to nothing, a file,
+    another Python made it, or its Python is gone (`bin/python` missing, or linking to an interpreter since uninstalled or upgraded)."""
+    if not VENV.exists():  # nothing there, or a link to nothing (its venv removed): making one would fail on it
+        return f"is a link to {os.readlink(VENV)}, which is not there" if VENV.is_symlink() else ""
     if not VENV.is_dir():
         return "is not a folder"
     made_with = venv_python_version()

@@ -408,3 +408,22 @@ def test_sigterm_or_sighup_during_the_setup_is_one_line_and_stops_pip(tmp_path, 
         128 + signum,
     )
     assert _gone(int(child))
+
+
+def test_a_venv_that_links_to_nothing_is_replaced(monkeypatch, tmp_path, capsys):
+    """A .venv linking to a venv since removed (one on another drive, a copied checkout): it does not exist, so it
+    was kept, and making it failed on every run with 'could not create .venv with pip ([Errno 17] File exists:
+    …); on Debian or Ubuntu install the venv module first (sudo apt install python3-venv)' — an untrue fix.
+    Now the link is removed and .venv made anew."""
+    course.VENV.symlink_to(tmp_path / "removed", target_is_directory=True)
+    made = []
+    monkeypatch.setattr(
+        course, "make_venv", lambda: made.append(os.path.lexists(course.VENV)) or course.BIN.mkdir(parents=True)
+    )
+    monkeypatch.setattr(course.subprocess, "run", lambda *a, **k: subprocess.CompletedProcess(a, 0))
+    course.setup()
+    assert made == [False]
+    assert capsys.readouterr().out.splitlines()[0] == (
+        f".venv is a link to {tmp_path / 'removed'}, which is not there; making it anew with Python "
+        f"{sys.version_info[0]}.{sys.version_info[1]} ..."
+    )

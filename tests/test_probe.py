@@ -364,3 +364,22 @@ def test_a_wrong_key_is_told_to_check_the_key():
         "http://gw.test/v1", "k", "m", retry=RetryPolicy(max_retries=0), transport=httpx.MockTransport(refused)
     )
     assert probe(client).advice == "Fix the connection first: check LLM_API_KEY; then probe again."
+
+
+@pytest.mark.parametrize("command", ["probe", "eval"])
+def test_a_fake_mode_given_while_a_real_gateway_is_configured_is_refused_not_ignored(command, monkeypatch, capsys):
+    """A learner whose shell sets LLM_* (the course's setup) runs `toolkit eval --fake-mode C` to see a gateway
+    that rejects tools: --fake-mode only picks the embedded gateway's mode, so it was ignored without a word and
+    every case went to the real gateway (its cost, its verdict). Now one line and exit 2, before any request."""
+    from toolkit.cli.main import main
+
+    monkeypatch.setenv("LLM_BASE_URL", "http://127.0.0.1:9/v1")
+    monkeypatch.setenv("LLM_API_KEY", "sk-test")
+    monkeypatch.setenv("LLM_MODEL", "m")
+    assert main([command, "--fake-mode", "c"]) == 2
+    assert capsys.readouterr() == (
+        "",
+        "error: --fake-mode C picks the embedded gateway's mode, but a real gateway is configured (LLM_BASE_URL, "
+        "LLM_API_KEY, LLM_MODEL), and it would be used: leave --fake-mode out, or unset the three for the "
+        "embedded gateway\n",
+    )

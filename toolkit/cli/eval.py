@@ -40,6 +40,14 @@ if TYPE_CHECKING:
     from toolkit.course.accuracy import CaseResult, SuiteInterrupted
 
 
+EXIT_STATUS = (
+    "0 when the pass line is met, 1 when not, 2 when every case failed on the gateway or the CSV could "
+    "not be written; 143 after SIGTERM, 129 after SIGHUP (as Ctrl-C: the CSV holds the finished cases)"
+)
+"""What `--help` says of this command's exit status, before what every command shares
+(`toolkit.cli.main.SHARED_EXIT_STATUS`)."""
+
+
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--cases",

@@ -20,6 +20,10 @@ from typing import Any
 
 from toolkit.cli.arguments import given_path
 
+EXIT_STATUS = "0 when the list or the notebooks are written"
+"""What `--help` says of this command's exit status, before what every command shares
+(`toolkit.cli.main.SHARED_EXIT_STATUS`)."""
+
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--week", type=int, help="list only this week's exercises")

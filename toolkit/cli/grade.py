@@ -38,6 +38,14 @@ MAX_TIMEOUT_S = 86_400
 """One day: a longer limit is a slip (and overflows the clocks that wait on the kernel)."""
 
 
+EXIT_STATUS = (
+    "0 when the run ended (failed exercises included); 2 when a submission changed the installed course; "
+    "143 after SIGTERM, 129 after SIGHUP (as Ctrl-C: the rows graded are kept)"
+)
+"""What `--help` says of this command's exit status, before what every command shares
+(`toolkit.cli.main.SHARED_EXIT_STATUS`)."""
+
+
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("paths", nargs="+", type=given_path, help="notebooks, or folders of notebooks")
     parser.add_argument(

@@ -104,6 +104,11 @@ def _incomplete(flags: dict[str, str | None], env: dict[str, str]) -> str:
     )
 
 
+EXIT_STATUS = "0 when the gateway is classified (A-E), 2 when it is not"
+"""What `--help` says of this command's exit status, before what every command shares
+(`toolkit.cli.main.SHARED_EXIT_STATUS`)."""
+
+
 def configure(parser: argparse.ArgumentParser) -> None:
     add_gateway_arguments(parser)
 

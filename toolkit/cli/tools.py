@@ -37,6 +37,13 @@ from toolkit.cli.streams import json_text
 from toolkit.errors import ConfigurationError
 from toolkit.unicode import cut
 
+EXIT_STATUS = (
+    "0 when the specs are printed; 2 for a file that cannot be imported or an MCP server that does not "
+    "answer; 143 after SIGTERM and 129 after SIGHUP while MCP servers are asked"
+)
+"""What `--help` says of this command's exit status, before what every command shares
+(`toolkit.cli.main.SHARED_EXIT_STATUS`)."""
+
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", type=given_path, nargs="?", help="a .py file with @tool functions")

@@ -114,6 +114,7 @@ class SetupError(Exception):
 
 def setup() -> None:
     """Create .venv and install toolkit[test] into it, unless already done for this pyproject."""
+    check_pyproject()  # first: nothing is made or removed for a course.py that is not in its course
     problem = venv_problem()  # no `:=` in this file: Python 3.7 must parse it to say 3.11 is needed
     if problem:
         print(
@@ -122,7 +123,6 @@ def setup() -> None:
         remove_venv()
     if STAMP.exists() and STAMP.read_text() == _fingerprint():
         return
-    check_pyproject()
     if venv_python().exists() and not has_pip():  # `pip install` below would fail, worded as a network error
         print(
             ".venv has no pip (it was made without it, or pip was removed); making it anew with Python "
@@ -145,12 +145,17 @@ def setup() -> None:
 
 
 def check_pyproject() -> None:
-    """Raise `SetupError` when pyproject.toml is not TOML (an edit gone wrong): said before a .venv is made
-    and pip fails on it with a traceback (then worded as a network problem)."""
+    """Raise `SetupError` when pyproject.toml is not there (course.py copied alone) or not TOML (an edit gone
+    wrong): said before a .venv is made and pip fails on it with a traceback (then worded as a network problem)."""
     import tomllib  # here, not at the top: Python 3.7 must run this file to say 3.11 is needed
 
     try:
         tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise SetupError(
+            f"there is no pyproject.toml beside course.py (in {ROOT}): course.py sets up the course it is part of; "
+            "run the course.py of a full copy of the course (git clone it), not a copy of the file alone"
+        ) from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise SetupError(
             f"pyproject.toml is not valid TOML ({exc}); undo the change that broke it (git diff pyproject.toml), "

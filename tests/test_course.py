@@ -427,3 +427,16 @@ def test_a_venv_that_links_to_nothing_is_replaced(monkeypatch, tmp_path, capsys)
         f".venv is a link to {tmp_path / 'removed'}, which is not there; making it anew with Python "
         f"{sys.version_info[0]}.{sys.version_info[1]} ..."
     )
+
+
+def test_a_course_py_with_no_pyproject_beside_it_says_so(monkeypatch, tmp_path, capsys):
+    """course.py copied out of its checkout (or run from a download of that one file): before, 'error: [Errno 2]
+    No such file or directory: …/pyproject.toml (if .venv is broken, remove it and run the same command again)',
+    naming a .venv that is not there. Now it says what is missing and which course.py to run; nothing is made."""
+    monkeypatch.setattr(course, "ROOT", tmp_path)
+    monkeypatch.setattr(course, "make_venv", lambda: pytest.fail("a .venv was made"))
+    assert course.main(["lab"]) == 2
+    assert capsys.readouterr().err == (
+        f"error: there is no pyproject.toml beside course.py (in {tmp_path}): course.py sets up the course it is "
+        "part of; run the course.py of a full copy of the course (git clone it), not a copy of the file alone\n"
+    )

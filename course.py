@@ -9,8 +9,11 @@ changes, or when `.venv` was made by another Python, its Python is gone or it ha
 made anew).
 Extra arguments go to jupyter / pytest.
 
-Exit status: JupyterLab's or pytest's own; 0 for --help; 2 for an unknown command or a setup that
-failed (one line on stderr says why and what to do); 130 after Ctrl-C stopped the setup.
+Exit status: JupyterLab's or pytest's own (128 + N when a signal N ended it, as a shell says); 0 for
+--help; 2 for an unknown command or a setup that failed (one line on stderr says why and what to do);
+130 after Ctrl-C stopped the setup, 143 after SIGTERM, 129 after SIGHUP (pip is stopped with it). SIGTERM
+or SIGHUP sent to course.py alone while JupyterLab or pytest runs is passed on to it, and course.py
+waits for it to stop, as for Ctrl-C.
 """
 
 from __future__ import annotations
@@ -71,10 +74,10 @@ def venv_python_version() -> tuple[int, int] | None:
 
 
 def venv_problem() -> str:
-    """Why the .venv there cannot be kept ("" when it can, or there is none): another Python made it, or
-    its Python is gone (`bin/python` missing, or linking to an interpreter since uninstalled or upgraded)."""
-    if not VENV.exists():
-        return ""
+    """Why the .venv there cannot be kept ("" when it can, or there is none): a link to nothing, a file,
+    another Python made it, or its Python is gone (`bin/python` missing, or linking to an interpreter since uninstalled or upgraded)."""
+    if not VENV.exists():  # nothing there, or a link to nothing (its venv removed): making one would fail on it
+        return f"is a link to {os.readlink(VENV)}, which is not there" if VENV.is_symlink() else ""
     if not VENV.is_dir():
         return "is not a folder"
     made_with = venv_python_version()
@@ -111,6 +114,7 @@ class SetupError(Exception):
 
 def setup() -> None:
     """Create .venv and install toolkit[test] into it, unless already done for this pyproject."""
+    check_pyproject()  # first: nothing is made or removed for a course.py that is not in its course
     problem = venv_problem()  # no `:=` in this file: Python 3.7 must parse it to say 3.11 is needed
     if problem:
         print(
@@ -119,7 +123,6 @@ def setup() -> None:
         remove_venv()
     if STAMP.exists() and STAMP.read_text() == _fingerprint():
         return
-    check_pyproject()
     if venv_python().exists() and not has_pip():  # `pip install` below would fail, worded as a network error
         print(
             ".venv has no pip (it was made without it, or pip was removed); making it anew with Python "
@@ -142,12 +145,17 @@ def setup() -> None:
 
 
 def check_pyproject() -> None:
-    """Raise `SetupError` when pyproject.toml is not TOML (an edit gone wrong): said before a .venv is made
-    and pip fails on it with a traceback (then worded as a network problem)."""
+    """Raise `SetupError` when pyproject.toml is not there (course.py copied alone) or not TOML (an edit gone
+    wrong): said before a .venv is made and pip fails on it with a traceback (then worded as a network problem)."""
     import tomllib  # here, not at the top: Python 3.7 must run this file to say 3.11 is needed
 
     try:
         tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise SetupError(
+            f"there is no pyproject.toml beside course.py (in {ROOT}): course.py sets up the course it is part of; "
+            "run the course.py of a full copy of the course (git clone it), not a copy of the file alone"
+        ) from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise SetupError(
             f"pyproject.toml is not valid TOML ({exc}); undo the change that broke it (git diff pyproject.toml), "
@@ -202,6 +210,42 @@ def test(args: list[str]) -> int:
     return call(command, cwd=ROOT, env=env)
 
 
+ENDING = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
+"""The signals that end course.py as Ctrl-C does (`kill`, a CI job's time limit; the terminal closed)."""
+
+
+class Stopped(Exception):
+    """A signal of `ENDING` came during the setup: raised where the setup stood, so `subprocess.run`
+    stops the pip it waits on, as on Ctrl-C."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _stop(signum: int, frame: object) -> None:
+    raise Stopped(signum)
+
+
+def stopping(handler: Any) -> dict[int, Any]:
+    """Set `handler` for each signal of `ENDING` (in the main thread only: the others cannot); the
+    handlers it replaced, for `restore`."""
+    if threading.current_thread() is not threading.main_thread():
+        return {}
+    return {signum: signal.signal(signum, handler) for signum in ENDING}
+
+
+def restore(handlers: dict[int, Any]) -> None:
+    for signum, handler in handlers.items():
+        signal.signal(signum, handler)
+
+
+def shell_status(returncode: int) -> int:
+    """A child's exit status as a shell gives it: 128 + N for one ended by signal N (`Popen` says -N,
+    and `sys.exit(-9)` would exit 247)."""
+    return 128 - returncode if returncode < 0 else returncode
+
+
 def call(command: list[str], **options: Any) -> int:
     """Run `command` and wait for it to end, returning its exit status. Ctrl-C reaches it too (the
     terminal sends it to the whole foreground group): it decides how to stop (JupyterLab asks to
@@ -210,14 +254,30 @@ def call(command: list[str], **options: Any) -> int:
     Meanwhile Ctrl-C does nothing here: a handler that raises no KeyboardInterrupt is set before
     the child starts (a Ctrl-C that came while `Popen` was still returning ended this with
     "interrupted" and left the child running); the child starts with the default one (a handler
-    does not outlive `exec`, only an ignored signal would)."""
+    does not outlive `exec`, only an ignored signal would). SIGTERM or SIGHUP sent to course.py
+    alone is passed on to the child (one that came while it started, once it has), and this waits
+    for it too: the child is never left running without course.py."""
     if threading.current_thread() is not threading.main_thread():  # only the main thread sets handlers
-        return subprocess.Popen(command, **options).wait()
+        return shell_status(subprocess.Popen(command, **options).wait())
+    children: list[subprocess.Popen[bytes]] = []
+    pending: list[int] = []
+
+    def pass_on(signum: int, frame: object) -> None:
+        if children:
+            children[0].send_signal(signum)
+        else:
+            pending.append(signum)
+
     previous = signal.signal(signal.SIGINT, _child_decides)
+    ending = stopping(pass_on)
     try:
-        return subprocess.Popen(command, **options).wait()  # a wait cut by the signal goes on (PEP 475)
+        children.append(subprocess.Popen(command, **options))
+        for signum in pending:
+            children[0].send_signal(signum)
+        return shell_status(children[0].wait())  # a wait cut by a signal goes on (PEP 475)
     finally:
         signal.signal(signal.SIGINT, previous)
+        restore(ending)
 
 
 def _child_decides(signum: int, frame: object) -> None:
@@ -225,6 +285,7 @@ def _child_decides(signum: int, frame: object) -> None:
 
 
 def main(argv: list[str]) -> int:
+    ending = stopping(_stop)  # SIGTERM, SIGHUP: the setup stops as on Ctrl-C (`call` passes them on)
     try:
         status = run(argv)
         sys.stdout.flush()  # a closed pipe is found here, not in the interpreter's last flush
@@ -234,6 +295,8 @@ def main(argv: list[str]) -> int:
         os.dup2(devnull, sys.stdout.fileno())  # the interpreter's last flush finds no closed pipe
         os.close(devnull)
         return 141
+    finally:
+        restore(ending)
 
 
 def run(argv: list[str]) -> int:
@@ -261,6 +324,10 @@ def run(argv: list[str]) -> int:
     except KeyboardInterrupt:
         print("interrupted (Ctrl-C): the setup stopped; run the same command again to finish it", file=sys.stderr)
         return 130
+    except Stopped as stopped:
+        name = signal.Signals(stopped.signum).name
+        print(f"stopped ({name}): the setup stopped; run the same command again to finish it", file=sys.stderr)
+        return 128 + stopped.signum
 
 
 if __name__ == "__main__":

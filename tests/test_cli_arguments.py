@@ -394,3 +394,32 @@ def test_the_longest_time_limit_is_the_clients_longest_wait():
     from toolkit.cli.arguments import LONGEST_WAIT_S
 
     assert LONGEST_WAIT_S == LONGEST_SLEEP_S
+
+
+@pytest.mark.parametrize(
+    ("argv", "option"),
+    [
+        (["grade", ""], "paths"),
+        (["grade", "sub.ipynb", " "], "paths"),
+        (["notebooks", "--no-execute", ""], "files"),
+        (["tools", ""], "file"),
+        (["exercises", "--solutions", ""], "--solutions"),
+        (["exercises", "--solutions", "out", "--notebooks", "  "], "--notebooks"),
+        (["exercises", "--update", ""], "--update"),
+    ],
+)
+def test_a_blank_path_is_a_usage_error_not_the_current_folder(argv, option, tmp_path, monkeypatch, capsys):
+    """`toolkit grade "$SUBMISSIONS"` with the variable unset: `Path("")` is `.`, so grade searched the folder it
+    ran in and graded every notebook there, `exercises --solutions ""` wrote the solved notebooks into it, and
+    `--update ""` said "error:  is not a course notebook" (a name of nothing). Now one usage line naming the option."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "sub.ipynb").write_text("{}")
+    with pytest.raises(SystemExit) as info:
+        main(argv, prog="toolkit")
+    blank = next(word for word in argv if not word.strip())
+    assert info.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"toolkit {argv[0]}: error: argument {option}: {blank!r} is blank: give a path "
+        "(an empty one would be the current folder)"
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["sub.ipynb"]

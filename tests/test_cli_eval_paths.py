@@ -195,3 +195,31 @@ def test_eval_waits_on_a_slow_gateway_for_timeout_and_says_how_to_wait_longer(tm
         "the gateway did not answer within --timeout: if it is slow rather than stuck (a local model on a CPU), "
         "rerun with a longer one, e.g. --timeout 120",
     ]
+
+
+def test_a_csv_that_cannot_be_written_still_leaves_the_report(tmp_path, monkeypatch, capsys):
+    """A full disk when the run ended (a run of minutes against a real gateway): the CSV is written before the
+    report, and its OSError ended the command there, so the results were nowhere — only
+    'error: [Errno 28] No space left on device: ...'. Now the report is printed, and one line says the CSV was
+    not written and what to do; exit status 2."""
+    from full_disk import fill_disk_after
+
+    for name in [k for k in os.environ if k.startswith("LLM_")]:
+        monkeypatch.delenv(name)
+    out = tmp_path / "results.csv"
+    out.write_text("id,verdict\nlast-run,pass\n")
+    fill_disk_after(monkeypatch, 100)
+    status = main(["eval", "--out", str(out), "--today", "2026-10-25"])
+    monkeypatch.undo()
+    printed, err = capsys.readouterr()
+    assert status == 2
+    assert printed.splitlines()[-3:] == [
+        "tool-selection accuracy: 22 / 25 = 88.0% (pass line 85%: met)",
+        "average model calls: 1.6 per case",
+        "invented arguments: 0",
+    ]
+    assert err == (
+        f"error: the CSV was not written to {out} (No space left on device): the results are only in the report "
+        "above; make room or give another --out, then run again (a CSV there before is left as it was)\n"
+    )
+    assert out.read_text() == "id,verdict\nlast-run,pass\n"

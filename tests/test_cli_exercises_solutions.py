@@ -112,3 +112,16 @@ def test_update_of_a_path_that_is_there_but_no_notebook_file_says_what_it_is(tmp
         assert capsys.readouterr() == ("", f"error: cannot read {path}: {problem}; give an .ipynb file\n")
     assert main(["exercises", "--update", str(tmp_path / "03_gone.ipynb")]) == 2
     assert capsys.readouterr().err == f"error: no such notebook: {tmp_path / '03_gone.ipynb'}\n"
+
+
+def test_update_given_twice_updates_the_notebooks_of_both(tmp_path, capsys):
+    """`--update 01.ipynb --update 02.ipynb` (as `--mcp-stdio` and `--fault` are repeated): argparse kept the
+    last option's notebooks alone, and 01 was left as it was without a word. Now both are updated."""
+    names = ["01_week1_first_call.ipynb", "02_week2_reliable_calls.ipynb"]
+    paths = [tmp_path / name for name in names]
+    for name, path in zip(names, paths, strict=True):
+        shutil.copy(COURSE / name, path)
+    assert main(["exercises", "--update", str(paths[0]), "--update", str(paths[1])]) == 0
+    assert capsys.readouterr().out == (
+        f"{paths[0]}: Exercises section of week 1 written\n{paths[1]}: Exercises section of week 2 written\n"
+    )

@@ -444,3 +444,28 @@ def test_a_server_that_cannot_listen_names_the_fix(error, said, capsys):
 
     assert cannot_listen("10.1.2.3", 80, error) == 2
     assert capsys.readouterr().err == f"error: cannot listen on 10.1.2.3:80: {said}\n"
+
+
+@pytest.mark.parametrize(
+    ("command", "own"),
+    [
+        ("gateway", "it runs until stopped: 143 after SIGTERM; 2 when the port cannot be listened on"),
+        ("eval", "0 when the pass line is met, 1 when not, 2 when every case failed on the gateway"),
+        ("drill", "0 when every case passes, 1 when one fails"),
+        ("probe", "0 when the gateway is classified (A-E), 2 when it is not"),
+        ("grade", "0 when the run ended (failed exercises included)"),
+    ],
+)
+def test_every_help_says_its_exit_statuses(command, own, capsys, monkeypatch):
+    """The exit statuses were in each command's module docstring, of which --help shows the first paragraph
+    only: `toolkit eval --help` never said that 1 is a model below the pass line and 2 a gateway that failed
+    every case, so a CI script could only guess. Each help ends with them now, and the ones every command shares."""
+    monkeypatch.setenv("COLUMNS", "1000")  # one line each: the test reads the text, not its wrapping
+    with pytest.raises(SystemExit):
+        main([command, "--help"], prog="toolkit")
+    last = capsys.readouterr().out.splitlines()[-1]
+    assert last.startswith(f"exit status: {own}")
+    assert last.endswith(
+        "; a mistake is one line on stderr and 2; 130 after Ctrl-C; 141 when what reads stdout stopped early (e.g. "
+        "head)."
+    )

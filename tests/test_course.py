@@ -320,3 +320,123 @@ def test_a_venv_that_is_a_file_or_a_link_is_replaced_not_followed(monkeypatch, t
     assert capsys.readouterr().out.splitlines()[0] == (
         f".venv {said}; making it anew with Python {sys.version_info[0]}.{sys.version_info[1]} ..."
     )
+
+
+TERMINATED_CHILD = """#!{python}
+import os, signal, sys, time
+signal.signal(signal.SIGTERM, lambda *a: (print("child stopped", flush=True), sys.exit(0)))
+print("ready", os.getpid(), flush=True)
+time.sleep(30)
+"""
+
+
+def _driver(bin_folder: Path, setup: str = "lambda: None") -> str:
+    """A program that loads course.py with `setup` and `BIN` replaced and runs `course.py lab`."""
+    return (
+        "import importlib.util, pathlib, subprocess, sys\n"
+        f"spec = importlib.util.spec_from_file_location('course', {str(ROOT / 'course.py')!r})\n"
+        "course = importlib.util.module_from_spec(spec); spec.loader.exec_module(course)\n"
+        f"course.setup, course.BIN = ({setup}), pathlib.Path({str(bin_folder)!r})\n"
+        "sys.exit(course.main(['lab']))\n"
+    )
+
+
+def _gone(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    os.kill(pid, signal.SIGKILL)  # left running: the test fails, and leaves nothing behind
+    return False
+
+
+def test_sigterm_to_course_py_reaches_jupyter_or_pytest_and_course_py_waits_for_it(tmp_path):
+    """`kill PID` of course.py alone (a process manager, a CI runner, a teacher's script) reaches it,
+    not its child. Before: course.py ended at once (exit 143) and left JupyterLab (or pytest and its
+    workers) running, orphaned; now the child is sent the signal too, and course.py gives its status."""
+    jupyter = tmp_path / "bin" / "jupyter"
+    jupyter.parent.mkdir()
+    jupyter.write_text(TERMINATED_CHILD.format(python=sys.executable))
+    jupyter.chmod(0o755)
+    process = subprocess.Popen(
+        [sys.executable, "-c", _driver(jupyter.parent)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        word, child = process.stdout.readline().split()
+        assert word == "ready"
+        process.send_signal(signal.SIGTERM)  # course.py alone, not its process group
+        out, err = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert (out, err, process.returncode) == ("child stopped\n", "", 0)
+    assert _gone(int(child))
+
+
+def test_a_child_ended_by_a_signal_is_the_shells_status_not_a_negative_one():
+    """A child killed by a signal (SIGKILL: the out-of-memory killer) gives `Popen` a negative status,
+    and `sys.exit(-9)` exits 247. Now it is 128 + the signal, as a shell says it (137)."""
+    status = course.call([sys.executable, "-c", "import os, signal; os.kill(os.getpid(), signal.SIGKILL)"])
+    assert status == 128 + signal.SIGKILL
+
+
+SLOW_STEP = (
+    "lambda: course.subprocess.run([sys.executable, '-c', "
+    "'import os, time; print(\"ready\", os.getpid(), flush=True); time.sleep(30)'])"
+)
+
+
+@pytest.mark.parametrize(("signum", "name"), [(signal.SIGTERM, "SIGTERM"), (signal.SIGHUP, "SIGHUP")])
+def test_sigterm_or_sighup_during_the_setup_is_one_line_and_stops_pip(tmp_path, signum, name):
+    """Before: SIGTERM (or the terminal closing: SIGHUP) while pip installed ended course.py without a
+    word (exit -15) and left pip installing into .venv. Now it stops as Ctrl-C does: pip is stopped,
+    one line says so, and the exit status is 128 + the signal."""
+    process = subprocess.Popen(
+        [sys.executable, "-c", _driver(tmp_path, SLOW_STEP)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        word, child = process.stdout.readline().split()
+        assert word == "ready"
+        process.send_signal(signum)
+        out, err = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert (out, err, process.returncode) == (
+        "",
+        f"stopped ({name}): the setup stopped; run the same command again to finish it\n",
+        128 + signum,
+    )
+    assert _gone(int(child))
+
+
+def test_a_venv_that_links_to_nothing_is_replaced(monkeypatch, tmp_path, capsys):
+    """A .venv linking to a venv since removed (one on another drive, a copied checkout): it does not exist, so it
+    was kept, and making it failed on every run with 'could not create .venv with pip ([Errno 17] File exists:
+    …); on Debian or Ubuntu install the venv module first (sudo apt install python3-venv)' — an untrue fix.
+    Now the link is removed and .venv made anew."""
+    course.VENV.symlink_to(tmp_path / "removed", target_is_directory=True)
+    made = []
+    monkeypatch.setattr(
+        course, "make_venv", lambda: made.append(os.path.lexists(course.VENV)) or course.BIN.mkdir(parents=True)
+    )
+    monkeypatch.setattr(course.subprocess, "run", lambda *a, **k: subprocess.CompletedProcess(a, 0))
+    course.setup()
+    assert made == [False]
+    assert capsys.readouterr().out.splitlines()[0] == (
+        f".venv is a link to {tmp_path / 'removed'}, which is not there; making it anew with Python "
+        f"{sys.version_info[0]}.{sys.version_info[1]} ..."
+    )
+
+
+def test_a_course_py_with_no_pyproject_beside_it_says_so(monkeypatch, tmp_path, capsys):
+    """course.py copied out of its checkout (or run from a download of that one file): before, 'error: [Errno 2]
+    No such file or directory: …/pyproject.toml (if .venv is broken, remove it and run the same command again)',
+    naming a .venv that is not there. Now it says what is missing and which course.py to run; nothing is made."""
+    monkeypatch.setattr(course, "ROOT", tmp_path)
+    monkeypatch.setattr(course, "make_venv", lambda: pytest.fail("a .venv was made"))
+    assert course.main(["lab"]) == 2
+    assert capsys.readouterr().err == (
+        f"error: there is no pyproject.toml beside course.py (in {tmp_path}): course.py sets up the course it is "
+        "part of; run the course.py of a full copy of the course (git clone it), not a copy of the file alone\n"
+    )

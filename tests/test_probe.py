@@ -338,3 +338,48 @@ def test_a_hostile_gateways_raw_response_reaches_the_terminal_as_code_points():
         "→ retry",
         "verdict: ?",
     ]
+
+
+def test_a_refused_request_is_told_the_clients_fix_not_only_to_fix_the_connection():
+    """A base URL ending in /chat/completions (as a gateway's docs show the endpoint) gets a 404. The probe said
+    only 'Fix the connection first (URL, key, model)', and the gateway's own words in its reason read
+    'Unknown request URL: POST <path> ... Did you mean POST <path>' (the exchange log hides file paths, and
+    took the URL's for some): the client's hint, which names the fix, was dropped. Now the advice is it."""
+    with running_gateway(mode="A") as url:
+        client = ChatClient(f"{url}/chat/completions", "any-key", "fake-keyword", retry=RetryPolicy(max_retries=0))
+        result = probe(client)
+    assert result.verdict is None
+    assert result.advice == (
+        "Fix the connection first: LLM_BASE_URL ends in /chat/completions: set it to the part before, e.g. "
+        "https://host/v1; then probe again."
+    )
+    assert report(result).splitlines()[-2] == f"→ {result.advice}"
+
+
+def test_a_wrong_key_is_told_to_check_the_key():
+    def refused(request):
+        return httpx.Response(401, json={"error": {"message": "Incorrect API key provided"}})
+
+    client = ChatClient(
+        "http://gw.test/v1", "k", "m", retry=RetryPolicy(max_retries=0), transport=httpx.MockTransport(refused)
+    )
+    assert probe(client).advice == "Fix the connection first: check LLM_API_KEY; then probe again."
+
+
+@pytest.mark.parametrize("command", ["probe", "eval"])
+def test_a_fake_mode_given_while_a_real_gateway_is_configured_is_refused_not_ignored(command, monkeypatch, capsys):
+    """A learner whose shell sets LLM_* (the course's setup) runs `toolkit eval --fake-mode C` to see a gateway
+    that rejects tools: --fake-mode only picks the embedded gateway's mode, so it was ignored without a word and
+    every case went to the real gateway (its cost, its verdict). Now one line and exit 2, before any request."""
+    from toolkit.cli.main import main
+
+    monkeypatch.setenv("LLM_BASE_URL", "http://127.0.0.1:9/v1")
+    monkeypatch.setenv("LLM_API_KEY", "sk-test")
+    monkeypatch.setenv("LLM_MODEL", "m")
+    assert main([command, "--fake-mode", "c"]) == 2
+    assert capsys.readouterr() == (
+        "",
+        "error: --fake-mode C picks the embedded gateway's mode, but a real gateway is configured (LLM_BASE_URL, "
+        "LLM_API_KEY, LLM_MODEL), and it would be used: leave --fake-mode out, or unset the three for the "
+        "embedded gateway\n",
+    )

@@ -5,6 +5,7 @@ import os
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -390,3 +391,51 @@ def test_a_file_of_nul_bytes_is_not_called_utf16(tmp_path, capsys):
     path.write_bytes(bytes(1024))
     assert cli([str(path)]) == 2
     assert capsys.readouterr().err.startswith(f"error: cannot import {path}: SyntaxError: source code")
+
+
+SILENT_SERVER = """import os, pathlib, sys, time
+pathlib.Path(sys.argv[1]).write_text(str(os.getpid()))
+time.sleep(60)
+"""
+
+
+@pytest.mark.parametrize("name", ["SIGTERM", "SIGHUP"])
+def test_sigterm_while_listing_an_mcp_servers_tools_stops_the_server_it_started(tmp_path, name):
+    """`kill` (a CI job's time limit) or the terminal closing while `toolkit tools --mcp-stdio` waited on a
+    server. Before: the command ended where it stood, without a word (exit -15), and the server it had
+    started (in a session of its own) ran on, orphaned. Now: one line, exit 128 + the signal, the server
+    stopped."""
+    import signal
+
+    server, pid_file = write(tmp_path, "silent.py", SILENT_SERVER), tmp_path / "server.pid"
+    command = f"{sys.executable} {server} {pid_file}"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "toolkit", "tools", "--mcp-stdio", command, "--timeout", "60"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+    )
+    try:
+        while not pid_file.exists() or not pid_file.read_text():  # the server is up: the command waits on it
+            assert process.poll() is None, process.communicate()
+            time.sleep(0.05)
+        process.send_signal(getattr(signal, name))
+        out, err = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    pid = int(pid_file.read_text())
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        alive = False
+    else:
+        os.kill(pid, signal.SIGKILL)
+        alive = True
+    assert (out, err, process.returncode, alive) == (
+        "",
+        f"stopped ({name}): no tools listed; the MCP servers it started are stopped\n",
+        128 + getattr(signal, name),
+        False,
+    )

@@ -10,7 +10,8 @@ words: `toolkit.mcp.client.url_problem`) and `base_url` (an http(s) URL with a h
 each named masked when it is not right, `api_key` (printable ASCII, never
 shown), `out_file` (a file that can be written: checked before a long run, not after it; a FIFO or
 device only for permission, unopened; `-` for standard output, and `is_stdout` says whether a file
-is it) and `whole` (a whole number within given bounds, for a subcommand's own type). Each
+is it), `given_path` (an input path or folder, never blank: `Path("")` is the current folder)
+and `whole` (a whole number within given bounds, for a subcommand's own type). Each
 raises `argparse.ArgumentTypeError` with what is valid.
 
 `cannot_listen` is the one line every server command (`gateway`, `mcp-server`) prints when its
@@ -170,6 +171,15 @@ def text_file(text: str) -> str:
     except OSError as exc:
         raise argparse.ArgumentTypeError(f"{text!r} cannot be read: {exc.strerror or exc}") from None
     return text
+
+
+def given_path(text: str) -> Path:
+    """A path given on the command line (a file or folder to read, a folder to write), never blank:
+    `Path("")` is `.`, so an unset shell variable (`toolkit grade "$SUBMISSIONS"`) would grade, or
+    write into, the folder the command runs in. Only spaces is blank too, unless a file has that name."""
+    if not text.strip() and not os.path.lexists(text):
+        raise argparse.ArgumentTypeError(f"{text!r} is blank: give a path (an empty one would be the current folder)")
+    return Path(text)
 
 
 STDOUT = Path("-")

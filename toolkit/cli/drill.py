@@ -10,6 +10,10 @@ import argparse
 
 from toolkit.cli.arguments import day, text_file
 
+EXIT_STATUS = "0 when every case passes, 1 when one fails"
+"""What `--help` says of this command's exit status, before what every command shares
+(`toolkit.cli.main.SHARED_EXIT_STATUS`)."""
+
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(

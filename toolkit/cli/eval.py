@@ -15,7 +15,8 @@ holds every case, those not finished with the verdict `not_run`; the report cove
 finished ones, stderr names the others, and the exit status is 130. SIGTERM (`kill`, a CI job's time
 limit) and SIGHUP (the terminal closed) stop it the same way, with exit status 143 and 129.
 The CSV is written before the report is printed: a reader that leaves early (`| head -1`) loses
-no results. `--out -` (or `/dev/stdout`, or the file stdout goes to) puts the CSV alone on stdout and
+no results; a CSV that cannot be written (a full disk) still leaves the report, then one line saying
+so, and exit status 2. `--out -` (or `/dev/stdout`, or the file stdout goes to) puts the CSV alone on stdout and
 the report on stderr: `toolkit eval --out - > results.csv` holds only CSV.
 """
 
@@ -28,7 +29,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TextIO
 
 from toolkit.cli.arguments import day, is_stdout, out_file, positive, text_file
 from toolkit.cli.grade import Terminated, signals_stop
@@ -37,6 +38,14 @@ from toolkit.errors import ConfigurationError
 
 if TYPE_CHECKING:
     from toolkit.course.accuracy import CaseResult, SuiteInterrupted
+
+
+EXIT_STATUS = (
+    "0 when the pass line is met, 1 when not, 2 when every case failed on the gateway or the CSV could "
+    "not be written; 143 after SIGTERM, 129 after SIGHUP (as Ctrl-C: the CSV holds the finished cases)"
+)
+"""What `--help` says of this command's exit status, before what every command shares
+(`toolkit.cli.main.SHARED_EXIT_STATUS`)."""
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -61,7 +70,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from toolkit.chat.client import RetryPolicy
     from toolkit.chat.switch import FAKE_BASE_URL, REPLAY_BASE_URL
-    from toolkit.course.accuracy import SuiteInterrupted, load_cases, report_lines, run_suite, summarize
+    from toolkit.course.accuracy import SuiteInterrupted, load_cases, run_suite, summarize
     from toolkit.course.shop import load_shop
 
     if args.cases is not None and os.path.realpath(args.cases) == os.path.realpath(args.out):
@@ -88,20 +97,42 @@ def run(args: argparse.Namespace) -> int:
                 progress=_progress(time.perf_counter()) if real else None,
             )
     except SuiteInterrupted as stopped:
-        written = _write(stopped.results, args.out)  # before any printing: stdout may be a closed pipe
-        print("\n".join(report_lines(stopped.results)), file=report)
-        print(f"wrote {written}", file=report)
+        written = _written_then_reported(stopped.results, args.out, report)
         print(interrupted_line(stopped), file=sys.stderr)
+        if not written:
+            return 2
         signal = stopped.__cause__
         return 128 + signal.number if isinstance(signal, Terminated) else 130
-    written = _write(results, args.out)  # before the report: a reader that left (`| head`) loses no results
-    print("\n".join(report_lines(results)), file=report)
-    print(f"wrote {written}", file=report)
+    if not _written_then_reported(results, args.out, report):
+        return 2
     for line in failure_lines(results, args.protocol, client.model):
         print(line, file=sys.stderr)
     if all(r.verdict == "error" for r in results):  # nothing measured: the gateway, not the model, failed
         return 2
     return 0 if summarize(results).meets_pass_line else 1
+
+
+def _written_then_reported(results: list[CaseResult], out: Path, report: TextIO) -> bool:
+    """Write the CSV, then print the report and where the CSV went; whether the CSV was written. The CSV
+    comes first (stdout may be a closed pipe: a reader that left, `| head`, loses no results); one that
+    cannot be written (a full disk) still leaves the report, and one line saying so, not an error alone."""
+    from toolkit.course.accuracy import report_lines
+
+    try:
+        written = _write(results, out)
+    except BrokenPipeError:  # the CSV's own stdout closed: `main` ends quietly
+        raise
+    except OSError as exc:
+        print("\n".join(report_lines(results)), file=report)
+        print(
+            f"error: the CSV was not written to {out} ({exc.strerror or exc}): the results are only in the report "
+            "above; make room or give another --out, then run again (a CSV there before is left as it was)",
+            file=sys.stderr,
+        )
+        return False
+    print("\n".join(report_lines(results)), file=report)
+    print(f"wrote {written}", file=report)
+    return True
 
 
 def _write(results: list[CaseResult], out: Path) -> str:

@@ -18,23 +18,32 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from toolkit.cli.arguments import given_path
+
+EXIT_STATUS = "0 when the list or the notebooks are written"
+"""What `--help` says of this command's exit status, before what every command shares
+(`toolkit.cli.main.SHARED_EXIT_STATUS`)."""
+
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--week", type=int, help="list only this week's exercises")
-    parser.add_argument("--solutions", type=Path, metavar="DIR", help="write the notebooks with solutions into DIR")
+    parser.add_argument(
+        "--solutions", type=given_path, metavar="DIR", help="write the notebooks with solutions into DIR"
+    )
     parser.add_argument(
         "--notebooks",
-        type=Path,
+        type=given_path,
         default=None,
         metavar="DIR",
         help="where --solutions reads the course notebooks (default: notebooks)",
     )
     parser.add_argument(
         "--update",
-        type=Path,
+        type=given_path,
         nargs="+",
+        action="extend",  # given twice, both options' notebooks (argparse's "store" kept the last's alone)
         metavar="NOTEBOOK",
-        help="rewrite the Exercises section of these course notebooks",
+        help="rewrite the Exercises section of these course notebooks (repeatable)",
     )
 
 

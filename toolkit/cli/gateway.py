@@ -15,6 +15,10 @@ from toolkit.cli.arguments import cannot_listen, count, host, port, seconds
 from toolkit.gateway.core import FAULTS, MODES
 from toolkit.gateway.server import DEFAULT_HOST, DEFAULT_PORT
 
+EXIT_STATUS = "it runs until stopped: 143 after SIGTERM; 2 when the port cannot be listened on"
+"""What `--help` says of this command's exit status, before what every command shares
+(`toolkit.cli.main.SHARED_EXIT_STATUS`)."""
+
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", type=host, default=DEFAULT_HOST, help="default: %(default)s (loopback)")

@@ -29,7 +29,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from toolkit.cli.arguments import is_stdout, out_file, whole
+from toolkit.cli.arguments import given_path, is_stdout, out_file, whole
 
 if TYPE_CHECKING:
     from toolkit.exercises.grade import Row
@@ -38,8 +38,16 @@ MAX_TIMEOUT_S = 86_400
 """One day: a longer limit is a slip (and overflows the clocks that wait on the kernel)."""
 
 
+EXIT_STATUS = (
+    "0 when the run ended (failed exercises included); 2 when a submission changed the installed course; "
+    "143 after SIGTERM, 129 after SIGHUP (as Ctrl-C: the rows graded are kept)"
+)
+"""What `--help` says of this command's exit status, before what every command shares
+(`toolkit.cli.main.SHARED_EXIT_STATUS`)."""
+
+
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("paths", nargs="+", type=Path, help="notebooks, or folders of notebooks")
+    parser.add_argument("paths", nargs="+", type=given_path, help="notebooks, or folders of notebooks")
     parser.add_argument(
         "--out",
         type=out_file,

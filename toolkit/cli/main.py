@@ -87,6 +87,7 @@ def build_parser(
         if name == command:
             configured = importlib.import_module(module)
             child.description = (configured.__doc__ or about).split("\n\n")[0].strip()
+            child.epilog = f"exit status: {configured.EXIT_STATUS}; {SHARED_EXIT_STATUS}"
             configured.configure(child)
             child.set_defaults(run=configured.run)
     return parser
@@ -135,6 +136,10 @@ def _parse_and_run(argv: list[str], prog: str) -> int:
     return int(args.run(args) or 0)
 
 
+SHARED_EXIT_STATUS = (
+    "a mistake is one line on stderr and 2; 130 after Ctrl-C; 141 when what reads stdout stopped early (e.g. head)."
+)
+"""The exit statuses every command has (`main`), which each `--help` ends with after its own `EXIT_STATUS`."""
 DEBUG_VARIABLE = "TOOLKIT_DEBUG"
 INTERRUPTED = "interrupted (Ctrl-C): stopped"
 """What stderr says when Ctrl-C stopped a command (exit status 130)."""

@@ -20,6 +20,10 @@ from collections.abc import Callable
 from toolkit.cli.arguments import cannot_listen, day, port
 from toolkit.cli.main import INTERRUPTED
 
+EXIT_STATUS = "0 when its stdin closes (stdio); 2 when the port cannot be listened on"
+"""What `--help` says of this command's exit status, before what every command shares
+(`toolkit.cli.main.SHARED_EXIT_STATUS`)."""
+
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--http", action="store_true", help="serve streamable HTTP instead of stdio")

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from toolkit import files
+from toolkit.cli.arguments import given_path
 
 if TYPE_CHECKING:
     import nbformat  # imported where used: building the parser for `--help` stays fast
@@ -189,8 +190,16 @@ def execute(
         os.environ.update(saved)
 
 
+EXIT_STATUS = (
+    "0 when every file was run and stored; 2 when one could not be read, written or run; 143 after "
+    "SIGTERM (the notebook then running is left unchanged)"
+)
+"""What `--help` says of this command's exit status, before what every command shares
+(`toolkit.cli.main.SHARED_EXIT_STATUS`)."""
+
+
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("files", nargs="+", type=Path, help="the .ipynb files")
+    parser.add_argument("files", nargs="+", type=given_path, help="the .ipynb files")
     parser.add_argument("--no-execute", action="store_true", help="only clean, do not run")
 
 

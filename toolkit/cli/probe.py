@@ -37,7 +37,8 @@ def add_gateway_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         type=str.upper,
         choices=("A", "B", "C", "D", "E"),
-        help="mode of the embedded gateway, used when no real one is configured (default: $LLM_FAKE_MODE, else A)",
+        help="mode of the embedded gateway, which is used when no real one is configured (given with a real one: one "
+        "line, exit 2; default: $LLM_FAKE_MODE, else A)",
     )
     parser.add_argument(
         "--timeout",
@@ -57,11 +58,31 @@ def client_from_args(args: argparse.Namespace, retry: RetryPolicy | None = None)
 
     flags = {"LLM_BASE_URL": args.base_url, "LLM_API_KEY": args.api_key, "LLM_MODEL": args.model}
     env = {**os.environ, **{k: v for k, v in flags.items() if v}}
-    if problem := _incomplete(flags, env):
+    if problem := _incomplete(flags, env) or _unused_fake_mode(args.fake_mode, env):
         raise ConfigurationError(problem)
     retry = retry or RetryPolicy(max_retries=0)
     timeout = getattr(args, "timeout", None) or GATEWAY_TIMEOUT_S  # a namespace argparse did not make may lack it
     return connect(mode=args.fake_mode, env=env, retry=retry, timeout=timeout)
+
+
+def _unused_fake_mode(mode: str | None, env: dict[str, str]) -> str:
+    """What is wrong when `--fake-mode` is given and `connect` would not use it ("" when it would, or
+    it is not given): it picks the embedded gateway's mode, and a real gateway (or a replay) is
+    configured, which would be asked instead, without a word (a real gateway's cost, its verdict)."""
+    if mode is None:
+        return ""
+    if env.get("LLM_REPLAY", "").strip():
+        used = "LLM_REPLAY replays a cassette"
+        fix = "unset LLM_REPLAY"
+    elif all(env.get(name, "").strip() for name in FLAGS):
+        used = f"a real gateway is configured ({', '.join(FLAGS)})"
+        fix = "unset the three"
+    else:
+        return ""
+    return (
+        f"--fake-mode {mode} picks the embedded gateway's mode, but {used}, and it would be used: leave "
+        f"--fake-mode out, or {fix} for the embedded gateway"
+    )
 
 
 FLAGS = {"LLM_BASE_URL": "--base-url", "LLM_API_KEY": "--api-key", "LLM_MODEL": "--model"}
@@ -81,6 +102,11 @@ def _incomplete(flags: dict[str, str | None], env: dict[str, str]) -> str:
         f"{', '.join(given)} given but not {', '.join(missing)}: a real gateway needs its URL, key and model; "
         f"give the missing {'one' if len(missing) == 1 else 'ones'}{fake}"
     )
+
+
+EXIT_STATUS = "0 when the gateway is classified (A-E), 2 when it is not"
+"""What `--help` says of this command's exit status, before what every command shares
+(`toolkit.cli.main.SHARED_EXIT_STATUS`)."""
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

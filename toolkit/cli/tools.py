@@ -13,7 +13,10 @@ module's name where the file was meant (its file named, found without importing 
 For MCP servers: connects, translates their tools exactly as `McpToolProvider` does, and prints
 the same JSON (`--strict` too: a schema strict mode cannot express is one line and exit 2); here every server must answer (it is a check), else one line and exit 2, with the
 credentials of an `--mcp-http` URL masked (`user:***@`, `?token=***`). `--timeout` is for MCP
-servers only (with a FILE.py it is one line and exit 2).
+servers only (with a FILE.py it is one line and exit 2). SIGTERM (`kill`, a CI job's time limit) or
+SIGHUP (the terminal closed) while the servers are asked stops as Ctrl-C does: the servers it started
+are stopped (they run in a session of their own, which no signal to the command reaches), one line,
+exit status 143 or 129.
 
 Leaves out: `@tool` methods (they need an instance; register the object in code instead);
 calling MCP tools (use the provider in code).
@@ -29,14 +32,21 @@ from pathlib import Path
 from types import ModuleType
 
 from toolkit import files
-from toolkit.cli.arguments import command_line, mcp_url, positive_seconds
+from toolkit.cli.arguments import command_line, given_path, mcp_url, positive_seconds
 from toolkit.cli.streams import json_text
 from toolkit.errors import ConfigurationError
 from toolkit.unicode import cut
 
+EXIT_STATUS = (
+    "0 when the specs are printed; 2 for a file that cannot be imported or an MCP server that does not "
+    "answer; 143 after SIGTERM and 129 after SIGHUP while MCP servers are asked"
+)
+"""What `--help` says of this command's exit status, before what every command shares
+(`toolkit.cli.main.SHARED_EXIT_STATUS`)."""
+
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", type=Path, nargs="?", help="a .py file with @tool functions")
+    parser.add_argument("file", type=given_path, nargs="?", help="a .py file with @tool functions")
     parser.add_argument("--strict", action="store_true", help="render OpenAI strict mode")
     parser.add_argument(
         "--mcp-stdio",
@@ -101,13 +111,18 @@ def _print_file_tools(path: Path, strict: bool) -> int:
 def _print_mcp_tools(args: argparse.Namespace) -> int:
     """The MCP servers' tools as JSON; an error is one line with the URLs' credentials masked (a
     token in `--mcp-http https://host/mcp?token=...` never reaches the terminal or a CI log)."""
+    from toolkit.cli.grade import Terminated, signals_stop
     from toolkit.errors import ToolkitError
 
     try:
-        return _print_mcp_tools_unmasked(args)
+        with signals_stop():  # SIGTERM, SIGHUP: a `Terminated` where it waits, so the servers are closed
+            return _print_mcp_tools_unmasked(args)
     except (ToolkitError, OSError) as exc:
         print(f"error: {_masked(str(exc), args.mcp_http)}", file=sys.stderr)
         return 2
+    except Terminated as stop:
+        print(f"stopped ({stop.name}): no tools listed; the MCP servers it started are stopped", file=sys.stderr)
+        return 128 + stop.number
 
 
 def _masked(text: str, urls: list[str]) -> str:

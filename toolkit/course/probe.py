@@ -53,7 +53,7 @@ from toolkit.chat.sse import choice_zero, error_detail
 from toolkit.chat.tool_refusal import names_tools
 from toolkit.course.assistant import TOOL_SPECS
 from toolkit.course.prompt_protocol import extract_call, without_reasoning
-from toolkit.errors import ModelCallError
+from toolkit.errors import CallerError, ModelCallError
 from toolkit.views.html import showable
 
 QUESTION = "帮我查一下订单 SN202610200001 现在到哪了？"
@@ -196,18 +196,32 @@ def _calls_verdict(calls: Any, what: str) -> tuple[str, str]:
 def probe(client: ChatClient) -> ProbeResult:
     """Send the probe request through `client` and classify the raw answer."""
     body = client.build_request([UserMessage(content=QUESTION)], tools=PROBE_TOOLS)
+    refused: ModelCallError | None = None
     try:
         client.send(body)
-    except ModelCallError:
-        pass  # a 400 is an answer too: the exchange log has it
+    except ModelCallError as exc:  # a 400 is an answer too: the exchange log has it
+        refused = exc
     exchange = client.exchanges[-1] if client.exchanges else None
     status, text = (exchange.status, exchange.response_text) if exchange else (None, "")
     verdict, reason = classify(status, text, model=client.model)
-    advice = VERDICTS[verdict][1] if verdict else (TIMED_OUT if _TIMEOUT.fullmatch(text) else NO_ANSWER)
+    advice = VERDICTS[verdict][1] if verdict else (TIMED_OUT if _TIMEOUT.fullmatch(text) else _no_answer(refused))
     return ProbeResult(verdict, reason, advice, exchange)
 
 
 NO_ANSWER = "Fix the connection first (URL, key, model), then probe again."
+
+
+def _no_answer(refused: ModelCallError | None) -> str:
+    """What to do about an unclassified answer: the chat client's fix for a request it was refused (a 4xx:
+    `HTTP 404: message — check LLM_BASE_URL …`, which names the key, the model or a base URL ending in
+    /chat/completions), else `NO_ANSWER`."""
+    if not isinstance(refused, CallerError):
+        return NO_ANSWER
+    said, dash, fix = str(refused).rpartition(" — ")
+    fix = fix.removesuffix(" (not retried)").rstrip(". ")  # a probe never retries
+    return f"Fix the connection first: {fix}; then probe again." if said and dash and fix else NO_ANSWER
+
+
 TIMED_OUT = (
     "The gateway did not answer within the client's timeout: if it is slow rather than stuck (a local model on a "
     "CPU), allow it longer (--timeout SECONDS on the command line, timeout= for ChatClient or connect), then probe "

@@ -688,6 +688,36 @@ def test_a_tagged_unions_tag_matches_up_to_ascii_case_as_any_literal_does():
     assert [(p.field, p.expected) for p in info.value.problems] == [("x.kind", "one of 'cat' or 'dog'")]
 
 
+@pytest.mark.parametrize(
+    "annotation, sent, problems",
+    [
+        (dict[str, int] | int, {"a": "x"}, [("x.a", '"x"', "an integer")]),
+        (list[int] | str, [1, "x", 2.5], [("x[1]", '"x"', "an integer"), ("x[2]", "2.5", "an integer")]),
+        (Cat | int, {"kind": "cat", "meow": "loud"}, [("x.meow", '"loud"', "an integer")]),
+        (Cat | int, {"kind": "cat"}, [("x.meow", "", "a value")]),
+        (Optional[dict[str, int] | int], {"a": "x"}, [("x.a", '"x"', "an integer")]),
+        (list[dict[str, int] | int] | str, [{"a": "x"}], [("x[0].a", '"x"', "an integer")]),
+        # two branches take an object: which one the model meant is not known, so both are named
+        (
+            dict[str, Cat | Dog] | int,
+            {"p": {"kind": "cow"}},
+            [("x.p", '{"kind": "cow"}', "a Cat object (fields: kind, meow) or a Dog object (fields: kind, bark)")],
+        ),
+        # no branch takes the value's kind: the union's words, as before
+        (dict[str, int] | int, "x", [("x", '"x"', "an object or an integer")]),
+    ],
+    ids=lambda v: repr(v)[:30],
+)
+def test_a_union_with_one_branch_of_the_values_kind_says_what_is_wrong_inside_it(annotation, sent, problems):
+    """`dict[str, int] | int` sent {"a": "x"} told the model 'got {"a": "x"}, expected an object or
+    an integer': it had sent an object, and was not told that "x" is the value at fault. When one
+    branch alone takes what was sent (an object, an array) and refused something inside it, that
+    refusal is said, at its path; when several do, or none, the union's words stay."""
+    with pytest.raises(ArgumentError) as info:
+        coerce(annotation, sent)
+    assert [(p.field, p.received, p.expected) for p in info.value.problems] == problems
+
+
 # --- an iterable parameter ------------------------------------------------------------------
 
 

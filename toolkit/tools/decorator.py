@@ -323,8 +323,12 @@ def without_addresses(text: str) -> str:
 def value_text(value: Any) -> str:
     """How a developer error shows a value inside a type (a validator, a default): its repr, or, when
     that holds a memory address, the value as it was written: a function by its qualified name
-    (`AfterValidator(func=check_sku)`), a dataclass by the fields that differ from their defaults."""
-    text = repr(value)
+    (`AfterValidator(func=check_sku)`), a dataclass by the fields that differ from their defaults;
+    one whose repr raises by its class (`<Proxy object>`), the error being the value's, not the tool's."""
+    try:
+        text = repr(value)
+    except Exception:
+        return f"<{type(value).__name__} object>"
     if " at 0x" not in text:
         return text
     if isinstance(value, (types.FunctionType, types.BuiltinFunctionType, types.MethodType)):

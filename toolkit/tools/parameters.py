@@ -424,13 +424,23 @@ def _field_default(where: str, field_info: FieldInfo | None, default: Any, annot
         from_field = field_info.default
     else:
         return default
-    if default is not _MISSING and default != from_field:
+    if default is not _MISSING and _differ(default, from_field):
         raise ToolDefinitionError(
             where,
             f"Field gives the default {value_text(from_field)} and the signature gives {value_text(default)}",
             "keep one of them",
         )
     return from_field
+
+
+def _differ(default: Any, from_field: Any) -> bool:
+    """Two defaults differ: `!=` says so, or cannot (it raised, or gave no bool: a numpy array)."""
+    if default is from_field:
+        return False
+    try:
+        return bool(default != from_field)
+    except Exception:
+        return True
 
 
 def _is_plain(meta: FieldInfo) -> bool:

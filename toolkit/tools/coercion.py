@@ -379,8 +379,11 @@ def _casefold(choices: list[Any], error: str) -> Callable[[Any], Any]:
     bools = {choice for choice in choices if isinstance(choice, bool)}
     numbers = {_wire(c): c for c in choices if isinstance(_wire(c), (int, float)) and not isinstance(_wire(c), bool)}
     by_json = _by_json(choices)
-    own_words = bool(by_json) or any(isinstance(c, enum.Enum) and not isinstance(c, (str, int)) for c in choices)
-    """Choices pydantic's own error would show as Python reprs (`<Color.RED: 'red'>`, `(10, 20)`)."""
+    own_words = bool(by_json) or any(
+        (isinstance(c, enum.Enum) and not isinstance(c, (str, int))) or _wire(c) is None or isinstance(c, bool)
+        for c in choices
+    )
+    """Choices pydantic's own error would show as Python reprs (`<Color.RED: 'red'>`, `(10, 20)`, `None`, `True`)."""
 
     def refuse() -> Any:
         raise PydanticCustomError(error, "Input should be {expected}", {"expected": _choices_text(choices)})
@@ -445,10 +448,17 @@ def _json_key(value: Any) -> str | None:
 def _choices_text(choices: list[Any], last: str = " or ") -> str:
     """The choices as pydantic words them in its own error (`1, 2 or 'a'`), each as the schema
     showed it to the model: an enum member as its value, a value JSON writes otherwise (a tuple,
-    a date) as its JSON (`[10, 20]`, `"2026-10-20"`); `last` goes before the last one (a union's
+    a date) as its JSON (`[10, 20]`, `"2026-10-20"`), `None` and booleans as `null`, `true`, `false`; `last` goes before the last one (a union's
     words put `, ` there: its own `or`s part its branches)."""
     wires = [_wire(choice) for choice in choices]
-    texts = [repr(w) if isinstance(w, _SCALARS) else _json_key(w) or repr(w) for w in wires]
+    texts = [
+        json.dumps(w)
+        if w is None or isinstance(w, bool)
+        else repr(w)
+        if isinstance(w, _SCALARS)
+        else _json_key(w) or repr(w)
+        for w in wires
+    ]
     return texts[0] if len(texts) == 1 else f"{', '.join(texts[:-1])}{last}{texts[-1]}"
 
 

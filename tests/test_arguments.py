@@ -12,8 +12,10 @@ import uuid
 from typing import Annotated, Any, Literal, Optional
 
 import pytest
+import typing_extensions
 from pydantic import (
     UUID4,
+    AfterValidator,
     AwareDatetime,
     BaseModel,
     ConfigDict,
@@ -29,7 +31,9 @@ from pydantic import (
 from toolkit.errors import ArgumentError, ArgumentProblem
 from toolkit.tools.arguments import coerce_arguments, coerce_one, describe, json_text, parse_arguments
 from toolkit.tools.coercion import validator_for
+from toolkit.tools.decorator import Param
 from toolkit.tools.parameters import ParamInfo
+from toolkit.tools.reflect import reflect
 
 
 class Status(str, enum.Enum):
@@ -297,6 +301,40 @@ def test_missing_optional_gets_default_and_python_names_are_used():
 
 def test_null_for_an_optional_non_nullable_parameter_means_default():
     assert coerce_arguments("t", PARAMS, {"orderId": "SN1", "limit": None})["limit"] == 10
+
+
+_MaybeInt = typing_extensions.TypeAliasType("_MaybeInt", int | None)
+
+
+class _Defaults(BaseModel):
+    mark: Literal["x", None] = "x"
+    anything: Any = 5
+    checked: Annotated[Optional[int], AfterValidator(lambda v: v)] = 3
+    aliased: _MaybeInt = 5
+    plain: int = 7
+
+
+def _nullable_defaults(
+    omitted: Annotated[_MaybeInt, Param(required=False)],
+    listed: Annotated[Literal["a", None], Param(required=False)],
+    mark: Literal["x", None] = "x",
+    aliased: _MaybeInt = 5,
+    nested: _Defaults = _Defaults(),
+) -> str:
+    return ""
+
+
+def test_null_for_a_type_that_takes_null_is_null_not_the_default():
+    """Rule 6 (`null` means "use the default") is for a type that does not take `None`. A type
+    that does — `Literal["x", None]`, a `TypeAliasType` of `int | None`, `Any`, an `Optional`
+    under a validator — was given its default instead of the null the model chose (a choice its
+    schema lists), and `Param(required=False)` over such a type was refused at registration
+    ("Literal['a', None] does not accept None")."""
+    params = reflect(_nullable_defaults).params
+    sent = {"mark": None, "aliased": None, "nested": {k: None for k in _Defaults.model_fields}}
+    got = coerce_arguments("t", params, sent)
+    assert (got["mark"], got["aliased"], got["omitted"], got["listed"]) == (None, None, None, None)
+    assert got["nested"] == _Defaults(mark=None, anything=None, checked=None, aliased=None, plain=7)
 
 
 def test_injected_parameters_cannot_be_sent_by_the_model():

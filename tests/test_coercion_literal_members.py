@@ -139,3 +139,4 @@ def test_a_boolean_or_null_choice_is_told_as_json_writes_it():
         "- mark: got \"y\", expected one of 'x' or null\n"
         "Fix the arguments and call decide again."
     )
+    assert _content(decide, {"mode": True, "answer": None, "mark": None}) == "True <Answer.UNKNOWN: None> None"

@@ -534,11 +534,16 @@ def _typed_dict(node: dict) -> Any:
 
 
 def _takes_none(schema: dict) -> bool:
+    """Does a (rule-adjusted) core schema take `None`? Then a `null` is that, not "use the default" or
+    "absent" (rule 6): `Optional[...]` (under validators too), `Any`, `Literal[..., None]`, a union
+    with such a choice."""
     while schema.get("type") in ("function-before", "function-after", "function-wrap", "default"):
         schema = schema["schema"]
     kind = schema.get("type")
     if kind == "union":
         return any(_takes_none(c[0] if isinstance(c, tuple) else c) for c in schema["choices"])
+    if kind == "literal":
+        return any(value is None for value in schema["expected"])
     return kind in ("nullable", "none", "any")
 
 
@@ -558,7 +563,7 @@ def _null_means_default(value: Any) -> Any:
 
 
 def _default(node: dict) -> Any:
-    if node["schema"].get("type") == "nullable":
+    if _takes_none(node["schema"]):
         return node
     return node | {"schema": _before(_null_means_default, node["schema"])}
 

@@ -50,6 +50,7 @@ import typing
 from collections.abc import Callable, Mapping
 from typing import Annotated, Any, Literal, NamedTuple
 
+import typing_extensions
 from pydantic import PydanticUserError, ValidationError
 from pydantic.fields import FieldInfo
 from pydantic_core import PydanticUndefined, SchemaError, to_jsonable_python
@@ -805,12 +806,41 @@ def _plain_json(value: Any) -> bool:
 
 
 def _accepts_none(annotation: Any) -> bool:
+    """Does the type take `None` (so a `null` from the model is that, not "use the default")?
+    Seen through `Annotated`, unions, `Literal[..., None]`, a `NewType` and a type alias
+    (`type Maybe = int | None`, `TypeAliasType`, subscripted or not)."""
+    if annotation in (Any, object, None, type(None)):
+        return True
+    if isinstance(annotation, type):  # a class (`int`, a model): the usual case, nothing more to read
+        return False
     origin = _origin(annotation)
     if origin is Annotated:
         return _accepts_none(typing.get_args(annotation)[0])
     if origin in UNION_TYPES:
         return any(_accepts_none(a) for a in typing.get_args(annotation))
-    return annotation in (Any, object, None, type(None))
+    if origin is Literal:
+        return any(a is None for a in typing.get_args(annotation))
+    aliased = _alias_value(annotation if origin is None else origin)
+    if aliased is not _MISSING:
+        return _accepts_none(aliased)
+    supertype = getattr(annotation, "__supertype__", None)  # a NewType
+    return supertype is not None and _accepts_none(supertype)
+
+
+_ALIAS_TYPES: tuple[type, ...] = tuple(
+    {kind for kind in (getattr(typing, "TypeAliasType", None), typing_extensions.TypeAliasType) if kind is not None}
+)
+"""typing's `TypeAliasType` (the `type` statement, 3.12+) and typing_extensions' (any Python)."""
+
+
+def _alias_value(tp: Any) -> Any:
+    """The type a type alias names (`type Maybe = int | None` → `int | None`), else `_MISSING`."""
+    if not isinstance(tp, _ALIAS_TYPES):
+        return _MISSING
+    try:
+        return tp.__value__  # type: ignore[attr-defined]
+    except Exception:  # a name in it not defined (yet): pydantic says so where the schema is read
+        return _MISSING
 
 
 def type_name(annotation: Any) -> str:

@@ -11,6 +11,7 @@ from typing import Annotated, Any
 import jsonschema
 import pytest
 import tool_fixtures as F
+import typing_extensions
 from pydantic import BaseModel, Field
 from pydantic.fields import FieldInfo
 
@@ -486,6 +487,33 @@ def test_star_kwargs():
         f"@tool {HERE}.star_kwargs, parameter '**kwargs': **kwargs cannot be filled from named JSON "
         "arguments (a decorator without functools.wraps hides the real parameters this way). "
         "Fix: declare each argument as a named parameter, and use functools.wraps in decorators"
+    )
+
+
+class _Options(typing_extensions.TypedDict):
+    limit: int
+    sort: typing_extensions.NotRequired[str]
+
+
+def unpacked(query: str, **options: typing_extensions.Unpack[_Options]) -> str:
+    return query
+
+
+def unpacked_text(query: str, **options: "typing_extensions.Unpack[_Options]") -> str:
+    return query
+
+
+@pytest.mark.parametrize("fn", [unpacked, unpacked_text])
+def test_star_kwargs_of_a_typed_dict_names_it(fn):
+    """`**options: Unpack[_Options]` (PEP 692) was told that a decorator without functools.wraps
+    hides the real parameters, and to use functools.wraps: neither is so. pydantic-ai and the
+    OpenAI Agents SDK refuse it too (pydantic cannot describe `Unpack[...]`); the fix names the
+    TypedDict and the two ways that work."""
+    assert _error(fn) == (
+        f"@tool {HERE}.{fn.__name__}, parameter '**options': **options: Unpack[_Options] passes the "
+        "arguments as the keys of a TypedDict, which a tool's schema cannot read. Fix: declare each key of "
+        "_Options as a keyword parameter (def f(..., *, key: type = default)), or take it as one "
+        "parameter: options: _Options"
     )
 
 

@@ -41,12 +41,14 @@ from __future__ import annotations
 import inspect
 import re
 import types
+import typing
 import weakref
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+import typing_extensions
 from griffe import Docstring, DocstringSectionKind, Parser, infer_docstring_style
 
 from toolkit.errors import ToolDefinitionError
@@ -286,6 +288,15 @@ def _parameters(fn: Callable[..., Any], label: str, skip_first: bool) -> list[De
             f"tools_from({owner}())",
         )
     for p in params:
+        unpacked = _unpacked(p.annotation) if p.kind is _KIND.VAR_KEYWORD else None
+        if unpacked is not None:
+            raise ToolDefinitionError(
+                f"{label}, parameter '**{p.name}'",
+                f"**{p.name}: Unpack[{unpacked}] passes the arguments as the keys of a TypedDict, which a "
+                "tool's schema cannot read",
+                f"declare each key of {unpacked} as a keyword parameter (def f(..., *, key: type = default)), "
+                f"or take it as one parameter: {p.name}: {unpacked}",
+            )
         if p.kind is _KIND.VAR_POSITIONAL or p.kind is _KIND.VAR_KEYWORD:
             star = "*" if p.kind is _KIND.VAR_POSITIONAL else "**"
             raise ToolDefinitionError(
@@ -301,6 +312,22 @@ def _parameters(fn: Callable[..., Any], label: str, skip_first: bool) -> list[De
                 "remove the '/' from the signature",
             )
     return params
+
+
+_UNPACK_TEXT = re.compile(r"\s*(?:[\w.]+\.)?Unpack\[\s*(?:[\w.]+\.)?(\w+)\s*\]\s*")
+"""`**kwargs: "Unpack[Options]"` as text (`from __future__ import annotations`), the TypedDict's name read."""
+_UNPACKS = tuple({getattr(typing, "Unpack", None), typing_extensions.Unpack} - {None})
+
+
+def _unpacked(annotation: Any) -> str | None:
+    """The name of the TypedDict a `**kwargs: Unpack[TD]` (PEP 692) annotation unpacks, else None."""
+    if isinstance(annotation, str):
+        found = _UNPACK_TEXT.fullmatch(annotation)
+        return found.group(1) if found else None
+    if typing.get_origin(annotation) in _UNPACKS:
+        inner = typing.get_args(annotation)[0]
+        return str(getattr(inner, "__name__", inner))
+    return None
 
 
 _PLAIN_FUNCTION_ATTRS = ("__wrapped__", "__signature__", "_partialmethod", "__text_signature__")

@@ -191,6 +191,24 @@ def test_full_width_colons_in_a_docstring_s_text_stay_as_written():
     assert parse_docstring(doc) == ("查询天气：按城市。\n\n注意：只查国内。", {"city": "城市名：中文或拼音"})
 
 
+@pytest.mark.parametrize("newline", ["\r\n", "\r"], ids=["CRLF", "CR"])
+@pytest.mark.parametrize(
+    "lines",
+    [
+        ["Find orders.", "", "    Args:", "        city: the city"],
+        ["Find orders.", "", "    Parameters", "    ----------", "    city : str", "        the city"],
+        ["Find orders.", "", "    :param city: the city"],
+    ],
+    ids=["google", "numpy", "sphinx"],
+)
+def test_a_docstring_with_windows_or_old_mac_line_ends_reads_as_with_newlines(lines, newline):
+    """A docstring given as text (`function_tool(fn, doc=...)` read from a file, `fn.__doc__ = ...`)
+    with CRLF line ends kept its sections as description on Python 3.13 (`inspect.cleandoc` no
+    longer takes the margin off a line ending in CR) and, as NumPy, on every Python; with CR alone,
+    everywhere. Line ends are read as newlines first: one reading on 3.11, 3.12 and 3.13."""
+    assert parse_docstring(newline.join([*lines, ""])) == ("Find orders.", {"city": "the city"})
+
+
 def test_param_wins_over_docstring_and_renames():
     def f(order_id: Annotated[str, Param("From Param", name="orderId")]) -> None:
         """Look up.

@@ -11,6 +11,7 @@ where the wrapped function was written, as `typing.get_type_hints` reads it.
 
 No `from __future__ import annotations` here: the quoted names must stay inside real types."""
 
+import dataclasses
 import enum
 import functools
 import json
@@ -110,6 +111,34 @@ def test_a_quoted_name_of_a_class_local_to_the_enclosing_function_says_why():
         "parameter 'items': its annotation list['Local'] cannot be resolved (NameError: name 'Local' is not "
         "defined). Fix: define or import the type at module level: a quoted name in an annotation is read in "
         "the module, where a class made inside the enclosing function is not found"
+    )
+
+
+def test_a_quoted_field_type_of_a_local_dataclass_names_the_name_and_why():
+    """A dataclass or TypedDict made inside a function whose field names another local class as
+    text (quoted, or any field under `from __future__ import annotations`): pydantic's
+    "class-not-fully-defined" was told as "pydantic cannot describe Paint as JSON Schema
+    (PydanticUserError). Fix: use a JSON-friendly type", of a dataclass, and named no name."""
+
+    class Color(enum.Enum):
+        RED = "red"
+
+    @dataclasses.dataclass
+    class Paint:
+        color: "Color"
+
+    def paint(p: list[Paint]) -> str:
+        """Paint."""
+        return "never"
+
+    with pytest.raises(ToolDefinitionError) as caught:
+        tools_from(paint)
+    assert str(caught.value) == (
+        f"@tool {__name__}.test_a_quoted_field_type_of_a_local_dataclass_names_the_name_and_why.<locals>.paint, "
+        "parameter 'p': a field of Paint names a type that cannot be found (NameError: name 'Color' is not "
+        "defined). Fix: define or import the type at module level: a quoted field type (every one under "
+        "`from __future__ import annotations`) is read in the module of Paint, where a class made inside a "
+        "function is not found"
     )
 
 

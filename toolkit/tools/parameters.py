@@ -222,6 +222,16 @@ def _undescribable(where: str, base: Any, exc: Exception) -> ToolDefinitionError
             f"pydantic cannot read {name}, a typing.TypedDict, on Python < 3.12",
             "define it with `from typing_extensions import TypedDict`",
         )
+    unresolved = _unresolved_field(base) if getattr(exc, "code", None) == "class-not-fully-defined" else None
+    if unresolved is not None:
+        owner = unresolved[0].__name__
+        return ToolDefinitionError(
+            where,
+            f"a field of {owner} names a type that cannot be found ({unresolved[1]})",
+            "define or import the type at module level: a quoted field type (every one under "
+            f"`from __future__ import annotations`) is read in the module of {owner}, where a class made inside "
+            "a function is not found",
+        )
     if isinstance(exc, ImportError):  # `EmailStr` without email-validator: pydantic's text names the package
         return ToolDefinitionError(
             where,
@@ -240,6 +250,24 @@ def _undescribable(where: str, base: Any, exc: Exception) -> ToolDefinitionError
         f"pydantic cannot describe {name} as JSON Schema ({type(exc).__name__})",
         "use a JSON-friendly type: str, int, float, bool, list/dict of them, an Enum, a pydantic model",
     )
+
+
+def _unresolved_field(tp: Any, seen: set[int] | None = None) -> tuple[type, str] | None:
+    """The first class in `tp` (a dataclass, a TypedDict, a model, at any depth) whose field types
+    name something not found, with the `NameError`'s text; None when every one resolves."""
+    seen = set() if seen is None else seen
+    if id(tp) in seen:
+        return None
+    seen.add(id(tp))
+    inner: Any = typing.get_args(tp)
+    if isinstance(tp, type) and hasattr(tp, "__annotations__") and not _origin(tp):
+        try:
+            inner = typing.get_type_hints(tp).values()
+        except NameError as exc:
+            return tp, f"NameError: {exc}"
+        except Exception:  # another failure: not this rule's to tell
+            return None
+    return next((found for t in inner if (found := _unresolved_field(t, seen)) is not None), None)
 
 
 def _split(

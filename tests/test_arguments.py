@@ -741,8 +741,16 @@ def test_a_tagged_unions_tag_matches_up_to_ascii_case_as_any_literal_does():
             {"p": {"kind": "cow"}},
             [("x.p", '{"kind": "cow"}', "a Cat object (fields: kind, meow) or a Dog object (fields: kind, bark)")],
         ),
-        # no branch takes the value's kind: the union's words, as before
+        # a tagged union is the choice that takes an object: its tag is told at the tag's field
+        (Tagged | int, {"kind": "cow"}, [("x.kind", '"cow"', "one of 'cat' or 'dog'")]),
+        (Tagged | int, {"kind": "cat", "meow": "x"}, [("x.meow", '"x"', "an integer")]),
+        # no branch takes the value's kind: the union's words, as before, a tagged union's by its classes
         (dict[str, int] | int, "x", [("x", '"x"', "an object or an integer")]),
+        (
+            Tagged | int,
+            "x",
+            [("x", '"x"', "a Cat object (fields: kind, meow) or a Dog object (fields: kind, bark) or an integer")],
+        ),
     ],
     ids=lambda v: repr(v)[:30],
 )

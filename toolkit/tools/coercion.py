@@ -681,7 +681,7 @@ def _one_union(loc: tuple[Any, ...], errors: list[Any], value: Any) -> list[Any]
     choices: dict[str, list[Any]] = {}
     for error in errors:
         choices.setdefault(error["loc"][n], []).append(error)
-    inside = [label for label, found in choices.items() if all(len(e["loc"]) > n + 1 for e in found)]
+    inside = [label for label, found in choices.items() if all(_inside(e, n + 1) for e in found)]
     if len(inside) == 1:
         return _resolved([e | {"loc": loc + e["loc"][n + 1 :]} for e in choices[inside[0]]], value)
     labels = sorted(choices, key=lambda label: int(label[len(_LABEL) :].split(" ", 1)[0]))
@@ -695,6 +695,12 @@ def _one_union(loc: tuple[Any, ...], errors: list[Any], value: Any) -> list[Any]
             "input": _value_at(value, loc) if sent is None else sent,
         }
     ]
+
+
+def _inside(error: Any, depth: int) -> bool:
+    """Is `error` about something inside the value its union choice took (a field, an item, a tagged
+    union's tag: the choice took the object), not about the value's kind?"""
+    return len(error["loc"]) > depth or (error["type"] == "union_tag" and isinstance(error["input"], dict))
 
 
 def _value_at(value: Any, loc: tuple[Any, ...]) -> Any:
@@ -774,6 +780,8 @@ def _word(schema: dict) -> str:
         schema = schema["schema"]
     kind = schema.get("type", "")
     word = _WORDS.get(kind, "a valid value")
+    if kind == "tagged-union":  # its classes, as an untagged union of them says them
+        return " or ".join(dict.fromkeys(_word(choice) for choice in schema["choices"].values()))
     if kind in ("model", "dataclass", "typed-dict"):
         return _object_word(schema, word)
     if kind in ("enum", "literal"):

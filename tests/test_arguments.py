@@ -746,6 +746,8 @@ def test_a_tagged_unions_tag_matches_up_to_ascii_case_as_any_literal_does():
         (Tagged | int, {"kind": "cat", "meow": "x"}, [("x.meow", '"x"', "an integer")]),
         # no branch takes the value's kind: the union's words, as before, a tagged union's by its classes
         (dict[str, int] | int, "x", [("x", '"x"', "an object or an integer")]),
+        # a class whose name is said from a vowel takes "an" (it read "a Item object")
+        (Item | int, "x", [("x", '"x"', "an Item object (fields: sku, quantity, gift, status) or an integer")]),
         (
             Tagged | int,
             "x",

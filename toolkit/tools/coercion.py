@@ -80,6 +80,7 @@ from pydantic_core import (
     to_jsonable_python,
 )
 
+from toolkit.errors import a_or_an
 from toolkit.tools import json_schema
 
 _VALIDATORS: dict[Any, SchemaValidator] = {}
@@ -810,7 +811,7 @@ def _object_word(schema: dict, word: str) -> str:
         names = []
     if not isinstance(cls, type) or not names:
         return word
-    return f"a {cls.__name__} object (fields: {', '.join(names)})"
+    return f"{a_or_an(cls.__name__)} object (fields: {', '.join(names)})"
 
 
 _LIMITS = (("ge", ">="), ("gt", ">"), ("le", "<="), ("lt", "<"))

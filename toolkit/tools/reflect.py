@@ -51,7 +51,7 @@ from typing import Any
 import typing_extensions
 from griffe import Docstring, DocstringSectionKind, Parser, infer_docstring_style
 
-from toolkit.errors import ToolDefinitionError
+from toolkit.errors import ToolDefinitionError, a_kind_of
 from toolkit.tools import coercion, docstring_style, fast_schema, numpy_docstring, strict
 from toolkit.tools.decorator import (
     ReturnBehavior,
@@ -141,7 +141,7 @@ def _shown_spec(data: Any) -> str:
     if isinstance(data, Mapping):
         keys = ", ".join(repr(k) for k in list(data)[:6])
         return f"a mapping with the keys {keys}" if keys else "an empty mapping"
-    return f"a {type(data).__name__}"
+    return a_kind_of(data)
 
 
 @dataclass(frozen=True)

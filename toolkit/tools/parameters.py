@@ -50,7 +50,6 @@ import typing
 from collections.abc import Callable, Mapping
 from typing import Annotated, Any, Literal, NamedTuple
 
-import typing_extensions
 from pydantic import PydanticUserError, ValidationError
 from pydantic.fields import FieldInfo
 from pydantic_core import PydanticUndefined, SchemaError, to_jsonable_python
@@ -60,7 +59,16 @@ from toolkit.tools import arguments, coercion, fast_schema, redact
 from toolkit.tools.arguments import ParamInfo
 from toolkit.tools.decorator import ANNOTATED as _ANNOTATED
 from toolkit.tools.decorator import MARKERS as _MARKERS
-from toolkit.tools.decorator import InvocationContext, MemoryId, Param, value_text, without_addresses
+from toolkit.tools.decorator import (
+    NOT_AN_ALIAS,
+    InvocationContext,
+    MemoryId,
+    Param,
+    alias_value,
+    marker_in,
+    value_text,
+    without_addresses,
+)
 from toolkit.tools.decorator import is_marker as _is_marker
 from toolkit.tools.decorator import nested_marker as _nested_marker
 from toolkit.tools.fast_schema import origin_of as _origin
@@ -292,6 +300,9 @@ def _split(
         annotation = _resolve(fn, where, p.name, annotation)
     elif not isinstance(annotation, type) and _has_forward_ref(annotation):  # list["Item"], Optional["Item"]
         annotation = _resolve_refs(fn, where, p.name, annotation)
+    aliased = alias_value(annotation)
+    if aliased is not NOT_AN_ALIAS and marker_in(annotation) is not None:  # `type Qty = Annotated[int, Param(...)]`
+        annotation = aliased  # read as written in place: pydantic would drop the marker without a word
     written, extras = annotation, []
     origin = _origin(annotation)
     if origin is Annotated:  # what `typing.get_args` gives, read from the alias
@@ -414,16 +425,19 @@ def _no_marker_inside(where: str, annotation: Any) -> None:
     )
 
 
-def _without_markers(tp: Any) -> Any:
-    """`tp` with every `Param` and `MemoryId` taken out of the `Annotated`s inside it (for the
-    fix a refusal shows); `tp` itself when it cannot be rebuilt."""
+def _without_markers(tp: Any, seen: frozenset[int] = frozenset()) -> Any:
+    """`tp` with every `Param` and `MemoryId` taken out of the `Annotated`s inside it (a type
+    alias holding one read as its value, once: `type Tree = dict[str, Tree] | Qty`; for the fix a
+    refusal shows); `tp` itself when it cannot be rebuilt."""
+    if id(tp) not in seen and alias_value(tp) is not NOT_AN_ALIAS and marker_in(tp) is not None:
+        return _without_markers(alias_value(tp), seen | {id(tp)})
     if type(tp) is _ANNOTATED:
-        base, rest = _without_markers(tp.__origin__), [m for m in tp.__metadata__ if not _is_marker(m)]
+        base, rest = _without_markers(tp.__origin__, seen), [m for m in tp.__metadata__ if not _is_marker(m)]
         return Annotated[tuple([base, *rest])] if rest else base
     args = getattr(tp, "__args__", None)
     if not args or isinstance(tp, type) or getattr(tp, "__origin__", None) is Literal:
         return tp
-    bare = tuple(_without_markers(a) for a in args)
+    bare = tuple(_without_markers(a, seen) for a in args)
     if type(tp) is types.UnionType:
         return functools.reduce(operator.or_, bare)
     try:
@@ -848,27 +862,11 @@ def _accepts_none(annotation: Any) -> bool:
         return any(_accepts_none(a) for a in typing.get_args(annotation))
     if origin is Literal:
         return any(a is None for a in typing.get_args(annotation))
-    aliased = _alias_value(annotation if origin is None else origin)
-    if aliased is not _MISSING:
+    aliased = alias_value(annotation if origin is None else origin)
+    if aliased is not NOT_AN_ALIAS:
         return _accepts_none(aliased)
     supertype = getattr(annotation, "__supertype__", None)  # a NewType
     return supertype is not None and _accepts_none(supertype)
-
-
-_ALIAS_TYPES: tuple[type, ...] = tuple(
-    {kind for kind in (getattr(typing, "TypeAliasType", None), typing_extensions.TypeAliasType) if kind is not None}
-)
-"""typing's `TypeAliasType` (the `type` statement, 3.12+) and typing_extensions' (any Python)."""
-
-
-def _alias_value(tp: Any) -> Any:
-    """The type a type alias names (`type Maybe = int | None` → `int | None`), else `_MISSING`."""
-    if not isinstance(tp, _ALIAS_TYPES):
-        return _MISSING
-    try:
-        return tp.__value__  # type: ignore[attr-defined]
-    except Exception:  # a name in it not defined (yet): pydantic says so where the schema is read
-        return _MISSING
 
 
 def type_name(annotation: Any) -> str:

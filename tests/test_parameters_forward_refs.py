@@ -205,3 +205,30 @@ def test_a_name_found_neither_in_the_class_nor_the_module_is_the_modules_error()
         f"@tool {__name__}.Shop.unknown, parameter 'status': its annotation 'Stat' cannot be resolved "
         "(NameError: name 'Stat' is not defined). Fix: import the type at module level (not under TYPE_CHECKING)"
     )
+
+
+@pytest.mark.parametrize(
+    "text, error",
+    [
+        ("tuple[int, ...][0]", "TypeError: tuple[int, ...] is not a generic class"),
+        ("1 / 0", "ZeroDivisionError: division by zero"),
+    ],
+)
+def test_a_text_annotation_that_is_no_type_is_told_to_be_written_as_one(text, error):
+    """A text annotation that names nothing missing but is no type (it raised TypeError, ...)
+    was told to "define or import the type at module level", which mends nothing."""
+
+    def make():
+        def add(items):
+            """Add."""
+            return "never"
+
+        add.__annotations__ = {"items": text}
+        return add
+
+    with pytest.raises(ToolDefinitionError) as caught:
+        tools_from(make())
+    assert str(caught.value).endswith(
+        f"parameter 'items': its annotation {text!r} cannot be resolved ({error}). Fix: write the annotation "
+        "as a Python type, e.g. 'list[str]'"
+    )

@@ -592,8 +592,8 @@ def _namespace(fn: Any) -> dict[str, Any]:
 
 def _unresolved(fn: Any, where: str, shown: str, exc: Exception, *, text: bool) -> ToolDefinitionError:
     nested = "<locals>" in getattr(fn, "__qualname__", "")
-    if isinstance(exc, SyntaxError):  # a typo (`"list[str"`): no import mends it
-        fix = "write the annotation as a Python type, e.g. 'list[str]'"
+    if not isinstance(exc, (NameError, AttributeError)):  # a typo (`"list[str"`), no type (`"tuple[int][0]"`)
+        fix = "write the annotation as a Python type, e.g. 'list[str]'"  # no import mends it
     else:
         fix = (_UNRESOLVED_FIX_NESTED if text else _UNRESOLVED_FIX_QUOTED) if nested else _UNRESOLVED_FIX
     return ToolDefinitionError(where, f"its annotation {shown} cannot be resolved ({type(exc).__name__}: {exc})", fix)

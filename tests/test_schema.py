@@ -1154,3 +1154,29 @@ def test_a_default_factorys_value_reaches_the_function_as_a_default_would():
         return repr(level)
 
     assert call(pick, "{}").content == call(pick, '{"level": 2}').content == repr(Level(2))
+
+
+@pytest.mark.parametrize(
+    "pattern, reason",
+    [
+        (r"^(?=.*\d).{8,}$", "look-around, including look-ahead and look-behind, is not supported"),
+        (r"(a)\1", "backreferences are not supported"),
+    ],
+    ids=["look-ahead", "backreference"],
+)
+def test_a_pattern_pydantics_regex_engine_cannot_read_is_told_as_such(pattern, reason):
+    """`Field(pattern=...)` with a look-ahead (a password rule) is valid Python `re`, but pydantic
+    reads patterns with Rust's regex engine: the fix said "give each constraint a value of the
+    parameter's type (e.g. an int bound for an int)", which has nothing to do with it."""
+
+    def set_password(password: Annotated[str, Field(pattern=pattern)]) -> str:
+        """Set it."""
+        return "ok"
+
+    with pytest.raises(ToolDefinitionError) as info:
+        reflect(set_password)
+    assert str(info.value).endswith(
+        f"parameter 'password': pydantic cannot read the pattern {pattern!r}: {reason} (it reads patterns "
+        "with Rust's regex engine, which has no look-around or backreferences). Fix: write the pattern "
+        "without them, or take a str and check the value in the tool (raise ValueError with the rule)"
+    )

@@ -246,6 +246,16 @@ def _undescribable(where: str, base: Any, exc: Exception) -> ToolDefinitionError
             f"pydantic needs a package that is not installed to read {name} ({' '.join(str(exc).split())})",
             "install it, or take a str and check the value in the tool",
         )
+    if isinstance(exc, SchemaError) and "regex parse error:" in str(exc):  # a pattern Rust's regex cannot read
+        lines = str(exc).strip().splitlines()
+        pattern = lines[[i for i, line in enumerate(lines) if "regex parse error:" in line][0] + 1].strip()
+        return ToolDefinitionError(
+            where,
+            f"pydantic cannot read the pattern {pattern!r}: {lines[-1].strip().removeprefix('error: ')} (it reads "
+            "patterns with Rust's regex engine, which has no look-around or backreferences)",
+            "write the pattern without them, or take a str and check the value in the tool (raise ValueError "
+            "with the rule)",
+        )
     if isinstance(exc, SchemaError):  # e.g. Field(ge=1.5) on an int
         reason = str(exc).strip().splitlines()[-1].strip().removeprefix("ValueError: ")
         return ToolDefinitionError(

@@ -447,12 +447,14 @@ def parse_docstring(doc: str | None) -> tuple[str, dict[str, str]]:
     `fast_schema.sphinx_docstring`, `toolkit.tools.numpy_docstring`), their style told as
     griffe tells it (`toolkit.tools.docstring_style`). Full-width colons where Google style has its
     colon (`Args：`, `城市：城市名`) are read as that colon (`_ascii_colons`); section titles are
-    Google's English ones (`参数:` is text, kept in the description). CRLF and CR line ends are
-    read as newlines."""
+    Google's English ones (`参数:` is text, kept in the description). CRLF line ends are read as
+    newlines, and so is CR in a text without a newline (a lone CR among newlines is text, as griffe reads it)."""
     if not doc:
         return "", {}
-    if "\r" in doc:  # CRLF or CR line ends (a text read from a file): `cleandoc` reads "\n" only (3.13 strictly)
-        doc = doc.replace("\r\n", "\n").replace("\r", "\n")
+    if "\r" in doc:  # CRLF line ends, or CR alone (a text read from a file): `cleandoc` reads "\n" only (3.13 strictly)
+        doc = (
+            doc.replace("\r\n", "\n") if "\n" in doc else doc.replace("\r", "\n")
+        )  # a lone CR among "\n"s ends no line
     text = inspect.cleandoc(doc)
     if "\uff1a" in text:
         text = _ascii_colons(text)

@@ -122,3 +122,25 @@ def test_a_marker_in_an_alias_inside_a_type_is_refused_as_one_written_there():
         "parameter 'items': its Param is inside list[...], where it is not seen. Fix: put Param outermost, on "
         "the parameter's whole type: `Annotated[list[int], Param(...)]`"
     )
+
+
+_Context = typing_extensions.TypeAliasType("_Context", InvocationContext)
+
+
+def test_an_invocation_context_behind_a_type_alias_is_injected_not_asked_for():
+    """`type Ctx = InvocationContext`: the alias hid the type, so the model was asked to send the
+    whole context (its memory id among it) as an argument, and the loop's was never passed."""
+
+    def whoami(ctx: _Context, x: int) -> str:
+        """Who am I."""
+        return f"{ctx.memory_id} {x}"
+
+    [made] = tools_from(whoami)
+    assert made.spec.parameters == {
+        "type": "object",
+        "properties": {"x": {"type": "integer"}},
+        "required": ["x"],
+        "additionalProperties": False,
+    }
+    call = ToolCall(id="c1", name="whoami", arguments='{"x": 1}')
+    assert made.execute(call, InvocationContext(memory_id="alice")).content == "alice 1"

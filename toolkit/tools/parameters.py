@@ -690,10 +690,13 @@ def _marker_as_type(where: str, marker: Any) -> ToolDefinitionError:
 
 
 def _is_context(annotation: Any) -> bool:
-    """`InvocationContext` (or a subclass), possibly `| None`."""
+    """`InvocationContext` (or a subclass), possibly `| None`, or a type alias of it."""
+    if isinstance(annotation, type):
+        return issubclass(annotation, InvocationContext)
     if _origin(annotation) in UNION_TYPES:
         return any(_is_context(a) for a in typing.get_args(annotation))
-    return isinstance(annotation, type) and issubclass(annotation, InvocationContext)
+    aliased = alias_value(annotation)
+    return aliased is not NOT_AN_ALIAS and _is_context(aliased)
 
 
 def _naming(

@@ -12,8 +12,10 @@ import uuid
 from typing import Annotated, Any, Literal, Optional
 
 import pytest
+import typing_extensions
 from pydantic import (
     UUID4,
+    AfterValidator,
     AwareDatetime,
     BaseModel,
     ConfigDict,
@@ -29,7 +31,9 @@ from pydantic import (
 from toolkit.errors import ArgumentError, ArgumentProblem
 from toolkit.tools.arguments import coerce_arguments, coerce_one, describe, json_text, parse_arguments
 from toolkit.tools.coercion import validator_for
+from toolkit.tools.decorator import Param
 from toolkit.tools.parameters import ParamInfo
+from toolkit.tools.reflect import reflect
 
 
 class Status(str, enum.Enum):
@@ -297,6 +301,40 @@ def test_missing_optional_gets_default_and_python_names_are_used():
 
 def test_null_for_an_optional_non_nullable_parameter_means_default():
     assert coerce_arguments("t", PARAMS, {"orderId": "SN1", "limit": None})["limit"] == 10
+
+
+_MaybeInt = typing_extensions.TypeAliasType("_MaybeInt", int | None)
+
+
+class _Defaults(BaseModel):
+    mark: Literal["x", None] = "x"
+    anything: Any = 5
+    checked: Annotated[Optional[int], AfterValidator(lambda v: v)] = 3
+    aliased: _MaybeInt = 5
+    plain: int = 7
+
+
+def _nullable_defaults(
+    omitted: Annotated[_MaybeInt, Param(required=False)],
+    listed: Annotated[Literal["a", None], Param(required=False)],
+    mark: Literal["x", None] = "x",
+    aliased: _MaybeInt = 5,
+    nested: _Defaults = _Defaults(),
+) -> str:
+    return ""
+
+
+def test_null_for_a_type_that_takes_null_is_null_not_the_default():
+    """Rule 6 (`null` means "use the default") is for a type that does not take `None`. A type
+    that does — `Literal["x", None]`, a `TypeAliasType` of `int | None`, `Any`, an `Optional`
+    under a validator — was given its default instead of the null the model chose (a choice its
+    schema lists), and `Param(required=False)` over such a type was refused at registration
+    ("Literal['a', None] does not accept None")."""
+    params = reflect(_nullable_defaults).params
+    sent = {"mark": None, "aliased": None, "nested": {k: None for k in _Defaults.model_fields}}
+    got = coerce_arguments("t", params, sent)
+    assert (got["mark"], got["aliased"], got["omitted"], got["listed"]) == (None, None, None, None)
+    assert got["nested"] == _Defaults(mark=None, anything=None, checked=None, aliased=None, plain=7)
 
 
 def test_injected_parameters_cannot_be_sent_by_the_model():
@@ -686,6 +724,46 @@ def test_a_tagged_unions_tag_matches_up_to_ascii_case_as_any_literal_does():
     with pytest.raises(ArgumentError) as info:
         coerce(Tagged, {"kind": "ſat", "meow": 1})  # a long s folds to nothing in ASCII
     assert [(p.field, p.expected) for p in info.value.problems] == [("x.kind", "one of 'cat' or 'dog'")]
+
+
+@pytest.mark.parametrize(
+    "annotation, sent, problems",
+    [
+        (dict[str, int] | int, {"a": "x"}, [("x.a", '"x"', "an integer")]),
+        (list[int] | str, [1, "x", 2.5], [("x[1]", '"x"', "an integer"), ("x[2]", "2.5", "an integer")]),
+        (Cat | int, {"kind": "cat", "meow": "loud"}, [("x.meow", '"loud"', "an integer")]),
+        (Cat | int, {"kind": "cat"}, [("x.meow", "", "a value")]),
+        (Optional[dict[str, int] | int], {"a": "x"}, [("x.a", '"x"', "an integer")]),
+        (list[dict[str, int] | int] | str, [{"a": "x"}], [("x[0].a", '"x"', "an integer")]),
+        # two branches take an object: which one the model meant is not known, so both are named
+        (
+            dict[str, Cat | Dog] | int,
+            {"p": {"kind": "cow"}},
+            [("x.p", '{"kind": "cow"}', "a Cat object (fields: kind, meow) or a Dog object (fields: kind, bark)")],
+        ),
+        # a tagged union is the choice that takes an object: its tag is told at the tag's field
+        (Tagged | int, {"kind": "cow"}, [("x.kind", '"cow"', "one of 'cat' or 'dog'")]),
+        (Tagged | int, {"kind": "cat", "meow": "x"}, [("x.meow", '"x"', "an integer")]),
+        # no branch takes the value's kind: the union's words, as before, a tagged union's by its classes
+        (dict[str, int] | int, "x", [("x", '"x"', "an object or an integer")]),
+        # a class whose name is said from a vowel takes "an" (it read "a Item object")
+        (Item | int, "x", [("x", '"x"', "an Item object (fields: sku, quantity, gift, status) or an integer")]),
+        (
+            Tagged | int,
+            "x",
+            [("x", '"x"', "a Cat object (fields: kind, meow) or a Dog object (fields: kind, bark) or an integer")],
+        ),
+    ],
+    ids=lambda v: repr(v)[:30],
+)
+def test_a_union_with_one_branch_of_the_values_kind_says_what_is_wrong_inside_it(annotation, sent, problems):
+    """`dict[str, int] | int` sent {"a": "x"} told the model 'got {"a": "x"}, expected an object or
+    an integer': it had sent an object, and was not told that "x" is the value at fault. When one
+    branch alone takes what was sent (an object, an array) and refused something inside it, that
+    refusal is said, at its path; when several do, or none, the union's words stay."""
+    with pytest.raises(ArgumentError) as info:
+        coerce(annotation, sent)
+    assert [(p.field, p.received, p.expected) for p in info.value.problems] == problems
 
 
 # --- an iterable parameter ------------------------------------------------------------------

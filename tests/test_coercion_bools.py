@@ -93,7 +93,7 @@ def test_the_model_reads_what_was_wrong_and_the_choices():
     assert result.content == (
         "Invalid arguments for tool 'set_level':\n"
         "- level: got true, expected one of 1 or 2\n"
-        "- urgent: got 1, expected one of True\n"
+        "- urgent: got 1, expected one of true\n"  # as the schema writes it (JSON), as "got" is
         "Fix the arguments and call set_level again."
     )
 

@@ -116,3 +116,27 @@ def test_a_wrong_value_of_such_an_enum_is_told_in_json():
         "- only: got [30, 40], expected one of [10, 20]\n"
         "Fix the arguments and call pack again."
     )
+
+
+class Answer(enum.Enum):
+    UNKNOWN = None
+    YES = True
+
+
+def decide(mode: Literal["auto", True, False], answer: Answer, mark: Literal["x", None] = "x") -> str:
+    """Decide."""
+    return f"{mode!r} {answer!r} {mark!r}"
+
+
+def test_a_boolean_or_null_choice_is_told_as_json_writes_it():
+    """The schema shows `true`, `false` and `null` (`{"enum": ["auto", true, false]}`), and the
+    error said "expected one of 'auto', True or False", "None or True": Python's words, which a
+    model writing JSON can only send as strings ("True"), refused again."""
+    assert _content(decide, {"mode": "on", "answer": "maybe", "mark": "y"}) == (
+        "Invalid arguments for tool 'decide':\n"
+        "- mode: got \"on\", expected one of 'auto', true or false\n"
+        '- answer: got "maybe", expected one of null or true\n'
+        "- mark: got \"y\", expected one of 'x' or null\n"
+        "Fix the arguments and call decide again."
+    )
+    assert _content(decide, {"mode": True, "answer": None, "mark": None}) == "True <Answer.UNKNOWN: None> None"

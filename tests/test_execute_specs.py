@@ -182,3 +182,13 @@ def test_what_the_package_reads_from_a_spec_is_checked_where_the_tool_is_built(s
     with pytest.raises(ToolDefinitionError) as caught:
         Tool(spec, answer)
     assert str(caught.value) == text
+
+
+@pytest.mark.parametrize("data, shown", [(5, "an int"), (None, "None"), ("tool", "a str")], ids=["int", "None", "str"])
+def test_from_openai_names_what_it_was_given_with_its_article(data, shown):
+    # it read "a int is not a tool", "a NoneType is not a tool"
+    with pytest.raises(ToolDefinitionError) as info:
+        ToolSpec.from_openai(data)
+    assert str(info.value).startswith(
+        f"ToolSpec.from_openai: {shown} is not a tool in its OpenAI form (it has no function name). Fix: "
+    )

@@ -35,6 +35,7 @@ from unittest import mock
 
 import annotated_types as at
 import pytest
+import typing_extensions
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from plain_reflection import without_shortcuts
@@ -551,6 +552,34 @@ def test_a_title_inside_a_union_keeps_its_members_apart_as_pydantic_does(annotat
     `anyOf`) while their titles are still there; the fast path, which writes none, dropped or
     spread them."""
     _same_schema(annotation)
+
+
+_T = typing.TypeVar("_T")
+_Qty = typing_extensions.TypeAliasType("_Qty", Annotated[int, Field(ge=1, le=9)])
+_Pair = typing_extensions.TypeAliasType("_Pair", tuple[_T, _T], type_params=(_T,))
+_Json = typing_extensions.TypeAliasType("_Json", "dict[str, _Json] | list[_Json] | str | int | None")
+ALIASES_AND_NULL_CHOICES = [
+    (_Qty, 5),
+    (Optional[_Qty], None),
+    (list[_Qty], [1]),
+    (_Pair[int], (1, 2)),
+    (_Json, {"a": [1, None]}),
+    (Literal["x", None], None),
+    (Literal["x", None], "x"),
+    (Annotated[Optional[int], Field(description="n")], 3),
+]
+
+
+@pytest.mark.parametrize("annotation, default", ALIASES_AND_NULL_CHOICES, ids=repr)
+def test_type_aliases_and_null_choices_reflect_as_without_the_fast_path(annotation, default):
+    """Type aliases (`type X = ...` as `TypeAliasType`: generic, recursive, over constraints) and
+    `None` among a Literal's choices, found while probing Python 3.11 to 3.13: the fast path gives
+    what pydantic and the validator give, with and without a default."""
+    _same_schema(annotation)
+    for fn in (_tool(annotation), _tool(annotation, default)):
+        fast = _spec(fn)
+        with without_shortcuts():
+            assert fast == _spec(fn)
 
 
 def test_a_constraint_pydantic_core_refuses_fails_at_registration():

@@ -10,7 +10,7 @@ import functools
 from typing import Annotated
 
 import pytest
-from pydantic import AfterValidator, BeforeValidator, PlainSerializer
+from pydantic import AfterValidator, BeforeValidator, Field, PlainSerializer
 
 from toolkit.errors import ToolDefinitionError
 from toolkit.tools.decorator import tool
@@ -102,4 +102,38 @@ def test_an_option_of_the_wrong_type_is_shown_by_name():
         tool(description=check_even)
     assert str(caught.value) == (
         "@tool(...): description is a function (check_even), not a str. Fix: pass description as a str"
+    )
+
+
+class _Unprintable:
+    """A value whose repr raises (a proxy whose target is gone, a half-built object)."""
+
+    def __repr__(self) -> str:
+        raise RuntimeError("no repr")
+
+    def __eq__(self, other: object) -> bool:
+        raise RuntimeError("no comparison")
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def test_a_default_whose_repr_raises_is_shown_by_its_class():
+    # the developer error raised RuntimeError: no repr, from inside the message that names the default
+    def count(n: int = _Unprintable()) -> str:  # type: ignore[assignment]
+        """Count."""
+        return str(n)
+
+    assert "parameter 'n': the default <_Unprintable object> is not a valid int: " in _refusal(count)
+
+
+def test_a_default_that_cannot_be_compared_is_told_as_two_defaults():
+    # `Field(default=...)` and the signature's default were compared with `!=`: an object whose
+    # comparison raises (or returns no bool: a numpy array) escaped as its own error
+    def count(n: Annotated[object, Field(default=_Unprintable())] = _Unprintable()) -> str:
+        """Count."""
+        return str(n)
+
+    assert _refusal(count).endswith(
+        "parameter 'n': Field gives the default <_Unprintable object> and the signature gives "
+        "<_Unprintable object>. Fix: keep one of them"
     )

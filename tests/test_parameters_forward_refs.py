@@ -11,6 +11,7 @@ where the wrapped function was written, as `typing.get_type_hints` reads it.
 
 No `from __future__ import annotations` here: the quoted names must stay inside real types."""
 
+import dataclasses
 import enum
 import functools
 import json
@@ -113,6 +114,34 @@ def test_a_quoted_name_of_a_class_local_to_the_enclosing_function_says_why():
     )
 
 
+def test_a_quoted_field_type_of_a_local_dataclass_names_the_name_and_why():
+    """A dataclass or TypedDict made inside a function whose field names another local class as
+    text (quoted, or any field under `from __future__ import annotations`): pydantic's
+    "class-not-fully-defined" was told as "pydantic cannot describe Paint as JSON Schema
+    (PydanticUserError). Fix: use a JSON-friendly type", of a dataclass, and named no name."""
+
+    class Color(enum.Enum):
+        RED = "red"
+
+    @dataclasses.dataclass
+    class Paint:
+        color: "Color"
+
+    def paint(p: list[Paint]) -> str:
+        """Paint."""
+        return "never"
+
+    with pytest.raises(ToolDefinitionError) as caught:
+        tools_from(paint)
+    assert str(caught.value) == (
+        f"@tool {__name__}.test_a_quoted_field_type_of_a_local_dataclass_names_the_name_and_why.<locals>.paint, "
+        "parameter 'p': a field of Paint names a type that cannot be found (NameError: name 'Color' is not "
+        "defined). Fix: define or import the type at module level: a quoted field type (every one under "
+        "`from __future__ import annotations`) is read in the module of Paint, where a class made inside a "
+        "function is not found"
+    )
+
+
 def _decorator_of_another_module():
     """A logging decorator written in another module: its wrapper's globals are that module's."""
     namespace: dict = {"functools": functools}
@@ -175,4 +204,31 @@ def test_a_name_found_neither_in_the_class_nor_the_module_is_the_modules_error()
     assert str(caught.value) == (
         f"@tool {__name__}.Shop.unknown, parameter 'status': its annotation 'Stat' cannot be resolved "
         "(NameError: name 'Stat' is not defined). Fix: import the type at module level (not under TYPE_CHECKING)"
+    )
+
+
+@pytest.mark.parametrize(
+    "text, error",
+    [
+        ("tuple[int, ...][0]", "TypeError: tuple[int, ...] is not a generic class"),
+        ("1 / 0", "ZeroDivisionError: division by zero"),
+    ],
+)
+def test_a_text_annotation_that_is_no_type_is_told_to_be_written_as_one(text, error):
+    """A text annotation that names nothing missing but is no type (it raised TypeError, ...)
+    was told to "define or import the type at module level", which mends nothing."""
+
+    def make():
+        def add(items):
+            """Add."""
+            return "never"
+
+        add.__annotations__ = {"items": text}
+        return add
+
+    with pytest.raises(ToolDefinitionError) as caught:
+        tools_from(make())
+    assert str(caught.value).endswith(
+        f"parameter 'items': its annotation {text!r} cannot be resolved ({error}). Fix: write the annotation "
+        "as a Python type, e.g. 'list[str]'"
     )

@@ -4,6 +4,7 @@ them: the loop fills them, so a default is meaningless, and the marker belongs i
 from typing import Annotated, Optional
 
 import pytest
+import typing_extensions
 
 from toolkit.chat.messages import ToolCall
 from toolkit.errors import ToolDefinitionError
@@ -86,3 +87,60 @@ def test_a_marker_written_as_the_type_says_to_put_it_in_annotated():
         "'city': Param('the city') is a marker, not a type, so the model would be asked for it. "
         "Fix: write the type and the marker in Annotated: `city: Annotated[str, Param('the city')]`",
     ]
+
+
+_Quantity = typing_extensions.TypeAliasType("_Quantity", Annotated[int, Param("How many, 1 or more")])
+_Conversation = typing_extensions.TypeAliasType("_Conversation", Annotated[str, MemoryId()])
+
+
+def _remember(user: _Conversation, qty: _Quantity) -> str:
+    """Remember."""
+    return user
+
+
+def test_a_marker_inside_a_type_alias_is_read_as_written_in_place():
+    """`type Conversation = Annotated[str, MemoryId()]` (or `TypeAliasType`): the alias hid the
+    marker, so pydantic dropped it without a word: the memory id became a parameter the model
+    fills (any conversation's), and a Param's description was lost."""
+    [made] = tools_from(_remember)
+    assert made.spec.parameters == {
+        "type": "object",
+        "properties": {"qty": {"type": "integer", "description": "How many, 1 or more"}},
+        "required": ["qty"],
+        "additionalProperties": False,
+    }
+
+
+def test_a_marker_in_an_alias_inside_a_type_is_refused_as_one_written_there():
+    def order(items: list[_Quantity]) -> str:
+        """Order."""
+        return ""
+
+    with pytest.raises(ToolDefinitionError) as caught:
+        tools_from(order)
+    assert str(caught.value).endswith(
+        "parameter 'items': its Param is inside list[...], where it is not seen. Fix: put Param outermost, on "
+        "the parameter's whole type: `Annotated[list[int], Param(...)]`"
+    )
+
+
+_Context = typing_extensions.TypeAliasType("_Context", InvocationContext)
+
+
+def test_an_invocation_context_behind_a_type_alias_is_injected_not_asked_for():
+    """`type Ctx = InvocationContext`: the alias hid the type, so the model was asked to send the
+    whole context (its memory id among it) as an argument, and the loop's was never passed."""
+
+    def whoami(ctx: _Context, x: int) -> str:
+        """Who am I."""
+        return f"{ctx.memory_id} {x}"
+
+    [made] = tools_from(whoami)
+    assert made.spec.parameters == {
+        "type": "object",
+        "properties": {"x": {"type": "integer"}},
+        "required": ["x"],
+        "additionalProperties": False,
+    }
+    call = ToolCall(id="c1", name="whoami", arguments='{"x": 1}')
+    assert made.execute(call, InvocationContext(memory_id="alice")).content == "alice 1"

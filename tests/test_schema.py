@@ -11,6 +11,7 @@ from typing import Annotated, Any
 import jsonschema
 import pytest
 import tool_fixtures as F
+import typing_extensions
 from pydantic import BaseModel, Field
 from pydantic.fields import FieldInfo
 
@@ -188,6 +189,24 @@ def test_a_google_docstring_written_with_full_width_colons_keeps_its_parameters(
 def test_full_width_colons_in_a_docstring_s_text_stay_as_written():
     doc = "查询天气：按城市。\n\n注意：只查国内。\n\nArgs:\n    city: 城市名：中文或拼音"
     assert parse_docstring(doc) == ("查询天气：按城市。\n\n注意：只查国内。", {"city": "城市名：中文或拼音"})
+
+
+@pytest.mark.parametrize("newline", ["\r\n", "\r"], ids=["CRLF", "CR"])
+@pytest.mark.parametrize(
+    "lines",
+    [
+        ["Find orders.", "", "    Args:", "        city: the city"],
+        ["Find orders.", "", "    Parameters", "    ----------", "    city : str", "        the city"],
+        ["Find orders.", "", "    :param city: the city"],
+    ],
+    ids=["google", "numpy", "sphinx"],
+)
+def test_a_docstring_with_windows_or_old_mac_line_ends_reads_as_with_newlines(lines, newline):
+    """A docstring given as text (`function_tool(fn, doc=...)` read from a file, `fn.__doc__ = ...`)
+    with CRLF line ends kept its sections as description on Python 3.13 (`inspect.cleandoc` no
+    longer takes the margin off a line ending in CR) and, as NumPy, on every Python; with CR alone,
+    everywhere. Line ends are read as newlines first: one reading on 3.11, 3.12 and 3.13."""
+    assert parse_docstring(newline.join([*lines, ""])) == ("Find orders.", {"city": "the city"})
 
 
 def test_param_wins_over_docstring_and_renames():
@@ -486,6 +505,33 @@ def test_star_kwargs():
         f"@tool {HERE}.star_kwargs, parameter '**kwargs': **kwargs cannot be filled from named JSON "
         "arguments (a decorator without functools.wraps hides the real parameters this way). "
         "Fix: declare each argument as a named parameter, and use functools.wraps in decorators"
+    )
+
+
+class _Options(typing_extensions.TypedDict):
+    limit: int
+    sort: typing_extensions.NotRequired[str]
+
+
+def unpacked(query: str, **options: typing_extensions.Unpack[_Options]) -> str:
+    return query
+
+
+def unpacked_text(query: str, **options: "typing_extensions.Unpack[_Options]") -> str:
+    return query
+
+
+@pytest.mark.parametrize("fn", [unpacked, unpacked_text])
+def test_star_kwargs_of_a_typed_dict_names_it(fn):
+    """`**options: Unpack[_Options]` (PEP 692) was told that a decorator without functools.wraps
+    hides the real parameters, and to use functools.wraps: neither is so. pydantic-ai and the
+    OpenAI Agents SDK refuse it too (pydantic cannot describe `Unpack[...]`); the fix names the
+    TypedDict and the two ways that work."""
+    assert _error(fn) == (
+        f"@tool {HERE}.{fn.__name__}, parameter '**options': **options: Unpack[_Options] passes the "
+        "arguments as the keys of a TypedDict, which a tool's schema cannot read. Fix: declare each key of "
+        "_Options as a keyword parameter (def f(..., *, key: type = default)), or take it as one "
+        "parameter: options: _Options"
     )
 
 
@@ -1108,3 +1154,29 @@ def test_a_default_factorys_value_reaches_the_function_as_a_default_would():
         return repr(level)
 
     assert call(pick, "{}").content == call(pick, '{"level": 2}').content == repr(Level(2))
+
+
+@pytest.mark.parametrize(
+    "pattern, reason",
+    [
+        (r"^(?=.*\d).{8,}$", "look-around, including look-ahead and look-behind, is not supported"),
+        (r"(a)\1", "backreferences are not supported"),
+    ],
+    ids=["look-ahead", "backreference"],
+)
+def test_a_pattern_pydantics_regex_engine_cannot_read_is_told_as_such(pattern, reason):
+    """`Field(pattern=...)` with a look-ahead (a password rule) is valid Python `re`, but pydantic
+    reads patterns with Rust's regex engine: the fix said "give each constraint a value of the
+    parameter's type (e.g. an int bound for an int)", which has nothing to do with it."""
+
+    def set_password(password: Annotated[str, Field(pattern=pattern)]) -> str:
+        """Set it."""
+        return "ok"
+
+    with pytest.raises(ToolDefinitionError) as info:
+        reflect(set_password)
+    assert str(info.value).endswith(
+        f"parameter 'password': pydantic cannot read the pattern {pattern!r}: {reason} (it reads patterns "
+        "with Rust's regex engine, which has no look-around or backreferences). Fix: write the pattern "
+        "without them, or take a str and check the value in the tool (raise ValueError with the rule)"
+    )

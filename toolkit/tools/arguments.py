@@ -54,7 +54,7 @@ from pydantic_core import core_schema
 
 from toolkit.errors import ArgumentError, ArgumentProblem
 from toolkit.tools import json_repair, redact
-from toolkit.tools.coercion import one_unit, validator_for
+from toolkit.tools.coercion import branch_errors, one_unit, validator_for
 from toolkit.unicode import cut
 
 
@@ -207,7 +207,7 @@ def coerce_visible(
         try:
             values[p.name] = validator_for(p.annotation).validate_python(value)
         except ValidationError as exc:
-            problems += problems_from(exc, p.wire_name, value)
+            problems += problems_from(exc, p.wire_name, value, p.annotation)
     if problems:
         raise ArgumentError(tool_name, problems)
     return values
@@ -332,11 +332,24 @@ def coerce_one(annotation: Any, value: Any, name: str = "x") -> Any:
     return coerce_arguments("coerce", (info,), {name: value})[name]
 
 
-def problems_from(exc: ValidationError, prefix: str, value: Any = None) -> list[ArgumentProblem]:
+_NO_ANNOTATION: Any = object()
+"""`problems_from` given no annotation (its errors are said as pydantic gave them)."""
+
+
+def problems_from(
+    exc: ValidationError, prefix: str, value: Any = None, annotation: Any = _NO_ANNOTATION
+) -> list[ArgumentProblem]:
     """One `ArgumentProblem` per pydantic error, its path starting at `prefix`; `value` (what the
-    model sent for `prefix`) lets the path leave out what the model never wrote (union tags)."""
+    model sent for `prefix`) lets the path leave out what the model never wrote (union tags). Given
+    the `annotation` checked, a union refusing an object or an array is said by its one choice of
+    that kind, at the field inside at fault (`coercion.branch_errors`)."""
+    errors = exc.errors(include_url=False)
+    if annotation is not _NO_ANNOTATION and any(
+        e["type"] == "union_type" and isinstance(e["input"], (dict, list)) for e in errors
+    ):
+        errors = branch_errors(annotation, value) or errors
     out = []
-    for err in exc.errors(include_url=False):
+    for err in errors:
         field = prefix + _path(err["loc"], value)
         if err["type"] in ("extra_forbidden", "unexpected_keyword_argument"):
             out.append(ArgumentProblem(field, _short(err["input"]), "", kind="unknown"))

@@ -80,6 +80,7 @@ from pydantic_core import (
     to_jsonable_python,
 )
 
+from toolkit.errors import a_or_an
 from toolkit.tools import json_schema
 
 _VALIDATORS: dict[Any, SchemaValidator] = {}
@@ -139,12 +140,13 @@ def _has_decimal(node: Any) -> bool:
 def clear_cache() -> None:
     """Forget every cached validator (for benchmarks)."""
     _VALIDATORS.clear()
+    _LABELLED.clear()
     _BY_OBJECT.clear()
     _EXACT.clear()
 
 
-def _build(annotation: Any) -> SchemaValidator:
-    schema = adjusted(TypeAdapter(annotation).core_schema)
+def _build(annotation: Any, rules: dict[str, Callable[[dict], Any]] | None = None) -> SchemaValidator:
+    schema = adjusted(TypeAdapter(annotation).core_schema, rules)
     # pydantic-core would reuse a finished model's own validator (without our adjustments),
     # so each model in the schema is marked unfinished while the new validator is built; which
     # models are finished is read under the lock (another build may have one marked meanwhile).
@@ -171,15 +173,20 @@ def _model_classes(node: Any) -> list[type]:
     return found + [c for k, v in node.items() if k not in _OPAQUE for c in _model_classes(v)]
 
 
-def adjusted(node: Any) -> Any:
-    """A copy of a pydantic core schema with the eight adjustments applied at every depth."""
+def adjusted(node: Any, rules: dict[str, Callable[[dict], Any]] | None = None) -> Any:
+    """A copy of a pydantic core schema with the eight adjustments applied at every depth (`rules`:
+    the adjustments by core-schema type, `_RULES` unless given)."""
+    rules = _RULES if rules is None else rules
     if isinstance(node, (list, tuple)):
-        return type(node)(adjusted(item) for item in node)
+        return type(node)(adjusted(item, rules) for item in node)
     if not isinstance(node, dict):
         return node
-    out = {k: v if k in _OPAQUE else _adjusted_map(v) if k in _NAME_MAPS else adjusted(v) for k, v in node.items()}
+    out = {
+        k: v if k in _OPAQUE else _adjusted_map(v, rules) if k in _NAME_MAPS else adjusted(v, rules)
+        for k, v in node.items()
+    }
     kind = out.get("type")
-    rule = _RULES.get(kind) if isinstance(kind, str) else None
+    rule = rules.get(kind) if isinstance(kind, str) else None
     return rule(out) if rule else out
 
 
@@ -187,10 +194,10 @@ _NAME_MAPS = {"fields"}
 """Keys whose value maps *field names* to schemas (a field may be called `type`)."""
 
 
-def _adjusted_map(value: Any) -> Any:
+def _adjusted_map(value: Any, rules: dict[str, Callable[[dict], Any]]) -> Any:
     if isinstance(value, dict):
-        return {name: adjusted(sub) for name, sub in value.items()}
-    return adjusted(value)
+        return {name: adjusted(sub, rules) for name, sub in value.items()}
+    return adjusted(value, rules)
 
 
 _OPAQUE = {
@@ -373,8 +380,11 @@ def _casefold(choices: list[Any], error: str) -> Callable[[Any], Any]:
     bools = {choice for choice in choices if isinstance(choice, bool)}
     numbers = {_wire(c): c for c in choices if isinstance(_wire(c), (int, float)) and not isinstance(_wire(c), bool)}
     by_json = _by_json(choices)
-    own_words = bool(by_json) or any(isinstance(c, enum.Enum) and not isinstance(c, (str, int)) for c in choices)
-    """Choices pydantic's own error would show as Python reprs (`<Color.RED: 'red'>`, `(10, 20)`)."""
+    own_words = bool(by_json) or any(
+        (isinstance(c, enum.Enum) and not isinstance(c, (str, int))) or _wire(c) is None or isinstance(c, bool)
+        for c in choices
+    )
+    """Choices pydantic's own error would show as Python reprs (`<Color.RED: 'red'>`, `(10, 20)`, `None`, `True`)."""
 
     def refuse() -> Any:
         raise PydanticCustomError(error, "Input should be {expected}", {"expected": _choices_text(choices)})
@@ -439,10 +449,17 @@ def _json_key(value: Any) -> str | None:
 def _choices_text(choices: list[Any], last: str = " or ") -> str:
     """The choices as pydantic words them in its own error (`1, 2 or 'a'`), each as the schema
     showed it to the model: an enum member as its value, a value JSON writes otherwise (a tuple,
-    a date) as its JSON (`[10, 20]`, `"2026-10-20"`); `last` goes before the last one (a union's
+    a date) as its JSON (`[10, 20]`, `"2026-10-20"`), `None` and booleans as `null`, `true`, `false`; `last` goes before the last one (a union's
     words put `, ` there: its own `or`s part its branches)."""
     wires = [_wire(choice) for choice in choices]
-    texts = [repr(w) if isinstance(w, _SCALARS) else _json_key(w) or repr(w) for w in wires]
+    texts = [
+        json.dumps(w)
+        if w is None or isinstance(w, bool)
+        else repr(w)
+        if isinstance(w, _SCALARS)
+        else _json_key(w) or repr(w)
+        for w in wires
+    ]
     return texts[0] if len(texts) == 1 else f"{', '.join(texts[:-1])}{last}{texts[-1]}"
 
 
@@ -518,11 +535,16 @@ def _typed_dict(node: dict) -> Any:
 
 
 def _takes_none(schema: dict) -> bool:
+    """Does a (rule-adjusted) core schema take `None`? Then a `null` is that, not "use the default" or
+    "absent" (rule 6): `Optional[...]` (under validators too), `Any`, `Literal[..., None]`, a union
+    with such a choice."""
     while schema.get("type") in ("function-before", "function-after", "function-wrap", "default"):
         schema = schema["schema"]
     kind = schema.get("type")
     if kind == "union":
         return any(_takes_none(c[0] if isinstance(c, tuple) else c) for c in schema["choices"])
+    if kind == "literal":
+        return any(value is None for value in schema["expected"])
     return kind in ("nullable", "none", "any")
 
 
@@ -542,7 +564,7 @@ def _null_means_default(value: Any) -> Any:
 
 
 def _default(node: dict) -> Any:
-    if node["schema"].get("type") == "nullable":
+    if _takes_none(node["schema"]):
         return node
     return node | {"schema": _before(_null_means_default, node["schema"])}
 
@@ -579,21 +601,117 @@ def _iso_only(kind: str, word: str) -> Callable[[dict], Any]:
     return rule
 
 
-def _union(node: dict) -> dict:
+def _union(node: dict, labelled: bool = False) -> dict:
+    """A union's errors as one ("Input should be an integer or a string"); `labelled`: each choice's
+    own errors, under a label holding its words (`branch_errors`)."""
     if "custom_error_type" in node:  # pydantic's own words for the whole union (e.g. a path)
         return node
     unwrapped = [_unwrapped(c) for c in node["choices"]]
     words = [_word(c[0] if isinstance(c, tuple) else c) for c, _ in unwrapped]
-    union = node | {
-        "choices": [c for c, _ in unwrapped],
-        "custom_error_type": "union_type",
-        "custom_error_message": "Input should be " + " or ".join(dict.fromkeys(words)),
-    }
+    if labelled:
+        choices = [
+            (c[0] if isinstance(c, tuple) else c, f"{_LABEL}{i} {w}")
+            for i, ((c, _), w) in enumerate(zip(unwrapped, words))
+        ]
+        union = node | {"choices": choices}
+    else:
+        union = node | {
+            "choices": [c for c, _ in unwrapped],
+            "custom_error_type": "union_type",
+            "custom_error_message": "Input should be " + " or ".join(dict.fromkeys(words)),
+        }
     if not any(had for _, had in unwrapped):
         return union
     # an int choice reads a whole number pydantic refuses only when every choice refused the value:
     # inside, `int | str` would take "1e3" as 1000 and `int | float` 2.0 as 2
     return _around(whole_if_refused, {k: v for k, v in union.items() if k != "ref"}, union)
+
+
+def _labelled_union(node: dict) -> dict:
+    return _union(node, labelled=True)
+
+
+_LABEL = "\x00choice "
+"""The start of a labelled union choice's label (`_union`): a key no JSON object the model sends has
+at that place in an error's path, followed by the choice's index and its words."""
+
+
+def branch_errors(annotation: Any, value: Any) -> list[Any] | None:
+    """The errors of `value` for `annotation`, where a union is said by the one choice that takes
+    what was sent: when a single choice refused something *inside* the value (an object's field, an
+    array's item), its errors, at their paths; else the union's own error, as `validator_for`'s.
+    Read only after `validator_for` refused (a second validator, built on the first such failure),
+    for the argument checker: "got {"a": "x"}, expected an object or an integer" told a model that
+    had sent an object nothing of the "x" at fault. `None` when the value is valid after all."""
+    try:
+        validator = _LABELLED[annotation]
+    except KeyError:
+        validator = _LABELLED[annotation] = _build(annotation, _LABELLED_RULES)
+    except TypeError:
+        validator = _build(annotation, _LABELLED_RULES)
+    try:
+        validator.validate_python(value)
+    except ValidationError as exc:
+        return _resolved(exc.errors(include_url=False), value)
+    return None
+
+
+_LABELLED: dict[Any, SchemaValidator] = {}
+
+
+def _resolved(errors: list[Any], value: Any) -> list[Any]:
+    """`errors` with each union's choices read: the errors of the one choice that failed inside the
+    value (the choice's label left out of their paths), else one error in the union's words."""
+    out: list[Any] = []
+    unions: dict[tuple[Any, ...], list[Any]] = {}
+    for error in errors:
+        at = next((i for i, part in enumerate(error["loc"]) if isinstance(part, str) and part.startswith(_LABEL)), None)
+        if at is None:
+            out.append(error)
+            continue
+        loc = error["loc"][:at]
+        if loc not in unions:
+            unions[loc] = []
+            out.append(loc)  # the union's errors go where its first one was
+        unions[loc].append(error)
+    return [e for item in out for e in (_one_union(item, unions[item], value) if isinstance(item, tuple) else [item])]
+
+
+def _one_union(loc: tuple[Any, ...], errors: list[Any], value: Any) -> list[Any]:
+    n = len(loc)
+    choices: dict[str, list[Any]] = {}
+    for error in errors:
+        choices.setdefault(error["loc"][n], []).append(error)
+    inside = [label for label, found in choices.items() if all(_inside(e, n + 1) for e in found)]
+    if len(inside) == 1:
+        return _resolved([e | {"loc": loc + e["loc"][n + 1 :]} for e in choices[inside[0]]], value)
+    labels = sorted(choices, key=lambda label: int(label[len(_LABEL) :].split(" ", 1)[0]))
+    words = dict.fromkeys(label[len(_LABEL) :].split(" ", 1)[1] for label in labels)
+    sent = next((e["input"] for e in errors if len(e["loc"]) == n + 1), None)
+    return [
+        {
+            "type": "union_type",
+            "loc": loc,
+            "msg": "Input should be " + " or ".join(words),
+            "input": _value_at(value, loc) if sent is None else sent,
+        }
+    ]
+
+
+def _inside(error: Any, depth: int) -> bool:
+    """Is `error` about something inside the value its union choice took (a field, an item, a tagged
+    union's tag: the choice took the object), not about the value's kind?"""
+    return len(error["loc"]) > depth or (error["type"] == "union_tag" and isinstance(error["input"], dict))
+
+
+def _value_at(value: Any, loc: tuple[Any, ...]) -> Any:
+    """What the model sent at `loc` (a part naming no key there, a tagged union's tag, is passed over)."""
+    for part in loc:
+        if isinstance(value, dict) and part in value:
+            value = value[part]
+        elif isinstance(value, list) and isinstance(part, int) and 0 <= part < len(value):
+            value = value[part]
+    return value
 
 
 def _tagged_union(node: dict) -> dict:
@@ -663,6 +781,8 @@ def _word(schema: dict) -> str:
         schema = schema["schema"]
     kind = schema.get("type", "")
     word = _WORDS.get(kind, "a valid value")
+    if kind == "tagged-union":  # its classes, as an untagged union of them says them
+        return " or ".join(dict.fromkeys(_word(choice) for choice in schema["choices"].values()))
     if kind in ("model", "dataclass", "typed-dict"):
         return _object_word(schema, word)
     if kind in ("enum", "literal"):
@@ -691,7 +811,7 @@ def _object_word(schema: dict, word: str) -> str:
         names = []
     if not isinstance(cls, type) or not names:
         return word
-    return f"a {cls.__name__} object (fields: {', '.join(names)})"
+    return f"{a_or_an(cls.__name__)} object (fields: {', '.join(names)})"
 
 
 _LIMITS = (("ge", ">="), ("gt", ">"), ("le", "<="), ("lt", "<"))
@@ -726,3 +846,4 @@ _RULES: dict[str, Callable[[dict], Any]] = {
     "generator": _whole_list,
     "json-or-python": _json_list,
 }
+_LABELLED_RULES = _RULES | {"union": _labelled_union}

@@ -38,9 +38,12 @@ import inspect
 import json
 import re
 import types
+import typing
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal, TypeVar, overload
+
+import typing_extensions
 
 from toolkit.chat.messages import ToolCall
 from toolkit.chat.read_only import ReadOnlyDict
@@ -108,9 +111,9 @@ def is_marker(meta: Any) -> bool:
     return meta is MemoryId or isinstance(meta, MARKERS)
 
 
-def nested_marker(tp: Any) -> Any:
-    """The first `Param` or `MemoryId` in an `Annotated` inside `tp`'s arguments, or None (a
-    `Literal`'s arguments are values, not types)."""
+def nested_marker(tp: Any, seen: frozenset[int] = frozenset()) -> Any:
+    """The first `Param` or `MemoryId` in an `Annotated` inside `tp`'s arguments (a type alias's
+    value among them), or None (a `Literal`'s arguments are values, not types)."""
     if getattr(tp, "__origin__", None) is Literal:
         return None
     for arg in getattr(tp, "__args__", ()):  # an `Annotated`'s holds its type alone, not its metadata
@@ -120,19 +123,45 @@ def nested_marker(tp: Any) -> Any:
             found = next(filter(is_marker, arg.__metadata__), None)
             if found is not None:
                 return found
-        found = nested_marker(arg)
+        found = aliased_marker(arg, seen) if isinstance(arg, ALIAS_TYPES) else nested_marker(arg, seen)
         if found is not None:
             return found
     return None
 
 
-def marker_in(tp: Any) -> Any:
+def marker_in(tp: Any, seen: frozenset[int] = frozenset()) -> Any:
     """The first `Param` or `MemoryId` in `tp`'s own `Annotated` metadata or inside its arguments, or None."""
     if type(tp) is ANNOTATED:
         found = next(filter(is_marker, tp.__metadata__), None)
         if found is not None:
             return found
-    return None if isinstance(tp, type) else nested_marker(tp)
+    if isinstance(tp, ALIAS_TYPES):
+        return aliased_marker(tp, seen)
+    return None if isinstance(tp, type) else nested_marker(tp, seen)
+
+
+ALIAS_TYPES: tuple[type, ...] = tuple(
+    {kind for kind in (getattr(typing, "TypeAliasType", None), typing_extensions.TypeAliasType) if kind is not None}
+)
+"""typing's `TypeAliasType` (the `type` statement, 3.12+) and typing_extensions' (any Python)."""
+NOT_AN_ALIAS: Any = object()
+"""`alias_value` of what is not a type alias (or one whose value cannot be read)."""
+
+
+def alias_value(tp: Any) -> Any:
+    """The type a type alias names (`type Maybe = int | None` → `int | None`), else `NOT_AN_ALIAS`."""
+    if not isinstance(tp, ALIAS_TYPES):
+        return NOT_AN_ALIAS
+    try:
+        return tp.__value__  # type: ignore[attr-defined]
+    except Exception:  # a name in it not defined (yet): pydantic says so where the schema is read
+        return NOT_AN_ALIAS
+
+
+def aliased_marker(alias: Any, seen: frozenset[int]) -> Any:
+    """The marker in a type alias's value (each alias read once: `type Tree = dict[str, Tree]`)."""
+    value = alias_value(alias) if id(alias) not in seen else NOT_AN_ALIAS
+    return None if value is NOT_AN_ALIAS else marker_in(value, seen | {id(alias)})
 
 
 _NEW_DICT: Mapping[str, Any] = types.MappingProxyType({})
@@ -323,8 +352,12 @@ def without_addresses(text: str) -> str:
 def value_text(value: Any) -> str:
     """How a developer error shows a value inside a type (a validator, a default): its repr, or, when
     that holds a memory address, the value as it was written: a function by its qualified name
-    (`AfterValidator(func=check_sku)`), a dataclass by the fields that differ from their defaults."""
-    text = repr(value)
+    (`AfterValidator(func=check_sku)`), a dataclass by the fields that differ from their defaults;
+    one whose repr raises by its class (`<Proxy object>`), the error being the value's, not the tool's."""
+    try:
+        text = repr(value)
+    except Exception:
+        return f"<{type(value).__name__} object>"
     if " at 0x" not in text:
         return text
     if isinstance(value, (types.FunctionType, types.BuiltinFunctionType, types.MethodType)):

@@ -67,6 +67,7 @@ from toolkit.errors import (
     ToolDefinitionError,
     ToolExecutionError,
     UnknownToolError,
+    a_or_an,
     shown_name,
 )
 from toolkit.memory.storable import attributes_problem
@@ -756,7 +757,7 @@ def _collect(source: Any) -> list[Tool]:
         kind = type(source).__name__
         raise ToolDefinitionError(
             f"tools_from({kind} object)",
-            f"a {kind} is not a tool source: tools_from takes the tools themselves, one argument each",
+            f"{a_or_an(kind)} is not a tool source: tools_from takes the tools themselves, one argument each",
             "unpack it: tools_from(*tools)" + (", or tools_from(*tools.values())" if isinstance(source, dict) else ""),
         )
     return _methods(source)

@@ -59,7 +59,16 @@ from toolkit.tools import arguments, coercion, fast_schema, redact
 from toolkit.tools.arguments import ParamInfo
 from toolkit.tools.decorator import ANNOTATED as _ANNOTATED
 from toolkit.tools.decorator import MARKERS as _MARKERS
-from toolkit.tools.decorator import InvocationContext, MemoryId, Param, value_text, without_addresses
+from toolkit.tools.decorator import (
+    NOT_AN_ALIAS,
+    InvocationContext,
+    MemoryId,
+    Param,
+    alias_value,
+    marker_in,
+    value_text,
+    without_addresses,
+)
 from toolkit.tools.decorator import is_marker as _is_marker
 from toolkit.tools.decorator import nested_marker as _nested_marker
 from toolkit.tools.fast_schema import origin_of as _origin
@@ -221,11 +230,31 @@ def _undescribable(where: str, base: Any, exc: Exception) -> ToolDefinitionError
             f"pydantic cannot read {name}, a typing.TypedDict, on Python < 3.12",
             "define it with `from typing_extensions import TypedDict`",
         )
+    unresolved = _unresolved_field(base) if getattr(exc, "code", None) == "class-not-fully-defined" else None
+    if unresolved is not None:
+        owner = unresolved[0].__name__
+        return ToolDefinitionError(
+            where,
+            f"a field of {owner} names a type that cannot be found ({unresolved[1]})",
+            "define or import the type at module level: a quoted field type (every one under "
+            f"`from __future__ import annotations`) is read in the module of {owner}, where a class made inside "
+            "a function is not found",
+        )
     if isinstance(exc, ImportError):  # `EmailStr` without email-validator: pydantic's text names the package
         return ToolDefinitionError(
             where,
             f"pydantic needs a package that is not installed to read {name} ({' '.join(str(exc).split())})",
             "install it, or take a str and check the value in the tool",
+        )
+    if isinstance(exc, SchemaError) and "regex parse error:" in str(exc):  # a pattern Rust's regex cannot read
+        lines = str(exc).strip().splitlines()
+        pattern = lines[[i for i, line in enumerate(lines) if "regex parse error:" in line][0] + 1].strip()
+        return ToolDefinitionError(
+            where,
+            f"pydantic cannot read the pattern {pattern!r}: {lines[-1].strip().removeprefix('error: ')} (it reads "
+            "patterns with Rust's regex engine, which has no look-around or backreferences)",
+            "write the pattern without them, or take a str and check the value in the tool (raise ValueError "
+            "with the rule)",
         )
     if isinstance(exc, SchemaError):  # e.g. Field(ge=1.5) on an int
         reason = str(exc).strip().splitlines()[-1].strip().removeprefix("ValueError: ")
@@ -239,6 +268,24 @@ def _undescribable(where: str, base: Any, exc: Exception) -> ToolDefinitionError
         f"pydantic cannot describe {name} as JSON Schema ({type(exc).__name__})",
         "use a JSON-friendly type: str, int, float, bool, list/dict of them, an Enum, a pydantic model",
     )
+
+
+def _unresolved_field(tp: Any, seen: set[int] | None = None) -> tuple[type, str] | None:
+    """The first class in `tp` (a dataclass, a TypedDict, a model, at any depth) whose field types
+    name something not found, with the `NameError`'s text; None when every one resolves."""
+    seen = set() if seen is None else seen
+    if id(tp) in seen:
+        return None
+    seen.add(id(tp))
+    inner: Any = typing.get_args(tp)
+    if isinstance(tp, type) and hasattr(tp, "__annotations__") and not _origin(tp):
+        try:
+            inner = typing.get_type_hints(tp).values()
+        except NameError as exc:
+            return tp, f"NameError: {exc}"
+        except Exception:  # another failure: not this rule's to tell
+            return None
+    return next((found for t in inner if (found := _unresolved_field(t, seen)) is not None), None)
 
 
 def _split(
@@ -263,6 +310,9 @@ def _split(
         annotation = _resolve(fn, where, p.name, annotation)
     elif not isinstance(annotation, type) and _has_forward_ref(annotation):  # list["Item"], Optional["Item"]
         annotation = _resolve_refs(fn, where, p.name, annotation)
+    aliased = alias_value(annotation)
+    if aliased is not NOT_AN_ALIAS and marker_in(annotation) is not None:  # `type Qty = Annotated[int, Param(...)]`
+        annotation = aliased  # read as written in place: pydantic would drop the marker without a word
     written, extras = annotation, []
     origin = _origin(annotation)
     if origin is Annotated:  # what `typing.get_args` gives, read from the alias
@@ -385,16 +435,19 @@ def _no_marker_inside(where: str, annotation: Any) -> None:
     )
 
 
-def _without_markers(tp: Any) -> Any:
-    """`tp` with every `Param` and `MemoryId` taken out of the `Annotated`s inside it (for the
-    fix a refusal shows); `tp` itself when it cannot be rebuilt."""
+def _without_markers(tp: Any, seen: frozenset[int] = frozenset()) -> Any:
+    """`tp` with every `Param` and `MemoryId` taken out of the `Annotated`s inside it (a type
+    alias holding one read as its value, once: `type Tree = dict[str, Tree] | Qty`; for the fix a
+    refusal shows); `tp` itself when it cannot be rebuilt."""
+    if id(tp) not in seen and alias_value(tp) is not NOT_AN_ALIAS and marker_in(tp) is not None:
+        return _without_markers(alias_value(tp), seen | {id(tp)})
     if type(tp) is _ANNOTATED:
-        base, rest = _without_markers(tp.__origin__), [m for m in tp.__metadata__ if not _is_marker(m)]
+        base, rest = _without_markers(tp.__origin__, seen), [m for m in tp.__metadata__ if not _is_marker(m)]
         return Annotated[tuple([base, *rest])] if rest else base
     args = getattr(tp, "__args__", None)
     if not args or isinstance(tp, type) or getattr(tp, "__origin__", None) is Literal:
         return tp
-    bare = tuple(_without_markers(a) for a in args)
+    bare = tuple(_without_markers(a, seen) for a in args)
     if type(tp) is types.UnionType:
         return functools.reduce(operator.or_, bare)
     try:
@@ -424,13 +477,23 @@ def _field_default(where: str, field_info: FieldInfo | None, default: Any, annot
         from_field = field_info.default
     else:
         return default
-    if default is not _MISSING and default != from_field:
+    if default is not _MISSING and _differ(default, from_field):
         raise ToolDefinitionError(
             where,
             f"Field gives the default {value_text(from_field)} and the signature gives {value_text(default)}",
             "keep one of them",
         )
     return from_field
+
+
+def _differ(default: Any, from_field: Any) -> bool:
+    """Two defaults differ: `!=` says so, or cannot (it raised, or gave no bool: a numpy array)."""
+    if default is from_field:
+        return False
+    try:
+        return bool(default != from_field)
+    except Exception:
+        return True
 
 
 def _is_plain(meta: FieldInfo) -> bool:
@@ -539,8 +602,8 @@ def _namespace(fn: Any) -> dict[str, Any]:
 
 def _unresolved(fn: Any, where: str, shown: str, exc: Exception, *, text: bool) -> ToolDefinitionError:
     nested = "<locals>" in getattr(fn, "__qualname__", "")
-    if isinstance(exc, SyntaxError):  # a typo (`"list[str"`): no import mends it
-        fix = "write the annotation as a Python type, e.g. 'list[str]'"
+    if not isinstance(exc, (NameError, AttributeError)):  # a typo (`"list[str"`), no type (`"tuple[int][0]"`)
+        fix = "write the annotation as a Python type, e.g. 'list[str]'"  # no import mends it
     else:
         fix = (_UNRESOLVED_FIX_NESTED if text else _UNRESOLVED_FIX_QUOTED) if nested else _UNRESOLVED_FIX
     return ToolDefinitionError(where, f"its annotation {shown} cannot be resolved ({type(exc).__name__}: {exc})", fix)
@@ -627,10 +690,13 @@ def _marker_as_type(where: str, marker: Any) -> ToolDefinitionError:
 
 
 def _is_context(annotation: Any) -> bool:
-    """`InvocationContext` (or a subclass), possibly `| None`."""
+    """`InvocationContext` (or a subclass), possibly `| None`, or a type alias of it."""
+    if isinstance(annotation, type):
+        return issubclass(annotation, InvocationContext)
     if _origin(annotation) in UNION_TYPES:
         return any(_is_context(a) for a in typing.get_args(annotation))
-    return isinstance(annotation, type) and issubclass(annotation, InvocationContext)
+    aliased = alias_value(annotation)
+    return aliased is not NOT_AN_ALIAS and _is_context(aliased)
 
 
 def _naming(
@@ -795,12 +861,25 @@ def _plain_json(value: Any) -> bool:
 
 
 def _accepts_none(annotation: Any) -> bool:
+    """Does the type take `None` (so a `null` from the model is that, not "use the default")?
+    Seen through `Annotated`, unions, `Literal[..., None]`, a `NewType` and a type alias
+    (`type Maybe = int | None`, `TypeAliasType`, subscripted or not)."""
+    if annotation in (Any, object, None, type(None)):
+        return True
+    if isinstance(annotation, type):  # a class (`int`, a model): the usual case, nothing more to read
+        return False
     origin = _origin(annotation)
     if origin is Annotated:
         return _accepts_none(typing.get_args(annotation)[0])
     if origin in UNION_TYPES:
         return any(_accepts_none(a) for a in typing.get_args(annotation))
-    return annotation in (Any, object, None, type(None))
+    if origin is Literal:
+        return any(a is None for a in typing.get_args(annotation))
+    aliased = alias_value(annotation if origin is None else origin)
+    if aliased is not NOT_AN_ALIAS:
+        return _accepts_none(aliased)
+    supertype = getattr(annotation, "__supertype__", None)  # a NewType
+    return supertype is not None and _accepts_none(supertype)
 
 
 def type_name(annotation: Any) -> str:

@@ -41,15 +41,17 @@ from __future__ import annotations
 import inspect
 import re
 import types
+import typing
 import weakref
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+import typing_extensions
 from griffe import Docstring, DocstringSectionKind, Parser, infer_docstring_style
 
-from toolkit.errors import ToolDefinitionError
+from toolkit.errors import ToolDefinitionError, a_kind_of
 from toolkit.tools import coercion, docstring_style, fast_schema, numpy_docstring, strict
 from toolkit.tools.decorator import (
     ReturnBehavior,
@@ -139,7 +141,7 @@ def _shown_spec(data: Any) -> str:
     if isinstance(data, Mapping):
         keys = ", ".join(repr(k) for k in list(data)[:6])
         return f"a mapping with the keys {keys}" if keys else "an empty mapping"
-    return f"a {type(data).__name__}"
+    return a_kind_of(data)
 
 
 @dataclass(frozen=True)
@@ -286,6 +288,15 @@ def _parameters(fn: Callable[..., Any], label: str, skip_first: bool) -> list[De
             f"tools_from({owner}())",
         )
     for p in params:
+        unpacked = _unpacked(p.annotation) if p.kind is _KIND.VAR_KEYWORD else None
+        if unpacked is not None:
+            raise ToolDefinitionError(
+                f"{label}, parameter '**{p.name}'",
+                f"**{p.name}: Unpack[{unpacked}] passes the arguments as the keys of a TypedDict, which a "
+                "tool's schema cannot read",
+                f"declare each key of {unpacked} as a keyword parameter (def f(..., *, key: type = default)), "
+                f"or take it as one parameter: {p.name}: {unpacked}",
+            )
         if p.kind is _KIND.VAR_POSITIONAL or p.kind is _KIND.VAR_KEYWORD:
             star = "*" if p.kind is _KIND.VAR_POSITIONAL else "**"
             raise ToolDefinitionError(
@@ -301,6 +312,22 @@ def _parameters(fn: Callable[..., Any], label: str, skip_first: bool) -> list[De
                 "remove the '/' from the signature",
             )
     return params
+
+
+_UNPACK_TEXT = re.compile(r"\s*(?:[\w.]+\.)?Unpack\[\s*(?:[\w.]+\.)?(\w+)\s*\]\s*")
+"""`**kwargs: "Unpack[Options]"` as text (`from __future__ import annotations`), the TypedDict's name read."""
+_UNPACKS = tuple({getattr(typing, "Unpack", None), typing_extensions.Unpack} - {None})
+
+
+def _unpacked(annotation: Any) -> str | None:
+    """The name of the TypedDict a `**kwargs: Unpack[TD]` (PEP 692) annotation unpacks, else None."""
+    if isinstance(annotation, str):
+        found = _UNPACK_TEXT.fullmatch(annotation)
+        return found.group(1) if found else None
+    if typing.get_origin(annotation) in _UNPACKS:
+        inner = typing.get_args(annotation)[0]
+        return str(getattr(inner, "__name__", inner))
+    return None
 
 
 _PLAIN_FUNCTION_ATTRS = ("__wrapped__", "__signature__", "_partialmethod", "__text_signature__")
@@ -420,9 +447,14 @@ def parse_docstring(doc: str | None) -> tuple[str, dict[str, str]]:
     `fast_schema.sphinx_docstring`, `toolkit.tools.numpy_docstring`), their style told as
     griffe tells it (`toolkit.tools.docstring_style`). Full-width colons where Google style has its
     colon (`Args：`, `城市：城市名`) are read as that colon (`_ascii_colons`); section titles are
-    Google's English ones (`参数:` is text, kept in the description)."""
+    Google's English ones (`参数:` is text, kept in the description). CRLF line ends are read as
+    newlines, and so is CR in a text without a newline (a lone CR among newlines is text, as griffe reads it)."""
     if not doc:
         return "", {}
+    if "\r" in doc:  # CRLF line ends, or CR alone (a text read from a file): `cleandoc` reads "\n" only (3.13 strictly)
+        doc = (
+            doc.replace("\r\n", "\n") if "\n" in doc else doc.replace("\r", "\n")
+        )  # a lone CR among "\n"s ends no line
     text = inspect.cleandoc(doc)
     if "\uff1a" in text:
         text = _ascii_colons(text)

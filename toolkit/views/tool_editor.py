@@ -18,7 +18,8 @@ pydantic model resolves its annotations as in a cell. The view shows:
 - the schema as the week-5 explainer renders it;
 
 and for a definition the package refuses, its own developer-facing message
-(`ToolDefinitionError`), or the line of a syntax error. Nothing the code does can break the
+(`ToolDefinitionError`), or the line of a syntax error; an error's secrets are masked
+(`redact.scrub_secrets`: a connection string the code failed on). Nothing the code does can break the
 widget (an `exit()` or any exception included: it is reported, not obeyed; Ctrl-C still
 interrupts). The code is the learner's own, run in their own kernel, as any cell is, with no time
 limit; it runs when the learner leaves the box, never at each keystroke (a half-typed
@@ -40,6 +41,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from toolkit.errors import ConfigurationError, ToolDefinitionError
+from toolkit.tools import redact
 from toolkit.tools.decorator import a_kind_of
 from toolkit.views.conversation import TextRepr
 from toolkit.views.html import NO_MATH, code_block, escape, kept, shortened, showable_bundle, without_addresses
@@ -188,8 +190,8 @@ def _imported(value: Any) -> bool:
 
 def _refused(error: ToolDefinitionError) -> str:
     """The package's refusal, as one line of the editor: no memory address (its text may quote a
-    default's repr), cut at `SHOWN_CHARS` (a default of ten million characters is quoted whole)."""
-    return shortened(without_addresses(f"ToolDefinitionError: {error}"))
+    default's repr), no secret, cut at `SHOWN_CHARS` (a default of ten million characters is quoted whole)."""
+    return _line(f"ToolDefinitionError: {error}")
 
 
 def _raised(error: BaseException) -> str:
@@ -205,7 +207,14 @@ def _raised(error: BaseException) -> str:
     except Exception:  # an exception class of the learner's whose __str__ raises
         message = ""
     name = type(error).__name__
-    return shortened(without_addresses(f"{name}: {message}" if message else name))  # a 10 MB message: cut
+    return _line(f"{name}: {message}" if message else name)
+
+
+def _line(error: str) -> str:
+    """An error as the editor shows it: no memory address (determinism), its secrets masked as the
+    trace, the playground and exercise feedback mask them (a connection string the code failed on
+    at import: `redact.scrub_secrets`, the learner's own paths kept), cut at `SHOWN_CHARS` (a 10 MB message)."""
+    return shortened(redact.scrub_secrets(without_addresses(error)))
 
 
 def _drawn(report: dict[str, Any]) -> list[tuple[str, bool]]:

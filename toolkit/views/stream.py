@@ -667,7 +667,8 @@ class StreamView(HtmlView):
 
     def consume(self, stream: Iterable[LoopEvent], pace: float | None = 0.0) -> Result[Any] | None:
         """Push every event of `stream`, then its `.result` (returned). An error from the stream
-        is shown, then re-raised. `pace` waits that many seconds after each event, to watch a
+        is shown, then re-raised. On a view whose stream is over (done, stopped, closed: a retry
+        after a broken stream) it starts again, showing the new stream alone. `pace` waits that many seconds after each event, to watch a
         stream that arrives faster than the eye (the embedded gateway's).
 
         Text and argument pieces that arrive within `REDRAW_EVERY` seconds of the last drawing
@@ -684,6 +685,8 @@ class StreamView(HtmlView):
                 "number of 0 or more; e.g. view.consume(stream, pace=0.03), or leave it out to show the stream "
                 "as it arrives"
             )
+        if self.done:  # a view shows one stream: a second consume (a retry) starts it again
+            self._start_again()
         drawn = -REDRAW_EVERY
         try:
             for event in stream:
@@ -702,6 +705,13 @@ class StreamView(HtmlView):
         self.closed = isinstance(stream, TokenStream) and result is None  # read to a quiet end: closed mid-turn
         self.finish(result=result)
         return self.result
+
+    def _start_again(self) -> None:
+        """No events, no end: the stream before (stopped, closed or done) is not joined to the next one,
+        nor is its status shown while the next one runs."""
+        self.events, self.result, self.error, self.done, self.closed = [], None, None, False, False
+        self._drawings = _Drawings()
+        self._redraw()
 
     def display(self) -> None:
         """Show the live widget now, so it fills while the stream runs.

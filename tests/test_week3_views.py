@@ -210,3 +210,21 @@ def test_a_drill_of_thousands_of_cases_draws_the_first_and_last_500():
     rows = tree.find_all("tk-tr")[1:]
     assert len(rows) == SHOWN_ITEMS + 1 and rows[500].text().startswith("… 3 cases not shown: cases 501 to 503")
     assert f"{SHOWN_ITEMS + 3} passed, 0 failed" in tree.find_all("tk-card")[0].text()
+
+
+def test_a_probe_of_a_gateway_that_answers_megabytes_has_a_bounded_text():
+    """A gateway answering the probe with a 3 MB error body put all of it in probe_view's text/plain
+    (the saved notebook), while its HTML cut it at SHOWN_CHARS → the text cuts it the same way."""
+    from toolkit.chat.client import Exchange
+    from toolkit.course.probe import ProbeResult, classify
+    from toolkit.views.html import SHOWN_CHARS
+
+    body = '{"error": {"message": "' + "x" * 3_000_000 + '"}}'
+    verdict, reason = classify(500, body)
+    exchange = Exchange("http://gw/v1/chat/completions", {"model": "m"}, 500, body, 1)
+    view = probe_view(ProbeResult(verdict, reason, "Fix the connection first.", exchange))
+    text = view._repr_mimebundle_()["text/plain"]
+    lines = text.splitlines()
+    assert lines[3] == body[:SHOWN_CHARS] + f"…({len(body) - SHOWN_CHARS:,} more characters not shown)"
+    assert lines[2] == "HTTP 500" and lines[-1] == "verdict: ?"
+    assert len(text) < SHOWN_CHARS + 2_000

@@ -15,7 +15,8 @@ naming the rest (`toolkit.views.html.kept`); the totals, the headline and the co
 count every case.
 
 `probe_view`, `drill_view` and `accuracy_view` wrap them in `HtmlView` widgets whose saved
-output also carries the HTML and the CLI's text (so nbval compares plain text).
+output also carries the HTML and the CLI's text (so nbval compares plain text; the probe's raw
+response cut at `SHOWN_CHARS`, as its card cuts it).
 
 Leaves out: sorting and filtering (read the CSV with pandas for that).
 """
@@ -25,6 +26,7 @@ from __future__ import annotations
 import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 from typing import TypeVar
 
 from toolkit.course.accuracy import CSV_COLUMNS, NOT_RUN, PASS_LINE, CaseResult, report_lines, summarize
@@ -45,6 +47,7 @@ from toolkit.views.html import (
     kept,
     kv_table,
     page,
+    shortened,
     small,
     table,
 )
@@ -252,7 +255,11 @@ def _note_row(note: str, width: int) -> list[object]:
 
 
 def probe_view(result: ProbeResult) -> HtmlView:
-    return HtmlView(render_probe_html(result), report(result))
+    """The verdict card, its text the CLI's report with the raw response cut at `SHOWN_CHARS` as the
+    card cuts it (a gateway answering megabytes put them all in the saved notebook's text/plain)."""
+    ex = result.exchange
+    shown = result if ex is None else replace(result, exchange=replace(ex, response_text=shortened(ex.response_text)))
+    return HtmlView(render_probe_html(result), report(shown))
 
 
 def drill_view(outcomes: Sequence[DrillOutcome]) -> HtmlView:

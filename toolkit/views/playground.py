@@ -6,9 +6,9 @@ A question box and a Send button; beside the conversation, the trace of the last
 round: tools sent, calls, results, tokens, decision) and a status line that follows the loop
 live ("calling query_order…"). Controls: which of the three tools are offered, `tool_choice`,
 the bound on model requests per turn (`COURSE`'s `max_model_requests`, the week-3 course's
-`MAX_ROUNDS = 5`), and the fake gateway's mode A–E. The model is `connect()`: the embedded
-fake gateway, or the learner's own gateway when the `LLM_*` variables are set (the mode then
-does nothing). The conversation is kept in a `ChatMemory` across turns; Reset starts again.
+`MAX_ROUNDS = 5`), and the fake gateway's mode A–E. The model is `connect()`, at each turn: the
+embedded fake gateway, or the learner's own gateway when the `LLM_*` variables are set (the mode
+then does nothing); the status after a turn names the gateway that answered it. The conversation is kept in a `ChatMemory` across turns; Reset starts again.
 Every turn uses `COURSE` (one argument repair, an honest hand-over at the bound).
 
 A failed turn (mode C rejects tools, a gateway is down, any other exception, its text scrubbed)
@@ -50,6 +50,13 @@ CHOICES = ("auto", "required", "none")
 TODAY = datetime.date(2026, 10, 25)
 """The demo data lives in October 2026."""
 AGAIN = "(your question is back in the box: Send asks again)"
+
+
+def _answered(run: LoopResult, gateway: str) -> str:
+    """The status of a turn that ended: how, after how many requests, and to which gateway (the
+    mode picked does nothing once `LLM_*` or `LLM_REPLAY` is set, even after the playground was made)."""
+    requests = len(run.rounds)
+    return f"{run.finish} after {requests} model request{'s' if requests != 1 else ''} · {gateway}"
 
 
 class AssistantPlayground(TextRepr, widgets.VBox):
@@ -142,7 +149,7 @@ class AssistantPlayground(TextRepr, widgets.VBox):
             events = iter_loop(client, [UserMessage(content=text)], tools=offered, memory=self.memory, options=options)
             self.last = self._drain(events)
             self.error = ""
-            self._set_status(f"{self.last.finish} after {len(self.last.rounds)} model request(s)")
+            self._set_status(_answered(self.last, client.describe()))
         except Exception as error:  # a gateway down, mode C, or a failure of no toolkit type: one line, never lost
             self._failed(error, text, before)
             self._redraw()

@@ -42,6 +42,11 @@ from toolkit.views.html import (
     table,
 )
 
+PADDED_COLUMNS = 200
+"""Most terminal columns the text table pads a column to: a wider cell (a tool's 1 MB result) is
+written whole, cut at `SHOWN_CHARS`, and pushes the rest of its own line right, instead of every
+other row being padded to its width (1,000 rows: a 250 MB text)."""
+
 
 class Shown:
     """HTML for people, text for everything else."""
@@ -87,14 +92,14 @@ def _text_table(columns: list[Any], cells: list[list[str] | str]) -> str:
     right, as pandas' `to_string` sets them: widths measured as a terminal draws them
     (`toolkit.unicode.columns`: Chinese and emoji take two, a combining accent none), a character
     that acts instead of being seen written out first, and line breaks and tabs as `\\n`, `\\t`.
-    A note among the rows (rows left out) is a line of its own."""
+    A column is padded to `PADDED_COLUMNS` at most. A note among the rows (rows left out) is a line of its own."""
     if not columns:
         return "(no columns)"
     lines = [
         [flat(plain(c)) for c in columns],
         *([flat(shortened(cell)) for cell in row] for row in cells if isinstance(row, list)),
     ]
-    widths = [max(map(unicode.columns, column)) for column in zip(*lines)]
+    widths = [min(max(map(unicode.columns, column)), PADDED_COLUMNS) for column in zip(*lines)]
     aligned = iter(" ".join(" " * (w - unicode.columns(t)) + t for t, w in zip(line, widths)) for line in lines)
     return "\n".join([next(aligned), *(row if isinstance(row, str) else next(aligned) for row in cells)])
 

@@ -256,3 +256,29 @@ def test_the_status_names_the_gateway_that_answered_the_turn(monkeypatch, tmp_pa
     playground.mode.value = "C"
     playground.ask(QUESTION)
     assert playground.status_text == "answer after 2 model requests · replay of cassette turn.jsonl, model fake-keyword"
+
+
+def test_while_a_turn_waits_for_the_model_the_status_says_so(monkeypatch):
+    """The status changed only when a tool started or finished: while the model was asked (30 s
+    and retries on a slow gateway) it still read the turn before's 'answer after …', or the red
+    'CallerError: HTTP 401 … (your question is back in the box…)' of the failure being retried."""
+    from toolkit.chat.scripted import call
+    from toolkit.errors import CallerError
+
+    seen: list[str] = []
+
+    def reply(turn):
+        def answer(request):
+            seen.append(playground.status_text)
+            return turn
+
+        return answer
+
+    _scripted(monkeypatch, CallerError("HTTP 401: bad key"))
+    playground = AssistantPlayground(env={})
+    playground.ask(QUESTION)
+    assert playground.status_text.startswith("CallerError: HTTP 401")
+    _scripted(monkeypatch, reply(call("query_order", orderId="SN202610200001")), reply("好的"))
+    playground.send.click()
+    assert seen == ["asking the model…", "query_order answered"]
+    assert playground.status_text.startswith("answer after 2 model requests · scripted model")

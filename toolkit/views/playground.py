@@ -4,7 +4,7 @@
 
 A question box and a Send button; beside the conversation, the trace of the last turn (each
 round: tools sent, calls, results, tokens, decision) and a status line that follows the loop
-live ("calling query_order…"). Controls: which of the three tools are offered, `tool_choice`,
+live ("asking the model…", "calling query_order…"). Controls: which of the three tools are offered, `tool_choice`,
 the bound on model requests per turn (`COURSE`'s `max_model_requests`, the week-3 course's
 `MAX_ROUNDS = 5`), and the fake gateway's mode A–E. The model is `connect()`, at each turn: the
 embedded fake gateway, or the learner's own gateway when the `LLM_*` variables are set (the mode
@@ -144,6 +144,7 @@ class AssistantPlayground(TextRepr, widgets.VBox):
         offered = [t for t in shop_registry(self.shop).tools() if t.name in self.tools.value]
         choice = self.tool_choice.value if offered else None  # no tools: no tool_choice either
         options = replace(COURSE, max_model_requests=self.max_rounds.value, tool_choice=choice)
+        self._set_status("asking the model…")  # not the turn before's line while the first request waits
         try:
             client = connect(mode=self.mode.value, env=self.env)
             events = iter_loop(client, [UserMessage(content=text)], tools=offered, memory=self.memory, options=options)

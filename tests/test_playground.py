@@ -282,3 +282,19 @@ def test_while_a_turn_waits_for_the_model_the_status_says_so(monkeypatch):
     playground.send.click()
     assert seen == ["asking the model…", "query_order answered"]
     assert playground.status_text.startswith("answer after 2 model requests · scripted model")
+
+
+def test_a_failure_of_megabytes_over_lines_is_one_bounded_status_line(monkeypatch):
+    """A third-party error of 5 MB over several lines went whole into the status text and the saved
+    text/plain (the HTML cut it), its lines breaking the status line → one line, cut at STATUS_CHARS."""
+    from toolkit.views.playground import STATUS_CHARS
+
+    _scripted(monkeypatch, ValueError("line1\nline2 " + "x" * 5_000_000))
+    playground = AssistantPlayground(env={})
+    playground.ask(QUESTION)
+    head = "ValueError: line1 line2 "
+    assert playground.error == head + "x" * (STATUS_CHARS - len(head) - 1) + "…"
+    assert playground.status_text == playground.error + " (your question is back in the box: Send asks again)"
+    bundle = playground._repr_mimebundle_()
+    assert bundle["text/plain"].splitlines()[0] == f"[{playground.status_text}]"
+    assert len(bundle["text/plain"]) < 10_000

@@ -12,7 +12,7 @@ then does nothing); the status after a turn names the gateway that answered it. 
 Every turn uses `COURSE` (one argument repair, an honest hand-over at the bound).
 
 A failed turn (mode C rejects tools, a gateway is down, any other exception, its text scrubbed)
-is shown as one line in the status; it never raises into the notebook (from a click, ipywidgets
+is shown as one line in the status (cut at `STATUS_CHARS`); it never raises into the notebook (from a click, ipywidgets
 would only log it). Ctrl-C (`KeyboardInterrupt`) still stops the cell, after the widget is left
 as for a failed turn. The trace is then that turn's, up to the failure, and the question
 is back in the box for Send to ask again; a turn that got no reply at all leaves memory as it was
@@ -41,7 +41,7 @@ from toolkit.loop.records import COURSE, LoopResult, ToolFinished, ToolStarted
 from toolkit.loop.run import iter_loop
 from toolkit.memory.windows import ChatMemory
 from toolkit.tools import redact
-from toolkit.views.conversation import TextRepr, render_conversation_html, render_conversation_text
+from toolkit.views.conversation import TextRepr, one_line, render_conversation_html, render_conversation_text
 from toolkit.views.html import NO_MATH, escape, showable_bundle
 from toolkit.views.trace import render_trace_html, render_trace_text
 
@@ -50,6 +50,9 @@ CHOICES = ("auto", "required", "none")
 TODAY = datetime.date(2026, 10, 25)
 """The demo data lives in October 2026."""
 AGAIN = "(your question is back in the box: Send asks again)"
+STATUS_CHARS = 1_000
+"""Most characters of a failed turn's error in the status line, which is one line (a third-party
+error may run over lines and megabytes)."""
 
 
 def _answered(run: LoopResult, gateway: str) -> str:
@@ -170,7 +173,7 @@ class AssistantPlayground(TextRepr, widgets.VBox):
             self.memory.set(before)
         self.question.value = text
         said = str(error) if isinstance(error, ToolkitError) else redact.scrub(str(error))  # not written for a view
-        self.error = f"{type(error).__name__}: {said or 'the turn was stopped'}"
+        self.error = one_line(f"{type(error).__name__}: {said or 'the turn was stopped'}", STATUS_CHARS)
         self._set_status(f"{self.error} {AGAIN}", kind="error")
 
     def _drain(self, events: Any) -> LoopResult:

@@ -23,7 +23,7 @@ Leaves out: interactivity (zoom, hover), charts other than these two panels.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,9 +39,11 @@ from toolkit.views.html import (
     card,
     code_block,
     escape,
+    flat,
     join,
     kv_table,
     page,
+    plain,
     shortened,
     showable,
     showable_bundle,
@@ -188,8 +190,26 @@ def _panel(
     return out
 
 
+def chart_rows(rows: object, where: str) -> list[EvalRow]:
+    """`rows` as a list of `EvalRow`, or a `ConfigurationError` naming what `where` takes (a readable
+    line, not "'NoneType' object is not iterable", or "'int' object has no attribute 'strategy'"
+    when the notebook draws a chart made of the wrong list)."""
+    if isinstance(rows, str | bytes | Mapping) or not isinstance(rows, Iterable):
+        raise ConfigurationError(
+            f"{where}(): takes the list of EvalRow evaluate(...) returns, and got {a_kind_of(rows)}"
+        )
+    listed = list(rows)
+    wrong = next((i for i, row in enumerate(listed) if not isinstance(row, EvalRow)), None)
+    if wrong is not None:
+        raise ConfigurationError(
+            f"{where}(): row {wrong} is {a_kind_of(listed[wrong])}, not an EvalRow; pass what evaluate(...) returns"
+        )
+    return listed
+
+
 def render_selection_chart_svg(rows: Sequence[EvalRow]) -> str:
     """Accuracy (left, %) and tools-block tokens (right, log scale) against catalogue size."""
+    rows = chart_rows(rows, "render_selection_chart_svg")
     strategies = list(dict.fromkeys(r.strategy for r in rows))
     sizes = sorted({r.size for r in rows})
     height = _H + _LEGEND_ROW * max(0, (len(strategies) - 1) // _LEGEND_PER_ROW)
@@ -239,9 +259,12 @@ def render_selection_chart_svg(rows: Sequence[EvalRow]) -> str:
 
 
 def render_selection_table(rows: Sequence[EvalRow]) -> str:
-    """The chart's numbers as text (the plain-text fallback)."""
+    """The chart's numbers as text (the plain-text fallback), a strategy's name on its row (`flat`)."""
+    rows = chart_rows(rows, "render_selection_table")
     lines = [f"{'tools':>5}  {'strategy':<24} {'reaches':>7} {'first':>6} {'tokens':>7}"]
-    lines += [f"{r.size:>5}  {r.strategy:<24} {r.accuracy:>7.0%} {r.top1:>6.0%} {r.tokens:>7.0f}" for r in rows]
+    lines += [
+        f"{r.size:>5}  {flat(plain(r.strategy)):<24} {r.accuracy:>7.0%} {r.top1:>6.0%} {r.tokens:>7.0f}" for r in rows
+    ]
     return "\n".join(lines)
 
 
@@ -252,7 +275,7 @@ class SelectionChart:
     """The rows charted."""
 
     def __init__(self, rows: Sequence[EvalRow]) -> None:
-        self.rows = list(rows)
+        self.rows = chart_rows(rows, "SelectionChart")
 
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, str]:
         svg, text = render_selection_chart_svg(self.rows), render_selection_table(self.rows)
@@ -264,6 +287,7 @@ class SelectionChart:
 
 def render_selection_html(rows: Sequence[EvalRow]) -> Html:
     """The numbers as an HTML table."""
+    rows = chart_rows(rows, "render_selection_html")
     body = table(
         ["tools", "strategy", "right tool reaches the model", "right tool first", "tokens"],
         [[r.size, r.strategy, f"{r.accuracy:.0%}", f"{r.top1:.0%}", f"{r.tokens:,.0f}"] for r in rows],

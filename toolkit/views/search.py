@@ -57,8 +57,18 @@ def _score(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else f"{value:.3f}"
 
 
+def _check_outcome(outcome: object, where: str) -> None:
+    """A `ConfigurationError` unless `outcome` is a `SearchOutcome` (not "'NoneType' object has no attribute 'strategy'")."""
+    if not isinstance(outcome, SearchOutcome):
+        raise ConfigurationError(
+            f"{where}(): takes one SearchOutcome (what ToolSearch.search returns), and got "
+            f'{a_kind_of(outcome)}; e.g. SearchView(search.search(\'{{"terms": ["refund"]}}\', index))'
+        )
+
+
 def render_search_html(outcome: SearchOutcome, title: str | None = "tool search") -> str:
     """One search: what was asked, what was found, what the model reads."""
+    _check_outcome(outcome, "render_search_html")
     rows: list[tuple[Any, Any]] = [
         ("strategy", outcome.strategy),
         ("arguments", code_block(outcome.arguments)),
@@ -93,6 +103,7 @@ def _tools(count: int) -> str:
 
 def render_search_text(outcome: SearchOutcome) -> str:
     """One search in a few lines; arguments of a megabyte are cut at `SHOWN_CHARS`, as the HTML cuts them."""
+    _check_outcome(outcome, "render_search_text")
     head = f"{outcome.strategy} {shortened(unescaped(outcome.arguments))} → searched {outcome.searched} {_tools(outcome.searched)}"
     if outcome.error:
         return showable(f"{head}\nerror: {outcome.error}")
@@ -104,11 +115,7 @@ class SearchView(HtmlView):
     """`SearchView(outcome)`: one search as a notebook view."""
 
     def __init__(self, outcome: SearchOutcome, title: str | None = "tool search", **kwargs: Any) -> None:
-        if not isinstance(outcome, SearchOutcome):  # not "'NoneType' object has no attribute 'strategy'"
-            raise ConfigurationError(
-                f"SearchView(): takes one SearchOutcome (what ToolSearch.search returns), and got "
-                f'{a_kind_of(outcome)}; e.g. SearchView(search.search(\'{{"terms": ["refund"]}}\', index))'
-            )
+        _check_outcome(outcome, "SearchView")
         super().__init__(render_search_html(outcome, title), render_search_text(outcome), **kwargs)
 
 

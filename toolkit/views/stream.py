@@ -133,6 +133,7 @@ Segment = TextSegment | ToolSegment
 
 def fold_events(events: Iterable[LoopEvent]) -> list[Segment]:
     """The events as text and tool segments, in the order they first appeared."""
+    _given_events(events, "fold_events")
     fold = EventFold()
     for event in events:
         fold.add(event)
@@ -399,6 +400,7 @@ def render_stream_html(
 
     `done` (default: a `result` or an `error` was given) says the stream has ended."""
     _check_result(result, "render_stream_html")
+    _given_events(events, "render_stream_html")
     over = _over(result, error, done)
     segments = fold_events(events)
     cards = [
@@ -447,6 +449,7 @@ def render_stream_text(
 ) -> str:
     """The stream as a transcript: one line per text run or tool call, then the status."""
     _check_result(result, "render_stream_text")
+    _given_events(events, "render_stream_text")
     over = _over(result, error, done)
     segments = fold_events(events)
     lines = [
@@ -624,6 +627,11 @@ def _check_events(events: object, where: str, fix: str) -> None:
         raise ConfigurationError(
             f"{where}: takes the events of a stream (a list, or the TokenStream itself), and got {kind}; {fix}"
         )
+
+
+def _given_events(events: object, where: str) -> None:
+    """`_check_events` for a renderer called `where` (`fold_events(None)`: not "'NoneType' object is not iterable")."""
+    _check_events(events, f"{where}(events)", f"e.g. {where}(list(stream))")
 
 
 class StreamView(HtmlView):

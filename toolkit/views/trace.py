@@ -233,6 +233,7 @@ def _kept(result: LoopResult) -> list[int | str]:
 
 def render_trace_html(result: LoopResult, show_timing: bool = False) -> Html:
     """The whole run: one card per round, then the summary."""
+    result = run_of(result, "render_trace_html")
     rounds = [
         small(k)
         if isinstance(k, str)
@@ -283,6 +284,7 @@ def _round_text(trace: RoundTrace, show_timing: bool, left: list[tuple[ToolCall,
 
 def render_trace_text(result: LoopResult, show_timing: bool = False) -> str:
     """A short text trace: a few lines per round, then the summary line (and the answer)."""
+    result = run_of(result, "render_trace_text")
     lines = [
         line
         for k in _kept(result)
@@ -334,6 +336,7 @@ def render_saga_html(
     result: LoopResult, before: Sequence[Message] | None = None, after: Sequence[Message] | None = None
 ) -> Html:
     """The saga log; with `before` (and `after`, default `result.messages`) the rewritten results."""
+    result = run_of(result, "render_saga_html")
     outcome = {True: badge("ok", "ok"), False: badge("failed", "error")}
     rows = [[i, e.tool, e.compensation, outcome[e.ok], _shown(e.detail)] for i, e in enumerate(result.saga, 1)]
     log = table(["#", "tool", "compensation", "outcome", "detail"], rows) if rows else small("no compensation ran")
@@ -357,6 +360,7 @@ def render_saga_text(
 ) -> str:
     """The saga log as text: one line per compensation (its detail on that line, however many a
     compensation's report had), then one per rewritten result."""
+    result = run_of(result, "render_saga_text")
     lines = [
         f"{i}. {flat_name(e.tool)}: {'ok' if e.ok else 'FAILED'} — {one_line(_shown(e.detail), 300)}"
         for i, e in enumerate(result.saga, 1)

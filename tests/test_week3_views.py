@@ -228,3 +228,38 @@ def test_a_probe_of_a_gateway_that_answers_megabytes_has_a_bounded_text():
     assert lines[3] == body[:SHOWN_CHARS] + f"…({len(body) - SHOWN_CHARS:,} more characters not shown)"
     assert lines[2] == "HTTP 500" and lines[-1] == "verdict: ?"
     assert len(text) < SHOWN_CHARS + 2_000
+
+
+@pytest.mark.parametrize(
+    "render, given, text",
+    [
+        (
+            probe_view,
+            None,
+            "probe_view(): takes the ProbeResult probe(client) returns, and got None",
+        ),
+        (
+            render_probe_html,
+            RESULTS,
+            "render_probe_html(): takes the ProbeResult probe(client) returns, and got a list",
+        ),
+        (
+            render_drill_html,
+            None,
+            "render_drill_html(): takes the list of DrillOutcome run_drill(...) returns, and got None",
+        ),
+        (
+            render_accuracy_html,
+            [1],
+            "render_accuracy_html(): item 0 is an int, not a CaseResult; pass what run_suite(...) returns",
+        ),
+    ],
+)
+def test_a_week3_renderer_of_something_else_is_one_readable_line(render, given, text):
+    """probe_view(None) raised "'NoneType' object has no attribute 'exchange'" (drill_view and
+    accuracy_view said what they take), and the renderers under all three a raw TypeError/AttributeError."""
+    from toolkit.errors import ConfigurationError
+
+    with pytest.raises(ConfigurationError) as caught:
+        render(given)
+    assert str(caught.value) == text

@@ -99,6 +99,7 @@ def scrolling(body: Html) -> Html:
 
 def render_probe_html(result: ProbeResult) -> str:
     """The probe's verdict card, with the raw exchange folded away below it."""
+    _check_probe(result, "render_probe_html")
     label = VERDICTS[result.verdict][0] if result.verdict else "no verdict"
     kind = PROBE_KINDS[result.verdict]
     ex = result.exchange
@@ -118,6 +119,7 @@ def render_probe_html(result: ProbeResult) -> str:
 
 def render_drill_html(outcomes: Sequence[DrillOutcome]) -> str:
     """The drill as a table; failures first in the totals line."""
+    outcomes = _listed(outcomes, DrillOutcome, "render_drill_html", "run_drill(...)")
     columns = ["", "id", "tool", "raw arguments", "expected", "got", "normalised / error"]
     rows = [
         _drill_row(outcomes[k]) if isinstance(k, int) else _note_row(k, len(columns))
@@ -200,6 +202,7 @@ def _not_run_row(results: Sequence[CaseResult]) -> list[tuple[str, str]]:
 
 def render_accuracy_html(results: Sequence[CaseResult]) -> str:
     """Headline, groups, confusion view and every case, coloured by verdict."""
+    results = _listed(results, CaseResult, "render_accuracy_html", "run_suite(...)")
     s = summarize(results)
     met = s.meets_pass_line
     headline = kv_table(
@@ -257,6 +260,7 @@ def _note_row(note: str, width: int) -> list[object]:
 def probe_view(result: ProbeResult) -> HtmlView:
     """The verdict card, its text the CLI's report with the raw response cut at `SHOWN_CHARS` as the
     card cuts it (a gateway answering megabytes put them all in the saved notebook's text/plain)."""
+    _check_probe(result, "probe_view")
     ex = result.exchange
     shown = result if ex is None else replace(result, exchange=replace(ex, response_text=shortened(ex.response_text)))
     return HtmlView(render_probe_html(result), report(shown))
@@ -271,6 +275,12 @@ def drill_view(outcomes: Sequence[DrillOutcome]) -> HtmlView:
 def accuracy_view(results: Sequence[CaseResult]) -> HtmlView:
     results = _listed(results, CaseResult, "accuracy_view", "run_suite(...)")
     return HtmlView(render_accuracy_html(results), "\n".join(report_lines(results)))
+
+
+def _check_probe(result: object, where: str) -> None:
+    """A `ConfigurationError` unless `result` is a `ProbeResult` (not "'NoneType' object has no attribute 'exchange'")."""
+    if not isinstance(result, ProbeResult):
+        raise ConfigurationError(f"{where}(): takes the ProbeResult probe(client) returns, and got {a_kind_of(result)}")
 
 
 def _listed(items: object, kind: type[T], where: str, maker: str) -> list[T]:

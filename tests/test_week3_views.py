@@ -263,3 +263,24 @@ def test_a_week3_renderer_of_something_else_is_one_readable_line(render, given, 
     with pytest.raises(ConfigurationError) as caught:
         render(given)
     assert str(caught.value) == text
+
+
+def test_the_text_of_thousands_of_cases_keeps_the_first_and_last_500_as_the_table_does():
+    """accuracy_view and drill_view of 100,000 cases drew 1,000 rows and a note in the HTML, but
+    their text/plain (the saved notebook, a plain reader) listed every case: 7.5 MB. The text keeps
+    the same rows and note; the totals still count every case."""
+    from toolkit.views.html import SHOWN_ITEMS
+
+    many = [result(f"C{i:04}", "query_order", ["query_order"], "pass") for i in range(SHOWN_ITEMS + 200)]
+    lines = accuracy_view(many)._repr_mimebundle_()["text/plain"].splitlines()
+    assert len(lines) == SHOWN_ITEMS + 1 + 4
+    assert lines[499].startswith("[PASS] C0499 ") and lines[501].startswith("[PASS] C0700 ")
+    assert lines[500] == "… 200 cases not shown: cases 501 to 700"
+    assert (
+        lines[-3] == f"tool-selection accuracy: {SHOWN_ITEMS + 200} / {SHOWN_ITEMS + 200} = 100.0% (pass line 85%: met)"
+    )
+    case = DrillCase("D", "query_order", '{"orderId": "SN202610200001"}', "ok", "orderId", "SN202610200001")
+    lines = drill_view([run_case(case, TODAY)] * (SHOWN_ITEMS + 3))._repr_mimebundle_()["text/plain"].splitlines()
+    assert len(lines) == SHOWN_ITEMS + 1 + 2
+    assert lines[500] == "… 3 cases not shown: cases 501 to 503"
+    assert lines[-1] == f"{SHOWN_ITEMS + 3} passed, 0 failed"

@@ -12,7 +12,7 @@ Pure renderers (unit-tested, deterministic, the shared look of `toolkit.views.ht
 
 Past `SHOWN_ITEMS` cases, the drill and the cases table draw the first and last 500 and a row
 naming the rest (`toolkit.views.html.kept`); the totals, the headline and the confusion view
-count every case.
+count every case. The views' texts (the CLI's lines) keep the same cases and note, with the same totals.
 
 `probe_view`, `drill_view` and `accuracy_view` wrap them in `HtmlView` widgets whose saved
 output also carries the HTML and the CLI's text (so nbval compares plain text; the probe's raw
@@ -29,7 +29,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import TypeVar
 
-from toolkit.course.accuracy import CSV_COLUMNS, NOT_RUN, PASS_LINE, CaseResult, report_lines, summarize
+from toolkit.course.accuracy import CSV_COLUMNS, NOT_RUN, PASS_LINE, CaseResult, case_line, report_lines, summarize
 from toolkit.course.drill import DrillOutcome, summary_lines
 from toolkit.course.probe import VERDICTS, ProbeResult, report
 from toolkit.errors import ConfigurationError
@@ -268,13 +268,15 @@ def probe_view(result: ProbeResult) -> HtmlView:
 
 def drill_view(outcomes: Sequence[DrillOutcome]) -> HtmlView:
     outcomes = _listed(outcomes, DrillOutcome, "drill_view", "run_drill(...)")
-    text = "\n".join([o.line() for o in outcomes] + summary_lines(list(outcomes)))
-    return HtmlView(render_drill_html(outcomes), text)
+    lines = [k if isinstance(k, str) else outcomes[k].line() for k in kept(len(outcomes), "cases")]
+    return HtmlView(render_drill_html(outcomes), "\n".join(lines + summary_lines(outcomes)))
 
 
 def accuracy_view(results: Sequence[CaseResult]) -> HtmlView:
     results = _listed(results, CaseResult, "accuracy_view", "run_suite(...)")
-    return HtmlView(render_accuracy_html(results), "\n".join(report_lines(results)))
+    lines = [k if isinstance(k, str) else case_line(results[k]) for k in kept(len(results), "cases")]
+    totals = report_lines(results)[len(results) :]  # the CLI's report: a line per case, then the totals
+    return HtmlView(render_accuracy_html(results), "\n".join(lines + totals))
 
 
 def _check_probe(result: object, where: str) -> None:

@@ -284,3 +284,15 @@ def test_the_text_of_thousands_of_cases_keeps_the_first_and_last_500_as_the_tabl
     assert len(lines) == SHOWN_ITEMS + 1 + 2
     assert lines[500] == "… 3 cases not shown: cases 501 to 503"
     assert lines[-1] == f"{SHOWN_ITEMS + 3} passed, 0 failed"
+
+
+def test_a_case_of_a_megabyte_is_cut_in_the_text_as_in_the_table():
+    """A model's order id of 300,000 characters (and a question of a million) went whole into the
+    case's line of accuracy_view's text/plain; the table cut each cell at SHOWN_CHARS."""
+    from toolkit.views.html import SHOWN_CHARS
+
+    case = AccuracyCase("N1", "normal", "问" * 1_000_000, "query_order", "SN202610200001")
+    huge = CaseResult(case, ("query_order",), "SN1" * 100_000, "invented_argument", 2, invented=1)
+    (line,) = accuracy_view([huge])._repr_mimebundle_()["text/plain"].splitlines()[:1]
+    assert line.startswith("[FAIL] N1 问问问") and line.endswith(" more characters not shown)")
+    assert len(line) < SHOWN_CHARS + 100

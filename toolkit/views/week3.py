@@ -268,13 +268,13 @@ def probe_view(result: ProbeResult) -> HtmlView:
 
 def drill_view(outcomes: Sequence[DrillOutcome]) -> HtmlView:
     outcomes = _listed(outcomes, DrillOutcome, "drill_view", "run_drill(...)")
-    lines = [k if isinstance(k, str) else outcomes[k].line() for k in kept(len(outcomes), "cases")]
+    lines = [k if isinstance(k, str) else shortened(outcomes[k].line()) for k in kept(len(outcomes), "cases")]
     return HtmlView(render_drill_html(outcomes), "\n".join(lines + summary_lines(outcomes)))
 
 
 def accuracy_view(results: Sequence[CaseResult]) -> HtmlView:
     results = _listed(results, CaseResult, "accuracy_view", "run_suite(...)")
-    lines = [k if isinstance(k, str) else case_line(results[k]) for k in kept(len(results), "cases")]
+    lines = [k if isinstance(k, str) else shortened(case_line(results[k])) for k in kept(len(results), "cases")]
     totals = report_lines(results)[len(results) :]  # the CLI's report: a line per case, then the totals
     return HtmlView(render_accuracy_html(results), "\n".join(lines + totals))
 

@@ -274,3 +274,22 @@ def test_two_tools_of_one_name_are_refused_as_a_registry_refuses_them():
     with pytest.raises(ToolDefinitionError) as caught:
         render_schema_html([specs[0], tools_from(by_order)[0]])
     assert str(caught.value).startswith("tool 'lookup': the name is given to two tools")
+
+
+def test_a_catalogue_of_thousands_of_tools_draws_the_first_and_last_500_cards():
+    """render_schema_html of 2,000 tools drew 2,000 cards (11 MB) and the text 2,000 lines, where
+    every other view of many items keeps the first and last SHOWN_ITEMS // 2 and names the rest;
+    the summary still counts every tool."""
+    from toolkit.views.html import SHOWN_ITEMS
+
+    specs = [ToolSpec(f"tool_{i}", f"w{i}a w{i}b w{i}c w{i}d") for i in range(SHOWN_ITEMS + 3)]
+    tree = Tree(render_schema_html(specs))
+    cards = tree.find_all("tk-tool")
+    assert len(cards) == SHOWN_ITEMS
+    assert "… 3 tools not shown: tools 501 to 503" in tree.text
+    assert tree.text.startswith(f"Tool schemas{SHOWN_ITEMS + 3} tools")
+    lines = render_schema_text(specs).splitlines()
+    assert lines[0].startswith(f"{SHOWN_ITEMS + 3} tools · tools block ≈ ")
+    assert len(lines) == 1 + SHOWN_ITEMS + 1
+    assert lines[501] == "… 3 tools not shown: tools 501 to 503"
+    assert lines[502].startswith("- tool_503: 0 parameters")

@@ -3,7 +3,8 @@
 `render_schema_html(tools)` is a pure function (tools in, HTML out — unit-tested and stable
 under nbval), built from the shared `toolkit.views.html` helpers: one card per tool with its three
 columns and its lint warnings (`toolkit.tools.lint`; the first `CARD_LINT`, the rest counted), and on top the size of the whole `tools`
-block in estimated tokens, normal and strict. A tool that cannot be strict shows the
+block in estimated tokens, normal and strict; of more than `SHOWN_ITEMS` tools, the first and last
+500 cards (and lines of text) and a note naming the rest, the summary counting all. A tool that cannot be strict shows the
 registration error in the strict column instead (the lint warnings are grouped by tool once, not
 searched per tool). `render_schema_text` is the plain-text twin.
 `schema_explainer(tools)` is the thin ipywidgets wrapper: a dropdown picks the tool. Each takes
@@ -38,6 +39,7 @@ from toolkit.views.html import (
     card,
     code_block,
     join,
+    kept,
     page,
     showable,
     showable_bundle,
@@ -85,7 +87,11 @@ def render_schema_html(tools: Sequence[Tool | ToolSpec], only: str | None = None
     tools = given_tools(tools)
     specs = [_spec(t) for t in tools]
     warnings = _lint_by_tool(lint_tools(specs))
-    cards = [_tool_card(t, warnings.get(_spec(t).name, [])) for t in tools if only is None or _spec(t).name == only]
+    picked = [t for t in tools if only is None or _spec(t).name == only]
+    cards = [
+        small(k) if isinstance(k, str) else _tool_card(picked[k], warnings.get(_spec(picked[k]).name, []))
+        for k in kept(len(picked), "tools")  # of thousands: the first and last 500, and a note
+    ]
     return page(join([small(summary(specs)), *cards]), title="Tool schemas")
 
 
@@ -94,7 +100,11 @@ def render_schema_text(tools: Sequence[Tool | ToolSpec]) -> str:
     specs = [_spec(t) for t in given_tools(tools)]
     warnings = _lint_by_tool(lint_tools(specs))
     lines = [summary(specs)]
-    for spec in specs:
+    for k in kept(len(specs), "tools"):
+        if isinstance(k, str):
+            lines.append(k)
+            continue
+        spec = specs[k]
         props = (spec.parameters or {}).get("properties", {})
         required = len((spec.parameters or {}).get("required", []))
         count = len(warnings.get(spec.name, []))

@@ -920,3 +920,16 @@ def test_consuming_again_after_a_stopped_stream_shows_the_new_stream_alone():
     assert view._text == "assistant: 您的订单已发货\ndone" and view.error is None and not view.closed
     assert [e.text for e in view.events] == ["您的订单", "已发货"]
     assert "gateway down" not in view.value
+
+
+def test_pushing_after_the_end_starts_the_next_stream():
+    """A view fed by push for one turn, finished, then pushed the next turn's events: it kept saying
+    'stopped · …' (or 'done') over the new text, joined to the last turn's in one card."""
+    view = StreamView()
+    view.push(TextDelta("我查"))
+    view.finish(error=RuntimeError("gateway down"))
+    view.push(TextDelta("您的订单"))
+    assert view._text == "assistant: 您的订单\nstreaming…" and view.events == [TextDelta("您的订单")]
+    view.push(TextDelta("已发货"))
+    view.finish()
+    assert view._text == "assistant: 您的订单已发货\ndone"

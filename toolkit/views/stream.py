@@ -18,7 +18,9 @@ Pure renderers (unit-tested, stable under nbval):
 `StreamView` (an `HtmlView`): `.push(event)` redraws the live widget; `.consume(stream)` pushes
 every event of a `TokenStream` (drawing at most every `REDRAW_EVERY` seconds while text pours in),
 then shows the result — or the error, and re-raises it; a `TokenStream` closed mid-turn (`close()`:
-a stop button, a tool) ends with no result and shows "stopped", not "done". After
+a stop button, a tool) ends with no result and shows "stopped", not "done". A view whose stream
+is over starts the next one at the next `push` or `consume` (one stream a view: a retry is not
+joined to the broken stream, under its status). After
 `.display()` the cell's stored output is refreshed when the stream ends, so a saved notebook
 shows the final state (text/html and text/plain), not the empty view the cell started with.
 A push folds in only the new event (`EventFold`, which collects text fragments in a list and
@@ -656,8 +658,10 @@ class StreamView(HtmlView):
         self._redraw()
 
     def push(self, event: LoopEvent) -> None:
-        """Add one event and redraw."""
+        """Add one event and redraw; on a view whose stream is over (`finish`), it starts the next one."""
         check_event(event)
+        if self.done:
+            self._start_again()
         self.events.append(event)
         self._redraw()
 
@@ -715,8 +719,8 @@ class StreamView(HtmlView):
         return self.result
 
     def _start_again(self) -> None:
-        """No events, no end: the stream before (stopped, closed or done) is not joined to the next one,
-        nor is its status shown while the next one runs."""
+        """No events, no end: the stream before (stopped, closed or done) is not joined to the next one
+        (`consume` or `push` after the end), nor is its status shown while the next one runs."""
         self.events, self.result, self.error, self.done, self.closed = [], None, None, False, False
         self._drawings = _Drawings()
         self._redraw()

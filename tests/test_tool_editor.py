@@ -297,3 +297,18 @@ def test_a_secret_in_what_the_code_raised_is_masked_in_the_editor():
     error = inspect_code(refused)["error"]
     assert error.startswith("ToolDefinitionError: @tool your_tool.lookup, parameter 'order_id'")
     assert "sk-proj-abcdef" not in error and "[REDACTED]" in error
+
+
+def test_what_the_code_prints_is_shown_in_the_editor():
+    """The code runs when the box is left, from the widget's callback: what it printed (a learner's
+    debugging print, a warning) went to no cell and was lost. The editor shows it, as a cell would."""
+    code = 'print("loading <rates>")\n@tool("Look up one order.")\ndef lookup(order_id: str) -> str:\n    return ""\n'
+    editor = ToolEditor(code)
+    assert editor.report["printed"] == "loading <rates>\n"
+    assert "<b>printed</b>" in editor.view.value and "loading &lt;rates&gt;" in editor.view.value
+    assert editor.text().endswith("\n\nprinted:\nloading <rates>\n")
+    editor.code.value = 'print("connecting with password=hunter2secret")\nraise RuntimeError("no db")'
+    assert editor.report["error"] == "RuntimeError: no db"
+    assert editor.text() == "RuntimeError: no db\n\nprinted:\nconnecting with password=[REDACTED]\n"
+    assert "printed" in editor.view.value and "hunter2secret" not in editor.view.value
+    assert inspect_code(START)["printed"] == "" and "printed" not in ToolEditor().text()

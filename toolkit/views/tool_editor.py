@@ -16,6 +16,7 @@ pydantic model resolves its annotations as in a cell. The view shows:
 - the `tools` entry the model receives (`spec.to_openai()`),
 - the lint warnings (`toolkit.tools.lint`),
 - the schema as the week-5 explainer renders it;
+- what the code printed while it ran (a widget's callback reaches no cell: it would be lost);
 
 and for a definition the package refuses, its own developer-facing message
 (`ToolDefinitionError`), or the line of a syntax error; an error's secrets are masked
@@ -31,6 +32,8 @@ Leaves out: running the tool (call it in a cell), strict mode.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import sys
 import types
@@ -77,12 +80,17 @@ def _namespace() -> dict[str, Any]:
 
 
 def inspect_code(code: str) -> dict[str, Any]:
-    """`{"tools": [...openai...], "warnings": [...], "error": str, "text": str}` for the code."""
+    """`{"tools": [...openai...], "warnings": [...], "error": str, "text": str, "printed": str}` for the
+    code; `printed` is what it wrote to stdout and stderr (a print, a warning) while it ran: from a
+    widget's callback that reaches no cell, so the editor shows it (secrets masked, cut as an error is)."""
     _check_code(code, "inspect_code")
     module = types.ModuleType(EDITOR_MODULE)
     module.__dict__.update(_namespace())
-    with _importable(module):
-        return _inspect(code, module.__dict__)
+    out = io.StringIO()
+    with _importable(module), contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+        report = _inspect(code, module.__dict__)
+    printed = out.getvalue()
+    return {**report, "printed": _line(printed) if printed else ""}
 
 
 @contextmanager
@@ -250,22 +258,25 @@ class ToolEditor(TextRepr, widgets.VBox):
 
     def html(self) -> str:
         r = self.report
+        printed = f"<b>printed</b>{code_block(r['printed'], 'text')}" if r.get("printed") else ""
         if r["error"]:
-            return f'<div class="{NO_MATH}" style="color:#cf222e;white-space:pre-wrap">{escape(r["error"])}</div>'
+            error = f'<div style="color:#cf222e;white-space:pre-wrap">{escape(r["error"])}</div>'
+            return f'<div class="{NO_MATH}">{error}{printed}</div>'
         lint = "".join(f"<li><i>{escape(w)}</i></li>" if n else f"<li>{escape(w)}</li>" for w, n in _drawn(r)) or (
             "<li>no warnings</li>"
         )
         return (
             f'<div class="{NO_MATH}"><b>what the model receives</b>'
-            f"{code_block(json.dumps(r['tools'], indent=2, ensure_ascii=False))}<b>lint</b><ul>{lint}</ul></div>"
+            f"{code_block(json.dumps(r['tools'], indent=2, ensure_ascii=False))}<b>lint</b><ul>{lint}</ul>{printed}</div>"
         )
 
     def text(self) -> str:
         r = self.report
+        printed = f"\n\nprinted:\n{r['printed']}" if r.get("printed") else ""
         if r["error"]:
-            return r["error"]
+            return r["error"] + printed
         lint = "\n".join(w if n else f"- {w}" for w, n in _drawn(r)) or "- no warnings"
-        return f"{json.dumps(r['tools'], indent=2, ensure_ascii=False)}\nlint:\n{lint}\n\n{r['text']}"
+        return f"{json.dumps(r['tools'], indent=2, ensure_ascii=False)}\nlint:\n{lint}\n\n{r['text']}{printed}"
 
     def _plain_text(self) -> str:
         return self.text()

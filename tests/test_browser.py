@@ -404,7 +404,9 @@ def _week3(page) -> None:
     playground = page.locator(".widget-vbox").filter(has=page.locator("button", has_text="Send")).first
     playground.locator("input[type=text]").first.fill("你好")
     playground.locator("button", has_text="Send").click()
-    expect(playground).to_contain_text("answer after 1 model request(s)", timeout=TIMEOUT_MS)
+    expect(playground).to_contain_text(
+        "answer after 1 model request · embedded fake keyword gateway", timeout=TIMEOUT_MS
+    )
     _shot(playground, "03-playground")
     _shot(page, "03-window")
     overflowing = [f"wider than its output area: {o}" for o in page.evaluate(OVERFLOWING)]

@@ -140,3 +140,22 @@ def test_an_exchange_shows_the_images_it_sent_as_markers_not_base64():
         '"[image 1: image/png, 3.0 KB]"}, "type": "image_url"}], "role": "user"}], "model": "m"}'
     )
     assert "[image 1: image/png, 3.0 KB]" in shown.html
+
+
+def test_one_huge_cell_does_not_pad_every_row_of_the_text_table():
+    """One tool result of 1 MB among 1,000 rows padded every other row to its width: a 250 MB
+    text/plain (each row SHOWN_CHARS columns wide). A column is padded to PADDED_COLUMNS at most; a
+    wider cell is written whole (cut at SHOWN_CHARS) and pushes the rest of its own line right."""
+    from toolkit.views.display import PADDED_COLUMNS
+    from toolkit.views.html import SHOWN_CHARS
+
+    wide = "x" * (PADDED_COLUMNS + 100)
+    assert show_table([{"a": wide, "b": 1}, {"a": "y", "b": 22}]).text.split("\n") == [
+        " " * (PADDED_COLUMNS - 1) + "a  b",
+        wide + "  1",
+        " " * (PADDED_COLUMNS - 1) + "y 22",
+    ]
+    rows = [{"tool": "big", "result": "x" * 1_000_000}] + [{"tool": f"t{i}", "result": "ok"} for i in range(999)]
+    text = show_table(rows).text
+    assert len(text) < SHOWN_CHARS + 1_000 * (PADDED_COLUMNS + 10)
+    assert text.split("\n")[2] == "  t0" + " " * (PADDED_COLUMNS - 1) + "ok"  # padded to PADDED_COLUMNS, not 250,000

@@ -11,7 +11,9 @@ def test_send_runs_the_real_loop_and_keeps_the_conversation():
     playground.send.click()
     first = playground.last
     assert first is not None and [e.call.name for e in first.executions] == ["query_logistics"]
-    assert playground.question.value == "" and playground.status_text == "answer after 2 model request(s)"
+    assert playground.question.value == "" and playground.status_text == (
+        "answer after 2 model requests · embedded fake keyword gateway (in-process, mode A)"
+    )
     playground.ask("谢谢")
     roles = [m.role for m in playground.memory.messages()]
     assert roles == ["system", "user", "assistant", "tool", "assistant", "user", "assistant"]
@@ -224,8 +226,75 @@ def test_the_stored_html_after_a_turn_is_markup_not_escaped_text():
     playground.ask(QUESTION)
     html = playground._repr_mimebundle_()["text/html"]
     assert html.startswith(
-        '<span class="tex2jax_ignore mathjax_ignore" style="color:#57606a">answer after 2 model request(s)</span>'
+        '<span class="tex2jax_ignore mathjax_ignore" style="color:#57606a">answer after 2 model requests · '
+        "embedded fake keyword gateway (in-process, mode A)</span>"
         '<div class="tk tex2jax_ignore mathjax_ignore"'
     )
     assert "&lt;div" not in html and "&lt;span" not in html
     assert html == playground.status.value + str(playground.conversation.value) + str(playground.trace.value)
+
+
+def test_the_status_names_the_gateway_that_answered_the_turn(monkeypatch, tmp_path):
+    """The 'fake mode' dropdown does nothing once a real gateway (or a replay) is set, and the
+    status read 'answer after 2 model request(s)' either way: a learner who set LLM_* (or
+    LLM_REPLAY) after making the playground, and picked mode C to see tools refused, was told nothing
+    of which gateway answered. The status names it (the client's own line, no key)."""
+    cassette = tmp_path / "turn.jsonl"
+    recording = AssistantPlayground(env={"LLM_RECORD": str(cassette)})
+    recording.ask(QUESTION)
+    assert recording.status_text == (
+        f"answer after 2 model requests · embedded fake keyword gateway (in-process, mode A), recording to {cassette}"
+    )
+    for name in ("LLM_BASE_URL", "LLM_API_KEY", "LLM_MODEL", "LLM_RECORD", "LLM_REPLAY", "LLM_FAKE_MODE"):
+        monkeypatch.delenv(name, raising=False)
+    playground = AssistantPlayground()
+    playground.mode.value = "B"
+    playground.ask("你好")
+    assert playground.status_text == "answer after 1 model request · embedded fake keyword gateway (in-process, mode B)"
+    monkeypatch.setenv("LLM_REPLAY", str(cassette))  # the kernel's environment changed after the playground was made
+    playground.reset()
+    playground.mode.value = "C"
+    playground.ask(QUESTION)
+    assert playground.status_text == "answer after 2 model requests · replay of cassette turn.jsonl, model fake-keyword"
+
+
+def test_while_a_turn_waits_for_the_model_the_status_says_so(monkeypatch):
+    """The status changed only when a tool started or finished: while the model was asked (30 s
+    and retries on a slow gateway) it still read the turn before's 'answer after …', or the red
+    'CallerError: HTTP 401 … (your question is back in the box…)' of the failure being retried."""
+    from toolkit.chat.scripted import call
+    from toolkit.errors import CallerError
+
+    seen: list[str] = []
+
+    def reply(turn):
+        def answer(request):
+            seen.append(playground.status_text)
+            return turn
+
+        return answer
+
+    _scripted(monkeypatch, CallerError("HTTP 401: bad key"))
+    playground = AssistantPlayground(env={})
+    playground.ask(QUESTION)
+    assert playground.status_text.startswith("CallerError: HTTP 401")
+    _scripted(monkeypatch, reply(call("query_order", orderId="SN202610200001")), reply("好的"))
+    playground.send.click()
+    assert seen == ["asking the model…", "query_order answered"]
+    assert playground.status_text.startswith("answer after 2 model requests · scripted model")
+
+
+def test_a_failure_of_megabytes_over_lines_is_one_bounded_status_line(monkeypatch):
+    """A third-party error of 5 MB over several lines went whole into the status text and the saved
+    text/plain (the HTML cut it), its lines breaking the status line → one line, cut at STATUS_CHARS."""
+    from toolkit.views.playground import STATUS_CHARS
+
+    _scripted(monkeypatch, ValueError("line1\nline2 " + "x" * 5_000_000))
+    playground = AssistantPlayground(env={})
+    playground.ask(QUESTION)
+    head = "ValueError: line1 line2 "
+    assert playground.error == head + "x" * (STATUS_CHARS - len(head) - 1) + "…"
+    assert playground.status_text == playground.error + " (your question is back in the box: Send asks again)"
+    bundle = playground._repr_mimebundle_()
+    assert bundle["text/plain"].splitlines()[0] == f"[{playground.status_text}]"
+    assert len(bundle["text/plain"]) < 10_000

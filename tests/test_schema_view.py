@@ -89,7 +89,8 @@ def test_text_rendering():
 
 def test_hand_written_specs_and_escaping():
     spec = ToolSpec("evil", "<script>alert(1)</script> does things for users", None)
-    html = render_schema_html([spec, Tool(spec, lambda c, ctx: None)])
+    tool_spec = ToolSpec("evil_tool", "<script>alert(1)</script> does things for users", None)  # a name of its own
+    html = render_schema_html([spec, Tool(tool_spec, lambda c, ctx: None)])
     assert "<script>" not in html and "&lt;script&gt;" in html
     assert "(hand-written spec: no Python function)" in Tree(html).text
 
@@ -236,3 +237,59 @@ def test_no_tools_send_no_tools_block():
     """With no tool the summary read "0 tools · tools block ≈ 1 tokens (strict: 1 tokens)": the
     estimate of an empty list, though a request without tools sends no block at all."""
     assert summary([]) == "0 tools · no tools block (a request without tools sends none)"
+
+
+@tool("Look up one order by its id.", name="lookup")
+def by_order(order_id: str) -> str:
+    return ""
+
+
+@tool("Look up a parcel's route by its tracking number.", name="lookup")
+def by_parcel(tracking: int) -> str:
+    return ""
+
+
+def test_two_tools_of_one_name_are_refused_as_a_registry_refuses_them():
+    """`schema_explainer([a, b])` of two `@tool(name="lookup")` functions (each passed through
+    tools_from alone) drew two 'lookup' cards, each listing both tools' lint warnings ('lookup.tracking
+    has no description' under the card without it), and counted a tools block no registry takes;
+    ToolSpecs alike. Refused with tools_from's own words, a spec's naming the rule and the fix."""
+    import pytest
+
+    for given in ([by_order, by_parcel], [*tools_from(by_order), *tools_from(by_parcel)]):
+        with pytest.raises(ToolDefinitionError) as caught:
+            schema_explainer(given)
+        assert str(caught.value) == (
+            f"@tool {__name__}.by_parcel: the tool name 'lookup' is already used by @tool {__name__}.by_order. "
+            "Fix: give one of them another name, e.g. @tool(name=...)"
+        )
+    specs = [ToolSpec("lookup", "Look up one order by its id."), ToolSpec("lookup", "Look up a parcel.")]
+    for render in (render_schema_html, render_schema_text, schema_explainer):
+        with pytest.raises(ToolDefinitionError) as caught:
+            render(specs)
+        assert str(caught.value) == (
+            "tool 'lookup': the name is given to two tools (a tools block names each tool once: the model "
+            "could not tell them apart). Fix: give one of them another name, or pass it once"
+        )
+    with pytest.raises(ToolDefinitionError) as caught:
+        render_schema_html([specs[0], tools_from(by_order)[0]])
+    assert str(caught.value).startswith("tool 'lookup': the name is given to two tools")
+
+
+def test_a_catalogue_of_thousands_of_tools_draws_the_first_and_last_500_cards():
+    """render_schema_html of 2,000 tools drew 2,000 cards (11 MB) and the text 2,000 lines, where
+    every other view of many items keeps the first and last SHOWN_ITEMS // 2 and names the rest;
+    the summary still counts every tool."""
+    from toolkit.views.html import SHOWN_ITEMS
+
+    specs = [ToolSpec(f"tool_{i}", f"w{i}a w{i}b w{i}c w{i}d") for i in range(SHOWN_ITEMS + 3)]
+    tree = Tree(render_schema_html(specs))
+    cards = tree.find_all("tk-tool")
+    assert len(cards) == SHOWN_ITEMS
+    assert "… 3 tools not shown: tools 501 to 503" in tree.text
+    assert tree.text.startswith(f"Tool schemas{SHOWN_ITEMS + 3} tools")
+    lines = render_schema_text(specs).splitlines()
+    assert lines[0].startswith(f"{SHOWN_ITEMS + 3} tools · tools block ≈ ")
+    assert len(lines) == 1 + SHOWN_ITEMS + 1
+    assert lines[501] == "… 3 tools not shown: tools 501 to 503"
+    assert lines[502].startswith("- tool_503: 0 parameters")

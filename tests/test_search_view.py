@@ -171,3 +171,33 @@ def test_a_search_view_of_something_else_is_one_readable_line(given, kind):
         f"SearchView(): takes one SearchOutcome (what ToolSearch.search returns), and got {kind}; "
         'e.g. SearchView(search.search(\'{"terms": ["refund"]}\', index))'
     )
+
+
+@pytest.mark.parametrize(
+    "given, said",
+    [
+        (None, "takes the list of EvalRow evaluate(...) returns, and got None"),
+        (5, "takes the list of EvalRow evaluate(...) returns, and got an int"),
+        ({"keyword": 1}, "takes the list of EvalRow evaluate(...) returns, and got a dict"),
+        ([ALL_TOOLS, 2], "row 0 is a str, not an EvalRow; pass what evaluate(...) returns"),
+    ],
+)
+def test_a_chart_of_something_else_is_one_readable_line(given, said):
+    """SelectionChart(None) raised "'NoneType' object is not iterable", and SelectionChart([1, 2]) was
+    made, then raised "'int' object has no attribute 'strategy'" when the notebook drew it."""
+    from toolkit.errors import ConfigurationError
+
+    for make, where in (
+        (SelectionChart, "SelectionChart"),
+        (render_selection_table, "render_selection_table"),
+        (render_selection_html, "render_selection_html"),
+        (render_selection_chart_svg, "render_selection_chart_svg"),
+    ):
+        with pytest.raises(ConfigurationError) as caught:
+            make(given)
+        assert str(caught.value) == f"{where}(): {said}"
+
+
+def test_a_strategy_named_over_lines_keeps_its_row_of_the_text_table_on_one_line():
+    rows = [EvalRow(10, "keyword\nsearch", 0.5, 0.25, 100.0)]
+    assert render_selection_table(rows).splitlines()[1] == ("   10  keyword\\nsearch              50%    25%     100")

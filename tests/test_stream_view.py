@@ -891,3 +891,45 @@ def test_a_result_that_is_no_streams_result_is_refused_naming_the_fix():
                 f"{kind}; e.g. {where}(..., result=stream.result), or leave it out (a view fed by push: "
                 "view.finish() marks the end)"
             )
+
+
+def test_consuming_again_after_a_stopped_stream_shows_the_new_stream_alone():
+    """A learner whose stream broke (week 4's 'a stream cut before [DONE]') calls view.consume again:
+    while the new stream ran the view still said 'stopped · RuntimeError: gateway down', and its text
+    was joined to the broken one's in one card ('assistant: 我查 您的订单…'). A view over shows one stream:
+    consume starts it again (streaming…, then the new end)."""
+
+    def broken():
+        yield TextDelta("我查")
+        raise RuntimeError("gateway down")
+
+    seen = []
+
+    def retried():
+        for piece in ("您的订单", "已发货"):
+            yield TextDelta(piece)
+            seen.append(view._text)
+
+    view = StreamView("retry")
+    with pytest.raises(RuntimeError):
+        view.consume(broken())
+    assert view._text == "assistant: 我查\nstopped · RuntimeError: gateway down"
+    assert view.consume(retried()) is None
+    assert seen[0] == "assistant: 您的订单\nstreaming…"  # the first piece is drawn at once, the next when due
+    assert all(text.endswith("\nstreaming…") and "我查" not in text for text in seen)
+    assert view._text == "assistant: 您的订单已发货\ndone" and view.error is None and not view.closed
+    assert [e.text for e in view.events] == ["您的订单", "已发货"]
+    assert "gateway down" not in view.value
+
+
+def test_pushing_after_the_end_starts_the_next_stream():
+    """A view fed by push for one turn, finished, then pushed the next turn's events: it kept saying
+    'stopped · …' (or 'done') over the new text, joined to the last turn's in one card."""
+    view = StreamView()
+    view.push(TextDelta("我查"))
+    view.finish(error=RuntimeError("gateway down"))
+    view.push(TextDelta("您的订单"))
+    assert view._text == "assistant: 您的订单\nstreaming…" and view.events == [TextDelta("您的订单")]
+    view.push(TextDelta("已发货"))
+    view.finish()
+    assert view._text == "assistant: 您的订单已发货\ndone"

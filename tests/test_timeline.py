@@ -308,3 +308,19 @@ def test_a_call_running_when_the_run_raised_is_drawn_up_to_the_error():
     with pytest.raises(KeyboardInterrupt) as raised:
         timed_loop(events, clock=lambda: float(next(ticks)))
     assert raised.value.spans == [Span("stop #1", 1.0, 2.0, "stop (cut short by KeyboardInterrupt)", "error")]
+
+
+def test_a_span_that_ends_before_it_starts_is_refused_where_it_is_given():
+    """`Span("a", 5.0, 1.0, ...)` (start and end swapped, as `perf_counter() - t0` pairs easily are) was
+    drawn at x=2970, off the picture, with a 2-pixel bar, and listed '5.00– 1.00 s' without a word."""
+    import pytest
+
+    from toolkit.errors import ConfigurationError
+
+    with pytest.raises(ConfigurationError) as caught:
+        Timeline([("run", [Span("a", 0.0, 1.0, "ok"), Span("a", 5.0, 1.0, "swapped")])])
+    assert str(caught.value) == (
+        "Timeline(rows): row 0's span 1: its end (1.0) is before its start (5.0); "
+        'e.g. Span("attempts", 0.0, 0.1, "attempt 1: HTTP 429")'
+    )
+    assert Timeline([("run", [Span("a", 1.0, 1.0, "instant")])]).text().splitlines()[1].startswith("    1.00–  1.00 s")

@@ -276,3 +276,39 @@ def test_a_second_name_for_a_tool_is_not_a_second_tool():
     code = START + "lookup = query_order\n"
     assert [t["function"]["name"] for t in inspect_code(code)["tools"]] == ["query_order"]
     assert [t["function"]["name"] for t in inspect_code(SHOP + "a = Shop()\nb = a\n")["tools"]] == ["query_order"]
+
+
+def test_a_secret_in_what_the_code_raised_is_masked_in_the_editor():
+    """Code that connects at import time (`psycopg.connect(os.environ["DB_URL"])`) and fails showed
+    its password and key in the editor, its HTML and the saved notebook's text/plain, where the
+    trace, the playground and exercise feedback mask them (`redact.scrub_secrets`; paths kept)."""
+    code = (
+        'raise RuntimeError("connection to postgresql://admin:Sup3rS3cret@db:5432/shop failed; '
+        'api_key=sk-proj-abcdefghijklmnopqrstuvwxyz0123 in /home/alice/shop.env")'
+    )
+    editor = ToolEditor(code)
+    assert editor.report["error"] == (
+        "RuntimeError: connection to postgresql://[REDACTED]@db:5432/shop failed; api_key=[REDACTED] "
+        "in /home/alice/shop.env"
+    )
+    bundle = editor._repr_mimebundle_()
+    assert "Sup3rS3cret" not in bundle["text/plain"] + bundle["text/html"] + editor.view.value
+    refused = '@tool("Look up one order.")\ndef lookup(order_id: int = "sk-proj-abcdefghijklmnopqrstuvwxyz0123") -> str:\n    return ""\n'
+    error = inspect_code(refused)["error"]
+    assert error.startswith("ToolDefinitionError: @tool your_tool.lookup, parameter 'order_id'")
+    assert "sk-proj-abcdef" not in error and "[REDACTED]" in error
+
+
+def test_what_the_code_prints_is_shown_in_the_editor():
+    """The code runs when the box is left, from the widget's callback: what it printed (a learner's
+    debugging print, a warning) went to no cell and was lost. The editor shows it, as a cell would."""
+    code = 'print("loading <rates>")\n@tool("Look up one order.")\ndef lookup(order_id: str) -> str:\n    return ""\n'
+    editor = ToolEditor(code)
+    assert editor.report["printed"] == "loading <rates>\n"
+    assert "<b>printed</b>" in editor.view.value and "loading &lt;rates&gt;" in editor.view.value
+    assert editor.text().endswith("\n\nprinted:\nloading <rates>\n")
+    editor.code.value = 'print("connecting with password=hunter2secret")\nraise RuntimeError("no db")'
+    assert editor.report["error"] == "RuntimeError: no db"
+    assert editor.text() == "RuntimeError: no db\n\nprinted:\nconnecting with password=[REDACTED]\n"
+    assert "printed" in editor.view.value and "hunter2secret" not in editor.view.value
+    assert inspect_code(START)["printed"] == "" and "printed" not in ToolEditor().text()

@@ -8,6 +8,7 @@ from html_tree import Tree
 
 from toolkit.chat.messages import UserMessage
 from toolkit.chat.scripted import ScriptedModel, call, reset_call_ids
+from toolkit.errors import ConfigurationError
 from toolkit.loop.run import COURSE, HANDOVER_ZH, LoopOptions, run_loop
 from toolkit.loop.saga import ToolExecution, compensates, rolled_back_text
 from toolkit.memory.windows import ChatMemory
@@ -527,3 +528,46 @@ def test_an_image_url_a_tool_returned_leaves_no_secret_in_the_trace():
     assert "  images passed on from chart: [image 1: https://[REDACTED]@cdn.example.com/c.png?token=[REDACTED]]" in (
         render_trace_text(result).splitlines()
     )
+
+
+def test_a_saga_view_given_no_messages_to_compare_says_what_it_takes():
+    """SagaView(result, before=5) raised "'int' object is not iterable"; before=memory (the ChatMemory,
+    not its messages) raised too, and before="..." or a list of ids read as no rewrite at all: the
+    view said nothing was rewritten when it had not compared anything."""
+    result = saga_run()
+    memory = ChatMemory()
+    for before, said in (
+        (5, "takes a list of messages (e.g. result.messages of a run without compensation), and got an int"),
+        ("SN1", "takes a list of messages (e.g. result.messages of a run without compensation), and got a str"),
+        (memory, "takes a list of messages, and got a ChatMemory: pass memory.messages()"),
+        ([UserMessage(content="q"), 7], "item 1 is an int, not a message"),
+    ):
+        for make, where in (
+            (SagaView, "SagaView"),
+            (render_saga_html, "render_saga_html"),
+            (render_saga_text, "render_saga_text"),
+        ):
+            with pytest.raises(ConfigurationError) as caught:
+                make(result, before)
+            assert str(caught.value) == f"{where}(before=...): {said}"
+    with pytest.raises(ConfigurationError) as caught:
+        SagaView(result, [], after=5)
+    assert str(caught.value).startswith("SagaView(after=...): takes a list of messages")
+
+
+@pytest.mark.parametrize("flag", ["no", 0, None])
+def test_show_timing_is_true_or_false(flag):
+    """TraceView(result, show_timing="no") showed the wall-clock durations ("no" is true): what a
+    notebook shows changed at each run."""
+    result = run_loop(ScriptedModel(["Hi"]), "hello")
+    for make, where in (
+        (TraceView, "TraceView"),
+        (render_trace_html, "render_trace_html"),
+        (render_trace_text, "render_trace_text"),
+    ):
+        with pytest.raises(ConfigurationError) as caught:
+            make(result, flag)
+        assert str(caught.value) == (
+            f"{where}(show_timing={flag!r}): show_timing is True (each call's duration, which differs at each "
+            "run) or False (the default), and got " + {"no": "a str", 0: "an int", None: "None"}[flag]
+        )

@@ -180,3 +180,70 @@ def test_a_conversation_view_of_a_memory_or_a_service_result_says_the_fix_that_w
         "(not a message this view can read: a RuntimeError, not a list of messages: pass "
         'ConversationView(error.loop_result.messages)) "tool exploded"'
     )
+
+
+RUN = "{0}: takes the LoopResult run_loop returns, and got NoneType; pass it: {0}(run_loop(...)) (a list of messages is for ConversationView)"
+
+
+@pytest.mark.parametrize(
+    "where, said",
+    [
+        ("toolkit.views.trace.render_trace_html", RUN),
+        ("toolkit.views.trace.render_trace_text", RUN),
+        ("toolkit.views.trace.render_saga_html", RUN),
+        ("toolkit.views.trace.render_saga_text", RUN),
+        ("toolkit.views.sequence.sequence_source", RUN),
+        ("toolkit.views.stepper.steps", RUN),
+        (
+            "toolkit.views.search.render_search_html",
+            "{0}(): takes one SearchOutcome (what ToolSearch.search returns), and got None; "
+            'e.g. SearchView(search.search(\'{{"terms": ["refund"]}}\', index))',
+        ),
+        (
+            "toolkit.views.search.render_search_text",
+            "{0}(): takes one SearchOutcome (what ToolSearch.search returns), and got None; "
+            'e.g. SearchView(search.search(\'{{"terms": ["refund"]}}\', index))',
+        ),
+        (
+            "toolkit.views.display.render_exchange_html",
+            "{0}(): takes one Exchange (client.exchanges[-1], what the chat client recorded), and got NoneType; "
+            "for a response use show_response(...), for a loop's result TraceView(result)",
+        ),
+        (
+            "toolkit.views.display.render_exchange_text",
+            "{0}(): takes one Exchange (client.exchanges[-1], what the chat client recorded), and got NoneType; "
+            "for a response use show_response(...), for a loop's result TraceView(result)",
+        ),
+        (
+            "toolkit.views.conversation.render_response_html",
+            "{0}(): takes one ChatResponse (what client.chat(...) returns), and got None; "
+            "for a list of messages use ConversationView(messages), for a loop's result TraceView(result)",
+        ),
+        (
+            "toolkit.views.stream.fold_events",
+            "{0}(events): takes the events of a stream (a list, or the TokenStream itself), and got NoneType; "
+            "e.g. {0}(list(stream))",
+        ),
+        (
+            "toolkit.views.stream.render_stream_html",
+            "{0}(events): takes the events of a stream (a list, or the TokenStream itself), and got NoneType; "
+            "e.g. {0}(list(stream))",
+        ),
+        (
+            "toolkit.views.stream.render_stream_text",
+            "{0}(events): takes the events of a stream (a list, or the TokenStream itself), and got NoneType; "
+            "e.g. {0}(list(stream))",
+        ),
+    ],
+)
+def test_a_renderer_given_none_says_what_it_takes(where, said):
+    """The pure renderers each widget is built on took None (or a list, a str) and raised
+    "'NoneType' object has no attribute 'rounds'" / "… is not iterable": as their widgets do, they
+    name what they take."""
+    import importlib
+
+    module, name = where.rsplit(".", 1)
+    renderer = getattr(importlib.import_module(module), name)
+    with pytest.raises(ConfigurationError) as caught:
+        renderer(None)
+    assert str(caught.value) == said.format(name)

@@ -210,3 +210,89 @@ def test_a_drill_of_thousands_of_cases_draws_the_first_and_last_500():
     rows = tree.find_all("tk-tr")[1:]
     assert len(rows) == SHOWN_ITEMS + 1 and rows[500].text().startswith("… 3 cases not shown: cases 501 to 503")
     assert f"{SHOWN_ITEMS + 3} passed, 0 failed" in tree.find_all("tk-card")[0].text()
+
+
+def test_a_probe_of_a_gateway_that_answers_megabytes_has_a_bounded_text():
+    """A gateway answering the probe with a 3 MB error body put all of it in probe_view's text/plain
+    (the saved notebook), while its HTML cut it at SHOWN_CHARS → the text cuts it the same way."""
+    from toolkit.chat.client import Exchange
+    from toolkit.course.probe import ProbeResult, classify
+    from toolkit.views.html import SHOWN_CHARS
+
+    body = '{"error": {"message": "' + "x" * 3_000_000 + '"}}'
+    verdict, reason = classify(500, body)
+    exchange = Exchange("http://gw/v1/chat/completions", {"model": "m"}, 500, body, 1)
+    view = probe_view(ProbeResult(verdict, reason, "Fix the connection first.", exchange))
+    text = view._repr_mimebundle_()["text/plain"]
+    lines = text.splitlines()
+    assert lines[3] == body[:SHOWN_CHARS] + f"…({len(body) - SHOWN_CHARS:,} more characters not shown)"
+    assert lines[2] == "HTTP 500" and lines[-1] == "verdict: ?"
+    assert len(text) < SHOWN_CHARS + 2_000
+
+
+@pytest.mark.parametrize(
+    "render, given, text",
+    [
+        (
+            probe_view,
+            None,
+            "probe_view(): takes the ProbeResult probe(client) returns, and got None",
+        ),
+        (
+            render_probe_html,
+            RESULTS,
+            "render_probe_html(): takes the ProbeResult probe(client) returns, and got a list",
+        ),
+        (
+            render_drill_html,
+            None,
+            "render_drill_html(): takes the list of DrillOutcome run_drill(...) returns, and got None",
+        ),
+        (
+            render_accuracy_html,
+            [1],
+            "render_accuracy_html(): item 0 is an int, not a CaseResult; pass what run_suite(...) returns",
+        ),
+    ],
+)
+def test_a_week3_renderer_of_something_else_is_one_readable_line(render, given, text):
+    """probe_view(None) raised "'NoneType' object has no attribute 'exchange'" (drill_view and
+    accuracy_view said what they take), and the renderers under all three a raw TypeError/AttributeError."""
+    from toolkit.errors import ConfigurationError
+
+    with pytest.raises(ConfigurationError) as caught:
+        render(given)
+    assert str(caught.value) == text
+
+
+def test_the_text_of_thousands_of_cases_keeps_the_first_and_last_500_as_the_table_does():
+    """accuracy_view and drill_view of 100,000 cases drew 1,000 rows and a note in the HTML, but
+    their text/plain (the saved notebook, a plain reader) listed every case: 7.5 MB. The text keeps
+    the same rows and note; the totals still count every case."""
+    from toolkit.views.html import SHOWN_ITEMS
+
+    many = [result(f"C{i:04}", "query_order", ["query_order"], "pass") for i in range(SHOWN_ITEMS + 200)]
+    lines = accuracy_view(many)._repr_mimebundle_()["text/plain"].splitlines()
+    assert len(lines) == SHOWN_ITEMS + 1 + 4
+    assert lines[499].startswith("[PASS] C0499 ") and lines[501].startswith("[PASS] C0700 ")
+    assert lines[500] == "… 200 cases not shown: cases 501 to 700"
+    assert (
+        lines[-3] == f"tool-selection accuracy: {SHOWN_ITEMS + 200} / {SHOWN_ITEMS + 200} = 100.0% (pass line 85%: met)"
+    )
+    case = DrillCase("D", "query_order", '{"orderId": "SN202610200001"}', "ok", "orderId", "SN202610200001")
+    lines = drill_view([run_case(case, TODAY)] * (SHOWN_ITEMS + 3))._repr_mimebundle_()["text/plain"].splitlines()
+    assert len(lines) == SHOWN_ITEMS + 1 + 2
+    assert lines[500] == "… 3 cases not shown: cases 501 to 503"
+    assert lines[-1] == f"{SHOWN_ITEMS + 3} passed, 0 failed"
+
+
+def test_a_case_of_a_megabyte_is_cut_in_the_text_as_in_the_table():
+    """A model's order id of 300,000 characters (and a question of a million) went whole into the
+    case's line of accuracy_view's text/plain; the table cut each cell at SHOWN_CHARS."""
+    from toolkit.views.html import SHOWN_CHARS
+
+    case = AccuracyCase("N1", "normal", "问" * 1_000_000, "query_order", "SN202610200001")
+    huge = CaseResult(case, ("query_order",), "SN1" * 100_000, "invented_argument", 2, invented=1)
+    (line,) = accuracy_view([huge])._repr_mimebundle_()["text/plain"].splitlines()[:1]
+    assert line.startswith("[FAIL] N1 问问问") and line.endswith(" more characters not shown)")
+    assert len(line) < SHOWN_CHARS + 100

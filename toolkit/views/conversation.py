@@ -56,7 +56,7 @@ from toolkit.chat.messages import (
     message_from_openai,
     tokens_text,
 )
-from toolkit.errors import ConfigurationError, a_or_an
+from toolkit.errors import ConfigurationError, a_kind_of, a_or_an
 from toolkit.tools import redact
 from toolkit.unicode import cut
 from toolkit.views.html import (
@@ -433,8 +433,19 @@ def render_conversation_html(
     return str(page(join(parts), title))
 
 
+def check_response(response: object, where: str) -> None:
+    """A `ConfigurationError` unless `response` is a `ChatResponse` (a readable line, not "'NoneType'
+    object has no attribute 'finish_reason'")."""
+    if not isinstance(response, ChatResponse):
+        raise ConfigurationError(
+            f"{where}(): takes one ChatResponse (what client.chat(...) returns), and got {a_kind_of(response)}; "
+            "for a list of messages use ConversationView(messages), for a loop's result TraceView(result)"
+        )
+
+
 def render_response_html(response: ChatResponse) -> str:
     """One model response: why it stopped, what it cost, and the message (calls without results)."""
+    check_response(response, "render_response_html")
     finish = response.finish_reason or "none"
     kinds = {"stop": "ok", "tool_calls": "tool", "length": "warn", "content_filter": "error"}
     u = response.usage

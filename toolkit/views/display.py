@@ -23,7 +23,7 @@ from toolkit.chat.client import Exchange
 from toolkit.chat.messages import ChatResponse
 from toolkit.errors import ConfigurationError
 from toolkit.tools.decorator import a_kind_of
-from toolkit.views.conversation import blobs_marked, render_conversation_text, render_response_html
+from toolkit.views.conversation import blobs_marked, check_response, render_conversation_text, render_response_html
 from toolkit.views.html import (
     Html,
     badge,
@@ -41,6 +41,11 @@ from toolkit.views.html import (
     showable_bundle,
     table,
 )
+
+PADDED_COLUMNS = 200
+"""Most terminal columns the text table pads a column to: a wider cell (a tool's 1 MB result) is
+written whole, cut at `SHOWN_CHARS`, and pushes the rest of its own line right, instead of every
+other row being padded to its width (1,000 rows: a 250 MB text)."""
 
 
 class Shown:
@@ -87,14 +92,14 @@ def _text_table(columns: list[Any], cells: list[list[str] | str]) -> str:
     right, as pandas' `to_string` sets them: widths measured as a terminal draws them
     (`toolkit.unicode.columns`: Chinese and emoji take two, a combining accent none), a character
     that acts instead of being seen written out first, and line breaks and tabs as `\\n`, `\\t`.
-    A note among the rows (rows left out) is a line of its own."""
+    A column is padded to `PADDED_COLUMNS` at most. A note among the rows (rows left out) is a line of its own."""
     if not columns:
         return "(no columns)"
     lines = [
         [flat(plain(c)) for c in columns],
         *([flat(shortened(cell)) for cell in row] for row in cells if isinstance(row, list)),
     ]
-    widths = [max(map(unicode.columns, column)) for column in zip(*lines)]
+    widths = [min(max(map(unicode.columns, column)), PADDED_COLUMNS) for column in zip(*lines)]
     aligned = iter(" ".join(" " * (w - unicode.columns(t)) + t for t, w in zip(line, widths)) for line in lines)
     return "\n".join([next(aligned), *(row if isinstance(row, str) else next(aligned) for row in cells)])
 
@@ -103,9 +108,21 @@ def _cell(value: Any) -> str:
     return value if isinstance(value, str) else json_text(value, sort_keys=False)
 
 
+def _check_exchange(exchange: object, where: str) -> None:
+    """A `ConfigurationError` unless `exchange` is an `Exchange` (a readable line, not "'NoneType'
+    object has no attribute 'status'")."""
+    if not isinstance(exchange, Exchange):
+        kind = f"the class {exchange.__name__}" if isinstance(exchange, type) else type(exchange).__name__
+        raise ConfigurationError(
+            f"{where}(): takes one Exchange (client.exchanges[-1], what the chat client recorded), and got "
+            f"{kind}; for a response use show_response(...), for a loop's result TraceView(result)"
+        )
+
+
 def render_exchange_html(exchange: Exchange) -> Html:
     """One request/response pair, as the wire saw it (no API key: the client never stores it), but
     an image or other base64 data it sent as a marker (`blobs_marked`), not its base64."""
+    _check_exchange(exchange, "render_exchange_html")
     status = "timeout / no answer" if exchange.status is None else str(exchange.status)
     kind = "ok" if exchange.status and exchange.status < 400 else "error"
     facts = kv_table([("POST", exchange.url), ("status", badge(status, kind)), ("attempt", str(exchange.attempt))])
@@ -119,6 +136,8 @@ def render_exchange_html(exchange: Exchange) -> Html:
 
 
 def render_exchange_text(exchange: Exchange) -> str:
+    """The exchange in three lines (its bodies cut at `SHOWN_CHARS`)."""
+    _check_exchange(exchange, "render_exchange_text")
     status = "no answer" if exchange.status is None else exchange.status
     return showable(
         f"POST {exchange.url} (attempt {exchange.attempt}) -> {status}\n"
@@ -129,20 +148,11 @@ def render_exchange_text(exchange: Exchange) -> str:
 
 def show_exchange(exchange: Exchange) -> Shown:
     """One recorded HTTP exchange (`client.exchanges[-1]`): URL, attempt, status, the request body and the response text."""
-    if not isinstance(exchange, Exchange):  # a readable line, not "'NoneType' object has no attribute 'status'"
-        kind = f"the class {exchange.__name__}" if isinstance(exchange, type) else type(exchange).__name__
-        raise ConfigurationError(
-            f"show_exchange(): takes one Exchange (client.exchanges[-1], what the chat client recorded), and got "
-            f"{kind}; for a response use show_response(...), for a loop's result TraceView(result)"
-        )
+    _check_exchange(exchange, "show_exchange")
     return Shown(render_exchange_html(exchange), render_exchange_text(exchange))
 
 
 def show_response(response: ChatResponse) -> Shown:
     """One model response: finish reason, tokens and the message (text: a one-line transcript)."""
-    if not isinstance(response, ChatResponse):  # a readable line, not "'NoneType' object has no attribute …"
-        raise ConfigurationError(
-            f"show_response(): takes one ChatResponse (what client.chat(...) returns), and got {a_kind_of(response)}; "
-            "for a list of messages use ConversationView(messages), for a loop's result TraceView(result)"
-        )
+    check_response(response, "show_response")
     return Shown(render_response_html(response), render_conversation_text([response.message], response.usage))

@@ -4,15 +4,15 @@
 
 A question box and a Send button; beside the conversation, the trace of the last turn (each
 round: tools sent, calls, results, tokens, decision) and a status line that follows the loop
-live ("calling query_order…"). Controls: which of the three tools are offered, `tool_choice`,
+live ("asking the model…", "calling query_order…"). Controls: which of the three tools are offered, `tool_choice`,
 the bound on model requests per turn (`COURSE`'s `max_model_requests`, the week-3 course's
-`MAX_ROUNDS = 5`), and the fake gateway's mode A–E. The model is `connect()`: the embedded
-fake gateway, or the learner's own gateway when the `LLM_*` variables are set (the mode then
-does nothing). The conversation is kept in a `ChatMemory` across turns; Reset starts again.
+`MAX_ROUNDS = 5`), and the fake gateway's mode A–E. The model is `connect()`, at each turn: the
+embedded fake gateway, or the learner's own gateway when the `LLM_*` variables are set (the mode
+then does nothing); the status after a turn names the gateway that answered it. The conversation is kept in a `ChatMemory` across turns; Reset starts again.
 Every turn uses `COURSE` (one argument repair, an honest hand-over at the bound).
 
 A failed turn (mode C rejects tools, a gateway is down, any other exception, its text scrubbed)
-is shown as one line in the status; it never raises into the notebook (from a click, ipywidgets
+is shown as one line in the status (cut at `STATUS_CHARS`); it never raises into the notebook (from a click, ipywidgets
 would only log it). Ctrl-C (`KeyboardInterrupt`) still stops the cell, after the widget is left
 as for a failed turn. The trace is then that turn's, up to the failure, and the question
 is back in the box for Send to ask again; a turn that got no reply at all leaves memory as it was
@@ -41,7 +41,7 @@ from toolkit.loop.records import COURSE, LoopResult, ToolFinished, ToolStarted
 from toolkit.loop.run import iter_loop
 from toolkit.memory.windows import ChatMemory
 from toolkit.tools import redact
-from toolkit.views.conversation import TextRepr, render_conversation_html, render_conversation_text
+from toolkit.views.conversation import TextRepr, one_line, render_conversation_html, render_conversation_text
 from toolkit.views.html import NO_MATH, escape, showable_bundle
 from toolkit.views.trace import render_trace_html, render_trace_text
 
@@ -50,6 +50,16 @@ CHOICES = ("auto", "required", "none")
 TODAY = datetime.date(2026, 10, 25)
 """The demo data lives in October 2026."""
 AGAIN = "(your question is back in the box: Send asks again)"
+STATUS_CHARS = 1_000
+"""Most characters of a failed turn's error in the status line, which is one line (a third-party
+error may run over lines and megabytes)."""
+
+
+def _answered(run: LoopResult, gateway: str) -> str:
+    """The status of a turn that ended: how, after how many requests, and to which gateway (the
+    mode picked does nothing once `LLM_*` or `LLM_REPLAY` is set, even after the playground was made)."""
+    requests = len(run.rounds)
+    return f"{run.finish} after {requests} model request{'s' if requests != 1 else ''} · {gateway}"
 
 
 class AssistantPlayground(TextRepr, widgets.VBox):
@@ -137,12 +147,13 @@ class AssistantPlayground(TextRepr, widgets.VBox):
         offered = [t for t in shop_registry(self.shop).tools() if t.name in self.tools.value]
         choice = self.tool_choice.value if offered else None  # no tools: no tool_choice either
         options = replace(COURSE, max_model_requests=self.max_rounds.value, tool_choice=choice)
+        self._set_status("asking the model…")  # not the turn before's line while the first request waits
         try:
             client = connect(mode=self.mode.value, env=self.env)
             events = iter_loop(client, [UserMessage(content=text)], tools=offered, memory=self.memory, options=options)
             self.last = self._drain(events)
             self.error = ""
-            self._set_status(f"{self.last.finish} after {len(self.last.rounds)} model request(s)")
+            self._set_status(_answered(self.last, client.describe()))
         except Exception as error:  # a gateway down, mode C, or a failure of no toolkit type: one line, never lost
             self._failed(error, text, before)
             self._redraw()
@@ -162,7 +173,7 @@ class AssistantPlayground(TextRepr, widgets.VBox):
             self.memory.set(before)
         self.question.value = text
         said = str(error) if isinstance(error, ToolkitError) else redact.scrub(str(error))  # not written for a view
-        self.error = f"{type(error).__name__}: {said or 'the turn was stopped'}"
+        self.error = one_line(f"{type(error).__name__}: {said or 'the turn was stopped'}", STATUS_CHARS)
         self._set_status(f"{self.error} {AGAIN}", kind="error")
 
     def _drain(self, events: Any) -> LoopResult:

@@ -3,11 +3,13 @@
 `render_schema_html(tools)` is a pure function (tools in, HTML out — unit-tested and stable
 under nbval), built from the shared `toolkit.views.html` helpers: one card per tool with its three
 columns and its lint warnings (`toolkit.tools.lint`; the first `CARD_LINT`, the rest counted), and on top the size of the whole `tools`
-block in estimated tokens, normal and strict. A tool that cannot be strict shows the
+block in estimated tokens, normal and strict; of more than `SHOWN_ITEMS` tools, the first and last
+500 cards (and lines of text) and a note naming the rest, the summary counting all. A tool that cannot be strict shows the
 registration error in the strict column instead (the lint warnings are grouped by tool once, not
 searched per tool). `render_schema_text` is the plain-text twin.
 `schema_explainer(tools)` is the thin ipywidgets wrapper: a dropdown picks the tool. Each takes
-`Tool`s, `ToolSpec`s and `@tool` functions, in a list or one alone (`given_tools`).
+`Tool`s, `ToolSpec`s and `@tool` functions, in a list or one alone (`given_tools`); two tools
+of one name are refused as a registry refuses them.
 
 Leaves out: editing specs, exact token counts (`toolkit.tokens` estimates).
 """
@@ -24,7 +26,7 @@ import ipywidgets as widgets
 from pydantic.fields import FieldInfo
 from pydantic_core import PydanticUndefined
 
-from toolkit.errors import ToolDefinitionError
+from toolkit.errors import ToolDefinitionError, shown_name
 from toolkit.tokens import estimate_json_tokens
 from toolkit.tools.execute import Tool, tools_from
 from toolkit.tools.lint import LintWarning, lint_tools
@@ -37,6 +39,7 @@ from toolkit.views.html import (
     card,
     code_block,
     join,
+    kept,
     page,
     showable,
     showable_bundle,
@@ -57,7 +60,26 @@ def given_tools(tools: Any) -> list[Tool | ToolSpec]:
     function, an object with `@tool` methods) through `tools_from`, which says what is wrong with
     the rest; one alone is a list of one."""
     items = list(tools) if isinstance(tools, (list, tuple)) else [tools]
-    return [t for item in items for t in ([item] if isinstance(item, (Tool, ToolSpec)) else tools_from(item))]
+    given = [t for item in items for t in ([item] if isinstance(item, (Tool, ToolSpec)) else tools_from(item))]
+    _one_name_each(given)
+    return given
+
+
+def _one_name_each(tools: list[Tool | ToolSpec]) -> None:
+    """Two tools of one name refused, as a registry refuses them (`tools_from`'s own words for two
+    `Tool`s): no request sends such a tools block, and each card would list the other's lint warnings."""
+    tools_from(*(t for t in tools if isinstance(t, Tool)))
+    seen: set[str] = set()
+    for t in tools:
+        name = _spec(t).name
+        if name in seen:
+            raise ToolDefinitionError(
+                f"tool {shown_name(name)!r}",
+                "the name is given to two tools (a tools block names each tool once: "
+                "the model could not tell them apart)",
+                "give one of them another name, or pass it once",
+            )
+        seen.add(name)
 
 
 def render_schema_html(tools: Sequence[Tool | ToolSpec], only: str | None = None) -> Html:
@@ -65,7 +87,11 @@ def render_schema_html(tools: Sequence[Tool | ToolSpec], only: str | None = None
     tools = given_tools(tools)
     specs = [_spec(t) for t in tools]
     warnings = _lint_by_tool(lint_tools(specs))
-    cards = [_tool_card(t, warnings.get(_spec(t).name, [])) for t in tools if only is None or _spec(t).name == only]
+    picked = [t for t in tools if only is None or _spec(t).name == only]
+    cards = [
+        small(k) if isinstance(k, str) else _tool_card(picked[k], warnings.get(_spec(picked[k]).name, []))
+        for k in kept(len(picked), "tools")  # of thousands: the first and last 500, and a note
+    ]
     return page(join([small(summary(specs)), *cards]), title="Tool schemas")
 
 
@@ -74,7 +100,11 @@ def render_schema_text(tools: Sequence[Tool | ToolSpec]) -> str:
     specs = [_spec(t) for t in given_tools(tools)]
     warnings = _lint_by_tool(lint_tools(specs))
     lines = [summary(specs)]
-    for spec in specs:
+    for k in kept(len(specs), "tools"):
+        if isinstance(k, str):
+            lines.append(k)
+            continue
+        spec = specs[k]
         props = (spec.parameters or {}).get("properties", {})
         required = len((spec.parameters or {}).get("required", []))
         count = len(warnings.get(spec.name, []))

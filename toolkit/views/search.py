@@ -23,7 +23,7 @@ Leaves out: interactivity (zoom, hover), charts other than these two panels.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,9 +39,11 @@ from toolkit.views.html import (
     card,
     code_block,
     escape,
+    flat,
     join,
     kv_table,
     page,
+    plain,
     shortened,
     showable,
     showable_bundle,
@@ -55,8 +57,18 @@ def _score(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else f"{value:.3f}"
 
 
+def _check_outcome(outcome: object, where: str) -> None:
+    """A `ConfigurationError` unless `outcome` is a `SearchOutcome` (not "'NoneType' object has no attribute 'strategy'")."""
+    if not isinstance(outcome, SearchOutcome):
+        raise ConfigurationError(
+            f"{where}(): takes one SearchOutcome (what ToolSearch.search returns), and got "
+            f'{a_kind_of(outcome)}; e.g. SearchView(search.search(\'{{"terms": ["refund"]}}\', index))'
+        )
+
+
 def render_search_html(outcome: SearchOutcome, title: str | None = "tool search") -> str:
     """One search: what was asked, what was found, what the model reads."""
+    _check_outcome(outcome, "render_search_html")
     rows: list[tuple[Any, Any]] = [
         ("strategy", outcome.strategy),
         ("arguments", code_block(outcome.arguments)),
@@ -91,6 +103,7 @@ def _tools(count: int) -> str:
 
 def render_search_text(outcome: SearchOutcome) -> str:
     """One search in a few lines; arguments of a megabyte are cut at `SHOWN_CHARS`, as the HTML cuts them."""
+    _check_outcome(outcome, "render_search_text")
     head = f"{outcome.strategy} {shortened(unescaped(outcome.arguments))} → searched {outcome.searched} {_tools(outcome.searched)}"
     if outcome.error:
         return showable(f"{head}\nerror: {outcome.error}")
@@ -102,11 +115,7 @@ class SearchView(HtmlView):
     """`SearchView(outcome)`: one search as a notebook view."""
 
     def __init__(self, outcome: SearchOutcome, title: str | None = "tool search", **kwargs: Any) -> None:
-        if not isinstance(outcome, SearchOutcome):  # not "'NoneType' object has no attribute 'strategy'"
-            raise ConfigurationError(
-                f"SearchView(): takes one SearchOutcome (what ToolSearch.search returns), and got "
-                f'{a_kind_of(outcome)}; e.g. SearchView(search.search(\'{{"terms": ["refund"]}}\', index))'
-            )
+        _check_outcome(outcome, "SearchView")
         super().__init__(render_search_html(outcome, title), render_search_text(outcome), **kwargs)
 
 
@@ -188,8 +197,26 @@ def _panel(
     return out
 
 
+def chart_rows(rows: object, where: str) -> list[EvalRow]:
+    """`rows` as a list of `EvalRow`, or a `ConfigurationError` naming what `where` takes (a readable
+    line, not "'NoneType' object is not iterable", or "'int' object has no attribute 'strategy'"
+    when the notebook draws a chart made of the wrong list)."""
+    if isinstance(rows, str | bytes | Mapping) or not isinstance(rows, Iterable):
+        raise ConfigurationError(
+            f"{where}(): takes the list of EvalRow evaluate(...) returns, and got {a_kind_of(rows)}"
+        )
+    listed = list(rows)
+    wrong = next((i for i, row in enumerate(listed) if not isinstance(row, EvalRow)), None)
+    if wrong is not None:
+        raise ConfigurationError(
+            f"{where}(): row {wrong} is {a_kind_of(listed[wrong])}, not an EvalRow; pass what evaluate(...) returns"
+        )
+    return listed
+
+
 def render_selection_chart_svg(rows: Sequence[EvalRow]) -> str:
     """Accuracy (left, %) and tools-block tokens (right, log scale) against catalogue size."""
+    rows = chart_rows(rows, "render_selection_chart_svg")
     strategies = list(dict.fromkeys(r.strategy for r in rows))
     sizes = sorted({r.size for r in rows})
     height = _H + _LEGEND_ROW * max(0, (len(strategies) - 1) // _LEGEND_PER_ROW)
@@ -239,9 +266,12 @@ def render_selection_chart_svg(rows: Sequence[EvalRow]) -> str:
 
 
 def render_selection_table(rows: Sequence[EvalRow]) -> str:
-    """The chart's numbers as text (the plain-text fallback)."""
+    """The chart's numbers as text (the plain-text fallback), a strategy's name on its row (`flat`)."""
+    rows = chart_rows(rows, "render_selection_table")
     lines = [f"{'tools':>5}  {'strategy':<24} {'reaches':>7} {'first':>6} {'tokens':>7}"]
-    lines += [f"{r.size:>5}  {r.strategy:<24} {r.accuracy:>7.0%} {r.top1:>6.0%} {r.tokens:>7.0f}" for r in rows]
+    lines += [
+        f"{r.size:>5}  {flat(plain(r.strategy)):<24} {r.accuracy:>7.0%} {r.top1:>6.0%} {r.tokens:>7.0f}" for r in rows
+    ]
     return "\n".join(lines)
 
 
@@ -252,7 +282,7 @@ class SelectionChart:
     """The rows charted."""
 
     def __init__(self, rows: Sequence[EvalRow]) -> None:
-        self.rows = list(rows)
+        self.rows = chart_rows(rows, "SelectionChart")
 
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, str]:
         svg, text = render_selection_chart_svg(self.rows), render_selection_table(self.rows)
@@ -264,6 +294,7 @@ class SelectionChart:
 
 def render_selection_html(rows: Sequence[EvalRow]) -> Html:
     """The numbers as an HTML table."""
+    rows = chart_rows(rows, "render_selection_html")
     body = table(
         ["tools", "strategy", "right tool reaches the model", "right tool first", "tokens"],
         [[r.size, r.strategy, f"{r.accuracy:.0%}", f"{r.top1:.0%}", f"{r.tokens:,.0f}"] for r in rows],

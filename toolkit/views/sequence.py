@@ -96,6 +96,7 @@ def _check_question(question: object, where: str) -> None:
 def sequence_source(result: LoopResult, question: str | None = None) -> str:
     """The Mermaid `sequenceDiagram` text for `result`; `question` (text) stands for the run's last one."""
     _check_question(question, "sequence_source")
+    result = run_of(result, "sequence_source")
     tools = list(dict.fromkeys(e.call.name for e in result.executions if e.error_kind not in LOOP_ANSWERED))
     tools += [s.tool for s in result.saga if s.tool not in tools]
     head = ["sequenceDiagram", "    participant U as user", "    participant L as loop", "    participant M as model"]

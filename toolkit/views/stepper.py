@@ -55,6 +55,7 @@ class Step:
 
 def steps(result: LoopResult) -> list[Step]:
     """Every step the run went through, in order."""
+    result = run_of(result, "steps")
     out: list[Step] = []
     trips = 0
     sagas = _saga_steps(result.executions, result.saga)

@@ -18,7 +18,9 @@ Pure renderers (unit-tested, stable under nbval):
 `StreamView` (an `HtmlView`): `.push(event)` redraws the live widget; `.consume(stream)` pushes
 every event of a `TokenStream` (drawing at most every `REDRAW_EVERY` seconds while text pours in),
 then shows the result — or the error, and re-raises it; a `TokenStream` closed mid-turn (`close()`:
-a stop button, a tool) ends with no result and shows "stopped", not "done". After
+a stop button, a tool) ends with no result and shows "stopped", not "done". A view whose stream
+is over starts the next one at the next `push` or `consume` (one stream a view: a retry is not
+joined to the broken stream, under its status). After
 `.display()` the cell's stored output is refreshed when the stream ends, so a saved notebook
 shows the final state (text/html and text/plain), not the empty view the cell started with.
 A push folds in only the new event (`EventFold`, which collects text fragments in a list and
@@ -133,6 +135,7 @@ Segment = TextSegment | ToolSegment
 
 def fold_events(events: Iterable[LoopEvent]) -> list[Segment]:
     """The events as text and tool segments, in the order they first appeared."""
+    _given_events(events, "fold_events")
     fold = EventFold()
     for event in events:
         fold.add(event)
@@ -399,6 +402,7 @@ def render_stream_html(
 
     `done` (default: a `result` or an `error` was given) says the stream has ended."""
     _check_result(result, "render_stream_html")
+    _given_events(events, "render_stream_html")
     over = _over(result, error, done)
     segments = fold_events(events)
     cards = [
@@ -447,6 +451,7 @@ def render_stream_text(
 ) -> str:
     """The stream as a transcript: one line per text run or tool call, then the status."""
     _check_result(result, "render_stream_text")
+    _given_events(events, "render_stream_text")
     over = _over(result, error, done)
     segments = fold_events(events)
     lines = [
@@ -626,6 +631,11 @@ def _check_events(events: object, where: str, fix: str) -> None:
         )
 
 
+def _given_events(events: object, where: str) -> None:
+    """`_check_events` for a renderer called `where` (`fold_events(None)`: not "'NoneType' object is not iterable")."""
+    _check_events(events, f"{where}(events)", f"e.g. {where}(list(stream))")
+
+
 class StreamView(HtmlView):
     """A live view of one stream: `.push(event)` or `.consume(token_stream)`."""
 
@@ -648,8 +658,10 @@ class StreamView(HtmlView):
         self._redraw()
 
     def push(self, event: LoopEvent) -> None:
-        """Add one event and redraw."""
+        """Add one event and redraw; on a view whose stream is over (`finish`), it starts the next one."""
         check_event(event)
+        if self.done:
+            self._start_again()
         self.events.append(event)
         self._redraw()
 
@@ -667,7 +679,8 @@ class StreamView(HtmlView):
 
     def consume(self, stream: Iterable[LoopEvent], pace: float | None = 0.0) -> Result[Any] | None:
         """Push every event of `stream`, then its `.result` (returned). An error from the stream
-        is shown, then re-raised. `pace` waits that many seconds after each event, to watch a
+        is shown, then re-raised. On a view whose stream is over (done, stopped, closed: a retry
+        after a broken stream) it starts again, showing the new stream alone. `pace` waits that many seconds after each event, to watch a
         stream that arrives faster than the eye (the embedded gateway's).
 
         Text and argument pieces that arrive within `REDRAW_EVERY` seconds of the last drawing
@@ -684,6 +697,8 @@ class StreamView(HtmlView):
                 "number of 0 or more; e.g. view.consume(stream, pace=0.03), or leave it out to show the stream "
                 "as it arrives"
             )
+        if self.done:  # a view shows one stream: a second consume (a retry) starts it again
+            self._start_again()
         drawn = -REDRAW_EVERY
         try:
             for event in stream:
@@ -702,6 +717,13 @@ class StreamView(HtmlView):
         self.closed = isinstance(stream, TokenStream) and result is None  # read to a quiet end: closed mid-turn
         self.finish(result=result)
         return self.result
+
+    def _start_again(self) -> None:
+        """No events, no end: the stream before (stopped, closed or done) is not joined to the next one
+        (`consume` or `push` after the end), nor is its status shown while the next one runs."""
+        self.events, self.result, self.error, self.done, self.closed = [], None, None, False, False
+        self._drawings = _Drawings()
+        self._redraw()
 
     def display(self) -> None:
         """Show the live widget now, so it fills while the stream runs.

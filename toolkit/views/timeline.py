@@ -150,11 +150,14 @@ def _svg_text(text: str) -> str:
 
 
 def _span_problem(span: Span) -> str | None:
-    """What is wrong with a span's fields (a start given as text, a label of None), or None."""
+    """What is wrong with a span's fields (a start given as text, an end before the start, a label of
+    None), or None."""
     for field in ("start", "end"):
         value = getattr(span, field)
         if isinstance(value, bool) or not isinstance(value, numbers.Real):  # numpy's numbers too
             return f"its {field} is {a_kind_of(value)}, not a number"
+    if span.end < span.start:  # swapped (NaN compares false: left out of the drawing, listed in the text)
+        return f"its end ({span.end}) is before its start ({span.start})"
     for field in ("lane", "label"):
         value = getattr(span, field)
         if not isinstance(value, str):

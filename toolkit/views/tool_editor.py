@@ -16,9 +16,11 @@ pydantic model resolves its annotations as in a cell. The view shows:
 - the `tools` entry the model receives (`spec.to_openai()`),
 - the lint warnings (`toolkit.tools.lint`),
 - the schema as the week-5 explainer renders it;
+- what the code printed while it ran (a widget's callback reaches no cell: it would be lost);
 
 and for a definition the package refuses, its own developer-facing message
-(`ToolDefinitionError`), or the line of a syntax error. Nothing the code does can break the
+(`ToolDefinitionError`), or the line of a syntax error; an error's secrets are masked
+(`redact.scrub_secrets`: a connection string the code failed on). Nothing the code does can break the
 widget (an `exit()` or any exception included: it is reported, not obeyed; Ctrl-C still
 interrupts). The code is the learner's own, run in their own kernel, as any cell is, with no time
 limit; it runs when the learner leaves the box, never at each keystroke (a half-typed
@@ -30,6 +32,8 @@ Leaves out: running the tool (call it in a cell), strict mode.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import sys
 import types
@@ -40,6 +44,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from toolkit.errors import ConfigurationError, ToolDefinitionError
+from toolkit.tools import redact
 from toolkit.tools.decorator import a_kind_of
 from toolkit.views.conversation import TextRepr
 from toolkit.views.html import NO_MATH, code_block, escape, kept, shortened, showable_bundle, without_addresses
@@ -75,12 +80,17 @@ def _namespace() -> dict[str, Any]:
 
 
 def inspect_code(code: str) -> dict[str, Any]:
-    """`{"tools": [...openai...], "warnings": [...], "error": str, "text": str}` for the code."""
+    """`{"tools": [...openai...], "warnings": [...], "error": str, "text": str, "printed": str}` for the
+    code; `printed` is what it wrote to stdout and stderr (a print, a warning) while it ran: from a
+    widget's callback that reaches no cell, so the editor shows it (secrets masked, cut as an error is)."""
     _check_code(code, "inspect_code")
     module = types.ModuleType(EDITOR_MODULE)
     module.__dict__.update(_namespace())
-    with _importable(module):
-        return _inspect(code, module.__dict__)
+    out = io.StringIO()
+    with _importable(module), contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+        report = _inspect(code, module.__dict__)
+    printed = out.getvalue()
+    return {**report, "printed": _line(printed) if printed else ""}
 
 
 @contextmanager
@@ -188,8 +198,8 @@ def _imported(value: Any) -> bool:
 
 def _refused(error: ToolDefinitionError) -> str:
     """The package's refusal, as one line of the editor: no memory address (its text may quote a
-    default's repr), cut at `SHOWN_CHARS` (a default of ten million characters is quoted whole)."""
-    return shortened(without_addresses(f"ToolDefinitionError: {error}"))
+    default's repr), no secret, cut at `SHOWN_CHARS` (a default of ten million characters is quoted whole)."""
+    return _line(f"ToolDefinitionError: {error}")
 
 
 def _raised(error: BaseException) -> str:
@@ -205,7 +215,14 @@ def _raised(error: BaseException) -> str:
     except Exception:  # an exception class of the learner's whose __str__ raises
         message = ""
     name = type(error).__name__
-    return shortened(without_addresses(f"{name}: {message}" if message else name))  # a 10 MB message: cut
+    return _line(f"{name}: {message}" if message else name)
+
+
+def _line(error: str) -> str:
+    """An error as the editor shows it: no memory address (determinism), its secrets masked as the
+    trace, the playground and exercise feedback mask them (a connection string the code failed on
+    at import: `redact.scrub_secrets`, the learner's own paths kept), cut at `SHOWN_CHARS` (a 10 MB message)."""
+    return shortened(redact.scrub_secrets(without_addresses(error)))
 
 
 def _drawn(report: dict[str, Any]) -> list[tuple[str, bool]]:
@@ -241,22 +258,25 @@ class ToolEditor(TextRepr, widgets.VBox):
 
     def html(self) -> str:
         r = self.report
+        printed = f"<b>printed</b>{code_block(r['printed'], 'text')}" if r.get("printed") else ""
         if r["error"]:
-            return f'<div class="{NO_MATH}" style="color:#cf222e;white-space:pre-wrap">{escape(r["error"])}</div>'
+            error = f'<div style="color:#cf222e;white-space:pre-wrap">{escape(r["error"])}</div>'
+            return f'<div class="{NO_MATH}">{error}{printed}</div>'
         lint = "".join(f"<li><i>{escape(w)}</i></li>" if n else f"<li>{escape(w)}</li>" for w, n in _drawn(r)) or (
             "<li>no warnings</li>"
         )
         return (
             f'<div class="{NO_MATH}"><b>what the model receives</b>'
-            f"{code_block(json.dumps(r['tools'], indent=2, ensure_ascii=False))}<b>lint</b><ul>{lint}</ul></div>"
+            f"{code_block(json.dumps(r['tools'], indent=2, ensure_ascii=False))}<b>lint</b><ul>{lint}</ul>{printed}</div>"
         )
 
     def text(self) -> str:
         r = self.report
+        printed = f"\n\nprinted:\n{r['printed']}" if r.get("printed") else ""
         if r["error"]:
-            return r["error"]
+            return r["error"] + printed
         lint = "\n".join(w if n else f"- {w}" for w, n in _drawn(r)) or "- no warnings"
-        return f"{json.dumps(r['tools'], indent=2, ensure_ascii=False)}\nlint:\n{lint}\n\n{r['text']}"
+        return f"{json.dumps(r['tools'], indent=2, ensure_ascii=False)}\nlint:\n{lint}\n\n{r['text']}{printed}"
 
     def _plain_text(self) -> str:
         return self.text()

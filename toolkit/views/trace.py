@@ -31,11 +31,11 @@ Leaves out: the truth table (`toolkit.views.truth_table`), timelines, live updat
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from toolkit.chat.messages import Message, TokenUsage, ToolCall, ToolResultMessage
-from toolkit.errors import ConfigurationError
+from toolkit.chat.messages import MESSAGE_TYPES, Message, TokenUsage, ToolCall, ToolResultMessage
+from toolkit.errors import ConfigurationError, a_kind_of
 from toolkit.loop.run import LoopResult, RoundTrace
 from toolkit.loop.saga import ToolExecution
 from toolkit.tools import redact
@@ -233,6 +233,8 @@ def _kept(result: LoopResult) -> list[int | str]:
 
 def render_trace_html(result: LoopResult, show_timing: bool = False) -> Html:
     """The whole run: one card per round, then the summary."""
+    result = run_of(result, "render_trace_html")
+    _check_timing(show_timing, "render_trace_html")
     rounds = [
         small(k)
         if isinstance(k, str)
@@ -283,6 +285,8 @@ def _round_text(trace: RoundTrace, show_timing: bool, left: list[tuple[ToolCall,
 
 def render_trace_text(result: LoopResult, show_timing: bool = False) -> str:
     """A short text trace: a few lines per round, then the summary line (and the answer)."""
+    result = run_of(result, "render_trace_text")
+    _check_timing(show_timing, "render_trace_text")
     lines = [
         line
         for k in _kept(result)
@@ -334,6 +338,8 @@ def render_saga_html(
     result: LoopResult, before: Sequence[Message] | None = None, after: Sequence[Message] | None = None
 ) -> Html:
     """The saga log; with `before` (and `after`, default `result.messages`) the rewritten results."""
+    result = run_of(result, "render_saga_html")
+    before, after = _messages(before, "render_saga_html", "before"), _messages(after, "render_saga_html", "after")
     outcome = {True: badge("ok", "ok"), False: badge("failed", "error")}
     rows = [[i, e.tool, e.compensation, outcome[e.ok], _shown(e.detail)] for i, e in enumerate(result.saga, 1)]
     log = table(["#", "tool", "compensation", "outcome", "detail"], rows) if rows else small("no compensation ran")
@@ -357,6 +363,8 @@ def render_saga_text(
 ) -> str:
     """The saga log as text: one line per compensation (its detail on that line, however many a
     compensation's report had), then one per rewritten result."""
+    result = run_of(result, "render_saga_text")
+    before, after = _messages(before, "render_saga_text", "before"), _messages(after, "render_saga_text", "after")
     lines = [
         f"{i}. {flat_name(e.tool)}: {'ok' if e.ok else 'FAILED'} — {one_line(_shown(e.detail), 300)}"
         for i, e in enumerate(result.saga, 1)
@@ -389,6 +397,35 @@ def run_of(value: object, where: str) -> LoopResult:
     raise ConfigurationError(f"{where}: takes the LoopResult run_loop returns, and got {kind}; {fix}")
 
 
+def _check_timing(show_timing: object, where: str) -> None:
+    """`show_timing` is True or False: "no" is true, and would show wall-clock durations (a notebook's
+    output changing at each run)."""
+    if show_timing is not True and show_timing is not False:
+        raise ConfigurationError(
+            f"{where}(show_timing={show_timing!r:.40}): show_timing is True (each call's duration, which differs "
+            f"at each run) or False (the default), and got {a_kind_of(show_timing)}"
+        )
+
+
+def _messages(messages: object, where: str, name: str) -> list[Message] | None:
+    """`before` / `after` of a saga view as a list, or None: anything but messages was a TypeError, or (a
+    str, a list of ids) compared as no messages at all, the view saying nothing was rewritten."""
+    if messages is None:
+        return None
+    head = f"{where}({name}=...): takes a list of messages"
+    if hasattr(messages, "messages") and callable(messages.messages):  # a ChatMemory
+        raise ConfigurationError(f"{head}, and got {a_kind_of(messages)}: pass memory.messages()")
+    if isinstance(messages, str | bytes | Mapping) or not isinstance(messages, Iterable):
+        raise ConfigurationError(
+            f"{head} (e.g. result.messages of a run without compensation), and got {a_kind_of(messages)}"
+        )
+    listed = list(messages)  # a generator is read once
+    wrong = next((i for i, m in enumerate(listed) if not isinstance(m, MESSAGE_TYPES)), None)
+    if wrong is not None:
+        raise ConfigurationError(f"{where}({name}=...): item {wrong} is {a_kind_of(listed[wrong])}, not a message")
+    return listed
+
+
 class TraceView(HtmlView):
     """`TraceView(result)`: the trace as a widget (HTML and text kept in the stored output)."""
 
@@ -399,6 +436,7 @@ class TraceView(HtmlView):
     def update(self, result: LoopResult, show_timing: bool = False) -> None:
         """Show `result` in this view instead, the steps as in `TraceView(result)`."""
         result = run_of(result, "TraceView")
+        _check_timing(show_timing, "TraceView")
         self.show(render_trace_html(result, show_timing), render_trace_text(result, show_timing))
 
 
@@ -413,4 +451,5 @@ class SagaView(HtmlView):
         **kwargs: Any,
     ) -> None:
         result = run_of(result, "SagaView")
+        before, after = _messages(before, "SagaView", "before"), _messages(after, "SagaView", "after")
         super().__init__(render_saga_html(result, before, after), render_saga_text(result, before, after), **kwargs)

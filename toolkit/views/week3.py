@@ -12,10 +12,11 @@ Pure renderers (unit-tested, deterministic, the shared look of `toolkit.views.ht
 
 Past `SHOWN_ITEMS` cases, the drill and the cases table draw the first and last 500 and a row
 naming the rest (`toolkit.views.html.kept`); the totals, the headline and the confusion view
-count every case.
+count every case. The views' texts (the CLI's lines) keep the same cases and note, with the same totals.
 
 `probe_view`, `drill_view` and `accuracy_view` wrap them in `HtmlView` widgets whose saved
-output also carries the HTML and the CLI's text (so nbval compares plain text).
+output also carries the HTML and the CLI's text (so nbval compares plain text; the probe's raw
+response cut at `SHOWN_CHARS`, as its card cuts it).
 
 Leaves out: sorting and filtering (read the CSV with pandas for that).
 """
@@ -25,9 +26,10 @@ from __future__ import annotations
 import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 from typing import TypeVar
 
-from toolkit.course.accuracy import CSV_COLUMNS, NOT_RUN, PASS_LINE, CaseResult, report_lines, summarize
+from toolkit.course.accuracy import CSV_COLUMNS, NOT_RUN, PASS_LINE, CaseResult, case_line, report_lines, summarize
 from toolkit.course.drill import DrillOutcome, summary_lines
 from toolkit.course.probe import VERDICTS, ProbeResult, report
 from toolkit.errors import ConfigurationError
@@ -45,6 +47,7 @@ from toolkit.views.html import (
     kept,
     kv_table,
     page,
+    shortened,
     small,
     table,
 )
@@ -96,6 +99,7 @@ def scrolling(body: Html) -> Html:
 
 def render_probe_html(result: ProbeResult) -> str:
     """The probe's verdict card, with the raw exchange folded away below it."""
+    _check_probe(result, "render_probe_html")
     label = VERDICTS[result.verdict][0] if result.verdict else "no verdict"
     kind = PROBE_KINDS[result.verdict]
     ex = result.exchange
@@ -115,6 +119,7 @@ def render_probe_html(result: ProbeResult) -> str:
 
 def render_drill_html(outcomes: Sequence[DrillOutcome]) -> str:
     """The drill as a table; failures first in the totals line."""
+    outcomes = _listed(outcomes, DrillOutcome, "render_drill_html", "run_drill(...)")
     columns = ["", "id", "tool", "raw arguments", "expected", "got", "normalised / error"]
     rows = [
         _drill_row(outcomes[k]) if isinstance(k, int) else _note_row(k, len(columns))
@@ -197,6 +202,7 @@ def _not_run_row(results: Sequence[CaseResult]) -> list[tuple[str, str]]:
 
 def render_accuracy_html(results: Sequence[CaseResult]) -> str:
     """Headline, groups, confusion view and every case, coloured by verdict."""
+    results = _listed(results, CaseResult, "render_accuracy_html", "run_suite(...)")
     s = summarize(results)
     met = s.meets_pass_line
     headline = kv_table(
@@ -252,18 +258,31 @@ def _note_row(note: str, width: int) -> list[object]:
 
 
 def probe_view(result: ProbeResult) -> HtmlView:
-    return HtmlView(render_probe_html(result), report(result))
+    """The verdict card, its text the CLI's report with the raw response cut at `SHOWN_CHARS` as the
+    card cuts it (a gateway answering megabytes put them all in the saved notebook's text/plain)."""
+    _check_probe(result, "probe_view")
+    ex = result.exchange
+    shown = result if ex is None else replace(result, exchange=replace(ex, response_text=shortened(ex.response_text)))
+    return HtmlView(render_probe_html(result), report(shown))
 
 
 def drill_view(outcomes: Sequence[DrillOutcome]) -> HtmlView:
     outcomes = _listed(outcomes, DrillOutcome, "drill_view", "run_drill(...)")
-    text = "\n".join([o.line() for o in outcomes] + summary_lines(list(outcomes)))
-    return HtmlView(render_drill_html(outcomes), text)
+    lines = [k if isinstance(k, str) else shortened(outcomes[k].line()) for k in kept(len(outcomes), "cases")]
+    return HtmlView(render_drill_html(outcomes), "\n".join(lines + summary_lines(outcomes)))
 
 
 def accuracy_view(results: Sequence[CaseResult]) -> HtmlView:
     results = _listed(results, CaseResult, "accuracy_view", "run_suite(...)")
-    return HtmlView(render_accuracy_html(results), "\n".join(report_lines(results)))
+    lines = [k if isinstance(k, str) else shortened(case_line(results[k])) for k in kept(len(results), "cases")]
+    totals = report_lines(results)[len(results) :]  # the CLI's report: a line per case, then the totals
+    return HtmlView(render_accuracy_html(results), "\n".join(lines + totals))
+
+
+def _check_probe(result: object, where: str) -> None:
+    """A `ConfigurationError` unless `result` is a `ProbeResult` (not "'NoneType' object has no attribute 'exchange'")."""
+    if not isinstance(result, ProbeResult):
+        raise ConfigurationError(f"{where}(): takes the ProbeResult probe(client) returns, and got {a_kind_of(result)}")
 
 
 def _listed(items: object, kind: type[T], where: str, maker: str) -> list[T]:

@@ -69,7 +69,8 @@ message and in the `TextDelta`s (the half that ends a piece is shown with the ne
 leading byte-order mark is skipped; an event whose data is empty (`data:` alone, or with blanks:
 the keep-alive some relays send during a long answer) is skipped like a `: ping` comment; `"error": null` on a chunk (Foundry Local sends it on every
 one) is no error; a later `usage` with counts left out or null keeps the counts already read; a
-`usage` on choice 0 (Moonshot's Kimi sends it there, in the last chunk) is read as one beside it.
+`usage` on choice 0 (Moonshot's Kimi sends it there, in the last chunk) is read as one beside it,
+and so is Groq's, in the last chunk's `x_groq.usage` (`_usage_of`).
 
 Content sent as a list of parts (as some gateways send it) is read as its text parts, joined,
 as in a whole reply. A legacy `function_call` delta (`{"name"}` first, then `{"arguments"}`
@@ -255,8 +256,9 @@ class StreamAssembler:
             raise BadResponseError(f"stream chunk is not an object: {chunk!r:.200}")
         self.id = _text(chunk.get("id"), "stream chunk id") or self.id
         self.model = _text(chunk.get("model"), "stream chunk model") or self.model
-        if chunk.get("usage"):
-            self.usage = _updated(self.usage, TokenUsage.from_openai(chunk["usage"]))
+        usage = _usage_of(chunk)
+        if usage:
+            self.usage = _updated(self.usage, TokenUsage.from_openai(usage))
         if self.instead is None and said_instead(chunk) is not None:
             self.instead = chunk
         events: list[StreamEvent] = []
@@ -268,7 +270,7 @@ class StreamAssembler:
                 continue
             if choice.get("error"):  # OpenRouter's `StreamingChoice.error` (finish_reason "error"): no reply
                 raise reported_error(choice["error"], "sent an error mid-stream", _dumped(chunk))
-            if choice.get("usage") and not chunk.get("usage"):  # Moonshot's (Kimi's): on choice 0
+            if choice.get("usage") and not _usage_of(chunk):  # Moonshot's (Kimi's): on choice 0
                 self.usage = _updated(self.usage, TokenUsage.from_openai(choice["usage"]))
             events += self._feed_delta(_object(choice.get("delta"), "stream chunk delta"))
             self.finish_reason = _text(choice.get("finish_reason"), "finish_reason") or self.finish_reason
@@ -640,6 +642,15 @@ def paired(text: str) -> str:
     if not any("\ud800" <= c <= "\udfff" for c in text):
         return text
     return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
+
+
+def _usage_of(chunk: dict[str, Any]) -> Any:
+    """A chunk's `usage`; else Groq's, which it sends on a stream's last chunk inside its own
+    `x_groq` object (`{"x_groq": {"id": …, "usage": {…}}}`), not beside the choices."""
+    if chunk.get("usage"):
+        return chunk["usage"]
+    groq = chunk.get("x_groq")
+    return groq.get("usage") if isinstance(groq, dict) else None
 
 
 def _updated(usage: TokenUsage, reported: TokenUsage) -> TokenUsage:

@@ -846,3 +846,17 @@ def test_usage_groq_sends_in_x_groq_is_read():
     both = delta({}, "stop", usage={"prompt_tokens": 5, "completion_tokens": 6}, x_groq={"usage": usage})
     assert final(list(assemble(sse(delta({"content": "Hi"}), both)))).usage.total_tokens == 11  # `usage` first
 
+
+def test_a_streamed_call_whose_arguments_never_came_has_the_empty_object_a_whole_reply_has():
+    """A whole reply's call with `"arguments": null` (or none) reads as `{}`; streamed, a call whose
+    deltas all said null (or nothing) read as "", so memory, the trace and the next request held
+    another call than the same reply not streamed ("" is no JSON to a server that parses it back)."""
+    named = {"index": 0, "id": "call_1", "type": "function", "function": {"name": "now", "arguments": None}}
+    again = {"index": 0, "function": {"arguments": None}}
+    for deltas in ([named], [named, again], [{**named, "function": {"name": "now"}}]):
+        chunks = [delta({"tool_calls": [d]}) for d in deltas] + [delta({}, "tool_calls")]
+        (call,) = final(list(assemble(sse(*chunks)))).message.tool_calls
+        assert (call.name, call.arguments) == ("now", "{}")
+    empty = {**named, "function": {"name": "now", "arguments": ""}}  # "" as a whole reply's "": kept
+    (call,) = final(list(assemble(sse(delta({"tool_calls": [empty]}), delta({}, "tool_calls"))))).message.tool_calls
+    assert call.arguments == ""

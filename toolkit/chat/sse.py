@@ -74,7 +74,8 @@ and so is Groq's, in the last chunk's `x_groq.usage` (`_usage_of`).
 
 Content sent as a list of parts (as some gateways send it) is read as its text parts, joined,
 as in a whole reply. A legacy `function_call` delta (`{"name"}` first, then `{"arguments"}`
-pieces) is read as the fragments of one tool call, as a whole reply's is.
+pieces) is read as the fragments of one tool call, as a whole reply's is. A call whose deltas never carry
+arguments (null on each, or none) has `{}`, as a whole reply's call with null or no arguments.
 
 Leaves out: `logprobs`, the audio itself (a delta's `audio.data`), and `n > 1`: only choice 0 is
 read (`choice_zero`: its `index` is 0, `"0"`, null or missing, as `chat()` reads a whole reply's).
@@ -150,6 +151,9 @@ class _PartialCall:
     canonical: tuple[int, str | None] | None = None
     """The call's arguments as `_canonical` JSON, and how many fragments they were joined from then
     (`_same_arguments` compares a resend with them: joined and parsed once, however often resent)."""
+    given: bool = False
+    """A delta carried arguments (a string, or an object): a call whose deltas all said null, or
+    nothing, has `{}`, as a whole reply's call with null or no arguments reads (`ToolCall.from_openai`)."""
     renamed: bool = False
     """A delta named this call again (its own name) after its arguments were whole, opening no new
     ones (`arguments: ""`): the next delta that opens a JSON object is another call of that name."""
@@ -319,6 +323,7 @@ class StreamAssembler:
             partial.id = call_id or partial.id
             partial.name = _named(partial.name, name)
             partial.fragments.append(fragment)
+            partial.given = partial.given or fn.get("arguments") is not None
             if fragment.strip():
                 partial.last_sent = fragment
             partial.extra.update((k, v) for k, v in piece.items() if k not in OPENAI_CALL_KEYS)
@@ -383,7 +388,7 @@ class StreamAssembler:
             why = f": {broke}" if broke else ""
             raise TruncatedStreamError(f"stream ended before [DONE]{what}{why}; nothing from it will be executed")
         calls = tuple(
-            ToolCall(id=c.id, name=c.name, arguments=paired(_arguments(c)), extra=c.extra)
+            ToolCall(id=c.id, name=c.name, arguments=paired(_arguments(c)) if c.given else "{}", extra=c.extra)
             for _, c in sorted(self.calls.items())
         )
         missing = [i for i, c in sorted(self.calls.items()) if not c.name]

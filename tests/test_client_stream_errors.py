@@ -298,3 +298,62 @@ def test_an_error_sent_mid_stream_is_masked_before_its_body_is_cut():
         list(client.stream("hi"))
     assert key[:5] not in f"{caught.value} {caught.value.body}"
     assert caught.value.body.endswith(" bad key ***fXYZ ")
+
+
+GEMINI_TAIL = (
+    '{\n  "error": {\n    "code": 503,\n    "message": "This model is currently experiencing high demand. Spikes in '
+    'demand are usually temporary. Please try again later.",\n    "status": "UNAVAILABLE"\n  }\n}\n'
+)
+"""How Gemini sheds load mid-stream: the events stop and its error follows as plain JSON, written over
+lines, with no `data:` (theopenco/llmgateway#3616, diegosouzapw/OmniRoute#4177); then the body ends."""
+
+
+def test_an_error_written_as_plain_json_after_the_events_is_the_gateways_error_and_retried():
+    """It read 'stream ended before [DONE]; nothing from it will be executed', not retried: the 503
+    the gateway said, the overload a later attempt gets past, was lost in lines that are no event."""
+    answer = START + 'data: {"choices":[{"index":0,"delta":{"content":"ped."},"finish_reason":"stop"}]}\n\n'
+    client, script, sleeps = make(streamed(GEMINI_TAIL), streamed(answer + "data: [DONE]\n\n"))
+    events = list(client.stream(QUESTION))
+    assert events[-1].response.message.content == "Shipped." and sleeps == [0.5] and len(script.requests) == 2
+    client, script, sleeps = make(*[streamed(START + GEMINI_TAIL)] * 3)
+    with pytest.raises(TransientError) as caught:
+        list(client.stream(QUESTION))
+    assert str(caught.value) == (
+        "gateway sent an error mid-stream (code 503, transient): This model is currently experiencing high demand. "
+        "Spikes in demand are usually temporary. Please try again later."
+    )
+    assert caught.value.status == 503 and len(script.requests) == 1  # "Ship" was shown: not sent again
+
+
+@pytest.mark.parametrize(
+    "tail, error",
+    [
+        ('[{"error": {"code": 400, "message": "Invalid JSON payload"}}]\n', "Invalid JSON payload"),  # Gemini's list
+        ('{"error": {"message": "upstream closed", "type": "upstream_error"}}\n', "upstream closed"),
+        ('{"detail": "Internal Server Error"}\n', "Internal Server Error"),
+    ],
+)
+def test_other_errors_written_as_plain_json_after_the_events_are_the_gateways_error(tail, error):
+    client, script, _ = make(streamed(START + tail))
+    with pytest.raises(BadResponseError) as caught:
+        list(client.stream(QUESTION))
+    assert not isinstance(caught.value, TruncatedStreamError)
+    assert str(caught.value) == f"gateway sent an error mid-stream: {error}"
+
+
+@pytest.mark.parametrize(
+    "tail",
+    ['{"error": {"message": "upstream closed"}\n', "upstream closed\n", '{"status": "ok"}\n', "x" * 70_000 + "\n"],
+    ids=["json-cut-short", "plain-text", "no-error", "too-long"],
+)
+def test_lines_after_the_events_that_say_no_error_leave_a_cut_stream(tail):
+    client, _, _ = make(streamed(START + tail))
+    with pytest.raises(TruncatedStreamError, match=r"^stream ended before \[DONE\]; nothing from it will be executed$"):
+        list(client.stream(QUESTION))
+
+
+def test_an_error_written_as_plain_json_before_more_events_is_no_error():
+    """Only what follows the last event is read: stray lines a relay wrote before its events go on are left out."""
+    body = START + '{"error": {"message": "retrying upstream"}}\n\n' + START + "data: [DONE]\n\n"
+    client, _, _ = make(streamed(body))
+    assert list(client.stream(QUESTION))[-1].response.message.content == "ShipShip"

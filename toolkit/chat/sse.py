@@ -31,7 +31,10 @@ writes an error that comes up mid-stream as `error: {"code": 400, "message": …
 a chunk without choices in an error's words (`said_instead`: a FastAPI server's `{"detail": …}`
 or `{"object": "error", "message": …}`, FastChat's `{"text": …, "error_code": 50001}`, a relay's
 `{"code": 429, "msg": …}`) and then ends (not cut by a timeout or a broken connection: that
-stays a cut stream) reports that chunk the same way, instead of an empty or a cut reply.
+stays a cut stream) reports that chunk the same way, instead of an empty or a cut reply. So does a
+stream that ends, without `[DONE]` or a `finish_reason`, on an error written as plain JSON after its
+last event, over lines and without `data:` (`_tail_error`: Gemini sheds load mid-stream so, with
+`{"error": {"code": 503, …, "status": "UNAVAILABLE"}}`), instead of a cut stream.
 
 Some OpenAI-compatible gateways (Gemini's, and proxies in front of it) leave out a tool-call
 delta's `index`; others (Ollama behind LiteLLM, some vLLM versions) give every parallel call
@@ -199,6 +202,11 @@ class StreamAssembler:
     held: dict[str, str] = field(default_factory=dict)
     """A text field's high surrogate that ended its last piece, kept from its `TextDelta` for the
     next piece (`_shown`)."""
+    stray: list[str] = field(default_factory=list)
+    """The lines since the last `data:` line that are no field of an event stream (nor a comment):
+    an error a gateway wrote as plain JSON after its events (`_tail_error`)."""
+    stray_size: int = 0
+    """Their characters, counted on past `STRAY_AT_MOST` (then they are no error object, and not kept)."""
     event: str = ""
     """The type of the event being read (its `event:` field; "" for the default, `message`):
     `event: error` marks its data as the gateway's error, whatever shape that data has."""
@@ -218,9 +226,11 @@ class StreamAssembler:
                 said = _json_or_not(payload)
                 raise reported_error(payload if said is _NOT_JSON else said, "sent an error mid-stream", payload[:2000])
             if line.strip():
+                self._keep_stray(line)
                 return []
             events, self.event = self._feed_pending(), ""  # the event type lasts until its event ends
             return events
+        self.stray, self.stray_size = [], 0  # only what follows the last event is a tail
         payload = line[5:].strip()
         if payload == "[DONE]":
             events = self._feed_pending()
@@ -231,6 +241,33 @@ class StreamAssembler:
             self.pending.append(line[6:] if line.startswith("data: ") else line[5:])
             return []
         return self._feed_parsed(chunk, payload)
+
+    def _keep_stray(self, line: str) -> None:
+        """Keep a line that is no field of an event stream (`id:`, `retry:` and comments are), up to
+        `STRAY_AT_MOST` characters since the last event."""
+        if line.startswith((":", "id:", "retry:")):
+            return
+        self.stray_size += len(line)
+        if self.stray_size <= STRAY_AT_MOST:
+            self.stray.append(line)
+        else:
+            self.stray.clear()
+
+    def _tail_error(self) -> ModelCallError | None:
+        """The error a gateway wrote as plain JSON, over lines and without `data:`, after its last
+        event, then ended the stream (Gemini sheds load so: `{"error": {"code": 503, …}}`): an `error`
+        object (also in Gemini's one-item list), or a chunk in an error's words (`said_instead`);
+        None for anything else."""
+        if not self.stray:
+            return None
+        text = "\n".join(self.stray).strip()
+        said = _json_or_not(text)
+        if isinstance(said, list) and len(said) == 1:  # Gemini's `[{"error": {…}}]`
+            said = said[0]
+        if not isinstance(said, dict):
+            return None
+        error = said.get("error") or said_instead(said)
+        return reported_error(error, "sent an error mid-stream", text[:2000]) if error else None
 
     def _feed_pending(self) -> list[StreamEvent]:
         """The event held in `pending`, its lines joined as the SSE spec joins them."""
@@ -375,6 +412,9 @@ class StreamAssembler:
             broke = _broken_off(self.pending)
             if broke is None:
                 self._feed_pending()
+        tail = self._tail_error() if broke is None and not self.done and self.finish_reason is None else None
+        if tail is not None:  # the gateway's error, written after its events, instead of a cut stream
+            raise tail
         if (
             broke is None
             and self.instead is not None
@@ -622,6 +662,10 @@ def _complete(call: _PartialCall) -> bool:
 
 
 _NOT_JSON = object()
+
+STRAY_AT_MOST = 16_000
+"""The most characters of stray lines after a stream's last event that are read as an error
+(`_tail_error`): a gateway's error object is far shorter; a page of text is not one."""
 
 
 def _dumped(chunk: Any) -> str:

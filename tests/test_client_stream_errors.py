@@ -320,7 +320,8 @@ def test_an_error_written_as_plain_json_after_the_events_is_the_gateways_error_a
         list(client.stream(QUESTION))
     assert str(caught.value) == (
         "gateway sent an error mid-stream (code 503, transient): This model is currently experiencing high demand. "
-        "Spikes in demand are usually temporary. Please try again later."
+        "Spikes in demand are usually temporary. Please try again later.; not retried: part of the reply had already "
+        "arrived"
     )
     assert caught.value.status == 503 and len(script.requests) == 1  # "Ship" was shown: not sent again
 

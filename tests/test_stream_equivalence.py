@@ -16,7 +16,8 @@ memory, trace and next request. Each provider's stream is written from its publi
 - TGI before 2.2: no `data: [DONE]`, the body ends after the chunk with `finish_reason`.
 
 Replies are generated (Hypothesis): text with quotes, backslashes, line separators and emoji, any
-JSON arguments (or null), reasoning, usage; the pieces are cut at random places.
+JSON arguments (or null; the last call's cut off by `finish_reason` "length" or "content_filter"),
+reasoning, usage; the pieces are cut at random places.
 """
 
 import json
@@ -55,13 +56,22 @@ CALL = st.fixed_dictionaries(
 def replies(draw):
     calls = draw(st.lists(CALL, max_size=3))
     content = draw(st.none() | TEXT) if calls else draw(TEXT)
-    ids = draw(st.lists(st.text(string.ascii_letters + string.digits, min_size=9, max_size=9), min_size=3, max_size=3))
+    ids = draw(
+        st.lists(
+            st.text(string.ascii_letters + string.digits, min_size=9, max_size=9), min_size=3, max_size=3, unique=True
+        )
+    )
+    finish = "tool_calls" if calls else draw(st.sampled_from(["stop", "length", "content_filter"]))
+    if calls and calls[-1]["arguments"] and draw(st.booleans()):  # cut inside the last call's arguments
+        cut = draw(st.integers(0, len(calls[-1]["arguments"]) - 1))
+        calls[-1] = {**calls[-1], "arguments": calls[-1]["arguments"][:cut]}
+        finish = draw(st.sampled_from(["length", "content_filter"]))
     return {
         "content": content,
         "reasoning": draw(st.none() | TEXT),
         "calls": [{**call, "id": ids[i]} for i, call in enumerate(calls)],
         "usage": {"prompt_tokens": draw(st.integers(0, 10**6)), "completion_tokens": draw(st.integers(0, 10**6))},
-        "finish": "tool_calls" if calls else draw(st.sampled_from(["stop", "length"])),
+        "finish": finish,
     }
 
 

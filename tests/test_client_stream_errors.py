@@ -16,7 +16,7 @@ from test_client import Script
 from toolkit.chat.client import ChatClient, parse_completion
 from toolkit.chat.messages import UserMessage
 from toolkit.chat.sse import StreamDone, TextDelta, assemble
-from toolkit.errors import BadResponseError, TransientError, TruncatedStreamError
+from toolkit.errors import BadResponseError, ModelCallError, TransientError, TruncatedStreamError
 
 QUESTION = [UserMessage(content="hi")]
 KEY = "sk-proj-" + "Str3am" * 6
@@ -358,3 +358,40 @@ def test_an_error_written_as_plain_json_before_more_events_is_no_error():
     body = START + '{"error": {"message": "retrying upstream"}}\n\n' + START + "data: [DONE]\n\n"
     client, _, _ = make(streamed(body))
     assert list(client.stream(QUESTION))[-1].response.message.content == "ShipShip"
+
+
+FASTCHAT_FAILURE = '{"text": "**NETWORK ERROR DUE TO HIGH TRAFFIC.**\\n\\n(CUDA out of memory)", "error_code": 50001}'
+VLLM_OLD_FAILURE = '{"object": "error", "message": "engine loop stopped", "type": "InternalServerError", "code": 500}'
+
+
+@pytest.mark.parametrize(
+    "said, error",
+    [
+        (
+            FASTCHAT_FAILURE,
+            'gateway sent an error mid-stream: {"text": "**NETWORK ERROR DUE TO HIGH TRAFFIC.**\\n\\n(CUDA out of memory)", '
+            '"error_code": 50001}',
+        ),
+        (VLLM_OLD_FAILURE, "gateway sent an error mid-stream (code 500, transient): engine loop stopped"),
+    ],
+    ids=["fastchat", "error-response"],
+)
+def test_an_error_chunk_after_part_of_the_reply_is_the_gateways_error_not_the_answer(said, error):
+    """FastChat's server writes a worker that failed mid-answer as the worker's own chunk (a non-zero
+    `error_code`), then `[DONE]`; a FastAPI server its `ErrorResponse`. The reply never said why it
+    stopped (no finish_reason), and the part before the error ("Ship") was taken as the whole answer."""
+    body = START + f"data: {said}\n\ndata: [DONE]\n\n"
+    client, script, _ = make(*[streamed(body)] * 8)
+    with pytest.raises(ModelCallError) as caught:
+        list(client.stream(QUESTION))
+    assert str(caught.value).removesuffix("; not retried: part of the reply had already arrived") == error
+    assert len(script.requests) == 1  # "Ship" was shown: not sent again
+    with pytest.raises(ModelCallError) as whole:  # a relay that streams whatever it is asked: chat() alike
+        client.chat(QUESTION)
+    assert str(whole.value) == error
+
+
+def test_an_error_chunk_after_a_reply_that_said_why_it_stopped_leaves_the_reply():
+    stop = 'data: {"choices":[{"index":0,"delta":{"content":"ped."},"finish_reason":"stop"}]}\n\n'
+    client, _, _ = make(streamed(START + stop + f"data: {FASTCHAT_FAILURE}\n\ndata: [DONE]\n\n"))
+    assert list(client.stream(QUESTION))[-1].response.message.content == "Shipped."

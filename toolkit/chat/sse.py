@@ -31,7 +31,9 @@ writes an error that comes up mid-stream as `error: {"code": 400, "message": …
 a chunk without choices in an error's words (`said_instead`: a FastAPI server's `{"detail": …}`
 or `{"object": "error", "message": …}`, FastChat's `{"text": …, "error_code": 50001}`, a relay's
 `{"code": 429, "msg": …}`) and then ends (not cut by a timeout or a broken connection: that
-stays a cut stream) reports that chunk the same way, instead of an empty or a cut reply. So does a
+stays a cut stream) reports that chunk the same way, instead of an empty or a cut reply; one that can
+only be an error (`plainly_error`: an `ErrorResponse`, FastChat's non-zero `error_code`) is reported
+even after part of a reply, unless the reply said why it stopped (a `finish_reason`). So does a
 stream that ends, without `[DONE]` or a `finish_reason`, on an error written as plain JSON after its
 last event, over lines and without `data:` (`_tail_error`: Gemini sheds load mid-stream so, with
 `{"error": {"code": 503, …, "status": "UNAVAILABLE"}}`), instead of a cut stream.
@@ -199,6 +201,9 @@ class StreamAssembler:
     instead: dict[str, Any] | None = None
     """The first chunk without choices that says something in an error's words (`said_instead`):
     the gateway's error, when the stream brings no reply."""
+    erred: dict[str, Any] | None = None
+    """The first chunk without choices that can only be an error (`plainly_error`): the gateway's
+    error, when the reply never said why it stopped (no `finish_reason`), even after part of it."""
     held: dict[str, str] = field(default_factory=dict)
     """A text field's high surrogate that ended its last piece, kept from its `TextDelta` for the
     next piece (`_shown`)."""
@@ -302,6 +307,8 @@ class StreamAssembler:
             self.usage = _updated(self.usage, TokenUsage.from_openai(usage))
         if self.instead is None and said_instead(chunk) is not None:
             self.instead = chunk
+        if self.erred is None and plainly_error(chunk):
+            self.erred = chunk
         events: list[StreamEvent] = []
         for choice in _listed(chunk.get("choices"), "stream chunk choices"):
             if not isinstance(choice, dict):
@@ -415,6 +422,8 @@ class StreamAssembler:
         tail = self._tail_error() if broke is None and not self.done and self.finish_reason is None else None
         if tail is not None:  # the gateway's error, written after its events, instead of a cut stream
             raise tail
+        if broke is None and self.erred is not None and self.finish_reason is None:  # the part before it is no answer
+            raise reported_error(said_instead(self.erred), "sent an error mid-stream", _dumped(self.erred))
         if (
             broke is None
             and self.instead is not None
@@ -486,6 +495,17 @@ def said_instead(chunk: dict[str, Any]) -> Any:
     if (isinstance(chunk.get("errors"), list) and chunk["errors"]) or chunk.get("error_code") not in (None, 0, "0", ""):
         return chunk
     return None
+
+
+def plainly_error(chunk: dict[str, Any]) -> bool:
+    """Whether a chunk without choices (nor usage) can only be an error, unlike a `message` a relay's
+    metadata chunk may carry: an `ErrorResponse` (`"object": "error"`), FastChat's worker error (a
+    non-zero `error_code`: its server writes a worker that failed mid-answer so, then `[DONE]`), a
+    list of `errors`. Read by `said_instead`'s words."""
+    if chunk.get("choices") or chunk.get("usage"):
+        return False
+    listed = isinstance(chunk.get("errors"), list) and bool(chunk["errors"])
+    return chunk.get("object") == "error" or chunk.get("error_code") not in (None, 0, "0", "") or listed
 
 
 def choice_zero(choice: dict[str, Any]) -> bool:

@@ -16,7 +16,7 @@ from test_client import Script
 from toolkit.chat.client import ChatClient, parse_completion
 from toolkit.chat.messages import UserMessage
 from toolkit.chat.sse import StreamDone, TextDelta, assemble
-from toolkit.errors import BadResponseError, TransientError, TruncatedStreamError
+from toolkit.errors import BadResponseError, ModelCallError, TransientError, TruncatedStreamError
 
 QUESTION = [UserMessage(content="hi")]
 KEY = "sk-proj-" + "Str3am" * 6
@@ -298,3 +298,100 @@ def test_an_error_sent_mid_stream_is_masked_before_its_body_is_cut():
         list(client.stream("hi"))
     assert key[:5] not in f"{caught.value} {caught.value.body}"
     assert caught.value.body.endswith(" bad key ***fXYZ ")
+
+
+GEMINI_TAIL = (
+    '{\n  "error": {\n    "code": 503,\n    "message": "This model is currently experiencing high demand. Spikes in '
+    'demand are usually temporary. Please try again later.",\n    "status": "UNAVAILABLE"\n  }\n}\n'
+)
+"""How Gemini sheds load mid-stream: the events stop and its error follows as plain JSON, written over
+lines, with no `data:` (theopenco/llmgateway#3616, diegosouzapw/OmniRoute#4177); then the body ends."""
+
+
+def test_an_error_written_as_plain_json_after_the_events_is_the_gateways_error_and_retried():
+    """It read 'stream ended before [DONE]; nothing from it will be executed', not retried: the 503
+    the gateway said, the overload a later attempt gets past, was lost in lines that are no event."""
+    answer = START + 'data: {"choices":[{"index":0,"delta":{"content":"ped."},"finish_reason":"stop"}]}\n\n'
+    client, script, sleeps = make(streamed(GEMINI_TAIL), streamed(answer + "data: [DONE]\n\n"))
+    events = list(client.stream(QUESTION))
+    assert events[-1].response.message.content == "Shipped." and sleeps == [0.5] and len(script.requests) == 2
+    client, script, sleeps = make(*[streamed(START + GEMINI_TAIL)] * 3)
+    with pytest.raises(TransientError) as caught:
+        list(client.stream(QUESTION))
+    assert str(caught.value) == (
+        "gateway sent an error mid-stream (code 503, transient): This model is currently experiencing high demand. "
+        "Spikes in demand are usually temporary. Please try again later.; not retried: part of the reply had already "
+        "arrived"
+    )
+    assert caught.value.status == 503 and len(script.requests) == 1  # "Ship" was shown: not sent again
+
+
+@pytest.mark.parametrize(
+    "tail, error",
+    [
+        ('[{"error": {"code": 400, "message": "Invalid JSON payload"}}]\n', "Invalid JSON payload"),  # Gemini's list
+        ('{"error": {"message": "upstream closed", "type": "upstream_error"}}\n', "upstream closed"),
+        ('{"detail": "Internal Server Error"}\n', "Internal Server Error"),
+    ],
+)
+def test_other_errors_written_as_plain_json_after_the_events_are_the_gateways_error(tail, error):
+    client, script, _ = make(streamed(START + tail))
+    with pytest.raises(BadResponseError) as caught:
+        list(client.stream(QUESTION))
+    assert not isinstance(caught.value, TruncatedStreamError)
+    assert str(caught.value) == f"gateway sent an error mid-stream: {error}"
+
+
+@pytest.mark.parametrize(
+    "tail",
+    ['{"error": {"message": "upstream closed"}\n', "upstream closed\n", '{"status": "ok"}\n', "x" * 70_000 + "\n"],
+    ids=["json-cut-short", "plain-text", "no-error", "too-long"],
+)
+def test_lines_after_the_events_that_say_no_error_leave_a_cut_stream(tail):
+    client, _, _ = make(streamed(START + tail))
+    with pytest.raises(TruncatedStreamError, match=r"^stream ended before \[DONE\]; nothing from it will be executed$"):
+        list(client.stream(QUESTION))
+
+
+def test_an_error_written_as_plain_json_before_more_events_is_no_error():
+    """Only what follows the last event is read: stray lines a relay wrote before its events go on are left out."""
+    body = START + '{"error": {"message": "retrying upstream"}}\n\n' + START + "data: [DONE]\n\n"
+    client, _, _ = make(streamed(body))
+    assert list(client.stream(QUESTION))[-1].response.message.content == "ShipShip"
+
+
+FASTCHAT_FAILURE = '{"text": "**NETWORK ERROR DUE TO HIGH TRAFFIC.**\\n\\n(CUDA out of memory)", "error_code": 50001}'
+VLLM_OLD_FAILURE = '{"object": "error", "message": "engine loop stopped", "type": "InternalServerError", "code": 500}'
+
+
+@pytest.mark.parametrize(
+    "said, error",
+    [
+        (
+            FASTCHAT_FAILURE,
+            'gateway sent an error mid-stream: {"text": "**NETWORK ERROR DUE TO HIGH TRAFFIC.**\\n\\n(CUDA out of memory)", '
+            '"error_code": 50001}',
+        ),
+        (VLLM_OLD_FAILURE, "gateway sent an error mid-stream (code 500, transient): engine loop stopped"),
+    ],
+    ids=["fastchat", "error-response"],
+)
+def test_an_error_chunk_after_part_of_the_reply_is_the_gateways_error_not_the_answer(said, error):
+    """FastChat's server writes a worker that failed mid-answer as the worker's own chunk (a non-zero
+    `error_code`), then `[DONE]`; a FastAPI server its `ErrorResponse`. The reply never said why it
+    stopped (no finish_reason), and the part before the error ("Ship") was taken as the whole answer."""
+    body = START + f"data: {said}\n\ndata: [DONE]\n\n"
+    client, script, _ = make(*[streamed(body)] * 8)
+    with pytest.raises(ModelCallError) as caught:
+        list(client.stream(QUESTION))
+    assert str(caught.value).removesuffix("; not retried: part of the reply had already arrived") == error
+    assert len(script.requests) == 1  # "Ship" was shown: not sent again
+    with pytest.raises(ModelCallError) as whole:  # a relay that streams whatever it is asked: chat() alike
+        client.chat(QUESTION)
+    assert str(whole.value) == error
+
+
+def test_an_error_chunk_after_a_reply_that_said_why_it_stopped_leaves_the_reply():
+    stop = 'data: {"choices":[{"index":0,"delta":{"content":"ped."},"finish_reason":"stop"}]}\n\n'
+    client, _, _ = make(streamed(START + stop + f"data: {FASTCHAT_FAILURE}\n\ndata: [DONE]\n\n"))
+    assert list(client.stream(QUESTION))[-1].response.message.content == "Shipped."

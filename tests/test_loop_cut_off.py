@@ -235,3 +235,30 @@ def test_a_cut_off_call_of_a_tool_without_parameters_runs_nothing_of_it_can_be_m
         result = run_loop(client, "time?", tools=[now], options=LoopOptions(stream=True))
     assert asked == [1]
     assert results(result.messages) == ["12:00"]
+
+
+FILTERED = (
+    "Invalid arguments for tool 'book':\n"
+    '- arguments: got {"item": "Alice Smi, expected a complete JSON object: the reply was cut off here by the '
+    'gateway\'s content filter (finish_reason "content_filter")\n'
+    "Fix the arguments and call book again."
+)
+FILTERED_HINT = (
+    "The gateway's content filter stopped the model's reply (finish_reason \"content_filter\") inside this call's "
+    "arguments, and the call did not run: rephrase the request, or check the gateway's filter."
+)
+
+
+@pytest.mark.parametrize("arguments, got", [('{"item": "Alice Smi', '{"item": "Alice Smi'), ("", '""')])
+def test_a_call_cut_off_by_the_content_filter_is_blamed_on_the_filter_not_on_the_model(arguments, got):
+    """Azure's (and OpenAI's) content filter ends a reply with finish_reason "content_filter" where it
+    stops it: a call cut so read 'expected a JSON object … The model's call was wrong, not your code',
+    or (cut before its arguments) ran with its defaults or missed an argument."""
+    booked, memory = [], ChatMemory()
+    model = ScriptedModel([reply(arguments, finish="content_filter"), "done"])
+    with pytest.raises(ArgumentError) as caught:
+        run_loop(model, "book for Alice Smith", tools=[booking_tool(booked)], memory=memory)
+    assert str(caught.value) == FILTERED.replace('{"item": "Alice Smi', got)
+    assert caught.value.hint == FILTERED_HINT
+    assert booked == [] and results(memory.messages()) == [str(caught.value)]
+    check_request({"model": "m", "messages": to_openai(memory.messages())})

@@ -831,3 +831,32 @@ def test_a_tool_call_index_that_is_no_whole_number_is_read_as_none_given(index):
     lines = sse(piece("call_a", "get_weather", '{"city": "Paris"}'), piece("call_b", "get_weather", '{"city": "Rome"}'))
     calls = final(list(assemble(lines))).message.tool_calls
     assert [(c.id, c.arguments) for c in calls] == [("call_a", '{"city": "Paris"}'), ("call_b", '{"city": "Rome"}')]
+
+
+def test_usage_groq_sends_in_x_groq_is_read():
+    """Groq sends a stream's usage on its last chunk inside its own `x_groq` object (beside
+    `x_groq.id`), not as `usage`: it read "not reported", though the same reply not streamed
+    has its counts."""
+    usage = {"queue_time": 0.02, "prompt_tokens": 24, "completion_tokens": 377, "total_tokens": 401}
+    last = delta({}, "stop", x_groq={"id": "req_01", "usage": usage})
+    response = final(list(assemble(sse(delta({"content": "Hi"}), last))))
+    assert (response.usage.input_tokens, response.usage.output_tokens) == (24, 377)
+    beside = delta({}, "stop", usage={"prompt_tokens": 5, "completion_tokens": 6}, x_groq={"id": "req_01"})
+    assert final(list(assemble(sse(delta({"content": "Hi"}), beside)))).usage.total_tokens == 11
+    both = delta({}, "stop", usage={"prompt_tokens": 5, "completion_tokens": 6}, x_groq={"usage": usage})
+    assert final(list(assemble(sse(delta({"content": "Hi"}), both)))).usage.total_tokens == 11  # `usage` first
+
+
+def test_a_streamed_call_whose_arguments_never_came_has_the_empty_object_a_whole_reply_has():
+    """A whole reply's call with `"arguments": null` (or none) reads as `{}`; streamed, a call whose
+    deltas all said null (or nothing) read as "", so memory, the trace and the next request held
+    another call than the same reply not streamed ("" is no JSON to a server that parses it back)."""
+    named = {"index": 0, "id": "call_1", "type": "function", "function": {"name": "now", "arguments": None}}
+    again = {"index": 0, "function": {"arguments": None}}
+    for deltas in ([named], [named, again], [{**named, "function": {"name": "now"}}]):
+        chunks = [delta({"tool_calls": [d]}) for d in deltas] + [delta({}, "tool_calls")]
+        (call,) = final(list(assemble(sse(*chunks)))).message.tool_calls
+        assert (call.name, call.arguments) == ("now", "{}")
+    empty = {**named, "function": {"name": "now", "arguments": ""}}  # "" as a whole reply's "": kept
+    (call,) = final(list(assemble(sse(delta({"tool_calls": [empty]}), delta({}, "tool_calls"))))).message.tool_calls
+    assert call.arguments == ""

@@ -8,7 +8,9 @@ have them joined and parsed 10,000 times (quadratic: seconds for 100 KB of argum
 (outside strings, escapes followed); only a text whose braces close at its end, last, can be a
 whole object, so only such a text is parsed. Once one is parsed and is not an object, nothing
 added after it can make one (its top-level braces closed, so anything more but white space is
-extra data): the answer stays no without parsing again. `tests/test_chat_balance.py` holds the
+extra data): the answer stays no without parsing again. A yes is kept until a fragment that is not
+blank comes: a gateway restating a call with `arguments: ""` on every delta after its arguments are
+whole does not have them parsed again for each. `tests/test_chat_balance.py` holds the
 answers equal to `whole_object` of the joined text after every fragment.
 
 Leaves out: any other JSON check: brackets, commas and literals are for the parser, when the
@@ -49,6 +51,8 @@ class Balance:
     """The last character read that is not white space."""
     never: bool = False
     """No text that starts with what was read can be a whole object."""
+    answered: bool | None = None
+    """The answer for the text read, once it was parsed; blank fragments after it leave it as it is."""
 
     def whole(self, fragments: list[str]) -> bool:
         for fragment in fragments[self.read :]:
@@ -56,10 +60,10 @@ class Balance:
         self.read = len(fragments)
         if self.never or self.depth != 0 or self.in_string or self.last != "}":
             return False
-        if whole_object("".join(fragments)):
-            return True
-        self.never = True  # its top-level braces closed and it is not an object: nothing added can make one
-        return False
+        if self.answered is None:  # parsed once for what was read: a delta with blank arguments adds nothing
+            self.answered = whole_object("".join(fragments))
+        self.never = not self.answered  # its top-level braces closed and it is not an object: nothing added can
+        return self.answered  # make one
 
     def _feed(self, fragment: str) -> None:
         skip = 0  # a position inside a string just after a backslash: the escaped character
@@ -85,4 +89,4 @@ class Balance:
                 self.never = self.never or self.depth < 0  # more closed than opened: never an object
         stripped = fragment.rstrip()
         if stripped:
-            self.last = stripped[-1]
+            self.last, self.answered = stripped[-1], None

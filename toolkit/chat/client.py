@@ -684,9 +684,7 @@ class ChatClient:
                 self._forget_key(exc)
                 raise _undecodable(exc, response.status_code) from exc
             except TransientError as exc:  # an overload reported in the stream: retried unless shown
-                exc.attempts = attempt
-                if state.yielded:
-                    exc.args = (f"{exc}; not retried: part of the reply had already arrived",)
+                _reported_in_stream(exc, attempt, state)
                 raise
             finally:
                 if not recorded:
@@ -695,8 +693,8 @@ class ChatClient:
                 _check_event_stream(lines, response.status_code, self.scrub)
             try:
                 done = assembler.finish(broke)
-            except TransientError as exc:  # an overload the stream said instead of a reply (`said_instead`)
-                exc.attempts = attempt
+            except TransientError as exc:  # an overload said instead of a reply, or after its events (a tail)
+                _reported_in_stream(exc, attempt, state)
                 raise
             yield from echo.flush()
             yield StreamDone(unechoed_response(done, self._unsaid))
@@ -937,6 +935,14 @@ class _StreamState:
     yielded: bool = False
     waited: float = 0.0
     """Seconds slept between this request's attempts so far."""
+
+
+def _reported_in_stream(exc: TransientError, attempt: int, state: _StreamState) -> None:
+    """`exc`, an overload the gateway reported in a stream, with its attempts counted, and, when
+    part of the reply was already shown (then it is not retried: `ChatClient.stream`), saying so."""
+    exc.attempts = attempt
+    if state.yielded:
+        exc.args = (f"{exc}; not retried: part of the reply had already arrived",)
 
 
 def _read_as(response: httpx.Response, encoding: str | None) -> None:

@@ -31,7 +31,12 @@ writes an error that comes up mid-stream as `error: {"code": 400, "message": …
 a chunk without choices in an error's words (`said_instead`: a FastAPI server's `{"detail": …}`
 or `{"object": "error", "message": …}`, FastChat's `{"text": …, "error_code": 50001}`, a relay's
 `{"code": 429, "msg": …}`) and then ends (not cut by a timeout or a broken connection: that
-stays a cut stream) reports that chunk the same way, instead of an empty or a cut reply.
+stays a cut stream) reports that chunk the same way, instead of an empty or a cut reply; one that can
+only be an error (`plainly_error`: an `ErrorResponse`, FastChat's non-zero `error_code`) is reported
+even after part of a reply, unless the reply said why it stopped (a `finish_reason`). So does a
+stream that ends, without `[DONE]` or a `finish_reason`, on an error written as plain JSON after its
+last event, over lines and without `data:` (`_tail_error`: Gemini sheds load mid-stream so, with
+`{"error": {"code": 503, …, "status": "UNAVAILABLE"}}`), instead of a cut stream.
 
 Some OpenAI-compatible gateways (Gemini's, and proxies in front of it) leave out a tool-call
 delta's `index`; others (Ollama behind LiteLLM, some vLLM versions) give every parallel call
@@ -69,11 +74,13 @@ message and in the `TextDelta`s (the half that ends a piece is shown with the ne
 leading byte-order mark is skipped; an event whose data is empty (`data:` alone, or with blanks:
 the keep-alive some relays send during a long answer) is skipped like a `: ping` comment; `"error": null` on a chunk (Foundry Local sends it on every
 one) is no error; a later `usage` with counts left out or null keeps the counts already read; a
-`usage` on choice 0 (Moonshot's Kimi sends it there, in the last chunk) is read as one beside it.
+`usage` on choice 0 (Moonshot's Kimi sends it there, in the last chunk) is read as one beside it,
+and so is Groq's, in the last chunk's `x_groq.usage` (`_usage_of`).
 
 Content sent as a list of parts (as some gateways send it) is read as its text parts, joined,
 as in a whole reply. A legacy `function_call` delta (`{"name"}` first, then `{"arguments"}`
-pieces) is read as the fragments of one tool call, as a whole reply's is.
+pieces) is read as the fragments of one tool call, as a whole reply's is. A call whose deltas never carry
+arguments (null on each, or none) has `{}`, as a whole reply's call with null or no arguments.
 
 Leaves out: `logprobs`, the audio itself (a delta's `audio.data`), and `n > 1`: only choice 0 is
 read (`choice_zero`: its `index` is 0, `"0"`, null or missing, as `chat()` reads a whole reply's).
@@ -149,6 +156,9 @@ class _PartialCall:
     canonical: tuple[int, str | None] | None = None
     """The call's arguments as `_canonical` JSON, and how many fragments they were joined from then
     (`_same_arguments` compares a resend with them: joined and parsed once, however often resent)."""
+    given: bool = False
+    """A delta carried arguments (a string, or an object): a call whose deltas all said null, or
+    nothing, has `{}`, as a whole reply's call with null or no arguments reads (`ToolCall.from_openai`)."""
     renamed: bool = False
     """A delta named this call again (its own name) after its arguments were whole, opening no new
     ones (`arguments: ""`): the next delta that opens a JSON object is another call of that name."""
@@ -191,9 +201,17 @@ class StreamAssembler:
     instead: dict[str, Any] | None = None
     """The first chunk without choices that says something in an error's words (`said_instead`):
     the gateway's error, when the stream brings no reply."""
+    erred: dict[str, Any] | None = None
+    """The first chunk without choices that can only be an error (`plainly_error`): the gateway's
+    error, when the reply never said why it stopped (no `finish_reason`), even after part of it."""
     held: dict[str, str] = field(default_factory=dict)
     """A text field's high surrogate that ended its last piece, kept from its `TextDelta` for the
     next piece (`_shown`)."""
+    stray: list[str] = field(default_factory=list)
+    """The lines since the last `data:` line that are no field of an event stream (nor a comment):
+    an error a gateway wrote as plain JSON after its events (`_tail_error`)."""
+    stray_size: int = 0
+    """Their characters, counted on past `STRAY_AT_MOST` (then they are no error object, and not kept)."""
     event: str = ""
     """The type of the event being read (its `event:` field; "" for the default, `message`):
     `event: error` marks its data as the gateway's error, whatever shape that data has."""
@@ -213,9 +231,11 @@ class StreamAssembler:
                 said = _json_or_not(payload)
                 raise reported_error(payload if said is _NOT_JSON else said, "sent an error mid-stream", payload[:2000])
             if line.strip():
+                self._keep_stray(line)
                 return []
             events, self.event = self._feed_pending(), ""  # the event type lasts until its event ends
             return events
+        self.stray, self.stray_size = [], 0  # only what follows the last event is a tail
         payload = line[5:].strip()
         if payload == "[DONE]":
             events = self._feed_pending()
@@ -226,6 +246,33 @@ class StreamAssembler:
             self.pending.append(line[6:] if line.startswith("data: ") else line[5:])
             return []
         return self._feed_parsed(chunk, payload)
+
+    def _keep_stray(self, line: str) -> None:
+        """Keep a line that is no field of an event stream (`id:`, `retry:` and comments are), up to
+        `STRAY_AT_MOST` characters since the last event."""
+        if line.startswith((":", "id:", "retry:")):
+            return
+        self.stray_size += len(line)
+        if self.stray_size <= STRAY_AT_MOST:
+            self.stray.append(line)
+        else:
+            self.stray.clear()
+
+    def _tail_error(self) -> ModelCallError | None:
+        """The error a gateway wrote as plain JSON, over lines and without `data:`, after its last
+        event, then ended the stream (Gemini sheds load so: `{"error": {"code": 503, …}}`): an `error`
+        object (also in Gemini's one-item list), or a chunk in an error's words (`said_instead`);
+        None for anything else."""
+        if not self.stray:
+            return None
+        text = "\n".join(self.stray).strip()
+        said = _json_or_not(text)
+        if isinstance(said, list) and len(said) == 1:  # Gemini's `[{"error": {…}}]`
+            said = said[0]
+        if not isinstance(said, dict):
+            return None
+        error = said.get("error") or said_instead(said)
+        return reported_error(error, "sent an error mid-stream", text[:2000]) if error else None
 
     def _feed_pending(self) -> list[StreamEvent]:
         """The event held in `pending`, its lines joined as the SSE spec joins them."""
@@ -255,10 +302,13 @@ class StreamAssembler:
             raise BadResponseError(f"stream chunk is not an object: {chunk!r:.200}")
         self.id = _text(chunk.get("id"), "stream chunk id") or self.id
         self.model = _text(chunk.get("model"), "stream chunk model") or self.model
-        if chunk.get("usage"):
-            self.usage = _updated(self.usage, TokenUsage.from_openai(chunk["usage"]))
+        usage = _usage_of(chunk)
+        if usage:
+            self.usage = _updated(self.usage, TokenUsage.from_openai(usage))
         if self.instead is None and said_instead(chunk) is not None:
             self.instead = chunk
+        if self.erred is None and plainly_error(chunk):
+            self.erred = chunk
         events: list[StreamEvent] = []
         for choice in _listed(chunk.get("choices"), "stream chunk choices"):
             if not isinstance(choice, dict):
@@ -268,7 +318,7 @@ class StreamAssembler:
                 continue
             if choice.get("error"):  # OpenRouter's `StreamingChoice.error` (finish_reason "error"): no reply
                 raise reported_error(choice["error"], "sent an error mid-stream", _dumped(chunk))
-            if choice.get("usage") and not chunk.get("usage"):  # Moonshot's (Kimi's): on choice 0
+            if choice.get("usage") and not _usage_of(chunk):  # Moonshot's (Kimi's): on choice 0
                 self.usage = _updated(self.usage, TokenUsage.from_openai(choice["usage"]))
             events += self._feed_delta(_object(choice.get("delta"), "stream chunk delta"))
             self.finish_reason = _text(choice.get("finish_reason"), "finish_reason") or self.finish_reason
@@ -317,6 +367,7 @@ class StreamAssembler:
             partial.id = call_id or partial.id
             partial.name = _named(partial.name, name)
             partial.fragments.append(fragment)
+            partial.given = partial.given or fn.get("arguments") is not None
             if fragment.strip():
                 partial.last_sent = fragment
             partial.extra.update((k, v) for k, v in piece.items() if k not in OPENAI_CALL_KEYS)
@@ -368,6 +419,11 @@ class StreamAssembler:
             broke = _broken_off(self.pending)
             if broke is None:
                 self._feed_pending()
+        tail = self._tail_error() if broke is None and not self.done and self.finish_reason is None else None
+        if tail is not None:  # the gateway's error, written after its events, instead of a cut stream
+            raise tail
+        if broke is None and self.erred is not None and self.finish_reason is None:  # the part before it is no answer
+            raise reported_error(said_instead(self.erred), "sent an error mid-stream", _dumped(self.erred))
         if (
             broke is None
             and self.instead is not None
@@ -381,7 +437,7 @@ class StreamAssembler:
             why = f": {broke}" if broke else ""
             raise TruncatedStreamError(f"stream ended before [DONE]{what}{why}; nothing from it will be executed")
         calls = tuple(
-            ToolCall(id=c.id, name=c.name, arguments=paired(_arguments(c)), extra=c.extra)
+            ToolCall(id=c.id, name=c.name, arguments=paired(_arguments(c)) if c.given else "{}", extra=c.extra)
             for _, c in sorted(self.calls.items())
         )
         missing = [i for i, c in sorted(self.calls.items()) if not c.name]
@@ -439,6 +495,17 @@ def said_instead(chunk: dict[str, Any]) -> Any:
     if (isinstance(chunk.get("errors"), list) and chunk["errors"]) or chunk.get("error_code") not in (None, 0, "0", ""):
         return chunk
     return None
+
+
+def plainly_error(chunk: dict[str, Any]) -> bool:
+    """Whether a chunk without choices (nor usage) can only be an error, unlike a `message` a relay's
+    metadata chunk may carry: an `ErrorResponse` (`"object": "error"`), FastChat's worker error (a
+    non-zero `error_code`: its server writes a worker that failed mid-answer so, then `[DONE]`), a
+    list of `errors`. Read by `said_instead`'s words."""
+    if chunk.get("choices") or chunk.get("usage"):
+        return False
+    listed = isinstance(chunk.get("errors"), list) and bool(chunk["errors"])
+    return chunk.get("object") == "error" or chunk.get("error_code") not in (None, 0, "0", "") or listed
 
 
 def choice_zero(choice: dict[str, Any]) -> bool:
@@ -616,6 +683,10 @@ def _complete(call: _PartialCall) -> bool:
 
 _NOT_JSON = object()
 
+STRAY_AT_MOST = 16_000
+"""The most characters of stray lines after a stream's last event that are read as an error
+(`_tail_error`): a gateway's error object is far shorter; a page of text is not one."""
+
 
 def _dumped(chunk: Any) -> str:
     """A chunk as JSON text (the first 2,000 characters), for an error's body."""
@@ -640,6 +711,15 @@ def paired(text: str) -> str:
     if not any("\ud800" <= c <= "\udfff" for c in text):
         return text
     return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
+
+
+def _usage_of(chunk: dict[str, Any]) -> Any:
+    """A chunk's `usage`; else Groq's, which it sends on a stream's last chunk inside its own
+    `x_groq` object (`{"x_groq": {"id": …, "usage": {…}}}`), not beside the choices."""
+    if chunk.get("usage"):
+        return chunk["usage"]
+    groq = chunk.get("x_groq")
+    return groq.get("usage") if isinstance(groq, dict) else None
 
 
 def _updated(usage: TokenUsage, reported: TokenUsage) -> TokenUsage:

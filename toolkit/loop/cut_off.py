@@ -1,4 +1,4 @@
-"""A reply cut off by its length limit inside its last call: the call's error says so.
+"""A reply cut off by its length limit (or a content filter) inside its last call: the call's error says so.
 
 A model that reaches `max_tokens` while writing a call ends its reply with `finish_reason:
 "length"` and that call's arguments incomplete (`{"item": "Alice Smi`). The calls before it are
@@ -11,6 +11,11 @@ A cut may come before any of the last call's arguments arrived (its name, then t
 arguments are blank, which a call without parameters may also be sent as, so they would read as
 `{}` and the call would run with its defaults, or fail as a missing argument. `cut_short` tells it
 as the cut before it runs, unless its tool takes no parameters (then nothing of the call is missing).
+
+A gateway's content filter cuts a reply the same way, where it stops it (`finish_reason:
+"content_filter"`: Azure OpenAI's, OpenAI's): the cut call is told as cut by the filter, and its
+hint names that fix (rephrase the request, or check the filter), not the model's call. `CUT_BY`
+holds each reason's words.
 
 Leaves out: a reply cut off in its text (no call to answer), and guessing the rest of a cut call
 (it never runs: `toolkit.tools.json_repair` does not close what was cut).
@@ -38,10 +43,25 @@ CUT_HINT = (
 )
 """The learner's hint on the raised error."""
 
+FILTERED_EXPECTED = (
+    "a complete JSON object: the reply was cut off here by the gateway's content filter (finish_reason "
+    '"content_filter")'
+)
+FILTERED_HINT = (
+    "The gateway's content filter stopped the model's reply (finish_reason \"content_filter\") inside this call's "
+    "arguments, and the call did not run: rephrase the request, or check the gateway's filter."
+)
 
-def cut_off(call: ToolCall, calls: Sequence[ToolCall], outcome: Outcome, policies: Policies) -> Outcome:
-    """`outcome` (an argument error of a reply whose `finish_reason` is "length"), told as a cut
-    when `call` is the reply's last and its arguments are not JSON; else as it is."""
+CUT_BY = {"length": (CUT_EXPECTED, CUT_HINT), "content_filter": (FILTERED_EXPECTED, FILTERED_HINT)}
+"""The `finish_reason`s that cut a reply where they stop it, and what the model reads its cut call
+should have been and the learner's hint, for each."""
+
+
+def cut_off(
+    call: ToolCall, calls: Sequence[ToolCall], outcome: Outcome, policies: Policies, reason: str = "length"
+) -> Outcome:
+    """`outcome` (an argument error of a reply whose `finish_reason` is `reason`, one of `CUT_BY`),
+    told as a cut when `call` is the reply's last and its arguments are not JSON; else as it is."""
     if call is not calls[-1]:  # only the last call of a reply can be cut
         return outcome
     try:
@@ -50,22 +70,29 @@ def cut_off(call: ToolCall, calls: Sequence[ToolCall], outcome: Outcome, policie
         problem = error.problems[0]
         if problem.kind != "not_json":
             return outcome
-        cut = ArgumentError(call.name, [replace(problem, expected=CUT_EXPECTED)])
-        cut.hint = CUT_HINT
+        expected, hint = CUT_BY[reason]
+        cut = ArgumentError(call.name, [replace(problem, expected=expected)])
+        cut.hint = hint
         return argument_failed(call, cut, policies)
     return outcome  # whole JSON that did not fit the tool: the usual error
 
 
 def cut_short(
-    call: ToolCall, calls: Sequence[ToolCall], available: Mapping[str, Tool], policies: Policies
+    call: ToolCall,
+    calls: Sequence[ToolCall],
+    available: Mapping[str, Tool],
+    policies: Policies,
+    reason: str = "length",
 ) -> Outcome | None:
-    """The outcome of `call`, the last of a reply cut off by its length limit, when none of its
-    arguments arrived (blank) and its tool takes some: told as the cut, not run; else None (run it)."""
+    """The outcome of `call`, the last of a reply cut off (`reason`: its `finish_reason`, one of
+    `CUT_BY`), when none of its arguments arrived (blank) and its tool takes some: told as the cut,
+    not run; else None (run it)."""
     if call is not calls[-1] or call.arguments.strip():
         return None
     tool = available.get(call.name)
     if tool is None or tool.spec.parameters is None:  # an unknown name's own error; nothing to miss
         return None
-    cut = ArgumentError(call.name, [ArgumentProblem("", '""', CUT_EXPECTED, kind="not_json")])
-    cut.hint = CUT_HINT
+    expected, hint = CUT_BY[reason]
+    cut = ArgumentError(call.name, [ArgumentProblem("", '""', expected, kind="not_json")])
+    cut.hint = hint
     return argument_failed(call, cut, policies)

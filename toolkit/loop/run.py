@@ -13,7 +13,8 @@ One round trip, step by step (each step is one method of `_Run` below):
                   `toolkit.loop.workers`; one call never spawns a worker); the loop guard
                   answers repeated calls without running them;
                   a call whose policy raises stops the round: later calls are not started
-                  (a reply cut off by its length limit inside its last call: `toolkit.loop.cut_off`)
+                  (a reply cut off by its length limit, or a content filter, inside its last
+                  call: `toolkit.loop.cut_off`)
     6. repair     a tool's argument errors go back with a hint for `argument_repair` rounds
                   per question; that tool's next argument error → hand over
     7. saga       a failure that compensates (see `toolkit.loop.saga`) → roll back, rewrite
@@ -120,7 +121,7 @@ from toolkit.errors import (
 )
 from toolkit.loop.call_ids import unique_call_ids
 from toolkit.loop.call_names import bare_call_names
-from toolkit.loop.cut_off import cut_off, cut_short
+from toolkit.loop.cut_off import CUT_BY, cut_off, cut_short
 from toolkit.loop.given import described, given_keywords, given_messages, nothing_to_ask
 from toolkit.loop.images import pass_on_images
 from toolkit.loop.payload import tools_payload
@@ -749,7 +750,7 @@ class _Run:
         lock = threading.Lock()
         succeeded = self.succeeded_before() if self.options.loop_guard else None
         offered = trace.tools_sent if self.tools.hidden else None  # an unknown name's error lists what the model saw
-        cut = trace.finish_reason == "length"
+        cut = trace.finish_reason if trace.finish_reason in CUT_BY else None  # "length", "content_filter"
 
         def one(call: ToolCall) -> ToolExecution:
             with lock:
@@ -761,11 +762,11 @@ class _Run:
             own = InvocationContext(memory_id, self.parameters, call, turn)
             outcome = (
                 self.guard(call, succeeded)
-                or (cut_short(call, calls, self.tools.available, policies) if cut else None)
+                or (cut_short(call, calls, self.tools.available, policies, cut) if cut else None)
                 or run_call(call, self.tools.available, own, policies, offered)
             )
-            if cut and outcome.error_kind == "argument":  # a reply cut off by its length limit
-                outcome = cut_off(call, calls, outcome, policies)
+            if cut and outcome.error_kind == "argument":  # a reply cut off by its length limit, or a filter
+                outcome = cut_off(call, calls, outcome, policies, cut)
             if outcome.raised is not None:
                 with lock:
                     stopper.append((call, outcome.raised))

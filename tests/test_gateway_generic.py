@@ -153,7 +153,7 @@ def test_mcp_time_tools_take_facts_or_the_documented_example():
     assert ask("现在几点了？", TIME) == [("get_current_time", {"timezone": "America/New_York"})]
     calls = valid(ask("Convert 09:30 from Asia/Tokyo to Europe/London", TIME), TIME)
     assert calls == [
-        ("convert_time", {"source_timezone": "Asia/Tokyo", "time": "09:30", "target_timezone": "Asia/Tokyo"})
+        ("convert_time", {"source_timezone": "Asia/Tokyo", "time": "09:30", "target_timezone": "Europe/London"})
     ]
 
 
@@ -1077,3 +1077,105 @@ def test_a_parameter_named_for_an_id_takes_the_identifier_the_text_holds(name, t
     # "cancel_order" was called with order_id = the whole question (week 8's tool search, a stranger's catalogue)
     schema = {"type": "object", "properties": {name: {"type": "string"}}, "required": [name]}
     assert fill(schema, text) == {name: expected}
+
+
+CURRENCIES = ["USD", "EUR", "JPY", "CNY", "GBP"]
+
+
+@pytest.mark.parametrize(
+    ("tool", "text", "expected"),
+    [
+        # two fields of one fact: a timezone each, a date each, a date-time each (from the dates and times)
+        (TIME[1], "Convert 09:30 from Asia/Tokyo to Europe/London", ("Asia/Tokyo", "09:30", "Europe/London")),
+        (TIME[1], "现在Asia/Shanghai是09:30，换算成Europe/Paris时间", ("Asia/Shanghai", "09:30", "Europe/Paris")),
+        (
+            fn(
+                "book_room",
+                "Book a room",
+                {"check_in": {"type": "string", "format": "date"}, "check_out": {"type": "string", "format": "date"}},
+            ),
+            "Book a room from Dec 7, 2026 to 2026-12-09",
+            ("2026-12-07", "2026-12-09"),
+        ),
+        (
+            fn(
+                "create_event",
+                "Create a calendar event",
+                {
+                    "start": {"type": "string", "format": "date-time"},
+                    "end": {"type": "string", "format": "date-time"},
+                },
+            ),
+            "Create a calendar event on 2026-12-07 from 10:00 to 11:30",
+            ("2026-12-07T10:00:00Z", "2026-12-07T11:30:00Z"),
+        ),
+        (
+            fn(
+                "create_event",
+                "Create a calendar event",
+                {
+                    "start": {"type": "string", "format": "date-time"},
+                    "end": {"type": "string", "format": "date-time"},
+                },
+            ),
+            "2026年12月7日 09:00 到 2026年12月8日 18:00 创建一个日程 event",
+            ("2026-12-07T09:00:00Z", "2026-12-08T18:00:00Z"),
+        ),
+        # two fields of one enum: the values the text names, in its order
+        (
+            fn(
+                "convert_currency",
+                "Convert money between currencies",
+                {
+                    "amount": {"type": "number"},
+                    "from_currency": {"type": "string", "enum": CURRENCIES},
+                    "to_currency": {"type": "string", "enum": CURRENCIES},
+                },
+            ),
+            "Convert 100 GBP to EUR",
+            (100, "GBP", "EUR"),
+        ),
+        (
+            fn(
+                "convert_currency",
+                "Convert money between currencies",
+                {
+                    "amount": {"type": "number"},
+                    "source": {"type": "string", "enum": CURRENCIES},
+                    "target": {"type": "string", "enum": CURRENCIES[::-1]},
+                },
+            ),
+            "把 100 usd 换算成 jpy",
+            (100, "USD", "JPY"),
+        ),
+    ],
+)
+def test_fields_asking_one_fact_or_enum_take_the_values_the_text_names_in_turn(tool, text, expected):
+    """Every field asking for one fact (a timezone, a date) took the text's first value, and every
+    field of one enum its longest value named: convert_time was called from Asia/Tokyo to Asia/Tokyo,
+    a room booked from Dec 7 to Dec 7, 100 GBP converted to GBP. The k-th field asking takes the
+    k-th value the text names (the last when it names fewer), as a pattern's fields take its words."""
+    calls = valid(ask(text, [tool]), [tool])
+    assert calls == [(tool["function"]["name"], dict(zip(tool["function"]["parameters"]["properties"], expected)))]
+
+
+def test_fields_asking_one_fact_the_text_names_once_all_take_it():
+    one = fn(
+        "create_event",
+        "Create a calendar event",
+        {"start": {"type": "string", "format": "date-time"}, "end": {"type": "string", "format": "date-time"}},
+    )
+    assert ask("Create a calendar event on 2026-12-07 at 10:00", [one]) == [
+        ("create_event", {"start": "2026-12-07T10:00:00Z", "end": "2026-12-07T10:00:00Z"})
+    ]
+    # an enum value named inside a longer one is that one (pro in pro max), not a second value
+    plan = fn(
+        "change_plan",
+        "Change the plan",
+        {
+            "old": {"type": "string", "enum": ["pro", "pro max", "basic"]},
+            "new": {"type": "string", "enum": ["pro", "pro max", "basic"]},
+        },
+    )
+    assert ask("change plan from basic to pro max", [plan]) == [("change_plan", {"old": "basic", "new": "pro max"})]
+    assert ask("change plan to pro max", [plan]) == [("change_plan", {"old": "pro max", "new": "pro max"})]

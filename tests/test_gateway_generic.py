@@ -683,6 +683,52 @@ def test_a_place_is_read_in_the_ways_people_write_it(text, city):
 
 
 @pytest.mark.parametrize(
+    ("text", "city"),
+    [
+        ("What's the weather like in São Paulo?", "São Paulo"),
+        ("Is it cold in Zürich today?", "Zürich"),
+        ("weather for Malmö, Sweden", "Malmö"),
+        ("forecast in Kraków tomorrow", "Kraków"),
+        ("weather at Łódź", "Łódź"),
+        ("weather in Île-de-France", "Île-de-France"),
+        ("Wie ist das Wetter in München?", "München"),
+        ("what's the weather in reykjavík?", "reykjavík"),
+        ("weather in bogotá right now", "bogotá"),
+        # a day word after a one-word name is no second word of it (was "paris right")
+        ("weather in paris right now", "paris"),
+        ("weather in lima tomorrow", "lima"),
+    ],
+)
+def test_a_place_named_with_letters_beyond_ascii_is_the_place(text, city):
+    """A place was a capitalised name in ASCII letters only: São Paulo, Zürich, Malmö were no place, and a
+    weather tool's city was the user's whole sentence. Its letters are now any Latin letter (accents,
+    Polish, Czech ...), not Chinese ones (東京 after in, or 北京 before 天气, as before)."""
+    schema = {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}
+    assert fill(schema, text) == {"city": city}
+
+
+def test_an_origin_and_a_destination_are_the_places_the_text_names_in_turn():
+    """A flight's or a freight's `origin` and `destination` wanted no fact (only city, location, place,
+    country did), and "from" introduced no place: both were the user's whole sentence."""
+    flights = fn(
+        "search_flights",
+        "Search flights between two cities",
+        {"origin": {"type": "string"}, "destination": {"type": "string"}, "date": {"type": "string", "format": "date"}},
+    )
+    assert valid(ask("search flights from Paris to Tokyo on 2026-12-20", [flights]), [flights]) == [
+        ("search_flights", {"origin": "Paris", "destination": "Tokyo", "date": "2026-12-20"})
+    ]
+    trip = fn("plan_trip", "Plan a trip", {"from_city": {"type": "string"}, "to_city": {"type": "string"}})
+    assert ask("plan a trip from São Paulo to Lima", [trip]) == [
+        ("plan_trip", {"from_city": "São Paulo", "to_city": "Lima"})
+    ]
+    rates = fn("get_shipping_rates", "Get shipping rates", {"weight_kg": {"type": "number"}, "destination": {}})
+    assert ask("shipping rates for 3 kg to Germany", [rates]) == [
+        ("get_shipping_rates", {"weight_kg": 3, "destination": "Germany"})
+    ]
+
+
+@pytest.mark.parametrize(
     "line", [" " * 20_000 + "\n" + "status: shipped", "\t " * 10_000 + ":x", "a" + " " * 20_000 + "b:c"]
 )
 def test_a_long_line_of_blanks_in_a_tool_result_is_read_in_linear_time(line):

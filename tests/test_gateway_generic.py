@@ -1225,3 +1225,46 @@ def test_fields_asking_one_fact_the_text_names_once_all_take_it():
     )
     assert ask("change plan from basic to pro max", [plan]) == [("change_plan", {"old": "basic", "new": "pro max"})]
     assert ask("change plan to pro max", [plan]) == [("change_plan", {"old": "pro max", "new": "pro max"})]
+
+
+@pytest.mark.parametrize(
+    ("text", "unit"),
+    [
+        ("What's the weather in Tokyo in fahrenheit?", "fahrenheit"),
+        ("weather in Berlin, Celsius please", "celsius"),
+        ("北京天气怎么样？用 fahrenheit", "fahrenheit"),
+        # none named: the tool's default is its to use, nothing is sent
+        ("What's the weather in Tokyo?", None),
+    ],
+)
+def test_an_optional_enum_the_text_names_a_value_of_is_sent(text, unit):
+    """Only required fields were filled, so a user who asked for fahrenheit got the tool's default
+    (celsius) from a call that left `unit` out. An optional field with an `enum` (inline, a `$ref`, or
+    a choice of one and null, as pydantic writes `Unit | None = None`) whose value the text names as a
+    word is sent with it; a stopword ("in", "to") names nothing."""
+    for unit_schema, defs in [
+        ({"type": "string", "enum": ["celsius", "fahrenheit"]}, {}),
+        ({"$ref": "#/$defs/Unit"}, {"Unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}}),
+        (
+            {"anyOf": [{"$ref": "#/$defs/Unit"}, {"type": "null"}], "default": None},
+            {"Unit": {"enum": ["celsius", "fahrenheit"]}},
+        ),
+    ]:
+        weather = fn(
+            "get_weather", "Get the weather for a city", {"city": {"type": "string"}, "unit": unit_schema}, ["city"]
+        )
+        if defs:
+            weather["function"]["parameters"]["$defs"] = defs
+        ((name, arguments),) = valid(ask(text, [weather]), [weather])
+        assert arguments.get("unit") == unit
+
+
+def test_an_optional_enum_value_that_is_a_stopword_names_nothing():
+    ruler = fn(
+        "measure",
+        "Measure a length",
+        {"length": {"type": "number"}, "unit": {"type": "string", "enum": ["cm", "in", "ft"]}},
+        ["length"],
+    )
+    assert ask("measure 12 in the kitchen", [ruler]) == [("measure", {"length": 12})]
+    assert ask("measure 12 ft", [ruler]) == [("measure", {"length": 12, "unit": "ft"})]

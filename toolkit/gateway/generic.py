@@ -8,7 +8,8 @@ and the system-prompt text around it (a skill's description, say). The best tool
 least `[generic] min_score` is called; ties go to the tool listed first.
 
 `fill_arguments(schema, text, facts, rules)` builds arguments from the tool's JSON schema:
-required fields only (everything, for a strict schema; a required name `properties` lacks takes
+required fields only (everything, for a strict schema; an optional one with an `enum` whose value the
+text names as a word, no stopword: "in fahrenheit"; a required name `properties` lacks takes
 `additionalProperties`' schema; those a made one asks for by `dependentRequired`, or draft-07's
 `dependencies`, too; optional ones, then `name1`, `name2`, ... only up to
 `minProperties`), each typed as the schema says: a fact
@@ -557,12 +558,44 @@ class _Filler:
         for key, sub in self.required(schema):
             if key not in made:
                 made[key] = self.value(sub, key, depth)
+        properties = schema.get("properties")
+        if type(properties) is dict and len(properties) > len(made):  # else no optional one is left
+            self.named_options(made, properties, depth)
         if "dependentRequired" in schema or "dependencies" in schema:
             self.dependents(made, schema, depth)
         low = schema.get("minProperties")
         if type(low) is int and len(made) < low:
             self.more_properties(made, schema, min(low, _MAX_ITEMS), name or "key", depth)
         return made
+
+    def named_options(self, made: dict[str, Any], properties: dict[str, Any], depth: int) -> None:
+        """Each optional property with an `enum` (`option_values`) whose value the text names as a word
+        (`named_values`; a stopword names nothing: "in" is no unit) made with it, as the user asked
+        ("in fahrenheit": `unit` is fahrenheit, not left to the tool's default)."""
+        stopwords = self.rules.generic.stopwords
+        for key, sub in properties.items():
+            if key in made or type(sub) is not dict:
+                continue
+            values = self.option_values(sub, depth)
+            named = [v for v in named_values(values, self.text) if str(v).lower() not in stopwords] if values else []
+            if named:
+                turn = self.turn(tuple([str(v) for v in named]), key) if len(named) > 1 else 0
+                made[key] = named[min(turn, len(named) - 1)]
+
+    def option_values(self, schema: dict[str, Any], depth: int) -> list[Any]:
+        """The `enum` values an optional property may take (`allowed`): its own, its `$ref`'s, or those of
+        an `anyOf` choice of them and null (pydantic's `Unit | None = None`); none for any other."""
+        if "enum" not in schema and "$ref" not in schema and "anyOf" not in schema:
+            return []  # the common case: nothing to resolve
+        resolved = self.resolve(schema, depth + 1)
+        choices = resolved.get("anyOf")
+        if isinstance(choices, list) and "enum" not in resolved:
+            kinds = [self.resolve(c, depth + 2) for c in choices[:2]]
+            if len(choices) != 2 or not any(_kind(k) == "null" for k in kinds):
+                return []
+            resolved = next(k for k in kinds if _kind(k) != "null")
+        values = resolved.get("enum")
+        return allowed(self, resolved) if isinstance(values, list) and values else []
 
     def dependents(self, made: dict[str, Any], schema: dict[str, Any], depth: int) -> None:
         """The properties that those in `made` ask for (`dependentRequired`, or draft-07's `dependencies`

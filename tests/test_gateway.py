@@ -283,7 +283,8 @@ CONVERT = {
 
 def test_a_tool_no_rule_names_named_without_json_gets_its_required_arguments_from_the_text():
     # as a keyword-picked tool does: a learner trying their own tool by its name gets a valid call
-    assert called(ask("convert 10.5 to EUR please", tools=[CONVERT])) == [("convert", '{"amount":10.5}')]
+    # (and the optional `to` the text names a value of: EUR)
+    assert called(ask("convert 10.5 to EUR please", tools=[CONVERT])) == [("convert", '{"amount":10.5,"to":"EUR"}')]
     assert called(ask("please convert 25", tools=[*ALL_TOOLS, CONVERT])) == [("convert", '{"amount":25}')]
 
 

@@ -153,7 +153,7 @@ def test_mcp_time_tools_take_facts_or_the_documented_example():
     assert ask("现在几点了？", TIME) == [("get_current_time", {"timezone": "America/New_York"})]
     calls = valid(ask("Convert 09:30 from Asia/Tokyo to Europe/London", TIME), TIME)
     assert calls == [
-        ("convert_time", {"source_timezone": "Asia/Tokyo", "time": "09:30", "target_timezone": "Asia/Tokyo"})
+        ("convert_time", {"source_timezone": "Asia/Tokyo", "time": "09:30", "target_timezone": "Europe/London"})
     ]
 
 
@@ -683,6 +683,52 @@ def test_a_place_is_read_in_the_ways_people_write_it(text, city):
 
 
 @pytest.mark.parametrize(
+    ("text", "city"),
+    [
+        ("What's the weather like in São Paulo?", "São Paulo"),
+        ("Is it cold in Zürich today?", "Zürich"),
+        ("weather for Malmö, Sweden", "Malmö"),
+        ("forecast in Kraków tomorrow", "Kraków"),
+        ("weather at Łódź", "Łódź"),
+        ("weather in Île-de-France", "Île-de-France"),
+        ("Wie ist das Wetter in München?", "München"),
+        ("what's the weather in reykjavík?", "reykjavík"),
+        ("weather in bogotá right now", "bogotá"),
+        # a day word after a one-word name is no second word of it (was "paris right")
+        ("weather in paris right now", "paris"),
+        ("weather in lima tomorrow", "lima"),
+    ],
+)
+def test_a_place_named_with_letters_beyond_ascii_is_the_place(text, city):
+    """A place was a capitalised name in ASCII letters only: São Paulo, Zürich, Malmö were no place, and a
+    weather tool's city was the user's whole sentence. Its letters are now any Latin letter (accents,
+    Polish, Czech ...), not Chinese ones (東京 after in, or 北京 before 天气, as before)."""
+    schema = {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}
+    assert fill(schema, text) == {"city": city}
+
+
+def test_an_origin_and_a_destination_are_the_places_the_text_names_in_turn():
+    """A flight's or a freight's `origin` and `destination` wanted no fact (only city, location, place,
+    country did), and "from" introduced no place: both were the user's whole sentence."""
+    flights = fn(
+        "search_flights",
+        "Search flights between two cities",
+        {"origin": {"type": "string"}, "destination": {"type": "string"}, "date": {"type": "string", "format": "date"}},
+    )
+    assert valid(ask("search flights from Paris to Tokyo on 2026-12-20", [flights]), [flights]) == [
+        ("search_flights", {"origin": "Paris", "destination": "Tokyo", "date": "2026-12-20"})
+    ]
+    trip = fn("plan_trip", "Plan a trip", {"from_city": {"type": "string"}, "to_city": {"type": "string"}})
+    assert ask("plan a trip from São Paulo to Lima", [trip]) == [
+        ("plan_trip", {"from_city": "São Paulo", "to_city": "Lima"})
+    ]
+    rates = fn("get_shipping_rates", "Get shipping rates", {"weight_kg": {"type": "number"}, "destination": {}})
+    assert ask("shipping rates for 3 kg to Germany", [rates]) == [
+        ("get_shipping_rates", {"weight_kg": 3, "destination": "Germany"})
+    ]
+
+
+@pytest.mark.parametrize(
     "line", [" " * 20_000 + "\n" + "status: shipped", "\t " * 10_000 + ":x", "a" + " " * 20_000 + "b:c"]
 )
 def test_a_long_line_of_blanks_in_a_tool_result_is_read_in_linear_time(line):
@@ -1077,3 +1123,148 @@ def test_a_parameter_named_for_an_id_takes_the_identifier_the_text_holds(name, t
     # "cancel_order" was called with order_id = the whole question (week 8's tool search, a stranger's catalogue)
     schema = {"type": "object", "properties": {name: {"type": "string"}}, "required": [name]}
     assert fill(schema, text) == {name: expected}
+
+
+CURRENCIES = ["USD", "EUR", "JPY", "CNY", "GBP"]
+
+
+@pytest.mark.parametrize(
+    ("tool", "text", "expected"),
+    [
+        # two fields of one fact: a timezone each, a date each, a date-time each (from the dates and times)
+        (TIME[1], "Convert 09:30 from Asia/Tokyo to Europe/London", ("Asia/Tokyo", "09:30", "Europe/London")),
+        (TIME[1], "现在Asia/Shanghai是09:30，换算成Europe/Paris时间", ("Asia/Shanghai", "09:30", "Europe/Paris")),
+        (
+            fn(
+                "book_room",
+                "Book a room",
+                {"check_in": {"type": "string", "format": "date"}, "check_out": {"type": "string", "format": "date"}},
+            ),
+            "Book a room from Dec 7, 2026 to 2026-12-09",
+            ("2026-12-07", "2026-12-09"),
+        ),
+        (
+            fn(
+                "create_event",
+                "Create a calendar event",
+                {
+                    "start": {"type": "string", "format": "date-time"},
+                    "end": {"type": "string", "format": "date-time"},
+                },
+            ),
+            "Create a calendar event on 2026-12-07 from 10:00 to 11:30",
+            ("2026-12-07T10:00:00Z", "2026-12-07T11:30:00Z"),
+        ),
+        (
+            fn(
+                "create_event",
+                "Create a calendar event",
+                {
+                    "start": {"type": "string", "format": "date-time"},
+                    "end": {"type": "string", "format": "date-time"},
+                },
+            ),
+            "2026年12月7日 09:00 到 2026年12月8日 18:00 创建一个日程 event",
+            ("2026-12-07T09:00:00Z", "2026-12-08T18:00:00Z"),
+        ),
+        # two fields of one enum: the values the text names, in its order
+        (
+            fn(
+                "convert_currency",
+                "Convert money between currencies",
+                {
+                    "amount": {"type": "number"},
+                    "from_currency": {"type": "string", "enum": CURRENCIES},
+                    "to_currency": {"type": "string", "enum": CURRENCIES},
+                },
+            ),
+            "Convert 100 GBP to EUR",
+            (100, "GBP", "EUR"),
+        ),
+        (
+            fn(
+                "convert_currency",
+                "Convert money between currencies",
+                {
+                    "amount": {"type": "number"},
+                    "source": {"type": "string", "enum": CURRENCIES},
+                    "target": {"type": "string", "enum": CURRENCIES[::-1]},
+                },
+            ),
+            "把 100 usd 换算成 jpy",
+            (100, "USD", "JPY"),
+        ),
+    ],
+)
+def test_fields_asking_one_fact_or_enum_take_the_values_the_text_names_in_turn(tool, text, expected):
+    """Every field asking for one fact (a timezone, a date) took the text's first value, and every
+    field of one enum its longest value named: convert_time was called from Asia/Tokyo to Asia/Tokyo,
+    a room booked from Dec 7 to Dec 7, 100 GBP converted to GBP. The k-th field asking takes the
+    k-th value the text names (the last when it names fewer), as a pattern's fields take its words."""
+    calls = valid(ask(text, [tool]), [tool])
+    assert calls == [(tool["function"]["name"], dict(zip(tool["function"]["parameters"]["properties"], expected)))]
+
+
+def test_fields_asking_one_fact_the_text_names_once_all_take_it():
+    one = fn(
+        "create_event",
+        "Create a calendar event",
+        {"start": {"type": "string", "format": "date-time"}, "end": {"type": "string", "format": "date-time"}},
+    )
+    assert ask("Create a calendar event on 2026-12-07 at 10:00", [one]) == [
+        ("create_event", {"start": "2026-12-07T10:00:00Z", "end": "2026-12-07T10:00:00Z"})
+    ]
+    # an enum value named inside a longer one is that one (pro in pro max), not a second value
+    plan = fn(
+        "change_plan",
+        "Change the plan",
+        {
+            "old": {"type": "string", "enum": ["pro", "pro max", "basic"]},
+            "new": {"type": "string", "enum": ["pro", "pro max", "basic"]},
+        },
+    )
+    assert ask("change plan from basic to pro max", [plan]) == [("change_plan", {"old": "basic", "new": "pro max"})]
+    assert ask("change plan to pro max", [plan]) == [("change_plan", {"old": "pro max", "new": "pro max"})]
+
+
+@pytest.mark.parametrize(
+    ("text", "unit"),
+    [
+        ("What's the weather in Tokyo in fahrenheit?", "fahrenheit"),
+        ("weather in Berlin, Celsius please", "celsius"),
+        ("北京天气怎么样？用 fahrenheit", "fahrenheit"),
+        # none named: the tool's default is its to use, nothing is sent
+        ("What's the weather in Tokyo?", None),
+    ],
+)
+def test_an_optional_enum_the_text_names_a_value_of_is_sent(text, unit):
+    """Only required fields were filled, so a user who asked for fahrenheit got the tool's default
+    (celsius) from a call that left `unit` out. An optional field with an `enum` (inline, a `$ref`, or
+    a choice of one and null, as pydantic writes `Unit | None = None`) whose value the text names as a
+    word is sent with it; a stopword ("in", "to") names nothing."""
+    for unit_schema, defs in [
+        ({"type": "string", "enum": ["celsius", "fahrenheit"]}, {}),
+        ({"$ref": "#/$defs/Unit"}, {"Unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}}),
+        (
+            {"anyOf": [{"$ref": "#/$defs/Unit"}, {"type": "null"}], "default": None},
+            {"Unit": {"enum": ["celsius", "fahrenheit"]}},
+        ),
+    ]:
+        weather = fn(
+            "get_weather", "Get the weather for a city", {"city": {"type": "string"}, "unit": unit_schema}, ["city"]
+        )
+        if defs:
+            weather["function"]["parameters"]["$defs"] = defs
+        ((name, arguments),) = valid(ask(text, [weather]), [weather])
+        assert arguments.get("unit") == unit
+
+
+def test_an_optional_enum_value_that_is_a_stopword_names_nothing():
+    ruler = fn(
+        "measure",
+        "Measure a length",
+        {"length": {"type": "number"}, "unit": {"type": "string", "enum": ["cm", "in", "ft"]}},
+        ["length"],
+    )
+    assert ask("measure 12 in the kitchen", [ruler]) == [("measure", {"length": 12})]
+    assert ask("measure 12 ft", [ruler]) == [("measure", {"length": 12, "unit": "ft"})]

@@ -8,14 +8,16 @@ and the system-prompt text around it (a skill's description, say). The best tool
 least `[generic] min_score` is called; ties go to the tool listed first.
 
 `fill_arguments(schema, text, facts, rules)` builds arguments from the tool's JSON schema:
-required fields only (everything, for a strict schema; a required name `properties` lacks takes
+required fields only (everything, for a strict schema; an optional one with an `enum` whose value the
+text names as a word, no stopword: "in fahrenheit"; a required name `properties` lacks takes
 `additionalProperties`' schema; those a made one asks for by `dependentRequired`, or draft-07's
 `dependencies`, too; optional ones, then `name1`, `name2`, ... only up to
 `minProperties`), each typed as the schema says: a fact
 from the text when one fits (the `[generic.facts]` regexes, chosen by the parameter's name or
-`format`), or from a labelled line ("状态：已发货", "Status: shipped") whose label shares a
+`format`; the k-th field asking for one fact takes the k-th value the text holds, the last when it
+holds fewer: `convert_time` from Asia/Tokyo to Europe/London, a check-in and a check-out date), or from a labelled line ("状态：已发货", "Status: shipped") whose label shares a
 word with the field's name (the glossary translates Chinese labels), else `const`, an `enum`
-value the text points at, `default`, `examples`, an example quoted in the description, else
+value the text points at (the k-th of those it names for the k-th field of them: from USD, to EUR), `default`, `examples`, an example quoted in the description, else
 the user's own words (strings), the search terms (arrays of plain strings: no enum, const,
 choice, pattern, format or length; items asking only a format take every such fact of the text:
 "to bob@x.org and amy@y.org"; other items are made from their schema), a number from the
@@ -343,14 +345,16 @@ def windows(values: list[str], context: str) -> list[str]:
     return [found.get(v, "") for v in values]
 
 
-def pick_enum(values: list[Any], text: str, context: str, rules: Rules, terms: list[str] | None = None) -> Any:
-    """The enum value the text points at: mentioned literally, else best scored, else the first
-    (`terms`: `search_terms(text, rules)`, if the caller has them already)."""
+def pick_enum(
+    values: list[Any], text: str, context: str, rules: Rules, terms: list[str] | None = None, turn: int = 0
+) -> Any:
+    """The enum value the text points at: named literally (`named_values`; the `turn`-th of those it
+    names, the last when it names fewer: a second field of one enum takes the second value), else best
+    scored, else the first (`terms`: `search_terms(text, rules)`, if the caller has them already)."""
     values = values[:_MAX_ENUM_VALUES]
-    lowered = text[:_MAX_CHARS].lower()
-    mentioned = [v for v in values if str(v) and _mentioned(str(v).lower(), lowered)]
-    if mentioned:
-        return max(mentioned, key=lambda v: len(str(v)))
+    named = named_values(values, text)
+    if named:
+        return named[min(turn, len(named) - 1)]
     if terms is None:
         terms = search_terms(text, rules)
     words = [str(v) for v in values]
@@ -359,14 +363,32 @@ def pick_enum(values: list[Any], text: str, context: str, rules: Rules, terms: l
     return values[index] if best > 0 else values[0]
 
 
-def _mentioned(value: str, lowered: str) -> bool:
-    """Whether the lower-cased `value` is in the lower-cased text as a word: where it starts or ends
-    in an ASCII letter or digit, not next to another ("en" is not in "sentence"; 数码 is in 数码产品)."""
-    return value in lowered and _mention_of(value).search(lowered) is not None
+def named_values(values: list[Any], text: str) -> list[Any]:
+    """The `values` the text (its first `_MAX_CHARS` characters, in any case) names as words
+    (`_mention_of`), in the order it first names them; a value named only inside another one's
+    mention is not named ("pro max" names pro max, not pro)."""
+    lowered = text[:_MAX_CHARS].lower()
+    held = []
+    for i, value in enumerate(values):  # a plain loop: the usual answer is none, without a regular expression
+        word = str(value).lower()
+        if word and word in lowered:
+            held.append((i, word))
+    if len(held) < 2:  # one value in the text: named if it is there as a word
+        return [values[i] for i, word in held if _mention_of(word).search(lowered) is not None]
+    spans = sorted([(m.start(), -m.end(), i) for i, word in held for m in _mention_of(word).finditer(lowered)])
+    first: dict[int, None] = {}
+    reach = -1
+    for _, end, i in spans:  # the longer mention first where two start together
+        if -end > reach:  # not inside the mention before it
+            first.setdefault(i)
+            reach = -end
+    return [values[i] for i in first]
 
 
 @functools.lru_cache(maxsize=1024)
 def _mention_of(value: str) -> re.Pattern[str]:
+    """Where the lower-cased `value` is in a lower-cased text as a word: where it starts or ends in an
+    ASCII letter or digit, not next to another ("en" is not in "sentence"; 数码 is in 数码产品)."""
     before = "(?<![a-z0-9])" if value[:1].isascii() and value[:1].isalnum() else ""
     after = "(?![a-z0-9])" if value[-1:].isascii() and value[-1:].isalnum() else ""
     return re.compile(before + re.escape(value) + after)
@@ -411,6 +433,10 @@ class _Filler:
         self._labels: list[tuple[set[str], str]] | None = None
         self._terms: list[str] | None = None
         self._facts: dict[str, str | None] = {}
+        self._all_facts: dict[str, list[str]] = {}
+        self._askers: dict[Any, list[str]] = {}
+        """The fields that asked for each fact, or for one of the values an enum's fields were named, in
+        the order they asked (`turn`)."""
         self.steps = 0
         """Schemas resolved and values made so far (at most `_MAX_STEPS`)."""
         self.searched = 0.0
@@ -532,12 +558,44 @@ class _Filler:
         for key, sub in self.required(schema):
             if key not in made:
                 made[key] = self.value(sub, key, depth)
+        properties = schema.get("properties")
+        if type(properties) is dict and len(properties) > len(made):  # else no optional one is left
+            self.named_options(made, properties, depth)
         if "dependentRequired" in schema or "dependencies" in schema:
             self.dependents(made, schema, depth)
         low = schema.get("minProperties")
         if type(low) is int and len(made) < low:
             self.more_properties(made, schema, min(low, _MAX_ITEMS), name or "key", depth)
         return made
+
+    def named_options(self, made: dict[str, Any], properties: dict[str, Any], depth: int) -> None:
+        """Each optional property with an `enum` (`option_values`) whose value the text names as a word
+        (`named_values`; a stopword names nothing: "in" is no unit) made with it, as the user asked
+        ("in fahrenheit": `unit` is fahrenheit, not left to the tool's default)."""
+        stopwords = self.rules.generic.stopwords
+        for key, sub in properties.items():
+            if key in made or type(sub) is not dict:
+                continue
+            values = self.option_values(sub, depth)
+            named = [v for v in named_values(values, self.text) if str(v).lower() not in stopwords] if values else []
+            if named:
+                turn = self.turn(tuple([str(v) for v in named]), key) if len(named) > 1 else 0
+                made[key] = named[min(turn, len(named) - 1)]
+
+    def option_values(self, schema: dict[str, Any], depth: int) -> list[Any]:
+        """The `enum` values an optional property may take (`allowed`): its own, its `$ref`'s, or those of
+        an `anyOf` choice of them and null (pydantic's `Unit | None = None`); none for any other."""
+        if "enum" not in schema and "$ref" not in schema and "anyOf" not in schema:
+            return []  # the common case: nothing to resolve
+        resolved = self.resolve(schema, depth + 1)
+        choices = resolved.get("anyOf")
+        if isinstance(choices, list) and "enum" not in resolved:
+            kinds = [self.resolve(c, depth + 2) for c in choices[:2]]
+            if len(choices) != 2 or not any(_kind(k) == "null" for k in kinds):
+                return []
+            resolved = next(k for k in kinds if _kind(k) != "null")
+        values = resolved.get("enum")
+        return allowed(self, resolved) if isinstance(values, list) and values else []
 
     def dependents(self, made: dict[str, Any], schema: dict[str, Any], depth: int) -> None:
         """The properties that those in `made` ask for (`dependentRequired`, or draft-07's `dependencies`
@@ -631,7 +689,7 @@ class _Filler:
             if chosen is not _NO_CHOICE:
                 return chosen
         if isinstance(schema.get("enum"), list) and schema["enum"]:
-            return pick_enum(allowed(self, schema), self.text, self.context, self.rules, self.terms())
+            return self.enum_value(allowed(self, schema), name)
         kind = _kind(schema)
         if kind == "object":
             return self.object(schema, name, depth + 1)
@@ -644,6 +702,29 @@ class _Filler:
         if kind == "null":
             return None
         return self.string(schema, name)
+
+    def enum_value(self, values: list[Any], name: str) -> Any:
+        """The enum value the text points at (`pick_enum`): of several the text names, the one for the
+        `turn` of the field `name` among the fields those values were asked for (from USD, to EUR)."""
+        named = named_values(values[:_MAX_ENUM_VALUES], self.text) if len(values) > 1 else values
+        turn = self.turn(tuple([str(v) for v in named]), name) if len(named) > 1 else 0
+        return (
+            named[min(turn, len(named) - 1)]
+            if named
+            else pick_enum(values, self.text, self.context, self.rules, self.terms())
+        )
+
+    def turn(self, key: Any, name: str) -> int:
+        """The place of the field `name` among those that asked for `key` (a fact, the values an enum's
+        fields were named) so far, first asking now: the k-th field takes the k-th value the text names,
+        and a field asking again (a choice tried again) the same one."""
+        askers = self._askers.get(key)
+        if askers is None:
+            self._askers[key] = [name]
+            return 0
+        if name not in askers:
+            askers.append(name)
+        return askers.index(name)
 
     def chosen(self, schema: dict[str, Any], name: str, depth: int) -> Any:
         """A value for an `anyOf` (`any_one`) or a `oneOf` (`only_one`, or its one choice), each choice
@@ -860,7 +941,7 @@ class _Filler:
         user's words (its `pattern` not looked at: `string` checks it)."""
         wanted = self.wants_fact(name, schema)
         if schema.get("format") in _FORMATS:  # the format decides: a shop's "SN…" order id is no uuid
-            fact = self.generic_fact(wanted) if wanted else None
+            fact = self.generic_fact(wanted, name) if wanted else None
         else:
             fact = self.fact(name, wanted)
         if fact is not None and wanted == "time":  # "9:30" as HH:MM, as a time is written; a `time`
@@ -876,17 +957,17 @@ class _Filler:
         if typed and (example := _example(schema)) is not None:
             return example
         if schema.get("format") in _FORMATS:
-            return self.formatted(schema["format"])
-        return self.generic_fact("quoted") or self.text[:_MAX_WORDS_CHARS] or _example(schema) or name
+            return self.formatted(schema["format"], name)
+        return self.generic_fact("quoted", name) or self.text[:_MAX_WORDS_CHARS] or _example(schema) or name
 
-    def formatted(self, fmt: str) -> str:
+    def formatted(self, fmt: str, name: str) -> str:
         """A string of format `fmt` (one of `_FORMATS`) the text has no fact for: a `date-time` from
-        the text's date (and time), else the format's own value."""
-        day = self.generic_fact("date") if fmt == "date-time" else None
+        the text's date (and time) for the field `name`, else the format's own value."""
+        day = self.generic_fact("date", name) if fmt == "date-time" else None
         if day is None:
             self.made_up += 1
             return _FORMATS[fmt]
-        return f"{day}T{(self.generic_fact('time') or '00:00').zfill(5)}:00Z"
+        return f"{day}T{(self.generic_fact('time', name) or '00:00').zfill(5)}:00Z"
 
     def fact(self, name: str, wanted: str | None) -> str | None:
         """A fact from the text for a parameter: the shop's rules first, then the generic fact
@@ -896,7 +977,7 @@ class _Filler:
             value = self.facts.get(shop, self.rules)
             if value is not None:
                 return value
-        return self.generic_fact(wanted) if wanted else None
+        return self.generic_fact(wanted, name) if wanted else None
 
     def wants_fact(self, name: str, schema: dict[str, Any]) -> str | None:
         lowered = name.lower()
@@ -910,7 +991,19 @@ class _Filler:
                 return fact
         return None
 
-    def generic_fact(self, fact: str) -> str | None:
+    def generic_fact(self, fact: str, name: str) -> str | None:
+        """The value in the text of the `[generic.facts]` pattern `fact` for the field `name`: the k-th
+        field asking for it takes the k-th distinct value (`turn`; the last when the text has fewer: from
+        Asia/Tokyo to Europe/London, a check-in and a check-out date). The first is looked for once, the
+        others only when a second field asks."""
+        turn = self.turn(fact, name)
+        first = self._facts[fact] if fact in self._facts else self.first_fact(fact)
+        if turn == 0 or first is None:  # none in the text: none to look for again
+            return first
+        found = self.fact_values(fact)
+        return found[min(turn, len(found) - 1)] if found else None
+
+    def first_fact(self, fact: str) -> str | None:
         """The first match in the text of the `[generic.facts]` pattern `fact` (looked for once)."""
         if fact not in self._facts:
             pattern = self.rules.generic.facts.get(fact)
@@ -922,6 +1015,16 @@ class _Filler:
                 match = pattern.search(self.text)
                 self._facts[fact] = _group(match) if match else None
         return self._facts[fact]
+
+    def fact_values(self, fact: str) -> list[str]:
+        """Every distinct value in the text of the `[generic.facts]` pattern `fact`, in order (days of
+        the calendar only, for a date), looked for once."""
+        if fact not in self._all_facts:
+            pattern = self.rules.generic.facts.get(fact)
+            matches = pattern.finditer(self.text) if pattern is not None else iter(())
+            found = map(_day, matches) if fact == "date" else map(_group, matches)
+            self._all_facts[fact] = list(dict.fromkeys(filter(None, found)))
+        return self._all_facts[fact]
 
 
 def _matching(schema: dict[str, Any], value: str, filler: _Filler) -> str:

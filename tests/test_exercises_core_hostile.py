@@ -665,3 +665,70 @@ def test_not_implemented_error_itself_is_still_not_written_yet():
         raise NotImplementedError("later")
 
     assert check("w6.truth_table", returns_now).status == "not attempted"
+
+
+def _from_the_checkers_frame(default):
+    """What a frame below the learner's call holds as `want` (the expected value), else `default`."""
+    import sys
+
+    frame = sys._getframe(2)
+    while frame is not None:
+        if "want" in frame.f_locals:
+            return frame.f_locals["want"]
+        frame = frame.f_back
+    return default
+
+
+def _peeking_answers():
+    def wait(attempt, retry_after):
+        return _from_the_checkers_frame(-1)
+
+    def usage_from_body(body):
+        return _from_the_checkers_frame(None)
+
+    def normalize(raw):
+        return _from_the_checkers_frame("SN000000000000")
+
+    def returns_now(behaviors, any_error):
+        return _from_the_checkers_frame("maybe")
+
+    def keep(messages, n):
+        return list(_from_the_checkers_frame(messages))
+
+    def score(name, description, terms):
+        return _from_the_checkers_frame(-1)
+
+    return {
+        "w2.backoff": (  # asked again after a miss (is it jitter?), it found the first case's expected value
+            wait,
+            "wait(1, None) gave another wait each time it was called with the same arguments: RetryPolicy().wait "
+            "adds no jitter — the same attempt and Retry-After always wait the same",
+        ),
+        "w1.usage_build": (
+            usage_from_body,
+            "for {} you returned None, not a TokenUsage: return TokenUsage(input_tokens=..., output_tokens=...) — "
+            "does your function print its answer instead of returning it?",
+        ),
+        "w3.normalize": (
+            normalize,
+            "normalize('SN202610200001') returned 'SN000000000000', validation accepts it as 'SN202610200001'",
+        ),
+        "w6.truth_table": (
+            returns_now,
+            "returns_now([TO_LLM], any_error=False) gave 'maybe', the loop says False — a text is not a bool, and "
+            "any text but '' counts as True: return True or False",
+        ),
+        "w8.score": (score, None),
+        "w6.window": (keep, None),
+    }
+
+
+@pytest.mark.parametrize("exercise", sorted(_peeking_answers()))
+def test_a_function_that_reads_the_expected_value_from_the_checkers_frame_finds_none(exercise):
+    """The learner's code runs for every case before the checker computes any expected value: walking the
+    frames below it (sys._getframe, inspect.stack()) finds none to copy, so it is judged on its own answers."""
+    fn, feedback = _peeking_answers()[exercise]
+    result = check(exercise, fn)
+    assert result.status == "failed"
+    if feedback is not None:
+        assert result.feedback == feedback

@@ -79,7 +79,7 @@ import re
 import signal
 import threading
 import types
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -497,6 +497,21 @@ def items_of(value: Any, most: int) -> list[Any]:
     if cls is not None:
         raise Untrusted(f"your function returned {untrusted_text(cls)}; return plain values or the package's objects")
     return items
+
+
+def answers_first(cases: Iterable[Any], run: Callable[[Any], Any]) -> list[tuple[Any, Any]]:
+    """Each case with what `run` (the learner's code on it) gave, for every case before the checker computes
+    any expected value: while the learner's code runs, no expected answer is in a frame below it
+    (`sys._getframe`, `inspect.stack()`) nor among the objects alive (`gc.get_objects()`) to be copied. The
+    first case it raised on ends the list, with that `LearnerError` as what it gave."""
+    given: list[tuple[Any, Any]] = []
+    for case in cases:
+        try:
+            given.append((case, run(case)))
+        except LearnerError as error:
+            given.append((case, error))
+            break
+    return given
 
 
 _MISSING: Any = object()

@@ -399,10 +399,12 @@ def own_work(implementation: Any, about: str = "", *, helpers: tuple[Any, ...] =
     such a module that compute none of what the check compares (`clean_terms`, which the keyword score
     takes for granted): a learner may call them, and what runs inside them is not counted.
 
-    Watched with a profile function (`sys.setprofile`) in the checking thread, and only where none is set
-    (a profiler or a debugger keeps its own, and the check then does not watch). A thread the
-    learner's code starts is not watched: the watch finds a learner who reuses the package's
-    function, not one set on hiding it."""
+    Watched with a profile function (`sys.setprofile`) in the checking thread and in each thread started
+    while it runs (`threading.setprofile`), and only where none is set (a profiler or a debugger keeps its
+    own, and the check then does not watch). Code that turns the watch off (sets either profile function
+    to another, or None) is `Borrowed` too: the check can no longer say it did not run the reference. A
+    thread that was running before the check (a pool the learner made in an earlier cell) is not watched:
+    Python 3.11 has no way to set its profile function."""
     import sys
     import types
 
@@ -414,7 +416,8 @@ def own_work(implementation: Any, about: str = "", *, helpers: tuple[Any, ...] =
         function = getattr(implementation, "__func__", implementation)
         codes, files = frozenset({function.__code__}), frozenset()
         name = function.__qualname__
-    usable = sys.getprofile() is None
+    usable = sys.getprofile() is None and threading.getprofile() is None
+    over = False
     ran: list[bool] = []
     allowed = frozenset(getattr(helper, "__func__", helper).__code__ for helper in helpers)
     label = f"{name} ({about})" if about else name
@@ -430,6 +433,9 @@ def own_work(implementation: Any, about: str = "", *, helpers: tuple[Any, ...] =
         return frame.f_code
 
     def watch(frame: Any, event: str, arg: Any) -> None:
+        if over:  # a thread started in the check and still running after it: no more watching there
+            sys.setprofile(None)
+            return
         if event == "call" and (frame.f_code in codes or frame.f_code.co_filename in files):
             if allowed and entered(frame) in allowed:
                 return
@@ -438,15 +444,27 @@ def own_work(implementation: Any, about: str = "", *, helpers: tuple[Any, ...] =
 
     if usable:
         sys.setprofile(watch)
+        threading.setprofile(watch)  # a thread the learner's code starts is watched too
     _WATCHED.append((codes, borrowed))
+    turned_off = False
     try:
         yield
     finally:
         _WATCHED.pop()
         if usable:
+            turned_off = not ran and (sys.getprofile() is not watch or threading.getprofile() is not watch)
+        over = True
+        if usable:
             sys.setprofile(None)
+            threading.setprofile(None)
     if ran:
         raise Borrowed(borrowed)
+    if turned_off:
+        raise Borrowed(
+            "your code turned off the check's watch (sys.setprofile or threading.setprofile), so the check cannot "
+            f"see whether it ran the package's own {label}, which it compares with: leave the profiler as it is "
+            "and write the rule in your function"
+        )
 
 
 _WATCHED: list[tuple[frozenset[Any], str]] = []

@@ -561,7 +561,9 @@ def test_a_limit_reached_just_as_the_check_ends_leaves_no_timer_nor_handler_behi
 def test_a_limit_reached_as_its_timer_is_armed_leaves_no_handler_behind(monkeypatch):
     """A limit so short (`TOOLKIT_CHECK_LIMIT_S=1e-9`) that its SIGALRM is handled as the timer is
     armed raised `TooSlow` before the clean-up was set up: the handler stayed, and every later check
-    in the kernel ran without a limit. Here the alarm is raised exactly there."""
+    in the kernel ran without a limit. Here the alarm is raised exactly there (an alarm long before the limit is
+    a learner's own, not the limit: the limit here is that short)."""
+    monkeypatch.setenv("TOOLKIT_CHECK_LIMIT_S", "1e-9")
     stand_in = (  # `signal.setitimer` that meets the alarm as it arms
         "def alarm_at_once(which, seconds, interval=0.0):\n"
         "    result = real(which, seconds, interval)\n"
@@ -571,7 +573,7 @@ def test_a_limit_reached_as_its_timer_is_armed_leaves_no_handler_behind(monkeypa
     )
     result, left = _check_with_setitimer(monkeypatch, stand_in, "alarm_at_once")
     assert result.feedback == (
-        "the check was stopped after 30 s: does your code loop forever, or wait for something that never comes?"
+        "the check was stopped after 1e-09 s: does your code loop forever, or wait for something that never comes?"
     )
     assert left == ((0.0, 0.0), signal.SIG_DFL)
 
@@ -732,3 +734,63 @@ def test_a_function_that_reads_the_expected_value_from_the_checkers_frame_finds_
     assert result.status == "failed"
     if feedback is not None:
         assert result.feedback == feedback
+
+
+def _cancels_the_timer(behaviors, any_error):
+    signal.setitimer(signal.ITIMER_REAL, 0)
+    while True:
+        pass
+
+
+def _ignores_the_signal(behaviors, any_error):
+    signal.signal(signal.SIGALRM, signal.SIG_IGN)
+    while True:
+        pass
+
+
+def _takes_the_signal(behaviors, any_error):
+    signal.signal(signal.SIGALRM, lambda *_: None)
+    signal.alarm(0)
+    while True:
+        pass
+
+
+@pytest.mark.parametrize("fn", [_cancels_the_timer, _ignores_the_signal, _takes_the_signal])
+def test_code_that_takes_the_limits_timer_away_is_stopped_all_the_same(monkeypatch, fn):
+    """signal.alarm(0), setitimer(…, 0), or a SIGALRM handler of the learner's own inside the check took the limit
+    away: the check ran until the notebook was interrupted by hand (or the grade's cell limit). A second guard, a
+    thread, stops it then; the kernel's SIGALRM is as it was before the check."""
+    import toolkit.exercises.core as core
+
+    monkeypatch.setattr(core, "CHECK_LIMIT_S", 1)
+    with watchdog(60):
+        result = check("w6.truth_table", fn)
+    assert (result.status, result.feedback) == (
+        "failed",
+        "the check was stopped after 1 s: does your code loop forever, or wait for something that never comes?",
+    )
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+    assert signal.getsignal(signal.SIGALRM) == signal.SIG_DFL
+    monkeypatch.undo()
+    assert check("w6.round_trips", 2).passed  # the next check runs as usual
+
+
+def test_an_alarm_of_the_learners_own_that_rings_early_does_not_stop_the_check():
+    """A learner's wait() that sets a short alarm of its own (week 2's timeouts) and returns: the alarm rang later,
+    in the check, and was taken for the limit — 'stopped after 30 s' of a check that ran a blink."""
+    import time
+
+    rung = []
+
+    def wait(attempt, retry_after):
+        if not rung:
+            rung.append(True)
+            signal.setitimer(signal.ITIMER_REAL, 0.01)  # rings in the check's own code, after this returns
+            time.sleep(0.05)
+        backoff = min(8.0, 0.5 * 2 ** (attempt - 1))
+        return backoff if retry_after is None else min(30.0, max(backoff, retry_after))
+
+    with watchdog(60):
+        result = check("w2.backoff", wait)
+    assert (result.status, result.feedback) == ("passed", "identical to RetryPolicy().wait on 81 inputs.")
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)

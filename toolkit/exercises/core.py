@@ -628,8 +628,14 @@ def _time_limit(seconds: float) -> Iterator[None]:
     line of the learner's code (below the check, outside the package, the standard library and the
     installed packages) raises it again (a trace function), and the timer fires again every
     `AGAIN_S` while such code is running; the package's own code, cleaning up after the learner's,
-    is left to finish."""
+    is left to finish.
+
+    Code that takes the timer away inside the check (`signal.alarm(0)`, a SIGALRM handler or `SIG_IGN` of its
+    own) is stopped by a second guard (`_backstop`, a thread), which raises `TooSlow` in the main thread from
+    then on; an alarm of the learner's own that rings before the limit is not taken for it (the timer is set
+    again for the time left)."""
     import sys
+    import time
 
     previous = _free_alarm()
     if previous is None:
@@ -637,6 +643,7 @@ def _time_limit(seconds: float) -> Iterator[None]:
         return
     fired: list[bool] = []
     tracing = sys.gettrace()
+    deadline = time.monotonic() + seconds
 
     def again(frame: Any, event: str, arg: Any) -> Any:
         if not _is_learners(frame):
@@ -646,6 +653,9 @@ def _time_limit(seconds: float) -> Iterator[None]:
         return again
 
     def stop(signum: int, frame: Any) -> None:
+        if not fired and (left := deadline - time.monotonic()) > AGAIN_S:  # the learner's own alarm: not the limit
+            signal.setitimer(signal.ITIMER_REAL, left, AGAIN_S)
+            return
         first, learners = not fired, []
         fired.append(True)
         while frame is not None and frame.f_code is not _check.__code__:  # the frames below the check
@@ -660,16 +670,53 @@ def _time_limit(seconds: float) -> Iterator[None]:
             raise TooSlow
 
     signal.signal(signal.SIGALRM, stop)
+    guard = _backstop(seconds, stop)
     try:
         signal.setitimer(signal.ITIMER_REAL, seconds, AGAIN_S)  # in the `try`: a limit so short that it is
         yield  # reached as the timer is armed is cleaned up too
     finally:
         while True:  # the limit reached as the check ended: its `TooSlow` here would skip the clean-up
             try:
+                guard.end()
                 _disarm(bool(fired), tracing, previous)
                 break
             except TooSlow:  # the check had finished: it is not stopped, and the clean-up is done again
                 continue
+
+
+class _backstop:
+    """The limit's second guard: a thread that, from `seconds` + `AGAIN_S` on and every `AGAIN_S` after, raises
+    `TooSlow` in the main thread (`PyThreadState_SetAsyncExc`) while the check runs and SIGALRM is no longer
+    `handler`'s with its timer running — code in the check took them away. It lands at the next line of Python
+    the main thread runs (not inside a blocking call, which only the signal interrupts). `end` stops it."""
+
+    def __init__(self, seconds: float, handler: Any) -> None:
+        self.done, self.lock, self.main = threading.Event(), threading.Lock(), threading.get_ident()
+        self.handler = handler
+        threading.Thread(target=self._guard, args=(seconds,), daemon=True, name="toolkit-check-limit").start()
+
+    def _guard(self, seconds: float) -> None:
+        wait = seconds + AGAIN_S
+        while not self.done.wait(wait):
+            with self.lock:
+                if not self.done.is_set() and not self._timer_stands():
+                    _raise_in(self.main, TooSlow)
+            wait = AGAIN_S
+
+    def _timer_stands(self) -> bool:
+        return signal.getsignal(signal.SIGALRM) is self.handler and signal.getitimer(signal.ITIMER_REAL)[0] > 0
+
+    def end(self) -> None:
+        with self.lock:  # a raise the guard sent before lands at the next call here (`_time_limit` catches it there)
+            self.done.set()
+
+
+def _raise_in(thread: int, error: type[BaseException]) -> None:
+    """Raise `error` in the thread `thread` at its next line of Python. (Never "withdraw" one with NULL: on 3.11
+    that leaves the interpreter asking for pending work at every line, a signal handler re-entered without end.)"""
+    import ctypes
+
+    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread), ctypes.py_object(error))
 
 
 def _free_alarm() -> Any:

@@ -794,3 +794,27 @@ def test_an_alarm_of_the_learners_own_that_rings_early_does_not_stop_the_check()
         result = check("w2.backoff", wait)
     assert (result.status, result.feedback) == ("passed", "identical to RetryPolicy().wait on 81 inputs.")
     assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+
+
+def test_a_compensation_that_sets_bookings_to_what_the_check_expects_fails():
+    """A compensation that read the trip and the bookings before it from the check's frame and wrote BOOKINGS as
+    the check expects them after the rollback (in its first call) got ✓ without undoing its own call."""
+    import sys
+
+    from toolkit import compensates
+    from toolkit.exercises.week07 import BOOKINGS
+
+    @compensates("book_hotel")
+    def cancel_hotel(guest: str, nights: int) -> None:
+        frame = sys._getframe(1)
+        while frame is not None and "trip" not in frame.f_locals:
+            frame = frame.f_back
+        earlier, trip = frame.f_locals["earlier"], frame.f_locals["trip"]
+        BOOKINGS[:] = earlier + [(a["guest"], a["nights"]) for name, a in trip if name == "walk_in"]
+
+    result = check("w7.compensation", cancel_hotel)
+    assert (result.status, result.feedback) == (
+        "failed",
+        "cancel_hotel('carol', 4) removed 2 bookings from BOOKINGS: each call undoes its own booking, one, and "
+        "leaves the others to their own calls",
+    )

@@ -63,8 +63,9 @@ Each result also carries a JSON line (`application/vnd.toolkit.exercise+json`) t
 `toolkit grade` reads from the executed notebook.
 
 Leaves out: storing progress between sessions (a result lives in the notebook's outputs), and
-any defence against a learner set on faking a ✓ (a class can claim a trusted `__module__`,
-`check` itself can be replaced): the learner's code shares the kernel with the checks.
+any defence against a learner set on faking a ✓ (a class can be planted in a trusted module under its
+name, the package's constants replaced, `check` itself can be replaced): the learner's code shares the
+kernel with the checks.
 """
 
 from __future__ import annotations

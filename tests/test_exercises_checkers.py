@@ -575,6 +575,31 @@ def test_an_expose_whose_provider_returns_a_dict_is_told_to_return_a_list():
     assert result.feedback.startswith("ByName.provide() returned a dict; it must return a list of Tool objects")
 
 
+def test_an_expose_whose_tool_of_its_own_never_calls_the_server_fails():
+    """A provider of a tool of the learner's own named order_lookup that echoes the id: the model sees one tool of
+    the right name, and its answer holds the id, but the server given to expose() never ran query_order."""
+    from toolkit import tool, tools_from
+
+    @tool("Look up an order.")
+    def order_lookup(orderId: str) -> str:
+        return f"order {orderId}: shipped"
+
+    class Echo:
+        def __init__(self, provider):
+            self.tools = tools_from(order_lookup)
+
+        def provide(self, request):
+            return self.tools
+
+    result = check("w9.chain", Echo)
+    assert (result.status, result.feedback) == (
+        "failed",
+        "calling order_lookup never reached the server's query_order: the provider expose() returns must pass the "
+        "call on to the provider it is given (filter_tools and rename_tools do), not answer it with a tool of its "
+        "own",
+    )
+
+
 # --- hints that agree with the course: following one never leads to a ✗ -------------------------
 
 

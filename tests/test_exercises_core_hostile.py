@@ -561,7 +561,9 @@ def test_a_limit_reached_just_as_the_check_ends_leaves_no_timer_nor_handler_behi
 def test_a_limit_reached_as_its_timer_is_armed_leaves_no_handler_behind(monkeypatch):
     """A limit so short (`TOOLKIT_CHECK_LIMIT_S=1e-9`) that its SIGALRM is handled as the timer is
     armed raised `TooSlow` before the clean-up was set up: the handler stayed, and every later check
-    in the kernel ran without a limit. Here the alarm is raised exactly there."""
+    in the kernel ran without a limit. Here the alarm is raised exactly there (an alarm long before the limit is
+    a learner's own, not the limit: the limit here is that short)."""
+    monkeypatch.setenv("TOOLKIT_CHECK_LIMIT_S", "1e-9")
     stand_in = (  # `signal.setitimer` that meets the alarm as it arms
         "def alarm_at_once(which, seconds, interval=0.0):\n"
         "    result = real(which, seconds, interval)\n"
@@ -571,7 +573,7 @@ def test_a_limit_reached_as_its_timer_is_armed_leaves_no_handler_behind(monkeypa
     )
     result, left = _check_with_setitimer(monkeypatch, stand_in, "alarm_at_once")
     assert result.feedback == (
-        "the check was stopped after 30 s: does your code loop forever, or wait for something that never comes?"
+        "the check was stopped after 1e-09 s: does your code loop forever, or wait for something that never comes?"
     )
     assert left == ((0.0, 0.0), signal.SIG_DFL)
 
@@ -665,3 +667,154 @@ def test_not_implemented_error_itself_is_still_not_written_yet():
         raise NotImplementedError("later")
 
     assert check("w6.truth_table", returns_now).status == "not attempted"
+
+
+def _from_the_checkers_frame(default):
+    """What a frame below the learner's call holds as `want` (the expected value), else `default`."""
+    import sys
+
+    frame = sys._getframe(2)
+    while frame is not None:
+        if "want" in frame.f_locals:
+            return frame.f_locals["want"]
+        frame = frame.f_back
+    return default
+
+
+def _peeking_answers():
+    def wait(attempt, retry_after):
+        return _from_the_checkers_frame(-1)
+
+    def usage_from_body(body):
+        return _from_the_checkers_frame(None)
+
+    def normalize(raw):
+        return _from_the_checkers_frame("SN000000000000")
+
+    def returns_now(behaviors, any_error):
+        return _from_the_checkers_frame("maybe")
+
+    def keep(messages, n):
+        return list(_from_the_checkers_frame(messages))
+
+    def score(name, description, terms):
+        return _from_the_checkers_frame(-1)
+
+    return {
+        "w2.backoff": (  # asked again after a miss (is it jitter?), it found the first case's expected value
+            wait,
+            "wait(1, None) gave another wait each time it was called with the same arguments: RetryPolicy().wait "
+            "adds no jitter — the same attempt and Retry-After always wait the same",
+        ),
+        "w1.usage_build": (
+            usage_from_body,
+            "for {} you returned None, not a TokenUsage: return TokenUsage(input_tokens=..., output_tokens=...) — "
+            "does your function print its answer instead of returning it?",
+        ),
+        "w3.normalize": (
+            normalize,
+            "normalize('SN202610200001') returned 'SN000000000000', validation accepts it as 'SN202610200001'",
+        ),
+        "w6.truth_table": (
+            returns_now,
+            "returns_now([TO_LLM], any_error=False) gave 'maybe', the loop says False — a text is not a bool, and "
+            "any text but '' counts as True: return True or False",
+        ),
+        "w8.score": (score, None),
+        "w6.window": (keep, None),
+    }
+
+
+@pytest.mark.parametrize("exercise", sorted(_peeking_answers()))
+def test_a_function_that_reads_the_expected_value_from_the_checkers_frame_finds_none(exercise):
+    """The learner's code runs for every case before the checker computes any expected value: walking the
+    frames below it (sys._getframe, inspect.stack()) finds none to copy, so it is judged on its own answers."""
+    fn, feedback = _peeking_answers()[exercise]
+    result = check(exercise, fn)
+    assert result.status == "failed"
+    if feedback is not None:
+        assert result.feedback == feedback
+
+
+def _cancels_the_timer(behaviors, any_error):
+    signal.setitimer(signal.ITIMER_REAL, 0)
+    while True:
+        pass
+
+
+def _ignores_the_signal(behaviors, any_error):
+    signal.signal(signal.SIGALRM, signal.SIG_IGN)
+    while True:
+        pass
+
+
+def _takes_the_signal(behaviors, any_error):
+    signal.signal(signal.SIGALRM, lambda *_: None)
+    signal.alarm(0)
+    while True:
+        pass
+
+
+@pytest.mark.parametrize("fn", [_cancels_the_timer, _ignores_the_signal, _takes_the_signal])
+def test_code_that_takes_the_limits_timer_away_is_stopped_all_the_same(monkeypatch, fn):
+    """signal.alarm(0), setitimer(…, 0), or a SIGALRM handler of the learner's own inside the check took the limit
+    away: the check ran until the notebook was interrupted by hand (or the grade's cell limit). A second guard, a
+    thread, stops it then; the kernel's SIGALRM is as it was before the check."""
+    import toolkit.exercises.core as core
+
+    monkeypatch.setattr(core, "CHECK_LIMIT_S", 1)
+    with watchdog(60):
+        result = check("w6.truth_table", fn)
+    assert (result.status, result.feedback) == (
+        "failed",
+        "the check was stopped after 1 s: does your code loop forever, or wait for something that never comes?",
+    )
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+    assert signal.getsignal(signal.SIGALRM) == signal.SIG_DFL
+    monkeypatch.undo()
+    assert check("w6.round_trips", 2).passed  # the next check runs as usual
+
+
+def test_an_alarm_of_the_learners_own_that_rings_early_does_not_stop_the_check():
+    """A learner's wait() that sets a short alarm of its own (week 2's timeouts) and returns: the alarm rang later,
+    in the check, and was taken for the limit — 'stopped after 30 s' of a check that ran a blink."""
+    import time
+
+    rung = []
+
+    def wait(attempt, retry_after):
+        if not rung:
+            rung.append(True)
+            signal.setitimer(signal.ITIMER_REAL, 0.01)  # rings in the check's own code, after this returns
+            time.sleep(0.05)
+        backoff = min(8.0, 0.5 * 2 ** (attempt - 1))
+        return backoff if retry_after is None else min(30.0, max(backoff, retry_after))
+
+    with watchdog(60):
+        result = check("w2.backoff", wait)
+    assert (result.status, result.feedback) == ("passed", "identical to RetryPolicy().wait on 81 inputs.")
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+
+
+def test_a_compensation_that_sets_bookings_to_what_the_check_expects_fails():
+    """A compensation that read the trip and the bookings before it from the check's frame and wrote BOOKINGS as
+    the check expects them after the rollback (in its first call) got ✓ without undoing its own call."""
+    import sys
+
+    from toolkit import compensates
+    from toolkit.exercises.week07 import BOOKINGS
+
+    @compensates("book_hotel")
+    def cancel_hotel(guest: str, nights: int) -> None:
+        frame = sys._getframe(1)
+        while frame is not None and "trip" not in frame.f_locals:
+            frame = frame.f_back
+        earlier, trip = frame.f_locals["earlier"], frame.f_locals["trip"]
+        BOOKINGS[:] = earlier + [(a["guest"], a["nights"]) for name, a in trip if name == "walk_in"]
+
+    result = check("w7.compensation", cancel_hotel)
+    assert (result.status, result.feedback) == (
+        "failed",
+        "cancel_hotel('carol', 4) removed 2 bookings from BOOKINGS: each call undoes its own booking, one, and "
+        "leaves the others to their own calls",
+    )

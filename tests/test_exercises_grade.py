@@ -140,6 +140,29 @@ def test_a_check_record_without_its_passed_field_is_a_failed_row_not_a_crash(tmp
     assert grade.grade_notebook(path) == [grade.Row(str(path), "w6.round_trips", False, "passed")]
 
 
+def test_a_record_whose_status_is_not_passed_is_not_graded_passed(tmp_path, monkeypatch):
+    """A record displayed by hand (not by check()) saying "passed": true beside "status": "failed" was a ✓ row whose
+    feedback read 'failed: …': the grade and its feedback disagreed. Only a record passed on both counts passes."""
+    import toolkit.exercises.grade as grade
+    from toolkit.exercises.core import MIME
+
+    cell = nbformat.v4.new_code_cell("", metadata={"tags": ["exercise:w6.round_trips"]})
+    path = write(tmp_path, "forged.ipynb", [cell])
+    executed = nbformat.read(path, as_version=4)
+    record = {
+        "exercise": "w6.round_trips",
+        "status": "failed",
+        "passed": True,
+        "feedback": "result.round_trips is not 7",
+    }
+    executed.cells[0].outputs = [nbformat.v4.new_output("display_data", data={MIME: record})]
+    executed.cells[0].execution_count = 1
+    monkeypatch.setattr(grade, "_execute", lambda path, seconds: (executed, ""))
+    assert grade.grade_notebook(path) == [
+        grade.Row(str(path), "w6.round_trips", False, "failed: result.round_trips is not 7")
+    ]
+
+
 def test_a_grading_run_stopped_while_waiting_leaves_no_worker_running(tmp_path, monkeypatch):
     import os
     import subprocess

@@ -142,3 +142,65 @@ def test_the_packages_own_function_given_as_the_answer_fails_even_when_it_cannot
         "your code ran the package's own RetryPolicy.wait, which this check compares with: build it yourself "
         "(write the rule in your function), then the check compares yours with it",
     )
+
+
+def _in_a_thread(work):
+    import threading
+
+    out = []
+    thread = threading.Thread(target=lambda: out.append(work()))
+    thread.start()
+    thread.join()
+    return out[0]
+
+
+def _wait_in_a_thread(attempt, retry_after):
+    from toolkit.chat.client import RetryPolicy
+
+    return _in_a_thread(lambda: RetryPolicy().wait(attempt, retry_after))
+
+
+def _returns_now_in_a_thread(behaviors, any_error):
+    from toolkit.loop.returns import should_return_immediately
+
+    return _in_a_thread(lambda: should_return_immediately(behaviors, any_error))
+
+
+@pytest.mark.parametrize(
+    ("exercise_id", "fn", "ran"),
+    [
+        ("w2.backoff", _wait_in_a_thread, "RetryPolicy.wait"),
+        ("w6.truth_table", _returns_now_in_a_thread, "should_return_immediately"),
+    ],
+)
+def test_the_packages_own_implementation_run_in_a_thread_the_learners_code_starts_is_seen(exercise_id, fn, ran):
+    result = check(exercise_id, fn)
+    assert (result.status, result.feedback) == (
+        "failed",
+        f"your code ran the package's own {ran}, which this check compares with: build it yourself "
+        "(write the rule in your function), then the check compares yours with it",
+    )
+
+
+@pytest.mark.parametrize("off", ["sys", "threading"])
+def test_code_that_turns_the_watch_off_fails_saying_so(off):
+    import sys
+    import threading
+
+    from toolkit.chat.client import RetryPolicy
+
+    def wait(attempt, retry_after):
+        if off == "sys":
+            sys.setprofile(None)
+            return RetryPolicy().wait(attempt, retry_after)
+        threading.setprofile(None)
+        return _wait_in_a_thread(attempt, retry_after)
+
+    result = check("w2.backoff", wait)
+    assert (result.status, result.feedback) == (
+        "failed",
+        "your code turned off the check's watch (sys.setprofile or threading.setprofile), so the check cannot see "
+        "whether it ran the package's own RetryPolicy.wait, which it compares with: leave the profiler as it is "
+        "and write the rule in your function",
+    )
+    assert sys.getprofile() is None and threading.getprofile() is None

@@ -139,3 +139,44 @@ def test_an_object_shown_by_what_it_is_takes_the_article_of_its_class_name():
 
     assert show(Order()) == "an Order object"
     assert show(object()) == "an object object"
+
+
+@pytest.mark.parametrize("module", ["builtins", "toolkit", "toolkit.chat.messages", "numpy"])
+def test_a_learners_class_that_claims_a_trusted_module_is_still_untrusted(module):
+    """A class is a trusted module's only when that module holds it under its name (as pickle checks before it
+    stores a class by name): `__module__ = "builtins"` on a learner's int whose == is always True is a claim."""
+    from toolkit.exercises import check
+
+    class UserMessage(int):
+        def __eq__(self, other):
+            return True
+
+        __hash__ = int.__hash__
+
+    UserMessage.__module__ = module
+    assert untrusted_class([UserMessage(0)]) is UserMessage
+    result = check("w6.course_bound", UserMessage(0))
+    assert result.feedback == (
+        "your answer holds a UserMessage, a class of your own that can decide == by its own code; answer with plain "
+        "values or the package's objects"
+    )
+
+
+def test_the_trusted_modules_own_classes_and_the_interpreters_types_stay_trusted():
+    import collections
+    import fractions
+    import pathlib
+
+    from toolkit import UserMessage
+
+    values = [
+        UserMessage(content="hi"),
+        fractions.Fraction(1, 3),
+        pathlib.Path("a"),
+        collections.Counter(a=1),
+        ExceptionGroup("e", [ValueError()]),
+        "".join,  # a builtin method: a static type that no `class` statement made
+        print,
+        range(3),
+    ]
+    assert [untrusted_class(value) for value in values] == [None] * len(values)

@@ -63,8 +63,9 @@ Each result also carries a JSON line (`application/vnd.toolkit.exercise+json`) t
 `toolkit grade` reads from the executed notebook.
 
 Leaves out: storing progress between sessions (a result lives in the notebook's outputs), and
-any defence against a learner set on faking a ✓ (a class can claim a trusted `__module__`,
-`check` itself can be replaced): the learner's code shares the kernel with the checks.
+any defence against a learner set on faking a ✓ (a class can be planted in a trusted module under its
+name, the package's constants replaced, `check` itself can be replaced): the learner's code shares the
+kernel with the checks.
 """
 
 from __future__ import annotations
@@ -79,7 +80,7 @@ import re
 import signal
 import threading
 import types
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -399,10 +400,12 @@ def own_work(implementation: Any, about: str = "", *, helpers: tuple[Any, ...] =
     such a module that compute none of what the check compares (`clean_terms`, which the keyword score
     takes for granted): a learner may call them, and what runs inside them is not counted.
 
-    Watched with a profile function (`sys.setprofile`) in the checking thread, and only where none is set
-    (a profiler or a debugger keeps its own, and the check then does not watch). A thread the
-    learner's code starts is not watched: the watch finds a learner who reuses the package's
-    function, not one set on hiding it."""
+    Watched with a profile function (`sys.setprofile`) in the checking thread and in each thread started
+    while it runs (`threading.setprofile`), and only where none is set (a profiler or a debugger keeps its
+    own, and the check then does not watch). Code that turns the watch off (sets either profile function
+    to another, or None) is `Borrowed` too: the check can no longer say it did not run the reference. A
+    thread that was running before the check (a pool the learner made in an earlier cell) is not watched:
+    Python 3.11 has no way to set its profile function."""
     import sys
     import types
 
@@ -414,7 +417,8 @@ def own_work(implementation: Any, about: str = "", *, helpers: tuple[Any, ...] =
         function = getattr(implementation, "__func__", implementation)
         codes, files = frozenset({function.__code__}), frozenset()
         name = function.__qualname__
-    usable = sys.getprofile() is None
+    usable = sys.getprofile() is None and threading.getprofile() is None
+    over = False
     ran: list[bool] = []
     allowed = frozenset(getattr(helper, "__func__", helper).__code__ for helper in helpers)
     label = f"{name} ({about})" if about else name
@@ -430,6 +434,9 @@ def own_work(implementation: Any, about: str = "", *, helpers: tuple[Any, ...] =
         return frame.f_code
 
     def watch(frame: Any, event: str, arg: Any) -> None:
+        if over:  # a thread started in the check and still running after it: no more watching there
+            sys.setprofile(None)
+            return
         if event == "call" and (frame.f_code in codes or frame.f_code.co_filename in files):
             if allowed and entered(frame) in allowed:
                 return
@@ -438,15 +445,27 @@ def own_work(implementation: Any, about: str = "", *, helpers: tuple[Any, ...] =
 
     if usable:
         sys.setprofile(watch)
+        threading.setprofile(watch)  # a thread the learner's code starts is watched too
     _WATCHED.append((codes, borrowed))
+    turned_off = False
     try:
         yield
     finally:
         _WATCHED.pop()
         if usable:
+            turned_off = not ran and (sys.getprofile() is not watch or threading.getprofile() is not watch)
+        over = True
+        if usable:
             sys.setprofile(None)
+            threading.setprofile(None)
     if ran:
         raise Borrowed(borrowed)
+    if turned_off:
+        raise Borrowed(
+            "your code turned off the check's watch (sys.setprofile or threading.setprofile), so the check cannot "
+            f"see whether it ran the package's own {label}, which it compares with: leave the profiler as it is "
+            "and write the rule in your function"
+        )
 
 
 _WATCHED: list[tuple[frozenset[Any], str]] = []
@@ -497,6 +516,21 @@ def items_of(value: Any, most: int) -> list[Any]:
     if cls is not None:
         raise Untrusted(f"your function returned {untrusted_text(cls)}; return plain values or the package's objects")
     return items
+
+
+def answers_first(cases: Iterable[Any], run: Callable[[Any], Any]) -> list[tuple[Any, Any]]:
+    """Each case with what `run` (the learner's code on it) gave, for every case before the checker computes
+    any expected value: while the learner's code runs, no expected answer is in a frame below it
+    (`sys._getframe`, `inspect.stack()`) nor among the objects alive (`gc.get_objects()`) to be copied. The
+    first case it raised on ends the list, with that `LearnerError` as what it gave."""
+    given: list[tuple[Any, Any]] = []
+    for case in cases:
+        try:
+            given.append((case, run(case)))
+        except LearnerError as error:
+            given.append((case, error))
+            break
+    return given
 
 
 _MISSING: Any = object()
@@ -595,8 +629,14 @@ def _time_limit(seconds: float) -> Iterator[None]:
     line of the learner's code (below the check, outside the package, the standard library and the
     installed packages) raises it again (a trace function), and the timer fires again every
     `AGAIN_S` while such code is running; the package's own code, cleaning up after the learner's,
-    is left to finish."""
+    is left to finish.
+
+    Code that takes the timer away inside the check (`signal.alarm(0)`, a SIGALRM handler or `SIG_IGN` of its
+    own) is stopped by a second guard (`_backstop`, a thread), which raises `TooSlow` in the main thread from
+    then on; an alarm of the learner's own that rings before the limit is not taken for it (the timer is set
+    again for the time left)."""
     import sys
+    import time
 
     previous = _free_alarm()
     if previous is None:
@@ -604,6 +644,7 @@ def _time_limit(seconds: float) -> Iterator[None]:
         return
     fired: list[bool] = []
     tracing = sys.gettrace()
+    deadline = time.monotonic() + seconds
 
     def again(frame: Any, event: str, arg: Any) -> Any:
         if not _is_learners(frame):
@@ -613,6 +654,9 @@ def _time_limit(seconds: float) -> Iterator[None]:
         return again
 
     def stop(signum: int, frame: Any) -> None:
+        if not fired and (left := deadline - time.monotonic()) > AGAIN_S:  # the learner's own alarm: not the limit
+            signal.setitimer(signal.ITIMER_REAL, left, AGAIN_S)
+            return
         first, learners = not fired, []
         fired.append(True)
         while frame is not None and frame.f_code is not _check.__code__:  # the frames below the check
@@ -627,16 +671,53 @@ def _time_limit(seconds: float) -> Iterator[None]:
             raise TooSlow
 
     signal.signal(signal.SIGALRM, stop)
+    guard = _backstop(seconds, stop)
     try:
         signal.setitimer(signal.ITIMER_REAL, seconds, AGAIN_S)  # in the `try`: a limit so short that it is
         yield  # reached as the timer is armed is cleaned up too
     finally:
         while True:  # the limit reached as the check ended: its `TooSlow` here would skip the clean-up
             try:
+                guard.end()
                 _disarm(bool(fired), tracing, previous)
                 break
             except TooSlow:  # the check had finished: it is not stopped, and the clean-up is done again
                 continue
+
+
+class _backstop:
+    """The limit's second guard: a thread that, from `seconds` + `AGAIN_S` on and every `AGAIN_S` after, raises
+    `TooSlow` in the main thread (`PyThreadState_SetAsyncExc`) while the check runs and SIGALRM is no longer
+    `handler`'s with its timer running — code in the check took them away. It lands at the next line of Python
+    the main thread runs (not inside a blocking call, which only the signal interrupts). `end` stops it."""
+
+    def __init__(self, seconds: float, handler: Any) -> None:
+        self.done, self.lock, self.main = threading.Event(), threading.Lock(), threading.get_ident()
+        self.handler = handler
+        threading.Thread(target=self._guard, args=(seconds,), daemon=True, name="toolkit-check-limit").start()
+
+    def _guard(self, seconds: float) -> None:
+        wait = seconds + AGAIN_S
+        while not self.done.wait(wait):
+            with self.lock:
+                if not self.done.is_set() and not self._timer_stands():
+                    _raise_in(self.main, TooSlow)
+            wait = AGAIN_S
+
+    def _timer_stands(self) -> bool:
+        return signal.getsignal(signal.SIGALRM) is self.handler and signal.getitimer(signal.ITIMER_REAL)[0] > 0
+
+    def end(self) -> None:
+        with self.lock:  # a raise the guard sent before lands at the next call here (`_time_limit` catches it there)
+            self.done.set()
+
+
+def _raise_in(thread: int, error: type[BaseException]) -> None:
+    """Raise `error` in the thread `thread` at its next line of Python. (Never "withdraw" one with NULL: on 3.11
+    that leaves the interpreter asking for pending work at every line, a signal handler re-entered without end.)"""
+    import ctypes
+
+    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread), ctypes.py_object(error))
 
 
 def _free_alarm() -> Any:

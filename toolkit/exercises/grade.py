@@ -474,7 +474,8 @@ def _row(name: str, ex_id: str, record: dict[str, Any] | None, error: str | None
     """One exercise's row: its last check record, else the error of its cell, else `why` there is none."""
     if record is not None:
         text = str(record.get("feedback", ""))
-        return Row(name, ex_id, record.get("passed") is True, str(record["status"]) + (f": {text}" if text else ""))
+        passed = record.get("passed") is True and record.get("status") == "passed"  # as its feedback says it
+        return Row(name, ex_id, passed, str(record["status"]) + (f": {text}" if text else ""))
     if error is not None:
         return Row(name, ex_id, False, error)
     return Row(name, ex_id, False, why)

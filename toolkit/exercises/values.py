@@ -114,7 +114,7 @@ TRUSTED_MODULES = frozenset(
     }
 )
 """Packages whose classes compare honestly (`types`: a `SimpleNamespace`, by its attributes); a class of
-any other module (the learner's) is checked."""
+any other module (the learner's), or one that only claims to be of these (`_defined_there`), is checked."""
 
 
 def untrusted_class(value: Any) -> type | None:
@@ -134,7 +134,28 @@ def untrusted_class(value: Any) -> type | None:
 
 
 def _trusted(cls: type) -> bool:
-    return str(getattr(cls, "__module__", "")).split(".")[0] in TRUSTED_MODULES
+    """A class of a trusted module, and that module's own (`_defined_there`), not one that only says so."""
+    module = str(getattr(cls, "__module__", ""))
+    return module.split(".")[0] in TRUSTED_MODULES and _defined_there(cls, module)
+
+
+_HEAP_TYPE = 1 << 9
+"""`Py_TPFLAGS_HEAPTYPE`: set on every class a `class` statement (or `type()`) makes, so on every learner's class."""
+
+
+def _defined_there(cls: type, module: str) -> bool:
+    """Whether `module` holds `cls` under its qualified name, as pickle checks before it stores a class by name: a
+    learner's class that only claims a trusted `__module__` (`"builtins"`, `"toolkit"`) is not found there. A type
+    the interpreter or an extension defines statically (a builtin method's, numpy's scalars) is its module's: no
+    class statement makes one."""
+    import sys
+
+    if not cls.__flags__ & _HEAP_TYPE:
+        return True
+    found: Any = sys.modules.get(module)
+    for name in str(getattr(cls, "__qualname__", "")).split("."):
+        found = getattr(found, name, None)
+    return found is cls
 
 
 def _identity_equality(cls: type) -> bool:
@@ -157,7 +178,7 @@ def library_of(cls: type) -> str | None:
     import sys
 
     module = str(getattr(cls, "__module__", ""))
-    if module == "__main__":  # the notebook's (or a script's) code, whatever file started the process
+    if module == "__main__" or not _defined_there(cls, module):  # the notebook's code, or a class only claiming one
         return None
     file = getattr(sys.modules.get(module), "__file__", None)
     if not isinstance(file, str) or not os.path.abspath(file).startswith(_LIBRARY_FOLDERS):

@@ -21,7 +21,17 @@ from toolkit.exercises.answers import (
     verdict_of,
 )
 from toolkit.exercises.cells import answer_exercise
-from toolkit.exercises.core import LearnerError, Verdict, attempt, exercise, own_work, reference, right, wrong
+from toolkit.exercises.core import (
+    LearnerError,
+    Verdict,
+    answers_first,
+    attempt,
+    exercise,
+    own_work,
+    reference,
+    right,
+    wrong,
+)
 from toolkit.exercises.values import show
 
 if TYPE_CHECKING:
@@ -242,17 +252,19 @@ def check_usage_build(fn: Any) -> Verdict:
         {"usage": {"prompt_tokens": float(p), "completion_tokens": c, "total_tokens": float(p + c)}},
         {"usage": {"prompt_tokens": p, "completion_tokens": float(c), "total_tokens": float(p + c)}},
     ]
-    for body in bodies:
-        want = from_openai(body.get("usage"))
+
+    def run(body: dict[str, Any]) -> Any:
         with own_work(from_openai):
-            try:
-                got = attempt(fn, copy.deepcopy(body))  # a copy: emptying it must not change the expected answer
-            except LearnerError as error:  # said with the body it failed on: a null usage is the usual one
-                if broken := _broken_counts(body, want):
-                    return wrong(
-                        f"for usage {json.dumps(body['usage'])} your code raised {error}{_broken_tip(broken, body['usage'])}"
-                    )
-                return wrong(f"for {json.dumps(body)} your code raised {error}")
+            return attempt(fn, copy.deepcopy(body))  # a copy: emptying it must not change the expected answer
+
+    for body, got in answers_first(bodies, run):
+        want = from_openai(body.get("usage"))
+        if isinstance(got, LearnerError):  # said with the body it failed on: a null usage is the usual one
+            if broken := _broken_counts(body, want):
+                return wrong(
+                    f"for usage {json.dumps(body['usage'])} your code raised {got}{_broken_tip(broken, body['usage'])}"
+                )
+            return wrong(f"for {json.dumps(body)} your code raised {got}")
         if not isinstance(got, TokenUsage):
             return wrong(
                 f"for {json.dumps(body)} you returned {show(got)}, not a TokenUsage: return "

@@ -25,7 +25,17 @@ from toolkit.exercises.answers import (
     verdict_of,
 )
 from toolkit.exercises.cells import answer_exercise
-from toolkit.exercises.core import LearnerError, Verdict, attempt, exercise, own_work, reference, right, wrong
+from toolkit.exercises.core import (
+    LearnerError,
+    Verdict,
+    answers_first,
+    attempt,
+    exercise,
+    own_work,
+    reference,
+    right,
+    wrong,
+)
 from toolkit.exercises.values import is_number, show
 
 
@@ -148,22 +158,23 @@ def check_normalize(fn: Any) -> Verdict:
 
     normalize_order_id = reference("toolkit.course.validation", "normalize_order_id")
 
+    def run(raw: str) -> Any:
+        with own_work(normalize_order_id):
+            return attempt(fn, raw)
+
     inputs = normalize_inputs()
-    for raw in inputs:
+    for raw, got in answers_first(inputs, run):
         try:
             want: str | None = normalize_order_id(raw)
         except Rejected:
             want = None
-        with own_work(normalize_order_id):
-            try:
-                got = attempt(fn, raw)
-            except LearnerError as error:  # named with its input; validation raises Rejected, normalize returns None
-                if want is None:
-                    return wrong(
-                        f"normalize({raw!r}) raised {error}; validation rejects it too, but normalize returns None "
-                        "for an id it rejects, it does not raise"
-                    )
-                return wrong(f"normalize({raw!r}) raised {error}; validation accepts it as {want!r}")
+        if isinstance(got, LearnerError):  # named with its input; validation raises Rejected, normalize returns None
+            if want is None:
+                return wrong(
+                    f"normalize({raw!r}) raised {got}; validation rejects it too, but normalize returns None "
+                    "for an id it rejects, it does not raise"
+                )
+            return wrong(f"normalize({raw!r}) raised {got}; validation accepts it as {want!r}")
         if got != want:
             if want is None:
                 why = (

@@ -4,15 +4,28 @@ IMMEDIATE_IF_LAST.
 Leaves out: concurrency (the week-6 timeline shows it).
 """
 
+import copy
 import random
 from collections.abc import Iterator
+from dataclasses import dataclass
 from itertools import product
 from typing import Any
 
 from toolkit.errors import a_or_an
 from toolkit.exercises.answers import PRINTED, counted, dict_answer_problem, misses, number_problem, verdict_of
 from toolkit.exercises.cells import answer_exercise
-from toolkit.exercises.core import Verdict, attempt, exercise, items_of, own_work, reference, right, wrong
+from toolkit.exercises.core import (
+    LearnerError,
+    Verdict,
+    answers_first,
+    attempt,
+    exercise,
+    items_of,
+    own_work,
+    reference,
+    right,
+    wrong,
+)
 from toolkit.exercises.values import is_number, show
 
 QUESTION = "订单 SN202610200001 能退吗？"
@@ -116,11 +129,15 @@ def check_truth_table(fn: Any) -> Verdict:
 
     should_return_immediately = reference("toolkit.loop.returns", "should_return_immediately")
 
-    rows = [(combo, err) for err in (False, True) for n in range(1, 4) for combo in product(list(RB), repeat=n)]
-    for combo, err in rows:
-        want = should_return_immediately(combo, err)
+    def run(row: tuple[tuple[Any, ...], bool]) -> Any:
         with own_work(should_return_immediately):
-            got = attempt(fn, list(combo), err)
+            return attempt(fn, list(row[0]), row[1])
+
+    rows = [(combo, err) for err in (False, True) for n in range(1, 4) for combo in product(list(RB), repeat=n)]
+    for (combo, err), got in answers_first(rows, run):
+        if isinstance(got, LearnerError):
+            raise got
+        want = should_return_immediately(combo, err)
         if bool(got) != want:
             names = "[" + ", ".join(b.name for b in combo) + "]"
             tip = _not_a_bool(got) or _rule_tip(combo, err, bool(got))
@@ -210,6 +227,13 @@ def random_conversation(rng: random.Random, rounds: int = 2) -> list[Any]:
 
 WINDOW_CASES = 302
 """How many conversations `w6.window` compares on: 200 finished, 100 cut mid-turn, and two without a user message."""
+
+
+@dataclass(frozen=True)
+class NotAList:
+    """What a learner's keep() returned that is no list of messages (a str, a dict, None)."""
+
+    value: Any
 
 
 def window_conversations(rng: random.Random) -> Iterator[list[Any]]:
@@ -307,16 +331,23 @@ def check_window(fn: Any) -> Verdict:
     evict = reference("toolkit.memory.windows", "evict")
     from toolkit.views.conversation import pair_results
 
-    rng = random.Random(6)
-    for messages in window_conversations(rng):
-        n = rng.randint(4, max(4, len(messages) + 1))  # MessageWindow needs room for one round
-        want = evict(messages, MessageWindow(n))
+    def run(case: tuple[list[Any], int]) -> Any:
+        messages, n = case
         with own_work(sys.modules[evict.__module__], "the memory's eviction"):
-            got = attempt(fn, list(messages), n)
+            got = attempt(fn, copy.deepcopy(messages), n)  # a copy: changing its messages must not change the memory's
             try:
-                got = items_of(got, len(messages))  # a generator that never ends is cut after one too many
+                return items_of(got, len(messages))  # a generator that never ends is cut after one too many
             except TypeError:
-                return wrong(f"keep() returned {show(got)}; return the list of messages it keeps")
+                return NotAList(got)
+
+    rng = random.Random(6)  # each conversation's n is drawn from it after the conversation
+    cases = [(messages, rng.randint(4, max(4, len(messages) + 1))) for messages in window_conversations(rng)]
+    for (messages, n), got in answers_first(cases, run):  # MessageWindow needs room for one round: n is 4 or more
+        if isinstance(got, LearnerError):
+            raise got
+        if isinstance(got, NotAList):
+            return wrong(f"keep() returned {show(got.value)}; return the list of messages it keeps")
+        want = evict(messages, MessageWindow(n))
         if len(got) > len(messages):
             return wrong(f"for n={n} your window keeps more messages than the conversation has ({len(messages)})")
         if odd := [m for m in got if not isinstance(m, _message_classes())]:

@@ -13,6 +13,7 @@ Leaves out: a compensation that fails (the week-7 notebook shows it).
 
 import json
 import random
+from collections import Counter
 from typing import Any
 
 from toolkit.exercises.answers import as_list, dict_answer_problem, misses, one_of, verdict_of
@@ -150,9 +151,12 @@ def check_compensation(answer: Any) -> Verdict:
         )
     if problem := _rebound(answer):
         return problem
+    greedy: list[str] = []  # a call of the compensation that removed more than one booking
     for earlier, trip in [(EARLIER_BOOKINGS, TRIP_BOOKED), *_other_trips()]:
         try:
-            result = _hotel_trip(answer, trip + [("pay_deposit", {"guest": trip[0][1]["guest"]})], earlier)
+            result = _hotel_trip(
+                _one_each(answer, greedy), trip + [("pay_deposit", {"guest": trip[0][1]["guest"]})], earlier
+            )
         except ConfigurationError as error:
             return wrong(f"the loop refused the compensation: {error}")
         if problem := _rebound(answer):
@@ -164,10 +168,43 @@ def check_compensation(answer: Any) -> Verdict:
             return problem
         if problem := _bookings_problem(earlier + walk_ins, trip):
             return problem
+        if greedy:  # BOOKINGS ends as it should, but not by each call undoing its own booking
+            return wrong(greedy[0])
     _hotel_trip(answer, [("book_hotel", {"guest": "bob", "nights": 5})], EARLIER_BOOKINGS)
     if ("bob", 5) not in BOOKINGS:
         return wrong("with no failure nothing may be undone, yet Bob's booking is gone")
     return right("each call's own booking undone on failure, kept on success, nobody else's touched.")
+
+
+def _one_each(answer: Any, greedy: list[str]) -> Any:
+    """`answer` as the loop calls it, adding to `greedy` what is wrong when one call removed more than one booking
+    from BOOKINGS: each call undoes its own (a compensation that set BOOKINGS to what the check expects after the
+    whole rollback, read from the check's frame, got ✓ without undoing its call)."""
+    import functools
+
+    @functools.wraps(answer)
+    def undo(*args: Any, **kwargs: Any) -> Any:
+        before = _tally()
+        try:
+            return answer(*args, **kwargs)
+        finally:
+            if (removed := (before - _tally()).total()) > 1 and not greedy:
+                called = ", ".join(show(value) for value in (*args, *kwargs.values()))
+                greedy.append(
+                    f"{getattr(answer, '__name__', 'your compensation')}({called}) removed {removed} bookings from "
+                    "BOOKINGS: each call undoes its own booking, one, and leaves the others to their own calls"
+                )
+
+    return undo
+
+
+def _tally() -> Counter[str]:
+    """BOOKINGS as a multiset of the entries' reprs (what a learner's code adds may be unhashable); empty when an
+    entry's repr fails (what the learner put there is told of by `_added_problem`)."""
+    try:
+        return Counter(map(repr, BOOKINGS))
+    except Exception:
+        return Counter()
 
 
 def _said_of_yours(detail: str) -> str:

@@ -13,7 +13,17 @@ from typing import Any
 
 from toolkit.exercises.answers import counted, number_problem, one_of, printed
 from toolkit.exercises.cells import answer_exercise
-from toolkit.exercises.core import Verdict, attempt, exercise, own_work, reference, right, wrong
+from toolkit.exercises.core import (
+    LearnerError,
+    Verdict,
+    answers_first,
+    attempt,
+    exercise,
+    own_work,
+    reference,
+    right,
+    wrong,
+)
 from toolkit.exercises.values import is_number, show
 
 
@@ -70,10 +80,16 @@ def check_score(fn: Any) -> Verdict:
             last = re.split(r"_|(?=[A-Z])", spec.name)[-1]  # the name's last word: payment, of refundPayment too
             drawn.append((spec, clean_terms(rng.sample(words, rng.randint(1, 4)) + [last.upper()])))
     drawn += [(spec, clean_terms([*written, rng.choice(words)])) for spec, written in _written_terms(specs)]
-    for spec, terms in drawn:
-        want = score(spec, terms)
+
+    def run(pair: tuple[Any, list[str]]) -> Any:
+        spec, terms = pair
         with own_work(sys.modules[score.__module__], "the keyword search", helpers=(clean_terms,)):
-            got = attempt(fn, spec.name, spec.description, list(terms))  # a copy: emptying it changes nothing
+            return attempt(fn, spec.name, spec.description, list(terms))  # a copy: emptying it changes nothing
+
+    for (spec, terms), got in answers_first(drawn, run):
+        if isinstance(got, LearnerError):
+            raise got
+        want = score(spec, terms)
         cases += 1
         if not is_number(got) and not isinstance(got, bool):  # a bool is a count of 0 or 1, as sum() of bools
             return wrong(

@@ -20,12 +20,23 @@ from toolkit.exercises.values import show
 TODAY = datetime.date(2026, 10, 25)
 
 
-def shop_provider() -> Any:
+def shop_provider(received: list[str] | None = None) -> Any:
+    """A provider of the shop server's tools; the name of each tool the server is asked to run is added to
+    `received`, when given."""
     from toolkit.mcp.client import McpClient
     from toolkit.mcp.provider import McpToolProvider
     from toolkit.mcp.server import shop_server
 
-    return McpToolProvider([McpClient(shop_server(TODAY), name="shop")])
+    client = McpClient(shop_server(TODAY), name="shop")
+    if received is not None:
+        call_tool = client.call_tool
+
+        def recorded(name: str, arguments: dict[str, Any], timeout: float | None = None) -> Any:
+            received.append(name)
+            return call_tool(name, arguments, timeout=timeout)
+
+        client.call_tool = recorded  # type: ignore[method-assign]
+    return McpToolProvider([client])
 
 
 @answer_exercise(
@@ -88,7 +99,8 @@ def check_chain(fn: Any) -> Verdict:
     from toolkit.errors import ConfigurationError, ToolDefinitionError
     from toolkit.loop.sources import ProviderRequest, check_provider, provided
 
-    shop = shop_provider()
+    received: list[str] = []  # the tools the server ran
+    shop = shop_provider(received)
     try:
         exposed = attempt(fn, shop)
         if isinstance(exposed, type):  # its provide() is a plain function: the request would be its `self`
@@ -114,6 +126,12 @@ def check_chain(fn: Any) -> Verdict:
         shop.close()
     if result.is_error or "SN202610200001" not in result.content:
         return wrong(f"calling order_lookup failed: {result.content[:100]}")
+    if "query_order" not in received:  # a tool of the learner's own, named order_lookup, answered instead
+        return wrong(
+            "calling order_lookup never reached the server's query_order: the provider expose() returns must pass "
+            "the call on to the provider it is given (filter_tools and rename_tools do), not answer it with a tool "
+            "of its own"
+        )
     return right("one tool, the new name, and the server still runs query_order.")
 
 

@@ -89,6 +89,7 @@ import itertools
 import logging
 import sys
 import threading
+import time
 from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
 from contextlib import nullcontext
 from dataclasses import replace
@@ -133,6 +134,7 @@ from toolkit.loop.records import (
     NOT_RUN_TEXT,
     REPAIR_EN,
     REPAIR_HANDOVER_ZH,
+    ClockReader,
     LoopEvent,
     LoopOptions,
     LoopResult,
@@ -478,6 +480,10 @@ class _Run:
         self.later_compensations: list[Callable[..., Any]] = []
         """Compensations of tools a dynamic provider has not added yet: checked when the tool joins."""
         self.texts = options.texts
+        self.clock: Callable[[], float] = options.clock
+        """The options' clock; one of one's own read through a `ClockReader` (a failure keeps the call's result)."""
+        if options.clock is not time.perf_counter:
+            self.clock = ClockReader(options.clock)
         if memory is not None:
             unanswered = self.answer_open_calls(memory)
             if unanswered is not None and messages:
@@ -624,6 +630,9 @@ class _Run:
                 raise
             if stop is not None:
                 raise self.stopped(trace, stop)
+            if type(self.clock) is ClockReader and self.clock.problem is not None:
+                trace.decision = "stopped: ConfigurationError"
+                raise self.clock.failure()
             if handover:
                 trace.decision = f"hand over: {handover}"
                 return self.handover(self.options.repair_handover_text)
@@ -750,6 +759,9 @@ class _Run:
         succeeded = self.succeeded_before() if self.options.loop_guard else None
         offered = trace.tools_sent if self.tools.hidden else None  # an unknown name's error lists what the model saw
         cut = trace.finish_reason == "length"
+        clock = self.clock
+        if type(clock) is ClockReader:
+            clock.round = trace.index
 
         def one(call: ToolCall) -> ToolExecution:
             with lock:
@@ -757,7 +769,7 @@ class _Run:
             if stopped_by is not None:
                 return self.not_run(trace, call, *stopped_by)
             self.started.add(call.id)
-            start = self.options.clock()
+            start = clock()
             own = InvocationContext(memory_id, self.parameters, call, turn)
             outcome = (
                 self.guard(call, succeeded)
@@ -773,7 +785,7 @@ class _Run:
                 trace.index,
                 call,
                 outcome.result,
-                self.options.clock() - start,
+                clock() - start,
                 outcome.error_kind,
                 context=own,
                 raised=outcome.raised,

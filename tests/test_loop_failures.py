@@ -890,6 +890,11 @@ def test_a_clock_of_ones_own_that_fails_mid_turn_keeps_the_results_and_says_so(c
         "and their results are kept; pass e.g. clock=time.perf_counter"
     )
     assert text == head + tail
+    assert raised.value.hint == (
+        "Fix the code or setting the message names. But this turn's tools already ran (reserve, charge), and "
+        "running it again asks the question again, which may run them again: to go on from their results, which "
+        "memory holds, call run_loop(model, [], memory=...) with the same memory once what the error names is fixed."
+    )
     assert sorted(DONE) == ["charge B", "reserve A"]  # both ran, and nothing was rolled back for the clock
     messages = memory.messages()
     assert [content for _, content in tool_results(messages)] == ["reserved", "charged 99, receipt R-778"]

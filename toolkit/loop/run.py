@@ -143,7 +143,7 @@ from toolkit.loop.records import (
     ToolStarted,
     found_names,
 )
-from toolkit.loop.resume import tools_ran
+from toolkit.loop.resume import configured_after_asking, tools_ran
 from toolkit.loop.returns import should_return_immediately
 from toolkit.loop.saga import (
     Compensation,
@@ -1079,7 +1079,10 @@ class _Run:
     def carry(self, error: BaseException) -> BaseException:
         """`error` with the turn so far attached: `loop_result` (for the trace view) and `saga`
         (an exception that takes no attributes goes on without them). A memory that cannot be
-        read gives `loop_result.messages` the caller's messages and what this call added."""
+        read gives `loop_result.messages` the caller's messages and what this call added. A
+        `ConfigurationError` after the model was asked says so in its hint (`configured_after_asking`)."""
+        if isinstance(error, ConfigurationError):
+            configured_after_asking(error, self.rounds, self.memory is not None)
         try:
             messages = self.conversation()
         except Exception:  # the store failed: what this call knows, not a second error

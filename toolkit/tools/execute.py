@@ -375,7 +375,9 @@ def argument_failed(call: ToolCall, error: ArgumentError, policies: Policies) ->
 def _failed(call: ToolCall, kind: str, error: E, policy: Policy[E]) -> Outcome:
     """The policy's text as the call's error result, or, when it raises, what the model would have
     read (memory keeps it, and sends it with the next turn). An execution policy of one's own may
-    quote `error.__cause__`, the tool's own exception: its text is cleaned as that error's was."""
+    quote `error.__cause__`, the tool's own exception: its text is cleaned as that error's was. An
+    argument error's text loses its secrets (`redact.scrub_secrets`): a tool that raises
+    `ArgumentError(name, str(exc))` quotes its library's message, connection string and all."""
     stop: Exception | None = None
     try:
         text = policy(error, call)
@@ -389,6 +391,8 @@ def _failed(call: ToolCall, kind: str, error: E, policy: Policy[E]) -> Outcome:
         stop = raised
     if kind == "execution" and policy not in _KNOWN_POLICIES:
         text = redact.cleaned(text)
+    elif kind == "argument":  # a tool's own reason may quote a library's message: its secrets go
+        text = redact.scrub_secrets(text)  # (the model's own values, paths too, are quoted as sent)
     return Outcome(_error(call, text), kind, stop)
 
 

@@ -263,13 +263,13 @@ class ClockReader:
     gives the last good one (a duration of 0) and is kept in `problem`; the loop raises
     `ConfigurationError` (`failure`) once the round's results are recorded."""
 
-    def __init__(self, clock: Callable[[], float]) -> None:
+    def __init__(self, clock: Callable[[], float], rounds: list[RoundTrace]) -> None:
         self.clock = clock
+        self.rounds = rounds
+        """The turn's rounds so far (the last is the one whose calls read the clock)."""
         self.last = 0.0
         self.problem: str | None = None
         """What the clock did first when it failed, e.g. `in round 1 it raised OSError: …`."""
-        self.round = 0
-        """The round being run (set by the loop before its calls)."""
 
     def __call__(self) -> float:
         try:
@@ -283,7 +283,7 @@ class ClockReader:
 
     def failed(self, what: str) -> float:
         if self.problem is None:
-            self.problem = f"in round {self.round} {what}"
+            self.problem = f"in round {len(self.rounds)} {what}"
         return self.last
 
     def failure(self) -> ConfigurationError:

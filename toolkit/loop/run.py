@@ -482,8 +482,9 @@ class _Run:
         self.texts = options.texts
         self.clock: Callable[[], float] = options.clock
         """The options' clock; one of one's own read through a `ClockReader` (a failure keeps the call's result)."""
+        self.clock_reader: ClockReader | None = None
         if options.clock is not time.perf_counter:
-            self.clock = ClockReader(options.clock)
+            self.clock = self.clock_reader = ClockReader(options.clock, self.rounds)
         if memory is not None:
             unanswered = self.answer_open_calls(memory)
             if unanswered is not None and messages:
@@ -630,9 +631,9 @@ class _Run:
                 raise
             if stop is not None:
                 raise self.stopped(trace, stop)
-            if type(self.clock) is ClockReader and self.clock.problem is not None:
+            if self.clock_reader is not None and self.clock_reader.problem is not None:
                 trace.decision = "stopped: ConfigurationError"
-                raise self.clock.failure()
+                raise self.clock_reader.failure()
             if handover:
                 trace.decision = f"hand over: {handover}"
                 return self.handover(self.options.repair_handover_text)
@@ -760,8 +761,6 @@ class _Run:
         offered = trace.tools_sent if self.tools.hidden else None  # an unknown name's error lists what the model saw
         cut = trace.finish_reason == "length"
         clock = self.clock
-        if type(clock) is ClockReader:
-            clock.round = trace.index
 
         def one(call: ToolCall) -> ToolExecution:
             with lock:

@@ -902,3 +902,17 @@ def test_a_clock_of_ones_own_that_fails_mid_turn_keeps_the_results_and_says_so(c
     executions = raised.value.loop_result.executions
     assert [e.result.content for e in executions] == ["reserved", "charged 99, receipt R-778"]
     assert all(e.duration_s >= 0 for e in executions)
+
+
+def test_a_turns_record_shows_no_duration_and_no_secret_parameter():
+    """A `LoopResult`'s repr (what a notebook shows for a cell ending with the result, or with
+    `result.executions`) held each call's wall-clock duration, a different text every run, and the
+    turn's parameters as given, an API token among them."""
+    parameters = {"api_token": "tok_8f3kq9zx77", "user": "ann"}
+    result = run_loop(ScriptedModel([call("charge", sku="A"), "done"]), Q, tools=[charge], parameters=parameters)
+    shown = repr(result)
+    assert "duration_s" not in shown and "tok_8f3kq9zx77" not in shown
+    assert "parameters={'api_token': '[REDACTED]', 'user': 'ann'}" in shown
+    execution = result.executions[0]
+    assert execution.duration_s >= 0 and execution.context.parameters["api_token"] == "tok_8f3kq9zx77"
+    assert execution.context.parameters == parameters

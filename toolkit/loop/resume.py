@@ -56,8 +56,8 @@ CONFIGURED = "Fix the code or setting the message names."
 def configured_after_asking(error: ConfigurationError, rounds: Sequence[RoundTrace], memory: bool) -> None:
     """A `ConfigurationError` raised in a turn whose model was asked (`rounds`): its class's hint
     ("nothing was sent to the model") is replaced by `CONFIGURED`, then `tools_ran` says which tools
-    ran; a hint of the error's own is kept."""
-    if not rounds or "hint" in vars(error):
+    ran; a hint of the error's own (or of its class's own) is kept."""
+    if not rounds or error.hint != ConfigurationError.hint:
         return
     error.hint = CONFIGURED
     tools_ran(error, rounds, memory)

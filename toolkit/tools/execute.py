@@ -180,7 +180,8 @@ class ToolOutput:
     `attributes` travel with the result message into memory (never to the model), e.g. tool
     search's `found_tools` or a skill's `activated_skill`; `is_error=True` reports a failure the
     tool handled itself (a search with bad terms), which skips the error policies: the text
-    goes back to the model as it is.
+    goes back to the model as it is, its secrets masked (`redact.scrub_secrets`: the text may
+    quote the library error the tool handled, as a raised one's would be sanitised).
     """
 
     value: Any
@@ -280,11 +281,11 @@ class Tool:
         if isinstance(sink, dict):
             sink[call.id] = value
         # a plain value keeps the defaults (not an error, no attributes): fewer fields for pydantic to check
-        told = (
-            {"is_error": output.is_error, "attributes": _as_returned(output.attributes)}
-            if isinstance(output, ToolOutput)
-            else {}
-        )
+        told = {}
+        if isinstance(output, ToolOutput):
+            told = {"is_error": output.is_error, "attributes": _as_returned(output.attributes)}
+            if output.is_error:  # a failure it handled: its text may quote its library's error, secrets and all
+                content = redact.scrub_secrets(content)
         return Outcome(ToolResultMessage(tool_call_id=call.id, tool_name=call.name, content=content, **told))
 
 

@@ -130,3 +130,34 @@ def test_attributes_json_writes_in_its_own_form_pass():
 
     made = ToolOutput("found", attributes={"when": datetime.date(2026, 1, 2), "tags": {"b", "a"}, "pair": (1, 2)})
     assert made.attributes["pair"] == (1, 2)
+
+
+def test_a_failure_a_tool_reports_itself_reaches_the_model_without_its_secrets():
+    """`ToolOutput(f"... {exc}", is_error=True)`: a tool that handles its library's error and reports it
+    sent the connection string and the key to the model and to memory (one that raised was sanitised)."""
+
+    @tool("Looks up a customer.")
+    def lookup(email: str) -> ToolOutput:
+        try:
+            raise ConnectionError("cannot reach postgres://crm:hunter2@db.internal/crm (api_key=k3y-9f8e7d6c)")
+        except ConnectionError as exc:
+            return ToolOutput(f"lookup failed, try later: {exc}", is_error=True)
+
+    memory = ChatMemory("crm")
+    model = ScriptedModel([call("lookup", email="ann@example.com"), "done"])
+    result = run_loop(model, "who is ann?", tools=[lookup], memory=memory)
+    reported = result.executions[0].result
+    assert (reported.content, reported.is_error) == (
+        "lookup failed, try later: cannot reach postgres://[REDACTED]@db.internal/crm (api_key=[REDACTED])",
+        True,
+    )
+    assert "hunter2" not in str(model.requests[1].messages) and "k3y-9f8e" not in str(memory.messages())
+
+
+def test_a_successful_output_is_written_as_it_is():
+    @tool("Shows the settings.")
+    def settings() -> ToolOutput:
+        return ToolOutput("token=abc123xyz")
+
+    result = run_loop(ScriptedModel([call("settings"), "done"]), "settings?", tools=[settings])
+    assert result.executions[0].result.content == "token=abc123xyz"  # data, as any value a tool returns

@@ -125,3 +125,76 @@ def test_a_policy_that_stops_the_loop_quoting_the_tools_exception_leaves_no_secr
             options=LoopOptions(policies=Policies(execution_error=give_up)),
         )
     assert memory.messages()[-1].content == "gave up: cannot reach postgres://[REDACTED]@db.internal/shop"
+
+
+class LookupRefused(Exception):
+    pass
+
+
+def _lookup_tool():
+    """A tool that turns its database's refusal into an argument error (`ArgumentError(tool, reason)`,
+    as LangChain4j's `ToolArgumentsException(message)`): the reason quotes the library's message."""
+    from toolkit.errors import ArgumentError
+    from toolkit.tools.decorator import tool
+
+    @tool("Finds a customer.")
+    def find_customer(email: str) -> str:
+        try:
+            raise LookupRefused(f"no customer {email} (postgres://admin:hunter2@db.internal/crm, token=tok_8f3kq9zx)")
+        except LookupRefused as exc:
+            raise ArgumentError("find_customer", str(exc)) from exc
+
+    return find_customer
+
+
+ARGUMENT_TEXT = (
+    "Invalid arguments for tool 'find_customer':\n- arguments: refused: no customer ann@example.com "
+    "(postgres://[REDACTED]@db.internal/crm, token=[REDACTED])\nFix the arguments and call find_customer again."
+)
+
+
+def test_a_tools_own_argument_error_quoting_a_secret_reaches_the_model_without_it():
+    """A tool's exception is sanitised before the model reads it; one it raised as an ArgumentError (its
+    reason the library's message) went to the model, and to memory, with the password and the token."""
+    from toolkit.memory.windows import ChatMemory
+    from toolkit.tools.execute import report_argument_error
+
+    model = ScriptedModel([call("find_customer", email="ann@example.com"), "done"])
+    memory = ChatMemory("crm")
+    options = LoopOptions(policies=Policies(argument_error=report_argument_error))
+    result = run_loop(model, "who is ann?", tools=[_lookup_tool()], memory=memory, options=options)
+    assert result.executions[0].result.content == ARGUMENT_TEXT
+    assert "hunter2" not in str(model.requests[1].messages) and "tok_8f3" not in str(memory.messages())
+
+
+def test_a_tools_own_argument_error_stopping_the_loop_leaves_no_secret_in_memory():
+    from toolkit.errors import ArgumentError
+    from toolkit.memory.windows import ChatMemory
+
+    memory = ChatMemory("crm")
+    with pytest.raises(ArgumentError) as raised:
+        run_loop(
+            ScriptedModel([call("find_customer", email="ann@example.com")]),
+            "who is ann?",
+            tools=[_lookup_tool()],
+            memory=memory,
+        )
+    assert "hunter2" in str(raised.value)  # the learner's own error, as raised
+    assert memory.messages()[-1].content == ARGUMENT_TEXT
+
+
+def test_the_models_own_wrong_arguments_are_quoted_back_as_sent():
+    from toolkit.tools.decorator import tool
+    from toolkit.tools.execute import report_argument_error
+
+    @tool("Reads a note.")
+    def read_note(page: int) -> str:
+        return "note"
+
+    result = run_loop(
+        ScriptedModel([call("read_note", page="/home/ann/notes.txt"), "done"]),
+        "read",
+        tools=[read_note],
+        options=LoopOptions(policies=Policies(argument_error=report_argument_error)),
+    )
+    assert 'got "/home/ann/notes.txt"' in result.executions[0].result.content

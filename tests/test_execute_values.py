@@ -9,6 +9,7 @@ import itertools
 import math
 import operator
 from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -351,3 +352,31 @@ def test_a_nested_iterator_cut_after_one_item_says_one_item():
     # the budget is shared: the first iterator takes all but one item, the second gives one and is cut
     value = {"a": iter(range(ITEMS_READ - 1)), "b": iter(range(10))}
     assert to_text(value).endswith('"b": [0, "(only the first item was read: the iterator went on)"]}')
+
+
+def _rows_of_a_command_line(order: str) -> Iterator[str]:
+    yield f"{order}: 1 x phone"
+    raise SystemExit("error: unrecognized arguments: --all")  # argparse's way, inside the generator
+
+
+@pytest.mark.parametrize("nested", [False, True])
+def test_a_returned_generator_ending_with_system_exit_has_failed_as_the_tool_would(nested):
+    """A tool ending with SystemExit is an execution error fed back; a generator it returned that did so
+    while read let SystemExit out of run_loop (a script exited) and memory said the call was interrupted."""
+    from toolkit.memory.windows import ChatMemory
+
+    @tool
+    def order_lines(order: str) -> Any:
+        """The lines of an order, read as they come."""
+        rows = _rows_of_a_command_line(order)
+        return {"rows": rows} if nested else rows
+
+    memory = ChatMemory("cli")
+    model = ScriptedModel([call("order_lines", order="SN1"), "done"])
+    result = run_loop(model, "lines?", tools=[order_lines], memory=memory)
+    failed = result.executions[0]
+    assert (failed.result.content, failed.error_kind) == (
+        "Tool 'order_lines' failed: SystemExit: error: unrecognized arguments: --all",
+        "execution",
+    )
+    assert result.answer == "done" and memory.messages()[-2].content == failed.result.content

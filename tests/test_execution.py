@@ -531,8 +531,19 @@ def test_many_decimals_are_written_as_numbers_in_one_pass():
             "Invalid arguments for tool 'query_stock':\n- arguments: refused (the tool gave no reason)\n"
             "Fix the arguments and call query_stock again.",
         ),
+        (  # a list of reasons: the constructor failed, and the model read "AttributeError: 'str' object has no ..."
+            ["sku is required", "warehouse must be one of 'north', 'south'"],
+            "Invalid arguments for tool 'query_stock':\n- arguments: refused: sku is required\n"
+            "- arguments: refused: warehouse must be one of 'north', 'south'\n"
+            "Fix the arguments and call query_stock again.",
+        ),
+        (
+            ("sku is required", " "),
+            "Invalid arguments for tool 'query_stock':\n- arguments: refused: sku is required\n"
+            "- arguments: refused (the tool gave no reason)\nFix the arguments and call query_stock again.",
+        ),
     ],
-    ids=["reason-as-text", "no-problems"],
+    ids=["reason-as-text", "no-problems", "reasons-as-text", "a-tuple-of-reasons"],
 )
 def test_a_hand_written_executors_argument_error_tells_the_model_what_was_wrong(problems, text):
     """`ArgumentError(name, "reason")` (LangChain4j's `ToolArgumentsException(message)`) failed in

@@ -852,3 +852,67 @@ def test_a_coroutine_nested_in_a_tools_value_is_an_execution_error_not_a_success
         "synchronously): that part of its work did not run."
     )
     assert DONE == []
+
+
+@pytest.mark.parametrize("concurrent", [False, True])
+@pytest.mark.parametrize(
+    ("clock_fails", "problem"),
+    [
+        ("ran out", "it raised StopIteration"),  # a list of ticks run out: iter([...]).__next__
+        ("raises", "it raised OSError: clock broke"),
+        ("no number", "it returned None"),
+    ],
+)
+def test_a_clock_of_ones_own_that_fails_mid_turn_keeps_the_results_and_says_so(clock_fails, problem, concurrent):
+    """The clock is tried once when the options are made; one that failed later (after a call's tool ran)
+    lost that call's result ('its outcome is unknown') and the turn ended with RuntimeError: generator
+    raised StopIteration, or the clock's own OSError / TypeError, saying nothing of the clock."""
+    readings = [0.0, 1.0]  # the options' check, then the first call's start
+
+    def ticking():
+        if readings:
+            return readings.pop(0)
+        if clock_fails == "ran out":
+            raise StopIteration
+        if clock_fails == "raises":
+            raise OSError("clock broke")
+        return None
+
+    memory = ChatMemory()
+    options = LoopOptions(clock=ticking, concurrent=concurrent, compensate=True, compensations=(release,))
+    reply = [call("reserve", sku="A"), call("charge", sku="B")]
+    with pytest.raises(ConfigurationError) as raised:
+        run_loop(ScriptedModel([reply, "done"]), Q, tools=[reserve, charge], memory=memory, options=options)
+    text = str(raised.value)
+    head = "LoopOptions(clock=<function test_a_clock_of_ones_own_that_fails_mid_turn_keeps_the_results_and_...)"
+    tail = (
+        f": it must be a function returning seconds as a number, and in round 1 {problem}; the round's calls ran "
+        "and their results are kept; pass e.g. clock=time.perf_counter"
+    )
+    assert text == head + tail
+    assert raised.value.hint == (
+        "Fix the code or setting the message names. But this turn's tools already ran (reserve, charge), and "
+        "running it again asks the question again, which may run them again: to go on from their results, which "
+        "memory holds, call run_loop(model, [], memory=...) with the same memory once what the error names is fixed."
+    )
+    assert sorted(DONE) == ["charge B", "reserve A"]  # both ran, and nothing was rolled back for the clock
+    messages = memory.messages()
+    assert [content for _, content in tool_results(messages)] == ["reserved", "charged 99, receipt R-778"]
+    assert valid_for_a_strict_gateway(messages)
+    executions = raised.value.loop_result.executions
+    assert [e.result.content for e in executions] == ["reserved", "charged 99, receipt R-778"]
+    assert all(e.duration_s >= 0 for e in executions)
+
+
+def test_a_turns_record_shows_no_duration_and_no_secret_parameter():
+    """A `LoopResult`'s repr (what a notebook shows for a cell ending with the result, or with
+    `result.executions`) held each call's wall-clock duration, a different text every run, and the
+    turn's parameters as given, an API token among them."""
+    parameters = {"api_token": "tok_8f3kq9zx77", "user": "ann"}
+    result = run_loop(ScriptedModel([call("charge", sku="A"), "done"]), Q, tools=[charge], parameters=parameters)
+    shown = repr(result)
+    assert "duration_s" not in shown and "tok_8f3kq9zx77" not in shown
+    assert "parameters={'api_token': '[REDACTED]', 'user': 'ann'}" in shown
+    execution = result.executions[0]
+    assert execution.duration_s >= 0 and execution.context.parameters["api_token"] == "tok_8f3kq9zx77"
+    assert execution.context.parameters == parameters

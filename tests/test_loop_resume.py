@@ -201,3 +201,63 @@ def test_out_of_credit_after_the_tools_ran_keeps_its_own_hint_first(ran, query_o
         "question again, which may run them again: to go on from their results, call "
         "run_loop(model, error.loop_result.messages, ...) once what the error names is fixed."
     )
+
+
+class _ProviderBrokenLater:
+    """A dynamic provider whose second answer (asked after round 1's tools ran) is no list."""
+
+    dynamic = True
+
+    def __init__(self, tools):
+        self.tools, self.asked = tools, 0
+
+    def provide(self, request):
+        self.asked += 1
+        return self.tools if self.asked == 1 else None
+
+
+def test_a_configuration_error_after_the_tools_ran_does_not_say_nothing_was_sent(ran, query_order):
+    """A ConfigurationError found mid-turn (a dynamic provider's second answer, a policy returning no text)
+    kept its class's hint, 'nothing was sent to the model': the model had been asked and the tools had run."""
+    from toolkit.errors import ConfigurationError
+    from toolkit.tools.execute import tools_from
+
+    memory = ChatMemory("ann")
+    model = ScriptedModel([call("query_order", orderId="SN1"), "已发货"])
+    with pytest.raises(ConfigurationError) as caught:
+        run_loop(model, QUESTION, providers=[_ProviderBrokenLater(tools_from(query_order))], memory=memory)
+    said = WITH_MEMORY.replace(" same memory.", " same memory once what the error names is fixed.")
+    assert caught.value.hint == f"Fix the code or setting the message names. {said}"
+    assert caught.value.__notes__ == [said]
+    assert ran == ["SN1"]
+
+
+def test_a_configuration_error_of_a_policy_after_its_tool_ran_says_so(ran, query_order):
+    from toolkit.errors import ConfigurationError
+    from toolkit.tools.execute import Policies
+
+    @tool("坏掉的工具")
+    def broken(orderId: str) -> str:
+        ran.append(orderId)
+        raise RuntimeError("down")
+
+    options = LoopOptions(policies=Policies(execution_error=lambda error, call: None))
+    with pytest.raises(ConfigurationError) as caught:
+        run_loop(ScriptedModel([call("broken", orderId="SN1")]), QUESTION, tools=[broken], options=options)
+    said = WITHOUT_MEMORY.replace("(query_order)", "(broken)").replace(
+        "...).", "...) once what the error names is fixed."
+    )
+    assert caught.value.hint == f"Fix the code or setting the message names. {said}"
+
+
+def test_a_configuration_error_before_the_model_was_asked_keeps_its_hint(query_order):
+    from toolkit.errors import ConfigurationError
+
+    with pytest.raises(ConfigurationError) as caught:
+        run_loop(
+            ScriptedModel(["好"]),
+            QUESTION,
+            tools=[query_order],
+            options=LoopOptions(compensate=True, compensations=(len,)),
+        )
+    assert caught.value.hint == "Fix the code or setting the message names; nothing was sent to the model."

@@ -168,3 +168,65 @@ def test_a_request_limit_of_one_is_one_model_request(caplog):
         "a turn without memory: the limit of 1 model request was reached"
     ]
     assert str(caught.value).startswith("the model still asked for tools after 1 model request; ")
+
+
+@pytest.mark.parametrize(
+    ("changed", "message"),
+    [
+        (  # a translation that renamed the field: Ctrl-C in a round became KeyError, its calls left unanswered
+            {"interrupted": "Pas terminé : interrompu par {erreur}."},
+            "LoopTexts(interrupted='Pas terminé : interrompu par {erreur}.'): it is formatted with {error}, and this "
+            "one cannot be (it has no field 'erreur'); use only those names in braces, and double a brace meant as "
+            "text: {{ and }}",
+        ),
+        (  # an unknown name's text: every call of a name no tool has stopped the turn with KeyError: 'tools'
+            {"unknown_tool": "No tool {tool}; tools: {tools}"},
+            "LoopTexts(unknown_tool='No tool {tool}; tools: {tools}'): it is formatted with {tool}, {available}, "
+            "and this one cannot be (it has no field 'tools'); use only those names in braces, and double a brace "
+            "meant as text: {{ and }}",
+        ),
+        (
+            {"guard": 'Already called: {"tool": {tool}}'},
+            "LoopTexts(guard='Already called: {\"tool\": {tool}}'): it is formatted with {tool}, and this one "
+            "cannot be (it has no field '\"tool\"'); use only those names in braces, and double a brace meant as "
+            "text: {{ and }}",
+        ),
+        (
+            {"not_run_limit": "limit {limit:s}"},
+            "LoopTexts(not_run_limit='limit {limit:s}'): it is formatted with {limit}, and this one cannot be "
+            "(ValueError: Unknown format code 's' for object of type 'int'); use only those names in braces, and "
+            "double a brace meant as text: {{ and }}",
+        ),
+        (
+            {"image_why": {**EN.image_why, "size": "{bytes} is too large"}},
+            "LoopTexts(image_why['size']='{bytes} is too large'): it is formatted with {size}, {limit}, and this "
+            "one cannot be (it has no field 'bytes'); use only those names in braces, and double a brace meant as "
+            "text: {{ and }}",
+        ),
+        (
+            {"image_why": {"url": "not a URL"}},
+            "LoopTexts(image_why={'url': 'not a URL'}): it must be a mapping with the keys 'url', 'data', 'format', "
+            "'size', 'count'; start from EN.image_why, e.g. {**EN.image_why, 'size': '...'}",
+        ),
+        (
+            {"unfinished": None},
+            "LoopTexts(unfinished=None): it must be a str; give the text (dataclasses.replace(EN, unfinished=...))",
+        ),
+    ],
+)
+def test_texts_of_ones_own_are_checked_when_made(changed, message):
+    import dataclasses
+
+    from toolkit.errors import ConfigurationError
+
+    with pytest.raises(ConfigurationError) as raised:
+        dataclasses.replace(EN, **changed)
+    assert str(raised.value) == message
+
+
+def test_texts_of_ones_own_that_format_are_taken():
+    import dataclasses
+
+    french = dataclasses.replace(EN, interrupted="Pas terminé : interrompu par {error}.", guard="{{déjà}} {tool!r}")
+    assert french.guard.format(tool="t") == "{déjà} 't'"
+    assert dataclasses.replace(ZH, guard_handover="{ 不格式化 }").guard_handover == "{ 不格式化 }"

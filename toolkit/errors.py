@@ -47,6 +47,7 @@ Leaves out: exceptions that never leave their module (a parse step's private sig
 from __future__ import annotations
 
 import traceback
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -324,13 +325,30 @@ PROBLEMS_SHOWN = 10
 NO_REASON = "(the tool gave no reason)"
 
 
-def _as_problems(problems: list[ArgumentProblem] | str) -> list[ArgumentProblem]:
-    """An `ArgumentError`'s problems, a reason given as text (or none at all) as one problem: the
-    model always reads a line saying what was refused."""
+def _as_problems(problems: Sequence[ArgumentProblem | str] | str) -> list[ArgumentProblem]:
+    """An `ArgumentError`'s problems, a reason given as text (or none at all) as one problem, and
+    each reason of a list given as text as one (`["sku is required", "qty must be positive"]`: each
+    was an `AttributeError` in the constructor, and the model read that): the model always reads a
+    line saying what was refused."""
     if isinstance(problems, str) or not problems:
-        reason = problems if isinstance(problems, str) and problems.strip() else NO_REASON
-        return [ArgumentProblem("arguments", "", reason, "refused")]
-    return list(problems)
+        return [_refused(problems if isinstance(problems, str) else "")]
+    return [p if isinstance(p, ArgumentProblem) else _refused(p) for p in problems]
+
+
+def _refused(reason: object) -> ArgumentProblem:
+    """A reason the tool gave as text (anything else as its text) as one refused problem."""
+    if not isinstance(reason, str):
+        reason = _text_of(reason)
+    return ArgumentProblem("arguments", "", reason if reason.strip() else NO_REASON, "refused")
+
+
+def _text_of(value: object) -> str:
+    """`str(value)`, or "" when that fails or is no str (an error's constructor must not raise)."""
+    try:
+        text = str(value)
+    except Exception:
+        return ""
+    return text if type(text) is str else ""
 
 
 class ArgumentError(ToolCallError):
@@ -338,9 +356,10 @@ class ArgumentError(ToolCallError):
     first `PROBLEMS_SHOWN` problems and counts the rest: the model reads it back, and 20,000
     unknown keys must not come back as 20,000 lines."""
 
-    def __init__(self, tool_name: str, problems: list[ArgumentProblem] | str) -> None:
+    def __init__(self, tool_name: str, problems: Sequence[ArgumentProblem | str] | str) -> None:
         """`problems` may be one reason as text (`ArgumentError("query_stock", "sku is required")`,
-        as LangChain4j's `ToolArgumentsException(message)`), or [] when the tool gives none."""
+        as LangChain4j's `ToolArgumentsException(message)`), a list of such reasons (and problems),
+        or [] when the tool gives none."""
         problems = _as_problems(problems)
         shown = [p.line() for p in problems[:PROBLEMS_SHOWN]]
         if len(problems) > PROBLEMS_SHOWN:

@@ -238,16 +238,62 @@ def _check_clock(clock: Any) -> None:
     call's result would be lost ("outcome unknown")."""
     if not callable(clock):
         raise _bad("clock", clock, "it must be a function returning seconds", "pass e.g. clock=time.perf_counter")
-    rule = "it must be a function returning seconds as a number, and it "
     try:
         now = clock()
     except Exception as exc:
-        raise _bad(
-            "clock", clock, f"{rule}raised {describe_exception(exc)}", "pass e.g. clock=time.perf_counter"
-        ) from exc
+        raise _bad("clock", clock, f"{CLOCK_RULE}it raised {describe_exception(exc)}", CLOCK_FIX) from exc
     if type(now) not in (int, float) or not math.isfinite(now):
-        got = repr(now) if type(now) in (int, float) or now is None else a_or_an(type(now).__name__)
-        raise _bad("clock", clock, f"{rule}returned {got}", "pass e.g. clock=time.perf_counter")
+        raise _bad("clock", clock, f"{CLOCK_RULE}it returned {_no_seconds(now)}", CLOCK_FIX)
+
+
+CLOCK_RULE = "it must be a function returning seconds as a number, and "
+CLOCK_FIX = "pass e.g. clock=time.perf_counter"
+
+
+def _no_seconds(now: Any) -> str:
+    """What a clock returned that is no number of seconds, as its error names it."""
+    return repr(now) if type(now) in (int, float) or now is None else a_or_an(type(now).__name__)
+
+
+class ClockReader:
+    """A clock of one's own as a turn reads it (`LoopOptions.clock`, tried once when the options were
+    made). One that fails later, after a call's tool ran (a list of ticks run out, a clock that
+    raises or returns no number), lost that call's result ("its outcome is unknown") and ended the
+    turn with its own error, or `RuntimeError: generator raised StopIteration`: here a failed read
+    gives the last good one (a duration of 0) and is kept in `problem`; the loop raises
+    `ConfigurationError` (`failure`) once the round's results are recorded."""
+
+    def __init__(self, clock: Callable[[], float], rounds: list[RoundTrace]) -> None:
+        self.clock = clock
+        self.rounds = rounds
+        """The turn's rounds so far (the last is the one whose calls read the clock)."""
+        self.last = 0.0
+        self.problem: str | None = None
+        """What the clock did first when it failed, e.g. `in round 1 it raised OSError: …`."""
+
+    def __call__(self) -> float:
+        try:
+            now = self.clock()
+        except Exception as exc:  # StopIteration too: in the loop's generator it would become a RuntimeError
+            return self.failed(f"it raised {describe_exception(exc)}")
+        if type(now) not in (int, float) or not math.isfinite(now):
+            return self.failed(f"it returned {_no_seconds(now)}")
+        self.last = now
+        return now
+
+    def failed(self, what: str) -> float:
+        if self.problem is None:
+            self.problem = f"in round {len(self.rounds)} {what}"
+        return self.last
+
+    def failure(self) -> ConfigurationError:
+        """The error the loop raises once the round whose calls the clock failed is recorded."""
+        return _bad(
+            "clock",
+            self.clock,
+            f"{CLOCK_RULE}{self.problem}; the round's calls ran and their results are kept",
+            CLOCK_FIX,
+        )
 
 
 def _count(value: Any, name: str, least: int, meaning: str, example: str) -> None:

@@ -7,6 +7,9 @@ to the hint and as a note (for a plain traceback), which tools ran and how to go
 results instead: with memory, `run_loop(model, [], memory=...)`; without, the error's
 `loop_result.messages`, which hold them. A refused request (`CallerError`: a 400 for a context
 too long, say) is refused again when sent as it is: going on waits until what it names is fixed.
+So does a `ConfigurationError` found after the model was asked (a dynamic provider's next answer, a
+policy returning no text, a clock failing): its class's hint says "nothing was sent to the model",
+untrue there, so `configured_after_asking` gives it `CONFIGURED` and, when tools ran, the same words.
 
 Leaves out: retrying the request (the client did), and going on for the learner.
 """
@@ -15,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from toolkit.errors import CallerError, ModelCallError
+from toolkit.errors import CallerError, ConfigurationError, ModelCallError
 from toolkit.loop.records import RoundTrace
 
 RAN = (
@@ -33,13 +36,28 @@ _RAN = (None, "execution")
 """The `error_kind`s of a call whose tool ran (it succeeded, reported a failure, or raised)."""
 
 
-def tools_ran(error: ModelCallError, rounds: Sequence[RoundTrace], memory: bool) -> None:
+def tools_ran(error: ModelCallError | ConfigurationError, rounds: Sequence[RoundTrace], memory: bool) -> None:
     """Say on `error` which tools of `rounds` ran, and how to go on from their results; nothing if none ran."""
     names = dict.fromkeys(e.call.name for r in rounds for e in r.executions if e.error_kind in _RAN)
     if not names:
         return
-    how = (FROM_MEMORY if memory else FROM_ERROR) + (ONCE_FIXED if isinstance(error, CallerError) else "")
+    fixed_first = isinstance(error, (CallerError, ConfigurationError))
+    how = (FROM_MEMORY if memory else FROM_ERROR) + (ONCE_FIXED if fixed_first else "")
     text = RAN.format(tools=", ".join(names), how=how)
     said = f"But {text}" if error.hint else text[0].upper() + text[1:]
     error.add_note(said)
     error.hint = f"{error.hint} {said}" if error.hint else said
+
+
+CONFIGURED = "Fix the code or setting the message names."
+"""The hint of a `ConfigurationError` found after the model was asked (the class's says nothing was sent)."""
+
+
+def configured_after_asking(error: ConfigurationError, rounds: Sequence[RoundTrace], memory: bool) -> None:
+    """A `ConfigurationError` raised in a turn whose model was asked (`rounds`): its class's hint
+    ("nothing was sent to the model") is replaced by `CONFIGURED`, then `tools_ran` says which tools
+    ran; a hint of the error's own (or of its class's own) is kept."""
+    if not rounds or error.hint != ConfigurationError.hint:
+        return
+    error.hint = CONFIGURED
+    tools_ran(error, rounds, memory)

@@ -90,6 +90,7 @@ import itertools
 import logging
 import sys
 import threading
+import time
 from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
 from contextlib import nullcontext
 from dataclasses import replace
@@ -134,6 +135,7 @@ from toolkit.loop.records import (
     NOT_RUN_TEXT,
     REPAIR_EN,
     REPAIR_HANDOVER_ZH,
+    ClockReader,
     LoopEvent,
     LoopOptions,
     LoopResult,
@@ -142,7 +144,7 @@ from toolkit.loop.records import (
     ToolStarted,
     found_names,
 )
-from toolkit.loop.resume import tools_ran
+from toolkit.loop.resume import configured_after_asking, tools_ran
 from toolkit.loop.returns import should_return_immediately
 from toolkit.loop.saga import (
     Compensation,
@@ -479,6 +481,11 @@ class _Run:
         self.later_compensations: list[Callable[..., Any]] = []
         """Compensations of tools a dynamic provider has not added yet: checked when the tool joins."""
         self.texts = options.texts
+        self.clock: Callable[[], float] = options.clock
+        """The options' clock; one of one's own read through a `ClockReader` (a failure keeps the call's result)."""
+        self.clock_reader: ClockReader | None = None
+        if options.clock is not time.perf_counter:
+            self.clock = self.clock_reader = ClockReader(options.clock, self.rounds)
         if memory is not None:
             unanswered = self.answer_open_calls(memory)
             if unanswered is not None and messages:
@@ -625,6 +632,9 @@ class _Run:
                 raise
             if stop is not None:
                 raise self.stopped(trace, stop)
+            if self.clock_reader is not None and self.clock_reader.problem is not None:
+                trace.decision = "stopped: ConfigurationError"
+                raise self.clock_reader.failure()
             if handover:
                 trace.decision = f"hand over: {handover}"
                 return self.handover(self.options.repair_handover_text)
@@ -751,6 +761,7 @@ class _Run:
         succeeded = self.succeeded_before() if self.options.loop_guard else None
         offered = trace.tools_sent if self.tools.hidden else None  # an unknown name's error lists what the model saw
         cut = trace.finish_reason if trace.finish_reason in CUT_BY else None  # "length", "content_filter"
+        clock = self.clock
 
         def one(call: ToolCall) -> ToolExecution:
             with lock:
@@ -758,7 +769,7 @@ class _Run:
             if stopped_by is not None:
                 return self.not_run(trace, call, *stopped_by)
             self.started.add(call.id)
-            start = self.options.clock()
+            start = clock()
             own = InvocationContext(memory_id, self.parameters, call, turn)
             outcome = (
                 self.guard(call, succeeded)
@@ -774,7 +785,7 @@ class _Run:
                 trace.index,
                 call,
                 outcome.result,
-                self.options.clock() - start,
+                clock() - start,
                 outcome.error_kind,
                 context=own,
                 raised=outcome.raised,
@@ -1068,7 +1079,10 @@ class _Run:
     def carry(self, error: BaseException) -> BaseException:
         """`error` with the turn so far attached: `loop_result` (for the trace view) and `saga`
         (an exception that takes no attributes goes on without them). A memory that cannot be
-        read gives `loop_result.messages` the caller's messages and what this call added."""
+        read gives `loop_result.messages` the caller's messages and what this call added. A
+        `ConfigurationError` after the model was asked says so in its hint (`configured_after_asking`)."""
+        if isinstance(error, ConfigurationError):
+            configured_after_asking(error, self.rounds, self.memory is not None)
         try:
             messages = self.conversation()
         except Exception:  # the store failed: what this call knows, not a second error

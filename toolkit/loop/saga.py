@@ -82,7 +82,7 @@ import inspect
 import re
 import types
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from toolkit.chat.messages import ToolCall, ToolResultMessage
@@ -102,7 +102,9 @@ class ToolExecution:
     round: int
     call: ToolCall
     result: ToolResultMessage
-    duration_s: float = 0.0
+    duration_s: float = field(default=0.0, repr=False)
+    """Seconds the call took (by `LoopOptions.clock`); left out of the repr, which a notebook shows:
+    it differs every run."""
     error_kind: str | None = None
     """None on success; else `unknown_tool`, `argument`, `execution`, `guard` or `not_run`."""
     rolled_back_by: str | None = None

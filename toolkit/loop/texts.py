@@ -36,6 +36,10 @@ image_why       why (a dict: url, data, format, size,        mime, size, limit
                 count)
 ==============  ==========================================  =============================
 
+A bundle of one's own (`dataclasses.replace(EN, interrupted="…{error}…")`, another language) is
+checked when it is made: each text a str, each template formatting with its fields (`FIELDS`,
+`IMAGE_WHY_FIELDS`), as `LoopOptions` checks its `repair_template`.
+
 A number stands where no noun has to agree with it ("the limit on tool round trips (1)", not
 "the limit of 1 tool round trips"): the English is right for 1 too, and Chinese has no plural.
 
@@ -54,13 +58,15 @@ hand-over sentences, which are `LoopOptions` fields of their own (`repair_templa
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from toolkit.chat.messages import ToolCall
-from toolkit.errors import ArgumentProblem, UnknownToolError, shown_name
+from toolkit.errors import ArgumentProblem, ConfigurationError, UnknownToolError, shown_name
 from toolkit.loop.saga import ROLLED_BACK_EN
+from toolkit.unicode import cut
 
 HANDOVER_ZH = "这个问题我暂时无法自动处理完，已经为你转接人工客服，请稍候。"
 """The round-limit hand-over (the week-3 course's ToolAgent: "已经为你转接人工客服")."""
@@ -108,6 +114,13 @@ class LoopTexts:
     no_such_field: str = "{field} is not one of {tool}'s parameters: remove it"
     """The same, where the checker names no valid fields (a field inside a nested object)."""
 
+    def __post_init__(self) -> None:
+        """Each text must be a str, and each template must format with its fields (`FIELDS`): a
+        translation that renamed one (`{erreur}`) or wrote a brace as text was a raw `KeyError` in
+        the middle of a turn, when the text was first needed: at a Ctrl-C it replaced the interrupt
+        and left the round's calls unanswered in memory."""
+        _check_texts(self)
+
     def repair_phrases(self, tool: str, problem: ArgumentProblem) -> tuple[str, str]:
         """The repair text's `received` and `expected` for `problem`, worded by its kind: an
         argument left out was "got" nothing, and an argument the tool does not have is told to
@@ -122,6 +135,80 @@ class LoopTexts:
         """A policy for the unknown-tool channel in this language (feeds the name back)."""
         available = error.available if isinstance(error, UnknownToolError) else []
         return self.unknown_tool.format(tool=shown_name(call.name), available=", ".join(available) or "-")
+
+
+FIELDS: dict[str, dict[str, object]] = {
+    "guard": {"tool": "query_order"},
+    "not_run_limit": {"limit": 5},
+    "not_run": {"tool": "query_order", "error": "KeyboardInterrupt"},
+    "interrupted": {"error": "KeyboardInterrupt"},
+    "interrupted_running": {"error": "KeyboardInterrupt"},
+    "unknown_tool": {"tool": "'query_ordr'", "available": "query_order, cancel_order"},
+    "rolled_back": {"tool": "book_hotel", "failed": "book_flight"},
+    "images_line": {"id": "call_1", "tool": "screenshot", "count": 2},
+    "images_pointer": {"count": 2},
+    "images_dropped": {"items": "image 1 (over the limit on images per round (4))"},
+    "image_item": {"n": 1, "why": "over the limit on images per round (4)"},
+    "unknown_field": {"tool": "query_order", "fields": "orderId", "field": "order"},
+    "no_such_field": {"field": "order", "tool": "query_order"},
+}
+"""The fields each template of `LoopTexts` is formatted with (a sample value of each); the other texts
+are used as they are."""
+IMAGE_WHY_FIELDS: dict[str, dict[str, object]] = {
+    "url": {"mime": "image/tiff"},
+    "data": {"mime": "image/tiff"},
+    "format": {"mime": "image/tiff"},
+    "size": {"size": "6.0 MB", "limit": "5.0 MB"},
+    "count": {"limit": 4},
+}
+"""The same for the templates of `LoopTexts.image_why`, by key."""
+
+
+def _check_texts(texts: LoopTexts) -> None:
+    """Raise `ConfigurationError` for the first text of `texts` that is no str or whose template does
+    not format with its fields (`LoopTexts.__post_init__`)."""
+    for field in dataclasses.fields(texts):
+        value = getattr(texts, field.name)
+        if field.name == "image_why":
+            _check_image_why(value)
+        elif field.name != "expected":
+            _check_text(field.name, value, FIELDS.get(field.name))
+
+
+def _check_image_why(why: object) -> None:
+    if not isinstance(why, Mapping) or set(why) != set(IMAGE_WHY_FIELDS):
+        keys = ", ".join(map(repr, IMAGE_WHY_FIELDS))
+        raise _bad_text(
+            "image_why",
+            why,
+            f"it must be a mapping with the keys {keys}",
+            "start from EN.image_why, e.g. {**EN.image_why, 'size': '...'}",
+        )
+    for key, fields in IMAGE_WHY_FIELDS.items():
+        _check_text(f"image_why[{key!r}]", why[key], fields)
+
+
+def _check_text(name: str, text: object, fields: dict[str, object] | None) -> None:
+    """`text` is a str that formats with `fields` (None: it is used as it is)."""
+    if type(text) is not str:
+        raise _bad_text(name, text, "it must be a str", f"give the text (dataclasses.replace(EN, {name}=...))")
+    if fields is None:
+        return
+    try:
+        text.format(**fields)
+    except (KeyError, IndexError, ValueError, AttributeError, TypeError) as exc:
+        problem = f"it has no field {exc}" if isinstance(exc, KeyError) else f"{type(exc).__name__}: {exc}"
+        names = "{" + "}, {".join(fields) + "}"
+        raise _bad_text(
+            name,
+            text,
+            f"it is formatted with {names}, and this one cannot be ({problem})",
+            "use only those names in braces, and double a brace meant as text: {{ and }}",
+        ) from None
+
+
+def _bad_text(name: str, value: object, rule: str, fix: str) -> ConfigurationError:
+    return ConfigurationError(f"LoopTexts({name}={cut(repr(value), 80, '...')}): {rule}; {fix}")
 
 
 EN = LoopTexts(

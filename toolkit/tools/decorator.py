@@ -180,6 +180,14 @@ class TurnParameters(ReadOnlyDict):
         "state elsewhere (e.g. on its object, keyed by context.turn)"
     )
 
+    def __repr__(self) -> str:
+        """The dict's repr without its secrets (`redact.scrub_secrets`): a turn's trace shows its
+        parameters (a notebook cell ending with the `LoopResult`), and a token passed for the tools
+        to use is one; the values themselves are the caller's, unchanged."""
+        from toolkit.tools.redact import scrub_secrets  # redact imports this module
+
+        return scrub_secrets(dict.__repr__(self))
+
 
 @dataclass(frozen=True)
 class InvocationContext:

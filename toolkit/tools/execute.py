@@ -181,7 +181,8 @@ class ToolOutput:
     `attributes` travel with the result message into memory (never to the model), e.g. tool
     search's `found_tools` or a skill's `activated_skill`; `is_error=True` reports a failure the
     tool handled itself (a search with bad terms), which skips the error policies: the text
-    goes back to the model as it is.
+    goes back to the model as it is, its secrets masked (`redact.scrub_secrets`: the text may
+    quote the library error the tool handled, as a raised one's would be sanitised).
     """
 
     value: Any
@@ -281,11 +282,11 @@ class Tool:
         if isinstance(sink, dict):
             sink[call.id] = value
         # a plain value keeps the defaults (not an error, no attributes): fewer fields for pydantic to check
-        told = (
-            {"is_error": output.is_error, "attributes": _as_returned(output.attributes)}
-            if isinstance(output, ToolOutput)
-            else {}
-        )
+        told = {}
+        if isinstance(output, ToolOutput):
+            told = {"is_error": output.is_error, "attributes": _as_returned(output.attributes)}
+            if output.is_error:  # a failure it handled: its text may quote its library's error, secrets and all
+                content = redact.scrub_secrets(content)
         return Outcome(ToolResultMessage(tool_call_id=call.id, tool_name=call.name, content=content, **told))
 
 
@@ -376,7 +377,9 @@ def argument_failed(call: ToolCall, error: ArgumentError, policies: Policies) ->
 def _failed(call: ToolCall, kind: str, error: E, policy: Policy[E]) -> Outcome:
     """The policy's text as the call's error result, or, when it raises, what the model would have
     read (memory keeps it, and sends it with the next turn). An execution policy of one's own may
-    quote `error.__cause__`, the tool's own exception: its text is cleaned as that error's was."""
+    quote `error.__cause__`, the tool's own exception: its text is cleaned as that error's was. An
+    argument error's text loses its secrets (`redact.scrub_secrets`): a tool that raises
+    `ArgumentError(name, str(exc))` quotes its library's message, connection string and all."""
     stop: Exception | None = None
     try:
         text = policy(error, call)
@@ -390,6 +393,8 @@ def _failed(call: ToolCall, kind: str, error: E, policy: Policy[E]) -> Outcome:
         stop = raised
     if kind == "execution" and policy not in _KNOWN_POLICIES:
         text = redact.cleaned(text)
+    elif kind == "argument":  # a tool's own reason may quote a library's message: its secrets go
+        text = redact.scrub_secrets(text)  # (the model's own values, paths too, are quoted as sent)
     return Outcome(_error(call, text), kind, stop)
 
 

@@ -57,7 +57,7 @@ class ReadFailed(Exception):
     """An iterator in a call's value raised while it was read (`call_text`): the tool's own work
     (a generator's body, a cursor) failed, so the call has failed; `error` is what it raised."""
 
-    def __init__(self, error: Exception) -> None:
+    def __init__(self, error: Exception | SystemExit) -> None:
         super().__init__(error)
         self.error = error
 
@@ -79,7 +79,7 @@ def call_text(value: Any) -> str:
         _FAILS_CALL.reset(token)
 
 
-def _read_failure(exc: Exception) -> str:
+def _read_failure(exc: Exception | SystemExit) -> str:
     """The text of an iterator that raised while read, or `ReadFailed` under `call_text`."""
     if _FAILS_CALL.get():
         raise ReadFailed(exc)
@@ -250,7 +250,10 @@ def _iterator_text(items: Iterator[Any]) -> str:
     to its end or to `ITEMS_READ` items, then a line saying the rest was not read."""
     try:
         read = list(itertools.islice(items, ITEMS_READ + 1))
-    except Exception as exc:  # the tool's own generator failed while it was read: its items so far are gone
+    except (
+        Exception,
+        SystemExit,
+    ) as exc:  # the tool's own generator failed while read (argparse too): its items are gone
         return _read_failure(exc)
     if len(read) <= ITEMS_READ:
         return to_text(read)
@@ -388,7 +391,7 @@ def _iterators_read(value: Any, left: list[int]) -> Any:
     if isinstance(value, Iterator) and not isinstance(value, _PLAIN_TYPES):
         try:
             read = list(itertools.islice(value, left[0] + 1))
-        except Exception as exc:
+        except (Exception, SystemExit) as exc:  # as a tool's own: argparse or click on a bad flag
             return _read_failure(exc)
         went_on, read = len(read) > left[0], read[: left[0]]
         left[0] -= len(read)  # before the items' own iterators take their share

@@ -190,6 +190,28 @@ def test_front_matter_nested_too_deep_rejects_its_skill_only(tmp_path, nested):
     }
 
 
+@pytest.mark.parametrize("nested", ["z: " + "[" * 150 + "]" * 150, "? " + "{a: " * 150 + "}" * 150 + "\n: 1"])
+def test_the_bound_on_nesting_is_the_same_where_a_library_raised_the_recursion_limit(tmp_path, nested):
+    """Before: "too deep" was wherever PyYAML's recursion hit Python's limit, so where Hypothesis or torch had raised
+    it, front matter nested thousands deep was read (or refused with untrue advice about quoting ': '). Now front
+    matter nesting past `MOST_NESTED` is refused in every process."""
+    import sys
+
+    (tmp_path / "deep").mkdir()
+    (tmp_path / "deep" / SKILL_FILE).write_text(f"---\nname: deep\ndescription: d\n{nested}\n---\nbody\n")
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(20_000)
+    try:
+        skills, rejected = scan_skills(tmp_path)
+    finally:
+        sys.setrecursionlimit(limit)
+    assert skills == []
+    assert rejected == {
+        "deep": f"skill folder {str(tmp_path / 'deep')!r}: its front matter nests deeper than YAML can be read "
+        "here. Fix: front matter holds 'name: …' and 'description: …' lines, not nested lists or mappings"
+    }
+
+
 # --- against the published Agent Skills specification (agentskills.io/specification) -----------
 
 

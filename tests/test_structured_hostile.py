@@ -3,6 +3,7 @@ whatever the type is called, and one JSON object found in chatter that has brace
 
 import json
 import re
+import sys
 from typing import Generic, Literal, TypeVar
 
 import pytest
@@ -93,6 +94,27 @@ def test_an_answer_nested_too_deeply_is_an_output_parsing_error(depth):
     with pytest.raises(OutputParsingError) as info:
         OutputType(Node).parse(nested(depth))
     assert str(info.value) == "the JSON is nested too deeply to read"
+
+
+@pytest.mark.parametrize("depth", [200, 500, 2000])
+def test_the_bound_on_nesting_is_the_same_where_a_library_raised_the_recursion_limit(depth):
+    """Before: "too deep" was wherever `json.loads` hit Python's recursion limit, so in a process where Hypothesis
+    or torch had raised it, an answer nested 500 or 2,000 deep was read instead of refused (and the test's order
+    decided). Now an answer nesting more than `MOST_NESTED` objects and arrays is refused in every process."""
+    from toolkit.services.structured import MOST_NESTED, nests_deeper
+
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(20_000)
+    try:
+        if 2 * depth + 1 > MOST_NESTED:
+            with pytest.raises(OutputParsingError) as info:
+                OutputType(Node).parse(nested(depth))
+            assert str(info.value) == "the JSON is nested too deeply to read"
+        else:
+            assert not nests_deeper(json.loads(nested(depth)), MOST_NESTED)
+    finally:
+        sys.setrecursionlimit(limit)
+    assert nests_deeper([[[]]], 2) and not nests_deeper([[[]]], 3) and not nests_deeper({"a": 1}, 1)
 
 
 def test_a_service_given_too_deep_an_answer_repairs_then_raises_output_parsing_error():

@@ -56,6 +56,26 @@ _FENCE = re.compile(r"```([A-Za-z0-9_+.-]*+)(.*?)```", re.S)
 (`*+`): given back a letter at a time after a fence left open, each shorter tag had the body
 searched to the end again (a reply of "```" and 100,000 letters took 137 s)."""
 _TOO_DEEP = "the JSON is nested too deeply to read"
+MOST_NESTED = 400
+"""How many objects and arrays deep an answer may nest: a bound of its own, not the interpreter's recursion limit,
+which a library may have raised (Hypothesis, torch), so that the same answer is read or refused in every process."""
+
+
+def nests_deeper(data: Any, most: int) -> bool:
+    """Whether `data` (parsed JSON) holds objects and arrays nested more than `most` deep; counted with a stack,
+    not by recursion."""
+    stack: list[tuple[Any, int]] = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        children = value.values() if type(value) is dict else value if type(value) is list else None
+        if children is None:
+            continue
+        if depth > most:
+            return True
+        stack.extend((child, depth + 1) for child in children if type(child) is dict or type(child) is list)
+    return False
+
+
 _NOT_IN_NAME = re.compile(r"[^A-Za-z0-9_-]+")
 """Characters a `response_format` schema name may not hold (OpenAI: `^[a-zA-Z0-9_-]+$`)."""
 
@@ -112,6 +132,8 @@ class OutputType:
             raise OutputParsingError(_not_json(found, exc), answer=text) from None
         except RecursionError:
             raise OutputParsingError(_TOO_DEEP, answer=text) from None
+        if nests_deeper(data, MOST_NESTED):  # the same answer everywhere: json.loads's own bound is the recursion limit
+            raise OutputParsingError(_TOO_DEEP, answer=text)
         if not isinstance(data, dict):  # a list is never read as its first object, nor a string as the JSON in it
             kind, wrapper = _KINDS.get(type(data), "a number"), ' with a "value" field' if self.wrapped else ""
             raise OutputParsingError(f"the answer is {kind}, not a JSON object{wrapper}", answer=text)

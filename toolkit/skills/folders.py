@@ -502,6 +502,35 @@ def folder_path(value: object, where: str, what: str, example: str) -> Path:
     raise ConfigurationError(f"{where}({value!r:.40}): {what} (a str or a Path), and got {kind}. Fix: {fix}")
 
 
+MOST_NESTED = 100
+"""How many mappings and sequences deep front matter may nest: a bound of its own, not the interpreter's recursion
+limit (which Hypothesis or torch may have raised), so one SKILL.md is read or refused alike in every process."""
+
+
+class _TooDeep(Exception):
+    """Front matter nesting past `MOST_NESTED`."""
+
+
+def _check_nesting(front: str) -> None:
+    """`_TooDeep` when the front matter's mappings and sequences nest past `MOST_NESTED`: read from PyYAML's events,
+    which its parser makes without recursion (a `yaml.YAMLError` is left to the composing that follows)."""
+    depth = 0
+    loader = yaml.SafeLoader(front)
+    try:
+        while loader.check_event():
+            event = loader.get_event()
+            if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+                depth += 1
+                if depth > MOST_NESTED:
+                    raise _TooDeep
+            elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+                depth -= 1
+    except yaml.YAMLError:
+        return
+    finally:
+        loader.dispose()
+
+
 def parse_skill_md(text: str, where: str = "SKILL.md") -> tuple[dict[str, str], str]:
     """(front matter, body) of a SKILL.md; `name` and `description` are required."""
     text = _newlines(text).lstrip("\ufeff")
@@ -510,6 +539,7 @@ def parse_skill_md(text: str, where: str = "SKILL.md") -> tuple[dict[str, str], 
         raise ConfigurationError(f"{where}: {_no_front_matter(text)}")
     front = match.group(1) or ""
     try:
+        _check_nesting(front)  # before composing: PyYAML composes by recursion, bounded only by the recursion limit
         loader = yaml.SafeLoader(front)  # its reader refuses a NUL byte at once
         try:
             node = loader.get_single_node()
@@ -522,7 +552,7 @@ def parse_skill_md(text: str, where: str = "SKILL.md") -> tuple[dict[str, str], 
         raise ConfigurationError(
             f"{where}: its front matter is not valid YAML ({_yaml_problem(exc)}). {_yaml_fix(exc)}"
         ) from None
-    except RecursionError:  # PyYAML composes and builds nested values by recursion, without a bound
+    except (RecursionError, _TooDeep):  # PyYAML composes and builds nested values by recursion, without a bound
         raise ConfigurationError(
             f"{where}: its front matter nests deeper than YAML can be read here. Fix: front matter holds "
             "'name: …' and 'description: …' lines, not nested lists or mappings"

@@ -610,6 +610,18 @@ def test_a_paginator_that_repeats_itself_is_stopped(pages, asked, names):
     assert seen == asked and provider.left_out == {}
 
 
+def test_an_empty_next_cursor_ends_the_listing():
+    """A server whose last page says `"nextCursor": ""` (no more pages, as LangChain's adapters
+    read it) was asked for the page after "", which it refused: the whole server was left out
+    ("answered with an error"), every tool with it."""
+    seen = []
+    pages = {None: (["a"], "2"), "2": (["b"], "")}  # a cursor "" is no page of this server's
+    with McpClient(_paged_server(pages, seen), name="paged") as client:
+        provider = McpToolProvider([client])
+        assert list(_tools(provider)) == ["a", "b"]
+    assert seen == [None, "2"] and provider.left_out == {}
+
+
 def test_a_tool_whose_definitions_cannot_be_read_is_left_out_and_the_others_stay():
     """Audit #6: a `$defs` that is no object raised TypeError and took the good tool down too."""
     tools = [

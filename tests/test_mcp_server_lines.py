@@ -37,8 +37,8 @@ HANG_S = 60
 
 def _answers(lines: list[str], count: int) -> list[dict]:
     """The server's first `count` answers to `lines`, sorted by id (fewer when it stops answering
-    for `HANG_S`). Its stdin stays open until they are read: a server whose stdin closes stops,
-    and may drop an answer still on its way."""
+    for `HANG_S`). Its stdin stays open until they are read, so a count too high is waited out
+    rather than ended by the server's exit."""
     with subprocess.Popen(SERVER, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True) as server:
         assert server.stdin is not None and server.stdout is not None
         server.stdin.write("".join(line + "\n" for line in lines))
@@ -188,6 +188,22 @@ def test_a_tool_that_reads_stdin_reads_nothing_of_the_client_s_messages(tmp_path
         asked = client.call_tool("ask", {})
         assert asked.is_error and asked.content[0].text == "EOFError: EOF when reading a line"
         assert [t.name for t in client.list_tools()] == ["ask"]
+
+
+def test_requests_read_before_the_client_closed_stdin_are_all_answered():
+    """A client that writes its requests and closes stdin at once (`printf ... | toolkit mcp-server`,
+    a harness checking a stdio server) got the answers the server had written by then, a different
+    few on each run: the session ended at the end of stdin, dropping the requests still in hand."""
+    pings = [json.dumps({"jsonrpc": "2.0", "id": n, "method": "ping"}) for n in range(2, 32)]
+    call = {"name": "query_order", "arguments": {"orderId": "SN202610250001"}}
+    lines = [*HANDSHAKE, *pings, json.dumps({"jsonrpc": "2.0", "id": 40, "method": "tools/call", "params": call})]
+    done = subprocess.run(
+        SERVER, input="".join(line + "\n" for line in lines), capture_output=True, text=True, timeout=HANG_S
+    )
+    answers = [json.loads(line) for line in done.stdout.splitlines()]
+    assert (done.returncode, done.stderr) == (0, "")
+    assert sorted(a["id"] for a in answers) == [1, *range(2, 32), 40]
+    assert [a["result"] for a in answers if 2 <= a["id"] < 32] == [{}] * 30
 
 
 def test_the_server_exits_when_its_client_closes_stdin_while_a_tool_still_runs(tmp_path):

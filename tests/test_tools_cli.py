@@ -439,3 +439,18 @@ def test_sigterm_while_listing_an_mcp_servers_tools_stops_the_server_it_started(
         128 + getattr(signal, name),
         False,
     )
+
+
+def test_two_mcp_servers_offering_one_tool_name_are_one_line_naming_both(capsys):
+    """Before: both specs came out under one name, exit 0, though no chat API takes two tools of
+    one name and the loop refuses them (`defined_twice`): the listing showed what could not be used."""
+    server = f"{sys.executable} -m toolkit mcp-server --today 2026-10-25"
+    other = f"{sys.executable} -m toolkit mcp-server --today 2026-10-26"
+    code, out, err = run(capsys, "--mcp-stdio", server, "--mcp-stdio", other, "--timeout", "60")
+    assert (code, out) == (2, "")
+    assert err == (
+        "error: tool name 'query_logistics' is defined twice: by MCP server 'python -m toolkit mcp-server "
+        "--today 2026-10-25' and by MCP server 'python -m toolkit mcp-server --today 2026-10-26'; give "
+        "one server a McpToolProvider of its own and rename its tools, e.g. rename_tools(McpToolProvider([client]), "
+        "lambda name: f'other_{name}') (tool names must be unique in a call)\n"
+    )

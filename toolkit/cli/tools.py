@@ -12,7 +12,8 @@ one line and exits 2 (an error of several lines joined on it); so do a notebook 
 module's name where the file was meant (its file named, found without importing anything).
 For MCP servers: connects, translates their tools exactly as `McpToolProvider` does, and prints
 the same JSON (`--strict` too: a schema strict mode cannot express is one line and exit 2); here every server must answer (it is a check), else one line and exit 2, with the
-credentials of an `--mcp-http` URL masked (`user:***@`, `?token=***`). `--timeout` is for MCP
+credentials of an `--mcp-http` URL masked (`user:***@`, `?token=***`); so are two servers offering one
+tool name (as the loop refuses them: no chat API takes both). `--timeout` is for MCP
 servers only (with a FILE.py it is one line and exit 2). SIGTERM (`kill`, a CI job's time limit) or
 SIGHUP (the terminal closed) while the servers are asked stops as Ctrl-C does: the servers it started
 are stopped (they run in a session of their own, which no signal to the command reaches), one line,
@@ -27,15 +28,20 @@ from __future__ import annotations
 import argparse
 import contextlib
 import importlib.util
+import itertools
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import TYPE_CHECKING
 
 from toolkit import files
 from toolkit.cli.arguments import command_line, given_path, mcp_url, positive_seconds
 from toolkit.cli.streams import json_text
 from toolkit.errors import ConfigurationError
 from toolkit.unicode import cut
+
+if TYPE_CHECKING:
+    from toolkit.tools.execute import Tool
 
 EXIT_STATUS = (
     "0 when the specs are printed; 2 for a file that cannot be imported or an MCP server that does not "
@@ -150,9 +156,21 @@ def _print_mcp_tools_unmasked(args: argparse.Namespace) -> int:
     finally:
         for client in clients:
             client.close()
-    specs = [t.spec.to_openai(strict=args.strict) for t in sorted(tools, key=lambda t: t.name)]
+    tools = sorted(tools, key=lambda t: t.name)
+    _check_unique(tools)
+    specs = [t.spec.to_openai(strict=args.strict) for t in tools]
     print(json_text(specs, indent=2))
     return 0
+
+
+def _check_unique(tools: list[Tool]) -> None:
+    """Two servers offering one name are refused as the loop refuses them (`defined_twice`): no
+    chat API takes two tools of one name, so printing both would show specs that cannot be used."""
+    from toolkit.loop.sources import defined_twice
+
+    for first, second in itertools.pairwise(tools):  # sorted by name: a clash is two neighbours
+        if first.name == second.name:
+            raise ConfigurationError(defined_twice(first.name, first.source, second.source))
 
 
 def _load(path: Path, name: str) -> ModuleType:

@@ -1159,8 +1159,10 @@ def _bad_reply_id(exc: ValidationError) -> str | None:
 
 async def _list_all(client: mcp.Client, unreadable: dict[str, str]) -> tuple[list[McpTool], bool]:
     """Every page of tools (the tools a page cannot give go into `unreadable`), and whether the
-    listing was cut at `MAX_PAGES` pages with more to come. A paginator that repeats a cursor or a
-    page is stopped there: it would repeat forever, and it lists nothing new."""
+    listing was cut at `MAX_PAGES` pages with more to come. An empty `nextCursor` ends it, as an
+    absent one does (some servers send `""` on their last page, and refuse it as a cursor;
+    LangChain's adapters read it so too). A paginator that repeats a cursor or a page is stopped
+    there: it would repeat forever, and it lists nothing new."""
     tools: list[McpTool] = []
     cursors: set[str] = set()
     pages: set[tuple[str, ...]] = set()
@@ -1173,7 +1175,7 @@ async def _list_all(client: mcp.Client, unreadable: dict[str, str]) -> tuple[lis
         pages.add(names)
         tools += page.tools
         cursor = page.next_cursor
-        if cursor is None or cursor in cursors:
+        if not cursor or cursor in cursors:
             return tools, False
         cursors.add(cursor)
     return tools, True
@@ -1208,7 +1210,7 @@ async def _readable_page(client: mcp.Client, cursor: str | None, unreadable: dic
             except ValidationError as exc:
                 unreadable[_listed_name(item, number)] = _why_unlisted(exc)
         page = ListToolsResult(tools=tools, next_cursor=after)
-        result: ListToolsResult = absorb(page, complete=cursor is None and after is None)
+        result: ListToolsResult = absorb(page, complete=cursor is None and not after)
         return result
 
 

@@ -244,7 +244,10 @@ async def serve_stdio(server: Server) -> None:
     answered with JSON-RPC's error (`_unreadable_answer`), and so is a request whose id is no
     string or integer (`_invalid_id`): the SDK dropped both unanswered (the second read as a
     notification), so the client waited out its deadline. A client that stops reading (closes
-    stdout) ends the session as one closing stdin does: it was an `ExceptionGroup` from the SDK's writer."""
+    stdout) ends the session as one closing stdin does: it was an `ExceptionGroup` from the SDK's writer.
+    Once stdin closes, the requests read before are answered first (`_Answers`), for up to
+    `ANSWER_GRACE_S` s: a client writing its requests and closing stdin at once (`printf … |`) got
+    a different few of its answers on each run."""
     from mcp.server.stdio import stdio_server
 
     broken = False
@@ -254,18 +257,70 @@ async def serve_stdio(server: Server) -> None:
                 await unused.aclose()  # the SDK's reader of the empty stdin given to it: the wire is read here
                 sender, inbox = anyio.create_memory_object_stream[Any](0)
 
+                answers = _Answers(write)
+
                 async def read_lines() -> None:
                     async with sender:
                         async for line in wire:
-                            await _pass_on(line, sender, write)
+                            await _pass_on(line, sender, answers)
+                        await answers.all_sent(ANSWER_GRACE_S)  # stdin closed: answer what was asked first
 
                 async with anyio.create_task_group() as group:
                     group.start_soon(read_lines)
-                    await server.run(inbox, write, server.create_initialization_options())
+                    await server.run(inbox, answers, server.create_initialization_options())
         except* BrokenPipeError:  # the client closed its end of stdout: the session is over, as when stdin closes
             broken = True
     if broken:
         _drop_unread()
+
+
+ANSWER_GRACE_S = 10.0
+"""Seconds the server waits, once its client has closed stdin, for the answers to the requests it
+read before: a tool that never returns must not keep it alive (the client's own shutdown ends it
+sooner: MCP says it closes stdin, waits, then sends SIGTERM)."""
+
+
+class _Answers:
+    """The SDK's writer of the wire, noting which of the requests read are still unanswered."""
+
+    def __init__(self, write: Any) -> None:
+        self._write = write
+        self._unanswered: set[str | int] = set()
+        self._changed = anyio.Event()
+
+    def __getattr__(self, name: str) -> Any:  # aclose() and the rest: the SDK's writer's own
+        return getattr(self._write, name)
+
+    async def __aenter__(self) -> _Answers:
+        await self._write.__aenter__()
+        return self
+
+    async def __aexit__(self, *exc: Any) -> Any:
+        return await self._write.__aexit__(*exc)
+
+    def asked(self, message: Any) -> None:
+        """`message` was passed on to the server: a request awaits its answer; a cancelled one none."""
+        if isinstance(message, types.JSONRPCRequest):
+            self._unanswered.add(message.id)
+        elif isinstance(message, types.JSONRPCNotification) and message.method == "notifications/cancelled":
+            self._settle((message.params or {}).get("requestId"))
+
+    async def send(self, item: Any) -> None:
+        await self._write.send(item)
+        message = getattr(item, "message", None)
+        if isinstance(message, types.JSONRPCResponse | types.JSONRPCError):
+            self._settle(message.id)
+
+    def _settle(self, rid: Any) -> None:
+        self._unanswered.discard(rid)
+        self._changed.set()
+        self._changed = anyio.Event()
+
+    async def all_sent(self, seconds: float) -> None:
+        """Return once every request read has its answer written, or after `seconds`."""
+        with anyio.move_on_after(seconds):
+            while self._unanswered:
+                await self._changed.wait()
 
 
 def _drop_unread() -> None:
@@ -310,7 +365,7 @@ def _stdin_claimed() -> Iterator[anyio.AsyncFile[str]]:
         os.dup2(wire, 0)
 
 
-async def _pass_on(line: str, sender: Any, write: Any) -> None:
+async def _pass_on(line: str, sender: Any, write: _Answers) -> None:
     """One line of the client's: its message to the server, or JSON-RPC's error to the client."""
     from mcp.shared.message import SessionMessage
 
@@ -324,6 +379,7 @@ async def _pass_on(line: str, sender: Any, write: Any) -> None:
         what = f"Invalid Request: an id is a string or an integer, not {cut(rid, 40)}"
         await write.send(SessionMessage(_error(None, types.INVALID_REQUEST, what)))
         return
+    write.asked(message)
     await sender.send(SessionMessage(message))
 
 

@@ -64,6 +64,10 @@ def _noted(name: str) -> bool:
     return _ours(name) and not (name == CHECKS or name.startswith(CHECKS + "."))
 
 
+_STORE_NAMES = ("STORE_GLOBAL", "DELETE_GLOBAL")
+_STORES = tuple(bytes([dis.opmap[name]]) for name in _STORE_NAMES)
+
+
 def _assigned_by_itself(module: types.ModuleType) -> frozenset[str]:
     """The globals the module's own code assigns when it runs (`global _last`): state, not constants."""
     values = list(vars(module).values())
@@ -76,7 +80,8 @@ def _assigned_by_itself(module: types.ModuleType) -> frozenset[str]:
         if not isinstance(code, types.CodeType) or id(code) in seen:
             continue
         seen.add(id(code))
-        names.update(i.argval for i in dis.get_instructions(code) if i.opname in ("STORE_GLOBAL", "DELETE_GLOBAL"))
+        if any(op in code.co_code[::2] for op in _STORES):  # the opcodes (a quick look) before the instructions
+            names.update(i.argval for i in dis.get_instructions(code) if i.opname in _STORE_NAMES)
         stack.extend(const for const in code.co_consts if isinstance(const, types.CodeType))
     return frozenset(names)
 

@@ -120,7 +120,6 @@ def _class_members(cls: type) -> dict[str, Any]:
     members["__bases__"] = cls.__bases__
     fields = vars(cls).get("__pydantic_fields__")
     for name, info in (fields or {}).items() if isinstance(fields, dict) else ():
-        members[f"model_fields[{name!r}]"] = info
         members[f"model_fields[{name!r}].default"] = info.default
         members[f"model_fields[{name!r}].default_factory"] = info.default_factory
     return members

@@ -64,6 +64,7 @@ def generous_mcp_deadlines() -> Iterator[None]:
     something else failed as "cannot reach MCP server" or found the server left out. A test about
     these deadlines gives its own (`connect_timeout=…`, `list_timeout=…`); the library's defaults
     are unchanged. Session-wide, so a module's fixture that opens a client gets it too."""
+    from toolkit.exercises import pristine
     from toolkit.mcp.client import McpClient
     from toolkit.mcp.provider import McpToolProvider
 
@@ -72,4 +73,6 @@ def generous_mcp_deadlines() -> Iterator[None]:
             defaults = cls.__init__.__kwdefaults__
             assert defaults is not None and keyword in defaults, f"{cls.__name__}({keyword}=…) has no default"
             patch.setitem(defaults, keyword, 120.0)
+        pristine.again()  # these are the package's defaults in this session: no check takes them for a learner's
         yield
+    pristine.again()

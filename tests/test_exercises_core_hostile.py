@@ -97,11 +97,7 @@ def test_a_reference_the_learner_replaced_is_not_compared_with(monkeypatch, exer
     monkeypatch.setattr(importlib.import_module(module), name, replacement)
     answer = replacement if exercise != "w1.records" else []
     result = check(exercise, answer)
-    assert (result.status, result.feedback) == (
-        "failed",
-        f"{module}.{name} is not the package's any more: code in this kernel replaced it with a function named "
-        "replacement, so there is nothing to compare your answer with — restart the kernel and run the cells again",
-    )
+    assert (result.status, result.feedback) == ("failed", changed(f"{module}.{name}"))
 
 
 def test_a_method_or_classmethod_the_learner_replaced_is_not_compared_with(monkeypatch):
@@ -109,13 +105,125 @@ def test_a_method_or_classmethod_the_learner_replaced_is_not_compared_with(monke
     from toolkit.chat.messages import TokenUsage
 
     monkeypatch.setattr(RetryPolicy, "wait", lambda self, n, r: 1.0)
-    assert check("w2.backoff", lambda n, r: 1.0).feedback.startswith(
-        "toolkit.chat.client.RetryPolicy.wait is not the package's any more"
-    )
+    assert check("w2.backoff", lambda n, r: 1.0).feedback == changed("toolkit.chat.client.RetryPolicy.wait")
+    monkeypatch.undo()
     monkeypatch.setattr(TokenUsage, "from_openai", classmethod(lambda cls, usage: None))
-    assert check("w1.usage_build", lambda body: None).feedback.startswith(
-        "toolkit.chat.messages.TokenUsage.from_openai is not the package's any more"
+    assert check("w1.usage_build", lambda body: None).feedback == changed(
+        "toolkit.chat.messages.TokenUsage.from_openai"
     )
+
+
+def changed(where: str, more: int = 0, when: str = "") -> str:
+    """What a check says when code in the kernel changed the package (`pristine`)."""
+    return (
+        f"code in this kernel changed the package{when}: {where}{f' (and {more} more)' if more else ''} is not the "
+        "package's own any more, and the check compares your answer with the package as it was imported — "
+        "restart the kernel and run the cells again, leaving the package as it is"
+    )
+
+
+def test_a_package_constant_the_learner_replaced_makes_no_prediction_pass(monkeypatch):
+    """learner11's find: COURSE replaced with a copy allowing 2 requests made the prediction 2 (truly 5) pass."""
+    import dataclasses
+
+    import toolkit.loop.run
+
+    monkeypatch.setattr(toolkit.loop.run, "COURSE", dataclasses.replace(toolkit.loop.run.COURSE, max_model_requests=2))
+    result = check("w6.course_bound", 2)
+    assert (result.status, result.feedback) == ("failed", changed("toolkit.loop.run.COURSE"))
+    monkeypatch.undo()
+    assert check("w6.course_bound", 5).passed
+
+
+def _wrong_default(monkeypatch):
+    from toolkit.chat.messages import TokenUsage
+
+    monkeypatch.setattr(TokenUsage.model_fields["input_tokens"], "default", 7)
+
+
+def _new_method(monkeypatch):
+    from toolkit.memory.windows import ChatMemory
+
+    monkeypatch.setattr(ChatMemory, "add", lambda self, message: None)
+
+
+def _function_replaced(monkeypatch):
+    import toolkit.loop.run
+
+    monkeypatch.setattr(toolkit.loop.run, "run_loop", lambda *args, **kwargs: None)
+
+
+def _code_replaced(monkeypatch):
+    from toolkit.loop.returns import should_return_immediately
+
+    monkeypatch.setattr(should_return_immediately, "__code__", (lambda behaviors, errors: False).__code__)
+
+
+def _builtin_shadowed(monkeypatch):
+    import toolkit.loop.run
+
+    monkeypatch.setattr(toolkit.loop.run, "len", lambda value: 2, raising=False)
+
+
+def _a_default_argument(monkeypatch):
+    from toolkit.course.validation import normalize_order_id
+
+    monkeypatch.setattr(normalize_order_id, "__defaults__", (None,) * len(normalize_order_id.__defaults__ or (None,)))
+
+
+@pytest.mark.parametrize(
+    ("change", "where"),
+    [
+        (_wrong_default, "toolkit.chat.messages.TokenUsage.model_fields['input_tokens'].default"),
+        (_new_method, "toolkit.memory.windows.ChatMemory.add"),
+        (_function_replaced, "toolkit.loop.run.run_loop"),
+        (_code_replaced, "toolkit.loop.returns.should_return_immediately.__code__"),
+        (_builtin_shadowed, "toolkit.loop.run.len"),
+        (_a_default_argument, "toolkit.course.validation.normalize_order_id.__defaults__"),
+    ],
+)
+def test_any_change_to_the_package_in_the_kernel_is_named_and_no_check_runs(monkeypatch, change, where):
+    change(monkeypatch)
+    result = check("w6.course_bound", 5)
+    assert (result.status, result.feedback) == ("failed", changed(where))
+
+
+def test_a_frozen_constant_changed_in_place_is_named_where_it_is_defined():
+    from toolkit.loop.records import COURSE
+
+    before = COURSE.max_model_requests
+    object.__setattr__(COURSE, "max_model_requests", 2)
+    try:
+        result = check("w6.course_bound", 2)
+    finally:
+        object.__setattr__(COURSE, "max_model_requests", before)
+    assert (result.status, result.feedback) == ("failed", changed("toolkit.loop.records.COURSE.max_model_requests"))
+
+
+def test_a_change_the_learners_code_makes_while_the_check_runs_is_named_too():
+    import toolkit.loop.returns
+
+    real = toolkit.loop.returns.should_return_immediately
+
+    def returns_now(behaviors, errors):  # the package made to agree with a rule that is wrong
+        toolkit.loop.returns.should_return_immediately = lambda behaviors, errors: False
+        return False
+
+    try:
+        result = check("w6.truth_table", returns_now)
+    finally:
+        toolkit.loop.returns.should_return_immediately = real
+    assert (result.status, result.feedback) == (
+        "failed",
+        changed("toolkit.loop.returns.should_return_immediately", when=" while the check ran"),
+    )
+
+
+def test_the_package_unchanged_is_read_once_per_look_and_costs_little():
+    from toolkit.exercises import pristine
+
+    assert pristine.changes() == []
+    assert 1_000 < pristine.size() < 40_000  # the package's members, each an identity test: milliseconds
 
 
 @pytest.mark.parametrize(

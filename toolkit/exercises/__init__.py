@@ -6,13 +6,17 @@
 Modules: `core` (check, the registry, results), `catalog` (which weeks exist), `week00` …
 `week10` (the exercises with their checkers and solutions), `cells` (the starter and solution
 of a cell that only fills in `answer`), `answers` (a dict answer's shape and misses),
-`values` (how a learner's values are read and quoted), `notebook` (the Exercises section of each
+`values` (how a learner's values are read and quoted), `pristine` (the package as imported: no
+check runs once code in the kernel has changed it), `notebook` (the Exercises section of each
 notebook, solutions filled in), `grade` (run submissions, one CSV row per exercise) and `worker`
 (one submission, run in a process of its own).
 
 Leaves out: a learner's progress across sessions.
 """
 
+from toolkit.exercises import pristine
 from toolkit.exercises.core import CheckResult, Exercise, Verdict, all_exercises, check, get, hint, solution
+
+pristine.start()  # the package as imported: no check compares with it once code in the kernel has changed it
 
 __all__ = ["CheckResult", "Exercise", "Verdict", "all_exercises", "check", "get", "hint", "solution"]

@@ -46,9 +46,13 @@ prediction with what the package really does — never the text of the code.
   function the check compares with, reached by any path: an import, a method, a class that runs
   it) is a failed try saying so (`own_work`): the exercise is to write the rule, and comparing the
   package with itself proves nothing;
-- a build exercise's reference that code outside the package replaced in this kernel (a learner
-  "installing" their `returns_now` as `toolkit.loop.returns.should_return_immediately`) is not
-  compared with: the check says so, as the learner's code would only be compared with itself;
+- no check runs on a package that code in the kernel has changed since `toolkit.exercises` was imported
+  (`pristine`: a constant replaced, `toolkit.loop.run.COURSE = ...`, a function or a method, a pydantic
+  model's default, a function's code): it would compare the answer with the changed package, which may
+  agree with a wrong one (a learner "installing" their `returns_now` as
+  `toolkit.loop.returns.should_return_immediately`, their code only compared with itself). The check says
+  what was changed and to restart the kernel; so does one in which the learner's code changed the package,
+  whatever the checker said (`reference` also refuses a build exercise's reference replaced before that);
 - feedback quotes a value by its repr, or by what it is ("a function named helper") when the
   repr holds a memory address: the same answer always reads the same, in the notebook and in
   the grade report; a secret in it (a key pasted as the answer, or in what the learner's code
@@ -64,8 +68,8 @@ Each result also carries a JSON line (`application/vnd.toolkit.exercise+json`) t
 
 Leaves out: storing progress between sessions (a result lives in the notebook's outputs), and
 any defence against a learner set on faking a ✓ (a class can be planted in a trusted module under its
-name, the package's constants replaced, `check` itself can be replaced): the learner's code shares the
-kernel with the checks.
+name, a container of the package changed in place, `check` itself or `pristine`'s record replaced): the
+learner's code shares the kernel with the checks.
 """
 
 from __future__ import annotations
@@ -573,8 +577,7 @@ def _check(ex: Exercise, answer: Any) -> CheckResult:
             raise Untrusted(
                 f"your answer holds {untrusted_text(cls)}; answer with plain values or the package's objects"
             )
-        with _quiet(), _same_directory(), _time_limit(limit):
-            verdict = ex.checker(answer)
+        verdict = _checked(ex, answer, limit)
     except NotAttempted:
         return CheckResult(ex.id, NOT_ATTEMPTED, f"task: {ex.task}")
     except (Untrusted, Replaced, AsyncAnswer, NotAFunction, Borrowed, TooBig) as error:
@@ -596,6 +599,36 @@ def _check(ex: Exercise, answer: Any) -> CheckResult:
     if verdict.passed:
         return CheckResult(ex.id, "passed", feedback)
     return CheckResult(ex.id, "failed", feedback, ex.hint)
+
+
+def _checked(ex: Exercise, answer: Any, limit: float) -> Verdict:
+    """The checker's verdict, run only on the package as it was imported, and `Replaced` instead of what the
+    checker said (or raised) when the learner's code changed the package while it ran."""
+    _unchanged("")
+    try:
+        with _quiet(), _same_directory(), _time_limit(limit):
+            verdict = ex.checker(answer)
+    except KeyboardInterrupt:
+        raise
+    except BaseException:
+        _unchanged(" while the check ran")
+        raise
+    _unchanged(" while the check ran")
+    return verdict
+
+
+def _unchanged(when: str) -> None:
+    """`Replaced` when code in the kernel has changed the package since it was imported (`pristine.changes`):
+    the check would compare the learner's answer with the changed package, which may agree with a wrong one."""
+    from toolkit.exercises import pristine
+
+    if found := pristine.changes():
+        more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+        raise Replaced(
+            f"code in this kernel changed the package{when}: {found[0]}{more} is not the package's own any more, "
+            "and the check compares your answer with the package as it was imported — restart the kernel and run "
+            "the cells again, leaving the package as it is"
+        )
 
 
 CHECK_LIMIT_S = 30

@@ -1,0 +1,255 @@
+"""The package as it was imported, so that no check compares with a package the kernel has since changed.
+
+A check compares the learner's answer with what the package really does; the learner's code shares the
+kernel with it, so an assignment in a cell (`toolkit.loop.run.COURSE = COURSE.model_copy(...)`,
+`RetryPolicy.wait = mine`, `run_loop.__code__ = other.__code__`) would make the package agree with a
+wrong answer. `start()` notes each module of the package (those imported when `toolkit.exercises` is, then
+each one as its import ends: an import hook), entry by entry, each by identity:
+
+- its globals: a constant, a text, a function or a class rebound is a change, and so is a name added (a
+  builtin shadowed: `toolkit.loop.run.len = ...`) or deleted — not a submodule imported later, nor the names
+  the module's own code assigns (`global _last`: state it keeps, not constants), nor the names `toolkit`
+  fills in on first use (its `__getattr__`: each points at an object noted at home, where checks read it);
+- the members of each class it defines (`ChatMemory.add = ...`), its bases, a pydantic model's fields and their
+  defaults (`Model.model_fields["x"].default = ...`), and each function's code and defaults (`f.__code__`,
+  `f.__defaults__`, `f.__kwdefaults__`);
+- the attributes of each frozen object of its own it holds as a global (a frozen dataclass or pydantic model:
+  `COURSE` changed through `object.__setattr__`).
+
+`changes()` names what differs now (`toolkit.loop.run.COURSE`); `toolkit.exercises.core` does not check while
+there is one. Its cost is one read of each noted entry (`size()`): it grows with the package, not with anything
+the learner does.
+
+Leaves out: the checks' own modules (`toolkit.exercises`: code that changes them could as well replace `check`),
+a module changed before `toolkit.exercises` is imported (nothing older to compare with), a
+container of the package changed in place (`SOME_DICT["x"] = ...`: its own code fills its caches and registries
+the same way), and a learner set on defeating the record itself (it lives in the same kernel).
+"""
+
+from __future__ import annotations
+
+import dis
+import importlib.machinery
+import sys
+import types
+from collections.abc import Callable, Iterator, Sequence
+from functools import partial
+from typing import Any
+
+PACKAGE = "toolkit"
+
+Read = Callable[[], dict[str, Any]]
+"""What an entry holds now, member by member."""
+
+_NOTED: list[tuple[str, Read, dict[str, Any]]] = []
+"""Each entry noted: where it is, how to read it, and what it held then."""
+_SEEN: set[str] = set()
+"""The modules noted."""
+_OBJECTS: set[int] = set()
+"""The frozen objects noted (each is kept alive in `_NOTED`, so its id stays its own)."""
+
+_ADDED_BY_PYTHON = frozenset({"__annotations__", "__warningregistry__"})
+"""Names Python itself adds to a class or module after it is made (`__annotations__` on its first read)."""
+
+
+CHECKS = f"{PACKAGE}.exercises"
+"""The checks' own modules: not noted (code that changes them could as well replace `check` itself)."""
+
+
+def _ours(name: str) -> bool:
+    return name == PACKAGE or name.startswith(PACKAGE + ".")
+
+
+def _noted(name: str) -> bool:
+    return _ours(name) and not (name == CHECKS or name.startswith(CHECKS + "."))
+
+
+_STORE_NAMES = ("STORE_GLOBAL", "DELETE_GLOBAL")
+_STORES = tuple(bytes([dis.opmap[name]]) for name in _STORE_NAMES)
+
+
+def _assigned_by_itself(module: types.ModuleType) -> frozenset[str]:
+    """The globals the module's own code assigns when it runs (`global _last`): state, not constants."""
+    values = list(vars(module).values())
+    values += [m for v in vars(module).values() if isinstance(v, type) for m in vars(v).values()]
+    stack = [getattr(getattr(v, "__func__", v), "__code__", None) for v in values]
+    names: set[str] = set()
+    seen: set[int] = set()
+    while stack:
+        code = stack.pop()
+        if not isinstance(code, types.CodeType) or id(code) in seen:
+            continue
+        seen.add(id(code))
+        if any(op in code.co_code[::2] for op in _STORES):  # the opcodes (a quick look) before the instructions
+            names.update(i.argval for i in dis.get_instructions(code) if i.opname in _STORE_NAMES)
+        stack.extend(const for const in code.co_consts if isinstance(const, types.CodeType))
+    return frozenset(names)
+
+
+def _module_members(module: types.ModuleType, state: frozenset[str]) -> dict[str, Any]:
+    """The module's globals but its state, its dunders and its submodules."""
+    prefix = module.__name__ + "."
+    return {
+        k: v
+        for k, v in vars(module).items()
+        if k not in state
+        and not (k.startswith("__") and k.endswith("__"))
+        and not (isinstance(v, types.ModuleType) and v.__name__ == prefix + k)
+    }
+
+
+def _own_members(module: types.ModuleType, names: frozenset[str]) -> dict[str, Any]:
+    """Of a module that fills its names in on first use (`toolkit`'s `__getattr__`), the globals noted: the
+    names it re-exports point at objects noted at home, where the checks import them from (a cell's
+    `toolkit.ai_service = my_wrapper` changes no check)."""
+    return {k: v for k, v in vars(module).items() if k in names}
+
+
+def _at_home(value: Any) -> bool:
+    """Whether `value` is the object its own module of the package holds under its qualified name."""
+    home: Any = sys.modules.get(str(getattr(value, "__module__", "")))
+    if home is None or not _ours(home.__name__):
+        return False
+    for name in str(getattr(value, "__qualname__", "")).split("."):
+        home = vars(home).get(name) if isinstance(home, (type, types.ModuleType)) else None
+    return home is value
+
+
+def _class_members(cls: type) -> dict[str, Any]:
+    members = {k: v for k, v in vars(cls).items() if not k.startswith("__pydantic_") and k not in _ADDED_BY_PYTHON}
+    members["__bases__"] = cls.__bases__
+    fields = vars(cls).get("__pydantic_fields__")
+    for name, info in (fields or {}).items() if isinstance(fields, dict) else ():
+        members[f"model_fields[{name!r}].default"] = info.default
+        members[f"model_fields[{name!r}].default_factory"] = info.default_factory
+    return members
+
+
+def _function_members(function: types.FunctionType) -> dict[str, Any]:
+    members = {"__code__": function.__code__, "__defaults__": function.__defaults__}
+    for name, value in (function.__kwdefaults__ or {}).items():
+        members[f"__kwdefaults__[{name!r}]"] = value
+    return members
+
+
+def _entries(where: str, value: Any, owner: str) -> Iterator[tuple[str, Read]]:
+    """The entries to note for `value`, found at `where` in the module `owner`: a function of the module, a
+    class of it (its members, those functions, its own nested classes), or an object of one of its classes."""
+    value = getattr(value, "__func__", value)  # a classmethod, a staticmethod
+    if isinstance(value, property):
+        for part in ("fget", "fset", "fdel"):
+            yield from _entries(f"{where}.{part}", getattr(value, part), owner)
+    elif isinstance(value, types.FunctionType):
+        if value.__module__ == owner:
+            yield where, partial(_function_members, value)
+    elif isinstance(value, type):
+        if value.__module__ == owner and value.__qualname__.split(".")[-1] == where.split(".")[-1]:
+            yield where, partial(_class_members, value)
+            for name, member in _class_members(value).items():
+                if not name.startswith(("__bases__", "model_fields[")):
+                    yield from _entries(f"{where}.{name}", member, owner)
+    elif _ours(str(getattr(type(value), "__module__", ""))) and _frozen(value) and id(value) not in _OBJECTS:
+        _OBJECTS.add(id(value))  # noted once, where first found (`COURSE` is imported into other modules)
+        yield where, partial(_attributes, value)
+
+
+def _attributes(value: Any) -> dict[str, Any]:
+    return dict(vars(value))
+
+
+def _frozen(value: Any) -> bool:
+    """An object whose attributes its class does not let change (a frozen dataclass or pydantic model): its
+    attributes are constants, where another object's may be state the package keeps (a counter)."""
+    params = getattr(type(value), "__dataclass_params__", None)
+    config = getattr(type(value), "model_config", None)
+    frozen = bool(getattr(params, "frozen", False)) or (isinstance(config, dict) and bool(config.get("frozen")))
+    return frozen and isinstance(getattr(value, "__dict__", None), dict)
+
+
+def note(module: types.ModuleType) -> None:
+    """Note what the module holds now: what `changes()` compares with."""
+    name = module.__name__
+    if name in _SEEN:
+        return
+    _SEEN.add(name)
+    state = _assigned_by_itself(module)
+    members = _module_members(module, state)
+    if "__getattr__" in vars(module):  # its names filled in on first use: its own only
+        own = frozenset(k for k, v in members.items() if not _at_home(v))
+        members = _own_members(module, own)
+        _NOTED.append((name, partial(_own_members, module, own), members))
+    else:
+        _NOTED.append((name, partial(_module_members, module, state), members))
+    for key, value in members.items():
+        for where, read in _entries(f"{name}.{key}", value, name):
+            _NOTED.append((where, read, read()))
+
+
+def changes() -> list[str]:
+    """Where the package differs from what was noted, sorted: `toolkit.loop.run.COURSE` (rebound, added or
+    deleted), `toolkit.loop.retry.RetryPolicy.wait`, `toolkit.loop.run.run_loop.__code__`."""
+    _note_imported()
+    found: list[str] = []
+    for where, read, then in _NOTED:
+        now = read()
+        found += [
+            f"{where}.{key}" for key in then.keys() | now.keys() if key not in now or then.get(key) is not now[key]
+        ]
+    return sorted(found)
+
+
+def again() -> None:
+    """Note the package as it is now, forgetting what was noted: for a test suite whose session-wide fixture
+    sets the package's defaults for every test (longer deadlines on a loaded machine)."""
+    _NOTED.clear()
+    _SEEN.clear()
+    _OBJECTS.clear()
+    _note_imported()
+
+
+def size() -> int:
+    """How many members `changes()` reads: its cost."""
+    return sum(len(then) for _, _, then in _NOTED)
+
+
+class _NotingLoader(importlib.machinery.SourceFileLoader):
+    """The package's loader, which notes each module as its code has run."""
+
+    def exec_module(self, module: types.ModuleType) -> None:
+        super().exec_module(module)
+        if _noted(module.__name__):
+            note(module)
+
+
+class _Finder:
+    """Finds a module of the package as Python would, and has it loaded by `_NotingLoader`."""
+
+    @classmethod
+    def find_spec(cls, fullname: str, path: Sequence[str] | None = None, target: Any = None) -> Any:
+        if not _ours(fullname):
+            return None
+        for finder in sys.meta_path:
+            if finder is cls or not hasattr(finder, "find_spec"):
+                continue
+            spec = finder.find_spec(fullname, path, target)
+            if spec is not None:
+                if type(spec.loader) is importlib.machinery.SourceFileLoader:
+                    spec.loader = _NotingLoader(spec.loader.name, spec.loader.path)
+                return spec
+        return None
+
+
+def start() -> None:
+    """Note the package's modules imported so far, and each one imported from now on."""
+    if _Finder not in sys.meta_path:
+        sys.meta_path.insert(0, _Finder)
+    _note_imported()
+
+
+def _note_imported() -> None:
+    """Note each module of the package imported, and whole, not noted yet: one a loader of another kind ran,
+    or one still being imported when `start()` ran (its names not all there yet)."""
+    for name, module in sorted(sys.modules.items()):
+        if name not in _SEEN and _noted(name) and isinstance(module, types.ModuleType):
+            if not getattr(getattr(module, "__spec__", None), "_initializing", False):
+                note(module)

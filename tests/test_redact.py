@@ -172,6 +172,42 @@ def test_paths_become_a_placeholder_everywhere():
     assert sanitize("ratio 50/50 over HTTP/1.1 in km/h, 订单/物流") == "ratio 50/50 over HTTP/1.1 in km/h, 订单/物流"
 
 
+@pytest.mark.parametrize(
+    "text, scrubbed",
+    [
+        (
+            "POST /v1/chat/completions/chat/completions not found. Did you mean POST /v1/chat/completions",
+            "POST /v1/chat/completions/chat/completions not found. Did you mean POST /v1/chat/completions",
+        ),
+        ("Unknown request URL: GET /v1/models?api_key=sk-abcdefghijklmnop1234.", None),
+        ("GET /api/orders?token=abc123456&q=1 returned 404", "GET /api/orders?token=[REDACTED]&q=1 returned 404"),
+        ("405: DELETE\t/v1/files/7 not allowed; PUT, PATCH, HEAD, OPTIONS /x", None),
+        ("open /home/alice/.ssh/id_rsa failed after POST /v1/upload", "open <path> failed after POST /v1/upload"),
+        ("delete /home/bob/notes.txt", "delete <path>"),
+        ("REPOST /home/bob/notes.txt, GETS /srv/x, X-GET /srv/y", "REPOST <path>, GETS <path>, X-GET <path>"),
+        ("POST ~/notes and POST /srv/a/b", "POST <path> and POST /srv/a/b"),
+    ],
+)
+def test_a_url_path_after_an_http_method_is_kept_and_its_secrets_masked(text, scrubbed):
+    """A gateway's 404 reads `POST /v1/chat/completions/chat/completions not found. Did you mean POST
+    /v1/chat/completions`: the path scrub made it `POST <path> … Did you mean POST <path>`, the useful
+    part gone. A `/…` right after an HTTP method word (upper case, a blank between) is a URL path: kept,
+    its query's secret values masked; a file path anywhere else is still `<path>`."""
+    expected = text.replace("sk-abcdefghijklmnop1234", REDACTED) if scrubbed is None else scrubbed
+    assert redact.scrub(text) == expected
+    assert sanitize(text) == expected
+    assert redact.scrub(expected) == expected
+
+
+def test_a_url_path_kept_is_read_per_segment_for_long_random_runs():
+    """`sanitize` masks a run of 32+ letters and digits (slashes among them): a URL path kept after a
+    method is such a run, and is read segment by segment, a random one still masked."""
+    run = "a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6e7"
+    assert sanitize(f"GET /v1/files/{run}/content failed") == f"GET /v1/files/{REDACTED}/content failed"
+    assert sanitize(f"see /v1/files/{run}/content") == "see <path>"
+    assert sanitize(f"got {run}/v1/files") == f"got {REDACTED}"
+
+
 def test_a_lone_slash_is_not_a_path():
     assert sanitize("There is no skill named '/'.") == "There is no skill named '/'."
     assert sanitize("no file '/srv/x'") == "no file '<path>'"
@@ -298,7 +334,16 @@ def _plain_paths(text: str) -> str:
     text = redact._FILE_URL.sub(redact.PATH, text)
     text = redact._QUOTED_PATH.sub(lambda m: f"{m.group(1)}{redact.PATH}{m.group(1)}", text)
     text = redact._WINDOWS_PATH.sub(redact.PATH, text)
-    return _PLAIN_POSIX_PATH.sub(redact.PATH, text)
+    return _PLAIN_POSIX_PATH.sub(_plain_posix_path, text)
+
+
+def _plain_posix_path(match: re.Match[str]) -> str:
+    """`<path>`, or a URL path after an HTTP method word as it was."""
+    url = match.group(0)[:1] == "/" and re.search(_PLAIN_METHOD, match.string[: match.start()])
+    return match.group(0) if url else redact.PATH
+
+
+_PLAIN_METHOD = r"(?<![\w-])(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)[ \t]{1,8}\Z"
 
 
 _PLAIN_CJK_NAME = re.compile(
@@ -330,7 +375,7 @@ def _plain_cjk_names(text: str) -> str:
 def _plain_sanitize(text: str) -> str:
     """`sanitize` as it was, on `_plain_scrub`."""
     text = without_addresses(_plain_scrub(redact.drop_tracebacks_plainly(text)))
-    text = redact._LONG_RUN.sub(redact._long_run, text).strip()
+    text = redact._without_long_runs(text).strip()
     return text if len(text) <= LIMIT else text[: LIMIT - 3] + "..."
 
 
@@ -438,6 +483,8 @@ _STEP_PIECES = [
     # (also through dotless i and long s), parentheses, quotes
     "is ", " was ", "\tIS\t", "was set to ", "is set to\n", "\u0131s ", "wa\u017f ", "\u0130S ", "Password\t(",
     "password  '", "PASSWORD\"", "Token\t", "bAsIc\n", "KEY\t\twas ", "secret\u3000is ", "bearer\u00a0",
+    # HTTP method words before a URL path (kept), and look-alikes (no method)
+    "POST ", "GET\t", "DELETE  ", "REPOST ", "X-GET ", "a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6e7",
 ]  # fmt: skip
 
 

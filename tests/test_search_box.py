@@ -1,5 +1,9 @@
 """The search box: keyword and vector results side by side, with scores and what the model reads."""
 
+import pytest
+
+from toolkit.errors import ConfigurationError
+from toolkit.tools.reflect import ToolSpec
 from toolkit.views.search_box import SearchBox
 
 
@@ -64,3 +68,28 @@ def test_a_query_that_is_not_text_is_one_readable_line():
         assert str(caught.value) == (
             f"SearchBox(query): takes the query as text, and got {kind}; e.g. SearchBox(query='where is my parcel')"
         )
+
+
+@pytest.mark.parametrize(
+    "specs, said",
+    [
+        (5, "takes a list of tool specs, and got int; e.g. [t.spec for t in tools_from(...)]"),
+        ("parcel", "takes a list of tool specs, and got str; e.g. [t.spec for t in tools_from(...)]"),
+        ([1], 'item 0 (int) is not a ToolSpec; make one: ToolSpec("name", "description"), or [t.spec for t in '
+         "tools_from(f)] for functions"),
+        ([ToolSpec("track", "where a parcel is")] * 2, "the tool name 'track' is given 2 times (items 0, 1); a model "
+         "calls a tool by its name, so each must be unique: rename or namespace them, e.g. 'server_track'"),
+    ],
+)  # fmt: skip
+def test_a_catalogue_that_is_no_list_of_specs_is_refused_naming_search_box(specs, said):
+    """SearchBox(5) said 'ToolSearch.index: …': a function the learner never called."""
+    with pytest.raises(ConfigurationError) as info:
+        SearchBox(specs)
+    assert str(info.value) == f"SearchBox(specs): {said}"
+
+
+def test_a_catalogue_given_as_a_generator_is_read_once_for_both_searches():
+    """The keyword index read the generator, and the vector index got what was left of it: nothing."""
+    specs = [ToolSpec("track", "where a parcel is"), ToolSpec("refund", "money back for an order")]
+    box = SearchBox(s for s in specs)
+    assert len(box.keyword_index) == len(box.vector_index) == 2

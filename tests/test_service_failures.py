@@ -367,6 +367,30 @@ def test_a_whole_answer_at_the_length_limit_is_taken_and_a_cut_repair_says_so():
     assert info.value.answers == ("prose", '{"order_id": "SN1", "status": "已发货，包裹正在')
 
 
+def test_a_structured_answer_cut_off_by_a_content_filter_says_so_without_a_repair_round():
+    """A content filter cuts an answer where it stops it, as the length limit does: the repair round
+    ran (and was cut off too), and the error read 'no Summary after one repair round: the answer is not
+    a JSON object', its hint about simpler types. Now the cut is named, with the filter's fix."""
+    from toolkit.chat.messages import AssistantMessage, ChatResponse
+
+    filtered = ChatResponse(
+        message=AssistantMessage(content='{"order_id": "SN1", "status": "已发'), finish_reason="content_filter"
+    )
+    model = ScriptedModel([filtered, filtered])
+    with pytest.raises(OutputParsingError) as info:
+        ai_service(Desk, model=model).summarise("q")
+    assert str(info.value) == (
+        'summarise: the answer was cut off by the gateway\'s content filter (finish_reason "content_filter") before '
+        "its JSON was whole (the answer is not a JSON object), so there is no Summary to return; a repair round "
+        "would be cut off too"
+    )
+    assert info.value.hint == (
+        "The gateway's content filter stopped the model's reply: rephrase the request, or check the gateway's "
+        "filter. The error's .answers holds what the model wrote."
+    )
+    assert len(model.requests) == 1 and info.value.answers == ('{"order_id": "SN1", "status": "已发',)
+
+
 def test_errors_name_a_generic_return_type_as_it_is_written_not_with_its_module():
     class Lines(Protocol):
         def lines(self, question: str) -> list[Summary]: ...

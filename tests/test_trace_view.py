@@ -571,3 +571,38 @@ def test_show_timing_is_true_or_false(flag):
             f"{where}(show_timing={flag!r}): show_timing is True (each call's duration, which differs at each "
             "run) or False (the default), and got " + {"no": "a str", 0: "an int", None: "None"}[flag]
         )
+
+
+def _ended(finish_reason):
+    """A run whose one reply ended with `finish_reason` (its text `Orders: SN1, SN2, SN`)."""
+    from toolkit.chat.messages import AssistantMessage, ChatResponse
+
+    reply = ChatResponse(message=AssistantMessage(content="Orders: SN1, SN2, SN"), finish_reason=finish_reason)
+    return run_loop(ScriptedModel([reply]), Q, tools=[query_order])
+
+
+@pytest.mark.parametrize(
+    "finish_reason, shown",
+    [
+        ("length", "length (cut off by its length limit)"),
+        ("content_filter", "content_filter (cut off by the gateway's content filter)"),
+        ("eos\n<b>round 9</b>", "eos <b>round 9</b>"),
+    ],
+)
+def test_a_reply_that_did_not_end_as_usual_names_its_finish_reason(finish_reason, shown):
+    """An answer cut off by its length limit (or a content filter) looked complete in the trace: no view
+    named the reply's `finish_reason`. Now a round whose reply ended otherwise than `stop` / `tool_calls`
+    says how, in the text (one line) and in the HTML (a row of the round's facts)."""
+    result = _ended(finish_reason)
+    lines = render_trace_text(result).split("\n")
+    assert lines[1:3] == ["  model: Orders: SN1, SN2, SN", f"  finish_reason: {shown}"]
+    _, top = rounds(render_trace_html(result))
+    table = top[0].find_all("tk-table")[0]
+    assert [n.text() for n in table.find_all("tk-th")] == ["tools sent", "tool_choice", "tokens", "finish_reason"]
+    assert table.find_all("tk-td")[-1].text() == shown
+
+
+@pytest.mark.parametrize("finish_reason", ["stop", "tool_calls", None])
+def test_a_reply_that_ended_as_usual_names_no_finish_reason(finish_reason):
+    result = _ended(finish_reason)
+    assert "finish_reason" not in render_trace_text(result) and "finish_reason" not in render_trace_html(result)

@@ -55,6 +55,8 @@ FILTERED_HINT = (
 CUT_BY = {"length": (CUT_EXPECTED, CUT_HINT), "content_filter": (FILTERED_EXPECTED, FILTERED_HINT)}
 """The `finish_reason`s that cut a reply where they stop it, and what the model reads its cut call
 should have been and the learner's hint, for each."""
+CUT_WORDS = {"length": "its length limit", "content_filter": "the gateway's content filter"}
+"""What cut a reply off, for each reason of `CUT_BY`, as a view or an error says it ("cut off by …")."""
 
 
 def cut_off(

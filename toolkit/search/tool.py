@@ -137,20 +137,7 @@ class ToolSearch:
     def index(self, specs: Sequence[ToolSpec]) -> Any:
         """The strategy's index of `specs`, reused while the strategy (`self.strategy` may be
         replaced) and the names and descriptions stay the same."""
-        specs = catalogue(specs, "ToolSearch.index")  # a generator read here would leave the strategy nothing
-        try:
-            key = tuple((s.name, s.description) for s in specs)
-        except AttributeError:
-            raise catalogue_misfit(specs, "ToolSearch.index") or ConfigurationError(
-                "ToolSearch.index: a tool spec has no name or description; pass ToolSpec objects"
-            ) from None
-        prepared = self._prepared
-        if prepared is None or prepared[0] is not self.strategy or prepared[1] != key:
-            names = frozenset(name for name, _ in key)
-            if len(names) < len(key):
-                raise _named_twice([name for name, _ in key])
-            prepared = self._prepared = (self.strategy, key, self.strategy.index(specs), names)
-        return prepared[2]
+        return built_index(self, specs, "ToolSearch.index")
 
     def _size(self, index: Any) -> int:
         """How many tools `index` holds: its own `len`, else what it was built from here (a learner's
@@ -198,6 +185,25 @@ class ToolSearch:
         return outcome
 
 
+def built_index(search: ToolSearch, specs: Sequence[ToolSpec], where: str) -> Any:
+    """`search.index(specs)`, its errors naming `where`: the function the learner called (`SearchBox(specs)`
+    builds two indexes of one catalogue, and said 'ToolSearch.index: …')."""
+    specs = catalogue(specs, where)  # a generator read here would leave the strategy nothing
+    try:
+        key = tuple((s.name, s.description) for s in specs)
+    except AttributeError:
+        raise catalogue_misfit(specs, where) or ConfigurationError(
+            f"{where}: a tool spec has no name or description; pass ToolSpec objects"
+        ) from None
+    prepared = search._prepared
+    if prepared is None or prepared[0] is not search.strategy or prepared[1] != key:
+        names = frozenset(name for name, _ in key)
+        if len(names) < len(key):
+            raise _named_twice([name for name, _ in key], where)
+        prepared = search._prepared = (search.strategy, key, search.strategy.index(specs), names)
+    return prepared[2]
+
+
 @dataclass(frozen=True)
 class _Either:
     """Names in either of two collections (no union built for the few names a search returns)."""
@@ -209,7 +215,7 @@ class _Either:
         return name in self.first or name in self.second
 
 
-def _named_twice(names: list[str]) -> ConfigurationError:
+def _named_twice(names: list[str], where: str) -> ConfigurationError:
     """The error for a catalogue naming a tool twice (the name repeated first, and its places): a search
     would tell the model it found two tools of one name, which it can call as only one."""
     seen: set[str] = set()
@@ -219,7 +225,7 @@ def _named_twice(names: list[str]) -> ConfigurationError:
         seen.add(twice)
     places = [place for place, name in enumerate(names) if name == twice]
     return ConfigurationError(
-        f"ToolSearch.index: the tool name {twice!r:.60} is given {len(places)} times (items "
+        f"{where}: the tool name {twice!r:.60} is given {len(places)} times (items "
         f"{', '.join(map(str, places[:5]))}{', …' if len(places) > 5 else ''}); a model calls a tool by its name, "
         f"so each must be unique: rename or namespace them, e.g. {'server_' + twice!r:.60}"
     )

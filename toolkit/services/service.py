@@ -41,8 +41,9 @@ guard: `LoopResult.finish == "handover"`) is not an answer, so it is never parse
                                         with the sentence in `.answer` / `.handover` and the turn in
                                         `.loop_result` (declare `Result[T]` to get it as a value)
 
-An answer cut off by its length limit (`finish_reason` "length") that does not parse is not
-repaired (the repair would be cut off too): an `OutputParsingError` says so and names the limit.
+An answer cut off by its length limit (`finish_reason` "length") or by the gateway's content filter
+("content_filter") that does not parse is not repaired (the repair would be cut off too): an
+`OutputParsingError` says so and names the limit (or the filter).
 A structured method whose answer is a refusal (OpenAI's `refusal`, no content) is not parsed or
 repaired either: `Result[T]` gets `content=None`, `finish_reason="refusal"` (`result.refusal`),
 `T` an `OutputParsingError` saying the model refused (`.answer`, `.loop_result`).
@@ -79,6 +80,7 @@ from toolkit.chat.clock import session_now
 from toolkit.chat.messages import AssistantMessage, Message, SystemMessage, UserMessage
 from toolkit.chat.model import ChatModel
 from toolkit.errors import CallerError, ConfigurationError, OutputParsingError, ToolDefinitionError
+from toolkit.loop.cut_off import CUT_WORDS
 from toolkit.loop.run import LoopOptions, LoopResult, iter_loop, run_loop
 from toolkit.loop.sources import ToolRegistry, check_collection, check_provider
 from toolkit.memory.windows import (
@@ -669,17 +671,19 @@ def _unrepaired(plan: MethodPlan, loop: LoopResult, again: OutputParsingError, f
 
 def _cut_off(plan: MethodPlan, loop: LoopResult, error: OutputParsingError, answers: tuple[str, ...]) -> None:
     """Raise `OutputParsingError` saying so when the answer that did not parse was cut off by its
-    length limit (`finish_reason == "length"`): it is not malformed, and the fix is the limit."""
-    if not loop.rounds or loop.rounds[-1].finish_reason != "length":
+    length limit or the gateway's content filter (`finish_reason` "length", "content_filter": `CUT_WORDS`):
+    it is not malformed, the repair would be cut off too, and the fix is the limit or the request."""
+    reason = loop.rounds[-1].finish_reason if loop.rounds else None
+    if reason not in CUT_HINTS:
         return
     declared = _type_name(plan.output.type if plan.output else str)
     cut = OutputParsingError(
-        f'{plan.name}: the answer was cut off by its length limit (finish_reason "length") before its JSON was '
-        f"whole ({error}), so there is no {declared} to return; a repair round would be cut off too",
+        f'{plan.name}: the answer was cut off by {CUT_WORDS[reason]} (finish_reason "{reason}") before its JSON '
+        f"was whole ({error}), so there is no {declared} to return; a repair round would be cut off too",
         answer=error.answer,
         answers=answers,
     )
-    cut.hint = CUT_HINT
+    cut.hint = CUT_HINTS[reason]
     cut.loop_result = loop  # type: ignore[attr-defined]
     raise cut from None
 
@@ -689,6 +693,13 @@ CUT_HINT = (
     "or ask for a shorter answer. The error's .answers holds what the model wrote."
 )
 """The hint of a structured answer cut off by its length limit."""
+FILTER_HINT = (
+    "The gateway's content filter stopped the model's reply: rephrase the request, or check the gateway's filter. "
+    "The error's .answers holds what the model wrote."
+)
+"""The hint of a structured answer cut off by the gateway's content filter."""
+CUT_HINTS = {"length": CUT_HINT, "content_filter": FILTER_HINT}
+"""Each `finish_reason` that cuts an answer off where it stops it (`toolkit.loop.cut_off.CUT_BY`), and its hint."""
 
 
 def _joined(first: LoopResult, second: LoopResult) -> LoopResult:

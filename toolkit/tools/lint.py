@@ -10,18 +10,21 @@ into five checks, each a short sentence naming the tool:
 4. a tool description too vague to choose by (fewer than 4 words, or 6 CJK characters);
 5. two tools whose descriptions overlap so much the model cannot tell them apart.
 
-Each description's words are read once, so comparing every pair of tools costs one set
-intersection per pair.
+Each description's words are read once; tools of the same words are one group, and two groups are
+compared only when they share one of their rarer words (the prefix filter of similarity joins), so
+a catalogue of alike tools costs no comparison per pair. The first `PAIRS_LISTED` overlaps are
+listed, in pair order, and one more warning counts the rest.
 
 Leaves out: judging whether a description is *true*; that needs the accuracy suite.
 """
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
-from itertools import combinations
 from typing import Any
 
 from toolkit.errors import ConfigurationError
@@ -29,6 +32,8 @@ from toolkit.tools.reflect import ToolSpec
 
 OVERLAP = 0.5
 """Share of description words two tools may have in common before a warning."""
+PAIRS_LISTED = 10_000
+"""Most overlap warnings listed; one more counts the rest (2,000 alike tools made two million)."""
 _NAMELESS = re.compile(r"^(?:arg|param|p|a|x|var|val|value|input|data|obj|tmp)\d*$", re.I)
 _WORD = re.compile(r"[A-Za-z0-9]+")
 _CJK = re.compile(r"[\u3400-\u9fff]")
@@ -74,17 +79,53 @@ def lint_tools(specs: Iterable[Any]) -> list[LintWarning]:
     OpenAI form (`{"type": "function", "function": {...}}`) or as a `Tool` (its `spec`)."""
     checked = [_spec(spec) for spec in specs]
     out = [w for spec in checked for w in _lint_one(spec)]
-    described = [(spec, words(spec.description)) for spec in checked]  # once per tool, not once per pair
-    for (a, wa), (b, wb) in combinations(described, 2):
-        share = _jaccard(wa, wb)
-        if share >= OVERLAP:
-            out.append(
-                LintWarning(
-                    f"{a.name}, {b.name}",
-                    f"the descriptions of {a.name} and {b.name} share {share:.0%} of their words; say when to use each",
-                )
-            )
-    return out
+    return out + _overlaps(checked)
+
+
+def _overlaps(specs: list[ToolSpec]) -> list[LintWarning]:
+    """The overlap warnings, in the order of the pairs (first tool, then second): tools of the same words are
+    one group (100% alike, not compared), groups compared only where they share a rare word (`_alike_groups`);
+    the first `PAIRS_LISTED` pairs listed, then one warning counting the rest."""
+    groups: dict[frozenset[str], list[int]] = {}
+    for i, spec in enumerate(specs):
+        groups.setdefault(frozenset(words(spec.description)), []).append(i)
+    members, shares = list(groups.values()), _alike_groups(list(groups))
+    group_of = {i: g for g, tools in enumerate(members) for i in tools}
+    listed: list[LintWarning] = []
+    for i in range(len(specs)) if shares else ():
+        g = group_of[i]
+        near = [(j, share) for h, share in shares.get(g, {}).items() for j in members[h] if j > i]
+        for j, share in sorted(near)[: PAIRS_LISTED - len(listed)]:
+            a, b = specs[i].name, specs[j].name
+            message = f"the descriptions of {a} and {b} share {share:.0%} of their words; say when to use each"
+            listed.append(LintWarning(f"{a}, {b}", message))
+        if len(listed) == PAIRS_LISTED:
+            break
+    pairs = sum(len(members[g]) * len(members[h]) for g in shares for h in shares[g] if g < h)
+    pairs += sum(len(tools) * (len(tools) - 1) // 2 for g, tools in enumerate(members) if g in shares.get(g, {}))
+    more = f"… and {pairs - len(listed):,} more pairs of tools whose descriptions share {OVERLAP:.0%} of their words"
+    return listed + ([LintWarning("", f"{more} or more; say when to use each")] if pairs > len(listed) else [])
+
+
+def _alike_groups(sets: list[frozenset[str]]) -> dict[int, dict[int, float]]:
+    """For each word set, the others (and itself, when not empty) it shares `OVERLAP` of its words with, and
+    the share. Two sets that do share a word among the first `len - ceil(OVERLAP * len) + 1` of each, read
+    rarest first (the prefix filter of similarity joins), so only such sets are compared."""
+    seen: dict[str, int] = {}
+    for s in sets:
+        for word in s:
+            seen[word] = seen.get(word, 0) + 1
+    shares: dict[int, dict[int, float]] = {g: {g: 1.0} for g, s in enumerate(sets) if s}
+    by_word: dict[str, list[int]] = {}
+    for g, s in enumerate(sets):
+        rare = sorted(s, key=lambda word: (seen[word], word))[: len(s) - math.ceil(OVERLAP * len(s) - 1e-9) + 1]
+        for h in sorted({h for word in rare for h in by_word.get(word, [])}):
+            share = _jaccard(sets[h], s)
+            if share >= OVERLAP:
+                shares[g][h] = shares[h][g] = share
+        for word in rare:
+            by_word.setdefault(word, []).append(g)
+    return shares
 
 
 def _lint_one(spec: ToolSpec) -> list[LintWarning]:
@@ -154,7 +195,7 @@ def overlap(a: str, b: str) -> float:
     return _jaccard(words(a), words(b))
 
 
-def _jaccard(wa: set[str], wb: set[str]) -> float:
+def _jaccard(wa: AbstractSet[str], wb: AbstractSet[str]) -> float:
     """`len(wa & wb) / len(wa | wb)` (0 when either is empty), without building the union."""
     if not wa or not wb:
         return 0.0

@@ -42,7 +42,8 @@ into pieces by the rules below, and a secret hidden in it is gone), then removes
    PyPI `pypi-AgE…`, JWTs, …), in one pass; in a text outside ASCII also behind look-alike
    characters (full-width `ｓｋ－…`, Unicode hyphens, zero-width characters inside);
 7. home-directory and absolute file paths, quoted or bare, POSIX and Windows, `file://` URLs,
-   inside `File "…"` lines too: each becomes `<path>`.
+   inside `File "…"` lines too: each becomes `<path>`; a `/…` right after an HTTP method word
+   (`POST /v1/chat/completions`, a gateway's "not found") is a URL path and is kept.
 
 `sanitize` then removes any other letters-and-digits run of 32+ characters (UUIDs are kept:
 they are usually ids the model needs), and the memory address in a repr the text quotes
@@ -142,10 +143,8 @@ _VALUE = re.compile(r"\"[^\"\n]*\"|'[^'\n]*'|[^\s\"'&]+(?:&(?![\w.-]+=)[^\s\"'&]
 """`_VALUE_ESCAPED` for a text without a backslash: the same matches (its first choice needs one)."""
 _QUOTED_PATH = re.compile(r"([\"'])(?:~(?:[A-Za-z_][\w.-]*)?/|[A-Za-z]:[/\\]|\\\\|/(?=[^\"'\s/]))[^\"'\n]*\1")
 _FILE_URL = re.compile(r"\bfile://[^\s\"'<>]*", re.IGNORECASE)
-_POSIX_PATH = re.compile(
-    r"(?:/(?<![\w/\\:.~<>#-]/)|~(?<![\w/\\:.~<>#-]~)(?:[A-Za-z_][\w.-]*)?/)"
-    r"[^\s/\\\"'<>|,;()\[\]]+(?:/[^\s/\\\"'<>|,;()\[\]]*)*"
-)
+_PATH_BODY = r"[^\s/\\\"'<>|,;()\[\]]+(?:/[^\s/\\\"'<>|,;()\[\]]*)*"
+_POSIX_PATH = re.compile(r"(?:/(?<![\w/\\:.~<>#-]/)|~(?<![\w/\\:.~<>#-]~)(?:[A-Za-z_][\w.-]*)?/)" + _PATH_BODY)
 """A path at a `/` or `~` that follows no name or path character, nor `#` (a JSON pointer, `#/$defs/N`, or a
 URL's fragment). The check of what comes before
 is made after the `/` or `~` is read (`(?<!X/)` there is `(?<![X])` before it), so the pattern
@@ -403,8 +402,21 @@ def cleaned(text: str) -> str:
     (an error policy's), which is not cut, only cleaned."""
     text = without_addresses(scrub(_drop_tracebacks(text)))
     if _may_hold_long_run(text):
-        text = _LONG_RUN.sub(_long_run, text)
+        text = _without_long_runs(text)
     return text.strip()
+
+
+def _without_long_runs(text: str) -> str:
+    """`text` with its long random-looking runs masked (`_LONG_RUN`); inside a URL path kept after an
+    HTTP method word (`_URL_PATH`, as `_posix_path` keeps it) the run is read per segment (`_LONG_SEGMENT`):
+    `/v1/chat/completions/chat/completions` is 38 such letters in a row, and no secret."""
+    if "/" not in text or _URL_PATH.search(text) is None:
+        return _LONG_RUN.sub(_long_run, text)
+    pieces, at = [], 0
+    for path in _URL_PATH.finditer(text):
+        pieces += [_LONG_RUN.sub(_long_run, text[at : path.start(1)]), _LONG_SEGMENT.sub(_long_run, path.group(1))]
+        at = path.end(1)
+    return "".join(pieces) + _LONG_RUN.sub(_long_run, text[at:])
 
 
 def _may_hold_long_run(text: str) -> bool:
@@ -1010,7 +1022,28 @@ def _paths_in(text: str, low: str) -> str:
         text = _QUOTED_PATH.sub(lambda m: f"{m.group(1)}{PATH}{m.group(1)}", text)
     if "\\" in text:
         text = _WINDOWS_PATH.sub(PATH, text)
-    return _POSIX_PATH.sub(PATH, text) if "/" in text else text
+    return _POSIX_PATH.sub(_posix_path, text) if "/" in text else text
+
+
+def _posix_path(match: re.Match[str]) -> str:
+    """`<path>` for a POSIX path, or the match itself when it is a URL path: a `/…` right after an HTTP
+    method word (`POST /v1/chat/completions … Did you mean POST /v1/chat/completions`, a gateway's 404,
+    reads as it was; its query's secret values were masked by the label steps before)."""
+    start = match.start()
+    if match.string[start] == "/" and _HTTP_METHOD_BEFORE.search(match.string, max(0, start - _METHOD_WINDOW), start):
+        return match.group(0)
+    return PATH
+
+
+_HTTP_METHOD = r"(?<![\w-])(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)[ \t]{1,8}"
+_HTTP_METHOD_BEFORE = re.compile(_HTTP_METHOD + r"\Z")
+"""An HTTP method word, upper case and whole (`REPOST`, `X-GET` are none), and the blanks after it, at the
+end of what is read (`_posix_path` reads the `_METHOD_WINDOW` characters before a path)."""
+_URL_PATH = re.compile(_HTTP_METHOD + "(/" + _PATH_BODY + ")")
+"""A URL path after an HTTP method word: where `_posix_path` keeps a path."""
+_LONG_SEGMENT = re.compile(r"[A-Za-z0-9+_-]{32,}={0,2}")
+"""`_LONG_RUN` within one segment of a URL path (no `/`)."""
+_METHOD_WINDOW = len("OPTIONS") + 8
 
 
 def _long_run(match: re.Match[str]) -> str:

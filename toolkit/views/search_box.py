@@ -18,12 +18,15 @@ from typing import Any
 import ipywidgets as widgets
 
 from toolkit.errors import ConfigurationError, a_kind_of
-from toolkit.search.keyword import KeywordIndex, KeywordSearch
-from toolkit.search.tool import SearchOutcome, ToolSearch
+from toolkit.search.keyword import KeywordIndex, KeywordSearch, catalogue
+from toolkit.search.tool import SearchOutcome, ToolSearch, built_index
 from toolkit.search.vector import VectorIndex, VectorSearch
 from toolkit.views.conversation import TextRepr
 from toolkit.views.html import NO_MATH, escape, showable_bundle
 from toolkit.views.search import render_search_html, render_search_text
+
+_SPECS = "SearchBox(specs)"
+"""What an error about the catalogue a search box was given names."""
 
 
 class SearchBox(TextRepr, widgets.VBox):
@@ -58,8 +61,10 @@ class SearchBox(TextRepr, widgets.VBox):
             from toolkit.search.catalog import load_catalog
 
             specs = load_catalog().tools
+        specs = catalogue(specs, _SPECS)  # a generator, read once: the vector index got what the keyword one left
         self.keyword, self.vector = ToolSearch(KeywordSearch()), ToolSearch(VectorSearch())
-        self.keyword_index, self.vector_index = self.keyword.index(specs), self.vector.index(specs)
+        self.keyword_index = built_index(self.keyword, specs, _SPECS)
+        self.vector_index = built_index(self.vector, specs, _SPECS)
         self.query = widgets.Text(value=query, description="query", continuous_update=False)
         self.button = widgets.Button(description="Search", button_style="primary")
         self.left, self.right = widgets.HTML(), widgets.HTML()

@@ -6,7 +6,8 @@ Pure renderers (unit-tested, stable under nbval), built from the shared `toolkit
   and the tools block's estimated tokens), `tool_choice`, the model's reply (text or tool calls),
   each execution (arguments, then the result, or the error with a badge naming its channel;
   its duration only with `show_timing`), the images passed on after the results (as markers:
-  `toolkit.loop.images`), the round's tokens and the loop's decision (continue /
+  `toolkit.loop.images`), the round's tokens, how its reply ended when not as usual (`finish_reason`
+  `length`, `content_filter`, …: `finish_shown`) and the loop's decision (continue /
   answer / return immediately / hand over / limit / stopped) — then a summary: how the call
   finished, the two counts (model requests, and tool round trips: the requests whose reply
   asked for tools), total tokens, and on an immediate return what the caller receives.
@@ -36,6 +37,7 @@ from typing import Any
 
 from toolkit.chat.messages import MESSAGE_TYPES, Message, TokenUsage, ToolCall, ToolResultMessage
 from toolkit.errors import ConfigurationError, a_kind_of
+from toolkit.loop.cut_off import CUT_WORDS
 from toolkit.loop.run import LoopResult, RoundTrace
 from toolkit.loop.saga import ToolExecution
 from toolkit.tools import redact
@@ -153,6 +155,17 @@ def _tools_sent(trace: RoundTrace) -> str:
     return f"{named(trace.tools_sent)} (≈ {trace.tools_tokens} tokens)"
 
 
+def finish_shown(trace: RoundTrace) -> str | None:
+    """How a round's reply ended, when not as usual (`stop`, `tool_calls`, or not said): `length (cut off
+    by its length limit)`, `content_filter (cut off by the gateway's content filter)` (`CUT_WORDS`), or
+    the gateway's word on one line; an answer so cut off looked complete in a trace."""
+    reason = trace.finish_reason
+    if reason is None or reason in ("stop", "tool_calls"):
+        return None
+    words = CUT_WORDS.get(reason)
+    return one_line(reason, 60) + (f" (cut off by {words})" if words else "")
+
+
 def _image_tools(trace: RoundTrace) -> str:
     """The tools whose images the round passed on (names, not call ids: views show no ids)."""
     ids = set(trace.images.from_tool_calls) if trace.images is not None else set()
@@ -180,11 +193,13 @@ def _unfinished_html(call: ToolCall, answer: str) -> Html:
 
 
 def _round_html(trace: RoundTrace, show_timing: bool, left: list[tuple[ToolCall, str]]) -> Html:
+    finish = finish_shown(trace)
     facts = kv_table(
         [
             ("tools sent", _tools_sent(trace)),
             ("tool_choice", _choice(trace.tool_choice)),
             ("tokens", _tokens(trace.usage)),
+            *([("finish_reason", badge(finish, "warn"))] if finish else []),
         ]
     )
     reply = trace.reply
@@ -272,6 +287,8 @@ def _round_text(trace: RoundTrace, show_timing: bool, left: list[tuple[ToolCall,
     lines += [
         f"  model → {flat_name(c.name)}({one_line(_shown_arguments(c.arguments), 160)})" for c in trace.reply.tool_calls
     ]
+    finish = finish_shown(trace)
+    lines += [f"  finish_reason: {finish}"] if finish else []
     for e in trace.executions:
         label, _ = execution_status(e)
         timing = f" ({e.duration_s:.2f} s)" if show_timing else ""

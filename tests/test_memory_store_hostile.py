@@ -195,3 +195,26 @@ def test_another_programs_views_are_refused_and_left_untouched(tmp_path, schema,
     with sqlite3.connect(path) as other:
         assert other.execute("SELECT type, name, sql FROM sqlite_master ORDER BY name").fetchall() == before
     other.close()
+
+
+def test_a_count_giving_a_tokenizers_whole_output_is_named_in_one_short_line():
+    """Before: `count=lambda m: enc.encode(m.content)` (a tiktoken-like tokenizer's list of tokens,
+    not their number) made an error holding the whole list: a 100,000-token message, a 600,000-character
+    line. A weight whose repr raises was a bare exception from inside the error's own making."""
+
+    class Tokens(list):
+        def __repr__(self):
+            raise RuntimeError("no repr")
+
+    with pytest.raises(ConfigurationError) as caught:
+        TokenWindow(100, count=lambda m: list(range(100_000)))
+    assert str(caught.value) == (
+        "TokenWindow(100, count=test_a_count_giving_a_tokenizers_whole_output_is_named_in_one_short_line.<locals>."
+        "<lambda>): count gave [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, … "
+        "for a UserMessage; it must return the message's tokens as a number, 0 or more (a tokenizer's list of "
+        "tokens: its len)"
+    )
+    with pytest.raises(ConfigurationError, match=r"count gave <Tokens object> for a UserMessage; .* its len\)$"):
+        TokenWindow(100, count=lambda m: Tokens([1, 2]))
+    with pytest.raises(ConfigurationError, match=r"count gave 'many' for a UserMessage; .* or more \(a window "):
+        TokenWindow(100, count=lambda m: "many")

@@ -53,7 +53,7 @@ import copy
 import math
 import numbers
 import threading
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence, Sized
 from collections.abc import Set as AbstractSet
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
@@ -548,8 +548,8 @@ class TokenWindow:
             for message, weight in zip(messages, counted, strict=True):
                 if (type(weight) is not int and not _is_token_count(weight)) or weight < 0:
                     raise ConfigurationError(
-                        f"{self._named()}: count gave {weight!r} for {_kind(message)}; it must return "
-                        "the message's tokens as a number, 0 or more (a window counted otherwise is never full)"
+                        f"{self._named()}: count gave {shown(weight)} for {_kind(message)}; it must return "
+                        f"the message's tokens as a number, 0 or more {_count_fix(weight)}"
                     )
         return counted
 
@@ -572,6 +572,14 @@ def _count_name(count: object) -> str:
     """A token count's name: a function's qualified name, else its class's (never a repr with an address)."""
     name = getattr(count, "__qualname__", None)
     return name if isinstance(name, str) else f"{type(count).__qualname__}(...)"
+
+
+def _count_fix(weight: object) -> str:
+    """What to do about a count's `weight` that is no number: a tokenizer's list of tokens (or an
+    encoding holding them) is counted by its `len`; anything else would make a window never full."""
+    if isinstance(weight, Sized) and not isinstance(weight, (str, bytes)):
+        return "(a tokenizer's list of tokens: its len)"
+    return "(a window counted otherwise is never full)"
 
 
 def _counts(count: Callable[[Message], Any], message: Message) -> bool:

@@ -7,7 +7,7 @@ import sqlite3
 
 import pytest
 
-from toolkit.chat.messages import AssistantMessage, ToolCall, ToolResultMessage, UserMessage
+from toolkit.chat.messages import AssistantMessage, SystemMessage, ToolCall, ToolResultMessage, UserMessage
 from toolkit.errors import ConfigurationError, MemoryStoreError
 from toolkit.memory.store import SqliteStore
 from toolkit.memory.windows import ChatMemory, InMemoryStore, MessageWindow, TokenWindow, evict
@@ -218,3 +218,37 @@ def test_a_count_giving_a_tokenizers_whole_output_is_named_in_one_short_line():
         TokenWindow(100, count=lambda m: Tokens([1, 2]))
     with pytest.raises(ConfigurationError, match=r"count gave 'many' for a UserMessage; .* or more \(a window "):
         TokenWindow(100, count=lambda m: "many")
+
+
+def test_a_count_in_fractions_of_a_token_is_added_up_exactly_by_evict_and_both_stores(tmp_path):
+    """Before: a count such as `len(text) / 10` (a common estimate) was added up in floating point,
+    so 0.2 + 0.4 + 0.3 + 0.1 tokens made 1.0000000000000002, over a `TokenWindow(1)` they fit, and
+    the first question and answer left; the stores' running totals (added to and taken from at each
+    append) drifted apart from `evict`'s sums, so `InMemoryStore`, `SqliteStore` and a restart kept
+    different conversations → the weights are added up exactly."""
+    window = TokenWindow(1, count=lambda m: len(m.content or "") / 10)
+    conversation = [
+        UserMessage(content="qq"),
+        AssistantMessage(content="aaaa"),
+        UserMessage(content="qqq"),
+        AssistantMessage(content="a"),
+    ]
+    assert evict(conversation, window) == conversation
+    assert window.fits(conversation)
+    drift = TokenWindow(8, count=lambda m: len(m.content or "") / 3)  # 7/3 + 8/3 + 2/3 + 1 + 0 + 4/3 = 8
+    system = [SystemMessage(content="syssys9")]
+    turns = [UserMessage(content="q" * 8), UserMessage(content="qq"), AssistantMessage(content="aaa")]
+    call = AssistantMessage(content=None, tool_calls=(ToolCall(id="c1", name="t", arguments="{}"),))
+    result = ToolResultMessage(tool_call_id="c1", content="rrrr")
+    for store in (InMemoryStore(), SqliteStore(tmp_path / "m.db")):
+        memory = ChatMemory("u", store=store, window=window)
+        for message in conversation:
+            memory.add(message)
+        assert memory.messages() == conversation
+        memory = ChatMemory("d", store=store, window=drift)
+        memory.add(*system)
+        for message in turns:
+            memory.add(message)
+        memory.add(call, result)
+        assert memory.messages() == system + turns + [call, result]
+    assert ChatMemory("d", store=SqliteStore(tmp_path / "m.db")).messages() == system + turns + [call, result]

@@ -216,6 +216,11 @@ def test_a_count_giving_a_tokenizers_whole_output_is_named_in_one_short_line():
     )
     with pytest.raises(ConfigurationError, match=r"count gave <Tokens object> for a UserMessage; .* its len\)$"):
         TokenWindow(100, count=lambda m: Tokens([1, 2]))
+    with pytest.raises(ConfigurationError) as caught:  # a Hugging Face tokenizer's call: an encoding, a mapping
+        TokenWindow(100, count=lambda m: {"input_ids": [1, 2], "attention_mask": [1, 1]})
+    assert str(caught.value).endswith(
+        "0 or more (a tokenizer's encoding: the len of its token ids, e.g. len(tokenizer(text)['input_ids']))"
+    )
     with pytest.raises(ConfigurationError, match=r"count gave 'many' for a UserMessage; .* or more \(a window "):
         TokenWindow(100, count=lambda m: "many")
 

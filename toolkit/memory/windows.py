@@ -594,7 +594,10 @@ def _exact(weight: Any) -> int | Fraction:
 
 def _count_fix(weight: object) -> str:
     """What to do about a count's `weight` that is no number: a tokenizer's list of tokens (or an
-    encoding holding them) is counted by its `len`; anything else would make a window never full."""
+    encoding holding them: its token ids) is counted by its `len`; anything else would make a window
+    never full."""
+    if isinstance(weight, Mapping):  # a Hugging Face tokenizer's call: its len is the number of keys
+        return "(a tokenizer's encoding: the len of its token ids, e.g. len(tokenizer(text)['input_ids']))"
     if isinstance(weight, Sized) and not isinstance(weight, (str, bytes)):
         return "(a tokenizer's list of tokens: its len)"
     return "(a window counted otherwise is never full)"

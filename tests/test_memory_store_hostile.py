@@ -7,7 +7,7 @@ import sqlite3
 
 import pytest
 
-from toolkit.chat.messages import AssistantMessage, ToolCall, ToolResultMessage, UserMessage
+from toolkit.chat.messages import AssistantMessage, SystemMessage, ToolCall, ToolResultMessage, UserMessage
 from toolkit.errors import ConfigurationError, MemoryStoreError
 from toolkit.memory.store import SqliteStore
 from toolkit.memory.windows import ChatMemory, InMemoryStore, MessageWindow, TokenWindow, evict
@@ -195,3 +195,65 @@ def test_another_programs_views_are_refused_and_left_untouched(tmp_path, schema,
     with sqlite3.connect(path) as other:
         assert other.execute("SELECT type, name, sql FROM sqlite_master ORDER BY name").fetchall() == before
     other.close()
+
+
+def test_a_count_giving_a_tokenizers_whole_output_is_named_in_one_short_line():
+    """Before: `count=lambda m: enc.encode(m.content)` (a tiktoken-like tokenizer's list of tokens,
+    not their number) made an error holding the whole list: a 100,000-token message, a 600,000-character
+    line. A weight whose repr raises was a bare exception from inside the error's own making."""
+
+    class Tokens(list):
+        def __repr__(self):
+            raise RuntimeError("no repr")
+
+    with pytest.raises(ConfigurationError) as caught:
+        TokenWindow(100, count=lambda m: list(range(100_000)))
+    assert str(caught.value) == (
+        "TokenWindow(100, count=test_a_count_giving_a_tokenizers_whole_output_is_named_in_one_short_line.<locals>."
+        "<lambda>): count gave [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, … "
+        "for a UserMessage; it must return the message's tokens as a number, 0 or more (a tokenizer's list of "
+        "tokens: its len)"
+    )
+    with pytest.raises(ConfigurationError, match=r"count gave <Tokens object> for a UserMessage; .* its len\)$"):
+        TokenWindow(100, count=lambda m: Tokens([1, 2]))
+    with pytest.raises(ConfigurationError) as caught:  # a Hugging Face tokenizer's call: an encoding, a mapping
+        TokenWindow(100, count=lambda m: {"input_ids": [1, 2], "attention_mask": [1, 1]})
+    assert str(caught.value).endswith(
+        "0 or more (a tokenizer's encoding: the len of its token ids, e.g. len(tokenizer(text)['input_ids']))"
+    )
+    with pytest.raises(ConfigurationError, match=r"count gave 'many' for a UserMessage; .* or more \(a window "):
+        TokenWindow(100, count=lambda m: "many")
+
+
+def test_a_count_in_fractions_of_a_token_is_added_up_exactly_by_evict_and_both_stores(tmp_path):
+    """Before: a count such as `len(text) / 10` (a common estimate) was added up in floating point,
+    so 0.2 + 0.4 + 0.3 + 0.1 tokens made 1.0000000000000002, over a `TokenWindow(1)` they fit, and
+    the first question and answer left; the stores' running totals (added to and taken from at each
+    append) drifted apart from `evict`'s sums, so `InMemoryStore`, `SqliteStore` and a restart kept
+    different conversations → the weights are added up exactly."""
+    window = TokenWindow(1, count=lambda m: len(m.content or "") / 10)
+    conversation = [
+        UserMessage(content="qq"),
+        AssistantMessage(content="aaaa"),
+        UserMessage(content="qqq"),
+        AssistantMessage(content="a"),
+    ]
+    assert evict(conversation, window) == conversation
+    assert window.fits(conversation)
+    drift = TokenWindow(8, count=lambda m: len(m.content or "") / 3)  # 7/3 + 8/3 + 2/3 + 1 + 0 + 4/3 = 8
+    system = [SystemMessage(content="syssys9")]
+    turns = [UserMessage(content="q" * 8), UserMessage(content="qq"), AssistantMessage(content="aaa")]
+    call = AssistantMessage(content=None, tool_calls=(ToolCall(id="c1", name="t", arguments="{}"),))
+    result = ToolResultMessage(tool_call_id="c1", content="rrrr")
+    for store in (InMemoryStore(), SqliteStore(tmp_path / "m.db")):
+        memory = ChatMemory("u", store=store, window=window)
+        for message in conversation:
+            memory.add(message)
+        assert memory.messages() == conversation
+        memory = ChatMemory("d", store=store, window=drift)
+        memory.add(*system)
+        for message in turns:
+            memory.add(message)
+        memory.add(call, result)
+        assert memory.messages() == system + turns + [call, result]
+    assert ChatMemory("d", store=SqliteStore(tmp_path / "m.db")).messages() == system + turns + [call, result]

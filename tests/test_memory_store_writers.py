@@ -283,3 +283,50 @@ def test_a_set_in_stored_attributes_is_written_in_one_order_every_run(tmp_path):
         out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, check=True)
         seen.add(out.stdout.strip())
     assert seen == {"{'mixed': [[1, 3, 'a']], 'tags': ['alpha', 'bravo', 'charlie', 'delta']}"}
+
+
+def _history(turns):
+    return [m for i in range(turns) for m in (UserMessage(content=f"q{i}"), AssistantMessage(content=f"a{i}"))]
+
+
+def test_rows_edited_by_another_program_while_a_store_holds_the_file_are_seen_at_the_next_read(tmp_path):
+    """Before: a conversation `get` had read was kept while its conversation row and the toolkit's
+    rewrite count stood, so a row deleted or edited by the sqlite3 CLI (or any other program) went
+    unseen: the running kernel answered from the old list and appended after the hole, and the next
+    kernel found the file broken → such a write counts as a rewrite in the file itself (triggers),
+    so the store reads again and says what a new store says."""
+    path = tmp_path / "m.db"
+    store = SqliteStore(path)
+    store.set("u", _history(3))
+    store.set("v", _history(3))
+    assert len(store.get("u")) == len(store.get("v")) == 6
+    with sqlite3.connect(path) as cli:
+        cli.execute("DELETE FROM messages WHERE memory_id = 'u' AND seq = 2")
+        cli.execute("UPDATE messages SET payload = replace(payload, 'a1', 'edited') WHERE memory_id = 'v' AND seq = 3")
+    cli.close()
+    for memory_id, row in (("u", "row 2 is missing"), ("v", "row 3")):
+        with pytest.raises(MemoryStoreError) as fresh:
+            SqliteStore(path).get(memory_id)
+        with pytest.raises(MemoryStoreError) as held:
+            store.get(memory_id)
+        assert str(held.value) == str(fresh.value) and row in str(held.value)
+
+
+def test_the_stores_own_front_drops_and_rewrites_are_not_counted_as_edits(tmp_path):
+    path = tmp_path / "m.db"
+    writer = ChatMemory("u", store=SqliteStore(path), window=MessageWindow(4))
+    writer.store.set("u", [])
+
+    def rewrites():
+        with sqlite3.connect(path) as db:
+            count = db.execute("SELECT value FROM meta WHERE key = 'rewrites'").fetchone()[0]
+        db.close()
+        return int(count)
+
+    before = rewrites()
+    for message in _history(5):  # a front drop at every add from the fifth on
+        writer.add(message)
+    writer.update(lambda current: current[2:])
+    assert rewrites() == before
+    writer.clear()  # one rewrite, however many rows it deletes
+    assert rewrites() == before + 1

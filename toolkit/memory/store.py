@@ -20,7 +20,8 @@ cannot follow changed the conversation; it reads in one snapshot. Another connec
 to another conversation changes nothing kept: a conversation's rows only ever change by an
 append or a drop from the front (its row's `first_seq`/`next_seq` move) or by a rewrite
 (`set`, `delete`, an `update` that is not that shape), which every toolkit writer counts in
-`meta` (`_REWRITES`). Each `get` is a new list of
+`meta` (`_REWRITES`), as the file's triggers count a row another program (the sqlite3 CLI)
+changes or deletes (`_EDITS`). Each `get` is a new list of
 the same frozen message records, as `InMemoryStore` gives. Payloads are the
 message's full JSON (attributes included) with sorted keys, so a restart reads back
 byte-identical data; text that UTF-8 cannot hold (a lone surrogate from `os.fsdecode`, the two
@@ -143,6 +144,19 @@ CREATE TABLE IF NOT EXISTS messages (
 """
 _INDEX = """CREATE INDEX IF NOT EXISTS system_rows ON messages (memory_id, seq) WHERE instr(payload, '"role":"system"') > 0"""
 """Made on open when missing (a store from before it): skipped on a file opened read-only."""
+_COUNT_REWRITE = (
+    "INSERT INTO meta VALUES ('rewrites', '1') ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1"
+)
+_EDITS = (
+    f"CREATE TRIGGER IF NOT EXISTS edited_rows AFTER UPDATE ON messages BEGIN {_COUNT_REWRITE}; END",
+    "CREATE TRIGGER IF NOT EXISTS deleted_rows AFTER DELETE ON messages "
+    "WHEN old.seq >= (SELECT first_seq FROM conversations WHERE memory_id = old.memory_id) "
+    f"BEGIN {_COUNT_REWRITE}; END",
+)
+"""A row of a conversation changed or deleted by any program (the sqlite3 CLI, a script) counts as a
+rewrite (`_REWRITES`), so a store holding the conversation reads it again (`_holds`). The toolkit
+never updates a row, and moves a conversation's `first_seq` (or deletes its row) before it deletes
+rows below it: its own front drops are not counted. Made on open when missing, as `_INDEX`."""
 _SYSTEM_ROWS = """instr(payload, '"role":"system"') > 0"""
 """The rows that may hold a system message (the `system_rows` index: finding none costs the same
 at any length); `json_extract` then says which do (a row whose attributes hold that text only looks like one)."""
@@ -504,11 +518,11 @@ class SqliteStore:
                 return False
             kept_from = first + len(leaving) + (promoted is not None)  # a system row left first: the system's
             system = promoted if promoted is not None else system
+            self._save_conversation(memory_id, kept_from, next_seq + len(encoded), system)  # first: `_EDITS`
             self._db.execute("DELETE FROM messages WHERE memory_id = ? AND seq < ?", (memory_id, kept_from))
             for _, payload in encoded:
                 self._insert(memory_id, next_seq, payload)
                 next_seq += 1
-            self._save_conversation(memory_id, kept_from, next_seq, system)
             asked.appended(encoded, next_seq, kept_from)
             _remember(self._asked, memory_id, asked)
             if promoted is None:  # else `get` reads the conversation again
@@ -537,8 +551,8 @@ class SqliteStore:
         with self._guard(f"delete {shown(memory_id)} from"), self._lock, self._transaction():
             self._forget(memory_id)
             self._rewritten()
+            self._db.execute("DELETE FROM conversations WHERE memory_id = ?", (memory_id,))  # first: `_EDITS`
             self._db.execute("DELETE FROM messages WHERE memory_id = ?", (memory_id,))
-            self._db.execute("DELETE FROM conversations WHERE memory_id = ?", (memory_id,))
 
     def memory_ids(self) -> list[str]:
         """Every stored conversation's id, sorted."""
@@ -834,6 +848,7 @@ class SqliteStore:
         """`encoded` as it is: a system message in the first place on the conversation row, every
         other message (a later system message too) a row."""
         self._rewritten()
+        self._db.execute("DELETE FROM conversations WHERE memory_id = ?", (memory_id,))  # first: `_EDITS`
         self._db.execute("DELETE FROM messages WHERE memory_id = ?", (memory_id,))
         system, rest = _split_system([p for _, p in encoded], encoded)
         for seq, payload in enumerate(rest):
@@ -849,11 +864,12 @@ class SqliteStore:
         if len(new) < len(old) - dropped:
             self._write_all(memory_id, encoded)
             return
+        added = new[len(old) - dropped :]
+        self._save_conversation(memory_id, first + dropped, next_seq + len(added), system)  # first: `_EDITS`
         self._db.execute("DELETE FROM messages WHERE memory_id = ? AND seq < ?", (memory_id, first + dropped))
-        for payload in new[len(old) - dropped :]:
+        for payload in added:
             self._insert(memory_id, next_seq, payload)
             next_seq += 1
-        self._save_conversation(memory_id, first + dropped, next_seq, system)
 
     # -- schema ------------------------------------------------------------------------
     def _prepare(self) -> None:
@@ -888,7 +904,8 @@ class SqliteStore:
             if statement.strip():
                 self._db.execute(statement)
         try:
-            self._db.execute(_INDEX)
+            for statement in (_INDEX, *_EDITS):
+                self._db.execute(statement)
         except sqlite3.OperationalError as exc:
             if not getattr(exc, "sqlite_errorname", "").startswith("SQLITE_READONLY"):
                 raise  # a read-only file stays readable: `_holds_system_rows` then reads every row

@@ -53,10 +53,11 @@ import copy
 import math
 import numbers
 import threading
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence, Sized
 from collections.abc import Set as AbstractSet
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any, Protocol
 
 from pydantic_core import SchemaValidator, ValidationError, core_schema
@@ -532,11 +533,12 @@ class TokenWindow:
         return self.max_tokens
 
     def weights(self, messages: Sequence[Message]) -> list[int]:
-        """What each message costs against `limit`: its tokens. `ConfigurationError` when `count`
-        raises or gives anything but a number, 0 or more (a window that could never be full)."""
+        """What each message costs against `limit`: its tokens (a float or another number type as
+        one that adds up exactly, `_exact`). `ConfigurationError` when `count` raises or gives
+        anything but a number, 0 or more (a window that could never be full)."""
         count = self.count
         try:
-            counted = [count(m) for m in messages]
+            counted: list[Any] = [count(m) for m in messages]  # a count of one's own gives any number type
         except Exception as exc:
             message = next((m for m in messages if not _counts(count, m)), None)
             raise ConfigurationError(
@@ -545,12 +547,15 @@ class TokenWindow:
                 "e.g. lambda m: estimate_tokens(m.content or '') or toolkit.memory.windows.message_tokens"
             ) from exc
         if count is not message_tokens:
-            for message, weight in zip(messages, counted, strict=True):
-                if (type(weight) is not int and not _is_token_count(weight)) or weight < 0:
+            for index, weight in enumerate(counted):
+                if type(weight) is int and weight >= 0:
+                    continue
+                if type(weight) is int or not _is_token_count(weight):
                     raise ConfigurationError(
-                        f"{self._named()}: count gave {weight!r} for {_kind(message)}; it must return "
-                        "the message's tokens as a number, 0 or more (a window counted otherwise is never full)"
+                        f"{self._named()}: count gave {shown(weight)} for {_kind(messages[index])}; it must return "
+                        f"the message's tokens as a number, 0 or more {_count_fix(weight)}"
                     )
+                counted[index] = _exact(weight)
         return counted
 
     def _named(self) -> str:
@@ -572,6 +577,30 @@ def _count_name(count: object) -> str:
     """A token count's name: a function's qualified name, else its class's (never a repr with an address)."""
     name = getattr(count, "__qualname__", None)
     return name if isinstance(name, str) else f"{type(count).__qualname__}(...)"
+
+
+def _exact(weight: Any) -> int | Fraction:
+    """A token count of another number type as one that adds up exactly: a whole number as its
+    `int`, a fraction as a `Fraction`, a float (`len(text) / 10`) as the decimal Python writes for
+    it (`0.1` is 1/10, not the binary value a little over it). In floating point, 0.2 + 0.4 + 0.3 +
+    0.1 is over 1, and a running total (a store's, added to and taken from at each append) drifts
+    from a sum made anew (`evict`'s): the stores would keep different conversations."""
+    if isinstance(weight, numbers.Integral):
+        return int(weight)
+    if isinstance(weight, numbers.Rational):
+        return Fraction(weight)
+    return Fraction(repr(float(weight)))
+
+
+def _count_fix(weight: object) -> str:
+    """What to do about a count's `weight` that is no number: a tokenizer's list of tokens (or an
+    encoding holding them: its token ids) is counted by its `len`; anything else would make a window
+    never full."""
+    if isinstance(weight, Mapping):  # a Hugging Face tokenizer's call: its len is the number of keys
+        return "(a tokenizer's encoding: the len of its token ids, e.g. len(tokenizer(text)['input_ids']))"
+    if isinstance(weight, Sized) and not isinstance(weight, (str, bytes)):
+        return "(a tokenizer's list of tokens: its len)"
+    return "(a window counted otherwise is never full)"
 
 
 def _counts(count: Callable[[Message], Any], message: Message) -> bool:

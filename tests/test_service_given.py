@@ -247,3 +247,19 @@ def test_a_class_whose_methods_all_have_bodies_is_told_why_nothing_asks_the_mode
         "(as LangChain4j runs an interface's default method), so no method asks the model; declare one with ... as "
         "its body, e.g. def chat(self, question: str) -> str: ..."
     )
+
+
+class Trip(Protocol):
+    @user_message("出发日期：{{day}}，今天 {{current_date}}")
+    def plan(self, day: dt.date) -> str: ...
+
+    def on(self, day: dt.date) -> str: ...
+
+
+def test_a_date_argument_reaches_the_prompt_as_its_text_not_a_json_string():
+    # a user message read '出发日期："2026-10-20"' (the date's JSON); the seed turns a simple value into its text
+    model = ScriptedModel(["好", "好"])
+    trip = ai_service(Trip, model=model, clock=fixed_clock("2026-10-01T08:00:00"))
+    trip.plan(dt.date(2026, 10, 20))
+    trip.on(dt.date(2026, 10, 21))
+    assert [r.messages[-1].content for r in model.requests] == ["出发日期：2026-10-20，今天 2026-10-01", "2026-10-21"]

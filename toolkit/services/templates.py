@@ -11,7 +11,10 @@ the clock gets the same prompt every run:
 A placeholder's name is a Python identifier, in any script (`{{订单号}}` names the parameter
 `订单号`); anything else between double braces (`{{ two words }}`, `{{a-b}}`) is plain text.
 Values are rendered as text: strings as they are, everything else as JSON, the way pydantic writes
-it (a model, a dataclass, an enum's value, an ISO date, inside lists and dicts too); a set is
+it (a model, a dataclass, an enum's value, an ISO date, inside lists and dicts too), except that a
+value whose JSON is a string is that text without JSON's quotes (`出发日期：2026-10-20`, not
+`"2026-10-20"`: the seed turns a simple value into its text, as LangChain4j's `toString` does; a
+date, an enum, a Decimal, a UUID, a Path); None is `null`, True `true`; a set is
 written sorted (its own order follows the interpreter's hash seed, so the prompt would change from
 run to run), and bytes that are not UTF-8 text are refused (`ConfigurationError`), a prompt being text.
 
@@ -57,17 +60,20 @@ def variables(template: str) -> list[str]:
 def as_text(value: Any) -> str:
     """How an argument appears inside a prompt (`ConfigurationError` for bytes that are not text)."""
     if isinstance(value, str):
-        return value
+        return str.__str__(value)  # a str enum's text as a plain str (its str() is 'City.BJ')
     ordered = _ordered(value)
     try:
-        if isinstance(ordered, BaseModel):
-            return ordered.model_dump_json()
-        if isinstance(value, BaseModel):  # a model holding a set: its fields, the set sorted
-            return json.dumps(to_jsonable_python(ordered, fallback=str), ensure_ascii=False, separators=(",", ":"))
         # models, dataclasses, enums, dates inside lists and dicts too, as pydantic writes them as JSON
-        return json.dumps(to_jsonable_python(ordered, fallback=str), ensure_ascii=False)
+        jsonable = to_jsonable_python(ordered, fallback=str)
     except (UnicodeDecodeError, PydanticSerializationError):  # pydantic writes bytes as UTF-8 text
         raise ConfigurationError(_not_text(value)) from None
+    if isinstance(jsonable, str):  # a date, an enum, a Decimal, a UUID: its text, not a quoted JSON string
+        return jsonable
+    if isinstance(ordered, BaseModel):
+        return ordered.model_dump_json()
+    if isinstance(value, BaseModel):  # a model holding a set: its fields, the set sorted
+        return json.dumps(jsonable, ensure_ascii=False, separators=(",", ":"))
+    return json.dumps(jsonable, ensure_ascii=False)
 
 
 def _not_text(value: Any) -> str:

@@ -51,7 +51,8 @@ is no text, or a decorator written without its parentheses, is refused earlier, 
 Only the declaration's plain functions are declared methods: nested classes (an output model
 declared inside the interface), static and class methods, properties are left as they are; one
 of them (or a method named `_…`) carrying `@user_message` / `@system_message` is refused by
-`ai_service`, since a call would run the declaration's body (None) without asking the model.
+`ai_service`, since a call would run the declaration's body (None) without asking the model, and
+so is a public one whose body is a stub (`@property def name(self) -> str: ...`).
 So is a method with a body of its own (`has_own_body`: more than a docstring, `...`, `pass` or
 `raise NotImplementedError`): it runs as written, as LangChain4j's proxy runs an interface's
 default method, and may call the declared ones (`return self.chat(q).upper()`).

@@ -413,6 +413,8 @@ def _check_left_out(declaration: type, plans: dict[str, MethodPlan]) -> None:
             fn = attribute.fget if isinstance(attribute, property) else getattr(attribute, "__func__", attribute)
             marked = [d for d, a in _MARKS if inspect.isfunction(fn) and a in vars(fn)]
             if not marked:
+                if plans:  # none declared: `_nothing_declared` says what the static and class methods are
+                    _check_stub(declaration, name, kind, fn)
                 continue
             where, leaves = (
                 f"{declaration.__name__}.{name}: has @{marked[0]}(...), but",
@@ -435,6 +437,19 @@ def _check_left_out(declaration: type, plans: dict[str, MethodPlan]) -> None:
                 f"{where} its name starts with _, and ai_service declares public methods only, {leaves}rename it "
                 f"without the leading _ (e.g. {name.lstrip('_') or 'ask'})"
             )
+
+
+def _check_stub(declaration: type, name: str, kind: str, fn: Any) -> None:
+    """Refuse a public static or class method or property whose body is a stub (`...`): it is left as
+    it is, so using it would give None (or NotImplementedError) without a word to the model."""
+    abstract = getattr(fn, "__isabstractmethod__", False)  # refused when the service is made, as such
+    if kind and not name.startswith("_") and inspect.isfunction(fn) and not abstract and not has_own_body(fn):
+        raise ConfigurationError(
+            f"{declaration.__name__}.{name}: is a {kind} with no body of its own, which ai_service leaves as it is "
+            "(only plain methods taking self are declared), so using it would run the stub (None, or "
+            f"NotImplementedError) without asking the model. Fix: give it a body, or remove @{kind} and declare it "
+            f"def {name}(self, ...)"
+        )
 
 
 _MARKS = (("user_message", "__toolkit_user__"), ("system_message", "__toolkit_system__"))

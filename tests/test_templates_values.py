@@ -111,3 +111,28 @@ def test_a_value_whose_json_is_a_string_is_written_as_its_text_not_quoted():
     assert as_text(None) == "null" and as_text(True) == "true" and as_text(Level.TWO) == "2" and as_text(1.5) == "1.5"
     assert as_text([dt.date(2026, 1, 1), Tier.GOLD]) == '["2026-01-01", "gold"]'
     assert as_text({"d": decimal.Decimal("1.0")}) == '{"d": "1.0"}'
+
+
+class Basket:
+    """No __str__ of its own: str() of it is its memory address."""
+
+
+def test_a_value_whose_text_is_its_memory_address_is_refused_not_sent():
+    # '<__main__.Basket object at 0x7ff3…>' reached the model: a prompt differing at every run (a cassette
+    # recorded with it never matched again), and nothing the model can read
+    with pytest.raises(ConfigurationError) as caught:
+        render("看 {{basket}}", {"basket": Basket()}, where="ask")
+    assert str(caught.value) == (
+        "ask: {{basket}}: the value is a Basket, whose text is its memory address (<test_templates_values.Basket "
+        "object at 0x…>), different at every run; pass what the model should read: a str, a pydantic model or a "
+        "dataclass (written as JSON), or give Basket a __str__"
+    )
+    with pytest.raises(ConfigurationError) as caught:
+        as_text({"cb": len, "f": lambda: 1})  # a builtin's text has no address: it passes; a lambda's has one
+    assert str(caught.value).startswith("the value is a function, whose text is its memory address (<function ")
+
+    class Named:
+        def __str__(self) -> str:
+            return "篮子 3 件"
+
+    assert as_text(Named()) == "篮子 3 件" and as_text([Named()]) == '["篮子 3 件"]'

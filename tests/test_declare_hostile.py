@@ -767,3 +767,14 @@ def test_a_v_name_on_the_user_text_or_the_memory_id_fills_its_placeholder_too():
     model = ScriptedModel(["好"])
     ai_service(A, model=model, memory=memory_per_id()).chat("u1", "在吗")
     assert [m.content for m in model.requests[0].messages] == ["客户 u1 问：在吗", "在吗"]
+
+
+def test_a_result_of_none_is_refused_at_creation_not_after_a_repair_round():
+    # -> Result[None] asked for {"value": null}: every answer was repaired, then 'the answer is no NoneType'
+    class A(Protocol):
+        def ask(self, question: str) -> Result[None]: ...
+
+    assert error_of(A) == (
+        "A.ask: returns Result[None], a result whose content could only be None; declare Result[str] for the "
+        "answer's text with its usage and tool executions, or -> None to ignore the answer"
+    )

@@ -691,6 +691,11 @@ def _output(where: str, annotation: Any) -> tuple[str, OutputType | None]:
         return "stream", None
     if typing.get_origin(annotation) is Result:
         (inner,) = typing.get_args(annotation)
+        if _bare(inner) in (None, type(None)):  # it would ask for {"value": null}, and repair every answer
+            raise ConfigurationError(
+                f"{where}: returns Result[None], a result whose content could only be None; declare Result[str] for "
+                "the answer's text with its usage and tool executions, or -> None to ignore the answer"
+            )
         return "result", None if _bare(inner) is str else _readable(where, inner, annotation)
     if annotation is Result:
         return "result", None

@@ -156,6 +156,8 @@ class Labelled(Protocol):
         (("a", "b", "c"), {}, "ask() too many positional arguments"),
         ((), {"question": "x", "name": "y", "extra": 1}, "ask() got an unexpected keyword argument 'extra'"),
         (("x",), {"question": "y", "name": "z"}, "ask() multiple values for argument 'question'"),
+        # a misspelt keyword was told only 'missing a required argument: 'name'' (bind checks those first)
+        ((), {"question": "x", "nmae": "y"}, "ask() got an unexpected keyword argument 'nmae'"),
     ],
 )
 def test_a_call_that_does_not_fit_the_declared_method_names_the_method(args, kwargs, said):

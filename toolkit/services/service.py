@@ -463,6 +463,9 @@ def _static(declaration: type, name: str) -> Any:
 
 def _method(plan: MethodPlan, cfg: ServiceConfig, refused: set[str]) -> Callable[..., Any]:
     def method(self: Any, *args: Any, **kwargs: Any) -> Any:
+        unexpected = next((k for k in kwargs if k not in plan.signature.parameters), None)
+        if unexpected is not None:  # as Python says it first (bind would call a declared one missing)
+            raise TypeError(f"{plan.name}() got an unexpected keyword argument {unexpected!r}")
         try:
             bound = plan.signature.bind(self, *args, **kwargs)
         except TypeError as exc:  # as Python says it of a plain function: which one

@@ -265,3 +265,20 @@ def test_a_date_argument_reaches_the_prompt_as_its_text_not_a_json_string():
     trip.plan(dt.date(2026, 10, 20))
     trip.on(dt.date(2026, 10, 21))
     assert [r.messages[-1].content for r in model.requests] == ["出发日期：2026-10-20，今天 2026-10-01", "2026-10-21"]
+
+
+class Maybe(Protocol):
+    def ask(self, question: str | None) -> str: ...
+
+
+def test_none_as_the_whole_user_message_is_refused_before_anything_is_sent():
+    # the model was asked 'null' (None as JSON); LangChain4j refuses a null user message too
+    model = ScriptedModel(["?"])
+    maybe = ai_service(Maybe, model=model)
+    with pytest.raises(ConfigurationError) as info:
+        maybe.ask(None)
+    assert str(info.value) == (
+        "ask(question=None): the user message is None, so the model would be asked 'null'; pass the text to ask "
+        "(a None inside a template, {{name}}, is written null)"
+    )
+    assert model.requests == [] and maybe.ask("在吗") == "?"

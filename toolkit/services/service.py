@@ -558,7 +558,12 @@ def _messages(
 
 def _user_text(plan: MethodPlan, value: Any) -> str:
     """The user text parameter's value as the user message (`ConfigurationError` naming the
-    parameter for a value no prompt can hold: bytes that are not text)."""
+    parameter for a value no prompt can hold: bytes that are not text, None: no question at all)."""
+    if value is None:  # LangChain4j refuses a null user message too
+        raise ConfigurationError(
+            f"{plan.name}({plan.user_param}=None): the user message is None, so the model would be asked 'null'; "
+            "pass the text to ask (a None inside a template, {{name}}, is written null)"
+        )
     try:
         return as_text(value)
     except ConfigurationError as exc:

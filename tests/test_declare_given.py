@@ -93,3 +93,75 @@ def test_memory_per_id_checks_its_window_and_store_when_it_is_called(given, text
     with pytest.raises(ConfigurationError) as info:
         memory_per_id(**given)
     assert str(info.value) == text
+
+
+def test_a_user_message_template_can_come_from_a_file_as_a_system_message_can(tmp_path, monkeypatch):
+    # LangChain4j's @UserMessage(fromResource=...); @user_message(file=...) was a raw TypeError
+    # ('user_message() got an unexpected keyword argument') where the class was written
+    import toolkit.data
+    from toolkit.chat.scripted import ScriptedModel
+    from toolkit.services.service import ai_service
+    from toolkit.services.templates import fixed_clock
+
+    (tmp_path / "summary.txt").write_text("用一句话总结订单 {{order_id}}。", encoding="utf-8")
+    monkeypatch.setattr(toolkit.data, "path", lambda *parts: tmp_path.joinpath(*parts[1:]))
+
+    class Desk(Protocol):
+        @user_message(file="summary.txt")
+        def summarize(self, order_id: str) -> str: ...
+
+    model = ScriptedModel(["已发货"])
+    desk = ai_service(Desk, model=model, clock=fixed_clock("2026-10-20T10:00:00"))
+    assert desk.summarize("SN202610200001") == "已发货"
+    assert model.requests[0].messages[-1].content == "用一句话总结订单 SN202610200001。"
+
+    class Typo(Protocol):  # the file's placeholders are checked at creation, as a written template's are
+        @user_message(file="summary.txt")
+        def summarize(self, order: str) -> str: ...
+
+    with pytest.raises(ConfigurationError) as info:
+        ai_service(Typo, model=ScriptedModel([]))
+    assert str(info.value).startswith("Typo.summarize: @user_message uses {{order_id}}, which is neither a parameter")
+
+    class Missing(Protocol):
+        @user_message(file="nope.txt")
+        def summarize(self, order_id: str) -> str: ...
+
+    with pytest.raises(ConfigurationError) as info:
+        ai_service(Missing, model=ScriptedModel([]))
+    assert str(info.value) == (
+        "Missing.summarize: @user_message(file='nope.txt') not found in data/prompts/ (available: summary.txt); fix "
+        'the name, or pass your own prompt\'s text: @user_message(Path("prompt.txt").read_text(encoding="utf-8"))'
+    )
+
+    (tmp_path / "gbk.txt").write_bytes("总结订单 {{order_id}}".encode("gbk"))  # saved by an editor in GBK
+
+    class Encoded(Protocol):
+        @system_message(file="gbk.txt")
+        def summarize(self, order_id: str) -> str: ...
+
+    with pytest.raises(ConfigurationError) as info:  # was a raw UnicodeDecodeError out of ai_service
+        ai_service(Encoded, model=ScriptedModel([]))
+    assert str(info.value) == (
+        "Encoded.summarize: @system_message(file='gbk.txt') is not UTF-8 text (byte 0: invalid continuation byte); save "
+        "the file as UTF-8 (a prompt is text)"
+    )
+
+
+@pytest.mark.parametrize(
+    ("decorator", "text"),
+    [
+        (lambda: user_message("总结 {{question}}", file="a.txt"), "@user_message takes the template text or "
+         'file=..., not both; write @user_message("…") or @user_message(file="name.txt") (a file in data/prompts/)'),
+        (lambda: user_message(file=3), "@user_message(file=...) takes the name of a file in data/prompts/ (a str), "
+         'and got int; e.g. @user_message(file="summary.txt")'),
+    ],
+)  # fmt: skip
+def test_a_user_message_file_given_wrong_is_refused_where_it_is_written(decorator, text):
+    with pytest.raises(ConfigurationError) as info:
+
+        class A(Protocol):
+            @decorator()
+            def ask(self, question: str) -> str: ...
+
+    assert str(info.value) == f"A.ask: {text}"

@@ -267,6 +267,41 @@ def test_a_static_or_class_method_with_a_template_is_refused_not_left_to_return_
     assert error_of(C) == rule("C.brief", "system_message", "property", plain.format("property", "brief"))
 
 
+def test_a_stub_property_static_or_class_method_is_refused_not_left_to_return_none():
+    # `@property def name(self) -> str: ...` on a Protocol: service.name was None, with no word, and a stub
+    # @staticmethod beside declared methods returned None at every call (the model never asked)
+    class A(Protocol):
+        def chat(self, question: str) -> str: ...
+
+        @property
+        def name(self) -> str: ...
+
+    class B(Protocol):
+        def chat(self, question: str) -> str: ...
+
+        @staticmethod
+        def ask(question: str) -> str: ...
+
+    class C(Protocol):
+        def chat(self, question: str) -> str: ...
+
+        @classmethod
+        def greet(cls, who: str) -> str:
+            raise NotImplementedError
+
+    def rule(method, kind, name):
+        return (
+            f"{method}: is a {kind} with no body of its own, which ai_service leaves as it is (only plain methods "
+            f"taking self are declared), so using it would run the stub (None, or NotImplementedError) without asking the "
+            f"model. Fix: give it a body, or "
+            f"remove @{kind} and declare it def {name}(self, ...)"
+        )
+
+    assert error_of(A) == rule("A.name", "property", "name")
+    assert error_of(B) == rule("B.ask", "staticmethod", "ask")
+    assert error_of(C) == rule("C.greet", "classmethod", "greet")
+
+
 def test_a_private_method_with_a_template_is_refused_not_left_to_return_none():
     class A(Protocol):
         def chat(self, question: str) -> str: ...
@@ -732,3 +767,14 @@ def test_a_v_name_on_the_user_text_or_the_memory_id_fills_its_placeholder_too():
     model = ScriptedModel(["好"])
     ai_service(A, model=model, memory=memory_per_id()).chat("u1", "在吗")
     assert [m.content for m in model.requests[0].messages] == ["客户 u1 问：在吗", "在吗"]
+
+
+def test_a_result_of_none_is_refused_at_creation_not_after_a_repair_round():
+    # -> Result[None] asked for {"value": null}: every answer was repaired, then 'the answer is no NoneType'
+    class A(Protocol):
+        def ask(self, question: str) -> Result[None]: ...
+
+    assert error_of(A) == (
+        "A.ask: returns Result[None], a result whose content could only be None; declare Result[str] for the "
+        "answer's text with its usage and tool executions, or -> None to ignore the answer"
+    )

@@ -156,6 +156,8 @@ class Labelled(Protocol):
         (("a", "b", "c"), {}, "ask() too many positional arguments"),
         ((), {"question": "x", "name": "y", "extra": 1}, "ask() got an unexpected keyword argument 'extra'"),
         (("x",), {"question": "y", "name": "z"}, "ask() multiple values for argument 'question'"),
+        # a misspelt keyword was told only 'missing a required argument: 'name'' (bind checks those first)
+        ((), {"question": "x", "nmae": "y"}, "ask() got an unexpected keyword argument 'nmae'"),
     ],
 )
 def test_a_call_that_does_not_fit_the_declared_method_names_the_method(args, kwargs, said):
@@ -247,3 +249,36 @@ def test_a_class_whose_methods_all_have_bodies_is_told_why_nothing_asks_the_mode
         "(as LangChain4j runs an interface's default method), so no method asks the model; declare one with ... as "
         "its body, e.g. def chat(self, question: str) -> str: ..."
     )
+
+
+class Trip(Protocol):
+    @user_message("出发日期：{{day}}，今天 {{current_date}}")
+    def plan(self, day: dt.date) -> str: ...
+
+    def on(self, day: dt.date) -> str: ...
+
+
+def test_a_date_argument_reaches_the_prompt_as_its_text_not_a_json_string():
+    # a user message read '出发日期："2026-10-20"' (the date's JSON); the seed turns a simple value into its text
+    model = ScriptedModel(["好", "好"])
+    trip = ai_service(Trip, model=model, clock=fixed_clock("2026-10-01T08:00:00"))
+    trip.plan(dt.date(2026, 10, 20))
+    trip.on(dt.date(2026, 10, 21))
+    assert [r.messages[-1].content for r in model.requests] == ["出发日期：2026-10-20，今天 2026-10-01", "2026-10-21"]
+
+
+class Maybe(Protocol):
+    def ask(self, question: str | None) -> str: ...
+
+
+def test_none_as_the_whole_user_message_is_refused_before_anything_is_sent():
+    # the model was asked 'null' (None as JSON); LangChain4j refuses a null user message too
+    model = ScriptedModel(["?"])
+    maybe = ai_service(Maybe, model=model)
+    with pytest.raises(ConfigurationError) as info:
+        maybe.ask(None)
+    assert str(info.value) == (
+        "ask(question=None): the user message is None, so the model would be asked 'null'; pass the text to ask "
+        "(a None inside a template, {{name}}, is written null)"
+    )
+    assert model.requests == [] and maybe.ask("在吗") == "?"

@@ -39,7 +39,7 @@ is no text, or a decorator written without its parentheses, is refused earlier, 
   one that reads into a parameter or a built-in (`{{customer.name}}`, `{{current_date.year}}`, a Jinja
   filter `{{ customer | upper }}`) is refused, and so is a Jinja statement naming one (`{% if vip %}`): attributes,
   filters and statements are not read, and the text would reach the model as written;
-- a template, when given, has text in it; an omitted argument of a parameter with a default value
+- a template, when given (inline, or `file=` a file in `data/prompts/` for either decorator), has text in it; an omitted argument of a parameter with a default value
   fills the templates with that default;
 - methods are plain `def`s with named parameters: `async def`, a name declared only with
   `@overload` (one signature, one return type per method), and `*args` / `**kwargs` are refused
@@ -51,7 +51,8 @@ is no text, or a decorator written without its parentheses, is refused earlier, 
 Only the declaration's plain functions are declared methods: nested classes (an output model
 declared inside the interface), static and class methods, properties are left as they are; one
 of them (or a method named `_…`) carrying `@user_message` / `@system_message` is refused by
-`ai_service`, since a call would run the declaration's body (None) without asking the model.
+`ai_service`, since a call would run the declaration's body (None) without asking the model, and
+so is a public one whose body is a stub (`@property def name(self) -> str: ...`).
 So is a method with a body of its own (`has_own_body`: more than a docstring, `...`, `pass` or
 `raise NotImplementedError`): it runs as written, as LangChain4j's proxy runs an interface's
 default method, and may call the declared ones (`return self.chat(q).upper()`).
@@ -114,22 +115,48 @@ def system_message(text: str | None = None, *, file: str | None = None) -> Calla
     return mark
 
 
-def user_message(template: str) -> Callable[[Method], Method]:
-    """The user message as a template filled from the method's parameters; a template that is no
-    text (None, a number, a blank, a bare `@user_message`) is refused where it is written."""
-    if inspect.isfunction(template):  # a bare @user_message: the method would become `mark`
+@dataclass(frozen=True)
+class PromptFile:
+    """`@user_message(file=...)`: the template is a file in `data/prompts/`, read when the service is created."""
+
+    name: str
+
+
+def user_message(template: str | None = None, *, file: str | None = None) -> Callable[[Method], Method]:
+    """The user message as a template filled from the method's parameters: inline text, or a file in
+    `data/prompts/` (LangChain4j's `@UserMessage(fromResource=...)`). A template that is no text (None, a
+    number, a blank, a bare `@user_message`), or both a text and a file, is refused where it is written."""
+    if inspect.isfunction(template) and file is None:  # a bare @user_message: the method would become `mark`
         raise ConfigurationError(
             f"{_method_name(template)}: @user_message needs the template text; write "
             '@user_message("… {{question}} …"), or remove it and mark a parameter Annotated[str, UserText]'
         )
 
     def mark(fn: Method) -> Method:
-        check_user(_once(fn, "user_message", "__toolkit_user__"), template)
+        where = _once(fn, "user_message", "__toolkit_user__")
+        if file is None:
+            check_user(where, template)
+        else:
+            _check_user_file(where, template, file)
         marked: Any = fn
-        marked.__toolkit_user__ = template
+        marked.__toolkit_user__ = template if file is None else PromptFile(file)
         return fn
 
     return mark
+
+
+def _check_user_file(where: str, template: Any, file: Any) -> None:
+    """`@user_message(file=...)` as given: no text beside it, and the file's name a str."""
+    if template is not None:
+        raise ConfigurationError(
+            f'{where}: @user_message takes the template text or file=..., not both; write @user_message("…") or '
+            '@user_message(file="name.txt") (a file in data/prompts/)'
+        )
+    if not isinstance(file, str):
+        raise ConfigurationError(
+            f"{where}: @user_message(file=...) takes the name of a file in data/prompts/ (a str), and got "
+            f'{type(file).__name__}; e.g. @user_message(file="summary.txt")'
+        )
 
 
 def _method_name(fn: Any) -> str:
@@ -228,6 +255,8 @@ def plan_method(
     params = _without_self(where, owner, fn)
     system, given = _system_text(where, fn), getattr(fn, "__toolkit_user__", _NO_TEMPLATE)
     user_template: str | None = None
+    if isinstance(given, PromptFile):
+        given = _prompt_file(where, "@user_message", given.name)
     if given is not _NO_TEMPLATE:  # checked again: the attribute may have been set by hand
         user_template = check_user(where, given)
     user_param, memory_param, variables = _roles(where, params, hints, user_template)
@@ -426,6 +455,11 @@ def _system_text(where: str, fn: Any) -> str | None:
     check_system(where, text, file)  # again: the attribute may have been set by hand
     if file is None:
         return text
+    return _prompt_file(where, "@system_message", file)
+
+
+def _prompt_file(where: str, decorator: str, file: str) -> str:
+    """The text of `decorator(file=...)`'s file, which must be in `data/prompts/`."""
     prompts = course_data.path("prompts")
     path = prompts / file
     try:
@@ -435,17 +469,23 @@ def _system_text(where: str, fn: Any) -> str | None:
         outside, found = False, False
     if outside:
         raise ConfigurationError(
-            f"{where}: @system_message(file={file!r}) points outside data/prompts/; name a file in that "
-            "folder, or pass the text itself: @system_message(Path(...).read_text())"
+            f"{where}: {decorator}(file={file!r}) points outside data/prompts/; name a file in that "
+            f"folder, or pass the text itself: {decorator}(Path(...).read_text())"
         )
     if not found:
         available = ", ".join(sorted(p.name for p in prompts.glob("*"))) or "none"
         raise ConfigurationError(
-            f"{where}: @system_message(file={file!r}) not found in data/prompts/ "
+            f"{where}: {decorator}(file={file!r}) not found in data/prompts/ "
             f"(available: {available}); fix the name, or pass your own prompt's text: "
-            '@system_message(Path("prompt.txt").read_text(encoding="utf-8"))'
+            f'{decorator}(Path("prompt.txt").read_text(encoding="utf-8"))'
         )
-    return path.read_text(encoding="utf-8")
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigurationError(
+            f"{where}: {decorator}(file={file!r}) is not UTF-8 text (byte {exc.start}: {exc.reason}); save the file "
+            "as UTF-8 (a prompt is text)"
+        ) from None
 
 
 def _roles(
@@ -651,6 +691,11 @@ def _output(where: str, annotation: Any) -> tuple[str, OutputType | None]:
         return "stream", None
     if typing.get_origin(annotation) is Result:
         (inner,) = typing.get_args(annotation)
+        if _bare(inner) in (None, type(None)):  # it would ask for {"value": null}, and repair every answer
+            raise ConfigurationError(
+                f"{where}: returns Result[None], a result whose content could only be None; declare Result[str] for "
+                "the answer's text with its usage and tool executions, or -> None to ignore the answer"
+            )
         return "result", None if _bare(inner) is str else _readable(where, inner, annotation)
     if annotation is Result:
         return "result", None

@@ -415,6 +415,8 @@ def _check_left_out(declaration: type, plans: dict[str, MethodPlan]) -> None:
             fn = attribute.fget if isinstance(attribute, property) else getattr(attribute, "__func__", attribute)
             marked = [d for d, a in _MARKS if inspect.isfunction(fn) and a in vars(fn)]
             if not marked:
+                if plans:  # none declared: `_nothing_declared` says what the static and class methods are
+                    _check_stub(declaration, name, kind, fn)
                 continue
             where, leaves = (
                 f"{declaration.__name__}.{name}: has @{marked[0]}(...), but",
@@ -439,6 +441,19 @@ def _check_left_out(declaration: type, plans: dict[str, MethodPlan]) -> None:
             )
 
 
+def _check_stub(declaration: type, name: str, kind: str, fn: Any) -> None:
+    """Refuse a public static or class method or property whose body is a stub (`...`): it is left as
+    it is, so using it would give None (or NotImplementedError) without a word to the model."""
+    abstract = getattr(fn, "__isabstractmethod__", False)  # refused when the service is made, as such
+    if kind and not name.startswith("_") and inspect.isfunction(fn) and not abstract and not has_own_body(fn):
+        raise ConfigurationError(
+            f"{declaration.__name__}.{name}: is a {kind} with no body of its own, which ai_service leaves as it is "
+            "(only plain methods taking self are declared), so using it would run the stub (None, or "
+            f"NotImplementedError) without asking the model. Fix: give it a body, or remove @{kind} and declare it "
+            f"def {name}(self, ...)"
+        )
+
+
 _MARKS = (("user_message", "__toolkit_user__"), ("system_message", "__toolkit_system__"))
 """The decorators that make a function a declared method's, and the attribute each one sets."""
 
@@ -450,6 +465,9 @@ def _static(declaration: type, name: str) -> Any:
 
 def _method(plan: MethodPlan, cfg: ServiceConfig, refused: set[str]) -> Callable[..., Any]:
     def method(self: Any, *args: Any, **kwargs: Any) -> Any:
+        unexpected = next((k for k in kwargs if k not in plan.signature.parameters), None)
+        if unexpected is not None:  # as Python says it first (bind would call a declared one missing)
+            raise TypeError(f"{plan.name}() got an unexpected keyword argument {unexpected!r}")
         try:
             bound = plan.signature.bind(self, *args, **kwargs)
         except TypeError as exc:  # as Python says it of a plain function: which one
@@ -542,7 +560,12 @@ def _messages(
 
 def _user_text(plan: MethodPlan, value: Any) -> str:
     """The user text parameter's value as the user message (`ConfigurationError` naming the
-    parameter for a value no prompt can hold: bytes that are not text)."""
+    parameter for a value no prompt can hold: bytes that are not text, None: no question at all)."""
+    if value is None:  # LangChain4j refuses a null user message too
+        raise ConfigurationError(
+            f"{plan.name}({plan.user_param}=None): the user message is None, so the model would be asked 'null'; "
+            "pass the text to ask (a None inside a template, {{name}}, is written null)"
+        )
     try:
         return as_text(value)
     except ConfigurationError as exc:

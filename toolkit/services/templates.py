@@ -11,9 +11,14 @@ the clock gets the same prompt every run:
 A placeholder's name is a Python identifier, in any script (`{{订单号}}` names the parameter
 `订单号`); anything else between double braces (`{{ two words }}`, `{{a-b}}`) is plain text.
 Values are rendered as text: strings as they are, everything else as JSON, the way pydantic writes
-it (a model, a dataclass, an enum's value, an ISO date, inside lists and dicts too); a set is
+it (a model, a dataclass, an enum's value, an ISO date, inside lists and dicts too), except that a
+value whose JSON is a string is that text without JSON's quotes (`出发日期：2026-10-20`, not
+`"2026-10-20"`: the seed turns a simple value into its text, as LangChain4j's `toString` does; a
+date, an enum, a Decimal, a UUID, a Path); None is `null`, True `true`; a set is
 written sorted (its own order follows the interpreter's hash seed, so the prompt would change from
-run to run), and bytes that are not UTF-8 text are refused (`ConfigurationError`), a prompt being text.
+run to run), and bytes that are not UTF-8 text are refused (`ConfigurationError`), a prompt being text,
+as is a value JSON has no form for whose `str` is its memory address (an object without `__str__`, a
+function): the prompt would differ at every run; such a value with a `__str__` is that text.
 
 Leaves out: conditionals, loops and filters (this is substitution, not a template language).
 """
@@ -57,17 +62,38 @@ def variables(template: str) -> list[str]:
 def as_text(value: Any) -> str:
     """How an argument appears inside a prompt (`ConfigurationError` for bytes that are not text)."""
     if isinstance(value, str):
-        return value
+        return str.__str__(value)  # a str enum's text as a plain str (its str() is 'City.BJ')
     ordered = _ordered(value)
     try:
-        if isinstance(ordered, BaseModel):
-            return ordered.model_dump_json()
-        if isinstance(value, BaseModel):  # a model holding a set: its fields, the set sorted
-            return json.dumps(to_jsonable_python(ordered, fallback=str), ensure_ascii=False, separators=(",", ":"))
         # models, dataclasses, enums, dates inside lists and dicts too, as pydantic writes them as JSON
-        return json.dumps(to_jsonable_python(ordered, fallback=str), ensure_ascii=False)
+        jsonable = to_jsonable_python(ordered, fallback=_text_of)
     except (UnicodeDecodeError, PydanticSerializationError):  # pydantic writes bytes as UTF-8 text
         raise ConfigurationError(_not_text(value)) from None
+    if isinstance(jsonable, str):  # a date, an enum, a Decimal, a UUID: its text, not a quoted JSON string
+        return jsonable
+    if isinstance(ordered, BaseModel):
+        return ordered.model_dump_json()
+    if isinstance(value, BaseModel):  # a model holding a set: its fields, the set sorted
+        return json.dumps(jsonable, ensure_ascii=False, separators=(",", ":"))
+    return json.dumps(jsonable, ensure_ascii=False)
+
+
+ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+"""A memory address in a value's text (`<Basket object at 0x7f…>`, `<function f at 0x7f…>`)."""
+
+
+def _text_of(value: Any) -> str:
+    """The text of a value JSON has no form for (its `str`); one that is its memory address (an object
+    without a `__str__`, a function) is a `ConfigurationError`: the prompt would differ at every run."""
+    text = str(value)
+    if ADDRESS.search(text):
+        name = type(value).__name__
+        raise ConfigurationError(
+            f"the value is {a_or_an(name)}, whose text is its memory address ({ADDRESS.sub(' at 0x…', text):.80}), "
+            "different at every run; pass what the model should read: a str, a pydantic model or a dataclass "
+            f"(written as JSON), or give {name} a __str__"
+        )
+    return text
 
 
 def _not_text(value: Any) -> str:

@@ -335,3 +335,45 @@ def test_the_course_maps_record_and_replay_block_runs_as_written(tmp_path):
     assert done[1].stdout.startswith("running 25 cases against replay of cassette w3-real.jsonl")
     assert (tmp_path / "w3-replay.csv").read_bytes() == (tmp_path / "w3-real.csv").read_bytes()
     assert "sk-docs-key-0123456789" not in (tmp_path / "w3-real.jsonl").read_text(encoding="utf-8")
+
+
+def _description(annotation: object, doc: str = "", default: object = None) -> str:
+    """The description the model reads for `x`, declared with `annotation` (and `default`), under a Google-style
+    docstring that describes it as `doc` when given."""
+    from toolkit.tools.reflect import reflect
+
+    def tool(x: str) -> str:
+        return x
+
+    tool.__annotations__ = {"x": annotation, "return": str}
+    if default is not None:
+        tool.__defaults__ = (default,)
+    tool.__doc__ = f"Do.\n\n    Args:\n        x: {doc}\n    " if doc else None
+    return str(reflect(tool).spec.parameters["properties"]["x"]["description"])
+
+
+def test_the_readme_order_of_parameter_descriptions_holds():
+    """README: the first of Param, Field, the docstring, a bare string or `Doc`; the declarations on the parameter
+    that disagree (Param, Field, a bare string, `Doc`) are refused, and the docstring never conflicts: it loses to
+    Param and Field and wins over a bare string and `Doc`. Before, README named only Param, Field and a bare string
+    as conflicting and said the docstring loses to all three."""
+    from typing import Annotated
+
+    from pydantic import Field
+    from typing_extensions import Doc
+
+    paragraph = " ".join(README.split("A tool's parameter descriptions", 1)[1].split("\n\n", 1)[0].split())
+    assert "`Param`, `Field`, a bare string and `Doc` that disagree are a `ToolDefinitionError`" in paragraph
+    assert "it loses to `Param` and `Field` and wins over a bare string and `Doc`" in paragraph
+    param, field = toolkit.Param("param"), Field(description="field")
+    assert _description(Annotated[str, param], "docstring") == "param"
+    assert _description(Annotated[str, field], "docstring") == "field"
+    assert _description(str, "docstring", default=Field(description="field")) == "field"
+    assert _description(Annotated[str, "bare"], "docstring") == "docstring"
+    assert _description(Annotated[str, Doc("doc")], "docstring") == "docstring"
+    assert _description(Annotated[str, Doc("doc")]) == "doc"
+    for one, other in [(param, field), (param, "bare"), (param, Doc("doc")), (field, "bare"), (field, Doc("d"))]:
+        with pytest.raises(toolkit.ConfigurationError, match="two different descriptions"):
+            _description(Annotated[str, one, other])
+    with pytest.raises(toolkit.ConfigurationError, match="two different descriptions"):
+        _description(Annotated[str, "bare", Doc("doc")])

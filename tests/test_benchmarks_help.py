@@ -97,3 +97,30 @@ def test_an_only_that_names_no_row_is_refused_before_anything_runs(script, args,
     assert done.stderr.startswith(f"usage: {script}")
     assert error.startswith(f"{script}: error: argument --only: {said}; "), error
     assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("script", "option"),
+    [
+        ("gateway_rps.py", "--requests"),
+        ("gateway_rps.py", "--threads"),
+        ("gateway_rps.py", "--rounds"),
+        ("gateway_fuzz.py", "--requests"),
+    ],
+)
+def test_a_count_of_zero_is_refused_before_anything_runs(script, option):
+    """`gateway_rps.py --requests 0` (or --rounds 0) ended in an IndexError traceback after starting its servers,
+    `--threads 0` in a ZeroDivisionError, and `gateway_fuzz.py --requests 0` said "target: 0 requests … met". A
+    count below 1 is now argparse's usage error, before a server starts."""
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / script), option, "0"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        cwd=ROOT,
+    )
+    assert (done.returncode, done.stdout) == (2, ""), done.stderr
+    assert done.stderr.splitlines()[-1] == (
+        f"{script}: error: argument {option}: '0' is not allowed here: use a whole number, 1 or more"
+    )

@@ -377,3 +377,32 @@ def test_the_readme_order_of_parameter_descriptions_holds():
             _description(Annotated[str, one, other])
     with pytest.raises(toolkit.ConfigurationError, match="two different descriptions"):
         _description(Annotated[str, "bare", Doc("doc")])
+
+
+def _fenced_blocks(text: str) -> list[str]:
+    """The text of each fenced code block (```` ``` ```` or ```` ```lang ````, to the closing fence)."""
+    blocks, current = [], None
+    for line in text.splitlines(keepends=True):
+        if line.startswith("```"):
+            if current is None:
+                current = []
+            else:
+                blocks.append("".join(current))
+                current = None
+        elif current is not None:
+            current.append(line)
+    return blocks
+
+
+def test_the_readme_install_block_names_every_extra():
+    """pyproject's extras a stranger installs by name (`test` comes with `dev`): README's block listed `course` and
+    `dev` but not `embeddings` (the full all-MiniLM-L6-v2), nor that torch must come first (else pip resolves a
+    CUDA build of several GB), which only pyproject's comment and an error message said."""
+    import tomllib
+
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["optional-dependencies"]
+    [block] = [b for b in _fenced_blocks(README) if b.startswith("pip install")]
+    named = set(re.findall(r'"\.\[(\w+)\]"', block))
+    assert named == set(extras) - {"test"}
+    torch = next(line for line in block.splitlines() if "[embeddings]" in line)
+    assert torch.startswith("pip install torch==2.13.0 && pip install") and "first" in torch

@@ -251,17 +251,25 @@ def test_every_option_the_docs_show_for_a_subcommand_is_one_of_its_options():
 
 
 def test_a_default_the_docs_show_in_brackets_is_the_options_default():
-    """`[--port 18083]`, `[--timeout 120]`: a value shown in brackets is the default the stranger gets without it (a
-    file name there, `[--scores weeks.csv]`, is an example of one)."""
+    """`[--port 18083]`, `[--out grades.csv]`: a value shown in brackets for an option that has a default is that
+    default, what the stranger gets without it (for one without, `[--scores scores.csv]`, it is an example)."""
     options = _subcommand_options()
     shown = {}
     for path, text in DOCS.items():
         for command, rest in _command_lines(text, list(options)):
             for option, value in re.findall(r"\[(--[a-z][a-z0-9-]*) ([^\]\sA-Z|][^\]\s|]*)\]", rest):
-                if not re.search(r"\.[a-z]+$", value):
+                if options[command][option] is not None:
                     shown[f"{path}: toolkit {command} {option}"] = (value, str(options[command][option]))
     assert {name: pair for name, pair in shown.items() if pair[0] != pair[1]} == {}
     assert len(shown) >= 3, "the docs' bracketed defaults were not found; update the pattern"
+    [synopsis] = [block for block in re.findall(r"```\n(toolkit .*?)```", README, re.S)]
+    required = [  # README's synopsis: an option outside brackets reads as one that must be given
+        f"toolkit {command} {option}"
+        for command, rest in _command_lines(synopsis, list(options))
+        for option in re.findall(r"(?<![\[\w-])--[a-z][a-z0-9-]*", rest)
+        if options[command][option] is not None
+    ]
+    assert required == []
 
 
 def _markdown_texts() -> list[tuple[Path, str]]:

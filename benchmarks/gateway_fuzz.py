@@ -33,6 +33,7 @@ from typing import Any
 
 import httpx
 
+from toolkit.cli.arguments import positive
 from toolkit.gateway.server import Gateway
 from toolkit.gateway.transport import InProcessTransport
 
@@ -206,7 +207,7 @@ def well_formed_error(body: bytes) -> bool:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--requests", type=int, default=10_000)
+    parser.add_argument("--requests", type=positive, default=10_000)
     parser.add_argument("--seed", type=int, default=14)
     parser.add_argument("--seconds", type=float, default=600.0, help="stop after this long, whatever the count")
     args = parser.parse_args()

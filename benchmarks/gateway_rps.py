@@ -291,11 +291,23 @@ def _drive(url: str, total: int, threads: int, payloads: list[bytes]) -> float:
     return (total // threads) * threads / elapsed
 
 
+def positive(text: str) -> int:
+    """A count of at least 1, as `toolkit.cli.arguments.positive` has it (not imported: the bare server's process
+    imports nothing of toolkit)."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not allowed here: use a whole number, 1 or more")
+    return value
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--requests", type=int, default=4000, help="per round and server")
-    parser.add_argument("--threads", type=int, default=2, help="load-generator connections")
-    parser.add_argument("--rounds", type=int, default=5, help="alternating rounds; best counts")
+    parser.add_argument("--requests", type=positive, default=4000, help="per round and server")
+    parser.add_argument("--threads", type=positive, default=2, help="load-generator connections")
+    parser.add_argument("--rounds", type=positive, default=5, help="alternating rounds; best counts")
     only = parser.add_mutually_exclusive_group()
     only.add_argument("--stream", action="store_true", help="only streamed replies")
     only.add_argument("--plain", action="store_true", help="only plain replies")

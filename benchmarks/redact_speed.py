@@ -137,6 +137,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
     parser.add_argument("--only", action="append", default=[], help="messages whose label holds this word (repeatable)")
     args = parser.parse_args()
+    if unknown := [word for word in args.only if not any(word in label for label in MESSAGES)]:
+        parser.error(f"argument --only: no message's label contains {unknown[0]!r}; the labels: {', '.join(MESSAGES)}")
     chosen = {k: v for k, v in MESSAGES.items() if not args.only or any(w in k for w in args.only)}
     print(f"{'message':<18} {'chars':>6} {'sanitize':>9} {'scrub':>8}  (µs)")
     totals: dict[str, list[float]] = {"sanitize": [], "scrub": []}

@@ -1071,7 +1071,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Reflection speed against the peers (see the module docstring).")
     parser.add_argument("--only", help="comma-separated function names: measure only these rows (either group)")
     only = parser.parse_args(argv).only
-    wanted = set(only.split(",")) if only else {fn.__name__ for fn in FUNCTIONS + STRANGERS}
+    names = [fn.__name__ for fn in FUNCTIONS + STRANGERS]
+    wanted = set(only.split(",")) if only else set(names)
+    if unknown := [name for name in (only or "").split(",") if only and name not in names]:
+        parser.error(f"argument --only: no row named {unknown[0]!r}; the rows: {', '.join(names)}")
     check_required_rules()
     reflect = ours()["toolkit"]
     others = peers()

@@ -350,6 +350,30 @@ def openapi_long_queries(rng: random.Random) -> tuple[list[ToolSpec], list[list[
     return specs, [rng.sample(words, rng.randint(8, 12)) for _ in range(300)]
 
 
+def row_labels(sizes: Sequence[int]) -> list[str]:
+    """The labels of the keyword rows a run at these sizes measures, in order (what `--only` picks from)."""
+    return [f"keyword {size:>7,} tools" for size in sizes] + [other_row(kind) for kind in OTHER_KINDS]
+
+
+def other_row(kind: str) -> str:
+    """The label of the row of one other catalogue kind."""
+    return f"keyword {TARGET_SIZE:,} tools, {kind}"
+
+
+OTHER_KINDS = (
+    "Chinese descriptions, no spaces",
+    "identifiers, versions, ports, hex",
+    "Zipf vocabulary of 30,000 words",
+    "long descriptions (200-300 words)",
+    "punctuation and multi-word terms",
+    "pieces cut across words",
+    "terms of 1-2 characters",
+    "OpenAPI operations",
+    "OpenAPI operations, queries of 8-12 words",
+)
+"""The other catalogue kinds, in the order their rows run."""
+
+
 def other_catalogues(catalog: Any, only: Sequence[str] = ()) -> None:
     kinds = {
         "Chinese descriptions, no spaces": chinese,
@@ -362,8 +386,9 @@ def other_catalogues(catalog: Any, only: Sequence[str] = ()) -> None:
         "OpenAPI operations": openapi,
         "OpenAPI operations, queries of 8-12 words": openapi_long_queries,
     }
+    assert tuple(kinds) == OTHER_KINDS
     for label, make in kinds.items():
-        row = f"keyword {TARGET_SIZE:,} tools, {label}"
+        row = other_row(label)
         if wanted(row, only):
             specs, queries = make(random.Random(1))
             compare(row, specs, queries, True)
@@ -408,6 +433,10 @@ def main() -> None:
     )
     args = parser.parse_args()
     sizes = SIZES[:2] if args.quick else SIZES
+    labels = row_labels(sizes)
+    if unknown := [text for text in args.only if not any(text in label for label in labels)]:
+        rows = "; ".join(label.strip() for label in labels)
+        parser.error(f"argument --only: no row's label contains {unknown[0]!r}; the rows: {rows}")
     catalog = load_catalog()
     keyword(catalog, sizes, args.only)
     other_catalogues(catalog, args.only)

@@ -69,3 +69,58 @@ def test_the_targets_table_states_the_thresholds_the_scripts_check():
     }
     assert f"≤ {_target('memory_append.py'):g}× at 10" in rows["memory_append.py"]
     assert f"≥ {_target('gateway_rps.py'):.0%} of a bare" in rows["gateway_rps.py"]
+
+
+@pytest.mark.parametrize(
+    ("script", "args", "said"),
+    [
+        ("reflection_speed.py", ["--only", "list_products,list_prodcts"], "no row named 'list_prodcts'"),
+        ("search_speed.py", ["--only", "8-12 words", "--only", "100.000"], "no row's label contains '100.000'"),
+        ("search_speed.py", ["--quick", "--only", "100,000"], "no row's label contains '100,000'"),
+        ("redact_speed.py", ["--only", "htp"], "no message's label contains 'htp'"),
+    ],
+)
+def test_an_only_that_names_no_row_is_refused_before_anything_runs(script, args, said):
+    """README and the scripts' docstrings offer `--only` to run some rows; a name or text with a typo ran nothing
+    (reflection_speed: the checks, then exit 0; search_speed: no output, exit 0) or ended in a StatisticsError
+    traceback (redact_speed). Each is now argparse's usage error naming the rows there are."""
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / script), *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        cwd=ROOT,
+    )
+    assert (done.returncode, done.stdout) == (2, ""), done.stderr
+    error = done.stderr.splitlines()[-1]
+    assert done.stderr.startswith(f"usage: {script}")
+    assert error.startswith(f"{script}: error: argument --only: {said}; "), error
+    assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("script", "option"),
+    [
+        ("gateway_rps.py", "--requests"),
+        ("gateway_rps.py", "--threads"),
+        ("gateway_rps.py", "--rounds"),
+        ("gateway_fuzz.py", "--requests"),
+    ],
+)
+def test_a_count_of_zero_is_refused_before_anything_runs(script, option):
+    """`gateway_rps.py --requests 0` (or --rounds 0) ended in an IndexError traceback after starting its servers,
+    `--threads 0` in a ZeroDivisionError, and `gateway_fuzz.py --requests 0` said "target: 0 requests … met". A
+    count below 1 is now argparse's usage error, before a server starts."""
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / script), option, "0"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        cwd=ROOT,
+    )
+    assert (done.returncode, done.stdout) == (2, ""), done.stderr
+    assert done.stderr.splitlines()[-1] == (
+        f"{script}: error: argument {option}: '0' is not allowed here: use a whole number, 1 or more"
+    )

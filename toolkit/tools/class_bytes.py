@@ -18,6 +18,7 @@ read from the disk itself (a module's loader gave them).
 """
 
 import linecache
+import os
 import re
 import unicodedata
 
@@ -38,8 +39,8 @@ def file_bytes(file: str, lines: list[str]) -> bytes | None:
     if cached is not None and cached[0] is lines:
         return cached[1]
     entry = linecache.cache.get(file)
-    if entry is None or len(entry) != 4 or entry[1] is None or entry[2] is not lines:
-        return None  # not read from the disk by `linecache` (a loader's source, or another list)
+    if entry is None or len(entry) != 4 or entry[1] is None or entry[2] is not lines or not os.path.isabs(entry[3]):
+        return None  # not read from the disk by `linecache` (a loader's source, another list, a path the cwd decides)
     if any(_COOKIE.match(line) for line in lines[:2]):
         return None
     try:

@@ -5,8 +5,11 @@ never a hang, a ✓, or the package's warnings printed under the cell.
 """
 
 import contextlib
+import copy
 import logging
 import signal
+import subprocess
+import sys
 
 import pytest
 
@@ -198,6 +201,33 @@ def test_a_frozen_constant_changed_in_place_is_named_where_it_is_defined():
     finally:
         object.__setattr__(COURSE, "max_model_requests", before)
     assert (result.status, result.feedback) == ("failed", changed("toolkit.loop.records.COURSE.max_model_requests"))
+
+
+def test_a_frozen_constant_is_named_beside_its_class_whichever_importer_was_imported_first():
+    """Before: in a process that had imported `toolkit.course.assistant` (which imports `COURSE`) before the checks,
+    the change was named `toolkit.course.assistant.COURSE…`, in another `toolkit.loop.records.COURSE…`: the
+    feedback changed with what the kernel had imported."""
+    script = (
+        "import toolkit.course.assistant, toolkit.views.playground\n"
+        "from toolkit.exercises import pristine\n"
+        "from toolkit.loop.records import COURSE\n"
+        "object.__setattr__(COURSE, 'max_model_requests', 2)\n"
+        "print(pristine.changes())\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True)
+    assert out.stdout.strip() == "['toolkit.loop.records.COURSE.max_model_requests']"
+
+
+def test_what_python_caches_on_a_class_is_no_change():
+    """Before: `copy.deepcopy` of a package object with `__slots__` made Python cache `__slotnames__` on its class,
+    and every check after it in the kernel said the package had been changed."""
+    from toolkit.exercises import pristine
+    from toolkit.loop.records import LoopOptions
+
+    copy.deepcopy(LoopOptions())
+    copy.copy(LoopOptions())
+    assert pristine.changes() == []
+    assert check("w6.course_bound", 5).status == "passed"
 
 
 def test_a_change_the_learners_code_makes_while_the_check_runs_is_named_too():

@@ -7,7 +7,7 @@ wrong answer. `start()` notes each module of the package (those imported when `t
 each one as its import ends: an import hook), entry by entry, each by identity:
 
 - its globals: a constant, a text, a function or a class rebound is a change, and so is a name added (a
-  builtin shadowed: `toolkit.loop.run.len = ...`) or deleted — not a submodule imported later, nor the names
+  builtin shadowed on a module: `len = ...` set on it) or deleted — not a submodule imported later, nor the names
   the module's own code assigns (`global _last`: state it keeps, not constants), nor the names `toolkit`
   fills in on first use (its `__getattr__`: each points at an object noted at home, where checks read it);
 - the members of each class it defines (`ChatMemory.add = ...`), its bases, a pydantic model's fields and their
@@ -48,8 +48,9 @@ _SEEN: set[str] = set()
 _OBJECTS: set[int] = set()
 """The frozen objects noted (each is kept alive in `_NOTED`, so its id stays its own)."""
 
-_ADDED_BY_PYTHON = frozenset({"__annotations__", "__warningregistry__"})
-"""Names Python itself adds to a class or module after it is made (`__annotations__` on its first read)."""
+_ADDED_BY_PYTHON = frozenset({"__annotations__", "__warningregistry__", "__slotnames__"})
+"""Names Python itself adds to a class or module after it is made (`__annotations__` on its first read,
+`__slotnames__` when `copy` or `pickle` first copies an object of the class)."""
 
 
 CHECKS = f"{PACKAGE}.exercises"
@@ -149,8 +150,19 @@ def _entries(where: str, value: Any, owner: str) -> Iterator[tuple[str, Read]]:
                 if not name.startswith(("__bases__", "model_fields[")):
                     yield from _entries(f"{where}.{name}", member, owner)
     elif _ours(str(getattr(type(value), "__module__", ""))) and _frozen(value) and id(value) not in _OBJECTS:
+        if _held_by_its_class_module(value, owner):
+            return  # noted there, where it is defined beside its class, whichever module is noted first
         _OBJECTS.add(id(value))  # noted once, where first found (`COURSE` is imported into other modules)
         yield where, partial(_attributes, value)
+
+
+def _held_by_its_class_module(value: Any, owner: str) -> bool:
+    """Whether the module that defines `value`'s class, other than `owner`, holds `value` as a global too (then
+    `value` is named there, the same in every kernel, not under whichever importer was noted first)."""
+    home = sys.modules.get(type(value).__module__)
+    if home is None or home.__name__ == owner or not _noted(home.__name__):
+        return False
+    return any(v is value for v in vars(home).values())
 
 
 def _attributes(value: Any) -> dict[str, Any]:
@@ -187,15 +199,25 @@ def note(module: types.ModuleType) -> None:
 
 def changes() -> list[str]:
     """Where the package differs from what was noted, sorted: `toolkit.loop.run.COURSE` (rebound, added or
-    deleted), `toolkit.loop.retry.RetryPolicy.wait`, `toolkit.loop.run.run_loop.__code__`."""
+    deleted), `toolkit.chat.client.RetryPolicy.wait`, `toolkit.loop.run.run_loop.__code__`."""
     _note_imported()
     found: list[str] = []
     for where, read, then in _NOTED:
         now = read()
         found += [
-            f"{where}.{key}" for key in then.keys() | now.keys() if key not in now or then.get(key) is not now[key]
+            f"{where}.{key}"
+            for key in then.keys() | now.keys()
+            if (key not in now or key not in then or then[key] is not now[key])
+            and not (key not in then and _cached_by_python(key, now[key]))
         ]
     return sorted(found)
+
+
+def _cached_by_python(key: str, value: Any) -> bool:
+    """Whether a name added since noting is one Python's own machinery caches on a class the first time it is
+    asked (`__slotnames__` by `copy`, a protocol's member sets by `isinstance`): a dunder that is no function. A
+    dunder function added (`__eq__ = ...`) changes what the class does, and is a change."""
+    return key.startswith("__") and key.endswith("__") and not callable(value)
 
 
 def again() -> None:

@@ -591,9 +591,10 @@ class _Filler:
         choices = resolved.get("anyOf")
         if isinstance(choices, list) and "enum" not in resolved:
             kinds = [self.resolve(c, depth + 2) for c in choices[:2]]
-            if len(choices) != 2 or not any(_kind(k) == "null" for k in kinds):
+            others = [k for k in kinds if _kind(k) != "null"]
+            if len(choices) != 2 or len(others) != 1:  # not one choice and null (null twice: no values)
                 return []
-            resolved = next(k for k in kinds if _kind(k) != "null")
+            resolved = others[0]
         values = resolved.get("enum")
         return allowed(self, resolved) if isinstance(values, list) and values else []
 

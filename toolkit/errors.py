@@ -47,11 +47,13 @@ Leaves out: exceptions that never leave their module (a parse step's private sig
 from __future__ import annotations
 
 import traceback
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from toolkit.unicode import cut
+
+T = TypeVar("T")
 
 TB_NOTE = "(%tb shows the full traceback)"
 
@@ -262,6 +264,24 @@ def _said_by_letter(word: str) -> bool:
 def a_kind_of(value: Any) -> str:
     """What `value` is, in an error text: `None`, or its type with its article (`a dict`)."""
     return "None" if value is None else a_or_an(type(value).__name__)
+
+
+def listed_of(items: object, kind: type[T], where: str, maker: str, noun: str = "item") -> list[T]:
+    """`items` as a list of `kind`, or a `ConfigurationError` naming what `where` takes: the list `maker` returns
+    (a readable line, not "'NoneType' object is not iterable", or "'int' object has no attribute …" when a view
+    made of the wrong list is drawn). `noun` names one element in the error (`row 2 is …`)."""
+    if isinstance(items, str | bytes | Mapping) or not isinstance(items, Iterable):
+        raise ConfigurationError(
+            f"{where}(): takes the list of {kind.__name__} {maker} returns, and got {a_kind_of(items)}"
+        )
+    listed = list(items)
+    wrong = next((i for i, item in enumerate(listed) if not isinstance(item, kind)), None)
+    if wrong is not None:
+        raise ConfigurationError(
+            f"{where}(): {noun} {wrong} is {a_kind_of(listed[wrong])}, not {a_or_an(kind.__name__)}; "
+            f"pass what {maker} returns"
+        )
+    return listed
 
 
 class UnknownToolError(ToolCallError):

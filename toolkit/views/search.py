@@ -23,11 +23,11 @@ Leaves out: interactivity (zoom, hover), charts other than these two panels.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from toolkit.errors import ConfigurationError
+from toolkit.errors import ConfigurationError, listed_of
 from toolkit.search.catalog import EvalRow
 from toolkit.search.tool import SearchOutcome
 from toolkit.tools.decorator import a_kind_of
@@ -198,20 +198,8 @@ def _panel(
 
 
 def chart_rows(rows: object, where: str) -> list[EvalRow]:
-    """`rows` as a list of `EvalRow`, or a `ConfigurationError` naming what `where` takes (a readable
-    line, not "'NoneType' object is not iterable", or "'int' object has no attribute 'strategy'"
-    when the notebook draws a chart made of the wrong list)."""
-    if isinstance(rows, str | bytes | Mapping) or not isinstance(rows, Iterable):
-        raise ConfigurationError(
-            f"{where}(): takes the list of EvalRow evaluate(...) returns, and got {a_kind_of(rows)}"
-        )
-    listed = list(rows)
-    wrong = next((i for i, row in enumerate(listed) if not isinstance(row, EvalRow)), None)
-    if wrong is not None:
-        raise ConfigurationError(
-            f"{where}(): row {wrong} is {a_kind_of(listed[wrong])}, not an EvalRow; pass what evaluate(...) returns"
-        )
-    return listed
+    """`rows` as a list of `EvalRow`, or a `ConfigurationError` naming what `where` takes (`listed_of`)."""
+    return listed_of(rows, EvalRow, where, "evaluate(...)", noun="row")
 
 
 def render_selection_chart_svg(rows: Sequence[EvalRow]) -> str:

@@ -25,14 +25,13 @@ from __future__ import annotations
 
 import unicodedata
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
-from typing import TypeVar
 
 from toolkit.course.accuracy import CSV_COLUMNS, NOT_RUN, PASS_LINE, CaseResult, case_line, report_lines, summarize
 from toolkit.course.drill import DrillOutcome, summary_lines
 from toolkit.course.probe import VERDICTS, ProbeResult, report
-from toolkit.errors import ConfigurationError
+from toolkit.errors import ConfigurationError, listed_of
 from toolkit.tools.decorator import a_kind_of
 from toolkit.views.conversation import HtmlView
 from toolkit.views.html import (
@@ -51,8 +50,6 @@ from toolkit.views.html import (
     small,
     table,
 )
-
-T = TypeVar("T")
 
 VERDICT_KINDS = {
     "pass": "ok",
@@ -119,7 +116,7 @@ def render_probe_html(result: ProbeResult) -> str:
 
 def render_drill_html(outcomes: Sequence[DrillOutcome]) -> str:
     """The drill as a table; failures first in the totals line."""
-    outcomes = _listed(outcomes, DrillOutcome, "render_drill_html", "run_drill(...)")
+    outcomes = listed_of(outcomes, DrillOutcome, "render_drill_html", "run_drill(...)")
     columns = ["", "id", "tool", "raw arguments", "expected", "got", "normalised / error"]
     rows = [
         _drill_row(outcomes[k]) if isinstance(k, int) else _note_row(k, len(columns))
@@ -202,7 +199,7 @@ def _not_run_row(results: Sequence[CaseResult]) -> list[tuple[str, str]]:
 
 def render_accuracy_html(results: Sequence[CaseResult]) -> str:
     """Headline, groups, confusion view and every case, coloured by verdict."""
-    results = _listed(results, CaseResult, "render_accuracy_html", "run_suite(...)")
+    results = listed_of(results, CaseResult, "render_accuracy_html", "run_suite(...)")
     s = summarize(results)
     met = s.meets_pass_line
     headline = kv_table(
@@ -267,13 +264,13 @@ def probe_view(result: ProbeResult) -> HtmlView:
 
 
 def drill_view(outcomes: Sequence[DrillOutcome]) -> HtmlView:
-    outcomes = _listed(outcomes, DrillOutcome, "drill_view", "run_drill(...)")
+    outcomes = listed_of(outcomes, DrillOutcome, "drill_view", "run_drill(...)")
     lines = [k if isinstance(k, str) else shortened(outcomes[k].line()) for k in kept(len(outcomes), "cases")]
     return HtmlView(render_drill_html(outcomes), "\n".join(lines + summary_lines(outcomes)))
 
 
 def accuracy_view(results: Sequence[CaseResult]) -> HtmlView:
-    results = _listed(results, CaseResult, "accuracy_view", "run_suite(...)")
+    results = listed_of(results, CaseResult, "accuracy_view", "run_suite(...)")
     lines = [k if isinstance(k, str) else shortened(case_line(results[k])) for k in kept(len(results), "cases")]
     totals = report_lines(results)[len(results) :]  # the CLI's report: a line per case, then the totals
     return HtmlView(render_accuracy_html(results), "\n".join(lines + totals))
@@ -283,19 +280,3 @@ def _check_probe(result: object, where: str) -> None:
     """A `ConfigurationError` unless `result` is a `ProbeResult` (not "'NoneType' object has no attribute 'exchange'")."""
     if not isinstance(result, ProbeResult):
         raise ConfigurationError(f"{where}(): takes the ProbeResult probe(client) returns, and got {a_kind_of(result)}")
-
-
-def _listed(items: object, kind: type[T], where: str, maker: str) -> list[T]:
-    """`items` as a list of `kind`, or a `ConfigurationError` naming what `where` takes (a readable
-    line, not "'NoneType' object is not iterable" or "'str' object has no attribute 'verdict'")."""
-    if isinstance(items, str | bytes | Mapping) or not isinstance(items, Iterable):
-        raise ConfigurationError(
-            f"{where}(): takes the list of {kind.__name__} {maker} returns, and got {a_kind_of(items)}"
-        )
-    listed = list(items)
-    wrong = next((i for i, item in enumerate(listed) if not isinstance(item, kind)), None)
-    if wrong is not None:
-        raise ConfigurationError(
-            f"{where}(): item {wrong} is {a_kind_of(listed[wrong])}, not a {kind.__name__}; pass what {maker} returns"
-        )
-    return listed

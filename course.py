@@ -36,9 +36,11 @@ BIN = VENV / ("Scripts" if WINDOWS else "bin")
 STAMP = VENV / ".toolkit-setup"
 
 
-PARALLEL = ["--numprocesses=auto", "--maxprocesses=4", "--dist=loadfile"]
+PARALLEL = ["--numprocesses=auto", "--maxprocesses=4", "--dist=loadfile", "--no-loadscope-reorder"]
 """pytest-xdist: one worker per core (at most four), each test file (each notebook) whole on one
-worker, so a notebook's cells still run in order in one kernel. `-n 0` after `test` runs serially."""
+worker, so a notebook's cells still run in order in one kernel; files handed out in collection order
+(tests/conftest.py puts the longest first), not by their number of tests. `-n 0` after `test` runs
+serially."""
 
 MINIMUM = (3, 11)
 """The oldest Python the package supports (pyproject's requires-python)."""

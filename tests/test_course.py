@@ -37,6 +37,7 @@ def test_the_test_command_runs_pytest_offline_with_nbval(monkeypatch):
     assert course.main(["test", "-k", "loop"]) == 0
     assert seen["cmd"][1:4] == ["-m", "pytest", "--nbval"] and seen["cmd"][-2:] == ["-k", "loop"]
     assert "--dist=loadfile" in seen["cmd"]  # a notebook's cells stay together, in order, on one worker
+    assert "--no-loadscope-reorder" in seen["cmd"]  # files in collection order: the longest first (conftest)
     assert not any(k.startswith("LLM_") for k in seen["env"])
 
 
@@ -440,3 +441,12 @@ def test_a_course_py_with_no_pyproject_beside_it_says_so(monkeypatch, tmp_path, 
         f"error: there is no pyproject.toml beside course.py (in {tmp_path}): course.py sets up the course it is "
         "part of; run the course.py of a full copy of the course (git clone it), not a copy of the file alone\n"
     )
+
+
+def test_every_file_the_suite_starts_first_exists():
+    """conftest's `HEAVIEST_FIRST` orders files by name: a renamed or deleted file there would silently
+    stop counting."""
+    from conftest import HEAVIEST_FIRST
+
+    assert [path for path in HEAVIEST_FIRST if not (ROOT / path).is_file()] == []
+    assert len(set(HEAVIEST_FIRST)) == len(HEAVIEST_FIRST)

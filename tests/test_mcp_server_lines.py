@@ -209,13 +209,16 @@ def test_requests_read_before_the_client_closed_stdin_are_all_answered():
 def test_the_server_exits_when_its_client_closes_stdin_while_a_tool_still_runs(tmp_path):
     """A tool that never returns (a network read without a timeout) kept the process alive after
     its client closed stdin (the client gone, or asking it to stop, as MCP's shutdown says): the
-    worker thread running the tool was waited for at exit, forever for this one."""
+    worker thread running the tool was waited for at exit, forever for this one. (The server waits
+    `ANSWER_GRACE_S` for the answer first: a second here, not the ten a real one waits.)"""
     server = tmp_path / "stuck.py"
     server.write_text(
         "import threading\n"
         "import anyio\n"
+        "import toolkit.mcp.server\n"
         "from toolkit.mcp.server import serve_stdio, tools_server\n"
         "from toolkit.tools.decorator import tool\n\n"
+        "toolkit.mcp.server.ANSWER_GRACE_S = 1.0\n"
         "@tool\ndef stuck() -> str:\n    '''Never returns.'''\n    print('started', flush=True)\n    threading.Event().wait()\n    return 'never'\n\n"
         "anyio.run(serve_stdio, tools_server([stuck]))\n"
     )

@@ -11,6 +11,12 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+"""One compute thread for torch (the `embeddings` extra's MiniLM) in each test process and the kernels it
+starts: pytest-xdist already runs one worker per core, and torch's default of a thread per core in every
+worker made them spin against each other (the full-MiniLM test: 43 s of CPU, 14 s with one thread). Read
+when torch is imported, so it is set here, before any test imports it; a value already set is kept."""
+
 settings.register_profile("deterministic", derandomize=True)
 if os.environ.get("TOOLKIT_DETERMINISTIC_TESTS"):
     # CI (`.ci/run`): the same examples every run, so a rare case found at random cannot turn one

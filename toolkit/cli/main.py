@@ -23,6 +23,8 @@ from collections.abc import Sequence
 from importlib import metadata
 from typing import Any, NoReturn
 
+from toolkit.cli import iri_grammar
+from toolkit.cli.iri_grammar import NOTEBOOK_COMMANDS
 from toolkit.cli.streams import tolerant_stdout
 from toolkit.errors import ToolkitError
 
@@ -98,6 +100,8 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
     argument check can wait on a FIFO or read a large file: Ctrl-C there is the same one line), and
     so is the flush of stdout (`--help | :` meets the closed pipe there, not in the interpreter's
     last flush, which would print its own "Exception ignored" and exit 120)."""
+    if argv is None and command_of(sys.argv[1:]) in NOTEBOOK_COMMANDS:  # this process's own command line
+        iri_grammar.leave_out()
     argv = list(sys.argv[1:] if argv is None else argv)
     tolerant_stdout()  # a terminal that cannot show Chinese gets escapes, not a UnicodeEncodeError half way
     try:
@@ -127,8 +131,13 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
         return 2
 
 
+def command_of(argv: Sequence[str]) -> str | None:
+    """The subcommand a command line runs: its first word that names one."""
+    return next((a for a in argv if a in COMMANDS), None)
+
+
 def _parse_and_run(argv: list[str], prog: str) -> int:
-    parser = build_parser(prog, next((a for a in argv if a in COMMANDS), None), argv)
+    parser = build_parser(prog, command_of(argv), argv)
     if not argv:
         parser.print_help(sys.stderr)
         return 2

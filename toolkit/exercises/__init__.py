@@ -8,9 +8,8 @@ Modules: `core` (check, the registry, results), `catalog` (which weeks exist), `
 of a cell that only fills in `answer`), `answers` (a dict answer's shape and misses),
 `values` (how a learner's values are read and quoted), `pristine` (the package as imported: no
 check runs once code in the kernel has changed it), `notebook` (the Exercises section of each
-notebook, solutions filled in), `grade` (run submissions, one CSV row per exercise), `worker`
-(one submission, run in a process of its own) and `iri_grammar` (the worker reads notebooks without
-building jsonschema's IRI grammar).
+notebook, solutions filled in), `grade` (run submissions, one CSV row per exercise) and `worker`
+(one submission, run in a process of its own).
 
 Leaves out: a learner's progress across sessions.
 """

@@ -34,7 +34,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from toolkit.exercises import iri_grammar
+from toolkit.cli import iri_grammar
 
 if __name__ == "__main__":  # its own process: nothing here checks an IRI's format (see iri_grammar)
     iri_grammar.leave_out()

@@ -1,14 +1,17 @@
 """The grading worker, as its own process, reads notebooks without building jsonschema's IRI grammar
-(`toolkit.exercises.iri_grammar`); imported into another program, it changes nothing there."""
+(`toolkit.cli.iri_grammar`); imported into another program, it changes nothing there."""
 
 from __future__ import annotations
 
 import importlib
 import importlib.util
+import json
 import subprocess
 import sys
 
 import pytest
+
+from toolkit.cli.main import command_of
 
 PROBE = """\
 import runpy, sys
@@ -39,7 +42,7 @@ def test_the_worker_imported_by_another_program_leaves_jsonschema_as_it_is():
 
 
 def test_leave_out_marks_nothing_once_jsonschema_is_imported(monkeypatch):
-    from toolkit.exercises import iri_grammar
+    from toolkit.cli import iri_grammar
 
     monkeypatch.setitem(sys.modules, "jsonschema", sys.modules.get("jsonschema") or object())
     monkeypatch.delitem(sys.modules, iri_grammar.GRAMMAR_MODULE, raising=False)
@@ -48,7 +51,7 @@ def test_leave_out_marks_nothing_once_jsonschema_is_imported(monkeypatch):
 
 
 def test_leave_out_marks_the_grammar_absent_before_jsonschema(monkeypatch):
-    from toolkit.exercises import iri_grammar
+    from toolkit.cli import iri_grammar
 
     monkeypatch.delitem(sys.modules, "jsonschema", raising=False)
     monkeypatch.delitem(sys.modules, iri_grammar.GRAMMAR_MODULE, raising=False)
@@ -57,3 +60,41 @@ def test_leave_out_marks_the_grammar_absent_before_jsonschema(monkeypatch):
     with pytest.raises(ImportError):
         importlib.import_module(iri_grammar.GRAMMAR_MODULE)
     monkeypatch.delitem(sys.modules, iri_grammar.GRAMMAR_MODULE)
+
+
+COMMAND_LINE = """\
+import sys
+from toolkit.cli.main import main
+sys.argv = ["toolkit", *{words!r}]
+try:
+    main()
+except SystemExit:
+    pass
+state = sys.modules.get("rfc3987_syntax", "absent")
+print("jsonschema" in sys.modules, "marked" if state is None else state if state == "absent" else "imported")
+"""
+
+
+def after_the_command_line(words: list[str]) -> str:
+    """Whether the command imported jsonschema, and rfc3987_syntax's state: marked absent, imported, absent."""
+    probe = subprocess.run(
+        [sys.executable, "-c", COMMAND_LINE.format(words=words)], capture_output=True, text=True, timeout=60
+    )
+    assert probe.returncode == 0, probe.stderr
+    return probe.stdout.strip().splitlines()[-1]
+
+
+def test_a_notebook_command_on_the_process_s_own_command_line_leaves_the_grammar_out(tmp_path):
+    """`toolkit notebooks --no-execute` reads and writes the notebook with nbformat (so imports jsonschema)
+    and checks no format."""
+    notebook = tmp_path / "a.ipynb"
+    notebook.write_text('{"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}', encoding="utf-8")
+    assert after_the_command_line(["notebooks", "--no-execute", str(notebook)]) == "True marked"
+    assert json.loads(notebook.read_text(encoding="utf-8"))["nbformat"] == 4
+
+
+def test_another_command_whose_words_name_a_notebook_command_leaves_jsonschema_as_it_is():
+    """`gateway`'s judge checks formats: a later word that happens to be `grade` does not make it a notebook
+    command (here a usage error: nothing marked, nothing imported)."""
+    assert command_of(["gateway", "--port", "grade"]) == "gateway"
+    assert after_the_command_line(["gateway", "--port", "grade"]) == "False absent"

@@ -1,4 +1,4 @@
-"""The grading worker reads notebooks without building an IRI grammar nothing there uses.
+"""Processes that only read and run notebooks do it without building an IRI grammar nothing uses.
 
 nbformat validates notebooks with `jsonschema`, and `jsonschema`, as it is imported, imports
 `rfc3987_syntax` when that is installed (it is, with `jsonschema[format-nongpl]`, which the Jupyter
@@ -10,13 +10,14 @@ for nothing. `leave_out()` marks the module absent (`None` in `sys.modules`: `im
 `ImportError`, which jsonschema expects) before jsonschema is first imported, so jsonschema goes on
 without those two checks; notebooks read and write byte for byte as before.
 
-Called only by `toolkit.exercises.worker` when it runs as its own process (`toolkit grade` starts
-one per submission: the worker reads and writes notebooks, and the learner's code runs in a kernel,
-another process, which this does not touch).
+Called where the process is the package's own and reads notebooks only: `toolkit.exercises.worker`
+run as its own process (`toolkit grade` starts one per submission; the learner's code runs in a
+kernel, another process, which this does not touch), and `toolkit.cli.main` for the commands of
+`NOTEBOOK_COMMANDS` given on the process's own command line.
 
-Leaves out: any process that may check formats with jsonschema — a notebook's kernel, the command
-line (the embedded gateway's `judge` checks formats), a program that imports the package: there
-the module is imported as jsonschema imports it.
+Leaves out: any process that may check formats with jsonschema — a notebook's kernel, the other
+commands (the embedded gateway's `judge` checks formats), a program that imports the package or calls
+`main([...])`: there the module is imported as jsonschema imports it.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ from __future__ import annotations
 import sys
 
 GRAMMAR_MODULE = "rfc3987_syntax"
+NOTEBOOK_COMMANDS = frozenset({"notebooks", "exercises", "grade"})
+"""The commands whose process reads and runs notebooks and checks no JSON format itself."""
 
 
 def leave_out() -> bool:

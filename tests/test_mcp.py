@@ -1071,3 +1071,55 @@ def test_a_server_saying_its_tools_changed_is_listed_again():
         assert _run(_tools(provider), "unlock").content == "ran unlock"
         assert list(_tools(provider)) == ["admin_delete"]
         assert [t.name for t in client.list_tools()] == ["admin_delete"]  # cached again: nothing changed since
+
+
+# --- who a result is for: MCP's annotations.audience ----------------------------------------------
+
+
+def _for(text, *audience):
+    """A text block whose `annotations.audience` is `audience`."""
+    import mcp_types as types
+
+    return types.TextContent(text=text, annotations=types.Annotations(audience=list(audience)))
+
+
+def _answer(blocks, is_error=False):
+    """What the model and the result read when tool `o` answers with `blocks`."""
+    import mcp_types as types
+
+    result = types.CallToolResult(content=blocks, is_error=is_error)
+    with McpClient(_answering_server(None, result), name="answers") as client:
+        return _run(_tools(McpToolProvider([client])), "o", '{"x": "a"}')
+
+
+def test_content_for_the_user_only_is_not_sent_to_the_model_and_stays_on_the_result():
+    """MCP's `annotations.audience` says who a block is for; a block for ["user"] only (a table to
+    show, a receipt) was sent to the model all the same. Now it is kept in the result's `for_user`
+    attribute (the conversation view shows it, marked not sent to the model)."""
+    import mcp_types as types
+
+    result = _answer(
+        [
+            _for("3 orders found", "assistant"),
+            _for("| id | total |", "user"),
+            types.TextContent(text="no audience said"),
+            _for("for both", "user", "assistant"),
+            _for("an empty audience", *()),
+        ]
+    )
+    assert result.content == "3 orders found\nno audience said\nfor both\nan empty audience"
+    assert result.attributes == {"for_user": ["| id | total |"]}
+
+
+def test_a_result_wholly_for_the_user_tells_the_model_so():
+    """Every block for the user only: the model read '' (as if the tool had answered nothing)."""
+    result = _answer([_for("| id | total |", "user"), _for("receipt #7", "user")])
+    assert result.content == (
+        '[the result is for the user only (its audience is "user"), so it is not shown here: 2 content blocks]'
+    )
+    assert result.attributes == {"for_user": ["| id | total |", "receipt #7"]}
+    error = _answer([_for("Traceback (most recent call last): ...", "user")], is_error=True)
+    assert error.content == (
+        "Tool 'o' failed: [the result is for the user only (its audience is \"user\"), so it is not shown "
+        "here: 1 content block]"
+    )

@@ -65,6 +65,11 @@ at 25,000 tokens (`MAX_MCP_OUTPUT_TOKENS`), which is about as much.
 Filtering, renaming, redescribing and always-visible marking are wrappers over any provider,
 not options of this one: `toolkit.loop.wrappers`.
 
+A block whose `annotations.audience` is given without "assistant" (["user"]: a table to show, a
+receipt) is for the user only (`for_model`): the model does not read it; its text (a note naming
+any other block) is kept in the result's `for_user` attribute, which a conversation view shows. A
+result wholly for the user tells the model so, rather than reading as empty.
+
 An embedded resource that holds text (server-everything's `get-resource-reference`), or a blob
 of a text type (`text/*`, JSON, XML, YAML…) that is UTF-8, is passed on: a line naming it (its
 URI and MIME type), then its text, which counts towards `max_result_chars` as any other.
@@ -125,6 +130,7 @@ from toolkit.tools.reflect import ToolSpec
 from toolkit.unicode import boundary
 
 __all__ = [
+    "FOR_USER_ATTRIBUTE",
     "IMAGES_ATTRIBUTE",
     "MAX_RESULT_CHARS",
     "McpExecutor",
@@ -132,6 +138,7 @@ __all__ = [
     "always_visible",
     "cut_text",
     "filter_tools",
+    "for_model",
     "map_tools",
     "openai_name",
     "original_name",
@@ -140,6 +147,7 @@ __all__ = [
     "result_text",
     "timeout_text",
     "tool_from_mcp",
+    "user_only_texts",
     "wire_names",
 ]
 
@@ -149,6 +157,9 @@ MAX_RESULT_CHARS = 100_000
 """How many characters of a tool's result the model reads by default (`McpToolProvider(max_result_chars=...)`)."""
 IMAGES_ATTRIBUTE = IMAGES
 """Result attribute holding a tool's images as data URLs, when the chat model accepts images."""
+FOR_USER_ATTRIBUTE = "for_user"
+"""Result attribute holding the content a server marked for the user only (`annotations.audience`
+["user"]), as text: the model does not read it (`for_model`), a view shows it."""
 _INVALID_NAME_CHARS = re.compile(r"[^A-Za-z0-9_-]")
 _MAX_NAME = 64
 
@@ -544,8 +555,14 @@ class McpExecutor:
         if result.is_error:
             text = self._masked(result_text(result)) or "the server reported an error without a message"  # cut later
             raise McpToolError(text + _server_name_note(text, self.name, call.name))
-        images = [b for b in result.content if isinstance(b, ImageContent)] if self.accepts_images else []
-        attributes = {IMAGES_ATTRIBUTE: [f"data:{b.mime_type};base64,{b.data}" for b in images]} if images else {}
+        images = (
+            [b for b in result.content if isinstance(b, ImageContent) and for_model(b)] if self.accepts_images else []
+        )
+        attributes: dict[str, Any] = {}
+        if images:
+            attributes[IMAGES_ATTRIBUTE] = [f"data:{b.mime_type};base64,{b.data}" for b in images]
+        if for_user := [cut_text(self._masked(text), self.max_result_chars) for text in user_only_texts(result)]:
+            attributes[FOR_USER_ATTRIBUTE] = for_user
         text = self._masked(result_text(result, self.accepts_images))
         return ToolOutput(cut_text(text, self.max_result_chars), attributes)
 
@@ -588,26 +605,55 @@ def _server_name_note(text: str, server_name: str, called: str) -> str:
 
 
 def result_text(result: CallToolResult, accepts_images: bool = False) -> str:
-    """What the model reads: the text blocks, a note for each other block, or the structured value."""
-    parts = [
-        block.text if isinstance(block, TextContent) else _describe_block(block, accepts_images)
-        for block in result.content
-    ]
+    """What the model reads: the blocks meant for it (`for_model`: the text blocks, a note for each
+    other block), or the structured value; a note when every block is for the user only."""
+    parts = [_block_text(block, accepts_images) for block in result.content if for_model(block)]
     if not parts and result.structured_content is not None:
         return json.dumps(result.structured_content, ensure_ascii=False)
+    if not parts and result.content:
+        blocks = f"{len(result.content)} content block{'' if len(result.content) == 1 else 's'}"
+        return f'[the result is for the user only (its audience is "user"), so it is not shown here: {blocks}]'
     return "\n".join(parts)
+
+
+def for_model(block: Any) -> bool:
+    """Whether the model reads `block`: MCP's `annotations.audience` says who content is for, and a
+    block whose audience is given without "assistant" (["user"]) is for the user only. No audience
+    (or an empty one) says nothing: the block is for both."""
+    audience = getattr(getattr(block, "annotations", None), "audience", None)
+    return not audience or "assistant" in audience
+
+
+def user_only_texts(result: CallToolResult) -> list[str]:
+    """The blocks the model does not read (`for_model`), as text: kept on the result (`FOR_USER_ATTRIBUTE`)."""
+    return [
+        f"[{_named(block)}]" if isinstance(block, ImageContent) else _block_text(block, False)
+        for block in result.content
+        if not for_model(block)
+    ]
+
+
+def _block_text(block: Any, accepts_images: bool) -> str:
+    return block.text if isinstance(block, TextContent) else _describe_block(block, accepts_images)
+
+
+def _named(block: Any) -> str:
+    """A block's kind, with a resource's name and URI and its MIME type when it has them."""
+    kind = getattr(block, "type", type(block).__name__)
+    resource = getattr(block, "resource", None)
+    mime = getattr(block, "mime_type", None) or getattr(resource, "mime_type", None)
+    uri = getattr(block, "uri", None) or getattr(resource, "uri", None)
+    named = [getattr(block, "name", None), mask_url(str(uri)) if uri else None, mime]  # no secret of a signed URL
+    return f"{kind} ({', '.join(n for n in named if n)})" if any(named) else kind
 
 
 def _describe_block(block: Any, accepts_images: bool) -> str:
     """A block that is not text, named: its kind, a resource's name and URI (the whole of what a
     resource link says: without them its result was lost), its MIME type; an embedded text
     resource's text follows its name."""
-    kind = getattr(block, "type", type(block).__name__)
     resource = getattr(block, "resource", None)
     mime = getattr(block, "mime_type", None) or getattr(resource, "mime_type", None)
-    uri = getattr(block, "uri", None) or getattr(resource, "uri", None)
-    named = [getattr(block, "name", None), mask_url(str(uri)) if uri else None, mime]  # no secret of a signed URL
-    what = f"{kind} ({', '.join(n for n in named if n)})" if any(named) else kind
+    what = _named(block)
     if isinstance(block, ImageContent):
         if accepts_images:
             return f"[{what} attached]"

@@ -130,6 +130,32 @@ ITEM = {"type": "object", "properties": {"qty": {"type": "integer"}}, "required"
             {"kind": "id", "id": "x"},
             ['- id: got "x", expected an integer'],
         ),
+        (  # a union of objects whose branches fail alike: the one naming the fields sent (it said 'a: missing')
+            {
+                "type": "object",
+                "oneOf": [
+                    {"properties": {"a": {"type": "string"}}, "required": ["a"]},
+                    {"properties": {"b": {"type": "integer"}}, "required": ["b"]},
+                ],
+            },
+            {"b": "x"},
+            ['- b: got "x", expected an integer'],
+        ),
+        (  # the same through references, the branch naming more of them winning over fewer errors
+            {
+                "type": "object",
+                "anyOf": [{"$ref": "#/$defs/ById"}, {"$ref": "#/$defs/ByName"}],
+                "$defs": {
+                    "ById": {"properties": {"id": {"type": "integer"}}, "required": ["id"]},
+                    "ByName": {
+                        "properties": {"first": {"type": "string"}, "last": {"type": "string"}},
+                        "required": ["first", "last"],
+                    },
+                },
+            },
+            {"first": 1, "last": 2},
+            ["- first: got 1, expected a string", "- last: got 2, expected a string"],
+        ),
         (  # draft-4's exclusive bound; a size in the singular
             {
                 "$schema": "http://json-schema.org/draft-04/schema#",

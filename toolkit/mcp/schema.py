@@ -558,8 +558,7 @@ def _problems(error: Any, defs: dict[str, Any]) -> list[ArgumentProblem]:
     if _taken(error):
         return []  # toolkit's own coercion takes it ("27" for an integer), and so does a pydantic server
     if keyword in ("anyOf", "oneOf") and isinstance(value, Mapping) and error.context:
-        nearest = min(_branches(error).values(), key=len)  # a union of objects: what the nearest one lacks
-        return [problem for inner in nearest for problem in _problems(inner, defs)]
+        return [problem for inner in _nearest(error, value, defs) for problem in _problems(inner, defs)]
     if keyword in _LIMITS:
         exclusive = sub.get(f"exclusive{keyword.title()}") is True  # draft-4: minimum 0 + exclusiveMinimum true
         expected = one_unit(_LIMITS[f"exclusive{keyword.title()}" if exclusive else keyword].format(_number(error)))
@@ -598,6 +597,26 @@ def _branches(error: Any) -> dict[Any, list[Any]]:
     for inner in error.context or ():
         branches.setdefault(inner.schema_path[0] if inner.schema_path else None, []).append(inner)
     return branches
+
+
+def _nearest(error: Any, value: Mapping[str, Any], defs: dict[str, Any]) -> list[Any]:
+    """The errors of the branch of a union of objects the model meant: the one naming most of the
+    fields it sent (in `properties` or `required`, through a `$ref`), then the one with fewest errors
+    (then the first). Fewest errors alone chose a branch of one missing field over the one whose
+    fields were all sent, each of the wrong type."""
+    branches = _branches(error)
+    schemas = error.validator_value if isinstance(error.validator_value, list) else []
+
+    def named(index: Any) -> int:
+        branch = schemas[index] if isinstance(index, int) and index < len(schemas) else {}
+        if isinstance(branch, Mapping) and isinstance(branch.get("$ref"), str):
+            branch = defs.get(branch["$ref"].rsplit("/", 1)[-1], {})
+        if not isinstance(branch, Mapping):
+            return 0
+        names = set(branch.get("properties") or ()) | set(branch.get("required") or ())
+        return sum(1 for key in value if key in names)
+
+    return branches[min(branches, key=lambda index: (-named(index), len(branches[index])))]
 
 
 def _number(error: Any) -> str:

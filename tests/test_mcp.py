@@ -1083,13 +1083,13 @@ def _for(text, *audience):
     return types.TextContent(text=text, annotations=types.Annotations(audience=list(audience)))
 
 
-def _answer(blocks, is_error=False):
-    """What the model and the result read when tool `o` answers with `blocks`."""
+def _answer(blocks, is_error=False, structured=None, **settings):
+    """What the model and the result read when tool `o` answers with `blocks` (and `structured`)."""
     import mcp_types as types
 
-    result = types.CallToolResult(content=blocks, is_error=is_error)
+    result = types.CallToolResult(content=blocks, is_error=is_error, structured_content=structured)
     with McpClient(_answering_server(None, result), name="answers") as client:
-        return _run(_tools(McpToolProvider([client])), "o", '{"x": "a"}')
+        return _run(_tools(McpToolProvider([client], **settings)), "o", '{"x": "a"}')
 
 
 def test_content_for_the_user_only_is_not_sent_to_the_model_and_stays_on_the_result():
@@ -1123,3 +1123,32 @@ def test_a_result_wholly_for_the_user_tells_the_model_so():
         "Tool 'o' failed: [the result is for the user only (its audience is \"user\"), so it is not shown "
         "here: 1 content block]"
     )
+
+
+# --- structuredContent beside text blocks -----------------------------------------------------------
+
+
+def test_structured_content_beside_the_text_the_model_reads_stays_on_the_result():
+    """The model reads the content blocks, as openai-agents (`use_structured_content=False`, its
+    default) and Claude Code do: a server writes them for a reader, and MCP's text block is the
+    structured value's JSON (or says the same, as the SDK's own servers write a str or a list). A
+    server whose structuredContent says something else (the orders behind 'Found 2 orders') had
+    it dropped without a trace; it is kept in the result's `structured_content` attribute."""
+    import mcp_types as types
+
+    result = _answer([types.TextContent(text="Found 2 orders")], structured={"orders": [{"id": 1}, {"id": 2}]})
+    assert result.content == "Found 2 orders"
+    assert result.attributes == {"structured_content": {"orders": [{"id": 1}, {"id": 2}]}}
+    alone = _answer([], structured={"orders": []})  # no block: the model reads the value itself
+    assert (alone.content, alone.attributes) == ('{"orders": []}', {})
+
+
+def test_structured_content_longer_than_a_result_is_kept_cut_as_text():
+    """The value is kept as the result's text is: past `max_result_chars`, its JSON cut."""
+    import mcp_types as types
+
+    result = _answer([types.TextContent(text="many")], structured={"n": "x" * 40}, max_result_chars=20)
+    assert result.attributes == {
+        "structured_content": '{"n": "xxxxxxxxxxxxx\n[cut here: the result has 49 characters, and only the first 20 are '
+        "shown; if you need the rest, call the tool again for less at a time]"
+    }

@@ -65,6 +65,15 @@ at 25,000 tokens (`MAX_MCP_OUTPUT_TOKENS`), which is about as much.
 Filtering, renaming, redescribing and always-visible marking are wrappers over any provider,
 not options of this one: `toolkit.loop.wrappers`.
 
+The model reads the content blocks; a result's `structuredContent` only when no block is for it
+(`content: []`). A server writes the blocks for a reader, and MCP has a tool returning structured
+content also return it as JSON in a text block (the SDK's own servers write a str or a list as
+text, the value under "result"), so the two say the same. The value is kept in the result's
+`structured_content` attribute (not sent to the model; code and a view may read it), so a server
+whose blocks say something else (the orders behind 'Found 2 orders') loses nothing. openai-agents
+reads the blocks too (`use_structured_content=False`, its default), and so does Claude Code;
+pydantic-ai reads the structured value when every block is text.
+
 A block whose `annotations.audience` is given without "assistant" (["user"]: a table to show, a
 receipt) is for the user only (`for_model`): the model does not read it; its text (a note naming
 any other block) is kept in the result's `for_user` attribute, which a conversation view shows. A
@@ -122,6 +131,7 @@ from toolkit.loop.sources import ProviderRequest
 from toolkit.loop.wrappers import always_visible, filter_tools, map_tools, rename_tools
 from toolkit.mcp.client import McpClient, McpConnectionLost, check_seconds, describe
 from toolkit.mcp.schema import CHECKED_BY_SERVER, checked_arguments, translate_schema
+from toolkit.memory.storable import attributes_problem
 from toolkit.tools.arguments import parse_arguments
 from toolkit.tools.decorator import InvocationContext, a_or_an
 from toolkit.tools.execute import Tool, ToolOutput
@@ -133,6 +143,7 @@ __all__ = [
     "FOR_USER_ATTRIBUTE",
     "IMAGES_ATTRIBUTE",
     "MAX_RESULT_CHARS",
+    "STRUCTURED_ATTRIBUTE",
     "McpExecutor",
     "McpToolProvider",
     "always_visible",
@@ -157,6 +168,9 @@ MAX_RESULT_CHARS = 100_000
 """How many characters of a tool's result the model reads by default (`McpToolProvider(max_result_chars=...)`)."""
 IMAGES_ATTRIBUTE = IMAGES
 """Result attribute holding a tool's images as data URLs, when the chat model accepts images."""
+STRUCTURED_ATTRIBUTE = "structured_content"
+"""Result attribute holding a result's `structuredContent` when the model read its content blocks
+instead (`McpExecutor`): the model does not read it, code and a view may."""
 FOR_USER_ATTRIBUTE = "for_user"
 """Result attribute holding the content a server marked for the user only (`annotations.audience`
 ["user"]), as text: the model does not read it (`for_model`), a view shows it."""
@@ -563,8 +577,26 @@ class McpExecutor:
             attributes[IMAGES_ATTRIBUTE] = [f"data:{b.mime_type};base64,{b.data}" for b in images]
         if for_user := [cut_text(self._masked(text), self.max_result_chars) for text in user_only_texts(result)]:
             attributes[FOR_USER_ATTRIBUTE] = for_user
+        if (structured := self._structured(result)) is not None:
+            attributes[STRUCTURED_ATTRIBUTE] = structured
         text = self._masked(result_text(result, self.accepts_images))
         return ToolOutput(cut_text(text, self.max_result_chars), attributes)
+
+    def _structured(self, result: CallToolResult) -> Any:
+        """The result's `structuredContent` when the model read its blocks instead (None otherwise):
+        masked as the text is; past `max_result_chars` (or not storable as it is: NaN) its JSON, cut."""
+        value = result.structured_content
+        if value is None or not any(for_model(block) for block in result.content):
+            return None
+        text = self._masked(json.dumps(value, ensure_ascii=False))
+        try:
+            kept = json.loads(text)
+        except ValueError:  # a mask that broke the JSON: the text
+            kept = text
+        too_long = self.max_result_chars is not None and len(text) > self.max_result_chars
+        if too_long or attributes_problem({STRUCTURED_ATTRIBUTE: kept}) is not None:
+            return cut_text(text, self.max_result_chars)
+        return kept
 
     def _masked(self, text: str) -> str:
         """`text` with the secrets the server was given masked (`McpClient.mask`; a client without it: as is)."""

@@ -457,3 +457,17 @@ def test_a_handshake_answer_that_is_not_valid_mcp_says_what_is_wrong():
         "cannot reach MCP server 's': ValidationError: 2 validation errors for InitializeResult "
         "(capabilities: Field required)"
     )
+
+
+def test_a_server_speaking_a_protocol_version_the_sdk_does_not_know_is_said_so_with_what_would_do():
+    """MCP: a client that does not speak the version the server answers with disconnects. The error
+    read "cannot reach MCP server 'version': RuntimeError: Unsupported protocol version from the
+    server: 2099-01-01" (a Python class, and no word on what would work)."""
+    client = McpClient.stdio(sys.executable, [STRANGER, "version"], name="version", connect_timeout=30)
+    with pytest.raises(McpConnectionError) as caught:
+        client.connect()
+    assert str(caught.value) == (
+        "cannot reach MCP server 'version': it answered in MCP protocol version '2099-01-01', which this client "
+        "does not speak (it asked for 2025-11-25 and speaks 2024-11-05, 2025-03-26, 2025-06-18 and 2025-11-25); "
+        "a newer mcp package may speak it, or the server may be set to an older version"
+    )

@@ -18,6 +18,7 @@ MODE `env`: its tool `env` answers with its `SHOP_*` environment variables as in
 @modelcontextprotocol/server-everything 2026.8.31's `get-env` answers with all of them (`env_error`:
 the same as an error result).
 MODE `deep`: the same, as a line of JSON nested 50,000 levels deep that holds `"\\ud800"`.
+MODE `version`: answers `initialize` with protocol version 2099-01-01, whatever it was asked.
 MODE `ids`: its tool `t` answers "ok t"; `answered` answers with the id of `initialize`, `never_sent`
 with an id the client never sent, `null` with a parse error whose id is `null`; `slow` answers
 "ok slow" after 1 s, whatever was cancelled meanwhile.
@@ -202,7 +203,7 @@ for line in sys.stdin:
     if method == "initialize":
         WRONG_IDS["answered"] = rid
         info = {"name": "stranger", "version": "1"}
-        version = request["params"]["protocolVersion"]
+        version = "2099-01-01" if MODE == "version" else request["params"]["protocolVersion"]
         send({"id": rid, "result": {"protocolVersion": version, "capabilities": {"tools": {}}, "serverInfo": info}})
     elif method == "tools/list":
         junk("listing")

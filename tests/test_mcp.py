@@ -1152,3 +1152,18 @@ def test_structured_content_longer_than_a_result_is_kept_cut_as_text():
         "structured_content": '{"n": "xxxxxxxxxxxxx\n[cut here: the result has 49 characters, and only the first 20 are '
         "shown; if you need the rest, call the tool again for less at a time]"
     }
+
+
+@pytest.mark.parametrize("message", ["", "  \n "])
+def test_an_error_answer_without_a_message_says_its_code(message):
+    """A server answering a call with a JSON-RPC error whose message is blank read "MCP server
+    'answers' answered with an error:" and nothing after it; its code is all it said."""
+    from mcp.shared.exceptions import MCPError
+
+    async def fails(name):
+        raise MCPError(-32603, message)
+
+    with McpClient(_server([("t", TAKES_X, None)], on_call=fails), name="answers") as client:
+        with pytest.raises(McpError) as caught:
+            client.call_tool("t", {"x": "a"})
+    assert str(caught.value) == "MCP server 'answers' answered with an error: code -32603, without a message"

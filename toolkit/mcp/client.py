@@ -637,7 +637,9 @@ class McpClient:
                 ) from None
             if unread := unreadable_answer(exc):
                 raise McpError(self._hide(f"MCP server {self.name!r} broke the protocol: {unread}")) from None
-            raise McpError(self._quoted(f"MCP server {self.name!r} answered with an error: {exc}")) from None
+            raise McpError(
+                self._quoted(f"MCP server {self.name!r} answered with an error: {_error_words(exc)}")
+            ) from None
         except ValidationError as exc:
             wrong = _first_error(exc, "the result")  # what, not only where
             raise McpError(self._hide(f"MCP server {self.name!r} broke the protocol: {describe(exc)}{wrong}")) from None
@@ -1281,6 +1283,11 @@ def _missing_cwd(server: Any, exc: BaseException) -> str:
     folder = os.fspath(server.cwd)
     named = exc.filename if isinstance(exc, FileNotFoundError) else None
     return folder if isinstance(named, str | os.PathLike) and os.fspath(named) == folder else ""
+
+
+def _error_words(exc: MCPError) -> str:
+    """What a server's error answer says: its message, or its code when the message is blank."""
+    return str(exc).strip() or f"code {exc.code}, without a message"
 
 
 _UNSPOKEN = "Unsupported protocol version from the server: "

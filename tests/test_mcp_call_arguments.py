@@ -156,6 +156,16 @@ ITEM = {"type": "object", "properties": {"qty": {"type": "integer"}}, "required"
             {"first": 1, "last": 2},
             ["- first: got 1, expected a string", "- last: got 2, expected a string"],
         ),
+        (  # a field whose schema is false (TypeScript's never): jsonschema lost its name ('arguments', 'None: null')
+            {"type": "object", "properties": {"x": True, "y": False}, "$defs": {"No": False}, "anyOf": [{}]},
+            {"x": 1, "y": 2},
+            ["- y: got 2, expected no value (its schema takes none)"],
+        ),
+        (
+            {"type": "object", "properties": {"z": {"$ref": "#/$defs/No"}}, "$defs": {"No": False}},
+            {"z": [1]},
+            ["- z: got [1], expected no value (its schema takes none)"],
+        ),
         (  # draft-4's exclusive bound; a size in the singular
             {
                 "$schema": "http://json-schema.org/draft-04/schema#",

@@ -506,9 +506,34 @@ def _errors(schema: Mapping[str, Any], arguments: dict[str, Any]) -> list[Any] |
     """`jsonschema`'s errors for `arguments`; None when it cannot read the schema (a `$ref` it
     cannot resolve, a keyword of the wrong kind): the server checks."""
     try:
-        return list(_validator(schema).iter_errors(arguments))
+        return list(_validator(_without_false(schema)).iter_errors(arguments))
     except Exception:
         return None
+
+
+_NOTHING: dict[str, Any] = {"not": {}}
+"""A `false` subschema (no value is valid) as jsonschema reports with its field: it reports `false`
+under `properties` without the field's name, and without a keyword."""
+_FALSE_WHERE = ("not", "if", "then", "else", "contains", "propertyNames")
+"""Keywords whose `false` is checked as a schema (`items`, `additionalProperties`… have words of their own)."""
+
+
+def _without_false(node: Any) -> Any:
+    """`node` with each `false` that stands for a schema under `properties`, `$defs`, a union's
+    branches or `_FALSE_WHERE` written as `_NOTHING`, which means the same."""
+    if node is False:
+        return dict(_NOTHING)
+    if not isinstance(node, Mapping):
+        return node
+    copied = dict(node)
+    for key, value in node.items():
+        if key in _NAMED_SCHEMAS and isinstance(value, Mapping):
+            copied[key] = {name: _without_false(sub) for name, sub in value.items()}
+        elif key in _SCHEMA_LISTS and isinstance(value, list):
+            copied[key] = [_without_false(sub) for sub in value]
+        elif key in _FALSE_WHERE or (key == "items" and isinstance(value, Mapping)):
+            copied[key] = _without_false(value)
+    return copied
 
 
 def _validator(schema: Mapping[str, Any]) -> Any:
@@ -564,6 +589,8 @@ def _problems(error: Any, defs: dict[str, Any]) -> list[ArgumentProblem]:
         expected = one_unit(_LIMITS[f"exclusive{keyword.title()}" if exclusive else keyword].format(_number(error)))
     elif keyword in ("type", "enum", "const", "anyOf", "oneOf"):
         expected = _words(sub, defs)
+    elif keyword == "not" and error.validator_value == {}:  # `false`, or `not: {}`: nothing is valid here
+        expected = "no value (its schema takes none)"
     else:
         expected = f"a value its schema allows ({keyword}: {_short(error.validator_value)})"
     return [ArgumentProblem(path or "arguments", _short(value), expected)]

@@ -166,6 +166,38 @@ ITEM = {"type": "object", "properties": {"qty": {"type": "integer"}}, "required"
             {"z": [1]},
             ["- z: got [1], expected no value (its schema takes none)"],
         ),
+        (  # a field required by allOf (or then) but named by the object's properties: its type ('any value')
+            {
+                "type": "object",
+                "properties": {"a": {"type": "string"}, "o": {"$ref": "#/$defs/O"}},
+                "allOf": [{"required": ["o"]}],
+                "$defs": {
+                    "O": {"type": "object", "properties": {"b": {"type": "integer"}}, "allOf": [{"required": ["b"]}]}
+                },
+            },
+            {"a": "x"},
+            ["- o: missing, expected an object"],
+        ),
+        (
+            {
+                "type": "object",
+                "properties": {"a": {"type": "string"}, "o": {"$ref": "#/$defs/O"}},
+                "if": {"required": ["a"]},
+                "then": {"required": ["o"]},
+                "$defs": {"O": {"properties": {"b": {"type": "integer"}}, "allOf": [{"required": ["b"]}]}},
+            },
+            {"a": "x", "o": {}},
+            ["- o.b: missing, expected an integer"],
+        ),
+        (  # a field another one needs (dependentRequired; draft-07's dependencies): said as missing
+            {
+                "type": "object",
+                "properties": {"a": {"type": "string"}, "b": {"type": "integer"}},
+                "dependentRequired": {"a": ["b"]},
+            },
+            {"a": "x"},
+            ["- b: missing, expected an integer (needed when a is given)"],
+        ),
         (  # draft-4's exclusive bound; a size in the singular
             {
                 "$schema": "http://json-schema.org/draft-04/schema#",

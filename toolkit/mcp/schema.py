@@ -472,10 +472,10 @@ def checked_arguments(
         errors = _errors(schema, arguments) or []
     try:
         defs = _named_schemas(schema)
-        problems = [problem for error in errors for problem in _problems(error, defs)]
+        problems = [problem for error in errors for problem in _problems(error, defs, schema)]
     except Exception:  # a schema read in a way this module did not foresee: the server checks
         return arguments, []
-    return arguments, sorted(problems, key=_placing(schema, arguments))
+    return arguments, sorted(dict.fromkeys(problems), key=_placing(schema, arguments))  # one line per problem
 
 
 def _defaulted(schema: Mapping[str, Any], arguments: dict[str, Any], errors: list[Any]) -> set[str]:
@@ -564,16 +564,14 @@ def _named_schemas(schema: Mapping[str, Any]) -> dict[str, Any]:
     return found
 
 
-def _problems(error: Any, defs: dict[str, Any]) -> list[ArgumentProblem]:
+def _problems(error: Any, defs: dict[str, Any], root: Mapping[str, Any]) -> list[ArgumentProblem]:
     """The problems one `jsonschema` error stands for (a `required` error: one per missing field)."""
     path = _path(error.absolute_path)
     keyword, value, sub = error.validator, error.instance, error.schema
     if keyword == "required" and isinstance(value, Mapping):
-        return [
-            ArgumentProblem(_join(path, name), "", _words(_property(error, name), defs), kind="missing")
-            for name in error.validator_value
-            if name not in value
-        ]
+        return [_missing(error, name, "", defs, root) for name in error.validator_value if name not in value]
+    if keyword in ("dependentRequired", "dependencies") and isinstance(value, Mapping) and (needs := _needs(error)):
+        return [_missing(error, name, f" (needed when {given} is given)", defs, root) for given, name in needs]
     if keyword in ("additionalProperties", "unevaluatedProperties") and isinstance(value, Mapping):
         known = list(sub.get("properties", {})) if isinstance(sub.get("properties"), Mapping) else []
         return [
@@ -583,7 +581,7 @@ def _problems(error: Any, defs: dict[str, Any]) -> list[ArgumentProblem]:
     if _taken(error):
         return []  # toolkit's own coercion takes it ("27" for an integer), and so does a pydantic server
     if keyword in ("anyOf", "oneOf") and isinstance(value, Mapping) and error.context:
-        return [problem for inner in _nearest(error, value, defs) for problem in _problems(inner, defs)]
+        return [problem for inner in _nearest(error, value, defs) for problem in _problems(inner, defs, root)]
     if keyword in _LIMITS:
         exclusive = sub.get(f"exclusive{keyword.title()}") is True  # draft-4: minimum 0 + exclusiveMinimum true
         expected = one_unit(_LIMITS[f"exclusive{keyword.title()}" if exclusive else keyword].format(_number(error)))
@@ -596,16 +594,55 @@ def _problems(error: Any, defs: dict[str, Any]) -> list[ArgumentProblem]:
     return [ArgumentProblem(path or "arguments", _short(value), expected)]
 
 
-def _property(error: Any, name: str) -> Any:
-    """The schema of the field `name` a `required` error is about: in its schema's `properties`,
-    or, in a branch of a union that does not name it there, in the union's schema's."""
-    instance = error.instance
+def _missing(error: Any, name: str, why: str, defs: dict[str, Any], root: Mapping[str, Any]) -> ArgumentProblem:
+    """The field `name` of the object `error` is about, missing: what it takes (`_property`), and `why`."""
+    schema = _property(error, name, defs, root)
+    return ArgumentProblem(_join(_path(error.absolute_path), name), "", _words(schema, defs) + why, kind="missing")
+
+
+def _needs(error: Any) -> list[tuple[str, str]]:
+    """The (field sent, field it needs and was not sent) of a `dependentRequired` error (draft-07's
+    `dependencies` with a list): jsonschema gives one error per pair, each holding them all."""
+    value, needs = error.instance, error.validator_value
+    if not isinstance(needs, Mapping):
+        return []
+    return [
+        (given, name)
+        for given, names in needs.items()
+        if given in value and isinstance(names, list)
+        for name in names
+        if isinstance(name, str) and name not in value
+    ]
+
+
+def _property(error: Any, name: str, defs: dict[str, Any], root: Mapping[str, Any]) -> Any:
+    """The schema of the field `name` a `required` error is about: in its schema's `properties`;
+    in a branch of a union that does not name it there, in the union's schema's; for a keyword
+    that lists fields only (`allOf: [{required}]`, `then`, `dependentRequired`), in the `properties`
+    of the object's schema (found from the root along the error's path)."""
+    instance, around = error.instance, error
     while error is not None and error.instance is instance:  # a union around the same object
         properties = error.schema.get("properties") if isinstance(error.schema, Mapping) else None
         if isinstance(properties, Mapping) and name in properties:
             return properties[name]
         error = error.parent
-    return {}
+    properties = _at(root, list(around.absolute_path), defs).get("properties")
+    return properties.get(name, {}) if isinstance(properties, Mapping) else {}
+
+
+def _at(root: Mapping[str, Any], parts: list[Any], defs: dict[str, Any]) -> Mapping[str, Any]:
+    """The schema of the value at `parts` (field names and item indexes), followed from `root`
+    through `properties`, `items` and `#/$defs/NAME` references; {} where it cannot be followed."""
+    node: Any = root
+    for part in [*parts, None]:
+        for _ in range(len(defs) + 1):  # a chain of references, not a loop of them
+            if not (isinstance(node, Mapping) and isinstance(node.get("$ref"), str)):
+                break
+            node = defs.get(node["$ref"].rsplit("/", 1)[-1])
+        if part is None or not isinstance(node, Mapping):
+            break
+        node = (node.get("properties") or {}).get(part) if isinstance(part, str) else node.get("items")
+    return node if isinstance(node, Mapping) else {}
 
 
 def _taken(error: Any) -> bool:

@@ -189,6 +189,11 @@ ITEM = {"type": "object", "properties": {"qty": {"type": "integer"}}, "required"
             {"a": "x", "o": {}},
             ["- o.b: missing, expected an integer"],
         ),
+        (  # an untyped field of properties: the object the model was told of ('any value')
+            {"type": "object", "properties": {"o": {"properties": {"b": {"type": "integer"}}}}, "required": ["o"]},
+            {},
+            ["- o: missing, expected an object"],
+        ),
         (  # a field another one needs (dependentRequired; draft-07's dependencies): said as missing
             {
                 "type": "object",

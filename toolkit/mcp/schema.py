@@ -717,7 +717,8 @@ def _coercible(value: Any, kinds: Any) -> bool:
 
 
 def _words(schema: Any, defs: dict[str, Any]) -> str:
-    """A schema in words (`toolkit.tools.arguments.describe`), a type array and `oneOf` read too."""
+    """A schema in words (`toolkit.tools.arguments.describe`), a type array and `oneOf` read too; an
+    untyped one of `properties` (or `items`) is the object (array) its translation tells the model."""
     if not isinstance(schema, Mapping):
         return "any value"
     if "oneOf" in schema and "anyOf" not in schema:
@@ -729,7 +730,7 @@ def _words(schema: Any, defs: dict[str, Any]) -> str:
         return " or ".join(dict.fromkeys(_words(branch, defs) for branch in schema["anyOf"]))
     if isinstance(schema.get("$ref"), str):
         return _words(defs.get(schema["$ref"].rsplit("/", 1)[-1], {}), defs)
-    return describe(dict(schema), defs)
+    return describe({**_inferred_type(dict(schema)), **schema}, defs)  # untyped with properties: as the model was told
 
 
 def _path(parts: Any) -> str:

@@ -1167,3 +1167,17 @@ def test_an_error_answer_without_a_message_says_its_code(message):
         with pytest.raises(McpError) as caught:
             client.call_tool("t", {"x": "a"})
     assert str(caught.value) == "MCP server 'answers' answered with an error: code -32603, without a message"
+
+
+def test_a_resource_link_s_description_reaches_the_model():
+    """A resource link says what it points to by its name, URI and description (a search server's
+    hits); the description was dropped, so the model read a list of file names."""
+    import mcp_types as types
+
+    link = types.ResourceLink(
+        name="q3.pdf", uri="file:///q3.pdf", mime_type="application/pdf", description="Quarterly report, Q3 2026"
+    )
+    assert _answer([link]).content == (
+        "[resource_link (q3.pdf, file:///q3.pdf, application/pdf): a link to a resource, not read; its "
+        "description: Quarterly report, Q3 2026]"
+    )

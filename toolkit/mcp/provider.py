@@ -680,9 +680,9 @@ def _named(block: Any) -> str:
 
 
 def _describe_block(block: Any, accepts_images: bool) -> str:
-    """A block that is not text, named: its kind, a resource's name and URI (the whole of what a
-    resource link says: without them its result was lost), its MIME type; an embedded text
-    resource's text follows its name."""
+    """A block that is not text, named: its kind, a resource's name and URI (what a resource link
+    says: without them its result was lost; its description follows), its MIME type; an embedded
+    text resource's text follows its name."""
     resource = getattr(block, "resource", None)
     mime = getattr(block, "mime_type", None) or getattr(resource, "mime_type", None)
     what = _named(block)
@@ -691,7 +691,9 @@ def _describe_block(block: Any, accepts_images: bool) -> str:
             return f"[{what} attached]"
         return f"[{what} not passed on: this chat model does not accept images]"
     if isinstance(block, ResourceLink):
-        return f"[{what}: a link to a resource, not read]"
+        description = (block.description or "").strip()
+        described = f"; its description: {description}" if description else ""
+        return f"[{what}: a link to a resource, not read{described}]"
     if isinstance(block, EmbeddedResource) and (text := _resource_text(resource, mime)) is not None:
         return f"[{what}]\n{text}"  # the result itself, sent inline: nothing to read
     return f"[{what} content not shown]"

@@ -405,13 +405,16 @@ def test_a_secret_the_server_was_given_is_masked_in_what_its_tools_answer():
     [
         ("text_blob", "[resource (demo://blob/2, text/plain)]\ncafé"),
         ("latin1_blob", "[resource (demo://blob/3, text/plain) content not shown]"),
+        ("wrapped_blob", "[resource (demo://blob/4, text/markdown)]\n# Notes\n" + "café " * 20),
+        ("declared_latin1_blob", "[resource (demo://blob/5, text/plain; charset=ISO-8859-1)]\ncafé"),
     ],
 )
 def test_an_embedded_blob_of_text_is_passed_on_as_text(contents, name, text):
     """@modelcontextprotocol/server-everything 2026.8.31's `get-resource-reference` with
     `resourceType: "Blob"` embeds a resource whose `mimeType` is text/plain, its text base64-encoded
     in `blob`: it read "[resource (…) content not shown]". A blob of a text type that is UTF-8 is
-    passed on as the text it is; other blobs are still only named."""
+    passed on as the text it is; other blobs are still only named. Base64 in lines (Python's
+    `base64.encodebytes`) and a text in the charset its type names were dropped as not shown."""
     result = _run(contents, name)
     assert (result.is_error, result.content) == (False, text)
 

@@ -62,6 +62,26 @@ CONTENTS = {
             {"type": "resource", "resource": {"uri": "demo://blob/3", "mimeType": "text/plain", "blob": "6Q=="}}
         ]
     },
+    "wrapped_blob": {  # base64 in lines of 76 characters (Python's base64.encodebytes, a MIME encoder)
+        "content": [
+            {
+                "type": "resource",
+                "resource": {
+                    "uri": "demo://blob/4",
+                    "mimeType": "text/markdown",
+                    "blob": base64.encodebytes(("# Notes\n" + "café " * 20).encode()).decode(),
+                },
+            }
+        ]
+    },
+    "declared_latin1_blob": {  # a text type whose charset is said: read in it
+        "content": [
+            {
+                "type": "resource",
+                "resource": {"uri": "demo://blob/5", "mimeType": "text/plain; charset=ISO-8859-1", "blob": "Y2Fm6Q=="},
+            }
+        ]
+    },
     "link": {"content": [{"type": "resource_link", "uri": "file:///b.txt", "name": "b.txt", "mimeType": "text/plain"}]},
     "signed_link": {
         "content": [

@@ -80,7 +80,8 @@ any other block) is kept in the result's `for_user` attribute, which a conversat
 result wholly for the user tells the model so, rather than reading as empty.
 
 An embedded resource that holds text (server-everything's `get-resource-reference`), or a blob
-of a text type (`text/*`, JSON, XML, YAML…) that is UTF-8, is passed on: a line naming it (its
+of a text type (`text/*`, JSON, XML, YAML…) that is UTF-8 or in the charset its type names (its
+base64 in lines or not), is passed on: a line naming it (its
 URI and MIME type), then its text, which counts towards `max_result_chars` as any other.
 
 Leaves out: resources, prompts and sampling; reconnecting during a run (a call to a server that
@@ -92,6 +93,7 @@ resource by its name and URI, a signed URL's secrets masked; none is read or pas
 from __future__ import annotations
 
 import base64
+import codecs
 import concurrent.futures
 import json
 import logging
@@ -704,7 +706,8 @@ _TEXT_APPLICATIONS = re.compile(r"application/([\w.+-]*\+)?(json|xml|yaml|x-yaml
 
 def _resource_text(resource: Any, mime: str | None) -> str | None:
     """An embedded resource's text: its `text`, or a `blob` of a text type (`text/plain`,
-    `application/json`, `…+xml`) that is UTF-8; None for any other blob (bytes are not shown)."""
+    `application/json`, `…+xml`) that is UTF-8 (or in the charset its type names); None for any
+    other blob (bytes are not shown)."""
     if isinstance(resource, TextResourceContents):
         return resource.text
     kind = (mime or "").strip().lower()
@@ -713,6 +716,27 @@ def _resource_text(resource: Any, mime: str | None) -> str | None:
     ):
         return None
     try:
-        return base64.b64decode(resource.blob, validate=True).decode("utf-8")
-    except ValueError:  # not base64, or not UTF-8 (a UnicodeDecodeError is a ValueError)
+        return _unbased(resource.blob).decode(_charset(kind))
+    except ValueError:  # not base64, or not in its charset (a UnicodeDecodeError is a ValueError)
         return None
+
+
+_WHITESPACE = re.compile(r"\s+")
+_CHARSET = re.compile(r";\s*charset\s*=\s*\"?([\w.:-]+)")
+
+
+def _unbased(blob: str) -> bytes:
+    """A blob's bytes: base64 as MCP writes it, or in lines (Python's `base64.encodebytes`, a MIME
+    encoder; pydantic-ai's client reads them too); ValueError for what is not base64."""
+    return base64.b64decode(_WHITESPACE.sub("", blob), validate=True)
+
+
+def _charset(mime: str) -> str:
+    """The charset a text type names (`text/plain; charset=iso-8859-1`), if Python knows it; else UTF-8."""
+    named = _CHARSET.search(mime)
+    if named is None:
+        return "utf-8"
+    try:
+        return codecs.lookup(named.group(1)).name
+    except LookupError:
+        return "utf-8"

@@ -1181,3 +1181,16 @@ def test_a_resource_link_s_description_reaches_the_model():
         "[resource_link (q3.pdf, file:///q3.pdf, application/pdf): a link to a resource, not read; its "
         "description: Quarterly report, Q3 2026]"
     )
+
+
+def test_an_image_in_base64_lines_is_passed_on_as_one_line():
+    """An image's base64 in lines of 76 characters (Python's base64.encodebytes) went into its data
+    URL as it was, line breaks and all, which a gateway reads as broken base64."""
+    import base64
+
+    import mcp_types as types
+
+    png = b"\x89PNG\r\n\x1a\n" + bytes(range(120))
+    image = types.ImageContent(data=base64.encodebytes(png).decode(), mime_type="image/png")
+    result = _answer([image], accepts_images=True)
+    assert result.attributes == {"images": ["data:image/png;base64," + base64.b64encode(png).decode()]}

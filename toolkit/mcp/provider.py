@@ -576,7 +576,7 @@ class McpExecutor:
         )
         attributes: dict[str, Any] = {}
         if images:
-            attributes[IMAGES_ATTRIBUTE] = [f"data:{b.mime_type};base64,{b.data}" for b in images]
+            attributes[IMAGES_ATTRIBUTE] = [f"data:{b.mime_type};base64,{_WHITESPACE.sub('', b.data)}" for b in images]
         if for_user := [cut_text(self._masked(text), self.max_result_chars) for text in user_only_texts(result)]:
             attributes[FOR_USER_ATTRIBUTE] = for_user
         if (structured := self._structured(result)) is not None:

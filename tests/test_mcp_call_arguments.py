@@ -141,6 +141,21 @@ ITEM = {"type": "object", "properties": {"qty": {"type": "integer"}}, "required"
             {"b": "x"},
             ['- b: got "x", expected an integer'],
         ),
+        (  # a branch of another type is not the nearest ('q: got {}, expected a string')
+            {
+                "type": "object",
+                "properties": {
+                    "q": {
+                        "anyOf": [
+                            {"type": "string"},
+                            {"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"]},
+                        ]
+                    }
+                },
+            },
+            {"q": {}},
+            ["- q.a: missing, expected an integer"],
+        ),
         (  # the same through references, the branch naming more of them winning over fewer errors
             {
                 "type": "object",

@@ -664,10 +664,11 @@ def _branches(error: Any) -> dict[Any, list[Any]]:
 
 
 def _nearest(error: Any, value: Mapping[str, Any], defs: dict[str, Any]) -> list[Any]:
-    """The errors of the branch of a union of objects the model meant: the one naming most of the
-    fields it sent (in `properties` or `required`, through a `$ref`), then the one with fewest errors
-    (then the first). Fewest errors alone chose a branch of one missing field over the one whose
-    fields were all sent, each of the wrong type."""
+    """The errors of the branch of a union the model meant for the object it sent: the one naming
+    most of the fields it sent (in `properties` or `required`, through a `$ref`), then one for an
+    object (not a string), then the one with fewest errors (then the first). Fewest errors alone
+    chose a branch of one missing field over the one whose fields were all sent, each of the wrong
+    type, and a string's branch over the object's."""
     branches = _branches(error)
     schemas = error.validator_value if isinstance(error.validator_value, list) else []
 
@@ -680,7 +681,10 @@ def _nearest(error: Any, value: Mapping[str, Any], defs: dict[str, Any]) -> list
         names = set(branch.get("properties") or ()) | set(branch.get("required") or ())
         return sum(1 for key in value if key in names)
 
-    return branches[min(branches, key=lambda index: (-named(index), len(branches[index])))]
+    def other_type(index: Any) -> bool:  # the branch is for another type than the value's
+        return any(inner.validator == "type" and not inner.relative_path for inner in branches[index])
+
+    return branches[min(branches, key=lambda index: (-named(index), other_type(index), len(branches[index])))]
 
 
 def _number(error: Any) -> str:

@@ -1071,3 +1071,126 @@ def test_a_server_saying_its_tools_changed_is_listed_again():
         assert _run(_tools(provider), "unlock").content == "ran unlock"
         assert list(_tools(provider)) == ["admin_delete"]
         assert [t.name for t in client.list_tools()] == ["admin_delete"]  # cached again: nothing changed since
+
+
+# --- who a result is for: MCP's annotations.audience ----------------------------------------------
+
+
+def _for(text, *audience):
+    """A text block whose `annotations.audience` is `audience`."""
+    import mcp_types as types
+
+    return types.TextContent(text=text, annotations=types.Annotations(audience=list(audience)))
+
+
+def _answer(blocks, is_error=False, structured=None, **settings):
+    """What the model and the result read when tool `o` answers with `blocks` (and `structured`)."""
+    import mcp_types as types
+
+    result = types.CallToolResult(content=blocks, is_error=is_error, structured_content=structured)
+    with McpClient(_answering_server(None, result), name="answers") as client:
+        return _run(_tools(McpToolProvider([client], **settings)), "o", '{"x": "a"}')
+
+
+def test_content_for_the_user_only_is_not_sent_to_the_model_and_stays_on_the_result():
+    """MCP's `annotations.audience` says who a block is for; a block for ["user"] only (a table to
+    show, a receipt) was sent to the model all the same. Now it is kept in the result's `for_user`
+    attribute (the conversation view shows it, marked not sent to the model)."""
+    import mcp_types as types
+
+    result = _answer(
+        [
+            _for("3 orders found", "assistant"),
+            _for("| id | total |", "user"),
+            types.TextContent(text="no audience said"),
+            _for("for both", "user", "assistant"),
+            _for("an empty audience", *()),
+        ]
+    )
+    assert result.content == "3 orders found\nno audience said\nfor both\nan empty audience"
+    assert result.attributes == {"for_user": ["| id | total |"]}
+
+
+def test_a_result_wholly_for_the_user_tells_the_model_so():
+    """Every block for the user only: the model read '' (as if the tool had answered nothing)."""
+    result = _answer([_for("| id | total |", "user"), _for("receipt #7", "user")])
+    assert result.content == (
+        '[the result is for the user only (its audience is "user"), so it is not shown here: 2 content blocks]'
+    )
+    assert result.attributes == {"for_user": ["| id | total |", "receipt #7"]}
+    error = _answer([_for("Traceback (most recent call last): ...", "user")], is_error=True)
+    assert error.content == (
+        "Tool 'o' failed: [the result is for the user only (its audience is \"user\"), so it is not shown "
+        "here: 1 content block]"
+    )
+
+
+# --- structuredContent beside text blocks -----------------------------------------------------------
+
+
+def test_structured_content_beside_the_text_the_model_reads_stays_on_the_result():
+    """The model reads the content blocks, as openai-agents (`use_structured_content=False`, its
+    default) and Claude Code do: a server writes them for a reader, and MCP's text block is the
+    structured value's JSON (or says the same, as the SDK's own servers write a str or a list). A
+    server whose structuredContent says something else (the orders behind 'Found 2 orders') had
+    it dropped without a trace; it is kept in the result's `structured_content` attribute."""
+    import mcp_types as types
+
+    result = _answer([types.TextContent(text="Found 2 orders")], structured={"orders": [{"id": 1}, {"id": 2}]})
+    assert result.content == "Found 2 orders"
+    assert result.attributes == {"structured_content": {"orders": [{"id": 1}, {"id": 2}]}}
+    alone = _answer([], structured={"orders": []})  # no block: the model reads the value itself
+    assert (alone.content, alone.attributes) == ('{"orders": []}', {})
+
+
+def test_structured_content_longer_than_a_result_is_kept_cut_as_text():
+    """The value is kept as the result's text is: past `max_result_chars`, its JSON cut."""
+    import mcp_types as types
+
+    result = _answer([types.TextContent(text="many")], structured={"n": "x" * 40}, max_result_chars=20)
+    assert result.attributes == {
+        "structured_content": '{"n": "xxxxxxxxxxxxx\n[cut here: the result has 49 characters, and only the first 20 are '
+        "shown; if you need the rest, call the tool again for less at a time]"
+    }
+
+
+@pytest.mark.parametrize("message", ["", "  \n "])
+def test_an_error_answer_without_a_message_says_its_code(message):
+    """A server answering a call with a JSON-RPC error whose message is blank read "MCP server
+    'answers' answered with an error:" and nothing after it; its code is all it said."""
+    from mcp.shared.exceptions import MCPError
+
+    async def fails(name):
+        raise MCPError(-32603, message)
+
+    with McpClient(_server([("t", TAKES_X, None)], on_call=fails), name="answers") as client:
+        with pytest.raises(McpError) as caught:
+            client.call_tool("t", {"x": "a"})
+    assert str(caught.value) == "MCP server 'answers' answered with an error: code -32603, without a message"
+
+
+def test_a_resource_link_s_description_reaches_the_model():
+    """A resource link says what it points to by its name, URI and description (a search server's
+    hits); the description was dropped, so the model read a list of file names."""
+    import mcp_types as types
+
+    link = types.ResourceLink(
+        name="q3.pdf", uri="file:///q3.pdf", mime_type="application/pdf", description="Quarterly report, Q3 2026"
+    )
+    assert _answer([link]).content == (
+        "[resource_link (q3.pdf, file:///q3.pdf, application/pdf): a link to a resource, not read; its "
+        "description: Quarterly report, Q3 2026]"
+    )
+
+
+def test_an_image_in_base64_lines_is_passed_on_as_one_line():
+    """An image's base64 in lines of 76 characters (Python's base64.encodebytes) went into its data
+    URL as it was, line breaks and all, which a gateway reads as broken base64."""
+    import base64
+
+    import mcp_types as types
+
+    png = b"\x89PNG\r\n\x1a\n" + bytes(range(120))
+    image = types.ImageContent(data=base64.encodebytes(png).decode(), mime_type="image/png")
+    result = _answer([image], accepts_images=True)
+    assert result.attributes == {"images": ["data:image/png;base64," + base64.b64encode(png).decode()]}

@@ -130,6 +130,94 @@ ITEM = {"type": "object", "properties": {"qty": {"type": "integer"}}, "required"
             {"kind": "id", "id": "x"},
             ['- id: got "x", expected an integer'],
         ),
+        (  # a union of objects whose branches fail alike: the one naming the fields sent (it said 'a: missing')
+            {
+                "type": "object",
+                "oneOf": [
+                    {"properties": {"a": {"type": "string"}}, "required": ["a"]},
+                    {"properties": {"b": {"type": "integer"}}, "required": ["b"]},
+                ],
+            },
+            {"b": "x"},
+            ['- b: got "x", expected an integer'],
+        ),
+        (  # a branch of another type is not the nearest ('q: got {}, expected a string')
+            {
+                "type": "object",
+                "properties": {
+                    "q": {
+                        "anyOf": [
+                            {"type": "string"},
+                            {"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"]},
+                        ]
+                    }
+                },
+            },
+            {"q": {}},
+            ["- q.a: missing, expected an integer"],
+        ),
+        (  # the same through references, the branch naming more of them winning over fewer errors
+            {
+                "type": "object",
+                "anyOf": [{"$ref": "#/$defs/ById"}, {"$ref": "#/$defs/ByName"}],
+                "$defs": {
+                    "ById": {"properties": {"id": {"type": "integer"}}, "required": ["id"]},
+                    "ByName": {
+                        "properties": {"first": {"type": "string"}, "last": {"type": "string"}},
+                        "required": ["first", "last"],
+                    },
+                },
+            },
+            {"first": 1, "last": 2},
+            ["- first: got 1, expected a string", "- last: got 2, expected a string"],
+        ),
+        (  # a field whose schema is false (TypeScript's never): jsonschema lost its name ('arguments', 'None: null')
+            {"type": "object", "properties": {"x": True, "y": False}, "$defs": {"No": False}, "anyOf": [{}]},
+            {"x": 1, "y": 2},
+            ["- y: got 2, expected no value (its schema takes none)"],
+        ),
+        (
+            {"type": "object", "properties": {"z": {"$ref": "#/$defs/No"}}, "$defs": {"No": False}},
+            {"z": [1]},
+            ["- z: got [1], expected no value (its schema takes none)"],
+        ),
+        (  # a field required by allOf (or then) but named by the object's properties: its type ('any value')
+            {
+                "type": "object",
+                "properties": {"a": {"type": "string"}, "o": {"$ref": "#/$defs/O"}},
+                "allOf": [{"required": ["o"]}],
+                "$defs": {
+                    "O": {"type": "object", "properties": {"b": {"type": "integer"}}, "allOf": [{"required": ["b"]}]}
+                },
+            },
+            {"a": "x"},
+            ["- o: missing, expected an object"],
+        ),
+        (
+            {
+                "type": "object",
+                "properties": {"a": {"type": "string"}, "o": {"$ref": "#/$defs/O"}},
+                "if": {"required": ["a"]},
+                "then": {"required": ["o"]},
+                "$defs": {"O": {"properties": {"b": {"type": "integer"}}, "allOf": [{"required": ["b"]}]}},
+            },
+            {"a": "x", "o": {}},
+            ["- o.b: missing, expected an integer"],
+        ),
+        (  # an untyped field of properties: the object the model was told of ('any value')
+            {"type": "object", "properties": {"o": {"properties": {"b": {"type": "integer"}}}}, "required": ["o"]},
+            {},
+            ["- o: missing, expected an object"],
+        ),
+        (  # a field another one needs (dependentRequired; draft-07's dependencies): said as missing
+            {
+                "type": "object",
+                "properties": {"a": {"type": "string"}, "b": {"type": "integer"}},
+                "dependentRequired": {"a": ["b"]},
+            },
+            {"a": "x"},
+            ["- b: missing, expected an integer (needed when a is given)"],
+        ),
         (  # draft-4's exclusive bound; a size in the singular
             {
                 "$schema": "http://json-schema.org/draft-04/schema#",

@@ -195,3 +195,31 @@ def test_an_unknown_tool_s_name_is_quoted_cut():
         f"MCP server 'shop' answered with an error: Unknown tool: {shown!r}. "
         "Available tools: query_order, query_logistics, query_refund_policy"
     )
+
+
+PNG_URL = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
+
+
+def test_a_served_tool_s_images_and_content_for_the_user_reach_the_client():
+    """A served tool's result went out as its text alone: the images a toolkit tool returns (its
+    `images` attribute, a chart) were lost on the way, and so was content another MCP server
+    marked for the user only (served again, `for_user`). Now each image is an image block and that
+    content a text block whose audience is ["user"]."""
+    from toolkit.tools.decorator import tool
+    from toolkit.tools.execute import ToolOutput, tools_from
+
+    @tool
+    def chart(city: str) -> ToolOutput:
+        """Draw the city's sales."""
+        return ToolOutput(f"{city}: drawn", {"images": [PNG_URL], "for_user": ["| month | sales |"]})
+
+    with McpClient(tools_server(tools_from(chart), name="charts"), name="charts") as client:
+        served = client.call_tool("chart", {"city": "Oslo"})
+        remote = McpToolProvider([client], accepts_images=True).provide()[0]
+        result = remote.execute(ToolCall(id="c", name="chart", arguments='{"city": "Oslo"}'))
+    assert [block.type for block in served.content] == ["text", "image", "text"]
+    assert served.content[2].annotations.audience == ["user"]
+    assert (result.content, result.attributes) == (
+        "Oslo: drawn\n[image (image/png) attached]",
+        {"images": [PNG_URL], "for_user": ["| month | sales |"]},
+    )

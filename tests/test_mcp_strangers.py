@@ -405,13 +405,16 @@ def test_a_secret_the_server_was_given_is_masked_in_what_its_tools_answer():
     [
         ("text_blob", "[resource (demo://blob/2, text/plain)]\ncafé"),
         ("latin1_blob", "[resource (demo://blob/3, text/plain) content not shown]"),
+        ("wrapped_blob", "[resource (demo://blob/4, text/markdown)]\n# Notes\n" + "café " * 20),
+        ("declared_latin1_blob", "[resource (demo://blob/5, text/plain; charset=ISO-8859-1)]\ncafé"),
     ],
 )
 def test_an_embedded_blob_of_text_is_passed_on_as_text(contents, name, text):
     """@modelcontextprotocol/server-everything 2026.8.31's `get-resource-reference` with
     `resourceType: "Blob"` embeds a resource whose `mimeType` is text/plain, its text base64-encoded
     in `blob`: it read "[resource (…) content not shown]". A blob of a text type that is UTF-8 is
-    passed on as the text it is; other blobs are still only named."""
+    passed on as the text it is; other blobs are still only named. Base64 in lines (Python's
+    `base64.encodebytes`) and a text in the charset its type names were dropped as not shown."""
     result = _run(contents, name)
     assert (result.is_error, result.content) == (False, text)
 
@@ -456,4 +459,18 @@ def test_a_handshake_answer_that_is_not_valid_mcp_says_what_is_wrong():
     assert str(raised.value) == (
         "cannot reach MCP server 's': ValidationError: 2 validation errors for InitializeResult "
         "(capabilities: Field required)"
+    )
+
+
+def test_a_server_speaking_a_protocol_version_the_sdk_does_not_know_is_said_so_with_what_would_do():
+    """MCP: a client that does not speak the version the server answers with disconnects. The error
+    read "cannot reach MCP server 'version': RuntimeError: Unsupported protocol version from the
+    server: 2099-01-01" (a Python class, and no word on what would work)."""
+    client = McpClient.stdio(sys.executable, [STRANGER, "version"], name="version", connect_timeout=30)
+    with pytest.raises(McpConnectionError) as caught:
+        client.connect()
+    assert str(caught.value) == (
+        "cannot reach MCP server 'version': it answered in MCP protocol version '2099-01-01', which this client "
+        "does not speak (it asked for 2025-11-25 and speaks 2024-11-05, 2025-03-26, 2025-06-18 and 2025-11-25); "
+        "a newer mcp package may speak it, or the server may be set to an older version"
     )

@@ -18,6 +18,7 @@ MODE `env`: its tool `env` answers with its `SHOP_*` environment variables as in
 @modelcontextprotocol/server-everything 2026.8.31's `get-env` answers with all of them (`env_error`:
 the same as an error result).
 MODE `deep`: the same, as a line of JSON nested 50,000 levels deep that holds `"\\ud800"`.
+MODE `version`: answers `initialize` with protocol version 2099-01-01, whatever it was asked.
 MODE `ids`: its tool `t` answers "ok t"; `answered` answers with the id of `initialize`, `never_sent`
 with an id the client never sent, `null` with a parse error whose id is `null`; `slow` answers
 "ok slow" after 1 s, whatever was cancelled meanwhile.
@@ -59,6 +60,26 @@ CONTENTS = {
     "latin1_blob": {  # a text/* type whose bytes are not UTF-8: not shown
         "content": [
             {"type": "resource", "resource": {"uri": "demo://blob/3", "mimeType": "text/plain", "blob": "6Q=="}}
+        ]
+    },
+    "wrapped_blob": {  # base64 in lines of 76 characters (Python's base64.encodebytes, a MIME encoder)
+        "content": [
+            {
+                "type": "resource",
+                "resource": {
+                    "uri": "demo://blob/4",
+                    "mimeType": "text/markdown",
+                    "blob": base64.encodebytes(("# Notes\n" + "café " * 20).encode()).decode(),
+                },
+            }
+        ]
+    },
+    "declared_latin1_blob": {  # a text type whose charset is said: read in it
+        "content": [
+            {
+                "type": "resource",
+                "resource": {"uri": "demo://blob/5", "mimeType": "text/plain; charset=ISO-8859-1", "blob": "Y2Fm6Q=="},
+            }
         ]
     },
     "link": {"content": [{"type": "resource_link", "uri": "file:///b.txt", "name": "b.txt", "mimeType": "text/plain"}]},
@@ -202,7 +223,7 @@ for line in sys.stdin:
     if method == "initialize":
         WRONG_IDS["answered"] = rid
         info = {"name": "stranger", "version": "1"}
-        version = request["params"]["protocolVersion"]
+        version = "2099-01-01" if MODE == "version" else request["params"]["protocolVersion"]
         send({"id": rid, "result": {"protocolVersion": version, "capabilities": {"tools": {}}, "serverInfo": info}})
     elif method == "tools/list":
         junk("listing")

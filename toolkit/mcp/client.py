@@ -139,6 +139,7 @@ from mcp_types import (
 )
 from mcp_types import Tool as McpTool
 from mcp_types.methods import parse_server_result
+from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, LATEST_HANDSHAKE_VERSION
 from pydantic import ValidationError
 
 from toolkit.chat.client import LONGEST_SLEEP_S, host_problem
@@ -495,6 +496,8 @@ class McpClient:
             reason += _first_error(leaf, "the answer")
         elif isinstance(leaf, MCPError) and (unread := unreadable_answer(leaf)):  # a web page, say
             reason = unread
+        elif (version := _unspoken_version(leaf)) is not None:
+            reason = _version_problem(self._quoted(version))
         if isinstance(exc, _BrokenWhileConnecting):
             reason = f"it broke the protocol while connecting: {exc}"
         elif isinstance(self.server, str) and reason.endswith("Not Found"):  # an HTTP 404 before any session
@@ -634,7 +637,9 @@ class McpClient:
                 ) from None
             if unread := unreadable_answer(exc):
                 raise McpError(self._hide(f"MCP server {self.name!r} broke the protocol: {unread}")) from None
-            raise McpError(self._quoted(f"MCP server {self.name!r} answered with an error: {exc}")) from None
+            raise McpError(
+                self._quoted(f"MCP server {self.name!r} answered with an error: {_error_words(exc)}")
+            ) from None
         except ValidationError as exc:
             wrong = _first_error(exc, "the result")  # what, not only where
             raise McpError(self._hide(f"MCP server {self.name!r} broke the protocol: {describe(exc)}{wrong}")) from None
@@ -1278,6 +1283,32 @@ def _missing_cwd(server: Any, exc: BaseException) -> str:
     folder = os.fspath(server.cwd)
     named = exc.filename if isinstance(exc, FileNotFoundError) else None
     return folder if isinstance(named, str | os.PathLike) and os.fspath(named) == folder else ""
+
+
+def _error_words(exc: MCPError) -> str:
+    """What a server's error answer says: its message, or its code when the message is blank."""
+    return str(exc).strip() or f"code {exc.code}, without a message"
+
+
+_UNSPOKEN = "Unsupported protocol version from the server: "
+"""How the SDK's `ClientSession.initialize` refuses a version it does not speak (a RuntimeError)."""
+
+
+def _unspoken_version(exc: BaseException) -> str | None:
+    """The protocol version a server answered `initialize` with that the SDK refused; None for any other error."""
+    text = str(exc)
+    return text[len(_UNSPOKEN) :] if isinstance(exc, RuntimeError) and text.startswith(_UNSPOKEN) else None
+
+
+def _version_problem(version: str) -> str:
+    """Why a server answering in `version` cannot be used, what this client asked for and speaks, and what would do."""
+    spoken = HANDSHAKE_PROTOCOL_VERSIONS
+    listed = f"{', '.join(spoken[:-1])} and {spoken[-1]}" if len(spoken) > 1 else spoken[0]
+    return (
+        f"it answered in MCP protocol version {cut(version, 40)!r}, which this client does not speak (it asked for "
+        f"{LATEST_HANDSHAKE_VERSION} and speaks {listed}); a newer mcp package may speak it, or the server may be "
+        "set to an older version"
+    )
 
 
 def _leaf(exc: BaseException) -> BaseException:

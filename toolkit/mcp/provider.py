@@ -65,8 +65,23 @@ at 25,000 tokens (`MAX_MCP_OUTPUT_TOKENS`), which is about as much.
 Filtering, renaming, redescribing and always-visible marking are wrappers over any provider,
 not options of this one: `toolkit.loop.wrappers`.
 
+The model reads the content blocks; a result's `structuredContent` only when no block is for it
+(`content: []`). A server writes the blocks for a reader, and MCP has a tool returning structured
+content also return it as JSON in a text block (the SDK's own servers write a str or a list as
+text, the value under "result"), so the two say the same. The value is kept in the result's
+`structured_content` attribute (not sent to the model; code and a view may read it), so a server
+whose blocks say something else (the orders behind 'Found 2 orders') loses nothing. openai-agents
+reads the blocks too (`use_structured_content=False`, its default), and so does Claude Code;
+pydantic-ai reads the structured value when every block is text.
+
+A block whose `annotations.audience` is given without "assistant" (["user"]: a table to show, a
+receipt) is for the user only (`for_model`): the model does not read it; its text (a note naming
+any other block) is kept in the result's `for_user` attribute, which a conversation view shows. A
+result wholly for the user tells the model so, rather than reading as empty.
+
 An embedded resource that holds text (server-everything's `get-resource-reference`), or a blob
-of a text type (`text/*`, JSON, XML, YAML…) that is UTF-8, is passed on: a line naming it (its
+of a text type (`text/*`, JSON, XML, YAML…) that is UTF-8 or in the charset its type names (its
+base64 in lines or not), is passed on: a line naming it (its
 URI and MIME type), then its text, which counts towards `max_result_chars` as any other.
 
 Leaves out: resources, prompts and sampling; reconnecting during a run (a call to a server that
@@ -78,6 +93,7 @@ resource by its name and URI, a signed URL's secrets masked; none is read or pas
 from __future__ import annotations
 
 import base64
+import codecs
 import concurrent.futures
 import json
 import logging
@@ -117,6 +133,7 @@ from toolkit.loop.sources import ProviderRequest
 from toolkit.loop.wrappers import always_visible, filter_tools, map_tools, rename_tools
 from toolkit.mcp.client import McpClient, McpConnectionLost, check_seconds, describe
 from toolkit.mcp.schema import CHECKED_BY_SERVER, checked_arguments, translate_schema
+from toolkit.memory.storable import attributes_problem
 from toolkit.tools.arguments import parse_arguments
 from toolkit.tools.decorator import InvocationContext, a_or_an
 from toolkit.tools.execute import Tool, ToolOutput
@@ -125,13 +142,16 @@ from toolkit.tools.reflect import ToolSpec
 from toolkit.unicode import boundary
 
 __all__ = [
+    "FOR_USER_ATTRIBUTE",
     "IMAGES_ATTRIBUTE",
     "MAX_RESULT_CHARS",
+    "STRUCTURED_ATTRIBUTE",
     "McpExecutor",
     "McpToolProvider",
     "always_visible",
     "cut_text",
     "filter_tools",
+    "for_model",
     "map_tools",
     "openai_name",
     "original_name",
@@ -140,6 +160,7 @@ __all__ = [
     "result_text",
     "timeout_text",
     "tool_from_mcp",
+    "user_only_texts",
     "wire_names",
 ]
 
@@ -149,6 +170,12 @@ MAX_RESULT_CHARS = 100_000
 """How many characters of a tool's result the model reads by default (`McpToolProvider(max_result_chars=...)`)."""
 IMAGES_ATTRIBUTE = IMAGES
 """Result attribute holding a tool's images as data URLs, when the chat model accepts images."""
+STRUCTURED_ATTRIBUTE = "structured_content"
+"""Result attribute holding a result's `structuredContent` when the model read its content blocks
+instead (`McpExecutor`): the model does not read it, code and a view may."""
+FOR_USER_ATTRIBUTE = "for_user"
+"""Result attribute holding the content a server marked for the user only (`annotations.audience`
+["user"]), as text: the model does not read it (`for_model`), a view shows it."""
 _INVALID_NAME_CHARS = re.compile(r"[^A-Za-z0-9_-]")
 _MAX_NAME = 64
 
@@ -544,10 +571,34 @@ class McpExecutor:
         if result.is_error:
             text = self._masked(result_text(result)) or "the server reported an error without a message"  # cut later
             raise McpToolError(text + _server_name_note(text, self.name, call.name))
-        images = [b for b in result.content if isinstance(b, ImageContent)] if self.accepts_images else []
-        attributes = {IMAGES_ATTRIBUTE: [f"data:{b.mime_type};base64,{b.data}" for b in images]} if images else {}
+        images = (
+            [b for b in result.content if isinstance(b, ImageContent) and for_model(b)] if self.accepts_images else []
+        )
+        attributes: dict[str, Any] = {}
+        if images:
+            attributes[IMAGES_ATTRIBUTE] = [f"data:{b.mime_type};base64,{_WHITESPACE.sub('', b.data)}" for b in images]
+        if for_user := [cut_text(self._masked(text), self.max_result_chars) for text in user_only_texts(result)]:
+            attributes[FOR_USER_ATTRIBUTE] = for_user
+        if (structured := self._structured(result)) is not None:
+            attributes[STRUCTURED_ATTRIBUTE] = structured
         text = self._masked(result_text(result, self.accepts_images))
         return ToolOutput(cut_text(text, self.max_result_chars), attributes)
+
+    def _structured(self, result: CallToolResult) -> Any:
+        """The result's `structuredContent` when the model read its blocks instead (None otherwise):
+        masked as the text is; past `max_result_chars` (or not storable as it is: NaN) its JSON, cut."""
+        value = result.structured_content
+        if value is None or not any(for_model(block) for block in result.content):
+            return None
+        text = self._masked(json.dumps(value, ensure_ascii=False))
+        try:
+            kept = json.loads(text)
+        except ValueError:  # a mask that broke the JSON: the text
+            kept = text
+        too_long = self.max_result_chars is not None and len(text) > self.max_result_chars
+        if too_long or attributes_problem({STRUCTURED_ATTRIBUTE: kept}) is not None:
+            return cut_text(text, self.max_result_chars)
+        return kept
 
     def _masked(self, text: str) -> str:
         """`text` with the secrets the server was given masked (`McpClient.mask`; a client without it: as is)."""
@@ -588,32 +639,63 @@ def _server_name_note(text: str, server_name: str, called: str) -> str:
 
 
 def result_text(result: CallToolResult, accepts_images: bool = False) -> str:
-    """What the model reads: the text blocks, a note for each other block, or the structured value."""
-    parts = [
-        block.text if isinstance(block, TextContent) else _describe_block(block, accepts_images)
-        for block in result.content
-    ]
+    """What the model reads: the blocks meant for it (`for_model`: the text blocks, a note for each
+    other block), or the structured value; a note when every block is for the user only."""
+    parts = [_block_text(block, accepts_images) for block in result.content if for_model(block)]
     if not parts and result.structured_content is not None:
         return json.dumps(result.structured_content, ensure_ascii=False)
+    if not parts and result.content:
+        blocks = f"{len(result.content)} content block{'' if len(result.content) == 1 else 's'}"
+        return f'[the result is for the user only (its audience is "user"), so it is not shown here: {blocks}]'
     return "\n".join(parts)
 
 
-def _describe_block(block: Any, accepts_images: bool) -> str:
-    """A block that is not text, named: its kind, a resource's name and URI (the whole of what a
-    resource link says: without them its result was lost), its MIME type; an embedded text
-    resource's text follows its name."""
+def for_model(block: Any) -> bool:
+    """Whether the model reads `block`: MCP's `annotations.audience` says who content is for, and a
+    block whose audience is given without "assistant" (["user"]) is for the user only. No audience
+    (or an empty one) says nothing: the block is for both."""
+    audience = getattr(getattr(block, "annotations", None), "audience", None)
+    return not audience or "assistant" in audience
+
+
+def user_only_texts(result: CallToolResult) -> list[str]:
+    """The blocks the model does not read (`for_model`), as text: kept on the result (`FOR_USER_ATTRIBUTE`)."""
+    return [
+        f"[{_named(block)}]" if isinstance(block, ImageContent) else _block_text(block, False)
+        for block in result.content
+        if not for_model(block)
+    ]
+
+
+def _block_text(block: Any, accepts_images: bool) -> str:
+    return block.text if isinstance(block, TextContent) else _describe_block(block, accepts_images)
+
+
+def _named(block: Any) -> str:
+    """A block's kind, with a resource's name and URI and its MIME type when it has them."""
     kind = getattr(block, "type", type(block).__name__)
     resource = getattr(block, "resource", None)
     mime = getattr(block, "mime_type", None) or getattr(resource, "mime_type", None)
     uri = getattr(block, "uri", None) or getattr(resource, "uri", None)
     named = [getattr(block, "name", None), mask_url(str(uri)) if uri else None, mime]  # no secret of a signed URL
-    what = f"{kind} ({', '.join(n for n in named if n)})" if any(named) else kind
+    return f"{kind} ({', '.join(n for n in named if n)})" if any(named) else kind
+
+
+def _describe_block(block: Any, accepts_images: bool) -> str:
+    """A block that is not text, named: its kind, a resource's name and URI (what a resource link
+    says: without them its result was lost; its description follows), its MIME type; an embedded
+    text resource's text follows its name."""
+    resource = getattr(block, "resource", None)
+    mime = getattr(block, "mime_type", None) or getattr(resource, "mime_type", None)
+    what = _named(block)
     if isinstance(block, ImageContent):
         if accepts_images:
             return f"[{what} attached]"
         return f"[{what} not passed on: this chat model does not accept images]"
     if isinstance(block, ResourceLink):
-        return f"[{what}: a link to a resource, not read]"
+        description = (block.description or "").strip()
+        described = f"; its description: {description}" if description else ""
+        return f"[{what}: a link to a resource, not read{described}]"
     if isinstance(block, EmbeddedResource) and (text := _resource_text(resource, mime)) is not None:
         return f"[{what}]\n{text}"  # the result itself, sent inline: nothing to read
     return f"[{what} content not shown]"
@@ -624,7 +706,8 @@ _TEXT_APPLICATIONS = re.compile(r"application/([\w.+-]*\+)?(json|xml|yaml|x-yaml
 
 def _resource_text(resource: Any, mime: str | None) -> str | None:
     """An embedded resource's text: its `text`, or a `blob` of a text type (`text/plain`,
-    `application/json`, `…+xml`) that is UTF-8; None for any other blob (bytes are not shown)."""
+    `application/json`, `…+xml`) that is UTF-8 (or in the charset its type names); None for any
+    other blob (bytes are not shown)."""
     if isinstance(resource, TextResourceContents):
         return resource.text
     kind = (mime or "").strip().lower()
@@ -633,6 +716,27 @@ def _resource_text(resource: Any, mime: str | None) -> str | None:
     ):
         return None
     try:
-        return base64.b64decode(resource.blob, validate=True).decode("utf-8")
-    except ValueError:  # not base64, or not UTF-8 (a UnicodeDecodeError is a ValueError)
+        return _unbased(resource.blob).decode(_charset(kind))
+    except ValueError:  # not base64, or not in its charset (a UnicodeDecodeError is a ValueError)
         return None
+
+
+_WHITESPACE = re.compile(r"\s+")
+_CHARSET = re.compile(r";\s*charset\s*=\s*\"?([\w.:-]+)")
+
+
+def _unbased(blob: str) -> bytes:
+    """A blob's bytes: base64 as MCP writes it, or in lines (Python's `base64.encodebytes`, a MIME
+    encoder; pydantic-ai's client reads them too); ValueError for what is not base64."""
+    return base64.b64decode(_WHITESPACE.sub("", blob), validate=True)
+
+
+def _charset(mime: str) -> str:
+    """The charset a text type names (`text/plain; charset=iso-8859-1`), if Python knows it; else UTF-8."""
+    named = _CHARSET.search(mime)
+    if named is None:
+        return "utf-8"
+    try:
+        return codecs.lookup(named.group(1)).name
+    except LookupError:
+        return "utf-8"

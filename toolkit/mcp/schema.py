@@ -472,10 +472,10 @@ def checked_arguments(
         errors = _errors(schema, arguments) or []
     try:
         defs = _named_schemas(schema)
-        problems = [problem for error in errors for problem in _problems(error, defs)]
+        problems = [problem for error in errors for problem in _problems(error, defs, schema)]
     except Exception:  # a schema read in a way this module did not foresee: the server checks
         return arguments, []
-    return arguments, sorted(problems, key=_placing(schema, arguments))
+    return arguments, sorted(dict.fromkeys(problems), key=_placing(schema, arguments))  # one line per problem
 
 
 def _defaulted(schema: Mapping[str, Any], arguments: dict[str, Any], errors: list[Any]) -> set[str]:
@@ -506,9 +506,34 @@ def _errors(schema: Mapping[str, Any], arguments: dict[str, Any]) -> list[Any] |
     """`jsonschema`'s errors for `arguments`; None when it cannot read the schema (a `$ref` it
     cannot resolve, a keyword of the wrong kind): the server checks."""
     try:
-        return list(_validator(schema).iter_errors(arguments))
+        return list(_validator(_without_false(schema)).iter_errors(arguments))
     except Exception:
         return None
+
+
+_NOTHING: dict[str, Any] = {"not": {}}
+"""A `false` subschema (no value is valid) as jsonschema reports with its field: it reports `false`
+under `properties` without the field's name, and without a keyword."""
+_FALSE_WHERE = ("not", "if", "then", "else", "contains", "propertyNames")
+"""Keywords whose `false` is checked as a schema (`items`, `additionalProperties`… have words of their own)."""
+
+
+def _without_false(node: Any) -> Any:
+    """`node` with each `false` that stands for a schema under `properties`, `$defs`, a union's
+    branches or `_FALSE_WHERE` written as `_NOTHING`, which means the same."""
+    if node is False:
+        return dict(_NOTHING)
+    if not isinstance(node, Mapping):
+        return node
+    copied = dict(node)
+    for key, value in node.items():
+        if key in _NAMED_SCHEMAS and isinstance(value, Mapping):
+            copied[key] = {name: _without_false(sub) for name, sub in value.items()}
+        elif key in _SCHEMA_LISTS and isinstance(value, list):
+            copied[key] = [_without_false(sub) for sub in value]
+        elif key in _FALSE_WHERE or (key == "items" and isinstance(value, Mapping)):
+            copied[key] = _without_false(value)
+    return copied
 
 
 def _validator(schema: Mapping[str, Any]) -> Any:
@@ -539,16 +564,14 @@ def _named_schemas(schema: Mapping[str, Any]) -> dict[str, Any]:
     return found
 
 
-def _problems(error: Any, defs: dict[str, Any]) -> list[ArgumentProblem]:
+def _problems(error: Any, defs: dict[str, Any], root: Mapping[str, Any]) -> list[ArgumentProblem]:
     """The problems one `jsonschema` error stands for (a `required` error: one per missing field)."""
     path = _path(error.absolute_path)
     keyword, value, sub = error.validator, error.instance, error.schema
     if keyword == "required" and isinstance(value, Mapping):
-        return [
-            ArgumentProblem(_join(path, name), "", _words(_property(error, name), defs), kind="missing")
-            for name in error.validator_value
-            if name not in value
-        ]
+        return [_missing(error, name, "", defs, root) for name in error.validator_value if name not in value]
+    if keyword in ("dependentRequired", "dependencies") and isinstance(value, Mapping) and (needs := _needs(error)):
+        return [_missing(error, name, f" (needed when {given} is given)", defs, root) for given, name in needs]
     if keyword in ("additionalProperties", "unevaluatedProperties") and isinstance(value, Mapping):
         known = list(sub.get("properties", {})) if isinstance(sub.get("properties"), Mapping) else []
         return [
@@ -558,28 +581,68 @@ def _problems(error: Any, defs: dict[str, Any]) -> list[ArgumentProblem]:
     if _taken(error):
         return []  # toolkit's own coercion takes it ("27" for an integer), and so does a pydantic server
     if keyword in ("anyOf", "oneOf") and isinstance(value, Mapping) and error.context:
-        nearest = min(_branches(error).values(), key=len)  # a union of objects: what the nearest one lacks
-        return [problem for inner in nearest for problem in _problems(inner, defs)]
+        return [problem for inner in _nearest(error, value, defs) for problem in _problems(inner, defs, root)]
     if keyword in _LIMITS:
         exclusive = sub.get(f"exclusive{keyword.title()}") is True  # draft-4: minimum 0 + exclusiveMinimum true
         expected = one_unit(_LIMITS[f"exclusive{keyword.title()}" if exclusive else keyword].format(_number(error)))
     elif keyword in ("type", "enum", "const", "anyOf", "oneOf"):
         expected = _words(sub, defs)
+    elif keyword == "not" and error.validator_value == {}:  # `false`, or `not: {}`: nothing is valid here
+        expected = "no value (its schema takes none)"
     else:
         expected = f"a value its schema allows ({keyword}: {_short(error.validator_value)})"
     return [ArgumentProblem(path or "arguments", _short(value), expected)]
 
 
-def _property(error: Any, name: str) -> Any:
-    """The schema of the field `name` a `required` error is about: in its schema's `properties`,
-    or, in a branch of a union that does not name it there, in the union's schema's."""
-    instance = error.instance
+def _missing(error: Any, name: str, why: str, defs: dict[str, Any], root: Mapping[str, Any]) -> ArgumentProblem:
+    """The field `name` of the object `error` is about, missing: what it takes (`_property`), and `why`."""
+    schema = _property(error, name, defs, root)
+    return ArgumentProblem(_join(_path(error.absolute_path), name), "", _words(schema, defs) + why, kind="missing")
+
+
+def _needs(error: Any) -> list[tuple[str, str]]:
+    """The (field sent, field it needs and was not sent) of a `dependentRequired` error (draft-07's
+    `dependencies` with a list): jsonschema gives one error per pair, each holding them all."""
+    value, needs = error.instance, error.validator_value
+    if not isinstance(needs, Mapping):
+        return []
+    return [
+        (given, name)
+        for given, names in needs.items()
+        if given in value and isinstance(names, list)
+        for name in names
+        if isinstance(name, str) and name not in value
+    ]
+
+
+def _property(error: Any, name: str, defs: dict[str, Any], root: Mapping[str, Any]) -> Any:
+    """The schema of the field `name` a `required` error is about: in its schema's `properties`;
+    in a branch of a union that does not name it there, in the union's schema's; for a keyword
+    that lists fields only (`allOf: [{required}]`, `then`, `dependentRequired`), in the `properties`
+    of the object's schema (found from the root along the error's path)."""
+    instance, around = error.instance, error
     while error is not None and error.instance is instance:  # a union around the same object
         properties = error.schema.get("properties") if isinstance(error.schema, Mapping) else None
         if isinstance(properties, Mapping) and name in properties:
             return properties[name]
         error = error.parent
-    return {}
+    properties = _at(root, list(around.absolute_path), defs).get("properties")
+    return properties.get(name, {}) if isinstance(properties, Mapping) else {}
+
+
+def _at(root: Mapping[str, Any], parts: list[Any], defs: dict[str, Any]) -> Mapping[str, Any]:
+    """The schema of the value at `parts` (field names and item indexes), followed from `root`
+    through `properties`, `items` and `#/$defs/NAME` references; {} where it cannot be followed."""
+    node: Any = root
+    for part in [*parts, None]:
+        for _ in range(len(defs) + 1):  # a chain of references, not a loop of them
+            if not (isinstance(node, Mapping) and isinstance(node.get("$ref"), str)):
+                break
+            node = defs.get(node["$ref"].rsplit("/", 1)[-1])
+        if part is None or not isinstance(node, Mapping):
+            break
+        node = (node.get("properties") or {}).get(part) if isinstance(part, str) else node.get("items")
+    return node if isinstance(node, Mapping) else {}
 
 
 def _taken(error: Any) -> bool:
@@ -598,6 +661,30 @@ def _branches(error: Any) -> dict[Any, list[Any]]:
     for inner in error.context or ():
         branches.setdefault(inner.schema_path[0] if inner.schema_path else None, []).append(inner)
     return branches
+
+
+def _nearest(error: Any, value: Mapping[str, Any], defs: dict[str, Any]) -> list[Any]:
+    """The errors of the branch of a union the model meant for the object it sent: the one naming
+    most of the fields it sent (in `properties` or `required`, through a `$ref`), then one for an
+    object (not a string), then the one with fewest errors (then the first). Fewest errors alone
+    chose a branch of one missing field over the one whose fields were all sent, each of the wrong
+    type, and a string's branch over the object's."""
+    branches = _branches(error)
+    schemas = error.validator_value if isinstance(error.validator_value, list) else []
+
+    def named(index: Any) -> int:
+        branch = schemas[index] if isinstance(index, int) and index < len(schemas) else {}
+        if isinstance(branch, Mapping) and isinstance(branch.get("$ref"), str):
+            branch = defs.get(branch["$ref"].rsplit("/", 1)[-1], {})
+        if not isinstance(branch, Mapping):
+            return 0
+        names = set(branch.get("properties") or ()) | set(branch.get("required") or ())
+        return sum(1 for key in value if key in names)
+
+    def other_type(index: Any) -> bool:  # the branch is for another type than the value's
+        return any(inner.validator == "type" and not inner.relative_path for inner in branches[index])
+
+    return branches[min(branches, key=lambda index: (-named(index), other_type(index), len(branches[index])))]
 
 
 def _number(error: Any) -> str:
@@ -634,7 +721,8 @@ def _coercible(value: Any, kinds: Any) -> bool:
 
 
 def _words(schema: Any, defs: dict[str, Any]) -> str:
-    """A schema in words (`toolkit.tools.arguments.describe`), a type array and `oneOf` read too."""
+    """A schema in words (`toolkit.tools.arguments.describe`), a type array and `oneOf` read too; an
+    untyped one of `properties` (or `items`) is the object (array) its translation tells the model."""
     if not isinstance(schema, Mapping):
         return "any value"
     if "oneOf" in schema and "anyOf" not in schema:
@@ -646,7 +734,7 @@ def _words(schema: Any, defs: dict[str, Any]) -> str:
         return " or ".join(dict.fromkeys(_words(branch, defs) for branch in schema["anyOf"]))
     if isinstance(schema.get("$ref"), str):
         return _words(defs.get(schema["$ref"].rsplit("/", 1)[-1], {}), defs)
-    return describe(dict(schema), defs)
+    return describe({**_inferred_type(dict(schema)), **schema}, defs)  # untyped with properties: as the model was told
 
 
 def _path(parts: Any) -> str:

@@ -20,6 +20,11 @@ U+FFFD in its place: the SDK cannot write it. Each call runs in a daemon thread 
 the server exits when its client closes stdin, even while a tool still runs (one that never
 returns kept the process alive).
 
+A result is its text, then an image block for each image the tool returned (its `images`
+attribute, a chart: a data URL as an image, a link as a resource link), then what another MCP
+server marked for the user only (`for_user`, a tool served again) with that audience; they were
+lost on the way.
+
 Tools flagged read-only travel with the MCP annotation `readOnlyHint`, which a client keeps in
 the spec's metadata (`toolkit.mcp.provider`); another MCP server's tool served again keeps the
 annotations it came with.
@@ -36,6 +41,7 @@ import gc
 import io
 import json
 import os
+import re
 import sys
 import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -49,8 +55,10 @@ from pydantic import ValidationError
 
 from toolkit.chat.messages import ToolCall
 from toolkit.errors import ToolDefinitionError, shown_name
+from toolkit.loop.images import IMAGES
 from toolkit.loop.sources import ProviderRequest, check_collection, provided
 from toolkit.mcp.client import unicode_text
+from toolkit.mcp.provider import FOR_USER_ATTRIBUTE as FOR_USER
 from toolkit.mcp.schema import CHECKED_BY_SERVER
 from toolkit.tools.decorator import a_or_an
 from toolkit.tools.execute import (
@@ -102,11 +110,8 @@ def tools_server(
                 f"Unknown tool: {shown_name(params.name)!r}. Available tools: {', '.join(by_name)}",
             )
         call = ToolCall(id="mcp", name=params.name, arguments=json.dumps(params.arguments or {}, ensure_ascii=False))
-        text, is_error = await _in_daemon_thread(tool, call)
-        return types.CallToolResult(
-            content=[types.TextContent(text=unicode_text(text))],  # the SDK cannot write a lone surrogate
-            is_error=is_error,
-        )
+        text, is_error, attributes = await _in_daemon_thread(tool, call)
+        return types.CallToolResult(content=_content(text, attributes), is_error=is_error)
 
     return Server(name, version=version, on_list_tools=list_tools, on_call_tool=call_tool)
 
@@ -158,13 +163,37 @@ _POLICIES = Policies(report_unknown_tool, report_argument_error, report_failure_
 "Tool 'x' failed: " itself, so the model would read it twice."""
 
 
-async def _in_daemon_thread(tool: Tool, call: ToolCall) -> tuple[str, bool]:
+_DATA_URL = re.compile(r"data:([\w.+-]+/[\w.+-]+);base64,(.+)", re.DOTALL)
+
+
+def _content(text: str, attributes: Mapping[str, Any]) -> list[types.ContentBlock]:
+    """A result's blocks: its text (with U+FFFD for a lone surrogate, which the SDK cannot write);
+    then each image of its `images` attribute (a data URL as an image, a link as a resource link);
+    then the content a server marked for the user only (`for_user`, an MCP tool served again),
+    with that audience."""
+    blocks: list[types.ContentBlock] = [types.TextContent(text=unicode_text(text))]
+    for url in _strings(attributes.get(IMAGES)):
+        if data := _DATA_URL.fullmatch(url):
+            blocks.append(types.ImageContent(data=data.group(2), mime_type=data.group(1)))
+        elif url.startswith(("http://", "https://")):
+            blocks.append(types.ResourceLink(name="image", uri=url))
+    user = types.Annotations(audience=["user"])
+    blocks += [types.TextContent(text=unicode_text(t), annotations=user) for t in _strings(attributes.get(FOR_USER))]
+    return blocks
+
+
+def _strings(value: Any) -> list[str]:
+    """The str items of an attribute that holds a list of them (anything else: none)."""
+    return [item for item in value if isinstance(item, str)] if isinstance(value, list | tuple) else []
+
+
+async def _in_daemon_thread(tool: Tool, call: ToolCall) -> tuple[str, bool, Mapping[str, Any]]:
     """`_execute(tool, call)` in a daemon thread of its own, awaited (cancellably). In anyio's
     worker threads, which are no daemons, a tool that never returned kept the process alive after
     its client had closed stdin (gone, or asking it to stop): the interpreter waits for them at
     exit. A call cancelled meanwhile (the client gave up on it) leaves its thread to finish alone."""
     done = anyio.Event()
-    outcome: list[tuple[str, bool]] = []
+    outcome: list[tuple[str, bool, Mapping[str, Any]]] = []
     failure: list[BaseException] = []
     token = anyio.lowlevel.current_token()
     context = contextvars.copy_context()  # as anyio's threads run it: the caller's context variables
@@ -185,15 +214,15 @@ async def _in_daemon_thread(tool: Tool, call: ToolCall) -> tuple[str, bool]:
     return outcome[0]
 
 
-def _execute(tool: Tool, call: ToolCall) -> tuple[str, bool]:
-    """Run one call (in a worker thread): its text and whether it is an error. `SystemExit` or
+def _execute(tool: Tool, call: ToolCall) -> tuple[str, bool, Mapping[str, Any]]:
+    """Run one call (in a worker thread): its text, whether it is an error, and its attributes. `SystemExit` or
     `KeyboardInterrupt` raised by the tool is its failure, worded as any other: let through, it
     would stop the event loop serving every client (in-process: the client's own loop)."""
     try:
         result = tool.execute(call, None, _POLICIES)
     except (SystemExit, KeyboardInterrupt) as exc:
-        return describe_exception(exc), True
-    return result.content, result.is_error
+        return describe_exception(exc), True, {}
+    return result.content, result.is_error, result.attributes
 
 
 def _mcp_tool(tool: Tool, read_only: bool) -> types.Tool:

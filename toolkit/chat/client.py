@@ -140,6 +140,7 @@ from toolkit.chat.sse import (
     reported_error,
     said_instead,
     sse_lines,
+    stated_reason,
 )
 from toolkit.chat.stream_scrub import HeldEcho, scrub_event_stream, unechoed_response
 from toolkit.chat.tool_refusal import names_tools
@@ -1640,7 +1641,7 @@ def parse_completion(text: str) -> ChatResponse:
     try:
         response = ChatResponse(
             message=assistant,
-            finish_reason=choice.get("finish_reason"),
+            finish_reason=stated_reason(choice.get("finish_reason")),
             usage=TokenUsage.from_openai(data.get("usage")),
             model=data.get("model") or "",
             id=data.get("id") or "",

@@ -11,7 +11,8 @@ The one rule that matters: a stream that ends before `data: [DONE]` is truncated
 from it may be executed, however complete its tool calls look. `finish()` raises
 `TruncatedStreamError` in that case (saying why it ended, when the client knows: a timeout, a
 broken connection). One exception: a stream that closed properly after the model's choice said
-why it stopped (`finish_reason`, sent after its last delta) is whole — some servers never send
+why it stopped (`finish_reason`, sent after its last delta; DashScope's `"null"` on the chunks
+before it says nothing: `stated_reason`) is whole — some servers never send
 `[DONE]` (TGI before 2.2, llama-box, ik_llama.cpp), and OpenAI's SDK reads them to their end;
 such a stream cut by a timeout or a dropped connection is still truncated, and so is one whose
 last chunk breaks off before its JSON is complete (closed mid-chunk: `_broken_off`). A chunk
@@ -321,7 +322,9 @@ class StreamAssembler:
             if choice.get("usage") and not _usage_of(chunk):  # Moonshot's (Kimi's): on choice 0
                 self.usage = _updated(self.usage, TokenUsage.from_openai(choice["usage"]))
             events += self._feed_delta(_object(choice.get("delta"), "stream chunk delta"))
-            self.finish_reason = _text(choice.get("finish_reason"), "finish_reason") or self.finish_reason
+            self.finish_reason = (
+                stated_reason(_text(choice.get("finish_reason"), "finish_reason")) or self.finish_reason
+            )
         return events
 
     def _feed_delta(self, delta: dict[str, Any]) -> list[StreamEvent]:
@@ -913,6 +916,18 @@ def _breaks_off(text: str, exc: json.JSONDecodeError) -> bool:
 
 _WORD_STARTS = frozenset(word[:n] for word in ("true", "false", "null") for n in range(1, len(word)))
 """The beginnings of JSON's words, short of the whole word."""
+
+
+NO_REASON = frozenset(("null", "none"))
+"""A `finish_reason` that is the JSON null written as text (DashScope's `"null"` on each chunk before
+the last), or Python's None (a relay's `str(None)`): the reply has not said why it stopped."""
+
+
+def stated_reason(value: Any) -> Any:
+    """`value`, a `finish_reason` as a gateway sent it, unless it is the word for none (`NO_REASON`):
+    then None, as if the field were absent (a stream cut after it stays cut, a later chunk's reason is
+    kept). Anything else is left for the caller's own check."""
+    return None if isinstance(value, str) and value.strip().lower() in NO_REASON else value
 
 
 def _text(value: Any, what: str) -> str | None:

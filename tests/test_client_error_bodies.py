@@ -267,3 +267,53 @@ def test_an_error_body_is_masked_before_it_is_cut_so_no_head_of_the_key_shows():
         if cut == "line":
             assert str(caught.value) == f"HTTP 401: {'x' * 190} key ***fX — check LLM_API_KEY (not retried)"
     assert caught.value.body == "x" * 1990 + " key ***fX"
+
+
+TOOL = {"type": "function", "function": {"name": "query_order", "parameters": {"type": "object"}}}
+
+
+def _answering(status: int, body: dict) -> tuple[ChatClient, list[httpx.Request]]:
+    """A client whose gateway answers every request with `status` and `body`, and the requests it got."""
+    got: list[httpx.Request] = []
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        got.append(request)
+        return httpx.Response(status, json=body)
+
+    client = ChatClient("http://gw.test/v1", "k", "m", transport=httpx.MockTransport(answer), sleep=lambda s: None)
+    return client, got
+
+
+@pytest.mark.parametrize(
+    "status, message, options",
+    [
+        (500, "tools param requires --jinja flag", "--jinja"),  # llama.cpp's server
+        (
+            400,
+            '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set',  # vLLM's
+            "--enable-auto-tool-choice and --tool-call-parser",
+        ),
+    ],
+)
+def test_tools_refused_by_a_server_started_without_an_option_name_it_and_are_not_retried(status, message, options):
+    """llama.cpp's 500 was retried as transient ('running the cell again later may work'), vLLM's 400
+    said to fix the request body: neither changes until the server is started with the option."""
+    client, got = _answering(status, {"error": {"message": message, "code": status}})
+    with pytest.raises(CallerError) as refused:
+        client.chat([UserMessage(content="hi")], tools=[TOOL])
+    assert not isinstance(refused.value, TransientError)
+    assert str(refused.value) == (
+        f"HTTP {status}: {message} — the server was started without what tool calling needs ({options}): restart "
+        "it so, or use the prompt-protocol fallback, which sends no tools (not retried)"
+    )
+    assert len(got) == 1
+
+
+def test_a_server_option_named_without_tools_in_the_request_is_triaged_as_before():
+    client, got = _answering(500, {"error": {"message": "tools param requires --jinja flag", "code": 500}})
+    with pytest.raises(TransientError):
+        client.chat([UserMessage(content="hi")])
+    assert len(got) == 3
+    client, _ = _answering(500, {"error": {"message": "tool parser failed", "code": 500}})  # no option: transient
+    with pytest.raises(TransientError):
+        client.chat([UserMessage(content="hi")], tools=[TOOL])

@@ -11,7 +11,10 @@ Failures are triaged three ways (see `toolkit.errors`):
     caller      any other 4xx; a 402, or a 429 that    → raised at once, never retried
                 says the account is out of credit;       (`OutOfCreditError`, a hint on billing)
                 a proxy refusing an https gateway's
-                tunnel (407, 403: `proxy_refusal`)
+                tunnel (407, 403: `proxy_refusal`);
+                tools refused by a server started
+                without an option (llama.cpp's 500
+                "requires --jinja flag")
 
 A 400 (or a FastAPI server's 422) naming a field the client may leave out without changing what is
 asked — `stream_options`, `tool_choice: "auto"` — is asked again at once without it, and that field
@@ -1345,6 +1348,14 @@ def triage_status(response: httpx.Response, attempt: int = 1, mask: Callable[[st
             raise OutOfCreditError(
                 f"HTTP {status}: {detail} — {credit_fix(credit)}", status=status, body=body, attempts=attempt
             )
+    started = _started_without(response, detail) if status not in _TRANSIENT else None
+    if started:  # llama.cpp's 500 without --jinja: no wait or other body changes it
+        raise CallerError(
+            f"HTTP {status}: {detail} — {STARTED_WITHOUT_HINT.format(options=started)}",
+            status=status,
+            body=body,
+            attempts=attempt,
+        )
     if status < 500 and model_call_refused(response.text):  # the model's call was refused, not the request
         raise TransientError(f"HTTP {status} ({MALFORMED_CALL}): {detail}", status=status, body=body, attempts=attempt)
     if status in _TRANSIENT or status >= 500:
@@ -1384,8 +1395,8 @@ def model_call_refused(body: str) -> bool:
 
 
 def _refuses_tools(response: httpx.Response, detail: str) -> bool:
-    """Whether a 404 is about the request's `tools`, not its URL or model: the request carried
-    tools and the answer names them (`toolkit.chat.tool_refusal`; OpenRouter: "No endpoints found
+    """Whether an error (a 404, whose usual hint blames the URL or the model) is about the request's
+    `tools`: the request carried tools and the answer names them (`toolkit.chat.tool_refusal`; OpenRouter: "No endpoints found
     that support tool use")."""
     try:
         sent = json.loads(response.request.content)
@@ -1394,6 +1405,21 @@ def _refuses_tools(response: httpx.Response, detail: str) -> bool:
     if not isinstance(sent, dict) or not sent.get("tools"):
         return False
     return names_tools(detail, str(sent.get("model") or ""))
+
+
+def _started_without(response: httpx.Response, detail: str) -> str:
+    """The command-line options an error refusing the request's tools names (`--jinja`, llama.cpp's
+    500; `--enable-auto-tool-choice and --tool-call-parser`, vLLM's 400), joined; "" when it names
+    none or is not about the tools: the server was started without what tool calling needs, and
+    only restarting it changes that."""
+    options = list(dict.fromkeys(_OPTION.findall(detail)))
+    if not options or not _refuses_tools(response, detail):
+        return ""
+    return " and ".join([", ".join(options[:-1]), options[-1]] if len(options) > 1 else options)
+
+
+_OPTION = re.compile(r"(?<![\w-])--[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
+"""A server's command-line option named in its error (`--jinja`, `--tool-call-parser`)."""
 
 
 def _out_of_credit(response: httpx.Response) -> str | None:
@@ -1522,6 +1548,10 @@ _DEFAULT_HINT = "the request was rejected; fix it (not retried)"
 TOOLS_REFUSED_HINT = (
     "the model (or every provider serving it) takes no tools: choose a model with tool calling, or use the "
     "prompt-protocol fallback, which sends none (not retried)"
+)
+STARTED_WITHOUT_HINT = (
+    "the server was started without what tool calling needs ({options}): restart it so, or use the "
+    "prompt-protocol fallback, which sends no tools (not retried)"
 )
 URL_AUTH_HINT = (
     "LLM_BASE_URL carries user info (user:password@), which httpx sends as Basic auth in place of LLM_API_KEY: "

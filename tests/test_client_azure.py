@@ -59,3 +59,31 @@ def test_an_azure_401_shows_no_key():
     answer = httpx.Response(401, json={"error": {"code": "401", "message": f"Access denied: api-key {KEY} invalid"}})
     _, client = headers_sent("https://res.openai.azure.com/openai/v1", answer)
     assert KEY not in repr(list(client.exchanges))
+
+
+FILTERED = (
+    "The response was filtered due to the prompt triggering Azure OpenAI's content management policy. Please modify "
+    "your prompt and retry."
+)
+
+
+@pytest.mark.parametrize(
+    "error",
+    [
+        {"message": FILTERED, "type": None, "param": "prompt", "code": "content_filter", "status": 400},
+        {"message": FILTERED, "code": "400", "innererror": {"code": "ResponsibleAIPolicyViolation"}},
+    ],
+)
+def test_a_prompt_the_content_filter_refused_is_not_called_a_bad_request_body(error):
+    """Azure refuses a prompt its content filter flags with a 400: it read 'the gateway rejected the
+    request body; fix it', sending the learner to the JSON, not to the words."""
+    answer = httpx.Response(400, json={"error": error})
+    client = ChatClient(
+        "https://res.openai.azure.com/openai/v1", KEY, "m", transport=httpx.MockTransport(lambda r: answer)
+    )
+    with pytest.raises(CallerError) as refused:
+        client.chat([UserMessage(content="hi")])
+    assert str(refused.value) == (
+        f"HTTP 400: {FILTERED} — the gateway's content filter refused the prompt; rephrase the request, or check "
+        "the gateway's filter (not retried)"
+    )

@@ -1373,6 +1373,8 @@ def triage_status(response: httpx.Response, attempt: int = 1, mask: Callable[[st
         hint = TOOLS_REFUSED_HINT
     elif status == 400 and _BAD_KEY.search(detail):  # Gemini's wrong key: a 400, "API key not valid"
         hint = _CALLER_HINTS[401]
+    elif status == 400 and _content_filtered(response.text):  # Azure's filter: the words, not the JSON
+        hint = FILTERED_HINT
     raise CallerError(
         f"HTTP {status}: {detail} — {hint}",
         status=status,
@@ -1420,6 +1422,23 @@ def _started_without(response: httpx.Response, detail: str) -> str:
 
 _OPTION = re.compile(r"(?<![\w-])--[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
 """A server's command-line option named in its error (`--jinja`, `--tool-call-parser`)."""
+
+
+def _content_filtered(body: str) -> bool:
+    """Whether an error body says a content filter refused the prompt: Azure OpenAI's 400 with
+    `"code": "content_filter"`, or its `innererror` coded `ResponsibleAIPolicyViolation`."""
+    if "content_filter" not in body and "ResponsibleAIPolicyViolation" not in body:
+        return False
+    try:
+        data = json.loads(body)
+    except (ValueError, RecursionError):
+        return False
+    error = data.get("error") if isinstance(data, dict) else None
+    if not isinstance(error, dict):
+        return False
+    inner = error.get("innererror")
+    inner_code = inner.get("code") if isinstance(inner, dict) else None
+    return error.get("code") == "content_filter" or inner_code == "ResponsibleAIPolicyViolation"
 
 
 def _out_of_credit(response: httpx.Response) -> str | None:
@@ -1548,6 +1567,9 @@ _DEFAULT_HINT = "the request was rejected; fix it (not retried)"
 TOOLS_REFUSED_HINT = (
     "the model (or every provider serving it) takes no tools: choose a model with tool calling, or use the "
     "prompt-protocol fallback, which sends none (not retried)"
+)
+FILTERED_HINT = (
+    "the gateway's content filter refused the prompt; rephrase the request, or check the gateway's filter (not retried)"
 )
 STARTED_WITHOUT_HINT = (
     "the server was started without what tool calling needs ({options}): restart it so, or use the "

@@ -57,6 +57,16 @@ EMPTY = {
         'the model\'s reply is empty (no text, no tool calls, no refusal; finish_reason "stop"): the model said '
         "nothing; run the cell again, or try another model"
     ),
+    "tool_calls": (  # vLLM's `"tool_calls": []` when its tool-call parser read none in what the model wrote
+        'the model\'s reply is empty (no text, no tool calls, no refusal; finish_reason "tool_calls"): it stopped to '
+        "call a tool, but the gateway sent no call (its tool-call parser found none in what the model wrote); run "
+        "the cell again, or try another model or the prompt-protocol fallback"
+    ),
+    "function_call": (
+        'the model\'s reply is empty (no text, no tool calls, no refusal; finish_reason "function_call"): it stopped '
+        "to call a tool, but the gateway sent no call (its tool-call parser found none in what the model wrote); "
+        "run the cell again, or try another model or the prompt-protocol fallback"
+    ),
     None: (
         "the model's reply is empty (no text, no tool calls, no refusal; no finish_reason): the model said "
         "nothing; run the cell again, or try another model"
@@ -77,7 +87,14 @@ def test_an_empty_reply_is_a_bad_response_naming_finish_reason_and_the_fix(finis
     assert len(script.requests) == 1 and sleeps == []  # not retried
 
 
-@pytest.mark.parametrize("finish", ["length", "content_filter"])
+def test_vllms_empty_list_of_calls_under_finish_reason_tool_calls_says_no_call_came():
+    body = completion({"content": None, "tool_calls": []}, "tool_calls")
+    with pytest.raises(BadResponseError) as caught:
+        parse_completion(json.dumps(body))
+    assert str(caught.value) == EMPTY["tool_calls"]
+
+
+@pytest.mark.parametrize("finish", ["length", "content_filter", "tool_calls"])
 def test_an_empty_streamed_reply_reads_the_same_as_on_chat(finish):
     body = sse(chunk({"role": "assistant", "content": ""}), chunk({}, finish))
     script = Script(httpx.Response(200, text=body, headers=SSE))

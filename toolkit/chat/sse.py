@@ -767,9 +767,16 @@ def _empty_fix(message: AssistantMessage, finish: str | None) -> str:
     return _EMPTY_ELSE
 
 
+_NO_CALL = (
+    "it stopped to call a tool, but the gateway sent no call (its tool-call parser found none in what the model "
+    "wrote); run the cell again, or try another model or the prompt-protocol fallback"
+)
+"""An empty reply that stopped to call a tool (vLLM's `"tool_calls": []`)."""
 _EMPTY_FIX = {
     "length": "it was cut off before any text; raise max_tokens (or max_completion_tokens), or leave it unset",
     "content_filter": "the gateway's content filter removed it; rephrase the request, or check the gateway's filter",
+    "tool_calls": _NO_CALL,
+    "function_call": _NO_CALL,
 }
 _EMPTY_ELSE = "the model said nothing; run the cell again, or try another model"
 

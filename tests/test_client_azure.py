@@ -72,11 +72,13 @@ FILTERED = (
     [
         {"message": FILTERED, "type": None, "param": "prompt", "code": "content_filter", "status": 400},
         {"message": FILTERED, "code": "400", "innererror": {"code": "ResponsibleAIPolicyViolation"}},
+        {"message": FILTERED, "type": "content_filter"},  # Moonshot's
+        {"message": FILTERED, "code": "data_inspection_failed", "type": "data_inspection_failed"},  # DashScope's
     ],
 )
 def test_a_prompt_the_content_filter_refused_is_not_called_a_bad_request_body(error):
-    """Azure refuses a prompt its content filter flags with a 400: it read 'the gateway rejected the
-    request body; fix it', sending the learner to the JSON, not to the words."""
+    """Azure (Moonshot, DashScope) refuses a prompt its content filter flags with a 400: it read 'the
+    gateway rejected the request body; fix it', sending the learner to the JSON, not to the words."""
     answer = httpx.Response(400, json={"error": error})
     client = ChatClient(
         "https://res.openai.azure.com/openai/v1", KEY, "m", transport=httpx.MockTransport(lambda r: answer)

@@ -1425,9 +1425,10 @@ _OPTION = re.compile(r"(?<![\w-])--[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
 
 
 def _content_filtered(body: str) -> bool:
-    """Whether an error body says a content filter refused the prompt: Azure OpenAI's 400 with
-    `"code": "content_filter"`, or its `innererror` coded `ResponsibleAIPolicyViolation`."""
-    if "content_filter" not in body and "ResponsibleAIPolicyViolation" not in body:
+    """Whether an error body says a content filter refused the prompt: its `code` or `type` names
+    one (`_FILTER_CODES`: Azure OpenAI's and Moonshot's `content_filter`, DashScope's
+    `data_inspection_failed`), or its `innererror` is coded `ResponsibleAIPolicyViolation` (Azure)."""
+    if not any(code in body for code in (*_FILTER_CODES, "ResponsibleAIPolicyViolation")):
         return False
     try:
         data = json.loads(body)
@@ -1437,8 +1438,12 @@ def _content_filtered(body: str) -> bool:
     if not isinstance(error, dict):
         return False
     inner = error.get("innererror")
-    inner_code = inner.get("code") if isinstance(inner, dict) else None
-    return error.get("code") == "content_filter" or inner_code == "ResponsibleAIPolicyViolation"
+    if isinstance(inner, dict) and inner.get("code") == "ResponsibleAIPolicyViolation":
+        return True
+    return error.get("code") in _FILTER_CODES or error.get("type") in _FILTER_CODES
+
+
+_FILTER_CODES = ("content_filter", "data_inspection_failed")
 
 
 def _out_of_credit(response: httpx.Response) -> str | None:

@@ -19,7 +19,9 @@ Failures are triaged three ways (see `toolkit.errors`):
 A 400 (or a FastAPI server's 422) naming a field the client may leave out without changing what is
 asked — `stream_options`, `tool_choice: "auto"` — is asked again at once without it, and that field
 is not sent to the gateway again (`_without_refused`); so is a tool-schema keyword a relay refuses
-(`additionalProperties`, which the package checks itself: `toolkit.chat.schema_keywords`).
+(`additionalProperties`, which the package checks itself: `toolkit.chat.schema_keywords`). A call
+not streamed that a gateway refuses until its `enable_thinking` is false (DashScope serving Qwen3's
+open models) is asked again with it false, and so are the later ones (`thinking_off_unstreamed`).
 
 408 (the gateway timed out waiting) and 409 (a conflict; OpenAI uses it for a lock that timed
 out) are retried as the official OpenAI SDKs retry them. A 429 that says the account has no
@@ -418,6 +420,11 @@ def tool_payload(tools: Sequence[Any] | None) -> list[dict[str, Any]] | None:
         ) from None
 
 
+THINKING_SWITCH = "enable_thinking"
+"""The request field DashScope reads to turn a Qwen3 model's thinking on or off; sent false to a
+gateway that refuses a call not streamed without it."""
+
+
 def _sendable(tool: Any) -> bool:
     return isinstance(tool, dict) or callable(getattr(tool, "to_openai", None))
 
@@ -481,6 +488,10 @@ class ChatClient:
         self.schema_keywords_refused: list[str] = []
         """Tool-schema keywords this gateway refused (a relay to Gemini refuses
         `additionalProperties`); left out of every later request (`toolkit.chat.schema_keywords`)."""
+        self.thinking_off_unstreamed: bool = False
+        """Whether a request not streamed says `enable_thinking: false`; set True by itself when the
+        gateway refuses one without it (DashScope serving Qwen3's open models, which think by default
+        and think only when streaming), so `chat()` still answers, without the model's thinking."""
         self._max_reply_bytes = MAX_REPLY_BYTES
         self._sleep = sleep
         self._http = httpx.Client(
@@ -603,6 +614,8 @@ class ChatClient:
             body["stream"] = True
             if self.usage_in_stream:
                 body["stream_options"] = {"include_usage": True}
+        elif self.thinking_off_unstreamed:
+            body[THINKING_SWITCH] = False
         body.update(extra)
         return body
 
@@ -737,6 +750,15 @@ class ChatClient:
         if body.get("tool_choice") == "auto" and exc.refuses("tool_choice"):
             self.auto_choice_sent = False
             del body["tool_choice"]
+            return True
+        if (
+            exc.status == 400
+            and not body.get("stream")
+            and THINKING_SWITCH not in body
+            and exc.refuses(THINKING_SWITCH)
+        ):
+            self.thinking_off_unstreamed = True  # it thinks only when streaming: a call not streamed, without
+            body[THINKING_SWITCH] = False  # its thinking, is the answer the gateway gives
             return True
         keyword = refused_keyword(f"{exc} {exc.body}", body.get("tools")) if exc.status == 400 else None
         if keyword is not None:  # a relay to Gemini refuses `additionalProperties`: the package checks it itself

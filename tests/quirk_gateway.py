@@ -58,7 +58,10 @@
   `content_filter_results`; a whole reply has `prompt_filter_results` too;
 - `litellm_fields`: LiteLLM proxy's extra fields: `provider_specific_fields` on the message (or delta)
   and on each call, `function_call: null` beside the calls;
-- `empty_calls`: vLLM's `"tool_calls": []` on a reply (or the first delta) that calls no tool.
+- `empty_calls`: vLLM's `"tool_calls": []` on a reply (or the first delta) that calls no tool;
+- `stream_thinking`: DashScope serving Qwen3's open models: a request not streamed is a 400
+  "parameter.enable_thinking must be set to false for non-streaming calls" unless it says
+  `"enable_thinking": false`.
 
 Requests are kept in `handler.seen` (the bodies, in order). Leaves out: authentication, slow answers.
 """
@@ -241,6 +244,9 @@ def quirky(*names: str) -> type[http.server.BaseHTTPRequestHandler]:
             self.wfile.write(data)
 
         def refusal(self, body: dict[str, Any], n: int) -> tuple[int, Any] | tuple[int, Any, dict[str, str]] | None:
+            if "stream_thinking" in quirks and not body.get("stream") and body.get("enable_thinking") is not False:
+                text = "parameter.enable_thinking must be set to false for non-streaming calls"
+                return 400, {"error": {"code": "invalid_parameter_error", "param": None, "message": text}}
             if "limited_once" in quirks and n == 1:
                 return 429, {"error": {"message": "Rate limit reached", "type": "rate_limit"}}, {"Retry-After": "1"}
             if body.get("tools"):

@@ -271,6 +271,13 @@ def test_an_error_naming_only_the_model_is_not_read_as_refusing_tools():
             "http://127.0.0.1:8000/v1 or https://api.openai.com/v1 (check LLM_BASE_URL)",
         ),
         (
+            "LLM_BASE_URL",
+            "http://127.0.0.1:9/openai/v1/chat/completions/?api-version=2024-10-21",  # the endpoint a doc shows
+            "connect(): LLM_BASE_URL 'http://127.0.0.1:9/openai/v1/chat/completions/?api-version=2024-10-21' ends in "
+            "/chat/completions, which the client adds itself; set it to the part before: "
+            "http://127.0.0.1:9/openai/v1?api-version=2024-10-21",
+        ),
+        (
             "LLM_API_KEY",
             "sk-secret-0123456789\nabcdef",
             "ChatClient: the API key has a character that cannot go in an HTTP header (U+000A at position 21 of "

@@ -317,3 +317,31 @@ def test_a_server_option_named_without_tools_in_the_request_is_triaged_as_before
     client, _ = _answering(500, {"error": {"message": "tool parser failed", "code": 500}})  # no option: transient
     with pytest.raises(TransientError):
         client.chat([UserMessage(content="hi")], tools=[TOOL])
+
+
+def _lm_studio(request: httpx.Request) -> httpx.Response:
+    """LM Studio's server: any address it does not serve is a 200 saying so (lmstudio-bug-tracker#618)."""
+    return httpx.Response(200, json={"error": f"Unexpected endpoint or method. ({request.method} {request.url.path})"})
+
+
+@pytest.mark.parametrize("streamed", [False, True])
+def test_a_200_saying_the_address_asked_is_unknown_points_at_the_base_url(streamed):
+    """LLM_BASE_URL=http://localhost:1234 (LM Studio, without /v1) read 'gateway answered 200 with an
+    error: Unexpected endpoint or method. (POST /chat/completions)', its hint 'the message says what
+    went wrong', and nothing about the variable to fix."""
+    client = ChatClient("http://localhost:1234", "lm-studio", "m", transport=httpx.MockTransport(_lm_studio))
+    with pytest.raises(BadResponseError) as caught:
+        list(client.stream([UserMessage(content="hi")])) if streamed else client.chat([UserMessage(content="hi")])
+    assert str(caught.value) == (
+        "gateway answered 200 with an error: Unexpected endpoint or method. (POST /chat/completions) — the gateway "
+        "serves no such address: check LLM_BASE_URL (it usually ends in /v1)"
+    )
+    assert caught.value.hint == "Check that LLM_BASE_URL points at an OpenAI-compatible /v1 endpoint."
+
+
+def test_a_200_error_naming_another_address_keeps_its_words():
+    answer = httpx.Response(200, json={"error": "Model unloaded (POST /v1/chat/completions is busy)"})
+    client = ChatClient("http://localhost:1234/v1", "k", "m", transport=httpx.MockTransport(lambda r: answer))
+    with pytest.raises(BadResponseError) as caught:
+        client.chat([UserMessage(content="hi")])
+    assert str(caught.value) == "gateway answered 200 with an error: Model unloaded (POST /v1/chat/completions is busy)"

@@ -804,6 +804,7 @@ class ChatClient:
         if said:
             error = reported_error(said, "answered 200 with an error", text[:2000], status=response.status_code)
             error.attempts = attempt
+            _unknown_address(error, response)
             raise error
         raise _not_a_stream(text, self.shown_url)
 
@@ -1223,6 +1224,9 @@ class _Attempts:
             except CallerError as exc:  # asked again at once (no wait, the same attempt) without a field it refused
                 if not self.client._without_refused(self.body, exc):
                     raise
+            except BadResponseError as exc:
+                _unknown_address(exc, self.response)
+                raise
             except TransientError as exc:
                 exc.attempts, exc.waited = attempt, self.waited
                 if attempt > policy.max_retries:
@@ -1242,6 +1246,27 @@ class _Attempts:
     def __exit__(self, *exc_info: object) -> None:
         if self.response is not None:
             self.response.close()
+
+
+def _unknown_address(error: ModelCallError, response: httpx.Response | None) -> None:
+    """Make `error`, a 200's reported error, say to check LLM_BASE_URL when its words say the gateway
+    serves no such address as the request's (LM Studio answers any other path with a 200 `{"error":
+    "Unexpected endpoint or method. (POST /chat/completions)"}`): it names the request's method and
+    path and calls them unknown (`_NO_ROUTE`)."""
+    if type(error) is not BadResponseError or response is None or not _NO_ROUTE.search(str(error)):
+        return
+    try:
+        asked = f"{response.request.method} {response.request.url.path}"
+    except RuntimeError:  # a response built without a request
+        return
+    if asked not in str(error):
+        return
+    error.args = (f"{error} — the gateway serves no such address: check LLM_BASE_URL (it usually ends in /v1)",)
+    error.hint = BadResponseError.hint
+
+
+_NO_ROUTE = re.compile(r"unexpected endpoint|unknown (?:endpoint|route|url|path)|not found|no such|invalid url", re.I)
+"""A gateway's words for an address it does not serve."""
 
 
 def _too_long(wait: float | None, policy: RetryPolicy) -> str:

@@ -1494,9 +1494,10 @@ _FILTER_CODES = ("content_filter", "data_inspection_failed")
 
 
 def _out_of_credit(response: httpx.Response) -> str | None:
-    """How a 402, 403 or 429 says the account is out of credit (`toolkit.chat.credit`), or None.
-    A 402 (Payment Required) always does; a 403 only by its fields (its text may be about a
-    model's plan); a 429 by its fields, else by its text when it asks for no wait."""
+    """How a 400, 402, 403 or 429 says the account is out of credit (`toolkit.chat.credit`), or None.
+    A 402 (Payment Required) always does; a 400 (DashScope's `Arrearage`) or a 403 only by its fields
+    (its text may be about the request, or a model's plan); a 429 by its fields, else by its text when
+    it asks for no wait."""
     status = response.status_code
     try:
         data = json.loads(response.text)
@@ -1611,7 +1612,7 @@ def _elsewhere(response: httpx.Response, location: str | None) -> str | None:
 
 _DOUBLED = "/chat/completions/chat/completions"
 """A base URL that already names the endpoint: the most common LLM_BASE_URL slip."""
-_CREDIT_STATUSES = frozenset({402, 403, 429})
+_CREDIT_STATUSES = frozenset({400, 402, 403, 429})
 """Statuses that may say the account is out of credit: never retried then (`_out_of_credit`)."""
 _TRANSIENT = frozenset({408, 409, 429})
 """Retried, like 5xx: request timeout, conflict (a lock that timed out), rate limit."""

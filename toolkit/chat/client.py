@@ -1418,6 +1418,8 @@ def triage_status(response: httpx.Response, attempt: int = 1, mask: Callable[[st
         hint = "LLM_BASE_URL ends in /chat/completions: set it to the part before, e.g. https://host/v1 (not retried)"
     elif status == 404 and _refuses_tools(response, detail):
         hint = TOOLS_REFUSED_HINT
+    elif status == 404 and _unversioned_azure(response.request.url):
+        hint = AZURE_VERSION_HINT
     elif status == 400 and _BAD_KEY.search(detail):  # Gemini's wrong key: a 400, "API key not valid"
         hint = _CALLER_HINTS[401]
     elif status == 400 and _content_filtered(response.text):  # Azure's filter: the words, not the JSON
@@ -1469,6 +1471,13 @@ def _started_without(response: httpx.Response, detail: str) -> str:
 
 _OPTION = re.compile(r"(?<![\w-])--[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
 """A server's command-line option named in its error (`--jinja`, `--tool-call-parser`)."""
+
+
+def _unversioned_azure(url: httpx.URL) -> bool:
+    """Whether `url` is an Azure OpenAI deployment's (`…/openai/deployments/<name>/…` on an Azure host)
+    without the `api-version` query Azure requires there (it answers 404 "Resource not found")."""
+    host = url.host.lower().rstrip(".")
+    return host.endswith(_AZURE_HOSTS) and "/openai/deployments/" in url.path and "api-version" not in url.params
 
 
 def _content_filtered(body: str) -> bool:
@@ -1620,6 +1629,10 @@ _DEFAULT_HINT = "the request was rejected; fix it (not retried)"
 TOOLS_REFUSED_HINT = (
     "the model (or every provider serving it) takes no tools: choose a model with tool calling, or use the "
     "prompt-protocol fallback, which sends none (not retried)"
+)
+AZURE_VERSION_HINT = (
+    "an Azure OpenAI deployment URL takes the API version in its query: add it to LLM_BASE_URL, e.g. "
+    "https://<resource>.openai.azure.com/openai/deployments/<deployment>?api-version=2024-10-21 (not retried)"
 )
 FILTERED_HINT = (
     "the gateway's content filter refused the prompt; rephrase the request, or check the gateway's filter (not retried)"

@@ -140,6 +140,7 @@ from toolkit.chat.sse import (
     choice_zero,
     failed_generation,
     no_choice_zero,
+    not_cut,
     not_empty,
     read_json,
     reported_error,
@@ -1766,7 +1767,7 @@ def parse_completion(text: str) -> ChatResponse:
         )
     except ValidationError as exc:
         raise BadResponseError(f"response is malformed: {_problems(exc)}", status=200, body=text[:2000]) from None
-    return not_empty(response, text[:2000])
+    return not_empty(not_cut(response, text[:2000]), text[:2000])
 
 
 def reported_instead(data: Any) -> Any:

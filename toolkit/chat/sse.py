@@ -19,7 +19,9 @@ last chunk breaks off before its JSON is complete (closed mid-chunk: `_broken_of
 that is not JSON, or whose fields have the wrong type (`choices` not a list, `content` not a
 string, ...), is a `BadResponseError` naming the field. So is a stream
 that ends properly with an empty reply (no text, no tool calls, no refusal: `not_empty`, which
-names `finish_reason` and the likely fix). An error event is worded as `reported_error` words
+names `finish_reason` and the likely fix); one the gateway says it cut off for want of resources
+(DeepSeek's finish_reason "insufficient_system_resource": `not_cut`) is a `TransientError`, as a 503
+would be. An error event is worded as `reported_error` words
 an error in a 200 body: a `TransientError` when it names an overload or a rate limit (`"code":
 502`, `"rate_limit_exceeded"`), an `OutOfCreditError` when it says the account has no credit
 left, else a `BadResponseError` with the gateway's message. An error event is a chunk with an
@@ -462,8 +464,10 @@ class StreamAssembler:
             **({"extra": kept} if kept else {}),  # `{}` left out: not checked
         )
         return not_empty(
-            ChatResponse(
-                message=message, finish_reason=self.finish_reason, usage=self.usage, model=self.model, id=self.id
+            not_cut(
+                ChatResponse(
+                    message=message, finish_reason=self.finish_reason, usage=self.usage, model=self.model, id=self.id
+                )
             )
         )
 
@@ -731,6 +735,23 @@ def _updated(usage: TokenUsage, reported: TokenUsage) -> TokenUsage:
         input_tokens=usage.input_tokens if reported.input_tokens is None else reported.input_tokens,
         output_tokens=usage.output_tokens if reported.output_tokens is None else reported.output_tokens,
     )
+
+
+def not_cut(response: ChatResponse, body: str = "") -> ChatResponse:
+    """`response`, unless its `finish_reason` says the gateway cut it off for a want that passes
+    (`CUT_BY_GATEWAY`: DeepSeek's "insufficient_system_resource"): then a `TransientError`, retried
+    like a 503 (a stream's only while nothing of it was shown), not a part of a reply taken whole."""
+    why = CUT_BY_GATEWAY.get(response.finish_reason or "")
+    if why is None:
+        return response
+    raise TransientError(
+        f'gateway cut the reply off (finish_reason "{response.finish_reason}": {why}), transient', status=503, body=body
+    )
+
+
+CUT_BY_GATEWAY = {"insufficient_system_resource": "it ran short of resources mid-answer"}
+"""`finish_reason`s by which a gateway says it stopped the reply itself for a passing want (DeepSeek's
+API reference: "the request is interrupted due to insufficient resource of the inference system")."""
 
 
 def not_empty(response: ChatResponse, body: str = "") -> ChatResponse:

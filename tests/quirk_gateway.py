@@ -50,7 +50,18 @@
 - `refuse_options_400`: as `refuse_options`, with OpenAI's own 400 body ("Unrecognized request argument
   supplied: tool_choice") instead of a 422;
 - `extra_call`: every reply that calls a tool calls, besides, one more offered tool the question did not
-  ask for (its first other tool), as a model that calls more than it was asked to.
+  ask for (its first other tool), as a model that calls more than it was asked to;
+- `null_finish`: DashScope's stream: every chunk before the one that ends the reply says
+  `"finish_reason": "null"` (the JSON null written as text);
+- `azure_filter`: Azure OpenAI's content filter annotations: a stream starts with a chunk of no
+  choices holding `prompt_filter_results`, and every choice (streamed or not) carries
+  `content_filter_results`; a whole reply has `prompt_filter_results` too;
+- `litellm_fields`: LiteLLM proxy's extra fields: `provider_specific_fields` on the message (or delta)
+  and on each call, `function_call: null` beside the calls;
+- `empty_calls`: vLLM's `"tool_calls": []` on a reply (or the first delta) that calls no tool;
+- `stream_thinking`: DashScope serving Qwen3's open models: a request not streamed is a 400
+  "parameter.enable_thinking must be set to false for non-streaming calls" unless it says
+  `"enable_thinking": false`.
 
 Requests are kept in `handler.seen` (the bodies, in order). Leaves out: authentication, slow answers.
 """
@@ -128,6 +139,23 @@ def extra_call(reply: dict[str, Any], body: dict[str, Any]) -> dict[str, Any] | 
     return None
 
 
+FILTER_RESULTS = {name: {"filtered": False, "severity": "safe"} for name in ("hate", "self_harm", "sexual", "violence")}
+PROMPT_FILTER = [{"prompt_index": 0, "content_filter_results": FILTER_RESULTS}]
+
+
+def litellm_fields(message: dict[str, Any], quirks: set[str]) -> None:
+    """`message` (a reply's, or a stream's delta) as LiteLLM's proxy (`litellm_fields`) and vLLM
+    (`empty_calls`) change it."""
+    if "litellm_fields" in quirks:
+        message["provider_specific_fields"] = {"refusal": None}
+        for call in message.get("tool_calls") or []:
+            call["provider_specific_fields"] = {}
+        if message.get("tool_calls"):
+            message["function_call"] = None
+    if "empty_calls" in quirks and "role" in message and not message.get("tool_calls"):
+        message["tool_calls"] = []
+
+
 def quirky(*names: str) -> type[http.server.BaseHTTPRequestHandler]:
     quirks = set(names)
     state = {"n": 0, "with_tools": 0}
@@ -185,6 +213,21 @@ def quirky(*names: str) -> type[http.server.BaseHTTPRequestHandler]:
                             call.pop("index", None)
                         if "no_ids" in quirks:
                             call.pop("id", None)
+            for event in events[:-1] if "null_finish" in quirks else []:
+                for choice in event["choices"]:
+                    if choice.get("finish_reason") is None:
+                        choice["finish_reason"] = "null"
+            if "azure_filter" in quirks:
+                for event in events:
+                    for choice in event["choices"]:
+                        choice["content_filter_results"] = FILTER_RESULTS
+                events.insert(
+                    0, {"id": "", "object": "", "model": "", "choices": [], "prompt_filter_results": PROMPT_FILTER}
+                )
+            if "litellm_fields" in quirks or "empty_calls" in quirks:
+                for event in events:
+                    for choice in event["choices"]:
+                        litellm_fields(choice["delta"], quirks)
             if "openrouter_comments" in quirks:
                 for event in events:
                     event["provider"] = "Quirky"
@@ -201,6 +244,9 @@ def quirky(*names: str) -> type[http.server.BaseHTTPRequestHandler]:
             self.wfile.write(data)
 
         def refusal(self, body: dict[str, Any], n: int) -> tuple[int, Any] | tuple[int, Any, dict[str, str]] | None:
+            if "stream_thinking" in quirks and not body.get("stream") and body.get("enable_thinking") is not False:
+                text = "parameter.enable_thinking must be set to false for non-streaming calls"
+                return 400, {"error": {"code": "invalid_parameter_error", "param": None, "message": text}}
             if "limited_once" in quirks and n == 1:
                 return 429, {"error": {"message": "Rate limit reached", "type": "rate_limit"}}, {"Retry-After": "1"}
             if body.get("tools"):
@@ -306,5 +352,10 @@ def quirky(*names: str) -> type[http.server.BaseHTTPRequestHandler]:
                 reply["usage"] = {k: str(v) if isinstance(v, int) else v for k, v in reply["usage"].items()}
             if "function_call" in quirks and message.get("tool_calls"):
                 reply["choices"][0]["finish_reason"] = "function_call"
+            if "azure_filter" in quirks and not stream:
+                reply["prompt_filter_results"] = PROMPT_FILTER
+                reply["choices"][0]["content_filter_results"] = FILTER_RESULTS
+            if not stream:
+                litellm_fields(message, quirks)
 
     return Handler

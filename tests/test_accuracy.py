@@ -437,7 +437,8 @@ def test_a_typo_in_an_expectation_names_the_row(tmp_path, row, message):
         (
             500,
             '{"error":{"code":500,"message":"tools param requires --jinja flag","type":"server_error"}}',
-            "TransientError: HTTP 500 (transient): tools param requires --jinja flag",
+            "CallerError: HTTP 500: tools param requires --jinja flag — the server was started without what tool "
+            "calling needs (--jinja)",
         ),
     ],
 )

@@ -1663,3 +1663,47 @@ def test_a_redirect_that_is_no_chat_endpoint_does_not_say_to_set_llm_base_url_to
         list(client.stream(QUESTION)) if stream else client.chat(QUESTION)
     assert str(caught.value) == said
     assert len(script.requests) == 1
+
+
+THINKING_REFUSED = [
+    {
+        "error": {
+            "code": "invalid_parameter_error",
+            "param": None,
+            "message": "parameter.enable_thinking must be set to false for non-streaming calls",
+            "type": "invalid_request_error",
+        }
+    },
+    {
+        "error": {
+            "code": "invalid_parameter_error",
+            "message": "parameter.enable_thinking必须设置为false才能进行非流式调用",
+        }
+    },
+]
+
+
+@pytest.mark.parametrize("refusal", THINKING_REFUSED, ids=["english", "chinese"])
+def test_a_gateway_that_thinks_only_when_streaming_is_asked_again_with_thinking_off(refusal):
+    """DashScope serves Qwen3's open models thinking by default and refuses a call not streamed with
+    a 400 until `enable_thinking` is false: every chat() (weeks 1-10's plain calls) was 'the gateway
+    rejected the request body; fix it'. Asked again at once with it false, and so from then on; a
+    stream is sent as it was."""
+    ok = [httpx.Response(200, json=OK_BODY) for _ in range(2)]
+    streamed = httpx.Response(200, text=SSE_NO_USAGE, headers={"content-type": "text/event-stream"})
+    script = Script(httpx.Response(400, json=refusal), *ok, streamed)
+    client, sleeps = make(script)
+    assert client.chat(QUESTION).message.tool_calls[0].name == "query_order"
+    client.chat(QUESTION)
+    list(client.stream(QUESTION))
+    sent = [json.loads(r.content) for r in script.requests]
+    assert [body.get("enable_thinking") for body in sent] == [None, False, False, None]
+    assert sleeps == [] and client.thinking_off_unstreamed is True
+
+
+def test_thinking_the_caller_asked_for_is_not_turned_off():
+    script = Script(httpx.Response(400, json=THINKING_REFUSED[0]))
+    client, _ = make(script)
+    with pytest.raises(CallerError):
+        client.chat(QUESTION, enable_thinking=True)
+    assert len(script.requests) == 1 and client.thinking_off_unstreamed is False

@@ -59,3 +59,54 @@ def test_an_azure_401_shows_no_key():
     answer = httpx.Response(401, json={"error": {"code": "401", "message": f"Access denied: api-key {KEY} invalid"}})
     _, client = headers_sent("https://res.openai.azure.com/openai/v1", answer)
     assert KEY not in repr(list(client.exchanges))
+
+
+FILTERED = (
+    "The response was filtered due to the prompt triggering Azure OpenAI's content management policy. Please modify "
+    "your prompt and retry."
+)
+
+
+@pytest.mark.parametrize(
+    "error",
+    [
+        {"message": FILTERED, "type": None, "param": "prompt", "code": "content_filter", "status": 400},
+        {"message": FILTERED, "code": "400", "innererror": {"code": "ResponsibleAIPolicyViolation"}},
+        {"message": FILTERED, "type": "content_filter"},  # Moonshot's
+        {"message": FILTERED, "code": "data_inspection_failed", "type": "data_inspection_failed"},  # DashScope's
+    ],
+)
+def test_a_prompt_the_content_filter_refused_is_not_called_a_bad_request_body(error):
+    """Azure (Moonshot, DashScope) refuses a prompt its content filter flags with a 400: it read 'the
+    gateway rejected the request body; fix it', sending the learner to the JSON, not to the words."""
+    answer = httpx.Response(400, json={"error": error})
+    client = ChatClient(
+        "https://res.openai.azure.com/openai/v1", KEY, "m", transport=httpx.MockTransport(lambda r: answer)
+    )
+    with pytest.raises(CallerError) as refused:
+        client.chat([UserMessage(content="hi")])
+    assert str(refused.value) == (
+        f"HTTP 400: {FILTERED} — the gateway's content filter refused the prompt; rephrase the request, or check "
+        "the gateway's filter (not retried)"
+    )
+
+
+def test_an_azure_deployment_url_without_api_version_is_told_to_add_one():
+    """Azure answers a deployment URL without `?api-version=` with a 404 'Resource not found': the hint
+    said to check that LLM_BASE_URL ends in /v1, which an Azure deployment URL does not."""
+    answer = httpx.Response(404, json={"error": {"code": "404", "message": "Resource not found"}})
+    base = "https://res.openai.azure.com/openai/deployments/gpt4o"
+    client = ChatClient(base, KEY, "gpt4o", transport=httpx.MockTransport(lambda r: answer))
+    with pytest.raises(CallerError) as refused:
+        client.chat([UserMessage(content="hi")])
+    assert str(refused.value) == (
+        "HTTP 404: Resource not found — an Azure OpenAI deployment URL takes the API version in its query: add it "
+        "to LLM_BASE_URL, e.g. https://<resource>.openai.azure.com/openai/deployments/<deployment>?api-version="
+        "2024-10-21 (not retried)"
+    )
+    versioned = ChatClient(
+        f"{base}?api-version=2024-10-21", KEY, "gpt4o", transport=httpx.MockTransport(lambda r: answer)
+    )
+    with pytest.raises(CallerError) as other:  # a version given: the deployment's name, or the URL
+        versioned.chat([UserMessage(content="hi")])
+    assert str(other.value).endswith("— check LLM_BASE_URL (it usually ends in /v1) and LLM_MODEL (not retried)")

@@ -89,6 +89,18 @@ def test_openais_insufficient_quota_429_is_raised_at_once_with_a_billing_hint():
             {"code": "Arrearage", "message": "Access denied, please make sure your account is in good standing."},
             " (Arrearage)",
         ),
+        (  # DashScope's compatible mode says an account in arrears with a 400 (QwenLM/Qwen#1414)
+            400,
+            {
+                "error": {
+                    "code": "Arrearage",
+                    "param": None,
+                    "message": "Access denied, please make sure your account is in good standing.",
+                    "type": "Arrearage",
+                }
+            },
+            " (Arrearage)",
+        ),
         (429, {"error": {"code": "1113", "message": "余额不足或无可用资源包,请充值。"}}, ""),
         (429, {"error": {"message": "Insufficient balance", "type": "invalid_request_error"}}, ""),
         (429, {"detail": "Out of credits: top up your account"}, ""),
@@ -281,3 +293,13 @@ def test_a_rate_limit_said_in_escaped_json_stays_retried():
     body = {"error": {"message": "余额查询过于频繁，请稍后重试"}}
     assert out_of_credit(body, json.dumps(body)) is None
     assert out_of_credit(body, json.dumps(body, ensure_ascii=False)) is None
+
+
+def test_a_400_is_out_of_credit_by_its_fields_only():
+    """A 400 whose words alone name a balance or a quota (a request over a model's token quota) is
+    the request's fault, as before: only a field naming arrears or billing makes it out of credit."""
+    body = {"error": {"message": "max_tokens exceeds this model's quota of 8192", "type": "invalid_request_error"}}
+    client, script, _ = make(httpx.Response(400, json=body))
+    with pytest.raises(CallerError) as caught:
+        client.chat(QUESTION)
+    assert not isinstance(caught.value, OutOfCreditError) and len(script.requests) == 1

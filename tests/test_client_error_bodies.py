@@ -267,3 +267,81 @@ def test_an_error_body_is_masked_before_it_is_cut_so_no_head_of_the_key_shows():
         if cut == "line":
             assert str(caught.value) == f"HTTP 401: {'x' * 190} key ***fX — check LLM_API_KEY (not retried)"
     assert caught.value.body == "x" * 1990 + " key ***fX"
+
+
+TOOL = {"type": "function", "function": {"name": "query_order", "parameters": {"type": "object"}}}
+
+
+def _answering(status: int, body: dict) -> tuple[ChatClient, list[httpx.Request]]:
+    """A client whose gateway answers every request with `status` and `body`, and the requests it got."""
+    got: list[httpx.Request] = []
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        got.append(request)
+        return httpx.Response(status, json=body)
+
+    client = ChatClient("http://gw.test/v1", "k", "m", transport=httpx.MockTransport(answer), sleep=lambda s: None)
+    return client, got
+
+
+@pytest.mark.parametrize(
+    "status, message, options",
+    [
+        (500, "tools param requires --jinja flag", "--jinja"),  # llama.cpp's server
+        (
+            400,
+            '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set',  # vLLM's
+            "--enable-auto-tool-choice and --tool-call-parser",
+        ),
+    ],
+)
+def test_tools_refused_by_a_server_started_without_an_option_name_it_and_are_not_retried(status, message, options):
+    """llama.cpp's 500 was retried as transient ('running the cell again later may work'), vLLM's 400
+    said to fix the request body: neither changes until the server is started with the option."""
+    client, got = _answering(status, {"error": {"message": message, "code": status}})
+    with pytest.raises(CallerError) as refused:
+        client.chat([UserMessage(content="hi")], tools=[TOOL])
+    assert not isinstance(refused.value, TransientError)
+    assert str(refused.value) == (
+        f"HTTP {status}: {message} — the server was started without what tool calling needs ({options}): restart "
+        "it so, or use the prompt-protocol fallback, which sends no tools (not retried)"
+    )
+    assert len(got) == 1
+
+
+def test_a_server_option_named_without_tools_in_the_request_is_triaged_as_before():
+    client, got = _answering(500, {"error": {"message": "tools param requires --jinja flag", "code": 500}})
+    with pytest.raises(TransientError):
+        client.chat([UserMessage(content="hi")])
+    assert len(got) == 3
+    client, _ = _answering(500, {"error": {"message": "tool parser failed", "code": 500}})  # no option: transient
+    with pytest.raises(TransientError):
+        client.chat([UserMessage(content="hi")], tools=[TOOL])
+
+
+def _lm_studio(request: httpx.Request) -> httpx.Response:
+    """LM Studio's server: any address it does not serve is a 200 saying so (lmstudio-bug-tracker#618)."""
+    return httpx.Response(200, json={"error": f"Unexpected endpoint or method. ({request.method} {request.url.path})"})
+
+
+@pytest.mark.parametrize("streamed", [False, True])
+def test_a_200_saying_the_address_asked_is_unknown_points_at_the_base_url(streamed):
+    """LLM_BASE_URL=http://localhost:1234 (LM Studio, without /v1) read 'gateway answered 200 with an
+    error: Unexpected endpoint or method. (POST /chat/completions)', its hint 'the message says what
+    went wrong', and nothing about the variable to fix."""
+    client = ChatClient("http://localhost:1234", "lm-studio", "m", transport=httpx.MockTransport(_lm_studio))
+    with pytest.raises(BadResponseError) as caught:
+        list(client.stream([UserMessage(content="hi")])) if streamed else client.chat([UserMessage(content="hi")])
+    assert str(caught.value) == (
+        "gateway answered 200 with an error: Unexpected endpoint or method. (POST /chat/completions) — the gateway "
+        "serves no such address: check LLM_BASE_URL (it usually ends in /v1)"
+    )
+    assert caught.value.hint == "Check that LLM_BASE_URL points at an OpenAI-compatible /v1 endpoint."
+
+
+def test_a_200_error_naming_another_address_keeps_its_words():
+    answer = httpx.Response(200, json={"error": "Model unloaded (POST /v1/chat/completions is busy)"})
+    client = ChatClient("http://localhost:1234/v1", "k", "m", transport=httpx.MockTransport(lambda r: answer))
+    with pytest.raises(BadResponseError) as caught:
+        client.chat([UserMessage(content="hi")])
+    assert str(caught.value) == "gateway answered 200 with an error: Model unloaded (POST /v1/chat/completions is busy)"

@@ -8,7 +8,7 @@ import json
 import httpx
 import pytest
 
-from toolkit.chat.client import ChatClient
+from toolkit.chat.client import ChatClient, parse_completion
 from toolkit.chat.messages import UserMessage
 from toolkit.chat.sse import StreamDone, assemble
 from toolkit.errors import BadResponseError, TruncatedStreamError
@@ -199,3 +199,23 @@ def test_a_stream_is_done_at_done_without_waiting_for_the_body_to_end():
     events = list(client.stream(QUESTION))
     assert isinstance(events[-1], StreamDone) and events[-1].response.message.content == "Shipped today."
     assert body.after_done == 0 and body.closed
+
+
+NULL_WORDS = ["null", "None"]  # the JSON null written as text (DashScope's `"finish_reason": "null"`), Python's None
+
+
+@pytest.mark.parametrize("null", NULL_WORDS)
+def test_a_finish_reason_written_as_the_text_null_does_not_end_a_cut_stream(null):
+    cut = [chunk({"role": "assistant", "content": "Shipped"}, null), chunk({"content": " to"}, null)]
+    with pytest.raises(TruncatedStreamError) as caught:
+        streamed(cut)
+    assert str(caught.value) == "stream ended before [DONE]; nothing from it will be executed"
+
+
+@pytest.mark.parametrize("null", NULL_WORDS)
+def test_a_finish_reason_written_as_the_text_null_is_no_reason(null):
+    pieces = [chunk({"role": "assistant", "content": "Shipped"}, null), chunk({"content": " today."}, null)]
+    assert streamed([*pieces, "data: [DONE]"]).response.finish_reason is None
+    assert streamed([*pieces, chunk({}, "stop"), chunk({}, null)]).response.finish_reason == "stop"
+    whole = {"choices": [{"index": 0, "message": {"role": "assistant", "content": "Shipped"}, "finish_reason": null}]}
+    assert parse_completion(json.dumps(whole)).finish_reason is None

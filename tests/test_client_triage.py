@@ -57,6 +57,16 @@ EMPTY = {
         'the model\'s reply is empty (no text, no tool calls, no refusal; finish_reason "stop"): the model said '
         "nothing; run the cell again, or try another model"
     ),
+    "tool_calls": (  # vLLM's `"tool_calls": []` when its tool-call parser read none in what the model wrote
+        'the model\'s reply is empty (no text, no tool calls, no refusal; finish_reason "tool_calls"): it stopped to '
+        "call a tool, but the gateway sent no call (its tool-call parser found none in what the model wrote); run "
+        "the cell again, or try another model or the prompt-protocol fallback"
+    ),
+    "function_call": (
+        'the model\'s reply is empty (no text, no tool calls, no refusal; finish_reason "function_call"): it stopped '
+        "to call a tool, but the gateway sent no call (its tool-call parser found none in what the model wrote); "
+        "run the cell again, or try another model or the prompt-protocol fallback"
+    ),
     None: (
         "the model's reply is empty (no text, no tool calls, no refusal; no finish_reason): the model said "
         "nothing; run the cell again, or try another model"
@@ -77,7 +87,14 @@ def test_an_empty_reply_is_a_bad_response_naming_finish_reason_and_the_fix(finis
     assert len(script.requests) == 1 and sleeps == []  # not retried
 
 
-@pytest.mark.parametrize("finish", ["length", "content_filter"])
+def test_vllms_empty_list_of_calls_under_finish_reason_tool_calls_says_no_call_came():
+    body = completion({"content": None, "tool_calls": []}, "tool_calls")
+    with pytest.raises(BadResponseError) as caught:
+        parse_completion(json.dumps(body))
+    assert str(caught.value) == EMPTY["tool_calls"]
+
+
+@pytest.mark.parametrize("finish", ["length", "content_filter", "tool_calls"])
 def test_an_empty_streamed_reply_reads_the_same_as_on_chat(finish):
     body = sse(chunk({"role": "assistant", "content": ""}), chunk({}, finish))
     script = Script(httpx.Response(200, text=body, headers=SSE))
@@ -539,3 +556,31 @@ def test_a_malformed_reply_quoting_the_key_leaves_it_on_no_exception_of_the_chai
     with pytest.raises(BadResponseError) as caught:
         client.chat(QUESTION)
     assert [text for text in _reachable(caught.value) if SHORT_KEY in text] == []
+
+
+SHORT_OF_RESOURCES = (
+    'gateway cut the reply off (finish_reason "insufficient_system_resource": it ran short of resources mid-answer), '
+    "transient"
+)
+
+
+def test_a_reply_deepseek_cut_for_want_of_resources_is_retried_not_taken_whole():
+    """DeepSeek ends a reply it could not finish under load with finish_reason
+    "insufficient_system_resource": the part before was taken as the whole answer (a loop's final answer)."""
+    cut = completion({"content": "Your order SN1 is"}, "insufficient_system_resource")
+    script = Script(httpx.Response(200, json=cut), httpx.Response(200, json=ANSWER))
+    client, sleeps = make(script)
+    assert client.chat(QUESTION).message.content == "Shipped." and len(sleeps) == 1
+    client, _ = make(Script(*[httpx.Response(200, json=cut) for _ in range(3)]))
+    with pytest.raises(TransientError) as caught:
+        client.chat(QUESTION)
+    assert str(caught.value) == SHORT_OF_RESOURCES and caught.value.status == 503
+
+
+def test_a_stream_deepseek_cut_for_want_of_resources_says_so_after_its_text():
+    body = sse(chunk({"role": "assistant", "content": "Your order"}), chunk({}, "insufficient_system_resource"))
+    client, sleeps = make(Script(httpx.Response(200, text=body, headers=SSE)))
+    with pytest.raises(TransientError) as caught:
+        list(client.stream(QUESTION))
+    assert str(caught.value) == f"{SHORT_OF_RESOURCES}; not retried: part of the reply had already arrived"
+    assert sleeps == []

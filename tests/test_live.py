@@ -271,6 +271,13 @@ def test_an_error_naming_only_the_model_is_not_read_as_refusing_tools():
             "http://127.0.0.1:8000/v1 or https://api.openai.com/v1 (check LLM_BASE_URL)",
         ),
         (
+            "LLM_BASE_URL",
+            "http://127.0.0.1:9/openai/v1/chat/completions/?api-version=2024-10-21",  # the endpoint a doc shows
+            "connect(): LLM_BASE_URL 'http://127.0.0.1:9/openai/v1/chat/completions/?api-version=2024-10-21' ends in "
+            "/chat/completions, which the client adds itself; set it to the part before: "
+            "http://127.0.0.1:9/openai/v1?api-version=2024-10-21",
+        ),
+        (
             "LLM_API_KEY",
             "sk-secret-0123456789\nabcdef",
             "ChatClient: the API key has a character that cannot go in an HTTP header (U+000A at position 21 of "
@@ -563,3 +570,30 @@ def test_course_client_keeps_a_model_the_gateway_serves(capsys, monkeypatch, mod
     assert not on_embedded_gateway(client)
     assert len(handler.posts) == posts
     assert handler.keyed_lists == 1
+
+
+@pytest.mark.parametrize(
+    "finish, note",
+    [
+        (
+            "length",
+            'note: the answer is cut off (finish_reason "length": the model reached its token limit); raise '
+            "max_tokens, or ask for a shorter answer",
+        ),
+        (
+            "content_filter",
+            'note: the answer is cut off (finish_reason "content_filter": the gateway\'s content filter stopped it); '
+            "rephrase the request, or check the gateway's filter",
+        ),
+    ],
+)
+def test_run_lines_say_an_answer_cut_off_by_its_length_or_the_content_filter(finish, note):
+    """Azure cuts an answer its filter flags midway (finish_reason "content_filter"): the live cell
+    printed the part before as the whole answer, with no note, as it did before for "length"."""
+    from toolkit.chat.messages import AssistantMessage, ChatResponse
+    from toolkit.chat.scripted import ScriptedModel
+    from toolkit.course.live import run_lines
+    from toolkit.loop.run import run_loop
+
+    cut = ChatResponse(message=AssistantMessage(content="Your order SN1 is"), finish_reason=finish)
+    assert run_lines(run_loop(ScriptedModel([cut]), HELLO))[-2:] == ["answer: Your order SN1 is", note]

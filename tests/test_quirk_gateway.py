@@ -6,7 +6,9 @@ and the other optional fields, no usage, arguments as an object, calls without i
 9-character call ids, streams without `[DONE]`, a call to a tool that was not offered, a relay to
 Gemini refusing `additionalProperties`; OpenRouter's SSE comments, Groq's 400 for a malformed call;
 a model answering in Chinese, calling one tool more than asked, streaming one character a chunk, on a
-server refusing the optional fields with OpenAI's 400.
+server refusing the optional fields with OpenAI's 400; DashScope's `"finish_reason": "null"`, Azure's
+content filter annotations, LiteLLM's extra fields, vLLM's empty `tool_calls` list, and DashScope's
+refusal of a call not streamed until `enable_thinking` is false.
 
 Each quirk set runs all eleven notebooks in one kernel (~25 s each), so the test is opt-in like
 the matrix: `TOOLKIT_MATRIX_TEST=1`. Covers: every code cell ends without an error, and no live
@@ -31,6 +33,7 @@ QUIRKS = [
     "openrouter_comments,tool_use_failed",
     "functions_prefix,said_with_calls,other_model,usage_strings,gzip",
     "chinese,tiny_pieces,refuse_options_400,extra_call",
+    "null_finish,azure_filter,litellm_fields,empty_calls,stream_thinking",
 ]
 
 pytestmark = pytest.mark.skipif(

@@ -160,7 +160,7 @@ class CallerError(ModelCallError):
 
 
 class OutOfCreditError(CallerError):
-    """The account has no credit or quota left: a 402, or a 429 (or a 403, or an error inside a
+    """The account has no credit or quota left: a 402, or a 429 (or a 400 or a 403, or an error inside a
     200) that says so (`"code": "insufficient_quota"`, "余额不足"; `toolkit.chat.credit`). A rate
     limit passes, this does not: raised at once, never retried."""
 

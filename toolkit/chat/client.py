@@ -11,12 +11,17 @@ Failures are triaged three ways (see `toolkit.errors`):
     caller      any other 4xx; a 402, or a 429 that    → raised at once, never retried
                 says the account is out of credit;       (`OutOfCreditError`, a hint on billing)
                 a proxy refusing an https gateway's
-                tunnel (407, 403: `proxy_refusal`)
+                tunnel (407, 403: `proxy_refusal`);
+                tools refused by a server started
+                without an option (llama.cpp's 500
+                "requires --jinja flag")
 
 A 400 (or a FastAPI server's 422) naming a field the client may leave out without changing what is
 asked — `stream_options`, `tool_choice: "auto"` — is asked again at once without it, and that field
 is not sent to the gateway again (`_without_refused`); so is a tool-schema keyword a relay refuses
-(`additionalProperties`, which the package checks itself: `toolkit.chat.schema_keywords`).
+(`additionalProperties`, which the package checks itself: `toolkit.chat.schema_keywords`). A call
+not streamed that a gateway refuses until its `enable_thinking` is false (DashScope serving Qwen3's
+open models) is asked again with it false, and so are the later ones (`thinking_off_unstreamed`).
 
 408 (the gateway timed out waiting) and 409 (a conflict; OpenAI uses it for a lock that timed
 out) are retried as the official OpenAI SDKs retry them. A 429 that says the account has no
@@ -135,11 +140,13 @@ from toolkit.chat.sse import (
     choice_zero,
     failed_generation,
     no_choice_zero,
+    not_cut,
     not_empty,
     read_json,
     reported_error,
     said_instead,
     sse_lines,
+    stated_reason,
 )
 from toolkit.chat.stream_scrub import HeldEcho, scrub_event_stream, unechoed_response
 from toolkit.chat.tool_refusal import names_tools
@@ -414,6 +421,11 @@ def tool_payload(tools: Sequence[Any] | None) -> list[dict[str, Any]] | None:
         ) from None
 
 
+THINKING_SWITCH = "enable_thinking"
+"""The request field DashScope reads to turn a Qwen3 model's thinking on or off; sent false to a
+gateway that refuses a call not streamed without it."""
+
+
 def _sendable(tool: Any) -> bool:
     return isinstance(tool, dict) or callable(getattr(tool, "to_openai", None))
 
@@ -477,6 +489,10 @@ class ChatClient:
         self.schema_keywords_refused: list[str] = []
         """Tool-schema keywords this gateway refused (a relay to Gemini refuses
         `additionalProperties`); left out of every later request (`toolkit.chat.schema_keywords`)."""
+        self.thinking_off_unstreamed: bool = False
+        """Whether a request not streamed says `enable_thinking: false`; set True by itself when the
+        gateway refuses one without it (DashScope serving Qwen3's open models, which think by default
+        and think only when streaming), so `chat()` still answers, without the model's thinking."""
         self._max_reply_bytes = MAX_REPLY_BYTES
         self._sleep = sleep
         self._http = httpx.Client(
@@ -599,6 +615,8 @@ class ChatClient:
             body["stream"] = True
             if self.usage_in_stream:
                 body["stream_options"] = {"include_usage": True}
+        elif self.thinking_off_unstreamed:
+            body[THINKING_SWITCH] = False
         body.update(extra)
         return body
 
@@ -734,6 +752,15 @@ class ChatClient:
             self.auto_choice_sent = False
             del body["tool_choice"]
             return True
+        if (
+            exc.status == 400
+            and not body.get("stream")
+            and THINKING_SWITCH not in body
+            and exc.refuses(THINKING_SWITCH)
+        ):
+            self.thinking_off_unstreamed = True  # it thinks only when streaming: a call not streamed, without
+            body[THINKING_SWITCH] = False  # its thinking, is the answer the gateway gives
+            return True
         keyword = refused_keyword(f"{exc} {exc.body}", body.get("tools")) if exc.status == 400 else None
         if keyword is not None:  # a relay to Gemini refuses `additionalProperties`: the package checks it itself
             with _REFUSED_LOCK:  # another thread's request, sent with it too, may have been refused first
@@ -778,6 +805,7 @@ class ChatClient:
         if said:
             error = reported_error(said, "answered 200 with an error", text[:2000], status=response.status_code)
             error.attempts = attempt
+            _unknown_address(error, response)
             raise error
         raise _not_a_stream(text, self.shown_url)
 
@@ -1197,6 +1225,9 @@ class _Attempts:
             except CallerError as exc:  # asked again at once (no wait, the same attempt) without a field it refused
                 if not self.client._without_refused(self.body, exc):
                     raise
+            except BadResponseError as exc:
+                _unknown_address(exc, self.response)
+                raise
             except TransientError as exc:
                 exc.attempts, exc.waited = attempt, self.waited
                 if attempt > policy.max_retries:
@@ -1216,6 +1247,27 @@ class _Attempts:
     def __exit__(self, *exc_info: object) -> None:
         if self.response is not None:
             self.response.close()
+
+
+def _unknown_address(error: ModelCallError, response: httpx.Response | None) -> None:
+    """Make `error`, a 200's reported error, say to check LLM_BASE_URL when its words say the gateway
+    serves no such address as the request's (LM Studio answers any other path with a 200 `{"error":
+    "Unexpected endpoint or method. (POST /chat/completions)"}`): it names the request's method and
+    path and calls them unknown (`_NO_ROUTE`)."""
+    if type(error) is not BadResponseError or response is None or not _NO_ROUTE.search(str(error)):
+        return
+    try:
+        asked = f"{response.request.method} {response.request.url.path}"
+    except RuntimeError:  # a response built without a request
+        return
+    if asked not in str(error):
+        return
+    error.args = (f"{error} — the gateway serves no such address: check LLM_BASE_URL (it usually ends in /v1)",)
+    error.hint = BadResponseError.hint
+
+
+_NO_ROUTE = re.compile(r"unexpected endpoint|unknown (?:endpoint|route|url|path)|not found|no such|invalid url", re.I)
+"""A gateway's words for an address it does not serve."""
 
 
 def _too_long(wait: float | None, policy: RetryPolicy) -> str:
@@ -1344,6 +1396,14 @@ def triage_status(response: httpx.Response, attempt: int = 1, mask: Callable[[st
             raise OutOfCreditError(
                 f"HTTP {status}: {detail} — {credit_fix(credit)}", status=status, body=body, attempts=attempt
             )
+    started = _started_without(response, detail) if status not in _TRANSIENT else None
+    if started:  # llama.cpp's 500 without --jinja: no wait or other body changes it
+        raise CallerError(
+            f"HTTP {status}: {detail} — {STARTED_WITHOUT_HINT.format(options=started)}",
+            status=status,
+            body=body,
+            attempts=attempt,
+        )
     if status < 500 and model_call_refused(response.text):  # the model's call was refused, not the request
         raise TransientError(f"HTTP {status} ({MALFORMED_CALL}): {detail}", status=status, body=body, attempts=attempt)
     if status in _TRANSIENT or status >= 500:
@@ -1359,8 +1419,12 @@ def triage_status(response: httpx.Response, attempt: int = 1, mask: Callable[[st
         hint = "LLM_BASE_URL ends in /chat/completions: set it to the part before, e.g. https://host/v1 (not retried)"
     elif status == 404 and _refuses_tools(response, detail):
         hint = TOOLS_REFUSED_HINT
+    elif status == 404 and _unversioned_azure(response.request.url):
+        hint = AZURE_VERSION_HINT
     elif status == 400 and _BAD_KEY.search(detail):  # Gemini's wrong key: a 400, "API key not valid"
         hint = _CALLER_HINTS[401]
+    elif status == 400 and _content_filtered(response.text):  # Azure's filter: the words, not the JSON
+        hint = FILTERED_HINT
     raise CallerError(
         f"HTTP {status}: {detail} — {hint}",
         status=status,
@@ -1383,8 +1447,8 @@ def model_call_refused(body: str) -> bool:
 
 
 def _refuses_tools(response: httpx.Response, detail: str) -> bool:
-    """Whether a 404 is about the request's `tools`, not its URL or model: the request carried
-    tools and the answer names them (`toolkit.chat.tool_refusal`; OpenRouter: "No endpoints found
+    """Whether an error (a 404, whose usual hint blames the URL or the model) is about the request's
+    `tools`: the request carried tools and the answer names them (`toolkit.chat.tool_refusal`; OpenRouter: "No endpoints found
     that support tool use")."""
     try:
         sent = json.loads(response.request.content)
@@ -1395,10 +1459,55 @@ def _refuses_tools(response: httpx.Response, detail: str) -> bool:
     return names_tools(detail, str(sent.get("model") or ""))
 
 
+def _started_without(response: httpx.Response, detail: str) -> str:
+    """The command-line options an error refusing the request's tools names (`--jinja`, llama.cpp's
+    500; `--enable-auto-tool-choice and --tool-call-parser`, vLLM's 400), joined; "" when it names
+    none or is not about the tools: the server was started without what tool calling needs, and
+    only restarting it changes that."""
+    options = list(dict.fromkeys(_OPTION.findall(detail)))
+    if not options or not _refuses_tools(response, detail):
+        return ""
+    return " and ".join([", ".join(options[:-1]), options[-1]] if len(options) > 1 else options)
+
+
+_OPTION = re.compile(r"(?<![\w-])--[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
+"""A server's command-line option named in its error (`--jinja`, `--tool-call-parser`)."""
+
+
+def _unversioned_azure(url: httpx.URL) -> bool:
+    """Whether `url` is an Azure OpenAI deployment's (`…/openai/deployments/<name>/…` on an Azure host)
+    without the `api-version` query Azure requires there (it answers 404 "Resource not found")."""
+    host = url.host.lower().rstrip(".")
+    return host.endswith(_AZURE_HOSTS) and "/openai/deployments/" in url.path and "api-version" not in url.params
+
+
+def _content_filtered(body: str) -> bool:
+    """Whether an error body says a content filter refused the prompt: its `code` or `type` names
+    one (`_FILTER_CODES`: Azure OpenAI's and Moonshot's `content_filter`, DashScope's
+    `data_inspection_failed`), or its `innererror` is coded `ResponsibleAIPolicyViolation` (Azure)."""
+    if not any(code in body for code in (*_FILTER_CODES, "ResponsibleAIPolicyViolation")):
+        return False
+    try:
+        data = json.loads(body)
+    except (ValueError, RecursionError):
+        return False
+    error = data.get("error") if isinstance(data, dict) else None
+    if not isinstance(error, dict):
+        return False
+    inner = error.get("innererror")
+    if isinstance(inner, dict) and inner.get("code") == "ResponsibleAIPolicyViolation":
+        return True
+    return error.get("code") in _FILTER_CODES or error.get("type") in _FILTER_CODES
+
+
+_FILTER_CODES = ("content_filter", "data_inspection_failed")
+
+
 def _out_of_credit(response: httpx.Response) -> str | None:
-    """How a 402, 403 or 429 says the account is out of credit (`toolkit.chat.credit`), or None.
-    A 402 (Payment Required) always does; a 403 only by its fields (its text may be about a
-    model's plan); a 429 by its fields, else by its text when it asks for no wait."""
+    """How a 400, 402, 403 or 429 says the account is out of credit (`toolkit.chat.credit`), or None.
+    A 402 (Payment Required) always does; a 400 (DashScope's `Arrearage`) or a 403 only by its fields
+    (its text may be about the request, or a model's plan); a 429 by its fields, else by its text when
+    it asks for no wait."""
     status = response.status_code
     try:
         data = json.loads(response.text)
@@ -1513,7 +1622,7 @@ def _elsewhere(response: httpx.Response, location: str | None) -> str | None:
 
 _DOUBLED = "/chat/completions/chat/completions"
 """A base URL that already names the endpoint: the most common LLM_BASE_URL slip."""
-_CREDIT_STATUSES = frozenset({402, 403, 429})
+_CREDIT_STATUSES = frozenset({400, 402, 403, 429})
 """Statuses that may say the account is out of credit: never retried then (`_out_of_credit`)."""
 _TRANSIENT = frozenset({408, 409, 429})
 """Retried, like 5xx: request timeout, conflict (a lock that timed out), rate limit."""
@@ -1521,6 +1630,17 @@ _DEFAULT_HINT = "the request was rejected; fix it (not retried)"
 TOOLS_REFUSED_HINT = (
     "the model (or every provider serving it) takes no tools: choose a model with tool calling, or use the "
     "prompt-protocol fallback, which sends none (not retried)"
+)
+AZURE_VERSION_HINT = (
+    "an Azure OpenAI deployment URL takes the API version in its query: add it to LLM_BASE_URL, e.g. "
+    "https://<resource>.openai.azure.com/openai/deployments/<deployment>?api-version=2024-10-21 (not retried)"
+)
+FILTERED_HINT = (
+    "the gateway's content filter refused the prompt; rephrase the request, or check the gateway's filter (not retried)"
+)
+STARTED_WITHOUT_HINT = (
+    "the server was started without what tool calling needs ({options}): restart it so, or use the "
+    "prompt-protocol fallback, which sends no tools (not retried)"
 )
 URL_AUTH_HINT = (
     "LLM_BASE_URL carries user info (user:password@), which httpx sends as Basic auth in place of LLM_API_KEY: "
@@ -1640,14 +1760,14 @@ def parse_completion(text: str) -> ChatResponse:
     try:
         response = ChatResponse(
             message=assistant,
-            finish_reason=choice.get("finish_reason"),
+            finish_reason=stated_reason(choice.get("finish_reason")),
             usage=TokenUsage.from_openai(data.get("usage")),
             model=data.get("model") or "",
             id=data.get("id") or "",
         )
     except ValidationError as exc:
         raise BadResponseError(f"response is malformed: {_problems(exc)}", status=200, body=text[:2000]) from None
-    return not_empty(response, text[:2000])
+    return not_empty(not_cut(response, text[:2000]), text[:2000])
 
 
 def reported_instead(data: Any) -> Any:

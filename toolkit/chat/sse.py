@@ -11,14 +11,17 @@ The one rule that matters: a stream that ends before `data: [DONE]` is truncated
 from it may be executed, however complete its tool calls look. `finish()` raises
 `TruncatedStreamError` in that case (saying why it ended, when the client knows: a timeout, a
 broken connection). One exception: a stream that closed properly after the model's choice said
-why it stopped (`finish_reason`, sent after its last delta) is whole — some servers never send
+why it stopped (`finish_reason`, sent after its last delta; DashScope's `"null"` on the chunks
+before it says nothing: `stated_reason`) is whole — some servers never send
 `[DONE]` (TGI before 2.2, llama-box, ik_llama.cpp), and OpenAI's SDK reads them to their end;
 such a stream cut by a timeout or a dropped connection is still truncated, and so is one whose
 last chunk breaks off before its JSON is complete (closed mid-chunk: `_broken_off`). A chunk
 that is not JSON, or whose fields have the wrong type (`choices` not a list, `content` not a
 string, ...), is a `BadResponseError` naming the field. So is a stream
 that ends properly with an empty reply (no text, no tool calls, no refusal: `not_empty`, which
-names `finish_reason` and the likely fix). An error event is worded as `reported_error` words
+names `finish_reason` and the likely fix); one the gateway says it cut off for want of resources
+(DeepSeek's finish_reason "insufficient_system_resource": `not_cut`) is a `TransientError`, as a 503
+would be. An error event is worded as `reported_error` words
 an error in a 200 body: a `TransientError` when it names an overload or a rate limit (`"code":
 502`, `"rate_limit_exceeded"`), an `OutOfCreditError` when it says the account has no credit
 left, else a `BadResponseError` with the gateway's message. An error event is a chunk with an
@@ -321,7 +324,9 @@ class StreamAssembler:
             if choice.get("usage") and not _usage_of(chunk):  # Moonshot's (Kimi's): on choice 0
                 self.usage = _updated(self.usage, TokenUsage.from_openai(choice["usage"]))
             events += self._feed_delta(_object(choice.get("delta"), "stream chunk delta"))
-            self.finish_reason = _text(choice.get("finish_reason"), "finish_reason") or self.finish_reason
+            self.finish_reason = (
+                stated_reason(_text(choice.get("finish_reason"), "finish_reason")) or self.finish_reason
+            )
         return events
 
     def _feed_delta(self, delta: dict[str, Any]) -> list[StreamEvent]:
@@ -459,8 +464,10 @@ class StreamAssembler:
             **({"extra": kept} if kept else {}),  # `{}` left out: not checked
         )
         return not_empty(
-            ChatResponse(
-                message=message, finish_reason=self.finish_reason, usage=self.usage, model=self.model, id=self.id
+            not_cut(
+                ChatResponse(
+                    message=message, finish_reason=self.finish_reason, usage=self.usage, model=self.model, id=self.id
+                )
             )
         )
 
@@ -730,6 +737,23 @@ def _updated(usage: TokenUsage, reported: TokenUsage) -> TokenUsage:
     )
 
 
+def not_cut(response: ChatResponse, body: str = "") -> ChatResponse:
+    """`response`, unless its `finish_reason` says the gateway cut it off for a want that passes
+    (`CUT_BY_GATEWAY`: DeepSeek's "insufficient_system_resource"): then a `TransientError`, retried
+    like a 503 (a stream's only while nothing of it was shown), not a part of a reply taken whole."""
+    why = CUT_BY_GATEWAY.get(response.finish_reason or "")
+    if why is None:
+        return response
+    raise TransientError(
+        f'gateway cut the reply off (finish_reason "{response.finish_reason}": {why}), transient', status=503, body=body
+    )
+
+
+CUT_BY_GATEWAY = {"insufficient_system_resource": "it ran short of resources mid-answer"}
+"""`finish_reason`s by which a gateway says it stopped the reply itself for a passing want (DeepSeek's
+API reference: "the request is interrupted due to insufficient resource of the inference system")."""
+
+
 def not_empty(response: ChatResponse, body: str = "") -> ChatResponse:
     """`response`, unless its message has no text (null or ""), no tool calls and no refusal:
     then a `BadResponseError` naming `finish_reason` and the likely fix (never retried: the same
@@ -764,9 +788,16 @@ def _empty_fix(message: AssistantMessage, finish: str | None) -> str:
     return _EMPTY_ELSE
 
 
+_NO_CALL = (
+    "it stopped to call a tool, but the gateway sent no call (its tool-call parser found none in what the model "
+    "wrote); run the cell again, or try another model or the prompt-protocol fallback"
+)
+"""An empty reply that stopped to call a tool (vLLM's `"tool_calls": []`)."""
 _EMPTY_FIX = {
     "length": "it was cut off before any text; raise max_tokens (or max_completion_tokens), or leave it unset",
     "content_filter": "the gateway's content filter removed it; rephrase the request, or check the gateway's filter",
+    "tool_calls": _NO_CALL,
+    "function_call": _NO_CALL,
 }
 _EMPTY_ELSE = "the model said nothing; run the cell again, or try another model"
 
@@ -913,6 +944,18 @@ def _breaks_off(text: str, exc: json.JSONDecodeError) -> bool:
 
 _WORD_STARTS = frozenset(word[:n] for word in ("true", "false", "null") for n in range(1, len(word)))
 """The beginnings of JSON's words, short of the whole word."""
+
+
+NO_REASON = frozenset(("null", "none"))
+"""A `finish_reason` that is the JSON null written as text (DashScope's `"null"` on each chunk before
+the last), or Python's None (a relay's `str(None)`): the reply has not said why it stopped."""
+
+
+def stated_reason(value: Any) -> Any:
+    """`value`, a `finish_reason` as a gateway sent it, unless it is the word for none (`NO_REASON`):
+    then None, as if the field were absent (a stream cut after it stays cut, a later chunk's reason is
+    kept). Anything else is left for the caller's own check."""
+    return None if isinstance(value, str) and value.strip().lower() in NO_REASON else value
 
 
 def _text(value: Any, what: str) -> str | None:

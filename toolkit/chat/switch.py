@@ -66,6 +66,7 @@ def connect(
     values = {name: env.get(name, "").strip() for name in ENV_VARS}
     present = [name for name, value in values.items() if value]
     if len(present) == len(ENV_VARS):
+        _check_not_endpoint(values["LLM_BASE_URL"])
         transport = RecordingTransport(record) if record else None
         label = f"real gateway {mask_url(values['LLM_BASE_URL'])}, model {values['LLM_MODEL']}"
         return ChatClient(
@@ -84,6 +85,30 @@ def connect(
             "embedded fake gateway."
         )
     return fake_client(mode=mode or fake_mode(env), record=record or None, **client_options)
+
+
+_ENDPOINT = "/chat/completions"
+
+
+def _check_not_endpoint(base_url: str) -> None:
+    """A `ConfigurationError` when `LLM_BASE_URL` is the chat endpoint itself (as a provider's docs
+    or Azure's portal show it: `…/v1/chat/completions`), naming the base URL to set (its query kept):
+    the client adds the endpoint's path, and every request would go to `…/chat/completions/chat/completions`.
+    A URL httpx cannot read is left to `ChatClient`, which says why."""
+    try:
+        url = httpx.URL(base_url)
+    except (httpx.InvalidURL, ValueError):
+        return
+    path = url.path.rstrip("/")
+    if not path.endswith(_ENDPOINT):
+        return
+    while path.endswith(_ENDPOINT):  # written twice, too
+        path = path.removesuffix(_ENDPOINT).rstrip("/")
+    base = url.copy_with(path=path, fragment=None)
+    raise ConfigurationError(
+        f"connect(): LLM_BASE_URL {mask_url(base_url)!r} ends in {_ENDPOINT}, which the client adds itself; set it "
+        f"to the part before: {mask_url(str(base))}"
+    )
 
 
 def check_env(where: str, env: object) -> Mapping[str, str]:

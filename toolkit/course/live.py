@@ -330,8 +330,8 @@ def run_lines(result: Any) -> list[str]:
         lines.append(f"thinking: {len(thinking.strip())} characters between <think> tags, left out of the answer")
     said = showable(" ".join(scrub(answer.strip() or "(none)").split()))
     lines.append(f"answer: {cut(said, 200, mark='')}")
-    if result.rounds and result.rounds[-1].finish_reason == "length":
-        lines.append(CUT_OFF)
+    if result.rounds and result.rounds[-1].finish_reason in CUT_OFF_BY:
+        lines.append(CUT_OFF_BY[result.rounds[-1].finish_reason])
     return lines
 
 
@@ -340,6 +340,13 @@ CUT_OFF = (
     "raise max_tokens, or ask for a shorter answer"
 )
 """Said under a run whose last reply the gateway cut off: a real gateway does, the loop takes it as the answer."""
+FILTERED_OFF = (
+    'note: the answer is cut off (finish_reason "content_filter": the gateway\'s content filter stopped it); '
+    "rephrase the request, or check the gateway's filter"
+)
+"""Said under a run whose last reply the gateway's content filter stopped midway (Azure OpenAI's)."""
+CUT_OFF_BY = {"length": CUT_OFF, "content_filter": FILTERED_OFF}
+"""The note for each `finish_reason` that cuts an answer off."""
 
 
 def show_run(result: Any) -> None:

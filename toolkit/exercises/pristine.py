@@ -34,6 +34,7 @@ import sys
 import types
 from collections.abc import Callable, Iterator, Sequence
 from functools import partial
+from operator import is_
 from typing import Any
 
 PACKAGE = "toolkit"
@@ -204,6 +205,8 @@ def changes() -> list[str]:
     found: list[str] = []
     for where, read, then in _NOTED:
         now = read()
+        if _same(then, now):
+            continue
         found += [
             f"{where}.{key}"
             for key in then.keys() | now.keys()
@@ -211,6 +214,13 @@ def changes() -> list[str]:
             and not (key not in then and _cached_by_python(key, now[key]))
         ]
     return sorted(found)
+
+
+def _same(then: dict[str, Any], now: dict[str, Any]) -> bool:
+    """Whether `now` holds the very objects `then` did under the same names in the same order: the usual case,
+    compared in C (`operator.is_` pairwise). Names in another order, or any difference, go to the comparison
+    name by name, which alone says what changed."""
+    return len(then) == len(now) and then.keys() == now.keys() and all(map(is_, then.values(), now.values()))
 
 
 def _cached_by_python(key: str, value: Any) -> bool:

@@ -12,6 +12,7 @@
 import dataclasses
 import datetime
 import gc
+import sqlite3
 import sys
 import warnings
 
@@ -21,7 +22,7 @@ from freed import Raised, without_the_collector
 from toolkit.chat.messages import AssistantMessage, ToolCall, ToolResultMessage, UserMessage, to_openai
 from toolkit.chat.scripted import ScriptedModel, call
 from toolkit.chat.switch import fake_client
-from toolkit.errors import ConfigurationError, MemoryStoreError, ToolDefinitionError
+from toolkit.errors import ConfigurationError, MemoryStoreError, ToolDefinitionError, TransientError
 from toolkit.gateway.validate import check_request
 from toolkit.loop.records import COURSE, LoopOptions
 from toolkit.loop.run import run_loop
@@ -916,3 +917,81 @@ def test_a_turns_record_shows_no_duration_and_no_secret_parameter():
     execution = result.executions[0]
     assert execution.duration_s >= 0 and execution.context.parameters["api_token"] == "tok_8f3kq9zx77"
     assert execution.context.parameters == parameters
+
+
+# -- where a failure stopped the turn --------------------------------------------------------------
+
+
+class FullDisk(InMemoryStore):
+    """Its `failing`-th append (counted from 1: the question is the first) raises what SQLite raises on a full disk."""
+
+    def __init__(self, failing):
+        super().__init__()
+        self.failing, self.appends = failing, 0
+
+    def append(self, memory_id, messages):
+        self.appends += 1
+        if self.appends == self.failing:
+            raise sqlite3.OperationalError("database or disk is full")
+        super().append(memory_id, messages)
+
+
+def stopped_run(script, store=None):
+    memory = ChatMemory("u1", store=store or InMemoryStore())
+    with pytest.raises(BaseException) as raised:
+        run_loop(ScriptedModel(script), Q, tools=[charge], memory=memory)
+    result = raised.value.loop_result
+    return [r.decision for r in result.rounds], result.stopped_at, result.stopped_by
+
+
+@pytest.mark.parametrize(
+    "script, store, decisions, where, what",
+    [
+        (  # the second request failed: round 1's decision was all the trace said
+            [call("charge", sku="A", id="c1"), TransientError("HTTP 429 (transient): rate limited")],
+            None,
+            ["continue"],
+            "model request 2 (no reply recorded)",
+            "TransientError: HTTP 429 (transient): rate limited",
+        ),
+        (
+            [KeyboardInterrupt()],
+            None,
+            [],
+            "model request 1 (no reply recorded)",
+            "KeyboardInterrupt",
+        ),
+        (  # memory refused the reply asking for tools: its round was left undecided, its calls not run
+            [call("charge", sku="A", id="c1"), "done"],
+            FullDisk(2),
+            ["stopped: OperationalError"],
+            "round 1",
+            "OperationalError: database or disk is full",
+        ),
+        (  # memory refused the answer: the trace showed it, undecided, as if the turn had ended there
+            [call("charge", sku="A", id="c1"), "done"],
+            FullDisk(4),
+            ["continue", "stopped: OperationalError"],
+            "round 2",
+            "OperationalError: database or disk is full",
+        ),
+        (
+            [call("charge", sku="A", id="c1"), RuntimeError("token sk-abcdefghijklmnopqrstuvwxyz0123 refused")],
+            None,
+            ["continue"],
+            "model request 2 (no reply recorded)",
+            "RuntimeError: token [REDACTED] refused",
+        ),
+    ],
+)
+def test_a_stopped_turn_says_where_it_stopped_and_why(script, store, decisions, where, what):
+    """The `loop_result` of a turn a failure stopped told the trace no more than its rounds: a
+    request that failed (a 429 after retries, Ctrl-C in the HTTP read) left round 1 saying
+    'continue' and nothing of request 2, and a reply memory could not store left its round with
+    no decision. Now every stopped round says so, and the result says where and why, sanitised."""
+    assert stopped_run(script, store) == (decisions, where, what)
+
+
+def test_a_turn_that_finished_has_no_stop():
+    result = run_loop(ScriptedModel([call("charge", sku="A", id="c1"), "done"]), Q, tools=[charge])
+    assert (result.stopped_at, result.stopped_by) == (None, None)

@@ -50,7 +50,8 @@ What is recorded when a round stops part-way (a policy raised): a call that ran 
 result; the call that raised gets its error; a call never started gets "not run, and why"; with
 concurrent execution, calls already running finish and keep their results. With
 `compensate=True` the turn's successful compensable calls are rolled back before the error
-propagates. The exception carries `loop_result` (the rounds so far, for the trace view) and
+propagates. The exception carries `loop_result` (the rounds so far, for the trace view, and where
+the turn stopped and why: `stopped_at`, `stopped_by`, as a failed request has no round) and
 `saga` (the compensation log). A turn interrupted any other way (the caller stops iterating,
 Ctrl-C — also inside a compensation —, an unexpected exception) answers its unanswered calls
 with "not completed", keeps the real results of the calls that ran (rolled back where a saga
@@ -476,6 +477,8 @@ class _Run:
         """The last round whose results were recorded (step 4 or 8)."""
         self.unsaved: Sequence[Message] = ()
         """Results recorded in `new` that memory refused (its store failed)."""
+        self.asking = False
+        """Whether a request to the model is being made (a failure then stopped the turn in a request no round records)."""
         self.tools: ToolContext = _NO_CONTEXT  # the turn's own, set by `_turn`
         self.compensations: dict[str, Compensation] = {}
         self.later_compensations: list[Callable[..., Any]] = []
@@ -651,6 +654,7 @@ class _Run:
             self.refresh(results)
 
     def send(self) -> Generator[LoopEvent, None, RoundTrace]:
+        self.asking = True
         names, sent = tools_payload(self.tools.effective, self.options.strict_tools)
         payload: list[dict[str, Any]] = list(sent)  # the request's own list: appending to it changes no other request
         request = dict(
@@ -675,6 +679,7 @@ class _Run:
                 failure.hint = NOT_STREAMED_HINT
             tools_ran(failure, self.rounds, self.memory is not None)
             raise
+        self.asking = False
         reply, notes = unique_call_ids(response.message, len(self.rounds) + 1)
         available = self.tools.available
         for call in reply.tool_calls:  # `bare_call_names` only when a name is no tool's: the usual reply skips the call
@@ -1087,12 +1092,27 @@ class _Run:
             messages = self.conversation()
         except Exception:  # the store failed: what this call knows, not a second error
             messages = list(self.history) if self.memory is None else list(self.new)
+        stopped = self.stopped_where(error)
         try:
-            error.loop_result = self.result("stopped", None, messages=messages)  # type: ignore[attr-defined]
+            error.loop_result = replace(  # type: ignore[attr-defined]
+                self.result("stopped", None, messages=messages), stopped_at=stopped, stopped_by=_described(error)
+            )
             error.saga = list(self.saga)  # type: ignore[attr-defined]
         except (AttributeError, TypeError):
             pass
         return error
+
+    def stopped_where(self, error: BaseException) -> str:
+        """Where `error` stopped the turn (`LoopResult.stopped_at`); a round it stopped before the loop
+        decided anything (memory refused its reply) is marked `stopped: …` in the trace."""
+        if self.asking:
+            return f"model request {len(self.rounds) + 1} (no reply recorded)"
+        if not self.rounds:
+            return "before model request 1"
+        last = self.rounds[-1]
+        if not last.decision:
+            last.decision = f"stopped: {redact.summarize_exception(error).type_name}"
+        return f"after round {last.index}" if last.decision == "continue" else f"round {last.index}"
 
     def immediate(self, trace: RoundTrace) -> bool:
         if not trace.executions or self._behavior(trace.executions[-1].call.name) is ReturnBehavior.TO_LLM:
@@ -1184,6 +1204,11 @@ def _common_tail(stored: Sequence[Message], new: Sequence[Message]) -> int:
     while n < len(stored) and n < len(new) and stored[-1 - n] == new[-1 - n]:
         n += 1
     return n
+
+
+def _described(error: BaseException) -> str:
+    """`error` as one sanitised line with its type's name (a toolkit error's own message leaves it out)."""
+    return replace(redact.summarize_exception(error), written_for_the_model=False).text()
 
 
 def _error_result(call: ToolCall, text: str) -> ToolResultMessage:

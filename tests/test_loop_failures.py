@@ -995,3 +995,37 @@ def test_a_stopped_turn_says_where_it_stopped_and_why(script, store, decisions, 
 def test_a_turn_that_finished_has_no_stop():
     result = run_loop(ScriptedModel([call("charge", sku="A", id="c1"), "done"]), Q, tools=[charge])
     assert (result.stopped_at, result.stopped_by) == (None, None)
+
+
+class WroteThenRaised(InMemoryStore):
+    """Its appends of tool results write, then raise `raised` (Ctrl-C, or a store failing after its
+    commit), the first `times` times."""
+
+    def __init__(self, raised, times=1):
+        super().__init__()
+        self.raised, self.times = raised, times
+
+    def append(self, memory_id, messages):
+        super().append(memory_id, messages)
+        if self.times and any(isinstance(m, ToolResultMessage) for m in messages):
+            self.times -= 1
+            raise self.raised
+
+
+@pytest.mark.parametrize(
+    "raised, times",
+    [(KeyboardInterrupt(), 1), (sqlite3.OperationalError("disk I/O error"), 1), (MemoryStoreError("locked"), 3)],
+)
+def test_results_a_failed_write_had_stored_are_not_stored_again(raised, times):
+    """A write of the round's results that went through and then raised (Ctrl-C as it returned, a
+    store failing after its commit) was written again: memory answered each call twice, a history
+    a strict gateway refuses ('No earlier tool call with tool_call_id … is waiting'), on every
+    later request of that memory. Now what memory already holds is not written again."""
+    memory = ChatMemory("u1", store=WroteThenRaised(raised, times))
+    model = ScriptedModel([[call("charge", sku="A", id="c1"), call("reserve", sku="A", id="c2")], "done"])
+    with pytest.raises(type(raised)) as caught:
+        run_loop(model, Q, tools=[charge, reserve], memory=memory)
+    assert tool_results(memory.messages()) == [("c1", "charged 99, receipt R-778"), ("c2", "reserved")]
+    assert valid_for_a_strict_gateway(memory.messages())
+    assert not getattr(caught.value, "__notes__", None)
+    assert run_loop(ScriptedModel(["ok"]), [], memory=memory).answer == "ok"

@@ -895,14 +895,15 @@ class _Run:
         completed" (`LoopTexts.unfinished`, as the next turn would: short rows, which a full disk
         may still take), so memory holds no call without its result; say so on `exc`."""
         if failure is None:
-            assert self.memory is not None
             try:
-                self.write(self.unsaved)
+                pending = self.still_open(m for m in self.unsaved if isinstance(m, ToolResultMessage))
+                if pending:
+                    self.write(pending)
                 self.unsaved = ()
                 return
             except Exception as again:
                 failure = again
-        results = [m for m in self.unsaved if isinstance(m, ToolResultMessage)]
+        results = self.still_open(m for m in self.unsaved if isinstance(m, ToolResultMessage))
         if not results:  # the results are in memory; only the images' message is not (memory stays valid)
             log.warning("%s: %s", self.subject, redact.describe_exception(failure))
             return
@@ -918,6 +919,18 @@ class _Run:
         )
         log.warning("%s: %s", self.subject, note)
         exc.add_note(note)
+
+    def still_open(self, results: Iterable[ToolResultMessage]) -> list[ToolResultMessage]:
+        """Those of `results` whose calls memory has not answered: a write that raised after it went
+        through (Ctrl-C as it returned, a store failing after its commit) is not written again, which
+        would answer a call twice (a history a strict gateway refuses). All of them when memory
+        cannot be read."""
+        assert self.memory is not None
+        try:
+            left = {c.id for c in open_calls(self.memory.messages())}
+        except Exception:
+            return list(results)
+        return [m for m in results if m.tool_call_id in left]
 
     def append_results(self, trace: RoundTrace, results: list[ToolResultMessage]) -> None:
         """Step 8: the round's results, then the user message carrying their images (if any).

@@ -325,7 +325,8 @@ def test_a_store_that_fails_once_still_gets_the_results_and_memory_stays_valid()
     model = ScriptedModel([[call("charge", sku="A", id="c1"), call("reserve", sku="A", id="c2")], "done"])
     with pytest.raises(MemoryStoreError) as raised:
         run_loop(model, Q, tools=[charge, reserve], memory=memory)
-    assert not getattr(raised.value, "__notes__", None)
+    # memory took the results the second time: no word of them missing, and going on from them is said
+    assert raised.value.__notes__ == [f"But {GO_ON} once what the error names is fixed."]
     assert tool_results(memory.messages()) == [("c1", "charged 99, receipt R-778"), ("c2", "reserved")]
     assert valid_for_a_strict_gateway(memory.messages())
     assert len(raised.value.loop_result.executions) == 2
@@ -1012,11 +1013,22 @@ class WroteThenRaised(InMemoryStore):
             raise self.raised
 
 
-@pytest.mark.parametrize(
-    "raised, times",
-    [(KeyboardInterrupt(), 1), (sqlite3.OperationalError("disk I/O error"), 1), (MemoryStoreError("locked"), 3)],
+GO_ON = (
+    "this turn's tools already ran (charge, reserve), and running it again asks the question again, which may "
+    "run them again: to go on from their results, which memory holds, call run_loop(model, [], memory=...) with "
+    "the same memory"
 )
-def test_results_a_failed_write_had_stored_are_not_stored_again(raised, times):
+
+
+@pytest.mark.parametrize(
+    "raised, times, note",
+    [
+        (KeyboardInterrupt(), 1, f"T{GO_ON[1:]}."),
+        (sqlite3.OperationalError("disk I/O error"), 1, f"T{GO_ON[1:]} once what the error names is fixed."),
+        (MemoryStoreError("locked"), 3, f"But {GO_ON} once what the error names is fixed."),
+    ],
+)
+def test_results_a_failed_write_had_stored_are_not_stored_again(raised, times, note):
     """A write of the round's results that went through and then raised (Ctrl-C as it returned, a
     store failing after its commit) was written again: memory answered each call twice, a history
     a strict gateway refuses ('No earlier tool call with tool_call_id … is waiting'), on every
@@ -1027,5 +1039,5 @@ def test_results_a_failed_write_had_stored_are_not_stored_again(raised, times):
         run_loop(model, Q, tools=[charge, reserve], memory=memory)
     assert tool_results(memory.messages()) == [("c1", "charged 99, receipt R-778"), ("c2", "reserved")]
     assert valid_for_a_strict_gateway(memory.messages())
-    assert not getattr(caught.value, "__notes__", None)
+    assert caught.value.__notes__ == [note]  # memory holds the results: going on from them is said
     assert run_loop(ScriptedModel(["ok"]), [], memory=memory).answer == "ok"

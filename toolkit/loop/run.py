@@ -477,6 +477,9 @@ class _Run:
         """The last round whose results were recorded (step 4 or 8)."""
         self.unsaved: Sequence[Message] = ()
         """Results recorded in `new` that memory refused (its store failed)."""
+        self.memory_behind = False
+        """Whether memory lacks results this turn recorded in `new` (its store refused them, or the saga's
+        rewrite): a note on the error says so, and where they are."""
         self.asking = False
         """Whether a request to the model is being made (a failure then stopped the turn in a request no round records)."""
         self.tools: ToolContext = _NO_CONTEXT  # the turn's own, set by `_turn`
@@ -918,6 +921,7 @@ class _Run:
             f"they are in this error's loop_result.new_messages, and {ends}"
         )
         log.warning("%s: %s", self.subject, note)
+        self.memory_behind = True
         exc.add_note(note)
 
     def still_open(self, results: Iterable[ToolResultMessage]) -> list[ToolResultMessage]:
@@ -1067,6 +1071,7 @@ class _Run:
                 f"({redact.describe_exception(failure)}); memory still shows their results as successful"
             )
             log.warning("%s: %s", self.subject, note)
+            self.memory_behind = True
             if interrupted is None:
                 failure.add_note(note)
                 raise
@@ -1101,6 +1106,8 @@ class _Run:
         `ConfigurationError` after the model was asked says so in its hint (`configured_after_asking`)."""
         if isinstance(error, ConfigurationError):
             configured_after_asking(error, self.rounds, self.memory is not None)
+        elif self.goes_on(error):
+            tools_ran(error, self.rounds, self.memory is not None)
         try:
             messages = self.conversation()
         except Exception:  # the store failed: what this call knows, not a second error
@@ -1114,6 +1121,17 @@ class _Run:
         except (AttributeError, TypeError):
             pass
         return error
+
+    def goes_on(self, error: BaseException) -> bool:
+        """Whether `error` is told how to go on from the results of the tools that ran (`tools_ran`), as
+        a failed request is (in `send`): Ctrl-C, a memory store failing, a provider failing between
+        rounds. Not the loop's own stop (the round limit), a tool's own raised error (its turn is
+        for the learner to look at), nor results memory could not keep (a note says where they are)."""
+        if isinstance(error, (ModelCallError, MaxRoundTripsError, GeneratorExit)):
+            return False
+        if self.memory_behind:
+            return False
+        return not any(e.raised is error for r in self.rounds for e in r.executions)
 
     def stopped_where(self, error: BaseException) -> str:
         """Where `error` stopped the turn (`LoopResult.stopped_at`); a round it stopped before the loop

@@ -1041,3 +1041,22 @@ def test_results_a_failed_write_had_stored_are_not_stored_again(raised, times, n
     assert valid_for_a_strict_gateway(memory.messages())
     assert caught.value.__notes__ == [note]  # memory holds the results: going on from them is said
     assert run_loop(ScriptedModel(["ok"]), [], memory=memory).answer == "ok"
+
+
+def test_results_that_fail_to_be_recorded_without_memory_leave_the_interrupt_as_it_was(monkeypatch):
+    """Without memory nothing is written again: the answer to an interrupt that then fails to be
+    recorded (its images, say) leaves the interrupt as the error, never a second error of the loop's."""
+    import toolkit.loop.run as loop_run
+
+    def images_fail(*args, **kwargs):
+        raise ValueError("no room for the images")
+
+    monkeypatch.setattr(loop_run, "pass_on_images", images_fail)
+
+    @tool("stops with Ctrl-C")
+    def halt(sku: str) -> str:
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt) as raised:
+        run_loop(ScriptedModel([call("halt", sku="A", id="c1"), "done"]), Q, tools=[halt])
+    assert raised.value.loop_result.stopped_at == "round 1"

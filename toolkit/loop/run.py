@@ -928,8 +928,9 @@ class _Run:
         """Those of `results` whose calls memory has not answered: a write that raised after it went
         through (Ctrl-C as it returned, a store failing after its commit) is not written again, which
         would answer a call twice (a history a strict gateway refuses). All of them when memory
-        cannot be read."""
-        assert self.memory is not None
+        cannot be read (none without memory: nothing was written)."""
+        if self.memory is None:
+            return []
         try:
             left = {c.id for c in open_calls(self.memory.messages())}
         except Exception:
@@ -1107,7 +1108,10 @@ class _Run:
         if isinstance(error, ConfigurationError):
             configured_after_asking(error, self.rounds, self.memory is not None)
         elif self.goes_on(error):
-            tools_ran(error, self.rounds, self.memory is not None)
+            try:
+                tools_ran(error, self.rounds, self.memory is not None)
+            except (AttributeError, TypeError):  # an exception that takes no note goes on without one
+                pass
         try:
             messages = self.conversation()
         except Exception:  # the store failed: what this call knows, not a second error

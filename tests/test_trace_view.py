@@ -629,3 +629,31 @@ def test_a_reply_that_did_not_end_as_usual_names_its_finish_reason(finish_reason
 def test_a_reply_that_ended_as_usual_names_no_finish_reason(finish_reason):
     result = _ended(finish_reason)
     assert "finish_reason" not in render_trace_text(result) and "finish_reason" not in render_trace_html(result)
+
+
+def test_a_call_whose_asking_memory_could_not_store_is_not_said_to_be_answered():
+    """Memory refused the reply asking for a call (a full disk): the round was shown undecided, its
+    call with no word of what became of it; marked stopped, its card must not say the loop answered it."""
+    import sqlite3
+
+    from toolkit.memory.windows import InMemoryStore
+
+    class FullDisk(InMemoryStore):
+        def append(self, memory_id, messages):
+            if any(getattr(m, "tool_calls", None) for m in messages):
+                raise sqlite3.OperationalError("database or disk is full")
+            super().append(memory_id, messages)
+
+    reset_call_ids()
+    memory = ChatMemory("u1", store=FullDisk())
+    with pytest.raises(sqlite3.OperationalError) as raised:
+        run_loop(ScriptedModel([call("query_order", order_id="SN1"), "x"]), Q, tools=[query_order], memory=memory)
+    result = raised.value.loop_result
+    assert render_trace_text(result).splitlines()[2:4] == [
+        "  query_order [not finished]: (no answer recorded)",
+        "  tokens: input 72 · output 8 · total 80",
+    ]
+    _, top = rounds(render_trace_html(result))
+    card = [c for c in top[0].find_all("tk-card") if c.text().startswith("query_order")][0]
+    assert "answered by the loop" not in card.text()
+    assert "the run stopped before an answer to it was recorded" in card.text()

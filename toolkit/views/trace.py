@@ -190,7 +190,8 @@ def _execution_html(execution: ToolExecution, show_timing: bool) -> Html:
 
 
 def _unfinished_html(call: ToolCall, answer: str) -> Html:
-    body = code_block(_shown_arguments(call.arguments)) + small("answered by the loop: the run stopped")
+    said = "the run stopped before an answer to it was recorded" if answer is NO_ANSWER else None
+    body = code_block(_shown_arguments(call.arguments)) + small(said or "answered by the loop: the run stopped")
     return card(join([call.name, badge(NOT_FINISHED, "warn")], " "), body + text_block(_shown(answer)), "warn")
 
 

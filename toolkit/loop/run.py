@@ -336,6 +336,9 @@ def _carried(
             return done.value
 
 
+_NOT_REPORTED = TokenUsage(input_tokens=None, output_tokens=None)
+"""The usage of a stand-in response that gives none."""
+
 _NO_PARAMETERS = TurnParameters()
 """The parameters of a turn given none (read-only: one for every such turn)."""
 
@@ -683,6 +686,8 @@ class _Run:
             tools_ran(failure, self.rounds, self.memory is not None)
             raise
         self.asking = False
+        if not isinstance(response, ChatResponse):
+            response = self.stand_in(response)
         reply, notes = unique_call_ids(response.message, len(self.rounds) + 1)
         available = self.tools.available
         for call in reply.tool_calls:  # `bare_call_names` only when a name is no tool's: the usual reply skips the call
@@ -703,6 +708,19 @@ class _Run:
         self.rounds.append(trace)
         self.tool_rounds += bool(reply.tool_calls)
         return trace
+
+    def stand_in(self, response: Any) -> ChatResponse:
+        """A learner's stand-in response (`_is_response`: its message an `AssistantMessage`) as a
+        `ChatResponse`: a usage or finish reason it leaves out (or gives as None) is not reported;
+        one of another kind breaks the rule (`broken`)."""
+        method = "stream" if self.options.stream else "chat"
+        usage = getattr(response, "usage", None)
+        finish = getattr(response, "finish_reason", None)
+        if usage is not None and not isinstance(usage, TokenUsage):
+            raise self.broken(f"returned a response whose usage is {described(usage)}, not a TokenUsage", method)
+        if finish is not None and not isinstance(finish, str):
+            raise self.broken(f"returned a response whose finish_reason is {described(finish)}, not a str", method)
+        return ChatResponse(message=response.message, finish_reason=finish, usage=usage or _NOT_REPORTED)
 
     def round_trips(self) -> int:
         """The rounds so far that asked for tools (counted as they come: a long turn is not read again each round)."""

@@ -697,3 +697,14 @@ def test_a_stand_in_response_whose_usage_is_of_another_kind_is_named_with_the_ru
     assert str(caught.value) == (
         f"run_loop: the model (_Own).chat() returned a response {said}; a chat model's chat() returns a ChatResponse"
     )
+
+
+def test_a_stand_in_response_refused_is_placed_at_its_request():
+    from types import SimpleNamespace
+
+    from toolkit.errors import ConfigurationError
+
+    reply = SimpleNamespace(message=AssistantMessage(content="hi"), usage={"prompt_tokens": 3})
+    with pytest.raises(ConfigurationError) as caught:
+        run_loop(_Own(chat=lambda inner, messages, **kwargs: reply), "q")
+    assert caught.value.loop_result.stopped_at == "model request 1 (no reply recorded)"

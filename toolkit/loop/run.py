@@ -685,9 +685,9 @@ class _Run:
                 failure.hint = NOT_STREAMED_HINT
             tools_ran(failure, self.rounds, self.memory is not None)
             raise
-        self.asking = False
-        if not isinstance(response, ChatResponse):
+        if not isinstance(response, ChatResponse):  # a stand-in's fields are read as part of its request
             response = self.stand_in(response)
+        self.asking = False
         reply, notes = unique_call_ids(response.message, len(self.rounds) + 1)
         available = self.tools.available
         for call in reply.tool_calls:  # `bare_call_names` only when a name is no tool's: the usual reply skips the call

@@ -484,7 +484,7 @@ class _Run:
         """Whether memory lacks results this turn recorded in `new` (its store refused them, or the saga's
         rewrite): a note on the error says so, and where they are."""
         self.asking = False
-        """Whether a request to the model is being made (a failure then stopped the turn in a request no round records)."""
+        """Whether the turn stopped in a request to the model (it failed, or was interrupted): no round records it."""
         self.tools: ToolContext = _NO_CONTEXT  # the turn's own, set by `_turn`
         self.compensations: dict[str, Compensation] = {}
         self.later_compensations: list[Callable[..., Any]] = []
@@ -623,7 +623,11 @@ class _Run:
         if self.tools.hidden:  # else nothing can be revealed: no copy of the conversation
             self.reveal_found(self.conversation())
         while True:
-            trace = yield from self.send()  # 1
+            try:
+                trace = yield from self.send()  # 1
+            except BaseException:  # no round records the request that failed: `stopped_where` names it
+                self.asking = True
+                raise
             self.append(trace.reply)  # 2
             if not trace.reply.tool_calls:  # 3
                 trace.decision = "answer"
@@ -660,7 +664,6 @@ class _Run:
             self.refresh(results)
 
     def send(self) -> Generator[LoopEvent, None, RoundTrace]:
-        self.asking = True
         names, sent = tools_payload(self.tools.effective, self.options.strict_tools)
         payload: list[dict[str, Any]] = list(sent)  # the request's own list: appending to it changes no other request
         request = dict(
@@ -673,8 +676,8 @@ class _Run:
                 response = yield from _streamed(self.model.stream(self.conversation(), **request), self.broken)
             else:
                 response = self.model.chat(self.conversation(), **request)
-                if not _is_response(response):
-                    raise self.broken(f"returned {described(response)}", "chat")
+            if not isinstance(response, ChatResponse):  # a learner's stand-in, or no response at all
+                response = self.stand_in(response)
         except (AttributeError, TypeError, KeyError, ConfigurationError) as failure:  # a dict in the caller's list, say
             misfit = (self.wrong_model() or self.misfit()) if not self.rounds else None
             if misfit is not None:  # named as the loop names it, whether the model named it (the client does) or not
@@ -685,9 +688,6 @@ class _Run:
                 failure.hint = NOT_STREAMED_HINT
             tools_ran(failure, self.rounds, self.memory is not None)
             raise
-        if not isinstance(response, ChatResponse):  # a stand-in's fields are read as part of its request
-            response = self.stand_in(response)
-        self.asking = False
         reply, notes = unique_call_ids(response.message, len(self.rounds) + 1)
         available = self.tools.available
         for call in reply.tool_calls:  # `bare_call_names` only when a name is no tool's: the usual reply skips the call
@@ -712,8 +712,10 @@ class _Run:
     def stand_in(self, response: Any) -> ChatResponse:
         """A learner's stand-in response (`_is_response`: its message an `AssistantMessage`) as a
         `ChatResponse`: a usage or finish reason it leaves out (or gives as None) is not reported;
-        one of another kind breaks the rule (`broken`)."""
+        one of another kind breaks the rule (`broken`), as anything else chat() returns does."""
         method = "stream" if self.options.stream else "chat"
+        if not _is_response(response):  # `_streamed` checked a stream's
+            raise self.broken(f"returned {described(response)}", "chat")
         usage = getattr(response, "usage", None)
         finish = getattr(response, "finish_reason", None)
         if usage is not None and not isinstance(usage, TokenUsage):

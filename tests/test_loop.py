@@ -661,3 +661,50 @@ def test_a_stand_in_response_whose_message_is_an_assistant_message_still_goes():
 
     reply = SimpleNamespace(message=AssistantMessage(content="hi"), usage=TokenUsage(), finish_reason="stop")
     assert run_loop(_Own(chat=lambda inner, messages, **kwargs: reply), "q").answer == "hi"
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [{}, {"usage": None, "finish_reason": None}],
+    ids=["no usage, no finish_reason", "both None"],
+)
+def test_a_stand_in_response_without_usage_goes_with_its_tokens_not_reported(fields):
+    """A stand-in with only its message (the loop said it reads no more than that, its usage and its
+    finish reason) stopped the turn with a raw AttributeError ('… has no attribute usage'), or, with
+    `usage=None`, after the answer was stored ('NoneType' object has no attribute 'input_tokens')."""
+    from types import SimpleNamespace
+
+    reply = SimpleNamespace(message=AssistantMessage(content="hi"), **fields)
+    result = run_loop(_Own(chat=lambda inner, messages, **kwargs: reply), "q")
+    assert (result.answer, result.usage.input_tokens, result.rounds[0].finish_reason) == ("hi", None, None)
+
+
+@pytest.mark.parametrize(
+    "fields, said",
+    [
+        ({"usage": {"prompt_tokens": 3}}, "whose usage is a dict, not a TokenUsage"),
+        ({"finish_reason": 1}, "whose finish_reason is an int, not a str"),
+    ],
+)
+def test_a_stand_in_response_whose_usage_is_of_another_kind_is_named_with_the_rule(fields, said):
+    from types import SimpleNamespace
+
+    from toolkit.errors import ConfigurationError
+
+    reply = SimpleNamespace(message=AssistantMessage(content="hi"), **fields)
+    with pytest.raises(ConfigurationError) as caught:
+        run_loop(_Own(chat=lambda inner, messages, **kwargs: reply), "q")
+    assert str(caught.value) == (
+        f"run_loop: the model (_Own).chat() returned a response {said}; a chat model's chat() returns a ChatResponse"
+    )
+
+
+def test_a_stand_in_response_refused_is_placed_at_its_request():
+    from types import SimpleNamespace
+
+    from toolkit.errors import ConfigurationError
+
+    reply = SimpleNamespace(message=AssistantMessage(content="hi"), usage={"prompt_tokens": 3})
+    with pytest.raises(ConfigurationError) as caught:
+        run_loop(_Own(chat=lambda inner, messages, **kwargs: reply), "q")
+    assert caught.value.loop_result.stopped_at == "model request 1 (no reply recorded)"

@@ -12,6 +12,7 @@
 import dataclasses
 import datetime
 import gc
+import sqlite3
 import sys
 import warnings
 
@@ -21,7 +22,7 @@ from freed import Raised, without_the_collector
 from toolkit.chat.messages import AssistantMessage, ToolCall, ToolResultMessage, UserMessage, to_openai
 from toolkit.chat.scripted import ScriptedModel, call
 from toolkit.chat.switch import fake_client
-from toolkit.errors import ConfigurationError, MemoryStoreError, ToolDefinitionError
+from toolkit.errors import ConfigurationError, MemoryStoreError, ToolDefinitionError, TransientError
 from toolkit.gateway.validate import check_request
 from toolkit.loop.records import COURSE, LoopOptions
 from toolkit.loop.run import run_loop
@@ -324,7 +325,8 @@ def test_a_store_that_fails_once_still_gets_the_results_and_memory_stays_valid()
     model = ScriptedModel([[call("charge", sku="A", id="c1"), call("reserve", sku="A", id="c2")], "done"])
     with pytest.raises(MemoryStoreError) as raised:
         run_loop(model, Q, tools=[charge, reserve], memory=memory)
-    assert not getattr(raised.value, "__notes__", None)
+    # memory took the results the second time: no word of them missing, and going on from them is said
+    assert raised.value.__notes__ == [f"But {GO_ON} once what the error names is fixed."]
     assert tool_results(memory.messages()) == [("c1", "charged 99, receipt R-778"), ("c2", "reserved")]
     assert valid_for_a_strict_gateway(memory.messages())
     assert len(raised.value.loop_result.executions) == 2
@@ -916,3 +918,145 @@ def test_a_turns_record_shows_no_duration_and_no_secret_parameter():
     execution = result.executions[0]
     assert execution.duration_s >= 0 and execution.context.parameters["api_token"] == "tok_8f3kq9zx77"
     assert execution.context.parameters == parameters
+
+
+# -- where a failure stopped the turn --------------------------------------------------------------
+
+
+class FullDisk(InMemoryStore):
+    """Its `failing`-th append (counted from 1: the question is the first) raises what SQLite raises on a full disk."""
+
+    def __init__(self, failing):
+        super().__init__()
+        self.failing, self.appends = failing, 0
+
+    def append(self, memory_id, messages):
+        self.appends += 1
+        if self.appends == self.failing:
+            raise sqlite3.OperationalError("database or disk is full")
+        super().append(memory_id, messages)
+
+
+def stopped_run(script, store=None):
+    memory = ChatMemory("u1", store=store or InMemoryStore())
+    with pytest.raises(BaseException) as raised:
+        run_loop(ScriptedModel(script), Q, tools=[charge], memory=memory)
+    result = raised.value.loop_result
+    return [r.decision for r in result.rounds], result.stopped_at, result.stopped_by
+
+
+@pytest.mark.parametrize(
+    "script, store, decisions, where, what",
+    [
+        (  # the second request failed: round 1's decision was all the trace said
+            [call("charge", sku="A", id="c1"), TransientError("HTTP 429 (transient): rate limited")],
+            None,
+            ["continue"],
+            "model request 2 (no reply recorded)",
+            "TransientError: HTTP 429 (transient): rate limited",
+        ),
+        (
+            [KeyboardInterrupt()],
+            None,
+            [],
+            "model request 1 (no reply recorded)",
+            "KeyboardInterrupt",
+        ),
+        (  # memory refused the reply asking for tools: its round was left undecided, its calls not run
+            [call("charge", sku="A", id="c1"), "done"],
+            FullDisk(2),
+            ["stopped: OperationalError"],
+            "round 1",
+            "OperationalError: database or disk is full",
+        ),
+        (  # memory refused the answer: the trace showed it, undecided, as if the turn had ended there
+            [call("charge", sku="A", id="c1"), "done"],
+            FullDisk(4),
+            ["continue", "stopped: OperationalError"],
+            "round 2",
+            "OperationalError: database or disk is full",
+        ),
+        (
+            [call("charge", sku="A", id="c1"), RuntimeError("token sk-abcdefghijklmnopqrstuvwxyz0123 refused")],
+            None,
+            ["continue"],
+            "model request 2 (no reply recorded)",
+            "RuntimeError: token [REDACTED] refused",
+        ),
+    ],
+)
+def test_a_stopped_turn_says_where_it_stopped_and_why(script, store, decisions, where, what):
+    """The `loop_result` of a turn a failure stopped told the trace no more than its rounds: a
+    request that failed (a 429 after retries, Ctrl-C in the HTTP read) left round 1 saying
+    'continue' and nothing of request 2, and a reply memory could not store left its round with
+    no decision. Now every stopped round says so, and the result says where and why, sanitised."""
+    assert stopped_run(script, store) == (decisions, where, what)
+
+
+def test_a_turn_that_finished_has_no_stop():
+    result = run_loop(ScriptedModel([call("charge", sku="A", id="c1"), "done"]), Q, tools=[charge])
+    assert (result.stopped_at, result.stopped_by) == (None, None)
+
+
+class WroteThenRaised(InMemoryStore):
+    """Its appends of tool results write, then raise `raised` (Ctrl-C, or a store failing after its
+    commit), the first `times` times."""
+
+    def __init__(self, raised, times=1):
+        super().__init__()
+        self.raised, self.times = raised, times
+
+    def append(self, memory_id, messages):
+        super().append(memory_id, messages)
+        if self.times and any(isinstance(m, ToolResultMessage) for m in messages):
+            self.times -= 1
+            raise self.raised
+
+
+GO_ON = (
+    "this turn's tools already ran (charge, reserve), and running it again asks the question again, which may "
+    "run them again: to go on from their results, which memory holds, call run_loop(model, [], memory=...) with "
+    "the same memory"
+)
+
+
+@pytest.mark.parametrize(
+    "raised, times, note",
+    [
+        (KeyboardInterrupt(), 1, f"T{GO_ON[1:]}."),
+        (sqlite3.OperationalError("disk I/O error"), 1, f"T{GO_ON[1:]} once what the error names is fixed."),
+        (MemoryStoreError("locked"), 3, f"But {GO_ON} once what the error names is fixed."),
+    ],
+)
+def test_results_a_failed_write_had_stored_are_not_stored_again(raised, times, note):
+    """A write of the round's results that went through and then raised (Ctrl-C as it returned, a
+    store failing after its commit) was written again: memory answered each call twice, a history
+    a strict gateway refuses ('No earlier tool call with tool_call_id … is waiting'), on every
+    later request of that memory. Now what memory already holds is not written again."""
+    memory = ChatMemory("u1", store=WroteThenRaised(raised, times))
+    model = ScriptedModel([[call("charge", sku="A", id="c1"), call("reserve", sku="A", id="c2")], "done"])
+    with pytest.raises(type(raised)) as caught:
+        run_loop(model, Q, tools=[charge, reserve], memory=memory)
+    assert tool_results(memory.messages()) == [("c1", "charged 99, receipt R-778"), ("c2", "reserved")]
+    assert valid_for_a_strict_gateway(memory.messages())
+    assert caught.value.__notes__ == [note]  # memory holds the results: going on from them is said
+    assert run_loop(ScriptedModel(["ok"]), [], memory=memory).answer == "ok"
+
+
+def test_results_that_fail_to_be_recorded_without_memory_leave_the_interrupt_as_it_was(monkeypatch):
+    """Without memory nothing is written again: the answer to an interrupt that then fails to be
+    recorded (its images, say) leaves the interrupt as the error, never a second error of the loop's."""
+    import toolkit.loop.run as loop_run
+
+    def images_fail(*args, **kwargs):
+        raise ValueError("no room for the images")
+
+    monkeypatch.setattr(loop_run, "pass_on_images", images_fail)
+
+    @tool("stops with Ctrl-C")
+    def halt(sku: str) -> str:
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt) as raised:
+        run_loop(ScriptedModel([call("halt", sku="A", id="c1"), "done"]), Q, tools=[halt])
+    assert raised.value.loop_result.stopped_at == "round 1"

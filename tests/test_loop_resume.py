@@ -261,3 +261,88 @@ def test_a_configuration_error_before_the_model_was_asked_keeps_its_hint(query_o
             options=LoopOptions(compensate=True, compensations=(len,)),
         )
     assert caught.value.hint == "Fix the code or setting the message names; nothing was sent to the model."
+
+
+class RefusesTheAnswer:
+    """A memory store (`InMemoryStore`'s) whose disk fills up when the model's answer comes."""
+
+    @staticmethod
+    def memory():
+        from toolkit.errors import MemoryStoreError
+        from toolkit.memory.windows import InMemoryStore
+
+        class Full(InMemoryStore):
+            def append(self, memory_id, messages):
+                if any(m.role == "assistant" and m.content == "已发货" for m in messages):
+                    raise MemoryStoreError("database or disk is full")
+                super().append(memory_id, messages)
+
+        return ChatMemory("ann", store=Full())
+
+
+CHECK_THE_FILE = "Check the database file the message names: its path, its permissions, and what else uses it."
+
+
+@pytest.mark.parametrize(
+    "failing, memory, kind, hint, notes",
+    [
+        (  # Ctrl-C while the model was asked again: a plain traceback, its note the only word
+            KeyboardInterrupt(),
+            lambda: ChatMemory("ann"),
+            KeyboardInterrupt,
+            None,
+            ["T" + WITH_MEMORY.removeprefix("But t")],
+        ),
+        (
+            KeyboardInterrupt(),
+            lambda: None,
+            KeyboardInterrupt,
+            None,
+            ["T" + WITHOUT_MEMORY.removeprefix("But t")],
+        ),
+        (  # the disk filled up as the answer came: the store's fix first, then going on
+            "已发货",
+            RefusesTheAnswer.memory,
+            None,
+            f"{CHECK_THE_FILE} {WITH_MEMORY.removesuffix('.')} once what the error names is fixed.",
+            [f"{WITH_MEMORY.removesuffix('.')} once what the error names is fixed."],
+        ),
+    ],
+)
+def test_any_failure_after_the_tools_ran_says_how_to_go_on_without_running_them_again(
+    failing, memory, kind, hint, notes, ran, query_order
+):
+    """A 5xx after the tools ran said the tools had run and how to go on from their results; Ctrl-C
+    at the same point, or a memory store failing as the answer came, said nothing of them, and
+    running the cell again ran the tools again (an order queried, a card charged, twice)."""
+    from toolkit.errors import MemoryStoreError
+
+    model = ScriptedModel([call("query_order", orderId="SN1"), failing])
+    with pytest.raises(kind or MemoryStoreError) as caught:
+        run_loop(model, QUESTION, tools=[query_order], memory=memory())
+    assert getattr(caught.value, "hint", None) == hint
+    assert caught.value.__notes__ == notes
+    assert ran == ["SN1"]
+
+
+def test_a_tools_own_failure_or_the_round_limit_adds_no_word_on_going_on(ran, query_order):
+    from toolkit.errors import MaxRoundTripsError
+    from toolkit.tools.execute import Policies, raise_error
+
+    @tool("fails")
+    def fails() -> str:
+        raise RuntimeError("boom")
+
+    model = ScriptedModel([call("query_order", orderId="SN1"), call("fails")])
+    with pytest.raises(Exception) as caught:
+        run_loop(
+            model,
+            QUESTION,
+            tools=[query_order, fails],
+            options=LoopOptions(policies=Policies(execution_error=raise_error)),
+        )
+    assert not getattr(caught.value, "__notes__", None)
+    model = ScriptedModel([call("query_order", orderId="SN1"), call("query_order", orderId="SN2")])
+    with pytest.raises(MaxRoundTripsError) as caught:
+        run_loop(model, QUESTION, tools=[query_order], options=LoopOptions(max_round_trips=1))
+    assert not getattr(caught.value, "__notes__", None)

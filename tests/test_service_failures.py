@@ -465,3 +465,27 @@ def test_an_immediate_value_is_returned_only_when_it_is_of_the_declared_type_not
     assert info.value.tool_values == [[{"order_id": "SN1", "status": "已发货"}]]
     model = ScriptedModel([call("numbers", orderId="SN1")])
     assert ai_service(Numbers, model=model, tools=[numbers]).numbers("SN1") == [1, 2]
+
+
+def test_a_store_that_cannot_take_the_no_reply_note_leaves_the_turns_own_error():
+    """A turn whose request failed (a 503) left its question last; the service's note that it got
+    no reply was written to a store whose disk had filled meanwhile, and the store's error replaced
+    the turn's: the learner read 'database or disk is full' for a gateway that was down."""
+    import sqlite3
+
+    from toolkit.errors import TransientError
+    from toolkit.memory.windows import InMemoryStore
+
+    class FillsUp(InMemoryStore):
+        def append(self, memory_id, messages):
+            if any(m.role == "assistant" for m in messages):
+                raise sqlite3.OperationalError("database or disk is full")
+            super().append(memory_id, messages)
+
+    model = ScriptedModel([TransientError("HTTP 503 (transient): down")])
+    chat = ai_service(Chat, model=model, memory=memory_per_id(store=FillsUp()))
+    with pytest.raises(TransientError) as caught:
+        chat.chat("u1", "第一个问题")
+    assert caught.value.__notes__ == [
+        "memory could not take the note that this question got no reply (OperationalError: database or disk is full)"
+    ]

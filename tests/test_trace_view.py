@@ -403,7 +403,8 @@ def test_a_run_that_raised_counts_the_replies_it_got_not_the_requests_it_sent():
         run_loop(Down(), Q, tools=[query_order])
     result = raised.value.loop_result
     assert render_trace_text(result) == (
-        "finish: stopped · 0 model replies, 0 tool round trips · tokens: input 0 · output 0 · total 0"
+        "finish: stopped · 0 model replies, 0 tool round trips · tokens: input 0 · output 0 · total 0\n"
+        "stopped at model request 1 (no reply recorded): TransientError: gateway down"
     )
     rows = Tree(render_trace_html(result)).find_all("tk-th")
     assert [th.text() for th in rows][:2] == ["finish", "model replies"]
@@ -419,6 +420,28 @@ def test_a_run_that_raised_after_one_reply_says_one_model_reply():
             ScriptedModel([call("query_order", order_id="SN1"), RuntimeError("gateway 502")]), Q, tools=[query_order]
         )
     assert "finish: stopped · 1 model reply, 1 tool round trip · " in render_trace_text(raised.value.loop_result)
+
+
+def test_a_run_that_raised_says_where_it_stopped_and_why():
+    """A request that failed after a round of tools (a 429 after its retries) left a trace whose last
+    round said "continue" and nothing after it: where the turn stopped, and why, was not shown."""
+    from toolkit.errors import TransientError
+
+    reset_call_ids()
+    script = [call("query_order", order_id="SN1"), TransientError("HTTP 429 (transient): rate limited")]
+    with pytest.raises(TransientError) as raised:
+        run_loop(ScriptedModel(script), Q, tools=[query_order])
+    result = raised.value.loop_result
+    stopped = "stopped at model request 2 (no reply recorded): TransientError: HTTP 429 (transient): rate limited"
+    assert render_trace_text(result).splitlines()[-2:] == [
+        "finish: stopped · 1 model reply, 1 tool round trip · tokens: input 72 · output 8 · total 80",
+        stopped,
+    ]
+    _, top = rounds(render_trace_html(result))
+    summary = {k.text(): v.text() for k, v in zip(top[-1].find_all("tk-th"), top[-1].find_all("tk-td"))}
+    assert summary["stopped at"] == stopped.removeprefix("stopped at ")
+    answered = run_loop(ScriptedModel(["好的"]), Q, tools=[query_order])
+    assert "stopped" not in render_trace_text(answered) and "stopped" not in render_trace_html(answered)
 
 
 def interrupted_run():
@@ -606,3 +629,31 @@ def test_a_reply_that_did_not_end_as_usual_names_its_finish_reason(finish_reason
 def test_a_reply_that_ended_as_usual_names_no_finish_reason(finish_reason):
     result = _ended(finish_reason)
     assert "finish_reason" not in render_trace_text(result) and "finish_reason" not in render_trace_html(result)
+
+
+def test_a_call_whose_asking_memory_could_not_store_is_not_said_to_be_answered():
+    """Memory refused the reply asking for a call (a full disk): the round was shown undecided, its
+    call with no word of what became of it; marked stopped, its card must not say the loop answered it."""
+    import sqlite3
+
+    from toolkit.memory.windows import InMemoryStore
+
+    class FullDisk(InMemoryStore):
+        def append(self, memory_id, messages):
+            if any(getattr(m, "tool_calls", None) for m in messages):
+                raise sqlite3.OperationalError("database or disk is full")
+            super().append(memory_id, messages)
+
+    reset_call_ids()
+    memory = ChatMemory("u1", store=FullDisk())
+    with pytest.raises(sqlite3.OperationalError) as raised:
+        run_loop(ScriptedModel([call("query_order", order_id="SN1"), "x"]), Q, tools=[query_order], memory=memory)
+    result = raised.value.loop_result
+    assert render_trace_text(result).splitlines()[2:4] == [
+        "  query_order [not finished]: (no answer recorded)",
+        "  tokens: input 72 · output 8 · total 80",
+    ]
+    _, top = rounds(render_trace_html(result))
+    card = [c for c in top[0].find_all("tk-card") if c.text().startswith("query_order")][0]
+    assert "answered by the loop" not in card.text()
+    assert "the run stopped before an answer to it was recorded" in card.text()

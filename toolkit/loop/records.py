@@ -476,6 +476,13 @@ class LoopResult:
     immediate_results: list[ToolResultMessage] = field(default_factory=list)
     """On an immediate return: the last round's results, which are the call's outcome."""
     saga: list[SagaEntry] = field(default_factory=list)
+    stopped_at: str | None = None
+    """On the `loop_result` a raised failure carries: where it stopped the turn, `model request 2 (no
+    reply recorded)` (the request failed, or was cut off: no round records it), `round 1` (that
+    round's decision says `stopped: …`, or what it decided before memory refused its reply),
+    `after round 1` (between two requests), `before model request 1`; None for a turn that finished."""
+    stopped_by: str | None = None
+    """What stopped it, one sanitised line (`TransientError: HTTP 429 …`); None for a turn that finished."""
 
     @property
     def executions(self) -> list[ToolExecution]:

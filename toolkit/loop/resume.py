@@ -10,6 +10,10 @@ too long, say) is refused again when sent as it is: going on waits until what it
 So does a `ConfigurationError` found after the model was asked (a dynamic provider's next answer, a
 policy returning no text, a clock failing): its class's hint says "nothing was sent to the model",
 untrue there, so `configured_after_asking` gives it `CONFIGURED` and, when tools ran, the same words.
+Any other failure that stops a turn after its tools ran gets them too (`toolkit.loop.run`'s
+`_Run.goes_on`): Ctrl-C while the model is asked again, a memory store failing as the answer comes
+(in the note alone when the error has no hint); not the round limit, a tool's own raised error, nor
+results memory could not keep (the error's note says where they are).
 
 Leaves out: retrying the request (the client did), and going on for the learner.
 """
@@ -18,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from toolkit.errors import CallerError, ConfigurationError, ModelCallError
+from toolkit.errors import CallerError, ConfigurationError, ModelCallError, ToolkitError
 from toolkit.loop.records import RoundTrace
 
 RAN = (
@@ -36,17 +40,27 @@ _RAN = (None, "execution")
 """The `error_kind`s of a call whose tool ran (it succeeded, reported a failure, or raised)."""
 
 
-def tools_ran(error: ModelCallError | ConfigurationError, rounds: Sequence[RoundTrace], memory: bool) -> None:
-    """Say on `error` which tools of `rounds` ran, and how to go on from their results; nothing if none ran."""
+def tools_ran(error: BaseException, rounds: Sequence[RoundTrace], memory: bool) -> None:
+    """Say on `error` which tools of `rounds` ran, and how to go on from their results; nothing if none
+    ran. A toolkit error says it in its hint too; any other (Ctrl-C, a store's own) in its note alone."""
     names = dict.fromkeys(e.call.name for r in rounds for e in r.executions if e.error_kind in _RAN)
     if not names:
         return
-    fixed_first = isinstance(error, (CallerError, ConfigurationError))
-    how = (FROM_MEMORY if memory else FROM_ERROR) + (ONCE_FIXED if fixed_first else "")
+    how = (FROM_MEMORY if memory else FROM_ERROR) + (ONCE_FIXED if _fixed_first(error) else "")
     text = RAN.format(tools=", ".join(names), how=how)
-    said = f"But {text}" if error.hint else text[0].upper() + text[1:]
+    hint = error.hint if isinstance(error, ToolkitError) else ""
+    said = f"But {text}" if hint else text[0].upper() + text[1:]
     error.add_note(said)
-    error.hint = f"{error.hint} {said}" if error.hint else said
+    if isinstance(error, ToolkitError):
+        error.hint = f"{hint} {said}" if hint else said
+
+
+def _fixed_first(error: BaseException) -> bool:
+    """Whether going on waits until what `error` names is fixed: all but a request that failed on its
+    way (a 5xx, a 429, a cut stream) and Ctrl-C, after which the same request may go through."""
+    if isinstance(error, ModelCallError):
+        return isinstance(error, CallerError)
+    return not isinstance(error, KeyboardInterrupt)
 
 
 CONFIGURED = "Fix the code or setting the message names."

@@ -50,7 +50,8 @@ What is recorded when a round stops part-way (a policy raised): a call that ran 
 result; the call that raised gets its error; a call never started gets "not run, and why"; with
 concurrent execution, calls already running finish and keep their results. With
 `compensate=True` the turn's successful compensable calls are rolled back before the error
-propagates. The exception carries `loop_result` (the rounds so far, for the trace view) and
+propagates. The exception carries `loop_result` (the rounds so far, for the trace view, and where
+the turn stopped and why: `stopped_at`, `stopped_by`, as a failed request has no round) and
 `saga` (the compensation log). A turn interrupted any other way (the caller stops iterating,
 Ctrl-C — also inside a compensation —, an unexpected exception) answers its unanswered calls
 with "not completed", keeps the real results of the calls that ran (rolled back where a saga
@@ -335,6 +336,9 @@ def _carried(
             return done.value
 
 
+_NOT_REPORTED = TokenUsage(input_tokens=None, output_tokens=None)
+"""The usage of a stand-in response that gives none."""
+
 _NO_PARAMETERS = TurnParameters()
 """The parameters of a turn given none (read-only: one for every such turn)."""
 
@@ -476,6 +480,11 @@ class _Run:
         """The last round whose results were recorded (step 4 or 8)."""
         self.unsaved: Sequence[Message] = ()
         """Results recorded in `new` that memory refused (its store failed)."""
+        self.memory_behind = False
+        """Whether memory lacks results this turn recorded in `new` (its store refused them, or the saga's
+        rewrite): a note on the error says so, and where they are."""
+        self.asking = False
+        """Whether the turn stopped in a request to the model (it failed, or was interrupted): no round records it."""
         self.tools: ToolContext = _NO_CONTEXT  # the turn's own, set by `_turn`
         self.compensations: dict[str, Compensation] = {}
         self.later_compensations: list[Callable[..., Any]] = []
@@ -614,7 +623,11 @@ class _Run:
         if self.tools.hidden:  # else nothing can be revealed: no copy of the conversation
             self.reveal_found(self.conversation())
         while True:
-            trace = yield from self.send()  # 1
+            try:
+                trace = yield from self.send()  # 1
+            except BaseException:  # no round records the request that failed: `stopped_where` names it
+                self.asking = True
+                raise
             self.append(trace.reply)  # 2
             if not trace.reply.tool_calls:  # 3
                 trace.decision = "answer"
@@ -663,8 +676,8 @@ class _Run:
                 response = yield from _streamed(self.model.stream(self.conversation(), **request), self.broken)
             else:
                 response = self.model.chat(self.conversation(), **request)
-                if not _is_response(response):
-                    raise self.broken(f"returned {described(response)}", "chat")
+            if not isinstance(response, ChatResponse):  # a learner's stand-in, or no response at all
+                response = self.stand_in(response)
         except (AttributeError, TypeError, KeyError, ConfigurationError) as failure:  # a dict in the caller's list, say
             misfit = (self.wrong_model() or self.misfit()) if not self.rounds else None
             if misfit is not None:  # named as the loop names it, whether the model named it (the client does) or not
@@ -695,6 +708,21 @@ class _Run:
         self.rounds.append(trace)
         self.tool_rounds += bool(reply.tool_calls)
         return trace
+
+    def stand_in(self, response: Any) -> ChatResponse:
+        """A learner's stand-in response (`_is_response`: its message an `AssistantMessage`) as a
+        `ChatResponse`: a usage or finish reason it leaves out (or gives as None) is not reported;
+        one of another kind breaks the rule (`broken`), as anything else chat() returns does."""
+        method = "stream" if self.options.stream else "chat"
+        if not _is_response(response):  # `_streamed` checked a stream's
+            raise self.broken(f"returned {described(response)}", "chat")
+        usage = getattr(response, "usage", None)
+        finish = getattr(response, "finish_reason", None)
+        if usage is not None and not isinstance(usage, TokenUsage):
+            raise self.broken(f"returned a response whose usage is {described(usage)}, not a TokenUsage", method)
+        if finish is not None and not isinstance(finish, str):
+            raise self.broken(f"returned a response whose finish_reason is {described(finish)}, not a str", method)
+        return ChatResponse(message=response.message, finish_reason=finish, usage=usage or _NOT_REPORTED)
 
     def round_trips(self) -> int:
         """The rounds so far that asked for tools (counted as they come: a long turn is not read again each round)."""
@@ -890,14 +918,15 @@ class _Run:
         completed" (`LoopTexts.unfinished`, as the next turn would: short rows, which a full disk
         may still take), so memory holds no call without its result; say so on `exc`."""
         if failure is None:
-            assert self.memory is not None
             try:
-                self.write(self.unsaved)
+                pending = self.still_open(m for m in self.unsaved if isinstance(m, ToolResultMessage))
+                if pending:
+                    self.write(pending)
                 self.unsaved = ()
                 return
             except Exception as again:
                 failure = again
-        results = [m for m in self.unsaved if isinstance(m, ToolResultMessage)]
+        results = self.still_open(m for m in self.unsaved if isinstance(m, ToolResultMessage))
         if not results:  # the results are in memory; only the images' message is not (memory stays valid)
             log.warning("%s: %s", self.subject, redact.describe_exception(failure))
             return
@@ -912,7 +941,21 @@ class _Run:
             f"they are in this error's loop_result.new_messages, and {ends}"
         )
         log.warning("%s: %s", self.subject, note)
+        self.memory_behind = True
         exc.add_note(note)
+
+    def still_open(self, results: Iterable[ToolResultMessage]) -> list[ToolResultMessage]:
+        """Those of `results` whose calls memory has not answered: a write that raised after it went
+        through (Ctrl-C as it returned, a store failing after its commit) is not written again, which
+        would answer a call twice (a history a strict gateway refuses). All of them when memory
+        cannot be read (none without memory: nothing was written)."""
+        if self.memory is None:
+            return []
+        try:
+            left = {c.id for c in open_calls(self.memory.messages())}
+        except Exception:
+            return list(results)
+        return [m for m in results if m.tool_call_id in left]
 
     def append_results(self, trace: RoundTrace, results: list[ToolResultMessage]) -> None:
         """Step 8: the round's results, then the user message carrying their images (if any).
@@ -1049,6 +1092,7 @@ class _Run:
                 f"({redact.describe_exception(failure)}); memory still shows their results as successful"
             )
             log.warning("%s: %s", self.subject, note)
+            self.memory_behind = True
             if interrupted is None:
                 failure.add_note(note)
                 raise
@@ -1083,16 +1127,47 @@ class _Run:
         `ConfigurationError` after the model was asked says so in its hint (`configured_after_asking`)."""
         if isinstance(error, ConfigurationError):
             configured_after_asking(error, self.rounds, self.memory is not None)
+        elif self.goes_on(error):
+            try:
+                tools_ran(error, self.rounds, self.memory is not None)
+            except (AttributeError, TypeError):  # an exception that takes no note goes on without one
+                pass
         try:
             messages = self.conversation()
         except Exception:  # the store failed: what this call knows, not a second error
             messages = list(self.history) if self.memory is None else list(self.new)
+        stopped = self.stopped_where(error)
         try:
-            error.loop_result = self.result("stopped", None, messages=messages)  # type: ignore[attr-defined]
+            error.loop_result = replace(  # type: ignore[attr-defined]
+                self.result("stopped", None, messages=messages), stopped_at=stopped, stopped_by=_described(error)
+            )
             error.saga = list(self.saga)  # type: ignore[attr-defined]
         except (AttributeError, TypeError):
             pass
         return error
+
+    def goes_on(self, error: BaseException) -> bool:
+        """Whether `error` is told how to go on from the results of the tools that ran (`tools_ran`), as
+        a failed request is (in `send`): Ctrl-C, a memory store failing, a provider failing between
+        rounds. Not the loop's own stop (the round limit), a tool's own raised error (its turn is
+        for the learner to look at), nor results memory could not keep (a note says where they are)."""
+        if isinstance(error, (ModelCallError, MaxRoundTripsError, GeneratorExit)):
+            return False
+        if self.memory_behind:
+            return False
+        return not any(e.raised is error for r in self.rounds for e in r.executions)
+
+    def stopped_where(self, error: BaseException) -> str:
+        """Where `error` stopped the turn (`LoopResult.stopped_at`); a round it stopped before the loop
+        decided anything (memory refused its reply) is marked `stopped: …` in the trace."""
+        if self.asking:
+            return f"model request {len(self.rounds) + 1} (no reply recorded)"
+        if not self.rounds:
+            return "before model request 1"
+        last = self.rounds[-1]
+        if not last.decision:
+            last.decision = f"stopped: {redact.summarize_exception(error).type_name}"
+        return f"after round {last.index}" if last.decision == "continue" else f"round {last.index}"
 
     def immediate(self, trace: RoundTrace) -> bool:
         if not trace.executions or self._behavior(trace.executions[-1].call.name) is ReturnBehavior.TO_LLM:
@@ -1184,6 +1259,11 @@ def _common_tail(stored: Sequence[Message], new: Sequence[Message]) -> int:
     while n < len(stored) and n < len(new) and stored[-1 - n] == new[-1 - n]:
         n += 1
     return n
+
+
+def _described(error: BaseException) -> str:
+    """`error` as one sanitised line with its type's name (a toolkit error's own message leaves it out)."""
+    return replace(redact.summarize_exception(error), written_for_the_model=False).text()
 
 
 def _error_result(call: ToolCall, text: str) -> ToolResultMessage:

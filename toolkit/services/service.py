@@ -100,6 +100,7 @@ from toolkit.services.templates import Clock, as_text, fixed_clock, render
 from toolkit.tools.decorator import ReturnBehavior, a_or_an
 from toolkit.tools.execute import VALUES, Tool, ToolOutput, callable_with, tools_from
 from toolkit.tools.parameters import type_name
+from toolkit.tools.redact import describe_exception
 
 INTERRUPTED_TEXT = "(no reply: the answer failed with {error}; the user's message above is unanswered)"
 """Stored after a user message whose turn failed, so the conversation stays valid."""
@@ -530,9 +531,14 @@ def _close_failed_turn(memory: ChatMemory | None, exc: BaseException) -> None:
     if memory is None:
         return
     with memory.lock:
-        current = memory.messages()
-        if current and isinstance(current[-1], UserMessage):
-            memory.add(AssistantMessage(content=INTERRUPTED_TEXT.format(error=type(exc).__name__)))
+        try:
+            current = memory.messages()
+            if current and isinstance(current[-1], UserMessage):
+                memory.add(AssistantMessage(content=INTERRUPTED_TEXT.format(error=type(exc).__name__)))
+        except Exception as failure:  # the store failing too: `exc` stays the error, this a note on it
+            exc.add_note(
+                f"memory could not take the note that this question got no reply ({describe_exception(failure)})"
+            )
 
 
 def _messages(

@@ -10,7 +10,9 @@ Pure renderers (unit-tested, stable under nbval), built from the shared `toolkit
   `length`, `content_filter`, …: `finish_shown`) and the loop's decision (continue /
   answer / return immediately / hand over / limit / stopped) — then a summary: how the call
   finished, the two counts (model requests, and tool round trips: the requests whose reply
-  asked for tools), total tokens, and on an immediate return what the caller receives.
+  asked for tools), total tokens, on an immediate return what the caller receives, and for a
+  run that raised (its `loop_result`) where the failure stopped it and what it was (`stopped at
+  model request 2 (no reply recorded): TransientError: …`: a failed request has no round of its own).
 - `render_trace_text(result, show_timing)`: the same as a short text, one line per fact.
 - `render_saga_html(result, before, after)`: the saga log (each compensation, ok or failed),
   and, given the conversation before and after the rewrite, every tool result that changed.
@@ -188,7 +190,8 @@ def _execution_html(execution: ToolExecution, show_timing: bool) -> Html:
 
 
 def _unfinished_html(call: ToolCall, answer: str) -> Html:
-    body = code_block(_shown_arguments(call.arguments)) + small("answered by the loop: the run stopped")
+    said = "the run stopped before an answer to it was recorded" if answer is NO_ANSWER else None
+    body = code_block(_shown_arguments(call.arguments)) + small(said or "answered by the loop: the run stopped")
     return card(join([call.name, badge(NOT_FINISHED, "warn")], " "), body + text_block(_shown(answer)), "warn")
 
 
@@ -238,7 +241,18 @@ def _summary_rows(result: LoopResult) -> list[tuple[Any, Any]]:
         rows.append(("the caller receives", text_block("\n".join(received))))
     if result.saga:
         rows.append(("compensations", f"{len(result.saga)} (see the saga log)"))
+    stopped = stopped_shown(result)
+    if stopped is not None:
+        rows.append(("stopped at", text_block(stopped)))
     return rows
+
+
+def stopped_shown(result: LoopResult) -> str | None:
+    """Where and why a run that raised stopped (`LoopResult.stopped_at`, `stopped_by`: `model request 2
+    (no reply recorded): TransientError: …`), on one line; None for a run that finished."""
+    if result.stopped_at is None:
+        return None
+    return one_line(_shown(f"{result.stopped_at}: {result.stopped_by or '(unknown)'}"), 400)
 
 
 def _kept(result: LoopResult) -> list[int | str]:
@@ -314,6 +328,8 @@ def render_trace_text(result: LoopResult, show_timing: bool = False) -> str:
         )
     ]
     lines.append(f"finish: {result.finish} · {counts(result)} · tokens: {_tokens(result.usage)}")
+    stopped = stopped_shown(result)
+    lines += [f"stopped at {stopped}"] if stopped is not None else []
     if result.answer is not None:
         lines.append(f"answer: {one_line(_shown(result.answer), 160)}")
     lines += [

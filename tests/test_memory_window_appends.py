@@ -210,6 +210,27 @@ def test_a_round_over_the_window_is_appended_without_rewriting_the_turn(tmp_path
     assert memory.messages() == expected and len(expected) == 12
 
 
+@pytest.mark.parametrize("window_kind", ["messages", "tokens"])
+def test_appends_without_a_read_between_read_each_kept_row_once(tmp_path: Path, window_kind: str):
+    """A program adding message after message without reading memory: each SqliteStore append in a full
+    window read the rows it looks at again (the window's front, the current turn back to the question),
+    so a 10 MB result in the turn was parsed and verified again on every append (0.25 s each). Read once."""
+    store = SqliteStore(tmp_path / "m.db")
+    window = MessageWindow(4) if window_kind == "messages" else TokenWindow(40)
+    memory = ChatMemory("u1", store=store, window=window)
+    calls = tuple(ToolCall(id=f"c{i}", name="f", arguments="{}") for i in range(10))
+    expected = [UserMessage(content="q"), AssistantMessage(tool_calls=calls)]
+    memory.add(*expected)
+    loaded, load = [], store._load
+    store._load = lambda *args: (loaded.append(args[2]), load(*args))[1]
+    for i, call in enumerate(calls):
+        message = ToolResultMessage(tool_call_id=call.id, tool_name="f", content="r" * (5000 if i == 0 else 5))
+        memory.add(message)
+        expected = evict([*expected, message], window)
+    assert sorted(loaded) == sorted(set(loaded))  # no row read twice
+    assert memory.messages() == expected
+
+
 @pytest.mark.parametrize("kind", ["memory", "sqlite"])
 def test_any_other_write_is_seen_by_the_next_windowed_add(tmp_path: Path, kind: str):
     store = InMemoryStore() if kind == "memory" else SqliteStore(tmp_path / "m.db")

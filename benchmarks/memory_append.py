@@ -21,6 +21,11 @@ the call on every append), a system message appended and the conversation read (
 stores read, evicted and rewrote the whole conversation), and a full in-memory window read after
 each append (the append freed the list the last read had given out).
 
+A large result (`--large` runs only these rows): a round of 20 calls whose first result holds 10 KB, 1 MB
+or 10 MB, in a `MessageWindow` / `TokenWindow` the round overflows (`evict` keeps the current turn whole),
+each further result timed alone: what one append costs must not grow with the result already stored
+(it re-read, re-encoded and rewrote the whole turn: ~1 s an append beside 10 MB on `SqliteStore`).
+
 Run on demand (never a test): `PYTHONPATH=. python benchmarks/memory_append.py`
 Target: per-append time at 1,000 messages ≤ 1.5 × the time at 10 (met / not met).
 """
@@ -174,6 +179,47 @@ def print_flat(label: str, rounds: list[dict[int, float]]) -> None:
     )
 
 
+LARGE = (10_000, 1_000_000, 10_000_000)
+"""Characters of the round's first result in the large-result rows."""
+
+
+def large_result_us(store: ChatMemoryStore, size: int, window_kind: str) -> float:
+    """Per further result of a round whose first result holds `size` characters, in a window it overflows."""
+    calls = tuple(ToolCall(id=f"c{i}", name="query_order", arguments="{}") for i in range(APPENDS // 3 + 1))
+    window: Window = MessageWindow(4) if window_kind == "messages" else TokenWindow(200)
+    memory = ChatMemory("big", store=store, window=window)
+    memory.set([UserMessage(content="把这些订单都查一遍。"), AssistantMessage(tool_calls=calls)])
+    memory.messages()  # as the loop reads memory before each request
+    memory.add(ToolResultMessage(tool_call_id=calls[0].id, tool_name="query_order", content="运" * size))
+    samples = []
+    for call in calls[1:]:
+        start = time.perf_counter()
+        memory.add(ToolResultMessage(tool_call_id=call.id, tool_name="query_order", content='{"status": "已发货"}'))
+        samples.append(time.perf_counter() - start)
+    return statistics.median(samples) * 1e6
+
+
+def large_results() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        for store_label in ("SqliteStore", "InMemoryStore"):
+            for window_kind, label in (("messages", "MessageWindow"), ("tokens", "TokenWindow")):
+                us: dict[int, float] = {}
+                for size in LARGE:
+                    store: ChatMemoryStore = (
+                        SqliteStore(Path(tmp) / f"big-{window_kind}-{size}.db")
+                        if store_label == "SqliteStore"
+                        else InMemoryStore()
+                    )
+                    us[size] = statistics.median(large_result_us(store, size, window_kind) for _ in range(3))
+                ratio = us[LARGE[-1]] / us[LARGE[0]]
+                print(
+                    f"{store_label}, {label} overflowed by a round, its first result large: "
+                    + " / ".join(f"{us[n]:,.1f}" for n in LARGE)
+                    + f" µs a further result beside {', '.join(f'{n:,}' for n in LARGE)} characters; "
+                    f"{ratio:.2f} (target ≤ {TARGET}) — {'met' if ratio <= TARGET else 'NOT MET'}"
+                )
+
+
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         store = SqliteStore(Path(tmp) / "bench.db")
@@ -198,10 +244,15 @@ def main() -> None:
         print_flat(f"InMemoryStore, {label}", rounds)
     windowed()
     workloads()
+    large_results()
 
 
 if __name__ == "__main__":
     import argparse
 
-    argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0]).parse_args()  # no options: --help says so
-    main()
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--large", action="store_true", help="only the large-result rows")
+    if parser.parse_args().large:
+        large_results()
+    else:
+        main()

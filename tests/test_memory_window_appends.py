@@ -179,6 +179,59 @@ def test_a_full_window_evicts_without_reading_the_conversation(tmp_path: Path, k
 
 
 @pytest.mark.parametrize("kind", ["memory", "sqlite"])
+@pytest.mark.parametrize("window_kind", ["messages", "tokens"])
+def test_a_round_over_the_window_is_appended_without_rewriting_the_turn(tmp_path: Path, kind: str, window_kind: str):
+    """A round of 10 calls, its first result large (a 10 MB tool result), in a window it overflows: `evict`
+    keeps the current turn whole, but the fast path could not say so, and `update` read, encoded and wrote
+    the whole turn again for each further result (SqliteStore: ~1 s an append with 10 MB). Now appended
+    alone, each message encoded once."""
+    from toolkit.memory import store as store_module
+
+    store = InMemoryStore() if kind == "memory" else SqliteStore(tmp_path / "m.db")
+    window = MessageWindow(4) if window_kind == "messages" else TokenWindow(40)
+    memory = ChatMemory("u1", store=store, window=window)
+    calls = tuple(ToolCall(id=f"c{i}", name="f", arguments="{}") for i in range(10))
+    expected = [UserMessage(content="q"), AssistantMessage(tool_calls=calls)]
+    memory.add(*expected)
+    memory.messages()  # as the loop reads memory before each request
+    updates, encoded = [0], []
+    update, encode = store.update, store_module._encode
+    store.update = lambda *a, **k: (updates.__setitem__(0, updates[0] + 1), update(*a, **k))[1]
+    store_module._encode = lambda m, *a: (encoded.append(m), encode(m, *a))[1]
+    try:
+        for i, call in enumerate(calls):
+            message = ToolResultMessage(tool_call_id=call.id, tool_name="f", content="r" * (5000 if i == 0 else 5))
+            memory.add(message)
+            expected = evict([*expected, message], window)
+    finally:
+        store_module._encode = encode
+    assert updates[0] == 0
+    assert len(encoded) == (10 if kind == "sqlite" else 0)
+    assert memory.messages() == expected and len(expected) == 12
+
+
+@pytest.mark.parametrize("window_kind", ["messages", "tokens"])
+def test_appends_without_a_read_between_read_each_kept_row_once(tmp_path: Path, window_kind: str):
+    """A program adding message after message without reading memory: each SqliteStore append in a full
+    window read the rows it looks at again (the window's front, the current turn back to the question),
+    so a 10 MB result in the turn was parsed and verified again on every append (0.25 s each). Read once."""
+    store = SqliteStore(tmp_path / "m.db")
+    window = MessageWindow(4) if window_kind == "messages" else TokenWindow(40)
+    memory = ChatMemory("u1", store=store, window=window)
+    calls = tuple(ToolCall(id=f"c{i}", name="f", arguments="{}") for i in range(10))
+    expected = [UserMessage(content="q"), AssistantMessage(tool_calls=calls)]
+    memory.add(*expected)
+    loaded, load = [], store._load
+    store._load = lambda *args: (loaded.append(args[2]), load(*args))[1]
+    for i, call in enumerate(calls):
+        message = ToolResultMessage(tool_call_id=call.id, tool_name="f", content="r" * (5000 if i == 0 else 5))
+        memory.add(message)
+        expected = evict([*expected, message], window)
+    assert sorted(loaded) == sorted(set(loaded))  # no row read twice
+    assert memory.messages() == expected
+
+
+@pytest.mark.parametrize("kind", ["memory", "sqlite"])
 def test_any_other_write_is_seen_by_the_next_windowed_add(tmp_path: Path, kind: str):
     store = InMemoryStore() if kind == "memory" else SqliteStore(tmp_path / "m.db")
     window = TokenWindow(200)
@@ -272,9 +325,14 @@ def test_front_drop_drops_whole_groups_and_leaves_the_rest_to_evict():
     assert front_drop(Joined(stored[1:], 0, new), 3, 4, window) == (0, 4)  # fits: nothing leaves
     assert front_drop(Joined(stored[1:], 0, new), 3, 5, window) == (3, 2)  # the call with its result, then a1
     assert front_drop(Joined(stored[2:], 0, new), 2, 3, window) is None  # an orphan result leads: evict decides
-    assert (
-        front_drop(Joined(stored[:1], 0, [AssistantMessage(content="a")] * 4), 1, 5, window) is None
-    )  # new ones would leave
+    assert front_drop(Joined(stored[:1], 0, [AssistantMessage(content="a")] * 4), 1, 5, window) == (
+        0,
+        5,
+    )  # the current turn is kept whole over the limit, as evict keeps it (it has no round before its current one)
+    turn = [UserMessage(content="q2"), AssistantMessage(tool_calls=(call,)), stored[2], stored[2]]
+    assert front_drop(Joined(stored, 0, turn), 6, 8, window) == (4, 4)  # q1's turn leaves; q2's stays whole
+    assert front_drop(Joined(turn[:3], 0, [stored[1], stored[2]]), 3, 5, window) is None  # a round before
+    # the current one: evict drops it from the middle of the turn
     no_user = [AssistantMessage(content="a"), AssistantMessage(content="b")]
     assert front_drop(Joined(no_user, 0, no_user), 2, 5, window) is None  # no question left after the cut
 

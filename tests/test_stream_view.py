@@ -933,3 +933,35 @@ def test_pushing_after_the_end_starts_the_next_stream():
     view.push(TextDelta("已发货"))
     view.finish()
     assert view._text == "assistant: 您的订单已发货\ndone"
+
+
+def test_a_loop_of_pushes_draws_at_most_every_redraw_every_and_is_drawn_when_read(monkeypatch):
+    """A learner's `for e in stream: view.push(e)` redrew the whole page on every piece, so a long
+    answer cost time growing with the square of its pieces (100,000 pushes: minutes). Pieces pushed
+    within REDRAW_EVERY of the last drawing wait, as in consume; a tool's start is drawn at once,
+    and reading the view (its value, its text, its bundle) or the cell's end draws what waits."""
+    drawn = []
+    redraw = StreamView._redraw
+    monkeypatch.setattr(StreamView, "_redraw", lambda self: (drawn.append(len(self.events)), redraw(self))[1])
+    monkeypatch.setattr(stream_view, "_clock", lambda: 1000.0)  # every piece in the same instant
+    events = [TextDelta(f"w{i} ") for i in range(2000)]
+    view = StreamView("live")
+    for event in events:
+        view.push(event)
+    assert drawn == [0, 1]  # the empty view, then the first piece; not 2,001 drawings
+    assert view.value == render_stream_html(events, title="live")
+    assert view._text == render_stream_text(events)
+    assert drawn == [0, 1, 2000]
+    calls = mid_stream_events()[2:6]
+    for event in calls:
+        view.push(event)
+    assert drawn == [0, 1, 2000, 2004]  # the deltas wait, the tool's start is drawn
+    view.push(TextDelta("!"))
+    stream_view._draw_the_undrawn()  # the notebook's cell ends
+    assert drawn == [0, 1, 2000, 2004, 2005]
+    bundle = view._repr_mimebundle_()
+    assert (bundle["text/html"], bundle["text/plain"]) == (
+        render_stream_html([*events, *calls, TextDelta("!")], title="live"),
+        render_stream_text([*events, *calls, TextDelta("!")]),
+    )
+    assert drawn == [0, 1, 2000, 2004, 2005]

@@ -161,3 +161,48 @@ def test_a_large_catalogue_of_alike_tools_is_compared_by_group_and_its_overlaps_
         f"… and {pairs - lint.PAIRS_LISTED:,} more pairs of tools whose descriptions share {lint.OVERLAP:.0%} of "
         "their words or more; say when to use each",
     )
+
+
+def test_catalogues_alike_but_for_words_of_their_own_get_the_plain_warnings_and_count(monkeypatch):
+    """Tools alike but for a word or two of their own (`variant 17`), in kinds sharing some words, with
+    repeats and empty descriptions: the warnings, their order, and the count of the rest are what comparing
+    every pair gives (PAIRS_LISTED made small, so the count is reached)."""
+    import random
+
+    from toolkit.tools import lint
+
+    monkeypatch.setattr(lint, "PAIRS_LISTED", 9)
+    base = ["order", "status", "parcel", "refund", "city", "weather", "订单状态", "look", "shop", "day"]
+    for seed in range(50):
+        rng = random.Random(seed)
+        kinds = [rng.sample(base, rng.randrange(0, 6)) for _ in range(rng.randrange(1, 4))]
+        specs = []
+        for i in range(rng.randrange(0, 30)):
+            own = [f"w{rng.randrange(40)}" for _ in range(rng.randrange(0, 3))]
+            specs.append(spec(f"t{i}", " ".join(rng.choice(kinds) + own)))
+        plain = _plain_overlaps(specs)
+        expected = plain[:9]
+        if len(plain) > 9:
+            more = f"… and {len(plain) - 9:,} more pairs of tools whose descriptions share 50% of their words or more"
+            expected.append(LintWarning("", f"{more}; say when to use each"))
+        overlaps = [w for w in lint_tools(specs) if "share" in w.message]
+        assert overlaps == expected, [s.description for s in specs]
+
+
+def test_two_thousand_tools_alike_but_for_a_word_of_their_own_are_compared_once(monkeypatch):
+    """2,000 tools of one description but for a variant word each (a generated catalogue) were compared pair
+    by pair: two million comparisons (~10 s). They are one kind now: one comparison stands for every pair."""
+    from toolkit.tools import lint
+
+    compared = []
+    plain_jaccard = lint._jaccard
+    monkeypatch.setattr(lint, "_jaccard", lambda a, b: compared.append(1) or plain_jaccard(a, b))
+    specs = [
+        spec(f"t{i}", f"Look up the delivery status of an order by its number, variant v{i}.") for i in range(2000)
+    ]
+    overlaps = [w for w in lint_tools(specs) if not w.tool or "share" in w.message]
+    assert len(compared) <= 2
+    assert overlaps[0] == LintWarning(
+        "t0, t1", "the descriptions of t0 and t1 share 78% of their words; say when to use each"
+    )
+    assert overlaps[-1].message.startswith(f"… and {2000 * 1999 // 2 - lint.PAIRS_LISTED:,} more pairs")

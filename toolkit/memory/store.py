@@ -86,7 +86,7 @@ import weakref
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -493,7 +493,7 @@ class SqliteStore:
                 rows: Sequence[Message] = (  # the rows `get` read, if nothing changed since
                     Joined(read.messages, 1 if system is not None else 0, ())
                     if read is not None and _holds(read.state, state)
-                    else _Rows(self, memory_id, first, next_seq)
+                    else _Rows(self, memory_id, first, next_seq, known.rows)
                 )
                 new_system = _system(encoded)  # a new system message replaces the stored one
                 if new_system is not None and self._holds_system_rows(memory_id, first):
@@ -529,6 +529,7 @@ class SqliteStore:
                 start = (first, next_seq - len(encoded), state[3])
                 self._extend_read(memory_id, read, start, len(leaving), [p for _, p in encoded], next_seq, system)
             known.moved(leaving, turns, dropped[1] if isinstance(window, TokenWindow) else None)
+            known.rows = rows.kept_from(kept_from) if isinstance(rows, _Rows) else {}
             known.state = (state[0], kept_from, next_seq, system)
             _remember(self._known, memory_id, known)
             return True
@@ -1046,6 +1047,10 @@ class _Known:
     tokens: int
     """The tokens under `count` (meaningless while `count` is None)."""
     results: dict[str, int]
+    rows: dict[int, Message] = field(default_factory=dict)
+    """The kept rows (by seq) the last append read (its front, the current turn back to the user's last
+    message): read again by the next one, a 10 MB tool result in the turn was parsed and verified again
+    on every append (`_Rows`)."""
 
     def moved(self, leaving: list[Message], new: list[Message], tokens: int | None) -> None:
         """After `leaving` left and `new` came: `tokens` is the new total under `count` (None
@@ -1174,13 +1179,21 @@ def _remember(cache: dict[str, Any], memory_id: str, value: Any) -> None:
 
 class _Rows(Sequence[Message]):
     """The stored rows of one conversation, by index from `first_seq`, read 4 at a time as asked
-    (each verified as `_read` verifies it). A missing row raises `MemoryStoreError` when read."""
+    (each verified as `_read` verifies it), but those read before. A missing row raises
+    `MemoryStoreError` when read."""
 
     CHUNK = 4
 
-    def __init__(self, store: SqliteStore, memory_id: str, first: int, next_seq: int) -> None:
+    def __init__(
+        self, store: SqliteStore, memory_id: str, first: int, next_seq: int, known: dict[int, Message]
+    ) -> None:
         self.store, self.memory_id, self.first, self.size = store, memory_id, first, next_seq - first
-        self.read: dict[int, Message] = {}
+        self.read: dict[int, Message] = {seq - first: m for seq, m in known.items() if first <= seq < next_seq}
+        """By index; the rows an earlier append read (`_Known.rows`) to begin with."""
+
+    def kept_from(self, kept: int) -> dict[int, Message]:
+        """The rows read, by seq, from seq `kept` on (those before it left)."""
+        return {self.first + i: m for i, m in self.read.items() if self.first + i >= kept}
 
     def __len__(self) -> int:
         return self.size
@@ -1189,10 +1202,15 @@ class _Rows(Sequence[Message]):
         if not isinstance(index, int) or not 0 <= index < self.size:
             raise IndexError(index)
         if index not in self.read:
-            start = index - index % self.CHUNK
+            chunk = index - index % self.CHUNK
+            start, end = index, index + 1  # the rows of its chunk around it not read yet (each read once)
+            while start > chunk and start - 1 not in self.read:
+                start -= 1
+            while end < min(chunk + self.CHUNK, self.size) and end not in self.read:
+                end += 1
             rows = self.store._db.execute(
                 "SELECT seq, payload, checksum FROM messages WHERE memory_id = ? AND seq >= ? AND seq < ? ORDER BY seq",
-                (self.memory_id, self.first + start, self.first + min(start + self.CHUNK, self.size)),
+                (self.memory_id, self.first + start, self.first + end),
             ).fetchall()
             for seq, payload, checksum in rows:
                 self.read[seq - self.first] = self.store._load(self.memory_id, f"row {seq}", seq, payload, checksum)

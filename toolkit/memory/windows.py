@@ -781,7 +781,9 @@ def front_drop(rest: Sequence[Message], stored: int, total: int, window: Window)
     `rest` is the stored conversation after its system message, then the new messages (none of
     them a system message); the first `stored` of `rest` are stored; `total` is the weight of it
     all, system message included. Whole groups leave from the front, oldest first, while the
-    total is over the window's limit, exactly as `evict` drops them. Returns how many leave and
+    total is over the window's limit, exactly as `evict` drops them, up to the user's last message:
+    a current turn of one round (a round of many results, one of 10 MB) is then kept over the
+    limit, as `evict` keeps it. Returns how many leave and
     the total left, so that the stored list without them, plus the new messages, is what `evict`
     gives; or None when only `evict` can say: a new message would leave too, the current turn
     would be cut into (no message of the user's is left after the cut), or a tool result would
@@ -795,7 +797,14 @@ def front_drop(rest: Sequence[Message], stored: int, total: int, window: Window)
     the two equal on random conversations.
     """
     leaving, limit, each_one = 0, window.limit, type(window) is MessageWindow
+    user: int | None = -1  # the user's last message (looked for once the window is over): `evict` stops there
     while total > limit:
+        if user == -1:
+            user = _last_index(rest, _said_by_user)
+        if leaving == user:  # the rest is the current turn: kept whole, over the limit, unless it has rounds
+            if _current_round_start(rest, user) > user + 1:  # before its current one: `evict` drops those
+                return None
+            break
         if leaving >= stored:
             return None
         end = _group_end(rest, leaving, len(rest))

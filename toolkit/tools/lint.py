@@ -10,9 +10,11 @@ into five checks, each a short sentence naming the tool:
 4. a tool description too vague to choose by (fewer than 4 words, or 6 CJK characters);
 5. two tools whose descriptions overlap so much the model cannot tell them apart.
 
-Each description's words are read once; tools of the same words are one group, and two groups are
-compared only when they share one of their rarer words (the prefix filter of similarity joins), so
-a catalogue of alike tools costs no comparison per pair. The first `PAIRS_LISTED` overlaps are
+Each description's words are read once; tools of the same words are one set, sets of one size
+holding the same words other sets hold too are one kind (any two share just those words), and two
+kinds are compared only when they share one of their rarer words (the prefix filter of similarity
+joins), so a catalogue of alike tools (the same words, or the same but one of each tool's own)
+costs no comparison per pair. The first `PAIRS_LISTED` overlaps are
 listed, in pair order, and one more warning counts the rest.
 
 Leaves out: judging whether a description is *true*; that needs the accuracy suite.
@@ -20,6 +22,7 @@ Leaves out: judging whether a description is *true*; that needs the accuracy sui
 
 from __future__ import annotations
 
+import bisect
 import math
 import re
 from collections.abc import Iterable
@@ -84,27 +87,73 @@ def lint_tools(specs: Iterable[Any]) -> list[LintWarning]:
 
 def _overlaps(specs: list[ToolSpec]) -> list[LintWarning]:
     """The overlap warnings, in the order of the pairs (first tool, then second): tools of the same words are
-    one group (100% alike, not compared), groups compared only where they share a rare word (`_alike_groups`);
-    the first `PAIRS_LISTED` pairs listed, then one warning counting the rest."""
-    groups: dict[frozenset[str], list[int]] = {}
+    one set; sets of the same size holding the same words that other sets hold too are one kind (`_Kinds`:
+    any two of them share just those words, so one share stands for every pair), and kinds are compared only
+    where they share a rare word (`_alike_groups`); the first `PAIRS_LISTED` pairs listed, then one warning
+    counting the rest."""
+    sets: dict[frozenset[str], list[int]] = {}
     for i, spec in enumerate(specs):
-        groups.setdefault(frozenset(words(spec.description)), []).append(i)
-    members, shares = list(groups.values()), _alike_groups(list(groups))
-    group_of = {i: g for g, tools in enumerate(members) for i in tools}
+        sets.setdefault(frozenset(words(spec.description)), []).append(i)
+    kinds = _Kinds(list(sets), list(sets.values()))
     listed: list[LintWarning] = []
-    for i in range(len(specs)) if shares else ():
-        g = group_of[i]
-        near = [(j, share) for h, share in shares.get(g, {}).items() for j in members[h] if j > i]
-        for j, share in sorted(near)[: PAIRS_LISTED - len(listed)]:
+    for i in range(len(specs)) if kinds.links else ():
+        for j, share in kinds.near(i, PAIRS_LISTED - len(listed)):
             a, b = specs[i].name, specs[j].name
             message = f"the descriptions of {a} and {b} share {share:.0%} of their words; say when to use each"
             listed.append(LintWarning(f"{a}, {b}", message))
         if len(listed) == PAIRS_LISTED:
             break
-    pairs = sum(len(members[g]) * len(members[h]) for g in shares for h in shares[g] if g < h)
-    pairs += sum(len(tools) * (len(tools) - 1) // 2 for g, tools in enumerate(members) if g in shares.get(g, {}))
+    pairs = kinds.pairs()
     more = f"… and {pairs - len(listed):,} more pairs of tools whose descriptions share {OVERLAP:.0%} of their words"
     return listed + ([LintWarning("", f"{more} or more; say when to use each")] if pairs > len(listed) else [])
+
+
+class _Kinds:
+    """Word sets (each with its tools, in order) in kinds: the same size and the same words held by other sets
+    too. Two sets of one kind share exactly those words, and a set of one kind shares with a set of another
+    what their kinds share: so the share of any two tools is a share of kinds (one `_jaccard` a kind, and one
+    a pair of kinds the prefix filter finds), and 2,000 tools alike but for a word of their own are one kind."""
+
+    def __init__(self, sets: list[frozenset[str]], tools: list[list[int]]) -> None:
+        held: dict[str, int] = {}
+        for s in sets:
+            for word in s:
+                held[word] = held.get(word, 0) + 1
+        by_key: dict[tuple[frozenset[str], int], list[int]] = {}
+        for g, s in enumerate(sets):
+            by_key.setdefault((frozenset(w for w in s if held[w] > 1), len(s)), []).append(g)
+        kinds = list(by_key.values())
+        self.members = tools
+        self.set_of = {i: g for g, members in enumerate(tools) for i in members}
+        self.kind_of = {i: k for k, groups in enumerate(kinds) for g in groups for i in tools[g]}
+        self.tools = [sorted(i for g in groups for i in tools[g]) for groups in kinds]
+        self.sizes = [[len(tools[g]) for g in groups] for groups in kinds]
+        self.whole = [bool(sets[groups[0]]) for groups in kinds]  # two tools of one set share 100% of its words
+        self.inner = [_jaccard(sets[groups[0]], sets[groups[1]]) if len(groups) > 1 else 0.0 for groups in kinds]
+        self.links = _alike_groups([sets[groups[0]] for groups in kinds])
+        for k, linked in self.links.items():
+            linked.pop(k, None)
+            if self.inner[k] >= OVERLAP or self.whole[k]:
+                linked[k] = 1.0  # a mark: tools of this kind may overlap one another (`near`)
+
+    def near(self, i: int, most: int) -> list[tuple[int, float]]:
+        """The first `most` tools after `i` that share `OVERLAP` of its words, in order, and the share."""
+        k, g = self.kind_of[i], self.set_of[i]
+        found = []
+        for h, share in self.links.get(k, {}).items():
+            tools = self.tools[h] if h != k or self.inner[k] >= OVERLAP else self.members[g]  # its own set's alone
+            share = share if h != k else self.inner[k]
+            found += [(j, 1.0 if self.set_of[j] == g else share) for j in tools[bisect.bisect_right(tools, i) :]]
+        return sorted(found)[:most]
+
+    def pairs(self) -> int:
+        """How many pairs of tools share `OVERLAP` of their words."""
+        count = sum(len(self.tools[k]) * len(self.tools[h]) for k in self.links for h in self.links[k] if k < h)
+        for k, sizes in enumerate(self.sizes):
+            same_set = sum(n * (n - 1) // 2 for n in sizes) if self.whole[k] else 0
+            across = (len(self.tools[k]) ** 2 - sum(n * n for n in sizes)) // 2 if self.inner[k] >= OVERLAP else 0
+            count += same_set + across
+        return count
 
 
 def _alike_groups(sets: list[frozenset[str]]) -> dict[int, dict[int, float]]:

@@ -16,7 +16,9 @@ Pure renderers (unit-tested, stable under nbval):
   one line, for printing the raw event list (`event_line(event)`: one event alone).
 
 `StreamView` (an `HtmlView`): `.push(event)` redraws the live widget; `.consume(stream)` pushes
-every event of a `TokenStream` (drawing at most every `REDRAW_EVERY` seconds while text pours in),
+every event of a `TokenStream`; both draw at most every `REDRAW_EVERY` seconds while text pours in
+(a piece that comes sooner is drawn with the next drawing, or when the view is read: its `value`,
+its text, its display, the end of the cell),
 then shows the result — or the error, and re-raises it; a `TokenStream` closed mid-turn (`close()`:
 a stop button, a tool) ends with no result and shows "stopped", not "done". A view whose stream
 is over starts the next one at the next `push` or `consume` (one stream a view: a retry is not
@@ -49,10 +51,13 @@ from __future__ import annotations
 import bisect
 import functools
 import time
+import weakref
 from collections import deque
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
+
+from traitlets import Unicode
 
 from toolkit.chat.sse import StreamDone, TextDelta, ToolCallDelta, _named
 from toolkit.errors import ConfigurationError, a_kind_of
@@ -636,8 +641,57 @@ def _given_events(events: object, where: str) -> None:
     _check_events(events, f"{where}(events)", f"e.g. {where}(list(stream))")
 
 
+class _Drawn(Unicode):
+    """A `StreamView`'s `value`: reading it first draws the pieces `push` left for the next drawing,
+    so what a view is read to show (its HTML, its bundle, the state its widget sends) is never behind."""
+
+    def get(self, obj: Any, cls: Any = None) -> Any:
+        if getattr(obj, "_undrawn", False):
+            obj.draw_now()
+        return super().get(obj, cls)
+
+
+_UNDRAWN: weakref.WeakSet[StreamView] = weakref.WeakSet()
+"""The views with pieces left for their next drawing, drawn when the notebook's cell ends (a loop
+of `push` whose last pieces came together would otherwise leave them off the live widget)."""
+_hooked = False
+
+
+def _draw_the_undrawn(*_: object) -> None:
+    """IPython's `post_run_cell`: draw every view whose last pieces wait."""
+    for view in list(_UNDRAWN):
+        view.draw_now()
+
+
+def _draw_at_the_cells_end(view: StreamView) -> None:
+    """`view` drawn when the running cell ends (inside IPython; elsewhere it is drawn when read)."""
+    global _hooked
+    _UNDRAWN.add(view)
+    if not _hooked:
+        from IPython import get_ipython
+
+        shell = get_ipython()
+        if shell is not None:
+            shell.events.register("post_run_cell", _draw_the_undrawn)
+            _hooked = True
+
+
 class StreamView(HtmlView):
     """A live view of one stream: `.push(event)` or `.consume(token_stream)`."""
+
+    value = _Drawn(help="The page's HTML").tag(sync=True)
+    _undrawn = False
+    """Whether events were pushed since the last drawing (`push` draws at most every `REDRAW_EVERY`)."""
+
+    @property
+    def _text(self) -> str:
+        if self._undrawn:
+            self.draw_now()
+        return self._drawn_text
+
+    @_text.setter
+    def _text(self, text: str) -> None:
+        self._drawn_text = text
 
     def __init__(self, title: str | None = None, events: Iterable[LoopEvent] = (), **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -655,15 +709,32 @@ class StreamView(HtmlView):
         self._fold = EventFold()
         self._folded: tuple[list[LoopEvent], int] = (self.events, 0)  # the list folded in, and how much of it
         self._drawings = _Drawings()
+        self._drawn_at = -REDRAW_EVERY
         self._redraw()
 
     def push(self, event: LoopEvent) -> None:
-        """Add one event and redraw; on a view whose stream is over (`finish`), it starts the next one."""
+        """Add one event and redraw; on a view whose stream is over (`finish`), it starts the next one.
+
+        A text or arguments piece pushed within `REDRAW_EVERY` seconds of the last drawing waits
+        for the next one, as in `consume` (a redraw writes the whole page: drawing each of 100,000
+        pieces pushed in a loop cost time growing with the square of their number); reading the
+        view (`value`, its text, `display`) or the end of the notebook's cell draws it."""
         check_event(event)
         if self.done:
             self._start_again()
         self.events.append(event)
-        self._redraw()
+        now = _clock()
+        if now - self._drawn_at >= REDRAW_EVERY or not isinstance(event, TextDelta | ToolCallDelta):
+            self._redraw()
+            self._drawn_at = now
+        else:
+            self._undrawn = True
+            _draw_at_the_cells_end(self)
+
+    def draw_now(self) -> None:
+        """Draw the events pushed since the last drawing (reading the view does it too)."""
+        if self._undrawn:
+            self._redraw()
 
     def finish(self, result: Result[Any] | None = None, error: BaseException | None = None) -> None:
         """Mark the stream as ended (with its result or its error) and refresh the stored output."""
@@ -723,6 +794,7 @@ class StreamView(HtmlView):
         (`consume` or `push` after the end), nor is its status shown while the next one runs."""
         self.events, self.result, self.error, self.done, self.closed = [], None, None, False, False
         self._drawings = _Drawings()
+        self._drawn_at = -REDRAW_EVERY
         self._redraw()
 
     def display(self) -> None:
@@ -748,6 +820,8 @@ class StreamView(HtmlView):
         return self._fold.segments()
 
     def _redraw(self) -> None:
+        self._undrawn = False  # first: drawing reads `value`
+        _UNDRAWN.discard(self)
         over = _over(self.result, self.error, self.done or None)
         cards, lines = self._drawings.draw(self._segments(), over)
         self.show(

@@ -1537,3 +1537,185 @@ def test_a_wait_with_jitter_is_told_so_in_the_same_words_on_every_run():
         "wait(1, None) gave another wait each time it was called with the same arguments: RetryPolicy().wait "
         "adds no jitter — the same attempt and Retry-After always wait the same",
     )
+
+
+# --- build checks: a function that changes what it is given is wrong, whatever it returns ---------------------
+
+
+def test_a_score_that_empties_the_terms_it_is_given_fails():
+    """Before: ✓ 'identical to toolkit.search.keyword.score on 360 pairs' — each pair got a fresh copy of the terms,
+    but the search scores every tool with one list: this score finds the first tool only."""
+    result = run_cell(
+        """
+        from toolkit.exercises import check
+
+        def score(name, description, terms):
+            total = 0
+            while terms:
+                term = terms.pop()
+                total += 2 * (term in name.lower()) + (term in description.lower())
+            return total
+
+        result = check("w8.score", score)
+        """
+    )
+    assert (result.status, result.feedback) == (
+        "failed",
+        "score('respond_to_invitation', …, terms) changed the terms it was given: ['rain', 'tax', 'zzz', 'cancel', "
+        "'invitation'] became [] — the search scores every tool with the same terms, so the next tool would be scored "
+        "with what is left; leave what your function is given as it was (change a copy of your own)",
+    )
+
+
+def test_a_usage_that_pops_the_usage_out_of_the_body_fails():
+    """Before: ✓ — the body each call got was a copy, so its loss went unseen."""
+    result = run_cell(
+        """
+        from toolkit import TokenUsage
+        from toolkit.exercises import check
+
+        def usage_from_body(body):
+            usage = body.pop("usage", None) or {}
+            def count(v):
+                if isinstance(v, bool) or not isinstance(v, (int, float)) or v < 0 or v != int(v):
+                    return None
+                return int(v)
+            return TokenUsage(input_tokens=count(usage.get("prompt_tokens")),
+                              output_tokens=count(usage.get("completion_tokens")))
+
+        result = check("w1.usage_build", usage_from_body)
+        """
+    )
+    assert (result.status, result.feedback) == (
+        "failed",
+        "usage_from_body(body) changed the body it was given: {'usage': None} became {} — its caller may read that "
+        "body again; leave what your function is given as it was (change a copy of your own)",
+    )
+
+
+def test_a_returns_now_that_pops_the_behaviors_fails():
+    result = run_cell(
+        """
+        from toolkit import ReturnBehavior
+        from toolkit.exercises import check
+
+        def returns_now(behaviors, any_error):
+            if any_error or not behaviors:
+                return False
+            last = behaviors.pop()
+            if last == ReturnBehavior.IMMEDIATE_IF_LAST:
+                return True
+            return last != ReturnBehavior.TO_LLM and ReturnBehavior.TO_LLM not in behaviors
+
+        result = check("w6.truth_table", returns_now)
+        """
+    )
+    assert (result.status, result.feedback) == (
+        "failed",
+        "returns_now([TO_LLM], any_error=False) changed the behaviors it was given: [TO_LLM] became [] — its caller "
+        "may read that list again; leave what your function is given as it was (change a copy of your own)",
+    )
+
+
+def test_a_window_that_pops_the_system_message_off_the_conversation_it_is_given_fails():
+    """Before: ✓ — it keeps what the memory keeps, but the conversation it was given lost its system message."""
+    result = run_cell(
+        """
+        from toolkit import AssistantMessage, SystemMessage, ToolResultMessage, UserMessage
+        from toolkit.exercises import check
+        """
+        + WINDOW_BY_GROUPS
+        + """
+        def keep(messages, n):
+            system = [messages.pop(0)] if messages and isinstance(messages[0], SystemMessage) else []
+            return system + keep_by_groups(messages, n - len(system))
+
+        result = check("w6.window", keep)
+        """
+    )
+    assert (result.status, result.feedback) == (
+        "failed",
+        "keep(messages, 17) changed the messages it was given: [system user assistant tool tool assistant tool tool "
+        "assistant user assistant user assistant tool tool assistant user assistant] became [user assistant tool "
+        "tool assistant tool tool assistant user assistant user assistant tool tool assistant user assistant] — its "
+        "caller may read that conversation again; leave what your function is given as it was (change a copy of "
+        "your own)",
+    )
+
+
+WINDOW_BY_GROUPS = """
+        def groups_of(rest):
+            out, i = [], 0
+            while i < len(rest):
+                j = i + 1
+                if isinstance(rest[i], AssistantMessage) and rest[i].tool_calls:
+                    while j < len(rest) and isinstance(rest[j], ToolResultMessage):
+                        j += 1
+                out.append(rest[i:j])
+                i = j
+            return out
+
+        def keep_by_groups(messages, n):   # drop whole groups, oldest first, then up to a user message
+            system = [messages[0]] if messages and isinstance(messages[0], SystemMessage) else []
+            groups = groups_of(list(messages[len(system):]))
+            users = [k for k, g in enumerate(groups) if isinstance(g[0], UserMessage)]
+            user = users[-1] if users else None
+            calls = [k for k, g in enumerate(groups) if g[0].role == "assistant" and g[0].tool_calls
+                     and (user is None or k > user)]
+            start = calls[-1] if calls else (user if user is not None else len(groups))
+            protected = set(range(start, len(groups))) | ({user} if user is not None else set())
+            kept = list(range(len(groups)))
+            dropped = False
+            for k in range(len(groups)):
+                if len(system) + sum(len(groups[j]) for j in kept) <= n:
+                    break
+                if k not in protected:
+                    kept.remove(k)
+                    dropped = True
+            while dropped and kept and kept[0] not in protected and not isinstance(groups[kept[0]][0], UserMessage):
+                kept.pop(0)
+            out = [m for k in kept for m in groups[k]]
+            while out and isinstance(out[0], ToolResultMessage):
+                out.pop(0)
+            return system + out
+"""
+
+
+def test_a_score_and_a_usage_that_leave_their_input_as_given_pass():
+    """The rule is about the input, not about changing lists: a copy changed freely, or a dict marked and put
+    back, passes."""
+    score = run_cell(
+        """
+        from toolkit.exercises import check
+
+        def score(name, description, terms):
+            terms = list(terms)   # a copy of its own, emptied freely
+            total = 0
+            while terms:
+                term = terms.pop()
+                total += 2 * (term in name.lower()) + (term in description.lower())
+            return total
+
+        result = check("w8.score", score)
+        """
+    )
+    usage = run_cell(
+        """
+        from toolkit import TokenUsage
+        from toolkit.exercises import check
+
+        def usage_from_body(body):
+            body["seen"] = True          # marked, then put back as it was
+            usage = body.get("usage") or {}
+            del body["seen"]
+            def count(v):
+                if isinstance(v, bool) or not isinstance(v, (int, float)) or v < 0 or v != int(v):
+                    return None
+                return int(v)
+            return TokenUsage(input_tokens=count(usage.get("prompt_tokens")),
+                              output_tokens=count(usage.get("completion_tokens")))
+
+        result = check("w1.usage_build", usage_from_body)
+        """
+    )
+    assert [score.status, usage.status] == ["passed", "passed"]

@@ -19,6 +19,7 @@ from toolkit.exercises.core import (
     answers_first,
     attempt,
     exercise,
+    left_as_given,
     own_work,
     reference,
     right,
@@ -83,8 +84,17 @@ def check_score(fn: Any) -> Verdict:
 
     def run(pair: tuple[Any, list[str]]) -> Any:
         spec, terms = pair
+        given = list(terms)  # a copy: emptying it must not change the expected answer
         with own_work(sys.modules[score.__module__], "the keyword search", helpers=(clean_terms,)):
-            return attempt(fn, spec.name, spec.description, list(terms))  # a copy: emptying it changes nothing
+            got = attempt(fn, spec.name, spec.description, given)
+        left_as_given(
+            f"score({spec.name!r}, …, terms)",
+            "terms",
+            terms,
+            given,
+            "the search scores every tool with the same terms, so the next tool would be scored with what is left",
+        )
+        return got
 
     for (spec, terms), got in answers_first(drawn, run):
         if isinstance(got, LearnerError):

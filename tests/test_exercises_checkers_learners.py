@@ -1719,3 +1719,28 @@ def test_a_score_and_a_usage_that_leave_their_input_as_given_pass():
         """
     )
     assert [score.status, usage.status] == ["passed", "passed"]
+
+
+def test_a_protocol_declared_with_typing_extensions_passes():
+    """Before: ✗ 'your answer holds a _ProtocolMeta (from typing_extensions), whose == is its own code, not a plain
+    value's' — typing_extensions.Protocol (what older tutorials and Python 3.7 code import) is typing's own Protocol
+    backported; its metaclass's == only says the two Protocols are one."""
+    result = run_cell(
+        """
+        from typing import Annotated
+
+        from typing_extensions import Protocol
+
+        from toolkit import MemoryId, UserText
+        from toolkit.exercises import check
+
+        class Assistant(Protocol):
+            def chat(self, user_id: Annotated[str, MemoryId], question: Annotated[str, UserText]) -> str: ...
+
+        result = check("w4.declare", Assistant)
+        """
+    )
+    assert (result.status, result.feedback) == (
+        "passed",
+        "ai_service built chat() from its declaration, and each memory id has its own conversation.",
+    )

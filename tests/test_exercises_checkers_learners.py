@@ -1744,3 +1744,42 @@ def test_a_protocol_declared_with_typing_extensions_passes():
         "passed",
         "ai_service built chat() from its declaration, and each memory id has its own conversation.",
     )
+
+
+@pytest.mark.parametrize(
+    ("definition", "kind"),
+    [
+        (
+            "async def cancel_hotel(guest: str, nights: int) -> None:\n    BOOKINGS.remove((guest, nights))",
+            "an async function",
+        ),
+        (
+            "def cancel_hotel(guest: str, nights: int):\n    BOOKINGS.remove((guest, nights))\n    yield",
+            "a generator (it yields)",
+        ),
+    ],
+)
+def test_a_compensation_the_loop_refuses_is_described_as_the_learner_wrote_it(definition, kind):
+    """Before: 'it is a functools.wraps wrapper of an async function' — of the wrapper the check puts around each
+    compensation (to watch each call), not of the learner's plain `async def`, which has no wrapper."""
+    result = run_cell(
+        """
+        from toolkit import compensates
+        from toolkit.exercises import check
+        from toolkit.exercises.week07 import BOOKINGS
+
+        @compensates("book_hotel")
+"""
+        + textwrap.indent(definition, " " * 8)
+        + """
+
+        result = check("w7.compensation", cancel_hotel)
+        """
+    )
+    assert (result.status, result.feedback) == (
+        "failed",
+        "the loop refused the compensation: @compensates('book_hotel') __main__.cancel_hotel: it is "
+        f"{kind}, and the saga calls compensations synchronously: its body would never run, and the call would read "
+        "'rolled back' when nothing was undone; make it a plain function (async compensations are left out, like "
+        "async tools)",
+    )

@@ -1119,8 +1119,8 @@ def half(raw):
     return "".join(" " if c == "\\u3000" else chr(ord(c) - 0xFEE0) if "\\uff01" <= c <= "\\uff5e" else c
                    for c in raw).strip()
 
-def finish(text, spaces=r"\\s", dashes="\\u2010-\\u2015\\u2212"):
-    text = re.sub(f"[{spaces}\\\\-{dashes}]", "", text.upper())
+def finish(text, spaces=r"\\s", dashes="\\u2010-\\u2015\\u2212", upper=True):
+    text = re.sub(f"[{spaces}\\\\-{dashes}]", "", text.upper() if upper else text)
     return text if re.fullmatch(r"SN[0-9]{12}", text) else None
 """
 
@@ -1167,6 +1167,22 @@ def finish(text, spaces=r"\\s", dashes="\\u2010-\\u2015\\u2212"):
         (  # the label looked for before the spaces around the text are dropped
             'finish(re.sub(r"^订单号?\\s*[:：是为]?\\s*", "", half("#" + raw)[1:]))',
             "normalize(' 订单号：SN202610200001') returned None, validation accepts it as 'SN202610200001'",
+        ),
+        (  # a dot or a slash taken for a dash (the date-like SN2026.1020.0001)
+            'finish(re.sub(r"^订单号?\\s*[:：是为]?\\s*", "", half(raw)), dashes="\\u2010-\\u2015\\u2212./")',
+            "normalize('SN2026.1020.0001') returned 'SN202610200001', but validation rejects it",
+        ),
+        (  # 单号 taken for a label too
+            'finish(re.sub(r"^(订单号?|单号)\\s*[:：是为]?\\s*", "", half(raw)))',
+            "normalize('单号：SN202610200001') returned 'SN202610200001', but validation rejects it",
+        ),
+        (  # 订单号码 and 订单编号 taken for labels too
+            'finish(re.sub(r"^订单(号码?|编号)?\\s*[:：是为]?\\s*", "", half(raw)))',
+            "normalize('订单号码：SN202610200001') returned 'SN202610200001', but validation rejects it",
+        ),
+        (  # 'sn' replaced, not the text upper-cased: 'Sn' is left
+            'finish(re.sub(r"^订单号?\\s*[:：是为]?\\s*", "", half(raw)).replace("sn", "SN"), upper=False)',
+            "normalize('Sn202610200001') returned None, validation accepts it as 'SN202610200001'",
         ),
     ],
 )

@@ -1040,8 +1040,8 @@ def test_a_score_that_lower_cases_both_fields_passes_on_camel_case_names_too():
     )
     assert (result.status, result.feedback) == (
         "passed",
-        "identical to toolkit.search.keyword.score on 360 tool/terms pairs: 240 of the catalogue, 60 with its "
-        "names in camelCase, 60 searching a whole name or a word such as read-only.",
+        "identical to toolkit.search.keyword.score on 380 tool/terms pairs: 240 of the catalogue, 60 with its "
+        "names in camelCase, 60 searching a whole name or a word such as read-only, 20 a word ended by '?' or '*'.",
     )
 
 
@@ -1067,6 +1067,29 @@ def test_a_score_that_reads_the_name_with_spaces_for_underscores_fails():
         "score('get_stock_level', …, ['get_stock_level', 'on-hand', 'payment']) gave 1, LangChain4j's rule gives 3"
         " — compare the fields as they are written, '_' and punctuation kept: a model may search a tool's "
         "whole name (refund_payment) or a word such as read-only",
+    )
+
+
+def test_a_score_that_reads_each_term_as_a_regular_expression_fails():
+    """Before: ✓ on all 360 pairs — no term held a character a pattern reads otherwise, so re.search(term, …)
+    agreed with `in`; a model searching 'refund?' or 'order*' (a question, a wildcard) then finds tools whose
+    fields never hold that text (the pattern 'refund?' is in 'refun')."""
+    result = run_cell(
+        """
+        import re
+        from toolkit.exercises import check
+
+        def score(name, description, terms):
+            return sum(2 * bool(re.search(t, name, re.IGNORECASE)) + bool(re.search(t, description, re.IGNORECASE))
+                       for t in terms)
+
+        result = check("w8.score", score)
+        """
+    )
+    assert (result.status, result.feedback) == (
+        "failed",
+        "score('delete_personal_data', …, ['data?']) gave 3, LangChain4j's rule gives 0 — a term is text to look "
+        "for, not a pattern: '?' and '*' in it are characters, so test it with `in` (or re.escape it)",
     )
 
 

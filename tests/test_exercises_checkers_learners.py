@@ -1040,8 +1040,8 @@ def test_a_score_that_lower_cases_both_fields_passes_on_camel_case_names_too():
     )
     assert (result.status, result.feedback) == (
         "passed",
-        "identical to toolkit.search.keyword.score on 360 tool/terms pairs: 240 of the catalogue, 60 with its "
-        "names in camelCase, 60 searching a whole name or a word such as read-only.",
+        "identical to toolkit.search.keyword.score on 380 tool/terms pairs: 240 of the catalogue, 60 with its "
+        "names in camelCase, 60 searching a whole name or a word such as read-only, 20 a word ended by '?' or '*'.",
     )
 
 
@@ -1067,6 +1067,29 @@ def test_a_score_that_reads_the_name_with_spaces_for_underscores_fails():
         "score('get_stock_level', …, ['get_stock_level', 'on-hand', 'payment']) gave 1, LangChain4j's rule gives 3"
         " — compare the fields as they are written, '_' and punctuation kept: a model may search a tool's "
         "whole name (refund_payment) or a word such as read-only",
+    )
+
+
+def test_a_score_that_reads_each_term_as_a_regular_expression_fails():
+    """Before: ✓ on all 360 pairs — no term held a character a pattern reads otherwise, so re.search(term, …)
+    agreed with `in`; a model searching 'refund?' or 'order*' (a question, a wildcard) then finds tools whose
+    fields never hold that text (the pattern 'refund?' is in 'refun')."""
+    result = run_cell(
+        """
+        import re
+        from toolkit.exercises import check
+
+        def score(name, description, terms):
+            return sum(2 * bool(re.search(t, name, re.IGNORECASE)) + bool(re.search(t, description, re.IGNORECASE))
+                       for t in terms)
+
+        result = check("w8.score", score)
+        """
+    )
+    assert (result.status, result.feedback) == (
+        "failed",
+        "score('delete_personal_data', …, ['data?']) gave 3, LangChain4j's rule gives 0 — a term is text to look "
+        "for, not a pattern: '?' and '*' in it are characters, so test it with `in` (or re.escape it)",
     )
 
 
@@ -1119,8 +1142,8 @@ def half(raw):
     return "".join(" " if c == "\\u3000" else chr(ord(c) - 0xFEE0) if "\\uff01" <= c <= "\\uff5e" else c
                    for c in raw).strip()
 
-def finish(text, spaces=r"\\s", dashes="\\u2010-\\u2015\\u2212"):
-    text = re.sub(f"[{spaces}\\\\-{dashes}]", "", text.upper())
+def finish(text, spaces=r"\\s", dashes="\\u2010-\\u2015\\u2212", upper=True):
+    text = re.sub(f"[{spaces}\\\\-{dashes}]", "", text.upper() if upper else text)
     return text if re.fullmatch(r"SN[0-9]{12}", text) else None
 """
 
@@ -1167,6 +1190,22 @@ def finish(text, spaces=r"\\s", dashes="\\u2010-\\u2015\\u2212"):
         (  # the label looked for before the spaces around the text are dropped
             'finish(re.sub(r"^订单号?\\s*[:：是为]?\\s*", "", half("#" + raw)[1:]))',
             "normalize(' 订单号：SN202610200001') returned None, validation accepts it as 'SN202610200001'",
+        ),
+        (  # a dot or a slash taken for a dash (the date-like SN2026.1020.0001)
+            'finish(re.sub(r"^订单号?\\s*[:：是为]?\\s*", "", half(raw)), dashes="\\u2010-\\u2015\\u2212./")',
+            "normalize('SN2026.1020.0001') returned 'SN202610200001', but validation rejects it",
+        ),
+        (  # 单号 taken for a label too
+            'finish(re.sub(r"^(订单号?|单号)\\s*[:：是为]?\\s*", "", half(raw)))',
+            "normalize('单号：SN202610200001') returned 'SN202610200001', but validation rejects it",
+        ),
+        (  # 订单号码 and 订单编号 taken for labels too
+            'finish(re.sub(r"^订单(号码?|编号)?\\s*[:：是为]?\\s*", "", half(raw)))',
+            "normalize('订单号码：SN202610200001') returned 'SN202610200001', but validation rejects it",
+        ),
+        (  # 'sn' replaced, not the text upper-cased: 'Sn' is left
+            'finish(re.sub(r"^订单号?\\s*[:：是为]?\\s*", "", half(raw)).replace("sn", "SN"), upper=False)',
+            "normalize('Sn202610200001') returned None, validation accepts it as 'SN202610200001'",
         ),
     ],
 )
@@ -1536,4 +1575,250 @@ def test_a_wait_with_jitter_is_told_so_in_the_same_words_on_every_run():
         "failed",
         "wait(1, None) gave another wait each time it was called with the same arguments: RetryPolicy().wait "
         "adds no jitter — the same attempt and Retry-After always wait the same",
+    )
+
+
+# --- build checks: a function that changes what it is given is wrong, whatever it returns ---------------------
+
+
+def test_a_score_that_empties_the_terms_it_is_given_fails():
+    """Before: ✓ 'identical to toolkit.search.keyword.score on 360 pairs' — each pair got a fresh copy of the terms,
+    but the search scores every tool with one list: this score finds the first tool only."""
+    result = run_cell(
+        """
+        from toolkit.exercises import check
+
+        def score(name, description, terms):
+            total = 0
+            while terms:
+                term = terms.pop()
+                total += 2 * (term in name.lower()) + (term in description.lower())
+            return total
+
+        result = check("w8.score", score)
+        """
+    )
+    assert (result.status, result.feedback) == (
+        "failed",
+        "score('respond_to_invitation', …, terms) changed the terms it was given: ['rain', 'tax', 'zzz', 'cancel', "
+        "'invitation'] became [] — the search scores every tool with the same terms, so the next tool would be scored "
+        "with what is left; leave what your function is given as it was (change a copy of your own)",
+    )
+
+
+def test_a_usage_that_pops_the_usage_out_of_the_body_fails():
+    """Before: ✓ — the body each call got was a copy, so its loss went unseen."""
+    result = run_cell(
+        """
+        from toolkit import TokenUsage
+        from toolkit.exercises import check
+
+        def usage_from_body(body):
+            usage = body.pop("usage", None) or {}
+            def count(v):
+                if isinstance(v, bool) or not isinstance(v, (int, float)) or v < 0 or v != int(v):
+                    return None
+                return int(v)
+            return TokenUsage(input_tokens=count(usage.get("prompt_tokens")),
+                              output_tokens=count(usage.get("completion_tokens")))
+
+        result = check("w1.usage_build", usage_from_body)
+        """
+    )
+    assert (result.status, result.feedback) == (
+        "failed",
+        "usage_from_body(body) changed the body it was given: {'usage': None} became {} — its caller may read that "
+        "body again; leave what your function is given as it was (change a copy of your own)",
+    )
+
+
+def test_a_returns_now_that_pops_the_behaviors_fails():
+    result = run_cell(
+        """
+        from toolkit import ReturnBehavior
+        from toolkit.exercises import check
+
+        def returns_now(behaviors, any_error):
+            if any_error or not behaviors:
+                return False
+            last = behaviors.pop()
+            if last == ReturnBehavior.IMMEDIATE_IF_LAST:
+                return True
+            return last != ReturnBehavior.TO_LLM and ReturnBehavior.TO_LLM not in behaviors
+
+        result = check("w6.truth_table", returns_now)
+        """
+    )
+    assert (result.status, result.feedback) == (
+        "failed",
+        "returns_now([TO_LLM], any_error=False) changed the behaviors it was given: [TO_LLM] became [] — its caller "
+        "may read that list again; leave what your function is given as it was (change a copy of your own)",
+    )
+
+
+def test_a_window_that_pops_the_system_message_off_the_conversation_it_is_given_fails():
+    """Before: ✓ — it keeps what the memory keeps, but the conversation it was given lost its system message."""
+    result = run_cell(
+        """
+        from toolkit import AssistantMessage, SystemMessage, ToolResultMessage, UserMessage
+        from toolkit.exercises import check
+        """
+        + WINDOW_BY_GROUPS
+        + """
+        def keep(messages, n):
+            system = [messages.pop(0)] if messages and isinstance(messages[0], SystemMessage) else []
+            return system + keep_by_groups(messages, n - len(system))
+
+        result = check("w6.window", keep)
+        """
+    )
+    assert (result.status, result.feedback) == (
+        "failed",
+        "keep(messages, 17) changed the messages it was given: [system user assistant tool tool assistant tool tool "
+        "assistant user assistant user assistant tool tool assistant user assistant] became [user assistant tool "
+        "tool assistant tool tool assistant user assistant user assistant tool tool assistant user assistant] — its "
+        "caller may read that conversation again; leave what your function is given as it was (change a copy of "
+        "your own)",
+    )
+
+
+WINDOW_BY_GROUPS = """
+        def groups_of(rest):
+            out, i = [], 0
+            while i < len(rest):
+                j = i + 1
+                if isinstance(rest[i], AssistantMessage) and rest[i].tool_calls:
+                    while j < len(rest) and isinstance(rest[j], ToolResultMessage):
+                        j += 1
+                out.append(rest[i:j])
+                i = j
+            return out
+
+        def keep_by_groups(messages, n):   # drop whole groups, oldest first, then up to a user message
+            system = [messages[0]] if messages and isinstance(messages[0], SystemMessage) else []
+            groups = groups_of(list(messages[len(system):]))
+            users = [k for k, g in enumerate(groups) if isinstance(g[0], UserMessage)]
+            user = users[-1] if users else None
+            calls = [k for k, g in enumerate(groups) if g[0].role == "assistant" and g[0].tool_calls
+                     and (user is None or k > user)]
+            start = calls[-1] if calls else (user if user is not None else len(groups))
+            protected = set(range(start, len(groups))) | ({user} if user is not None else set())
+            kept = list(range(len(groups)))
+            dropped = False
+            for k in range(len(groups)):
+                if len(system) + sum(len(groups[j]) for j in kept) <= n:
+                    break
+                if k not in protected:
+                    kept.remove(k)
+                    dropped = True
+            while dropped and kept and kept[0] not in protected and not isinstance(groups[kept[0]][0], UserMessage):
+                kept.pop(0)
+            out = [m for k in kept for m in groups[k]]
+            while out and isinstance(out[0], ToolResultMessage):
+                out.pop(0)
+            return system + out
+"""
+
+
+def test_a_score_and_a_usage_that_leave_their_input_as_given_pass():
+    """The rule is about the input, not about changing lists: a copy changed freely, or a dict marked and put
+    back, passes."""
+    score = run_cell(
+        """
+        from toolkit.exercises import check
+
+        def score(name, description, terms):
+            terms = list(terms)   # a copy of its own, emptied freely
+            total = 0
+            while terms:
+                term = terms.pop()
+                total += 2 * (term in name.lower()) + (term in description.lower())
+            return total
+
+        result = check("w8.score", score)
+        """
+    )
+    usage = run_cell(
+        """
+        from toolkit import TokenUsage
+        from toolkit.exercises import check
+
+        def usage_from_body(body):
+            body["seen"] = True          # marked, then put back as it was
+            usage = body.get("usage") or {}
+            del body["seen"]
+            def count(v):
+                if isinstance(v, bool) or not isinstance(v, (int, float)) or v < 0 or v != int(v):
+                    return None
+                return int(v)
+            return TokenUsage(input_tokens=count(usage.get("prompt_tokens")),
+                              output_tokens=count(usage.get("completion_tokens")))
+
+        result = check("w1.usage_build", usage_from_body)
+        """
+    )
+    assert [score.status, usage.status] == ["passed", "passed"]
+
+
+def test_a_protocol_declared_with_typing_extensions_passes():
+    """Before: ✗ 'your answer holds a _ProtocolMeta (from typing_extensions), whose == is its own code, not a plain
+    value's' — typing_extensions.Protocol (what older tutorials and Python 3.7 code import) is typing's own Protocol
+    backported; its metaclass's == only says the two Protocols are one."""
+    result = run_cell(
+        """
+        from typing import Annotated
+
+        from typing_extensions import Protocol
+
+        from toolkit import MemoryId, UserText
+        from toolkit.exercises import check
+
+        class Assistant(Protocol):
+            def chat(self, user_id: Annotated[str, MemoryId], question: Annotated[str, UserText]) -> str: ...
+
+        result = check("w4.declare", Assistant)
+        """
+    )
+    assert (result.status, result.feedback) == (
+        "passed",
+        "ai_service built chat() from its declaration, and each memory id has its own conversation.",
+    )
+
+
+@pytest.mark.parametrize(
+    ("definition", "kind"),
+    [
+        (
+            "async def cancel_hotel(guest: str, nights: int) -> None:\n    BOOKINGS.remove((guest, nights))",
+            "an async function",
+        ),
+        (
+            "def cancel_hotel(guest: str, nights: int):\n    BOOKINGS.remove((guest, nights))\n    yield",
+            "a generator (it yields)",
+        ),
+    ],
+)
+def test_a_compensation_the_loop_refuses_is_described_as_the_learner_wrote_it(definition, kind):
+    """Before: 'it is a functools.wraps wrapper of an async function' — of the wrapper the check puts around each
+    compensation (to watch each call), not of the learner's plain `async def`, which has no wrapper."""
+    result = run_cell(
+        """
+        from toolkit import compensates
+        from toolkit.exercises import check
+        from toolkit.exercises.week07 import BOOKINGS
+
+        @compensates("book_hotel")
+"""
+        + textwrap.indent(definition, " " * 8)
+        + """
+
+        result = check("w7.compensation", cancel_hotel)
+        """
+    )
+    assert (result.status, result.feedback) == (
+        "failed",
+        "the loop refused the compensation: @compensates('book_hotel') __main__.cancel_hotel: it is "
+        f"{kind}, and the saga calls compensations synchronously: its body would never run, and the call would read "
+        "'rolled back' when nothing was undone; make it a plain function (async compensations are left out, like "
+        "async tools)",
     )

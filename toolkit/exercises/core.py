@@ -46,6 +46,9 @@ prediction with what the package really does — never the text of the code.
   function the check compares with, reached by any path: an import, a method, a class that runs
   it) is a failed try saying so (`own_work`): the exercise is to write the rule, and comparing the
   package with itself proves nothing;
+- a build exercise's function that changes a value the check gave it (empties the terms, pops a key of the
+  body, cuts the conversation in place) is a failed try saying what it changed (`left_as_given`), whatever it
+  returned: its caller still holds that value (the keyword search scores every tool with one list of terms);
 - no check runs on a package that code in the kernel has changed since `toolkit.exercises` was imported
   (`pristine`: a constant replaced, `toolkit.loop.run.COURSE = ...`, a function or a method, a pydantic
   model's default, a function's code): it would compare the answer with the changed package, which may
@@ -147,6 +150,10 @@ class Borrowed(Exception):
 
 class TooBig(Exception):
     """The answer (or what the learner's function returned) holds more values than any answer needs."""
+
+
+class ChangedInput(Exception):
+    """The learner's function changed a value the check gave it (a list emptied, a key popped)."""
 
 
 class NotAFunction(Exception):
@@ -504,6 +511,22 @@ def call_learner(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     return value
 
 
+def left_as_given(call: str, name: str, given: Any, passed: Any, why: str, shown: Callable[[Any], str] = show) -> None:
+    """`ChangedInput` when `passed` — the copy of `given` that the learner's function `call` got as its argument
+    `name` — is no longer equal to `given`: the function changed what it was given (`terms.pop()`,
+    `body.pop("usage")`, `messages[:] = kept`). Whatever it returned, its caller still holds that value (the
+    keyword search scores every tool with one list of terms), so it is wrong; `why` says who reads it again.
+    A copy the function makes and changes, or a change it undoes before returning, is no change."""
+    if given == passed:
+        return
+    before, after = shown(given), shown(passed)
+    how = f": {before} became {after}" if before != after else " (inside its items)"
+    raise ChangedInput(
+        f"{call} changed the {name} it was given{how} — {why}; leave what your "
+        "function is given as it was (change a copy of your own)"
+    )
+
+
 def items_of(value: Any, most: int) -> list[Any]:
     """The items of an iterable the learner's function returned, at most `most` + 1 of them: a
     generator that never ends is cut there, one that raises is the learner's error, and the items
@@ -580,7 +603,7 @@ def _check(ex: Exercise, answer: Any) -> CheckResult:
         verdict = _checked(ex, answer, limit)
     except NotAttempted:
         return CheckResult(ex.id, NOT_ATTEMPTED, f"task: {ex.task}")
-    except (Untrusted, Replaced, AsyncAnswer, NotAFunction, Borrowed, TooBig) as error:
+    except (Untrusted, Replaced, AsyncAnswer, NotAFunction, Borrowed, TooBig, ChangedInput) as error:
         verdict = wrong(str(error))
     except LearnerError as error:  # the learner's code raised: a failed try, never a traceback
         verdict = wrong(f"your code raised {error}")

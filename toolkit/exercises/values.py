@@ -111,10 +111,13 @@ TRUSTED_MODULES = frozenset(
         "pydantic",
         "toolkit",
         "types",
+        "typing",
+        "typing_extensions",
     }
 )
-"""Packages whose classes compare honestly (`types`: a `SimpleNamespace`, by its attributes); a class of
-any other module (the learner's), or one that only claims to be of these (`_defined_there`), is checked."""
+"""Packages whose classes compare honestly (`types`: a `SimpleNamespace`, by its attributes; `typing_extensions`:
+the metaclass of its `Protocol`, which a learner's declaration has, says only that its Protocol is typing's); a
+class of any other module (the learner's), or one that only claims to be of these (`_defined_there`), is checked."""
 
 
 def untrusted_class(value: Any) -> type | None:

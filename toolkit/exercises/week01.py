@@ -27,6 +27,7 @@ from toolkit.exercises.core import (
     answers_first,
     attempt,
     exercise,
+    left_as_given,
     own_work,
     reference,
     right,
@@ -254,8 +255,11 @@ def check_usage_build(fn: Any) -> Verdict:
     ]
 
     def run(body: dict[str, Any]) -> Any:
+        given = copy.deepcopy(body)  # a copy: emptying it must not change the expected answer
         with own_work(from_openai):
-            return attempt(fn, copy.deepcopy(body))  # a copy: emptying it must not change the expected answer
+            got = attempt(fn, given)
+        left_as_given("usage_from_body(body)", "body", body, given, "its caller may read that body again")
+        return got
 
     for body, got in answers_first(bodies, run):
         want = from_openai(body.get("usage"))

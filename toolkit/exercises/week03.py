@@ -105,6 +105,12 @@ ORDER_ID_INPUTS = (
     "订单号 ：SN202610200001",
     "订单 号：SN202610200001",
     " 订单号：SN202610200001",
+    "SN2026.1020.0001",
+    "SN2026/1020/0001",
+    "单号：SN202610200001",
+    "订单号码：SN202610200001",
+    "订单编号：SN202610200001",
+    "Sn202610200001",
 )
 """The inputs `w3.normalize` is compared on: every label form validation accepts (订单 / 订单号, then
 ：: 是 为), full-width ids (its letters too: ＳＮ, ｓｎ; and one a digit short), digits that are
@@ -112,7 +118,9 @@ digits to `\\d` but not ASCII (Arabic-Indic, mathematical bold); a label or its 
 but at the start, or two separators (rejected: only a leading label goes), and the other spaces and
 dashes validation drops (a tab, a no-break space, an en dash, a minus sign); a separator with no label
 before it, and a label twice (rejected: the one label goes, with what follows it); a space between the
-label and its separator or before the label (accepted), and one inside the label (rejected)."""
+label and its separator or before the label (accepted), and one inside the label (rejected); a dot or a slash
+between the digits (rejected: not a dash), other words for the id (单号, 订单号码, 订单编号: rejected, not the
+label), and 'Sn' (accepted: the letters are upper-cased, whatever their case)."""
 
 
 @exercise(

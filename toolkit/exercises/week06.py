@@ -9,7 +9,7 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import product
-from typing import Any
+from typing import Any, cast
 
 from toolkit.errors import a_or_an
 from toolkit.exercises.answers import PRINTED, counted, dict_answer_problem, misses, number_problem, verdict_of
@@ -21,6 +21,7 @@ from toolkit.exercises.core import (
     attempt,
     exercise,
     items_of,
+    left_as_given,
     own_work,
     reference,
     right,
@@ -130,8 +131,12 @@ def check_truth_table(fn: Any) -> Verdict:
     should_return_immediately = reference("toolkit.loop.returns", "should_return_immediately")
 
     def run(row: tuple[tuple[Any, ...], bool]) -> Any:
+        given = list(row[0])
         with own_work(should_return_immediately):
-            return attempt(fn, list(row[0]), row[1])
+            got = attempt(fn, given, row[1])
+        call = f"returns_now({_behaviors(row[0])}, any_error={row[1]})"
+        left_as_given(call, "behaviors", list(row[0]), given, "its caller may read that list again", _behaviors)
+        return got
 
     rows = [(combo, err) for err in (False, True) for n in range(1, 4) for combo in product(list(RB), repeat=n)]
     for (combo, err), got in answers_first(rows, run):
@@ -139,10 +144,25 @@ def check_truth_table(fn: Any) -> Verdict:
             raise got
         want = should_return_immediately(combo, err)
         if bool(got) != want:
-            names = "[" + ", ".join(b.name for b in combo) + "]"
+            names = _behaviors(combo)
             tip = _not_a_bool(got) or _rule_tip(combo, err, bool(got))
             return wrong(f"returns_now({names}, any_error={err}) gave {show(got)}, the loop says {want}{tip}")
     return right(f"identical to toolkit.loop.returns on all {len(rows)} rounds of 1–3 calls, with and without errors.")
+
+
+def _behaviors(behaviors: Any) -> str:
+    """A round's behaviours as the task writes them, `[TO_LLM, IMMEDIATE]` (anything else the learner's code put
+    in the list by its repr)."""
+    from toolkit.tools.decorator import ReturnBehavior as RB
+
+    return "[" + ", ".join(b.name if isinstance(b, RB) else show(b) for b in behaviors) + "]"
+
+
+def _roles(messages: Any) -> str:
+    """A conversation by its roles, `[system user assistant]` (anything else the learner's code put in it by its
+    repr)."""
+    kinds = _message_classes()
+    return "[" + " ".join(cast(Any, m).role if isinstance(m, kinds) else show(m) for m in messages) + "]"
 
 
 def _orphaned(got: list[Any], orphans: list[int]) -> str:
@@ -333,15 +353,19 @@ def check_window(fn: Any) -> Verdict:
 
     def run(case: tuple[list[Any], int]) -> Any:
         messages, n = case
+        given = copy.deepcopy(messages)  # a copy: changing its messages must not change the memory's
         with own_work(sys.modules[evict.__module__], "the memory's eviction"):
-            got = attempt(fn, copy.deepcopy(messages), n)  # a copy: changing its messages must not change the memory's
+            got = attempt(fn, given, n)
             try:
-                return items_of(got, len(messages))  # a generator that never ends is cut after one too many
+                kept: Any = items_of(got, len(messages))  # a generator that never ends is cut after one too many
             except TypeError:
-                return NotAList(got)
+                kept = NotAList(got)
+        why = "its caller may read that conversation again"
+        left_as_given(f"keep(messages, {n})", "messages", messages, given, why, _roles)
+        return kept
 
     rng = random.Random(6)  # each conversation's n is drawn from it after the conversation
-    cases = [(messages, rng.randint(4, max(4, len(messages) + 1))) for messages in window_conversations(rng)]
+    cases = ((messages, rng.randint(4, max(4, len(messages) + 1))) for messages in window_conversations(rng))
     for (messages, n), got in answers_first(cases, run):  # MessageWindow needs room for one round: n is 4 or more
         if isinstance(got, LearnerError):
             raise got

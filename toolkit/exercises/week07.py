@@ -149,7 +149,7 @@ def check_compensation(answer: Any) -> Verdict:
         return wrong(
             f"answer with a function marked @compensates('book_hotel') (its name, without calling it), not {show(answer)}"
         )
-    if problem := _rebound(answer):
+    if problem := _rebound(answer) or _refused(answer):
         return problem
     greedy: list[str] = []  # a call of the compensation that removed more than one booking
     for earlier, trip in [(EARLIER_BOOKINGS, TRIP_BOOKED), *_other_trips()]:
@@ -276,6 +276,35 @@ def _hotel_trip(answer: Any, calls: Trip, earlier: list[tuple[str, int]]) -> Any
     from toolkit.chat.messages import UserMessage
     from toolkit.chat.scripted import ScriptedModel, call
     from toolkit.loop.run import LoopOptions, run_loop
+
+    BOOKINGS[:] = earlier
+    model = ScriptedModel([*(call(name, **arguments) for name, arguments in calls), "好的"])
+    return run_loop(
+        model,
+        [UserMessage(content="订酒店")],
+        tools=_hotel_tools(),
+        options=LoopOptions(compensate=True, compensations=(answer,)),
+    )
+
+
+def _refused(answer: Any) -> Verdict | None:
+    """✗ in the loop's own words when it refuses the compensation as the learner wrote it; None when it takes it.
+    Asked before `_one_each` wraps it: the loop's refusal of that wrapper would describe the check's code ("a
+    functools.wraps wrapper of an async function", of a plain `async def`)."""
+    from toolkit.errors import ConfigurationError
+    from toolkit.loop.saga import compensations_from
+    from toolkit.tools.execute import function_tool
+
+    try:
+        compensations_from([answer], {"book_hotel": function_tool(_hotel_tools()[0])})
+    except ConfigurationError as error:
+        return wrong(f"the loop refused the compensation: {error}")
+    return None
+
+
+def _hotel_tools() -> list[Any]:
+    """The trip's tools: book_hotel (its compensation the learner's), walk_in (not undoable), and pay_deposit,
+    which fails."""
     from toolkit.tools.decorator import tool
 
     @tool("预订酒店。")
@@ -292,14 +321,7 @@ def _hotel_trip(answer: Any, calls: Trip, earlier: list[tuple[str, int]]) -> Any
     def pay_deposit(guest: str) -> str:
         raise ConnectionError("payment gateway down")
 
-    BOOKINGS[:] = earlier
-    model = ScriptedModel([*(call(name, **arguments) for name, arguments in calls), "好的"])
-    return run_loop(
-        model,
-        [UserMessage(content="订酒店")],
-        tools=[book_hotel, walk_in, pay_deposit],
-        options=LoopOptions(compensate=True, compensations=(answer,)),
-    )
+    return [book_hotel, walk_in, pay_deposit]
 
 
 def _added_problem(made: list[tuple[str, int]]) -> Verdict | None:

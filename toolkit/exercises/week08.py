@@ -19,6 +19,7 @@ from toolkit.exercises.core import (
     answers_first,
     attempt,
     exercise,
+    left_as_given,
     own_work,
     reference,
     right,
@@ -80,11 +81,21 @@ def check_score(fn: Any) -> Verdict:
             last = re.split(r"_|(?=[A-Z])", spec.name)[-1]  # the name's last word: payment, of refundPayment too
             drawn.append((spec, clean_terms(rng.sample(words, rng.randint(1, 4)) + [last.upper()])))
     drawn += [(spec, clean_terms([*written, rng.choice(words)])) for spec, written in _written_terms(specs)]
+    drawn += [(spec, clean_terms(terms)) for spec, terms in _pattern_terms(specs)]
 
     def run(pair: tuple[Any, list[str]]) -> Any:
         spec, terms = pair
+        given = list(terms)  # a copy: emptying it must not change the expected answer
         with own_work(sys.modules[score.__module__], "the keyword search", helpers=(clean_terms,)):
-            return attempt(fn, spec.name, spec.description, list(terms))  # a copy: emptying it changes nothing
+            got = attempt(fn, spec.name, spec.description, given)
+        left_as_given(
+            f"score({spec.name!r}, …, terms)",
+            "terms",
+            terms,
+            given,
+            "the search scores every tool with the same terms, so the next tool would be scored with what is left",
+        )
+        return got
 
     for (spec, terms), got in answers_first(drawn, run):
         if isinstance(got, LearnerError):
@@ -104,9 +115,10 @@ def check_score(fn: Any) -> Verdict:
             f"score({spec.name!r}, …, {terms}) gave {show(got)}, LangChain4j's rule gives {want}{_tip(misses)}"
         )
     return right(
-        f"identical to toolkit.search.keyword.score on {cases} tool/terms pairs: {cases - CAMEL_CASES - WRITTEN_CASES}"
-        f" of the catalogue, {CAMEL_CASES} with its names in camelCase, {WRITTEN_CASES} searching a whole name or a "
-        "word such as read-only."
+        f"identical to toolkit.search.keyword.score on {cases} tool/terms pairs: "
+        f"{cases - CAMEL_CASES - WRITTEN_CASES - PATTERN_CASES} of the catalogue, {CAMEL_CASES} with its names in "
+        f"camelCase, {WRITTEN_CASES} searching a whole name or a word such as read-only, {PATTERN_CASES} a word "
+        "ended by '?' or '*'."
     )
 
 
@@ -142,6 +154,32 @@ def _written_terms(specs: Any) -> list[tuple[Any, list[str]]]:
         word = word.strip('()[]{},.;:!?"')  # as a model writes it: `(e.g.` is searched as `e.g`
         pairs += [(spec, [spec.name, word]), (_camel_cased(spec), [_camel_cased(spec).name, word])]
     return pairs
+
+
+PATTERN_CASES = 20
+"""Tool/terms pairs `w8.score` compares on a word ended by '?' or '*' (`_pattern_terms`), as a model may type a
+question or a wildcard: every other term reads the same as a regular expression, so a score that searched with
+re.search(term, …) agreed with the rule on all of them."""
+
+
+def _pattern_terms(specs: Any) -> list[tuple[Any, list[str]]]:
+    """Tools of the catalogue, each searched by the last word of its name ended by '?', then by '*' (`payment?`,
+    `payment*`): read as a pattern, each finds the word without its last letter, text no field holds as written."""
+    rng = random.Random(8888)
+    pairs = []
+    for spec in rng.sample(list(specs), PATTERN_CASES // 2):
+        word = spec.name.split("_")[-1]
+        pairs += [(spec, [word + "?"]), (spec, [word + "*"])]
+    return pairs
+
+
+def _as_patterns(name: str, description: str, terms: list[str]) -> int:
+    """The score of a rule that reads each term as a regular expression, case aside (-1 when a term is no valid
+    pattern: no score, so no tip)."""
+    try:
+        return sum(2 * bool(re.search(t, name, re.I)) + bool(re.search(t, description, re.I)) for t in terms)
+    except re.error:
+        return -1
 
 
 _INNER = re.compile(r"\w[^\w\s]+\w")
@@ -184,6 +222,11 @@ MISTAKES: tuple[tuple[str, Callable[[str, str, list[str]], int]], ...] = (
         lambda name, desc, terms: sum(
             2 * (t in name.lower()) + (t in re.sub(r"[^\w\s]", " ", desc.lower())) for t in terms
         ),
+    ),
+    (
+        " — a term is text to look for, not a pattern: '?' and '*' in it are characters, so test it with `in` (or "
+        "re.escape it)",
+        _as_patterns,
     ),
 )
 """The usual wrong rules, each with its tip and the score it gives (one tip may have several rules: a

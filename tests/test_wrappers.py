@@ -53,6 +53,19 @@ def test_a_key_that_matches_nothing_is_an_error(wrap, message):
     assert str(caught.value) == message
 
 
+def test_a_key_given_to_a_wrapper_of_no_tools_blames_what_it_wraps():
+    """Before: a rename after a filter whose predicate compared the Tool with a name (so kept none) said "the
+    tools are: none. Fix: use the tools' current names", blaming the rename."""
+    kept_none = filter_tools(_provider("query_order", "now"), lambda name: name == "query_order")
+    with pytest.raises(ConfigurationError) as caught:
+        build_context(providers=[rename_tools(kept_none, {"query_order": "order"})])
+    assert str(caught.value) == (
+        "rename_tools: no tool is named 'query_order': the provider it wraps gives no tools at all. Fix: look at "
+        "what it wraps — a filter_tools before it that keeps none (its function is given the Tool, not its name: "
+        "lambda tool: tool.name == ...), or a provider or server without tools"
+    )
+
+
 def test_the_server_s_own_name_is_pointed_at_its_current_name():
     provider = filter_tools(_provider(("files_read", "files.read"), "echo"), {"files.read"})
     with pytest.raises(ConfigurationError, match=r"'files.read' is the server's name of 'files_read'\. Fix:"):

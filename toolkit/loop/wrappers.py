@@ -256,9 +256,13 @@ def _check_keys(wrapper: str, keys: Collection[str], tools: Sequence[Tool], part
     ]
     message = (
         f"{wrapper}: no tool is named {', '.join(map(repr, missing))} "
-        f"(the tools are: {', '.join(sorted(current)) or 'none'}). "
+        f"(the tools are: {', '.join(sorted(current))}). "
         + (f"{'; '.join(hints)}. " if hints else "")
         + "Fix: use the tools' current names, as the wrapped provider gives them"
+        if current
+        else f"{wrapper}: no tool is named {', '.join(map(repr, missing))}: the provider it wraps gives no tools at all. "
+        "Fix: look at what it wraps — a filter_tools before it that keeps none (its function is given the Tool, "
+        "not its name: lambda tool: tool.name == ...), or a provider or server without tools"
     )
     if not partial:
         raise ConfigurationError(message)

@@ -1000,3 +1000,63 @@ def test_a_label_written_percent_encoded_has_its_value_masked(text, shown):
     `token%3D`: its value was shown, as the label's `=` was not read."""
     assert redact.scrub(text) == shown
     assert redact.scrub(shown) == shown
+
+
+_FAILURE_PIECES = st.sampled_from(
+    [
+        "ConnectionError: ",
+        "HTTPSConnectionPool(host='api.shop.internal', port=443): Max retries exceeded with url: /v1/orders ",
+        "Authorization: Bearer abcDEF123456ghiJKL ",
+        "password=hunter2 ",
+        "token-env-secret-77 ",
+        "/home/learner/app.py ",
+        "sk-proj-" + "Ab3" * 12 + " ",
+        '  File "/x/y.py", line 3, in f\n',
+        "订单 SN2026 已发货。",
+        "ｓｋ－abcdefghijklmnopqrstu ",
+        "<Shop object at 0x7f00deadbeef> ",
+        "x" * 600,
+    ]
+)
+
+
+@settings(max_examples=30, deadline=None)
+@given(texts=st.lists(st.lists(_FAILURE_PIECES, max_size=4).map("".join), min_size=1, max_size=3), env=st.booleans())
+def test_sanitize_remembered_is_sanitized_read_anew(texts: list[str], env: bool) -> None:
+    """`sanitize` keeps its answers: each is `sanitized(text)`, asked again or not, and a text read
+    before a secret variable was set is read again after (its value masked then)."""
+    old = os.environ.pop("TOOLKIT_TEST_MEMO_TOKEN", None)
+    try:
+        for text in texts + texts:
+            assert sanitize(text) == redact.sanitized(text)
+        if env:
+            os.environ["TOOLKIT_TEST_MEMO_TOKEN"] = "token-env-secret-77"
+            for text in texts:
+                assert sanitize(text) == redact.sanitized(text)
+    finally:
+        os.environ.pop("TOOLKIT_TEST_MEMO_TOKEN", None)
+        if old is not None:
+            os.environ["TOOLKIT_TEST_MEMO_TOKEN"] = old
+
+
+def test_sanitize_reads_a_text_once_until_the_environment_changes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A failure that comes again is read once; a secret variable set since makes it read anew."""
+    reads: list[str] = []
+    plain = redact.sanitized
+    monkeypatch.setattr(redact, "sanitized", lambda text: reads.append(text) or plain(text))
+    text = "ConnectionError: refused, key kept-secret-4242 at /srv/app/db.py"
+    first = sanitize(text)
+    assert sanitize(text) == first and len(reads) == 1
+    monkeypatch.setenv("TOOLKIT_TEST_MEMO_KEY", "kept-secret-4242")
+    assert sanitize(text) == "ConnectionError: refused, key [REDACTED] at <path>" != first
+    assert len(reads) == 2
+
+
+def test_sanitize_keeps_no_text_and_at_most_its_bound() -> None:
+    """What `sanitize` keeps holds no text it was given (only digests) and stays bounded."""
+    secret = "sk-proj-" + "Zq9" * 12
+    sanitize(f"failed: {secret}")
+    assert all(secret not in answer and len(key) == 32 for key, (_, answer) in redact._SANITIZED.items())
+    for i in range(redact.SANITIZED_KEEP + 5):
+        sanitize(f"failure number {i}")
+    assert len(redact._SANITIZED) <= redact.SANITIZED_KEEP

@@ -393,8 +393,39 @@ def _masks_field(name: str, value: str) -> bool:
 
 
 def sanitize(text: str) -> str:
-    """`text` without stack traces, secrets, paths and long random runs, at most `LIMIT` characters."""
+    """`text` without stack traces, secrets, paths and long random runs, at most `LIMIT` characters.
+
+    `sanitized(text)`, remembered: it is a function of the text and of the secret environment
+    variables' values alone, and a tool that fails fails again with the same text (a service that
+    does not answer, round after round), each costing some 200,000 instructions to read. An answer
+    is kept under the text's SHA-256 (never the text, which may hold a secret) with the list of
+    secret values read before it was made, and given again only while `_secret_values` gives that
+    same list (it gives a new one whenever the environment changed, and the entry holds the old
+    one, so no other list can have its identity); at most `SANITIZED_KEEP` answers, then all
+    forgotten. `tests/test_redact.py` holds it equal to `sanitized`."""
+    if type(text) is not str:
+        return sanitized(text)
+    values = _secret_values()
+    key = hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest()
+    known = _SANITIZED.get(key)
+    if known is not None and known[0] is values:
+        return known[1]
+    answer = sanitized(text)
+    if len(_SANITIZED) >= SANITIZED_KEEP:
+        _SANITIZED.clear()
+    _SANITIZED[key] = (values, answer)
+    return answer
+
+
+def sanitized(text: str) -> str:
+    """`sanitize(text)` read anew (the plain definition)."""
     return cut(cleaned(text), LIMIT, "...")
+
+
+SANITIZED_KEEP = 256
+"""How many texts' answers `sanitize` keeps at most."""
+_SANITIZED: dict[bytes, tuple[list[str], str]] = {}
+"""SHA-256 of a text -> (the secret values it was read under, `sanitized(text)`)."""
 
 
 def cleaned(text: str) -> str:

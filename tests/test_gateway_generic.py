@@ -603,6 +603,49 @@ def test_a_tool_search_waits_for_the_tools_and_rules_that_answer_and_for_a_greet
     assert ask("what's the weather in Paris?", [products]) == []
 
 
+THANKS_REPLY = "不客气！还有其他问题随时找我。"
+GREETING_REPLY = "您好！我是售后助手，可以帮您查询订单状态、物流进度和退换货政策。请问有什么可以帮您？"
+SMALL_TALK_REPLY = "好的！还有其他问题随时找我。"
+
+
+def after_an_answer(text):
+    """A weather question, its call and result, the answer, then `text`."""
+    call = {"id": "c1", "type": "function", "function": {"name": "get_weather", "arguments": '{"city":"Paris"}'}}
+    return [
+        {"role": "user", "content": "What's the weather in Paris?"},
+        {"role": "assistant", "content": None, "tool_calls": [call]},
+        {"role": "tool", "tool_call_id": "c1", "content": "Paris: 18°C, sunny"},
+        {"role": "assistant", "content": "It is 18°C and sunny in Paris."},
+        {"role": "user", "content": text},
+    ]
+
+
+@pytest.mark.parametrize(
+    "text, reply",
+    [
+        *[(t, THANKS_REPLY) for t in ("thanks!", "Thank you so much!", "great, cheers", "awesome, thanks", "thx")],
+        *[(t, THANKS_REPLY) for t in ("thank you", "好的，谢谢", "太感谢了")],
+        *[(t, GREETING_REPLY) for t in ("hey there", "Good morning!", "hello", "早上好", "嗨")],
+        # English acknowledgements are stopwords: nothing to search for, the default reply (the greeting's text)
+        *[(t, GREETING_REPLY) for t in ("ok", "OK, got it.", "perfect", "bye!", "Great!", "cool, nice")],
+        *[(t, SMALL_TALK_REPLY) for t in ("好的", "明白了", "再见", "嗯嗯，收到")],
+    ],
+)
+def test_thanks_greetings_and_small_talk_get_a_short_reply_never_a_tool_call(text, reply):
+    # English thanks were answered with the shop's greeting, and with a tool search offered most small talk
+    # ("great, cheers", "perfect", "good morning", "明白了") was searched for as if it were a question
+    tools = [WEATHER, *TIME, TOOL_SEARCH]
+    for messages in ([{"role": "user", "content": text}], after_an_answer(text)):
+        answer = respond({"model": "m", "messages": messages, "tools": tools}, GatewayConfig())
+        message = ChatCompletion.model_validate(answer.body).choices[0].message
+        assert (message.tool_calls, message.content) == (None, reply)
+
+
+@pytest.mark.parametrize("text", ["ok, what's the weather in Paris?", "thanks! and the weather in Paris?"])
+def test_small_talk_gives_way_to_a_question(text):
+    assert ask(text, [WEATHER, TOOL_SEARCH]) == [("get_weather", {"city": "Paris"})]
+
+
 def test_a_tool_list_reads_its_first_enum_values_in_the_tools_order():
     from toolkit.gateway.toolset import prepare
 

@@ -646,6 +646,67 @@ def test_small_talk_gives_way_to_a_question(text):
     assert ask(text, [WEATHER, TOOL_SEARCH]) == [("get_weather", {"city": "Paris"})]
 
 
+CONVERT = fn(
+    "convert_currency",
+    "Convert an amount of money between currencies",
+    {"amount": {"type": "number"}, "from_currency": {"type": "string"}, "to_currency": {"type": "string"}},
+)
+
+
+def follow_up(first, call, text, tools):
+    """`first` answered by `call` (name, arguments) and its result, then the follow-up `text`."""
+    made = {"id": "c1", "type": "function", "function": {"name": call[0], "arguments": json.dumps(call[1])}}
+    messages = [
+        {"role": "user", "content": first},
+        {"role": "assistant", "content": None, "tool_calls": [made]},
+        {"role": "tool", "tool_call_id": "c1", "content": "done"},
+        {"role": "assistant", "content": "Here it is."},
+        {"role": "user", "content": text},
+    ]
+    reply = respond({"model": "m", "messages": messages, "tools": tools}, GatewayConfig())
+    message = ChatCompletion.model_validate(reply.body).choices[0].message
+    return [(c.function.name, json.loads(c.function.arguments)) for c in message.tool_calls or ()]
+
+
+PARIS = ("What's the weather in Paris in celsius?", ("get_weather", {"city": "Paris", "unit": "celsius"}))
+AMOUNT = ("convert 100 USD to EUR", ("convert_currency", {"amount": 100, "from_currency": "USD", "to_currency": "EUR"}))
+
+
+@pytest.mark.parametrize(
+    "asked, text, expected",
+    [
+        (PARIS, "And in London?", ("get_weather", {"city": "London", "unit": "celsius"})),
+        (PARIS, "What about Berlin?", ("get_weather", {"city": "Berlin", "unit": "celsius"})),
+        (PARIS, "how about in new york?", ("get_weather", {"city": "new york", "unit": "celsius"})),
+        (("北京天气怎么样", ("get_weather", {"city": "北京"})), "那上海呢？", ("get_weather", {"city": "上海"})),
+        (("北京天气怎么样", ("get_weather", {"city": "北京"})), "广州的呢", ("get_weather", {"city": "广州"})),
+        (AMOUNT, "and 250?", ("convert_currency", {**AMOUNT[1][1], "amount": 250})),
+        (
+            ("time in Asia/Tokyo", ("get_current_time", {"timezone": "Asia/Tokyo"})),
+            "and Europe/Paris?",
+            ("get_current_time", {"timezone": "Europe/Paris"}),
+        ),
+    ],
+)
+def test_a_follow_up_without_a_keyword_calls_the_previous_turns_tool_with_what_it_changes(asked, text, expected):
+    # "And in London?" after a weather call was answered with the shop's greeting, or searched for with a tool search
+    tools = [WEATHER, *TIME, CONVERT, TOOL_SEARCH]
+    assert follow_up(*asked, text, tools) == [expected]
+
+
+def test_a_follow_up_call_carries_every_required_argument():
+    # the previous call's arguments lacked the currencies: the follow-up's call is still valid
+    calls = follow_up("convert 100 USD to EUR", ("convert_currency", {}), "and 250?", [CONVERT])
+    assert valid(calls, [CONVERT]) and calls[0][1]["amount"] == 250
+
+
+@pytest.mark.parametrize("text", ["What about tomorrow?", "ok", "明天呢？", "why?"])
+def test_a_follow_up_that_changes_nothing_the_tool_takes_calls_nothing(text):
+    assert follow_up(*PARIS, text, [WEATHER, *TIME, CONVERT]) == []
+    # and a tool no longer offered is not called
+    assert follow_up(*PARIS, "And in London?", [CONVERT]) == []
+
+
 def test_a_tool_list_reads_its_first_enum_values_in_the_tools_order():
     from toolkit.gateway.toolset import prepare
 

@@ -707,6 +707,37 @@ def test_a_follow_up_that_changes_nothing_the_tool_takes_calls_nothing(text):
     assert follow_up(*PARIS, "And in London?", [CONVERT]) == []
 
 
+NO_LOOKUP_REPLY = "好的，这次不查询。没有查到的信息我不能编造，需要准确结果时请告诉我，我再帮您查。"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "don't look it up, just guess the weather in Paris",
+        "Without looking it up, what time is it in Asia/Tokyo?",
+        "no need to look that up, what's the weather in London?",
+        "Do not use any tools: convert 100 USD to EUR",
+        "不用查了，随便猜一下北京天气",
+        "别查了，北京天气大概怎样",
+        "不要调用工具，直接回答上海现在几点",
+        "不用查，SN202610200001 大概什么时候到",
+    ],
+)
+def test_a_question_asked_not_to_be_looked_up_calls_no_tool(text):
+    # the tools were called anyway: "don't look it up, just guess the weather in Paris" called get_weather
+    tools = [WEATHER, *TIME, CONVERT, TOOL_SEARCH, fn("query_logistics", "物流", {"orderId": {"type": "string"}})]
+    reply = respond({"model": "m", "messages": [{"role": "user", "content": text}], "tools": tools}, GatewayConfig())
+    message = ChatCompletion.model_validate(reply.body).choices[0].message
+    assert (message.tool_calls, message.content) == (None, NO_LOOKUP_REPLY)
+
+
+@pytest.mark.parametrize(
+    "text", ["why don't you look up the weather in Paris?", "check the weather in Paris, don't guess"]
+)
+def test_a_question_asked_to_be_looked_up_still_calls(text):
+    assert ask(text, [WEATHER]) == [("get_weather", {"city": "Paris"})]
+
+
 def test_a_tool_list_reads_its_first_enum_values_in_the_tools_order():
     from toolkit.gateway.toolset import prepare
 

@@ -12,7 +12,8 @@
    which also wins over a "should not call" rule (a complaint skill may handle a complaint); still
    nothing and no such rule matched → the previous turn's calls again, with what a follow-up that names
    no tool changes ("And in London?": `_follow_up_calls`), else a tool that finds tools, if offered
-   (`_search_first`);
+   (`_search_first`); a
+   rule that `calls_nothing` (the user asked for no look-up: "don't look it up", "不用查") → its reply;
 4. `tool_choice` ("none" / "required" / one function / `allowed_tools`, which offers only
    its tools, with its mode) and `parallel_tool_calls` overrule; a
    forced call always carries every required argument (filled from the schema if need be), and
@@ -117,6 +118,8 @@ def _auto(
     prepared: ToolSet | None = None,
 ) -> Decision:
     hard = next((d for d in facts.declines if not d.only_if_nothing_to_call), None) if facts.declines else None
+    if hard is not None and (still := next((d for d in facts.declines if d.calls_nothing), None)) is not None:
+        return Decision(text=still.reply, order_id=facts.order_id)
     calls = () if hard else _direct_calls(text, offered, facts, rules, messages) or _intent_calls(facts, offered, rules)
     if not calls and offered and (prepared is None or prepared.picks_from(rules)):
         context = _system_text(messages or [])

@@ -100,7 +100,7 @@ def test_what_screens_a_pattern():
         "": None,
     }
     assert {p: ascii_screen(re.compile(p)) for p in cases} == cases
-    assert RULES.ascii_decline_screen == ("hi", "hello")
+    assert RULES.ascii_decline_screen == ("look", "tool", "hi", "hello", "thank", "thx", "cheers")
 
 
 def test_what_needs_a_non_ascii_character():

@@ -603,6 +603,141 @@ def test_a_tool_search_waits_for_the_tools_and_rules_that_answer_and_for_a_greet
     assert ask("what's the weather in Paris?", [products]) == []
 
 
+THANKS_REPLY = "不客气！还有其他问题随时找我。"
+GREETING_REPLY = "您好！我是售后助手，可以帮您查询订单状态、物流进度和退换货政策。请问有什么可以帮您？"
+SMALL_TALK_REPLY = "好的！还有其他问题随时找我。"
+
+
+def after_an_answer(text):
+    """A weather question, its call and result, the answer, then `text`."""
+    call = {"id": "c1", "type": "function", "function": {"name": "get_weather", "arguments": '{"city":"Paris"}'}}
+    return [
+        {"role": "user", "content": "What's the weather in Paris?"},
+        {"role": "assistant", "content": None, "tool_calls": [call]},
+        {"role": "tool", "tool_call_id": "c1", "content": "Paris: 18°C, sunny"},
+        {"role": "assistant", "content": "It is 18°C and sunny in Paris."},
+        {"role": "user", "content": text},
+    ]
+
+
+@pytest.mark.parametrize(
+    "text, reply",
+    [
+        *[(t, THANKS_REPLY) for t in ("thanks!", "Thank you so much!", "great, cheers", "awesome, thanks", "thx")],
+        *[(t, THANKS_REPLY) for t in ("thank you", "好的，谢谢", "太感谢了")],
+        *[(t, GREETING_REPLY) for t in ("hey there", "Good morning!", "hello", "早上好", "嗨")],
+        # English acknowledgements are stopwords: nothing to search for, the default reply (the greeting's text)
+        *[(t, GREETING_REPLY) for t in ("ok", "OK, got it.", "perfect", "bye!", "Great!", "cool, nice")],
+        *[(t, SMALL_TALK_REPLY) for t in ("好的", "明白了", "再见", "嗯嗯，收到")],
+    ],
+)
+def test_thanks_greetings_and_small_talk_get_a_short_reply_never_a_tool_call(text, reply):
+    # English thanks were answered with the shop's greeting, and with a tool search offered most small talk
+    # ("great, cheers", "perfect", "good morning", "明白了") was searched for as if it were a question
+    tools = [WEATHER, *TIME, TOOL_SEARCH]
+    for messages in ([{"role": "user", "content": text}], after_an_answer(text)):
+        answer = respond({"model": "m", "messages": messages, "tools": tools}, GatewayConfig())
+        message = ChatCompletion.model_validate(answer.body).choices[0].message
+        assert (message.tool_calls, message.content) == (None, reply)
+
+
+@pytest.mark.parametrize("text", ["ok, what's the weather in Paris?", "thanks! and the weather in Paris?"])
+def test_small_talk_gives_way_to_a_question(text):
+    assert ask(text, [WEATHER, TOOL_SEARCH]) == [("get_weather", {"city": "Paris"})]
+
+
+CONVERT = fn(
+    "convert_currency",
+    "Convert an amount of money between currencies",
+    {"amount": {"type": "number"}, "from_currency": {"type": "string"}, "to_currency": {"type": "string"}},
+)
+
+
+def follow_up(first, call, text, tools):
+    """`first` answered by `call` (name, arguments) and its result, then the follow-up `text`."""
+    made = {"id": "c1", "type": "function", "function": {"name": call[0], "arguments": json.dumps(call[1])}}
+    messages = [
+        {"role": "user", "content": first},
+        {"role": "assistant", "content": None, "tool_calls": [made]},
+        {"role": "tool", "tool_call_id": "c1", "content": "done"},
+        {"role": "assistant", "content": "Here it is."},
+        {"role": "user", "content": text},
+    ]
+    reply = respond({"model": "m", "messages": messages, "tools": tools}, GatewayConfig())
+    message = ChatCompletion.model_validate(reply.body).choices[0].message
+    return [(c.function.name, json.loads(c.function.arguments)) for c in message.tool_calls or ()]
+
+
+PARIS = ("What's the weather in Paris in celsius?", ("get_weather", {"city": "Paris", "unit": "celsius"}))
+AMOUNT = ("convert 100 USD to EUR", ("convert_currency", {"amount": 100, "from_currency": "USD", "to_currency": "EUR"}))
+
+
+@pytest.mark.parametrize(
+    "asked, text, expected",
+    [
+        (PARIS, "And in London?", ("get_weather", {"city": "London", "unit": "celsius"})),
+        (PARIS, "What about Berlin?", ("get_weather", {"city": "Berlin", "unit": "celsius"})),
+        (PARIS, "how about in new york?", ("get_weather", {"city": "new york", "unit": "celsius"})),
+        (("北京天气怎么样", ("get_weather", {"city": "北京"})), "那上海呢？", ("get_weather", {"city": "上海"})),
+        (("北京天气怎么样", ("get_weather", {"city": "北京"})), "广州的呢", ("get_weather", {"city": "广州"})),
+        (AMOUNT, "and 250?", ("convert_currency", {**AMOUNT[1][1], "amount": 250})),
+        (
+            ("time in Asia/Tokyo", ("get_current_time", {"timezone": "Asia/Tokyo"})),
+            "and Europe/Paris?",
+            ("get_current_time", {"timezone": "Europe/Paris"}),
+        ),
+    ],
+)
+def test_a_follow_up_without_a_keyword_calls_the_previous_turns_tool_with_what_it_changes(asked, text, expected):
+    # "And in London?" after a weather call was answered with the shop's greeting, or searched for with a tool search
+    tools = [WEATHER, *TIME, CONVERT, TOOL_SEARCH]
+    assert follow_up(*asked, text, tools) == [expected]
+
+
+def test_a_follow_up_call_carries_every_required_argument():
+    # the previous call's arguments lacked the currencies: the follow-up's call is still valid
+    calls = follow_up("convert 100 USD to EUR", ("convert_currency", {}), "and 250?", [CONVERT])
+    assert valid(calls, [CONVERT]) and calls[0][1]["amount"] == 250
+
+
+@pytest.mark.parametrize("text", ["What about tomorrow?", "ok", "明天呢？", "why?"])
+def test_a_follow_up_that_changes_nothing_the_tool_takes_calls_nothing(text):
+    assert follow_up(*PARIS, text, [WEATHER, *TIME, CONVERT]) == []
+    # and a tool no longer offered is not called
+    assert follow_up(*PARIS, "And in London?", [CONVERT]) == []
+
+
+NO_LOOKUP_REPLY = "好的，这次不查询。没有查到的信息我不能编造，需要准确结果时请告诉我，我再帮您查。"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "don't look it up, just guess the weather in Paris",
+        "Without looking it up, what time is it in Asia/Tokyo?",
+        "no need to look that up, what's the weather in London?",
+        "Do not use any tools: convert 100 USD to EUR",
+        "不用查了，随便猜一下北京天气",
+        "别查了，北京天气大概怎样",
+        "不要调用工具，直接回答上海现在几点",
+        "不用查，SN202610200001 大概什么时候到",
+    ],
+)
+def test_a_question_asked_not_to_be_looked_up_calls_no_tool(text):
+    # the tools were called anyway: "don't look it up, just guess the weather in Paris" called get_weather
+    tools = [WEATHER, *TIME, CONVERT, TOOL_SEARCH, fn("query_logistics", "物流", {"orderId": {"type": "string"}})]
+    reply = respond({"model": "m", "messages": [{"role": "user", "content": text}], "tools": tools}, GatewayConfig())
+    message = ChatCompletion.model_validate(reply.body).choices[0].message
+    assert (message.tool_calls, message.content) == (None, NO_LOOKUP_REPLY)
+
+
+@pytest.mark.parametrize(
+    "text", ["why don't you look up the weather in Paris?", "check the weather in Paris, don't guess"]
+)
+def test_a_question_asked_to_be_looked_up_still_calls(text):
+    assert ask(text, [WEATHER]) == [("get_weather", {"city": "Paris"})]
+
+
 def test_a_tool_list_reads_its_first_enum_values_in_the_tools_order():
     from toolkit.gateway.toolset import prepare
 

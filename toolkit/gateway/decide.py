@@ -10,7 +10,10 @@
    each matching intent whose tool is offered → one call each, in rules order; an order id and nothing matched → the fallback tool; still
    nothing → the best keyword match among the tools no rule names (`toolkit.gateway.generic`),
    which also wins over a "should not call" rule (a complaint skill may handle a complaint); still
-   nothing and no such rule matched → a tool that finds tools, if offered (`_search_first`);
+   nothing and no such rule matched → the previous turn's calls again, with what a follow-up that names
+   no tool changes ("And in London?": `_follow_up_calls`), else a tool that finds tools, if offered
+   (`_search_first`); a
+   rule that `calls_nothing` (the user asked for no look-up: "don't look it up", "不用查") → its reply;
 4. `tool_choice` ("none" / "required" / one function / `allowed_tools`, which offers only
    its tools, with its mode) and `parallel_tool_calls` overrule; a
    forced call always carries every required argument (filled from the schema if need be), and
@@ -34,7 +37,7 @@ import re
 from typing import Any, NamedTuple
 
 from toolkit.gateway.content import without_tool_images
-from toolkit.gateway.generic import ToolInfo, fill_arguments, pick, search_terms, tool_finder
+from toolkit.gateway.generic import ToolInfo, fill_arguments, follow_up, pick, search_terms, tool_finder
 from toolkit.gateway.judge import takes
 from toolkit.gateway.rules import Facts, Rules, find_order_id, read_text
 from toolkit.gateway.toolset import ToolSet
@@ -115,10 +118,14 @@ def _auto(
     prepared: ToolSet | None = None,
 ) -> Decision:
     hard = next((d for d in facts.declines if not d.only_if_nothing_to_call), None) if facts.declines else None
+    if hard is not None and (still := next((d for d in facts.declines if d.calls_nothing), None)) is not None:
+        return Decision(text=still.reply, order_id=facts.order_id)
     calls = () if hard else _direct_calls(text, offered, facts, rules, messages) or _intent_calls(facts, offered, rules)
     if not calls and offered and (prepared is None or prepared.picks_from(rules)):
         context = _system_text(messages or [])
         calls = _generic_calls(text, offered, facts, rules, context, prepared)
+        if not calls and not facts.declines and messages:
+            calls = _follow_up_calls(text, offered, facts, rules, messages)
         if not calls and not facts.declines:
             calls = _search_first(text, offered, facts, rules, context, prepared)
     if calls:
@@ -152,6 +159,49 @@ def _generic_calls(
     if name is None:
         return ()
     return (Call(name, fill_arguments(offered[name].parameters, text, facts, rules, context=context)),)
+
+
+def _follow_up_calls(
+    text: str, offered: dict[str, ToolInfo], facts: Facts, rules: Rules, messages: list[dict[str, Any]]
+) -> tuple[Call, ...]:
+    """A follow-up that names no tool ("And in London?", "and 250?", "那上海呢？") asks again
+    what the previous turn asked: the calls the assistant made after the previous user message, of
+    tools still offered, each again with the fields the new text gives a value replaced
+    (`generic.follow_up`), the others as they were. SPEC's fake model reads the last user turn
+    and the one before it (an order id alone borrows that turn's intents); this is the same carry-over
+    for any tool, as a learner expects of a model. A text that gives no field of them a value calls
+    nothing ("ok", "what about tomorrow?")."""
+    calls = []
+    for call in _previous_calls(messages):  # checked by `check_request`: each has a name and arguments
+        name = call["function"]["name"]
+        if name in offered:
+            previous = _arguments(call["function"]["arguments"])
+            arguments = follow_up(offered[name].parameters, previous, text, facts, rules)
+            if arguments is not None:
+                calls.append(Call(name, arguments))
+    return tuple(calls)
+
+
+def _previous_calls(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The tool calls of the last assistant message that made any between the last two user messages."""
+    seen_user = False
+    for message in reversed(messages):
+        if message["role"] == "user":
+            if seen_user:
+                return []
+            seen_user = True
+        elif seen_user and (calls := _assistant_calls(message)):
+            return calls
+    return []
+
+
+def _arguments(raw: Any) -> dict[str, Any]:
+    """A call's arguments as sent back (a JSON object's text), or {} when they are no object."""
+    try:
+        value = json.loads(raw) if isinstance(raw, str) else raw
+    except (ValueError, RecursionError):
+        return {}
+    return value if isinstance(value, dict) else {}
 
 
 def _search_first(

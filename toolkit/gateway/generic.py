@@ -412,6 +412,24 @@ def fill_arguments(
     return filler.object(filler.resolve(filler.root, 0), "", 0, known)
 
 
+def follow_up(schema: Any, previous: dict[str, Any], text: str, facts: Facts, rules: Rules) -> dict[str, Any] | None:
+    """The arguments of the previous turn's call (`previous`) with each top-level field the follow-up's
+    `text` itself gives a value for replaced (`_Filler.given`): "And in London?" after get_weather(city=
+    Paris, unit=celsius) is get_weather(city=London, unit=celsius); "and 250?" changes a convert's amount.
+    A required field neither gives is filled as `fill_arguments` fills one (the previous arguments may
+    lack it). None when the text gives no field a value ("ok", "what about tomorrow?": nothing to call again)."""
+    properties = schema.get("properties") if isinstance(schema, dict) else None
+    if not isinstance(properties, dict):
+        return None
+    filler = _Filler(schema, text, facts, rules, "")
+    given = {}
+    for name, sub in properties.items():
+        value = filler.given(name, sub) if type(name) is str and isinstance(sub, dict) else None
+        if value is not None and value != previous.get(name):
+            given[name] = value
+    return fill_arguments(schema, text, facts, rules, known={**previous, **given}) if given else None
+
+
 def fill_value(schema: Any, text: str, facts: Facts, rules: Rules) -> Any:
     """A value for a whole `schema` of any type, as a structured answer's (`response_format`) may be:
     an object's is made as `fill_arguments` makes one; an array's, a string's, a choice's (`anyOf` of
@@ -909,6 +927,29 @@ class _Filler:
             return default
         self.made_up += 1
         return _bounded(schema, kind)
+
+    def given(self, name: str, schema: dict[str, Any]) -> Any:
+        """The value the text itself gives the field `name` (None if it gives none: no default, example
+        or made-up value): an `enum` value it names, a number outside a date or time for a number, the
+        fact the field's name or format asks for (`fact`) for a string without a `pattern` it misses."""
+        values = schema.get("enum")
+        if isinstance(values, list) and values:
+            named = named_values(values[:_MAX_ENUM_VALUES], self.text)
+            return named[0] if named else None
+        kind = _kind(schema)
+        if kind in ("integer", "number"):
+            pattern = self.rules.generic.facts.get("number")
+            for match in pattern.finditer(self.text) if pattern is not None else ():
+                number = _as_number(_group(match), kind)
+                if number is not None and not self.in_fact(match.start()) and _within(number, schema):
+                    return number
+            return None
+        if kind != "string":
+            return None
+        fact = self.fact(name, self.wants_fact(name, schema))
+        if fact is None or ("pattern" in schema and _matching(schema, fact, self) != fact):
+            return None
+        return fact
 
     def in_fact(self, at: int) -> bool:
         """Whether the text's character `at` is written inside a date, time, email, URL or uuid

@@ -68,6 +68,9 @@ class Decline:
     """Soft rules (greetings, thanks) give way when there is something to call."""
     ascii_matcher: AsciiMatcher | None = None
     """`matcher` for an ASCII text (see `Intent.ascii_matcher`)."""
+    calls_nothing: bool = False
+    """The user asked for no look-up ("don't look it up", "不用查"): no tool at all is called, not
+    even one the other rules or the keyword picker would (only a `tool_choice` that forces a call)."""
 
 
 @dataclass(frozen=True)
@@ -320,7 +323,8 @@ def _compile(data: dict[str, Any]) -> Rules:
 
 def _decline(rule: dict[str, Any]) -> Decline:
     whole, ascii = _matchers(rule)
-    return Decline(rule["name"], whole, rule["reply"], rule.get("only_if_nothing_to_call", False), ascii)
+    soft, nothing = rule.get("only_if_nothing_to_call", False), rule.get("calls_nothing", False)
+    return Decline(rule["name"], whole, rule["reply"], soft, ascii, nothing)
 
 
 def _intent(rule: dict[str, Any]) -> Intent:

@@ -130,3 +130,41 @@ def test_classes_read_through_the_bytes_get_pydantics_docstrings(tmp_path, monke
     assert attribute_docstrings(mod.Tree) == {"label": "The label."}
     if sys.version_info < (3, 13):  # 3.13 finds the class by its own line and reads no file
         assert class_bytes._READ  # the bytes were read, not the lines joined
+
+
+def _class_words_plainly(text: str) -> frozenset[str]:
+    """The names beyond ASCII after `class`, written plainly: every `class` of the text visited, the run of name
+    characters after its blanks and joins read, kept if beyond ASCII, in NFKC form."""
+    import re
+    import unicodedata
+
+    tail = re.compile(r"(?:[ \t\f]|\\(?:\r\n?|\n))+([^\x00-/:-@\[-^`{-\x7f]+)")
+    found = set()
+    at = text.find("class")
+    while at >= 0:
+        run = tail.match(text, at + 5)
+        if run is not None and not run.group(1).isascii():
+            found.add(unicodedata.normalize("NFKC", run.group(1)))
+        at = text.find("class", at + 5)
+    return frozenset(found)
+
+
+@given(TEXTS, st.integers(1, 12))
+@settings(max_examples=50, deadline=None)
+def test_class_words_read_in_blocks_are_those_every_class_gives(text: str, span: int) -> None:
+    """`class_words` searches only the blocks of `span` characters beyond ASCII, each from its line's start (its
+    backslash joins followed back): small blocks put their edges inside `class`, its blanks, joins and names."""
+    text = "x = 'µ' \\\n" * (span % 3) + text  # a block beyond ASCII, a joined line, before the rest
+    plain = _class_words_plainly(text)
+    assert class_bytes.class_words(text, span) == plain
+    assert class_bytes.class_words(text.encode("utf-8"), span) == plain
+
+
+def test_a_long_line_beyond_ascii_is_one_stretch_read_once():
+    """A line of many blocks beyond ASCII is one stretch (read once, not from its start again for each block);
+    a line that a backslash joins to the one before starts where that one starts."""
+    line = ("é" + "a" * 15) * 40
+    assert class_bytes._beyond_ascii(line, 16) == [[0, 640]]
+    text = "x = 1\n" + "a" * 40 + "\n" + "y = 2 \\\n" + "class é: pass\n"
+    assert class_bytes._beyond_ascii(text.encode(), 8) == [[47, 64]]
+    assert class_bytes.class_words(text, 8) == {"é"}

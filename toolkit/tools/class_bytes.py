@@ -12,6 +12,8 @@ otherwise nothing here is used and the reader joins the lines as before.
 
 `class_lines` is `json_schema._class_starts` on the bytes, as line numbers; `never_defined` is
 `json_schema._never_defined`. Tests hold each equal to the text's answer on generated files.
+`after_class_word` and `class_words` read a text and its bytes alike: the reader's text path and
+this module's bytes path share them.
 
 Leaves out: names beyond ASCII (the reader joins the lines for them), and files `linecache` did not
 read from the disk itself (a module's loader gave them).
@@ -21,6 +23,7 @@ import linecache
 import os
 import re
 import unicodedata
+from typing import AnyStr
 
 _READ: dict[str, tuple[list[str], bytes]] = {}
 _WORDS: dict[str, tuple[bytes, frozenset[str] | None]] = {}
@@ -28,8 +31,8 @@ _COOKIE = re.compile(r"^[ \t\f]*#.*?coding[:=]")
 """A coding line (PEP 263), which the bytes would have to be decoded by: left to the joined lines."""
 _CLASS_HEAD = re.compile(rb"[ \t]*class[ \t]+")
 _CLASS_BEYOND_ASCII = re.compile(rb"class(?:[ \t\f]|\\(?:\r\n?|\n))+[0-9A-Z_a-z]*[\x80-\xff]")
+"""`_CLASS_BEYOND_ASCII_TEXT` on the bytes (a byte beyond ASCII starts the first character beyond it)."""
 _CLASS_TAIL = re.compile(rb"(?:[ \t\f]|\\(?:\r\n?|\n))+([^\x00-/:-@\[-^`{-\x7f]+)")
-_JOINS = (b"\\\n", b"\\\r\n", b"\\\r")
 
 
 def file_bytes(file: str, lines: list[str]) -> bytes | None:
@@ -91,7 +94,7 @@ def class_lines(data: bytes, at: list[int]) -> list[int]:
 def never_defined(file: str, data: bytes, name: str, at: list[int]) -> bool:
     """`json_schema._never_defined` for a class whose `__name__` is the ASCII `name` (and the last
     part of its `__qualname__`), `at` being the name's `mentions`: no class statement can name it."""
-    if any(_after_class_word(data, place) for place in at):
+    if any(after_class_word(data, place) for place in at):
         return False
     if data.isascii():
         return True
@@ -99,40 +102,103 @@ def never_defined(file: str, data: bytes, name: str, at: list[int]) -> bool:
     return words is not None and name not in words
 
 
-def _after_class_word(data: bytes, at: int) -> bool:
-    """Whether the letters `class` end where the blanks and backslash line joins before `at` begin."""
+def after_class_word(text: AnyStr, at: int) -> bool:
+    """Whether the letters `class` end where the blanks and backslash line joins before `at` begin
+    (in a text or in its UTF-8 bytes alike)."""
+    if isinstance(text, bytes):
+        blanks, joins, short_joins, word = b" \t\f", _BYTE_JOINS, _BYTE_JOINS[::2], b"class"
+    else:
+        blanks, joins, short_joins, word = " \t\f", _JOINS, _JOINS[::2], "class"
     start = at
     while start > 0:
-        if data[start - 1] in b" \t\f":
+        if text[start - 1 : start] in blanks:
             start -= 1
-        elif data.endswith(_JOINS, 0, start):
-            start -= 2 if data.endswith((b"\\\n", b"\\\r"), 0, start) else 3
+        elif text.endswith(joins, 0, start):
+            start -= 2 if text.endswith(short_joins, 0, start) else 3
         else:
             break
-    return start < at and data.endswith(b"class", 0, start)
+    return start < at and text.endswith(word, 0, start)
+
+
+_JOINS = ("\\\n", "\\\r\n", "\\\r")
+"""A backslash line join (the first and last are two characters)."""
+_BYTE_JOINS = tuple(join.encode() for join in _JOINS)
 
 
 def _class_words(file: str, data: bytes) -> frozenset[str] | None:
-    """The names beyond ASCII after the letters `class` and blanks or joins, in their NFKC form
-    (`json_schema._class_words`); None if one is not UTF-8. Read once per file's bytes."""
+    """`class_words` of the bytes, None if a name there is not UTF-8. Read once per file's bytes."""
     cached = _WORDS.get(file)
     if cached is not None and cached[0] is data:
         return cached[1]
-    found: set[str] = set()
     words: frozenset[str] | None
     try:
-        hit = _CLASS_BEYOND_ASCII.search(data)
-        while hit is not None:
-            at = hit.start() + 5  # past `class`
-            run = _CLASS_TAIL.match(data, at)
-            if run is not None:  # always: the search matched it
-                found.add(unicodedata.normalize("NFKC", run.group(1).decode("utf-8")))
-            hit = _CLASS_BEYOND_ASCII.search(data, at)
-        words = frozenset(found)
+        words = class_words(data)
     except UnicodeDecodeError:
         words = None
     _WORDS[file] = (data, words)
     return words
+
+
+def class_words(text: AnyStr, span: int = 2048) -> frozenset[str]:
+    """The names beyond ASCII that follow the letters `class` in a text or its UTF-8 bytes (in code,
+    a string or a comment alike; `subclass` too), then blanks or backslash line joins (`_CLASS_TAIL`),
+    in their NFKC form (UnicodeDecodeError if such a name's bytes are not UTF-8).
+
+    Plainly: every place `class` stands, visited (tests/test_type_schema_classes.py holds this equal
+    to that loop). Only the places where a name beyond ASCII follows are visited (one regex search
+    each), and only within the stretches of the text `_beyond_ascii` gives: the blocks of `span`
+    characters that are not all ASCII, each from the start of its line, where most files have few
+    such blocks (a `µ` or an `é` in a docstring) and the search would otherwise read every byte."""
+    if isinstance(text, bytes):
+        search, tail = _CLASS_BEYOND_ASCII.search, _CLASS_TAIL.match
+    else:
+        search, tail = _CLASS_BEYOND_ASCII_TEXT.search, _CLASS_TAIL_TEXT.match
+    found: set[str] = set()
+    for start, end in _beyond_ascii(text, span):
+        hit = search(text, start, end)
+        while hit is not None:
+            at = hit.start() + 5  # past `class`
+            run = tail(text, at)
+            if run is not None:  # always: the search matched it
+                word = run.group(1)
+                found.add(unicodedata.normalize("NFKC", word.decode("utf-8") if isinstance(word, bytes) else word))
+            hit = search(text, at, end)
+    return frozenset(found)
+
+
+def _beyond_ascii(text: AnyStr, span: int) -> list[list[int]]:
+    """Stretches `[start, end)` of the text, in order, that hold every `class`, blanks, name and first
+    character beyond ASCII `_CLASS_BEYOND_ASCII` can match: each block of `span` characters not all
+    ASCII, from the start of its line (such a match holds no newline but in a backslash join), blocks
+    whose stretches meet made one (so a long line is read once, not once a block)."""
+    stretches: list[list[int]] = []
+    for block in range(0, len(text), span):
+        if text[block : block + span].isascii():
+            continue
+        floor = stretches[-1][1] if stretches else 0
+        start = _line_start(text, block, floor)
+        if stretches and start <= floor:
+            stretches[-1][1] = block + span
+        else:
+            stretches.append([start, block + span])
+    return stretches
+
+
+def _line_start(text: AnyStr, at: int, floor: int) -> int:
+    """Where the line holding `at` starts (backslash joins followed back), when after `floor`; else
+    at most `floor` (the newlines before it are not looked at)."""
+    newline, joined = (b"\n", (b"\\", b"\\\r")) if isinstance(text, bytes) else ("\n", ("\\", "\\\r"))
+    end = text.rfind(newline, floor, at)
+    while end >= 0 and text.endswith(joined, 0, end):
+        end = text.rfind(newline, floor, end)
+    return end + 1
+
+
+_CLASS_BEYOND_ASCII_TEXT = re.compile(r"class(?:[ \t\f]|\\(?:\r\n?|\n))+[0-9A-Z_a-z]*[^\x00-\x7f]")
+"""`class`, blanks or backslash line joins, then a name (`_CLASS_TAIL`'s run) with a character beyond ASCII."""
+_CLASS_TAIL_TEXT = re.compile(r"(?:[ \t\f]|\\(?:\r\n?|\n))+([^\x00-/:-@\[-^`{-\x7f]+)")
+"""Blanks or backslash line joins, then a run of characters that may make a name: ASCII letters,
+digits and `_`, and anything beyond ASCII."""
 
 
 def clear() -> None:

@@ -294,60 +294,24 @@ def _never_defined(file: str, text: str, cls: type, mentions: list[int] | None =
     name = cls.__qualname__.rpartition(".")[2]
     if name != cls.__name__:
         return False
-    if any(_after_class_word(text, at) for at in (_mentions(text, name) if mentions is None else mentions)):
+    if any(class_bytes.after_class_word(text, at) for at in (_mentions(text, name) if mentions is None else mentions)):
         return False
     if text.isascii() or unicodedata.is_normalized("NFKC", text):
         return True
     return name not in _class_words(file, text)
 
 
-def _after_class_word(text: str, at: int) -> bool:
-    """Whether the letters `class` end where the blanks and backslash line joins before `at` begin."""
-    start = at
-    while start > 0:
-        if text[start - 1] in " \t\f":
-            start -= 1
-        elif text.endswith(_JOINS, 0, start):
-            start -= 2 if text.endswith(("\\\n", "\\\r"), 0, start) else 3
-        else:
-            break
-    return start < at and text.endswith("class", 0, start)
-
-
-_JOINS = ("\\\n", "\\\r\n", "\\\r")
-"""A backslash line join."""
-
-
 def _class_words(file: str, text: str) -> frozenset[str]:
-    """The names beyond ASCII that follow the letters `class` in the text (in code, a string or
-    a comment alike; `subclass` too), then blanks or backslash line joins (`_CLASS_TAIL`), in
-    their NFKC form. Read once per text (`clear_source_cache` forgets them).
-
-    Only the places where such a name follows are visited (`_CLASS_BEYOND_ASCII`, one search
-    each): visiting every `class` of the text, as a plain loop would, finds the same names
-    (held equal by a test) at about twice the cost in a file of many classes."""
+    """`class_bytes.class_words` of the text: the names beyond ASCII after the letters `class`, in
+    their NFKC form. Read once per text (`clear_source_cache` forgets them)."""
     cached = _WORDS.get(file)
     if cached is not None and cached[0] is text:
         return cached[1]
-    found: set[str] = set()
-    search, tail = _CLASS_BEYOND_ASCII.search, _CLASS_TAIL.match
-    hit = search(text)
-    while hit is not None:
-        at = hit.start() + 5  # past `class`
-        run = tail(text, at)
-        if run is not None:  # always: the search matched it
-            found.add(unicodedata.normalize("NFKC", run.group(1)))
-        hit = search(text, at)
-    words = frozenset(found)
+    words = class_bytes.class_words(text)
     _WORDS[file] = (text, words)
     return words
 
 
-_CLASS_BEYOND_ASCII = re.compile(r"class(?:[ \t\f]|\\(?:\r\n?|\n))+[0-9A-Z_a-z]*[^\x00-\x7f]")
-"""`class`, blanks or backslash line joins, then a name (`_CLASS_TAIL`'s run) with a character beyond ASCII."""
-_CLASS_TAIL = re.compile(r"(?:[ \t\f]|\\(?:\r\n?|\n))+([^\x00-/:-@\[-^`{-\x7f]+)")
-"""Blanks or backslash line joins, then a run of characters that may make a name: ASCII letters,
-digits and `_`, and anything beyond ASCII."""
 _WORDS: dict[str, tuple[str, frozenset[str]]] = {}
 
 

@@ -707,6 +707,23 @@ def test_a_follow_up_that_changes_nothing_the_tool_takes_calls_nothing(text):
     assert follow_up(*PARIS, "And in London?", [CONVERT]) == []
 
 
+@pytest.mark.parametrize(
+    "asked, text",
+    [
+        (PARIS, "What do you know about Python?"),
+        (AMOUNT, "I have 3 cats"),
+        (AMOUNT, "I was born in 1990"),
+        (AMOUNT, "what is 2+2?"),
+        (AMOUNT, "Is it 5 degrees?"),
+    ],
+)
+def test_a_question_of_its_own_after_a_call_does_not_repeat_that_call(asked, text):
+    # the follow-up carry-over took any later question for one: "I have 3 cats" after a conversion called
+    # convert_currency(amount=3), "What do you know about Python?" after a weather call get_weather(city=Python)
+    tools = [WEATHER, *TIME, CONVERT, TOOL_SEARCH]
+    assert asked[1][0] not in [name for name, _ in follow_up(*asked, text, tools)]
+
+
 NO_LOOKUP_REPLY = "好的，这次不查询。没有查到的信息我不能编造，需要准确结果时请告诉我，我再帮您查。"
 
 

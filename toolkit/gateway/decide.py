@@ -170,7 +170,11 @@ def _follow_up_calls(
     (`generic.follow_up`), the others as they were. SPEC's fake model reads the last user turn
     and the one before it (an order id alone borrows that turn's intents); this is the same carry-over
     for any tool, as a learner expects of a model. A text that gives no field of them a value calls
-    nothing ("ok", "what about tomorrow?")."""
+    nothing ("ok", "what about tomorrow?"), and so does a text not of a follow-up's elliptical form (`[generic]
+    follow_up`: "I have 3 cats" after a conversion is a question of its own, not "and 3?")."""
+    elliptical = rules.generic.follow_up
+    if elliptical is None or elliptical.search(text) is None:
+        return ()
     calls = []
     for call in _previous_calls(messages):  # checked by `check_request`: each has a name and arguments
         name = call["function"]["name"]

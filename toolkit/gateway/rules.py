@@ -100,6 +100,9 @@ class GenericRules:
     """A word in a parameter's name → the fact it wants, in file order."""
     tool_finder: re.Pattern[str] | None = None
     """Matches the name and description (`_` and `-` as blanks) of a tool that finds tools."""
+    follow_up: re.Pattern[str] | None = None
+    """Matches a follow-up's elliptical form ("And in London?", "那上海呢？"): only such a text asks
+    again what the turn before asked (`decide._follow_up_calls`)."""
 
     @functools.cached_property
     def param_words(self) -> re.Pattern[str]:
@@ -355,6 +358,7 @@ def _compile_generic(data: dict[str, Any]) -> GenericRules:
         facts={name: re.compile(pattern) for name, pattern in data.get("facts", {}).items()},
         params=tuple((word.lower(), fact) for word, fact in data.get("params", {}).items()),
         tool_finder=re.compile(data["tool_finder"]) if "tool_finder" in data else None,
+        follow_up=re.compile(data["follow_up"]) if "follow_up" in data else None,
     )
 
 

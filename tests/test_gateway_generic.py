@@ -724,6 +724,27 @@ def test_a_question_of_its_own_after_a_call_does_not_repeat_that_call(asked, tex
     assert asked[1][0] not in [name for name, _ in follow_up(*asked, text, tools)]
 
 
+@pytest.mark.parametrize(
+    "text, city",
+    [
+        ("帮我查一下北京天气", "北京"),
+        ("查一下上海天气", "上海"),
+        ("请问北京的天气", "北京"),
+        ("帮我看看广州天气", "广州"),
+        ("我想知道北京天气", "北京"),
+        ("今天北京天气", "北京"),
+        ("帮我查询一下深圳的天气", "深圳"),
+        ("东京明天的天气", "东京"),
+        ("哈尔滨天气", "哈尔滨"),
+        ("乌鲁木齐天气怎么样", "乌鲁木齐"),
+    ],
+)
+def test_a_chinese_place_is_read_without_the_words_that_ask_for_it(text, city):
+    # the characters just before 天气 were read from the leftmost place they could start: "帮我查一下北京天气"
+    # gave city '一下北京', "请问北京的天气" '请问北京', "今天北京天气" '今天北京'
+    assert ask(text, [WEATHER, *TIME]) == [("get_weather", {"city": city})]
+
+
 NO_LOOKUP_REPLY = "好的，这次不查询。没有查到的信息我不能编造，需要准确结果时请告诉我，我再帮您查。"
 
 

@@ -13,21 +13,25 @@ ROOT = Path(__file__).resolve().parent.parent
 SCRIPTS = sorted(p.name for p in (ROOT / "benchmarks").glob("*.py"))
 
 
+def run_script(script: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """`benchmarks/<script> args…` run from the checkout, with the checkout's toolkit."""
+    return subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / script), *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        cwd=ROOT,
+    )
+
+
 def test_the_scripts_are_found():
     assert {"loop_overhead.py", "memory_append.py", "gateway_rps.py"} <= set(SCRIPTS)
 
 
 @pytest.mark.parametrize("script", SCRIPTS)
 def test_help_prints_the_usage_and_runs_nothing(script):
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / script), "--help"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env=env,
-        cwd=ROOT,
-    )
+    done = run_script(script, "--help")
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith(f"usage: {script}"), done.stdout[:300]
     description = done.stdout.split("\n\n")[1]
@@ -40,14 +44,7 @@ def test_help_prints_the_usage_and_runs_nothing(script):
 def test_gateway_rps_refuses_two_of_its_alternatives(flags):
     """Its docstring offers `[--profile | --ablate | --instructions]`; before, two of them ran the first in
     the code's order and ignored the other without a word."""
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "gateway_rps.py"), *flags],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-        cwd=ROOT,
-    )
+    done = run_script("gateway_rps.py", *flags)
     assert done.returncode == 2
     assert f"error: argument {flags[1]}: not allowed with argument {flags[0]}" in done.stderr
 
@@ -84,14 +81,7 @@ def test_an_only_that_names_no_row_is_refused_before_anything_runs(script, args,
     """README and the scripts' docstrings offer `--only` to run some rows; a name or text with a typo ran nothing
     (reflection_speed: the checks, then exit 0; search_speed: no output, exit 0) or ended in a StatisticsError
     traceback (redact_speed). Each is now argparse's usage error naming the rows there are."""
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / script), *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-        cwd=ROOT,
-    )
+    done = run_script(script, *args)
     assert (done.returncode, done.stdout) == (2, ""), done.stderr
     error = done.stderr.splitlines()[-1]
     assert done.stderr.startswith(f"usage: {script}")
@@ -112,14 +102,7 @@ def test_a_count_of_zero_is_refused_before_anything_runs(script, option):
     """`gateway_rps.py --requests 0` (or --rounds 0) ended in an IndexError traceback after starting its servers,
     `--threads 0` in a ZeroDivisionError, and `gateway_fuzz.py --requests 0` said "target: 0 requests … met". A
     count below 1 is now argparse's usage error, before a server starts."""
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / script), option, "0"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-        cwd=ROOT,
-    )
+    done = run_script(script, option, "0")
     assert (done.returncode, done.stdout) == (2, ""), done.stderr
     assert done.stderr.splitlines()[-1] == (
         f"{script}: error: argument {option}: '0' is not allowed here: use a whole number, 1 or more"

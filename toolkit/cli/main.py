@@ -24,7 +24,6 @@ from importlib import metadata
 from typing import Any, NoReturn
 
 from toolkit.cli import iri_grammar
-from toolkit.cli.iri_grammar import NOTEBOOK_COMMANDS
 from toolkit.cli.streams import tolerant_stdout
 from toolkit.errors import ToolkitError
 
@@ -100,7 +99,7 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
     argument check can wait on a FIFO or read a large file: Ctrl-C there is the same one line), and
     so is the flush of stdout (`--help | :` meets the closed pipe there, not in the interpreter's
     last flush, which would print its own "Exception ignored" and exit 120)."""
-    if argv is None and command_of(sys.argv[1:]) in NOTEBOOK_COMMANDS:  # this process's own command line
+    if argv is None and command_of(sys.argv[1:]) in iri_grammar.NOTEBOOK_COMMANDS:  # this process's own command line
         iri_grammar.leave_out()
     argv = list(sys.argv[1:] if argv is None else argv)
     tolerant_stdout()  # a terminal that cannot show Chinese gets escapes, not a UnicodeEncodeError half way

@@ -220,7 +220,7 @@ def _same(then: dict[str, Any], now: dict[str, Any]) -> bool:
     """Whether `now` holds the very objects `then` did under the same names in the same order: the usual case,
     compared in C (`operator.is_` pairwise). Names in another order, or any difference, go to the comparison
     name by name, which alone says what changed."""
-    return len(then) == len(now) and then.keys() == now.keys() and all(map(is_, then.values(), now.values()))
+    return then.keys() == now.keys() and all(map(is_, then.values(), now.values()))
 
 
 def _cached_by_python(key: str, value: Any) -> bool:

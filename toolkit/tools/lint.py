@@ -25,9 +25,11 @@ from __future__ import annotations
 import bisect
 import math
 import re
+from collections import Counter
 from collections.abc import Iterable
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any
 
 from toolkit.errors import ConfigurationError
@@ -115,10 +117,7 @@ class _Kinds:
     a pair of kinds the prefix filter finds), and 2,000 tools alike but for a word of their own are one kind."""
 
     def __init__(self, sets: list[frozenset[str]], tools: list[list[int]]) -> None:
-        held: dict[str, int] = {}
-        for s in sets:
-            for word in s:
-                held[word] = held.get(word, 0) + 1
+        held = _holding(sets)
         by_key: dict[tuple[frozenset[str], int], list[int]] = {}
         for g, s in enumerate(sets):
             by_key.setdefault((frozenset(w for w in s if held[w] > 1), len(s)), []).append(g)
@@ -156,14 +155,16 @@ class _Kinds:
         return count
 
 
+def _holding(sets: list[frozenset[str]]) -> Counter[str]:
+    """How many of `sets` hold each word."""
+    return Counter(chain.from_iterable(sets))
+
+
 def _alike_groups(sets: list[frozenset[str]]) -> dict[int, dict[int, float]]:
     """For each word set, the others (and itself, when not empty) it shares `OVERLAP` of its words with, and
     the share. Two sets that do share a word among the first `len - ceil(OVERLAP * len) + 1` of each, read
     rarest first (the prefix filter of similarity joins), so only such sets are compared."""
-    seen: dict[str, int] = {}
-    for s in sets:
-        for word in s:
-            seen[word] = seen.get(word, 0) + 1
+    seen = _holding(sets)
     shares: dict[int, dict[int, float]] = {g: {g: 1.0} for g, s in enumerate(sets) if s}
     by_word: dict[str, list[int]] = {}
     for g, s in enumerate(sets):

@@ -30,9 +30,14 @@ _WORDS: dict[str, tuple[bytes, frozenset[str] | None]] = {}
 _COOKIE = re.compile(r"^[ \t\f]*#.*?coding[:=]")
 """A coding line (PEP 263), which the bytes would have to be decoded by: left to the joined lines."""
 _CLASS_HEAD = re.compile(rb"[ \t]*class[ \t]+")
-_CLASS_BEYOND_ASCII = re.compile(rb"class(?:[ \t\f]|\\(?:\r\n?|\n))+[0-9A-Z_a-z]*[\x80-\xff]")
-"""`_CLASS_BEYOND_ASCII_TEXT` on the bytes (a byte beyond ASCII starts the first character beyond it)."""
-_CLASS_TAIL = re.compile(rb"(?:[ \t\f]|\\(?:\r\n?|\n))+([^\x00-/:-@\[-^`{-\x7f]+)")
+_CLASS_BEYOND_ASCII_TEXT = re.compile(r"class(?:[ \t\f]|\\(?:\r\n?|\n))+[0-9A-Z_a-z]*[^\x00-\x7f]")
+"""`class`, blanks or backslash line joins, then a name (`_CLASS_TAIL`'s run) with a character beyond ASCII."""
+_CLASS_TAIL_TEXT = re.compile(r"(?:[ \t\f]|\\(?:\r\n?|\n))+([^\x00-/:-@\[-^`{-\x7f]+)")
+"""Blanks or backslash line joins, then a run of characters that may make a name: ASCII letters,
+digits and `_`, and anything beyond ASCII."""
+_CLASS_BEYOND_ASCII = re.compile(_CLASS_BEYOND_ASCII_TEXT.pattern.encode())
+"""The same on the bytes (a byte beyond ASCII starts the first character beyond it)."""
+_CLASS_TAIL = re.compile(_CLASS_TAIL_TEXT.pattern.encode())
 
 
 def file_bytes(file: str, lines: list[str]) -> bytes | None:
@@ -192,13 +197,6 @@ def _line_start(text: AnyStr, at: int, floor: int) -> int:
     while end >= 0 and text.endswith(joined, 0, end):
         end = text.rfind(newline, floor, end)
     return end + 1
-
-
-_CLASS_BEYOND_ASCII_TEXT = re.compile(r"class(?:[ \t\f]|\\(?:\r\n?|\n))+[0-9A-Z_a-z]*[^\x00-\x7f]")
-"""`class`, blanks or backslash line joins, then a name (`_CLASS_TAIL`'s run) with a character beyond ASCII."""
-_CLASS_TAIL_TEXT = re.compile(r"(?:[ \t\f]|\\(?:\r\n?|\n))+([^\x00-/:-@\[-^`{-\x7f]+)")
-"""Blanks or backslash line joins, then a run of characters that may make a name: ASCII letters,
-digits and `_`, and anything beyond ASCII."""
 
 
 def clear() -> None:

@@ -378,24 +378,21 @@ def check_window(fn: Any) -> Verdict:
             return wrong(f"keep() returned a list holding {show(odd[0])}; keep messages of the list it was given")
         if got != want:
             orphans = pair_results(got)[1]
-            roles = " ".join(m.role for m in messages)
+            roles = _roles(messages)
             if orphans:
-                return wrong(f"for n={n} and [{roles}] your window keeps a tool result {_orphaned(got, orphans)}")
+                return wrong(f"for n={n} and {roles} your window keeps a tool result {_orphaned(got, orphans)}")
             if messages and messages[0].role == "system" and (not got or got[0] != messages[0]):
                 if messages[0] in got:  # kept, elsewhere: `kept + [system]`
                     return wrong(
-                        f"for n={n} and [{roles}] the system message is kept, but as your message "
+                        f"for n={n} and {roles} the system message is kept, but as your message "
                         f"{got.index(messages[0]) + 1}: it comes first"
                     )
-                return wrong(f"for n={n} and [{roles}] the system message was dropped; it always stays")
+                return wrong(f"for n={n} and {roles} the system message was dropped; it always stays")
             if len(got) > max(n, len(want)):
                 return wrong(f"for n={n} your window keeps {counted(len(got), 'message')}")
             if [m.role for m in got] == [m.role for m in want]:  # "you keep [user …], the memory keeps [user …]"
-                return wrong(f"for n={n} and [{roles}] {_other_message(messages, got, want)}")
-            return wrong(
-                f"for n={n} and [{roles}] you keep [{' '.join(m.role for m in got)}], the memory keeps "
-                f"[{' '.join(m.role for m in want)}]"
-            )
+                return wrong(f"for n={n} and {roles} {_other_message(messages, got, want)}")
+            return wrong(f"for n={n} and {roles} you keep {_roles(got)}, the memory keeps {_roles(want)}")
     return right(
         f"same as the memory's eviction on {WINDOW_CASES} conversations, finished and mid-turn: never an orphan "
         "tool result."

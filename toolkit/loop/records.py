@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import MISSING, dataclass, field, fields
 from typing import Any
 
 from toolkit.chat.messages import AssistantMessage, Message, TokenUsage, ToolCall, ToolResultMessage, UserMessage
@@ -32,7 +32,7 @@ from toolkit.loop.texts import HANDOVER_ZH as HANDOVER_ZH
 from toolkit.loop.texts import REPAIR_EN as REPAIR_EN
 from toolkit.loop.texts import REPAIR_HANDOVER_ZH as REPAIR_HANDOVER_ZH
 from toolkit.tools.decorator import a_kind_of
-from toolkit.tools.execute import Policies, Tool
+from toolkit.tools.execute import Policies, Tool, named
 from toolkit.tools.redact import describe_exception
 from toolkit.unicode import cut
 
@@ -71,7 +71,7 @@ class RequestExtra(ReadOnlyDict):
     )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class LoopOptions:
     """How one loop behaves; the defaults are LangChain4j's, `COURSE` is the week-3 course's ToolAgent."""
 
@@ -144,6 +144,36 @@ class LoopOptions:
 
     def __post_init__(self) -> None:
         _check_options(self)
+
+    def __repr__(self) -> str:
+        """Only the fields that differ from the defaults (`LoopOptions()` for the defaults), the
+        package's text sets by name and functions by their qualified names: `help(run_loop)` and a
+        notebook's output read the same in every process (never a memory address)."""
+        return f"LoopOptions({', '.join(_changed_fields(self))})"
+
+
+_TEXT_SETS = {id(EN): "EN", id(ZH): "ZH"}
+
+
+def _changed_fields(options: LoopOptions) -> list[str]:
+    """`name=value` for each field of `options` not equal to its default, in declaration order."""
+    shown = []
+    for f in fields(options):
+        value = getattr(options, f.name)
+        default = f.default_factory() if f.default_factory is not MISSING else f.default
+        if value is default or _equal(value, default):
+            continue
+        text = _TEXT_SETS.get(id(value)) if f.name == "texts" else None
+        shown.append(f"{f.name}={text or named(value)}")
+    return shown
+
+
+def _equal(value: Any, default: Any) -> bool:
+    """`value == default`, False for a value whose `==` raises or gives no plain truth (an array)."""
+    try:
+        return bool(value == default)
+    except Exception:
+        return False
 
 
 _RESERVED_EXTRA = {

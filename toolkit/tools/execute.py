@@ -92,6 +92,7 @@ from toolkit.tools.decorator import (
     property_error,
     property_getter,
     tool_options,
+    without_addresses,
 )
 from toolkit.tools.parameters import ParamInfo
 from toolkit.tools.reflect import Reflection, ToolSpec, cache_generation, reflect
@@ -129,7 +130,7 @@ def report_execution_error(error: Exception, call: ToolCall) -> str:
     return str(error)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Policies:
     """One policy per error channel; the defaults are LangChain4j's."""
 
@@ -153,6 +154,21 @@ class Policies:
                 f"a policy is called policy(error, call) and returns the text for the model; this one is {what}",
                 "pass a function (error, call) -> str, e.g. report_execution_error, or raise_error to stop the loop",
             )
+
+    def __repr__(self) -> str:
+        """Each policy by its qualified name (`Policies(unknown_tool=raise_error, …)`), never a
+        function's repr with its memory address."""
+        shown = ", ".join(f"{f.name}={named(getattr(self, f.name))}" for f in dataclasses.fields(self))
+        return f"Policies({shown})"
+
+
+def named(value: Any) -> str:
+    """A repr without memory addresses: a function or method as its qualified name, anything else
+    as its repr with any `at 0x…` taken off (`without_addresses`)."""
+    target = getattr(value, "__func__", value)
+    if isinstance(target, types.FunctionType | types.BuiltinFunctionType):
+        return target.__qualname__
+    return without_addresses(repr(value))
 
 
 _KNOWN_POLICIES = (raise_error, report_unknown_tool, report_argument_error, report_execution_error)

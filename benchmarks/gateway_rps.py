@@ -191,6 +191,7 @@ def _serve(kind: str, stream: bool) -> None:
 
     from toolkit.gateway.server import Gateway, _server, create_app, listen
 
+    _orphan_watch()
     gateway = Gateway()
     reply = gateway.handle("POST", "/v1/chat/completions", {"content-type": "application/json"}, _payload(stream))
     if kind == "gateway":
@@ -337,6 +338,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.serve:
         _serve(args.serve, args.stream)
         return 0
+    _stop_on_signals()
     if args.profile:
         return _profile(args)
     print(_environment())
@@ -347,6 +349,32 @@ def main(argv: list[str] | None = None) -> int:
     kinds = [False] if args.plain else [True] if args.stream else [False, True]
     met = [_measure(stream, args) for stream in kinds]
     return 0 if all(met) else 1
+
+
+def _stop_on_signals() -> None:
+    """SIGTERM and SIGHUP end the run as Ctrl-C does: through the `finally` blocks that stop the
+    servers it started (Python's default ends the process at once, and left them serving)."""
+    import signal
+
+    def stop(number: int, frame: object) -> None:
+        raise SystemExit(128 + number)
+
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), stop)
+
+
+def _orphan_watch() -> None:
+    """In a server child: end it when the process that started it is gone (killed with SIGKILL, say,
+    when no `finally` runs), instead of serving on forever."""
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(0)
+
+    threading.Thread(target=watch, daemon=True).start()
 
 
 def _cpu_seconds(pid: int) -> float | None:

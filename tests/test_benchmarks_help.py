@@ -107,3 +107,54 @@ def test_a_count_of_zero_is_refused_before_anything_runs(script, option):
     assert done.stderr.splitlines()[-1] == (
         f"{script}: error: argument {option}: '0' is not allowed here: use a whole number, 1 or more"
     )
+
+
+def _children(pid: int) -> set[int]:
+    """The pids of a process's children (Linux /proc)."""
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as f:
+            return {int(p) for p in f.read().split()}
+    except OSError:
+        return set()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/task"), reason="reads the process tree from Linux /proc")
+@pytest.mark.parametrize("how", ["SIGTERM", "SIGKILL"])
+def test_gateway_rps_stops_its_servers_when_it_is_stopped(how):
+    """SIGTERM ended the benchmark at once and left its uvicorn servers serving on; so did SIGKILL.
+    Now SIGTERM stops them through its `finally`, and a server whose parent is gone stops itself."""
+    import signal
+    import time
+
+    process = subprocess.Popen(
+        [sys.executable, str(ROOT / "benchmarks" / "gateway_rps.py"), "--plain", "--rounds", "1000"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        cwd=ROOT,
+    )
+    servers: set[int] = set()
+    try:
+        deadline = time.monotonic() + 60
+        while len(servers := _children(process.pid)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert len(servers) >= 2, "the benchmark started no servers"
+        process.send_signal(getattr(signal, how))
+        process.wait(timeout=30)
+        deadline = time.monotonic() + 10
+        while any(_alive(pid) for pid in servers) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not any(_alive(pid) for pid in servers)
+    finally:
+        process.kill()
+        for pid in servers | _children(process.pid):
+            if _alive(pid):
+                os.kill(pid, signal.SIGKILL)

@@ -16,7 +16,8 @@ a run killed hard (SIGKILL, power loss) leaves the previous CSV as it was, and t
 next run overwrites it). See
 `toolkit.exercises.grade`. `--out -` (or `/dev/stdout`, or the file stdout goes to) writes the CSV
 alone on stdout, as the rows come, and the summary on stderr. `--scores FILE` writes, when the run ends,
-each learner's exercises passed per week and in total (`toolkit.exercises.grade.week_scores`).
+one line per learner: `learner`, the exercises passed in each week graded (`w0` … `w10`), `total` and how many
+were `graded` (`toolkit.exercises.grade.week_scores`).
 
 Leaves out: uploading grades anywhere (the CSV is the interface).
 """
@@ -59,9 +60,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--scores",
         type=out_file,
         default=None,
-        help="also write each learner's exercises passed per week and in total to this CSV (a learner: the first "
-        "folder below the one the notebooks share; an exercise counts once per learner); written when the run ends, "
-        "not after a stop",
+        help="also write one line per learner to this CSV, columns learner, w0 … w10 (exercises passed each week), "
+        "total (passed in all), graded (exercises graded); a learner is the first folder below the one the notebooks "
+        "share, and an exercise counts once per learner; written when the run ends, not after a stop",
     )
     parser.add_argument(
         "--timeout",

@@ -1,10 +1,15 @@
 """Week 5 exercises: required rules, the coercion table, arg0, a target schema, error channels.
 
+The target schema is met by the function as written, not only by what @tool made of it: @tool converts a default
+(`limit: int = 10.0` or `= "10"` shows as 10), but a direct call still gets the value as written, so such a
+default fails, saying so.
+
 Leaves out: strict mode (week 5's notebook shows which types cannot be strict).
 """
 
 from __future__ import annotations
 
+import inspect
 import json
 import random
 from typing import Annotated, Any
@@ -14,6 +19,7 @@ from toolkit.exercises.answers import dict_answer_problem, misses, verdict_of
 from toolkit.exercises.cells import answer_exercise
 from toolkit.exercises.core import Verdict, exercise, right, wrong
 from toolkit.exercises.values import library_of, show
+from toolkit.exercises.values import plain as plain_value
 from toolkit.tools.decorator import Param
 
 
@@ -373,7 +379,49 @@ def check_schema_target(answer: Any) -> Verdict:
             return wrong(f"parameter {name!r}: yours is {json.dumps(mine)}, the target's is {json.dumps(prop)}")
     if gp != wp:
         return wrong(f"extra parameters: {sorted(set(gp.get('properties', {})) - set(wp['properties']))}")
+    if problem := _default_problem(t.function, wp["properties"]):
+        return problem
     return right("the schema is identical to the target, key for key.")
+
+
+def _default_problem(fn: Any, properties: dict[str, Any]) -> Verdict | None:
+    """The ✗ for a default written as another type than the schema shows (`limit: int = 10.0`, `= "10"`): @tool
+    converts it, so the schema matches, yet the function called directly gets the value as written. None when each
+    default is the schema's, type and all (numpy's whole numbers read as ints)."""
+    for wire, written in _written_defaults(fn).items():
+        if "default" not in properties.get(wire, {}):
+            continue
+        want, have = properties[wire]["default"], plain_value(written)
+        if type(have) is not type(want) or have != want:
+            return wrong(
+                f"parameter {wire!r}: your default is written {show(written)}; the schema shows {json.dumps(want)} "
+                f"because @tool converted it, but your function called directly gets {show(written)}: write the "
+                f"default as the schema has it, {json.dumps(want)}"
+            )
+    return None
+
+
+def _written_defaults(fn: Any) -> dict[str, Any]:
+    """Each parameter's default as written in `fn`'s signature, by the name the model sees (a `Param(name=...)`'s,
+    else its own); a pydantic `Field(...)` default is left out (pydantic reads it, not a direct call)."""
+    import typing
+
+    from pydantic.fields import FieldInfo
+
+    if fn is None:
+        return {}
+    try:
+        hints = typing.get_type_hints(fn, include_extras=True)
+    except Exception:  # a name the hints refer to that cannot be resolved here: the Python names are kept
+        hints = {}
+    written = {}
+    for p in inspect.signature(fn).parameters.values():
+        if p.default is p.empty or isinstance(p.default, FieldInfo):
+            continue
+        meta = getattr(hints.get(p.name), "__metadata__", ())
+        wire = next((m.name for m in meta if isinstance(m, Param) and m.name), p.name)
+        written[wire] = p.default
+    return written
 
 
 @answer_exercise(

@@ -47,3 +47,75 @@ def test_a_default_written_as_another_type_than_the_schema_shows_fails(default, 
         f"parameter 'limit': your default is written {written}; the schema shows 10 because @tool converted it, but "
         f"your function called directly gets {written}: write the default as the schema has it, 10"
     )
+
+
+def fixed_query(description: str, name: str, param_description: str):
+    """A learner's fix of query(arg0): this tool description, parameter name and parameter description."""
+    namespace: dict = {}
+    exec(
+        f"@tool({description!r})\n"
+        f"def query_order({name}: Annotated[str, Param({param_description!r})]) -> str:\n"
+        f"    return f'order {{{name}}}: shipped'\n",
+        {"tool": tool, "Annotated": Annotated, "Param": Param},
+        namespace,
+    )
+    return namespace["query_order"]
+
+
+@pytest.mark.parametrize(
+    ("description", "name", "param_description"),
+    [
+        ("Look up one order by its id and return its status, items and total.", "order_id", "Order id, e.g. SN1"),
+        ("Return the status of a purchase, given its SN number.", "sn", "The purchase's SN, 14 characters"),
+        ("根据订单号查询一个订单，返回状态和商品。", "order_no", "订单号，例如 SN202610200001"),
+        ("Find one order and say whether it has shipped.", "orderId", "Which order: SN and 12 digits"),
+    ],
+)
+def test_a_fix_that_says_what_the_tool_and_its_parameter_are_passes(description, name, param_description):
+    assert check("w5.fix_arg0", fixed_query(description, name, param_description)).status == "passed"
+
+
+@pytest.mark.parametrize(
+    ("description", "name", "param_description", "feedback"),
+    [
+        (
+            "Query data. Query data. Query data.",
+            "order_id",
+            "Order id, e.g. SN1",
+            "the description 'Query data. Query data. Query data.' passes the lint but does not say what the tool "
+            "works on: the model chooses by it, so say that it looks up an order (and what it returns)",
+        ),
+        (
+            "TODO: write a description of this tool here later",
+            "order_id",
+            "Order id, e.g. SN1",
+            "the description 'TODO: write a description of this tool here later' passes the lint but does not say "
+            "what the tool works on: the model chooses by it, so say that it looks up an order (and what it returns)",
+        ),
+        (
+            "Look up one order by its id and return its status, items and total.",
+            "order_id",
+            "a string",
+            "the parameter's description 'a string' does not say what it holds: the model fills the parameter by "
+            "it, so say that it is an order id, and its format",
+        ),
+        (
+            "Look up one order by its id and return its status, items and total.",
+            "s",
+            "Order id, e.g. SN1",
+            "the name 's' does not say what the parameter holds: the model reads it beside the description, so "
+            "name it for what it holds (an order id)",
+        ),
+        (
+            "Look up one order by its id and return its status, items and total.",
+            "input_str",
+            "Order id, e.g. SN1",
+            "the name 'input_str' does not say what the parameter holds: the model reads it beside the "
+            "description, so name it for what it holds (an order id)",
+        ),
+    ],
+)
+def test_a_fix_the_lint_misses_but_that_says_nothing_fails(description, name, param_description, feedback):
+    """Before: the check was the lint alone, which counts words, so a description repeating 'Query data.', a TODO,
+    a parameter described as 'a string' or named `s` passed."""
+    assert check("w5.fix_arg0", fixed_query(description, name, param_description)).feedback == feedback

@@ -1,5 +1,9 @@
 """Week 5 exercises: required rules, the coercion table, arg0, a target schema, error channels.
 
+The arg0 fix passes the lint and then says what this tool is: the lint counts words, so its description
+speaks of orders, and its parameter's name and description of an order or an id ("Query data." repeated, a
+TODO, a parameter `s` described as "a string" fail, saying which).
+
 The target schema is met by the function as written, not only by what @tool made of it: @tool converts a default
 (`limit: int = 10.0` or `= "10"` shows as 10), but a direct call still gets the value as written, so such a
 default fails, saying so.
@@ -12,6 +16,7 @@ from __future__ import annotations
 import inspect
 import json
 import random
+import re
 from typing import Annotated, Any
 
 from toolkit.errors import a_or_an
@@ -232,9 +237,43 @@ def check_fix_arg0(answer: Any) -> Verdict:
             f"the parameter {name} is now optional (it has a default), but the tool needs an order id to look up: "
             "keep it required, as arg0 was, and say what it holds"
         )
+    if problem := _says_what_it_is(spec.description, name, schema.get("description", "")):
+        return problem
     if problem := _still_works(tool, name):
         return problem
     return right(f"the model now reads {spec.name}({name}): {spec.description}")
+
+
+_OF_ORDERS = re.compile(r"(?i:order|purchase|订单|单号)|\bSN")
+"""What a description of this tool speaks of: orders (English or Chinese), or their SN ids."""
+_OF_AN_ID = re.compile(r"(?i:order|purchase|\bids?\b|identifier|number|订单|单号|编号)|\bSN")
+"""What a description of its parameter speaks of: an order, an id, a number."""
+_ID_WORDS = frozenset({"id", "ids", "sn", "no", "num", "number", "identifier"})
+"""Words of a parameter name (split at `_` and camelCase humps) that say it holds an id."""
+
+
+def _says_what_it_is(description: str, name: str, described: str) -> Verdict | None:
+    """The ✗ for a fix the lint lets through yet that says nothing of this tool: the lint counts words, so a
+    description repeating "Query data.", a TODO, a parameter named `s` or described as "a string" passed it.
+    This tool looks up an order by its id: its description speaks of orders, its parameter's name and
+    description of an order or an id. None when they do; the prose itself is not judged."""
+    if not _OF_ORDERS.search(description):
+        return wrong(
+            f"the description {show(description)} passes the lint but does not say what the tool works on: the "
+            "model chooses by it, so say that it looks up an order (and what it returns)"
+        )
+    parts = {part.lower() for part in re.split(r"_+|(?<=[a-z0-9])(?=[A-Z])", name)}
+    if "order" not in name.lower() and "订单" not in name and not parts & _ID_WORDS:
+        return wrong(
+            f"the name {show(name)} does not say what the parameter holds: the model reads it beside the "
+            "description, so name it for what it holds (an order id)"
+        )
+    if not _OF_AN_ID.search(described):
+        return wrong(
+            f"the parameter's description {show(described)} does not say what it holds: the model fills the "
+            "parameter by it, so say that it is an order id, and its format"
+        )
+    return None
 
 
 def _takes(schema: dict[str, Any]) -> str:

@@ -132,7 +132,10 @@ def test_the_help_and_the_teachers_docs_name_the_scores_columns_as_written(capsy
     with pytest.raises(SystemExit):
         main(["grade", "--help"])
     help_text = " ".join(capsys.readouterr().out.split())
-    assert "columns learner, w0 … w10 (exercises passed each week), total (passed in all), graded" in help_text
+    assert (
+        "columns learner, one per week graded (w0 … w10: exercises passed that week), total (passed in all), graded"
+        in help_text
+    )
     root = Path(__file__).resolve().parents[1]
     for doc in ("docs/teaching.md", "notebooks/README.md"):
         text = " ".join((root / doc).read_text(encoding="utf-8").split())

@@ -60,7 +60,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--scores",
         type=out_file,
         default=None,
-        help="also write one line per learner to this CSV, columns learner, w0 … w10 (exercises passed each week), "
+        help="also write one line per learner to this CSV, columns learner, one per week graded (w0 … w10: "
+        "exercises passed that week), "
         "total (passed in all), graded (exercises graded); a learner is the first folder below the one the notebooks "
         "share, and an exercise counts once per learner; written when the run ends, not after a stop",
     )

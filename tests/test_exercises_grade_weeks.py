@@ -141,3 +141,17 @@ def test_the_help_and_the_teachers_docs_name_the_scores_columns_as_written(capsy
         text = " ".join((root / doc).read_text(encoding="utf-8").split())
         assert "`--scores scores.csv`" in text, doc
         assert all(f"`{column}`" in text for column in ("learner", "w0", "w10", "total", "graded")), doc
+
+
+def test_scores_whose_partial_file_is_the_grades_csv_are_refused(tmp_path, capsys):
+    """Before: `--out scores.csv.partial --scores scores.csv` graded, then wrote the scores to scores.csv.partial
+    first — the grades CSV — and renamed it: the grades were lost."""
+    write(tmp_path / "sub", "a.ipynb", "x = 1")
+    scores = tmp_path / "scores.csv"
+    grades = tmp_path / "scores.csv.partial"
+    assert main(["grade", str(tmp_path / "sub"), "--out", str(grades), "--scores", str(scores)]) == 2
+    assert capsys.readouterr().err == (
+        f"error: grade --scores {scores}: the scores are written first to {grades}, the grades CSV (--out), and "
+        "would overwrite it; give another file, e.g. --scores scores.csv\n"
+    )
+    assert not grades.exists()

@@ -148,10 +148,12 @@ def _say_stopped(how: str, rows: list[Row], notebooks: int, where: str, say: Tex
 
 
 def _check_scores(scores: Path, out: Path, notebooks: list[Path]) -> None:
-    """`ConfigurationError` when `--scores` names the grades CSV or a notebook to grade (it would be overwritten)."""
+    """`ConfigurationError` when `--scores` names the grades CSV or a notebook to grade, or its partial file is the
+    grades CSV (`--out scores.csv.partial`): either would be overwritten."""
     import os
 
     from toolkit.errors import ConfigurationError
+    from toolkit.exercises.grade import partial_path
 
     if is_stdout(scores) and is_stdout(out):
         raise ConfigurationError(
@@ -159,6 +161,12 @@ def _check_scores(scores: Path, out: Path, notebooks: list[Path]) -> None:
             "e.g. --scores scores.csv"
         )
     target = os.path.realpath(scores)
+    partial = str(partial_path(Path(target)))
+    if not is_stdout(out) and not is_stdout(scores) and partial == os.path.realpath(out):
+        raise ConfigurationError(
+            f"grade --scores {scores}: the scores are written first to {partial_path(Path(scores))}, the grades CSV "
+            "(--out), and would overwrite it; give another file, e.g. --scores scores.csv"
+        )
     if target == os.path.realpath(out) or any(os.path.realpath(path) == target for path in notebooks):
         what = "the grades CSV (--out)" if target == os.path.realpath(out) else "one of the notebooks to grade"
         raise ConfigurationError(

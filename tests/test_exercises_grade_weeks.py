@@ -5,6 +5,7 @@ import io
 from pathlib import Path
 
 import nbformat
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -31,7 +32,7 @@ def test_each_learner_gets_the_exercises_passed_per_week_and_in_total():
         Row("sub/carol/06_week6_round_trip_loop.ipynb", W6[0], False, "not run"),
     ]
     assert week_scores(rows) == [
-        ["learner", "w2", "w3", "w6", "other", "total", "exercises"],
+        ["learner", "w2", "w3", "w6", "other", "total", "graded"],
         ["alice", 1, 0, 2, 1, 4, 5],
         ["bob", 0, 0, 0, 0, 0, 0],
         ["carol", 0, 0, 0, 0, 0, 1],
@@ -45,7 +46,7 @@ def test_a_learner_is_the_first_folder_below_the_shared_one_or_the_notebook_itse
         "s/c.ipynb": "c.ipynb",
     }
     assert learners(["s/alice/a.ipynb"]) == {"s/alice/a.ipynb": "a.ipynb"}
-    assert week_scores([]) == [["learner", "total", "exercises"]]
+    assert week_scores([]) == [["learner", "total", "graded"]]
 
 
 def test_an_exercise_week_is_the_registrys_then_its_id():
@@ -89,7 +90,7 @@ def test_grade_writes_the_scores_per_week_with_a_byte_order_mark(tmp_path, capsy
     assert capsys.readouterr().out.endswith(f"scores per week written to {scores}\n")
     assert scores.read_bytes().startswith(b"\xef\xbb\xbf")
     table = list(csv.reader(io.StringIO(scores.read_text(encoding="utf-8-sig"))))
-    assert table == [["learner", "w0", "total", "exercises"], ["alice", "1", "1", "1"], ["bob", "0", "0", "1"]]
+    assert table == [["learner", "w0", "total", "graded"], ["alice", "1", "1", "1"], ["bob", "0", "0", "1"]]
 
 
 def test_scores_that_would_overwrite_the_grades_are_refused(tmp_path, capsys):
@@ -109,7 +110,7 @@ def test_scores_to_stdout_are_the_csv_alone_there_and_not_a_file_named_dash(tmp_
     monkeypatch.chdir(tmp_path)
     assert main(["grade", "sub", "--out", "grades.csv", "--scores", "-"]) == 0
     out, err = capsys.readouterr()
-    assert out == "learner,w0,total,exercises\r\n00_welcome.ipynb,1,1,1\r\n"
+    assert out == "learner,w0,total,graded\r\n00_welcome.ipynb,1,1,1\r\n"
     assert err.endswith("1 row written to grades.csv\nscores per week written to stdout\n")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["grades.csv", "sub"]
 
@@ -121,3 +122,36 @@ def test_scores_and_grades_both_to_stdout_are_refused(tmp_path, capsys):
         "error: grade --scores -: the grades CSV (--out) is written to standard output already; give a file, "
         "e.g. --scores scores.csv\n"
     )
+
+
+def test_the_help_and_the_teachers_docs_name_the_scores_columns_as_written(capsys):
+    """Before: the last column was `exercises` (how many were graded, read as a list of them or a count passed)
+    and neither the help nor the course map said what the columns were."""
+    header = week_scores([Row("s/a/00_welcome.ipynb", "w0.switch", True, "")])[0]
+    assert header == ["learner", "w0", "total", "graded"]
+    with pytest.raises(SystemExit):
+        main(["grade", "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert (
+        "columns learner, one per week graded (w0 … w10: exercises passed that week), total (passed in all), graded"
+        in help_text
+    )
+    root = Path(__file__).resolve().parents[1]
+    for doc in ("docs/teaching.md", "notebooks/README.md"):
+        text = " ".join((root / doc).read_text(encoding="utf-8").split())
+        assert "`--scores scores.csv`" in text, doc
+        assert all(f"`{column}`" in text for column in ("learner", "w0", "w10", "total", "graded")), doc
+
+
+def test_scores_whose_partial_file_is_the_grades_csv_are_refused(tmp_path, capsys):
+    """Before: `--out scores.csv.partial --scores scores.csv` graded, then wrote the scores to scores.csv.partial
+    first — the grades CSV — and renamed it: the grades were lost."""
+    write(tmp_path / "sub", "a.ipynb", "x = 1")
+    scores = tmp_path / "scores.csv"
+    grades = tmp_path / "scores.csv.partial"
+    assert main(["grade", str(tmp_path / "sub"), "--out", str(grades), "--scores", str(scores)]) == 2
+    assert capsys.readouterr().err == (
+        f"error: grade --scores {scores}: the scores are written first to {grades}, the grades CSV (--out), and "
+        "would overwrite it; give another file, e.g. --scores scores.csv\n"
+    )
+    assert not grades.exists()

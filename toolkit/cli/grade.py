@@ -16,7 +16,8 @@ a run killed hard (SIGKILL, power loss) leaves the previous CSV as it was, and t
 next run overwrites it). See
 `toolkit.exercises.grade`. `--out -` (or `/dev/stdout`, or the file stdout goes to) writes the CSV
 alone on stdout, as the rows come, and the summary on stderr. `--scores FILE` writes, when the run ends,
-each learner's exercises passed per week and in total (`toolkit.exercises.grade.week_scores`).
+one line per learner: `learner`, the exercises passed in each week graded (`w0` … `w10`), `total` and how many
+were `graded` (`toolkit.exercises.grade.week_scores`).
 
 Leaves out: uploading grades anywhere (the CSV is the interface).
 """
@@ -59,9 +60,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--scores",
         type=out_file,
         default=None,
-        help="also write each learner's exercises passed per week and in total to this CSV (a learner: the first "
-        "folder below the one the notebooks share; an exercise counts once per learner); written when the run ends, "
-        "not after a stop",
+        help="also write one line per learner to this CSV, columns learner, one per week graded (w0 … w10: "
+        "exercises passed that week), "
+        "total (passed in all), graded (exercises graded); a learner is the first folder below the one the notebooks "
+        "share, and an exercise counts once per learner; written when the run ends, not after a stop",
     )
     parser.add_argument(
         "--timeout",
@@ -146,10 +148,12 @@ def _say_stopped(how: str, rows: list[Row], notebooks: int, where: str, say: Tex
 
 
 def _check_scores(scores: Path, out: Path, notebooks: list[Path]) -> None:
-    """`ConfigurationError` when `--scores` names the grades CSV or a notebook to grade (it would be overwritten)."""
+    """`ConfigurationError` when `--scores` names the grades CSV or a notebook to grade, or its partial file is the
+    grades CSV (`--out scores.csv.partial`): either would be overwritten."""
     import os
 
     from toolkit.errors import ConfigurationError
+    from toolkit.exercises.grade import partial_path
 
     if is_stdout(scores) and is_stdout(out):
         raise ConfigurationError(
@@ -157,6 +161,12 @@ def _check_scores(scores: Path, out: Path, notebooks: list[Path]) -> None:
             "e.g. --scores scores.csv"
         )
     target = os.path.realpath(scores)
+    partial = str(partial_path(Path(target)))
+    if not is_stdout(out) and not is_stdout(scores) and partial == os.path.realpath(out):
+        raise ConfigurationError(
+            f"grade --scores {scores}: the scores are written first to {partial_path(Path(scores))}, the grades CSV "
+            "(--out), and would overwrite it; give another file, e.g. --scores scores.csv"
+        )
     if target == os.path.realpath(out) or any(os.path.realpath(path) == target for path in notebooks):
         what = "the grades CSV (--out)" if target == os.path.realpath(out) else "one of the notebooks to grade"
         raise ConfigurationError(

@@ -1047,7 +1047,7 @@ def learners(notebooks: Iterable[str]) -> dict[str, str]:
 
 
 def week_scores(rows: Sequence[Row]) -> list[list[Any]]:
-    """The per-week table: a header (`learner`, each week graded in course order, `total`, `exercises`), then one
+    """The per-week table: a header (`learner`, each week graded in course order, `total`, `graded`), then one
     line per learner in name order, with the exercises they passed in each week, the total (the weeks' sum) and how
     many exercises they were graded on. An exercise counts once for a learner: passed if any of their notebooks
     passed it (one handed in twice, as `06_….ipynb` and `Copy of 06_….ipynb`, is not counted twice); a learner
@@ -1060,7 +1060,7 @@ def week_scores(rows: Sequence[Row]) -> list[list[Any]]:
             done[r.exercise] = done.get(r.exercise, False) or r.passed
     week_of = {i: exercise_week(i) for i in dict.fromkeys(r.exercise for r in rows if r.exercise != NOTEBOOK_ROW)}
     weeks = sorted(set(week_of.values()), key=_week_order)
-    table: list[list[Any]] = [["learner", *weeks, "total", "exercises"]]
+    table: list[list[Any]] = [["learner", *weeks, "total", "graded"]]
     for learner, done in passed.items():
         counts = [sum(ok for i, ok in done.items() if week_of[i] == week) for week in weeks]
         table.append([learner, *counts, sum(counts), len(done)])

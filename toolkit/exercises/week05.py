@@ -1,12 +1,22 @@
 """Week 5 exercises: required rules, the coercion table, arg0, a target schema, error channels.
 
+The arg0 fix passes the lint and then says what this tool is: the lint counts words, so its description
+speaks of orders, and its parameter's name and description of an order or an id ("Query data." repeated, a
+TODO, a parameter `s` described as "a string" fail, saying which).
+
+The target schema is met by the function as written, not only by what @tool made of it: @tool converts a default
+(`limit: int = 10.0` or `= "10"` shows as 10), but a direct call still gets the value as written, so such a
+default fails, saying so.
+
 Leaves out: strict mode (week 5's notebook shows which types cannot be strict).
 """
 
 from __future__ import annotations
 
+import inspect
 import json
 import random
+import re
 from typing import Annotated, Any
 
 from toolkit.errors import a_or_an
@@ -14,6 +24,7 @@ from toolkit.exercises.answers import dict_answer_problem, misses, verdict_of
 from toolkit.exercises.cells import answer_exercise
 from toolkit.exercises.core import Verdict, exercise, right, wrong
 from toolkit.exercises.values import library_of, show
+from toolkit.exercises.values import plain as plain_value
 from toolkit.tools.decorator import Param
 
 
@@ -226,9 +237,43 @@ def check_fix_arg0(answer: Any) -> Verdict:
             f"the parameter {name} is now optional (it has a default), but the tool needs an order id to look up: "
             "keep it required, as arg0 was, and say what it holds"
         )
+    if problem := _says_what_it_is(spec.description, name, schema.get("description", "")):
+        return problem
     if problem := _still_works(tool, name):
         return problem
     return right(f"the model now reads {spec.name}({name}): {spec.description}")
+
+
+_OF_ORDERS = re.compile(r"(?i:order|purchase|订单|单号)|\bSN")
+"""What a description of this tool speaks of: orders (English or Chinese), or their SN ids."""
+_OF_AN_ID = re.compile(r"(?i:order|purchase|\bids?\b|identifier|number|订单|单号|编号)|\bSN")
+"""What a description of its parameter speaks of: an order, an id, a number."""
+_ID_WORDS = frozenset({"id", "ids", "sn", "no", "num", "number", "identifier"})
+"""Words of a parameter name (split at `_` and camelCase humps) that say it holds an id."""
+
+
+def _says_what_it_is(description: str, name: str, described: str) -> Verdict | None:
+    """The ✗ for a fix the lint lets through yet that says nothing of this tool: the lint counts words, so a
+    description repeating "Query data.", a TODO, a parameter named `s` or described as "a string" passed it.
+    This tool looks up an order by its id: its description speaks of orders, its parameter's name and
+    description of an order or an id. None when they do; the prose itself is not judged."""
+    if not _OF_ORDERS.search(description):
+        return wrong(
+            f"the description {show(description)} passes the lint but does not say what the tool works on: the "
+            "model chooses by it, so say that it looks up an order (and what it returns)"
+        )
+    parts = {part.lower() for part in re.split(r"_+|(?<=[a-z0-9])(?=[A-Z])", name)}
+    if "order" not in name.lower() and "订单" not in name and not parts & _ID_WORDS:
+        return wrong(
+            f"the name {show(name)} does not say what the parameter holds: the model reads it beside the "
+            "description, so name it for what it holds (an order id)"
+        )
+    if not _OF_AN_ID.search(described):
+        return wrong(
+            f"the parameter's description {show(described)} does not say what it holds: the model fills the "
+            "parameter by it, so say that it is an order id, and its format"
+        )
+    return None
 
 
 def _takes(schema: dict[str, Any]) -> str:
@@ -373,7 +418,49 @@ def check_schema_target(answer: Any) -> Verdict:
             return wrong(f"parameter {name!r}: yours is {json.dumps(mine)}, the target's is {json.dumps(prop)}")
     if gp != wp:
         return wrong(f"extra parameters: {sorted(set(gp.get('properties', {})) - set(wp['properties']))}")
+    if problem := _default_problem(t.function, wp["properties"]):
+        return problem
     return right("the schema is identical to the target, key for key.")
+
+
+def _default_problem(fn: Any, properties: dict[str, Any]) -> Verdict | None:
+    """The ✗ for a default written as another type than the schema shows (`limit: int = 10.0`, `= "10"`): @tool
+    converts it, so the schema matches, yet the function called directly gets the value as written. None when each
+    default is the schema's, type and all (numpy's whole numbers read as ints)."""
+    for wire, written in _written_defaults(fn).items():
+        if "default" not in properties.get(wire, {}):
+            continue
+        want, have = properties[wire]["default"], plain_value(written)
+        if type(have) is not type(want) or have != want:
+            return wrong(
+                f"parameter {wire!r}: your default is written {show(written)}; the schema shows {json.dumps(want)} "
+                f"because @tool converted it, but your function called directly gets {show(written)}: write the "
+                f"default as the schema has it, {json.dumps(want)}"
+            )
+    return None
+
+
+def _written_defaults(fn: Any) -> dict[str, Any]:
+    """Each parameter's default as written in `fn`'s signature, by the name the model sees (a `Param(name=...)`'s,
+    else its own); a pydantic `Field(...)` default is left out (pydantic reads it, not a direct call)."""
+    import typing
+
+    from pydantic.fields import FieldInfo
+
+    if fn is None:
+        return {}
+    try:
+        hints = typing.get_type_hints(fn, include_extras=True)
+    except Exception:  # a name the hints refer to that cannot be resolved here: the Python names are kept
+        hints = {}
+    written = {}
+    for p in inspect.signature(fn).parameters.values():
+        if p.default is p.empty or isinstance(p.default, FieldInfo):
+            continue
+        meta = getattr(hints.get(p.name), "__metadata__", ())
+        wire = next((m.name for m in meta if isinstance(m, Param) and m.name), p.name)
+        written[wire] = p.default
+    return written
 
 
 @answer_exercise(

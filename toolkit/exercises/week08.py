@@ -1,6 +1,9 @@
 """Week 8 exercises: the +2/+1 keyword score, a query that finds a tool, vector search's k, what search
 is not (a permission), a repeated search.
 
+The query must rank the tool first on its score: terms that only tie it with other tools (listed first because the
+catalogue lists it first) fail, naming the tie.
+
 Leaves out: the accuracy-vs-size chart (the week-8 notebook draws it).
 """
 
@@ -271,8 +274,15 @@ def check_find_query(answer: Any) -> Verdict:
     search = KeywordSearch()
     found = search.search(search.index(catalog().tools), list(answer))
     ranking = ", ".join(f"{m.name} ({m.score:g})" for m in found) or "nothing"
-    if found and found[0].name == TARGET:
+    tied = [m for m in found[1:] if m.score == found[0].score] if found else []
+    if found and found[0].name == TARGET and not tied:
         return right(f"found: {ranking}")
+    if found and found[0].name == TARGET:  # listed first only because the catalogue lists it first
+        ties = ", ".join(f"{m.name} ({m.score:g})" for m in tied)
+        return wrong(
+            f"{TARGET} only ties with {ties}: a tie is broken by the catalogue's order, not by your terms; find terms "
+            f"that score {TARGET} higher than every other tool — keyword search returns {ranking}"
+        )
     spaced = next((t for t in answer if isinstance(t, str) and len(t.split()) > 1), None)
     tip = f" — {spaced!r} is one term, looked for as a whole; give each word as a term of its own" if spaced else ""
     return wrong(f"keyword search returns {ranking}{tip}")

@@ -3,7 +3,9 @@
 For the skill folder only the folder counts: what make_skill returns is ignored (a starter's
 `return ...` left below working code is fine); it is "not attempted" only while it returns `...`
 and creates nothing. A make_skill holding `yield` is told its body never ran (calling it only
-made the generator), not only that the folder is empty.
+made the generator), not only that the folder is empty. The description is what the model chooses the
+skill by at level 0: one that speaks neither of gifts nor of wrapping ("A demo skill.", "TODO"; English or
+Chinese) or only repeats the name ("Gift wrapping.") fails; the prose itself is not judged.
 
 Leaves out: the token costs per level (the week-10 notebook prints them).
 """
@@ -11,6 +13,7 @@ Leaves out: the token costs per level (the week-10 notebook prints them).
 import inspect
 import json
 import os
+import re
 import shutil
 import tempfile
 from pathlib import Path, PurePath
@@ -28,6 +31,7 @@ from toolkit.exercises.core import (
     right,
     wrong,
 )
+from toolkit.exercises.values import show
 
 
 @exercise(
@@ -105,11 +109,38 @@ def check_skill_folder(fn: Any) -> Verdict:
                 "the skill has no instructions: write them in SKILL.md after the front matter's closing `---` "
                 "(its body, level 1)"
             )
+        if problem := _description_problem(skill.name, skill.description):
+            return problem
         if skill.description not in skills.system_prompt():
             return wrong("the description does not reach the level-0 prompt")
         return right(f"level 0 shows: gift-wrapping — {skill.description}")
     finally:
         shutil.rmtree(root, ignore_errors=True)
+
+
+ABOUT_GIFTS = re.compile(r"\b(?:gift|wrap|present)|礼|包装|赠", re.IGNORECASE)
+"""What a description of the gift-wrapping skill names, in English or in Chinese (礼品, 包装): gifts, wrapping."""
+FILLER = frozenset({"a", "an", "the", "skill"})
+"""Words that, beside the name's own, add nothing to a description ("The gift-wrapping skill")."""
+
+
+def _description_problem(name: str, description: str) -> Verdict | None:
+    """The ✗ for a description the model could not choose the skill by: one naming neither gifts nor wrapping
+    ("A demo skill.", "TODO"), or one made of the name's own words alone ("Gift wrapping."); None when it will do.
+    It cannot judge the prose, only that it speaks of the skill and says more than its name."""
+    if not ABOUT_GIFTS.search(description):
+        return wrong(
+            f"the description {show(description)} says nothing of what the skill does: at level 0 the model chooses "
+            "a skill by its name and description alone, so the description says what the skill does and when to "
+            "use it"
+        )
+    words = {word.lower() for word in re.findall(r"[^\W_]+", description)}
+    if words <= FILLER | set(name.lower().split("-")):
+        return wrong(
+            f"the description {show(description)} only repeats the skill's name: say what the skill does and when "
+            "to use it (at level 0 the model chooses a skill by its description)"
+        )
+    return None
 
 
 def _made(root: Path) -> str:

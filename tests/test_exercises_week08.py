@@ -1,0 +1,30 @@
+"""Week 8's checks with other learners' terms: terms that score refund_payment above every other tool pass, terms
+that only tie it with others fail, saying which tie."""
+
+import pytest
+
+from toolkit.exercises import check
+
+
+@pytest.mark.parametrize("terms", [["refund", "payment"], ["refund"], ("REFUND",), {"refund", "captured"}])
+def test_terms_that_rank_refund_payment_above_the_rest_pass(terms):
+    assert check("w8.find_query", terms).status == "passed"
+
+
+@pytest.mark.parametrize(
+    ("terms", "tied"),
+    [
+        (["ref"], "create_referral_link (3)"),
+        (["captured", "method"], "save_payment_method (2), remove_payment_method (2)"),
+        (["payment", "the"], "get_payment (4), retry_failed_payment (4)"),
+    ],
+)
+def test_terms_that_only_tie_refund_payment_with_others_fail(terms, tied):
+    """Before: refund_payment listed first in a tie (the catalogue's order breaks it) passed, though the terms do not
+    rank it above those tools."""
+    result = check("w8.find_query", terms)
+    assert result.status == "failed"
+    assert result.feedback.startswith(
+        f"refund_payment only ties with {tied}: a tie is broken by the catalogue's order, not by your terms; find "
+        "terms that score refund_payment higher than every other tool — keyword search returns refund_payment"
+    )

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from hypothesis import settings
+from hypothesis import HealthCheck, settings
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 """One compute thread for torch (the `embeddings` extra's MiniLM) in each test process and the kernels it
@@ -17,7 +17,13 @@ starts: pytest-xdist already runs one worker per core, and torch's default of a 
 worker made them spin against each other (the full-MiniLM test: 43 s of CPU, 14 s with one thread). Read
 when torch is imported, so it is set here, before any test imports it; a value already set is kept."""
 
-settings.register_profile("deterministic", derandomize=True)
+UNTIMED = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow]}
+settings.register_profile("untimed", **UNTIMED)
+settings.register_profile("deterministic", **UNTIMED, derandomize=True)
+settings.load_profile("untimed")
+# No property test is timed: Hypothesis's default deadline (200 ms an example) and its too-slow health
+# check are timed assertions, and on two loaded cores an example of `test_the_sums_add_up` took longer
+# and failed the run.
 if os.environ.get("TOOLKIT_DETERMINISTIC_TESTS"):
     # CI (`.ci/run`): the same examples every run, so a rare case found at random cannot turn one
     # submission red and the next green. A run without it explores anew, as a developer's does.

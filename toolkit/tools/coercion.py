@@ -18,7 +18,9 @@ depth — nested models, lists and dicts included:
    10**20, a float past 64 bits pydantic refused as "not an integer"), and `"1.25e1"` is a fraction;
    only once pydantic refused the value, in a union once every choice did (`int | str` keeps
    `"1e3"` a string, `int | float` keeps `2.0` a float), and an error names what was sent;
-3. floats refuse NaN and infinity (`"nan"` is not a price);
+3. floats refuse NaN and infinity (`"nan"` is not a price), and so does a value of any type (`Any`,
+   `dict[str, Any]`) at any depth of it: `NaN` and `Infinity` are no JSON (Python's `json` reads
+   them; LangChain4j's Jackson refuses them);
 4. enum and `Literal` strings match ASCII-case-insensitively when exactly one choice matches
    (`"SHIPPED"` → `"shipped"`; LangChain4j retries `valueOf` in upper case) — only A–Z/a–z fold,
    so `"ſhipped"` (a long s) matches nothing, and whitespace is never stripped; number
@@ -64,6 +66,7 @@ from __future__ import annotations
 import decimal
 import enum
 import json
+import math
 import re
 import threading
 from collections.abc import Callable, Collection
@@ -230,6 +233,32 @@ def no_bool_refusal(kind: str, word: str) -> Callable[[Any], Any]:
         return value
 
     return refuse
+
+
+def finite_only(value: Any) -> Any:
+    """Rule 3 for a value of any type: `value` as it is, unless a NaN or an infinity is in it (at any
+    depth of its lists and dicts), which JSON cannot hold: refused as a float's is."""
+    kind = type(value)
+    if kind is float:
+        if not math.isfinite(value):
+            raise PydanticCustomError("finite_number", "Input should be a finite number")
+        return value
+    if kind is not dict and kind is not list:
+        return value
+    pending = [value]
+    while pending:  # iterative: a value nested past the recursion limit (not from JSON) is no error here
+        items = pending.pop()
+        for item in items.values() if type(items) is dict else items:
+            held = type(item)
+            if held is float and not math.isfinite(item):
+                raise PydanticCustomError("finite_number", "Input should be a finite number")
+            if held is dict or held is list:
+                pending.append(item)
+    return value
+
+
+def _finite_any(node: dict) -> Any:
+    return _before(finite_only, node)
 
 
 def _no_bool(kind: str, word: str) -> Callable[[dict], Any]:
@@ -827,6 +856,7 @@ def one_unit(phrase: str) -> str:
 
 _RULES: dict[str, Callable[[dict], Any]] = {
     "bool": _strict_bool,
+    "any": _finite_any,
     "int": _no_bool("int", "integer"),
     "float": _no_bool("float", "number"),
     "decimal": _no_bool("decimal", "number"),

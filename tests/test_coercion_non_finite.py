@@ -4,7 +4,9 @@ such as Infinity and NaN are not permitted"); LangChain4j never reads them: its 
 unless ALLOW_NON_NUMERIC_NUMBERS is enabled (it is not). Python's `json.loads` reads them, and a float
 parameter already refused them ("expected a finite number", rule 3), but a value of any type (`Any`,
 `dict[str, Any]`, `list[Any]`) took them as they came: the tool received `nan`, and whatever it stored or
-returned as JSON was no JSON either. Now they are refused at every depth, where they sit, as a float's are."""
+returned as JSON was no JSON either. Now they are refused at every depth, where they sit, as a float's are;
+so is a number past a float's range (`1e400`, valid JSON that Python reads as infinity). (An MCP tool's
+arguments are checked by its client before they are sent: `toolkit.mcp.client`.)"""
 
 from typing import Any
 
@@ -45,6 +47,7 @@ def log_values(values: list[Any], note: Any = None, reading: Reading | None = No
         (log_values, '{"values": [1, -Infinity]}', "values[1]", "-Infinity"),
         (log_values, '{"values": [], "note": {"x": NaN}}', "note", '{"x": NaN}'),
         (log_values, '{"values": [], "reading": {"extra": [NaN]}}', "reading.extra", "[NaN]"),
+        (store, '{"data": {"a": 1e400}}', "data.a", "Infinity"),
     ],
 )
 def test_a_nan_or_an_infinity_is_refused_where_any_value_is_taken(fn, arguments, where, got):

@@ -14,7 +14,7 @@ depth — nested models, lists and dicts included:
    number choices of an enum or `Literal` (`true` is not `Literal[1, 2]`'s 1), and boolean
    choices refuse numbers (`1` is not `Literal[True]`), and a number is the number choice
    (`1.0` is `Literal[1, True]`'s 1, not its `True`); an integer takes a whole number written
-   with an exponent, in quotes too (`"1e3"` → 1000, as `Double.parseDouble` reads it; `1e20` →
+   with an exponent, in quotes too (`"1e3"` → 1000, `"5."` → 5, as `BigDecimal` reads it; `1e20` →
    10**20, a float past 64 bits pydantic refused as "not an integer"), and `"1.25e1"` is a fraction;
    only once pydantic refused the value, in a union once every choice did (`int | str` keeps
    `"1e3"` a string, `int | float` keeps `2.0` a float), and an error names what was sent;
@@ -348,17 +348,21 @@ def _as_sent(error: ValidationError, value: Any, fallback: ValidationError) -> V
         return fallback
 
 
-_EXPONENT = re.compile(r"\s*-?\d+(?:\.\d+)?[eE][+-]?\d+\s*")
-"""A JSON number with an exponent, as text (`"1e3"`, `" 2.5E1 "`): pydantic's int reads no exponent."""
+_DECIMAL_TEXT = re.compile(r"\s*[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\s*")
+"""A decimal number as text, as `java.math.BigDecimal` reads it (LangChain4j reads an integer argument
+so: `DefaultToolExecutor.getBigDecimalValue`, then `toBigIntegerExact`): an exponent (`"1e3"`,
+`" 2.5E1 "`), a sign, a point with no digits after or before it (`"5."`, `".5e1"`); pydantic's int
+reads none of these."""
 
 
 def _whole_number(value: Any) -> Any:
     """The int a whole number is, where pydantic's int reading misses it: a float past 64 bits (`1e20`)
-    and a number in quotes with an exponent (`"1e3"`, read as `Double.parseDouble` reads it); anything
-    else as it is, for pydantic to read or refuse (a fraction: "expected an integer")."""
+    and a number in quotes written otherwise (`"1e3"`, `"+1e3"`, `"5."`: `_DECIMAL_TEXT`, read as
+    `BigDecimal` reads it); anything else as it is, for pydantic to read or refuse (a fraction:
+    "expected an integer")."""
     if type(value) is float and value.is_integer():  # finite and whole
         return int(value)
-    if type(value) is str and _EXPONENT.fullmatch(value):
+    if type(value) is str and _DECIMAL_TEXT.fullmatch(value):
         number = decimal.Decimal(value)
         if number.adjusted() < _INT_DIGITS and number == number.to_integral_value():
             return int(number)

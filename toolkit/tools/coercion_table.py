@@ -65,14 +65,15 @@ class Row:
 
 
 VALUES: tuple[Row, ...] = (
-    Row(int, "27", ACCEPT, "27", "a number in a string has one reading (LangChain4j: Double.parseDouble)"),
+    Row(int, "27", ACCEPT, "27", "a number in a string has one reading (LangChain4j: new BigDecimal(text))"),
     Row(int, "-3", ACCEPT, "-3", "the same, with a sign"),
-    Row(int, " 27 ", ACCEPT, "27", "a number in a string may have surrounding spaces (parseDouble trims them)"),
+    Row(int, " 27 ", ACCEPT, "27", "a number in a string may have surrounding spaces (LangChain4j trims them)"),
     Row(int, 27.0, ACCEPT, "27", "a whole float is an integer"),
     Row(int, "27.0", ACCEPT, "27", "the same, in a string"),
     Row(int, 27.5, REJECT, "an integer", "a fraction is never truncated"),
     Row(int, "27.5", REJECT, "an integer", "the same, in a string"),
-    Row(int, "1e3", ACCEPT, "1000", "exponent notation in a string, a whole number (parseDouble reads it)"),
+    Row(int, "1e3", ACCEPT, "1000", "exponent notation in a string, a whole number (BigDecimal reads it)"),
+    Row(int, "5.", ACCEPT, "5", "a point with no digits after it, a whole number (BigDecimal reads it)"),
     Row(int, True, REJECT, "an integer", "a boolean is not a number"),
     Row(int, "1_000", REJECT, "an integer", "digit separators are Python syntax, not JSON"),
     Row(Bounded, "1", ACCEPT, "1", "a number in a string, then the bounds"),

@@ -6,8 +6,9 @@ subset of JSON Schema. `strict_schema()` rewrites every object and value, bottom
 1. objects (`"type": "object"`, a type list holding it, or `properties` without a `type`):
    `additionalProperties: false`; every property listed in `required`; the ones
    that were optional become nullable (`anyOf [..., {"type": "null"}]`) — the model sends
-   `null`, and the executor turns `null` back into the default — but for one that takes one
-   value (`const`, a tagged union's tag), which the model sends as it is;
+   `null`, and the executor turns `null` back into the default (a field whose type takes None,
+   `int | None = 5`, gets None: `null` is one of its values, as in the OpenAI Agents SDK) — but
+   for one that takes one value (`const`, a tagged union's tag), which the model sends as it is;
 2. `default` and OpenAPI's `discriminator` are dropped, `oneOf` becomes `anyOf`, a `$ref` with
    siblings moves into `anyOf`;
 3. keywords strict mode does not enforce (`minLength`, `uniqueItems`, unknown `format`s, ...)

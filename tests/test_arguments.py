@@ -105,6 +105,13 @@ ACCEPTED = [  # (type, what the model sent, what the function receives)
     (int, " 2.5E1 ", 25),
     (int, "-1e2", -100),
     (int, 1e20, 10**20),
+    # every decimal text java.math.BigDecimal reads (LangChain4j's DefaultToolExecutor.getBigDecimalValue,
+    # then toBigIntegerExact): a sign, a point with no digits after it or before it, an exponent's sign
+    (int, "5.", 5),
+    (int, "+1e3", 1000),
+    (int, ".5e1", 5),
+    (int, "1.e3", 1000),
+    (int, "+5.", 5),
     # ... only when every branch of a union refused it: a union reads the value as before
     (int | str, "1e3", "1e3"),
     (float | int, "1e3", 1000.0),
@@ -172,6 +179,9 @@ REJECTED = [  # (type, what the model sent, the field, what the error says is ex
     (int, "abc", "x", "an integer"),
     (int, True, "x", "an integer"),
     (int, "1.25e1", "x", "an integer"),
+    (int, ".5", "x", "an integer"),
+    (int, "5.e-1", "x", "an integer"),
+    (int, "0x10", "x", "an integer"),
     (int, "1e", "x", "an integer"),
     (int, "0x10", "x", "an integer"),
     (int, "1e5000", "x", "an integer"),

@@ -25,7 +25,32 @@ def test_every_text_row_is_what_the_parser_does(row):
 
 @pytest.mark.parametrize("row", table.DIFFERENCES, ids=lambda d: d.case[:30])
 def test_every_difference_shows_the_packages_side(row):
-    assert table.outcome(row.annotation, row.sent)[1] == row.result
+    assert table.outcome(row.annotation, row.sent, row.beside)[1] == row.result
+
+
+LANGCHAIN4J_TAKES = [
+    (str, "SN202610200001", {"refundAmount": 2999}, "runs: prepareArguments reads the parameters' names only"),
+    (list[int], [1.5], {}, "[1]: Jackson's ACCEPT_FLOAT_AS_INT (on by default) truncates"),
+    (float, "NaN", {}, "NaN: getDoubleValue's Double.parseDouble reads NaN and Infinity"),
+]
+
+
+@pytest.mark.parametrize("annotation, sent, beside, langchain4j", LANGCHAIN4J_TAKES, ids=lambda v: repr(v)[:20])
+def test_every_input_langchain4j_takes_and_the_package_refuses_is_a_listed_difference(
+    annotation, sent, beside, langchain4j
+):
+    """Week 5's list of differences must hold each input LangChain4j's `DefaultToolExecutor` takes and the
+    package refuses (langchain4j/src/main/java/dev/langchain4j/service/tool/DefaultToolExecutor.java:
+    `prepareArguments` gets `argumentsMap.get(parameterName)` for each parameter, so a stray key is never read;
+    `coerceArgument` reads a collection or a POJO by `Json.fromJson(Json.toJson(argument), parameterType)`, whose
+    mapper (langchain4j-core/.../internal/JacksonJsonCodec.java) enables FAIL_ON_UNKNOWN_PROPERTIES and
+    ACCEPT_CASE_INSENSITIVE_ENUMS over Jackson's defaults; `getDoubleValue` is `Double.parseDouble`). Each case
+    was run through that mapper configuration (jackson-databind 2.20.1; there `{"gift": "true"}` and `{"gift": 1}`
+    fill a boolean field with true, the "value inside a list or a POJO" row). The list said an unknown field was
+    "ignored" there, showing one inside a model, which that mapper refuses too."""
+    assert table.outcome(annotation, sent, beside)[0] == table.REJECT
+    shown = [(d.annotation, d.sent, dict(d.beside)) for d in table.DIFFERENCES]
+    assert (annotation, sent, beside) in shown, f"LangChain4j: {langchain4j}; add a Difference row for it"
 
 
 def _kind(annotation, sent):

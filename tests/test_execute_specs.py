@@ -50,6 +50,14 @@ def test_a_spec_a_chat_api_would_refuse_is_a_developer_error(spec, text):
     assert str(caught.value) == text
 
 
+def test_a_spec_name_ending_in_a_newline_is_refused_as_the_api_refuses_it():
+    """`$` in OpenAI's `^[a-zA-Z0-9_-]{1,64}$` is the end of the name (JSON Schema reads `pattern` as
+    ECMA-262 does); Python's `re.match` let "lookup\n" through to a 400 at the first request."""
+    with pytest.raises(ToolDefinitionError) as caught:
+        Tool(ToolSpec("lookup\n", "d"), answer)
+    assert str(caught.value) == f"Tool('lookup\\n', ...): the tool name 'lookup\\n' {NAME_RULE}"
+
+
 def test_the_registry_names_the_version_that_is_wrong():
     registry = ToolRegistry()
     with pytest.raises(ToolDefinitionError, match=r"^registry query order@v1: the tool name 'query order'"):

@@ -111,6 +111,10 @@ def test_no_queries_and_a_negative_size_are_refused(tmp_path):
             'tools[0] has the name "get weather"; a tool name is a string of 1-64 ASCII letters, digits, "_" or "-"',
         ),
         (tool(""), 'tools[0] has the name ""; a tool name is a string of 1-64 ASCII letters, digits, "_" or "-"'),
+        (
+            tool("get_weather\n"),
+            'tools[0] has the name "get_weather\\n"; a tool name is a string of 1-64 ASCII letters, digits, "_" or "-"',
+        ),
         ({**tool("a"), "description": 5}, 'tools[0] ("a") has the description 5; it must be a string (or null)'),
         (
             {**tool("a"), "parameters": "x"},

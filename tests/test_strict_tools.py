@@ -268,3 +268,42 @@ def test_a_tag_with_a_default_stays_its_one_value_in_strict_mode():
     jsonschema.validate(arguments, strict)
     result = t.execute(ToolCall(id="1", name="adopt", arguments=json.dumps(arguments)), policies=FEED_BACK_ALL)
     assert result.content == "Cat(kind='cat', meow=1)"
+
+
+def test_an_object_written_with_a_type_list_or_only_properties_is_closed_as_an_object():
+    """A hand-written schema may say `"type": ["object", "null"]` (a nullable object, JSON Schema's own way) or
+    give an object only its `properties`. The OpenAI Agents SDK's `ensure_strict_json_schema`
+    (src/agents/strict_schema.py: `is_object = typ == "object" or (is_list(typ) and "object" in typ)`, and
+    `properties` without a `type` becomes `"type": "object"`) closes both. Here the first was left open, a
+    schema OpenAI refuses at the first request (the embedded gateway's 400 below), and the second was refused
+    as "a value of any type"; a property whose type list already holds "null" was made nullable twice."""
+    from toolkit.gateway.strict import strict_problem
+    from toolkit.tools.reflect import ToolSpec
+
+    address = {"properties": {"city": {"type": "string"}, "zip": {"type": "string"}}, "required": ["city"]}
+    parameters = {
+        "type": "object",
+        "properties": {
+            "ship_to": {"type": ["object", "null"], **address},
+            "bill_to": address,
+            "note": {"type": ["string", "null"]},
+        },
+        "required": ["ship_to", "bill_to"],
+    }
+    closed = {
+        "properties": {"city": {"type": "string"}, "zip": {"anyOf": [{"type": "string"}, {"type": "null"}]}},
+        "required": ["city", "zip"],
+        "additionalProperties": False,
+    }
+    strict = ToolSpec("ship", "Ship an order.", parameters).strict_parameters
+    assert strict == {
+        "type": "object",
+        "properties": {
+            "ship_to": {"type": ["object", "null"], **closed},
+            "bill_to": {"type": "object", **closed},
+            "note": {"type": ["string", "null"]},
+        },
+        "required": ["ship_to", "bill_to", "note"],
+        "additionalProperties": False,
+    }
+    assert strict_problem(strict) is None

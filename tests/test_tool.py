@@ -117,6 +117,18 @@ def test_invalid_tool_name():
     assert "'" + "x" * 65 + "'" in _error(lambda: tool(name="x" * 65)(target))
 
 
+@pytest.mark.parametrize("name", ["query_order\n", "\nquery_order", "query_order\r\n"])
+def test_a_tool_name_with_a_line_end_is_refused_where_it_is_written(name):
+    """OpenAI's rule is the whole name, `^[a-zA-Z0-9_-]{1,64}$` read as JSON Schema's `pattern` reads it
+    (ECMA-262: `$` is the end of the text): `"query_order\n"` is its 400 ("Invalid 'tools[0].function.name'").
+    Python's `re.match` lets `$` match before a final newline, so such a name (read from a file, a
+    catalogue, a rename) was registered and sent, to fail at the first request."""
+    assert _error(lambda: tool(name=name)(target)) == (
+        f"@tool {HERE}.target: the tool name {name!r} is not 1-64 ASCII letters, digits, '_' or '-' "
+        "(OpenAI's rule). Fix: pass a valid name, e.g. @tool(name='query_order')"
+    )
+
+
 def test_lambda_needs_a_name():
     anonymous = lambda: None  # noqa: E731
     assert _error(lambda: tool(anonymous)) == (

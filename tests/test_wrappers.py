@@ -80,7 +80,7 @@ def test_one_naming_rule_every_wrapper_takes_the_current_name():
     assert _names(rename_tools(renamed, lambda name: "utc_" + name)) == ["utc_now", "utc_convert_time"]
 
 
-@pytest.mark.parametrize("bad", ["time.convert now", "", "x" * 65, "查询"])
+@pytest.mark.parametrize("bad", ["time.convert now", "", "x" * 65, "查询", "now\n"])
 def test_new_names_are_checked_against_the_api_pattern(bad):
     """Issue 19.10: a bad new name used to pass build_context and fail as a 400 on the first request."""
     expected = (

@@ -798,6 +798,13 @@ def _immediate(plan: MethodPlan, loop: LoopResult, values: dict[str, Any]) -> An
     its text); anything else → `ConfigurationError` (declare `Result[...]`). That error comes after
     the tools ran (`ai_service` refuses the mismatches annotations show): it says so, and carries
     `loop_result` and `tool_values` (the values the tools returned, in call order).
+
+    The values are the last round's, the round that ended the call. LangChain4j reads every tool execution
+    of the call (`toolServiceResult.toolExecutions()`, all rounds) and takes this path only when each of
+    them is IMMEDIATE or IMMEDIATE_IF_LAST; otherwise (a TO_LLM lookup in an earlier round, or a round
+    `[TO_LLM, IMMEDIATE_IF_LAST]`) it parses the model's last message, the one that asked for the tools
+    and has no answer, as if it were one. Here such a call returns the ending tool's value, or, when the
+    ending round has several values, the `ConfigurationError` above.
     """
     results = loop.immediate_results
     if plan.kind == "result":

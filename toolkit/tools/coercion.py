@@ -14,11 +14,13 @@ depth — nested models, lists and dicts included:
    number choices of an enum or `Literal` (`true` is not `Literal[1, 2]`'s 1), and boolean
    choices refuse numbers (`1` is not `Literal[True]`), and a number is the number choice
    (`1.0` is `Literal[1, True]`'s 1, not its `True`); an integer takes a whole number written
-   with an exponent, in quotes too (`"1e3"` → 1000, as `Double.parseDouble` reads it; `1e20` →
+   with an exponent, in quotes too (`"1e3"` → 1000, `"5."` → 5, as `BigDecimal` reads it; `1e20` →
    10**20, a float past 64 bits pydantic refused as "not an integer"), and `"1.25e1"` is a fraction;
    only once pydantic refused the value, in a union once every choice did (`int | str` keeps
    `"1e3"` a string, `int | float` keeps `2.0` a float), and an error names what was sent;
-3. floats refuse NaN and infinity (`"nan"` is not a price);
+3. floats refuse NaN and infinity (`"nan"` is not a price), and so does a value of any type (`Any`,
+   `dict[str, Any]`) at any depth of it: `NaN` and `Infinity` are no JSON (Python's `json` reads
+   them; LangChain4j's Jackson refuses them);
 4. enum and `Literal` strings match ASCII-case-insensitively when exactly one choice matches
    (`"SHIPPED"` → `"shipped"`; LangChain4j retries `valueOf` in upper case) — only A–Z/a–z fold,
    so `"ſhipped"` (a long s) matches nothing, and whitespace is never stripped; number
@@ -64,6 +66,7 @@ from __future__ import annotations
 import decimal
 import enum
 import json
+import math
 import re
 import threading
 from collections.abc import Callable, Collection
@@ -232,6 +235,32 @@ def no_bool_refusal(kind: str, word: str) -> Callable[[Any], Any]:
     return refuse
 
 
+def finite_only(value: Any) -> Any:
+    """Rule 3 for a value of any type: `value` as it is, unless a NaN or an infinity is in it (at any
+    depth of its lists and dicts), which JSON cannot hold: refused as a float's is."""
+    kind = type(value)
+    if kind is float:
+        if not math.isfinite(value):
+            raise PydanticCustomError("finite_number", "Input should be a finite number")
+        return value
+    if kind is not dict and kind is not list:
+        return value
+    pending = [value]
+    while pending:  # iterative: a value nested past the recursion limit (not from JSON) is no error here
+        items = pending.pop()
+        for item in items.values() if type(items) is dict else items:
+            held = type(item)
+            if held is float and not math.isfinite(item):
+                raise PydanticCustomError("finite_number", "Input should be a finite number")
+            if held is dict or held is list:
+                pending.append(item)
+    return value
+
+
+def _finite_any(node: dict) -> Any:
+    return _before(finite_only, node)
+
+
 def _no_bool(kind: str, word: str) -> Callable[[dict], Any]:
     refuse = no_bool_refusal(kind, word)
 
@@ -319,17 +348,21 @@ def _as_sent(error: ValidationError, value: Any, fallback: ValidationError) -> V
         return fallback
 
 
-_EXPONENT = re.compile(r"\s*-?\d+(?:\.\d+)?[eE][+-]?\d+\s*")
-"""A JSON number with an exponent, as text (`"1e3"`, `" 2.5E1 "`): pydantic's int reads no exponent."""
+_DECIMAL_TEXT = re.compile(r"\s*[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\s*")
+"""A decimal number as text, as `java.math.BigDecimal` reads it (LangChain4j reads an integer argument
+so: `DefaultToolExecutor.getBigDecimalValue`, then `toBigIntegerExact`): an exponent (`"1e3"`,
+`" 2.5E1 "`), a sign, a point with no digits after or before it (`"5."`, `".5e1"`); pydantic's int
+reads none of these."""
 
 
 def _whole_number(value: Any) -> Any:
     """The int a whole number is, where pydantic's int reading misses it: a float past 64 bits (`1e20`)
-    and a number in quotes with an exponent (`"1e3"`, read as `Double.parseDouble` reads it); anything
-    else as it is, for pydantic to read or refuse (a fraction: "expected an integer")."""
+    and a number in quotes written otherwise (`"1e3"`, `"+1e3"`, `"5."`: `_DECIMAL_TEXT`, read as
+    `BigDecimal` reads it); anything else as it is, for pydantic to read or refuse (a fraction:
+    "expected an integer")."""
     if type(value) is float and value.is_integer():  # finite and whole
         return int(value)
-    if type(value) is str and _EXPONENT.fullmatch(value):
+    if type(value) is str and _DECIMAL_TEXT.fullmatch(value):
         number = decimal.Decimal(value)
         if number.adjusted() < _INT_DIGITS and number == number.to_integral_value():
             return int(number)
@@ -827,6 +860,7 @@ def one_unit(phrase: str) -> str:
 
 _RULES: dict[str, Callable[[dict], Any]] = {
     "bool": _strict_bool,
+    "any": _finite_any,
     "int": _no_bool("int", "integer"),
     "float": _no_bool("float", "number"),
     "decimal": _no_bool("decimal", "number"),

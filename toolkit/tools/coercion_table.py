@@ -19,7 +19,8 @@ from __future__ import annotations
 import datetime
 import enum
 import json
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field
@@ -64,14 +65,15 @@ class Row:
 
 
 VALUES: tuple[Row, ...] = (
-    Row(int, "27", ACCEPT, "27", "a number in a string has one reading (LangChain4j: Double.parseDouble)"),
+    Row(int, "27", ACCEPT, "27", "a number in a string has one reading (LangChain4j: new BigDecimal(text))"),
     Row(int, "-3", ACCEPT, "-3", "the same, with a sign"),
-    Row(int, " 27 ", ACCEPT, "27", "a number in a string may have surrounding spaces (parseDouble trims them)"),
+    Row(int, " 27 ", ACCEPT, "27", "a number in a string may have surrounding spaces (LangChain4j trims them)"),
     Row(int, 27.0, ACCEPT, "27", "a whole float is an integer"),
     Row(int, "27.0", ACCEPT, "27", "the same, in a string"),
     Row(int, 27.5, REJECT, "an integer", "a fraction is never truncated"),
     Row(int, "27.5", REJECT, "an integer", "the same, in a string"),
-    Row(int, "1e3", ACCEPT, "1000", "exponent notation in a string, a whole number (parseDouble reads it)"),
+    Row(int, "1e3", ACCEPT, "1000", "exponent notation in a string, a whole number (BigDecimal reads it)"),
+    Row(int, "5.", ACCEPT, "5", "a point with no digits after it, a whole number (BigDecimal reads it)"),
     Row(int, True, REJECT, "an integer", "a boolean is not a number"),
     Row(int, "1_000", REJECT, "an integer", "digit separators are Python syntax, not JSON"),
     Row(Bounded, "1", ACCEPT, "1", "a number in a string, then the bounds"),
@@ -100,7 +102,7 @@ VALUES: tuple[Row, ...] = (
     Row(dict[str, int], {"a": "1"}, ACCEPT, "{'a': 1}", "each value by the same rules"),
     Row(Item, {"sku": "A", "quantity": "2"}, ACCEPT, "Item(sku='A', quantity=2, gift=False)", "at every depth"),
     Row(Item, {"sku": "A", "gift": None}, ACCEPT, "Item(sku='A', quantity=1, gift=False)", "null means the default"),
-    Row(Item, {"sku": "A", "colour": "red"}, REJECT, "", "an unknown field is intent drift"),
+    Row(Item, {"sku": "A", "colour": "red"}, REJECT, "unknown field", "an unknown field is intent drift"),
     Row(
         Item,
         '{"sku": "A"}',
@@ -147,6 +149,8 @@ class Difference:
     """What the model sent (`MISSING`: the argument is absent)."""
     result: str
     """What the package does, as in `Row.result` (checked by the test)."""
+    beside: Mapping[str, Any] = field(default_factory=dict)
+    """Other arguments sent beside `x` (a key no parameter has)."""
 
 
 MISSING = object()
@@ -163,13 +167,35 @@ DIFFERENCES: tuple[Difference, ...] = (
         "a string",
     ),
     Difference(
-        "an unknown field in the arguments",
-        "ignored",
+        "an argument no parameter has, beside the parameters",
+        "never read (prepareArguments reads each parameter's name); inside a POJO an unknown field fails, as "
+        "here (its Jackson mapper enables FAIL_ON_UNKNOWN_PROPERTIES)",
         "ArgumentError naming the valid fields",
         "a stray refundAmount is intent drift: the model believes the tool does something it does not",
-        Item,
-        {"sku": "A", "refundAmount": 2999},
-        "",
+        str,
+        "SN202610200001",
+        "unknown field, valid fields: x",
+        {"refundAmount": 2999},
+    ),
+    Difference(
+        "a value inside a list or a POJO",
+        'read by Jackson\'s defaults: a fraction for an int truncated ([1.5] → [1]), "true" or 1 for a boolean '
+        "is true, a number for a String its text",
+        "the rules of a parameter at every depth: ArgumentError",
+        "a quantity of 1.5 truncated to 1 is an order nobody placed; the model reads one schema, so one set of "
+        "rules holds wherever the value sits",
+        list[int],
+        [1.5],
+        "an integer",
+    ),
+    Difference(
+        '"NaN" or "Infinity" for a double',
+        "accepted (Double.parseDouble reads them)",
+        "ArgumentError: expected a finite number",
+        "NaN is not a price: every comparison with it is false, so a check like amount > limit lets it through",
+        float,
+        "NaN",
+        "a finite number",
     ),
     Difference(
         "enum matching",
@@ -203,16 +229,20 @@ DIFFERENCES: tuple[Difference, ...] = (
 """Where we differ from LangChain4j (week 5's list)."""
 
 
-def outcome(annotation: Any, sent: Any) -> tuple[str, str]:
-    """(`accepted`, repr of the value) or (`rejected`, the expected text) for one parameter `x`."""
+def outcome(annotation: Any, sent: Any, beside: Mapping[str, Any] | None = None) -> tuple[str, str]:
+    """(`accepted`, repr of the value) or (`rejected`, the expected text) for one parameter `x`, with
+    `beside` sent next to it (the expected text of a key no parameter has is the valid names)."""
     from toolkit.tools.arguments import ParamInfo, coerce_arguments
 
-    raw = {} if sent is MISSING else {"x": sent}
+    raw = {**({} if sent is MISSING else {"x": sent}), **(beside or {})}
     info = ParamInfo("x", "x", annotation, expects="a string" if annotation is str else "a value")
     try:
         return ACCEPT, repr(coerce_arguments("coerce", (info,), raw)["x"])
     except ArgumentError as error:
-        return REJECT, error.problems[0].expected
+        problem = error.problems[0]
+        if problem.kind == "unknown":  # its `expected` is the valid names, if any
+            return REJECT, f"unknown field, valid fields: {problem.expected}" if problem.expected else "unknown field"
+        return REJECT, problem.expected
 
 
 def value_rows() -> list[dict[str, str]]:
@@ -227,7 +257,7 @@ def value_rows() -> list[dict[str, str]]:
                 "type": type_name(row.annotation),
                 "model sent": json.dumps(row.sent, ensure_ascii=False),
                 "accepted?": "yes" if accepted == ACCEPT else "no",
-                "function receives / expected": text or "(unknown field)",
+                "function receives / expected": text,
                 "why": row.rule,
             }
         )

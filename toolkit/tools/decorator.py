@@ -51,8 +51,9 @@ from toolkit.errors import ToolDefinitionError
 from toolkit.errors import a_kind_of as a_kind_of  # re-exported: the error-text helpers were defined here
 from toolkit.errors import a_or_an as a_or_an
 
-TOOL_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
-"""What OpenAI accepts as a function name."""
+TOOL_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}\Z")
+"""What OpenAI accepts as a function name, `^[a-zA-Z0-9_-]{1,64}$`, for `.match`: `\\Z`, since Python's `$`
+also matches before a final newline, which the API's pattern (ECMA-262's `$`) does not."""
 
 
 class ReturnBehavior(str, enum.Enum):

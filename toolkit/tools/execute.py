@@ -14,8 +14,14 @@ failure             default (as LangChain4j)     alternative
 unknown tool name   raise `UnknownToolError`     `report_unknown_tool`: "no tool named X; ..."
 bad arguments       raise `ArgumentError`        `report_argument_error`: field / got / expected
 the tool raised     `report_execution_error`:    `raise_error`: stop the loop
-                    sanitised text, loop goes on
+                    sanitised text, loop goes
+                    on; a warning is logged
 ==================  ==========================  ==============================================
+
+The default for a tool that raised also logs a warning on the `toolkit.tools` logger (the text the model
+reads, and how to handle it otherwise), as LangChain4j's `DEFAULT_TOOL_EXECUTION_ERROR_HANDLER` does
+`log.warn(...)`: a tool failing on every call is seen outside the conversation. A policy of one's own is
+silent (there, configuring a handler silences the log).
 
 The defaults follow LangChain4j in *what happens* (raise, raise, feed back); the text fed back
 for a tool that raised is not LangChain4j's. LangChain4j sends the exception's message alone
@@ -53,6 +59,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import inspect
+import logging
 import types
 import weakref
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping
@@ -100,6 +107,7 @@ from toolkit.tools.result_text import ReadFailed, awaitables_in, call_text
 from toolkit.unicode import cut
 
 Executor = Callable[[ToolCall, InvocationContext], Any]
+log: logging.Logger = logging.getLogger("toolkit.tools")
 
 VALUES = "_toolkit_values"
 """An `InvocationContext.parameters` key: a dict there receives each call's raw return value by call
@@ -126,8 +134,19 @@ def report_argument_error(error: Exception, call: ToolCall) -> str:
 
 
 def report_execution_error(error: Exception, call: ToolCall) -> str:
-    """Policy: the tool's (sanitised) error message, so the model can retry or explain."""
-    return str(error)
+    """Policy: the tool's (sanitised) error message, so the model can retry or explain; and a warning
+    on the `toolkit.tools` logger saying so, as LangChain4j's default handler logs one (a policy of
+    one's own is silent)."""
+    text = str(error)
+    log.warning("%s%s", text, LOGGED_HINT)
+    return text
+
+
+LOGGED_HINT = (
+    " (sent back to the model as the call's result; to handle a failing tool otherwise, and silence this "
+    "log, give Policies(execution_error=...) a policy of your own)"
+)
+"""What the default execution policy's warning adds to the text the model reads."""
 
 
 @dataclass(frozen=True, repr=False)

@@ -35,7 +35,8 @@ text). `loads` also has limits, so hostile input fails cleanly: text longer than
 nesting deeper than `MAX_DEPTH` raise `TooLarge` (a `ValueError`), never `RecursionError`.
 
 Leaves out: comments, unquoted keys, Python literals (`True`, `None`), `NaN`: JSON5 is not the
-goal, only the slips above.
+goal, only the slips above. (`json.loads` itself reads `NaN` and `Infinity`; a tool's arguments
+holding one are refused by the executor's coercion, `toolkit.tools.coercion` rule 3.)
 """
 
 from __future__ import annotations

@@ -3,10 +3,12 @@
 With `"strict": true` the gateway constrains decoding to the schema, which only works for a
 subset of JSON Schema. `strict_schema()` rewrites every object and value, bottom-up:
 
-1. objects: `additionalProperties: false`; every property listed in `required`; the ones
+1. objects (`"type": "object"`, a type list holding it, or `properties` without a `type`):
+   `additionalProperties: false`; every property listed in `required`; the ones
    that were optional become nullable (`anyOf [..., {"type": "null"}]`) — the model sends
-   `null`, and the executor turns `null` back into the default — but for one that takes one
-   value (`const`, a tagged union's tag), which the model sends as it is;
+   `null`, and the executor turns `null` back into the default (a field whose type takes None,
+   `int | None = 5`, gets None: `null` is one of its values, as in the OpenAI Agents SDK) — but
+   for one that takes one value (`const`, a tagged union's tag), which the model sends as it is;
 2. `default` and OpenAPI's `discriminator` are dropped, `oneOf` becomes `anyOf`, a `$ref` with
    siblings moves into `anyOf`;
 3. keywords strict mode does not enforce (`minLength`, `uniqueItems`, unknown `format`s, ...)
@@ -120,6 +122,8 @@ def _not_json_schema(path: str, where: str, problem: str, fix: str) -> None:
 
 
 def _fix(node: dict[str, Any], path: str, where: str) -> dict[str, Any]:
+    if "properties" in node and "type" not in node:  # an object by its properties (the Agents SDK reads it so)
+        node["type"] = "object"
     _refuse(node, path, where)
     node.pop("default", None)
     node.pop("discriminator", None)  # OpenAPI's, not strict mode's; the `const` tags already discriminate
@@ -128,9 +132,15 @@ def _fix(node: dict[str, Any], path: str, where: str) -> dict[str, Any]:
     if "$ref" in node and len(node) > 1:
         node["anyOf"] = [{"$ref": node.pop("$ref")}]
     _move_notes(node)
-    if node.get("type") == "object":
+    if _is_object(node):
         _close(node)
     return node
+
+
+def _is_object(node: dict[str, Any]) -> bool:
+    """`"type": "object"`, or a type list that holds it (`["object", "null"]`, a nullable object)."""
+    kind = node.get("type")
+    return kind == "object" or (isinstance(kind, list) and "object" in kind)
 
 
 _CONCRETE = "give it a concrete type (not Any, a bare list or a bare dict)"
@@ -149,12 +159,12 @@ def _refuse(node: dict[str, Any], path: str, where: str) -> None:
         fail("does not support tuples (prefixItems)", "use list[...] or a pydantic model")
     if not any(key in node for key in _TYPED):
         fail("needs a type for every value, but this one accepts any value", _CONCRETE)
-    if node.get("type") == "object" and node.get("additionalProperties") not in (None, False):
+    if _is_object(node) and node.get("additionalProperties") not in (None, False):
         fail(
             "needs every object to list its properties, but this is a free-form dict",
             "use a pydantic model with named fields",
         )
-    if node.get("type") == "object" and "properties" not in node:
+    if _is_object(node) and "properties" not in node:
         fail(
             "needs every object to list its properties, but this object lists none",
             "use a pydantic model with named fields",
@@ -188,7 +198,8 @@ def _one_value(prop: dict[str, Any]) -> bool:
 
 
 def _nullable(prop: dict[str, Any]) -> dict[str, Any]:
-    if prop.get("type") == "null" or _NULL in prop.get("anyOf", ()):
+    kind = prop.get("type")
+    if kind == "null" or (isinstance(kind, list) and "null" in kind) or _NULL in prop.get("anyOf", ()):
         return prop
     if "anyOf" in prop:
         return {**prop, "anyOf": [*prop["anyOf"], _NULL]}

@@ -25,7 +25,9 @@ asking for more input round after round held it for ten): when it passes, the SD
 `evict_tool_list_cache()` and, as in LangChain4j's client, by the server's
 `notifications/tools/list_changed`: a server that added or removed tools is listed again at the
 next `list_tools()` (a 2026-07-28 server sends it only with a call's answer: no subscription is
-opened). Errors::
+opened). What the server logs (`notifications/message`) goes to the `toolkit.mcp.server_log`
+logger, each line naming this client's server (`toolkit.mcp.server_logs`); a 2026-07-28 server
+is asked for messages of `log_level` and above ("info"; None asks for none). Errors::
 
     McpError                  the server answered with an error, or broke the protocol
     ├── McpConnectionError    it cannot be reached, or went away (before the request was sent)
@@ -133,6 +135,7 @@ from mcp_types import (
     CallToolResult,
     ListToolsRequest,
     ListToolsResult,
+    LoggingMessageNotificationParams,
     PaginatedRequestParams,
     ToolListChangedNotification,
     jsonrpc_message_adapter,
@@ -156,6 +159,7 @@ from toolkit.errors import McpConnectionError, McpError, McpTimeout, ToolDefinit
 from toolkit.mcp.http import SESSION_ENDED, http_transport, unreadable_answer
 from toolkit.mcp.ids import ids_checked
 from toolkit.mcp.schema import json_type
+from toolkit.mcp.server_logs import LEVELS, forward
 from toolkit.tools.decorator import a_or_an
 from toolkit.tools.redact import is_secret_name, is_secret_variable, mask_secret, secrets_in
 from toolkit.unicode import cut
@@ -205,11 +209,24 @@ class McpClient:
     """One MCP server, used synchronously (see the module docstring)."""
 
     def __init__(
-        self, server: Any, *, name: str | None = None, connect_timeout: float = 10.0, request_timeout: float = 30.0
+        self,
+        server: Any,
+        *,
+        name: str | None = None,
+        connect_timeout: float = 10.0,
+        request_timeout: float = 30.0,
+        log_level: str | None = "info",
     ) -> None:
         check_seconds("McpClient", "connect_timeout", connect_timeout)
         check_seconds("McpClient", "request_timeout", request_timeout)
         check_server(server)
+        if log_level is not None and log_level not in LEVELS:
+            raise ToolDefinitionError(
+                f"McpClient(log_level={log_level!r:.40})",
+                "log_level is the least level of the log messages the server is asked to send, one of MCP's: "
+                f"{', '.join(LEVELS)} (or None for none)",
+                "give one, e.g. log_level='warning'",
+            )
         if name is not None and not (isinstance(name, str) and (name == "" or name.strip())):
             raise ToolDefinitionError(  # an int, a list (unhashable: McpToolProvider's left_out failed raw), a blank
                 f"McpClient(name={name!r:.40})",
@@ -225,6 +242,9 @@ class McpClient:
         self.name: str = name or self._hide(_default_name(server))
         """How logs, errors and tool metadata call this server."""
         self.connect_timeout = connect_timeout
+        self.log_level = log_level
+        """The least level of the log messages a 2026-07-28 server is asked to send with each request
+        (None: none); each goes to the `toolkit.mcp.server_log` logger (`toolkit.mcp.server_logs`)."""
         self.request_timeout = request_timeout
         """Default deadline of one request (listing tools, or a call without its own)."""
         self._tools: list[McpTool] | None = None
@@ -439,7 +459,11 @@ class McpClient:
             with anyio.CancelScope(deadline=anyio.current_time() + self.connect_timeout) as scope:
                 self._scope = scope
                 async with mcp.Client(
-                    self._transport(), read_timeout_seconds=self.request_timeout, message_handler=self._on_message
+                    self._transport(),
+                    read_timeout_seconds=self.request_timeout,
+                    message_handler=self._on_message,
+                    logging_callback=self._on_log,
+                    log_level=self.log_level,  # type: ignore[arg-type]  # one of LEVELS, checked in __init__
                 ) as client:
                     scope.deadline = math.inf  # connected: only close() ends it now
                     ready.set_result(client)
@@ -527,6 +551,10 @@ class McpClient:
         for secret in self._secrets:
             text = mask_secret(text, secret, MASK)  # a placeholder (`--api-key none`) only as a credential
         return text
+
+    async def _on_log(self, params: LoggingMessageNotificationParams) -> None:
+        """The SDK's logging callback: the server's log message on `toolkit.mcp.server_log`, naming this server."""
+        forward(self.name, params.level, params.logger, params.data, self._quoted)
 
     async def _on_message(self, message: Any) -> None:
         """The SDK's message handler. A message the server sent that cannot be read fails every

@@ -159,9 +159,15 @@ from toolkit.errors import McpConnectionError, McpError, McpTimeout, ToolDefinit
 from toolkit.mcp.http import SESSION_ENDED, http_transport, unreadable_answer
 from toolkit.mcp.ids import ids_checked
 from toolkit.mcp.schema import json_type
-from toolkit.mcp.server_logs import LEVELS, forward
+from toolkit.mcp.server_logs import LEVELS, forward, one_line
 from toolkit.tools.decorator import a_or_an
-from toolkit.tools.redact import is_secret_name, is_secret_variable, mask_secret, secrets_in
+from toolkit.tools.redact import (
+    drop_tracebacks_plainly,
+    is_secret_name,
+    is_secret_variable,
+    mask_secret,
+    secrets_in,
+)
 from toolkit.unicode import cut
 
 MAX_PAGES = 100
@@ -666,7 +672,7 @@ class McpClient:
             if unread := unreadable_answer(exc):
                 raise McpError(self._hide(f"MCP server {self.name!r} broke the protocol: {unread}")) from None
             raise McpError(
-                self._quoted(f"MCP server {self.name!r} answered with an error: {_error_words(exc)}")
+                self._quoted(f"MCP server {self.name!r} answered with an error: {_error_words(exc, self._quoted)}")
             ) from None
         except ValidationError as exc:
             wrong = _first_error(exc, "the result")  # what, not only where
@@ -1313,9 +1319,31 @@ def _missing_cwd(server: Any, exc: BaseException) -> str:
     return folder if isinstance(named, str | os.PathLike) and os.fspath(named) == folder else ""
 
 
-def _error_words(exc: MCPError) -> str:
-    """What a server's error answer says: its message, or its code when the message is blank."""
-    return str(exc).strip() or f"code {exc.code}, without a message"
+MAX_ERROR_DATA_CHARS = 300
+"""How many characters of an error answer's `data` the model reads at most."""
+_DEBUG_KEYS = frozenset({"traceback", "stack", "stacktrace", "backtrace"})
+"""Keys of an error's data holding the server's internals (its frames and paths), not the caller's mistake."""
+
+
+def _error_words(exc: MCPError, hide: Callable[[str], str] = str) -> str:
+    """What a server's error answer says: its message, or its code when the message is blank; then
+    what its `data` adds (JSON-RPC's "additional information": a validator's list of what was wrong,
+    the valid values), on one line of at most `MAX_ERROR_DATA_CHARS`, masked (`hide`, then what the
+    trace masks), without a traceback; nothing when it is blank or repeats the message."""
+    words = str(exc).strip() or f"code {exc.code}, without a message"
+    data = exc.data
+    if isinstance(data, dict):
+        data = {k: v for k, v in data.items() if not (isinstance(k, str) and k.lower().replace("_", "") in _DEBUG_KEYS)}
+    if isinstance(data, str):
+        text = drop_tracebacks_plainly(data)
+    elif data is None or data == {} or data == []:
+        return words
+    else:
+        text = json.dumps(data, ensure_ascii=False, default=str)  # secret-named fields: masked by one_line
+    text = one_line(text, hide, MAX_ERROR_DATA_CHARS)
+    if not text or text in words:
+        return words
+    return f"{words} ({text})" if isinstance(data, str) else f"{words} (its data: {text})"
 
 
 _UNSPOKEN = "Unsupported protocol version from the server: "

@@ -34,7 +34,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from toolkit.tools.redact import scrub_json, scrub_secrets
+from toolkit.tools.redact import scrub_secrets
 from toolkit.unicode import cut, well_formed
 
 SERVER_LOG: logging.Logger = logging.getLogger("toolkit.mcp.server_log")
@@ -77,11 +77,11 @@ def forward(server: str, level: str, logger: Any, data: Any, hide: Callable[[str
 
 
 def _text(data: Any) -> str:
-    """The data as text: a str as it is, any other JSON value as JSON (secret-named fields masked)."""
+    """The data as text: a str as it is, any other JSON value as JSON (`one_line` masks it)."""
     if isinstance(data, str):
         return data
     try:
-        return json.dumps(scrub_json(data), ensure_ascii=False, default=str)
+        return json.dumps(data, ensure_ascii=False, default=str)
     except (TypeError, ValueError, RecursionError):
         return repr(data)
 

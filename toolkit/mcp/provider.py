@@ -84,6 +84,11 @@ of a text type (`text/*`, JSON, XML, YAML…) that is UTF-8 or in the charset it
 base64 in lines or not), is passed on: a line naming it (its
 URI and MIME type), then its text, which counts towards `max_result_chars` as any other.
 
+Binary data never reaches the model as text: a base64 data URL (in a text block, or as a
+resource's URI) and a bare run of base64 (`without_blobs`) are named by their size instead, and an
+image block whose MIME type is no image type, or whose data is not base64, is not passed on as an
+image (`image_problem`); a resource's name, URI and MIME type are cut to a line's length.
+
 Leaves out: resources, prompts and sampling; reconnecting during a run (a call to a server that
 went away says it was not sent; the next `provide()` connects again); audio,
 embedded binary resources (other blobs) and resource links in a result (each is named in the text, a
@@ -137,9 +142,9 @@ from toolkit.memory.storable import attributes_problem
 from toolkit.tools.arguments import parse_arguments
 from toolkit.tools.decorator import InvocationContext, a_or_an
 from toolkit.tools.execute import Tool, ToolOutput
-from toolkit.tools.redact import describe_exception
+from toolkit.tools.redact import describe_exception, elided_data_urls
 from toolkit.tools.reflect import ToolSpec
-from toolkit.unicode import boundary
+from toolkit.unicode import boundary, cut
 
 __all__ = [
     "FOR_USER_ATTRIBUTE",
@@ -572,11 +577,15 @@ class McpExecutor:
             text = self._masked(result_text(result)) or "the server reported an error without a message"  # cut later
             raise McpToolError(text + _server_name_note(text, self.name, call.name))
         images = (
-            [b for b in result.content if isinstance(b, ImageContent) and for_model(b)] if self.accepts_images else []
+            [b for b in result.content if isinstance(b, ImageContent) and for_model(b) and not image_problem(b)]
+            if self.accepts_images
+            else []
         )
         attributes: dict[str, Any] = {}
         if images:
-            attributes[IMAGES_ATTRIBUTE] = [f"data:{b.mime_type};base64,{_WHITESPACE.sub('', b.data)}" for b in images]
+            attributes[IMAGES_ATTRIBUTE] = [
+                f"data:{b.mime_type.strip()};base64,{_WHITESPACE.sub('', b.data)}" for b in images
+            ]
         if for_user := [cut_text(self._masked(text), self.max_result_chars) for text in user_only_texts(result)]:
             attributes[FOR_USER_ATTRIBUTE] = for_user
         if (structured := self._structured(result)) is not None:
@@ -640,14 +649,40 @@ def _server_name_note(text: str, server_name: str, called: str) -> str:
 
 def result_text(result: CallToolResult, accepts_images: bool = False) -> str:
     """What the model reads: the blocks meant for it (`for_model`: the text blocks, a note for each
-    other block), or the structured value; a note when every block is for the user only."""
+    other block), or the structured value; a note when every block is for the user only. Binary
+    data written into the text is named by its size (`without_blobs`)."""
     parts = [_block_text(block, accepts_images) for block in result.content if for_model(block)]
     if not parts and result.structured_content is not None:
-        return json.dumps(result.structured_content, ensure_ascii=False)
+        return without_blobs(json.dumps(result.structured_content, ensure_ascii=False))
     if not parts and result.content:
         blocks = f"{len(result.content)} content block{'' if len(result.content) == 1 else 's'}"
         return f'[the result is for the user only (its audience is "user"), so it is not shown here: {blocks}]'
-    return "\n".join(parts)
+    return without_blobs("\n".join(parts))
+
+
+BLOB_CHARS = 4096
+"""How long a run of base64 in a result's text must be to be named by its size instead (`without_blobs`)."""
+_BARE_BASE64 = re.compile(rf"(?<![A-Za-z0-9+/=])[A-Za-z0-9+/]{{{BLOB_CHARS},}}+={{0,2}}(?![A-Za-z0-9+/=])")
+_CLASSES = (re.compile("[A-Z]"), re.compile("[a-z]"), re.compile("[0-9]"))
+
+
+def without_blobs(text: str) -> str:
+    """`text` with the binary data a server wrote into it named by its size: a base64 data URL's
+    payload (`data:image/png;base64,[elided: 1,024 bytes, sha256 …]`), and a bare run of base64 of
+    `BLOB_CHARS` characters or more (an image or a PDF in a JSON result). The model cannot read
+    either, and a megabyte of it crowded out the rest of the result (`max_result_chars`). A run is
+    base64 only when its length is a multiple of 4 and it mixes upper case, lower case and digits:
+    a DNA sequence (upper case alone) or a long hex digest (no upper case) stays."""
+    text = elided_data_urls(text)
+    return _BARE_BASE64.sub(_bare_elided, text) if len(text) >= BLOB_CHARS else text
+
+
+def _bare_elided(found: re.Match[str]) -> str:
+    run = found.group()
+    if len(run) % 4 or not all(kind.search(run) for kind in _CLASSES):
+        return run
+    size = len(run) * 3 // 4 - run.count("=")
+    return f"[elided: {len(run):,} characters of base64, about {size:,} bytes]"
 
 
 def for_model(block: Any) -> bool:
@@ -661,7 +696,7 @@ def for_model(block: Any) -> bool:
 def user_only_texts(result: CallToolResult) -> list[str]:
     """The blocks the model does not read (`for_model`), as text: kept on the result (`FOR_USER_ATTRIBUTE`)."""
     return [
-        f"[{_named(block)}]" if isinstance(block, ImageContent) else _block_text(block, False)
+        f"[{_named(block)}]" if isinstance(block, ImageContent) else without_blobs(_block_text(block, False))
         for block in result.content
         if not for_model(block)
     ]
@@ -677,7 +712,14 @@ def _named(block: Any) -> str:
     resource = getattr(block, "resource", None)
     mime = getattr(block, "mime_type", None) or getattr(resource, "mime_type", None)
     uri = getattr(block, "uri", None) or getattr(resource, "uri", None)
-    named = [getattr(block, "name", None), mask_url(str(uri)) if uri else None, mime]  # no secret of a signed URL
+    name = getattr(block, "name", None)
+    named = [
+        cut(str(name), 80) if name else None,
+        cut(mask_url(elided_data_urls(str(uri))), 200)
+        if uri
+        else None,  # no secret of a signed URL, no data URI's data
+        cut(str(mime), 80) if mime else None,
+    ]
     return f"{kind} ({', '.join(n for n in named if n)})" if any(named) else kind
 
 
@@ -689,6 +731,8 @@ def _describe_block(block: Any, accepts_images: bool) -> str:
     mime = getattr(block, "mime_type", None) or getattr(resource, "mime_type", None)
     what = _named(block)
     if isinstance(block, ImageContent):
+        if accepts_images and (problem := image_problem(block)):
+            return f"[{what} not passed on: {problem}]"
         if accepts_images:
             return f"[{what} attached]"
         return f"[{what} not passed on: this chat model does not accept images]"
@@ -699,6 +743,21 @@ def _describe_block(block: Any, accepts_images: bool) -> str:
     if isinstance(block, EmbeddedResource) and (text := _resource_text(resource, mime)) is not None:
         return f"[{what}]\n{text}"  # the result itself, sent inline: nothing to read
     return f"[{what} content not shown]"
+
+
+_IMAGE_TYPE = re.compile(r"image/[\w.+-]{1,60}", re.IGNORECASE)
+
+
+def image_problem(block: ImageContent) -> str:
+    """Why an image block cannot be passed on to the model as an image ("" when it can): a MIME type
+    that is no image type (`text/html`, 5,000 characters), data that is not base64."""
+    if not _IMAGE_TYPE.fullmatch(block.mime_type.strip()):
+        return "its MIME type is not an image type"
+    try:
+        _unbased(block.data)
+    except ValueError:
+        return "its data is not base64"
+    return ""
 
 
 _TEXT_APPLICATIONS = re.compile(r"application/([\w.+-]*\+)?(json|xml|yaml|x-yaml|javascript|x-sh|sql|csv)(;.*)?")

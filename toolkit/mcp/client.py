@@ -1242,10 +1242,15 @@ async def _readable_page(client: mcp.Client, cursor: str | None, unreadable: dic
         listed, after = raw.get("tools"), raw.get("nextCursor")
         if not isinstance(listed, list) or not isinstance(after, str | None):
             raise refused from None  # the page itself is broken, not one tool on it
+        envelope = {key: value for key, value in raw.items() if key not in ("tools", "nextCursor")}
+        try:
+            _listed_tools(client.protocol_version, envelope, [])
+        except ValidationError:  # what the page says besides its tools is broken (a 2026 page without resultType)
+            raise refused from None
         tools = []
         for number, item in enumerate(listed, 1):
             try:
-                tools.append(_listed_tool(client.protocol_version, item))
+                tools.append(_listed_tools(client.protocol_version, envelope, [item])[0])
             except ValidationError as exc:
                 unreadable[_listed_name(item, number)] = _why_unlisted(exc)
         page = ListToolsResult(tools=tools, next_cursor=after)
@@ -1263,14 +1268,17 @@ def _raw_listing(session: Any) -> tuple[Any, Any, Any] | None:
         return None
 
 
-def _listed_tool(version: str, item: Any) -> McpTool:
-    """One listed tool, checked as the SDK checks a page of them (for the negotiated version)."""
+def _listed_tools(version: str, envelope: Mapping[str, Any], items: list[Any]) -> list[McpTool]:
+    """Listed tools, checked as the SDK checks a page of them (for the negotiated version), on a page
+    that says what the server's page says besides its tools (`envelope`): a 2026-07-28 page must say
+    its `resultType`, `ttlMs` and `cacheScope`, and a page of one tool without them failed every tool."""
+    data = {**envelope, "tools": items}
     try:
-        page = parse_server_result("tools/list", version, {"tools": [item]})
+        page = parse_server_result("tools/list", version, data)
     except (KeyError, TypeError):  # a version the SDK has no checks for: the version-free model
-        page = ListToolsResult.model_validate({"tools": [item]}, by_name=False)
-    tool: McpTool = page.tools[0]  # type: ignore[attr-defined]
-    return tool
+        page = ListToolsResult.model_validate(data, by_name=False)
+    tools: list[McpTool] = page.tools  # type: ignore[attr-defined]
+    return tools
 
 
 def _listed_name(item: Any, number: int) -> str:

@@ -76,3 +76,35 @@ def test_one_unreadable_tool_of_a_2026_server_costs_that_tool_alone():
         'required); an inputSchema is a JSON Schema object with "type": "object" ({"type": "object"} for no '
         "arguments). Ask its author to fix it"
     }
+
+
+def _on_call(change):
+    def tamper(data):
+        result = data.get("result", {})
+        if "content" in result:
+            change(result)
+
+    return tamper
+
+
+def _called(change, **settings):
+    with McpClient(tampered(_server(), _on_call(change)), name="modern") as client:
+        tools = {t.name: t for t in McpToolProvider([client], **settings).provide()}
+        return tools["good"].execute(ToolCall(id="c", name="good", arguments="{}"))
+
+
+def test_a_content_block_of_a_type_the_sdk_does_not_know_is_named_and_the_rest_is_read():
+    """A block of a type the SDK has no model for (a later MCP version's, a server's own) made it
+    refuse the whole answer: "broke the protocol: ValidationError: 13 validation errors for
+    union[CallToolResult, …]", and the text beside it was lost, though the call ran."""
+    video = {"type": "video", "uri": "https://example.com/v.mp4"}
+    result = _called(lambda r: r.update(content=[video, {"type": "text", "text": "see the clip"}, {"type": " "}]))
+    assert not result.is_error and result.content == (
+        "[video content not shown: a content type this client does not read]\nsee the clip\n"
+        "[blank content not shown: a content type this client does not read]"
+    )
+
+
+def test_a_broken_block_of_a_known_type_is_still_refused():
+    result = _called(lambda r: r.update(content=[{"type": "text"}]))
+    assert result.is_error and "(CallToolResult.content.0.TextContent.text: Field required)" in result.content

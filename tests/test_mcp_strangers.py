@@ -474,3 +474,10 @@ def test_a_server_speaking_a_protocol_version_the_sdk_does_not_know_is_said_so_w
         "does not speak (it asked for 2025-11-25 and speaks 2024-11-05, 2025-03-26, 2025-06-18 and 2025-11-25); "
         "a newer mcp package may speak it, or the server may be set to an older version"
     )
+
+
+def test_a_block_of_a_type_the_sdk_does_not_know_is_named_over_stdio_too(contents):
+    """A later MCP version's block type made the SDK refuse the whole answer (`toolkit.mcp.blocks`)."""
+    result = _run(contents, "video")
+    assert not result.is_error
+    assert result.content == "[video content not shown: a content type this client does not read]\na clip"

@@ -55,6 +55,10 @@ one line). Arguments JSON cannot carry (an unpaired surrogate, NaN) are refused 
 sent, as an `McpError`: the SDK would fail to write them after, in a task whose failure ends the
 connection.
 
+A content block of a type the SDK does not read (a later MCP version's, a server's own) is named
+in a text block, and the rest of the answer is read (`toolkit.mcp.blocks`): the SDK refused the
+whole answer.
+
 Ctrl-C (or any other exception that is not an `Exception`) is never turned into an `McpError`:
 while connecting, the half-open connection is stopped and the interrupt goes on; during a
 request, the request is cancelled first (the server receives `notifications/cancelled`, as on
@@ -156,6 +160,7 @@ from toolkit.chat.masking import (
     url_secrets,
 )
 from toolkit.errors import McpConnectionError, McpError, McpTimeout, ToolDefinitionError
+from toolkit.mcp.blocks import unknown_blocks_named
 from toolkit.mcp.http import SESSION_ENDED, http_transport, unreadable_answer
 from toolkit.mcp.ids import ids_checked
 from toolkit.mcp.schema import json_type
@@ -494,11 +499,17 @@ class McpClient:
             if server.encoding_error_handler == "strict":  # a byte that is not UTF-8 stopped reading: every call hung
                 server = server.model_copy(update={"encoding_error_handler": "replace"})
             transport = group_ended(_surrogates_read(stdio_client(server, errlog=self._stderr)), self._children_killed)
-            return ids_checked(transport, self._broke_protocol, self._transport_ended, self._quoted)
+            return ids_checked(
+                unknown_blocks_named(transport), self._broke_protocol, self._transport_ended, self._quoted
+            )
         if isinstance(self.server, str):
             transport = http_transport(self.server, self._refused)
-            return ids_checked(transport, self._broke_protocol, self._transport_ended, self._quoted)
-        return self.server
+            return ids_checked(
+                unknown_blocks_named(transport), self._broke_protocol, self._transport_ended, self._quoted
+            )
+        if hasattr(self.server, "__aenter__"):  # a transport of the caller's: its answers are read off a wire too
+            return unknown_blocks_named(self.server)
+        return self.server  # a server object, served in-process: the SDK checks its answers where they are made
 
     def _children_killed(self, grace: float) -> None:
         """Processes the stdio server left running in its process group ignored SIGTERM (`group_ended`)."""

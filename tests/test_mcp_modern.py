@@ -105,6 +105,17 @@ def test_a_content_block_of_a_type_the_sdk_does_not_know_is_named_and_the_rest_i
     )
 
 
-def test_a_broken_block_of_a_known_type_is_still_refused():
+def test_an_answer_a_2026_server_breaks_is_said_without_the_sdk_s_union_of_models():
+    """A 2026-07-28 answer is read as one of several models: the error read "ValidationError: 13
+    validation errors for union[CallToolResult,function-after[_require_one_field(), InputRequiredResult]]
+    (CallToolResult.content.0.TextContent.text: Field required)"."""
     result = _called(lambda r: r.update(content=[{"type": "text"}]))
-    assert result.is_error and "(CallToolResult.content.0.TextContent.text: Field required)" in result.content
+    assert result.is_error and result.content == (
+        "Tool 'good' failed: MCP server 'modern' broke the protocol: its answer is not valid MCP "
+        "(content.0.text: Field required)"
+    )
+    result = _called(lambda r: r.update(content=None))
+    assert result.content == (
+        "Tool 'good' failed: MCP server 'modern' broke the protocol: its answer is not valid MCP "
+        "(content: Input should be a valid list)"
+    )

@@ -686,8 +686,11 @@ class McpClient:
                 self._quoted(f"MCP server {self.name!r} answered with an error: {_error_words(exc, self._quoted)}")
             ) from None
         except ValidationError as exc:
-            wrong = _first_error(exc, "the result")  # what, not only where
-            raise McpError(self._hide(f"MCP server {self.name!r} broke the protocol: {describe(exc)}{wrong}")) from None
+            if exc.title.startswith("union["):  # a 2026 answer, read as one of several models: their names say nothing
+                wrong = f"its answer is not valid MCP{_first_error(exc, 'the result', models=True)}"
+            else:
+                wrong = describe(exc) + _first_error(exc, "the result")  # what, not only where
+            raise McpError(self._hide(f"MCP server {self.name!r} broke the protocol: {wrong}")) from None
         except (OSError, anyio.BrokenResourceError, anyio.ClosedResourceError, BaseExceptionGroup) as exc:
             raise self._lost(describe(exc)) from None
         except BaseException as exc:
@@ -1393,13 +1396,20 @@ def _leaf(exc: BaseException) -> BaseException:
     return exc
 
 
-def _first_error(exc: ValidationError, whole: str) -> str:
+def _first_error(exc: ValidationError, whole: str, *, models: bool = False) -> str:
     """What pydantic's first error says, and where (`whole` when it is about the whole message):
-    " (capabilities: Field required)"; "" when it has none."""
+    " (capabilities: Field required)"; "" when it has none. With `models`, the names of the models
+    a union tried are left out of where (`CallToolResult.content.0.TextContent.text` is `content.0.text`):
+    MCP's fields are camelCase, its models' names capitalised."""
     if not exc.error_count():
         return ""
     first = exc.errors()[0]
-    where = ".".join(str(part) for part in first["loc"])
+    parts = [
+        part
+        for part in first["loc"]
+        if not (models and isinstance(part, str) and (part[:1].isupper() or "[" in part))  # function-after[…]
+    ]
+    where = ".".join(str(part) for part in parts)
     return f" ({where or whole}: {first['msg']})"
 
 

@@ -21,7 +21,8 @@ deadline, `list_timeout`) and, per tool:
    out, and why, is in `provider.left_out` (and the log), so a notebook can show it; so is a
    listing cut at `MAX_PAGES` pages (`McpClient.listing_cut`, under `"server: (later pages)"`);
 3. keeps MCP's `annotations` and `_meta` — plus which server and which original name — in the
-   spec's `metadata`, which the model never sees;
+   spec's `metadata`, which the model never sees; a description longer than a chat API takes
+   (`MAX_DESCRIPTION_CHARS`) is cut, and kept whole there (`mcp_description`);
 4. binds an executor to the server and the tool's *original* name, so a renamed tool still
    calls the server under the name the server knows.
 
@@ -149,6 +150,7 @@ from toolkit.unicode import boundary, cut
 __all__ = [
     "FOR_USER_ATTRIBUTE",
     "IMAGES_ATTRIBUTE",
+    "MAX_DESCRIPTION_CHARS",
     "MAX_RESULT_CHARS",
     "STRUCTURED_ATTRIBUTE",
     "McpExecutor",
@@ -173,6 +175,10 @@ log: logging.Logger = logging.getLogger("toolkit.mcp")
 
 MAX_RESULT_CHARS = 100_000
 """How many characters of a tool's result the model reads by default (`McpToolProvider(max_result_chars=...)`)."""
+MAX_DESCRIPTION_CHARS = 1024
+"""How long a tool's description the model is given may be: OpenAI's limit (the embedded gateway keeps
+it too), past which every request offering the tool is refused. A server's longer one is cut, with "…",
+and kept whole in the spec's metadata (`mcp_description`)."""
 IMAGES_ATTRIBUTE = IMAGES
 """Result attribute holding a tool's images as data URLs, when the chat model accepts images."""
 STRUCTURED_ATTRIBUTE = "structured_content"
@@ -485,9 +491,13 @@ def tool_from_mcp(
         metadata["annotations"] = mcp_tool.annotations.model_dump(by_alias=True, exclude_none=True)
     if mcp_tool.meta:
         metadata["_meta"] = dict(mcp_tool.meta)
+    description = mcp_tool.description or ""
+    if len(description) > MAX_DESCRIPTION_CHARS:  # every request of the run was refused with HTTP 400
+        metadata["mcp_description"] = description
+        description = cut(description, MAX_DESCRIPTION_CHARS)
     spec = ToolSpec(
         name=name or openai_name(mcp_tool.name),
-        description=mcp_tool.description or "",
+        description=description,
         parameters=translate_schema(mcp_tool.input_schema, where),
         metadata=metadata,
     )

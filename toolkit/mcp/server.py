@@ -238,11 +238,17 @@ def _mcp_tool(tool: Tool, read_only: bool) -> types.Tool:
     schema = tool.spec.parameters or {"type": "object", "properties": {}}
     return types.Tool(
         name=tool.name,
-        description=tool.spec.description or None,
+        description=_description(tool) or None,
         input_schema=schema,
         annotations=_annotations(tool, read_only),
         _meta={CHECKED_BY_SERVER: True},  # the tool's executor checks its arguments, in its own words
     )
+
+
+def _description(tool: Tool) -> str:
+    """The tool's description; another MCP server's whole, when it was cut for the model (`mcp_description`)."""
+    whole = tool.spec.metadata.get("mcp_description")
+    return whole if isinstance(whole, str) else tool.spec.description
 
 
 def _annotations(tool: Tool, read_only: bool) -> types.ToolAnnotations | None:

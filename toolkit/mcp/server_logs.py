@@ -86,9 +86,15 @@ def _text(data: Any) -> str:
         return repr(data)
 
 
+READ_TIMES = 8
+"""How many times `limit` characters of a text `one_line` masks before it cuts: enough that a secret
+begun before the cut is masked whole, few enough that a server's 10 MB message costs no seconds on
+the connection's loop (masking it whole took 2.3 s)."""
+
+
 def one_line(text: str, hide: Callable[[str], str], limit: int) -> str:
     """`text` masked, on one line (its lines joined by " / ", control characters escaped), cut to `limit`."""
-    text = scrub_secrets(hide(well_formed(text)))
+    text = scrub_secrets(hide(well_formed(text[: READ_TIMES * limit])))
     text = " / ".join(line.strip() for line in text.splitlines() if line.strip())
     text = _CONTROL.sub(lambda found: found.group().encode("unicode_escape").decode("ascii"), text)
     return cut(text, limit)

@@ -483,13 +483,23 @@ class McpClient:
                 ready.set_exception(
                     _BrokenWhileConnecting(self._broken)
                     if self._broken
-                    else TimeoutError(f"no answer within {self.connect_timeout:g} s")
+                    else TimeoutError(f"no answer within {self.connect_timeout:g} s{self._slow_start_hint()}")
                 )
         except BaseException as exc:  # noqa: BLE001 - reported to the waiting caller
             if not ready.done():
                 ready.set_exception(exc)
             elif isinstance(exc, Exception):  # the connection ended (an HTTP server that stopped): nothing more is sent
                 self._gone = self._gone or self._hide(_without_url_secrets(describe(exc), self.server))
+
+    def _slow_start_hint(self) -> str:
+        """What to change when a stdio server did not answer in time: one that installs itself on its
+        first start (`npx -y`, `uvx`) takes longer than the default; "" for any other server."""
+        if not isinstance(self.server, mcp.StdioServerParameters):
+            return ""
+        return (
+            "; a server that installs itself on its first start (npx -y, uvx) may need longer: "
+            "McpClient.stdio(..., connect_timeout=120)"
+        )
 
     def _transport(self) -> Any:
         if isinstance(self.server, mcp.StdioServerParameters):

@@ -119,3 +119,17 @@ def test_structured_content_kept_only_as_cut_text_is_not_served_as_structured_co
         with McpClient(tools_server([McpToolProvider([inner], max_result_chars=20)]), name="proxy") as proxy:
             result = proxy.call_tool("orders", {})
     assert [block.text for block in result.content] == ["many"] and result.structured_content is None
+
+
+def test_structured_content_without_blocks_is_served_again_too():
+    """A result of structuredContent alone (`content: []`): the model read its JSON, and the value was
+    not kept on the result, so code found it in one case as an attribute and in the other as text,
+    and a proxy served the text alone."""
+    import mcp_types as types
+
+    inner_result = types.CallToolResult(content=[], structured_content={"orders": []})
+    with McpClient(_structured_server(inner_result), name="inner") as inner:
+        with McpClient(tools_server([McpToolProvider([inner])]), name="proxy") as proxy:
+            result = proxy.call_tool("orders", {})
+    assert [block.text for block in result.content] == ['{"orders": []}']
+    assert result.structured_content == {"orders": []}

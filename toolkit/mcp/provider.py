@@ -71,7 +71,9 @@ The model reads the content blocks; a result's `structuredContent` only when no 
 content also return it as JSON in a text block (the SDK's own servers write a str or a list as
 text, the value under "result"), so the two say the same. The value is kept in the result's
 `structured_content` attribute (not sent to the model; code and a view may read it), so a server
-whose blocks say something else (the orders behind 'Found 2 orders') loses nothing. openai-agents
+whose blocks say something else (the orders behind 'Found 2 orders') loses nothing; it is kept
+there when the model read it as text too (`content: []`), so code finds it in one place and
+`toolkit.mcp.server` serves it again as structured content. openai-agents
 reads the blocks too (`use_structured_content=False`, its default), and so does Claude Code;
 pydantic-ai reads the structured value when every block is text.
 
@@ -182,8 +184,8 @@ and kept whole in the spec's metadata (`mcp_description`)."""
 IMAGES_ATTRIBUTE = IMAGES
 """Result attribute holding a tool's images as data URLs, when the chat model accepts images."""
 STRUCTURED_ATTRIBUTE = "structured_content"
-"""Result attribute holding a result's `structuredContent` when the model read its content blocks
-instead (`McpExecutor`): the model does not read it, code and a view may."""
+"""Result attribute holding a result's `structuredContent` (`McpExecutor`): code and a view read it
+there, whether the model read the content blocks or the value's JSON."""
 FOR_USER_ATTRIBUTE = "for_user"
 """Result attribute holding the content a server marked for the user only (`annotations.audience`
 ["user"]), as text: the model does not read it (`for_model`), a view shows it."""
@@ -604,10 +606,11 @@ class McpExecutor:
         return ToolOutput(cut_text(text, self.max_result_chars), attributes)
 
     def _structured(self, result: CallToolResult) -> Any:
-        """The result's `structuredContent` when the model read its blocks instead (None otherwise):
-        masked as the text is; past `max_result_chars` (or not storable as it is: NaN) its JSON, cut."""
+        """The result's `structuredContent` (None when it has none), whether the model read it or
+        the blocks: masked as the text is; past `max_result_chars` (or not storable as it is: NaN)
+        its JSON, cut."""
         value = result.structured_content
-        if value is None or not any(for_model(block) for block in result.content):
+        if value is None:
             return None
         text = self._masked(json.dumps(value, ensure_ascii=False))
         try:

@@ -1139,8 +1139,8 @@ def test_structured_content_beside_the_text_the_model_reads_stays_on_the_result(
     result = _answer([types.TextContent(text="Found 2 orders")], structured={"orders": [{"id": 1}, {"id": 2}]})
     assert result.content == "Found 2 orders"
     assert result.attributes == {"structured_content": {"orders": [{"id": 1}, {"id": 2}]}}
-    alone = _answer([], structured={"orders": []})  # no block: the model reads the value itself
-    assert (alone.content, alone.attributes) == ('{"orders": []}', {})
+    alone = _answer([], structured={"orders": []})  # no block: the model reads the value itself, and it is kept
+    assert (alone.content, alone.attributes) == ('{"orders": []}', {"structured_content": {"orders": []}})
 
 
 def test_structured_content_longer_than_a_result_is_kept_cut_as_text():

@@ -588,3 +588,22 @@ def test_an_array_without_items_gets_items_of_any_value_and_accepts_what_it_acce
         {"pair": [1, "x"]},
     ]:
         assert mended.is_valid(instance) == original.is_valid(instance), instance
+
+
+def test_a_reference_written_as_a_uri_fragment_is_read_percent_decoded():
+    """JSON Pointer in a URI fragment is percent-encoded (RFC 6901, section 6): `#/$defs/Sale%20Item`
+    names the definition `Sale Item`, and so does `#/$defs/a%7E1b`'s `a~1b` name `a/b`. The tool was
+    left out: "refers to '#/$defs/Sale%20Item', which is not one of its definitions (Sale Item)"."""
+    from toolkit.mcp.schema import checked_arguments
+
+    schema = {
+        "type": "object",
+        "properties": {"item": {"$ref": "#/$defs/Sale%20Item"}, "path": {"$ref": "#/$defs/a%7E1b"}},
+        "required": ["item"],
+        "$defs": {"Sale Item": {"type": "string", "enum": ["hat", "cap"]}, "a/b": {"type": "integer"}},
+    }
+    translated = translate_schema(schema, "t")
+    assert parameters_problem(translated, arrays=True) is None
+    validator = Draft202012Validator(translated)
+    assert validator.is_valid({"item": "hat", "path": 2}) and not validator.is_valid({"item": "shoe"})
+    assert checked_arguments(schema, {"item": "hat", "path": 2}) == ({"item": "hat", "path": 2}, [])

@@ -80,3 +80,56 @@ def test_annotations_that_are_not_mcp_s_are_refused_where_the_server_is_made():
         "Input should be a valid boolean, unable to interpret input). Fix: give them as MCP names them, e.g. "
         "{'readOnlyHint': True}, or leave them out"
     )
+
+
+def _structured_server(result):
+    """An in-process server with one tool `orders` answering every call with `result`."""
+    import mcp_types as types
+    from mcp.server.lowlevel import Server
+
+    async def list_tools(ctx, params):
+        return types.ListToolsResult(tools=[types.Tool(name="orders", input_schema={"type": "object"})])
+
+    async def call_tool(ctx, params):
+        return result
+
+    return Server("inner", on_list_tools=list_tools, on_call_tool=call_tool)
+
+
+def test_another_mcp_server_s_structured_content_is_served_again():
+    """A wrapped server's `structuredContent` is kept on the result (`structured_content`), but served
+    again it was dropped: a client of the proxy read 'Found 2 orders' and lost the orders behind it."""
+    import mcp_types as types
+
+    orders = {"orders": [{"id": 1, "total": 9.5}, {"id": 2, "total": 3}]}
+    inner_result = types.CallToolResult(content=[types.TextContent(text="Found 2 orders")], structured_content=orders)
+    with McpClient(_structured_server(inner_result), name="inner") as inner:
+        with McpClient(tools_server([McpToolProvider([inner])]), name="proxy") as proxy:
+            result = proxy.call_tool("orders", {})
+    assert [block.text for block in result.content] == ["Found 2 orders"]
+    assert result.structured_content == orders
+
+
+def test_structured_content_kept_only_as_cut_text_is_not_served_as_structured_content():
+    """A value past `max_result_chars` is kept as its JSON cut (a str): no JSON object to serve."""
+    import mcp_types as types
+
+    inner_result = types.CallToolResult(content=[types.TextContent(text="many")], structured_content={"n": "x" * 40})
+    with McpClient(_structured_server(inner_result), name="inner") as inner:
+        with McpClient(tools_server([McpToolProvider([inner], max_result_chars=20)]), name="proxy") as proxy:
+            result = proxy.call_tool("orders", {})
+    assert [block.text for block in result.content] == ["many"] and result.structured_content is None
+
+
+def test_structured_content_without_blocks_is_served_again_too():
+    """A result of structuredContent alone (`content: []`): the model read its JSON, and the value was
+    not kept on the result, so code found it in one case as an attribute and in the other as text,
+    and a proxy served the text alone."""
+    import mcp_types as types
+
+    inner_result = types.CallToolResult(content=[], structured_content={"orders": []})
+    with McpClient(_structured_server(inner_result), name="inner") as inner:
+        with McpClient(tools_server([McpToolProvider([inner])]), name="proxy") as proxy:
+            result = proxy.call_tool("orders", {})
+    assert [block.text for block in result.content] == ['{"orders": []}']
+    assert result.structured_content == {"orders": []}

@@ -474,3 +474,22 @@ def test_a_server_speaking_a_protocol_version_the_sdk_does_not_know_is_said_so_w
         "does not speak (it asked for 2025-11-25 and speaks 2024-11-05, 2025-03-26, 2025-06-18 and 2025-11-25); "
         "a newer mcp package may speak it, or the server may be set to an older version"
     )
+
+
+def test_a_block_of_a_type_the_sdk_does_not_know_is_named_over_stdio_too(contents):
+    """A later MCP version's block type made the SDK refuse the whole answer (`toolkit.mcp.blocks`)."""
+    result = _run(contents, "video")
+    assert not result.is_error
+    assert result.content == "[video content not shown: a content type this client does not read]\na clip"
+
+
+def test_a_stdio_server_slow_to_start_is_told_with_the_setting_that_gives_it_longer():
+    """`npx -y some-server` installs the server on its first start, which takes longer than the
+    default 10 s: the error said "no answer within 10 s", and nothing of what to change."""
+    silent = [sys.executable, "-c", "import sys; sys.stdin.read()"]  # never answers; exits when stdin closes
+    with pytest.raises(McpConnectionError) as caught:
+        McpClient.stdio(silent[0], silent[1:], name="slow", connect_timeout=0.3).connect()
+    assert str(caught.value) == (
+        "cannot reach MCP server 'slow': TimeoutError: no answer within 0.3 s; a server that installs itself "
+        "on its first start (npx -y, uvx) may need longer: McpClient.stdio(..., connect_timeout=120)"
+    )

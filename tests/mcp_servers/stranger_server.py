@@ -39,6 +39,7 @@ CONTENTS = {
     "error_empty": {"content": [], "isError": True},
     "image": {"content": [{"type": "image", "data": PNG, "mimeType": "image/png"}]},
     "audio": {"content": [{"type": "audio", "data": "AAAA", "mimeType": "audio/wav"}]},
+    "video": {"content": [{"type": "video", "uri": "https://example.com/v.mp4"}, {"type": "text", "text": "a clip"}]},
     "resource": {
         "content": [
             {"type": "resource", "resource": {"uri": "file:///a.txt", "mimeType": "text/plain", "text": "inside"}}

@@ -25,7 +25,9 @@ asking for more input round after round held it for ten): when it passes, the SD
 `evict_tool_list_cache()` and, as in LangChain4j's client, by the server's
 `notifications/tools/list_changed`: a server that added or removed tools is listed again at the
 next `list_tools()` (a 2026-07-28 server sends it only with a call's answer: no subscription is
-opened). Errors::
+opened). What the server logs (`notifications/message`) goes to the `toolkit.mcp.server_log`
+logger, each line naming this client's server (`toolkit.mcp.server_logs`); a 2026-07-28 server
+is asked for messages of `log_level` and above ("info"; None asks for none). Errors::
 
     McpError                  the server answered with an error, or broke the protocol
     ├── McpConnectionError    it cannot be reached, or went away (before the request was sent)
@@ -52,6 +54,10 @@ is read as U+FFFD too (`toolkit.mcp.http`, which also words an answer the SDK ca
 one line). Arguments JSON cannot carry (an unpaired surrogate, NaN) are refused before a call is
 sent, as an `McpError`: the SDK would fail to write them after, in a task whose failure ends the
 connection.
+
+A content block of a type the SDK does not read (a later MCP version's, a server's own) is named
+in a text block, and the rest of the answer is read (`toolkit.mcp.blocks`): the SDK refused the
+whole answer.
 
 Ctrl-C (or any other exception that is not an `Exception`) is never turned into an `McpError`:
 while connecting, the half-open connection is stopped and the interrupt goes on; during a
@@ -133,6 +139,7 @@ from mcp_types import (
     CallToolResult,
     ListToolsRequest,
     ListToolsResult,
+    LoggingMessageNotificationParams,
     PaginatedRequestParams,
     ToolListChangedNotification,
     jsonrpc_message_adapter,
@@ -153,11 +160,19 @@ from toolkit.chat.masking import (
     url_secrets,
 )
 from toolkit.errors import McpConnectionError, McpError, McpTimeout, ToolDefinitionError
+from toolkit.mcp.blocks import unknown_blocks_named
 from toolkit.mcp.http import SESSION_ENDED, http_transport, unreadable_answer
 from toolkit.mcp.ids import ids_checked
 from toolkit.mcp.schema import json_type
+from toolkit.mcp.server_logs import LEVELS, forward, one_line
 from toolkit.tools.decorator import a_or_an
-from toolkit.tools.redact import is_secret_name, is_secret_variable, mask_secret, secrets_in
+from toolkit.tools.redact import (
+    drop_tracebacks_plainly,
+    is_secret_name,
+    is_secret_variable,
+    mask_secret,
+    secrets_in,
+)
 from toolkit.unicode import cut
 
 MAX_PAGES = 100
@@ -205,11 +220,24 @@ class McpClient:
     """One MCP server, used synchronously (see the module docstring)."""
 
     def __init__(
-        self, server: Any, *, name: str | None = None, connect_timeout: float = 10.0, request_timeout: float = 30.0
+        self,
+        server: Any,
+        *,
+        name: str | None = None,
+        connect_timeout: float = 10.0,
+        request_timeout: float = 30.0,
+        log_level: str | None = "info",
     ) -> None:
         check_seconds("McpClient", "connect_timeout", connect_timeout)
         check_seconds("McpClient", "request_timeout", request_timeout)
         check_server(server)
+        if log_level is not None and log_level not in LEVELS:
+            raise ToolDefinitionError(
+                f"McpClient(log_level={log_level!r:.40})",
+                "log_level is the least level of the log messages the server is asked to send, one of MCP's: "
+                f"{', '.join(LEVELS)} (or None for none)",
+                "give one, e.g. log_level='warning'",
+            )
         if name is not None and not (isinstance(name, str) and (name == "" or name.strip())):
             raise ToolDefinitionError(  # an int, a list (unhashable: McpToolProvider's left_out failed raw), a blank
                 f"McpClient(name={name!r:.40})",
@@ -225,6 +253,9 @@ class McpClient:
         self.name: str = name or self._hide(_default_name(server))
         """How logs, errors and tool metadata call this server."""
         self.connect_timeout = connect_timeout
+        self.log_level = log_level
+        """The least level of the log messages a 2026-07-28 server is asked to send with each request
+        (None: none); each goes to the `toolkit.mcp.server_log` logger (`toolkit.mcp.server_logs`)."""
         self.request_timeout = request_timeout
         """Default deadline of one request (listing tools, or a call without its own)."""
         self._tools: list[McpTool] | None = None
@@ -439,7 +470,11 @@ class McpClient:
             with anyio.CancelScope(deadline=anyio.current_time() + self.connect_timeout) as scope:
                 self._scope = scope
                 async with mcp.Client(
-                    self._transport(), read_timeout_seconds=self.request_timeout, message_handler=self._on_message
+                    self._transport(),
+                    read_timeout_seconds=self.request_timeout,
+                    message_handler=self._on_message,
+                    logging_callback=self._on_log,
+                    log_level=self.log_level,  # type: ignore[arg-type]  # one of LEVELS, checked in __init__
                 ) as client:
                     scope.deadline = math.inf  # connected: only close() ends it now
                     ready.set_result(client)
@@ -448,13 +483,23 @@ class McpClient:
                 ready.set_exception(
                     _BrokenWhileConnecting(self._broken)
                     if self._broken
-                    else TimeoutError(f"no answer within {self.connect_timeout:g} s")
+                    else TimeoutError(f"no answer within {self.connect_timeout:g} s{self._slow_start_hint()}")
                 )
         except BaseException as exc:  # noqa: BLE001 - reported to the waiting caller
             if not ready.done():
                 ready.set_exception(exc)
             elif isinstance(exc, Exception):  # the connection ended (an HTTP server that stopped): nothing more is sent
                 self._gone = self._gone or self._hide(_without_url_secrets(describe(exc), self.server))
+
+    def _slow_start_hint(self) -> str:
+        """What to change when a stdio server did not answer in time: one that installs itself on its
+        first start (`npx -y`, `uvx`) takes longer than the default; "" for any other server."""
+        if not isinstance(self.server, mcp.StdioServerParameters):
+            return ""
+        return (
+            "; a server that installs itself on its first start (npx -y, uvx) may need longer: "
+            "McpClient.stdio(..., connect_timeout=120)"
+        )
 
     def _transport(self) -> Any:
         if isinstance(self.server, mcp.StdioServerParameters):
@@ -464,11 +509,17 @@ class McpClient:
             if server.encoding_error_handler == "strict":  # a byte that is not UTF-8 stopped reading: every call hung
                 server = server.model_copy(update={"encoding_error_handler": "replace"})
             transport = group_ended(_surrogates_read(stdio_client(server, errlog=self._stderr)), self._children_killed)
-            return ids_checked(transport, self._broke_protocol, self._transport_ended, self._quoted)
+            return ids_checked(
+                unknown_blocks_named(transport), self._broke_protocol, self._transport_ended, self._quoted
+            )
         if isinstance(self.server, str):
             transport = http_transport(self.server, self._refused)
-            return ids_checked(transport, self._broke_protocol, self._transport_ended, self._quoted)
-        return self.server
+            return ids_checked(
+                unknown_blocks_named(transport), self._broke_protocol, self._transport_ended, self._quoted
+            )
+        if hasattr(self.server, "__aenter__"):  # a transport of the caller's: its answers are read off a wire too
+            return unknown_blocks_named(self.server)
+        return self.server  # a server object, served in-process: the SDK checks its answers where they are made
 
     def _children_killed(self, grace: float) -> None:
         """Processes the stdio server left running in its process group ignored SIGTERM (`group_ended`)."""
@@ -527,6 +578,10 @@ class McpClient:
         for secret in self._secrets:
             text = mask_secret(text, secret, MASK)  # a placeholder (`--api-key none`) only as a credential
         return text
+
+    async def _on_log(self, params: LoggingMessageNotificationParams) -> None:
+        """The SDK's logging callback: the server's log message on `toolkit.mcp.server_log`, naming this server."""
+        forward(self.name, params.level, params.logger, params.data, self._quoted)
 
     async def _on_message(self, message: Any) -> None:
         """The SDK's message handler. A message the server sent that cannot be read fails every
@@ -638,11 +693,14 @@ class McpClient:
             if unread := unreadable_answer(exc):
                 raise McpError(self._hide(f"MCP server {self.name!r} broke the protocol: {unread}")) from None
             raise McpError(
-                self._quoted(f"MCP server {self.name!r} answered with an error: {_error_words(exc)}")
+                self._quoted(f"MCP server {self.name!r} answered with an error: {_error_words(exc, self._quoted)}")
             ) from None
         except ValidationError as exc:
-            wrong = _first_error(exc, "the result")  # what, not only where
-            raise McpError(self._hide(f"MCP server {self.name!r} broke the protocol: {describe(exc)}{wrong}")) from None
+            if exc.title.startswith("union["):  # a 2026 answer, read as one of several models: their names say nothing
+                wrong = f"its answer is not valid MCP{_first_error(exc, 'the result', models=True)}"
+            else:
+                wrong = describe(exc) + _first_error(exc, "the result")  # what, not only where
+            raise McpError(self._hide(f"MCP server {self.name!r} broke the protocol: {wrong}")) from None
         except (OSError, anyio.BrokenResourceError, anyio.ClosedResourceError, BaseExceptionGroup) as exc:
             raise self._lost(describe(exc)) from None
         except BaseException as exc:
@@ -1208,10 +1266,15 @@ async def _readable_page(client: mcp.Client, cursor: str | None, unreadable: dic
         listed, after = raw.get("tools"), raw.get("nextCursor")
         if not isinstance(listed, list) or not isinstance(after, str | None):
             raise refused from None  # the page itself is broken, not one tool on it
+        envelope = {key: value for key, value in raw.items() if key not in ("tools", "nextCursor")}
+        try:
+            _listed_tools(client.protocol_version, envelope, [])
+        except ValidationError:  # what the page says besides its tools is broken (a 2026 page without resultType)
+            raise refused from None
         tools = []
         for number, item in enumerate(listed, 1):
             try:
-                tools.append(_listed_tool(client.protocol_version, item))
+                tools.append(_listed_tools(client.protocol_version, envelope, [item])[0])
             except ValidationError as exc:
                 unreadable[_listed_name(item, number)] = _why_unlisted(exc)
         page = ListToolsResult(tools=tools, next_cursor=after)
@@ -1229,14 +1292,17 @@ def _raw_listing(session: Any) -> tuple[Any, Any, Any] | None:
         return None
 
 
-def _listed_tool(version: str, item: Any) -> McpTool:
-    """One listed tool, checked as the SDK checks a page of them (for the negotiated version)."""
+def _listed_tools(version: str, envelope: Mapping[str, Any], items: list[Any]) -> list[McpTool]:
+    """Listed tools, checked as the SDK checks a page of them (for the negotiated version), on a page
+    that says what the server's page says besides its tools (`envelope`): a 2026-07-28 page must say
+    its `resultType`, `ttlMs` and `cacheScope`, and a page of one tool without them failed every tool."""
+    data = {**envelope, "tools": items}
     try:
-        page = parse_server_result("tools/list", version, {"tools": [item]})
+        page = parse_server_result("tools/list", version, data)
     except (KeyError, TypeError):  # a version the SDK has no checks for: the version-free model
-        page = ListToolsResult.model_validate({"tools": [item]}, by_name=False)
-    tool: McpTool = page.tools[0]  # type: ignore[attr-defined]
-    return tool
+        page = ListToolsResult.model_validate(data, by_name=False)
+    tools: list[McpTool] = page.tools  # type: ignore[attr-defined]
+    return tools
 
 
 def _listed_name(item: Any, number: int) -> str:
@@ -1285,9 +1351,31 @@ def _missing_cwd(server: Any, exc: BaseException) -> str:
     return folder if isinstance(named, str | os.PathLike) and os.fspath(named) == folder else ""
 
 
-def _error_words(exc: MCPError) -> str:
-    """What a server's error answer says: its message, or its code when the message is blank."""
-    return str(exc).strip() or f"code {exc.code}, without a message"
+MAX_ERROR_DATA_CHARS = 300
+"""How many characters of an error answer's `data` the model reads at most."""
+_DEBUG_KEYS = frozenset({"traceback", "stack", "stacktrace", "backtrace"})
+"""Keys of an error's data holding the server's internals (its frames and paths), not the caller's mistake."""
+
+
+def _error_words(exc: MCPError, hide: Callable[[str], str] = str) -> str:
+    """What a server's error answer says: its message, or its code when the message is blank; then
+    what its `data` adds (JSON-RPC's "additional information": a validator's list of what was wrong,
+    the valid values), on one line of at most `MAX_ERROR_DATA_CHARS`, masked (`hide`, then what the
+    trace masks), without a traceback; nothing when it is blank or repeats the message."""
+    words = str(exc).strip() or f"code {exc.code}, without a message"
+    data = exc.data
+    if isinstance(data, dict):
+        data = {k: v for k, v in data.items() if not (isinstance(k, str) and k.lower().replace("_", "") in _DEBUG_KEYS)}
+    if isinstance(data, str):
+        text = drop_tracebacks_plainly(data)
+    elif data is None or data == {} or data == []:
+        return words
+    else:
+        text = json.dumps(data, ensure_ascii=False, default=str)  # secret-named fields: masked by one_line
+    text = one_line(text, hide, MAX_ERROR_DATA_CHARS)
+    if not text or text in words:
+        return words
+    return f"{words} ({text})" if isinstance(data, str) else f"{words} (its data: {text})"
 
 
 _UNSPOKEN = "Unsupported protocol version from the server: "
@@ -1318,13 +1406,20 @@ def _leaf(exc: BaseException) -> BaseException:
     return exc
 
 
-def _first_error(exc: ValidationError, whole: str) -> str:
+def _first_error(exc: ValidationError, whole: str, *, models: bool = False) -> str:
     """What pydantic's first error says, and where (`whole` when it is about the whole message):
-    " (capabilities: Field required)"; "" when it has none."""
+    " (capabilities: Field required)"; "" when it has none. With `models`, the names of the models
+    a union tried are left out of where (`CallToolResult.content.0.TextContent.text` is `content.0.text`):
+    MCP's fields are camelCase, its models' names capitalised."""
     if not exc.error_count():
         return ""
     first = exc.errors()[0]
-    where = ".".join(str(part) for part in first["loc"])
+    parts = [
+        part
+        for part in first["loc"]
+        if not (models and isinstance(part, str) and (part[:1].isupper() or "[" in part))  # function-after[…]
+    ]
+    where = ".".join(str(part) for part in parts)
     return f" ({where or whole}: {first['msg']})"
 
 

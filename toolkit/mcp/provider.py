@@ -21,7 +21,8 @@ deadline, `list_timeout`) and, per tool:
    out, and why, is in `provider.left_out` (and the log), so a notebook can show it; so is a
    listing cut at `MAX_PAGES` pages (`McpClient.listing_cut`, under `"server: (later pages)"`);
 3. keeps MCP's `annotations` and `_meta` — plus which server and which original name — in the
-   spec's `metadata`, which the model never sees;
+   spec's `metadata`, which the model never sees; a description longer than a chat API takes
+   (`MAX_DESCRIPTION_CHARS`) is cut, and kept whole there (`mcp_description`);
 4. binds an executor to the server and the tool's *original* name, so a renamed tool still
    calls the server under the name the server knows.
 
@@ -70,7 +71,9 @@ The model reads the content blocks; a result's `structuredContent` only when no 
 content also return it as JSON in a text block (the SDK's own servers write a str or a list as
 text, the value under "result"), so the two say the same. The value is kept in the result's
 `structured_content` attribute (not sent to the model; code and a view may read it), so a server
-whose blocks say something else (the orders behind 'Found 2 orders') loses nothing. openai-agents
+whose blocks say something else (the orders behind 'Found 2 orders') loses nothing; it is kept
+there when the model read it as text too (`content: []`), so code finds it in one place and
+`toolkit.mcp.server` serves it again as structured content. openai-agents
 reads the blocks too (`use_structured_content=False`, its default), and so does Claude Code;
 pydantic-ai reads the structured value when every block is text.
 
@@ -83,6 +86,11 @@ An embedded resource that holds text (server-everything's `get-resource-referenc
 of a text type (`text/*`, JSON, XML, YAML…) that is UTF-8 or in the charset its type names (its
 base64 in lines or not), is passed on: a line naming it (its
 URI and MIME type), then its text, which counts towards `max_result_chars` as any other.
+
+Binary data never reaches the model as text: a base64 data URL (in a text block, or as a
+resource's URI) and a bare run of base64 (`without_blobs`) are named by their size instead, and an
+image block whose MIME type is no image type, or whose data is not base64, is not passed on as an
+image (`image_problem`); a resource's name, URI and MIME type are cut to a line's length.
 
 Leaves out: resources, prompts and sampling; reconnecting during a run (a call to a server that
 went away says it was not sent; the next `provide()` connects again); audio,
@@ -137,13 +145,14 @@ from toolkit.memory.storable import attributes_problem
 from toolkit.tools.arguments import parse_arguments
 from toolkit.tools.decorator import InvocationContext, a_or_an
 from toolkit.tools.execute import Tool, ToolOutput
-from toolkit.tools.redact import describe_exception
+from toolkit.tools.redact import describe_exception, elided_data_urls
 from toolkit.tools.reflect import ToolSpec
-from toolkit.unicode import boundary
+from toolkit.unicode import boundary, cut
 
 __all__ = [
     "FOR_USER_ATTRIBUTE",
     "IMAGES_ATTRIBUTE",
+    "MAX_DESCRIPTION_CHARS",
     "MAX_RESULT_CHARS",
     "STRUCTURED_ATTRIBUTE",
     "McpExecutor",
@@ -168,11 +177,15 @@ log: logging.Logger = logging.getLogger("toolkit.mcp")
 
 MAX_RESULT_CHARS = 100_000
 """How many characters of a tool's result the model reads by default (`McpToolProvider(max_result_chars=...)`)."""
+MAX_DESCRIPTION_CHARS = 1024
+"""How long a tool's description the model is given may be: OpenAI's limit (the embedded gateway keeps
+it too), past which every request offering the tool is refused. A server's longer one is cut, with "…",
+and kept whole in the spec's metadata (`mcp_description`)."""
 IMAGES_ATTRIBUTE = IMAGES
 """Result attribute holding a tool's images as data URLs, when the chat model accepts images."""
 STRUCTURED_ATTRIBUTE = "structured_content"
-"""Result attribute holding a result's `structuredContent` when the model read its content blocks
-instead (`McpExecutor`): the model does not read it, code and a view may."""
+"""Result attribute holding a result's `structuredContent` (`McpExecutor`): code and a view read it
+there, whether the model read the content blocks or the value's JSON."""
 FOR_USER_ATTRIBUTE = "for_user"
 """Result attribute holding the content a server marked for the user only (`annotations.audience`
 ["user"]), as text: the model does not read it (`for_model`), a view shows it."""
@@ -480,9 +493,13 @@ def tool_from_mcp(
         metadata["annotations"] = mcp_tool.annotations.model_dump(by_alias=True, exclude_none=True)
     if mcp_tool.meta:
         metadata["_meta"] = dict(mcp_tool.meta)
+    description = mcp_tool.description or ""
+    if len(description) > MAX_DESCRIPTION_CHARS:  # every request of the run was refused with HTTP 400
+        metadata["mcp_description"] = description
+        description = cut(description, MAX_DESCRIPTION_CHARS)
     spec = ToolSpec(
         name=name or openai_name(mcp_tool.name),
-        description=mcp_tool.description or "",
+        description=description,
         parameters=translate_schema(mcp_tool.input_schema, where),
         metadata=metadata,
     )
@@ -572,11 +589,15 @@ class McpExecutor:
             text = self._masked(result_text(result)) or "the server reported an error without a message"  # cut later
             raise McpToolError(text + _server_name_note(text, self.name, call.name))
         images = (
-            [b for b in result.content if isinstance(b, ImageContent) and for_model(b)] if self.accepts_images else []
+            [b for b in result.content if isinstance(b, ImageContent) and for_model(b) and not image_problem(b)]
+            if self.accepts_images
+            else []
         )
         attributes: dict[str, Any] = {}
         if images:
-            attributes[IMAGES_ATTRIBUTE] = [f"data:{b.mime_type};base64,{_WHITESPACE.sub('', b.data)}" for b in images]
+            attributes[IMAGES_ATTRIBUTE] = [
+                f"data:{b.mime_type.strip()};base64,{_WHITESPACE.sub('', b.data)}" for b in images
+            ]
         if for_user := [cut_text(self._masked(text), self.max_result_chars) for text in user_only_texts(result)]:
             attributes[FOR_USER_ATTRIBUTE] = for_user
         if (structured := self._structured(result)) is not None:
@@ -585,10 +606,11 @@ class McpExecutor:
         return ToolOutput(cut_text(text, self.max_result_chars), attributes)
 
     def _structured(self, result: CallToolResult) -> Any:
-        """The result's `structuredContent` when the model read its blocks instead (None otherwise):
-        masked as the text is; past `max_result_chars` (or not storable as it is: NaN) its JSON, cut."""
+        """The result's `structuredContent` (None when it has none), whether the model read it or
+        the blocks: masked as the text is; past `max_result_chars` (or not storable as it is: NaN)
+        its JSON, cut."""
         value = result.structured_content
-        if value is None or not any(for_model(block) for block in result.content):
+        if value is None:
             return None
         text = self._masked(json.dumps(value, ensure_ascii=False))
         try:
@@ -640,14 +662,40 @@ def _server_name_note(text: str, server_name: str, called: str) -> str:
 
 def result_text(result: CallToolResult, accepts_images: bool = False) -> str:
     """What the model reads: the blocks meant for it (`for_model`: the text blocks, a note for each
-    other block), or the structured value; a note when every block is for the user only."""
+    other block), or the structured value; a note when every block is for the user only. Binary
+    data written into the text is named by its size (`without_blobs`)."""
     parts = [_block_text(block, accepts_images) for block in result.content if for_model(block)]
     if not parts and result.structured_content is not None:
-        return json.dumps(result.structured_content, ensure_ascii=False)
+        return without_blobs(json.dumps(result.structured_content, ensure_ascii=False))
     if not parts and result.content:
         blocks = f"{len(result.content)} content block{'' if len(result.content) == 1 else 's'}"
         return f'[the result is for the user only (its audience is "user"), so it is not shown here: {blocks}]'
-    return "\n".join(parts)
+    return without_blobs("\n".join(parts))
+
+
+BLOB_CHARS = 4096
+"""How long a run of base64 in a result's text must be to be named by its size instead (`without_blobs`)."""
+_BARE_BASE64 = re.compile(rf"(?<![A-Za-z0-9+/=])[A-Za-z0-9+/]{{{BLOB_CHARS},}}+={{0,2}}(?![A-Za-z0-9+/=])")
+_CLASSES = (re.compile("[A-Z]"), re.compile("[a-z]"), re.compile("[0-9]"))
+
+
+def without_blobs(text: str) -> str:
+    """`text` with the binary data a server wrote into it named by its size: a base64 data URL's
+    payload (`data:image/png;base64,[elided: 1,024 bytes, sha256 …]`), and a bare run of base64 of
+    `BLOB_CHARS` characters or more (an image or a PDF in a JSON result). The model cannot read
+    either, and a megabyte of it crowded out the rest of the result (`max_result_chars`). A run is
+    base64 only when its length is a multiple of 4 and it mixes upper case, lower case and digits:
+    a DNA sequence (upper case alone) or a long hex digest (no upper case) stays."""
+    text = elided_data_urls(text)
+    return _BARE_BASE64.sub(_bare_elided, text) if len(text) >= BLOB_CHARS else text
+
+
+def _bare_elided(found: re.Match[str]) -> str:
+    run = found.group()
+    if len(run) % 4 or not all(kind.search(run) for kind in _CLASSES):
+        return run
+    size = len(run) * 3 // 4 - run.count("=")
+    return f"[elided: {len(run):,} characters of base64, about {size:,} bytes]"
 
 
 def for_model(block: Any) -> bool:
@@ -661,7 +709,7 @@ def for_model(block: Any) -> bool:
 def user_only_texts(result: CallToolResult) -> list[str]:
     """The blocks the model does not read (`for_model`), as text: kept on the result (`FOR_USER_ATTRIBUTE`)."""
     return [
-        f"[{_named(block)}]" if isinstance(block, ImageContent) else _block_text(block, False)
+        f"[{_named(block)}]" if isinstance(block, ImageContent) else without_blobs(_block_text(block, False))
         for block in result.content
         if not for_model(block)
     ]
@@ -677,7 +725,14 @@ def _named(block: Any) -> str:
     resource = getattr(block, "resource", None)
     mime = getattr(block, "mime_type", None) or getattr(resource, "mime_type", None)
     uri = getattr(block, "uri", None) or getattr(resource, "uri", None)
-    named = [getattr(block, "name", None), mask_url(str(uri)) if uri else None, mime]  # no secret of a signed URL
+    name = getattr(block, "name", None)
+    named = [
+        cut(str(name), 80) if name else None,
+        cut(mask_url(elided_data_urls(str(uri))), 200)
+        if uri
+        else None,  # no secret of a signed URL, no data URI's data
+        cut(str(mime), 80) if mime else None,
+    ]
     return f"{kind} ({', '.join(n for n in named if n)})" if any(named) else kind
 
 
@@ -689,6 +744,8 @@ def _describe_block(block: Any, accepts_images: bool) -> str:
     mime = getattr(block, "mime_type", None) or getattr(resource, "mime_type", None)
     what = _named(block)
     if isinstance(block, ImageContent):
+        if accepts_images and (problem := image_problem(block)):
+            return f"[{what} not passed on: {problem}]"
         if accepts_images:
             return f"[{what} attached]"
         return f"[{what} not passed on: this chat model does not accept images]"
@@ -699,6 +756,21 @@ def _describe_block(block: Any, accepts_images: bool) -> str:
     if isinstance(block, EmbeddedResource) and (text := _resource_text(resource, mime)) is not None:
         return f"[{what}]\n{text}"  # the result itself, sent inline: nothing to read
     return f"[{what} content not shown]"
+
+
+_IMAGE_TYPE = re.compile(r"image/[\w.+-]{1,60}", re.IGNORECASE)
+
+
+def image_problem(block: ImageContent) -> str:
+    """Why an image block cannot be passed on to the model as an image ("" when it can): a MIME type
+    that is no image type (`text/html`, 5,000 characters), data that is not base64."""
+    if not _IMAGE_TYPE.fullmatch(block.mime_type.strip()):
+        return "its MIME type is not an image type"
+    try:
+        _unbased(block.data)
+    except ValueError:
+        return "its data is not base64"
+    return ""
 
 
 _TEXT_APPLICATIONS = re.compile(r"application/([\w.+-]*\+)?(json|xml|yaml|x-yaml|javascript|x-sh|sql|csv)(;.*)?")

@@ -79,6 +79,7 @@ from __future__ import annotations
 import copy
 import functools
 import re
+import urllib.parse
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
@@ -430,8 +431,9 @@ def _check_refs(node: Any, names: set[str], where: str) -> None:
 
 
 def _unescape(token: str) -> str:
-    """A JSON Pointer token back to the name (`~1` is `/`, `~0` is `~`)."""
-    return token.replace("~1", "/").replace("~0", "~")
+    """A JSON Pointer token of a URI fragment back to the name: percent-decoded first (`%20` is a
+    space, RFC 6901 section 6), then `~1` is `/` and `~0` is `~`."""
+    return urllib.parse.unquote(token).replace("~1", "/").replace("~0", "~")
 
 
 # -- the model's arguments, checked against a tool's inputSchema ---------------------------------

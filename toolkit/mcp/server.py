@@ -23,7 +23,10 @@ returns kept the process alive).
 A result is its text, then an image block for each image the tool returned (its `images`
 attribute, a chart: a data URL as an image, a link as a resource link), then what another MCP
 server marked for the user only (`for_user`, a tool served again) with that audience; they were
-lost on the way.
+lost on the way. Another MCP server's `structuredContent`, kept on the result as a JSON object
+(`structured_content`), is served again as the result's `structuredContent` (a value kept only as
+its cut JSON text is not). Its tool's `outputSchema` is not: a value cut or masked on the way
+would no longer match it, and the proxy's clients would refuse the answer.
 
 Tools flagged read-only travel with the MCP annotation `readOnlyHint`, which a client keeps in
 the spec's metadata (`toolkit.mcp.provider`); another MCP server's tool served again keeps the
@@ -59,6 +62,7 @@ from toolkit.loop.images import IMAGES
 from toolkit.loop.sources import ProviderRequest, check_collection, provided
 from toolkit.mcp.client import unicode_text
 from toolkit.mcp.provider import FOR_USER_ATTRIBUTE as FOR_USER
+from toolkit.mcp.provider import STRUCTURED_ATTRIBUTE as STRUCTURED
 from toolkit.mcp.schema import CHECKED_BY_SERVER
 from toolkit.tools.decorator import a_or_an
 from toolkit.tools.execute import (
@@ -111,7 +115,12 @@ def tools_server(
             )
         call = ToolCall(id="mcp", name=params.name, arguments=json.dumps(params.arguments or {}, ensure_ascii=False))
         text, is_error, attributes = await _in_daemon_thread(tool, call)
-        return types.CallToolResult(content=_content(text, attributes), is_error=is_error)
+        structured = attributes.get(STRUCTURED)  # another MCP server's, kept on the result: a JSON object
+        return types.CallToolResult(
+            content=_content(text, attributes),
+            is_error=is_error,
+            structured_content=structured if isinstance(structured, dict) and not is_error else None,
+        )
 
     return Server(name, version=version, on_list_tools=list_tools, on_call_tool=call_tool)
 
@@ -229,11 +238,17 @@ def _mcp_tool(tool: Tool, read_only: bool) -> types.Tool:
     schema = tool.spec.parameters or {"type": "object", "properties": {}}
     return types.Tool(
         name=tool.name,
-        description=tool.spec.description or None,
+        description=_description(tool) or None,
         input_schema=schema,
         annotations=_annotations(tool, read_only),
         _meta={CHECKED_BY_SERVER: True},  # the tool's executor checks its arguments, in its own words
     )
+
+
+def _description(tool: Tool) -> str:
+    """The tool's description; another MCP server's whole, when it was cut for the model (`mcp_description`)."""
+    whole = tool.spec.metadata.get("mcp_description")
+    return whole if isinstance(whole, str) else tool.spec.description
 
 
 def _annotations(tool: Tool, read_only: bool) -> types.ToolAnnotations | None:

@@ -1013,6 +1013,12 @@ def _mask_value(value: str) -> str | None:
     return None if end == 0 else REDACTED + value[end:]
 
 
+def elided_data_urls(text: str) -> str:
+    """`text` with each base64 data URL's payload replaced by its decoded size and a short hash
+    (`data:image/png;base64,[elided: 1,024 bytes, sha256 …]`), as `scrub` writes them; nothing else changed."""
+    return _DATA_URL.sub(_elided, text) if "base64," in text else text
+
+
 def _elided(match: re.Match[str]) -> str:
     """A data URL's payload replaced by its decoded size and a short hash (the same data, the same text)."""
     payload = match.group(3)

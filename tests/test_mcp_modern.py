@@ -1,0 +1,121 @@
+"""`toolkit.mcp` against a 2026-07-28 server (`server/discover`, no handshake) that sends what no SDK
+server may: an in-process SDK server whose answers a relay changes on the way (`tampered`)."""
+
+import contextlib
+
+import anyio
+
+from toolkit.chat.messages import ToolCall
+from toolkit.mcp.client import McpClient
+from toolkit.mcp.provider import McpToolProvider
+
+
+def _server():
+    import mcp_types as types
+    from mcp.server.lowlevel import Server
+
+    async def list_tools(ctx, params):
+        return types.ListToolsResult(tools=[types.Tool(name="good", input_schema={"type": "object"})])
+
+    async def call_tool(ctx, params):
+        return types.CallToolResult(content=[types.TextContent(text="ok")])
+
+    return Server("modern", version="1", on_list_tools=list_tools, on_call_tool=call_tool)
+
+
+@contextlib.asynccontextmanager
+async def tampered(server, tamper):
+    """A transport to `server` (over JSON-RPC messages, as on a wire) where `tamper(data)` changes each
+    answer's JSON before the client reads it."""
+    import mcp_types as types
+    from mcp.shared.message import SessionMessage
+
+    to_server, server_reads = anyio.create_memory_object_stream(100)
+    server_writes, relay_reads = anyio.create_memory_object_stream(100)
+    to_client, client_reads = anyio.create_memory_object_stream(100)
+
+    async def relay():
+        async for item in relay_reads:
+            if isinstance(item.message, types.JSONRPCResponse):
+                data = item.message.model_dump(by_alias=True, mode="json", exclude_none=True)
+                tamper(data)
+                item = SessionMessage(types.jsonrpc_message_adapter.validate_python(data, by_name=False))
+            await to_client.send(item)
+
+    async with anyio.create_task_group() as group:
+        group.start_soon(lambda: server.run(server_reads, server_writes, server.create_initialization_options()))
+        group.start_soon(relay)
+        try:
+            yield client_reads, to_server
+        finally:
+            group.cancel_scope.cancel()
+
+
+def _with_tool(tool):
+    def tamper(data):
+        tools = data.get("result", {}).get("tools")
+        if tools is not None:
+            tools.append(tool)
+
+    return tamper
+
+
+def test_one_unreadable_tool_of_a_2026_server_costs_that_tool_alone():
+    """The tools of a page the SDK refused were read one by one, each as a page of its own: a
+    2026-07-28 page must say `resultType`, `ttlMs` and `cacheScope`, which that page of one lacked,
+    so every tool failed ("its listing is not valid MCP (the tool: Field required)"), and the
+    server's good tools were left out with the bad one."""
+    bad = {"name": "bad", "inputSchema": {"properties": {}}}
+    with McpClient(tampered(_server(), _with_tool(bad)), name="modern") as client:
+        provider = McpToolProvider([client])
+        tools = provider.provide()
+        assert [t.name for t in tools] == ["good"]
+        assert tools[0].execute(ToolCall(id="c", name="good", arguments="{}")).content == "ok"
+    assert provider.left_out == {
+        "modern: bad": "MCP tool 'bad' of server 'modern': its listing is not valid MCP (inputSchema.type: Field "
+        'required); an inputSchema is a JSON Schema object with "type": "object" ({"type": "object"} for no '
+        "arguments). Ask its author to fix it"
+    }
+
+
+def _on_call(change):
+    def tamper(data):
+        result = data.get("result", {})
+        if "content" in result:
+            change(result)
+
+    return tamper
+
+
+def _called(change, **settings):
+    with McpClient(tampered(_server(), _on_call(change)), name="modern") as client:
+        tools = {t.name: t for t in McpToolProvider([client], **settings).provide()}
+        return tools["good"].execute(ToolCall(id="c", name="good", arguments="{}"))
+
+
+def test_a_content_block_of_a_type_the_sdk_does_not_know_is_named_and_the_rest_is_read():
+    """A block of a type the SDK has no model for (a later MCP version's, a server's own) made it
+    refuse the whole answer: "broke the protocol: ValidationError: 13 validation errors for
+    union[CallToolResult, …]", and the text beside it was lost, though the call ran."""
+    video = {"type": "video", "uri": "https://example.com/v.mp4"}
+    result = _called(lambda r: r.update(content=[video, {"type": "text", "text": "see the clip"}, {"type": " "}]))
+    assert not result.is_error and result.content == (
+        "[video content not shown: a content type this client does not read]\nsee the clip\n"
+        "[blank content not shown: a content type this client does not read]"
+    )
+
+
+def test_an_answer_a_2026_server_breaks_is_said_without_the_sdk_s_union_of_models():
+    """A 2026-07-28 answer is read as one of several models: the error read "ValidationError: 13
+    validation errors for union[CallToolResult,function-after[_require_one_field(), InputRequiredResult]]
+    (CallToolResult.content.0.TextContent.text: Field required)"."""
+    result = _called(lambda r: r.update(content=[{"type": "text"}]))
+    assert result.is_error and result.content == (
+        "Tool 'good' failed: MCP server 'modern' broke the protocol: its answer is not valid MCP "
+        "(content.0.text: Field required)"
+    )
+    result = _called(lambda r: r.update(content=None))
+    assert result.content == (
+        "Tool 'good' failed: MCP server 'modern' broke the protocol: its answer is not valid MCP "
+        "(content: Input should be a valid list)"
+    )

@@ -1,0 +1,82 @@
+"""Content blocks of a type the SDK does not read, named in a text block instead of failing the answer.
+
+MCP's tool results are lists of typed blocks (`text`, `image`, `audio`, `resource_link`,
+`resource`), and the specification grows: `audio` and `resource_link` came in 2025, and a
+server written for a later version, or with a block type of its own, sends types this SDK has no
+model for. The SDK then refused the whole answer ("13 validation errors for union[CallToolResult,
+…]"): the text blocks beside the new one were lost, and the call failed though it ran.
+
+`unknown_blocks_named(transport)` wraps a transport's read stream: in an answer whose result
+holds a `content` list, each block that is an object whose `type` is a str this SDK does not know
+becomes a text block naming it (`[video content not shown: …]`); the other blocks, and every
+other message, pass as they came. A block of a known type that is broken (a text block without
+`text`) is left as it is: the SDK refuses it, as it should.
+
+Leaves out: blocks nested deeper than a result's `content` (an embedded resource's own fields),
+and an in-process server object (the SDK checks its answers where they are made).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator
+from typing import Any
+
+from mcp_types import JSONRPCResponse
+
+from toolkit.unicode import cut
+
+KNOWN_TYPES = frozenset({"text", "image", "audio", "resource_link", "resource"})
+"""The content block types the SDK reads."""
+
+
+@contextlib.asynccontextmanager
+async def unknown_blocks_named(transport: Any) -> AsyncIterator[tuple[Any, Any]]:
+    """`transport`'s streams, each answer's blocks of an unknown type named (see the module docstring)."""
+    async with transport as (read, write):
+        yield _Read(read), write
+
+
+def named(item: Any) -> Any:
+    """`item` (a `SessionMessage`, or what else a read stream gives), its unknown blocks named in place."""
+    message = getattr(item, "message", None)
+    result = message.result if isinstance(message, JSONRPCResponse) else None
+    content = result.get("content") if isinstance(result, dict) else None
+    if isinstance(content, list) and any(_unknown(block) for block in content):
+        result["content"] = [_named(block) if _unknown(block) else block for block in content]  # type: ignore[index]
+    return item
+
+
+def _unknown(block: Any) -> bool:
+    return isinstance(block, dict) and isinstance(block.get("type"), str) and block["type"] not in KNOWN_TYPES
+
+
+def _named(block: dict[str, Any]) -> dict[str, Any]:
+    kind = " ".join(cut(block["type"], 40).split()) or "blank"
+    return {"type": "text", "text": f"[{kind} content not shown: a content type this client does not read]"}
+
+
+class _Read:
+    """A transport's read stream, its answers passed through `named`."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    async def receive(self) -> Any:
+        return named(await self._stream.receive())
+
+    def __aiter__(self) -> _Read:
+        return self
+
+    async def __anext__(self) -> Any:
+        return named(await self._stream.__anext__())
+
+    async def __aenter__(self) -> _Read:
+        await self._stream.__aenter__()
+        return self
+
+    async def __aexit__(self, *exc: Any) -> Any:
+        return await self._stream.__aexit__(*exc)
+
+    def __getattr__(self, name: str) -> Any:  # close(), aclose(), statistics()...: the stream's own
+        return getattr(self._stream, name)

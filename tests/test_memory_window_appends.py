@@ -16,6 +16,7 @@ import pytest
 
 from toolkit.chat.messages import AssistantMessage, SystemMessage, ToolCall, ToolResultMessage, UserMessage
 from toolkit.errors import ConfigurationError, MemoryStoreError
+from toolkit.memory.answers import asks_for
 from toolkit.memory.store import SqliteStore
 from toolkit.memory.windows import (
     ChatMemory,
@@ -618,3 +619,70 @@ def test_another_connection_writing_another_conversation_keeps_what_a_windowed_a
     assert not [s for s in statements if "GROUP BY" in s or s.startswith("SELECT seq, checksum")]
     assert memory.messages()[-1] == AssistantMessage(content="still here")
     assert mine.get("u1") == theirs.get("u1")
+
+
+@pytest.mark.parametrize("kind", ["memory", "sqlite"])
+@pytest.mark.parametrize("window", [MessageWindow(8), TokenWindow(40)])
+def test_a_new_round_in_a_window_full_of_the_turns_earlier_rounds_writes_only_its_own_rows(
+    tmp_path: Path, kind: str, window
+):
+    """One question answered over many rounds (an agent's long turn) in a window its rounds fill: `evict`
+    drops the turn's oldest round from between the question and the rounds after it. The fast path could
+    not say so, and each new round's add read, evicted and wrote the window again (`SqliteStore`: every kept
+    row deleted and inserted anew, the whole window on every add). Now the rows that leave are deleted, the
+    question's row moves up beside the kept rounds, and only the new messages are inserted."""
+    store = InMemoryStore() if kind == "memory" else SqliteStore(tmp_path / "m.db")
+    memory = ChatMemory("u1", store=store, window=window)
+    expected: list = [SystemMessage(content="Be brief."), UserMessage(content="Check my three orders, please.")]
+    memory.add(*expected)
+    update = store.update
+    store.update = lambda *a, **k: pytest.fail("the fast path should decide this add")
+    statements: list[str] = []
+    if kind == "sqlite":
+        store._db.set_trace_callback(statements.append)
+    for k in range(12):
+        call = ToolCall(id=f"call_{k}", name="query_order", arguments=f'{{"orderId": "SN{k}"}}')
+        for message in (
+            AssistantMessage(tool_calls=(call,)),
+            ToolResultMessage(tool_call_id=call.id, tool_name="query_order", content=f"order {k} shipped"),
+        ):
+            statements.clear()
+            memory.add(message)
+            expected = evict([*expected, message], window)
+            assert len([s for s in statements if s.startswith("INSERT INTO messages")]) <= 2  # it, and the question
+            if k % 3 == 0:
+                assert memory.messages() == expected, (k, message)  # as the loop reads before each request
+    store.update = update
+    assert memory.messages() == expected
+    assert expected[1] == UserMessage(content="Check my three orders, please.")
+    assert expected[-1].content == "order 11 shipped" and len(expected) < 12
+    if kind == "sqlite":
+        assert SqliteStore(tmp_path / "m.db").get("u1") == expected  # what the file holds, read anew
+        memory.add(AssistantMessage(content="All three have shipped."))
+        with pytest.raises(ConfigurationError, match="which no earlier assistant message asked for"):
+            memory.add(ToolResultMessage(tool_call_id="call_0", content="late"))  # its call left the window
+
+
+def test_a_result_for_an_unanswered_call_that_left_the_turn_is_refused_after_the_question_moved(tmp_path: Path):
+    """A middle drop moves the question's row into the seq of the last row that left: there, an
+    unanswered call (a round cut off before its result). Its late result must still be refused, as the
+    read-evict-write path refuses it, not taken as answering a call the row at that seq no longer asks."""
+    for fast in (True, False):
+        store = SqliteStore(tmp_path / f"{fast}.db")
+        if not fast:
+            store.append_in_window = None
+        memory = ChatMemory("u1", store=store, window=MessageWindow(6))
+        cut, calls = (
+            ToolCall(id="cut", name="f", arguments="{}"),
+            [ToolCall(id=f"c{k}", name="f", arguments="{}") for k in range(4)],
+        )
+        memory.add(UserMessage(content="q"), AssistantMessage(tool_calls=(calls[0],)))
+        memory.add(ToolResultMessage(tool_call_id="c0", content="r0"), AssistantMessage(tool_calls=(cut,)))
+        for call in calls[1:3]:
+            memory.add(AssistantMessage(tool_calls=(call,)))
+            memory.add(ToolResultMessage(tool_call_id=call.id, content="r"))
+        memory.add(AssistantMessage(tool_calls=(calls[3],)))  # the cut call leaves: the question takes its row
+        assert not any(asks_for(m, "cut") for m in memory.messages()) and len(memory.messages()) == 6
+        with pytest.raises(ConfigurationError, match="'cut', which no earlier assistant message asked for"):
+            memory.add(ToolResultMessage(tool_call_id="cut", content="late"))
+        assert SqliteStore(tmp_path / f"{fast}.db").get("u1") == memory.messages()

@@ -118,9 +118,9 @@ from toolkit.memory.windows import (
     check_memory_id,
     check_messages,
     check_window,
-    front_drop,
     running_change,
     shown,
+    window_drop,
 )
 from toolkit.unicode import is_utf8
 
@@ -466,7 +466,7 @@ class SqliteStore:
         `evict` would drop, in one transaction, reading only those rows and the current turn's.
         What it knows of a conversation (its tokens, its tool results per call) is kept between
         calls while nothing changed the conversation (`_holds`). `False`, with nothing
-        written, when `front_drop` cannot say, when a tool result would lose its call, or when a
+        written, when `window_drop` cannot say, when a tool result would lose its call, or when a
         row cannot be read: then `update` decides (and says why), as it always did. A new tool
         result that answers no call raises `ConfigurationError`, as `append` does."""
         memory_id = check_memory_id(memory_id, "SqliteStore.append_in_window")
@@ -506,30 +506,50 @@ class SqliteStore:
                 turns: list[Message] = [m for m in new if not isinstance(m, SystemMessage)]
                 encoded = [(m, p) for m, p in encoded if not isinstance(m, SystemMessage)]
                 total = stored + sum(window.weights(turns))
-                dropped = front_drop(Joined(rows, 0, turns), next_seq - first, total, window)
-                if dropped is None:
+                dropped = window_drop(Joined(rows, 0, turns), next_seq - first, total, window)
+                if dropped is None or (dropped[1] and not turns):
+                    return False  # a middle drop moves the question into another row's seq: only with new rows,
+                    # so `next_seq` moves and another store's `_Asked` (kept while it stays) is read again
+                front, middle, left = dropped
+                leaving = [rows[i] for i in range(front)]
+                question = self._question_row(memory_id, first + front) if middle else None
+                if middle:
+                    leaving += [rows[front + 1 + i] for i in range(middle)]
+                    if question is None:
+                        return False  # its row was changed outside toolkit: `update` reads it and says so
+                if self._orphaned(memory_id, first + front + middle + bool(middle), leaving, turns, known.results):
                     return False
-                leaving = [rows[i] for i in range(dropped[0])]
-                if self._orphaned(memory_id, first + len(leaving), leaving, turns, known.results):
-                    return False
-                head = rows[len(leaving)] if system is None and len(leaving) < next_seq - first else None
+                head = rows[front] if system is None and front < next_seq - first else None
                 promoted = _encode(head) if isinstance(head, SystemMessage) else None
             except (ConfigurationError, MemoryStoreError, ValueError, TypeError):  # a payload that is not a message
                 return False
-            kept_from = first + len(leaving) + (promoted is not None)  # a system row left first: the system's
+            kept_from = first + front + middle + (promoted is not None)  # a system row left first: the system's
             system = promoted if promoted is not None else system
-            self._save_conversation(memory_id, kept_from, next_seq + len(encoded), system)  # first: `_EDITS`
-            self._db.execute("DELETE FROM messages WHERE memory_id = ? AND seq < ?", (memory_id, kept_from))
+            self._save_conversation(  # first: `_EDITS`
+                memory_id, kept_from + (question is not None), next_seq + len(encoded), system
+            )
+            self._db.execute(
+                "DELETE FROM messages WHERE memory_id = ? AND seq < ?", (memory_id, kept_from + bool(middle))
+            )
+            if question is not None:  # the question moves up beside the rounds kept after it
+                self._insert(memory_id, kept_from, question)
+                self._db.execute("UPDATE conversations SET first_seq = ? WHERE memory_id = ?", (kept_from, memory_id))
             for _, payload in encoded:
                 self._insert(memory_id, next_seq, payload)
                 next_seq += 1
             asked.appended(encoded, next_seq, kept_from)
+            if question is not None:
+                asked.left(leaving[front:], first + front + 1)
             _remember(self._asked, memory_id, asked)
             if promoted is None:  # else `get` reads the conversation again
                 start = (first, next_seq - len(encoded), state[3])
-                self._extend_read(memory_id, read, start, len(leaving), [p for _, p in encoded], next_seq, system)
-            known.moved(leaving, turns, dropped[1] if isinstance(window, TokenWindow) else None)
-            known.rows = rows.kept_from(kept_from) if isinstance(rows, _Rows) else {}
+                self._extend_read(
+                    memory_id, read, start, front, [p for _, p in encoded], next_seq, system, middle=middle
+                )
+            known.moved(leaving, turns, left if isinstance(window, TokenWindow) else None)
+            known.rows = rows.kept_from(kept_from + bool(middle)) if isinstance(rows, _Rows) else {}
+            if question is not None and isinstance(rows, _Rows):
+                known.rows[kept_from] = rows[front]
             known.state = (state[0], kept_from, next_seq, system)
             _remember(self._known, memory_id, known)
             return True
@@ -614,11 +634,14 @@ class SqliteStore:
         payloads: list[str],
         next_seq: int,
         system: str | None,
+        *,
+        middle: int = 0,
     ) -> None:
-        """After a write that dropped `leaving` rows from the front, appended the rows `payloads`
-        and left `system` as the system payload: keep the list read before, so changed (in place:
-        the cache's list is nobody else's, `get` copies it), if it was read in the state `before`
-        (first_seq, next_seq, system) with nothing else written since."""
+        """After a write that dropped `leaving` rows from the front (and `middle` rows after the
+        question that followed them, which moved up beside the rest: `window_drop`), appended the
+        rows `payloads` and left `system` as the system payload: keep the list read before, so
+        changed (in place: the cache's list is nobody else's, `get` copies it), if it was read in
+        the state `before` (first_seq, next_seq, system) with nothing else written since."""
         now = (self._stamp(), *before)
         if read is None or not _holds(read.state, now):
             return
@@ -635,9 +658,10 @@ class SqliteStore:
             else:
                 messages.insert(0, replaced)
                 skip = 1
+        del messages[skip + leaving + 1 : skip + leaving + 1 + middle]
         del messages[skip : skip + leaving]
         messages += new
-        self._lists.keep(memory_id, _ReadList((now[0], before[0] + leaving, next_seq, system), messages))
+        self._lists.keep(memory_id, _ReadList((now[0], before[0] + leaving + middle, next_seq, system), messages))
 
     @contextmanager
     def _forgotten_on_failure(self, memory_id: str) -> Iterator[None]:
@@ -771,6 +795,17 @@ class SqliteStore:
         if system is not None:
             total += window.weights([self._stored_system(memory_id, system)])[0]
         return total
+
+    def _question_row(self, memory_id: str, seq: int) -> str | None:
+        """The payload of the row at `seq` (the user's question a middle drop keeps and moves up
+        beside the rounds kept after it, `window_drop`), as stored; None when its checksum says it
+        was changed outside toolkit."""
+        row = self._db.execute(
+            "SELECT payload, checksum FROM messages WHERE memory_id = ? AND seq = ?", (memory_id, seq)
+        ).fetchone()
+        if row is None or not isinstance(row[0], str) or row[1] != _checksum(memory_id, seq, row[0]):
+            return None
+        return str(row[0])
 
     def _orphaned(
         self, memory_id: str, kept_from: int, leaving: list[Message], new: list[Message], results: dict[str, int]
@@ -1106,6 +1141,16 @@ class _Asked:
             return False
 
         return asks
+
+    def left(self, messages: list[Message], seq: int) -> None:
+        """`messages`, stored from `seq` on, left from the middle (`window_drop`): the calls only they
+        asked for are forgotten (their seqs now hold other rows, the question moved up among them)."""
+        for message in messages:
+            if isinstance(message, AssistantMessage):
+                for call in message.tool_calls:
+                    if self.calls.get(call.id) == seq:
+                        del self.calls[call.id]
+            seq += 1
 
     def appended(self, rows: list[tuple[Message, str]], next_seq: int, first: int = 0) -> None:
         """After `rows` were stored, the last one at `next_seq - 1`, the first row kept at `first`

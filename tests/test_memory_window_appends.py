@@ -686,3 +686,67 @@ def test_a_result_for_an_unanswered_call_that_left_the_turn_is_refused_after_the
         with pytest.raises(ConfigurationError, match="'cut', which no earlier assistant message asked for"):
             memory.add(ToolResultMessage(tool_call_id="cut", content="late"))
         assert SqliteStore(tmp_path / f"{fast}.db").get("u1") == memory.messages()
+
+
+@pytest.mark.parametrize("kind", ["memory", "sqlite"])
+def test_a_long_turns_new_round_reads_no_more_of_it_than_a_short_turns(tmp_path: Path, kind: str, monkeypatch):
+    """Finding the user's last message read the whole current turn from the end on every add to a full
+    window: an agent's turn of 400 messages cost 400 reads per add (InMemoryStore: 11× the add at 10 messages).
+    Where it is is kept from one add to the next, as the conversation's weight is."""
+    from toolkit.memory import windows
+
+    store = InMemoryStore() if kind == "memory" else SqliteStore(tmp_path / "m.db")
+    calls = [ToolCall(id=f"c{k}", name="f", arguments="{}") for k in range(230)]
+    turn: list = [UserMessage(content="q")]
+    for call in calls[:200]:
+        turn += [AssistantMessage(tool_calls=(call,)), ToolResultMessage(tool_call_id=call.id, content="r")]
+    memory = ChatMemory("u1", store=store, window=MessageWindow(len(turn)))
+    memory.set(turn)
+    memory.add(AssistantMessage(tool_calls=(calls[200],)))  # the first add looks for it once
+    asked, said = [0], windows._said_by_user
+    monkeypatch.setattr(windows, "_said_by_user", lambda m: (asked.__setitem__(0, asked[0] + 1), said(m))[1])
+    expected = memory.messages()
+    for call, following in zip(calls[200:], calls[201:]):
+        for message in (
+            ToolResultMessage(tool_call_id=call.id, content="r"),
+            AssistantMessage(tool_calls=(following,)),
+        ):
+            memory.add(message)
+            counted = asked[0]
+            expected = evict([*expected, message], MessageWindow(len(turn)))
+            asked[0] = counted  # (evict reads the whole turn: not counted)
+    assert asked[0] <= 4 * 2 * 29
+    assert memory.messages() == expected and expected[0] == UserMessage(content="q")
+
+
+@pytest.mark.parametrize("kind", ["memory", "sqlite"])
+@pytest.mark.parametrize("window", [MessageWindow(9), TokenWindow(45)])
+def test_a_turns_rounds_pushing_earlier_turns_out_then_its_own_rounds_keep_what_evict_keeps(
+    tmp_path: Path, kind: str, window
+):
+    """Where the user's last message is, kept from one add to the next, moves as the messages before it
+    leave: earlier turns leave one by one as the current turn's rounds come, then its own earlier rounds.
+    Every add is decided by the fast path (a wrong place made it give up, and `update` rewrote the window)."""
+    store = InMemoryStore() if kind == "memory" else SqliteStore(tmp_path / "m.db")
+    memory = ChatMemory("u1", store=store, window=window)
+    store.update = lambda *a, **k: pytest.fail("the fast path should decide this add")
+    expected: list = []
+    for message in [
+        *[m for k in range(3) for m in (UserMessage(content=f"q{k}"), AssistantMessage(content=f"a{k}"))],
+        UserMessage(content="Check every order."),
+        *[
+            m
+            for k in range(12)
+            for m in (
+                AssistantMessage(tool_calls=(ToolCall(id=f"c{k}", name="f", arguments="{}"),)),
+                ToolResultMessage(tool_call_id=f"c{k}", content=f"r{k}"),
+            )
+        ],
+        AssistantMessage(content="All shipped."),
+        UserMessage(content="thanks"),
+    ]:
+        memory.add(message)
+        expected = evict([*expected, message], window)
+        assert memory.messages() == expected, message
+    if kind == "sqlite":
+        assert SqliteStore(tmp_path / "m.db").get("u1") == expected

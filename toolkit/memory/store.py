@@ -109,6 +109,7 @@ from toolkit.memory.turns import (
     shared_lock,
 )
 from toolkit.memory.windows import (
+    FIND,
     Joined,
     MessageWindow,
     TokenWindow,
@@ -118,6 +119,7 @@ from toolkit.memory.windows import (
     check_memory_id,
     check_messages,
     check_window,
+    last_user,
     running_change,
     shown,
     window_drop,
@@ -506,7 +508,8 @@ class SqliteStore:
                 turns: list[Message] = [m for m in new if not isinstance(m, SystemMessage)]
                 encoded = [(m, p) for m, p in encoded if not isinstance(m, SystemMessage)]
                 total = stored + sum(window.weights(turns))
-                dropped = window_drop(Joined(rows, 0, turns), next_seq - first, total, window)
+                user = last_user(joined := Joined(rows, 0, turns), next_seq - first, known.user_in(first))
+                dropped = window_drop(joined, next_seq - first, total, window, user)
                 if dropped is None or (dropped[1] and not turns):
                     return False  # a middle drop moves the question into another row's seq: only with new rows,
                     # so `next_seq` moves and another store's `_Asked` (kept while it stays) is read again
@@ -551,6 +554,7 @@ class SqliteStore:
             if question is not None and isinstance(rows, _Rows):
                 known.rows[kept_from] = rows[front]
             known.state = (state[0], kept_from, next_seq, system)
+            known.user = None if user is None else FIND if promoted is not None else kept_from + user - front
             _remember(self._known, memory_id, known)
             return True
 
@@ -1083,9 +1087,16 @@ class _Known:
     """The tokens under `count` (meaningless while `count` is None)."""
     results: dict[str, int]
     rows: dict[int, Message] = field(default_factory=dict)
+    user: int | None = FIND
+    """The seq of the user's last message (None: there is none; `FIND`: not known), so that a long turn
+    is not read again on every append to find it (`last_user`)."""
     """The kept rows (by seq) the last append read (its front, the current turn back to the user's last
     message): read again by the next one, a 10 MB tool result in the turn was parsed and verified again
     on every append (`_Rows`)."""
+
+    def user_in(self, first: int) -> int | None:
+        """`user` as an index from `first`, the conversation's first seq (`FIND` when not known)."""
+        return self.user if self.user is None or self.user == FIND else self.user - first
 
     def moved(self, leaving: list[Message], new: list[Message], tokens: int | None) -> None:
         """After `leaving` left and `new` came: `tokens` is the new total under `count` (None

@@ -128,6 +128,9 @@ class InMemoryStore:
         goes before that first message in O(1), as `with_system` would."""
         self._lock: AbstractContextManager[Any] = threading.Lock()
         self._turn_locks: dict[str, TurnLockLike] = {}
+        self._users: dict[str, int | None] = {}
+        """Id -> the index of the user's last message after its system message (None: none), kept
+        by `append_in_window` and dropped by every other write: a long turn is not read again to find it."""
         self._totals: dict[str, tuple[Callable[[Message], int], int]] = {}
         """Id -> (a `TokenWindow`'s count, the tokens of its list), kept by `append_in_window` and
         dropped by every other write: the weight of a long conversation is not counted again."""
@@ -216,6 +219,7 @@ class InMemoryStore:
         """Drop what this store keeps beside `memory_id`'s list (a write that replaced it)."""
         self._system_first.discard(memory_id)
         self._totals.pop(memory_id, None)
+        self._users.pop(memory_id, None)
         self._calls.pop(memory_id, None)
         self._handouts.forget(memory_id)
 
@@ -242,6 +246,8 @@ class InMemoryStore:
                     calls.count(messages, 1)  # nothing below fails
             if self._totals:  # a `TokenWindow`'s count of this id's list no longer holds
                 self._totals.pop(memory_id, None)
+            if self._users:  # nor where the user's last message is (a new one may be among them)
+                self._users.pop(memory_id, None)
             if current is None:
                 self._system_first.add(memory_id)
                 if turns is not None:  # a new list nobody else holds: kept as it is
@@ -358,7 +364,8 @@ class InMemoryStore:
                     self._system_first.add(memory_id)  # read once: no system message after the first
                 stored += sum(window.weights([system])) - (sum(window.weights(current[:1])) if skip else 0)
             rest = joined(current, skip, messages)
-            dropped = window_drop(rest, len(current) - skip, stored + sum(window.weights(messages)), window)
+            user = last_user(rest, len(current) - skip, self._users.pop(memory_id, FIND))
+            dropped = window_drop(rest, len(current) - skip, stored + sum(window.weights(messages)), window, user)
             if dropped is None:
                 return False
             leaving, middle, total = dropped
@@ -382,6 +389,7 @@ class InMemoryStore:
             current.extend(messages)
             if count is not None:
                 self._totals[memory_id] = (count, total)
+            self._users[memory_id] = None if user is None else user - leaving  # (a middle drop keeps it at `leaving`)
             return True
 
     def _counted_in_window(
@@ -787,6 +795,10 @@ def _group_end(messages: Sequence[Message], start: int, end: int) -> int:
     return after
 
 
+FIND = -1
+"""`window_drop`'s `user` when the index of the user's last message is not known: it is looked for."""
+
+
 def front_drop(rest: Sequence[Message], stored: int, total: int, window: Window) -> tuple[int, int] | None:
     """`window_drop` when only whole groups from the front leave: (how many, the total left); None
     when it cannot say, or when the current turn's earlier rounds would leave too."""
@@ -794,7 +806,9 @@ def front_drop(rest: Sequence[Message], stored: int, total: int, window: Window)
     return None if dropped is None or dropped[1] else (dropped[0], dropped[2])
 
 
-def window_drop(rest: Sequence[Message], stored: int, total: int, window: Window) -> tuple[int, int, int] | None:
+def window_drop(
+    rest: Sequence[Message], stored: int, total: int, window: Window, user: int | None = FIND
+) -> tuple[int, int, int] | None:
     """Appending without reading the whole conversation: which messages leave, as `evict` drops them.
 
     `rest` is the stored conversation after its system message, then the new messages (none of
@@ -810,8 +824,10 @@ def window_drop(rest: Sequence[Message], stored: int, total: int, window: Window
     messages, is what `evict` gives; or None when only `evict` can say: a new message would
     leave too, the current turn would be cut into (no message of the user's is left after the
     cut), or a tool result would lead the kept messages, or a system message would leave
-    (`evict` keeps it). Reads the messages that leave, one group more, and the current turn
-    from the end.
+    (`evict` keeps it). `user` is the index of the user's last message in `rest` (None: there is
+    none), as `last_user` gives it; `FIND` (the default): it is looked for from the end once the
+    total is over, reading the current turn. Reads the messages that leave, one group more, and
+    the current round from the end.
 
     Why it equals `evict`: `evict` drops the same groups, in the same order, while they start
     before the user's last message; when a message of the user's is left after the cut, every
@@ -820,9 +836,8 @@ def window_drop(rest: Sequence[Message], stored: int, total: int, window: Window
     same total. `tests/test_memory_window_appends.py` holds the two equal on random conversations.
     """
     leaving, limit, each_one = 0, window.limit, type(window) is MessageWindow
-    user: int | None = -1  # the user's last message (looked for once the window is over): `evict` stops there
     while total > limit:
-        if user == -1:
+        if user == FIND:  # the user's last message (looked for once the window is over): `evict` stops there
             user = _last_index(rest, _said_by_user)
         if leaving == user:  # the rest is the current turn: kept whole, over the limit, unless it has rounds
             return _middle_drop(rest, stored, total, window, user)  # before its current one: `evict` drops those
@@ -841,7 +856,7 @@ def window_drop(rest: Sequence[Message], stored: int, total: int, window: Window
         leaving = end
     if leaving < len(rest) and _round_part(rest[leaving]):
         return None  # `evict` would drop that orphan result too
-    if leaving and not _user_said_from(rest, leaving):
+    if leaving and (user is None or user < leaving):  # (`user` was found: something left)
         return None  # `evict` never cuts the current turn this way: let it decide
     return leaving, 0, total
 
@@ -862,14 +877,20 @@ def _middle_drop(
     return user, start - user - 1, total
 
 
-def _user_said_from(messages: Sequence[Message], start: int) -> bool:
-    """`_last_index(messages, _said_by_user, start) is not None`, its test written out (read
-    after every append to a full window)."""
-    for i in range(len(messages) - 1, start - 1, -1):
-        message = messages[i]
-        if isinstance(message, UserMessage) and not message.from_tool_calls:
-            return True
-    return False
+def last_user(rest: Sequence[Message], stored: int, known: int | None = FIND) -> int | None:
+    """The index in `rest` (`window_drop`'s: the stored messages, then the new ones from `stored`
+    on) of the user's last message, None when there is none: a new one, read from the end (a few),
+    else `known`, its index among the stored ones kept from the last append (`FIND`: not known,
+    then looked for from the end, reading the current turn: an agent's long turn, once)."""
+    for i in range(len(rest) - 1, stored - 1, -1):
+        if _said_by_user(rest[i]):
+            return i
+    if known != FIND:
+        return known
+    for i in range(stored - 1, -1, -1):
+        if _said_by_user(rest[i]):
+            return i
+    return None
 
 
 class Joined(Sequence[Message]):

@@ -90,6 +90,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pydantic_core import ValidationError
+
 from toolkit.chat.messages import (
     AssistantMessage,
     Message,
@@ -97,7 +99,7 @@ from toolkit.chat.messages import (
     ToolResultMessage,
     load_message,
 )
-from toolkit.errors import ConfigurationError, MemoryStoreError
+from toolkit.errors import ConfigurationError, MemoryStoreError, article
 from toolkit.memory.answers import answered, asked_ids, asks_for, names_call
 from toolkit.memory.storable import dumped
 from toolkit.memory.turns import (
@@ -863,6 +865,14 @@ class SqliteStore:
         try:
             return _parsed(payload)
         except (ValueError, TypeError) as exc:  # not JSON, not a message, a number longer than json reads
+            unknown = _not_known(exc, payload)
+            if unknown is not None:  # whole, as a toolkit wrote it: never advise deleting it alone
+                raise MemoryStoreError(
+                    f"{self.path}: memory id {shown(memory_id)}, {label} holds a message this toolkit does not read "
+                    f"({unknown}): its checksum is right, so a toolkit wrote it, maybe a newer one; read it with that "
+                    "toolkit (pip install -U toolkit-course), or delete that id or restore the file from a backup. "
+                    "The file was left as it was"
+                ) from exc
             raise MemoryStoreError(
                 f"{self.path}: memory id {shown(memory_id)}, {label} is not a valid message "
                 f"({type(exc).__name__}); delete that id or restore the file from a backup"
@@ -1276,6 +1286,31 @@ class _Rows(Sequence[Message]):
                     "delete that id or restore the file"
                 )
         return self.read[index]
+
+
+_ROLES = "system, user, assistant, tool"
+
+
+def _not_known(error: Exception, payload: str) -> str | None:
+    """What a checksum-verified payload holds that this toolkit's messages do not (a role, or a
+    field of a known role: a newer toolkit's message), said for the learner; None when it is
+    something else (not JSON, not an object, a known field of the wrong kind)."""
+    if not isinstance(error, ValidationError):
+        return None
+    try:
+        data = json.loads(payload)
+    except ValueError:
+        return None
+    role = data.get("role") if isinstance(data, dict) else None
+    first = error.errors()[0] if error.error_count() else None
+    if not isinstance(role, str) or first is None:
+        return None
+    if first["type"] == "union_tag_invalid":
+        return f"role {shown(role)}, not one of {_ROLES}"
+    if first["type"] == "extra_forbidden" and len(first["loc"]) > 1:  # (role, field, ...): the field's place in it
+        place = ".".join(map(str, first["loc"][1:]))
+        return f"{article(role)} {role} message with a field {shown(place)} this toolkit does not know"
+    return None
 
 
 def _parsed(payload: object) -> Message:

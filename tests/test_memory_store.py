@@ -626,3 +626,35 @@ def test_rows_dropped_from_the_front_are_the_fewest_the_plain_search_finds():
             new = [rng.choice("aab") for _ in range(rng.randrange(12))]
         plain = next(k for k in range(len(old) + 1) if new[: len(old) - k] == old[k:])
         assert _dropped(old, new) == plain
+
+
+def test_a_file_damaged_in_one_conversations_rows_says_the_others_still_read(tmp_path):
+    """The file opens; one conversation's rows sit on a damaged page, another's do not. Its error said
+    "move it away to start a fresh one": the learner lost every conversation to one damaged page. It
+    now says the others may still read, and how to copy them to a new file; the file is left as it was."""
+    path = tmp_path / "m.db"
+    store = SqliteStore(path)
+    store.set("a", [UserMessage(content=f"a{i} " + "x" * 300) for i in range(300)])
+    store.set("b", [UserMessage(content=f"b{i}") for i in range(5)])
+    store._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    store.close()
+    data = bytearray(path.read_bytes())
+    data[10 * 4096 + 8 : 11 * 4096] = b"\xff" * (4096 - 8)  # a leaf page of a's rows
+    path.write_bytes(bytes(data))
+    damaged = SqliteStore(path)
+    assert [m.content for m in damaged.get("b")] == [f"b{i}" for i in range(5)]  # still reads
+    for action in (lambda: damaged.get("a"), lambda: damaged.delete("a")):
+        with pytest.raises(MemoryStoreError) as info:
+            action()
+        assert "database disk image is malformed (the file is damaged where this conversation's rows are" in str(
+            info.value
+        )
+        assert "other conversations may still read: copy them to a new file" in str(info.value)
+    assert path.read_bytes() == bytes(data)
+    recovered = SqliteStore(tmp_path / "recovered.db")  # as the advice says
+    for memory_id in damaged.memory_ids():
+        try:
+            recovered.set(memory_id, damaged.get(memory_id))
+        except MemoryStoreError:
+            continue
+    assert recovered.memory_ids() == ["b"] and len(recovered.get("b")) == 5

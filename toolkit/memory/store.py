@@ -422,14 +422,14 @@ class SqliteStore:
     def get(self, memory_id: str) -> list[Message]:
         """The stored messages of `memory_id`, oldest first (`[]` for an unknown id)."""
         memory_id = check_memory_id(memory_id, "SqliteStore.get")
-        with self._guard(f"read {shown(memory_id)} from"), self._lock, self._reading():
+        with self._guard(f"read {shown(memory_id)} from", memory_id), self._lock, self._reading():
             return list(self._current(memory_id))
 
     def set(self, memory_id: str, messages: Sequence[Message]) -> None:
         """Replace the messages of `memory_id` with `messages`, in one transaction."""
         memory_id = check_memory_id(memory_id, "SqliteStore.set")
         encoded = _encoded(answered(check_messages(messages, "SqliteStore.set"), "SqliteStore.set"), "SqliteStore.set")
-        with self._guard(f"write {shown(memory_id)} to"), self._lock, self._transaction():
+        with self._guard(f"write {shown(memory_id)} to", memory_id), self._lock, self._transaction():
             self._forget(memory_id)
             self._write_all(memory_id, encoded)
 
@@ -439,7 +439,11 @@ class SqliteStore:
         if type(messages) is not list and type(messages) is not tuple:
             messages = _listed(messages, "SqliteStore.append")  # any iterable, read once, as `InMemoryStore` reads it
         encoded = _encoded(check_messages(messages, "SqliteStore.append"), "SqliteStore.append")
-        with self._forgotten_on_failure(memory_id), self._guard(f"append to {shown(memory_id)} in"), self._lock:
+        with (
+            self._forgotten_on_failure(memory_id),
+            self._guard(f"append to {shown(memory_id)} in", memory_id),
+            self._lock,
+        ):
             with self._transaction():
                 self._known.pop(memory_id, None)
                 read = self._lists.take(memory_id)
@@ -485,7 +489,7 @@ class SqliteStore:
     def _append_in_window(
         self, memory_id: str, new: list[Message], encoded: list[tuple[Message, str]], window: Window
     ) -> bool:
-        with self._guard(f"append to {shown(memory_id)} in"), self._lock, self._transaction():
+        with self._guard(f"append to {shown(memory_id)} in", memory_id), self._lock, self._transaction():
             known = self._known.pop(memory_id, None)
             read = self._lists.take(memory_id)
             state = (self._stamp(), *self._conversation(memory_id))
@@ -563,7 +567,7 @@ class SqliteStore:
     def update(self, memory_id: str, change: Callable[[list[Message]], list[Message]]) -> None:
         """Read, `change`, write back, in one transaction: evicted rows are deleted, new rows appended."""
         memory_id = check_memory_id(memory_id, "SqliteStore.update")
-        with self._guard(f"update {shown(memory_id)} in"), self._lock, self._transaction():
+        with self._guard(f"update {shown(memory_id)} in", memory_id), self._lock, self._transaction():
             self._forget(memory_id)
             current = self._read(memory_id)
             with running_change(self, "SqliteStore.update", memory_id):
@@ -575,7 +579,7 @@ class SqliteStore:
     def delete(self, memory_id: str) -> None:
         """Forget `memory_id` and its messages (an unknown id is no error)."""
         memory_id = check_memory_id(memory_id, "SqliteStore.delete")
-        with self._guard(f"delete {shown(memory_id)} from"), self._lock, self._transaction():
+        with self._guard(f"delete {shown(memory_id)} from", memory_id), self._lock, self._transaction():
             self._forget(memory_id)
             self._rewritten()
             self._db.execute("DELETE FROM conversations WHERE memory_id = ?", (memory_id,))  # first: `_EDITS`
@@ -1014,13 +1018,18 @@ class SqliteStore:
         return name.startswith("SQLITE_READONLY") and self._resolved is not None and not may_write(self._resolved)
 
     @contextmanager
-    def _guard(self, action: str) -> Iterator[None]:
+    def _guard(self, action: str, memory_id: str | None = None) -> Iterator[None]:
+        """SQLite's errors as `MemoryStoreError`, `action` saying what failed and the advice what
+        to do; `memory_id`, the conversation `action` reads or writes (the file opened, so a damaged
+        page there may hold its rows alone: the others are not given up for it, `_DAMAGED_ROWS`)."""
         self._check_same_file(action)
         try:
             yield
         except sqlite3.DatabaseError as exc:
             advice = next((text for kind, text in _ADVICE if isinstance(exc, kind)), _CORRUPTED)
-            if "decode to UTF-8" in str(exc):  # the file is readable; a row in it was edited by hand
+            if memory_id is not None and getattr(exc, "sqlite_errorname", "") == "SQLITE_CORRUPT":
+                advice = _DAMAGED_ROWS.format(path=str(self.path))
+            elif "decode to UTF-8" in str(exc):  # the file is readable; a row in it was edited by hand
                 advice = _NOT_UTF8
             elif self._read_only(exc):
                 advice = (
@@ -1032,6 +1041,12 @@ class SqliteStore:
 
 
 _CORRUPTED = "the file may be corrupted or truncated; move it away to start a fresh one"
+_DAMAGED_ROWS = (
+    "the file is damaged where this conversation's rows are; other conversations may still read: copy them to "
+    "a new file (old, new = SqliteStore({path!r}), SqliteStore('recovered.db'); then new.set(i, old.get(i)) for "
+    "each i in old.memory_ids() that reads), or move it away to start a fresh one"
+)
+"""The advice for a damaged page met reading or writing one conversation of a file that opened."""
 _NOT_UTF8 = "a row holds text that is not UTF-8, an edit made outside toolkit; delete that id or restore the file"
 _ADVICE: tuple[tuple[type[sqlite3.DatabaseError], str], ...] = (
     (sqlite3.DataError, "a message is larger than SQLite stores (about 1 GB); nothing was written"),

@@ -514,7 +514,7 @@ class SqliteStore:
                 turns: list[Message] = [m for m in new if not isinstance(m, SystemMessage)]
                 encoded = [(m, p) for m, p in encoded if not isinstance(m, SystemMessage)]
                 total = stored + sum(window.weights(turns))
-                user = last_user(joined := Joined(rows, 0, turns), next_seq - first, known.user_in(first))
+                user = last_user(joined := Joined(rows, 0, turns), next_seq - first, turns, known.user_in(first))
                 dropped = window_drop(joined, next_seq - first, total, window, user)
                 if dropped is None or (dropped[1] and not turns):
                     return False  # a middle drop moves the question into another row's seq: only with new rows,

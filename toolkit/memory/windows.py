@@ -364,7 +364,7 @@ class InMemoryStore:
                     self._system_first.add(memory_id)  # read once: no system message after the first
                 stored += sum(window.weights([system])) - (sum(window.weights(current[:1])) if skip else 0)
             rest = joined(current, skip, messages)
-            user = last_user(rest, len(current) - skip, self._users.pop(memory_id, FIND))
+            user = last_user(rest, len(current) - skip, messages, self._users.pop(memory_id, FIND))
             dropped = window_drop(rest, len(current) - skip, stored + sum(window.weights(messages)), window, user)
             if dropped is None:
                 return False
@@ -877,14 +877,16 @@ def _middle_drop(
     return user, start - user - 1, total
 
 
-def last_user(rest: Sequence[Message], stored: int, known: int | None = FIND) -> int | None:
-    """The index in `rest` (`window_drop`'s: the stored messages, then the new ones from `stored`
-    on) of the user's last message, None when there is none: a new one, read from the end (a few),
-    else `known`, its index among the stored ones kept from the last append (`FIND`: not known,
-    then looked for from the end, reading the current turn: an agent's long turn, once)."""
-    for i in range(len(rest) - 1, stored - 1, -1):
-        if _said_by_user(rest[i]):
-            return i
+def last_user(rest: Sequence[Message], stored: int, new: Sequence[Message], known: int | None = FIND) -> int | None:
+    """The index in `rest` (`window_drop`'s: the `stored` messages, then the `new` ones) of the
+    user's last message, None when there is none: a new one, read from the end (a few), else
+    `known`, its index among the stored ones kept from the last append (`FIND`: not known, then
+    looked for from the end, reading the current turn: an agent's long turn, once)."""
+    index = len(new)
+    for message in reversed(new):
+        index -= 1
+        if isinstance(message, UserMessage) and not message.from_tool_calls:
+            return stored + index
     if known != FIND:
         return known
     for i in range(stored - 1, -1, -1):

@@ -750,3 +750,28 @@ def test_a_turns_rounds_pushing_earlier_turns_out_then_its_own_rounds_keep_what_
         assert memory.messages() == expected, message
     if kind == "sqlite":
         assert SqliteStore(tmp_path / "m.db").get("u1") == expected
+
+
+@pytest.mark.parametrize("window", [MessageWindow(5), TokenWindow(14)])
+def test_a_failed_commit_of_a_round_that_drops_earlier_rounds_keeps_the_file_and_memory_alike(tmp_path: Path, window):
+    """The add that drops the turn's earlier rounds and moves its question's row fails at COMMIT (a full
+    disk): nothing of it is kept, in the file or in what the store knows; the next add goes on from the file."""
+    store = SqliteStore(tmp_path / "m.db")
+    memory = ChatMemory("u1", store=store, window=window)
+    memory.add(UserMessage(content="Check every order."))
+    for k in range(3):
+        call = ToolCall(id=f"c{k}", name="f", arguments="{}")
+        memory.add(AssistantMessage(tool_calls=(call,)), ToolResultMessage(tool_call_id=call.id, content="shipped"))
+    before = memory.messages()
+    call = ToolCall(id="c3", name="f", arguments="{}")
+    real = store._db
+    store._db = _FailingCommit(real)
+    with pytest.raises(MemoryStoreError, match="disk is full"):
+        memory.add(AssistantMessage(tool_calls=(call,)))
+    store._db = real
+    assert memory.messages() == before == SqliteStore(tmp_path / "m.db").get("u1")
+    assert evict([*before, AssistantMessage(tool_calls=(call,))], window)[1] != before[1]  # it drops a round
+    after = [AssistantMessage(tool_calls=(call,)), ToolResultMessage(tool_call_id="c3", content="shipped")]
+    memory.add(*after)
+    assert memory.messages() == evict([*before, *after], window) == SqliteStore(tmp_path / "m.db").get("u1")
+    assert memory.messages()[0] == UserMessage(content="Check every order.")

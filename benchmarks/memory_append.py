@@ -18,8 +18,10 @@ Workloads the checker of issue 16 found growing (each append timed alone, median
 a tool result answering the call made at the conversation's start (`SqliteStore` read back to
 the call on every append), a system message appended and the conversation read (timed together:
 `SqliteStore` read every row again), a system message added through a full window (both
-stores read, evicted and rewrote the whole conversation), and a full in-memory window read after
-each append (the append freed the list the last read had given out).
+stores read, evicted and rewrote the whole conversation), a full in-memory window read after
+each append (the append freed the list the last read had given out), and a new round's call or
+result in a window full of one turn's rounds (an agent's long turn: the turn's oldest round leaves
+from between its question and the rest, and both stores read, evicted and rewrote the window).
 
 A large result (`--large` runs only these rows): a round of 20 calls whose first result holds 10 KB, 1 MB
 or 10 MB, in a `MessageWindow` / `TokenWindow` the round overflows (`evict` keeps the current turn whole),
@@ -123,8 +125,45 @@ def windowed() -> None:
                 print_flat(f"{store_label}, full {label}", rounds)
 
 
+def long_turn(n: int) -> list[Message]:
+    """One question answered over rounds of a call and its result: `n` messages or one more."""
+    out: list[Message] = [UserMessage(content="把我上个月的订单都查一遍，看看哪些还没到。")]
+    k = 0
+    while len(out) < n:
+        call = ToolCall(id=f"t{k}", name="query_order", arguments=f'{{"orderId": "SN2026102000{k % 100:02d}"}}')
+        out += [
+            AssistantMessage(tool_calls=(call,)),
+            ToolResultMessage(tool_call_id=call.id, tool_name="query_order", content='{"status": "已发货"}' * 4),
+        ]
+        k += 1
+    return out
+
+
+def long_turn_append_us(store: ChatMemoryStore, n: int) -> float:
+    """Per append of a new round's call or result, in a `MessageWindow(n)` full of one turn's rounds
+    (`evict` drops the turn's oldest round from between its question and the rest)."""
+    memory = ChatMemory("turn", store=store, window=MessageWindow(max(n, 4)))
+    memory.set(long_turn(n - 1))  # whole rounds: the first append fills the window
+    memory.messages()
+    samples = []
+    for k in range(APPENDS):
+        call = ToolCall(id=f"n{k // 2}", name="query_order", arguments='{"orderId": "SN202610200001"}')
+        message: Message = (
+            AssistantMessage(tool_calls=(call,))
+            if k % 2 == 0
+            else ToolResultMessage(tool_call_id=call.id, tool_name="query_order", content='{"status": "已签收"}')
+        )
+        start = time.perf_counter()
+        memory.add(message)
+        samples.append(time.perf_counter() - start)
+        memory.messages()  # as the loop reads memory before each request (not timed)
+    return statistics.median(samples) * 1e6
+
+
 def workload_append_us(store: ChatMemoryStore, n: int, workload: str) -> float:
     """Per append of one of the workloads in the module docstring, on a conversation of `n`."""
+    if workload == "long turn":
+        return long_turn_append_us(store, n)
     history = conversation(n)
     window: Window | None = MessageWindow(max(n, 4)) if workload in ("windowed system", "windowed read") else None
     memory = ChatMemory("x", store=store, window=window)
@@ -157,6 +196,8 @@ def workloads() -> None:
         ("SqliteStore", "windowed system", "full MessageWindow, system message"),
         ("InMemoryStore", "windowed system", "full MessageWindow, system message"),
         ("InMemoryStore", "windowed read", "full MessageWindow, read after each"),
+        ("SqliteStore", "long turn", "MessageWindow full of one turn's rounds, a new round"),
+        ("InMemoryStore", "long turn", "MessageWindow full of one turn's rounds, a new round"),
     )
     with tempfile.TemporaryDirectory() as tmp:
         for store_label, workload, label in rows:

@@ -1,5 +1,6 @@
 import json
 import random
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -17,7 +18,7 @@ from toolkit.chat.messages import (
 from toolkit.errors import MemoryStoreError
 from toolkit.memory import store as store_module
 from toolkit.memory.store import SqliteStore, _dropped
-from toolkit.memory.windows import ChatMemory
+from toolkit.memory.windows import ChatMemory, MessageWindow
 
 CONVERSATION = [
     SystemMessage(content="你是电商客服。"),
@@ -112,9 +113,41 @@ def test_a_corrupted_payload_names_the_id_and_row(tmp_path):
     with pytest.raises(MemoryStoreError) as info:
         store.get("x")
     assert str(info.value) == (
-        f"{path}: memory id 'x', row 2 is not a valid message (ValidationError); "
-        "delete that id or restore the file from a backup"
+        f"{path}: memory id 'x', row 2 holds a message this toolkit does not read (role 'robot', not one of "
+        "system, user, assistant, tool): its checksum is right, so a toolkit wrote it, maybe a newer one; read it "
+        "with that toolkit (pip install -U toolkit-course), or delete that id or restore the file from a backup. "
+        "The file was left as it was"
     )
+
+
+@pytest.mark.parametrize(
+    ("payload", "named"),
+    [
+        ('{"content":"hi","role":"user","lang":"en"}', "a user message with a field 'lang' this toolkit does not know"),
+        ('{"content":"hi","role":"developer"}', "role 'developer', not one of system, user, assistant, tool"),
+    ],
+)
+def test_a_row_a_newer_toolkit_wrote_is_named_so_and_never_called_damaged(tmp_path, payload, named):
+    """A newer toolkit's message (a field, or a role, this one does not know) in a row whose checksum is right
+    was "not a valid message (ValidationError); delete that id": a learner told to delete a conversation that
+    is whole. Now the error names what this toolkit does not read and says to read it with the newer one."""
+    path = tmp_path / "m.db"
+    store = SqliteStore(path)
+    store.set("x", CONVERSATION)
+    store._db.execute(
+        "UPDATE messages SET payload = ?, checksum = ? WHERE seq = 1",
+        (payload, store_module._checksum("x", 1, payload)),
+    )
+    for read in (lambda: SqliteStore(path).get("x"), lambda: store.get("x")):
+        with pytest.raises(MemoryStoreError) as info:
+            read()
+        assert f"row 1 holds a message this toolkit does not read ({named}): its checksum is right" in str(info.value)
+        assert "pip install -U toolkit-course" in str(info.value)
+    memory = ChatMemory("x", store=store, window=MessageWindow(4))
+    with pytest.raises(MemoryStoreError, match="does not read"):
+        memory.add(UserMessage(content="and now?"))
+    raw = sqlite3.connect(path).execute("SELECT payload FROM messages WHERE memory_id = 'x' AND seq = 1").fetchone()
+    assert raw == (payload,)  # left as it was
 
 
 def test_a_newer_schema_is_refused(tmp_path):
@@ -138,7 +171,7 @@ WRITER = """
 import sys
 from toolkit.chat.messages import UserMessage
 from toolkit.memory.store import SqliteStore
-from toolkit.memory.windows import ChatMemory
+from toolkit.memory.windows import ChatMemory, MessageWindow
 memory = ChatMemory("shared", store=SqliteStore(sys.argv[1]))
 sys.stdout.write("ready\\n"); sys.stdout.flush(); sys.stdin.readline()
 for k in range(200):
@@ -593,3 +626,35 @@ def test_rows_dropped_from_the_front_are_the_fewest_the_plain_search_finds():
             new = [rng.choice("aab") for _ in range(rng.randrange(12))]
         plain = next(k for k in range(len(old) + 1) if new[: len(old) - k] == old[k:])
         assert _dropped(old, new) == plain
+
+
+def test_a_file_damaged_in_one_conversations_rows_says_the_others_still_read(tmp_path):
+    """The file opens; one conversation's rows sit on a damaged page, another's do not. Its error said
+    "move it away to start a fresh one": the learner lost every conversation to one damaged page. It
+    now says the others may still read, and how to copy them to a new file; the file is left as it was."""
+    path = tmp_path / "m.db"
+    store = SqliteStore(path)
+    store.set("a", [UserMessage(content=f"a{i} " + "x" * 300) for i in range(300)])
+    store.set("b", [UserMessage(content=f"b{i}") for i in range(5)])
+    store._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    store.close()
+    data = bytearray(path.read_bytes())
+    data[10 * 4096 + 8 : 11 * 4096] = b"\xff" * (4096 - 8)  # a leaf page of a's rows
+    path.write_bytes(bytes(data))
+    damaged = SqliteStore(path)
+    assert [m.content for m in damaged.get("b")] == [f"b{i}" for i in range(5)]  # still reads
+    for action in (lambda: damaged.get("a"), lambda: damaged.delete("a")):
+        with pytest.raises(MemoryStoreError) as info:
+            action()
+        assert "database disk image is malformed (the file is damaged where this conversation's rows are" in str(
+            info.value
+        )
+        assert "other conversations may still read: copy them to a new file" in str(info.value)
+    assert path.read_bytes() == bytes(data)
+    recovered = SqliteStore(tmp_path / "recovered.db")  # as the advice says
+    for memory_id in damaged.memory_ids():
+        try:
+            recovered.set(memory_id, damaged.get(memory_id))
+        except MemoryStoreError:
+            continue
+    assert recovered.memory_ids() == ["b"] and len(recovered.get("b")) == 5

@@ -16,6 +16,7 @@ import pytest
 
 from toolkit.chat.messages import AssistantMessage, SystemMessage, ToolCall, ToolResultMessage, UserMessage
 from toolkit.errors import ConfigurationError, MemoryStoreError
+from toolkit.memory.answers import asks_for
 from toolkit.memory.store import SqliteStore
 from toolkit.memory.windows import (
     ChatMemory,
@@ -618,3 +619,159 @@ def test_another_connection_writing_another_conversation_keeps_what_a_windowed_a
     assert not [s for s in statements if "GROUP BY" in s or s.startswith("SELECT seq, checksum")]
     assert memory.messages()[-1] == AssistantMessage(content="still here")
     assert mine.get("u1") == theirs.get("u1")
+
+
+@pytest.mark.parametrize("kind", ["memory", "sqlite"])
+@pytest.mark.parametrize("window", [MessageWindow(8), TokenWindow(40)])
+def test_a_new_round_in_a_window_full_of_the_turns_earlier_rounds_writes_only_its_own_rows(
+    tmp_path: Path, kind: str, window
+):
+    """One question answered over many rounds (an agent's long turn) in a window its rounds fill: `evict`
+    drops the turn's oldest round from between the question and the rounds after it. The fast path could
+    not say so, and each new round's add read, evicted and wrote the window again (`SqliteStore`: every kept
+    row deleted and inserted anew, the whole window on every add). Now the rows that leave are deleted, the
+    question's row moves up beside the kept rounds, and only the new messages are inserted."""
+    store = InMemoryStore() if kind == "memory" else SqliteStore(tmp_path / "m.db")
+    memory = ChatMemory("u1", store=store, window=window)
+    expected: list = [SystemMessage(content="Be brief."), UserMessage(content="Check my three orders, please.")]
+    memory.add(*expected)
+    update = store.update
+    store.update = lambda *a, **k: pytest.fail("the fast path should decide this add")
+    statements: list[str] = []
+    if kind == "sqlite":
+        store._db.set_trace_callback(statements.append)
+    for k in range(12):
+        call = ToolCall(id=f"call_{k}", name="query_order", arguments=f'{{"orderId": "SN{k}"}}')
+        for message in (
+            AssistantMessage(tool_calls=(call,)),
+            ToolResultMessage(tool_call_id=call.id, tool_name="query_order", content=f"order {k} shipped"),
+        ):
+            statements.clear()
+            memory.add(message)
+            expected = evict([*expected, message], window)
+            assert len([s for s in statements if s.startswith("INSERT INTO messages")]) <= 2  # it, and the question
+            if k % 3 == 0:
+                assert memory.messages() == expected, (k, message)  # as the loop reads before each request
+    store.update = update
+    assert memory.messages() == expected
+    assert expected[1] == UserMessage(content="Check my three orders, please.")
+    assert expected[-1].content == "order 11 shipped" and len(expected) < 12
+    if kind == "sqlite":
+        assert SqliteStore(tmp_path / "m.db").get("u1") == expected  # what the file holds, read anew
+        memory.add(AssistantMessage(content="All three have shipped."))
+        with pytest.raises(ConfigurationError, match="which no earlier assistant message asked for"):
+            memory.add(ToolResultMessage(tool_call_id="call_0", content="late"))  # its call left the window
+
+
+def test_a_result_for_an_unanswered_call_that_left_the_turn_is_refused_after_the_question_moved(tmp_path: Path):
+    """A middle drop moves the question's row into the seq of the last row that left: there, an
+    unanswered call (a round cut off before its result). Its late result must still be refused, as the
+    read-evict-write path refuses it, not taken as answering a call the row at that seq no longer asks."""
+    for fast in (True, False):
+        store = SqliteStore(tmp_path / f"{fast}.db")
+        if not fast:
+            store.append_in_window = None
+        memory = ChatMemory("u1", store=store, window=MessageWindow(6))
+        cut, calls = (
+            ToolCall(id="cut", name="f", arguments="{}"),
+            [ToolCall(id=f"c{k}", name="f", arguments="{}") for k in range(4)],
+        )
+        memory.add(UserMessage(content="q"), AssistantMessage(tool_calls=(calls[0],)))
+        memory.add(ToolResultMessage(tool_call_id="c0", content="r0"), AssistantMessage(tool_calls=(cut,)))
+        for call in calls[1:3]:
+            memory.add(AssistantMessage(tool_calls=(call,)))
+            memory.add(ToolResultMessage(tool_call_id=call.id, content="r"))
+        memory.add(AssistantMessage(tool_calls=(calls[3],)))  # the cut call leaves: the question takes its row
+        assert not any(asks_for(m, "cut") for m in memory.messages()) and len(memory.messages()) == 6
+        with pytest.raises(ConfigurationError, match="'cut', which no earlier assistant message asked for"):
+            memory.add(ToolResultMessage(tool_call_id="cut", content="late"))
+        assert SqliteStore(tmp_path / f"{fast}.db").get("u1") == memory.messages()
+
+
+@pytest.mark.parametrize("kind", ["memory", "sqlite"])
+def test_a_long_turns_new_round_reads_no_more_of_it_than_a_short_turns(tmp_path: Path, kind: str, monkeypatch):
+    """Finding the user's last message read the whole current turn from the end on every add to a full
+    window: an agent's turn of 400 messages cost 400 reads per add (InMemoryStore: 11× the add at 10 messages).
+    Where it is is kept from one add to the next, as the conversation's weight is."""
+    from toolkit.memory import windows
+
+    store = InMemoryStore() if kind == "memory" else SqliteStore(tmp_path / "m.db")
+    calls = [ToolCall(id=f"c{k}", name="f", arguments="{}") for k in range(230)]
+    turn: list = [UserMessage(content="q")]
+    for call in calls[:200]:
+        turn += [AssistantMessage(tool_calls=(call,)), ToolResultMessage(tool_call_id=call.id, content="r")]
+    memory = ChatMemory("u1", store=store, window=MessageWindow(len(turn)))
+    memory.set(turn)
+    memory.add(AssistantMessage(tool_calls=(calls[200],)))  # the first add looks for it once
+    asked, said = [0], windows._said_by_user
+    monkeypatch.setattr(windows, "_said_by_user", lambda m: (asked.__setitem__(0, asked[0] + 1), said(m))[1])
+    expected = memory.messages()
+    for call, following in zip(calls[200:], calls[201:]):
+        for message in (
+            ToolResultMessage(tool_call_id=call.id, content="r"),
+            AssistantMessage(tool_calls=(following,)),
+        ):
+            memory.add(message)
+            counted = asked[0]
+            expected = evict([*expected, message], MessageWindow(len(turn)))
+            asked[0] = counted  # (evict reads the whole turn: not counted)
+    assert asked[0] <= 4 * 2 * 29
+    assert memory.messages() == expected and expected[0] == UserMessage(content="q")
+
+
+@pytest.mark.parametrize("kind", ["memory", "sqlite"])
+@pytest.mark.parametrize("window", [MessageWindow(9), TokenWindow(45)])
+def test_a_turns_rounds_pushing_earlier_turns_out_then_its_own_rounds_keep_what_evict_keeps(
+    tmp_path: Path, kind: str, window
+):
+    """Where the user's last message is, kept from one add to the next, moves as the messages before it
+    leave: earlier turns leave one by one as the current turn's rounds come, then its own earlier rounds.
+    Every add is decided by the fast path (a wrong place made it give up, and `update` rewrote the window)."""
+    store = InMemoryStore() if kind == "memory" else SqliteStore(tmp_path / "m.db")
+    memory = ChatMemory("u1", store=store, window=window)
+    store.update = lambda *a, **k: pytest.fail("the fast path should decide this add")
+    expected: list = []
+    for message in [
+        *[m for k in range(3) for m in (UserMessage(content=f"q{k}"), AssistantMessage(content=f"a{k}"))],
+        UserMessage(content="Check every order."),
+        *[
+            m
+            for k in range(12)
+            for m in (
+                AssistantMessage(tool_calls=(ToolCall(id=f"c{k}", name="f", arguments="{}"),)),
+                ToolResultMessage(tool_call_id=f"c{k}", content=f"r{k}"),
+            )
+        ],
+        AssistantMessage(content="All shipped."),
+        UserMessage(content="thanks"),
+    ]:
+        memory.add(message)
+        expected = evict([*expected, message], window)
+        assert memory.messages() == expected, message
+    if kind == "sqlite":
+        assert SqliteStore(tmp_path / "m.db").get("u1") == expected
+
+
+@pytest.mark.parametrize("window", [MessageWindow(5), TokenWindow(14)])
+def test_a_failed_commit_of_a_round_that_drops_earlier_rounds_keeps_the_file_and_memory_alike(tmp_path: Path, window):
+    """The add that drops the turn's earlier rounds and moves its question's row fails at COMMIT (a full
+    disk): nothing of it is kept, in the file or in what the store knows; the next add goes on from the file."""
+    store = SqliteStore(tmp_path / "m.db")
+    memory = ChatMemory("u1", store=store, window=window)
+    memory.add(UserMessage(content="Check every order."))
+    for k in range(3):
+        call = ToolCall(id=f"c{k}", name="f", arguments="{}")
+        memory.add(AssistantMessage(tool_calls=(call,)), ToolResultMessage(tool_call_id=call.id, content="shipped"))
+    before = memory.messages()
+    call = ToolCall(id="c3", name="f", arguments="{}")
+    real = store._db
+    store._db = _FailingCommit(real)
+    with pytest.raises(MemoryStoreError, match="disk is full"):
+        memory.add(AssistantMessage(tool_calls=(call,)))
+    store._db = real
+    assert memory.messages() == before == SqliteStore(tmp_path / "m.db").get("u1")
+    assert evict([*before, AssistantMessage(tool_calls=(call,))], window)[1] != before[1]  # it drops a round
+    after = [AssistantMessage(tool_calls=(call,)), ToolResultMessage(tool_call_id="c3", content="shipped")]
+    memory.add(*after)
+    assert memory.messages() == evict([*before, *after], window) == SqliteStore(tmp_path / "m.db").get("u1")
+    assert memory.messages()[0] == UserMessage(content="Check every order.")

@@ -50,3 +50,40 @@ def test_a_decimal_is_a_json_number_wherever_it_is_nested(value, text):
 )
 def test_an_int_too_long_to_write_costs_only_itself(value, text):
     assert to_text(value) == text
+
+
+def _holding_itself(kind: str) -> object:
+    if kind == "list":
+        value: list = []
+        value.append(value)
+        return value
+    if kind == "dict":
+        mapping: dict = {}
+        mapping["self"] = mapping
+        return mapping
+    deep: list = []  # 5,000 lists in each other: no cycle, deeper than Python recurses (1,000 by default)
+    for _ in range(5_000):
+        deep = [deep]
+    return deep
+
+
+@pytest.mark.parametrize("kind", ["list", "dict", "deep"])
+def test_a_value_holding_itself_or_nested_past_the_recursion_limit_is_a_result_not_a_crash(kind):
+    """A tool's list or dict that holds itself (a tree whose nodes point back up) crashed the loop with a
+    RecursionError, looking for coroutines in it before the value was turned into text; the call succeeded:
+    its value is its text, as any value JSON cannot write is (its `str()`, or a note when even that fails)."""
+    from toolkit.chat.messages import UserMessage
+    from toolkit.chat.scripted import ScriptedModel, call
+    from toolkit.loop.run import run_loop
+    from toolkit.tools.decorator import tool
+
+    value = _holding_itself(kind)
+
+    @tool("the tree")
+    def tree() -> object:
+        return value
+
+    result = run_loop(ScriptedModel([[call("tree")], "done"]), [UserMessage(content="go")], tools=[tree])
+    text = result.new_messages[1].content
+    assert result.answer == "done" and not result.new_messages[1].is_error
+    assert text == {"list": "[[...]]", "dict": "{'self': {...}}"}.get(kind, text) and text

@@ -90,6 +90,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pydantic_core import ValidationError
+
 from toolkit.chat.messages import (
     AssistantMessage,
     Message,
@@ -97,7 +99,7 @@ from toolkit.chat.messages import (
     ToolResultMessage,
     load_message,
 )
-from toolkit.errors import ConfigurationError, MemoryStoreError
+from toolkit.errors import ConfigurationError, MemoryStoreError, article
 from toolkit.memory.answers import answered, asked_ids, asks_for, names_call
 from toolkit.memory.storable import dumped
 from toolkit.memory.turns import (
@@ -109,6 +111,7 @@ from toolkit.memory.turns import (
     shared_lock,
 )
 from toolkit.memory.windows import (
+    FIND,
     Joined,
     MessageWindow,
     TokenWindow,
@@ -118,9 +121,10 @@ from toolkit.memory.windows import (
     check_memory_id,
     check_messages,
     check_window,
-    front_drop,
+    last_user,
     running_change,
     shown,
+    window_drop,
 )
 from toolkit.unicode import is_utf8
 
@@ -418,14 +422,14 @@ class SqliteStore:
     def get(self, memory_id: str) -> list[Message]:
         """The stored messages of `memory_id`, oldest first (`[]` for an unknown id)."""
         memory_id = check_memory_id(memory_id, "SqliteStore.get")
-        with self._guard(f"read {shown(memory_id)} from"), self._lock, self._reading():
+        with self._guard(f"read {shown(memory_id)} from", memory_id), self._lock, self._reading():
             return list(self._current(memory_id))
 
     def set(self, memory_id: str, messages: Sequence[Message]) -> None:
         """Replace the messages of `memory_id` with `messages`, in one transaction."""
         memory_id = check_memory_id(memory_id, "SqliteStore.set")
         encoded = _encoded(answered(check_messages(messages, "SqliteStore.set"), "SqliteStore.set"), "SqliteStore.set")
-        with self._guard(f"write {shown(memory_id)} to"), self._lock, self._transaction():
+        with self._guard(f"write {shown(memory_id)} to", memory_id), self._lock, self._transaction():
             self._forget(memory_id)
             self._write_all(memory_id, encoded)
 
@@ -435,7 +439,11 @@ class SqliteStore:
         if type(messages) is not list and type(messages) is not tuple:
             messages = _listed(messages, "SqliteStore.append")  # any iterable, read once, as `InMemoryStore` reads it
         encoded = _encoded(check_messages(messages, "SqliteStore.append"), "SqliteStore.append")
-        with self._forgotten_on_failure(memory_id), self._guard(f"append to {shown(memory_id)} in"), self._lock:
+        with (
+            self._forgotten_on_failure(memory_id),
+            self._guard(f"append to {shown(memory_id)} in", memory_id),
+            self._lock,
+        ):
             with self._transaction():
                 self._known.pop(memory_id, None)
                 read = self._lists.take(memory_id)
@@ -466,7 +474,7 @@ class SqliteStore:
         `evict` would drop, in one transaction, reading only those rows and the current turn's.
         What it knows of a conversation (its tokens, its tool results per call) is kept between
         calls while nothing changed the conversation (`_holds`). `False`, with nothing
-        written, when `front_drop` cannot say, when a tool result would lose its call, or when a
+        written, when `window_drop` cannot say, when a tool result would lose its call, or when a
         row cannot be read: then `update` decides (and says why), as it always did. A new tool
         result that answers no call raises `ConfigurationError`, as `append` does."""
         memory_id = check_memory_id(memory_id, "SqliteStore.append_in_window")
@@ -481,7 +489,7 @@ class SqliteStore:
     def _append_in_window(
         self, memory_id: str, new: list[Message], encoded: list[tuple[Message, str]], window: Window
     ) -> bool:
-        with self._guard(f"append to {shown(memory_id)} in"), self._lock, self._transaction():
+        with self._guard(f"append to {shown(memory_id)} in", memory_id), self._lock, self._transaction():
             known = self._known.pop(memory_id, None)
             read = self._lists.take(memory_id)
             state = (self._stamp(), *self._conversation(memory_id))
@@ -506,38 +514,60 @@ class SqliteStore:
                 turns: list[Message] = [m for m in new if not isinstance(m, SystemMessage)]
                 encoded = [(m, p) for m, p in encoded if not isinstance(m, SystemMessage)]
                 total = stored + sum(window.weights(turns))
-                dropped = front_drop(Joined(rows, 0, turns), next_seq - first, total, window)
-                if dropped is None:
+                user = last_user(joined := Joined(rows, 0, turns), next_seq - first, turns, known.user_in(first))
+                dropped = window_drop(joined, next_seq - first, total, window, user)
+                if dropped is None or (dropped[1] and not turns):
+                    return False  # a middle drop moves the question into another row's seq: only with new rows,
+                    # so `next_seq` moves and another store's `_Asked` (kept while it stays) is read again
+                front, middle, left = dropped
+                leaving = [rows[i] for i in range(front)]
+                question = self._question_row(memory_id, first + front) if middle else None
+                if middle:
+                    leaving += [rows[front + 1 + i] for i in range(middle)]
+                    if question is None:
+                        return False  # its row was changed outside toolkit: `update` reads it and says so
+                if self._orphaned(memory_id, first + front + middle + bool(middle), leaving, turns, known.results):
                     return False
-                leaving = [rows[i] for i in range(dropped[0])]
-                if self._orphaned(memory_id, first + len(leaving), leaving, turns, known.results):
-                    return False
-                head = rows[len(leaving)] if system is None and len(leaving) < next_seq - first else None
+                head = rows[front] if system is None and front < next_seq - first else None
                 promoted = _encode(head) if isinstance(head, SystemMessage) else None
             except (ConfigurationError, MemoryStoreError, ValueError, TypeError):  # a payload that is not a message
                 return False
-            kept_from = first + len(leaving) + (promoted is not None)  # a system row left first: the system's
+            kept_from = first + front + middle + (promoted is not None)  # a system row left first: the system's
             system = promoted if promoted is not None else system
-            self._save_conversation(memory_id, kept_from, next_seq + len(encoded), system)  # first: `_EDITS`
-            self._db.execute("DELETE FROM messages WHERE memory_id = ? AND seq < ?", (memory_id, kept_from))
+            self._save_conversation(  # first: `_EDITS`
+                memory_id, kept_from + (question is not None), next_seq + len(encoded), system
+            )
+            self._db.execute(
+                "DELETE FROM messages WHERE memory_id = ? AND seq < ?", (memory_id, kept_from + bool(middle))
+            )
+            if question is not None:  # the question moves up beside the rounds kept after it
+                self._insert(memory_id, kept_from, question)
+                self._db.execute("UPDATE conversations SET first_seq = ? WHERE memory_id = ?", (kept_from, memory_id))
             for _, payload in encoded:
                 self._insert(memory_id, next_seq, payload)
                 next_seq += 1
             asked.appended(encoded, next_seq, kept_from)
+            if question is not None:
+                asked.left(leaving[front:], first + front + 1)
             _remember(self._asked, memory_id, asked)
             if promoted is None:  # else `get` reads the conversation again
                 start = (first, next_seq - len(encoded), state[3])
-                self._extend_read(memory_id, read, start, len(leaving), [p for _, p in encoded], next_seq, system)
-            known.moved(leaving, turns, dropped[1] if isinstance(window, TokenWindow) else None)
-            known.rows = rows.kept_from(kept_from) if isinstance(rows, _Rows) else {}
+                self._extend_read(
+                    memory_id, read, start, front, [p for _, p in encoded], next_seq, system, middle=middle
+                )
+            known.moved(leaving, turns, left if isinstance(window, TokenWindow) else None)
+            known.rows = rows.kept_from(kept_from + bool(middle)) if isinstance(rows, _Rows) else {}
+            if question is not None and isinstance(rows, _Rows):
+                known.rows[kept_from] = rows[front]
             known.state = (state[0], kept_from, next_seq, system)
+            known.user = None if user is None else FIND if promoted is not None else kept_from + user - front
             _remember(self._known, memory_id, known)
             return True
 
     def update(self, memory_id: str, change: Callable[[list[Message]], list[Message]]) -> None:
         """Read, `change`, write back, in one transaction: evicted rows are deleted, new rows appended."""
         memory_id = check_memory_id(memory_id, "SqliteStore.update")
-        with self._guard(f"update {shown(memory_id)} in"), self._lock, self._transaction():
+        with self._guard(f"update {shown(memory_id)} in", memory_id), self._lock, self._transaction():
             self._forget(memory_id)
             current = self._read(memory_id)
             with running_change(self, "SqliteStore.update", memory_id):
@@ -549,7 +579,7 @@ class SqliteStore:
     def delete(self, memory_id: str) -> None:
         """Forget `memory_id` and its messages (an unknown id is no error)."""
         memory_id = check_memory_id(memory_id, "SqliteStore.delete")
-        with self._guard(f"delete {shown(memory_id)} from"), self._lock, self._transaction():
+        with self._guard(f"delete {shown(memory_id)} from", memory_id), self._lock, self._transaction():
             self._forget(memory_id)
             self._rewritten()
             self._db.execute("DELETE FROM conversations WHERE memory_id = ?", (memory_id,))  # first: `_EDITS`
@@ -614,11 +644,14 @@ class SqliteStore:
         payloads: list[str],
         next_seq: int,
         system: str | None,
+        *,
+        middle: int = 0,
     ) -> None:
-        """After a write that dropped `leaving` rows from the front, appended the rows `payloads`
-        and left `system` as the system payload: keep the list read before, so changed (in place:
-        the cache's list is nobody else's, `get` copies it), if it was read in the state `before`
-        (first_seq, next_seq, system) with nothing else written since."""
+        """After a write that dropped `leaving` rows from the front (and `middle` rows after the
+        question that followed them, which moved up beside the rest: `window_drop`), appended the
+        rows `payloads` and left `system` as the system payload: keep the list read before, so
+        changed (in place: the cache's list is nobody else's, `get` copies it), if it was read in
+        the state `before` (first_seq, next_seq, system) with nothing else written since."""
         now = (self._stamp(), *before)
         if read is None or not _holds(read.state, now):
             return
@@ -635,9 +668,10 @@ class SqliteStore:
             else:
                 messages.insert(0, replaced)
                 skip = 1
+        del messages[skip + leaving + 1 : skip + leaving + 1 + middle]
         del messages[skip : skip + leaving]
         messages += new
-        self._lists.keep(memory_id, _ReadList((now[0], before[0] + leaving, next_seq, system), messages))
+        self._lists.keep(memory_id, _ReadList((now[0], before[0] + leaving + middle, next_seq, system), messages))
 
     @contextmanager
     def _forgotten_on_failure(self, memory_id: str) -> Iterator[None]:
@@ -772,6 +806,17 @@ class SqliteStore:
             total += window.weights([self._stored_system(memory_id, system)])[0]
         return total
 
+    def _question_row(self, memory_id: str, seq: int) -> str | None:
+        """The payload of the row at `seq` (the user's question a middle drop keeps and moves up
+        beside the rounds kept after it, `window_drop`), as stored; None when its checksum says it
+        was changed outside toolkit."""
+        row = self._db.execute(
+            "SELECT payload, checksum FROM messages WHERE memory_id = ? AND seq = ?", (memory_id, seq)
+        ).fetchone()
+        if row is None or not isinstance(row[0], str) or row[1] != _checksum(memory_id, seq, row[0]):
+            return None
+        return str(row[0])
+
     def _orphaned(
         self, memory_id: str, kept_from: int, leaving: list[Message], new: list[Message], results: dict[str, int]
     ) -> bool:
@@ -824,6 +869,14 @@ class SqliteStore:
         try:
             return _parsed(payload)
         except (ValueError, TypeError) as exc:  # not JSON, not a message, a number longer than json reads
+            unknown = _not_known(exc, payload)
+            if unknown is not None:  # whole, as a toolkit wrote it: never advise deleting it alone
+                raise MemoryStoreError(
+                    f"{self.path}: memory id {shown(memory_id)}, {label} holds a message this toolkit does not read "
+                    f"({unknown}): its checksum is right, so a toolkit wrote it, maybe a newer one; read it with that "
+                    "toolkit (pip install -U toolkit-course), or delete that id or restore the file from a backup. "
+                    "The file was left as it was"
+                ) from exc
             raise MemoryStoreError(
                 f"{self.path}: memory id {shown(memory_id)}, {label} is not a valid message "
                 f"({type(exc).__name__}); delete that id or restore the file from a backup"
@@ -965,13 +1018,18 @@ class SqliteStore:
         return name.startswith("SQLITE_READONLY") and self._resolved is not None and not may_write(self._resolved)
 
     @contextmanager
-    def _guard(self, action: str) -> Iterator[None]:
+    def _guard(self, action: str, memory_id: str | None = None) -> Iterator[None]:
+        """SQLite's errors as `MemoryStoreError`, `action` saying what failed and the advice what
+        to do; `memory_id`, the conversation `action` reads or writes (the file opened, so a damaged
+        page there may hold its rows alone: the others are not given up for it, `_DAMAGED_ROWS`)."""
         self._check_same_file(action)
         try:
             yield
         except sqlite3.DatabaseError as exc:
             advice = next((text for kind, text in _ADVICE if isinstance(exc, kind)), _CORRUPTED)
-            if "decode to UTF-8" in str(exc):  # the file is readable; a row in it was edited by hand
+            if memory_id is not None and getattr(exc, "sqlite_errorname", "") == "SQLITE_CORRUPT":
+                advice = _DAMAGED_ROWS.format(path=str(self.path))
+            elif "decode to UTF-8" in str(exc):  # the file is readable; a row in it was edited by hand
                 advice = _NOT_UTF8
             elif self._read_only(exc):
                 advice = (
@@ -983,6 +1041,12 @@ class SqliteStore:
 
 
 _CORRUPTED = "the file may be corrupted or truncated; move it away to start a fresh one"
+_DAMAGED_ROWS = (
+    "the file is damaged where this conversation's rows are; other conversations may still read: copy them to "
+    "a new file (old, new = SqliteStore({path!r}), SqliteStore('recovered.db'); then new.set(i, old.get(i)) for "
+    "each i in old.memory_ids() that reads), or move it away to start a fresh one"
+)
+"""The advice for a damaged page met reading or writing one conversation of a file that opened."""
 _NOT_UTF8 = "a row holds text that is not UTF-8, an edit made outside toolkit; delete that id or restore the file"
 _ADVICE: tuple[tuple[type[sqlite3.DatabaseError], str], ...] = (
     (sqlite3.DataError, "a message is larger than SQLite stores (about 1 GB); nothing was written"),
@@ -1048,9 +1112,16 @@ class _Known:
     """The tokens under `count` (meaningless while `count` is None)."""
     results: dict[str, int]
     rows: dict[int, Message] = field(default_factory=dict)
+    user: int | None = FIND
+    """The seq of the user's last message (None: there is none; `FIND`: not known), so that a long turn
+    is not read again on every append to find it (`last_user`)."""
     """The kept rows (by seq) the last append read (its front, the current turn back to the user's last
     message): read again by the next one, a 10 MB tool result in the turn was parsed and verified again
     on every append (`_Rows`)."""
+
+    def user_in(self, first: int) -> int | None:
+        """`user` as an index from `first`, the conversation's first seq (`FIND` when not known)."""
+        return self.user if self.user is None or self.user == FIND else self.user - first
 
     def moved(self, leaving: list[Message], new: list[Message], tokens: int | None) -> None:
         """After `leaving` left and `new` came: `tokens` is the new total under `count` (None
@@ -1106,6 +1177,16 @@ class _Asked:
             return False
 
         return asks
+
+    def left(self, messages: list[Message], seq: int) -> None:
+        """`messages`, stored from `seq` on, left from the middle (`window_drop`): the calls only they
+        asked for are forgotten (their seqs now hold other rows, the question moved up among them)."""
+        for message in messages:
+            if isinstance(message, AssistantMessage):
+                for call in message.tool_calls:
+                    if self.calls.get(call.id) == seq:
+                        del self.calls[call.id]
+            seq += 1
 
     def appended(self, rows: list[tuple[Message, str]], next_seq: int, first: int = 0) -> None:
         """After `rows` were stored, the last one at `next_seq - 1`, the first row kept at `first`
@@ -1220,6 +1301,31 @@ class _Rows(Sequence[Message]):
                     "delete that id or restore the file"
                 )
         return self.read[index]
+
+
+_ROLES = "system, user, assistant, tool"
+
+
+def _not_known(error: Exception, payload: str) -> str | None:
+    """What a checksum-verified payload holds that this toolkit's messages do not (a role, or a
+    field of a known role: a newer toolkit's message), said for the learner; None when it is
+    something else (not JSON, not an object, a known field of the wrong kind)."""
+    if not isinstance(error, ValidationError):
+        return None
+    try:
+        data = json.loads(payload)
+    except ValueError:
+        return None
+    role = data.get("role") if isinstance(data, dict) else None
+    first = error.errors()[0] if error.error_count() else None
+    if not isinstance(role, str) or first is None:
+        return None
+    if first["type"] == "union_tag_invalid":
+        return f"role {shown(role)}, not one of {_ROLES}"
+    if first["type"] == "extra_forbidden" and len(first["loc"]) > 1:  # (role, field, ...): the field's place in it
+        place = ".".join(map(str, first["loc"][1:]))
+        return f"{article(role)} {role} message with a field {shown(place)} this toolkit does not know"
+    return None
 
 
 def _parsed(payload: object) -> Message:

@@ -37,11 +37,12 @@ store and window; its lock there is that process's); an `InMemoryStore` cannot g
 
 Without a window, `add` appends (O(1) with a store that has `append`, as both stores here do).
 With one, both stores here append and drop whole groups from the front (`append_in_window`):
-they know the weight of what they hold (a count, or a running token total), and `front_drop`
-says how many of the oldest messages leave so that the result is exactly what `evict` would
+they know the weight of what they hold (a count, or a running token total), and `window_drop`
+says how many of the oldest messages leave (and, in a turn of many rounds over the window, how
+many of its earlier rounds after its question) so that the result is exactly what `evict` would
 give, reading only the messages that leave and the current turn's from the end (a new system
 message replaces the stored one in place, its weight for the old one's). When it cannot say
-(the current turn itself over the window, an orphan result that would lead, a system message
+(a new message that would leave at once, an orphan result that would lead, a system message
 stored after the first), it is one read-modify-write in the store (`update`, one transaction for SQLite) through `evict`.
 
 Leaves out: summarising evicted messages.
@@ -127,6 +128,9 @@ class InMemoryStore:
         goes before that first message in O(1), as `with_system` would."""
         self._lock: AbstractContextManager[Any] = threading.Lock()
         self._turn_locks: dict[str, TurnLockLike] = {}
+        self._users: dict[str, int | None] = {}
+        """Id -> the index of the user's last message after its system message (None: none), kept
+        by `append_in_window` and dropped by every other write: a long turn is not read again to find it."""
         self._totals: dict[str, tuple[Callable[[Message], int], int]] = {}
         """Id -> (a `TokenWindow`'s count, the tokens of its list), kept by `append_in_window` and
         dropped by every other write: the weight of a long conversation is not counted again."""
@@ -215,6 +219,7 @@ class InMemoryStore:
         """Drop what this store keeps beside `memory_id`'s list (a write that replaced it)."""
         self._system_first.discard(memory_id)
         self._totals.pop(memory_id, None)
+        self._users.pop(memory_id, None)
         self._calls.pop(memory_id, None)
         self._handouts.forget(memory_id)
 
@@ -241,6 +246,8 @@ class InMemoryStore:
                     calls.count(messages, 1)  # nothing below fails
             if self._totals:  # a `TokenWindow`'s count of this id's list no longer holds
                 self._totals.pop(memory_id, None)
+            if self._users:  # nor where the user's last message is (a new one may be among them)
+                self._users.pop(memory_id, None)
             if current is None:
                 self._system_first.add(memory_id)
                 if turns is not None:  # a new list nobody else holds: kept as it is
@@ -317,7 +324,7 @@ class InMemoryStore:
         length, or the running token total (a window class of one's own is weighed in full). The
         last system message among them replaces the stored one and goes first, as `with_system`
         puts it (when the list holds no other system message; else `update` decides). `False`,
-        with nothing changed, when `front_drop` cannot say."""
+        with nothing changed, when `window_drop` cannot say."""
         memory_id = check_memory_id(memory_id, "InMemoryStore.append_in_window")
         messages = check_messages(messages, "InMemoryStore.append_in_window")
         check_window(window, "InMemoryStore.append_in_window")
@@ -357,11 +364,12 @@ class InMemoryStore:
                     self._system_first.add(memory_id)  # read once: no system message after the first
                 stored += sum(window.weights([system])) - (sum(window.weights(current[:1])) if skip else 0)
             rest = joined(current, skip, messages)
-            dropped = front_drop(rest, len(current) - skip, stored + sum(window.weights(messages)), window)
+            user = last_user(rest, len(current) - skip, messages, self._users.pop(memory_id, FIND))
+            dropped = window_drop(rest, len(current) - skip, stored + sum(window.weights(messages)), window, user)
             if dropped is None:
                 return False
-            leaving, total = dropped
-            if not self._counted_in_window(memory_id, current, skip, leaving, messages):
+            leaving, middle, total = dropped
+            if not self._counted_in_window(memory_id, current, skip, leaving, middle, messages):
                 return False
             if memory_id not in self._data:
                 self._data[memory_id] = current
@@ -373,28 +381,40 @@ class InMemoryStore:
                 else:
                     current.insert(0, system)
                     skip = 1
+            if middle:  # the turn's earlier rounds, after its question: not a change at the front
+                self._handouts.forget(memory_id)
+                del current[skip + leaving + 1 : skip + leaving + 1 + middle]
             self._handouts.dropped(memory_id, skip, leaving)
             del current[skip : skip + leaving]
             current.extend(messages)
             if count is not None:
                 self._totals[memory_id] = (count, total)
+            self._users[memory_id] = None if user is None else user - leaving  # (a middle drop keeps it at `leaving`)
             return True
 
     def _counted_in_window(
-        self, memory_id: str, current: list[Message], skip: int, leaving: int, messages: Sequence[Message]
+        self,
+        memory_id: str,
+        current: list[Message],
+        skip: int,
+        leaving: int,
+        middle: int,
+        messages: Sequence[Message],
     ) -> bool:
-        """Count the `leaving` messages after `skip` out of the id's `CallIndex` and `messages` in;
-        `False`, with nothing counted, when a kept or new result would lose its call (`update`
-        decides). An id without an index has no late result (each result follows its own round:
-        the index is made when one does not, `_asks_of`, or a `set` / `update` writes one), so a
-        front drop, which takes a round whole, leaves none behind: nothing to count."""
+        """Count the `leaving` messages after `skip`, and the `middle` ones after the question
+        following them (`window_drop`), out of the id's `CallIndex` and `messages` in; `False`,
+        with nothing counted, when a kept or new result would lose its call (`update` decides). An
+        id without an index has no late result (each result follows its own round: the index is
+        made when one does not, `_asks_of`, or a `set` / `update` writes one), so a drop, which
+        takes a round whole, leaves none behind: nothing to count."""
         calls = self._calls.get(memory_id)
         if calls is None:
             return True
-        gone = current[skip : skip + leaving]
+        kept_from = skip + leaving + (middle + 1 if middle else 0)  # the question kept between asks for nothing
+        gone = current[skip : skip + leaving] + current[skip + leaving + 1 : kept_from]
         calls.count(gone, -1)
         calls.count(messages, 1)
-        if calls.orphans(gone, Joined(current, skip + leaving, messages)):
+        if calls.orphans(gone, Joined(current, kept_from, messages)):
             calls.count(gone, 1)
             calls.count(messages, -1)
             return False
@@ -775,36 +795,52 @@ def _group_end(messages: Sequence[Message], start: int, end: int) -> int:
     return after
 
 
+FIND = -1
+"""`window_drop`'s `user` when the index of the user's last message is not known: it is looked for."""
+
+
 def front_drop(rest: Sequence[Message], stored: int, total: int, window: Window) -> tuple[int, int] | None:
-    """Appending without reading the whole conversation: how many messages leave from the front.
+    """`window_drop` when only whole groups from the front leave: (how many, the total left); None
+    when it cannot say, or when the current turn's earlier rounds would leave too."""
+    dropped = window_drop(rest, stored, total, window)
+    return None if dropped is None or dropped[1] else (dropped[0], dropped[2])
+
+
+def window_drop(
+    rest: Sequence[Message], stored: int, total: int, window: Window, user: int | None = FIND
+) -> tuple[int, int, int] | None:
+    """Appending without reading the whole conversation: which messages leave, as `evict` drops them.
 
     `rest` is the stored conversation after its system message, then the new messages (none of
     them a system message); the first `stored` of `rest` are stored; `total` is the weight of it
     all, system message included. Whole groups leave from the front, oldest first, while the
-    total is over the window's limit, exactly as `evict` drops them, up to the user's last message:
-    a current turn of one round (a round of many results, one of 10 MB) is then kept over the
-    limit, as `evict` keeps it. Returns how many leave and
-    the total left, so that the stored list without them, plus the new messages, is what `evict`
-    gives; or None when only `evict` can say: a new message would leave too, the current turn
-    would be cut into (no message of the user's is left after the cut), or a tool result would
-    lead the kept messages, or a system message would leave (`evict` keeps it). Reads the messages
-    that leave, one group more, and the current turn from the end.
+    total is over the window's limit, exactly as `evict` drops them, up to the user's last message;
+    then, while it is still over, the current turn's earlier rounds, oldest first, from just after
+    that message (an agent's long turn: `evict` keeps the question and the latest rounds). A
+    current turn of one round (a round of many results, one of 10 MB) is kept over the limit, as
+    `evict` keeps it. Returns (`front`, `middle`, the total left): the first `front` messages
+    leave, then, when `middle` is more than 0, the `middle` messages after `rest[front]` (the
+    user's last message, which stays), so that what is left of the stored list, plus the new
+    messages, is what `evict` gives; or None when only `evict` can say: a new message would
+    leave too, the current turn would be cut into (no message of the user's is left after the
+    cut), or a tool result would lead the kept messages, or a system message would leave
+    (`evict` keeps it). `user` is the index of the user's last message in `rest` (None: there is
+    none), as `last_user` gives it; `FIND` (the default): it is looked for from the end once the
+    total is over, reading the current turn. Reads the messages that leave, one group more, and
+    the current round from the end.
 
     Why it equals `evict`: `evict` drops the same groups, in the same order, while they start
     before the user's last message; when a message of the user's is left after the cut, every
-    group dropped here started before it, and once the total fits, `evict`'s second step (the
-    current turn's earlier rounds) drops nothing. `tests/test_memory_window_appends.py` holds
-    the two equal on random conversations.
+    group dropped here started before it, and only when the front reached it does `evict`'s
+    second step (the current turn's earlier rounds) drop anything: the same groups, from the
+    same total. `tests/test_memory_window_appends.py` holds the two equal on random conversations.
     """
     leaving, limit, each_one = 0, window.limit, type(window) is MessageWindow
-    user: int | None = -1  # the user's last message (looked for once the window is over): `evict` stops there
     while total > limit:
-        if user == -1:
+        if user == FIND:  # the user's last message (looked for once the window is over): `evict` stops there
             user = _last_index(rest, _said_by_user)
         if leaving == user:  # the rest is the current turn: kept whole, over the limit, unless it has rounds
-            if _current_round_start(rest, user) > user + 1:  # before its current one: `evict` drops those
-                return None
-            break
+            return _middle_drop(rest, stored, total, window, user)  # before its current one: `evict` drops those
         if leaving >= stored:
             return None
         end = _group_end(rest, leaving, len(rest))
@@ -820,19 +856,43 @@ def front_drop(rest: Sequence[Message], stored: int, total: int, window: Window)
         leaving = end
     if leaving < len(rest) and _round_part(rest[leaving]):
         return None  # `evict` would drop that orphan result too
-    if leaving and not _user_said_from(rest, leaving):
+    if leaving and (user is None or user < leaving):  # (`user` was found: something left)
         return None  # `evict` never cuts the current turn this way: let it decide
-    return leaving, total
+    return leaving, 0, total
 
 
-def _user_said_from(messages: Sequence[Message], start: int) -> bool:
-    """`_last_index(messages, _said_by_user, start) is not None`, its test written out (read
-    after every append to a full window)."""
-    for i in range(len(messages) - 1, start - 1, -1):
-        message = messages[i]
+def _middle_drop(
+    rest: Sequence[Message], stored: int, total: int, window: Window, user: int
+) -> tuple[int, int, int] | None:
+    """`window_drop` once every message before `rest[user]`, the user's last, has left and the
+    total is still over the limit: the current turn's rounds before its current one leave, oldest
+    first, while it is (`evict`'s second step). None when a new message or a system message would leave."""
+    current, start, each_one = _current_round_start(rest, user), user + 1, type(window) is MessageWindow
+    while total > window.limit and start < current:
+        end = _group_end(rest, start, current)
+        if end > stored or isinstance(rest[start], SystemMessage):  # `evict` keeps a system message here too
+            return None
+        total -= end - start if each_one else sum(window.weights([rest[i] for i in range(start, end)]))
+        start = end
+    return user, start - user - 1, total
+
+
+def last_user(rest: Sequence[Message], stored: int, new: Sequence[Message], known: int | None = FIND) -> int | None:
+    """The index in `rest` (`window_drop`'s: the `stored` messages, then the `new` ones) of the
+    user's last message, None when there is none: a new one, read from the end (a few), else
+    `known`, its index among the stored ones kept from the last append (`FIND`: not known, then
+    looked for from the end, reading the current turn: an agent's long turn, once)."""
+    index = len(new)
+    for message in reversed(new):
+        index -= 1
         if isinstance(message, UserMessage) and not message.from_tool_calls:
-            return True
-    return False
+            return stored + index
+    if known != FIND:
+        return known
+    for i in range(stored - 1, -1, -1):
+        if _said_by_user(rest[i]):
+            return i
+    return None
 
 
 class Joined(Sequence[Message]):

@@ -144,6 +144,16 @@ def _json_native(value: Any) -> bool:
 _STR = frozenset({str})
 
 
+def _native(value: Any) -> bool:
+    """`_json_native`, False for a value it cannot answer for: one that holds itself (a list in
+    itself, a tree whose nodes point back up) or nests deeper than Python recurses, which then
+    goes the way of a value JSON cannot write (`to_text`)."""
+    try:
+        return _json_native(value)
+    except RecursionError:
+        return False
+
+
 def _marked_json_text(value: Any) -> str:
     """The full path: finite `Decimal`s written as JSON numbers, a dict whose keys write alike
     with every entry (`_entries_text`), anything else through pydantic (`to_jsonable_python`),
@@ -274,7 +284,7 @@ def awaitables_in(value: Any) -> list[Any]:
     """The awaitables nested in a tool's value (`{"status": client.status(id)}` with an async
     client: a coroutine that never ran), found as `_kinds_in` looks; [] for the usual value (a
     plain JSON value is one look at its types)."""
-    if _json_native(value) or not _holds(value, _is_awaitable):
+    if _native(value) or not _holds(value, _is_awaitable):
         return []
     found: list[Any] = []
     level = [value]

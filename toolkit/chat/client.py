@@ -1505,16 +1505,18 @@ _FILTER_CODES = ("content_filter", "data_inspection_failed")
 
 def _out_of_credit(response: httpx.Response) -> str | None:
     """How a 400, 402, 403 or 429 says the account is out of credit (`toolkit.chat.credit`), or None.
-    A 402 (Payment Required) always does; a 400 (DashScope's `Arrearage`) or a 403 only by its fields
-    (its text may be about the request, or a model's plan); a 429 by its fields, else by its text when
-    it asks for no wait."""
+    A 402 (Payment Required) always does; a 400 (DashScope's `Arrearage`, Anthropic's "credit balance
+    is too low") or a 403 by its fields, else by its message naming spent money (its words of quota
+    may be about the request, or a model's plan); a 429 by its fields, else by its text when it asks
+    for no wait."""
     status = response.status_code
     try:
         data = json.loads(response.text)
     except (ValueError, RecursionError):
         data = None
-    text = response.text[:2000] if status == 429 else ""
-    named = out_of_credit(data, text, waits=retry_after(response.headers) is not None)
+    money_only = status in (400, 403)
+    text = error_message(response.text[:2000]) if money_only else response.text[:2000] if status == 429 else ""
+    named = out_of_credit(data, text, waits=retry_after(response.headers) is not None, money_only=money_only)
     return "" if named is None and status == 402 else named
 
 

@@ -119,6 +119,7 @@ from toolkit.chat.masking import (
     url_secrets,
 )
 from toolkit.chat.messages import (
+    KEPT_ASSISTANT_FIELDS,
     AssistantMessage,
     ChatResponse,
     Message,
@@ -131,6 +132,7 @@ from toolkit.chat.messages import (
 from toolkit.chat.model import TOOL_CHOICES, ToolChoice, is_tool_choice
 from toolkit.chat.pages import page_text
 from toolkit.chat.proxies import direct_mounts
+from toolkit.chat.reasoning_fields import refused_field, without_fields
 from toolkit.chat.schema_keywords import refused_keyword, without_keywords
 from toolkit.chat.sse import (
     MALFORMED_CALL,
@@ -489,6 +491,10 @@ class ChatClient:
         self.schema_keywords_refused: list[str] = []
         """Tool-schema keywords this gateway refused (a relay to Gemini refuses
         `additionalProperties`); left out of every later request (`toolkit.chat.schema_keywords`)."""
+        self.fields_refused: list[str] = []
+        """A history's reasoning fields this gateway refused (`KEPT_ASSISTANT_FIELDS`: Groq refuses
+        `reasoning` another gateway asked back); left out of every later request
+        (`toolkit.chat.reasoning_fields`)."""
         self.thinking_off_unstreamed: bool = False
         """Whether a request not streamed says `enable_thinking: false`; set True by itself when the
         gateway refuses one without it (DashScope serving Qwen3's open models, which think by default
@@ -604,6 +610,8 @@ class ChatClient:
             raise misfit from None
         if self._unsaid:  # a tool's result or the learner may quote the key: the model never reads it
             wire = mask_json(wire, self._unsaid)
+        if self.fields_refused:
+            wire = without_fields(wire, self.fields_refused)
         body: dict[str, Any] = {"model": self.model, "messages": wire}
         if tools:
             body["tools"] = tool_payload(tools)
@@ -743,7 +751,8 @@ class ChatClient:
         naming it) that the client may leave out without changing what is asked, so the request
         can go again: `stream_options` (usage then reads "not reported") and `tool_choice: "auto"`
         (the default of a request with tools), and a tool-schema keyword a relay refuses
-        (`toolkit.chat.schema_keywords`). Remembered: none is sent to this gateway again."""
+        (`toolkit.chat.schema_keywords`), and a reasoning field of the history's assistant turns
+        (`toolkit.chat.reasoning_fields`). Remembered: none is sent to this gateway again."""
         if "stream_options" in body and exc.refuses("stream_options"):
             self.usage_in_stream = False
             del body["stream_options"]
@@ -760,6 +769,16 @@ class ChatClient:
         ):
             self.thinking_off_unstreamed = True  # it thinks only when streaming: a call not streamed, without
             body[THINKING_SWITCH] = False  # its thinking, is the answer the gateway gives
+            return True
+        messages = body.get("messages")
+        if not isinstance(messages, list):  # a body given to `send` as it is
+            messages = []
+        kept = refused_field(f"{exc} {exc.body}", messages, KEPT_ASSISTANT_FIELDS) if exc.status in (400, 422) else None
+        if kept is not None:  # a history's reasoning another gateway asked back (Groq refuses `reasoning`)
+            with _REFUSED_LOCK:
+                if kept not in self.fields_refused:
+                    self.fields_refused.append(kept)
+            body["messages"] = without_fields(messages, self.fields_refused)
             return True
         keyword = refused_keyword(f"{exc} {exc.body}", body.get("tools")) if exc.status == 400 else None
         if keyword is not None:  # a relay to Gemini refuses `additionalProperties`: the package checks it itself

@@ -63,8 +63,9 @@ in a cumulative mode) gets the last of them, once joining them gives no JSON obj
 starts with the one before (`_arguments`). A provider's own fields on a call (Gemini's
 `extra_content`) are kept, to be sent back with it; so are `reasoning_content` deltas (DeepSeek's
 thinking mode), joined (a tool-call reply's even when empty: `empty_reasoning`), and
-`reasoning_details` pieces (OpenRouter's), merged per block (`merge_details`), for the reply to
-carry back.
+`reasoning_details` pieces (OpenRouter's), merged per block (`merge_details`), `reasoning` deltas
+(vLLM's, Ollama's), joined, and `thinking_blocks` pieces (LiteLLM's, for Claude), merged per block
+(`toolkit.chat.reasoning_fields.merge_blocks`), for the reply to carry back.
 
 The lines are the stream's own (`sse_lines`): only CR, LF and CRLF end one, as the SSE spec
 says and OpenAI's SDK reads them; a U+2028 or U+0085 a gateway writes unescaped inside a chunk's
@@ -115,6 +116,7 @@ from toolkit.chat.messages import (
     empty_reasoning,
     text_of,
 )
+from toolkit.chat.reasoning_fields import merge_blocks, one_reasoning
 from toolkit.errors import BadResponseError, ModelCallError, OutOfCreditError, TransientError, TruncatedStreamError
 
 
@@ -191,6 +193,11 @@ class StreamAssembler:
     text when no `content` came, as a whole reply's `audio.transcript` is (`AssistantMessage.from_openai`)."""
     details: list[dict[str, Any]] = field(default_factory=list)
     """`reasoning_details` pieces (OpenRouter's), merged per block (`merge_details`): kept, to go back."""
+    said_reasoning: list[str] = field(default_factory=list)
+    """`reasoning` deltas (vLLM's, Ollama's): kept as `reasoning`, unless `reasoning_content` or
+    `reasoning_details` came too (`one_reasoning`)."""
+    blocks: list[dict[str, Any]] = field(default_factory=list)
+    """`thinking_blocks` pieces (LiteLLM's, for Claude), merged per block (`merge_blocks`): kept, to go back."""
     slots: dict[int, int] = field(default_factory=dict)
     """A delta's `index` -> the call it now goes to (they differ once a gateway reuses an index)."""
     highest: int = -1
@@ -348,6 +355,10 @@ class StreamAssembler:
             events += self._shown("refusal", delta["refusal"])
         if delta.get("reasoning_details") and isinstance(delta["reasoning_details"], list):
             merge_details(self.details, delta["reasoning_details"])
+        if isinstance(delta.get("reasoning"), str):
+            self.said_reasoning.append(delta["reasoning"])
+        if delta.get("thinking_blocks") and isinstance(delta["thinking_blocks"], list):
+            merge_blocks(self.blocks, delta["thinking_blocks"])
         pieces = _listed(delta.get("tool_calls"), "streamed tool_calls")
         if not pieces and isinstance(delta.get("function_call"), dict):  # the legacy field: one call
             pieces = [{"function": delta["function_call"]}]
@@ -456,6 +467,11 @@ class StreamAssembler:
             kept.update(empty_reasoning(reasoning))
         if self.details:
             kept["reasoning_details"] = joined_details(self.details)
+        if self.blocks:
+            kept["thinking_blocks"] = self.blocks
+        said_reasoning = paired("".join(self.said_reasoning))
+        if said_reasoning:
+            kept = one_reasoning({**kept, "reasoning": said_reasoning})
         said = self.text or self.transcript
         message = AssistantMessage(
             content=paired("".join(said)) if said else None,
@@ -776,15 +792,16 @@ def not_empty(response: ChatResponse, body: str = "") -> ChatResponse:
 
 def _empty_fix(message: AssistantMessage, finish: str | None) -> str:
     """Why a reply is empty and what to do: by its `finish_reason`; else, when the model reasoned
-    (DeepSeek's `reasoning_content`) but answered nothing, that; else that it said nothing."""
+    (DeepSeek's `reasoning_content`, vLLM's `reasoning`) but answered nothing, that; else that it said nothing."""
     if finish in _EMPTY_FIX:
         return _EMPTY_FIX[finish]
-    reasoning = message.extra.get("reasoning_content")
-    if isinstance(reasoning, str) and reasoning.strip():
-        return (
-            f"the model only reasoned ({len(reasoning)} characters of reasoning_content) and gave no answer; run "
-            "the cell again, or try another model"
-        )
+    for name in ("reasoning_content", "reasoning"):
+        reasoning = message.extra.get(name)
+        if isinstance(reasoning, str) and reasoning.strip():
+            return (
+                f"the model only reasoned ({len(reasoning)} characters of {name}) and gave no answer; run "
+                "the cell again, or try another model"
+            )
     return _EMPTY_ELSE
 
 

@@ -206,11 +206,14 @@ _MODELS_BYTES = 8 << 20
 
 
 def _model_ids(status: int | None, body: str) -> list[str]:
-    """The model ids of a `GET …/models` answer (OpenAI's `{"data": [{"id": …}]}`), or [] when it is none."""
+    """The model ids of a `GET …/models` answer (OpenAI's `{"data": [{"id": …}]}`, or Together's bare
+    list of the same entries), or [] when it is none."""
     try:
-        data = json.loads(body).get("data") if status == 200 else None
-    except (ValueError, AttributeError, RecursionError):
+        data = json.loads(body) if status == 200 else None
+    except (ValueError, RecursionError):
         return []
+    if isinstance(data, dict):
+        data = data.get("data")
     if not isinstance(data, list):
         return []
     return [m["id"] for m in data if isinstance(m, dict) and isinstance(m.get("id"), str)]
@@ -561,7 +564,7 @@ class ChatClient:
         model, is a refusal; any other answer (a 400 about `max_tokens`, a 200) keeps the model.
         `answer`: `models_answer()` already read."""
         listed = _model_ids(*(self.models_answer(timeout) if answer is None else answer))
-        if not listed or self.model in listed:
+        if not listed or self.model in listed or f"models/{self.model}" in listed:  # Gemini lists `models/<id>`
             return None
         body = {"model": self.model, "messages": [{"role": "user", "content": "hi"}], "max_tokens": 1}
         try:

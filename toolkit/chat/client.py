@@ -144,6 +144,7 @@ from toolkit.chat.sse import (
     no_choice_zero,
     not_cut,
     not_empty,
+    plainly_error,
     read_json,
     reported_error,
     said_instead,
@@ -1699,8 +1700,8 @@ _CALLER_HINTS = {
 def error_message(body: str) -> str:
     """What an error response says, on one line: the message of OpenAI's `{"error": {"message":
     …}}`, or of the shapes other gateways send (`{"error": "…"}` Ollama, `{"detail": "…"}` and
-    FastAPI's list of problems, `{"message": "…"}` DashScope, `{"errors": [{"message": "…"}]}`
-    Cloudflare); an HTML page (a proxy's, a CDN's) by its title (`toolkit.chat.pages`); else the
+    FastAPI's list of problems, `{"message": "…"}` DashScope, `{"message": {"detail": [...]}}` Mistral,
+    `{"error_msg": "…"}` Baidu Qianfan, `{"errors": [{"message": "…"}]}` Cloudflare); an HTML page (a proxy's, a CDN's) by its title (`toolkit.chat.pages`); else the
     body itself, on one line. Google's gateways wrap the error object in a one-item list."""
     try:
         data = json.loads(body)
@@ -1718,14 +1719,21 @@ _BAD_KEY = re.compile(
 """A 400's words for a wrong key (Gemini sends one as a 400: "API key not valid"), not a bad body."""
 
 
-def _said(data: dict[str, Any]) -> str:
-    """The message an error object holds, or "" when it holds none in a shape known here."""
+def _said(data: dict[str, Any], nested: bool = True) -> str:
+    """The message an error object holds, or "" when it holds none in a shape known here. A message
+    that is itself an object (Mistral's 422: `{"message": {"detail": [...]}}`) is read once more."""
     error = data.get("error")
+    if isinstance(error, dict) and isinstance(error.get("message"), dict) and nested:
+        return _said(error["message"], nested=False)
     if isinstance(error, dict) and error.get("message"):
         return str(error["message"])
-    for value in (error, data.get("detail"), data.get("message")):
+    for value in (error, data.get("detail"), data.get("message"), data.get("error_msg")):  # Baidu's `error_msg`
         if isinstance(value, str) and value.strip():
             return value
+        if isinstance(value, dict) and nested:
+            said = _said(value, nested=False)
+            if said:
+                return said
     for problems in (data.get("detail"), data.get("errors")):  # FastAPI's list; Cloudflare's `errors` envelope
         said = "; ".join(filter(None, map(_problem, problems))) if isinstance(problems, list) else ""
         if said:
@@ -1799,16 +1807,23 @@ def reported_instead(data: Any) -> Any:
     or None: a body with choices, or that is no JSON object, reports none. A body in another
     error's shape (vLLM's `"object": "error"`, `{"code": 429, "msg": …}`: `said_instead`, as a
     stream's only chunk is read) is one when it names an overload, a rate limit or an empty
-    account: then it is retried, or said, as that chunk is; else it is "no choices"."""
+    account, or is Baidu Qianfan's error (`_baidus`: a non-zero `error_code`, its `error_msg`): then
+    it is retried, or said, as that chunk is; else it is "no choices"."""
     if not isinstance(data, dict) or data.get("choices"):
         return None
     said = data.get("error") or data.get("detail")
     if said:
         return said
     other = said_instead(data)
-    if other is None or isinstance(reported_error(other, "", ""), BadResponseError):
+    if other is None or (not _baidus(data) and isinstance(reported_error(other, "", ""), BadResponseError)):
         return None
     return other
+
+
+def _baidus(data: dict[str, Any]) -> bool:
+    """Whether a body is Baidu Qianfan's error (a non-zero `error_code` with its `error_msg`), which it
+    answers some requests with, in a 200."""
+    return plainly_error(data) and isinstance(data.get("error_msg"), str) and bool(data["error_msg"].strip())
 
 
 def _assembled(text: str) -> ChatResponse:

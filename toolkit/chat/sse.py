@@ -20,8 +20,8 @@ that is not JSON, or whose fields have the wrong type (`choices` not a list, `co
 string, ...), is a `BadResponseError` naming the field. So is a stream
 that ends properly with an empty reply (no text, no tool calls, no refusal: `not_empty`, which
 names `finish_reason` and the likely fix); one the gateway says it cut off for want of resources
-(DeepSeek's finish_reason "insufficient_system_resource": `not_cut`) is a `TransientError`, as a 503
-would be. An error event is worded as `reported_error` words
+(DeepSeek's finish_reason "insufficient_system_resource", Zhipu's "network_error": `not_cut`) is a
+`TransientError`, as a 503 would be. An error event is worded as `reported_error` words
 an error in a 200 body: a `TransientError` when it names an overload or a rate limit (`"code":
 502`, `"rate_limit_exceeded"`), an `OutOfCreditError` when it says the account has no credit
 left, else a `BadResponseError` with the gateway's message. An error event is a chunk with an
@@ -765,9 +765,13 @@ def not_cut(response: ChatResponse, body: str = "") -> ChatResponse:
     )
 
 
-CUT_BY_GATEWAY = {"insufficient_system_resource": "it ran short of resources mid-answer"}
+CUT_BY_GATEWAY = {
+    "insufficient_system_resource": "it ran short of resources mid-answer",
+    "network_error": "the model failed mid-answer",
+}
 """`finish_reason`s by which a gateway says it stopped the reply itself for a passing want (DeepSeek's
-API reference: "the request is interrupted due to insufficient resource of the inference system")."""
+API reference: "the request is interrupted due to insufficient resource of the inference system";
+Zhipu's "network_error", its model's inference failing: 模型推理异常)."""
 
 
 def not_empty(response: ChatResponse, body: str = "") -> ChatResponse:
@@ -810,9 +814,11 @@ _NO_CALL = (
     "wrote); run the cell again, or try another model or the prompt-protocol fallback"
 )
 """An empty reply that stopped to call a tool (vLLM's `"tool_calls": []`)."""
+_FILTERED = "the gateway's content filter removed it; rephrase the request, or check the gateway's filter"
 _EMPTY_FIX = {
     "length": "it was cut off before any text; raise max_tokens (or max_completion_tokens), or leave it unset",
-    "content_filter": "the gateway's content filter removed it; rephrase the request, or check the gateway's filter",
+    "content_filter": _FILTERED,
+    "sensitive": _FILTERED,  # Zhipu's (GLM's) content filter
     "tool_calls": _NO_CALL,
     "function_call": _NO_CALL,
 }
@@ -872,9 +878,9 @@ MALFORMED_CALL = "the model wrote a malformed tool call, transient"
 
 def error_detail(error: Any) -> str:
     """What an error object says, on one line: its `message` (or `msg`, as some gateways write it:
-    `{"code": 429, "msg": …}`), a string as it is, else its JSON."""
-    if isinstance(error, dict) and (error.get("message") or error.get("msg")):
-        text = str(error.get("message") or error["msg"])
+    `{"code": 429, "msg": …}`, or Baidu Qianfan's `error_msg`), a string as it is, else its JSON."""
+    if isinstance(error, dict) and (error.get("message") or error.get("msg") or error.get("error_msg")):
+        text = str(error.get("message") or error.get("msg") or error["error_msg"])  # Baidu Qianfan's `error_msg`
     elif isinstance(error, str):
         text = error
     else:

@@ -107,6 +107,7 @@ from pydantic import ValidationError
 
 from toolkit.chat.charset import ACCEPTED, PACKAGES, READ_AT_MOST, body_encoding, inflated, left_undone, undone
 from toolkit.chat.credit import credit_fix, out_of_credit
+from toolkit.chat.empty_text import refuses_empty_text, with_null_text
 from toolkit.chat.finite import first_non_finite
 from toolkit.chat.masking import (
     HTTPX_LOGGERS,
@@ -495,6 +496,10 @@ class ChatClient:
         self.schema_keywords_refused: list[str] = []
         """Tool-schema keywords this gateway refused (a relay to Gemini refuses
         `additionalProperties`); left out of every later request (`toolkit.chat.schema_keywords`)."""
+        self.empty_text_refused: bool = False
+        """Whether an assistant turn that only calls tools goes with its empty text null; set True by
+        itself when the gateway refuses the empty text (a strict relay to Anthropic or Bedrock:
+        `toolkit.chat.empty_text`)."""
         self.fields_refused: list[str] = []
         """A history's reasoning fields this gateway refused (`KEPT_ASSISTANT_FIELDS`: Groq refuses
         `reasoning` another gateway asked back); left out of every later request
@@ -616,6 +621,8 @@ class ChatClient:
             wire = mask_json(wire, self._unsaid)
         if self.fields_refused:
             wire = without_fields(wire, self.fields_refused)
+        if self.empty_text_refused:
+            wire = with_null_text(wire)
         body: dict[str, Any] = {"model": self.model, "messages": wire}
         if tools:
             body["tools"] = tool_payload(tools)
@@ -755,8 +762,9 @@ class ChatClient:
         naming it) that the client may leave out without changing what is asked, so the request
         can go again: `stream_options` (usage then reads "not reported") and `tool_choice: "auto"`
         (the default of a request with tools), and a tool-schema keyword a relay refuses
-        (`toolkit.chat.schema_keywords`), and a reasoning field of the history's assistant turns
-        (`toolkit.chat.reasoning_fields`). Remembered: none is sent to this gateway again."""
+        (`toolkit.chat.schema_keywords`), a reasoning field of the history's assistant turns
+        (`toolkit.chat.reasoning_fields`), and the empty text of a turn that only calls tools (sent
+        null: `toolkit.chat.empty_text`). Remembered: none is sent to this gateway again."""
         if "stream_options" in body and exc.refuses("stream_options"):
             self.usage_in_stream = False
             del body["stream_options"]
@@ -783,6 +791,10 @@ class ChatClient:
                 if kept not in self.fields_refused:
                     self.fields_refused.append(kept)
             body["messages"] = without_fields(messages, self.fields_refused)
+            return True
+        if exc.status in (400, 422) and refuses_empty_text(f"{exc} {exc.body}", messages):
+            self.empty_text_refused = True  # a strict relay's empty text block: the turn's text goes null
+            body["messages"] = with_null_text(messages)
             return True
         keyword = refused_keyword(f"{exc} {exc.body}", body.get("tools")) if exc.status == 400 else None
         if keyword is not None:  # a relay to Gemini refuses `additionalProperties`: the package checks it itself

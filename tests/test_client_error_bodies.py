@@ -216,9 +216,9 @@ REGION = {
         (
             403,
             json.dumps(REGION),
-            "HTTP 403: Country, region, or territory not supported — the gateway refuses this request: the key may "
-            "not use this model, or the account, region or network is not allowed; check LLM_MODEL and what the "
-            "key may do (not retried)",
+            "HTTP 403: Country, region, or territory not supported — the provider does not serve the place this "
+            "request comes from (its network's country or region): the request itself is fine; run it from a network "
+            "in a region the provider serves, or use another gateway (not retried)",
         ),
         (
             405,

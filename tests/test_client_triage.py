@@ -620,3 +620,35 @@ def test_an_empty_reply_zhipu_filtered_says_the_filter_removed_it(streamed):
         "the model's reply is empty (no text, no tool calls, no refusal; finish_reason \"sensitive\"): the gateway's "
         "content filter removed it; rephrase the request, or check the gateway's filter"
     )
+
+
+REGION_HINT = (
+    "the provider does not serve the place this request comes from (its network's country or region): the request "
+    "itself is fine; run it from a network in a region the provider serves, or use another gateway (not retried)"
+)
+
+
+@pytest.mark.parametrize(
+    "status, body, said",
+    [
+        (  # Gemini's OpenAI endpoint (a list, as Google wraps it), from Hong Kong or a Cloudflare worker there
+            400,
+            [{"error": {"code": 400, "message": "User location is not supported for the API use.",
+                        "status": "FAILED_PRECONDITION"}}],
+            "User location is not supported for the API use.",
+        ),
+        (  # OpenAI's
+            403,
+            {"error": {"code": "unsupported_country_region_territory", "message": "Country, region, or territory not "
+                       "supported", "param": None, "type": "request_forbidden"}},
+            "Country, region, or territory not supported",
+        ),
+    ],
+)  # fmt: skip
+def test_a_provider_refusing_the_learners_region_says_so_not_fix_the_body(status, body, said):
+    """Before: Gemini's 400 read "the gateway rejected the request body; fix it", though no request from that
+    network would pass (a common first sight for a learner behind a Hong Kong exit)."""
+    client, _ = make(Script(httpx.Response(status, json=body)))
+    with pytest.raises(ModelCallError) as caught:
+        client.chat(QUESTION)
+    assert str(caught.value) == f"HTTP {status}: {said} — {REGION_HINT}"

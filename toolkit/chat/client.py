@@ -1458,6 +1458,8 @@ def triage_status(response: httpx.Response, attempt: int = 1, mask: Callable[[st
         hint = AZURE_VERSION_HINT
     elif status == 400 and _BAD_KEY.search(detail):  # Gemini's wrong key: a 400, "API key not valid"
         hint = _CALLER_HINTS[401]
+    elif status in (400, 403) and (_REGION.search(detail) or "unsupported_country" in response.text):
+        hint = REGION_HINT  # Gemini's 400 "User location is not supported", OpenAI's 403
     elif status == 400 and _content_filtered(response.text):  # Azure's filter: the words, not the JSON
         hint = FILTERED_HINT
     raise CallerError(
@@ -1729,6 +1731,18 @@ _BAD_KEY = re.compile(
     r"\bapi[ _-]?key\b[^.]*\b(?:not valid|invalid|incorrect)\b|\b(?:invalid|incorrect)\b[^.]*\bapi[ _-]?key\b", re.I
 )
 """A 400's words for a wrong key (Gemini sends one as a 400: "API key not valid"), not a bad body."""
+
+
+_REGION = re.compile(
+    r"\blocation is not supported\b|\b(?:country|region|territory)\b[^.]{0,40}\bnot (?:supported|available)\b",
+    re.IGNORECASE,
+)
+"""A 400's or 403's words for a provider that does not serve the place the request comes from."""
+REGION_HINT = (
+    "the provider does not serve the place this request comes from (its network's country or region): the request "
+    "itself is fine; run it from a network in a region the provider serves, or use another gateway (not retried)"
+)
+"""The fix for a refusal of the learner's region (`_REGION`): not the body's, nor the key's."""
 
 
 def _said(data: dict[str, Any], nested: bool = True) -> str:

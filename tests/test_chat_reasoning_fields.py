@@ -42,9 +42,9 @@ def test_vllms_streamed_reasoning_is_joined_and_kept():
     assert message.to_openai()["reasoning"] == "The user wants order SN1."
 
 
-def test_reasoning_beside_reasoning_content_or_details_is_not_sent_twice():
-    """A relay sending both names (OpenRouter: `reasoning` and `reasoning_details`) has the one that
-    carries what its provider wants back sent: `reasoning_content` or `reasoning_details`, not both."""
+def test_reasoning_beside_reasoning_details_is_not_sent_twice_but_beside_reasoning_content_it_is():
+    """OpenRouter sends `reasoning` and `reasoning_details` (the signed one): that one goes back alone. vLLM
+    between 0.11 and 0.15 sent `reasoning` and `reasoning_content`, and reads only `reasoning` back: both go."""
     both = {
         "role": "assistant",
         "content": "",
@@ -52,10 +52,14 @@ def test_reasoning_beside_reasoning_content_or_details_is_not_sent_twice():
         "reasoning": THOUGHT,
         "tool_calls": [CALL],
     }
-    assert AssistantMessage.from_openai(both).extra == {"reasoning_content": THOUGHT}
+    assert AssistantMessage.from_openai(both).extra == {"reasoning_content": THOUGHT, "reasoning": THOUGHT}
     details = [{"type": "reasoning.text", "text": THOUGHT, "signature": "sig==", "index": 0}]
     routed = {"role": "assistant", "content": "", "reasoning": THOUGHT, "reasoning_details": details}
     assert AssistantMessage.from_openai(routed).extra == {"reasoning_details": details}
+    stream = sse(
+        delta({"role": "assistant", "reasoning_content": "a", "reasoning": "a"}), delta({"content": "b"}, "stop")
+    )
+    assert final(list(assemble(stream))).message.extra == {"reasoning_content": "a", "reasoning": "a"}
 
 
 @pytest.mark.parametrize("streamed", [False, True])

@@ -412,7 +412,7 @@ KEPT_ASSISTANT_FIELDS = ("reasoning_content", "reasoning_details", "thinking_blo
 Moonshot's Kimi) `reasoning_content` in thinking mode with tool calls — without it the next
 request is a 400, so a tool-call reply keeps it even empty (`empty_reasoning`) —, OpenRouter's
 `reasoning_details`, LiteLLM's `thinking_blocks` (Claude's signed thinking), and vLLM's and
-Ollama's `reasoning`, unless the reply says it under another of these names too (`one_reasoning`).
+Ollama's `reasoning`, unless the reply says it in `reasoning_details` too (`one_reasoning`).
 A gateway that refuses one (Groq refuses `reasoning` for a model without reasoning) is asked again
 without it (`toolkit.chat.reasoning_fields`). Others are dropped."""
 

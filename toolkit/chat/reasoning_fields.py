@@ -5,8 +5,10 @@ assistant turn of the next request (`toolkit.chat.messages.KEPT_ASSISTANT_FIELDS
 Moonshot's `reasoning_content`; vLLM's (since 0.11; it reads only this one back) and Ollama's
 `reasoning`; OpenRouter's `reasoning_details`; LiteLLM's `thinking_blocks` in front of Claude (its
 signed thinking blocks, which Anthropic wants back before a tool result). A reply carrying
-`reasoning` beside `reasoning_content` or `reasoning_details` (OpenRouter sends both) says the
-same thinking twice: the other one goes back, not both (`one_reasoning`).
+`reasoning` beside `reasoning_details` (OpenRouter sends both) says the same thinking twice:
+`reasoning_details`, which holds the signatures, goes back alone (`one_reasoning`). Beside
+`reasoning_content` both go back, as they came: vLLM between 0.11 and 0.15 sent both, and reads
+`reasoning` alone from the history (vllm-project/vllm#38488).
 
 Streamed, `thinking_blocks` come in pieces without an index (`merge_blocks`): the text of a
 thinking block in pieces without a signature, then its signature on a piece with empty text; a
@@ -40,8 +42,8 @@ _WANTING = re.compile(r"\bmissing\b|\brequired\b|must be (?:passed|provided|incl
 
 
 def one_reasoning(extra: dict[str, Any]) -> dict[str, Any]:
-    """`extra` without `reasoning` when it carries `reasoning_content` or `reasoning_details` too."""
-    if "reasoning" in extra and ("reasoning_content" in extra or "reasoning_details" in extra):
+    """`extra` without `reasoning` when it carries `reasoning_details` too."""
+    if "reasoning" in extra and "reasoning_details" in extra:
         return {key: value for key, value in extra.items() if key != "reasoning"}
     return extra
 

@@ -194,8 +194,8 @@ class StreamAssembler:
     details: list[dict[str, Any]] = field(default_factory=list)
     """`reasoning_details` pieces (OpenRouter's), merged per block (`merge_details`): kept, to go back."""
     said_reasoning: list[str] = field(default_factory=list)
-    """`reasoning` deltas (vLLM's, Ollama's): kept as `reasoning`, unless `reasoning_content` or
-    `reasoning_details` came too (`one_reasoning`)."""
+    """`reasoning` deltas (vLLM's, Ollama's): kept as `reasoning`, unless `reasoning_details` came
+    too (`one_reasoning`)."""
     blocks: list[dict[str, Any]] = field(default_factory=list)
     """`thinking_blocks` pieces (LiteLLM's, for Claude), merged per block (`merge_blocks`): kept, to go back."""
     slots: dict[int, int] = field(default_factory=dict)

@@ -655,9 +655,10 @@ def test_the_model_ids_of_every_gateways_models_list(body, ids):
     assert _model_ids(404, body) == []
 
 
-def test_a_model_listed_under_googles_models_prefix_is_listed(monkeypatch):
-    """Gemini's OpenAI endpoint lists `models/gemini-2.5-flash` and serves `gemini-2.5-flash`: no request is
-    spent confirming it (a model listed under another name is asked once, with one token)."""
+def test_a_model_listed_under_googles_prefix_or_ollamas_tag_is_listed(monkeypatch):
+    """Gemini's OpenAI endpoint lists `models/gemini-2.5-flash` and serves `gemini-2.5-flash`; Ollama lists
+    `llama3.2:latest` and serves `llama3.2` (confirming it loaded the model: seconds, on a laptop): no request
+    is spent confirming them (a model listed under another name is asked once, with one token)."""
     import httpx
 
     from toolkit.chat.client import ChatClient
@@ -669,7 +670,7 @@ def test_a_model_listed_under_googles_models_prefix_is_listed(monkeypatch):
         return httpx.Client(transport=httpx.MockTransport(lambda request: httpx.Response(200, json={})))
 
     monkeypatch.setattr(ChatClient, "_direct", direct)
-    listed = '{"object": "list", "data": [{"id": "models/gemini-2.5-flash", "object": "model"}]}'
-    for model, confirmed in [("gemini-2.5-flash", []), ("gemini-2.5-pro", ["gemini-2.5-pro"])]:
+    listed = '{"object": "list", "data": [{"id": "models/gemini-2.5-flash"}, {"id": "llama3.2:latest"}]}'
+    for model, confirmed in [("gemini-2.5-flash", []), ("llama3.2", []), ("gemini-2.5-pro", ["gemini-2.5-pro"])]:
         client = ChatClient("https://gw.test/v1beta/openai", "k" * 20, model)
         assert client.model_refused(answer=(200, listed)) is None and asked == confirmed

@@ -570,8 +570,8 @@ class ChatClient:
         model, is a refusal; any other answer (a 400 about `max_tokens`, a 200) keeps the model.
         `answer`: `models_answer()` already read."""
         listed = _model_ids(*(self.models_answer(timeout) if answer is None else answer))
-        if not listed or self.model in listed or f"models/{self.model}" in listed:  # Gemini lists `models/<id>`
-            return None
+        if not listed or not {self.model, f"models/{self.model}", f"{self.model}:latest"}.isdisjoint(listed):
+            return None  # Gemini lists `models/<id>`, Ollama `<name>:latest` for the `<name>` it serves
         body = {"model": self.model, "messages": [{"role": "user", "content": "hi"}], "max_tokens": 1}
         try:
             with self._direct(self._http.timeout) as http:

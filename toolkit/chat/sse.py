@@ -84,7 +84,9 @@ and so is Groq's, in the last chunk's `x_groq.usage` (`_usage_of`).
 Content sent as a list of parts (as some gateways send it) is read as its text parts, joined,
 as in a whole reply. A legacy `function_call` delta (`{"name"}` first, then `{"arguments"}`
 pieces) is read as the fragments of one tool call, as a whole reply's is. A call whose deltas never carry
-arguments (null on each, or none) has `{}`, as a whole reply's call with null or no arguments.
+arguments (null on each, or none) has `{}`, as a whole reply's call with null or no arguments. Arguments
+sent as a JSON object (not a string) are written as JSON; a later object for the same call replaces
+the earlier (`{}` first, then the whole object), as objects are whole values, not fragments.
 
 Leaves out: `logprobs`, the audio itself (a delta's `audio.data`), and `n > 1`: only choice 0 is
 read (`choice_zero`: its `index` is 0, `"0"`, null or missing, as `chat()` reads a whole reply's).
@@ -167,6 +169,9 @@ class _PartialCall:
     renamed: bool = False
     """A delta named this call again (its own name) after its arguments were whole, opening no new
     ones (`arguments: ""`): the next delta that opens a JSON object is another call of that name."""
+    objects: bool = False
+    """Every fragment with text came as a JSON object, not a string (a gateway sending arguments as
+    objects): objects are whole values, so a later one replaces them, not joined to them."""
 
 
 @dataclass
@@ -382,6 +387,11 @@ class StreamAssembler:
                 partial.renamed = True
             partial.id = call_id or partial.id
             partial.name = _named(partial.name, name)
+            as_object = isinstance(fn.get("arguments"), dict)
+            if as_object and partial.objects and _complete(partial):  # `{}`, then the whole object: the latter
+                partial.fragments, partial.balance, partial.canonical = [], Balance(), None
+            if fragment.strip():
+                partial.objects = as_object and (partial.objects or partial.last_sent is None)
             partial.fragments.append(fragment)
             partial.given = partial.given or fn.get("arguments") is not None
             if fragment.strip():

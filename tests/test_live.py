@@ -674,3 +674,47 @@ def test_a_model_listed_under_googles_prefix_or_ollamas_tag_is_listed(monkeypatc
     for model, confirmed in [("gemini-2.5-flash", []), ("llama3.2", []), ("gemini-2.5-pro", ["gemini-2.5-pro"])]:
         client = ChatClient("https://gw.test/v1beta/openai", "k" * 20, model)
         assert client.model_refused(answer=(200, listed)) is None and asked == confirmed
+
+
+def _models_need_other_auth() -> type:
+    """A gateway whose `GET /models` wants its own header (Anthropic's native models list: x-api-key) and
+    answers a Bearer key 401, while its chat endpoint takes the key; the chat requests it got are kept."""
+    import http.server
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        posts: list[dict] = []
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+        def send(self, code: int, data: dict) -> None:
+            raw = json.dumps(data).encode()
+            self.send_response(code)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(raw)))
+            self.end_headers()
+            self.wfile.write(raw)
+
+        def do_GET(self) -> None:
+            error = {"type": "authentication_error", "message": "x-api-key header is required"}
+            self.send(401, {"type": "error", "error": error})
+
+        def do_POST(self) -> None:
+            Handler.posts.append(json.loads(self.rfile.read(int(self.headers["Content-Length"]))))
+            message = {"role": "assistant", "content": "h"}
+            self.send(200, {"choices": [{"index": 0, "message": message, "finish_reason": "length"}]})
+
+    return Handler
+
+
+def test_course_client_keeps_a_gateway_whose_models_list_alone_refuses_the_key(capsys, monkeypatch):
+    """Before: a 401 from `GET /models` alone read as a refused key, and the notebook left a gateway whose chat
+    endpoint takes it (a models list behind other auth, as Anthropic's). A 401 there is confirmed with one
+    request of one token to the chat endpoint, which decides."""
+    from toolkit.course.live import on_embedded_gateway
+
+    handler = _models_need_other_auth()
+    url, client = _course_client_of(handler, "m", monkeypatch)
+    assert capsys.readouterr().out == f"gateway: real gateway {url}, model m\n"
+    assert not on_embedded_gateway(client)
+    assert [p["max_tokens"] for p in handler.posts] == [1]

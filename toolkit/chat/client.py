@@ -207,6 +207,11 @@ _MODELS_BYTES = 8 << 20
 """How much of `GET …/models` the checks read (OpenRouter's list of every model is about 1 MB)."""
 
 
+def _refuses_key(status: int | None, body: str) -> bool:
+    """Whether an answer refuses the key: a 401, or a 400 saying the key is not valid (Gemini's)."""
+    return status == 401 or (status == 400 and bool(_BAD_KEY.search(error_message(body))))
+
+
 def _model_ids(status: int | None, body: str) -> list[str]:
     """The model ids of a `GET …/models` answer (OpenAI's `{"data": [{"id": …}]}`, or Together's bare
     list of the same entries), or [] when it is none."""
@@ -553,12 +558,28 @@ class ChatClient:
         every request sends it (free: no model runs), neither retried nor recorded. Only a 401, or a
         400 saying the key is not valid (Gemini's), is a refusal; any other answer (a 403 for a key
         that may not list models, a 404 from a gateway without the route, a list open to all) says
-        nothing about the key, nor does a gateway that cannot be reached (`chat()` says that). `answer`:
-        `models_answer()` already read (`model_refused` reads the same answer)."""
+        nothing about the key, nor does a gateway that cannot be reached (`chat()` says that). A
+        refusal there is confirmed by one chat request of one token (`_one_token`), whose answer
+        decides: a models list may want other auth than the chat endpoint (Anthropic's wants
+        x-api-key). `answer`: `models_answer()` already read (`model_refused` reads the same answer)."""
         status, body = self.models_answer(timeout) if answer is None else answer
-        if status not in (400, 401) or (status == 400 and not _BAD_KEY.search(error_message(body))):
+        if not _refuses_key(status, body):
             return None  # a 400 about something else (a gateway that wants a parameter) is not about the key
+        status, body = self._one_token()  # the models list may want other auth (Anthropic's: x-api-key)
+        if not _refuses_key(status, body):
+            return None
         return CallerError(f"HTTP {status}: {error_message(self.scrub(body))}", status=status, body=self.scrub(body))
+
+    def _one_token(self) -> tuple[int | None, str]:
+        """The status and (the head of) the body of one chat request of one token (`max_tokens: 1`),
+        neither retried nor recorded; `(None, "")` with no answer."""
+        body = {"model": self.model, "messages": [{"role": "user", "content": "hi"}], "max_tokens": 1}
+        try:
+            with self._direct(self._http.timeout) as http:
+                response = http.post(self.endpoint, content=encode_body(body), headers=_JSON_HEADERS)
+        except httpx.HTTPError:
+            return None, ""
+        return response.status_code, response.text[:_REFUSAL_BYTES]
 
     def model_refused(
         self, timeout: float = 5.0, answer: tuple[int | None, str] | None = None
@@ -572,16 +593,11 @@ class ChatClient:
         listed = _model_ids(*(self.models_answer(timeout) if answer is None else answer))
         if not listed or not {self.model, f"models/{self.model}", f"{self.model}:latest"}.isdisjoint(listed):
             return None  # Gemini lists `models/<id>`, Ollama `<name>:latest` for the `<name>` it serves
-        body = {"model": self.model, "messages": [{"role": "user", "content": "hi"}], "max_tokens": 1}
-        try:
-            with self._direct(self._http.timeout) as http:
-                response = http.post(self.endpoint, content=encode_body(body), headers=_JSON_HEADERS)
-        except httpx.HTTPError:
+        status, text = self._one_token()
+        said = error_message(self.scrub(text))
+        if status is None or (status != 404 and not (status in (400, 422) and self.model in said)):
             return None
-        said = error_message(self.scrub(response.text[:_REFUSAL_BYTES]))
-        if response.status_code != 404 and not (response.status_code in (400, 422) and self.model in said):
-            return None
-        return CallerError(f"HTTP {response.status_code}: {said}", status=response.status_code), listed
+        return CallerError(f"HTTP {status}: {said}", status=status), listed
 
     def _direct(self, timeout: float | httpx.Timeout) -> httpx.Client:
         """A client of its own for a check: this one's headers (the key), not its transport (a

@@ -59,6 +59,14 @@
 - `litellm_fields`: LiteLLM proxy's extra fields: `provider_specific_fields` on the message (or delta)
   and on each call, `function_call: null` beside the calls;
 - `empty_calls`: vLLM's `"tool_calls": []` on a reply (or the first delta) that calls no tool;
+- `litellm_thinking`: LiteLLM's proxy in front of Claude with thinking on: every reply has
+  `reasoning_content` and `thinking_blocks` (one signed block; streamed as pieces of its text, then
+  its signature on a piece of empty text), and a request whose assistant turn with tool calls lacks
+  the signed block is Anthropic's 400 as LiteLLM relays it ("Expected `thinking` or
+  `redacted_thinking`, but found `tool_use`");
+- `groq_reasoning`: every reply has `reasoning` (Groq's, vLLM's and Ollama's field; streamed as
+  `reasoning` deltas), and a request with `reasoning` on an assistant message is Groq's 400 for a
+  model that takes none ("property 'reasoning' is unsupported");
 - `stream_thinking`: DashScope serving Qwen3's open models: a request not streamed is a 400
   "parameter.enable_thinking must be set to false for non-streaming calls" unless it says
   `"enable_thinking": false`.
@@ -79,6 +87,25 @@ from typing import Any
 from tests.stranger_gateway import chunks, completion
 
 THINKING = "The user asks about an order. I should look it up, not guess."
+SIGNATURE = "EqoBCkgIARABGAIiQL2UoU0b1OHYi+"
+LITELLM_THINKING_400 = {
+    "error": {
+        "message": 'litellm.BadRequestError: AnthropicException - {"type":"error","error":{"type":'
+        '"invalid_request_error","message":"messages.1.content.0.type: Expected `thinking` or `redacted_thinking`, '
+        "but found `tool_use`. When `thinking` is enabled, a final `assistant` message must start with a thinking "
+        'block (preceeding the lastmost set of `tool_use` and `tool_result` blocks)."}}',
+        "type": None,
+        "param": None,
+        "code": "400",
+    }
+}
+GROQ_REASONING_400 = {
+    "error": {
+        "message": "'messages.2' : for 'role:assistant' the following must be satisfied[('messages.2' : property "
+        "'reasoning' is unsupported, did you mean 'role'?)]",
+        "type": "invalid_request_error",
+    }
+}
 CHINESE = "您好，我已经查到了：订单状态正常，预计三天内送达。如有其他问题请告诉我。"
 MISTRAL_ID = re.compile(r"[a-zA-Z0-9]{9}")
 
@@ -98,6 +125,25 @@ def mistral_refusal(body: dict[str, Any]) -> dict[str, Any] | None:
                     "code": None,
                 }
     return None
+
+
+def thought_deltas(quirks: set[str]) -> list[dict[str, Any]]:
+    """The deltas a stream carries its thinking in: LiteLLM's `thinking_blocks` pieces, then the signature
+    (`litellm_thinking`); Groq's `reasoning` pieces (`groq_reasoning`)."""
+    half = len(THINKING) // 2
+    deltas: list[dict[str, Any]] = []
+    if "litellm_thinking" in quirks:
+        deltas += [
+            {
+                "reasoning_content": piece,
+                "thinking_blocks": [{"type": "thinking", "thinking": piece, "signature": None}],
+            }
+            for piece in (THINKING[:half], THINKING[half:])
+        ]
+        deltas.append({"thinking_blocks": [{"type": "thinking", "thinking": "", "signature": SIGNATURE}]})
+    if "groq_reasoning" in quirks:
+        deltas += [{"reasoning": THINKING[:half]}, {"reasoning": THINKING[half:]}]
+    return deltas
 
 
 def one_char_chunks(event: dict[str, Any]) -> list[dict[str, Any]]:
@@ -204,6 +250,7 @@ def quirky(*names: str) -> type[http.server.BaseHTTPRequestHandler]:
             events = chunks(reply, include)
             if "reasoning" in quirks:
                 events.insert(1, {**events[0], "choices": [{"index": 0, "delta": {"reasoning_content": THINKING}}]})
+            events[1:1] = [{**events[0], "choices": [{"index": 0, "delta": d}]} for d in thought_deltas(quirks)]
             if "tiny_pieces" in quirks:
                 events = [piece for event in events for piece in one_char_chunks(event)]
             for event in events:
@@ -276,6 +323,15 @@ def quirky(*names: str) -> type[http.server.BaseHTTPRequestHandler]:
                             "type": "api_error",
                         }
                     }
+            for message in body.get("messages") or []:
+                if message.get("role") != "assistant":
+                    continue
+                blocks = message.get("thinking_blocks") or []
+                signed = any(b.get("signature") == SIGNATURE for b in blocks if isinstance(b, dict))
+                if "litellm_thinking" in quirks and message.get("tool_calls") and not signed:
+                    return 400, LITELLM_THINKING_400
+                if "groq_reasoning" in quirks and "reasoning" in message:
+                    return 400, GROQ_REASONING_400
             if "mistral_ids" in quirks and (refused := mistral_refusal(body)) is not None:
                 return 400, refused
             if "gemini_schema" in quirks:
@@ -325,6 +381,11 @@ def quirky(*names: str) -> type[http.server.BaseHTTPRequestHandler]:
                 message["content"] = f"{opening}{THINKING}</think>\n\n" + (message.get("content") or "")
             if "reasoning" in quirks:
                 message["reasoning_content"] = THINKING
+            if "litellm_thinking" in quirks:
+                message["reasoning_content"] = THINKING
+                message["thinking_blocks"] = [{"type": "thinking", "thinking": THINKING, "signature": SIGNATURE}]
+            if "groq_reasoning" in quirks:
+                message["reasoning"] = THINKING
             for k, call in enumerate(message.get("tool_calls") or []):
                 if "mistral_ids" in quirks:
                     call["id"] = hashlib.sha1(f"{n}:{k}".encode()).hexdigest()[:9]

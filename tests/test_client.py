@@ -697,22 +697,24 @@ def test_a_server_that_gives_tool_calls_no_id_still_gets_a_valid_next_request(mi
     ]
 
 
-def test_deepseeks_reasoning_content_goes_back_with_the_tool_call_but_groqs_reasoning_does_not():
+def test_deepseeks_reasoning_content_goes_back_with_the_tool_call_and_a_reasoning_beside_it_too():
     """DeepSeek's thinking mode answers a request without the reasoning_content of a tool-calling
     reply with a 400 ("The reasoning_content in the thinking mode must be passed back to the API");
-    Groq refuses its own `reasoning` field when it comes back."""
+    a reply with `reasoning` beside it (vLLM 0.11 to 0.15 sent both, and reads `reasoning` back)
+    has both go back (a gateway refusing one gets the request again without it:
+    `tests/test_chat_reasoning_fields.py`)."""
     message = {
         "role": "assistant",
         "content": "",
         "reasoning_content": "The user wants order SN1; call query_order.",
-        "reasoning": "groq's own field",
+        "reasoning": "The user wants order SN1; call query_order.",
         "tool_calls": [
             {"id": "call_1", "type": "function", "function": {"name": "query_order", "arguments": '{"orderId":"SN1"}'}}
         ],
     }
     result, sent = loop_on_mock_gateway(message)
     assert sent[1]["reasoning_content"] == "The user wants order SN1; call query_order."
-    assert "reasoning" not in sent[1] and result.answer == "Shipped."
+    assert sent[1]["reasoning"] == sent[1]["reasoning_content"] and result.answer == "Shipped."
 
 
 def test_content_sent_as_parts_is_read_as_its_text():

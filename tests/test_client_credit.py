@@ -8,7 +8,7 @@ import httpx
 import pytest
 from test_client import Script
 
-from toolkit.chat.client import ChatClient
+from toolkit.chat.client import ChatClient, error_message
 from toolkit.chat.credit import out_of_credit
 from toolkit.chat.messages import UserMessage
 from toolkit.course.live import explain
@@ -299,6 +299,53 @@ def test_a_400_is_out_of_credit_by_its_fields_only():
     """A 400 whose words alone name a balance or a quota (a request over a model's token quota) is
     the request's fault, as before: only a field naming arrears or billing makes it out of credit."""
     body = {"error": {"message": "max_tokens exceeds this model's quota of 8192", "type": "invalid_request_error"}}
+    client, script, _ = make(httpx.Response(400, json=body))
+    with pytest.raises(CallerError) as caught:
+        client.chat(QUESTION)
+    assert not isinstance(caught.value, OutOfCreditError) and len(script.requests) == 1
+
+
+ANTHROPIC_NO_CREDIT = {  # Anthropic's API (and its OpenAI-compatible endpoint) says an empty account with a 400
+    "type": "error",
+    "error": {
+        "type": "invalid_request_error",
+        "message": "Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing to "
+        "upgrade or purchase credits.",
+    },
+    "request_id": "req_011CbrFTcXhtiMzr3s6EocF7",
+}
+
+
+@pytest.mark.parametrize(
+    "status, body",
+    [
+        (400, ANTHROPIC_NO_CREDIT),
+        (400, {"error": {"message": "Insufficient account balance", "type": "invalid_request_error"}}),
+        (403, {"error": {"message": "账户余额不足，请充值后再试", "type": "forbidden"}}),
+    ],
+)
+def test_a_400_or_403_whose_message_says_money_is_spent_is_out_of_credit(status, body):
+    """Before: Anthropic's "Your credit balance is too low" 400 read as a malformed request ("HTTP 400: … —
+    check the request …"), though no change to the request helps. A 400 or a 403 whose message names spent
+    money (a balance, credits, arrears, a top-up) is out of credit; its words of quota or billing alone are not."""
+    client, script, sleeps = make(httpx.Response(status, json=body), httpx.Response(200, json=ANSWER))
+    with pytest.raises(OutOfCreditError) as caught:
+        client.chat(QUESTION)
+    assert str(caught.value) == f"HTTP {status}: {error_message(json.dumps(body))} — " + FIX.format(named="")
+    assert caught.value.hint == HINT and len(script.requests) == 1 and sleeps == []
+    assert "\n" not in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"error": {"message": "max_tokens exceeds this model's quota of 8192", "type": "invalid_request_error"}},
+        {"error": {"message": "upstream load balancer refused the request", "type": "invalid_request_error"}},
+        {"error": {"message": "invalid model", "type": "invalid_request_error"}, "input": "what is my balance?"},
+    ],
+)
+def test_a_400_about_the_request_stays_a_caller_error(body):
+    """The message decides, not the body: a 400 quoting the learner's words about a balance is no empty account."""
     client, script, _ = make(httpx.Response(400, json=body))
     with pytest.raises(CallerError) as caught:
         client.chat(QUESTION)

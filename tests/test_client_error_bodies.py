@@ -216,9 +216,9 @@ REGION = {
         (
             403,
             json.dumps(REGION),
-            "HTTP 403: Country, region, or territory not supported — the gateway refuses this request: the key may "
-            "not use this model, or the account, region or network is not allowed; check LLM_MODEL and what the "
-            "key may do (not retried)",
+            "HTTP 403: Country, region, or territory not supported — the provider does not serve the place this "
+            "request comes from (its network's country or region): the request itself is fine; run it from a network "
+            "in a region the provider serves, or use another gateway (not retried)",
         ),
         (
             405,
@@ -345,3 +345,57 @@ def test_a_200_error_naming_another_address_keeps_its_words():
     with pytest.raises(BadResponseError) as caught:
         client.chat([UserMessage(content="hi")])
     assert str(caught.value) == "gateway answered 200 with an error: Model unloaded (POST /v1/chat/completions is busy)"
+
+
+MISTRAL_422 = {  # Mistral's API: its FastAPI validation problems nested in `message`
+    "object": "error",
+    "message": {
+        "detail": [
+            {
+                "type": "extra_forbidden",
+                "loc": ["body", "messages", 1, "reasoning"],
+                "msg": "Extra inputs are not permitted",
+                "input": "x",
+            }
+        ]
+    },
+    "type": "invalid_request_message_error",
+    "param": None,
+    "code": None,
+}
+
+
+@pytest.mark.parametrize(
+    "body, said",
+    [
+        (MISTRAL_422, "body.messages.1.reasoning: Extra inputs are not permitted"),
+        ({"error": {"message": {"detail": "Not Found"}}}, "Not Found"),
+        (
+            {"error_code": 336003, "error_msg": "the first message can not be assistant"},
+            "the first message can not be assistant",
+        ),
+    ],
+)
+def test_what_an_error_nested_or_in_baidus_words_says(body, said):
+    """Before: Mistral's 422 (its problems an object under `message`) and Baidu Qianfan's `error_msg` were
+    quoted as raw JSON, cut at 200 characters: the words that say what to fix came after the cut."""
+    assert error_message(json.dumps(body)) == said
+
+
+QIANFAN_200 = {"error_code": 336003, "error_msg": "the first message can not be assistant", "id": "as-x"}
+
+
+def test_baidus_error_inside_a_200_says_its_words():
+    """Baidu Qianfan (and relays in its shape) answer some errors with a 200 holding `error_code` and
+    `error_msg`: `chat()` said "response has no choices", `stream()` quoted the raw JSON."""
+    with pytest.raises(BadResponseError) as caught:
+        answering(200, QIANFAN_200).chat([UserMessage(content="hi")])
+    assert str(caught.value) == "gateway answered 200 with an error: the first message can not be assistant"
+    events = f"data: {json.dumps(QIANFAN_200)}\n\n"
+    transport = httpx.MockTransport(
+        lambda request: httpx.Response(200, text=events, headers={"content-type": "text/event-stream"})
+    )
+    client = ChatClient("http://gw.test/v1", "k", "m", transport=transport, retry=RetryPolicy(max_retries=0))
+    with pytest.raises(BadResponseError) as caught:
+        list(client.stream([UserMessage(content="hi")]))
+    assert str(caught.value) == "gateway sent an error mid-stream: the first message can not be assistant"

@@ -584,3 +584,71 @@ def test_a_stream_deepseek_cut_for_want_of_resources_says_so_after_its_text():
         list(client.stream(QUESTION))
     assert str(caught.value) == f"{SHORT_OF_RESOURCES}; not retried: part of the reply had already arrived"
     assert sleeps == []
+
+
+def test_a_reply_zhipu_ended_with_network_error_is_retried_not_taken_whole():
+    """Zhipu's (GLM's) API ends a reply whose inference failed with finish_reason "network_error" (its
+    reference: 模型推理异常), after the part it wrote: that part was taken as the whole answer."""
+    cut = completion({"content": "您的订单"}, "network_error")
+    script = Script(httpx.Response(200, json=cut), httpx.Response(200, json=ANSWER))
+    client, sleeps = make(script)
+    assert client.chat(QUESTION).message.content == "Shipped." and len(sleeps) == 1
+    body = sse(chunk({"role": "assistant", "content": "您的订单"}), chunk({}, "network_error"))
+    client, sleeps = make(Script(httpx.Response(200, text=body, headers=SSE)))
+    with pytest.raises(TransientError) as caught:
+        list(client.stream(QUESTION))
+    assert str(caught.value) == (
+        'gateway cut the reply off (finish_reason "network_error": the model failed mid-answer), transient; not '
+        "retried: part of the reply had already arrived"
+    )
+
+
+@pytest.mark.parametrize("streamed", [False, True])
+def test_an_empty_reply_zhipu_filtered_says_the_filter_removed_it(streamed):
+    """Zhipu's finish_reason "sensitive" is its content filter's: "the model said nothing" sent the learner
+    to run the cell again for the same nothing."""
+    if streamed:
+        reply = httpx.Response(
+            200, text=sse(chunk({"role": "assistant", "content": ""}), chunk({}, "sensitive")), headers=SSE
+        )
+    else:
+        reply = httpx.Response(200, json=completion({"content": ""}, "sensitive"))
+    client, _ = make(Script(reply))
+    with pytest.raises(BadResponseError) as caught:
+        list(client.stream(QUESTION)) if streamed else client.chat(QUESTION)
+    assert str(caught.value) == (
+        "the model's reply is empty (no text, no tool calls, no refusal; finish_reason \"sensitive\"): the gateway's "
+        "content filter removed it; rephrase the request, or check the gateway's filter"
+    )
+
+
+REGION_HINT = (
+    "the provider does not serve the place this request comes from (its network's country or region): the request "
+    "itself is fine; run it from a network in a region the provider serves, or use another gateway (not retried)"
+)
+
+
+@pytest.mark.parametrize(
+    "status, body, said",
+    [
+        (  # Gemini's OpenAI endpoint (a list, as Google wraps it), from Hong Kong or a Cloudflare worker there
+            400,
+            [{"error": {"code": 400, "message": "User location is not supported for the API use.",
+                        "status": "FAILED_PRECONDITION"}}],
+            "User location is not supported for the API use.",
+        ),
+        (  # OpenAI's
+            403,
+            {"error": {"code": "unsupported_country_region_territory", "message": "Country, region, or territory not "
+                       "supported", "param": None, "type": "request_forbidden"}},
+            "Country, region, or territory not supported",
+        ),
+    ],
+)  # fmt: skip
+def test_a_provider_refusing_the_learners_region_says_so_not_fix_the_body(status, body, said):
+    """Before: Gemini's 400 read "the gateway rejected the request body; fix it", though no request from that
+    network would pass (a common first sight for a learner behind a Hong Kong exit)."""
+    client, _ = make(Script(httpx.Response(status, json=body)))
+    with pytest.raises(ModelCallError) as caught:
+        client.chat(QUESTION)
+    assert str(caught.value) == f"HTTP {status}: {said} — {REGION_HINT}"

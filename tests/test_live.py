@@ -597,3 +597,124 @@ def test_run_lines_say_an_answer_cut_off_by_its_length_or_the_content_filter(fin
 
     cut = ChatResponse(message=AssistantMessage(content="Your order SN1 is"), finish_reason=finish)
     assert run_lines(run_loop(ScriptedModel([cut]), HELLO))[-2:] == ["answer: Your order SN1 is", note]
+
+
+class _Refusing:
+    """A real gateway's client (for `refused_model`) whose `GET /models` lists `listed` and which refuses its model."""
+
+    base_url = shown_url = "https://gw.test/v1"
+
+    def __init__(self, model, listed):
+        self.model, self.listed = model, listed
+
+    def model_refused(self, answer=None):
+        from toolkit.errors import CallerError
+
+        return CallerError("HTTP 400: not a valid model ID", status=400), self.listed
+
+
+OPENROUTER_IDS = [f"vendor{i}/model-{i}" for i in range(300)] + ["openai/gpt-4o-mini", "openai/gpt-4o"]
+
+
+@pytest.mark.parametrize(
+    ("model", "named"),
+    [
+        # OpenRouter lists 300+ models, newest first: the first five say nothing about a model named without
+        # its vendor's prefix; the ones that look like it come first
+        ("gpt-4o", "openai/gpt-4o, openai/gpt-4o-mini, vendor0/model-0, vendor1/model-1, vendor2/model-2 and 297 more"),
+        (
+            "GPT-4O-MINI",
+            "openai/gpt-4o-mini, openai/gpt-4o, vendor0/model-0, vendor1/model-1, vendor2/model-2 and 297 more",
+        ),
+    ],
+)
+def test_a_refused_model_is_shown_the_listed_models_that_look_like_it_first(model, named):
+    """Before: the first five of OpenRouter's list, whatever the model asked (x-ai/…, z-ai/… for "gpt-4o")."""
+    from toolkit.course.live import refused_model
+
+    line = refused_model(_Refusing(model, OPENROUTER_IDS))
+    assert line == (
+        f"The gateway at https://gw.test/v1 refused the model {model} (HTTP 400: not a valid model ID). "
+        f"Check LLM_MODEL; the gateway lists {named}."
+    )
+
+
+@pytest.mark.parametrize(
+    ("body", "ids"),
+    [
+        ('{"object": "list", "data": [{"id": "a"}, {"id": "b"}]}', ["a", "b"]),  # OpenAI's, OpenRouter's
+        ('[{"id": "a", "object": "model", "type": "chat"}, {"id": "b"}, 3]', ["a", "b"]),  # Together's: a bare list
+        ('{"models": [{"name": "a"}]}', []),  # Ollama's own /api/tags: no ids here
+        ("<html>", []),
+    ],
+)
+def test_the_model_ids_of_every_gateways_models_list(body, ids):
+    from toolkit.chat.client import _model_ids
+
+    assert _model_ids(200, body) == ids
+    assert _model_ids(404, body) == []
+
+
+def test_a_model_listed_under_googles_prefix_or_ollamas_tag_is_listed(monkeypatch):
+    """Gemini's OpenAI endpoint lists `models/gemini-2.5-flash` and serves `gemini-2.5-flash`; Ollama lists
+    `llama3.2:latest` and serves `llama3.2` (confirming it loaded the model: seconds, on a laptop): no request
+    is spent confirming them (a model listed under another name is asked once, with one token)."""
+    import httpx
+
+    from toolkit.chat.client import ChatClient
+
+    asked = []
+
+    def direct(self, timeout):
+        asked.append(self.model)
+        return httpx.Client(transport=httpx.MockTransport(lambda request: httpx.Response(200, json={})))
+
+    monkeypatch.setattr(ChatClient, "_direct", direct)
+    listed = '{"object": "list", "data": [{"id": "models/gemini-2.5-flash"}, {"id": "llama3.2:latest"}]}'
+    for model, confirmed in [("gemini-2.5-flash", []), ("llama3.2", []), ("gemini-2.5-pro", ["gemini-2.5-pro"])]:
+        client = ChatClient("https://gw.test/v1beta/openai", "k" * 20, model)
+        assert client.model_refused(answer=(200, listed)) is None and asked == confirmed
+
+
+def _models_need_other_auth() -> type:
+    """A gateway whose `GET /models` wants its own header (Anthropic's native models list: x-api-key) and
+    answers a Bearer key 401, while its chat endpoint takes the key; the chat requests it got are kept."""
+    import http.server
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        posts: list[dict] = []
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+        def send(self, code: int, data: dict) -> None:
+            raw = json.dumps(data).encode()
+            self.send_response(code)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(raw)))
+            self.end_headers()
+            self.wfile.write(raw)
+
+        def do_GET(self) -> None:
+            error = {"type": "authentication_error", "message": "x-api-key header is required"}
+            self.send(401, {"type": "error", "error": error})
+
+        def do_POST(self) -> None:
+            Handler.posts.append(json.loads(self.rfile.read(int(self.headers["Content-Length"]))))
+            message = {"role": "assistant", "content": "h"}
+            self.send(200, {"choices": [{"index": 0, "message": message, "finish_reason": "length"}]})
+
+    return Handler
+
+
+def test_course_client_keeps_a_gateway_whose_models_list_alone_refuses_the_key(capsys, monkeypatch):
+    """Before: a 401 from `GET /models` alone read as a refused key, and the notebook left a gateway whose chat
+    endpoint takes it (a models list behind other auth, as Anthropic's). A 401 there is confirmed with one
+    request of one token to the chat endpoint, which decides."""
+    from toolkit.course.live import on_embedded_gateway
+
+    handler = _models_need_other_auth()
+    url, client = _course_client_of(handler, "m", monkeypatch)
+    assert capsys.readouterr().out == f"gateway: real gateway {url}, model m\n"
+    assert not on_embedded_gateway(client)
+    assert [p["max_tokens"] for p in handler.posts] == [1]

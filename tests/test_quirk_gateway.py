@@ -8,7 +8,8 @@ Gemini refusing `additionalProperties`; OpenRouter's SSE comments, Groq's 400 fo
 a model answering in Chinese, calling one tool more than asked, streaming one character a chunk, on a
 server refusing the optional fields with OpenAI's 400; DashScope's `"finish_reason": "null"`, Azure's
 content filter annotations, LiteLLM's extra fields, vLLM's empty `tool_calls` list, and DashScope's
-refusal of a call not streamed until `enable_thinking` is false.
+refusal of a call not streamed until `enable_thinking` is false; LiteLLM's `thinking_blocks` for Claude that
+must come back signed, and Groq refusing the `reasoning` field its replies carry.
 
 Each quirk set runs all eleven notebooks in one kernel (~25 s each), so the test is opt-in like
 the matrix: `TOOLKIT_MATRIX_TEST=1`. Covers: every code cell ends without an error, and no live
@@ -34,6 +35,8 @@ QUIRKS = [
     "functions_prefix,said_with_calls,other_model,usage_strings,gzip",
     "chinese,tiny_pieces,refuse_options_400,extra_call",
     "null_finish,azure_filter,litellm_fields,empty_calls,stream_thinking",
+    "litellm_thinking",
+    "groq_reasoning",
 ]
 
 pytestmark = pytest.mark.skipif(

@@ -55,6 +55,16 @@ def test_a_key_in_a_calls_argument_pieces_and_in_reasoning_is_recorded_in_neithe
     assert json.loads("".join(c.arguments for c in calls)) == {"token": REDACTED, "note": "x"}
 
 
+def test_a_key_in_two_pieces_of_vllms_reasoning_is_recorded_in_neither():
+    """vLLM and Ollama stream their thinking as `reasoning` deltas, kept now to go back: the recording kept
+    the key the model wrote there in two pieces, neither of which is a key."""
+    body = event_stream({"reasoning": f"the user gave {KEY[:10]}"}, {"reasoning": f"{KEY[10:]} so"}, {"content": "ok"})
+    scrubbed = scrub_event_stream(body)
+    assert parts_of(KEY, scrubbed) == []
+    message = [e for e in assemble(scrubbed.splitlines())][-1].response.message
+    assert message.extra == {"reasoning": f"the user gave {REDACTED} so"}
+
+
 def test_a_stream_without_secrets_is_kept_byte_for_byte():
     body = event_stream({"content": "订单 SN2026"}, {"content": "10200001 已发货"}, {"content": ", ok"})
     assert scrub_event_stream(body) == body

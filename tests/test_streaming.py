@@ -210,6 +210,25 @@ def test_arguments_streamed_as_an_object_are_kept_as_json_text():
     assert events[0] == ToolCallDelta(0, "a", "f", '{"a": "é", "b": 1}')
 
 
+def test_a_later_object_of_arguments_replaces_the_earlier_one_not_joined_to_it():
+    """Objects are whole values: a gateway that opens a call with `arguments: {}` (as Anthropic's
+    `content_block_start` holds `input: {}`) and then sends the whole object had them joined,
+    `{}{"orderId": "SN1"}`, which no tool can read. Text fragments are still joined as they came."""
+    stream = sse(
+        delta({"tool_calls": [{"index": 0, "id": "c", "function": {"name": "query_order", "arguments": {}}}]}),
+        delta({"tool_calls": [{"index": 0, "function": {"arguments": {"orderId": "SN1"}}}]}),
+        delta({}, "tool_calls"),
+    )
+    calls = final(list(assemble(stream))).message.tool_calls
+    assert [(c.id, c.name, c.arguments) for c in calls] == [("c", "query_order", '{"orderId": "SN1"}')]
+    text = sse(
+        delta({"tool_calls": [{"index": 0, "id": "c", "function": {"name": "f", "arguments": "{"}}]}),
+        delta({"tool_calls": [{"index": 0, "function": {"arguments": '"a": 1}'}}]}),
+        delta({}, "tool_calls"),
+    )
+    assert final(list(assemble(text))).message.tool_calls[0].arguments == '{"a": 1}'
+
+
 @pytest.mark.parametrize(
     "payload, message",
     [

@@ -107,6 +107,7 @@ from pydantic import ValidationError
 
 from toolkit.chat.charset import ACCEPTED, PACKAGES, READ_AT_MOST, body_encoding, inflated, left_undone, undone
 from toolkit.chat.credit import credit_fix, out_of_credit
+from toolkit.chat.empty_text import refuses_empty_text, with_null_text
 from toolkit.chat.finite import first_non_finite
 from toolkit.chat.masking import (
     HTTPX_LOGGERS,
@@ -119,6 +120,7 @@ from toolkit.chat.masking import (
     url_secrets,
 )
 from toolkit.chat.messages import (
+    KEPT_ASSISTANT_FIELDS,
     AssistantMessage,
     ChatResponse,
     Message,
@@ -131,6 +133,7 @@ from toolkit.chat.messages import (
 from toolkit.chat.model import TOOL_CHOICES, ToolChoice, is_tool_choice
 from toolkit.chat.pages import page_text
 from toolkit.chat.proxies import direct_mounts
+from toolkit.chat.reasoning_fields import refused_field, without_fields
 from toolkit.chat.schema_keywords import refused_keyword, without_keywords
 from toolkit.chat.sse import (
     MALFORMED_CALL,
@@ -142,6 +145,7 @@ from toolkit.chat.sse import (
     no_choice_zero,
     not_cut,
     not_empty,
+    plainly_error,
     read_json,
     reported_error,
     said_instead,
@@ -203,12 +207,20 @@ _MODELS_BYTES = 8 << 20
 """How much of `GET …/models` the checks read (OpenRouter's list of every model is about 1 MB)."""
 
 
+def _refuses_key(status: int | None, body: str) -> bool:
+    """Whether an answer refuses the key: a 401, or a 400 saying the key is not valid (Gemini's)."""
+    return status == 401 or (status == 400 and bool(_BAD_KEY.search(error_message(body))))
+
+
 def _model_ids(status: int | None, body: str) -> list[str]:
-    """The model ids of a `GET …/models` answer (OpenAI's `{"data": [{"id": …}]}`), or [] when it is none."""
+    """The model ids of a `GET …/models` answer (OpenAI's `{"data": [{"id": …}]}`, or Together's bare
+    list of the same entries), or [] when it is none."""
     try:
-        data = json.loads(body).get("data") if status == 200 else None
-    except (ValueError, AttributeError, RecursionError):
+        data = json.loads(body) if status == 200 else None
+    except (ValueError, RecursionError):
         return []
+    if isinstance(data, dict):
+        data = data.get("data")
     if not isinstance(data, list):
         return []
     return [m["id"] for m in data if isinstance(m, dict) and isinstance(m.get("id"), str)]
@@ -489,6 +501,14 @@ class ChatClient:
         self.schema_keywords_refused: list[str] = []
         """Tool-schema keywords this gateway refused (a relay to Gemini refuses
         `additionalProperties`); left out of every later request (`toolkit.chat.schema_keywords`)."""
+        self.empty_text_refused: bool = False
+        """Whether an assistant turn that only calls tools goes with its empty text null; set True by
+        itself when the gateway refuses the empty text (a strict relay to Anthropic or Bedrock:
+        `toolkit.chat.empty_text`)."""
+        self.fields_refused: list[str] = []
+        """A history's reasoning fields this gateway refused (`KEPT_ASSISTANT_FIELDS`: Groq refuses
+        `reasoning` another gateway asked back); left out of every later request
+        (`toolkit.chat.reasoning_fields`)."""
         self.thinking_off_unstreamed: bool = False
         """Whether a request not streamed says `enable_thinking: false`; set True by itself when the
         gateway refuses one without it (DashScope serving Qwen3's open models, which think by default
@@ -538,12 +558,28 @@ class ChatClient:
         every request sends it (free: no model runs), neither retried nor recorded. Only a 401, or a
         400 saying the key is not valid (Gemini's), is a refusal; any other answer (a 403 for a key
         that may not list models, a 404 from a gateway without the route, a list open to all) says
-        nothing about the key, nor does a gateway that cannot be reached (`chat()` says that). `answer`:
-        `models_answer()` already read (`model_refused` reads the same answer)."""
+        nothing about the key, nor does a gateway that cannot be reached (`chat()` says that). A
+        refusal there is confirmed by one chat request of one token (`_one_token`), whose answer
+        decides: a models list may want other auth than the chat endpoint (Anthropic's wants
+        x-api-key). `answer`: `models_answer()` already read (`model_refused` reads the same answer)."""
         status, body = self.models_answer(timeout) if answer is None else answer
-        if status not in (400, 401) or (status == 400 and not _BAD_KEY.search(error_message(body))):
+        if not _refuses_key(status, body):
             return None  # a 400 about something else (a gateway that wants a parameter) is not about the key
+        status, body = self._one_token()  # the models list may want other auth (Anthropic's: x-api-key)
+        if not _refuses_key(status, body):
+            return None
         return CallerError(f"HTTP {status}: {error_message(self.scrub(body))}", status=status, body=self.scrub(body))
+
+    def _one_token(self) -> tuple[int | None, str]:
+        """The status and (the head of) the body of one chat request of one token (`max_tokens: 1`),
+        neither retried nor recorded; `(None, "")` with no answer."""
+        body = {"model": self.model, "messages": [{"role": "user", "content": "hi"}], "max_tokens": 1}
+        try:
+            with self._direct(self._http.timeout) as http:
+                response = http.post(self.endpoint, content=encode_body(body), headers=_JSON_HEADERS)
+        except httpx.HTTPError:
+            return None, ""
+        return response.status_code, response.text[:_REFUSAL_BYTES]
 
     def model_refused(
         self, timeout: float = 5.0, answer: tuple[int | None, str] | None = None
@@ -555,18 +591,13 @@ class ChatClient:
         model, is a refusal; any other answer (a 400 about `max_tokens`, a 200) keeps the model.
         `answer`: `models_answer()` already read."""
         listed = _model_ids(*(self.models_answer(timeout) if answer is None else answer))
-        if not listed or self.model in listed:
+        if not listed or not {self.model, f"models/{self.model}", f"{self.model}:latest"}.isdisjoint(listed):
+            return None  # Gemini lists `models/<id>`, Ollama `<name>:latest` for the `<name>` it serves
+        status, text = self._one_token()
+        said = error_message(self.scrub(text))
+        if status is None or (status != 404 and not (status in (400, 422) and self.model in said)):
             return None
-        body = {"model": self.model, "messages": [{"role": "user", "content": "hi"}], "max_tokens": 1}
-        try:
-            with self._direct(self._http.timeout) as http:
-                response = http.post(self.endpoint, content=encode_body(body), headers=_JSON_HEADERS)
-        except httpx.HTTPError:
-            return None
-        said = error_message(self.scrub(response.text[:_REFUSAL_BYTES]))
-        if response.status_code != 404 and not (response.status_code in (400, 422) and self.model in said):
-            return None
-        return CallerError(f"HTTP {response.status_code}: {said}", status=response.status_code), listed
+        return CallerError(f"HTTP {status}: {said}", status=status), listed
 
     def _direct(self, timeout: float | httpx.Timeout) -> httpx.Client:
         """A client of its own for a check: this one's headers (the key), not its transport (a
@@ -604,6 +635,10 @@ class ChatClient:
             raise misfit from None
         if self._unsaid:  # a tool's result or the learner may quote the key: the model never reads it
             wire = mask_json(wire, self._unsaid)
+        if self.fields_refused:
+            wire = without_fields(wire, self.fields_refused)
+        if self.empty_text_refused:
+            wire = with_null_text(wire)
         body: dict[str, Any] = {"model": self.model, "messages": wire}
         if tools:
             body["tools"] = tool_payload(tools)
@@ -743,7 +778,9 @@ class ChatClient:
         naming it) that the client may leave out without changing what is asked, so the request
         can go again: `stream_options` (usage then reads "not reported") and `tool_choice: "auto"`
         (the default of a request with tools), and a tool-schema keyword a relay refuses
-        (`toolkit.chat.schema_keywords`). Remembered: none is sent to this gateway again."""
+        (`toolkit.chat.schema_keywords`), a reasoning field of the history's assistant turns
+        (`toolkit.chat.reasoning_fields`), and the empty text of a turn that only calls tools (sent
+        null: `toolkit.chat.empty_text`). Remembered: none is sent to this gateway again."""
         if "stream_options" in body and exc.refuses("stream_options"):
             self.usage_in_stream = False
             del body["stream_options"]
@@ -760,6 +797,20 @@ class ChatClient:
         ):
             self.thinking_off_unstreamed = True  # it thinks only when streaming: a call not streamed, without
             body[THINKING_SWITCH] = False  # its thinking, is the answer the gateway gives
+            return True
+        messages = body.get("messages")
+        if not isinstance(messages, list):  # a body given to `send` as it is
+            messages = []
+        kept = refused_field(f"{exc} {exc.body}", messages, KEPT_ASSISTANT_FIELDS) if exc.status in (400, 422) else None
+        if kept is not None:  # a history's reasoning another gateway asked back (Groq refuses `reasoning`)
+            with _REFUSED_LOCK:
+                if kept not in self.fields_refused:
+                    self.fields_refused.append(kept)
+            body["messages"] = without_fields(messages, self.fields_refused)
+            return True
+        if exc.status in (400, 422) and refuses_empty_text(f"{exc} {exc.body}", messages):
+            self.empty_text_refused = True  # a strict relay's empty text block: the turn's text goes null
+            body["messages"] = with_null_text(messages)
             return True
         keyword = refused_keyword(f"{exc} {exc.body}", body.get("tools")) if exc.status == 400 else None
         if keyword is not None:  # a relay to Gemini refuses `additionalProperties`: the package checks it itself
@@ -1423,6 +1474,8 @@ def triage_status(response: httpx.Response, attempt: int = 1, mask: Callable[[st
         hint = AZURE_VERSION_HINT
     elif status == 400 and _BAD_KEY.search(detail):  # Gemini's wrong key: a 400, "API key not valid"
         hint = _CALLER_HINTS[401]
+    elif status in (400, 403) and (_REGION.search(detail) or "unsupported_country" in response.text):
+        hint = REGION_HINT  # Gemini's 400 "User location is not supported", OpenAI's 403
     elif status == 400 and _content_filtered(response.text):  # Azure's filter: the words, not the JSON
         hint = FILTERED_HINT
     raise CallerError(
@@ -1505,16 +1558,18 @@ _FILTER_CODES = ("content_filter", "data_inspection_failed")
 
 def _out_of_credit(response: httpx.Response) -> str | None:
     """How a 400, 402, 403 or 429 says the account is out of credit (`toolkit.chat.credit`), or None.
-    A 402 (Payment Required) always does; a 400 (DashScope's `Arrearage`) or a 403 only by its fields
-    (its text may be about the request, or a model's plan); a 429 by its fields, else by its text when
-    it asks for no wait."""
+    A 402 (Payment Required) always does; a 400 (DashScope's `Arrearage`, Anthropic's "credit balance
+    is too low") or a 403 by its fields, else by its message naming spent money (its words of quota
+    may be about the request, or a model's plan); a 429 by its fields, else by its text when it asks
+    for no wait."""
     status = response.status_code
     try:
         data = json.loads(response.text)
     except (ValueError, RecursionError):
         data = None
-    text = response.text[:2000] if status == 429 else ""
-    named = out_of_credit(data, text, waits=retry_after(response.headers) is not None)
+    money_only = status in (400, 403)
+    text = error_message(response.text[:2000]) if money_only else response.text[:2000] if status == 429 else ""
+    named = out_of_credit(data, text, waits=retry_after(response.headers) is not None, money_only=money_only)
     return "" if named is None and status == 402 else named
 
 
@@ -1675,8 +1730,8 @@ _CALLER_HINTS = {
 def error_message(body: str) -> str:
     """What an error response says, on one line: the message of OpenAI's `{"error": {"message":
     …}}`, or of the shapes other gateways send (`{"error": "…"}` Ollama, `{"detail": "…"}` and
-    FastAPI's list of problems, `{"message": "…"}` DashScope, `{"errors": [{"message": "…"}]}`
-    Cloudflare); an HTML page (a proxy's, a CDN's) by its title (`toolkit.chat.pages`); else the
+    FastAPI's list of problems, `{"message": "…"}` DashScope, `{"message": {"detail": [...]}}` Mistral,
+    `{"error_msg": "…"}` Baidu Qianfan, `{"errors": [{"message": "…"}]}` Cloudflare); an HTML page (a proxy's, a CDN's) by its title (`toolkit.chat.pages`); else the
     body itself, on one line. Google's gateways wrap the error object in a one-item list."""
     try:
         data = json.loads(body)
@@ -1694,14 +1749,33 @@ _BAD_KEY = re.compile(
 """A 400's words for a wrong key (Gemini sends one as a 400: "API key not valid"), not a bad body."""
 
 
-def _said(data: dict[str, Any]) -> str:
-    """The message an error object holds, or "" when it holds none in a shape known here."""
+_REGION = re.compile(
+    r"\blocation is not supported\b|\b(?:country|region|territory)\b[^.]{0,40}\bnot (?:supported|available)\b",
+    re.IGNORECASE,
+)
+"""A 400's or 403's words for a provider that does not serve the place the request comes from."""
+REGION_HINT = (
+    "the provider does not serve the place this request comes from (its network's country or region): the request "
+    "itself is fine; run it from a network in a region the provider serves, or use another gateway (not retried)"
+)
+"""The fix for a refusal of the learner's region (`_REGION`): not the body's, nor the key's."""
+
+
+def _said(data: dict[str, Any], nested: bool = True) -> str:
+    """The message an error object holds, or "" when it holds none in a shape known here. A message
+    that is itself an object (Mistral's 422: `{"message": {"detail": [...]}}`) is read once more."""
     error = data.get("error")
+    if isinstance(error, dict) and isinstance(error.get("message"), dict) and nested:
+        return _said(error["message"], nested=False)
     if isinstance(error, dict) and error.get("message"):
         return str(error["message"])
-    for value in (error, data.get("detail"), data.get("message")):
+    for value in (error, data.get("detail"), data.get("message"), data.get("error_msg")):  # Baidu's `error_msg`
         if isinstance(value, str) and value.strip():
             return value
+        if isinstance(value, dict) and nested:
+            said = _said(value, nested=False)
+            if said:
+                return said
     for problems in (data.get("detail"), data.get("errors")):  # FastAPI's list; Cloudflare's `errors` envelope
         said = "; ".join(filter(None, map(_problem, problems))) if isinstance(problems, list) else ""
         if said:
@@ -1775,16 +1849,23 @@ def reported_instead(data: Any) -> Any:
     or None: a body with choices, or that is no JSON object, reports none. A body in another
     error's shape (vLLM's `"object": "error"`, `{"code": 429, "msg": …}`: `said_instead`, as a
     stream's only chunk is read) is one when it names an overload, a rate limit or an empty
-    account: then it is retried, or said, as that chunk is; else it is "no choices"."""
+    account, or is Baidu Qianfan's error (`_baidus`: a non-zero `error_code`, its `error_msg`): then
+    it is retried, or said, as that chunk is; else it is "no choices"."""
     if not isinstance(data, dict) or data.get("choices"):
         return None
     said = data.get("error") or data.get("detail")
     if said:
         return said
     other = said_instead(data)
-    if other is None or isinstance(reported_error(other, "", ""), BadResponseError):
+    if other is None or (not _baidus(data) and isinstance(reported_error(other, "", ""), BadResponseError)):
         return None
     return other
+
+
+def _baidus(data: dict[str, Any]) -> bool:
+    """Whether a body is Baidu Qianfan's error (a non-zero `error_code` with its `error_msg`), which it
+    answers some requests with, in a 200."""
+    return plainly_error(data) and isinstance(data.get("error_msg"), str) and bool(data["error_msg"].strip())
 
 
 def _assembled(text: str) -> ChatResponse:

@@ -23,6 +23,11 @@ it is retried, and always when its `details` hold a `RetryInfo` or a `QuotaFailu
 only words of spent money (prepaid credits depleted, a balance, arrears) make it out of credit;
 "quota" and "billing" do not.
 
+A 400 or a 403 is read by its message (not its whole body, which may quote the request) and then
+only for words of spent money: Anthropic says an empty account with a 400 `invalid_request_error`,
+"Your credit balance is too low to access the Anthropic API"; "quota" there may be a model's
+token quota, which is the request's fault.
+
 Leaves out: numeric codes (a `"code": 429` or Zhipu's `"1113"` names no kind; the text decides),
 and telling a daily quota from an empty account (a limit "per day" reads as a rate limit: it passes).
 """
@@ -57,12 +62,14 @@ _SPENT_TEXT = re.compile(rf"{_SPENT}|prepa(?:y|id)", re.IGNORECASE)
 """`_CREDIT_TEXT` without "quota" and "billing": what a Google quota error says of spent money only."""
 
 
-def out_of_credit(data: Any, text: str = "", *, waits: bool = False) -> str | None:
+def out_of_credit(data: Any, text: str = "", *, waits: bool = False, money_only: bool = False) -> str | None:
     """How an error says the account is out of credit, or None when it does not.
 
     `data` is the parsed error body (or the error object alone); `text` the words to read when no
-    field decides ("" reads none); `waits` whether the gateway asked for a wait. Returns the field
-    value that named it (`insufficient_quota`), or "" when the text did."""
+    field decides ("" reads none); `waits` whether the gateway asked for a wait; `money_only` that
+    only words of spent money (`_SPENT_TEXT`) count in the text, not "quota" or "billing" (a 400's
+    message may name a model's token quota). Returns the field value that named it
+    (`insufficient_quota`), or "" when the text did."""
     named = [value for value in _field_values(data) if value.strip()]
     if any(_RATE.search(value) for value in named):
         return None
@@ -72,8 +79,8 @@ def out_of_credit(data: Any, text: str = "", *, waits: bool = False) -> str | No
     if any(value.strip() == _GOOGLE_QUOTA for value in named):
         return _google_quota(data, text)
     if text and not waits and "retrydelay" not in text.lower():  # Google's RetryInfo: a wait, in the body
-        words = _decoded(data, text)
-        if _CREDIT_TEXT.search(words) and not _RATE_TEXT.search(words):
+        words = text if money_only else _decoded(data, text)
+        if (_SPENT_TEXT if money_only else _CREDIT_TEXT).search(words) and not _RATE_TEXT.search(words):
             return ""
     return None
 

@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, field_validator, model_validator
 
 from toolkit.chat.images import URL_PREFIXES
+from toolkit.chat.reasoning_fields import one_reasoning
 from toolkit.errors import ConfigurationError, a_kind_of
 from toolkit.unicode import cut
 
@@ -340,7 +341,7 @@ class AssistantMessage(TurnMessage, _Record):
         if not isinstance(listed, (list, tuple)):
             raise ValueError(f"tool_calls is not a list: {listed!r:.100}")
         calls = tuple(ToolCall.from_openai(c) for c in listed) or legacy_call(data.get("function_call"))
-        extra = {key: data[key] for key in KEPT_ASSISTANT_FIELDS if data.get(key) not in (None, "", [])}
+        extra = one_reasoning({key: data[key] for key in KEPT_ASSISTANT_FIELDS if data.get(key) not in (None, "", [])})
         if calls and "reasoning_content" in data and "reasoning_content" not in extra:
             extra = {**extra, **empty_reasoning(data["reasoning_content"])}
         raw = data.get("content")
@@ -406,12 +407,14 @@ def _not_extra_text(extra: dict[str, Any]) -> str:
     )
 
 
-KEPT_ASSISTANT_FIELDS = ("reasoning_content", "reasoning_details")
+KEPT_ASSISTANT_FIELDS = ("reasoning_content", "reasoning_details", "thinking_blocks", "reasoning")
 """Fields of an assistant message that providers want back on the next request: DeepSeek's (and
 Moonshot's Kimi) `reasoning_content` in thinking mode with tool calls — without it the next
-request is a 400, so a tool-call reply keeps it even empty (`empty_reasoning`) — and OpenRouter's
-`reasoning_details`. Others are dropped: Groq, for one,
-refuses its own `reasoning` field when it is sent back."""
+request is a 400, so a tool-call reply keeps it even empty (`empty_reasoning`) —, OpenRouter's
+`reasoning_details`, LiteLLM's `thinking_blocks` (Claude's signed thinking), and vLLM's and
+Ollama's `reasoning`, unless the reply says it in `reasoning_details` too (`one_reasoning`).
+A gateway that refuses one (Groq refuses `reasoning` for a model without reasoning) is asked again
+without it (`toolkit.chat.reasoning_fields`). Others are dropped."""
 
 
 def text_of(content: Any) -> Any:

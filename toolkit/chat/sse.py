@@ -20,8 +20,8 @@ that is not JSON, or whose fields have the wrong type (`choices` not a list, `co
 string, ...), is a `BadResponseError` naming the field. So is a stream
 that ends properly with an empty reply (no text, no tool calls, no refusal: `not_empty`, which
 names `finish_reason` and the likely fix); one the gateway says it cut off for want of resources
-(DeepSeek's finish_reason "insufficient_system_resource": `not_cut`) is a `TransientError`, as a 503
-would be. An error event is worded as `reported_error` words
+(DeepSeek's finish_reason "insufficient_system_resource", Zhipu's "network_error": `not_cut`) is a
+`TransientError`, as a 503 would be. An error event is worded as `reported_error` words
 an error in a 200 body: a `TransientError` when it names an overload or a rate limit (`"code":
 502`, `"rate_limit_exceeded"`), an `OutOfCreditError` when it says the account has no credit
 left, else a `BadResponseError` with the gateway's message. An error event is a chunk with an
@@ -63,8 +63,9 @@ in a cumulative mode) gets the last of them, once joining them gives no JSON obj
 starts with the one before (`_arguments`). A provider's own fields on a call (Gemini's
 `extra_content`) are kept, to be sent back with it; so are `reasoning_content` deltas (DeepSeek's
 thinking mode), joined (a tool-call reply's even when empty: `empty_reasoning`), and
-`reasoning_details` pieces (OpenRouter's), merged per block (`merge_details`), for the reply to
-carry back.
+`reasoning_details` pieces (OpenRouter's), merged per block (`merge_details`), `reasoning` deltas
+(vLLM's, Ollama's), joined, and `thinking_blocks` pieces (LiteLLM's, for Claude), merged per block
+(`toolkit.chat.reasoning_fields.merge_blocks`), for the reply to carry back.
 
 The lines are the stream's own (`sse_lines`): only CR, LF and CRLF end one, as the SSE spec
 says and OpenAI's SDK reads them; a U+2028 or U+0085 a gateway writes unescaped inside a chunk's
@@ -83,7 +84,9 @@ and so is Groq's, in the last chunk's `x_groq.usage` (`_usage_of`).
 Content sent as a list of parts (as some gateways send it) is read as its text parts, joined,
 as in a whole reply. A legacy `function_call` delta (`{"name"}` first, then `{"arguments"}`
 pieces) is read as the fragments of one tool call, as a whole reply's is. A call whose deltas never carry
-arguments (null on each, or none) has `{}`, as a whole reply's call with null or no arguments.
+arguments (null on each, or none) has `{}`, as a whole reply's call with null or no arguments. Arguments
+sent as a JSON object (not a string) are written as JSON; a later object for the same call replaces
+the earlier (`{}` first, then the whole object), as objects are whole values, not fragments.
 
 Leaves out: `logprobs`, the audio itself (a delta's `audio.data`), and `n > 1`: only choice 0 is
 read (`choice_zero`: its `index` is 0, `"0"`, null or missing, as `chat()` reads a whole reply's).
@@ -115,6 +118,7 @@ from toolkit.chat.messages import (
     empty_reasoning,
     text_of,
 )
+from toolkit.chat.reasoning_fields import merge_blocks, one_reasoning
 from toolkit.errors import BadResponseError, ModelCallError, OutOfCreditError, TransientError, TruncatedStreamError
 
 
@@ -165,6 +169,9 @@ class _PartialCall:
     renamed: bool = False
     """A delta named this call again (its own name) after its arguments were whole, opening no new
     ones (`arguments: ""`): the next delta that opens a JSON object is another call of that name."""
+    objects: bool = False
+    """Every fragment with text came as a JSON object, not a string (a gateway sending arguments as
+    objects): objects are whole values, so a later one replaces them, not joined to them."""
 
 
 @dataclass
@@ -191,6 +198,11 @@ class StreamAssembler:
     text when no `content` came, as a whole reply's `audio.transcript` is (`AssistantMessage.from_openai`)."""
     details: list[dict[str, Any]] = field(default_factory=list)
     """`reasoning_details` pieces (OpenRouter's), merged per block (`merge_details`): kept, to go back."""
+    said_reasoning: list[str] = field(default_factory=list)
+    """`reasoning` deltas (vLLM's, Ollama's): kept as `reasoning`, unless `reasoning_details` came
+    too (`one_reasoning`)."""
+    blocks: list[dict[str, Any]] = field(default_factory=list)
+    """`thinking_blocks` pieces (LiteLLM's, for Claude), merged per block (`merge_blocks`): kept, to go back."""
     slots: dict[int, int] = field(default_factory=dict)
     """A delta's `index` -> the call it now goes to (they differ once a gateway reuses an index)."""
     highest: int = -1
@@ -348,6 +360,10 @@ class StreamAssembler:
             events += self._shown("refusal", delta["refusal"])
         if delta.get("reasoning_details") and isinstance(delta["reasoning_details"], list):
             merge_details(self.details, delta["reasoning_details"])
+        if isinstance(delta.get("reasoning"), str):
+            self.said_reasoning.append(delta["reasoning"])
+        if delta.get("thinking_blocks") and isinstance(delta["thinking_blocks"], list):
+            merge_blocks(self.blocks, delta["thinking_blocks"])
         pieces = _listed(delta.get("tool_calls"), "streamed tool_calls")
         if not pieces and isinstance(delta.get("function_call"), dict):  # the legacy field: one call
             pieces = [{"function": delta["function_call"]}]
@@ -371,6 +387,11 @@ class StreamAssembler:
                 partial.renamed = True
             partial.id = call_id or partial.id
             partial.name = _named(partial.name, name)
+            as_object = isinstance(fn.get("arguments"), dict)
+            if as_object and partial.objects and _complete(partial):  # `{}`, then the whole object: the latter
+                partial.fragments, partial.balance, partial.canonical = [], Balance(), None
+            if fragment.strip():
+                partial.objects = as_object and (partial.objects or partial.last_sent is None)
             partial.fragments.append(fragment)
             partial.given = partial.given or fn.get("arguments") is not None
             if fragment.strip():
@@ -456,6 +477,11 @@ class StreamAssembler:
             kept.update(empty_reasoning(reasoning))
         if self.details:
             kept["reasoning_details"] = joined_details(self.details)
+        if self.blocks:
+            kept["thinking_blocks"] = self.blocks
+        said_reasoning = paired("".join(self.said_reasoning))
+        if said_reasoning:
+            kept = one_reasoning({**kept, "reasoning": said_reasoning})
         said = self.text or self.transcript
         message = AssistantMessage(
             content=paired("".join(said)) if said else None,
@@ -749,9 +775,13 @@ def not_cut(response: ChatResponse, body: str = "") -> ChatResponse:
     )
 
 
-CUT_BY_GATEWAY = {"insufficient_system_resource": "it ran short of resources mid-answer"}
+CUT_BY_GATEWAY = {
+    "insufficient_system_resource": "it ran short of resources mid-answer",
+    "network_error": "the model failed mid-answer",
+}
 """`finish_reason`s by which a gateway says it stopped the reply itself for a passing want (DeepSeek's
-API reference: "the request is interrupted due to insufficient resource of the inference system")."""
+API reference: "the request is interrupted due to insufficient resource of the inference system";
+Zhipu's "network_error", its model's inference failing: 模型推理异常)."""
 
 
 def not_empty(response: ChatResponse, body: str = "") -> ChatResponse:
@@ -776,15 +806,16 @@ def not_empty(response: ChatResponse, body: str = "") -> ChatResponse:
 
 def _empty_fix(message: AssistantMessage, finish: str | None) -> str:
     """Why a reply is empty and what to do: by its `finish_reason`; else, when the model reasoned
-    (DeepSeek's `reasoning_content`) but answered nothing, that; else that it said nothing."""
+    (DeepSeek's `reasoning_content`, vLLM's `reasoning`) but answered nothing, that; else that it said nothing."""
     if finish in _EMPTY_FIX:
         return _EMPTY_FIX[finish]
-    reasoning = message.extra.get("reasoning_content")
-    if isinstance(reasoning, str) and reasoning.strip():
-        return (
-            f"the model only reasoned ({len(reasoning)} characters of reasoning_content) and gave no answer; run "
-            "the cell again, or try another model"
-        )
+    for name in ("reasoning_content", "reasoning"):
+        reasoning = message.extra.get(name)
+        if isinstance(reasoning, str) and reasoning.strip():
+            return (
+                f"the model only reasoned ({len(reasoning)} characters of {name}) and gave no answer; run "
+                "the cell again, or try another model"
+            )
     return _EMPTY_ELSE
 
 
@@ -793,9 +824,11 @@ _NO_CALL = (
     "wrote); run the cell again, or try another model or the prompt-protocol fallback"
 )
 """An empty reply that stopped to call a tool (vLLM's `"tool_calls": []`)."""
+_FILTERED = "the gateway's content filter removed it; rephrase the request, or check the gateway's filter"
 _EMPTY_FIX = {
     "length": "it was cut off before any text; raise max_tokens (or max_completion_tokens), or leave it unset",
-    "content_filter": "the gateway's content filter removed it; rephrase the request, or check the gateway's filter",
+    "content_filter": _FILTERED,
+    "sensitive": _FILTERED,  # Zhipu's (GLM's) content filter
     "tool_calls": _NO_CALL,
     "function_call": _NO_CALL,
 }
@@ -855,9 +888,9 @@ MALFORMED_CALL = "the model wrote a malformed tool call, transient"
 
 def error_detail(error: Any) -> str:
     """What an error object says, on one line: its `message` (or `msg`, as some gateways write it:
-    `{"code": 429, "msg": …}`), a string as it is, else its JSON."""
-    if isinstance(error, dict) and (error.get("message") or error.get("msg")):
-        text = str(error.get("message") or error["msg"])
+    `{"code": 429, "msg": …}`, or Baidu Qianfan's `error_msg`), a string as it is, else its JSON."""
+    if isinstance(error, dict) and (error.get("message") or error.get("msg") or error.get("error_msg")):
+        text = str(error.get("message") or error.get("msg") or error["error_msg"])  # Baidu Qianfan's `error_msg`
     elif isinstance(error, str):
         text = error
     else:

@@ -6,7 +6,7 @@ model repeated in its pieces: neither piece is a key, and the recording holds bo
 `scrub_event_stream(text, secrets)` reads the stream's chunks in order and puts each streamed text
 through the request's own `secrets` held across pieces (`HeldText`: a key of no known format, which
 `redact` cannot know) and its own `toolkit.tools.redact_stream.StreamScrubber`: a choice's
-`content`, `reasoning_content` and `refusal`, and each tool call's `arguments` (and a legacy
+`content`, `reasoning_content`, `reasoning` (vLLM's, Ollama's) and `refusal`, and each tool call's `arguments` (and a legacy
 `function_call`'s). A chunk's piece becomes what its scrubber shows by then; what is still held
 at the end goes into the last chunk that carried that text. The text assembled from the recording is then the reply's text scrubbed.
 
@@ -26,7 +26,8 @@ piece the caller sees; the assembled reply holds them masked too (`unechoed_resp
 shorter than the client's `_UNSAID_LENGTH` are not looked for there (a placeholder key such as
 "not-needed" is a word).
 
-Leaves out: content sent as a list of parts (left to the line-by-line scrubbing) and a chunk
+Leaves out: content sent as a list of parts and the pieces of LiteLLM's `thinking_blocks` (left to the
+line-by-line scrubbing), and a chunk
 written over several `data:` lines of one event (each line is read alone, as it came); holding
 back a tool call's argument pieces for a secret (each is masked alone, the assembled arguments whole).
 """
@@ -42,7 +43,7 @@ from toolkit.chat.messages import ChatResponse
 from toolkit.chat.sse import StreamEvent, TextDelta, ToolCallDelta, kept_lines
 from toolkit.tools.redact_stream import StreamScrubber
 
-_TEXT_FIELDS = ("content", "reasoning_content", "refusal")
+_TEXT_FIELDS = ("content", "reasoning_content", "reasoning", "refusal")
 
 Place = tuple[dict[str, Any], str]
 """Where a streamed piece sits: the object holding it and the field's name."""

@@ -20,6 +20,7 @@ probe cannot classify (it stays as it is, and the sentence says so).
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -263,7 +264,7 @@ KEY_REFUSED = "The gateway at {url} refused the key ({reason}). Check LLM_API_KE
 
 def refused_model(client: Any, answer: tuple[int | None, str] | None = None) -> str | None:
     """One line when a real gateway does not serve the client's model (`ChatClient.model_refused`),
-    naming a few it lists, else None. `answer`: the gateway's `models_answer()`, if already read."""
+    naming a few it lists (those like the model first: `alike_first`), else None. `answer`: the gateway's `models_answer()`, if already read."""
     check = _real_gateways(client, "model_refused")
     if check is None:
         return None
@@ -271,13 +272,33 @@ def refused_model(client: Any, answer: tuple[int | None, str] | None = None) -> 
     if refused is None:
         return None
     refusal, listed = refused
-    names = [" ".join(name.split())[:80] for name in listed[:LISTED]]  # the gateway's ids, each on this line
+    names = [" ".join(name.split())[:80] for name in alike_first(client.model, listed)[:LISTED]]  # each on this line
     shown = ", ".join(names) + (f" and {len(listed) - LISTED} more" if len(listed) > LISTED else "")
     return MODEL_REFUSED.format(url=_shown_url(client), model=client.model, reason=str(refusal), listed=shown)
 
 
 LISTED = 5
 """How many of the gateway's models `refused_model` names."""
+
+
+def alike_first(model: str, listed: list[str]) -> list[str]:
+    """`listed` with the ids that look like `model` first, the likest first (its name without a
+    vendor's prefix, in any case, against theirs: OpenRouter's `openai/gpt-4o` for "gpt-4o"), then
+    the others in the gateway's order. OpenRouter lists some 300 models, newest first: its first
+    five say nothing about the model asked."""
+    asked = model.rsplit("/", 1)[-1].lower()
+    likeness = {name: _likeness(asked, name.rsplit("/", 1)[-1][:200].lower()) for name in listed}
+    alike = sorted((name for name in listed if likeness[name] >= ALIKE), key=lambda name: -likeness[name])
+    return alike + [name for name in listed if likeness[name] < ALIKE]
+
+
+def _likeness(asked: str, name: str) -> float:
+    """How alike two model names are, 0 to 1 (difflib's ratio; 1 for the same name)."""
+    return difflib.SequenceMatcher(None, asked, name, autojunk=False).ratio()
+
+
+ALIKE = 0.6
+"""The likeness from which a listed model is named first (difflib's own cutoff for a close match)."""
 MODEL_REFUSED = (
     "The gateway at {url} refused the model {model} ({reason}). Check LLM_MODEL; the gateway lists {listed}."
 )

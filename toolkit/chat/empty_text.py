@@ -1,0 +1,44 @@
+"""An assistant turn that only calls tools, its text empty: sent as its gateway gave it, or null.
+
+DeepSeek, Ollama and others answer a tool call with `content: ""`, and the reply goes back in the
+history as it came. A strict relay refuses a history holding it: one in front of Anthropic turns
+the "" into an empty text block ("messages: text content blocks must be non-empty"), one in front
+of Bedrock's Converse API into a blank one ("The text field in the ContentBlock object at
+messages.1.content.0 is blank"). `refuses_empty_text` tells such an error, when the request holds
+such a turn, for the client to send it again with that text null (`with_null_text`: OpenAI's own
+form of a turn that only calls tools) and go on so with that gateway.
+
+Leaves out: a turn with text beside its calls (sent as it is), and a gateway refusing null as well
+(its error is raised as it comes).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Any
+
+_EMPTY_TEXT = re.compile(
+    r"\b(?:text|content)\b[^\n]{0,100}?\b(?:must be non-?empty|must not be empty|cannot be empty|is blank)",
+    re.IGNORECASE,
+)
+"""An error's words for an empty text refused ("text content blocks must be non-empty", "… is blank")."""
+
+
+def _empty_call_turn(message: Any) -> bool:
+    """Whether a wire message is an assistant turn with tool calls and a text that is empty or blank."""
+    if not isinstance(message, dict) or message.get("role") != "assistant" or not message.get("tool_calls"):
+        return False
+    content = message.get("content")
+    return isinstance(content, str) and not content.strip()
+
+
+def refuses_empty_text(said: str, messages: Iterable[Any]) -> bool:
+    """Whether the error text `said` refuses an empty text, and the request's wire `messages` hold
+    an assistant turn whose text is empty beside its tool calls."""
+    return bool(_EMPTY_TEXT.search(said)) and any(_empty_call_turn(message) for message in messages)
+
+
+def with_null_text(messages: list[Any]) -> list[Any]:
+    """The wire `messages` with each empty text beside tool calls null (a new list; the others as they are)."""
+    return [{**message, "content": None} if _empty_call_turn(message) else message for message in messages]

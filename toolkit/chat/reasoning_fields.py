@@ -1,0 +1,97 @@
+"""A reasoning model's own fields on its reply, which go back with it, and a gateway that refuses them.
+
+Gateways name a reply's reasoning differently, and each wants it back under its own name on the
+assistant turn of the next request (`toolkit.chat.messages.KEPT_ASSISTANT_FIELDS`): DeepSeek's and
+Moonshot's `reasoning_content`; vLLM's (since 0.11; it reads only this one back) and Ollama's
+`reasoning`; OpenRouter's `reasoning_details`; LiteLLM's `thinking_blocks` in front of Claude (its
+signed thinking blocks, which Anthropic wants back before a tool result). A reply carrying
+`reasoning` beside `reasoning_details` (OpenRouter sends both) says the same thinking twice:
+`reasoning_details`, which holds the signatures, goes back alone (`one_reasoning`). Beside
+`reasoning_content` both go back, as they came: vLLM between 0.11 and 0.15 sent both, and reads
+`reasoning` alone from the history (vllm-project/vllm#38488).
+
+Streamed, `thinking_blocks` come in pieces without an index (`merge_blocks`): the text of a
+thinking block in pieces without a signature, then its signature on a piece with empty text; a
+redacted block whole. A signed block is whole: the next thinking piece starts another.
+
+A history written on one gateway may carry a field another refuses (Groq: "property 'reasoning' is
+unsupported"; a strict FastAPI server's 422 "Extra inputs are not permitted" at
+`body.messages.1.reasoning`). `refused_field` names a kept field the history carries that such an
+error refuses, for the client to send the request again without it (`without_fields`) and leave it
+out for that gateway from then on. An error asking for the field (DeepSeek's "Missing
+`reasoning_content`", "must be passed back") refuses nothing.
+
+Leaves out: showing the reasoning (the views show the answer), and a kept field's contents, which
+go back as they came.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Any
+
+_REFUSING = re.compile(
+    r"unsupported|not supported|not permitted|not allowed|unknown|unrecogni[sz]ed|unexpected|extra (?:inputs|fields)"
+    r"|forbidden|invalid",
+    re.IGNORECASE,
+)
+"""Words of a gateway refusing a field it does not know."""
+_WANTING = re.compile(r"\bmissing\b|\brequired\b|must be (?:passed|provided|included|sent|present)", re.IGNORECASE)
+"""Words of a gateway asking for a field (DeepSeek's thinking mode): no refusal of it."""
+
+
+def one_reasoning(extra: dict[str, Any]) -> dict[str, Any]:
+    """`extra` without `reasoning` when it carries `reasoning_details` too."""
+    if "reasoning" in extra and "reasoning_details" in extra:
+        return {key: value for key, value in extra.items() if key != "reasoning"}
+    return extra
+
+
+def merge_blocks(blocks: list[dict[str, Any]], pieces: Iterable[Any]) -> None:
+    """Fold a streamed delta's `thinking_blocks` into `blocks` (see the module docstring). A piece
+    that is not an object is skipped; a signature ends the block it signs."""
+    for piece in pieces:
+        if not isinstance(piece, dict):
+            continue
+        last = blocks[-1] if blocks else None
+        open_block = last is not None and last.get("type") == "thinking" and not last.get("signature")
+        if piece.get("type") != "thinking" or not open_block:
+            blocks.append({key: value for key, value in piece.items() if value is not None})
+            continue
+        assert last is not None
+        text = piece.get("thinking")
+        if isinstance(text, str):
+            last["thinking"] = f"{last.get('thinking') or ''}{text}"
+        for key, value in piece.items():
+            if key not in ("type", "thinking") and value is not None:
+                last[key] = value
+
+
+def refused_field(said: str, messages: Iterable[Any], fields: Iterable[str]) -> str | None:
+    """The first of `fields` that an assistant message of `messages` (the request's wire messages)
+    carries and that the error text `said` refuses (names as a word and in a refusal's words, not
+    asking for it), or None."""
+    if not _REFUSING.search(said) or _WANTING.search(said):
+        return None
+    carried = {
+        key
+        for message in messages
+        if isinstance(message, dict) and message.get("role") == "assistant"
+        for key in message
+    }
+    for field in fields:
+        if field in carried and re.search(rf"(?<![\w]){re.escape(field)}(?![\w])", said):
+            return field
+    return None
+
+
+def without_fields(messages: list[Any], fields: Iterable[str]) -> list[Any]:
+    """The wire `messages` with `fields` left out of each assistant message (a new list; the others as they are)."""
+    dropped = frozenset(fields)
+    return [
+        {key: value for key, value in message.items() if key not in dropped}
+        if isinstance(message, dict) and message.get("role") == "assistant" and not dropped.isdisjoint(message)
+        else message
+        for message in messages
+    ]

@@ -725,6 +725,41 @@ def test_a_question_of_its_own_after_a_call_does_not_repeat_that_call(asked, tex
 
 
 @pytest.mark.parametrize(
+    "text", ["and in fahrenheit?", "And in Fahrenheit?", "in fahrenheit please", "what about Fahrenheit?"]
+)
+def test_a_unit_asked_for_after_a_weather_call_is_no_new_place(text):
+    """A unit after a weather call: "and in fahrenheit?" after get_weather(city=Paris) was picked afresh by the unit's value, and the place
+    reader took "fahrenheit" (a name ending the question after "in") for the city: get_weather(city="and in
+    fahrenheit?" / "fahrenheit", unit=fahrenheit). A value the text names of one of the tool's enums is no
+    place, and a pick of the tool the turn before called, by a follow-up, carries that call's arguments."""
+    asked = ("What's the weather in Paris?", ("get_weather", {"city": "Paris"}))
+    assert follow_up(*asked, text, [WEATHER, *TIME, CONVERT]) == [
+        ("get_weather", {"city": "Paris", "unit": "fahrenheit"})
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a new place with the unit: both changed
+        ("and in London, in fahrenheit?", {"city": "London", "unit": "fahrenheit"}),
+        # a question of its own about the same tool: a fresh call, nothing carried over
+        ("What's the weather in Oslo?", {"city": "Oslo"}),
+    ],
+)
+def test_a_follow_up_naming_a_unit_still_reads_a_new_place(text, expected):
+    asked = ("What's the weather in Paris?", ("get_weather", {"city": "Paris"}))
+    assert follow_up(*asked, text, [WEATHER, *TIME, CONVERT]) == [("get_weather", expected)]
+
+
+def test_a_place_holding_an_option_the_text_names_is_no_place():
+    # no follow-up: the unit is no city; the city is left to the user's words, as with no place at all
+    schema = WEATHER["function"]["parameters"]
+    assert fill(schema, "what's the weather in fahrenheit?")["city"] != "fahrenheit"
+    assert fill(schema, "weather in Oslo in fahrenheit") == {"city": "Oslo", "unit": "fahrenheit"}
+
+
+@pytest.mark.parametrize(
     "text, city",
     [
         ("帮我查一下北京天气", "北京"),

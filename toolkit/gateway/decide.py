@@ -124,8 +124,9 @@ def _auto(
     if not calls and offered and (prepared is None or prepared.picks_from(rules)):
         context = _system_text(messages or [])
         calls = _generic_calls(text, offered, facts, rules, context, prepared)
-        if not calls and not facts.declines and messages:
-            calls = _follow_up_calls(text, offered, facts, rules, messages)
+        if not facts.declines and messages:
+            again = _follow_up_calls(text, offered, facts, rules, messages)
+            calls = _carried(calls, again) if calls else again
         if not calls and not facts.declines:
             calls = _search_first(text, offered, facts, rules, context, prepared)
     if calls:
@@ -184,6 +185,16 @@ def _follow_up_calls(
             if arguments is not None:
                 calls.append(Call(name, arguments))
     return tuple(calls)
+
+
+def _carried(picked: tuple[Call, ...], again: tuple[Call, ...]) -> tuple[Call, ...]:
+    """The keyword pick, or the follow-up's calls when the pick is a tool the previous turn called (and
+    a follow-up's text changes it): "and in fahrenheit?" after get_weather(city=Paris) picks get_weather
+    by its unit's value, and is get_weather(city=Paris, unit=fahrenheit), not a call whose city is the
+    question. A follow-up that asks about another tool ("and the time in Tokyo?") keeps the pick."""
+    if again and {c.name for c in picked} <= {c.name for c in again}:
+        return again
+    return picked
 
 
 def _previous_calls(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:

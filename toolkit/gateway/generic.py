@@ -1053,6 +1053,8 @@ class _Filler:
                 self._facts[fact] = None
             elif fact == "date":  # the first that is a day of the calendar
                 self._facts[fact] = next(filter(None, map(_day, pattern.finditer(self.text))), None)
+            elif fact == "place":  # the first that is no option's value (`options_named`)
+                self._facts[fact] = next(iter(self.fact_values(fact)), None)
             else:
                 match = pattern.search(self.text)
                 self._facts[fact] = _group(match) if match else None
@@ -1060,13 +1062,29 @@ class _Filler:
 
     def fact_values(self, fact: str) -> list[str]:
         """Every distinct value in the text of the `[generic.facts]` pattern `fact`, in order (days of
-        the calendar only, for a date), looked for once."""
+        the calendar only, for a date; for a place, none that holds a value the text names of one of the
+        tool's `enum`s: "and in fahrenheit?" names a unit, not a city), looked for once."""
         if fact not in self._all_facts:
             pattern = self.rules.generic.facts.get(fact)
             matches = pattern.finditer(self.text) if pattern is not None else iter(())
             found = map(_day, matches) if fact == "date" else map(_group, matches)
-            self._all_facts[fact] = list(dict.fromkeys(filter(None, found)))
+            values = list(dict.fromkeys(filter(None, found)))
+            if fact == "place" and values and (named := self.options_named()):
+                values = [v for v in values if not any(_mention_of(o).search(v.lower()) for o in named)]
+            self._all_facts[fact] = values
         return self._all_facts[fact]
+
+    def options_named(self) -> list[str]:
+        """The values of the root's top-level `enum`s (`option_values`) the text names as words, no
+        stopword, lower-cased: what a unit or a mode the user asks for is written as, not a place."""
+        properties = self.root.get("properties")
+        if type(properties) is not dict:
+            return []
+        stopwords, named = self.rules.generic.stopwords, []
+        for sub in properties.values():
+            values = self.option_values(sub, 0) if type(sub) is dict else []
+            named += [str(v).lower() for v in named_values(values, self.text) if str(v).lower() not in stopwords]
+        return named
 
 
 def _matching(schema: dict[str, Any], value: str, filler: _Filler) -> str:

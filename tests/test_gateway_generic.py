@@ -121,6 +121,41 @@ def test_a_timezone_written_right_against_chinese_is_read(text, zone):
 
 
 @pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("What time is it in Tokyo?", [("get_current_time", {"timezone": "Asia/Tokyo"})]),
+        ("what time is it in los angeles?", [("get_current_time", {"timezone": "America/Los_Angeles"})]),
+        (
+            "Convert 09:30 from Tokyo to London",
+            [
+                (
+                    "convert_time",
+                    {"source_timezone": "Asia/Tokyo", "time": "09:30", "target_timezone": "Europe/London"},
+                )
+            ],
+        ),
+        # a zone written and a city named: each field its own, in the text's order
+        (
+            "Convert 14:00 from Asia/Tokyo to Paris",
+            [
+                (
+                    "convert_time",
+                    {"source_timezone": "Asia/Tokyo", "time": "14:00", "target_timezone": "Europe/Paris"},
+                )
+            ],
+        ),
+        # a city the tz database does not name, and no place at all: the documented example, never a guess
+        ("What time is it in Beijing?", [("get_current_time", {"timezone": "America/New_York"})]),
+        ("What's the time at the office?", [("get_current_time", {"timezone": "America/New_York"})]),
+    ],
+)
+def test_a_city_named_for_a_timezone_field_is_its_iana_zone(text, expected):
+    """A timezone field took the description's example (America/New_York) for "What time is it in Tokyo?",
+    and "from Asia/Tokyo to Paris" gave the target Asia/Tokyo again: a city the tz database names is its zone."""
+    assert valid(ask(text, TIME), TIME) == expected
+
+
+@pytest.mark.parametrize(
     "description",
     [
         "城市名，例如“上海”",
@@ -685,6 +720,11 @@ AMOUNT = ("convert 100 USD to EUR", ("convert_currency", {"amount": 100, "from_c
             ("time in Asia/Tokyo", ("get_current_time", {"timezone": "Asia/Tokyo"})),
             "and Europe/Paris?",
             ("get_current_time", {"timezone": "Europe/Paris"}),
+        ),
+        (
+            ("time in Asia/Tokyo", ("get_current_time", {"timezone": "Asia/Tokyo"})),
+            "and in London?",
+            ("get_current_time", {"timezone": "Europe/London"}),
         ),
     ],
 )

@@ -74,7 +74,8 @@ order), looked for in the first `_MAX_CONTEXT` characters of the context, and on
 took 4.6 s, a 1 MiB request would have taken minutes); a value is pointed at in the text's first
 `_MAX_CHARS` characters.
 
-Leaves out: understanding. "Tokyo" does not become `Asia/Tokyo`, "tomorrow" is not a date,
+Leaves out: understanding. "Tokyo" becomes `Asia/Tokyo` only as the tz database names it
+(`toolkit.gateway.zones`: not Beijing, not 东京), "tomorrow" is not a date,
 and a question that shares a word with an unrelated tool's description calls that tool.
 """
 
@@ -94,6 +95,7 @@ from typing import Any, NamedTuple
 from toolkit.gateway.judge import Judge, allowed, any_one, containing, fitting, joined, only_one
 from toolkit.gateway.patterned import compiled, pattern_string, search_limit
 from toolkit.gateway.rules import Facts, Rules
+from toolkit.gateway.zones import zone_of
 from toolkit.search.keyword import clean_terms, score_text
 
 _WORD_START, _WORD_REST = "[A-Za-z]", "[A-Za-z0-9_'-]"
@@ -1013,13 +1015,32 @@ class _Filler:
 
     def fact(self, name: str, wanted: str | None) -> str | None:
         """A fact from the text for a parameter: the shop's rules first, then the generic fact
-        the parameter `wanted` (`wants_fact`)."""
+        the parameter `wanted` (`wants_fact`); for a timezone, the k-th of the zones the text writes or
+        names a city of (`zones`: "in Tokyo" is Asia/Tokyo) for the k-th field asking."""
         shop = self.rules.params.get(name)
         if shop is not None:
             value = self.facts.get(shop, self.rules)
             if value is not None:
                 return value
+        if wanted == "timezone":
+            zones = self.zones()
+            return zones[min(self.turn("timezone", name), len(zones) - 1)] if zones else None
         return self.generic_fact(wanted, name) if wanted else None
+
+    def zones(self) -> list[str]:
+        """The timezones the text names, in its order, each once: those written (the `timezone` fact:
+        Asia/Tokyo, UTC) and those of the places it names (`zones.zone_of`: "in Tokyo" is Asia/Tokyo),
+        so that "from Asia/Tokyo to Paris" gives a second field Europe/Paris. Looked for once."""
+        if "zones" not in self._all_facts:
+            found = []
+            for fact in ("timezone", "place"):
+                pattern = self.rules.generic.facts.get(fact)
+                for match in pattern.finditer(self.text[:_MAX_CHARS]) if pattern is not None else ():
+                    zone = _group(match) if fact == "timezone" else zone_of(_group(match))
+                    if zone is not None:
+                        found.append((match.start(), zone))
+            self._all_facts["zones"] = list(dict.fromkeys(zone for _, zone in sorted(found)))
+        return self._all_facts["zones"]
 
     def wants_fact(self, name: str, schema: dict[str, Any]) -> str | None:
         lowered = name.lower()

@@ -1525,3 +1525,105 @@ def test_an_optional_property_whose_choices_are_both_null_is_filled_without_valu
     text = "please look up my order for tomorrow"
     rules = load_rules()
     assert generic.fill_arguments(schema, text, read_text(text, rules), rules) == {}  # optional: left out
+
+
+FORECAST = fn("get_forecast", "Get the forecast for a location", {"location": {"type": "string"}})
+CODE = {"type": "string", "pattern": "^[A-Z]{3}$"}
+FX = fn(
+    "convert_currency",
+    "Convert an amount of money from one currency to another",
+    {"amount": {"type": "number"}, "from_currency": CODE, "to_currency": CODE},
+)
+RATE = fn(
+    "exchange",
+    "Exchange rate lookup",
+    {
+        "base": {"type": "string", "description": "ISO 4217 code"},
+        "quote": {"type": "string", "description": "ISO 4217 code"},
+    },
+)
+UNITS = fn(
+    "convert_units",
+    "Convert a quantity between units of measure",
+    {"value": {"type": "number"}, "from_unit": {"type": "string"}, "to_unit": {"type": "string"}},
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "tools", "expected"),
+    [
+        ("What's the weather in Paris?", [FORECAST], ("get_forecast", {"location": "Paris"})),
+        ("北京天气怎么样", [FORECAST], ("get_forecast", {"location": "北京"})),
+        (
+            "exchange 20 USD to EUR",
+            [FX],
+            ("convert_currency", {"amount": 20, "from_currency": "USD", "to_currency": "EUR"}),
+        ),
+        ("convert 100 dollars to euros", [RATE], ("exchange", {"base": "USD", "quote": "EUR"})),
+    ],
+)
+def test_a_tool_is_found_by_a_synonym_of_its_words(text, tools, expected):
+    """ "What's the weather in Paris?" offered only `get_forecast` got the shop's greeting, "exchange 20 USD to
+    EUR" no call of `convert_currency`: a tool is picked by the `[generic] synonyms` of the user's words too."""
+    assert valid(ask(text, tools), tools) == [expected]
+
+
+@pytest.mark.parametrize(
+    ("text", "tools", "expected"),
+    [
+        # "pound" weighs too: no currency tool for it; miles are no dollars
+        ("convert 5 pounds to kg", [UNITS, FX], "convert_units"),
+        ("convert 10 miles to km", [UNITS, FX], "convert_units"),
+        ("convert 10 dollars to euros", [UNITS, FX], "convert_currency"),
+    ],
+)
+def test_a_currency_synonym_picks_a_currency_tool_only_for_money(text, tools, expected):
+    assert [name for name, _ in ask(text, tools)] == [expected]
+
+
+def test_synonyms_pick_a_tool_and_stay_out_of_its_arguments():
+    # the search tool gets the user's own words, not "exchange" for "convert"
+    search = KeywordSearch().spec.to_openai()
+    assert ask("convert 10 dollars", [search]) == [("tool_search_tool", {"terms": ["convert", "dollars"]})]
+
+
+@pytest.mark.parametrize(
+    ("text", "amount", "source", "target"),
+    [
+        ("Convert 100 dollars to yen", 100, "USD", "JPY"),
+        # the currency beside the amount is the one converted from, wherever it stands
+        ("How many euros is 50 pounds?", 50, "GBP", "EUR"),
+        ("how many yen do I get for 20 bucks", 20, "USD", "JPY"),
+        ("$20 in euros", 20, "USD", "EUR"),
+        ("100欧元是多少人民币", 100, "EUR", "CNY"),
+        ("把100美元换成人民币", 100, "USD", "CNY"),
+        ("convert 100 SEK to NOK", 100, "SEK", "NOK"),
+    ],
+)
+def test_currencies_named_in_words_fill_iso_4217_fields(text, amount, source, target):
+    """ "Convert 100 dollars to yen" gave from_currency and to_currency "AAA" (a string built from the
+    pattern), and a field described "ISO 4217 code" the question itself: a currency named in words, English
+    or Chinese, is its code."""
+    assert valid(ask(text, [FX]), [FX]) == [
+        ("convert_currency", {"amount": amount, "from_currency": source, "to_currency": target})
+    ]
+
+
+def test_an_enum_of_currency_codes_takes_the_currency_named_in_words():
+    rates = fn(
+        "get_rates", "Latest rates for a base currency", {"base": {"type": "string", "enum": ["USD", "EUR", "JPY"]}}
+    )
+    assert ask("latest rates for the euro", [rates]) == [("get_rates", {"base": "EUR"})]
+    assert ask("rates for yen", [rates]) == [("get_rates", {"base": "JPY"})]
+
+
+def test_a_three_letter_code_field_that_is_no_currency_takes_no_currency():
+    flights = fn(
+        "search_flights",
+        "Search flights between two airports",
+        {"origin": CODE, "destination": CODE, "date": {"type": "string", "format": "date"}},
+    )
+    text = "Find a flight from LAX to JFK on 2026-12-20 under 500 dollars"
+    assert ask(text, [flights, FX]) == [
+        ("search_flights", {"origin": "LAX", "destination": "JFK", "date": "2026-12-20"})
+    ]

@@ -257,9 +257,21 @@ def _long_words(min_word: int) -> re.Pattern[str]:
 # --- picking a tool --------------------------------------------------------------------------
 
 
-def pick(text: str, tools: dict[str, ToolInfo], context: str, rules: Rules) -> str | None:
-    """The best-scoring tool for `text` (None if none reaches `min_score`)."""
+def pick_terms(text: str, rules: Rules) -> list[str]:
+    """`search_terms`, then the `[generic] synonyms` of each (each term once): what a tool is picked by
+    ("weather" finds `get_forecast` too). Only picking reads synonyms; an argument of search terms is the
+    user's own words."""
     terms = search_terms(text, rules)
+    synonyms = rules.generic.synonyms
+    if not synonyms or not terms:
+        return terms
+    more = [other for term in terms for other in synonyms.get(term, ())]
+    return list(dict.fromkeys(terms + more)) if more else terms
+
+
+def pick(text: str, tools: dict[str, ToolInfo], context: str, rules: Rules) -> str | None:
+    """The best-scoring tool for `text` (None if none reaches `min_score`), by `pick_terms`."""
+    terms = pick_terms(text, rules)
     if not terms:
         return None
     best, best_score = None, rules.generic.min_score - 1
@@ -710,7 +722,7 @@ class _Filler:
             if chosen is not _NO_CHOICE:
                 return chosen
         if isinstance(schema.get("enum"), list) and schema["enum"]:
-            return self.enum_value(allowed(self, schema), name)
+            return self.enum_value(allowed(self, schema), name, schema)
         kind = _kind(schema)
         if kind == "object":
             return self.object(schema, name, depth + 1)
@@ -724,16 +736,29 @@ class _Filler:
             return None
         return self.string(schema, name)
 
-    def enum_value(self, values: list[Any], name: str) -> Any:
+    def enum_value(self, values: list[Any], name: str, schema: dict[str, Any] | None = None) -> Any:
         """The enum value the text points at (`pick_enum`): of several the text names, the one for the
-        `turn` of the field `name` among the fields those values were asked for (from USD, to EUR)."""
+        `turn` of the field `name` among the fields those values were asked for (from USD, to EUR). A field
+        asking for a currency (by its name or description: `wants_fact`) whose codes the text names none of
+        takes the codes of the currencies it names in words ("the euro": EUR)."""
         named = named_values(values[:_MAX_ENUM_VALUES], self.text) if len(values) > 1 else values
+        if not named and schema is not None and self.of_currencies(name, schema, values):
+            order = {code: i for i, code in enumerate(self.currencies())}
+            named = sorted([v for v in values[:_MAX_ENUM_VALUES] if v in order], key=order.__getitem__)
         turn = self.turn(tuple([str(v) for v in named]), name) if len(named) > 1 else 0
         return (
             named[min(turn, len(named) - 1)]
             if named
             else pick_enum(values, self.text, self.context, self.rules, self.terms())
         )
+
+    def of_currencies(self, name: str, schema: dict[str, Any], values: list[Any]) -> bool:
+        """Whether an enum field asks for a currency: by its name or description (`wants_fact`), or
+        because every one of its values is a code of `[generic.currencies]` (USD, EUR, JPY)."""
+        if self.wants_fact(name, schema) == "currency":
+            return True
+        codes = self.rules.generic.currencies
+        return bool(codes) and all(type(v) is str and codes.get(v.lower()) == v for v in values[:_MAX_ENUM_VALUES])
 
     def turn(self, key: Any, name: str) -> int:
         """The place of the field `name` among those that asked for `key` (a fact, the values an enum's
@@ -1022,10 +1047,26 @@ class _Filler:
             value = self.facts.get(shop, self.rules)
             if value is not None:
                 return value
-        if wanted == "timezone":
-            zones = self.zones()
-            return zones[min(self.turn("timezone", name), len(zones) - 1)] if zones else None
+        if wanted in ("timezone", "currency"):
+            found = self.zones() if wanted == "timezone" else self.currencies()
+            return found[min(self.turn(wanted, name), len(found) - 1)] if found else None
         return self.generic_fact(wanted, name) if wanted else None
+
+    def currencies(self) -> list[str]:
+        """The ISO 4217 codes of the currencies the text names (`[generic.currencies]`: "dollars", "欧元",
+        "$", USD), each once: the one written beside an amount first ("how many euros is 50 pounds":
+        GBP, EUR; "100美元换成人民币": USD, CNY), then the others in the text's order. Looked for once."""
+        if "currencies" not in self._all_facts:
+            generic, text = self.rules.generic, self.text[:_MAX_CHARS]
+            names = generic.currency_names
+            found = []
+            for match in names.finditer(text) if names is not None else ():
+                code = generic.currencies.get(match.group().lower(), match.group())
+                start, end = match.span()
+                beside = _AMOUNT_BEFORE.search(text, max(0, start - 24), start) or _AMOUNT_AFTER.match(text, end)
+                found.append((beside is None, start, code))
+            self._all_facts["currencies"] = list(dict.fromkeys(code for _, _, code in sorted(found)))
+        return self._all_facts["currencies"]
 
     def zones(self) -> list[str]:
         """The timezones the text names, in its order, each once: those written (the `timezone` fact:
@@ -1047,12 +1088,16 @@ class _Filler:
         fmt = schema.get("format")
         if fmt in _FORMATS:
             return _FORMAT_FACTS.get(fmt)
-        if not self.rules.generic.param_words.search(lowered):  # no word in it: the loop finds none
+        generic = self.rules.generic
+        if generic.param_words.search(lowered):  # else no word in it: the loop finds none
+            for word, fact in generic.params:
+                if word in lowered:
+                    return fact
+        described = schema.get("description")
+        if type(described) is not str or not generic.described or not generic.described_words.search(described.lower()):
             return None
-        for word, fact in self.rules.generic.params:
-            if word in lowered:
-                return fact
-        return None
+        described = described.lower()
+        return next((fact for word, fact in generic.described if word in described), None)
 
     def generic_fact(self, fact: str, name: str) -> str | None:
         """The value in the text of the `[generic.facts]` pattern `fact` for the field `name`: the k-th
@@ -1177,6 +1222,10 @@ def _readings(word: str) -> list[str]:
     runs = _RUN.findall(folded)
     return [word, folded, *runs] if len(runs) > 1 else [word, folded]
 
+
+_AMOUNT_BEFORE = re.compile(r"\d[\s\u00a0]*\Z")
+_AMOUNT_AFTER = re.compile(r"[\s\u00a0]*\d")
+"""An amount right before a currency's name ("50 pounds", "100美元") or right after it ("$100", "USD 20")."""
 
 _MAX_BUILT = 16
 """The pattern's strings `_matching` builds, at most, for one of the schema's lengths."""

@@ -40,7 +40,7 @@ from typing import Any
 import orjson
 
 from toolkit.gateway.digest import tools_state
-from toolkit.gateway.generic import ToolInfo, first_enum_groups, search_terms, tool_finder, windows
+from toolkit.gateway.generic import ToolInfo, first_enum_groups, pick_terms, tool_finder, windows
 from toolkit.gateway.rules import Rules
 from toolkit.gateway.validate import RequestError, check_tools
 from toolkit.gateway.wire import dumps
@@ -125,7 +125,7 @@ class ToolSet:
             names, descriptions = _joined(tools)
         if not tools:  # nothing to pick from (the rules name every tool): the text is not read
             return None
-        terms = search_terms(text, rules)
+        terms = pick_terms(text, rules)
         if not terms:
             return None
         totals = _keyword_totals(tools, terms, names, descriptions)

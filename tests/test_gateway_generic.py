@@ -1627,3 +1627,99 @@ def test_a_three_letter_code_field_that_is_no_currency_takes_no_currency():
     assert ask(text, [flights, FX]) == [
         ("search_flights", {"origin": "LAX", "destination": "JFK", "date": "2026-12-20"})
     ]
+
+
+CLOCK = fn("get_time", "Get the current local time for an IANA timezone", {"timezone": {"type": "string"}})
+FLIGHTS = fn(
+    "search_flights",
+    "Search flights between two airports on a date",
+    {"origin": CODE, "destination": CODE, "date": {"type": "string", "format": "date"}},
+)
+HOTEL = fn(
+    "book_hotel",
+    "Book a hotel room in a city",
+    {"city": {"type": "string"}, "check_in": {"type": "string", "format": "date"}},
+)
+MUSIC = fn("play_music", "Play a song or playlist", {"query": {"type": "string"}})
+STOCK = fn("get_stock_quote", "Latest stock quote for a ticker symbol", {"symbol": {"type": "string"}})
+MANY = [WEATHER, CLOCK, FX, FLIGHTS, HOTEL, MUSIC, STOCK]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "What's the weather in Paris and the time in Tokyo?",
+            [("get_weather", {"city": "Paris"}), ("get_time", {"timezone": "Asia/Tokyo"})],
+        ),
+        (
+            "查一下北京天气，再把100美元换成人民币",
+            [
+                ("get_weather", {"city": "北京"}),
+                ("convert_currency", {"amount": 100, "from_currency": "USD", "to_currency": "CNY"}),
+            ],
+        ),
+        # a thousands comma is no clause's end; the first tool named is called first
+        (
+            "Convert 1,200 USD to EUR and tell me the time in London",
+            [
+                ("convert_currency", {"amount": 1200, "from_currency": "USD", "to_currency": "EUR"}),
+                ("get_time", {"timezone": "Europe/London"}),
+            ],
+        ),
+        (
+            "Book a hotel in Rome on 2026-12-20, then find flights from JFK to FCO on 2026-12-19",
+            [
+                ("book_hotel", {"city": "Rome", "check_in": "2026-12-20"}),
+                ("search_flights", {"origin": "JFK", "destination": "FCO", "date": "2026-12-19"}),
+            ],
+        ),
+        # what one clause leaves out, the whole text gives: the weather in Tokyo too
+        (
+            "What's the weather and the time in Tokyo?",
+            [("get_weather", {"city": "Tokyo"}), ("get_time", {"timezone": "Asia/Tokyo"})],
+        ),
+    ],
+)
+def test_two_questions_in_one_message_call_both_tools_each_with_its_own_arguments(text, expected):
+    """ "What's the weather in Paris and the time in Tokyo?" called get_weather alone (the picker calls the
+    one best tool), and "查一下北京天气，再把100美元换成人民币" left the money out: each clause is picked for,
+    and two clauses that pick two tools call both, each filled from its own clause."""
+    assert valid(ask(text, MANY), MANY) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # two places for one tool: one clause picks it, one call (not a second tool with mixed fields)
+        ("weather in Paris and London", ["get_weather"]),
+        ("北京和上海的天气", ["get_weather"]),
+        # a clause that only shares a description's word with a tool calls nothing beside the question
+        ("What's the time? I need to leave for the airport", ["get_time"]),
+        ("The stock market crashed and I lost money", ["get_stock_quote"]),
+        ("Thanks, and have a nice day!", []),
+    ],
+)
+def test_a_clause_that_asks_for_no_other_tool_adds_no_call(text, expected):
+    assert [name for name, _ in ask(text, MANY)] == expected
+
+
+def test_two_questions_with_parallel_calls_off_call_the_first_tool():
+    text = "What's the weather in Paris and the time in Tokyo?"
+    assert ask(text, MANY, parallel_tool_calls=False) == [("get_weather", {"city": "Paris"})]
+
+
+def test_a_synonym_never_outweighs_the_users_own_word():
+    """Synonyms are read only when the user's words find no tool: "汇率" (exchange rate) is the rate tool's
+    word, and the converter named "convert" (exchange's synonym) does not win over it; "find" is no synonym
+    of "search", so "Find me something to read" searches no flights."""
+    rates = fn(
+        "get_exchange_rate",
+        "Get the exchange rate between two currencies",
+        {
+            "base": {"type": "string", "enum": ["USD", "GBP", "CNY"]},
+            "quote": {"type": "string", "enum": ["USD", "GBP", "CNY"]},
+        },
+    )
+    assert ask("英镑兑人民币汇率是多少", [rates, FX]) == [("get_exchange_rate", {"base": "GBP", "quote": "CNY"})]
+    assert ask("Find me something to read", [FLIGHTS]) == []

@@ -8,7 +8,8 @@
 3. a tool the text names literally (with the JSON object after its name; else a shop tool
    with the facts, any other with its required arguments filled from the text, as below), else
    each matching intent whose tool is offered → one call each, in rules order; an order id and nothing matched → the fallback tool; still
-   nothing → the best keyword match among the tools no rule names (`toolkit.gateway.generic`),
+   nothing → the best keyword match among the tools no rule names (`toolkit.gateway.generic`; one
+   for each clause that picks another tool: "the weather in Paris and the time in Tokyo"),
    which also wins over a "should not call" rule (a complaint skill may handle a complaint); still
    nothing and no such rule matched → the previous turn's calls again, with what a follow-up that names
    no tool changes ("And in London?": `_follow_up_calls`), else a tool that finds tools, if offered
@@ -34,10 +35,11 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from toolkit.gateway.content import without_tool_images
-from toolkit.gateway.generic import ToolInfo, fill_arguments, follow_up, pick, search_terms, tool_finder
+from toolkit.gateway.generic import ToolInfo, fill_arguments, fill_clause, follow_up, pick, search_terms, tool_finder
 from toolkit.gateway.judge import takes
 from toolkit.gateway.rules import Facts, Rules, find_order_id, read_text
 from toolkit.gateway.toolset import ToolSet
@@ -154,12 +156,55 @@ def _generic_calls(
     request's whole tool list read once; `offered` may be a part of it)."""
     if prepared is not None:
         among = None if offered is prepared.offered else set(offered)
-        name = prepared.pick(text, context, rules, among)
+
+        def picked(part: str, least: int | None) -> str | None:
+            return prepared.pick(part, context, rules, among, least)
     else:
-        name = pick(text, _unruled(offered, rules), context, rules)
+        unruled = _unruled(offered, rules)
+
+        def picked(part: str, least: int | None) -> str | None:
+            return pick(part, unruled, context, rules, least)
+
+    name = picked(text, None)
     if name is None:
         return ()
-    return (Call(name, fill_arguments(offered[name].parameters, text, facts, rules, context=context)),)
+    several = _clause_calls(text, picked, offered, facts, rules, context)
+    return several or (Call(name, fill_arguments(offered[name].parameters, text, facts, rules, context=context)),)
+
+
+def _clause_calls(
+    text: str,
+    picked: Callable[[str, int | None], str | None],
+    offered: dict[str, ToolInfo],
+    facts: Facts,
+    rules: Rules,
+    context: str,
+) -> tuple[Call, ...]:
+    """One call for each tool the text's clauses pick (`[generic] clauses`: "the weather in Paris and the time
+    in Tokyo", "查一下北京天气，再把100美元换成人民币"), when they pick two or more: each filled from its own
+    clauses (`generic.fill_clause`: what they leave out from the whole text). A clause picks a tool only by
+    `[generic] clause_min_score` (a word in its name, two in its description: "I need to leave for the
+    airport" is no flight search). None for a text of one clause,
+    or whose clauses pick one tool ("北京和上海的天气"): the whole text's pick is the call."""
+    clauses = rules.generic.clauses
+    if clauses is None or clauses.search(text) is None:  # the usual question: one clause
+        return ()
+    parts: dict[str, list[str]] = {}
+    least = max(rules.generic.min_score, rules.generic.clause_min_score)
+    for part in clauses.split(text, _MAX_CLAUSES)[:_MAX_CLAUSES]:
+        name = picked(part, least) if part and not part.isspace() else None
+        if name is not None:
+            parts.setdefault(name, []).append(part)
+    if len(parts) < 2:
+        return ()
+    return tuple(
+        Call(name, fill_clause(offered[name].parameters, " ".join(own), text, facts, rules, context=context))
+        for name, own in parts.items()
+    )
+
+
+_MAX_CLAUSES = 16
+"""The clauses of one message each picked for, at most (a text of thousands of commas is not thousands of picks)."""
 
 
 def _follow_up_calls(

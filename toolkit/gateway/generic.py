@@ -258,23 +258,40 @@ def _long_words(min_word: int) -> re.Pattern[str]:
 
 
 def pick_terms(text: str, rules: Rules) -> list[str]:
-    """`search_terms`, then the `[generic] synonyms` of each (each term once): what a tool is picked by
-    ("weather" finds `get_forecast` too). Only picking reads synonyms; an argument of search terms is the
-    user's own words."""
+    """`search_terms`, then the `[generic.hints]` of each (each term once): what a tool is picked by
+    ("dollars" is about a currency). Only picking reads hints; an argument of search terms is the user's
+    own words."""
     terms = search_terms(text, rules)
-    synonyms = rules.generic.synonyms
-    if not synonyms or not terms:
-        return terms
-    more = [other for term in terms for other in synonyms.get(term, ())]
+    hints = rules.generic.hints
+    more = [other for term in terms for other in hints.get(term, ())] if hints and terms else []
     return list(dict.fromkeys(terms + more)) if more else terms
 
 
-def pick(text: str, tools: dict[str, ToolInfo], context: str, rules: Rules) -> str | None:
-    """The best-scoring tool for `text` (None if none reaches `min_score`), by `pick_terms`."""
+def synonym_terms(terms: list[str], rules: Rules) -> list[str] | None:
+    """`terms` and the `[generic] synonyms` of each (each term once), or None when none has any: what a
+    tool is picked by when the user's own words find none ("weather" finds `get_forecast`). Read only
+    then, so a synonym never outweighs a word the user wrote ("汇率" picks `get_exchange_rate`, not
+    `convert_currency` by exchange's synonym), and never in a tool's arguments."""
+    synonyms = rules.generic.synonyms
+    more = [other for term in terms for other in synonyms.get(term, ())] if synonyms else []
+    return list(dict.fromkeys(terms + more)) if more else None
+
+
+def pick(text: str, tools: dict[str, ToolInfo], context: str, rules: Rules, least: int | None = None) -> str | None:
+    """The best-scoring tool for `text` (None if none reaches `least`, by default `min_score`), by its
+    search terms and hints (`pick_terms`), else by them and their synonyms (`synonym_terms`)."""
     terms = pick_terms(text, rules)
     if not terms:
         return None
-    best, best_score = None, rules.generic.min_score - 1
+    least = rules.generic.min_score if least is None else least
+    found = _best(tools, terms, context, least)
+    if found is None and (more := synonym_terms(terms, rules)) is not None:
+        found = _best(tools, more, context, least)
+    return found
+
+
+def _best(tools: dict[str, ToolInfo], terms: list[str], context: str, least: int) -> str | None:
+    best, best_score = None, least - 1
     for name, info in tools.items():
         total = score_text(name, info.description, terms) + _enum_score(info.parameters, terms, context)
         if total > best_score:
@@ -442,6 +459,29 @@ def follow_up(schema: Any, previous: dict[str, Any], text: str, facts: Facts, ru
         if value is not None and value != previous.get(name):
             given[name] = value
     return fill_arguments(schema, text, facts, rules, known={**previous, **given}) if given else None
+
+
+def fill_clause(
+    schema: Any, clause: str, text: str, facts: Facts, rules: Rules, *, context: str = ""
+) -> dict[str, Any]:
+    """Arguments from one `clause` of the user's `text` that asked for two tools ("the weather in Paris and
+    the time in Tokyo": get_weather from "the weather in Paris"), as `fill_arguments` makes them from the
+    clause; a required string that asks for a fact the clause lacks and the whole text has takes the whole
+    text's ("the weather and the time in Tokyo": both Tokyo). A number is never taken from another clause:
+    another clause's number is another question's amount."""
+    properties = schema.get("properties") if isinstance(schema, dict) else None
+    required = schema.get("required") if isinstance(schema, dict) else None
+    known = {}
+    if isinstance(properties, dict) and isinstance(required, list):
+        own, whole = _Filler(schema, clause, facts, rules, ""), _Filler(schema, text, facts, rules, "")
+        for name in required:
+            sub = properties.get(name) if type(name) is str else None
+            if type(sub) is not dict or _kind(sub) != "string" or own.given(name, sub) is not None:
+                continue
+            value = whole.given(name, sub)
+            if value is not None:
+                known[name] = value
+    return fill_arguments(schema, clause, facts, rules, context=context, known=known)
 
 
 def fill_value(schema: Any, text: str, facts: Facts, rules: Rules) -> Any:

@@ -103,9 +103,16 @@ class GenericRules:
     follow_up: re.Pattern[str] | None = None
     """Matches a follow-up's elliptical form ("And in London?", "那上海呢？"): only such a text asks
     again what the turn before asked (`decide._follow_up_calls`)."""
+    clauses: re.Pattern[str] | None = None
+    """Where a message's clauses part ("… and …", "…，再…"): each may ask for another tool."""
+    clause_min_score: int = 2
+    """The score a clause's tool needs to be called beside another clause's."""
     synonyms: dict[str, tuple[str, ...]] = field(default_factory=dict)
     """A search term → the other words of its `[generic] synonyms` groups, searched for with it when a
     tool is picked ("weather" finds `get_forecast`)."""
+    hints: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """An English search term → the terms searched for beside it whenever a tool is picked ("dollars":
+    currency), one way."""
     currencies: dict[str, str] = field(default_factory=dict)
     """A currency's name (lower-cased) or symbol → its ISO 4217 code (`[generic.currencies]`)."""
     currency_names: re.Pattern[str] | None = None
@@ -374,7 +381,12 @@ def _compile_generic(data: dict[str, Any]) -> GenericRules:
         params=tuple((word.lower(), fact) for word, fact in data.get("params", {}).items()),
         tool_finder=re.compile(data["tool_finder"]) if "tool_finder" in data else None,
         follow_up=re.compile(data["follow_up"]) if "follow_up" in data else None,
+        clauses=re.compile(data["clauses"]) if "clauses" in data else None,
+        clause_min_score=int(data.get("clause_min_score", 2)),
         synonyms=_synonyms(data.get("synonyms", ())),
+        hints={
+            str(word).lower(): tuple(str(t).lower() for t in terms) for word, terms in data.get("hints", {}).items()
+        },
         currencies=(names := _currencies(data.get("currencies", {}))),
         currency_names=_currency_names(names) if "currencies" in data else None,
         described=tuple((word.lower(), fact) for word, fact in data.get("described", {}).items()),

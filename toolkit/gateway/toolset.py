@@ -40,7 +40,7 @@ from typing import Any
 import orjson
 
 from toolkit.gateway.digest import tools_state
-from toolkit.gateway.generic import ToolInfo, first_enum_groups, pick_terms, tool_finder, windows
+from toolkit.gateway.generic import ToolInfo, first_enum_groups, pick_terms, synonym_terms, tool_finder, windows
 from toolkit.gateway.rules import Rules
 from toolkit.gateway.validate import RequestError, check_tools
 from toolkit.gateway.wire import dumps
@@ -117,8 +117,10 @@ class ToolSet:
             message, param, code = self.problem
             raise RequestError(message, param=param, code=code)
 
-    def pick(self, text: str, context: str, rules: Rules, among: set[str] | None = None) -> str | None:
-        """`generic.pick(text, unruled tools, context, rules)`, only among `among` if given."""
+    def pick(
+        self, text: str, context: str, rules: Rules, among: set[str] | None = None, least: int | None = None
+    ) -> str | None:
+        """`generic.pick(text, unruled tools, context, rules, least)`, only among `among` if given."""
         tools, names, descriptions = self._prepared(rules)
         if among is not None:
             tools = [p for p in tools if p.name in among]
@@ -128,6 +130,15 @@ class ToolSet:
         terms = pick_terms(text, rules)
         if not terms:
             return None
+        least = rules.generic.min_score if least is None else least
+        found = self._best(tools, terms, names, descriptions, context, least)
+        if found is None and (more := synonym_terms(terms, rules)) is not None:
+            found = self._best(tools, more, names, descriptions, context, least)
+        return found
+
+    def _best(
+        self, tools: list[_Pickable], terms: list[str], names: str, descriptions: str, context: str, least: int
+    ) -> str | None:
         totals = _keyword_totals(tools, terms, names, descriptions)
         windows, joined = self._enum_windows(context) if self.enums else ({}, "")
         hits = [t for t in terms if t in joined] if joined else []  # the terms any enum value or its window holds
@@ -137,7 +148,7 @@ class ToolSet:
                 if values:
                     totals[i] += max([0, *(sum([2 * (t in w) + (t in around) for t in hits]) for w, around in values)])
         best = max(totals)  # the first tool with the best score, if it is enough
-        return tools[totals.index(best)].name if best >= rules.generic.min_score else None
+        return tools[totals.index(best)].name if best >= least else None
 
     @property
     def tokens(self) -> int:

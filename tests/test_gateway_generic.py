@@ -1723,3 +1723,11 @@ def test_a_synonym_never_outweighs_the_users_own_word():
     )
     assert ask("英镑兑人民币汇率是多少", [rates, FX]) == [("get_exchange_rate", {"base": "GBP", "quote": "CNY"})]
     assert ask("Find me something to read", [FLIGHTS]) == []
+
+
+def test_a_clause_finds_its_tool_by_a_synonym_beside_another_found_by_its_word():
+    tools = [FORECAST, CLOCK]
+    assert ask("What's the weather in Paris and the time in Tokyo?", tools) == [
+        ("get_forecast", {"location": "Paris"}),
+        ("get_time", {"timezone": "Asia/Tokyo"}),
+    ]

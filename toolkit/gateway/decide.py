@@ -39,7 +39,7 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from toolkit.gateway.content import without_tool_images
-from toolkit.gateway.generic import ToolInfo, fill_arguments, fill_clause, follow_up, pick, search_terms, tool_finder
+from toolkit.gateway.generic import ToolInfo, fill_arguments, fill_clause, follow_up, picks, search_terms, tool_finder
 from toolkit.gateway.judge import takes
 from toolkit.gateway.rules import Facts, Rules, find_order_id, read_text
 from toolkit.gateway.toolset import ToolSet
@@ -127,8 +127,11 @@ def _auto(
         context = _system_text(messages or [])
         calls = _generic_calls(text, offered, facts, rules, context, prepared)
         if not facts.declines and messages:
-            again = _follow_up_calls(text, offered, facts, rules, messages)
-            calls = _carried(calls, again) if calls else again
+            calls = (
+                _carried(calls, text, offered, facts, rules, messages)
+                if calls
+                else (_follow_up_calls(text, offered, facts, rules, messages))
+            )
         if not calls and not facts.declines:
             calls = _search_first(text, offered, facts, rules, context, prepared)
     if calls:
@@ -154,27 +157,28 @@ def _generic_calls(
 ) -> tuple[Call, ...]:
     """A call of the best keyword match among the unruled `offered` tools (`prepared`: the
     request's whole tool list read once; `offered` may be a part of it)."""
+    also = max(rules.generic.min_score, rules.generic.clause_min_score) if rules.generic.clauses else 0
     if prepared is not None:
         among = None if offered is prepared.offered else set(offered)
 
-        def picked(part: str, least: int | None) -> str | None:
-            return prepared.pick(part, context, rules, among, least)
+        def picked(part: str, least: int | None, also: int = 0) -> tuple[str | None, int]:
+            return prepared.picks(part, context, rules, among, least, also)
     else:
         unruled = _unruled(offered, rules)
 
-        def picked(part: str, least: int | None) -> str | None:
-            return pick(part, unruled, context, rules, least)
+        def picked(part: str, least: int | None, also: int = 0) -> tuple[str | None, int]:
+            return picks(part, unruled, context, rules, least, also)
 
-    name = picked(text, None)
+    name, contenders = picked(text, None, also)
     if name is None:
         return ()
-    several = _clause_calls(text, picked, offered, facts, rules, context)
+    several = _clause_calls(text, picked, offered, facts, rules, context) if contenders > 1 else ()
     return several or (Call(name, fill_arguments(offered[name].parameters, text, facts, rules, context=context)),)
 
 
 def _clause_calls(
     text: str,
-    picked: Callable[[str, int | None], str | None],
+    picked: Callable[[str, int | None], tuple[str | None, int]],
     offered: dict[str, ToolInfo],
     facts: Facts,
     rules: Rules,
@@ -184,15 +188,16 @@ def _clause_calls(
     in Tokyo", "查一下北京天气，再把100美元换成人民币"), when they pick two or more: each filled from its own
     clauses (`generic.fill_clause`: what they leave out from the whole text). A clause picks a tool only by
     `[generic] clause_min_score` (a word in its name, two in its description: "I need to leave for the
-    airport" is no flight search). None for a text of one clause,
-    or whose clauses pick one tool ("北京和上海的天气"): the whole text's pick is the call."""
+    airport" is no flight search). None for a text of one clause, or whose clauses pick one tool
+    ("北京和上海的天气"): the whole text's pick is the call. Asked only when the whole text scores two tools
+    that much (most questions: one), so a question of one tool is split and picked for no more."""
     clauses = rules.generic.clauses
     if clauses is None or clauses.search(text) is None:  # the usual question: one clause
         return ()
     parts: dict[str, list[str]] = {}
     least = max(rules.generic.min_score, rules.generic.clause_min_score)
     for part in clauses.split(text, _MAX_CLAUSES)[:_MAX_CLAUSES]:
-        name = picked(part, least) if part and not part.isspace() else None
+        name = picked(part, least)[0] if part and not part.isspace() else None
         if name is not None:
             parts.setdefault(name, []).append(part)
     if len(parts) < 2:
@@ -232,14 +237,25 @@ def _follow_up_calls(
     return tuple(calls)
 
 
-def _carried(picked: tuple[Call, ...], again: tuple[Call, ...]) -> tuple[Call, ...]:
+def _carried(
+    picked: tuple[Call, ...],
+    text: str,
+    offered: dict[str, ToolInfo],
+    facts: Facts,
+    rules: Rules,
+    messages: list[dict[str, Any]],
+) -> tuple[Call, ...]:
     """The keyword pick, or the follow-up's calls when the pick is a tool the previous turn called (and
     a follow-up's text changes it): "and in fahrenheit?" after get_weather(city=Paris) picks get_weather
     by its unit's value, and is get_weather(city=Paris, unit=fahrenheit), not a call whose city is the
-    question. A follow-up that asks about another tool ("and the time in Tokyo?") keeps the pick."""
-    if again and {c.name for c in picked} <= {c.name for c in again}:
-        return again
-    return picked
+    question. A follow-up that asks about another tool ("and the time in Tokyo?") keeps the pick. The
+    previous turn's calls are looked at first: most picks are of a tool it did not call, and the text is
+    then not read again."""
+    called = {call["function"]["name"] for call in _previous_calls(messages)}
+    if not called or not {c.name for c in picked} <= called:
+        return picked
+    again = _follow_up_calls(text, offered, facts, rules, messages)
+    return again if again and {c.name for c in picked} <= {c.name for c in again} else picked
 
 
 def _previous_calls(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:

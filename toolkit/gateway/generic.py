@@ -260,11 +260,12 @@ def _long_words(min_word: int) -> re.Pattern[str]:
 def pick_terms(text: str, rules: Rules) -> list[str]:
     """`search_terms`, then the `[generic.hints]` of each (each term once): what a tool is picked by
     ("dollars" is about a currency). Only picking reads hints; an argument of search terms is the user's
-    own words."""
+    own words. The terms are looked up in C (`isdisjoint`) first: most texts have no hint."""
     terms = search_terms(text, rules)
     hints = rules.generic.hints
-    more = [other for term in terms for other in hints.get(term, ())] if hints and terms else []
-    return list(dict.fromkeys(terms + more)) if more else terms
+    if not hints or not terms or hints.keys().isdisjoint(terms):
+        return terms
+    return list(dict.fromkeys(terms + [other for term in terms for other in hints.get(term, ())]))
 
 
 def synonym_terms(terms: list[str], rules: Rules) -> list[str] | None:
@@ -273,30 +274,42 @@ def synonym_terms(terms: list[str], rules: Rules) -> list[str] | None:
     then, so a synonym never outweighs a word the user wrote ("汇率" picks `get_exchange_rate`, not
     `convert_currency` by exchange's synonym), and never in a tool's arguments."""
     synonyms = rules.generic.synonyms
-    more = [other for term in terms for other in synonyms.get(term, ())] if synonyms else []
-    return list(dict.fromkeys(terms + more)) if more else None
+    if not synonyms or synonyms.keys().isdisjoint(terms):
+        return None
+    return list(dict.fromkeys(terms + [other for term in terms for other in synonyms.get(term, ())]))
 
 
 def pick(text: str, tools: dict[str, ToolInfo], context: str, rules: Rules, least: int | None = None) -> str | None:
     """The best-scoring tool for `text` (None if none reaches `least`, by default `min_score`), by its
     search terms and hints (`pick_terms`), else by them and their synonyms (`synonym_terms`)."""
+    return picks(text, tools, context, rules, least)[0]
+
+
+def picks(
+    text: str, tools: dict[str, ToolInfo], context: str, rules: Rules, least: int | None = None, also: int = 0
+) -> tuple[str | None, int]:
+    """`pick`'s answer, and how many tools score at least `also` (0 when `also` is 0) by the terms and their
+    synonyms: fewer than two, and no clause of the text can pick two tools (`decide._clause_calls`)."""
     terms = pick_terms(text, rules)
     if not terms:
-        return None
+        return None, 0
     least = rules.generic.min_score if least is None else least
-    found = _best(tools, terms, context, least)
-    if found is None and (more := synonym_terms(terms, rules)) is not None:
-        found = _best(tools, more, context, least)
+    found = _best(tools, terms, context, least, also)
+    if (found[0] is None or also > 0) and (more := synonym_terms(terms, rules)) is not None:
+        # none found: by the synonyms; else the contenders by them (a clause may find its tool by one)
+        again = _best(tools, more, context, least, also)
+        found = again if found[0] is None else (found[0], again[1])
     return found
 
 
-def _best(tools: dict[str, ToolInfo], terms: list[str], context: str, least: int) -> str | None:
-    best, best_score = None, least - 1
+def _best(tools: dict[str, ToolInfo], terms: list[str], context: str, least: int, also: int) -> tuple[str | None, int]:
+    best, best_score, contenders = None, least - 1, 0
     for name, info in tools.items():
         total = score_text(name, info.description, terms) + _enum_score(info.parameters, terms, context)
         if total > best_score:
             best, best_score = name, total
-    return best
+        contenders += also > 0 and total >= also
+    return best, contenders
 
 
 def tool_finder(offered: dict[str, ToolInfo], rules: Rules) -> str | None:

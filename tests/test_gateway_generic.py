@@ -1731,3 +1731,66 @@ def test_a_clause_finds_its_tool_by_a_synonym_beside_another_found_by_its_word()
         ("get_forecast", {"location": "Paris"}),
         ("get_time", {"timezone": "Asia/Tokyo"}),
     ]
+
+
+BOOK_HOTEL = fn(
+    "book_hotel",
+    "Book a hotel room in a city",
+    {"city": {"type": "string"}, "check_in": {"type": "string", "format": "date"}},
+)
+ORDER = fn(
+    "get_order_status",
+    "Look up the status of a customer order",
+    {"order_id": {"type": "string", "pattern": "^ORD-\\d{5}$"}},
+)
+NEWS = fn("get_news", "Get news headlines about a topic", {"topic": {"type": "string"}})
+QUOTE = fn(
+    "get_stock_quote",
+    "Latest stock quote for a ticker symbol",
+    {"symbol": {"type": "string", "pattern": "^[A-Z]{1,5}$"}},
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "tools", "expected"),
+    [
+        # "book" is a noun here: the clause gives a hotel no city and no date, and the order clause is the question
+        (
+            "I paid 20 dollars for the book, where is my order ORD-12345?",
+            [BOOK_HOTEL, ORDER],
+            [("get_order_status", {"order_id": "ORD-12345"})],
+        ),
+        # "its stock price" names no ticker: the news is what is asked
+        (
+            "What's the news about Tesla and its stock price?",
+            [QUOTE, NEWS],
+            [("get_news", {"topic": "What's the news about Tesla"})],
+        ),
+        # each clause gives its tool what it asks: both
+        (
+            "What's the news about Tesla and the stock price of TSLA?",
+            [QUOTE, NEWS],
+            [("get_news", {"topic": "What's the news about Tesla"}), ("get_stock_quote", {"symbol": "TSLA"})],
+        ),
+    ],
+)
+def test_a_clause_that_only_shares_a_word_with_a_tool_does_not_call_it(text, tools, expected):
+    """A clause whose tool asks for what a text gives (a city, a date, a ticker's word) and gets none of it
+    only shares a word with the tool: "for the book" called book_hotel(city=<the question>, check_in=2026-01-01)
+    beside, or instead of, the order the user asked about."""
+    assert valid(ask(text, tools), tools) == expected
+
+
+def test_two_tools_named_in_one_message_each_take_their_own_part():
+    """Two tools named literally were each filled from the whole text: calculate's expression was
+    "calculate 2+2 and translate hello into French"."""
+    calc = fn("calculate", "Evaluate a math expression", {"expression": {"type": "string"}})
+    translate = fn(
+        "translate",
+        "Translate text",
+        {"text": {"type": "string"}, "target": {"type": "string", "enum": ["en", "fr"]}},
+    )
+    assert ask("calculate 2+2 and translate hello into fr", [calc, translate]) == [
+        ("calculate", {"expression": "calculate 2+2"}),
+        ("translate", {"text": "translate hello into fr", "target": "fr"}),
+    ]

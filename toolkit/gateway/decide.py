@@ -188,7 +188,9 @@ def _clause_calls(
     in Tokyo", "查一下北京天气，再把100美元换成人民币"), when they pick two or more: each filled from its own
     clauses (`generic.fill_clause`: what they leave out from the whole text). A clause picks a tool only by
     `[generic] clause_min_score` (a word in its name, two in its description: "I need to leave for the
-    airport" is no flight search). None for a text of one clause, or whose clauses pick one tool
+    airport" is no flight search), and calls it only when the clause answers it (`fill_clause`: "I paid 20
+    dollars for the book" gives a hotel no city; the clause that does answer is called alone, though the
+    shared word tied the whole text's pick). None for a text of one clause, or whose clauses pick one tool
     ("北京和上海的天气"): the whole text's pick is the call. Asked only when the whole text scores two tools
     that much (most questions: one), so a question of one tool is split and picked for no more."""
     clauses = rules.generic.clauses
@@ -202,10 +204,12 @@ def _clause_calls(
             parts.setdefault(name, []).append(part)
     if len(parts) < 2:
         return ()
-    return tuple(
-        Call(name, fill_clause(offered[name].parameters, " ".join(own), text, facts, rules, context=context))
-        for name, own in parts.items()
-    )
+    calls = []
+    for name, own in parts.items():
+        arguments = fill_clause(offered[name].parameters, " ".join(own), text, facts, rules, context=context)
+        if arguments is not None:
+            calls.append(Call(name, arguments))
+    return tuple(calls)  # one: the other clause's tool was only a word shared (it beat the one asked for)
 
 
 _MAX_CLAUSES = 16
@@ -370,14 +374,39 @@ def _direct_calls(
         return ()
     found.sort()
     calls = []
-    for end, name in found:
+    for k, (end, name) in enumerate(found):
         explicit = _json_after(text, end)
         if explicit is None and name not in rules.ruled_tools:
             context = _system_text(messages or [])
-            calls.append(Call(name, fill_arguments(offered[name].parameters, text, facts, rules, context=context)))
+            calls.append(Call(name, _named_arguments(offered[name].parameters, text, found, k, facts, rules, context)))
         else:
             calls.append(_call(name, offered, facts, rules, explicit=explicit))
     return tuple(calls)
+
+
+def _named_arguments(
+    schema: Any, text: str, found: list[tuple[int, str]], k: int, facts: Facts, rules: Rules, context: str
+) -> dict[str, Any]:
+    """The arguments of the `k`-th of the tools `found` named in the text (where each mention ends, and its
+    name): from the whole text when it names one, else from its own part, from its mention up to the next
+    tool's ("calculate 2+2 and translate hello into French": calculate's expression is no French), as a
+    clause's (`generic.fill_clause`; a part that gives none of what the tool asks is read as it is)."""
+    if len(found) < 2:
+        return fill_arguments(schema, text, facts, rules, context=context)
+    start = 0 if k == 0 else found[k][0] - len(found[k][1])
+    end = found[k + 1][0] - len(found[k + 1][1]) if k + 1 < len(found) else len(text)
+    part = _without_joint(text[start:end], rules)
+    made = fill_clause(schema, part, text, facts, rules, context=context)
+    return made if made is not None else fill_arguments(schema, part, facts, rules, context=context)
+
+
+def _without_joint(part: str, rules: Rules) -> str:
+    """`part` without the clause joint it ends with (`[generic] clauses`: "calculate 2+2 and " is
+    "calculate 2+2"), if it ends with one."""
+    clauses = rules.generic.clauses
+    joints = list(clauses.finditer(part)) if clauses is not None else []
+    last = joints[-1] if joints else None
+    return part[: last.start()] if last is not None and not part[last.end() :].strip() else part
 
 
 def _apply_choice(

@@ -476,24 +476,34 @@ def follow_up(schema: Any, previous: dict[str, Any], text: str, facts: Facts, ru
 
 def fill_clause(
     schema: Any, clause: str, text: str, facts: Facts, rules: Rules, *, context: str = ""
-) -> dict[str, Any]:
+) -> dict[str, Any] | None:
     """Arguments from one `clause` of the user's `text` that asked for two tools ("the weather in Paris and
     the time in Tokyo": get_weather from "the weather in Paris"), as `fill_arguments` makes them from the
     clause; a required string that asks for a fact the clause lacks and the whole text has takes the whole
     text's ("the weather and the time in Tokyo": both Tokyo). A number is never taken from another clause:
-    another clause's number is another question's amount."""
+    another clause's number is another question's amount. None when the tool asks for what a text can give
+    (a number, a fact, a pattern's word, an enum's value) and neither gives any of it: the clause only shares
+    a word with the tool ("I paid 20 dollars for the book" asks for no hotel: no city, no date)."""
     properties = schema.get("properties") if isinstance(schema, dict) else None
     required = schema.get("required") if isinstance(schema, dict) else None
-    known = {}
+    known: dict[str, Any] = {}
     if isinstance(properties, dict) and isinstance(required, list):
         own, whole = _Filler(schema, clause, facts, rules, ""), _Filler(schema, text, facts, rules, "")
-        for name in required:
-            sub = properties.get(name) if type(name) is str else None
-            if type(sub) is not dict or _kind(sub) != "string" or own.given(name, sub) is not None:
-                continue
-            value = whole.given(name, sub)
-            if value is not None:
-                known[name] = value
+        asks = answered = 0
+        for name in dict.fromkeys(n for n in required if type(n) is str):
+            sub = own.resolve(properties.get(name), 1)
+            kind = _kind(sub)
+            if not (kind in ("integer", "number") or "enum" in sub or (kind == "string" and own.typed(name, sub))):
+                continue  # free text, or what no text gives: any clause answers it
+            asks += 1
+            value = own.given(name, sub)
+            if value is None and kind == "string":
+                value = whole.given(name, sub)
+                if value is not None:
+                    known[name] = value
+            answered += value is not None or (kind == "string" and bool(own.words_for(sub)))
+        if asks and not answered:
+            return None
     return fill_arguments(schema, clause, facts, rules, context=context, known=known)
 
 
@@ -1030,6 +1040,11 @@ class _Filler:
         if fact is None or ("pattern" in schema and _matching(schema, fact, self) != fact):
             return None
         return fact
+
+    def typed(self, name: str, schema: dict[str, Any]) -> bool:
+        """Whether a string field asks for what a text gives as such: a fact (by its name, description or
+        `format`), or a word its `pattern` finds."""
+        return self.wants_fact(name, schema) is not None or isinstance(schema.get("pattern"), str)
 
     def in_fact(self, at: int) -> bool:
         """Whether the text's character `at` is written inside a date, time, email, URL or uuid

@@ -1794,3 +1794,43 @@ def test_two_tools_named_in_one_message_each_take_their_own_part():
         ("calculate", {"expression": "calculate 2+2"}),
         ("translate", {"text": "translate hello into fr", "target": "fr"}),
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("what about yen?", {"amount": 100, "from_currency": "USD", "to_currency": "JPY"}),
+        ("那日元呢？", {"amount": 100, "from_currency": "USD", "to_currency": "JPY"}),
+        ("and 250?", {"amount": 250, "from_currency": "USD", "to_currency": "EUR"}),
+    ],
+)
+def test_a_follow_up_naming_one_currency_changes_one_field(text, expected):
+    """ "what about yen?" after convert(USD → EUR) gave both fields the one currency named: JPY → JPY."""
+    asked = (
+        "convert 100 USD to EUR",
+        ("convert_currency", {"amount": 100, "from_currency": "USD", "to_currency": "EUR"}),
+    )
+    assert follow_up(*asked, text, [FX]) == [("convert_currency", expected)]
+
+
+@pytest.mark.parametrize(
+    ("text", "city"),
+    [("查下上海的天气", "上海"), ("看下北京天气", "北京"), ("今天天气怎么样?还有北京时间几点了?", "北京")],
+)
+def test_a_chinese_place_is_read_without_colloquial_asking_words(text, city):
+    # "查下" (查一下) and "还有" were read as part of the name: '下上海', '还有北京'
+    assert ask(text, [WEATHER])[0][1]["city"] == city
+
+
+def test_a_clause_whose_tool_takes_a_choice_it_does_not_name_is_still_called():
+    # "英文" names no value of `target` (en, fr): a choice is no reason to think the clause asks for nothing
+    translate = fn(
+        "translate", "Translate text", {"text": {"type": "string"}, "target": {"type": "string", "enum": ["en", "fr"]}}
+    )
+    email = fn(
+        "send_email", "Send an email", {"to": {"type": "string", "format": "email"}, "subject": {"type": "string"}}
+    )
+    assert ask("给bob@example.com发邮件，并且把“你好”翻译成英文", [email, translate]) == [
+        ("send_email", {"to": "bob@example.com", "subject": "给bob@example.com发邮件"}),
+        ("translate", {"text": "你好", "target": "en"}),
+    ]

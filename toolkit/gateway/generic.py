@@ -461,7 +461,9 @@ def follow_up(schema: Any, previous: dict[str, Any], text: str, facts: Facts, ru
     `text` itself gives a value for replaced (`_Filler.given`): "And in London?" after get_weather(city=
     Paris, unit=celsius) is get_weather(city=London, unit=celsius); "and 250?" changes a convert's amount.
     A required field neither gives is filled as `fill_arguments` fills one (the previous arguments may
-    lack it). None when the text gives no field a value ("ok", "what about tomorrow?": nothing to call again)."""
+    lack it). None when the text gives no field a value ("ok", "what about tomorrow?": nothing to call again).
+    One value given to several fields (the text names one currency, one zone) changes the last of them only:
+    "what about yen?" after convert(from=USD, to=EUR) is from USD to JPY, not from JPY to JPY."""
     properties = schema.get("properties") if isinstance(schema, dict) else None
     if not isinstance(properties, dict):
         return None
@@ -471,6 +473,8 @@ def follow_up(schema: Any, previous: dict[str, Any], text: str, facts: Facts, ru
         value = filler.given(name, sub) if type(name) is str and isinstance(sub, dict) else None
         if value is not None and value != previous.get(name):
             given[name] = value
+    last = {_key(value): name for name, value in given.items()}  # one value the text names: the last field
+    given = {name: value for name, value in given.items() if last[_key(value)] == name}
     return fill_arguments(schema, text, facts, rules, known={**previous, **given}) if given else None
 
 
@@ -482,7 +486,7 @@ def fill_clause(
     clause; a required string that asks for a fact the clause lacks and the whole text has takes the whole
     text's ("the weather and the time in Tokyo": both Tokyo). A number is never taken from another clause:
     another clause's number is another question's amount. None when the tool asks for what a text can give
-    (a number, a fact, a pattern's word, an enum's value) and neither gives any of it: the clause only shares
+    (a number, a fact, a pattern's word) and neither gives any of it: the clause only shares
     a word with the tool ("I paid 20 dollars for the book" asks for no hotel: no city, no date)."""
     properties = schema.get("properties") if isinstance(schema, dict) else None
     required = schema.get("required") if isinstance(schema, dict) else None
@@ -493,8 +497,8 @@ def fill_clause(
         for name in dict.fromkeys(n for n in required if type(n) is str):
             sub = own.resolve(properties.get(name), 1)
             kind = _kind(sub)
-            if not (kind in ("integer", "number") or "enum" in sub or (kind == "string" and own.typed(name, sub))):
-                continue  # free text, or what no text gives: any clause answers it
+            if "enum" in sub or not (kind in ("integer", "number") or (kind == "string" and own.typed(name, sub))):
+                continue  # free text, a choice ("英文" for `en`), or what no text gives: any clause answers it
             asks += 1
             value = own.given(name, sub)
             if value is None and kind == "string":

@@ -1834,3 +1834,12 @@ def test_a_clause_whose_tool_takes_a_choice_it_does_not_name_is_still_called():
         ("send_email", {"to": "bob@example.com", "subject": "给bob@example.com发邮件"}),
         ("translate", {"text": "你好", "target": "en"}),
     ]
+
+
+def test_a_long_text_is_read_as_one_question():
+    # a page pasted is not picked for clause by clause (each pick of a long clause costs a whole pick)
+    from toolkit.gateway import decide
+
+    text = "note " * (decide._MAX_CLAUSE_TEXT // 5) + "What's the weather in Paris and the time in Tokyo?"
+    assert [name for name, _ in ask(text, MANY)] == ["get_weather"]
+    assert len(ask(text[-60:], MANY)) == 2

@@ -191,10 +191,10 @@ def _clause_calls(
     airport" is no flight search), and calls it only when the clause answers it (`fill_clause`: "I paid 20
     dollars for the book" gives a hotel no city; the clause that does answer is called alone, though the
     shared word tied the whole text's pick). None for a text of one clause, or whose clauses pick one tool
-    ("北京和上海的天气"): the whole text's pick is the call. Asked only when the whole text scores two tools
+    ("北京和上海的天气"), or longer than `_MAX_CLAUSE_TEXT`: the whole text's pick is the call. Asked only when the whole text scores two tools
     that much (most questions: one), so a question of one tool is split and picked for no more."""
     clauses = rules.generic.clauses
-    if clauses is None or clauses.search(text) is None:  # the usual question: one clause
+    if clauses is None or len(text) > _MAX_CLAUSE_TEXT or clauses.search(text) is None:  # the usual: one clause
         return ()
     parts: dict[str, list[str]] = {}
     least = max(rules.generic.min_score, rules.generic.clause_min_score)
@@ -213,6 +213,8 @@ def _clause_calls(
 
 
 _MAX_CLAUSES = 16
+_MAX_CLAUSE_TEXT = 2_000
+"""A longer text (a page pasted, a long mail) is read as one question: its clauses are not picked for one by one."""
 """The clauses of one message each picked for, at most (a text of thousands of commas is not thousands of picks)."""
 
 

@@ -1191,8 +1191,10 @@ class _Filler:
                 self._facts[fact] = None
             elif fact == "date":  # the first that is a day of the calendar
                 self._facts[fact] = next(filter(None, map(_day, pattern.finditer(self.text))), None)
-            elif fact == "place":  # the first that is no option's value (`options_named`)
-                self._facts[fact] = next(iter(self.fact_values(fact)), None)
+            elif fact == "place":  # the first that is no option's value (`options_named`), read up to it
+                named = self.options_named()
+                places = filter(None, map(_group, pattern.finditer(self.text)))
+                self._facts[fact] = next((v for v in places if not _holds(v, named)), None)
             else:
                 match = pattern.search(self.text)
                 self._facts[fact] = _group(match) if match else None
@@ -1208,7 +1210,7 @@ class _Filler:
             found = map(_day, matches) if fact == "date" else map(_group, matches)
             values = list(dict.fromkeys(filter(None, found)))
             if fact == "place" and values and (named := self.options_named()):
-                values = [v for v in values if not any(_mention_of(o).search(v.lower()) for o in named)]
+                values = [v for v in values if not _holds(v, named)]
             self._all_facts[fact] = values
         return self._all_facts[fact]
 
@@ -1223,6 +1225,11 @@ class _Filler:
             values = self.option_values(sub, 0) if type(sub) is dict else []
             named += [str(v).lower() for v in named_values(values, self.text) if str(v).lower() not in stopwords]
         return named
+
+
+def _holds(value: str, named: list[str]) -> bool:
+    """Whether `value` holds any of the lower-cased `named` values as a word (`_mention_of`)."""
+    return bool(named) and any(_mention_of(o).search(value.lower()) for o in named)
 
 
 def _matching(schema: dict[str, Any], value: str, filler: _Filler) -> str:

@@ -1843,3 +1843,31 @@ def test_a_long_text_is_read_as_one_question():
     text = "note " * (decide._MAX_CLAUSE_TEXT // 5) + "What's the weather in Paris and the time in Tokyo?"
     assert [name for name, _ in ask(text, MANY)] == ["get_weather"]
     assert len(ask(text[-60:], MANY)) == 2
+
+
+@pytest.mark.parametrize(
+    ("properties", "text", "expected"),
+    [
+        # a place by its name, a timezone by its description: the zone
+        (
+            {"location": {"type": "string", "description": "IANA time zone name"}},
+            "What time is it in Tokyo?",
+            {"location": "Asia/Tokyo"},
+        ),
+        # a place described as one stays a place
+        (
+            {"location": {"type": "string", "description": "City name"}},
+            "What time is it in Tokyo?",
+            {"location": "Tokyo"},
+        ),
+        # a field named for nothing, described as a currency code
+        (
+            {"base": {"type": "string", "description": "ISO 4217 code"}, "amount": {"type": "number"}},
+            "how much is 30 euros",
+            {"base": "EUR", "amount": 30},
+        ),
+    ],
+)
+def test_a_fields_description_says_what_it_asks_for(properties, text, expected):
+    schema = {"type": "object", "properties": properties, "required": list(properties)}
+    assert fill(schema, text) == expected

@@ -5,7 +5,10 @@ search terms (`search_terms`) and ranks the request's other tools with the week-
 scorer (`toolkit.search.keyword.score`: +2 a term in the name, +1 in the description). A tool
 whose string parameter has an `enum` also scores through its values: each value's own words,
 and the system-prompt text around it (a skill's description, say). The best tool scoring at
-least `[generic] min_score` is called; ties go to the tool listed first.
+least `[generic] min_score` is called; ties go to the tool listed first. A tool is picked by the terms and
+their `[generic.hints]` ("dollars": currency), and only when none is found, by their `[generic] synonyms` too
+("weather" finds `get_forecast`); `picks` also counts the tools that score a clause's least, for
+`toolkit.gateway.decide`'s calls of several tools in one message (`fill_clause` fills each from its clause).
 
 `fill_arguments(schema, text, facts, rules)` builds arguments from the tool's JSON schema:
 required fields only (everything, for a strict schema; an optional one with an `enum` whose value the
@@ -14,8 +17,10 @@ text names as a word, no stopword: "in fahrenheit"; a required name `properties`
 `dependencies`, too; optional ones, then `name1`, `name2`, ... only up to
 `minProperties`), each typed as the schema says: a fact
 from the text when one fits (the `[generic.facts]` regexes, chosen by the parameter's name or
-`format`; the k-th field asking for one fact takes the k-th value the text holds, the last when it
-holds fewer: `convert_time` from Asia/Tokyo to Europe/London, a check-in and a check-out date), or from a labelled line ("状态：已发货", "Status: shipped") whose label shares a
+`format`, or its description: `[generic.described]`; the k-th field asking for one fact takes the k-th value
+the text holds, the last when it holds fewer: `convert_time` from Asia/Tokyo to Europe/London, a check-in and a
+check-out date; a timezone also from a city the tz database names, `toolkit.gateway.zones`; a currency's ISO 4217
+code from its name, `[generic.currencies]`, the one beside the amount first), or from a labelled line ("状态：已发货", "Status: shipped") whose label shares a
 word with the field's name (the glossary translates Chinese labels), else `const`, an `enum`
 value the text points at (the k-th of those it names for the k-th field of them: from USD, to EUR), `default`, `examples`, an example quoted in the description, else
 the user's own words (strings), the search terms (arrays of plain strings: no enum, const,
@@ -1156,20 +1161,24 @@ class _Filler:
         return self._all_facts["zones"]
 
     def wants_fact(self, name: str, schema: dict[str, Any]) -> str | None:
+        """The `[generic.facts]` fact a field asks for: its `format`'s, else the first word of `[generic.params]`
+        in its name, else the first of `[generic.described]` in its description; a place by its name that its
+        description says is a timezone or a currency is that (`location`: "IANA time zone")."""
         lowered = name.lower()
         fmt = schema.get("format")
         if fmt in _FORMATS:
             return _FORMAT_FACTS.get(fmt)
         generic = self.rules.generic
+        named = None
         if generic.param_words.search(lowered):  # else no word in it: the loop finds none
-            for word, fact in generic.params:
-                if word in lowered:
-                    return fact
+            named = next((fact for word, fact in generic.params if word in lowered), None)
+        if named not in (None, "place"):
+            return named
         described = schema.get("description")
         if type(described) is not str or not generic.described or not generic.described_words.search(described.lower()):
-            return None
+            return named
         described = described.lower()
-        return next((fact for word, fact in generic.described if word in described), None)
+        return next((fact for word, fact in generic.described if word in described), named)
 
     def generic_fact(self, fact: str, name: str) -> str | None:
         """The value in the text of the `[generic.facts]` pattern `fact` for the field `name`: the k-th

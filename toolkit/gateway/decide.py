@@ -127,11 +127,10 @@ def _auto(
         context = _system_text(messages or [])
         calls = _generic_calls(text, offered, facts, rules, context, prepared)
         if not facts.declines and messages:
-            calls = (
-                _carried(calls, text, offered, facts, rules, messages)
-                if calls
-                else (_follow_up_calls(text, offered, facts, rules, messages))
-            )
+            if calls:
+                calls = _carried(calls, text, offered, facts, rules, messages)
+            else:
+                calls = _follow_up_calls(text, offered, facts, rules, messages)
         if not calls and not facts.declines:
             calls = _search_first(text, offered, facts, rules, context, prepared)
     if calls:
@@ -191,8 +190,9 @@ def _clause_calls(
     airport" is no flight search), and calls it only when the clause answers it (`fill_clause`: "I paid 20
     dollars for the book" gives a hotel no city; the clause that does answer is called alone, though the
     shared word tied the whole text's pick). None for a text of one clause, or whose clauses pick one tool
-    ("北京和上海的天气"), or longer than `_MAX_CLAUSE_TEXT`: the whole text's pick is the call. Asked only when the whole text scores two tools
-    that much (most questions: one), so a question of one tool is split and picked for no more."""
+    ("北京和上海的天气"), or longer than `_MAX_CLAUSE_TEXT`: the whole text's pick is the call. Asked only
+    when the whole text scores two tools that much (most questions: one), so a question of one tool is
+    split and picked for no more."""
     clauses = rules.generic.clauses
     if clauses is None or len(text) > _MAX_CLAUSE_TEXT or clauses.search(text) is None:  # the usual: one clause
         return ()
@@ -213,9 +213,9 @@ def _clause_calls(
 
 
 _MAX_CLAUSES = 16
+"""The clauses of one message each picked for, at most (a text of thousands of commas is not thousands of picks)."""
 _MAX_CLAUSE_TEXT = 2_000
 """A longer text (a page pasted, a long mail) is read as one question: its clauses are not picked for one by one."""
-"""The clauses of one message each picked for, at most (a text of thousands of commas is not thousands of picks)."""
 
 
 def _follow_up_calls(

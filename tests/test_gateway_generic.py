@@ -1871,3 +1871,32 @@ def test_a_long_text_is_read_as_one_question():
 def test_a_fields_description_says_what_it_asks_for(properties, text, expected):
     schema = {"type": "object", "properties": properties, "required": list(properties)}
     assert fill(schema, text) == expected
+
+
+AIR = fn("get_air_quality", "Get the air quality index for a city", {"city": {"type": "string"}})
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # another tool about the same city: the city carried over, not the question as a city
+        ("and the air quality?", [("get_air_quality", {"city": "Paris"})]),
+        ("what about the air quality?", [("get_air_quality", {"city": "Paris"})]),
+        # a city of its own
+        ("and the air quality in London?", [("get_air_quality", {"city": "London"})]),
+        # a question of its own (no follow-up's form): nothing carried
+        ("What is the air quality?", [("get_air_quality", {"city": "What is the air quality?"})]),
+    ],
+)
+def test_a_follow_up_about_another_tool_carries_the_arguments_it_shares(text, expected):
+    """ "and the air quality?" after get_weather(city=Paris) called get_air_quality(city="and the air
+    quality?"): a follow-up that picks another tool takes the previous call's argument of the same name."""
+    asked = ("What's the weather in Paris?", ("get_weather", {"city": "Paris"}))
+    assert follow_up(*asked, text, [WEATHER, AIR, NEWS]) == expected
+
+
+def test_a_follow_up_about_a_tool_sharing_no_field_carries_nothing():
+    asked = ("What's the weather in Paris?", ("get_weather", {"city": "Paris"}))
+    assert follow_up(*asked, "and the news about AI?", [WEATHER, AIR, NEWS]) == [
+        ("get_news", {"topic": "and the news about AI?"})
+    ]

@@ -39,7 +39,16 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from toolkit.gateway.content import without_tool_images
-from toolkit.gateway.generic import ToolInfo, fill_arguments, fill_clause, follow_up, picks, search_terms, tool_finder
+from toolkit.gateway.generic import (
+    ToolInfo,
+    carried,
+    fill_arguments,
+    fill_clause,
+    follow_up,
+    picks,
+    search_terms,
+    tool_finder,
+)
 from toolkit.gateway.judge import takes
 from toolkit.gateway.rules import Facts, Rules, find_order_id, read_text
 from toolkit.gateway.toolset import ToolSet
@@ -257,11 +266,38 @@ def _carried(
     question. A follow-up that asks about another tool ("and the time in Tokyo?") keeps the pick. The
     previous turn's calls are looked at first: most picks are of a tool it did not call, and the text is
     then not read again."""
-    called = {call["function"]["name"] for call in _previous_calls(messages)}
-    if not called or not {c.name for c in picked} <= called:
+    previous = _previous_calls(messages)
+    called = {call["function"]["name"] for call in previous}
+    if not called:
         return picked
+    if not {c.name for c in picked} <= called:
+        return _shared(picked, previous, text, offered, facts, rules)
     again = _follow_up_calls(text, offered, facts, rules, messages)
     return again if again and {c.name for c in picked} <= {c.name for c in again} else picked
+
+
+def _shared(
+    picked: tuple[Call, ...],
+    previous: list[dict[str, Any]],
+    text: str,
+    offered: dict[str, ToolInfo],
+    facts: Facts,
+    rules: Rules,
+) -> tuple[Call, ...]:
+    """A follow-up (of the `[generic] follow_up` form) that picks another tool than the turn before called
+    asks about the same things: each required field the text gives no value for takes the previous calls'
+    argument of the same name ("and the air quality?" after get_weather(city=Paris) is get_air_quality(city=
+    Paris), not a city that is the question). Any other text is a question of its own: the pick as it is."""
+    elliptical = rules.generic.follow_up
+    if elliptical is None or elliptical.search(text) is None:
+        return picked
+    before: dict[str, Any] = {}
+    for call in previous:
+        for key, value in _arguments(call["function"]["arguments"]).items():
+            before.setdefault(key, value)
+    return tuple(
+        Call(c.name, carried(offered[c.name].parameters, c.arguments, before, text, facts, rules)) for c in picked
+    )
 
 
 def _previous_calls(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -97,7 +97,7 @@ from ipaddress import IPv4Address, IPv4Network
 from itertools import accumulate, chain, filterfalse, islice
 from typing import Any, NamedTuple
 
-from toolkit.gateway.judge import Judge, allowed, any_one, containing, fitting, joined, only_one
+from toolkit.gateway.judge import Judge, allowed, any_one, containing, fitting, joined, only_one, takes
 from toolkit.gateway.patterned import compiled, pattern_string, search_limit
 from toolkit.gateway.rules import Facts, Rules
 from toolkit.gateway.zones import zone_of
@@ -481,6 +481,24 @@ def follow_up(schema: Any, previous: dict[str, Any], text: str, facts: Facts, ru
     last = {_key(value): name for name, value in given.items()}  # one value the text names: the last field
     given = {name: value for name, value in given.items() if last[_key(value)] == name}
     return fill_arguments(schema, text, facts, rules, known={**previous, **given}) if given else None
+
+
+def carried(
+    schema: Any, arguments: dict[str, Any], before: dict[str, Any], text: str, facts: Facts, rules: Rules
+) -> dict[str, Any]:
+    """`arguments` with each required field the `text` gives no value for (`_Filler.given`) taken from
+    `before` (the previous turn's arguments by name), when that value fits the field (`judge.takes`): a
+    follow-up about another tool asks about the same place, the same order."""
+    properties = schema.get("properties") if isinstance(schema, dict) else None
+    required = schema.get("required") if isinstance(schema, dict) else None
+    if not isinstance(properties, dict) or not isinstance(required, list) or not before:
+        return arguments
+    filler, made = _Filler(schema, text, facts, rules, ""), dict(arguments)
+    for name in required:
+        sub = properties.get(name) if type(name) is str and name in before else None
+        if type(sub) is dict and filler.given(name, sub) is None and takes(schema, sub, before[name]):
+            made[name] = before[name]
+    return made
 
 
 def fill_clause(

@@ -121,6 +121,41 @@ def test_a_timezone_written_right_against_chinese_is_read(text, zone):
 
 
 @pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("What time is it in Tokyo?", [("get_current_time", {"timezone": "Asia/Tokyo"})]),
+        ("what time is it in los angeles?", [("get_current_time", {"timezone": "America/Los_Angeles"})]),
+        (
+            "Convert 09:30 from Tokyo to London",
+            [
+                (
+                    "convert_time",
+                    {"source_timezone": "Asia/Tokyo", "time": "09:30", "target_timezone": "Europe/London"},
+                )
+            ],
+        ),
+        # a zone written and a city named: each field its own, in the text's order
+        (
+            "Convert 14:00 from Asia/Tokyo to Paris",
+            [
+                (
+                    "convert_time",
+                    {"source_timezone": "Asia/Tokyo", "time": "14:00", "target_timezone": "Europe/Paris"},
+                )
+            ],
+        ),
+        # a city the tz database does not name, and no place at all: the documented example, never a guess
+        ("What time is it in Beijing?", [("get_current_time", {"timezone": "America/New_York"})]),
+        ("What's the time at the office?", [("get_current_time", {"timezone": "America/New_York"})]),
+    ],
+)
+def test_a_city_named_for_a_timezone_field_is_its_iana_zone(text, expected):
+    """A timezone field took the description's example (America/New_York) for "What time is it in Tokyo?",
+    and "from Asia/Tokyo to Paris" gave the target Asia/Tokyo again: a city the tz database names is its zone."""
+    assert valid(ask(text, TIME), TIME) == expected
+
+
+@pytest.mark.parametrize(
     "description",
     [
         "城市名，例如“上海”",
@@ -686,6 +721,11 @@ AMOUNT = ("convert 100 USD to EUR", ("convert_currency", {"amount": 100, "from_c
             "and Europe/Paris?",
             ("get_current_time", {"timezone": "Europe/Paris"}),
         ),
+        (
+            ("time in Asia/Tokyo", ("get_current_time", {"timezone": "Asia/Tokyo"})),
+            "and in London?",
+            ("get_current_time", {"timezone": "Europe/London"}),
+        ),
     ],
 )
 def test_a_follow_up_without_a_keyword_calls_the_previous_turns_tool_with_what_it_changes(asked, text, expected):
@@ -722,6 +762,41 @@ def test_a_question_of_its_own_after_a_call_does_not_repeat_that_call(asked, tex
     # convert_currency(amount=3), "What do you know about Python?" after a weather call get_weather(city=Python)
     tools = [WEATHER, *TIME, CONVERT, TOOL_SEARCH]
     assert asked[1][0] not in [name for name, _ in follow_up(*asked, text, tools)]
+
+
+@pytest.mark.parametrize(
+    "text", ["and in fahrenheit?", "And in Fahrenheit?", "in fahrenheit please", "what about Fahrenheit?"]
+)
+def test_a_unit_asked_for_after_a_weather_call_is_no_new_place(text):
+    """A unit after a weather call: "and in fahrenheit?" after get_weather(city=Paris) was picked afresh by the unit's value, and the place
+    reader took "fahrenheit" (a name ending the question after "in") for the city: get_weather(city="and in
+    fahrenheit?" / "fahrenheit", unit=fahrenheit). A value the text names of one of the tool's enums is no
+    place, and a pick of the tool the turn before called, by a follow-up, carries that call's arguments."""
+    asked = ("What's the weather in Paris?", ("get_weather", {"city": "Paris"}))
+    assert follow_up(*asked, text, [WEATHER, *TIME, CONVERT]) == [
+        ("get_weather", {"city": "Paris", "unit": "fahrenheit"})
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a new place with the unit: both changed
+        ("and in London, in fahrenheit?", {"city": "London", "unit": "fahrenheit"}),
+        # a question of its own about the same tool: a fresh call, nothing carried over
+        ("What's the weather in Oslo?", {"city": "Oslo"}),
+    ],
+)
+def test_a_follow_up_naming_a_unit_still_reads_a_new_place(text, expected):
+    asked = ("What's the weather in Paris?", ("get_weather", {"city": "Paris"}))
+    assert follow_up(*asked, text, [WEATHER, *TIME, CONVERT]) == [("get_weather", expected)]
+
+
+def test_a_place_holding_an_option_the_text_names_is_no_place():
+    # no follow-up: the unit is no city; the city is left to the user's words, as with no place at all
+    schema = WEATHER["function"]["parameters"]
+    assert fill(schema, "what's the weather in fahrenheit?")["city"] != "fahrenheit"
+    assert fill(schema, "weather in Oslo in fahrenheit") == {"city": "Oslo", "unit": "fahrenheit"}
 
 
 @pytest.mark.parametrize(
@@ -1450,3 +1525,378 @@ def test_an_optional_property_whose_choices_are_both_null_is_filled_without_valu
     text = "please look up my order for tomorrow"
     rules = load_rules()
     assert generic.fill_arguments(schema, text, read_text(text, rules), rules) == {}  # optional: left out
+
+
+FORECAST = fn("get_forecast", "Get the forecast for a location", {"location": {"type": "string"}})
+CODE = {"type": "string", "pattern": "^[A-Z]{3}$"}
+FX = fn(
+    "convert_currency",
+    "Convert an amount of money from one currency to another",
+    {"amount": {"type": "number"}, "from_currency": CODE, "to_currency": CODE},
+)
+RATE = fn(
+    "exchange",
+    "Exchange rate lookup",
+    {
+        "base": {"type": "string", "description": "ISO 4217 code"},
+        "quote": {"type": "string", "description": "ISO 4217 code"},
+    },
+)
+UNITS = fn(
+    "convert_units",
+    "Convert a quantity between units of measure",
+    {"value": {"type": "number"}, "from_unit": {"type": "string"}, "to_unit": {"type": "string"}},
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "tools", "expected"),
+    [
+        ("What's the weather in Paris?", [FORECAST], ("get_forecast", {"location": "Paris"})),
+        ("北京天气怎么样", [FORECAST], ("get_forecast", {"location": "北京"})),
+        (
+            "exchange 20 USD to EUR",
+            [FX],
+            ("convert_currency", {"amount": 20, "from_currency": "USD", "to_currency": "EUR"}),
+        ),
+        ("convert 100 dollars to euros", [RATE], ("exchange", {"base": "USD", "quote": "EUR"})),
+    ],
+)
+def test_a_tool_is_found_by_a_synonym_of_its_words(text, tools, expected):
+    """ "What's the weather in Paris?" offered only `get_forecast` got the shop's greeting, "exchange 20 USD to
+    EUR" no call of `convert_currency`: a tool is picked by the `[generic] synonyms` of the user's words too."""
+    assert valid(ask(text, tools), tools) == [expected]
+
+
+@pytest.mark.parametrize(
+    ("text", "tools", "expected"),
+    [
+        # "pound" weighs too: no currency tool for it; miles are no dollars
+        ("convert 5 pounds to kg", [UNITS, FX], "convert_units"),
+        ("convert 10 miles to km", [UNITS, FX], "convert_units"),
+        ("convert 10 dollars to euros", [UNITS, FX], "convert_currency"),
+    ],
+)
+def test_a_currency_synonym_picks_a_currency_tool_only_for_money(text, tools, expected):
+    assert [name for name, _ in ask(text, tools)] == [expected]
+
+
+def test_synonyms_pick_a_tool_and_stay_out_of_its_arguments():
+    # the search tool gets the user's own words, not "exchange" for "convert"
+    search = KeywordSearch().spec.to_openai()
+    assert ask("convert 10 dollars", [search]) == [("tool_search_tool", {"terms": ["convert", "dollars"]})]
+
+
+@pytest.mark.parametrize(
+    ("text", "amount", "source", "target"),
+    [
+        ("Convert 100 dollars to yen", 100, "USD", "JPY"),
+        # the currency beside the amount is the one converted from, wherever it stands
+        ("How many euros is 50 pounds?", 50, "GBP", "EUR"),
+        ("how many yen do I get for 20 bucks", 20, "USD", "JPY"),
+        ("$20 in euros", 20, "USD", "EUR"),
+        ("100欧元是多少人民币", 100, "EUR", "CNY"),
+        ("把100美元换成人民币", 100, "USD", "CNY"),
+        ("convert 100 SEK to NOK", 100, "SEK", "NOK"),
+    ],
+)
+def test_currencies_named_in_words_fill_iso_4217_fields(text, amount, source, target):
+    """ "Convert 100 dollars to yen" gave from_currency and to_currency "AAA" (a string built from the
+    pattern), and a field described "ISO 4217 code" the question itself: a currency named in words, English
+    or Chinese, is its code."""
+    assert valid(ask(text, [FX]), [FX]) == [
+        ("convert_currency", {"amount": amount, "from_currency": source, "to_currency": target})
+    ]
+
+
+def test_an_enum_of_currency_codes_takes_the_currency_named_in_words():
+    rates = fn(
+        "get_rates", "Latest rates for a base currency", {"base": {"type": "string", "enum": ["USD", "EUR", "JPY"]}}
+    )
+    assert ask("latest rates for the euro", [rates]) == [("get_rates", {"base": "EUR"})]
+    assert ask("rates for yen", [rates]) == [("get_rates", {"base": "JPY"})]
+
+
+def test_a_three_letter_code_field_that_is_no_currency_takes_no_currency():
+    flights = fn(
+        "search_flights",
+        "Search flights between two airports",
+        {"origin": CODE, "destination": CODE, "date": {"type": "string", "format": "date"}},
+    )
+    text = "Find a flight from LAX to JFK on 2026-12-20 under 500 dollars"
+    assert ask(text, [flights, FX]) == [
+        ("search_flights", {"origin": "LAX", "destination": "JFK", "date": "2026-12-20"})
+    ]
+
+
+CLOCK = fn("get_time", "Get the current local time for an IANA timezone", {"timezone": {"type": "string"}})
+FLIGHTS = fn(
+    "search_flights",
+    "Search flights between two airports on a date",
+    {"origin": CODE, "destination": CODE, "date": {"type": "string", "format": "date"}},
+)
+HOTEL = fn(
+    "book_hotel",
+    "Book a hotel room in a city",
+    {"city": {"type": "string"}, "check_in": {"type": "string", "format": "date"}},
+)
+MUSIC = fn("play_music", "Play a song or playlist", {"query": {"type": "string"}})
+STOCK = fn("get_stock_quote", "Latest stock quote for a ticker symbol", {"symbol": {"type": "string"}})
+MANY = [WEATHER, CLOCK, FX, FLIGHTS, HOTEL, MUSIC, STOCK]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "What's the weather in Paris and the time in Tokyo?",
+            [("get_weather", {"city": "Paris"}), ("get_time", {"timezone": "Asia/Tokyo"})],
+        ),
+        (
+            "查一下北京天气，再把100美元换成人民币",
+            [
+                ("get_weather", {"city": "北京"}),
+                ("convert_currency", {"amount": 100, "from_currency": "USD", "to_currency": "CNY"}),
+            ],
+        ),
+        # a thousands comma is no clause's end; the first tool named is called first
+        (
+            "Convert 1,200 USD to EUR and tell me the time in London",
+            [
+                ("convert_currency", {"amount": 1200, "from_currency": "USD", "to_currency": "EUR"}),
+                ("get_time", {"timezone": "Europe/London"}),
+            ],
+        ),
+        (
+            "Book a hotel in Rome on 2026-12-20, then find flights from JFK to FCO on 2026-12-19",
+            [
+                ("book_hotel", {"city": "Rome", "check_in": "2026-12-20"}),
+                ("search_flights", {"origin": "JFK", "destination": "FCO", "date": "2026-12-19"}),
+            ],
+        ),
+        # what one clause leaves out, the whole text gives: the weather in Tokyo too
+        (
+            "What's the weather and the time in Tokyo?",
+            [("get_weather", {"city": "Tokyo"}), ("get_time", {"timezone": "Asia/Tokyo"})],
+        ),
+    ],
+)
+def test_two_questions_in_one_message_call_both_tools_each_with_its_own_arguments(text, expected):
+    """ "What's the weather in Paris and the time in Tokyo?" called get_weather alone (the picker calls the
+    one best tool), and "查一下北京天气，再把100美元换成人民币" left the money out: each clause is picked for,
+    and two clauses that pick two tools call both, each filled from its own clause."""
+    assert valid(ask(text, MANY), MANY) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # two places for one tool: one clause picks it, one call (not a second tool with mixed fields)
+        ("weather in Paris and London", ["get_weather"]),
+        ("北京和上海的天气", ["get_weather"]),
+        # a clause that only shares a description's word with a tool calls nothing beside the question
+        ("What's the time? I need to leave for the airport", ["get_time"]),
+        ("The stock market crashed and I lost money", ["get_stock_quote"]),
+        ("Thanks, and have a nice day!", []),
+    ],
+)
+def test_a_clause_that_asks_for_no_other_tool_adds_no_call(text, expected):
+    assert [name for name, _ in ask(text, MANY)] == expected
+
+
+def test_two_questions_with_parallel_calls_off_call_the_first_tool():
+    text = "What's the weather in Paris and the time in Tokyo?"
+    assert ask(text, MANY, parallel_tool_calls=False) == [("get_weather", {"city": "Paris"})]
+
+
+def test_a_synonym_never_outweighs_the_users_own_word():
+    """Synonyms are read only when the user's words find no tool: "汇率" (exchange rate) is the rate tool's
+    word, and the converter named "convert" (exchange's synonym) does not win over it; "find" is no synonym
+    of "search", so "Find me something to read" searches no flights."""
+    rates = fn(
+        "get_exchange_rate",
+        "Get the exchange rate between two currencies",
+        {
+            "base": {"type": "string", "enum": ["USD", "GBP", "CNY"]},
+            "quote": {"type": "string", "enum": ["USD", "GBP", "CNY"]},
+        },
+    )
+    assert ask("英镑兑人民币汇率是多少", [rates, FX]) == [("get_exchange_rate", {"base": "GBP", "quote": "CNY"})]
+    assert ask("Find me something to read", [FLIGHTS]) == []
+
+
+def test_a_clause_finds_its_tool_by_a_synonym_beside_another_found_by_its_word():
+    tools = [FORECAST, CLOCK]
+    assert ask("What's the weather in Paris and the time in Tokyo?", tools) == [
+        ("get_forecast", {"location": "Paris"}),
+        ("get_time", {"timezone": "Asia/Tokyo"}),
+    ]
+
+
+BOOK_HOTEL = fn(
+    "book_hotel",
+    "Book a hotel room in a city",
+    {"city": {"type": "string"}, "check_in": {"type": "string", "format": "date"}},
+)
+ORDER = fn(
+    "get_order_status",
+    "Look up the status of a customer order",
+    {"order_id": {"type": "string", "pattern": "^ORD-\\d{5}$"}},
+)
+NEWS = fn("get_news", "Get news headlines about a topic", {"topic": {"type": "string"}})
+QUOTE = fn(
+    "get_stock_quote",
+    "Latest stock quote for a ticker symbol",
+    {"symbol": {"type": "string", "pattern": "^[A-Z]{1,5}$"}},
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "tools", "expected"),
+    [
+        # "book" is a noun here: the clause gives a hotel no city and no date, and the order clause is the question
+        (
+            "I paid 20 dollars for the book, where is my order ORD-12345?",
+            [BOOK_HOTEL, ORDER],
+            [("get_order_status", {"order_id": "ORD-12345"})],
+        ),
+        # "its stock price" names no ticker: the news is what is asked
+        (
+            "What's the news about Tesla and its stock price?",
+            [QUOTE, NEWS],
+            [("get_news", {"topic": "What's the news about Tesla"})],
+        ),
+        # each clause gives its tool what it asks: both
+        (
+            "What's the news about Tesla and the stock price of TSLA?",
+            [QUOTE, NEWS],
+            [("get_news", {"topic": "What's the news about Tesla"}), ("get_stock_quote", {"symbol": "TSLA"})],
+        ),
+    ],
+)
+def test_a_clause_that_only_shares_a_word_with_a_tool_does_not_call_it(text, tools, expected):
+    """A clause whose tool asks for what a text gives (a city, a date, a ticker's word) and gets none of it
+    only shares a word with the tool: "for the book" called book_hotel(city=<the question>, check_in=2026-01-01)
+    beside, or instead of, the order the user asked about."""
+    assert valid(ask(text, tools), tools) == expected
+
+
+def test_two_tools_named_in_one_message_each_take_their_own_part():
+    """Two tools named literally were each filled from the whole text: calculate's expression was
+    "calculate 2+2 and translate hello into French"."""
+    calc = fn("calculate", "Evaluate a math expression", {"expression": {"type": "string"}})
+    translate = fn(
+        "translate",
+        "Translate text",
+        {"text": {"type": "string"}, "target": {"type": "string", "enum": ["en", "fr"]}},
+    )
+    assert ask("calculate 2+2 and translate hello into fr", [calc, translate]) == [
+        ("calculate", {"expression": "calculate 2+2"}),
+        ("translate", {"text": "translate hello into fr", "target": "fr"}),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("what about yen?", {"amount": 100, "from_currency": "USD", "to_currency": "JPY"}),
+        ("那日元呢？", {"amount": 100, "from_currency": "USD", "to_currency": "JPY"}),
+        ("and 250?", {"amount": 250, "from_currency": "USD", "to_currency": "EUR"}),
+    ],
+)
+def test_a_follow_up_naming_one_currency_changes_one_field(text, expected):
+    """ "what about yen?" after convert(USD → EUR) gave both fields the one currency named: JPY → JPY."""
+    asked = (
+        "convert 100 USD to EUR",
+        ("convert_currency", {"amount": 100, "from_currency": "USD", "to_currency": "EUR"}),
+    )
+    assert follow_up(*asked, text, [FX]) == [("convert_currency", expected)]
+
+
+@pytest.mark.parametrize(
+    ("text", "city"),
+    [("查下上海的天气", "上海"), ("看下北京天气", "北京"), ("今天天气怎么样?还有北京时间几点了?", "北京")],
+)
+def test_a_chinese_place_is_read_without_colloquial_asking_words(text, city):
+    # "查下" (查一下) and "还有" were read as part of the name: '下上海', '还有北京'
+    assert ask(text, [WEATHER])[0][1]["city"] == city
+
+
+def test_a_clause_whose_tool_takes_a_choice_it_does_not_name_is_still_called():
+    # "英文" names no value of `target` (en, fr): a choice is no reason to think the clause asks for nothing
+    translate = fn(
+        "translate", "Translate text", {"text": {"type": "string"}, "target": {"type": "string", "enum": ["en", "fr"]}}
+    )
+    email = fn(
+        "send_email", "Send an email", {"to": {"type": "string", "format": "email"}, "subject": {"type": "string"}}
+    )
+    assert ask("给bob@example.com发邮件，并且把“你好”翻译成英文", [email, translate]) == [
+        ("send_email", {"to": "bob@example.com", "subject": "给bob@example.com发邮件"}),
+        ("translate", {"text": "你好", "target": "en"}),
+    ]
+
+
+def test_a_long_text_is_read_as_one_question():
+    # a page pasted is not picked for clause by clause (each pick of a long clause costs a whole pick)
+    from toolkit.gateway import decide
+
+    text = "note " * (decide._MAX_CLAUSE_TEXT // 5) + "What's the weather in Paris and the time in Tokyo?"
+    assert [name for name, _ in ask(text, MANY)] == ["get_weather"]
+    assert len(ask(text[-60:], MANY)) == 2
+
+
+@pytest.mark.parametrize(
+    ("properties", "text", "expected"),
+    [
+        # a place by its name, a timezone by its description: the zone
+        (
+            {"location": {"type": "string", "description": "IANA time zone name"}},
+            "What time is it in Tokyo?",
+            {"location": "Asia/Tokyo"},
+        ),
+        # a place described as one stays a place
+        (
+            {"location": {"type": "string", "description": "City name"}},
+            "What time is it in Tokyo?",
+            {"location": "Tokyo"},
+        ),
+        # a field named for nothing, described as a currency code
+        (
+            {"base": {"type": "string", "description": "ISO 4217 code"}, "amount": {"type": "number"}},
+            "how much is 30 euros",
+            {"base": "EUR", "amount": 30},
+        ),
+    ],
+)
+def test_a_fields_description_says_what_it_asks_for(properties, text, expected):
+    schema = {"type": "object", "properties": properties, "required": list(properties)}
+    assert fill(schema, text) == expected
+
+
+AIR = fn("get_air_quality", "Get the air quality index for a city", {"city": {"type": "string"}})
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # another tool about the same city: the city carried over, not the question as a city
+        ("and the air quality?", [("get_air_quality", {"city": "Paris"})]),
+        ("what about the air quality?", [("get_air_quality", {"city": "Paris"})]),
+        # a city of its own
+        ("and the air quality in London?", [("get_air_quality", {"city": "London"})]),
+        # a question of its own (no follow-up's form): nothing carried
+        ("What is the air quality?", [("get_air_quality", {"city": "What is the air quality?"})]),
+    ],
+)
+def test_a_follow_up_about_another_tool_carries_the_arguments_it_shares(text, expected):
+    """ "and the air quality?" after get_weather(city=Paris) called get_air_quality(city="and the air
+    quality?"): a follow-up that picks another tool takes the previous call's argument of the same name."""
+    asked = ("What's the weather in Paris?", ("get_weather", {"city": "Paris"}))
+    assert follow_up(*asked, text, [WEATHER, AIR, NEWS]) == expected
+
+
+def test_a_follow_up_about_a_tool_sharing_no_field_carries_nothing():
+    asked = ("What's the weather in Paris?", ("get_weather", {"city": "Paris"}))
+    assert follow_up(*asked, "and the news about AI?", [WEATHER, AIR, NEWS]) == [
+        ("get_news", {"topic": "and the news about AI?"})
+    ]

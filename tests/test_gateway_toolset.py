@@ -240,7 +240,7 @@ def test_a_list_the_rules_cover_picks_nothing_and_reads_no_terms(monkeypatch):
     """Every tool is a shop tool: nothing is left to pick, so the text is not even read."""
     prepared = prepare(SHOP)
     assert prepared is not None
-    monkeypatch.setattr(toolset, "search_terms", lambda *_: pytest.fail("read the text for nothing"))
+    monkeypatch.setattr(toolset, "pick_terms", lambda *_: pytest.fail("read the text for nothing"))
     assert prepared.pick("天气 weather 订单", CONTEXT, RULES) is None
     assert pick("天气 weather 订单", _unruled(SHOP), CONTEXT, RULES) is None
 

@@ -8,7 +8,8 @@
 3. a tool the text names literally (with the JSON object after its name; else a shop tool
    with the facts, any other with its required arguments filled from the text, as below), else
    each matching intent whose tool is offered → one call each, in rules order; an order id and nothing matched → the fallback tool; still
-   nothing → the best keyword match among the tools no rule names (`toolkit.gateway.generic`),
+   nothing → the best keyword match among the tools no rule names (`toolkit.gateway.generic`; one
+   for each clause that picks another tool: "the weather in Paris and the time in Tokyo"),
    which also wins over a "should not call" rule (a complaint skill may handle a complaint); still
    nothing and no such rule matched → the previous turn's calls again, with what a follow-up that names
    no tool changes ("And in London?": `_follow_up_calls`), else a tool that finds tools, if offered
@@ -34,10 +35,20 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from toolkit.gateway.content import without_tool_images
-from toolkit.gateway.generic import ToolInfo, fill_arguments, follow_up, pick, search_terms, tool_finder
+from toolkit.gateway.generic import (
+    ToolInfo,
+    carried,
+    fill_arguments,
+    fill_clause,
+    follow_up,
+    picks,
+    search_terms,
+    tool_finder,
+)
 from toolkit.gateway.judge import takes
 from toolkit.gateway.rules import Facts, Rules, find_order_id, read_text
 from toolkit.gateway.toolset import ToolSet
@@ -124,8 +135,11 @@ def _auto(
     if not calls and offered and (prepared is None or prepared.picks_from(rules)):
         context = _system_text(messages or [])
         calls = _generic_calls(text, offered, facts, rules, context, prepared)
-        if not calls and not facts.declines and messages:
-            calls = _follow_up_calls(text, offered, facts, rules, messages)
+        if not facts.declines and messages:
+            if calls:
+                calls = _carried(calls, text, offered, facts, rules, messages)
+            else:
+                calls = _follow_up_calls(text, offered, facts, rules, messages)
         if not calls and not facts.declines:
             calls = _search_first(text, offered, facts, rules, context, prepared)
     if calls:
@@ -151,14 +165,66 @@ def _generic_calls(
 ) -> tuple[Call, ...]:
     """A call of the best keyword match among the unruled `offered` tools (`prepared`: the
     request's whole tool list read once; `offered` may be a part of it)."""
+    also = max(rules.generic.min_score, rules.generic.clause_min_score) if rules.generic.clauses else 0
     if prepared is not None:
         among = None if offered is prepared.offered else set(offered)
-        name = prepared.pick(text, context, rules, among)
+
+        def picked(part: str, least: int | None, also: int = 0) -> tuple[str | None, int]:
+            return prepared.picks(part, context, rules, among, least, also)
     else:
-        name = pick(text, _unruled(offered, rules), context, rules)
+        unruled = _unruled(offered, rules)
+
+        def picked(part: str, least: int | None, also: int = 0) -> tuple[str | None, int]:
+            return picks(part, unruled, context, rules, least, also)
+
+    name, contenders = picked(text, None, also)
     if name is None:
         return ()
-    return (Call(name, fill_arguments(offered[name].parameters, text, facts, rules, context=context)),)
+    several = _clause_calls(text, picked, offered, facts, rules, context) if contenders > 1 else ()
+    return several or (Call(name, fill_arguments(offered[name].parameters, text, facts, rules, context=context)),)
+
+
+def _clause_calls(
+    text: str,
+    picked: Callable[[str, int | None], tuple[str | None, int]],
+    offered: dict[str, ToolInfo],
+    facts: Facts,
+    rules: Rules,
+    context: str,
+) -> tuple[Call, ...]:
+    """One call for each tool the text's clauses pick (`[generic] clauses`: "the weather in Paris and the time
+    in Tokyo", "查一下北京天气，再把100美元换成人民币"), when they pick two or more: each filled from its own
+    clauses (`generic.fill_clause`: what they leave out from the whole text). A clause picks a tool only by
+    `[generic] clause_min_score` (a word in its name, two in its description: "I need to leave for the
+    airport" is no flight search), and calls it only when the clause answers it (`fill_clause`: "I paid 20
+    dollars for the book" gives a hotel no city; the clause that does answer is called alone, though the
+    shared word tied the whole text's pick). None for a text of one clause, or whose clauses pick one tool
+    ("北京和上海的天气"), or longer than `_MAX_CLAUSE_TEXT`: the whole text's pick is the call. Asked only
+    when the whole text scores two tools that much (most questions: one), so a question of one tool is
+    split and picked for no more."""
+    clauses = rules.generic.clauses
+    if clauses is None or len(text) > _MAX_CLAUSE_TEXT or clauses.search(text) is None:  # the usual: one clause
+        return ()
+    parts: dict[str, list[str]] = {}
+    least = max(rules.generic.min_score, rules.generic.clause_min_score)
+    for part in clauses.split(text, _MAX_CLAUSES)[:_MAX_CLAUSES]:
+        name = picked(part, least)[0] if part and not part.isspace() else None
+        if name is not None:
+            parts.setdefault(name, []).append(part)
+    if len(parts) < 2:
+        return ()
+    calls = []
+    for name, own in parts.items():
+        arguments = fill_clause(offered[name].parameters, " ".join(own), text, facts, rules, context=context)
+        if arguments is not None:
+            calls.append(Call(name, arguments))
+    return tuple(calls)  # one: the other clause's tool was only a word shared (it beat the one asked for)
+
+
+_MAX_CLAUSES = 16
+"""The clauses of one message each picked for, at most (a text of thousands of commas is not thousands of picks)."""
+_MAX_CLAUSE_TEXT = 2_000
+"""A longer text (a page pasted, a long mail) is read as one question: its clauses are not picked for one by one."""
 
 
 def _follow_up_calls(
@@ -184,6 +250,54 @@ def _follow_up_calls(
             if arguments is not None:
                 calls.append(Call(name, arguments))
     return tuple(calls)
+
+
+def _carried(
+    picked: tuple[Call, ...],
+    text: str,
+    offered: dict[str, ToolInfo],
+    facts: Facts,
+    rules: Rules,
+    messages: list[dict[str, Any]],
+) -> tuple[Call, ...]:
+    """The keyword pick, or the follow-up's calls when the pick is a tool the previous turn called (and
+    a follow-up's text changes it): "and in fahrenheit?" after get_weather(city=Paris) picks get_weather
+    by its unit's value, and is get_weather(city=Paris, unit=fahrenheit), not a call whose city is the
+    question. A follow-up that asks about another tool ("and the time in Tokyo?") keeps the pick. The
+    previous turn's calls are looked at first: most picks are of a tool it did not call, and the text is
+    then not read again."""
+    previous = _previous_calls(messages)
+    called = {call["function"]["name"] for call in previous}
+    if not called:
+        return picked
+    if not {c.name for c in picked} <= called:
+        return _shared(picked, previous, text, offered, facts, rules)
+    again = _follow_up_calls(text, offered, facts, rules, messages)
+    return again if again and {c.name for c in picked} <= {c.name for c in again} else picked
+
+
+def _shared(
+    picked: tuple[Call, ...],
+    previous: list[dict[str, Any]],
+    text: str,
+    offered: dict[str, ToolInfo],
+    facts: Facts,
+    rules: Rules,
+) -> tuple[Call, ...]:
+    """A follow-up (of the `[generic] follow_up` form) that picks another tool than the turn before called
+    asks about the same things: each required field the text gives no value for takes the previous calls'
+    argument of the same name ("and the air quality?" after get_weather(city=Paris) is get_air_quality(city=
+    Paris), not a city that is the question). Any other text is a question of its own: the pick as it is."""
+    elliptical = rules.generic.follow_up
+    if elliptical is None or elliptical.search(text) is None:
+        return picked
+    before: dict[str, Any] = {}
+    for call in previous:
+        for key, value in _arguments(call["function"]["arguments"]).items():
+            before.setdefault(key, value)
+    return tuple(
+        Call(c.name, carried(offered[c.name].parameters, c.arguments, before, text, facts, rules)) for c in picked
+    )
 
 
 def _previous_calls(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -298,14 +412,39 @@ def _direct_calls(
         return ()
     found.sort()
     calls = []
-    for end, name in found:
+    for k, (end, name) in enumerate(found):
         explicit = _json_after(text, end)
         if explicit is None and name not in rules.ruled_tools:
             context = _system_text(messages or [])
-            calls.append(Call(name, fill_arguments(offered[name].parameters, text, facts, rules, context=context)))
+            calls.append(Call(name, _named_arguments(offered[name].parameters, text, found, k, facts, rules, context)))
         else:
             calls.append(_call(name, offered, facts, rules, explicit=explicit))
     return tuple(calls)
+
+
+def _named_arguments(
+    schema: Any, text: str, found: list[tuple[int, str]], k: int, facts: Facts, rules: Rules, context: str
+) -> dict[str, Any]:
+    """The arguments of the `k`-th of the tools `found` named in the text (where each mention ends, and its
+    name): from the whole text when it names one, else from its own part, from its mention up to the next
+    tool's ("calculate 2+2 and translate hello into French": calculate's expression is no French), as a
+    clause's (`generic.fill_clause`; a part that gives none of what the tool asks is read as it is)."""
+    if len(found) < 2:
+        return fill_arguments(schema, text, facts, rules, context=context)
+    start = 0 if k == 0 else found[k][0] - len(found[k][1])
+    end = found[k + 1][0] - len(found[k + 1][1]) if k + 1 < len(found) else len(text)
+    part = _without_joint(text[start:end], rules)
+    made = fill_clause(schema, part, text, facts, rules, context=context)
+    return made if made is not None else fill_arguments(schema, part, facts, rules, context=context)
+
+
+def _without_joint(part: str, rules: Rules) -> str:
+    """`part` without the clause joint it ends with (`[generic] clauses`: "calculate 2+2 and " is
+    "calculate 2+2"), if it ends with one."""
+    clauses = rules.generic.clauses
+    joints = list(clauses.finditer(part)) if clauses is not None else []
+    last = joints[-1] if joints else None
+    return part[: last.start()] if last is not None and not part[last.end() :].strip() else part
 
 
 def _apply_choice(

@@ -5,7 +5,10 @@ search terms (`search_terms`) and ranks the request's other tools with the week-
 scorer (`toolkit.search.keyword.score`: +2 a term in the name, +1 in the description). A tool
 whose string parameter has an `enum` also scores through its values: each value's own words,
 and the system-prompt text around it (a skill's description, say). The best tool scoring at
-least `[generic] min_score` is called; ties go to the tool listed first.
+least `[generic] min_score` is called; ties go to the tool listed first. A tool is picked by the terms and
+their `[generic.hints]` ("dollars": currency), and only when none is found, by their `[generic] synonyms` too
+("weather" finds `get_forecast`); `picks` also counts the tools that score a clause's least, for
+`toolkit.gateway.decide`'s calls of several tools in one message (`fill_clause` fills each from its clause).
 
 `fill_arguments(schema, text, facts, rules)` builds arguments from the tool's JSON schema:
 required fields only (everything, for a strict schema; an optional one with an `enum` whose value the
@@ -14,8 +17,10 @@ text names as a word, no stopword: "in fahrenheit"; a required name `properties`
 `dependencies`, too; optional ones, then `name1`, `name2`, ... only up to
 `minProperties`), each typed as the schema says: a fact
 from the text when one fits (the `[generic.facts]` regexes, chosen by the parameter's name or
-`format`; the k-th field asking for one fact takes the k-th value the text holds, the last when it
-holds fewer: `convert_time` from Asia/Tokyo to Europe/London, a check-in and a check-out date), or from a labelled line ("状态：已发货", "Status: shipped") whose label shares a
+`format`, or its description: `[generic.described]`; the k-th field asking for one fact takes the k-th value
+the text holds, the last when it holds fewer: `convert_time` from Asia/Tokyo to Europe/London, a check-in and a
+check-out date; a timezone also from a city the tz database names, `toolkit.gateway.zones`; a currency's ISO 4217
+code from its name, `[generic.currencies]`, the one beside the amount first), or from a labelled line ("状态：已发货", "Status: shipped") whose label shares a
 word with the field's name (the glossary translates Chinese labels), else `const`, an `enum`
 value the text points at (the k-th of those it names for the k-th field of them: from USD, to EUR), `default`, `examples`, an example quoted in the description, else
 the user's own words (strings), the search terms (arrays of plain strings: no enum, const,
@@ -74,7 +79,8 @@ order), looked for in the first `_MAX_CONTEXT` characters of the context, and on
 took 4.6 s, a 1 MiB request would have taken minutes); a value is pointed at in the text's first
 `_MAX_CHARS` characters.
 
-Leaves out: understanding. "Tokyo" does not become `Asia/Tokyo`, "tomorrow" is not a date,
+Leaves out: understanding. "Tokyo" becomes `Asia/Tokyo` only as the tz database names it
+(`toolkit.gateway.zones`: not Beijing, not 东京), "tomorrow" is not a date,
 and a question that shares a word with an unrelated tool's description calls that tool.
 """
 
@@ -91,9 +97,10 @@ from ipaddress import IPv4Address, IPv4Network
 from itertools import accumulate, chain, filterfalse, islice
 from typing import Any, NamedTuple
 
-from toolkit.gateway.judge import Judge, allowed, any_one, containing, fitting, joined, only_one
+from toolkit.gateway.judge import Judge, allowed, any_one, containing, fitting, joined, only_one, takes
 from toolkit.gateway.patterned import compiled, pattern_string, search_limit
 from toolkit.gateway.rules import Facts, Rules
+from toolkit.gateway.zones import zone_of
 from toolkit.search.keyword import clean_terms, score_text
 
 _WORD_START, _WORD_REST = "[A-Za-z]", "[A-Za-z0-9_'-]"
@@ -255,17 +262,59 @@ def _long_words(min_word: int) -> re.Pattern[str]:
 # --- picking a tool --------------------------------------------------------------------------
 
 
-def pick(text: str, tools: dict[str, ToolInfo], context: str, rules: Rules) -> str | None:
-    """The best-scoring tool for `text` (None if none reaches `min_score`)."""
+def pick_terms(text: str, rules: Rules) -> list[str]:
+    """`search_terms`, then the `[generic.hints]` of each (each term once): what a tool is picked by
+    ("dollars" is about a currency). Only picking reads hints; an argument of search terms is the user's
+    own words. The terms are looked up in C (`isdisjoint`) first: most texts have no hint."""
     terms = search_terms(text, rules)
-    if not terms:
+    hints = rules.generic.hints
+    if not hints or not terms or hints.keys().isdisjoint(terms):
+        return terms
+    return list(dict.fromkeys(terms + [other for term in terms for other in hints.get(term, ())]))
+
+
+def synonym_terms(terms: list[str], rules: Rules) -> list[str] | None:
+    """`terms` and the `[generic] synonyms` of each (each term once), or None when none has any: what a
+    tool is picked by when the user's own words find none ("weather" finds `get_forecast`). Read only
+    then, so a synonym never outweighs a word the user wrote ("汇率" picks `get_exchange_rate`, not
+    `convert_currency` by exchange's synonym), and never in a tool's arguments."""
+    synonyms = rules.generic.synonyms
+    if not synonyms or synonyms.keys().isdisjoint(terms):
         return None
-    best, best_score = None, rules.generic.min_score - 1
+    return list(dict.fromkeys(terms + [other for term in terms for other in synonyms.get(term, ())]))
+
+
+def pick(text: str, tools: dict[str, ToolInfo], context: str, rules: Rules, least: int | None = None) -> str | None:
+    """The best-scoring tool for `text` (None if none reaches `least`, by default `min_score`), by its
+    search terms and hints (`pick_terms`), else by them and their synonyms (`synonym_terms`)."""
+    return picks(text, tools, context, rules, least)[0]
+
+
+def picks(
+    text: str, tools: dict[str, ToolInfo], context: str, rules: Rules, least: int | None = None, also: int = 0
+) -> tuple[str | None, int]:
+    """`pick`'s answer, and how many tools score at least `also` (0 when `also` is 0) by the terms and their
+    synonyms: fewer than two, and no clause of the text can pick two tools (`decide._clause_calls`)."""
+    terms = pick_terms(text, rules)
+    if not terms:
+        return None, 0
+    least = rules.generic.min_score if least is None else least
+    found = _best(tools, terms, context, least, also)
+    if (found[0] is None or also > 0) and (more := synonym_terms(terms, rules)) is not None:
+        # none found: by the synonyms; else the contenders by them (a clause may find its tool by one)
+        again = _best(tools, more, context, least, also)
+        found = again if found[0] is None else (found[0], again[1])
+    return found
+
+
+def _best(tools: dict[str, ToolInfo], terms: list[str], context: str, least: int, also: int) -> tuple[str | None, int]:
+    best, best_score, contenders = None, least - 1, 0
     for name, info in tools.items():
         total = score_text(name, info.description, terms) + _enum_score(info.parameters, terms, context)
         if total > best_score:
             best, best_score = name, total
-    return best
+        contenders += also > 0 and total >= also
+    return best, contenders
 
 
 def tool_finder(offered: dict[str, ToolInfo], rules: Rules) -> str | None:
@@ -417,7 +466,9 @@ def follow_up(schema: Any, previous: dict[str, Any], text: str, facts: Facts, ru
     `text` itself gives a value for replaced (`_Filler.given`): "And in London?" after get_weather(city=
     Paris, unit=celsius) is get_weather(city=London, unit=celsius); "and 250?" changes a convert's amount.
     A required field neither gives is filled as `fill_arguments` fills one (the previous arguments may
-    lack it). None when the text gives no field a value ("ok", "what about tomorrow?": nothing to call again)."""
+    lack it). None when the text gives no field a value ("ok", "what about tomorrow?": nothing to call again).
+    One value given to several fields (the text names one currency, one zone) changes the last of them only:
+    "what about yen?" after convert(from=USD, to=EUR) is from USD to JPY, not from JPY to JPY."""
     properties = schema.get("properties") if isinstance(schema, dict) else None
     if not isinstance(properties, dict):
         return None
@@ -427,7 +478,60 @@ def follow_up(schema: Any, previous: dict[str, Any], text: str, facts: Facts, ru
         value = filler.given(name, sub) if type(name) is str and isinstance(sub, dict) else None
         if value is not None and value != previous.get(name):
             given[name] = value
+    last = {_key(value): name for name, value in given.items()}  # one value the text names: the last field
+    given = {name: value for name, value in given.items() if last[_key(value)] == name}
     return fill_arguments(schema, text, facts, rules, known={**previous, **given}) if given else None
+
+
+def carried(
+    schema: Any, arguments: dict[str, Any], before: dict[str, Any], text: str, facts: Facts, rules: Rules
+) -> dict[str, Any]:
+    """`arguments` with each required field the `text` gives no value for (`_Filler.given`) taken from
+    `before` (the previous turn's arguments by name), when that value fits the field (`judge.takes`): a
+    follow-up about another tool asks about the same place, the same order."""
+    properties = schema.get("properties") if isinstance(schema, dict) else None
+    required = schema.get("required") if isinstance(schema, dict) else None
+    if not isinstance(properties, dict) or not isinstance(required, list) or not before:
+        return arguments
+    filler, made = _Filler(schema, text, facts, rules, ""), dict(arguments)
+    for name in required:
+        sub = properties.get(name) if type(name) is str and name in before else None
+        if type(sub) is dict and filler.given(name, sub) is None and takes(schema, sub, before[name]):
+            made[name] = before[name]
+    return made
+
+
+def fill_clause(
+    schema: Any, clause: str, text: str, facts: Facts, rules: Rules, *, context: str = ""
+) -> dict[str, Any] | None:
+    """Arguments from one `clause` of the user's `text` that asked for two tools ("the weather in Paris and
+    the time in Tokyo": get_weather from "the weather in Paris"), as `fill_arguments` makes them from the
+    clause; a required string that asks for a fact the clause lacks and the whole text has takes the whole
+    text's ("the weather and the time in Tokyo": both Tokyo). A number is never taken from another clause:
+    another clause's number is another question's amount. None when the tool asks for what a text can give
+    (a number, a fact, a pattern's word) and neither gives any of it: the clause only shares
+    a word with the tool ("I paid 20 dollars for the book" asks for no hotel: no city, no date)."""
+    properties = schema.get("properties") if isinstance(schema, dict) else None
+    required = schema.get("required") if isinstance(schema, dict) else None
+    known: dict[str, Any] = {}
+    if isinstance(properties, dict) and isinstance(required, list):
+        own, whole = _Filler(schema, clause, facts, rules, ""), _Filler(schema, text, facts, rules, "")
+        asks = answered = 0
+        for name in dict.fromkeys(n for n in required if type(n) is str):
+            sub = own.resolve(properties.get(name), 1)
+            kind = _kind(sub)
+            if "enum" in sub or not (kind in ("integer", "number") or (kind == "string" and own.typed(name, sub))):
+                continue  # free text, a choice ("英文" for `en`), or what no text gives: any clause answers it
+            asks += 1
+            value = own.given(name, sub)
+            if value is None and kind == "string":
+                value = whole.given(name, sub)
+                if value is not None:
+                    known[name] = value
+            answered += value is not None or (kind == "string" and bool(own.words_for(sub)))
+        if asks and not answered:
+            return None
+    return fill_arguments(schema, clause, facts, rules, context=context, known=known)
 
 
 def fill_value(schema: Any, text: str, facts: Facts, rules: Rules) -> Any:
@@ -708,7 +812,7 @@ class _Filler:
             if chosen is not _NO_CHOICE:
                 return chosen
         if isinstance(schema.get("enum"), list) and schema["enum"]:
-            return self.enum_value(allowed(self, schema), name)
+            return self.enum_value(allowed(self, schema), name, schema)
         kind = _kind(schema)
         if kind == "object":
             return self.object(schema, name, depth + 1)
@@ -722,16 +826,29 @@ class _Filler:
             return None
         return self.string(schema, name)
 
-    def enum_value(self, values: list[Any], name: str) -> Any:
+    def enum_value(self, values: list[Any], name: str, schema: dict[str, Any] | None = None) -> Any:
         """The enum value the text points at (`pick_enum`): of several the text names, the one for the
-        `turn` of the field `name` among the fields those values were asked for (from USD, to EUR)."""
+        `turn` of the field `name` among the fields those values were asked for (from USD, to EUR). A field
+        asking for a currency (by its name or description: `wants_fact`) whose codes the text names none of
+        takes the codes of the currencies it names in words ("the euro": EUR)."""
         named = named_values(values[:_MAX_ENUM_VALUES], self.text) if len(values) > 1 else values
+        if not named and schema is not None and self.of_currencies(name, schema, values):
+            order = {code: i for i, code in enumerate(self.currencies())}
+            named = sorted([v for v in values[:_MAX_ENUM_VALUES] if v in order], key=order.__getitem__)
         turn = self.turn(tuple([str(v) for v in named]), name) if len(named) > 1 else 0
         return (
             named[min(turn, len(named) - 1)]
             if named
             else pick_enum(values, self.text, self.context, self.rules, self.terms())
         )
+
+    def of_currencies(self, name: str, schema: dict[str, Any], values: list[Any]) -> bool:
+        """Whether an enum field asks for a currency: by its name or description (`wants_fact`), or
+        because every one of its values is a code of `[generic.currencies]` (USD, EUR, JPY)."""
+        if self.wants_fact(name, schema) == "currency":
+            return True
+        codes = self.rules.generic.currencies
+        return bool(codes) and all(type(v) is str and codes.get(v.lower()) == v for v in values[:_MAX_ENUM_VALUES])
 
     def turn(self, key: Any, name: str) -> int:
         """The place of the field `name` among those that asked for `key` (a fact, the values an enum's
@@ -951,6 +1068,11 @@ class _Filler:
             return None
         return fact
 
+    def typed(self, name: str, schema: dict[str, Any]) -> bool:
+        """Whether a string field asks for what a text gives as such: a fact (by its name, description or
+        `format`), or a word its `pattern` finds."""
+        return self.wants_fact(name, schema) is not None or isinstance(schema.get("pattern"), str)
+
     def in_fact(self, at: int) -> bool:
         """Whether the text's character `at` is written inside a date, time, email, URL or uuid
         (`_WRITTEN_WITH_DIGITS`): a number there is the year of a date, not an amount, and comes last."""
@@ -1013,25 +1135,68 @@ class _Filler:
 
     def fact(self, name: str, wanted: str | None) -> str | None:
         """A fact from the text for a parameter: the shop's rules first, then the generic fact
-        the parameter `wanted` (`wants_fact`)."""
+        the parameter `wanted` (`wants_fact`); for a timezone, the k-th of the zones the text writes or
+        names a city of (`zones`: "in Tokyo" is Asia/Tokyo) for the k-th field asking."""
         shop = self.rules.params.get(name)
         if shop is not None:
             value = self.facts.get(shop, self.rules)
             if value is not None:
                 return value
+        if wanted in ("timezone", "currency"):
+            found = self.zones() if wanted == "timezone" else self.currencies()
+            return found[min(self.turn(wanted, name), len(found) - 1)] if found else None
         return self.generic_fact(wanted, name) if wanted else None
 
+    def currencies(self) -> list[str]:
+        """The ISO 4217 codes of the currencies the text names (`[generic.currencies]`: "dollars", "欧元",
+        "$", USD), each once: the one written beside an amount first ("how many euros is 50 pounds":
+        GBP, EUR; "100美元换成人民币": USD, CNY), then the others in the text's order. Looked for once."""
+        if "currencies" not in self._all_facts:
+            generic, text = self.rules.generic, self.text[:_MAX_CHARS]
+            names = generic.currency_names
+            found = []
+            for match in names.finditer(text) if names is not None else ():
+                code = generic.currencies.get(match.group().lower(), match.group())
+                start, end = match.span()
+                beside = _AMOUNT_BEFORE.search(text, max(0, start - 24), start) or _AMOUNT_AFTER.match(text, end)
+                found.append((beside is None, start, code))
+            self._all_facts["currencies"] = list(dict.fromkeys(code for _, _, code in sorted(found)))
+        return self._all_facts["currencies"]
+
+    def zones(self) -> list[str]:
+        """The timezones the text names, in its order, each once: those written (the `timezone` fact:
+        Asia/Tokyo, UTC) and those of the places it names (`zones.zone_of`: "in Tokyo" is Asia/Tokyo),
+        so that "from Asia/Tokyo to Paris" gives a second field Europe/Paris. Looked for once."""
+        if "zones" not in self._all_facts:
+            found = []
+            for fact in ("timezone", "place"):
+                pattern = self.rules.generic.facts.get(fact)
+                for match in pattern.finditer(self.text[:_MAX_CHARS]) if pattern is not None else ():
+                    zone = _group(match) if fact == "timezone" else zone_of(_group(match))
+                    if zone is not None:
+                        found.append((match.start(), zone))
+            self._all_facts["zones"] = list(dict.fromkeys(zone for _, zone in sorted(found)))
+        return self._all_facts["zones"]
+
     def wants_fact(self, name: str, schema: dict[str, Any]) -> str | None:
+        """The `[generic.facts]` fact a field asks for: its `format`'s, else the first word of `[generic.params]`
+        in its name, else the first of `[generic.described]` in its description; a place by its name that its
+        description says is a timezone or a currency is that (`location`: "IANA time zone")."""
         lowered = name.lower()
         fmt = schema.get("format")
         if fmt in _FORMATS:
             return _FORMAT_FACTS.get(fmt)
-        if not self.rules.generic.param_words.search(lowered):  # no word in it: the loop finds none
-            return None
-        for word, fact in self.rules.generic.params:
-            if word in lowered:
-                return fact
-        return None
+        generic = self.rules.generic
+        named = None
+        if generic.param_words.search(lowered):  # else no word in it: the loop finds none
+            named = next((fact for word, fact in generic.params if word in lowered), None)
+        if named not in (None, "place"):
+            return named
+        described = schema.get("description")
+        if type(described) is not str or not generic.described or not generic.described_words.search(described.lower()):
+            return named
+        described = described.lower()
+        return next((fact for word, fact in generic.described if word in described), named)
 
     def generic_fact(self, fact: str, name: str) -> str | None:
         """The value in the text of the `[generic.facts]` pattern `fact` for the field `name`: the k-th
@@ -1053,6 +1218,10 @@ class _Filler:
                 self._facts[fact] = None
             elif fact == "date":  # the first that is a day of the calendar
                 self._facts[fact] = next(filter(None, map(_day, pattern.finditer(self.text))), None)
+            elif fact == "place":  # the first that is no option's value (`options_named`), read up to it
+                named = self.options_named()
+                places = filter(None, map(_group, pattern.finditer(self.text)))
+                self._facts[fact] = next((v for v in places if not _holds(v, named)), None)
             else:
                 match = pattern.search(self.text)
                 self._facts[fact] = _group(match) if match else None
@@ -1060,13 +1229,34 @@ class _Filler:
 
     def fact_values(self, fact: str) -> list[str]:
         """Every distinct value in the text of the `[generic.facts]` pattern `fact`, in order (days of
-        the calendar only, for a date), looked for once."""
+        the calendar only, for a date; for a place, none that holds a value the text names of one of the
+        tool's `enum`s: "and in fahrenheit?" names a unit, not a city), looked for once."""
         if fact not in self._all_facts:
             pattern = self.rules.generic.facts.get(fact)
             matches = pattern.finditer(self.text) if pattern is not None else iter(())
             found = map(_day, matches) if fact == "date" else map(_group, matches)
-            self._all_facts[fact] = list(dict.fromkeys(filter(None, found)))
+            values = list(dict.fromkeys(filter(None, found)))
+            if fact == "place" and values and (named := self.options_named()):
+                values = [v for v in values if not _holds(v, named)]
+            self._all_facts[fact] = values
         return self._all_facts[fact]
+
+    def options_named(self) -> list[str]:
+        """The values of the root's top-level `enum`s (`option_values`) the text names as words, no
+        stopword, lower-cased: what a unit or a mode the user asks for is written as, not a place."""
+        properties = self.root.get("properties")
+        if type(properties) is not dict:
+            return []
+        stopwords, named = self.rules.generic.stopwords, []
+        for sub in properties.values():
+            values = self.option_values(sub, 0) if type(sub) is dict else []
+            named += [str(v).lower() for v in named_values(values, self.text) if str(v).lower() not in stopwords]
+        return named
+
+
+def _holds(value: str, named: list[str]) -> bool:
+    """Whether `value` holds any of the lower-cased `named` values as a word (`_mention_of`)."""
+    return bool(named) and any(_mention_of(o).search(value.lower()) for o in named)
 
 
 def _matching(schema: dict[str, Any], value: str, filler: _Filler) -> str:
@@ -1138,6 +1328,10 @@ def _readings(word: str) -> list[str]:
     runs = _RUN.findall(folded)
     return [word, folded, *runs] if len(runs) > 1 else [word, folded]
 
+
+_AMOUNT_BEFORE = re.compile(r"\d[\s\u00a0]*\Z")
+_AMOUNT_AFTER = re.compile(r"[\s\u00a0]*\d")
+"""An amount right before a currency's name ("50 pounds", "100美元") or right after it ("$100", "USD 20")."""
 
 _MAX_BUILT = 16
 """The pattern's strings `_matching` builds, at most, for one of the schema's lengths."""

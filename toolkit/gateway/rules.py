@@ -18,7 +18,7 @@ import functools
 import re
 import string
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -103,11 +103,33 @@ class GenericRules:
     follow_up: re.Pattern[str] | None = None
     """Matches a follow-up's elliptical form ("And in London?", "那上海呢？"): only such a text asks
     again what the turn before asked (`decide._follow_up_calls`)."""
+    clauses: re.Pattern[str] | None = None
+    """Where a message's clauses part ("… and …", "…，再…"): each may ask for another tool."""
+    clause_min_score: int = 2
+    """The score a clause's tool needs to be called beside another clause's."""
+    synonyms: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """A search term → the other words of its `[generic] synonyms` groups, searched for with it when a
+    tool is picked ("weather" finds `get_forecast`)."""
+    hints: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """An English search term → the terms searched for beside it whenever a tool is picked ("dollars":
+    currency), one way."""
+    currencies: dict[str, str] = field(default_factory=dict)
+    """A currency's name (lower-cased) or symbol → its ISO 4217 code (`[generic.currencies]`)."""
+    currency_names: re.Pattern[str] | None = None
+    """Where a currency is named: a name or symbol of `currencies` (any case, not inside a longer ASCII
+    word), or a code of three capital letters standing alone (USD, SEK)."""
+    described: tuple[tuple[str, str], ...] = ()
+    """A word in a parameter's description → the fact it wants, for a name that wants none."""
 
     @functools.cached_property
     def param_words(self) -> re.Pattern[str]:
         """Matches where any word of `params` is (literally): a name it misses wants no fact."""
         return _matcher([word for word, _ in self.params])
+
+    @functools.cached_property
+    def described_words(self) -> re.Pattern[str]:
+        """Matches where any word of `described` is (literally, in a lower-cased description)."""
+        return _matcher([word for word, _ in self.described])
 
     @functools.cached_property
     def ascii_glossary(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
@@ -359,7 +381,41 @@ def _compile_generic(data: dict[str, Any]) -> GenericRules:
         params=tuple((word.lower(), fact) for word, fact in data.get("params", {}).items()),
         tool_finder=re.compile(data["tool_finder"]) if "tool_finder" in data else None,
         follow_up=re.compile(data["follow_up"]) if "follow_up" in data else None,
+        clauses=re.compile(data["clauses"]) if "clauses" in data else None,
+        clause_min_score=int(data.get("clause_min_score", 2)),
+        synonyms=_synonyms(data.get("synonyms", ())),
+        hints={
+            str(word).lower(): tuple(str(t).lower() for t in terms) for word, terms in data.get("hints", {}).items()
+        },
+        currencies=(names := _currencies(data.get("currencies", {}))),
+        currency_names=_currency_names(names) if "currencies" in data else None,
+        described=tuple((word.lower(), fact) for word, fact in data.get("described", {}).items()),
     )
+
+
+def _synonyms(groups: Any) -> dict[str, tuple[str, ...]]:
+    """Each word of the groups → the other words of every group holding it (lower-cased, each once)."""
+    found: dict[str, dict[str, None]] = {}
+    for group in groups:
+        words = [str(w).lower() for w in group]
+        for word in words:
+            found.setdefault(word, {}).update(dict.fromkeys(w for w in words if w != word))
+    return {word: tuple(others) for word, others in found.items()}
+
+
+def _currencies(table: dict[str, Any]) -> dict[str, str]:
+    """Each name (lower-cased) and the code itself → the code."""
+    return {str(name).lower(): code for code, names in table.items() for name in [code, *names]}
+
+
+def _currency_names(names: dict[str, str]) -> re.Pattern[str]:
+    """The names, longest first (日元 before 元), an ASCII one not inside a longer ASCII word; or three
+    capital letters alone."""
+    written = [
+        rf"(?<![A-Za-z]){re.escape(n)}(?![A-Za-z])" if n[:1].isascii() and n[:1].isalpha() else re.escape(n)
+        for n in sorted(names, key=len, reverse=True)
+    ]
+    return re.compile("|".join([r"(?-i:(?<![A-Za-z])[A-Z]{3}(?![A-Za-z]))", *written]), re.IGNORECASE)
 
 
 def _answer(answer: dict[str, Any]) -> Answer:

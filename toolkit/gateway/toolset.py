@@ -40,7 +40,7 @@ from typing import Any
 import orjson
 
 from toolkit.gateway.digest import tools_state
-from toolkit.gateway.generic import ToolInfo, first_enum_groups, search_terms, tool_finder, windows
+from toolkit.gateway.generic import ToolInfo, first_enum_groups, pick_terms, synonym_terms, tool_finder, windows
 from toolkit.gateway.rules import Rules
 from toolkit.gateway.validate import RequestError, check_tools
 from toolkit.gateway.wire import dumps
@@ -117,17 +117,48 @@ class ToolSet:
             message, param, code = self.problem
             raise RequestError(message, param=param, code=code)
 
-    def pick(self, text: str, context: str, rules: Rules, among: set[str] | None = None) -> str | None:
-        """`generic.pick(text, unruled tools, context, rules)`, only among `among` if given."""
+    def pick(
+        self, text: str, context: str, rules: Rules, among: set[str] | None = None, least: int | None = None
+    ) -> str | None:
+        """`generic.pick(text, unruled tools, context, rules, least)`, only among `among` if given."""
+        return self.picks(text, context, rules, among, least)[0]
+
+    def picks(
+        self,
+        text: str,
+        context: str,
+        rules: Rules,
+        among: set[str] | None = None,
+        least: int | None = None,
+        also: int = 0,
+    ) -> tuple[str | None, int]:
+        """`generic.picks(text, unruled tools, context, rules, least, also)`, only among `among` if given."""
         tools, names, descriptions = self._prepared(rules)
         if among is not None:
             tools = [p for p in tools if p.name in among]
             names, descriptions = _joined(tools)
         if not tools:  # nothing to pick from (the rules name every tool): the text is not read
-            return None
-        terms = search_terms(text, rules)
+            return None, 0
+        terms = pick_terms(text, rules)
         if not terms:
-            return None
+            return None, 0
+        least = rules.generic.min_score if least is None else least
+        found = self._best(tools, terms, names, descriptions, context, least, also)
+        if (found[0] is None or also > 0) and (more := synonym_terms(terms, rules)) is not None:
+            again = self._best(tools, more, names, descriptions, context, least, also)
+            found = again if found[0] is None else (found[0], again[1])
+        return found
+
+    def _best(
+        self,
+        tools: list[_Pickable],
+        terms: list[str],
+        names: str,
+        descriptions: str,
+        context: str,
+        least: int,
+        also: int,
+    ) -> tuple[str | None, int]:
         totals = _keyword_totals(tools, terms, names, descriptions)
         windows, joined = self._enum_windows(context) if self.enums else ({}, "")
         hits = [t for t in terms if t in joined] if joined else []  # the terms any enum value or its window holds
@@ -137,7 +168,8 @@ class ToolSet:
                 if values:
                     totals[i] += max([0, *(sum([2 * (t in w) + (t in around) for t in hits]) for w, around in values)])
         best = max(totals)  # the first tool with the best score, if it is enough
-        return tools[totals.index(best)].name if best >= rules.generic.min_score else None
+        contenders = sum(1 for t in totals if t >= also) if also > 0 else 0
+        return (tools[totals.index(best)].name if best >= least else None), contenders
 
     @property
     def tokens(self) -> int:

@@ -167,3 +167,20 @@ def test_a_schema_is_refused_only_when_jsonschema_refuses_it_and_the_gateway_nev
     assert reply.status in (200, 400)
     if schema_problem(parameters) is not None and not plain_parameters(parameters):
         assert reply.body["error"]["message"] == f"Invalid schema for function 'f': {schema_problem(parameters)}"
+
+
+@pytest.mark.parametrize("strict", [False, True])
+@pytest.mark.parametrize(("schema", "sentence"), [(p, s) for p, s in BAD[:4]] + [({"type": "str"}, BAD[0][1])])
+def test_a_response_format_schema_that_is_no_json_schema_is_400_strict_or_not(schema, sentence, strict):
+    """Before: without `strict` it was answered with an instance of whatever it was (`{"type": "str"}`: the
+    user's text as a JSON string); with it, `{"type": "str"}` was told its root must be an object's."""
+    spec = {"name": "r", "schema": schema, "strict": strict}
+    request = {"model": "m", "messages": HI, "response_format": {"type": "json_schema", "json_schema": spec}}
+    reply = respond(request, GatewayConfig())
+    error = reply.body["error"]
+    assert (reply.status, error["message"], error["param"], error["code"]) == (
+        400,
+        f"Invalid schema for response_format 'r': {sentence}",
+        "response_format",
+        "invalid_json_schema",
+    )

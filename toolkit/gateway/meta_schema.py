@@ -6,7 +6,8 @@ tools, and answers a 400 with the validator's sentence for what is wrong, withou
 name where a JSON type belongs, a learner's usual slip), `'string' is not of type 'object', 'boolean'.`
 (a parameter written as its type alone), `True is not of type 'array'.` (JSON Schema draft 3's
 `"required": true` on a parameter). A gateway that took such a list would teach a tool the real API
-refuses. `schema_problem(schema)` returns the sentence for the first such mistake, or None; the texts
+refuses; so is a `response_format` `json_schema` (`Invalid schema for response_format 'r': ...`, strict or
+not). `schema_problem(schema)` returns the sentence for the first such mistake, or None; the texts
 are those of `jsonschema`'s Draft 2020-12 meta-schema (the tests hold them equal).
 
 What is checked: that each schema is an object or a boolean; its `type` (a JSON type, or a non-empty

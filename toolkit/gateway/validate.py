@@ -688,7 +688,9 @@ def _check_response_format(request: dict) -> None:
             _expect(spec["schema"], dict, "response_format.json_schema.schema")
         if spec.get("strict") is not None:
             _expect(spec["strict"], bool, "response_format.json_schema.strict")
-        problem = _strict_format_problem(spec.get("schema") or {}) if spec.get("strict") is True else None
+        problem = schema_problem(spec["schema"]) if spec.get("schema") is not None else None
+        if problem is None and spec.get("strict") is True:
+            problem = _strict_format_problem(spec.get("schema") or {})
         if problem:
             raise RequestError(
                 f"Invalid schema for response_format '{spec['name']}': {problem}",

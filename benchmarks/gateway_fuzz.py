@@ -13,11 +13,14 @@ requests) mixing eight kinds:
     deep       arrays/objects nested up to 5,000 levels, as a whole body or as `arguments`
     big        strings up to 200,000 characters in content, names and arguments
     text       odd text: lone surrogates, NUL, RTL marks, invalid UTF-8 bytes
-    http       another method, path, content type or mode header
+    http       another method (HEAD and OPTIONS too), path, content type or mode header
+    schema     tools whose `parameters` are no JSON Schema (`"type": "str"`, a parameter that is a
+               string, `"required": true`, random values for the schema keywords), up to 200 of them
 
 Bounded: every body ≤ 256 KB, and the run stops after `--seconds` (default 600) whatever the
 count. Reported: status classes, 5xx, crashes (an exception out of the transport), 4xx bodies
-that are not `{"error": {message, type, param, code}}`, and "met" when 5xx = crashes = 0.
+that are not `{"error": {message, type, param, code}}` (a HEAD answer has no body), and "met" when
+5xx = crashes = 0.
 
 Run: `PYTHONPATH=. python benchmarks/gateway_fuzz.py [--requests 10000] [--seed 14]`
 """
@@ -77,7 +80,9 @@ VALID: dict[str, Any] = {
 KEYS = ["role", "content", "tool_calls", "tool_call_id", "function", "arguments", "name", "tools", "tool_choice"]
 KEYS += ["stream", "stream_options", "parallel_tool_calls", "model", "messages", "response_format", "n", "x"]
 ODD = ["\ud800", "\x00", "\u202e", "\ufeff", "{", "}", '"', "\\", "SN202610200001", "物流", "退款", " " * 50]
-KINDS = ["bytes", "json", "mutated", "extra", "deep", "big", "text", "http"]
+KINDS = ["bytes", "json", "mutated", "extra", "deep", "big", "text", "http", "schema"]
+SCHEMA_KEYS = ["type", "properties", "required", "enum", "items", "anyOf", "not", "additionalProperties", "$defs"]
+SLIPS = ["str", "int", "float", "bool", "dict", "list", "any", "String", "", "function", "array"]
 
 
 class Fuzzer:
@@ -159,6 +164,30 @@ class Fuzzer:
             request["messages"][2]["tool_calls"][0]["function"]["arguments"] = '{"orderId":"' + "1" * size + '"}'
         return json.dumps(request, ensure_ascii=False).encode("utf-8", "surrogatepass")
 
+    def schema(self) -> dict[str, Any]:
+        """A tool's `parameters`: a valid one with a few of its schemas' keywords given a learner's slip
+        (a Python type name, a parameter written as its type) or a random value."""
+        r = self.r
+        inner = {"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]}
+        schema: dict[str, Any] = {
+            "type": "object",
+            "properties": {"a": {"type": "string", "enum": ["x"]}, "b": {"type": "array", "items": inner}},
+            "required": ["a"],
+        }
+        nodes = [schema, schema["properties"]["a"], schema["properties"]["b"], inner, inner["properties"]["q"]]
+        for _ in range(r.randint(1, 3)):
+            node = r.choice(nodes)
+            roll = r.random()
+            if roll < 0.3:
+                node["type"] = r.choice(SLIPS) if r.random() < 0.7 else [r.choice(SLIPS), "null"]
+            elif roll < 0.45 and isinstance(node.get("properties", {}), dict):
+                node.setdefault("properties", {})[self.text(3)] = r.choice(SLIPS)
+            elif roll < 0.55:
+                node["required"] = r.choice([True, "a", ["a", "a"], [1]])
+            else:
+                node[r.choice(SCHEMA_KEYS)] = self.value()
+        return schema
+
     def request(self, kind: str) -> tuple[str, str, dict[str, str], bytes]:
         r = self.r
         headers = {"content-type": "application/json"}
@@ -177,6 +206,14 @@ class Fuzzer:
             body = self.deep()
         elif kind == "big":
             body = self.big()
+        elif kind == "schema":
+            request = json.loads(json.dumps(VALID))
+            tool = request["tools"][0]
+            request["tools"] = [
+                {**tool, "function": {**tool["function"], "name": f"t{i}", "parameters": self.schema()}}
+                for i in range(r.choice([1, 2, 20, 128, 129, 200]))
+            ] + [tool]
+            body = _dump(request)
         elif kind == "text":
             request = json.loads(json.dumps(VALID))
             request["messages"][-1]["content"] = self.text(r.randint(1, 200))
@@ -184,7 +221,7 @@ class Fuzzer:
             if r.random() < 0.3:
                 body = body.replace("物流".encode(), b"\xff\xfe")
         else:
-            method = r.choice(["POST", "GET", "PUT", "DELETE", "PATCH"])
+            method = r.choice(["POST", "GET", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS"])
             path = r.choice(["/v1/chat/completions", "/v1/models", "/", "/v1/chat/completions?x=1", "/v1/../etc"])
             headers["content-type"] = r.choice(
                 ["application/json", "text/plain", "", "application/json; charset=latin-1"]
@@ -236,7 +273,7 @@ def main() -> None:
         statuses[f"{response.status_code // 100}xx"] += 1
         if response.status_code >= 500:
             fives.append(f"{kind} {method} {path}: {response.status_code} {response.text[:120]}")
-        elif response.status_code >= 400 and not well_formed_error(response.content):
+        elif response.status_code >= 400 and method != "HEAD" and not well_formed_error(response.content):
             shapeless += 1
     elapsed = time.perf_counter() - start
     print(f"requests sent: {sent:,} in {elapsed:.1f} s ({sent / elapsed:,.0f}/s), seed {args.seed}")

@@ -469,3 +469,18 @@ def test_every_help_says_its_exit_statuses(command, own, capsys, monkeypatch):
         "; a mistake is one line on stderr and 2; 130 after Ctrl-C; 141 when what reads stdout stopped early (e.g. "
         "head)."
     )
+
+
+@pytest.mark.parametrize(
+    ("name", "shown"),
+    [
+        ("\x1b]0;owned\x07x.py", "\\x1b]0;owned\\x07x.py"),  # was a terminal escape: it set the window's title
+        ("old\rnew.py", "old\\rnew.py"),  # was "new.py" over "old": a carriage return
+        ("tab\tand\u2028line.py", "tab\\tand\\u2028line.py"),
+        ("订单.py", "订单.py"),
+    ],
+)
+def test_a_file_name_with_control_characters_is_shown_with_them_escaped(tmp_path, capsys, monkeypatch, name, shown):
+    monkeypatch.chdir(tmp_path)
+    assert main(["tools", name]) == 2
+    assert capsys.readouterr().err == f"error: no such file: {shown}\n"

@@ -220,3 +220,37 @@ def test_a_notebook_run_by_toolkit_notebooks_never_sees_a_secret_of_the_shell_it
     assert main(["notebooks", str(path)]) == 0
     assert nbformat.read(path, as_version=4).cells[0].outputs[0]["text"] == "[None, None, 'kept']\n"
     assert os.environ["OPENAI_API_KEY"] == "sk-teacher-Zq8xLm4Vt7Rk2Np9"  # the shell's own, given back
+
+
+BROKEN_CELL = {"cell_type": "code", "id": "a", "metadata": {}, "outputs": [], "execution_count": None}
+
+
+@pytest.mark.parametrize(
+    ("cells", "where", "why"),
+    [
+        ({}, "cells", "{} is not of type 'array'"),  # was "executed and cleaned", the broken file rewritten
+        ([{**BROKEN_CELL, "source": 5}], "cells[0].source", "5 is not valid under any of the given schemas"),
+        ([{**BROKEN_CELL, "source": "1", "outputs": {}}], "cells[0].outputs", "{} is not of type 'array'"),
+    ],
+)
+def test_a_notebook_that_breaks_nbformats_schema_is_refused_unrun_and_unchanged(
+    tmp_path, monkeypatch, capsys, cells, where, why
+):
+    """Before: nbformat only logs a schema violation, so `"cells": {}` was run (nothing), "executed and
+    cleaned" and rewritten as broken as it was, and `"source": 5` stopped with "AttributeError: 'int' object
+    has no attribute 'strip'"."""
+    import json
+
+    path = tmp_path / "broken.ipynb"
+    text = json.dumps({"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": cells})
+    path.write_text(text, encoding="utf-8")
+    ran = []
+    monkeypatch.setattr(notebooks_cli, "execute", lambda notebook, where, **options: ran.append(where))
+    assert main(["notebooks", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: {path} breaks the notebook format at {where}: {why}") and err.count("\n") == 1
+    assert err.endswith(
+        "; nothing was run and the file is unchanged. Fix: correct it there, or open the notebook "
+        "in JupyterLab and save it again\n"
+    )
+    assert ran == [] and path.read_text(encoding="utf-8") == text

@@ -200,3 +200,35 @@ def test_from_openai_names_what_it_was_given_with_its_article(data, shown):
     assert str(info.value).startswith(
         f"ToolSpec.from_openai: {shown} is not a tool in its OpenAI form (it has no function name). Fix: "
     )
+
+
+@pytest.mark.parametrize(
+    "parameters, sentence",
+    [
+        (
+            {"type": "object", "properties": {"city": {"type": "str"}}},
+            "'str' is not valid under any of the given schemas",
+        ),
+        ({"type": "object", "properties": {"city": "string"}}, "'string' is not of type 'object', 'boolean'"),
+        (
+            {"type": "object", "properties": {"city": {"type": "string", "required": True}}},
+            "True is not of type 'array'",
+        ),
+        (
+            {"type": "object", "properties": {"a": {"type": "array", "items": {"type": "int"}}}},
+            "'int' is not valid under any of the given schemas",
+        ),
+    ],
+)
+def test_a_spec_whose_parameters_are_no_json_schema_is_refused_with_the_sentence_a_gateway_answers(
+    parameters, sentence
+):
+    """OpenAI answers such a tool with a 400 at the first request (`toolkit.gateway.meta_schema`): said
+    where the tool is built instead, with the validator's own sentence."""
+    with pytest.raises(ToolDefinitionError) as caught:
+        Tool(ToolSpec("lookup", "d", parameters), answer)
+    assert str(caught.value) == (
+        f"Tool('lookup', ...): the parameters are no JSON Schema: {sentence}, as OpenAI answers with a 400. Fix: "
+        'write each parameter as a schema, e.g. {"type": "string"} (JSON\'s types: string, integer, number, '
+        "boolean, object, array, null), with 'required' a list of names on the object"
+    )

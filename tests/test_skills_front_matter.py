@@ -553,3 +553,48 @@ def test_a_few_merges_of_merges_load():
     lines = "".join(f"a{i}: &a{i} {{<<: *a{i - 1}, k{i}: 1}}\n" for i in range(1, 100))
     meta, _ = parse_skill_md(f"---\na0: &a0 {{name: s, description: d}}\n{lines}<<: *a99\n---\n")
     assert meta == {"name": "s", "description": "d"}
+
+
+@pytest.mark.parametrize(
+    "value, line, kind, why",
+    [
+        # a typo'd date: YAML 1.1 reads a plain yyyy-mm-dd as a date, and datetime refuses it
+        ("2026-02-30", 3, "a date", " (day is out of range for month)"),
+        ("2026-13-01", 3, "a date", " (month must be in 1..12)"),
+        ("2026-01-01 25:00:00", 3, "a date", " (hour must be in 0..23)"),
+        ("!!timestamp 99999-01-01", 3, "a date", ""),  # PyYAML's own AttributeError
+        ("!!bool maybe", 3, "true or false", ""),  # PyYAML's own KeyError
+        (
+            "1" + "0" * 5000,
+            3,
+            "a whole number",
+            " (Exceeds the limit (4300 digits) for integer string conversion: value has 5001 digits)",
+        ),
+        ("!!float 1:" + "30:" * 400 + "1", 3, "a number", " (int too large to convert to float)"),
+    ],
+)
+@pytest.mark.parametrize("key", ["description", "metadata"])
+def test_a_value_yaml_cannot_build_is_one_line_naming_it_not_a_crash(value, line, kind, why, key):
+    """PyYAML raises ValueError, KeyError, AttributeError or OverflowError (no YAMLError) for a value its
+    tag (written or implicit) cannot build: one such SKILL.md stopped every skill from loading."""
+    front = f"name: s\ndescription: d\n{key}: {value}" if key == "metadata" else f"name: s\n{key}: {value}"
+    written = value if len(value) <= 60 else value[:57] + "..."
+    assert error_of(f"---\n{front}\n---\nbody") == (
+        f"skill folder 's': its front matter holds {written} (SKILL.md line {line + (key == 'metadata')}), which "
+        f'YAML reads as {kind} and cannot make one of{why}. Fix: quote it, {key}: "{written}"'
+    )
+
+
+def test_a_skill_whose_value_yaml_cannot_build_is_left_out_and_the_others_load(tmp_path):
+    for name, description in (("good", "d"), ("bad", "2026-02-30")):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / SKILL_FILE).write_text(f"---\nname: {name}\ndescription: {description}\n---\nbody")
+    skills, rejected = scan_skills(tmp_path)
+    assert [s.name for s in skills] == ["good"]
+    assert list(rejected) == ["bad"] and "day is out of range for month" in rejected["bad"]
+
+
+def test_a_number_too_long_to_write_is_shown_short():
+    message = error_of("---\nname: s\ndescription: 0x" + "f" * 5000 + "\n---\n")
+    assert message.startswith("skill folder 's': front matter 'description' is read by YAML as an int (")
+    assert "(a number over 3,000 digits long), not text" in message

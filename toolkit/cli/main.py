@@ -110,12 +110,12 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
             _flush_stdout()
     except BrokenPipeError as exc:
         if not _stdout_is_a_pipe():
-            print(f"error: {exc}", file=sys.stderr)
+            print(f"error: {shown(str(exc))}", file=sys.stderr)
             return 2
         _silence_stdout()
         return 141
     except (ToolkitError, OSError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {shown(str(exc))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print(INTERRUPTED, file=sys.stderr)
@@ -124,10 +124,21 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
         if os.environ.get(DEBUG_VARIABLE):
             raise
         print(
-            f"error: {type(exc).__name__}: {_first_line(exc)} (set {DEBUG_VARIABLE}=1 for the traceback)",
+            f"error: {type(exc).__name__}: {shown(_first_line(exc))} (set {DEBUG_VARIABLE}=1 for the traceback)",
             file=sys.stderr,
         )
         return 2
+
+
+def shown(text: str) -> str:
+    """`text` with every character a terminal would not print as itself, but a line break, escaped as
+    Python writes it (`\\x1b`, `\\r`, `\\u2028`): a file name holding an escape sequence is shown, not run
+    by the terminal (a title set, a line overwritten). Line breaks stay: some errors are a diff on
+    purpose (a cassette's nearest recording). Printable text (Chinese too) is left as it is, and so are
+    surrogates: a name's bytes read in a C locale, which stderr writes back as they came (`streams`)."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() or c == "\n" or "\ud800" <= c <= "\udfff" else repr(c)[1:-1] for c in text)
 
 
 def command_of(argv: Sequence[str]) -> str | None:

@@ -15,6 +15,8 @@ Teachers adding a notebook run this once and commit the result; `pytest --nbval`
 that the stored outputs still come out the same.
 
 The file is replaced whole or not at all: a run killed while writing leaves the notebook as it was.
+A notebook that breaks nbformat's schema (`"cells": {}`, a `source` that is a number), which nbformat
+reads and only logs, is neither run nor rewritten: one line names the field and the fix.
 Exit status 0 when every file was run and stored; 2 when one could not be read, written or run (one
 line saying why); 130 after Ctrl-C and 143 after SIGTERM (`kill`), the notebook running then unchanged.
 
@@ -33,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 from toolkit import files
 from toolkit.cli.arguments import given_path
+from toolkit.unicode import cut
 
 if TYPE_CHECKING:
     import nbformat  # imported where used: building the parser for `--help` stays fast
@@ -46,11 +49,12 @@ MAX_NOTEBOOK_BYTES = 32 * 1024 * 1024
 (the course's are under 1 MB; a learner's with a few plots and images, a few MB)."""
 
 
-def read(path: Path) -> nbformat.NotebookNode:
+def read(path: Path, problems: dict[str, Any] | None = None) -> nbformat.NotebookNode:
     """The notebook at `path`, as version 4. A UTF-8 file that starts with a byte-order mark (as Notepad
     and some Windows tools save one) is read too: the mark says nothing about the notebook, and
     nbformat alone would call the file "not JSON". A folder, a pipe or a device, or a file over
-    `MAX_NOTEBOOK_BYTES`, is a `ConfigurationError` naming it."""
+    `MAX_NOTEBOOK_BYTES`, is a `ConfigurationError` naming it. nbformat reads a notebook that breaks its
+    schema and only logs it: given `problems`, that error is put there (`"ValidationError"`) instead."""
     import nbformat
 
     from toolkit.errors import ConfigurationError
@@ -64,7 +68,23 @@ def read(path: Path) -> nbformat.NotebookNode:
         error=ConfigurationError,
         encoding="utf-8-sig",
     )
-    return nbformat.reads(text, as_version=4)
+    if problems is None:
+        return nbformat.reads(text, as_version=4)
+    return nbformat.reads(text, as_version=4, capture_validation_error=problems)
+
+
+def breaks_format(path: Path, problems: dict[str, Any]) -> str:
+    """What `read` found against nbformat's schema, in one line with the fix ("" when nothing): such a
+    notebook is neither run nor rewritten (`"cells": {}` ran nothing and was stored as broken as it was)."""
+    error = problems.get("ValidationError")
+    if error is None:
+        return ""
+    where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path).lstrip(".")
+    why = cut(" ".join(str(error.message).split()), 120, "...")
+    return (
+        f"{path} breaks the notebook format at {where or 'its top level'}: {why}; nothing was run and the file is "
+        "unchanged. Fix: correct it there, or open the notebook in JupyterLab and save it again"
+    )
 
 
 def unreadable(path: Path, error: Exception) -> str:
@@ -213,13 +233,17 @@ def run(args: argparse.Namespace) -> int:
         if problem := _cannot_write(path):
             print(f"error: {path} cannot be written ({problem}); nothing was run", file=sys.stderr)
             return 2
+        problems: dict[str, Any] = {}
         try:
-            notebook = read(path)
+            notebook = read(path, problems)
         except ConfigurationError as exc:  # too large, or no regular file
             print(f"error: {exc}", file=sys.stderr)
             return 2
         except Exception as exc:  # not UTF-8, not JSON, not a notebook, an unknown nbformat version
             print(f"error: {unreadable(path, exc)}", file=sys.stderr)
+            return 2
+        if broken := breaks_format(path, problems):
+            print(f"error: {broken}", file=sys.stderr)
             return 2
         if not args.no_execute and (status := _execute(notebook, path)):
             return status

@@ -13,7 +13,7 @@ supplied: foo"), and so is the deprecated `functions` / `function_call` form, sa
 `response_format` are checked for type and range
 (the gateway honours them, see `toolkit.gateway.shape`). Every tool's schema must be an object's
 with no array lacking `items` (`toolkit.gateway.parameters`), and a strict tool's or strict
-`json_schema`'s must keep strict mode's rules (`toolkit.gateway.strict`; a strict `json_schema`'s root
+`json_schema`'s must keep strict mode's rules (`toolkit.gateway.strict`; a schema that is no JSON Schema at all, `toolkit.gateway.meta_schema`; a strict `json_schema`'s root
 an object's too), or the 400 is OpenAI's "Invalid schema for function 'f': ...". `tool_choice` and `parallel_tool_calls` without `tools`
 are refused, as OpenAI refuses them, and so are more than 128 tools and a tool description
 over 1024 characters.
@@ -53,6 +53,7 @@ from __future__ import annotations
 import re
 from typing import Any, Protocol
 
+from toolkit.gateway.meta_schema import plain_parameters, schema_problem
 from toolkit.gateway.parameters import may_hold_arrays, parameters_problem
 from toolkit.gateway.strict import strict_problem
 
@@ -439,7 +440,8 @@ def check_tools(tools: Any, compact: bytes | None = None) -> None:
         parameters = function.get("parameters")
         holds = type(parameters) is dict and arrays and may_hold_arrays(parameters)
         if function.get("strict") is True or (  # the usual schema (an object's, no array) passes in a few lookups
-            type(parameters) is dict and (holds or parameters.get("type", "object") != "object")
+            type(parameters) is dict
+            and (holds or parameters.get("type", "object") != "object" or not plain_parameters(parameters))
         ):
             _check_parameters(function, i, holds)
 
@@ -448,7 +450,8 @@ def _check_parameters(function: dict, i: int, arrays: bool) -> None:
     """A tool's schema keeps the rules OpenAI checks in every schema (`toolkit.gateway.parameters`),
     and a strict tool's strict mode's rules too (`toolkit.gateway.strict`)."""
     parameters = function.get("parameters")
-    problem = parameters_problem(parameters, arrays=arrays)
+    problem = schema_problem(parameters) if parameters is not None else None
+    problem = problem or parameters_problem(parameters, arrays=arrays)
     if problem is None and function.get("strict") is True:  # none at all is an object without its rules
         problem = strict_problem(parameters if parameters is not None else _NO_PARAMETERS)
     if problem:
@@ -685,7 +688,9 @@ def _check_response_format(request: dict) -> None:
             _expect(spec["schema"], dict, "response_format.json_schema.schema")
         if spec.get("strict") is not None:
             _expect(spec["strict"], bool, "response_format.json_schema.strict")
-        problem = _strict_format_problem(spec.get("schema") or {}) if spec.get("strict") is True else None
+        problem = schema_problem(spec["schema"]) if spec.get("schema") is not None else None
+        if problem is None and spec.get("strict") is True:
+            problem = _strict_format_problem(spec.get("schema") or {})
         if problem:
             raise RequestError(
                 f"Invalid schema for response_format '{spec['name']}': {problem}",

@@ -10,7 +10,8 @@ its body is the instructions, and every other file in the folder is a resource:
 
 The front matter is YAML read safely (no tags that build objects); a key given twice is refused,
 not the last one kept, and a value YAML reads as no text (`description: yes` is a bool) is refused
-with the value quoted as it is written. An alias bomb costs nothing: the error never writes it out;
+with the value quoted as it is written; so is one YAML cannot build at all (`2026-02-30` read as a date, a
+5,000-digit number), where PyYAML raises no YAMLError but a ValueError. An alias bomb costs nothing: the error never writes it out;
 '<<' merges of merges (each copying the last) are counted before YAML copies them (`MAX_MERGED`);
 nesting 100,000 deep is a `ConfigurationError` too, not a `RecursionError` that stops every skill.
 The rules are the Agent Skills specification's (agentskills.io/specification): a name is 1-64
@@ -545,7 +546,10 @@ def parse_skill_md(text: str, where: str = "SKILL.md") -> tuple[dict[str, str], 
             node = loader.get_single_node()
             pairs = _top_level(node, where)  # before constructing: a merge key (`<<`) rewrites the node
             _check_merges(node, where)
-            meta = (loader.construct_document(node) if node is not None else None) or {}
+            try:
+                meta = (loader.construct_document(node) if node is not None else None) or {}
+            except (ValueError, KeyError, AttributeError, OverflowError, TypeError):  # PyYAML's, for a bad scalar
+                raise ConfigurationError(_unbuildable(node, front, where)) from None
         finally:
             loader.dispose()
     except yaml.YAMLError as exc:
@@ -725,8 +729,11 @@ def _as_written(key_and_value: tuple[yaml.Node, yaml.Node], front: str) -> str:
 
 
 def _brief(value: Any) -> str:
-    """What YAML read, short: a list of lists nested by aliases (an alias bomb) is never written out whole."""
-    if isinstance(value, (int, float, dt.date)):
+    """What YAML read, short: a list of lists nested by aliases (an alias bomb) is never written out whole,
+    nor a number past Python's 4,300 digits (`str` refuses it)."""
+    if isinstance(value, int) and value.bit_length() > 10_000:
+        text = "a number over 3,000 digits long"
+    elif isinstance(value, (int, float, dt.date)):
         text = str(value)
     else:
         text = _REPR.repr(value)
@@ -741,6 +748,49 @@ def _at_most_60(text: str) -> str:
 _REPR = reprlib.Repr()
 _REPR.maxlevel, _REPR.maxstring, _REPR.maxother = 3, 40, 40
 _REPR.maxlist = _REPR.maxtuple = _REPR.maxset = _REPR.maxfrozenset = _REPR.maxdict = 4
+
+
+_KINDS = {"timestamp": "a date", "int": "a whole number", "float": "a number", "bool": "true or false"}
+"""What YAML reads a plain or tagged value as, by its tag, for `_unbuildable`."""
+
+
+def _unbuildable(node: yaml.Node | None, front: str, where: str) -> str:
+    """The error for front matter that composed but whose values PyYAML could not build: the first scalar it
+    cannot (`2026-02-30` read as a date, a 5,000-digit number, `!!bool maybe`), where it is and how to quote it.
+    PyYAML raises no `YAMLError` there but a ValueError, KeyError, AttributeError or OverflowError."""
+    for scalar in _scalars(node):
+        try:
+            yaml.constructor.SafeConstructor().construct_object(scalar, deep=True)
+        except (ValueError, KeyError, AttributeError, OverflowError, TypeError) as exc:
+            written = _at_most_60(" ".join(front[scalar.start_mark.index : scalar.end_mark.index].split()))
+            kind = _KINDS.get(scalar.tag.rsplit(":", 1)[-1], scalar.tag)
+            why = f" ({str(exc).split(';')[0]})" if isinstance(exc, (ValueError, OverflowError)) else ""
+            key = next((k.value for k, v in getattr(node, "value", ()) if v is scalar), None)
+            return (
+                f"{where}: its front matter holds {written} (SKILL.md line {scalar.start_mark.line + 2}), which YAML "
+                f"reads as {kind} and cannot make one of{why}. Fix: quote it, "
+                f"{f'{key}: ' if isinstance(key, str) else ''}{json.dumps(written, ensure_ascii=False)}"
+            )
+    return f"{where}: its front matter could not be read by YAML. Fix: put quotes around each value"
+
+
+def _scalars(node: yaml.Node | None) -> Iterator[yaml.ScalarNode]:
+    """Every scalar in `node`, each once, in the order they are written."""
+    found: dict[int, yaml.ScalarNode] = {}
+    seen: set[int] = set()
+    stack = [node] if node is not None else []
+    while stack:
+        current = stack.pop()
+        if id(current) in seen:
+            continue
+        seen.add(id(current))
+        if isinstance(current, yaml.ScalarNode):
+            found[id(current)] = current
+        elif isinstance(current, yaml.MappingNode):
+            stack.extend(n for pair in current.value for n in pair)
+        elif isinstance(current, yaml.SequenceNode):
+            stack.extend(current.value)
+    return iter(sorted(found.values(), key=lambda n: n.start_mark.index))
 
 
 def _yaml_problem(exc: yaml.YAMLError) -> str:

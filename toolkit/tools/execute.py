@@ -77,6 +77,7 @@ from toolkit.errors import (
     a_or_an,
     shown_name,
 )
+from toolkit.gateway.meta_schema import schema_problem
 from toolkit.memory.storable import attributes_problem
 from toolkit.tools import arguments, coercion, redact
 from toolkit.tools.decorator import (
@@ -572,7 +573,8 @@ def _not_read(tool: Tool, call: ToolCall, output: Any) -> ToolExecutionError:
 def check_spec(spec: ToolSpec, where: str) -> None:
     """Refuse a spec a chat API would refuse with a 400 at the first request: a name outside
     OpenAI's rule, a description that is not text, parameters that are not a JSON Schema object
-    (a JSON string, an array schema). Reflected specs always pass; hand-written ones are checked here,
+    (a JSON string, an array schema), or no JSON Schema at all (`"type": "str"`, `toolkit.gateway.meta_schema`).
+    Reflected specs always pass; hand-written ones are checked here,
     with what the package itself reads: a ToolSpec at all, its metadata a mapping, its return
     behaviour one of `ReturnBehavior` (a typo was silently never immediate)."""
     if not isinstance(spec, ToolSpec):
@@ -603,6 +605,14 @@ def check_spec(spec: ToolSpec, where: str) -> None:
             where,
             f"the parameters are {got}, not a JSON Schema object (the arguments always arrive as one object)",
             'give a dict like {"type": "object", "properties": {...}}, or None for a tool without arguments',
+        )
+    problem = schema_problem(parameters) if parameters is not None else None
+    if problem is not None:
+        raise ToolDefinitionError(
+            where,
+            f"the parameters are no JSON Schema: {problem.removesuffix('.')}, as OpenAI answers with a 400",
+            'write each parameter as a schema, e.g. {"type": "string"} (JSON\'s types: string, integer, number, '
+            "boolean, object, array, null), with 'required' a list of names on the object",
         )
 
 

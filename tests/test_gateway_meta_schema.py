@@ -1,0 +1,186 @@
+"""toolkit.gateway.meta_schema: a tool schema that is no JSON Schema is a 400 with OpenAI's sentence,
+the sentence `jsonschema`'s Draft 2020-12 meta-schema gives (the trusted reference)."""
+
+import jsonschema
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from jsonschema import Draft202012Validator
+
+from toolkit.gateway.core import GatewayConfig, respond
+from toolkit.gateway.meta_schema import plain_parameters, schema_problem
+from toolkit.search.catalog import load_catalog
+from toolkit.tools.decorator import tool
+from toolkit.tools.execute import tools_from
+
+HI = [{"role": "user", "content": "查询订单 SN202610200001"}]
+ORDER_TOOL = {
+    "type": "function",
+    "function": {
+        "name": "query_order",
+        "parameters": {"type": "object", "properties": {"orderId": {"type": "string"}}},
+    },
+}
+
+
+META = Draft202012Validator(Draft202012Validator.META_SCHEMA)
+
+
+def loose_tool(parameters):
+    return {"type": "function", "function": {"name": "f", "description": "查询订单", "parameters": parameters}}
+
+
+def obj(**properties):
+    return {"type": "object", "properties": properties}
+
+
+BAD = [
+    # a learner's usual slips: a Python type name, a type alone, draft 3's `required: true`
+    (obj(a={"type": "str"}), "'str' is not valid under any of the given schemas."),
+    (obj(a={"type": "String"}), "'String' is not valid under any of the given schemas."),
+    (obj(a="string"), "'string' is not of type 'object', 'boolean'."),
+    (obj(a={"type": "string", "required": True}), "True is not of type 'array'."),
+    ({**obj(a={"type": "string"}), "required": "a"}, "'a' is not of type 'array'."),
+    (
+        obj(a={"type": ["string", "nope"]}),
+        "'nope' is not one of ['array', 'boolean', 'integer', 'null', 'number', 'object', 'string'].",
+    ),
+    (obj(a={"type": []}), "[] should be non-empty."),
+    (obj(a={"type": ["string", "string"]}), "['string', 'string'] has non-unique elements."),
+    (obj(a={"type": 5}), "5 is not valid under any of the given schemas."),
+    (obj(a={"type": "string", "enum": "x"}), "'x' is not of type 'array'."),
+    ({"type": "object", "properties": [{"a": 1}]}, "[{'a': 1}] is not of type 'object'."),
+    # nested: found once the cheap look sends the tool to the walk (a bad parameter beside it)
+    (
+        obj(x={"type": "int"}, a={"type": "array", "items": {"type": "str"}}),
+        "'int' is not valid under any of the given schemas.",
+    ),
+    (
+        obj(a={"type": "object", "properties": {"b": {"type": "float"}}, "required": True}),
+        "True is not of type 'array'.",
+    ),
+    (  # a type list, right, is walked: what is below it too
+        obj(a={"type": ["string", "null"]}, b={"type": "object", "properties": {"c": {"type": "float"}}}),
+        "'float' is not valid under any of the given schemas.",
+    ),
+]
+WALKED = [  # what the cheap look leaves to the walk: refused when the gateway walks the tool (strict, arrays)
+    ({**obj(a={"type": "string"}), "required": ["a", "a"]}, "['a', 'a'] has non-unique elements."),
+    ({**obj(a={"type": "string"}), "required": [1]}, "1 is not of type 'string'."),
+    (obj(a={"anyOf": []}), "[] should be non-empty."),
+    (obj(a={"anyOf": {"type": "string"}}), "{'type': 'string'} is not of type 'array'."),
+    (obj(a={"not": 3}), "3 is not of type 'object', 'boolean'."),
+    (obj(a={"type": "object", "additionalProperties": "no"}), "'no' is not of type 'object', 'boolean'."),
+    (
+        {**obj(a={"$ref": "#/$defs/A"}), "$defs": {"A": {"type": "dict"}}},
+        "'dict' is not valid under any of the given schemas.",
+    ),
+    (obj(a={"type": "array", "items": {"type": "int"}}), "'int' is not valid under any of the given schemas."),
+]
+
+
+@pytest.mark.parametrize(("parameters", "sentence"), WALKED)
+def test_a_tool_the_gateway_walks_is_checked_all_through(parameters, sentence):
+    strict = loose_tool(parameters)
+    strict["function"]["strict"] = True
+    arrays = loose_tool({**parameters, "properties": {**parameters["properties"], "l": {"type": "array"}}})
+    for sent in (strict, arrays):
+        reply = respond({"model": "m", "messages": HI, "tools": [sent]}, GatewayConfig())
+        assert (reply.status, reply.body["error"]["message"]) == (400, f"Invalid schema for function 'f': {sentence}")
+
+
+@pytest.mark.parametrize(("parameters", "sentence"), BAD)
+def test_a_schema_that_is_no_json_schema_is_400_with_the_validators_sentence(parameters, sentence):
+    reply = respond({"model": "m", "messages": HI, "tools": [ORDER_TOOL, loose_tool(parameters)]}, GatewayConfig())
+    error = reply.body["error"]
+    assert (reply.status, error["message"], error["param"], error["code"]) == (
+        400,
+        f"Invalid schema for function 'f': {sentence}",
+        "tools[1].function.parameters",
+        "invalid_function_parameters",
+    )
+
+
+@pytest.mark.parametrize(("parameters", "sentence"), BAD + WALKED)
+def test_the_sentence_is_jsonschemas_for_the_meta_schema(parameters, sentence):
+    validator = Draft202012Validator(Draft202012Validator.META_SCHEMA)
+    assert (
+        schema_problem(parameters) == jsonschema.exceptions.best_match(validator.iter_errors(parameters)).message + "."
+    )
+
+
+@pytest.mark.parametrize(
+    "parameters",
+    [
+        {},
+        {"type": "object"},
+        obj(a={"type": ["string", "null"]}, b=True, c={}),
+        {
+            **obj(a={"type": "object", "properties": {"type": {"type": "string"}}, "required": ["type"]}),
+            "required": ["a"],
+        },
+        obj(items={"type": "array", "items": [{"type": "string"}]}),  # draft 7's tuple form: let through
+        obj(a={"enum": [1, "x", None]}, b={"anyOf": [{"type": "string"}, {"type": "null"}]}),
+    ],
+)
+def test_json_schemas_pass(parameters):
+    assert schema_problem(parameters) is None
+    reply = respond({"model": "m", "messages": HI, "tools": [loose_tool(parameters)]}, GatewayConfig())
+    assert reply.status == 200
+
+
+def test_every_catalogue_and_reflected_schema_passes_and_the_cheap_look_agrees():
+    @tool("查询订单")
+    def query(order_id: str, items: list[int], note: str | None = None, flag: bool = False) -> str:
+        return ""
+
+    schemas = [spec.parameters or {} for spec in load_catalog().tools] + [
+        tools_from(query)[0].spec.to_openai()["function"]["parameters"]
+    ]
+    assert all(schema_problem(schema) is None and plain_parameters(schema) for schema in schemas)
+    assert all(META.is_valid(schema) for schema in schemas[::10] + schemas[-1:])
+
+
+SLIPS = st.sampled_from(["string", "integer", "object", "array", "null", "str", "int", "String", "", "a"])
+KEYWORDS = st.sampled_from(["type", "properties", "required", "enum", "items", "anyOf", "not", "$defs", "description"])
+VALUES = st.none() | st.booleans() | st.integers(-2, 2) | SLIPS | st.lists(SLIPS, max_size=3)
+SCHEMAS = st.recursive(
+    st.dictionaries(KEYWORDS, VALUES, max_size=3) | st.booleans(),
+    lambda inner: st.dictionaries(
+        KEYWORDS, inner | VALUES | st.lists(inner, max_size=2) | st.dictionaries(SLIPS, inner, max_size=2), max_size=4
+    ),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(SCHEMAS)
+def test_a_schema_is_refused_only_when_jsonschema_refuses_it_and_the_gateway_never_fails(schema):
+    """Never a false refusal (what the meta-schema takes passes), never a 5xx; what the walk refuses
+    the meta-schema refuses too (the walk lets draft 7's `items` array through)."""
+    problem = schema_problem(schema)
+    assert problem is None or not META.is_valid(schema)
+    if META.is_valid(schema):
+        assert problem is None
+    parameters = {"type": "object", "properties": {"a": schema}}
+    reply = respond({"model": "m", "messages": HI, "tools": [loose_tool(parameters)]}, GatewayConfig())
+    assert reply.status in (200, 400)
+    if schema_problem(parameters) is not None and not plain_parameters(parameters):
+        assert reply.body["error"]["message"] == f"Invalid schema for function 'f': {schema_problem(parameters)}"
+
+
+@pytest.mark.parametrize("strict", [False, True])
+@pytest.mark.parametrize(("schema", "sentence"), [(p, s) for p, s in BAD[:4]] + [({"type": "str"}, BAD[0][1])])
+def test_a_response_format_schema_that_is_no_json_schema_is_400_strict_or_not(schema, sentence, strict):
+    """Before: without `strict` it was answered with an instance of whatever it was (`{"type": "str"}`: the
+    user's text as a JSON string); with it, `{"type": "str"}` was told its root must be an object's."""
+    spec = {"name": "r", "schema": schema, "strict": strict}
+    request = {"model": "m", "messages": HI, "response_format": {"type": "json_schema", "json_schema": spec}}
+    reply = respond(request, GatewayConfig())
+    error = reply.body["error"]
+    assert (reply.status, error["message"], error["param"], error["code"]) == (
+        400,
+        f"Invalid schema for response_format 'r': {sentence}",
+        "response_format",
+        "invalid_json_schema",
+    )

@@ -1,0 +1,129 @@
+"""A tool's `parameters` that is no JSON Schema at all, refused with OpenAI's sentence.
+
+OpenAI checks every function's `parameters` against JSON Schema's meta-schema before it reads the
+tools, and answers a 400 with the validator's sentence for what is wrong, without a context:
+`Invalid schema for function 'f': 'str' is not valid under any of the given schemas.` (a Python type
+name where a JSON type belongs, a learner's usual slip), `'string' is not of type 'object', 'boolean'.`
+(a parameter written as its type alone), `True is not of type 'array'.` (JSON Schema draft 3's
+`"required": true` on a parameter). A gateway that took such a list would teach a tool the real API
+refuses; so is a `response_format` `json_schema` (`Invalid schema for response_format 'r': ...`, strict or
+not). `schema_problem(schema)` returns the sentence for the first such mistake, or None; the texts
+are those of `jsonschema`'s Draft 2020-12 meta-schema (the tests hold them equal).
+
+What is checked: that each schema is an object or a boolean; its `type` (a JSON type, or a non-empty
+list of them each once); `required` (strings, each once) and `enum` (an array); `properties`, `$defs`
+and `definitions` (objects of schemas); `anyOf` / `allOf` / `oneOf` (non-empty arrays of schemas);
+`not`, `items` (a schema; an array of them, draft 7's tuple, is let through) and `additionalProperties`.
+
+Cost: `plain_parameters(schema)` is what the gateway asks of every new tool list, tool by tool: the
+root's `properties` and `required`, and each parameter's own schema, `type`, `required` and `enum`, a
+few lookups a parameter; the walk runs only for a tool that fails it (or that the gateway walks
+anyway: strict, or holding an array), and then finds any mistake in it. Leaves out: in a tool that
+passes those lookups, a mistake below its parameters' own `type`, `required` and `enum` (inside an
+object's properties, an array's items, `anyOf`, `$defs`); the rest of the meta-schema (`minLength: -1`,
+a `pattern` that is no regex, `minimum: "5"`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from toolkit.unicode import cut
+
+TYPES = frozenset(("array", "boolean", "integer", "null", "number", "object", "string"))
+_TYPE_LIST = repr(sorted(TYPES))
+_NAMED = ("properties", "$defs", "definitions")
+_ONE = ("not", "items", "additionalProperties", "additionalItems")
+_MANY = ("anyOf", "allOf", "oneOf")
+_ABSENT: Any = object()
+"""A keyword left out (JSON's null is a value, and no schema's)."""
+
+
+def plain_parameters(schema: dict) -> bool:
+    """Whether a tool's `parameters` passes the cheap look (see the module docstring): else walk it."""
+    properties = schema.get("properties", _ABSENT)
+    if properties is _ABSENT:
+        return type(schema.get("required", ())) in (list, tuple)
+    if type(properties) is not dict or type(schema.get("required", ())) not in (list, tuple):
+        return False
+    for each in properties.values():
+        if type(each) is not dict:
+            return False
+        kind = each.get("type", "string")
+        if type(kind) is not str or kind not in TYPES:
+            return False
+        if ("required" in each and type(each["required"]) is not list) or (
+            "enum" in each and type(each["enum"]) is not list
+        ):
+            return False
+    return True
+
+
+def schema_problem(schema: Any) -> str | None:
+    """OpenAI's sentence for the first way `schema` is no JSON Schema (see the module docstring), or None."""
+    stack = [schema]
+    while stack:
+        node = stack.pop()
+        if type(node) is bool:
+            continue
+        if type(node) is not dict:
+            return f"{_shown(node)} is not of type 'object', 'boolean'."
+        problem = _keyword_problem(node)
+        if problem is not None:
+            return problem
+        children: list[Any] = []
+        for key in _NAMED:
+            if key in node:
+                children.extend(node[key].values())
+        for key in _ONE:
+            if key in node and not (key in ("items", "additionalItems") and type(node[key]) is list):
+                children.append(node[key])
+        for key in _MANY:
+            children.extend(node.get(key, ()))
+        stack.extend(reversed(children))
+    return None
+
+
+def _keyword_problem(node: dict) -> str | None:
+    """The first problem with `node`'s own keywords (not the schemas it holds, but their containers)."""
+    kind = node.get("type", "string")
+    if not (type(kind) is str and kind in TYPES):
+        if type(kind) is not list:
+            return f"{_shown(kind)} is not valid under any of the given schemas."
+        problem = _type_list_problem(kind)
+        if problem is not None:
+            return problem
+    for key, expected in (("required", "array"), ("enum", "array"), *((k, "object") for k in _NAMED)):
+        value = node.get(key, _ABSENT)
+        if value is not _ABSENT and type(value) is not (list if expected == "array" else dict):
+            return f"{_shown(value)} is not of type '{expected}'."
+    required = node.get("required", [])
+    for name in required:
+        if type(name) is not str:
+            return f"{_shown(name)} is not of type 'string'."
+    if len(set(required)) < len(required):
+        return f"{_shown(required)} has non-unique elements."
+    for key in _MANY:
+        value = node.get(key, _ABSENT)
+        if value is not _ABSENT:
+            if type(value) is not list:
+                return f"{_shown(value)} is not of type 'array'."
+            if not value:
+                return "[] should be non-empty."
+    return None
+
+
+def _type_list_problem(kinds: list) -> str | None:
+    if not kinds:
+        return "[] should be non-empty."
+    for each in kinds:
+        if type(each) is not str or each not in TYPES:
+            return f"{_shown(each)} is not one of {_TYPE_LIST}."
+    if len(set(kinds)) < len(kinds):
+        return f"{_shown(kinds)} has non-unique elements."
+    return None
+
+
+def _shown(value: Any) -> str:
+    """A value as the validator writes it (Python's repr), cut to 100 characters."""
+    return cut(repr(value), 100, "...")

@@ -471,7 +471,7 @@ def parse_docstring(doc: str | None) -> tuple[str, dict[str, str]]:
     style = docstring_style.docstring_style(value + "\n")  # griffe's inference, the last line ended (`_griffe_read`)
     plain = None
     if style is Parser.sphinx:
-        plain = fast_schema.sphinx_docstring(value.split("\n"))
+        plain = fast_schema.sphinx_text(value)
     elif style is Parser.numpy:
         plain = numpy_docstring.numpy_docstring(value.split("\n"))
     return _griffe_sections(Docstring(given), style) if plain is None else plain

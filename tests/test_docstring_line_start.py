@@ -58,3 +58,17 @@ def test_line_start_search_finds_what_the_plain_search_finds(name):
     assert len(texts) > 1000
     for text in texts:
         assert fast_schema.at_a_line_start(fast, text) is (plain.search(text) is not None), repr(text)
+
+
+def test_the_colon_first_header_search_finds_what_the_plain_search_finds():
+    """`reflect._has_google_header` (a colon ending a line looked for first) against the plain
+    `^...` search, on the same texts and on headers with blanks, tabs and line ends around the colon."""
+    plain = re.compile(reflect._GOOGLE_HEADER.pattern, re.M)
+    around = ["Args:", "args :", "ARGS\t:\t", "Returns:\r", "Raises:\x0c", "See Also:  ", "Args\n:", "Args:\n\n"]
+    texts = [*_docstrings(), *TRICKY, *(a + sep + b for a in around for b in PIECES for sep in ("\n", " ", ""))]
+    found = 0
+    for text in texts:
+        expected = plain.search(text) is not None
+        assert reflect._has_google_header(text) is expected, repr(text)
+        found += expected
+    assert 100 < found < len(texts) - 100  # both answers drawn

@@ -706,7 +706,8 @@ def _read_both(doc: str) -> tuple[tuple[str, dict[str, str]], list[tuple[str, An
 def _by_griffe(doc: str) -> tuple[str, dict[str, str]]:
     with mock.patch.object(fast_schema, "google_docstring", lambda text: None):
         with mock.patch.object(fast_schema, "sphinx_docstring", lambda lines: None):
-            return reflect.parse_docstring(doc)
+            with mock.patch.object(fast_schema, "sphinx_text", lambda value: None):
+                return reflect.parse_docstring(doc)
 
 
 @SETTINGS

@@ -320,6 +320,7 @@ def _parse_docstring_by_griffe(doc, monkeypatch):
 
     with monkeypatch.context() as patch:
         patch.setattr(fast_schema, "sphinx_docstring", lambda lines: None)
+        patch.setattr(fast_schema, "sphinx_text", lambda value: None)
         return parse_docstring(doc)
 
 

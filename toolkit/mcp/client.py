@@ -25,7 +25,7 @@ asking for more input round after round held it for ten): when it passes, the SD
 `evict_tool_list_cache()` and, as in LangChain4j's client, by the server's
 `notifications/tools/list_changed`: a server that added or removed tools is listed again at the
 next `list_tools()` (a 2026-07-28 server sends it only with a call's answer: no subscription is
-opened). What the server logs (`notifications/message`) goes to the `toolkit.mcp.server_log`
+opened). What the server logs (`notifications/message`) goes to the `toolkit.mcp.server_logs`
 logger, each line naming this client's server (`toolkit.mcp.server_logs`); a 2026-07-28 server
 is asked for messages of `log_level` and above ("info"; None asks for none). Errors::
 
@@ -255,7 +255,7 @@ class McpClient:
         self.connect_timeout = connect_timeout
         self.log_level = log_level
         """The least level of the log messages a 2026-07-28 server is asked to send with each request
-        (None: none); each goes to the `toolkit.mcp.server_log` logger (`toolkit.mcp.server_logs`)."""
+        (None: none); each goes to the `toolkit.mcp.server_logs` logger (`toolkit.mcp.server_logs`)."""
         self.request_timeout = request_timeout
         """Default deadline of one request (listing tools, or a call without its own)."""
         self._tools: list[McpTool] | None = None
@@ -580,7 +580,7 @@ class McpClient:
         return text
 
     async def _on_log(self, params: LoggingMessageNotificationParams) -> None:
-        """The SDK's logging callback: the server's log message on `toolkit.mcp.server_log`, naming this server."""
+        """The SDK's logging callback: the server's log message on `toolkit.mcp.server_logs`, naming this server."""
         forward(self.name, params.level, params.logger, params.data, self._quoted)
 
     async def _on_message(self, message: Any) -> None:

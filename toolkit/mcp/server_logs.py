@@ -2,7 +2,7 @@
 
 A server may send log messages (`level`, an optional `logger` name, any JSON `data`). The SDK
 drops them unless its client is given a callback; `McpClient` gives `forward`, which writes each
-on the `toolkit.mcp.server_log` logger, at the Python level nearest MCP's (RFC 5424's eight: notice
+on the `toolkit.mcp.server_logs` logger, at the Python level nearest MCP's (RFC 5424's eight: notice
 is INFO, alert and emergency CRITICAL):
 
     MCP server 'orders' (logger 'db'): connection pool exhausted
@@ -37,7 +37,7 @@ from typing import Any
 from toolkit.tools.redact import scrub_secrets
 from toolkit.unicode import cut, well_formed
 
-SERVER_LOG: logging.Logger = logging.getLogger("toolkit.mcp.server_log")
+SERVER_LOG: logging.Logger = logging.getLogger("toolkit.mcp.server_logs")
 SERVER_LOG.addHandler(logging.NullHandler())
 
 MAX_LOG_CHARS = 2000

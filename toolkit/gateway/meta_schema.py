@@ -39,7 +39,7 @@ _ABSENT: Any = object()
 """A keyword left out (JSON's null is a value, and no schema's)."""
 
 
-def plain_parameters(schema: dict) -> bool:
+def plain_parameters(schema: dict[str, Any]) -> bool:
     """Whether a tool's `parameters` passes the cheap look (see the module docstring): else walk it."""
     properties = schema.get("properties", _ABSENT)
     if properties is _ABSENT:

@@ -671,22 +671,10 @@ def _check_merges(node: yaml.Node | None, where: str) -> None:
     """A `ConfigurationError` when the '<<' merges would copy over `MAX_MERGED` keys: PyYAML copies each
     merged mapping's keys, its own merges included, so a chain of merges of merges costs the square of
     its length. Counted on the composed nodes, in the order they end (what a merge names ended before it)."""
-    mappings: dict[int, yaml.MappingNode] = {}
-    seen: set[int] = set()  # each node walked once: an alias is the node it names (an alias bomb is small)
-    stack = [node] if node is not None else []
-    while stack:
-        current = stack.pop()
-        if id(current) in seen:
-            continue
-        seen.add(id(current))
-        if isinstance(current, yaml.MappingNode):
-            mappings[id(current)] = current
-            stack.extend(n for pair in current.value for n in pair)
-        elif isinstance(current, yaml.SequenceNode):
-            stack.extend(current.value)
+    mappings = [n for n in _nodes(node) if isinstance(n, yaml.MappingNode)]
     keys: dict[int, int] = {}  # mapping → its keys once its merges are copied in
     copied = 0
-    for mapping in sorted(mappings.values(), key=lambda m: m.end_mark.index):
+    for mapping in sorted(mappings, key=lambda m: m.end_mark.index):
         merged = [v for k, v in mapping.value if k.tag == "tag:yaml.org,2002:merge"]
         sources = [s for v in merged for s in (v.value if isinstance(v, yaml.SequenceNode) else [v])]
         keys[id(mapping)] = len(mapping.value) - len(merged) + sum(keys.get(id(s), 0) for s in sources)
@@ -776,7 +764,13 @@ def _unbuildable(node: yaml.Node | None, front: str, where: str) -> str:
 
 def _scalars(node: yaml.Node | None) -> Iterator[yaml.ScalarNode]:
     """Every scalar in `node`, each once, in the order they are written."""
-    found: dict[int, yaml.ScalarNode] = {}
+    found = [n for n in _nodes(node) if isinstance(n, yaml.ScalarNode)]
+    return iter(sorted(found, key=lambda n: n.start_mark.index))
+
+
+def _nodes(node: yaml.Node | None) -> Iterator[yaml.Node]:
+    """Every node composed under `node`, each once: an alias is the node it names, so an alias bomb is
+    walked in the size of its text (iterative: no recursion limit)."""
     seen: set[int] = set()
     stack = [node] if node is not None else []
     while stack:
@@ -784,13 +778,11 @@ def _scalars(node: yaml.Node | None) -> Iterator[yaml.ScalarNode]:
         if id(current) in seen:
             continue
         seen.add(id(current))
-        if isinstance(current, yaml.ScalarNode):
-            found[id(current)] = current
-        elif isinstance(current, yaml.MappingNode):
+        yield current
+        if isinstance(current, yaml.MappingNode):
             stack.extend(n for pair in current.value for n in pair)
         elif isinstance(current, yaml.SequenceNode):
             stack.extend(current.value)
-    return iter(sorted(found.values(), key=lambda n: n.start_mark.index))
 
 
 def _yaml_problem(exc: yaml.YAMLError) -> str:

@@ -1,5 +1,6 @@
 """The notebooks' live sections: a gateway failure is one readable line; the probe picks the route."""
 
+import http.server
 import json
 
 import httpx
@@ -330,7 +331,6 @@ def test_course_client_names_a_cassette_it_cannot_replay_and_goes_on_embedded(ca
 def test_a_dead_loopback_gateway_is_unreachable_whatever_the_proxy_variables_say(monkeypatch):
     """Before: `unreachable()` asked the learner's `HTTP_PROXY` for a loopback URL; a proxy that answered
     anything (a 502 of its own) made a dead local gateway look reachable."""
-    import http.server
 
     from loopback import closed_port, serving
 
@@ -395,22 +395,28 @@ def test_a_401_or_403_says_who_refused_and_blames_the_key_only_for_a_401(capsys,
     assert capsys.readouterr().out == said + "\n"
 
 
+class JsonHandler(http.server.BaseHTTPRequestHandler):
+    """A loopback gateway's handler: quiet, and `send(code, data)` answers with `data` as JSON."""
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+    def send(self, code: int, data: dict) -> None:
+        raw = json.dumps(data).encode()
+        self.send_response(code)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(raw)))
+        self.end_headers()
+        self.wfile.write(raw)
+
+
 def _refusing(status: int, body: dict) -> type:
     """A gateway answering every request (`GET /models` too) with `status` and `body`."""
-    import http.server
 
-    class Handler(http.server.BaseHTTPRequestHandler):
-        def log_message(self, *args: object) -> None:
-            pass
-
+    class Handler(JsonHandler):
         def answer(self) -> None:
             self.rfile.read(int(self.headers.get("Content-Length") or 0))
-            data = json.dumps(body).encode()
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
+            self.send(status, body)
 
         do_GET = do_POST = answer
 
@@ -489,23 +495,11 @@ def test_course_client_keeps_a_gateway_whose_models_answer_says_nothing_about_th
 def _listing(models: list[str], status: int, body: dict) -> type:
     """A gateway whose `GET /models` lists `models` and that answers every chat request with
     `status` and `body`; the chat requests it got are kept in `Handler.posts`."""
-    import http.server
 
-    class Handler(http.server.BaseHTTPRequestHandler):
+    class Handler(JsonHandler):
         posts: list[dict] = []
         keyed_lists: int = 0
         """How many `GET /models` came with the key (the check that asks without it is `unreachable`)."""
-
-        def log_message(self, *args: object) -> None:
-            pass
-
-        def send(self, code: int, data: dict) -> None:
-            raw = json.dumps(data).encode()
-            self.send_response(code)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(raw)))
-            self.end_headers()
-            self.wfile.write(raw)
 
         def do_GET(self) -> None:
             Handler.keyed_lists += WRONG_KEY in (self.headers.get("Authorization") or "")
@@ -679,21 +673,9 @@ def test_a_model_listed_under_googles_prefix_or_ollamas_tag_is_listed(monkeypatc
 def _models_need_other_auth() -> type:
     """A gateway whose `GET /models` wants its own header (Anthropic's native models list: x-api-key) and
     answers a Bearer key 401, while its chat endpoint takes the key; the chat requests it got are kept."""
-    import http.server
 
-    class Handler(http.server.BaseHTTPRequestHandler):
+    class Handler(JsonHandler):
         posts: list[dict] = []
-
-        def log_message(self, *args: object) -> None:
-            pass
-
-        def send(self, code: int, data: dict) -> None:
-            raw = json.dumps(data).encode()
-            self.send_response(code)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(raw)))
-            self.end_headers()
-            self.wfile.write(raw)
 
         def do_GET(self) -> None:
             error = {"type": "authentication_error", "message": "x-api-key header is required"}

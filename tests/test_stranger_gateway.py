@@ -5,10 +5,12 @@ usage-only last stream chunk) and every notebook must still run top to bottom on
 
 Covers: the stream assembler on a server that reuses one id and `index: 0` for every call; the
 live sections' run lines on escaped arguments; week 1's usage table when usage is missing; and
-every notebook executed on the stranger gateway (one kernel, ~30 s).
+every notebook executed on the stranger gateway (one kernel, ~25 s: opt-in like the quirk sets,
+`TOOLKIT_MATRIX_TEST=1`; CI runs it with them).
 """
 
 import json
+import os
 import re
 from typing import Annotated, Literal
 
@@ -208,6 +210,11 @@ def test_unescaped_writes_printable_escapes_only(raw, shown):
 # --- every notebook on the stranger gateway --------------------------------------------------
 
 
+@pytest.mark.matrix
+@pytest.mark.skipif(
+    os.environ.get("TOOLKIT_MATRIX_TEST") != "1",
+    reason="about 25 s: set TOOLKIT_MATRIX_TEST=1 (CI runs it with the quirk sets)",
+)
 def test_every_notebook_runs_to_the_end_on_a_stranger_gateway():
     with StrangerGateway() as gateway:
 

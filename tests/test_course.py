@@ -41,6 +41,27 @@ def test_the_test_command_runs_pytest_offline_with_nbval(monkeypatch):
     assert not any(k.startswith("LLM_") for k in seen["env"])
 
 
+def test_the_test_command_writes_the_bytecode_of_the_package_and_the_helpers_not_of_test_files(monkeypatch, tmp_path):
+    for name in ("toolkit/mod.py", "tests/helper.py", "tests/test_a.py", "tests/broken.py"):
+        (tmp_path / name).parent.mkdir(exist_ok=True)
+        (tmp_path / name).write_text("x = (\n" if "broken" in name else "x = 1\n")
+    monkeypatch.setattr(course, "ROOT", tmp_path)
+    monkeypatch.setattr(course, "BIN", Path(sys.executable).parent)  # python: this venv's, as .venv's
+    monkeypatch.setattr(course, "setup", lambda: None)
+    monkeypatch.setattr(course, "call", lambda cmd, cwd, env: 0)
+    monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")  # a CI image's setting: compiled all the same
+    assert course.main(["test"]) == 0
+    compiled = sorted(p.relative_to(tmp_path).parts[0] + "/" + p.name.split(".")[0] for p in tmp_path.rglob("*.pyc"))
+    assert compiled == ["tests/helper", "toolkit/mod"]  # a file that does not compile is left to its test
+
+
+def test_the_test_command_runs_without_the_bytecode_when_dot_venv_has_no_python(monkeypatch, tmp_path):
+    monkeypatch.setattr(course, "ROOT", tmp_path)
+    monkeypatch.setattr(course, "setup", lambda: None)
+    monkeypatch.setattr(course, "call", lambda cmd, cwd, env: 5)
+    assert course.main(["test"]) == 5  # BIN is a folder that does not exist (no_real_venv)
+
+
 def test_setup_is_skipped_when_pyproject_is_unchanged(monkeypatch, tmp_path):
     venv_dir = tmp_path / ".venv"  # never the real .venv: setup() may remove a foreign one
     venv_dir.mkdir()

@@ -5,7 +5,8 @@
 Failures are triaged three ways (see `toolkit.errors`):
 
     transient   timeout, dropped connection,           → retried with exponential backoff,
-                408, 409, 429, 5xx; a 4xx refusing      honouring Retry-After, then raised
+                408, 409, 429, 498 (Groq: at            honouring Retry-After, then raised
+                capacity), 5xx; a 4xx refusing
                 the tool call the model wrote
                 (Groq's `failed_generation`)
     caller      any other 4xx; a 402, or a 429 that    → raised at once, never retried
@@ -1679,8 +1680,9 @@ _DOUBLED = "/chat/completions/chat/completions"
 """A base URL that already names the endpoint: the most common LLM_BASE_URL slip."""
 _CREDIT_STATUSES = frozenset({400, 402, 403, 429})
 """Statuses that may say the account is out of credit: never retried then (`_out_of_credit`)."""
-_TRANSIENT = frozenset({408, 409, 429})
-"""Retried, like 5xx: request timeout, conflict (a lock that timed out), rate limit."""
+_TRANSIENT = frozenset({408, 409, 429, 498})
+"""Retried, like 5xx: request timeout, conflict (a lock that timed out), rate limit, and Groq's 498
+(its flex tier at capacity, `capacity_exceeded`: console.groq.com/docs/flex-processing says to retry)."""
 _DEFAULT_HINT = "the request was rejected; fix it (not retried)"
 TOOLS_REFUSED_HINT = (
     "the model (or every provider serving it) takes no tools: choose a model with tool calling, or use the "

@@ -20,7 +20,9 @@ Failures are triaged three ways (see `toolkit.errors`):
 A 400 (or a FastAPI server's 422) naming a field the client may leave out without changing what is
 asked — `stream_options`, `tool_choice: "auto"` — is asked again at once without it, and that field
 is not sent to the gateway again (`_without_refused`); so is a tool-schema keyword a relay refuses
-(`additionalProperties`, which the package checks itself: `toolkit.chat.schema_keywords`). A call
+(`additionalProperties`, which the package checks itself: `toolkit.chat.schema_keywords`). A
+`tool_choice` forcing a call in a form the gateway refuses (a named function, "required") goes again
+at once in a form that asks the same, and so do the later ones (`toolkit.chat.forced_choice`). A call
 not streamed that a gateway refuses until its `enable_thinking` is false (DashScope serving Qwen3's
 open models) is asked again with it false, and so are the later ones (`thinking_off_unstreamed`).
 
@@ -110,6 +112,7 @@ from toolkit.chat.charset import ACCEPTED, PACKAGES, READ_AT_MOST, body_encoding
 from toolkit.chat.credit import credit_fix, out_of_credit
 from toolkit.chat.empty_text import refuses_empty_text, with_null_text
 from toolkit.chat.finite import first_non_finite
+from toolkit.chat.forced_choice import CANNOT_FORCE, ForcedChoice
 from toolkit.chat.masking import (
     HTTPX_LOGGERS,
     mask_json,
@@ -499,6 +502,10 @@ class ChatClient:
         """Whether `tool_choice="auto"` goes into a request; set False by itself when the gateway
         refuses the field (a strict server's 400 or 422 naming it): "auto" is what a request with
         tools means when it names no choice (OpenAI's default), so leaving it out changes nothing."""
+        self.forced_choice = ForcedChoice()
+        """The forms of a `tool_choice` that forces a call this gateway refused (LM Studio takes no named
+        function, older vLLM no "required", Mistral's older enum "any" in its place), and the same ask sent
+        in another form from then on (`toolkit.chat.forced_choice`)."""
         self.schema_keywords_refused: list[str] = []
         """Tool-schema keywords this gateway refused (a relay to Gemini refuses
         `additionalProperties`); left out of every later request (`toolkit.chat.schema_keywords`)."""
@@ -647,6 +654,8 @@ class ChatClient:
                 body["tools"] = without_keywords(body["tools"], self.schema_keywords_refused)
         if tool_choice is not None and (tool_choice != "auto" or self.auto_choice_sent):
             body["tool_choice"] = _check_tool_choice(tool_choice)
+            if self.forced_choice.refused and "tools" in body:
+                body["tool_choice"], body["tools"] = self.forced_choice.sent(body["tool_choice"], body["tools"])
         if stream:
             body["stream"] = True
             if self.usage_in_stream:
@@ -790,6 +799,13 @@ class ChatClient:
             self.auto_choice_sent = False
             del body["tool_choice"]
             return True
+        if exc.refuses("tool_choice"):
+            with _REFUSED_LOCK:  # one client, many threads: the look and the change are one step
+                again = self.forced_choice.refuse(body, f"{exc} {exc.body}")
+            if again:
+                return True
+            if again is False:
+                _rehint(exc, CANNOT_FORCE)
         if (
             exc.status == 400
             and not body.get("stream")
@@ -1299,6 +1315,13 @@ class _Attempts:
     def __exit__(self, *exc_info: object) -> None:
         if self.response is not None:
             self.response.close()
+
+
+def _rehint(error: CallerError, hint: str) -> None:
+    """`error` saying `hint` in place of its status's usual one ("fix it (not retried)")."""
+    said, _, usual = str(error).rpartition(" — ")
+    if said and usual == _CALLER_HINTS.get(error.status or 0, _DEFAULT_HINT):
+        error.args = (f"{said} — {hint}",)
 
 
 def _unknown_address(error: ModelCallError, response: httpx.Response | None) -> None:

@@ -6,6 +6,7 @@ import json
 
 import httpx
 import pytest
+from test_client import Script, make
 
 from toolkit.chat.client import TOOLS_REFUSED_HINT, ChatClient, RetryPolicy, error_message
 from toolkit.chat.messages import UserMessage
@@ -399,3 +400,52 @@ def test_baidus_error_inside_a_200_says_its_words():
     with pytest.raises(BadResponseError) as caught:
         list(client.stream([UserMessage(content="hi")]))
     assert str(caught.value) == "gateway sent an error mid-stream: the first message can not be assistant"
+
+
+TOOL = {"type": "function", "function": {"name": "query_order", "parameters": {"type": "object"}}}
+
+
+@pytest.mark.parametrize(
+    "status, body",
+    [
+        (
+            400,
+            {"error": {"message": "registry.ollama.ai/library/gemma:2b does not support tools", "type": "api_error"}},
+        ),
+        (400, {"error": {"message": "Tool calling is not supported for this model", "type": "bad_request"}}),
+        (
+            400,
+            {
+                "error": {
+                    "message": "deepseek-reasoner does not support Function Calling",
+                    "type": "invalid_request_error",
+                }
+            },
+        ),
+        (422, {"detail": "tools are not supported by this model"}),
+    ],
+)
+def test_a_400_refusing_the_requests_tools_says_the_model_takes_none_not_fix_the_body(status, body):
+    """Ollama's, Perplexity's and DeepSeek-R1's refusals of tools read "the gateway rejected the request body;
+    fix it": a learner looked for a mistake in a body the model simply cannot take."""
+    client, _ = make(Script(httpx.Response(status, json=body), httpx.Response(status, json=body)))
+    with pytest.raises(CallerError) as refused:
+        client.chat([UserMessage(content="hi")], tools=[TOOL])
+    assert str(refused.value).endswith(f" — {TOOLS_REFUSED_HINT}")
+    with pytest.raises(CallerError) as plain:  # the same words to a request without tools: not about its tools
+        client.chat([UserMessage(content="hi")])
+    assert not str(plain.value).endswith(TOOLS_REFUSED_HINT)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Invalid 'tools[0].function.name': string does not match pattern. Expected a string that matches ^[a-zA-Z0-9_-]+$.",
+        "Invalid schema for function 'query_order': In context=(), 'required' is required to be supplied",
+    ],
+)
+def test_a_400_about_a_tools_shape_is_still_the_bodys_to_fix(message):
+    client, _ = make(Script(httpx.Response(400, json={"error": {"message": message, "type": "invalid_request_error"}})))
+    with pytest.raises(CallerError) as caught:
+        client.chat([UserMessage(content="hi")], tools=[TOOL])
+    assert str(caught.value).endswith("— the gateway rejected the request body; fix it (not retried)")

@@ -157,7 +157,7 @@ from toolkit.chat.sse import (
     stated_reason,
 )
 from toolkit.chat.stream_scrub import HeldEcho, scrub_event_stream, unechoed_response
-from toolkit.chat.tool_refusal import names_tools
+from toolkit.chat.tool_refusal import names_tools, refuses_tools
 from toolkit.errors import (
     BadResponseError,
     CallerError,
@@ -1494,6 +1494,8 @@ def triage_status(response: httpx.Response, attempt: int = 1, mask: Callable[[st
         hint = "LLM_BASE_URL ends in /chat/completions: set it to the part before, e.g. https://host/v1 (not retried)"
     elif status == 404 and _refuses_tools(response, detail):
         hint = TOOLS_REFUSED_HINT
+    elif status in (400, 422) and _refuses_tools(response, detail, refuses_tools):
+        hint = TOOLS_REFUSED_HINT
     elif status == 404 and _unversioned_azure(response.request.url):
         hint = AZURE_VERSION_HINT
     elif status == 400 and _BAD_KEY.search(detail):  # Gemini's wrong key: a 400, "API key not valid"
@@ -1523,17 +1525,17 @@ def model_call_refused(body: str) -> bool:
     return isinstance(data, dict) and failed_generation(data.get("error"))
 
 
-def _refuses_tools(response: httpx.Response, detail: str) -> bool:
+def _refuses_tools(response: httpx.Response, detail: str, said: Callable[[str, str], bool] = names_tools) -> bool:
     """Whether an error (a 404, whose usual hint blames the URL or the model) is about the request's
     `tools`: the request carried tools and the answer names them (`toolkit.chat.tool_refusal`; OpenRouter: "No endpoints found
-    that support tool use")."""
+    that support tool use"); `said=refuses_tools` for a 400 or 422, which must refuse them in so many words."""
     try:
         sent = json.loads(response.request.content)
     except (RuntimeError, ValueError, RecursionError):  # no request kept, or a body that is no JSON
         return False
     if not isinstance(sent, dict) or not sent.get("tools"):
         return False
-    return names_tools(detail, str(sent.get("model") or ""))
+    return said(detail, str(sent.get("model") or ""))
 
 
 def _started_without(response: httpx.Response, detail: str) -> str:

@@ -9,6 +9,7 @@ import pytest
 from test_client import Script, make
 
 from toolkit.chat.client import TOOLS_REFUSED_HINT, ChatClient, RetryPolicy, error_message
+from toolkit.chat.context_limit import CONTEXT_HINT
 from toolkit.chat.messages import UserMessage
 from toolkit.course.probe import classify
 from toolkit.errors import BadResponseError, CallerError, TransientError
@@ -448,4 +449,68 @@ def test_a_400_about_a_tools_shape_is_still_the_bodys_to_fix(message):
     client, _ = make(Script(httpx.Response(400, json={"error": {"message": message, "type": "invalid_request_error"}})))
     with pytest.raises(CallerError) as caught:
         client.chat([UserMessage(content="hi")], tools=[TOOL])
+    assert str(caught.value).endswith("— the gateway rejected the request body; fix it (not retried)")
+
+
+@pytest.mark.parametrize(
+    "status, body",
+    [
+        (  # OpenAI, Groq
+            400,
+            {
+                "error": {
+                    "message": "This model's maximum context length is 128000 tokens. However, your messages resulted "
+                    "in 130512 tokens. Please reduce the length of the messages.",
+                    "type": "invalid_request_error",
+                    "param": "messages",
+                    "code": "context_length_exceeded",
+                }
+            },
+        ),
+        (  # llama.cpp server
+            400,
+            {
+                "error": {
+                    "code": 400,
+                    "message": "the request exceeds the available context size, try increasing it",
+                    "type": "exceed_context_size_error",
+                    "n_prompt_tokens": 5000,
+                    "n_ctx": 4096,
+                }
+            },
+        ),
+        (  # text-generation-inference
+            422,
+            {
+                "error": "Input validation error: `inputs` tokens + `max_new_tokens` must be <= 4096. Given: 4000 "
+                "`inputs` tokens and 200 `max_new_tokens`",
+                "error_type": "validation",
+            },
+        ),
+        (  # Mistral
+            400,
+            {
+                "object": "error",
+                "message": "Prompt contains 40000 tokens and 0 draft tokens, too large for model with 32768 maximum "
+                "context length",
+                "type": "invalid_request_error",
+                "code": "3051",
+            },
+        ),
+    ],
+)
+def test_a_conversation_too_long_for_the_models_context_says_to_shorten_it_not_fix_the_body(status, body):
+    """Each provider's own words: the hint was "the request was rejected; fix it", and nothing in the body is wrong."""
+    client, _ = make(Script(httpx.Response(status, json=body)))
+    with pytest.raises(CallerError) as caught:
+        client.chat([UserMessage(content="hi")])
+    assert str(caught.value).endswith(" — " + CONTEXT_HINT)
+    assert str(caught.value).count(" — ") == 1
+
+
+def test_a_400_about_something_else_keeps_its_hint():
+    said = {"error": {"message": "Invalid value for 'temperature': must be <= 2", "type": "invalid_request_error"}}
+    client, _ = make(Script(httpx.Response(400, json=said)))
+    with pytest.raises(CallerError) as caught:
+        client.chat([UserMessage(content="hi")])
     assert str(caught.value).endswith("— the gateway rejected the request body; fix it (not retried)")

@@ -109,6 +109,7 @@ import httpx
 from pydantic import ValidationError
 
 from toolkit.chat.charset import ACCEPTED, PACKAGES, READ_AT_MOST, body_encoding, inflated, left_undone, undone
+from toolkit.chat.context_limit import CONTEXT_HINT, over_context
 from toolkit.chat.credit import credit_fix, out_of_credit
 from toolkit.chat.empty_text import refuses_empty_text, with_null_text
 from toolkit.chat.finite import first_non_finite
@@ -1504,6 +1505,8 @@ def triage_status(response: httpx.Response, attempt: int = 1, mask: Callable[[st
         hint = REGION_HINT  # Gemini's 400 "User location is not supported", OpenAI's 403
     elif status == 400 and _content_filtered(response.text):  # Azure's filter: the words, not the JSON
         hint = FILTERED_HINT
+    elif status in (400, 413, 422) and over_context(body):  # each provider's words for a context window overrun
+        hint = CONTEXT_HINT
     raise CallerError(
         f"HTTP {status}: {detail} — {hint}",
         status=status,

@@ -12,7 +12,7 @@ from toolkit.chat.client import TOOLS_REFUSED_HINT, ChatClient, RetryPolicy, err
 from toolkit.chat.context_limit import CONTEXT_HINT
 from toolkit.chat.messages import UserMessage
 from toolkit.course.probe import classify
-from toolkit.errors import BadResponseError, CallerError, TransientError
+from toolkit.errors import BadResponseError, CallerError, ModelCallError, TransientError
 
 FASTAPI_422 = {
     "detail": [
@@ -514,3 +514,42 @@ def test_a_400_about_something_else_keeps_its_hint():
     with pytest.raises(CallerError) as caught:
         client.chat([UserMessage(content="hi")])
     assert str(caught.value).endswith("— the gateway rejected the request body; fix it (not retried)")
+
+
+@pytest.mark.parametrize(
+    "status, text, said",
+    [
+        (
+            403,
+            "error code: 1010",
+            "HTTP 403: error code: 1010 (Cloudflare: the site bans this client's signature (its bot protection)) — "
+            "Cloudflare in front of the gateway refused the request, not the gateway's key check: ask whoever runs "
+            "the gateway, or try another network (not retried)",
+        ),
+        (
+            403,
+            "error code: 1020\n",
+            "HTTP 403: error code: 1020 (Cloudflare: access denied by a firewall rule of the site) — Cloudflare in "
+            "front of the gateway refused the request, not the gateway's key check: ask whoever runs the gateway, or "
+            "try another network (not retried)",
+        ),
+        (
+            530,
+            "error code: 1033",
+            "HTTP 530 (transient): error code: 1033 (Cloudflare: the tunnel to the gateway is down: the server behind "
+            "it is not running)",
+        ),
+    ],
+)
+def test_cloudflares_bare_error_code_says_what_it_means_and_who_refused(status, text, said):
+    """Cloudflare answers some refusals with `error code: 1010` alone: the line blamed the key ("the key may not
+    use this model"), and a learner cannot read 1010 or 1033."""
+    client, _ = make(Script(*[httpx.Response(status, text=text, headers={"content-type": "text/plain"})] * 3))
+    with pytest.raises(ModelCallError) as caught:
+        client.chat([UserMessage(content="hi")])
+    assert str(caught.value) == said
+
+
+def test_a_body_that_only_mentions_an_error_code_is_quoted_as_it_is():
+    assert error_message("error code: 1010 and more") == "error code: 1010 and more"
+    assert error_message("error code: 42") == "error code: 42"

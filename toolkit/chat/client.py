@@ -136,7 +136,7 @@ from toolkit.chat.messages import (
     to_openai,
 )
 from toolkit.chat.model import TOOL_CHOICES, ToolChoice, is_tool_choice
-from toolkit.chat.pages import page_text
+from toolkit.chat.pages import cdn_code_text, page_text
 from toolkit.chat.proxies import direct_mounts
 from toolkit.chat.reasoning_fields import refused_field, without_fields
 from toolkit.chat.schema_keywords import refused_keyword, without_keywords
@@ -1491,6 +1491,8 @@ def triage_status(response: httpx.Response, attempt: int = 1, mask: Callable[[st
         hint = URL_AUTH_HINT
     elif status in (401, 403) and page_text(response.text) is not None:  # a CDN's block page, a proxy's sign-in
         hint = PAGE_REFUSAL_HINT
+    elif status in (401, 403) and cdn_code_text(response.text) is not None:  # Cloudflare's bare "error code: 1010"
+        hint = CDN_REFUSAL_HINT
     if status in (404, 405) and _DOUBLED in str(response.request.url):  # no such route, or none taking a POST
         hint = "LLM_BASE_URL ends in /chat/completions: set it to the part before, e.g. https://host/v1 (not retried)"
     elif status == 404 and _refuses_tools(response, detail):
@@ -1737,6 +1739,11 @@ PAGE_REFUSAL_HINT = (
     "(not retried)"
 )
 """A 401 or 403 that is an HTML page: the API answers in JSON, so something in front of it refused."""
+CDN_REFUSAL_HINT = (
+    "Cloudflare in front of the gateway refused the request, not the gateway's key check: ask whoever runs the "
+    "gateway, or try another network (not retried)"
+)
+"""A 401 or 403 that is Cloudflare's bare `error code: 1xxx`."""
 _CALLER_HINTS = {
     400: "the gateway rejected the request body; fix it (not retried)",
     401: "check LLM_API_KEY (not retried)",
@@ -1766,7 +1773,7 @@ def error_message(body: str) -> str:
     try:
         data = json.loads(body)
     except (ValueError, RecursionError):
-        return page_text(body) or _one_line(body[:200]) or "(empty body)"
+        return page_text(body) or cdn_code_text(body) or _one_line(body[:200]) or "(empty body)"
     if isinstance(data, list) and data and isinstance(data[0], dict):  # Google's: `[{"error": {…}}]`
         data = data[0]
     said = _one_line(_said(data)) if isinstance(data, dict) else ""

@@ -407,7 +407,8 @@ def retry_after(headers: httpx.Headers) -> float | None:
 
 def auth_headers(base_url: str, api_key: str) -> dict[str, str]:
     """`Authorization: Bearer <key>`, and for Azure (a host under `azure.com`, or an API Management
-    gateway under `azure-api.net`) the key in `api-key` too: Azure OpenAI's deployment URLs
+    gateway under `azure-api.net`; in China's and the US government's clouds too: `_AZURE_HOSTS`) the key in
+    `api-key` too: Azure OpenAI's deployment URLs
     (`…/openai/deployments/<name>?api-version=…`) take a key only there (a Bearer token must be
     Entra ID's), as the `openai` SDK's `AzureOpenAI` sends it."""
     headers = {"Authorization": f"Bearer {api_key}"}
@@ -417,7 +418,9 @@ def auth_headers(base_url: str, api_key: str) -> dict[str, str]:
     return headers
 
 
-_AZURE_HOSTS = (".azure.com", ".azure-api.net")
+_AZURE_HOSTS = (".azure.com", ".azure-api.net", ".azure.cn", ".azure-api.cn", ".azure.us", ".azure-api.us")
+"""Azure's domains: the global cloud's, Azure in China's (operated by 21Vianet: `<resource>.openai.azure.cn`)
+and Azure Government's (`<resource>.openai.azure.us`), each with its API Management gateways'."""
 
 
 def tool_payload(tools: Sequence[Any] | None) -> list[dict[str, Any]] | None:

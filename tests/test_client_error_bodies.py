@@ -8,7 +8,7 @@ import httpx
 import pytest
 from test_client import Script, make
 
-from toolkit.chat.client import TOOLS_REFUSED_HINT, ChatClient, RetryPolicy, error_message
+from toolkit.chat.client import MODEL_HINT, TOOLS_REFUSED_HINT, ChatClient, RetryPolicy, error_message
 from toolkit.chat.context_limit import CONTEXT_HINT
 from toolkit.chat.messages import UserMessage
 from toolkit.course.probe import classify
@@ -553,3 +553,44 @@ def test_cloudflares_bare_error_code_says_what_it_means_and_who_refused(status, 
 def test_a_body_that_only_mentions_an_error_code_is_quoted_as_it_is():
     assert error_message("error code: 1010 and more") == "error code: 1010 and more"
     assert error_message("error code: 42") == "error code: 42"
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {
+            "error": {
+                "message": "Model Not Exist",
+                "type": "invalid_request_error",
+                "param": None,
+                "code": "invalid_request_error",
+            }
+        },
+        {
+            "error": {
+                "message": "Invalid model 'sonar-x'. Permitted models can be found in the documentation.",
+                "type": "invalid_model",
+                "code": 400,
+            }
+        },
+        {"error": "No models loaded. Please load a model in the developer page or use the `lms load` command."},
+        {"error": {"code": "1211", "message": "模型不存在，请检查模型代码。"}},
+    ],
+)
+def test_a_400_saying_the_model_is_not_served_says_to_check_llm_model_not_fix_the_body(body):
+    """DeepSeek, Perplexity, LM Studio and Zhipu say a wrong LLM_MODEL with a 400, which read "fix the body"."""
+    client, _ = make(Script(httpx.Response(400, json=body)))
+    with pytest.raises(CallerError) as caught:
+        client.chat([UserMessage(content="hi")], tools=[TOOL])
+    assert str(caught.value).endswith(" — " + MODEL_HINT)
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["This model does not support tools", "'max_tokens' is too large: 200000. This model supports at most 16384"],
+)
+def test_a_400_naming_the_model_for_another_reason_keeps_its_hint(message):
+    client, _ = make(Script(httpx.Response(400, json={"error": {"message": message}})))
+    with pytest.raises(CallerError) as caught:
+        client.chat([UserMessage(content="hi")], tools=[TOOL])
+    assert not str(caught.value).endswith(MODEL_HINT)

@@ -1512,6 +1512,8 @@ def triage_status(response: httpx.Response, attempt: int = 1, mask: Callable[[st
         hint = FILTERED_HINT
     elif status in (400, 413, 422) and over_context(body):  # each provider's words for a context window overrun
         hint = CONTEXT_HINT
+    elif status in (400, 422) and _NO_MODEL.search(detail):  # DeepSeek's 400 "Model Not Exist", LM Studio's, …
+        hint = MODEL_HINT
     raise CallerError(
         f"HTTP {status}: {detail} — {hint}",
         status=status,
@@ -1788,6 +1790,18 @@ _BAD_KEY = re.compile(
 )
 """A 400's words for a wrong key (Gemini sends one as a 400: "API key not valid"), not a bad body."""
 
+
+_NO_MODEL = re.compile(
+    r"\bmodel\b[^.]{0,80}\b(?:not exists?|does not exist|doesn't exist|not found|not loaded)\b"
+    r"|\b(?:invalid|unknown) model\b|\bno models? (?:is |are )?loaded\b|模型[^。，,]{0,20}不存在",
+    re.IGNORECASE,
+)
+"""A 400's or 422's words for a model the gateway does not serve (DeepSeek: "Model Not Exist"; Perplexity,
+Mistral: "Invalid model"; LM Studio: "No models loaded"; Zhipu: "模型不存在"), not a bad body."""
+MODEL_HINT = (
+    "check LLM_MODEL: the gateway serves no model of that name (GET <LLM_BASE_URL>/models lists those it "
+    "serves), or, on a local server, none is loaded (not retried)"
+)
 
 _REGION = re.compile(
     r"\blocation is not supported\b|\b(?:country|region|territory)\b[^.]{0,40}\bnot (?:supported|available)\b",

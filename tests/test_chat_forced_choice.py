@@ -128,3 +128,31 @@ def test_a_refusal_of_a_named_tool_not_offered_is_the_callers_as_before():
     assert str(caught.value).endswith("the gateway rejected the request body; fix it (not retried)")
     assert client.forced_choice.refused == set()
     assert sent(script) == [({"type": "function", "function": {"name": "nope"}}, ["query_order"])]
+
+
+VLLM_NO_NONE = (  # vLLM before 0.6.4
+    400,
+    {
+        "object": "error",
+        "message": "1 validation error for ChatCompletionRequest\n  Value error, `tool_choice` must either be a named "
+        'tool or "auto". `tool_choice="none" is not supported. [type=value_error]',
+        "type": "BadRequestError",
+        "code": 400,
+    },
+)
+
+
+def test_none_refused_goes_again_as_a_request_without_tools():
+    """`tool_choice: "none"` (the playground offers it) forbids a call: older vLLM refuses the value, and a request
+    offering no tools asks the same."""
+    status, body = VLLM_NO_NONE
+    script = Script(httpx.Response(status, json=body), *[httpx.Response(200, json=ANSWER)] * 2)
+    client, _ = make(script)
+    assert client.chat(QUESTION, tools=[ORDER], tool_choice="none", parallel_tool_calls=False).message.content
+    client.chat(QUESTION, tools=[ORDER], tool_choice="none", parallel_tool_calls=False)
+    sent_keys = [sorted(json.loads(r.content)) for r in script.requests]
+    assert sent_keys == [
+        ["messages", "model", "parallel_tool_calls", "tool_choice", "tools"],
+        ["messages", "model"],
+        ["messages", "model"],
+    ]

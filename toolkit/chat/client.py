@@ -113,7 +113,7 @@ from toolkit.chat.context_limit import CONTEXT_HINT, over_context
 from toolkit.chat.credit import credit_fix, out_of_credit
 from toolkit.chat.empty_text import refuses_empty_text, with_null_text
 from toolkit.chat.finite import first_non_finite
-from toolkit.chat.forced_choice import CANNOT_FORCE, ForcedChoice
+from toolkit.chat.forced_choice import CANNOT_FORCE, ForcedChoice, put
 from toolkit.chat.masking import (
     HTTPX_LOGGERS,
     mask_json,
@@ -658,8 +658,6 @@ class ChatClient:
                 body["tools"] = without_keywords(body["tools"], self.schema_keywords_refused)
         if tool_choice is not None and (tool_choice != "auto" or self.auto_choice_sent):
             body["tool_choice"] = _check_tool_choice(tool_choice)
-            if self.forced_choice.refused and "tools" in body:
-                body["tool_choice"], body["tools"] = self.forced_choice.sent(body["tool_choice"], body["tools"])
         if stream:
             body["stream"] = True
             if self.usage_in_stream:
@@ -667,6 +665,8 @@ class ChatClient:
         elif self.thinking_off_unstreamed:
             body[THINKING_SWITCH] = False
         body.update(extra)
+        if self.forced_choice.refused and "tools" in body and "tool_choice" in body:  # asked in a form it takes
+            put(body, *self.forced_choice.sent(body["tool_choice"], body["tools"]))
         return body
 
     def chat(

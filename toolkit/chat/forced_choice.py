@@ -12,15 +12,17 @@ and Mistral's `"any"` (as `"required"`; an older Mistral enum, and relays modell
 
 Each has a form that asks the same: a named function is `"required"` with only that tool offered;
 `"required"` is `"any"` (where the error names `'any'` among the values it takes), or, with one tool
-offered, that tool named. `ForcedChoice` remembers the forms a gateway refused (`refused`) and
+offered, that tool named. Forbidding a call is said one way, `"none"`, which vLLM before 0.6.4
+refused too ("`tool_choice` must either be a named tool or "auto". `tool_choice="none"` is not
+supported."): the same ask is a request without tools. `ForcedChoice` remembers the forms a gateway refused (`refused`) and
 whether it offered `"any"`, and `sent` gives a request's choice and tools in a form not refused, or
 as they were when none is left (the gateway's error is then raised, with `CANNOT_FORCE`). Only an
 error about the field's value counts (it quotes values, or says "named tool"): one refusing the field
 itself (a strict server's "extra fields not permitted") is refused whatever the form.
 
 Leaves out: turning a forced call into `"auto"` (the model may then answer without a call: a
-different request, the caller's to choose), and `"none"` / `"auto"` (`ChatClient` leaves a refused
-`"auto"` out, which means the same).
+different request, the caller's to choose), and `"auto"` (`ChatClient` leaves a refused `"auto"` out,
+which means the same).
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from typing import Any
 
 NAMED = "named"
 """The form of a named function, in `ForcedChoice.refused`."""
-FORMS = (NAMED, "required", "any")
+FORMS = (NAMED, "required", "any", "none")
 _OFFERS_ANY = re.compile(r"""(?<![\w])(['"`])any\1""")
 """An error's list of the values it takes, `'any'` quoted among them."""
 _OF_A_VALUE = re.compile(r"""named tool|(['"`])(?:auto|none|required|any|object)\1""", re.IGNORECASE)
@@ -56,6 +58,8 @@ class ForcedChoice:
         """`choice` and `tools` as they go to this gateway: in the first form not refused that asks the same."""
         if not self.refused or not tools:
             return choice, tools
+        if choice == "none" and "none" in self.refused:
+            return None, None  # no call allowed: the same as no tools offered
         name = _named(choice)
         if name is not None and NAMED in self.refused:
             only = [tool for tool in tools if _tool_name(tool) == name]
@@ -88,8 +92,17 @@ class ForcedChoice:
         sent_choice, sent_tools = self.sent(choice, body.get("tools"))
         if sent_choice == choice and sent_tools == body.get("tools"):
             return False
-        body["tool_choice"], body["tools"] = sent_choice, sent_tools
+        put(body, sent_choice, sent_tools)
         return True
+
+
+def put(body: dict[str, Any], choice: Any, tools: list[Any] | None) -> None:
+    """`body` with `choice` and `tools` (both left out, with `parallel_tool_calls`, when `choice` is None)."""
+    if choice is None:
+        for key in ("tool_choice", "tools", "parallel_tool_calls"):
+            body.pop(key, None)
+        return
+    body["tool_choice"], body["tools"] = choice, tools
 
 
 def _named(choice: Any) -> str | None:

@@ -21,8 +21,8 @@ A 400 (or a FastAPI server's 422) naming a field the client may leave out withou
 asked — `stream_options`, `tool_choice: "auto"` — is asked again at once without it, and that field
 is not sent to the gateway again (`_without_refused`); so is a tool-schema keyword a relay refuses
 (`additionalProperties`, which the package checks itself: `toolkit.chat.schema_keywords`). A
-`tool_choice` forcing a call in a form the gateway refuses (a named function, "required") goes again
-at once in a form that asks the same, and so do the later ones (`toolkit.chat.forced_choice`). A call
+`tool_choice` in a form the gateway refuses by its value (a named function, "required", "none") goes
+again at once in a form that asks the same, and so do the later ones (`toolkit.chat.forced_choice`). A call
 not streamed that a gateway refuses until its `enable_thinking` is false (DashScope serving Qwen3's
 open models) is asked again with it false, and so are the later ones (`thinking_off_unstreamed`).
 
@@ -507,8 +507,8 @@ class ChatClient:
         refuses the field (a strict server's 400 or 422 naming it): "auto" is what a request with
         tools means when it names no choice (OpenAI's default), so leaving it out changes nothing."""
         self.forced_choice = ForcedChoice()
-        """The forms of a `tool_choice` that forces a call this gateway refused (LM Studio takes no named
-        function, older vLLM no "required", Mistral's older enum "any" in its place), and the same ask sent
+        """The forms of a `tool_choice` this gateway refused (LM Studio takes no named function, older vLLM
+        no "required" or "none", Mistral's older enum "any" in place of "required"), and the same ask sent
         in another form from then on (`toolkit.chat.forced_choice`)."""
         self.schema_keywords_refused: list[str] = []
         """Tool-schema keywords this gateway refused (a relay to Gemini refuses

@@ -49,7 +49,7 @@ CANNOT_FORCE = (
 
 @dataclass
 class ForcedChoice:
-    """What one gateway refused of the forms that force a call (see the module docstring)."""
+    """What one gateway refused of the forms that force a call, or forbid one (see the module docstring)."""
 
     refused: set[str] = field(default_factory=set)
     any_offered: bool = False

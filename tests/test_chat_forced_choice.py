@@ -130,7 +130,7 @@ def test_a_refusal_of_a_named_tool_not_offered_is_the_callers_as_before():
     assert sent(script) == [({"type": "function", "function": {"name": "nope"}}, ["query_order"])]
 
 
-VLLM_NO_NONE = (  # vLLM before 0.6.4
+VLLM_NO_NONE = (  # an older vLLM's words (before it took "none")
     400,
     {
         "object": "error",

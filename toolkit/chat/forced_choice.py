@@ -12,10 +12,10 @@ and Mistral's `"any"` (as `"required"`; an older Mistral enum, and relays modell
 
 Each has a form that asks the same: a named function is `"required"` with only that tool offered;
 `"required"` is `"any"` (where the error names `'any'` among the values it takes), or, with one tool
-offered, that tool named. Forbidding a call is said one way, `"none"`, which vLLM before 0.6.4
-refused too ("`tool_choice` must either be a named tool or "auto". `tool_choice="none"` is not
-supported."): the same ask is a request without tools. `ForcedChoice` remembers the forms a gateway refused (`refused`) and
-whether it offered `"any"`, and `sent` gives a request's choice and tools in a form not refused, or
+offered, that tool named. Forbidding a call is said one way, `"none"`, which an older vLLM refused
+too ("`tool_choice` must either be a named tool or "auto". `tool_choice="none"` is not supported."):
+the same ask is a request without tools. `ForcedChoice` remembers the forms a gateway refused
+(`refused`) and whether it offered `"any"`, and `sent` gives a request's choice and tools in a form not refused, or
 as they were when none is left (the gateway's error is then raised, with `CANNOT_FORCE`). Only an
 error about the field's value counts (it quotes values, or says "named tool"): one refusing the field
 itself (a strict server's "extra fields not permitted") is refused whatever the form.

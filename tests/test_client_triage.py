@@ -697,3 +697,29 @@ def test_capacity_exceeded_named_inside_a_200_is_retried_like_groqs_498():
         "model. Please try again later."
     )
     assert caught.value.status == 498
+
+
+# --- the gateway's own x-should-retry, as OpenAI's SDKs read it -----------------------------------
+
+
+def test_x_should_retry_false_on_a_5xx_is_not_retried_and_says_why():
+    """OpenAI's SDKs ask the response first: a gateway saying `x-should-retry: false` was asked twice more."""
+    failed = httpx.Response(
+        500, headers={"x-should-retry": "false"}, json={"error": {"message": "The model produced invalid content."}}
+    )
+    script = Script(failed, failed, failed)
+    client, sleeps = make(script)
+    with pytest.raises(ModelCallError) as caught:
+        client.chat(QUESTION)
+    assert str(caught.value) == (
+        "HTTP 500: The model produced invalid content. — the gateway says asking again will not help "
+        "(x-should-retry: false); the message says what failed (not retried)"
+    )
+    assert not isinstance(caught.value, TransientError) and len(script.requests) == 1 and sleeps == []
+
+
+def test_x_should_retry_true_on_a_4xx_is_retried():
+    busy = httpx.Response(400, headers={"x-should-retry": "true"}, json={"error": {"message": "try again"}})
+    script = Script(busy, httpx.Response(200, json=ANSWER))
+    client, sleeps = make(script)
+    assert client.chat(QUESTION).message.content == "Shipped." and sleeps == [0.5]

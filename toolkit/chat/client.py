@@ -26,6 +26,9 @@ again at once in a form that asks the same, and so do the later ones (`toolkit.c
 not streamed that a gateway refuses until its `enable_thinking` is false (DashScope serving Qwen3's
 open models) is asked again with it false, and so are the later ones (`thinking_off_unstreamed`).
 
+A response's own `x-should-retry` header decides first, as OpenAI's SDKs read it: `false` on a 5xx or
+a 429 is not retried (`NO_RETRY_HINT`), `true` on another 4xx is.
+
 408 (the gateway timed out waiting) and 409 (a conflict; OpenAI uses it for a lock that timed
 out) are retried as the official OpenAI SDKs retry them. A 429 that says the account has no
 credit or quota left (`"code": "insufficient_quota"`, "余额不足") is no rate limit: waiting cannot
@@ -1485,7 +1488,12 @@ def triage_status(response: httpx.Response, attempt: int = 1, mask: Callable[[st
         )
     if status < 500 and model_call_refused(response.text):  # the model's call was refused, not the request
         raise TransientError(f"HTTP {status} ({MALFORMED_CALL}): {detail}", status=status, body=body, attempts=attempt)
-    if status in _TRANSIENT or status >= 500:
+    says = (
+        response.headers.get("x-should-retry", "").strip().lower()
+    )  # the gateway's own word, as OpenAI's SDKs read it
+    if says == "false" and (status in _TRANSIENT or status >= 500):
+        raise CallerError(f"HTTP {status}: {detail} — {NO_RETRY_HINT}", status=status, body=body, attempts=attempt)
+    if status in _TRANSIENT or status >= 500 or says == "true":
         error = TransientError(f"HTTP {status} (transient): {detail}", status=status, body=body, attempts=attempt)
         error.retry_after = retry_after(response.headers)
         raise error
@@ -1719,6 +1727,10 @@ _TRANSIENT = frozenset({408, 409, 429, 498})
 """Retried, like 5xx: request timeout, conflict (a lock that timed out), rate limit, and Groq's 498
 (its flex tier at capacity, `capacity_exceeded`: console.groq.com/docs/flex-processing says to retry)."""
 _DEFAULT_HINT = "the request was rejected; fix it (not retried)"
+NO_RETRY_HINT = (
+    "the gateway says asking again will not help (x-should-retry: false); the message says what failed (not retried)"
+)
+"""A status retried as a rule (a 5xx, a 429) that the gateway's `x-should-retry: false` says not to retry."""
 TOOLS_REFUSED_HINT = (
     "the model (or every provider serving it) takes no tools: choose a model with tool calling, or use the "
     "prompt-protocol fallback, which sends none (not retried)"

@@ -189,3 +189,42 @@ def test_a_400_naming_reasoning_otherwise_is_raised_as_it_was():
     with pytest.raises(CallerError):
         client.chat(QUESTION)
     assert len(script.requests) == 1
+
+
+DEEPSEEK_R1_REFUSAL = {  # deepseek-reasoner (R1): api-docs.deepseek.com/guides/reasoning_model, "multi-round conversation"
+    "error": {
+        "message": "The reasoning_content is an intermediate result for display purposes only and will not be included "
+        "in the context for inference. Please remove the reasoning_content from your message to reduce network "
+        "traffic.",
+        "type": "invalid_request_error",
+        "param": None,
+        "code": "invalid_request_error",
+    }
+}
+
+
+@pytest.mark.parametrize(
+    "refusal",
+    [
+        DEEPSEEK_R1_REFUSAL,
+        {"code": 20015, "message": DEEPSEEK_R1_REFUSAL["error"]["message"], "data": None},  # a host's own envelope
+    ],
+)
+def test_deepseek_r1s_400_asking_to_remove_reasoning_content_gets_the_request_again_without_it(refusal):
+    """R1 refuses its own `reasoning_content` on a later turn (its docs: "the API will return a 400 error"),
+    in words that name no refusal but "remove": read only by DeepSeek's `invalid_request_error` type, a host
+    serving R1 in its own envelope failed the conversation's next turn with a CallerError."""
+    script = Script(
+        httpx.Response(400, json=refusal), httpx.Response(200, json=ANSWER), httpx.Response(200, json=ANSWER)
+    )
+    client, sleeps = make(script)
+    history = [
+        UserMessage(content="9.11 or 9.8: which is greater?"),
+        AssistantMessage(content="9.8", extra={"reasoning_content": "Compare the tenths: 8 > 1."}),
+        UserMessage(content="And 9.11 or 9.2?"),
+    ]
+    assert client.chat(history).message.content == "Shipped."
+    sent = [json.loads(r.content)["messages"] for r in script.requests]
+    assert sent[0][1]["reasoning_content"] and "reasoning_content" not in sent[1][1] and sleeps == []
+    client.chat(history)  # remembered: not sent to this gateway again
+    assert "reasoning_content" not in script.requests[2].content.decode()

@@ -34,6 +34,10 @@ def headers_sent(base_url, answer=None):
         "https://res.cognitiveservices.azure.com/openai/v1",
         "https://RES.OPENAI.AZURE.COM./openai/v1",
         "https://corp-gw.azure-api.net/llm/v1",
+        # Azure operated by 21Vianet in China, and Azure Government: their own domains (a 401 there, before)
+        "https://res.openai.azure.cn/openai/deployments/gpt4o?api-version=2024-10-21",
+        "https://res.openai.azure.us/openai/v1",
+        "https://corp-gw.azure-api.cn/llm/v1",
     ],
 )
 def test_an_azure_host_gets_the_key_in_api_key_too(base_url):
@@ -48,6 +52,7 @@ def test_an_azure_host_gets_the_key_in_api_key_too(base_url):
         "http://127.0.0.1:8000/v1",
         "https://azure.com.evil.example/v1",
         "https://notazure.com/v1",
+        "https://notazure.cn/v1",
     ],
 )
 def test_any_other_host_gets_only_the_bearer_token(base_url):

@@ -6,11 +6,13 @@ import json
 
 import httpx
 import pytest
+from test_client import Script, make
 
-from toolkit.chat.client import TOOLS_REFUSED_HINT, ChatClient, RetryPolicy, error_message
+from toolkit.chat.client import MODEL_HINT, TOOLS_REFUSED_HINT, ChatClient, RetryPolicy, error_message
+from toolkit.chat.context_limit import CONTEXT_HINT
 from toolkit.chat.messages import UserMessage
 from toolkit.course.probe import classify
-from toolkit.errors import BadResponseError, CallerError, TransientError
+from toolkit.errors import BadResponseError, CallerError, ModelCallError, TransientError
 
 FASTAPI_422 = {
     "detail": [
@@ -399,3 +401,196 @@ def test_baidus_error_inside_a_200_says_its_words():
     with pytest.raises(BadResponseError) as caught:
         list(client.stream([UserMessage(content="hi")]))
     assert str(caught.value) == "gateway sent an error mid-stream: the first message can not be assistant"
+
+
+TOOL = {"type": "function", "function": {"name": "query_order", "parameters": {"type": "object"}}}
+
+
+@pytest.mark.parametrize(
+    "status, body",
+    [
+        (
+            400,
+            {"error": {"message": "registry.ollama.ai/library/gemma:2b does not support tools", "type": "api_error"}},
+        ),
+        (400, {"error": {"message": "Tool calling is not supported for this model", "type": "bad_request"}}),
+        (
+            400,
+            {
+                "error": {
+                    "message": "deepseek-reasoner does not support Function Calling",
+                    "type": "invalid_request_error",
+                }
+            },
+        ),
+        (422, {"detail": "tools are not supported by this model"}),
+    ],
+)
+def test_a_400_refusing_the_requests_tools_says_the_model_takes_none_not_fix_the_body(status, body):
+    """Ollama's, Perplexity's and DeepSeek-R1's refusals of tools read "the gateway rejected the request body;
+    fix it": a learner looked for a mistake in a body the model simply cannot take."""
+    client, _ = make(Script(httpx.Response(status, json=body), httpx.Response(status, json=body)))
+    with pytest.raises(CallerError) as refused:
+        client.chat([UserMessage(content="hi")], tools=[TOOL])
+    assert str(refused.value).endswith(f" — {TOOLS_REFUSED_HINT}")
+    with pytest.raises(CallerError) as plain:  # the same words to a request without tools: not about its tools
+        client.chat([UserMessage(content="hi")])
+    assert not str(plain.value).endswith(TOOLS_REFUSED_HINT)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Invalid 'tools[0].function.name': string does not match pattern. Expected a string that matches ^[a-zA-Z0-9_-]+$.",
+        "Invalid schema for function 'query_order': In context=(), 'required' is required to be supplied",
+    ],
+)
+def test_a_400_about_a_tools_shape_is_still_the_bodys_to_fix(message):
+    client, _ = make(Script(httpx.Response(400, json={"error": {"message": message, "type": "invalid_request_error"}})))
+    with pytest.raises(CallerError) as caught:
+        client.chat([UserMessage(content="hi")], tools=[TOOL])
+    assert str(caught.value).endswith("— the gateway rejected the request body; fix it (not retried)")
+
+
+@pytest.mark.parametrize(
+    "status, body",
+    [
+        (  # OpenAI, Groq
+            400,
+            {
+                "error": {
+                    "message": "This model's maximum context length is 128000 tokens. However, your messages resulted "
+                    "in 130512 tokens. Please reduce the length of the messages.",
+                    "type": "invalid_request_error",
+                    "param": "messages",
+                    "code": "context_length_exceeded",
+                }
+            },
+        ),
+        (  # llama.cpp server
+            400,
+            {
+                "error": {
+                    "code": 400,
+                    "message": "the request exceeds the available context size, try increasing it",
+                    "type": "exceed_context_size_error",
+                    "n_prompt_tokens": 5000,
+                    "n_ctx": 4096,
+                }
+            },
+        ),
+        (  # text-generation-inference
+            422,
+            {
+                "error": "Input validation error: `inputs` tokens + `max_new_tokens` must be <= 4096. Given: 4000 "
+                "`inputs` tokens and 200 `max_new_tokens`",
+                "error_type": "validation",
+            },
+        ),
+        (  # Mistral
+            400,
+            {
+                "object": "error",
+                "message": "Prompt contains 40000 tokens and 0 draft tokens, too large for model with 32768 maximum "
+                "context length",
+                "type": "invalid_request_error",
+                "code": "3051",
+            },
+        ),
+    ],
+)
+def test_a_conversation_too_long_for_the_models_context_says_to_shorten_it_not_fix_the_body(status, body):
+    """Each provider's own words: the hint was "the request was rejected; fix it", and nothing in the body is wrong."""
+    client, _ = make(Script(httpx.Response(status, json=body)))
+    with pytest.raises(CallerError) as caught:
+        client.chat([UserMessage(content="hi")])
+    assert str(caught.value).endswith(" — " + CONTEXT_HINT)
+    assert str(caught.value).count(" — ") == 1
+
+
+def test_a_400_about_something_else_keeps_its_hint():
+    said = {"error": {"message": "Invalid value for 'temperature': must be <= 2", "type": "invalid_request_error"}}
+    client, _ = make(Script(httpx.Response(400, json=said)))
+    with pytest.raises(CallerError) as caught:
+        client.chat([UserMessage(content="hi")])
+    assert str(caught.value).endswith("— the gateway rejected the request body; fix it (not retried)")
+
+
+@pytest.mark.parametrize(
+    "status, text, said",
+    [
+        (
+            403,
+            "error code: 1010",
+            "HTTP 403: error code: 1010 (Cloudflare: the site bans this client's signature (its bot protection)) — "
+            "Cloudflare in front of the gateway refused the request, not the gateway's key check: ask whoever runs "
+            "the gateway, or try another network (not retried)",
+        ),
+        (
+            403,
+            "error code: 1020\n",
+            "HTTP 403: error code: 1020 (Cloudflare: access denied by a firewall rule of the site) — Cloudflare in "
+            "front of the gateway refused the request, not the gateway's key check: ask whoever runs the gateway, or "
+            "try another network (not retried)",
+        ),
+        (
+            530,
+            "error code: 1033",
+            "HTTP 530 (transient): error code: 1033 (Cloudflare: the tunnel to the gateway is down: the server behind "
+            "it is not running)",
+        ),
+    ],
+)
+def test_cloudflares_bare_error_code_says_what_it_means_and_who_refused(status, text, said):
+    """Cloudflare answers some refusals with `error code: 1010` alone: the line blamed the key ("the key may not
+    use this model"), and a learner cannot read 1010 or 1033."""
+    client, _ = make(Script(*[httpx.Response(status, text=text, headers={"content-type": "text/plain"})] * 3))
+    with pytest.raises(ModelCallError) as caught:
+        client.chat([UserMessage(content="hi")])
+    assert str(caught.value) == said
+
+
+def test_a_body_that_only_mentions_an_error_code_is_quoted_as_it_is():
+    assert error_message("error code: 1010 and more") == "error code: 1010 and more"
+    assert error_message("error code: 42") == "error code: 42"
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {
+            "error": {
+                "message": "Model Not Exist",
+                "type": "invalid_request_error",
+                "param": None,
+                "code": "invalid_request_error",
+            }
+        },
+        {
+            "error": {
+                "message": "Invalid model 'sonar-x'. Permitted models can be found in the documentation.",
+                "type": "invalid_model",
+                "code": 400,
+            }
+        },
+        {"error": "No models loaded. Please load a model in the developer page or use the `lms load` command."},
+        {"error": {"code": "1211", "message": "模型不存在，请检查模型代码。"}},
+    ],
+)
+def test_a_400_saying_the_model_is_not_served_says_to_check_llm_model_not_fix_the_body(body):
+    """DeepSeek, Perplexity, LM Studio and Zhipu say a wrong LLM_MODEL with a 400, which read "fix the body"."""
+    client, _ = make(Script(httpx.Response(400, json=body)))
+    with pytest.raises(CallerError) as caught:
+        client.chat([UserMessage(content="hi")], tools=[TOOL])
+    assert str(caught.value).endswith(" — " + MODEL_HINT)
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["This model does not support tools", "'max_tokens' is too large: 200000. This model supports at most 16384"],
+)
+def test_a_400_naming_the_model_for_another_reason_keeps_its_hint(message):
+    client, _ = make(Script(httpx.Response(400, json={"error": {"message": message}})))
+    with pytest.raises(CallerError) as caught:
+        client.chat([UserMessage(content="hi")], tools=[TOOL])
+    assert not str(caught.value).endswith(MODEL_HINT)

@@ -652,3 +652,74 @@ def test_a_provider_refusing_the_learners_region_says_so_not_fix_the_body(status
     with pytest.raises(ModelCallError) as caught:
         client.chat(QUESTION)
     assert str(caught.value) == f"HTTP {status}: {said} — {REGION_HINT}"
+
+
+# --- Groq's 498: its flex tier at capacity -------------------------------------------------------
+
+GROQ_FLEX_FULL = {  # console.groq.com/docs/flex-processing: "fail quickly with status 498 and error capacity_exceeded"
+    "error": {
+        "message": "The flex tier is at capacity for this model. Please try again later.",
+        "type": "capacity_exceeded",
+        "code": "capacity_exceeded",
+    }
+}
+
+
+@pytest.mark.parametrize("streamed", [False, True])
+def test_groqs_498_capacity_exceeded_is_retried_as_its_docs_say(streamed):
+    script = Script(httpx.Response(498, json=GROQ_FLEX_FULL), httpx.Response(200, json=ANSWER))
+    if streamed:
+        script.replies[1] = httpx.Response(200, text=sse(chunk({"content": "Shipped."}, "stop")), headers=SSE)
+    client, sleeps = make(script)
+    reply = list(client.stream(QUESTION))[-1].response if streamed else client.chat(QUESTION)
+    assert reply.message.content == "Shipped."
+    assert sleeps == [0.5] and len(script.requests) == 2
+
+
+def test_a_498_that_persists_is_one_transient_line_saying_how_often_it_was_sent():
+    client, sleeps = make(Script(*[httpx.Response(498, json=GROQ_FLEX_FULL)] * 3))
+    with pytest.raises(TransientError) as caught:
+        client.chat(QUESTION)
+    assert caught.value._render_traceback_() == [
+        "TransientError: HTTP 498 (transient): The flex tier is at capacity for this model. Please try again later.",
+        "Hint: It was sent 3 times, waiting 1.5 s in all between them, before giving up; running the cell again "
+        "later may work. (%tb shows the full traceback)",
+    ]
+    assert sleeps == [0.5, 1.0]
+
+
+def test_capacity_exceeded_named_inside_a_200_is_retried_like_groqs_498():
+    """A relay in front of Groq that answers 200 with Groq's error (OpenRouter's way) names only the code."""
+    with pytest.raises(TransientError) as caught:
+        parse_completion(json.dumps(GROQ_FLEX_FULL))
+    assert str(caught.value) == (
+        "gateway answered 200 with an error (capacity_exceeded, transient): The flex tier is at capacity for this "
+        "model. Please try again later."
+    )
+    assert caught.value.status == 498
+
+
+# --- the gateway's own x-should-retry, as OpenAI's SDKs read it -----------------------------------
+
+
+def test_x_should_retry_false_on_a_5xx_is_not_retried_and_says_why():
+    """OpenAI's SDKs ask the response first: a gateway saying `x-should-retry: false` was asked twice more."""
+    failed = httpx.Response(
+        500, headers={"x-should-retry": "false"}, json={"error": {"message": "The model produced invalid content."}}
+    )
+    script = Script(failed, failed, failed)
+    client, sleeps = make(script)
+    with pytest.raises(ModelCallError) as caught:
+        client.chat(QUESTION)
+    assert str(caught.value) == (
+        "HTTP 500: The model produced invalid content. — the gateway says asking again will not help "
+        "(x-should-retry: false); the message says what failed (not retried)"
+    )
+    assert not isinstance(caught.value, TransientError) and len(script.requests) == 1 and sleeps == []
+
+
+def test_x_should_retry_true_on_a_4xx_is_retried():
+    busy = httpx.Response(400, headers={"x-should-retry": "true"}, json={"error": {"message": "try again"}})
+    script = Script(busy, httpx.Response(200, json=ANSWER))
+    client, sleeps = make(script)
+    assert client.chat(QUESTION).message.content == "Shipped." and sleeps == [0.5]

@@ -243,6 +243,7 @@ def test_a_gateway_refusing_tools_with_another_status_rejects_tools(status, body
         (404, "<html><head><title>404 Not Found</title></head><body class='tooltip'>no</body></html>", "m"),
         (401, '{"error": {"message": "this key may not use tools"}}', "m"),
         (429, '{"error": {"message": "too many tool calls, slow down"}}', "m"),
+        (498, '{"error": {"message": "flex tier at capacity for tool use", "code": "capacity_exceeded"}}', "m"),
         (503, '{"error": {"message": "overloaded"}}', "m"),
     ],
 )

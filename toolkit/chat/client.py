@@ -5,7 +5,8 @@
 Failures are triaged three ways (see `toolkit.errors`):
 
     transient   timeout, dropped connection,           → retried with exponential backoff,
-                408, 409, 429, 5xx; a 4xx refusing      honouring Retry-After, then raised
+                408, 409, 429, 498 (Groq: at            honouring Retry-After, then raised
+                capacity), 5xx; a 4xx refusing
                 the tool call the model wrote
                 (Groq's `failed_generation`)
     caller      any other 4xx; a 402, or a 429 that    → raised at once, never retried
@@ -19,9 +20,14 @@ Failures are triaged three ways (see `toolkit.errors`):
 A 400 (or a FastAPI server's 422) naming a field the client may leave out without changing what is
 asked — `stream_options`, `tool_choice: "auto"` — is asked again at once without it, and that field
 is not sent to the gateway again (`_without_refused`); so is a tool-schema keyword a relay refuses
-(`additionalProperties`, which the package checks itself: `toolkit.chat.schema_keywords`). A call
+(`additionalProperties`, which the package checks itself: `toolkit.chat.schema_keywords`). A
+`tool_choice` in a form the gateway refuses by its value (a named function, "required", "none") goes
+again at once in a form that asks the same, and so do the later ones (`toolkit.chat.forced_choice`). A call
 not streamed that a gateway refuses until its `enable_thinking` is false (DashScope serving Qwen3's
 open models) is asked again with it false, and so are the later ones (`thinking_off_unstreamed`).
+
+A response's own `x-should-retry` header decides first, as OpenAI's SDKs read it: `false` on a 5xx or
+a 429 is not retried (`NO_RETRY_HINT`), `true` on another 4xx is.
 
 408 (the gateway timed out waiting) and 409 (a conflict; OpenAI uses it for a lock that timed
 out) are retried as the official OpenAI SDKs retry them. A 429 that says the account has no
@@ -106,9 +112,11 @@ import httpx
 from pydantic import ValidationError
 
 from toolkit.chat.charset import ACCEPTED, PACKAGES, READ_AT_MOST, body_encoding, inflated, left_undone, undone
+from toolkit.chat.context_limit import CONTEXT_HINT, over_context
 from toolkit.chat.credit import credit_fix, out_of_credit
 from toolkit.chat.empty_text import refuses_empty_text, with_null_text
 from toolkit.chat.finite import first_non_finite
+from toolkit.chat.forced_choice import CANNOT_FORCE, ForcedChoice, put
 from toolkit.chat.masking import (
     HTTPX_LOGGERS,
     mask_json,
@@ -131,7 +139,7 @@ from toolkit.chat.messages import (
     to_openai,
 )
 from toolkit.chat.model import TOOL_CHOICES, ToolChoice, is_tool_choice
-from toolkit.chat.pages import page_text
+from toolkit.chat.pages import cdn_code_text, page_text
 from toolkit.chat.proxies import direct_mounts
 from toolkit.chat.reasoning_fields import refused_field, without_fields
 from toolkit.chat.schema_keywords import refused_keyword, without_keywords
@@ -153,7 +161,7 @@ from toolkit.chat.sse import (
     stated_reason,
 )
 from toolkit.chat.stream_scrub import HeldEcho, scrub_event_stream, unechoed_response
-from toolkit.chat.tool_refusal import names_tools
+from toolkit.chat.tool_refusal import names_tools, refuses_tools
 from toolkit.errors import (
     BadResponseError,
     CallerError,
@@ -402,7 +410,8 @@ def retry_after(headers: httpx.Headers) -> float | None:
 
 def auth_headers(base_url: str, api_key: str) -> dict[str, str]:
     """`Authorization: Bearer <key>`, and for Azure (a host under `azure.com`, or an API Management
-    gateway under `azure-api.net`) the key in `api-key` too: Azure OpenAI's deployment URLs
+    gateway under `azure-api.net`; in China's and the US government's clouds too: `_AZURE_HOSTS`) the key in
+    `api-key` too: Azure OpenAI's deployment URLs
     (`…/openai/deployments/<name>?api-version=…`) take a key only there (a Bearer token must be
     Entra ID's), as the `openai` SDK's `AzureOpenAI` sends it."""
     headers = {"Authorization": f"Bearer {api_key}"}
@@ -412,7 +421,9 @@ def auth_headers(base_url: str, api_key: str) -> dict[str, str]:
     return headers
 
 
-_AZURE_HOSTS = (".azure.com", ".azure-api.net")
+_AZURE_HOSTS = (".azure.com", ".azure-api.net", ".azure.cn", ".azure-api.cn", ".azure.us", ".azure-api.us")
+"""Azure's domains: the global cloud's, Azure in China's (operated by 21Vianet: `<resource>.openai.azure.cn`)
+and Azure Government's (`<resource>.openai.azure.us`), each with its API Management gateways'."""
 
 
 def tool_payload(tools: Sequence[Any] | None) -> list[dict[str, Any]] | None:
@@ -498,6 +509,10 @@ class ChatClient:
         """Whether `tool_choice="auto"` goes into a request; set False by itself when the gateway
         refuses the field (a strict server's 400 or 422 naming it): "auto" is what a request with
         tools means when it names no choice (OpenAI's default), so leaving it out changes nothing."""
+        self.forced_choice = ForcedChoice()
+        """The forms of a `tool_choice` this gateway refused (LM Studio takes no named function, older vLLM
+        no "required" or "none", Mistral's older enum "any" in place of "required"), and the same ask sent
+        in another form from then on (`toolkit.chat.forced_choice`)."""
         self.schema_keywords_refused: list[str] = []
         """Tool-schema keywords this gateway refused (a relay to Gemini refuses
         `additionalProperties`); left out of every later request (`toolkit.chat.schema_keywords`)."""
@@ -653,6 +668,8 @@ class ChatClient:
         elif self.thinking_off_unstreamed:
             body[THINKING_SWITCH] = False
         body.update(extra)
+        if self.forced_choice.refused and "tools" in body and "tool_choice" in body:  # asked in a form it takes
+            put(body, *self.forced_choice.sent(body["tool_choice"], body["tools"]))
         return body
 
     def chat(
@@ -789,6 +806,13 @@ class ChatClient:
             self.auto_choice_sent = False
             del body["tool_choice"]
             return True
+        if exc.refuses("tool_choice"):
+            with _REFUSED_LOCK:  # one client, many threads: the look and the change are one step
+                again = self.forced_choice.refuse(body, f"{exc} {exc.body}")
+            if again:
+                return True
+            if again is False:
+                _rehint(exc, CANNOT_FORCE)
         if (
             exc.status == 400
             and not body.get("stream")
@@ -1300,6 +1324,13 @@ class _Attempts:
             self.response.close()
 
 
+def _rehint(error: CallerError, hint: str) -> None:
+    """`error` saying `hint` in place of its status's usual one ("fix it (not retried)")."""
+    said, _, usual = str(error).rpartition(" — ")
+    if said and usual == _CALLER_HINTS.get(error.status or 0, _DEFAULT_HINT):
+        error.args = (f"{said} — {hint}",)
+
+
 def _unknown_address(error: ModelCallError, response: httpx.Response | None) -> None:
     """Make `error`, a 200's reported error, say to check LLM_BASE_URL when its words say the gateway
     serves no such address as the request's (LM Studio answers any other path with a 200 `{"error":
@@ -1457,7 +1488,12 @@ def triage_status(response: httpx.Response, attempt: int = 1, mask: Callable[[st
         )
     if status < 500 and model_call_refused(response.text):  # the model's call was refused, not the request
         raise TransientError(f"HTTP {status} ({MALFORMED_CALL}): {detail}", status=status, body=body, attempts=attempt)
-    if status in _TRANSIENT or status >= 500:
+    says = (
+        response.headers.get("x-should-retry", "").strip().lower()
+    )  # the gateway's own word, as OpenAI's SDKs read it
+    if says == "false" and (status in _TRANSIENT or status >= 500):
+        raise CallerError(f"HTTP {status}: {detail} — {NO_RETRY_HINT}", status=status, body=body, attempts=attempt)
+    if status in _TRANSIENT or status >= 500 or says == "true":
         error = TransientError(f"HTTP {status} (transient): {detail}", status=status, body=body, attempts=attempt)
         error.retry_after = retry_after(response.headers)
         raise error
@@ -1466,9 +1502,13 @@ def triage_status(response: httpx.Response, attempt: int = 1, mask: Callable[[st
         hint = URL_AUTH_HINT
     elif status in (401, 403) and page_text(response.text) is not None:  # a CDN's block page, a proxy's sign-in
         hint = PAGE_REFUSAL_HINT
+    elif status in (401, 403) and cdn_code_text(response.text) is not None:  # Cloudflare's bare "error code: 1010"
+        hint = CDN_REFUSAL_HINT
     if status in (404, 405) and _DOUBLED in str(response.request.url):  # no such route, or none taking a POST
         hint = "LLM_BASE_URL ends in /chat/completions: set it to the part before, e.g. https://host/v1 (not retried)"
     elif status == 404 and _refuses_tools(response, detail):
+        hint = TOOLS_REFUSED_HINT
+    elif status in (400, 422) and _refuses_tools(response, detail, refuses_tools):
         hint = TOOLS_REFUSED_HINT
     elif status == 404 and _unversioned_azure(response.request.url):
         hint = AZURE_VERSION_HINT
@@ -1478,6 +1518,10 @@ def triage_status(response: httpx.Response, attempt: int = 1, mask: Callable[[st
         hint = REGION_HINT  # Gemini's 400 "User location is not supported", OpenAI's 403
     elif status == 400 and _content_filtered(response.text):  # Azure's filter: the words, not the JSON
         hint = FILTERED_HINT
+    elif status in (400, 413, 422) and over_context(body):  # each provider's words for a context window overrun
+        hint = CONTEXT_HINT
+    elif status in (400, 422) and _NO_MODEL.search(detail):  # DeepSeek's 400 "Model Not Exist", LM Studio's, …
+        hint = MODEL_HINT
     raise CallerError(
         f"HTTP {status}: {detail} — {hint}",
         status=status,
@@ -1499,17 +1543,17 @@ def model_call_refused(body: str) -> bool:
     return isinstance(data, dict) and failed_generation(data.get("error"))
 
 
-def _refuses_tools(response: httpx.Response, detail: str) -> bool:
+def _refuses_tools(response: httpx.Response, detail: str, said: Callable[[str, str], bool] = names_tools) -> bool:
     """Whether an error (a 404, whose usual hint blames the URL or the model) is about the request's
     `tools`: the request carried tools and the answer names them (`toolkit.chat.tool_refusal`; OpenRouter: "No endpoints found
-    that support tool use")."""
+    that support tool use"); `said=refuses_tools` for a 400 or 422, which must refuse them in so many words."""
     try:
         sent = json.loads(response.request.content)
     except (RuntimeError, ValueError, RecursionError):  # no request kept, or a body that is no JSON
         return False
     if not isinstance(sent, dict) or not sent.get("tools"):
         return False
-    return names_tools(detail, str(sent.get("model") or ""))
+    return said(detail, str(sent.get("model") or ""))
 
 
 def _started_without(response: httpx.Response, detail: str) -> str:
@@ -1679,9 +1723,14 @@ _DOUBLED = "/chat/completions/chat/completions"
 """A base URL that already names the endpoint: the most common LLM_BASE_URL slip."""
 _CREDIT_STATUSES = frozenset({400, 402, 403, 429})
 """Statuses that may say the account is out of credit: never retried then (`_out_of_credit`)."""
-_TRANSIENT = frozenset({408, 409, 429})
-"""Retried, like 5xx: request timeout, conflict (a lock that timed out), rate limit."""
+_TRANSIENT = frozenset({408, 409, 429, 498})
+"""Retried, like 5xx: request timeout, conflict (a lock that timed out), rate limit, and Groq's 498
+(its flex tier at capacity, `capacity_exceeded`: console.groq.com/docs/flex-processing says to retry)."""
 _DEFAULT_HINT = "the request was rejected; fix it (not retried)"
+NO_RETRY_HINT = (
+    "the gateway says asking again will not help (x-should-retry: false); the message says what failed (not retried)"
+)
+"""A status retried as a rule (a 5xx, a 429) that the gateway's `x-should-retry: false` says not to retry."""
 TOOLS_REFUSED_HINT = (
     "the model (or every provider serving it) takes no tools: choose a model with tool calling, or use the "
     "prompt-protocol fallback, which sends none (not retried)"
@@ -1707,6 +1756,11 @@ PAGE_REFUSAL_HINT = (
     "(not retried)"
 )
 """A 401 or 403 that is an HTML page: the API answers in JSON, so something in front of it refused."""
+CDN_REFUSAL_HINT = (
+    "Cloudflare in front of the gateway refused the request, not the gateway's key check: ask whoever runs the "
+    "gateway, or try another network (not retried)"
+)
+"""A 401 or 403 that is Cloudflare's bare `error code: 1xxx`."""
 _CALLER_HINTS = {
     400: "the gateway rejected the request body; fix it (not retried)",
     401: "check LLM_API_KEY (not retried)",
@@ -1736,7 +1790,7 @@ def error_message(body: str) -> str:
     try:
         data = json.loads(body)
     except (ValueError, RecursionError):
-        return page_text(body) or _one_line(body[:200]) or "(empty body)"
+        return page_text(body) or cdn_code_text(body) or _one_line(body[:200]) or "(empty body)"
     if isinstance(data, list) and data and isinstance(data[0], dict):  # Google's: `[{"error": {…}}]`
         data = data[0]
     said = _one_line(_said(data)) if isinstance(data, dict) else ""
@@ -1748,6 +1802,18 @@ _BAD_KEY = re.compile(
 )
 """A 400's words for a wrong key (Gemini sends one as a 400: "API key not valid"), not a bad body."""
 
+
+_NO_MODEL = re.compile(
+    r"\bmodel\b[^.]{0,80}\b(?:not exists?|does not exist|doesn't exist|not found|not loaded)\b"
+    r"|\b(?:invalid|unknown) model\b|\bno models? (?:is |are )?loaded\b|模型[^。，,]{0,20}不存在",
+    re.IGNORECASE,
+)
+"""A 400's or 422's words for a model the gateway does not serve (DeepSeek: "Model Not Exist"; Perplexity,
+Mistral: "Invalid model"; LM Studio: "No models loaded"; Zhipu: "模型不存在"), not a bad body."""
+MODEL_HINT = (
+    "check LLM_MODEL: the gateway serves no model of that name (GET <LLM_BASE_URL>/models lists those it "
+    "serves), or, on a local server, none is loaded (not retried)"
+)
 
 _REGION = re.compile(
     r"\blocation is not supported\b|\b(?:country|region|territory)\b[^.]{0,40}\bnot (?:supported|available)\b",

@@ -7,6 +7,10 @@ it came, such a page says nothing a learner can read. `page_text(body)` is its `
 without one, its text: tags, comments, scripts and styles taken out), entities decoded, on one
 line; None for a body that is not an HTML page, which the caller quotes as it is.
 
+Cloudflare answers some refusals with no page at all, only `error code: 1010` as plain text (its
+1xxx codes: a client signature the site bans, a firewall rule, a tunnel that is down).
+`cdn_code_text(body)` says what such a code means, after it; None for any other body.
+
 Leaves out: parsing HTML (a page is read with three patterns, in its first `_READ` characters),
 and anything but the title or the text (links, the Ray ID, the page's own advice).
 """
@@ -39,3 +43,31 @@ def page_text(body: str) -> str | None:
     said = title.group(1) if title else _TAG.sub(" ", _HIDDEN.sub(" ", text))
     said = " ".join(html.unescape(said).split())[:_SHOWN]
     return f"{said} (an HTML page)" if said else "an HTML page with no text"
+
+
+_CDN_CODE = re.compile(r"error code: (1\d{3})")
+_CDN_CODES = {
+    "1003": "direct IP access is not allowed: LLM_BASE_URL must name the host, not its IP address",
+    "1006": "this network's IP address is banned by the site",
+    "1007": "this network's IP address is banned by the site",
+    "1008": "this network's IP address is banned by the site",
+    "1010": "the site bans this client's signature (its bot protection)",
+    "1012": "access denied by the site",
+    "1015": "this network is being rate limited",
+    "1016": "the gateway's own host name does not resolve",
+    "1020": "access denied by a firewall rule of the site",
+    "1033": "the tunnel to the gateway is down: the server behind it is not running",
+    "1101": "the site's worker failed",
+    "1102": "the site's worker ran out of resources",
+}
+"""Cloudflare's 1xxx error codes a gateway behind it may answer with, in a learner's words."""
+
+
+def cdn_code_text(body: str) -> str | None:
+    """`error code: 1010 (Cloudflare: the site bans this client's signature (its bot protection))` for a
+    body that is only Cloudflare's `error code: 1xxx`; None for any other body."""
+    found = _CDN_CODE.fullmatch(body.strip()[:40])
+    if found is None:
+        return None
+    meaning = _CDN_CODES.get(found.group(1), "a refusal by the CDN in front of the gateway")
+    return f"error code: {found.group(1)} (Cloudflare: {meaning})"

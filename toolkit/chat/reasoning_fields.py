@@ -16,8 +16,9 @@ redacted block whole. A signed block is whole: the next thinking piece starts an
 
 A history written on one gateway may carry a field another refuses (Groq: "property 'reasoning' is
 unsupported"; a strict FastAPI server's 422 "Extra inputs are not permitted" at
-`body.messages.1.reasoning`). `refused_field` names a kept field the history carries that such an
-error refuses, for the client to send the request again without it (`without_fields`) and leave it
+`body.messages.1.reasoning`; DeepSeek-R1's "Please remove the reasoning_content from your message":
+R1, unlike DeepSeek's later models in thinking mode, takes none back). `refused_field` names a kept
+field the history carries that such an error refuses, for the client to send the request again without it (`without_fields`) and leave it
 out for that gateway from then on. An error asking for the field (DeepSeek's "Missing
 `reasoning_content`", "must be passed back") refuses nothing.
 
@@ -33,10 +34,11 @@ from typing import Any
 
 _REFUSING = re.compile(
     r"unsupported|not supported|not permitted|not allowed|unknown|unrecogni[sz]ed|unexpected|extra (?:inputs|fields)"
-    r"|forbidden|invalid",
+    r"|forbidden|invalid|\bremove\b",
     re.IGNORECASE,
 )
-"""Words of a gateway refusing a field it does not know."""
+"""Words of a gateway refusing a field it does not know, or asking for it to go (DeepSeek-R1's "Please
+remove the reasoning_content from your message")."""
 _WANTING = re.compile(r"\bmissing\b|\brequired\b|must be (?:passed|provided|included|sent|present)", re.IGNORECASE)
 """Words of a gateway asking for a field (DeepSeek's thinking mode): no refusal of it."""
 

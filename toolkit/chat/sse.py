@@ -844,14 +844,16 @@ _NAMED_STATUS = {
     "service_unavailable": 503,
     "server_error": 500,
     "internal_server_error": 500,
+    "capacity_exceeded": 498,
 }
 """Error codes and types that mean a rate limit or an overload (OpenAI's `server_error` type,
-Anthropic-style `overloaded_error`), and the HTTP status each one is treated like."""
+Anthropic-style `overloaded_error`, Groq's `capacity_exceeded`), and the HTTP status each one is
+treated like."""
 
 
 def transient_status(status: int) -> bool:
-    """Whether an HTTP status is retried: 408, 409, 429 and every 5xx (see `toolkit.chat.client`)."""
-    return status in (408, 409, 429) or 500 <= status < 600
+    """Whether an HTTP status is retried: 408, 409, 429, Groq's 498 and every 5xx (see `toolkit.chat.client`)."""
+    return status in (408, 409, 429, 498) or 500 <= status < 600
 
 
 def named_status(error: Any) -> tuple[str, int] | None:

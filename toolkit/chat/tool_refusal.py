@@ -7,8 +7,14 @@ requires --jinja flag"). `names_tools(message, model)` is the one test the chat 
 the course's probe share: the message names tools or function calling once the model's own name
 is taken out of it (a model called `xlam-tool-7b` that is not found is not a refusal of tools).
 
+`refuses_tools(message, model)` asks more, for a 400 or 422, whose usual hint is to fix the body: the
+message names tools in a refusal's words ("does not support tools", "Tool calling is not supported",
+DeepSeek-R1's "does not support Function Calling"), and not only a field about them (`tool_choice`,
+`parallel_tool_calls`: refused values the client may send otherwise), so an error about a tool's shape
+("Invalid 'tools[0].function.name'") stays the body's to fix.
+
 Leaves out: the status (the probe leaves out those about the key, credit, load or time; the client
-asks only of a 404, whose usual hint blames the URL), and messages that name no tools at all.
+asks `names_tools` only of a 404, whose usual hint blames the URL), and messages that name no tools at all.
 """
 
 from __future__ import annotations
@@ -16,6 +22,11 @@ from __future__ import annotations
 import re
 
 _NAMES_TOOLS = re.compile(r"tool|function[ _-]?call|工具|函数调用", re.IGNORECASE)
+_REFUSAL = re.compile(
+    r"(?:does|do|is|are)(?: not|n't) (?:support|supported|available|enabled)|unsupported|no endpoints|不支持",
+    re.IGNORECASE,
+)
+_TOOL_FIELDS = re.compile(r"tool_choice|parallel_tool_calls", re.IGNORECASE)
 
 
 def names_tools(message: str, model: str = "") -> bool:
@@ -23,3 +34,10 @@ def names_tools(message: str, model: str = "") -> bool:
     if model.strip():
         message = re.sub(re.escape(model.strip()), "", message, flags=re.IGNORECASE)
     return bool(_NAMES_TOOLS.search(message))
+
+
+def refuses_tools(message: str, model: str = "") -> bool:
+    """Whether `message` refuses tools as such (see the module docstring), the model's name left out."""
+    if _TOOL_FIELDS.search(message) or not _REFUSAL.search(message):
+        return False
+    return names_tools(message, model)

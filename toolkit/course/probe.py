@@ -159,9 +159,9 @@ def classify(status: int | None, body: str, *, model: str = "") -> tuple[str | N
     return "B", f"tools accepted, no tool call, a generic reply: {text[:80]!r}"
 
 
-NOT_ABOUT_TOOLS = (401, 402, 403, 407, 408, 409, 429)
-"""Error statuses about the key, the account's credit, the load or time: never a refusal of `tools`,
-whatever the message says."""
+NOT_ABOUT_TOOLS = (401, 402, 403, 407, 408, 409, 429, 498)
+"""Error statuses about the key, the account's credit, the load (Groq's 498: at capacity) or time: never a
+refusal of `tools`, whatever the message says."""
 
 
 def rejects_tools(status: int | None, message: str, model: str = "") -> bool:

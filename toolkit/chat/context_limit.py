@@ -1,0 +1,36 @@
+"""Whether a gateway's error says the request is longer than the model's context window.
+
+Every provider says it in its own words, with a 400 (a 413 or 422 at some): OpenAI's and Groq's
+`"code": "context_length_exceeded"` ("This model's maximum context length is 128000 tokens…", as
+vLLM and DeepSeek word it too), llama.cpp's `"type": "exceed_context_size_error"` ("the request
+exceeds the available context size"), text-generation-inference's "`inputs` tokens + `max_new_tokens`
+must be <= 4096", Mistral's "too large for model with 32768 maximum context length", Anthropic's
+(through a relay) "prompt is too long", Gemini's "The input token count (…) exceeds the maximum number
+of tokens allowed". `over_context(text)` reads any of them in an error body; the fix is the same
+whatever the body's shape: a shorter conversation (`CONTEXT_HINT`), not a corrected request.
+
+Leaves out: a gateway that cuts the conversation itself without saying so (Ollama keeps the last
+`num_ctx` tokens): nothing comes back to read.
+"""
+
+from __future__ import annotations
+
+import re
+
+_OVER = re.compile(
+    r"context_length_exceeded|exceed_context_size|maximum context length|context (?:length|size|window)"
+    r"(?: is)? exceeded|exceeds? (?:the )?(?:available |maximum )?context|prompt is too long"
+    r"|too large for model with \d+ maximum context|input token count.{0,40}exceeds the maximum"
+    r"|tokens \+ `?max_new_tokens`? must be <=|上下文长度|超出.{0,6}上下文",
+    re.IGNORECASE | re.DOTALL,
+)
+
+CONTEXT_HINT = (
+    "the conversation is longer than the model's context window: start a new conversation or keep fewer "
+    "messages (a memory window), shorten long tool results, or lower max_tokens (not retried)"
+)
+
+
+def over_context(text: str) -> bool:
+    """Whether an error body `text` says the request does not fit the model's context window."""
+    return bool(_OVER.search(text))

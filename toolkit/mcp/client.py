@@ -19,7 +19,8 @@ the log lines of the SDK and of httpx2 as well.
 
 It connects on first use (or `connect()`), lists tools through a cache (a tool the SDK cannot
 read, say one with no `inputSchema`, costs that tool alone: it goes into `unreadable`, with the
-reason), and calls a tool with a deadline for the whole call (the SDK's is per round: a server
+reason; an `inputSchema` that does not say `"type": "object"` (`{}`, `["object", "null"]`) is read
+as saying it, since arguments are an object all the same), and calls a tool with a deadline for the whole call (the SDK's is per round: a server
 asking for more input round after round held it for ten): when it passes, the SDK sends the
 `notifications/cancelled` message so the server stops working. The cache is emptied by
 `evict_tool_list_cache()` and, as in LangChain4j's client, by the server's
@@ -1274,12 +1275,25 @@ async def _readable_page(client: mcp.Client, cursor: str | None, unreadable: dic
         tools = []
         for number, item in enumerate(listed, 1):
             try:
-                tools.append(_listed_tools(client.protocol_version, envelope, [item])[0])
+                tools.append(_listed_tools(client.protocol_version, envelope, [_object_rooted(item)])[0])
             except ValidationError as exc:
                 unreadable[_listed_name(item, number)] = _why_unlisted(exc)
         page = ListToolsResult(tools=tools, next_cursor=after)
         result: ListToolsResult = absorb(page, complete=cursor is None and not after)
         return result
+
+
+def _object_rooted(item: Any) -> Any:
+    """A listed tool whose `inputSchema` is an object that does not say `"type": "object"` (no
+    `type`: `{}`, or only `properties`; a type list that names it: `["object", "null"]`) with it
+    said: the arguments are an object all the same (JSON-RPC's `params`), and the SDK refused the
+    tool. Any other item as it is (its root type another one's: still refused)."""
+    schema = item.get("inputSchema") if isinstance(item, dict) else None
+    if not isinstance(schema, dict):
+        return item
+    if "type" in schema and not (isinstance(schema["type"], list) and "object" in schema["type"]):
+        return item
+    return {**item, "inputSchema": {**schema, "type": "object"}}
 
 
 def _raw_listing(session: Any) -> tuple[Any, Any, Any] | None:

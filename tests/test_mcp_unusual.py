@@ -1,0 +1,70 @@
+"""`toolkit.mcp` against unusual in-process servers: the SDK's low-level `Server`, its answers changed
+on the way by a relay (`tests.test_mcp_modern.tampered`) where no SDK server would send them."""
+
+import pytest
+
+from tests.test_mcp_modern import tampered
+from toolkit.chat.messages import ToolCall
+from toolkit.errors import ArgumentError
+from toolkit.mcp.client import McpClient
+from toolkit.mcp.provider import McpToolProvider
+
+
+def _server(tools=None, answer=None):
+    """A low-level server listing `tools` (name → inputSchema; one tool `t` by default) and answering
+    each call with `answer(params)` (the arguments as text by default)."""
+    import mcp_types as types
+    from mcp.server.lowlevel import Server
+
+    async def list_tools(ctx, params):
+        listed = tools or {"t": {"type": "object"}}
+        return types.ListToolsResult(tools=[types.Tool(name=n, input_schema=s) for n, s in listed.items()])
+
+    async def call_tool(ctx, params):
+        if answer is not None:
+            return answer(params)
+        return types.CallToolResult(content=[types.TextContent(text=f"ok {params.arguments}")])
+
+    return Server("odd", version="1", on_list_tools=list_tools, on_call_tool=call_tool)
+
+
+def _listing(change):
+    def tamper(data):
+        tools = data.get("result", {}).get("tools")
+        if tools is not None:
+            change(tools)
+
+    return tamper
+
+
+def _schema(schema):
+    return _listing(lambda tools: tools[0].update(inputSchema=schema))
+
+
+def test_a_root_input_schema_without_object_type_is_offered_as_an_object_and_its_calls_still_checked():
+    """A root `inputSchema` without `"type"` (`{}`, or only `properties`), or with `["object", "null"]`
+    (written by servers in other SDKs, by hand), made the tool left out ("inputSchema.type: Field
+    required"), though its meaning is plain: the arguments are an object. It is offered as one."""
+    cases = [
+        ({}, None, "{}", "ok {}"),
+        ({"properties": {"q": {"type": "string"}}, "required": ["q"]}, "string", '{"q": "x"}', "ok {'q': 'x'}"),
+        (
+            {"type": ["object", "null"], "properties": {"q": {"type": "string"}}, "required": ["q"]},
+            "string",
+            '{"q": "x"}',
+            "ok {'q': 'x'}",
+        ),
+    ]
+    for schema, q_type, arguments, text in cases:
+        with McpClient(tampered(_server(), _schema(schema)), name="odd") as client:
+            provider = McpToolProvider([client])
+            (tool,) = provider.provide()
+            assert provider.left_out == {}
+            parameters = tool.spec.parameters
+            if q_type is None:
+                assert parameters is None
+            else:
+                assert parameters == {"type": "object", "properties": {"q": {"type": q_type}}, "required": ["q"]}
+                with pytest.raises(ArgumentError, match="- q: missing, expected a string"):
+                    tool.execute(ToolCall(id="c", name="t", arguments="{}"))
+            assert tool.execute(ToolCall(id="c", name="t", arguments=arguments)).content == text

@@ -22,7 +22,8 @@ deadline, `list_timeout`) and, per tool:
    listing cut at `MAX_PAGES` pages (`McpClient.listing_cut`, under `"server: (later pages)"`);
 3. keeps MCP's `annotations` and `_meta` — plus which server and which original name — in the
    spec's `metadata`, which the model never sees; a description longer than a chat API takes
-   (`MAX_DESCRIPTION_CHARS`) is cut, and kept whole there (`mcp_description`);
+   (`MAX_DESCRIPTION_CHARS`) is cut, and kept whole there (`mcp_description`); so is the tool's
+   `outputSchema` (`mcp_output_schema`: `toolkit.mcp.server` serves it again);
 4. binds an executor to the server and the tool's *original* name, so a renamed tool still
    calls the server under the name the server knows.
 
@@ -493,6 +494,8 @@ def tool_from_mcp(
         metadata["annotations"] = mcp_tool.annotations.model_dump(by_alias=True, exclude_none=True)
     if mcp_tool.meta:
         metadata["_meta"] = dict(mcp_tool.meta)
+    if mcp_tool.output_schema is not None:  # served again with the tool (`toolkit.mcp.server`)
+        metadata["mcp_output_schema"] = dict(mcp_tool.output_schema)
     description = mcp_tool.description or ""
     if len(description) > MAX_DESCRIPTION_CHARS:  # every request of the run was refused with HTTP 400
         metadata["mcp_description"] = description

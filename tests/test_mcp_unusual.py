@@ -68,3 +68,34 @@ def test_a_root_input_schema_without_object_type_is_offered_as_an_object_and_its
                 with pytest.raises(ArgumentError, match="- q: missing, expected a string"):
                     tool.execute(ToolCall(id="c", name="t", arguments="{}"))
             assert tool.execute(ToolCall(id="c", name="t", arguments=arguments)).content == text
+
+
+def test_a_tool_gone_between_list_and_call_is_no_longer_offered_after_the_server_says_so():
+    """A server that removed a tool without `notifications/tools/list_changed` answers a call to it
+    with -32602 (unknown tool, as MCP says); the tool list stayed cached, so the model was offered
+    the gone tool, and not the new one, turn after turn. Such an answer empties the cache."""
+    import mcp_types as types
+    from mcp.server.lowlevel import Server
+    from mcp.shared.exceptions import MCPError
+
+    offered = ["a", "b"]
+
+    async def list_tools(ctx, params):
+        return types.ListToolsResult(tools=[types.Tool(name=n, input_schema={"type": "object"}) for n in offered])
+
+    async def call_tool(ctx, params):
+        if params.name not in offered:
+            raise MCPError(types.INVALID_PARAMS, f"Unknown tool: {params.name}")
+        return types.CallToolResult(content=[types.TextContent(text="ok")])
+
+    with McpClient(Server("s", version="1", on_list_tools=list_tools, on_call_tool=call_tool), name="s") as client:
+        provider = McpToolProvider([client])
+        tools = {t.name: t for t in provider.provide()}
+        offered[:] = ["b", "c"]
+        assert tools["b"].execute(ToolCall(id="c", name="b", arguments="{}")).content == "ok"
+        assert [t.name for t in provider.provide()] == ["a", "b"]  # cached: nothing said it changed
+        gone = tools["a"].execute(ToolCall(id="c", name="a", arguments="{}"))
+        assert (
+            gone.is_error and gone.content == "Tool 'a' failed: MCP server 's' answered with an error: Unknown tool: a"
+        )
+        assert [t.name for t in provider.provide()] == ["b", "c"]

@@ -26,7 +26,9 @@ asking for more input round after round held it for ten): when it passes, the SD
 `evict_tool_list_cache()` and, as in LangChain4j's client, by the server's
 `notifications/tools/list_changed`: a server that added or removed tools is listed again at the
 next `list_tools()` (a 2026-07-28 server sends it only with a call's answer: no subscription is
-opened). What the server logs (`notifications/message`) goes to the `toolkit.mcp.server_logs`
+opened), and by a call answered with -32602, MCP's error for an unknown tool (a server that
+removed a tool without saying so: the model was offered it, and not its replacement, turn after
+turn). What the server logs (`notifications/message`) goes to the `toolkit.mcp.server_logs`
 logger, each line naming this client's server (`toolkit.mcp.server_logs`); a 2026-07-28 server
 is asked for messages of `log_level` and above ("info"; None asks for none). Errors::
 
@@ -135,6 +137,7 @@ from mcp.shared.exceptions import MCPError
 from mcp.shared.message import SessionMessage
 from mcp_types import (
     CONNECTION_CLOSED,
+    INVALID_PARAMS,
     INVALID_REQUEST,
     REQUEST_TIMEOUT,
     CallToolResult,
@@ -805,6 +808,10 @@ class McpClient:
             except RuntimeError as exc:  # the SDK refused the answer (`refused_answer`)
                 refused = refused_answer(name, exc, self._quoted)
                 raise McpError(self._hide(f"MCP server {self.name!r} broke the protocol: {refused}")) from None
+            except MCPError as exc:
+                if exc.code == INVALID_PARAMS:  # MCP's answer to an unknown tool: the list may have changed
+                    self._tools = None
+                raise
 
         result: CallToolResult = self._call(call, seconds)
         return result

@@ -99,3 +99,32 @@ def test_a_tool_gone_between_list_and_call_is_no_longer_offered_after_the_server
             gone.is_error and gone.content == "Tool 'a' failed: MCP server 's' answered with an error: Unknown tool: a"
         )
         assert [t.name for t in provider.provide()] == ["b", "c"]
+
+
+def test_an_answer_with_another_request_s_id_over_a_caller_s_transport_fails_the_call_at_once():
+    """Over a transport of the caller's (streams, as a websocket or a test gives them), answers were
+    not matched to requests as over stdio and HTTP: a call answered under an id no request waits
+    for waited out its whole deadline, though the server had answered at once."""
+    import time
+
+    from toolkit.errors import McpError
+
+    calls = []
+
+    def tamper(data):
+        if "content" in data.get("result", {}):
+            calls.append(data["id"])
+            if len(calls) == 1:
+                data["id"] = 424242
+
+    with McpClient(tampered(_server(), tamper), name="odd", request_timeout=60) as client:
+        client.list_tools()
+        started = time.monotonic()
+        with pytest.raises(McpError) as raised:
+            client.call_tool("t", {})
+        assert time.monotonic() - started < 30  # not the 60 s deadline
+        assert str(raised.value) == (
+            "MCP server 'odd' broke the protocol: it sent an answer with id 424242, the id of no request waiting "
+            "for an answer; a server answers each request with that request's id"
+        )
+        assert client.call_tool("t", {}).content[0].text == "ok {}"

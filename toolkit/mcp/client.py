@@ -513,17 +513,13 @@ class McpClient:
             if server.encoding_error_handler == "strict":  # a byte that is not UTF-8 stopped reading: every call hung
                 server = server.model_copy(update={"encoding_error_handler": "replace"})
             transport = group_ended(_surrogates_read(stdio_client(server, errlog=self._stderr)), self._children_killed)
-            return ids_checked(
-                unknown_blocks_named(transport), self._broke_protocol, self._transport_ended, self._quoted
-            )
-        if isinstance(self.server, str):
+        elif isinstance(self.server, str):
             transport = http_transport(self.server, self._refused)
-            return ids_checked(
-                unknown_blocks_named(transport), self._broke_protocol, self._transport_ended, self._quoted
-            )
-        if hasattr(self.server, "__aenter__"):  # a transport of the caller's: its answers are read off a wire too
-            return unknown_blocks_named(self.server)
-        return self.server  # a server object, served in-process: the SDK checks its answers where they are made
+        elif hasattr(self.server, "__aenter__"):  # a transport of the caller's: its answers are read off a wire too
+            transport = self.server
+        else:
+            return self.server  # a server object, served in-process: the SDK checks its answers where they are made
+        return ids_checked(unknown_blocks_named(transport), self._broke_protocol, self._transport_ended, self._quoted)
 
     def _children_killed(self, grace: float) -> None:
         """Processes the stdio server left running in its process group ignored SIGTERM (`group_ended`)."""

@@ -2,6 +2,7 @@
 MCP server's tools through `McpToolProvider`. A provider there used to be refused with
 "StaticProvider has no @tool methods. Fix: decorate its tool methods with @tool"."""
 
+from toolkit.chat.messages import ToolCall
 from toolkit.loop.sources import StaticProvider
 from toolkit.loop.wrappers import rename_tools
 from toolkit.mcp.client import McpClient
@@ -169,3 +170,27 @@ def test_structured_content_cut_on_the_way_is_an_error_result_saying_so_when_its
         "[the tool's structured content was changed on the way here (cut, being too long, or a secret masked), so "
         "it no longer matches the tool's outputSchema and is not served; the text above is what is left]",
     ]
+
+
+def test_another_mcp_server_s_resource_links_are_served_again_as_links():
+    """A wrapped tool's `resource_link` blocks (a file it wrote, a report to open) reached the proxy's
+    clients only as the text naming them: the link, which a client can open or read, was lost."""
+    import mcp_types as types
+
+    link = types.ResourceLink(name="report", uri="file:///tmp/r.pdf", mime_type="application/pdf", title="Report")
+    inner_result = types.CallToolResult(content=[types.TextContent(text="written"), link])
+    with McpClient(_structured_server(inner_result), name="inner") as inner:
+        (tool,) = McpToolProvider([inner]).provide()
+        assert tool.execute(ToolCall(id="c", name="orders", arguments="{}")).attributes["resource_links"] == [
+            {
+                "type": "resource_link",
+                "name": "report",
+                "uri": "file:///tmp/r.pdf",
+                "mimeType": "application/pdf",
+                "title": "Report",
+            }
+        ]
+        with McpClient(tools_server([tool]), name="proxy") as proxy:
+            result = proxy.call_tool("orders", {})
+    assert result.content[0].text.startswith("written\n[resource_link (report, file:///tmp/r.pdf")
+    assert result.content[1:] == [link]

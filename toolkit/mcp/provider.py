@@ -155,6 +155,7 @@ __all__ = [
     "IMAGES_ATTRIBUTE",
     "MAX_DESCRIPTION_CHARS",
     "MAX_RESULT_CHARS",
+    "RESOURCE_LINKS_ATTRIBUTE",
     "STRUCTURED_ATTRIBUTE",
     "McpExecutor",
     "McpToolProvider",
@@ -190,6 +191,9 @@ there, whether the model read the content blocks or the value's JSON."""
 FOR_USER_ATTRIBUTE = "for_user"
 """Result attribute holding the content a server marked for the user only (`annotations.audience`
 ["user"]), as text: the model does not read it (`for_model`), a view shows it."""
+RESOURCE_LINKS_ATTRIBUTE = "resource_links"
+"""Result attribute holding a result's `resource_link` blocks, as MCP writes them (the model reads
+a line naming each): `toolkit.mcp.server` serves them again as links."""
 _INVALID_NAME_CHARS = re.compile(r"[^A-Za-z0-9_-]")
 _MAX_NAME = 64
 
@@ -605,6 +609,8 @@ class McpExecutor:
             attributes[FOR_USER_ATTRIBUTE] = for_user
         if (structured := self._structured(result)) is not None:
             attributes[STRUCTURED_ATTRIBUTE] = structured
+        if links := self._links(result):
+            attributes[RESOURCE_LINKS_ATTRIBUTE] = links
         text = self._masked(result_text(result, self.accepts_images))
         return ToolOutput(cut_text(text, self.max_result_chars), attributes)
 
@@ -623,6 +629,18 @@ class McpExecutor:
         too_long = self.max_result_chars is not None and len(text) > self.max_result_chars
         if too_long or attributes_problem({STRUCTURED_ATTRIBUTE: kept}) is not None:
             return cut_text(text, self.max_result_chars)
+        return kept
+
+    def _links(self, result: CallToolResult) -> list[Any]:
+        """The result's `resource_link` blocks as JSON objects, their secrets masked (a token in a URI)."""
+        links = [b.model_dump(by_alias=True, mode="json", exclude_none=True) for b in result.content]
+        links = [link for link in links if link.get("type") == "resource_link"]
+        if not links:
+            return []
+        try:
+            kept: list[Any] = json.loads(self._masked(json.dumps(links, ensure_ascii=False)))
+        except ValueError:  # a mask that broke the JSON: not kept
+            return []
         return kept
 
     def _masked(self, text: str) -> str:

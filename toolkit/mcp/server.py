@@ -22,8 +22,8 @@ returns kept the process alive).
 
 A result is its text, then an image block for each image the tool returned (its `images`
 attribute, a chart: a data URL as an image, a link as a resource link), then what another MCP
-server marked for the user only (`for_user`, a tool served again) with that audience; they were
-lost on the way. Another MCP server's `structuredContent`, kept on the result as a JSON object
+server marked for the user only (`for_user`, a tool served again) with that audience, then its
+resource links (`resource_links`) as links; they were lost on the way. Another MCP server's `structuredContent`, kept on the result as a JSON object
 (`structured_content`), is served again as the result's `structuredContent` (a value kept only as
 its cut JSON text is not), and its tool's `outputSchema` with the tool. A value cut or masked on
 the way that no longer matches that schema is not served (the proxy's clients would refuse the
@@ -63,6 +63,7 @@ from toolkit.loop.images import IMAGES
 from toolkit.loop.sources import ProviderRequest, check_collection, provided
 from toolkit.mcp.client import unicode_text
 from toolkit.mcp.provider import FOR_USER_ATTRIBUTE as FOR_USER
+from toolkit.mcp.provider import RESOURCE_LINKS_ATTRIBUTE as LINKS
 from toolkit.mcp.provider import STRUCTURED_ATTRIBUTE as STRUCTURED
 from toolkit.mcp.schema import CHECKED_BY_SERVER
 from toolkit.tools.decorator import a_or_an
@@ -219,7 +220,19 @@ def _content(text: str, attributes: Mapping[str, Any]) -> list[types.ContentBloc
             blocks.append(types.ResourceLink(name="image", uri=url))
     user = types.Annotations(audience=["user"])
     blocks += [types.TextContent(text=unicode_text(t), annotations=user) for t in _strings(attributes.get(FOR_USER))]
-    return blocks
+    return blocks + _links(attributes.get(LINKS))
+
+
+def _links(value: Any) -> list[types.ContentBlock]:
+    """The resource links another MCP server's tool answered with (`resource_links`), as links again;
+    an item that is no valid link is left out."""
+    links: list[types.ContentBlock] = []
+    for item in value if isinstance(value, list | tuple) else []:
+        try:
+            links.append(types.ResourceLink.model_validate(item, by_name=False))
+        except ValidationError:
+            continue
+    return links
 
 
 def _strings(value: Any) -> list[str]:

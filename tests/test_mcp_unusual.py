@@ -128,3 +128,20 @@ def test_an_answer_with_another_request_s_id_over_a_caller_s_transport_fails_the
             "for an answer; a server answers each request with that request's id"
         )
         assert client.call_tool("t", {}).content[0].text == "ok {}"
+
+
+def test_a_tool_whose_listing_is_nested_too_deep_for_the_sdk_is_left_out_alone():
+    """An `inputSchema` nested thousands of levels deep made the SDK's check of the page raise
+    `ValueError: Maximum serialization depth exceeded`, which no one caught: `provide()` raised
+    it, and every server's tools were lost with the one bad tool."""
+    deep = {"type": "string"}
+    for _ in range(3000):
+        deep = {"type": "object", "properties": {"a": deep}}
+    server = _server(tools={"t": {"type": "object"}, "u": {"type": "object"}})
+    with McpClient(tampered(server, _schema(deep)), name="odd") as client:
+        provider = McpToolProvider([client])
+        assert [t.name for t in provider.provide()] == ["u"]
+    assert provider.left_out == {
+        "odd: t": "MCP tool 't' of server 'odd': its listing cannot be read (ValueError: Maximum serialization "
+        "depth exceeded); ask its author to fix it"
+    }

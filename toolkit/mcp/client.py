@@ -1257,7 +1257,7 @@ async def _readable_page(client: mcp.Client, cursor: str | None, unreadable: dic
     failed it."""
     try:
         return await client.list_tools(cursor=cursor, cache_mode="bypass")  # our cache, not the SDK's
-    except ValidationError as refused:
+    except ValueError as refused:  # a ValidationError, or pydantic's "Maximum serialization depth exceeded"
         if (private := _raw_listing(client.session)) is None:  # another SDK version
             raise refused from None
         stamp, send, absorb = private
@@ -1279,7 +1279,7 @@ async def _readable_page(client: mcp.Client, cursor: str | None, unreadable: dic
         for number, item in enumerate(listed, 1):
             try:
                 tools.append(_listed_tools(client.protocol_version, envelope, [_object_rooted(item)])[0])
-            except ValidationError as exc:
+            except ValueError as exc:
                 unreadable[_listed_name(item, number)] = _why_unlisted(exc)
         page = ListToolsResult(tools=tools, next_cursor=after)
         result: ListToolsResult = absorb(page, complete=cursor is None and not after)
@@ -1327,8 +1327,10 @@ def _listed_name(item: Any, number: int) -> str:
     return name if isinstance(name, str) else f"tool #{number} (with no name)"
 
 
-def _why_unlisted(exc: ValidationError) -> str:
+def _why_unlisted(exc: ValueError) -> str:
     """What is wrong with one listed tool, and the fix, in a line."""
+    if not isinstance(exc, ValidationError):  # pydantic could not even walk it (nested too deep)
+        return f"its listing cannot be read ({describe(exc)}); ask its author to fix it"
     first = exc.errors()[0]
     where = ".".join(str(part) for part in first["loc"][2:]) or "the tool"  # past ("tools", 0)
     fix = (

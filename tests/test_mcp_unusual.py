@@ -145,3 +145,26 @@ def test_a_tool_whose_listing_is_nested_too_deep_for_the_sdk_is_left_out_alone()
         "odd: t": "MCP tool 't' of server 'odd': its listing cannot be read (ValueError: Maximum serialization "
         "depth exceeded); ask its author to fix it"
     }
+
+
+def test_a_client_whose_listing_fails_unforeseen_costs_its_own_tools_alone():
+    """A listing that failed with anything but an `McpError` (a defect in an SDK or a stand-in
+    client, a transport's own exception) was raised out of `provide()`: every server's tools were
+    lost with the one failing server's."""
+
+    class Broken:
+        name = "broken"
+
+        def list_tools(self, timeout=None):
+            raise TypeError("'NoneType' object is not subscriptable")
+
+        def evict_tool_list_cache(self):
+            pass
+
+    with McpClient(_server(), name="odd") as good:
+        provider = McpToolProvider([Broken(), good])
+        assert [t.name for t in provider.provide()] == ["t"]
+    assert provider.left_out == {
+        "broken": "MCP server 'broken' could not be listed: TypeError: 'NoneType' object is not subscriptable (left "
+        "out for 60 s, then tried again)"
+    }

@@ -199,14 +199,17 @@ _MAX_NAME = 64
 
 
 def _try_list(client: McpClient, timeout: float) -> list[McpTool] | McpError:
-    """The client's tools, or why not. A connection known to be gone (the server crashed, an HTTP
-    server stopped) is closed first, so the listing connects anew (a stdio server is started again)."""
+    """The client's tools, or why not (an unforeseen exception too: it costs this server alone). A
+    connection known to be gone (the server crashed, an HTTP server stopped) is closed first, so the
+    listing connects anew (a stdio server is started again)."""
     if getattr(client, "gone", ""):  # a stand-in client may have no such attribute
         client.close()
     try:
         return client.list_tools(timeout=timeout)
     except McpError as exc:
         return exc
+    except Exception as exc:  # noqa: BLE001 - unforeseen (an SDK's defect, a stand-in's): this server alone
+        return McpError(f"MCP server {client.name!r} could not be listed: {describe_exception(exc)}")  # sanitised
 
 
 def timeout_text(seconds: float, annotations: Mapping[str, Any] | None) -> str:

@@ -23,9 +23,10 @@ returns kept the process alive).
 A result is its text, then an image block for each image the tool returned (its `images`
 attribute, a chart: a data URL as an image, a link as a resource link), then what another MCP
 server marked for the user only (`for_user`, a tool served again) with that audience, then its
-resource links (`resource_links`) as links; they were lost on the way. Another MCP server's `structuredContent`, kept on the result as a JSON object
-(`structured_content`), is served again as the result's `structuredContent` (a value kept only as
-its cut JSON text is not), and its tool's `outputSchema` with the tool. A value cut or masked on
+resource links (`resource_links`) as links; they were lost on the way. Another MCP server's
+`structuredContent`, kept on the result as a JSON object (`structured_content`), is served again
+as the result's `structuredContent` (a value kept only as its cut JSON text is not), and its
+tool's `outputSchema` with the tool. A value cut or masked on
 the way that no longer matches that schema is not served (the proxy's clients would refuse the
 answer): the result is an error, its text kept, saying why (`CHANGED_ON_THE_WAY`).
 

@@ -194,3 +194,17 @@ def test_another_mcp_server_s_resource_links_are_served_again_as_links():
             result = proxy.call_tool("orders", {})
     assert result.content[0].text.startswith("written\n[resource_link (report, file:///tmp/r.pdf")
     assert result.content[1:] == [link]
+
+
+def test_structured_content_that_is_no_object_is_served_again_when_its_output_schema_says_so():
+    """A 2026-07-28 tool may give a list as its `structuredContent` (its `outputSchema` an array): served
+    again, it was said to be "changed on the way", an error, though it had come through whole."""
+    import mcp_types as types
+
+    schema = {"type": "array", "items": {"type": "integer"}}
+    inner_result = types.CallToolResult(content=[types.TextContent(text="1, 2")], structured_content=[1, 2])
+    with McpClient(_structured_server(inner_result, schema), name="inner") as inner:
+        with McpClient(tools_server([McpToolProvider([inner])]), name="proxy") as proxy:
+            result = proxy.call_tool("orders", {})
+    assert not result.is_error and result.structured_content == [1, 2]
+    assert [block.text for block in result.content] == ["1, 2"]

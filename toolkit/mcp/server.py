@@ -26,7 +26,7 @@ server marked for the user only (`for_user`, a tool served again) with that audi
 resource links (`resource_links`) as links; they were lost on the way. Another MCP server's
 `structuredContent`, kept on the result as a JSON object (`structured_content`), is served again
 as the result's `structuredContent` (a value kept only as its cut JSON text is not), and its
-tool's `outputSchema` with the tool. A value cut or masked on
+tool's `outputSchema` with the tool (a value of any JSON type that schema takes is served then). A value cut or masked on
 the way that no longer matches that schema is not served (the proxy's clients would refuse the
 answer): the result is an error, its text kept, saying why (`CHANGED_ON_THE_WAY`).
 
@@ -119,12 +119,14 @@ def tools_server(
             )
         call = ToolCall(id="mcp", name=params.name, arguments=json.dumps(params.arguments or {}, ensure_ascii=False))
         text, is_error, attributes = await _in_daemon_thread(tool, call)
-        structured = attributes.get(STRUCTURED)  # another MCP server's, kept on the result: a JSON object
-        structured = structured if isinstance(structured, dict) and not is_error else None
+        kept = attributes.get(STRUCTURED)  # another MCP server's, kept on the result (a str: maybe its cut JSON)
+        structured = kept if isinstance(kept, dict) and not is_error else None
         content = _content(text, attributes)
-        if not is_error and (check := checks.get(tool.name)) is not None and not check(structured):
-            content.append(types.TextContent(text=CHANGED_ON_THE_WAY))
-            return types.CallToolResult(content=content, is_error=True)  # an error's content is not checked
+        if not is_error and (check := checks.get(tool.name)) is not None:  # its outputSchema says what it is
+            if not check(kept):
+                content.append(types.TextContent(text=CHANGED_ON_THE_WAY))
+                return types.CallToolResult(content=content, is_error=True)  # an error's content is not checked
+            structured = kept
         return types.CallToolResult(content=content, is_error=is_error, structured_content=structured)
 
     return Server(name, version=version, on_list_tools=list_tools, on_call_tool=call_tool)

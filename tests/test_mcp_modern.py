@@ -65,15 +65,16 @@ def test_one_unreadable_tool_of_a_2026_server_costs_that_tool_alone():
     2026-07-28 page must say `resultType`, `ttlMs` and `cacheScope`, which that page of one lacked,
     so every tool failed ("its listing is not valid MCP (the tool: Field required)"), and the
     server's good tools were left out with the bad one."""
-    bad = {"name": "bad", "inputSchema": {"properties": {}}}
+    bad = {"name": "bad", "inputSchema": {"type": "array"}}
     with McpClient(tampered(_server(), _with_tool(bad)), name="modern") as client:
         provider = McpToolProvider([client])
         tools = provider.provide()
         assert [t.name for t in tools] == ["good"]
         assert tools[0].execute(ToolCall(id="c", name="good", arguments="{}")).content == "ok"
     assert provider.left_out == {
-        "modern: bad": "MCP tool 'bad' of server 'modern': its listing is not valid MCP (inputSchema.type: Field "
-        'required); an inputSchema is a JSON Schema object with "type": "object" ({"type": "object"} for no '
+        "modern: bad": "MCP tool 'bad' of server 'modern': its listing is not valid MCP (inputSchema.type: Input "
+        'should be \'object\'); an inputSchema is a JSON Schema object with "type": "object" ({"type": "object"} '
+        "for no "
         "arguments). Ask its author to fix it"
     }
 

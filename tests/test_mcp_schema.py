@@ -382,6 +382,70 @@ CASES = {
         [{"a": None}, {"a": 1}],
         True,
     ),
+    "anchor_reference": (
+        {
+            "type": "object",
+            "properties": {"to": {"$ref": "#addr"}, "tags": {"$ref": "#tag"}},
+            "$defs": {"Address": {"$anchor": "addr", "type": "object", "properties": {"city": {"type": "string"}}}},
+            "additionalProperties": {"$anchor": "tag", "type": "string"},
+        },
+        {
+            "type": "object",
+            "properties": {"to": {"$ref": "#/$defs/Address"}, "tags": {"$ref": "#/$defs/additionalProperties"}},
+            "additionalProperties": {"type": "string"},
+            "$defs": {
+                "Address": {"type": "object", "properties": {"city": {"type": "string"}}},
+                "additionalProperties": {"type": "string"},
+            },
+        },
+        [{"to": {"city": "Oslo"}, "tags": "a"}, {"to": {"city": 1}}, {"tags": 2}],
+        True,
+    ),
+    "id_named_references": (
+        {
+            "$id": "https://example.com/schemas/order.json",
+            "type": "object",
+            "properties": {
+                "item": {"$ref": "item.json"},
+                "again": {"$ref": "https://example.com/schemas/order.json#/$defs/Qty"},
+                "sku": {"$ref": "urn:shop:sku"},
+                "code": {"$ref": "urn:shop:code#code"},
+            },
+            "$defs": {
+                "Item": {
+                    "$id": "item.json",
+                    "type": "object",
+                    "properties": {"qty": {"$ref": "order.json#/$defs/Qty"}},
+                },
+                "Qty": {"type": "integer", "minimum": 1},
+                "Sku": {"$id": "urn:shop:sku", "type": "string"},
+                "Code": {"$id": "urn:shop:code", "$anchor": "code", "type": "string", "maxLength": 3},
+            },
+        },
+        {
+            "type": "object",
+            "properties": {
+                "item": {"$ref": "#/$defs/Item"},
+                "again": {"$ref": "#/$defs/Qty"},
+                "sku": {"$ref": "#/$defs/Sku"},
+                "code": {"$ref": "#/$defs/Code"},
+            },
+            "$defs": {
+                "Item": {"type": "object", "properties": {"qty": {"$ref": "#/$defs/Qty"}}},
+                "Qty": {"type": "integer", "minimum": 1},
+                "Sku": {"type": "string"},
+                "Code": {"type": "string", "maxLength": 3},
+            },
+        },
+        [
+            {"item": {"qty": 2}, "again": 1, "sku": "a", "code": "abc"},
+            {"item": {"qty": 0}},
+            {"again": 0},
+            {"sku": 1},
+            {"code": "abcd"},
+        ],
+        True,
+    ),
 }
 
 
@@ -607,3 +671,22 @@ def test_a_reference_written_as_a_uri_fragment_is_read_percent_decoded():
     validator = Draft202012Validator(translated)
     assert validator.is_valid({"item": "hat", "path": 2}) and not validator.is_valid({"item": "shoe"})
     assert checked_arguments(schema, {"item": "hat", "path": 2}) == ({"item": "hat", "path": 2}, [])
+
+
+def test_references_in_a_loop_that_reach_no_schema_are_any_value():
+    """`A` refers to `B`, which refers to `A`: no schema is ever reached, so nothing can be said of
+    the value. The loop was sent on as it was; it is any value (`{}`), and the rest of the schema stays."""
+    schema = {
+        "type": "object",
+        "properties": {"a": {"$ref": "#/$defs/A"}, "n": {"type": "integer"}, "s": {"$ref": "#/$defs/S"}},
+        "$defs": {
+            "A": {"$ref": "#/$defs/B"},
+            "B": {"$ref": "#/$defs/A", "description": "b"},
+            "S": {"$ref": "#/$defs/S"},
+        },
+    }
+    assert translate_schema(schema) == {
+        "type": "object",
+        "properties": {"a": {"$ref": "#/$defs/A"}, "n": {"type": "integer"}, "s": {"$ref": "#/$defs/S"}},
+        "$defs": {"A": {}, "B": {"description": "b"}, "S": {}},
+    }

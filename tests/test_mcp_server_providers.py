@@ -2,6 +2,7 @@
 MCP server's tools through `McpToolProvider`. A provider there used to be refused with
 "StaticProvider has no @tool methods. Fix: decorate its tool methods with @tool"."""
 
+from toolkit.chat.messages import ToolCall
 from toolkit.loop.sources import StaticProvider
 from toolkit.loop.wrappers import rename_tools
 from toolkit.mcp.client import McpClient
@@ -82,13 +83,14 @@ def test_annotations_that_are_not_mcp_s_are_refused_where_the_server_is_made():
     )
 
 
-def _structured_server(result):
-    """An in-process server with one tool `orders` answering every call with `result`."""
+def _structured_server(result, output_schema=None):
+    """An in-process server with one tool `orders` (of `output_schema`) answering every call with `result`."""
     import mcp_types as types
     from mcp.server.lowlevel import Server
 
     async def list_tools(ctx, params):
-        return types.ListToolsResult(tools=[types.Tool(name="orders", input_schema={"type": "object"})])
+        tool = types.Tool(name="orders", input_schema={"type": "object"}, output_schema=output_schema)
+        return types.ListToolsResult(tools=[tool])
 
     async def call_tool(ctx, params):
         return result
@@ -133,3 +135,76 @@ def test_structured_content_without_blocks_is_served_again_too():
             result = proxy.call_tool("orders", {})
     assert [block.text for block in result.content] == ['{"orders": []}']
     assert result.structured_content == {"orders": []}
+
+
+ORDERS_SCHEMA = {"type": "object", "properties": {"n": {"type": "string"}}, "required": ["n"]}
+
+
+def test_another_mcp_server_s_output_schema_is_served_again_with_its_structured_content():
+    """A wrapped tool's `outputSchema` was not served again, though its `structuredContent` was: a
+    client of the proxy could not know the shape of the value, nor check it."""
+    import mcp_types as types
+
+    inner_result = types.CallToolResult(content=[types.TextContent(text="one")], structured_content={"n": "x"})
+    with McpClient(_structured_server(inner_result, ORDERS_SCHEMA), name="inner") as inner:
+        with McpClient(tools_server([McpToolProvider([inner])]), name="proxy") as proxy:
+            (listed,) = proxy.list_tools()
+            result = proxy.call_tool("orders", {})
+    assert listed.output_schema == ORDERS_SCHEMA
+    assert not result.is_error and result.structured_content == {"n": "x"}
+
+
+def test_structured_content_cut_on_the_way_is_an_error_result_saying_so_when_its_tool_has_an_output_schema():
+    """A value cut past `max_result_chars` no longer matches the tool's `outputSchema`: served as it
+    is (or left out), every client of the proxy would refuse the answer; it is an error result,
+    its text kept, saying why."""
+    import mcp_types as types
+
+    inner_result = types.CallToolResult(content=[types.TextContent(text="many")], structured_content={"n": "x" * 40})
+    with McpClient(_structured_server(inner_result, ORDERS_SCHEMA), name="inner") as inner:
+        with McpClient(tools_server([McpToolProvider([inner], max_result_chars=20)]), name="proxy") as proxy:
+            result = proxy.call_tool("orders", {})
+    assert result.is_error and result.structured_content is None
+    assert [block.text for block in result.content] == [
+        "many",
+        "[the tool's structured content was changed on the way here (cut, being too long, or a secret masked), so "
+        "it no longer matches the tool's outputSchema and is not served; the text above is what is left]",
+    ]
+
+
+def test_another_mcp_server_s_resource_links_are_served_again_as_links():
+    """A wrapped tool's `resource_link` blocks (a file it wrote, a report to open) reached the proxy's
+    clients only as the text naming them: the link, which a client can open or read, was lost."""
+    import mcp_types as types
+
+    link = types.ResourceLink(name="report", uri="file:///tmp/r.pdf", mime_type="application/pdf", title="Report")
+    inner_result = types.CallToolResult(content=[types.TextContent(text="written"), link])
+    with McpClient(_structured_server(inner_result), name="inner") as inner:
+        (tool,) = McpToolProvider([inner]).provide()
+        assert tool.execute(ToolCall(id="c", name="orders", arguments="{}")).attributes["resource_links"] == [
+            {
+                "type": "resource_link",
+                "name": "report",
+                "uri": "file:///tmp/r.pdf",
+                "mimeType": "application/pdf",
+                "title": "Report",
+            }
+        ]
+        with McpClient(tools_server([tool]), name="proxy") as proxy:
+            result = proxy.call_tool("orders", {})
+    assert result.content[0].text.startswith("written\n[resource_link (report, file:///tmp/r.pdf")
+    assert result.content[1:] == [link]
+
+
+def test_structured_content_that_is_no_object_is_served_again_when_its_output_schema_says_so():
+    """A 2026-07-28 tool may give a list as its `structuredContent` (its `outputSchema` an array): served
+    again, it was said to be "changed on the way", an error, though it had come through whole."""
+    import mcp_types as types
+
+    schema = {"type": "array", "items": {"type": "integer"}}
+    inner_result = types.CallToolResult(content=[types.TextContent(text="1, 2")], structured_content=[1, 2])
+    with McpClient(_structured_server(inner_result, schema), name="inner") as inner:
+        with McpClient(tools_server([McpToolProvider([inner])]), name="proxy") as proxy:
+            result = proxy.call_tool("orders", {})
+    assert not result.is_error and result.structured_content == [1, 2]
+    assert [block.text for block in result.content] == ["1, 2"]

@@ -2,8 +2,8 @@
 
 Stands for the servers written in other languages or by hand, which send what no SDK server
 may: a root `inputSchema` without `"type"`. The official client refuses such a tool (the 2025
-protocol requires `"type": "object"` at the root), so a provider leaves each such tool out,
-saying why, and goes on with the others. Answers `server/discover` with "method not found", as servers from
+protocol requires `"type": "object"` at the root); toolkit reads it as an object (arguments are
+one all the same) and offers it. Answers `server/discover` with "method not found", as servers from
 before the 2026 protocol do, so the client falls back to `initialize`.
 """
 

@@ -24,6 +24,7 @@ from typing import Any
 
 from mcp_types import JSONRPCResponse
 
+from toolkit.mcp.streams import Hooked
 from toolkit.unicode import cut
 
 KNOWN_TYPES = frozenset({"text", "image", "audio", "resource_link", "resource"})
@@ -34,7 +35,7 @@ KNOWN_TYPES = frozenset({"text", "image", "audio", "resource_link", "resource"})
 async def unknown_blocks_named(transport: Any) -> AsyncIterator[tuple[Any, Any]]:
     """`transport`'s streams, each answer's blocks of an unknown type named (see the module docstring)."""
     async with transport as (read, write):
-        yield _Read(read), write
+        yield Hooked(read, named), write
 
 
 def named(item: Any) -> Any:
@@ -54,29 +55,3 @@ def _unknown(block: Any) -> bool:
 def _named(block: dict[str, Any]) -> dict[str, Any]:
     kind = " ".join(cut(block["type"], 40).split()) or "blank"
     return {"type": "text", "text": f"[{kind} content not shown: a content type this client does not read]"}
-
-
-class _Read:
-    """A transport's read stream, its answers passed through `named`."""
-
-    def __init__(self, stream: Any) -> None:
-        self._stream = stream
-
-    async def receive(self) -> Any:
-        return named(await self._stream.receive())
-
-    def __aiter__(self) -> _Read:
-        return self
-
-    async def __anext__(self) -> Any:
-        return named(await self._stream.__anext__())
-
-    async def __aenter__(self) -> _Read:
-        await self._stream.__aenter__()
-        return self
-
-    async def __aexit__(self, *exc: Any) -> Any:
-        return await self._stream.__aexit__(*exc)
-
-    def __getattr__(self, name: str) -> Any:  # close(), aclose(), statistics()...: the stream's own
-        return getattr(self._stream, name)

@@ -19,13 +19,16 @@ the log lines of the SDK and of httpx2 as well.
 
 It connects on first use (or `connect()`), lists tools through a cache (a tool the SDK cannot
 read, say one with no `inputSchema`, costs that tool alone: it goes into `unreadable`, with the
-reason), and calls a tool with a deadline for the whole call (the SDK's is per round: a server
+reason; an `inputSchema` that does not say `"type": "object"` (`{}`, `["object", "null"]`) is read
+as saying it, since arguments are an object all the same), and calls a tool with a deadline for the whole call (the SDK's is per round: a server
 asking for more input round after round held it for ten): when it passes, the SDK sends the
 `notifications/cancelled` message so the server stops working. The cache is emptied by
 `evict_tool_list_cache()` and, as in LangChain4j's client, by the server's
 `notifications/tools/list_changed`: a server that added or removed tools is listed again at the
 next `list_tools()` (a 2026-07-28 server sends it only with a call's answer: no subscription is
-opened). What the server logs (`notifications/message`) goes to the `toolkit.mcp.server_logs`
+opened), and by a call answered with -32602, MCP's error for an unknown tool (a server that
+removed a tool without saying so: the model was offered it, and not its replacement, turn after
+turn). What the server logs (`notifications/message`) goes to the `toolkit.mcp.server_logs`
 logger, each line naming this client's server (`toolkit.mcp.server_logs`); a 2026-07-28 server
 is asked for messages of `log_level` and above ("info"; None asks for none). Errors::
 
@@ -134,6 +137,7 @@ from mcp.shared.exceptions import MCPError
 from mcp.shared.message import SessionMessage
 from mcp_types import (
     CONNECTION_CLOSED,
+    INVALID_PARAMS,
     INVALID_REQUEST,
     REQUEST_TIMEOUT,
     CallToolResult,
@@ -509,17 +513,13 @@ class McpClient:
             if server.encoding_error_handler == "strict":  # a byte that is not UTF-8 stopped reading: every call hung
                 server = server.model_copy(update={"encoding_error_handler": "replace"})
             transport = group_ended(_surrogates_read(stdio_client(server, errlog=self._stderr)), self._children_killed)
-            return ids_checked(
-                unknown_blocks_named(transport), self._broke_protocol, self._transport_ended, self._quoted
-            )
-        if isinstance(self.server, str):
+        elif isinstance(self.server, str):
             transport = http_transport(self.server, self._refused)
-            return ids_checked(
-                unknown_blocks_named(transport), self._broke_protocol, self._transport_ended, self._quoted
-            )
-        if hasattr(self.server, "__aenter__"):  # a transport of the caller's: its answers are read off a wire too
-            return unknown_blocks_named(self.server)
-        return self.server  # a server object, served in-process: the SDK checks its answers where they are made
+        elif hasattr(self.server, "__aenter__"):  # a transport of the caller's: its answers are read off a wire too
+            transport = self.server
+        else:
+            return self.server  # a server object, served in-process: the SDK checks its answers where they are made
+        return ids_checked(unknown_blocks_named(transport), self._broke_protocol, self._transport_ended, self._quoted)
 
     def _children_killed(self, grace: float) -> None:
         """Processes the stdio server left running in its process group ignored SIGTERM (`group_ended`)."""
@@ -804,6 +804,10 @@ class McpClient:
             except RuntimeError as exc:  # the SDK refused the answer (`refused_answer`)
                 refused = refused_answer(name, exc, self._quoted)
                 raise McpError(self._hide(f"MCP server {self.name!r} broke the protocol: {refused}")) from None
+            except MCPError as exc:
+                if exc.code == INVALID_PARAMS:  # MCP's answer to an unknown tool: the list may have changed
+                    self._tools = None
+                raise
 
         result: CallToolResult = self._call(call, seconds)
         return result
@@ -1253,7 +1257,7 @@ async def _readable_page(client: mcp.Client, cursor: str | None, unreadable: dic
     failed it."""
     try:
         return await client.list_tools(cursor=cursor, cache_mode="bypass")  # our cache, not the SDK's
-    except ValidationError as refused:
+    except ValueError as refused:  # a ValidationError, or pydantic's "Maximum serialization depth exceeded"
         if (private := _raw_listing(client.session)) is None:  # another SDK version
             raise refused from None
         stamp, send, absorb = private
@@ -1274,12 +1278,25 @@ async def _readable_page(client: mcp.Client, cursor: str | None, unreadable: dic
         tools = []
         for number, item in enumerate(listed, 1):
             try:
-                tools.append(_listed_tools(client.protocol_version, envelope, [item])[0])
-            except ValidationError as exc:
+                tools.append(_listed_tools(client.protocol_version, envelope, [_object_rooted(item)])[0])
+            except ValueError as exc:
                 unreadable[_listed_name(item, number)] = _why_unlisted(exc)
         page = ListToolsResult(tools=tools, next_cursor=after)
         result: ListToolsResult = absorb(page, complete=cursor is None and not after)
         return result
+
+
+def _object_rooted(item: Any) -> Any:
+    """A listed tool whose `inputSchema` is an object that does not say `"type": "object"` (no
+    `type`: `{}`, or only `properties`; a type list that names it: `["object", "null"]`) with it
+    said: the arguments are an object all the same (JSON-RPC's `params`), and the SDK refused the
+    tool. Any other item as it is (its root type another one's: still refused)."""
+    schema = item.get("inputSchema") if isinstance(item, dict) else None
+    if not isinstance(schema, dict):
+        return item
+    if "type" in schema and not (isinstance(schema["type"], list) and "object" in schema["type"]):
+        return item
+    return {**item, "inputSchema": {**schema, "type": "object"}}
 
 
 def _raw_listing(session: Any) -> tuple[Any, Any, Any] | None:
@@ -1310,8 +1327,10 @@ def _listed_name(item: Any, number: int) -> str:
     return name if isinstance(name, str) else f"tool #{number} (with no name)"
 
 
-def _why_unlisted(exc: ValidationError) -> str:
+def _why_unlisted(exc: ValueError) -> str:
     """What is wrong with one listed tool, and the fix, in a line."""
+    if not isinstance(exc, ValidationError):  # pydantic could not even walk it (nested too deep)
+        return f"its listing cannot be read ({describe(exc)}); ask its author to fix it"
     first = exc.errors()[0]
     where = ".".join(str(part) for part in first["loc"][2:]) or "the tool"  # past ("tools", 0)
     fix = (

@@ -27,10 +27,11 @@ import json
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
-import anyio
 from mcp.shared.dispatcher import coerce_request_id
 from mcp.shared.jsonrpc_dispatcher import cancelled_request_id_from_params
 from mcp_types import JSONRPCError, JSONRPCNotification, JSONRPCRequest, JSONRPCResponse
+
+from toolkit.mcp.streams import Hooked
 
 GIVEN_UP_KEPT = 1000
 """How many ids of requests given up on are remembered (their late answers are no mistake)."""
@@ -45,7 +46,13 @@ async def ids_checked(
     masked by `hide` before they are cut (a secret the cut went through was no longer found)."""
     async with transport as (read, write):
         book = _Book(hide)
-        yield _Inbox(read, book, said, ended), _Outbox(write, book)
+
+        def checked(item: Any) -> Any:
+            if problem := book.unmatched(item):
+                said(problem)
+            return item
+
+        yield Hooked(read, checked, ended), _Outbox(write, book)
 
 
 class _Book:
@@ -85,45 +92,6 @@ class _Book:
             f"it sent {what}, the id of no request waiting for an answer; a server answers each request "
             "with that request's id"
         )
-
-
-class _Inbox:
-    """The transport's read stream, each answer checked against the book."""
-
-    def __init__(self, stream: Any, book: _Book, said: Callable[[str], None], ended: Callable[[], None]) -> None:
-        self._stream, self._book, self._said, self._ended = stream, book, said, ended
-
-    def _checked(self, item: Any) -> Any:
-        if problem := self._book.unmatched(item):
-            self._said(problem)
-        return item
-
-    async def receive(self) -> Any:
-        try:
-            return self._checked(await self._stream.receive())
-        except (anyio.EndOfStream, anyio.ClosedResourceError):
-            self._ended()
-            raise
-
-    def __aiter__(self) -> _Inbox:
-        return self
-
-    async def __anext__(self) -> Any:
-        try:
-            return self._checked(await self._stream.__anext__())
-        except (StopAsyncIteration, anyio.ClosedResourceError):
-            self._ended()
-            raise
-
-    async def __aenter__(self) -> _Inbox:
-        await self._stream.__aenter__()
-        return self
-
-    async def __aexit__(self, *exc: Any) -> Any:
-        return await self._stream.__aexit__(*exc)
-
-    def __getattr__(self, name: str) -> Any:  # close(), aclose(), statistics()...: the stream's own
-        return getattr(self._stream, name)
 
 
 class _Outbox:

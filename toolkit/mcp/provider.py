@@ -22,7 +22,8 @@ deadline, `list_timeout`) and, per tool:
    listing cut at `MAX_PAGES` pages (`McpClient.listing_cut`, under `"server: (later pages)"`);
 3. keeps MCP's `annotations` and `_meta` — plus which server and which original name — in the
    spec's `metadata`, which the model never sees; a description longer than a chat API takes
-   (`MAX_DESCRIPTION_CHARS`) is cut, and kept whole there (`mcp_description`);
+   (`MAX_DESCRIPTION_CHARS`) is cut, and kept whole there (`mcp_description`); so is the tool's
+   `outputSchema` (`mcp_output_schema`: `toolkit.mcp.server` serves it again);
 4. binds an executor to the server and the tool's *original* name, so a renamed tool still
    calls the server under the name the server knows.
 
@@ -154,6 +155,7 @@ __all__ = [
     "IMAGES_ATTRIBUTE",
     "MAX_DESCRIPTION_CHARS",
     "MAX_RESULT_CHARS",
+    "RESOURCE_LINKS_ATTRIBUTE",
     "STRUCTURED_ATTRIBUTE",
     "McpExecutor",
     "McpToolProvider",
@@ -189,19 +191,25 @@ there, whether the model read the content blocks or the value's JSON."""
 FOR_USER_ATTRIBUTE = "for_user"
 """Result attribute holding the content a server marked for the user only (`annotations.audience`
 ["user"]), as text: the model does not read it (`for_model`), a view shows it."""
+RESOURCE_LINKS_ATTRIBUTE = "resource_links"
+"""Result attribute holding a result's `resource_link` blocks, as MCP writes them (the model reads
+a line naming each): `toolkit.mcp.server` serves them again as links."""
 _INVALID_NAME_CHARS = re.compile(r"[^A-Za-z0-9_-]")
 _MAX_NAME = 64
 
 
 def _try_list(client: McpClient, timeout: float) -> list[McpTool] | McpError:
-    """The client's tools, or why not. A connection known to be gone (the server crashed, an HTTP
-    server stopped) is closed first, so the listing connects anew (a stdio server is started again)."""
+    """The client's tools, or why not (an unforeseen exception too: it costs this server alone). A
+    connection known to be gone (the server crashed, an HTTP server stopped) is closed first, so the
+    listing connects anew (a stdio server is started again)."""
     if getattr(client, "gone", ""):  # a stand-in client may have no such attribute
         client.close()
     try:
         return client.list_tools(timeout=timeout)
     except McpError as exc:
         return exc
+    except Exception as exc:  # noqa: BLE001 - unforeseen (an SDK's defect, a stand-in's): this server alone
+        return McpError(f"MCP server {client.name!r} could not be listed: {describe_exception(exc)}")  # sanitised
 
 
 def timeout_text(seconds: float, annotations: Mapping[str, Any] | None) -> str:
@@ -493,6 +501,8 @@ def tool_from_mcp(
         metadata["annotations"] = mcp_tool.annotations.model_dump(by_alias=True, exclude_none=True)
     if mcp_tool.meta:
         metadata["_meta"] = dict(mcp_tool.meta)
+    if mcp_tool.output_schema is not None:  # served again with the tool (`toolkit.mcp.server`)
+        metadata["mcp_output_schema"] = dict(mcp_tool.output_schema)
     description = mcp_tool.description or ""
     if len(description) > MAX_DESCRIPTION_CHARS:  # every request of the run was refused with HTTP 400
         metadata["mcp_description"] = description
@@ -602,6 +612,8 @@ class McpExecutor:
             attributes[FOR_USER_ATTRIBUTE] = for_user
         if (structured := self._structured(result)) is not None:
             attributes[STRUCTURED_ATTRIBUTE] = structured
+        if links := self._links(result):
+            attributes[RESOURCE_LINKS_ATTRIBUTE] = links
         text = self._masked(result_text(result, self.accepts_images))
         return ToolOutput(cut_text(text, self.max_result_chars), attributes)
 
@@ -620,6 +632,18 @@ class McpExecutor:
         too_long = self.max_result_chars is not None and len(text) > self.max_result_chars
         if too_long or attributes_problem({STRUCTURED_ATTRIBUTE: kept}) is not None:
             return cut_text(text, self.max_result_chars)
+        return kept
+
+    def _links(self, result: CallToolResult) -> list[Any]:
+        """The result's `resource_link` blocks as JSON objects, their secrets masked (a token in a URI)."""
+        links = [b.model_dump(by_alias=True, mode="json", exclude_none=True) for b in result.content]
+        links = [link for link in links if link.get("type") == "resource_link"]
+        if not links:
+            return []
+        try:
+            kept: list[Any] = json.loads(self._masked(json.dumps(links, ensure_ascii=False)))
+        except ValueError:  # a mask that broke the JSON: not kept
+            return []
         return kept
 
     def _masked(self, text: str) -> str:

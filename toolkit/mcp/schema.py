@@ -43,8 +43,16 @@ rewrites one, walking every subschema:
    means), alone or as a branch of a type array. OpenAI refuses, strict or not, every request
    offering a tool with an array without `items` (`toolkit.gateway.parameters`).
 
-`translate_schema` never changes its input. Leaves out: `$anchor` / `$dynamicRef`, external
-references; tool *names* (see `toolkit.mcp.provider.wire_names`).
+8. a reference by name: to an `$anchor` (`#addr`), or to a subschema's `$id` (`item.json`,
+   `urn:shop:sku`, the root's own `$id` with a pointer after it), read against the root's `$id`,
+   points at that subschema as any pointer does (`#/$defs/Address`, or a copy hoisted there);
+   the `$id`s and `$anchor`s are then dropped. Definitions that only refer on, round a loop that
+   never reaches a schema (`A` → `B` → `A`), are any value (`{}`).
+
+`translate_schema` never changes its input. Leaves out: `$dynamicRef`, external references
+(another file, a URL no `$id` here names), a reference inside a subschema with an `$id` of its
+own read against that `$id` (it is read against the root's); tool *names* (see
+`toolkit.mcp.provider.wire_names`).
 
 The model's arguments to an MCP tool are checked against the tool's `inputSchema` before they
 are sent (`checked_arguments`). A wrong type or a missing required field went to the server, which answered in whatever words
@@ -111,6 +119,9 @@ _TYPE_WORDS = ("type", "$ref", *_COMPOSITION, "enum", "const", "not", "if", "ite
 """A subschema with any of these says what type its value has (step 2 for properties)."""
 _DATA_KEYS = ("enum", "const", "default", "examples")
 """Values that are data, not schemas: a `$ref` inside them is left alone."""
+_DROPPED = ("$defs", "definitions", "$id", "$anchor")
+"""Keywords a translated subschema loses: definitions are the root's; names are read into pointers
+(`_places`), and an `$id` left would change what the pointers below it mean."""
 _NAMED_SCHEMAS = (*_SCHEMA_MAPS, "$defs", "definitions")
 """Keywords whose value maps names to schemas: a name there is no keyword."""
 
@@ -122,7 +133,7 @@ def translate_schema(schema: dict[str, Any] | None, where: str = "MCP tool") -> 
     root = copy.deepcopy(original)
     raw_defs = _collect_defs(root, where)
     refs = _hoist_pointers(original, raw_defs)
-    defs = {name: _walk(body, where, refs) for name, body in raw_defs.items()}
+    defs = _loops_cut({name: _walk(body, where, refs) for name, body in raw_defs.items()})
     root = _flatten_root(_resolved(_walk(root, where, refs), defs), defs)
     for key in ("$schema", "$id"):
         root.pop(key, None)
@@ -150,6 +161,38 @@ def _takes_arguments(root: dict[str, Any]) -> bool:
     """Named properties, or free-form ones declared on purpose (`additionalProperties: {...}`)."""
     extra = root.get("additionalProperties")
     return bool(root.get("properties") or root.get("patternProperties") or extra is True or isinstance(extra, dict))
+
+
+def _loops_cut(defs: dict[str, Any]) -> dict[str, Any]:
+    """`defs` with each definition that only refers on (`{"$ref": "#/$defs/B"}`), round a loop that
+    never reaches a schema, made any value (its words kept): nothing can be said of such a value,
+    and a validator following the loop never ends."""
+
+    def onward(name: str) -> str | None:
+        body = defs.get(name)
+        if not isinstance(body, dict) or set(body) - {"$ref", *_WORDS}:
+            return None
+        ref = body.get("$ref")
+        if not isinstance(ref, str) or not ref.startswith(_DEFS_PREFIXES[0]):
+            return None
+        return _unescape(ref[len(_DEFS_PREFIXES[0]) :])
+
+    looped: set[str] = set()
+    for start in defs:
+        path: list[str] = []
+        name: str | None = start
+        while name is not None and name not in path and name not in looped:
+            path.append(name)
+            name = onward(name)
+        if name is not None and name in path:
+            looped.update(path[path.index(name) :])
+    return {
+        name: {k: v for k, v in body.items() if k != "$ref"} if name in looped else body for name, body in defs.items()
+    }
+
+
+_WORDS = ("description", "title", "$comment")
+"""Keywords that only say something to a reader."""
 
 
 def _collect_defs(root: dict[str, Any], where: str) -> dict[str, Any]:
@@ -207,10 +250,18 @@ def _hoist_pointers(original: dict[str, Any], defs: dict[str, Any]) -> dict[str,
     that leads nowhere is left as it is (`_check_refs` then names it).
     """
     refs: dict[str, str] = {}
+    places = _places(original)
     for ref in _all_refs(original):
-        if ref in refs or not ref.startswith("#/") or _def_name(ref, defs) is not None:
+        if ref in refs:
             continue
-        tokens = [_unescape(t) for t in ref[2:].split("/")]
+        pointer = ref if ref.startswith("#/") else _located(ref, places)
+        if pointer is None or pointer == ref == "#":
+            continue
+        if pointer == "#" or _def_name(pointer, defs) is not None:
+            if pointer != ref:  # an anchor or an `$id` naming the root, or one of its definitions
+                refs[ref] = "#" if pointer == "#" else _DEFS_PREFIXES[0] + pointer.split("/", 2)[2]
+            continue
+        tokens = [_unescape(t) for t in pointer[2:].split("/")]
         target: Any = original
         for token in tokens:
             if isinstance(target, dict) and token in target:
@@ -229,6 +280,67 @@ def _hoist_pointers(original: dict[str, Any], defs: dict[str, Any]) -> dict[str,
                 defs[name] = copy.deepcopy(target)
                 refs[ref] = "#/$defs/" + name
     return refs
+
+
+def _places(root: dict[str, Any]) -> dict[str, str]:
+    """Where each subschema named by an `$id` or an `$anchor` is: {its absolute URI, its anchor's
+    as `URI#anchor` → a JSON Pointer reference to it (`#/$defs/Item`, `#` for the root)}. The
+    root's own `$id` is the base the others are read against."""
+    places: dict[str, str] = {}
+
+    def visit(node: Any, base: str, pointer: str) -> None:
+        if isinstance(node, list):
+            for n, item in enumerate(node):
+                visit(item, base, f"{pointer}/{n}")
+            return
+        if not isinstance(node, dict):
+            return
+        if isinstance(node.get("$id"), str):
+            base = _joined(base, node["$id"]).split("#")[0]
+            places.setdefault(base, pointer)
+        if isinstance(node.get("$anchor"), str):
+            places.setdefault(f"{base}#{node['$anchor']}", pointer)
+        for key, value in node.items():
+            if key in _NAMED_SCHEMAS and isinstance(value, dict):
+                for name, sub in value.items():
+                    visit(sub, base, f"{pointer}/{_escaped(key)}/{_escaped(name)}")
+            elif key not in _DATA_KEYS:
+                visit(value, base, f"{pointer}/{_escaped(key)}")
+
+    root_id = root.get("$id")
+    base = root_id.split("#")[0] if isinstance(root_id, str) else ""
+    places[base] = "#"
+    visit({k: v for k, v in root.items() if k != "$id"}, base, "#")
+    return places
+
+
+def _located(ref: str, places: dict[str, str]) -> str | None:
+    """`ref` (an anchor `#name`, an `$id`, maybe with a pointer or an anchor after it) as a JSON
+    Pointer reference into the same document (`_places`); None when it names nothing there."""
+    root = next((uri for uri, where in places.items() if where == "#"), "")
+    uri, _, fragment = _joined(root, ref).partition("#")
+    if uri not in places:
+        return None
+    if not fragment:
+        return places[uri]
+    if fragment.startswith("/"):
+        return places[uri] + fragment  # a pointer below the subschema the URI names
+    return places.get(f"{uri}#{fragment}")
+
+
+def _joined(base: str, ref: str) -> str:
+    """`ref` read against the URI `base` (`#x` after it; a URI with a scheme as it is; a relative path
+    beside it). `urljoin` drops the base of a `#x` when it is a URN."""
+    if ref.startswith("#"):
+        return base.split("#")[0] + ref
+    if re.match(r"[A-Za-z][A-Za-z0-9+.-]*:", ref) or not base:
+        return ref
+    return urllib.parse.urljoin(base, ref)
+
+
+def _escaped(token: str) -> str:
+    """A name as a token of a JSON Pointer in a URI fragment (`_unescape` reads it back)."""
+    return urllib.parse.quote(token.replace("~", "~0").replace("/", "~1"), safe="$~!*'()@,;:=+&")
 
 
 def _all_refs(node: Any) -> list[str]:
@@ -267,9 +379,7 @@ def _walk(node: Any, where: str, refs: dict[str, str], is_property: bool = False
     if not isinstance(node, dict):
         return node  # `true` / `false` schemas
     node = _older_drafts(node)
-    out = {
-        key: _children(key, value, where, refs) for key, value in node.items() if key not in ("$defs", "definitions")
-    }
+    out = {key: _children(key, value, where, refs) for key, value in node.items() if key not in _DROPPED}
     if isinstance(out.get("items"), list):  # draft-07 tuple → 2020-12 prefixItems
         out["prefixItems"] = out.pop("items")
         if "additionalItems" in out:

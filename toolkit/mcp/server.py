@@ -22,11 +22,13 @@ returns kept the process alive).
 
 A result is its text, then an image block for each image the tool returned (its `images`
 attribute, a chart: a data URL as an image, a link as a resource link), then what another MCP
-server marked for the user only (`for_user`, a tool served again) with that audience; they were
-lost on the way. Another MCP server's `structuredContent`, kept on the result as a JSON object
-(`structured_content`), is served again as the result's `structuredContent` (a value kept only as
-its cut JSON text is not). Its tool's `outputSchema` is not: a value cut or masked on the way
-would no longer match it, and the proxy's clients would refuse the answer.
+server marked for the user only (`for_user`, a tool served again) with that audience, then its
+resource links (`resource_links`) as links; they were lost on the way. Another MCP server's
+`structuredContent`, kept on the result as a JSON object (`structured_content`), is served again
+as the result's `structuredContent` (a value kept only as its cut JSON text is not), and its
+tool's `outputSchema` with the tool (a value of any JSON type that schema takes is served then). A value cut or masked on
+the way that no longer matches that schema is not served (the proxy's clients would refuse the
+answer): the result is an error, its text kept, saying why (`CHANGED_ON_THE_WAY`).
 
 Tools flagged read-only travel with the MCP annotation `readOnlyHint`, which a client keeps in
 the spec's metadata (`toolkit.mcp.provider`); another MCP server's tool served again keeps the
@@ -47,7 +49,7 @@ import os
 import re
 import sys
 import threading
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 import anyio
@@ -62,6 +64,7 @@ from toolkit.loop.images import IMAGES
 from toolkit.loop.sources import ProviderRequest, check_collection, provided
 from toolkit.mcp.client import unicode_text
 from toolkit.mcp.provider import FOR_USER_ATTRIBUTE as FOR_USER
+from toolkit.mcp.provider import RESOURCE_LINKS_ATTRIBUTE as LINKS
 from toolkit.mcp.provider import STRUCTURED_ATTRIBUTE as STRUCTURED
 from toolkit.mcp.schema import CHECKED_BY_SERVER
 from toolkit.tools.decorator import a_or_an
@@ -102,6 +105,7 @@ def tools_server(
     by_name = {t.name: t for t in tools}
     flagged = _read_only(read_only, by_name)
     listed = [_mcp_tool(t, t.name in flagged) for t in tools]
+    checks = {t.name: _matches(t.output_schema) for t in listed if t.output_schema is not None}
 
     async def list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
         return types.ListToolsResult(tools=listed)
@@ -115,14 +119,45 @@ def tools_server(
             )
         call = ToolCall(id="mcp", name=params.name, arguments=json.dumps(params.arguments or {}, ensure_ascii=False))
         text, is_error, attributes = await _in_daemon_thread(tool, call)
-        structured = attributes.get(STRUCTURED)  # another MCP server's, kept on the result: a JSON object
-        return types.CallToolResult(
-            content=_content(text, attributes),
-            is_error=is_error,
-            structured_content=structured if isinstance(structured, dict) and not is_error else None,
-        )
+        kept = attributes.get(STRUCTURED)  # another MCP server's, kept on the result (a str: maybe its cut JSON)
+        structured = kept if isinstance(kept, dict) and not is_error else None
+        content = _content(text, attributes)
+        if not is_error and (check := checks.get(tool.name)) is not None:  # its outputSchema says what it is
+            if not check(kept):
+                content.append(types.TextContent(text=CHANGED_ON_THE_WAY))
+                return types.CallToolResult(content=content, is_error=True)  # an error's content is not checked
+            structured = kept
+        return types.CallToolResult(content=content, is_error=is_error, structured_content=structured)
 
     return Server(name, version=version, on_list_tools=list_tools, on_call_tool=call_tool)
+
+
+CHANGED_ON_THE_WAY = (
+    "[the tool's structured content was changed on the way here (cut, being too long, or a secret masked), so it "
+    "no longer matches the tool's outputSchema and is not served; the text above is what is left]"
+)
+"""Said, in an error result, for a tool served again whose `outputSchema` its value no longer matches."""
+
+
+def _matches(output_schema: dict[str, Any]) -> Callable[[Any], bool]:
+    """Whether a value matches `output_schema` (the schema's validator made once; one that cannot be
+    read matches nothing: the clients would refuse every answer)."""
+    from jsonschema import validators  # here, not at import: it costs seconds
+
+    try:
+        cls = validators.validator_for(output_schema)
+        cls.check_schema(output_schema)
+        validator = cls(output_schema)
+    except Exception:
+        return lambda value: False
+
+    def matches(value: Any) -> bool:
+        try:
+            return value is not None and validator.is_valid(value)
+        except Exception:  # a $ref that does not resolve
+            return False
+
+    return matches
 
 
 def _check_text(keyword: str, value: Any, what: str, example: str, default: str) -> None:
@@ -188,7 +223,19 @@ def _content(text: str, attributes: Mapping[str, Any]) -> list[types.ContentBloc
             blocks.append(types.ResourceLink(name="image", uri=url))
     user = types.Annotations(audience=["user"])
     blocks += [types.TextContent(text=unicode_text(t), annotations=user) for t in _strings(attributes.get(FOR_USER))]
-    return blocks
+    return blocks + _links(attributes.get(LINKS))
+
+
+def _links(value: Any) -> list[types.ContentBlock]:
+    """The resource links another MCP server's tool answered with (`resource_links`), as links again;
+    an item that is no valid link is left out."""
+    links: list[types.ContentBlock] = []
+    for item in value if isinstance(value, list | tuple) else []:
+        try:
+            links.append(types.ResourceLink.model_validate(item, by_name=False))
+        except ValidationError:
+            continue
+    return links
 
 
 def _strings(value: Any) -> list[str]:
@@ -240,9 +287,16 @@ def _mcp_tool(tool: Tool, read_only: bool) -> types.Tool:
         name=tool.name,
         description=_description(tool) or None,
         input_schema=schema,
+        output_schema=_output_schema(tool),
         annotations=_annotations(tool, read_only),
         _meta={CHECKED_BY_SERVER: True},  # the tool's executor checks its arguments, in its own words
     )
+
+
+def _output_schema(tool: Tool) -> dict[str, Any] | None:
+    """Another MCP server's tool's `outputSchema` (`toolkit.mcp.provider` keeps it in `spec.metadata`), served again."""
+    schema = tool.spec.metadata.get("mcp_output_schema")
+    return dict(schema) if isinstance(schema, Mapping) else None
 
 
 def _description(tool: Tool) -> str:

@@ -1,0 +1,170 @@
+"""`toolkit.mcp` against unusual in-process servers: the SDK's low-level `Server`, its answers changed
+on the way by a relay (`tests.test_mcp_modern.tampered`) where no SDK server would send them."""
+
+import pytest
+
+from tests.test_mcp_modern import tampered
+from toolkit.chat.messages import ToolCall
+from toolkit.errors import ArgumentError
+from toolkit.mcp.client import McpClient
+from toolkit.mcp.provider import McpToolProvider
+
+
+def _server(tools=None, answer=None):
+    """A low-level server listing `tools` (name → inputSchema; one tool `t` by default) and answering
+    each call with `answer(params)` (the arguments as text by default)."""
+    import mcp_types as types
+    from mcp.server.lowlevel import Server
+
+    async def list_tools(ctx, params):
+        listed = tools or {"t": {"type": "object"}}
+        return types.ListToolsResult(tools=[types.Tool(name=n, input_schema=s) for n, s in listed.items()])
+
+    async def call_tool(ctx, params):
+        if answer is not None:
+            return answer(params)
+        return types.CallToolResult(content=[types.TextContent(text=f"ok {params.arguments}")])
+
+    return Server("odd", version="1", on_list_tools=list_tools, on_call_tool=call_tool)
+
+
+def _listing(change):
+    def tamper(data):
+        tools = data.get("result", {}).get("tools")
+        if tools is not None:
+            change(tools)
+
+    return tamper
+
+
+def _schema(schema):
+    return _listing(lambda tools: tools[0].update(inputSchema=schema))
+
+
+def test_a_root_input_schema_without_object_type_is_offered_as_an_object_and_its_calls_still_checked():
+    """A root `inputSchema` without `"type"` (`{}`, or only `properties`), or with `["object", "null"]`
+    (written by servers in other SDKs, by hand), made the tool left out ("inputSchema.type: Field
+    required"), though its meaning is plain: the arguments are an object. It is offered as one."""
+    cases = [
+        ({}, None, "{}", "ok {}"),
+        ({"properties": {"q": {"type": "string"}}, "required": ["q"]}, "string", '{"q": "x"}', "ok {'q': 'x'}"),
+        (
+            {"type": ["object", "null"], "properties": {"q": {"type": "string"}}, "required": ["q"]},
+            "string",
+            '{"q": "x"}',
+            "ok {'q': 'x'}",
+        ),
+    ]
+    for schema, q_type, arguments, text in cases:
+        with McpClient(tampered(_server(), _schema(schema)), name="odd") as client:
+            provider = McpToolProvider([client])
+            (tool,) = provider.provide()
+            assert provider.left_out == {}
+            parameters = tool.spec.parameters
+            if q_type is None:
+                assert parameters is None
+            else:
+                assert parameters == {"type": "object", "properties": {"q": {"type": q_type}}, "required": ["q"]}
+                with pytest.raises(ArgumentError, match="- q: missing, expected a string"):
+                    tool.execute(ToolCall(id="c", name="t", arguments="{}"))
+            assert tool.execute(ToolCall(id="c", name="t", arguments=arguments)).content == text
+
+
+def test_a_tool_gone_between_list_and_call_is_no_longer_offered_after_the_server_says_so():
+    """A server that removed a tool without `notifications/tools/list_changed` answers a call to it
+    with -32602 (unknown tool, as MCP says); the tool list stayed cached, so the model was offered
+    the gone tool, and not the new one, turn after turn. Such an answer empties the cache."""
+    import mcp_types as types
+    from mcp.server.lowlevel import Server
+    from mcp.shared.exceptions import MCPError
+
+    offered = ["a", "b"]
+
+    async def list_tools(ctx, params):
+        return types.ListToolsResult(tools=[types.Tool(name=n, input_schema={"type": "object"}) for n in offered])
+
+    async def call_tool(ctx, params):
+        if params.name not in offered:
+            raise MCPError(types.INVALID_PARAMS, f"Unknown tool: {params.name}")
+        return types.CallToolResult(content=[types.TextContent(text="ok")])
+
+    with McpClient(Server("s", version="1", on_list_tools=list_tools, on_call_tool=call_tool), name="s") as client:
+        provider = McpToolProvider([client])
+        tools = {t.name: t for t in provider.provide()}
+        offered[:] = ["b", "c"]
+        assert tools["b"].execute(ToolCall(id="c", name="b", arguments="{}")).content == "ok"
+        assert [t.name for t in provider.provide()] == ["a", "b"]  # cached: nothing said it changed
+        gone = tools["a"].execute(ToolCall(id="c", name="a", arguments="{}"))
+        assert (
+            gone.is_error and gone.content == "Tool 'a' failed: MCP server 's' answered with an error: Unknown tool: a"
+        )
+        assert [t.name for t in provider.provide()] == ["b", "c"]
+
+
+def test_an_answer_with_another_request_s_id_over_a_caller_s_transport_fails_the_call_at_once():
+    """Over a transport of the caller's (streams, as a websocket or a test gives them), answers were
+    not matched to requests as over stdio and HTTP: a call answered under an id no request waits
+    for waited out its whole deadline, though the server had answered at once."""
+    import time
+
+    from toolkit.errors import McpError
+
+    calls = []
+
+    def tamper(data):
+        if "content" in data.get("result", {}):
+            calls.append(data["id"])
+            if len(calls) == 1:
+                data["id"] = 424242
+
+    with McpClient(tampered(_server(), tamper), name="odd", request_timeout=60) as client:
+        client.list_tools()
+        started = time.monotonic()
+        with pytest.raises(McpError) as raised:
+            client.call_tool("t", {})
+        assert time.monotonic() - started < 30  # not the 60 s deadline
+        assert str(raised.value) == (
+            "MCP server 'odd' broke the protocol: it sent an answer with id 424242, the id of no request waiting "
+            "for an answer; a server answers each request with that request's id"
+        )
+        assert client.call_tool("t", {}).content[0].text == "ok {}"
+
+
+def test_a_tool_whose_listing_is_nested_too_deep_for_the_sdk_is_left_out_alone():
+    """An `inputSchema` nested thousands of levels deep made the SDK's check of the page raise
+    `ValueError: Maximum serialization depth exceeded`, which no one caught: `provide()` raised
+    it, and every server's tools were lost with the one bad tool."""
+    deep = {"type": "string"}
+    for _ in range(3000):
+        deep = {"type": "object", "properties": {"a": deep}}
+    server = _server(tools={"t": {"type": "object"}, "u": {"type": "object"}})
+    with McpClient(tampered(server, _schema(deep)), name="odd") as client:
+        provider = McpToolProvider([client])
+        assert [t.name for t in provider.provide()] == ["u"]
+    assert provider.left_out == {
+        "odd: t": "MCP tool 't' of server 'odd': its listing cannot be read (ValueError: Maximum serialization "
+        "depth exceeded); ask its author to fix it"
+    }
+
+
+def test_a_client_whose_listing_fails_unforeseen_costs_its_own_tools_alone():
+    """A listing that failed with anything but an `McpError` (a defect in an SDK or a stand-in
+    client, a transport's own exception) was raised out of `provide()`: every server's tools were
+    lost with the one failing server's."""
+
+    class Broken:
+        name = "broken"
+
+        def list_tools(self, timeout=None):
+            raise TypeError("'NoneType' object is not subscriptable")
+
+        def evict_tool_list_cache(self):
+            pass
+
+    with McpClient(_server(), name="odd") as good:
+        provider = McpToolProvider([Broken(), good])
+        assert [t.name for t in provider.provide()] == ["t"]
+    assert provider.left_out == {
+        "broken": "MCP server 'broken' could not be listed: TypeError: 'NoneType' object is not subscriptable (left "
+        "out for 60 s, then tried again)"
+    }

@@ -25,8 +25,8 @@ are cleared before it runs, and cells that did not run are ignored); which exerc
 have comes from its tagged cells, the exercise ids its code cells pass to check() (a cell whose tag an
 editor dropped), and, for a file named like a course notebook (`06_…`, or a name holding one,
 `Copy of 06_week6_round_trip_loop.ipynb`), from the registry — so a deleted or skipped
-exercise cell still gets a row (`MISSING` where the notebook has no cell for it, `NOT_RUN` where its
-cell did not run). An exercise checked in the run but expected from neither (a cell
+exercise cell still gets a row (`MISSING` where the notebook has no cell for it, `EMPTY` where its
+cell is blank, `NOT_RUN` where its cell did not run). An exercise checked in the run but expected from neither (a cell
 that lost its tag, another week's exercise) gets a row too: a pass is never dropped. A notebook's
 rows are in the course's order, wherever its cells are. A notebook given twice (a folder and a file
 in it) is graded once. A folder's `.py` script that calls check() on a course exercise (a notebook
@@ -122,6 +122,9 @@ STILL_RUNNING = (
 MISSING = "missing: the notebook has no cell for this exercise (none tagged with it or calling its check())"
 """An exercise of a course notebook's week (expected from its file name) that no cell of it has: deleted, or the
 file is another week's notebook renamed; `NOT_RUN` is for a cell that is there."""
+EMPTY = "empty: the exercise cell has no code, so nothing was checked"
+"""An exercise whose tagged code cell a learner left (or made) blank: the run skips it, so it never ran; `NOT_RUN` is
+for a cell with code in it that did not run."""
 NO_CHECK = "no check() result: the exercise cell ran, but did not call check()"
 CHECK_REPLACED = (
     "no check() result: the exercise cell called check(), but no result of toolkit's check() came of it "
@@ -426,13 +429,15 @@ def no_result_reasons(
     ids: Sequence[str], executed: nbformat.NotebookNode | None, submitted: nbformat.NotebookNode
 ) -> dict[str, str]:
     """Why each exercise of `ids` would have no check() result: the kernel died in its cell; its cell ran but no
-    result came (`NO_CHECK`, `CHECK_REPLACED`); its cell is text (`NOT_CODE`); its cell did not run (`NOT_RUN`);
+    result came (`NO_CHECK`, `CHECK_REPLACED`); its cell is text (`NOT_CODE`); its cell is blank (`EMPTY`); its cell
+    did not run (`NOT_RUN`);
     the notebook has no cell for it (`MISSING`)."""
     ran = ran_exercise_cells(executed) if executed is not None else set()
     calls = called_check(executed) if executed is not None else set()
     died = died_in(executed) if executed is not None else None
     hung = running_when_stopped(executed) if executed is not None else None
     text = text_exercise_cells(executed if executed is not None else submitted)
+    blank = blank_exercise_cells(submitted)
     has = set(cell_exercises(submitted))
     reasons = {}
     for ex_id in ids:
@@ -444,6 +449,8 @@ def no_result_reasons(
             reasons[ex_id] = CHECK_REPLACED if ex_id in calls else NO_CHECK
         elif ex_id in text:
             reasons[ex_id] = NOT_CODE.format(kind=text[ex_id])
+        elif ex_id in blank:
+            reasons[ex_id] = EMPTY
         else:
             reasons[ex_id] = NOT_RUN if ex_id in has else MISSING
     return reasons
@@ -472,6 +479,16 @@ def text_exercise_cells(notebook: nbformat.NotebookNode) -> dict[str, str]:
         for c in notebook.cells
         if c.get("cell_type") != "code" and (ex_id := exercise_id(c)) and ex_id not in code
     }
+
+
+def blank_exercise_cells(notebook: nbformat.NotebookNode) -> set[str]:
+    """The exercises whose tagged code cells are all blank (the learner emptied the starter) and that no other code
+    cell checks (`CHECK_CALL`): nothing of theirs for the run to execute."""
+    code = [c for c in notebook.cells if c.get("cell_type") == "code"]
+    tagged = {ex_id for c in code if (ex_id := exercise_id(c))}
+    written = {exercise_id(c) for c in code if str(c.get("source") or "").strip()}
+    called = {i for c in code for i in CHECK_CALL.findall(str(c.get("source") or ""))}
+    return tagged - written - called
 
 
 def died_in(executed: nbformat.NotebookNode) -> str | None:

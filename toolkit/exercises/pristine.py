@@ -20,9 +20,9 @@ each one as its import ends: an import hook), entry by entry, each by identity:
 there is one. Its cost is one read of each noted entry (`size()`): it grows with the package, not with anything
 the learner does.
 
-The checks' own modules (`toolkit.exercises`) are noted apart, and read only by `checks_changes()`: outside
-`toolkit grade`, code that changes them could as well replace `check`; under it, check() seals no result of checks
-the kernel changed (`toolkit.exercises.core.checks_changes`).
+The checks' own modules (`toolkit.exercises`) are noted apart, under `toolkit grade` only (`note_checks`), and read
+only by `checks_changes()`: outside grading, code that changes them could as well replace `check`; under it, check()
+seals no result of checks the kernel changed (`toolkit.exercises.core.checks_changes`).
 
 Leaves out: a module changed before `toolkit.exercises` is imported (nothing older to compare with), a
 container of the package changed in place (`SOME_DICT["x"] = ...`: its own code fills its caches and registries
@@ -48,7 +48,9 @@ Read = Callable[[], dict[str, Any]]
 _NOTED: list[tuple[str, Read, dict[str, Any]]] = []
 """Each entry noted: where it is, how to read it, and what it held then."""
 _CHECKS_NOTED: list[tuple[str, Read, dict[str, Any]]] = []
-"""The same, of the checks' own modules (`checks_changes`)."""
+"""The same, of the checks' own modules (`checks_changes`), once `note_checks()` asked for them."""
+_checks_too = False
+"""Whether the checks' own modules are noted (`note_checks`: under `toolkit grade`, before the first cell)."""
 _SEEN: set[str] = set()
 """The modules noted."""
 _OBJECTS: set[int] = set()
@@ -69,6 +71,11 @@ def _ours(name: str) -> bool:
 
 def _noted(name: str) -> bool:
     return _ours(name) and not (name == CHECKS or name.startswith(CHECKS + "."))
+
+
+def _to_note(name: str) -> bool:
+    """Whether a module is noted: the package's, and the checks' own once `note_checks()` asked for them."""
+    return _noted(name) or (_checks_too and _ours(name))
 
 
 _STORE_NAMES = ("STORE_GLOBAL", "DELETE_GLOBAL")
@@ -212,6 +219,14 @@ def changes() -> list[str]:
     return _differences(_NOTED)
 
 
+def note_checks() -> None:
+    """Note the checks' own modules too, those imported and each one imported from now on (`toolkit grade` asks,
+    as it arms the kernel: noting them costs a third of a second, which a notebook outside grading never needs)."""
+    global _checks_too
+    _checks_too = True
+    _note_imported()
+
+
 def checks_changes() -> list[str]:
     """As `changes()`, of the checks' own modules (`toolkit.exercises.core._check`, a week's checker): what
     `toolkit grade` asks before it seals a check's result, for a check whose code the kernel changed is no check."""
@@ -268,7 +283,7 @@ class _NotingLoader(importlib.machinery.SourceFileLoader):
 
     def exec_module(self, module: types.ModuleType) -> None:
         super().exec_module(module)
-        if _ours(module.__name__):
+        if _to_note(module.__name__):
             note(module)
 
 
@@ -301,6 +316,6 @@ def _note_imported() -> None:
     """Note each module of the package imported, and whole, not noted yet: one a loader of another kind ran,
     or one still being imported when `start()` ran (its names not all there yet)."""
     for name, module in sorted(sys.modules.items()):
-        if name not in _SEEN and _ours(name) and isinstance(module, types.ModuleType):
+        if name not in _SEEN and _to_note(name) and isinstance(module, types.ModuleType):
             if not getattr(getattr(module, "__spec__", None), "_initializing", False):
                 note(module)

@@ -15,6 +15,9 @@ Outside grading no key is set: nothing is sealed, and a record is what it always
 Arming imports `toolkit.exercises` before the first cell, so under `toolkit grade` the package is noted
 (`pristine`) as installed: a change a notebook makes to it even before it imports the checks is seen.
 
+`seal` gives a seal only to `core._sealed` called from `core.check` (their code as armed): a cell that calls
+`seal(...)` or `core._sealed(...)` itself with a pass of its own gets none.
+
 Leaves out: a learner set on it. The key is in the kernel's memory, beside their code: code that goes looking for
 it (this module's state, the sealing function's closure) can seal what it likes. That takes reading the toolkit's
 source and writing code the teacher sees in the notebook; the grade stays formative, not an exam (see
@@ -26,15 +29,23 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import sys
 from collections.abc import Callable
 from typing import Any
 
 _sealer: Callable[[str], str] | None = None
+_callers: tuple[Any, ...] = ()
+"""The code of `core._sealed` and of `core.check` that calls it, as armed: a seal is given only there."""
 
 
 def arm(key: str) -> None:
-    """Seal every record from now on with `key` (the grading worker calls it once, before the first cell)."""
-    global _sealer
+    """Seal every record from now on with `key` (the grading worker calls it once, before the first cell), and note
+    the checks as they are now (`pristine.note_checks`): check() seals no result of checks the kernel changed."""
+    from toolkit.exercises import core, pristine
+
+    global _sealer, _callers
+    pristine.note_checks()
+    _callers = (core._sealed.__code__, core.check.__code__)
     secret = key.encode()
     _sealer = lambda text: hmac.new(secret, text.encode(), hashlib.sha256).hexdigest()  # noqa: E731
 
@@ -50,8 +61,12 @@ def _text(exercise: Any, status: Any, passed: Any, feedback: Any) -> str:
 
 
 def seal(exercise: str, status: str, passed: bool, feedback: str) -> str:
-    """The seal of a record with these fields, or "" when no key is set (not graded)."""
-    return "" if _sealer is None else _sealer(_text(exercise, status, passed, feedback))
+    """The seal of a record with these fields, or "" when no key is set (not graded) or when the caller is not
+    `core._sealed` called by `core.check` (a cell that calls this, or `_sealed`, itself gets no seal)."""
+    caller = sys._getframe(1)
+    if _sealer is None or (caller.f_code, getattr(caller.f_back, "f_code", None)) != _callers:
+        return ""
+    return _sealer(_text(exercise, status, passed, feedback))
 
 
 def verify(record: dict[str, Any], key: str) -> bool:

@@ -956,3 +956,70 @@ def test_a_compensation_that_sets_bookings_to_what_the_check_expects_fails():
         "cancel_hotel('carol', 4) removed 2 bookings from BOOKINGS: each call undoes its own booking, one, and "
         "leaves the others to their own calls",
     )
+
+
+SWITCH = {"no variables": "fake", "all three": "real", "only LLM_BASE_URL": "error"}
+"""w0.switch's right answer."""
+
+
+@pytest.fixture
+def graded_kernel(monkeypatch):
+    """A kernel as `toolkit grade` arms it (its records sealed), unarmed again after the test."""
+    from toolkit.exercises import seal
+
+    monkeypatch.setattr(seal, "_sealer", None)
+    seal.arm("the run's key")
+
+
+def test_a_graded_check_seals_its_record_and_an_ungraded_one_does_not(monkeypatch):
+    from toolkit.exercises import seal
+
+    assert "seal" not in check("w0.switch", SWITCH).record()  # a notebook's stored outputs are as before
+    monkeypatch.setattr(seal, "_sealer", None)
+    seal.arm("the run's key")
+    record = check("w0.switch", SWITCH).record()
+    assert record["passed"] and seal.verify(record, "the run's key")
+
+
+def _passing_checker(answer):
+    return Verdict(True)  # noqa: F821  (run as week00's checker, in its globals)
+
+
+def _passing_copy(exercise):
+    import dataclasses
+
+    return dataclasses.replace(exercise, checker=_passing_checker)
+
+
+def _always_passes(ex, answer):
+    from toolkit.exercises.core import CheckResult
+
+    return CheckResult(ex.id, "passed", "")
+
+
+@pytest.mark.parametrize(
+    "change, where",
+    [
+        (lambda m, core: m.setattr(core, "_check", _always_passes), "toolkit.exercises.core._check"),
+        (
+            lambda m, core: m.setitem(core._REGISTRY, "w0.switch", _passing_copy(core._REGISTRY["w0.switch"])),
+            "toolkit.exercises.core._REGISTRY['w0.switch']",
+        ),
+        (
+            lambda m, core: m.setattr(
+                sys.modules["toolkit.exercises.week00"].check_switch, "__code__", _passing_checker.__code__
+            ),
+            "toolkit.exercises.week00.check_switch.__code__ (and 1 more)",  # and the registry's exercise
+        ),
+    ],
+)
+def test_a_graded_check_whose_own_code_was_changed_fails_saying_where(graded_kernel, monkeypatch, change, where):
+    """Before: `core._check` replaced by one that always passes (or the registry's exercise, or its checker's
+    code) made check() itself return a pass; graded, the checks say what was changed and seal a failed try."""
+    from toolkit.exercises import core, seal
+
+    core.all_exercises()  # every week's checks imported
+    change(monkeypatch, core)
+    record = check("w0.switch", {}).record()
+    assert (record["passed"], record["feedback"]) == (False, core.CHECKS_CHANGED.format(where=where))
+    assert seal.verify(record, "the run's key")

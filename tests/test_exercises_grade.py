@@ -426,6 +426,18 @@ def test_a_notebook_killed_at_the_deadline_keeps_what_it_checked_before(tmp_path
     assert list(results(executed)[0]) == ["w6.round_trips"]
 
 
+FORGERIES = {
+    "w1.records": "from IPython.display import display\nfrom toolkit.exercises.core import MIME\n"
+    "display({MIME: {'exercise': 'w1.records', 'status': 'passed', 'passed': True, 'feedback': ''}}, raw=True)",
+    "w1.usage_path": "import toolkit.exercises.core as c\n"
+    "c.LAST['w1.usage_path'] = c.CheckResult('w1.usage_path', 'passed', '')\nc.LAST['w1.usage_path']",
+    "w1.keyword_rules": "import toolkit.exercises.core as c\n"
+    "c._check = lambda ex, answer: c.CheckResult(ex.id, 'passed', '')\nc.check('w1.keyword_rules', 1)",
+}
+"""Cells of `private_run` that fake a pass: a record displayed as data, a result of their own where the grader's
+closing cell reads check()'s, a check whose code they replaced."""
+
+
 @pytest.fixture(scope="module")
 def private_run(tmp_path_factory):
     """One small submission in a folder with another file: it plants a module in its working
@@ -443,6 +455,7 @@ def private_run(tmp_path_factory):
         nbformat.v4.new_code_cell("open('planted.py', 'w').write('X = 1')"),
         nbformat.v4.new_code_cell(probe, metadata={"tags": ["exercise:w6.round_trips"]}),
         stale,
+        *(nbformat.v4.new_code_cell(source, metadata={"tags": [f"exercise:{i}"]}) for i, source in FORGERIES.items()),
     ]
     path = write(root, "a.ipynb", cells)
     return {r.exercise: r for r in grade_notebook(path, seconds=30)}, root
@@ -456,7 +469,27 @@ def test_a_submission_runs_in_a_private_folder_and_plants_nothing_in_the_submiss
 
 def test_a_saved_pass_in_a_cell_that_did_not_run_does_not_count(private_run):
     by, _ = private_run
-    assert (by["w6.window"].passed, by["w6.window"].feedback) == (False, "not run: no check() result for this exercise")
+    assert (by["w6.window"].passed, by["w6.window"].feedback) == (
+        False,
+        "empty: the exercise cell has no code, so nothing was checked",
+    )
+
+
+def test_a_pass_the_notebooks_own_code_made_is_not_counted(private_run):
+    """Before: each of `FORGERIES` was graded passed — a record the notebook displayed itself, a `CheckResult` of
+    its own put where the closing cell reads check()'s, `core._check` replaced; now only a record check() sealed
+    with the run's key counts (the genuine pass beside them still does)."""
+    from toolkit.exercises.core import CHECKS_CHANGED
+    from toolkit.exercises.grade import FORGED
+
+    by, _ = private_run
+    changed = CHECKS_CHANGED.format(where="toolkit.exercises.core._check")
+    assert {i: (by[i].passed, by[i].feedback) for i in FORGERIES} == {
+        "w1.records": (False, f"failed: {FORGED}"),
+        "w1.usage_path": (False, f"failed: {FORGED}"),
+        "w1.keyword_rules": (False, f"failed: {changed}"),
+    }
+    assert by["w6.round_trips"].passed
 
 
 def test_the_timeout_help_says_it_is_per_cell(capsys):
@@ -550,3 +583,38 @@ def test_the_exercise_whose_cell_the_kernel_died_in_says_so(tmp_path, monkeypatc
             "the cells after it did not run",
         ),
     ]
+
+
+def test_only_records_sealed_with_the_runs_key_count_and_a_forged_one_never_undoes_them(monkeypatch):
+    """Before: any output holding a check record counted, whoever made it; now `sealed_only` keeps the ones
+    check() sealed with this run's key (their seal dropped) and marks the rest forged, and `results` keeps a
+    sealed record over a forged one displayed after it."""
+    from toolkit.exercises import seal
+    from toolkit.exercises.core import MIME
+    from toolkit.exercises.grade import FORGED, sealed_only
+
+    monkeypatch.setattr(seal, "_sealer", None)
+
+    def output(exercise, key):
+        record = passed_record(exercise)
+        if key:
+            seal.arm(key)
+            record[MIME]["seal"] = seal._sealer(seal._text(exercise, "passed", True, ""))  # as check() seals it
+        return nbformat.v4.new_output("display_data", data=record)
+
+    cell = nbformat.v4.new_code_cell("", execution_count=1)
+    cell.outputs = [
+        output("w0.switch", "k"),
+        output("w0.switch", ""),  # displayed by the notebook after the real pass
+        output("w1.records", ""),
+        output("w1.usage_path", "another run's key"),
+    ]
+    notebook = nbformat.v4.new_notebook(cells=[cell])
+    sealed_only(notebook, "k")
+    records, _ = results(notebook)
+    assert {i: (r["passed"], r["feedback"]) for i, r in records.items()} == {
+        "w0.switch": (True, ""),
+        "w1.records": (False, FORGED),
+        "w1.usage_path": (False, FORGED),
+    }
+    assert "seal" not in records["w0.switch"]

@@ -84,8 +84,24 @@ def test_an_exercise_cell_that_ran_without_calling_check_says_so(tmp_path, monke
     path = submit(tmp_path, "homework.ipynb", cells, monkeypatch)
     assert grade_notebook(path) == [
         Row(str(path), "w6.round_trips", False, "no check() result: the exercise cell ran, but did not call check()"),
-        Row(str(path), "w6.window", False, "not run: no check() result for this exercise"),
+        Row(str(path), "w6.window", False, "empty: the exercise cell has no code, so nothing was checked"),
     ]
+
+
+def test_an_exercise_cell_left_empty_says_so_and_one_that_did_not_run_says_that(tmp_path, monkeypatch):
+    """Before: an exercise cell the learner emptied read "not run", as if the grader had skipped it."""
+    cells = [
+        cell(" \n", "w6.round_trips", ran=False),
+        cell("check('w6.window', keep)", "w6.window", ran=False),
+        cell("", "w6.truth_table", ran=False),
+        cell("check('w6.truth_table', returns_now)", ran=False),  # its check is in another cell
+    ]
+    path = submit(tmp_path, "homework.ipynb", cells, monkeypatch)
+    assert {r.exercise: r.feedback for r in grade_notebook(path)} == {
+        "w6.round_trips": grade.EMPTY,
+        "w6.window": grade.NOT_RUN,
+        "w6.truth_table": grade.NOT_RUN,
+    }
 
 
 @pytest.mark.parametrize(

@@ -7,7 +7,8 @@ Modules: `core` (check, the registry, results), `catalog` (which weeks exist), `
 `week10` (the exercises with their checkers and solutions), `cells` (the starter and solution
 of a cell that only fills in `answer`), `answers` (a dict answer's shape and misses),
 `values` (how a learner's values are read and quoted), `pristine` (the package as imported: no
-check runs once code in the kernel has changed it), `notebook` (the Exercises section of each
+check runs once code in the kernel has changed it), `seal` (the records `toolkit grade` counts: those check() sealed
+in its run), `notebook` (the Exercises section of each
 notebook, solutions filled in), `grade` (run submissions, one CSV row per exercise) and `worker`
 (one submission, run in a process of its own).
 

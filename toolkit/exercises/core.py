@@ -69,10 +69,19 @@ prediction with what the package really does — never the text of the code.
 Each result also carries a JSON line (`application/vnd.toolkit.exercise+json`) that
 `toolkit grade` reads from the executed notebook.
 
+What a ✓ is worth. In the notebook a result shows as a box (its HTML, coloured by the verdict): a plain
+`print("✓ w6.window: correct")` is a line of text without the box, so the view tells them apart; a cell that
+displays HTML of its own can draw the box too, and in a text-only view the two read the same. What counts is
+what `toolkit grade` records: under it each record check() makes is sealed with that run's key
+(`toolkit.exercises.seal`), and a record the notebook's own code displays, copies or builds (a `CheckResult` of its
+own, a `check` it defined, `LAST` filled by hand) has no such seal and is graded "not counted"; a check whose own
+code the kernel changed (`core._check`, a week's checker, an exercise in the registry: `checks_changes`) fails
+saying so, sealed.
+
 Leaves out: storing progress between sessions (a result lives in the notebook's outputs), and
-any defence against a learner set on faking a ✓ (a class can be planted in a trusted module under its
-name, a container of the package changed in place, `check` itself or `pristine`'s record replaced): the
-learner's code shares the kernel with the checks.
+any defence against a learner set on faking a ✓: their code shares the kernel with the checks, so code that
+digs the run's key out of the kernel's memory, plants a class in a trusted module under its name or changes a
+container of the package in place can still pass — by code the teacher reads in the notebook.
 """
 
 from __future__ import annotations
@@ -89,10 +98,11 @@ import threading
 import types
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from toolkit.errors import a_or_an
+from toolkit.exercises import seal
 from toolkit.exercises.values import (
     ADDRESS,
     VALUES_LIMIT,
@@ -204,6 +214,8 @@ class CheckResult:
     """`passed`, `failed` or `not attempted`."""
     feedback: str
     hint: str = ""
+    seal: str = field(default="", repr=False, compare=False)
+    """Under `toolkit grade`, what tells the grade check() made this result in its run (`toolkit.exercises.seal`)."""
 
     @property
     def passed(self) -> bool:
@@ -211,8 +223,10 @@ class CheckResult:
         return self.status == "passed"
 
     def record(self) -> dict[str, Any]:
-        """The result as the notebook stores it for grading: exercise id, status, passed, feedback."""
-        return {"exercise": self.id, "status": self.status, "passed": self.passed, "feedback": self.feedback}
+        """The result as the notebook stores it for grading: exercise id, status, passed, feedback (and the
+        seal, when `toolkit grade` runs the notebook)."""
+        record = {"exercise": self.id, "status": self.status, "passed": self.passed, "feedback": self.feedback}
+        return {**record, "seal": self.seal} if self.seal else record
 
     def text(self) -> str:
         """The result as plain text: the mark, the verdict, then the feedback and hint when there are."""
@@ -265,6 +279,8 @@ class SolutionText:
 
 
 _REGISTRY: dict[str, Exercise] = {}
+_AS_REGISTERED: dict[str, tuple[Exercise, Any]] = {}
+"""Each exercise as registered, with its checker's code: what a graded check compares the registry with."""
 LAST: dict[str, CheckResult] = {}
 """The latest result of each exercise checked in this process (tests read it; `toolkit grade`'s last cell
 shows them): a "not attempted" one (the starter cell left below a solved copy) does not replace a tried answer's."""
@@ -281,6 +297,7 @@ def register(exercise: Exercise) -> Exercise:
             f"register(): exercise {exercise.id!r} has kind {exercise.kind!r}; use one of {', '.join(KINDS)}."
         )
     _REGISTRY[exercise.id] = exercise
+    _AS_REGISTERED[exercise.id] = (exercise, getattr(exercise.checker, "__code__", None))
     return exercise
 
 
@@ -580,9 +597,41 @@ def check(exercise_id: str, answer: Any = _MISSING) -> CheckResult:
     if answer is _MISSING:
         raise ConfigurationError(f"check({ex.id!r}) needs your answer too: check({ex.id!r}, answer)")
     result = _check(ex, answer)
+    if seal.armed():
+        result = _sealed(result, ex)
     if result.status != NOT_ATTEMPTED or ex.id not in LAST or LAST[ex.id].status == NOT_ATTEMPTED:
         LAST[ex.id] = result
     return result
+
+
+CHECKS_CHANGED = (
+    "code in this kernel changed the checks: {where} is not the course's own any more, so this result could "
+    "not be trusted — restart the kernel and run the cells again, leaving the checks as they are"
+)
+
+
+def _sealed(result: CheckResult, ex: Exercise) -> CheckResult:
+    """Under `toolkit grade`: the result sealed (`toolkit.exercises.seal`), or, when code in the kernel changed the
+    checks themselves (a checker, `core._check`, an exercise in the registry), a failed one saying so, sealed."""
+    if found := checks_changes():
+        more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+        result = CheckResult(ex.id, "failed", CHECKS_CHANGED.format(where=found[0] + more), ex.hint)
+    return replace(result, seal=seal.seal(result.id, result.status, result.passed, result.feedback))
+
+
+def checks_changes() -> list[str]:
+    """Where the checks' own modules (`pristine.checks_changes`), then the registry (an exercise replaced, its
+    checker's code changed, one added or taken out), differ from what was imported and registered:
+    `toolkit.exercises.core._check`, `toolkit.exercises.core._REGISTRY['w0.switch']`."""
+    from toolkit.exercises import pristine
+
+    registry = []
+    for ex_id in sorted(_REGISTRY.keys() | _AS_REGISTERED.keys()):
+        exercise, code = _AS_REGISTERED.get(ex_id, (None, None))
+        now = _REGISTRY.get(ex_id)
+        if now is None or now is not exercise or getattr(now.checker, "__code__", None) is not code:
+            registry.append(f"{__name__}._REGISTRY[{ex_id!r}]")
+    return pristine.checks_changes() + registry  # the modules' first: they name the very function changed
 
 
 def _check(ex: Exercise, answer: Any) -> CheckResult:

@@ -25,8 +25,8 @@ are cleared before it runs, and cells that did not run are ignored); which exerc
 have comes from its tagged cells, the exercise ids its code cells pass to check() (a cell whose tag an
 editor dropped), and, for a file named like a course notebook (`06_…`, or a name holding one,
 `Copy of 06_week6_round_trip_loop.ipynb`), from the registry — so a deleted or skipped
-exercise cell still gets a row (`MISSING` where the notebook has no cell for it, `NOT_RUN` where its
-cell did not run). An exercise checked in the run but expected from neither (a cell
+exercise cell still gets a row (`MISSING` where the notebook has no cell for it, `EMPTY` where its
+cell is blank, `NOT_RUN` where its cell did not run). An exercise checked in the run but expected from neither (a cell
 that lost its tag, another week's exercise) gets a row too: a pass is never dropped. A notebook's
 rows are in the course's order, wherever its cells are. A notebook given twice (a folder and a file
 in it) is graded once. A folder's `.py` script that calls check() on a course exercise (a notebook
@@ -52,9 +52,15 @@ A file that is not a notebook, cannot be read, crashes its kernel or hangs gets 
 A CSV cell that would start like a spreadsheet formula (`=`, `+`, `-`, `@`: a learner's file name
 or cell tag) is written with a `'` in front, so opening the grades runs nothing (`toolkit.course.spreadsheet`).
 
+A record counts only when check() sealed it with the run's key (`toolkit.exercises.seal`: a new key per notebook, sent
+to the worker on its stdin and to the kernel before the first cell): one the notebook's own code displayed, copied
+from another file or built (a `CheckResult` of its own, the closing cell's `LAST` filled by hand, a `check` of its
+own) is a failed row, `FORGED`, and never stands over a sealed one.
+
 Leaves out: partial credit inside one exercise (an exercise passes or not), plagiarism checks,
-and any defence against a learner who fakes a result: their code runs in the same kernel as
-`check()` (and `solution()` is one call away), so this grading is formative, not an exam. Nor
+and any defence against a learner set on faking a result: their code runs in the same kernel as
+`check()` (where the key is, to code that goes looking; and `solution()` is one call away), so this grading is
+formative, not an exam. Nor
 OS-level isolation: a notebook can still write by absolute path anywhere its user may (a
 separate user or container is the teacher's to set up), and a process it detaches may outlive it; a change deep
 inside another installed package is not looked for. (A compiled file planted in the package's `__pycache__`, which
@@ -72,6 +78,7 @@ import json
 import marshal
 import os
 import re
+import secrets
 import shutil
 import signal
 import site
@@ -92,6 +99,7 @@ import toolkit
 from toolkit.cli.notebooks import KERNEL, is_empty, not_utf8_text, read
 from toolkit.course.spreadsheet import as_text, csv_encoding
 from toolkit.errors import ConfigurationError
+from toolkit.exercises import seal
 from toolkit.exercises.catalog import week_of_notebook
 from toolkit.exercises.core import CHECK_LIMIT_S, LIMIT_VARIABLE, MIME, NOT_ATTEMPTED, all_exercises, parse_record
 from toolkit.exercises.notebook import LAST_TAG, TIMED_OUT, cell_tags, exercise_id
@@ -114,6 +122,9 @@ STILL_RUNNING = (
 MISSING = "missing: the notebook has no cell for this exercise (none tagged with it or calling its check())"
 """An exercise of a course notebook's week (expected from its file name) that no cell of it has: deleted, or the
 file is another week's notebook renamed; `NOT_RUN` is for a cell that is there."""
+EMPTY = "empty: the exercise cell has no code, so nothing was checked"
+"""An exercise whose tagged code cell a learner left (or made) blank: the run skips it, so it never ran; `NOT_RUN` is
+for a cell with code in it that did not run."""
 NO_CHECK = "no check() result: the exercise cell ran, but did not call check()"
 CHECK_REPLACED = (
     "no check() result: the exercise cell called check(), but no result of toolkit's check() came of it "
@@ -334,8 +345,13 @@ def results(notebook: nbformat.NotebookNode) -> tuple[dict[str, dict[str, Any]],
 def _keeps_earlier(earlier: dict[str, Any] | None, record: dict[str, Any]) -> bool:
     """Whether an exercise's `earlier` record stands against a later one: a "not attempted" after a tried
     answer (the starter cell left below a copy the learner solved, and the worker's last cell repeating
-    it) says nothing of the answer, so it does not undo the pass or the failed try before it."""
-    return earlier is not None and earlier.get("status") != NOT_ATTEMPTED and record.get("status") == NOT_ATTEMPTED
+    it) says nothing of the answer, so it does not undo the pass or the failed try before it; nor does a forged
+    record (`sealed_only`) undo one check() made."""
+    if earlier is None:
+        return False
+    if record.get("forged") is True:  # what the notebook's own code made never stands over what check() did
+        return earlier.get("forged") is not True
+    return earlier.get("status") != NOT_ATTEMPTED and record.get("status") == NOT_ATTEMPTED
 
 
 def _error_text(output: dict[str, Any], stopped: bool = False) -> str:
@@ -413,13 +429,15 @@ def no_result_reasons(
     ids: Sequence[str], executed: nbformat.NotebookNode | None, submitted: nbformat.NotebookNode
 ) -> dict[str, str]:
     """Why each exercise of `ids` would have no check() result: the kernel died in its cell; its cell ran but no
-    result came (`NO_CHECK`, `CHECK_REPLACED`); its cell is text (`NOT_CODE`); its cell did not run (`NOT_RUN`);
+    result came (`NO_CHECK`, `CHECK_REPLACED`); its cell is text (`NOT_CODE`); its cell is blank (`EMPTY`); its cell
+    did not run (`NOT_RUN`);
     the notebook has no cell for it (`MISSING`)."""
     ran = ran_exercise_cells(executed) if executed is not None else set()
     calls = called_check(executed) if executed is not None else set()
     died = died_in(executed) if executed is not None else None
     hung = running_when_stopped(executed) if executed is not None else None
     text = text_exercise_cells(executed if executed is not None else submitted)
+    blank = blank_exercise_cells(submitted)
     has = set(cell_exercises(submitted))
     reasons = {}
     for ex_id in ids:
@@ -431,6 +449,8 @@ def no_result_reasons(
             reasons[ex_id] = CHECK_REPLACED if ex_id in calls else NO_CHECK
         elif ex_id in text:
             reasons[ex_id] = NOT_CODE.format(kind=text[ex_id])
+        elif ex_id in blank:
+            reasons[ex_id] = EMPTY
         else:
             reasons[ex_id] = NOT_RUN if ex_id in has else MISSING
     return reasons
@@ -459,6 +479,16 @@ def text_exercise_cells(notebook: nbformat.NotebookNode) -> dict[str, str]:
         for c in notebook.cells
         if c.get("cell_type") != "code" and (ex_id := exercise_id(c)) and ex_id not in code
     }
+
+
+def blank_exercise_cells(notebook: nbformat.NotebookNode) -> set[str]:
+    """The exercises whose tagged code cells are all blank (the learner emptied the starter) and that no other code
+    cell checks (`CHECK_CALL`): nothing of theirs for the run to execute."""
+    code = [c for c in notebook.cells if c.get("cell_type") == "code"]
+    tagged = {ex_id for c in code if (ex_id := exercise_id(c))}
+    written = {exercise_id(c) for c in code if str(c.get("source") or "").strip()}
+    called = {i for c in code for i in CHECK_CALL.findall(str(c.get("source") or ""))}
+    return tagged - written - called
 
 
 def died_in(executed: nbformat.NotebookNode) -> str | None:
@@ -498,9 +528,11 @@ def _execute(path: Path, seconds: int) -> tuple[nbformat.NotebookNode | None, st
         out, log = folder / "executed.ipynb", folder / "worker.log"
         command = _worker_command(private_copy(path, Path(sandbox)), out, seconds)
         ipython = Path(sandbox) / "ipython"  # no startup file of the teacher's, or of a notebook graded before
-        finished = _run_worker(command, folder, log, limit, check_limit_s(seconds), ipython_dir=ipython)
+        key = secrets.token_hex(32)  # this run's: the kernel seals its check records with it (`seal`)
+        finished = _run_worker(command, folder, log, limit, check_limit_s(seconds), ipython_dir=ipython, key=key)
         executed = _read(out)
         if executed is not None:
+            sealed_only(executed, key)
             hide_sandbox(executed, Path(sandbox))
         if not finished:
             kept = "; results checked before that are kept" if executed is not None else ""
@@ -515,6 +547,36 @@ NOTEBOOK_FOLDER = "<notebook folder>"
 one on every run."""
 GRADING_FOLDER = "<grading folder>"
 """What the grades say for the rest of the submission's temporary folder (its IPython folder)."""
+
+
+FORGED = (
+    "not counted: this exercise's record was not made by check() in this run (the notebook's own code displayed, "
+    "copied or built it)"
+)
+"""An exercise whose only check records carry no seal of this run (`toolkit.exercises.seal`)."""
+
+
+def sealed_only(executed: nbformat.NotebookNode, key: str) -> None:
+    """Each check record of the executed notebook (in place) as a dict without its seal when `key` seals it
+    (`seal.verify`: check() made it in this run), else as a failed record marked `forged` that says so
+    (`FORGED`): a record the notebook's code displayed, printed as data, copied from another run, or built with a
+    check of its own. `results` never lets a forged record stand over a sealed one."""
+    for cell in executed.cells:
+        for output in cell.get("outputs", []) if cell.get("cell_type") == "code" else []:
+            data = output.get("data")
+            record = parse_record(data.get(MIME)) if isinstance(data, dict) else None
+            if record is None:
+                continue
+            if seal.verify(record, key):
+                data[MIME] = {k: v for k, v in record.items() if k != "seal"}
+            else:
+                data[MIME] = {
+                    "exercise": str(record.get("exercise")),
+                    "status": "failed",
+                    "passed": False,
+                    "feedback": FORGED,
+                    "forged": True,
+                }
 
 
 def hide_sandbox(executed: nbformat.NotebookNode, sandbox: Path) -> None:
@@ -568,12 +630,16 @@ def _run_worker(
     check_seconds: int = CHECK_LIMIT_S,
     *,
     ipython_dir: Path | None = None,
+    key: str = "",
 ) -> bool:
     """Run the worker in its own process group; True when it exited within `limit` seconds.
 
     Its kernel reads its IPython profile from `ipython_dir` (`IPYTHONDIR`), a fresh folder, never the
     grading user's `~/.ipython`: a startup file there runs in every kernel, whether the teacher's
     (setting `LLM_API_KEY`: online again, with the key) or one a notebook graded before wrote.
+
+    `key` (the run's seal, `toolkit.exercises.seal`) goes to the worker on its stdin, one line, and the pipe is closed:
+    never in its arguments or environment, which the notebook's code could read (`/proc/self/environ`).
 
     Its output goes to a file, not a pipe: a pipe stays open while any process the notebook
     started (and detached) holds a copy, and reading it would wait for that process. On the
@@ -582,7 +648,7 @@ def _run_worker(
         process = subprocess.Popen(
             command,
             cwd=folder,  # `python -m` puts the working directory on sys.path: never a submissions folder
-            stdin=subprocess.DEVNULL,
+            stdin=subprocess.PIPE,
             stdout=subprocess.DEVNULL,
             stderr=stderr,
             start_new_session=True,
@@ -594,6 +660,7 @@ def _run_worker(
                 **({"JUPYTER_DATA_DIR": str(ipython_dir.with_name("jupyter"))} if ipython_dir is not None else {}),
             },
         )
+    _send_key(process, key)
     try:
         process.wait(timeout=limit)
     except subprocess.TimeoutExpired:
@@ -603,6 +670,15 @@ def _run_worker(
         _kill(process)
         raise
     return True
+
+
+def _send_key(process: subprocess.Popen[bytes], key: str) -> None:
+    """`key` on the worker's stdin, then the pipe closed (a worker that is gone already reads nothing: no error)."""
+    assert process.stdin is not None
+    with contextlib.suppress(OSError):  # BrokenPipeError: the worker exited before reading it
+        process.stdin.write(key.encode() + b"\n")
+    with contextlib.suppress(OSError):
+        process.stdin.close()
 
 
 def submission_environment(environ: Mapping[str, str]) -> dict[str, str]:

@@ -20,8 +20,11 @@ each one as its import ends: an import hook), entry by entry, each by identity:
 there is one. Its cost is one read of each noted entry (`size()`): it grows with the package, not with anything
 the learner does.
 
-Leaves out: the checks' own modules (`toolkit.exercises`: code that changes them could as well replace `check`),
-a module changed before `toolkit.exercises` is imported (nothing older to compare with), a
+The checks' own modules (`toolkit.exercises`) are noted apart, under `toolkit grade` only (`note_checks`), and read
+only by `checks_changes()`: outside grading, code that changes them could as well replace `check`; under it, check()
+seals no result of checks the kernel changed (`toolkit.exercises.core.checks_changes`).
+
+Leaves out: a module changed before `toolkit.exercises` is imported (nothing older to compare with), a
 container of the package changed in place (`SOME_DICT["x"] = ...`: its own code fills its caches and registries
 the same way), and a learner set on defeating the record itself (it lives in the same kernel).
 """
@@ -44,6 +47,10 @@ Read = Callable[[], dict[str, Any]]
 
 _NOTED: list[tuple[str, Read, dict[str, Any]]] = []
 """Each entry noted: where it is, how to read it, and what it held then."""
+_CHECKS_NOTED: list[tuple[str, Read, dict[str, Any]]] = []
+"""The same, of the checks' own modules (`checks_changes`), once `note_checks()` asked for them."""
+_checks_too = False
+"""Whether the checks' own modules are noted (`note_checks`: under `toolkit grade`, before the first cell)."""
 _SEEN: set[str] = set()
 """The modules noted."""
 _OBJECTS: set[int] = set()
@@ -64,6 +71,11 @@ def _ours(name: str) -> bool:
 
 def _noted(name: str) -> bool:
     return _ours(name) and not (name == CHECKS or name.startswith(CHECKS + "."))
+
+
+def _to_note(name: str) -> bool:
+    """Whether a module is noted: the package's, and the checks' own once `note_checks()` asked for them."""
+    return _noted(name) or (_checks_too and _ours(name))
 
 
 _STORE_NAMES = ("STORE_GLOBAL", "DELETE_GLOBAL")
@@ -180,30 +192,51 @@ def _frozen(value: Any) -> bool:
 
 
 def note(module: types.ModuleType) -> None:
-    """Note what the module holds now: what `changes()` compares with."""
+    """Note what the module holds now: what `changes()` compares with (for a module of the checks themselves,
+    `checks_changes()`)."""
     name = module.__name__
     if name in _SEEN:
         return
     _SEEN.add(name)
+    noted = _NOTED if _noted(name) else _CHECKS_NOTED
     state = _assigned_by_itself(module)
     members = _module_members(module, state)
     if "__getattr__" in vars(module):  # its names filled in on first use: its own only
         own = frozenset(k for k, v in members.items() if not _at_home(v))
         members = _own_members(module, own)
-        _NOTED.append((name, partial(_own_members, module, own), members))
+        noted.append((name, partial(_own_members, module, own), members))
     else:
-        _NOTED.append((name, partial(_module_members, module, state), members))
+        noted.append((name, partial(_module_members, module, state), members))
     for key, value in members.items():
         for where, read in _entries(f"{name}.{key}", value, name):
-            _NOTED.append((where, read, read()))
+            noted.append((where, read, read()))
 
 
 def changes() -> list[str]:
     """Where the package differs from what was noted, sorted: `toolkit.loop.run.COURSE` (rebound, added or
     deleted), `toolkit.chat.client.RetryPolicy.wait`, `toolkit.loop.run.run_loop.__code__`."""
     _note_imported()
+    return _differences(_NOTED)
+
+
+def note_checks() -> None:
+    """Note the checks' own modules too, those imported and each one imported from now on (`toolkit grade` asks,
+    as it arms the kernel: noting them costs a third of a second, which a notebook outside grading never needs)."""
+    global _checks_too
+    _checks_too = True
+    _note_imported()
+
+
+def checks_changes() -> list[str]:
+    """As `changes()`, of the checks' own modules (`toolkit.exercises.core._check`, a week's checker): what
+    `toolkit grade` asks before it seals a check's result, for a check whose code the kernel changed is no check."""
+    _note_imported()
+    return _differences(_CHECKS_NOTED)
+
+
+def _differences(noted: list[tuple[str, Read, dict[str, Any]]]) -> list[str]:
     found: list[str] = []
-    for where, read, then in _NOTED:
+    for where, read, then in noted:
         now = read()
         if _same(then, now):
             continue
@@ -234,6 +267,7 @@ def again() -> None:
     """Note the package as it is now, forgetting what was noted: for a test suite whose session-wide fixture
     sets the package's defaults for every test (longer deadlines on a loaded machine)."""
     _NOTED.clear()
+    _CHECKS_NOTED.clear()
     _SEEN.clear()
     _OBJECTS.clear()
     _note_imported()
@@ -249,7 +283,7 @@ class _NotingLoader(importlib.machinery.SourceFileLoader):
 
     def exec_module(self, module: types.ModuleType) -> None:
         super().exec_module(module)
-        if _noted(module.__name__):
+        if _to_note(module.__name__):
             note(module)
 
 
@@ -282,6 +316,6 @@ def _note_imported() -> None:
     """Note each module of the package imported, and whole, not noted yet: one a loader of another kind ran,
     or one still being imported when `start()` ran (its names not all there yet)."""
     for name, module in sorted(sys.modules.items()):
-        if name not in _SEEN and _noted(name) and isinstance(module, types.ModuleType):
+        if name not in _SEEN and _to_note(name) and isinstance(module, types.ModuleType):
             if not getattr(getattr(module, "__spec__", None), "_initializing", False):
                 note(module)

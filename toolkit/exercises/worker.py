@@ -18,6 +18,9 @@ One cell is added at the end (`LAST_CELL`): it
 displays the record of every exercise checked in the kernel (`core.LAST`), so a check whose
 result was printed, assigned or followed by another line — shown as text or not at all, so with
 no record of its own — still counts, and the last check() of each exercise is the one graded.
+Under `toolkit grade` the run's key comes on stdin (never in the arguments or the environment, which the kernel
+could read): the kernel is armed with it before the first cell (`sealing`), and each record check() makes is sealed
+(`toolkit.exercises.seal`), so the grade can tell them from records the notebook's own code displays.
 OUT is rewritten after each cell (atomically),
 so a run killed from outside still leaves what ran before; at the end it holds whatever ran,
 with `metadata.grade_error` saying why it stopped early. Execution is
@@ -57,7 +60,9 @@ for _toolkit_result in list(_toolkit_last.values()):
 """
 
 
-def run(source: Path, target: Path, seconds: int) -> None:
+def run(source: Path, target: Path, seconds: int, key: str = "") -> None:
+    """Run the submission's cells and the closing one, saving after each; `key`, when given, is the run's key
+    the kernel seals its check records with (`toolkit.exercises.seal`: `toolkit grade` sends it on stdin)."""
     notebook = prepared(read(source))
     notebook.cells.append(nbformat.v4.new_code_cell(LAST_CELL, metadata={"tags": [LAST_TAG, TOLERATE]}))
     try:
@@ -66,7 +71,7 @@ def run(source: Path, target: Path, seconds: int) -> None:
             source.resolve(),
             timeout=seconds,
             on_cell_executed=lambda **_: save(notebook, target),
-            client=CappedClient,
+            client=sealing(key) if key else CappedClient,
         )
     except Exception as error:  # a timeout or a dead kernel: keep what ran, say why
         first = (str(error).strip().splitlines() or [""])[0]
@@ -191,6 +196,38 @@ class CappedClient(NotebookClient):
         self._cut.discard(cell_index)
 
 
+ARM = '__import__("toolkit.exercises.seal", fromlist=["arm"]).arm({key!r})'
+"""Run silently in the kernel before the first cell (no cell, no history, no output stored): the key it seals with."""
+NOT_ARMED = "the kernel could not be made ready to seal check records (toolkit.exercises.seal.arm failed: {why})"
+
+
+def sealing(key: str) -> type[CappedClient]:
+    """`CappedClient`, arming the kernel with `key` (`ARM`) as soon as it is ready, before any cell runs: the key
+    is in no cell, no history, no file the run writes, and not in the kernel's environment or command line."""
+
+    class SealingClient(CappedClient):
+        async def async_start_new_kernel_client(self) -> Any:
+            client = await super().async_start_new_kernel_client()
+            msg_id = client.execute(ARM.format(key=key), silent=True, store_history=False, allow_stdin=False)
+            reply = await self.async_wait_for_reply(msg_id)
+            content = (reply or {}).get("content", {})
+            if content.get("status") != "ok":
+                why = f"{content.get('ename', 'no reply')}: {content.get('evalue', '')}".strip(": ")
+                raise RuntimeError(NOT_ARMED.format(why=why))
+            return client
+
+    return SealingClient
+
+
+def key_given() -> str:
+    """The key `toolkit grade` wrote on stdin (one line), or "" when none comes: no stdin, or a terminal (the
+    worker run by hand, which is never asked for one)."""
+    stream = sys.stdin
+    if stream is None or stream.closed or stream.isatty():
+        return ""
+    return stream.readline().strip()
+
+
 def _cut_note() -> str:
     return CUT_NOTE.format(limit=CELL_OUTPUT_LIMIT)
 
@@ -221,4 +258,4 @@ def save(notebook: nbformat.NotebookNode, target: Path) -> None:
 
 
 if __name__ == "__main__":
-    run(Path(sys.argv[1]), Path(sys.argv[2]), int(sys.argv[3]))
+    run(Path(sys.argv[1]), Path(sys.argv[2]), int(sys.argv[3]), key_given())

@@ -27,6 +27,7 @@ array), and then finds any mistake in it, at any depth. Leaves out: the rest of 
 
 from __future__ import annotations
 
+import reprlib
 from typing import Any
 
 from toolkit.unicode import cut
@@ -161,4 +162,17 @@ def _type_list_problem(kinds: list) -> str | None:
 
 def _shown(value: Any) -> str:
     """A value as the validator writes it (Python's repr), cut to 100 characters."""
-    return cut(repr(value), 100, "...")
+    return cut(shown_value(value), 100, "...")
+
+
+_SHALLOW = reprlib.Repr()  # its limits as attributes: Python 3.11's takes no keyword arguments
+_SHALLOW.maxlevel = 8
+
+
+def shown_value(value: Any) -> str:
+    """A value from a request as an error quotes it: Python's repr, or, for one nested deeper than repr
+    reaches (a list 1,000 deep, within orjson's 1,024 levels), its first levels (`[[[[[[[[...]]]]]]]]`)."""
+    try:
+        return repr(value)
+    except RecursionError:
+        return _SHALLOW.repr(value)

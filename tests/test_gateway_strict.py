@@ -6,7 +6,7 @@ import json
 from toolkit.gateway.core import GatewayConfig, handle_http
 from toolkit.gateway.strict import strict_problem
 
-DEEP = 5000
+DEEP = 1500
 
 
 def nested_items(depth, leaf):

@@ -607,3 +607,17 @@ def test_a_reference_written_as_a_uri_fragment_is_read_percent_decoded():
     validator = Draft202012Validator(translated)
     assert validator.is_valid({"item": "hat", "path": 2}) and not validator.is_valid({"item": "shoe"})
     assert checked_arguments(schema, {"item": "hat", "path": 2}) == ({"item": "hat", "path": 2}, [])
+
+
+def test_an_input_schema_nested_past_the_recursion_limit_is_a_translation_error():
+    """Before: RecursionError out of `translate_schema` (400 levels of `items`: its walk recurses a few frames
+    a level), which the provider then left the tool out for as 'RecursionError: maximum recursion depth'."""
+    schema = {"type": "string"}
+    for _ in range(1000):
+        schema = {"type": "array", "items": schema}
+    with pytest.raises(SchemaTranslationError) as raised:
+        translate_schema({"type": "object", "properties": {"x": schema}}, "MCP tool 'deep'")
+    assert str(raised.value) == (
+        "MCP tool 'deep': its schema nests too deeply to translate (past Python's recursion limit; no model takes "
+        "arguments that deep); ask its author to flatten it"
+    )

@@ -11,7 +11,8 @@ made anew). Before the tests run, `test` writes the bytecode of toolkit and of t
 Extra arguments go to jupyter / pytest.
 
 Exit status: JupyterLab's or pytest's own (128 + N when a signal N ended it, as a shell says); 0 for
---help; 2 for an unknown command or a setup that failed (one line on stderr says why and what to do);
+--help; 2 for an unknown command, a setup that failed, or output to a stdout closed from the start (`>&-`)
+(one line on stderr says why and what to do); 141 when what reads stdout stopped early (`| head -1`);
 130 after Ctrl-C stopped the setup, 143 after SIGTERM, 129 after SIGHUP (pip is stopped with it). SIGTERM
 or SIGHUP sent to course.py alone while JupyterLab or pytest runs is passed on to it, and course.py
 waits for it to stop, as for Ctrl-C.
@@ -20,6 +21,7 @@ waits for it to stop, as for Ctrl-C.
 from __future__ import annotations
 
 import hashlib
+import io
 import os
 import shutil
 import signal
@@ -313,9 +315,15 @@ def _child_decides(signum: int, frame: object) -> None:
 
 def main(argv: list[str]) -> int:
     ending = stopping(_stop)  # SIGTERM, SIGHUP: the setup stops as on Ctrl-C (`call` passes them on)
+    closed = sys.stdout is None  # started with stdout closed (`>&-`): what is printed is counted, then said
+    if closed:
+        sys.stdout = _Dropped()
     try:
         status = run(argv)
         sys.stdout.flush()  # a closed pipe is found here, not in the interpreter's last flush
+        if closed and sys.stdout.dropped:
+            print(CLOSED_STDOUT, file=sys.stderr)
+            return status or 2
         return status
     except BrokenPipeError:  # `python3 course.py | head -1`: the reader has all it wanted
         devnull = os.open(os.devnull, os.O_WRONLY)
@@ -324,6 +332,29 @@ def main(argv: list[str]) -> int:
         return 141
     finally:
         restore(ending)
+        if closed:
+            sys.stdout = None
+
+
+CLOSED_STDOUT = (
+    "error: stdout is closed (>&-), so the output was dropped; give it an open stdout, or >/dev/null to drop "
+    "the output on purpose"
+)
+
+
+class _Dropped(io.TextIOBase):
+    """Where a closed stdout would be: what is written is counted (`dropped`, in characters), then dropped."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.dropped = 0
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        self.dropped += len(text)
+        return len(text)
 
 
 def run(argv: list[str]) -> int:

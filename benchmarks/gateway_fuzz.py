@@ -16,6 +16,10 @@ requests) mixing eight kinds:
     http       another method (HEAD and OPTIONS too), path, content type or mode header
     schema     tools whose `parameters` are no JSON Schema (`"type": "str"`, a parameter that is a
                string, `"required": true`, random values for the schema keywords), up to 200 of them
+    nested     a value 1,000 deep (within orjson's 1,024 levels) where a check quotes it (`n`, `role`,
+               `modalities`, a schema keyword), or a strict tool's schema nested that deep
+    encoded    a compressed body: gzip in several members or with bytes after it, zlib or raw deflate,
+               `br`, an unknown or stacked encoding, a member that inflates past the 64 MiB limit
 
 Bounded: every body ≤ 256 KB, and the run stops after `--seconds` (default 600) whatever the
 count. Reported: status classes, 5xx, crashes (an exception out of the transport), 4xx bodies
@@ -29,9 +33,11 @@ from __future__ import annotations
 
 import argparse
 import collections
+import gzip
 import json
 import random
 import time
+import zlib
 from typing import Any
 
 import httpx
@@ -80,9 +86,12 @@ VALID: dict[str, Any] = {
 KEYS = ["role", "content", "tool_calls", "tool_call_id", "function", "arguments", "name", "tools", "tool_choice"]
 KEYS += ["stream", "stream_options", "parallel_tool_calls", "model", "messages", "response_format", "n", "x"]
 ODD = ["\ud800", "\x00", "\u202e", "\ufeff", "{", "}", '"', "\\", "SN202610200001", "物流", "退款", " " * 50]
-KINDS = ["bytes", "json", "mutated", "extra", "deep", "big", "text", "http", "schema"]
+KINDS = ["bytes", "json", "mutated", "extra", "deep", "big", "text", "http", "schema", "nested", "encoded"]
 SCHEMA_KEYS = ["type", "properties", "required", "enum", "items", "anyOf", "not", "additionalProperties", "$defs"]
 SLIPS = ["str", "int", "float", "bool", "dict", "list", "any", "String", "", "function", "array"]
+QUOTED = ["n", "modalities", "tool_choice", "response_format", "temperature", "metadata", "stop", "prediction"]
+"""Fields whose checks quote a bad value in their error (the `nested` kind puts a deep value there)."""
+ENCODINGS = ["gzip", "x-gzip", "deflate", "br", "zstd", "gzip, gzip", "identity", "GZIP", "compress", ""]
 
 
 class Fuzzer:
@@ -90,6 +99,60 @@ class Fuzzer:
 
     def __init__(self, seed: int) -> None:
         self.r = random.Random(seed)
+        self._bomb: bytes | None = None
+
+    def nested(self) -> bytes:
+        """A value 1,000 deep (a list or an object) where a check quotes what it reads, or a strict schema."""
+        r = self.r
+        n = r.choice([100, 900, 1000, 1015])
+        deep = "[" * n + "1" + "]" * n if r.random() < 0.5 else '{"a":' * n + "1" + "}" * n
+        request = json.loads(json.dumps(VALID))
+        roll = r.random()
+        if roll < 0.4:
+            request[r.choice(QUOTED)] = "@"
+        elif roll < 0.55:
+            request["messages"][r.randrange(len(request["messages"]))][r.choice(["role", "content", "name"])] = "@"
+        elif roll < 0.75:
+            parameters = request["tools"][0]["function"]["parameters"]
+            parameters["properties"]["orderId"][r.choice(SCHEMA_KEYS)] = "@"
+        else:  # a strict schema nested past Python's recursion limit
+            n = r.choice([300, 1000, 1015])
+            deep = '{"type":"array","items":' * n + r.choice(['{"type":"object"}', '{"type":"string"}']) + "}" * n
+            function = request["tools"][0]["function"]
+            function["strict"] = True
+            function["parameters"] = {
+                "type": "object",
+                "properties": {"orderId": "@"},
+                "required": ["orderId"],
+                "additionalProperties": False,
+            }
+        return json.dumps(request, ensure_ascii=False).replace('"@"', deep).encode()
+
+    def encoded(self) -> tuple[str, bytes]:
+        """A Content-Encoding and a body compressed as it says, or not quite."""
+        r = self.r
+        valid = json.dumps(VALID, ensure_ascii=False).encode()
+        cut = r.randrange(len(valid))
+        roll = r.random()
+        if roll < 0.25:  # several gzip members, maybe with an empty one between
+            middle = gzip.compress(b"", mtime=0) * r.randint(0, 3)
+            return "gzip", gzip.compress(valid[:cut], mtime=0) + middle + gzip.compress(valid[cut:], mtime=0)
+        if roll < 0.4:  # bytes after the compressed data
+            return r.choice(["gzip", "deflate"]), zlib.compress(valid) + r.randbytes(r.randint(1, 20))
+        if roll < 0.55:  # raw deflate or zlib, as "deflate"
+            squeezer = zlib.compressobj(wbits=r.choice([-zlib.MAX_WBITS, zlib.MAX_WBITS]))
+            return "deflate", squeezer.compress(valid) + squeezer.flush()
+        if roll < 0.7:  # a member that inflates past the body limit, after a small one
+            return "gzip", gzip.compress(valid[:cut], mtime=0) + self.bomb()
+        if roll < 0.8:  # very many empty members
+            return "gzip", gzip.compress(b"", mtime=0) * r.choice([10, 65, 5000]) + gzip.compress(valid)
+        return r.choice(ENCODINGS), r.choice([gzip.compress(valid), valid, r.randbytes(r.randint(0, 100))])
+
+    def bomb(self) -> bytes:
+        """One gzip member of 65 MiB of blanks (about 64 KB), made once."""
+        if self._bomb is None:
+            self._bomb = gzip.compress(b" " * (65 << 20), compresslevel=9, mtime=0)
+        return self._bomb
 
     def value(self, depth: int = 0) -> Any:
         r = self.r
@@ -206,6 +269,10 @@ class Fuzzer:
             body = self.deep()
         elif kind == "big":
             body = self.big()
+        elif kind == "nested":
+            body = self.nested()
+        elif kind == "encoded":
+            headers["content-encoding"], body = self.encoded()
         elif kind == "schema":
             request = json.loads(json.dumps(VALID))
             tool = request["tools"][0]

@@ -302,6 +302,19 @@ def with_(part, **changes):
         ),
         (json.dumps({"clock": {"now": "yesterday"}}), 'line 2: the clock is not {"now": "<ISO date and time>"}'),
         (json.dumps(with_("response", body="a\ud83d")), "line 2: response body holds a lone surrogate"),
+        # a key given twice (a hand edit): before, the last one was replayed without a word
+        (
+            json.dumps(EXCHANGE)[:-1] + ', "response": ' + json.dumps(with_("response", status=500)["response"]) + "}",
+            "line 2: the key 'response' is given twice in one object; keep one (replay would silently use the last)",
+        ),
+        (
+            json.dumps(EXCHANGE).replace('"status": 200', '"status": 200, "status": 503'),
+            "line 2: the key 'status' is given twice in one object; keep one",
+        ),
+        (
+            json.dumps(EXCHANGE).replace('"model": "m"', '"model": "m", "model": "gpt-4o"'),
+            "line 2: the key 'model' is given twice in one object; keep one",
+        ),
     ],
 )
 def test_a_corrupt_cassette_is_a_typed_error_naming_file_and_line_and_is_left_as_it_is(tmp_path, line, problem):

@@ -484,3 +484,24 @@ def test_a_file_name_with_control_characters_is_shown_with_them_escaped(tmp_path
     monkeypatch.chdir(tmp_path)
     assert main(["tools", name]) == 2
     assert capsys.readouterr().err == f"error: no such file: {shown}\n"
+
+
+CLOSED = (
+    "error: stdout is closed (>&-), so the command's output was dropped (files it writes are written); "
+    "give it an open stdout, or >/dev/null to drop the output on purpose\n"
+)
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["exercises"], ["eval", "--help"]])
+def test_output_to_a_stdout_closed_from_the_start_is_one_line_and_exit_2(argv, monkeypatch, capsys):
+    """Before: `toolkit exercises >&-` exited 0 with its whole output lost and no word."""
+    monkeypatch.setattr(sys, "stdout", None)
+    status = _status(lambda: main(argv))
+    assert (status, capsys.readouterr().err, sys.stdout) == (2, CLOSED, None)
+
+
+def _status(call):
+    try:
+        return call()
+    except SystemExit as exc:
+        return exc.code

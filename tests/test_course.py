@@ -471,3 +471,15 @@ def test_every_file_the_suite_starts_first_exists():
 
     assert [path for path in HEAVIEST_FIRST if not (ROOT / path).is_file()] == []
     assert len(set(HEAVIEST_FIRST)) == len(HEAVIEST_FIRST)
+
+
+@pytest.mark.parametrize("argv", [["--help"], []])
+def test_output_to_a_stdout_closed_from_the_start_is_one_line_and_exit_2(argv, monkeypatch, capsys):
+    """Before: `python3 course.py >&-` was a traceback (AttributeError: 'NoneType' object has no attribute 'flush')."""
+    monkeypatch.setattr(sys, "stdout", None)
+    assert course.main(argv) == 2
+    assert capsys.readouterr().err == (
+        "error: stdout is closed (>&-), so the output was dropped; give it an open stdout, or >/dev/null to drop the "
+        "output on purpose\n"
+    )
+    assert sys.stdout is None

@@ -232,3 +232,23 @@ def test_a_spec_whose_parameters_are_no_json_schema_is_refused_with_the_sentence
         'write each parameter as a schema, e.g. {"type": "string"} (JSON\'s types: string, integer, number, '
         "boolean, object, array, null), with 'required' a list of names on the object"
     )
+
+
+def _nested_items(depth):
+    schema = {"type": "string"}
+    for _ in range(depth):
+        schema = {"type": "array", "items": schema}
+    return {"type": "object", "properties": {"x": schema}}
+
+
+def test_a_hand_written_schema_nested_past_what_a_request_carries_is_refused_where_the_tool_is_built():
+    """Before: Tool(...) took it, and the first request raised RecursionError (counting its tokens, comparing
+    the tools payload) or a ConfigurationError from the client, far from the cause."""
+    with pytest.raises(ToolDefinitionError) as raised:
+        Tool(ToolSpec("lookup", "d", _nested_items(600)), lambda call, context: "")
+    assert str(raised.value) == (
+        "Tool('lookup', ...): the parameters nest more than 500 levels of objects and arrays, past what the toolkit "
+        "writes as JSON (Python's recursion limit). Fix: flatten the schema (a model's arguments are never that "
+        'deep), e.g. {"type": "array"} in place of the deepest items, and check the nesting in the tool'
+    )
+    Tool(ToolSpec("lookup", "d", _nested_items(497)), lambda call, context: "")  # 500 levels with the root's

@@ -260,3 +260,48 @@ def client():
 def test_faults_on_bad_input_still_give_no_5xx(fault):
     reply = handle_http("POST", "/v1/chat/completions", JSON_HEADERS, b"{bad", CONFIG, fault=fault)
     assert reply.status in (400, 429)
+
+
+DEEP_LIST = "[" * 1000 + "1" + "]" * 1000
+DEEP_SCHEMA_BODY = {"type": "object", "properties": {"x": "@"}}
+
+
+@pytest.mark.parametrize(
+    "field, value",
+    [
+        ("n", "@"),
+        ("modalities", "@"),
+        ("modalities", ["@"]),
+        ("temperature", "@"),
+        ("tool_choice", "@"),
+        ("tools", [{"type": "function", "function": {"name": "f", "parameters": DEEP_SCHEMA_BODY}}]),
+        ("tools", [{"type": "function", "function": {"name": "f", "parameters": {"type": "@"}}}]),
+        ("tools", [{"type": "@", "function": {"name": "f"}}]),
+        ("response_format", {"type": "json_schema", "json_schema": {"name": "r", "schema": DEEP_SCHEMA_BODY}}),
+        ("response_format", {"type": "@"}),
+    ],
+)
+def test_a_value_nested_a_thousand_deep_where_a_field_is_read_is_a_400(field, value):
+    """Before: RecursionError out of `handle_http` (the HTTP server's 500) where an error quoted the value
+    (`n`, `modalities`, a schema keyword): Python's `repr` of a list 1,000 deep (within orjson's 1,024 levels)."""
+    body = {"model": "m", "messages": [{"role": "user", "content": "hi"}], field: value}
+    reply = send(json.dumps(body).replace('"@"', DEEP_LIST).encode())
+    assert reply.status == 400 and reply.body["error"]["type"] == "invalid_request_error"
+
+
+@pytest.mark.parametrize("where", ["toolkit.gateway.core.check_request", "toolkit.gateway.toolset.check_tools"])
+def test_a_check_that_meets_too_deep_a_value_is_a_400_not_a_crash(where, monkeypatch):
+    """A check no fix above foresaw, meeting a value too deep for Python's recursion, still answers."""
+
+    def too_deep(*args):
+        raise RecursionError("maximum recursion depth exceeded")
+
+    monkeypatch.setattr(where, too_deep)
+    unkept = {**TOOL, "function": {**TOOL["function"], "description": where}}  # a list no earlier test had kept
+    body = json.dumps({"model": "m", "messages": [{"role": "user", "content": "hi"}], "tools": [unkept]}).encode()
+    reply = send(body)
+    assert (reply.status, reply.body["error"]["message"], reply.body["error"]["code"]) == (
+        400,
+        "The request body is nested too deeply.",
+        "invalid_value",
+    )

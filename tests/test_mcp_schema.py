@@ -690,3 +690,17 @@ def test_references_in_a_loop_that_reach_no_schema_are_any_value():
         "properties": {"a": {"$ref": "#/$defs/A"}, "n": {"type": "integer"}, "s": {"$ref": "#/$defs/S"}},
         "$defs": {"A": {}, "B": {"description": "b"}, "S": {}},
     }
+
+
+def test_an_input_schema_nested_past_the_recursion_limit_is_a_translation_error():
+    """Before: RecursionError out of `translate_schema` (400 levels of `items`: its walk recurses a few frames
+    a level), which the provider then left the tool out for as 'RecursionError: maximum recursion depth'."""
+    schema = {"type": "string"}
+    for _ in range(1000):
+        schema = {"type": "array", "items": schema}
+    with pytest.raises(SchemaTranslationError) as raised:
+        translate_schema({"type": "object", "properties": {"x": schema}}, "MCP tool 'deep'")
+    assert str(raised.value) == (
+        "MCP tool 'deep': its schema nests too deeply to translate (past Python's recursion limit; no model takes "
+        "arguments that deep); ask its author to flatten it"
+    )

@@ -326,6 +326,7 @@ def test_the_secret_values_are_read_again_whenever_the_environment_changes(monke
 
 _PLAIN_POSIX_PATH = re.compile(
     r"(?<![\w/\\:.~<>-])(?:~(?:[A-Za-z_][\w.-]*)?)?/[^\s/\\\"'<>|,;()\[\]]+(?:/[^\s/\\\"'<>|,;()\[\]]*)*"
+    r"(?<![.:])"  # the colon or full stop that ends a path is the sentence's
 )
 
 
@@ -1060,3 +1061,20 @@ def test_sanitize_keeps_no_text_and_at_most_its_bound() -> None:
     for i in range(redact.SANITIZED_KEEP + 5):
         sanitize(f"failure number {i}")
     assert len(redact._SANITIZED) <= redact.SANITIZED_KEEP
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        (
+            "cannot append to memory database /tmp/m.db: disk I/O error",
+            "cannot append to memory database <path>: disk I/O error",
+        ),
+        ("saved to /srv/out/grades.csv.", "saved to <path>."),
+        (r"cannot open C:\Users\bob\m.db: locked", "cannot open <path>: locked"),
+        ("see /srv/a.db:/srv/b.db and /srv/x:12", "see <path> and <path>"),
+    ],
+)
+def test_the_punctuation_after_a_path_stays(text, expected):
+    """Before: the colon or full stop after a path went with it ('memory database <path> disk I/O error')."""
+    assert sanitize(text) == expected

@@ -199,3 +199,25 @@ def test_plainly_synchronous_only_when_inspect_finds_nothing(fn):
 def test_plainly_synchronous_takes_the_plain_functions():
     assert all(plainly_synchronous(fn) for fn in (plain, every_kind, nothing, decorated, with_locals))
     assert not any(plainly_synchronous(fn) for fn in SYNC_OR_NOT[len(FUNCTIONS) :])
+
+
+def test_a_type_nested_past_the_recursion_limit_is_a_tool_definition_error():
+    """Before: a RecursionError out of `tools_from` for `list[list[...int...]]` 1,200 deep."""
+    from toolkit.errors import ToolDefinitionError
+    from toolkit.tools.execute import tools_from
+
+    deep: Any = int
+    for _ in range(1200):
+        deep = list[deep]
+
+    def nested(x: int) -> str:
+        return "ok"
+
+    nested.__annotations__ = {"x": deep, "return": str}
+    with pytest.raises(ToolDefinitionError) as raised:
+        tools_from(tool("a tool")(nested))
+    assert str(raised.value) == (
+        f"@tool {__name__}.test_a_type_nested_past_the_recursion_limit_is_a_tool_definition_error.<locals>.nested, "
+        "parameter 'x': its type nests deeper than Python's recursion limit lets it be read. Fix: give it a flatter "
+        "type (a model's arguments are never that deep), e.g. `list[Any]`, and check the nesting in the tool"
+    )

@@ -42,8 +42,8 @@ body (so concurrent runs replay too); a request sent more often than it was reco
 a request nobody recorded fails with `CassetteMismatch` and a diff against the nearest
 recording. A shared cassette lets a class without keys see a real model's behaviour, mistakes
 included. A cassette that cannot be read, or holds a line that is not an exchange (a run killed
-mid-write, a hand edit), is a `CassetteError` naming the file and the line; so is one recorded with
-another tool (VCR.py's JSON, a HAR file: no line is an exchange). It is never rewritten.
+mid-write, a hand edit, a key given twice in one object), is a `CassetteError` naming the file and
+the line; so is one recorded with another tool (VCR.py's JSON, a HAR file: no line is an exchange). It is never rewritten.
 
 The run's clock (`toolkit.chat.clock`, re-exported here) is recorded in the cassette and
 reused on replay, so a cassette recorded today replays tomorrow.
@@ -629,13 +629,35 @@ def cassette_text(path: Path) -> str:
 
 def _checked_line(path: Path, number: int, text: str) -> dict[str, Any]:
     try:
-        line = json.loads(text)
+        line = json.loads(text, object_pairs_hook=_unique_keys)
+    except _GivenTwice as twice:
+        raise CassetteError(
+            f"cassette {path}, line {number}: the key {twice.key!r:.60} is given twice in one object; keep one "
+            "(replay would silently use the last)"
+        ) from None
     except (ValueError, RecursionError):
         raise CassetteError(f"cassette {path}, line {number}: not JSON: {text[:80]!r}") from None
     problem = _line_problem(line)
     if problem:
         raise CassetteError(f"cassette {path}, line {number}: {problem}")
     return line
+
+
+class _GivenTwice(Exception):
+    def __init__(self, key: str) -> None:
+        self.key = key
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object's pairs as a dict, or `_GivenTwice` for a key given twice (json's C scanner calls it)."""
+    value = dict(pairs)
+    if len(value) < len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _GivenTwice(key)
+            seen.add(key)
+    return value
 
 
 def _line_problem(line: Any) -> str:

@@ -6,7 +6,8 @@ mechanism it drives only then, so `--help` stays fast. `main()` turns every `Too
 `OSError` that reaches it into one line on stderr and exit status 2, never a traceback; any
 other exception too (its first line, and `TOOLKIT_DEBUG=1` shows the traceback). Ctrl-C is one
 line and exit 130; a reader that closes the pipe early (`toolkit exercises | head -1`) ends the
-command quietly with exit 141, as a shell tool does. A stdout whose encoding cannot write a
+command quietly with exit 141, as a shell tool does; a stdout closed from the start (`>&-`) that the
+command meant to write to is one line and exit 2, as `ls >&-` is. A stdout whose encoding cannot write a
 character (a C or latin-1 locale) writes it as a backslash escape (`toolkit.cli.streams`).
 
 Leaves out: shell completion.
@@ -24,7 +25,7 @@ from importlib import metadata
 from typing import Any, NoReturn
 
 from toolkit.cli import iri_grammar
-from toolkit.cli.streams import tolerant_stdout
+from toolkit.cli.streams import DroppedOutput, tolerant_stdout
 from toolkit.errors import ToolkitError
 
 DISTRIBUTION = "toolkit-course"
@@ -103,9 +104,20 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
         iri_grammar.leave_out()
     argv = list(sys.argv[1:] if argv is None else argv)
     tolerant_stdout()  # a terminal that cannot show Chinese gets escapes, not a UnicodeEncodeError half way
+    closed = sys.stdout is None  # started with stdout closed (`>&-`)
+    if closed:
+        sys.stdout = DroppedOutput()
+    try:
+        return _run_and_flush(argv, prog or _prog())
+    finally:
+        if closed:
+            sys.stdout = None
+
+
+def _run_and_flush(argv: list[str], prog: str) -> int:
     try:
         try:
-            return _parse_and_run(argv, prog or _prog())
+            return _parse_and_run(argv, prog)
         finally:  # argparse's SystemExit (--help, --version, a usage error) flushes here too
             _flush_stdout()
     except BrokenPipeError as exc:
@@ -159,6 +171,10 @@ SHARED_EXIT_STATUS = (
     "a mistake is one line on stderr and 2; 130 after Ctrl-C; 141 when what reads stdout stopped early (e.g. head)."
 )
 """The exit statuses every command has (`main`), which each `--help` ends with after its own `EXIT_STATUS`."""
+CLOSED_STDOUT = (
+    "stdout is closed (>&-), so the command's output was dropped (files it writes are written); "
+    "give it an open stdout, or >/dev/null to drop the output on purpose"
+)
 DEBUG_VARIABLE = "TOOLKIT_DEBUG"
 INTERRUPTED = "interrupted (Ctrl-C): stopped"
 """What stderr says when Ctrl-C stopped a command (exit status 130)."""
@@ -187,7 +203,9 @@ def _stdout_is_a_pipe() -> bool:
 def _flush_stdout() -> None:
     """Flush stdout; output it cannot take (a full disk) is said once and then dropped, so the
     interpreter's last flush does not fail on it again."""
-    if sys.stdout is None:  # started with stdout closed (`>&-`): print() writes nothing
+    if isinstance(sys.stdout, DroppedOutput):  # started with stdout closed (`>&-`)
+        if sys.stdout.dropped and sys.exc_info()[0] in (None, SystemExit):  # else that error is the one to say
+            raise OSError(CLOSED_STDOUT)
         return
     try:
         sys.stdout.flush()

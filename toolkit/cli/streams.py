@@ -9,7 +9,9 @@ byte Python could not decode (`surrogateescape`: a non-ASCII argument or file na
 `课程` read as `\\udce8\\udcaf...`): it is written back as that byte, as Python's own stdout does there,
 so a path comes back as it was given. `json_text()` is JSON that such a stdout can carry unchanged:
 the characters themselves where it can take them, else JSON's own `\\u` escapes (a backslash escape of a
-character outside the BMP, `\\U0001f4e6`, is no JSON).
+character outside the BMP, `\\U0001f4e6`, is no JSON). `DroppedOutput` stands where a stdout closed from
+the start (`>&-`, which Python gives as `sys.stdout = None`) would be: it takes the output and counts
+it, so the command can say it was dropped instead of ending as if all was written.
 
 Leaves out: changing the stream's encoding (the terminal decodes what it is sent with its own).
 """
@@ -55,6 +57,21 @@ def tolerant_stdout() -> None:
     for stream in (sys.stdout, sys.stderr):
         if isinstance(stream, io.TextIOWrapper) and not _is_utf8(stream.encoding):
             stream.reconfigure(errors=ESCAPE)
+
+
+class DroppedOutput(io.TextIOBase):
+    """A stdout that is closed: what is written to it is counted (`dropped`, in characters) and dropped."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.dropped = 0
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        self.dropped += len(text)
+        return len(text)
 
 
 def json_text(value: Any, *, indent: int | None = None) -> str:

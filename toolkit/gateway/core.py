@@ -140,13 +140,15 @@ def _respond(request: Any, config: GatewayConfig, tools: ToolSet | None) -> Repl
         check_request(request, tools)
     except RequestError as exc:
         return error_reply(exc.status, exc.message, param=exc.param, code=exc.code)
+    except RecursionError:  # a check that met a value deeper than Python's recursion (orjson took 1,024 levels)
+        return _too_deep()
     stream = bool(request.get("stream"))
     include_usage = stream and bool((request.get("stream_options") or {}).get("include_usage"))
     try:  # a stream without usage sends no token counts: nothing is counted
         digest, prompt = _read_prompt(request, config.mode, tools, count=include_usage or not stream)
         turn = _turn(request, digest, prompt, decide(request, config.rules, tools), config)
     except RecursionError:  # parsed fine, but far too deep to be a real request
-        return error_reply(400, "The request body is nested too deeply.", code="invalid_value")
+        return _too_deep()
     n = request.get("n") or 1
     if n > 1:  # rare: each choice the same turn (the rules are deterministic), its calls with their own ids
         return _choices(turn, n, stream, include_usage, config.delta_chars)
@@ -154,6 +156,13 @@ def _respond(request: Any, config: GatewayConfig, tools: ToolSet | None) -> Repl
         events = ChunkStream(turn, include_usage=include_usage, piece=config.delta_chars)
         return Reply(200, {"content-type": SSE_TYPE, "cache-control": "no-cache"}, events=events)
     return Reply(200, {"content-type": JSON_TYPE}, body=completion_body(turn))
+
+
+def _too_deep() -> Reply:
+    return error_reply(400, TOO_DEEP, code="invalid_value")
+
+
+TOO_DEEP = "The request body is nested too deeply."
 
 
 def _choices(turn: Turn, n: int, stream: bool, include_usage: bool, piece: int) -> Reply:

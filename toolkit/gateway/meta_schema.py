@@ -16,16 +16,18 @@ and `definitions` (objects of schemas); `anyOf` / `allOf` / `oneOf` (non-empty a
 `not`, `items` (a schema; an array of them, draft 7's tuple, is let through) and `additionalProperties`.
 
 Cost: `plain_parameters(schema)` is what the gateway asks of every new tool list, tool by tool: the
-root's `properties` and `required`, and each parameter's own schema, `type`, `required` and `enum`, a
-few lookups a parameter; the walk runs only for a tool that fails it (or that the gateway walks
-anyway: strict, or holding an array), and then finds any mistake in it. Leaves out: in a tool that
-passes those lookups, a mistake below its parameters' own `type`, `required` and `enum` (inside an
-object's properties, an array's items, `anyOf`, `$defs`); the rest of the meta-schema (`minLength: -1`,
-a `pattern` that is no regex, `minimum: "5"`).
+root's `properties` and `required` (names, each once), and each parameter's own schema, `type`,
+`required` and `enum`, a few lookups a parameter, and the same of the schemas in a parameter's `items`
+and `anyOf` (what a reflected `list[int]` or `str | None` writes); a root or parameter holding other
+schemas (`properties`, `$defs`, `not`, ...: one set lookup), or those holding any, fails it. The
+walk runs only for a tool that fails it (or that the gateway walks anyway: strict, or holding an
+array), and then finds any mistake in it, at any depth. Leaves out: the rest of the meta-schema (`minLength: -1`, a `pattern` that is no regex,
+`minimum: "5"`).
 """
 
 from __future__ import annotations
 
+import reprlib
 from typing import Any
 
 from toolkit.unicode import cut
@@ -35,28 +37,62 @@ _TYPE_LIST = repr(sorted(TYPES))
 _NAMED = ("properties", "$defs", "definitions")
 _ONE = ("not", "items", "additionalProperties", "additionalItems")
 _MANY = ("anyOf", "allOf", "oneOf")
+_NESTED = frozenset((*_NAMED, *_ONE, *_MANY, "prefixItems"))
+"""Keywords holding schemas: a parameter (or a root beside its `properties`) with one is walked."""
+_NESTED_ROOT = _NESTED - {"properties"}
+_HELD = frozenset(("items", "anyOf"))
 _ABSENT: Any = object()
 """A keyword left out (JSON's null is a value, and no schema's)."""
 
 
 def plain_parameters(schema: dict[str, Any]) -> bool:
     """Whether a tool's `parameters` passes the cheap look (see the module docstring): else walk it."""
+    if not _NESTED_ROOT.isdisjoint(schema) and not _plain_beside(schema):
+        return False
+    if not _plain_required(schema.get("required", ())):
+        return False
     properties = schema.get("properties", _ABSENT)
     if properties is _ABSENT:
-        return type(schema.get("required", ())) in (list, tuple)
-    if type(properties) is not dict or type(schema.get("required", ())) not in (list, tuple):
+        return True
+    if type(properties) is not dict:
         return False
-    for each in properties.values():
-        if type(each) is not dict:
-            return False
-        kind = each.get("type", "string")
-        if type(kind) is not str or kind not in TYPES:
-            return False
-        if ("required" in each and type(each["required"]) is not list) or (
-            "enum" in each and type(each["enum"]) is not list
-        ):
-            return False
-    return True
+    return all(_plain(each, 1) for each in properties.values())
+
+
+def _plain_beside(schema: dict[str, Any]) -> bool:
+    """A root whose only schema-holding keyword beside `properties` is `additionalProperties: false`."""
+    return type(schema.get("additionalProperties")) is bool and len(_NESTED_ROOT.intersection(schema)) == 1
+
+
+def _plain(each: Any, depth: int) -> bool:
+    """A parameter's schema by lookups: its `type`, `required` and `enum`; at `depth` 1 it may hold the
+    two kinds a reflected signature writes, `items` and `anyOf`, of schemas that hold none."""
+    if type(each) is not dict:
+        return False
+    kind = each.get("type", "string")
+    if type(kind) is not str or kind not in TYPES:
+        return False
+    if ("required" in each and (type(each["required"]) is not list or not _plain_required(each["required"]))) or (
+        "enum" in each and type(each["enum"]) is not list
+    ):
+        return False
+    if _NESTED.isdisjoint(each):
+        return True
+    if depth == 0 or not _HELD.issuperset(_NESTED.intersection(each)):
+        return False
+    items, choices = each.get("items", _ABSENT), each.get("anyOf", _ABSENT)
+    if items is not _ABSENT and not _plain(items, 0):
+        return False
+    return choices is _ABSENT or (type(choices) is list and bool(choices) and all(_plain(c, 0) for c in choices))
+
+
+def _plain_required(required: Any) -> bool:
+    """A `required`: names, each once (a few lookups for the usual short list)."""
+    return (
+        type(required) in (list, tuple)
+        and all(type(name) is str for name in required)
+        and (len(required) < 2 or len(set(required)) == len(required))
+    )
 
 
 def schema_problem(schema: Any) -> str | None:
@@ -126,4 +162,17 @@ def _type_list_problem(kinds: list) -> str | None:
 
 def _shown(value: Any) -> str:
     """A value as the validator writes it (Python's repr), cut to 100 characters."""
-    return cut(repr(value), 100, "...")
+    return cut(shown_value(value), 100, "...")
+
+
+_SHALLOW = reprlib.Repr()  # its limits as attributes: Python 3.11's takes no keyword arguments
+_SHALLOW.maxlevel = 8
+
+
+def shown_value(value: Any) -> str:
+    """A value from a request as an error quotes it: Python's repr, or, for one nested deeper than repr
+    reaches (a list 1,000 deep, within orjson's 1,024 levels), its first levels (`[[[[[[[[...]]]]]]]]`)."""
+    try:
+        return repr(value)
+    except RecursionError:
+        return _SHALLOW.repr(value)

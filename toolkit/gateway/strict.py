@@ -41,28 +41,36 @@ def first_problem(schema: Any, problem_of: Callable[[dict], str | None]) -> str 
     return _first(schema, (), problem_of)
 
 
-def _first(node: Any, context: tuple[str, ...], problem_of: Callable[[dict], str | None]) -> str | None:
-    if not isinstance(node, dict):
-        return None
-    problem = problem_of(node)
-    if problem:
-        return f"In context={context!r}, {problem}"
-    for key in _NAMED:
-        children = node.get(key)
-        if isinstance(children, dict):
-            for name, child in children.items():
-                if found := _first(child, (*context, key, str(name)), problem_of):
-                    return found
-    for key in _ONE:
-        if found := _first(node.get(key), (*context, key), problem_of):
-            return found
-    for key in _MANY:
-        children = node.get(key)
-        if isinstance(children, list):
-            for i, child in enumerate(children):
-                if found := _first(child, (*context, key, str(i)), problem_of):
-                    return found
+def _first(schema: Any, context: tuple[str, ...], problem_of: Callable[[dict], str | None]) -> str | None:
+    """Depth first, in the order the schemas are written (`properties`, then `items`, then `anyOf`, ...),
+    with a stack of its own: a schema nested past Python's recursion limit is walked to its bottom."""
+    stack: list[tuple[Any, tuple[str, ...]]] = [(schema, context)]
+    while stack:
+        node, where = stack.pop()
+        if not isinstance(node, dict):
+            continue
+        problem = problem_of(node)
+        if problem:
+            return f"In context={where!r}, {problem}"
+        stack.extend(reversed(_children(node, where)))
     return None
+
+
+def _children(node: dict, where: tuple[str, ...]) -> list[tuple[Any, tuple[str, ...]]]:
+    """The schemas `node` holds where strict mode looks, each with its context, in the order they are read."""
+    children: list[tuple[Any, tuple[str, ...]]] = []
+    for key in _NAMED:
+        held = node.get(key)
+        if isinstance(held, dict):
+            children.extend((child, (*where, key, str(name))) for name, child in held.items())
+    for key in _ONE:
+        if key in node:
+            children.append((node[key], (*where, key)))
+    for key in _MANY:
+        held = node.get(key)
+        if isinstance(held, list):
+            children.extend((child, (*where, key, str(i))) for i, child in enumerate(held))
+    return children
 
 
 def _is_object(node: dict) -> bool:

@@ -95,6 +95,8 @@ class ToolSet:
             check_tools(tools, compact)
         except RequestError as exc:
             self.problem = (exc.message, exc.param, exc.code)
+        except RecursionError:  # a check met a value deeper than Python's recursion: `core.TOO_DEEP`'s words
+            self.problem = ("The request body is nested too deeply.", None, "invalid_value")
         else:
             self.offered = offered(tools)
         self._enums: dict[str, list[list[str]]] | None = None

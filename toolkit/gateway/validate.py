@@ -53,7 +53,7 @@ from __future__ import annotations
 import re
 from typing import Any, Protocol
 
-from toolkit.gateway.meta_schema import plain_parameters, schema_problem
+from toolkit.gateway.meta_schema import plain_parameters, schema_problem, shown_value
 from toolkit.gateway.parameters import may_hold_arrays, parameters_problem
 from toolkit.gateway.strict import strict_problem
 
@@ -220,7 +220,7 @@ def _check_message(message: Any, where: str) -> None:
         )
     if role not in ROLES:
         raise RequestError(
-            f"Invalid value: {role!r}. Supported values are: 'system', 'developer', 'user', 'assistant', and 'tool'.",
+            f"Invalid value: {shown_value(role)}. Supported values are: 'system', 'developer', 'user', 'assistant', and 'tool'.",
             param=f"{where}.role",
             code="invalid_value",
         )
@@ -288,7 +288,7 @@ def _check_call(call: Any, where: str) -> None:
     if _required(call, "type", str, where) != "function":
         _no_custom(call["type"], f"{where}.type")
         raise RequestError(
-            f"Invalid value: {call['type']!r}. Supported values are: 'function'.",
+            f"Invalid value: {shown_value(call['type'])}. Supported values are: 'function'.",
             param=f"{where}.type",
             code="invalid_value",
         )
@@ -372,7 +372,7 @@ def _check_image(part: dict, where: str, role: str) -> None:
     detail = image.get("detail")
     if detail is not None and detail not in IMAGE_DETAILS:
         raise RequestError(
-            f"Invalid value: {detail!r}. Supported values are: 'auto', 'low', and 'high'.",
+            f"Invalid value: {shown_value(detail)}. Supported values are: 'auto', 'low', and 'high'.",
             param=f"{where}.image_url.detail",
             code="invalid_value",
         )
@@ -487,7 +487,7 @@ def _check_tool(tool: Any, where: str) -> None:
     if _required(tool, "type", str, where) != "function":
         _no_custom(tool["type"], f"{where}.type")
         raise RequestError(
-            f"Invalid value: {tool['type']!r}. Supported values are: 'function'.",
+            f"Invalid value: {shown_value(tool['type'])}. Supported values are: 'function'.",
             param=f"{where}.type",
             code="invalid_value",
         )
@@ -524,7 +524,7 @@ def _check_tool_choice(request: dict) -> None:
         )
     if isinstance(choice, str) and choice not in TOOL_CHOICES:
         raise RequestError(
-            f"Invalid value: {choice!r}. Supported values are: 'none', 'auto', and 'required'.",
+            f"Invalid value: {shown_value(choice)}. Supported values are: 'none', 'auto', and 'required'.",
             param="tool_choice",
             code="invalid_value",
         )
@@ -537,7 +537,7 @@ def _check_tool_choice(request: dict) -> None:
     if kind != "function":
         _no_custom(kind, "tool_choice.type")
         raise RequestError(
-            f"Invalid value: {choice['type']!r}. Supported values are: 'function' and 'allowed_tools'.",
+            f"Invalid value: {shown_value(choice['type'])}. Supported values are: 'function' and 'allowed_tools'.",
             param="tool_choice.type",
             code="invalid_value",
         )
@@ -561,7 +561,7 @@ def _check_allowed_tools(choice: dict, tools: list[dict]) -> None:
     mode = _required(allowed, "mode", str, "tool_choice.allowed_tools")
     if mode not in ("auto", "required"):
         raise RequestError(
-            f"Invalid value: {mode!r}. Supported values are: 'auto' and 'required'.",
+            f"Invalid value: {shown_value(mode)}. Supported values are: 'auto' and 'required'.",
             param="tool_choice.allowed_tools.mode",
             code="invalid_value",
         )
@@ -577,7 +577,7 @@ def _check_allowed_tools(choice: dict, tools: list[dict]) -> None:
         where = f"tool_choice.allowed_tools.tools[{i}]"
         if _required(_expect(entry, dict, where), "type", str, where) != "function":
             raise RequestError(
-                f"Invalid value: {entry['type']!r}. Supported values are: 'function'.",
+                f"Invalid value: {shown_value(entry['type'])}. Supported values are: 'function'.",
                 param=f"{where}.type",
                 code="invalid_value",
             )
@@ -670,7 +670,7 @@ def _check_response_format(request: dict) -> None:
     kind = _required(_expect(fmt, dict, "response_format"), "type", str, "response_format")
     if kind not in ("text", "json_object", "json_schema"):
         raise RequestError(
-            f"Invalid value: {kind!r}. Supported values are: 'text', 'json_object', and 'json_schema'.",
+            f"Invalid value: {shown_value(kind)}. Supported values are: 'text', 'json_object', and 'json_schema'.",
             param="response_format.type",
             code="invalid_value",
         )
@@ -776,7 +776,7 @@ def _check_sampling(request: dict) -> None:
     for i, modality in enumerate(request.get("modalities") or ()):
         if modality not in MODALITIES:
             raise RequestError(
-                f"Invalid value: {modality!r}. Supported values are: 'text' and 'audio'.",
+                f"Invalid value: {shown_value(modality)}. Supported values are: 'text' and 'audio'.",
                 param=f"modalities[{i}]",
                 code="invalid_value",
             )
@@ -806,7 +806,9 @@ def _check_prediction(prediction: dict) -> None:
     kind = _required(prediction, "type", str, "prediction")
     if kind != "content":
         raise RequestError(
-            f"Invalid value: {kind!r}. Supported values are: 'content'.", param="prediction.type", code="invalid_value"
+            f"Invalid value: {shown_value(kind)}. Supported values are: 'content'.",
+            param="prediction.type",
+            code="invalid_value",
         )
     content = _required(prediction, "content", (str, list), "prediction")
     for i, part in enumerate(content if isinstance(content, list) else ()):
@@ -834,7 +836,7 @@ def past_64_bits(value: Any) -> bool:
 def _number(value: Any) -> str:
     """A number as an error shows what was sent: `repr`, but an integer past 64 bits said so (its float
     has lost its last digits: 18446744073709551621 reads 1.8446744073709552e+19)."""
-    return "an integer past 64 bits" if past_64_bits(value) else repr(value)
+    return "an integer past 64 bits" if past_64_bits(value) else shown_value(value)
 
 
 def _out_of_range(key: str, value: float, kind: object, where: str, bound: str) -> None:

@@ -127,7 +127,18 @@ _NAMED_SCHEMAS = (*_SCHEMA_MAPS, "$defs", "definitions")
 
 
 def translate_schema(schema: dict[str, Any] | None, where: str = "MCP tool") -> dict[str, Any] | None:
-    """The parameters schema for an MCP `inputSchema` (see the module docstring)."""
+    """The parameters schema for an MCP `inputSchema` (see the module docstring); one nested past what
+    the walk's recursion reaches is a `SchemaTranslationError` too."""
+    try:
+        return _translated(schema, where)
+    except RecursionError:
+        raise SchemaTranslationError(
+            f"{where}: its schema nests too deeply to translate (past Python's recursion limit; no model takes "
+            "arguments that deep); ask its author to flatten it"
+        ) from None
+
+
+def _translated(schema: dict[str, Any] | None, where: str) -> dict[str, Any] | None:
     _check_finite(schema, where)
     original = copy.deepcopy(schema) if isinstance(schema, dict) else {}
     root = copy.deepcopy(original)

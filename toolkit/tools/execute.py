@@ -606,6 +606,14 @@ def check_spec(spec: ToolSpec, where: str) -> None:
             f"the parameters are {got}, not a JSON Schema object (the arguments always arrive as one object)",
             'give a dict like {"type": "object", "properties": {...}}, or None for a tool without arguments',
         )
+    if parameters is not None and _nested_past(parameters, MAX_SCHEMA_LEVELS):
+        raise ToolDefinitionError(
+            where,
+            f"the parameters nest more than {MAX_SCHEMA_LEVELS} levels of objects and arrays, past what the toolkit "
+            "writes as JSON (Python's recursion limit)",
+            'flatten the schema (a model\'s arguments are never that deep), e.g. {"type": "array"} in place of the '
+            "deepest items, and check the nesting in the tool",
+        )
     problem = schema_problem(parameters) if parameters is not None else None
     if problem is not None:
         raise ToolDefinitionError(
@@ -614,6 +622,27 @@ def check_spec(spec: ToolSpec, where: str) -> None:
             'write each parameter as a schema, e.g. {"type": "string"} (JSON\'s types: string, integer, number, '
             "boolean, object, array, null), with 'required' a list of names on the object",
         )
+
+
+MAX_SCHEMA_LEVELS = 500
+"""The deepest a hand-written `parameters` may nest objects and arrays (the root is one level): half
+Python's recursion limit, which every JSON writer and comparer on a request's way shares."""
+
+
+def _nested_past(value: Any, limit: int) -> bool:
+    """Whether objects and arrays nest in `value` more than `limit` levels deep, read level by level."""
+    level, depth = [value], 0
+    while level:
+        depth += 1
+        if depth > limit:
+            return True
+        level = [
+            item
+            for each in level
+            for item in (each.values() if type(each) is dict else each)
+            if type(item) is dict or type(item) is list
+        ]
+    return False
 
 
 _BEHAVIORS = frozenset(ReturnBehavior)

@@ -143,14 +143,18 @@ _VALUE = re.compile(r"\"[^\"\n]*\"|'[^'\n]*'|[^\s\"'&]+(?:&(?![\w.-]+=)[^\s\"'&]
 """`_VALUE_ESCAPED` for a text without a backslash: the same matches (its first choice needs one)."""
 _QUOTED_PATH = re.compile(r"([\"'])(?:~(?:[A-Za-z_][\w.-]*)?/|[A-Za-z]:[/\\]|\\\\|/(?=[^\"'\s/]))[^\"'\n]*\1")
 _FILE_URL = re.compile(r"\bfile://[^\s\"'<>]*", re.IGNORECASE)
+_NOT_AFTER = r"(?<![.:])"
+"""A path ends before a colon or full stop that ends it: the sentence's (`database /tmp/m.db: disk I/O error`)."""
 _PATH_BODY = r"[^\s/\\\"'<>|,;()\[\]]+(?:/[^\s/\\\"'<>|,;()\[\]]*)*"
-_POSIX_PATH = re.compile(r"(?:/(?<![\w/\\:.~<>#-]/)|~(?<![\w/\\:.~<>#-]~)(?:[A-Za-z_][\w.-]*)?/)" + _PATH_BODY)
+_POSIX_PATH = re.compile(
+    r"(?:/(?<![\w/\\:.~<>#-]/)|~(?<![\w/\\:.~<>#-]~)(?:[A-Za-z_][\w.-]*)?/)" + _PATH_BODY + _NOT_AFTER
+)
 """A path at a `/` or `~` that follows no name or path character, nor `#` (a JSON pointer, `#/$defs/N`, or a
 URL's fragment). The check of what comes before
 is made after the `/` or `~` is read (`(?<!X/)` there is `(?<![X])` before it), so the pattern
 starts with one of two characters and the engine looks for them in C instead of trying the
 pattern at every position."""
-_WINDOWS_PATH = re.compile(r"(?<![\w])(?:[A-Za-z]:|\\\\[\w.$-]+)\\[^\s\"'<>|,;()]*")
+_WINDOWS_PATH = re.compile(r"(?<![\w])(?:[A-Za-z]:|\\\\[\w.$-]+)\\[^\s\"'<>|,;()]*" + _NOT_AFTER)
 _LONG_RUN = re.compile(r"[A-Za-z0-9+/_-]{32,}={0,2}")
 _RUN_BYTES = bytes(ord("x") if re.fullmatch(r"[A-Za-z0-9+/_-]", chr(byte)) else ord(" ") for byte in range(256))
 """A `bytes.translate` table: `x` for a byte of `_LONG_RUN`'s letters (all ASCII), a space for

@@ -218,7 +218,15 @@ def _reflect(fn: Callable[..., Any], skip_first: bool, name: str | None = None, 
     required: list[str] = []
     defs: dict[str, Any] = {}
     for p in _parameters(fn, label, skip_first):  # step 1
-        info, prop, prop_defs = parameter(fn, label, p, arg_docs.get(p.name))  # steps 2-4
+        try:
+            info, prop, prop_defs = parameter(fn, label, p, arg_docs.get(p.name))  # steps 2-4
+        except RecursionError:  # `list[list[...]]` past the limit: no model sends that, and no reader reads it
+            raise ToolDefinitionError(
+                f"{label}, parameter {p.name!r}",
+                "its type nests deeper than Python's recursion limit lets it be read",
+                "give it a flatter type (a model's arguments are never that deep), e.g. `list[Any]`, and check the "
+                "nesting in the tool",
+            ) from None
         params.append(info)
         if info.inject is None:
             _check_unique(label, info.wire_name, properties)

@@ -1900,3 +1900,21 @@ def test_a_follow_up_about_a_tool_sharing_no_field_carries_nothing():
     assert follow_up(*asked, "and the news about AI?", [WEATHER, AIR, NEWS]) == [
         ("get_news", {"topic": "and the news about AI?"})
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "city"),
+    [
+        ("is it raining in Oslo?", "Oslo"),
+        ("will it snow in Denver tomorrow?", "Denver"),
+        ("Is it sunny in Lisbon right now?", "Lisbon"),
+        ("奥斯陆下雨吗？", "奥斯陆"),
+        ("明天北京会下雪吗", "北京"),
+    ],
+)
+def test_rain_snow_and_sun_ask_for_the_weather(text, city):
+    """ "is it raining in Oslo?" and "下雨吗" found no weather tool: only "weather" (天气) named one. Rain, snow
+    and sun are the weather's words too (a hint, one way: "weather" does not find a `train` tool)."""
+    tools = [WEATHER, fn("train_model", "Train a model on a dataset", {"dataset": {"type": "string"}})]
+    assert ask(text, tools) == [("get_weather", {"city": city})]
+    assert ask("what's the weather in Paris?", [tools[1]]) == []

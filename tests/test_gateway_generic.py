@@ -1918,3 +1918,19 @@ def test_rain_snow_and_sun_ask_for_the_weather(text, city):
     tools = [WEATHER, fn("train_model", "Train a model on a dataset", {"dataset": {"type": "string"}})]
     assert ask(text, tools) == [("get_weather", {"city": city})]
     assert ask("what's the weather in Paris?", [tools[1]]) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "codes"),
+    [
+        ("the CEO wants to exchange 50 dollars into euros", ("USD", "EUR")),
+        ("convert 30 euros, I live in the USA", ("EUR", "EUR")),
+        ("convert 100 dollars into the local currency of the UAE, for the API docs", ("USD", "USD")),
+        ("convert 100 SEK to NOK", ("SEK", "NOK")),
+        ("把100 CHF换成HKD", ("CHF", "HKD")),
+    ],
+)
+def test_three_capital_letters_are_a_currency_only_when_iso_4217_lists_them(text, codes):
+    """A code of three capital letters standing alone was read as a currency whatever it was: "the CEO", "the
+    USA" and "the UAE" filled an ISO 4217 field. Only the codes ISO 4217 lists are (SEK, NOK, CHF)."""
+    assert ask(text, [RATE]) == [("exchange", {"base": codes[0], "quote": codes[1]})]

@@ -117,7 +117,8 @@ class GenericRules:
     """A currency's name (lower-cased) or symbol → its ISO 4217 code (`[generic.currencies]`)."""
     currency_names: re.Pattern[str] | None = None
     """Where a currency is named: a name or symbol of `currencies` (any case, not inside a longer ASCII
-    word), or a code of three capital letters standing alone (USD, SEK)."""
+    word), or a code ISO 4217 lists (`[generic] currency_codes`) in capitals standing alone (USD, SEK; not
+    the CEO, the USA)."""
     described: tuple[tuple[str, str], ...] = ()
     """A word in a parameter's description → the fact it wants, for a name that wants none."""
 
@@ -388,7 +389,7 @@ def _compile_generic(data: dict[str, Any]) -> GenericRules:
             str(word).lower(): tuple(str(t).lower() for t in terms) for word, terms in data.get("hints", {}).items()
         },
         currencies=(names := _currencies(data.get("currencies", {}))),
-        currency_names=_currency_names(names) if "currencies" in data else None,
+        currency_names=_currency_names(names, data.get("currency_codes")) if "currencies" in data else None,
         described=tuple((word.lower(), fact) for word, fact in data.get("described", {}).items()),
     )
 
@@ -408,14 +409,17 @@ def _currencies(table: dict[str, Any]) -> dict[str, str]:
     return {str(name).lower(): code for code, names in table.items() for name in [code, *names]}
 
 
-def _currency_names(names: dict[str, str]) -> re.Pattern[str]:
-    """The names, longest first (日元 before 元), an ASCII one not inside a longer ASCII word; or three
-    capital letters alone."""
+def _currency_names(names: dict[str, str], codes: str | None = None) -> re.Pattern[str]:
+    """The names, longest first (日元 before 元), an ASCII one not inside a longer ASCII word; or one of
+    the `codes` (blank-separated: `[generic] currency_codes`, ISO 4217's) in capitals alone, any three
+    capital letters alone when no codes are given."""
     written = [
         rf"(?<![A-Za-z]){re.escape(n)}(?![A-Za-z])" if n[:1].isascii() and n[:1].isalpha() else re.escape(n)
         for n in sorted(names, key=len, reverse=True)
     ]
-    return re.compile("|".join([r"(?-i:(?<![A-Za-z])[A-Z]{3}(?![A-Za-z]))", *written]), re.IGNORECASE)
+    listed = sorted({c for c in codes.split() if re.fullmatch("[A-Z]{3}", c)}) if codes is not None else []
+    code = f"(?:{'|'.join(listed)})" if listed else "[A-Z]{3}"
+    return re.compile("|".join([rf"(?-i:(?<![A-Za-z]){code}(?![A-Za-z]))", *written]), re.IGNORECASE)
 
 
 def _answer(answer: dict[str, Any]) -> Answer:

@@ -1934,3 +1934,19 @@ def test_three_capital_letters_are_a_currency_only_when_iso_4217_lists_them(text
     """A code of three capital letters standing alone was read as a currency whatever it was: "the CEO", "the
     USA" and "the UAE" filled an ISO 4217 field. Only the codes ISO 4217 lists are (SEK, NOK, CHF)."""
     assert ask(text, [RATE]) == [("exchange", {"base": codes[0], "quote": codes[1]})]
+
+
+@pytest.mark.parametrize(
+    ("text", "city"),
+    [
+        ("history of Rome and its weather", "Rome"),
+        ("what's the weather of Madrid like?", "Madrid"),
+        ("天气怎么样，北京？", "北京"),
+        ("现在的天气如何, 上海", "上海"),
+        ("what's the weather like over in San Francisco today", "San Francisco"),
+    ],
+)
+def test_a_place_is_read_after_of_and_after_a_chinese_question(text, city):
+    """A city field took the whole phrase where the place was written after "of" ("history of Rome and its
+    weather") or after the Chinese question it answers ("天气怎么样，北京？")."""
+    assert ask(text, [WEATHER]) == [("get_weather", {"city": city})]

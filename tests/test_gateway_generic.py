@@ -1691,9 +1691,9 @@ def test_two_questions_in_one_message_call_both_tools_each_with_its_own_argument
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        # two places for one tool: one clause picks it, one call (not a second tool with mixed fields)
-        ("weather in Paris and London", ["get_weather"]),
-        ("北京和上海的天气", ["get_weather"]),
+        # two places for one tool: one clause picks it, a call for each place (not a second tool with mixed fields)
+        ("weather in Paris and London", ["get_weather", "get_weather"]),
+        ("北京和上海的天气", ["get_weather", "get_weather"]),
         # a clause that only shares a description's word with a tool calls nothing beside the question
         ("What's the time? I need to leave for the airport", ["get_time"]),
         ("The stock market crashed and I lost money", ["get_stock_quote"]),
@@ -1950,3 +1950,39 @@ def test_a_place_is_read_after_of_and_after_a_chinese_question(text, city):
     """A city field took the whole phrase where the place was written after "of" ("history of Rome and its
     weather") or after the Chinese question it answers ("天气怎么样，北京？")."""
     assert ask(text, [WEATHER]) == [("get_weather", {"city": city})]
+
+
+@pytest.mark.parametrize(
+    ("text", "calls"),
+    [
+        ("weather in Paris and in Rome", [("get_weather", "city", "Paris"), ("get_weather", "city", "Rome")]),
+        (
+            "What's the weather in Paris, Rome and New York?",
+            [("get_weather", "city", "Paris"), ("get_weather", "city", "Rome"), ("get_weather", "city", "New York")],
+        ),
+        ("北京和上海的天气怎么样", [("get_weather", "city", "北京"), ("get_weather", "city", "上海")]),
+        (
+            "查一下北京、广州和哈尔滨的天气",
+            [("get_weather", "city", "北京"), ("get_weather", "city", "广州"), ("get_weather", "city", "哈尔滨")],
+        ),
+        (
+            "time in Tokyo and London",
+            [("get_time", "timezone", "Asia/Tokyo"), ("get_time", "timezone", "Europe/London")],
+        ),
+        # near misses: one place, or places that are not a list of the one field's values
+        ("weather in Paris and tell me a joke", [("get_weather", "city", "Paris")]),
+        ("weather in Paris for my trip and Rome is next", [("get_weather", "city", "Paris")]),
+        ("weather in Paris, please and thanks", [("get_weather", "city", "Paris")]),
+        ("what's the weather in Paris and Bob's favourite colour?", [("get_weather", "city", "Paris")]),
+        ("把北京和上海的天气告诉我", [("get_weather", "city", "北京"), ("get_weather", "city", "上海")]),
+        ("time in Tokyo and Springfield", [("get_time", "timezone", "Asia/Tokyo")]),
+    ],
+)
+def test_one_tool_asked_about_several_places_is_called_once_for_each(text, calls):
+    """ "weather in Paris and in Rome" made one call, for Paris: a listed place ("A and B", "A, B and C",
+    "A和B") of a tool's one place (or timezone) field is a call each, as a model makes them; a tool with
+    two place fields (origin, destination) takes its places as before, and a listed place with no zone
+    gives no timezone call."""
+    made = ask(text, MANY)
+    assert [(name, key, arguments[key]) for name, arguments in made for key in [next(iter(arguments))]] == calls
+    valid(made, MANY)

@@ -45,6 +45,7 @@ from toolkit.gateway.generic import (
     fill_arguments,
     fill_clause,
     follow_up,
+    listed_calls,
     picks,
     search_terms,
     tool_finder,
@@ -181,7 +182,11 @@ def _generic_calls(
     if name is None:
         return ()
     several = _clause_calls(text, picked, offered, facts, rules, context) if contenders > 1 else ()
-    return several or (Call(name, fill_arguments(offered[name].parameters, text, facts, rules, context=context)),)
+    if several:
+        return several
+    schema = offered[name].parameters
+    arguments = fill_arguments(schema, text, facts, rules, context=context)
+    return tuple(Call(name, a) for a in listed_calls(schema, text, facts, rules, arguments, context=context))
 
 
 def _clause_calls(

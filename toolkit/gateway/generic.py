@@ -534,6 +534,36 @@ def fill_clause(
     return fill_arguments(schema, clause, facts, rules, context=context, known=known)
 
 
+def listed_calls(
+    schema: Any, text: str, facts: Facts, rules: Rules, arguments: dict[str, Any], *, context: str = ""
+) -> list[dict[str, Any]]:
+    """`arguments`, and the arguments of one more call for each other place of the list the text writes
+    (`_Filler.listed`: "weather in Paris and Rome", "北京和上海的天气" is a call for Paris, then Rome), when
+    the tool has one required field asking for a place or a timezone, and `arguments` gave it the list's
+    first: each other call is `fill_arguments` with that field known. Only `arguments` when a place of the
+    list does not fit the field (a city with no IANA zone, a pattern it misses: a model asks of a list what it
+    asks of one), or the text lists none (the usual case: one place, or none)."""
+    if rules.generic.place_joiner is None or not isinstance(schema, dict):
+        return [arguments]
+    filler = _Filler(schema, text, facts, rules, "")
+    asking = [
+        (name, sub, wanted)
+        for name, sub in filler.required(filler.resolve(filler.root, 0))
+        if (wanted := filler.wants_fact(name, sub)) in ("place", "timezone") and "enum" not in sub
+    ]
+    if len(asking) != 1 or _kind(asking[0][1]) != "string":
+        return [arguments]
+    name, sub, wanted = asking[0]
+    places = filler.listed()
+    values = [zone_of(p) for p in places] if wanted == "timezone" else places
+    if len(values) < 2 or arguments.get(name) != values[0] or None in values:
+        return [arguments]
+    if "pattern" in sub and any(_matching(sub, v, filler) != v for v in values if v is not None):
+        return [arguments]
+    made = [fill_arguments(schema, text, facts, rules, context=context, known={name: v}) for v in values[1:]]
+    return [arguments, *made]
+
+
 def fill_value(schema: Any, text: str, facts: Facts, rules: Rules) -> Any:
     """A value for a whole `schema` of any type, as a structured answer's (`response_format`) may be:
     an object's is made as `fill_arguments` makes one; an array's, a string's, a choice's (`anyOf` of
@@ -1241,6 +1271,34 @@ class _Filler:
             self._all_facts[fact] = values
         return self._all_facts[fact]
 
+    def listed(self) -> list[str]:
+        """The places of the list the text's first place starts ("weather in Paris, Rome and New York":
+        Paris, Rome, New York; "北京和上海的天气": 北京, 上海), each once, at most `_MAX_LISTED`: after each place,
+        `[generic] place_joiner` and the capitalised name it ends with, else a place fact starting in it or
+        right after it. Only the first place when nothing joins another to it."""
+        pattern, joiner = self.rules.generic.facts.get("place"), self.rules.generic.place_joiner
+        text = self.text[:_MAX_CHARS]
+        if pattern is None or joiner is None:
+            return []
+        named = self.options_named()
+        matches = [m for m in pattern.finditer(text) if not _holds(_group(m), named)]
+        if not matches:
+            return []
+        places, end = [_group(matches[0])], matches[0].end()
+        while len(places) < _MAX_LISTED and (joined := joiner.match(text, end)) is not None:
+            if joined.re.groups and (bare := joined.group(1)):
+                if _holds(bare, named):  # "in Berlin, Celsius please": a unit, not a place
+                    break
+                places.append(bare)
+                end = joined.end()
+                continue
+            following = next((m for m in matches if end <= m.start() <= joined.end() < m.end()), None)
+            if following is None:
+                break
+            places.append(_group(following))
+            end = following.end()
+        return list(dict.fromkeys(places))
+
     def options_named(self) -> list[str]:
         """The values of the root's top-level `enum`s (`option_values`) the text names as words, no
         stopword, lower-cased: what a unit or a mode the user asks for is written as, not a place."""
@@ -1332,6 +1390,9 @@ def _readings(word: str) -> list[str]:
 _AMOUNT_BEFORE = re.compile(r"\d[\s\u00a0]*\Z")
 _AMOUNT_AFTER = re.compile(r"[\s\u00a0]*\d")
 """An amount right before a currency's name ("50 pounds", "100美元") or right after it ("$100", "USD 20")."""
+
+_MAX_LISTED = 16
+"""The places of one list a tool is called for, at most (a list of thousands of cities is not thousands of calls)."""
 
 _MAX_BUILT = 16
 """The pattern's strings `_matching` builds, at most, for one of the schema's lengths."""

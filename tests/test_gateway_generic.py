@@ -1986,3 +1986,27 @@ def test_one_tool_asked_about_several_places_is_called_once_for_each(text, calls
     made = ask(text, MANY)
     assert [(name, key, arguments[key]) for name, arguments in made for key in [next(iter(arguments))]] == calls
     valid(made, MANY)
+
+
+@pytest.mark.parametrize(
+    ("text", "called"),
+    [
+        ("I was in Paris last week, the weather was nice.", []),
+        ("I love the weather in Rome.", []),
+        ("We were in Tokyo at the time, it was late", []),
+        ("我上周在巴黎，天气很好。", []),
+        # near misses: a question, a request, or what to act on, from the same first person
+        ("I was in Paris last week, what's the weather there now?", ["get_weather"]),
+        ("I need the weather in Rome.", ["get_weather"]),
+        ("I'd like to know the weather in Rome", ["get_weather"]),
+        ("I wonder what the time in Tokyo is", ["get_time"]),
+        ("我想知道巴黎的天气", ["get_weather"]),
+        ("我在北京，天气怎么样", ["get_weather"]),
+        ("My stock AAPL2 fell, the quote for it", ["get_stock_quote"]),
+    ],
+)
+def test_a_statement_in_the_first_person_calls_no_tool(text, called):
+    """ "I was in Paris last week, the weather was nice." called get_weather(city=Paris): a sentence that tells
+    of the speaker (I, we, my, 我) and asks nothing (no question, no request word, nothing written with digits
+    to act on) is talk, answered without a tool, as a model answers it."""
+    assert [name for name, _ in ask(text, MANY)] == called

@@ -133,7 +133,7 @@ def _auto(
     if hard is not None and (still := next((d for d in facts.declines if d.calls_nothing), None)) is not None:
         return Decision(text=still.reply, order_id=facts.order_id)
     calls = () if hard else _direct_calls(text, offered, facts, rules, messages) or _intent_calls(facts, offered, rules)
-    if not calls and offered and (prepared is None or prepared.picks_from(rules)):
+    if not calls and offered and (prepared is None or prepared.picks_from(rules)) and not _tells(text, rules):
         context = _system_text(messages or [])
         calls = _generic_calls(text, offered, facts, rules, context, prepared)
         if not facts.declines and messages:
@@ -148,6 +148,17 @@ def _auto(
     if hard:
         return Decision(text=hard.reply, order_id=facts.order_id)
     return Decision(text=_text_reply(facts, offered, rules), order_id=facts.order_id)
+
+
+def _tells(text: str, rules: Rules) -> bool:
+    """Whether the user's `text` is a statement, not a question (`[generic] statement`: "I was in Paris last
+    week, the weather was nice."): no unruled tool is called for it. A text longer than `_MAX_STATEMENT` is
+    read as asking (a page pasted is no small talk, and is not searched through for a question)."""
+    statement = rules.generic.statement
+    return statement is not None and len(text) <= _MAX_STATEMENT and statement.match(text) is not None
+
+
+_MAX_STATEMENT = 2_000
 
 
 def _unruled(offered: dict[str, ToolInfo], rules: Rules) -> dict[str, ToolInfo]:

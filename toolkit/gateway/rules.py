@@ -103,6 +103,9 @@ class GenericRules:
     follow_up: re.Pattern[str] | None = None
     """Matches a follow-up's elliptical form ("And in London?", "那上海呢？"): only such a text asks
     again what the turn before asked (`decide._follow_up_calls`)."""
+    statement: re.Pattern[str] | None = None
+    """Matches a text that tells rather than asks ("I was in Paris last week, the weather was nice."): it
+    calls no unruled tool (`decide._auto`)."""
     place_joiner: re.Pattern[str] | None = None
     """Matches what joins a list's places right after one ("Paris and Rome", "北京和上海"; group 1 a
     capitalised name after it, if any): a tool's one place field is called for each (`generic.listed_calls`)."""
@@ -385,6 +388,7 @@ def _compile_generic(data: dict[str, Any]) -> GenericRules:
         params=tuple((word.lower(), fact) for word, fact in data.get("params", {}).items()),
         tool_finder=re.compile(data["tool_finder"]) if "tool_finder" in data else None,
         follow_up=re.compile(data["follow_up"]) if "follow_up" in data else None,
+        statement=re.compile(data["statement"]) if "statement" in data else None,
         place_joiner=re.compile(data["place_joiner"]) if "place_joiner" in data else None,
         clauses=re.compile(data["clauses"]) if "clauses" in data else None,
         clause_min_score=int(data.get("clause_min_score", 2)),

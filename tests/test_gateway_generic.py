@@ -144,8 +144,9 @@ def test_a_timezone_written_right_against_chinese_is_read(text, zone):
                 )
             ],
         ),
-        # a city the tz database does not name, and no place at all: the documented example, never a guess
-        ("What time is it in Beijing?", [("get_current_time", {"timezone": "America/New_York"})]),
+        # a city the tz database does not name: asked about, never a guess (nor another city's zone, the example);
+        # no place at all: the documented example
+        ("What time is it in Beijing?", []),
         ("What's the time at the office?", [("get_current_time", {"timezone": "America/New_York"})]),
     ],
 )
@@ -2010,3 +2011,31 @@ def test_a_statement_in_the_first_person_calls_no_tool(text, called):
     of the speaker (I, we, my, 我) and asks nothing (no question, no request word, nothing written with digits
     to act on) is talk, answered without a tool, as a model answers it."""
     assert [name for name, _ in ask(text, MANY)] == called
+
+
+@pytest.mark.parametrize(
+    "text", ["上海现在几点？", "东京的时间", "what time is it in Beijing?", "time in Springfield now"]
+)
+def test_a_city_with_no_iana_zone_is_asked_about_not_given_an_invented_zone(text):
+    """ "上海现在几点？" called get_time(timezone=...) with the description's example zone, another city's time
+    given as Shanghai's: the tz database names no 上海 (nor 东京, nor Beijing), and the package keeps no
+    translation of city names. A model that cannot tell the zone asks for it."""
+    assert ask(text, MANY) == []
+    reply = respond({"model": "m", "messages": [{"role": "user", "content": text}], "tools": MANY}, GatewayConfig())
+    content = reply.body["choices"][0]["message"]["content"]
+    assert "IANA" in content and ("时区" in content if not text.isascii() else "time zone" in content)
+
+
+@pytest.mark.parametrize(
+    ("text", "zone"),
+    [
+        ("what time is it in Tokyo?", "Asia/Tokyo"),
+        ("东京 Asia/Tokyo 现在几点", "Asia/Tokyo"),
+        ("现在几点？", "Europe/Paris"),
+    ],
+)
+def test_a_zone_the_text_gives_or_none_named_is_called_as_before(text, zone):
+    tool = fn(
+        "get_time", "Current time", {"timezone": {"type": "string", "description": "IANA zone, e.g. 'Europe/Paris'"}}
+    )
+    assert ask(text, [tool]) == [("get_time", {"timezone": zone})]

@@ -49,6 +49,7 @@ from toolkit.gateway.generic import (
     picks,
     search_terms,
     tool_finder,
+    unzoned,
 )
 from toolkit.gateway.judge import takes
 from toolkit.gateway.rules import Facts, Rules, find_order_id, read_text
@@ -136,6 +137,8 @@ def _auto(
     if not calls and offered and (prepared is None or prepared.picks_from(rules)) and not _tells(text, rules):
         context = _system_text(messages or [])
         calls = _generic_calls(text, offered, facts, rules, context, prepared)
+        if len(calls) == 1 and unzoned(offered[calls[0].name].parameters, text, facts, rules):
+            return Decision(text=rules.replies["ask_timezone" if not text.isascii() else "ask_timezone_en"])
         if not facts.declines and messages:
             if calls:
                 calls = _carried(calls, text, offered, facts, rules, messages)

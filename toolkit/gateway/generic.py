@@ -80,7 +80,7 @@ took 4.6 s, a 1 MiB request would have taken minutes); a value is pointed at in 
 `_MAX_CHARS` characters.
 
 Leaves out: understanding. "Tokyo" becomes `Asia/Tokyo` only as the tz database names it
-(`toolkit.gateway.zones`: not Beijing, not 东京), "tomorrow" is not a date,
+(`toolkit.gateway.zones`: not Beijing, not 东京, which are asked about: `unzoned`), "tomorrow" is not a date,
 and a question that shares a word with an unrelated tool's description calls that tool.
 """
 
@@ -562,6 +562,25 @@ def listed_calls(
         return [arguments]
     made = [fill_arguments(schema, text, facts, rules, context=context, known={name: v}) for v in values[1:]]
     return [arguments, *made]
+
+
+def unzoned(schema: Any, text: str, facts: Facts, rules: Rules) -> bool:
+    """Whether the tool asks for a timezone (a required string field wanting one, `_Filler.wants_fact`)
+    the text gives none of, though it names a place (`place` fact): a city the tz database does not name
+    ("上海现在几点？", "time in Beijing"), whose zone would be made up (the description's example is
+    another city's). False when the text names no place ("现在几点？": the schema's example or default is
+    the tool's own choice), or writes a zone."""
+    if not isinstance(schema, dict) or not isinstance(schema.get("required"), list):
+        return False
+    filler = _Filler(schema, text, facts, rules, "")
+    asks = [
+        (name, sub)
+        for name, sub in filler.required(filler.resolve(filler.root, 0))
+        if "enum" not in sub and filler.wants_fact(name, sub) == "timezone"
+    ]
+    if not asks or filler.zones() or filler.first_fact("place") is None:
+        return False
+    return all(filler.given(name, sub) is None for name, sub in asks)
 
 
 def fill_value(schema: Any, text: str, facts: Facts, rules: Rules) -> Any:

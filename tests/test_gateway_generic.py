@@ -2039,3 +2039,45 @@ def test_a_zone_the_text_gives_or_none_named_is_called_as_before(text, zone):
         "get_time", "Current time", {"timezone": {"type": "string", "description": "IANA zone, e.g. 'Europe/Paris'"}}
     )
     assert ask(text, [tool]) == [("get_time", {"timezone": zone})]
+
+
+STRANGERS = [
+    fn("get_weather", "Get the current weather for a city", {"city": {"type": "string"}}),
+    fn("get_air_quality", "Air quality index for a city", {"location": {"type": "string"}}),
+    fn("set_thermostat", "Set the home thermostat temperature", {"celsius": {"type": "number"}}),
+    fn(
+        "fx_convert",
+        "Convert money between currencies",
+        {
+            "amount": {"type": "number"},
+            "src": {"type": "string", "description": "ISO 4217 code"},
+            "dst": {"type": "string", "description": "ISO 4217 code"},
+        },
+    ),
+    fn(
+        "create_reminder",
+        "Create a reminder",
+        {"note": {"type": "string"}, "at": {"type": "string", "description": "time HH:MM"}},
+        required=["at"],
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("how hot is it in Cairo", ("get_weather", {"city": "Cairo"})),
+        ("do I need an umbrella in London today?", ("get_weather", {"city": "London"})),
+        ("how is the weather over in Rio de Janeiro these days", ("get_weather", {"city": "Rio de Janeiro"})),
+        ("上海今天的空气质量怎么样", ("get_air_quality", {"location": "上海"})),
+        ("how much is 250 euros in yen?", ("fx_convert", {"amount": 250, "src": "EUR", "dst": "JPY"})),
+        ("100美元等于多少人民币", ("fx_convert", {"amount": 100, "src": "USD", "dst": "CNY"})),
+        ("remind me at 07:30 to call mom", ("create_reminder", {"at": "07:30"})),
+    ],
+)
+def test_strangers_words_find_their_tools_and_fields(text, expected):
+    """Each of these found no tool, or filled a field with the whole question: heat and an umbrella are the
+    weather's words, a currency's name is about money ("Convert money between currencies" said neither
+    "currency" nor "dollars"), 空气质量 is air quality, a city's name may hold a particle ("Rio de Janeiro"),
+    and a field described "HH:MM" asks for a time."""
+    assert valid(ask(text, STRANGERS), STRANGERS) == [expected]

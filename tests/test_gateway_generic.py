@@ -2081,3 +2081,26 @@ def test_strangers_words_find_their_tools_and_fields(text, expected):
     "currency" nor "dollars"), 空气质量 is air quality, a city's name may hold a particle ("Rio de Janeiro"),
     and a field described "HH:MM" asks for a time."""
     assert valid(ask(text, STRANGERS), STRANGERS) == [expected]
+
+
+LANGS = ["en", "fr", "de", "zh", "ja", "es"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ('translate "good morning" into French', {"target": "fr"}),
+        ("把这句话翻译成日语：早上好", {"target": "ja"}),
+        ("translate 'bonjour' from French to German", {"source": "fr", "target": "de"}),
+        ('translate "hola" into en', {"target": "en"}),  # a code written is taken as it is
+    ],
+)
+def test_a_language_named_in_words_is_its_code_in_an_enum_of_codes(text, expected):
+    """ "translate into French" sent `en`, the enum's first value: a language named in words (French, 日语)
+    is its ISO 639-1 code (`[generic.languages]`) in an enum of codes, as a currency's name is its ISO 4217
+    code; the k-th language named for the k-th field."""
+    lang = {"type": "string", "enum": LANGS}
+    tool = fn("translate", "Translate text", {"text": {"type": "string"}, "source": lang, "target": lang})
+    tool["function"]["parameters"]["required"] = ["text", *expected]
+    ((name, arguments),) = valid(ask(text, [tool]), [tool])
+    assert {k: arguments[k] for k in expected} == expected

@@ -884,12 +884,32 @@ class _Filler:
         if not named and schema is not None and self.of_currencies(name, schema, values):
             order = {code: i for i, code in enumerate(self.currencies())}
             named = sorted([v for v in values[:_MAX_ENUM_VALUES] if v in order], key=order.__getitem__)
+        if not named and self.rules.generic.language_names is not None:
+            named = self.of_languages(values[:_MAX_ENUM_VALUES])
         turn = self.turn(tuple([str(v) for v in named]), name) if len(named) > 1 else 0
         return (
             named[min(turn, len(named) - 1)]
             if named
             else pick_enum(values, self.text, self.context, self.rules, self.terms())
         )
+
+    def of_languages(self, values: list[Any]) -> list[Any]:
+        """The `values` that are the ISO 639-1 codes of the languages the text names in words (`[generic.
+        languages]`: "into French" is `fr`, or `fr-FR`), in the order it names them; none when no value is
+        a language's code (the text is then not read for languages)."""
+        codes = {_language(v) for v in values if type(v) is str}
+        if codes.isdisjoint(self.rules.generic.languages.values()):
+            return []
+        if "languages" not in self._all_facts:
+            generic = self.rules.generic
+            found = generic.language_names.finditer(self.text[:_MAX_CHARS]) if generic.language_names else ()
+            self._all_facts["languages"] = list(dict.fromkeys(generic.languages[m.group().lower()] for m in found))
+        order = {code: i for i, code in enumerate(self._all_facts["languages"])}
+        first: dict[str, Any] = {}  # each code's first value ("fr" before "fr-CA")
+        for value in values:
+            if type(value) is str and _language(value) in order:
+                first.setdefault(_language(value), value)
+        return sorted(first.values(), key=lambda v: order[_language(v)])
 
     def of_currencies(self, name: str, schema: dict[str, Any], values: list[Any]) -> bool:
         """Whether an enum field asks for a currency: by its name or description (`wants_fact`), or
@@ -1329,6 +1349,11 @@ class _Filler:
             values = self.option_values(sub, 0) if type(sub) is dict else []
             named += [str(v).lower() for v in named_values(values, self.text) if str(v).lower() not in stopwords]
         return named
+
+
+def _language(value: str) -> str:
+    """An enum value's language code, lower-cased, without its region (`fr-FR`, `zh_CN`: fr, zh)."""
+    return value.lower().replace("_", "-").split("-", 1)[0]
 
 
 def _holds(value: str, named: list[str]) -> bool:

@@ -125,6 +125,10 @@ class GenericRules:
     """Where a currency is named: a name or symbol of `currencies` (any case, not inside a longer ASCII
     word), or a code ISO 4217 lists (`[generic] currency_codes`) in capitals standing alone (USD, SEK; not
     the CEO, the USA)."""
+    languages: dict[str, str] = field(default_factory=dict)
+    """A language's name (lower-cased) → its ISO 639-1 code (`[generic.languages]`)."""
+    language_names: re.Pattern[str] | None = None
+    """Where a language is named: a name of `languages` (any case, not inside a longer ASCII word)."""
     described: tuple[tuple[str, str], ...] = ()
     """A word in a parameter's description → the fact it wants, for a name that wants none."""
 
@@ -398,6 +402,8 @@ def _compile_generic(data: dict[str, Any]) -> GenericRules:
         },
         currencies=(names := _currencies(data.get("currencies", {}))),
         currency_names=_currency_names(names, data.get("currency_codes")) if "currencies" in data else None,
+        languages=(spoken := {str(n).lower(): code for code, ns in data.get("languages", {}).items() for n in ns}),
+        language_names=_names(spoken) if spoken else None,
         described=tuple((word.lower(), fact) for word, fact in data.get("described", {}).items()),
     )
 
@@ -415,6 +421,15 @@ def _synonyms(groups: Any) -> dict[str, tuple[str, ...]]:
 def _currencies(table: dict[str, Any]) -> dict[str, str]:
     """Each name (lower-cased) and the code itself → the code."""
     return {str(name).lower(): code for code, names in table.items() for name in [code, *names]}
+
+
+def _names(names: dict[str, str]) -> re.Pattern[str]:
+    """The names, longest first, an ASCII one not inside a longer ASCII word, in any case."""
+    written = [
+        rf"(?<![A-Za-z]){re.escape(n)}(?![A-Za-z])" if n[:1].isascii() and n[:1].isalpha() else re.escape(n)
+        for n in sorted(names, key=len, reverse=True)
+    ]
+    return re.compile("|".join(written), re.IGNORECASE)
 
 
 def _currency_names(names: dict[str, str], codes: str | None = None) -> re.Pattern[str]:

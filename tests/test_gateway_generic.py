@@ -2104,3 +2104,19 @@ def test_a_language_named_in_words_is_its_code_in_an_enum_of_codes(text, expecte
     tool["function"]["parameters"]["required"] = ["text", *expected]
     ((name, arguments),) = valid(ask(text, [tool]), [tool])
     assert {k: arguments[k] for k in expected} == expected
+
+
+def test_a_statement_that_answers_the_assistants_question_is_acted_on():
+    """A statement calls no tool, but "I'm in Paris, for the weather." answering "Which city are you in?" is
+    what the user was asked for: the weather in Paris."""
+    messages = [
+        {"role": "user", "content": "what's the weather like?"},
+        {"role": "assistant", "content": "Which city are you in?"},
+        {"role": "user", "content": "I'm in Paris, for the weather."},
+    ]
+    reply = respond({"model": "m", "messages": messages, "tools": [WEATHER]}, GatewayConfig())
+    calls = reply.body["choices"][0]["message"]["tool_calls"]
+    assert [(c["function"]["name"], json.loads(c["function"]["arguments"])) for c in calls] == [
+        ("get_weather", {"city": "Paris"})
+    ]
+    assert ask("I'm in Paris, for the weather.", [WEATHER]) == []

@@ -134,7 +134,7 @@ def _auto(
     if hard is not None and (still := next((d for d in facts.declines if d.calls_nothing), None)) is not None:
         return Decision(text=still.reply, order_id=facts.order_id)
     calls = () if hard else _direct_calls(text, offered, facts, rules, messages) or _intent_calls(facts, offered, rules)
-    if not calls and offered and (prepared is None or prepared.picks_from(rules)) and not _tells(text, rules):
+    if not calls and offered and (prepared is None or prepared.picks_from(rules)) and not _tells(text, rules, messages):
         context = _system_text(messages or [])
         calls = _generic_calls(text, offered, facts, rules, context, prepared)
         if len(calls) == 1 and unzoned(offered[calls[0].name].parameters, text, facts, rules):
@@ -153,12 +153,23 @@ def _auto(
     return Decision(text=_text_reply(facts, offered, rules), order_id=facts.order_id)
 
 
-def _tells(text: str, rules: Rules) -> bool:
+def _tells(text: str, rules: Rules, messages: list[dict[str, Any]] | None) -> bool:
     """Whether the user's `text` is a statement, not a question (`[generic] statement`: "I was in Paris last
-    week, the weather was nice."): no unruled tool is called for it. A text longer than `_MAX_STATEMENT` is
-    read as asking (a page pasted is no small talk, and is not searched through for a question)."""
+    week, the weather was nice."): no unruled tool is called for it. Not when it answers the assistant's
+    question ("Which city are you in?" "I'm in Paris."), and a text longer than `_MAX_STATEMENT` is read as
+    asking (a page pasted is no small talk, and is not searched through for a question)."""
     statement = rules.generic.statement
-    return statement is not None and len(text) <= _MAX_STATEMENT and statement.match(text) is not None
+    if statement is None or len(text) > _MAX_STATEMENT or statement.match(text) is None:
+        return False
+    return not _answers_a_question(messages or [])
+
+
+def _answers_a_question(messages: list[dict[str, Any]]) -> bool:
+    """Whether the assistant's message right before the last user message asks a question (ends with ? or ？)."""
+    for before, message in zip(messages[-2::-1], messages[::-1]):
+        if message["role"] == "user":
+            return before["role"] == "assistant" and content_text(before.get("content")).rstrip().endswith(("?", "？"))
+    return False
 
 
 _MAX_STATEMENT = 2_000

@@ -2073,6 +2073,7 @@ STRANGERS = [
         ("how much is 250 euros in yen?", ("fx_convert", {"amount": 250, "src": "EUR", "dst": "JPY"})),
         ("100美元等于多少人民币", ("fx_convert", {"amount": 100, "src": "USD", "dst": "CNY"})),
         ("remind me at 07:30 to call mom", ("create_reminder", {"at": "07:30"})),
+        ("how much is 10 GBP in EUR", ("fx_convert", {"amount": 10, "src": "GBP", "dst": "EUR"})),
     ],
 )
 def test_strangers_words_find_their_tools_and_fields(text, expected):

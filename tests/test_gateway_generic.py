@@ -2121,3 +2121,21 @@ def test_a_statement_that_answers_the_assistants_question_is_acted_on():
         ("get_weather", {"city": "Paris"})
     ]
     assert ask("I'm in Paris, for the weather.", [WEATHER]) == []
+
+
+def test_a_chinese_flight_question_finds_the_flight_tool_and_its_two_cities():
+    """ "我想订一张 2026-12-20 从北京到上海的机票" found no tool: 机票 and 航班 are flights, and 从 X 到 Y 的机票 names
+    the origin, then the destination."""
+    flights = fn(
+        "search_flights",
+        "Search flights between two cities on a date",
+        {
+            "from_city": {"type": "string"},
+            "to_city": {"type": "string"},
+            "date": {"type": "string", "format": "date"},
+        },
+    )
+    tools = [flights, WEATHER]
+    for text in ["我想订一张 2026-12-20 从北京到上海的机票", "查一下2026-12-20从北京飞上海的航班"]:
+        assert ask(text, tools) == [("search_flights", {"from_city": "北京", "to_city": "上海", "date": "2026-12-20"})]
+    assert ask("我收到了包裹", tools) == []

@@ -137,7 +137,7 @@ def _auto(
     if not calls and offered and (prepared is None or prepared.picks_from(rules)) and not _tells(text, rules, messages):
         context = _system_text(messages or [])
         calls = _generic_calls(text, offered, facts, rules, context, prepared)
-        if len(calls) == 1 and unzoned(offered[calls[0].name].parameters, text, facts, rules):
+        if len(calls) == 1 and unzoned(offered[calls[0].name].parameters, text, facts, rules, calls[0].arguments):
             return Decision(text=rules.replies["ask_timezone" if not text.isascii() else "ask_timezone_en"])
         if not facts.declines and messages:
             if calls:

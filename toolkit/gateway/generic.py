@@ -543,8 +543,13 @@ def listed_calls(
     first: each other call is `fill_arguments` with that field known. Only `arguments` when a place of the
     list does not fit the field (a city with no IANA zone, a pattern it misses: a model asks of a list what it
     asks of one), or the text lists none (the usual case: one place, or none)."""
-    if rules.generic.place_joiner is None or not isinstance(schema, dict):
-        return [arguments]
+    joiner = rules.generic.place_joiner
+    if (
+        joiner is None
+        or not isinstance(schema, dict)
+        or not any(_joined_after(text, v, joiner) for v in arguments.values())
+    ):
+        return [arguments]  # the usual case, found cheaply: no argument's value is followed by a joiner
     filler = _Filler(schema, text, facts, rules, "")
     asking = [
         (name, sub, wanted)
@@ -564,14 +569,34 @@ def listed_calls(
     return [arguments, *made]
 
 
-def unzoned(schema: Any, text: str, facts: Facts, rules: Rules) -> bool:
+def _as_written(value: Any) -> str | None:
+    """How the text writes a string argument's value: a zone by its city (`Asia/Tokyo`: Tokyo, `New_York`:
+    New York), anything else as it is; None for what is no string."""
+    if type(value) is not str or not value:
+        return None
+    return value.rsplit("/", 1)[-1].replace("_", " ") if "/" in value else value
+
+
+def _joined_after(text: str, value: Any, joiner: re.Pattern[str]) -> bool:
+    """Whether the text writes `value` (`_as_written`) with `joiner` right after it (a list of places goes on)."""
+    written = _as_written(value)
+    at = text.find(written) if written else -1
+    return at != -1 and joiner.match(text, at + len(written or "")) is not None
+
+
+def unzoned(schema: Any, text: str, facts: Facts, rules: Rules, arguments: dict[str, Any] | None = None) -> bool:
     """Whether the tool asks for a timezone (a required string field wanting one, `_Filler.wants_fact`)
     the text gives none of, though it names a place (`place` fact): a city the tz database does not name
     ("上海现在几点？", "time in Beijing"), whose zone would be made up (the description's example is
     another city's). False when the text names no place ("现在几点？": the schema's example or default is
-    the tool's own choice), or writes a zone."""
+    the tool's own choice), or writes a zone, or when each string of the call's `arguments` (if given) is
+    written in the text (a zone by its city) after its start (not the user's whole words): nothing was made up."""
     if not isinstance(schema, dict) or not isinstance(schema.get("required"), list):
         return False
+    if arguments is not None and all(
+        (w := _as_written(v)) is None or (w in text and not text.startswith(w)) for v in arguments.values()
+    ):
+        return False  # the usual case, found cheaply: every string the call sends is a part of the text, not all of it
     filler = _Filler(schema, text, facts, rules, "")
     asks = [
         (name, sub)

@@ -144,8 +144,9 @@ def test_a_timezone_written_right_against_chinese_is_read(text, zone):
                 )
             ],
         ),
-        # a city the tz database does not name, and no place at all: the documented example, never a guess
-        ("What time is it in Beijing?", [("get_current_time", {"timezone": "America/New_York"})]),
+        # a city the tz database does not name: asked about, never a guess (nor another city's zone, the example);
+        # no place at all: the documented example
+        ("What time is it in Beijing?", []),
         ("What's the time at the office?", [("get_current_time", {"timezone": "America/New_York"})]),
     ],
 )
@@ -1691,9 +1692,9 @@ def test_two_questions_in_one_message_call_both_tools_each_with_its_own_argument
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        # two places for one tool: one clause picks it, one call (not a second tool with mixed fields)
-        ("weather in Paris and London", ["get_weather"]),
-        ("北京和上海的天气", ["get_weather"]),
+        # two places for one tool: one clause picks it, a call for each place (not a second tool with mixed fields)
+        ("weather in Paris and London", ["get_weather", "get_weather"]),
+        ("北京和上海的天气", ["get_weather", "get_weather"]),
         # a clause that only shares a description's word with a tool calls nothing beside the question
         ("What's the time? I need to leave for the airport", ["get_time"]),
         ("The stock market crashed and I lost money", ["get_stock_quote"]),
@@ -1900,3 +1901,241 @@ def test_a_follow_up_about_a_tool_sharing_no_field_carries_nothing():
     assert follow_up(*asked, "and the news about AI?", [WEATHER, AIR, NEWS]) == [
         ("get_news", {"topic": "and the news about AI?"})
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "city"),
+    [
+        ("is it raining in Oslo?", "Oslo"),
+        ("will it snow in Denver tomorrow?", "Denver"),
+        ("Is it sunny in Lisbon right now?", "Lisbon"),
+        ("奥斯陆下雨吗？", "奥斯陆"),
+        ("明天北京会下雪吗", "北京"),
+    ],
+)
+def test_rain_snow_and_sun_ask_for_the_weather(text, city):
+    """ "is it raining in Oslo?" and "下雨吗" found no weather tool: only "weather" (天气) named one. Rain, snow
+    and sun are the weather's words too (a hint, one way: "weather" does not find a `train` tool)."""
+    tools = [WEATHER, fn("train_model", "Train a model on a dataset", {"dataset": {"type": "string"}})]
+    assert ask(text, tools) == [("get_weather", {"city": city})]
+    assert ask("what's the weather in Paris?", [tools[1]]) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "codes"),
+    [
+        ("the CEO wants to exchange 50 dollars into euros", ("USD", "EUR")),
+        ("convert 30 euros, I live in the USA", ("EUR", "EUR")),
+        ("convert 100 dollars into the local currency of the UAE, for the API docs", ("USD", "USD")),
+        ("convert 100 SEK to NOK", ("SEK", "NOK")),
+        ("把100 CHF换成HKD", ("CHF", "HKD")),
+    ],
+)
+def test_three_capital_letters_are_a_currency_only_when_iso_4217_lists_them(text, codes):
+    """A code of three capital letters standing alone was read as a currency whatever it was: "the CEO", "the
+    USA" and "the UAE" filled an ISO 4217 field. Only the codes ISO 4217 lists are (SEK, NOK, CHF)."""
+    assert ask(text, [RATE]) == [("exchange", {"base": codes[0], "quote": codes[1]})]
+
+
+@pytest.mark.parametrize(
+    ("text", "city"),
+    [
+        ("history of Rome and its weather", "Rome"),
+        ("what's the weather of Madrid like?", "Madrid"),
+        ("天气怎么样，北京？", "北京"),
+        ("现在的天气如何, 上海", "上海"),
+        ("what's the weather like over in San Francisco today", "San Francisco"),
+    ],
+)
+def test_a_place_is_read_after_of_and_after_a_chinese_question(text, city):
+    """A city field took the whole phrase where the place was written after "of" ("history of Rome and its
+    weather") or after the Chinese question it answers ("天气怎么样，北京？")."""
+    assert ask(text, [WEATHER]) == [("get_weather", {"city": city})]
+
+
+@pytest.mark.parametrize(
+    ("text", "calls"),
+    [
+        ("weather in Paris and in Rome", [("get_weather", "city", "Paris"), ("get_weather", "city", "Rome")]),
+        (
+            "What's the weather in Paris, Rome and New York?",
+            [("get_weather", "city", "Paris"), ("get_weather", "city", "Rome"), ("get_weather", "city", "New York")],
+        ),
+        ("北京和上海的天气怎么样", [("get_weather", "city", "北京"), ("get_weather", "city", "上海")]),
+        (
+            "查一下北京、广州和哈尔滨的天气",
+            [("get_weather", "city", "北京"), ("get_weather", "city", "广州"), ("get_weather", "city", "哈尔滨")],
+        ),
+        (
+            "time in Tokyo and London",
+            [("get_time", "timezone", "Asia/Tokyo"), ("get_time", "timezone", "Europe/London")],
+        ),
+        # near misses: one place, or places that are not a list of the one field's values
+        ("weather in Paris and tell me a joke", [("get_weather", "city", "Paris")]),
+        ("weather in Paris for my trip and Rome is next", [("get_weather", "city", "Paris")]),
+        ("weather in Paris, please and thanks", [("get_weather", "city", "Paris")]),
+        ("what's the weather in Paris and Bob's favourite colour?", [("get_weather", "city", "Paris")]),
+        ("把北京和上海的天气告诉我", [("get_weather", "city", "北京"), ("get_weather", "city", "上海")]),
+        ("time in Tokyo and Springfield", [("get_time", "timezone", "Asia/Tokyo")]),
+    ],
+)
+def test_one_tool_asked_about_several_places_is_called_once_for_each(text, calls):
+    """ "weather in Paris and in Rome" made one call, for Paris: a listed place ("A and B", "A, B and C",
+    "A和B") of a tool's one place (or timezone) field is a call each, as a model makes them; a tool with
+    two place fields (origin, destination) takes its places as before, and a listed place with no zone
+    gives no timezone call."""
+    made = ask(text, MANY)
+    assert [(name, key, arguments[key]) for name, arguments in made for key in [next(iter(arguments))]] == calls
+    valid(made, MANY)
+
+
+@pytest.mark.parametrize(
+    ("text", "called"),
+    [
+        ("I was in Paris last week, the weather was nice.", []),
+        ("I love the weather in Rome.", []),
+        ("We were in Tokyo at the time, it was late", []),
+        ("我上周在巴黎，天气很好。", []),
+        # near misses: a question, a request, or what to act on, from the same first person
+        ("I was in Paris last week, what's the weather there now?", ["get_weather"]),
+        ("I need the weather in Rome.", ["get_weather"]),
+        ("I'd like to know the weather in Rome", ["get_weather"]),
+        ("I wonder what the time in Tokyo is", ["get_time"]),
+        ("我想知道巴黎的天气", ["get_weather"]),
+        ("我在北京，天气怎么样", ["get_weather"]),
+        ("My stock AAPL2 fell, the quote for it", ["get_stock_quote"]),
+    ],
+)
+def test_a_statement_in_the_first_person_calls_no_tool(text, called):
+    """ "I was in Paris last week, the weather was nice." called get_weather(city=Paris): a sentence that tells
+    of the speaker (I, we, my, 我) and asks nothing (no question, no request word, nothing written with digits
+    to act on) is talk, answered without a tool, as a model answers it."""
+    assert [name for name, _ in ask(text, MANY)] == called
+
+
+@pytest.mark.parametrize(
+    "text", ["上海现在几点？", "东京的时间", "what time is it in Beijing?", "time in Springfield now"]
+)
+def test_a_city_with_no_iana_zone_is_asked_about_not_given_an_invented_zone(text):
+    """ "上海现在几点？" called get_time(timezone=...) with the description's example zone, another city's time
+    given as Shanghai's: the tz database names no 上海 (nor 东京, nor Beijing), and the package keeps no
+    translation of city names. A model that cannot tell the zone asks for it."""
+    assert ask(text, MANY) == []
+    reply = respond({"model": "m", "messages": [{"role": "user", "content": text}], "tools": MANY}, GatewayConfig())
+    content = reply.body["choices"][0]["message"]["content"]
+    assert "IANA" in content and ("时区" in content if not text.isascii() else "time zone" in content)
+
+
+@pytest.mark.parametrize(
+    ("text", "zone"),
+    [
+        ("what time is it in Tokyo?", "Asia/Tokyo"),
+        ("东京 Asia/Tokyo 现在几点", "Asia/Tokyo"),
+        ("现在几点？", "Europe/Paris"),
+    ],
+)
+def test_a_zone_the_text_gives_or_none_named_is_called_as_before(text, zone):
+    tool = fn(
+        "get_time", "Current time", {"timezone": {"type": "string", "description": "IANA zone, e.g. 'Europe/Paris'"}}
+    )
+    assert ask(text, [tool]) == [("get_time", {"timezone": zone})]
+
+
+STRANGERS = [
+    fn("get_weather", "Get the current weather for a city", {"city": {"type": "string"}}),
+    fn("get_air_quality", "Air quality index for a city", {"location": {"type": "string"}}),
+    fn("set_thermostat", "Set the home thermostat temperature", {"celsius": {"type": "number"}}),
+    fn(
+        "fx_convert",
+        "Convert money between currencies",
+        {
+            "amount": {"type": "number"},
+            "src": {"type": "string", "description": "ISO 4217 code"},
+            "dst": {"type": "string", "description": "ISO 4217 code"},
+        },
+    ),
+    fn(
+        "create_reminder",
+        "Create a reminder",
+        {"note": {"type": "string"}, "at": {"type": "string", "description": "time HH:MM"}},
+        required=["at"],
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("how hot is it in Cairo", ("get_weather", {"city": "Cairo"})),
+        ("do I need an umbrella in London today?", ("get_weather", {"city": "London"})),
+        ("how is the weather over in Rio de Janeiro these days", ("get_weather", {"city": "Rio de Janeiro"})),
+        ("上海今天的空气质量怎么样", ("get_air_quality", {"location": "上海"})),
+        ("how much is 250 euros in yen?", ("fx_convert", {"amount": 250, "src": "EUR", "dst": "JPY"})),
+        ("100美元等于多少人民币", ("fx_convert", {"amount": 100, "src": "USD", "dst": "CNY"})),
+        ("remind me at 07:30 to call mom", ("create_reminder", {"at": "07:30"})),
+        ("how much is 10 GBP in EUR", ("fx_convert", {"amount": 10, "src": "GBP", "dst": "EUR"})),
+    ],
+)
+def test_strangers_words_find_their_tools_and_fields(text, expected):
+    """Each of these found no tool, or filled a field with the whole question: heat and an umbrella are the
+    weather's words, a currency's name is about money ("Convert money between currencies" said neither
+    "currency" nor "dollars"), 空气质量 is air quality, a city's name may hold a particle ("Rio de Janeiro"),
+    and a field described "HH:MM" asks for a time."""
+    assert valid(ask(text, STRANGERS), STRANGERS) == [expected]
+
+
+LANGS = ["en", "fr", "de", "zh", "ja", "es"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ('translate "good morning" into French', {"target": "fr"}),
+        ("把这句话翻译成日语：早上好", {"target": "ja"}),
+        ("translate 'bonjour' from French to German", {"source": "fr", "target": "de"}),
+        ('translate "hola" into en', {"target": "en"}),  # a code written is taken as it is
+    ],
+)
+def test_a_language_named_in_words_is_its_code_in_an_enum_of_codes(text, expected):
+    """ "translate into French" sent `en`, the enum's first value: a language named in words (French, 日语)
+    is its ISO 639-1 code (`[generic.languages]`) in an enum of codes, as a currency's name is its ISO 4217
+    code; the k-th language named for the k-th field."""
+    lang = {"type": "string", "enum": LANGS}
+    tool = fn("translate", "Translate text", {"text": {"type": "string"}, "source": lang, "target": lang})
+    tool["function"]["parameters"]["required"] = ["text", *expected]
+    ((name, arguments),) = valid(ask(text, [tool]), [tool])
+    assert {k: arguments[k] for k in expected} == expected
+
+
+def test_a_statement_that_answers_the_assistants_question_is_acted_on():
+    """A statement calls no tool, but "I'm in Paris, for the weather." answering "Which city are you in?" is
+    what the user was asked for: the weather in Paris."""
+    messages = [
+        {"role": "user", "content": "what's the weather like?"},
+        {"role": "assistant", "content": "Which city are you in?"},
+        {"role": "user", "content": "I'm in Paris, for the weather."},
+    ]
+    reply = respond({"model": "m", "messages": messages, "tools": [WEATHER]}, GatewayConfig())
+    calls = reply.body["choices"][0]["message"]["tool_calls"]
+    assert [(c["function"]["name"], json.loads(c["function"]["arguments"])) for c in calls] == [
+        ("get_weather", {"city": "Paris"})
+    ]
+    assert ask("I'm in Paris, for the weather.", [WEATHER]) == []
+
+
+def test_a_chinese_flight_question_finds_the_flight_tool_and_its_two_cities():
+    """ "我想订一张 2026-12-20 从北京到上海的机票" found no tool: 机票 and 航班 are flights, and 从 X 到 Y 的机票 names
+    the origin, then the destination."""
+    flights = fn(
+        "search_flights",
+        "Search flights between two cities on a date",
+        {
+            "from_city": {"type": "string"},
+            "to_city": {"type": "string"},
+            "date": {"type": "string", "format": "date"},
+        },
+    )
+    tools = [flights, WEATHER]
+    for text in ["我想订一张 2026-12-20 从北京到上海的机票", "查一下2026-12-20从北京飞上海的航班"]:
+        assert ask(text, tools) == [("search_flights", {"from_city": "北京", "to_city": "上海", "date": "2026-12-20"})]
+    assert ask("我收到了包裹", tools) == []

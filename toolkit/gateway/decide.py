@@ -45,9 +45,11 @@ from toolkit.gateway.generic import (
     fill_arguments,
     fill_clause,
     follow_up,
+    listed_calls,
     picks,
     search_terms,
     tool_finder,
+    unzoned,
 )
 from toolkit.gateway.judge import takes
 from toolkit.gateway.rules import Facts, Rules, find_order_id, read_text
@@ -132,9 +134,11 @@ def _auto(
     if hard is not None and (still := next((d for d in facts.declines if d.calls_nothing), None)) is not None:
         return Decision(text=still.reply, order_id=facts.order_id)
     calls = () if hard else _direct_calls(text, offered, facts, rules, messages) or _intent_calls(facts, offered, rules)
-    if not calls and offered and (prepared is None or prepared.picks_from(rules)):
+    if not calls and offered and (prepared is None or prepared.picks_from(rules)) and not _tells(text, rules, messages):
         context = _system_text(messages or [])
         calls = _generic_calls(text, offered, facts, rules, context, prepared)
+        if len(calls) == 1 and unzoned(offered[calls[0].name].parameters, text, facts, rules, calls[0].arguments):
+            return Decision(text=rules.replies["ask_timezone" if not text.isascii() else "ask_timezone_en"])
         if not facts.declines and messages:
             if calls:
                 calls = _carried(calls, text, offered, facts, rules, messages)
@@ -147,6 +151,28 @@ def _auto(
     if hard:
         return Decision(text=hard.reply, order_id=facts.order_id)
     return Decision(text=_text_reply(facts, offered, rules), order_id=facts.order_id)
+
+
+def _tells(text: str, rules: Rules, messages: list[dict[str, Any]] | None) -> bool:
+    """Whether the user's `text` is a statement, not a question (`[generic] statement`: "I was in Paris last
+    week, the weather was nice."): no unruled tool is called for it. Not when it answers the assistant's
+    question ("Which city are you in?" "I'm in Paris."), and a text longer than `_MAX_STATEMENT` is read as
+    asking (a page pasted is no small talk, and is not searched through for a question)."""
+    statement = rules.generic.statement
+    if statement is None or len(text) > _MAX_STATEMENT or statement.match(text) is None:
+        return False
+    return not _answers_a_question(messages or [])
+
+
+def _answers_a_question(messages: list[dict[str, Any]]) -> bool:
+    """Whether the assistant's message right before the last user message asks a question (ends with ? or ？)."""
+    for before, message in zip(messages[-2::-1], messages[::-1]):
+        if message["role"] == "user":
+            return before["role"] == "assistant" and content_text(before.get("content")).rstrip().endswith(("?", "？"))
+    return False
+
+
+_MAX_STATEMENT = 2_000
 
 
 def _unruled(offered: dict[str, ToolInfo], rules: Rules) -> dict[str, ToolInfo]:
@@ -181,7 +207,11 @@ def _generic_calls(
     if name is None:
         return ()
     several = _clause_calls(text, picked, offered, facts, rules, context) if contenders > 1 else ()
-    return several or (Call(name, fill_arguments(offered[name].parameters, text, facts, rules, context=context)),)
+    if several:
+        return several
+    schema = offered[name].parameters
+    arguments = fill_arguments(schema, text, facts, rules, context=context)
+    return tuple(Call(name, a) for a in listed_calls(schema, text, facts, rules, arguments, context=context))
 
 
 def _clause_calls(

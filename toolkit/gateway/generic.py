@@ -80,7 +80,7 @@ took 4.6 s, a 1 MiB request would have taken minutes); a value is pointed at in 
 `_MAX_CHARS` characters.
 
 Leaves out: understanding. "Tokyo" becomes `Asia/Tokyo` only as the tz database names it
-(`toolkit.gateway.zones`: not Beijing, not 东京), "tomorrow" is not a date,
+(`toolkit.gateway.zones`: not Beijing, not 东京, which are asked about: `unzoned`), "tomorrow" is not a date,
 and a question that shares a word with an unrelated tool's description calls that tool.
 """
 
@@ -534,6 +534,80 @@ def fill_clause(
     return fill_arguments(schema, clause, facts, rules, context=context, known=known)
 
 
+def listed_calls(
+    schema: Any, text: str, facts: Facts, rules: Rules, arguments: dict[str, Any], *, context: str = ""
+) -> list[dict[str, Any]]:
+    """`arguments`, and the arguments of one more call for each other place of the list the text writes
+    (`_Filler.listed`: "weather in Paris and Rome", "北京和上海的天气" is a call for Paris, then Rome), when
+    the tool has one required field asking for a place or a timezone, and `arguments` gave it the list's
+    first: each other call is `fill_arguments` with that field known. Only `arguments` when a place of the
+    list does not fit the field (a city with no IANA zone, a pattern it misses: a model asks of a list what it
+    asks of one), or the text lists none (the usual case: one place, or none)."""
+    joiner = rules.generic.place_joiner
+    if (
+        joiner is None
+        or not isinstance(schema, dict)
+        or not any(_joined_after(text, v, joiner) for v in arguments.values())
+    ):
+        return [arguments]  # the usual case, found cheaply: no argument's value is followed by a joiner
+    filler = _Filler(schema, text, facts, rules, "")
+    asking = [
+        (name, sub, wanted)
+        for name, sub in filler.required(filler.resolve(filler.root, 0))
+        if (wanted := filler.wants_fact(name, sub)) in ("place", "timezone") and "enum" not in sub
+    ]
+    if len(asking) != 1 or _kind(asking[0][1]) != "string":
+        return [arguments]
+    name, sub, wanted = asking[0]
+    places = filler.listed()
+    values = [zone_of(p) for p in places] if wanted == "timezone" else places
+    if len(values) < 2 or arguments.get(name) != values[0] or None in values:
+        return [arguments]
+    if "pattern" in sub and any(_matching(sub, v, filler) != v for v in values if v is not None):
+        return [arguments]
+    made = [fill_arguments(schema, text, facts, rules, context=context, known={name: v}) for v in values[1:]]
+    return [arguments, *made]
+
+
+def _as_written(value: Any) -> str | None:
+    """How the text writes a string argument's value: a zone by its city (`Asia/Tokyo`: Tokyo, `New_York`:
+    New York), anything else as it is; None for what is no string."""
+    if type(value) is not str or not value:
+        return None
+    return value.rsplit("/", 1)[-1].replace("_", " ") if "/" in value else value
+
+
+def _joined_after(text: str, value: Any, joiner: re.Pattern[str]) -> bool:
+    """Whether the text writes `value` (`_as_written`) with `joiner` right after it (a list of places goes on)."""
+    written = _as_written(value)
+    at = text.find(written) if written else -1
+    return at != -1 and joiner.match(text, at + len(written or "")) is not None
+
+
+def unzoned(schema: Any, text: str, facts: Facts, rules: Rules, arguments: dict[str, Any] | None = None) -> bool:
+    """Whether the tool asks for a timezone (a required string field wanting one, `_Filler.wants_fact`)
+    the text gives none of, though it names a place (`place` fact): a city the tz database does not name
+    ("上海现在几点？", "time in Beijing"), whose zone would be made up (the description's example is
+    another city's). False when the text names no place ("现在几点？": the schema's example or default is
+    the tool's own choice), or writes a zone, or when each string of the call's `arguments` (if given) is
+    written in the text (a zone by its city) after its start (not the user's whole words): nothing was made up."""
+    if not isinstance(schema, dict) or not isinstance(schema.get("required"), list):
+        return False
+    if arguments is not None and all(
+        (w := _as_written(v)) is None or (w in text and not text.startswith(w)) for v in arguments.values()
+    ):
+        return False  # the usual case, found cheaply: every string the call sends is a part of the text, not all of it
+    filler = _Filler(schema, text, facts, rules, "")
+    asks = [
+        (name, sub)
+        for name, sub in filler.required(filler.resolve(filler.root, 0))
+        if "enum" not in sub and filler.wants_fact(name, sub) == "timezone"
+    ]
+    if not asks or filler.zones() or filler.first_fact("place") is None:
+        return False
+    return all(filler.given(name, sub) is None for name, sub in asks)
+
+
 def fill_value(schema: Any, text: str, facts: Facts, rules: Rules) -> Any:
     """A value for a whole `schema` of any type, as a structured answer's (`response_format`) may be:
     an object's is made as `fill_arguments` makes one; an array's, a string's, a choice's (`anyOf` of
@@ -835,12 +909,32 @@ class _Filler:
         if not named and schema is not None and self.of_currencies(name, schema, values):
             order = {code: i for i, code in enumerate(self.currencies())}
             named = sorted([v for v in values[:_MAX_ENUM_VALUES] if v in order], key=order.__getitem__)
+        if not named and self.rules.generic.language_names is not None:
+            named = self.of_languages(values[:_MAX_ENUM_VALUES])
         turn = self.turn(tuple([str(v) for v in named]), name) if len(named) > 1 else 0
         return (
             named[min(turn, len(named) - 1)]
             if named
             else pick_enum(values, self.text, self.context, self.rules, self.terms())
         )
+
+    def of_languages(self, values: list[Any]) -> list[Any]:
+        """The `values` that are the ISO 639-1 codes of the languages the text names in words (`[generic.
+        languages]`: "into French" is `fr`, or `fr-FR`), in the order it names them; none when no value is
+        a language's code (the text is then not read for languages)."""
+        codes = {_language(v) for v in values if type(v) is str}
+        if codes.isdisjoint(self.rules.generic.languages.values()):
+            return []
+        if "languages" not in self._all_facts:
+            generic = self.rules.generic
+            found = generic.language_names.finditer(self.text[:_MAX_CHARS]) if generic.language_names else ()
+            self._all_facts["languages"] = list(dict.fromkeys(generic.languages[m.group().lower()] for m in found))
+        order = {code: i for i, code in enumerate(self._all_facts["languages"])}
+        first: dict[str, Any] = {}  # each code's first value ("fr" before "fr-CA")
+        for value in values:
+            if type(value) is str and _language(value) in order:
+                first.setdefault(_language(value), value)
+        return sorted(first.values(), key=lambda v: order[_language(v)])
 
     def of_currencies(self, name: str, schema: dict[str, Any], values: list[Any]) -> bool:
         """Whether an enum field asks for a currency: by its name or description (`wants_fact`), or
@@ -1241,6 +1335,34 @@ class _Filler:
             self._all_facts[fact] = values
         return self._all_facts[fact]
 
+    def listed(self) -> list[str]:
+        """The places of the list the text's first place starts ("weather in Paris, Rome and New York":
+        Paris, Rome, New York; "北京和上海的天气": 北京, 上海), each once, at most `_MAX_LISTED`: after each place,
+        `[generic] place_joiner` and the capitalised name it ends with, else a place fact starting in it or
+        right after it. Only the first place when nothing joins another to it."""
+        pattern, joiner = self.rules.generic.facts.get("place"), self.rules.generic.place_joiner
+        text = self.text[:_MAX_CHARS]
+        if pattern is None or joiner is None:
+            return []
+        named = self.options_named()
+        matches = [m for m in pattern.finditer(text) if not _holds(_group(m), named)]
+        if not matches:
+            return []
+        places, end = [_group(matches[0])], matches[0].end()
+        while len(places) < _MAX_LISTED and (joined := joiner.match(text, end)) is not None:
+            if joined.re.groups and (bare := joined.group(1)):
+                if _holds(bare, named):  # "in Berlin, Celsius please": a unit, not a place
+                    break
+                places.append(bare)
+                end = joined.end()
+                continue
+            following = next((m for m in matches if end <= m.start() <= joined.end() < m.end()), None)
+            if following is None:
+                break
+            places.append(_group(following))
+            end = following.end()
+        return list(dict.fromkeys(places))
+
     def options_named(self) -> list[str]:
         """The values of the root's top-level `enum`s (`option_values`) the text names as words, no
         stopword, lower-cased: what a unit or a mode the user asks for is written as, not a place."""
@@ -1252,6 +1374,11 @@ class _Filler:
             values = self.option_values(sub, 0) if type(sub) is dict else []
             named += [str(v).lower() for v in named_values(values, self.text) if str(v).lower() not in stopwords]
         return named
+
+
+def _language(value: str) -> str:
+    """An enum value's language code, lower-cased, without its region (`fr-FR`, `zh_CN`: fr, zh)."""
+    return value.lower().replace("_", "-").split("-", 1)[0]
 
 
 def _holds(value: str, named: list[str]) -> bool:
@@ -1332,6 +1459,9 @@ def _readings(word: str) -> list[str]:
 _AMOUNT_BEFORE = re.compile(r"\d[\s\u00a0]*\Z")
 _AMOUNT_AFTER = re.compile(r"[\s\u00a0]*\d")
 """An amount right before a currency's name ("50 pounds", "100美元") or right after it ("$100", "USD 20")."""
+
+_MAX_LISTED = 16
+"""The places of one list a tool is called for, at most (a list of thousands of cities is not thousands of calls)."""
 
 _MAX_BUILT = 16
 """The pattern's strings `_matching` builds, at most, for one of the schema's lengths."""

@@ -103,6 +103,12 @@ class GenericRules:
     follow_up: re.Pattern[str] | None = None
     """Matches a follow-up's elliptical form ("And in London?", "那上海呢？"): only such a text asks
     again what the turn before asked (`decide._follow_up_calls`)."""
+    statement: re.Pattern[str] | None = None
+    """Matches a text that tells rather than asks ("I was in Paris last week, the weather was nice."): it
+    calls no unruled tool (`decide._auto`)."""
+    place_joiner: re.Pattern[str] | None = None
+    """Matches what joins a list's places right after one ("Paris and Rome", "北京和上海"; group 1 a
+    capitalised name after it, if any): a tool's one place field is called for each (`generic.listed_calls`)."""
     clauses: re.Pattern[str] | None = None
     """Where a message's clauses part ("… and …", "…，再…"): each may ask for another tool."""
     clause_min_score: int = 2
@@ -117,7 +123,12 @@ class GenericRules:
     """A currency's name (lower-cased) or symbol → its ISO 4217 code (`[generic.currencies]`)."""
     currency_names: re.Pattern[str] | None = None
     """Where a currency is named: a name or symbol of `currencies` (any case, not inside a longer ASCII
-    word), or a code of three capital letters standing alone (USD, SEK)."""
+    word), or a code ISO 4217 lists (`[generic] currency_codes`) in capitals standing alone (USD, SEK; not
+    the CEO, the USA)."""
+    languages: dict[str, str] = field(default_factory=dict)
+    """A language's name (lower-cased) → its ISO 639-1 code (`[generic.languages]`)."""
+    language_names: re.Pattern[str] | None = None
+    """Where a language is named: a name of `languages` (any case, not inside a longer ASCII word)."""
     described: tuple[tuple[str, str], ...] = ()
     """A word in a parameter's description → the fact it wants, for a name that wants none."""
 
@@ -381,6 +392,8 @@ def _compile_generic(data: dict[str, Any]) -> GenericRules:
         params=tuple((word.lower(), fact) for word, fact in data.get("params", {}).items()),
         tool_finder=re.compile(data["tool_finder"]) if "tool_finder" in data else None,
         follow_up=re.compile(data["follow_up"]) if "follow_up" in data else None,
+        statement=re.compile(data["statement"]) if "statement" in data else None,
+        place_joiner=re.compile(data["place_joiner"]) if "place_joiner" in data else None,
         clauses=re.compile(data["clauses"]) if "clauses" in data else None,
         clause_min_score=int(data.get("clause_min_score", 2)),
         synonyms=_synonyms(data.get("synonyms", ())),
@@ -388,7 +401,9 @@ def _compile_generic(data: dict[str, Any]) -> GenericRules:
             str(word).lower(): tuple(str(t).lower() for t in terms) for word, terms in data.get("hints", {}).items()
         },
         currencies=(names := _currencies(data.get("currencies", {}))),
-        currency_names=_currency_names(names) if "currencies" in data else None,
+        currency_names=_currency_names(names, data.get("currency_codes")) if "currencies" in data else None,
+        languages=(spoken := {str(n).lower(): code for code, ns in data.get("languages", {}).items() for n in ns}),
+        language_names=_names(spoken) if spoken else None,
         described=tuple((word.lower(), fact) for word, fact in data.get("described", {}).items()),
     )
 
@@ -408,14 +423,26 @@ def _currencies(table: dict[str, Any]) -> dict[str, str]:
     return {str(name).lower(): code for code, names in table.items() for name in [code, *names]}
 
 
-def _currency_names(names: dict[str, str]) -> re.Pattern[str]:
-    """The names, longest first (日元 before 元), an ASCII one not inside a longer ASCII word; or three
-    capital letters alone."""
+def _names(names: dict[str, str]) -> re.Pattern[str]:
+    """The names, longest first, an ASCII one not inside a longer ASCII word, in any case."""
     written = [
         rf"(?<![A-Za-z]){re.escape(n)}(?![A-Za-z])" if n[:1].isascii() and n[:1].isalpha() else re.escape(n)
         for n in sorted(names, key=len, reverse=True)
     ]
-    return re.compile("|".join([r"(?-i:(?<![A-Za-z])[A-Z]{3}(?![A-Za-z]))", *written]), re.IGNORECASE)
+    return re.compile("|".join(written), re.IGNORECASE)
+
+
+def _currency_names(names: dict[str, str], codes: str | None = None) -> re.Pattern[str]:
+    """The names, longest first (日元 before 元), an ASCII one not inside a longer ASCII word; or one of
+    the `codes` (blank-separated: `[generic] currency_codes`, ISO 4217's) in capitals alone, any three
+    capital letters alone when no codes are given."""
+    written = [
+        rf"(?<![A-Za-z]){re.escape(n)}(?![A-Za-z])" if n[:1].isascii() and n[:1].isalpha() else re.escape(n)
+        for n in sorted(names, key=len, reverse=True)
+    ]
+    listed = sorted({c for c in codes.split() if re.fullmatch("[A-Z]{3}", c)}) if codes is not None else []
+    code = f"(?:{'|'.join(listed)})" if listed else "[A-Z]{3}"
+    return re.compile("|".join([rf"(?-i:(?<![A-Za-z]){code}(?![A-Za-z]))", *written]), re.IGNORECASE)
 
 
 def _answer(answer: dict[str, Any]) -> Answer:

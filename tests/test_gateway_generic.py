@@ -2139,3 +2139,32 @@ def test_a_chinese_flight_question_finds_the_flight_tool_and_its_two_cities():
     for text in ["我想订一张 2026-12-20 从北京到上海的机票", "查一下2026-12-20从北京飞上海的航班"]:
         assert ask(text, tools) == [("search_flights", {"from_city": "北京", "to_city": "上海", "date": "2026-12-20"})]
     assert ask("我收到了包裹", tools) == []
+
+
+MOVIES = fn("search_movies", "Search films by title or actor", {"query": {"type": "string"}})
+UNITS = fn("convert_units", "Convert a value between units", {"value": {"type": "number"}, "unit": {"type": "string"}})
+MONEY = fn(
+    "convert_currency",
+    "Convert money between currencies",
+    {"amount": {"type": "number"}, "from_currency": {"type": "string"}, "to_currency": {"type": "string"}},
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "tools", "picked"),
+    [
+        ("find movies with Snow White", [WEATHER, MOVIES], "search_movies"),  # "snow" hints the weather
+        ("Snow White is my favourite film", [WEATHER, MOVIES], "search_movies"),
+        ("is it snowing in Oslo?", [WEATHER, MOVIES], "get_weather"),  # the hint alone finds the tool
+        ("convert 10 dollars to euros", [UNITS, MONEY], "convert_currency"),  # a hint breaks the user's words' tie
+    ],
+)
+def test_a_hint_breaks_a_tie_but_never_outweighs_a_word_the_user_wrote(text, tools, picked):
+    """Before: a hint's word counted as the user's own, so "snow" (the weather's) took "find movies with Snow
+    White" from the film search the user named. Both pickers (the server's prepared one and the plain one)."""
+    assert [name for name, _ in ask(text, tools)] == [picked]
+    infos = {
+        t["function"]["name"]: generic.ToolInfo(t["function"]["description"], t["function"]["parameters"])
+        for t in tools
+    }
+    assert generic.pick(text, infos, "", load_rules()) == picked

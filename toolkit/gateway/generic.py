@@ -6,7 +6,8 @@ scorer (`toolkit.search.keyword.score`: +2 a term in the name, +1 in the descrip
 whose string parameter has an `enum` also scores through its values: each value's own words,
 and the system-prompt text around it (a skill's description, say). The best tool scoring at
 least `[generic] min_score` is called; ties go to the tool listed first. A tool is picked by the terms and
-their `[generic.hints]` ("dollars": currency), and only when none is found, by their `[generic] synonyms` too
+their `[generic.hints]` ("dollars": currency; a hint breaks a tie among the tools the user's own words find best,
+never outweighs them), and only when none is found, by their `[generic] synonyms` too
 ("weather" finds `get_forecast`); `picks` also counts the tools that score a clause's least, for
 `toolkit.gateway.decide`'s calls of several tools in one message (`fill_clause` fills each from its clause).
 
@@ -300,11 +301,30 @@ def picks(
         return None, 0
     least = rules.generic.min_score if least is None else least
     found = _best(tools, terms, context, least, also)
+    if found[0] is not None and len(terms) > len(own := search_terms(text, rules)):
+        found = (_hint_decides(tools, own, terms, context, least) or found[0], found[1])
     if (found[0] is None or also > 0) and (more := synonym_terms(terms, rules)) is not None:
         # none found: by the synonyms; else the contenders by them (a clause may find its tool by one)
         again = _best(tools, more, context, least, also)
         found = again if found[0] is None else (found[0], again[1])
     return found
+
+
+def _hint_decides(
+    tools: dict[str, ToolInfo], own: list[str], hinted: list[str], context: str, least: int
+) -> str | None:
+    """Where the user's own words find tools, the best of those that score most by them, by the words and
+    their hints: a hint breaks a tie ("convert 10 dollars to euros": the currency converter, not the unit
+    converter) but never outweighs a word the user wrote ("find movies with Snow White" is a film search,
+    though snow is the weather's). None when the user's own words find no tool: the hints pick alone."""
+    scores = {
+        name: score_text(name, info.description, own) + _enum_score(info.parameters, own, context)
+        for name, info in tools.items()
+    }
+    top = max(scores.values(), default=0)
+    if top < least:
+        return None
+    return _best({name: tools[name] for name, score in scores.items() if score == top}, hinted, context, least, 0)[0]
 
 
 def _best(tools: dict[str, ToolInfo], terms: list[str], context: str, least: int, also: int) -> tuple[str | None, int]:

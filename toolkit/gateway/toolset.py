@@ -40,7 +40,15 @@ from typing import Any
 import orjson
 
 from toolkit.gateway.digest import tools_state
-from toolkit.gateway.generic import ToolInfo, first_enum_groups, pick_terms, synonym_terms, tool_finder, windows
+from toolkit.gateway.generic import (
+    ToolInfo,
+    first_enum_groups,
+    pick_terms,
+    search_terms,
+    synonym_terms,
+    tool_finder,
+    windows,
+)
 from toolkit.gateway.rules import Rules
 from toolkit.gateway.validate import RequestError, check_tools
 from toolkit.gateway.wire import dumps
@@ -146,10 +154,32 @@ class ToolSet:
             return None, 0
         least = rules.generic.min_score if least is None else least
         found = self._best(tools, terms, names, descriptions, context, least, also)
+        if found[0] is not None and len(terms) > len(own := search_terms(text, rules)):
+            found = (self._hint_decides(tools, own, terms, names, descriptions, context, least) or found[0], found[1])
         if (found[0] is None or also > 0) and (more := synonym_terms(terms, rules)) is not None:
             again = self._best(tools, more, names, descriptions, context, least, also)
             found = again if found[0] is None else (found[0], again[1])
         return found
+
+    def _hint_decides(
+        self,
+        tools: list[_Pickable],
+        own: list[str],
+        hinted: list[str],
+        names: str,
+        descriptions: str,
+        context: str,
+        least: int,
+    ) -> str | None:
+        """`generic._hint_decides`: where the user's own words find tools, the first of those scoring most by
+        them that scores most by the words and their hints; None when the own words find none."""
+        by_own = self._totals(tools, own, names, descriptions, context)
+        top = max(by_own)
+        if top < least:
+            return None
+        tied = [i for i, total in enumerate(by_own) if total == top]
+        by_hints = self._totals([tools[i] for i in tied], hinted, *_joined([tools[i] for i in tied]), context)
+        return tools[tied[by_hints.index(max(by_hints))]].name
 
     def _best(
         self,
@@ -161,6 +191,15 @@ class ToolSet:
         least: int,
         also: int,
     ) -> tuple[str | None, int]:
+        totals = self._totals(tools, terms, names, descriptions, context)
+        best = max(totals)  # the first tool with the best score, if it is enough
+        contenders = sum(1 for t in totals if t >= also) if also > 0 else 0
+        return (tools[totals.index(best)].name if best >= least else None), contenders
+
+    def _totals(
+        self, tools: list[_Pickable], terms: list[str], names: str, descriptions: str, context: str
+    ) -> list[int]:
+        """Each tool's score by `terms`: its name and description (`_keyword_totals`), and its best `enum` value."""
         totals = _keyword_totals(tools, terms, names, descriptions)
         windows, joined = self._enum_windows(context) if self.enums else ({}, "")
         hits = [t for t in terms if t in joined] if joined else []  # the terms any enum value or its window holds
@@ -169,9 +208,7 @@ class ToolSet:
                 values = windows.get(tool.name)
                 if values:
                     totals[i] += max([0, *(sum([2 * (t in w) + (t in around) for t in hits]) for w, around in values)])
-        best = max(totals)  # the first tool with the best score, if it is enough
-        contenders = sum(1 for t in totals if t >= also) if also > 0 else 0
-        return (tools[totals.index(best)].name if best >= least else None), contenders
+        return totals
 
     @property
     def tokens(self) -> int:

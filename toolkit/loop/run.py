@@ -1212,7 +1212,7 @@ class _Run:
             answer,
             self.conversation() if messages is None else messages,
             list(self.new),
-            TokenUsage.total(r.usage for r in self.rounds),
+            TokenUsage.total([r.usage for r in self.rounds]),  # a list: one frame, not one per round
             self.rounds,
             list(immediate),
             self.saga,

@@ -127,20 +127,23 @@ class ParamInfo:
 def parse_arguments(tool_name: str, text: str, *, exact: bool = False) -> dict[str, Any]:
     """The arguments string as a dict; `""` counts as `{}` (some gateways send it for no args).
 
-    `exact=True` reads every number with a fraction as `Decimal` (no float rounding)."""
-    if not text.strip():
-        return {}
+    `exact=True` reads every number with a fraction as `Decimal` (no float rounding). A blank
+    text is looked for only when it did not read (no JSON is blank): not on the usual call."""
     try:
         value = json_repair.loads(text, parse_float=decimal.Decimal if exact else None)
     except json_repair.TooLarge:
+        if not text.strip():  # a million blanks: still no arguments
+            return {}
         limits = (
             f"a JSON object at most {json_repair.MAX_DEPTH} levels deep and {json_repair.MAX_CHARS} characters long"
         )
         raise ArgumentError(tool_name, [ArgumentProblem("", _short(text, raw=True), limits, kind="not_json")]) from None
     except ValueError:
+        if not text.strip():
+            return {}
         _refuse_long_integer(tool_name, text)
         value = None
-    if not isinstance(value, dict):
+    if type(value) is not dict and not isinstance(value, dict):  # JSON reads exact dicts: one test
         raise ArgumentError(tool_name, [ArgumentProblem("", _short(text, raw=True), "a JSON object", kind="not_json")])
     return value
 

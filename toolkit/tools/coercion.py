@@ -303,10 +303,12 @@ def refusing_whole(value: Any, handler: Any) -> Any:
     Python frame a value (three, as wrappers of `no_bool_refusal("int", "integer")` and
     `whole_if_refused`: the plain reference a test holds this equal to); a value the refusal
     refuses is no whole number either."""
-    if isinstance(value, bool):
-        raise PydanticCustomError("int_type", "Input should be a valid integer")
-    if isinstance(value, str) and "_" in value:
-        raise PydanticCustomError("int_parsing", "Input should be a valid integer")
+    kind = type(value)
+    if kind is not int:  # the usual value: neither refusal applies (a bool is no int subclass of its own)
+        if kind is bool:
+            raise PydanticCustomError("int_type", "Input should be a valid integer")
+        if (kind is str or isinstance(value, str)) and "_" in value:
+            raise PydanticCustomError("int_parsing", "Input should be a valid integer")
     try:
         return handler(value)
     except ValidationError as refused:

@@ -301,7 +301,8 @@ class Tool:
             return _failed(call, "argument", _as_called(exc, call), policies.argument_error)
         except (Exception, SystemExit) as exc:  # SystemExit: argparse / click on a bad flag
             return _execution_failed(call, exc, policies.execution_error)
-        value = output.value if isinstance(output, ToolOutput) else output
+        told_more = isinstance(output, ToolOutput)
+        value = output.value if told_more else output
         if type(value) not in _PLAIN and inspect.isawaitable(value):  # an async function slipped through
             return _failed(call, "execution", _not_awaited(self, call, value), policies.execution_error)
         if type(value) not in _SCALARS:  # a str, a number, None: nothing can be held in it, nor iterated async
@@ -315,11 +316,11 @@ class Tool:
         except ReadFailed as failed:  # ...unless its work was in an iterator, which failed while read
             return _execution_failed(call, failed.error, policies.execution_error)
         sink = context.parameters.get(VALUES)
-        if isinstance(sink, dict):
+        if sink is not None and isinstance(sink, dict):
             sink[call.id] = value
         # a plain value keeps the defaults (not an error, no attributes): fewer fields for pydantic to check
         told = {}
-        if isinstance(output, ToolOutput):
+        if told_more:
             told = {"is_error": output.is_error, "attributes": _as_returned(output.attributes)}
             if output.is_error:  # a failure it handled: its text may quote its library's error, secrets and all
                 content = redact.scrub_secrets(content)

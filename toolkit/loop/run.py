@@ -633,11 +633,15 @@ class _Run:
                 trace.decision = "answer"
                 return self.result("answer", trace.reply.text)
             try:
-                if self.round_trips() > self.options.max_round_trips:  # 4
+                if self.tool_rounds > self.options.max_round_trips:  # 4 (`round_trips()`)
                     return self.limit(trace)
                 yield from self.execute(trace)  # 5
-                stop = next((e for e in trace.executions if e.raised is not None), None)
-                handover = None if stop else self.repair(trace)  # 6
+                stop = None
+                for e in trace.executions:  # the first raised failure (a loop: no generator per round)
+                    if e.raised is not None:
+                        stop = e
+                        break
+                handover = None if stop or self.options.argument_repair is None else self.repair(trace)  # 6
                 results = self.compensate(trace, stop, handover)  # 7
                 self.append_results(trace, results)  # 8
             except BaseException as exc:  # interrupted, or memory failed: answer what is unanswered
@@ -658,7 +662,8 @@ class _Run:
                 rounds = "1 round" if self.guarded_rounds == 1 else f"{self.guarded_rounds} rounds"
                 trace.decision = f"hand over: the model repeated guarded calls in {rounds}"
                 return self.handover(self.texts.guard_handover)
-            if self.model_requests_spent():
+            limit = self.options.max_model_requests  # `model_requests_spent()`, written out
+            if limit is not None and len(self.rounds) >= limit:
                 return self.request_limit(trace)
             trace.decision = "continue"
             self.refresh(results)
@@ -767,7 +772,10 @@ class _Run:
         return self.handover(self.options.handover_text)
 
     def guard_exhausted(self, trace: RoundTrace) -> bool:
-        if not any(e.error_kind == "guard" for e in trace.executions):
+        for e in trace.executions:  # a loop, not `any` of a generator: asked every round
+            if e.error_kind == "guard":
+                break
+        else:
             return False
         self.guarded_rounds += 1
         limit = self.options.guard_handover_after
@@ -781,34 +789,33 @@ class _Run:
     def execute(self, trace: RoundTrace) -> Generator[LoopEvent, None, None]:
         """Run the round's calls; a raised failure stops calls not yet started (never raises)."""
         calls = trace.reply.tool_calls
-        policies = self.policies
-        memory_id, turn = self.memory_id, self.turn
-        stopper: list[tuple[ToolCall, Exception]] = []  # the call whose policy raised first
+        options = self.options
+        policies = options.policies if options.argument_repair is None else repaired_policies(options)  # `policies`
+        memory_id, turn = (self.memory.id if self.memory is not None else None), self.turn
+        # the call whose policy raised first: a list's append and read are each atomic, so concurrent
+        # calls need no lock around it (the list only grows: one that saw it empty has started)
+        stopper: list[tuple[ToolCall, Exception]] = []
         self.started = set()  # an id may come again in a later round: only this round's count
-        lock = threading.Lock()
         succeeded = self.succeeded_before() if self.options.loop_guard else None
         offered = trace.tools_sent if self.tools.hidden else None  # an unknown name's error lists what the model saw
         cut = trace.finish_reason if trace.finish_reason in CUT_BY else None  # "length", "content_filter"
         clock = self.clock
 
         def one(call: ToolCall) -> ToolExecution:
-            with lock:
-                stopped_by = stopper[0] if stopper else None
-            if stopped_by is not None:
-                return self.not_run(trace, call, *stopped_by)
+            if stopper:
+                return self.not_run(trace, call, *stopper[0])
             self.started.add(call.id)
             start = clock()
             own = InvocationContext(memory_id, self.parameters, call, turn)
             outcome = (
-                self.guard(call, succeeded)
+                (self.guard(call, succeeded) if succeeded else None)  # no earlier success (or no guard): nothing to ask
                 or (cut_short(call, calls, self.tools.available, policies, cut) if cut else None)
                 or run_call(call, self.tools.available, own, policies, offered)
             )
             if cut and outcome.error_kind == "argument":  # a reply cut off by its length limit, or a filter
                 outcome = cut_off(call, calls, outcome, policies, cut)
             if outcome.raised is not None:
-                with lock:
-                    stopper.append((call, outcome.raised))
+                stopper.append((call, outcome.raised))
             return ToolExecution(
                 trace.index,
                 call,
@@ -1170,7 +1177,10 @@ class _Run:
         return f"after round {last.index}" if last.decision == "continue" else f"round {last.index}"
 
     def immediate(self, trace: RoundTrace) -> bool:
-        if not trace.executions or self._behavior(trace.executions[-1].call.name) is ReturnBehavior.TO_LLM:
+        if not trace.executions:
+            return False
+        last: Tool | None = self.tools.available.get(trace.executions[-1].call.name)  # `_behavior`, written out
+        if last is None or last.spec.return_behavior is ReturnBehavior.TO_LLM:
             return False  # both rules need the last call to return immediately: the usual round, decided early
         behaviors = [self._behavior(e.call.name) for e in trace.executions]
         any_error = any(e.result.is_error for e in trace.executions)
@@ -1185,7 +1195,8 @@ class _Run:
             self.tools.refresh(self.provider_request())
             if self.later_compensations:  # their tools may have joined: checked now, before they can run
                 self.join_compensations()
-        self.reveal_found(results)
+        if self.tools.hidden:  # else nothing can be revealed (`reveal` only shows held-back tools)
+            self.reveal_found(results)
 
     def join_compensations(self) -> None:
         """Check and keep the compensations whose tool a dynamic provider has just added."""

@@ -189,7 +189,7 @@ class InMemoryStore:
             current = self._data.get(memory_id)
             if current is None:
                 return []
-            if len(current) < LONG and not self._handouts.remembered:  # the usual short list: a copy
+            if len(current) < LONG and not self._handouts._sizes:  # the usual short list: a copy (`remembered`)
                 return list(current)
             return self._handouts.hand_out(memory_id, current)
 
@@ -1199,7 +1199,13 @@ class ChatMemory:
         the lock again for each write."""
         if type(messages) is not list and type(messages) is not tuple:
             messages = tuple(_listed(messages, "ChatMemory.add"))
-        kinds, turns = checked_kinds(messages, "ChatMemory.add")  # shared with `InMemoryStore`
+        if len(messages) < LONG_LIST:  # `checked_kinds` of the usual short list, written out (a write a message)
+            kinds: AbstractSet[type] = set(map(type, messages))
+            turns = None
+            if not kinds <= _EXACT_TYPES:
+                check_messages(messages, "ChatMemory.add")
+        else:
+            kinds, turns = checked_kinds(messages, "ChatMemory.add")  # shared with `InMemoryStore`
         if self.window is None and type(self.store) is InMemoryStore:
             self.store._append(self.id, messages, kinds, turns)
             return

@@ -282,8 +282,12 @@ def _turn(
             model, options, memory, messages, TurnParameters(parameters) if parameters else _NO_PARAMETERS, events
         )
         if context is None:  # only providers read the request (it copies the conversation)
-            request = run.provider_request() if providers else ProviderRequest((), run.memory_id, run.turn)
-            context = build_context(tools, providers, registry, request)
+            # without providers nobody reads the request (only providers add dynamic ones): the default's
+            context = (
+                build_context(tools, providers, registry, run.provider_request())
+                if providers
+                else build_context(tools, providers, registry)
+            )
         run.tools = context
         if options.compensate:  # misconfiguration shows at the start of the call, before any tool runs
             given = merged(options.compensations, compensations_in(tools))  # and those beside the tools
@@ -548,7 +552,10 @@ class _Run:
     def conversation(self) -> list[Message]:
         """What the model is sent: a list of the caller's own, whoever keeps or changes it."""
         if self.handouts is None:
-            return self.memory.messages()  # type: ignore[union-attr]
+            memory = self.memory
+            if type(memory) is ChatMemory:  # its `messages()`, without the frame
+                return memory.store.get(memory.id)
+            return memory.messages()  # type: ignore[union-attr]
         return self.handouts.hand_out("history", self.history)
 
     def append(self, *messages: Message) -> None:
@@ -669,7 +676,9 @@ class _Run:
             self.refresh(results)
 
     def send(self) -> Generator[LoopEvent, None, RoundTrace]:
-        names, sent = tools_payload(self.tools.effective, self.options.strict_tools)
+        tools = self.tools  # nothing held back: every available tool is sent (`effective`, without the copy)
+        effective = tools.available.values() if type(tools) is ToolContext and not tools.hidden else tools.effective
+        names, sent = tools_payload(effective, self.options.strict_tools)  # type: ignore[arg-type]
         payload: list[dict[str, Any]] = list(sent)  # the request's own list: appending to it changes no other request
         request = dict(
             tools=payload or None,
@@ -693,7 +702,10 @@ class _Run:
                 failure.hint = NOT_STREAMED_HINT
             tools_ran(failure, self.rounds, self.memory is not None)
             raise
-        reply, notes = unique_call_ids(response.message, len(self.rounds) + 1)
+        index = len(self.rounds) + 1
+        reply, notes = (
+            unique_call_ids(response.message, index) if response.message.tool_calls else (response.message, [])
+        )
         available = self.tools.available
         for call in reply.tool_calls:  # `bare_call_names` only when a name is no tool's: the usual reply skips the call
             if call.name not in available:
@@ -701,7 +713,7 @@ class _Run:
                 notes += named
                 break
         trace = RoundTrace(
-            len(self.rounds) + 1,
+            index,
             list(names),
             payload,
             request["tool_choice"],

@@ -286,7 +286,7 @@ def build_context(
             f"registry= takes a ToolRegistry, and got {a_or_an(type(registry).__name__)}",
             "pass tools as tools=[...] and providers as providers=[...]",
         )
-    context = ToolContext(dynamic=[p for p in providers if getattr(p, "dynamic", False)])
+    context = ToolContext(dynamic=[p for p in providers if getattr(p, "dynamic", False)] if providers else [])
     if tools:
         context.available.update(_tools_of(tools))  # checked: no name twice, and the context is empty
     for provider in providers:

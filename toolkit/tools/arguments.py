@@ -50,7 +50,7 @@ from json.encoder import encode_basestring
 from typing import Any
 
 from pydantic import ValidationError
-from pydantic_core import core_schema
+from pydantic_core import SchemaValidator, core_schema
 
 from toolkit.errors import ArgumentError, ArgumentProblem
 from toolkit.tools import json_repair, redact
@@ -187,16 +187,22 @@ def model_parameters(params: tuple[ParamInfo, ...]) -> tuple[tuple[ParamInfo, ..
 
 
 def coerce_visible(
-    tool_name: str, visible: tuple[ParamInfo, ...], known: frozenset[str], raw: dict[str, Any]
+    tool_name: str,
+    visible: tuple[ParamInfo, ...],
+    known: frozenset[str],
+    raw: dict[str, Any],
+    validators: list[SchemaValidator | None] | None = None,
 ) -> dict[str, Any]:
-    """`coerce_arguments`, given `model_parameters(params)`."""
+    """`coerce_arguments`, given `model_parameters(params)`. `validators`, one entry a visible
+    parameter, keeps each one's `validator_for` once looked up (None: not yet), so a tool's calls
+    ask it once (the executor keeps the list, and drops it when `coercion.clear_cache` runs)."""
     problems: list[ArgumentProblem] = []
     if not known.issuperset(raw):
         unknown = [key for key in raw if key not in known]
         valid = ", ".join(p.wire_name for p in visible)  # written once, whatever the unknown keys
         problems = [ArgumentProblem(key, _short(raw[key]), valid, kind="unknown") for key in unknown]
     values: dict[str, Any] = {}
-    for p in visible:
+    for position, p in enumerate(visible):
         value = raw.get(p.wire_name)
         if value is None and (p.wire_name not in raw or (not p.required and not p.nullable)):
             if p.required:
@@ -208,7 +214,12 @@ def coerce_visible(
                 )
             continue
         try:
-            values[p.name] = validator_for(p.annotation).validate_python(value)
+            check = None if validators is None else validators[position]
+            if check is None:
+                check = validator_for(p.annotation)
+                if validators is not None:
+                    validators[position] = check
+            values[p.name] = check.validate_python(value)
         except ValidationError as exc:
             problems += problems_from(exc, p.wire_name, value, p.annotation)
     if problems:

@@ -141,11 +141,18 @@ def _has_decimal(node: Any) -> bool:
 
 
 def clear_cache() -> None:
-    """Forget every cached validator (for benchmarks)."""
+    """Forget every cached validator (for benchmarks), and those kept beside a tool (`cleared`)."""
+    global cleared
     _VALIDATORS.clear()
     _LABELLED.clear()
     _BY_OBJECT.clear()
     _EXACT.clear()
+    cleared += 1
+
+
+cleared = 0
+"""How many times `clear_cache` ran: the validators a tool keeps for its parameters
+(`coerce_visible`'s `validators`) are looked up again when it moves on."""
 
 
 def _build(annotation: Any, rules: dict[str, Callable[[dict], Any]] | None = None) -> SchemaValidator:

@@ -66,6 +66,8 @@ from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from pydantic_core import SchemaValidator
+
 from toolkit.chat.messages import ToolCall, ToolResultMessage
 from toolkit.errors import (
     ArgumentError,
@@ -705,15 +707,19 @@ def _caller(reflection: Reflection, bound_to: Any) -> Executor:
     injected = [(p.name, p.inject) for p in params if p.inject is not None]
     visible, known = arguments.model_parameters(params)
     exact: list[frozenset[str]] = []  # decided at the first call (the validators are built then anyway)
+    validators: list[SchemaValidator | None] = [None] * len(visible)  # each looked up at its first use
+    cleared = [coercion.cleared]
 
     def run(call: ToolCall, context: InvocationContext) -> Any:
+        if cleared[0] != coercion.cleared:  # the validators were forgotten: these are looked up again
+            validators[:], cleared[0] = [None] * len(visible), coercion.cleared
         if not exact:
             exact.append(_decimal_parameters(params))
         called = call.name  # the name the model knows (a wrapper may have renamed the tool)
         raw = arguments.parse_arguments(called, call.arguments, exact=bool(exact[0]))
         if exact[0]:  # only the Decimal parameters keep Decimal; the others get json.loads' floats
             raw = arguments.floats_except(raw, exact[0])
-        kwargs = arguments.coerce_visible(called, visible, known, raw)
+        kwargs = arguments.coerce_visible(called, visible, known, raw, validators)
         for param, inject in injected:
             kwargs[param] = context.memory_id if inject == "memory_id" else context
         return fn(*head, **kwargs)

@@ -940,6 +940,8 @@ def joined(head: list[Message], skip: int, tail: Sequence[Message]) -> Sequence[
 def check_memory_id(memory_id: object, where: str = "ChatMemory") -> str:
     """`memory_id` if it is a non-empty string that is valid Unicode text; else `MemoryIdError`
     saying why and what to do."""
+    if type(memory_id) is str and memory_id.isascii() and memory_id.strip():  # the usual id: two calls, not four
+        return memory_id
     if memory_id is None or (isinstance(memory_id, str) and not memory_id.strip()):
         raise MemoryIdError(
             f"{where}: memory id {shown(memory_id)} is missing; every conversation needs its own id (e.g. the "

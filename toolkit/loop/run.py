@@ -294,12 +294,15 @@ def _turn(
             run.later_compensations = joining_later(given, run.tools) if run.tools.dynamic else []
             ready = [fn for fn in given if fn not in run.later_compensations]
             run.compensations = compensations_from(ready, run.tools.available)
-        with run:  # `run` attaches the turn to an error
+        try:  # what escapes carries the turn so far (`_Run.carry`; a `with run:` without its two calls)
             lock = memory.lock if events and memory is not None else None
-            adopt = getattr(lock, "adopt", None)
+            adopt = getattr(lock, "adopt", None) if lock is not None else None
             if adopt is None:
                 return (yield from run.go())
             return (yield from _carried(run.go(), adopt, getattr(lock, "suspend", _nothing)))
+        except BaseException as exc:
+            run.carry(exc)
+            raise
 
 
 def _nothing() -> None:
@@ -417,7 +420,10 @@ class _OneTurn:
     def __exit__(self, *exc: Any) -> None:
         lock = self.lock
         del _IN_TURN[id(lock)]
-        lock.__exit__(*exc)
+        if type(lock) is TurnRLock:  # its `__exit__` is `release`
+            lock.release()
+        else:
+            lock.__exit__(*exc)
 
 
 _IN_THIS_THREAD = "in this thread (a tool of that turn, or code it calls, started this one)"
@@ -690,7 +696,7 @@ class _Run:
                 response = yield from _streamed(self.model.stream(self.conversation(), **request), self.broken)
             else:
                 response = self.model.chat(self.conversation(), **request)
-            if not isinstance(response, ChatResponse):  # a learner's stand-in, or no response at all
+            if type(response) is not ChatResponse and not isinstance(response, ChatResponse):  # a stand-in, or none
                 response = self.stand_in(response)
         except (AttributeError, TypeError, KeyError, ConfigurationError) as failure:  # a dict in the caller's list, say
             misfit = (self.wrong_model() or self.misfit()) if not self.rounds else None
@@ -812,6 +818,7 @@ class _Run:
         offered = trace.tools_sent if self.tools.hidden else None  # an unknown name's error lists what the model saw
         cut = trace.finish_reason if trace.finish_reason in CUT_BY else None  # "length", "content_filter"
         clock = self.clock
+        available = self.tools.available
 
         def one(call: ToolCall) -> ToolExecution:
             if stopper:
@@ -819,11 +826,16 @@ class _Run:
             self.started.add(call.id)
             start = clock()
             own = InvocationContext(memory_id, self.parameters, call, turn)
-            outcome = (
-                (self.guard(call, succeeded) if succeeded else None)  # no earlier success (or no guard): nothing to ask
-                or (cut_short(call, calls, self.tools.available, policies, cut) if cut else None)
-                or run_call(call, self.tools.available, own, policies, offered)
+            outcome = (self.guard(call, succeeded) if succeeded else None) or (  # no earlier success: nothing to ask
+                cut_short(call, calls, available, policies, cut) if cut else None
             )
+            if outcome is None:  # `run_call`: the tool found by name runs it (an unknown name goes there)
+                found = available.get(call.name)
+                outcome = (
+                    found.run(call, own, policies)
+                    if found is not None
+                    else run_call(call, available, own, policies, offered)
+                )
             if cut and outcome.error_kind == "argument":  # a reply cut off by its length limit, or a filter
                 outcome = cut_off(call, calls, outcome, policies, cut)
             if outcome.raised is not None:

@@ -274,8 +274,10 @@ def build_context(
     request: ProviderRequest = ProviderRequest(()),
 ) -> ToolContext:
     """Merge the three sources for one call (static providers are asked here, once)."""
-    check_collection("tools", tools)
-    check_collection("providers", providers)
+    if type(tools) not in _LISTS:  # the usual list passes `check_collection` at once
+        check_collection("tools", tools)
+    if type(providers) not in _LISTS:
+        check_collection("providers", providers)
     if providers is None:  # as `tools=None` is no tools
         providers = ()
     for provider in providers:

@@ -303,7 +303,7 @@ class Tool:
             return _failed(call, "argument", _as_called(exc, call), policies.argument_error)
         except (Exception, SystemExit) as exc:  # SystemExit: argparse / click on a bad flag
             return _execution_failed(call, exc, policies.execution_error)
-        told_more = isinstance(output, ToolOutput)
+        told_more = type(output) is ToolOutput or type(output) not in _PLAIN and isinstance(output, ToolOutput)
         value = output.value if told_more else output
         if type(value) not in _PLAIN and inspect.isawaitable(value):  # an async function slipped through
             return _failed(call, "execution", _not_awaited(self, call, value), policies.execution_error)
@@ -317,7 +317,8 @@ class Tool:
             content = call_text(value)  # the tool ran: whatever its value is, the call succeeded...
         except ReadFailed as failed:  # ...unless its work was in an iterator, which failed while read
             return _execution_failed(call, failed.error, policies.execution_error)
-        sink = context.parameters.get(VALUES)
+        parameters = context.parameters
+        sink = parameters.get(VALUES) if parameters else None  # a turn's usual parameters: none
         if sink is not None and isinstance(sink, dict):
             sink[call.id] = value
         # a plain value keeps the defaults (not an error, no attributes): fewer fields for pydantic to check

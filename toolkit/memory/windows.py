@@ -1208,13 +1208,14 @@ class ChatMemory:
                 check_messages(messages, "ChatMemory.add")
         else:
             kinds, turns = checked_kinds(messages, "ChatMemory.add")  # shared with `InMemoryStore`
-        if self.window is None and type(self.store) is InMemoryStore:
-            self.store._append(self.id, messages, kinds, turns)
-            return
-        append = getattr(self.store, "append", None)
-        if self.window is None and append is not None:
-            append(self.id, tuple(messages))  # as `add` gives it: never the caller's list itself
-            return
+        if self.window is None:
+            if type(self.store) is InMemoryStore:
+                self.store._append(self.id, messages, kinds, turns)
+                return
+            append = getattr(self.store, "append", None)
+            if append is not None:
+                append(self.id, tuple(messages))  # as `add` gives it: never the caller's list itself
+                return
         if not self._appended_in_window(messages, kinds):
             # refused as the store's own append refuses (a store of one's own without one: as `add`)
             where = f"{type(self.store).__name__}.append" if hasattr(self.store, "append") else "ChatMemory.add"
@@ -1229,7 +1230,10 @@ class ChatMemory:
         """Whether the store appended `messages` within the window (`append_in_window`); `False`
         when there is no window, or the store has no such method or cannot say (`update` decides)."""
         window = self.window
-        if isinstance(window, _WINDOWS) and type(self.store) is InMemoryStore:  # id and messages checked here
+        if (  # the two windows by exact type first: asked on every write
+            (type(window) is MessageWindow or type(window) is TokenWindow or isinstance(window, _WINDOWS))
+            and type(self.store) is InMemoryStore
+        ):  # id and messages checked here
             return self.store._append_in_window(self.id, tuple(messages), window, kinds)
         in_window = getattr(self.store, "append_in_window", None)
         return window is not None and in_window is not None and bool(in_window(self.id, tuple(messages), window))

@@ -29,6 +29,7 @@ from pydantic import (
 )
 
 from toolkit.errors import ArgumentError, ArgumentProblem
+from toolkit.tools import json_repair
 from toolkit.tools.arguments import coerce_arguments, coerce_one, describe, json_text, parse_arguments
 from toolkit.tools.coercion import validator_for
 from toolkit.tools.decorator import Param
@@ -273,6 +274,13 @@ def test_rejected_rows_really_fail_with_pydantics_plain_lax_mode_switched_off():
 def test_parse_arguments():
     assert parse_arguments("t", '{"a": 1}') == {"a": 1}
     assert parse_arguments("t", "") == {} and parse_arguments("t", "  ") == {}
+
+
+@pytest.mark.parametrize("text", ["\n\t ", "\u3000\u00a0", " " * (json_repair.MAX_CHARS + 1)])
+def test_a_blank_text_of_any_kind_or_length_is_no_arguments(text):
+    """Blank is looked for only once the text did not read: a blank past `MAX_CHARS` (which
+    `loads` refuses as too large) is no arguments too, not "a JSON object at most ... long"."""
+    assert parse_arguments("t", text) == {}
 
 
 @pytest.mark.parametrize(

@@ -11,10 +11,19 @@ from pydantic_core import SchemaValidator, core_schema
 
 from toolkit.tools.coercion import no_bool_refusal, refusing_whole, whole_if_refused
 
+
+class _Text(str):
+    """A str of one's own: rule 2 refuses its underscores as a plain str's."""
+
+
+class _Count(int):
+    """An int of one's own: not the exact int the usual value is."""
+
+
 _VALUES: list[Any] = [
     True, False, 0, 27, -3, 10**30, 27.0, 27.5, 1e20, 1e300, float("nan"), float("inf"),
     "27", " 27 ", "1_000", "1e3", "1E3", "-2.5e1", "1.25e1", "1e400", "x", "", "true",
-    None, [], {}, [1], b"7", 7j,
+    None, [], {}, [1], b"7", 7j, _Text("1_000"), _Text("27"), _Count(27), _Count(-3),
 ]  # fmt: skip
 
 

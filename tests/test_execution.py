@@ -557,3 +557,25 @@ def test_a_hand_written_executors_argument_error_tells_the_model_what_was_wrong(
     assert (result.content, result.is_error) == (text, True)
     error = ArgumentError("query_stock", problems)
     assert (error.field, error.received) == ("arguments", "")
+
+
+def test_a_tool_keeps_its_parameters_validators_until_the_cache_is_cleared(monkeypatch):
+    """The executor looks each parameter's validator up once (`coerce_visible`'s `validators`),
+    and again after `coercion.clear_cache`: none kept from before the clear is used after it."""
+    from toolkit.tools import coercion
+
+    @tool("Add two integers.")
+    def add(a: int, b: int) -> int:
+        return a + b
+
+    (found,) = tools_from(add)
+    call = ToolCall(id="c1", name="add", arguments='{"a": 1, "b": 2}')
+    assert found.execute(call).content == "3"
+    built: list[object] = []
+    real = coercion._build
+    monkeypatch.setattr(coercion, "_build", lambda annotation: built.append(annotation) or real(annotation))
+    assert found.execute(call).content == "3"
+    assert built == []  # kept: not looked up again
+    coercion.clear_cache()
+    assert found.execute(call.model_copy(update={"arguments": '{"a": "4", "b": 5}'})).content == "9"
+    assert built == [int]  # looked up again after the clear (built once: b finds a's)

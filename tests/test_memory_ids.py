@@ -6,7 +6,7 @@ import pytest
 from toolkit.chat.messages import UserMessage
 from toolkit.errors import ConfigurationError, MemoryIdError
 from toolkit.memory.store import SqliteStore
-from toolkit.memory.windows import ChatMemory, InMemoryStore
+from toolkit.memory.windows import ChatMemory, InMemoryStore, check_memory_id
 
 HISTORY = [UserMessage(content=f"question {i}") for i in range(2000)]
 
@@ -98,3 +98,23 @@ def test_a_long_id_is_shown_cut_short_when_a_change_uses_the_store():
     with pytest.raises(ConfigurationError) as caught:
         memory.update(lambda current: memory.messages())
     assert str(caught.value).startswith(f"InMemoryStore.update({SHOWN_ID}): change used the store while it runs")
+
+
+class _Name(str):
+    """A str of one's own as an id: checked the long way, and kept as given."""
+
+
+@pytest.mark.parametrize("memory_id", ["u7", " a ", "é", _Name("u7")])
+def test_a_valid_id_comes_back_as_given(memory_id):
+    """The usual ASCII id passes in two tests (`check_memory_id`'s quick path); any other, the long way."""
+    assert check_memory_id(memory_id) is memory_id
+
+
+@pytest.mark.parametrize(
+    "memory_id, said",
+    [("", "is missing"), (" \t", "is missing"), ("\x1c", "is missing"), ("\u3000", "is missing"),
+     (_Name(" "), "is missing"), (None, "is missing"), (7, "is not a string"), ("a\ud800", "not valid Unicode")],
+)  # fmt: skip
+def test_an_id_the_quick_path_leaves_is_refused_as_before(memory_id, said):
+    with pytest.raises(MemoryIdError, match=said):
+        check_memory_id(memory_id)

@@ -5,6 +5,7 @@ one with str keys first kept only the last value, silently. Each entry is writte
 
 import dataclasses
 import decimal
+import enum
 import json
 
 import pydantic
@@ -57,3 +58,34 @@ def test_the_text_is_what_the_peers_write():
 )
 def test_keys_that_differ_as_text_are_written_once(value, text):
     assert to_text(value) == text
+
+
+class _Label(str):
+    """A str of one's own: written as it is, as a plain str."""
+
+
+class _Level(enum.IntEnum):
+    HIGH = 3
+
+
+@pytest.mark.parametrize(
+    "value, text",
+    [
+        (None, "Success"),
+        ("as is", "as is"),
+        (_Label("mine"), "mine"),
+        (7, "7"),
+        (True, "true"),
+        (2.5, "2.5"),
+        (float("nan"), '"NaN"'),
+        (b"ok", "ok"),
+        (bytearray(b"\xff\xfe"), "<binary data, 2 bytes>"),
+        (_Level.HIGH, "3"),
+        ({"n": 1}, '{"n": 1}'),
+    ],
+)
+def test_a_scalar_is_written_alike_whether_the_call_wrote_it_or_not(value, text):
+    """`call_text` skips marking the call for a value that holds no iterator (a str, number,
+    bool, None): its text is `to_text`'s, and the exact-type tests come before the others."""
+    assert to_text(value) == text
+    assert call_text(value) == text

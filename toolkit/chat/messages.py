@@ -551,9 +551,10 @@ class TokenUsage(_Record):
         """`sum(usages, TokenUsage())`, adding plain counts and building one record at the end."""
         input_tokens: int | None = 0
         output_tokens: int | None = 0
-        for usage in usages:
-            input_tokens = _plus(input_tokens, usage.input_tokens)
-            output_tokens = _plus(output_tokens, usage.output_tokens)
+        for usage in usages:  # `_plus` written out: a loop's turn adds one record per round
+            given_in, given_out = usage.input_tokens, usage.output_tokens
+            input_tokens = None if input_tokens is None or given_in is None else input_tokens + given_in
+            output_tokens = None if output_tokens is None or given_out is None else output_tokens + given_out
         return cls(input_tokens=input_tokens, output_tokens=output_tokens)
 
     @classmethod

@@ -39,10 +39,11 @@ def unique_call_ids(reply: AssistantMessage, round_number: int = 1) -> tuple[Ass
     already has. Every call runs and gets its own result, so a strict gateway accepts the next
     request; refusing the reply would throw away work the model asked for. The notes name calls by
     position and tool, never by id."""
-    if not reply.tool_calls:
+    asked = reply.tool_calls
+    if not asked or len(asked) == 1 and asked[0].id:  # one call with an id: nothing to compare
         return reply, []
-    taken = {c.id for c in reply.tool_calls}
-    if len(taken) == len(reply.tool_calls) and "" not in taken:
+    taken = {c.id for c in asked}
+    if len(taken) == len(asked) and "" not in taken:
         return reply, []
     first: dict[str, int] = {}  # id -> the position of the call that kept it
     calls, notes = [], []

@@ -67,7 +67,10 @@ def pass_on_images(
 ) -> tuple[list[ToolResultMessage], UserMessage | None]:
     """`(results, message)`: the results with what became of their images appended to their text,
     and the user message carrying the images passed on (None when there are none)."""
-    if not any(result.attributes for result in results):  # the common case: no attributes at all
+    for result in results:  # the common case, no attributes at all: a loop, not `any` of a generator
+        if result.attributes:
+            break
+    else:
         return list(results), None
     if not any(_as_list(result.attributes.get(IMAGES)) for result in results):
         return list(results), None

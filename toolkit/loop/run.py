@@ -282,20 +282,27 @@ def _turn(
             model, options, memory, messages, TurnParameters(parameters) if parameters else _NO_PARAMETERS, events
         )
         if context is None:  # only providers read the request (it copies the conversation)
-            request = run.provider_request() if providers else ProviderRequest((), run.memory_id, run.turn)
-            context = build_context(tools, providers, registry, request)
+            # without providers nobody reads the request (only providers add dynamic ones): the default's
+            context = (
+                build_context(tools, providers, registry, run.provider_request())
+                if providers
+                else build_context(tools, providers, registry)
+            )
         run.tools = context
         if options.compensate:  # misconfiguration shows at the start of the call, before any tool runs
             given = merged(options.compensations, compensations_in(tools))  # and those beside the tools
             run.later_compensations = joining_later(given, run.tools) if run.tools.dynamic else []
             ready = [fn for fn in given if fn not in run.later_compensations]
             run.compensations = compensations_from(ready, run.tools.available)
-        with run:  # `run` attaches the turn to an error
+        try:  # what escapes carries the turn so far (`_Run.carry`; a `with run:` without its two calls)
             lock = memory.lock if events and memory is not None else None
-            adopt = getattr(lock, "adopt", None)
+            adopt = getattr(lock, "adopt", None) if lock is not None else None
             if adopt is None:
                 return (yield from run.go())
             return (yield from _carried(run.go(), adopt, getattr(lock, "suspend", _nothing)))
+        except BaseException as exc:
+            run.carry(exc)
+            raise
 
 
 def _nothing() -> None:
@@ -413,7 +420,10 @@ class _OneTurn:
     def __exit__(self, *exc: Any) -> None:
         lock = self.lock
         del _IN_TURN[id(lock)]
-        lock.__exit__(*exc)
+        if type(lock) is TurnRLock:  # its `__exit__` is `release`
+            lock.release()
+        else:
+            lock.__exit__(*exc)
 
 
 _IN_THIS_THREAD = "in this thread (a tool of that turn, or code it calls, started this one)"
@@ -548,7 +558,10 @@ class _Run:
     def conversation(self) -> list[Message]:
         """What the model is sent: a list of the caller's own, whoever keeps or changes it."""
         if self.handouts is None:
-            return self.memory.messages()  # type: ignore[union-attr]
+            memory = self.memory
+            if type(memory) is ChatMemory:  # its `messages()`, without the frame
+                return memory.store.get(memory.id)
+            return memory.messages()  # type: ignore[union-attr]
         return self.handouts.hand_out("history", self.history)
 
     def append(self, *messages: Message) -> None:
@@ -633,11 +646,15 @@ class _Run:
                 trace.decision = "answer"
                 return self.result("answer", trace.reply.text)
             try:
-                if self.round_trips() > self.options.max_round_trips:  # 4
+                if self.tool_rounds > self.options.max_round_trips:  # 4 (`round_trips()`)
                     return self.limit(trace)
                 yield from self.execute(trace)  # 5
-                stop = next((e for e in trace.executions if e.raised is not None), None)
-                handover = None if stop else self.repair(trace)  # 6
+                stop = None
+                for e in trace.executions:  # the first raised failure (a loop: no generator per round)
+                    if e.raised is not None:
+                        stop = e
+                        break
+                handover = None if stop or self.options.argument_repair is None else self.repair(trace)  # 6
                 results = self.compensate(trace, stop, handover)  # 7
                 self.append_results(trace, results)  # 8
             except BaseException as exc:  # interrupted, or memory failed: answer what is unanswered
@@ -658,13 +675,16 @@ class _Run:
                 rounds = "1 round" if self.guarded_rounds == 1 else f"{self.guarded_rounds} rounds"
                 trace.decision = f"hand over: the model repeated guarded calls in {rounds}"
                 return self.handover(self.texts.guard_handover)
-            if self.model_requests_spent():
+            limit = self.options.max_model_requests  # `model_requests_spent()`, written out
+            if limit is not None and len(self.rounds) >= limit:
                 return self.request_limit(trace)
             trace.decision = "continue"
             self.refresh(results)
 
     def send(self) -> Generator[LoopEvent, None, RoundTrace]:
-        names, sent = tools_payload(self.tools.effective, self.options.strict_tools)
+        tools = self.tools  # nothing held back: every available tool is sent (`effective`, without the copy)
+        effective = tools.available.values() if type(tools) is ToolContext and not tools.hidden else tools.effective
+        names, sent = tools_payload(effective, self.options.strict_tools)  # type: ignore[arg-type]
         payload: list[dict[str, Any]] = list(sent)  # the request's own list: appending to it changes no other request
         request = dict(
             tools=payload or None,
@@ -676,7 +696,7 @@ class _Run:
                 response = yield from _streamed(self.model.stream(self.conversation(), **request), self.broken)
             else:
                 response = self.model.chat(self.conversation(), **request)
-            if not isinstance(response, ChatResponse):  # a learner's stand-in, or no response at all
+            if type(response) is not ChatResponse and not isinstance(response, ChatResponse):  # a stand-in, or none
                 response = self.stand_in(response)
         except (AttributeError, TypeError, KeyError, ConfigurationError) as failure:  # a dict in the caller's list, say
             misfit = (self.wrong_model() or self.misfit()) if not self.rounds else None
@@ -688,7 +708,10 @@ class _Run:
                 failure.hint = NOT_STREAMED_HINT
             tools_ran(failure, self.rounds, self.memory is not None)
             raise
-        reply, notes = unique_call_ids(response.message, len(self.rounds) + 1)
+        index = len(self.rounds) + 1
+        reply, notes = (
+            unique_call_ids(response.message, index) if response.message.tool_calls else (response.message, [])
+        )
         available = self.tools.available
         for call in reply.tool_calls:  # `bare_call_names` only when a name is no tool's: the usual reply skips the call
             if call.name not in available:
@@ -696,7 +719,7 @@ class _Run:
                 notes += named
                 break
         trace = RoundTrace(
-            len(self.rounds) + 1,
+            index,
             list(names),
             payload,
             request["tool_choice"],
@@ -767,7 +790,10 @@ class _Run:
         return self.handover(self.options.handover_text)
 
     def guard_exhausted(self, trace: RoundTrace) -> bool:
-        if not any(e.error_kind == "guard" for e in trace.executions):
+        for e in trace.executions:  # a loop, not `any` of a generator: asked every round
+            if e.error_kind == "guard":
+                break
+        else:
             return False
         self.guarded_rounds += 1
         limit = self.options.guard_handover_after
@@ -781,34 +807,39 @@ class _Run:
     def execute(self, trace: RoundTrace) -> Generator[LoopEvent, None, None]:
         """Run the round's calls; a raised failure stops calls not yet started (never raises)."""
         calls = trace.reply.tool_calls
-        policies = self.policies
-        memory_id, turn = self.memory_id, self.turn
-        stopper: list[tuple[ToolCall, Exception]] = []  # the call whose policy raised first
+        options = self.options
+        policies = options.policies if options.argument_repair is None else repaired_policies(options)  # `policies`
+        memory_id, turn = (self.memory.id if self.memory is not None else None), self.turn
+        # the call whose policy raised first: a list's append and read are each atomic, so concurrent
+        # calls need no lock around it (the list only grows: one that saw it empty has started)
+        stopper: list[tuple[ToolCall, Exception]] = []
         self.started = set()  # an id may come again in a later round: only this round's count
-        lock = threading.Lock()
         succeeded = self.succeeded_before() if self.options.loop_guard else None
         offered = trace.tools_sent if self.tools.hidden else None  # an unknown name's error lists what the model saw
         cut = trace.finish_reason if trace.finish_reason in CUT_BY else None  # "length", "content_filter"
         clock = self.clock
+        available = self.tools.available
 
         def one(call: ToolCall) -> ToolExecution:
-            with lock:
-                stopped_by = stopper[0] if stopper else None
-            if stopped_by is not None:
-                return self.not_run(trace, call, *stopped_by)
+            if stopper:
+                return self.not_run(trace, call, *stopper[0])
             self.started.add(call.id)
             start = clock()
             own = InvocationContext(memory_id, self.parameters, call, turn)
-            outcome = (
-                self.guard(call, succeeded)
-                or (cut_short(call, calls, self.tools.available, policies, cut) if cut else None)
-                or run_call(call, self.tools.available, own, policies, offered)
+            outcome = (self.guard(call, succeeded) if succeeded else None) or (  # no earlier success: nothing to ask
+                cut_short(call, calls, available, policies, cut) if cut else None
             )
+            if outcome is None:  # `run_call`: the tool found by name runs it (an unknown name goes there)
+                found = available.get(call.name)
+                outcome = (
+                    found.run(call, own, policies)
+                    if found is not None
+                    else run_call(call, available, own, policies, offered)
+                )
             if cut and outcome.error_kind == "argument":  # a reply cut off by its length limit, or a filter
                 outcome = cut_off(call, calls, outcome, policies, cut)
             if outcome.raised is not None:
-                with lock:
-                    stopper.append((call, outcome.raised))
+                stopper.append((call, outcome.raised))
             return ToolExecution(
                 trace.index,
                 call,
@@ -1170,7 +1201,10 @@ class _Run:
         return f"after round {last.index}" if last.decision == "continue" else f"round {last.index}"
 
     def immediate(self, trace: RoundTrace) -> bool:
-        if not trace.executions or self._behavior(trace.executions[-1].call.name) is ReturnBehavior.TO_LLM:
+        if not trace.executions:
+            return False
+        last: Tool | None = self.tools.available.get(trace.executions[-1].call.name)  # `_behavior`, written out
+        if last is None or last.spec.return_behavior is ReturnBehavior.TO_LLM:
             return False  # both rules need the last call to return immediately: the usual round, decided early
         behaviors = [self._behavior(e.call.name) for e in trace.executions]
         any_error = any(e.result.is_error for e in trace.executions)
@@ -1185,7 +1219,8 @@ class _Run:
             self.tools.refresh(self.provider_request())
             if self.later_compensations:  # their tools may have joined: checked now, before they can run
                 self.join_compensations()
-        self.reveal_found(results)
+        if self.tools.hidden:  # else nothing can be revealed (`reveal` only shows held-back tools)
+            self.reveal_found(results)
 
     def join_compensations(self) -> None:
         """Check and keep the compensations whose tool a dynamic provider has just added."""
@@ -1212,7 +1247,7 @@ class _Run:
             answer,
             self.conversation() if messages is None else messages,
             list(self.new),
-            TokenUsage.total(r.usage for r in self.rounds),
+            TokenUsage.total([r.usage for r in self.rounds]),  # a list: one frame, not one per round
             self.rounds,
             list(immediate),
             self.saga,

@@ -274,8 +274,10 @@ def build_context(
     request: ProviderRequest = ProviderRequest(()),
 ) -> ToolContext:
     """Merge the three sources for one call (static providers are asked here, once)."""
-    check_collection("tools", tools)
-    check_collection("providers", providers)
+    if type(tools) not in _LISTS:  # the usual list passes `check_collection` at once
+        check_collection("tools", tools)
+    if type(providers) not in _LISTS:
+        check_collection("providers", providers)
     if providers is None:  # as `tools=None` is no tools
         providers = ()
     for provider in providers:
@@ -286,7 +288,7 @@ def build_context(
             f"registry= takes a ToolRegistry, and got {a_or_an(type(registry).__name__)}",
             "pass tools as tools=[...] and providers as providers=[...]",
         )
-    context = ToolContext(dynamic=[p for p in providers if getattr(p, "dynamic", False)])
+    context = ToolContext(dynamic=[p for p in providers if getattr(p, "dynamic", False)] if providers else [])
     if tools:
         context.available.update(_tools_of(tools))  # checked: no name twice, and the context is empty
     for provider in providers:

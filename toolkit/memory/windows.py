@@ -189,7 +189,7 @@ class InMemoryStore:
             current = self._data.get(memory_id)
             if current is None:
                 return []
-            if len(current) < LONG and not self._handouts.remembered:  # the usual short list: a copy
+            if len(current) < LONG and not self._handouts._sizes:  # the usual short list: a copy (`remembered`)
                 return list(current)
             return self._handouts.hand_out(memory_id, current)
 
@@ -940,6 +940,8 @@ def joined(head: list[Message], skip: int, tail: Sequence[Message]) -> Sequence[
 def check_memory_id(memory_id: object, where: str = "ChatMemory") -> str:
     """`memory_id` if it is a non-empty string that is valid Unicode text; else `MemoryIdError`
     saying why and what to do."""
+    if type(memory_id) is str and memory_id.isascii() and memory_id.strip():  # the usual id: two calls, not four
+        return memory_id
     if memory_id is None or (isinstance(memory_id, str) and not memory_id.strip()):
         raise MemoryIdError(
             f"{where}: memory id {shown(memory_id)} is missing; every conversation needs its own id (e.g. the "
@@ -1199,14 +1201,21 @@ class ChatMemory:
         the lock again for each write."""
         if type(messages) is not list and type(messages) is not tuple:
             messages = tuple(_listed(messages, "ChatMemory.add"))
-        kinds, turns = checked_kinds(messages, "ChatMemory.add")  # shared with `InMemoryStore`
-        if self.window is None and type(self.store) is InMemoryStore:
-            self.store._append(self.id, messages, kinds, turns)
-            return
-        append = getattr(self.store, "append", None)
-        if self.window is None and append is not None:
-            append(self.id, tuple(messages))  # as `add` gives it: never the caller's list itself
-            return
+        if len(messages) < LONG_LIST:  # `checked_kinds` of the usual short list, written out (a write a message)
+            kinds: AbstractSet[type] = set(map(type, messages))
+            turns = None
+            if not kinds <= _EXACT_TYPES:
+                check_messages(messages, "ChatMemory.add")
+        else:
+            kinds, turns = checked_kinds(messages, "ChatMemory.add")  # shared with `InMemoryStore`
+        if self.window is None:
+            if type(self.store) is InMemoryStore:
+                self.store._append(self.id, messages, kinds, turns)
+                return
+            append = getattr(self.store, "append", None)
+            if append is not None:
+                append(self.id, tuple(messages))  # as `add` gives it: never the caller's list itself
+                return
         if not self._appended_in_window(messages, kinds):
             # refused as the store's own append refuses (a store of one's own without one: as `add`)
             where = f"{type(self.store).__name__}.append" if hasattr(self.store, "append") else "ChatMemory.add"
@@ -1221,7 +1230,10 @@ class ChatMemory:
         """Whether the store appended `messages` within the window (`append_in_window`); `False`
         when there is no window, or the store has no such method or cannot say (`update` decides)."""
         window = self.window
-        if isinstance(window, _WINDOWS) and type(self.store) is InMemoryStore:  # id and messages checked here
+        if (  # the two windows by exact type first: asked on every write
+            (type(window) is MessageWindow or type(window) is TokenWindow or isinstance(window, _WINDOWS))
+            and type(self.store) is InMemoryStore
+        ):  # id and messages checked here
             return self.store._append_in_window(self.id, tuple(messages), window, kinds)
         in_window = getattr(self.store, "append_in_window", None)
         return window is not None and in_window is not None and bool(in_window(self.id, tuple(messages), window))

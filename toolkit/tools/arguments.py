@@ -50,7 +50,7 @@ from json.encoder import encode_basestring
 from typing import Any
 
 from pydantic import ValidationError
-from pydantic_core import core_schema
+from pydantic_core import SchemaValidator, core_schema
 
 from toolkit.errors import ArgumentError, ArgumentProblem
 from toolkit.tools import json_repair, redact
@@ -127,20 +127,23 @@ class ParamInfo:
 def parse_arguments(tool_name: str, text: str, *, exact: bool = False) -> dict[str, Any]:
     """The arguments string as a dict; `""` counts as `{}` (some gateways send it for no args).
 
-    `exact=True` reads every number with a fraction as `Decimal` (no float rounding)."""
-    if not text.strip():
-        return {}
+    `exact=True` reads every number with a fraction as `Decimal` (no float rounding). A blank
+    text is looked for only when it did not read (no JSON is blank): not on the usual call."""
     try:
         value = json_repair.loads(text, parse_float=decimal.Decimal if exact else None)
     except json_repair.TooLarge:
+        if not text.strip():  # a million blanks: still no arguments
+            return {}
         limits = (
             f"a JSON object at most {json_repair.MAX_DEPTH} levels deep and {json_repair.MAX_CHARS} characters long"
         )
         raise ArgumentError(tool_name, [ArgumentProblem("", _short(text, raw=True), limits, kind="not_json")]) from None
     except ValueError:
+        if not text.strip():
+            return {}
         _refuse_long_integer(tool_name, text)
         value = None
-    if not isinstance(value, dict):
+    if type(value) is not dict and not isinstance(value, dict):  # JSON reads exact dicts: one test
         raise ArgumentError(tool_name, [ArgumentProblem("", _short(text, raw=True), "a JSON object", kind="not_json")])
     return value
 
@@ -184,16 +187,22 @@ def model_parameters(params: tuple[ParamInfo, ...]) -> tuple[tuple[ParamInfo, ..
 
 
 def coerce_visible(
-    tool_name: str, visible: tuple[ParamInfo, ...], known: frozenset[str], raw: dict[str, Any]
+    tool_name: str,
+    visible: tuple[ParamInfo, ...],
+    known: frozenset[str],
+    raw: dict[str, Any],
+    validators: list[SchemaValidator | None] | None = None,
 ) -> dict[str, Any]:
-    """`coerce_arguments`, given `model_parameters(params)`."""
+    """`coerce_arguments`, given `model_parameters(params)`. `validators`, one entry a visible
+    parameter, keeps each one's `validator_for` once looked up (None: not yet), so a tool's calls
+    ask it once (the executor keeps the list, and drops it when `coercion.clear_cache` runs)."""
     problems: list[ArgumentProblem] = []
     if not known.issuperset(raw):
         unknown = [key for key in raw if key not in known]
         valid = ", ".join(p.wire_name for p in visible)  # written once, whatever the unknown keys
         problems = [ArgumentProblem(key, _short(raw[key]), valid, kind="unknown") for key in unknown]
     values: dict[str, Any] = {}
-    for p in visible:
+    for position, p in enumerate(visible):
         value = raw.get(p.wire_name)
         if value is None and (p.wire_name not in raw or (not p.required and not p.nullable)):
             if p.required:
@@ -205,7 +214,12 @@ def coerce_visible(
                 )
             continue
         try:
-            values[p.name] = validator_for(p.annotation).validate_python(value)
+            check = None if validators is None else validators[position]
+            if check is None:
+                check = validator_for(p.annotation)
+                if validators is not None:
+                    validators[position] = check
+            values[p.name] = check.validate_python(value)
         except ValidationError as exc:
             problems += problems_from(exc, p.wire_name, value, p.annotation)
     if problems:

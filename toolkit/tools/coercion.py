@@ -141,11 +141,18 @@ def _has_decimal(node: Any) -> bool:
 
 
 def clear_cache() -> None:
-    """Forget every cached validator (for benchmarks)."""
+    """Forget every cached validator (for benchmarks), and those kept beside a tool (`cleared`)."""
+    global cleared
     _VALIDATORS.clear()
     _LABELLED.clear()
     _BY_OBJECT.clear()
     _EXACT.clear()
+    cleared += 1
+
+
+cleared = 0
+"""How many times `clear_cache` ran: the validators a tool keeps for its parameters
+(`coerce_visible`'s `validators`) are looked up again when it moves on."""
 
 
 def _build(annotation: Any, rules: dict[str, Callable[[dict], Any]] | None = None) -> SchemaValidator:
@@ -303,10 +310,12 @@ def refusing_whole(value: Any, handler: Any) -> Any:
     Python frame a value (three, as wrappers of `no_bool_refusal("int", "integer")` and
     `whole_if_refused`: the plain reference a test holds this equal to); a value the refusal
     refuses is no whole number either."""
-    if isinstance(value, bool):
-        raise PydanticCustomError("int_type", "Input should be a valid integer")
-    if isinstance(value, str) and "_" in value:
-        raise PydanticCustomError("int_parsing", "Input should be a valid integer")
+    kind = type(value)
+    if kind is not int:  # the usual value: neither refusal applies (a bool is no int subclass of its own)
+        if kind is bool:
+            raise PydanticCustomError("int_type", "Input should be a valid integer")
+        if (kind is str or isinstance(value, str)) and "_" in value:
+            raise PydanticCustomError("int_parsing", "Input should be a valid integer")
     try:
         return handler(value)
     except ValidationError as refused:

@@ -66,6 +66,8 @@ from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from pydantic_core import SchemaValidator
+
 from toolkit.chat.messages import ToolCall, ToolResultMessage
 from toolkit.errors import (
     ArgumentError,
@@ -301,7 +303,8 @@ class Tool:
             return _failed(call, "argument", _as_called(exc, call), policies.argument_error)
         except (Exception, SystemExit) as exc:  # SystemExit: argparse / click on a bad flag
             return _execution_failed(call, exc, policies.execution_error)
-        value = output.value if isinstance(output, ToolOutput) else output
+        told_more = type(output) is ToolOutput or type(output) not in _PLAIN and isinstance(output, ToolOutput)
+        value = output.value if told_more else output
         if type(value) not in _PLAIN and inspect.isawaitable(value):  # an async function slipped through
             return _failed(call, "execution", _not_awaited(self, call, value), policies.execution_error)
         if type(value) not in _SCALARS:  # a str, a number, None: nothing can be held in it, nor iterated async
@@ -314,12 +317,13 @@ class Tool:
             content = call_text(value)  # the tool ran: whatever its value is, the call succeeded...
         except ReadFailed as failed:  # ...unless its work was in an iterator, which failed while read
             return _execution_failed(call, failed.error, policies.execution_error)
-        sink = context.parameters.get(VALUES)
-        if isinstance(sink, dict):
+        parameters = context.parameters
+        sink = parameters.get(VALUES) if parameters else None  # a turn's usual parameters: none
+        if sink is not None and isinstance(sink, dict):
             sink[call.id] = value
         # a plain value keeps the defaults (not an error, no attributes): fewer fields for pydantic to check
         told = {}
-        if isinstance(output, ToolOutput):
+        if told_more:
             told = {"is_error": output.is_error, "attributes": _as_returned(output.attributes)}
             if output.is_error:  # a failure it handled: its text may quote its library's error, secrets and all
                 content = redact.scrub_secrets(content)
@@ -733,15 +737,19 @@ def _caller(reflection: Reflection, bound_to: Any) -> Executor:
     injected = [(p.name, p.inject) for p in params if p.inject is not None]
     visible, known = arguments.model_parameters(params)
     exact: list[frozenset[str]] = []  # decided at the first call (the validators are built then anyway)
+    validators: list[SchemaValidator | None] = [None] * len(visible)  # each looked up at its first use
+    cleared = [coercion.cleared]
 
     def run(call: ToolCall, context: InvocationContext) -> Any:
+        if cleared[0] != coercion.cleared:  # the validators were forgotten: these are looked up again
+            validators[:], cleared[0] = [None] * len(visible), coercion.cleared
         if not exact:
             exact.append(_decimal_parameters(params))
         called = call.name  # the name the model knows (a wrapper may have renamed the tool)
         raw = arguments.parse_arguments(called, call.arguments, exact=bool(exact[0]))
         if exact[0]:  # only the Decimal parameters keep Decimal; the others get json.loads' floats
             raw = arguments.floats_except(raw, exact[0])
-        kwargs = arguments.coerce_visible(called, visible, known, raw)
+        kwargs = arguments.coerce_visible(called, visible, known, raw, validators)
         for param, inject in injected:
             kwargs[param] = context.memory_id if inject == "memory_id" else context
         return fn(*head, **kwargs)

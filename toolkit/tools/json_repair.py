@@ -85,7 +85,7 @@ def loads(text: str, *, parse_float: Callable[[str], Any] | None = None) -> Any:
         value = _strict(text, parse_float)
     except ValueError:
         value = _strict(repair(text), parse_float)
-    if isinstance(value, str) and value.lstrip().startswith(("{", "[")):  # double-encoded
+    if type(value) is str and value.lstrip().startswith(("{", "[")):  # double-encoded (JSON reads exact strs)
         try:
             value = _strict(value, parse_float)
         except ValueError:
@@ -161,7 +161,7 @@ def _strict(text: str, parse_float: Callable[[str], Any] | None) -> Any:
         value = _parse(text, parse_float)
     except RecursionError:
         raise TooLarge(f"nested deeper than {MAX_DEPTH} levels") from None
-    if _may_nest_deeper(text) and _depth(value) > MAX_DEPTH:
+    if len(text) > MAX_DEPTH and _may_nest_deeper(text) and _depth(value) > MAX_DEPTH:  # short: too few brackets
         raise TooLarge(f"nested deeper than {MAX_DEPTH} levels")
     return value
 

@@ -70,7 +70,7 @@ def call_text(value: Any) -> str:
     """`to_text` for the value of a call: an iterator in it that raises while it is read (a returned
     generator whose body fails) raises `ReadFailed` instead, so the call is the tool's failure, not a
     success whose text says it failed."""
-    if value is None or type(value) is str:
+    if type(value) in _HOLDS_NOTHING:  # no iterator to read in it: nothing can fail
         return to_text(value)
     token = _FAILS_CALL.set(True)
     try:
@@ -90,11 +90,14 @@ def to_text(value: Any) -> str:
     """A tool's return value as the text the model reads (never raises; see the module docstring)."""
     if value is None:
         return "Success"
-    if isinstance(value, str):
+    kind = type(value)
+    if kind is str:
         return value
-    if isinstance(value, (bytes, bytearray)):
-        return _bytes_text(value)
-    if type(value) not in _PLAIN_RESULTS:  # the usual results skip the two checks below
+    if kind not in _PLAIN_RESULTS:  # the usual results (no str, bytes, exception, iterator) skip the checks below
+        if isinstance(value, str):
+            return value
+        if isinstance(value, (bytes, bytearray)):
+            return _bytes_text(value)
         if isinstance(value, BaseException):
             return _exception_text(value)
         if isinstance(value, Iterator) and not isinstance(value, _PLAIN_TYPES):
@@ -252,7 +255,9 @@ ITEMS_READ = 10_000
 stream) would hang the loop and fill the memory."""
 _PLAIN_TYPES = (str, bytes, bytearray, dict, list, tuple)
 _PLAIN_RESULTS = frozenset({dict, list, tuple, int, float, bool})
-"""Exact types a tool usually returns: neither an exception nor an iterator."""
+"""Exact types a tool usually returns: neither a str, bytes, an exception nor an iterator."""
+_HOLDS_NOTHING = frozenset({str, int, float, bool, type(None)})
+"""Exact types `call_text` writes as `to_text` does without marking the call (no iterator in them)."""
 
 
 def _iterator_text(items: Iterator[Any]) -> str:

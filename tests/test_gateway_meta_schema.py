@@ -202,3 +202,67 @@ def test_a_response_format_schema_that_is_no_json_schema_is_400_strict_or_not(sc
         "response_format",
         "invalid_json_schema",
     )
+
+
+def walked_problem(schema):
+    """`schema_problem` as first written: `_keyword_problem` at every node, every keyword looked for."""
+    from toolkit.gateway import meta_schema as m
+
+    stack = [schema]
+    while stack:
+        node = stack.pop()
+        if type(node) is bool:
+            continue
+        if type(node) is not dict:
+            return f"{m._shown(node)} is not of type 'object', 'boolean'."
+        problem = m._keyword_problem(node)
+        if problem is not None:
+            return problem
+        children = []
+        for key in m._NAMED:
+            if key in node:
+                children.extend(node[key].values())
+        for key in m._ONE:
+            if key in node and not (key in ("items", "additionalItems") and type(node[key]) is list):
+                children.append(node[key])
+        for key in m._MANY:
+            children.extend(node.get(key, ()))
+        stack.extend(reversed(children))
+    return None
+
+
+EVERY_KEYWORD = "type description default properties $defs definitions required enum".split()
+EVERY_KEYWORD += "items additionalItems additionalProperties not anyOf allOf oneOf".split()
+LEAF_VALUES = [None, True, False, 0, 2, "string", "integer", "object", "str", "", "a", "type"]
+LEAF_VALUES += [[], ["a"], ["a", "a"], ["string", "null"], ["int"], [1], {}]
+
+
+def generated_schema(rng, depth=0):
+    """A schema (or a slip where one belongs) of random keywords, nested up to three deep."""
+    if rng.random() < 0.15:
+        return rng.choice([True, False, "string", 1, None])
+    node = {}
+    for key in rng.sample(EVERY_KEYWORD, rng.randint(0, 4)):
+        shape = rng.random() if depth < 3 else 0
+        if shape < 0.45:
+            node[key] = rng.choice(LEAF_VALUES)
+        elif shape < 0.7:
+            node[key] = generated_schema(rng, depth + 1)
+        elif shape < 0.85:
+            node[key] = [generated_schema(rng, depth + 1) for _ in range(rng.randint(0, 2))]
+        else:
+            node[key] = {name: generated_schema(rng, depth + 1) for name in rng.sample(["a", "b", "type"], 2)}
+    return node
+
+
+def test_the_walk_skipping_plain_nodes_gives_the_sentence_of_the_walk_through_every_node():
+    """A node with a valid type and no keyword `_keyword_problem` reads is not asked, a node holding no
+    schema is not looked into (`schema_problem`'s fast path): the first problem found stays the same."""
+    import random
+
+    rng = random.Random(16)
+    schemas = [generated_schema(rng) for _ in range(400)]
+    schemas += [{"type": "object", "properties": {"a": schema, "b": {"type": "string"}}} for schema in schemas]
+    sentences = [schema_problem(schema) for schema in schemas]
+    assert sentences == [walked_problem(schema) for schema in schemas]
+    assert 100 < sentences.count(None) < 700  # both answers are common among the cases

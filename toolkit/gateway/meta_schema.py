@@ -41,6 +41,14 @@ _NESTED = frozenset((*_NAMED, *_ONE, *_MANY, "prefixItems"))
 """Keywords holding schemas: a parameter (or a root beside its `properties`) with one is walked."""
 _NESTED_ROOT = _NESTED - {"properties"}
 _HELD = frozenset(("items", "anyOf"))
+_CONTAINERS = (("required", "array"), ("enum", "array"), *((k, "object") for k in _NAMED))
+"""The keywords whose value must be an array or an object, with that JSON type."""
+_CHECKED = frozenset(("required", "enum", *_NAMED, *_MANY))
+"""The keywords `_keyword_problem` looks at besides `type`: a node with a valid `type` (or none) and
+none of these has no problem of its own, and the walk skips the call (most nodes are parameters:
+`{"type": "string", "description": ...}`)."""
+_WALKED = frozenset((*_NAMED, *_ONE, *_MANY))
+"""The keywords holding schemas: a node with none of them has nothing below it to walk."""
 _ABSENT: Any = object()
 """A keyword left out (JSON's null is a value, and no schema's)."""
 
@@ -104,9 +112,13 @@ def schema_problem(schema: Any) -> str | None:
             continue
         if type(node) is not dict:
             return f"{_shown(node)} is not of type 'object', 'boolean'."
-        problem = _keyword_problem(node)
-        if problem is not None:
-            return problem
+        kind = node.get("type", "string")
+        if not (type(kind) is str and kind in TYPES) or not _CHECKED.isdisjoint(node):
+            problem = _keyword_problem(node)
+            if problem is not None:
+                return problem
+        if _WALKED.isdisjoint(node):  # a leaf (most parameters): no schema below it
+            continue
         children: list[Any] = []
         for key in _NAMED:
             if key in node:
@@ -129,7 +141,7 @@ def _keyword_problem(node: dict) -> str | None:
         problem = _type_list_problem(kind)
         if problem is not None:
             return problem
-    for key, expected in (("required", "array"), ("enum", "array"), *((k, "object") for k in _NAMED)):
+    for key, expected in _CONTAINERS:
         value = node.get(key, _ABSENT)
         if value is not _ABSENT and type(value) is not (list if expected == "array" else dict):
             return f"{_shown(value)} is not of type '{expected}'."

@@ -40,35 +40,37 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 HEAVIEST_FIRST = (
+    "tests/test_browser.py",
     "tests/test_exercises_grade.py",
     "tests/test_exercises_grade_fair.py",
-    "tests/test_browser.py",
+    "tests/test_search_keyword.py",
     "tests/test_mcp.py",
     "tests/test_exercises_core_hostile.py",
-    "tests/test_search_keyword.py",
-    "tests/test_stranger_gateway.py",
     "tests/test_mcp_server_lines.py",
+    "tests/test_embeddings.py",
     "tests/test_tools_cli.py",
-    "tests/test_mcp_http_hostile.py",
     "tests/test_exercises_grade_isolation.py",
-    "tests/test_client_proxies.py",
-    "tests/test_cli_eval_paths.py",
+    "tests/test_fast_schema_properties.py",
+    "tests/test_mcp_http_hostile.py",
     "tests/test_live.py",
     "tests/test_mcp_strangers.py",
-    "tests/test_exercises_worker.py",
-    "tests/test_fast_schema_properties.py",
     "tests/test_exercises_checkers_learners.py",
-    "tests/test_eval_interrupt.py",
-    "tests/test_accuracy.py",
-    "tests/test_mcp_interrupts.py",
+    "tests/test_cli_eval_paths.py",
+    "tests/test_client_proxies.py",
+    "tests/test_gateway_ascii_match.py",
     "notebooks/09_week9_mcp.ipynb",
+    "tests/test_benchmarks_help.py",
     "tests/test_cli_main.py",
-    "tests/test_exercises_answer_forms.py",
     "tests/test_exercises_grade_weeks.py",
+    "tests/test_exercises_worker.py",
     "tests/test_loop_one_turn.py",
+    "tests/test_exercises_answer_forms.py",
+    "tests/test_eval_interrupt.py",
+    "tests/test_mcp_interrupts.py",
+    "tests/test_cli_mcp_server.py",
 )
 """The test files that take longest, longest first (per-file sums of `--junitxml` times on 2 cores,
-2026-12-06). With `--dist=loadfile --no-loadscope-reorder` (course.py) pytest-xdist hands files out in
+2026-12-06, forty-third session). With `--dist=loadfile --no-loadscope-reorder` (course.py) pytest-xdist hands files out in
 collection order, which `pytest_collection_modifyitems` makes this order, then the rest as collected:
 the long files start first, so none is left to one worker at the end while the others wait. A file
 missing here, or one that grew, only costs that balance; refresh the list from a run's

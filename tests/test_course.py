@@ -38,7 +38,13 @@ def test_the_test_command_runs_pytest_offline_with_nbval(monkeypatch):
     assert seen["cmd"][1:4] == ["-m", "pytest", "--nbval"] and seen["cmd"][-2:] == ["-k", "loop"]
     assert "--dist=loadfile" in seen["cmd"]  # a notebook's cells stay together, in order, on one worker
     assert "--no-loadscope-reorder" in seen["cmd"]  # files in collection order: the longest first (conftest)
+    assert f"--numprocesses={course.workers()}" in seen["cmd"] and "--maxprocesses=4" in seen["cmd"]
     assert not any(k.startswith("LLM_") for k in seen["env"])
+
+
+@pytest.mark.parametrize(("cores", "expected"), [(1, 2), (2, 3), (3, 4), (8, 4)])
+def test_the_suite_runs_one_worker_more_than_the_cores_and_at_most_four(cores, expected):
+    assert course.workers(cores) == expected
 
 
 def test_the_test_command_writes_the_bytecode_of_the_package_and_the_helpers_not_of_test_files(monkeypatch, tmp_path):

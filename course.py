@@ -353,7 +353,9 @@ CLOSED_STDOUT = (
 
 
 class _Dropped(io.TextIOBase):
-    """Where a closed stdout would be: what is written is counted (`dropped`, in characters), then dropped."""
+    """Where a closed stdout would be: what is written is counted (`dropped`, in characters), then dropped.
+    The package's `toolkit.cli.streams.DroppedOutput` written again: course.py runs before .venv (and toolkit)
+    exists, so it imports nothing of the package."""
 
     def __init__(self) -> None:
         super().__init__()

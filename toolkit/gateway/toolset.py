@@ -153,33 +153,15 @@ class ToolSet:
         if not terms:
             return None, 0
         least = rules.generic.min_score if least is None else least
-        found = self._best(tools, terms, names, descriptions, context, least, also)
+        totals = self._totals(tools, terms, names, descriptions, context)
+        found = _chosen(tools, totals, least, also)
         if found[0] is not None and len(terms) > len(own := search_terms(text, rules)):
-            found = (self._hint_decides(tools, own, terms, names, descriptions, context, least) or found[0], found[1])
+            by_own = self._totals(tools, own, names, descriptions, context)
+            found = (_hint_decides(tools, totals, by_own, least) or found[0], found[1])
         if (found[0] is None or also > 0) and (more := synonym_terms(terms, rules)) is not None:
             again = self._best(tools, more, names, descriptions, context, least, also)
             found = again if found[0] is None else (found[0], again[1])
         return found
-
-    def _hint_decides(
-        self,
-        tools: list[_Pickable],
-        own: list[str],
-        hinted: list[str],
-        names: str,
-        descriptions: str,
-        context: str,
-        least: int,
-    ) -> str | None:
-        """`generic._hint_decides`: where the user's own words find tools, the first of those scoring most by
-        them that scores most by the words and their hints; None when the own words find none."""
-        by_own = self._totals(tools, own, names, descriptions, context)
-        top = max(by_own)
-        if top < least:
-            return None
-        tied = [i for i, total in enumerate(by_own) if total == top]
-        by_hints = self._totals([tools[i] for i in tied], hinted, *_joined([tools[i] for i in tied]), context)
-        return tools[tied[by_hints.index(max(by_hints))]].name
 
     def _best(
         self,
@@ -191,10 +173,7 @@ class ToolSet:
         least: int,
         also: int,
     ) -> tuple[str | None, int]:
-        totals = self._totals(tools, terms, names, descriptions, context)
-        best = max(totals)  # the first tool with the best score, if it is enough
-        contenders = sum(1 for t in totals if t >= also) if also > 0 else 0
-        return (tools[totals.index(best)].name if best >= least else None), contenders
+        return _chosen(tools, self._totals(tools, terms, names, descriptions, context), least, also)
 
     def _totals(
         self, tools: list[_Pickable], terms: list[str], names: str, descriptions: str, context: str
@@ -375,3 +354,21 @@ def clear() -> None:
         _store.clear()
         _seen.clear()
         _store_bytes = 0
+
+
+def _chosen(tools: list[_Pickable], totals: list[int], least: int, also: int) -> tuple[str | None, int]:
+    """The first tool with the best of `totals`, if it reaches `least`; and how many reach `also` (0 when it is 0)."""
+    best = max(totals)
+    contenders = sum(1 for t in totals if t >= also) if also > 0 else 0
+    return (tools[totals.index(best)].name if best >= least else None), contenders
+
+
+def _hint_decides(tools: list[_Pickable], by_hints: list[int], by_own: list[int], least: int) -> str | None:
+    """`generic._hint_decides` from the scores already made: of the tools scoring most by the user's own words
+    (`by_own`), the first scoring most by the words and their hints (`by_hints`); None when the own words find
+    no tool (the hints pick alone)."""
+    top = max(by_own)
+    if top < least:
+        return None
+    tied = [i for i, total in enumerate(by_own) if total == top]
+    return tools[max(tied, key=lambda i: (by_hints[i], -i))].name

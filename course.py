@@ -6,8 +6,9 @@
 Setup creates `.venv/` inside the repo (ignored by git) and installs the package with its test
 extra (which includes the `course` extra, JupyterLab); it is redone only when pyproject.toml
 changes, or when `.venv` was made by another Python, its Python is gone or it has no pip (it is then
-made anew). Before the tests run, `test` writes the bytecode of toolkit and of the tests' helpers
-(`__pycache__`, even where PYTHONDONTWRITEBYTECODE is set), so the suite's processes do not each compile them.
+made anew). Before the tests run, `test` writes the bytecode of toolkit and of the tests, their asserts
+rewritten as pytest does (`__pycache__`, even where PYTHONDONTWRITEBYTECODE is set), so the suite's
+processes do not each compile them.
 Extra arguments go to jupyter / pytest.
 
 Exit status: JupyterLab's or pytest's own (128 + N when a signal N ended it, as a shell says); 0 for
@@ -229,24 +230,27 @@ def test(args: list[str]) -> int:
 COMPILED = ("toolkit", "tests")
 """The folders whose bytecode `compile_bytecode` writes before the suite runs."""
 
+PREWRITE = ROOT / "tests" / "prewrite_asserts.py"
+"""Writes pytest's rewritten bytecode of the test files, once for all of pytest-xdist's workers."""
+
 
 def compile_bytecode(env: dict[str, str]) -> None:
     """Write the bytecode of the package and of the tests' helpers (`__pycache__`, ignored by git) with
     .venv's Python before the suite runs: its hundreds of processes (pytest's workers, each notebook's
     kernel, each graded submission, each CLI command a test runs) then read it rather than each compiling
     the ~190 modules of toolkit anew, as they do where PYTHONDONTWRITEBYTECODE is set (a CI image, a
-    container): 0.3-0.6 s of CPU a process. Only files changed since their last bytecode are compiled;
-    test files are left out (pytest compiles those itself, rewriting their asserts). An optimisation only:
-    a file that does not compile is left to the test that imports it, and a .venv without Python to the
-    command that follows."""
+    container): 0.3-0.6 s of CPU a process. Only files changed since their last bytecode are compiled.
+    Test files are compiled as pytest compiles them, their asserts rewritten (`PREWRITE`), once for all
+    of pytest-xdist's workers, which would each rewrite all of them. An optimisation only: a file that
+    does not compile is left to the test that imports it, and a .venv without Python to the command
+    that follows."""
     command = [str(BIN / "python"), "-m", "compileall", "-q", "-x", r"[\\/]test_[^\\/]*\.py$"]
-    try:
-        subprocess.run(
-            [*command, *(str(ROOT / folder) for folder in COMPILED)],
-            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False,
-        )  # fmt: skip
-    except OSError:
-        pass
+    prewrite = [str(BIN / "python"), str(PREWRITE), str(ROOT / "tests")]
+    for each in ([*command, *(str(ROOT / folder) for folder in COMPILED)], prewrite):
+        try:
+            subprocess.run(each, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+        except OSError:
+            pass
 
 
 ENDING = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from _pytest.assertion import rewrite
 
 ROOT = Path(__file__).resolve().parents[1]
 spec = importlib.util.spec_from_file_location("course", ROOT / "course.py")
@@ -47,7 +48,7 @@ def test_the_suite_runs_one_worker_more_than_the_cores_and_at_most_four(cores, e
     assert course.workers(cores) == expected
 
 
-def test_the_test_command_writes_the_bytecode_of_the_package_and_the_helpers_not_of_test_files(monkeypatch, tmp_path):
+def test_the_test_command_writes_the_bytecode_of_the_package_the_helpers_and_the_tests(monkeypatch, tmp_path):
     for name in ("toolkit/mod.py", "tests/helper.py", "tests/test_a.py", "tests/broken.py"):
         (tmp_path / name).parent.mkdir(exist_ok=True)
         (tmp_path / name).write_text("x = (\n" if "broken" in name else "x = 1\n")
@@ -58,7 +59,8 @@ def test_the_test_command_writes_the_bytecode_of_the_package_and_the_helpers_not
     monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")  # a CI image's setting: compiled all the same
     assert course.main(["test"]) == 0
     compiled = sorted(p.relative_to(tmp_path).parts[0] + "/" + p.name.split(".")[0] for p in tmp_path.rglob("*.pyc"))
-    assert compiled == ["tests/helper", "toolkit/mod"]  # a file that does not compile is left to its test
+    assert compiled == ["tests/helper", "tests/test_a", "toolkit/mod"]  # a file that does not compile: left to its test
+    assert sorted(p.name for p in tmp_path.rglob("test_a.*")) == sorted(["test_a.py", f"test_a{rewrite.PYC_TAIL}"])
 
 
 def test_the_test_command_runs_without_the_bytecode_when_dot_venv_has_no_python(monkeypatch, tmp_path):

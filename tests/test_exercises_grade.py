@@ -337,7 +337,7 @@ def test_the_graders_own_files_are_beyond_the_submissions_folder_and_the_one_abo
     seen = {}
 
     def run_worker(command, folder, log, limit, check_seconds, **_):
-        seen.update(copy=Path(command[-3]), out=Path(command[-2]), log=log, cwd=folder)
+        seen.update(copy=Path(command[3]), out=Path(command[4]), log=log, cwd=folder)  # python -m worker IN OUT …
         return True
 
     monkeypatch.setattr(grade, "_run_worker", run_worker)

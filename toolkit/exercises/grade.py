@@ -134,6 +134,12 @@ KERNEL_DIED = (
     "the kernel died while this exercise's cell ran (os._exit(), a crash, or all the memory used); the cells "
     "after it did not run"
 )
+MEMORY_LIMIT_BYTES = 4 * 1024**3
+"""The memory each process of a submission (its worker, its kernel, what the kernel starts) may take (`RLIMIT_DATA`,
+set by the worker for itself and what it starts): past it an allocation fails, a MemoryError in the cell that asked,
+and the kernel goes on — a cell that builds a list without end no longer takes the grading machine's memory until
+the system kills a process. The course's notebooks take a few hundred MB; a course that loads a local model needs
+more: set it before grading (`toolkit.exercises.grade.MEMORY_LIMIT_BYTES = 16 * 1024**3`). Unix only."""
 START_ALLOWANCE_S = 60
 """Seconds allowed on top of the limit for the process and the kernel to start and stop."""
 KILL_WAIT_S = 10
@@ -612,7 +618,8 @@ def private_copy(path: Path, folder: Path) -> Path:
 
 
 def _worker_command(copy: Path, out: Path, seconds: int) -> list[str]:
-    return [sys.executable, "-m", "toolkit.exercises.worker", str(copy), str(out), str(seconds)]
+    worker = [sys.executable, "-m", "toolkit.exercises.worker"]
+    return [*worker, str(copy), str(out), str(seconds), str(MEMORY_LIMIT_BYTES)]
 
 
 def check_limit_s(seconds: int) -> int:

@@ -236,6 +236,24 @@ def is_checking_script(path: Path) -> bool:
     return any(i in known for i in called)
 
 
+RENAMED_SCRIPT = (
+    "not a notebook: its text is Python code (a script renamed .ipynb?), not a notebook's JSON; hand in the .ipynb "
+    "file Jupyter saves (File > Save Notebook)"
+)
+
+
+def _python_code(path: Path) -> bool:
+    """Whether the file at `path` (one nbformat could not read) is Python code — a notebook exported as a script and
+    renamed `.ipynb` — read as `is_checking_script` reads one (its first `SCRIPT_READ_BYTES`): text that parses, with
+    a statement in it other than an expression (a word, or a stray text, parses as a name)."""
+    try:
+        with open(path, "rb") as f:
+            tree = ast.parse(f.read(SCRIPT_READ_BYTES).decode("utf-8"))
+        return any(not isinstance(statement, ast.Expr) for statement in tree.body)
+    except (OSError, UnicodeDecodeError, SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+
+
 def _checks_run(tree: ast.Module) -> Iterator[str]:
     """The exercise ids a script's check() calls pass when it runs: in its statements and the blocks under them
     (`if __name__ == "__main__":`, a loop), not in a function or class body (a test suite's) nor in a string (a
@@ -409,6 +427,8 @@ def grade_notebook(path: PathLike, seconds: int = 120) -> list[Row]:
     except UnicodeDecodeError:  # a notebook saved by an editor as GBK, cp1252 or UTF-16: not "not a notebook"
         return [Row(name, NOTEBOOK_ROW, False, not_utf8_text(path))]
     except Exception as error:
+        if type(error).__name__ == "NotJSONError" and _python_code(path):
+            return [Row(name, NOTEBOOK_ROW, False, RENAMED_SCRIPT)]
         return [Row(name, NOTEBOOK_ROW, False, f"not a notebook: cannot be read ({type(error).__name__})")]
     expected = expected_exercises(path, submitted)
     if not expected and not any(

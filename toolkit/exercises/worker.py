@@ -33,6 +33,7 @@ Leaves out: reading the results (`toolkit.exercises.grade`).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
@@ -262,12 +263,17 @@ def save(notebook: nbformat.NotebookNode, target: Path) -> None:
 def limit_memory(size: int) -> None:
     """At most `size` bytes of memory for this process and every process it starts from now on — the kernel, and
     what the notebook's code starts (`RLIMIT_DATA`, soft and hard: the kernel cannot raise it again): past it an
-    allocation fails, a MemoryError in the cell. Not on a system without `resource` (Windows)."""
+    allocation fails, a MemoryError in the cell. A lower limit the grader was started with is kept (no process may
+    raise its hard limit); a system without `resource` (Windows), or one that refuses the limit, runs without it."""
     try:
         import resource
     except ImportError:
         return
-    resource.setrlimit(resource.RLIMIT_DATA, (size, size))
+    hard = resource.getrlimit(resource.RLIMIT_DATA)[1]
+    if hard != resource.RLIM_INFINITY:
+        size = min(size, hard)
+    with contextlib.suppress(ValueError, OSError):
+        resource.setrlimit(resource.RLIMIT_DATA, (size, size))
 
 
 if __name__ == "__main__":

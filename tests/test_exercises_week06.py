@@ -18,16 +18,11 @@ def window_with(old, new):
 @pytest.mark.parametrize(
     ("loop", "said"),
     [
-        (
+        (  # the oldest turns' loop; the current turn's earlier rounds (`while middle and`) are told the same
             "while before and",
             "for n=18 and [system user assistant user assistant user assistant tool tool tool assistant user assistant "
             "tool tool assistant tool assistant] you keep 16 messages, but all 18 fit in n=18: none leaves until more "
             "than n would be kept",
-        ),
-        (
-            "while middle and",
-            "for n=8 and [system user assistant tool tool assistant tool assistant] you keep 5 messages, but all 8 fit "
-            "in n=8: none leaves until more than n would be kept",
         ),
     ],
 )

@@ -254,3 +254,28 @@ def test_a_notebook_that_breaks_nbformats_schema_is_refused_unrun_and_unchanged(
         "in JupyterLab and save it again\n"
     )
     assert ran == [] and path.read_text(encoding="utf-8") == text
+
+
+def test_a_notebook_over_its_cap_by_saved_widget_state_is_told_to_clear_that_state_too(tmp_path, monkeypatch):
+    """Before: 'Fix: clear the outputs' alone — a notebook made large by the widget state JupyterLab saved in its
+    metadata (ipywidgets views, 50 MB of it) stays as large once its outputs are cleared."""
+    import json
+
+    from toolkit.errors import ConfigurationError
+
+    notebook = json.loads(WELCOME.read_text(encoding="utf-8"))
+    notebook["metadata"]["widgets"] = {
+        "application/vnd.jupyter.widget-state+json": {"state": {"m0": {"state": {"blob": "x" * 5000}}}}
+    }
+    path = tmp_path / "widgets.ipynb"
+    path.write_text(json.dumps(notebook), encoding="utf-8")
+    size = path.stat().st_size
+    monkeypatch.setattr(notebooks_cli, "MAX_NOTEBOOK_BYTES", size - 1)
+    with pytest.raises(ConfigurationError) as raised:
+        notebooks_cli.read(path)
+    assert str(raised.value) == (
+        f"notebook {path}: the file is {size} bytes, over the cap of {size - 1} bytes "
+        "(toolkit.cli.notebooks.MAX_NOTEBOOK_BYTES). Fix: clear the outputs (Edit > Clear Outputs of All Cells "
+        "in JupyterLab) and the widget state saved in it (untick Settings > Save Widget State Automatically, "
+        "then restart the kernel; Widgets > Clear Notebook Widget State in the classic Notebook), and save it again"
+    )

@@ -402,3 +402,27 @@ def test_a_not_attempted_check_after_a_tried_answer_keeps_that_answer_as_the_exe
     assert LAST["w6.round_trips"].status == "passed"
     check("w6.round_trips", 3)
     assert LAST["w6.round_trips"].status == "failed"  # a tried answer is the latest, right or wrong
+
+
+@pytest.mark.parametrize(
+    ("error", "said"),
+    [(RuntimeError("can't start new thread"), "RuntimeError: can't start new thread"), (MemoryError(), "MemoryError")],
+)
+def test_a_check_that_finds_no_memory_left_says_the_kernel_is_full_not_that_the_answer_failed(monkeypatch, error, said):
+    """Before: 'running your answer failed with RuntimeError: can't start new thread' — under `toolkit grade`'s
+    memory limit, a cell that kept a large value left no memory for the check's own time-limit thread, and each
+    exercise after it was told its answer failed."""
+    import threading
+
+    from toolkit import ReturnBehavior
+
+    def refused(self):
+        raise error
+
+    monkeypatch.setattr(threading.Thread, "start", refused)
+    result = check("w6.truth_table", lambda behaviors, any_error: behaviors[-1] is ReturnBehavior.IMMEDIATE)
+    assert (result.status, result.feedback) == (
+        "failed",
+        f"the check could not run ({said}): the kernel is out of memory — does a cell before this one keep a large "
+        "value? Restart the kernel and run the cells again",
+    )

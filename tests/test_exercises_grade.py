@@ -337,7 +337,7 @@ def test_the_graders_own_files_are_beyond_the_submissions_folder_and_the_one_abo
     seen = {}
 
     def run_worker(command, folder, log, limit, check_seconds, **_):
-        seen.update(copy=Path(command[-3]), out=Path(command[-2]), log=log, cwd=folder)
+        seen.update(copy=Path(command[3]), out=Path(command[4]), log=log, cwd=folder)  # python -m worker IN OUT …
         return True
 
     monkeypatch.setattr(grade, "_run_worker", run_worker)
@@ -618,3 +618,25 @@ def test_only_records_sealed_with_the_runs_key_count_and_a_forged_one_never_undo
         "w1.usage_path": (False, FORGED),
     }
     assert "seal" not in records["w0.switch"]
+
+
+@pytest.mark.parametrize(
+    ("text", "feedback"),
+    [
+        (  # Download as Python, then renamed to .ipynb so the grader takes it
+            "from toolkit.exercises import check\n\ncheck('w6.round_trips', 2)\n",
+            "not a notebook: its text is Python code (a script renamed .ipynb?), not a notebook's JSON; hand in the "
+            ".ipynb file Jupyter saves (File > Save Notebook)",
+        ),
+        ('{"cells": [', "not a notebook: cannot be read (NotJSONError)"),  # cut short: no script either
+        ("hello", "not a notebook: cannot be read (NotJSONError)"),  # a name to Python, but no script
+    ],
+)
+def test_a_python_script_renamed_ipynb_is_told_so_not_only_that_it_is_no_json(tmp_path, text, feedback):
+    """Before: 'not a notebook: cannot be read (NotJSONError)' — true, but a learner who renamed their exported
+    script was not told that a notebook is another file."""
+    from toolkit.exercises.grade import grade_notebook
+
+    path = tmp_path / "06_week6_round_trip_loop.ipynb"
+    path.write_text(text, encoding="utf-8")
+    assert [(r.exercise, r.passed, r.feedback) for r in grade_notebook(path)] == [("(notebook)", False, feedback)]

@@ -271,3 +271,27 @@ def test_a_toolkit_installed_for_the_user_keeps_the_user_site_packages(monkeypat
     assert (Path(root), False) in install_roots()
     monkeypatch.setattr(site, "getusersitepackages", lambda: "/nowhere/site-packages")
     assert grade.grading_imports()["PYTHONNOUSERSITE"] == "1"
+
+
+def test_a_cell_that_takes_more_memory_than_the_limit_fails_alone_and_the_next_cells_run(tmp_path, monkeypatch):
+    """Before: a submission's kernel had no memory limit: a cell building a list without end took the grading
+    machine's memory until the system killed a process (the kernel, or the teacher's editor). Each process a
+    submission runs now holds at most MEMORY_LIMIT_BYTES (RLIMIT_DATA): past it the allocation is a MemoryError
+    in that cell, and the kernel goes on. (bytearray of 2 GiB: reserved, never written, so without the limit it
+    succeeds here without using the machine's memory.)"""
+    monkeypatch.setattr(grade, "MEMORY_LIMIT_BYTES", 1024**3)
+    eats = "blob = bytearray(2 * 1024**3)\nfrom toolkit.exercises import check\ncheck('w8.vector_k', 5)"
+    answers = "from toolkit.exercises import check\ncheck('w8.hidden_callable', True)"
+    path = write(
+        tmp_path,
+        "memory.ipynb",
+        [
+            nbformat.v4.new_code_cell(eats, metadata={"tags": ["exercise:w8.vector_k"]}),
+            nbformat.v4.new_code_cell(answers, metadata={"tags": ["exercise:w8.hidden_callable"]}),
+        ],
+    )
+    rows = grade_paths(path, seconds=30)
+    assert [(r.exercise, r.passed, r.feedback) for r in rows] == [
+        ("w8.vector_k", False, "the cell raised MemoryError"),
+        ("w8.hidden_callable", True, rows[1].feedback),
+    ]

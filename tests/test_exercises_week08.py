@@ -28,3 +28,22 @@ def test_terms_that_only_tie_refund_payment_with_others_fail(terms, tied):
         f"refund_payment only ties with {tied}: a tie is broken by the catalogue's order, not by your terms; find "
         "terms that score refund_payment higher than every other tool — keyword search returns refund_payment"
     )
+
+
+@pytest.mark.parametrize(
+    ("answer", "said"),
+    [
+        (
+            "refund payment",
+            "answer with a list of one or two terms, not one text: each term is a text of its own in the list",
+        ),
+        (["refund", "payment", "money"], "answer with a list of one or two terms; yours has 3"),
+        ([], "answer with a list of one or two terms; yours is empty"),
+        ({"refund": 1}, "answer with a list of one or two terms"),
+    ],
+)
+def test_search_terms_in_one_text_or_too_many_are_told_which(answer, said):
+    """Before: 'answer with a list of one or two terms' for each — a learner who wrote both words in one text, or
+    a third term, was not told which."""
+    result = check("w8.find_query", answer)
+    assert (result.status, result.feedback) == ("failed", said)

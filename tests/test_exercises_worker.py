@@ -5,6 +5,7 @@ saves what ran even after a cell deleted the folder it saves into."""
 import shutil
 
 import nbformat
+import pytest
 
 from toolkit.exercises import worker
 from toolkit.exercises.core import MIME
@@ -141,3 +142,19 @@ def test_a_time_limit_mark_saved_in_the_submission_is_taken_off_before_the_run()
 
     cell = nbformat.v4.new_code_cell("raise KeyboardInterrupt", metadata={TIMED_OUT: True})
     assert TIMED_OUT not in prepared(nbformat.v4.new_notebook(cells=[cell])).cells[0].metadata
+
+
+@pytest.mark.parametrize(("hard", "set_to"), [(None, 4 * 1024**3), (1024**3, 1024**3)])
+def test_the_memory_limit_keeps_a_lower_one_the_grader_was_started_with(monkeypatch, hard, set_to):
+    """A teacher who started the grading under `ulimit -d` of 1 GiB keeps it: the worker asking for 4 GiB would
+    be refused (no process may raise its hard limit) — and the setrlimit error would stop every submission."""
+    import resource
+
+    from toolkit.exercises.worker import limit_memory
+
+    given = []
+    hard = resource.RLIM_INFINITY if hard is None else hard
+    monkeypatch.setattr(resource, "getrlimit", lambda which: (hard, hard))
+    monkeypatch.setattr(resource, "setrlimit", lambda which, limits: given.append((which, limits)))
+    limit_memory(4 * 1024**3)
+    assert given == [(resource.RLIMIT_DATA, (set_to, set_to))]

@@ -31,7 +31,7 @@ import subprocess
 import sys
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from toolkit import files
 from toolkit.cli.arguments import given_path
@@ -49,6 +49,43 @@ MAX_NOTEBOOK_BYTES = 32 * 1024 * 1024
 (the course's are under 1 MB; a learner's with a few plots and images, a few MB)."""
 
 
+CLEAR_OUTPUTS = "clear the outputs (Edit > Clear Outputs of All Cells in JupyterLab)"
+WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
+"""The key of the widget state JupyterLab saves in a notebook's metadata (ipywidgets' models, every value a
+view showed): cleared outputs leave it, so a notebook it makes large stays as large."""
+
+
+def _smaller(path: Path) -> str:
+    """How to make the notebook at `path` small enough to read, said when it is over `MAX_NOTEBOOK_BYTES`
+    (else not looked at: a stat): clear its outputs, and the widget state saved in it when it holds one (a
+    search of its bytes, a chunk at a time, its first GiB: the metadata comes after the cells)."""
+    fix = f"{CLEAR_OUTPUTS} and save it again"
+    try:
+        if os.stat(path).st_size <= MAX_NOTEBOOK_BYTES:
+            return fix
+        with open(path, "rb") as file:
+            if not _holds(file, WIDGET_STATE.encode(), 1 << 30):
+                return fix
+    except (OSError, ValueError):  # unreadable: read_bytes says why
+        return fix
+    return (
+        f"{CLEAR_OUTPUTS} and the widget state saved in it (untick Settings > Save Widget State Automatically, "
+        "then restart the kernel; Widgets > Clear Notebook Widget State in the classic Notebook), and save it again"
+    )
+
+
+def _holds(file: BinaryIO, marker: bytes, limit: int) -> bool:
+    """Whether `file`'s first `limit` bytes hold `marker`, read 1 MiB at a time (a marker across two chunks too)."""
+    tail = b""
+    read = 0
+    while read < limit and (chunk := file.read(1 << 20)):
+        read += len(chunk)
+        if marker in tail + chunk:
+            return True
+        tail = chunk[-(len(marker) - 1) :]
+    return False
+
+
 def read(path: Path, problems: dict[str, Any] | None = None) -> nbformat.NotebookNode:
     """The notebook at `path`, as version 4. A UTF-8 file that starts with a byte-order mark (as Notepad
     and some Windows tools save one) is read too: the mark says nothing about the notebook, and
@@ -64,7 +101,7 @@ def read(path: Path, problems: dict[str, Any] | None = None) -> nbformat.Noteboo
         MAX_NOTEBOOK_BYTES,
         where=f"notebook {path}",
         cap_name="toolkit.cli.notebooks.MAX_NOTEBOOK_BYTES",
-        fix="clear the outputs (Edit > Clear Outputs of All Cells in JupyterLab) and save it again",
+        fix=_smaller(path),
         error=ConfigurationError,
         encoding="utf-8-sig",
     )

@@ -666,7 +666,7 @@ def _check(ex: Exercise, answer: Any) -> CheckResult:
     except KeyboardInterrupt:  # Ctrl-C stops the cell, as everywhere else
         raise
     except BaseException as error:  # the answer made the package (or the check) fail: say so, no traceback
-        verdict = wrong(f"running your answer failed with {describe(error)}")
+        verdict = wrong(_no_memory(error) or f"running your answer failed with {describe(error)}")
     feedback = _shortened(scrub_secrets(verdict.feedback))  # it may quote a key the learner answered with, or raised
     if verdict.passed:
         return CheckResult(ex.id, "passed", feedback)
@@ -916,6 +916,20 @@ def _shortened(text: str) -> str:
     escape, cut to the limit."""
     text = _UNSHOWABLE.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), ADDRESS.sub("", text))
     return cut(text, FEEDBACK_LIMIT)
+
+
+def _no_memory(error: BaseException) -> str:
+    """What a check that found no memory left says (a MemoryError outside the learner's code, or no thread for its
+    time limit): the kernel is full — under `toolkit grade`'s memory limit, a cell before kept a large value — not
+    that the answer failed; "" for any other error."""
+    if not isinstance(error, MemoryError) and not (
+        isinstance(error, RuntimeError) and "can't start new thread" in str(error)
+    ):
+        return ""
+    return (
+        f"the check could not run ({describe(error)}): the kernel is out of memory — does a cell before this one keep "
+        "a large value? Restart the kernel and run the cells again"
+    )
 
 
 def describe(error: BaseException) -> str:

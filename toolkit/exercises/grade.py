@@ -134,6 +134,12 @@ KERNEL_DIED = (
     "the kernel died while this exercise's cell ran (os._exit(), a crash, or all the memory used); the cells "
     "after it did not run"
 )
+MEMORY_LIMIT_BYTES = 4 * 1024**3
+"""The memory each process of a submission (its worker, its kernel, what the kernel starts) may take (`RLIMIT_DATA`,
+set by the worker for itself and what it starts): past it an allocation fails, a MemoryError in the cell that asked,
+and the kernel goes on — a cell that builds a list without end no longer takes the grading machine's memory until
+the system kills a process. The course's notebooks take a few hundred MB; a course that loads a local model needs
+more: set it before grading (`toolkit.exercises.grade.MEMORY_LIMIT_BYTES = 16 * 1024**3`). Unix only."""
 START_ALLOWANCE_S = 60
 """Seconds allowed on top of the limit for the process and the kernel to start and stop."""
 KILL_WAIT_S = 10
@@ -228,6 +234,24 @@ def is_checking_script(path: Path) -> bool:
     except (SyntaxError, ValueError, RecursionError, MemoryError):  # a learner's broken script: what its text says
         called = CHECK_CALL.findall(text)
     return any(i in known for i in called)
+
+
+RENAMED_SCRIPT = (
+    "not a notebook: its text is Python code (a script renamed .ipynb?), not a notebook's JSON; hand in the .ipynb "
+    "file Jupyter saves (File > Save Notebook)"
+)
+
+
+def _python_code(path: Path) -> bool:
+    """Whether the file at `path` (one nbformat could not read) is Python code — a notebook exported as a script and
+    renamed `.ipynb` — read as `is_checking_script` reads one (its first `SCRIPT_READ_BYTES`): text that parses, with
+    a statement in it other than an expression (a word, or a stray text, parses as a name)."""
+    try:
+        with open(path, "rb") as f:
+            tree = ast.parse(f.read(SCRIPT_READ_BYTES).decode("utf-8"))
+        return any(not isinstance(statement, ast.Expr) for statement in tree.body)
+    except (OSError, UnicodeDecodeError, SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
 
 
 def _checks_run(tree: ast.Module) -> Iterator[str]:
@@ -403,6 +427,8 @@ def grade_notebook(path: PathLike, seconds: int = 120) -> list[Row]:
     except UnicodeDecodeError:  # a notebook saved by an editor as GBK, cp1252 or UTF-16: not "not a notebook"
         return [Row(name, NOTEBOOK_ROW, False, not_utf8_text(path))]
     except Exception as error:
+        if type(error).__name__ == "NotJSONError" and _python_code(path):
+            return [Row(name, NOTEBOOK_ROW, False, RENAMED_SCRIPT)]
         return [Row(name, NOTEBOOK_ROW, False, f"not a notebook: cannot be read ({type(error).__name__})")]
     expected = expected_exercises(path, submitted)
     if not expected and not any(
@@ -612,7 +638,8 @@ def private_copy(path: Path, folder: Path) -> Path:
 
 
 def _worker_command(copy: Path, out: Path, seconds: int) -> list[str]:
-    return [sys.executable, "-m", "toolkit.exercises.worker", str(copy), str(out), str(seconds)]
+    worker = [sys.executable, "-m", "toolkit.exercises.worker"]
+    return [*worker, str(copy), str(out), str(seconds), str(MEMORY_LIMIT_BYTES)]
 
 
 def check_limit_s(seconds: int) -> int:

@@ -111,6 +111,7 @@ ORDER_ID_INPUTS = (
     "订单号码：SN202610200001",
     "订单编号：SN202610200001",
     "Sn202610200001",
+    "ＳＮ２０２６－１０２０－０００１",
 )
 """The inputs `w3.normalize` is compared on: every label form validation accepts (订单 / 订单号, then
 ：: 是 为), full-width ids (its letters too: ＳＮ, ｓｎ; and one a digit short), digits that are
@@ -120,7 +121,8 @@ dashes validation drops (a tab, a no-break space, an en dash, a minus sign); a s
 before it, and a label twice (rejected: the one label goes, with what follows it); a space between the
 label and its separator or before the label (accepted), and one inside the label (rejected); a dot or a slash
 between the digits (rejected: not a dash), other words for the id (单号, 订单号码, 订单编号: rejected, not the
-label), and 'Sn' (accepted: the letters are upper-cased, whatever their case)."""
+label), 'Sn' (accepted: the letters are upper-cased, whatever their case), and an id typed all full-width, its
+dashes too (－, U+FF0D: accepted, it is '-' made wide; a half-width table of only letters and digits misses it)."""
 
 
 @exercise(

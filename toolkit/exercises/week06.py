@@ -392,6 +392,11 @@ def check_window(fn: Any) -> Verdict:
                 return wrong(f"for n={n} your window keeps {counted(len(got), 'message')}")
             if [m.role for m in got] == [m.role for m in want]:  # "you keep [user …], the memory keeps [user …]"
                 return wrong(f"for n={n} and {roles} {_other_message(messages, got, want)}")
+            if len(got) < len(want) == len(messages) <= n:  # dropped while n were kept (>= for >): nothing leaves
+                return wrong(
+                    f"for n={n} and {roles} you keep {counted(len(got), 'message')}, but all {len(messages)} fit in "
+                    f"n={n}: none leaves until more than n would be kept"
+                )
             return wrong(f"for n={n} and {roles} you keep {_roles(got)}, the memory keeps {_roles(want)}")
     return right(
         f"same as the memory's eviction on {WINDOW_CASES} conversations, finished and mid-turn: never an orphan "

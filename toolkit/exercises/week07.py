@@ -11,8 +11,10 @@ it) is told so before its remove() is judged.
 Leaves out: a compensation that fails (the week-7 notebook shows it).
 """
 
+import inspect
 import json
 import random
+import re
 from collections import Counter
 from typing import Any
 
@@ -162,7 +164,7 @@ def check_compensation(answer: Any) -> Verdict:
         if problem := _rebound(answer):
             return problem
         if failed := next((entry for entry in result.saga if not entry.ok), None):
-            return wrong(_said_of_yours(failed.detail))
+            return wrong(_said_of_yours(failed.detail) + _json_text_tip(answer, failed.detail))
         walk_ins = [(arguments["guest"], arguments["nights"]) for name, arguments in trip if name == "walk_in"]
         if problem := _added_problem(earlier + [(arguments["guest"], arguments["nights"]) for _, arguments in trip]):
             return problem
@@ -205,6 +207,35 @@ def _tally() -> Counter[str]:
         return Counter(map(repr, BOOKINGS))
     except Exception:
         return Counter()
+
+
+_STR_AS_DICT = re.compile(r"string indices must be integers|'str' object (has no attribute|is not a mapping)|not str\b")
+"""What Python says when a text is read as a dict: `text["guest"]`, `text.get("guest")`, `dict(**text)`."""
+
+
+def _json_text_tip(answer: Any, detail: str) -> str:
+    """Why a compensation that takes the recorded ToolExecution failed reading its call's arguments as a dict: they
+    are the JSON text the model sent (`ToolCall.arguments`, as LangChain4j keeps them) — "" for another failure."""
+    if not _STR_AS_DICT.search(detail) or not _takes_execution(answer):
+        return ""
+    return (
+        " — execution.call.arguments is the JSON text the model sent, not a dict: read it with "
+        "json.loads(execution.call.arguments), or take book_hotel's own parameters (guest: str, nights: int)"
+    )
+
+
+def _takes_execution(answer: Any) -> bool:
+    """Whether `answer` has a parameter annotated ToolExecution (the class, or its name as a string annotation)."""
+    from toolkit.loop.saga import ToolExecution
+
+    try:
+        parameters = inspect.signature(answer).parameters.values()
+    except (TypeError, ValueError):
+        return False
+    return any(
+        p.annotation is ToolExecution or (isinstance(p.annotation, str) and p.annotation.endswith("ToolExecution"))
+        for p in parameters
+    )
 
 
 def _said_of_yours(detail: str) -> str:

@@ -267,8 +267,14 @@ def check_find_query(answer: Any) -> Verdict:
 
     if isinstance(answer, (set, frozenset)):  # the terms' order never changes a score
         answer = sorted(answer, key=repr)
-    if not isinstance(answer, (list, tuple)) or not 1 <= len(answer) <= 2:
+    if isinstance(answer, str):  # "refund payment": both words in one text, a term of its own
+        return wrong("answer with a list of one or two terms, not one text: each term is a text of its own in the list")
+    if not isinstance(answer, (list, tuple)):
         return wrong("answer with a list of one or two terms")
+    if not 1 <= len(answer) <= 2:
+        return wrong(
+            f"answer with a list of one or two terms; yours {'is empty' if not answer else f'has {len(answer)}'}"
+        )
     if odd := [term for term in answer if not isinstance(term, str)]:
         return wrong(f'a search term is a text, such as "order", not {show(odd[0])}')
     search = KeywordSearch()

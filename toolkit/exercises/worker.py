@@ -1,4 +1,4 @@
-"""One submission, executed in its own process: `python -m toolkit.exercises.worker IN.ipynb OUT.ipynb SECONDS`.
+"""One submission, executed in its own process: `python -m toolkit.exercises.worker IN.ipynb OUT.ipynb SECONDS [BYTES]`.
 
 `toolkit grade` starts this in a new process group, on a private copy of the submission (the
 kernel's working directory is that copy's folder), so that a notebook that hangs past the
@@ -13,7 +13,9 @@ and the cells after it still run, as nbgrader does (`interrupt_on_timeout`): one
 the exercises after it. A cell keeps at most `CELL_OUTPUT_LIMIT`
 characters of output, and the notebook `NOTEBOOK_OUTPUT_LIMIT` (`CappedClient`): past that, its
 printing and displays are dropped (one line says so) — check records and errors are always kept —
-so a learner's endless `print` loop cannot fill the worker's memory, the file, then the grader's.
+so a learner's endless `print` loop cannot fill the worker's memory, the file, then the grader's. BYTES, when given,
+is the memory the worker and each process it starts may take (`limit_memory`): a cell past it fails with a
+MemoryError and the cells after it run.
 One cell is added at the end (`LAST_CELL`): it
 displays the record of every exercise checked in the kernel (`core.LAST`), so a check whose
 result was printed, assigned or followed by another line — shown as text or not at all, so with
@@ -31,6 +33,7 @@ Leaves out: reading the results (`toolkit.exercises.grade`).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
@@ -257,5 +260,23 @@ def save(notebook: nbformat.NotebookNode, target: Path) -> None:
     os.replace(partial, target)
 
 
+def limit_memory(size: int) -> None:
+    """At most `size` bytes of memory for this process and every process it starts from now on — the kernel, and
+    what the notebook's code starts (`RLIMIT_DATA`, soft and hard: the kernel cannot raise it again): past it an
+    allocation fails, a MemoryError in the cell. A lower limit the grader was started with is kept (no process may
+    raise its hard limit); a system without `resource` (Windows), or one that refuses the limit, runs without it."""
+    try:
+        import resource
+    except ImportError:
+        return
+    hard = resource.getrlimit(resource.RLIMIT_DATA)[1]
+    if hard != resource.RLIM_INFINITY:
+        size = min(size, hard)
+    with contextlib.suppress(ValueError, OSError):
+        resource.setrlimit(resource.RLIMIT_DATA, (size, size))
+
+
 if __name__ == "__main__":
+    if len(sys.argv) > 4:
+        limit_memory(int(sys.argv[4]))
     run(Path(sys.argv[1]), Path(sys.argv[2]), int(sys.argv[3]), key_given())

@@ -139,6 +139,7 @@ from toolkit.chat.messages import (
     to_openai,
 )
 from toolkit.chat.model import TOOL_CHOICES, ToolChoice, is_tool_choice
+from toolkit.chat.ollama_native import NativeReplyError, native_route
 from toolkit.chat.pages import cdn_code_text, page_text
 from toolkit.chat.proxies import direct_mounts
 from toolkit.chat.reasoning_fields import refused_field, without_fields
@@ -882,6 +883,11 @@ class ChatClient:
             error.attempts = attempt
             _unknown_address(error, response)
             raise error
+        route = native_route(text)
+        if route is not None:  # Ollama's native NDJSON stream: not a gateway to ask without streaming
+            native = NativeReplyError(route, text)
+            native.at(response.request.url)
+            raise native
         raise _not_a_stream(text, self.shown_url)
 
     def send(self, body: dict[str, Any]) -> httpx.Response:
@@ -1302,6 +1308,8 @@ class _Attempts:
                     raise
             except BadResponseError as exc:
                 _unknown_address(exc, self.response)
+                if isinstance(exc, NativeReplyError) and self.response is not None:
+                    exc.at(self.response.request.url)
                 raise
             except TransientError as exc:
                 exc.attempts, exc.waited = attempt, self.waited
@@ -1875,7 +1883,13 @@ def parse_completion(text: str) -> ChatResponse:
     page = page_text(text)
     if page is not None:  # a proxy's sign-in page, a web UI's home page: its title, not its markup
         raise BadResponseError(f"response body is not JSON but {page}; {PAGE_HINT}", status=200, body=text[:2000])
-    data = read_json(text, "response body", status=200)
+    try:
+        data = read_json(text, "response body", status=200)
+    except BadResponseError:  # NDJSON: Ollama's native API streams unless told "stream": false
+        route = native_route(text)
+        if route is not None:
+            raise NativeReplyError(route, text) from None
+        raise
     if not isinstance(data, dict):
         raise BadResponseError("response body is not a JSON object", status=200, body=text[:2000])
     choices = data.get("choices")
@@ -1883,6 +1897,9 @@ def parse_completion(text: str) -> ChatResponse:
     if said:  # OpenRouter and some proxies: 200 with an error body (an overload in it is transient)
         raise reported_error(said, "answered 200 with an error", text[:2000], status=200)
     if not isinstance(choices, list) or not choices:
+        route = native_route(text)
+        if route is not None:  # a relay to Ollama's /api/chat, not its /v1
+            raise NativeReplyError(route, text)
         said = _one_line(_said(data))[:200]  # a message in a shape of its own (`{"message": …}`, Cloudflare's `errors`)
         raise BadResponseError(
             "response has no choices" + (f"; the gateway says: {said}" if said else ""), status=200, body=text[:2000]

@@ -594,3 +594,28 @@ def test_a_400_naming_the_model_for_another_reason_keeps_its_hint(message):
     with pytest.raises(CallerError) as caught:
         client.chat([UserMessage(content="hi")], tools=[TOOL])
     assert not str(caught.value).endswith(MODEL_HINT)
+
+
+# --- text-generation-inference: 424 is its generation error (the server failed while generating) ---
+
+
+def test_tgis_424_generation_error_is_the_servers_failure_retried_not_the_bodys_to_fix():
+    failed = {"error": "Request failed during generation: Server error: CUDA out of memory", "error_type": "generation"}
+    ok = {"choices": [{"index": 0, "message": {"role": "assistant", "content": "Hi."}, "finish_reason": "stop"}]}
+    client, sleeps = make(Script(httpx.Response(424, json=failed), httpx.Response(200, json=ok)))
+    assert client.chat([UserMessage(content="hi")]).message.content == "Hi." and sleeps == [0.5]
+    with pytest.raises(TransientError) as caught:
+        answering(424, failed).chat([UserMessage(content="hi")])
+    assert str(caught.value) == (
+        "HTTP 424 (transient): Request failed during generation: Server error: CUDA out of memory"
+    )
+
+
+def test_tgis_422_validation_error_is_still_the_callers():
+    with pytest.raises(CallerError) as caught:
+        answering(
+            422, {"error": "Input validation error: `top_p` must be > 0.0 and < 1.0", "error_type": "validation"}
+        ).chat([UserMessage(content="hi")])
+    assert str(caught.value) == (
+        "HTTP 422: Input validation error: `top_p` must be > 0.0 and < 1.0 — the request was rejected; fix it (not retried)"
+    )

@@ -395,3 +395,48 @@ def test_an_error_chunk_after_a_reply_that_said_why_it_stopped_leaves_the_reply(
     stop = 'data: {"choices":[{"index":0,"delta":{"content":"ped."},"finish_reason":"stop"}]}\n\n'
     client, _, _ = make(streamed(START + stop + f"data: {FASTCHAT_FAILURE}\n\ndata: [DONE]\n\n"))
     assert list(client.stream(QUESTION))[-1].response.message.content == "Shipped."
+
+
+# --- text-generation-inference's errors: a string `error` and its `error_type` beside it ----------
+# TGI writes an error met while streaming as `data: {"error": "<text>", "error_type": "<kind>"}`
+# (`impl From<InferError> for Event`), the kind one of "overloaded" (its 429), "generation" (its
+# 424: the server failed while generating), "incomplete_generation" (500), "validation" (422), ...
+
+
+@pytest.mark.parametrize(
+    "kind, said",
+    [
+        ("overloaded", "Model is overloaded"),
+        ("generation", "Request failed during generation: Server error: CUDA out of memory"),
+        ("incomplete_generation", "Incomplete generation"),
+    ],
+)
+def test_tgis_server_side_error_said_mid_stream_is_retried_before_anything_is_shown(kind, said):
+    error = f"data: {json.dumps({'error': said, 'error_type': kind})}\n\n"
+    answer = START + 'data: {"choices":[{"index":0,"delta":{"content":"ped."},"finish_reason":"stop"}]}\n\n'
+    client, script, sleeps = make(streamed(error), streamed(answer + "data: [DONE]\n\n"))
+    events = list(client.stream(QUESTION))
+    assert events[-1].response.message.content == "Shipped." and sleeps == [0.5] and len(script.requests) == 2
+
+
+def test_tgis_overload_after_part_of_the_reply_names_its_kind_and_is_not_retried():
+    error = 'data: {"error": "Model is overloaded", "error_type": "overloaded"}\n\n'
+    client, script, sleeps = make(streamed(START + error))
+    with pytest.raises(TransientError) as caught:
+        list(client.stream(QUESTION))
+    assert str(caught.value) == (
+        "gateway sent an error mid-stream (overloaded, transient): Model is overloaded; not retried: part of the "
+        "reply had already arrived"
+    )
+    assert len(script.requests) == 1
+
+
+def test_tgis_validation_error_mid_stream_is_said_not_retried():
+    error = 'data: {"error": "Input validation error: `temperature` must be strictly positive", "error_type": "validation"}\n\n'
+    client, script, sleeps = make(streamed(error))
+    with pytest.raises(BadResponseError) as caught:
+        list(client.stream(QUESTION))
+    assert type(caught.value) is BadResponseError and sleeps == [] and len(script.requests) == 1
+    assert str(caught.value) == (
+        "gateway sent an error mid-stream: Input validation error: `temperature` must be strictly positive"
+    )

@@ -6,7 +6,9 @@ Failures are triaged three ways (see `toolkit.errors`):
 
     transient   timeout, dropped connection,           → retried with exponential backoff,
                 408, 409, 429, 498 (Groq: at            honouring Retry-After, then raised
-                capacity), 5xx; a 4xx refusing
+                capacity), 424 (TGI: its server
+                failed while generating), 5xx;
+                a 4xx refusing
                 the tool call the model wrote
                 (Groq's `failed_generation`)
     caller      any other 4xx; a 402, or a 429 that    → raised at once, never retried
@@ -150,6 +152,7 @@ from toolkit.chat.sse import (
     StreamDone,
     StreamEvent,
     choice_zero,
+    error_of,
     failed_generation,
     no_choice_zero,
     not_cut,
@@ -1731,9 +1734,11 @@ _DOUBLED = "/chat/completions/chat/completions"
 """A base URL that already names the endpoint: the most common LLM_BASE_URL slip."""
 _CREDIT_STATUSES = frozenset({400, 402, 403, 429})
 """Statuses that may say the account is out of credit: never retried then (`_out_of_credit`)."""
-_TRANSIENT = frozenset({408, 409, 429, 498})
-"""Retried, like 5xx: request timeout, conflict (a lock that timed out), rate limit, and Groq's 498
-(its flex tier at capacity, `capacity_exceeded`: console.groq.com/docs/flex-processing says to retry)."""
+_TRANSIENT = frozenset({408, 409, 424, 429, 498})
+"""Retried, like 5xx: request timeout, conflict (a lock that timed out), text-generation-inference's 424
+(a generation that failed on its server, `"error_type": "generation"`: a shard's CUDA out of memory, a
+lost connection to it; "Failed Dependency", not the request's fault), rate limit, and Groq's 498 (its
+flex tier at capacity, `capacity_exceeded`: console.groq.com/docs/flex-processing says to retry)."""
 _DEFAULT_HINT = "the request was rejected; fix it (not retried)"
 NO_RETRY_HINT = (
     "the gateway says asking again will not help (x-should-retry: false); the message says what failed (not retried)"
@@ -1936,7 +1941,7 @@ def reported_instead(data: Any) -> Any:
     it is retried, or said, as that chunk is; else it is "no choices"."""
     if not isinstance(data, dict) or data.get("choices"):
         return None
-    said = data.get("error") or data.get("detail")
+    said = error_of(data) or data.get("detail")
     if said:
         return said
     other = said_instead(data)

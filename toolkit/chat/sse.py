@@ -286,7 +286,7 @@ class StreamAssembler:
             said = said[0]
         if not isinstance(said, dict):
             return None
-        error = said.get("error") or said_instead(said)
+        error = error_of(said) or said_instead(said)
         return reported_error(error, "sent an error mid-stream", text[:2000]) if error else None
 
     def _feed_pending(self) -> list[StreamEvent]:
@@ -303,7 +303,7 @@ class StreamAssembler:
     def _feed_parsed(self, chunk: Any, payload: str) -> list[StreamEvent]:
         if isinstance(chunk, dict):
             if chunk.get("error"):  # `"error": null` is no error
-                raise reported_error(chunk["error"], "sent an error mid-stream", payload[:2000])
+                raise reported_error(error_of(chunk), "sent an error mid-stream", payload[:2000])
             if self.event == "error" or (chunk.get("type") == "error" and not chunk.get("choices")):
                 # an error without an `error` key: `event: error` with `data: {"message": …}`, or an
                 # Anthropic-style relay's `data: {"type": "error", "message": …}`: the chunk is the error
@@ -528,6 +528,17 @@ def said_instead(chunk: dict[str, Any]) -> Any:
     if (isinstance(chunk.get("errors"), list) and chunk["errors"]) or chunk.get("error_code") not in (None, 0, "0", ""):
         return chunk
     return None
+
+
+def error_of(chunk: dict[str, Any]) -> Any:
+    """A chunk's (or a body's) `error`, as `reported_error` reads it. text-generation-inference writes
+    its error as a string with its kind beside it (`{"error": "Model is overloaded", "error_type":
+    "overloaded"}`): the two are one object then, `{"message": …, "type": …}`, so that the kind names
+    the status it is treated like (`_NAMED_STATUS`)."""
+    error, kind = chunk.get("error"), chunk.get("error_type")
+    if isinstance(error, str) and isinstance(kind, str) and kind.strip():
+        return {"message": error, "type": kind}
+    return error
 
 
 def plainly_error(chunk: dict[str, Any]) -> bool:
@@ -845,15 +856,19 @@ _NAMED_STATUS = {
     "server_error": 500,
     "internal_server_error": 500,
     "capacity_exceeded": 498,
+    "generation": 424,
+    "incomplete_generation": 500,
 }
 """Error codes and types that mean a rate limit or an overload (OpenAI's `server_error` type,
-Anthropic-style `overloaded_error`, Groq's `capacity_exceeded`), and the HTTP status each one is
-treated like."""
+Anthropic-style `overloaded_error`, Groq's `capacity_exceeded`), or a failure on the server's side
+(text-generation-inference's `error_type` "generation", its 424, and "incomplete_generation", its
+500), and the HTTP status each one is treated like."""
 
 
 def transient_status(status: int) -> bool:
-    """Whether an HTTP status is retried: 408, 409, 429, Groq's 498 and every 5xx (see `toolkit.chat.client`)."""
-    return status in (408, 409, 429, 498) or 500 <= status < 600
+    """Whether an HTTP status is retried: 408, 409, TGI's 424, 429, Groq's 498 and every 5xx (see
+    `toolkit.chat.client`)."""
+    return status in (408, 409, 424, 429, 498) or 500 <= status < 600
 
 
 def named_status(error: Any) -> tuple[str, int] | None:

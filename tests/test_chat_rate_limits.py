@@ -1,0 +1,98 @@
+"""A 429 without `Retry-After` is retried after the reset its `x-ratelimit-*` headers give (OpenAI's,
+Groq's, Together's: `x-ratelimit-reset-requests: 1m30s`), not after a half-second backoff that spends
+every retry before the limit is whole again."""
+
+import httpx
+import pytest
+from test_client import Script, make
+
+from toolkit.chat.messages import UserMessage
+from toolkit.chat.rate_limits import duration_s, reset_wait
+from toolkit.errors import TransientError
+
+LIMITED = {"error": {"message": "Rate limit reached for requests", "type": "requests", "code": "rate_limit_exceeded"}}
+OK = {"choices": [{"index": 0, "message": {"role": "assistant", "content": "Hi."}, "finish_reason": "stop"}]}
+
+
+@pytest.mark.parametrize(
+    "text, seconds",
+    [
+        ("1m30s", 90.0),
+        ("6m0s", 360.0),
+        ("2m59.56s", 179.56),
+        ("7.66s", 7.66),
+        ("20ms", 0.02),
+        ("1h2m", 3720.0),
+        ("1.5", 1.5),
+        ("", None),
+        ("soon", None),
+        ("1m30", None),
+        ("-1s", None),
+        ("１s", None),
+    ],
+)
+def test_a_reset_written_as_a_go_duration(text, seconds):
+    assert duration_s(text) == pytest.approx(seconds) if seconds is not None else duration_s(text) is None
+
+
+@pytest.mark.parametrize(
+    "headers, wait",
+    [
+        (
+            {
+                "x-ratelimit-remaining-requests": "0",
+                "x-ratelimit-reset-requests": "1s",
+                "x-ratelimit-remaining-tokens": "0",
+                "x-ratelimit-reset-tokens": "6m0s",
+            },
+            360.0,
+        ),  # both used up: the later
+        (
+            {
+                "x-ratelimit-remaining-requests": "59",
+                "x-ratelimit-reset-requests": "1s",
+                "x-ratelimit-remaining-tokens": "0",
+                "x-ratelimit-reset-tokens": "7.66s",
+            },
+            7.66,
+        ),  # the one used up
+        (
+            {
+                "x-ratelimit-remaining-requests": "59",
+                "x-ratelimit-reset-requests": "2s",
+                "x-ratelimit-remaining-tokens": "200",
+                "x-ratelimit-reset-tokens": "7.66s",
+            },
+            2.0,
+        ),  # none: the soonest
+        ({"x-ratelimit-reset-tokens": "soon"}, None),
+        ({}, None),
+    ],
+)
+def test_which_reset_a_429_waits_for(headers, wait):
+    assert reset_wait(httpx.Headers(headers)) == wait
+
+
+def test_a_429_is_retried_after_its_reset():
+    headers = {"x-ratelimit-remaining-requests": "0", "x-ratelimit-reset-requests": "1.5s"}
+    client, sleeps = make(Script(httpx.Response(429, headers=headers, json=LIMITED), httpx.Response(200, json=OK)))
+    assert client.chat([UserMessage(content="hi")]).message.content == "Hi." and sleeps == [1.5]
+
+
+def test_a_reset_beyond_the_cap_is_said_at_once_not_spent_on_backoffs():
+    headers = {"x-ratelimit-remaining-requests": "0", "x-ratelimit-reset-requests": "1m30s"}
+    client, sleeps = make(Script(httpx.Response(429, headers=headers, json=LIMITED)))
+    with pytest.raises(TransientError) as caught:
+        client.chat([UserMessage(content="hi")])
+    assert sleeps == [] and caught.value.retry_after == 90.0
+    assert str(caught.value) == (
+        "HTTP 429 (transient): Rate limit reached for requests — the gateway asks to wait 90 s, more than "
+        "RetryPolicy.max_retry_after_s=30; not retried, try again later (the wait is in .retry_after)"
+    )
+
+
+def test_retry_after_comes_before_the_reset_headers():
+    headers = {"retry-after": "2", "x-ratelimit-remaining-requests": "0", "x-ratelimit-reset-requests": "1m30s"}
+    client, sleeps = make(Script(httpx.Response(429, headers=headers, json=LIMITED), httpx.Response(200, json=OK)))
+    client.chat([UserMessage(content="hi")])
+    assert sleeps == [2.0]

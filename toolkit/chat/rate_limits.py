@@ -1,0 +1,55 @@
+"""The wait a 429 implies by its rate-limit headers, when it gives no `Retry-After`.
+
+OpenAI (and Groq, Together, Cerebras, and relays copying them) send with every answer how much of
+each limit is left and when it is whole again: `x-ratelimit-remaining-requests: 0` and
+`x-ratelimit-reset-requests: 1m30s`, the same for `-tokens`, a reset written as a Go duration
+(`6m0s`, `2m59.56s`, `7.66s`, `20ms`). A 429 that says no `Retry-After` is retried after the reset
+of a limit it used up (`remaining` 0; the latest when several are), or, when none reads 0 (a request
+asking more tokens than remain), the soonest reset: the usual backoff goes on after a short one.
+
+Leaves out: `Retry-After` and `retry-after-ms`, which come first (`toolkit.chat.client.retry_after`);
+other names (`x-ratelimit-reset` alone, GitHub's epoch seconds), read as no wait.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+_LIMITS = ("requests", "tokens")
+"""The limits OpenAI's headers name (`x-ratelimit-{remaining,reset}-<limit>`)."""
+
+_DURATION = re.compile(r"(?:(\d+(?:\.\d+)?)h)?(?:(\d+(?:\.\d+)?)m(?!s))?(?:(\d+(?:\.\d+)?)s)?(?:(\d+(?:\.\d+)?)ms)?")
+"""A Go duration as these headers write it: hours, minutes, seconds, milliseconds, each optional."""
+_UNIT_S = (3600.0, 60.0, 1.0, 0.001)
+
+
+def duration_s(text: str) -> float | None:
+    """`1m30s` → 90.0, `20ms` → 0.02, `7.66s` → 7.66, a bare number as seconds; None when unreadable."""
+    text = text.strip()
+    if not text.isascii() or not text:
+        return None
+    if re.fullmatch(r"\d+(?:\.\d+)?", text):
+        return float(text)
+    found = _DURATION.fullmatch(text)
+    if found is None or not any(found.groups()):
+        return None
+    return sum(float(part) * unit for part, unit in zip(found.groups(), _UNIT_S, strict=True) if part)
+
+
+def reset_wait(headers: Mapping[str, str]) -> float | None:
+    """Seconds until the limit a 429 ran into is whole again, from its `x-ratelimit-*` headers (see the
+    module's docstring), or None when they say no reset."""
+    resets = {limit: duration_s(headers.get(f"x-ratelimit-reset-{limit}") or "") for limit in _LIMITS}
+    known = {limit: wait for limit, wait in resets.items() if wait is not None}
+    if not known:
+        return None
+    used_up = [wait for limit, wait in known.items() if _used_up(headers.get(f"x-ratelimit-remaining-{limit}"))]
+    return max(used_up) if used_up else min(known.values())
+
+
+def _used_up(remaining: str | None) -> bool:
+    try:
+        return remaining is not None and float(remaining.strip()) <= 0
+    except ValueError:
+        return False

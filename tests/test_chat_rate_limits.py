@@ -2,12 +2,14 @@
 Groq's, Together's: `x-ratelimit-reset-requests: 1m30s`), not after a half-second backoff that spends
 every retry before the limit is whole again."""
 
+import json
+
 import httpx
 import pytest
 from test_client import Script, make
 
 from toolkit.chat.messages import UserMessage
-from toolkit.chat.rate_limits import duration_s, reset_wait
+from toolkit.chat.rate_limits import duration_s, reset_wait, said_delay
 from toolkit.errors import TransientError
 
 LIMITED = {"error": {"message": "Rate limit reached for requests", "type": "requests", "code": "rate_limit_exceeded"}}
@@ -96,3 +98,47 @@ def test_retry_after_comes_before_the_reset_headers():
     client, sleeps = make(Script(httpx.Response(429, headers=headers, json=LIMITED), httpx.Response(200, json=OK)))
     client.chat([UserMessage(content="hi")])
     assert sleeps == [2.0]
+
+
+# --- Google's RetryInfo: the wait in the error body ------------------------------------------------
+
+
+def gemini_429(delay, quotas=1):
+    violations = [{"quotaId": f"GenerateRequestsPerMinutePerProjectPerModel-{n}"} for n in range(quotas)]
+    details = [
+        {"@type": "type.googleapis.com/google.rpc.QuotaFailure", "violations": violations},
+        {"@type": "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": delay},
+    ]
+    error = {"code": 429, "message": "You exceeded your current quota.", "status": "RESOURCE_EXHAUSTED"}
+    return [{"error": {**error, "details": details}}]
+
+
+@pytest.mark.parametrize(
+    "body, wait",
+    [
+        (gemini_429("37s"), 37.0),
+        (gemini_429("1.203608125s"), 1.203608125),
+        (gemini_429("soon"), None),
+        (gemini_429(37), None),
+        ({"error": {"details": [{"@type": "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": "2s"}]}}, 2.0),
+        ({"error": {"message": "type.googleapis.com/google.rpc.RetryInfo"}}, None),
+    ],
+)
+def test_the_retry_delay_a_google_error_body_gives(body, wait):
+    assert said_delay(json.dumps(body)) == wait
+
+
+def test_geminis_429_is_retried_after_its_retry_delay_or_said_at_once_beyond_the_cap():
+    long = gemini_429("1.5s", quotas=40)  # longer than the 2,000 characters an error keeps of its body
+    assert len(json.dumps(long)) > 2000
+    script = Script(httpx.Response(429, json=long), httpx.Response(200, json=OK))
+    client, sleeps = make(script)
+    assert client.chat([UserMessage(content="hi")]).message.content == "Hi." and sleeps == [1.5]
+    client, sleeps = make(Script(httpx.Response(429, json=gemini_429("37s"))))
+    with pytest.raises(TransientError) as caught:
+        client.chat([UserMessage(content="hi")])
+    assert sleeps == [] and caught.value.retry_after == 37.0
+    assert str(caught.value) == (
+        "HTTP 429 (transient): You exceeded your current quota. — the gateway asks to wait 37 s, more than "
+        "RetryPolicy.max_retry_after_s=30; not retried, try again later (the wait is in .retry_after)"
+    )

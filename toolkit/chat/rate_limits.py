@@ -1,4 +1,4 @@
-"""The wait a 429 implies by its rate-limit headers, when it gives no `Retry-After`.
+"""The wait a 429 implies by its rate-limit headers or Google's `RetryInfo`, when it gives no `Retry-After`.
 
 OpenAI (and Groq, Together, Cerebras, and relays copying them) send with every answer how much of
 each limit is left and when it is whole again: `x-ratelimit-remaining-requests: 0` and
@@ -7,14 +7,22 @@ each limit is left and when it is whole again: `x-ratelimit-remaining-requests: 
 of a limit it used up (`remaining` 0; the latest when several are), or, when none reads 0 (a request
 asking more tokens than remain), the soonest reset: the usual backoff goes on after a short one.
 
+Google's gateways (Gemini's OpenAI-compatible endpoint, Vertex) say the wait in the error body
+instead: `[{"error": {"code": 429, "status": "RESOURCE_EXHAUSTED", "details": [{"@type":
+"type.googleapis.com/google.rpc.RetryInfo", "retryDelay": "37s"}]}}]` (`said_delay`), a protobuf
+Duration: seconds, a fraction of up to nine digits, then `s`.
+
 Leaves out: `Retry-After` and `retry-after-ms`, which come first (`toolkit.chat.client.retry_after`);
-other names (`x-ratelimit-reset` alone, GitHub's epoch seconds), read as no wait.
+other names (`x-ratelimit-reset` alone, GitHub's epoch seconds), read as no wait; a wait said only in
+the message's words ("Please retry in 37.5s").
 """
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping
+from typing import Any
 
 _LIMITS = ("requests", "tokens")
 """The limits OpenAI's headers name (`x-ratelimit-{remaining,reset}-<limit>`)."""
@@ -53,3 +61,31 @@ def _used_up(remaining: str | None) -> bool:
         return remaining is not None and float(remaining.strip()) <= 0
     except ValueError:
         return False
+
+
+_RETRY_INFO = "type.googleapis.com/google.rpc.RetryInfo"
+_PROTO_DURATION = re.compile(r"\s*(\d+(?:\.\d{1,9})?)s\s*")
+
+
+def said_delay(body: str) -> float | None:
+    """The `retryDelay` of the `RetryInfo` in a Google error body (the object, or Google's one-item
+    list of it), in seconds; None when there is none or it is unreadable."""
+    if _RETRY_INFO not in body:  # most error bodies: not parsed at all
+        return None
+    try:
+        data = json.loads(body)
+    except (ValueError, RecursionError):
+        return None
+    if isinstance(data, list) and data:
+        data = data[0]
+    error = data.get("error") if isinstance(data, dict) else None
+    details = error.get("details") if isinstance(error, dict) else None
+    for detail in details if isinstance(details, list) else ():
+        if isinstance(detail, dict) and detail.get("@type") == _RETRY_INFO:
+            return _delay(detail.get("retryDelay"))
+    return None
+
+
+def _delay(value: Any) -> float | None:
+    found = _PROTO_DURATION.fullmatch(value) if isinstance(value, str) else None
+    return float(found[1]) if found else None

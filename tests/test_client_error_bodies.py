@@ -575,10 +575,28 @@ def test_a_body_that_only_mentions_an_error_code_is_quoted_as_it_is():
         },
         {"error": "No models loaded. Please load a model in the developer page or use the `lms load` command."},
         {"error": {"code": "1211", "message": "模型不存在，请检查模型代码。"}},
+        {  # Hugging Face's router
+            "error": {
+                "message": "The requested model 'meta-llama/Llama-3.3-70B' is not supported by any provider you have "
+                "enabled.",
+                "type": "invalid_request_error",
+                "param": "model",
+                "code": "model_not_supported",
+            }
+        },
+        {
+            "error": {
+                "message": "Unable to access model x.",
+                "type": "invalid_request_error",
+                "code": "model_not_available",
+            }
+        },
+        {"message": "Requested model is unknown to this server.", "type": "not_found_error", "code": "model_not_found"},
     ],
 )
 def test_a_400_saying_the_model_is_not_served_says_to_check_llm_model_not_fix_the_body(body):
-    """DeepSeek, Perplexity, LM Studio and Zhipu say a wrong LLM_MODEL with a 400, which read "fix the body"."""
+    """DeepSeek, Perplexity, LM Studio, Zhipu, Hugging Face's router and Together say a wrong LLM_MODEL with a 400
+    (by its words, or by an error code naming the model), which read "fix the body"."""
     client, _ = make(Script(httpx.Response(400, json=body)))
     with pytest.raises(CallerError) as caught:
         client.chat([UserMessage(content="hi")], tools=[TOOL])

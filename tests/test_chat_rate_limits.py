@@ -142,3 +142,23 @@ def test_geminis_429_is_retried_after_its_retry_delay_or_said_at_once_beyond_the
         "HTTP 429 (transient): You exceeded your current quota. — the gateway asks to wait 37 s, more than "
         "RetryPolicy.max_retry_after_s=30; not retried, try again later (the wait is in .retry_after)"
     )
+
+
+@pytest.mark.parametrize(
+    "body, wait",
+    [
+        ({"error": "Model HuggingFaceH4/zephyr-7b-beta is currently loading", "estimated_time": 20.5}, 20.5),
+        ({"error": "Model is currently loading", "estimated_time": "soon"}, None),
+        ({"error": "Model is currently loading", "estimated_time": True}, None),
+        ({"error": "Model is currently loading", "estimated_time": -1}, None),
+        ({"estimated_time": 3}, None),  # no error beside it
+    ],
+)
+def test_the_wait_hugging_faces_model_still_loading_gives(body, wait):
+    assert said_delay(json.dumps(body)) == wait
+
+
+def test_hugging_faces_503_for_a_model_still_loading_waits_its_estimate():
+    loading = {"error": "Model HuggingFaceH4/zephyr-7b-beta is currently loading", "estimated_time": 12.0}
+    client, sleeps = make(Script(httpx.Response(503, json=loading), httpx.Response(200, json=OK)))
+    assert client.chat([UserMessage(content="hi")]).message.content == "Hi." and sleeps == [12.0]

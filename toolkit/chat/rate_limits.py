@@ -10,7 +10,8 @@ asking more tokens than remain), the soonest reset: the usual backoff goes on af
 Google's gateways (Gemini's OpenAI-compatible endpoint, Vertex) say the wait in the error body
 instead: `[{"error": {"code": 429, "status": "RESOURCE_EXHAUSTED", "details": [{"@type":
 "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": "37s"}]}}]` (`said_delay`), a protobuf
-Duration: seconds, a fraction of up to nine digits, then `s`.
+Duration: seconds, a fraction of up to nine digits, then `s`. Hugging Face's serverless inference
+says how long a model still loading will take: a 503 `{"error": …, "estimated_time": 20.0}`.
 
 Leaves out: `Retry-After` and `retry-after-ms`, which come first (`toolkit.chat.client.retry_after`);
 other names (`x-ratelimit-reset` alone, GitHub's epoch seconds), read as no wait; a wait said only in
@@ -68,14 +69,18 @@ _PROTO_DURATION = re.compile(r"\s*(\d+(?:\.\d{1,9})?)s\s*")
 
 
 def said_delay(body: str) -> float | None:
-    """The `retryDelay` of the `RetryInfo` in a Google error body (the object, or Google's one-item
-    list of it), in seconds; None when there is none or it is unreadable."""
-    if _RETRY_INFO not in body:  # most error bodies: not parsed at all
+    """The wait an error body says, in seconds: the `retryDelay` of the `RetryInfo` in a Google error
+    (the object, or Google's one-item list of it), or the `estimated_time` beside the `error` of
+    Hugging Face's model still loading (`{"error": "Model … is currently loading", "estimated_time":
+    20.0}`, a 503); None when there is none or it is unreadable."""
+    if _RETRY_INFO not in body and _ESTIMATED not in body:  # most error bodies: not parsed at all
         return None
     try:
         data = json.loads(body)
     except (ValueError, RecursionError):
         return None
+    if isinstance(data, dict) and data.get("error") and _ESTIMATED in data:
+        return _seconds(data[_ESTIMATED])
     if isinstance(data, list) and data:
         data = data[0]
     error = data.get("error") if isinstance(data, dict) else None
@@ -84,6 +89,16 @@ def said_delay(body: str) -> float | None:
         if isinstance(detail, dict) and detail.get("@type") == _RETRY_INFO:
             return _delay(detail.get("retryDelay"))
     return None
+
+
+_ESTIMATED = "estimated_time"
+
+
+def _seconds(value: Any) -> float | None:
+    """A number of seconds (0 or more, finite), or None."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return float(value) if 0 <= value < float("inf") else None
 
 
 def _delay(value: Any) -> float | None:

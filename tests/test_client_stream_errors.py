@@ -440,3 +440,41 @@ def test_tgis_validation_error_mid_stream_is_said_not_retried():
     assert str(caught.value) == (
         "gateway sent an error mid-stream: Input validation error: `temperature` must be strictly positive"
     )
+
+
+# --- Google's one-item list of an error, written as an event -------------------------------------
+
+GEMINI_LISTED = 'data: [{"error": {"code": 503, "message": "The model is overloaded.", "status": "UNAVAILABLE"}}]\n\n'
+
+
+def test_googles_listed_error_as_an_event_is_the_gateways_error_retried_before_anything_is_shown():
+    answer = START + 'data: {"choices":[{"index":0,"delta":{"content":"ped."},"finish_reason":"stop"}]}\n\n'
+    client, script, sleeps = make(streamed(GEMINI_LISTED), streamed(answer + "data: [DONE]\n\n"))
+    assert list(client.stream(QUESTION))[-1].response.message.content == "Shipped." and sleeps == [0.5]
+    client, script, sleeps = make(streamed(START + GEMINI_LISTED))
+    with pytest.raises(TransientError) as caught:
+        list(client.stream(QUESTION))
+    assert str(caught.value) == (
+        "gateway sent an error mid-stream (code 503, transient): The model is overloaded.; not retried: part of the "
+        "reply had already arrived"
+    )
+
+
+@pytest.mark.parametrize("chunk", ["[]", '[{"choices": []}]', '[{"error": null}]', '[{"error": "a"}, {"error": "b"}]'])
+def test_other_lists_as_an_event_are_still_no_chunk(chunk):
+    client, _, _ = make(streamed(f"data: {chunk}\n\n"))
+    with pytest.raises(BadResponseError) as caught:
+        list(client.stream(QUESTION))
+    assert str(caught.value).startswith("stream chunk is not an object: ")
+
+
+@pytest.mark.parametrize(
+    "status, transient",
+    [("UNAVAILABLE", True), ("RESOURCE_EXHAUSTED", True), ("DEADLINE_EXCEEDED", True), ("INVALID_ARGUMENT", False)],
+)
+def test_a_google_error_naming_only_its_status_is_triaged_by_it(status, transient):
+    error = {"error": {"message": "The model is overloaded.", "status": status}}
+    client, _, sleeps = make(*[streamed(f"data: {json.dumps(error)}\n\n") for _ in range(3)])
+    with pytest.raises(BadResponseError if not transient else TransientError) as caught:
+        list(client.stream(QUESTION))
+    assert (sleeps == [0.5, 1.0]) is transient and "The model is overloaded." in str(caught.value)

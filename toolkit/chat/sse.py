@@ -301,6 +301,8 @@ class StreamAssembler:
         return self._feed_parsed(read_json(payload, "stream chunk"), payload)
 
     def _feed_parsed(self, chunk: Any, payload: str) -> list[StreamEvent]:
+        if isinstance(chunk, list) and len(chunk) == 1 and isinstance(chunk[0], dict) and chunk[0].get("error"):
+            chunk = chunk[0]  # Google's one-item list of an error, written as an event (a relay's, Gemini's)
         if isinstance(chunk, dict):
             if chunk.get("error"):  # `"error": null` is no error
                 raise reported_error(error_of(chunk), "sent an error mid-stream", payload[:2000])
@@ -858,11 +860,16 @@ _NAMED_STATUS = {
     "capacity_exceeded": 498,
     "generation": 424,
     "incomplete_generation": 500,
+    "unavailable": 503,
+    "resource_exhausted": 429,
+    "deadline_exceeded": 504,
+    "internal": 500,
 }
 """Error codes and types that mean a rate limit or an overload (OpenAI's `server_error` type,
 Anthropic-style `overloaded_error`, Groq's `capacity_exceeded`), or a failure on the server's side
 (text-generation-inference's `error_type` "generation", its 424, and "incomplete_generation", its
-500), and the HTTP status each one is treated like."""
+500; Google's `status` names, for an error that gives no numeric `code`), and the HTTP status each
+one is treated like."""
 
 
 def transient_status(status: int) -> bool:
@@ -874,7 +881,7 @@ def transient_status(status: int) -> bool:
 def named_status(error: Any) -> tuple[str, int] | None:
     """(how the error names it, the HTTP status) when an error object names a status (`"code":
     502`, `"503"`) or a rate limit or an overload (`"code": "rate_limit_exceeded"`, `"type":
-    "server_error"`); None otherwise."""
+    "server_error"`, Google's `"status": "UNAVAILABLE"`); None otherwise."""
     if not isinstance(error, dict):
         return None
     code = error.get("code")
@@ -882,7 +889,7 @@ def named_status(error: Any) -> tuple[str, int] | None:
         code = int(code.strip())
     if isinstance(code, int) and not isinstance(code, bool):
         return (f"code {code}", code) if 100 <= code < 600 else None
-    for value in (code, error.get("type")):
+    for value in (code, error.get("type"), error.get("status")):  # Google's canonical `status` names
         if isinstance(value, str) and value.strip().lower() in _NAMED_STATUS:
             return value.strip(), _NAMED_STATUS[value.strip().lower()]
     return None

@@ -637,3 +637,15 @@ def test_tgis_422_validation_error_is_still_the_callers():
     assert str(caught.value) == (
         "HTTP 422: Input validation error: `top_p` must be > 0.0 and < 1.0 — the request was rejected; fix it (not retried)"
     )
+
+
+def test_fireworks_412_names_the_account_or_the_model_not_the_body():
+    """Fireworks answers 412 for a suspended account or a LoRA model that failed to load: no body to fix."""
+    body = {"error": {"object": "error", "type": "invalid_request_error", "message": "Account suspended"}}
+    with pytest.raises(CallerError) as caught:
+        answering(412, body).chat([UserMessage(content="hi")])
+    assert str(caught.value) == (
+        "HTTP 412: Account suspended — the gateway refuses on the account's or the model's state, not the request's: "
+        "check the account's status and billing in the provider's console, and that LLM_MODEL (a fine-tuned or LoRA "
+        "model) is deployed and loads (not retried)"
+    )

@@ -1795,8 +1795,14 @@ _CALLER_HINTS = {
         "the HTTP proxy between this machine and the gateway asks for its own credentials: check HTTP_PROXY / "
         "HTTPS_PROXY (http://user:password@host:port), or unset them if the gateway needs no proxy (not retried)"
     ),
+    412: (
+        "the gateway refuses on the account's or the model's state, not the request's: check the account's status "
+        "and billing in the provider's console, and that LLM_MODEL (a fine-tuned or LoRA model) is deployed and "
+        "loads (not retried)"
+    ),
     413: "the request is too large; shorten the conversation, or send fewer or smaller images (not retried)",
 }
+"""Each refusal status's fix. Fireworks answers 412 for a suspended account or a LoRA model that failed to load."""
 
 
 def error_message(body: str) -> str:

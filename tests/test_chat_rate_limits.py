@@ -67,6 +67,24 @@ def test_a_reset_written_as_a_go_duration(text, seconds):
             },
             2.0,
         ),  # none: the soonest
+        (
+            {
+                "x-ratelimit-remaining-requests-day": "0",
+                "x-ratelimit-reset-requests-day": "33011.4",
+                "x-ratelimit-remaining-tokens-minute": "900",
+                "x-ratelimit-reset-tokens-minute": "11.38",
+            },
+            33011.4,
+        ),  # Cerebras
+        (
+            {
+                "x-ratelimit-remaining-requests-day": "99",
+                "x-ratelimit-reset-requests-day": "33011.4",
+                "x-ratelimit-remaining-tokens-minute": "0",
+                "x-ratelimit-reset-tokens-minute": "11.38",
+            },
+            11.38,
+        ),
         ({"x-ratelimit-reset-tokens": "soon"}, None),
         ({}, None),
     ],

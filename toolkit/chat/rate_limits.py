@@ -3,7 +3,8 @@
 OpenAI (and Groq, Together, Cerebras, and relays copying them) send with every answer how much of
 each limit is left and when it is whole again: `x-ratelimit-remaining-requests: 0` and
 `x-ratelimit-reset-requests: 1m30s`, the same for `-tokens`, a reset written as a Go duration
-(`6m0s`, `2m59.56s`, `7.66s`, `20ms`). A 429 that says no `Retry-After` is retried after the reset
+(`6m0s`, `2m59.56s`, `7.66s`, `20ms`); Cerebras names each limit with its window and writes
+seconds (`x-ratelimit-reset-tokens-minute: 11.38`, `x-ratelimit-reset-requests-day: 33011.4`). A 429 that says no `Retry-After` is retried after the reset
 of a limit it used up (`remaining` 0; the latest when several are), or, when none reads 0 (a request
 asking more tokens than remain), the soonest reset: the usual backoff goes on after a short one.
 
@@ -25,8 +26,9 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-_LIMITS = ("requests", "tokens")
-"""The limits OpenAI's headers name (`x-ratelimit-{remaining,reset}-<limit>`)."""
+_RESET, _REMAINING = "x-ratelimit-reset-", "x-ratelimit-remaining-"
+"""How the headers of one limit begin: `x-ratelimit-reset-<limit>` and `x-ratelimit-remaining-<limit>`,
+the limit `requests` or `tokens` (OpenAI's) or one with its window (Cerebras': `tokens-minute`)."""
 
 _DURATION = re.compile(r"(?:(\d+(?:\.\d+)?)h)?(?:(\d+(?:\.\d+)?)m(?!s))?(?:(\d+(?:\.\d+)?)s)?(?:(\d+(?:\.\d+)?)ms)?")
 """A Go duration as these headers write it: hours, minutes, seconds, milliseconds, each optional."""
@@ -49,11 +51,15 @@ def duration_s(text: str) -> float | None:
 def reset_wait(headers: Mapping[str, str]) -> float | None:
     """Seconds until the limit a 429 ran into is whole again, from its `x-ratelimit-*` headers (see the
     module's docstring), or None when they say no reset."""
-    resets = {limit: duration_s(headers.get(f"x-ratelimit-reset-{limit}") or "") for limit in _LIMITS}
-    known = {limit: wait for limit, wait in resets.items() if wait is not None}
+    fields = {name.lower(): value for name, value in headers.items()}
+    known: dict[str, float] = {}
+    for name, value in fields.items():
+        wait = duration_s(value) if name.startswith(_RESET) else None
+        if wait is not None:
+            known[name[len(_RESET) :]] = wait
     if not known:
         return None
-    used_up = [wait for limit, wait in known.items() if _used_up(headers.get(f"x-ratelimit-remaining-{limit}"))]
+    used_up = [wait for limit, wait in known.items() if _used_up(fields.get(_REMAINING + limit))]
     return max(used_up) if used_up else min(known.values())
 
 

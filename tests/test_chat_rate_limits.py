@@ -9,7 +9,7 @@ import pytest
 from test_client import Script, make
 
 from toolkit.chat.messages import UserMessage
-from toolkit.chat.rate_limits import duration_s, reset_wait, said_delay
+from toolkit.chat.rate_limits import duration_s, reset_wait, said_delay, worded_wait
 from toolkit.errors import TransientError
 
 LIMITED = {"error": {"message": "Rate limit reached for requests", "type": "requests", "code": "rate_limit_exceeded"}}
@@ -180,3 +180,35 @@ def test_hugging_faces_503_for_a_model_still_loading_waits_its_estimate():
     loading = {"error": "Model HuggingFaceH4/zephyr-7b-beta is currently loading", "estimated_time": 12.0}
     client, sleeps = make(Script(httpx.Response(503, json=loading), httpx.Response(200, json=OK)))
     assert client.chat([UserMessage(content="hi")]).message.content == "Hi." and sleeps == [12.0]
+
+
+# --- the wait in the message's words ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "message, wait",
+    [
+        (
+            "Rate limit reached for gpt-4o on tokens per min (TPM): Limit 30000, Used 29000. Please try again in 1.8s.",
+            1.8,
+        ),
+        ("Rate limit reached for model `llama-3.3-70b` on tokens per day (TPD). Please try again in 7m12.5s.", 432.5),
+        ("Please try again in 386ms.", 0.386),
+        (
+            "Quota exceeded for metric: generate_content_free_tier_requests. Please retry in 37.474117868s.",
+            37.474117868,
+        ),
+        ("Too many requests, retry in 20 seconds", 20.0),
+        ("Please try again in 20", None),  # no unit
+        ("Please try again later.", None),
+        ("Rate limit reached. Upgrade to try again in a higher tier", None),
+    ],
+)
+def test_the_wait_a_rate_limits_words_say(message, wait):
+    assert worded_wait(message) == pytest.approx(wait) if wait is not None else worded_wait(message) is None
+
+
+def test_a_429_that_says_its_wait_only_in_words_waits_it():
+    limited = {"error": {"message": "Rate limit reached on tokens per min (TPM). Please try again in 2.5s."}}
+    client, sleeps = make(Script(httpx.Response(429, json=limited), httpx.Response(200, json=OK)))
+    assert client.chat([UserMessage(content="hi")]).message.content == "Hi." and sleeps == [2.5]

@@ -144,7 +144,7 @@ from toolkit.chat.model import TOOL_CHOICES, ToolChoice, is_tool_choice
 from toolkit.chat.ollama_native import NativeReplyError, native_route
 from toolkit.chat.pages import cdn_code_text, page_text
 from toolkit.chat.proxies import direct_mounts
-from toolkit.chat.rate_limits import reset_wait, said_delay
+from toolkit.chat.rate_limits import reset_wait, said_delay, worded_wait
 from toolkit.chat.reasoning_fields import refused_field, without_fields
 from toolkit.chat.schema_keywords import refused_keyword, without_keywords
 from toolkit.chat.sse import (
@@ -1512,6 +1512,8 @@ def triage_status(response: httpx.Response, attempt: int = 1, mask: Callable[[st
             error.retry_after = said_delay(response.text)  # whole: a long QuotaFailure may pass 2,000
             if error.retry_after is None and status == 429:
                 error.retry_after = reset_wait(response.headers)
+            if error.retry_after is None and status in (429, 503):  # "Please try again in 1.8s."
+                error.retry_after = worded_wait(detail)
         raise error
     hint = _CALLER_HINTS.get(status, _DEFAULT_HINT)
     if status in (401, 403) and sent_basic_auth(response):

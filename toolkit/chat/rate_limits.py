@@ -15,8 +15,10 @@ Duration: seconds, a fraction of up to nine digits, then `s`. Hugging Face's ser
 says how long a model still loading will take: a 503 `{"error": …, "estimated_time": 20.0}`.
 
 Leaves out: `Retry-After` and `retry-after-ms`, which come first (`toolkit.chat.client.retry_after`);
-other names (`x-ratelimit-reset` alone, GitHub's epoch seconds), read as no wait; a wait said only in
-the message's words ("Please retry in 37.5s").
+other names (`x-ratelimit-reset` alone, GitHub's epoch seconds), read as no wait.
+
+Last, the words: OpenAI's, Groq's and Gemini's rate-limit messages end "Please try again in 7m12s." /
+"Please retry in 37.5s." (`worded_wait`), which a relay that drops the headers passes on.
 """
 
 from __future__ import annotations
@@ -110,3 +112,18 @@ def _seconds(value: Any) -> float | None:
 def _delay(value: Any) -> float | None:
     found = _PROTO_DURATION.fullmatch(value) if isinstance(value, str) else None
     return float(found[1]) if found else None
+
+
+_WORDED = re.compile(
+    r"\b(?:try again|retry) in (?:about )?((?:\d+(?:\.\d+)?(?:ms|h|m|s))+|\d+(?:\.\d+)?) ?(seconds?|secs?)?\b",
+    re.IGNORECASE,
+)
+""""try again in 1.8s", "retry in 37.474s", "try again in 7m12s", "try again in 386ms", "retry in 20 seconds"."""
+
+
+def worded_wait(message: str) -> float | None:
+    """The wait an error's message says in words (`_WORDED`), in seconds; None when it says none."""
+    found = _WORDED.search(message)
+    if found is None or (found[1][-1].isdigit() and not found[2]):  # a bare number needs its unit
+        return None
+    return duration_s(found[1])

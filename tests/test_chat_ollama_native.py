@@ -3,10 +3,12 @@ by default) reaching the client through a relay or a wrong base URL: one line sa
 which base URL serves OpenAI's API, on `chat()` and on `stream()`; never pydantic's text, never
 "use chat() instead"."""
 
+import http.server
 import json
 
 import httpx
 import pytest
+from loopback import serving
 from test_client import Script
 
 from toolkit.chat.client import ChatClient
@@ -98,3 +100,37 @@ def test_other_bodies_without_choices_are_not_called_ollamas(body):
     with pytest.raises(BadResponseError) as caught:
         chat.chat(QUESTION)
     assert type(caught.value) is not NativeReplyError
+
+
+class OllamaNative(http.server.BaseHTTPRequestHandler):
+    """Ollama's own /api/chat behind a relay that forwards /chat/completions to it: NDJSON, chunked,
+    a line a chunk, as Ollama streams unless told "stream": false."""
+
+    protocol_version = "HTTP/1.1"
+
+    def do_POST(self):
+        self.rfile.read(int(self.headers.get("content-length", 0)))
+        self.send_response(200)
+        self.send_header("Content-Type", "application/x-ndjson")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+        for line in NDJSON.splitlines(keepends=True):
+            data = line.encode()
+            self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
+            self.wfile.flush()
+        self.wfile.write(b"0\r\n\r\n")
+
+    def log_message(self, *args):
+        pass
+
+
+def test_ollamas_native_stream_over_real_http_is_named_on_both_paths():
+    with serving(OllamaNative) as port:
+        chat = ChatClient(f"http://127.0.0.1:{port}/api", "sk-x", "m")
+        for ask in (chat.chat, lambda q: list(chat.stream(q))):
+            with pytest.raises(NativeReplyError) as caught:
+                ask(QUESTION)
+            assert str(caught.value).endswith(
+                f"(http://127.0.0.1:{port}/v1 for an Ollama at this address), not to its native /api"
+            )
+        chat.close()

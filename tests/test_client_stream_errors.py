@@ -478,3 +478,29 @@ def test_a_google_error_naming_only_its_status_is_triaged_by_it(status, transien
     with pytest.raises(BadResponseError if not transient else TransientError) as caught:
         list(client.stream(QUESTION))
     assert (sleeps == [0.5, 1.0]) is transient and "The model is overloaded." in str(caught.value)
+
+
+# --- vLLM's ErrorResponse in a 200: the same error on both paths -----------------------------------
+
+VLLM_ERROR = {
+    "object": "error",
+    "message": "max_tokens must be at least 1, got 0.",
+    "type": "BadRequestError",
+    "param": None,
+    "code": 400,
+}
+
+
+def test_vllms_error_response_in_a_200_is_the_gateways_error_on_chat_as_on_stream():
+    client, _, _ = make(httpx.Response(200, json=VLLM_ERROR), streamed(f"data: {json.dumps(VLLM_ERROR)}\n\n"))
+    with pytest.raises(BadResponseError) as on_chat:
+        client.chat(QUESTION)
+    with pytest.raises(BadResponseError) as on_stream:
+        list(client.stream(QUESTION))
+    assert str(on_chat.value) == "gateway answered 200 with an error: max_tokens must be at least 1, got 0."
+    assert str(on_stream.value) == "gateway sent an error mid-stream: max_tokens must be at least 1, got 0."
+    assert (
+        on_chat.value.hint
+        == on_stream.value.hint
+        == ("The gateway reported this error itself; the message says what went wrong.")
+    )

@@ -1953,15 +1953,20 @@ def reported_instead(data: Any) -> Any:
     or None: a body with choices, or that is no JSON object, reports none. A body in another
     error's shape (vLLM's `"object": "error"`, `{"code": 429, "msg": …}`: `said_instead`, as a
     stream's only chunk is read) is one when it names an overload, a rate limit or an empty
-    account, or is Baidu Qianfan's error (`_baidus`: a non-zero `error_code`, its `error_msg`): then
-    it is retried, or said, as that chunk is; else it is "no choices"."""
+    account, or is vLLM's `ErrorResponse` or Baidu Qianfan's error (`_baidus`: a non-zero
+    `error_code`, its `error_msg`): then it is retried, or said, as that chunk is; else it is "no
+    choices"."""
     if not isinstance(data, dict) or data.get("choices"):
         return None
     said = error_of(data) or data.get("detail")
     if said:
         return said
     other = said_instead(data)
-    if other is None or (not _baidus(data) and isinstance(reported_error(other, "", ""), BadResponseError)):
+    if other is None or (
+        not _baidus(data)
+        and data.get("object") != "error"
+        and isinstance(reported_error(other, "", ""), BadResponseError)
+    ):
         return None
     return other
 

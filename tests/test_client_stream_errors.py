@@ -504,3 +504,39 @@ def test_vllms_error_response_in_a_200_is_the_gateways_error_on_chat_as_on_strea
         == on_stream.value.hint
         == ("The gateway reported this error itself; the message says what went wrong.")
     )
+
+
+# --- the wait an error reported inside a 200 says ---------------------------------------------------
+
+TRY_LATER = {"error": {"code": 429, "message": "Rate limit exceeded. Please try again in 2.5s."}}
+GEMINI_LATER = [
+    {
+        "error": {
+            "code": 429,
+            "message": "Resource has been exhausted (e.g. check quota).",
+            "status": "RESOURCE_EXHAUSTED",
+            "details": [{"@type": "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": "45s"}],
+        }
+    }
+]
+
+
+def test_an_error_event_waits_the_wait_it_says():
+    answer = START + 'data: {"choices":[{"index":0,"delta":{"content":"ped."},"finish_reason":"stop"}]}\n\n'
+    client, _, sleeps = make(streamed(f"data: {json.dumps(TRY_LATER)}\n\n"), streamed(answer + "data: [DONE]\n\n"))
+    assert list(client.stream(QUESTION))[-1].response.message.content == "Shipped." and sleeps == [2.5]
+    client, _, sleeps = make(httpx.Response(200, json=TRY_LATER), httpx.Response(200, json=ANSWER))
+    assert client.chat(QUESTION).message.content == "Shipped." and sleeps == [2.5]
+
+
+@pytest.mark.parametrize("path", ["chat", "stream"])
+def test_an_error_event_asking_a_wait_beyond_the_cap_is_said_at_once(path):
+    event = streamed(f"data: {json.dumps(GEMINI_LATER)}\n\n")
+    client, script, sleeps = make(event if path == "stream" else httpx.Response(200, json=GEMINI_LATER))
+    with pytest.raises(TransientError) as caught:
+        list(client.stream(QUESTION)) if path == "stream" else client.chat(QUESTION)
+    assert sleeps == [] and len(script.requests) == 1 and caught.value.retry_after == 45.0
+    assert str(caught.value).endswith(
+        "Resource has been exhausted (e.g. check quota). — the gateway asks to wait 45 s, more than "
+        "RetryPolicy.max_retry_after_s=30; not retried, try again later (the wait is in .retry_after)"
+    )

@@ -715,6 +715,8 @@ class ChatClient:
                     exc.waited = state.waited
                 if not state.opened or state.yielded or state.attempt > self.retry.max_retries:
                     raise
+                if _not_waited(exc, self.retry):  # an error event's own wait beyond the cap: said at once
+                    raise
                 wait = self.retry.wait(state.attempt, exc.retry_after)
                 self._sleep(wait)
                 state = _StreamState(first=state.attempt + 1, waited=exc.waited + wait)
@@ -1319,12 +1321,7 @@ class _Attempts:
                 exc.attempts, exc.waited = attempt, self.waited
                 if attempt > policy.max_retries:
                     raise
-                too_long = _too_long(exc.retry_after, policy)
-                if too_long:
-                    exc.args = (
-                        f"{exc} — the gateway asks to wait {_wait_text(exc.retry_after or 0)}, {too_long}; not "
-                        "retried, try again later (the wait is in .retry_after)",
-                    )
+                if _not_waited(exc, policy):
                     raise
                 wait = policy.wait(attempt, exc.retry_after)
                 self.client._sleep(wait)
@@ -1362,6 +1359,18 @@ def _unknown_address(error: ModelCallError, response: httpx.Response | None) -> 
 
 _NO_ROUTE = re.compile(r"unexpected endpoint|unknown (?:endpoint|route|url|path)|not found|no such|invalid url", re.I)
 """A gateway's words for an address it does not serve."""
+
+
+def _not_waited(error: TransientError, policy: RetryPolicy) -> bool:
+    """Whether the wait `error` asks for is beyond what `policy` waits (`_too_long`): then its text says
+    so, to be raised at once."""
+    too_long = _too_long(error.retry_after, policy)
+    if too_long:
+        error.args = (
+            f"{error} — the gateway asks to wait {_wait_text(error.retry_after or 0)}, {too_long}; not "
+            "retried, try again later (the wait is in .retry_after)",
+        )
+    return bool(too_long)
 
 
 def _too_long(wait: float | None, policy: RetryPolicy) -> str:
@@ -1911,6 +1920,8 @@ def parse_completion(text: str) -> ChatResponse:
         if route is not None:
             raise NativeReplyError(route, text) from None
         raise
+    if isinstance(data, list) and len(data) == 1 and isinstance(data[0], dict) and data[0].get("error"):
+        data = data[0]  # Google's one-item list of an error
     if not isinstance(data, dict):
         raise BadResponseError("response body is not a JSON object", status=200, body=text[:2000])
     choices = data.get("choices")

@@ -118,6 +118,7 @@ from toolkit.chat.messages import (
     empty_reasoning,
     text_of,
 )
+from toolkit.chat.rate_limits import said_delay, worded_wait
 from toolkit.chat.reasoning_fields import merge_blocks, one_reasoning
 from toolkit.errors import BadResponseError, ModelCallError, OutOfCreditError, TransientError, TruncatedStreamError
 
@@ -938,10 +939,19 @@ def reported_error(error: Any, where: str, body: str, status: int | None = None)
     if failed_generation(error):
         return TransientError(f"gateway {where} ({MALFORMED_CALL}): {detail}", status=status, body=body)
     if named is not None and transient_status(named[1]):
-        return TransientError(f"gateway {where} ({named[0]}, transient): {detail}", status=named[1], body=body)
+        error = TransientError(f"gateway {where} ({named[0]}, transient): {detail}", status=named[1], body=body)
+        error.retry_after = _said_wait(body, detail)
+        return error
     bad = BadResponseError(f"gateway {where}: {detail}", status=status, body=body)
     bad.hint = "The gateway reported this error itself; the message says what went wrong."
     return bad
+
+
+def _said_wait(body: str, detail: str) -> float | None:
+    """The wait an error reported inside a 200 says (there are no headers of its own): Google's
+    `RetryInfo` in the body, else its words ("Please try again in 2s"); None when it says none."""
+    wait = said_delay(body)
+    return worded_wait(detail) if wait is None else wait
 
 
 def read_json(text: str, what: str, status: int | None = None) -> Any:

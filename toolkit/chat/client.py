@@ -155,6 +155,7 @@ from toolkit.chat.sse import (
     choice_zero,
     error_of,
     failed_generation,
+    listed_error,
     no_choice_zero,
     not_cut,
     not_empty,
@@ -1920,9 +1921,9 @@ def parse_completion(text: str) -> ChatResponse:
         if route is not None:
             raise NativeReplyError(route, text) from None
         raise
-    if isinstance(data, list) and len(data) == 1 and isinstance(data[0], dict) and data[0].get("error"):
-        data = data[0]  # Google's one-item list of an error
     if not isinstance(data, dict):
+        if listed_error(data):  # Google's one-item list of an error
+            raise reported_error(error_of(data[0]), "answered 200 with an error", text[:2000], status=200)
         raise BadResponseError("response body is not a JSON object", status=200, body=text[:2000])
     choices = data.get("choices")
     said = reported_instead(data)

@@ -302,8 +302,6 @@ class StreamAssembler:
         return self._feed_parsed(read_json(payload, "stream chunk"), payload)
 
     def _feed_parsed(self, chunk: Any, payload: str) -> list[StreamEvent]:
-        if isinstance(chunk, list) and len(chunk) == 1 and isinstance(chunk[0], dict) and chunk[0].get("error"):
-            chunk = chunk[0]  # Google's one-item list of an error, written as an event (a relay's, Gemini's)
         if isinstance(chunk, dict):
             if chunk.get("error"):  # `"error": null` is no error
                 raise reported_error(error_of(chunk), "sent an error mid-stream", payload[:2000])
@@ -311,6 +309,8 @@ class StreamAssembler:
                 # an error without an `error` key: `event: error` with `data: {"message": …}`, or an
                 # Anthropic-style relay's `data: {"type": "error", "message": …}`: the chunk is the error
                 raise reported_error(chunk, "sent an error mid-stream", payload[:2000])
+        elif listed_error(chunk):  # Google's one-item list of an error, written as an event (a relay's, Gemini's)
+            raise reported_error(error_of(chunk[0]), "sent an error mid-stream", payload[:2000])
         elif self.event == "error":  # `event: error` with `data: "a JSON string"` (or a number)
             raise reported_error(chunk, "sent an error mid-stream", payload[:2000])
         return self.feed_chunk(chunk)
@@ -531,6 +531,11 @@ def said_instead(chunk: dict[str, Any]) -> Any:
     if (isinstance(chunk.get("errors"), list) and chunk["errors"]) or chunk.get("error_code") not in (None, 0, "0", ""):
         return chunk
     return None
+
+
+def listed_error(data: Any) -> bool:
+    """Whether `data` is Google's one-item list of an error object (`[{"error": {…}}]`)."""
+    return isinstance(data, list) and len(data) == 1 and isinstance(data[0], dict) and bool(data[0].get("error"))
 
 
 def error_of(chunk: dict[str, Any]) -> Any:

@@ -649,3 +649,23 @@ def test_fireworks_412_names_the_account_or_the_model_not_the_body():
         "check the account's status and billing in the provider's console, and that LLM_MODEL (a fine-tuned or LoRA "
         "model) is deployed and loads (not retried)"
     )
+
+
+def test_a_410_for_a_retired_model_says_to_choose_another_not_fix_the_body():
+    """SambaNova's 410 Gone: the requested model is no longer available (deprecated or removed)."""
+    body = {
+        "error": {
+            "message": "Model Meta-Llama-3.1-405B-Instruct has been deprecated.",
+            "type": "invalid_request_error",
+            "param": "model",
+            "code": None,
+        },
+        "request_id": "r1",
+    }
+    with pytest.raises(CallerError) as caught:
+        answering(410, body).chat([UserMessage(content="hi")])
+    assert str(caught.value) == (
+        "HTTP 410: Model Meta-Llama-3.1-405B-Instruct has been deprecated. — the model (or the address) is gone, "
+        "retired or removed: set LLM_MODEL to one the gateway serves now (GET <LLM_BASE_URL>/models lists them) "
+        "(not retried)"
+    )

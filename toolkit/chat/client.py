@@ -1807,6 +1807,10 @@ _CALLER_HINTS = {
         "the HTTP proxy between this machine and the gateway asks for its own credentials: check HTTP_PROXY / "
         "HTTPS_PROXY (http://user:password@host:port), or unset them if the gateway needs no proxy (not retried)"
     ),
+    410: (
+        "the model (or the address) is gone, retired or removed: set LLM_MODEL to one the gateway serves now "
+        "(GET <LLM_BASE_URL>/models lists them) (not retried)"
+    ),
     412: (
         "the gateway refuses on the account's or the model's state, not the request's: check the account's status "
         "and billing in the provider's console, and that LLM_MODEL (a fine-tuned or LoRA model) is deployed and "
@@ -1814,7 +1818,8 @@ _CALLER_HINTS = {
     ),
     413: "the request is too large; shorten the conversation, or send fewer or smaller images (not retried)",
 }
-"""Each refusal status's fix. Fireworks answers 412 for a suspended account or a LoRA model that failed to load."""
+"""Each refusal status's fix. SambaNova answers 410 for a model it retired; Fireworks 412 for a suspended account
+or a LoRA model that failed to load."""
 
 
 def error_message(body: str) -> str:

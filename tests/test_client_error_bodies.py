@@ -669,3 +669,33 @@ def test_a_410_for_a_retired_model_says_to_choose_another_not_fix_the_body():
         "retired or removed: set LLM_MODEL to one the gateway serves now (GET <LLM_BASE_URL>/models lists them) "
         "(not retried)"
     )
+
+
+OPENROUTER_FLAGGED = {  # openrouter.ai/docs/api-reference/errors: a 403 with ModerationErrorMetadata
+    "error": {
+        "code": 403,
+        "message": 'openai/gpt-4o requires moderation on OpenRouter. Your input was flagged for "harassment".',
+        "metadata": {
+            "reasons": ["harassment"],
+            "flagged_input": "…you are useless…",
+            "provider_name": "OpenAI",
+            "model_slug": "openai/gpt-4o",
+        },
+    }
+}
+
+
+def test_openrouters_moderation_403_says_the_filter_refused_the_prompt_not_the_key():
+    with pytest.raises(CallerError) as caught:
+        answering(403, OPENROUTER_FLAGGED).chat([UserMessage(content="hi")])
+    assert str(caught.value) == (
+        'HTTP 403: openai/gpt-4o requires moderation on OpenRouter. Your input was flagged for "harassment". — the '
+        "gateway's content filter refused the prompt; rephrase the request, or check the gateway's filter (not retried)"
+    )
+
+
+def test_a_403_without_moderation_metadata_keeps_its_hint():
+    body = {"error": {"code": 403, "message": "flagged_input is not a field here", "metadata": {"reasons": []}}}
+    with pytest.raises(CallerError) as caught:
+        answering(403, body).chat([UserMessage(content="hi")])
+    assert "content filter" not in str(caught.value)

@@ -1544,7 +1544,7 @@ def triage_status(response: httpx.Response, attempt: int = 1, mask: Callable[[st
         hint = _CALLER_HINTS[401]
     elif status in (400, 403) and (_REGION.search(detail) or "unsupported_country" in response.text):
         hint = REGION_HINT  # Gemini's 400 "User location is not supported", OpenAI's 403
-    elif status == 400 and _content_filtered(response.text):  # Azure's filter: the words, not the JSON
+    elif status in (400, 403) and _content_filtered(response.text):  # Azure's filter, OpenRouter's moderation
         hint = FILTERED_HINT
     elif status in (400, 413, 422) and over_context(body):  # each provider's words for a context window overrun
         hint = CONTEXT_HINT
@@ -1609,8 +1609,9 @@ def _unversioned_azure(url: httpx.URL) -> bool:
 def _content_filtered(body: str) -> bool:
     """Whether an error body says a content filter refused the prompt: its `code` or `type` names
     one (`_FILTER_CODES`: Azure OpenAI's and Moonshot's `content_filter`, DashScope's
-    `data_inspection_failed`), or its `innererror` is coded `ResponsibleAIPolicyViolation` (Azure)."""
-    if not any(code in body for code in (*_FILTER_CODES, "ResponsibleAIPolicyViolation")):
+    `data_inspection_failed`), its `innererror` is coded `ResponsibleAIPolicyViolation` (Azure), or its
+    `metadata` holds the `flagged_input` of a moderation (OpenRouter's 403: "Your input was flagged")."""
+    if not any(code in body for code in (*_FILTER_CODES, "ResponsibleAIPolicyViolation", "flagged_input")):
         return False
     try:
         data = json.loads(body)
@@ -1619,8 +1620,10 @@ def _content_filtered(body: str) -> bool:
     error = data.get("error") if isinstance(data, dict) else None
     if not isinstance(error, dict):
         return False
-    inner = error.get("innererror")
+    inner, metadata = error.get("innererror"), error.get("metadata")
     if isinstance(inner, dict) and inner.get("code") == "ResponsibleAIPolicyViolation":
+        return True
+    if isinstance(metadata, dict) and "flagged_input" in metadata:  # OpenRouter's ModerationErrorMetadata
         return True
     return error.get("code") in _FILTER_CODES or error.get("type") in _FILTER_CODES
 

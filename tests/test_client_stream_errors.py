@@ -540,3 +540,32 @@ def test_an_error_event_asking_a_wait_beyond_the_cap_is_said_at_once(path):
         "Resource has been exhausted (e.g. check quota). — the gateway asks to wait 45 s, more than "
         "RetryPolicy.max_retry_after_s=30; not retried, try again later (the wait is in .retry_after)"
     )
+
+
+# --- one call written bare, not in a list (text-generation-inference 2.x) --------------------------
+
+
+def test_a_call_written_as_an_object_not_a_list_is_read_on_both_paths():
+    def delta(fragment, name=None):
+        call = {"index": 0, "id": "", "type": "function", "function": {"name": name, "arguments": fragment}}
+        return "data: " + json.dumps({"choices": [{"index": 0, "delta": {"role": "assistant", "tool_calls": call}}]})
+
+    events = "\n\n".join([delta('{"order_id": ', "query_order"), delta('"SO-1"}')]) + "\n\n"
+    ending = 'data: {"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}\n\ndata: [DONE]\n\n'
+    whole = {"choices": [{"index": 0, "message": {"role": "assistant", "tool_calls": {
+        "id": "c1", "type": "function", "function": {"name": "query_order", "arguments": '{"order_id": "SO-1"}'}}},
+        "finish_reason": "tool_calls"}]}  # fmt: skip
+    client, _, _ = make(streamed(events + ending), httpx.Response(200, json=whole))
+    streamed_call = list(client.stream(QUESTION))[-1].response.message.tool_calls
+    whole_call = client.chat(QUESTION).message.tool_calls
+    assert [(c.name, json.loads(c.arguments)) for c in (*streamed_call, *whole_call)] == [
+        ("query_order", {"order_id": "SO-1"})
+    ] * 2
+
+
+@pytest.mark.parametrize("calls", ['{"id": "c1"}', '"query_order"'])
+def test_tool_calls_that_are_neither_a_list_nor_a_call_are_still_said(calls):
+    chunk = f'data: {{"choices":[{{"index":0,"delta":{{"tool_calls":{calls}}}}}]}}\n\n'
+    client, _, _ = make(streamed(chunk))
+    with pytest.raises(BadResponseError, match="^streamed tool_calls is not a list: "):
+        list(client.stream(QUESTION))

@@ -116,6 +116,7 @@ from toolkit.chat.messages import (
     arguments_text,
     custom_call_error,
     empty_reasoning,
+    one_call,
     text_of,
 )
 from toolkit.chat.rate_limits import said_delay, worded_wait
@@ -367,7 +368,12 @@ class StreamAssembler:
             self.said_reasoning.append(delta["reasoning"])
         if delta.get("thinking_blocks") and isinstance(delta["thinking_blocks"], list):
             merge_blocks(self.blocks, delta["thinking_blocks"])
-        pieces = _listed(delta.get("tool_calls"), "streamed tool_calls")
+        try:
+            pieces = _listed(delta.get("tool_calls"), "streamed tool_calls")
+        except BadResponseError:
+            if not one_call(delta["tool_calls"]):
+                raise
+            pieces = [delta["tool_calls"]]  # one call written bare (text-generation-inference 2.x)
         if not pieces and isinstance(delta.get("function_call"), dict):  # the legacy field: one call
             pieces = [{"function": delta["function_call"]}]
         for piece in pieces:

@@ -141,7 +141,7 @@ from toolkit.chat.messages import (
     to_openai,
 )
 from toolkit.chat.model import TOOL_CHOICES, ToolChoice, is_tool_choice
-from toolkit.chat.ollama_native import NativeReplyError, native_route
+from toolkit.chat.native_shapes import NativeReplyError, native_shape
 from toolkit.chat.pages import cdn_code_text, page_text
 from toolkit.chat.proxies import direct_mounts
 from toolkit.chat.rate_limits import reset_wait, said_delay, worded_wait
@@ -890,9 +890,9 @@ class ChatClient:
             error.attempts = attempt
             _unknown_address(error, response)
             raise error
-        route = native_route(text)
-        if route is not None:  # Ollama's native NDJSON stream: not a gateway to ask without streaming
-            native = NativeReplyError(route, text)
+        shape = native_shape(text)
+        if shape is not None:  # Ollama's native NDJSON stream: not a gateway to ask without streaming
+            native = NativeReplyError(shape, text)
             native.at(response.request.url)
             raise native
         raise _not_a_stream(text, self.shown_url)
@@ -1925,22 +1925,25 @@ def parse_completion(text: str) -> ChatResponse:
     try:
         data = read_json(text, "response body", status=200)
     except BadResponseError:  # NDJSON: Ollama's native API streams unless told "stream": false
-        route = native_route(text)
-        if route is not None:
-            raise NativeReplyError(route, text) from None
+        shape = native_shape(text)
+        if shape is not None:
+            raise NativeReplyError(shape, text) from None
         raise
     if not isinstance(data, dict):
         if listed_error(data):  # Google's one-item list of an error
             raise reported_error(error_of(data[0]), "answered 200 with an error", text[:2000], status=200)
+        shape = native_shape(text)
+        if shape is not None:  # the Inference API's list of one `generated_text`
+            raise NativeReplyError(shape, text)
         raise BadResponseError("response body is not a JSON object", status=200, body=text[:2000])
     choices = data.get("choices")
     said = reported_instead(data)
     if said:  # OpenRouter and some proxies: 200 with an error body (an overload in it is transient)
         raise reported_error(said, "answered 200 with an error", text[:2000], status=200)
     if not isinstance(choices, list) or not choices:
-        route = native_route(text)
-        if route is not None:  # a relay to Ollama's /api/chat, not its /v1
-            raise NativeReplyError(route, text)
+        shape = native_shape(text)
+        if shape is not None:  # a relay to Ollama's /api/chat, Anthropic's Messages, … not to their OpenAI API
+            raise NativeReplyError(shape, text)
         said = _one_line(_said(data))[:200]  # a message in a shape of its own (`{"message": …}`, Cloudflare's `errors`)
         raise BadResponseError(
             "response has no choices" + (f"; the gateway says: {said}" if said else ""), status=200, body=text[:2000]

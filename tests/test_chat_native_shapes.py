@@ -1,7 +1,7 @@
-"""A reply in Ollama's native shape (`/api/chat`, `/api/generate`; whole, or NDJSON as Ollama streams
-by default) reaching the client through a relay or a wrong base URL: one line saying what arrived and
-which base URL serves OpenAI's API, on `chat()` and on `stream()`; never pydantic's text, never
-"use chat() instead"."""
+"""A reply in another API's own shape reaching the client through a relay or a wrong base URL (Ollama's
+`/api/chat` and `/api/generate`, whole or NDJSON as Ollama streams by default; TGI's `/generate`;
+Anthropic's Messages; Gemini's generateContent): one line saying what arrived and which base URL serves
+OpenAI's API, on `chat()` and on `stream()`; never pydantic's text, never "use chat() instead"."""
 
 import http.server
 import json
@@ -13,7 +13,7 @@ from test_client import Script
 
 from toolkit.chat.client import ChatClient
 from toolkit.chat.messages import UserMessage
-from toolkit.chat.ollama_native import NativeReplyError, native_route
+from toolkit.chat.native_shapes import NativeReplyError, native_shape
 from toolkit.errors import BadResponseError
 
 QUESTION = [UserMessage(content="hi")]
@@ -91,11 +91,14 @@ def test_stream_says_an_ollama_native_stream_not_use_chat_instead(content_type):
         {"message": {"role": "assistant"}, "done": "yes"},  # `done` not a boolean
         {"choices": [], "message": {}, "done": True},  # an OpenAI body's own field
         {"response": 3, "done": True},
-        [CHAT],
+        [CHAT, CHAT],
+        {"type": "message", "content": "Hi", "stop_reason": "end_turn"},  # content not blocks
+        {"candidates": []},
+        {"generated_text": None},
     ],
 )
 def test_other_bodies_without_choices_are_not_called_ollamas(body):
-    assert native_route(json.dumps(body)) is None
+    assert native_shape(json.dumps(body)) is None
     chat, _ = client(httpx.Response(200, json=body))
     with pytest.raises(BadResponseError) as caught:
         chat.chat(QUESTION)
@@ -134,3 +137,57 @@ def test_ollamas_native_stream_over_real_http_is_named_on_both_paths():
                 f"(http://127.0.0.1:{port}/v1 for an Ollama at this address), not to its native /api"
             )
         chat.close()
+
+
+ANTHROPIC_MESSAGE = {  # docs.anthropic.com, Messages API: the response
+    "id": "msg_013Zva2CMHLNnXjNJJKqJ2EF",
+    "type": "message",
+    "role": "assistant",
+    "model": "claude-sonnet-4-5",
+    "content": [{"type": "text", "text": "Hi! My name is Claude."}],
+    "stop_reason": "end_turn",
+    "stop_sequence": None,
+    "usage": {"input_tokens": 2095, "output_tokens": 503},
+}
+GEMINI_NATIVE = {  # ai.google.dev, generateContent: the response
+    "candidates": [{"content": {"parts": [{"text": "Hi"}], "role": "model"}, "finishReason": "STOP", "index": 0}],
+    "usageMetadata": {"promptTokenCount": 4, "candidatesTokenCount": 1, "totalTokenCount": 5},
+    "modelVersion": "gemini-2.5-flash",
+}
+
+
+@pytest.mark.parametrize(
+    "body, said",
+    [
+        (
+            {"generated_text": "Hi"},
+            "the gateway answered in text-generation-inference's native /generate shape (`generated_text`; no "
+            "`choices`), not as an OpenAI chat completion: set LLM_BASE_URL to its OpenAI-compatible address, which "
+            "ends in /v1 (http://relay.test:8080/v1 for a TGI at this address)",
+        ),
+        (
+            [{"generated_text": "Hi"}],
+            "the gateway answered in text-generation-inference's native /generate shape (`generated_text`; no "
+            "`choices`), not as an OpenAI chat completion: set LLM_BASE_URL to its OpenAI-compatible address, which "
+            "ends in /v1 (http://relay.test:8080/v1 for a TGI at this address)",
+        ),
+        (
+            ANTHROPIC_MESSAGE,
+            "the gateway answered in Anthropic's Messages API shape (`content` blocks, `stop_reason`; no `choices`), "
+            "not as an OpenAI chat completion: set LLM_BASE_URL to Anthropic's OpenAI-compatible address, "
+            "https://api.anthropic.com/v1/, or to a relay that speaks OpenAI's chat completions",
+        ),
+        (
+            GEMINI_NATIVE,
+            "the gateway answered in Gemini's native generateContent shape (`candidates`; no `choices`), not as an "
+            "OpenAI chat completion: set LLM_BASE_URL to Gemini's OpenAI-compatible address, "
+            "https://generativelanguage.googleapis.com/v1beta/openai/, or to a relay that speaks OpenAI's chat "
+            "completions",
+        ),
+    ],
+)
+def test_other_apis_own_replies_are_named_with_the_base_url_to_use(body, said):
+    chat, script = client(httpx.Response(200, json=body))
+    with pytest.raises(NativeReplyError) as caught:
+        chat.chat(QUESTION)
+    assert str(caught.value) == said and len(script.requests) == 1

@@ -73,9 +73,11 @@ def announced(
 
 @contextlib.contextmanager
 def serving(handler: type[http.server.BaseHTTPRequestHandler]) -> Iterator[int]:
-    """A threading HTTP server with `handler` on 127.0.0.1 (a free port, yielded), stopped after."""
+    """A threading HTTP server with `handler` on 127.0.0.1 (a free port, yielded), stopped after. It
+    looks for the stop every 20 ms (`serve_forever`'s default, 0.5 s, made each use wait ~0.25-0.5 s
+    to stop)."""
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True)
     thread.start()
     try:
         yield server.server_address[1]

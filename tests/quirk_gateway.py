@@ -67,6 +67,12 @@
 - `groq_reasoning`: every reply has `reasoning` (Groq's, vLLM's and Ollama's field; streamed as
   `reasoning` deltas), and a request with `reasoning` on an assistant message is Groq's 400 for a
   model that takes none ("property 'reasoning' is unsupported");
+- `tgi_overloaded`: text-generation-inference shedding load on every fifth request (the second, the
+  seventh, …): streamed, a 200 whose only event is its error with its kind beside it (`data:
+  {"error": "Model is overloaded", "error_type": "overloaded"}`), else its 424 for a generation that
+  failed on the server (`"error_type": "generation"`);
+- `gemini_retry_delay`: the third request is Gemini's 429 in its one-item list, its wait said only as
+  `RetryInfo`'s `retryDelay` ("1s") in the body, no `Retry-After`;
 - `stream_thinking`: DashScope serving Qwen3's open models: a request not streamed is a 400
   "parameter.enable_thinking must be set to false for non-streaming calls" unless it says
   `"enable_thinking": false`.
@@ -185,6 +191,12 @@ def extra_call(reply: dict[str, Any], body: dict[str, Any]) -> dict[str, Any] | 
     return None
 
 
+GEMINI_QUOTA = {
+    "code": 429,
+    "message": "Resource has been exhausted (e.g. check quota).",
+    "status": "RESOURCE_EXHAUSTED",
+}
+RETRY_INFO = "type.googleapis.com/google.rpc.RetryInfo"
 FILTER_RESULTS = {name: {"filtered": False, "severity": "safe"} for name in ("hate", "self_harm", "sexual", "violence")}
 PROMPT_FILTER = [{"prompt_index": 0, "content_filter_results": FILTER_RESULTS}]
 
@@ -239,6 +251,9 @@ def quirky(*names: str) -> type[http.server.BaseHTTPRequestHandler]:
             if refused is not None:
                 self.send(*refused)
                 return
+            if "tgi_overloaded" in quirks and n % 5 == 2 and body.get("stream"):
+                self.events('data: {"error": "Model is overloaded", "error_type": "overloaded"}\n\n')
+                return
             reply = completion(body, n)
             if "never_calls" in quirks and reply["choices"][0]["message"].get("tool_calls"):
                 reply = completion({**body, "tools": []}, n)
@@ -282,7 +297,9 @@ def quirky(*names: str) -> type[http.server.BaseHTTPRequestHandler]:
                         choice["native_finish_reason"] = choice.get("finish_reason")
             comment = ": OPENROUTER PROCESSING\n\n" if "openrouter_comments" in quirks else ""
             text = "".join(f"{comment}data: {json.dumps(e, ensure_ascii=False)}\n\n" for e in events)
-            text += "" if "no_done" in quirks else "data: [DONE]\n\n"
+            self.events(text + ("" if "no_done" in quirks else "data: [DONE]\n\n"))
+
+        def events(self, text: str) -> None:
             data = text.encode()
             self.send_response(200)
             self.send_header("Content-Type", "text/event-stream")
@@ -296,6 +313,11 @@ def quirky(*names: str) -> type[http.server.BaseHTTPRequestHandler]:
                 return 400, {"error": {"code": "invalid_parameter_error", "param": None, "message": text}}
             if "limited_once" in quirks and n == 1:
                 return 429, {"error": {"message": "Rate limit reached", "type": "rate_limit"}}, {"Retry-After": "1"}
+            if "tgi_overloaded" in quirks and n % 5 == 2 and not body.get("stream"):
+                failed = "Request failed during generation: Server error: CUDA out of memory"
+                return 424, {"error": failed, "error_type": "generation"}
+            if "gemini_retry_delay" in quirks and n == 3:
+                return 429, [{"error": {**GEMINI_QUOTA, "details": [{"@type": RETRY_INFO, "retryDelay": "1s"}]}}]
             if body.get("tools"):
                 with lock:
                     state["with_tools"] += 1

@@ -48,7 +48,7 @@ GEMINI_PER_MINUTE = [
             "code": 429,
             "message": "You exceeded your current quota, please check your plan and billing details.",
             "status": "RESOURCE_EXHAUSTED",
-            "details": [{"@type": "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": "38s"}],
+            "details": [{"@type": "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": "8s"}],
         }
     }
 ]

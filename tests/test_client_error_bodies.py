@@ -575,10 +575,28 @@ def test_a_body_that_only_mentions_an_error_code_is_quoted_as_it_is():
         },
         {"error": "No models loaded. Please load a model in the developer page or use the `lms load` command."},
         {"error": {"code": "1211", "message": "模型不存在，请检查模型代码。"}},
+        {  # Hugging Face's router
+            "error": {
+                "message": "The requested model 'meta-llama/Llama-3.3-70B' is not supported by any provider you have "
+                "enabled.",
+                "type": "invalid_request_error",
+                "param": "model",
+                "code": "model_not_supported",
+            }
+        },
+        {
+            "error": {
+                "message": "Unable to access model x.",
+                "type": "invalid_request_error",
+                "code": "model_not_available",
+            }
+        },
+        {"message": "Requested model is unknown to this server.", "type": "not_found_error", "code": "model_not_found"},
     ],
 )
 def test_a_400_saying_the_model_is_not_served_says_to_check_llm_model_not_fix_the_body(body):
-    """DeepSeek, Perplexity, LM Studio and Zhipu say a wrong LLM_MODEL with a 400, which read "fix the body"."""
+    """DeepSeek, Perplexity, LM Studio, Zhipu, Hugging Face's router and Together say a wrong LLM_MODEL with a 400
+    (by its words, or by an error code naming the model), which read "fix the body"."""
     client, _ = make(Script(httpx.Response(400, json=body)))
     with pytest.raises(CallerError) as caught:
         client.chat([UserMessage(content="hi")], tools=[TOOL])
@@ -594,3 +612,90 @@ def test_a_400_naming_the_model_for_another_reason_keeps_its_hint(message):
     with pytest.raises(CallerError) as caught:
         client.chat([UserMessage(content="hi")], tools=[TOOL])
     assert not str(caught.value).endswith(MODEL_HINT)
+
+
+# --- text-generation-inference: 424 is its generation error (the server failed while generating) ---
+
+
+def test_tgis_424_generation_error_is_the_servers_failure_retried_not_the_bodys_to_fix():
+    failed = {"error": "Request failed during generation: Server error: CUDA out of memory", "error_type": "generation"}
+    ok = {"choices": [{"index": 0, "message": {"role": "assistant", "content": "Hi."}, "finish_reason": "stop"}]}
+    client, sleeps = make(Script(httpx.Response(424, json=failed), httpx.Response(200, json=ok)))
+    assert client.chat([UserMessage(content="hi")]).message.content == "Hi." and sleeps == [0.5]
+    with pytest.raises(TransientError) as caught:
+        answering(424, failed).chat([UserMessage(content="hi")])
+    assert str(caught.value) == (
+        "HTTP 424 (transient): Request failed during generation: Server error: CUDA out of memory"
+    )
+
+
+def test_tgis_422_validation_error_is_still_the_callers():
+    with pytest.raises(CallerError) as caught:
+        answering(
+            422, {"error": "Input validation error: `top_p` must be > 0.0 and < 1.0", "error_type": "validation"}
+        ).chat([UserMessage(content="hi")])
+    assert str(caught.value) == (
+        "HTTP 422: Input validation error: `top_p` must be > 0.0 and < 1.0 — the request was rejected; fix it (not retried)"
+    )
+
+
+def test_fireworks_412_names_the_account_or_the_model_not_the_body():
+    """Fireworks answers 412 for a suspended account or a LoRA model that failed to load: no body to fix."""
+    body = {"error": {"object": "error", "type": "invalid_request_error", "message": "Account suspended"}}
+    with pytest.raises(CallerError) as caught:
+        answering(412, body).chat([UserMessage(content="hi")])
+    assert str(caught.value) == (
+        "HTTP 412: Account suspended — the gateway refuses on the account's or the model's state, not the request's: "
+        "check the account's status and billing in the provider's console, and that LLM_MODEL (a fine-tuned or LoRA "
+        "model) is deployed and loads (not retried)"
+    )
+
+
+def test_a_410_for_a_retired_model_says_to_choose_another_not_fix_the_body():
+    """SambaNova's 410 Gone: the requested model is no longer available (deprecated or removed)."""
+    body = {
+        "error": {
+            "message": "Model Meta-Llama-3.1-405B-Instruct has been deprecated.",
+            "type": "invalid_request_error",
+            "param": "model",
+            "code": None,
+        },
+        "request_id": "r1",
+    }
+    with pytest.raises(CallerError) as caught:
+        answering(410, body).chat([UserMessage(content="hi")])
+    assert str(caught.value) == (
+        "HTTP 410: Model Meta-Llama-3.1-405B-Instruct has been deprecated. — the model (or the address) is gone, "
+        "retired or removed: set LLM_MODEL to one the gateway serves now (GET <LLM_BASE_URL>/models lists them) "
+        "(not retried)"
+    )
+
+
+OPENROUTER_FLAGGED = {  # openrouter.ai/docs/api-reference/errors: a 403 with ModerationErrorMetadata
+    "error": {
+        "code": 403,
+        "message": 'openai/gpt-4o requires moderation on OpenRouter. Your input was flagged for "harassment".',
+        "metadata": {
+            "reasons": ["harassment"],
+            "flagged_input": "…you are useless…",
+            "provider_name": "OpenAI",
+            "model_slug": "openai/gpt-4o",
+        },
+    }
+}
+
+
+def test_openrouters_moderation_403_says_the_filter_refused_the_prompt_not_the_key():
+    with pytest.raises(CallerError) as caught:
+        answering(403, OPENROUTER_FLAGGED).chat([UserMessage(content="hi")])
+    assert str(caught.value) == (
+        'HTTP 403: openai/gpt-4o requires moderation on OpenRouter. Your input was flagged for "harassment". — the '
+        "gateway's content filter refused the prompt; rephrase the request, or check the gateway's filter (not retried)"
+    )
+
+
+def test_a_403_without_moderation_metadata_keeps_its_hint():
+    body = {"error": {"code": 403, "message": "flagged_input is not a field here", "metadata": {"reasons": []}}}
+    with pytest.raises(CallerError) as caught:
+        answering(403, body).chat([UserMessage(content="hi")])
+    assert "content filter" not in str(caught.value)

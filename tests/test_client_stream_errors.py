@@ -395,3 +395,177 @@ def test_an_error_chunk_after_a_reply_that_said_why_it_stopped_leaves_the_reply(
     stop = 'data: {"choices":[{"index":0,"delta":{"content":"ped."},"finish_reason":"stop"}]}\n\n'
     client, _, _ = make(streamed(START + stop + f"data: {FASTCHAT_FAILURE}\n\ndata: [DONE]\n\n"))
     assert list(client.stream(QUESTION))[-1].response.message.content == "Shipped."
+
+
+# --- text-generation-inference's errors: a string `error` and its `error_type` beside it ----------
+# TGI writes an error met while streaming as `data: {"error": "<text>", "error_type": "<kind>"}`
+# (`impl From<InferError> for Event`), the kind one of "overloaded" (its 429), "generation" (its
+# 424: the server failed while generating), "incomplete_generation" (500), "validation" (422), ...
+
+
+@pytest.mark.parametrize(
+    "kind, said",
+    [
+        ("overloaded", "Model is overloaded"),
+        ("generation", "Request failed during generation: Server error: CUDA out of memory"),
+        ("incomplete_generation", "Incomplete generation"),
+    ],
+)
+def test_tgis_server_side_error_said_mid_stream_is_retried_before_anything_is_shown(kind, said):
+    error = f"data: {json.dumps({'error': said, 'error_type': kind})}\n\n"
+    answer = START + 'data: {"choices":[{"index":0,"delta":{"content":"ped."},"finish_reason":"stop"}]}\n\n'
+    client, script, sleeps = make(streamed(error), streamed(answer + "data: [DONE]\n\n"))
+    events = list(client.stream(QUESTION))
+    assert events[-1].response.message.content == "Shipped." and sleeps == [0.5] and len(script.requests) == 2
+
+
+def test_tgis_overload_after_part_of_the_reply_names_its_kind_and_is_not_retried():
+    error = 'data: {"error": "Model is overloaded", "error_type": "overloaded"}\n\n'
+    client, script, sleeps = make(streamed(START + error))
+    with pytest.raises(TransientError) as caught:
+        list(client.stream(QUESTION))
+    assert str(caught.value) == (
+        "gateway sent an error mid-stream (overloaded, transient): Model is overloaded; not retried: part of the "
+        "reply had already arrived"
+    )
+    assert len(script.requests) == 1
+
+
+def test_tgis_validation_error_mid_stream_is_said_not_retried():
+    error = 'data: {"error": "Input validation error: `temperature` must be strictly positive", "error_type": "validation"}\n\n'
+    client, script, sleeps = make(streamed(error))
+    with pytest.raises(BadResponseError) as caught:
+        list(client.stream(QUESTION))
+    assert type(caught.value) is BadResponseError and sleeps == [] and len(script.requests) == 1
+    assert str(caught.value) == (
+        "gateway sent an error mid-stream: Input validation error: `temperature` must be strictly positive"
+    )
+
+
+# --- Google's one-item list of an error, written as an event -------------------------------------
+
+GEMINI_LISTED = 'data: [{"error": {"code": 503, "message": "The model is overloaded.", "status": "UNAVAILABLE"}}]\n\n'
+
+
+def test_googles_listed_error_as_an_event_is_the_gateways_error_retried_before_anything_is_shown():
+    answer = START + 'data: {"choices":[{"index":0,"delta":{"content":"ped."},"finish_reason":"stop"}]}\n\n'
+    client, script, sleeps = make(streamed(GEMINI_LISTED), streamed(answer + "data: [DONE]\n\n"))
+    assert list(client.stream(QUESTION))[-1].response.message.content == "Shipped." and sleeps == [0.5]
+    client, script, sleeps = make(streamed(START + GEMINI_LISTED))
+    with pytest.raises(TransientError) as caught:
+        list(client.stream(QUESTION))
+    assert str(caught.value) == (
+        "gateway sent an error mid-stream (code 503, transient): The model is overloaded.; not retried: part of the "
+        "reply had already arrived"
+    )
+
+
+@pytest.mark.parametrize("chunk", ["[]", '[{"choices": []}]', '[{"error": null}]', '[{"error": "a"}, {"error": "b"}]'])
+def test_other_lists_as_an_event_are_still_no_chunk(chunk):
+    client, _, _ = make(streamed(f"data: {chunk}\n\n"))
+    with pytest.raises(BadResponseError) as caught:
+        list(client.stream(QUESTION))
+    assert str(caught.value).startswith("stream chunk is not an object: ")
+
+
+@pytest.mark.parametrize(
+    "status, transient",
+    [("UNAVAILABLE", True), ("RESOURCE_EXHAUSTED", True), ("DEADLINE_EXCEEDED", True), ("INVALID_ARGUMENT", False)],
+)
+def test_a_google_error_naming_only_its_status_is_triaged_by_it(status, transient):
+    error = {"error": {"message": "The model is overloaded.", "status": status}}
+    client, _, sleeps = make(*[streamed(f"data: {json.dumps(error)}\n\n") for _ in range(3)])
+    with pytest.raises(BadResponseError if not transient else TransientError) as caught:
+        list(client.stream(QUESTION))
+    assert (sleeps == [0.5, 1.0]) is transient and "The model is overloaded." in str(caught.value)
+
+
+# --- vLLM's ErrorResponse in a 200: the same error on both paths -----------------------------------
+
+VLLM_ERROR = {
+    "object": "error",
+    "message": "max_tokens must be at least 1, got 0.",
+    "type": "BadRequestError",
+    "param": None,
+    "code": 400,
+}
+
+
+def test_vllms_error_response_in_a_200_is_the_gateways_error_on_chat_as_on_stream():
+    client, _, _ = make(httpx.Response(200, json=VLLM_ERROR), streamed(f"data: {json.dumps(VLLM_ERROR)}\n\n"))
+    with pytest.raises(BadResponseError) as on_chat:
+        client.chat(QUESTION)
+    with pytest.raises(BadResponseError) as on_stream:
+        list(client.stream(QUESTION))
+    assert str(on_chat.value) == "gateway answered 200 with an error: max_tokens must be at least 1, got 0."
+    assert str(on_stream.value) == "gateway sent an error mid-stream: max_tokens must be at least 1, got 0."
+    assert (
+        on_chat.value.hint
+        == on_stream.value.hint
+        == ("The gateway reported this error itself; the message says what went wrong.")
+    )
+
+
+# --- the wait an error reported inside a 200 says ---------------------------------------------------
+
+TRY_LATER = {"error": {"code": 429, "message": "Rate limit exceeded. Please try again in 2.5s."}}
+GEMINI_LATER = [
+    {
+        "error": {
+            "code": 429,
+            "message": "Resource has been exhausted (e.g. check quota).",
+            "status": "RESOURCE_EXHAUSTED",
+            "details": [{"@type": "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": "45s"}],
+        }
+    }
+]
+
+
+def test_an_error_event_waits_the_wait_it_says():
+    answer = START + 'data: {"choices":[{"index":0,"delta":{"content":"ped."},"finish_reason":"stop"}]}\n\n'
+    client, _, sleeps = make(streamed(f"data: {json.dumps(TRY_LATER)}\n\n"), streamed(answer + "data: [DONE]\n\n"))
+    assert list(client.stream(QUESTION))[-1].response.message.content == "Shipped." and sleeps == [2.5]
+    client, _, sleeps = make(httpx.Response(200, json=TRY_LATER), httpx.Response(200, json=ANSWER))
+    assert client.chat(QUESTION).message.content == "Shipped." and sleeps == [2.5]
+
+
+@pytest.mark.parametrize("path", ["chat", "stream"])
+def test_an_error_event_asking_a_wait_beyond_the_cap_is_said_at_once(path):
+    event = streamed(f"data: {json.dumps(GEMINI_LATER)}\n\n")
+    client, script, sleeps = make(event if path == "stream" else httpx.Response(200, json=GEMINI_LATER))
+    with pytest.raises(TransientError) as caught:
+        list(client.stream(QUESTION)) if path == "stream" else client.chat(QUESTION)
+    assert sleeps == [] and len(script.requests) == 1 and caught.value.retry_after == 45.0
+    assert str(caught.value).endswith(
+        "Resource has been exhausted (e.g. check quota). — the gateway asks to wait 45 s, more than "
+        "RetryPolicy.max_retry_after_s=30; not retried, try again later (the wait is in .retry_after)"
+    )
+
+
+# --- one call written bare, not in a list (text-generation-inference 2.x) --------------------------
+
+
+def test_a_call_written_as_an_object_not_a_list_is_read_on_both_paths():
+    def delta(fragment, name=None):
+        call = {"index": 0, "id": "", "type": "function", "function": {"name": name, "arguments": fragment}}
+        return "data: " + json.dumps({"choices": [{"index": 0, "delta": {"role": "assistant", "tool_calls": call}}]})
+
+    events = "\n\n".join([delta('{"order_id": ', "query_order"), delta('"SO-1"}')]) + "\n\n"
+    ending = 'data: {"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}\n\ndata: [DONE]\n\n'
+    whole = {"choices": [{"index": 0, "message": {"role": "assistant", "tool_calls": {
+        "id": "c1", "type": "function", "function": {"name": "query_order", "arguments": '{"order_id": "SO-1"}'}}},
+        "finish_reason": "tool_calls"}]}  # fmt: skip
+    client, _, _ = make(streamed(events + ending), httpx.Response(200, json=whole))
+    streamed_call = list(client.stream(QUESTION))[-1].response.message.tool_calls
+    whole_call = client.chat(QUESTION).message.tool_calls
+    assert [(c.name, json.loads(c.arguments)) for c in (*streamed_call, *whole_call)] == [
+        ("query_order", {"order_id": "SO-1"})
+    ] * 2
+
+
+@pytest.mark.parametrize("calls", ['{"id": "c1"}', '"query_order"'])
+def test_tool_calls_that_are_neither_a_list_nor_a_call_are_still_said(calls):
+    chunk = f'data: {{"choices":[{{"index":0,"delta":{{"tool_calls":{calls}}}}}]}}\n\n'
+    client, _, _ = make(streamed(chunk))
+    with pytest.raises(BadResponseError, match="^streamed tool_calls is not a list: "):
+        list(client.stream(QUESTION))

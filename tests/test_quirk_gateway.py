@@ -9,7 +9,8 @@ a model answering in Chinese, calling one tool more than asked, streaming one ch
 server refusing the optional fields with OpenAI's 400; DashScope's `"finish_reason": "null"`, Azure's
 content filter annotations, LiteLLM's extra fields, vLLM's empty `tool_calls` list, and DashScope's
 refusal of a call not streamed until `enable_thinking` is false; LiteLLM's `thinking_blocks` for Claude that
-must come back signed, and Groq refusing the `reasoning` field its replies carry.
+must come back signed, and Groq refusing the `reasoning` field its replies carry; TGI shedding load (its
+streamed error with its `error_type`, its 424), and Gemini's 429 whose wait is only its body's `retryDelay`.
 
 Each quirk set runs all eleven notebooks in one kernel (~25 s each), so the test is opt-in like
 the matrix: `TOOLKIT_MATRIX_TEST=1`. Covers: every code cell ends without an error, and no live
@@ -37,6 +38,7 @@ QUIRKS = [
     "null_finish,azure_filter,litellm_fields,empty_calls,stream_thinking",
     "litellm_thinking",
     "groq_reasoning",
+    "tgi_overloaded,gemini_retry_delay",
 ]
 
 pytestmark = pytest.mark.skipif(

@@ -6,7 +6,9 @@ Failures are triaged three ways (see `toolkit.errors`):
 
     transient   timeout, dropped connection,           → retried with exponential backoff,
                 408, 409, 429, 498 (Groq: at            honouring Retry-After, then raised
-                capacity), 5xx; a 4xx refusing
+                capacity), 424 (TGI: its server
+                failed while generating), 5xx;
+                a 4xx refusing
                 the tool call the model wrote
                 (Groq's `failed_generation`)
     caller      any other 4xx; a 402, or a 429 that    → raised at once, never retried
@@ -139,8 +141,10 @@ from toolkit.chat.messages import (
     to_openai,
 )
 from toolkit.chat.model import TOOL_CHOICES, ToolChoice, is_tool_choice
+from toolkit.chat.native_shapes import NativeReplyError, native_shape
 from toolkit.chat.pages import cdn_code_text, page_text
 from toolkit.chat.proxies import direct_mounts
+from toolkit.chat.rate_limits import reset_wait, said_delay, worded_wait
 from toolkit.chat.reasoning_fields import refused_field, without_fields
 from toolkit.chat.schema_keywords import refused_keyword, without_keywords
 from toolkit.chat.sse import (
@@ -149,7 +153,9 @@ from toolkit.chat.sse import (
     StreamDone,
     StreamEvent,
     choice_zero,
+    error_of,
     failed_generation,
+    listed_error,
     no_choice_zero,
     not_cut,
     not_empty,
@@ -710,6 +716,8 @@ class ChatClient:
                     exc.waited = state.waited
                 if not state.opened or state.yielded or state.attempt > self.retry.max_retries:
                     raise
+                if _not_waited(exc, self.retry):  # an error event's own wait beyond the cap: said at once
+                    raise
                 wait = self.retry.wait(state.attempt, exc.retry_after)
                 self._sleep(wait)
                 state = _StreamState(first=state.attempt + 1, waited=exc.waited + wait)
@@ -882,6 +890,11 @@ class ChatClient:
             error.attempts = attempt
             _unknown_address(error, response)
             raise error
+        shape = native_shape(text)
+        if shape is not None:  # Ollama's native NDJSON stream: not a gateway to ask without streaming
+            native = NativeReplyError(shape, text)
+            native.at(response.request.url)
+            raise native
         raise _not_a_stream(text, self.shown_url)
 
     def send(self, body: dict[str, Any]) -> httpx.Response:
@@ -1302,17 +1315,14 @@ class _Attempts:
                     raise
             except BadResponseError as exc:
                 _unknown_address(exc, self.response)
+                if isinstance(exc, NativeReplyError) and self.response is not None:
+                    exc.at(self.response.request.url)
                 raise
             except TransientError as exc:
                 exc.attempts, exc.waited = attempt, self.waited
                 if attempt > policy.max_retries:
                     raise
-                too_long = _too_long(exc.retry_after, policy)
-                if too_long:
-                    exc.args = (
-                        f"{exc} — the gateway asks to wait {_wait_text(exc.retry_after or 0)}, {too_long}; not "
-                        "retried, try again later (the wait is in .retry_after)",
-                    )
+                if _not_waited(exc, policy):
                     raise
                 wait = policy.wait(attempt, exc.retry_after)
                 self.client._sleep(wait)
@@ -1350,6 +1360,18 @@ def _unknown_address(error: ModelCallError, response: httpx.Response | None) -> 
 
 _NO_ROUTE = re.compile(r"unexpected endpoint|unknown (?:endpoint|route|url|path)|not found|no such|invalid url", re.I)
 """A gateway's words for an address it does not serve."""
+
+
+def _not_waited(error: TransientError, policy: RetryPolicy) -> bool:
+    """Whether the wait `error` asks for is beyond what `policy` waits (`_too_long`): then its text says
+    so, to be raised at once."""
+    too_long = _too_long(error.retry_after, policy)
+    if too_long:
+        error.args = (
+            f"{error} — the gateway asks to wait {_wait_text(error.retry_after or 0)}, {too_long}; not "
+            "retried, try again later (the wait is in .retry_after)",
+        )
+    return bool(too_long)
 
 
 def _too_long(wait: float | None, policy: RetryPolicy) -> str:
@@ -1496,6 +1518,12 @@ def triage_status(response: httpx.Response, attempt: int = 1, mask: Callable[[st
     if status in _TRANSIENT or status >= 500 or says == "true":
         error = TransientError(f"HTTP {status} (transient): {detail}", status=status, body=body, attempts=attempt)
         error.retry_after = retry_after(response.headers)
+        if error.retry_after is None:  # Google's RetryInfo in the body; OpenAI's, Groq's reset of the limit
+            error.retry_after = said_delay(response.text)  # whole: a long QuotaFailure may pass 2,000
+            if error.retry_after is None and status == 429:
+                error.retry_after = reset_wait(response.headers)
+            if error.retry_after is None and status in (429, 503):  # "Please try again in 1.8s."
+                error.retry_after = worded_wait(detail)
         raise error
     hint = _CALLER_HINTS.get(status, _DEFAULT_HINT)
     if status in (401, 403) and sent_basic_auth(response):
@@ -1516,11 +1544,11 @@ def triage_status(response: httpx.Response, attempt: int = 1, mask: Callable[[st
         hint = _CALLER_HINTS[401]
     elif status in (400, 403) and (_REGION.search(detail) or "unsupported_country" in response.text):
         hint = REGION_HINT  # Gemini's 400 "User location is not supported", OpenAI's 403
-    elif status == 400 and _content_filtered(response.text):  # Azure's filter: the words, not the JSON
+    elif status in (400, 403) and _content_filtered(response.text):  # Azure's filter, OpenRouter's moderation
         hint = FILTERED_HINT
     elif status in (400, 413, 422) and over_context(body):  # each provider's words for a context window overrun
         hint = CONTEXT_HINT
-    elif status in (400, 422) and _NO_MODEL.search(detail):  # DeepSeek's 400 "Model Not Exist", LM Studio's, …
+    elif status in (400, 422) and (_NO_MODEL.search(detail) or _MODEL_CODE.search(response.text)):  # DeepSeek's, …
         hint = MODEL_HINT
     raise CallerError(
         f"HTTP {status}: {detail} — {hint}",
@@ -1581,8 +1609,9 @@ def _unversioned_azure(url: httpx.URL) -> bool:
 def _content_filtered(body: str) -> bool:
     """Whether an error body says a content filter refused the prompt: its `code` or `type` names
     one (`_FILTER_CODES`: Azure OpenAI's and Moonshot's `content_filter`, DashScope's
-    `data_inspection_failed`), or its `innererror` is coded `ResponsibleAIPolicyViolation` (Azure)."""
-    if not any(code in body for code in (*_FILTER_CODES, "ResponsibleAIPolicyViolation")):
+    `data_inspection_failed`), its `innererror` is coded `ResponsibleAIPolicyViolation` (Azure), or its
+    `metadata` holds the `flagged_input` of a moderation (OpenRouter's 403: "Your input was flagged")."""
+    if not any(code in body for code in (*_FILTER_CODES, "ResponsibleAIPolicyViolation", "flagged_input")):
         return False
     try:
         data = json.loads(body)
@@ -1591,8 +1620,10 @@ def _content_filtered(body: str) -> bool:
     error = data.get("error") if isinstance(data, dict) else None
     if not isinstance(error, dict):
         return False
-    inner = error.get("innererror")
+    inner, metadata = error.get("innererror"), error.get("metadata")
     if isinstance(inner, dict) and inner.get("code") == "ResponsibleAIPolicyViolation":
+        return True
+    if isinstance(metadata, dict) and "flagged_input" in metadata:  # OpenRouter's ModerationErrorMetadata
         return True
     return error.get("code") in _FILTER_CODES or error.get("type") in _FILTER_CODES
 
@@ -1723,9 +1754,11 @@ _DOUBLED = "/chat/completions/chat/completions"
 """A base URL that already names the endpoint: the most common LLM_BASE_URL slip."""
 _CREDIT_STATUSES = frozenset({400, 402, 403, 429})
 """Statuses that may say the account is out of credit: never retried then (`_out_of_credit`)."""
-_TRANSIENT = frozenset({408, 409, 429, 498})
-"""Retried, like 5xx: request timeout, conflict (a lock that timed out), rate limit, and Groq's 498
-(its flex tier at capacity, `capacity_exceeded`: console.groq.com/docs/flex-processing says to retry)."""
+_TRANSIENT = frozenset({408, 409, 424, 429, 498})
+"""Retried, like 5xx: request timeout, conflict (a lock that timed out), text-generation-inference's 424
+(a generation that failed on its server, `"error_type": "generation"`: a shard's CUDA out of memory, a
+lost connection to it; "Failed Dependency", not the request's fault), rate limit, and Groq's 498 (its
+flex tier at capacity, `capacity_exceeded`: console.groq.com/docs/flex-processing says to retry)."""
 _DEFAULT_HINT = "the request was rejected; fix it (not retried)"
 NO_RETRY_HINT = (
     "the gateway says asking again will not help (x-should-retry: false); the message says what failed (not retried)"
@@ -1777,8 +1810,19 @@ _CALLER_HINTS = {
         "the HTTP proxy between this machine and the gateway asks for its own credentials: check HTTP_PROXY / "
         "HTTPS_PROXY (http://user:password@host:port), or unset them if the gateway needs no proxy (not retried)"
     ),
+    410: (
+        "the model (or the address) is gone, retired or removed: set LLM_MODEL to one the gateway serves now "
+        "(GET <LLM_BASE_URL>/models lists them) (not retried)"
+    ),
+    412: (
+        "the gateway refuses on the account's or the model's state, not the request's: check the account's status "
+        "and billing in the provider's console, and that LLM_MODEL (a fine-tuned or LoRA model) is deployed and "
+        "loads (not retried)"
+    ),
     413: "the request is too large; shorten the conversation, or send fewer or smaller images (not retried)",
 }
+"""Each refusal status's fix. SambaNova answers 410 for a model it retired; Fireworks 412 for a suspended account
+or a LoRA model that failed to load."""
 
 
 def error_message(body: str) -> str:
@@ -1810,6 +1854,9 @@ _NO_MODEL = re.compile(
 )
 """A 400's or 422's words for a model the gateway does not serve (DeepSeek: "Model Not Exist"; Perplexity,
 Mistral: "Invalid model"; LM Studio: "No models loaded"; Zhipu: "模型不存在"), not a bad body."""
+_MODEL_CODE = re.compile(r'"code"\s*:\s*"model_not_(?:found|supported|available)"')
+"""An error code naming the model as not served, whatever the words (Hugging Face's router: "model_not_supported";
+Together's "model_not_available"; OpenAI's "model_not_found")."""
 MODEL_HINT = (
     "check LLM_MODEL: the gateway serves no model of that name (GET <LLM_BASE_URL>/models lists those it "
     "serves), or, on a local server, none is loaded (not retried)"
@@ -1875,14 +1922,28 @@ def parse_completion(text: str) -> ChatResponse:
     page = page_text(text)
     if page is not None:  # a proxy's sign-in page, a web UI's home page: its title, not its markup
         raise BadResponseError(f"response body is not JSON but {page}; {PAGE_HINT}", status=200, body=text[:2000])
-    data = read_json(text, "response body", status=200)
+    try:
+        data = read_json(text, "response body", status=200)
+    except BadResponseError:  # NDJSON: Ollama's native API streams unless told "stream": false
+        shape = native_shape(text)
+        if shape is not None:
+            raise NativeReplyError(shape, text) from None
+        raise
     if not isinstance(data, dict):
+        if listed_error(data):  # Google's one-item list of an error
+            raise reported_error(error_of(data[0]), "answered 200 with an error", text[:2000], status=200)
+        shape = native_shape(text)
+        if shape is not None:  # the Inference API's list of one `generated_text`
+            raise NativeReplyError(shape, text)
         raise BadResponseError("response body is not a JSON object", status=200, body=text[:2000])
     choices = data.get("choices")
     said = reported_instead(data)
     if said:  # OpenRouter and some proxies: 200 with an error body (an overload in it is transient)
         raise reported_error(said, "answered 200 with an error", text[:2000], status=200)
     if not isinstance(choices, list) or not choices:
+        shape = native_shape(text)
+        if shape is not None:  # a relay to Ollama's /api/chat, Anthropic's Messages, … not to their OpenAI API
+            raise NativeReplyError(shape, text)
         said = _one_line(_said(data))[:200]  # a message in a shape of its own (`{"message": …}`, Cloudflare's `errors`)
         raise BadResponseError(
             "response has no choices" + (f"; the gateway says: {said}" if said else ""), status=200, body=text[:2000]
@@ -1915,15 +1976,20 @@ def reported_instead(data: Any) -> Any:
     or None: a body with choices, or that is no JSON object, reports none. A body in another
     error's shape (vLLM's `"object": "error"`, `{"code": 429, "msg": …}`: `said_instead`, as a
     stream's only chunk is read) is one when it names an overload, a rate limit or an empty
-    account, or is Baidu Qianfan's error (`_baidus`: a non-zero `error_code`, its `error_msg`): then
-    it is retried, or said, as that chunk is; else it is "no choices"."""
+    account, or is vLLM's `ErrorResponse` or Baidu Qianfan's error (`_baidus`: a non-zero
+    `error_code`, its `error_msg`): then it is retried, or said, as that chunk is; else it is "no
+    choices"."""
     if not isinstance(data, dict) or data.get("choices"):
         return None
-    said = data.get("error") or data.get("detail")
+    said = error_of(data) or data.get("detail")
     if said:
         return said
     other = said_instead(data)
-    if other is None or (not _baidus(data) and isinstance(reported_error(other, "", ""), BadResponseError)):
+    if other is None or (
+        not _baidus(data)
+        and data.get("object") != "error"
+        and isinstance(reported_error(other, "", ""), BadResponseError)
+    ):
         return None
     return other
 

@@ -339,7 +339,9 @@ class AssistantMessage(TurnMessage, _Record):
     def _from_openai(cls, data: dict[str, Any]) -> AssistantMessage:
         listed = data.get("tool_calls") or ()
         if not isinstance(listed, (list, tuple)):
-            raise ValueError(f"tool_calls is not a list: {listed!r:.100}")
+            if not one_call(listed):
+                raise ValueError(f"tool_calls is not a list: {listed!r:.100}")
+            listed = (listed,)  # one call written bare (text-generation-inference 2.x): a list of it
         calls = tuple(ToolCall.from_openai(c) for c in listed) or legacy_call(data.get("function_call"))
         extra = one_reasoning({key: data[key] for key in KEPT_ASSISTANT_FIELDS if data.get(key) not in (None, "", [])})
         if calls and "reasoning_content" in data and "reasoning_content" not in extra:
@@ -377,6 +379,12 @@ def empty_reasoning(sent: Any) -> dict[str, Any]:
     lacks `reasoning_content`, even one on which the model reasoned nothing: the field goes back
     empty. A reply without tool calls, or whose provider sends no such field, keeps none."""
     return {"reasoning_content": ""} if sent is None or sent == "" else {}
+
+
+def one_call(value: Any) -> bool:
+    """Whether `tool_calls` holds one call written as the object itself, not in a list (as
+    text-generation-inference 2.x writes a reply's, and each streamed delta's)."""
+    return isinstance(value, dict) and isinstance(value.get("function"), dict)
 
 
 def legacy_call(function_call: Any) -> tuple[ToolCall, ...]:

@@ -116,8 +116,10 @@ from toolkit.chat.messages import (
     arguments_text,
     custom_call_error,
     empty_reasoning,
+    one_call,
     text_of,
 )
+from toolkit.chat.rate_limits import said_delay, worded_wait
 from toolkit.chat.reasoning_fields import merge_blocks, one_reasoning
 from toolkit.errors import BadResponseError, ModelCallError, OutOfCreditError, TransientError, TruncatedStreamError
 
@@ -286,7 +288,7 @@ class StreamAssembler:
             said = said[0]
         if not isinstance(said, dict):
             return None
-        error = said.get("error") or said_instead(said)
+        error = error_of(said) or said_instead(said)
         return reported_error(error, "sent an error mid-stream", text[:2000]) if error else None
 
     def _feed_pending(self) -> list[StreamEvent]:
@@ -303,11 +305,13 @@ class StreamAssembler:
     def _feed_parsed(self, chunk: Any, payload: str) -> list[StreamEvent]:
         if isinstance(chunk, dict):
             if chunk.get("error"):  # `"error": null` is no error
-                raise reported_error(chunk["error"], "sent an error mid-stream", payload[:2000])
+                raise reported_error(error_of(chunk), "sent an error mid-stream", payload[:2000])
             if self.event == "error" or (chunk.get("type") == "error" and not chunk.get("choices")):
                 # an error without an `error` key: `event: error` with `data: {"message": …}`, or an
                 # Anthropic-style relay's `data: {"type": "error", "message": …}`: the chunk is the error
                 raise reported_error(chunk, "sent an error mid-stream", payload[:2000])
+        elif listed_error(chunk):  # Google's one-item list of an error, written as an event (a relay's, Gemini's)
+            raise reported_error(error_of(chunk[0]), "sent an error mid-stream", payload[:2000])
         elif self.event == "error":  # `event: error` with `data: "a JSON string"` (or a number)
             raise reported_error(chunk, "sent an error mid-stream", payload[:2000])
         return self.feed_chunk(chunk)
@@ -364,7 +368,12 @@ class StreamAssembler:
             self.said_reasoning.append(delta["reasoning"])
         if delta.get("thinking_blocks") and isinstance(delta["thinking_blocks"], list):
             merge_blocks(self.blocks, delta["thinking_blocks"])
-        pieces = _listed(delta.get("tool_calls"), "streamed tool_calls")
+        try:
+            pieces = _listed(delta.get("tool_calls"), "streamed tool_calls")
+        except BadResponseError:
+            if not one_call(delta["tool_calls"]):
+                raise
+            pieces = [delta["tool_calls"]]  # one call written bare (text-generation-inference 2.x)
         if not pieces and isinstance(delta.get("function_call"), dict):  # the legacy field: one call
             pieces = [{"function": delta["function_call"]}]
         for piece in pieces:
@@ -528,6 +537,22 @@ def said_instead(chunk: dict[str, Any]) -> Any:
     if (isinstance(chunk.get("errors"), list) and chunk["errors"]) or chunk.get("error_code") not in (None, 0, "0", ""):
         return chunk
     return None
+
+
+def listed_error(data: Any) -> bool:
+    """Whether `data` is Google's one-item list of an error object (`[{"error": {…}}]`)."""
+    return isinstance(data, list) and len(data) == 1 and isinstance(data[0], dict) and bool(data[0].get("error"))
+
+
+def error_of(chunk: dict[str, Any]) -> Any:
+    """A chunk's (or a body's) `error`, as `reported_error` reads it. text-generation-inference writes
+    its error as a string with its kind beside it (`{"error": "Model is overloaded", "error_type":
+    "overloaded"}`): the two are one object then, `{"message": …, "type": …}`, so that the kind names
+    the status it is treated like (`_NAMED_STATUS`)."""
+    error, kind = chunk.get("error"), chunk.get("error_type")
+    if isinstance(error, str) and isinstance(kind, str) and kind.strip():
+        return {"message": error, "type": kind}
+    return error
 
 
 def plainly_error(chunk: dict[str, Any]) -> bool:
@@ -845,21 +870,30 @@ _NAMED_STATUS = {
     "server_error": 500,
     "internal_server_error": 500,
     "capacity_exceeded": 498,
+    "generation": 424,
+    "incomplete_generation": 500,
+    "unavailable": 503,
+    "resource_exhausted": 429,
+    "deadline_exceeded": 504,
+    "internal": 500,
 }
 """Error codes and types that mean a rate limit or an overload (OpenAI's `server_error` type,
-Anthropic-style `overloaded_error`, Groq's `capacity_exceeded`), and the HTTP status each one is
-treated like."""
+Anthropic-style `overloaded_error`, Groq's `capacity_exceeded`), or a failure on the server's side
+(text-generation-inference's `error_type` "generation", its 424, and "incomplete_generation", its
+500; Google's `status` names, for an error that gives no numeric `code`), and the HTTP status each
+one is treated like."""
 
 
 def transient_status(status: int) -> bool:
-    """Whether an HTTP status is retried: 408, 409, 429, Groq's 498 and every 5xx (see `toolkit.chat.client`)."""
-    return status in (408, 409, 429, 498) or 500 <= status < 600
+    """Whether an HTTP status is retried: 408, 409, TGI's 424, 429, Groq's 498 and every 5xx (see
+    `toolkit.chat.client`)."""
+    return status in (408, 409, 424, 429, 498) or 500 <= status < 600
 
 
 def named_status(error: Any) -> tuple[str, int] | None:
     """(how the error names it, the HTTP status) when an error object names a status (`"code":
     502`, `"503"`) or a rate limit or an overload (`"code": "rate_limit_exceeded"`, `"type":
-    "server_error"`); None otherwise."""
+    "server_error"`, Google's `"status": "UNAVAILABLE"`); None otherwise."""
     if not isinstance(error, dict):
         return None
     code = error.get("code")
@@ -867,7 +901,7 @@ def named_status(error: Any) -> tuple[str, int] | None:
         code = int(code.strip())
     if isinstance(code, int) and not isinstance(code, bool):
         return (f"code {code}", code) if 100 <= code < 600 else None
-    for value in (code, error.get("type")):
+    for value in (code, error.get("type"), error.get("status")):  # Google's canonical `status` names
         if isinstance(value, str) and value.strip().lower() in _NAMED_STATUS:
             return value.strip(), _NAMED_STATUS[value.strip().lower()]
     return None
@@ -916,10 +950,19 @@ def reported_error(error: Any, where: str, body: str, status: int | None = None)
     if failed_generation(error):
         return TransientError(f"gateway {where} ({MALFORMED_CALL}): {detail}", status=status, body=body)
     if named is not None and transient_status(named[1]):
-        return TransientError(f"gateway {where} ({named[0]}, transient): {detail}", status=named[1], body=body)
+        error = TransientError(f"gateway {where} ({named[0]}, transient): {detail}", status=named[1], body=body)
+        error.retry_after = _said_wait(body, detail)
+        return error
     bad = BadResponseError(f"gateway {where}: {detail}", status=status, body=body)
     bad.hint = "The gateway reported this error itself; the message says what went wrong."
     return bad
+
+
+def _said_wait(body: str, detail: str) -> float | None:
+    """The wait an error reported inside a 200 says (there are no headers of its own): Google's
+    `RetryInfo` in the body, else its words ("Please try again in 2s"); None when it says none."""
+    wait = said_delay(body)
+    return worded_wait(detail) if wait is None else wait
 
 
 def read_json(text: str, what: str, status: int | None = None) -> Any:

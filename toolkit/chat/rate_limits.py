@@ -1,0 +1,129 @@
+"""The wait a 429 implies by its rate-limit headers or Google's `RetryInfo`, when it gives no `Retry-After`.
+
+OpenAI (and Groq, Together, Cerebras, and relays copying them) send with every answer how much of
+each limit is left and when it is whole again: `x-ratelimit-remaining-requests: 0` and
+`x-ratelimit-reset-requests: 1m30s`, the same for `-tokens`, a reset written as a Go duration
+(`6m0s`, `2m59.56s`, `7.66s`, `20ms`); Cerebras names each limit with its window and writes
+seconds (`x-ratelimit-reset-tokens-minute: 11.38`, `x-ratelimit-reset-requests-day: 33011.4`). A 429 that says no `Retry-After` is retried after the reset
+of a limit it used up (`remaining` 0; the latest when several are), or, when none reads 0 (a request
+asking more tokens than remain), the soonest reset: the usual backoff goes on after a short one.
+
+Google's gateways (Gemini's OpenAI-compatible endpoint, Vertex) say the wait in the error body
+instead: `[{"error": {"code": 429, "status": "RESOURCE_EXHAUSTED", "details": [{"@type":
+"type.googleapis.com/google.rpc.RetryInfo", "retryDelay": "37s"}]}}]` (`said_delay`), a protobuf
+Duration: seconds, a fraction of up to nine digits, then `s`. Hugging Face's serverless inference
+says how long a model still loading will take: a 503 `{"error": …, "estimated_time": 20.0}`.
+
+Leaves out: `Retry-After` and `retry-after-ms`, which come first (`toolkit.chat.client.retry_after`);
+other names (`x-ratelimit-reset` alone, GitHub's epoch seconds), read as no wait.
+
+Last, the words: OpenAI's, Groq's and Gemini's rate-limit messages end "Please try again in 7m12s." /
+"Please retry in 37.5s." (`worded_wait`), which a relay that drops the headers passes on.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from typing import Any
+
+_RESET, _REMAINING = "x-ratelimit-reset-", "x-ratelimit-remaining-"
+"""How the headers of one limit begin: `x-ratelimit-reset-<limit>` and `x-ratelimit-remaining-<limit>`,
+the limit `requests` or `tokens` (OpenAI's) or one with its window (Cerebras': `tokens-minute`)."""
+
+_DURATION = re.compile(r"(?:(\d+(?:\.\d+)?)h)?(?:(\d+(?:\.\d+)?)m(?!s))?(?:(\d+(?:\.\d+)?)s)?(?:(\d+(?:\.\d+)?)ms)?")
+"""A Go duration as these headers write it: hours, minutes, seconds, milliseconds, each optional."""
+_UNIT_S = (3600.0, 60.0, 1.0, 0.001)
+
+
+def duration_s(text: str) -> float | None:
+    """`1m30s` → 90.0, `20ms` → 0.02, `7.66s` → 7.66, a bare number as seconds; None when unreadable."""
+    text = text.strip()
+    if not text.isascii() or not text:
+        return None
+    if re.fullmatch(r"\d+(?:\.\d+)?", text):
+        return float(text)
+    found = _DURATION.fullmatch(text)
+    if found is None or not any(found.groups()):
+        return None
+    return sum(float(part) * unit for part, unit in zip(found.groups(), _UNIT_S, strict=True) if part)
+
+
+def reset_wait(headers: Mapping[str, str]) -> float | None:
+    """Seconds until the limit a 429 ran into is whole again, from its `x-ratelimit-*` headers (see the
+    module's docstring), or None when they say no reset."""
+    fields = {name.lower(): value for name, value in headers.items()}
+    known: dict[str, float] = {}
+    for name, value in fields.items():
+        wait = duration_s(value) if name.startswith(_RESET) else None
+        if wait is not None:
+            known[name[len(_RESET) :]] = wait
+    if not known:
+        return None
+    used_up = [wait for limit, wait in known.items() if _used_up(fields.get(_REMAINING + limit))]
+    return max(used_up) if used_up else min(known.values())
+
+
+def _used_up(remaining: str | None) -> bool:
+    try:
+        return remaining is not None and float(remaining.strip()) <= 0
+    except ValueError:
+        return False
+
+
+_RETRY_INFO = "type.googleapis.com/google.rpc.RetryInfo"
+_PROTO_DURATION = re.compile(r"\s*(\d+(?:\.\d{1,9})?)s\s*")
+
+
+def said_delay(body: str) -> float | None:
+    """The wait an error body says, in seconds: the `retryDelay` of the `RetryInfo` in a Google error
+    (the object, or Google's one-item list of it), or the `estimated_time` beside the `error` of
+    Hugging Face's model still loading (`{"error": "Model … is currently loading", "estimated_time":
+    20.0}`, a 503); None when there is none or it is unreadable."""
+    if _RETRY_INFO not in body and _ESTIMATED not in body:  # most error bodies: not parsed at all
+        return None
+    try:
+        data = json.loads(body)
+    except (ValueError, RecursionError):
+        return None
+    if isinstance(data, dict) and data.get("error") and _ESTIMATED in data:
+        return _seconds(data[_ESTIMATED])
+    if isinstance(data, list) and data:
+        data = data[0]
+    error = data.get("error") if isinstance(data, dict) else None
+    details = error.get("details") if isinstance(error, dict) else None
+    for detail in details if isinstance(details, list) else ():
+        if isinstance(detail, dict) and detail.get("@type") == _RETRY_INFO:
+            return _delay(detail.get("retryDelay"))
+    return None
+
+
+_ESTIMATED = "estimated_time"
+
+
+def _seconds(value: Any) -> float | None:
+    """A number of seconds (0 or more, finite), or None."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return float(value) if 0 <= value < float("inf") else None
+
+
+def _delay(value: Any) -> float | None:
+    found = _PROTO_DURATION.fullmatch(value) if isinstance(value, str) else None
+    return float(found[1]) if found else None
+
+
+_WORDED = re.compile(
+    r"\b(?:try again|retry) in (?:about )?((?:\d+(?:\.\d+)?(?:ms|h|m|s))+|\d+(?:\.\d+)?) ?(seconds?|secs?)?\b",
+    re.IGNORECASE,
+)
+""""try again in 1.8s", "retry in 37.474s", "try again in 7m12s", "try again in 386ms", "retry in 20 seconds"."""
+
+
+def worded_wait(message: str) -> float | None:
+    """The wait an error's message says in words (`_WORDED`), in seconds; None when it says none."""
+    found = _WORDED.search(message)
+    if found is None or (found[1][-1].isdigit() and not found[2]):  # a bare number needs its unit
+        return None
+    return duration_s(found[1])

@@ -36,11 +36,20 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    TypeAdapter,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from toolkit.chat.images import URL_PREFIXES
 from toolkit.chat.reasoning_fields import one_reasoning
-from toolkit.errors import ConfigurationError, a_kind_of
+from toolkit.errors import ConfigurationError, RecordError, a_kind_of
 from toolkit.unicode import cut
 
 FinishReason = str
@@ -56,10 +65,14 @@ class _Record(BaseModel):
         def __init__(self, /, *args: Any, **data: Any) -> None:
             """pydantic's `__init__` (the same one call), and a field given by position (LangChain's
             `HumanMessage("hi")`) a `TypeError` saying how to write it (`by_name`), not pydantic's
-            "takes 1 positional argument but 2 were given"."""
+            "takes 1 positional argument but 2 were given"; a field missing or of the wrong kind
+            (`UserMessage(content=5)`) a `RecordError`, pydantic's error in one line."""
             if args:
                 raise TypeError(by_name(type(self), args, data))
-            self.__pydantic_validator__.validate_python(data, self_instance=self)
+            try:
+                self.__pydantic_validator__.validate_python(data, self_instance=self)
+            except ValidationError as exc:  # one line, still a ValidationError (`RecordError`)
+                raise RecordError.of(exc, type(self).model_fields) from None
 
         __init__.__pydantic_base_init__ = True  # type: ignore[attr-defined]
         """pydantic's own `__init__` in all but the message: a record inside another one (a reply's

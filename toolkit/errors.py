@@ -367,6 +367,8 @@ class ArgumentProblem:
     def __post_init__(self) -> None:  # a model can name a field of any length: the text stays short
         if len(self.field) > FIELD_SHOWN:
             object.__setattr__(self, "field", cut(self.field, FIELD_SHOWN, "..."))
+        if len(self.expected) > EXPECTED_SHOWN:  # an enum of 10,000 values: the tool's schema lists them
+            object.__setattr__(self, "expected", _shown_expected(self.expected))
 
     def line(self) -> str:
         """The problem as one line of the model-facing message."""
@@ -391,6 +393,22 @@ class ArgumentProblem:
 
 FIELD_SHOWN = 120
 """Characters of a field's path an argument error shows."""
+EXPECTED_SHOWN = 1_000
+"""Characters of what is valid an argument error shows (`one of …` for an enum of 10,000 values: the
+tool's schema, which the model was sent, lists them all)."""
+
+
+def _shown_expected(expected: str) -> str:
+    """`expected` in `EXPECTED_SHOWN` characters: cut after the last whole value of a list that fits
+    (`one of 'a', 'b', …`), else where a character ends, saying how long it was."""
+    note = f" (cut at {EXPECTED_SHOWN:,} of {len(expected):,} characters)"
+    room = EXPECTED_SHOWN - len(note) - len(", …")
+    end = expected.rfind(", ", 0, room + 1)
+    if end > room // 2:
+        return expected[:end] + ", …" + note
+    return cut(expected, EXPECTED_SHOWN - len(note)) + note
+
+
 PROBLEMS_SHOWN = 10
 """Problems an argument error lists; the rest are counted ("... and 3 more problems")."""
 

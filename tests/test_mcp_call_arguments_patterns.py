@@ -56,3 +56,12 @@ def test_a_pattern_searched_quickly_is_checked_as_before(watchdog):
     lines = [problem.line() for problem in checked_arguments(schema, {"x_1": "many", "y" * 5000: 1})[1]]
     assert lines[1] == '- x_1: got "many", expected an integer'
     assert lines[0].startswith("- yyyy") and "unknown" in lines[0]
+
+
+def test_a_property_named_like_a_value_keyword_is_still_looked_into(watchdog):
+    """An `enum` list is not walked for patterns (10,000 values cost a walk of each); a property named
+    `enum` or `default` is a schema, and its patterns count."""
+    inner = {"type": "object", "patternProperties": {CATASTROPHIC: {"type": "integer"}}, "additionalProperties": False}
+    schema = {"type": "object", "properties": {"enum": inner, "default": {"enum": list(range(10_000))}}}
+    arguments = {"enum": {KEY: "s"}, "default": 3}
+    assert checked_arguments(schema, arguments) == (arguments, [])

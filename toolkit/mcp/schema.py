@@ -661,10 +661,15 @@ def _key_patterns(schema: Any) -> list[Any]:
         if isinstance(node, Mapping):
             if isinstance(named := node.get("patternProperties"), Mapping):
                 found += named
-            stack += node.values()
+            stack += (value for key, value in node.items() if key not in _VALUES or not isinstance(value, list))
         elif isinstance(node, list):
             stack += node
     return found if seen < _MOST_NODES else found + [_UNREAD]
+
+
+_VALUES = frozenset({"enum", "const", "default", "examples"})
+"""Keywords whose list is values, not schemas: an `enum` of 10,000 items is not walked (a mapping under
+one of these names is walked: it may be a property so named, whose schema holds patterns)."""
 
 
 def _keys(value: Any) -> set[str]:

@@ -6,6 +6,9 @@ one line naming the record, the field, what was given and what is valid; still a
 (its `errors()` as before, so an `except ValidationError` holds) and a `ConfigurationError` (a
 notebook shows it as a line and a hint, not a traceback)."""
 
+import copy
+import pickle
+
 import pytest
 from pydantic import ValidationError
 
@@ -88,3 +91,15 @@ def test_a_notebook_shows_the_line_and_a_hint():
         "RecordError: UserMessage: content was given an int (5); it should be a valid string",
         f"Hint: {ConfigurationError.hint} (%tb shows the full traceback)",
     ]
+
+
+@pytest.mark.parametrize("again", [copy.copy, copy.deepcopy, lambda error: pickle.loads(pickle.dumps(error))])
+def test_a_copy_or_a_pickled_error_reads_the_same(again):
+    """A learner's code graded in a worker process sends its exception back pickled; pydantic's own
+    `__reduce__` made it again without the line (its many-line text)."""
+    with pytest.raises(RecordError) as caught:
+        UserMessage(content=5)
+    made = again(caught.value)
+    assert type(made) is RecordError
+    assert str(made) == "UserMessage: content was given an int (5); it should be a valid string"
+    assert made.errors() == caught.value.errors()

@@ -128,6 +128,18 @@ class RecordError(ValidationError, ConfigurationError):
     def __str__(self) -> str:
         return self._line or super().__str__()  # made otherwise than by `of`: pydantic's own text
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """pydantic's (the record's errors made again), and the line: a copy, or a `RecordError` pickled
+        back from a worker process, reads the same."""
+        return _with_line, (super().__reduce__(), self._line)
+
+
+def _with_line(reduced: tuple[Any, tuple[Any, ...]], line: str) -> RecordError:
+    """A `RecordError` made again from pydantic's `__reduce__`, with its line."""
+    made: RecordError = reduced[0](*reduced[1])
+    made._line = line
+    return made
+
 
 def _detail(problem: Mapping[str, Any]) -> Any:
     """One of `ValidationError.errors()` as `from_exception_data` takes it back (its context kept)."""

@@ -103,3 +103,36 @@ def test_a_copy_or_a_pickled_error_reads_the_same(again):
     assert type(made) is RecordError
     assert str(made) == "UserMessage: content was given an int (5); it should be a valid string"
     assert made.errors() == caught.value.errors()
+
+
+@pytest.mark.parametrize(
+    ("wire", "text"),
+    [
+        (
+            {"role": "user", "content": 5},
+            "message_from_openai: UserMessage: content was given an int (5); it should be a valid string",
+        ),
+        (
+            {"role": "developer", "content": None},
+            "message_from_openai: SystemMessage: content was given None; it should be a valid string",
+        ),
+        (
+            {"role": "tool", "content": "ok"},
+            "message_from_openai: ToolResultMessage: tool_call_id is required and was not given",
+        ),
+        (
+            {"role": "robot", "content": "beep"},
+            "message_from_openai: Input tag 'robot' found using 'role' does not match any of the expected tags: "
+            "'system', 'user', 'assistant', 'tool'",
+        ),
+    ],
+)
+def test_a_wire_message_of_the_wrong_shape_is_one_line_too(wire, text):
+    """`message_from_openai` (week 1's converter) validated through pydantic directly: its error was the
+    many-line one, the record's name a "tagged-union[SystemMessage,UserMessage,…]"."""
+    from toolkit.chat.messages import message_from_openai
+
+    with pytest.raises(RecordError) as caught:
+        message_from_openai(wire)
+    assert str(caught.value) == text
+    assert isinstance(caught.value, ValidationError)

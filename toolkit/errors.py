@@ -111,8 +111,9 @@ class RecordError(ValidationError, ConfigurationError):
     _line: str = ""
 
     @classmethod
-    def of(cls, error: ValidationError, fields: Iterable[str]) -> RecordError:
-        """`error` (pydantic's, for the record whose fields are `fields`) as a `RecordError`."""
+    def of(cls, error: ValidationError, fields: Iterable[str], where: str = "") -> RecordError:
+        """`error` (pydantic's, for the record whose fields are `fields`) as a `RecordError`; `where` (the
+        function that read it) begins its line, before the record's name."""
         problems = error.errors(include_url=False)
         try:
             made = cls.from_exception_data(error.title, [_detail(problem) for problem in problems])
@@ -122,7 +123,9 @@ class RecordError(ValidationError, ConfigurationError):
                 for p in problems
             ]
             made = cls.from_exception_data(error.title, custom)  # type: ignore[arg-type]
-        made._line = f"{error.title}: " + "; ".join(_record_problem(problem, fields) for problem in problems)
+        named = error.title if error.title in _RECORD_NAMES or not where else ""  # not pydantic's "tagged-union[…]"
+        start = ": ".join(part for part in (where, named) if part)
+        made._line = f"{start}: " + "; ".join(_record_problem(problem, fields) for problem in problems)
         return made
 
     def __str__(self) -> str:
@@ -139,6 +142,10 @@ def _with_line(reduced: tuple[Any, tuple[Any, ...]], line: str) -> RecordError:
     made: RecordError = reduced[0](*reduced[1])
     made._line = line
     return made
+
+
+_RECORD_NAMES = frozenset({"SystemMessage", "UserMessage", "AssistantMessage", "ToolResultMessage", "ToolCall"})
+"""The records `where` is written before (a union of them has a title of pydantic's own)."""
 
 
 def _detail(problem: Mapping[str, Any]) -> Any:
@@ -159,6 +166,8 @@ def _record_problem(problem: Mapping[str, Any], fields: Iterable[str]) -> str:
     if kind in ("value_error", "assertion_error"):
         said = message.split(", ", 1)[1] if ", " in message else message
         return f"{field}: {said}" if field else said
+    if not field and not message.startswith("Input should "):  # a message of no known role: the union's words
+        return message
     valid = "it should " + message[len("Input should ") :] if message.startswith("Input should ") else message
     shown = "None" if given is None else f"{a_kind_of(given)} ({cut(repr(given), 41)})"
     return f"{field or 'the record'} was given {shown}; {valid}"

@@ -493,15 +493,26 @@ def message_from_openai(data: dict[str, Any]) -> Message:
         fields = {ours: data[wire] for wire, ours in _TOOL_FIELDS if wire in data}
         if isinstance(fields.get("content"), list):
             fields["content"] = _split_parts(fields["content"], "tool")[0]
-        return ToolResultMessage.model_validate(fields)
+        return _read(ToolResultMessage, fields)
     content = data.get("content")
     if role in _INSTRUCTION_ROLES:
         role, content = "system", _split_parts(content, role)[0] if isinstance(content, list) else content
-    return _MESSAGE.validate_python({"role": role, "content": content})
+    return _read(_BY_ROLE.get(role), {"role": role, "content": content})
+
+
+def _read(cls: type[_Record] | None, fields: dict[str, Any]) -> Any:
+    """`cls` made from the wire's `fields` (a message of no known role: the union says which roles there
+    are), a field of the wrong kind a `RecordError`: one line, still pydantic's `ValidationError`."""
+    try:
+        return _MESSAGE.validate_python(fields) if cls is None else cls.model_validate(fields)
+    except ValidationError as exc:
+        raise RecordError.of(exc, () if cls is None else cls.model_fields, "message_from_openai") from None
 
 
 _INSTRUCTION_ROLES = ("system", "developer")
 """The roles read as a `SystemMessage`: OpenAI's `developer` replaces `system` for its newer models."""
+_BY_ROLE: dict[Any, type[_Record]] = {"system": SystemMessage, "user": UserMessage}
+"""The records `message_from_openai` reads by their role alone (an assistant's and a tool's have their own reading)."""
 
 
 _TOOL_FIELDS = (("tool_call_id", "tool_call_id"), ("content", "content"), ("name", "tool_name"))

@@ -4,7 +4,7 @@ Issue 14 ("Keep what holds"): the gateway answered every malformed request with 
 OpenAI-shaped 4xx. This script keeps that true at scale, on demand (CI keeps the smaller
 hypothesis run in `tests/test_gateway_fuzz.py`). Requests go through `httpx` and
 `InProcessTransport`, the path a notebook uses, from a seeded generator (same run, same
-requests) mixing eight kinds:
+requests) mixing twelve kinds:
 
     bytes      random bytes, sometimes a truncated valid body
     json       random JSON values
@@ -20,6 +20,10 @@ requests) mixing eight kinds:
                `modalities`, a schema keyword), or a strict tool's schema nested that deep
     encoded    a compressed body: gzip in several members or with bytes after it, zlib or raw deflate,
                `br`, an unknown or stacked encoding, a member that inflates past the 64 MiB limit
+    keywords   a tool parameter with hostile keywords: a catastrophic `pattern`, `patternProperties` or
+               `propertyNames` (`^(a+)+$`, asked with 30 'a's and a '!'), an invalid regex, an unknown
+               `format`, a negative `minLength`, an `enum` of 10,000 items or of mixed types, a
+               `default` its own schema refuses; a forced call, sometimes strict
 
 Bounded: every body ≤ 256 KB, and the run stops after `--seconds` (default 600) whatever the
 count. Reported: status classes, 5xx, crashes (an exception out of the transport), 4xx bodies
@@ -86,12 +90,43 @@ VALID: dict[str, Any] = {
 KEYS = ["role", "content", "tool_calls", "tool_call_id", "function", "arguments", "name", "tools", "tool_choice"]
 KEYS += ["stream", "stream_options", "parallel_tool_calls", "model", "messages", "response_format", "n", "x"]
 ODD = ["\ud800", "\x00", "\u202e", "\ufeff", "{", "}", '"', "\\", "SN202610200001", "物流", "退款", " " * 50]
-KINDS = ["bytes", "json", "mutated", "extra", "deep", "big", "text", "http", "schema", "nested", "encoded"]
+KINDS = ["bytes", "json", "mutated", "extra", "deep", "big", "text", "http", "schema", "nested", "encoded", "keywords"]
 SCHEMA_KEYS = ["type", "properties", "required", "enum", "items", "anyOf", "not", "additionalProperties", "$defs"]
 SLIPS = ["str", "int", "float", "bool", "dict", "list", "any", "String", "", "function", "array"]
 QUOTED = ["n", "modalities", "tool_choice", "response_format", "temperature", "metadata", "stop", "prediction"]
 """Fields whose checks quote a bad value in their error (the `nested` kind puts a deep value there)."""
 ENCODINGS = ["gzip", "x-gzip", "deflate", "br", "zstd", "gzip, gzip", "identity", "GZIP", "compress", ""]
+CATASTROPHIC = ["^(a+)+$", "(a|a)*b", "(x+x+)+y", "^(a|aa)+$", "(.*a){12}", "^([a-z]+)*$"]
+"""Patterns whose backtracking is exponential (or n¹²) in Python's `re` on 30 'a's and a '!'."""
+HOSTILE_KEYWORDS: list[tuple[str, Any]] = [
+    ("pattern", "(["),
+    ("pattern", "a{100000}"),
+    ("pattern", "(?<=a)b"),
+    ("pattern", 5),
+    ("format", "no-such-format"),
+    ("format", "date-time"),
+    ("format", ["email"]),
+    ("minLength", -5),
+    ("maxLength", -1),
+    ("minLength", 10**12),
+    ("minLength", 2**64),
+    ("minLength", 1.5),
+    ("minItems", 10**9),
+    ("minProperties", 10**9),
+    ("minimum", 10),
+    ("maximum", -10),
+    ("multipleOf", 0),
+    ("multipleOf", 1e-300),
+    ("multipleOf", -3),
+    ("enum", []),
+    ("enum", [1, "a", None, [1], {"a": 1}, True, 1.5, 1e308]),
+    ("const", {"a": [1, {"b": None}]}),
+    ("default", {"not": "a string"}),
+    ("default", 1e308),
+    ("examples", "x"),
+    ("uniqueItems", "yes"),
+]
+"""A string schema's keyword given a value no one tried: invalid, negative, impossible, of the wrong type."""
 
 
 class Fuzzer:
@@ -251,6 +286,40 @@ class Fuzzer:
                 node[r.choice(SCHEMA_KEYS)] = self.value()
         return schema
 
+    def keywords(self) -> bytes:
+        """A tool whose string parameter carries hostile keywords (a catastrophic `pattern` or
+        `patternProperties`, an invalid regex, an unknown format, a negative length, an `enum` of
+        10,000 items or of mixed types, a `default` its own schema refuses), asked with a user text
+        of 30 'a's and a '!' (what a catastrophic pattern backtracks on) and a forced call."""
+        r = self.r
+        request = json.loads(json.dumps(VALID))
+        request["messages"] = [{"role": "user", "content": r.choice(["a" * 30 + "!", "a" * 5000 + "!", "订单 aaaa"])}]
+        request["tool_choice"] = r.choice(
+            ["required", "auto", {"type": "function", "function": {"name": "query_order"}}]
+        )
+        parameters = request["tools"][0]["function"]["parameters"]
+        field: dict[str, Any] = {"type": r.choice(["string", "integer", "array", "object", ["string", "null"]])}
+        for _ in range(r.randint(1, 4)):
+            roll = r.random()
+            if roll < 0.25:
+                field["pattern"] = r.choice(CATASTROPHIC)
+            elif roll < 0.35:
+                parameters["patternProperties"] = {r.choice(CATASTROPHIC): {"type": "string"}}
+                parameters["additionalProperties"] = r.choice([False, {"type": "integer"}])
+            elif roll < 0.45:
+                field["propertyNames"] = {"pattern": r.choice(CATASTROPHIC)}
+                field["minProperties"] = r.randint(0, 3)
+            elif roll < 0.55:
+                field["enum"] = r.choice([list(range(10_000)), [str(i) for i in range(10_000)], ["a" * 30 + "!"]])
+            else:
+                key, value = r.choice(HOSTILE_KEYWORDS)
+                field[key] = value
+        if r.random() < 0.3:
+            request["tools"][0]["function"]["strict"] = True
+            parameters["additionalProperties"] = False
+        parameters["properties"]["orderId"] = field
+        return _dump(request)
+
     def request(self, kind: str) -> tuple[str, str, dict[str, str], bytes]:
         r = self.r
         headers = {"content-type": "application/json"}
@@ -271,6 +340,8 @@ class Fuzzer:
             body = self.big()
         elif kind == "nested":
             body = self.nested()
+        elif kind == "keywords":
+            body = self.keywords()
         elif kind == "encoded":
             headers["content-encoding"], body = self.encoded()
         elif kind == "schema":

@@ -48,6 +48,17 @@ def test_count_positive_and_seconds_say_what_is_valid():
         (["tools", "--timeout", "-5", "x.py"], "argument --timeout: '-5' is not a time limit"),
         (["gateway", "--host", ""], "argument --host: '' is not a host: give a name or address, e.g. 127.0.0.1"),
         (["gateway", "--host", " "], "argument --host: ' ' is not a host"),
+        # was "error: TypeError: encoding of hostname failed (set TOOLKIT_DEBUG=1 for the traceback)" on listening
+        (
+            ["gateway", "--host", "a\u202eb"],
+            "argument --host: 'a\\u202eb' is not a host (Invalid character '\\u202e'): each part between dots is 1-63 "
+            "characters; give a name or address, e.g. 127.0.0.1",
+        ),
+        (
+            ["gateway", "--host", "gw..example.com"],
+            "argument --host: 'gw..example.com' is not a host (a part between dots is empty): each part between dots "
+            "is 1-63 characters; give a name or address, e.g. 127.0.0.1",
+        ),
         (
             ["tools", "--mcp-stdio", "python -c 'x"],
             'argument --mcp-stdio: "python -c \'x" is not a command line: no closing quotation',

@@ -99,7 +99,7 @@ def test_a_usage_that_takes_ints_only_fails_on_a_whole_float():
         (  # every count trusted: a gateway's -1 crashes it
             "value",
             'for usage {"prompt_tokens": 4496, "completion_tokens": -1, "total_tokens": 4495} your code raised '
-            "ValidationError: TokenUsage: output_tokens: Input should be greater than or equal to 0 — "
+            "RecordError: TokenUsage: output_tokens was given an int (-1); it should be greater than or equal to 0 — "
             "completion_tokens is not a count (a whole number, 0 or more): a broken count is not reported (None), "
             "as from_openai reads it",
         ),

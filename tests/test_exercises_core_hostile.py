@@ -555,15 +555,17 @@ def test_a_validation_error_in_the_learners_code_is_told_in_one_line():
         )
 
     assert check("w1.usage_build", usage_from_body).feedback == (
-        "for {} your code raised ValidationError: TokenUsage: total_tokens: Extra inputs are not permitted"
+        "for {} your code raised RecordError: TokenUsage: total_tokens is not one of its fields (input_tokens, "
+        "output_tokens)"
     )
 
     def two_wrong(body):
         return TokenUsage(input_tokens="many", output_tokens=-1)
 
     assert check("w1.usage_build", two_wrong).feedback == (
-        "for {} your code raised ValidationError: TokenUsage: input_tokens: Input should be a valid integer, unable to "
-        "parse string as an integer; output_tokens: Input should be greater than or equal to 0"
+        "for {} your code raised RecordError: TokenUsage: input_tokens was given a str ('many'); it should be a valid "
+        "integer, unable to parse string as an integer; output_tokens was given an int (-1); it should be greater "
+        "than or equal to 0"
     )
 
 

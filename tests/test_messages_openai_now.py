@@ -48,7 +48,7 @@ def test_parts_a_system_or_tool_message_cannot_hold_are_still_refused(data, said
     with pytest.raises(ValueError) as raised:
         message_from_openai(data)
     assert str(raised.value) == said
-    with pytest.raises(ValueError, match="Input should be a valid string"):
+    with pytest.raises(ValueError, match="content was given None; it should be a valid string"):
         message_from_openai({"role": "developer", "content": None})
 
 

@@ -20,7 +20,7 @@ ODD = [
         {"role": "tool", "tool_call_id": "c1", "content": [{"type": "image_url", "image_url": {"url": "https://x"}}]},
         "content[0] is a part of type 'image_url'",
     ),
-    ({"role": "user", "content": None}, "user.content: Input should be a valid string"),
+    ({"role": "user", "content": None}, "content: Input should be a valid string"),
     ("just a string", "a str, not a message record or an OpenAI message dict"),
 ]
 

@@ -8,6 +8,7 @@ What is left are failures talking to the gateway, triaged three ways. The whole 
     ToolkitError
     ├── ConfigurationError            you wired something wrong; fix the code
     │   ├── ToolDefinitionError       a tool breaks a registration rule: names function, rule, fix
+    │   ├── RecordError               a message record made with a wrong field (also pydantic's ValidationError)
     │   └── SchemaTranslationError    an MCP tool's schema cannot be offered to a model
     ├── ModelCallError                talking to the gateway failed
     │   ├── TransientError            timeout, connection drop, 429, 5xx (or a 200 naming one): retried, then raised
@@ -50,6 +51,8 @@ import traceback
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
+
+from pydantic_core import PydanticCustomError, ValidationError
 
 from toolkit.unicode import cut
 
@@ -97,6 +100,77 @@ class ConfigurationError(ToolkitError):
     """A developer mistake found at registration time (not the model's fault)."""
 
     hint = "Fix the code or setting the message names; nothing was sent to the model."
+
+
+class RecordError(ValidationError, ConfigurationError):
+    """A record made by hand (`UserMessage(content=5)`, a tool call whose name is a list) with a field
+    missing, unknown or of the wrong kind: pydantic's `ValidationError` (its `errors()` and `title` as
+    pydantic made them, so `except ValidationError` holds), whose text is one line naming the record,
+    each field, what it was given and what is valid, not pydantic's many lines and link."""
+
+    _line: str = ""
+
+    @classmethod
+    def of(cls, error: ValidationError, fields: Iterable[str], where: str = "") -> RecordError:
+        """`error` (pydantic's, for the record whose fields are `fields`) as a `RecordError`; `where` (the
+        function that read it) begins its line, before the record's name."""
+        problems = error.errors(include_url=False)
+        try:
+            made = cls.from_exception_data(error.title, [_detail(problem) for problem in problems])
+        except (KeyError, TypeError, ValueError):  # an error type of a validator's own: its words as a custom one
+            custom = [
+                {"type": PydanticCustomError(p["type"], p["msg"]), "loc": p["loc"], "input": p.get("input")}
+                for p in problems
+            ]
+            made = cls.from_exception_data(error.title, custom)  # type: ignore[arg-type]
+        named = error.title if error.title in _RECORD_NAMES or not where else ""  # not pydantic's "tagged-union[…]"
+        start = ": ".join(part for part in (where, named) if part)
+        made._line = f"{start}: " + "; ".join(_record_problem(problem, fields) for problem in problems)
+        return made
+
+    def __str__(self) -> str:
+        return self._line or super().__str__()  # made otherwise than by `of`: pydantic's own text
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """pydantic's (the record's errors made again), and the line: a copy, or a `RecordError` pickled
+        back from a worker process, reads the same."""
+        return _with_line, (super().__reduce__(), self._line)
+
+
+def _with_line(reduced: tuple[Any, tuple[Any, ...]], line: str) -> RecordError:
+    """A `RecordError` made again from pydantic's `__reduce__`, with its line."""
+    made: RecordError = reduced[0](*reduced[1])
+    made._line = line
+    return made
+
+
+_RECORD_NAMES = frozenset({"SystemMessage", "UserMessage", "AssistantMessage", "ToolResultMessage", "ToolCall"})
+"""The records `where` is written before (a union of them has a title of pydantic's own)."""
+
+
+def _detail(problem: Mapping[str, Any]) -> Any:
+    """One of `ValidationError.errors()` as `from_exception_data` takes it back (its context kept)."""
+    detail = {"type": problem["type"], "loc": problem["loc"], "input": problem.get("input")}
+    return {**detail, "ctx": problem["ctx"]} if "ctx" in problem else detail
+
+
+def _record_problem(problem: Mapping[str, Any], fields: Iterable[str]) -> str:
+    """One problem of a record's fields in words: `content was given an int (5); it should be a valid
+    string`; a missing or unknown field, or a check's own words (they say what was given)."""
+    field = "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in problem["loc"]).lstrip(".")
+    kind, message, given = problem["type"], problem["msg"], problem.get("input")
+    if kind == "missing":
+        return f"{field} is required and was not given"
+    if kind == "extra_forbidden":
+        return f"{field} is not one of its fields ({', '.join(fields)})"
+    if kind in ("value_error", "assertion_error"):
+        said = message.split(", ", 1)[1] if ", " in message else message
+        return f"{field}: {said}" if field else said
+    if not field and not message.startswith("Input should "):  # a message of no known role: the union's words
+        return message
+    valid = "it should " + message[len("Input should ") :] if message.startswith("Input should ") else message
+    shown = "None" if given is None else f"{a_kind_of(given)} ({cut(repr(given), 41)})"
+    return f"{field or 'the record'} was given {shown}; {valid}"
 
 
 class ModelCallError(ToolkitError):
@@ -314,6 +388,8 @@ class ArgumentProblem:
     def __post_init__(self) -> None:  # a model can name a field of any length: the text stays short
         if len(self.field) > FIELD_SHOWN:
             object.__setattr__(self, "field", cut(self.field, FIELD_SHOWN, "..."))
+        if len(self.expected) > EXPECTED_SHOWN:  # an enum of 10,000 values: the tool's schema lists them
+            object.__setattr__(self, "expected", _shown_expected(self.expected))
 
     def line(self) -> str:
         """The problem as one line of the model-facing message."""
@@ -338,6 +414,22 @@ class ArgumentProblem:
 
 FIELD_SHOWN = 120
 """Characters of a field's path an argument error shows."""
+EXPECTED_SHOWN = 1_000
+"""Characters of what is valid an argument error shows (`one of …` for an enum of 10,000 values: the
+tool's schema, which the model was sent, lists them all)."""
+
+
+def _shown_expected(expected: str) -> str:
+    """`expected` in `EXPECTED_SHOWN` characters: cut after the last whole value of a list that fits
+    (`one of 'a', 'b', …`), else where a character ends, saying how long it was."""
+    note = f" (cut at {EXPECTED_SHOWN:,} of {len(expected):,} characters)"
+    room = EXPECTED_SHOWN - len(note) - len(", …")
+    end = expected.rfind(", ", 0, room + 1)
+    if end > room // 2:
+        return expected[:end] + ", …" + note
+    return cut(expected, EXPECTED_SHOWN - len(note)) + note
+
+
 PROBLEMS_SHOWN = 10
 """Problems an argument error lists; the rest are counted ("... and 3 more problems")."""
 

@@ -36,11 +36,20 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    TypeAdapter,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from toolkit.chat.images import URL_PREFIXES
 from toolkit.chat.reasoning_fields import one_reasoning
-from toolkit.errors import ConfigurationError, a_kind_of
+from toolkit.errors import ConfigurationError, RecordError, a_kind_of
 from toolkit.unicode import cut
 
 FinishReason = str
@@ -56,10 +65,14 @@ class _Record(BaseModel):
         def __init__(self, /, *args: Any, **data: Any) -> None:
             """pydantic's `__init__` (the same one call), and a field given by position (LangChain's
             `HumanMessage("hi")`) a `TypeError` saying how to write it (`by_name`), not pydantic's
-            "takes 1 positional argument but 2 were given"."""
+            "takes 1 positional argument but 2 were given"; a field missing or of the wrong kind
+            (`UserMessage(content=5)`) a `RecordError`, pydantic's error in one line."""
             if args:
                 raise TypeError(by_name(type(self), args, data))
-            self.__pydantic_validator__.validate_python(data, self_instance=self)
+            try:
+                self.__pydantic_validator__.validate_python(data, self_instance=self)
+            except ValidationError as exc:  # one line, still a ValidationError (`RecordError`)
+                raise RecordError.of(exc, type(self).model_fields) from None
 
         __init__.__pydantic_base_init__ = True  # type: ignore[attr-defined]
         """pydantic's own `__init__` in all but the message: a record inside another one (a reply's
@@ -488,15 +501,26 @@ def message_from_openai(data: dict[str, Any]) -> Message:
         fields = {ours: data[wire] for wire, ours in _TOOL_FIELDS if wire in data}
         if isinstance(fields.get("content"), list):
             fields["content"] = _split_parts(fields["content"], "tool")[0]
-        return ToolResultMessage.model_validate(fields)
+        return _read(ToolResultMessage, fields)
     content = data.get("content")
     if role in _INSTRUCTION_ROLES:
         role, content = "system", _split_parts(content, role)[0] if isinstance(content, list) else content
-    return _MESSAGE.validate_python({"role": role, "content": content})
+    return _read(_BY_ROLE.get(role), {"role": role, "content": content})
+
+
+def _read(cls: type[_Record] | None, fields: dict[str, Any]) -> Any:
+    """`cls` made from the wire's `fields` (a message of no known role: the union says which roles there
+    are), a field of the wrong kind a `RecordError`: one line, still pydantic's `ValidationError`."""
+    try:
+        return _MESSAGE.validate_python(fields) if cls is None else cls.model_validate(fields)
+    except ValidationError as exc:
+        raise RecordError.of(exc, () if cls is None else cls.model_fields, "message_from_openai") from None
 
 
 _INSTRUCTION_ROLES = ("system", "developer")
 """The roles read as a `SystemMessage`: OpenAI's `developer` replaces `system` for its newer models."""
+_BY_ROLE: dict[Any, type[_Record]] = {"system": SystemMessage, "user": UserMessage}
+"""The records `message_from_openai` reads by their role alone (an assistant's and a tool's have their own reading)."""
 
 
 _TOOL_FIELDS = (("tool_call_id", "tool_call_id"), ("content", "content"), ("name", "tool_name"))

@@ -128,11 +128,20 @@ def day(text: str) -> datetime.date:
 
 
 def host(text: str) -> str:
-    """A host name or address to listen on; blank is refused (it would mean every interface)."""
+    """A host name or address to listen on; blank is refused (it would mean every interface), and so is
+    a name the socket cannot encode to look it up (`gw..example.com`, a right-to-left mark): it was
+    "TypeError: encoding of hostname failed" when listening. An IPv6 address (a ':') is the socket's."""
     if not text.strip():
         raise argparse.ArgumentTypeError(
             f"{text!r} is not a host: give a name or address, e.g. 127.0.0.1 (a blank host listens on every interface)"
         )
+    if ":" not in text:
+        from toolkit.chat.client import host_problem  # here: building the parser for `--help` stays fast
+
+        if problem := host_problem(text):
+            raise argparse.ArgumentTypeError(
+                f"{text!r} is not a host {problem}; give a name or address, e.g. 127.0.0.1"
+            )
     return text
 
 

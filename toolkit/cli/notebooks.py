@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import subprocess
 import sys
 from collections.abc import AsyncIterator, Callable
@@ -164,13 +165,21 @@ def is_empty(path: Path) -> bool:
 
 def write(notebook: nbformat.NotebookNode, path: Path) -> None:
     """`notebook` written to `path` as nbformat writes it, whole or not at all
-    (`toolkit.files.write_whole`): a kill or a full disk part way leaves the notebook that was there."""
+    (`toolkit.files.write_whole`): a kill or a full disk part way leaves the notebook that was there.
+    A lone surrogate (read from a JSON escape, `"\\ud800"`, which UTF-8 cannot encode) is written back
+    as that escape: it can stand only inside a JSON string, where the escape means the same."""
     import nbformat
 
     from toolkit.files import write_whole
 
     text = nbformat.writes(notebook)
+    if _LONE_SURROGATE.search(text):
+        text = _LONE_SURROGATE.sub(lambda found: f"\\u{ord(found.group()):04x}", text)
     write_whole(path, text if text.endswith("\n") else text + "\n")
+
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+"""A code point UTF-8 cannot encode (JSON reads a valid pair of escapes as the one character they make)."""
 
 
 def clean(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:

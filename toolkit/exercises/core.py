@@ -101,7 +101,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from toolkit.errors import a_or_an
+from toolkit.errors import RecordError, a_or_an
 from toolkit.exercises import seal
 from toolkit.exercises.values import (
     ADDRESS,
@@ -948,7 +948,7 @@ def _validation_line(error: BaseException) -> str | None:
     """A pydantic `ValidationError` as one line, or None for any other exception."""
     from pydantic import ValidationError
 
-    if not isinstance(error, ValidationError):
+    if not isinstance(error, ValidationError) or isinstance(error, RecordError):  # a RecordError's text is one line
         return None
     problems = [f"{'.'.join(map(str, e['loc']))}: {e['msg']}" if e["loc"] else e["msg"] for e in error.errors()]
     return f"{error.title}: " + "; ".join(problems)

@@ -1218,7 +1218,7 @@ class _Filler:
         """A string for `schema` from the text, its `default`, an example or its format, else the
         user's words (its `pattern` not looked at: `string` checks it)."""
         wanted = self.wants_fact(name, schema)
-        if schema.get("format") in _FORMATS:  # the format decides: a shop's "SN…" order id is no uuid
+        if _known_format(schema):  # the format decides: a shop's "SN…" order id is no uuid
             fact = self.generic_fact(wanted, name) if wanted else None
         else:
             fact = self.fact(name, wanted)
@@ -1234,7 +1234,7 @@ class _Filler:
         typed = wanted or _pattern(schema)
         if typed and (example := _example(schema)) is not None:
             return example
-        if schema.get("format") in _FORMATS:
+        if _known_format(schema):
             return self.formatted(schema["format"], name)
         return self.generic_fact("quoted", name) or self.text[:_MAX_WORDS_CHARS] or _example(schema) or name
 
@@ -1297,8 +1297,8 @@ class _Filler:
         in its name, else the first of `[generic.described]` in its description; a place by its name that its
         description says is a timezone or a currency is that (`location`: "IANA time zone")."""
         lowered = name.lower()
-        fmt = schema.get("format")
-        if fmt in _FORMATS:
+        fmt = _known_format(schema)
+        if fmt:
             return _FORMAT_FACTS.get(fmt)
         generic = self.rules.generic
         named = None
@@ -1590,8 +1590,8 @@ def _strings(schema: dict[str, Any], base: str) -> Iterator[str]:
         made = (pattern_string(pattern, k, low, high) for k in range(_MAX_ITEMS))
         yield from (text for text in made if text is not None)
         return
-    fmt = schema.get("format")
-    if fmt in _FORMATS:
+    fmt = _known_format(schema)
+    if fmt:
         yield from (_format_variant(fmt, k) for k in range(1, _MAX_ITEMS))
         return
     for k in range(2, _MAX_ITEMS):
@@ -1605,6 +1605,13 @@ def _strings(schema: dict[str, Any], base: str) -> Iterator[str]:
 
 
 _ALNUM = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+
+
+def _known_format(schema: dict[str, Any]) -> str:
+    """The schema's `format` when it is one of `_FORMATS`, else "" (none, an unknown one, or one that is
+    no string: `"format": ["email"]` is looked up in no table, where a list cannot be)."""
+    fmt = schema.get("format")
+    return fmt if type(fmt) is str and fmt in _FORMATS else ""
 
 
 def _format_variant(fmt: str, k: int) -> str:

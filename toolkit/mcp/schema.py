@@ -70,7 +70,8 @@ wherever it cannot be sure the server refuses:
 - a schema `jsonschema` cannot read (a `$ref` to another file, a keyword of the wrong kind)
   checks nothing: the arguments are sent as they are;
 - `format` and `pattern` are not checked (a format toolkit does not know; a pattern that would
-  take hours on a long string): the server checks them;
+  take hours on a long string): the server checks them; nor are arguments holding a key that a
+  pattern of `patternProperties` could not be searched in quickly (`^(a+)+$`, any key);
 - a value of another type that toolkit's own coercion would accept (`"27"` for an integer) is
   not refused: a server written with pydantic (the Python SDK) accepts it too;
 - `null` for a field that is not required, where the schema does not take it, is left out of
@@ -95,6 +96,7 @@ from pydantic import ValidationError
 
 from toolkit.chat.finite import first_non_finite
 from toolkit.errors import ArgumentProblem, SchemaTranslationError
+from toolkit.gateway.patterned import search_limit
 from toolkit.tools.arguments import describe, json_text
 from toolkit.tools.coercion import one_unit, validator_for
 from toolkit.unicode import cut
@@ -627,11 +629,67 @@ def _placing(schema: Mapping[str, Any], arguments: dict[str, Any]) -> Callable[[
 
 def _errors(schema: Mapping[str, Any], arguments: dict[str, Any]) -> list[Any] | None:
     """`jsonschema`'s errors for `arguments`; None when it cannot read the schema (a `$ref` it
-    cannot resolve, a keyword of the wrong kind): the server checks."""
+    cannot resolve, a keyword of the wrong kind), or when a key of them could not be searched
+    quickly with a pattern of its `patternProperties` (`_unsearchable`): the server checks."""
     try:
+        if _unsearchable(schema, arguments):
+            return None
         return list(_validator(_without_false(schema)).iter_errors(arguments))
     except Exception:
         return None
+
+
+def _unsearchable(schema: Mapping[str, Any], arguments: dict[str, Any]) -> bool:
+    """Whether a key of `arguments` (at any depth) is longer than a `patternProperties` pattern of
+    `schema` may be searched in quickly (`search_limit`: 0 for `^(a+)+$`, whose search in 30 'a's
+    and a '!' takes minutes). jsonschema searches every key with every such pattern, for
+    `patternProperties` and for the `additionalProperties` or `unevaluatedProperties` beside it;
+    a schema without one costs a walk of the schema."""
+    patterns = [pattern for pattern in _key_patterns(schema) if isinstance(pattern, str)]
+    if not patterns:
+        return False
+    keys = _keys(arguments)
+    return any(len(key) > search_limit(pattern) for pattern in patterns for key in keys)
+
+
+def _key_patterns(schema: Any) -> list[Any]:
+    """The keys of every `patternProperties` mapping in `schema` (walked without recursion)."""
+    found: list[Any] = []
+    stack, seen = [schema], 0
+    while stack and seen < _MOST_NODES:
+        node, seen = stack.pop(), seen + 1
+        if isinstance(node, Mapping):
+            if isinstance(named := node.get("patternProperties"), Mapping):
+                found += named
+            stack += (value for key, value in node.items() if key not in _VALUES or not isinstance(value, list))
+        elif isinstance(node, list):
+            stack += node
+    return found if seen < _MOST_NODES else found + [_UNREAD]
+
+
+_VALUES = frozenset({"enum", "const", "default", "examples"})
+"""Keywords whose list is values, not schemas: an `enum` of 10,000 items is not walked (a mapping under
+one of these names is walked: it may be a property so named, whose schema holds patterns)."""
+
+
+def _keys(value: Any) -> set[str]:
+    """Every key of `value`'s objects, at any depth (walked without recursion)."""
+    found: set[str] = set()
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Mapping):
+            found.update(key for key in node if isinstance(key, str))
+            stack += node.values()
+        elif isinstance(node, list):
+            stack += node
+    return found
+
+
+_MOST_NODES = 100_000
+"""Schema nodes `_key_patterns` walks at most; past it a pattern it did not read may be there (`_UNREAD`)."""
+_UNREAD = "(?!)"
+"""A pattern `search_limit` reads as 0 (a lookaround): a schema too large to walk is left to the server."""
 
 
 _NOTHING: dict[str, Any] = {"not": {}}
@@ -825,6 +883,8 @@ def _unknown(value: Mapping[str, Any], schema: Mapping[str, Any]) -> list[str]:
 
 
 def _matches(pattern: str, key: str) -> bool:
+    if len(key) > search_limit(pattern):  # not searched quickly (`_unsearchable`): the key may be one it names
+        return True
     try:
         return re.search(pattern, key) is not None
     except re.error:

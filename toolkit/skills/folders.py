@@ -13,7 +13,8 @@ not the last one kept, and a value YAML reads as no text (`description: yes` is 
 with the value quoted as it is written; so is one YAML cannot build at all (`2026-02-30` read as a date, a
 5,000-digit number), where PyYAML raises no YAMLError but a ValueError. An alias bomb costs nothing: the error never writes it out;
 '<<' merges of merges (each copying the last) are counted before YAML copies them (`MAX_MERGED`);
-nesting 100,000 deep is a `ConfigurationError` too, not a `RecursionError` that stops every skill.
+nesting 100,000 deep is a `ConfigurationError` too, not a `RecursionError` that stops every skill;
+front matter past `MAX_FRONT_MATTER` characters is refused before PyYAML (pure Python) reads it.
 The rules are the Agent Skills specification's (agentskills.io/specification): a name is 1-64
 Unicode lowercase letters, digits and hyphens (`pdf-processing`, `café`, `技能`), no hyphen at
 either end nor two in a row, equal to the folder's name in NFKC form (a Mac writes `é` decomposed);
@@ -99,6 +100,9 @@ MAX_DESCRIPTION = 1024
 """Agent Skills' limit on a description, in characters (it is in the system prompt of every request)."""
 MAX_COMPATIBILITY = 500
 """Agent Skills' limit on the optional `compatibility` (what the skill needs to run), in characters."""
+MAX_FRONT_MATTER = 16 * 1024
+"""The longest front matter read, in characters: PyYAML reads in pure Python (some 10 ms a kilobyte on a slow
+machine), and name, description and a few short fields take far less."""
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\r?\n(?:(.*?)\r?\n)?---[ \t]*(?:\r?\n|\Z)(.*)\Z", re.S)
 """Front matter between two '---' lines (empty too: then it lacks a name), and the body after it."""
 
@@ -539,6 +543,11 @@ def parse_skill_md(text: str, where: str = "SKILL.md") -> tuple[dict[str, str], 
     if not match:
         raise ConfigurationError(f"{where}: {_no_front_matter(text)}")
     front = match.group(1) or ""
+    if len(front) > MAX_FRONT_MATTER:
+        raise ConfigurationError(
+            f"{where}: its front matter is {len(front):,} characters, over {MAX_FRONT_MATTER:,} (it holds 'name: …', "
+            "'description: …' and a few short fields). Fix: move the rest into the body of SKILL.md"
+        )
     try:
         _check_nesting(front)  # before composing: PyYAML composes by recursion, bounded only by the recursion limit
         loader = yaml.SafeLoader(front)  # its reader refuses a NUL byte at once

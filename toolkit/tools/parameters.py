@@ -249,6 +249,12 @@ def _undescribable(where: str, base: Any, exc: Exception) -> ToolDefinitionError
     if isinstance(exc, SchemaError) and "regex parse error:" in str(exc):  # a pattern Rust's regex cannot read
         lines = str(exc).strip().splitlines()
         pattern = lines[[i for i, line in enumerate(lines) if "regex parse error:" in line][0] + 1].strip()
+        if invalid := _not_a_pattern(pattern):  # no engine reads it: the fix is not "without look-arounds"
+            return ToolDefinitionError(
+                where,
+                f"the pattern {pattern!r} is not a valid regular expression ({invalid})",
+                "correct the pattern (JSON Schema's patterns are ECMA-262 regular expressions; test it with re.compile)",
+            )
         return ToolDefinitionError(
             where,
             f"pydantic cannot read the pattern {pattern!r}: {lines[-1].strip().removeprefix('error: ')} (it reads "
@@ -931,3 +937,14 @@ def _modules(tp: Any) -> set[str]:
     for arg in typing.get_args(tp):
         found |= _modules(arg)
     return found - {"builtins", ""}
+
+
+def _not_a_pattern(pattern: str) -> str:
+    """Why Python's `re` cannot compile `pattern` either ("" when it can: only Rust's engine refuses it)."""
+    try:
+        re.compile(pattern)
+    except re.error as invalid:
+        return str(invalid)
+    except (RecursionError, OverflowError, ValueError):  # too deep or too large to tell: Rust's reason stands
+        return ""
+    return ""

@@ -168,3 +168,40 @@ def test_a_client_whose_listing_fails_unforeseen_costs_its_own_tools_alone():
         "broken": "MCP server 'broken' could not be listed: TypeError: 'NoneType' object is not subscriptable (left "
         "out for 60 s, then tried again)"
     }
+
+
+def test_an_error_result_keeps_its_structured_content_and_user_blocks_and_the_proxy_serves_them_again():
+    """A result with `isError: true` and `structuredContent` (the machine-readable error: a code, the
+    valid values) lost the value: the failed result had no attributes, so code and a view could not
+    read it, and `tools_server` served the tool again without it; a block for the user only was lost
+    the same way. The model reads the blocks (as for a success); the rest stays on the result."""
+    import mcp_types as types
+
+    from toolkit.mcp.server import tools_server
+
+    def answer(params):
+        return types.CallToolResult(
+            content=[
+                types.TextContent(text="no such sku"),
+                types.TextContent(text="| sku | stock |", annotations=types.Annotations(audience=["user"])),
+            ],
+            is_error=True,
+            structured_content={"error": "unknown_sku", "valid": ["A1", "B2"]},
+        )
+
+    with McpClient(_server(answer=answer), name="odd") as client:
+        (tool,) = McpToolProvider([client]).provide()
+        got = tool.execute(ToolCall(id="c", name="t", arguments="{}"))
+        assert (got.is_error, got.content) == (True, "Tool 't' failed: no such sku")
+        assert got.attributes == {
+            "structured_content": {"error": "unknown_sku", "valid": ["A1", "B2"]},
+            "for_user": ["| sku | stock |"],
+        }
+        with McpClient(tools_server([tool]), name="proxy") as proxy:
+            served = proxy.call_tool("t", {})
+    assert served.is_error and served.structured_content == {"error": "unknown_sku", "valid": ["A1", "B2"]}
+    assert [(b.text, b.annotations and b.annotations.audience) for b in served.content] == [
+        ("no such sku", None),
+        ("| sku | stock |", ["user"]),
+    ]
+

@@ -48,7 +48,10 @@ did. It advises calling again only when the tool's annotations say it is read-on
 idempotent; otherwise it says not to (a second call could, say, charge twice). A server that
 went away during the call leaves the outcome just as unknown, and its error result says so in
 the same words (`lost_text`); one already gone before the call sent nothing, and its error
-result says the call was not sent. A result with `isError` becomes an error result.
+result says the call was not sent. A result with `isError` becomes an error result: the model reads
+its blocks as it would a success's (`structuredContent` when no block is for it), and the result keeps
+what a success's keeps (`structured_content`, `for_user`, `resource_links`), so the machine-readable
+error (a code, the valid values) is there for code, a view and `toolkit.mcp.server`.
 Image content is passed on only when the chat model accepts images (`accepts_images=True`):
 the result's `images` attribute holds it as data URLs, and the loop sends them to the model in
 a user message after the round's tool results (`toolkit.loop.images`: a tool message carries
@@ -597,25 +600,31 @@ class McpExecutor:
             raise McpToolError(text + _server_name_note(text, self.name, call.name)) from exc
         if result.is_error:
             text = self._masked(result_text(result)) or "the server reported an error without a message"  # cut later
-            raise McpToolError(text + _server_name_note(text, self.name, call.name))
+            raise McpToolError(text + _server_name_note(text, self.name, call.name), self._attributes(result))
+        attributes = self._attributes(result)
         images = (
             [b for b in result.content if isinstance(b, ImageContent) and for_model(b) and not image_problem(b)]
             if self.accepts_images
             else []
         )
-        attributes: dict[str, Any] = {}
         if images:
             attributes[IMAGES_ATTRIBUTE] = [
                 f"data:{b.mime_type.strip()};base64,{_WHITESPACE.sub('', b.data)}" for b in images
             ]
+        text = self._masked(result_text(result, self.accepts_images))
+        return ToolOutput(cut_text(text, self.max_result_chars), attributes)
+
+    def _attributes(self, result: CallToolResult) -> dict[str, Any]:
+        """What a result keeps beside the text the model reads, an error's as a success's: the blocks for
+        the user only, the `structuredContent`, the resource links (masked, cut as the text is)."""
+        attributes: dict[str, Any] = {}
         if for_user := [cut_text(self._masked(text), self.max_result_chars) for text in user_only_texts(result)]:
             attributes[FOR_USER_ATTRIBUTE] = for_user
         if (structured := self._structured(result)) is not None:
             attributes[STRUCTURED_ATTRIBUTE] = structured
         if links := self._links(result):
             attributes[RESOURCE_LINKS_ATTRIBUTE] = links
-        text = self._masked(result_text(result, self.accepts_images))
-        return ToolOutput(cut_text(text, self.max_result_chars), attributes)
+        return attributes
 
     def _structured(self, result: CallToolResult) -> Any:
         """The result's `structuredContent` (None when it has none), whether the model read it or

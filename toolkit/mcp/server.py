@@ -25,7 +25,7 @@ attribute, a chart: a data URL as an image, a link as a resource link), then wha
 server marked for the user only (`for_user`, a tool served again) with that audience, then its
 resource links (`resource_links`) as links; they were lost on the way. Another MCP server's
 `structuredContent`, kept on the result as a JSON object (`structured_content`), is served again
-as the result's `structuredContent` (a value kept only as its cut JSON text is not), and its
+as the result's `structuredContent` (an error result's too; a value kept only as its cut JSON text is not), and its
 tool's `outputSchema` with the tool (a value of any JSON type that schema takes is served then). A value cut or masked on
 the way that no longer matches that schema is not served (the proxy's clients would refuse the
 answer): the result is an error, its text kept, saying why (`CHANGED_ON_THE_WAY`).
@@ -120,7 +120,7 @@ def tools_server(
         call = ToolCall(id="mcp", name=params.name, arguments=json.dumps(params.arguments or {}, ensure_ascii=False))
         text, is_error, attributes = await _in_daemon_thread(tool, call)
         kept = attributes.get(STRUCTURED)  # another MCP server's, kept on the result (a str: maybe its cut JSON)
-        structured = kept if isinstance(kept, dict) and not is_error else None
+        structured = kept if isinstance(kept, dict) else None  # an error's too: no client checks an error's
         content = _content(text, attributes)
         if not is_error and (check := checks.get(tool.name)) is not None:  # its outputSchema says what it is
             if not check(kept):

@@ -1,6 +1,9 @@
 """`toolkit.mcp` against unusual in-process servers: the SDK's low-level `Server`, its answers changed
 on the way by a relay (`tests.test_mcp_modern.tampered`) where no SDK server would send them."""
 
+import contextlib
+
+import anyio
 import pytest
 
 from tests.test_mcp_modern import tampered
@@ -205,3 +208,91 @@ def test_an_error_result_keeps_its_structured_content_and_user_blocks_and_the_pr
         ("| sku | stock |", ["user"]),
     ]
 
+
+@contextlib.asynccontextmanager
+async def _relayed(server, on_answer, on_request):
+    """A transport to `server` where `on_answer(data)` changes each answer's JSON and `on_request(data)`
+    each request's (as the server reads them): a server of another SDK, or written by hand."""
+    import mcp_types as types
+    from mcp.shared.message import SessionMessage
+
+    def changed(item, change):
+        data = item.message.model_dump(by_alias=True, mode="json", exclude_none=True)
+        change(data)
+        return SessionMessage(types.jsonrpc_message_adapter.validate_python(data, by_name=False))
+
+    client_writes, requests = anyio.create_memory_object_stream(100)
+    to_server, server_reads = anyio.create_memory_object_stream(100)
+    server_writes, answers = anyio.create_memory_object_stream(100)
+    to_client, client_reads = anyio.create_memory_object_stream(100)
+
+    async def forward(source, sink, kind, change):
+        async for item in source:
+            await sink.send(changed(item, change) if isinstance(item.message, kind) else item)
+
+    async with anyio.create_task_group() as group:
+        group.start_soon(lambda: server.run(server_reads, server_writes, server.create_initialization_options()))
+        group.start_soon(forward, requests, to_server, types.JSONRPCRequest, on_request)
+        group.start_soon(forward, answers, to_client, types.JSONRPCResponse, on_answer)
+        try:
+            yield client_reads, client_writes
+        finally:
+            group.cancel_scope.cancel()
+
+
+@pytest.mark.parametrize(
+    ("cursor", "tools", "cut"),
+    [
+        (7, ["a", "b"], ""),  # a number: given back as it came, the next page read
+        ("", ["a"], ""),  # an empty one, or null: the last page
+        (None, ["a"], ""),
+        (
+            1.5,
+            ["a"],
+            "MCP server 'odd' answered tools/list with a nextCursor that is 1.5, where MCP's cursor is a string "
+            "(or a number, given back as it came); the tools on later pages cannot be asked for, and are not offered",
+        ),
+        (
+            {"page": 2},
+            ["a"],
+            "MCP server 'odd' answered tools/list with a nextCursor that is {\"page\": 2}, where MCP's cursor is a "
+            "string (or a number, given back as it came); the tools on later pages cannot be asked for, and are not "
+            "offered",
+        ),
+    ],
+)
+def test_a_next_cursor_that_is_no_string_costs_at_most_the_later_pages(cursor, tools, cut):
+    """MCP's cursor is an opaque string; a server of another SDK or written by hand paginated with a
+    number (an offset), and the SDK refused the whole page: every tool of the server was left out
+    ("nextCursor: Input should be a valid string"). A number is given back as it came (the server
+    reads its own token), and any other value ends the listing there, the tools read kept and the
+    provider saying what the later pages cost."""
+    import mcp_types as types
+    from mcp.server.lowlevel import Server
+
+    asked = []
+
+    async def list_tools(ctx, params):
+        given = params.cursor if params is not None else None
+        asked.append(given)
+        name, after = ("a", "NEXT") if given is None else ("b", None)
+        return types.ListToolsResult(tools=[types.Tool(name=name, input_schema={"type": "object"})], next_cursor=after)
+
+    def on_answer(data):
+        if data.get("result", {}).get("nextCursor") == "NEXT":
+            data["result"]["nextCursor"] = cursor
+
+    def on_request(data):
+        params = data.get("params") or {}
+        if "cursor" in params:
+            sent.append(params["cursor"])
+            params["cursor"] = "read"  # what this server reads; its own SDK checks for a string
+
+    sent = []
+    server = Server("odd", version="1", on_list_tools=list_tools)
+    with McpClient(_relayed(server, on_answer, on_request), name="odd") as client:
+        provider = McpToolProvider([client])
+        assert [t.name for t in provider.provide()] == tools
+        assert client.listing_cut == cut
+    assert sent == ([cursor] if len(tools) == 2 else [])
+    assert provider.left_out == ({"odd: (later pages)": cut} if cut else {})

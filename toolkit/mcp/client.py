@@ -19,7 +19,8 @@ the log lines of the SDK and of httpx2 as well.
 
 It connects on first use (or `connect()`), lists tools through a cache (a tool the SDK cannot
 read, say one with no `inputSchema`, costs that tool alone: it goes into `unreadable`, with the
-reason; an `inputSchema` that does not say `"type": "object"` (`{}`, `["object", "null"]`) is read
+reason; a `nextCursor` that is a number is given back as it came, one of another kind costs the later
+pages alone, `listing_cut` saying so; an `inputSchema` that does not say `"type": "object"` (`{}`, `["object", "null"]`) is read
 as saying it, since arguments are an object all the same), and calls a tool with a deadline for the whole call (the SDK's is per round: a server
 asking for more input round after round held it for ten): when it passes, the SDK sends the
 `notifications/cancelled` message so the server stops working. The cache is emptied by
@@ -766,15 +767,22 @@ class McpClient:
                 raise MCPError(REQUEST_TIMEOUT, "Request 'tools/list' timed out") from None  # as the SDK says it
 
         changed = self._tools_changed
-        tools, cut_short = self._call(within, timeout=seconds)
+        tools, cut_at = self._call(within, timeout=seconds)
         if changed == self._tools_changed:  # else they changed while being listed: asked again next time
             self._tools = tools
-        self.listing_cut = (
-            f"MCP server {self.name!r} lists its tools on more than {MAX_PAGES} pages; only the first "
-            f"{MAX_PAGES} pages ({len(tools)} tools) were read, and the tools on later pages are not offered"
-            if cut_short
-            else ""
-        )
+        if cut_at is _TOO_MANY_PAGES:
+            self.listing_cut = (
+                f"MCP server {self.name!r} lists its tools on more than {MAX_PAGES} pages; only the first "
+                f"{MAX_PAGES} pages ({len(tools)} tools) were read, and the tools on later pages are not offered"
+            )
+        elif cut_at is not None:
+            self.listing_cut = self._quoted(
+                f"MCP server {self.name!r} answered tools/list with a nextCursor that is "
+                f"{cut(json.dumps(cut_at, ensure_ascii=False, default=str), 60)}, where MCP's cursor is a string (or "
+                "a number, given back as it came); the tools on later pages cannot be asked for, and are not offered"
+            )
+        else:
+            self.listing_cut = ""
         self.unreadable = {
             name: self._hide(f"MCP tool {name!r} of server {self.name!r}: {why}") for name, why in unreadable.items()
         }
@@ -1224,66 +1232,92 @@ def _bad_reply_id(exc: ValidationError) -> str | None:
     return None
 
 
-async def _list_all(client: mcp.Client, unreadable: dict[str, str]) -> tuple[list[McpTool], bool]:
-    """Every page of tools (the tools a page cannot give go into `unreadable`), and whether the
-    listing was cut at `MAX_PAGES` pages with more to come. An empty `nextCursor` ends it, as an
-    absent one does (some servers send `""` on their last page, and refuse it as a cursor;
-    LangChain's adapters read it so too). A paginator that repeats a cursor or a page is stopped
-    there: it would repeat forever, and it lists nothing new."""
+_TOO_MANY_PAGES = object()
+"""`_list_all`'s word for a listing cut at `MAX_PAGES` pages."""
+
+
+def _cursor(after: Any) -> str | int | None:
+    """A page's `nextCursor` as the next request gives it back: a string, or a number as it came (MCP's
+    cursor is an opaque string, and a server of another SDK or written by hand sent an offset); None
+    when it ends the listing, absent, null or empty (some servers send `""` on their last page, and
+    refuse it as a cursor; LangChain's adapters read it so too). Anything else: ValueError."""
+    if after is None or after == "":
+        return None
+    if isinstance(after, str) or (isinstance(after, int) and not isinstance(after, bool)):
+        return after
+    raise ValueError(after)
+
+
+async def _list_all(client: mcp.Client, unreadable: dict[str, str]) -> tuple[list[McpTool], Any]:
+    """Every page of tools (the tools a page cannot give go into `unreadable`), and where the listing
+    was cut: None when it was not, `_TOO_MANY_PAGES` at `MAX_PAGES` pages with more to come, or the
+    `nextCursor` that cannot be given back (`_cursor`: `1.5`, an object). A paginator that repeats a
+    cursor or a page is stopped there: it would repeat forever, and it lists nothing new."""
     tools: list[McpTool] = []
     cursors: set[str] = set()
     pages: set[tuple[str, ...]] = set()
-    cursor = None
+    cursor: str | int | None = None
     for _ in range(MAX_PAGES):
-        page = await _readable_page(client, cursor, unreadable)
+        page, after = await _readable_page(client, cursor, unreadable)
         names = tuple(t.name for t in page.tools)
         if names and names in pages:
-            return tools, False
+            return tools, None
         pages.add(names)
         tools += page.tools
-        cursor = page.next_cursor
-        if not cursor or cursor in cursors:
-            return tools, False
-        cursors.add(cursor)
-    return tools, True
-
-
-async def _readable_page(client: mcp.Client, cursor: str | None, unreadable: dict[str, str]) -> ListToolsResult:
-    """One page of tools. The SDK refuses a whole page for one tool that is not valid MCP (no
-    `inputSchema`, a name that is no string); that page is asked for again as plain JSON and read
-    tool by tool, with the same checks: the tools that pass are listed, each other one goes into
-    `unreadable` with the reason. Reads the SDK's private session state (`_raw_listing`: the SDK
-    has no public way to ask for a page it would not check); without it, the page fails as the SDK
-    failed it."""
-    try:
-        return await client.list_tools(cursor=cursor, cache_mode="bypass")  # our cache, not the SDK's
-    except ValueError as refused:  # a ValidationError, or pydantic's "Maximum serialization depth exceeded"
-        if (private := _raw_listing(client.session)) is None:  # another SDK version
-            raise refused from None
-        stamp, send, absorb = private
-        data = ListToolsRequest(params=PaginatedRequestParams(cursor=cursor)).model_dump(
-            by_alias=True, mode="json", exclude_none=True
-        )
-        options: Any = {}
-        stamp(data, options)
-        raw = await send(data["method"], data.get("params"), options)
-        listed, after = raw.get("tools"), raw.get("nextCursor")
-        if not isinstance(listed, list) or not isinstance(after, str | None):
-            raise refused from None  # the page itself is broken, not one tool on it
-        envelope = {key: value for key, value in raw.items() if key not in ("tools", "nextCursor")}
         try:
-            _listed_tools(client.protocol_version, envelope, [])
-        except ValidationError:  # what the page says besides its tools is broken (a 2026 page without resultType)
-            raise refused from None
-        tools = []
-        for number, item in enumerate(listed, 1):
-            try:
-                tools.append(_listed_tools(client.protocol_version, envelope, [_object_rooted(item)])[0])
-            except ValueError as exc:
-                unreadable[_listed_name(item, number)] = _why_unlisted(exc)
-        page = ListToolsResult(tools=tools, next_cursor=after)
-        result: ListToolsResult = absorb(page, complete=cursor is None and not after)
-        return result
+            cursor = _cursor(after)
+        except ValueError:
+            return tools, after
+        if cursor is None or json.dumps(cursor) in cursors:  # 7 and "7" are two cursors
+            return tools, None
+        cursors.add(json.dumps(cursor))
+    return tools, _TOO_MANY_PAGES
+
+
+async def _readable_page(
+    client: mcp.Client, cursor: str | int | None, unreadable: dict[str, str]
+) -> tuple[ListToolsResult, Any]:
+    """One page of tools, and its `nextCursor` as the server wrote it. The SDK refuses a whole page
+    for one tool that is not valid MCP (no `inputSchema`, a name that is no string), or for a
+    `nextCursor` that is no string; that page is asked for again as plain JSON and read tool by tool,
+    with the same checks: the tools that pass are listed, each other one goes into `unreadable` with
+    the reason. A number for a cursor is sent so, as plain JSON too (the SDK sends strings only).
+    Reads the SDK's private session state (`_raw_listing`: the SDK has no public way to ask for a page
+    it would not check); without it, the page fails as the SDK failed it."""
+    refused: ValueError | None = None
+    if not isinstance(cursor, int):
+        try:
+            page = await client.list_tools(cursor=cursor, cache_mode="bypass")  # our cache, not the SDK's
+            return page, page.next_cursor
+        except ValueError as exc:  # a ValidationError, or pydantic's "Maximum serialization depth exceeded"
+            refused = exc
+    if (private := _raw_listing(client.session)) is None:  # another SDK version
+        raise refused or ValueError(f"this mcp package cannot send a cursor that is a number ({cursor})")
+    stamp, send, absorb = private
+    request = ListToolsRequest(params=PaginatedRequestParams(cursor=cursor if isinstance(cursor, str) else None))
+    data = request.model_dump(by_alias=True, mode="json", exclude_none=True)
+    if isinstance(cursor, int):
+        data.setdefault("params", {})["cursor"] = cursor
+    options: Any = {}
+    stamp(data, options)
+    raw = await send(data["method"], data.get("params"), options)
+    listed, after = raw.get("tools"), raw.get("nextCursor")
+    if not isinstance(listed, list):
+        raise refused or ValueError("its tools/list answer holds no list of tools")
+    envelope = {key: value for key, value in raw.items() if key not in ("tools", "nextCursor")}
+    try:
+        _listed_tools(client.protocol_version, envelope, [])
+    except ValidationError as exc:  # what the page says besides its tools is broken (a 2026 page without resultType)
+        raise refused or exc from None
+    tools = []
+    for number, item in enumerate(listed, 1):
+        try:
+            tools.append(_listed_tools(client.protocol_version, envelope, [_object_rooted(item)])[0])
+        except ValueError as exc:
+            unreadable[_listed_name(item, number)] = _why_unlisted(exc)
+    page = ListToolsResult(tools=tools, next_cursor=after if isinstance(after, str) else None)
+    result: ListToolsResult = absorb(page, complete=cursor is None and not after)
+    return result, after
 
 
 def _object_rooted(item: Any) -> Any:

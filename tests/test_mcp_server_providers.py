@@ -208,3 +208,27 @@ def test_structured_content_that_is_no_object_is_served_again_when_its_output_sc
             result = proxy.call_tool("orders", {})
     assert not result.is_error and result.structured_content == [1, 2]
     assert [block.text for block in result.content] == ["1, 2"]
+
+
+def test_another_mcp_server_s_tool_title_is_kept_and_served_again():
+    """MCP's `title` (2025-06-18: the name a person reads, before `annotations.title`) was dropped:
+    the spec's metadata had no trace of it, and served again the tool had none. It is kept in the
+    metadata (`mcp_title`, never sent to the model) and served again."""
+    import mcp_types as types
+    from mcp.server.lowlevel import Server
+
+    async def list_tools(ctx, params):
+        return types.ListToolsResult(
+            tools=[
+                types.Tool(name="stock", title="Stock level", input_schema={"type": "object"}),
+                types.Tool(name="plain", input_schema={"type": "object"}),
+            ]
+        )
+
+    with McpClient(Server("inner", on_list_tools=list_tools), name="inner") as inner:
+        provider = McpToolProvider([inner])
+        metadata = {t.name: t.spec.metadata for t in provider.provide()}
+        with McpClient(tools_server([provider]), name="proxy") as proxy:
+            titles = {t.name: t.title for t in proxy.list_tools()}
+    assert metadata["stock"]["mcp_title"] == "Stock level" and "mcp_title" not in metadata["plain"]
+    assert titles == {"stock": "Stock level", "plain": None}

@@ -21,8 +21,8 @@ deadline, `list_timeout`) and, per tool:
    out, and why, is in `provider.left_out` (and the log), so a notebook can show it; so is a
    listing cut at `MAX_PAGES` pages, or at a `nextCursor` that cannot be given back (`1.5`, an object;
    `McpClient.listing_cut`, under `"server: (later pages)"`);
-3. keeps MCP's `annotations` and `_meta` — plus which server and which original name — in the
-   spec's `metadata`, which the model never sees; a description longer than a chat API takes
+3. keeps MCP's `annotations`, `_meta` and `title` (`mcp_title`: the name a person reads) — plus
+   which server and which original name — in the spec's `metadata`, which the model never sees; a description longer than a chat API takes
    (`MAX_DESCRIPTION_CHARS`) is cut, and kept whole there (`mcp_description`); so is the tool's
    `outputSchema` (`mcp_output_schema`: `toolkit.mcp.server` serves it again);
 4. binds an executor to the server and the tool's *original* name, so a renamed tool still
@@ -501,6 +501,8 @@ def tool_from_mcp(
     """One MCP tool as a toolkit `Tool` (steps 1–4 of the module docstring)."""
     where = f"MCP tool {mcp_tool.name!r} of server {client.name!r}"
     metadata: dict[str, Any] = {"mcp_server": client.name, "mcp_name": mcp_tool.name}
+    if isinstance(mcp_tool.title, str) and mcp_tool.title.strip():  # the name a person reads (`toolkit.mcp.server`)
+        metadata["mcp_title"] = mcp_tool.title
     if mcp_tool.annotations is not None:
         metadata["annotations"] = mcp_tool.annotations.model_dump(by_alias=True, exclude_none=True)
     if mcp_tool.meta:

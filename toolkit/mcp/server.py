@@ -32,7 +32,7 @@ answer): the result is an error, its text kept, saying why (`CHANGED_ON_THE_WAY`
 
 Tools flagged read-only travel with the MCP annotation `readOnlyHint`, which a client keeps in
 the spec's metadata (`toolkit.mcp.provider`); another MCP server's tool served again keeps the
-annotations it came with.
+annotations and the `title` it came with.
 
 Leaves out: authentication, resources and prompts; HTTP on any address but 127.0.0.1.
 """
@@ -283,8 +283,10 @@ def _execute(tool: Tool, call: ToolCall) -> tuple[str, bool, Mapping[str, Any]]:
 
 def _mcp_tool(tool: Tool, read_only: bool) -> types.Tool:
     schema = tool.spec.parameters or {"type": "object", "properties": {}}
+    title = tool.spec.metadata.get("mcp_title")  # another MCP server's tool's, kept by `toolkit.mcp.provider`
     return types.Tool(
         name=tool.name,
+        title=title if isinstance(title, str) else None,
         description=_description(tool) or None,
         input_schema=schema,
         output_schema=_output_schema(tool),

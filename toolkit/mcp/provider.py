@@ -10,8 +10,9 @@ deadline, `list_timeout`) and, per tool:
 
 1. gives it a *wire name* the chat API accepts (`^[A-Za-z0-9_-]{1,64}$`): `files.read` →
    `files_read`; letters with accents lose them (`café` → `cafe`); other characters become
-   their code point (`查询订单` → `u67e5u8be2u8ba2u5355`); a name that is still taken in the
-   same server gets `_2`, `_3`. Errors about a tool name both the wire name and the original.
+   their code point (`查询订单` → `u67e5u8be2u8ba2u5355`); a name that is still taken, by a tool
+   of any of the provider's servers, gets `_2`, `_3` (two servers offering one valid name is a clash
+   the loop refuses, naming the fix). Errors about a tool name both the wire name and the original.
    A server listing one name twice is offered its first tool of that name only;
 2. leaves out a tool whose `execution.taskSupport` is "required": MCP tasks are not supported
    here, and such a server refuses a plain call (-32601), so the model could never use it;
@@ -306,13 +307,15 @@ class McpToolProvider:
         """The tools of every server, translated; what had to be left out is in `left_out` (and `partial`)."""
         tools: list[Tool] = []
         self.left_out = {}
-        for client, listed in zip(self.clients, self._list_all(), strict=True):
+        listings = list(zip(self.clients, self._list_all(), strict=True))
+        taken = {t.name for _, listed in listings for t in listed or () if openai_name(t.name) == t.name}
+        for client, listed in listings:
             if listed is not None:
                 for name, reason in getattr(client, "unreadable", {}).items():  # the SDK could not read them
                     self._leave_out(client, name, reason)
                 if cut := getattr(client, "listing_cut", ""):  # more pages than a listing reads
                     self._leave_out(client, "(later pages)", cut)
-                tools += self._translate(client, self._first_of_each_name(client, listed))
+                tools += self._translate(client, self._first_of_each_name(client, listed), taken)
         return tools
 
     def _first_of_each_name(self, client: McpClient, listed: list[McpTool]) -> list[McpTool]:
@@ -328,10 +331,13 @@ class McpToolProvider:
             first.setdefault(mcp_tool.name, mcp_tool)
         return list(first.values())
 
-    def _translate(self, client: McpClient, listed: list[McpTool]) -> list[Tool]:
-        """Each tool as a toolkit `Tool`; one that cannot be translated is left out, the others stay."""
+    def _translate(self, client: McpClient, listed: list[McpTool], taken: set[str]) -> list[Tool]:
+        """Each tool as a toolkit `Tool`; one that cannot be translated is left out, the others stay.
+        A made wire name steps around `taken` (the names the provider's servers offer as they are, and
+        those made for the servers before), to which this server's are added."""
         tools: list[Tool] = []
-        wires = wire_names([t.name for t in listed])
+        wires = wire_names([t.name for t in listed], taken)
+        taken.update(wires.values())
         for mcp_tool in listed:
             if _task_support(mcp_tool) == "required":  # answered with -32601 unless called as a task
                 reason = (
@@ -539,13 +545,15 @@ def openai_name(name: str) -> str:
     return wire
 
 
-def wire_names(names: Sequence[str]) -> dict[str, str]:
+def wire_names(names: Sequence[str], reserved: Iterable[str] = ()) -> dict[str, str]:
     """original → wire name for one server's tools, unique among them (`_2`, `_3` on a clash).
 
     A name the chat API accepts as it is keeps it, whatever the order of the list: a name made
-    from another (`files.read` → `files_read`) never takes it from the tool really called that."""
-    taken = {name for name in names if openai_name(name) == name}
-    out: dict[str, str] = {name: name for name in names if name in taken}
+    from another (`files.read` → `files_read`) never takes it from the tool really called that, nor
+    from a name in `reserved` (another server's tools in the same provider)."""
+    own = {name for name in names if openai_name(name) == name}
+    taken = own | set(reserved)
+    out: dict[str, str] = {name: name for name in names if name in own}
     for name in names:
         if name in out:
             continue

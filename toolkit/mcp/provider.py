@@ -10,8 +10,8 @@ deadline, `list_timeout`) and, per tool:
 
 1. gives it a *wire name* the chat API accepts (`^[A-Za-z0-9_-]{1,64}$`): `files.read` →
    `files_read`; letters with accents lose them (`café` → `cafe`); other characters become
-   their code point (`查询订单` → `u67e5u8be2u8ba2u5355`); a name that is still taken, by a tool
-   of any of the provider's servers, gets `_2`, `_3` (two servers offering one valid name is a clash
+   their code point (`查询订单` → `u67e5u8be2u8ba2u5355`); a name that is still taken, by another
+   tool of any of the provider's servers, gets `_2`, `_3` (two servers offering one name is a clash
    the loop refuses, naming the fix). Errors about a tool name both the wire name and the original.
    A server listing one name twice is offered its first tool of that name only;
 2. leaves out a tool whose `execution.taskSupport` is "required": MCP tasks are not supported
@@ -308,7 +308,7 @@ class McpToolProvider:
         tools: list[Tool] = []
         self.left_out = {}
         listings = list(zip(self.clients, self._list_all(), strict=True))
-        taken = {t.name for _, listed in listings for t in listed or () if openai_name(t.name) == t.name}
+        taken = {t.name: t.name for _, listed in listings for t in listed or () if openai_name(t.name) == t.name}
         for client, listed in listings:
             if listed is not None:
                 for name, reason in getattr(client, "unreadable", {}).items():  # the SDK could not read them
@@ -331,13 +331,14 @@ class McpToolProvider:
             first.setdefault(mcp_tool.name, mcp_tool)
         return list(first.values())
 
-    def _translate(self, client: McpClient, listed: list[McpTool], taken: set[str]) -> list[Tool]:
+    def _translate(self, client: McpClient, listed: list[McpTool], taken: dict[str, str]) -> list[Tool]:
         """Each tool as a toolkit `Tool`; one that cannot be translated is left out, the others stay.
-        A made wire name steps around `taken` (the names the provider's servers offer as they are, and
-        those made for the servers before), to which this server's are added."""
+        A made wire name steps around `taken` (wire → original: the names the provider's servers offer
+        as they are, and those made for the servers before), to which this server's are added."""
         tools: list[Tool] = []
         wires = wire_names([t.name for t in listed], taken)
-        taken.update(wires.values())
+        for original, wire in wires.items():
+            taken.setdefault(wire, original)
         for mcp_tool in listed:
             if _task_support(mcp_tool) == "required":  # answered with -32601 unless called as a task
                 reason = (
@@ -545,20 +546,22 @@ def openai_name(name: str) -> str:
     return wire
 
 
-def wire_names(names: Sequence[str], reserved: Iterable[str] = ()) -> dict[str, str]:
+def wire_names(names: Sequence[str], others: Mapping[str, str] | None = None) -> dict[str, str]:
     """original → wire name for one server's tools, unique among them (`_2`, `_3` on a clash).
 
     A name the chat API accepts as it is keeps it, whatever the order of the list: a name made
     from another (`files.read` → `files_read`) never takes it from the tool really called that, nor
-    from a name in `reserved` (another server's tools in the same provider)."""
+    from a tool of another server in the same provider with another name (`others`: wire → original).
+    The same name on two servers is the same wire name: a clash the loop refuses, naming the fix."""
+    others = others or {}
     own = {name for name in names if openai_name(name) == name}
-    taken = own | set(reserved)
+    taken = set(own)
     out: dict[str, str] = {name: name for name in names if name in own}
     for name in names:
         if name in out:
             continue
         wire, n = openai_name(name), 1
-        while wire in taken:
+        while wire in taken or others.get(wire, name) != name:
             n += 1
             suffix = f"_{n}"
             wire = openai_name(name)[: _MAX_NAME - len(suffix)] + suffix

@@ -79,7 +79,8 @@ text, the value under "result"), so the two say the same. The value is kept in t
 `structured_content` attribute (not sent to the model; code and a view may read it), so a server
 whose blocks say something else (the orders behind 'Found 2 orders') loses nothing; it is kept
 there when the model read it as text too (`content: []`), so code finds it in one place and
-`toolkit.mcp.server` serves it again as structured content. openai-agents
+`toolkit.mcp.server` serves it again as structured content. A result's `_meta` is kept the same
+way (`mcp_meta`, but for the keys MCP reserves for the session), never read by the model. openai-agents
 reads the blocks too (`use_structured_content=False`, its default), and so does Claude Code;
 pydantic-ai reads the structured value when every block is text.
 
@@ -160,6 +161,7 @@ __all__ = [
     "IMAGES_ATTRIBUTE",
     "MAX_DESCRIPTION_CHARS",
     "MAX_RESULT_CHARS",
+    "META_ATTRIBUTE",
     "RESOURCE_LINKS_ATTRIBUTE",
     "STRUCTURED_ATTRIBUTE",
     "McpExecutor",
@@ -172,6 +174,7 @@ __all__ = [
     "openai_name",
     "original_name",
     "rename_tools",
+    "reserved_key",
     "lost_text",
     "result_text",
     "timeout_text",
@@ -196,6 +199,9 @@ there, whether the model read the content blocks or the value's JSON."""
 FOR_USER_ATTRIBUTE = "for_user"
 """Result attribute holding the content a server marked for the user only (`annotations.audience`
 ["user"]), as text: the model does not read it (`for_model`), a view shows it."""
+META_ATTRIBUTE = "mcp_meta"
+"""Result attribute holding a result's `_meta` (what a server tells its client beside the content: a
+widget's state, a trace id), masked; the model never reads it, and `toolkit.mcp.server` serves it again."""
 RESOURCE_LINKS_ATTRIBUTE = "resource_links"
 """Result attribute holding a result's `resource_link` blocks, as MCP writes them (the model reads
 a line naming each): `toolkit.mcp.server` serves them again as links."""
@@ -638,7 +644,27 @@ class McpExecutor:
             attributes[STRUCTURED_ATTRIBUTE] = structured
         if links := self._links(result):
             attributes[RESOURCE_LINKS_ATTRIBUTE] = links
+        if (meta := self._meta(result)) is not None:
+            attributes[META_ATTRIBUTE] = meta
         return attributes
+
+    def _meta(self, result: CallToolResult) -> dict[str, Any] | None:
+        """The result's `_meta` but for the keys MCP reserves (`reserved_key`), masked as the text is; None
+        when nothing is left, or when it is longer than `max_result_chars` or not storable as it is (NaN)."""
+        value = result.meta
+        if not value or not isinstance(value, dict):
+            return None
+        value = {key: v for key, v in value.items() if not (isinstance(key, str) and reserved_key(key))}
+        if not value:
+            return None
+        text = self._masked(json.dumps(value, ensure_ascii=False))
+        if self.max_result_chars is not None and len(text) > self.max_result_chars:
+            return None
+        try:
+            kept = json.loads(text)
+        except ValueError:  # a mask that broke the JSON
+            return None
+        return kept if isinstance(kept, dict) and attributes_problem({META_ATTRIBUTE: kept}) is None else None
 
     def _structured(self, result: CallToolResult) -> Any:
         """The result's `structuredContent` (None when it has none), whether the model read it or
@@ -673,6 +699,16 @@ class McpExecutor:
         """`text` with the secrets the server was given masked (`McpClient.mask`; a client without it: as is)."""
         mask = getattr(self.client, "mask", None)
         return mask(text) if callable(mask) else text
+
+
+def reserved_key(key: str) -> bool:
+    """Whether a `_meta` key is one MCP reserves for itself (a prefix whose second label is
+    `modelcontextprotocol` or `mcp`: `io.modelcontextprotocol/serverInfo`, `…/related-task`): they belong
+    to the session (the SDK stamps each result of a 2026-07-28 server with its `serverInfo`), not to the
+    tool's answer."""
+    prefix, slash, _ = key.partition("/")
+    labels = prefix.split(".")
+    return bool(slash) and len(labels) > 1 and labels[1] in ("modelcontextprotocol", "mcp")
 
 
 def cut_text(text: str, limit: int | None) -> str:

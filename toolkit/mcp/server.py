@@ -23,7 +23,8 @@ returns kept the process alive).
 A result is its text, then an image block for each image the tool returned (its `images`
 attribute, a chart: a data URL as an image, a link as a resource link), then what another MCP
 server marked for the user only (`for_user`, a tool served again) with that audience, then its
-resource links (`resource_links`) as links; they were lost on the way. Another MCP server's
+resource links (`resource_links`) as links; they were lost on the way. Its `_meta` (`mcp_meta`) is
+served again too. Another MCP server's
 `structuredContent`, kept on the result as a JSON object (`structured_content`), is served again
 as the result's `structuredContent` (an error result's too; a value kept only as its cut JSON text is not), and its
 tool's `outputSchema` with the tool (a value of any JSON type that schema takes is served then). A value cut or masked on
@@ -64,6 +65,7 @@ from toolkit.loop.images import IMAGES
 from toolkit.loop.sources import ProviderRequest, check_collection, provided
 from toolkit.mcp.client import unicode_text
 from toolkit.mcp.provider import FOR_USER_ATTRIBUTE as FOR_USER
+from toolkit.mcp.provider import META_ATTRIBUTE as META
 from toolkit.mcp.provider import RESOURCE_LINKS_ATTRIBUTE as LINKS
 from toolkit.mcp.provider import STRUCTURED_ATTRIBUTE as STRUCTURED
 from toolkit.mcp.schema import CHECKED_BY_SERVER
@@ -127,7 +129,9 @@ def tools_server(
                 content.append(types.TextContent(text=CHANGED_ON_THE_WAY))
                 return types.CallToolResult(content=content, is_error=True)  # an error's content is not checked
             structured = kept
-        return types.CallToolResult(content=content, is_error=is_error, structured_content=structured)
+        return types.CallToolResult(
+            content=content, is_error=is_error, structured_content=structured, _meta=_meta(attributes.get(META))
+        )
 
     return Server(name, version=version, on_list_tools=list_tools, on_call_tool=call_tool)
 
@@ -224,6 +228,11 @@ def _content(text: str, attributes: Mapping[str, Any]) -> list[types.ContentBloc
     user = types.Annotations(audience=["user"])
     blocks += [types.TextContent(text=unicode_text(t), annotations=user) for t in _strings(attributes.get(FOR_USER))]
     return blocks + _links(attributes.get(LINKS))
+
+
+def _meta(value: Any) -> dict[str, Any] | None:
+    """Another MCP server's result `_meta` (`mcp_meta`, without MCP's own keys), served again."""
+    return dict(value) if isinstance(value, Mapping) and value else None
 
 
 def _links(value: Any) -> list[types.ContentBlock]:

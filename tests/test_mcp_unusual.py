@@ -296,3 +296,37 @@ def test_a_next_cursor_that_is_no_string_costs_at_most_the_later_pages(cursor, t
         assert client.listing_cut == cut
     assert sent == ([cursor] if len(tools) == 2 else [])
     assert provider.left_out == ({"odd: (later pages)": cut} if cut else {})
+
+
+@pytest.mark.parametrize(
+    ("extra", "dropped", "why"),
+    [
+        ({"annotations": "read-only"}, "annotations", "annotations is a string, not an object"),
+        (
+            {"annotations": {"readOnlyHint": True, "title": 5}},
+            "annotations",
+            "annotations.title: Input should be a valid string",
+        ),
+        ({"title": 5, "icons": "x.png"}, "icons, title", "icons: Input should be a valid list"),
+        (
+            {"execution": {"taskSupport": "preferred"}},
+            "execution",
+            "execution.taskSupport: Input should be 'forbidden', 'optional' or 'required'",
+        ),
+    ],
+)
+def test_a_tool_whose_display_or_hint_fields_are_not_valid_mcp_is_offered_without_them(extra, dropped, why):
+    """A `title`, `icons`, `annotations` or `execution` that is not valid MCP (a title that is a number,
+    a hint of a later version) cost the whole tool ("its listing is not valid MCP"), though nothing a
+    call needs was wrong. The tool is offered without them (no hint read: a timeout is then not said to
+    be safe to repeat), and `left_out` says what was dropped."""
+    server = _server(tools={"t": {"type": "object", "properties": {"q": {"type": "string"}}}})
+    with McpClient(tampered(server, _listing(lambda tools: tools[0].update(extra))), name="odd") as client:
+        provider = McpToolProvider([client])
+        (tool,) = provider.provide()
+        assert "annotations" not in tool.spec.metadata and "mcp_title" not in tool.spec.metadata
+        assert tool.execute(ToolCall(id="c", name="t", arguments='{"q": "x"}')).content == "ok {'q': 'x'}"
+    assert provider.left_out == {
+        f"odd: t ({dropped})": f"MCP tool 't' of server 'odd': its {dropped} {'are' if ',' in dropped else 'is'} not "
+        f"valid MCP ({why}); the tool is offered without {'them' if ',' in dropped else 'it'}. Ask its author to fix it"
+    }

@@ -268,7 +268,9 @@ class McpClient:
         """How many times the server said its tools changed: a listing that one overtook is not cached."""
         self.unreadable: dict[str, str] = {}
         """The tools the last listing could not read (a listing that is not valid MCP for them
-        alone): their names → why. The others are listed; `McpToolProvider` reports these."""
+        alone): their names → why. The others are listed; `McpToolProvider` reports these. A tool
+        offered without a field that says nothing a call needs (`title`, `icons`, `annotations`,
+        `execution`), which was not valid MCP, is here too, as `name (field)`."""
         self.listing_cut: str = ""
         """Why the last listing is not whole ("" when it is): the server had more than `MAX_PAGES`
         pages of tools. `McpToolProvider` reports it."""
@@ -784,7 +786,8 @@ class McpClient:
         else:
             self.listing_cut = ""
         self.unreadable = {
-            name: self._hide(f"MCP tool {name!r} of server {self.name!r}: {why}") for name, why in unreadable.items()
+            _unread_key(name): self._hide(f"MCP tool {_unread_key(name, alone=True)!r} of server {self.name!r}: {why}")
+            for name, why in unreadable.items()
         }
         return list(tools)
 
@@ -1314,10 +1317,55 @@ async def _readable_page(
         try:
             tools.append(_listed_tools(client.protocol_version, envelope, [_object_rooted(item)])[0])
         except ValueError as exc:
-            unreadable[_listed_name(item, number)] = _why_unlisted(exc)
+            if (bare := _without_extras(item, exc)) is None:
+                unreadable[_listed_name(item, number)] = _why_unlisted(exc)
+                continue
+            try:
+                tools.append(_listed_tools(client.protocol_version, envelope, [_object_rooted(bare[0])])[0])
+            except ValueError as still:  # something a call needs is wrong too
+                unreadable[_listed_name(item, number)] = _why_unlisted(still)
+            else:
+                unreadable[f"\0{_listed_name(item, number)}\0{', '.join(bare[1])}"] = _why_bare(exc, bare[1])
     page = ListToolsResult(tools=tools, next_cursor=after if isinstance(after, str) else None)
     result: ListToolsResult = absorb(page, complete=cursor is None and not after)
     return result, after
+
+
+_EXTRAS = ("annotations", "execution", "icons", "title")
+"""A listed tool's fields that say nothing a call needs (what a person reads, hints): one that is not
+valid MCP is dropped, and the tool offered without it (`_without_extras`)."""
+
+
+def _without_extras(item: Any, exc: ValueError) -> tuple[dict[str, Any], list[str]] | None:
+    """`item` without the fields of `_EXTRAS` its errors are in, and their names, sorted; None when an
+    error is in another field (or `exc` says nothing of where)."""
+    if not isinstance(exc, ValidationError) or not isinstance(item, dict) or not exc.error_count():
+        return None
+    fields = {error["loc"][2] if len(error["loc"]) > 2 else None for error in exc.errors()}  # past ("tools", 0)
+    if not fields <= set(_EXTRAS):
+        return None
+    dropped = sorted(str(field) for field in fields)
+    return {key: value for key, value in item.items() if key not in dropped}, dropped
+
+
+def _unread_key(key: str, *, alone: bool = False) -> str:
+    """A key `_readable_page` wrote into `unreadable`: a tool's name, or `\0name\0fields` for a tool
+    offered without fields that are not valid MCP (`_without_extras`), which `McpClient.unreadable`
+    holds as `name (fields)`; with `alone`, the tool's name alone."""
+    if not key.startswith("\0"):
+        return key
+    name, fields = key[1:].split("\0", 1)
+    return name if alone else f"{name} ({fields})"
+
+
+def _why_bare(exc: ValueError, dropped: list[str]) -> str:
+    """What was dropped from a listed tool (`_without_extras`), and why, in a line."""
+    wrong = _why_unlisted(exc).split("(", 1)[1].split("); ", 1)[0]  # "its listing is not valid MCP (…); fix"
+    one = len(dropped) == 1
+    return (
+        f"its {', '.join(dropped)} {'is' if one else 'are'} not valid MCP ({wrong}); the tool is offered without "
+        f"{'it' if one else 'them'}. Ask its author to fix it"
+    )
 
 
 def _object_rooted(item: Any) -> Any:

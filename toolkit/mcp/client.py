@@ -1327,7 +1327,7 @@ async def _readable_page(
             else:
                 unreadable[f"\0{_listed_name(item, number)}\0{', '.join(bare[1])}"] = _why_bare(exc, bare[1])
     page = ListToolsResult(tools=tools, next_cursor=after if isinstance(after, str) else None)
-    result: ListToolsResult = absorb(page, complete=cursor is None and not after)
+    result: ListToolsResult = absorb(page, complete=cursor is None and after in (None, ""))
     return result, after
 
 

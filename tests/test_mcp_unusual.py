@@ -330,3 +330,44 @@ def test_a_tool_whose_display_or_hint_fields_are_not_valid_mcp_is_offered_withou
         f"odd: t ({dropped})": f"MCP tool 't' of server 'odd': its {dropped} {'are' if ',' in dropped else 'is'} not "
         f"valid MCP ({why}); the tool is offered without {'them' if ',' in dropped else 'it'}. Ask its author to fix it"
     }
+
+
+@pytest.mark.parametrize(
+    ("asked", "what"),
+    [
+        ("elicit", "elicitation (a question put to the user)"),
+        ("sample", "sampling (a completion from the client's own model)"),
+        ("roots", "roots (the folders the client shares)"),
+    ],
+)
+def test_a_server_asking_for_input_this_client_does_not_give_is_told_so_not_blamed(asked, what):
+    """A server asking during a call for elicitation, sampling or roots (MCP 2026-07-28's
+    `InputRequiredResult`), which this client declares no capability for, was reported as the server's
+    own error ("MCP server 'm' answered with an error: Elicitation not supported"): the SDK's default
+    callback refused it here. It now says what the server asked for and that this client does not give it."""
+    import mcp_types as types
+
+    requests = {
+        "elicit": lambda: types.ElicitRequest(
+            params=types.ElicitRequestFormParams(message="name?", requested_schema={"type": "object", "properties": {}})
+        ),
+        "sample": lambda: types.CreateMessageRequest(
+            params=types.CreateMessageRequestParams(
+                messages=[types.SamplingMessage(role="user", content=types.TextContent(text="hi"))], max_tokens=5
+            )
+        ),
+        "roots": lambda: types.ListRootsRequest(),
+    }
+
+    def answer(params):
+        return types.InputRequiredResult(input_requests={"k": requests[asked]()})
+
+    with McpClient(_server(answer=answer), name="odd") as client:
+        (tool,) = McpToolProvider([client]).provide()
+        got = tool.execute(ToolCall(id="c", name="t", arguments="{}"))
+    assert (got.is_error, got.content) == (
+        True,
+        f"Tool 't' failed: MCP server 'odd' asked this client during the request for {what}, which this client "
+        "does not give (it declares no such capability), so the request did not finish; the tool needs an MCP "
+        "client that supports it",
+    )

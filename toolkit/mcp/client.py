@@ -87,7 +87,9 @@ application configured logging, never to stderr through logging's last resort.
 
 Leaves out: reconnecting by itself after the server died (`gone` says why; `close()` and use it
 again, or make a new client: `McpToolProvider` closes it when it tries the server again),
-resources, prompts, sampling; turning tools into toolkit `Tool`s (`toolkit.mcp.provider`).
+resources, prompts, sampling, elicitation and roots (a server asking for one during a call is told
+no by the SDK, and the call's error says what it asked for and that this client does not give it,
+not that the server failed); turning tools into toolkit `Tool`s (`toolkit.mcp.provider`).
 
 A stdio server's process group is ended with the server (POSIX; `group_ended`). The MCP SDK starts a
 stdio server in a session of its own (`start_new_session`: its process group's id is its pid) and
@@ -695,6 +697,12 @@ class McpClient:
                 ) from None
             if unread := unreadable_answer(exc):
                 raise McpError(self._hide(f"MCP server {self.name!r} broke the protocol: {unread}")) from None
+            if (asked := _REFUSED_INPUT.get(exc.message)) is not None and exc.code == INVALID_REQUEST:
+                raise McpError(
+                    f"MCP server {self.name!r} asked this client during the request for {asked}, which this client "
+                    "does not give (it declares no such capability), so the request did not finish; the tool needs "
+                    "an MCP client that supports it"
+                ) from None
             raise McpError(
                 self._quoted(f"MCP server {self.name!r} answered with an error: {_error_words(exc, self._quoted)}")
             ) from None
@@ -1183,6 +1191,17 @@ def _sdk_said(exc: MCPError, code: int) -> bool:
     to -32099 to servers, and -32000 is their usual "Server error". Such an answer was read as the
     connection's end (every later call not sent) or as a timeout, though the server had answered."""
     return exc.code == code and bool(_SDK_WORDS[code].fullmatch(exc.message))
+
+
+_REFUSED_INPUT = {
+    "Elicitation not supported": "elicitation (a question put to the user)",
+    "Sampling not supported": "sampling (a completion from the client's own model)",
+    "List roots not supported": "roots (the folders the client shares)",
+}
+"""How the SDK's default callbacks refuse what a server asks the client for (-32600, with these words):
+a 2026-07-28 server's `InputRequiredResult`, which the SDK raises as an error of the server's; an older
+server's request during a call, which such a server may answer the call with. Both are this client's
+refusal: it declares none of these capabilities (a callback of its own would declare one)."""
 
 
 def _describe_mcp(exc: MCPError) -> str:

@@ -8,7 +8,7 @@ import pytest
 
 from tests.test_mcp_modern import tampered
 from toolkit.chat.messages import ToolCall
-from toolkit.errors import ArgumentError
+from toolkit.errors import ArgumentError, McpError
 from toolkit.mcp.client import McpClient
 from toolkit.mcp.provider import McpToolProvider
 
@@ -109,8 +109,6 @@ def test_an_answer_with_another_request_s_id_over_a_caller_s_transport_fails_the
     not matched to requests as over stdio and HTTP: a call answered under an id no request waits
     for waited out its whole deadline, though the server had answered at once."""
     import time
-
-    from toolkit.errors import McpError
 
     calls = []
 
@@ -371,3 +369,30 @@ def test_a_server_asking_for_input_this_client_does_not_give_is_told_so_not_blam
         "does not give (it declares no such capability), so the request did not finish; the tool needs an MCP "
         "client that supports it",
     )
+
+
+def _result(change):
+    def tamper(data):
+        if "content" in data.get("result", {}):
+            change(data["result"])
+
+    return tamper
+
+
+@pytest.mark.parametrize(
+    ("block", "wrong"),
+    [
+        ({"type": "image", "data": 5, "mimeType": "image/png"}, "content.0.data: Input should be a valid string"),
+        ({"type": "audio", "data": "AAAA"}, "content.0.mimeType: Field required"),
+        ({"type": "resource_link", "uri": "file:///a"}, "content.0.name: Field required"),
+        ({"type": "text", "text": 5}, "content.0.text: Input should be a valid string"),
+    ],
+)
+def test_a_broken_block_is_named_by_what_is_wrong_with_it_not_by_another_block_type(block, wrong):
+    """A broken image block (its data a number) was reported as "content.0.type: Input should be 'text'":
+    the first of the errors of every block type the SDK tried, about a type the block never claimed.
+    The error now is the one of the block type it says it is."""
+    with McpClient(tampered(_server(), _result(lambda r: r.update(content=[block]))), name="odd") as client:
+        with pytest.raises(McpError) as raised:
+            client.call_tool("t", {})
+    assert str(raised.value) == f"MCP server 'odd' broke the protocol: its answer is not valid MCP ({wrong})"

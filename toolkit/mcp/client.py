@@ -1530,10 +1530,14 @@ def _first_error(exc: ValidationError, whole: str, *, models: bool = False) -> s
     """What pydantic's first error says, and where (`whole` when it is about the whole message):
     " (capabilities: Field required)"; "" when it has none. With `models`, the names of the models
     a union tried are left out of where (`CallToolResult.content.0.TextContent.text` is `content.0.text`):
-    MCP's fields are camelCase, its models' names capitalised."""
+    MCP's fields are camelCase, its models' names capitalised. Of a tagged union's branches (a
+    content block's types), those whose tag refused the value (`type`: "Input should be 'text'"
+    for an image block) are passed over while another has an error: the value claims that other one."""
     if not exc.error_count():
         return ""
-    first = exc.errors()[0]
+    errors = exc.errors()
+    refused = [e["loc"][:-1] for e in errors if e["type"] == "literal_error" and e["loc"][-1:] == ("type",)]
+    first = next((e for e in errors if not any(e["loc"][: len(b)] == b for b in refused)), errors[0])
     parts = [
         part
         for part in first["loc"]

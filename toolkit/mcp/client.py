@@ -1336,7 +1336,7 @@ async def _readable_page(
         try:
             tools.append(_listed_tools(client.protocol_version, envelope, [_object_rooted(item)])[0])
         except ValueError as exc:
-            if (bare := _without_extras(item, exc)) is None:
+            if (bare := _without_extras(item, exc)) is None or not isinstance(exc, ValidationError):
                 unreadable[_listed_name(item, number)] = _why_unlisted(exc)
                 continue
             try:
@@ -1377,9 +1377,9 @@ def _unread_key(key: str, *, alone: bool = False) -> str:
     return name if alone else f"{name} ({fields})"
 
 
-def _why_bare(exc: ValueError, dropped: list[str]) -> str:
+def _why_bare(exc: ValidationError, dropped: list[str]) -> str:
     """What was dropped from a listed tool (`_without_extras`), and why, in a line."""
-    wrong = _why_unlisted(exc).split("(", 1)[1].split("); ", 1)[0]  # "its listing is not valid MCP (…); fix"
+    wrong = _wrong_in_listing(exc)
     one = len(dropped) == 1
     return (
         f"its {', '.join(dropped)} {'is' if one else 'are'} not valid MCP ({wrong}); the tool is offered without "
@@ -1432,17 +1432,22 @@ def _why_unlisted(exc: ValueError) -> str:
     """What is wrong with one listed tool, and the fix, in a line."""
     if not isinstance(exc, ValidationError):  # pydantic could not even walk it (nested too deep)
         return f"its listing cannot be read ({describe(exc)}); ask its author to fix it"
-    first = exc.errors()[0]
-    where = ".".join(str(part) for part in first["loc"][2:]) or "the tool"  # past ("tools", 0)
+    wrong = _wrong_in_listing(exc)
     fix = (
         'an inputSchema is a JSON Schema object with "type": "object" ({"type": "object"} for no arguments)'
-        if where.startswith("inputSchema")
+        if wrong.startswith("inputSchema")
         else "see the MCP specification's Tool"
     )
-    wrong = f"{where}: {first['msg']}"
-    if first["type"] in ("dict_type", "model_type", "model_attributes_type"):  # "…a valid dictionary or instance of…"
-        wrong = f"{where} is {json_type(first['input'])}, not an object"
     return f"its listing is not valid MCP ({wrong}); {fix}. Ask its author to fix it"
+
+
+def _wrong_in_listing(exc: ValidationError) -> str:
+    """Where a listed tool is not valid MCP, and what is wrong there (its first error)."""
+    first = exc.errors()[0]
+    where = ".".join(str(part) for part in first["loc"][2:]) or "the tool"  # past ("tools", 0)
+    if first["type"] in ("dict_type", "model_type", "model_attributes_type"):  # "…a valid dictionary or instance of…"
+        return f"{where} is {json_type(first['input'])}, not an object"
+    return f"{where}: {first['msg']}"
 
 
 def _stop(

@@ -7,6 +7,7 @@ from toolkit.loop.sources import StaticProvider
 from toolkit.loop.wrappers import rename_tools
 from toolkit.mcp.client import McpClient
 from toolkit.mcp.provider import McpToolProvider, reserved_key
+from toolkit.mcp.schema import CHECKED_BY_SERVER
 from toolkit.mcp.server import tools_server
 from toolkit.tools.decorator import tool
 
@@ -262,3 +263,19 @@ def test_a_result_s_meta_is_kept_beside_what_the_model_reads_and_served_again_wi
     assert {key: value for key, value in served.meta.items() if not reserved_key(key)} == {
         "openai/widgetState": {"n": 1}
     }
+
+
+def test_another_mcp_server_s_tool_meta_is_served_again():
+    """A tool's `_meta` (an app's widget template, a server's own hints) was kept in the spec's metadata
+    but served again with toolkit's own key alone: a client of the proxy lost it."""
+    import mcp_types as types
+    from mcp.server.lowlevel import Server
+
+    async def list_tools(ctx, params):
+        meta = {"openai/outputTemplate": "ui://widget/stock.html", "io.modelcontextprotocol/x": 1}
+        return types.ListToolsResult(tools=[types.Tool(name="stock", input_schema={"type": "object"}, _meta=meta)])
+
+    with McpClient(Server("inner", on_list_tools=list_tools), name="inner") as inner:
+        with McpClient(tools_server([McpToolProvider([inner])]), name="proxy") as proxy:
+            (listed,) = proxy.list_tools()
+    assert listed.meta == {"openai/outputTemplate": "ui://widget/stock.html", CHECKED_BY_SERVER: True}

@@ -33,7 +33,7 @@ answer): the result is an error, its text kept, saying why (`CHANGED_ON_THE_WAY`
 
 Tools flagged read-only travel with the MCP annotation `readOnlyHint`, which a client keeps in
 the spec's metadata (`toolkit.mcp.provider`); another MCP server's tool served again keeps the
-annotations and the `title` it came with.
+annotations, the `title` and the `_meta` it came with.
 
 Leaves out: authentication, resources and prompts; HTTP on any address but 127.0.0.1.
 """
@@ -68,6 +68,7 @@ from toolkit.mcp.provider import FOR_USER_ATTRIBUTE as FOR_USER
 from toolkit.mcp.provider import META_ATTRIBUTE as META
 from toolkit.mcp.provider import RESOURCE_LINKS_ATTRIBUTE as LINKS
 from toolkit.mcp.provider import STRUCTURED_ATTRIBUTE as STRUCTURED
+from toolkit.mcp.provider import reserved_key
 from toolkit.mcp.schema import CHECKED_BY_SERVER
 from toolkit.tools.decorator import a_or_an
 from toolkit.tools.execute import (
@@ -300,8 +301,17 @@ def _mcp_tool(tool: Tool, read_only: bool) -> types.Tool:
         input_schema=schema,
         output_schema=_output_schema(tool),
         annotations=_annotations(tool, read_only),
-        _meta={CHECKED_BY_SERVER: True},  # the tool's executor checks its arguments, in its own words
+        _meta={**_tool_meta(tool), CHECKED_BY_SERVER: True},  # the tool's executor checks its arguments
     )
+
+
+def _tool_meta(tool: Tool) -> dict[str, Any]:
+    """Another MCP server's tool's `_meta` (`toolkit.mcp.provider` keeps it in `spec.metadata`), served again
+    but for the keys MCP reserves (`reserved_key`), which belong to that server's session."""
+    meta = tool.spec.metadata.get("_meta")
+    if not isinstance(meta, Mapping):
+        return {}
+    return {key: value for key, value in meta.items() if isinstance(key, str) and not reserved_key(key)}
 
 
 def _output_schema(tool: Tool) -> dict[str, Any] | None:

@@ -396,3 +396,22 @@ def test_a_broken_block_is_named_by_what_is_wrong_with_it_not_by_another_block_t
         with pytest.raises(McpError) as raised:
             client.call_tool("t", {})
     assert str(raised.value) == f"MCP server 'odd' broke the protocol: its answer is not valid MCP ({wrong})"
+
+
+def test_an_error_result_s_image_is_passed_on_when_the_model_accepts_images():
+    """A failed call's image (a screenshot of the page a click failed on) was described to a model that
+    accepts images as "not passed on: this chat model does not accept images", which was not true, and
+    was not passed on. An error result now passes its images on as a success's does."""
+    import mcp_types as types
+
+    png = "iVBORw0KGgo="
+
+    def answer(params):
+        blocks = [types.TextContent(text="could not click"), types.ImageContent(data=png, mime_type="image/png")]
+        return types.CallToolResult(content=blocks, is_error=True)
+
+    with McpClient(_server(answer=answer), name="odd") as client:
+        (tool,) = McpToolProvider([client], accepts_images=True).provide()
+        got = tool.execute(ToolCall(id="c", name="t", arguments="{}"))
+    assert (got.is_error, got.content) == (True, "Tool 't' failed: could not click\n[image (image/png) attached]")
+    assert got.attributes == {"images": [f"data:image/png;base64,{png}"]}

@@ -52,8 +52,9 @@ went away during the call leaves the outcome just as unknown, and its error resu
 the same words (`lost_text`); one already gone before the call sent nothing, and its error
 result says the call was not sent. A result with `isError` becomes an error result: the model reads
 its blocks as it would a success's (`structuredContent` when no block is for it), and the result keeps
-what a success's keeps (`structured_content`, `for_user`, `resource_links`), so the machine-readable
-error (a code, the valid values) is there for code, a view and `toolkit.mcp.server`.
+what a success's keeps (`structured_content`, `for_user`, `resource_links`, its `images` for a model
+that accepts them), so the machine-readable error (a code, the valid values) is there for code, a view
+and `toolkit.mcp.server`.
 Image content is passed on only when the chat model accepts images (`accepts_images=True`):
 the result's `images` attribute holds it as data URLs, and the loop sends them to the model in
 a user message after the round's tool results (`toolkit.loop.images`: a tool message carries
@@ -618,10 +619,17 @@ class McpExecutor:
         except Exception as exc:  # the SDK's own checks ("Invalid structured content returned by tool files.read")
             text = describe_exception(exc)
             raise McpToolError(text + _server_name_note(text, self.name, call.name)) from exc
+        text = self._masked(result_text(result, self.accepts_images))
         if result.is_error:
-            text = self._masked(result_text(result)) or "the server reported an error without a message"  # cut later
+            text = text or "the server reported an error without a message"  # cut later
             raise McpToolError(text + _server_name_note(text, self.name, call.name), self._attributes(result))
-        attributes = self._attributes(result)
+        return ToolOutput(cut_text(text, self.max_result_chars), self._attributes(result))
+
+    def _attributes(self, result: CallToolResult) -> dict[str, Any]:
+        """What a result keeps beside the text the model reads, an error's as a success's: its images
+        for a model that accepts them, the blocks for the user only, the `structuredContent`, the
+        resource links (masked, cut as the text is)."""
+        attributes: dict[str, Any] = {}
         images = (
             [b for b in result.content if isinstance(b, ImageContent) and for_model(b) and not image_problem(b)]
             if self.accepts_images
@@ -631,13 +639,6 @@ class McpExecutor:
             attributes[IMAGES_ATTRIBUTE] = [
                 f"data:{b.mime_type.strip()};base64,{_WHITESPACE.sub('', b.data)}" for b in images
             ]
-        text = self._masked(result_text(result, self.accepts_images))
-        return ToolOutput(cut_text(text, self.max_result_chars), attributes)
-
-    def _attributes(self, result: CallToolResult) -> dict[str, Any]:
-        """What a result keeps beside the text the model reads, an error's as a success's: the blocks for
-        the user only, the `structuredContent`, the resource links (masked, cut as the text is)."""
-        attributes: dict[str, Any] = {}
         if for_user := [cut_text(self._masked(text), self.max_result_chars) for text in user_only_texts(result)]:
             attributes[FOR_USER_ATTRIBUTE] = for_user
         if (structured := self._structured(result)) is not None:

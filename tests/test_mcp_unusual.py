@@ -415,3 +415,74 @@ def test_an_error_result_s_image_is_passed_on_when_the_model_accepts_images():
         got = tool.execute(ToolCall(id="c", name="t", arguments="{}"))
     assert (got.is_error, got.content) == (True, "Tool 't' failed: could not click\n[image (image/png) attached]")
     assert got.attributes == {"images": [f"data:image/png;base64,{png}"]}
+
+
+@contextlib.asynccontextmanager
+async def _by_hand(on_call):
+    """A 2025-06-18 server written by hand over JSON-RPC messages (no SDK server): it answers
+    `initialize` and `tools/list` (one tool `t`), refuses other requests as unknown (the client's
+    `server/discover` first), and hands each `tools/call` to `on_call(id, send, answers)`, where
+    `answers[id]` receives the client's answer to a request the server sent with that id."""
+    import mcp_types as types
+    from mcp.shared.message import SessionMessage
+
+    def message(data):
+        return SessionMessage(types.jsonrpc_message_adapter.validate_python({"jsonrpc": "2.0", **data}, by_name=False))
+
+    to_server, requests = anyio.create_memory_object_stream(100)
+    to_client, answers_read = anyio.create_memory_object_stream(100)
+    answers = {}
+
+    async def send(data):
+        await to_client.send(message(data))
+
+    async def serve(group):
+        async for item in requests:
+            data = item.message.model_dump(by_alias=True, mode="json", exclude_none=True)
+            method, rid = data.get("method"), data.get("id")
+            if method == "initialize":
+                info = {"name": "hand", "version": "1"}
+                await send(
+                    {
+                        "id": rid,
+                        "result": {"protocolVersion": "2025-06-18", "capabilities": {"tools": {}}, "serverInfo": info},
+                    }
+                )
+            elif method == "tools/list":
+                await send({"id": rid, "result": {"tools": [{"name": "t", "inputSchema": {"type": "object"}}]}})
+            elif method == "tools/call":
+                group.start_soon(on_call, rid, send, answers)  # its own task: it may wait for the client's answer
+            elif method is None and rid in answers:
+                await answers.pop(rid).send(data)
+            elif method is not None and rid is not None:
+                await send({"id": rid, "error": {"code": -32601, "message": "Method not found"}})
+
+    async with anyio.create_task_group() as group:
+        group.start_soon(serve, group)
+        try:
+            yield answers_read, to_server
+        finally:
+            group.cancel_scope.cancel()
+
+
+def test_a_2025_server_asking_for_elicitation_during_a_call_is_refused_and_its_error_says_what_it_asked():
+    """Over a 2025-06-18 connection the server sends `elicitation/create` to the client itself. This
+    client declares no elicitation: the SDK answers -32600 "Elicitation not supported" at once (no
+    wait), and a server that answers the call with that error is read as asking for what this client
+    does not give, not as failing on its own."""
+
+    async def on_call(rid, send, answers):
+        answers["e1"], answered = anyio.create_memory_object_stream(1)
+        params = {"message": "Your name?", "requestedSchema": {"type": "object", "properties": {}}}
+        await send({"id": "e1", "method": "elicitation/create", "params": params})
+        refusal = await answered.receive()
+        await send({"id": rid, "error": refusal["error"]})
+
+    with McpClient(_by_hand(on_call), name="hand", request_timeout=10) as client:
+        with pytest.raises(McpError) as raised:
+            client.call_tool("t", {})
+    assert str(raised.value) == (
+        "MCP server 'hand' asked this client during the request for elicitation (a question put to the user), "
+        "which this client does not give (it declares no such capability), so the request did not finish; the "
+        "tool needs an MCP client that supports it"
+    )

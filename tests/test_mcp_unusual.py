@@ -248,13 +248,13 @@ async def _relayed(server, on_answer, on_request):
             1.5,
             ["a"],
             "MCP server 'odd' answered tools/list with a nextCursor that is 1.5, where MCP's cursor is a string "
-            "(or a number, given back as it came); the tools on later pages cannot be asked for, and are not offered",
+            "(or a whole number, given back as it came); the tools on later pages cannot be asked for, and are not offered",
         ),
         (
             {"page": 2},
             ["a"],
             "MCP server 'odd' answered tools/list with a nextCursor that is {\"page\": 2}, where MCP's cursor is a "
-            "string (or a number, given back as it came); the tools on later pages cannot be asked for, and are not "
+            "string (or a whole number, given back as it came); the tools on later pages cannot be asked for, and are not "
             "offered",
         ),
     ],

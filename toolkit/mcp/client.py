@@ -789,7 +789,7 @@ class McpClient:
             self.listing_cut = self._quoted(
                 f"MCP server {self.name!r} answered tools/list with a nextCursor that is "
                 f"{cut(json.dumps(cut_at, ensure_ascii=False, default=str), 60)}, where MCP's cursor is a string (or "
-                "a number, given back as it came); the tools on later pages cannot be asked for, and are not offered"
+                "a whole number, given back as it came); the tools on later pages cannot be asked for, and are not offered"
             )
         else:
             self.listing_cut = ""

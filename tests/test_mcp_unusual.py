@@ -486,3 +486,14 @@ def test_a_2025_server_asking_for_elicitation_during_a_call_is_refused_and_its_e
         "which this client does not give (it declares no such capability), so the request did not finish; the "
         "tool needs an MCP client that supports it"
     )
+
+
+def test_a_result_whose_meta_is_no_object_is_read_without_it():
+    """A result whose `_meta` is no object (a list, a string: metadata the model never reads) made the SDK
+    refuse the whole answer ("_meta: Input should be a valid dictionary"): the call had run, and what it
+    answered was lost. The `_meta` is dropped and the rest read."""
+    change = _result(lambda r: r.update(_meta=["trace", 1]))
+    with McpClient(tampered(_server(), change), name="odd") as client:
+        (tool,) = McpToolProvider([client]).provide()
+        got = tool.execute(ToolCall(id="c", name="t", arguments="{}"))
+    assert (got.is_error, got.content, got.attributes) == (False, "ok {}", {})

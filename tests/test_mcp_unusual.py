@@ -325,7 +325,8 @@ def test_a_tool_whose_display_or_hint_fields_are_not_valid_mcp_is_offered_withou
         assert "annotations" not in tool.spec.metadata and "mcp_title" not in tool.spec.metadata
         assert tool.execute(ToolCall(id="c", name="t", arguments='{"q": "x"}')).content == "ok {'q': 'x'}"
     assert provider.left_out == {
-        f"odd: t ({dropped})": f"MCP tool 't' of server 'odd': its {dropped} {'are' if ',' in dropped else 'is'} not "
+        f"odd: t ({dropped})": f"MCP tool 't' of server 'odd': its {dropped.replace(', ', ' and ')} "
+        f"{'fields are' if ',' in dropped else 'field is'} not "
         f"valid MCP ({why}); the tool is offered without {'them' if ',' in dropped else 'it'}. Ask its author to fix it"
     }
 

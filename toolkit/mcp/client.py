@@ -1382,8 +1382,8 @@ def _why_bare(exc: ValidationError, dropped: list[str]) -> str:
     wrong = _wrong_in_listing(exc)
     one = len(dropped) == 1
     return (
-        f"its {', '.join(dropped)} {'is' if one else 'are'} not valid MCP ({wrong}); the tool is offered without "
-        f"{'it' if one else 'them'}. Ask its author to fix it"
+        f"its {' and '.join(dropped)} {'field is' if one else 'fields are'} not valid MCP ({wrong}); the tool is "
+        f"offered without {'it' if one else 'them'}. Ask its author to fix it"
     )
 
 

@@ -8,7 +8,7 @@ import pytest
 
 from tests.test_mcp_modern import tampered
 from toolkit.chat.messages import ToolCall
-from toolkit.errors import ArgumentError, McpError
+from toolkit.errors import ArgumentError, McpConnectionError, McpError
 from toolkit.mcp.client import McpClient
 from toolkit.mcp.provider import McpToolProvider
 
@@ -419,7 +419,7 @@ def test_an_error_result_s_image_is_passed_on_when_the_model_accepts_images():
 
 
 @contextlib.asynccontextmanager
-async def _by_hand(on_call):
+async def _by_hand(on_call, version="2025-06-18"):
     """A 2025-06-18 server written by hand over JSON-RPC messages (no SDK server): it answers
     `initialize` and `tools/list` (one tool `t`), refuses other requests as unknown (the client's
     `server/discover` first), and hands each `tools/call` to `on_call(id, send, answers)`, where
@@ -446,7 +446,7 @@ async def _by_hand(on_call):
                 await send(
                     {
                         "id": rid,
-                        "result": {"protocolVersion": "2025-06-18", "capabilities": {"tools": {}}, "serverInfo": info},
+                        "result": {"protocolVersion": version, "capabilities": {"tools": {}}, "serverInfo": info},
                     }
                 )
             elif method == "tools/list":
@@ -498,3 +498,21 @@ def test_a_result_whose_meta_is_no_object_is_read_without_it():
         (tool,) = McpToolProvider([client]).provide()
         got = tool.execute(ToolCall(id="c", name="t", arguments="{}"))
     assert (got.is_error, got.content, got.attributes) == (False, "ok {}", {})
+
+
+def test_a_server_answering_initialize_in_2026_07_28_is_not_said_to_speak_a_version_this_client_lacks():
+    """A server that refused `server/discover` and then answered `initialize` in 2026-07-28 was said to
+    answer "in MCP protocol version '2026-07-28', which this client does not speak", though this client
+    speaks it: that version has no `initialize`, and the server mixed the two handshakes."""
+
+    async def on_call(rid, send, answers):
+        await send({"id": rid, "result": {"content": []}})
+
+    with pytest.raises(McpConnectionError) as raised:
+        McpClient(_by_hand(on_call, version="2026-07-28"), name="hand", connect_timeout=5).connect()
+    assert str(raised.value) == (
+        "cannot reach MCP server 'hand': it answered initialize in MCP protocol version '2026-07-28', which has no "
+        "initialize handshake (a 2026-07-28 server answers server/discover, which this client sent first, without a "
+        "usable answer); "
+        "the server mixes two versions' handshakes: it may be set to 2025-11-25 or older"
+    )

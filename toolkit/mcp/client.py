@@ -153,7 +153,7 @@ from mcp_types import (
 )
 from mcp_types import Tool as McpTool
 from mcp_types.methods import parse_server_result
-from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, LATEST_HANDSHAKE_VERSION
+from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, LATEST_HANDSHAKE_VERSION, MODERN_PROTOCOL_VERSIONS
 from pydantic import ValidationError
 
 from toolkit.chat.client import LONGEST_SLEEP_S, host_problem
@@ -1514,7 +1514,15 @@ def _unspoken_version(exc: BaseException) -> str | None:
 
 
 def _version_problem(version: str) -> str:
-    """Why a server answering in `version` cannot be used, what this client asked for and speaks, and what would do."""
+    """Why a server answering in `version` cannot be used, what this client asked for and speaks, and what would do.
+    A version without `initialize` (2026-07-28: `server/discover`, which the SDK sends first and got no
+    usable answer to) is this client's too: the server mixed two versions' handshakes."""
+    if version in MODERN_PROTOCOL_VERSIONS:
+        return (
+            f"it answered initialize in MCP protocol version {version!r}, which has no initialize handshake (a "
+            f"{version} server answers server/discover, which this client sent first, without a usable answer); the "
+            f"server mixes two versions' handshakes: it may be set to {LATEST_HANDSHAKE_VERSION} or older"
+        )
     spoken = HANDSHAKE_PROTOCOL_VERSIONS
     listed = f"{', '.join(spoken[:-1])} and {spoken[-1]}" if len(spoken) > 1 else spoken[0]
     return (

@@ -138,3 +138,25 @@ def test_the_sdk_s_own_error_naming_the_server_s_name_gets_the_note_and_words_do
             "result cannot be used\n(The server calls this tool 's'; call it as 'stock'.)"
         )
         assert _tool_text(provider, "tally") == "Tool 'tally' failed: the stock tally is out"
+
+
+def test_a_made_name_steps_around_the_names_of_the_provider_s_other_servers():
+    """Wire names were made per server: `files.read` on one server became `files_read`, the name of
+    another server's own tool, and every run failed before its first request ("tool name 'files_read'
+    is defined twice"), a clash toolkit itself had made. A made name now steps around every name the
+    provider's servers offer; each call still reaches its own server, under the name it knows."""
+    with (
+        McpClient(_server(["files.read", "a/b"]), name="one") as one,
+        McpClient(_server(["files_read", "a.b"]), name="two") as two,
+    ):
+        tools = {t.name: t for t in McpToolProvider([one, two]).provide()}
+        assert {name: (t.spec.metadata["mcp_server"], t.spec.metadata["mcp_name"]) for name, t in tools.items()} == {
+            "files_read_2": ("one", "files.read"),
+            "a_b": ("one", "a/b"),
+            "files_read": ("two", "files_read"),
+            "a_b_2": ("two", "a.b"),
+        }
+        model = ScriptedModel([call("files_read_2", {"x": "1"}), call("a_b_2", {"x": "2"}), "done"])
+        result = run_loop(model, [UserMessage(content="go")], providers=[McpToolProvider([one, two])])
+    ran = [m.content for m in result.messages if isinstance(m, ToolResultMessage)]
+    assert ran == ['ran files.read {"x": "1"}', 'ran a.b {"x": "2"}']

@@ -446,6 +446,60 @@ CASES = {
         ],
         True,
     ),
+    "id_changes_the_base_below_it": (  # 2020-12: a subschema's `$id` is the base of the references it holds
+        {
+            "type": "object",
+            "properties": {
+                "a": {
+                    "$id": "https://example.com/a.json",
+                    "type": "object",
+                    "properties": {"v": {"$ref": "#/$defs/n"}, "w": {"$ref": "#flag"}},
+                    "$defs": {"n": {"type": "integer"}, "f": {"$anchor": "flag", "type": "boolean"}},
+                },
+                "tree": {
+                    "$id": "https://example.com/node.json",
+                    "type": "object",
+                    "properties": {"kids": {"type": "array", "items": {"$ref": "#"}}},
+                },
+                "b": {"$ref": "#/$defs/n"},
+            },
+            "$defs": {"n": {"type": "string"}},
+        },
+        {
+            "type": "object",
+            "properties": {
+                "a": {
+                    "type": "object",
+                    "properties": {
+                        "v": {"$ref": "#/$defs/properties_a__defs_n"},
+                        "w": {"$ref": "#/$defs/properties_a__defs_f"},
+                    },
+                },
+                "tree": {
+                    "type": "object",
+                    "properties": {"kids": {"type": "array", "items": {"$ref": "#/$defs/properties_tree"}}},
+                },
+                "b": {"$ref": "#/$defs/n"},
+            },
+            "$defs": {
+                "n": {"type": "string"},
+                "properties_a__defs_n": {"type": "integer"},
+                "properties_a__defs_f": {"type": "boolean"},
+                "properties_tree": {
+                    "type": "object",
+                    "properties": {"kids": {"type": "array", "items": {"$ref": "#/$defs/properties_tree"}}},
+                },
+            },
+        },
+        [
+            {"a": {"v": 1, "w": True}, "tree": {"kids": [{"kids": []}]}, "b": "x"},
+            {"a": {"v": "x"}},
+            {"a": {"w": 1}},
+            {"tree": {"kids": [{"kids": [1]}]}},
+            {"b": 1},
+        ],
+        True,
+    ),
 }
 
 

@@ -6,7 +6,8 @@ from toolkit.chat.messages import ToolCall
 from toolkit.loop.sources import StaticProvider
 from toolkit.loop.wrappers import rename_tools
 from toolkit.mcp.client import McpClient
-from toolkit.mcp.provider import McpToolProvider
+from toolkit.mcp.provider import McpToolProvider, reserved_key
+from toolkit.mcp.schema import CHECKED_BY_SERVER
 from toolkit.mcp.server import tools_server
 from toolkit.tools.decorator import tool
 
@@ -208,3 +209,73 @@ def test_structured_content_that_is_no_object_is_served_again_when_its_output_sc
             result = proxy.call_tool("orders", {})
     assert not result.is_error and result.structured_content == [1, 2]
     assert [block.text for block in result.content] == ["1, 2"]
+
+
+def test_another_mcp_server_s_tool_title_is_kept_and_served_again():
+    """MCP's `title` (2025-06-18: the name a person reads, before `annotations.title`) was dropped:
+    the spec's metadata had no trace of it, and served again the tool had none. It is kept in the
+    metadata (`mcp_title`, never sent to the model) and served again."""
+    import mcp_types as types
+    from mcp.server.lowlevel import Server
+
+    async def list_tools(ctx, params):
+        return types.ListToolsResult(
+            tools=[
+                types.Tool(name="stock", title="Stock level", input_schema={"type": "object"}),
+                types.Tool(name="plain", input_schema={"type": "object"}),
+            ]
+        )
+
+    with McpClient(Server("inner", on_list_tools=list_tools), name="inner") as inner:
+        provider = McpToolProvider([inner])
+        metadata = {t.name: t.spec.metadata for t in provider.provide()}
+        with McpClient(tools_server([provider]), name="proxy") as proxy:
+            titles = {t.name: t.title for t in proxy.list_tools()}
+    assert metadata["stock"]["mcp_title"] == "Stock level" and "mcp_title" not in metadata["plain"]
+    assert titles == {"stock": "Stock level", "plain": None}
+
+
+def test_a_result_s_meta_is_kept_beside_what_the_model_reads_and_served_again_without_mcp_s_own_keys():
+    """A result's `_meta` (what a server tells its client beside the content: a widget's state, a
+    trace id) was dropped: code could not read it, and served again the result had none. It is kept
+    in the result's `mcp_meta` attribute (never sent to the model) and served again, but for the keys
+    MCP reserves (`io.modelcontextprotocol/…`), which belong to the inner server's session (the SDK
+    stamps each 2026-07-28 result with its `serverInfo`)."""
+    import mcp_types as types
+    from mcp.server.lowlevel import Server
+
+    meta = {"openai/widgetState": {"n": 1}, "io.modelcontextprotocol/related-task": {"taskId": "t1"}}
+
+    async def list_tools(ctx, params):
+        return types.ListToolsResult(tools=[types.Tool(name="stock", input_schema={"type": "object"})])
+
+    async def call_tool(ctx, params):
+        return types.CallToolResult(content=[types.TextContent(text="3 left")], _meta=meta)
+
+    with McpClient(Server("inner", on_list_tools=list_tools, on_call_tool=call_tool), name="inner") as inner:
+        provider = McpToolProvider([inner])
+        (got,) = provider.provide()
+        result = got.execute(ToolCall(id="c", name="stock", arguments="{}"))
+        with McpClient(tools_server([provider]), name="proxy") as proxy:
+            served = proxy.call_tool("stock", {})
+    assert (result.content, result.attributes) == ("3 left", {"mcp_meta": {"openai/widgetState": {"n": 1}}})
+    assert "io.modelcontextprotocol/related-task" not in served.meta  # the proxy's SDK stamps its own serverInfo
+    assert {key: value for key, value in served.meta.items() if not reserved_key(key)} == {
+        "openai/widgetState": {"n": 1}
+    }
+
+
+def test_another_mcp_server_s_tool_meta_is_served_again():
+    """A tool's `_meta` (an app's widget template, a server's own hints) was kept in the spec's metadata
+    but served again with toolkit's own key alone: a client of the proxy lost it."""
+    import mcp_types as types
+    from mcp.server.lowlevel import Server
+
+    async def list_tools(ctx, params):
+        meta = {"openai/outputTemplate": "ui://widget/stock.html", "io.modelcontextprotocol/x": 1}
+        return types.ListToolsResult(tools=[types.Tool(name="stock", input_schema={"type": "object"}, _meta=meta)])
+
+    with McpClient(Server("inner", on_list_tools=list_tools), name="inner") as inner:
+        with McpClient(tools_server([McpToolProvider([inner])]), name="proxy") as proxy:
+            (listed,) = proxy.list_tools()
+    assert listed.meta == {"openai/outputTemplate": "ui://widget/stock.html", CHECKED_BY_SERVER: True}

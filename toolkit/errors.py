@@ -595,9 +595,18 @@ class McpTimeout(McpError):
 
 
 class McpToolError(ToolkitError):
-    """The server ran the tool and reported a failure (`isError: true`); the text is the server's."""
+    """The server ran the tool and reported a failure (`isError: true`); the text is the server's.
+    `result_attributes` is what the failed result keeps beside the text the model reads (the
+    result's `structuredContent`, its blocks for the user only: `toolkit.mcp.provider`)."""
 
     hint = "The tool itself failed on the server; the text is the server's own."
+
+    def __init__(self, message: str, result_attributes: Mapping[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.result_attributes: dict[str, Any] = dict(result_attributes or {})
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (str(self), self.result_attributes))
 
 
 class SchemaTranslationError(ConfigurationError):

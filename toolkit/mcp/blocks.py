@@ -9,7 +9,8 @@ model for. The SDK then refused the whole answer ("13 validation errors for unio
 `unknown_blocks_named(transport)` wraps a transport's read stream: in an answer whose result
 holds a `content` list, each block that is an object whose `type` is a str this SDK does not know
 becomes a text block naming it (`[video content not shown: …]`); the other blocks, and every
-other message, pass as they came. A block of a known type that is broken (a text block without
+other message, pass as they came. Such an answer's `_meta` that is no object (a list, a string:
+metadata the model never reads) is dropped: the SDK refused the whole answer for it too. A block of a known type that is broken (a text block without
 `text`) is left as it is: the SDK refuses it, as it should.
 
 Leaves out: blocks nested deeper than a result's `content` (an embedded resource's own fields),
@@ -42,9 +43,12 @@ def named(item: Any) -> Any:
     """`item` (a `SessionMessage`, or what else a read stream gives), its unknown blocks named in place."""
     message = getattr(item, "message", None)
     result = message.result if isinstance(message, JSONRPCResponse) else None
-    content = result.get("content") if isinstance(result, dict) else None
-    if isinstance(content, list) and any(_unknown(block) for block in content):
-        result["content"] = [_named(block) if _unknown(block) else block for block in content]  # type: ignore[index]
+    if not isinstance(result, dict) or not isinstance(content := result.get("content"), list):
+        return item
+    if any(_unknown(block) for block in content):
+        result["content"] = [_named(block) if _unknown(block) else block for block in content]
+    if not isinstance(result.get("_meta"), dict | None):
+        del result["_meta"]
     return item
 
 

@@ -19,7 +19,8 @@ the log lines of the SDK and of httpx2 as well.
 
 It connects on first use (or `connect()`), lists tools through a cache (a tool the SDK cannot
 read, say one with no `inputSchema`, costs that tool alone: it goes into `unreadable`, with the
-reason; an `inputSchema` that does not say `"type": "object"` (`{}`, `["object", "null"]`) is read
+reason; a `nextCursor` that is a number is given back as it came, one of another kind costs the later
+pages alone, `listing_cut` saying so; an `inputSchema` that does not say `"type": "object"` (`{}`, `["object", "null"]`) is read
 as saying it, since arguments are an object all the same), and calls a tool with a deadline for the whole call (the SDK's is per round: a server
 asking for more input round after round held it for ten): when it passes, the SDK sends the
 `notifications/cancelled` message so the server stops working. The cache is emptied by
@@ -86,7 +87,9 @@ application configured logging, never to stderr through logging's last resort.
 
 Leaves out: reconnecting by itself after the server died (`gone` says why; `close()` and use it
 again, or make a new client: `McpToolProvider` closes it when it tries the server again),
-resources, prompts, sampling; turning tools into toolkit `Tool`s (`toolkit.mcp.provider`).
+resources, prompts, sampling, elicitation and roots (a server asking for one during a call is told
+no by the SDK, and the call's error says what it asked for and that this client does not give it,
+not that the server failed); turning tools into toolkit `Tool`s (`toolkit.mcp.provider`).
 
 A stdio server's process group is ended with the server (POSIX; `group_ended`). The MCP SDK starts a
 stdio server in a session of its own (`start_new_session`: its process group's id is its pid) and
@@ -150,7 +153,7 @@ from mcp_types import (
 )
 from mcp_types import Tool as McpTool
 from mcp_types.methods import parse_server_result
-from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, LATEST_HANDSHAKE_VERSION
+from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, LATEST_HANDSHAKE_VERSION, MODERN_PROTOCOL_VERSIONS
 from pydantic import ValidationError
 
 from toolkit.chat.client import LONGEST_SLEEP_S, host_problem
@@ -267,7 +270,9 @@ class McpClient:
         """How many times the server said its tools changed: a listing that one overtook is not cached."""
         self.unreadable: dict[str, str] = {}
         """The tools the last listing could not read (a listing that is not valid MCP for them
-        alone): their names → why. The others are listed; `McpToolProvider` reports these."""
+        alone): their names → why. The others are listed; `McpToolProvider` reports these. A tool
+        offered without a field that says nothing a call needs (`title`, `icons`, `annotations`,
+        `execution`), which was not valid MCP, is here too, as `name (field)`."""
         self.listing_cut: str = ""
         """Why the last listing is not whole ("" when it is): the server had more than `MAX_PAGES`
         pages of tools. `McpToolProvider` reports it."""
@@ -692,6 +697,12 @@ class McpClient:
                 ) from None
             if unread := unreadable_answer(exc):
                 raise McpError(self._hide(f"MCP server {self.name!r} broke the protocol: {unread}")) from None
+            if (asked := _REFUSED_INPUT.get(exc.message)) is not None and exc.code == INVALID_REQUEST:
+                raise McpError(
+                    f"MCP server {self.name!r} asked this client during the request for {asked}, which this client "
+                    "does not give (it declares no such capability), so the request did not finish; the tool needs "
+                    "an MCP client that supports it"
+                ) from None
             raise McpError(
                 self._quoted(f"MCP server {self.name!r} answered with an error: {_error_words(exc, self._quoted)}")
             ) from None
@@ -766,17 +777,25 @@ class McpClient:
                 raise MCPError(REQUEST_TIMEOUT, "Request 'tools/list' timed out") from None  # as the SDK says it
 
         changed = self._tools_changed
-        tools, cut_short = self._call(within, timeout=seconds)
+        tools, cut_at = self._call(within, timeout=seconds)
         if changed == self._tools_changed:  # else they changed while being listed: asked again next time
             self._tools = tools
-        self.listing_cut = (
-            f"MCP server {self.name!r} lists its tools on more than {MAX_PAGES} pages; only the first "
-            f"{MAX_PAGES} pages ({len(tools)} tools) were read, and the tools on later pages are not offered"
-            if cut_short
-            else ""
-        )
+        if cut_at is _TOO_MANY_PAGES:
+            self.listing_cut = (
+                f"MCP server {self.name!r} lists its tools on more than {MAX_PAGES} pages; only the first "
+                f"{MAX_PAGES} pages ({len(tools)} tools) were read, and the tools on later pages are not offered"
+            )
+        elif cut_at is not None:
+            self.listing_cut = self._quoted(
+                f"MCP server {self.name!r} answered tools/list with a nextCursor that is "
+                f"{cut(json.dumps(cut_at, ensure_ascii=False, default=str), 60)}, where MCP's cursor is a string (or "
+                "a whole number, given back as it came); the tools on later pages cannot be asked for, and are not offered"
+            )
+        else:
+            self.listing_cut = ""
         self.unreadable = {
-            name: self._hide(f"MCP tool {name!r} of server {self.name!r}: {why}") for name, why in unreadable.items()
+            _unread_key(name): self._hide(f"MCP tool {_unread_key(name, alone=True)!r} of server {self.name!r}: {why}")
+            for name, why in unreadable.items()
         }
         return list(tools)
 
@@ -1174,6 +1193,17 @@ def _sdk_said(exc: MCPError, code: int) -> bool:
     return exc.code == code and bool(_SDK_WORDS[code].fullmatch(exc.message))
 
 
+_REFUSED_INPUT = {
+    "Elicitation not supported": "elicitation (a question put to the user)",
+    "Sampling not supported": "sampling (a completion from the client's own model)",
+    "List roots not supported": "roots (the folders the client shares)",
+}
+"""How the SDK's default callbacks refuse what a server asks the client for (-32600, with these words):
+a 2026-07-28 server's `InputRequiredResult`, which the SDK raises as an error of the server's; an older
+server's request during a call, which such a server may answer the call with. Both are this client's
+refusal: it declares none of these capabilities (a callback of its own would declare one)."""
+
+
 def _describe_mcp(exc: MCPError) -> str:
     """The SDK's error in a few words ("Connection closed")."""
     return str(exc).strip() or type(exc).__name__
@@ -1224,66 +1254,137 @@ def _bad_reply_id(exc: ValidationError) -> str | None:
     return None
 
 
-async def _list_all(client: mcp.Client, unreadable: dict[str, str]) -> tuple[list[McpTool], bool]:
-    """Every page of tools (the tools a page cannot give go into `unreadable`), and whether the
-    listing was cut at `MAX_PAGES` pages with more to come. An empty `nextCursor` ends it, as an
-    absent one does (some servers send `""` on their last page, and refuse it as a cursor;
-    LangChain's adapters read it so too). A paginator that repeats a cursor or a page is stopped
-    there: it would repeat forever, and it lists nothing new."""
+_TOO_MANY_PAGES = object()
+"""`_list_all`'s word for a listing cut at `MAX_PAGES` pages."""
+
+
+def _cursor(after: Any) -> str | int | None:
+    """A page's `nextCursor` as the next request gives it back: a string, or a number as it came (MCP's
+    cursor is an opaque string, and a server of another SDK or written by hand sent an offset); None
+    when it ends the listing, absent, null or empty (some servers send `""` on their last page, and
+    refuse it as a cursor; LangChain's adapters read it so too). Anything else: ValueError."""
+    if after is None or after == "":
+        return None
+    if isinstance(after, str) or (isinstance(after, int) and not isinstance(after, bool)):
+        return after
+    raise ValueError(after)
+
+
+async def _list_all(client: mcp.Client, unreadable: dict[str, str]) -> tuple[list[McpTool], Any]:
+    """Every page of tools (the tools a page cannot give go into `unreadable`), and where the listing
+    was cut: None when it was not, `_TOO_MANY_PAGES` at `MAX_PAGES` pages with more to come, or the
+    `nextCursor` that cannot be given back (`_cursor`: `1.5`, an object). A paginator that repeats a
+    cursor or a page is stopped there: it would repeat forever, and it lists nothing new."""
     tools: list[McpTool] = []
     cursors: set[str] = set()
     pages: set[tuple[str, ...]] = set()
-    cursor = None
+    cursor: str | int | None = None
     for _ in range(MAX_PAGES):
-        page = await _readable_page(client, cursor, unreadable)
+        page, after = await _readable_page(client, cursor, unreadable)
         names = tuple(t.name for t in page.tools)
         if names and names in pages:
-            return tools, False
+            return tools, None
         pages.add(names)
         tools += page.tools
-        cursor = page.next_cursor
-        if not cursor or cursor in cursors:
-            return tools, False
-        cursors.add(cursor)
-    return tools, True
-
-
-async def _readable_page(client: mcp.Client, cursor: str | None, unreadable: dict[str, str]) -> ListToolsResult:
-    """One page of tools. The SDK refuses a whole page for one tool that is not valid MCP (no
-    `inputSchema`, a name that is no string); that page is asked for again as plain JSON and read
-    tool by tool, with the same checks: the tools that pass are listed, each other one goes into
-    `unreadable` with the reason. Reads the SDK's private session state (`_raw_listing`: the SDK
-    has no public way to ask for a page it would not check); without it, the page fails as the SDK
-    failed it."""
-    try:
-        return await client.list_tools(cursor=cursor, cache_mode="bypass")  # our cache, not the SDK's
-    except ValueError as refused:  # a ValidationError, or pydantic's "Maximum serialization depth exceeded"
-        if (private := _raw_listing(client.session)) is None:  # another SDK version
-            raise refused from None
-        stamp, send, absorb = private
-        data = ListToolsRequest(params=PaginatedRequestParams(cursor=cursor)).model_dump(
-            by_alias=True, mode="json", exclude_none=True
-        )
-        options: Any = {}
-        stamp(data, options)
-        raw = await send(data["method"], data.get("params"), options)
-        listed, after = raw.get("tools"), raw.get("nextCursor")
-        if not isinstance(listed, list) or not isinstance(after, str | None):
-            raise refused from None  # the page itself is broken, not one tool on it
-        envelope = {key: value for key, value in raw.items() if key not in ("tools", "nextCursor")}
         try:
-            _listed_tools(client.protocol_version, envelope, [])
-        except ValidationError:  # what the page says besides its tools is broken (a 2026 page without resultType)
-            raise refused from None
-        tools = []
-        for number, item in enumerate(listed, 1):
-            try:
-                tools.append(_listed_tools(client.protocol_version, envelope, [_object_rooted(item)])[0])
-            except ValueError as exc:
+            cursor = _cursor(after)
+        except ValueError:
+            return tools, after
+        if cursor is None or json.dumps(cursor) in cursors:  # 7 and "7" are two cursors
+            return tools, None
+        cursors.add(json.dumps(cursor))
+    return tools, _TOO_MANY_PAGES
+
+
+async def _readable_page(
+    client: mcp.Client, cursor: str | int | None, unreadable: dict[str, str]
+) -> tuple[ListToolsResult, Any]:
+    """One page of tools, and its `nextCursor` as the server wrote it. The SDK refuses a whole page
+    for one tool that is not valid MCP (no `inputSchema`, a name that is no string), or for a
+    `nextCursor` that is no string; that page is asked for again as plain JSON and read tool by tool,
+    with the same checks: the tools that pass are listed, each other one goes into `unreadable` with
+    the reason. A number for a cursor is sent so, as plain JSON too (the SDK sends strings only).
+    Reads the SDK's private session state (`_raw_listing`: the SDK has no public way to ask for a page
+    it would not check); without it, the page fails as the SDK failed it."""
+    refused: ValueError | None = None
+    if not isinstance(cursor, int):
+        try:
+            page = await client.list_tools(cursor=cursor, cache_mode="bypass")  # our cache, not the SDK's
+            return page, page.next_cursor
+        except ValueError as exc:  # a ValidationError, or pydantic's "Maximum serialization depth exceeded"
+            refused = exc
+    if (private := _raw_listing(client.session)) is None:  # another SDK version
+        raise refused or ValueError(f"this mcp package cannot send a cursor that is a number ({cursor})")
+    stamp, send, absorb = private
+    request = ListToolsRequest(params=PaginatedRequestParams(cursor=cursor if isinstance(cursor, str) else None))
+    data = request.model_dump(by_alias=True, mode="json", exclude_none=True)
+    if isinstance(cursor, int):
+        data.setdefault("params", {})["cursor"] = cursor
+    options: Any = {}
+    stamp(data, options)
+    raw = await send(data["method"], data.get("params"), options)
+    listed, after = raw.get("tools"), raw.get("nextCursor")
+    if not isinstance(listed, list):
+        raise refused or ValueError("its tools/list answer holds no list of tools")
+    envelope = {key: value for key, value in raw.items() if key not in ("tools", "nextCursor")}
+    try:
+        _listed_tools(client.protocol_version, envelope, [])
+    except ValidationError as exc:  # what the page says besides its tools is broken (a 2026 page without resultType)
+        raise refused or exc from None
+    tools = []
+    for number, item in enumerate(listed, 1):
+        try:
+            tools.append(_listed_tools(client.protocol_version, envelope, [_object_rooted(item)])[0])
+        except ValueError as exc:
+            if (bare := _without_extras(item, exc)) is None or not isinstance(exc, ValidationError):
                 unreadable[_listed_name(item, number)] = _why_unlisted(exc)
-        page = ListToolsResult(tools=tools, next_cursor=after)
-        result: ListToolsResult = absorb(page, complete=cursor is None and not after)
-        return result
+                continue
+            try:
+                tools.append(_listed_tools(client.protocol_version, envelope, [_object_rooted(bare[0])])[0])
+            except ValueError as still:  # something a call needs is wrong too
+                unreadable[_listed_name(item, number)] = _why_unlisted(still)
+            else:
+                unreadable[f"\0{_listed_name(item, number)}\0{', '.join(bare[1])}"] = _why_bare(exc, bare[1])
+    page = ListToolsResult(tools=tools, next_cursor=after if isinstance(after, str) else None)
+    result: ListToolsResult = absorb(page, complete=cursor is None and after in (None, ""))
+    return result, after
+
+
+_EXTRAS = ("annotations", "execution", "icons", "title")
+"""A listed tool's fields that say nothing a call needs (what a person reads, hints): one that is not
+valid MCP is dropped, and the tool offered without it (`_without_extras`)."""
+
+
+def _without_extras(item: Any, exc: ValueError) -> tuple[dict[str, Any], list[str]] | None:
+    """`item` without the fields of `_EXTRAS` its errors are in, and their names, sorted; None when an
+    error is in another field (or `exc` says nothing of where)."""
+    if not isinstance(exc, ValidationError) or not isinstance(item, dict) or not exc.error_count():
+        return None
+    fields = {error["loc"][2] if len(error["loc"]) > 2 else None for error in exc.errors()}  # past ("tools", 0)
+    if not fields <= set(_EXTRAS):
+        return None
+    dropped = sorted(str(field) for field in fields)
+    return {key: value for key, value in item.items() if key not in dropped}, dropped
+
+
+def _unread_key(key: str, *, alone: bool = False) -> str:
+    """A key `_readable_page` wrote into `unreadable`: a tool's name, or `\0name\0fields` for a tool
+    offered without fields that are not valid MCP (`_without_extras`), which `McpClient.unreadable`
+    holds as `name (fields)`; with `alone`, the tool's name alone."""
+    if not key.startswith("\0"):
+        return key
+    name, fields = key[1:].split("\0", 1)
+    return name if alone else f"{name} ({fields})"
+
+
+def _why_bare(exc: ValidationError, dropped: list[str]) -> str:
+    """What was dropped from a listed tool (`_without_extras`), and why, in a line."""
+    wrong = _wrong_in_listing(exc)
+    one = len(dropped) == 1
+    return (
+        f"its {' and '.join(dropped)} {'field is' if one else 'fields are'} not valid MCP ({wrong}); the tool is "
+        f"offered without {'it' if one else 'them'}. Ask its author to fix it"
+    )
 
 
 def _object_rooted(item: Any) -> Any:
@@ -1331,17 +1432,22 @@ def _why_unlisted(exc: ValueError) -> str:
     """What is wrong with one listed tool, and the fix, in a line."""
     if not isinstance(exc, ValidationError):  # pydantic could not even walk it (nested too deep)
         return f"its listing cannot be read ({describe(exc)}); ask its author to fix it"
-    first = exc.errors()[0]
-    where = ".".join(str(part) for part in first["loc"][2:]) or "the tool"  # past ("tools", 0)
+    wrong = _wrong_in_listing(exc)
     fix = (
         'an inputSchema is a JSON Schema object with "type": "object" ({"type": "object"} for no arguments)'
-        if where.startswith("inputSchema")
+        if wrong.startswith("inputSchema")
         else "see the MCP specification's Tool"
     )
-    wrong = f"{where}: {first['msg']}"
-    if first["type"] in ("dict_type", "model_type", "model_attributes_type"):  # "…a valid dictionary or instance of…"
-        wrong = f"{where} is {json_type(first['input'])}, not an object"
     return f"its listing is not valid MCP ({wrong}); {fix}. Ask its author to fix it"
+
+
+def _wrong_in_listing(exc: ValidationError) -> str:
+    """Where a listed tool is not valid MCP, and what is wrong there (its first error)."""
+    first = exc.errors()[0]
+    where = ".".join(str(part) for part in first["loc"][2:]) or "the tool"  # past ("tools", 0)
+    if first["type"] in ("dict_type", "model_type", "model_attributes_type"):  # "…a valid dictionary or instance of…"
+        return f"{where} is {json_type(first['input'])}, not an object"
+    return f"{where}: {first['msg']}"
 
 
 def _stop(
@@ -1408,7 +1514,15 @@ def _unspoken_version(exc: BaseException) -> str | None:
 
 
 def _version_problem(version: str) -> str:
-    """Why a server answering in `version` cannot be used, what this client asked for and speaks, and what would do."""
+    """Why a server answering in `version` cannot be used, what this client asked for and speaks, and what would do.
+    A version without `initialize` (2026-07-28: `server/discover`, which the SDK sends first and got no
+    usable answer to) is this client's too: the server mixed two versions' handshakes."""
+    if version in MODERN_PROTOCOL_VERSIONS:
+        return (
+            f"it answered initialize in MCP protocol version {version!r}, which has no initialize handshake (a "
+            f"{version} server answers server/discover, which this client sent first, without a usable answer); the "
+            f"server mixes two versions' handshakes: it may be set to {LATEST_HANDSHAKE_VERSION} or older"
+        )
     spoken = HANDSHAKE_PROTOCOL_VERSIONS
     listed = f"{', '.join(spoken[:-1])} and {spoken[-1]}" if len(spoken) > 1 else spoken[0]
     return (
@@ -1429,10 +1543,14 @@ def _first_error(exc: ValidationError, whole: str, *, models: bool = False) -> s
     """What pydantic's first error says, and where (`whole` when it is about the whole message):
     " (capabilities: Field required)"; "" when it has none. With `models`, the names of the models
     a union tried are left out of where (`CallToolResult.content.0.TextContent.text` is `content.0.text`):
-    MCP's fields are camelCase, its models' names capitalised."""
+    MCP's fields are camelCase, its models' names capitalised. Of a tagged union's branches (a
+    content block's types), those whose tag refused the value (`type`: "Input should be 'text'"
+    for an image block) are passed over while another has an error: the value claims that other one."""
     if not exc.error_count():
         return ""
-    first = exc.errors()[0]
+    errors = exc.errors()
+    refused = [e["loc"][:-1] for e in errors if e["type"] == "literal_error" and e["loc"][-1:] == ("type",)]
+    first = next((e for e in errors if not any(e["loc"][: len(b)] == b for b in refused)), errors[0])
     parts = [
         part
         for part in first["loc"]

@@ -10,8 +10,9 @@ deadline, `list_timeout`) and, per tool:
 
 1. gives it a *wire name* the chat API accepts (`^[A-Za-z0-9_-]{1,64}$`): `files.read` →
    `files_read`; letters with accents lose them (`café` → `cafe`); other characters become
-   their code point (`查询订单` → `u67e5u8be2u8ba2u5355`); a name that is still taken in the
-   same server gets `_2`, `_3`. Errors about a tool name both the wire name and the original.
+   their code point (`查询订单` → `u67e5u8be2u8ba2u5355`); a name that is still taken, by another
+   tool of any of the provider's servers, gets `_2`, `_3` (two servers offering one name is a clash
+   the loop refuses, naming the fix). Errors about a tool name both the wire name and the original.
    A server listing one name twice is offered its first tool of that name only;
 2. leaves out a tool whose `execution.taskSupport` is "required": MCP tasks are not supported
    here, and such a server refuses a plain call (-32601), so the model could never use it;
@@ -19,9 +20,10 @@ deadline, `list_timeout`) and, per tool:
    (or whose translation fails in any other way), or that the SDK cannot read at all (no
    `inputSchema`, one that is no object: `McpClient.unreadable`), is left out, the others stay. What was left
    out, and why, is in `provider.left_out` (and the log), so a notebook can show it; so is a
-   listing cut at `MAX_PAGES` pages (`McpClient.listing_cut`, under `"server: (later pages)"`);
-3. keeps MCP's `annotations` and `_meta` — plus which server and which original name — in the
-   spec's `metadata`, which the model never sees; a description longer than a chat API takes
+   listing cut at `MAX_PAGES` pages, or at a `nextCursor` that cannot be given back (`1.5`, an object;
+   `McpClient.listing_cut`, under `"server: (later pages)"`);
+3. keeps MCP's `annotations`, `_meta` and `title` (`mcp_title`: the name a person reads) — plus
+   which server and which original name — in the spec's `metadata`, which the model never sees; a description longer than a chat API takes
    (`MAX_DESCRIPTION_CHARS`) is cut, and kept whole there (`mcp_description`); so is the tool's
    `outputSchema` (`mcp_output_schema`: `toolkit.mcp.server` serves it again);
 4. binds an executor to the server and the tool's *original* name, so a renamed tool still
@@ -48,7 +50,11 @@ did. It advises calling again only when the tool's annotations say it is read-on
 idempotent; otherwise it says not to (a second call could, say, charge twice). A server that
 went away during the call leaves the outcome just as unknown, and its error result says so in
 the same words (`lost_text`); one already gone before the call sent nothing, and its error
-result says the call was not sent. A result with `isError` becomes an error result.
+result says the call was not sent. A result with `isError` becomes an error result: the model reads
+its blocks as it would a success's (`structuredContent` when no block is for it), and the result keeps
+what a success's keeps (`structured_content`, `for_user`, `resource_links`, its `images` for a model
+that accepts them), so the machine-readable error (a code, the valid values) is there for code, a view
+and `toolkit.mcp.server`.
 Image content is passed on only when the chat model accepts images (`accepts_images=True`):
 the result's `images` attribute holds it as data URLs, and the loop sends them to the model in
 a user message after the round's tool results (`toolkit.loop.images`: a tool message carries
@@ -74,7 +80,8 @@ text, the value under "result"), so the two say the same. The value is kept in t
 `structured_content` attribute (not sent to the model; code and a view may read it), so a server
 whose blocks say something else (the orders behind 'Found 2 orders') loses nothing; it is kept
 there when the model read it as text too (`content: []`), so code finds it in one place and
-`toolkit.mcp.server` serves it again as structured content. openai-agents
+`toolkit.mcp.server` serves it again as structured content. A result's `_meta` is kept the same
+way (`mcp_meta`, but for the keys MCP reserves for the session), never read by the model. openai-agents
 reads the blocks too (`use_structured_content=False`, its default), and so does Claude Code;
 pydantic-ai reads the structured value when every block is text.
 
@@ -155,6 +162,7 @@ __all__ = [
     "IMAGES_ATTRIBUTE",
     "MAX_DESCRIPTION_CHARS",
     "MAX_RESULT_CHARS",
+    "META_ATTRIBUTE",
     "RESOURCE_LINKS_ATTRIBUTE",
     "STRUCTURED_ATTRIBUTE",
     "McpExecutor",
@@ -167,6 +175,7 @@ __all__ = [
     "openai_name",
     "original_name",
     "rename_tools",
+    "reserved_key",
     "lost_text",
     "result_text",
     "timeout_text",
@@ -191,6 +200,9 @@ there, whether the model read the content blocks or the value's JSON."""
 FOR_USER_ATTRIBUTE = "for_user"
 """Result attribute holding the content a server marked for the user only (`annotations.audience`
 ["user"]), as text: the model does not read it (`for_model`), a view shows it."""
+META_ATTRIBUTE = "mcp_meta"
+"""Result attribute holding a result's `_meta` (what a server tells its client beside the content: a
+widget's state, a trace id), masked; the model never reads it, and `toolkit.mcp.server` serves it again."""
 RESOURCE_LINKS_ATTRIBUTE = "resource_links"
 """Result attribute holding a result's `resource_link` blocks, as MCP writes them (the model reads
 a line naming each): `toolkit.mcp.server` serves them again as links."""
@@ -302,13 +314,15 @@ class McpToolProvider:
         """The tools of every server, translated; what had to be left out is in `left_out` (and `partial`)."""
         tools: list[Tool] = []
         self.left_out = {}
-        for client, listed in zip(self.clients, self._list_all(), strict=True):
+        listings = list(zip(self.clients, self._list_all(), strict=True))
+        taken = {t.name: t.name for _, listed in listings for t in listed or () if openai_name(t.name) == t.name}
+        for client, listed in listings:
             if listed is not None:
                 for name, reason in getattr(client, "unreadable", {}).items():  # the SDK could not read them
                     self._leave_out(client, name, reason)
                 if cut := getattr(client, "listing_cut", ""):  # more pages than a listing reads
                     self._leave_out(client, "(later pages)", cut)
-                tools += self._translate(client, self._first_of_each_name(client, listed))
+                tools += self._translate(client, self._first_of_each_name(client, listed), taken)
         return tools
 
     def _first_of_each_name(self, client: McpClient, listed: list[McpTool]) -> list[McpTool]:
@@ -324,10 +338,14 @@ class McpToolProvider:
             first.setdefault(mcp_tool.name, mcp_tool)
         return list(first.values())
 
-    def _translate(self, client: McpClient, listed: list[McpTool]) -> list[Tool]:
-        """Each tool as a toolkit `Tool`; one that cannot be translated is left out, the others stay."""
+    def _translate(self, client: McpClient, listed: list[McpTool], taken: dict[str, str]) -> list[Tool]:
+        """Each tool as a toolkit `Tool`; one that cannot be translated is left out, the others stay.
+        A made wire name steps around `taken` (wire → original: the names the provider's servers offer
+        as they are, and those made for the servers before), to which this server's are added."""
         tools: list[Tool] = []
-        wires = wire_names([t.name for t in listed])
+        wires = wire_names([t.name for t in listed], taken)
+        for original, wire in wires.items():
+            taken.setdefault(wire, original)
         for mcp_tool in listed:
             if _task_support(mcp_tool) == "required":  # answered with -32601 unless called as a task
                 reason = (
@@ -497,6 +515,8 @@ def tool_from_mcp(
     """One MCP tool as a toolkit `Tool` (steps 1–4 of the module docstring)."""
     where = f"MCP tool {mcp_tool.name!r} of server {client.name!r}"
     metadata: dict[str, Any] = {"mcp_server": client.name, "mcp_name": mcp_tool.name}
+    if isinstance(mcp_tool.title, str) and mcp_tool.title.strip():  # the name a person reads (`toolkit.mcp.server`)
+        metadata["mcp_title"] = mcp_tool.title
     if mcp_tool.annotations is not None:
         metadata["annotations"] = mcp_tool.annotations.model_dump(by_alias=True, exclude_none=True)
     if mcp_tool.meta:
@@ -533,18 +553,22 @@ def openai_name(name: str) -> str:
     return wire
 
 
-def wire_names(names: Sequence[str]) -> dict[str, str]:
+def wire_names(names: Sequence[str], others: Mapping[str, str] | None = None) -> dict[str, str]:
     """original → wire name for one server's tools, unique among them (`_2`, `_3` on a clash).
 
     A name the chat API accepts as it is keeps it, whatever the order of the list: a name made
-    from another (`files.read` → `files_read`) never takes it from the tool really called that."""
-    taken = {name for name in names if openai_name(name) == name}
-    out: dict[str, str] = {name: name for name in names if name in taken}
+    from another (`files.read` → `files_read`) never takes it from the tool really called that, nor
+    from a tool of another server in the same provider with another name (`others`: wire → original).
+    The same name on two servers is the same wire name: a clash the loop refuses, naming the fix."""
+    others = others or {}
+    own = {name for name in names if openai_name(name) == name}
+    taken = set(own)
+    out: dict[str, str] = {name: name for name in names if name in own}
     for name in names:
         if name in out:
             continue
         wire, n = openai_name(name), 1
-        while wire in taken:
+        while wire in taken or others.get(wire, name) != name:
             n += 1
             suffix = f"_{n}"
             wire = openai_name(name)[: _MAX_NAME - len(suffix)] + suffix
@@ -595,15 +619,22 @@ class McpExecutor:
         except Exception as exc:  # the SDK's own checks ("Invalid structured content returned by tool files.read")
             text = describe_exception(exc)
             raise McpToolError(text + _server_name_note(text, self.name, call.name)) from exc
+        text = self._masked(result_text(result, self.accepts_images))
         if result.is_error:
-            text = self._masked(result_text(result)) or "the server reported an error without a message"  # cut later
-            raise McpToolError(text + _server_name_note(text, self.name, call.name))
+            text = text or "the server reported an error without a message"  # cut later
+            raise McpToolError(text + _server_name_note(text, self.name, call.name), self._attributes(result))
+        return ToolOutput(cut_text(text, self.max_result_chars), self._attributes(result))
+
+    def _attributes(self, result: CallToolResult) -> dict[str, Any]:
+        """What a result keeps beside the text the model reads, an error's as a success's: its images
+        for a model that accepts them, the blocks for the user only, the `structuredContent`, the
+        resource links (masked, cut as the text is)."""
+        attributes: dict[str, Any] = {}
         images = (
             [b for b in result.content if isinstance(b, ImageContent) and for_model(b) and not image_problem(b)]
             if self.accepts_images
             else []
         )
-        attributes: dict[str, Any] = {}
         if images:
             attributes[IMAGES_ATTRIBUTE] = [
                 f"data:{b.mime_type.strip()};base64,{_WHITESPACE.sub('', b.data)}" for b in images
@@ -614,8 +645,27 @@ class McpExecutor:
             attributes[STRUCTURED_ATTRIBUTE] = structured
         if links := self._links(result):
             attributes[RESOURCE_LINKS_ATTRIBUTE] = links
-        text = self._masked(result_text(result, self.accepts_images))
-        return ToolOutput(cut_text(text, self.max_result_chars), attributes)
+        if (meta := self._meta(result)) is not None:
+            attributes[META_ATTRIBUTE] = meta
+        return attributes
+
+    def _meta(self, result: CallToolResult) -> dict[str, Any] | None:
+        """The result's `_meta` but for the keys MCP reserves (`reserved_key`), masked as the text is; None
+        when nothing is left, or when it is longer than `max_result_chars` or not storable as it is (NaN)."""
+        value = result.meta
+        if not value or not isinstance(value, dict):
+            return None
+        value = {key: v for key, v in value.items() if not (isinstance(key, str) and reserved_key(key))}
+        if not value:
+            return None
+        text = self._masked(json.dumps(value, ensure_ascii=False))
+        if self.max_result_chars is not None and len(text) > self.max_result_chars:
+            return None
+        try:
+            kept = json.loads(text)
+        except ValueError:  # a mask that broke the JSON
+            return None
+        return kept if isinstance(kept, dict) and attributes_problem({META_ATTRIBUTE: kept}) is None else None
 
     def _structured(self, result: CallToolResult) -> Any:
         """The result's `structuredContent` (None when it has none), whether the model read it or
@@ -650,6 +700,16 @@ class McpExecutor:
         """`text` with the secrets the server was given masked (`McpClient.mask`; a client without it: as is)."""
         mask = getattr(self.client, "mask", None)
         return mask(text) if callable(mask) else text
+
+
+def reserved_key(key: str) -> bool:
+    """Whether a `_meta` key is one MCP reserves for itself (a prefix whose second label is
+    `modelcontextprotocol` or `mcp`: `io.modelcontextprotocol/serverInfo`, `…/related-task`): they belong
+    to the session (the SDK stamps each result of a 2026-07-28 server with its `serverInfo`), not to the
+    tool's answer."""
+    prefix, slash, _ = key.partition("/")
+    labels = prefix.split(".")
+    return bool(slash) and len(labels) > 1 and labels[1] in ("modelcontextprotocol", "mcp")
 
 
 def cut_text(text: str, limit: int | None) -> str:

@@ -46,12 +46,13 @@ rewrites one, walking every subschema:
 8. a reference by name: to an `$anchor` (`#addr`), or to a subschema's `$id` (`item.json`,
    `urn:shop:sku`, the root's own `$id` with a pointer after it), read against the root's `$id`,
    points at that subschema as any pointer does (`#/$defs/Address`, or a copy hoisted there);
-   the `$id`s and `$anchor`s are then dropped. Definitions that only refer on, round a loop that
+   the `$id`s and `$anchor`s are then dropped. A reference inside a subschema with an `$id` of its
+   own is read against that `$id`, as JSON Schema 2020-12 reads it (`#/$defs/n` there is that
+   subschema's `n`, `#` that subschema), unless it names nothing so (then against the root's). Definitions that only refer on, round a loop that
    never reaches a schema (`A` → `B` → `A`), are any value (`{}`).
 
 `translate_schema` never changes its input. Leaves out: `$dynamicRef`, external references
-(another file, a URL no `$id` here names), a reference inside a subschema with an `$id` of its
-own read against that `$id` (it is read against the root's); tool *names* (see
+(another file, a URL no `$id` here names); tool *names* (see
 `toolkit.mcp.provider.wire_names`).
 
 The model's arguments to an MCP tool are checked against the tool's `inputSchema` before they
@@ -143,6 +144,7 @@ def translate_schema(schema: dict[str, Any] | None, where: str = "MCP tool") -> 
 def _translated(schema: dict[str, Any] | None, where: str) -> dict[str, Any] | None:
     _check_finite(schema, where)
     original = copy.deepcopy(schema) if isinstance(schema, dict) else {}
+    _rebase(original)
     root = copy.deepcopy(original)
     raw_defs = _collect_defs(root, where)
     refs = _hoist_pointers(original, raw_defs)
@@ -275,15 +277,8 @@ def _hoist_pointers(original: dict[str, Any], defs: dict[str, Any]) -> dict[str,
                 refs[ref] = "#" if pointer == "#" else _DEFS_PREFIXES[0] + pointer.split("/", 2)[2]
             continue
         tokens = [_unescape(t) for t in pointer[2:].split("/")]
-        target: Any = original
-        for token in tokens:
-            if isinstance(target, dict) and token in target:
-                target = target[token]
-            elif isinstance(target, list) and token.isdigit() and int(token) < len(target):
-                target = target[int(token)]
-            else:
-                break
-        else:
+        target = _pointed(original, pointer)
+        if target is not None:
             if isinstance(target, (dict, bool)):
                 name = base = re.sub(r"[^A-Za-z0-9_.-]", "_", "_".join(tokens)) or "ref"
                 n = 1
@@ -293,6 +288,56 @@ def _hoist_pointers(original: dict[str, Any], defs: dict[str, Any]) -> dict[str,
                 defs[name] = copy.deepcopy(target)
                 refs[ref] = "#/$defs/" + name
     return refs
+
+
+def _pointed(root: Any, pointer: str) -> Any:
+    """What the JSON Pointer reference `pointer` (`#/properties/a`) names in `root`; None when nothing."""
+    target = root
+    for token in (_unescape(t) for t in pointer[2:].split("/")) if pointer != "#" else ():
+        if isinstance(target, dict) and token in target:
+            target = target[token]
+        elif isinstance(target, list) and token.isdigit() and int(token) < len(target):
+            target = target[int(token)]
+        else:
+            return None
+    return target
+
+
+def _rebase(root: dict[str, Any]) -> None:
+    """Each `$ref` below a subschema with an `$id` of its own, read against that `$id` (JSON Schema
+    2020-12: it is the base URI of what it holds), rewritten in place as the JSON Pointer reference
+    into the whole document it then names (`#/$defs/n` under `{"$id": "a.json", "$defs": {"n": …}}` is
+    `#/properties/a/$defs/n`; `#` there is that subschema, not the root). A reference that names
+    nothing read so, but something read against the root's base, is left as it is: read there, as
+    a server author who did not mean the `$id` to change it expects (a validator finds nothing)."""
+    places = _places(root)
+    root_id = root.get("$id")
+    root_base = root_id.split("#")[0] if isinstance(root_id, str) else ""
+    if len(places) < 2:  # no `$id` below the root, no anchor: every base is the root's
+        return
+
+    def visit(node: Any, base: str) -> None:
+        if isinstance(node, list):
+            for item in node:
+                visit(item, base)
+            return
+        if not isinstance(node, dict):
+            return
+        if isinstance(node.get("$id"), str) and node is not root:
+            base = _joined(base, node["$id"]).split("#")[0]
+        ref = node.get("$ref")
+        if isinstance(ref, str) and base != root_base:
+            pointer = _located(_joined(base, ref), places)
+            if pointer is not None and _pointed(root, pointer) is not None:
+                node["$ref"] = pointer
+        for key, value in node.items():
+            if key in _NAMED_SCHEMAS and isinstance(value, dict):
+                for sub in value.values():
+                    visit(sub, base)
+            elif key not in _DATA_KEYS:
+                visit(value, base)
+
+    visit(root, root_base)
 
 
 def _places(root: dict[str, Any]) -> dict[str, str]:

@@ -23,16 +23,17 @@ returns kept the process alive).
 A result is its text, then an image block for each image the tool returned (its `images`
 attribute, a chart: a data URL as an image, a link as a resource link), then what another MCP
 server marked for the user only (`for_user`, a tool served again) with that audience, then its
-resource links (`resource_links`) as links; they were lost on the way. Another MCP server's
+resource links (`resource_links`) as links; they were lost on the way. Its `_meta` (`mcp_meta`) is
+served again too. Another MCP server's
 `structuredContent`, kept on the result as a JSON object (`structured_content`), is served again
-as the result's `structuredContent` (a value kept only as its cut JSON text is not), and its
+as the result's `structuredContent` (an error result's too; a value kept only as its cut JSON text is not), and its
 tool's `outputSchema` with the tool (a value of any JSON type that schema takes is served then). A value cut or masked on
 the way that no longer matches that schema is not served (the proxy's clients would refuse the
 answer): the result is an error, its text kept, saying why (`CHANGED_ON_THE_WAY`).
 
 Tools flagged read-only travel with the MCP annotation `readOnlyHint`, which a client keeps in
 the spec's metadata (`toolkit.mcp.provider`); another MCP server's tool served again keeps the
-annotations it came with.
+annotations, the `title` and the `_meta` it came with.
 
 Leaves out: authentication, resources and prompts; HTTP on any address but 127.0.0.1.
 """
@@ -64,8 +65,10 @@ from toolkit.loop.images import IMAGES
 from toolkit.loop.sources import ProviderRequest, check_collection, provided
 from toolkit.mcp.client import unicode_text
 from toolkit.mcp.provider import FOR_USER_ATTRIBUTE as FOR_USER
+from toolkit.mcp.provider import META_ATTRIBUTE as META
 from toolkit.mcp.provider import RESOURCE_LINKS_ATTRIBUTE as LINKS
 from toolkit.mcp.provider import STRUCTURED_ATTRIBUTE as STRUCTURED
+from toolkit.mcp.provider import reserved_key
 from toolkit.mcp.schema import CHECKED_BY_SERVER
 from toolkit.tools.decorator import a_or_an
 from toolkit.tools.execute import (
@@ -120,14 +123,16 @@ def tools_server(
         call = ToolCall(id="mcp", name=params.name, arguments=json.dumps(params.arguments or {}, ensure_ascii=False))
         text, is_error, attributes = await _in_daemon_thread(tool, call)
         kept = attributes.get(STRUCTURED)  # another MCP server's, kept on the result (a str: maybe its cut JSON)
-        structured = kept if isinstance(kept, dict) and not is_error else None
+        structured = kept if isinstance(kept, dict) else None  # an error's too: no client checks an error's
         content = _content(text, attributes)
         if not is_error and (check := checks.get(tool.name)) is not None:  # its outputSchema says what it is
             if not check(kept):
                 content.append(types.TextContent(text=CHANGED_ON_THE_WAY))
                 return types.CallToolResult(content=content, is_error=True)  # an error's content is not checked
             structured = kept
-        return types.CallToolResult(content=content, is_error=is_error, structured_content=structured)
+        return types.CallToolResult(
+            content=content, is_error=is_error, structured_content=structured, _meta=_meta(attributes.get(META))
+        )
 
     return Server(name, version=version, on_list_tools=list_tools, on_call_tool=call_tool)
 
@@ -226,6 +231,11 @@ def _content(text: str, attributes: Mapping[str, Any]) -> list[types.ContentBloc
     return blocks + _links(attributes.get(LINKS))
 
 
+def _meta(value: Any) -> dict[str, Any] | None:
+    """Another MCP server's result `_meta` (`mcp_meta`, without MCP's own keys), served again."""
+    return dict(value) if isinstance(value, Mapping) and value else None
+
+
 def _links(value: Any) -> list[types.ContentBlock]:
     """The resource links another MCP server's tool answered with (`resource_links`), as links again;
     an item that is no valid link is left out."""
@@ -283,14 +293,25 @@ def _execute(tool: Tool, call: ToolCall) -> tuple[str, bool, Mapping[str, Any]]:
 
 def _mcp_tool(tool: Tool, read_only: bool) -> types.Tool:
     schema = tool.spec.parameters or {"type": "object", "properties": {}}
+    title = tool.spec.metadata.get("mcp_title")  # another MCP server's tool's, kept by `toolkit.mcp.provider`
     return types.Tool(
         name=tool.name,
+        title=title if isinstance(title, str) else None,
         description=_description(tool) or None,
         input_schema=schema,
         output_schema=_output_schema(tool),
         annotations=_annotations(tool, read_only),
-        _meta={CHECKED_BY_SERVER: True},  # the tool's executor checks its arguments, in its own words
+        _meta={**_tool_meta(tool), CHECKED_BY_SERVER: True},  # the tool's executor checks its arguments
     )
+
+
+def _tool_meta(tool: Tool) -> dict[str, Any]:
+    """Another MCP server's tool's `_meta` (`toolkit.mcp.provider` keeps it in `spec.metadata`), served again
+    but for the keys MCP reserves (`reserved_key`), which belong to that server's session."""
+    meta = tool.spec.metadata.get("_meta")
+    if not isinstance(meta, Mapping):
+        return {}
+    return {key: value for key, value in meta.items() if isinstance(key, str) and not reserved_key(key)}
 
 
 def _output_schema(tool: Tool) -> dict[str, Any] | None:

@@ -458,13 +458,21 @@ def _as_called(error: ArgumentError, call: ToolCall) -> ArgumentError:
 def _execution_failed(call: ToolCall, exc: BaseException, policy: Policy[ToolExecutionError]) -> Outcome:
     """A tool's exception as a `ToolExecutionError` (caused by it) given to `policy`.
 
+    An exception carrying `result_attributes` (a dict: `McpToolError`, the server's error result
+    with its structured content) leaves them on the failed result, as a `ToolOutput`'s are.
+
     Made here, not in `Tool.run`: `exc`'s traceback holds the frame of `Tool.run`, so a local of
     that frame holding the error would close a reference cycle (error, traceback, frame, error),
     and the cycle would keep every caller's frame it reaches (the loop's, with its round) until
     the garbage collector found it. Here nothing refers back, and all of it goes when the error does."""
     failure = ToolExecutionError(_failure_text(call.name, exc), tool_name=call.name)
     failure.__cause__ = exc
-    return _failed(call, "execution", failure, policy)
+    outcome = _failed(call, "execution", failure, policy)
+    kept = getattr(exc, "result_attributes", None)  # an MCP error result's structuredContent (`McpToolError`)
+    if kept and isinstance(kept, dict) and not attributes_problem(kept):
+        result = outcome.result.model_copy(update={"attributes": _as_returned(kept)})
+        outcome = Outcome(result, outcome.error_kind, outcome.raised)
+    return outcome
 
 
 def _error(call: ToolCall, text: str) -> ToolResultMessage:

@@ -86,6 +86,7 @@ Leaves out: tool search's own tool (a wrapper adds it, `toolkit.search.tool`), a
 
 from __future__ import annotations
 
+import functools
 import gc
 import itertools
 import logging
@@ -119,6 +120,7 @@ from toolkit.errors import (
     MaxRoundTripsError,
     ModelCallError,
     NotAStreamError,
+    ToolExecutionError,
     shown_name,
 )
 from toolkit.loop.call_ids import unique_call_ids
@@ -160,6 +162,7 @@ from toolkit.loop.saga import (
 )
 from toolkit.loop.same_call import CallKey, same_call_key
 from toolkit.loop.sources import ProviderRequest, ToolContext, ToolProvider, ToolRegistry, build_context
+from toolkit.loop.time_limit import finished
 from toolkit.loop.together import run_together
 from toolkit.memory.answers import open_calls
 from toolkit.memory.handouts import Handouts
@@ -167,7 +170,7 @@ from toolkit.memory.turns import TurnRLock, serving
 from toolkit.memory.windows import SHOWN, ChatMemory, InMemoryStore, shown
 from toolkit.tools import redact
 from toolkit.tools.decorator import InvocationContext, ReturnBehavior, TurnParameters
-from toolkit.tools.execute import Outcome, Policies, Tool, run_call
+from toolkit.tools.execute import Outcome, Policies, Tool, execution_failed, run_call
 
 __all__ = [
     "run_loop",
@@ -819,6 +822,7 @@ class _Run:
         cut = trace.finish_reason if trace.finish_reason in CUT_BY else None  # "length", "content_filter"
         clock = self.clock
         available = self.tools.available
+        limit = options.tool_timeout
 
         def one(call: ToolCall) -> ToolExecution:
             if stopper:
@@ -831,11 +835,12 @@ class _Run:
             )
             if outcome is None:  # `run_call`: the tool found by name runs it (an unknown name goes there)
                 found = available.get(call.name)
-                outcome = (
-                    found.run(call, own, policies)
-                    if found is not None
-                    else run_call(call, available, own, policies, offered)
-                )
+                if found is None:
+                    outcome = run_call(call, available, own, policies, offered)
+                elif limit is None:
+                    outcome = found.run(call, own, policies)
+                else:  # on a kept thread, waited for at most `limit` s
+                    outcome = self.within(limit, found, call, own, policies)
             if cut and outcome.error_kind == "argument":  # a reply cut off by its length limit, or a filter
                 outcome = cut_off(call, calls, outcome, policies, cut)
             if outcome.raised is not None:
@@ -875,6 +880,20 @@ class _Run:
         finally:
             if running is not None:
                 running(False)
+
+    def within(
+        self, limit: float, found: Tool, call: ToolCall, context: InvocationContext, policies: Policies
+    ) -> Outcome:
+        """`found.run(...)` given at most `limit` seconds (`toolkit.loop.time_limit`); past it, the call
+        is answered `texts.timed_out` through the execution policy, its cause a `TimeoutError`."""
+        outcome = finished(functools.partial(found.run, call, context, policies), limit)
+        if not isinstance(outcome, Outcome):  # TIMED_OUT: the call goes on, its later value dropped
+            seconds = f"{limit:g}"
+            text = self.texts.timed_out.format(tool=repr(shown_name(call.name)), seconds=seconds)
+            failure = ToolExecutionError(text, tool_name=call.name)
+            failure.__cause__ = TimeoutError(f"no result within {seconds} s")
+            outcome = execution_failed(call, failure, policies)
+        return outcome
 
     def not_run(self, trace: RoundTrace, call: ToolCall, stopped_by: ToolCall, error: Exception) -> ToolExecution:
         text = self.texts.not_run.format(tool=shown_name(stopped_by.name), error=type(error).__name__)

@@ -438,6 +438,13 @@ def _failed(call: ToolCall, kind: str, error: E, policy: Policy[E]) -> Outcome:
     return Outcome(_error(call, text), kind, stop)
 
 
+def execution_failed(call: ToolCall, error: ToolExecutionError, policies: Policies) -> Outcome:
+    """The outcome of `call` failing with `error`, a failure of its tool found outside the executor
+    (a call past `LoopOptions.tool_timeout`: `toolkit.loop.run`), through the execution policy as a
+    tool's own exception is (the default logs a warning)."""
+    return _failed(call, "execution", error, policies.execution_error)
+
+
 def _as_called(error: ArgumentError, call: ToolCall) -> ArgumentError:
     """`error` naming the tool as the model called it. An executor knows the name it was written
     under, and a wrapper (`rename_tools`, `map_tools`) may have given the tool another: the model

@@ -264,3 +264,34 @@ def test_loop_options_shows_and_takes_a_tool_timeout():
     assert repr(LoopOptions(tool_timeout=30)) == "LoopOptions(tool_timeout=30)"
     assert LoopOptions(tool_timeout=0.5).tool_timeout == 0.5
     assert json.dumps(LoopOptions().tool_timeout) == "null"
+
+
+def test_ctrl_c_while_the_loop_waits_answers_the_running_call_and_keeps_the_earlier_ones(release):
+    """The call runs on its own thread, so a Ctrl-C lands in the loop's wait (in slices: acted on at
+    once); the call still running is answered "outcome unknown", the finished one keeps its result."""
+    import _thread
+
+    @tool("quick")
+    def quick() -> str:
+        return "done quickly"
+
+    @tool("stuck")
+    def stuck() -> str:
+        _thread.interrupt_main()  # what Ctrl-C in a notebook does to the kernel's main thread
+        release.wait()
+        return "late"
+
+    memory = ChatMemory()
+    script = [[call("quick", id="c1"), call("stuck", id="c2")], "x"]
+    with pytest.raises(KeyboardInterrupt) as raised:
+        run_loop(ScriptedModel(script), Q, tools=[quick, stuck], memory=memory, options=LoopOptions(tool_timeout=30))
+    assert results(memory.messages()) == [
+        ("c1", "done quickly"),
+        (
+            "c2",
+            "Interrupted by KeyboardInterrupt while it ran: its outcome is unknown (it may have done its work). "
+            "Check before calling it again.",
+        ),
+    ]
+    assert raised.value.loop_result.finish == "stopped"
+    assert valid(memory.messages())

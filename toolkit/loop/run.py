@@ -11,7 +11,9 @@ One round trip, step by step (each step is one method of `_Run` below):
     4. bound      a tool-calling reply beyond `max_round_trips` → raise, or hand over
     5. execute    every call, in the model's order (concurrently if asked, on kept threads:
                   `toolkit.loop.workers`; one call never spawns a worker); the loop guard
-                  answers repeated calls without running them;
+                  answers repeated calls without running them; with `tool_timeout` a call
+                  (its value's conversion to text too) is waited for at most that long
+                  (`toolkit.loop.time_limit`);
                   a call whose policy raises stops the round: later calls are not started
                   (a reply cut off by its length limit, or a content filter, inside its last
                   call: `toolkit.loop.cut_off`)

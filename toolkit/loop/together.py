@@ -13,7 +13,8 @@ the memory its own turn holds is refused (`toolkit.loop.run`), where it would wa
 forever, and a write it makes to that memory goes under the turn's hold (`write_hold`), as a
 tool's write does in a round run one call at a time.
 
-Leaves out: async tools, and a time limit per call (a call that never returns holds its thread).
+Leaves out: async tools, and a time limit per call (a call that never returns holds its thread;
+`LoopOptions.tool_timeout` gives each call one: `toolkit.loop.time_limit`).
 """
 
 from __future__ import annotations

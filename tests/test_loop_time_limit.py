@@ -295,3 +295,32 @@ def test_ctrl_c_while_the_loop_waits_answers_the_running_call_and_keeps_the_earl
     ]
     assert raised.value.loop_result.finish == "stopped"
     assert valid(memory.messages())
+
+
+def test_a_call_past_its_limit_no_longer_counts_as_serving_the_turn(release):
+    """While the loop waits, a write the tool makes to the turn's memory goes under the turn's hold
+    (`serving()` names the waiting thread); once the loop gave up, nothing waits for the call, and
+    a later write of it must wait for the memory's lock like any other thread's (else it could land
+    in the middle of the caller's next turn)."""
+    from toolkit.memory.turns import serving
+
+    seen, ended = [], threading.Event()
+
+    @tool("slow")
+    def slow() -> str:
+        seen.append(list(serving()))
+        release.wait()
+        seen.append(list(serving()))
+        ended.set()
+        return "late"
+
+    run_loop(
+        ScriptedModel([call("slow", id="c1"), "done"]),
+        Q,
+        tools=[slow],
+        memory=ChatMemory(),
+        options=LoopOptions(tool_timeout=LIMIT),
+    )
+    release.set()
+    assert ended.wait(2)
+    assert seen == [[threading.get_ident()], []]

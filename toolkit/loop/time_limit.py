@@ -47,7 +47,7 @@ TIMED_OUT: Final = _TimedOut()
 def finished(work: Callable[[], T], seconds: float) -> T | _TimedOut:
     """`work()` on a kept thread, waited for at most `seconds`: its value, what it raised (raised
     here), or `TIMED_OUT` when it was still running (it goes on; what it gives later is dropped)."""
-    running = _Running(work, contextvars.copy_context(), (threading.get_ident(), *serving()))
+    running = _Running(work, contextvars.copy_context(), [threading.get_ident(), *serving()])
     start_thread(running.run)
     return running.wait(seconds)
 
@@ -55,12 +55,14 @@ def finished(work: Callable[[], T], seconds: float) -> T | _TimedOut:
 class _Running(Generic[T]):
     """One work on its thread: what it gave or raised, and an event set when it ended."""
 
-    def __init__(self, work: Callable[[], T], context: contextvars.Context, owners: tuple[int, ...]) -> None:
+    def __init__(self, work: Callable[[], T], context: contextvars.Context, owners: list[int]) -> None:
         self.work: Callable[[], T] | None = work
         self.context = context
         self.owners = owners
         """The threads waiting for this work (`toolkit.memory.turns.serving`): a write the tool makes to
-        the memory its turn holds goes under the turn's hold, as on the caller's thread."""
+        the memory its turn holds goes under the turn's hold, as on the caller's thread. Emptied when
+        the caller stops waiting: nothing waits for the work then, and a later write of it waits for
+        the memory's lock like any other thread's (it would land in the middle of a later turn)."""
         self.ended = threading.Event()
         self.value: T | None = None
         self.error: BaseException | None = None
@@ -81,6 +83,7 @@ class _Running(Generic[T]):
         deadline = time.monotonic() + seconds
         while not self.ended.wait(min(SIGNAL_CHECK_S, max(0.0, deadline - time.monotonic()))):
             if time.monotonic() >= deadline:
+                self.owners.clear()  # read by the work's thread: a list, changed in place
                 return TIMED_OUT
         error, self.error = self.error, None
         if error is not None:

@@ -324,3 +324,35 @@ def test_a_call_past_its_limit_no_longer_counts_as_serving_the_turn(release):
     release.set()
     assert ended.wait(2)
     assert seen == [[threading.get_ident()], []]
+
+
+def test_a_compensation_past_the_limit_is_logged_as_not_done_and_the_turn_goes_on(release):
+    @tool("reserve stock")
+    def reserve(sku: str) -> str:
+        return "reserved"
+
+    @compensates("reserve")
+    def release_stock(sku: str) -> None:
+        release.wait()
+
+    @tool("charge the card")
+    def charge() -> str:
+        raise RuntimeError("card declined")
+
+    calls = [call("reserve", sku="A1", id="c1"), call("charge", id="c2")]
+    options = LoopOptions(tool_timeout=LIMIT, compensate=True, compensations=(release_stock,))
+    memory = ChatMemory()
+    result = run_loop(ScriptedModel([calls, "done"]), Q, tools=[reserve, charge], memory=memory, options=options)
+    assert result.answer == "done"
+    assert [(e.tool, e.ok, e.detail) for e in result.saga] == [
+        (
+            "reserve",
+            False,
+            "compensation did not finish within 0.05 s: the loop stopped waiting for it, and it may still be "
+            "running; the call may not have been undone",
+        )
+    ]
+    assert results(memory.messages()) == [
+        ("c1", "reserved"),
+        ("c2", "Tool 'charge' failed: RuntimeError: card declined"),
+    ]

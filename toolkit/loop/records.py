@@ -147,7 +147,7 @@ class LoopOptions:
     loop waits for it at most this long (`toolkit.loop.time_limit`); a call still running then is
     answered with `texts.timed_out` ("did not finish within N s … its outcome is unknown") through
     `policies.execution_error`, as a tool's failure. Python cannot stop a thread: the call goes on,
-    and what it gives later is dropped."""
+    and what it gives later is dropped. A compensation gets the same limit (past it: logged as not done)."""
 
     def __post_init__(self) -> None:
         _check_options(self)

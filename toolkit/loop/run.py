@@ -1083,7 +1083,14 @@ class _Run:
         undone: list[ToolExecution] = []
         entries: list[SagaEntry] = []
         try:
-            compensate(candidates, self.compensations, undone=undone, log=entries, round=trace.index)
+            compensate(
+                candidates,
+                self.compensations,
+                undone=undone,
+                log=entries,
+                round=trace.index,
+                timeout=self.options.tool_timeout,
+            )
         except BaseException as exc:  # interrupted mid-saga: what was undone still reads so
             self.record_saga(entries)
             self.roll_back(undone, failed_tool, interrupted=exc)

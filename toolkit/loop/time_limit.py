@@ -16,6 +16,9 @@ Python cannot stop a thread: a call past its limit goes on, on its own thread, u
 does meanwhile (a write to a database, to the turn's memory) is not undone, and may overlap the
 round's later calls. The text the model reads says so ("it may still be running").
 
+A compensation (`toolkit.loop.saga`) gets the same limit: one still running at it is logged as not
+done ("it may still be running; the call may not have been undone"), and the saga goes on.
+
 Leaves out: stopping the work (a tool that must end at its deadline reads one itself, e.g. an
 HTTP client's own timeout), and a limit on the whole turn.
 """
@@ -28,11 +31,14 @@ import time
 from collections.abc import Callable
 from typing import Final, Generic, TypeVar
 
-from toolkit.loop.together import SIGNAL_CHECK_S
 from toolkit.loop.workers import start as start_thread
 from toolkit.memory.turns import SERVING, serving
 
 T = TypeVar("T")
+
+SIGNAL_CHECK_S = 0.1
+"""How long the caller waits at most before Python runs a signal handler that is pending (here, and
+in a concurrent round: `toolkit.loop.together`)."""
 
 
 class _TimedOut:

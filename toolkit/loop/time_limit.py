@@ -20,7 +20,9 @@ A compensation (`toolkit.loop.saga`) gets the same limit: one still running at i
 done ("it may still be running; the call may not have been undone"), and the saga goes on.
 
 Leaves out: stopping the work (a tool that must end at its deadline reads one itself, e.g. an
-HTTP client's own timeout), and a limit on the whole turn.
+HTTP client's own timeout; an MCP tool's `McpToolProvider(timeout=...)` cancels the request on the
+server: set it below `tool_timeout` to have the call cancelled rather than left running), and a
+limit on the whole turn.
 """
 
 from __future__ import annotations

@@ -464,11 +464,16 @@ def compensate(
             log.append(entry(False, f"interrupted by {stopped}: it may not have undone the call"))
             log += [entry(False, f"not run: the saga was interrupted by {stopped}", e) for e in todo[position + 1 :]]
             raise
-        if inspect.isawaitable(value):
+        try:
+            awaitable = inspect.isawaitable(value)
+            reported = not awaitable and isinstance(value, ToolOutput) and bool(value.is_error)
+        except (Exception, SystemExit):  # its value's own methods fail when looked at: it returned, so it ran
+            awaitable = reported = False
+        if awaitable:
             _close(value)
             log.append(entry(False, NOT_AWAITED_DETAIL.format(kind=type(value).__name__)))
             continue
-        if isinstance(value, ToolOutput) and value.is_error:  # it handled its failure and said so
+        if reported:  # it handled its failure and said so
             log.append(entry(False, REPORTED_DETAIL.format(text=redact.sanitize(to_text(value.value)))))
             continue
         log.append(entry(True, "rolled back"))

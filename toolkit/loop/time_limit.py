@@ -13,8 +13,9 @@ running at the limit gives `TIMED_OUT`: the loop answers the call with `LoopText
 
 Python cannot stop a thread: a call past its limit goes on, on its own thread, until it returns
 (then the thread is kept for later calls). What it gives then is dropped, never recorded; what it
-does meanwhile (a write to a database, to the turn's memory) is not undone, and may overlap the
-round's later calls. The text the model reads says so ("it may still be running").
+does meanwhile (a write to a database) is not undone, and may overlap the round's later calls; a
+write it makes to memory waits for the memory's lock, as any other thread's does (it no longer
+serves the turn). The text the model reads says so ("it may still be running").
 
 A compensation (`toolkit.loop.saga`) gets the same limit: one still running at it is logged as not
 done ("it may still be running; the call may not have been undone"), and the saga goes on.

@@ -137,12 +137,17 @@ class BytesStr(Exception):
         return b"password=hunter2"
 
 
-@pytest.mark.parametrize("exc", [RaisingStr(), NonStringStr(), RecursiveStr(), BytesStr()])
+class ExitingStr(Exception):
+    def __str__(self):
+        raise SystemExit(4)  # code written for the command line: sys.exit() on a state it cannot print
+
+
+@pytest.mark.parametrize("exc", [RaisingStr(), NonStringStr(), RecursiveStr(), BytesStr(), ExitingStr()])
 def test_an_exception_whose_str_misbehaves_is_reported_by_its_type(exc):
     assert describe_exception(exc) == type(exc).__name__
 
 
-@pytest.mark.parametrize("kind", [RaisingStr, NonStringStr, RecursiveStr])
+@pytest.mark.parametrize("kind", [RaisingStr, NonStringStr, RecursiveStr, ExitingStr])
 def test_the_loop_goes_on_after_a_tool_whose_exception_cannot_be_printed(kind):
     from toolkit.chat.messages import ToolCall, UserMessage
     from toolkit.chat.scripted import ScriptedModel

@@ -421,3 +421,43 @@ def test_a_call_rolled_back_is_run_again_and_then_guarded():
         ("c4", None, None),
         ("c5", "guard", None),
     ]
+
+
+class _NoClass:
+    """A value whose `__class__` raises when looked at (what `isinstance` asks)."""
+
+    @property
+    def __class__(self):
+        raise RuntimeError("no class")
+
+
+def test_a_compensation_returning_a_value_that_cannot_be_looked_at_has_still_run():
+    """It returned, so it ran, as a tool that returned has: the call reads "rolled back" (the value
+    broke the saga: a raw RuntimeError out of the loop, its rewrite never made)."""
+    undone = []
+
+    @tool("reserve")
+    def hold(sku: str) -> str:
+        return "held"
+
+    @compensates("hold")
+    def unhold(sku: str) -> object:
+        undone.append(sku)
+        return _NoClass()
+
+    @tool("pay")
+    def pay() -> str:
+        raise RuntimeError("declined")
+
+    memory = ChatMemory()
+    calls = [call("hold", sku="A", id="c1"), call("pay", id="c2")]
+    options = LoopOptions(compensate=True, compensations=(unhold,))
+    result = run_loop(
+        ScriptedModel([calls, "done"]), [UserMessage(content="q")], tools=[hold, pay], memory=memory, options=options
+    )
+    assert undone == ["A"]
+    assert [(s.ok, s.detail) for s in result.saga] == [(True, "rolled back")]
+    assert [m.content for m in memory.messages() if isinstance(m, ToolResultMessage)] == [
+        rolled_back_text("hold", "pay"),
+        "Tool 'pay' failed: RuntimeError: declined",
+    ]

@@ -141,6 +141,13 @@ class LoopOptions:
     results (`toolkit.loop.images`); the rest are named in their result's text."""
     max_image_bytes: int = MAX_IMAGE_BYTES
     """Decoded bytes of one data-URL image passed on; a larger one is named, not sent."""
+    tool_timeout: float | None = None
+    """Seconds one call may take, its value's conversion to text included (None: no limit, as in
+    LangChain4j; a number > 0). With a limit each call runs on one of the loop's kept threads and the
+    loop waits for it at most this long (`toolkit.loop.time_limit`); a call still running then is
+    answered with `texts.timed_out` ("did not finish within N s … its outcome is unknown") through
+    `policies.execution_error`, as a tool's failure. Python cannot stop a thread: the call goes on,
+    and what it gives later is dropped. A compensation gets the same limit (past it: logged as not done)."""
 
     def __post_init__(self) -> None:
         _check_options(self)
@@ -216,6 +223,7 @@ def _check_options(o: LoopOptions) -> None:
         and not o.compensations
         and type(o.request_extra) is RequestExtra  # checked when made (the default, or a copy of these options')
         and o.clock is time.perf_counter  # one of one's own is tried once (`_check_clock`)
+        and o.tool_timeout is None
     ):
         return
     _check_each(o)
@@ -260,6 +268,14 @@ def _check_each(o: LoopOptions) -> None:
         object.__setattr__(o, "request_extra", RequestExtra(o.request_extra))
     if o.clock is not time.perf_counter:
         _check_clock(o.clock)
+    if o.tool_timeout is not None:
+        _check_timeout(o.tool_timeout)
+
+
+def _check_timeout(seconds: Any) -> None:
+    if type(seconds) not in (int, float) or not 0 < seconds < math.inf:  # NaN too
+        rule = "it must be None or a number of seconds greater than 0 (an int or a float)"
+        raise _bad("tool_timeout", seconds, rule, "pass e.g. tool_timeout=30")
 
 
 def _check_clock(clock: Any) -> None:

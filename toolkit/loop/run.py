@@ -11,7 +11,9 @@ One round trip, step by step (each step is one method of `_Run` below):
     4. bound      a tool-calling reply beyond `max_round_trips` → raise, or hand over
     5. execute    every call, in the model's order (concurrently if asked, on kept threads:
                   `toolkit.loop.workers`; one call never spawns a worker); the loop guard
-                  answers repeated calls without running them;
+                  answers repeated calls without running them; with `tool_timeout` a call
+                  (its value's conversion to text too) is waited for at most that long
+                  (`toolkit.loop.time_limit`);
                   a call whose policy raises stops the round: later calls are not started
                   (a reply cut off by its length limit, or a content filter, inside its last
                   call: `toolkit.loop.cut_off`)
@@ -86,6 +88,7 @@ Leaves out: tool search's own tool (a wrapper adds it, `toolkit.search.tool`), a
 
 from __future__ import annotations
 
+import functools
 import gc
 import itertools
 import logging
@@ -119,6 +122,7 @@ from toolkit.errors import (
     MaxRoundTripsError,
     ModelCallError,
     NotAStreamError,
+    ToolExecutionError,
     shown_name,
 )
 from toolkit.loop.call_ids import unique_call_ids
@@ -160,6 +164,7 @@ from toolkit.loop.saga import (
 )
 from toolkit.loop.same_call import CallKey, same_call_key
 from toolkit.loop.sources import ProviderRequest, ToolContext, ToolProvider, ToolRegistry, build_context
+from toolkit.loop.time_limit import finished
 from toolkit.loop.together import run_together
 from toolkit.memory.answers import open_calls
 from toolkit.memory.handouts import Handouts
@@ -167,7 +172,7 @@ from toolkit.memory.turns import TurnRLock, serving
 from toolkit.memory.windows import SHOWN, ChatMemory, InMemoryStore, shown
 from toolkit.tools import redact
 from toolkit.tools.decorator import InvocationContext, ReturnBehavior, TurnParameters
-from toolkit.tools.execute import Outcome, Policies, Tool, run_call
+from toolkit.tools.execute import Outcome, Policies, Tool, execution_failed, run_call
 
 __all__ = [
     "run_loop",
@@ -819,6 +824,7 @@ class _Run:
         cut = trace.finish_reason if trace.finish_reason in CUT_BY else None  # "length", "content_filter"
         clock = self.clock
         available = self.tools.available
+        limit = options.tool_timeout
 
         def one(call: ToolCall) -> ToolExecution:
             if stopper:
@@ -831,11 +837,12 @@ class _Run:
             )
             if outcome is None:  # `run_call`: the tool found by name runs it (an unknown name goes there)
                 found = available.get(call.name)
-                outcome = (
-                    found.run(call, own, policies)
-                    if found is not None
-                    else run_call(call, available, own, policies, offered)
-                )
+                if found is None:
+                    outcome = run_call(call, available, own, policies, offered)
+                elif limit is None:
+                    outcome = found.run(call, own, policies)
+                else:  # on a kept thread, waited for at most `limit` s
+                    outcome = self.within(limit, found, call, own, policies)
             if cut and outcome.error_kind == "argument":  # a reply cut off by its length limit, or a filter
                 outcome = cut_off(call, calls, outcome, policies, cut)
             if outcome.raised is not None:
@@ -875,6 +882,20 @@ class _Run:
         finally:
             if running is not None:
                 running(False)
+
+    def within(
+        self, limit: float, found: Tool, call: ToolCall, context: InvocationContext, policies: Policies
+    ) -> Outcome:
+        """`found.run(...)` given at most `limit` seconds (`toolkit.loop.time_limit`); past it, the call
+        is answered `texts.timed_out` through the execution policy, its cause a `TimeoutError`."""
+        outcome = finished(functools.partial(found.run, call, context, policies), limit)
+        if not isinstance(outcome, Outcome):  # TIMED_OUT: the call goes on, its later value dropped
+            seconds = f"{limit:g}"
+            text = self.texts.timed_out.format(tool=repr(shown_name(call.name)), seconds=seconds)
+            failure = ToolExecutionError(text, tool_name=call.name)
+            failure.__cause__ = TimeoutError(f"no result within {seconds} s")
+            outcome = execution_failed(call, failure, policies)
+        return outcome
 
     def not_run(self, trace: RoundTrace, call: ToolCall, stopped_by: ToolCall, error: Exception) -> ToolExecution:
         text = self.texts.not_run.format(tool=shown_name(stopped_by.name), error=type(error).__name__)
@@ -1062,7 +1083,14 @@ class _Run:
         undone: list[ToolExecution] = []
         entries: list[SagaEntry] = []
         try:
-            compensate(candidates, self.compensations, undone=undone, log=entries, round=trace.index)
+            compensate(
+                candidates,
+                self.compensations,
+                undone=undone,
+                log=entries,
+                round=trace.index,
+                timeout=self.options.tool_timeout,
+            )
         except BaseException as exc:  # interrupted mid-saga: what was undone still reads so
             self.record_saga(entries)
             self.roll_back(undone, failed_tool, interrupted=exc)

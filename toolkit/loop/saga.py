@@ -78,6 +78,7 @@ an earlier turn's work), and retries of failed compensations.
 
 from __future__ import annotations
 
+import functools
 import inspect
 import re
 import types
@@ -87,6 +88,7 @@ from typing import Any, TypeVar
 
 from toolkit.chat.messages import ToolCall, ToolResultMessage
 from toolkit.errors import ConfigurationError, ToolDefinitionError
+from toolkit.loop.time_limit import TIMED_OUT, finished
 from toolkit.tools import redact
 from toolkit.tools.decorator import COMPENSATES, InvocationContext, a_kind_of, function_label, tool_options
 from toolkit.tools.execute import Tool, ToolOutput, function_tool
@@ -424,6 +426,7 @@ def compensate(
     undone: list[ToolExecution] | None = None,
     log: list[SagaEntry] | None = None,
     round: int | None = None,
+    timeout: float | None = None,
 ) -> tuple[list[ToolExecution], list[SagaEntry]]:
     """Run compensations for the successful compensable executions, newest first.
 
@@ -432,6 +435,8 @@ def compensate(
     not) and the log of every attempt. Pass `undone` and `log` to have them filled as it goes:
     an interruption (`KeyboardInterrupt`) propagates, and they hold what happened before it.
     `round` is the round whose failure runs the saga, recorded in each entry for the views.
+    `timeout` (`LoopOptions.tool_timeout`): each compensation is waited for at most that many
+    seconds (`toolkit.loop.time_limit`); one still running then is logged as not done.
     """
     undone = [] if undone is None else undone
     log = [] if log is None else log
@@ -444,7 +449,13 @@ def compensate(
             return SagaEntry(execution.call.name, label, execution.call.id, ok, detail, round, execution.round)
 
         try:
-            value = compensation.run(execution)
+            if timeout is None:
+                value = compensation.run(execution)
+            else:
+                value = finished(functools.partial(compensation.run, execution), timeout)
+                if value is TIMED_OUT:
+                    log.append(entry(False, TIMED_OUT_DETAIL.format(seconds=f"{timeout:g}")))
+                    continue
         except (Exception, SystemExit) as exc:  # logged, never raised: a saga is best effort
             log.append(entry(False, f"compensation failed: {redact.describe_exception(exc)}"))
             continue
@@ -453,17 +464,28 @@ def compensate(
             log.append(entry(False, f"interrupted by {stopped}: it may not have undone the call"))
             log += [entry(False, f"not run: the saga was interrupted by {stopped}", e) for e in todo[position + 1 :]]
             raise
-        if inspect.isawaitable(value):
+        try:
+            awaitable = inspect.isawaitable(value)
+            reported = not awaitable and isinstance(value, ToolOutput) and bool(value.is_error)
+        except (Exception, SystemExit):  # its value's own methods fail when looked at: it returned, so it ran
+            awaitable = reported = False
+        if awaitable:
             _close(value)
             log.append(entry(False, NOT_AWAITED_DETAIL.format(kind=type(value).__name__)))
             continue
-        if isinstance(value, ToolOutput) and value.is_error:  # it handled its failure and said so
+        if reported:  # it handled its failure and said so
             log.append(entry(False, REPORTED_DETAIL.format(text=redact.sanitize(to_text(value.value)))))
             continue
         log.append(entry(True, "rolled back"))
         undone.append(execution)
     return undone, log
 
+
+TIMED_OUT_DETAIL = (
+    "compensation did not finish within {seconds} s: the loop stopped waiting for it, and it may still be "
+    "running; the call may not have been undone"
+)
+"""The saga log's detail for a compensation past `LoopOptions.tool_timeout` (its result is left as it was)."""
 
 NOT_AWAITED_DETAIL = "compensation did not run: it returned a {kind}, and compensations run synchronously"
 """The saga log's detail for a compensation that handed back an awaitable instead of running."""

@@ -15,6 +15,8 @@ interrupted     the turn was interrupted before the call     error
                 started
 interrupted_    the turn was interrupted while the call ran  error
 running         (its outcome is unknown)
+timed_out       the call outlived `LoopOptions.tool_timeout`   tool, seconds
+                (its outcome is unknown)
 unfinished      an earlier turn ended (its process killed,   (none)
                 its store failing) before recording the
                 result: answered when the next turn starts
@@ -101,6 +103,11 @@ class LoopTexts:
         "Check before calling it again."
     )
     """How an argument error's "expected …" phrase is written in the repair text."""
+    timed_out: str = (
+        "Tool {tool} did not finish within {seconds} s: the loop stopped waiting for it, and it may still be "
+        "running. Its outcome is unknown (it may have done its work). Check before calling it again."
+    )
+    """A call past `LoopOptions.tool_timeout` (`toolkit.loop.time_limit`), through the execution policy."""
     unfinished: str = (
         "Not completed: the turn that asked for this call ended before its result was recorded; its outcome is "
         "unknown (it may have done its work). Check before calling it again."
@@ -143,6 +150,7 @@ FIELDS: dict[str, dict[str, object]] = {
     "not_run": {"tool": "query_order", "error": "KeyboardInterrupt"},
     "interrupted": {"error": "KeyboardInterrupt"},
     "interrupted_running": {"error": "KeyboardInterrupt"},
+    "timed_out": {"tool": "'query_order'", "seconds": "30"},
     "unknown_tool": {"tool": "'query_ordr'", "available": "query_order, cancel_order"},
     "rolled_back": {"tool": "book_hotel", "failed": "book_flight"},
     "images_line": {"id": "call_1", "tool": "screenshot", "count": 2},
@@ -338,6 +346,7 @@ ZH = LoopTexts(
     not_run="未执行：本轮的另一个调用 {tool} 出错（{error}），这一轮已停止。",
     interrupted="未完成：这一轮被 {error} 中断。",
     interrupted_running="执行中被 {error} 中断：结果未知（可能已经执行）。再次调用前请先确认。",
+    timed_out="工具 {tool} 在 {seconds} 秒内没有完成：不再等待它，它可能仍在运行。结果未知（可能已经执行）。再次调用前请先确认。",
     unfinished="未完成：发起这个调用的那一轮在记录结果之前就结束了，结果未知（可能已经执行）。再次调用前请先确认。",
     unknown_tool="没有名为 {tool} 的工具。可用的工具：{available}。请只调用这些工具。",
     rolled_back="工具 {tool} 已执行成功，但因为工具 {failed} 失败，已被回滚（撤销）。",

@@ -13,7 +13,8 @@ the memory its own turn holds is refused (`toolkit.loop.run`), where it would wa
 forever, and a write it makes to that memory goes under the turn's hold (`write_hold`), as a
 tool's write does in a round run one call at a time.
 
-Leaves out: async tools, and a time limit per call (a call that never returns holds its thread).
+Leaves out: async tools, and a time limit per call (a call that never returns holds its thread;
+`LoopOptions.tool_timeout` gives each call one: `toolkit.loop.time_limit`).
 """
 
 from __future__ import annotations
@@ -27,15 +28,13 @@ from typing import Any
 from toolkit.chat.messages import ToolCall
 from toolkit.loop.records import RoundTrace
 from toolkit.loop.saga import ToolExecution
+from toolkit.loop.time_limit import SIGNAL_CHECK_S
 from toolkit.loop.workers import offer_now
 from toolkit.loop.workers import start as start_thread
 from toolkit.memory.turns import SERVING as _serving
 from toolkit.memory.turns import serving
 
 log: logging.Logger = logging.getLogger("toolkit.loop")
-
-SIGNAL_CHECK_S = 0.1
-"""How long the caller waits at most before Python runs a signal handler that is pending."""
 
 
 def _wait(changed: threading.Condition, predicate: Callable[[], bool]) -> None:

@@ -121,8 +121,10 @@ def store_turn_lock(store: object, memory_id: str) -> TurnLockLike:
 
 
 SERVING = threading.local()
-"""On a concurrent round's thread (`toolkit.loop.together`): `owners`, the threads whose rounds
-it runs a call for, innermost first (a turn they hold waits for the call this thread runs)."""
+"""On a concurrent round's thread (`toolkit.loop.together`), or one running a call under a time
+limit (`toolkit.loop.time_limit`: a list, emptied when the loop stops waiting): `owners`, the
+threads whose rounds it runs a call for, innermost first (a turn they hold waits for the call
+this thread runs)."""
 
 
 def serving() -> tuple[int, ...]:

@@ -106,7 +106,7 @@ from toolkit.tools.decorator import (
 )
 from toolkit.tools.parameters import ParamInfo
 from toolkit.tools.reflect import Reflection, ToolSpec, cache_generation, reflect
-from toolkit.tools.result_text import ReadFailed, awaitables_in, call_text
+from toolkit.tools.result_text import ReadFailed, awaitables_in, call_text, unshowable
 from toolkit.unicode import cut
 
 Executor = Callable[[ToolCall, InvocationContext], Any]
@@ -303,20 +303,24 @@ class Tool:
             return _failed(call, "argument", _as_called(exc, call), policies.argument_error)
         except (Exception, SystemExit) as exc:  # SystemExit: argparse / click on a bad flag
             return _execution_failed(call, exc, policies.execution_error)
-        told_more = type(output) is ToolOutput or type(output) not in _PLAIN and isinstance(output, ToolOutput)
-        value = output.value if told_more else output
-        if type(value) not in _PLAIN and inspect.isawaitable(value):  # an async function slipped through
-            return _failed(call, "execution", _not_awaited(self, call, value), policies.execution_error)
-        if type(value) not in _SCALARS:  # a str, a number, None: nothing can be held in it, nor iterated async
-            if type(value) not in _PLAIN and _only_async_iterable(value):  # an async generator's body: never run
-                return _failed(call, "execution", _not_read(self, call, value), policies.execution_error)
-            held = awaitables_in(value)
-            if held:  # `{"status": client.status(id)}` with an async client
-                return _failed(call, "execution", _holds_not_awaited(self, call, value, held), policies.execution_error)
+        told_more, value = False, output
         try:
+            told_more = type(output) is ToolOutput or type(output) not in _PLAIN and isinstance(output, ToolOutput)
+            value = output.value if told_more else output
+            if type(value) not in _PLAIN and inspect.isawaitable(value):  # an async function slipped through
+                return _failed(call, "execution", _not_awaited(self, call, value), policies.execution_error)
+            if type(value) not in _SCALARS:  # a str, a number, None: nothing can be held in it, nor iterated async
+                if type(value) not in _PLAIN and _only_async_iterable(value):  # an async generator's body: never run
+                    return _failed(call, "execution", _not_read(self, call, value), policies.execution_error)
+                held = awaitables_in(value)
+                if held:  # `{"status": client.status(id)}` with an async client
+                    failure = _holds_not_awaited(self, call, value, held)
+                    return _failed(call, "execution", failure, policies.execution_error)
             content = call_text(value)  # the tool ran: whatever its value is, the call succeeded...
         except ReadFailed as failed:  # ...unless its work was in an iterator, which failed while read
             return _execution_failed(call, failed.error, policies.execution_error)
+        except (Exception, SystemExit):  # its value's own methods fail when looked at (a `__class__` that raises)
+            content = unshowable(value)
         parameters = context.parameters
         sink = parameters.get(VALUES) if parameters else None  # a turn's usual parameters: none
         if sink is not None and isinstance(sink, dict):
@@ -436,6 +440,13 @@ def _failed(call: ToolCall, kind: str, error: E, policy: Policy[E]) -> Outcome:
     elif kind == "argument":  # a tool's own reason may quote a library's message: its secrets go
         text = redact.scrub_secrets(text)  # (the model's own values, paths too, are quoted as sent)
     return Outcome(_error(call, text), kind, stop)
+
+
+def execution_failed(call: ToolCall, error: ToolExecutionError, policies: Policies) -> Outcome:
+    """The outcome of `call` failing with `error`, a failure of its tool found outside the executor
+    (a call past `LoopOptions.tool_timeout`: `toolkit.loop.run`), through the execution policy as a
+    tool's own exception is (the default logs a warning)."""
+    return _failed(call, "execution", error, policies.execution_error)
 
 
 def _as_called(error: ArgumentError, call: ToolCall) -> ArgumentError:

@@ -513,7 +513,7 @@ def _message(exc: BaseException, depth: int = 0) -> str:
     exception group's text names its first exceptions too (`_with_members`)."""
     try:
         message = exc.__str__()
-    except Exception:  # RecursionError included
+    except (Exception, SystemExit):  # RecursionError included; SystemExit: code written for the command line
         return ""
     if type(message) is not str:
         return ""

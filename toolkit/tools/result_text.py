@@ -17,7 +17,9 @@ a text saying so (`call_text`, which the calls of a tool use, raises `ReadFailed
 tool's work, a generator's body, failed, and so did the call); an int past Python's 4300-digit
 limit is a note, in place (the rest of the value stays); and a value JSON cannot write (an ORM row,
 a class, a cycle) is its `str()`, as in LangChain and the OpenAI Agents SDK, without a default
-repr's memory address (`<Row object at 0x7f…>` → `<Row object>`: the same text every run).
+repr's memory address (`<Row object at 0x7f…>` → `<Row object>`: the same text every run); a value
+whose own methods fail when it is looked at or written (a `__str__` that raises or exits, a
+`__class__` or `__len__` that raises) is `<a Row that cannot be shown as text>`.
 
 `None` is "Success" whatever the function declares, where LangChain4j's
 `DefaultToolExecutor.toText` (langchain4j/src/main/java/dev/langchain4j/service/tool/
@@ -93,21 +95,26 @@ def to_text(value: Any) -> str:
     kind = type(value)
     if kind is str:
         return value
-    if kind not in _PLAIN_RESULTS:  # the usual results (no str, bytes, exception, iterator) skip the checks below
-        if isinstance(value, str):
-            return value
-        if isinstance(value, (bytes, bytearray)):
-            return _bytes_text(value)
-        if isinstance(value, BaseException):
-            return _exception_text(value)
-        if isinstance(value, Iterator) and not isinstance(value, _PLAIN_TYPES):
-            return _iterator_text(value)
     try:
-        return _json_text(value)
-    except ReadFailed:  # under `call_text`: the call has failed
+        if kind not in _PLAIN_RESULTS:  # the usual results (no str, bytes, exception, iterator) skip the checks below
+            if isinstance(value, str):
+                return value
+            if isinstance(value, (bytes, bytearray)):
+                return _bytes_text(value)
+            if isinstance(value, BaseException):
+                return _exception_text(value)
+            if isinstance(value, Iterator) and not isinstance(value, _PLAIN_TYPES):
+                return _iterator_text(value)
+        try:
+            return _json_text(value)
+        except ReadFailed:  # under `call_text`: the call has failed
+            raise
+        except Exception:  # not JSON (an ORM row, a cycle, an int too long to write): its str
+            return _str_text(value)
+    except ReadFailed:
         raise
-    except Exception:  # not JSON (an ORM row, a cycle, an int too long to write): its str
-        return _str_text(value)
+    except (Exception, SystemExit):  # the value's own methods fail when looked at (a `__class__` that raises)
+        return unshowable(value)
 
 
 def _json_text(value: Any) -> str:
@@ -289,7 +296,10 @@ def awaitables_in(value: Any) -> list[Any]:
     """The awaitables nested in a tool's value (`{"status": client.status(id)}` with an async
     client: a coroutine that never ran), found as `_kinds_in` looks; [] for the usual value (a
     plain JSON value is one look at its types)."""
-    if _native(value) or not _holds(value, _is_awaitable):
+    try:
+        if _native(value) or not _holds(value, _is_awaitable):
+            return []
+    except (Exception, SystemExit):  # its own methods fail when looked at (a `__len__` that raises): none found
         return []
     found: list[Any] = []
     level = [value]
@@ -459,8 +469,13 @@ def _pandas_plain(value: Any, kind: str) -> Any:
 def _str_text(value: Any) -> str:
     try:
         return without_addresses(str(value))  # `<Row object at 0x7f…>` differs every run: `<Row object>`
-    except Exception:  # a broken __str__, or an int past Python's 4300-digit limit
-        return f"<{a_or_an(type(value).__name__)} that cannot be shown as text>"
+    except (Exception, SystemExit):  # a broken __str__ (one that exits), or an int past Python's 4300-digit limit
+        return unshowable(value)
+
+
+def unshowable(value: Any) -> str:
+    """The text of a value that cannot be written: `<a Row that cannot be shown as text>`."""
+    return f"<{a_or_an(type(value).__name__)} that cannot be shown as text>"
 
 
 _SCALARS = (float, bool)

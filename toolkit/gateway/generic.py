@@ -598,9 +598,13 @@ def _as_written(value: Any) -> str | None:
 
 
 def _joined_after(text: str, value: Any, joiner: re.Pattern[str]) -> bool:
-    """Whether the text writes `value` (`_as_written`) with `joiner` right after it (a list of places goes on)."""
+    """Whether the text writes `value` (`_as_written`) with `joiner` right after it (a list of places goes on);
+    a zone's city in any case ("time in tokyo and london": `Asia/Tokyo`)."""
     written = _as_written(value)
     at = text.find(written) if written else -1
+    if at == -1 and written and written != value:  # a zone's city, written in another case
+        found = re.search(re.escape(written), text, re.I)
+        at, written = (found.start(), found.group()) if found else (-1, written)
     return at != -1 and joiner.match(text, at + len(written or "")) is not None
 
 
@@ -1369,10 +1373,11 @@ class _Filler:
         if not matches:
             return []
         places, end = [_group(matches[0])], matches[0].end()
+        lower = places[0][:1].islower()  # a list begun in lower case goes on in lower case ("in paris and rome")
         while len(places) < _MAX_LISTED and (joined := joiner.match(text, end)) is not None:
-            if joined.re.groups and (bare := joined.group(1)):
-                if _holds(bare, named):  # "in Berlin, Celsius please": a unit, not a place
-                    break
+            if bare := _bare(joined, lower):
+                if _holds(bare, named) or not self.rules.generic.stopwords.isdisjoint(bare.lower().split()):
+                    break  # "in Berlin, Celsius please": a unit, not a place; "in oslo and thanks": no place
                 places.append(bare)
                 end = joined.end()
                 continue
@@ -1481,6 +1486,16 @@ _AMOUNT_AFTER = re.compile(r"[\s\u00a0]*\d")
 """An amount right before a currency's name ("50 pounds", "100美元") or right after it ("$100", "USD 20")."""
 
 _MAX_LISTED = 16
+
+
+def _bare(joined: re.Match[str], lower: bool) -> str | None:
+    """The place a `[generic] place_joiner` match ends with: its capitalised name (group 1), or for a list
+    begun in lower case, the lower-case name that goes on to the question's end (group 2); None when
+    neither (a place fact may start there: "and in Rome")."""
+    groups = joined.re.groups
+    return (joined.group(1) if groups else None) or (joined.group(2) if lower and groups > 1 else None)
+
+
 """The places of one list a tool is called for, at most (a list of thousands of cities is not thousands of calls)."""
 
 _MAX_BUILT = 16

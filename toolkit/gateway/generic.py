@@ -608,28 +608,57 @@ def _joined_after(text: str, value: Any, joiner: re.Pattern[str]) -> bool:
     return at != -1 and joiner.match(text, at + len(written or "")) is not None
 
 
-def unzoned(schema: Any, text: str, facts: Facts, rules: Rules, arguments: dict[str, Any] | None = None) -> bool:
-    """Whether the tool asks for a timezone (a required string field wanting one, `_Filler.wants_fact`)
-    the text gives none of, though it names a place (`place` fact): a city the tz database does not name
-    ("上海现在几点？", "time in Beijing"), whose zone would be made up (the description's example is
-    another city's). False when the text names no place ("现在几点？": the schema's example or default is
-    the tool's own choice), or writes a zone, or when each string of the call's `arguments` (if given) is
-    written in the text (a zone by its city) after its start (not the user's whole words): nothing was made up."""
+def missing(schema: Any, text: str, facts: Facts, rules: Rules, arguments: dict[str, Any]) -> str | None:
+    """The fact a model would ask the user for before calling a tool with `arguments` (a call filled from
+    `text`), or None (the usual case): "timezone" (`unzoned`: a city the tz database does not name, alone or
+    in a list: "time in Paris and Beijing"), "place" (a required field asking for a place took the user's
+    whole words, the text naming none: "Will it be hot tomorrow?") or "currency" (two required fields asking
+    for a currency took the one the text names, its only one: "the CEO's salary in USD" is no conversion from
+    USD to USD).
+    Found cheaply when every string argument is a part of the text (a zone by its city) after its start, no
+    list goes on after one and no two are the same: nothing was made up."""
+    strings = [v for v in arguments.values() if type(v) is str]
+    written = all((w := _as_written(v)) is not None and w in text and not text.startswith(w) for v in strings)
+    joiner = rules.generic.place_joiner
+    listed = joiner is not None and any(_joined_after(text, v, joiner) for v in strings)
+    if written and not listed and len(set(strings)) == len(strings):
+        return None  # the usual case
     if not isinstance(schema, dict) or not isinstance(schema.get("required"), list):
-        return False
-    if arguments is not None and all(
-        (w := _as_written(v)) is None or (w in text and not text.startswith(w)) for v in arguments.values()
-    ):
-        return False  # the usual case, found cheaply: every string the call sends is a part of the text, not all of it
+        return None
     filler = _Filler(schema, text, facts, rules, "")
-    asks = [
-        (name, sub)
-        for name, sub in filler.required(filler.resolve(filler.root, 0))
-        if "enum" not in sub and filler.wants_fact(name, sub) == "timezone"
-    ]
-    if not asks or filler.zones() or filler.first_fact("place") is None:
+    asking: dict[str, list[str]] = {}
+    for name, sub in filler.required(filler.resolve(filler.root, 0)):
+        wanted = filler.wants_fact(name, sub) if "enum" not in sub and _kind(sub) == "string" else None
+        if wanted in ("timezone", "place", "currency"):
+            asking.setdefault(wanted, []).append(name)
+    if "timezone" in asking and unzoned(filler, asking["timezone"], listed):
+        return "timezone"
+    whole = text[:_MAX_WORDS_CHARS]
+    if any(arguments.get(n) == whole for n in asking.get("place", ())) and filler.first_fact("place") is None:
+        return "place"
+    currencies = [arguments.get(n) for n in asking.get("currency", ())]
+    if len(currencies) > len(set(currencies)) and len(filler.currencies()) == 1:
+        return "currency"
+    return None
+
+
+def unzoned(filler: _Filler, asking: list[str], listed: bool) -> bool:
+    """Whether the fields `asking` for a timezone (all required) get none the text gives, though it names a
+    place (`place` fact): a city the tz database does not name ("上海现在几点？", "time in Beijing"), whose
+    zone would be made up (the description's example is another city's); or, when a list of places goes on
+    after the call's (`listed`), whether one of the list's places has no zone ("time in Paris and in
+    Beijing": a call for Paris alone drops Beijing without a word). False when the text names no place
+    ("现在几点？": the schema's example or default is the tool's own choice), or writes a zone."""
+    if filler.first_fact("place") is None:
         return False
-    return all(filler.given(name, sub) is None for name, sub in asks)
+    if listed:
+        return any(zone_of(p) is None for p in filler.listed())
+    if filler.zones():
+        return False
+    properties = filler.resolve(filler.root, 0).get("properties")
+    return all(
+        filler.given(n, properties[n]) is None for n in asking if isinstance(properties, dict) and n in properties
+    )
 
 
 def fill_value(schema: Any, text: str, facts: Facts, rules: Rules) -> Any:

@@ -162,3 +162,154 @@ def test_one_currency_named_for_two_currency_fields_asks_for_the_other(text, ask
 def test_two_currencies_named_are_converted_as_before(text, source, target):
     calls = turn(text, [CONVERT])[0]
     assert [(n, a["from_currency"], a["to_currency"]) for n, a in calls] == [("convert_currency", source, target)]
+
+
+# --- a field named for a part of the text takes that part, or is asked for -------------------
+
+TAXI = fn("book_taxi", "Book a taxi ride", {"pickup": S, "destination": S})
+UNITS = fn(
+    "convert_units",
+    "Convert a value between units of measurement",
+    {"value": {"type": "number"}, "from_unit": S, "to_unit": S},
+)
+MAIL = fn("send_email", "Send an email", {"to": S, "subject": S, "body": S})
+
+
+@pytest.mark.parametrize(
+    ("text", "tool", "expected"),
+    [
+        ("book a taxi from the hotel to the airport", TAXI, {"pickup": "the hotel", "destination": "the airport"}),
+        (
+            "I need a taxi from Union Station to the Hilton at 5pm",
+            TAXI,
+            {"pickup": "Union Station", "destination": "the Hilton"},
+        ),
+        ("I want to go from home to the airport, book a taxi", TAXI, {"pickup": "home", "destination": "the airport"}),
+        ("帮我叫一辆出租车，从酒店到机场", TAXI, {"pickup": "酒店", "destination": "机场"}),
+        ("convert 5 miles to km", UNITS, {"value": 5, "from_unit": "miles", "to_unit": "km"}),
+        ("convert 30 celsius into fahrenheit", UNITS, {"value": 30, "from_unit": "celsius", "to_unit": "fahrenheit"}),
+        (
+            "email bob@example.com about the budget review",
+            MAIL,
+            {
+                "to": "bob@example.com",
+                "subject": "the budget review",
+                "body": "email bob@example.com about the budget review",
+            },
+        ),
+    ],
+)
+def test_a_field_named_for_a_part_of_the_text_takes_that_part(text, tool, expected):
+    """A taxi's pickup and destination, a unit converter's units and an email's recipient each took the
+    user's whole words: each field now takes the part of the text its name points at (`[[generic.phrases]]`)."""
+    assert turn(text, [tool])[0] == [(tool["function"]["name"], expected)]
+
+
+@pytest.mark.parametrize(
+    ("text", "tool", "asked"),
+    [
+        ("book a taxi to the airport", TAXI, 'What should I use for "pickup"?'),
+        ("convert 5 miles", UNITS, 'What should I use for "to unit"?'),
+        ("帮我叫一辆出租车去机场", TAXI, "pickup"),
+    ],
+)
+def test_a_field_named_for_a_part_the_text_lacks_is_asked_for(text, tool, asked):
+    """ "book a taxi to the airport" was book_taxi(pickup="book a taxi to the airport", ...): the question
+    as the pickup. A model asks where to pick the user up."""
+    calls, content = turn(text, [tool])
+    assert calls == [] and asked in content
+
+
+FLIGHTS = fn("search_flights", "Search flights between two cities", {"origin": S, "destination": S})
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("flights from Paris to Tokyo", {"origin": "Paris", "destination": "Tokyo"}),
+        ("flights to Tokyo from London", {"origin": "London", "destination": "Tokyo"}),
+        ("从北京到上海的机票", {"origin": "北京", "destination": "上海"}),
+    ],
+)
+def test_an_origin_and_a_destination_take_the_places_after_from_and_to(text, expected):
+    """ "flights to Tokyo from London" flew from Tokyo to London: the k-th place went to the k-th field,
+    whatever the words before them said."""
+    assert turn(text, [FLIGHTS])[0] == [("search_flights", expected)]
+
+
+def test_a_destination_alone_does_not_become_the_origin_too():
+    """ "book a flight to Tokyo" was search_flights(origin=Tokyo, destination=Tokyo)."""
+    calls, content = turn("book a flight to Tokyo", [FLIGHTS])
+    assert calls == [] and 'What should I use for "origin"?' in content
+
+
+@pytest.mark.parametrize(
+    ("text", "city"),
+    [
+        ("I'm not in Paris, I'm in Rome, what's the weather?", "Rome"),
+        ("what's the weather not in Paris but in Lyon", "Lyon"),
+    ],
+)
+def test_a_place_the_user_says_they_are_not_in_is_not_the_place_asked_about(text, city):
+    """ "I'm not in Paris, I'm in Rome, what's the weather?" called get_weather(city=Paris)."""
+    assert turn(text, [WEATHER])[0] == [("get_weather", {"city": city})]
+
+
+TRACK = fn("track_package", "Track a parcel by its tracking number", {"tracking_number": S})
+TRANSLATE = fn("translate_text", "Translate text into another language", {"text": S, "target_language": S})
+
+
+@pytest.mark.parametrize(
+    ("text", "tools", "expected"),
+    [
+        ("track my parcel 1Z999AA10123456784", [TRACK], ("track_package", {"tracking_number": "1Z999AA10123456784"})),
+        (
+            "convert 5 miles to km",
+            [CONVERT, UNITS],
+            ("convert_units", {"value": 5, "from_unit": "miles", "to_unit": "km"}),
+        ),
+        (
+            "convert 5 dollars to euros",
+            [UNITS, CONVERT],
+            ("convert_currency", {"amount": 5, "from_currency": "USD", "to_currency": "EUR"}),
+        ),
+        (
+            "send an email to Tom saying hello",
+            [MAIL],
+            (
+                "send_email",
+                {
+                    "to": "Tom",
+                    "subject": "send an email to Tom saying hello",
+                    "body": "send an email to Tom saying hello",
+                },
+            ),
+        ),
+        (
+            "翻译成英文：你好世界",
+            [TRANSLATE],
+            ("translate_text", {"text": "翻译成英文：你好世界", "target_language": "英文"}),
+        ),
+        (
+            "news about Apple",
+            [fn("get_news", "Get news headlines about a topic", {"topic": S})],
+            ("get_news", {"topic": "Apple"}),
+        ),
+        (
+            "Paris Hilton news",
+            [fn("get_news", "Get news headlines about a topic", {"topic": S})],
+            ("get_news", {"topic": "Paris Hilton news"}),
+        ),
+    ],
+)
+def test_strangers_tools_take_the_part_of_the_question_their_fields_name(text, tools, expected):
+    """A tracking number, a unit converter picked over a currency one by its units' names (both are found by
+    "convert"), a recipient before "saying", a target language in Chinese, and a topic: each was the whole
+    question (or the other converter). A topic the text does not write after "about" is the question: no
+    model asks what the news should be about."""
+    assert turn(text, tools)[0] == [expected]
+
+
+def test_a_tracking_number_the_text_lacks_is_asked_for():
+    calls, content = turn("track my parcel", [TRACK])
+    assert calls == [] and 'What should I use for "tracking number"?' in content

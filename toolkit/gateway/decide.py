@@ -157,8 +157,15 @@ def _asked(call: Call, text: str, offered: dict[str, ToolInfo], facts: Facts, ru
     """What to ask the user instead of making `call` (`generic.missing`: a place, a currency, a timezone the
     text does not give), in the text's language; None when nothing is missing, or the rules have no such
     question (`[replies] ask_place`, `ask_place_en`, ...: a rules file without them calls as before)."""
-    fact = missing(offered[call.name].parameters, text, facts, rules, call.arguments)
-    return rules.replies.get(f"ask_{fact}" if not text.isascii() else f"ask_{fact}_en") if fact else None
+    asked = missing(offered[call.name].parameters, text, facts, rules, call.arguments)
+    if asked is None:
+        return None
+    question = rules.replies.get(f"ask_{asked[0]}" if not text.isascii() else f"ask_{asked[0]}_en")
+    return fill(question, rules, None, field=" ".join(_FIELD_WORDS.findall(asked[1])).lower()) if question else None
+
+
+_FIELD_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+|[^\x00-\x7f]+")
+"""The words of a field's name, for a question about it (`from_unit`, `pickupLocation`: "from unit", "pickup location")."""
 
 
 def _tells(text: str, rules: Rules, messages: list[dict[str, Any]] | None) -> bool:

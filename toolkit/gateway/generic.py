@@ -608,13 +608,16 @@ def _joined_after(text: str, value: Any, joiner: re.Pattern[str]) -> bool:
     return at != -1 and joiner.match(text, at + len(written or "")) is not None
 
 
-def missing(schema: Any, text: str, facts: Facts, rules: Rules, arguments: dict[str, Any]) -> str | None:
-    """The fact a model would ask the user for before calling a tool with `arguments` (a call filled from
-    `text`), or None (the usual case): "timezone" (`unzoned`: a city the tz database does not name, alone or
-    in a list: "time in Paris and Beijing"), "place" (a required field asking for a place took the user's
-    whole words, the text naming none: "Will it be hot tomorrow?") or "currency" (two required fields asking
-    for a currency took the one the text names, its only one: "the CEO's salary in USD" is no conversion from
-    USD to USD).
+def missing(schema: Any, text: str, facts: Facts, rules: Rules, arguments: dict[str, Any]) -> tuple[str, str] | None:
+    """What a model would ask the user for before calling a tool with `arguments` (a call filled from `text`),
+    as (what, the field's name), or None (the usual case): "timezone" (`unzoned`: a city the tz database does
+    not name, alone or in a list: "time in Paris and Beijing"), "place" (a required field asking for a place
+    took the user's whole words, the text naming none: "Will it be hot tomorrow?"), "currency" (two required
+    fields asking for a currency took the one the text names, its only one: "the CEO's salary in USD" is no
+    conversion from USD to USD), or "field" (a required field asking for a fact, or named for a part of the text,
+    `[[generic.phrases]]`, took the user's whole words, or the value of another such field where its own part is
+    not written: "track my parcel" names no tracking number, "book a taxi to the airport" no pickup, "a flight to
+    Tokyo" no origin).
     Found cheaply when every string argument is a part of the text (a zone by its city) after its start, no
     list goes on after one and no two are the same: nothing was made up."""
     strings = [v for v in arguments.values() if type(v) is str]
@@ -626,20 +629,27 @@ def missing(schema: Any, text: str, facts: Facts, rules: Rules, arguments: dict[
     if not isinstance(schema, dict) or not isinstance(schema.get("required"), list):
         return None
     filler = _Filler(schema, text, facts, rules, "")
-    asking: dict[str, list[str]] = {}
+    asking: dict[str | None, list[str]] = {}
     for name, sub in filler.required(filler.resolve(filler.root, 0)):
-        wanted = filler.wants_fact(name, sub) if "enum" not in sub and _kind(sub) == "string" else None
-        if wanted in ("timezone", "place", "currency"):
-            asking.setdefault(wanted, []).append(name)
+        if "enum" not in sub and _kind(sub) == "string":
+            asking.setdefault(filler.wants_fact(name, sub) if "format" not in sub else "format", []).append(name)
     if "timezone" in asking and unzoned(filler, asking["timezone"], listed):
-        return "timezone"
+        return "timezone", asking["timezone"][0]
     whole = text[:_MAX_WORDS_CHARS]
-    if any(arguments.get(n) == whole for n in asking.get("place", ())) and filler.first_fact("place") is None:
-        return "place"
+    place = next((n for n in asking.get("place", ()) if arguments.get(n) == whole), None)
+    if place is not None and filler.first_fact("place") is None:
+        return "place", place
     currencies = [arguments.get(n) for n in asking.get("currency", ())]
     if len(currencies) > len(set(currencies)) and len(filler.currencies()) == 1:
-        return "currency"
-    return None
+        return "currency", asking["currency"][-1]
+    phrased = [n for names in asking.values() for n in names if filler.phrased(n)]
+    typed = [n for wanted, names in asking.items() if wanted not in (None, "format", "quoted") for n in names]
+    field = next((n for n in (*typed, *phrased) if arguments.get(n) == whole), None)
+    places = [n for n in (*asking.get(None, ()), *asking.get("place", ())) if n in phrased]
+    if field is None and len(places) > 1:  # "a flight to Tokyo": Tokyo is no origin (a date, a time may be both)
+        values = [arguments.get(n) for n in places]
+        field = next((n for n, v in zip(places, values) if values.count(v) > 1 and filler.phrase(n) is None), None)
+    return ("field", field) if field is not None else None
 
 
 def unzoned(filler: _Filler, asking: list[str], listed: bool) -> bool:
@@ -1255,6 +1265,10 @@ class _Filler:
             fact = self.generic_fact(wanted, name) if wanted else None
         else:
             fact = self.fact(name, wanted)
+        if fact is not None and wanted == "place" and (phrase := self.phrase(name)) is not None and fact not in phrase:
+            fact = next(
+                (v for v in self.fact_values("place") if v in phrase), phrase
+            )  # "from X to Y": Y, to a destination
         if fact is not None and wanted == "time":  # "9:30" as HH:MM, as a time is written; a `time`
             return f"{fact.zfill(5)}:00Z" if schema.get("format") == "time" else fact.zfill(5)  # as RFC 3339's
         if fact is not None:
@@ -1269,7 +1283,36 @@ class _Filler:
             return example
         if schema.get("format") in _FORMATS:
             return self.formatted(schema["format"], name)
-        return self.generic_fact("quoted", name) or self.text[:_MAX_WORDS_CHARS] or _example(schema) or name
+        return (
+            self.phrase(name)
+            or self.generic_fact("quoted", name)
+            or self.text[:_MAX_WORDS_CHARS]
+            or _example(schema)
+            or name
+        )
+
+    def phrased(self, name: str) -> bool:
+        """Whether the field's name points at a part of the text a model asks for when it is not written (a
+        word of a `[[generic.phrases]]` entry's `names`, and all of its `also`; an entry that `ask`s): a pickup,
+        a destination, a unit; not a topic, which the user's words may be."""
+        words = {w.lower() for w in _NAME_WORDS.findall(name)}
+        return any(e.ask and not words.isdisjoint(e.names) and e.also <= words for e in self.rules.generic.phrases)
+
+    def phrase(self, name: str) -> str | None:
+        """The part of the text the field's name points at (`[[generic.phrases]]`: "from the hotel to the
+        airport" gives a `pickup` the hotel, a `destination` the airport; "convert 5 miles to km" a `from_unit`
+        miles), or None: the first entry whose words the name holds and whose pattern the text matches."""
+        phrases = self.rules.generic.phrases
+        if not phrases:
+            return None
+        words = {w.lower() for w in _NAME_WORDS.findall(name)}
+        for entry in phrases:
+            if words.isdisjoint(entry.names) or not entry.also <= words:
+                continue
+            match = entry.pattern.search(self.text[:_MAX_WORDS_CHARS])
+            if match is not None:
+                return _group(match)
+        return None
 
     def formatted(self, fmt: str, name: str) -> str:
         """A string of format `fmt` (one of `_FORMATS`) the text has no fact for: a `date-time` from

@@ -269,6 +269,12 @@ TRANSLATE = fn("translate_text", "Translate text into another language", {"text"
             ("convert_units", {"value": 5, "from_unit": "miles", "to_unit": "km"}),
         ),
         (
+            "把5公里换算成英里",
+            [CONVERT, UNITS],
+            ("convert_units", {"value": 5, "from_unit": "公里", "to_unit": "英里"}),
+        ),
+        ("从酒店打车去机场", [TAXI], ("book_taxi", {"pickup": "酒店", "destination": "机场"})),
+        (
             "convert 5 dollars to euros",
             [UNITS, CONVERT],
             ("convert_currency", {"amount": 5, "from_currency": "USD", "to_currency": "EUR"}),

@@ -1892,8 +1892,8 @@ AIR = fn("get_air_quality", "Get the air quality index for a city", {"city": {"t
         ("what about the air quality?", [("get_air_quality", {"city": "Paris"})]),
         # a city of its own
         ("and the air quality in London?", [("get_air_quality", {"city": "London"})]),
-        # a question of its own (no follow-up's form): nothing carried, and no city named: asked for, not called
-        ("What is the air quality?", []),
+        # a question of its own (no follow-up's form) that names no city: the one asked about before, not the question
+        ("What is the air quality?", [("get_air_quality", {"city": "Paris"})]),
     ],
 )
 def test_a_follow_up_about_another_tool_carries_the_arguments_it_shares(text, expected):

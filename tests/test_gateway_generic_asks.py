@@ -319,3 +319,21 @@ def test_strangers_tools_take_the_part_of_the_question_their_fields_name(text, t
 def test_a_tracking_number_the_text_lacks_is_asked_for():
     calls, content = turn("track my parcel", [TRACK])
     assert calls == [] and 'What should I use for "tracking number"?' in content
+
+
+def test_a_question_without_a_place_after_a_call_for_one_asks_about_that_place():
+    """ "Will it be hot tomorrow?" right after the weather in Paris is about Paris (was the question as the
+    city); with no call before, the place is asked for (above)."""
+    call = {"id": "c1", "type": "function", "function": {"name": "get_weather", "arguments": '{"city": "Paris"}'}}
+    messages = [
+        {"role": "user", "content": "What's the weather in Paris?"},
+        {"role": "assistant", "content": None, "tool_calls": [call]},
+        {"role": "tool", "tool_call_id": "c1", "content": "Paris: 18°C, sunny"},
+        {"role": "assistant", "content": "It is 18°C and sunny in Paris."},
+        {"role": "user", "content": "Will it be hot tomorrow?"},
+    ]
+    reply = respond({"model": "m", "messages": messages, "tools": [WEATHER, TIME]}, GatewayConfig())
+    calls = reply.body["choices"][0]["message"]["tool_calls"]
+    assert [(c["function"]["name"], json.loads(c["function"]["arguments"])) for c in calls] == [
+        ("get_weather", {"city": "Paris"})
+    ]

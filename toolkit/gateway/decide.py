@@ -143,7 +143,10 @@ def _auto(
             else:
                 calls = _follow_up_calls(text, offered, facts, rules, messages)
         if len(calls) == 1 and (asked := _asked(calls[0], text, offered, facts, rules)):
-            return Decision(text=asked)
+            known = _known(calls[0], text, offered, facts, rules, messages or [])
+            if known is None:
+                return Decision(text=asked)
+            calls = (known,)
         if not calls and not facts.declines:
             calls = _search_first(text, offered, facts, rules, context, prepared)
     if calls:
@@ -166,6 +169,23 @@ def _asked(call: Call, text: str, offered: dict[str, ToolInfo], facts: Facts, ru
 
 _FIELD_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+|[^\x00-\x7f]+")
 """The words of a field's name, for a question about it (`from_unit`, `pickupLocation`: "from unit", "pickup location")."""
+
+
+def _known(
+    call: Call, text: str, offered: dict[str, ToolInfo], facts: Facts, rules: Rules, messages: list[dict[str, Any]]
+) -> Call | None:
+    """`call` with what it lacked taken from the previous turn's calls (`generic.carried`: their arguments of the
+    same names), when that leaves nothing to ask: "Will it be hot tomorrow?" after get_weather(city=Paris) asks
+    about Paris again, as a model reads it. None when the previous turn called nothing, or still something is
+    missing: ask."""
+    before: dict[str, Any] = {}
+    for previous in _previous_calls(messages):
+        for key, value in _arguments(previous["function"]["arguments"]).items():
+            before.setdefault(key, value)
+    if not before:
+        return None
+    known = Call(call.name, carried(offered[call.name].parameters, call.arguments, before, text, facts, rules))
+    return None if known == call or _asked(known, text, offered, facts, rules) else known
 
 
 def _tells(text: str, rules: Rules, messages: list[dict[str, Any]] | None) -> bool:

@@ -46,10 +46,10 @@ from toolkit.gateway.generic import (
     fill_clause,
     follow_up,
     listed_calls,
+    missing,
     picks,
     search_terms,
     tool_finder,
-    unzoned,
 )
 from toolkit.gateway.judge import takes
 from toolkit.gateway.rules import Facts, Rules, find_order_id, read_text
@@ -137,13 +137,16 @@ def _auto(
     if not calls and offered and (prepared is None or prepared.picks_from(rules)) and not _tells(text, rules, messages):
         context = _system_text(messages or [])
         calls = _generic_calls(text, offered, facts, rules, context, prepared)
-        if len(calls) == 1 and unzoned(offered[calls[0].name].parameters, text, facts, rules, calls[0].arguments):
-            return Decision(text=rules.replies["ask_timezone" if not text.isascii() else "ask_timezone_en"])
         if not facts.declines and messages:
             if calls:
                 calls = _carried(calls, text, offered, facts, rules, messages)
             else:
                 calls = _follow_up_calls(text, offered, facts, rules, messages)
+        if len(calls) == 1 and (asked := _asked(calls[0], text, offered, facts, rules)):
+            known = _known(calls[0], text, offered, facts, rules, messages or [])
+            if known is None:
+                return Decision(text=asked)
+            calls = (known,)
         if not calls and not facts.declines:
             calls = _search_first(text, offered, facts, rules, context, prepared)
     if calls:
@@ -151,6 +154,38 @@ def _auto(
     if hard:
         return Decision(text=hard.reply, order_id=facts.order_id)
     return Decision(text=_text_reply(facts, offered, rules), order_id=facts.order_id)
+
+
+def _asked(call: Call, text: str, offered: dict[str, ToolInfo], facts: Facts, rules: Rules) -> str | None:
+    """What to ask the user instead of making `call` (`generic.missing`: a place, a currency, a timezone the
+    text does not give), in the text's language; None when nothing is missing, or the rules have no such
+    question (`[replies] ask_place`, `ask_place_en`, ...: a rules file without them calls as before)."""
+    asked = missing(offered[call.name].parameters, text, facts, rules, call.arguments)
+    if asked is None:
+        return None
+    question = rules.replies.get(f"ask_{asked[0]}" if not text.isascii() else f"ask_{asked[0]}_en")
+    return fill(question, rules, None, field=" ".join(_FIELD_WORDS.findall(asked[1])).lower()) if question else None
+
+
+_FIELD_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+|[^\x00-\x7f]+")
+"""The words of a field's name, for a question about it (`from_unit`, `pickupLocation`: "from unit", "pickup location")."""
+
+
+def _known(
+    call: Call, text: str, offered: dict[str, ToolInfo], facts: Facts, rules: Rules, messages: list[dict[str, Any]]
+) -> Call | None:
+    """`call` with what it lacked taken from the previous turn's calls (`generic.carried`: their arguments of the
+    same names), when that leaves nothing to ask: "Will it be hot tomorrow?" after get_weather(city=Paris) asks
+    about Paris again, as a model reads it. None when the previous turn called nothing, or still something is
+    missing: ask."""
+    before: dict[str, Any] = {}
+    for previous in _previous_calls(messages):
+        for key, value in _arguments(previous["function"]["arguments"]).items():
+            before.setdefault(key, value)
+    if not before:
+        return None
+    known = Call(call.name, carried(offered[call.name].parameters, call.arguments, before, text, facts, rules))
+    return None if known == call or _asked(known, text, offered, facts, rules) else known
 
 
 def _tells(text: str, rules: Rules, messages: list[dict[str, Any]] | None) -> bool:
@@ -245,9 +280,12 @@ def _clause_calls(
         return ()
     calls = []
     for name, own in parts.items():
-        arguments = fill_clause(offered[name].parameters, " ".join(own), text, facts, rules, context=context)
-        if arguments is not None:
-            calls.append(Call(name, arguments))
+        schema = offered[name].parameters
+        arguments = fill_clause(schema, " ".join(own), text, facts, rules, context=context)
+        if (
+            arguments is not None
+        ):  # and one call more for each other place of a list: "weather and time in Paris and Rome"
+            calls += [Call(name, a) for a in listed_calls(schema, text, facts, rules, arguments, context=context)]
     return tuple(calls)  # one: the other clause's tool was only a word shared (it beat the one asked for)
 
 

@@ -598,34 +598,77 @@ def _as_written(value: Any) -> str | None:
 
 
 def _joined_after(text: str, value: Any, joiner: re.Pattern[str]) -> bool:
-    """Whether the text writes `value` (`_as_written`) with `joiner` right after it (a list of places goes on)."""
+    """Whether the text writes `value` (`_as_written`) with `joiner` right after it (a list of places goes on);
+    a zone's city in any case ("time in tokyo and london": `Asia/Tokyo`)."""
     written = _as_written(value)
     at = text.find(written) if written else -1
+    if at == -1 and written and written != value:  # a zone's city, written in another case
+        found = re.search(re.escape(written), text, re.I)
+        at, written = (found.start(), found.group()) if found else (-1, written)
     return at != -1 and joiner.match(text, at + len(written or "")) is not None
 
 
-def unzoned(schema: Any, text: str, facts: Facts, rules: Rules, arguments: dict[str, Any] | None = None) -> bool:
-    """Whether the tool asks for a timezone (a required string field wanting one, `_Filler.wants_fact`)
-    the text gives none of, though it names a place (`place` fact): a city the tz database does not name
-    ("上海现在几点？", "time in Beijing"), whose zone would be made up (the description's example is
-    another city's). False when the text names no place ("现在几点？": the schema's example or default is
-    the tool's own choice), or writes a zone, or when each string of the call's `arguments` (if given) is
-    written in the text (a zone by its city) after its start (not the user's whole words): nothing was made up."""
+def missing(schema: Any, text: str, facts: Facts, rules: Rules, arguments: dict[str, Any]) -> tuple[str, str] | None:
+    """What a model would ask the user for before calling a tool with `arguments` (a call filled from `text`),
+    as (what, the field's name), or None (the usual case): "timezone" (`unzoned`: a city the tz database does
+    not name, alone or in a list: "time in Paris and Beijing"), "place" (a required field asking for a place
+    took the user's whole words, the text naming none: "Will it be hot tomorrow?"), "currency" (two required
+    fields asking for a currency took the one the text names, its only one: "the CEO's salary in USD" is no
+    conversion from USD to USD), or "field" (a required field asking for a fact, or named for a part of the text,
+    `[[generic.phrases]]`, took the user's whole words, or the value of another such field where its own part is
+    not written: "track my parcel" names no tracking number, "book a taxi to the airport" no pickup, "a flight to
+    Tokyo" no origin).
+    Found cheaply when every string argument is a part of the text (a zone by its city) after its start, no
+    list goes on after one and no two are the same: nothing was made up."""
+    strings = [v for v in arguments.values() if type(v) is str]
+    written = all((w := _as_written(v)) is not None and w in text and not text.startswith(w) for v in strings)
+    joiner = rules.generic.place_joiner
+    listed = joiner is not None and any(_joined_after(text, v, joiner) for v in strings)
+    if written and not listed and len(set(strings)) == len(strings):
+        return None  # the usual case
     if not isinstance(schema, dict) or not isinstance(schema.get("required"), list):
-        return False
-    if arguments is not None and all(
-        (w := _as_written(v)) is None or (w in text and not text.startswith(w)) for v in arguments.values()
-    ):
-        return False  # the usual case, found cheaply: every string the call sends is a part of the text, not all of it
+        return None
     filler = _Filler(schema, text, facts, rules, "")
-    asks = [
-        (name, sub)
-        for name, sub in filler.required(filler.resolve(filler.root, 0))
-        if "enum" not in sub and filler.wants_fact(name, sub) == "timezone"
-    ]
-    if not asks or filler.zones() or filler.first_fact("place") is None:
+    asking: dict[str | None, list[str]] = {}
+    for name, sub in filler.required(filler.resolve(filler.root, 0)):
+        if "enum" not in sub and _kind(sub) == "string":
+            asking.setdefault(filler.wants_fact(name, sub) if "format" not in sub else "format", []).append(name)
+    if "timezone" in asking and unzoned(filler, asking["timezone"], listed):
+        return "timezone", asking["timezone"][0]
+    whole = text[:_MAX_WORDS_CHARS]
+    place = next((n for n in asking.get("place", ()) if arguments.get(n) == whole), None)
+    if place is not None and filler.first_fact("place") is None:
+        return "place", place
+    currencies = [arguments.get(n) for n in asking.get("currency", ())]
+    if len(currencies) > len(set(currencies)) and len(filler.currencies()) == 1:
+        return "currency", asking["currency"][-1]
+    phrased = [n for names in asking.values() for n in names if filler.phrased(n)]
+    typed = [n for wanted, names in asking.items() if wanted not in (None, "format", "quoted") for n in names]
+    field = next((n for n in (*typed, *phrased) if arguments.get(n) == whole), None)
+    places = [n for n in (*asking.get(None, ()), *asking.get("place", ())) if n in phrased]
+    if field is None and len(places) > 1:  # "a flight to Tokyo": Tokyo is no origin (a date, a time may be both)
+        values = [arguments.get(n) for n in places]
+        field = next((n for n, v in zip(places, values) if values.count(v) > 1 and filler.phrase(n) is None), None)
+    return ("field", field) if field is not None else None
+
+
+def unzoned(filler: _Filler, asking: list[str], listed: bool) -> bool:
+    """Whether the fields `asking` for a timezone (all required) get none the text gives, though it names a
+    place (`place` fact): a city the tz database does not name ("上海现在几点？", "time in Beijing"), whose
+    zone would be made up (the description's example is another city's); or, when a list of places goes on
+    after the call's (`listed`), whether one of the list's places has no zone ("time in Paris and in
+    Beijing": a call for Paris alone drops Beijing without a word). False when the text names no place
+    ("现在几点？": the schema's example or default is the tool's own choice), or writes a zone."""
+    if filler.first_fact("place") is None:
         return False
-    return all(filler.given(name, sub) is None for name, sub in asks)
+    if listed:
+        return any(zone_of(p) is None for p in filler.listed())
+    if filler.zones():
+        return False
+    properties = filler.resolve(filler.root, 0).get("properties")
+    return all(
+        filler.given(n, properties[n]) is None for n in asking if isinstance(properties, dict) and n in properties
+    )
 
 
 def fill_value(schema: Any, text: str, facts: Facts, rules: Rules) -> Any:
@@ -1222,6 +1265,10 @@ class _Filler:
             fact = self.generic_fact(wanted, name) if wanted else None
         else:
             fact = self.fact(name, wanted)
+        if fact is not None and wanted == "place" and (phrase := self.phrase(name)) is not None and fact not in phrase:
+            fact = next(
+                (v for v in self.fact_values("place") if v in phrase), phrase
+            )  # "from X to Y": Y, to a destination
         if fact is not None and wanted == "time":  # "9:30" as HH:MM, as a time is written; a `time`
             return f"{fact.zfill(5)}:00Z" if schema.get("format") == "time" else fact.zfill(5)  # as RFC 3339's
         if fact is not None:
@@ -1236,7 +1283,36 @@ class _Filler:
             return example
         if _known_format(schema):
             return self.formatted(schema["format"], name)
-        return self.generic_fact("quoted", name) or self.text[:_MAX_WORDS_CHARS] or _example(schema) or name
+        return (
+            self.phrase(name)
+            or self.generic_fact("quoted", name)
+            or self.text[:_MAX_WORDS_CHARS]
+            or _example(schema)
+            or name
+        )
+
+    def phrased(self, name: str) -> bool:
+        """Whether the field's name points at a part of the text a model asks for when it is not written (a
+        word of a `[[generic.phrases]]` entry's `names`, and all of its `also`; an entry that `ask`s): a pickup,
+        a destination, a unit; not a topic, which the user's words may be."""
+        words = {w.lower() for w in _NAME_WORDS.findall(name)}
+        return any(e.ask and not words.isdisjoint(e.names) and e.also <= words for e in self.rules.generic.phrases)
+
+    def phrase(self, name: str) -> str | None:
+        """The part of the text the field's name points at (`[[generic.phrases]]`: "from the hotel to the
+        airport" gives a `pickup` the hotel, a `destination` the airport; "convert 5 miles to km" a `from_unit`
+        miles), or None: the first entry whose words the name holds and whose pattern the text matches."""
+        phrases = self.rules.generic.phrases
+        if not phrases:
+            return None
+        words = {w.lower() for w in _NAME_WORDS.findall(name)}
+        for entry in phrases:
+            if words.isdisjoint(entry.names) or not entry.also <= words:
+                continue
+            match = entry.pattern.search(self.text[:_MAX_WORDS_CHARS])
+            if match is not None:
+                return _group(match)
+        return None
 
     def formatted(self, fmt: str, name: str) -> str:
         """A string of format `fmt` (one of `_FORMATS`) the text has no fact for: a `date-time` from
@@ -1369,10 +1445,11 @@ class _Filler:
         if not matches:
             return []
         places, end = [_group(matches[0])], matches[0].end()
+        lower = places[0][:1].islower()  # a list begun in lower case goes on in lower case ("in paris and rome")
         while len(places) < _MAX_LISTED and (joined := joiner.match(text, end)) is not None:
-            if joined.re.groups and (bare := joined.group(1)):
-                if _holds(bare, named):  # "in Berlin, Celsius please": a unit, not a place
-                    break
+            if bare := _bare(joined, lower):
+                if _holds(bare, named) or not self.rules.generic.stopwords.isdisjoint(bare.lower().split()):
+                    break  # "in Berlin, Celsius please": a unit, not a place; "in oslo and thanks": no place
                 places.append(bare)
                 end = joined.end()
                 continue
@@ -1481,6 +1558,16 @@ _AMOUNT_AFTER = re.compile(r"[\s\u00a0]*\d")
 """An amount right before a currency's name ("50 pounds", "100美元") or right after it ("$100", "USD 20")."""
 
 _MAX_LISTED = 16
+
+
+def _bare(joined: re.Match[str], lower: bool) -> str | None:
+    """The place a `[generic] place_joiner` match ends with: its capitalised name (group 1), or for a list
+    begun in lower case, the lower-case name that goes on to the question's end (group 2); None when
+    neither (a place fact may start there: "and in Rome")."""
+    groups = joined.re.groups
+    return (joined.group(1) if groups else None) or (joined.group(2) if lower and groups > 1 else None)
+
+
 """The places of one list a tool is called for, at most (a list of thousands of cities is not thousands of calls)."""
 
 _MAX_BUILT = 16

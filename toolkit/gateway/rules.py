@@ -32,7 +32,7 @@ from toolkit.gateway.local_match import is_local
 
 _NEVER = re.compile(r"(?!)")
 _ALWAYS = re.compile("")
-_PLACEHOLDERS = {"order", "order_id", "summary"}
+_PLACEHOLDERS = {"order", "order_id", "summary", "field"}
 
 
 AsciiMatcher = tuple[re.Pattern[str], re.Pattern[str]]
@@ -84,6 +84,17 @@ class Answer:
     of them, which `in` finds quicker than the regex in a long text (`decide._template`)."""
 
 
+class Phrase(NamedTuple):
+    """One `[[generic.phrases]]` entry: a string field whose name has a word of `names` and every word of
+    `also` takes the first group `pattern` matches in the text; when it matches none, the field is asked
+    for (`ask`) rather than given the user's whole words."""
+
+    names: frozenset[str]
+    also: frozenset[str]
+    pattern: re.Pattern[str]
+    ask: bool = True
+
+
 @dataclass(frozen=True)
 class GenericRules:
     """The `[generic]` section: how to call tools the other rules do not name."""
@@ -131,6 +142,9 @@ class GenericRules:
     """Where a language is named: a name of `languages` (any case, not inside a longer ASCII word)."""
     described: tuple[tuple[str, str], ...] = ()
     """A word in a parameter's description → the fact it wants, for a name that wants none."""
+    phrases: tuple[Phrase, ...] = ()
+    """Where the part of the text a field's name points at is (`[[generic.phrases]]`: a pickup, a
+    destination, a unit to convert from), for a string no fact, label, default or example fills."""
 
     @functools.cached_property
     def param_words(self) -> re.Pattern[str]:
@@ -405,6 +419,15 @@ def _compile_generic(data: dict[str, Any]) -> GenericRules:
         languages=(spoken := {str(n).lower(): code for code, ns in data.get("languages", {}).items() for n in ns}),
         language_names=_names(spoken) if spoken else None,
         described=tuple((word.lower(), fact) for word, fact in data.get("described", {}).items()),
+        phrases=tuple(
+            Phrase(
+                frozenset(str(w).lower() for w in entry.get("names", ())),
+                frozenset(str(w).lower() for w in entry.get("also", ())),
+                re.compile(entry["pattern"]),
+                bool(entry.get("ask", True)),
+            )
+            for entry in data.get("phrases", ())
+        ),
     )
 
 
@@ -458,7 +481,7 @@ def _matcher(keywords: Any = (), patterns: Any = ()) -> re.Pattern[str]:
 
 
 def _check_templates(rules: Rules) -> None:
-    """Every template may only use `{order}`, `{order_id}` and `{summary}`."""
+    """Every template may only use `{order}`, `{order_id}`, `{summary}` and `{field}` (a question about a field)."""
     templates = [*rules.replies.values(), *(d.reply for d in rules.declines), *(a.template for a in rules.answers)]
     for template in templates:
         fields = {name for _, name, _, _ in string.Formatter().parse(template) if name is not None}

@@ -10,7 +10,7 @@ every machine with the same database. The table is read once, when a timezone is
 Leaves out: every city the database does not name (Beijing is in `Asia/Shanghai`, San Francisco
 in `America/Los_Angeles`), names in other languages (东京), and a machine without a tz database
 (Windows without the `tzdata` package): no zone, and the gateway asks the user for one
-(`generic.unzoned`) rather than send another city's.
+(`generic.missing`) rather than send another city's.
 """
 
 from __future__ import annotations

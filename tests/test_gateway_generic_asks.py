@@ -1,0 +1,339 @@
+"""The embedded gateway on strangers' questions (round 7): lists of places, and what it asks for
+instead of inventing an argument.
+
+A field that asks for a fact (a place, a currency, a timezone) the question does not give was filled with
+the user's whole words ("Will it be hot tomorrow?" as a city), or with the one value the text gives twice
+(USD to USD); a model asks instead. A list of places written in lower case, or asked of two tools, is one
+call per place and tool, as the capitalised list of one tool is.
+"""
+
+import json
+
+import pytest
+
+from toolkit.gateway.core import GatewayConfig, respond
+
+
+def fn(name, description, properties, required=None):
+    schema = {
+        "type": "object",
+        "properties": properties,
+        "required": list(properties if required is None else required),
+    }
+    return {"type": "function", "function": {"name": name, "description": description, "parameters": schema}}
+
+
+S = {"type": "string"}
+WEATHER = fn("get_weather", "Get the current weather for a city", {"city": S})
+TIME = fn("get_time", "Get the local time in a city", {"city": S})
+ZONED = fn(
+    "get_current_time",
+    "Get current time in a specific timezones",
+    {"timezone": {"type": "string", "description": "IANA timezone name (e.g., 'America/New_York')"}},
+)
+CONVERT = fn(
+    "convert_currency",
+    "Convert an amount of money from one currency to another",
+    {"amount": {"type": "number"}, "from_currency": S, "to_currency": S},
+)
+
+
+def turn(text, tools):
+    """(calls as (name, arguments), the text reply) of one user message."""
+    reply = respond({"model": "m", "messages": [{"role": "user", "content": text}], "tools": tools}, GatewayConfig())
+    assert reply.status == 200, reply.body
+    message = reply.body["choices"][0]["message"]
+    calls = [(c["function"]["name"], json.loads(c["function"]["arguments"])) for c in message.get("tool_calls") or ()]
+    return calls, message.get("content")
+
+
+# --- lists of places ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "places"),
+    [
+        ("weather in paris and rome", ["paris", "rome"]),
+        ("weather in paris, rome and berlin?", ["paris", "rome", "berlin"]),
+        ("what's the weather in new york and los angeles today", ["new york", "los angeles"]),
+        ("weather in paris", ["paris"]),
+        ("weather in Paris and Rome", ["Paris", "Rome"]),
+    ],
+)
+def test_a_list_of_places_in_lower_case_is_one_call_per_place(text, places):
+    """ "weather in paris and rome" called get_weather(city="weather in paris and rome"): a lower-case place
+    was read only when it ended the question, so a list of them was no place at all."""
+    assert turn(text, [WEATHER])[0] == [("get_weather", {"city": p}) for p in places]
+
+
+def test_a_lower_case_list_of_zoned_cities_is_one_call_per_zone_not_the_descriptions_example():
+    """ "time in tokyo and london" called get_current_time(timezone="America/New_York"): the description's
+    example, another city's time."""
+    calls = turn("time in tokyo and london", [ZONED])[0]
+    assert calls == [
+        ("get_current_time", {"timezone": "Asia/Tokyo"}),
+        ("get_current_time", {"timezone": "Europe/London"}),
+    ]
+
+
+@pytest.mark.parametrize("text", ["weather and time in Paris and Rome", "weather and time in paris and rome"])
+def test_two_tools_asked_of_a_list_of_places_are_each_called_for_every_place(text):
+    """ "weather and time in Paris and Rome" called each tool for Paris only: the clauses' calls never
+    read the list."""
+    calls = turn(text, [WEATHER, TIME])[0]
+    first = "Paris" if "Paris" in text else "paris"
+    second = "Rome" if "Rome" in text else "rome"
+    assert sorted(calls, key=lambda c: (c[0], c[1]["city"] != first)) == [
+        ("get_time", {"city": first}),
+        ("get_time", {"city": second}),
+        ("get_weather", {"city": first}),
+        ("get_weather", {"city": second}),
+    ]
+
+
+def test_two_tools_each_with_its_own_place_keep_their_own_place():
+    calls = turn("the weather in Paris and the time in Tokyo", [WEATHER, TIME])[0]
+    assert calls == [("get_weather", {"city": "Paris"}), ("get_time", {"city": "Tokyo"})]
+
+
+@pytest.mark.parametrize("text", ["time in Paris and in Beijing", "time in Paris and Beijing"])
+def test_a_listed_city_with_no_zone_is_asked_about_not_dropped(text):
+    """ "time in Paris and in Beijing" called get_current_time for Paris alone: Beijing, which the tz
+    database does not name, was dropped without a word. A model asks for the zone it cannot tell."""
+    calls, content = turn(text, [ZONED])
+    assert calls == [] and "IANA time zone" in content
+
+
+# --- what the question does not give is asked for --------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "asked"),
+    [
+        ("Will it be hot tomorrow?", "Which city"),
+        ("Is it raining?", "Which city"),
+        ("明天会下雨吗？", "哪个城市"),
+        ("天气怎么样", "哪个城市"),
+    ],
+)
+def test_a_weather_question_without_a_place_asks_which_place(text, asked):
+    """ "Will it be hot tomorrow?" called get_weather(city="Will it be hot tomorrow?"): the question was
+    sent as the city."""
+    calls, content = turn(text, [WEATHER])
+    assert calls == [] and asked in content
+
+
+@pytest.mark.parametrize(
+    ("text", "city"),
+    [
+        ("Will it be hot in Cairo tomorrow?", "Cairo"),
+        ("北京明天会下雨吗？", "北京"),
+        ("weather in oslo?", "oslo"),
+        ("我现在在上海，明天会下雨吗", "上海"),
+    ],
+)
+def test_a_weather_question_with_its_place_is_called_as_before(text, city):
+    assert turn(text, [WEATHER])[0] == [("get_weather", {"city": city})]
+
+
+def test_a_place_field_with_a_default_takes_the_default_without_asking():
+    tool = fn("get_weather", "Get the weather", {"city": {"type": "string", "default": "London"}})
+    assert turn("Is it raining?", [tool])[0] == [("get_weather", {"city": "London"})]
+
+
+@pytest.mark.parametrize(
+    ("text", "asked"), [("the CEO's salary in USD", "Which currency"), ("把100美元换一下", "哪种货币")]
+)
+def test_one_currency_named_for_two_currency_fields_asks_for_the_other(text, asked):
+    """ "the CEO's salary in USD" called convert_currency(from USD to USD): the one currency the text names
+    went to both fields."""
+    calls, content = turn(text, [CONVERT])
+    assert calls == [] and asked in content
+
+
+@pytest.mark.parametrize(
+    ("text", "source", "target"),
+    [
+        ("convert 100 USD to EUR", "USD", "EUR"),
+        ("how many euros is 50 pounds", "GBP", "EUR"),
+        ("100美元换成人民币", "USD", "CNY"),
+    ],
+)
+def test_two_currencies_named_are_converted_as_before(text, source, target):
+    calls = turn(text, [CONVERT])[0]
+    assert [(n, a["from_currency"], a["to_currency"]) for n, a in calls] == [("convert_currency", source, target)]
+
+
+# --- a field named for a part of the text takes that part, or is asked for -------------------
+
+TAXI = fn("book_taxi", "Book a taxi ride", {"pickup": S, "destination": S})
+UNITS = fn(
+    "convert_units",
+    "Convert a value between units of measurement",
+    {"value": {"type": "number"}, "from_unit": S, "to_unit": S},
+)
+MAIL = fn("send_email", "Send an email", {"to": S, "subject": S, "body": S})
+
+
+@pytest.mark.parametrize(
+    ("text", "tool", "expected"),
+    [
+        ("book a taxi from the hotel to the airport", TAXI, {"pickup": "the hotel", "destination": "the airport"}),
+        (
+            "I need a taxi from Union Station to the Hilton at 5pm",
+            TAXI,
+            {"pickup": "Union Station", "destination": "the Hilton"},
+        ),
+        ("I want to go from home to the airport, book a taxi", TAXI, {"pickup": "home", "destination": "the airport"}),
+        ("帮我叫一辆出租车，从酒店到机场", TAXI, {"pickup": "酒店", "destination": "机场"}),
+        ("convert 5 miles to km", UNITS, {"value": 5, "from_unit": "miles", "to_unit": "km"}),
+        ("convert 30 celsius into fahrenheit", UNITS, {"value": 30, "from_unit": "celsius", "to_unit": "fahrenheit"}),
+        (
+            "email bob@example.com about the budget review",
+            MAIL,
+            {
+                "to": "bob@example.com",
+                "subject": "the budget review",
+                "body": "email bob@example.com about the budget review",
+            },
+        ),
+    ],
+)
+def test_a_field_named_for_a_part_of_the_text_takes_that_part(text, tool, expected):
+    """A taxi's pickup and destination, a unit converter's units and an email's recipient each took the
+    user's whole words: each field now takes the part of the text its name points at (`[[generic.phrases]]`)."""
+    assert turn(text, [tool])[0] == [(tool["function"]["name"], expected)]
+
+
+@pytest.mark.parametrize(
+    ("text", "tool", "asked"),
+    [
+        ("book a taxi to the airport", TAXI, 'What should I use for "pickup"?'),
+        ("convert 5 miles", UNITS, 'What should I use for "to unit"?'),
+        ("帮我叫一辆出租车去机场", TAXI, "pickup"),
+    ],
+)
+def test_a_field_named_for_a_part_the_text_lacks_is_asked_for(text, tool, asked):
+    """ "book a taxi to the airport" was book_taxi(pickup="book a taxi to the airport", ...): the question
+    as the pickup. A model asks where to pick the user up."""
+    calls, content = turn(text, [tool])
+    assert calls == [] and asked in content
+
+
+FLIGHTS = fn("search_flights", "Search flights between two cities", {"origin": S, "destination": S})
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("flights from Paris to Tokyo", {"origin": "Paris", "destination": "Tokyo"}),
+        ("flights to Tokyo from London", {"origin": "London", "destination": "Tokyo"}),
+        ("从北京到上海的机票", {"origin": "北京", "destination": "上海"}),
+    ],
+)
+def test_an_origin_and_a_destination_take_the_places_after_from_and_to(text, expected):
+    """ "flights to Tokyo from London" flew from Tokyo to London: the k-th place went to the k-th field,
+    whatever the words before them said."""
+    assert turn(text, [FLIGHTS])[0] == [("search_flights", expected)]
+
+
+def test_a_destination_alone_does_not_become_the_origin_too():
+    """ "book a flight to Tokyo" was search_flights(origin=Tokyo, destination=Tokyo)."""
+    calls, content = turn("book a flight to Tokyo", [FLIGHTS])
+    assert calls == [] and 'What should I use for "origin"?' in content
+
+
+@pytest.mark.parametrize(
+    ("text", "city"),
+    [
+        ("I'm not in Paris, I'm in Rome, what's the weather?", "Rome"),
+        ("what's the weather not in Paris but in Lyon", "Lyon"),
+    ],
+)
+def test_a_place_the_user_says_they_are_not_in_is_not_the_place_asked_about(text, city):
+    """ "I'm not in Paris, I'm in Rome, what's the weather?" called get_weather(city=Paris)."""
+    assert turn(text, [WEATHER])[0] == [("get_weather", {"city": city})]
+
+
+TRACK = fn("track_package", "Track a parcel by its tracking number", {"tracking_number": S})
+TRANSLATE = fn("translate_text", "Translate text into another language", {"text": S, "target_language": S})
+
+
+@pytest.mark.parametrize(
+    ("text", "tools", "expected"),
+    [
+        ("track my parcel 1Z999AA10123456784", [TRACK], ("track_package", {"tracking_number": "1Z999AA10123456784"})),
+        (
+            "convert 5 miles to km",
+            [CONVERT, UNITS],
+            ("convert_units", {"value": 5, "from_unit": "miles", "to_unit": "km"}),
+        ),
+        (
+            "把5公里换算成英里",
+            [CONVERT, UNITS],
+            ("convert_units", {"value": 5, "from_unit": "公里", "to_unit": "英里"}),
+        ),
+        ("从酒店打车去机场", [TAXI], ("book_taxi", {"pickup": "酒店", "destination": "机场"})),
+        (
+            "convert 5 dollars to euros",
+            [UNITS, CONVERT],
+            ("convert_currency", {"amount": 5, "from_currency": "USD", "to_currency": "EUR"}),
+        ),
+        (
+            "send an email to Tom saying hello",
+            [MAIL],
+            (
+                "send_email",
+                {
+                    "to": "Tom",
+                    "subject": "send an email to Tom saying hello",
+                    "body": "send an email to Tom saying hello",
+                },
+            ),
+        ),
+        (
+            "翻译成英文：你好世界",
+            [TRANSLATE],
+            ("translate_text", {"text": "翻译成英文：你好世界", "target_language": "英文"}),
+        ),
+        (
+            "news about Apple",
+            [fn("get_news", "Get news headlines about a topic", {"topic": S})],
+            ("get_news", {"topic": "Apple"}),
+        ),
+        (
+            "Paris Hilton news",
+            [fn("get_news", "Get news headlines about a topic", {"topic": S})],
+            ("get_news", {"topic": "Paris Hilton news"}),
+        ),
+    ],
+)
+def test_strangers_tools_take_the_part_of_the_question_their_fields_name(text, tools, expected):
+    """A tracking number, a unit converter picked over a currency one by its units' names (both are found by
+    "convert"), a recipient before "saying", a target language in Chinese, and a topic: each was the whole
+    question (or the other converter). A topic the text does not write after "about" is the question: no
+    model asks what the news should be about."""
+    assert turn(text, tools)[0] == [expected]
+
+
+def test_a_tracking_number_the_text_lacks_is_asked_for():
+    calls, content = turn("track my parcel", [TRACK])
+    assert calls == [] and 'What should I use for "tracking number"?' in content
+
+
+def test_a_question_without_a_place_after_a_call_for_one_asks_about_that_place():
+    """ "Will it be hot tomorrow?" right after the weather in Paris is about Paris (was the question as the
+    city); with no call before, the place is asked for (above)."""
+    call = {"id": "c1", "type": "function", "function": {"name": "get_weather", "arguments": '{"city": "Paris"}'}}
+    messages = [
+        {"role": "user", "content": "What's the weather in Paris?"},
+        {"role": "assistant", "content": None, "tool_calls": [call]},
+        {"role": "tool", "tool_call_id": "c1", "content": "Paris: 18°C, sunny"},
+        {"role": "assistant", "content": "It is 18°C and sunny in Paris."},
+        {"role": "user", "content": "Will it be hot tomorrow?"},
+    ]
+    reply = respond({"model": "m", "messages": messages, "tools": [WEATHER, TIME]}, GatewayConfig())
+    calls = reply.body["choices"][0]["message"]["tool_calls"]
+    assert [(c["function"]["name"], json.loads(c["function"]["arguments"])) for c in calls] == [
+        ("get_weather", {"city": "Paris"})
+    ]

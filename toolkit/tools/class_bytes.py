@@ -50,7 +50,8 @@ def file_bytes(file: str, lines: list[str]) -> bytes | None:
     entry = linecache.cache.get(file)
     if entry is None or len(entry) != 4 or entry[1] is None or entry[2] is not lines or not os.path.isabs(entry[3]):
         return None  # not read from the disk by `linecache` (a loader's source, another list, a path the cwd decides)
-    if any("coding" in line and _COOKIE.match(line) for line in lines[:2]):
+    head = lines[:2]
+    if head and ("coding" in head[0] or "coding" in head[-1]) and any(_COOKIE.match(line) for line in head):
         return None
     try:
         data = _read(entry[3], entry[0])
@@ -68,15 +69,17 @@ def _read(path: str, size: int) -> bytes:
     """The file's first `size + 1` bytes (all of them when it is no longer): enough to tell that it
     is `size` bytes long. `os.read` on the descriptor, not `open()`, whose buffered reader costs
     some 16k instructions a file (a first reflection reads one or two)."""
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
+    fd = os.open(path, _READ_FLAGS)
     try:
-        chunks, left = [], size + 1
-        while left > 0 and (chunk := os.read(fd, left)):  # one read but for a short one (a signal, a network disk)
-            chunks.append(chunk)
-            left -= len(chunk)
+        data = os.read(fd, size + 1)
+        while 0 < (got := len(data)) <= size and (more := os.read(fd, size + 1 - got)):
+            data += more  # a short read (a signal, a network disk): read on to the end
     finally:
         os.close(fd)
-    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+    return data
+
+
+_READ_FLAGS = os.O_RDONLY | getattr(os, "O_BINARY", 0)
 
 
 def mentions(data: bytes, name: str) -> list[int]:
@@ -116,31 +119,28 @@ def class_lines(data: bytes, at: list[int]) -> list[int]:
     return [data.count(b"\n", 0, start) for start in class_starts(data, at)]
 
 
-def class_line(data: bytes, lines: list[str], starts: list[int]) -> int | None:
-    """`class_lines(...)[0]` when `starts` (the name's `class_starts`) holds one line, else None;
-    `lines` being the lines `file_bytes(file, lines)` stands for.
+def class_line(data: bytes, lines: list[str], start: int) -> int:
+    """`class_lines(...)[0]` of a class stated once: the line at `start` is its name's one
+    `class_starts`; `lines` being the lines `file_bytes(file, lines)` stands for.
 
     Counting the newlines before the line reads every byte up to it (some 5 instructions a byte:
     80k for a class 17 KB into its file). Its text is looked for among `lines` instead, first near
-    where the share of the bytes before it puts it, in wider windows then: that text stands on no
-    other line (one equal to it would hold the name in the same place after the same `class`, and
-    be a start too), so the first line equal to it is it."""
-    if len(starts) != 1:
-        return None
-    start = starts[0]
+    where the share of the bytes before it puts it, in a wider window then, then anywhere: that
+    text stands on no other line (one equal to it would hold the name in the same place after the
+    same `class`, and be a start too), so the first line equal to it is it."""
     end = data.find(b"\n", start) + 1 or len(data)
     try:
-        text = data[start:end].decode("utf-8")
+        text = data[start:end].decode()
     except UnicodeDecodeError:  # not as `file_bytes` vouched (never seen): count
         return data.count(b"\n", 0, start)
-    if not text.endswith("\n"):
+    if text[-1:] != "\n":
         text += "\n"  # the file's last line: `linecache` ends it
-    elif text.endswith("\r\n"):
+    elif text[-2:] == "\r\n":
         text = text[:-2] + "\n"  # `linecache` read the file with universal newlines
     guess = start * len(lines) // len(data)
     for width in (16, 256):
         try:
-            return lines.index(text, max(0, guess - width), guess + width)
+            return lines.index(text, guess - width if guess > width else 0, guess + width)
         except ValueError:
             continue
     try:

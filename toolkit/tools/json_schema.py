@@ -218,9 +218,8 @@ def _block_from_bytes(cls: type, file: str, lines: list[str], name: str) -> tupl
         return None, False
     at = class_bytes.mentions(data, name)
     found = class_bytes.class_starts(data, at)
-    line = class_bytes.class_line(data, lines, found)
-    if line is not None:
-        return _class_block_of_lines(lines, line), False
+    if len(found) == 1:
+        return _class_block_of_lines(lines, class_bytes.class_line(data, lines, found[0])), False
     made = not found and cls.__qualname__.rpartition(".")[2] == name
     return None, made and class_bytes.never_defined(file, data, name, at)
 

@@ -102,15 +102,23 @@ def test_files_whose_bytes_are_not_their_lines_are_left_to_the_lines(tmp_path):
 def test_the_line_of_a_class_stated_once_is_found_among_the_lines_as_counting_finds_it(tmp_path):
     """`class_line` looks the statement's text up among `linecache`'s lines (near where the bytes before it put
     it, then wider) instead of counting the newlines before it: the same number after lines alike but for the
-    name, with CRLF ends, with the guess far off (a long line first), on a last line without a newline."""
+    name, with CRLF ends, with the guess off by more than each window (a long line after), on a last line without a newline."""
     cases = {
         "alike.py": b"class Names: pass\nclass Name_: pass\n  class Name: pass\n# class Name: pass\n",
         "crlf.py": b"x = '\xc2\xb5'\r\nclass Name(object):\r\n    pass\r\n",
-        "far.py": b"x = '" + b"a" * 5000 + b"'\n" + b"y = 1\n" * 600 + b"class Name: pass\n" + b"z = 2\n" * 10,
+        "far.py": b"y = 1\n" * 600 + b"class Name: pass\n" + b"x = '" + b"a" * 9000 + b"'\n",
+        "farther.py": b"y = 1\n" * 600 + b"class Name: pass\n" + b"x = '" + b"a" * 90000 + b"'\n",
         "last.py": b"y = 2\n\nclass Name",
         "twice.py": b"class Name: pass\nclass Name: pass\n",
     }
-    expected = {"alike.py": [2], "crlf.py": [1], "far.py": [601], "last.py": [2], "twice.py": [0, 1]}
+    expected = {
+        "alike.py": [2],
+        "crlf.py": [1],
+        "far.py": [600],
+        "farther.py": [600],
+        "last.py": [2],
+        "twice.py": [0, 1],
+    }
     for file, data in cases.items():
         path = str(tmp_path / file)
         Path(path).write_bytes(data)

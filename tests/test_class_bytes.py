@@ -57,6 +57,9 @@ def _answers(path: str, name: str = "Name") -> tuple[object, object, object] | N
     from_bytes = (class_bytes.class_lines(data, at), class_bytes.never_defined(path, data, name, at))
     from_text = ([text.count("\n", 0, s) for s in _class_starts(path, text, name)], _never_defined(path, text, cls))
     assert from_bytes == from_text, (text, from_bytes, from_text)
+    starts = class_bytes.class_starts(data, at)
+    if len(starts) == 1:
+        assert class_bytes.class_line(data, lines, starts[0]) == from_bytes[0][0], text
     assert class_bytes._class_words(path, data) == _class_words(path, text)
     return from_bytes
 
@@ -94,6 +97,43 @@ def test_files_whose_bytes_are_not_their_lines_are_left_to_the_lines(tmp_path):
     assert class_bytes.file_bytes(changed, lines) is None
     linecache.cache["<loader>"] = (10, None, ["class Name: pass\n"], "<loader>")
     assert class_bytes.file_bytes("<loader>", linecache.cache["<loader>"][2]) is None
+
+
+def test_the_line_of_a_class_stated_once_is_found_among_the_lines_as_counting_finds_it(tmp_path):
+    """`class_line` looks the statement's text up among `linecache`'s lines (near where the bytes before it put
+    it, then wider) instead of counting the newlines before it: the same number after lines alike but for the
+    name, with CRLF ends, with the guess off by more than each window (a long line after), on a last line without a newline."""
+    cases = {
+        "alike.py": b"class Names: pass\nclass Name_: pass\n  class Name: pass\n# class Name: pass\n",
+        "crlf.py": b"x = '\xc2\xb5'\r\nclass Name(object):\r\n    pass\r\n",
+        "far.py": b"y = 1\n" * 600 + b"class Name: pass\n" + b"x = '" + b"a" * 9000 + b"'\n",
+        "farther.py": b"y = 1\n" * 600 + b"class Name: pass\n" + b"x = '" + b"a" * 90000 + b"'\n",
+        "last.py": b"y = 2\n\nclass Name",
+        "twice.py": b"class Name: pass\nclass Name: pass\n",
+    }
+    expected = {
+        "alike.py": [2],
+        "crlf.py": [1],
+        "far.py": [600],
+        "farther.py": [600],
+        "last.py": [2],
+        "twice.py": [0, 1],
+    }
+    for file, data in cases.items():
+        path = str(tmp_path / file)
+        Path(path).write_bytes(data)
+        assert _answers(path) == (expected[file], False), file  # class_line checked there, for one start
+
+
+def test_a_file_read_in_short_pieces_is_read_whole(tmp_path, monkeypatch):
+    """`os.read` may give fewer bytes than asked (a signal, a network disk): the file is read on to its end."""
+    path = str(tmp_path / "short.py")
+    Path(path).write_bytes(b"class Name:\n    x: int\n" * 5)
+    lines = _lines_of(path)
+    real = os.read
+    monkeypatch.setattr(os, "read", lambda fd, n: real(fd, min(n, 7)))
+    class_bytes.clear()
+    assert class_bytes.file_bytes(path, lines) == b"class Name:\n    x: int\n" * 5
 
 
 def test_a_name_followed_by_a_character_beyond_ascii_ends_as_the_text_says(tmp_path):

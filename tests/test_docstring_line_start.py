@@ -72,3 +72,35 @@ def test_the_colon_first_header_search_finds_what_the_plain_search_finds():
         assert reflect._has_google_header(text) is expected, repr(text)
         found += expected
     assert 100 < found < len(texts) - 100  # both answers drawn
+
+
+def _sections_apart_plainly(text: str) -> str:
+    """`reflect._sections_apart` written plainly: every line visited."""
+    if not reflect._has_google_header(text):
+        return text
+    lines = text.split("\n")
+    out: list[str] = []
+    for i, line in enumerate(lines):
+        body_follows = i + 1 < len(lines) and lines[i + 1].startswith(" ")
+        if out and out[-1].strip() and body_follows and reflect._GOOGLE_HEADER.match(line):
+            out.append("")
+        out.append(line)
+    return "\n".join(out)
+
+
+HEADED = [
+    "Summary.\nArgs:\n    x: y\nReturns:\n    z",
+    "Summary.\nArgs :\n  x: y\n\nRaises:\n    E: e\nReturns\n    r",
+    "Args:\n    x: y\nmore\nReturns:\n    z",
+    "S.\nArgs:\n\n\nReturns:\n    z\nReturns:\n\tz",
+    "S.\n  \nArgs:\n    x\nExample:\n    >>> f()\nNote:\n    n",
+    "S.\nargs:\r\n    x: y\nRETURNS: \n    z",
+]
+
+
+def test_sections_are_set_apart_as_the_plain_loop_sets_them():
+    """Only the lines the header search finds are visited: the same text as visiting every line, on every
+    docstring of the tests and benchmarks, the tricky pairs and headers over headers."""
+    texts = [*_docstrings(), *TRICKY, *HEADED, *(a + "\n" + b for a in HEADED for b in HEADED)]
+    for text in texts:
+        assert reflect._sections_apart(text) == _sections_apart_plainly(text), repr(text)

@@ -120,3 +120,16 @@ def test_hostile_docstrings_are_read_in_linear_time(doc, deadline):
 
 def test_a_hostile_class_line_is_read_in_linear_time(deadline):
     assert json_schema._read_simple_block(["class K" + " " * HOSTILE + "x\n", "    a: int\n"]) is None
+
+
+ONE_LINE = ["", " ", "\t", "a", " a ", "\ta\tb ", "  \u3000x", "\x0bx\x0c", "x\r", "\r\ny", "\u2028 a", "é\t", "a\nb"]
+
+
+def test_a_one_line_attribute_docstring_is_cleaned_as_cleandoc_cleans_it():
+    """`json_schema.one_line_cleandoc` skips `inspect.cleandoc`'s walk over the lines after the first: the same
+    text for tabs, blanks of every kind, carriage returns and separators that are no newline (and a newline)."""
+    import inspect
+
+    texts = [a + b + c for a in ONE_LINE for b in ONE_LINE for c in ONE_LINE[:6]]
+    for text in texts:
+        assert json_schema.one_line_cleandoc(text) == inspect.cleandoc(text), repr(text)

@@ -2,17 +2,9 @@
 told that nothing leaves, not only both lists of roles to compare."""
 
 import pytest
+from test_exercises_checkers import window_mutant
 
-from toolkit.exercises import check, get
-
-
-def window_with(old, new):
-    """The reference keep() with one rule changed, as a learner writes it."""
-    source = get("w6.window").solution.replace('check("w6.window", keep)', "")
-    assert old in source
-    namespace: dict = {}
-    exec(source.replace(old, new), namespace)
-    return namespace["keep"]
+from toolkit.exercises import check
 
 
 @pytest.mark.parametrize(
@@ -29,7 +21,7 @@ def window_with(old, new):
 def test_a_window_that_drops_while_n_are_kept_is_told_the_conversation_fits(loop, said):
     """Before: 'you keep [16 roles], the memory keeps [18 roles]' — the learner was left to count both lists to
     find that nothing should have left (their loop dropped while n were kept: >= for >)."""
-    keep = window_with(
+    keep = window_mutant(
         f"{loop} len(system + before + head + middle + tail) > n",
         f"{loop} len(system + before + head + middle + tail) >= n",
     )

@@ -51,7 +51,7 @@ def test_count_positive_and_seconds_say_what_is_valid():
         # was "error: TypeError: encoding of hostname failed (set TOOLKIT_DEBUG=1 for the traceback)" on listening
         (
             ["gateway", "--host", "a\u202eb"],
-            "argument --host: 'a\\u202eb' is not a host (Invalid character '\\u202e'): each part between dots is 1-63 "
+            "argument --host: 'a\\u202eb' is not a host (it holds '\\u202e', which no host name may hold): each part between dots is 1-63 "
             "characters; give a name or address, e.g. 127.0.0.1",
         ),
         (

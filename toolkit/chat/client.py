@@ -1164,17 +1164,30 @@ def host_problem(host: str) -> str | None:
         return None
     try:
         host.encode("idna")
-    except UnicodeError as error:  # said in our words: the codec's differ from one Python to the next
+    except UnicodeError:  # said in our words: the codec's differ from one Python to the next
         labels = (host[:-1] if host.endswith(".") else host).split(".")  # a last dot names the root: allowed
         if "" in labels:
             why = "a part between dots is empty"
         elif any(len(label) > 63 for label in labels):
             why = "a part between dots is longer than 63 characters"
-        else:
-            inner = error.__cause__ or error.__context__
-            why = str(inner if isinstance(inner, UnicodeError) else error).removeprefix("UnicodeError: ")
+        else:  # the codec's words differ from one Python to the next: the character, in ours
+            bad = next((c for c in host if not _encodes(c)), None)
+            why = (
+                f"it holds {bad!r}, which no host name may hold"
+                if bad is not None
+                else "a part mixes characters as no international host name may (IDNA)"
+            )
         return f"({why}): each part between dots is 1-63 characters"
     return None
+
+
+def _encodes(character: str) -> bool:
+    """Whether the IDNA codec takes `character` alone (a right-to-left mark, a control character: not)."""
+    try:
+        character.encode("idna")
+    except UnicodeError:
+        return False
+    return True
 
 
 def _check_options(model: Any, timeout: Any, retry: Any, sleep: Any) -> None:

@@ -42,9 +42,17 @@ def _pressed(wait: Callable[[threading.Event], bool]) -> Iterator[None]:
             armed.clear()
             raise KeyboardInterrupt
 
+    main = threading.main_thread().ident
+
     def press() -> None:
         if not wait(stop):
-            os.kill(os.getpid(), signal.SIGINT)
+            if hasattr(signal, "pthread_kill") and main is not None:
+                # at the main thread, which waits in the code under test: a SIGINT sent to the process may
+                # be taken by another thread, and a main thread blocked in a wait then sees it only when
+                # that wait ends (once, in a full run, a 120 s wait ran to its end)
+                signal.pthread_kill(main, signal.SIGINT)
+            else:
+                os.kill(os.getpid(), signal.SIGINT)
 
     previous = signal.signal(signal.SIGINT, handler)
     presser = threading.Thread(target=press, daemon=True)

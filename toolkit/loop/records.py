@@ -143,11 +143,14 @@ class LoopOptions:
     """Decoded bytes of one data-URL image passed on; a larger one is named, not sent."""
     tool_timeout: float | None = None
     """Seconds one call may take, its value's conversion to text included (None: no limit, as in
-    LangChain4j; a number > 0). With a limit each call runs on one of the loop's kept threads and the
+    LangChain4j and as the OpenAI Agents SDK's tools by default; a number > 0). Without one, a call
+    that hangs holds the turn until Ctrl-C, whose traceback then names the call still running and
+    this option. With a limit each call runs on one of the loop's kept threads and the
     loop waits for it at most this long (`toolkit.loop.time_limit`); a call still running then is
     answered with `texts.timed_out` ("did not finish within N s … its outcome is unknown") through
     `policies.execution_error`, as a tool's failure. Python cannot stop a thread: the call goes on,
-    and what it gives later is dropped. A compensation gets the same limit (past it: logged as not done)."""
+    and what it gives later is dropped. A compensation gets the same limit (past it: logged as not done);
+    a compensable call past it is not compensated (its outcome is unknown), and the saga log says so."""
 
     def __post_init__(self) -> None:
         _check_options(self)

@@ -152,6 +152,7 @@ from toolkit.loop.records import (
 from toolkit.loop.resume import configured_after_asking, tools_ran
 from toolkit.loop.returns import should_return_immediately
 from toolkit.loop.saga import (
+    NOT_COMPENSATED_DETAIL,
     Compensation,
     SagaEntry,
     ToolExecution,
@@ -161,6 +162,7 @@ from toolkit.loop.saga import (
     joining_later,
     merged,
     rewrite,
+    unknown_outcome,
 )
 from toolkit.loop.same_call import CallKey, same_call_key
 from toolkit.loop.sources import ProviderRequest, ToolContext, ToolProvider, ToolRegistry, build_context
@@ -351,6 +353,9 @@ def _carried(
 _NOT_REPORTED = TokenUsage(input_tokens=None, output_tokens=None)
 """The usage of a stand-in response that gives none."""
 
+NOT_COMPENSATED = NOT_COMPENSATED_DETAIL.split(":", 1)[0] + ":"
+"""How a saga log entry for a timed-out compensable call begins (`record_saga` words its warning apart)."""
+
 _NO_PARAMETERS = TurnParameters()
 """The parameters of a turn given none (read-only: one for every such turn)."""
 
@@ -452,6 +457,10 @@ def _no_memory(messages: Sequence[Message]) -> None:
 
 
 class _Run:
+    timed_out: frozenset[int] | set[int] = frozenset()
+    """The ids of the results of the turn's calls past `tool_timeout` (`within`): set on the first one, so
+    a turn without a limit never makes it."""
+
     def __init__(
         self,
         model: ChatModel,
@@ -895,6 +904,8 @@ class _Run:
             failure = ToolExecutionError(text, tool_name=call.name)
             failure.__cause__ = TimeoutError(f"no result within {seconds} s")
             outcome = execution_failed(call, failure, policies)
+            # set only here (a dict's setdefault is atomic: concurrent calls may time out together)
+            self.__dict__.setdefault("timed_out", set()).add(id(outcome.result))
         return outcome
 
     def not_run(self, trace: RoundTrace, call: ToolCall, stopped_by: ToolCall, error: Exception) -> ToolExecution:
@@ -959,6 +970,20 @@ class _Run:
         except Exception as failure:
             self.save_again(exc, failure)
         trace.decision = f"stopped: {type(exc).__name__}"
+        if isinstance(exc, KeyboardInterrupt) and self.options.tool_timeout is None:
+            still = [c for c in trace.reply.tool_calls if c.id in self.started and c.id not in done]
+            if still:
+                self.no_limit_note(exc, still)
+
+    def no_limit_note(self, exc: KeyboardInterrupt, running: list[ToolCall]) -> None:
+        """Ctrl-C stopped the turn while `running` ran, with no `tool_timeout`: say which calls, and
+        what answers a call that hangs instead of holding the turn (the default has no limit)."""
+        named = ", ".join(f"{c.id} ({shown_name(c.name)})" for c in running)
+        one = len(running) == 1
+        calls, read = (
+            (f"call {named} was", "its result reads") if one else (f"calls {named} were", "their results read")
+        )
+        exc.add_note(NO_LIMIT_NOTE.format(calls=calls, read=read, error=type(exc).__name__))
 
     def round_result(self, execution: ToolExecution) -> ToolResultMessage:
         if execution.rolled_back_by is None:
@@ -1069,6 +1094,8 @@ class _Run:
         failed = self.trigger(trace, stop, handover) if self.options.compensate else None
         if failed is None:
             return results
+        if self.timed_out:
+            self.record_saga(self.unknown_outcomes(trace))
         done = self.compensated
         candidates = [
             e
@@ -1099,12 +1126,28 @@ class _Run:
         self.roll_back(undone, failed_tool)
         return rewrite(results, undone, failed_tool, self.texts.rolled_back, [trace.index] * len(results))
 
+    def unknown_outcomes(self, trace: RoundTrace) -> list[SagaEntry]:
+        """The saga log's entries for the round's compensable calls past `tool_timeout`, newest first:
+        not compensated, their outcome unknown (`toolkit.loop.saga.unknown_outcome`)."""
+        seconds = self.options.tool_timeout or 0.0
+        timed_out = [e for e in reversed(trace.executions) if id(e.result) in self.timed_out]
+        entries = [unknown_outcome(e, self.compensations, trace.index, seconds) for e in timed_out]
+        return [entry for entry in entries if entry is not None]
+
     def record_saga(self, entries: list[SagaEntry]) -> None:
         """Keep the attempts in the saga log; each one that did not undo its call is also a warning
         (as LangChain4j logs it): a method returning str gives its caller no saga log to read."""
         self.saga += entries
         for e in entries:
-            if not e.ok:
+            if e.detail.startswith(NOT_COMPENSATED):
+                log.warning(
+                    "%s: call %s of tool %r was not compensated, and its effect may hold: %s",
+                    self.subject,
+                    e.call_id,
+                    e.tool,
+                    e.detail,
+                )
+            elif not e.ok:
                 log.warning(
                     "%s: the compensation of tool %r did not undo call %s, whose effect still holds: %s",
                     self.subject,
@@ -1338,6 +1381,12 @@ def _unfinished_result(result: ToolResultMessage, text: str) -> ToolResultMessag
     refused the result itself)."""
     return ToolResultMessage(tool_call_id=result.tool_call_id, tool_name=result.tool_name, content=text, is_error=True)
 
+
+NO_LIMIT_NOTE = (
+    "{calls} still running when {error} stopped the turn ({read}: outcome unknown); a call that may "
+    "hang can be given a time limit: LoopOptions(tool_timeout=30) answers it after 30 s, and the turn goes on"
+)
+"""Noted on a Ctrl-C that stopped a turn while calls ran without `LoopOptions.tool_timeout` (`no_limit_note`)."""
 
 NOT_STREAMED_HINT = (
     "This gateway does not stream: leave out LoopOptions(stream=True) (an ai_service method: return str, not "

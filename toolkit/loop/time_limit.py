@@ -18,7 +18,15 @@ write it makes to memory waits for the memory's lock, as any other thread's does
 serves the turn). The text the model reads says so ("it may still be running").
 
 A compensation (`toolkit.loop.saga`) gets the same limit: one still running at it is logged as not
-done ("it may still be running; the call may not have been undone"), and the saga goes on.
+done ("it may still be running; the call may not have been undone"), and the saga goes on. A
+compensable call past its limit is never compensated (the undo could come before the work it
+undoes): the saga log says its outcome is unknown (`toolkit.loop.saga.unknown_outcome`).
+
+No limit is the default, as in LangChain4j and the OpenAI Agents SDK (whose tools take one only
+when given): no value fits every tool (a payment, a report), and a limit the learner never set
+would answer a slow call "outcome unknown" behind their back. A call that hangs without one holds
+the turn until Ctrl-C, whose traceback names the call still running and `tool_timeout`
+(`toolkit.loop.run`'s `NO_LIMIT_NOTE`).
 
 Leaves out: stopping the work (a tool that must end at its deadline reads one itself, e.g. an
 HTTP client's own timeout; an MCP tool's `McpToolProvider(timeout=...)` cancels the request on the

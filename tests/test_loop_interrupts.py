@@ -1,6 +1,7 @@
 """`toolkit.loop.run` interrupted twice: a second Ctrl-C while a concurrent round waits for its
 running calls ends the wait, and the calls that finished still keep their real results (in
-memory and in the trace the interruption carries); the call still running reads "outcome unknown".
+memory and in the trace the interruption carries); the call still running reads "outcome unknown",
+and no longer counts as serving the interrupted turn (a write it makes later waits for the memory's lock).
 """
 
 import signal
@@ -13,6 +14,7 @@ from toolkit.chat.scripted import ScriptedModel, call
 from toolkit.gateway.validate import check_request
 from toolkit.loop.run import LoopOptions, run_loop
 from toolkit.loop.texts import EN
+from toolkit.memory.turns import serving
 from toolkit.memory.windows import ChatMemory
 from toolkit.tools.decorator import tool
 
@@ -24,7 +26,8 @@ WAIT_S = 60
 def test_a_second_ctrl_c_while_running_calls_finish_keeps_the_finished_results(monkeypatch):
     import toolkit.loop.together as together
 
-    quick_done, release, stopping = threading.Event(), threading.Event(), threading.Event()
+    quick_done, release, stopping, ended = threading.Event(), threading.Event(), threading.Event(), threading.Event()
+    after = []
     stop = together._Together.stop
 
     def waits_for_the_running_calls(self):  # the round's own stop, telling the test it has begun
@@ -51,6 +54,8 @@ def test_a_second_ctrl_c_while_running_calls_finish_keeps_the_finished_results(m
         stopping.wait(WAIT_S)  # the loop is now waiting for this call (no sleep: a loaded machine may be slower)
         signal.pthread_kill(main, signal.SIGINT)  # and again: the wait ends
         release.wait(WAIT_S)
+        after.append(serving())  # nobody waits for it now: a write it makes must wait for the memory's lock
+        ended.set()
         return "too late"
 
     previous = signal.signal(signal.SIGINT, handler)
@@ -73,3 +78,4 @@ def test_a_second_ctrl_c_while_running_calls_finish_keeps_the_finished_results(m
     assert results == ["booked A", EN.interrupted_running.format(error="KeyboardInterrupt")]
     assert [e.result.content for e in caught.value.loop_result.executions] == ["booked A"]
     check_request({"model": "m", "messages": to_openai(memory.messages())})
+    assert ended.wait(WAIT_S) and list(after[0]) == []

@@ -473,3 +473,46 @@ def test_ctrl_c_in_a_concurrent_round_names_every_call_still_running():
         "read: outcome unknown); a call that may hang can be given a time limit: LoopOptions(tool_timeout=30) "
         "answers it after 30 s, and the turn goes on"
     ]
+
+
+def test_a_call_ctrl_c_stopped_waiting_for_no_longer_counts_as_serving_the_turn(release):
+    """Ctrl-C ends the loop's wait as the limit does, and the call goes on as it does past the limit:
+    it still counted as serving the interrupted turn's thread, so a write it made to that memory
+    during the next turn went under that turn's hold (in the middle of its calls and results), and a
+    turn it started on that memory was refused as nested instead of waiting."""
+    import signal
+
+    from toolkit.memory.turns import serving
+
+    if not hasattr(signal, "pthread_kill"):
+        pytest.skip("needs signal.pthread_kill (POSIX)")
+    seen, ended = [], threading.Event()
+    main = threading.main_thread().ident
+
+    def handler(signum, frame):
+        raise KeyboardInterrupt
+
+    @tool("slow")
+    def slow() -> str:
+        seen.append(list(serving()))
+        signal.pthread_kill(main, signal.SIGINT)  # the learner presses Ctrl-C while the loop waits
+        release.wait()
+        seen.append(list(serving()))
+        ended.set()
+        return "late"
+
+    previous = signal.signal(signal.SIGINT, handler)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            run_loop(
+                ScriptedModel([call("slow", id="c1"), "done"]),
+                Q,
+                tools=[slow],
+                memory=ChatMemory(),
+                options=LoopOptions(tool_timeout=30),
+            )
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    release.set()
+    assert ended.wait(5)
+    assert seen == [[main], []]

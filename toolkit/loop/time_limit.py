@@ -7,7 +7,7 @@ runs where it ran. With a limit, the call's whole work (running the tool and tur
 into text: `Tool.run`) runs on one of the loop's kept threads (`toolkit.loop.workers`), in a copy
 of the caller's `contextvars` context (a context variable the caller set is seen, as without a
 limit), and the caller waits for it at most `seconds`, in slices of `SIGNAL_CHECK_S` (a Ctrl-C is
-acted on while it waits). What the work raised is raised in the caller's thread; a work still
+acted on while it waits, and leaves the work running as the limit does). What the work raised is raised in the caller's thread; a work still
 running at the limit gives `TIMED_OUT`: the loop answers the call with `LoopTexts.timed_out`
 (its outcome is unknown) through `policies.execution_error`, as a tool's failure.
 
@@ -98,10 +98,14 @@ class _Running(Generic[T]):
 
     def wait(self, seconds: float) -> T | _TimedOut:
         deadline = time.monotonic() + seconds
-        while not self.ended.wait(min(SIGNAL_CHECK_S, max(0.0, deadline - time.monotonic()))):
-            if time.monotonic() >= deadline:
-                self.owners.clear()  # read by the work's thread: a list, changed in place
-                return TIMED_OUT
+        try:
+            while not self.ended.wait(min(SIGNAL_CHECK_S, max(0.0, deadline - time.monotonic()))):
+                if time.monotonic() >= deadline:
+                    self.owners.clear()  # read by the work's thread: a list, changed in place
+                    return TIMED_OUT
+        except BaseException:  # Ctrl-C ends the wait as the limit does: the work goes on, nobody waits for it
+            self.owners.clear()
+            raise
         error, self.error = self.error, None
         if error is not None:
             raise error

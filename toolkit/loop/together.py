@@ -11,7 +11,8 @@ A round's threads know
 whose round they run a call for (`toolkit.memory.turns.serving()`): a turn a tool starts there on
 the memory its own turn holds is refused (`toolkit.loop.run`), where it would wait for that turn
 forever, and a write it makes to that memory goes under the turn's hold (`write_hold`), as a
-tool's write does in a round run one call at a time.
+tool's write does in a round run one call at a time. A call a second Ctrl-C left running serves
+nobody from then on (as one past `tool_timeout`): a write it makes later waits for the lock.
 
 Leaves out: async tools, and a time limit per call (a call that never returns holds its thread;
 `LoopOptions.tool_timeout` gives each call one: `toolkit.loop.time_limit`).
@@ -52,7 +53,7 @@ def run_together(
     order. Interrupted (Ctrl-C) at any point, the calls already running finish, those not
     started never start, and every call that finished is recorded in `trace` before the
     interruption goes on: what ran keeps its result."""
-    together = _Together(one, calls, min(workers, len(calls)), (threading.get_ident(), *serving()))
+    together = _Together(one, calls, min(workers, len(calls)), [threading.get_ident(), *serving()])
     try:
         start_thread(together.lane)  # the first lane; each lane starts the next while calls wait
         return together.results()
@@ -60,6 +61,7 @@ def run_together(
         try:
             together.stop()  # a second Ctrl-C while running calls finish ends the wait...
         finally:  # ...and what finished by then is still recorded
+            together.owners.clear()  # calls still running serve nobody now (read by the lanes: changed in place)
             trace.executions.extend(together.done())
         raise
 
@@ -72,7 +74,7 @@ class _Together:
     leaves the next to the same thread, and the thread of a lane never needed is not held)."""
 
     def __init__(
-        self, one: Callable[[ToolCall], ToolExecution], calls: Sequence[ToolCall], lanes: int, owners: tuple[int, ...]
+        self, one: Callable[[ToolCall], ToolExecution], calls: Sequence[ToolCall], lanes: int, owners: list[int]
     ) -> None:
         self.one, self.calls, self.owners = one, calls, owners
         self.lanes, self.started = lanes, 1

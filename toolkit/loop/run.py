@@ -123,6 +123,7 @@ from toolkit.errors import (
     ModelCallError,
     NotAStreamError,
     ToolExecutionError,
+    ToolkitError,
     shown_name,
 )
 from toolkit.loop.call_ids import unique_call_ids
@@ -1239,14 +1240,27 @@ class _Run:
         except Exception:  # the store failed: what this call knows, not a second error
             messages = list(self.history) if self.memory is None else list(self.new)
         stopped = self.stopped_where(error)
+        answer = self.answer_received()
         try:
             error.loop_result = replace(  # type: ignore[attr-defined]
-                self.result("stopped", None, messages=messages), stopped_at=stopped, stopped_by=_described(error)
+                self.result("stopped", answer, messages=messages), stopped_at=stopped, stopped_by=_described(error)
             )
+            if answer is not None and self.rounds[-1].decision != "answer":  # memory refused it (else reading failed)
+                error.add_note(ANSWER_KEPT)
+                if isinstance(error, ToolkitError):  # said in its hint too, as `tools_ran` says its words
+                    error.hint = f"{error.hint} {ANSWER_KEPT}" if error.hint else ANSWER_KEPT
             error.saga = list(self.saga)  # type: ignore[attr-defined]
         except (AttributeError, TypeError):
             pass
         return error
+
+    def answer_received(self) -> str | None:
+        """The model's answer when it came and the turn failed after it (memory refused to store it,
+        or could not be read back): the last reply, without tool calls, recorded in `new`. None else."""
+        if self.memory is None or not self.rounds or not self.new:
+            return None
+        reply = self.rounds[-1].reply
+        return reply.text if self.new[-1] is reply and not reply.tool_calls else None
 
     def goes_on(self, error: BaseException) -> bool:
         """Whether `error` is told how to go on from the results of the tools that ran (`tools_ran`), as
@@ -1381,6 +1395,12 @@ def _unfinished_result(result: ToolResultMessage, text: str) -> ToolResultMessag
     refused the result itself)."""
     return ToolResultMessage(tool_call_id=result.tool_call_id, tool_name=result.tool_name, content=text, is_error=True)
 
+
+ANSWER_KEPT = (
+    "The model answered before this error stopped the turn, and memory does not hold its answer: it is this "
+    "error's loop_result.answer."
+)
+"""Noted on a failure after the model's answer came (memory refused it): the answer is not lost (`carry`)."""
 
 NO_LIMIT_NOTE = (
     "{calls} still running when {error} stopped the turn ({read}: outcome unknown); a call that may "

@@ -4,7 +4,8 @@
 threads (`toolkit.loop.workers`), and gives the executions back in the model's order. A round takes
 threads as its calls need them: a quick call leaves the next to the same thread. Interrupted (Ctrl-C)
 at any point, the calls already running finish, those not started never start, and every call that
-finished is recorded in the round's trace before the interruption goes on. The caller waits in
+finished is recorded in the round's trace before the interruption goes on. While it waits for the
+running calls, a warning names them and says a second Ctrl-C ends the wait. The caller waits in
 slices of `SIGNAL_CHECK_S` (`_wait`): a Ctrl-C that lands just before a wait begins (or on another
 thread) is only acted on when the wait returns, and a wait for a call that hangs never would.
 A round's threads know
@@ -27,6 +28,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from toolkit.chat.messages import ToolCall
+from toolkit.errors import shown_name
 from toolkit.loop.records import RoundTrace
 from toolkit.loop.saga import ToolExecution
 from toolkit.loop.time_limit import SIGNAL_CHECK_S
@@ -36,6 +38,12 @@ from toolkit.memory.turns import SERVING as _serving
 from toolkit.memory.turns import serving
 
 log: logging.Logger = logging.getLogger("toolkit.loop")
+
+WAITING = (
+    "a concurrent round was interrupted (%s): waiting for its calls still running, %s, so their results are "
+    "kept; interrupt again to stop waiting (their outcome is then unknown)"
+)
+"""Logged when an interrupted round waits for its running calls (`_Together.stop`)."""
 
 
 def _wait(changed: threading.Condition, predicate: Callable[[], bool]) -> None:
@@ -57,9 +65,9 @@ def run_together(
     try:
         start_thread(together.lane)  # the first lane; each lane starts the next while calls wait
         return together.results()
-    except BaseException:
+    except BaseException as exc:
         try:
-            together.stop()  # a second Ctrl-C while running calls finish ends the wait...
+            together.stop(exc)  # a second Ctrl-C while running calls finish ends the wait...
         finally:  # ...and what finished by then is still recorded
             together.owners.clear()  # calls still running serve nobody now (read by the lanes: changed in place)
             trace.executions.extend(together.done())
@@ -142,11 +150,19 @@ class _Together:
                 executions.append(self.finished[index])
         return executions
 
-    def stop(self) -> None:
-        """Start no more calls, wait for the running ones (an interrupt ends the wait)."""
+    def stop(self, cause: BaseException) -> None:
+        """Start no more calls, wait for the running ones (an interrupt ends the wait); say so when
+        some are running (a notebook cell stays busy: the learner reads why, and how to end it)."""
         with self.changed:
             self.stopped = True
+            if self.running:
+                log.warning(WAITING, type(cause).__name__, self.still_running())
             _wait(self.changed, lambda: self.running == 0)
+
+    def still_running(self) -> str:
+        """The calls started and not finished, `c2 (slow), c3 (ship)` (under `changed`)."""
+        running = [c for i, c in enumerate(self.calls[: self.next]) if not self._over(i)]
+        return ", ".join(f"{c.id} ({shown_name(c.name)})" for c in running)
 
     def done(self) -> list[ToolExecution]:
         """What finished so far, in call order."""

@@ -438,9 +438,19 @@ class _OneTurn:
 
 
 _IN_THIS_THREAD = "in this thread (a tool of that turn, or code it calls, started this one)"
-_ON_A_ROUND_THREAD = "(a tool of that turn, run on one of its concurrent round's threads, started this one)"
-"""Where `_OneTurn.nested` says the refused turn was started: a concurrent round's tool runs on
-another thread than the turn's (saying "in this thread" there was untrue)."""
+_ON_A_ROUND_THREAD = "(a tool of that turn, run on another thread while the turn waits for it, started this one)"
+"""Where `_OneTurn.nested` says the refused turn was started: a concurrent round's tool, or one under
+`tool_timeout`, runs on another thread than the turn's (saying "in this thread" there was untrue)."""
+
+
+def waited_for_here(memory: ChatMemory) -> ConfigurationError | None:
+    """The refusal of a turn on `memory` asked for on a thread whose call the turn holding `memory`
+    waits for (a concurrent round's, or one under `tool_timeout`: `serving()`), None elsewhere. For
+    code that takes the memory's lock before the loop does (`ai_service`): waiting for it there
+    would wait for the turn that waits for this thread."""
+    if _holder(_IN_TURN.get(id(memory.lock))) in serving():
+        return _OneTurn(memory).nested(_ON_A_ROUND_THREAD)
+    return None
 
 
 def _holder(turn: tuple[Any, int] | None) -> int | None:

@@ -516,3 +516,35 @@ def test_a_call_ctrl_c_stopped_waiting_for_no_longer_counts_as_serving_the_turn(
     release.set()
     assert ended.wait(5)
     assert seen == [[main], []]
+
+
+def test_a_timed_out_compensable_call_under_raise_error_is_named_as_not_compensated_on_the_error(release):
+    @tool("reserve stock")
+    def reserve(sku: str) -> str:
+        return "reserved"
+
+    @tool("charge the card")
+    def charge(amount: int) -> str:
+        release.wait()
+        return "charged"
+
+    @compensates("reserve")
+    def release_stock(sku: str) -> None:
+        pass
+
+    @compensates("charge")
+    def refund(amount: int) -> None:
+        pass
+
+    calls = [call("reserve", sku="A1", id="c1"), call("charge", amount=5, id="c2")]
+    options = LoopOptions(
+        tool_timeout=LIMIT,
+        compensate=True,
+        compensations=(release_stock, refund),
+        policies=Policies(execution_error=raise_error),
+    )
+    with pytest.raises(ToolExecutionError) as raised:
+        run_loop(ScriptedModel([calls, "done"]), Q, tools=[reserve, charge], options=options)
+    assert [n for n in raised.value.__notes__ if n.startswith("compensations")] == [
+        "compensations ran before this error propagated: charge (not compensated: its outcome is unknown), reserve (ok)"
+    ]

@@ -1229,7 +1229,7 @@ class _Run:
         assert error is not None
         trace.decision = f"stopped: {type(error).__name__}"
         if self.saga:
-            undone = ", ".join(f"{e.tool} ({'ok' if e.ok else 'FAILED'})" for e in self.saga)
+            undone = ", ".join(f"{e.tool} ({_saga_word(e)})" for e in self.saga)
             error.add_note(f"compensations ran before this error propagated: {undone}")
         return error
 
@@ -1380,6 +1380,14 @@ _repaired: dict[int, tuple[LoopOptions, Policies]] = {}
 """`repaired_policies` by the options' id."""
 _REPAIRED_KEPT = 16
 """How many options objects `repaired_policies` remembers (a program uses a few, made once)."""
+
+
+def _saga_word(entry: SagaEntry) -> str:
+    """How the note on a raised failure names a saga entry: ok, FAILED, or not compensated (a call past
+    `tool_timeout`: no compensation ran)."""
+    if entry.detail.startswith(NOT_COMPENSATED):
+        return "not compensated: its outcome is unknown"
+    return "ok" if entry.ok else "FAILED"
 
 
 def _common_tail(stored: Sequence[Message], new: Sequence[Message]) -> int:

@@ -68,7 +68,8 @@ round-trip limit's answers) raises its own error, with `loop_result`: the result
 `new_messages`. The round's results are written once more; refused again, their calls are
 answered "not completed" (`LoopTexts.unfinished`, short rows a full disk may still take), so
 memory ends with no call left unanswered unless the store refuses that too (a note on the error
-says which).
+says which). A store that refuses the model's answer leaves it in the error's `loop_result.answer`
+(a note says so), not only in its trace.
 Calls a turn left unanswered that way, or because its process died while a tool ran (a
 kernel restart), are answered "not completed" (`LoopTexts.unfinished`) when the next turn on
 that memory starts, before its question: the id stays usable with a strict gateway, and the

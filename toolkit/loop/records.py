@@ -514,7 +514,9 @@ class LoopResult:
     """`answer` (the model stopped calling tools), `immediate`, `handover`, or `stopped` (only on
     the `loop_result` a raised failure carries)."""
     answer: str | None
-    """The final text; None on an immediate return (read `immediate_results`)."""
+    """The final text; None on an immediate return (read `immediate_results`). On the `loop_result` a
+    raised failure carries: the model's answer when it came before the failure (memory refused to
+    store it), else None."""
     messages: list[Message]
     """The whole conversation afterwards (memory's view when memory is configured)."""
     new_messages: list[Message]

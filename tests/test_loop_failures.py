@@ -993,6 +993,39 @@ def test_a_stopped_turn_says_where_it_stopped_and_why(script, store, decisions, 
     assert stopped_run(script, store) == (decisions, where, what)
 
 
+ANSWER_KEPT = (
+    "The model answered before this error stopped the turn, and memory does not hold its answer: it is this "
+    "error's loop_result.answer."
+)
+
+
+@pytest.mark.parametrize("tools_ran", [True, False])
+def test_an_answer_memory_refused_to_store_is_carried_by_the_error_not_lost(tools_ran):
+    """The model's answer came, and the store failed writing it (a full disk): the learner saw only
+    the store's error, and its note said to ask the model again; the answer, paid for, was left in
+    the trace. Now `loop_result.answer` holds it, and a note says so."""
+    script = [call("charge", sku="A", id="c1"), "charged A"] if tools_ran else ["hello"]
+    memory = ChatMemory("u1", store=FullDisk(4 if tools_ran else 2))
+    with pytest.raises(sqlite3.OperationalError) as raised:
+        run_loop(ScriptedModel(script), Q, tools=[charge], memory=memory)
+    result = raised.value.loop_result
+    assert (result.finish, result.answer) == ("stopped", script[-1])
+    assert [n for n in raised.value.__notes__ if "answer" in n] == [ANSWER_KEPT]
+    assert type(memory.messages()[-1]) is (ToolResultMessage if tools_ran else UserMessage)
+
+
+def test_a_failure_before_the_answer_carries_no_answer():
+    with pytest.raises(sqlite3.OperationalError) as raised:
+        run_loop(
+            ScriptedModel([call("charge", sku="A", id="c1"), "done"]),
+            Q,
+            tools=[charge],
+            memory=ChatMemory("u1", store=FullDisk(2)),
+        )
+    assert raised.value.loop_result.answer is None
+    assert not [n for n in getattr(raised.value, "__notes__", []) if "answer" in n]
+
+
 def test_a_turn_that_finished_has_no_stop():
     result = run_loop(ScriptedModel([call("charge", sku="A", id="c1"), "done"]), Q, tools=[charge])
     assert (result.stopped_at, result.stopped_by) == (None, None)

@@ -1,6 +1,7 @@
 """`toolkit.loop.run` interrupted twice: a second Ctrl-C while a concurrent round waits for its
 running calls ends the wait, and the calls that finished still keep their real results (in
-memory and in the trace the interruption carries); the call still running reads "outcome unknown".
+memory and in the trace the interruption carries); the call still running reads "outcome unknown",
+and no longer counts as serving the interrupted turn (a write it makes later waits for the memory's lock).
 """
 
 import signal
@@ -13,6 +14,7 @@ from toolkit.chat.scripted import ScriptedModel, call
 from toolkit.gateway.validate import check_request
 from toolkit.loop.run import LoopOptions, run_loop
 from toolkit.loop.texts import EN
+from toolkit.memory.turns import serving
 from toolkit.memory.windows import ChatMemory
 from toolkit.tools.decorator import tool
 
@@ -24,12 +26,13 @@ WAIT_S = 60
 def test_a_second_ctrl_c_while_running_calls_finish_keeps_the_finished_results(monkeypatch):
     import toolkit.loop.together as together
 
-    quick_done, release, stopping = threading.Event(), threading.Event(), threading.Event()
+    quick_done, release, stopping, ended = threading.Event(), threading.Event(), threading.Event(), threading.Event()
+    after = []
     stop = together._Together.stop
 
-    def waits_for_the_running_calls(self):  # the round's own stop, telling the test it has begun
+    def waits_for_the_running_calls(self, cause):  # the round's own stop, telling the test it has begun
         stopping.set()
-        return stop(self)
+        return stop(self, cause)
 
     monkeypatch.setattr(together._Together, "stop", waits_for_the_running_calls)
     main = threading.main_thread().ident  # a signal sent to the process may land on a busy thread
@@ -51,6 +54,8 @@ def test_a_second_ctrl_c_while_running_calls_finish_keeps_the_finished_results(m
         stopping.wait(WAIT_S)  # the loop is now waiting for this call (no sleep: a loaded machine may be slower)
         signal.pthread_kill(main, signal.SIGINT)  # and again: the wait ends
         release.wait(WAIT_S)
+        after.append(serving())  # nobody waits for it now: a write it makes must wait for the memory's lock
+        ended.set()
         return "too late"
 
     previous = signal.signal(signal.SIGINT, handler)
@@ -73,3 +78,56 @@ def test_a_second_ctrl_c_while_running_calls_finish_keeps_the_finished_results(m
     assert results == ["booked A", EN.interrupted_running.format(error="KeyboardInterrupt")]
     assert [e.result.content for e in caught.value.loop_result.executions] == ["booked A"]
     check_request({"model": "m", "messages": to_openai(memory.messages())})
+    assert ended.wait(WAIT_S) and list(after[0]) == []
+
+
+@pytest.mark.skipif(not hasattr(signal, "pthread_kill"), reason="needs signal.pthread_kill (POSIX)")
+def test_a_first_ctrl_c_in_a_concurrent_round_says_it_waits_for_the_running_calls_and_how_to_stop_waiting():
+    """One Ctrl-C in a concurrent round waits for the calls still running (their results are kept):
+    a notebook cell stayed busy with no word of why, nor that a second Ctrl-C ends the wait."""
+    import logging
+
+    warned = threading.Event()
+    lines = []
+
+    class Seen(logging.Handler):
+        def emit(self, record):
+            lines.append(record.getMessage())
+            warned.set()
+
+    main = threading.main_thread().ident
+    quick_done = threading.Event()
+
+    @tool("a quick call")
+    def quick(item: str) -> str:
+        quick_done.set()
+        return f"booked {item}"
+
+    @tool("a slow call")
+    def slow(item: str) -> str:
+        quick_done.wait(WAIT_S)
+        signal.pthread_kill(main, signal.SIGINT)  # the learner presses Ctrl-C once
+        warned.wait(WAIT_S)  # the loop said it waits for this call
+        return f"shipped {item}"
+
+    handler, logger = Seen(level=logging.WARNING), logging.getLogger("toolkit.loop")
+    logger.addHandler(handler)
+    memory = ChatMemory()
+    model = ScriptedModel([[call("quick", item="A", id="c1"), call("slow", item="B", id="c2")], "done"])
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            run_loop(
+                model,
+                [UserMessage(content="q")],
+                tools=[quick, slow],
+                memory=memory,
+                options=LoopOptions(concurrent=True, max_workers=2),
+            )
+    finally:
+        logger.removeHandler(handler)
+    assert lines == [
+        "a concurrent round was interrupted (KeyboardInterrupt): waiting for its calls still running, c2 (slow), "
+        "so their results are kept; interrupt again to stop waiting (their outcome is then unknown)"
+    ]
+    results = [m.content for m in memory.messages() if isinstance(m, ToolResultMessage)]
+    assert results == ["booked A", "shipped B"]

@@ -106,8 +106,8 @@ NESTED = (
     "or none"
 )
 NESTED_ROUND = (
-    "memory id 'chat': a turn on it is still in progress (a tool of that turn, run on one of its concurrent "
-    "round's threads, started this one); a turn inside a tool needs its own memory: pass e.g. "
+    "memory id 'chat': a turn on it is still in progress (a tool of that turn, run on another thread while the "
+    "turn waits for it, started this one); a turn inside a tool needs its own memory: pass e.g. "
     "memory=ChatMemory('chat-inner'), or none"
 )
 

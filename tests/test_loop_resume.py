@@ -11,7 +11,7 @@ from toolkit.chat.scripted import ScriptedModel, call
 from toolkit.chat.switch import fake_client
 from toolkit.errors import CallerError, OutOfCreditError, TransientError, TruncatedStreamError
 from toolkit.gateway.server import Gateway
-from toolkit.loop.run import LoopOptions, run_loop
+from toolkit.loop.run import ANSWER_KEPT, LoopOptions, run_loop
 from toolkit.loop.texts import EN, ZH
 from toolkit.memory.windows import ChatMemory
 from toolkit.tools.decorator import tool
@@ -304,8 +304,8 @@ CHECK_THE_FILE = "Check the database file the message names: its path, its permi
             "已发货",
             RefusesTheAnswer.memory,
             None,
-            f"{CHECK_THE_FILE} {WITH_MEMORY.removesuffix('.')} once what the error names is fixed.",
-            [f"{WITH_MEMORY.removesuffix('.')} once what the error names is fixed."],
+            f"{CHECK_THE_FILE} {WITH_MEMORY.removesuffix('.')} once what the error names is fixed. {ANSWER_KEPT}",
+            [f"{WITH_MEMORY.removesuffix('.')} once what the error names is fixed.", ANSWER_KEPT],
         ),
     ],
 )

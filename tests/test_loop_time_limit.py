@@ -356,3 +356,195 @@ def test_a_compensation_past_the_limit_is_logged_as_not_done_and_the_turn_goes_o
         ("c1", "reserved"),
         ("c2", "Tool 'charge' failed: RuntimeError: card declined"),
     ]
+
+
+NOT_COMPENSATED = (
+    "not compensated: the call did not finish within 0.05 s and may still be running, so whether it took effect "
+    "is unknown; check, and undo it by hand if it did"
+)
+
+
+def test_a_timed_out_compensable_call_is_logged_as_not_compensated_and_the_others_are_rolled_back(release, caplog):
+    """Its outcome is unknown: compensating it could race the call still running (undo first, then the
+    call lands), and saying nothing left the saga log reading as if the round were fully undone."""
+    undone = []
+
+    @tool("reserve stock")
+    def reserve(sku: str) -> str:
+        return "reserved"
+
+    @tool("charge the card")
+    def charge(amount: int) -> str:
+        release.wait()
+        return "charged"
+
+    @compensates("reserve")
+    def release_stock(sku: str) -> None:
+        undone.append(sku)
+
+    @compensates("charge")
+    def refund(amount: int) -> None:
+        undone.append(amount)
+
+    calls = [call("reserve", sku="A1", id="c1"), call("charge", amount=5, id="c2")]
+    options = LoopOptions(tool_timeout=LIMIT, compensate=True, compensations=(release_stock, refund))
+    memory = ChatMemory()
+    with caplog.at_level("WARNING", logger="toolkit.loop"):
+        result = run_loop(ScriptedModel([calls, "done"]), Q, tools=[reserve, charge], memory=memory, options=options)
+    assert undone == ["A1"]
+    assert [(e.tool, e.call_id, e.ok, e.detail, e.round, e.call_round) for e in result.saga] == [
+        ("charge", "c2", False, NOT_COMPENSATED, 1, 1),
+        ("reserve", "c1", True, "rolled back", 1, 1),
+    ]
+    assert result.saga[0].compensation.endswith(".refund")
+    assert results(memory.messages()) == [
+        ("c1", "Tool 'reserve' was executed successfully but was rolled back due to failure of tool 'charge'"),
+        ("c2", SLOW.replace("'slow'", "'charge'")),
+    ]
+    assert [r.getMessage() for r in caplog.records if r.name == "toolkit.loop"] == [
+        f"memory id 'default': call c2 of tool 'charge' was not compensated, and its effect may hold: {NOT_COMPENSATED}"
+    ]
+
+
+def test_a_timed_out_call_without_a_compensation_adds_nothing_to_the_saga_log(release):
+    @tool("charge the card")
+    def charge(amount: int) -> str:
+        release.wait()
+        return "charged"
+
+    options = LoopOptions(tool_timeout=LIMIT, compensate=True)
+    result = run_loop(ScriptedModel([call("charge", amount=5, id="c1"), "done"]), Q, tools=[charge], options=options)
+    assert result.saga == [] and result.answer == "done"
+
+
+NO_LIMIT_NOTE = (
+    "call c1 (stuck) was still running when KeyboardInterrupt stopped the turn (its result reads: outcome unknown); "
+    "a call that may hang can be given a time limit: LoopOptions(tool_timeout=30) answers it after 30 s, and the "
+    "turn goes on"
+)
+
+
+@pytest.mark.parametrize("limit", [None, 5.0])
+def test_ctrl_c_while_a_call_runs_without_a_limit_names_the_call_and_the_limit_to_set(limit):
+    """Without `tool_timeout` a call that hangs holds the turn until Ctrl-C: the interruption says which
+    call was running and what answers such a call instead (with a limit set, nothing to add)."""
+
+    @tool("quick")
+    def quick() -> str:
+        return "done quickly"
+
+    @tool("stuck")
+    def stuck() -> str:
+        raise KeyboardInterrupt  # Ctrl-C lands in the tool, on the loop's thread
+
+    memory = ChatMemory()
+    script = [[call("quick", id="c0"), call("stuck", id="c1")], "x"]
+    with pytest.raises(KeyboardInterrupt) as raised:
+        run_loop(ScriptedModel(script), Q, tools=[quick, stuck], memory=memory, options=LoopOptions(tool_timeout=limit))
+    notes = getattr(raised.value, "__notes__", [])
+    assert [n for n in notes if "tool_timeout" in n] == ([NO_LIMIT_NOTE] if limit is None else [])
+    assert valid(memory.messages())
+
+
+def test_ctrl_c_while_the_model_is_asked_names_no_running_call():
+    class Interrupted(ScriptedModel):
+        def chat(self, messages, **kwargs):
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt) as raised:
+        run_loop(Interrupted(["x"]), Q, memory=ChatMemory())
+    assert not [n for n in getattr(raised.value, "__notes__", []) if "tool_timeout" in n]
+
+
+def test_ctrl_c_in_a_concurrent_round_names_every_call_still_running():
+    @tool("first")
+    def first() -> str:
+        raise KeyboardInterrupt
+
+    @tool("second")
+    def second() -> str:
+        raise KeyboardInterrupt
+
+    script = [[call("first", id="c1"), call("second", id="c2")], "x"]
+    with pytest.raises(KeyboardInterrupt) as raised:
+        run_loop(ScriptedModel(script), Q, tools=[first, second], options=LoopOptions(concurrent=True))
+    assert [n for n in raised.value.__notes__ if "tool_timeout" in n] == [
+        "calls c1 (first), c2 (second) were still running when KeyboardInterrupt stopped the turn (their results "
+        "read: outcome unknown); a call that may hang can be given a time limit: LoopOptions(tool_timeout=30) "
+        "answers it after 30 s, and the turn goes on"
+    ]
+
+
+def test_a_call_ctrl_c_stopped_waiting_for_no_longer_counts_as_serving_the_turn(release):
+    """Ctrl-C ends the loop's wait as the limit does, and the call goes on as it does past the limit:
+    it still counted as serving the interrupted turn's thread, so a write it made to that memory
+    during the next turn went under that turn's hold (in the middle of its calls and results), and a
+    turn it started on that memory was refused as nested instead of waiting."""
+    import signal
+
+    from toolkit.memory.turns import serving
+
+    if not hasattr(signal, "pthread_kill"):
+        pytest.skip("needs signal.pthread_kill (POSIX)")
+    seen, ended = [], threading.Event()
+    main = threading.main_thread().ident
+
+    def handler(signum, frame):
+        raise KeyboardInterrupt
+
+    @tool("slow")
+    def slow() -> str:
+        seen.append(list(serving()))
+        signal.pthread_kill(main, signal.SIGINT)  # the learner presses Ctrl-C while the loop waits
+        release.wait()
+        seen.append(list(serving()))
+        ended.set()
+        return "late"
+
+    previous = signal.signal(signal.SIGINT, handler)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            run_loop(
+                ScriptedModel([call("slow", id="c1"), "done"]),
+                Q,
+                tools=[slow],
+                memory=ChatMemory(),
+                options=LoopOptions(tool_timeout=30),
+            )
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    release.set()
+    assert ended.wait(5)
+    assert seen == [[main], []]
+
+
+def test_a_timed_out_compensable_call_under_raise_error_is_named_as_not_compensated_on_the_error(release):
+    @tool("reserve stock")
+    def reserve(sku: str) -> str:
+        return "reserved"
+
+    @tool("charge the card")
+    def charge(amount: int) -> str:
+        release.wait()
+        return "charged"
+
+    @compensates("reserve")
+    def release_stock(sku: str) -> None:
+        pass
+
+    @compensates("charge")
+    def refund(amount: int) -> None:
+        pass
+
+    calls = [call("reserve", sku="A1", id="c1"), call("charge", amount=5, id="c2")]
+    options = LoopOptions(
+        tool_timeout=LIMIT,
+        compensate=True,
+        compensations=(release_stock, refund),
+        policies=Policies(execution_error=raise_error),
+    )
+    with pytest.raises(ToolExecutionError) as raised:
+        run_loop(ScriptedModel([calls, "done"]), Q, tools=[reserve, charge], options=options)
+    assert [n for n in raised.value.__notes__ if n.startswith("compensations")] == [
+        "compensations ran before this error propagated: charge (not compensated: its outcome is unknown), reserve (ok)"
+    ]

@@ -8,7 +8,7 @@ from pydantic import BaseModel
 
 from toolkit.chat.scripted import ScriptedModel, call
 from toolkit.errors import ConfigurationError, OutputParsingError
-from toolkit.loop.records import COURSE, HANDOVER_ZH
+from toolkit.loop.records import COURSE, HANDOVER_ZH, LoopOptions
 from toolkit.services.results import Result, TokenStream
 from toolkit.services.service import RAN_HINT, ai_service, memory_per_id
 from toolkit.tools.decorator import MemoryId, ReturnBehavior, tool
@@ -489,3 +489,39 @@ def test_a_store_that_cannot_take_the_no_reply_note_leaves_the_turns_own_error()
     assert caught.value.__notes__ == [
         "memory could not take the note that this question got no reply (OperationalError: database or disk is full)"
     ]
+
+
+NESTED_ELSEWHERE = (
+    "Tool 'ask_again' failed: memory id 'u1': a turn on it is still in progress (a tool of "
+    "that turn, run on another thread while the turn waits for it, started this one); a turn inside a tool needs "
+    "its own memory: pass e.g. memory=ChatMemory('u1-inner'), or none"
+)
+
+
+@pytest.mark.parametrize("options", [LoopOptions(concurrent=True), LoopOptions(tool_timeout=30)])
+def test_a_tool_run_on_another_thread_that_asks_its_own_service_on_its_memory_is_refused_not_deadlocked(options):
+    """The service takes the memory's lock before the loop: a tool of a concurrent round (or one under
+    `tool_timeout`) that asked the service again with its turn's memory id waited for that lock, held
+    by the turn waiting for the tool: a deadlock (with a limit, a call timed out whose turn ran later)."""
+    import threading
+
+    service = {}
+
+    @tool("ask the assistant again")
+    def ask_again(question: str) -> str:
+        return service["chat"].chat("u1", question)
+
+    @tool("look an order up")
+    def lookup() -> str:
+        return "shipped"
+
+    calls = [call("ask_again", question="again?", id="c1"), call("lookup", id="c2")]
+    model = ScriptedModel([calls, "done"])
+    service["chat"] = ai_service(Chat, model=model, tools=[ask_again, lookup], memory=memory_per_id(), options=options)
+    answers = []
+    turn = threading.Thread(target=lambda: answers.append(service["chat"].chat("u1", "hi")), daemon=True)
+    turn.start()
+    turn.join(20)  # a hang guard: it ends at once when things are right
+    assert not turn.is_alive(), "the turn waited for its own tool: a deadlock"
+    assert answers == ["done"]
+    assert [m.content for m in model.requests[1].messages if m.role == "tool"] == [NESTED_ELSEWHERE, "shipped"]

@@ -143,11 +143,14 @@ class LoopOptions:
     """Decoded bytes of one data-URL image passed on; a larger one is named, not sent."""
     tool_timeout: float | None = None
     """Seconds one call may take, its value's conversion to text included (None: no limit, as in
-    LangChain4j; a number > 0). With a limit each call runs on one of the loop's kept threads and the
+    LangChain4j and as the OpenAI Agents SDK's tools by default; a number > 0). Without one, a call
+    that hangs holds the turn until Ctrl-C, whose traceback then names the call still running and
+    this option. With a limit each call runs on one of the loop's kept threads and the
     loop waits for it at most this long (`toolkit.loop.time_limit`); a call still running then is
     answered with `texts.timed_out` ("did not finish within N s … its outcome is unknown") through
     `policies.execution_error`, as a tool's failure. Python cannot stop a thread: the call goes on,
-    and what it gives later is dropped. A compensation gets the same limit (past it: logged as not done)."""
+    and what it gives later is dropped. A compensation gets the same limit (past it: logged as not done);
+    a compensable call past it is not compensated (its outcome is unknown), and the saga log says so."""
 
     def __post_init__(self) -> None:
         _check_options(self)
@@ -511,7 +514,9 @@ class LoopResult:
     """`answer` (the model stopped calling tools), `immediate`, `handover`, or `stopped` (only on
     the `loop_result` a raised failure carries)."""
     answer: str | None
-    """The final text; None on an immediate return (read `immediate_results`)."""
+    """The final text; None on an immediate return (read `immediate_results`). On the `loop_result` a
+    raised failure carries: the model's answer when it came before the failure (memory refused to
+    store it), else None."""
     messages: list[Message]
     """The whole conversation afterwards (memory's view when memory is configured)."""
     new_messages: list[Message]

@@ -68,7 +68,8 @@ round-trip limit's answers) raises its own error, with `loop_result`: the result
 `new_messages`. The round's results are written once more; refused again, their calls are
 answered "not completed" (`LoopTexts.unfinished`, short rows a full disk may still take), so
 memory ends with no call left unanswered unless the store refuses that too (a note on the error
-says which).
+says which). A store that refuses the model's answer leaves it in the error's `loop_result.answer`
+(a note says so), not only in its trace.
 Calls a turn left unanswered that way, or because its process died while a tool ran (a
 kernel restart), are answered "not completed" (`LoopTexts.unfinished`) when the next turn on
 that memory starts, before its question: the id stays usable with a strict gateway, and the
@@ -123,6 +124,7 @@ from toolkit.errors import (
     ModelCallError,
     NotAStreamError,
     ToolExecutionError,
+    ToolkitError,
     shown_name,
 )
 from toolkit.loop.call_ids import unique_call_ids
@@ -152,6 +154,7 @@ from toolkit.loop.records import (
 from toolkit.loop.resume import configured_after_asking, tools_ran
 from toolkit.loop.returns import should_return_immediately
 from toolkit.loop.saga import (
+    NOT_COMPENSATED_DETAIL,
     Compensation,
     SagaEntry,
     ToolExecution,
@@ -161,6 +164,7 @@ from toolkit.loop.saga import (
     joining_later,
     merged,
     rewrite,
+    unknown_outcome,
 )
 from toolkit.loop.same_call import CallKey, same_call_key
 from toolkit.loop.sources import ProviderRequest, ToolContext, ToolProvider, ToolRegistry, build_context
@@ -351,6 +355,9 @@ def _carried(
 _NOT_REPORTED = TokenUsage(input_tokens=None, output_tokens=None)
 """The usage of a stand-in response that gives none."""
 
+NOT_COMPENSATED = NOT_COMPENSATED_DETAIL.split(":", 1)[0] + ":"
+"""How a saga log entry for a timed-out compensable call begins (`record_saga` words its warning apart)."""
+
 _NO_PARAMETERS = TurnParameters()
 """The parameters of a turn given none (read-only: one for every such turn)."""
 
@@ -432,9 +439,19 @@ class _OneTurn:
 
 
 _IN_THIS_THREAD = "in this thread (a tool of that turn, or code it calls, started this one)"
-_ON_A_ROUND_THREAD = "(a tool of that turn, run on one of its concurrent round's threads, started this one)"
-"""Where `_OneTurn.nested` says the refused turn was started: a concurrent round's tool runs on
-another thread than the turn's (saying "in this thread" there was untrue)."""
+_ON_A_ROUND_THREAD = "(a tool of that turn, run on another thread while the turn waits for it, started this one)"
+"""Where `_OneTurn.nested` says the refused turn was started: a concurrent round's tool, or one under
+`tool_timeout`, runs on another thread than the turn's (saying "in this thread" there was untrue)."""
+
+
+def waited_for_here(memory: ChatMemory) -> ConfigurationError | None:
+    """The refusal of a turn on `memory` asked for on a thread whose call the turn holding `memory`
+    waits for (a concurrent round's, or one under `tool_timeout`: `serving()`), None elsewhere. For
+    code that takes the memory's lock before the loop does (`ai_service`): waiting for it there
+    would wait for the turn that waits for this thread."""
+    if _holder(_IN_TURN.get(id(memory.lock))) in serving():
+        return _OneTurn(memory).nested(_ON_A_ROUND_THREAD)
+    return None
 
 
 def _holder(turn: tuple[Any, int] | None) -> int | None:
@@ -452,6 +469,10 @@ def _no_memory(messages: Sequence[Message]) -> None:
 
 
 class _Run:
+    timed_out: frozenset[int] | set[int] = frozenset()
+    """The ids of the results of the turn's calls past `tool_timeout` (`within`): set on the first one, so
+    a turn without a limit never makes it."""
+
     def __init__(
         self,
         model: ChatModel,
@@ -895,6 +916,8 @@ class _Run:
             failure = ToolExecutionError(text, tool_name=call.name)
             failure.__cause__ = TimeoutError(f"no result within {seconds} s")
             outcome = execution_failed(call, failure, policies)
+            # set only here (a dict's setdefault is atomic: concurrent calls may time out together)
+            self.__dict__.setdefault("timed_out", set()).add(id(outcome.result))
         return outcome
 
     def not_run(self, trace: RoundTrace, call: ToolCall, stopped_by: ToolCall, error: Exception) -> ToolExecution:
@@ -959,6 +982,20 @@ class _Run:
         except Exception as failure:
             self.save_again(exc, failure)
         trace.decision = f"stopped: {type(exc).__name__}"
+        if isinstance(exc, KeyboardInterrupt) and self.options.tool_timeout is None:
+            still = [c for c in trace.reply.tool_calls if c.id in self.started and c.id not in done]
+            if still:
+                self.no_limit_note(exc, still)
+
+    def no_limit_note(self, exc: KeyboardInterrupt, running: list[ToolCall]) -> None:
+        """Ctrl-C stopped the turn while `running` ran, with no `tool_timeout`: say which calls, and
+        what answers a call that hangs instead of holding the turn (the default has no limit)."""
+        named = ", ".join(f"{c.id} ({shown_name(c.name)})" for c in running)
+        one = len(running) == 1
+        calls, read = (
+            (f"call {named} was", "its result reads") if one else (f"calls {named} were", "their results read")
+        )
+        exc.add_note(NO_LIMIT_NOTE.format(calls=calls, read=read, error=type(exc).__name__))
 
     def round_result(self, execution: ToolExecution) -> ToolResultMessage:
         if execution.rolled_back_by is None:
@@ -1069,6 +1106,8 @@ class _Run:
         failed = self.trigger(trace, stop, handover) if self.options.compensate else None
         if failed is None:
             return results
+        if self.timed_out:
+            self.record_saga(self.unknown_outcomes(trace))
         done = self.compensated
         candidates = [
             e
@@ -1099,12 +1138,28 @@ class _Run:
         self.roll_back(undone, failed_tool)
         return rewrite(results, undone, failed_tool, self.texts.rolled_back, [trace.index] * len(results))
 
+    def unknown_outcomes(self, trace: RoundTrace) -> list[SagaEntry]:
+        """The saga log's entries for the round's compensable calls past `tool_timeout`, newest first:
+        not compensated, their outcome unknown (`toolkit.loop.saga.unknown_outcome`)."""
+        seconds = self.options.tool_timeout or 0.0
+        timed_out = [e for e in reversed(trace.executions) if id(e.result) in self.timed_out]
+        entries = [unknown_outcome(e, self.compensations, trace.index, seconds) for e in timed_out]
+        return [entry for entry in entries if entry is not None]
+
     def record_saga(self, entries: list[SagaEntry]) -> None:
         """Keep the attempts in the saga log; each one that did not undo its call is also a warning
         (as LangChain4j logs it): a method returning str gives its caller no saga log to read."""
         self.saga += entries
         for e in entries:
-            if not e.ok:
+            if e.detail.startswith(NOT_COMPENSATED):
+                log.warning(
+                    "%s: call %s of tool %r was not compensated, and its effect may hold: %s",
+                    self.subject,
+                    e.call_id,
+                    e.tool,
+                    e.detail,
+                )
+            elif not e.ok:
                 log.warning(
                     "%s: the compensation of tool %r did not undo call %s, whose effect still holds: %s",
                     self.subject,
@@ -1175,7 +1230,7 @@ class _Run:
         assert error is not None
         trace.decision = f"stopped: {type(error).__name__}"
         if self.saga:
-            undone = ", ".join(f"{e.tool} ({'ok' if e.ok else 'FAILED'})" for e in self.saga)
+            undone = ", ".join(f"{e.tool} ({_saga_word(e)})" for e in self.saga)
             error.add_note(f"compensations ran before this error propagated: {undone}")
         return error
 
@@ -1196,14 +1251,27 @@ class _Run:
         except Exception:  # the store failed: what this call knows, not a second error
             messages = list(self.history) if self.memory is None else list(self.new)
         stopped = self.stopped_where(error)
+        answer = self.answer_received()
         try:
             error.loop_result = replace(  # type: ignore[attr-defined]
-                self.result("stopped", None, messages=messages), stopped_at=stopped, stopped_by=_described(error)
+                self.result("stopped", answer, messages=messages), stopped_at=stopped, stopped_by=_described(error)
             )
+            if answer is not None and self.rounds[-1].decision != "answer":  # memory refused it (else reading failed)
+                error.add_note(ANSWER_KEPT)
+                if isinstance(error, ToolkitError):  # said in its hint too, as `tools_ran` says its words
+                    error.hint = f"{error.hint} {ANSWER_KEPT}" if error.hint else ANSWER_KEPT
             error.saga = list(self.saga)  # type: ignore[attr-defined]
         except (AttributeError, TypeError):
             pass
         return error
+
+    def answer_received(self) -> str | None:
+        """The model's answer when it came and the turn failed after it (memory refused to store it,
+        or could not be read back): the last reply, without tool calls, recorded in `new`. None else."""
+        if self.memory is None or not self.rounds or not self.new:
+            return None
+        reply = self.rounds[-1].reply
+        return reply.text if self.new[-1] is reply and not reply.tool_calls else None
 
     def goes_on(self, error: BaseException) -> bool:
         """Whether `error` is told how to go on from the results of the tools that ran (`tools_ran`), as
@@ -1315,6 +1383,14 @@ _REPAIRED_KEPT = 16
 """How many options objects `repaired_policies` remembers (a program uses a few, made once)."""
 
 
+def _saga_word(entry: SagaEntry) -> str:
+    """How the note on a raised failure names a saga entry: ok, FAILED, or not compensated (a call past
+    `tool_timeout`: no compensation ran)."""
+    if entry.detail.startswith(NOT_COMPENSATED):
+        return "not compensated: its outcome is unknown"
+    return "ok" if entry.ok else "FAILED"
+
+
 def _common_tail(stored: Sequence[Message], new: Sequence[Message]) -> int:
     """How many messages `stored` ends with that `new` ends with too: this turn's messages in
     memory (the turn holds its lock, and a window drops the oldest first)."""
@@ -1338,6 +1414,18 @@ def _unfinished_result(result: ToolResultMessage, text: str) -> ToolResultMessag
     refused the result itself)."""
     return ToolResultMessage(tool_call_id=result.tool_call_id, tool_name=result.tool_name, content=text, is_error=True)
 
+
+ANSWER_KEPT = (
+    "The model answered before this error stopped the turn, and memory does not hold its answer: it is this "
+    "error's loop_result.answer."
+)
+"""Noted on a failure after the model's answer came (memory refused it): the answer is not lost (`carry`)."""
+
+NO_LIMIT_NOTE = (
+    "{calls} still running when {error} stopped the turn ({read}: outcome unknown); a call that may "
+    "hang can be given a time limit: LoopOptions(tool_timeout=30) answers it after 30 s, and the turn goes on"
+)
+"""Noted on a Ctrl-C that stopped a turn while calls ran without `LoopOptions.tool_timeout` (`no_limit_note`)."""
 
 NOT_STREAMED_HINT = (
     "This gateway does not stream: leave out LoopOptions(stream=True) (an ai_service method: return str, not "

@@ -72,6 +72,11 @@ that ends with `SystemExit` is a failed one like any other; one interrupted (`Ke
 is logged as interrupted, the compensations after it as not run, and the interruption goes on
 (the loop then answers the round's calls and attaches the log to it as `saga`).
 
+A call past `LoopOptions.tool_timeout` (`toolkit.loop.time_limit`) fails the round like a raised
+error, and its outcome is unknown: it may still be running. It is never compensated (an undo run
+while it runs may come first, and the call's work then holds), and when it has a compensation the
+saga log says so (`unknown_outcome`, logged as a warning): checking it is left to the learner.
+
 Leaves out: persistence of the saga log across calls (a later turn's failure does not undo
 an earlier turn's work), and retries of failed compensations.
 """
@@ -486,6 +491,28 @@ TIMED_OUT_DETAIL = (
     "running; the call may not have been undone"
 )
 """The saga log's detail for a compensation past `LoopOptions.tool_timeout` (its result is left as it was)."""
+
+NOT_COMPENSATED_DETAIL = (
+    "not compensated: the call did not finish within {seconds} s and may still be running, so whether it took "
+    "effect is unknown; check, and undo it by hand if it did"
+)
+"""The saga log's detail for a compensable call past `LoopOptions.tool_timeout` (`unknown_outcome`)."""
+
+
+def unknown_outcome(
+    execution: ToolExecution, compensations: Mapping[str, Compensation], round: int, seconds: float
+) -> SagaEntry | None:
+    """The saga log's entry for a compensable call a time limit gave up on, None for a call with no
+    compensation. Its outcome is unknown, and it is not compensated: the call may still be running,
+    and an undo run now may come before the work it undoes (which then holds, with the log saying
+    it was undone). Nor is it passed over: the log says what nobody knows (as the OpenAI Agents
+    SDK's tool timeout and LangChain4j's executor, the loop cannot stop the call, nor tell whether it acted)."""
+    compensation = compensations.get(execution.call.name)
+    if compensation is None:
+        return None
+    detail = NOT_COMPENSATED_DETAIL.format(seconds=f"{seconds:g}")
+    return SagaEntry(execution.call.name, compensation.label, execution.call.id, False, detail, round, execution.round)
+
 
 NOT_AWAITED_DETAIL = "compensation did not run: it returned a {kind}, and compensations run synchronously"
 """The saga log's detail for a compensation that handed back an awaitable instead of running."""

@@ -7,7 +7,7 @@ runs where it ran. With a limit, the call's whole work (running the tool and tur
 into text: `Tool.run`) runs on one of the loop's kept threads (`toolkit.loop.workers`), in a copy
 of the caller's `contextvars` context (a context variable the caller set is seen, as without a
 limit), and the caller waits for it at most `seconds`, in slices of `SIGNAL_CHECK_S` (a Ctrl-C is
-acted on while it waits). What the work raised is raised in the caller's thread; a work still
+acted on while it waits, and leaves the work running as the limit does). What the work raised is raised in the caller's thread; a work still
 running at the limit gives `TIMED_OUT`: the loop answers the call with `LoopTexts.timed_out`
 (its outcome is unknown) through `policies.execution_error`, as a tool's failure.
 
@@ -18,7 +18,15 @@ write it makes to memory waits for the memory's lock, as any other thread's does
 serves the turn). The text the model reads says so ("it may still be running").
 
 A compensation (`toolkit.loop.saga`) gets the same limit: one still running at it is logged as not
-done ("it may still be running; the call may not have been undone"), and the saga goes on.
+done ("it may still be running; the call may not have been undone"), and the saga goes on. A
+compensable call past its limit is never compensated (the undo could come before the work it
+undoes): the saga log says its outcome is unknown (`toolkit.loop.saga.unknown_outcome`).
+
+No limit is the default, as in LangChain4j and the OpenAI Agents SDK (whose tools take one only
+when given): no value fits every tool (a payment, a report), and a limit the learner never set
+would answer a slow call "outcome unknown" behind their back. A call that hangs without one holds
+the turn until Ctrl-C, whose traceback names the call still running and `tool_timeout`
+(`toolkit.loop.run`'s `NO_LIMIT_NOTE`).
 
 Leaves out: stopping the work (a tool that must end at its deadline reads one itself, e.g. an
 HTTP client's own timeout; an MCP tool's `McpToolProvider(timeout=...)` cancels the request on the
@@ -90,10 +98,14 @@ class _Running(Generic[T]):
 
     def wait(self, seconds: float) -> T | _TimedOut:
         deadline = time.monotonic() + seconds
-        while not self.ended.wait(min(SIGNAL_CHECK_S, max(0.0, deadline - time.monotonic()))):
-            if time.monotonic() >= deadline:
-                self.owners.clear()  # read by the work's thread: a list, changed in place
-                return TIMED_OUT
+        try:
+            while not self.ended.wait(min(SIGNAL_CHECK_S, max(0.0, deadline - time.monotonic()))):
+                if time.monotonic() >= deadline:
+                    self.owners.clear()  # read by the work's thread: a list, changed in place
+                    return TIMED_OUT
+        except BaseException:  # Ctrl-C ends the wait as the limit does: the work goes on, nobody waits for it
+            self.owners.clear()
+            raise
         error, self.error = self.error, None
         if error is not None:
             raise error

@@ -4,14 +4,16 @@
 threads (`toolkit.loop.workers`), and gives the executions back in the model's order. A round takes
 threads as its calls need them: a quick call leaves the next to the same thread. Interrupted (Ctrl-C)
 at any point, the calls already running finish, those not started never start, and every call that
-finished is recorded in the round's trace before the interruption goes on. The caller waits in
+finished is recorded in the round's trace before the interruption goes on. While it waits for the
+running calls, a warning names them and says a second Ctrl-C ends the wait. The caller waits in
 slices of `SIGNAL_CHECK_S` (`_wait`): a Ctrl-C that lands just before a wait begins (or on another
 thread) is only acted on when the wait returns, and a wait for a call that hangs never would.
 A round's threads know
 whose round they run a call for (`toolkit.memory.turns.serving()`): a turn a tool starts there on
 the memory its own turn holds is refused (`toolkit.loop.run`), where it would wait for that turn
 forever, and a write it makes to that memory goes under the turn's hold (`write_hold`), as a
-tool's write does in a round run one call at a time.
+tool's write does in a round run one call at a time. A call a second Ctrl-C left running serves
+nobody from then on (as one past `tool_timeout`): a write it makes later waits for the lock.
 
 Leaves out: async tools, and a time limit per call (a call that never returns holds its thread;
 `LoopOptions.tool_timeout` gives each call one: `toolkit.loop.time_limit`).
@@ -26,6 +28,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from toolkit.chat.messages import ToolCall
+from toolkit.errors import shown_name
 from toolkit.loop.records import RoundTrace
 from toolkit.loop.saga import ToolExecution
 from toolkit.loop.time_limit import SIGNAL_CHECK_S
@@ -35,6 +38,12 @@ from toolkit.memory.turns import SERVING as _serving
 from toolkit.memory.turns import serving
 
 log: logging.Logger = logging.getLogger("toolkit.loop")
+
+WAITING = (
+    "a concurrent round was interrupted (%s): waiting for its calls still running, %s, so their results are "
+    "kept; interrupt again to stop waiting (their outcome is then unknown)"
+)
+"""Logged when an interrupted round waits for its running calls (`_Together.stop`)."""
 
 
 def _wait(changed: threading.Condition, predicate: Callable[[], bool]) -> None:
@@ -52,14 +61,15 @@ def run_together(
     order. Interrupted (Ctrl-C) at any point, the calls already running finish, those not
     started never start, and every call that finished is recorded in `trace` before the
     interruption goes on: what ran keeps its result."""
-    together = _Together(one, calls, min(workers, len(calls)), (threading.get_ident(), *serving()))
+    together = _Together(one, calls, min(workers, len(calls)), [threading.get_ident(), *serving()])
     try:
         start_thread(together.lane)  # the first lane; each lane starts the next while calls wait
         return together.results()
-    except BaseException:
+    except BaseException as exc:
         try:
-            together.stop()  # a second Ctrl-C while running calls finish ends the wait...
+            together.stop(exc)  # a second Ctrl-C while running calls finish ends the wait...
         finally:  # ...and what finished by then is still recorded
+            together.owners.clear()  # calls still running serve nobody now (read by the lanes: changed in place)
             trace.executions.extend(together.done())
         raise
 
@@ -72,7 +82,7 @@ class _Together:
     leaves the next to the same thread, and the thread of a lane never needed is not held)."""
 
     def __init__(
-        self, one: Callable[[ToolCall], ToolExecution], calls: Sequence[ToolCall], lanes: int, owners: tuple[int, ...]
+        self, one: Callable[[ToolCall], ToolExecution], calls: Sequence[ToolCall], lanes: int, owners: list[int]
     ) -> None:
         self.one, self.calls, self.owners = one, calls, owners
         self.lanes, self.started = lanes, 1
@@ -140,11 +150,19 @@ class _Together:
                 executions.append(self.finished[index])
         return executions
 
-    def stop(self) -> None:
-        """Start no more calls, wait for the running ones (an interrupt ends the wait)."""
+    def stop(self, cause: BaseException) -> None:
+        """Start no more calls, wait for the running ones (an interrupt ends the wait); say so when
+        some are running (a notebook cell stays busy: the learner reads why, and how to end it)."""
         with self.changed:
             self.stopped = True
+            if self.running:
+                log.warning(WAITING, type(cause).__name__, self.still_running())
             _wait(self.changed, lambda: self.running == 0)
+
+    def still_running(self) -> str:
+        """The calls started and not finished, `c2 (slow), c3 (ship)` (under `changed`)."""
+        running = [c for i, c in enumerate(self.calls[: self.next]) if not self._over(i)]
+        return ", ".join(f"{c.id} ({shown_name(c.name)})" for c in running)
 
     def done(self) -> list[ToolExecution]:
         """What finished so far, in call order."""

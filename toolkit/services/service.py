@@ -81,8 +81,9 @@ from toolkit.chat.messages import AssistantMessage, Message, SystemMessage, User
 from toolkit.chat.model import ChatModel
 from toolkit.errors import CallerError, ConfigurationError, OutputParsingError, ToolDefinitionError
 from toolkit.loop.cut_off import CUT_WORDS
-from toolkit.loop.run import LoopOptions, LoopResult, iter_loop, run_loop
+from toolkit.loop.run import LoopOptions, LoopResult, iter_loop, run_loop, waited_for_here
 from toolkit.loop.sources import ToolRegistry, check_collection, check_provider
+from toolkit.memory.turns import serving
 from toolkit.memory.windows import (
     ChatMemory,
     ChatMemoryStore,
@@ -503,6 +504,10 @@ def _invoke(plan: MethodPlan, cfg: ServiceConfig, arguments: dict[str, Any], ref
             lambda r: _result(r, r.answer),
             lambda exc: _close_failed_turn(memory, exc),
         )
+    if memory is not None and serving():  # on a thread a turn waits for: never wait for that turn's lock
+        nested = waited_for_here(memory)
+        if nested is not None:
+            raise nested
     lock = memory.lock if memory is not None else threading.RLock()
     with lock:
         try:

@@ -1,0 +1,112 @@
+"""`toolkit.mcp.outputs`: a stranger's `outputSchema` checked by the SDK with bounded searches."""
+
+import logging
+
+import pytest
+
+import toolkit.mcp.outputs
+from toolkit.chat.messages import ToolCall
+from toolkit.mcp.client import McpClient
+from toolkit.mcp.outputs import guard
+from toolkit.mcp.provider import McpToolProvider
+
+
+def _server(output_schema, structured):
+    """A low-level server with one tool `t` listing `output_schema` and answering `structured`."""
+    import mcp_types as types
+    from mcp.server.lowlevel import Server
+
+    async def list_tools(ctx, params):
+        tool = types.Tool(name="t", input_schema={"type": "object"}, output_schema=output_schema)
+        return types.ListToolsResult(tools=[tool])
+
+    async def call_tool(ctx, params):
+        return types.CallToolResult(content=[types.TextContent(text="done")], structured_content=structured)
+
+    return Server("odd", version="1", on_list_tools=list_tools, on_call_tool=call_tool)
+
+
+def _answer(output_schema, structured):
+    with McpClient(_server(output_schema, structured), name="odd", request_timeout=20) as client:
+        (tool,) = McpToolProvider([client]).provide()
+        return tool.execute(ToolCall(id="c", name="t", arguments="{}"))
+
+
+def _told(pattern, length, why="it could take hours"):
+    return (
+        f"MCP tool 't' of server 'odd': its outputSchema's pattern {pattern!r} was not searched in a text of "
+        f"{length} characters ({why}); the text passed that check"
+    )
+
+
+EVIL = "^(a+)+$"
+
+
+@pytest.mark.parametrize(
+    ("schema", "structured", "pattern", "length"),
+    [
+        ({"properties": {"v": {"type": "string", "pattern": EVIL}}}, {"v": "a" * 40 + "!"}, EVIL, 41),
+        ({"properties": {"v": {"type": "string", "pattern": "[a-z]+$"}}}, {"v": "a" * 5000 + "!"}, "[a-z]+$", 5001),
+        ({"propertyNames": {"pattern": EVIL}}, {"a" * 40 + "!": 1}, EVIL, 41),
+        (
+            {"patternProperties": {EVIL: {"type": "string"}}, "additionalProperties": False},
+            {"a" * 40 + "!": 1},
+            EVIL,
+            41,
+        ),
+        ({"patternProperties": {EVIL: {}}, "unevaluatedProperties": False}, {"a" * 40 + "!": 1}, EVIL, 41),
+    ],
+)
+def test_a_pattern_of_catastrophic_backtracking_in_an_output_schema_no_longer_hangs_the_client(
+    schema, structured, pattern, length, caplog
+):
+    """The SDK searched the answer with `re`, holding the GIL: `^(a+)+$` in forty `a`s and a `!` held the
+    whole process for hours, its deadline with it (`[a-z]+$` in 5,001 characters: seconds, and 100,000:
+    minutes). The text is not searched past the pattern's bound, the answer is read, and the log says so."""
+    with caplog.at_level(logging.WARNING, logger="toolkit.mcp"):
+        result = _answer({"type": "object", **schema}, structured)
+    assert not result.is_error and result.content.startswith("done")
+    assert [r.getMessage() for r in caplog.records if r.name == "toolkit.mcp"] == [_told(pattern, length)]
+
+
+@pytest.mark.parametrize(
+    ("schema", "structured", "wrong"),
+    [
+        ({"properties": {"v": {"type": "string", "pattern": "^a+$"}}}, {"v": "ab"}, "'ab' does not match '^a+$', at v"),
+        ({"patternProperties": {"^x": {"type": "integer"}}}, {"xy": "1"}, "'1' is not of type 'integer', at xy"),
+        ({"propertyNames": {"pattern": "^[a-z]+$"}}, {"A": 1}, "'A' does not match '^[a-z]+$', at the root"),
+        (
+            {"patternProperties": {"^x": {}}, "additionalProperties": False},
+            {"xa": 1, "b": 2},
+            "'b' does not match any of the regexes: '^x', at the root",
+        ),
+    ],
+)
+def test_a_pattern_searched_within_its_bound_is_still_checked(schema, structured, wrong):
+    result = _answer({"type": "object", **schema}, structured)
+    assert result.is_error
+    assert result.content == (
+        "Tool 't' failed: MCP server 'odd' broke the protocol: tool 't' answered with structured content that does "
+        f"not match its outputSchema ({wrong}); the call ran, but its result cannot be used"
+    )
+
+
+def test_one_answer_s_searches_are_bounded_in_all_and_past_that_a_text_passes(monkeypatch, caplog):
+    """Each search is bounded; many of them (100,000 strings of an array) add up: one answer's are
+    counted, and past `SEARCHES` a text passes its pattern unsearched (the log says so, once)."""
+    monkeypatch.setattr(toolkit.mcp.outputs, "SEARCHES", 1.0)  # a search at the bound of `[a-z]+$`: 1,413
+    schema = {"type": "object", "properties": {"v": {"type": "array", "items": {"pattern": "[a-z]+$"}}}}
+    with caplog.at_level(logging.WARNING, logger="toolkit.mcp"):
+        result = _answer(schema, {"v": ["!" + "a" * 700, "!" + "a" * 700, "a" * 700 + "!"]})
+    assert not result.is_error
+    told = _told("[a-z]+$", 701, "this answer's searches had taken their share")
+    assert [r.getMessage() for r in caplog.records if r.name == "toolkit.mcp"] == [told]
+
+
+def test_a_session_without_the_sdk_s_private_pieces_is_left_as_it_is():
+    class Session:
+        pass
+
+    session = Session()
+    guard(session, "odd")
+    assert vars(session) == {}

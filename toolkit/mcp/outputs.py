@@ -1,0 +1,144 @@
+"""The SDK's check of a tool's answer against the `outputSchema` it listed, with bounded searches.
+
+The `mcp` SDK checks every `structuredContent` against the tool's listed `outputSchema` with
+`jsonschema`, on the connection's event loop, and `jsonschema` searches a `pattern` with `re`,
+which holds the GIL while it backtracks. A stranger's schema with a pattern of catastrophic
+backtracking (`^(a+)+$`) and an answer of forty `a`s and a `!` held the whole process for
+hours: the call's deadline could not even fire. `guard(session)` has the session build its
+validators from its own validator class extended so that a regular expression is searched only
+within the pattern's `search_limit` (`toolkit.gateway.patterned`, as the gateway's schema filler
+searches) and, in one answer, at most `SEARCHES` searches at that limit in all. A search past
+either gives no verdict: the value passes that one check, and the `toolkit.mcp` logger says so,
+once per tool and pattern. `patternProperties`, and `additionalProperties` /
+`unevaluatedProperties`, which search an object's keys with the key patterns anywhere in the
+schema, give no verdict for an object whose keys cannot all be searched so.
+
+Leaves out: `format` (the SDK checks none), everything else the SDK checks as it did (the schema
+checked first: one that is not valid JSON Schema is still refused). Reads the SDK's private
+session state (`_output_schema_validator`, `_tool_output_validators`): an SDK version without it
+checks as it did, unbounded.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
+
+from toolkit.gateway.patterned import compiled, search_limit
+from toolkit.unicode import cut
+
+SEARCHES = 50.0
+"""The searches of one answer, counted at their pattern's `search_limit` (about 10 ms each at most;
+a shorter text counts for its share of it), past which a pattern gives no verdict."""
+_EACH = 1e-4
+"""What any one search counts for at least (a short text in a simple pattern: a microsecond)."""
+
+log = logging.getLogger("toolkit.mcp")
+
+
+class _Budget:
+    """What one session's checks may still search in the answer being checked, and what it told."""
+
+    def __init__(self, server: str) -> None:
+        self.server = server
+        self.left = SEARCHES
+        self.tool = ""
+        self.key_patterns: list[str] = []
+        self.told: set[tuple[str, str]] = set()
+
+    def spend(self, pattern: str, length: int) -> bool:
+        """Whether a text of `length` characters may be searched with `pattern` (and count it)."""
+        limit = search_limit(pattern) if compiled(pattern) is not None else 0
+        cost = _EACH + (length / limit if limit else 0.0)
+        if limit and length <= limit and cost <= self.left:
+            self.left -= cost
+            return True
+        if (self.tool, pattern) not in self.told:
+            self.told.add((self.tool, pattern))
+            why = "this answer's searches had taken their share" if limit and length <= limit else "it could take hours"
+            log.warning(
+                "MCP tool %r of server %r: its outputSchema's pattern %r was not searched in a text of %d characters "
+                "(%s); the text passed that check",
+                self.tool,
+                self.server,
+                cut(pattern, 60, "..."),
+                length,
+                why,
+            )
+        return False
+
+    def keys_searchable(self, instance: Mapping[str, Any]) -> bool:
+        """Whether every key of `instance` may be searched with every key pattern of the schema."""
+        return all(self.spend(pattern, len(key)) for key in instance for pattern in self.key_patterns)
+
+
+def guard(session: Any, server: str) -> None:
+    """Have `session` (an `mcp.ClientSession` of the server named `server`) check answers with bounded
+    searches (see the module)."""
+    build = getattr(session, "_output_schema_validator", None)
+    cache = getattr(session, "_tool_output_validators", None)
+    if not callable(build) or not isinstance(cache, dict):
+        return
+    budget, classes, keys = _Budget(server), {}, {}
+
+    def validator(name: str, output_schema: dict[str, Any]) -> Any:
+        budget.left, budget.tool = SEARCHES, name  # one answer's check follows at once, on this loop
+        found = cache.get(name)
+        if found is None:
+            checked = build(name, output_schema)  # the SDK's: checks the schema (RuntimeError), compiles it
+            registry = getattr(checked, "_registry", None)  # the SDK's (an empty one: no $ref fetched)
+            if registry is None:  # another jsonschema version
+                return checked
+            kind = type(checked)
+            if kind not in classes:
+                classes[kind] = _bounded(kind, budget)
+            found = cache[name] = classes[kind](output_schema, registry=registry)
+            keys[name] = (found, _key_patterns(output_schema))
+        budget.key_patterns = keys[name][1] if name in keys and keys[name][0] is found else []
+        return found
+
+    session._output_schema_validator = validator
+
+
+def _bounded(cls: Any, budget: _Budget) -> Any:
+    """`cls` (a `jsonschema` validator class) with its regular expressions searched within `budget`."""
+    from jsonschema import validators
+    from jsonschema.exceptions import ValidationError
+
+    def pattern(validator: Any, pattern: Any, instance: Any, schema: Any) -> Iterator[Any]:
+        if not isinstance(instance, str) or not isinstance(pattern, str) or not budget.spend(pattern, len(instance)):
+            return
+        checker = compiled(pattern)
+        if checker is not None and not checker.search(instance):
+            yield ValidationError(f"{instance!r} does not match {pattern!r}")
+
+    def keyed(original: Callable[..., Any]) -> Callable[..., Iterator[Any]]:
+        def check(validator: Any, value: Any, instance: Any, schema: Any) -> Iterator[Any]:
+            if isinstance(instance, Mapping) and not budget.keys_searchable(instance):
+                return
+            yield from original(validator, value, instance, schema)
+
+        return check
+
+    changed: dict[str, Any] = {"pattern": pattern}
+    for keyword in ("patternProperties", "additionalProperties", "unevaluatedProperties"):
+        if keyword in cls.VALIDATORS:
+            changed[keyword] = keyed(cls.VALIDATORS[keyword])
+    return validators.extend(cls, changed)
+
+
+def _key_patterns(schema: Any) -> list[str]:
+    """The `patternProperties` patterns anywhere in `schema`, each once."""
+    found: dict[str, None] = {}
+    stack = [schema]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, list):
+            stack.extend(node)
+        elif isinstance(node, Mapping):
+            keyed = node.get("patternProperties")
+            if isinstance(keyed, Mapping):
+                found.update(dict.fromkeys(key for key in keyed if isinstance(key, str)))
+            stack.extend(node.values())
+    return list(found)

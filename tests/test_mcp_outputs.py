@@ -110,3 +110,19 @@ def test_a_session_without_the_sdk_s_private_pieces_is_left_as_it_is():
     session = Session()
     guard(session, "odd")
     assert vars(session) == {}
+
+
+def test_a_stranger_s_output_schema_served_again_is_checked_with_bounded_searches_too(caplog):
+    """`toolkit.mcp.server` checks what it serves again against the upstream tool's `outputSchema`
+    (the value may have been cut on the way): with `jsonschema` as it is, `^(a+)+$` held the proxy."""
+    from toolkit.mcp.server import tools_server
+
+    schema = {"type": "object", "properties": {"v": {"type": "string", "pattern": EVIL}}}
+    with caplog.at_level(logging.WARNING, logger="toolkit.mcp"):
+        with McpClient(_server(schema, {"v": "a" * 40 + "!"}), name="odd", request_timeout=20) as upstream:
+            served = tools_server([McpToolProvider([upstream])], name="shop")
+            with McpClient(served, name="proxy", request_timeout=20) as client:
+                result = client.call_tool("t", {})
+    assert (result.is_error, result.structured_content) == (False, {"v": "a" * 40 + "!"})
+    told = [r.getMessage() for r in caplog.records if r.name == "toolkit.mcp"]
+    assert told == [_told(EVIL, 41).replace("'odd'", repr(server)) for server in ("odd", "shop", "proxy")]

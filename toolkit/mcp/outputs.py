@@ -11,7 +11,8 @@ searches) and, in one answer, at most `SEARCHES` searches at that limit in all. 
 either gives no verdict: the value passes that one check, and the `toolkit.mcp` logger says so,
 once per tool and pattern. `patternProperties`, and `additionalProperties` /
 `unevaluatedProperties`, which search an object's keys with the key patterns anywhere in the
-schema, give no verdict for an object whose keys cannot all be searched so.
+schema, give no verdict for an object whose keys cannot all be searched so. `matcher` checks a
+value so for `toolkit.mcp.server`, which serves another server's tools again with their schema.
 
 Leaves out: `format` (the SDK checks none), everything else the SDK checks as it did (the schema
 checked first: one that is not valid JSON Schema is still refused). Reads the SDK's private
@@ -99,6 +100,31 @@ def guard(session: Any, server: str) -> None:
         return found
 
     session._output_schema_validator = validator
+
+
+def matcher(output_schema: dict[str, Any], tool: str, server: str) -> Callable[[Any], bool]:
+    """Whether a value matches `output_schema` (tool `tool`'s, served by `server`), searched as the
+    session's checks search (the validator made once; a schema that cannot be read matches nothing,
+    nor does a value the check raises on: a `$ref` that does not resolve)."""
+    from jsonschema import validators  # here, not at import: it costs seconds
+
+    budget = _Budget(server)
+    budget.tool, budget.key_patterns = tool, _key_patterns(output_schema)
+    try:
+        cls = validators.validator_for(output_schema)
+        cls.check_schema(output_schema)
+        validator = _bounded(cls, budget)(output_schema)
+    except Exception:
+        return lambda value: False
+
+    def matches(value: Any) -> bool:
+        budget.left = SEARCHES
+        try:
+            return value is not None and bool(validator.is_valid(value))
+        except Exception:
+            return False
+
+    return matches
 
 
 def _bounded(cls: Any, budget: _Budget) -> Any:

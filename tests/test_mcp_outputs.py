@@ -156,3 +156,23 @@ def test_unique_items_is_checked_in_linear_time_as_json_compares(items, wrong, m
     assert result.is_error == (wrong is not None)
     if wrong is not None:
         assert wrong in result.content and result.content.endswith("at v); the call ran, but its result cannot be used")
+
+
+def test_an_enum_is_checked_against_a_set_of_its_values(monkeypatch):
+    """`jsonschema` compares a value with each of an `enum`'s: an answer of 100,000 values under a
+    stranger's `enum` of 10,000 took a thousand million comparisons, on the connection's loop."""
+    import jsonschema._utils
+
+    def refused(*_):
+        raise AssertionError("values compared one by one")
+
+    monkeypatch.setattr(jsonschema._utils, "equal", refused)
+    listed = [{"k": i} for i in range(3000)] + [1, True, "x"]
+    schema = {"type": "object", "properties": {"v": {"type": "array", "items": {"enum": listed}}}}
+    assert not _answer(schema, {"v": [{"k": 5.0}, {"k": 2999}, 1.0, True, "x"] * 600}).is_error
+    for wrong, said in [(False, "False"), ({"k": 3000}, "{'k': 3000}"), ("y", "'y'")]:
+        result = _answer(schema, {"v": [{"k": 1}, wrong]})
+        assert result.content.endswith(
+            f"its outputSchema ({said} is not one of [{{'k': 0}}, {{'k': 1}}, {{'k': 2}}, {{'k': 3}}, {{'k': 4}}, "
+            "... (3003 in all)], at v/1); the call ran, but its result cannot be used"
+        )

@@ -98,7 +98,7 @@ from pydantic import ValidationError
 from toolkit.chat.finite import first_non_finite
 from toolkit.errors import ArgumentProblem, SchemaTranslationError
 from toolkit.gateway.patterned import search_limit
-from toolkit.mcp.outputs import unique_items
+from toolkit.mcp.outputs import one_of_enum, unique_items
 from toolkit.tools.arguments import describe, json_text
 from toolkit.tools.coercion import one_unit, validator_for
 from toolkit.unicode import cut
@@ -774,13 +774,14 @@ def _validator(schema: Mapping[str, Any]) -> Any:
 def _lenient(cls: Any) -> Any:
     """`cls` without `pattern`: a pattern the server checks (one of catastrophic backtracking would
     take hours on a long string here); `uniqueItems` checked in linear time (`unique_items`:
-    jsonschema compares objects each with each, and 2,000 of them took 21 s)."""
+    jsonschema compares objects each with each, and 2,000 of them took 21 s); `enum` with a set of its
+    values (`one_of_enum`)."""
     from jsonschema import validators
 
     def nothing(*_: Any) -> Iterator[Any]:
         return iter(())
 
-    return validators.extend(cls, {"pattern": nothing, "uniqueItems": unique_items})
+    return validators.extend(cls, {"pattern": nothing, "uniqueItems": unique_items, "enum": one_of_enum()})
 
 
 def _named_schemas(schema: Mapping[str, Any]) -> dict[str, Any]:

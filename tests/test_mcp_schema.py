@@ -775,8 +775,8 @@ def test_a_translation_is_kept_and_each_caller_gets_its_own_copy(monkeypatch):
     first["properties"]["q"]["type"] = "changed by its caller"
     assert translate_schema(schema, "MCP tool 'a'") == translated
     assert walked == ["MCP tool 'a'"]
-    assert translate_schema(schema, "MCP tool 'b'") == translated  # its errors would name another tool
-    for _ in range(2):  # a tuple is no list: another schema, and one that is not valid
-        with pytest.raises(SchemaTranslationError, match=r"^MCP tool 'a': .*\('q',\) is not of type 'array'"):
-            translate_schema({**schema, "required": ("q",)}, "MCP tool 'a'")
-    assert walked == ["MCP tool 'a'", "MCP tool 'b'", "MCP tool 'a'"]
+    assert translate_schema(schema, "MCP tool 'b'") == translated  # another tool of the same schema
+    for tool in ("a", "b"):  # a tuple is no list: another schema, and one that is not valid
+        with pytest.raises(SchemaTranslationError, match=rf"^MCP tool '{tool}': .*\('q',\) is not of type 'array'"):
+            translate_schema({**schema, "required": ("q",)}, f"MCP tool '{tool}'")
+    assert walked == ["MCP tool 'a'", "MCP tool 'a'"]

@@ -52,7 +52,7 @@ rewrites one, walking every subschema:
    never reaches a schema (`A` → `B` → `A`), are any value (`{}`).
 
 `translate_schema` never changes its input; it keeps its translations (and failures), so a provider
-asking at every turn pays once for each schema (`_Kept`, up to 16 million characters of them). Leaves out: `$dynamicRef`, external references
+asking at every turn pays once for each schema, whichever tools have it (`_Kept`, up to 16 million characters of them). Leaves out: `$dynamicRef`, external references
 (another file, a URL no `$id` here names); tool *names* (see
 `toolkit.mcp.provider.wire_names`).
 
@@ -138,11 +138,12 @@ def translate_schema(schema: dict[str, Any] | None, where: str = "MCP tool") -> 
     """The parameters schema for an MCP `inputSchema` (see the module docstring); one nested past what
     the walk's recursion reaches is a `SchemaTranslationError` too. Translations are kept (`_Kept`): a
     provider translates its servers' tools at every `provide()`, each turn, and a schema of 20 KB took
-    half a second (a stranger's 5 MB, ten seconds), though it had not changed."""
+    half a second (a stranger's 5 MB, ten seconds; 10,000 tools of one small schema, thirty), though it
+    had not changed."""
     text = _text(schema)
-    if text is not None and (kept := _KEPT.get(text, where)) is not None:
-        if isinstance(kept, SchemaTranslationError):
-            raise SchemaTranslationError(str(kept)) from None
+    if text is not None and (kept := _KEPT.get(text)) is not None:
+        if isinstance(kept, str):  # what was wrong, for any tool of this schema
+            raise SchemaTranslationError(f"{where}: {kept}") from None
         return copy.deepcopy(kept)
     try:
         result = _translated(schema, where)
@@ -151,12 +152,12 @@ def translate_schema(schema: dict[str, Any] | None, where: str = "MCP tool") -> 
             f"{where}: its schema nests too deeply to translate (past Python's recursion limit; no model takes "
             "arguments that deep); ask its author to flatten it"
         )
-        _KEPT.put(text, where, failure)
+        _KEPT.failed(text, where, failure)
         raise failure from None
     except SchemaTranslationError as exc:
-        _KEPT.put(text, where, exc)
+        _KEPT.failed(text, where, exc)
         raise
-    _KEPT.put(text, where, copy.deepcopy(result))
+    _KEPT.put(text, copy.deepcopy(result))
     return result
 
 
@@ -171,33 +172,38 @@ def _text(schema: Any) -> str | None:
 
 
 class _Kept:
-    """Translations (or their failures) by the input's text (`_text`) and `where`, the last used kept,
-    the rest dropped past `KEPT_CHARS` of input text in all."""
+    """Translations by the input's text (`_text`), or what was wrong with it (the error's words after
+    the tool's name, which alone depends on the tool), the last used kept, the rest dropped past
+    `KEPT_CHARS` of input text in all."""
 
     KEPT_CHARS = 16_000_000
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._kept: OrderedDict[tuple[str, str], Any] = OrderedDict()
+        self._kept: OrderedDict[str, Any] = OrderedDict()
         self._chars = 0
 
-    def get(self, text: str, where: str) -> Any:
+    def get(self, text: str) -> Any:
         with self._lock:
-            found = self._kept.get((text, where))
+            found = self._kept.get(text)
             if found is not None:
-                self._kept.move_to_end((text, where))
+                self._kept.move_to_end(text)
             return found
 
-    def put(self, text: str | None, where: str, outcome: Any) -> None:
+    def failed(self, text: str | None, where: str, exc: SchemaTranslationError) -> None:
+        if str(exc).startswith(f"{where}: "):
+            self.put(text, str(exc)[len(where) + 2 :])
+
+    def put(self, text: str | None, outcome: Any) -> None:
         if text is None or outcome is None or len(text) > self.KEPT_CHARS:
             return  # None (no arguments) is cheap to find again
         with self._lock:
-            if (text, where) in self._kept:
+            if text in self._kept:
                 return
-            self._kept[(text, where)] = outcome
+            self._kept[text] = outcome
             self._chars += len(text)
             while self._chars > self.KEPT_CHARS:
-                (old, _), _ = self._kept.popitem(last=False)
+                old, _ = self._kept.popitem(last=False)
                 self._chars -= len(old)
 
 

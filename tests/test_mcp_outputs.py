@@ -176,3 +176,31 @@ def test_an_enum_is_checked_against_a_set_of_its_values(monkeypatch):
             f"its outputSchema ({said} is not one of [{{'k': 0}}, {{'k': 1}}, {{'k': 2}}, {{'k': 3}}, {{'k': 4}}, "
             "... (3003 in all)], at v/1); the call ran, but its result cannot be used"
         )
+
+
+def test_a_tool_whose_output_schema_changed_is_checked_against_its_new_schema():
+    """The SDK keeps its compiled validators in a dict it replaces at each full listing: the bounded ones
+    must be read from the session's current dict, or a tool listed again with a new schema was checked
+    against the old one."""
+    import mcp_types as types
+    from mcp.server.lowlevel import Server
+
+    pattern = ["^a+$"]
+
+    async def list_tools(ctx, params):
+        schema = {"type": "object", "properties": {"v": {"type": "string", "pattern": pattern[0]}}}
+        return types.ListToolsResult(
+            tools=[types.Tool(name="t", input_schema={"type": "object"}, output_schema=schema)]
+        )
+
+    async def call_tool(ctx, params):
+        value = "aaa" if pattern[0] == "^a+$" else "bbb"
+        return types.CallToolResult(content=[types.TextContent(text=value)], structured_content={"v": value})
+
+    with McpClient(Server("odd", version="1", on_list_tools=list_tools, on_call_tool=call_tool), name="odd") as client:
+        client.list_tools()
+        assert client.call_tool("t", {}).structured_content == {"v": "aaa"}
+        pattern[0] = "^b+$"
+        client.evict_tool_list_cache()
+        client.list_tools()
+        assert client.call_tool("t", {}).structured_content == {"v": "bbb"}

@@ -80,13 +80,13 @@ def guard(session: Any, server: str) -> None:
     """Have `session` (an `mcp.ClientSession` of the server named `server`) check answers with bounded
     searches (see the module)."""
     build = getattr(session, "_output_schema_validator", None)
-    cache = getattr(session, "_tool_output_validators", None)
-    if not callable(build) or not isinstance(cache, dict):
+    if not callable(build) or not isinstance(getattr(session, "_tool_output_validators", None), dict):
         return
     budget, classes, keys = _Budget(server), {}, {}
 
     def validator(name: str, output_schema: dict[str, Any]) -> Any:
         budget.left, budget.tool = SEARCHES, name  # one answer's check follows at once, on this loop
+        cache = session._tool_output_validators  # read each time: the SDK replaces it at a full listing
         found = cache.get(name)
         if found is None:
             checked = build(name, output_schema)  # the SDK's: checks the schema (RuntimeError), compiles it

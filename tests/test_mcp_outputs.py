@@ -204,3 +204,16 @@ def test_a_tool_whose_output_schema_changed_is_checked_against_its_new_schema():
         client.evict_tool_list_cache()
         client.list_tools()
         assert client.call_tool("t", {}).structured_content == {"v": "bbb"}
+
+
+def test_reading_a_stranger_s_many_patterns_counts_too_and_the_log_says_so_a_hundred_times_at_most(monkeypatch, caplog):
+    """Reading a pattern (`search_limit`) takes up to a millisecond: a schema of 100,000 patterns, each
+    read once per answer, was minutes on the connection's loop before any search was counted."""
+    monkeypatch.setattr(toolkit.mcp.outputs, "SEARCHES", 0.5)  # 10 patterns read, at 0.05 each
+    properties = {f"p{i}": {"type": "string", "pattern": f"^x{i}[a-z]*$"} for i in range(115)}
+    with caplog.at_level(logging.WARNING, logger="toolkit.mcp"):
+        wrong = _answer({"type": "object", "properties": properties}, {f"p{i}": "?" for i in range(115)})
+    assert wrong.is_error and "('?' does not match '^x" in wrong.content  # the patterns read still check
+    told = [r.getMessage() for r in caplog.records if r.name == "toolkit.mcp"]
+    unread = [_told(f"^x{i}[a-z]*$", 1, "this answer's searches had taken their share") for i in range(115)]
+    assert len(told) == 100 and set(told) <= set(unread[5:])

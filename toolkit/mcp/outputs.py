@@ -36,6 +36,12 @@ SEARCHES = 50.0
 a shorter text counts for its share of it), past which a pattern gives no verdict."""
 _EACH = 1e-4
 """What any one search counts for at least (a short text in a simple pattern: a microsecond)."""
+_READ = 0.05
+"""What reading a pattern the session has not read counts for (`search_limit`: up to a millisecond)."""
+_LIMITS = 4096
+"""The patterns whose `search_limit` a session keeps at most."""
+_TOLD = 100
+"""The log lines a session writes at most (one per tool and pattern)."""
 
 log = logging.getLogger("toolkit.mcp")
 
@@ -49,17 +55,24 @@ class _Budget:
         self.tool = ""
         self.key_patterns: list[str] = []
         self.told: set[tuple[str, str]] = set()
+        self.limits: dict[str, int] = {}
 
     def spend(self, pattern: str, length: int) -> bool:
         """Whether a text of `length` characters may be searched with `pattern` (and count it)."""
-        limit = search_limit(pattern) if compiled(pattern) is not None else 0
+        limit = self.limits.get(pattern)
+        if limit is None and self.left >= _READ:  # reading a pattern costs too: a schema may hold thousands
+            self.left -= _READ
+            if len(self.limits) >= _LIMITS:
+                self.limits.clear()
+            limit = self.limits[pattern] = search_limit(pattern) if compiled(pattern) is not None else 0
         cost = _EACH + (length / limit if limit else 0.0)
         if limit and length <= limit and cost <= self.left:
             self.left -= cost
             return True
-        if (self.tool, pattern) not in self.told:
+        if (self.tool, pattern) not in self.told and len(self.told) < _TOLD:
             self.told.add((self.tool, pattern))
-            why = "this answer's searches had taken their share" if limit and length <= limit else "it could take hours"
+            shared = limit is None or (limit and length <= limit)
+            why = "this answer's searches had taken their share" if shared else "it could take hours"
             log.warning(
                 "MCP tool %r of server %r: its outputSchema's pattern %r was not searched in a text of %d characters "
                 "(%s); the text passed that check",

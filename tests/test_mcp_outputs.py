@@ -167,14 +167,14 @@ def test_an_enum_is_checked_against_a_set_of_its_values(monkeypatch):
         raise AssertionError("values compared one by one")
 
     monkeypatch.setattr(jsonschema._utils, "equal", refused)
-    listed = [{"k": i} for i in range(3000)] + [1, True, "x"]
+    listed = [{"k": i} for i in range(1000)] + [1, True, "x"]
     schema = {"type": "object", "properties": {"v": {"type": "array", "items": {"enum": listed}}}}
-    assert not _answer(schema, {"v": [{"k": 5.0}, {"k": 2999}, 1.0, True, "x"] * 600}).is_error
-    for wrong, said in [(False, "False"), ({"k": 3000}, "{'k': 3000}"), ("y", "'y'")]:
+    assert not _answer(schema, {"v": [{"k": 5.0}, {"k": 999}, 1.0, True, "x"] * 200}).is_error
+    for wrong, said in [(False, "False"), ({"k": 1000}, "{'k': 1000}")]:
         result = _answer(schema, {"v": [{"k": 1}, wrong]})
         assert result.content.endswith(
             f"its outputSchema ({said} is not one of [{{'k': 0}}, {{'k': 1}}, {{'k': 2}}, {{'k': 3}}, {{'k': 4}}, "
-            "... (3003 in all)], at v/1); the call ran, but its result cannot be used"
+            "... (1003 in all)], at v/1); the call ran, but its result cannot be used"
         )
 
 

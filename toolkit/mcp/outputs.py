@@ -9,12 +9,14 @@ validators from its own validator class extended so that a regular expression is
 within the pattern's `search_limit` (`toolkit.gateway.patterned`, as the gateway's schema filler
 searches) and, in one answer, at most `SEARCHES` searches at that limit in all. A search past
 either gives no verdict: the value passes that one check, and the `toolkit.mcp` logger says so,
-once per tool and pattern. `patternProperties`, and `additionalProperties` /
+once per tool and pattern (100 lines a session at most); reading a pattern the session has not
+read counts too (`_READ`: a schema may hold thousands). `patternProperties`, and `additionalProperties` /
 `unevaluatedProperties`, which search an object's keys with the key patterns anywhere in the
 schema, give no verdict for an object whose keys cannot all be searched so. `uniqueItems` is
 checked in time linear in the array (`unique_items`; `jsonschema` compares objects each with each:
-2,000 of them took 16 s), and `enum` with a set of its values (`one_of_enum`). `matcher` checks a
-value so for `toolkit.mcp.server`, which serves another server's tools again with their schema.
+2,000 of them took 16 s), and `enum` with a set of its values (`one_of_enum`); both check the
+model's arguments too (`toolkit.mcp.schema`). `matcher` checks a value so for `toolkit.mcp.server`,
+which serves another server's tools again with their schema.
 
 Leaves out: `format` (the SDK checks none), everything else the SDK checks as it did (the schema
 checked first: one that is not valid JSON Schema is still refused). Reads the SDK's private

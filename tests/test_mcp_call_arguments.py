@@ -317,3 +317,40 @@ def test_a_server_that_checks_arguments_itself_keeps_its_own_words():
     assert remote["query_order"].spec.metadata["_meta"] == {CHECKED_BY_SERVER: True}
     assert (got.is_error, got.content) == (True, f"Tool 'query_order' failed: {local.content}")
     assert local.content.startswith("参数校验失败。字段=orderId")
+
+
+@pytest.mark.parametrize(("extra", "problems"), [([], 0), ([{"a": 5}], 1), ([{"a": 5.0}], 1), ([{"a": True}], 0)])
+def test_unique_items_in_the_model_s_arguments_is_checked_in_linear_time(extra, problems, monkeypatch):
+    """jsonschema compares objects each with each for `uniqueItems`: 2,000 of them in the model's
+    arguments took 21 s before the call was even sent. `{"a": 5.0}` repeats `{"a": 5}`; `true` is no 1."""
+    import jsonschema._utils
+
+    compared = []
+
+    def counted(one, two, equal=jsonschema._utils.equal):
+        compared.append(1)
+        if len(compared) > 10_000:  # pairwise: 4.5 million of them
+            raise AssertionError("items compared pairwise")
+        return equal(one, two)
+
+    monkeypatch.setattr(jsonschema._utils, "equal", counted)
+    schema = {"type": "object", "properties": {"v": {"type": "array", "uniqueItems": True}}}
+    _, found = checked_arguments(schema, {"v": [{"a": i} for i in range(3000)] + extra})
+    assert [(p.field, p.expected) for p in found] == [("v", "a value its schema allows (uniqueItems: true)")] * problems
+    assert len(compared) <= 10_000
+
+
+def test_an_enum_in_the_model_s_arguments_is_checked_against_a_set_of_its_values(monkeypatch):
+    """jsonschema compares each value with each of an `enum`'s: 1,000 values under an `enum` of 3,000
+    objects were three million comparisons before the call was sent."""
+    import jsonschema._utils
+
+    def refused(*_):
+        raise AssertionError("values compared one by one")
+
+    monkeypatch.setattr(jsonschema._utils, "equal", refused)
+    listed = [{"k": i} for i in range(3000)] + [1, "x"]
+    schema = {"type": "object", "properties": {"v": {"type": "array", "items": {"enum": listed}}}}
+    assert checked_arguments(schema, {"v": [{"k": 7.0}, 1.0, "x"] * 300}) == ({"v": [{"k": 7.0}, 1.0, "x"] * 300}, [])
+    _, found = checked_arguments(schema, {"v": [{"k": 7}, True, {"k": 3000}]})
+    assert [p.field for p in found] == ["v[1]", "v[2]"]

@@ -758,3 +758,25 @@ def test_an_input_schema_nested_past_the_recursion_limit_is_a_translation_error(
         "MCP tool 'deep': its schema nests too deeply to translate (past Python's recursion limit; no model takes "
         "arguments that deep); ask its author to flatten it"
     )
+
+
+def test_a_translation_is_kept_and_each_caller_gets_its_own_copy(monkeypatch):
+    """A provider translates its servers' tools at every `provide()` (each turn): a 20 KB schema took
+    half a second every time, a stranger's 5 MB ten seconds, though nothing had changed."""
+    import toolkit.mcp.schema as module
+
+    walked = []
+    real = module._translated
+    monkeypatch.setattr(module, "_translated", lambda schema, where: walked.append(where) or real(schema, where))
+    monkeypatch.setattr(module, "_KEPT", module._Kept())
+    schema = {"type": "object", "properties": {"q": {"type": ["string", "null"]}}, "required": ["q"]}
+    translated = {"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]}
+    first = translate_schema(schema, "MCP tool 'a'")
+    first["properties"]["q"]["type"] = "changed by its caller"
+    assert translate_schema(schema, "MCP tool 'a'") == translated
+    assert walked == ["MCP tool 'a'"]
+    assert translate_schema(schema, "MCP tool 'b'") == translated  # another tool of the same schema
+    for tool in ("a", "b"):  # a tuple is no list: another schema, and one that is not valid
+        with pytest.raises(SchemaTranslationError, match=rf"^MCP tool '{tool}': .*\('q',\) is not of type 'array'"):
+            translate_schema({**schema, "required": ("q",)}, f"MCP tool '{tool}'")
+    assert walked == ["MCP tool 'a'", "MCP tool 'a'"]

@@ -40,7 +40,9 @@ is asked for messages of `log_level` and above ("info"; None asks for none). Err
 
 An answer the SDK refuses (`structuredContent` that does not match the tool's `outputSchema`, or
 is missing; an `outputSchema` that is not valid JSON Schema; `InputRequiredResult` round after
-round) is an `McpError` too, in one line (`refused_answer`), not the SDK's `RuntimeError`.
+round) is an `McpError` too, in one line (`refused_answer`), not the SDK's `RuntimeError`. That
+check searches an `outputSchema`'s patterns within bounds (`toolkit.mcp.outputs`): `^(a+)+$` in
+a stranger's schema held the whole process.
 
 `McpConnectionLost`, like `McpTimeout`, leaves the outcome unknown: the server may have done
 the work before it went away. A connection the client already knew was gone sends nothing,
@@ -170,6 +172,7 @@ from toolkit.errors import McpConnectionError, McpError, McpTimeout, ToolDefinit
 from toolkit.mcp.blocks import unknown_blocks_named
 from toolkit.mcp.http import SESSION_ENDED, http_transport, unreadable_answer
 from toolkit.mcp.ids import ids_checked
+from toolkit.mcp.outputs import guard
 from toolkit.mcp.schema import json_type
 from toolkit.mcp.server_logs import LEVELS, forward, one_line
 from toolkit.tools.decorator import a_or_an
@@ -485,6 +488,7 @@ class McpClient:
                     logging_callback=self._on_log,
                     log_level=self.log_level,  # type: ignore[arg-type]  # one of LEVELS, checked in __init__
                 ) as client:
+                    guard(client.session, self.name)  # a stranger's outputSchema's pattern searched within bounds
                     scope.deadline = math.inf  # connected: only close() ends it now
                     ready.set_result(client)
                     await anyio.sleep_forever()

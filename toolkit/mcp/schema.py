@@ -51,7 +51,8 @@ rewrites one, walking every subschema:
    subschema's `n`, `#` that subschema), unless it names nothing so (then against the root's). Definitions that only refer on, round a loop that
    never reaches a schema (`A` → `B` → `A`), are any value (`{}`).
 
-`translate_schema` never changes its input. Leaves out: `$dynamicRef`, external references
+`translate_schema` never changes its input; it keeps its translations (and failures), so a provider
+asking at every turn pays once for each schema, whichever tools have it (`_Kept`, up to 16 million characters of them). Leaves out: `$dynamicRef`, external references
 (another file, a URL no `$id` here names); tool *names* (see
 `toolkit.mcp.provider.wire_names`).
 
@@ -88,8 +89,11 @@ from __future__ import annotations
 
 import copy
 import functools
+import json
 import re
+import threading
 import urllib.parse
+from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
@@ -98,6 +102,7 @@ from pydantic import ValidationError
 from toolkit.chat.finite import first_non_finite
 from toolkit.errors import ArgumentProblem, SchemaTranslationError
 from toolkit.gateway.patterned import search_limit
+from toolkit.mcp.outputs import one_of_enum, unique_items
 from toolkit.tools.arguments import describe, json_text
 from toolkit.tools.coercion import one_unit, validator_for
 from toolkit.unicode import cut
@@ -131,14 +136,78 @@ _NAMED_SCHEMAS = (*_SCHEMA_MAPS, "$defs", "definitions")
 
 def translate_schema(schema: dict[str, Any] | None, where: str = "MCP tool") -> dict[str, Any] | None:
     """The parameters schema for an MCP `inputSchema` (see the module docstring); one nested past what
-    the walk's recursion reaches is a `SchemaTranslationError` too."""
+    the walk's recursion reaches is a `SchemaTranslationError` too. Translations are kept (`_Kept`): a
+    provider translates its servers' tools at every `provide()`, each turn, and a schema of 20 KB took
+    half a second (a stranger's 5 MB, ten seconds; 10,000 tools of one small schema, thirty), though it
+    had not changed."""
+    text = _text(schema)
+    if text is not None and (kept := _KEPT.get(text)) is not None:
+        if isinstance(kept, str):  # what was wrong, for any tool of this schema
+            raise SchemaTranslationError(f"{where}: {kept}") from None
+        return copy.deepcopy(kept)
     try:
-        return _translated(schema, where)
+        result = _translated(schema, where)
     except RecursionError:
-        raise SchemaTranslationError(
+        failure = SchemaTranslationError(
             f"{where}: its schema nests too deeply to translate (past Python's recursion limit; no model takes "
             "arguments that deep); ask its author to flatten it"
-        ) from None
+        )
+        _KEPT.failed(text, where, failure)
+        raise failure from None
+    except SchemaTranslationError as exc:
+        _KEPT.failed(text, where, exc)
+        raise
+    _KEPT.put(text, copy.deepcopy(result))
+    return result
+
+
+def _text(schema: Any) -> str | None:
+    """`schema`'s key among the kept translations: its `repr` (which tells a tuple from a list, `True`
+    from `1`); None when JSON cannot write it (an object of another kind may change behind its repr)."""
+    try:
+        json.dumps(schema)
+        return repr(schema)
+    except (TypeError, ValueError, RecursionError):
+        return None
+
+
+class _Kept:
+    """Translations by the input's text (`_text`), or what was wrong with it (the error's words after
+    the tool's name, which alone depends on the tool), the last used kept, the rest dropped past
+    `KEPT_CHARS` of input text in all."""
+
+    KEPT_CHARS = 16_000_000
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._kept: OrderedDict[str, Any] = OrderedDict()
+        self._chars = 0
+
+    def get(self, text: str) -> Any:
+        with self._lock:
+            found = self._kept.get(text)
+            if found is not None:
+                self._kept.move_to_end(text)
+            return found
+
+    def failed(self, text: str | None, where: str, exc: SchemaTranslationError) -> None:
+        if str(exc).startswith(f"{where}: "):
+            self.put(text, str(exc)[len(where) + 2 :])
+
+    def put(self, text: str | None, outcome: Any) -> None:
+        if text is None or outcome is None or len(text) > self.KEPT_CHARS:
+            return  # None (no arguments) is cheap to find again
+        with self._lock:
+            if text in self._kept:
+                return
+            self._kept[text] = outcome
+            self._chars += len(text)
+            while self._chars > self.KEPT_CHARS:
+                old, _ = self._kept.popitem(last=False)
+                self._chars -= len(old)
+
+
+_KEPT = _Kept()
 
 
 def _translated(schema: dict[str, Any] | None, where: str) -> dict[str, Any] | None:
@@ -772,13 +841,15 @@ def _validator(schema: Mapping[str, Any]) -> Any:
 @functools.cache
 def _lenient(cls: Any) -> Any:
     """`cls` without `pattern`: a pattern the server checks (one of catastrophic backtracking would
-    take hours on a long string here)."""
+    take hours on a long string here); `uniqueItems` checked in linear time (`unique_items`:
+    jsonschema compares objects each with each, and 2,000 of them took 21 s); `enum` with a set of its
+    values (`one_of_enum`)."""
     from jsonschema import validators
 
     def nothing(*_: Any) -> Iterator[Any]:
         return iter(())
 
-    return validators.extend(cls, {"pattern": nothing})
+    return validators.extend(cls, {"pattern": nothing, "uniqueItems": unique_items, "enum": one_of_enum()})
 
 
 def _named_schemas(schema: Mapping[str, Any]) -> dict[str, Any]:

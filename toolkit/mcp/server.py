@@ -29,7 +29,8 @@ served again too. Another MCP server's
 as the result's `structuredContent` (an error result's too; a value kept only as its cut JSON text is not), and its
 tool's `outputSchema` with the tool (a value of any JSON type that schema takes is served then). A value cut or masked on
 the way that no longer matches that schema is not served (the proxy's clients would refuse the
-answer): the result is an error, its text kept, saying why (`CHANGED_ON_THE_WAY`).
+answer): the result is an error, its text kept, saying why (`CHANGED_ON_THE_WAY`). That check searches the
+schema's patterns within bounds (`toolkit.mcp.outputs.matcher`): a stranger's `^(a+)+$` held the server.
 
 Tools flagged read-only travel with the MCP annotation `readOnlyHint`, which a client keeps in
 the spec's metadata (`toolkit.mcp.provider`); another MCP server's tool served again keeps the
@@ -50,7 +51,7 @@ import os
 import re
 import sys
 import threading
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 import anyio
@@ -64,6 +65,7 @@ from toolkit.errors import ToolDefinitionError, shown_name
 from toolkit.loop.images import IMAGES
 from toolkit.loop.sources import ProviderRequest, check_collection, provided
 from toolkit.mcp.client import unicode_text
+from toolkit.mcp.outputs import matcher
 from toolkit.mcp.provider import FOR_USER_ATTRIBUTE as FOR_USER
 from toolkit.mcp.provider import META_ATTRIBUTE as META
 from toolkit.mcp.provider import RESOURCE_LINKS_ATTRIBUTE as LINKS
@@ -108,7 +110,7 @@ def tools_server(
     by_name = {t.name: t for t in tools}
     flagged = _read_only(read_only, by_name)
     listed = [_mcp_tool(t, t.name in flagged) for t in tools]
-    checks = {t.name: _matches(t.output_schema) for t in listed if t.output_schema is not None}
+    checks = {t.name: matcher(t.output_schema, t.name, name) for t in listed if t.output_schema is not None}
 
     async def list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
         return types.ListToolsResult(tools=listed)
@@ -142,27 +144,6 @@ CHANGED_ON_THE_WAY = (
     "no longer matches the tool's outputSchema and is not served; the text above is what is left]"
 )
 """Said, in an error result, for a tool served again whose `outputSchema` its value no longer matches."""
-
-
-def _matches(output_schema: dict[str, Any]) -> Callable[[Any], bool]:
-    """Whether a value matches `output_schema` (the schema's validator made once; one that cannot be
-    read matches nothing: the clients would refuse every answer)."""
-    from jsonschema import validators  # here, not at import: it costs seconds
-
-    try:
-        cls = validators.validator_for(output_schema)
-        cls.check_schema(output_schema)
-        validator = cls(output_schema)
-    except Exception:
-        return lambda value: False
-
-    def matches(value: Any) -> bool:
-        try:
-            return value is not None and validator.is_valid(value)
-        except Exception:  # a $ref that does not resolve
-            return False
-
-    return matches
 
 
 def _check_text(keyword: str, value: Any, what: str, example: str, default: str) -> None:

@@ -185,3 +185,35 @@ def test_a_cell_that_sets_sys_stdout_to_none_leaves_the_cells_after_it_running(t
     assert [(r["exercise"], r["passed"]) for r in records] == [("w8.hidden_callable", True)]  # the closing cell's
     assert [o.get("text") for o in executed.cells[1].outputs] == ["after\n"]
     assert executed.cells[3].outputs[0]["data"]["text/plain"] == "'to mine\\n'"
+
+
+class Kernel:
+    """What `KERNEL_CAP` needs of a kernel, in this process: `get_ipython().events.register`, and the hooks it gave."""
+
+    def __init__(self) -> None:
+        self.hooks: dict[str, list] = {}
+        self.events = self
+
+    def register(self, event, hook):
+        self.hooks.setdefault(event, []).append(hook)
+
+    def run(self, event):
+        for hook in self.hooks.get(event, []):
+            hook()
+
+
+def test_one_print_of_100_mb_sends_only_the_cells_cap_from_the_kernel(monkeypatch):
+    """Before: the kernel's cap counted a write only after letting it through, so one `print('x' * 100_000_000)`
+    went whole to the worker (100 MB over the kernel's socket, held and decoded there) before being cut. The write
+    that crosses the cap is now cut to what is left of it; the rest of the cell's writes are dropped."""
+    import io
+    import sys
+
+    out, err, kernel = io.StringIO(), io.StringIO(), Kernel()
+    monkeypatch.setattr(sys, "stdout", out)
+    monkeypatch.setattr(sys, "stderr", err)
+    exec(worker.KERNEL_CAP, {"get_ipython": lambda: kernel})
+    kernel.run("pre_run_cell")
+    assert sys.stdout.write("x" * 100_000_000) == 100_000_000  # as if written: the learner's code goes on
+    sys.stdout.write("more")
+    assert len(out.getvalue()) == 2 * CELL_OUTPUT_LIMIT and err.getvalue() == ""

@@ -127,8 +127,10 @@ def _toolkit_cap_output(limit={2 * CELL_OUTPUT_LIMIT}):
             def capped(text, *args, write=stream.write, **kwargs):
                 if left[0] <= 0:
                     return len(text)
+                kept = text[: left[0]]
                 left[0] -= len(text)
-                return write(text, *args, **kwargs)
+                write(kept, *args, **kwargs)
+                return len(text)
 
             stream.write = capped
 
@@ -157,7 +159,8 @@ _toolkit_keep_streams()
 del _toolkit_cap_output, _toolkit_keep_streams
 """
 """Run in the kernel as it starts: from then on, a cell's printing past twice `CELL_OUTPUT_LIMIT`
-characters is dropped in the kernel itself (each cell's streams are capped as it starts; IPython
+characters is dropped in the kernel itself (the write that crosses it cut to what is left, so one
+`print` of 100 MB sends 2 MB; each cell's streams are capped as it starts; IPython
 puts its own writer back when the cell ends). A learner's endless `print` loop otherwise filled
 the kernel's buffers faster than they were sent on a busy machine, and the kernel died building a
 message of gigabytes (the grade said "Kernel died", not that the cell ran past its limit). What

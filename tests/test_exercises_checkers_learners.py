@@ -1246,6 +1246,46 @@ def test_an_expose_that_returns_its_provider_class_uncalled_is_told_to_make_one(
     )
 
 
+@pytest.mark.parametrize(
+    ("returned", "said"),
+    [
+        (
+            'rename_tools(filter_tools(provider, {"query_order"}), {"query_order": "Order_Lookup"})',
+            "the model sees ['Order_Lookup']: name it exactly order_lookup (a tool's name is compared as written, "
+            "case and all)",
+        ),
+        (
+            'filter_tools(provider, {"query_order"})',
+            "the model sees ['query_order']: rename it order_lookup (rename_tools)",
+        ),
+        (
+            'rename_tools(provider, {"query_order": "order_lookup"})',
+            "the model sees ['order_lookup', 'query_logistics', 'query_refund_policy']: keep only query_order "
+            "(filter_tools), renamed order_lookup",
+        ),
+        (
+            'rename_tools(filter_tools(provider, {"query_order"}), {"query_order": "lookup_order"})',
+            "the model sees ['lookup_order']: the one tool it sees is named order_lookup",
+        ),
+    ],
+)
+def test_an_expose_that_shows_the_wrong_tools_is_told_what_is_wrong_with_them(returned, said):
+    """Before: each of these was told only "the model sees [...]", which says what it sees but not what is wrong
+    with it (a capital letter, no rename, no filter)."""
+    result = run_cell(
+        f"""
+        from toolkit.exercises import check
+        from toolkit.mcp.provider import filter_tools, rename_tools
+
+        def expose(provider):
+            return {returned}
+
+        result = check("w9.chain", expose)
+        """
+    )
+    assert (result.status, result.feedback) == ("failed", said)
+
+
 def test_an_expose_whose_class_takes_the_provider_passes():
     result = run_cell(
         """

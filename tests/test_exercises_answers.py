@@ -20,9 +20,21 @@ def test_a_wrong_shape_names_the_keys_or_what_the_checker_expects():
     assert dict_answer_problem({"a": 1, "b": 2, "c": 3}, ["a", "b"]) == Verdict(
         False, want + "; 'c' is not an expected key"
     )
-    assert dict_answer_problem({"a": 1, "B": 2}, ["a", "b"]) == Verdict(False, want + "; 'B' is not an expected key")
+    assert dict_answer_problem({"a": 1, "B": 2}, ["a", "b"]) == Verdict(
+        False, want + "; 'B' is not an expected key: the key is 'b', as written (a key's case and spaces count)"
+    )
     assert dict_answer_problem("x", ["a"], expected="the starter's dict") == Verdict(
         False, "answer with the starter's dict"
+    )
+
+
+def test_a_key_retyped_with_a_space_at_its_end_or_another_case_is_told_the_key():
+    """Before: "'no variables ' is not an expected key" — the space at its end all but invisible in the quotes, and
+    the values of the same answer are read whatever their case and spacing (`'Fake '` is 'fake')."""
+    said = {"no variables ": "fake", "all three": "real", "Only LLM_BASE_URL": "error"}
+    assert check("w0.switch", said).feedback == (
+        "answer with a dict with exactly these keys: 'no variables', 'all three', 'only LLM_BASE_URL'; "
+        "'no variables ' is not an expected key: the key is 'no variables', as written (a key's case and spaces count)"
     )
 
 

@@ -45,12 +45,15 @@ def dict_answer_problem(
 
 
 def _key_problem(answer: Any, keys: list[Any]) -> str:
-    """What is wrong with a dict answer's keys — the first one that is not a key (a typo), else the first
-    key it lacks — after "; "; "" when the answer is not a dict."""
+    """What is wrong with a dict answer's keys — the first one that is not a key (a typo; the key it would be,
+    when it differs from one only in case or spacing: `'no variables '`), else the first key it lacks — after "; ";
+    "" when the answer is not a dict."""
     if not isinstance(answer, dict):
         return ""
     if odd := [key for key in answer if key not in keys]:
-        return f"; {show(odd[0])} is not an expected key"
+        near = next((key for key in keys if key not in answer and same_text(odd[0], key)), None)
+        tip = "" if near is None else f": the key is {near!r}, as written (a key's case and spaces count)"
+        return f"; {show(odd[0])} is not an expected key{tip}"
     return f"; the key {next(key for key in keys if key not in answer)!r} is missing"
 
 

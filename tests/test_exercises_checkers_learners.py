@@ -1862,3 +1862,24 @@ def test_a_compensation_the_loop_refuses_is_described_as_the_learner_wrote_it(de
         "'rolled back' when nothing was undone; make it a plain function (async compensations are left out, like "
         "async tools)",
     )
+
+
+def test_a_wait_that_doubles_from_the_first_attempt_is_told_so_without_the_formula():
+    """Before: '— the first wait is the base backoff: 0.5 * 2 ** (attempt - 1)', the solution's own expression in
+    the feedback of a learner who was one doubling off."""
+    result = run_cell(
+        """
+        from toolkit.exercises import check
+
+        def wait(attempt, retry_after):
+            backoff = min(8.0, 0.5 * 2 ** attempt)
+            return backoff if retry_after is None else min(30.0, max(backoff, retry_after))
+
+        result = check("w2.backoff", wait)
+        """
+    )
+    assert (result.status, result.feedback) == (
+        "failed",
+        "wait(1, None) returned 1.0, RetryPolicy().wait gives 0.5 — the first attempt waits the base backoff "
+        "itself; it doubles from the second attempt on",
+    )

@@ -160,33 +160,6 @@ def test_the_memory_limit_keeps_a_lower_one_the_grader_was_started_with(monkeypa
     assert given == [(resource.RLIMIT_DATA, (set_to, set_to))]
 
 
-def test_a_cell_that_sets_sys_stdout_to_none_leaves_the_cells_after_it_running(tmp_path):
-    """Before: a cell setting `sys.stdout = None` (a learner silencing prints) made every later cell fail inside
-    IPython before it ran (`stream.write` of None): the kernel sent no reply, each cell waited out its limit and
-    the grade stopped the notebook, its later exercises "not run". The grading kernel now puts its own stream back
-    after a cell that left `sys.stdout` or `sys.stderr` unusable (no write or no flush); one that still writes
-    (a file, a StringIO) is the learner's and is kept."""
-    source = tmp_path / "quiet.ipynb"
-    cells = [
-        nbformat.v4.new_code_cell(
-            "import sys\nsys.stdout = None\nsys.stderr = object()\nfrom toolkit.exercises import check\n"
-            "check('w8.hidden_callable', True)"
-        ),
-        nbformat.v4.new_code_cell("print('after')"),
-        nbformat.v4.new_code_cell("import io, sys\nsys.stdout = io.StringIO()\nprint('to mine')"),
-        nbformat.v4.new_code_cell("sys.__dict__['stdout'].getvalue()"),
-    ]
-    nbformat.write(nbformat.v4.new_notebook(cells=cells), source)
-    target = tmp_path / "out.ipynb"
-    worker.run(source, target, 20)
-    executed = nbformat.read(target, as_version=4)
-    assert "grade_error" not in executed.metadata and not any(c.metadata.get(TIMED_OUT) for c in executed.cells)
-    records = [o["data"][MIME] for c in executed.cells for o in c.outputs if MIME in o.get("data", {})]
-    assert [(r["exercise"], r["passed"]) for r in records] == [("w8.hidden_callable", True)]  # the closing cell's
-    assert [o.get("text") for o in executed.cells[1].outputs] == ["after\n"]
-    assert executed.cells[3].outputs[0]["data"]["text/plain"] == "'to mine\\n'"
-
-
 class Kernel:
     """What `KERNEL_CAP` needs of a kernel, in this process: `get_ipython().events.register`, and the hooks it gave."""
 
@@ -217,3 +190,25 @@ def test_one_print_of_100_mb_sends_only_the_cells_cap_from_the_kernel(monkeypatc
     assert sys.stdout.write("x" * 100_000_000) == 100_000_000  # as if written: the learner's code goes on
     sys.stdout.write("more")
     assert len(out.getvalue()) == 2 * CELL_OUTPUT_LIMIT and err.getvalue() == ""
+
+
+def test_a_cell_that_sets_sys_stdout_to_none_gets_the_kernels_stream_back_after_it(monkeypatch):
+    """Before: a cell setting `sys.stdout = None` (a learner silencing prints) made every later cell fail inside
+    IPython before it ran (`stream.write` of None in run_cell's tee): the kernel sent no reply, each cell waited out
+    its limit and the grade stopped the notebook, its later exercises "not run" (a 3-cell notebook at a 20 s limit:
+    `grade_error` after 297 s). The grading kernel now puts its own stream back after a cell that left `sys.stdout`
+    or `sys.stderr` unusable (no write or no flush); one that still writes (a StringIO, a file) stays the learner's."""
+    import io
+    import sys
+
+    out, err, kernel = io.StringIO(), io.StringIO(), Kernel()
+    monkeypatch.setattr(sys, "stdout", out)
+    monkeypatch.setattr(sys, "stderr", err)
+    exec(worker.KERNEL_CAP, {"get_ipython": lambda: kernel})
+    sys.stdout, sys.stderr = None, object()  # the learner's cell
+    kernel.run("post_run_cell")
+    assert (sys.stdout, sys.stderr) == (out, err)
+    mine = io.StringIO()
+    sys.stdout = mine  # a learner's own stream that writes: kept
+    kernel.run("post_run_cell")
+    assert sys.stdout is mine

@@ -202,6 +202,35 @@ def test_a_text_answer_written_as_a_sentence_or_quoted_is_the_same_words(exercis
     assert check(exercise_id, answer).status == "passed"
 
 
+@pytest.mark.parametrize(
+    ("exercise_id", "answer"),
+    [
+        ("w9.rename", {"the model calls": "order_lookup()", "the server receives": "`query_order( )`"}),
+        ("w7.rollback_order", ["charge_payment()", "reserve_stock()"]),
+        (
+            "w1.keyword_rules",
+            {
+                "SN202610200004 发货了吗？": "query_logistics()",
+                "数码产品能不能退？": "query_refund_policy()",
+                "你好": None,
+                "订单 SN202610200001 付了多少钱？": "query_order()",
+            },
+        ),
+    ],
+)
+def test_a_tool_named_as_it_is_called_is_that_tool(exercise_id, answer):
+    """Before: 'order_lookup()' was told "the model calls: not 'order_lookup()'", and 'charge_payment()' "is not a
+    tool of this order": the right name, written as code calls it (as w2.timeout already reads 'TransientError()')."""
+    result = check(exercise_id, answer)
+    assert result.status == "passed", result.feedback
+
+
+def test_a_call_with_arguments_or_another_name_is_still_not_the_tool():
+    said = {"the model calls": "order_lookup(order_id)", "the server receives": "query_order"}
+    assert check("w9.rename", said).feedback == "the model calls: not 'order_lookup(order_id)'"
+    assert check("w7.rollback_order", ["charge()", "reserve_stock"]).feedback.startswith("'charge()' is not a tool")
+
+
 def test_punctuation_inside_a_text_answer_still_counts():
     assert check("w9.dotted_name", "find.customer").status == "failed"
     assert check("w9.dotted_name", "find.customer.").status == "failed"

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import decimal
 import math
+import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
@@ -91,10 +92,16 @@ _SENTENCE_END = ".。!！"
 
 
 def _words(text: str) -> str:
-    """The words of a text answer as compared: spacing and case aside, and the quotes around it or the full
-    stop after it (how a text is written: `'fake'`, "confirm the id.", 「确认」), not its words."""
+    """The words of a text answer as compared: spacing and case aside, and the quotes around it, the full
+    stop after it, or the empty brackets of a call after a name (how a text is written: `'fake'`, "confirm the id.",
+    「确认」, `order_lookup()` for the tool order_lookup), not its words."""
     text = unquoted(unquoted(" ".join(text.split())).rstrip(_SENTENCE_END))
+    text = unquoted(_CALLED.sub("", text))
     return " ".join(text.split()).casefold()
+
+
+_CALLED = re.compile(r"(?<=\w)\s*\(\s*\)$")
+"""The empty brackets after a name written as code calls it (`query_order()`, `query_order( )`)."""
 
 
 def unquoted(text: str) -> str:

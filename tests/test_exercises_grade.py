@@ -479,6 +479,22 @@ def test_the_notebooks_limit_follows_from_its_cells(tmp_path, monkeypatch, ends,
     assert worker.now == pytest.approx(at, abs=1.0)
 
 
+@pytest.mark.parametrize(("cells", "said"), [(1, "its 1 code cell"), (2, "each of its 2 code cells")])
+def test_a_notebook_stopped_at_its_whole_limit_is_told_that_limit_and_where_it_comes_from(
+    tmp_path, monkeypatch, cells, said
+):
+    import toolkit.exercises.grade as grade
+
+    monkeypatch.setattr(grade, "_run_worker", lambda *_, **__: False)  # still running at the limit: stopped
+    monkeypatch.setattr(grade, "notebook_limit_s", lambda seconds, n: 0)  # the limit reached at once
+    path = write(tmp_path, "a.ipynb", [nbformat.v4.new_code_cell("x = 1") for _ in range(cells)])
+    assert grade._execute(path, 120) == (
+        None,
+        f"timed out: still running after 0 s (the notebook's limit: 120 s for {said} and the closing one, and 60 s "
+        "to start), stopped",
+    )
+
+
 def test_a_notebooks_code_cells_are_counted_as_the_worker_runs_them(tmp_path):
     """The cells the whole-notebook limit counts: code cells with code (blank ones are skipped), whatever shape a
     hand edit gave their source; a file that cannot be read counts none."""

@@ -578,7 +578,11 @@ def _execute(path: Path, seconds: int) -> tuple[nbformat.NotebookNode | None, st
             kept = "; results checked before that are kept" if executed is not None else ""
             if whole:
                 return executed, TIMED_OUT_WHOLE.format(
-                    limit=limit, cells=cells, seconds=seconds, allowance=START_ALLOWANCE_S, kept=kept
+                    limit=limit,
+                    cells="its 1 code cell" if cells == 1 else f"each of its {cells} code cells",
+                    seconds=seconds,
+                    allowance=START_ALLOWANCE_S,
+                    kept=kept,
                 )
             return executed, TIMED_OUT_CELL.format(quiet=quiet, seconds=seconds, kept=kept)
         if executed is None:
@@ -587,8 +591,8 @@ def _execute(path: Path, seconds: int) -> tuple[nbformat.NotebookNode | None, st
 
 
 TIMED_OUT_WHOLE = (
-    "timed out: still running after {limit} s (the notebook's limit: {seconds} s for each of its {cells} code cells "
-    "and the closing one, and {allowance} s to start), stopped{kept}"
+    "timed out: still running after {limit} s (the notebook's limit: {seconds} s for {cells} and the closing one, "
+    "and {allowance} s to start), stopped{kept}"
 )
 """The notebook's row when its worker ran out of `notebook_limit_s`."""
 TIMED_OUT_CELL = (

@@ -231,6 +231,21 @@ def test_a_call_with_arguments_or_another_name_is_still_not_the_tool():
     assert check("w7.rollback_order", ["charge()", "reserve_stock"]).feedback.startswith("'charge()' is not a tool")
 
 
+@pytest.mark.parametrize(
+    ("exercise_id", "items", "said"),
+    [
+        ("w7.rollback_order", ["charge_payment", "reserve_stock"], "answer with a list of tool names"),
+        ("w8.find_query", ["refund", "payment"], "answer with a list of one or two terms"),
+    ],
+)
+def test_a_list_answer_given_as_a_generator_is_told_to_make_it_a_list(exercise_id, items, said):
+    """Before: "answer with a list of tool names" and nothing more for `(name for name in names)` — the names may
+    be right, in a form that is no list (the other list predictions said so already: `made_a_list`)."""
+    assert check(exercise_id, (item for item in items)).feedback == (
+        f"{said}, not a generator object: make it one with list(...)"
+    )
+
+
 def test_punctuation_inside_a_text_answer_still_counts():
     assert check("w9.dotted_name", "find.customer").status == "failed"
     assert check("w9.dotted_name", "find.customer.").status == "failed"

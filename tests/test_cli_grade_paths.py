@@ -2,6 +2,8 @@
 
 import os
 
+import pytest
+
 from toolkit.cli.main import main
 
 
@@ -112,3 +114,50 @@ def test_a_submission_that_is_there_but_no_file_gets_a_row_saying_what_it_is(tmp
         "Too many levels of symbolic links",
         "no such file (a link to a missing file)",
     ]
+
+
+def test_memory_is_given_in_the_units_a_teacher_writes():
+    """`--memory SIZE`: binary units (1G = 1024M), any case, an optional B or iB, a fraction, or plain bytes."""
+    from toolkit.cli.grade import memory_size
+
+    G, M = 1024**3, 1024**2
+    assert [memory_size(t) for t in ("2G", "512M", "1.5g", "4GiB", " 8gb ", "1T", "268435456", "262144K")] == [
+        2 * G,
+        512 * M,
+        3 * G // 2,
+        4 * G,
+        8 * G,
+        1024 * G,
+        256 * M,
+        256 * M,
+    ]
+
+
+@pytest.mark.parametrize("text", ["2X", "", "G", "100M", "-1G", "1e9", "nan", "2 G B", "99999999T", "２G"])
+def test_a_memory_size_that_is_none_is_one_line_naming_the_option_and_the_forms(text, capsys):
+    """Before: there was no `--memory`; the limit was the module constant `grade.MEMORY_LIMIT_BYTES`. A size that
+    is none, or under what a kernel needs to start (every notebook would read "could not be executed"), or past what
+    the system's limit holds, is refused before anything runs."""
+    with pytest.raises(SystemExit) as info:
+        main(["grade", f"--memory={text}", "x.ipynb"], prog="toolkit")
+    assert info.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"toolkit grade: error: argument --memory: {text!r} is not a memory size: use a number of bytes with K, M, "
+        "G or T (binary: 1G = 1024M), e.g. 2G or 512M, from 256M (what a kernel needs to start)"
+    )
+
+
+def test_the_memory_given_is_the_one_each_submission_runs_with_and_only_for_that_run(tmp_path, monkeypatch):
+    """The worker is started with `--memory`'s bytes (the limit it sets for itself and the kernel); without it, with
+    the default the help names; after the run the module's default is as it was."""
+    import nbformat
+
+    import toolkit.exercises.grade as grade
+
+    seen = []
+    monkeypatch.setattr(grade, "_run_worker", lambda command, *_, **__: seen.append(int(command[-1])) or True)
+    path = tmp_path / "a.ipynb"
+    nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("x = 1")]), path)
+    for memory in (["--memory", "512M"], []):
+        assert main(["grade", str(path), "--out", str(tmp_path / "grades.csv"), *memory]) == 0
+    assert seen == [512 * 1024**2, 4 * 1024**3] and grade.MEMORY_LIMIT_BYTES == 4 * 1024**3

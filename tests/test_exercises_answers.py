@@ -20,9 +20,21 @@ def test_a_wrong_shape_names_the_keys_or_what_the_checker_expects():
     assert dict_answer_problem({"a": 1, "b": 2, "c": 3}, ["a", "b"]) == Verdict(
         False, want + "; 'c' is not an expected key"
     )
-    assert dict_answer_problem({"a": 1, "B": 2}, ["a", "b"]) == Verdict(False, want + "; 'B' is not an expected key")
+    assert dict_answer_problem({"a": 1, "B": 2}, ["a", "b"]) == Verdict(
+        False, want + "; 'B' is not an expected key: the key is 'b', as written (a key's case and spaces count)"
+    )
     assert dict_answer_problem("x", ["a"], expected="the starter's dict") == Verdict(
         False, "answer with the starter's dict"
+    )
+
+
+def test_a_key_retyped_with_a_space_at_its_end_or_another_case_is_told_the_key():
+    """Before: "'no variables ' is not an expected key" — the space at its end all but invisible in the quotes, and
+    the values of the same answer are read whatever their case and spacing (`'Fake '` is 'fake')."""
+    said = {"no variables ": "fake", "all three": "real", "Only LLM_BASE_URL": "error"}
+    assert check("w0.switch", said).feedback == (
+        "answer with a dict with exactly these keys: 'no variables', 'all three', 'only LLM_BASE_URL'; "
+        "'no variables ' is not an expected key: the key is 'no variables', as written (a key's case and spaces count)"
     )
 
 
@@ -188,6 +200,50 @@ def test_a_text_answer_written_as_a_sentence_or_quoted_is_the_same_words(exercis
     """A full stop at the end, or quotes around the words, are how a text is written, not another answer:
     'confirm the id.' was told "answer 'status' or 'confirm the id'", a false ✗."""
     assert check(exercise_id, answer).status == "passed"
+
+
+@pytest.mark.parametrize(
+    ("exercise_id", "answer"),
+    [
+        ("w9.rename", {"the model calls": "order_lookup()", "the server receives": "`query_order( )`"}),
+        ("w7.rollback_order", ["charge_payment()", "reserve_stock()"]),
+        (
+            "w1.keyword_rules",
+            {
+                "SN202610200004 发货了吗？": "query_logistics()",
+                "数码产品能不能退？": "query_refund_policy()",
+                "你好": None,
+                "订单 SN202610200001 付了多少钱？": "query_order()",
+            },
+        ),
+    ],
+)
+def test_a_tool_named_as_it_is_called_is_that_tool(exercise_id, answer):
+    """Before: 'order_lookup()' was told "the model calls: not 'order_lookup()'", and 'charge_payment()' "is not a
+    tool of this order": the right name, written as code calls it (as w2.timeout already reads 'TransientError()')."""
+    result = check(exercise_id, answer)
+    assert result.status == "passed", result.feedback
+
+
+def test_a_call_with_arguments_or_another_name_is_still_not_the_tool():
+    said = {"the model calls": "order_lookup(order_id)", "the server receives": "query_order"}
+    assert check("w9.rename", said).feedback == "the model calls: not 'order_lookup(order_id)'"
+    assert check("w7.rollback_order", ["charge()", "reserve_stock"]).feedback.startswith("'charge()' is not a tool")
+
+
+@pytest.mark.parametrize(
+    ("exercise_id", "items", "said"),
+    [
+        ("w7.rollback_order", ["charge_payment", "reserve_stock"], "answer with a list of tool names"),
+        ("w8.find_query", ["refund", "payment"], "answer with a list of one or two terms"),
+    ],
+)
+def test_a_list_answer_given_as_a_generator_is_told_to_make_it_a_list(exercise_id, items, said):
+    """Before: "answer with a list of tool names" and nothing more for `(name for name in names)` — the names may
+    be right, in a form that is no list (the other list predictions said so already: `made_a_list`)."""
+    assert check(exercise_id, (item for item in items)).feedback == (
+        f"{said}, not a generator object: make it one with list(...)"
+    )
 
 
 def test_punctuation_inside_a_text_answer_still_counts():

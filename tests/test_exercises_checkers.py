@@ -650,7 +650,8 @@ def window_mutant(old, new):
             "while kept and isinstance(kept[0], ToolResultMessage)",
             "while kept and isinstance(kept[-1], ToolResultMessage)",
             "for n=4 and [system user assistant tool tool] you keep [system], the memory keeps "
-            "[system user assistant tool tool]",
+            "[system user assistant tool tool] — the latest user message never leaves, even when that keeps more "
+            "than n",
         ),
         (  # drops one message too many from the current turn's earlier rounds (seen with three or more)
             "middle = middle[group(middle):]",

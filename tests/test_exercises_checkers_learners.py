@@ -1246,6 +1246,46 @@ def test_an_expose_that_returns_its_provider_class_uncalled_is_told_to_make_one(
     )
 
 
+@pytest.mark.parametrize(
+    ("returned", "said"),
+    [
+        (
+            'rename_tools(filter_tools(provider, {"query_order"}), {"query_order": "Order_Lookup"})',
+            "the model sees ['Order_Lookup']: name it exactly order_lookup (a tool's name is compared as written, "
+            "case and all)",
+        ),
+        (
+            'filter_tools(provider, {"query_order"})',
+            "the model sees ['query_order']: rename it order_lookup (rename_tools)",
+        ),
+        (
+            'rename_tools(provider, {"query_order": "order_lookup"})',
+            "the model sees ['order_lookup', 'query_logistics', 'query_refund_policy']: keep only query_order "
+            "(filter_tools), renamed order_lookup",
+        ),
+        (
+            'rename_tools(filter_tools(provider, {"query_order"}), {"query_order": "lookup_order"})',
+            "the model sees ['lookup_order']: the one tool it sees is named order_lookup",
+        ),
+    ],
+)
+def test_an_expose_that_shows_the_wrong_tools_is_told_what_is_wrong_with_them(returned, said):
+    """Before: each of these was told only "the model sees [...]", which says what it sees but not what is wrong
+    with it (a capital letter, no rename, no filter)."""
+    result = run_cell(
+        f"""
+        from toolkit.exercises import check
+        from toolkit.mcp.provider import filter_tools, rename_tools
+
+        def expose(provider):
+            return {returned}
+
+        result = check("w9.chain", expose)
+        """
+    )
+    assert (result.status, result.feedback) == ("failed", said)
+
+
 def test_an_expose_whose_class_takes_the_provider_passes():
     result = run_cell(
         """
@@ -1821,4 +1861,25 @@ def test_a_compensation_the_loop_refuses_is_described_as_the_learner_wrote_it(de
         f"{kind}, and the saga calls compensations synchronously: its body would never run, and the call would read "
         "'rolled back' when nothing was undone; make it a plain function (async compensations are left out, like "
         "async tools)",
+    )
+
+
+def test_a_wait_that_doubles_from_the_first_attempt_is_told_so_without_the_formula():
+    """Before: '— the first wait is the base backoff: 0.5 * 2 ** (attempt - 1)', the solution's own expression in
+    the feedback of a learner who was one doubling off."""
+    result = run_cell(
+        """
+        from toolkit.exercises import check
+
+        def wait(attempt, retry_after):
+            backoff = min(8.0, 0.5 * 2 ** attempt)
+            return backoff if retry_after is None else min(30.0, max(backoff, retry_after))
+
+        result = check("w2.backoff", wait)
+        """
+    )
+    assert (result.status, result.feedback) == (
+        "failed",
+        "wait(1, None) returned 1.0, RetryPolicy().wait gives 0.5 — the first attempt waits the base backoff "
+        "itself; it doubles from the second attempt on",
     )

@@ -422,8 +422,94 @@ def test_a_notebook_killed_at_the_deadline_keeps_what_it_checked_before(tmp_path
         executed, problem = grade._execute(path, 1)
     finally:
         stop_child(pid_file)
-    assert problem == "timed out: still running after 2 s, stopped; results checked before that are kept"
+    assert problem == (
+        "timed out: no cell finished in 2 s (a cell ran past the 1 s limit and did not stop when interrupted), "
+        "stopped; results checked before that are kept"
+    )
     assert list(results(executed)[0]) == ["w6.round_trips"]
+
+
+class Cells:
+    """A stand-in worker on a clock of its own: it rewrites `out` after each cell, cell `n` finishing at
+    `ends[n]` seconds, and exits at `exit_s` (never, if None); `wait` moves the clock on as the real one would."""
+
+    def __init__(self, out: Path, ends: list[float], exit_s: float | None) -> None:
+        self.out, self.ends, self.exit_s, self.now = out, ends, exit_s, 0.0
+
+    def clock(self) -> float:
+        return self.now
+
+    def wait(self, timeout: float) -> int:
+        import subprocess
+
+        until = self.now + timeout
+        if self.exit_s is not None and self.exit_s <= until:
+            self.now = max(self.now, self.exit_s)
+            return 0
+        for n, end in enumerate(self.ends):
+            if self.now < end <= until:
+                nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(str(n))]), self.out)
+        self.now = until
+        raise subprocess.TimeoutExpired("worker", timeout)
+
+
+@pytest.mark.parametrize(
+    ("ends", "exit_s", "finished", "at"),
+    [
+        # 12 honest cells, each stopped near its 120 s limit: past the old 180 s for a notebook, now run to the end
+        ([65 + 119 * n for n in range(12)], 65 + 119 * 12, True, 65 + 119 * 12),
+        # a cell that catches its interrupt and goes on: stopped when no cell has finished for 180 s
+        ([30, 60], None, False, 240),
+        # a notebook rewriting the file for ever (a learner's touch()): stopped at its cells' whole limit
+        ([1 + 10 * n for n in range(100)], None, False, 60 + 120 * 3),
+    ],
+)
+def test_the_notebooks_limit_follows_from_its_cells(tmp_path, monkeypatch, ends, exit_s, finished, at):
+    """Before: a notebook was killed at --timeout + 60 s whatever its number of cells: a notebook of 12 honest cells,
+    each near the per-cell limit, lost every exercise after its second cell. Its limit is now a cell's limit for
+    each code cell and the closing one, plus 60 s (`notebook_limit_s`), and a cell that does not stop when
+    interrupted stops it a cell's limit plus 60 s after the last cell finished (`cell_wait_s`)."""
+    import toolkit.exercises.grade as grade
+
+    monkeypatch.setattr(grade, "POLL_S", 1.0)
+    worker = Cells(tmp_path / "executed.ipynb", ends, exit_s)
+    limit = grade.notebook_limit_s(120, 12 if finished else 2)
+    assert limit == (60 + 120 * 13 if finished else 60 + 120 * 3) and grade.cell_wait_s(120) == 180
+    assert grade._wait(worker, limit, worker.out, grade.cell_wait_s(120), clock=worker.clock) is finished
+    assert worker.now == pytest.approx(at, abs=1.0)
+
+
+@pytest.mark.parametrize(("cells", "said"), [(1, "its 1 code cell"), (2, "each of its 2 code cells")])
+def test_a_notebook_stopped_at_its_whole_limit_is_told_that_limit_and_where_it_comes_from(
+    tmp_path, monkeypatch, cells, said
+):
+    import toolkit.exercises.grade as grade
+
+    monkeypatch.setattr(grade, "_run_worker", lambda *_, **__: False)  # still running at the limit: stopped
+    monkeypatch.setattr(grade, "notebook_limit_s", lambda seconds, n: 0)  # the limit reached at once
+    path = write(tmp_path, "a.ipynb", [nbformat.v4.new_code_cell("x = 1") for _ in range(cells)])
+    assert grade._execute(path, 120) == (
+        None,
+        f"timed out: still running after 0 s (the notebook's limit: 120 s for {said} and the closing one, and 60 s "
+        "to start), stopped",
+    )
+
+
+def test_a_notebooks_code_cells_are_counted_as_the_worker_runs_them(tmp_path):
+    """The cells the whole-notebook limit counts: code cells with code (blank ones are skipped), whatever shape a
+    hand edit gave their source; a file that cannot be read counts none."""
+    from toolkit.exercises.grade import code_cells
+
+    cells = [
+        nbformat.v4.new_code_cell("x = 1"),
+        nbformat.v4.new_code_cell("  \n"),
+        nbformat.v4.new_markdown_cell("# text"),
+        nbformat.v4.new_code_cell(["y = ", "2"]),
+        nbformat.v4.new_raw_cell("z = 3"),
+    ]
+    assert code_cells(write(tmp_path, "a.ipynb", cells)) == 2
+    (tmp_path / "b.ipynb").write_text("not json")
+    assert code_cells(tmp_path / "b.ipynb") == 0
 
 
 FORGERIES = {
@@ -497,7 +583,8 @@ def test_the_timeout_help_says_it_is_per_cell(capsys):
         main(["grade", "--help"])
     help_text = " ".join(capsys.readouterr().out.split())
     assert (
-        "seconds each cell may run (default 120); a notebook still running a minute after that is stopped" in help_text
+        "seconds each cell may run (default 120); a notebook may run that long for each of its code cells, plus a "
+        "minute, and is stopped when no cell has finished for that long plus a minute" in help_text
     )
 
 

@@ -27,3 +27,52 @@ def test_a_window_that_drops_while_n_are_kept_is_told_the_conversation_fits(loop
     )
     result = check("w6.window", keep)
     assert (result.status, result.feedback) == ("failed", said)
+
+
+def keep_last_n(messages, n):
+    """A learner's window: the system message, then the last n-1 messages, without a tool result at its start."""
+    from toolkit import SystemMessage, ToolResultMessage
+
+    system = [m for m in messages[:1] if isinstance(m, SystemMessage)]
+    kept = list(messages[len(system) :])[len(system) - n :]
+    while kept and isinstance(kept[0], ToolResultMessage):
+        kept = kept[1:]
+    return system + kept
+
+
+def keep_from_the_latest_user(messages, n):
+    """A learner's window that keeps the latest user message and what follows, but drops the current round's
+    earlier messages past n."""
+    from toolkit import SystemMessage
+
+    system = [m for m in messages[:1] if isinstance(m, SystemMessage)]
+    rest = list(messages[len(system) :])
+    users = [i for i, m in enumerate(rest) if m.role == "user"]
+    if not users:
+        return system + rest[-(n - len(system)) :]
+    kept = rest[users[-1] :]
+    return system + kept[: max(1, n - len(system))]
+
+
+@pytest.mark.parametrize(
+    ("keep", "said"),
+    [
+        (
+            keep_last_n,
+            "for n=4 and [user assistant tool tool assistant] you keep [assistant tool tool assistant], the memory "
+            "keeps [user assistant tool tool assistant] — the latest user message never leaves, even when that keeps "
+            "more than n",
+        ),
+        (
+            keep_from_the_latest_user,
+            "for n=4 and [user assistant tool tool assistant] you keep [user assistant tool tool], the memory keeps "
+            "[user assistant tool tool assistant] — the current round (from the latest reply that calls tools on) "
+            "never leaves, even when that keeps more than n",
+        ),
+    ],
+)
+def test_a_window_that_drops_what_always_stays_is_told_what_that_is(keep, said):
+    """Before: only both lists of roles, 'you keep [assistant tool tool assistant], the memory keeps [user …]': the
+    learner was left to find which message should have stayed, and that it stays whatever n is."""
+    result = check("w6.window", keep)
+    assert (result.status, result.feedback) == ("failed", said)

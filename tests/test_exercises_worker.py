@@ -158,3 +158,57 @@ def test_the_memory_limit_keeps_a_lower_one_the_grader_was_started_with(monkeypa
     monkeypatch.setattr(resource, "setrlimit", lambda which, limits: given.append((which, limits)))
     limit_memory(4 * 1024**3)
     assert given == [(resource.RLIMIT_DATA, (set_to, set_to))]
+
+
+class Kernel:
+    """What `KERNEL_CAP` needs of a kernel, in this process: `get_ipython().events.register`, and the hooks it gave."""
+
+    def __init__(self) -> None:
+        self.hooks: dict[str, list] = {}
+        self.events = self
+
+    def register(self, event, hook):
+        self.hooks.setdefault(event, []).append(hook)
+
+    def run(self, event):
+        for hook in self.hooks.get(event, []):
+            hook()
+
+
+def test_one_print_of_100_mb_sends_only_the_cells_cap_from_the_kernel(monkeypatch):
+    """Before: the kernel's cap counted a write only after letting it through, so one `print('x' * 100_000_000)`
+    went whole to the worker (100 MB over the kernel's socket, held and decoded there) before being cut. The write
+    that crosses the cap is now cut to what is left of it; the rest of the cell's writes are dropped."""
+    import io
+    import sys
+
+    out, err, kernel = io.StringIO(), io.StringIO(), Kernel()
+    monkeypatch.setattr(sys, "stdout", out)
+    monkeypatch.setattr(sys, "stderr", err)
+    exec(worker.KERNEL_CAP, {"get_ipython": lambda: kernel})
+    kernel.run("pre_run_cell")
+    assert sys.stdout.write("x" * 100_000_000) == 100_000_000  # as if written: the learner's code goes on
+    sys.stdout.write("more")
+    assert len(out.getvalue()) == 2 * CELL_OUTPUT_LIMIT and err.getvalue() == ""
+
+
+def test_a_cell_that_sets_sys_stdout_to_none_gets_the_kernels_stream_back_after_it(monkeypatch):
+    """Before: a cell setting `sys.stdout = None` (a learner silencing prints) made every later cell fail inside
+    IPython before it ran (`stream.write` of None in run_cell's tee): the kernel sent no reply, each cell waited out
+    its limit and the grade stopped the notebook, its later exercises "not run" (a 3-cell notebook at a 20 s limit:
+    `grade_error` after 297 s). The grading kernel now puts its own stream back after a cell that left `sys.stdout`
+    or `sys.stderr` unusable (no write or no flush); one that still writes (a StringIO, a file) stays the learner's."""
+    import io
+    import sys
+
+    out, err, kernel = io.StringIO(), io.StringIO(), Kernel()
+    monkeypatch.setattr(sys, "stdout", out)
+    monkeypatch.setattr(sys, "stderr", err)
+    exec(worker.KERNEL_CAP, {"get_ipython": lambda: kernel})
+    sys.stdout, sys.stderr = None, object()  # the learner's cell
+    kernel.run("post_run_cell")
+    assert (sys.stdout, sys.stderr) == (out, err)
+    mine = io.StringIO()
+    sys.stdout = mine  # a learner's own stream that writes: kept
+    kernel.run("post_run_cell")
+    assert sys.stdout is mine

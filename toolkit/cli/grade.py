@@ -1,7 +1,8 @@
-"""`python -m toolkit grade NOTEBOOK_OR_FOLDER… [--out grades.csv] [--scores scores.csv] [--timeout S]`: grading.
+"""`python -m toolkit grade NOTEBOOK_OR_FOLDER… [--out grades.csv] [--scores scores.csv] [--timeout S] [--memory SIZE]`.
 
 Runs each notebook in a fresh kernel, offline (the LLM_* variables are removed), with a time
-limit per cell (`--timeout`) and, a minute above it, one for the whole notebook, and writes
+limit per cell (`--timeout`) and one for the whole notebook that follows from it (that limit for each code cell,
+plus a minute; a notebook in which no cell finished for the limit plus a minute is stopped then), and writes
 `notebook,exercise,passed,feedback` — one row per notebook and exercise — then prints a
 summary table. A file that is not a notebook, crashes or hangs gets a row saying so
 and grading goes on. An `--out` that names one of the submissions is refused before anything
@@ -17,7 +18,8 @@ next run overwrites it). See
 `toolkit.exercises.grade`. `--out -` (or `/dev/stdout`, or the file stdout goes to) writes the CSV
 alone on stdout, as the rows come, and the summary on stderr. `--scores FILE` writes, when the run ends,
 one line per learner: `learner`, the exercises passed in each week graded (`w0` … `w10`), `total` and how many
-were `graded` (`toolkit.exercises.grade.week_scores`).
+were `graded` (`toolkit.exercises.grade.week_scores`). `--memory SIZE` (`2G`, `512M`) is the memory each process of
+a submission may take (`toolkit.exercises.grade.MEMORY_LIMIT_BYTES` when not given).
 
 Leaves out: uploading grades anywhere (the CSV is the interface).
 """
@@ -25,6 +27,7 @@ Leaves out: uploading grades anywhere (the CSV is the interface).
 from __future__ import annotations
 
 import argparse
+import re
 from collections.abc import Iterator, Sized
 from contextlib import contextmanager
 from pathlib import Path
@@ -69,9 +72,41 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--timeout",
         type=time_limit,
         default=120,
-        help="seconds each cell may run (default 120); a notebook still running a minute after that "
-        "is stopped, and what it checked before still counts",
+        help="seconds each cell may run (default 120); a notebook may run that long for each of its code cells, "
+        "plus a minute, and is stopped when no cell has finished for that long plus a minute (a cell that does not "
+        "stop when interrupted); what it checked before still counts",
     )
+
+    parser.add_argument(
+        "--memory",
+        type=memory_size,
+        default=None,
+        help="the memory each process of a submission (its kernel, what it starts) may take, e.g. 2G or 512M "
+        "(default 4G; at least 256M); past it an allocation fails with a MemoryError in that cell (Unix only)",
+    )
+
+
+MEMORY_UNITS = {"": 1, "K": 1024, "M": 1024**2, "G": 1024**3, "T": 1024**4}
+"""The units `--memory` takes (binary, as `free -h` and Docker's `--memory` count them): 1G = 1024M."""
+LEAST_MEMORY_BYTES = 256 * 1024**2
+"""The least `--memory`: a kernel with the course's imports needs about that to start at all (under it every
+notebook would read "could not be executed")."""
+MOST_MEMORY_BYTES = 2**63 - 1
+"""The most the system's limit can hold."""
+MEMORY_FORMS = (
+    "use a number of bytes with K, M, G or T (binary: 1G = 1024M), e.g. 2G or 512M, from 256M "
+    "(what a kernel needs to start)"
+)
+
+
+def memory_size(text: str) -> int:
+    """Bytes from a size written `2G`, `512M`, `1.5G`, `4GiB` or `4gb` (K, M, G, T: binary), or a number of bytes;
+    at least `LEAST_MEMORY_BYTES`."""
+    found = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([KMGT]?)(?:I?B)?\s*", text, re.IGNORECASE | re.ASCII)
+    size = int(float(found[1]) * MEMORY_UNITS[found[2].upper()]) if found else 0
+    if not LEAST_MEMORY_BYTES <= size <= MOST_MEMORY_BYTES:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a memory size: {MEMORY_FORMS}")
+    return size
 
 
 def time_limit(text: str) -> int:
@@ -115,7 +150,7 @@ def run(args: argparse.Namespace) -> int:
         )
     rows: list[Row] = []
     try:
-        with signals_stop():
+        with signals_stop(), memory_limit(args.memory):
             grade_into_csv(notebooks, sys.stdout if to_stdout else args.out, args.timeout, rows)
     except (KeyboardInterrupt, Terminated) as stop:
         how, status = (stop.name, 128 + stop.number) if isinstance(stop, Terminated) else ("Ctrl-C", 130)
@@ -130,6 +165,19 @@ def run(args: argparse.Namespace) -> int:
         write_scores(rows, sys.stdout if scores_to_stdout else args.scores)
         print(f"scores per week written to {'stdout' if scores_to_stdout else args.scores}", file=say)
     return 0
+
+
+@contextmanager
+def memory_limit(size: int | None) -> Iterator[None]:
+    """`toolkit.exercises.grade.MEMORY_LIMIT_BYTES` set to `size` (when given) for the block, then as it was."""
+    from toolkit.exercises import grade
+
+    before = grade.MEMORY_LIMIT_BYTES
+    grade.MEMORY_LIMIT_BYTES = before if size is None else size
+    try:
+        yield
+    finally:
+        grade.MEMORY_LIMIT_BYTES = before
 
 
 def _say_stopped(how: str, rows: list[Row], notebooks: int, where: str, say: TextIO) -> None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import decimal
 import math
+import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
@@ -45,12 +46,15 @@ def dict_answer_problem(
 
 
 def _key_problem(answer: Any, keys: list[Any]) -> str:
-    """What is wrong with a dict answer's keys — the first one that is not a key (a typo), else the first
-    key it lacks — after "; "; "" when the answer is not a dict."""
+    """What is wrong with a dict answer's keys — the first one that is not a key (a typo; the key it would be,
+    when it differs from one only in case or spacing: `'no variables '`), else the first key it lacks — after "; ";
+    "" when the answer is not a dict."""
     if not isinstance(answer, dict):
         return ""
     if odd := [key for key in answer if key not in keys]:
-        return f"; {show(odd[0])} is not an expected key"
+        near = next((key for key in keys if key not in answer and same_text(odd[0], key)), None)
+        tip = "" if near is None else f": the key is {near!r}, as written (a key's case and spaces count)"
+        return f"; {show(odd[0])} is not an expected key{tip}"
     return f"; the key {next(key for key in keys if key not in answer)!r} is missing"
 
 
@@ -88,10 +92,16 @@ _SENTENCE_END = ".。!！"
 
 
 def _words(text: str) -> str:
-    """The words of a text answer as compared: spacing and case aside, and the quotes around it or the full
-    stop after it (how a text is written: `'fake'`, "confirm the id.", 「确认」), not its words."""
+    """The words of a text answer as compared: spacing and case aside, and the quotes around it, the full
+    stop after it, or the empty brackets of a call after a name (how a text is written: `'fake'`, "confirm the id.",
+    「确认」, `order_lookup()` for the tool order_lookup), not its words."""
     text = unquoted(unquoted(" ".join(text.split())).rstrip(_SENTENCE_END))
+    text = unquoted(_CALLED.sub("", text))
     return " ".join(text.split()).casefold()
+
+
+_CALLED = re.compile(r"(?<=\w)\s*\(\s*\)$")
+"""The empty brackets after a name written as code calls it (`query_order()`, `query_order( )`)."""
 
 
 def unquoted(text: str) -> str:

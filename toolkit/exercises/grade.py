@@ -12,9 +12,11 @@ startup file of the teacher's or of an earlier submission runs in it), on a copy
 folder (its kernel's working directory, so one submission cannot plant files another imports; the grader's own files are in another, so a notebook that deletes its folder or
 the one above keeps what it checked before), with a time limit per cell: a cell longer than the limit is
 interrupted and the cells after it still run, as nbgrader does (its exercise: "stopped: the cell ran longer
-than the time limit"). A notebook whose process is still alive at the limit plus a
-start-up allowance (`START_ALLOWANCE_S`) is killed with its kernel; the exercises checked before
-that still count. One check() may run two thirds of a cell's limit (`check_limit_s`), so an
+than the time limit"). The whole notebook's limit follows from its cells (`notebook_limit_s`): a time limit for
+each code cell and the closing one, plus a start-up allowance (`START_ALLOWANCE_S`), so a notebook of many honest
+cells, each near the limit, runs to its end; and a notebook in which no cell has finished for a cell's limit plus
+that allowance (a cell that catches the interrupt and goes on) is stopped then, not at the end of all its cells'
+time. Either way it is killed with its kernel, and the exercises checked before still count. One check() may run two thirds of a cell's limit (`check_limit_s`), so an
 exercise that loops forever fails alone and the cells after it still run. The grader never waits on a pipe a notebook's detached child could hold, so
 it returns within about that deadline whatever the notebook does. A broken cell does not stop
 the run. The result of each exercise is the last `check()` that this run made (a "not attempted" one —
@@ -86,8 +88,9 @@ import subprocess
 import sys
 import sysconfig
 import tempfile
+import time
 import warnings
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -139,9 +142,12 @@ MEMORY_LIMIT_BYTES = 4 * 1024**3
 set by the worker for itself and what it starts): past it an allocation fails, a MemoryError in the cell that asked,
 and the kernel goes on — a cell that builds a list without end no longer takes the grading machine's memory until
 the system kills a process. The course's notebooks take a few hundred MB; a course that loads a local model needs
-more: set it before grading (`toolkit.exercises.grade.MEMORY_LIMIT_BYTES = 16 * 1024**3`). Unix only."""
+more: `toolkit grade --memory 16G` (or this constant set before `grade_paths`). Unix only."""
 START_ALLOWANCE_S = 60
-"""Seconds allowed on top of the limit for the process and the kernel to start and stop."""
+"""Seconds allowed on top of the limits for the process and the kernel to start and stop, and for a cell's
+interrupt to take effect."""
+POLL_S = 0.25
+"""Seconds between two looks at the worker's notebook file while it runs (each finished cell rewrites it)."""
 KILL_WAIT_S = 10
 """Seconds to wait for a killed worker to be reaped (it normally takes none)."""
 
@@ -544,28 +550,91 @@ def _execute(path: Path, seconds: int) -> tuple[nbformat.NotebookNode | None, st
     writes in its working directory (which is on `sys.path`) reaches another. The grader's own
     files (the executed notebook, the worker's log) are in a second temporary folder, neither that
     one nor its parent: a notebook that deletes its folder, the folder above or the files next to
-    it (`shutil.rmtree(os.path.abspath(".."))`) cannot take the results of the cells before with it."""
-    limit = seconds + START_ALLOWANCE_S
+    it (`shutil.rmtree(os.path.abspath(".."))`) cannot take the results of the cells before with it.
+
+    The worker may run `notebook_limit_s` in all, and `cell_wait_s` between two finished cells (`_wait`)."""
     with (
         tempfile.TemporaryDirectory(prefix="toolkit-grade-", ignore_cleanup_errors=True) as own,
         tempfile.TemporaryDirectory(prefix="toolkit-submission-", ignore_cleanup_errors=True) as sandbox,
     ):
         folder = Path(own)
         out, log = folder / "executed.ipynb", folder / "worker.log"
-        command = _worker_command(private_copy(path, Path(sandbox)), out, seconds)
+        copy = private_copy(path, Path(sandbox))
+        cells = code_cells(copy)
+        limit, quiet = notebook_limit_s(seconds, cells), cell_wait_s(seconds)
+        command = _worker_command(copy, out, seconds)
         ipython = Path(sandbox) / "ipython"  # no startup file of the teacher's, or of a notebook graded before
         key = secrets.token_hex(32)  # this run's: the kernel seals its check records with it (`seal`)
-        finished = _run_worker(command, folder, log, limit, check_limit_s(seconds), ipython_dir=ipython, key=key)
+        started = time.monotonic()
+        finished = _run_worker(
+            command, folder, log, limit, check_limit_s(seconds), ipython_dir=ipython, key=key, progress=out, quiet=quiet
+        )
+        whole = time.monotonic() - started >= limit
         executed = _read(out)
         if executed is not None:
             sealed_only(executed, key)
             hide_sandbox(executed, Path(sandbox))
         if not finished:
             kept = "; results checked before that are kept" if executed is not None else ""
-            return executed, f"timed out: still running after {limit} s, stopped{kept}"
+            if whole:
+                return executed, TIMED_OUT_WHOLE.format(
+                    limit=limit,
+                    cells="its 1 code cell" if cells == 1 else f"each of its {cells} code cells",
+                    seconds=seconds,
+                    allowance=START_ALLOWANCE_S,
+                    kept=kept,
+                )
+            return executed, TIMED_OUT_CELL.format(quiet=quiet, seconds=seconds, kept=kept)
         if executed is None:
             return None, f"could not be executed: {sandbox_hidden(_last_line(log), Path(sandbox))}"
     return executed, _stopped_early(executed, seconds)
+
+
+TIMED_OUT_WHOLE = (
+    "timed out: still running after {limit} s (the notebook's limit: {seconds} s for {cells} and the closing one, "
+    "and {allowance} s to start), stopped{kept}"
+)
+"""The notebook's row when its worker ran out of `notebook_limit_s`."""
+TIMED_OUT_CELL = (
+    "timed out: no cell finished in {quiet} s (a cell ran past the {seconds} s limit and did not stop when "
+    "interrupted), stopped{kept}"
+)
+"""The notebook's row when no cell of it finished within `cell_wait_s` (a cell that caught its interrupt)."""
+
+
+def code_cells(path: Path) -> int:
+    """How many code cells of the notebook at `path` have code in them (the worker runs those; blank ones it
+    skips); 0 when it cannot be read (the worker then says why)."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            cells = read(path).get("cells")
+    except Exception:
+        return 0
+    if not isinstance(cells, list):
+        return 0
+    return len([c for c in cells if isinstance(c, dict) and c.get("cell_type") == "code" and _has_code(c)])
+
+
+def _has_code(cell: Mapping[str, Any]) -> bool:
+    source = cell.get("source")
+    if isinstance(source, list):
+        source = "".join(line for line in source if isinstance(line, str))
+    return isinstance(source, str) and bool(source.strip())
+
+
+def notebook_limit_s(seconds: int, cells: int) -> int:
+    """The seconds a notebook's worker may run in all: `seconds` (a cell's limit) for each of its `cells` code
+    cells and for the closing one the worker adds, and `START_ALLOWANCE_S` to start and stop. A notebook of many
+    honest cells, each near the limit, runs to its end."""
+    return START_ALLOWANCE_S + seconds * (cells + 1)
+
+
+def cell_wait_s(seconds: int) -> int:
+    """The seconds a notebook's worker may run without finishing a cell (its first one: starting the kernel
+    too): a cell's limit, and `START_ALLOWANCE_S` for its interrupt to take effect. Past it the cell caught the
+    interrupt and went on, and the notebook is stopped then, not when all its cells' time has gone."""
+    return seconds + START_ALLOWANCE_S
 
 
 NOTEBOOK_FOLDER = "<notebook folder>"
@@ -658,8 +727,12 @@ def _run_worker(
     *,
     ipython_dir: Path | None = None,
     key: str = "",
+    progress: Path | None = None,
+    quiet: float | None = None,
 ) -> bool:
-    """Run the worker in its own process group; True when it exited within `limit` seconds.
+    """Run the worker in its own process group; True when it exited within `limit` seconds, and, when `quiet` is
+    given, without `quiet` seconds passing in which the file at `progress` (the notebook it rewrites after each
+    cell) stayed as it was (`_wait`).
 
     Its kernel reads its IPython profile from `ipython_dir` (`IPYTHONDIR`), a fresh folder, never the
     grading user's `~/.ipython`: a startup file there runs in every kernel, whether the teacher's
@@ -689,14 +762,49 @@ def _run_worker(
         )
     _send_key(process, key)
     try:
-        process.wait(timeout=limit)
-    except subprocess.TimeoutExpired:
-        _kill(process)
-        return False
+        finished = _wait(process, limit, progress, quiet)
     except BaseException:  # Ctrl-C (or anything else) while waiting: leave no worker or kernel running
         _kill(process)
         raise
-    return True
+    if not finished:
+        _kill(process)
+    return finished
+
+
+def _wait(
+    process: subprocess.Popen[bytes],
+    limit: float,
+    progress: Path | None = None,
+    quiet: float | None = None,
+    clock: Callable[[], float] = time.monotonic,
+) -> bool:
+    """Wait for `process`: True when it exited within `limit` seconds of `clock` and (with `quiet`) before `quiet`
+    seconds passed with the file at `progress` as it was; False at the first of those two (not killed here). The file
+    is looked at every `POLL_S`; an exit is seen at once."""
+    start = clock()
+    last, seen = start, _file_version(progress)
+    while True:
+        now = clock()
+        end = start + limit if quiet is None or progress is None else min(start + limit, last + quiet)
+        if now >= end:
+            return False
+        try:
+            process.wait(timeout=end - now if quiet is None or progress is None else min(end - now, POLL_S))
+        except subprocess.TimeoutExpired:
+            if (version := _file_version(progress)) != seen:
+                last, seen = clock(), version
+            continue
+        return True
+
+
+def _file_version(path: Path | None) -> tuple[int, int, int] | None:
+    """Which version of the file at `path` is there: its inode, size and modification time (the worker replaces
+    the file whole after each cell), or None when there is none."""
+    try:
+        found = os.stat(path) if path is not None else None
+    except (OSError, ValueError):
+        return None
+    return None if found is None else (found.st_ino, found.st_size, found.st_mtime_ns)
 
 
 def _send_key(process: subprocess.Popen[bytes], key: str) -> None:

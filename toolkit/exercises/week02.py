@@ -117,7 +117,7 @@ def check_backoff(fn: Any) -> Verdict:
                 )
             why = ""
             if r is None and n == 1 and abs(got - 1.0) < 1e-9:
-                why = " — the first wait is the base backoff: 0.5 * 2 ** (attempt - 1)"
+                why = " — the first attempt waits the base backoff itself; it doubles from the second attempt on"
             elif r is None and got > policy.max_backoff_s:
                 why = f" — the backoff is capped at {policy.max_backoff_s} s"
             elif beyond and got > cap:

@@ -150,6 +150,19 @@ def check_truth_table(fn: Any) -> Verdict:
     return right(f"identical to toolkit.loop.returns on all {len(rows)} rounds of 1–3 calls, with and without errors.")
 
 
+def _stays(messages: list[Any], got: list[Any]) -> str:
+    """Which of what always stays a window dropped ("" when it kept both): the latest user message, or a message of
+    the current round (from the latest reply after it that calls tools)."""
+    users = [i for i, m in enumerate(messages) if m.role == "user"]
+    if users and messages[users[-1]] not in got:
+        return " — the latest user message never leaves, even when that keeps more than n"
+    start = users[-1] if users else 0
+    calls = [i for i, m in enumerate(messages[start:], start) if m.role == "assistant" and m.tool_calls]
+    if calls and any(m not in got for m in messages[calls[-1] :]):
+        return " — the current round (from the latest reply that calls tools on) never leaves, even when that keeps more than n"
+    return ""
+
+
 def _behaviors(behaviors: Any) -> str:
     """A round's behaviours as the task writes them, `[TO_LLM, IMMEDIATE]` (anything else the learner's code put
     in the list by its repr)."""
@@ -397,7 +410,9 @@ def check_window(fn: Any) -> Verdict:
                     f"for n={n} and {roles} you keep {counted(len(got), 'message')}, but all {len(messages)} fit in "
                     f"n={n}: none leaves until more than n would be kept"
                 )
-            return wrong(f"for n={n} and {roles} you keep {_roles(got)}, the memory keeps {_roles(want)}")
+            return wrong(
+                f"for n={n} and {roles} you keep {_roles(got)}, the memory keeps {_roles(want)}{_stays(messages, got)}"
+            )
     return right(
         f"same as the memory's eviction on {WINDOW_CASES} conversations, finished and mid-turn: never an orphan "
         "tool result."

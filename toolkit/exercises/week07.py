@@ -18,7 +18,7 @@ import re
 from collections import Counter
 from typing import Any
 
-from toolkit.exercises.answers import as_list, dict_answer_problem, misses, one_of, verdict_of
+from toolkit.exercises.answers import as_list, dict_answer_problem, made_a_list, misses, one_of, verdict_of
 from toolkit.exercises.cells import answer_exercise
 from toolkit.exercises.core import Verdict, exercise, right, wrong
 from toolkit.exercises.values import is_number, show
@@ -100,7 +100,7 @@ def check_rollback_order(answer: Any) -> Verdict:
     actual = [entry.tool for entry in result.saga]
     names = as_list(answer)
     if names is None or not all(isinstance(name, str) for name in names):
-        return wrong("answer with a list of tool names")
+        return wrong(f"answer with a list of tool names{made_a_list(answer)}")
     if unknown := next((name for name in names if one_of(name, TOOL_NAMES) is None), None):
         return wrong(f"{show(unknown)} is not a tool of this order: answer with tool names ({', '.join(TOOL_NAMES)})")
     answer = [one_of(name, TOOL_NAMES) for name in names]

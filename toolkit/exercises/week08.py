@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from toolkit.exercises.answers import counted, number_problem, one_of, printed
+from toolkit.exercises.answers import counted, made_a_list, number_problem, one_of, printed
 from toolkit.exercises.cells import answer_exercise
 from toolkit.exercises.core import (
     LearnerError,
@@ -270,7 +270,7 @@ def check_find_query(answer: Any) -> Verdict:
     if isinstance(answer, str):  # "refund payment": both words in one text, a term of its own
         return wrong("answer with a list of one or two terms, not one text: each term is a text of its own in the list")
     if not isinstance(answer, (list, tuple)):
-        return wrong("answer with a list of one or two terms")
+        return wrong(f"answer with a list of one or two terms{made_a_list(answer)}")
     if not 1 <= len(answer) <= 2:
         return wrong(
             f"answer with a list of one or two terms; yours {'is empty' if not answer else f'has {len(answer)}'}"

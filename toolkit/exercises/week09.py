@@ -120,7 +120,7 @@ def check_chain(fn: Any) -> Verdict:
             return wrong(str(error))
         names = [t.name for t in tools]
         if names != ["order_lookup"]:
-            return wrong(f"the model sees {names}")
+            return wrong(f"the model sees {names}{_seen_tip(names)}")
         result = tools[0].execute(ToolCall(id="c1", name="order_lookup", arguments='{"orderId": "SN202610200001"}'))
     finally:
         shop.close()
@@ -133,6 +133,21 @@ def check_chain(fn: Any) -> Verdict:
             "of its own"
         )
     return right("one tool, the new name, and the server still runs query_order.")
+
+
+def _seen_tip(names: list[str]) -> str:
+    """What is wrong with the tools `expose()` lets the model see, when they are not just order_lookup: more than
+    one (no filter), the server's own name (no rename), a spelling that differs in case, or another name."""
+    if len(names) > 1:
+        kept = "renamed order_lookup" if "order_lookup" in names else "then rename it order_lookup (rename_tools)"
+        return f": keep only query_order (filter_tools), {kept}"
+    if not names:
+        return ": keep query_order (filter_tools), renamed order_lookup (rename_tools)"
+    if names[0] == "query_order":
+        return ": rename it order_lookup (rename_tools)"
+    if names[0].casefold() == "order_lookup":
+        return ": name it exactly order_lookup (a tool's name is compared as written, case and all)"
+    return ": the one tool it sees is named order_lookup"
 
 
 @answer_exercise(

@@ -127,23 +127,49 @@ def _toolkit_cap_output(limit={2 * CELL_OUTPUT_LIMIT}):
             def capped(text, *args, write=stream.write, **kwargs):
                 if left[0] <= 0:
                     return len(text)
+                kept = text[: left[0]]
                 left[0] -= len(text)
-                return write(text, *args, **kwargs)
+                write(kept, *args, **kwargs)
+                return len(text)
 
             stream.write = capped
 
     get_ipython().events.register("pre_run_cell", cap)
 
 
+def _toolkit_keep_streams():
+    import sys
+
+    kernels = (sys.stdout, sys.stderr)
+
+    def usable(stream):
+        return callable(getattr(stream, "write", None)) and callable(getattr(stream, "flush", None))
+
+    def put_back(*_):
+        if not usable(sys.stdout):
+            sys.stdout = kernels[0]
+        if not usable(sys.stderr):
+            sys.stderr = kernels[1]
+
+    get_ipython().events.register("post_run_cell", put_back)
+
+
 _toolkit_cap_output()
-del _toolkit_cap_output
+_toolkit_keep_streams()
+del _toolkit_cap_output, _toolkit_keep_streams
 """
 """Run in the kernel as it starts: from then on, a cell's printing past twice `CELL_OUTPUT_LIMIT`
-characters is dropped in the kernel itself (each cell's streams are capped as it starts; IPython
+characters is dropped in the kernel itself (the write that crosses it cut to what is left, so one
+`print` of 100 MB sends 2 MB; each cell's streams are capped as it starts; IPython
 puts its own writer back when the cell ends). A learner's endless `print` loop otherwise filled
 the kernel's buffers faster than they were sent on a busy machine, and the kernel died building a
 message of gigabytes (the grade said "Kernel died", not that the cell ran past its limit). What
-is kept is cut by `CappedClient` as before."""
+is kept is cut by `CappedClient` as before.
+
+And after each cell, a `sys.stdout` or `sys.stderr` the cell left unusable (None, or an object without `write`
+and `flush`: a learner silencing prints) is the kernel's own stream again: IPython writes to them before any cell
+runs, so every cell after it failed there, with no reply (each waited out its limit, the notebook was stopped,
+its later exercises "not run"). A stream that still writes (a file, a `StringIO`) is the learner's and stays."""
 
 
 class CappedClient(NotebookClient):

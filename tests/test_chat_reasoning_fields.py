@@ -228,3 +228,41 @@ def test_deepseek_r1s_400_asking_to_remove_reasoning_content_gets_the_request_ag
     assert sent[0][1]["reasoning_content"] and "reasoning_content" not in sent[1][1] and sleeps == []
     client.chat(history)  # remembered: not sent to this gateway again
     assert "reasoning_content" not in script.requests[2].content.decode()
+
+
+GEMINI_SIGNED = {"google": {"thought_signature": "CrICAdHtim827fQ=="}}
+
+
+@pytest.mark.parametrize("streamed", [False, True])
+def test_geminis_signature_on_a_plain_reply_goes_back_on_the_next_request(streamed):
+    """Gemini's OpenAI-compatible endpoint signs a reply without tool calls on its message (streamed: on
+    the first delta, beside the text) and wants it back with that turn. Before: dropped."""
+    if streamed:
+        body = sse(
+            delta({"role": "assistant", "content": "Hello", "extra_content": GEMINI_SIGNED}),
+            delta({"content": "!"}, "stop"),
+        )
+        first = httpx.Response(200, headers=SSE, content="\n".join(body).encode())
+    else:
+        message = {"role": "assistant", "content": "Hello!", "extra_content": GEMINI_SIGNED}
+        first = httpx.Response(200, json={"choices": [{"index": 0, "finish_reason": "stop", "message": message}]})
+    again = {"choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": "Yes."}}]}
+    script = Script(first, httpx.Response(200, json=again))
+    client, _ = make(script)
+    reply = (final(list(client.stream(QUESTION))) if streamed else client.chat(QUESTION)).message
+    assert reply.content == "Hello!" and reply.extra == {"extra_content": GEMINI_SIGNED}
+    client.chat([*QUESTION, reply, UserMessage(content="Sure?")])
+    sent = json.loads(script.requests[1].content)["messages"]
+    assert sent[1] == {"role": "assistant", "content": "Hello!", "extra_content": GEMINI_SIGNED}
+
+
+def test_a_gateway_refusing_geminis_extra_content_gets_the_history_again_without_it():
+    """A history written on Gemini, sent to a strict gateway ("Additional properties are not allowed
+    ('extra_content' was unexpected)"): sent again without the field, as a refused reasoning field is."""
+    refused = {"error": {"message": "Additional properties are not allowed ('extra_content' was unexpected)"}}
+    ok = {"choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": "Yes."}}]}
+    script = Script(httpx.Response(400, json=refused), httpx.Response(200, json=ok))
+    client, _ = make(script)
+    signed = AssistantMessage(content="Hello!", extra={"extra_content": GEMINI_SIGNED})
+    assert client.chat([*QUESTION, signed, UserMessage(content="Sure?")]).message.content == "Yes."
+    assert "extra_content" not in json.loads(script.requests[1].content)["messages"][1]

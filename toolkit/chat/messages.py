@@ -428,12 +428,14 @@ def _not_extra_text(extra: dict[str, Any]) -> str:
     )
 
 
-KEPT_ASSISTANT_FIELDS = ("reasoning_content", "reasoning_details", "thinking_blocks", "reasoning")
+KEPT_ASSISTANT_FIELDS = ("reasoning_content", "reasoning_details", "thinking_blocks", "reasoning", "extra_content")
 """Fields of an assistant message that providers want back on the next request: DeepSeek's (and
 Moonshot's Kimi) `reasoning_content` in thinking mode with tool calls — without it the next
 request is a 400, so a tool-call reply keeps it even empty (`empty_reasoning`) —, OpenRouter's
-`reasoning_details`, LiteLLM's `thinking_blocks` (Claude's signed thinking), and vLLM's and
-Ollama's `reasoning`, unless the reply says it in `reasoning_details` too (`one_reasoning`).
+`reasoning_details`, LiteLLM's `thinking_blocks` (Claude's signed thinking), vLLM's and
+Ollama's `reasoning`, unless the reply says it in `reasoning_details` too (`one_reasoning`), and
+Gemini's `extra_content` on a reply without tool calls (`{"google": {"thought_signature": …}}`; a
+tool call's goes back on the call, `ToolCall.extra`).
 A gateway that refuses one (Groq refuses `reasoning` for a model without reasoning) is asked again
 without it (`toolkit.chat.reasoning_fields`). Others are dropped."""
 

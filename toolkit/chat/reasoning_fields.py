@@ -4,7 +4,8 @@ Gateways name a reply's reasoning differently, and each wants it back under its 
 assistant turn of the next request (`toolkit.chat.messages.KEPT_ASSISTANT_FIELDS`): DeepSeek's and
 Moonshot's `reasoning_content`; vLLM's (since 0.11; it reads only this one back) and Ollama's
 `reasoning`; OpenRouter's `reasoning_details`; LiteLLM's `thinking_blocks` in front of Claude (its
-signed thinking blocks, which Anthropic wants back before a tool result). A reply carrying
+signed thinking blocks, which Anthropic wants back before a tool result); Gemini's `extra_content`
+(its thought signature) on a reply without tool calls. A reply carrying
 `reasoning` beside `reasoning_details` (OpenRouter sends both) says the same thinking twice:
 `reasoning_details`, which holds the signatures, goes back alone (`one_reasoning`). Beside
 `reasoning_content` both go back, as they came: vLLM between 0.11 and 0.15 sent both, and reads

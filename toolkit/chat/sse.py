@@ -65,7 +65,8 @@ starts with the one before (`_arguments`). A provider's own fields on a call (Ge
 thinking mode), joined (a tool-call reply's even when empty: `empty_reasoning`), and
 `reasoning_details` pieces (OpenRouter's), merged per block (`merge_details`), `reasoning` deltas
 (vLLM's, Ollama's), joined, and `thinking_blocks` pieces (LiteLLM's, for Claude), merged per block
-(`toolkit.chat.reasoning_fields.merge_blocks`), for the reply to carry back.
+(`toolkit.chat.reasoning_fields.merge_blocks`), and a delta's own `extra_content` (Gemini's thought
+signature on a reply's text: the latest), for the reply to carry back.
 
 The lines are the stream's own (`sse_lines`): only CR, LF and CRLF end one, as the SSE spec
 says and OpenAI's SDK reads them; a U+2028 or U+0085 a gateway writes unescaped inside a chunk's
@@ -203,6 +204,9 @@ class StreamAssembler:
     said_reasoning: list[str] = field(default_factory=list)
     """`reasoning` deltas (vLLM's, Ollama's): kept as `reasoning`, unless `reasoning_details` came
     too (`one_reasoning`)."""
+    signed: dict[str, Any] | None = None
+    """The latest `extra_content` object of a delta (Gemini's thought signature on a reply's text,
+    sent whole): kept, to go back with the reply."""
     blocks: list[dict[str, Any]] = field(default_factory=list)
     """`thinking_blocks` pieces (LiteLLM's, for Claude), merged per block (`merge_blocks`): kept, to go back."""
     slots: dict[int, int] = field(default_factory=dict)
@@ -368,6 +372,8 @@ class StreamAssembler:
             self.said_reasoning.append(delta["reasoning"])
         if delta.get("thinking_blocks") and isinstance(delta["thinking_blocks"], list):
             merge_blocks(self.blocks, delta["thinking_blocks"])
+        if type(delta.get("extra_content")) is dict and delta["extra_content"]:
+            self.signed = delta["extra_content"]
         try:
             pieces = _listed(delta.get("tool_calls"), "streamed tool_calls")
         except BadResponseError:
@@ -488,6 +494,8 @@ class StreamAssembler:
             kept["reasoning_details"] = joined_details(self.details)
         if self.blocks:
             kept["thinking_blocks"] = self.blocks
+        if self.signed is not None:
+            kept["extra_content"] = self.signed
         said_reasoning = paired("".join(self.said_reasoning))
         if said_reasoning:
             kept = one_reasoning({**kept, "reasoning": said_reasoning})

@@ -105,9 +105,10 @@ import re
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any, NoReturn
 
 import httpx
@@ -1767,11 +1768,21 @@ _DOUBLED = "/chat/completions/chat/completions"
 """A base URL that already names the endpoint: the most common LLM_BASE_URL slip."""
 _CREDIT_STATUSES = frozenset({400, 402, 403, 429})
 """Statuses that may say the account is out of credit: never retried then (`_out_of_credit`)."""
-_TRANSIENT = frozenset({408, 409, 424, 429, 498})
-"""Retried, like 5xx: request timeout, conflict (a lock that timed out), text-generation-inference's 424
-(a generation that failed on its server, `"error_type": "generation"`: a shard's CUDA out of memory, a
-lost connection to it; "Failed Dependency", not the request's fault), rate limit, and Groq's 498 (its
-flex tier at capacity, `capacity_exceeded`: console.groq.com/docs/flex-processing says to retry)."""
+RETRIED_STATUSES: Mapping[int, str] = MappingProxyType(
+    {
+        408: "request timeout: the gateway timed out waiting",
+        409: "conflict: a lock on the gateway timed out (OpenAI)",
+        424: "the generation failed on the model's server (text-generation-inference)",
+        429: "rate limited",
+        498: "the flex tier is at capacity (Groq)",
+    }
+)
+"""The 4xx statuses retried, like every 5xx, and why: request timeout, conflict (a lock that timed out),
+text-generation-inference's 424 (a generation that failed on its server, `"error_type": "generation"`:
+a shard's CUDA out of memory, a lost connection to it; "Failed Dependency", not the request's fault),
+rate limit, and Groq's 498 (its flex tier at capacity, `capacity_exceeded`:
+console.groq.com/docs/flex-processing says to retry). Week 2's notebook shows its table from here."""
+_TRANSIENT = frozenset(RETRIED_STATUSES)
 _DEFAULT_HINT = "the request was rejected; fix it (not retried)"
 NO_RETRY_HINT = (
     "the gateway says asking again will not help (x-should-retry: false); the message says what failed (not retried)"

@@ -217,6 +217,14 @@ def test_hugging_faces_503_for_a_model_still_loading_waits_its_estimate():
             37.474117868,
         ),
         ("Too many requests, retry in 20 seconds", 20.0),
+        (  # Azure OpenAI's, sent with Retry-After, which a relay may drop
+            "Requests to the ChatCompletions_Create Operation under Azure OpenAI API version 2024-10-21 have "
+            "exceeded token rate limit of your current OpenAI S0 pricing tier. Please retry after 6 seconds.",
+            6.0,
+        ),
+        ("Rate limit exceeded. Please try again after 1 minute.", 60.0),
+        ("Quota exceeded; retry after 2 mins", 120.0),
+        ("Please retry after 2026-12-06.", None),  # a date: no wait
         ("Please try again in 20", None),  # no unit
         ("Please try again later.", None),
         ("Rate limit reached. Upgrade to try again in a higher tier", None),

@@ -23,7 +23,8 @@ an epoch reset (read as no wait: counting it would trust the gateway's clock), a
 (Together's `x-tokenlimit-*`, which say no reset), read as no wait.
 
 Last, the words: OpenAI's, Groq's and Gemini's rate-limit messages end "Please try again in 7m12s." /
-"Please retry in 37.5s." (`worded_wait`), which a relay that drops the headers passes on.
+"Please retry in 37.5s.", Azure OpenAI's "Please retry after 6 seconds." (`worded_wait`), which a
+relay that drops the headers passes on.
 """
 
 from __future__ import annotations
@@ -131,10 +132,12 @@ def _delay(value: Any) -> float | None:
 
 
 _WORDED = re.compile(
-    r"\b(?:try again|retry) in (?:about )?((?:\d+(?:\.\d+)?(?:ms|h|m|s))+|\d+(?:\.\d+)?) ?(seconds?|secs?)?\b",
+    r"\b(?:try again|retry) (?:in|after) (?:about )?((?:\d+(?:\.\d+)?(?:ms|h|m|s))+|\d+(?:\.\d+)?) ?"
+    r"(seconds?|secs?|minutes?|mins?)?\b",
     re.IGNORECASE,
 )
-""""try again in 1.8s", "retry in 37.474s", "try again in 7m12s", "try again in 386ms", "retry in 20 seconds"."""
+""""try again in 1.8s", "retry in 37.474s", "try again in 7m12s", "try again in 386ms", "retry in 20 seconds",
+Azure OpenAI's "Please retry after 6 seconds.", "try again after 1 minute"."""
 
 
 def worded_wait(message: str) -> float | None:
@@ -142,4 +145,5 @@ def worded_wait(message: str) -> float | None:
     found = _WORDED.search(message)
     if found is None or (found[1][-1].isdigit() and not found[2]):  # a bare number needs its unit
         return None
-    return duration_s(found[1])
+    wait = duration_s(found[1])
+    return wait * 60 if wait is not None and found[2] and found[2].lower().startswith("min") else wait

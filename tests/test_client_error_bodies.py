@@ -699,3 +699,50 @@ def test_a_403_without_moderation_metadata_keeps_its_hint():
     with pytest.raises(CallerError) as caught:
         answering(403, body).chat([UserMessage(content="hi")])
     assert "content filter" not in str(caught.value)
+
+
+def test_openrouters_moderation_403_saying_no_credits_were_charged_is_the_filter_not_the_account():
+    """Before: "No credits were charged." made the moderation's refusal an `OutOfCreditError` ("add credit")."""
+    flagged = json.loads(json.dumps(OPENROUTER_FLAGGED))
+    flagged["error"]["message"] += " No credits were charged."
+    with pytest.raises(CallerError) as caught:
+        answering(403, flagged).chat([UserMessage(content="hi")])
+    assert type(caught.value) is CallerError
+    assert str(caught.value).endswith(
+        "the gateway's content filter refused the prompt; rephrase the request, or "
+        "check the gateway's filter (not retried)"
+    )
+
+
+UPSTREAM_SCHEMA = (
+    "Invalid schema for function 'get': 'additionalProperties' is required to be supplied and to be false."
+)
+
+
+@pytest.mark.parametrize(
+    "raw, said",
+    [
+        (json.dumps({"error": {"message": UPSTREAM_SCHEMA, "type": "invalid_request_error"}}), UPSTREAM_SCHEMA),
+        (
+            "google/gemini-2.0-flash-exp:free is temporarily rate-limited upstream.",
+            "google/gemini-2.0-flash-exp:free is temporarily rate-limited upstream.",
+        ),
+        ({"error": {"message": UPSTREAM_SCHEMA}}, UPSTREAM_SCHEMA),
+    ],
+)
+def test_openrouters_provider_returned_error_says_the_providers_own_words(raw, said):
+    """OpenRouter wraps what the provider answered: `{"error": {"message": "Provider returned error",
+    "metadata": {"raw": …, "provider_name": …}}}`. Before: the learner read "Provider returned error" alone."""
+    body = {
+        "error": {
+            "code": 400,
+            "message": "Provider returned error",
+            "metadata": {"raw": raw, "provider_name": "OpenAI"},
+        }
+    }
+    assert error_message(json.dumps(body)) == f"Provider returned error (OpenAI: {said})"
+    stream = 'data: {"error": ' + json.dumps(body["error"]) + "}\n\n"
+    client, _ = make(Script(httpx.Response(200, headers={"content-type": "text/event-stream"}, content=stream)))
+    with pytest.raises(ModelCallError) as caught:
+        list(client.stream([UserMessage(content="hi")]))
+    assert f"Provider returned error (OpenAI: {said})" in str(caught.value)

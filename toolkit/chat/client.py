@@ -162,6 +162,7 @@ from toolkit.chat.sse import (
     not_empty,
     plainly_error,
     read_json,
+    relayed,
     reported_error,
     said_instead,
     sse_lines,
@@ -1508,7 +1509,7 @@ def triage_status(response: httpx.Response, attempt: int = 1, mask: Callable[[st
     if status < 400:
         raise CallerError(redirect_text(response), status=status, body=body, attempts=attempt)
     detail = error_message(body)
-    if status in _CREDIT_STATUSES:
+    if status in _CREDIT_STATUSES and not _content_filtered(response.text):  # a filter's words may name credits
         credit = _out_of_credit(response)
         if credit is not None:
             raise OutOfCreditError(
@@ -1905,7 +1906,7 @@ def _said(data: dict[str, Any], nested: bool = True) -> str:
     if isinstance(error, dict) and isinstance(error.get("message"), dict) and nested:
         return _said(error["message"], nested=False)
     if isinstance(error, dict) and error.get("message"):
-        return str(error["message"])
+        return relayed(error, str(error["message"]))  # a router's: the provider's own words too
     for value in (error, data.get("detail"), data.get("message"), data.get("error_msg")):  # Baidu's `error_msg`
         if isinstance(value, str) and value.strip():
             return value

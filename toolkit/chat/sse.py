@@ -932,14 +932,45 @@ MALFORMED_CALL = "the model wrote a malformed tool call, transient"
 
 def error_detail(error: Any) -> str:
     """What an error object says, on one line: its `message` (or `msg`, as some gateways write it:
-    `{"code": 429, "msg": …}`, or Baidu Qianfan's `error_msg`), a string as it is, else its JSON."""
+    `{"code": 429, "msg": …}`, or Baidu Qianfan's `error_msg`) and what the provider behind a router
+    said (`relayed`), a string as it is, else its JSON."""
     if isinstance(error, dict) and (error.get("message") or error.get("msg") or error.get("error_msg")):
         text = str(error.get("message") or error.get("msg") or error["error_msg"])  # Baidu Qianfan's `error_msg`
+        text = relayed(error, text)
     elif isinstance(error, str):
         text = error
     else:
         text = json.dumps(error, ensure_ascii=False, default=str)
     return " ".join(text.split())[:200]
+
+
+def relayed(error: dict[str, Any], message: str) -> str:
+    """`message`, then what the provider behind a router answered when the error carries it: OpenRouter's
+    `{"message": "Provider returned error", "metadata": {"raw": …, "provider_name": "OpenAI"}}` reads
+    "Provider returned error (OpenAI: <the provider's own message>)"; `raw` is the provider's body (its
+    error's message, when it is one in OpenAI's shape) or its text."""
+    metadata = error.get("metadata")
+    said = _raw_said(metadata.get("raw")) if isinstance(metadata, dict) else ""
+    if not said:
+        return message
+    name = metadata.get("provider_name") if isinstance(metadata, dict) else None
+    return f"{message} ({name.strip()}: {said})" if isinstance(name, str) and name.strip() else f"{message} ({said})"
+
+
+def _raw_said(raw: Any) -> str:
+    """The message of a provider's body as a router relays it (text of JSON, or JSON), "" when none."""
+    if raw is None or raw == "":
+        return ""
+    if isinstance(raw, str):
+        try:
+            raw = json.loads(raw)
+        except (ValueError, RecursionError):
+            return " ".join(raw.split())[:200]
+    if isinstance(raw, list) and raw and isinstance(raw[0], dict):  # Google's one-item list
+        raw = raw[0]
+    if isinstance(raw, dict) and isinstance(raw.get("error"), (dict, str)):
+        raw = raw["error"]
+    return error_detail(raw)
 
 
 def reported_error(error: Any, where: str, body: str, status: int | None = None) -> ModelCallError:

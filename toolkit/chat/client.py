@@ -1555,6 +1555,9 @@ def triage_status(response: httpx.Response, attempt: int = 1, mask: Callable[[st
         hint = TOOLS_REFUSED_HINT
     elif status == 404 and _unversioned_azure(response.request.url):
         hint = AZURE_VERSION_HINT
+    elif status == 404 and '"DeploymentNotFound"' in response.text:  # Azure's `code` for a name it has no deployment of
+        where = "the name in LLM_BASE_URL" if "/deployments/" in response.request.url.path else "LLM_MODEL"
+        hint = AZURE_DEPLOYMENT_HINT.format(where=where)
     elif status == 400 and _BAD_KEY.search(detail):  # Gemini's wrong key: a 400, "API key not valid"
         hint = _CALLER_HINTS[401]
     elif status in (400, 403) and (_REGION.search(detail) or "unsupported_country" in response.text):
@@ -1797,6 +1800,13 @@ AZURE_VERSION_HINT = (
     "an Azure OpenAI deployment URL takes the API version in its query: add it to LLM_BASE_URL, e.g. "
     "https://<resource>.openai.azure.com/openai/deployments/<deployment>?api-version=2024-10-21 (not retried)"
 )
+AZURE_DEPLOYMENT_HINT = (
+    "Azure OpenAI has no deployment of that name in this resource: {where} must be a deployment's name (the name "
+    "given when deploying, not the model's), and a deployment made in the last minutes may not be ready yet "
+    "(not retried)"
+)
+"""Azure's 404 `DeploymentNotFound`: a deployment URL names the deployment in its path
+(`…/openai/deployments/<name>`), Azure's `/openai/v1` address in the request's `model`."""
 FILTERED_HINT = (
     "the gateway's content filter refused the prompt; rephrase the request, or check the gateway's filter (not retried)"
 )

@@ -150,9 +150,9 @@ def test_a_404_refusing_the_requests_tools_does_not_blame_the_url():
         client.chat([UserMessage(content="hi")])
     assert str(plain.value).endswith("— check LLM_BASE_URL (it usually ends in /v1) and LLM_MODEL (not retried)")
     client = _answering_404("The model `xlam-tool-7b` does not exist")
-    with pytest.raises(CallerError) as named:  # "tool" only in the model's name: not about tools
+    with pytest.raises(CallerError) as named:  # "tool" only in the model's name: not about tools, about the model
         client.chat([UserMessage(content="hi")], tools=[tool])
-    assert str(named.value).endswith("— check LLM_BASE_URL (it usually ends in /v1) and LLM_MODEL (not retried)")
+    assert str(named.value).endswith(" — " + MODEL_HINT)
 
 
 # --- a 200 that is a web page: a proxy's sign-in page, a gateway's home page ----------------------
@@ -746,3 +746,32 @@ def test_openrouters_provider_returned_error_says_the_providers_own_words(raw, s
     with pytest.raises(ModelCallError) as caught:
         list(client.stream([UserMessage(content="hi")]))
     assert f"Provider returned error (OpenAI: {said})" in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {  # LM Studio's, with nothing loaded
+            "error": {
+                "message": "No models loaded. Please load a model in the developer page or use the `lms load` command.",
+                "type": "invalid_request_error",
+                "param": "model",
+                "code": "model_not_found",
+            }
+        },
+        {  # OpenAI's
+            "error": {
+                "message": "The model `gpt-4o-mni` does not exist or you do not have access to it.",
+                "type": "invalid_request_error",
+                "code": "model_not_found",
+            }
+        },
+    ],
+)
+def test_a_404_saying_the_model_is_not_served_says_to_check_llm_model(body):
+    """Before: "check LLM_BASE_URL (it usually ends in /v1) and LLM_MODEL", which sent a learner whose local
+    server had no model loaded to the URL, which was right."""
+    client, _ = make(Script(httpx.Response(404, json=body)))
+    with pytest.raises(CallerError) as caught:
+        client.chat([UserMessage(content="hi")])
+    assert str(caught.value).endswith(" — " + MODEL_HINT)

@@ -1566,7 +1566,7 @@ def triage_status(response: httpx.Response, attempt: int = 1, mask: Callable[[st
         hint = FILTERED_HINT
     elif status in (400, 413, 422) and over_context(body):  # each provider's words for a context window overrun
         hint = CONTEXT_HINT
-    elif status in (400, 422) and (_NO_MODEL.search(detail) or _MODEL_CODE.search(response.text)):  # DeepSeek's, …
+    elif status in (400, 404, 422) and (_NO_MODEL.search(detail) or _MODEL_CODE.search(response.text)):  # DeepSeek's
         hint = MODEL_HINT
     raise CallerError(
         f"HTTP {status}: {detail} — {hint}",
@@ -1887,7 +1887,7 @@ _NO_MODEL = re.compile(
     r"|\b(?:invalid|unknown) model\b|\bno models? (?:is |are )?loaded\b|模型[^。，,]{0,20}不存在",
     re.IGNORECASE,
 )
-"""A 400's or 422's words for a model the gateway does not serve (DeepSeek: "Model Not Exist"; Perplexity,
+"""A 400's, 404's or 422's words for a model the gateway does not serve (DeepSeek: "Model Not Exist"; Perplexity,
 Mistral: "Invalid model"; LM Studio: "No models loaded"; Zhipu: "模型不存在"), not a bad body."""
 _MODEL_CODE = re.compile(r'"code"\s*:\s*"model_not_(?:found|supported|available)"')
 """An error code naming the model as not served, whatever the words (Hugging Face's router: "model_not_supported";

@@ -169,6 +169,7 @@ from toolkit.chat.sse import (
     stated_reason,
 )
 from toolkit.chat.stream_scrub import HeldEcho, scrub_event_stream, unechoed_response
+from toolkit.chat.thought_signatures import refuses_unsigned, signed
 from toolkit.chat.tool_refusal import names_tools, refuses_tools
 from toolkit.errors import (
     BadResponseError,
@@ -532,6 +533,10 @@ class ChatClient:
         """A history's reasoning fields this gateway refused (`KEPT_ASSISTANT_FIELDS`: Groq refuses
         `reasoning` another gateway asked back); left out of every later request
         (`toolkit.chat.reasoning_fields`)."""
+        self.signatures_stood_in: bool = False
+        """Whether an assistant turn whose tool calls carry no thought signature goes with Google's stand-in
+        on its first call; set True by itself when the gateway refuses one unsigned (Gemini 3, on a history
+        written elsewhere: `toolkit.chat.thought_signatures`)."""
         self.thinking_off_unstreamed: bool = False
         """Whether a request not streamed says `enable_thinking: false`; set True by itself when the
         gateway refuses one without it (DashScope serving Qwen3's open models, which think by default
@@ -662,6 +667,8 @@ class ChatClient:
             wire = without_fields(wire, self.fields_refused)
         if self.empty_text_refused:
             wire = with_null_text(wire)
+        if self.signatures_stood_in:
+            wire = signed(wire)
         body: dict[str, Any] = {"model": self.model, "messages": wire}
         if tools:
             body["tools"] = tool_payload(tools)
@@ -807,7 +814,9 @@ class ChatClient:
         (the default of a request with tools), and a tool-schema keyword a relay refuses
         (`toolkit.chat.schema_keywords`), a reasoning field of the history's assistant turns
         (`toolkit.chat.reasoning_fields`), and the empty text of a turn that only calls tools (sent
-        null: `toolkit.chat.empty_text`). Remembered: none is sent to this gateway again."""
+        null: `toolkit.chat.empty_text`). Remembered: none is sent to this gateway again. A turn's
+        tool calls Gemini 3 refuses unsigned get Google's stand-in signature, from then on too
+        (`toolkit.chat.thought_signatures`)."""
         if "stream_options" in body and exc.refuses("stream_options"):
             self.usage_in_stream = False
             del body["stream_options"]
@@ -845,6 +854,10 @@ class ChatClient:
         if exc.status in (400, 422) and refuses_empty_text(f"{exc} {exc.body}", messages):
             self.empty_text_refused = True  # a strict relay's empty text block: the turn's text goes null
             body["messages"] = with_null_text(messages)
+            return True
+        if exc.status == 400 and refuses_unsigned(f"{exc} {exc.body}", messages):
+            self.signatures_stood_in = True  # Gemini 3, a call made elsewhere: Google's stand-in signature
+            body["messages"] = signed(messages)
             return True
         keyword = refused_keyword(f"{exc} {exc.body}", body.get("tools")) if exc.status == 400 else None
         if keyword is not None:  # a relay to Gemini refuses `additionalProperties`: the package checks it itself

@@ -114,6 +114,7 @@ from typing import Any, NoReturn
 import httpx
 from pydantic import ValidationError
 
+from toolkit.chat.call_id_shape import refuses_ids, shaped_ids
 from toolkit.chat.charset import ACCEPTED, PACKAGES, READ_AT_MOST, body_encoding, inflated, left_undone, undone
 from toolkit.chat.context_limit import CONTEXT_HINT, over_context
 from toolkit.chat.credit import credit_fix, out_of_credit
@@ -533,6 +534,9 @@ class ChatClient:
         """A history's reasoning fields this gateway refused (`KEPT_ASSISTANT_FIELDS`: Groq refuses
         `reasoning` another gateway asked back); left out of every later request
         (`toolkit.chat.reasoning_fields`)."""
+        self.ids_shaped: bool = False
+        """Whether tool call ids go in Mistral's shape (9 letters and digits); set True by itself when the
+        gateway refuses an id of another shape (a history written elsewhere: `toolkit.chat.call_id_shape`)."""
         self.signatures_stood_in: bool = False
         """Whether an assistant turn whose tool calls carry no thought signature goes with Google's stand-in
         on its first call; set True by itself when the gateway refuses one unsigned (Gemini 3, on a history
@@ -669,6 +673,8 @@ class ChatClient:
             wire = with_null_text(wire)
         if self.signatures_stood_in:
             wire = signed(wire)
+        if self.ids_shaped:
+            wire = shaped_ids(wire)
         body: dict[str, Any] = {"model": self.model, "messages": wire}
         if tools:
             body["tools"] = tool_payload(tools)
@@ -815,8 +821,9 @@ class ChatClient:
         (`toolkit.chat.schema_keywords`), a reasoning field of the history's assistant turns
         (`toolkit.chat.reasoning_fields`), and the empty text of a turn that only calls tools (sent
         null: `toolkit.chat.empty_text`). Remembered: none is sent to this gateway again. A turn's
-        tool calls Gemini 3 refuses unsigned get Google's stand-in signature, from then on too
-        (`toolkit.chat.thought_signatures`)."""
+        tool calls Gemini 3 refuses unsigned get Google's stand-in signature, and tool call ids Mistral
+        refuses are sent in its shape, from then on too (`toolkit.chat.thought_signatures`,
+        `toolkit.chat.call_id_shape`)."""
         if "stream_options" in body and exc.refuses("stream_options"):
             self.usage_in_stream = False
             del body["stream_options"]
@@ -854,6 +861,10 @@ class ChatClient:
         if exc.status in (400, 422) and refuses_empty_text(f"{exc} {exc.body}", messages):
             self.empty_text_refused = True  # a strict relay's empty text block: the turn's text goes null
             body["messages"] = with_null_text(messages)
+            return True
+        if exc.status in (400, 422) and refuses_ids(f"{exc} {exc.body}", messages):
+            self.ids_shaped = True  # Mistral, ids made elsewhere: each in its shape, the same one each time
+            body["messages"] = shaped_ids(messages)
             return True
         if exc.status == 400 and refuses_unsigned(f"{exc} {exc.body}", messages):
             self.signatures_stood_in = True  # Gemini 3, a call made elsewhere: Google's stand-in signature

@@ -266,3 +266,32 @@ def test_a_gateway_refusing_geminis_extra_content_gets_the_history_again_without
     signed = AssistantMessage(content="Hello!", extra={"extra_content": GEMINI_SIGNED})
     assert client.chat([*QUESTION, signed, UserMessage(content="Sure?")]).message.content == "Yes."
     assert "extra_content" not in json.loads(script.requests[1].content)["messages"][1]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Missing `reasoning_content` field in the assistant message at message index 1. For more information, "
+        "please refer to https://api-docs.deepseek.com/guides/thinking_mode#tool-calls",
+        "The `reasoning_content` in the thinking mode must be passed back to the API.",
+    ],
+)
+def test_deepseek_asking_for_reasoning_a_turn_lacks_gets_it_empty_and_so_on_after(said):
+    """DeepSeek's thinking mode wants `reasoning_content` back on assistant turns (V4: on every one), and a
+    history written elsewhere (or a reply that reasoned nothing) has none there. Before: the 400 read
+    "fix the body"; the request goes again with the field empty on each assistant turn lacking it."""
+    asked = {
+        "error": {"message": said, "type": "invalid_request_error", "param": None, "code": "invalid_request_error"}
+    }
+    ok = {"choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": "Yes."}}]}
+    script = Script(httpx.Response(400, json=asked), *(httpx.Response(200, json=ok) for _ in range(2)))
+    client, _ = make(script)
+    kept = AssistantMessage(content="Sure.", extra={"reasoning_content": THOUGHT})
+    history = [*QUESTION, AssistantMessage(content="Hi."), kept, UserMessage(content="and?")]
+    assert client.chat(history).message.content == "Yes."
+    again = json.loads(script.requests[1].content)["messages"]
+    assert again[1]["reasoning_content"] == "" and again[2]["reasoning_content"] == THOUGHT
+    client.chat(history)
+    assert (
+        len(script.requests) == 3 and json.loads(script.requests[2].content)["messages"][1]["reasoning_content"] == ""
+    )

@@ -147,7 +147,7 @@ from toolkit.chat.native_shapes import NativeReplyError, native_shape
 from toolkit.chat.pages import cdn_code_text, page_text
 from toolkit.chat.proxies import direct_mounts
 from toolkit.chat.rate_limits import reset_wait, said_delay, worded_wait
-from toolkit.chat.reasoning_fields import refused_field, without_fields
+from toolkit.chat.reasoning_fields import asked_field, refused_field, with_fields, without_fields
 from toolkit.chat.schema_keywords import refused_keyword, without_keywords
 from toolkit.chat.sse import (
     MALFORMED_CALL,
@@ -534,6 +534,9 @@ class ChatClient:
         """A history's reasoning fields this gateway refused (`KEPT_ASSISTANT_FIELDS`: Groq refuses
         `reasoning` another gateway asked back); left out of every later request
         (`toolkit.chat.reasoning_fields`)."""
+        self.fields_asked: list[str] = []
+        """Reasoning fields this gateway asked back on assistant turns that had none (DeepSeek's thinking
+        mode: `reasoning_content`); given empty to such turns from then on (`toolkit.chat.reasoning_fields`)."""
         self.ids_shaped: bool = False
         """Whether tool call ids go in Mistral's shape (9 letters and digits); set True by itself when the
         gateway refuses an id of another shape (a history written elsewhere: `toolkit.chat.call_id_shape`)."""
@@ -669,6 +672,8 @@ class ChatClient:
             wire = mask_json(wire, self._unsaid)
         if self.fields_refused:
             wire = without_fields(wire, self.fields_refused)
+        if self.fields_asked:
+            wire = with_fields(wire, self.fields_asked)
         if self.empty_text_refused:
             wire = with_null_text(wire)
         if self.signatures_stood_in:
@@ -821,7 +826,8 @@ class ChatClient:
         (`toolkit.chat.schema_keywords`), a reasoning field of the history's assistant turns
         (`toolkit.chat.reasoning_fields`), and the empty text of a turn that only calls tools (sent
         null: `toolkit.chat.empty_text`). Remembered: none is sent to this gateway again. A turn's
-        tool calls Gemini 3 refuses unsigned get Google's stand-in signature, and tool call ids Mistral
+        tool calls Gemini 3 refuses unsigned get Google's stand-in signature, assistant turns DeepSeek
+        asks a reasoning field of get it empty (`toolkit.chat.reasoning_fields`), and tool call ids Mistral
         refuses are sent in its shape, from then on too (`toolkit.chat.thought_signatures`,
         `toolkit.chat.call_id_shape`)."""
         if "stream_options" in body and exc.refuses("stream_options"):
@@ -857,6 +863,13 @@ class ChatClient:
                 if kept not in self.fields_refused:
                     self.fields_refused.append(kept)
             body["messages"] = without_fields(messages, self.fields_refused)
+            return True
+        asked = asked_field(f"{exc} {exc.body}", messages) if exc.status in (400, 422) else None
+        if asked is not None:  # DeepSeek's thinking mode, a turn without its reasoning: given it empty
+            with _REFUSED_LOCK:
+                if asked not in self.fields_asked:
+                    self.fields_asked.append(asked)
+            body["messages"] = with_fields(messages, self.fields_asked)
             return True
         if exc.status in (400, 422) and refuses_empty_text(f"{exc} {exc.body}", messages):
             self.empty_text_refused = True  # a strict relay's empty text block: the turn's text goes null

@@ -23,6 +23,12 @@ field the history carries that such an error refuses, for the client to send the
 out for that gateway from then on. An error asking for the field (DeepSeek's "Missing
 `reasoning_content`", "must be passed back") refuses nothing.
 
+The other way round, DeepSeek's thinking mode asks for `reasoning_content` on assistant turns (V3.2
+on a turn that called tools, V4 on every one: "Missing `reasoning_content` field in the assistant
+message", "The `reasoning_content` in the thinking mode must be passed back to the API"), which a
+history written elsewhere, or a reply that reasoned nothing, lacks: `asked_field` names it, for the
+client to send the request again with it empty on each turn lacking it (`with_fields`), and so on.
+
 Leaves out: showing the reasoning (the views show the answer), and a kept field's contents, which
 go back as they came.
 """
@@ -87,6 +93,37 @@ def refused_field(said: str, messages: Iterable[Any], fields: Iterable[str]) -> 
         if field in carried and re.search(rf"(?<![\w]){re.escape(field)}(?![\w])", said):
             return field
     return None
+
+
+ASKABLE_FIELDS = ("reasoning_content", "reasoning")
+"""The kept fields a gateway may ask back on a turn that has none: text, given empty (`with_fields`)."""
+
+
+def asked_field(said: str, messages: Iterable[Any]) -> str | None:
+    """The first of `ASKABLE_FIELDS` the error text `said` asks for (names as a word, in words
+    asking for it: DeepSeek's "Missing `reasoning_content` field in the assistant message", "The
+    `reasoning_content` in the thinking mode must be passed back to the API") that an assistant
+    message of the request's wire `messages` lacks, or None."""
+    if not _WANTING.search(said):
+        return None
+    turns = [m for m in messages if isinstance(m, dict) and m.get("role") == "assistant"]
+    for field in ASKABLE_FIELDS:
+        named = re.search(rf"(?<![\w]){re.escape(field)}(?![\w])", said)
+        if named and any(field not in turn for turn in turns):
+            return field
+    return None
+
+
+def with_fields(messages: list[Any], fields: Iterable[str]) -> list[Any]:
+    """The wire `messages` with each of `fields` given empty (`""`) to each assistant message that
+    lacks it (a new list; the others as they are)."""
+    wanted = tuple(fields)
+    return [
+        {**{field: "" for field in wanted if field not in message}, **message}
+        if isinstance(message, dict) and message.get("role") == "assistant" and any(f not in message for f in wanted)
+        else message
+        for message in messages
+    ]
 
 
 def without_fields(messages: list[Any], fields: Iterable[str]) -> list[Any]:

@@ -775,3 +775,35 @@ def test_a_404_saying_the_model_is_not_served_says_to_check_llm_model(body):
     with pytest.raises(CallerError) as caught:
         client.chat([UserMessage(content="hi")])
     assert str(caught.value).endswith(" — " + MODEL_HINT)
+
+
+LLAMA_OVER = {
+    "code": 400,
+    "message": "the request exceeds the available context size, try increasing it",
+    "type": "exceed_context_size_error",
+    "n_prompt_tokens": 5000,
+    "n_ctx": 4096,
+}
+
+
+@pytest.mark.parametrize(
+    "stream",
+    [
+        "error: " + json.dumps(LLAMA_OVER) + "\n\n",  # llama.cpp's server: its own `error:` field
+        'data: {"choices":[{"index":0,"delta":{"role":"assistant","content":""}}]}\n\n'
+        + "data: "
+        + json.dumps({"error": {**LLAMA_OVER, "type": "BadRequestError", "object": "error"}})
+        + "\n\ndata: [DONE]\n\n",
+    ],
+    ids=["llama.cpp", "in a data line"],
+)
+def test_a_context_overrun_reported_in_the_stream_gets_the_context_fix(stream):
+    """A server that answers the stream and then says the conversation outgrew the context window: before,
+    "The gateway reported this error itself" with no fix; the same fix as a 400 saying so."""
+    client, _ = make(Script(httpx.Response(200, headers={"content-type": "text/event-stream"}, content=stream)))
+    with pytest.raises(BadResponseError) as caught:
+        list(client.stream([UserMessage(content="hi")]))
+    assert str(caught.value) == (
+        "gateway sent an error mid-stream: the request exceeds the available context size, try increasing it — "
+        + CONTEXT_HINT
+    )

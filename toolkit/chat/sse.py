@@ -107,6 +107,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from toolkit.chat.balance import Balance, whole_object
+from toolkit.chat.context_limit import CONTEXT_HINT, over_context
 from toolkit.chat.credit import credit_fix, out_of_credit
 from toolkit.chat.messages import (
     OPENAI_CALL_KEYS,
@@ -992,9 +993,23 @@ def reported_error(error: Any, where: str, body: str, status: int | None = None)
         error = TransientError(f"gateway {where} ({named[0]}, transient): {detail}", status=named[1], body=body)
         error.retry_after = _said_wait(body, detail)
         return error
+    if _over_context(error):  # llama.cpp's, vLLM's context window overrun, said in the stream
+        bad = BadResponseError(f"gateway {where}: {detail} — {CONTEXT_HINT}", status=status, body=body)
+        bad.hint = "The conversation does not fit the model's context window; the message says what to do."
+        return bad
     bad = BadResponseError(f"gateway {where}: {detail}", status=status, body=body)
     bad.hint = "The gateway reported this error itself; the message says what went wrong."
     return bad
+
+
+def _over_context(error: Any) -> bool:
+    """Whether the error object itself (not the body around it, which may hold the model's words) says
+    the conversation outgrew the context window (`toolkit.chat.context_limit`)."""
+    try:
+        said = error if isinstance(error, str) else json.dumps(error, ensure_ascii=False, default=str)
+    except (ValueError, RecursionError):
+        return False
+    return over_context(said)
 
 
 def _said_wait(body: str, detail: str) -> float | None:

@@ -807,3 +807,42 @@ def test_a_context_overrun_reported_in_the_stream_gets_the_context_fix(stream):
         "gateway sent an error mid-stream: the request exceeds the available context size, try increasing it — "
         + CONTEXT_HINT
     )
+
+
+@pytest.mark.parametrize(
+    "status, body",
+    [
+        (  # Groq's, for a model it retired
+            400,
+            {
+                "error": {
+                    "message": "The model `llama3-70b-8192` has been decommissioned and is no longer supported. Please "
+                    "refer to https://console.groq.com/docs/deprecations for a recommendation on which model to use "
+                    "instead.",
+                    "type": "invalid_request_error",
+                    "code": "model_decommissioned",
+                }
+            },
+        ),
+        (  # OpenAI's, for a model it shut down
+            404,
+            {
+                "error": {
+                    "message": "The model `text-davinci-003` has been deprecated, learn more here: "
+                    "https://platform.openai.com/docs/deprecations",
+                    "type": "invalid_request_error",
+                    "code": "model_not_found",
+                }
+            },
+        ),
+    ],
+)
+def test_a_retired_model_says_to_choose_one_the_gateway_serves_now(status, body):
+    """Before: Groq's 400 `model_decommissioned` read "the gateway rejected the request body; fix it"."""
+    client, _ = make(Script(httpx.Response(status, json=body)))
+    with pytest.raises(CallerError) as caught:
+        client.chat([UserMessage(content="hi")])
+    assert str(caught.value).endswith(
+        " — the model (or the address) is gone, retired or removed: set LLM_MODEL to one the gateway serves now "
+        "(GET <LLM_BASE_URL>/models lists them) (not retried)"
+    )

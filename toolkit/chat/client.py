@@ -1603,6 +1603,8 @@ def triage_status(response: httpx.Response, attempt: int = 1, mask: Callable[[st
         hint = FILTERED_HINT
     elif status in (400, 413, 422) and over_context(body):  # each provider's words for a context window overrun
         hint = CONTEXT_HINT
+    elif status in (400, 404) and (_RETIRED.search(detail) or '"model_decommissioned"' in response.text):  # Groq's
+        hint = _CALLER_HINTS[410]  # a model retired: as a 410 says it
     elif status in (400, 404, 422) and (_NO_MODEL.search(detail) or _MODEL_CODE.search(response.text)):  # DeepSeek's
         hint = MODEL_HINT
     raise CallerError(
@@ -1926,6 +1928,12 @@ _NO_MODEL = re.compile(
 )
 """A 400's, 404's or 422's words for a model the gateway does not serve (DeepSeek: "Model Not Exist"; Perplexity,
 Mistral: "Invalid model"; LM Studio: "No models loaded"; Zhipu: "模型不存在"), not a bad body."""
+_RETIRED = re.compile(
+    r"\bmodel\b[^.]{0,80}\b(?:has been|was) (?:decommissioned|deprecated|retired|shut down|discontinued)\b",
+    re.IGNORECASE,
+)
+"""A 400's or 404's words for a model its provider retired (Groq: "The model `…` has been decommissioned and is
+no longer supported"; OpenAI: "The model `text-davinci-003` has been deprecated"): choose another, as a 410 says."""
 _MODEL_CODE = re.compile(r'"code"\s*:\s*"model_not_(?:found|supported|available)"')
 """An error code naming the model as not served, whatever the words (Hugging Face's router: "model_not_supported";
 Together's "model_not_available"; OpenAI's "model_not_found")."""

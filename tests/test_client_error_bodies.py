@@ -846,3 +846,33 @@ def test_a_retired_model_says_to_choose_one_the_gateway_serves_now(status, body)
         " — the model (or the address) is gone, retired or removed: set LLM_MODEL to one the gateway serves now "
         "(GET <LLM_BASE_URL>/models lists them) (not retried)"
     )
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {  # Groq's
+            "error": {
+                "message": "Organization has been restricted. Please reach out to support if you believe this was in "
+                "error.",
+                "type": "invalid_request_error",
+                "code": "organization_restricted",
+            }
+        },
+        {
+            "type": "error",
+            "error": {"type": "invalid_request_error", "message": "This organization has been disabled."},
+        },
+    ],
+    ids=["groq", "anthropic"],
+)
+def test_an_account_the_provider_restricted_is_not_blamed_on_the_body(body):
+    """Groq (and Anthropic, through a relay) refuse a restricted or disabled organization with a 400: before,
+    "the gateway rejected the request body; fix it", though no change to the request can help."""
+    client, _ = make(Script(httpx.Response(400, json=body)))
+    with pytest.raises(CallerError) as caught:
+        client.chat([UserMessage(content="hi")])
+    assert str(caught.value).endswith(
+        " — the provider has restricted or disabled the account (organization) behind the key, not the request: "
+        "check the account in the provider's console or ask its support, or use another key (not retried)"
+    )

@@ -1603,6 +1603,8 @@ def triage_status(response: httpx.Response, attempt: int = 1, mask: Callable[[st
         hint = FILTERED_HINT
     elif status in (400, 413, 422) and over_context(body):  # each provider's words for a context window overrun
         hint = CONTEXT_HINT
+    elif status in (400, 403) and (_RESTRICTED.search(detail) or '"organization_restricted"' in response.text):
+        hint = RESTRICTED_HINT  # Groq's 400, Anthropic's: the account, not the request
     elif status in (400, 404) and (_RETIRED.search(detail) or '"model_decommissioned"' in response.text):  # Groq's
         hint = _CALLER_HINTS[410]  # a model retired: as a 410 says it
     elif status in (400, 404, 422) and (_NO_MODEL.search(detail) or _MODEL_CODE.search(response.text)):  # DeepSeek's
@@ -1928,6 +1930,16 @@ _NO_MODEL = re.compile(
 )
 """A 400's, 404's or 422's words for a model the gateway does not serve (DeepSeek: "Model Not Exist"; Perplexity,
 Mistral: "Invalid model"; LM Studio: "No models loaded"; Zhipu: "模型不存在"), not a bad body."""
+_RESTRICTED = re.compile(
+    r"\b(?:organi[sz]ation|account)\b[^.]{0,40}\b(?:has been|was|is) (?:restricted|disabled|suspended|deactivated|banned)\b",
+    re.IGNORECASE,
+)
+"""A 400's or 403's words for an account its provider restricted (Groq: "Organization has been restricted";
+Anthropic: "This organization has been disabled.")."""
+RESTRICTED_HINT = (
+    "the provider has restricted or disabled the account (organization) behind the key, not the request: check the "
+    "account in the provider's console or ask its support, or use another key (not retried)"
+)
 _RETIRED = re.compile(
     r"\bmodel\b[^.]{0,80}\b(?:has been|was) (?:decommissioned|deprecated|retired|shut down|discontinued)\b",
     re.IGNORECASE,

@@ -435,7 +435,7 @@ request is a 400, so a tool-call reply keeps it even empty (`empty_reasoning`) â
 `reasoning_details`, LiteLLM's `thinking_blocks` (Claude's signed thinking), vLLM's and
 Ollama's `reasoning`, unless the reply says it in `reasoning_details` too (`one_reasoning`), and
 Gemini's `extra_content` on a reply without tool calls (`{"google": {"thought_signature": â€¦}}`; a
-tool call's goes back on the call, `ToolCall.extra`).
+tool call's goes back on the call, in its `extra`).
 A gateway that refuses one (Groq refuses `reasoning` for a model without reasoning) is asked again
 without it (`toolkit.chat.reasoning_fields`). Others are dropped."""
 

@@ -1,8 +1,8 @@
 """Gemini 3's thought signature, stood in for on a tool call that came from elsewhere.
 
 Gemini's OpenAI-compatible endpoint signs the first tool call of each reply that calls tools
-(`"extra_content": {"google": {"thought_signature": …}}`, kept and sent back with the call:
-`toolkit.chat.messages.ToolCall.extra`), and Gemini 3 refuses a history holding a tool-calling turn
+(`"extra_content": {"google": {"thought_signature": …}}`, kept and sent back with the call: the
+`extra` of a `toolkit.chat.messages.ToolCall`), and Gemini 3 refuses a history holding a tool-calling turn
 without one: a 400 "Function call is missing a thought_signature in functionCall parts". A history
 written on another gateway, or by hand, has none. Google's documented stand-in for such a call is
 the signature `skip_thought_signature_validator` (ai.google.dev/gemini-api/docs/thought-signatures).

@@ -10,7 +10,7 @@ import pytest
 from test_client import QUESTION, Script, loop_on_mock_gateway, make
 from test_streaming import delta, final, sse
 
-from toolkit.chat.messages import AssistantMessage, ToolCall, UserMessage
+from toolkit.chat.messages import AssistantMessage, ToolCall, ToolResultMessage, UserMessage
 from toolkit.chat.sse import assemble
 from toolkit.errors import BadResponseError, CallerError
 
@@ -295,3 +295,23 @@ def test_deepseek_asking_for_reasoning_a_turn_lacks_gets_it_empty_and_so_on_afte
     assert (
         len(script.requests) == 3 and json.loads(script.requests[2].content)["messages"][1]["reasoning_content"] == ""
     )
+
+
+def test_a_gateway_refusing_a_tool_calls_extra_content_gets_the_history_again_without_it():
+    """A history with Gemini's signed tool call, sent to a strict gateway: before, only an assistant message's
+    own fields were left out when refused, so the call's `extra_content` kept the request refused."""
+    refused = {
+        "error": {
+            "message": "Additional properties are not allowed ('extra_content' was unexpected) - "
+            "'messages.1.tool_calls.0'",
+        }
+    }
+    ok = {"choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": "Yes."}}]}
+    script = Script(httpx.Response(400, json=refused), httpx.Response(200, json=ok))
+    client, _ = make(script)
+    call = ToolCall(id="c1", name="query_order", extra={"extra_content": GEMINI_SIGNED})
+    history = [*QUESTION, AssistantMessage(tool_calls=(call,))]
+    history += [ToolResultMessage(tool_call_id="c1", tool_name="query_order", content="shipped")]
+    assert client.chat(history).message.content == "Yes."
+    sent = json.loads(script.requests[1].content)["messages"][1]["tool_calls"][0]
+    assert sent == {"id": "c1", "type": "function", "function": {"name": "query_order", "arguments": "{}"}}

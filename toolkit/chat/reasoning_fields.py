@@ -18,7 +18,8 @@ redacted block whole. A signed block is whole: the next thinking piece starts an
 A history written on one gateway may carry a field another refuses (Groq: "property 'reasoning' is
 unsupported"; a strict FastAPI server's 422 "Extra inputs are not permitted" at
 `body.messages.1.reasoning`; DeepSeek-R1's "Please remove the reasoning_content from your message":
-R1, unlike DeepSeek's later models in thinking mode, takes none back). `refused_field` names a kept
+R1, unlike DeepSeek's later models in thinking mode, takes none back; a strict gateway, Gemini's
+`extra_content` on an assistant message or on one of its tool calls). `refused_field` names a kept
 field the history carries that such an error refuses, for the client to send the request again without it (`without_fields`) and leave it
 out for that gateway from then on. An error asking for the field (DeepSeek's "Missing
 `reasoning_content`", "must be passed back") refuses nothing.
@@ -87,7 +88,7 @@ def refused_field(said: str, messages: Iterable[Any], fields: Iterable[str]) -> 
         key
         for message in messages
         if isinstance(message, dict) and message.get("role") == "assistant"
-        for key in message
+        for key in (*message, *_call_keys(message))
     }
     for field in fields:
         if field in carried and re.search(rf"(?<![\w]){re.escape(field)}(?![\w])", said):
@@ -126,12 +127,32 @@ def with_fields(messages: list[Any], fields: Iterable[str]) -> list[Any]:
     ]
 
 
+def _call_keys(message: dict[str, Any]) -> Iterable[str]:
+    """The keys of an assistant message's tool calls (Gemini's `extra_content` rides on a call)."""
+    calls = message.get("tool_calls")
+    return [key for call in calls if isinstance(call, dict) for key in call] if isinstance(calls, list) else ()
+
+
 def without_fields(messages: list[Any], fields: Iterable[str]) -> list[Any]:
-    """The wire `messages` with `fields` left out of each assistant message (a new list; the others as they are)."""
+    """The wire `messages` with `fields` left out of each assistant message and of its tool calls (a new
+    list; the others as they are)."""
     dropped = frozenset(fields)
     return [
-        {key: value for key, value in message.items() if key not in dropped}
-        if isinstance(message, dict) and message.get("role") == "assistant" and not dropped.isdisjoint(message)
+        _without(message, dropped)
+        if isinstance(message, dict)
+        and message.get("role") == "assistant"
+        and not (dropped.isdisjoint(message) and dropped.isdisjoint(_call_keys(message)))
         else message
         for message in messages
     ]
+
+
+def _without(message: dict[str, Any], dropped: frozenset[str]) -> dict[str, Any]:
+    kept = {key: value for key, value in message.items() if key not in dropped}
+    calls = kept.get("tool_calls")
+    if isinstance(calls, list):
+        kept["tool_calls"] = [
+            {key: value for key, value in call.items() if key not in dropped} if isinstance(call, dict) else call
+            for call in calls
+        ]
+    return kept

@@ -18,8 +18,16 @@ from toolkit.chat.cassette import RecordingTransport, ReplayTransport
 from toolkit.chat.client import ChatClient, ReplyTooLongError, RetryPolicy
 from toolkit.chat.clock import read_clock
 from toolkit.chat.messages import UserMessage
+from toolkit.chat.rate_limits import duration_s
 from toolkit.chat.sse import StreamDone
-from toolkit.errors import BadResponseError, CallerError, CassetteError, TransientError, TruncatedStreamError
+from toolkit.errors import (
+    BadResponseError,
+    CallerError,
+    CassetteError,
+    ModelCallError,
+    TransientError,
+    TruncatedStreamError,
+)
 
 QUESTION = [UserMessage(content="où est ma commande ?")]
 ANSWER = {
@@ -125,6 +133,33 @@ def test_a_retry_after_date_replays_against_the_recorded_servers_clock(tmp_path)
 
 
 @pytest.mark.parametrize(
+    "headers",
+    [
+        {"x_ratelimit_remaining_requests": "0", "x_ratelimit_reset_requests": "0m7.66s"},  # OpenAI's, Groq's
+        {"x_ratelimit_remaining_tokens_minute": "0", "x_ratelimit_reset_tokens_minute": "11.5"},  # Cerebras'
+        {"x_ratelimit_remaining": "0", "x_ratelimit_reset": "7"},  # Together's
+        {"x_should_retry": "false"},  # the gateway's word: not retried
+    ],
+    ids=["openai", "cerebras", "together", "should-retry"],
+)
+def test_a_429s_rate_limit_headers_replay_the_same_waits(tmp_path, headers):
+    """Before: a cassette kept no `x-ratelimit-*` or `x-should-retry` header, so a replayed 429 backed off
+    where the recorded one waited for its limit's reset (or retried where it had been told not to)."""
+    inner = gateway(429, b'{"error": {"message": "slow down"}}', content_type="application/json", **headers)
+    slept: list[list[float]] = [[], []]
+    cassette = tmp_path / "c.jsonl"
+    outcomes = []
+    for waits, transport in zip(slept, (RecordingTransport(cassette, inner), None), strict=True):
+        options = {"retry": RetryPolicy(max_retries=1), "sleep": waits.append}
+        client = ChatClient("http://gw.test/v1", "k", "m", transport=transport or ReplayTransport(cassette), **options)
+        with pytest.raises(ModelCallError) as info:
+            client.chat(QUESTION)
+        outcomes.append((type(info.value), str(info.value)))
+    assert outcomes[1] == outcomes[0] and slept[1] == slept[0]
+    assert slept[0] == ([] if "x_should_retry" in headers else [duration_s(list(headers.values())[1])])
+
+
+@pytest.mark.parametrize(
     ("content_type", "served"),
     [
         ("application/json", "application/json"),
@@ -199,6 +234,17 @@ RESPONSE = {"status": 200, "content_type": "text/event-stream", "body": STREAM}
         ),
         ({"request": REQUEST, "response": {**RESPONSE, "location": ["x"]}}, "response location is not a string"),
         ({"request": REQUEST, "response": {**RESPONSE, "date": 1}}, "response date is not a string"),
+        (
+            {"request": REQUEST, "response": {**RESPONSE, "x_should_retry": False}},
+            "response x_should_retry is not a string",
+        ),
+        *(
+            (
+                {"request": REQUEST, "response": {**RESPONSE, "rate_limits": limits}},
+                "response rate_limits is not an object of x-ratelimit-* header names and their values (strings)",
+            )
+            for limits in ({"x-ratelimit-reset": 7}, {"set-cookie": "a=b"}, ["x-ratelimit-reset"])
+        ),
     ],
 )
 def test_an_edited_field_that_replay_would_drop_is_refused(tmp_path, line, problem):

@@ -87,6 +87,17 @@ def test_a_reset_written_as_a_go_duration(text, seconds):
         ),
         ({"x-ratelimit-reset-tokens": "soon"}, None),
         ({}, None),
+        ({"x-ratelimit-limit": "60", "x-ratelimit-remaining": "0", "x-ratelimit-reset": "2"}, 2.0),  # Together
+        ({"x-ratelimit-remaining": "0", "x-ratelimit-reset": "1765043000"}, None),  # GitHub's epoch: no wait
+        (
+            {
+                "x-ratelimit-remaining": "5",
+                "x-ratelimit-reset": "3",
+                "x-ratelimit-remaining-tokens": "0",
+                "x-ratelimit-reset-tokens": "9s",
+            },
+            9.0,
+        ),
     ],
 )
 def test_which_reset_a_429_waits_for(headers, wait):
@@ -97,6 +108,13 @@ def test_a_429_is_retried_after_its_reset():
     headers = {"x-ratelimit-remaining-requests": "0", "x-ratelimit-reset-requests": "1.5s"}
     client, sleeps = make(Script(httpx.Response(429, headers=headers, json=LIMITED), httpx.Response(200, json=OK)))
     assert client.chat([UserMessage(content="hi")]).message.content == "Hi." and sleeps == [1.5]
+
+
+def test_togethers_429_is_retried_after_its_bare_reset():
+    """Together sends `x-ratelimit-reset` (seconds, no `-requests`/`-tokens`). Before: read as no wait."""
+    headers = {"x-ratelimit-limit": "10", "x-ratelimit-remaining": "0", "x-ratelimit-reset": "2.5"}
+    client, sleeps = make(Script(httpx.Response(429, headers=headers, json=LIMITED), httpx.Response(200, json=OK)))
+    assert client.chat([UserMessage(content="hi")]).message.content == "Hi." and sleeps == [2.5]
 
 
 def test_a_reset_beyond_the_cap_is_said_at_once_not_spent_on_backoffs():
@@ -199,6 +217,14 @@ def test_hugging_faces_503_for_a_model_still_loading_waits_its_estimate():
             37.474117868,
         ),
         ("Too many requests, retry in 20 seconds", 20.0),
+        (  # Azure OpenAI's, sent with Retry-After, which a relay may drop
+            "Requests to the ChatCompletions_Create Operation under Azure OpenAI API version 2024-10-21 have "
+            "exceeded token rate limit of your current OpenAI S0 pricing tier. Please retry after 6 seconds.",
+            6.0,
+        ),
+        ("Rate limit exceeded. Please try again after 1 minute.", 60.0),
+        ("Quota exceeded; retry after 2 mins", 120.0),
+        ("Please retry after 2026-12-06.", None),  # a date: no wait
         ("Please try again in 20", None),  # no unit
         ("Please try again later.", None),
         ("Rate limit reached. Upgrade to try again in a higher tier", None),

@@ -10,7 +10,7 @@ import pytest
 from test_client import QUESTION, Script, loop_on_mock_gateway, make
 from test_streaming import delta, final, sse
 
-from toolkit.chat.messages import AssistantMessage, ToolCall, UserMessage
+from toolkit.chat.messages import AssistantMessage, ToolCall, ToolResultMessage, UserMessage
 from toolkit.chat.sse import assemble
 from toolkit.errors import BadResponseError, CallerError
 
@@ -228,3 +228,90 @@ def test_deepseek_r1s_400_asking_to_remove_reasoning_content_gets_the_request_ag
     assert sent[0][1]["reasoning_content"] and "reasoning_content" not in sent[1][1] and sleeps == []
     client.chat(history)  # remembered: not sent to this gateway again
     assert "reasoning_content" not in script.requests[2].content.decode()
+
+
+GEMINI_SIGNED = {"google": {"thought_signature": "CrICAdHtim827fQ=="}}
+
+
+@pytest.mark.parametrize("streamed", [False, True])
+def test_geminis_signature_on_a_plain_reply_goes_back_on_the_next_request(streamed):
+    """Gemini's OpenAI-compatible endpoint signs a reply without tool calls on its message (streamed: on
+    the first delta, beside the text) and wants it back with that turn. Before: dropped."""
+    if streamed:
+        body = sse(
+            delta({"role": "assistant", "content": "Hello", "extra_content": GEMINI_SIGNED}),
+            delta({"content": "!"}, "stop"),
+        )
+        first = httpx.Response(200, headers=SSE, content="\n".join(body).encode())
+    else:
+        message = {"role": "assistant", "content": "Hello!", "extra_content": GEMINI_SIGNED}
+        first = httpx.Response(200, json={"choices": [{"index": 0, "finish_reason": "stop", "message": message}]})
+    again = {"choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": "Yes."}}]}
+    script = Script(first, httpx.Response(200, json=again))
+    client, _ = make(script)
+    reply = (final(list(client.stream(QUESTION))) if streamed else client.chat(QUESTION)).message
+    assert reply.content == "Hello!" and reply.extra == {"extra_content": GEMINI_SIGNED}
+    client.chat([*QUESTION, reply, UserMessage(content="Sure?")])
+    sent = json.loads(script.requests[1].content)["messages"]
+    assert sent[1] == {"role": "assistant", "content": "Hello!", "extra_content": GEMINI_SIGNED}
+
+
+def test_a_gateway_refusing_geminis_extra_content_gets_the_history_again_without_it():
+    """A history written on Gemini, sent to a strict gateway ("Additional properties are not allowed
+    ('extra_content' was unexpected)"): sent again without the field, as a refused reasoning field is."""
+    refused = {"error": {"message": "Additional properties are not allowed ('extra_content' was unexpected)"}}
+    ok = {"choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": "Yes."}}]}
+    script = Script(httpx.Response(400, json=refused), httpx.Response(200, json=ok))
+    client, _ = make(script)
+    signed = AssistantMessage(content="Hello!", extra={"extra_content": GEMINI_SIGNED})
+    assert client.chat([*QUESTION, signed, UserMessage(content="Sure?")]).message.content == "Yes."
+    assert "extra_content" not in json.loads(script.requests[1].content)["messages"][1]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Missing `reasoning_content` field in the assistant message at message index 1. For more information, "
+        "please refer to https://api-docs.deepseek.com/guides/thinking_mode#tool-calls",
+        "The `reasoning_content` in the thinking mode must be passed back to the API.",
+    ],
+)
+def test_deepseek_asking_for_reasoning_a_turn_lacks_gets_it_empty_and_so_on_after(said):
+    """DeepSeek's thinking mode wants `reasoning_content` back on assistant turns (V4: on every one), and a
+    history written elsewhere (or a reply that reasoned nothing) has none there. Before: the 400 read
+    "fix the body"; the request goes again with the field empty on each assistant turn lacking it."""
+    asked = {
+        "error": {"message": said, "type": "invalid_request_error", "param": None, "code": "invalid_request_error"}
+    }
+    ok = {"choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": "Yes."}}]}
+    script = Script(httpx.Response(400, json=asked), *(httpx.Response(200, json=ok) for _ in range(2)))
+    client, _ = make(script)
+    kept = AssistantMessage(content="Sure.", extra={"reasoning_content": THOUGHT})
+    history = [*QUESTION, AssistantMessage(content="Hi."), kept, UserMessage(content="and?")]
+    assert client.chat(history).message.content == "Yes."
+    again = json.loads(script.requests[1].content)["messages"]
+    assert again[1]["reasoning_content"] == "" and again[2]["reasoning_content"] == THOUGHT
+    client.chat(history)
+    assert (
+        len(script.requests) == 3 and json.loads(script.requests[2].content)["messages"][1]["reasoning_content"] == ""
+    )
+
+
+def test_a_gateway_refusing_a_tool_calls_extra_content_gets_the_history_again_without_it():
+    """A history with Gemini's signed tool call, sent to a strict gateway: before, only an assistant message's
+    own fields were left out when refused, so the call's `extra_content` kept the request refused."""
+    refused = {
+        "error": {
+            "message": "Additional properties are not allowed ('extra_content' was unexpected) - "
+            "'messages.1.tool_calls.0'",
+        }
+    }
+    ok = {"choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": "Yes."}}]}
+    script = Script(httpx.Response(400, json=refused), httpx.Response(200, json=ok))
+    client, _ = make(script)
+    call = ToolCall(id="c1", name="query_order", extra={"extra_content": GEMINI_SIGNED})
+    history = [*QUESTION, AssistantMessage(tool_calls=(call,))]
+    history += [ToolResultMessage(tool_call_id="c1", tool_name="query_order", content="shipped")]
+    assert client.chat(history).message.content == "Yes."
+    sent = json.loads(script.requests[1].content)["messages"][1]["tool_calls"][0]
+    assert sent == {"id": "c1", "type": "function", "function": {"name": "query_order", "arguments": "{}"}}

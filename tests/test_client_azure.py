@@ -115,3 +115,33 @@ def test_an_azure_deployment_url_without_api_version_is_told_to_add_one():
     with pytest.raises(CallerError) as other:  # a version given: the deployment's name, or the URL
         versioned.chat([UserMessage(content="hi")])
     assert str(other.value).endswith("— check LLM_BASE_URL (it usually ends in /v1) and LLM_MODEL (not retried)")
+
+
+NO_DEPLOYMENT = {
+    "error": {
+        "code": "DeploymentNotFound",
+        "message": "The API deployment for this resource does not exist. If you created the deployment within the "
+        "last 5 minutes, please wait a moment and try again.",
+    }
+}
+
+
+@pytest.mark.parametrize(
+    "base, where",
+    [
+        ("https://res.openai.azure.com/openai/deployments/gpt4o?api-version=2024-10-21", "the name in LLM_BASE_URL"),
+        ("https://res.openai.azure.com/openai/v1/", "LLM_MODEL"),
+    ],
+)
+def test_azures_deployment_not_found_names_where_the_deployment_name_goes(base, where):
+    """Before: "check LLM_BASE_URL (it usually ends in /v1) and LLM_MODEL", where Azure routes by a deployment's
+    name: in a deployment URL's path, or, on Azure's /openai/v1 address, in LLM_MODEL."""
+    answer = httpx.Response(404, json=NO_DEPLOYMENT)
+    client = ChatClient(base, KEY, "gpt-4o", transport=httpx.MockTransport(lambda r: answer))
+    with pytest.raises(CallerError) as refused:
+        client.chat([UserMessage(content="hi")])
+    assert str(refused.value).endswith(
+        f"— Azure OpenAI has no deployment of that name in this resource: {where} must be a deployment's name (the "
+        "name given when deploying, not the model's), and a deployment made in the last minutes may not be ready "
+        "yet (not retried)"
+    )

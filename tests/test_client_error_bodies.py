@@ -150,9 +150,9 @@ def test_a_404_refusing_the_requests_tools_does_not_blame_the_url():
         client.chat([UserMessage(content="hi")])
     assert str(plain.value).endswith("— check LLM_BASE_URL (it usually ends in /v1) and LLM_MODEL (not retried)")
     client = _answering_404("The model `xlam-tool-7b` does not exist")
-    with pytest.raises(CallerError) as named:  # "tool" only in the model's name: not about tools
+    with pytest.raises(CallerError) as named:  # "tool" only in the model's name: not about tools, about the model
         client.chat([UserMessage(content="hi")], tools=[tool])
-    assert str(named.value).endswith("— check LLM_BASE_URL (it usually ends in /v1) and LLM_MODEL (not retried)")
+    assert str(named.value).endswith(" — " + MODEL_HINT)
 
 
 # --- a 200 that is a web page: a proxy's sign-in page, a gateway's home page ----------------------
@@ -699,3 +699,180 @@ def test_a_403_without_moderation_metadata_keeps_its_hint():
     with pytest.raises(CallerError) as caught:
         answering(403, body).chat([UserMessage(content="hi")])
     assert "content filter" not in str(caught.value)
+
+
+def test_openrouters_moderation_403_saying_no_credits_were_charged_is_the_filter_not_the_account():
+    """Before: "No credits were charged." made the moderation's refusal an `OutOfCreditError` ("add credit")."""
+    flagged = json.loads(json.dumps(OPENROUTER_FLAGGED))
+    flagged["error"]["message"] += " No credits were charged."
+    with pytest.raises(CallerError) as caught:
+        answering(403, flagged).chat([UserMessage(content="hi")])
+    assert type(caught.value) is CallerError
+    assert str(caught.value).endswith(
+        "the gateway's content filter refused the prompt; rephrase the request, or "
+        "check the gateway's filter (not retried)"
+    )
+
+
+UPSTREAM_SCHEMA = (
+    "Invalid schema for function 'get': 'additionalProperties' is required to be supplied and to be false."
+)
+
+
+@pytest.mark.parametrize(
+    "raw, said",
+    [
+        (json.dumps({"error": {"message": UPSTREAM_SCHEMA, "type": "invalid_request_error"}}), UPSTREAM_SCHEMA),
+        (
+            "google/gemini-2.0-flash-exp:free is temporarily rate-limited upstream.",
+            "google/gemini-2.0-flash-exp:free is temporarily rate-limited upstream.",
+        ),
+        ({"error": {"message": UPSTREAM_SCHEMA}}, UPSTREAM_SCHEMA),
+    ],
+)
+def test_openrouters_provider_returned_error_says_the_providers_own_words(raw, said):
+    """OpenRouter wraps what the provider answered: `{"error": {"message": "Provider returned error",
+    "metadata": {"raw": …, "provider_name": …}}}`. Before: the learner read "Provider returned error" alone."""
+    body = {
+        "error": {
+            "code": 400,
+            "message": "Provider returned error",
+            "metadata": {"raw": raw, "provider_name": "OpenAI"},
+        }
+    }
+    assert error_message(json.dumps(body)) == f"Provider returned error (OpenAI: {said})"
+    stream = 'data: {"error": ' + json.dumps(body["error"]) + "}\n\n"
+    client, _ = make(Script(httpx.Response(200, headers={"content-type": "text/event-stream"}, content=stream)))
+    with pytest.raises(ModelCallError) as caught:
+        list(client.stream([UserMessage(content="hi")]))
+    assert f"Provider returned error (OpenAI: {said})" in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {  # LM Studio's, with nothing loaded
+            "error": {
+                "message": "No models loaded. Please load a model in the developer page or use the `lms load` command.",
+                "type": "invalid_request_error",
+                "param": "model",
+                "code": "model_not_found",
+            }
+        },
+        {  # OpenAI's
+            "error": {
+                "message": "The model `gpt-4o-mni` does not exist or you do not have access to it.",
+                "type": "invalid_request_error",
+                "code": "model_not_found",
+            }
+        },
+    ],
+)
+def test_a_404_saying_the_model_is_not_served_says_to_check_llm_model(body):
+    """Before: "check LLM_BASE_URL (it usually ends in /v1) and LLM_MODEL", which sent a learner whose local
+    server had no model loaded to the URL, which was right."""
+    client, _ = make(Script(httpx.Response(404, json=body)))
+    with pytest.raises(CallerError) as caught:
+        client.chat([UserMessage(content="hi")])
+    assert str(caught.value).endswith(" — " + MODEL_HINT)
+
+
+LLAMA_OVER = {
+    "code": 400,
+    "message": "the request exceeds the available context size, try increasing it",
+    "type": "exceed_context_size_error",
+    "n_prompt_tokens": 5000,
+    "n_ctx": 4096,
+}
+
+
+@pytest.mark.parametrize(
+    "stream",
+    [
+        "error: " + json.dumps(LLAMA_OVER) + "\n\n",  # llama.cpp's server: its own `error:` field
+        'data: {"choices":[{"index":0,"delta":{"role":"assistant","content":""}}]}\n\n'
+        + "data: "
+        + json.dumps({"error": {**LLAMA_OVER, "type": "BadRequestError", "object": "error"}})
+        + "\n\ndata: [DONE]\n\n",
+    ],
+    ids=["llama.cpp", "in a data line"],
+)
+def test_a_context_overrun_reported_in_the_stream_gets_the_context_fix(stream):
+    """A server that answers the stream and then says the conversation outgrew the context window: before,
+    "The gateway reported this error itself" with no fix; the same fix as a 400 saying so."""
+    client, _ = make(Script(httpx.Response(200, headers={"content-type": "text/event-stream"}, content=stream)))
+    with pytest.raises(BadResponseError) as caught:
+        list(client.stream([UserMessage(content="hi")]))
+    assert str(caught.value) == (
+        "gateway sent an error mid-stream: the request exceeds the available context size, try increasing it — "
+        + CONTEXT_HINT
+    )
+
+
+@pytest.mark.parametrize(
+    "status, body",
+    [
+        (  # Groq's, for a model it retired
+            400,
+            {
+                "error": {
+                    "message": "The model `llama3-70b-8192` has been decommissioned and is no longer supported. Please "
+                    "refer to https://console.groq.com/docs/deprecations for a recommendation on which model to use "
+                    "instead.",
+                    "type": "invalid_request_error",
+                    "code": "model_decommissioned",
+                }
+            },
+        ),
+        (  # OpenAI's, for a model it shut down
+            404,
+            {
+                "error": {
+                    "message": "The model `text-davinci-003` has been deprecated, learn more here: "
+                    "https://platform.openai.com/docs/deprecations",
+                    "type": "invalid_request_error",
+                    "code": "model_not_found",
+                }
+            },
+        ),
+    ],
+)
+def test_a_retired_model_says_to_choose_one_the_gateway_serves_now(status, body):
+    """Before: Groq's 400 `model_decommissioned` read "the gateway rejected the request body; fix it"."""
+    client, _ = make(Script(httpx.Response(status, json=body)))
+    with pytest.raises(CallerError) as caught:
+        client.chat([UserMessage(content="hi")])
+    assert str(caught.value).endswith(
+        " — the model (or the address) is gone, retired or removed: set LLM_MODEL to one the gateway serves now "
+        "(GET <LLM_BASE_URL>/models lists them) (not retried)"
+    )
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {  # Groq's
+            "error": {
+                "message": "Organization has been restricted. Please reach out to support if you believe this was in "
+                "error.",
+                "type": "invalid_request_error",
+                "code": "organization_restricted",
+            }
+        },
+        {
+            "type": "error",
+            "error": {"type": "invalid_request_error", "message": "This organization has been disabled."},
+        },
+    ],
+    ids=["groq", "anthropic"],
+)
+def test_an_account_the_provider_restricted_is_not_blamed_on_the_body(body):
+    """Groq (and Anthropic, through a relay) refuse a restricted or disabled organization with a 400: before,
+    "the gateway rejected the request body; fix it", though no change to the request can help."""
+    client, _ = make(Script(httpx.Response(400, json=body)))
+    with pytest.raises(CallerError) as caught:
+        client.chat([UserMessage(content="hi")])
+    assert str(caught.value).endswith(
+        " — the provider has restricted or disabled the account (organization) behind the key, not the request: "
+        "check the account in the provider's console or ask its support, or use another key (not retried)"
+    )

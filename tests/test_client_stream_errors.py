@@ -14,6 +14,7 @@ from loopback import serving
 from test_client import Script
 
 from toolkit.chat.client import ChatClient, parse_completion
+from toolkit.chat.context_limit import CONTEXT_HINT
 from toolkit.chat.messages import UserMessage
 from toolkit.chat.sse import StreamDone, TextDelta, assemble
 from toolkit.errors import BadResponseError, ModelCallError, TransientError, TruncatedStreamError
@@ -150,7 +151,10 @@ LLAMA_CONTEXT = (
     'error: {"code":400,"message":"the request exceeds the available context size, try increasing it",'
     '"type":"exceed_context_size_error","n_prompt_tokens":5000,"n_ctx":4096}\n\ndata: [DONE]\n\n'
 )
-CONTEXT_SAID = "gateway sent an error mid-stream: the request exceeds the available context size, try increasing it"
+CONTEXT_SAID = (
+    "gateway sent an error mid-stream: the request exceeds the available context size, try increasing it — "
+    + CONTEXT_HINT
+)
 
 
 @pytest.mark.parametrize("before", ["", START], ids=["first", "after-text"])
@@ -213,7 +217,7 @@ def llama_cpp_like_server(body):
             '{"object": "error", "message": "maximum context length is 4096 tokens", "type": "BadRequestError", '
             '"code": 400}',
             True,
-            "gateway sent an error mid-stream: maximum context length is 4096 tokens",
+            f"gateway sent an error mid-stream: maximum context length is 4096 tokens — {CONTEXT_HINT}",
         ),
         (  # FastChat's worker error, then [DONE]
             '{"text": "**NETWORK ERROR DUE TO HIGH TRAFFIC.**", "error_code": 50001}',
@@ -238,7 +242,11 @@ def test_a_stream_whose_only_chunk_says_an_error_reports_it_not_an_empty_or_cut_
         list(client.stream(QUESTION))
     assert not isinstance(caught.value, TruncatedStreamError)
     assert str(caught.value) == error
-    assert caught.value.hint == "The gateway reported this error itself; the message says what went wrong."
+    assert caught.value.hint == (
+        "The conversation does not fit the model's context window; the message says what to do."
+        if CONTEXT_HINT in error
+        else "The gateway reported this error itself; the message says what went wrong."
+    )
     assert len(script.requests) == 1 and sleeps == []
 
 

@@ -185,3 +185,14 @@ def test_week3_loop_by_hand_says_when_call_2_calls_a_tool_again(capsys, monkeypa
     assert printed[-1] == (
         "call 2 → more tool calls, no answer yet: [('query_order', '{\"orderId\": \"SN202610200001\"}')]"
     )
+
+
+def test_week2_shows_the_retried_statuses_the_client_retries():
+    """Week 2's table of retried statuses is shown from the client's own (it lacked 424 when written by
+    hand): its stored output names each of `RETRIED_STATUSES` (nbval checks it is what the code shows now)."""
+    from toolkit.chat.client import RETRIED_STATUSES
+
+    cells = _cells(NOTEBOOKS[[p.name for p in NOTEBOOKS].index("02_week2_reliable_calls.ipynb")])
+    shown = next(c for c in cells if "RETRIED_STATUSES.items()" in "".join(c["source"]) and c["cell_type"] == "code")
+    text = "".join(shown["outputs"][0]["data"]["text/plain"])
+    assert sorted(int(row.split()[0]) for row in text.splitlines()[2:]) == sorted(RETRIED_STATUSES)

@@ -2,6 +2,7 @@ import json
 
 import pytest
 
+from toolkit.chat.context_limit import CONTEXT_HINT
 from toolkit.chat.sse import StreamAssembler, StreamDone, TextDelta, ToolCallDelta, assemble
 from toolkit.errors import BadResponseError, TransientError, TruncatedStreamError
 
@@ -536,8 +537,9 @@ def test_an_event_that_is_not_json_once_joined_is_a_bad_response(lines):
 
 def test_a_multi_line_error_event_is_worded_like_any_error_event():
     lines = pretty({"error": {"message": "context length exceeded"}}) + ["data: [DONE]"]
-    with pytest.raises(BadResponseError, match="^gateway sent an error mid-stream: context length exceeded$"):
+    with pytest.raises(BadResponseError) as caught:
         list(assemble(lines))
+    assert str(caught.value) == f"gateway sent an error mid-stream: context length exceeded — {CONTEXT_HINT}"
 
 
 @pytest.mark.parametrize(

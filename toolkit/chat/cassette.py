@@ -12,7 +12,10 @@ and, if the run read the clock, one line saying what it read: `{"clock": {"now":
 than this toolkit reads (`CASSETTE_FORMAT`) is refused, naming it, not misread.
 
 A response that asked for a wait also keeps `retry_after_ms` and the `date` it was sent at (or,
-from a server that sends no `Date`, the time it arrived: a `Retry-After` date replays the same wait); a
+from a server that sends no `Date`, the time it arrived: a `Retry-After` date replays the same wait);
+a 429 keeps its `x-ratelimit-*` headers as `rate_limits` (the reset of a limit used up is its wait)
+and an error its `x-should-retry` (`"false"`: not retried), so a replayed one waits or raises as the
+recorded one did (a body's wait, Google's `RetryInfo` or the words, is in the body already); a
 redirect keeps its `location` (keys in it masked), which its error names; one that broke off (a timeout, a dropped connection) keeps how, as `broke` (`"ReadTimeout"`), and
 replay breaks it off there the same way. One its reader stopped at its bound (a reply past
 `ChatClient.max_reply_bytes`, which the client tells the transport as the request extension
@@ -282,6 +285,7 @@ class RecordingTransport(httpx.BaseTransport):
             "retry_after": response.headers.get("retry-after"),
             "body": scrubbed_body(text, secrets),
             **_waits(response.headers),
+            **_limits(response, secrets),
             **_location(response.headers, secrets),
         }
         if undecoded:
@@ -316,8 +320,32 @@ def _recorded_path(request: httpx.Request, secrets: list[str | None]) -> str:
     return redact.scrub_secrets(mask_keys(relative_path(request.url.path), secrets))
 
 
-_KEPT_HEADERS = ("retry-after-ms", "date", "content-encoding", "location")
+_KEPT_HEADERS = ("retry-after-ms", "date", "content-encoding", "location", "x-should-retry")
 """Response headers replay serves when the cassette holds them (as `retry_after_ms`, ...)."""
+_LIMITS = "x-ratelimit-"
+"""How the rate-limit headers a 429's wait is read from begin (`toolkit.chat.rate_limits.reset_wait`)."""
+
+
+def _limits(response: httpx.Response, secrets: list[str | None]) -> dict[str, Any]:
+    """What else the client reads an error's wait or its retry from: a 429's `x-ratelimit-*` headers
+    (as `rate_limits`, by their lower-case names; a value masked as a body is, should a gateway put a
+    key there) and an error's `x-should-retry` (the gateway's own word on retrying it); nothing when
+    the response sent none, or is no error (a 200's limits say no wait: not kept)."""
+    if response.status_code < 400:
+        return {}
+    kept: dict[str, Any] = {}
+    said = response.headers.get("x-should-retry")
+    if said is not None:
+        kept["x_should_retry"] = said
+    if response.status_code == 429:
+        limits = {
+            name.lower(): redact.scrub_secrets(mask_keys(value, secrets))
+            for name, value in response.headers.items()
+            if name.lower().startswith(_LIMITS)
+        }
+        if limits:
+            kept["rate_limits"] = limits
+    return kept
 
 
 def _waits(headers: httpx.Headers) -> dict[str, str]:
@@ -496,6 +524,7 @@ class ReplayTransport(httpx.BaseTransport):
         for name in ("retry-after", *_KEPT_HEADERS):
             if isinstance(recorded.get(name.replace("-", "_")), str):
                 headers[name] = recorded[name.replace("-", "_")]
+        headers.update(recorded.get("rate_limits") or {})  # checked when read: names of x-ratelimit-*, strings
         content = recorded["body"].encode("utf-8")
         broke = _transport_error(recorded.get("broke"))
         if recorded.get("unread") is True:
@@ -683,9 +712,11 @@ def _line_problem(line: Any) -> str:
         return "response needs status (a number), content_type and body (strings)"
     if not 100 <= response["status"] <= 999:  # hand-edited: -1 would replay as a success
         return f"response status {response['status']} is no HTTP status (three digits, 100 to 999)"
-    for name in ("retry_after", "retry_after_ms", "date", "content_encoding", "location"):  # replay serves strings only
-        if response.get(name) is not None and not isinstance(response[name], str):
+    for name in ("retry_after", "retry_after_ms", "date", "content_encoding", "location", "x_should_retry"):
+        if response.get(name) is not None and not isinstance(response[name], str):  # replay serves strings only
             return f"response {name} is not a string"
+    if not _limits_fit(response.get("rate_limits", {})):
+        return f"response rate_limits is not an object of {_LIMITS}* header names and their values (strings)"
     if not isinstance(response.get("unread", False), bool):
         return "response unread is not true or false"
     if "broke" in response and _transport_error(response["broke"]) is None:  # else replayed whole, as not cut
@@ -695,6 +726,14 @@ def _line_problem(line: Any) -> str:
     except UnicodeEncodeError:  # an escaped lone surrogate: what is served must be UTF-8
         return "response body holds a lone surrogate (\\ud800-\\udfff), which is not text"
     return ""
+
+
+def _limits_fit(limits: Any) -> bool:
+    """Whether a line's `rate_limits` is what replay can serve as headers: `x-ratelimit-*` names, string values."""
+    return isinstance(limits, dict) and all(
+        isinstance(value, str) and name.startswith(_LIMITS) and name.isascii() and "\n" not in value + name
+        for name, value in limits.items()
+    )
 
 
 _BROKE_ERRORS = "an httpx transport error (ReadTimeout, ReadError, RemoteProtocolError, ...)"

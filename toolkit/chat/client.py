@@ -105,14 +105,16 @@ import re
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any, NoReturn
 
 import httpx
 from pydantic import ValidationError
 
+from toolkit.chat.call_id_shape import refuses_ids, shaped_ids
 from toolkit.chat.charset import ACCEPTED, PACKAGES, READ_AT_MOST, body_encoding, inflated, left_undone, undone
 from toolkit.chat.context_limit import CONTEXT_HINT, over_context
 from toolkit.chat.credit import credit_fix, out_of_credit
@@ -145,7 +147,7 @@ from toolkit.chat.native_shapes import NativeReplyError, native_shape
 from toolkit.chat.pages import cdn_code_text, page_text
 from toolkit.chat.proxies import direct_mounts
 from toolkit.chat.rate_limits import reset_wait, said_delay, worded_wait
-from toolkit.chat.reasoning_fields import refused_field, without_fields
+from toolkit.chat.reasoning_fields import asked_field, refused_field, with_fields, without_fields
 from toolkit.chat.schema_keywords import refused_keyword, without_keywords
 from toolkit.chat.sse import (
     MALFORMED_CALL,
@@ -161,12 +163,14 @@ from toolkit.chat.sse import (
     not_empty,
     plainly_error,
     read_json,
+    relayed,
     reported_error,
     said_instead,
     sse_lines,
     stated_reason,
 )
 from toolkit.chat.stream_scrub import HeldEcho, scrub_event_stream, unechoed_response
+from toolkit.chat.thought_signatures import refuses_unsigned, signed
 from toolkit.chat.tool_refusal import names_tools, refuses_tools
 from toolkit.errors import (
     BadResponseError,
@@ -530,6 +534,16 @@ class ChatClient:
         """A history's reasoning fields this gateway refused (`KEPT_ASSISTANT_FIELDS`: Groq refuses
         `reasoning` another gateway asked back); left out of every later request
         (`toolkit.chat.reasoning_fields`)."""
+        self.fields_asked: list[str] = []
+        """Reasoning fields this gateway asked back on assistant turns that had none (DeepSeek's thinking
+        mode: `reasoning_content`); given empty to such turns from then on (`toolkit.chat.reasoning_fields`)."""
+        self.ids_shaped: bool = False
+        """Whether tool call ids go in Mistral's shape (9 letters and digits); set True by itself when the
+        gateway refuses an id of another shape (a history written elsewhere: `toolkit.chat.call_id_shape`)."""
+        self.signatures_stood_in: bool = False
+        """Whether an assistant turn whose tool calls carry no thought signature goes with Google's stand-in
+        on its first call; set True by itself when the gateway refuses one unsigned (Gemini 3, on a history
+        written elsewhere: `toolkit.chat.thought_signatures`)."""
         self.thinking_off_unstreamed: bool = False
         """Whether a request not streamed says `enable_thinking: false`; set True by itself when the
         gateway refuses one without it (DashScope serving Qwen3's open models, which think by default
@@ -658,8 +672,14 @@ class ChatClient:
             wire = mask_json(wire, self._unsaid)
         if self.fields_refused:
             wire = without_fields(wire, self.fields_refused)
+        if self.fields_asked:
+            wire = with_fields(wire, self.fields_asked)
         if self.empty_text_refused:
             wire = with_null_text(wire)
+        if self.signatures_stood_in:
+            wire = signed(wire)
+        if self.ids_shaped:
+            wire = shaped_ids(wire)
         body: dict[str, Any] = {"model": self.model, "messages": wire}
         if tools:
             body["tools"] = tool_payload(tools)
@@ -805,7 +825,11 @@ class ChatClient:
         (the default of a request with tools), and a tool-schema keyword a relay refuses
         (`toolkit.chat.schema_keywords`), a reasoning field of the history's assistant turns
         (`toolkit.chat.reasoning_fields`), and the empty text of a turn that only calls tools (sent
-        null: `toolkit.chat.empty_text`). Remembered: none is sent to this gateway again."""
+        null: `toolkit.chat.empty_text`). Remembered: none is sent to this gateway again. A turn's
+        tool calls Gemini 3 refuses unsigned get Google's stand-in signature, assistant turns DeepSeek
+        asks a reasoning field of get it empty (`toolkit.chat.reasoning_fields`), and tool call ids Mistral
+        refuses are sent in its shape, from then on too (`toolkit.chat.thought_signatures`,
+        `toolkit.chat.call_id_shape`)."""
         if "stream_options" in body and exc.refuses("stream_options"):
             self.usage_in_stream = False
             del body["stream_options"]
@@ -840,9 +864,24 @@ class ChatClient:
                     self.fields_refused.append(kept)
             body["messages"] = without_fields(messages, self.fields_refused)
             return True
+        asked = asked_field(f"{exc} {exc.body}", messages) if exc.status in (400, 422) else None
+        if asked is not None:  # DeepSeek's thinking mode, a turn without its reasoning: given it empty
+            with _REFUSED_LOCK:
+                if asked not in self.fields_asked:
+                    self.fields_asked.append(asked)
+            body["messages"] = with_fields(messages, self.fields_asked)
+            return True
         if exc.status in (400, 422) and refuses_empty_text(f"{exc} {exc.body}", messages):
             self.empty_text_refused = True  # a strict relay's empty text block: the turn's text goes null
             body["messages"] = with_null_text(messages)
+            return True
+        if exc.status in (400, 422) and refuses_ids(f"{exc} {exc.body}", messages):
+            self.ids_shaped = True  # Mistral, ids made elsewhere: each in its shape, the same one each time
+            body["messages"] = shaped_ids(messages)
+            return True
+        if exc.status == 400 and refuses_unsigned(f"{exc} {exc.body}", messages):
+            self.signatures_stood_in = True  # Gemini 3, a call made elsewhere: Google's stand-in signature
+            body["messages"] = signed(messages)
             return True
         keyword = refused_keyword(f"{exc} {exc.body}", body.get("tools")) if exc.status == 400 else None
         if keyword is not None:  # a relay to Gemini refuses `additionalProperties`: the package checks it itself
@@ -1507,7 +1546,7 @@ def triage_status(response: httpx.Response, attempt: int = 1, mask: Callable[[st
     if status < 400:
         raise CallerError(redirect_text(response), status=status, body=body, attempts=attempt)
     detail = error_message(body)
-    if status in _CREDIT_STATUSES:
+    if status in _CREDIT_STATUSES and not _content_filtered(response.text):  # a filter's words may name credits
         credit = _out_of_credit(response)
         if credit is not None:
             raise OutOfCreditError(
@@ -1553,6 +1592,9 @@ def triage_status(response: httpx.Response, attempt: int = 1, mask: Callable[[st
         hint = TOOLS_REFUSED_HINT
     elif status == 404 and _unversioned_azure(response.request.url):
         hint = AZURE_VERSION_HINT
+    elif status == 404 and '"DeploymentNotFound"' in response.text:  # Azure's `code` for a name it has no deployment of
+        where = "the name in LLM_BASE_URL" if "/deployments/" in response.request.url.path else "LLM_MODEL"
+        hint = AZURE_DEPLOYMENT_HINT.format(where=where)
     elif status == 400 and _BAD_KEY.search(detail):  # Gemini's wrong key: a 400, "API key not valid"
         hint = _CALLER_HINTS[401]
     elif status in (400, 403) and (_REGION.search(detail) or "unsupported_country" in response.text):
@@ -1561,7 +1603,11 @@ def triage_status(response: httpx.Response, attempt: int = 1, mask: Callable[[st
         hint = FILTERED_HINT
     elif status in (400, 413, 422) and over_context(body):  # each provider's words for a context window overrun
         hint = CONTEXT_HINT
-    elif status in (400, 422) and (_NO_MODEL.search(detail) or _MODEL_CODE.search(response.text)):  # DeepSeek's, …
+    elif status in (400, 403) and (_RESTRICTED.search(detail) or '"organization_restricted"' in response.text):
+        hint = RESTRICTED_HINT  # Groq's 400, Anthropic's: the account, not the request
+    elif status in (400, 404) and (_RETIRED.search(detail) or '"model_decommissioned"' in response.text):  # Groq's
+        hint = _CALLER_HINTS[410]  # a model retired: as a 410 says it
+    elif status in (400, 404, 422) and (_NO_MODEL.search(detail) or _MODEL_CODE.search(response.text)):  # DeepSeek's
         hint = MODEL_HINT
     raise CallerError(
         f"HTTP {status}: {detail} — {hint}",
@@ -1767,11 +1813,21 @@ _DOUBLED = "/chat/completions/chat/completions"
 """A base URL that already names the endpoint: the most common LLM_BASE_URL slip."""
 _CREDIT_STATUSES = frozenset({400, 402, 403, 429})
 """Statuses that may say the account is out of credit: never retried then (`_out_of_credit`)."""
-_TRANSIENT = frozenset({408, 409, 424, 429, 498})
-"""Retried, like 5xx: request timeout, conflict (a lock that timed out), text-generation-inference's 424
-(a generation that failed on its server, `"error_type": "generation"`: a shard's CUDA out of memory, a
-lost connection to it; "Failed Dependency", not the request's fault), rate limit, and Groq's 498 (its
-flex tier at capacity, `capacity_exceeded`: console.groq.com/docs/flex-processing says to retry)."""
+RETRIED_STATUSES: Mapping[int, str] = MappingProxyType(
+    {
+        408: "request timeout: the gateway timed out waiting",
+        409: "conflict: a lock on the gateway timed out (OpenAI)",
+        424: "the generation failed on the model's server (text-generation-inference)",
+        429: "rate limited",
+        498: "the flex tier is at capacity (Groq)",
+    }
+)
+"""The 4xx statuses retried, like every 5xx, and why: request timeout, conflict (a lock that timed out),
+text-generation-inference's 424 (a generation that failed on its server, `"error_type": "generation"`:
+a shard's CUDA out of memory, a lost connection to it; "Failed Dependency", not the request's fault),
+rate limit, and Groq's 498 (its flex tier at capacity, `capacity_exceeded`:
+console.groq.com/docs/flex-processing says to retry). Week 2's notebook shows its table from here."""
+_TRANSIENT = frozenset(RETRIED_STATUSES)
 _DEFAULT_HINT = "the request was rejected; fix it (not retried)"
 NO_RETRY_HINT = (
     "the gateway says asking again will not help (x-should-retry: false); the message says what failed (not retried)"
@@ -1785,6 +1841,13 @@ AZURE_VERSION_HINT = (
     "an Azure OpenAI deployment URL takes the API version in its query: add it to LLM_BASE_URL, e.g. "
     "https://<resource>.openai.azure.com/openai/deployments/<deployment>?api-version=2024-10-21 (not retried)"
 )
+AZURE_DEPLOYMENT_HINT = (
+    "Azure OpenAI has no deployment of that name in this resource: {where} must be a deployment's name (the name "
+    "given when deploying, not the model's), and a deployment made in the last minutes may not be ready yet "
+    "(not retried)"
+)
+"""Azure's 404 `DeploymentNotFound`: a deployment URL names the deployment in its path
+(`…/openai/deployments/<name>`), Azure's `/openai/v1` address in the request's `model`."""
 FILTERED_HINT = (
     "the gateway's content filter refused the prompt; rephrase the request, or check the gateway's filter (not retried)"
 )
@@ -1865,8 +1928,24 @@ _NO_MODEL = re.compile(
     r"|\b(?:invalid|unknown) model\b|\bno models? (?:is |are )?loaded\b|模型[^。，,]{0,20}不存在",
     re.IGNORECASE,
 )
-"""A 400's or 422's words for a model the gateway does not serve (DeepSeek: "Model Not Exist"; Perplexity,
+"""A 400's, 404's or 422's words for a model the gateway does not serve (DeepSeek: "Model Not Exist"; Perplexity,
 Mistral: "Invalid model"; LM Studio: "No models loaded"; Zhipu: "模型不存在"), not a bad body."""
+_RESTRICTED = re.compile(
+    r"\b(?:organi[sz]ation|account)\b[^.]{0,40}\b(?:has been|was|is) (?:restricted|disabled|suspended|deactivated|banned)\b",
+    re.IGNORECASE,
+)
+"""A 400's or 403's words for an account its provider restricted (Groq: "Organization has been restricted";
+Anthropic: "This organization has been disabled.")."""
+RESTRICTED_HINT = (
+    "the provider has restricted or disabled the account (organization) behind the key, not the request: check the "
+    "account in the provider's console or ask its support, or use another key (not retried)"
+)
+_RETIRED = re.compile(
+    r"\bmodel\b[^.]{0,80}\b(?:has been|was) (?:decommissioned|deprecated|retired|shut down|discontinued)\b",
+    re.IGNORECASE,
+)
+"""A 400's or 404's words for a model its provider retired (Groq: "The model `…` has been decommissioned and is
+no longer supported"; OpenAI: "The model `text-davinci-003` has been deprecated"): choose another, as a 410 says."""
 _MODEL_CODE = re.compile(r'"code"\s*:\s*"model_not_(?:found|supported|available)"')
 """An error code naming the model as not served, whatever the words (Hugging Face's router: "model_not_supported";
 Together's "model_not_available"; OpenAI's "model_not_found")."""
@@ -1894,7 +1973,7 @@ def _said(data: dict[str, Any], nested: bool = True) -> str:
     if isinstance(error, dict) and isinstance(error.get("message"), dict) and nested:
         return _said(error["message"], nested=False)
     if isinstance(error, dict) and error.get("message"):
-        return str(error["message"])
+        return relayed(error, str(error["message"]))  # a router's: the provider's own words too
     for value in (error, data.get("detail"), data.get("message"), data.get("error_msg")):  # Baidu's `error_msg`
         if isinstance(value, str) and value.strip():
             return value

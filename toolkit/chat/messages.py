@@ -428,12 +428,14 @@ def _not_extra_text(extra: dict[str, Any]) -> str:
     )
 
 
-KEPT_ASSISTANT_FIELDS = ("reasoning_content", "reasoning_details", "thinking_blocks", "reasoning")
+KEPT_ASSISTANT_FIELDS = ("reasoning_content", "reasoning_details", "thinking_blocks", "reasoning", "extra_content")
 """Fields of an assistant message that providers want back on the next request: DeepSeek's (and
 Moonshot's Kimi) `reasoning_content` in thinking mode with tool calls — without it the next
 request is a 400, so a tool-call reply keeps it even empty (`empty_reasoning`) —, OpenRouter's
-`reasoning_details`, LiteLLM's `thinking_blocks` (Claude's signed thinking), and vLLM's and
-Ollama's `reasoning`, unless the reply says it in `reasoning_details` too (`one_reasoning`).
+`reasoning_details`, LiteLLM's `thinking_blocks` (Claude's signed thinking), vLLM's and
+Ollama's `reasoning`, unless the reply says it in `reasoning_details` too (`one_reasoning`), and
+Gemini's `extra_content` on a reply without tool calls (`{"google": {"thought_signature": …}}`; a
+tool call's goes back on the call, in its `extra`).
 A gateway that refuses one (Groq refuses `reasoning` for a model without reasoning) is asked again
 without it (`toolkit.chat.reasoning_fields`). Others are dropped."""
 
@@ -591,9 +593,16 @@ class TokenUsage(_Record):
 
     @classmethod
     def from_openai(cls, data: dict[str, Any] | None) -> TokenUsage:
-        """From an OpenAI `usage` object; a missing or non-integer count is None (not reported)."""
+        """From an OpenAI `usage` object; a missing or non-integer count is None (not reported). A
+        reasoning model's thinking counted beside `completion_tokens` (xAI's: its
+        `completion_tokens_details.reasoning_tokens` is in `total_tokens` and not in
+        `completion_tokens`, where OpenAI's is) is output too (`_beside`)."""
         data = data if isinstance(data, dict) else {}
-        return cls(input_tokens=_count(data.get("prompt_tokens")), output_tokens=_count(data.get("completion_tokens")))
+        given_in, given_out = _count(data.get("prompt_tokens")), _count(data.get("completion_tokens"))
+        total = data.get("total_tokens")
+        if given_in is not None and given_out is not None and type(total) is int and total > given_in + given_out:
+            given_out += _beside(data, total - given_in - given_out)  # the rare case: a total saying more
+        return cls(input_tokens=given_in, output_tokens=given_out)
 
     def to_openai(self) -> dict[str, int | None]:
         """The wire form of `usage`: `prompt_tokens`, `completion_tokens` and `total_tokens` (`None` = not reported)."""
@@ -624,6 +633,15 @@ def tokens_text(count: int | None) -> str:
 
 def _plus(a: int | None, b: int | None) -> int | None:
     return None if a is None or b is None else a + b
+
+
+def _beside(usage: dict[str, Any], more: int) -> int:
+    """The reasoning tokens `usage` counts beside its completion: its `reasoning_tokens` when its
+    total exceeds prompt plus completion by just those; else 0 (a total off by anything else is
+    the gateway's own arithmetic, not read)."""
+    details = usage.get("completion_tokens_details")
+    reasoning = details.get("reasoning_tokens") if isinstance(details, dict) else None
+    return more if type(reasoning) is int and reasoning == more else 0
 
 
 def _count(value: Any) -> int | None:

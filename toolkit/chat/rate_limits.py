@@ -14,11 +14,17 @@ instead: `[{"error": {"code": 429, "status": "RESOURCE_EXHAUSTED", "details": [{
 Duration: seconds, a fraction of up to nine digits, then `s`. Hugging Face's serverless inference
 says how long a model still loading will take: a 503 `{"error": …, "estimated_time": 20.0}`.
 
+Together names its one limit with no suffix: `x-ratelimit-remaining: 0`, `x-ratelimit-reset: 2`
+(seconds), read as one more limit. A bare reset of a billion seconds or more is a time (GitHub's
+epoch seconds), not a wait.
+
 Leaves out: `Retry-After` and `retry-after-ms`, which come first (`toolkit.chat.client.retry_after`);
-other names (`x-ratelimit-reset` alone, GitHub's epoch seconds), read as no wait.
+an epoch reset (read as no wait: counting it would trust the gateway's clock), and other names
+(Together's `x-tokenlimit-*`, which say no reset), read as no wait.
 
 Last, the words: OpenAI's, Groq's and Gemini's rate-limit messages end "Please try again in 7m12s." /
-"Please retry in 37.5s." (`worded_wait`), which a relay that drops the headers passes on.
+"Please retry in 37.5s.", Azure OpenAI's "Please retry after 6 seconds." (`worded_wait`), which a
+relay that drops the headers passes on.
 """
 
 from __future__ import annotations
@@ -59,10 +65,21 @@ def reset_wait(headers: Mapping[str, str]) -> float | None:
         wait = duration_s(value) if name.startswith(_RESET) else None
         if wait is not None:
             known[name[len(_RESET) :]] = wait
+    bare = duration_s(fields[_BARE_RESET]) if _BARE_RESET in fields else None
+    if bare is not None and bare < _EPOCH_FROM:  # Together's one limit: its name is "", its headers bare
+        known[""] = bare
     if not known:
         return None
-    used_up = [wait for limit, wait in known.items() if _used_up(fields.get(_REMAINING + limit))]
+    used_up = [
+        wait for limit, wait in known.items() if _used_up(fields.get(_REMAINING + limit if limit else _BARE_LEFT))
+    ]
     return max(used_up) if used_up else min(known.values())
+
+
+_BARE_RESET, _BARE_LEFT = "x-ratelimit-reset", "x-ratelimit-remaining"
+"""Together's headers of its one (requests) limit: seconds until it is whole, and what is left of it."""
+_EPOCH_FROM = 1e9
+"""A bare reset this large (2001 on) is a time (GitHub's epoch seconds), not a wait: read as none."""
 
 
 def _used_up(remaining: str | None) -> bool:
@@ -115,10 +132,12 @@ def _delay(value: Any) -> float | None:
 
 
 _WORDED = re.compile(
-    r"\b(?:try again|retry) in (?:about )?((?:\d+(?:\.\d+)?(?:ms|h|m|s))+|\d+(?:\.\d+)?) ?(seconds?|secs?)?\b",
+    r"\b(?:try again|retry) (?:in|after) (?:about )?((?:\d+(?:\.\d+)?(?:ms|h|m|s))+|\d+(?:\.\d+)?) ?"
+    r"(seconds?|secs?|minutes?|mins?)?\b",
     re.IGNORECASE,
 )
-""""try again in 1.8s", "retry in 37.474s", "try again in 7m12s", "try again in 386ms", "retry in 20 seconds"."""
+""""try again in 1.8s", "retry in 37.474s", "try again in 7m12s", "try again in 386ms", "retry in 20 seconds",
+Azure OpenAI's "Please retry after 6 seconds.", "try again after 1 minute"."""
 
 
 def worded_wait(message: str) -> float | None:
@@ -126,4 +145,5 @@ def worded_wait(message: str) -> float | None:
     found = _WORDED.search(message)
     if found is None or (found[1][-1].isdigit() and not found[2]):  # a bare number needs its unit
         return None
-    return duration_s(found[1])
+    wait = duration_s(found[1])
+    return wait * 60 if wait is not None and found[2] and found[2].lower().startswith("min") else wait

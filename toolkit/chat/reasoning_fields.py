@@ -4,7 +4,8 @@ Gateways name a reply's reasoning differently, and each wants it back under its 
 assistant turn of the next request (`toolkit.chat.messages.KEPT_ASSISTANT_FIELDS`): DeepSeek's and
 Moonshot's `reasoning_content`; vLLM's (since 0.11; it reads only this one back) and Ollama's
 `reasoning`; OpenRouter's `reasoning_details`; LiteLLM's `thinking_blocks` in front of Claude (its
-signed thinking blocks, which Anthropic wants back before a tool result). A reply carrying
+signed thinking blocks, which Anthropic wants back before a tool result); Gemini's `extra_content`
+(its thought signature) on a reply without tool calls. A reply carrying
 `reasoning` beside `reasoning_details` (OpenRouter sends both) says the same thinking twice:
 `reasoning_details`, which holds the signatures, goes back alone (`one_reasoning`). Beside
 `reasoning_content` both go back, as they came: vLLM between 0.11 and 0.15 sent both, and reads
@@ -17,10 +18,17 @@ redacted block whole. A signed block is whole: the next thinking piece starts an
 A history written on one gateway may carry a field another refuses (Groq: "property 'reasoning' is
 unsupported"; a strict FastAPI server's 422 "Extra inputs are not permitted" at
 `body.messages.1.reasoning`; DeepSeek-R1's "Please remove the reasoning_content from your message":
-R1, unlike DeepSeek's later models in thinking mode, takes none back). `refused_field` names a kept
+R1, unlike DeepSeek's later models in thinking mode, takes none back; a strict gateway, Gemini's
+`extra_content` on an assistant message or on one of its tool calls). `refused_field` names a kept
 field the history carries that such an error refuses, for the client to send the request again without it (`without_fields`) and leave it
 out for that gateway from then on. An error asking for the field (DeepSeek's "Missing
 `reasoning_content`", "must be passed back") refuses nothing.
+
+The other way round, DeepSeek's thinking mode asks for `reasoning_content` on assistant turns (V3.2
+on a turn that called tools, V4 on every one: "Missing `reasoning_content` field in the assistant
+message", "The `reasoning_content` in the thinking mode must be passed back to the API"), which a
+history written elsewhere, or a reply that reasoned nothing, lacks: `asked_field` names it, for the
+client to send the request again with it empty on each turn lacking it (`with_fields`), and so on.
 
 Leaves out: showing the reasoning (the views show the answer), and a kept field's contents, which
 go back as they came.
@@ -80,7 +88,7 @@ def refused_field(said: str, messages: Iterable[Any], fields: Iterable[str]) -> 
         key
         for message in messages
         if isinstance(message, dict) and message.get("role") == "assistant"
-        for key in message
+        for key in (*message, *_call_keys(message))
     }
     for field in fields:
         if field in carried and re.search(rf"(?<![\w]){re.escape(field)}(?![\w])", said):
@@ -88,12 +96,63 @@ def refused_field(said: str, messages: Iterable[Any], fields: Iterable[str]) -> 
     return None
 
 
-def without_fields(messages: list[Any], fields: Iterable[str]) -> list[Any]:
-    """The wire `messages` with `fields` left out of each assistant message (a new list; the others as they are)."""
-    dropped = frozenset(fields)
+ASKABLE_FIELDS = ("reasoning_content", "reasoning")
+"""The kept fields a gateway may ask back on a turn that has none: text, given empty (`with_fields`)."""
+
+
+def asked_field(said: str, messages: Iterable[Any]) -> str | None:
+    """The first of `ASKABLE_FIELDS` the error text `said` asks for (names as a word, in words
+    asking for it: DeepSeek's "Missing `reasoning_content` field in the assistant message", "The
+    `reasoning_content` in the thinking mode must be passed back to the API") that an assistant
+    message of the request's wire `messages` lacks, or None."""
+    if not _WANTING.search(said):
+        return None
+    turns = [m for m in messages if isinstance(m, dict) and m.get("role") == "assistant"]
+    for field in ASKABLE_FIELDS:
+        named = re.search(rf"(?<![\w]){re.escape(field)}(?![\w])", said)
+        if named and any(field not in turn for turn in turns):
+            return field
+    return None
+
+
+def with_fields(messages: list[Any], fields: Iterable[str]) -> list[Any]:
+    """The wire `messages` with each of `fields` given empty (`""`) to each assistant message that
+    lacks it (a new list; the others as they are)."""
+    wanted = tuple(fields)
     return [
-        {key: value for key, value in message.items() if key not in dropped}
-        if isinstance(message, dict) and message.get("role") == "assistant" and not dropped.isdisjoint(message)
+        {**{field: "" for field in wanted if field not in message}, **message}
+        if isinstance(message, dict) and message.get("role") == "assistant" and any(f not in message for f in wanted)
         else message
         for message in messages
     ]
+
+
+def _call_keys(message: dict[str, Any]) -> Iterable[str]:
+    """The keys of an assistant message's tool calls (Gemini's `extra_content` rides on a call)."""
+    calls = message.get("tool_calls")
+    return [key for call in calls if isinstance(call, dict) for key in call] if isinstance(calls, list) else ()
+
+
+def without_fields(messages: list[Any], fields: Iterable[str]) -> list[Any]:
+    """The wire `messages` with `fields` left out of each assistant message and of its tool calls (a new
+    list; the others as they are)."""
+    dropped = frozenset(fields)
+    return [
+        _without(message, dropped)
+        if isinstance(message, dict)
+        and message.get("role") == "assistant"
+        and not (dropped.isdisjoint(message) and dropped.isdisjoint(_call_keys(message)))
+        else message
+        for message in messages
+    ]
+
+
+def _without(message: dict[str, Any], dropped: frozenset[str]) -> dict[str, Any]:
+    kept = {key: value for key, value in message.items() if key not in dropped}
+    calls = kept.get("tool_calls")
+    if isinstance(calls, list):
+        kept["tool_calls"] = [
+            {key: value for key, value in call.items() if key not in dropped} if isinstance(call, dict) else call
+            for call in calls
+        ]
+    return kept

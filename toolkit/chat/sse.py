@@ -65,7 +65,8 @@ starts with the one before (`_arguments`). A provider's own fields on a call (Ge
 thinking mode), joined (a tool-call reply's even when empty: `empty_reasoning`), and
 `reasoning_details` pieces (OpenRouter's), merged per block (`merge_details`), `reasoning` deltas
 (vLLM's, Ollama's), joined, and `thinking_blocks` pieces (LiteLLM's, for Claude), merged per block
-(`toolkit.chat.reasoning_fields.merge_blocks`), for the reply to carry back.
+(`toolkit.chat.reasoning_fields.merge_blocks`), and a delta's own `extra_content` (Gemini's thought
+signature on a reply's text: the latest), for the reply to carry back.
 
 The lines are the stream's own (`sse_lines`): only CR, LF and CRLF end one, as the SSE spec
 says and OpenAI's SDK reads them; a U+2028 or U+0085 a gateway writes unescaped inside a chunk's
@@ -106,6 +107,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from toolkit.chat.balance import Balance, whole_object
+from toolkit.chat.context_limit import CONTEXT_HINT, over_context
 from toolkit.chat.credit import credit_fix, out_of_credit
 from toolkit.chat.messages import (
     OPENAI_CALL_KEYS,
@@ -203,6 +205,9 @@ class StreamAssembler:
     said_reasoning: list[str] = field(default_factory=list)
     """`reasoning` deltas (vLLM's, Ollama's): kept as `reasoning`, unless `reasoning_details` came
     too (`one_reasoning`)."""
+    signed: dict[str, Any] | None = None
+    """The latest `extra_content` object of a delta (Gemini's thought signature on a reply's text,
+    sent whole): kept, to go back with the reply."""
     blocks: list[dict[str, Any]] = field(default_factory=list)
     """`thinking_blocks` pieces (LiteLLM's, for Claude), merged per block (`merge_blocks`): kept, to go back."""
     slots: dict[int, int] = field(default_factory=dict)
@@ -368,6 +373,8 @@ class StreamAssembler:
             self.said_reasoning.append(delta["reasoning"])
         if delta.get("thinking_blocks") and isinstance(delta["thinking_blocks"], list):
             merge_blocks(self.blocks, delta["thinking_blocks"])
+        if type(delta.get("extra_content")) is dict and delta["extra_content"]:
+            self.signed = delta["extra_content"]
         try:
             pieces = _listed(delta.get("tool_calls"), "streamed tool_calls")
         except BadResponseError:
@@ -488,6 +495,8 @@ class StreamAssembler:
             kept["reasoning_details"] = joined_details(self.details)
         if self.blocks:
             kept["thinking_blocks"] = self.blocks
+        if self.signed is not None:
+            kept["extra_content"] = self.signed
         said_reasoning = paired("".join(self.said_reasoning))
         if said_reasoning:
             kept = one_reasoning({**kept, "reasoning": said_reasoning})
@@ -924,14 +933,45 @@ MALFORMED_CALL = "the model wrote a malformed tool call, transient"
 
 def error_detail(error: Any) -> str:
     """What an error object says, on one line: its `message` (or `msg`, as some gateways write it:
-    `{"code": 429, "msg": …}`, or Baidu Qianfan's `error_msg`), a string as it is, else its JSON."""
+    `{"code": 429, "msg": …}`, or Baidu Qianfan's `error_msg`) and what the provider behind a router
+    said (`relayed`), a string as it is, else its JSON."""
     if isinstance(error, dict) and (error.get("message") or error.get("msg") or error.get("error_msg")):
         text = str(error.get("message") or error.get("msg") or error["error_msg"])  # Baidu Qianfan's `error_msg`
+        text = relayed(error, text)
     elif isinstance(error, str):
         text = error
     else:
         text = json.dumps(error, ensure_ascii=False, default=str)
     return " ".join(text.split())[:200]
+
+
+def relayed(error: dict[str, Any], message: str) -> str:
+    """`message`, then what the provider behind a router answered when the error carries it: OpenRouter's
+    `{"message": "Provider returned error", "metadata": {"raw": …, "provider_name": "OpenAI"}}` reads
+    "Provider returned error (OpenAI: <the provider's own message>)"; `raw` is the provider's body (its
+    error's message, when it is one in OpenAI's shape) or its text."""
+    metadata = error.get("metadata")
+    said = _raw_said(metadata.get("raw")) if isinstance(metadata, dict) else ""
+    if not said:
+        return message
+    name = metadata.get("provider_name") if isinstance(metadata, dict) else None
+    return f"{message} ({name.strip()}: {said})" if isinstance(name, str) and name.strip() else f"{message} ({said})"
+
+
+def _raw_said(raw: Any) -> str:
+    """The message of a provider's body as a router relays it (text of JSON, or JSON), "" when none."""
+    if raw is None or raw == "":
+        return ""
+    if isinstance(raw, str):
+        try:
+            raw = json.loads(raw)
+        except (ValueError, RecursionError):
+            return " ".join(raw.split())[:200]
+    if isinstance(raw, list) and raw and isinstance(raw[0], dict):  # Google's one-item list
+        raw = raw[0]
+    if isinstance(raw, dict) and isinstance(raw.get("error"), (dict, str)):
+        raw = raw["error"]
+    return error_detail(raw)
 
 
 def reported_error(error: Any, where: str, body: str, status: int | None = None) -> ModelCallError:
@@ -953,9 +993,23 @@ def reported_error(error: Any, where: str, body: str, status: int | None = None)
         error = TransientError(f"gateway {where} ({named[0]}, transient): {detail}", status=named[1], body=body)
         error.retry_after = _said_wait(body, detail)
         return error
+    if _over_context(error):  # llama.cpp's, vLLM's context window overrun, said in the stream
+        bad = BadResponseError(f"gateway {where}: {detail} — {CONTEXT_HINT}", status=status, body=body)
+        bad.hint = "The conversation does not fit the model's context window; the message says what to do."
+        return bad
     bad = BadResponseError(f"gateway {where}: {detail}", status=status, body=body)
     bad.hint = "The gateway reported this error itself; the message says what went wrong."
     return bad
+
+
+def _over_context(error: Any) -> bool:
+    """Whether the error object itself (not the body around it, which may hold the model's words) says
+    the conversation outgrew the context window (`toolkit.chat.context_limit`)."""
+    try:
+        said = error if isinstance(error, str) else json.dumps(error, ensure_ascii=False, default=str)
+    except (ValueError, RecursionError):
+        return False
+    return over_context(said)
 
 
 def _said_wait(body: str, detail: str) -> float | None:

@@ -26,9 +26,9 @@ from toolkit.tools.decorator import tool
 from toolkit.tools.execute import Policies, raise_error
 
 Q = [UserMessage(content="go")]
-LIMIT = 0.05
+LIMIT = 0.2
 SLOW = (
-    "Tool 'slow' did not finish within 0.05 s: the loop stopped waiting for it, and it may still be running. "
+    "Tool 'slow' did not finish within 0.2 s: the loop stopped waiting for it, and it may still be running. "
     "Its outcome is unknown (it may have done its work). Check before calling it again."
 )
 
@@ -176,7 +176,7 @@ def test_a_timeout_under_raise_error_stops_the_turn_with_the_cause_a_timeout(rel
         run_loop(ScriptedModel([call("slow", id="c1"), "done"]), Q, tools=[slow], memory=memory, options=options)
     assert str(raised.value) == SLOW
     assert type(raised.value.__cause__) is TimeoutError
-    assert str(raised.value.__cause__) == "no result within 0.05 s"
+    assert str(raised.value.__cause__) == "no result within 0.2 s"
     assert raised.value.loop_result.stopped_by == f"ToolExecutionError: {SLOW}"
     assert results(memory.messages()) == [("c1", SLOW)]
 
@@ -245,7 +245,7 @@ def test_the_course_texts_say_it_in_chinese(release):
     assert results(memory.messages()) == [
         (
             "c1",
-            "工具 'slow' 在 0.05 秒内没有完成：不再等待它，它可能仍在运行。结果未知（可能已经执行）。再次调用前请先确认。",
+            "工具 'slow' 在 0.2 秒内没有完成：不再等待它，它可能仍在运行。结果未知（可能已经执行）。再次调用前请先确认。",
         )
     ]
 
@@ -348,7 +348,7 @@ def test_a_compensation_past_the_limit_is_logged_as_not_done_and_the_turn_goes_o
         (
             "reserve",
             False,
-            "compensation did not finish within 0.05 s: the loop stopped waiting for it, and it may still be "
+            "compensation did not finish within 0.2 s: the loop stopped waiting for it, and it may still be "
             "running; the call may not have been undone",
         )
     ]
@@ -359,7 +359,7 @@ def test_a_compensation_past_the_limit_is_logged_as_not_done_and_the_turn_goes_o
 
 
 NOT_COMPENSATED = (
-    "not compensated: the call did not finish within 0.05 s and may still be running, so whether it took effect "
+    "not compensated: the call did not finish within 0.2 s and may still be running, so whether it took effect "
     "is unknown; check, and undo it by hand if it did"
 )
 

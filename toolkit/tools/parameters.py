@@ -846,7 +846,8 @@ def _add_default(prop: dict[str, Any], default: Any) -> None:
     if _plain_json(default):  # what the general path below keeps as it is, without building an encoder
         prop["default"] = default
         return
-    plain = _plain_container(default)
+    kind = type(default)  # compared by identity: a metaclass may make a class unhashable
+    plain = _plain_container(default) if kind is list or kind is tuple or kind is dict else None  # (an enum: not asked)
     if plain is not None:  # `[]`, `(800, 600)`, `{"k": 1}`: the general path's copy, made without it
         prop["default"] = plain
         return

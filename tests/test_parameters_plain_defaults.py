@@ -8,7 +8,7 @@ import json
 import math
 import sys
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic_core import to_jsonable_python
 
@@ -153,3 +153,53 @@ def test_a_secret_default_of_a_models_field_stays_out_of_the_schema_too():
         "Db": {"host": "db.local", "password": None},
         "Api": {"url": "https://api.example.com", "token": None},
     }
+
+
+keys = st.one_of(st.text(max_size=3), st.sampled_from(["", "\udce9", "名前", Word("w"), 1, None, True, Size.S]))
+containers = st.one_of(
+    st.lists(scalars, max_size=4),
+    st.lists(scalars, max_size=4).map(tuple),
+    st.dictionaries(keys, scalars, max_size=4),
+    st.lists(st.lists(scalars, max_size=2), max_size=2),  # nested: the general path
+    st.sampled_from([[], (), {}, [math.nan], (10**5000,), {"k": math.inf}, [Word("w")], {"k": Size.S}, [[]]])
+    | st.sampled_from([["\udce9"], {"\udce9": 1}, {"名前": 1}, {"k": "\udce9"}]),
+)
+
+
+@given(containers)
+@settings(max_examples=60)
+def test_a_list_tuple_or_dict_of_plain_values_is_written_as_the_general_path_writes_it(default):
+    """`_plain_container`: a list or tuple of plain values as a new list, a dict of `str` keys to them as a new dict,
+    without the serializer and the encoder; anything else (nested, NaN inside, a key not exactly an ASCII `str`) by the
+    general path. Either way the same property, of the same types."""
+    prop = {}
+    _add_default(prop, default)
+    expected = general(default)
+    assert prop == expected
+    if prop:
+        assert type(prop["default"]) is type(expected["default"])
+        assert prop["default"] is not default  # a copy: the schema never holds the function's own default
+        if isinstance(default, dict):
+            assert [type(key) for key in prop["default"]] == [type(key) for key in expected["default"]]
+            assert list(prop["default"]) == list(expected["default"])  # the order too
+
+
+def test_only_containers_of_plain_values_skip_the_general_path():
+    from toolkit.tools.parameters import _plain_container
+
+    assert _plain_container([1, "a", None, 1.5, True]) == [1, "a", None, 1.5, True]
+    assert _plain_container((800, 600)) == [800, 600]
+    assert _plain_container({"k": 1}) == {"k": 1}
+    for default in (
+        [[1]],
+        [math.nan],
+        (10**5000,),
+        {1: "a"},
+        {Word("w"): 1},
+        {"\udce9": 1},
+        {"k": Size.S},
+        {1, 2},
+        "ab",
+        3,
+    ):
+        assert _plain_container(default) is None, default

@@ -846,6 +846,11 @@ def _add_default(prop: dict[str, Any], default: Any) -> None:
     if _plain_json(default):  # what the general path below keeps as it is, without building an encoder
         prop["default"] = default
         return
+    kind = type(default)  # compared by identity: a metaclass may make a class unhashable
+    plain = _plain_container(default) if kind is list or kind is tuple or kind is dict else None  # (an enum: not asked)
+    if plain is not None:  # `[]`, `(800, 600)`, `{"k": 1}`: the general path's copy, made without it
+        prop["default"] = plain
+        return
     try:
         value = to_jsonable_python(sets_sorted(default, by_alias=True) if holds_set(default) else default)
         json.dumps(value, allow_nan=False)  # NaN, infinities and too long integers, at any depth
@@ -864,6 +869,25 @@ def _plain_json(value: Any) -> bool:
     writes it); a test holds the two paths equal. Subclasses (an enum, a `str` subclass) take the
     general path."""
     return fast_schema.json_scalar(value) and (type(value) is not int or -_SAFE_INT < value < _SAFE_INT)
+
+
+def _plain_container(value: Any) -> list[Any] | dict[str, Any] | None:
+    """What `_add_default`'s general path writes for a list or tuple of `_plain_json` values (a new
+    list of them: `to_jsonable_python` writes a tuple as a list) or a dict of ASCII `str` keys to them
+    (a new dict; the serializer refuses a key with a lone surrogate, and the default is left out),
+    made without that path (some 35k instructions for `[1]`: the serializer and
+    `json.dumps`' encoder); None for any other value (nested, a set, a subclass, a key that is not
+    exactly an ASCII `str`). `tests/test_parameters_plain_defaults.py` holds the two paths equal."""
+    kind = type(value)
+    if kind is list or kind is tuple:
+        return list(value) if all(map(_plain_json, value)) else None
+    if (
+        kind is dict
+        and all(type(key) is str and key.isascii() for key in value)
+        and all(map(_plain_json, value.values()))
+    ):
+        return dict(value)
+    return None
 
 
 def _accepts_none(annotation: Any) -> bool:

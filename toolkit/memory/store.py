@@ -38,7 +38,7 @@ other values come back in their JSON form (a tuple or a set as a list, a date as
 
 Each row's checksum (SHA-256 of id, seq and payload) is verified on load. A changed row, a
 missing row (the seqs must run from `first_seq` to `next_seq - 1`), a conversation row whose
-seqs are not whole numbers in order, a tool result that answers no earlier call, or a payload
+seqs are not whole numbers in order (nor below 2**62: `_SEQ_LIMIT`), a tool result that answers no earlier call, or a payload
 that is not a message (not text, not JSON) raises `MemoryStoreError` naming the path, the id
 and the row. An id SQLite cannot store (a lone surrogate) raises `MemoryIdError`, anything but
 messages `ConfigurationError`, both before the database is touched. A path starting with `~` is
@@ -851,7 +851,7 @@ class SqliteStore:
         if row is None:
             return 0, 0, None
         first, next_seq, system = row
-        if not (type(first) is int and type(next_seq) is int and 0 <= first <= next_seq) or not (
+        if not (type(first) is int and type(next_seq) is int and 0 <= first <= next_seq < _SEQ_LIMIT) or not (
             system is None or isinstance(system, str)
         ):
             raise MemoryStoreError(
@@ -1064,6 +1064,11 @@ _OPEN: weakref.WeakSet[SqliteStore] = weakref.WeakSet()
 _NEVER_CLOSED: list[sqlite3.Connection] = []
 """Connections kept, never used again nor closed (nor by the collector): a forked child's from its
 parent, and those whose file was deleted or replaced under them (`_check_same_file`)."""
+
+
+_SEQ_LIMIT = 2**62
+"""No conversation's rows reach this seq (a billion messages a second for 146 years): a conversation
+row past it was changed outside toolkit, and appending to it would pass SQLite's 64-bit integers."""
 
 
 def _after_fork_in_child() -> None:

@@ -46,7 +46,8 @@ in the home folder, as in a shell. A file that is not an SQLite database raises
 `MemoryStoreError` on open and is left as it was (a 1-byte file, which SQLite takes for an empty
 database, is refused before anything is written: `_check_header`; the file is never opened but
 through SQLite, which keeps the locks of the process's other connections to it). A 0-byte file is a new, empty store (SQLite treats it so, and `touch
-memory.db` is a common way to make one). A file deleted or replaced under a running store (its
+memory.db` is a common way to make one). A folder where the file or its `-wal` or `-shm` goes is named as such
+(`_folder_problem`). A file deleted or replaced under a running store (its
 device and inode no longer the path's) is refused at the next use with `MemoryStoreError`, never
 read from nor written to again (`_check_same_file`). A database of another program (tables or views, but no toolkit
 schema version) raises `MemoryStoreError` on open and is left untouched. A store written by the
@@ -258,7 +259,11 @@ def _identity(path: Path | None) -> tuple[int, int] | None:
 
 def _folder_problem(path: Path, folder: Path) -> str | None:
     """What keeps SQLite from opening `path` in `folder`, if it is the folder: missing, or not
-    writable for this user (None: something else, SQLite's own words say it)."""
+    writable for this user, or a folder where the database or its `-wal` or `-shm` file goes (None:
+    something else, SQLite's own words say it)."""
+    for each in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+        if os.path.isdir(each):
+            return f"{each} is a folder, where SQLite needs a file; name another file for the store, or move the folder away"
     try:
         found = os.stat(folder)
     except OSError as exc:

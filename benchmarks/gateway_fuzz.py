@@ -4,7 +4,7 @@ Issue 14 ("Keep what holds"): the gateway answered every malformed request with 
 OpenAI-shaped 4xx. This script keeps that true at scale, on demand (CI keeps the smaller
 hypothesis run in `tests/test_gateway_fuzz.py`). Requests go through `httpx` and
 `InProcessTransport`, the path a notebook uses, from a seeded generator (same run, same
-requests) mixing twelve kinds:
+requests) mixing thirteen kinds:
 
     bytes      random bytes, sometimes a truncated valid body
     json       random JSON values
@@ -24,6 +24,11 @@ requests) mixing twelve kinds:
                `propertyNames` (`^(a+)+$`, asked with 30 'a's and a '!'), an invalid regex, an unknown
                `format`, a negative `minLength`, an `enum` of 10,000 items or of mixed types, a
                `default` its own schema refuses; a forced call, sometimes strict
+    numbers    a number no encoder writes, spliced into the text where a number (or any value) goes:
+               `1e400`, `1e-400`, `-0`, `NaN`, `Infinity`, 5,000 digits, past 64 bits, `01`, `+1`, `.5`;
+               in a sampling field, a message, the arguments' text or a tool's schema; or a key twice
+               in one object (`"model"`, `"messages"`, `"role"`, `"tool_calls"`, ...), the second
+               one's value hostile
 
 Bounded: every body ≤ 256 KB, and the run stops after `--seconds` (default 600) whatever the
 count. Reported: status classes, 5xx, crashes (an exception out of the transport), 4xx bodies
@@ -91,6 +96,7 @@ KEYS = ["role", "content", "tool_calls", "tool_call_id", "function", "arguments"
 KEYS += ["stream", "stream_options", "parallel_tool_calls", "model", "messages", "response_format", "n", "x"]
 ODD = ["\ud800", "\x00", "\u202e", "\ufeff", "{", "}", '"', "\\", "SN202610200001", "物流", "退款", " " * 50]
 KINDS = ["bytes", "json", "mutated", "extra", "deep", "big", "text", "http", "schema", "nested", "encoded", "keywords"]
+KINDS += ["numbers"]
 SCHEMA_KEYS = ["type", "properties", "required", "enum", "items", "anyOf", "not", "additionalProperties", "$defs"]
 SLIPS = ["str", "int", "float", "bool", "dict", "list", "any", "String", "", "function", "array"]
 QUOTED = ["n", "modalities", "tool_choice", "response_format", "temperature", "metadata", "stop", "prediction"]
@@ -127,6 +133,15 @@ HOSTILE_KEYWORDS: list[tuple[str, Any]] = [
     ("uniqueItems", "yes"),
 ]
 """A string schema's keyword given a value no one tried: invalid, negative, impossible, of the wrong type."""
+NUMBERS = ["1e400", "-1e400", "1e-400", "-0", "-0.0", "NaN", "Infinity", "-Infinity", "9" * 5000, "9" * 4301]
+NUMBERS += ["1" + "0" * 400 + ".5", "18446744073709551616", "-9223372036854775809", "1.7976931348623157e308"]
+NUMBERS += ["4.9e-324", "0." + "0" * 5000 + "1", "1E+2", "01", "1.", ".5", "+1", "0x10", "1_000", "1e", "--1"]
+"""Number tokens strict JSON refuses, or reads into a value no encoder writes (infinity, 0 for 1e-400)."""
+NUMBER_SLOTS = ["temperature", "top_p", "n", "max_tokens", "max_completion_tokens", "seed", "presence_penalty"]
+NUMBER_SLOTS += ["frequency_penalty", "top_logprobs", "logprobs", "parallel_tool_calls", "stream", "model"]
+"""Top-level fields a number token replaces (most take a number; a few take another type)."""
+TWICE = ["model", "messages", "tools", "tool_choice", "stream", "n"]
+"""Top-level keys the `numbers` kind writes twice."""
 
 
 class Fuzzer:
@@ -320,6 +335,41 @@ class Fuzzer:
         parameters["properties"]["orderId"] = field
         return _dump(request)
 
+    def numbers(self) -> bytes:
+        """The valid request with one number token no encoder writes where a value goes (`NUMBERS`), or
+        with a key written twice in one object, the second value hostile (which one a reader keeps varies)."""
+        r = self.r
+        request = json.loads(json.dumps(VALID))
+        token = r.choice(NUMBERS)
+        roll = r.random()
+        if roll < 0.3:
+            request[r.choice(NUMBER_SLOTS)] = "@"
+        elif roll < 0.45:
+            message = request["messages"][r.randrange(len(request["messages"]))]
+            message[r.choice(["content", "role", "name", "tool_call_id"])] = "@"
+        elif roll < 0.6:  # inside the arguments' own text (a JSON string holding JSON)
+            call = request["messages"][2]["tool_calls"][0]["function"]
+            call["arguments"] = r.choice(['{"orderId":@}', '{"orderId":"SN202610200001","n":@}', "@", "[@]"])
+            call["arguments"] = call["arguments"].replace("@", token)
+            return _dump(request)
+        elif roll < 0.75:
+            field = request["tools"][0]["function"]["parameters"]["properties"]["orderId"]
+            field[r.choice(["minimum", "maximum", "maxLength", "minLength", "multipleOf", "default", "const"])] = "@"
+            if r.random() < 0.3:
+                field["enum"] = ["SN202610200001", "@"]
+        else:  # a key twice: the first value valid, the second hostile (a number token or a random value)
+            key = r.choice(TWICE + ["role", "content", "tool_calls", "function", "arguments", "type"])
+            second = token if r.random() < 0.5 else json.dumps(self.value(), ensure_ascii=False)
+            text = _dump(request).decode("utf-8", "surrogatepass")
+            if key in TWICE:
+                text = text.replace("{", '{"' + key + '":' + second + ",", 1)  # the top level's own key first
+            else:
+                spot = text.find(f'"{key}": ', r.randrange(len(text) // 2))
+                spot = text.find(f'"{key}": ') if spot < 0 else spot
+                text = text[:spot] + f'"{key}": {second}, ' + text[spot:] if spot >= 0 else text
+            return text.encode("utf-8", "surrogatepass")
+        return _dump(request).replace(b'"@"', token.encode())
+
     def request(self, kind: str) -> tuple[str, str, dict[str, str], bytes]:
         r = self.r
         headers = {"content-type": "application/json"}
@@ -342,6 +392,8 @@ class Fuzzer:
             body = self.nested()
         elif kind == "keywords":
             body = self.keywords()
+        elif kind == "numbers":
+            body = self.numbers()
         elif kind == "encoded":
             headers["content-encoding"], body = self.encoded()
         elif kind == "schema":

@@ -328,6 +328,31 @@ def test_a_corrupt_cassette_is_a_typed_error_naming_file_and_line_and_is_left_as
     assert cassette.read_bytes() == before
 
 
+def test_a_last_line_cut_short_says_so_and_what_to_do(tmp_path):
+    """A run stopped while it wrote its last exchange (Ctrl-C, a full disk): before, "line 3: not JSON: '...'"
+    and no word of the file ending there, nor of the two lines before it that still replay."""
+    cassette = tmp_path / "session.jsonl"
+    whole = json.dumps(EXCHANGE)
+    cassette.write_text(whole + "\n" + whole + "\n" + whole[:40], encoding="utf-8")
+    with pytest.raises(CassetteError) as info:
+        connect(env={"LLM_REPLAY": str(cassette)})
+    assert str(info.value) == (
+        f"cassette {cassette}, line 3: not JSON, and the file ends inside it (a run stopped while writing it?): "
+        f"{whole[:40]!r}; delete that line to replay the lines before it{SUFFIX}"
+    )
+
+
+def test_a_bad_last_line_that_ends_with_its_line_break_is_only_not_json(tmp_path):
+    cassette = tmp_path / "session.jsonl"
+    cassette.write_text(json.dumps(EXCHANGE) + "\n{oops}\n", encoding="utf-8")
+    with pytest.raises(CassetteError) as info:
+        connect(env={"LLM_REPLAY": str(cassette)})
+    assert str(info.value) == f"cassette {cassette}, line 2: not JSON: '{{oops}}'{SUFFIX}"
+
+
+SUFFIX = " (set by LLM_REPLAY: give a cassette LLM_RECORD wrote, or unset LLM_REPLAY)"
+
+
 def test_a_cassette_saved_with_a_byte_order_mark_replays(tmp_path):
     """Notepad and other Windows editors save UTF-8 with a BOM: a cassette edited there still replays."""
     cassette = tmp_path / "session.jsonl"

@@ -395,6 +395,12 @@ def test_a_payload_changed_to_another_type_is_reported(tmp_path, payload):
         ("next_seq = -5", "first_seq 0, next_seq -5"),
         ("next_seq = 2.5", "first_seq 0, next_seq 2.5"),
         ("system = x'00'", "first_seq 0, next_seq 4"),
+        # was OverflowError out of append (next_seq + 1 past SQLite's 64-bit integers)
+        ("next_seq = 9223372036854775807", "first_seq 0, next_seq 9223372036854775807"),
+        (
+            "first_seq = 4611686018427387904, next_seq = 4611686018427387904",
+            "first_seq 4611686018427387904, next_seq 4611686018427387904",
+        ),
     ],
 )
 def test_a_conversation_row_with_wrong_types_is_reported(tmp_path, change, shown):

@@ -199,6 +199,20 @@ def test_a_turn_lock_file_the_user_may_not_make_or_write_names_the_folder_or_the
     )
 
 
+@pytest.mark.parametrize("folder", ["memory.db", "memory.db-wal", "memory.db-shm"])
+def test_a_folder_where_the_store_or_its_wal_files_go_is_named(tmp_path, folder):
+    """Before: "unable to open database file" (the database or its `-wal` a folder) or "attempt to write a
+    readonly database" (its `-shm`), then "(check that the path names a file you may write, ...)"."""
+    path = tmp_path.resolve() / "memory.db"
+    (tmp_path / folder).mkdir()
+    with pytest.raises(MemoryStoreError) as caught:
+        SqliteStore(path)
+    assert str(caught.value) == (
+        f"cannot open memory database {path}: {path.parent / folder} is a folder, where SQLite needs a file; "
+        f"name another file for the store, or move the folder away"
+    )
+
+
 def test_a_store_in_a_folder_that_does_not_exist_names_the_folder(tmp_path):
     """Before: "unable to open database file (check that the path names a file you may write, in a
     folder that exists, on a disk with room, not locked)", the folder never named."""

@@ -349,3 +349,32 @@ def test_an_enum_without_members_is_refused_where_the_tool_is_made(fn):
         f"{what} has no members, so no value the model sends is one of them. "
         f"Fix: give {it} its members, or use another type"
     )
+
+
+class Endless(BaseModel):
+    """A model whose JSON Schema hook calls itself without end (as one 500 models deep runs pydantic past
+    Python's recursion limit: the same RecursionError, at once)."""
+
+    v: int
+
+    @classmethod
+    def __get_pydantic_json_schema__(cls, core_schema, handler):
+        return cls.__get_pydantic_json_schema__(core_schema, handler)
+
+
+def test_a_type_pydantic_recurses_past_the_limit_on_is_named_so():
+    """Before: "pydantic cannot describe Endless as JSON Schema (RecursionError). Fix: use a JSON-friendly
+    type: ..., a pydantic model" (which it is)."""
+
+    def f(x: Endless) -> str:
+        return "ok"
+
+    with pytest.raises(ToolDefinitionError) as raised:
+        reflect(f)
+    assert str(raised.value) == (
+        f"@tool {HERE}.test_a_type_pydantic_recurses_past_the_limit_on_is_named_so.<locals>.f, parameter 'x': "
+        "pydantic ran past Python's recursion limit describing Endless as JSON Schema (its types nest too deeply: "
+        "a chain of hundreds of models, each a field of the one before, or a schema hook that calls itself). Fix: "
+        "make it flatter: one recursive model (a field of its own type, e.g. `child: Node | None`) describes any "
+        "depth once; or take a `dict[str, Any]` and check it in the tool"
+    )

@@ -159,6 +159,11 @@ RETRY = ' Call tool_search_tool again with arguments like {"terms": ["refund", "
         ('{"terms": ["refund"', 'Failed to parse tool search arguments as a JSON object: \'{"terms": ["refund"\'.'),
         ('["refund"]', "Failed to parse tool search arguments as a JSON object: '[\"refund\"]'."),
         ('{"terms": ' + "[" * 100_000 + "]" * 100_000 + "}", "Tool search arguments are nested too deeply to read."),
+        # before: searched for "payment" alone, "refund" dropped without a word
+        (
+            '{"terms": ["refund"], "terms": ["payment"]}',
+            'Tool argument \'terms\' is given twice, ["refund"] and then ["payment"]: give it once, with every term.',
+        ),
     ],
 )
 def test_argument_mistakes_have_exact_texts(raw, problem):

@@ -46,7 +46,9 @@ a request nobody recorded fails with `CassetteMismatch` and a diff against the n
 recording. A shared cassette lets a class without keys see a real model's behaviour, mistakes
 included. A cassette that cannot be read, or holds a line that is not an exchange (a run killed
 mid-write, a hand edit, a key given twice in one object), is a `CassetteError` naming the file and
-the line; so is one recorded with another tool (VCR.py's JSON, a HAR file: no line is an exchange). It is never rewritten.
+the line (a last line the file ends inside, as a killed run leaves it, is said to be that, with the fix: delete
+it to replay the lines before it); so is one recorded with another tool (VCR.py's JSON, a HAR file: no line is an
+exchange). It is never rewritten.
 
 The run's clock (`toolkit.chat.clock`, re-exported here) is recorded in the cassette and
 reused on replay, so a cassette recorded today replays tomorrow.
@@ -602,7 +604,8 @@ def read_cassette(path: Path) -> list[dict[str, Any]]:
     # which a body recorded with `ensure_ascii=False` holds as they are (a reply quoting a PDF, say).
     numbered = [(number, line) for number, line in enumerate(text.split("\n"), 1) if line.strip()]
     try:
-        lines = [_checked_line(path, number, line) for number, line in numbered]
+        cut = numbered[-1][0] if numbered and not text.endswith("\n") else None  # the file ends inside it
+        lines = [_checked_line(path, number, line, number == cut) for number, line in numbered]
     except CassetteError:
         if len(numbered) > 1 and _one_document(text):  # VCR.py's JSON cassette, a HAR file: indented
             raise _foreign(
@@ -656,7 +659,9 @@ def cassette_text(path: Path) -> str:
         raise CassetteError(f"cassette {path} cannot be read: {reason}") from None
 
 
-def _checked_line(path: Path, number: int, text: str) -> dict[str, Any]:
+def _checked_line(path: Path, number: int, text: str, cut: bool = False) -> dict[str, Any]:
+    """Line `number` read as an exchange (`cut`: the last one, with no line break after it: a run
+    that stopped while it wrote it leaves it so, and its not being JSON is said as that)."""
     try:
         line = json.loads(text, object_pairs_hook=_unique_keys)
     except _GivenTwice as twice:
@@ -665,6 +670,11 @@ def _checked_line(path: Path, number: int, text: str) -> dict[str, Any]:
             "(replay would silently use the last)"
         ) from None
     except (ValueError, RecursionError):
+        if cut:
+            raise CassetteError(
+                f"cassette {path}, line {number}: not JSON, and the file ends inside it (a run stopped while "
+                f"writing it?): {text[:80]!r}; delete that line to replay the lines before it"
+            ) from None
         raise CassetteError(f"cassette {path}, line {number}: not JSON: {text[:80]!r}") from None
     problem = _line_problem(line)
     if problem:

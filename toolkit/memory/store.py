@@ -38,7 +38,7 @@ other values come back in their JSON form (a tuple or a set as a list, a date as
 
 Each row's checksum (SHA-256 of id, seq and payload) is verified on load. A changed row, a
 missing row (the seqs must run from `first_seq` to `next_seq - 1`), a conversation row whose
-seqs are not whole numbers in order, a tool result that answers no earlier call, or a payload
+seqs are not whole numbers in order (nor below 2**62: `_SEQ_LIMIT`), a tool result that answers no earlier call, or a payload
 that is not a message (not text, not JSON) raises `MemoryStoreError` naming the path, the id
 and the row. An id SQLite cannot store (a lone surrogate) raises `MemoryIdError`, anything but
 messages `ConfigurationError`, both before the database is touched. A path starting with `~` is
@@ -46,7 +46,8 @@ in the home folder, as in a shell. A file that is not an SQLite database raises
 `MemoryStoreError` on open and is left as it was (a 1-byte file, which SQLite takes for an empty
 database, is refused before anything is written: `_check_header`; the file is never opened but
 through SQLite, which keeps the locks of the process's other connections to it). A 0-byte file is a new, empty store (SQLite treats it so, and `touch
-memory.db` is a common way to make one). A file deleted or replaced under a running store (its
+memory.db` is a common way to make one). A folder where the file or its `-wal` or `-shm` goes is named as such
+(`_folder_problem`). A file deleted or replaced under a running store (its
 device and inode no longer the path's) is refused at the next use with `MemoryStoreError`, never
 read from nor written to again (`_check_same_file`). A database of another program (tables or views, but no toolkit
 schema version) raises `MemoryStoreError` on open and is left untouched. A store written by the
@@ -258,7 +259,11 @@ def _identity(path: Path | None) -> tuple[int, int] | None:
 
 def _folder_problem(path: Path, folder: Path) -> str | None:
     """What keeps SQLite from opening `path` in `folder`, if it is the folder: missing, or not
-    writable for this user (None: something else, SQLite's own words say it)."""
+    writable for this user, or a folder where the database or its `-wal` or `-shm` file goes (None:
+    something else, SQLite's own words say it)."""
+    for each in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+        if os.path.isdir(each):
+            return f"{each} is a folder, where SQLite needs a file; name another file for the store, or move the folder away"
     try:
         found = os.stat(folder)
     except OSError as exc:
@@ -851,7 +856,7 @@ class SqliteStore:
         if row is None:
             return 0, 0, None
         first, next_seq, system = row
-        if not (type(first) is int and type(next_seq) is int and 0 <= first <= next_seq) or not (
+        if not (type(first) is int and type(next_seq) is int and 0 <= first <= next_seq < _SEQ_LIMIT) or not (
             system is None or isinstance(system, str)
         ):
             raise MemoryStoreError(
@@ -1064,6 +1069,11 @@ _OPEN: weakref.WeakSet[SqliteStore] = weakref.WeakSet()
 _NEVER_CLOSED: list[sqlite3.Connection] = []
 """Connections kept, never used again nor closed (nor by the collector): a forked child's from its
 parent, and those whose file was deleted or replaced under them (`_check_same_file`)."""
+
+
+_SEQ_LIMIT = 2**62
+"""No conversation's rows reach this seq (a billion messages a second for 146 years): a conversation
+row past it was changed outside toolkit, and appending to it would pass SQLite's 64-bit integers."""
 
 
 def _after_fork_in_child() -> None:

@@ -1123,6 +1123,12 @@ def argument_object(raw: str, tool: str, example: str) -> dict[str, Any]:
         shown = cut(raw, 200)
         problem = f"Failed to parse tool search arguments as a JSON object: {shown!r}"
         raise argument_problem(problem, tool, example)
+    if raw.count(":") > len(value) and (twice := json_repair.key_twice(raw, value)) is not None:
+        first, second = (cut(json.dumps(v, ensure_ascii=False), 60) for v in (twice.first, twice.second))
+        problem = (
+            f"Tool argument {twice.path!r} is given twice, {first} and then {second}: give it once, with every term"
+        )
+        raise argument_problem(problem, tool, example)  # every JSON reader keeps the last: the first terms lost
     return value
 
 

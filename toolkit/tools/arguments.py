@@ -12,8 +12,9 @@ coercion mode of `toolkit.tools.coercion`: pydantic's lax mode, adjusted to Lang
 The text is read leniently (`toolkit.tools.json_repair`: trailing commas, `{,}`, an object
 wrapped in quotes, double-encoded JSON) and within limits (size and depth: beyond them an
 `ArgumentError`, never `RecursionError`; an integer longer than Python converts, 4300 digits,
-is an argument error naming it). Numbers are read as `Decimal` for the parameters that take a
-`Decimal` (`exact=True`, then `floats_except` gives every other parameter the float `json.loads`
+is an argument error naming it; so is a key written twice in one object with two different values,
+`{"x": 1, "x": 2}`, which every JSON reader reads as `{"x": 2}`: `json_repair.key_twice`). Numbers
+are read as `Decimal` for the parameters that take a `Decimal` (`exact=True`, then `floats_except` gives every other parameter the float `json.loads`
 gives), so `1234567890.123456789` keeps every digit. A default handed to the function is a
 fresh copy on each call (a tool that appends to its `list` default cannot change what the next
 call receives); a default that cannot be copied (a connection, a lock, a client) is handed over
@@ -145,7 +146,18 @@ def parse_arguments(tool_name: str, text: str, *, exact: bool = False) -> dict[s
         value = None
     if type(value) is not dict and not isinstance(value, dict):  # JSON reads exact dicts: one test
         raise ArgumentError(tool_name, [ArgumentProblem("", _short(text, raw=True), "a JSON object", kind="not_json")])
+    if text.count(":") > len(value):  # a key may be there twice (never at the top level alone: one colon each)
+        twice = json_repair.key_twice(text, value, parse_float=decimal.Decimal if exact else None)
+        if twice is not None:
+            raise ArgumentError(tool_name, [twice_problem(twice)])
     return value
+
+
+def twice_problem(twice: json_repair.Twice) -> ArgumentProblem:
+    """A key the model wrote twice with two values: every JSON reader keeps the second and drops the
+    first without a word, so which one the model meant is asked, not guessed."""
+    received = f"{_short(twice.first, limit=30)} and then {_short(twice.second, limit=30)}"
+    return ArgumentProblem(twice.path, received, "the field once, with one value")
 
 
 def _refuse_long_integer(tool_name: str, text: str) -> None:

@@ -34,6 +34,9 @@ Strict JSON is read by orjson where orjson reads it exactly as `json.loads` does
 text). `loads` also has limits, so hostile input fails cleanly: text longer than `MAX_CHARS` and
 nesting deeper than `MAX_DEPTH` raise `TooLarge` (a `ValueError`), never `RecursionError`.
 
+`key_twice(text, value)` finds a key written twice in one object with two different values, which
+`loads` (as every JSON reader) reads as the last one; the executor refuses it (`toolkit.tools.arguments`).
+
 Leaves out: comments, unquoted keys, Python literals (`True`, `None`), `NaN`: JSON5 is not the
 goal, only the slips above. (`json.loads` itself reads `NaN` and `Infinity`; a tool's arguments
 holding one are refused by the executor's coercion, `toolkit.tools.coercion` rule 3.)
@@ -44,6 +47,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import orjson
@@ -91,6 +95,116 @@ def loads(text: str, *, parse_float: Callable[[str], Any] | None = None) -> Any:
         except ValueError:
             pass
     return value
+
+
+@dataclass(frozen=True)
+class Twice:
+    """A key written twice in one object with two different values (`{"x": 1, "x": 2}`)."""
+
+    path: str
+    """Where: the key, after the path of the object holding it (`a.b`, `items[2].sku`)."""
+    first: Any
+    second: Any
+    """The two values, in the order written (every JSON reader keeps the second, dropping the first)."""
+
+
+def key_twice(text: str, value: Any, *, parse_float: Callable[[str], Any] | None = None) -> Twice | None:
+    """The first key `text` writes twice in one object with two different values, or None. `value`
+    is what `loads(text, parse_float=parse_float)` read from it.
+
+    Read again only when a key may be there twice: each key is written with a colon of its own,
+    and a colon in a string is one in `value`'s strings too (or an escape, `\\u003a`, the other way
+    round), so a text with no more colons than `value` written again (by orjson) has no key twice.
+    The caller counts first: a text with no more colons than `value` has keys at its top level
+    (`{"orderId": "SN1"}`) costs nothing more. Where the count cannot tell (an escape in the text,
+    a value orjson does not write), a text is read again only if it has more places where a key
+    may end (`_KEY_END`: a quote, in any quotes the repair reads, then a colon) than `value` has keys."""
+    try:
+        written = orjson.dumps(value, default=str).count(b":")
+    except (TypeError, orjson.JSONEncodeError):  # an integer past 64 bits
+        written = -1
+    if written >= 0 and "\\u" not in text and text.count(":") <= written:
+        return None
+    if len(_KEY_END.findall(text)) <= _keys(value):
+        return None
+    return _first_twice(_read_pairs(text, parse_float))
+
+
+def _read_pairs(text: str, parse_float: Callable[[str], Any] | None) -> Any:
+    """`loads(text)`, read as `json.loads` reads it with `_pairs` building each object."""
+    try:
+        value = _strict(text, parse_float, pairs=True)
+    except ValueError:
+        value = _strict(repair(text), parse_float, pairs=True)
+    if type(value) is str and value.lstrip().startswith(("{", "[")):
+        try:
+            value = _strict(value, parse_float, pairs=True)
+        except ValueError:
+            pass
+    return value
+
+
+_KEY_END = re.compile("[\"'“”„＂‘’]\\s*:")
+"""A quote, blanks, a colon: how each key ends (and, inside a string, only an escaped quote's `\\":`)."""
+
+
+class _Pairs(dict[str, Any]):
+    """An object read with a key twice: `twice` holds the first such key and its two values."""
+
+    twice: tuple[str, Any, Any]
+
+
+def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """`dict(pairs)`, as `json.loads` builds it, noting the first key given two different values."""
+    out: dict[str, Any] = {}
+    twice = None
+    for key, item in pairs:
+        if twice is None and key in out and not _same(out[key], item):
+            twice = (key, out[key], item)
+        out[key] = item
+    if twice is None:
+        return out
+    marked = _Pairs(out)
+    marked.twice = twice
+    return marked
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Whether two values read from JSON are written the same (1 and 1.0, or true and 1, are not)."""
+    try:
+        return type(a) is type(b) and json.dumps(a, sort_keys=True, default=str) == json.dumps(
+            b, sort_keys=True, default=str
+        )
+    except (TypeError, ValueError):
+        return False
+
+
+def _keys(value: Any) -> int:
+    """How many keys the objects in `value` hold, at every depth (iterative: no recursion limit)."""
+    total, stack = 0, [value]
+    while stack:
+        node = stack.pop()
+        if type(node) is dict:
+            total += len(node)
+            stack.extend(node.values())
+        elif type(node) is list:
+            stack.extend(node)
+    return total
+
+
+def _first_twice(value: Any) -> Twice | None:
+    """The first object (in the text's order) read with a key twice, as a `Twice`."""
+    stack: list[tuple[Any, str]] = [(value, "")]
+    while stack:
+        node, path = stack.pop()
+        if isinstance(node, _Pairs):
+            key, first, second = node.twice
+            return Twice(f"{path}.{key}" if path else key, first, second)
+        if isinstance(node, dict):
+            stack.extend((item, f"{path}.{key}" if path else key) for key, item in reversed(node.items()))
+        elif isinstance(node, list):
+            stack.extend((item, f"{path}[{i}]") for i, item in reversed(list(enumerate(node))))
+    return None
 
 
 def repair(text: str) -> str:
@@ -156,9 +270,11 @@ def _unfenced(text: str) -> str:
     return body[tag.end() if tag else 0 :].strip()
 
 
-def _strict(text: str, parse_float: Callable[[str], Any] | None) -> Any:
+def _strict(text: str, parse_float: Callable[[str], Any] | None, pairs: bool = False) -> Any:
     try:
-        value = _parse(text, parse_float)
+        value = (
+            json.loads(text, parse_float=parse_float, object_pairs_hook=_pairs) if pairs else _parse(text, parse_float)
+        )
     except RecursionError:
         raise TooLarge(f"nested deeper than {MAX_DEPTH} levels") from None
     if len(text) > MAX_DEPTH and _may_nest_deeper(text) and _depth(value) > MAX_DEPTH:  # short: too few brackets

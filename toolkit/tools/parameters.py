@@ -269,6 +269,15 @@ def _undescribable(where: str, base: Any, exc: Exception) -> ToolDefinitionError
             f"pydantic refuses {name}: {reason}",
             "give each constraint a value of the parameter's type (e.g. an int bound for an int)",
         )
+    if isinstance(exc, RecursionError):  # "use ... a pydantic model" would name what it already is
+        return ToolDefinitionError(
+            where,
+            f"pydantic ran past Python's recursion limit describing {name} as JSON Schema (its types nest too "
+            "deeply: a chain of hundreds of models, each a field of the one before, or a schema hook that calls "
+            "itself)",
+            "make it flatter: one recursive model (a field of its own type, e.g. `child: Node | None`) describes "
+            "any depth once; or take a `dict[str, Any]` and check it in the tool",
+        )
     return ToolDefinitionError(
         where,
         f"pydantic cannot describe {name} as JSON Schema ({type(exc).__name__})",

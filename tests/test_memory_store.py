@@ -515,8 +515,8 @@ def test_a_folder_or_a_nul_in_the_path_is_one_line_that_does_not_blame_the_file(
     with pytest.raises(MemoryStoreError) as info:
         SqliteStore(tmp_path)
     assert str(info.value) == (
-        f"cannot open memory database {tmp_path}: unable to open database file (check that the path names a file "
-        "you may write, in a folder that exists, on a disk with room, not locked)"
+        f"cannot open memory database {tmp_path}: {tmp_path} is a folder, where SQLite needs a file; name another "
+        "file for the store, or move the folder away"
     )
     with pytest.raises(MemoryStoreError) as info:
         SqliteStore("memory\x00.db")

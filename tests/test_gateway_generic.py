@@ -2027,12 +2027,13 @@ def test_a_statement_in_the_first_person_calls_no_tool(text, called):
 
 
 @pytest.mark.parametrize(
-    "text", ["上海现在几点？", "东京的时间", "what time is it in Beijing?", "time in Springfield now"]
+    "text", ["北京现在几点？", "拉萨的时间", "what time is it in Beijing?", "time in Springfield now"]
 )
 def test_a_city_with_no_iana_zone_is_asked_about_not_given_an_invented_zone(text):
     """ "上海现在几点？" called get_time(timezone=...) with the description's example zone, another city's time
-    given as Shanghai's: the tz database names no 上海 (nor 东京, nor Beijing), and the package keeps no
-    translation of city names. A model that cannot tell the zone asks for it."""
+    given as Shanghai's: the tz database names no Beijing, no Lhasa (and the table of Chinese names,
+    `zones.CHINESE_NAMES`, translates only the names of cities it does name). A model that cannot tell the zone
+    asks for it."""
     assert ask(text, MANY) == []
     reply = respond({"model": "m", "messages": [{"role": "user", "content": text}], "tools": MANY}, GatewayConfig())
     content = reply.body["choices"][0]["message"]["content"]
@@ -2044,6 +2045,10 @@ def test_a_city_with_no_iana_zone_is_asked_about_not_given_an_invented_zone(text
     [
         ("what time is it in Tokyo?", "Asia/Tokyo"),
         ("东京 Asia/Tokyo 现在几点", "Asia/Tokyo"),
+        # a major city's Chinese name is the database's city: "现在东京几点？" asked for the zone
+        ("现在东京几点？", "Asia/Tokyo"),
+        ("纽约现在几点了", "America/New_York"),
+        ("上海市的时间", "Asia/Shanghai"),
         ("现在几点？", "Europe/Paris"),
     ],
 )

@@ -81,7 +81,7 @@ took 4.6 s, a 1 MiB request would have taken minutes); a value is pointed at in 
 `_MAX_CHARS` characters.
 
 Leaves out: understanding. "Tokyo" becomes `Asia/Tokyo` only as the tz database names it
-(`toolkit.gateway.zones`: not Beijing, not 东京, which are asked about: `unzoned`), "tomorrow" is not a date,
+(`toolkit.gateway.zones`, 东京 too: not Beijing, not 北京, which are asked about: `unzoned`), "tomorrow" is not a date,
 and a question that shares a word with an unrelated tool's description calls that tool.
 """
 
@@ -654,7 +654,7 @@ def missing(schema: Any, text: str, facts: Facts, rules: Rules, arguments: dict[
 
 def unzoned(filler: _Filler, asking: list[str], listed: bool) -> bool:
     """Whether the fields `asking` for a timezone (all required) get none the text gives, though it names a
-    place (`place` fact): a city the tz database does not name ("上海现在几点？", "time in Beijing"), whose
+    place (`place` fact): a city the tz database does not name ("北京现在几点？", "time in Beijing"), whose
     zone would be made up (the description's example is another city's); or, when a list of places goes on
     after the call's (`listed`), whether one of the list's places has no zone ("time in Paris and in
     Beijing": a call for Paris alone drops Beijing without a word). False when the text names no place

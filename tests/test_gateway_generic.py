@@ -156,6 +156,69 @@ def test_a_city_named_for_a_timezone_field_is_its_iana_zone(text, expected):
     assert valid(ask(text, TIME), TIME) == expected
 
 
+@pytest.mark.parametrize("order", [1, -1])
+@pytest.mark.parametrize(
+    ("text", "name", "arguments"),
+    [
+        ("What time is 12:00 UTC in Tokyo?", "convert_time", ("UTC", "12:00", "Asia/Tokyo")),
+        ("When it is 9:30 in London, what time is it in New York?", "convert_time", ("Europe/London", "09:30")),
+        ("What time is it in Tokyo?", "get_current_time", ("Asia/Tokyo",)),
+    ],
+)
+def test_a_tie_by_the_words_goes_to_the_tool_whose_arguments_the_text_answers(text, name, arguments, order):
+    """Both time tools score alike by "time", and the first listed was called: "What time is 12:00 UTC in
+    Tokyo?" asked for the current time in UTC, dropping 12:00 and Tokyo. A tie now goes to the tool whose
+    required arguments the text all answers, then takes most of it, whichever is listed first."""
+    tools = TIME[::order]
+    calls = valid(ask(text, tools), tools)
+    assert [c[0] for c in calls] == [name]
+    assert tuple(calls[0][1].values())[: len(arguments)] == arguments
+
+
+FIND_FLIGHTS = fn(
+    "find_flights",
+    "Find flights from an origin to a destination",
+    {"origin": {"type": "string"}, "destination": {"type": "string"}, "date": {"type": "string", "format": "date"}},
+)
+TAXI = fn("book_taxi", "Book a taxi", {"pickup_location": {"type": "string"}, "dropoff_location": {"type": "string"}})
+
+
+@pytest.mark.parametrize("order", [1, -1])
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("book a flight from NYC to LAX", "find_flights"),
+        ("book me a taxi from the hotel to the station", "book_taxi"),
+    ],
+)
+def test_a_tie_goes_to_the_tool_whose_object_the_user_names(text, name, order):
+    """ "book a flight from NYC to LAX" scored `book_taxi` (book) and `find_flights` (flight) alike, and the first
+    listed was called: a taxi. A tie goes to the tool whose name's object (the words after its verb) the user's
+    words name, before the arguments the text answers (the flight's date is not given; the taxi's places are)."""
+    tools = [TAXI, FIND_FLIGHTS][::order]
+    assert [c[0] for c in ask(text, tools)] == [name]
+    assert generic._object_hits("getCurrentTime", ["time", "get"]) == 1
+    assert generic._object_hits("weather", ["weather"]) == 1
+
+
+def test_a_tie_the_arguments_do_not_break_goes_to_the_first_listed():
+    """Two tools alike by the words, of which the text answers neither (free text asks for nothing a text
+    lacks; a text that gives no value tells nothing): the first listed, as before. A number given is an answer."""
+    search = fn("search_records", "Look up a record", {"q": {"type": "string"}})
+    listing = fn("list_records", "Look up a record", {})
+    numbered = fn("get_record", "Look up a record", {"n": {"type": "integer"}})
+    assert ask("look up the record", [search, listing])[0][0] == "search_records"
+    assert ask("look up the record", [listing, search])[0][0] == "list_records"
+    assert ask("look up the record", [numbered, listing])[0][0] == "get_record"
+    assert ask("look up record 42", [listing, numbered])[0] == ("get_record", {"n": 42})
+    assert generic.answered(numbered["function"]["parameters"], "4 or 4", RULES) == (True, 1)
+    assert generic.answered(listing["function"]["parameters"], "4 or 4", RULES) == (False, 0)
+    # "rain" is in train_model's name: the tie stays the first listed's, not the tool no value answers
+    weather = fn("get_weather", "Get the current weather for a city", {"city": {"type": "string"}})
+    train = fn("train_model", "Train a machine learning model on a dataset", {"dataset": {"type": "string"}})
+    assert ask("下雨了，我们去看电影吧", [weather, train]) == []
+
+
 @pytest.mark.parametrize(
     "description",
     [

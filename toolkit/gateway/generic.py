@@ -5,7 +5,10 @@ search terms (`search_terms`) and ranks the request's other tools with the week-
 scorer (`toolkit.search.keyword.score`: +2 a term in the name, +1 in the description). A tool
 whose string parameter has an `enum` also scores through its values: each value's own words,
 and the system-prompt text around it (a skill's description, say). The best tool scoring at
-least `[generic] min_score` is called; ties go to the tool listed first. A tool is picked by the terms and
+least `[generic] min_score` is called; a tie goes to the tool whose name's object the terms name (`broken_tie`:
+"book a flight" finds `find_flights`, not `book_taxi`), then to the one whose required arguments the text
+answers (`answered`: all of them, then the most distinct values: "What time is 12:00 UTC in Tokyo?" converts a
+time, "What time is it in Tokyo?" asks for the current one), then to the tool listed first. A tool is picked by the terms and
 their `[generic.hints]` ("dollars": currency; a hint breaks a tie among the tools the user's own words find best,
 never outweighs them), and only when none is found, by their `[generic] synonyms` too
 ("weather" finds `get_forecast`); `picks` also counts the tools that score a clause's least, for
@@ -300,18 +303,18 @@ def picks(
     if not terms:
         return None, 0
     least = rules.generic.min_score if least is None else least
-    found = _best(tools, terms, context, least, also)
+    found = _best(tools, terms, context, least, also, text, rules)
     if found[0] is not None and len(terms) > len(own := search_terms(text, rules)):
-        found = (_hint_decides(tools, own, terms, context, least) or found[0], found[1])
+        found = (_hint_decides(tools, own, terms, context, least, text, rules) or found[0], found[1])
     if (found[0] is None or also > 0) and (more := synonym_terms(terms, rules)) is not None:
         # none found: by the synonyms; else the contenders by them (a clause may find its tool by one)
-        again = _best(tools, more, context, least, also)
+        again = _best(tools, more, context, least, also, text, rules)
         found = again if found[0] is None else (found[0], again[1])
     return found
 
 
 def _hint_decides(
-    tools: dict[str, ToolInfo], own: list[str], hinted: list[str], context: str, least: int
+    tools: dict[str, ToolInfo], own: list[str], hinted: list[str], context: str, least: int, text: str, rules: Rules
 ) -> str | None:
     """Where the user's own words find tools, the best of those that score most by them, by the words and
     their hints: a hint breaks a tie ("convert 10 dollars to euros": the currency converter, not the unit
@@ -324,17 +327,67 @@ def _hint_decides(
     top = max(scores.values(), default=0)
     if top < least:
         return None
-    return _best({name: tools[name] for name, score in scores.items() if score == top}, hinted, context, least, 0)[0]
+    tied = {name: tools[name] for name, score in scores.items() if score == top}
+    return _best(tied, hinted, context, least, 0, text, rules)[0]
 
 
-def _best(tools: dict[str, ToolInfo], terms: list[str], context: str, least: int, also: int) -> tuple[str | None, int]:
-    best, best_score, contenders = None, least - 1, 0
+def _best(
+    tools: dict[str, ToolInfo], terms: list[str], context: str, least: int, also: int, text: str, rules: Rules
+) -> tuple[str | None, int]:
+    """The tool scoring most by `terms` (at least `least`; of several, `broken_tie`), and how many score
+    at least `also` (0 when it is 0)."""
+    tied, best_score, contenders = [], least - 1, 0
     for name, info in tools.items():
         total = score_text(name, info.description, terms) + _enum_score(info.parameters, terms, context)
         if total > best_score:
-            best, best_score = name, total
+            tied, best_score = [name], total
+        elif total == best_score and tied:
+            tied.append(name)
         contenders += also > 0 and total >= also
+    best = (tied[0] if len(tied) < 2 else broken_tie(tied, tools, terms, text, rules)) if tied else None
     return best, contenders
+
+
+def broken_tie(names: list[str], tools: dict[str, ToolInfo], terms: list[str], text: str, rules: Rules) -> str:
+    """Of `names` (tools tied by the `terms`), the first that the terms name the object of (`_object_hits`:
+    "book a flight" is about a flight, not about booking: `find_flights`, not `book_taxi`), then the first
+    whose arguments take most of the text (`answered`). A tie is rare, so the schemas are read only then."""
+    return max(names, key=lambda name: (_object_hits(name, terms), answered(tools[name].parameters, text, rules)))
+
+
+def _object_hits(name: str, terms: list[str]) -> int:
+    """How many of `terms` are in the words of a tool's `name` after its first (a name is a verb and its object,
+    `book_taxi`, `getCurrentTime`; a name of one word is its object): a term in the verb ("book", "get") says
+    what is done, the object what it is done to, which is what a user names the tool by."""
+    words = [w.lower() for w in _NAME_WORDS.findall(name)]
+    objects = words[1:] or words
+    return sum(1 for term in terms if any(term in word for word in objects))
+
+
+def answered(schema: Any, text: str, rules: Rules) -> tuple[bool, int]:
+    """Whether the text itself gives a value (`_Filler.given`: a fact, a number, an `enum` value it names; no
+    default, example or made-up value) to every required top-level field of a tool's parameter `schema` that
+    asks for one, and to one at least; and how many distinct values it gives them: "What time is 12:00 UTC in Tokyo?" answers all three of
+    `convert_time(source_timezone, time, target_timezone)` and one of `get_current_time(timezone)`; "What
+    time is it in Tokyo?" answers all of `get_current_time` and leaves `convert_time`'s time unanswered.
+    A field of free text (a query, a message) or of an `enum` the text names no value of asks for nothing a
+    text lacks (any words answer it, as `fill_clause` reads it): it counts neither way. A string another field
+    took already is no answer (the text's one currency for `from_currency` and `to_currency`: "convert 5
+    pounds to kg" is no conversion of money, whose two currencies the text does not give). A text that gives a
+    tool no value tells nothing of it ("下雨了" ties `get_weather(city)` with `train_model(dataset)` by "rain":
+    neither is answered, and the first listed is called, as before)."""
+    filler = _Filler(schema if isinstance(schema, dict) else {}, text, Facts(text=text), rules, "")
+    values, unanswered = [], False
+    for name, sub in filler.required(filler.resolve(filler.root, 0)):
+        sub = filler.resolve(sub, 1)
+        value = filler.given(name, sub)
+        if value is not None and not (type(value) is str and _key(value) in values):
+            values.append(_key(value))
+        elif (
+            value is not None or "enum" not in sub and (_kind(sub) in ("integer", "number") or filler.typed(name, sub))
+        ):
+            unanswered = True
+    return bool(values) and not unanswered, len(set(values))
 
 
 def tool_finder(offered: dict[str, ToolInfo], rules: Rules) -> str | None:

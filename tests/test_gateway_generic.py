@@ -1651,6 +1651,27 @@ def test_a_currency_synonym_picks_a_currency_tool_only_for_money(text, tools, ex
     assert [name for name, _ in ask(text, tools)] == [expected]
 
 
+def _fx(amount, source, target):
+    return ("convert_currency", {"amount": amount, "from_currency": source, "to_currency": target})
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("convert 10 usd to eur and 20 gbp to jpy", [_fx(10, "USD", "EUR"), _fx(20, "GBP", "JPY")]),
+        ("把10美元换成欧元，再把20英镑换成日元", [_fx(10, "USD", "EUR"), _fx(20, "GBP", "JPY")]),
+        # near misses: a second clause without its own amount and currencies, a clause of no value, one asked twice
+        ("convert 10 usd to eur, please", [_fx(10, "USD", "EUR")]),
+        ("convert 10 usd to eur. Then convert 10 usd to eur", [_fx(10, "USD", "EUR")]),
+        ("convert 10 usd to eur and thanks", [_fx(10, "USD", "EUR")]),
+    ],
+)
+def test_each_clause_that_answers_the_whole_tool_is_a_call_of_its_own(text, expected):
+    """ "convert 10 usd to eur and 20 gbp to jpy" made one call, of 10 USD to GBP: two questions of one tool,
+    each answering all it asks, are two calls (parallel), each filled from its own clause."""
+    assert valid(ask(text, [FX, UNITS]), [FX]) == expected
+
+
 def test_synonyms_pick_a_tool_and_stay_out_of_its_arguments():
     # the search tool gets the user's own words, not "exchange" for "convert"
     search = KeywordSearch().spec.to_openai()

@@ -41,6 +41,7 @@ from typing import Any, NamedTuple
 from toolkit.gateway.content import without_tool_images
 from toolkit.gateway.generic import (
     ToolInfo,
+    answered,
     carried,
     fill_arguments,
     fill_clause,
@@ -246,7 +247,34 @@ def _generic_calls(
         return several
     schema = offered[name].parameters
     arguments = fill_arguments(schema, text, facts, rules, context=context)
-    return tuple(Call(name, a) for a in listed_calls(schema, text, facts, rules, arguments, context=context))
+    made = listed_calls(schema, text, facts, rules, arguments, context=context)
+    if len(made) == 1 and (repeated := _repeated_calls(schema, text, facts, rules, context)):
+        made = repeated
+    return tuple(Call(name, a) for a in made)
+
+
+def _repeated_calls(schema: Any, text: str, facts: Facts, rules: Rules, context: str) -> list[dict[str, Any]]:
+    """The arguments of one call of the same tool for each clause of the text (`[generic] clauses`) that answers
+    by itself every required field of it asking for a value, with two values at least (`generic.answered`):
+    "convert 10 usd to eur and 20 gbp to jpy", "把10美元换成欧元，再把20英镑换成日元" are two conversions, each
+    filled from its clause (`generic.fill_clause`). None when fewer than two clauses do (the usual case: one
+    clause; "convert 10 usd to eur and gbp" leaves its second without an amount; a list of places of one value
+    each is `generic.listed_calls`'), or the text is longer than `_MAX_CLAUSE_TEXT`."""
+    clauses = rules.generic.clauses
+    if clauses is None or len(text) > _MAX_CLAUSE_TEXT or clauses.search(text) is None:  # the usual: one clause
+        return []
+    parts = [p for p in clauses.split(text, _MAX_CLAUSES)[:_MAX_CLAUSES] if p and not p.isspace()]
+    whole = [p for p in parts if (found := answered(schema, p, rules))[0] and found[1] >= 2]
+    if len(whole) < 2:
+        return []
+    made: list[dict[str, Any]] = []
+    for part in whole:
+        arguments = fill_clause(schema, part, text, facts, rules, context=context)
+        if arguments is None:
+            return []
+        if arguments not in made:  # the same question asked twice is one call
+            made.append(arguments)
+    return made if len(made) > 1 else []
 
 
 def _clause_calls(

@@ -164,6 +164,35 @@ def test_two_currencies_named_are_converted_as_before(text, source, target):
     assert [(n, a["from_currency"], a["to_currency"]) for n, a in calls] == [("convert_currency", source, target)]
 
 
+UNITS_ENUM = {"type": "string", "enum": ["m", "km", "mile", "ft"]}
+LENGTH = fn(
+    "convert_length",
+    "Convert a length between units",
+    {"value": {"type": "number"}, "from_unit": UNITS_ENUM, "to_unit": UNITS_ENUM},
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("what is a mile?", None),
+        ("convert 5 km", None),
+        ("一英里是多少 mile", None),
+        ("convert 5 km to mile", {"value": 5, "from_unit": "km", "to_unit": "mile"}),
+        ("convert 1 mile to ft", {"value": 1, "from_unit": "mile", "to_unit": "ft"}),
+    ],
+)
+def test_one_enum_value_named_for_two_fields_of_that_enum_asks_for_the_second(text, expected):
+    """ "what is a mile?" called convert_length(1, mile, mile): the one unit the text names went to both fields
+    of the same choice, a conversion of a mile to itself. A model asks what to convert it to, as it asks for
+    the other currency; two units named are converted as before."""
+    calls, content = turn(text, [LENGTH])
+    if expected is None:
+        assert calls == [] and "to unit" in content
+    else:
+        assert calls == [("convert_length", expected)]
+
+
 # --- a field named for a part of the text takes that part, or is asked for -------------------
 
 TAXI = fn("book_taxi", "Book a taxi ride", {"pickup": S, "destination": S})

@@ -695,6 +695,8 @@ def missing(schema: Any, text: str, facts: Facts, rules: Rules, arguments: dict[
     currencies = [arguments.get(n) for n in asking.get("currency", ())]
     if len(currencies) > len(set(currencies)) and len(filler.currencies()) == 1:
         return "currency", asking["currency"][-1]
+    if (same := _one_choice_twice(filler, arguments)) is not None:
+        return "field", same
     phrased = [n for names in asking.values() for n in names if filler.phrased(n)]
     typed = [n for wanted, names in asking.items() if wanted not in (None, "format", "quoted") for n in names]
     field = next((n for n in (*typed, *phrased) if arguments.get(n) == whole), None)
@@ -703,6 +705,28 @@ def missing(schema: Any, text: str, facts: Facts, rules: Rules, arguments: dict[
         values = [arguments.get(n) for n in places]
         field = next((n for n, v in zip(places, values) if values.count(v) > 1 and filler.phrase(n) is None), None)
     return ("field", field) if field is not None else None
+
+
+def _one_choice_twice(filler: _Filler, arguments: dict[str, Any]) -> str | None:
+    """Of two required fields with the same `enum` that took the same value, the only one of it the text names,
+    the one named for a part of the text (`[[generic.phrases]]`: `from_unit`, `to_unit`) the text does not write
+    (the later when it writes neither): "what is a mile?" to `convert_length(from_unit, to_unit)` of [m, km, mile,
+    ft] is no conversion of a mile to a mile, but a question with no target; "convert 5 km" names its source
+    ("5 km"), not its target. None for the usual call (no two such fields, or they differ, or neither is named
+    for a part of the text: "change plan to pro max" of `old` and `new` is called as before)."""
+    seen: dict[tuple[str, Any], str] = {}
+    for name, sub in filler.required(filler.resolve(filler.root, 0)):
+        values = sub.get("enum")
+        if not isinstance(values, list) or not values or name not in arguments:
+            continue
+        key = (repr(values[:_MAX_ENUM_VALUES]), _key(arguments[name]))
+        first = seen.setdefault(key, name)
+        if first == name or len({_key(v) for v in named_values(values[:_MAX_ENUM_VALUES], filler.text)}) != 1:
+            continue
+        unwritten = [n for n in (name, first) if filler.phrased(n) and filler.phrase(n) is None]
+        if unwritten:
+            return unwritten[0]
+    return None
 
 
 def unzoned(filler: _Filler, asking: list[str], listed: bool) -> bool:

@@ -197,6 +197,10 @@ def test_a_tie_goes_to_the_tool_whose_object_the_user_names(text, name, order):
     words name, before the arguments the text answers (the flight's date is not given; the taxi's places are)."""
     tools = [TAXI, FIND_FLIGHTS][::order]
     assert [c[0] for c in ask(text, tools)] == [name]
+    # a word of a place the text names is no object: "new" of New York is no news
+    news = fn("get_news", "Latest news headlines on a topic", {"topic": {"type": "string"}})
+    tools = [news, *TIME][::order]
+    assert [c[0] for c in ask("convert 14:30 from London to New York", tools)] == ["convert_time"]
     assert generic._object_hits("getCurrentTime", ["time", "get"]) == 1
     assert generic._object_hits("weather", ["weather"]) == 1
 

@@ -351,8 +351,20 @@ def _best(
 def broken_tie(names: list[str], tools: dict[str, ToolInfo], terms: list[str], text: str, rules: Rules) -> str:
     """Of `names` (tools tied by the `terms`), the first that the terms name the object of (`_object_hits`:
     "book a flight" is about a flight, not about booking: `find_flights`, not `book_taxi`), then the first
-    whose arguments take most of the text (`answered`). A tie is rare, so the schemas are read only then."""
-    return max(names, key=lambda name: (_object_hits(name, terms), answered(tools[name].parameters, text, rules)))
+    whose arguments take most of the text (`answered`). A term that is a word of a place the text names is an
+    argument, not what the tool is about ("convert 14:30 from London to New York": "new" is no news). A tie is
+    rare, so the schemas are read only then."""
+    placed = _place_words(text, rules)
+    about = [t for t in terms if t not in placed] if placed else terms
+    return max(names, key=lambda name: (_object_hits(name, about), answered(tools[name].parameters, text, rules)))
+
+
+def _place_words(text: str, rules: Rules) -> set[str]:
+    """The lower-cased words of the places the text names (the `place` fact, each match)."""
+    pattern = rules.generic.facts.get("place")
+    if pattern is None:
+        return set()
+    return {w.lower() for m in pattern.finditer(text[:_MAX_CHARS]) for w in (_group(m) or "").split()}
 
 
 def _object_hits(name: str, terms: list[str]) -> int:

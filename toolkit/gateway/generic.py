@@ -104,7 +104,7 @@ from typing import Any, NamedTuple
 from toolkit.gateway.judge import Judge, allowed, any_one, containing, fitting, joined, only_one, takes
 from toolkit.gateway.patterned import compiled, pattern_string, search_limit
 from toolkit.gateway.rules import Facts, Rules
-from toolkit.gateway.zones import zone_of
+from toolkit.gateway.zones import chinese_name, zone_of
 from toolkit.search.keyword import clean_terms, score_text
 
 _WORD_START, _WORD_REST = "[A-Za-z]", "[A-Za-z0-9_'-]"
@@ -664,12 +664,14 @@ def _as_written(value: Any) -> str | None:
 
 def _joined_after(text: str, value: Any, joiner: re.Pattern[str]) -> bool:
     """Whether the text writes `value` (`_as_written`) with `joiner` right after it (a list of places goes on);
-    a zone's city in any case ("time in tokyo and london": `Asia/Tokyo`)."""
+    a zone's city in any case ("time in tokyo and london": `Asia/Tokyo`), or by its Chinese name ("纽约和伦敦")."""
     written = _as_written(value)
     at = text.find(written) if written else -1
-    if at == -1 and written and written != value:  # a zone's city, written in another case
+    if at == -1 and written and written != value:  # a zone's city, written in another case or in Chinese
         found = re.search(re.escape(written), text, re.I)
         at, written = (found.start(), found.group()) if found else (-1, written)
+        if at == -1 and not text.isascii() and (chinese := chinese_name(written)) is not None:
+            at, written = text.find(chinese), chinese
     return at != -1 and joiner.match(text, at + len(written or "")) is not None
 
 

@@ -55,6 +55,14 @@ CHINESE_NAMES = {
 """A major city's Chinese name → the tz database's name of it (`zone_of` looks that up)."""
 
 
+_IN_CHINESE = {city: chinese for chinese, city in CHINESE_NAMES.items()}
+
+
+def chinese_name(city: str) -> str | None:
+    """A city's Chinese name (`CHINESE_NAMES`; the tz database's name, blanks for `_`), or None."""
+    return _IN_CHINESE.get(city.replace("_", " "))
+
+
 def zone_of(place: str) -> str | None:
     """The IANA zone named after `place` (a city as the user wrote it, in English or by its Chinese name), or None."""
     key = " ".join(place.replace("_", " ").split())

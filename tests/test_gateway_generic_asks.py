@@ -193,6 +193,37 @@ def test_one_enum_value_named_for_two_fields_of_that_enum_asks_for_the_second(te
         assert calls == [("convert_length", expected)]
 
 
+TRANSLATE_ENUM = fn(
+    "translate_text",
+    "Translate text into a language",
+    {"text": S, "target_language": {"type": "string", "enum": ["en", "fr", "de", "zh", "ja"]}},
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "asked"),
+    [
+        ("translate 'good morning' to Italian", '"target language" can only be one of: en, fr, de, zh, ja.'),
+        ("翻译成意大利语：你好", "“target language”只能选：en, fr, de, zh, ja。"),
+    ],
+)
+def test_a_language_the_enum_does_not_offer_is_asked_about_not_replaced_by_the_first(text, asked):
+    """ "translate 'good morning' to Italian" to a tool of [en, fr, de, zh, ja] was translated into English (the
+    enum's first value): a model says which languages the tool offers instead."""
+    calls, content = turn(text, [TRANSLATE_ENUM])
+    assert calls == [] and content.startswith(asked)
+
+
+@pytest.mark.parametrize(
+    ("text", "target"),
+    [("translate good morning into French", "fr"), ("Translate this Italian menu into German", "de"),
+     ("翻译成英文：你好", "en"), ("translate hello", "en")],
+)  # fmt: skip
+def test_a_language_the_enum_offers_or_none_named_is_called_as_before(text, target):
+    calls = turn(text, [TRANSLATE_ENUM])[0]
+    assert [(n, a["target_language"]) for n, a in calls] == [("translate_text", target)]
+
+
 # --- a field named for a part of the text takes that part, or is asked for -------------------
 
 TAXI = fn("book_taxi", "Book a taxi ride", {"pickup": S, "destination": S})

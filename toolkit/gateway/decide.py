@@ -165,7 +165,25 @@ def _asked(call: Call, text: str, offered: dict[str, ToolInfo], facts: Facts, ru
     if asked is None:
         return None
     question = rules.replies.get(f"ask_{asked[0]}" if not text.isascii() else f"ask_{asked[0]}_en")
-    return fill(question, rules, None, field=" ".join(_FIELD_WORDS.findall(asked[1])).lower()) if question else None
+    if not question:
+        return None
+    field = " ".join(_FIELD_WORDS.findall(asked[1])).lower()
+    return fill(question, rules, None, field=field, values=_offered_values(offered[call.name].parameters, asked[1]))
+
+
+def _offered_values(schema: Any, name: str) -> str:
+    """The `enum` values of the top-level field `name` of a tool's `schema`, written for a question (at most
+    `_MAX_OFFERED`, then "..."); "" for a field without one."""
+    properties = schema.get("properties") if isinstance(schema, dict) else None
+    sub = properties.get(name) if isinstance(properties, dict) else None
+    values = sub.get("enum") if isinstance(sub, dict) else None
+    if not isinstance(values, list):
+        return ""
+    written = [str(v) for v in values[:_MAX_OFFERED]]
+    return ", ".join(written + ["..."] if len(values) > _MAX_OFFERED else written)
+
+
+_MAX_OFFERED = 12
 
 
 _FIELD_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+|[^\x00-\x7f]+")

@@ -711,6 +711,8 @@ def missing(schema: Any, text: str, facts: Facts, rules: Rules, arguments: dict[
         return "currency", asking["currency"][-1]
     if (same := _one_choice_twice(filler, arguments)) is not None:
         return "field", same
+    if (unoffered := _unoffered_language(filler)) is not None:
+        return "choice", unoffered
     phrased = [n for names in asking.values() for n in names if filler.phrased(n)]
     typed = [n for wanted, names in asking.items() if wanted not in (None, "format", "quoted") for n in names]
     field = next((n for n in (*typed, *phrased) if arguments.get(n) == whole), None)
@@ -740,6 +742,21 @@ def _one_choice_twice(filler: _Filler, arguments: dict[str, Any]) -> str | None:
         unwritten = [n for n in (name, first) if filler.phrased(n) and filler.phrase(n) is None]
         if unwritten:
             return unwritten[0]
+    return None
+
+
+def _unoffered_language(filler: _Filler) -> str | None:
+    """The first required field whose `enum` is of language codes when the text names a language (`[generic.
+    languages]`) and none of them is one of its values: "translate 'good morning' to Italian" to a tool of [en,
+    fr, de, zh, ja] is not a translation into English (its first value), but one the tool does not offer. None
+    when the text names none (the enum's pick stands) or one the field offers."""
+    if filler.rules.generic.language_names is None:
+        return None
+    for name, sub in filler.required(filler.resolve(filler.root, 0)):
+        values = sub.get("enum")
+        if isinstance(values, list) and values and not filler.of_languages(values[:_MAX_ENUM_VALUES]):
+            if filler._all_facts.get("languages"):  # read by `of_languages` when the values are languages' codes
+                return name
     return None
 
 

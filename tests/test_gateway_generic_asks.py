@@ -224,6 +224,34 @@ def test_a_language_the_enum_offers_or_none_named_is_called_as_before(text, targ
     assert [(n, a["target_language"]) for n, a in calls] == [("translate_text", target)]
 
 
+TABLE = fn(
+    "book_table",
+    "Book a restaurant table",
+    {"restaurant": S, "people": {"type": "integer"}, "time": {"type": "string", "description": "HH:MM"}},
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "restaurant"),
+    [
+        ("book a table for 4 at 19:30 at Nopa", "Nopa"),
+        ("Book a table at Chez Marcel for 2 at 20:00", "Chez Marcel"),
+        ("reserve a table at The Ivy for 2 at 20:00", "The Ivy"),
+        ("book a table for 2 at 20:00 at Nopa and Zuni", "Nopa"),
+        ("book a table for 4 at 19:30", None),
+    ],
+)
+def test_a_restaurant_field_takes_the_name_after_at_or_is_asked_for(text, restaurant):
+    """ "Book a table for 4 at 19:30 at Nopa" called book_table(restaurant="Book a table for 4 at 19:30 at Nopa"):
+    a restaurant's name is the capitalised words after "at" (`[[generic.phrases]]`), never the user's whole words;
+    none written, a model asks which restaurant."""
+    calls, content = turn(text, [TABLE])
+    if restaurant is None:
+        assert calls == [] and '"restaurant"' in content
+    else:
+        assert [a["restaurant"] for _, a in calls] == [restaurant]
+
+
 # --- a field named for a part of the text takes that part, or is asked for -------------------
 
 TAXI = fn("book_taxi", "Book a taxi ride", {"pickup": S, "destination": S})

@@ -273,16 +273,25 @@ def _generic_calls(
 
 def _repeated_calls(schema: Any, text: str, facts: Facts, rules: Rules, context: str) -> list[dict[str, Any]]:
     """The arguments of one call of the same tool for each clause of the text (`[generic] clauses`) that answers
-    by itself every required field of it asking for a value, with two values at least (`generic.answered`):
+    by itself every required field of it asking for a value, with two values at least (`generic.answered`; so a
+    tool of two required fields at least, a `$ref` root or an `allOf` one's aside):
     "convert 10 usd to eur and 20 gbp to jpy", "把10美元换成欧元，再把20英镑换成日元" are two conversions, each
     filled from its clause (`generic.fill_clause`). None when fewer than two clauses do (the usual case: one
     clause; "convert 10 usd to eur and gbp" leaves its second without an amount; a list of places of one value
     each is `generic.listed_calls`'), or the text is longer than `_MAX_CLAUSE_TEXT`."""
     clauses = rules.generic.clauses
+    required = schema.get("required") if isinstance(schema, dict) else None
+    if not isinstance(required, list) or len(required) < 2:  # the usual: a tool of one required field or none
+        return []
     if clauses is None or len(text) > _MAX_CLAUSE_TEXT or clauses.search(text) is None:  # the usual: one clause
         return []
     parts = [p for p in clauses.split(text, _MAX_CLAUSES)[:_MAX_CLAUSES] if p and not p.isspace()]
-    whole = [p for p in parts if (found := answered(schema, p, rules))[0] and found[1] >= 2]
+    whole: list[str] = []
+    for k, part in enumerate(parts):
+        if len(whole) + len(parts) - k < 2:  # too few clauses left to make two calls: the rest is not read
+            return []
+        if (found := answered(schema, part, rules))[0] and found[1] >= 2:
+            whole.append(part)
     if len(whole) < 2:
         return []
     made: list[dict[str, Any]] = []

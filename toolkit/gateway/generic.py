@@ -356,7 +356,12 @@ def broken_tie(names: list[str], tools: dict[str, ToolInfo], terms: list[str], t
     rare, so the schemas are read only then."""
     placed = _place_words(text, rules)
     about = [t for t in terms if t not in placed] if placed else terms
-    return max(names, key=lambda name: (_object_hits(name, about), answered(tools[name].parameters, text, rules)))
+    hits = [_object_hits(name, about) for name in names]
+    top = max(hits)
+    tied = [name for name, hit in zip(names, hits) if hit == top]
+    if len(tied) < 2:  # the object decides: the schemas are not read
+        return tied[0]
+    return max(tied, key=lambda name: answered(tools[name].parameters, text, rules))
 
 
 def _place_words(text: str, rules: Rules) -> set[str]:

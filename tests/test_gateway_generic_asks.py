@@ -164,6 +164,94 @@ def test_two_currencies_named_are_converted_as_before(text, source, target):
     assert [(n, a["from_currency"], a["to_currency"]) for n, a in calls] == [("convert_currency", source, target)]
 
 
+UNITS_ENUM = {"type": "string", "enum": ["m", "km", "mile", "ft"]}
+LENGTH = fn(
+    "convert_length",
+    "Convert a length between units",
+    {"value": {"type": "number"}, "from_unit": UNITS_ENUM, "to_unit": UNITS_ENUM},
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("what is a mile?", None),
+        ("convert 5 km", None),
+        ("一英里是多少 mile", None),
+        ("convert 5 km to mile", {"value": 5, "from_unit": "km", "to_unit": "mile"}),
+        ("convert 1 mile to ft", {"value": 1, "from_unit": "mile", "to_unit": "ft"}),
+    ],
+)
+def test_one_enum_value_named_for_two_fields_of_that_enum_asks_for_the_second(text, expected):
+    """ "what is a mile?" called convert_length(1, mile, mile): the one unit the text names went to both fields
+    of the same choice, a conversion of a mile to itself. A model asks what to convert it to, as it asks for
+    the other currency; two units named are converted as before."""
+    calls, content = turn(text, [LENGTH])
+    if expected is None:
+        assert calls == [] and "to unit" in content
+    else:
+        assert calls == [("convert_length", expected)]
+
+
+TRANSLATE_ENUM = fn(
+    "translate_text",
+    "Translate text into a language",
+    {"text": S, "target_language": {"type": "string", "enum": ["en", "fr", "de", "zh", "ja"]}},
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "asked"),
+    [
+        ("translate 'good morning' to Italian", '"target language" can only be one of: en, fr, de, zh, ja.'),
+        ("翻译成意大利语：你好", "“target language”只能选：en, fr, de, zh, ja。"),
+    ],
+)
+def test_a_language_the_enum_does_not_offer_is_asked_about_not_replaced_by_the_first(text, asked):
+    """ "translate 'good morning' to Italian" to a tool of [en, fr, de, zh, ja] was translated into English (the
+    enum's first value): a model says which languages the tool offers instead."""
+    calls, content = turn(text, [TRANSLATE_ENUM])
+    assert calls == [] and content.startswith(asked)
+
+
+@pytest.mark.parametrize(
+    ("text", "target"),
+    [("translate good morning into French", "fr"), ("Translate this Italian menu into German", "de"),
+     ("翻译成英文：你好", "en"), ("translate hello", "en")],
+)  # fmt: skip
+def test_a_language_the_enum_offers_or_none_named_is_called_as_before(text, target):
+    calls = turn(text, [TRANSLATE_ENUM])[0]
+    assert [(n, a["target_language"]) for n, a in calls] == [("translate_text", target)]
+
+
+TABLE = fn(
+    "book_table",
+    "Book a restaurant table",
+    {"restaurant": S, "people": {"type": "integer"}, "time": {"type": "string", "description": "HH:MM"}},
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "restaurant"),
+    [
+        ("book a table for 4 at 19:30 at Nopa", "Nopa"),
+        ("Book a table at Chez Marcel for 2 at 20:00", "Chez Marcel"),
+        ("reserve a table at The Ivy for 2 at 20:00", "The Ivy"),
+        ("book a table for 2 at 20:00 at Nopa and Zuni", "Nopa"),
+        ("book a table for 4 at 19:30", None),
+    ],
+)
+def test_a_restaurant_field_takes_the_name_after_at_or_is_asked_for(text, restaurant):
+    """ "Book a table for 4 at 19:30 at Nopa" called book_table(restaurant="Book a table for 4 at 19:30 at Nopa"):
+    a restaurant's name is the capitalised words after "at" (`[[generic.phrases]]`), never the user's whole words;
+    none written, a model asks which restaurant."""
+    calls, content = turn(text, [TABLE])
+    if restaurant is None:
+        assert calls == [] and '"restaurant"' in content
+    else:
+        assert [a["restaurant"] for _, a in calls] == [restaurant]
+
+
 # --- a field named for a part of the text takes that part, or is asked for -------------------
 
 TAXI = fn("book_taxi", "Book a taxi ride", {"pickup": S, "destination": S})

@@ -21,7 +21,10 @@ from toolkit.tokens import estimate_tokens
 RULES = load_rules()
 CATALOG = load_catalog()
 TOOLS = [spec.to_openai() for spec in CATALOG.tools]
-WORDS = sorted({w for q in CATALOG.queries for w in q.query.split()} | {"天气", "会议", "订单", "时间", "the", "a"})
+WORDS = sorted(
+    {w for q in CATALOG.queries for w in q.query.split()}
+    | {"天气", "会议", "订单", "时间", "the", "a", "time", "12:00", "UTC", "Tokyo", "dollars", "42", "record"}
+)
 SHOP = [
     {"type": "function", "function": {"name": n, "description": d, "parameters": {"type": "object", "properties": {}}}}
     for n, d in [("query_order", "查询订单"), ("query_logistics", "查询物流"), ("query_refund_policy", "退换货政策")]
@@ -37,6 +40,27 @@ ENUMS = {
         },
     },
 }
+
+
+def _fn(name, description, properties, required):
+    schema = {"type": "object", "properties": properties, "required": required}
+    return {"type": "function", "function": {"name": name, "description": description, "parameters": schema}}
+
+
+ZONE = {"type": "string", "description": "IANA timezone name"}
+# tools that tie by the words, which the arguments the text answers break (`generic.best_answered`)
+TIED = [
+    _fn("get_current_time", "Get current time in a timezone", {"timezone": ZONE}, ["timezone"]),
+    _fn(
+        "convert_time",
+        "Convert time between timezones",
+        {"source_timezone": ZONE, "time": {"type": "string"}, "target_timezone": ZONE},
+        ["source_timezone", "time", "target_timezone"],
+    ),
+    _fn("get_record", "Get a record by number", {"n": {"type": "integer"}}, ["n"]),
+    _fn("list_records", "Get a record list", {}, []),
+    _fn("convert_units", "Convert an amount of dollars or units", {"amount": {"type": "number"}}, ["amount"]),
+]
 CONTEXT = "Skills: refunds — handle a refund request. weather-report — a forecast for a city. calendar: book a meeting."
 
 
@@ -64,7 +88,7 @@ def _unruled(tools):
 @given(
     indices=st.lists(st.integers(0, len(TOOLS) - 1), min_size=1, max_size=12),
     words=st.lists(st.sampled_from(WORDS) | st.text(max_size=6), max_size=6),
-    extra=st.sampled_from([[], [ENUMS], SHOP, [ENUMS, *SHOP]]),
+    extra=st.sampled_from([[], [ENUMS], SHOP, [ENUMS, *SHOP], TIED, TIED[::-1], [*TIED[2:], ENUMS, *TIED[:2]]]),
     context=st.sampled_from(["", CONTEXT, "refunds calendar"]),
 )
 def test_prepared_pick_is_the_plain_pick(indices, words, extra, context):
@@ -78,7 +102,7 @@ def test_prepared_pick_is_the_plain_pick(indices, words, extra, context):
 @settings(max_examples=100, deadline=None)
 @given(indices=st.lists(st.integers(0, len(TOOLS) - 1), min_size=2, max_size=10, unique=True), data=st.data())
 def test_prepared_pick_among_a_part_is_the_plain_pick_of_that_part(indices, data):
-    tools = [TOOLS[i] for i in indices] + [ENUMS]
+    tools = [TOOLS[i] for i in indices] + [ENUMS, *TIED]
     names = [t["function"]["name"] for t in tools]
     among = set(data.draw(st.lists(st.sampled_from(names), min_size=1)))
     text = " ".join(data.draw(st.lists(st.sampled_from(WORDS), min_size=1, max_size=5)))

@@ -26,7 +26,23 @@ def test_a_city_the_database_names_is_its_zone(place, zone):
     assert zone_of(place) == zone
 
 
-@pytest.mark.parametrize("place", ["Beijing", "San Francisco", "东京", "Japan", "Eastern", "the office", "", "Asia"])
+@pytest.mark.parametrize(
+    ("place", "zone"),
+    [("东京", "Asia/Tokyo"), ("东京市", "Asia/Tokyo"), ("纽约", "America/New_York"), ("圣保罗", "America/Sao_Paulo")],
+)
+def test_a_major_citys_chinese_name_is_its_zone(place, zone):
+    """zoneinfo has no Chinese names: "现在东京几点？" asked the user for the zone of Tokyo."""
+    assert zone_of(place) == zone
+
+
+def test_every_chinese_name_is_a_city_the_database_names():
+    """A translation only: each Chinese name's English name is a city of the database (no zone judged)."""
+    assert [name for name in zones.CHINESE_NAMES if zone_of(name) is None] == []
+
+
+@pytest.mark.parametrize(
+    "place", ["Beijing", "San Francisco", "北京", "东京都", "Japan", "Eastern", "the office", "", "Asia"]
+)
 def test_a_place_the_database_does_not_name_as_a_city_of_its_regions_has_none(place):
     # the old aliases (Japan, US/Eastern) are no cities; a city it does not name is not guessed
     assert zone_of(place) is None

@@ -41,6 +41,7 @@ from typing import Any, NamedTuple
 from toolkit.gateway.content import without_tool_images
 from toolkit.gateway.generic import (
     ToolInfo,
+    answered,
     carried,
     fill_arguments,
     fill_clause,
@@ -164,7 +165,25 @@ def _asked(call: Call, text: str, offered: dict[str, ToolInfo], facts: Facts, ru
     if asked is None:
         return None
     question = rules.replies.get(f"ask_{asked[0]}" if not text.isascii() else f"ask_{asked[0]}_en")
-    return fill(question, rules, None, field=" ".join(_FIELD_WORDS.findall(asked[1])).lower()) if question else None
+    if not question:
+        return None
+    field = " ".join(_FIELD_WORDS.findall(asked[1])).lower()
+    return fill(question, rules, None, field=field, values=_offered_values(offered[call.name].parameters, asked[1]))
+
+
+def _offered_values(schema: Any, name: str) -> str:
+    """The `enum` values of the top-level field `name` of a tool's `schema`, written for a question (at most
+    `_MAX_OFFERED`, then "..."); "" for a field without one."""
+    properties = schema.get("properties") if isinstance(schema, dict) else None
+    sub = properties.get(name) if isinstance(properties, dict) else None
+    values = sub.get("enum") if isinstance(sub, dict) else None
+    if not isinstance(values, list):
+        return ""
+    written = [str(v) for v in values[:_MAX_OFFERED]]
+    return ", ".join(written + ["..."] if len(values) > _MAX_OFFERED else written)
+
+
+_MAX_OFFERED = 12
 
 
 _FIELD_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+|[^\x00-\x7f]+")
@@ -246,7 +265,43 @@ def _generic_calls(
         return several
     schema = offered[name].parameters
     arguments = fill_arguments(schema, text, facts, rules, context=context)
-    return tuple(Call(name, a) for a in listed_calls(schema, text, facts, rules, arguments, context=context))
+    made = listed_calls(schema, text, facts, rules, arguments, context=context)
+    if len(made) == 1 and (repeated := _repeated_calls(schema, text, facts, rules, context)):
+        made = repeated
+    return tuple(Call(name, a) for a in made)
+
+
+def _repeated_calls(schema: Any, text: str, facts: Facts, rules: Rules, context: str) -> list[dict[str, Any]]:
+    """The arguments of one call of the same tool for each clause of the text (`[generic] clauses`) that answers
+    by itself every required field of it asking for a value, with two values at least (`generic.answered`; so a
+    tool of two required fields at least, a `$ref` root or an `allOf` one's aside):
+    "convert 10 usd to eur and 20 gbp to jpy", "把10美元换成欧元，再把20英镑换成日元" are two conversions, each
+    filled from its clause (`generic.fill_clause`). None when fewer than two clauses do (the usual case: one
+    clause; "convert 10 usd to eur and gbp" leaves its second without an amount; a list of places of one value
+    each is `generic.listed_calls`'), or the text is longer than `_MAX_CLAUSE_TEXT`."""
+    clauses = rules.generic.clauses
+    required = schema.get("required") if isinstance(schema, dict) else None
+    if not isinstance(required, list) or len(required) < 2:  # the usual: a tool of one required field or none
+        return []
+    if clauses is None or len(text) > _MAX_CLAUSE_TEXT or clauses.search(text) is None:  # the usual: one clause
+        return []
+    parts = [p for p in clauses.split(text, _MAX_CLAUSES)[:_MAX_CLAUSES] if p and not p.isspace()]
+    whole: list[str] = []
+    for k, part in enumerate(parts):
+        if len(whole) + len(parts) - k < 2:  # too few clauses left to make two calls: the rest is not read
+            return []
+        if (found := answered(schema, part, rules))[0] and found[1] >= 2:
+            whole.append(part)
+    if len(whole) < 2:
+        return []
+    made: list[dict[str, Any]] = []
+    for part in whole:
+        arguments = fill_clause(schema, part, text, facts, rules, context=context)
+        if arguments is None:
+            return []
+        if arguments not in made:  # the same question asked twice is one call
+            made.append(arguments)
+    return made if len(made) > 1 else []
 
 
 def _clause_calls(

@@ -5,7 +5,10 @@ search terms (`search_terms`) and ranks the request's other tools with the week-
 scorer (`toolkit.search.keyword.score`: +2 a term in the name, +1 in the description). A tool
 whose string parameter has an `enum` also scores through its values: each value's own words,
 and the system-prompt text around it (a skill's description, say). The best tool scoring at
-least `[generic] min_score` is called; ties go to the tool listed first. A tool is picked by the terms and
+least `[generic] min_score` is called; a tie goes to the tool whose name's object the terms name (`broken_tie`:
+"book a flight" finds `find_flights`, not `book_taxi`), then to the one whose required arguments the text
+answers (`answered`: all of them, then the most distinct values: "What time is 12:00 UTC in Tokyo?" converts a
+time, "What time is it in Tokyo?" asks for the current one), then to the tool listed first. A tool is picked by the terms and
 their `[generic.hints]` ("dollars": currency; a hint breaks a tie among the tools the user's own words find best,
 never outweighs them), and only when none is found, by their `[generic] synonyms` too
 ("weather" finds `get_forecast`); `picks` also counts the tools that score a clause's least, for
@@ -81,7 +84,7 @@ took 4.6 s, a 1 MiB request would have taken minutes); a value is pointed at in 
 `_MAX_CHARS` characters.
 
 Leaves out: understanding. "Tokyo" becomes `Asia/Tokyo` only as the tz database names it
-(`toolkit.gateway.zones`: not Beijing, not 东京, which are asked about: `unzoned`), "tomorrow" is not a date,
+(`toolkit.gateway.zones`, 东京 too: not Beijing, not 北京, which are asked about: `unzoned`), "tomorrow" is not a date,
 and a question that shares a word with an unrelated tool's description calls that tool.
 """
 
@@ -101,7 +104,7 @@ from typing import Any, NamedTuple
 from toolkit.gateway.judge import Judge, allowed, any_one, containing, fitting, joined, only_one, takes
 from toolkit.gateway.patterned import compiled, pattern_string, search_limit
 from toolkit.gateway.rules import Facts, Rules
-from toolkit.gateway.zones import zone_of
+from toolkit.gateway.zones import chinese_name, zone_of
 from toolkit.search.keyword import clean_terms, score_text
 
 _WORD_START, _WORD_REST = "[A-Za-z]", "[A-Za-z0-9_'-]"
@@ -300,18 +303,18 @@ def picks(
     if not terms:
         return None, 0
     least = rules.generic.min_score if least is None else least
-    found = _best(tools, terms, context, least, also)
+    found = _best(tools, terms, context, least, also, text, rules)
     if found[0] is not None and len(terms) > len(own := search_terms(text, rules)):
-        found = (_hint_decides(tools, own, terms, context, least) or found[0], found[1])
+        found = (_hint_decides(tools, own, terms, context, least, text, rules) or found[0], found[1])
     if (found[0] is None or also > 0) and (more := synonym_terms(terms, rules)) is not None:
         # none found: by the synonyms; else the contenders by them (a clause may find its tool by one)
-        again = _best(tools, more, context, least, also)
+        again = _best(tools, more, context, least, also, text, rules)
         found = again if found[0] is None else (found[0], again[1])
     return found
 
 
 def _hint_decides(
-    tools: dict[str, ToolInfo], own: list[str], hinted: list[str], context: str, least: int
+    tools: dict[str, ToolInfo], own: list[str], hinted: list[str], context: str, least: int, text: str, rules: Rules
 ) -> str | None:
     """Where the user's own words find tools, the best of those that score most by them, by the words and
     their hints: a hint breaks a tie ("convert 10 dollars to euros": the currency converter, not the unit
@@ -324,17 +327,84 @@ def _hint_decides(
     top = max(scores.values(), default=0)
     if top < least:
         return None
-    return _best({name: tools[name] for name, score in scores.items() if score == top}, hinted, context, least, 0)[0]
+    tied = {name: tools[name] for name, score in scores.items() if score == top}
+    return _best(tied, hinted, context, least, 0, text, rules)[0]
 
 
-def _best(tools: dict[str, ToolInfo], terms: list[str], context: str, least: int, also: int) -> tuple[str | None, int]:
-    best, best_score, contenders = None, least - 1, 0
+def _best(
+    tools: dict[str, ToolInfo], terms: list[str], context: str, least: int, also: int, text: str, rules: Rules
+) -> tuple[str | None, int]:
+    """The tool scoring most by `terms` (at least `least`; of several, `broken_tie`), and how many score
+    at least `also` (0 when it is 0)."""
+    tied, best_score, contenders = [], least - 1, 0
     for name, info in tools.items():
         total = score_text(name, info.description, terms) + _enum_score(info.parameters, terms, context)
         if total > best_score:
-            best, best_score = name, total
+            tied, best_score = [name], total
+        elif total == best_score and tied:
+            tied.append(name)
         contenders += also > 0 and total >= also
+    best = (tied[0] if len(tied) < 2 else broken_tie(tied, tools, terms, text, rules)) if tied else None
     return best, contenders
+
+
+def broken_tie(names: list[str], tools: dict[str, ToolInfo], terms: list[str], text: str, rules: Rules) -> str:
+    """Of `names` (tools tied by the `terms`), the first that the terms name the object of (`_object_hits`:
+    "book a flight" is about a flight, not about booking: `find_flights`, not `book_taxi`), then the first
+    whose arguments take most of the text (`answered`). A term that is a word of a place the text names is an
+    argument, not what the tool is about ("convert 14:30 from London to New York": "new" is no news). A tie is
+    rare, so the schemas are read only then."""
+    placed = _place_words(text, rules)
+    about = [t for t in terms if t not in placed] if placed else terms
+    hits = [_object_hits(name, about) for name in names]
+    top = max(hits)
+    tied = [name for name, hit in zip(names, hits) if hit == top]
+    if len(tied) < 2:  # the object decides: the schemas are not read
+        return tied[0]
+    return max(tied, key=lambda name: answered(tools[name].parameters, text, rules))
+
+
+def _place_words(text: str, rules: Rules) -> set[str]:
+    """The lower-cased words of the places the text names (the `place` fact, each match)."""
+    pattern = rules.generic.facts.get("place")
+    if pattern is None:
+        return set()
+    return {w.lower() for m in pattern.finditer(text[:_MAX_CHARS]) for w in (_group(m) or "").split()}
+
+
+def _object_hits(name: str, terms: list[str]) -> int:
+    """How many of `terms` are in the words of a tool's `name` after its first (a name is a verb and its object,
+    `book_taxi`, `getCurrentTime`; a name of one word is its object): a term in the verb ("book", "get") says
+    what is done, the object what it is done to, which is what a user names the tool by."""
+    words = [w.lower() for w in _NAME_WORDS.findall(name)]
+    objects = words[1:] or words
+    return sum(1 for term in terms if any(term in word for word in objects))
+
+
+def answered(schema: Any, text: str, rules: Rules) -> tuple[bool, int]:
+    """Whether the text itself gives a value (`_Filler.given`: a fact, a number, an `enum` value it names; no
+    default, example or made-up value) to every required top-level field of a tool's parameter `schema` that
+    asks for one, and to one at least; and how many distinct values it gives them: "What time is 12:00 UTC in Tokyo?" answers all three of
+    `convert_time(source_timezone, time, target_timezone)` and one of `get_current_time(timezone)`; "What
+    time is it in Tokyo?" answers all of `get_current_time` and leaves `convert_time`'s time unanswered.
+    A field of free text (a query, a message) or of an `enum` the text names no value of asks for nothing a
+    text lacks (any words answer it, as `fill_clause` reads it): it counts neither way. A string another field
+    took already is no answer (the text's one currency for `from_currency` and `to_currency`: "convert 5
+    pounds to kg" is no conversion of money, whose two currencies the text does not give). A text that gives a
+    tool no value tells nothing of it ("下雨了" ties `get_weather(city)` with `train_model(dataset)` by "rain":
+    neither is answered, and the first listed is called, as before)."""
+    filler = _Filler(schema if isinstance(schema, dict) else {}, text, Facts(text=text), rules, "")
+    values, unanswered = [], False
+    for name, sub in filler.required(filler.resolve(filler.root, 0)):
+        sub = filler.resolve(sub, 1)
+        value = filler.given(name, sub)
+        if value is not None and not (type(value) is str and _key(value) in values):
+            values.append(_key(value))
+        elif (
+            value is not None or "enum" not in sub and (_kind(sub) in ("integer", "number") or filler.typed(name, sub))
+        ):
+            unanswered = True
+    return bool(values) and not unanswered, len(set(values))
 
 
 def tool_finder(offered: dict[str, ToolInfo], rules: Rules) -> str | None:
@@ -599,12 +669,14 @@ def _as_written(value: Any) -> str | None:
 
 def _joined_after(text: str, value: Any, joiner: re.Pattern[str]) -> bool:
     """Whether the text writes `value` (`_as_written`) with `joiner` right after it (a list of places goes on);
-    a zone's city in any case ("time in tokyo and london": `Asia/Tokyo`)."""
+    a zone's city in any case ("time in tokyo and london": `Asia/Tokyo`), or by its Chinese name ("纽约和伦敦")."""
     written = _as_written(value)
     at = text.find(written) if written else -1
-    if at == -1 and written and written != value:  # a zone's city, written in another case
+    if at == -1 and written and written != value:  # a zone's city, written in another case or in Chinese
         found = re.search(re.escape(written), text, re.I)
         at, written = (found.start(), found.group()) if found else (-1, written)
+        if at == -1 and not text.isascii() and (chinese := chinese_name(written)) is not None:
+            at, written = text.find(chinese), chinese
     return at != -1 and joiner.match(text, at + len(written or "")) is not None
 
 
@@ -642,6 +714,10 @@ def missing(schema: Any, text: str, facts: Facts, rules: Rules, arguments: dict[
     currencies = [arguments.get(n) for n in asking.get("currency", ())]
     if len(currencies) > len(set(currencies)) and len(filler.currencies()) == 1:
         return "currency", asking["currency"][-1]
+    if (same := _one_choice_twice(filler, arguments)) is not None:
+        return "field", same
+    if (unoffered := _unoffered_language(filler)) is not None:
+        return "choice", unoffered
     phrased = [n for names in asking.values() for n in names if filler.phrased(n)]
     typed = [n for wanted, names in asking.items() if wanted not in (None, "format", "quoted") for n in names]
     field = next((n for n in (*typed, *phrased) if arguments.get(n) == whole), None)
@@ -652,9 +728,46 @@ def missing(schema: Any, text: str, facts: Facts, rules: Rules, arguments: dict[
     return ("field", field) if field is not None else None
 
 
+def _one_choice_twice(filler: _Filler, arguments: dict[str, Any]) -> str | None:
+    """Of two required fields with the same `enum` that took the same value, the only one of it the text names,
+    the one named for a part of the text (`[[generic.phrases]]`: `from_unit`, `to_unit`) the text does not write
+    (the later when it writes neither): "what is a mile?" to `convert_length(from_unit, to_unit)` of [m, km, mile,
+    ft] is no conversion of a mile to a mile, but a question with no target; "convert 5 km" names its source
+    ("5 km"), not its target. None for the usual call (no two such fields, or they differ, or neither is named
+    for a part of the text: "change plan to pro max" of `old` and `new` is called as before)."""
+    seen: dict[tuple[str, Any], str] = {}
+    for name, sub in filler.required(filler.resolve(filler.root, 0)):
+        values = sub.get("enum")
+        if not isinstance(values, list) or not values or name not in arguments:
+            continue
+        key = (repr(values[:_MAX_ENUM_VALUES]), _key(arguments[name]))
+        first = seen.setdefault(key, name)
+        if first == name or len({_key(v) for v in named_values(values[:_MAX_ENUM_VALUES], filler.text)}) != 1:
+            continue
+        unwritten = [n for n in (name, first) if filler.phrased(n) and filler.phrase(n) is None]
+        if unwritten:
+            return unwritten[0]
+    return None
+
+
+def _unoffered_language(filler: _Filler) -> str | None:
+    """The first required field whose `enum` is of language codes when the text names a language (`[generic.
+    languages]`) and none of them is one of its values: "translate 'good morning' to Italian" to a tool of [en,
+    fr, de, zh, ja] is not a translation into English (its first value), but one the tool does not offer. None
+    when the text names none (the enum's pick stands) or one the field offers."""
+    if filler.rules.generic.language_names is None:
+        return None
+    for name, sub in filler.required(filler.resolve(filler.root, 0)):
+        values = sub.get("enum")
+        if isinstance(values, list) and values and not filler.of_languages(values[:_MAX_ENUM_VALUES]):
+            if filler._all_facts.get("languages"):  # read by `of_languages` when the values are languages' codes
+                return name
+    return None
+
+
 def unzoned(filler: _Filler, asking: list[str], listed: bool) -> bool:
     """Whether the fields `asking` for a timezone (all required) get none the text gives, though it names a
-    place (`place` fact): a city the tz database does not name ("上海现在几点？", "time in Beijing"), whose
+    place (`place` fact): a city the tz database does not name ("北京现在几点？", "time in Beijing"), whose
     zone would be made up (the description's example is another city's); or, when a list of places goes on
     after the call's (`listed`), whether one of the list's places has no zone ("time in Paris and in
     Beijing": a call for Paris alone drops Beijing without a word). False when the text names no place

@@ -32,7 +32,7 @@ from toolkit.gateway.local_match import is_local
 
 _NEVER = re.compile(r"(?!)")
 _ALWAYS = re.compile("")
-_PLACEHOLDERS = {"order", "order_id", "summary", "field"}
+_PLACEHOLDERS = {"order", "order_id", "summary", "field", "values"}
 
 
 AsciiMatcher = tuple[re.Pattern[str], re.Pattern[str]]
@@ -481,7 +481,8 @@ def _matcher(keywords: Any = (), patterns: Any = ()) -> re.Pattern[str]:
 
 
 def _check_templates(rules: Rules) -> None:
-    """Every template may only use `{order}`, `{order_id}`, `{summary}` and `{field}` (a question about a field)."""
+    """Every template may only use `{order}`, `{order_id}`, `{summary}`, `{field}` (a question about a field) and
+    `{values}` (the values a field offers)."""
     templates = [*rules.replies.values(), *(d.reply for d in rules.declines), *(a.template for a in rules.answers)]
     for template in templates:
         fields = {name for _, name, _, _ in string.Formatter().parse(template) if name is not None}

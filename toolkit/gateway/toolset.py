@@ -42,6 +42,7 @@ import orjson
 from toolkit.gateway.digest import tools_state
 from toolkit.gateway.generic import (
     ToolInfo,
+    broken_tie,
     first_enum_groups,
     pick_terms,
     search_terms,
@@ -154,26 +155,56 @@ class ToolSet:
             return None, 0
         least = rules.generic.min_score if least is None else least
         totals = self._totals(tools, terms, names, descriptions, context)
-        found = _chosen(tools, totals, least, also)
+        found = self._chosen(tools, totals, terms, least, also, text, rules)
         if found[0] is not None and len(terms) > len(own := search_terms(text, rules)):
             by_own = self._totals(tools, own, names, descriptions, context)
-            found = (_hint_decides(tools, totals, by_own, least) or found[0], found[1])
+            found = (self._hint_decides(tools, totals, by_own, terms, least, text, rules) or found[0], found[1])
         if (found[0] is None or also > 0) and (more := synonym_terms(terms, rules)) is not None:
-            again = self._best(tools, more, names, descriptions, context, least, also)
+            again = self._chosen(
+                tools, self._totals(tools, more, names, descriptions, context), more, least, also, text, rules
+            )
             found = again if found[0] is None else (found[0], again[1])
         return found
 
-    def _best(
+    def _chosen(
         self,
         tools: list[_Pickable],
+        totals: list[int],
         terms: list[str],
-        names: str,
-        descriptions: str,
-        context: str,
         least: int,
         also: int,
+        text: str,
+        rules: Rules,
     ) -> tuple[str | None, int]:
-        return _chosen(tools, self._totals(tools, terms, names, descriptions, context), least, also)
+        """The tool with the best of `totals` (by `terms`), if it reaches `least` (of several, `generic.broken_tie`);
+        and how many reach `also` (0 when it is 0)."""
+        best = max(totals)
+        contenders = sum(1 for t in totals if t >= also) if also > 0 else 0
+        if best < least:
+            return None, contenders
+        tied = [tools[i].name for i, total in enumerate(totals) if total == best]
+        return (tied[0] if len(tied) < 2 else broken_tie(tied, self.offered, terms, text, rules)), contenders
+
+    def _hint_decides(
+        self,
+        tools: list[_Pickable],
+        by_hints: list[int],
+        by_own: list[int],
+        hinted: list[str],
+        least: int,
+        text: str,
+        rules: Rules,
+    ) -> str | None:
+        """`generic._hint_decides` from the scores already made: of the tools scoring most by the user's own
+        words (`by_own`), the one scoring most by the words and their hints (`hinted`, `by_hints`; of several,
+        `generic.broken_tie`); None when the own words find no tool (the hints pick alone)."""
+        top = max(by_own)
+        if top < least:
+            return None
+        tied = [i for i, total in enumerate(by_own) if total == top]
+        most = max(by_hints[i] for i in tied)
+        named = [tools[i].name for i in tied if by_hints[i] == most]
+        return named[0] if len(named) < 2 else broken_tie(named, self.offered, hinted, text, rules)
 
     def _totals(
         self, tools: list[_Pickable], terms: list[str], names: str, descriptions: str, context: str
@@ -354,21 +385,3 @@ def clear() -> None:
         _store.clear()
         _seen.clear()
         _store_bytes = 0
-
-
-def _chosen(tools: list[_Pickable], totals: list[int], least: int, also: int) -> tuple[str | None, int]:
-    """The first tool with the best of `totals`, if it reaches `least`; and how many reach `also` (0 when it is 0)."""
-    best = max(totals)
-    contenders = sum(1 for t in totals if t >= also) if also > 0 else 0
-    return (tools[totals.index(best)].name if best >= least else None), contenders
-
-
-def _hint_decides(tools: list[_Pickable], by_hints: list[int], by_own: list[int], least: int) -> str | None:
-    """`generic._hint_decides` from the scores already made: of the tools scoring most by the user's own words
-    (`by_own`), the first scoring most by the words and their hints (`by_hints`); None when the own words find
-    no tool (the hints pick alone)."""
-    top = max(by_own)
-    if top < least:
-        return None
-    tied = [i for i, total in enumerate(by_own) if total == top]
-    return tools[max(tied, key=lambda i: (by_hints[i], -i))].name

@@ -364,10 +364,9 @@ NOT_COMPENSATED = (
 )
 
 
-def test_a_timed_out_compensable_call_is_logged_as_not_compensated_and_the_others_are_rolled_back(release, caplog):
-    """Its outcome is unknown: compensating it could race the call still running (undo first, then the
-    call lands), and saying nothing left the saga log reading as if the round were fully undone."""
-    undone = []
+def reserve_and_hung_charge(release, undone):
+    """A quick `reserve` and a `charge` that hangs until `release`, each with a compensation that notes its
+    argument in `undone`."""
 
     @tool("reserve stock")
     def reserve(sku: str) -> str:
@@ -386,6 +385,14 @@ def test_a_timed_out_compensable_call_is_logged_as_not_compensated_and_the_other
     def refund(amount: int) -> None:
         undone.append(amount)
 
+    return reserve, charge, release_stock, refund
+
+
+def test_a_timed_out_compensable_call_is_logged_as_not_compensated_and_the_others_are_rolled_back(release, caplog):
+    """Its outcome is unknown: compensating it could race the call still running (undo first, then the
+    call lands), and saying nothing left the saga log reading as if the round were fully undone."""
+    undone: list[object] = []
+    reserve, charge, release_stock, refund = reserve_and_hung_charge(release, undone)
     calls = [call("reserve", sku="A1", id="c1"), call("charge", amount=5, id="c2")]
     options = LoopOptions(tool_timeout=LIMIT, compensate=True, compensations=(release_stock, refund))
     memory = ChatMemory()
@@ -519,23 +526,7 @@ def test_a_call_ctrl_c_stopped_waiting_for_no_longer_counts_as_serving_the_turn(
 
 
 def test_a_timed_out_compensable_call_under_raise_error_is_named_as_not_compensated_on_the_error(release):
-    @tool("reserve stock")
-    def reserve(sku: str) -> str:
-        return "reserved"
-
-    @tool("charge the card")
-    def charge(amount: int) -> str:
-        release.wait()
-        return "charged"
-
-    @compensates("reserve")
-    def release_stock(sku: str) -> None:
-        pass
-
-    @compensates("charge")
-    def refund(amount: int) -> None:
-        pass
-
+    reserve, charge, release_stock, refund = reserve_and_hung_charge(release, [])
     calls = [call("reserve", sku="A1", id="c1"), call("charge", amount=5, id="c2")]
     options = LoopOptions(
         tool_timeout=LIMIT,

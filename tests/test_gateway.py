@@ -966,8 +966,11 @@ FAILED_RESULTS = [
 
 
 def test_a_result_with_a_null_error_or_a_status_of_ok_is_still_a_finding():
-    for result in ['{"error": null, "temp_c": 21}', '{"status": "ok", "errors": []}']:
-        assert message(respond(after_tool(result), GatewayConfig())).content == f"为您查到：{result}。"
+    for result, summary in [
+        ('{"error": null, "temp_c": 21}', "error: null；temp_c: 21"),
+        ('{"status": "ok", "errors": []}', "status: ok；errors: []"),
+    ]:
+        assert message(respond(after_tool(result), GatewayConfig())).content == f"为您查到：{summary}。"
 
 
 @pytest.mark.parametrize("result", FAILED_RESULTS)

@@ -1,5 +1,6 @@
 """`toolkit.gateway.decide`'s shortcuts give what the long way gives."""
 
+import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -57,9 +58,17 @@ def test_a_mention_is_found_where_the_plain_search_finds_it():
 
 def _plain_summarise(result, rules):
     """`summarise` as it was first written: every line split into sentences, each one searched."""
-    from toolkit.gateway.decide import _SENTENCE_END
+    from toolkit.gateway.decide import _SENTENCE_END, json_items
 
     kept = []
+    items = json_items(result)
+    if items:  # a JSON object or array: its items, each kept whole
+        for item in items:
+            if item.strip():
+                kept.append(item.strip().rstrip("。；;"))
+            if len(kept) == rules.summary_lines:
+                break
+        return "；".join(kept) or "没有返回任何内容"
     for line in result.splitlines():
         sentences = [s for s in _SENTENCE_END.split(line.strip()) if s.strip() and not rules.drop_sentences.search(s)]
         if sentences:
@@ -76,6 +85,7 @@ DROPS = [None, "不要编造|请告知用户", "^状态", "单号$", "\\bok", "(
 
 @settings(max_examples=500, deadline=None)
 @example(result="x\n状态：已发货", drop="^状态", lines=3)  # a line starts with it, the result does not
+@example(result='["", "ok。", 1]', drop=None, lines=1)  # a JSON array: its items
 @given(
     result=st.lists(st.sampled_from(PIECES) | st.text(max_size=4), max_size=12).map("".join),
     drop=st.sampled_from(DROPS),
@@ -167,3 +177,32 @@ def test_the_tools_results_name_are_found_as_the_plain_way_finds_them(names, cal
     expected = _plain_found_by_results(messages, prepared.offered, RULES)
     assert _found_by_results(messages, prepared.offered, RULES, prepared) == expected
     assert _found_by_results(messages, dict(prepared.offered), RULES) == expected
+
+
+JSON_RESULTS = [
+    # mcp-server-time's convert_time, as week 9 shows it: each top-level key an item, an object's fields key=value
+    (
+        '{\n  "source": {\n    "timezone": "UTC",\n    "datetime": "2026-12-06T12:00:00+00:00",\n    "is_dst": false\n'
+        '  },\n  "target": {\n    "timezone": "Asia/Tokyo"\n  },\n  "time_difference": "+9.0h"\n}',
+        "source: timezone=UTC, datetime=2026-12-06T12:00:00+00:00, is_dst=false；target: timezone=Asia/Tokyo；"
+        "time_difference: +9.0h",
+    ),
+    (
+        '{"tool": "cancel_order", "ok": true, "arguments": {"order_id": "SO-10023"}}',
+        "tool: cancel_order；ok: true；arguments: order_id=SO-10023",
+    ),
+    ('[{"city": "北京", "temp": 21.5}, [1, [2]], null, "晴"]', "city=北京, temp=21.5；1, [2]；null"),
+    ('{"a": {}, "b": [], "c": "x。"}', "a: {}；b: []；c: x"),
+    # not a JSON object or array: read by lines, as before
+    ("{not json}\nsecond", "{not json}；second"),
+    ('"a string"', '"a string"'),
+    ("[]", "[]"),
+]
+
+
+@pytest.mark.parametrize(("result", "summary"), JSON_RESULTS)
+def test_a_json_result_is_summarised_by_its_items_not_its_lines(result, summary):
+    """Read by lines, a pretty-printed object answered "为您查到：{；"source": {；"timezone": "UTC",。"."""
+    from toolkit.gateway.decide import summarise
+
+    assert summarise(result, RULES) == summary

@@ -677,10 +677,14 @@ def _template_plainly(result: str, rules: Rules) -> str:
 
 
 def summarise(result: str, rules: Rules) -> str:
-    """The first lines of a result, minus the sentences written for the model, joined by "；".
+    """The first lines of a result, minus the sentences written for the model, joined by "；"; of a
+    JSON object or array, its first items instead (`json_items`).
     A result that a local `drop_sentences` does not match at all (one search, as long as the
     `splitlines` that reads it all) keeps every line whole (see `_kept_text`); a long one is not
     searched whole (`_SEARCHED_WHOLE`): its first lines are, one by one, as they are read."""
+    items = json_items(result)
+    if items:  # a JSON result: its items, not its lines
+        return _first_items(items, rules) or "没有返回任何内容"
     whole = rules.drop_sentences_local and len(result) <= _SEARCHED_WHOLE and not rules.drop_sentences.search(result)
     kept: list[str] = []
     for line in result.splitlines():
@@ -690,6 +694,57 @@ def summarise(result: str, rules: Rules) -> str:
         if len(kept) == rules.summary_lines:
             break
     return "；".join(kept) or "没有返回任何内容"
+
+
+def json_items(result: str) -> list[str] | None:
+    """A result that is a JSON object or array (most APIs', and MCP servers' structured results) as
+    items a sentence can hold: an object's `key: value`, an array's values; a value that is itself an
+    object reads `key=value, …`, deeper ones as compact JSON. None for any other result (read by lines:
+    the lines of pretty-printed JSON are `{` and `"source": {`, which say nothing), or one longer
+    than `_JSON_READ` (only its first lines are read)."""
+    text = result.strip()
+    if not text.startswith(("{", "[")) or len(text) > _JSON_READ:
+        return None
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    if isinstance(value, dict):
+        return [f"{key}: {_inner(item)}" for key, item in value.items()]
+    if isinstance(value, list):
+        return [_inner(item) for item in value]
+    return None
+
+
+def _first_items(items: list[str], rules: Rules) -> str:
+    """The first `summary_lines` non-blank items, joined as `summarise` joins lines."""
+    kept: list[str] = []
+    for item in items:
+        if item.strip():
+            kept.append(item.strip().rstrip("。；;"))
+        if len(kept) == rules.summary_lines:
+            break
+    return "；".join(kept)
+
+
+def _inner(value: Any) -> str:
+    """One value of a JSON result, as `json_items` writes it."""
+    if isinstance(value, dict):
+        return ", ".join(f"{key}={_scalar(item)}" for key, item in value.items()) or "{}"
+    if isinstance(value, list):
+        return ", ".join(_scalar(item) for item in value) or "[]"
+    return _scalar(value)
+
+
+def _scalar(value: Any) -> str:
+    """A string as itself; anything else as compact JSON."""
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+_JSON_READ = 65_536
+"""Up to this many characters a result that looks like JSON is read as JSON (`json_items`)."""
 
 
 _SEARCHED_WHOLE = 2048

@@ -427,6 +427,49 @@ def test_prompt_protocol_calls_in_text_then_reads_the_result():
     assert second.content == "为您查到：订单号：SN202610200001；当前位置：杭州。"
 
 
+def test_prompt_protocol_answers_a_question_asked_in_english_in_english():
+    system = '需要调用工具时，只输出一行 JSON：{"tool":…,"args":…}\n1) query_order\n2) query_logistics'
+    messages = [
+        {"role": "system", "content": system},
+        {"role": "user", "content": "Where is my order SN202610200001?"},
+        {"role": "assistant", "content": '好的，我来查一下：{"tool": "query_logistics", "args": {}}'},
+        {"role": "user", "content": "订单号：SN202610200001\n当前位置：杭州"},
+    ]
+    answer = message(respond({"model": "m", "messages": messages}, GatewayConfig(mode="C")))
+    assert answer.content == "Here is what I found: 订单号：SN202610200001; 当前位置：杭州."
+
+
+def english_after_tool(result, question="What is the status of order SN202610200001?"):
+    request = after_tool(result)
+    request["messages"][0] = {"role": "user", "content": question}
+    return request
+
+
+@pytest.mark.parametrize(
+    ("result", "answer"),
+    [
+        ('{"status": "shipped", "eta": "2026-12-08"}', "Here is what I found: status: shipped; eta: 2026-12-08."),
+        ("line one\nline two。", "Here is what I found: line one; line two."),
+        ("", "Here is what I found: nothing came back."),
+        (
+            '{"error": "upstream returned 503"}',
+            "Sorry, that did not work (error: upstream returned 503). Please try again later, or ask a person for help.",
+        ),
+    ],
+)
+def test_a_question_asked_in_english_is_answered_in_english(result, answer):
+    """As the gateway's questions back are (`ask_*_en`): it answered "为您查到：…" to an English question."""
+    assert message(respond(english_after_tool(result), GatewayConfig())).content == answer
+
+
+def test_an_answer_rule_without_an_english_template_answers_as_written():
+    """The shop's own answers (an order not found) have no `template_en`: an English question reads them as written."""
+    result = "订单 SN202610200001 不存在"
+    content = message(respond(english_after_tool(result), GatewayConfig())).content
+    assert content == message(respond(after_tool(result), GatewayConfig())).content
+    assert content.startswith("抱歉，没有查到")
+
+
 # --- streaming ---------------------------------------------------------------------------------
 
 
@@ -876,6 +919,12 @@ def test_a_template_with_an_unknown_placeholder_is_refused(tmp_path):
         encoding="utf-8",
     )
     with pytest.raises(ConfigurationError, match=r"uses \['sumary'\]"):
+        load_rules(path)
+    path.write_text(
+        data.path("gateway_rules.toml").read_text(encoding="utf-8").replace("found: {summary}.", "found: {sumary}."),
+        encoding="utf-8",
+    )
+    with pytest.raises(ConfigurationError, match=r"uses \['sumary'\]"):  # an English template too
         load_rules(path)
 
 

@@ -53,7 +53,7 @@ from toolkit.gateway.generic import (
     tool_finder,
 )
 from toolkit.gateway.judge import takes
-from toolkit.gateway.rules import Facts, Rules, find_order_id, read_text
+from toolkit.gateway.rules import Answer, Facts, Rules, find_order_id, read_text
 from toolkit.gateway.toolset import ToolSet
 from toolkit.gateway.toolset import offered as offered_tools
 
@@ -96,7 +96,8 @@ def decide(request: dict[str, Any], rules: Rules, tools: ToolSet | None = None) 
         found = _found_by_results(messages, offered, rules, prepared)
         if found:
             return found
-        return answer_results(_trailing_results(messages), _last_order_id(messages, rules), rules)
+        english = _asked_in_english(messages)
+        return answer_results(_trailing_results(messages), _last_order_id(messages, rules), rules, english)
     facts, text = _conversation_facts(messages, rules)
     decision = _auto(facts, text, offered, rules, messages, prepared)
     if choice != "auto":
@@ -639,52 +640,66 @@ def _text_reply(facts: Facts, offered: dict, rules: Rules) -> str:
 # --- answering from tool results -------------------------------------------------------------
 
 
-def answer_results(results: list[str], order_id: str | None, rules: Rules) -> Decision:
-    """One sentence per tool result (identical sentences once), from the `[[answer]]` rules."""
+def answer_results(results: list[str], order_id: str | None, rules: Rules, english: bool = False) -> Decision:
+    """One sentence per tool result (identical sentences once), from the `[[answer]]` rules; for a
+    user who asked in English (`english`), each rule's `template_en` where it has one."""
     lines: dict[str, None] = {}
     for result in results:  # plain loops here: a generator is a function call in Python 3.11
-        lines[_answer_one(result, order_id, rules)] = None
+        lines[_answer_one(result, order_id, rules, english)] = None
     return Decision(text="\n".join(lines), order_id=order_id)
 
 
-def _answer_one(result: str, order_id: str | None, rules: Rules) -> str:
-    template = _template(result, rules)
+def _asked_in_english(messages: list[dict]) -> bool:
+    """Whether the last user message is ASCII text, as the `_en` replies are chosen (`_asked`)."""
+    users = _last_user_texts(messages, 1)
+    return bool(users) and users[0].isascii()
+
+
+def _answer_one(result: str, order_id: str | None, rules: Rules, english: bool = False) -> str:
+    answer = _template(result, rules)
+    template = "{summary}"
+    if answer is not None:
+        english = english and answer.template_en is not None
+        template = answer.template_en if english and answer.template_en is not None else answer.template
+    summary = summarise(result, rules, english=english)
     mentioned = find_order_id(result, rules)
-    return fill(template, rules, order_id if mentioned is None else mentioned, summary=summarise(result, rules))
+    return fill(template, rules, order_id if mentioned is None else mentioned, summary=summary)
 
 
-def _template(result: str, rules: Rules) -> str:
-    """The template of the first `[[answer]]` whose `when` matches the result ("{summary}" if none):
-    one holding any of its words, looked for with `in` (a regex of words reads a long text some
-    3 to 10 times slower), or, with no words, its regex (which always matches)."""
+def _template(result: str, rules: Rules) -> Answer | None:
+    """The first `[[answer]]` whose `when` matches the result (None if none): one holding any of its
+    words, looked for with `in` (a regex of words reads a long text some 3 to 10 times slower), or,
+    with no words, its regex (which always matches)."""
     for answer in rules.answers:
         if answer.words is None:
             if answer.when.search(result):
-                return answer.template
+                return answer
             continue
         for word in answer.words:
             if word in result:
-                return answer.template
-    return "{summary}"
+                return answer
+    return None
 
 
-def _template_plainly(result: str, rules: Rules) -> str:
+def _template_plainly(result: str, rules: Rules) -> Answer | None:
     """The reference `_template` is held equal to: each `when` regex searched."""
     for answer in rules.answers:
         if answer.when.search(result):
-            return answer.template
-    return "{summary}"
+            return answer
+    return None
 
 
-def summarise(result: str, rules: Rules) -> str:
+def summarise(result: str, rules: Rules, *, english: bool = False) -> str:
     """The first lines of a result, minus the sentences written for the model, joined by "；"; of a
-    JSON object or array, its first items instead (`json_items`).
+    JSON object or array, its first items instead (`json_items`); `english`: joined by "; ", as an
+    English template reads them.
     A result that a local `drop_sentences` does not match at all (one search, as long as the
     `splitlines` that reads it all) keeps every line whole (see `_kept_text`); a long one is not
     searched whole (`_SEARCHED_WHOLE`): its first lines are, one by one, as they are read."""
     items = json_items(result)
+    joiner, empty = ("; ", "nothing came back") if english else ("；", "没有返回任何内容")
     if items:  # a JSON result: its items, not its lines
-        return _first_items(items, rules) or "没有返回任何内容"
+        return joiner.join(_first_items(items, rules)) or empty
     whole = rules.drop_sentences_local and len(result) <= _SEARCHED_WHOLE and not rules.drop_sentences.search(result)
     kept: list[str] = []
     for line in result.splitlines():
@@ -693,7 +708,7 @@ def summarise(result: str, rules: Rules) -> str:
             kept.append(text.rstrip("。；;"))
         if len(kept) == rules.summary_lines:
             break
-    return "；".join(kept) or "没有返回任何内容"
+    return joiner.join(kept) or empty
 
 
 def json_items(result: str) -> list[str] | None:
@@ -716,15 +731,15 @@ def json_items(result: str) -> list[str] | None:
     return None
 
 
-def _first_items(items: list[str], rules: Rules) -> str:
-    """The first `summary_lines` non-blank items, joined as `summarise` joins lines."""
+def _first_items(items: list[str], rules: Rules) -> list[str]:
+    """The first `summary_lines` non-blank items, stripped as `summarise` strips lines."""
     kept: list[str] = []
     for item in items:
         if item.strip():
             kept.append(item.strip().rstrip("。；;"))
         if len(kept) == rules.summary_lines:
             break
-    return "；".join(kept)
+    return kept
 
 
 def _inner(value: Any) -> str:
@@ -888,7 +903,8 @@ def _decide_prose(messages: list[dict], offered: dict, rules: Rules) -> Decision
     previous = messages[-2] if len(messages) > 1 else {}
     if previous.get("role") == "assistant" and '{"tool"' in content_text(previous.get("content")):
         result = content_text(messages[-1].get("content"))  # the user turn carries the result
-        return answer_results([result], _last_order_id(messages[:-1], rules), rules)
+        english = _asked_in_english(messages[:-1])
+        return answer_results([result], _last_order_id(messages[:-1], rules), rules, english)
     facts, text = _conversation_facts(messages, rules)
     decision = _auto(facts, text, offered, rules)
     if not decision.calls:

@@ -82,6 +82,9 @@ class Answer:
     words: tuple[str, ...] | None = None
     """The words `when` is made of (None: it always matches): `when` matches a text holding any
     of them, which `in` finds quicker than the regex in a long text (`decide._template`)."""
+    template_en: str | None = None
+    """The template for a user who asked in English (an ASCII question, as the `_en` replies are chosen);
+    None: `template` for every user."""
 
 
 class Phrase(NamedTuple):
@@ -471,7 +474,10 @@ def _currency_names(names: dict[str, str], codes: str | None = None) -> re.Patte
 def _answer(answer: dict[str, Any]) -> Answer:
     """An `[[answer]]`: its `when` words (literal; none: it always matches) and its template."""
     words = tuple(answer["when"])
-    return Answer(_matcher(words), answer["template"], words) if words else Answer(_ALWAYS, answer["template"])
+    english = answer.get("template_en")
+    if words:
+        return Answer(_matcher(words), answer["template"], words, template_en=english)
+    return Answer(_ALWAYS, answer["template"], template_en=english)
 
 
 def _matcher(keywords: Any = (), patterns: Any = ()) -> re.Pattern[str]:
@@ -484,6 +490,7 @@ def _check_templates(rules: Rules) -> None:
     """Every template may only use `{order}`, `{order_id}`, `{summary}`, `{field}` (a question about a field) and
     `{values}` (the values a field offers)."""
     templates = [*rules.replies.values(), *(d.reply for d in rules.declines), *(a.template for a in rules.answers)]
+    templates += [a.template_en for a in rules.answers if a.template_en is not None]
     for template in templates:
         fields = {name for _, name, _, _ in string.Formatter().parse(template) if name is not None}
         if not fields <= _PLACEHOLDERS:

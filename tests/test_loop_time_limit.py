@@ -525,6 +525,37 @@ def test_a_call_ctrl_c_stopped_waiting_for_no_longer_counts_as_serving_the_turn(
     assert seen == [[main], []]
 
 
+def test_ctrl_c_before_the_wait_begins_also_stops_the_call_serving_the_turn(release, monkeypatch):
+    """Ctrl-C can land after the call's thread started and before the loop's wait began (a full CI run
+    caught it there): the call still counted as serving the interrupted turn."""
+    from toolkit.loop import time_limit
+    from toolkit.memory.turns import serving
+
+    seen, started, ended = [], threading.Event(), threading.Event()
+    start_thread = time_limit.start_thread
+
+    def start_then_ctrl_c(target):
+        start_thread(target)
+        assert started.wait(5)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(time_limit, "start_thread", start_then_ctrl_c)
+
+    @tool("slow")
+    def slow() -> str:
+        started.set()
+        release.wait()
+        seen.append(list(serving()))
+        ended.set()
+        return "late"
+
+    with pytest.raises(KeyboardInterrupt):
+        run_loop(ScriptedModel([call("slow", id="c1"), "done"]), Q, tools=[slow], options=LoopOptions(tool_timeout=30))
+    release.set()
+    assert ended.wait(5)
+    assert seen == [[]]
+
+
 def test_a_timed_out_compensable_call_under_raise_error_is_named_as_not_compensated_on_the_error(release):
     reserve, charge, release_stock, refund = reserve_and_hung_charge(release, [])
     calls = [call("reserve", sku="A1", id="c1"), call("charge", amount=5, id="c2")]

@@ -65,8 +65,12 @@ def finished(work: Callable[[], T], seconds: float) -> T | _TimedOut:
     """`work()` on a kept thread, waited for at most `seconds`: its value, what it raised (raised
     here), or `TIMED_OUT` when it was still running (it goes on; what it gives later is dropped)."""
     running = _Running(work, contextvars.copy_context(), [threading.get_ident(), *serving()])
-    start_thread(running.run)
-    return running.wait(seconds)
+    try:
+        start_thread(running.run)
+        return running.wait(seconds)
+    except BaseException:  # Ctrl-C ends the wait as the limit does: the work goes on, nobody waits for it
+        running.owners.clear()  # here, not only in `wait`: Ctrl-C may land before the wait begins
+        raise
 
 
 class _Running(Generic[T]):
@@ -98,14 +102,10 @@ class _Running(Generic[T]):
 
     def wait(self, seconds: float) -> T | _TimedOut:
         deadline = time.monotonic() + seconds
-        try:
-            while not self.ended.wait(min(SIGNAL_CHECK_S, max(0.0, deadline - time.monotonic()))):
-                if time.monotonic() >= deadline:
-                    self.owners.clear()  # read by the work's thread: a list, changed in place
-                    return TIMED_OUT
-        except BaseException:  # Ctrl-C ends the wait as the limit does: the work goes on, nobody waits for it
-            self.owners.clear()
-            raise
+        while not self.ended.wait(min(SIGNAL_CHECK_S, max(0.0, deadline - time.monotonic()))):
+            if time.monotonic() >= deadline:
+                self.owners.clear()  # read by the work's thread: a list, changed in place
+                return TIMED_OUT
         error, self.error = self.error, None
         if error is not None:
             raise error

@@ -101,7 +101,7 @@ from ipaddress import IPv4Address, IPv4Network
 from itertools import accumulate, chain, filterfalse, islice
 from typing import Any, NamedTuple
 
-from toolkit.gateway.judge import Judge, allowed, any_one, containing, fitting, joined, only_one, takes
+from toolkit.gateway.judge import Judge, allowed, any_one, containing, fitting, joined, json_key, only_one, takes
 from toolkit.gateway.patterned import compiled, pattern_string, search_limit
 from toolkit.gateway.rules import Facts, Rules
 from toolkit.gateway.zones import chinese_name, zone_of
@@ -398,8 +398,8 @@ def answered(schema: Any, text: str, rules: Rules) -> tuple[bool, int]:
     for name, sub in filler.required(filler.resolve(filler.root, 0)):
         sub = filler.resolve(sub, 1)
         value = filler.given(name, sub)
-        if value is not None and not (type(value) is str and _key(value) in values):
-            values.append(_key(value))
+        if value is not None and not (type(value) is str and json_key(value) in values):
+            values.append(json_key(value))
         elif (
             value is not None or "enum" not in sub and (_kind(sub) in ("integer", "number") or filler.typed(name, sub))
         ):
@@ -568,8 +568,8 @@ def follow_up(schema: Any, previous: dict[str, Any], text: str, facts: Facts, ru
         value = filler.given(name, sub) if type(name) is str and isinstance(sub, dict) else None
         if value is not None and value != previous.get(name):
             given[name] = value
-    last = {_key(value): name for name, value in given.items()}  # one value the text names: the last field
-    given = {name: value for name, value in given.items() if last[_key(value)] == name}
+    last = {json_key(value): name for name, value in given.items()}  # one value the text names: the last field
+    given = {name: value for name, value in given.items() if last[json_key(value)] == name}
     return fill_arguments(schema, text, facts, rules, known={**previous, **given}) if given else None
 
 
@@ -740,9 +740,9 @@ def _one_choice_twice(filler: _Filler, arguments: dict[str, Any]) -> str | None:
         values = sub.get("enum")
         if not isinstance(values, list) or not values or name not in arguments:
             continue
-        key = (repr(values[:_MAX_ENUM_VALUES]), _key(arguments[name]))
+        key = (repr(values[:_MAX_ENUM_VALUES]), json_key(arguments[name]))
         first = seen.setdefault(key, name)
-        if first == name or len({_key(v) for v in named_values(values[:_MAX_ENUM_VALUES], filler.text)}) != 1:
+        if first == name or len({json_key(v) for v in named_values(values[:_MAX_ENUM_VALUES], filler.text)}) != 1:
             continue
         unwritten = [n for n in (name, first) if filler.phrased(n) and filler.phrase(n) is None]
         if unwritten:
@@ -1214,12 +1214,12 @@ class _Filler:
         is repeated to reach `minItems` anyway: no answer could be valid, and a short one fails too."""
         values = list(values)
         if schema.get("uniqueItems") is True:
-            seen = {_key(v) for v in values}
+            seen = {json_key(v) for v in values}
             for other in islice(chain((base,), self.variants(each, base, name, depth + 1)), 2 * low + 64):
                 if len(values) >= low:
                     break
-                if _key(other) not in seen:
-                    seen.add(_key(other))
+                if json_key(other) not in seen:
+                    seen.add(json_key(other))
                     values.append(other)
         cost = _written(base, {})  # each repeat is written out whole: it costs its size from the budget
         while len(values) < low and self.afford(cost):
@@ -1707,19 +1707,6 @@ def _written(value: Any, seen: dict[int, int]) -> int:
         children = value.values() if isinstance(value, dict) else value
         seen[id(value)] = 1 + sum(_written(child, seen) for child in children)
     return seen[id(value)]
-
-
-def _key(value: Any) -> Any:
-    """`value` as JSON Schema's `uniqueItems` compares it: `1` and `1.0` alike, `true` and `1` not."""
-    if isinstance(value, bool) or value is None:
-        return ("literal", value)
-    if isinstance(value, (int, float)):
-        return ("number", value)
-    if isinstance(value, list):
-        return ("array", tuple(_key(v) for v in value))
-    if isinstance(value, dict):
-        return ("object", frozenset((k, _key(v)) for k, v in value.items()))
-    return ("string", value) if isinstance(value, str) else ("other", repr(value))
 
 
 def _numbers(schema: dict[str, Any], kind: str, base: Any) -> Iterator[int | float]:

@@ -34,11 +34,29 @@ from __future__ import annotations
 import functools
 import json
 import math
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from itertools import islice
 from typing import Any, Protocol
 
 from toolkit.gateway.patterned import compiled, search_limit
+
+
+def json_key(value: Any) -> Any:
+    """A hashable stand-in for a JSON value, equal to another's exactly when JSON Schema's `enum` and
+    `uniqueItems` count the two equal: `1` and `1.0` alike, `true` and `1` not (any other value by its
+    `repr`)."""
+    if isinstance(value, bool) or value is None:
+        return ("literal", value)
+    if isinstance(value, (int, float)):
+        return ("number", value)
+    if isinstance(value, str):
+        return ("string", value)
+    if isinstance(value, Mapping):
+        return ("object", frozenset((k, json_key(v)) for k, v in value.items()))
+    if isinstance(value, (list, tuple)):
+        return ("array", tuple(json_key(v) for v in value))
+    return ("other", repr(value))
+
 
 _MAX_TRIES = 64
 """Values of a schema tried, at most, for one that fits."""

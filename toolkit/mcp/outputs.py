@@ -30,6 +30,7 @@ import logging
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
+from toolkit.gateway.judge import json_key
 from toolkit.gateway.patterned import compiled, search_limit
 from toolkit.unicode import cut
 
@@ -181,7 +182,7 @@ def unique_items(validator: Any, unique: Any, instance: Any, schema: Any) -> Ite
         return
     seen: dict[Any, int] = {}
     for index, item in enumerate(instance):
-        first = seen.setdefault(_json_key(item), index)
+        first = seen.setdefault(json_key(item), index)
         if first != index:
             twice = f"{cut(repr(item), 60, '...')} at {first} and {index}"
             yield ValidationError(f"{cut(repr(instance), 60, '...')} has non-unique elements ({twice})")
@@ -189,7 +190,7 @@ def unique_items(validator: Any, unique: Any, instance: Any, schema: Any) -> Ite
 
 
 def one_of_enum() -> Callable[[Any, Any, Any, Any], Iterator[Any]]:
-    """`enum` checked against a set of the listed values' `_json_key`s, made once per list (`jsonschema`
+    """`enum` checked against a set of the listed values' `json_key`s, made once per list (`jsonschema`
     compares the value with each listed one: 100,000 values of an array under an `enum` of 10,000
     took as many as ten hundred million comparisons); its words `jsonschema`'s, the list shown up to
     `_SHOWN` values."""
@@ -204,8 +205,8 @@ def one_of_enum() -> Callable[[Any, Any, Any, Any], Iterator[Any]]:
         if kept is None or kept[0] is not enums:
             if len(made) >= _SETS:
                 made.clear()
-            kept = made[id(enums)] = (enums, frozenset(_json_key(each) for each in enums))
-        if _json_key(instance) not in kept[1]:
+            kept = made[id(enums)] = (enums, frozenset(json_key(each) for each in enums))
+        if json_key(instance) not in kept[1]:
             shown = repr(enums) if len(enums) <= _SHOWN else f"{repr(enums[:_SHOWN])[:-1]}, ... ({len(enums)} in all)]"
             yield ValidationError(f"{cut(repr(instance), 200, '...')} is not one of {shown}")
 
@@ -216,17 +217,6 @@ _SHOWN = 5
 """The values of an `enum` an error lists at most."""
 _SETS = 256
 """The `enum` lists whose sets one `one_of_enum` keeps at most (each list kept with its set)."""
-
-
-def _json_key(value: Any) -> Any:
-    """A hashable stand-in for a JSON value, equal to another's when the two values are equal as JSON."""
-    if value is True or value is False or value is None:
-        return ("literal", value)
-    if isinstance(value, Mapping):
-        return ("object", frozenset((key, _json_key(item)) for key, item in value.items()))
-    if isinstance(value, list | tuple):
-        return ("array", tuple(_json_key(item) for item in value))
-    return value  # a str or a number (`1 == 1.0`, as in JSON Schema); a str never equals a number
 
 
 def _key_patterns(schema: Any) -> list[str]:

@@ -658,9 +658,10 @@ def _asked_in_english(messages: list[dict]) -> bool:
 def _answer_one(result: str, order_id: str | None, rules: Rules, english: bool = False) -> str:
     answer = _template(result, rules)
     template = "{summary}"
-    if answer is not None:
-        english = english and answer.template_en is not None
-        template = answer.template_en if english and answer.template_en is not None else answer.template
+    if answer is not None and english and answer.template_en is not None:
+        template = answer.template_en
+    elif answer is not None:
+        template, english = answer.template, False  # an answer written in one language only: as written
     summary = summarise(result, rules, english=english)
     mentioned = find_order_id(result, rules)
     return fill(template, rules, order_id if mentioned is None else mentioned, summary=summary)
@@ -696,13 +697,13 @@ def summarise(result: str, rules: Rules, *, english: bool = False) -> str:
     A result that a local `drop_sentences` does not match at all (one search, as long as the
     `splitlines` that reads it all) keeps every line whole (see `_kept_text`); a long one is not
     searched whole (`_SEARCHED_WHOLE`): its first lines are, one by one, as they are read."""
-    items = json_items(result)
     joiner, empty = ("; ", "nothing came back") if english else ("；", "没有返回任何内容")
-    if items:  # a JSON result: its items, not its lines
-        return joiner.join(_first_items(items, rules)) or empty
-    whole = rules.drop_sentences_local and len(result) <= _SEARCHED_WHOLE and not rules.drop_sentences.search(result)
+    items = json_items(result)  # a JSON result: its items, each kept whole, not its lines
+    whole = bool(items) or (
+        rules.drop_sentences_local and len(result) <= _SEARCHED_WHOLE and not rules.drop_sentences.search(result)
+    )
     kept: list[str] = []
-    for line in result.splitlines():
+    for line in items or result.splitlines():
         text = line.strip() if whole else _kept_text(line.strip(), rules)
         if text:
             kept.append(text.rstrip("。；;"))
@@ -729,17 +730,6 @@ def json_items(result: str) -> list[str] | None:
     if isinstance(value, list):
         return [_inner(item) for item in value]
     return None
-
-
-def _first_items(items: list[str], rules: Rules) -> list[str]:
-    """The first `summary_lines` non-blank items, stripped as `summarise` strips lines."""
-    kept: list[str] = []
-    for item in items:
-        if item.strip():
-            kept.append(item.strip().rstrip("。；;"))
-        if len(kept) == rules.summary_lines:
-            break
-    return kept
 
 
 def _inner(value: Any) -> str:

@@ -103,13 +103,58 @@ def test_one_answer_s_searches_are_bounded_in_all_and_past_that_a_text_passes(mo
     assert [r.getMessage() for r in caplog.records if r.name == "toolkit.mcp"] == [told]
 
 
-def test_a_session_without_the_sdk_s_private_pieces_is_left_as_it_is():
+def test_the_sdk_still_builds_its_output_validators_where_guard_hooks_in():
+    """The SDK offers no public hook: `guard` replaces its private builder. An SDK shaped otherwise
+    would check unbounded again (a hang on `^(a+)+$`): this fails first, in one line."""
+    from mcp.client.session import ClientSession
+
+    problem = toolkit.mcp.outputs.sdk_shape_problem(ClientSession)
+    assert problem is None, f"mcp SDK changed: ClientSession.{problem}; toolkit.mcp.outputs._hook must follow"
+
+
+def test_a_session_of_an_sdk_shaped_otherwise_is_left_as_it_is_and_the_log_says_so_once(monkeypatch, caplog):
     class Session:
+        def _output_schema_validator(self, tool, schema):
+            return None
+
+        async def validate_tool_result(self, name, result):
+            return None
+
+    class Bare:
         pass
 
-    session = Session()
-    guard(session, "odd")
-    assert vars(session) == {}
+    monkeypatch.setattr(toolkit.mcp.outputs, "_SHAPE_TOLD", [])
+    with caplog.at_level(logging.WARNING, logger="toolkit.mcp"):
+        for session in (Session(), Session(), Bare()):
+            guard(session, "odd")
+            assert vars(session) == {}
+    assert [r.getMessage() for r in caplog.records if r.name == "toolkit.mcp"] == [
+        "MCP outputSchema patterns are searched unbounded: this mcp SDK's ClientSession "
+        "_output_schema_validator(self, name, output_schema) is gone (found ('self', 'tool', 'schema'))"
+    ]
+    assert toolkit.mcp.outputs.sdk_shape_problem(Bare) == (
+        "_output_schema_validator(self, name, output_schema) is gone (found None)"
+    )
+
+
+def test_a_ref_to_a_url_in_a_stranger_s_output_schema_is_never_fetched(monkeypatch):
+    """`jsonschema`'s default registry fetches `http://` refs with `urllib`, without a timeout: the
+    package's own server checking a stranger's tool's answer fetched what its schema named, and a host
+    that never answered held it for ever. A ref that does not resolve within the schema matches nothing."""
+    import urllib.request
+
+    from toolkit.mcp.outputs import matcher
+
+    fetched = []
+
+    def urlopen(url, *args, **kwargs):
+        fetched.append(url)
+        raise OSError("no network here")
+
+    monkeypatch.setattr(urllib.request, "urlopen", urlopen)
+    schema = {"type": "object", "properties": {"v": {"$ref": "http://169.254.169.254/latest/meta-data"}}}
+    matches = matcher(schema, "t", "odd")
+    assert (matches({"v": "a"}), matches({"w": 1}), fetched) == (False, True, [])
 
 
 def test_a_stranger_s_output_schema_served_again_is_checked_with_bounded_searches_too(caplog):

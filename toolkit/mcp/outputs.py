@@ -18,10 +18,17 @@ checked in time linear in the array (`unique_items`; `jsonschema` compares objec
 model's arguments too (`toolkit.mcp.schema`). `matcher` checks a value so for `toolkit.mcp.server`,
 which serves another server's tools again with their schema.
 
+Every validator is made with an empty `referencing.Registry` of its own, as the SDK makes its: a
+`$ref` resolves within the schema and the bundled metaschemas, never by fetching a URL (`jsonschema`'s
+default fetches `http://…` refs with `urllib` and no timeout: a stranger's `outputSchema` served again
+by `matcher` had the server fetch what it named, and wait on it for ever).
+
 Leaves out: `format` (the SDK checks none), everything else the SDK checks as it did (the schema
-checked first: one that is not valid JSON Schema is still refused). Reads the SDK's private
-session state (`_output_schema_validator`, `_tool_output_validators`): an SDK version without it
-checks as it did, unbounded.
+checked first: one that is not valid JSON Schema is still refused). The SDK offers no public way to
+check answers otherwise: `_hook` is the one place that reads and replaces its private
+`ClientSession._output_schema_validator(name, output_schema)` (the builder `validate_tool_result`
+calls); `sdk_shape_problem` says, in one line, how an SDK differs from that shape, and a session of
+such an SDK checks as the SDK does, unbounded, the `toolkit.mcp` logger saying so once.
 """
 
 from __future__ import annotations
@@ -95,29 +102,70 @@ class _Budget:
 def guard(session: Any, server: str) -> None:
     """Have `session` (an `mcp.ClientSession` of the server named `server`) check answers with bounded
     searches (see the module)."""
-    build = getattr(session, "_output_schema_validator", None)
-    if not callable(build) or not isinstance(getattr(session, "_tool_output_validators", None), dict):
+    budget, classes = _Budget(server), {}
+    made: dict[str, tuple[Any, Any, list[str]]] = {}  # a tool's name: its schema, validator, key patterns
+
+    def bounded(build: Callable[[str, dict[str, Any]], Any]) -> Callable[[str, dict[str, Any]], Any]:
+        def validator(name: str, output_schema: dict[str, Any]) -> Any:
+            budget.left, budget.tool = SEARCHES, name  # one answer's check follows at once, on this loop
+            kept = made.get(name)
+            if kept is None or (kept[0] is not output_schema and kept[0] != output_schema):  # listed anew
+                checked = build(name, output_schema)  # the SDK's: checks the schema (RuntimeError), compiles it
+                kind = type(checked)
+                if kind not in classes:
+                    classes[kind] = _bounded(kind, budget)
+                if len(made) >= _VALIDATORS:
+                    made.clear()
+                validator = classes[kind](output_schema, registry=_registry())
+                kept = made[name] = (output_schema, validator, _key_patterns(output_schema))
+            budget.key_patterns = kept[2]
+            return kept[1]
+
+        return validator
+
+    _hook(session, bounded)
+
+
+def sdk_shape_problem(session_class: Any) -> str | None:
+    """None while `session_class` (the SDK's `ClientSession`) builds its output validators where `_hook`
+    replaces the builder, else one line saying what differs."""
+    build = getattr(session_class, _BUILDER, None)
+    check = getattr(getattr(session_class, "validate_tool_result", None), "__code__", None)
+    names = getattr(getattr(build, "__code__", None), "co_varnames", ())[:3]
+    if names != ("self", "name", "output_schema"):
+        return f"{_BUILDER}(self, name, output_schema) is gone (found {names or build!r})"
+    if check is None or _BUILDER not in check.co_names:
+        return f"validate_tool_result no longer calls {_BUILDER}"
+    return None
+
+
+_BUILDER = "_output_schema_validator"
+"""The SDK's private `ClientSession` method that builds (and caches) a tool's output validator."""
+
+
+def _hook(session: Any, bounded: Callable[[Callable[..., Any]], Callable[..., Any]]) -> None:
+    """Replace `session`'s builder of output validators with `bounded(the SDK's builder)`: the one place
+    reading the SDK's private state. A session of an SDK shaped otherwise is left as it is (logged once)."""
+    problem = sdk_shape_problem(type(session))
+    if problem is not None:
+        if not _SHAPE_TOLD:
+            _SHAPE_TOLD.append(problem)
+            log.warning("MCP outputSchema patterns are searched unbounded: this mcp SDK's ClientSession %s", problem)
         return
-    budget, classes, keys = _Budget(server), {}, {}
+    setattr(session, _BUILDER, bounded(getattr(session, _BUILDER)))
 
-    def validator(name: str, output_schema: dict[str, Any]) -> Any:
-        budget.left, budget.tool = SEARCHES, name  # one answer's check follows at once, on this loop
-        cache = session._tool_output_validators  # read each time: the SDK replaces it at a full listing
-        found = cache.get(name)
-        if found is None:
-            checked = build(name, output_schema)  # the SDK's: checks the schema (RuntimeError), compiles it
-            registry = getattr(checked, "_registry", None)  # the SDK's (an empty one: no $ref fetched)
-            if registry is None:  # another jsonschema version
-                return checked
-            kind = type(checked)
-            if kind not in classes:
-                classes[kind] = _bounded(kind, budget)
-            found = cache[name] = classes[kind](output_schema, registry=registry)
-            keys[name] = (found, _key_patterns(output_schema))
-        budget.key_patterns = keys[name][1] if name in keys and keys[name][0] is found else []
-        return found
 
-    session._output_schema_validator = validator
+_SHAPE_TOLD: list[str] = []
+"""The SDK shape problem the log told (once a process)."""
+_VALIDATORS = 4096
+"""The tools whose bounded validators one session keeps at most."""
+
+
+def _registry() -> Any:
+    """An empty `referencing.Registry`: `$ref`s resolve within the schema, none is fetched (see the module)."""
+    from referencing import Registry
+
+    return Registry()
 
 
 def matcher(output_schema: dict[str, Any], tool: str, server: str) -> Callable[[Any], bool]:
@@ -131,7 +179,7 @@ def matcher(output_schema: dict[str, Any], tool: str, server: str) -> Callable[[
     try:
         cls = validators.validator_for(output_schema)
         cls.check_schema(output_schema)
-        validator = _bounded(cls, budget)(output_schema)
+        validator = _bounded(cls, budget)(output_schema, registry=_registry())
     except Exception:
         return lambda value: False
 

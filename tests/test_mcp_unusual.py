@@ -516,3 +516,34 @@ def test_a_server_answering_initialize_in_2026_07_28_is_not_said_to_speak_a_vers
         "usable answer); "
         "the server mixes two versions' handshakes: it may be set to 2025-11-25 or older"
     )
+
+
+def test_a_tool_whose_input_schema_is_past_the_cap_is_left_out_in_one_line_naming_it(caplog):
+    """A stranger's 5 MB `inputSchema` was kept and sent to the model with every request (and took
+    seconds to translate, each time it changed). Past `MAX_SCHEMA_CHARS` characters of JSON, as given
+    or once its pointers' targets are copied into `$defs` (71,533 → 142,998), the tool is left out; the others stay."""
+    import logging
+
+    from toolkit.mcp.schema import MAX_SCHEMA_CHARS
+
+    wide = {"type": "object", "properties": {f"p{i}": {"type": "string", "description": "x" * 90} for i in range(1200)}}
+    body = {"type": "object", "properties": {f"p{i}": {"type": "string"} for i in range(2500)}}
+    copied = {"type": "object", "properties": {"a": body, **{f"b{i}": {"$ref": "#/properties/a"} for i in range(2)}}}
+    tools = {"wide": wide, "copied": copied, "t": {"type": "object", "properties": {"q": {"type": "string"}}}}
+    with caplog.at_level(logging.WARNING, logger="toolkit.mcp"):
+        with McpClient(_server(tools), name="odd") as client:
+            provider = McpToolProvider([client])
+            assert [tool.name for tool in provider.provide()] == ["t"]
+
+    def said(name, size):
+        return (
+            f"MCP tool {name!r} of server 'odd': its inputSchema takes {size:,} characters of JSON, past the "
+            f"{MAX_SCHEMA_CHARS:,} a tool may send the model with every request; it is not offered (ask its author "
+            "for a shorter schema)"
+        )
+
+    assert provider.left_out == {"odd: wide": said("wide", 164_524), "odd: copied": said("copied", 142_998)}
+    assert [r.getMessage() for r in caplog.records if r.name == "toolkit.mcp"] == [
+        f"MCP tool {name!r} of server 'odd' left out: {provider.left_out[f'odd: {name}']}"
+        for name in ("wide", "copied")
+    ]

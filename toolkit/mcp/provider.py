@@ -16,7 +16,8 @@ deadline, `list_timeout`) and, per tool:
    A server listing one name twice is offered its first tool of that name only;
 2. leaves out a tool whose `execution.taskSupport` is "required": MCP tasks are not supported
    here, and such a server refuses a plain call (-32601), so the model could never use it;
-   translates `inputSchema` (`toolkit.mcp.schema`); a tool whose schema cannot be translated
+   translates `inputSchema` (`toolkit.mcp.schema`); a tool whose schema cannot be translated, or takes
+   more than `MAX_SCHEMA_CHARS` characters of JSON (it would be sent with every request),
    (or whose translation fails in any other way), or that the SDK cannot read at all (no
    `inputSchema`, one that is no object: `McpClient.unreadable`), is left out, the others stay. What was left
    out, and why, is in `provider.left_out` (and the log), so a notebook can show it; so is a

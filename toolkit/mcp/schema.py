@@ -51,6 +51,9 @@ rewrites one, walking every subschema:
    subschema's `n`, `#` that subschema), unless it names nothing so (then against the root's). Definitions that only refer on, round a loop that
    never reaches a schema (`A` → `B` → `A`), are any value (`{}`).
 
+A schema past `MAX_SCHEMA_CHARS` characters of JSON (100,000), as given or as translated, is a
+`SchemaTranslationError` saying how long it is: it would be sent with every request.
+
 `translate_schema` never changes its input; it keeps its translations (and failures), so a provider
 asking at every turn pays once for each schema, whichever tools have it (`_Kept`, up to 16 million characters of them). Leaves out: `$dynamicRef`, external references
 (another file, a URL no `$id` here names); tool *names* (see
@@ -140,13 +143,15 @@ def translate_schema(schema: dict[str, Any] | None, where: str = "MCP tool") -> 
     provider translates its servers' tools at every `provide()`, each turn, and a schema of 20 KB took
     half a second (a stranger's 5 MB, ten seconds; 10,000 tools of one small schema, thirty), though it
     had not changed."""
-    text = _text(schema)
+    text, size = _text(schema)
     if text is not None and (kept := _KEPT.get(text)) is not None:
         if isinstance(kept, str):  # what was wrong, for any tool of this schema
             raise SchemaTranslationError(f"{where}: {kept}") from None
         return copy.deepcopy(kept)
     try:
+        _check_size(size, where)  # before translating: a 5 MB schema took ten seconds
         result = _translated(schema, where)
+        _check_size(len(json.dumps(result)) if result is not None else 0, where)  # copies hoisted to $defs
     except RecursionError:
         failure = SchemaTranslationError(
             f"{where}: its schema nests too deeply to translate (past Python's recursion limit; no model takes "
@@ -161,14 +166,31 @@ def translate_schema(schema: dict[str, Any] | None, where: str = "MCP tool") -> 
     return result
 
 
-def _text(schema: Any) -> str | None:
+def _text(schema: Any) -> tuple[str | None, int]:
     """`schema`'s key among the kept translations: its `repr` (which tells a tuple from a list, `True`
-    from `1`); None when JSON cannot write it (an object of another kind may change behind its repr)."""
+    from `1`); None when JSON cannot write it (an object of another kind may change behind its repr);
+    and the characters of its JSON (0 then)."""
     try:
-        json.dumps(schema)
-        return repr(schema)
+        size = len(json.dumps(schema))
+        return repr(schema), size
     except (TypeError, ValueError, RecursionError):
-        return None
+        return None, 0
+
+
+MAX_SCHEMA_CHARS = 100_000
+"""The characters of JSON one tool's schema may take, as the server wrote it and as translated: every
+request of the run carries it (a stranger's 5 MB schema was sent with every turn, past what any gateway
+takes). As much as one result may take (`toolkit.mcp.provider.MAX_RESULT_CHARS`); the largest schemas of
+well-known servers take a few thousand."""
+
+
+def _check_size(size: int, where: str) -> None:
+    """A `SchemaTranslationError` for a schema of `size` characters past `MAX_SCHEMA_CHARS`."""
+    if size > MAX_SCHEMA_CHARS:
+        raise SchemaTranslationError(
+            f"{where}: its inputSchema takes {size:,} characters of JSON, past the {MAX_SCHEMA_CHARS:,} a tool may "
+            "send the model with every request; it is not offered (ask its author for a shorter schema)"
+        )
 
 
 class _Kept:

@@ -223,3 +223,45 @@ def test_a_served_tool_s_images_and_content_for_the_user_reach_the_client():
         "Oslo: drawn\n[image (image/png) attached]",
         {"images": [PNG_URL], "for_user": ["| month | sales |"]},
     )
+
+
+def test_a_served_tool_s_huge_result_is_cut_as_toolkit_s_client_cuts_it():
+    """A served tool answering with 50 MB sent it all to the client, and a client that passes results
+    on whole (the spec sets no limit) to its model. The text, and each text for the user, is cut to
+    `max_result_chars` (`MAX_RESULT_CHARS` by default, as `McpToolProvider` reads), the line after it
+    saying how long it was; None serves it whole."""
+    from toolkit.mcp.provider import MAX_RESULT_CHARS
+    from toolkit.tools.decorator import tool
+    from toolkit.tools.execute import ToolOutput
+
+    @tool
+    def dump(n: int) -> ToolOutput:
+        """The log's last n characters."""
+        return ToolOutput("ab" * (n // 2), {"for_user": ["cd" * (n // 2)]})
+
+    def texts(served, n):
+        with McpClient(served, name="logs") as client:
+            return [block.text for block in client.call_tool("dump", {"n": n}).content]
+
+    note = "\n[cut here: the result has 12 characters, and only the first 5 are shown; if you need the rest, call the tool again for less at a time]"
+    assert texts(tools_server([dump], max_result_chars=5), 12) == ["ababa" + note, "cdcdc" + note]
+    assert texts(tools_server([dump], max_result_chars=None), 12) == ["ab" * 6, "cd" * 6]
+    default = texts(tools_server([dump]), 2 * MAX_RESULT_CHARS)
+    assert [len(text.partition("\n")[0]) for text in default] == [MAX_RESULT_CHARS] * 2
+
+
+def test_tools_server_refuses_a_max_result_chars_that_is_no_count():
+    from toolkit.errors import ToolDefinitionError
+    from toolkit.tools.decorator import tool
+
+    @tool
+    def add(a: int, b: int) -> int:
+        """Add two integers."""
+        return a + b
+
+    with pytest.raises(ToolDefinitionError) as raised:
+        tools_server([add], max_result_chars=0)
+    assert str(raised.value) == (
+        "tools_server(max_result_chars=0): max_result_chars is how many characters of a tool's result the model "
+        "reads at most, a whole number above 0, or None for all of them. Fix: give one, e.g. max_result_chars=100_000"
+    )

@@ -278,7 +278,7 @@ class McpToolProvider:
         for keyword, seconds in (("timeout", timeout), ("list_timeout", list_timeout)):
             check_seconds("McpToolProvider", keyword, seconds)
         check_seconds("McpToolProvider", "retry_after_s", retry_after_s, zero=True)
-        _check_max_result_chars(max_result_chars)
+        check_max_result_chars(max_result_chars)
         if isinstance(clock, type) or not callable(clock):
             raise ToolDefinitionError(
                 f"McpToolProvider(clock={clock!r:.40})",
@@ -724,12 +724,12 @@ def cut_text(text: str, limit: int | None) -> str:
     )
 
 
-def _check_max_result_chars(limit: Any) -> None:
-    """A whole number above 0, or None; anything else refused where it is given."""
+def check_max_result_chars(limit: Any, where: str = "McpToolProvider") -> None:
+    """A whole number above 0, or None; anything else refused where it is given (`where`: the callable)."""
     if limit is None or (isinstance(limit, int) and not isinstance(limit, bool) and limit > 0):
         return
     raise ToolDefinitionError(
-        f"McpToolProvider(max_result_chars={limit!r})",
+        f"{where}(max_result_chars={limit!r:.40})",
         "max_result_chars is how many characters of a tool's result the model reads at most, a whole number "
         "above 0, or None for all of them",
         "give one, e.g. max_result_chars=100_000",

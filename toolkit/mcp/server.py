@@ -32,6 +32,12 @@ the way that no longer matches that schema is not served (the proxy's clients wo
 answer): the result is an error, its text kept, saying why (`CHANGED_ON_THE_WAY`). That check searches the
 schema's patterns within bounds (`toolkit.mcp.outputs.matcher`): a stranger's `^(a+)+$` held the server.
 
+A result's text is cut to `max_result_chars` characters (100,000 by default, `MAX_RESULT_CHARS`), with
+the line `toolkit.mcp.provider.cut_text` writes after it (how long it was; call again for less): the
+MCP specification sets no limit, and a tool answering with 50 MB sent it whole to a client that passes
+results to its model whole. A local tool's result reaches the loop's model whole, but over MCP toolkit's
+own client cuts there anyway: what a toolkit client's model reads is unchanged.
+
 Tools flagged read-only travel with the MCP annotation `readOnlyHint`, which a client keeps in
 the spec's metadata (`toolkit.mcp.provider`); another MCP server's tool served again keeps the
 annotations, the `title` and the `_meta` it came with.
@@ -67,10 +73,10 @@ from toolkit.loop.sources import ProviderRequest, check_collection, provided
 from toolkit.mcp.client import unicode_text
 from toolkit.mcp.outputs import matcher
 from toolkit.mcp.provider import FOR_USER_ATTRIBUTE as FOR_USER
+from toolkit.mcp.provider import MAX_RESULT_CHARS, check_max_result_chars, cut_text, reserved_key
 from toolkit.mcp.provider import META_ATTRIBUTE as META
 from toolkit.mcp.provider import RESOURCE_LINKS_ATTRIBUTE as LINKS
 from toolkit.mcp.provider import STRUCTURED_ATTRIBUTE as STRUCTURED
-from toolkit.mcp.provider import reserved_key
 from toolkit.mcp.schema import CHECKED_BY_SERVER
 from toolkit.tools.decorator import a_or_an
 from toolkit.tools.execute import (
@@ -89,14 +95,21 @@ SHOP_READ_ONLY = {"query_order", "query_logistics", "query_refund_policy"}
 
 
 def tools_server(
-    tools: Sequence[Any], *, name: str = "toolkit", version: str = "0.1.0", read_only: Iterable[str] = ()
+    tools: Sequence[Any],
+    *,
+    name: str = "toolkit",
+    version: str = "0.1.0",
+    read_only: Iterable[str] = (),
+    max_result_chars: int | None = MAX_RESULT_CHARS,
 ) -> Server:
     """An MCP server offering `tools` (`Tool`s, or anything `tools_from` takes: `@tool` functions,
     objects with `@tool` methods, and providers, asked once here: a wrapped or another MCP
     server's tools can be served too); calls run each tool's executor (errors fed back). Two
     tools of one name are a `ToolDefinitionError`, as in `tools_from`; so is a `read_only` that is
     no list of served tools' names (a str, a misspelt name), and a `name` or `version` that is no
-    str (every client then failed to connect, with "Method not found")."""
+    str (every client then failed to connect, with "Method not found"). A result's text (and each text
+    for the user) is cut to `max_result_chars` characters, as `McpToolProvider` cuts what it reads (None:
+    whole)."""
     if tools is None:
         raise ToolDefinitionError(
             "tools_server(tools=None)",
@@ -105,6 +118,7 @@ def tools_server(
         )
     check_collection("tools", tools)
     _check_text("name", name, "what clients call the server (its serverInfo)", "a word, e.g. name='shop'", "toolkit")
+    check_max_result_chars(max_result_chars, "tools_server")
     _check_text("version", version, "the server's version its clients read", "it as text, e.g. version='1.0'", "0.1.0")
     tools = tools_from(*[t for source in tools for t in _served(source)])
     by_name = {t.name: t for t in tools}
@@ -126,7 +140,7 @@ def tools_server(
         text, is_error, attributes = await _in_daemon_thread(tool, call)
         kept = attributes.get(STRUCTURED)  # another MCP server's, kept on the result (a str: maybe its cut JSON)
         structured = kept if isinstance(kept, dict) else None  # an error's too: no client checks an error's
-        content = _content(text, attributes)
+        content = _content(text, attributes, max_result_chars)
         if not is_error and (check := checks.get(tool.name)) is not None:  # its outputSchema says what it is
             if not check(kept):
                 content.append(types.TextContent(text=CHANGED_ON_THE_WAY))
@@ -196,19 +210,20 @@ _POLICIES = Policies(report_unknown_tool, report_argument_error, report_failure_
 _DATA_URL = re.compile(r"data:([\w.+-]+/[\w.+-]+);base64,(.+)", re.DOTALL)
 
 
-def _content(text: str, attributes: Mapping[str, Any]) -> list[types.ContentBlock]:
-    """A result's blocks: its text (with U+FFFD for a lone surrogate, which the SDK cannot write);
-    then each image of its `images` attribute (a data URL as an image, a link as a resource link);
-    then the content a server marked for the user only (`for_user`, an MCP tool served again),
-    with that audience."""
-    blocks: list[types.ContentBlock] = [types.TextContent(text=unicode_text(text))]
+def _content(text: str, attributes: Mapping[str, Any], limit: int | None) -> list[types.ContentBlock]:
+    """A result's blocks: its text (with U+FFFD for a lone surrogate, which the SDK cannot write), cut to
+    `limit` characters; then each image of its `images` attribute (a data URL as an image, a link as a
+    resource link); then the content a server marked for the user only (`for_user`, an MCP tool served
+    again), with that audience, each cut so too."""
+    blocks: list[types.ContentBlock] = [types.TextContent(text=unicode_text(cut_text(text, limit)))]
     for url in _strings(attributes.get(IMAGES)):
         if data := _DATA_URL.fullmatch(url):
             blocks.append(types.ImageContent(data=data.group(2), mime_type=data.group(1)))
         elif url.startswith(("http://", "https://")):
             blocks.append(types.ResourceLink(name="image", uri=url))
     user = types.Annotations(audience=["user"])
-    blocks += [types.TextContent(text=unicode_text(t), annotations=user) for t in _strings(attributes.get(FOR_USER))]
+    for_user = _strings(attributes.get(FOR_USER))
+    blocks += [types.TextContent(text=unicode_text(cut_text(t, limit)), annotations=user) for t in for_user]
     return blocks + _links(attributes.get(LINKS))
 
 

@@ -207,3 +207,26 @@ def test_an_equal_tool_set_reuses_its_entries_and_a_changed_one_does_not():
     assert list(tools_payload(first)[1]) == [t.spec.to_openai() for t in first]
     changed = [first[0], Tool(ToolSpec("echo", "Other.", {"type": "object", "properties": {}}), first[1].executor)]
     assert [e["function"]["description"] for e in tools_payload(changed)[1]] == ["Add two integers.", "Other."]
+
+
+def test_more_tools_than_a_request_takes_are_told_once_in_one_line_with_what_they_weigh(caplog, monkeypatch):
+    """An MCP server listing 10,000 tools had them all sent to the model in silence: OpenAI refuses more
+    than 128, and other gateways bill them every turn. The loop says so once per set of names, what the
+    specs weigh and how to narrow them; 128 tools say nothing."""
+    import logging
+
+    from toolkit.loop import payload
+
+    monkeypatch.setattr(payload, "_told", set())
+    many = [hand_tool(f"t{i}") for i in range(129)]
+    weight = len(json.dumps([t.spec.to_openai() for t in many]))
+    with caplog.at_level(logging.WARNING, logger="toolkit.loop"):
+        tools_payload(many[:128])
+        for _ in range(2):
+            tools_payload(many)
+            tools_payload([hand_tool(f"t{i}") for i in range(129)])  # the same names, new tools: told already
+    assert [r.getMessage() for r in caplog.records if r.name == "toolkit.loop"] == [
+        f"the model is offered 129 tools in one request, their specs {weight:,} characters of JSON sent with every "
+        "request (OpenAI refuses more than 128): offer fewer, filter_tools(provider, names) (toolkit.loop.wrappers), "
+        "or have the model search them, ToolSearch(KeywordSearch()).context(tools, providers) (toolkit.search)"
+    ]

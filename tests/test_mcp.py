@@ -1197,3 +1197,18 @@ def test_an_image_in_base64_lines_is_passed_on_as_one_line():
     image = types.ImageContent(data=base64.encodebytes(png).decode(), mime_type="image/png")
     result = _answer([image], accepts_images=True)
     assert result.attributes == {"images": ["data:image/png;base64," + base64.b64encode(png).decode()]}
+
+
+def test_a_result_s_resource_links_are_kept_as_far_as_its_text_is():
+    """20,000 resource links were kept whole in the result's `resource_links` (1.7 MB, stored with memory
+    and served again by `toolkit.mcp.server`) while the model read the first 100,000 characters. The
+    links kept are the first whose JSON takes `max_result_chars` in all; None keeps every one."""
+    import json
+
+    import mcp_types as types
+
+    links = [types.ResourceLink(name=f"f{i}", uri=f"file:///d/f{i}.csv") for i in range(40)]
+    one = len(json.dumps({"name": "f0", "uri": "file:///d/f0.csv", "type": "resource_link"}, ensure_ascii=False))
+    kept = _answer(links, max_result_chars=5 * one + 1).attributes["resource_links"]
+    assert [link["name"] for link in kept] == ["f0", "f1", "f2", "f3", "f4"]
+    assert len(_answer(links, max_result_chars=None).attributes["resource_links"]) == 40

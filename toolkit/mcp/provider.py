@@ -686,15 +686,25 @@ class McpExecutor:
         return kept
 
     def _links(self, result: CallToolResult) -> list[Any]:
-        """The result's `resource_link` blocks as JSON objects, their secrets masked (a token in a URI)."""
-        links = [b.model_dump(by_alias=True, mode="json", exclude_none=True) for b in result.content]
-        links = [link for link in links if link.get("type") == "resource_link"]
+        """The result's `resource_link` blocks as JSON objects, their secrets masked (a token in a URI),
+        the first of them whose JSON takes `max_result_chars` in all (20,000 links were kept whole, 1.7 MB
+        stored with memory and served again, while the model read the first 100,000 characters)."""
+        links = [b for b in result.content if isinstance(b, ResourceLink)]
         if not links:
             return []
-        try:
-            kept: list[Any] = json.loads(self._masked(json.dumps(links, ensure_ascii=False)))
-        except ValueError:  # a mask that broke the JSON: not kept
-            return []
+        kept: list[Any] = []
+        left = self.max_result_chars
+        for block in links:
+            text = self._masked(
+                json.dumps(block.model_dump(by_alias=True, mode="json", exclude_none=True), ensure_ascii=False)
+            )
+            if left is not None and len(text) > left:
+                break
+            try:
+                kept.append(json.loads(text))
+            except ValueError:  # a mask that broke the JSON: that link not kept
+                continue
+            left = None if left is None else left - len(text)
         return kept
 
     def _masked(self, text: str) -> str:

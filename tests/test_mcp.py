@@ -1212,3 +1212,16 @@ def test_a_result_s_resource_links_are_kept_as_far_as_its_text_is():
     kept = _answer(links, max_result_chars=5 * one + 1).attributes["resource_links"]
     assert [link["name"] for link in kept] == ["f0", "f1", "f2", "f3", "f4"]
     assert len(_answer(links, max_result_chars=None).attributes["resource_links"]) == 40
+
+
+@pytest.mark.parametrize("blocks", [[], [""], [" \n\t"], ["", "  "]], ids=["none", "empty", "blank", "two-blank"])
+def test_an_error_result_without_words_says_so_not_an_exception_class(blocks):
+    """`isError: true` with blank text read "Tool 'o' failed: McpToolError" (the class name, when the
+    exception's message is blank): the model learnt nothing it could act on, in Python's words."""
+    import mcp_types as types
+
+    result = _answer([types.TextContent(text=text) for text in blocks], is_error=True)
+    assert (result.is_error, result.content) == (
+        True,
+        "Tool 'o' failed: the server reported an error without a message",
+    )

@@ -622,7 +622,7 @@ class McpExecutor:
             raise McpToolError(text + _server_name_note(text, self.name, call.name)) from exc
         text = self._masked(result_text(result, self.accepts_images))
         if result.is_error:
-            text = text or "the server reported an error without a message"  # cut later
+            text = text if text.strip() else "the server reported an error without a message"  # cut later
             raise McpToolError(text + _server_name_note(text, self.name, call.name), self._attributes(result))
         return ToolOutput(cut_text(text, self.max_result_chars), self._attributes(result))
 

@@ -518,16 +518,19 @@ def test_a_server_answering_initialize_in_2026_07_28_is_not_said_to_speak_a_vers
     )
 
 
-def test_a_tool_whose_input_schema_is_past_the_cap_is_left_out_in_one_line_naming_it(caplog):
+def test_a_tool_whose_input_schema_is_past_the_cap_is_left_out_in_one_line_naming_it(caplog, monkeypatch):
     """A stranger's 5 MB `inputSchema` was kept and sent to the model with every request (and took
-    seconds to translate, each time it changed). Past `MAX_SCHEMA_CHARS` characters of JSON, as given
-    or once its pointers' targets are copied into `$defs` (71,533 → 142,998), the tool is left out; the others stay."""
+    seconds to translate, each time it changed). Past `MAX_SCHEMA_CHARS` characters of JSON (100,000;
+    2,000 here), as given or once its pointers' targets are copied into `$defs` (1,618 → 3,168), the
+    tool is left out; the others stay."""
     import logging
 
-    from toolkit.mcp.schema import MAX_SCHEMA_CHARS
+    import toolkit.mcp.schema
 
-    wide = {"type": "object", "properties": {f"p{i}": {"type": "string", "description": "x" * 90} for i in range(1200)}}
-    body = {"type": "object", "properties": {f"p{i}": {"type": "string"} for i in range(2500)}}
+    assert toolkit.mcp.schema.MAX_SCHEMA_CHARS == 100_000
+    monkeypatch.setattr(toolkit.mcp.schema, "MAX_SCHEMA_CHARS", 2000)
+    wide = {"type": "object", "properties": {f"w{i}": {"type": "string", "description": "x" * 90} for i in range(20)}}
+    body = {"type": "object", "properties": {f"c{i}": {"type": "string"} for i in range(55)}}
     copied = {"type": "object", "properties": {"a": body, **{f"b{i}": {"$ref": "#/properties/a"} for i in range(2)}}}
     tools = {"wide": wide, "copied": copied, "t": {"type": "object", "properties": {"q": {"type": "string"}}}}
     with caplog.at_level(logging.WARNING, logger="toolkit.mcp"):
@@ -538,11 +541,11 @@ def test_a_tool_whose_input_schema_is_past_the_cap_is_left_out_in_one_line_namin
     def said(name, size):
         return (
             f"MCP tool {name!r} of server 'odd': its inputSchema takes {size:,} characters of JSON, past the "
-            f"{MAX_SCHEMA_CHARS:,} a tool may send the model with every request; it is not offered (ask its author "
-            "for a shorter schema)"
+            "2,000 a tool may send the model with every request; it is not offered (ask its author for a shorter "
+            "schema)"
         )
 
-    assert provider.left_out == {"odd: wide": said("wide", 164_524), "odd: copied": said("copied", 142_998)}
+    assert provider.left_out == {"odd: wide": said("wide", 2_744), "odd: copied": said("copied", 3_168)}
     assert [r.getMessage() for r in caplog.records if r.name == "toolkit.mcp"] == [
         f"MCP tool {name!r} of server 'odd' left out: {provider.left_out[f'odd: {name}']}"
         for name in ("wide", "copied")

@@ -219,7 +219,7 @@ def test_more_tools_than_a_request_takes_are_told_once_in_one_line_with_what_the
 
     monkeypatch.setattr(payload, "_told", set())
     many = [hand_tool(f"t{i}") for i in range(129)]
-    weight = len(json.dumps([t.spec.to_openai() for t in many]))
+    weight = len(json.dumps([t.spec.to_openai() for t in many], ensure_ascii=False))
     with caplog.at_level(logging.WARNING, logger="toolkit.loop"):
         tools_payload(many[:128])
         for _ in range(2):

@@ -780,3 +780,16 @@ def test_a_translation_is_kept_and_each_caller_gets_its_own_copy(monkeypatch):
         with pytest.raises(SchemaTranslationError, match=rf"^MCP tool '{tool}': .*\('q',\) is not of type 'array'"):
             translate_schema({**schema, "required": ("q",)}, f"MCP tool '{tool}'")
     assert walked == ["MCP tool 'a'", "MCP tool 'a'"]
+
+
+def test_a_schema_s_size_is_counted_in_characters_not_in_json_escapes(monkeypatch):
+    """The cap counts the characters of JSON as a request carries them, not `json.dumps`'s `\\uXXXX`
+    escapes: counted so, a schema written in Chinese (this course's shop) was refused at a sixth of it
+    (205 characters counted 805)."""
+    import toolkit.mcp.schema
+
+    monkeypatch.setattr(toolkit.mcp.schema, "MAX_SCHEMA_CHARS", 400)
+    described = {"type": "object", "properties": {"order_id": {"type": "string", "description": "订单号" * 40}}}
+    assert translate_schema(described, "MCP tool 'q'")["properties"]["order_id"]["description"] == "订单号" * 40
+    with pytest.raises(SchemaTranslationError, match=r"its inputSchema takes 424 characters of JSON, past the 400 "):
+        translate_schema({**described, "description": "订单" * 100}, "MCP tool 'q'")

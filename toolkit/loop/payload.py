@@ -87,6 +87,6 @@ def _tell_many(names: tuple[str, ...], entries: tuple[SentTool, ...]) -> None:
         "(OpenAI refuses more than %d): offer fewer, filter_tools(provider, names) (toolkit.loop.wrappers), or have "
         "the model search them, ToolSearch(KeywordSearch()).context(tools, providers) (toolkit.search)",
         f"{len(names):,}",
-        f"{len(json.dumps(entries)):,}",
+        f"{len(json.dumps(entries, ensure_ascii=False)):,}",
         MANY_TOOLS,
     )

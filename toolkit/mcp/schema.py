@@ -151,7 +151,7 @@ def translate_schema(schema: dict[str, Any] | None, where: str = "MCP tool") -> 
     try:
         _check_size(size, where)  # before translating: a 5 MB schema took ten seconds
         result = _translated(schema, where)
-        _check_size(len(json.dumps(result)) if result is not None else 0, where)  # copies hoisted to $defs
+        _check_size(len(json.dumps(result, ensure_ascii=False)) if result is not None else 0, where)  # copies hoisted to $defs
     except RecursionError:
         failure = SchemaTranslationError(
             f"{where}: its schema nests too deeply to translate (past Python's recursion limit; no model takes "
@@ -171,7 +171,7 @@ def _text(schema: Any) -> tuple[str | None, int]:
     from `1`); None when JSON cannot write it (an object of another kind may change behind its repr);
     and the characters of its JSON (0 then)."""
     try:
-        size = len(json.dumps(schema))
+        size = len(json.dumps(schema, ensure_ascii=False))
         return repr(schema), size
     except (TypeError, ValueError, RecursionError):
         return None, 0

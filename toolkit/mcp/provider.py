@@ -12,7 +12,9 @@ deadline, `list_timeout`) and, per tool:
    `files_read`; letters with accents lose them (`café` → `cafe`); other characters become
    their code point (`查询订单` → `u67e5u8be2u8ba2u5355`); a name that is still taken, by another
    tool of any of the provider's servers, gets `_2`, `_3` (two servers offering one name is a clash
-   the loop refuses, naming the fix). Errors about a tool name both the wire name and the original.
+   the loop refuses, naming the fix). Errors about a tool name both the wire name and the original;
+   `provider.renamed` lists the tools renamed so, and the `toolkit.mcp` logger says so at INFO, once per
+   server and set of names.
    A server listing one name twice is offered its first tool of that name only;
 2. leaves out a tool whose `execution.taskSupport` is "required": MCP tasks are not supported
    here, and such a server refuses a plain call (-32601), so the model could never use it;
@@ -187,6 +189,10 @@ __all__ = [
 
 log: logging.Logger = logging.getLogger("toolkit.mcp")
 
+_SHOWN_NAMES = 3
+"""The renamed tools the log line names at most."""
+_TOLD_KEPT = 256
+"""The sets of renamed tools one provider remembers having told."""
 MAX_RESULT_CHARS = 100_000
 """How many characters of a tool's result the model reads by default (`McpToolProvider(max_result_chars=...)`)."""
 MAX_DESCRIPTION_CHARS = 1024
@@ -298,6 +304,10 @@ class McpToolProvider:
         self.max_result_chars = max_result_chars
         """How many characters of a result the model reads at most (None: all); a line says what was cut."""
         self.left_out: dict[str, str] = {}
+        self.renamed: dict[str, str] = {}
+        """The tools the last `provide()` offered under another name: `"server: original"` → the name the
+        model calls (the chat API takes `^[A-Za-z0-9_-]{1,64}$` only; step 1)."""
+        self._told_renamed: set[tuple[str, frozenset[tuple[str, str]]]] = set()
         """What the last `provide()` left out: `"server"` or `"server: tool"` → why."""
         self._clock = clock
         self._down: dict[int, _Down] = {}
@@ -324,7 +334,40 @@ class McpToolProvider:
                 if cut := getattr(client, "listing_cut", ""):  # more pages than a listing reads
                     self._leave_out(client, "(later pages)", cut)
                 tools += self._translate(client, self._first_of_each_name(client, listed), taken)
+        self._tell_renamed(tools)
         return tools
+
+    def _tell_renamed(self, tools: list[Tool]) -> None:
+        """Fill `renamed`, and say once per server and set of names, in one line, which names the model
+        calls in place of the server's (the model reads the new name only; a trace shows it)."""
+        by_server: dict[str, list[tuple[str, str]]] = {}
+        for tool in tools:
+            original = original_name(tool)
+            if original != tool.name:
+                server = str(tool.spec.metadata.get("mcp_server", ""))
+                by_server.setdefault(server, []).append((original, tool.name))
+        self.renamed = {
+            f"{server}: {original}": wire for server, pairs in by_server.items() for original, wire in pairs
+        }
+        for server, pairs in by_server.items():
+            key = (server, frozenset(pairs))
+            if key in self._told_renamed:
+                continue
+            if len(self._told_renamed) >= _TOLD_KEPT:
+                self._told_renamed.clear()
+            self._told_renamed.add(key)
+            shown = ", ".join(
+                f"{cut(original, 40, '...')!r} as {wire!r}" for original, wire in pairs[:_SHOWN_NAMES]
+            )
+            more = f" and {len(pairs) - _SHOWN_NAMES:,} more" if len(pairs) > _SHOWN_NAMES else ""
+            log.info(
+                "MCP server %r names %s the chat API does not take (it takes ^[A-Za-z0-9_-]{1,64}$); the model "
+                "calls %s%s (provider.renamed lists them)",
+                server,
+                "a tool" if len(pairs) == 1 else f"{len(pairs):,} tools",
+                shown,
+                more,
+            )
 
     def _first_of_each_name(self, client: McpClient, listed: list[McpTool]) -> list[McpTool]:
         """The first tool of each name; later ones with that name are left out (step 1)."""

@@ -144,6 +144,8 @@ from toolkit.chat.messages import (
 )
 from toolkit.chat.model import TOOL_CHOICES, ToolChoice, is_tool_choice
 from toolkit.chat.native_shapes import NativeReplyError, native_shape
+from toolkit.chat.not_compressed import HEAD_BYTES, NotCompressedError, plain_kind
+from toolkit.chat.not_compressed import HINT as NOT_COMPRESSED_HINT
 from toolkit.chat.pages import cdn_code_text, page_text
 from toolkit.chat.proxies import direct_mounts
 from toolkit.chat.rate_limits import reset_wait, said_delay, worded_wait
@@ -208,15 +210,42 @@ class _Capped(httpx.SyncByteStream):
         self.inner, self.limit, self.status, self.names = inner, limit, status, names
 
     def __iter__(self) -> Iterator[bytes]:
-        size = 0
-        for piece in inflated(self.inner, self.names):
-            size += len(piece)
-            if size > self.limit:
-                raise too_long(self.limit, self.status)
-            yield piece
+        size, head, raw = 0, bytearray(), iter(self.inner)
+        try:
+            for piece in inflated(_noted(raw, head), self.names):
+                size += len(piece)
+                if size > self.limit:
+                    raise too_long(self.limit, self.status)
+                yield piece
+        except httpx.DecodingError as exc:  # nothing inflated yet: the bytes may be plainly uncompressed
+            if size or isinstance(exc, NotCompressedError):
+                raise
+            kind = plain_kind(bytes(head) + _more(raw, HEAD_BYTES - len(head)))
+            if kind is None:
+                raise
+            raise NotCompressedError(self.names, kind) from exc
 
     def close(self) -> None:
         self.inner.close()
+
+
+def _noted(raw: Iterator[bytes], head: bytearray) -> Iterator[bytes]:
+    """`raw`'s bytes, the first `HEAD_BYTES` of them kept in `head` (what `plain_kind` reads)."""
+    for piece in raw:
+        if len(head) < HEAD_BYTES:
+            head += piece[: HEAD_BYTES - len(head)]
+        yield piece
+
+
+def _more(raw: Iterator[bytes], wanted: int) -> bytes:
+    """Up to `wanted` more bytes of `raw` (fewer when it ends or breaks off)."""
+    more = b""
+    try:
+        while len(more) < wanted:
+            more += next(raw)
+    except (StopIteration, httpx.TransportError):
+        pass
+    return more[:wanted]
 
 
 _REFUSAL_BYTES = 65_536
@@ -1532,7 +1561,10 @@ def _not_a_stream(text: str, url: str) -> NotAStreamError:
 
 def _undecodable(exc: httpx.DecodingError, status: int | None = None) -> BadResponseError:
     """A body that its `Content-Encoding` does not fit (a proxy that says gzip and sends plain text)."""
-    return BadResponseError(f"the response body cannot be decoded: {_one_line(str(exc))}", status=status)
+    error = BadResponseError(f"the response body cannot be decoded: {_one_line(str(exc))}", status=status)
+    if isinstance(exc, NotCompressedError):
+        error.hint = NOT_COMPRESSED_HINT
+    return error
 
 
 def triage_status(response: httpx.Response, attempt: int = 1, mask: Callable[[str], str] = str) -> None:

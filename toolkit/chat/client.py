@@ -172,6 +172,7 @@ from toolkit.chat.sse import (
     stated_reason,
 )
 from toolkit.chat.stream_scrub import HeldEcho, scrub_event_stream, unechoed_response
+from toolkit.chat.text_calls import may_hold_calls, offered_names, written_calls
 from toolkit.chat.thought_signatures import refuses_unsigned, signed
 from toolkit.chat.tool_refusal import names_tools, refuses_tools
 from toolkit.errors import (
@@ -740,7 +741,7 @@ class ChatClient:
         attempts = _Attempts(self, body, stream=False, parse=parse_completion)
         with self._masked(), attempts:  # a 200 body may echo the key too
             assert attempts.parsed is not None
-            return attempts.parsed
+            return _with_written_calls(attempts.parsed, body)
 
     def stream(
         self,
@@ -824,7 +825,7 @@ class ChatClient:
                 _reported_in_stream(exc, attempt, state)
                 raise
             yield from echo.flush()
-            yield StreamDone(unechoed_response(done, self._unsaid))
+            yield StreamDone(_with_written_calls(unechoed_response(done, self._unsaid), body))
 
     def _stream_text(self, lines: list[str]) -> str:
         """A stream's lines as its exchange records them: the secrets masked, across chunks too."""
@@ -1119,6 +1120,15 @@ class _StreamState:
     yielded: bool = False
     waited: float = 0.0
     """Seconds slept between this request's attempts so far."""
+
+
+def _with_written_calls(response: ChatResponse, body: dict[str, Any]) -> ChatResponse:
+    """`response` with the calls its model wrote as text read as calls, when the request offered
+    tools and the gateway read none (its tool-call parser off: `toolkit.chat.text_calls`)."""
+    if "tools" not in body or response.message.tool_calls or not may_hold_calls(response.message.content):
+        return response
+    message = written_calls(response.message, offered_names(body["tools"]))
+    return response if message is None else response.model_copy(update={"message": message})
 
 
 def _reported_in_stream(exc: TransientError, attempt: int, state: _StreamState) -> None:

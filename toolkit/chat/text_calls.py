@@ -1,0 +1,120 @@
+"""Tool calls a model wrote into its text, read as the calls they are when the gateway did not.
+
+A model served without its tool-call parser (vLLM without `--enable-auto-tool-choice
+--tool-call-parser hermes`, SGLang without `--tool-call-parser`, a relay that passes the model's
+text through) writes its calls in its chat template's own format into `content`, and the gateway
+answers them as text with `finish_reason: "stop"`: the loop would end the turn on
+`<tool_call>{"name": "get_weather", …}</tool_call>` as the model's answer. `written_calls(message,
+tools)` reads them as the parser would have, when the request offered tools and the reply holds
+no call: each `<tool_call>…</tool_call>` block (the Hermes format Qwen, Hermes and many others
+write) whose JSON names an offered tool and gives its `arguments` (or `parameters`) as an object
+becomes a call; the text around the blocks stays the reply's text (None when nothing is left). A
+whole reply that is one such JSON object alone, or a list of them (Llama 3's JSON tool calling,
+without vLLM's `llama3_json` parser), is read the same way.
+
+Only what the model answered is read: a block inside its `<think>` thinking
+(`toolkit.chat.thinking.split_thinking`) is a call it quoted while thinking, not one it made. All or
+nothing: when one block is not such a call (no JSON, a tool not offered, arguments that are no
+object), the reply stays text, as the gateway gave it. Linear in the text's length.
+
+Leaves out: the other formats a parser reads (Mistral's `[TOOL_CALLS]`, Llama's `<|python_tag|>`,
+DeepSeek's `<｜tool▁call▁begin｜>`, Qwen3-Coder's `<function=…>` XML, Harmony's
+`to=functions.…`), and a reply cut in a block (`finish_reason: "length"`: the block never closes).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from toolkit.chat.messages import AssistantMessage, ToolCall
+from toolkit.chat.thinking import split_thinking
+
+_BLOCK = re.compile(r"<tool_call>(.*?)</tool_call>", re.DOTALL)
+"""A Hermes-format call: its JSON between the tags (non-greedy: the next closing tag ends it)."""
+_ARGUMENT_KEYS = ("arguments", "parameters")
+
+
+def offered_names(tools: Any) -> frozenset[str]:
+    """The function names of a request's `tools` array (entries of another shape named none)."""
+    names = set()
+    for entry in tools if isinstance(tools, list) else ():
+        function = entry.get("function") if isinstance(entry, dict) else None
+        name = function.get("name") if isinstance(function, dict) else None
+        if isinstance(name, str):
+            names.add(name)
+    return frozenset(names)
+
+
+def may_hold_calls(content: str | None) -> bool:
+    """Whether a reply's text may hold written calls (one look, for the usual reply to pay nothing more)."""
+    return content is not None and ("<tool_call>" in content or content.lstrip()[:1] in ("{", "["))
+
+
+def written_calls(message: AssistantMessage, names: frozenset[str]) -> AssistantMessage | None:
+    """`message` with the calls of offered tools `names` it wrote as text read as its tool calls,
+    and its text without them; None when it wrote none (or holds calls already)."""
+    text = message.content
+    if message.tool_calls or not text or not names:
+        return None
+    answer = split_thinking(text)[1]
+    blocks = list(_BLOCK.finditer(answer))
+    if blocks:
+        read = [_call(block.group(1), names) for block in blocks]
+        calls = [call for call in read if call is not None]
+        if len(calls) < len(read):
+            return None
+        left = _without(text, [block.group(0) for block in blocks])
+    else:
+        calls = _bare(answer, names)
+        if not calls:
+            return None
+        left = _without(text, [answer.strip()])
+    return message.model_copy(update={"content": left.strip() or None, "tool_calls": tuple(calls)})
+
+
+def _call(written: str, names: frozenset[str]) -> ToolCall | None:
+    """The call one block's JSON writes, or None when it is no call of an offered tool."""
+    try:
+        data = json.loads(written)
+    except (ValueError, RecursionError):
+        return None
+    return _as_call(data, names)
+
+
+def _as_call(data: Any, names: frozenset[str]) -> ToolCall | None:
+    if not isinstance(data, dict) or data.get("name") not in names:
+        return None
+    keys = [key for key in _ARGUMENT_KEYS if key in data]
+    if len(keys) > 1 or set(data) - {"name", *keys}:  # another field: not the format, perhaps an answer
+        return None
+    arguments = data[keys[0]] if keys else {}
+    if not isinstance(arguments, dict):
+        return None
+    return ToolCall(id="", name=data["name"], arguments=json.dumps(arguments, ensure_ascii=False))
+
+
+def _bare(answer: str, names: frozenset[str]) -> list[ToolCall]:
+    """The calls a reply that is nothing but one call's JSON (or a list of them) writes, else []:
+    each names its arguments (`{"name": …}` alone may be an answer about a tool)."""
+    try:
+        data = json.loads(answer)
+    except (ValueError, RecursionError):
+        return []
+    items = data if isinstance(data, list) else [data]
+    if not all(isinstance(item, dict) and not set(_ARGUMENT_KEYS).isdisjoint(item) for item in items):
+        return []
+    calls = [_as_call(item, names) for item in items]
+    if not calls or any(call is None for call in calls):
+        return []
+    return [call for call in calls if call is not None]
+
+
+def _without(text: str, pieces: list[str]) -> str:
+    """`text` with each of `pieces` taken out where it last is (after any thinking that quotes it)."""
+    for piece in reversed(pieces):
+        at = text.rfind(piece)
+        if at >= 0:
+            text = text[:at] + text[at + len(piece) :]
+    return text

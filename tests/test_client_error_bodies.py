@@ -497,6 +497,29 @@ def test_a_400_about_a_tools_shape_is_still_the_bodys_to_fix(message):
                 "code": "3051",
             },
         ),
+        (  # Moonshot (Kimi)
+            400,
+            {
+                "error": {
+                    "message": "Invalid request: Your request exceeded model token limit: 262144 (requested: 269030)",
+                    "type": "invalid_request_error",
+                }
+            },
+        ),
+        (400, {"error": {"message": "model max length exceeded, max length:8192", "type": "invalid_request_error"}}),
+        (  # DashScope (Qwen), compatible mode
+            400,
+            {
+                "error": {
+                    "code": "invalid_parameter_error",
+                    "param": None,
+                    "message": "<400> InternalError.Algo.InvalidParameter: Range of input length should be [1, 30720]",
+                    "type": "invalid_request_error",
+                },
+                "request_id": "81a373d6-28bd-9968-8335-e22a2127c41b",
+            },
+        ),
+        (400, {"error": {"code": "1261", "message": "Prompt 超长"}}),  # Zhipu (GLM)
     ],
 )
 def test_a_conversation_too_long_for_the_models_context_says_to_shorten_it_not_fix_the_body(status, body):

@@ -271,6 +271,38 @@ def test_an_error_body_is_masked_before_it_is_cut_so_no_head_of_the_key_shows():
     assert caught.value.body == "x" * 1990 + " key ***fX"
 
 
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"error_code": 18, "error_msg": "Open api qps request limit reached"},
+        {"error_code": 336501, "error_msg": "Rate limit reached for RPM", "id": "as-x"},
+        {"error_code": "336502", "error_msg": "Rate limit reached for TPM"},
+        {"error_code": 2, "error_msg": "Service temporarily unavailable"},
+        {"error_code": 336100, "error_msg": "try again later"},
+    ],
+)
+def test_baidus_rate_limit_or_overload_inside_a_200_is_retried(body):
+    """Before: Qianfan's QPS / RPM / TPM limits and its "try again later", answered in a 200, were a
+    BadResponseError at once ("gateway answered 200 with an error: …"), never retried as a 429 is."""
+    sleeps = []
+    replies = iter([httpx.Response(200, json=body), httpx.Response(200, json=ANSWERED)])
+    transport = httpx.MockTransport(lambda request: next(replies))
+    client = ChatClient("http://gw.test/v1", "k", "m", transport=transport, sleep=sleeps.append)
+    assert client.chat([UserMessage(content="hi")]).message.content == "Shipped."
+    assert len(sleeps) == 1
+
+
+def test_baidus_daily_limit_inside_a_200_is_not_retried():
+    with pytest.raises(BadResponseError) as caught:
+        answering(200, {"error_code": 17, "error_msg": "Open api daily request limit reached"}).chat(
+            [UserMessage(content="hi")]
+        )
+    assert str(caught.value) == "gateway answered 200 with an error: Open api daily request limit reached"
+
+
+ANSWERED = {"choices": [{"index": 0, "message": {"role": "assistant", "content": "Shipped."}, "finish_reason": "stop"}]}
+
+
 TOOL = {"type": "function", "function": {"name": "query_order", "parameters": {"type": "object"}}}
 
 

@@ -95,6 +95,8 @@ def test_stream_says_an_ollama_native_stream_not_use_chat_instead(content_type):
         {"type": "message", "content": "Hi", "stop_reason": "end_turn"},  # content not blocks
         {"candidates": []},
         {"generated_text": None},
+        {"result": None, "success": False, "errors": [{"code": 5006, "message": "oneOf at '/' not met"}]},
+        {"result": "Hi", "success": True},  # a result that is no Workers AI answer
     ],
 )
 def test_other_bodies_without_choices_are_not_called_ollamas(body):
@@ -155,6 +157,13 @@ GEMINI_NATIVE = {  # ai.google.dev, generateContent: the response
     "modelVersion": "gemini-2.5-flash",
 }
 
+WORKERS_AI_RUN = {  # developers.cloudflare.com, Workers AI REST API: /accounts/{id}/ai/run/@cf/…
+    "result": {"response": "Hello!", "usage": {"prompt_tokens": 4, "completion_tokens": 2, "total_tokens": 6}},
+    "success": True,
+    "errors": [],
+    "messages": [],
+}
+
 
 @pytest.mark.parametrize(
     "body, said",
@@ -183,6 +192,13 @@ GEMINI_NATIVE = {  # ai.google.dev, generateContent: the response
             "OpenAI chat completion: set LLM_BASE_URL to Gemini's OpenAI-compatible address, "
             "https://generativelanguage.googleapis.com/v1beta/openai/, or to a relay that speaks OpenAI's chat "
             "completions",
+        ),
+        (
+            WORKERS_AI_RUN,
+            "the gateway answered in Cloudflare Workers AI's native /ai/run shape (`result`, `success`; no "
+            "`choices`), not as an OpenAI chat completion: set LLM_BASE_URL to Workers AI's OpenAI-compatible "
+            "address, https://api.cloudflare.com/client/v4/accounts/<ACCOUNT_ID>/ai/v1 (its /ai/v1, not /ai/run), "
+            "or to a relay that speaks OpenAI's chat completions",
         ),
     ],
 )

@@ -8,7 +8,8 @@ reply where a chat completion's `choices` was expected:
   `"stream": false` (Ollama's own default is to stream), one such object a line (NDJSON);
 - text-generation-inference's `/generate` (`{"generated_text": …}`, or a list of it);
 - Anthropic's Messages API (`"type": "message"`, `content` blocks, `stop_reason`);
-- Gemini's `generateContent` (`candidates`).
+- Gemini's `generateContent` (`candidates`);
+- Cloudflare Workers AI's `/ai/run/@cf/…` (`{"result": {"response": …}, "success": true}`).
 
 `native_shape` tells which from a whole body or its first line; `NativeReplyError` says what arrived
 and which base URL serves OpenAI's chat completions instead: for a server the learner runs (Ollama,
@@ -81,6 +82,18 @@ GEMINI = Shape(
     "Gemini serves OpenAI's chat completions at LLM_BASE_URL=https://generativelanguage.googleapis.com/v1beta/openai/.",
 )
 
+WORKERS_AI = Shape(
+    "Cloudflare Workers AI's native /ai/run",
+    "`result`, `success`",
+    "set LLM_BASE_URL to Workers AI's OpenAI-compatible address, "
+    "https://api.cloudflare.com/client/v4/accounts/<ACCOUNT_ID>/ai/v1 (its /ai/v1, not /ai/run), or to a relay "
+    "that speaks OpenAI's chat completions",
+    "",
+    "Workers AI serves OpenAI's chat completions at "
+    "LLM_BASE_URL=https://api.cloudflare.com/client/v4/accounts/<ACCOUNT_ID>/ai/v1, with the model id (@cf/…) as "
+    "LLM_MODEL.",
+)
+
 
 def native_shape(text: str) -> Shape | None:
     """The other API whose reply `text` is (a whole body, or NDJSON whose first line is read), or None:
@@ -106,6 +119,8 @@ def _shape(data: dict[str, Any]) -> Shape | None:
         return TGI_GENERATE
     if data.get("type") == "message" and isinstance(data.get("content"), list) and "stop_reason" in data:
         return ANTHROPIC
+    if data.get("success") is True and isinstance(data.get("result"), dict) and "response" in data["result"]:
+        return WORKERS_AI
     return GEMINI if isinstance(data.get("candidates"), list) and data["candidates"] else None
 
 

@@ -490,3 +490,20 @@ def test_a_content_encoding_that_names_no_compression_is_skipped_as_httpx_skips_
     data = gzip.compress(reply.encode()) if "gzip" in label else reply.encode()
     client = _client(200, "application/json", _Pieces(data), {"content-encoding": label})
     assert client.chat(QUESTION).message.content == "ok"
+
+
+@pytest.mark.parametrize("stream", [False, True])
+def test_an_answer_declared_in_an_encoding_the_client_cannot_undo_that_is_plain_says_so(monkeypatch, stream):
+    """Before: "…cannot undo; installing the brotli package would let it", though the body was plain JSON
+    (a proxy that undid the compression and kept the header): no package would have helped."""
+    monkeypatch.setattr(charset, "BROTLI", None)
+    body = b'{"choices": [{"index": 0, "message": {"role": "assistant", "content": "ok"}}]}'
+    client = _client(200, "application/json", _Pieces(body, 9), {"content-encoding": "br"})
+    with pytest.raises(BadResponseError) as caught:
+        list(client.stream(QUESTION)) if stream else client.chat(QUESTION)
+    assert str(caught.value) == (
+        "the response body cannot be decoded: the gateway said it was compressed as br (Content-Encoding) but "
+        "sent JSON, not compressed; nothing from it was used"
+    )
+    assert caught.value.hint == NOT_COMPRESSED_HINT
+    assert client.exchanges[-1].response_text == "<compressed as br: not read>"

@@ -238,6 +238,14 @@ def _noted(raw: Iterator[bytes], head: bytearray) -> Iterator[bytes]:
         yield piece
 
 
+def _raw_head(response: httpx.Response) -> bytes:
+    """The first `HEAD_BYTES` of an unread `response` as they came (b"" when they do not come)."""
+    try:
+        return _head(response.iter_raw(), HEAD_BYTES)
+    except httpx.HTTPError:
+        return b""
+
+
 def _more(raw: Iterator[bytes], wanted: int) -> bytes:
     """Up to `wanted` more bytes of `raw` (fewer when it ends or breaks off)."""
     more = b""
@@ -1008,10 +1016,11 @@ class ChatClient:
             self._forget_key(exc)
             raise _undecodable(exc) from exc
         left = left_undone(response.headers)
-        if left and response.status_code < 300:  # an answer that cannot be read: not read
+        if left and response.status_code < 300:  # an answer that cannot be read: not read (its head looked at)
+            kind = plain_kind(_raw_head(response))
             response.close()
             self._record(body, response.status_code, f"<compressed as {', '.join(left)}: not read>", attempt)
-            raise cannot_undo(left)
+            raise cannot_undo(left) if kind is None else _undecodable(NotCompressedError(left, kind))
         capped(response, self.max_reply_bytes)
         if response.status_code >= 300 or not stream:
             try:

@@ -107,6 +107,18 @@ UNTITLED = "<html>\n<body>\n<!-- upstream: 10.0.0.7 -->\n<style>h1{color:red}</s
         (UNTITLED, "502 Bad Gateway (an HTML page)"),
         ("<!doctype html><title>Tom &amp; Jerry&#39;s proxy</title>", "Tom & Jerry's proxy (an HTML page)"),
         ("<html><body></body></html>", "an HTML page with no text"),
+        (  # a captive portal's or a company proxy's sign-in: a page that only sends the browser on
+            "<script>window.location.href='https://login.corp.example/portal?session=s3cr3t#x'</script>",
+            "an HTML page with no text, sending the browser to https://login.corp.example/portal",
+        ),
+        (
+            "<meta http-equiv='refresh' content='0;url=http://user:pw@10.1.0.1:8002/login.html?redirurl=x'>",
+            "an HTML page with no text, sending the browser to http://10.1.0.1:8002/login.html",
+        ),
+        (
+            '<html><head><title>Sign in</title><meta content="5; URL=\'/sso/start\'" http-equiv="Refresh"></head>',
+            "Sign in (an HTML page sending the browser to /sso/start)",
+        ),
     ],
 )
 def test_an_html_error_page_says_its_title_or_its_text_not_its_markup(page, said):

@@ -68,6 +68,12 @@ def test_without_tools_offered_the_text_is_the_answer():
         ),
         ('{"name": "query_order", "parameters": {"order_id": "SN1"}}', [("query_order", {"order_id": "SN1"})], None),
         ('[{"name": "cancel_order", "parameters": {}}]', [("cancel_order", {})], None),
+        (  # Mistral's marker, after a sentence
+            'Checking. [TOOL_CALLS] [{"name": "query_order", "arguments": {"order_id": "SN1"}}]',
+            [("query_order", {"order_id": "SN1"})],
+            "Checking.",
+        ),
+        ('<|python_tag|>{"name": "cancel_order", "parameters": {}}', [("cancel_order", {})], None),  # Llama 3.1
     ],
 )
 def test_written_calls_are_read_as_a_parser_reads_them(content, calls, left):
@@ -86,6 +92,7 @@ def test_written_calls_are_read_as_a_parser_reads_them(content, calls, left):
         '{"name": "query_order"}',  # an answer about a tool, not a call
         '{"name": "query_order", "arguments": {}, "status": "shipped"}',  # another field: an answer
         "The order SN1 shipped today.",
+        '[TOOL_CALLS] [{"name": "query_order", "arguments": {}}] and more',  # not JSON after the marker
     ],
 )
 def test_anything_else_stays_text(content):

@@ -10,16 +10,17 @@ no call: each `<tool_call>…</tool_call>` block (the Hermes format Qwen, Hermes
 write) whose JSON names an offered tool and gives its `arguments` (or `parameters`) as an object
 becomes a call; the text around the blocks stays the reply's text (None when nothing is left). A
 whole reply that is one such JSON object alone, or a list of them (Llama 3's JSON tool calling,
-without vLLM's `llama3_json` parser), is read the same way.
+without vLLM's `llama3_json` parser), is read the same way, and so is the JSON after Mistral's
+`[TOOL_CALLS]` or Llama's `<|python_tag|>` (the text before the marker stays the reply's text).
 
 Only what the model answered is read: a block inside its `<think>` thinking
 (`toolkit.chat.thinking.split_thinking`) is a call it quoted while thinking, not one it made. All or
 nothing: when one block is not such a call (no JSON, a tool not offered, arguments that are no
 object), the reply stays text, as the gateway gave it. Linear in the text's length.
 
-Leaves out: the other formats a parser reads (Mistral's `[TOOL_CALLS]`, Llama's `<|python_tag|>`,
-DeepSeek's `<｜tool▁call▁begin｜>`, Qwen3-Coder's `<function=…>` XML, Harmony's
-`to=functions.…`), and a reply cut in a block (`finish_reason: "length"`: the block never closes).
+Leaves out: the formats a parser reads that are not JSON (Mistral's newer `[TOOL_CALLS]name[ARGS]{…}`,
+DeepSeek's `<｜tool▁call▁begin｜>`, Qwen3-Coder's `<function=…>` XML, Harmony's `to=functions.…`, Llama's
+calls joined by `;`), and a reply cut in a block (`finish_reason: "length"`: the block never closes).
 """
 
 from __future__ import annotations
@@ -34,6 +35,9 @@ from toolkit.chat.thinking import split_thinking
 _BLOCK = re.compile(r"<tool_call>(.*?)</tool_call>", re.DOTALL)
 """A Hermes-format call: its JSON between the tags (non-greedy: the next closing tag ends it)."""
 _ARGUMENT_KEYS = ("arguments", "parameters")
+_MARKERS = ("[TOOL_CALLS]", "<|python_tag|>")
+"""What starts the calls a model writes after its text as JSON: Mistral's `[TOOL_CALLS]` (a list of
+calls), Llama 3's `<|python_tag|>` (a call)."""
 
 
 def offered_names(tools: Any) -> frozenset[str]:
@@ -49,7 +53,9 @@ def offered_names(tools: Any) -> frozenset[str]:
 
 def may_hold_calls(content: str | None) -> bool:
     """Whether a reply's text may hold written calls (one look, for the usual reply to pay nothing more)."""
-    return content is not None and ("<tool_call>" in content or content.lstrip()[:1] in ("{", "["))
+    if content is None:
+        return False
+    return "<tool_call>" in content or content.lstrip()[:1] in ("{", "[") or any(m in content for m in _MARKERS)
 
 
 def written_calls(message: AssistantMessage, names: frozenset[str]) -> AssistantMessage | None:
@@ -67,10 +73,11 @@ def written_calls(message: AssistantMessage, names: frozenset[str]) -> Assistant
             return None
         left = _without(text, [block.group(0) for block in blocks])
     else:
-        calls = _bare(answer, names)
+        written, piece = _written_json(answer)
+        calls = _bare(written, names)
         if not calls:
             return None
-        left = _without(text, [answer.strip()])
+        left = _without(text, [piece.strip()])
     return message.model_copy(update={"content": left.strip() or None, "tool_calls": tuple(calls)})
 
 
@@ -93,6 +100,16 @@ def _as_call(data: Any, names: frozenset[str]) -> ToolCall | None:
     if not isinstance(arguments, dict):
         return None
     return ToolCall(id="", name=data["name"], arguments=json.dumps(arguments, ensure_ascii=False))
+
+
+def _written_json(answer: str) -> tuple[str, str]:
+    """(the JSON an answer's calls are written in, the piece of the answer that writes them): after
+    Mistral's or Llama's marker (the marker and what follows), else the whole answer."""
+    for marker in _MARKERS:
+        at = answer.find(marker)
+        if at >= 0:
+            return answer[at + len(marker) :], answer[at:]
+    return answer, answer
 
 
 def _bare(answer: str, names: frozenset[str]) -> list[ToolCall]:

@@ -9,7 +9,9 @@ reply where a chat completion's `choices` was expected:
 - text-generation-inference's `/generate` (`{"generated_text": …}`, or a list of it);
 - Anthropic's Messages API (`"type": "message"`, `content` blocks, `stop_reason`);
 - Gemini's `generateContent` (`candidates`);
-- Cloudflare Workers AI's `/ai/run/@cf/…` (`{"result": {"response": …}, "success": true}`).
+- Cloudflare Workers AI's `/ai/run/@cf/…` (`{"result": {"response": …}, "success": true}`);
+- DashScope's own generation API (`{"output": {"choices" | "text": …}, "request_id": …}`) and Baidu
+  Qianfan's ERNIE API before v2 (`{"result": "…", "is_truncated": false}`).
 
 `native_shape` tells which from a whole body or its first line; `NativeReplyError` says what arrived
 and which base URL serves OpenAI's chat completions instead: for a server the learner runs (Ollama,
@@ -94,6 +96,23 @@ WORKERS_AI = Shape(
     "LLM_MODEL.",
 )
 
+DASHSCOPE = Shape(
+    "DashScope's native generation API",
+    "`output`, `request_id`",
+    "set LLM_BASE_URL to DashScope's OpenAI-compatible address, https://dashscope.aliyuncs.com/compatible-mode/v1 "
+    "(dashscope-intl.aliyuncs.com outside China), or to a relay that speaks OpenAI's chat completions",
+    "",
+    "DashScope serves OpenAI's chat completions at LLM_BASE_URL=https://dashscope.aliyuncs.com/compatible-mode/v1.",
+)
+ERNIE = Shape(
+    "Baidu Qianfan's native ERNIE API",
+    "`result`, `is_truncated`",
+    "set LLM_BASE_URL to Qianfan's OpenAI-compatible address, https://qianfan.baidubce.com/v2, or to a relay "
+    "that speaks OpenAI's chat completions",
+    "",
+    "Qianfan serves OpenAI's chat completions at LLM_BASE_URL=https://qianfan.baidubce.com/v2.",
+)
+
 
 def native_shape(text: str) -> Shape | None:
     """The other API whose reply `text` is (a whole body, or NDJSON whose first line is read), or None:
@@ -121,6 +140,11 @@ def _shape(data: dict[str, Any]) -> Shape | None:
         return ANTHROPIC
     if data.get("success") is True and isinstance(data.get("result"), dict) and "response" in data["result"]:
         return WORKERS_AI
+    output = data.get("output")
+    if isinstance(output, dict) and "request_id" in data and ("choices" in output or "text" in output):
+        return DASHSCOPE
+    if isinstance(data.get("result"), str) and isinstance(data.get("is_truncated"), bool):
+        return ERNIE
     return GEMINI if isinstance(data.get("candidates"), list) and data["candidates"] else None
 
 

@@ -97,3 +97,12 @@ def test_written_calls_are_read_as_a_parser_reads_them(content, calls, left):
 )
 def test_anything_else_stays_text(content):
     assert written_calls(AssistantMessage(content=content), NAMES) is None
+
+
+def test_many_tags_are_read_in_one_pass():
+    """Before (a regex per block): 20,000 opening tags never closed before 200 KB of text took 270 s, each
+    tag scanning the rest for its closing one; now one pass, and many blocks are taken out in one pass too."""
+    assert written_calls(AssistantMessage(content="<tool_call>" * 20_000 + "x" * 200_000), NAMES) is None
+    block = '<tool_call>{"name": "cancel_order", "arguments": {}}</tool_call>'
+    read = written_calls(AssistantMessage(content="Cancelling all. " + block * 2_000), NAMES)
+    assert read is not None and read.content == "Cancelling all." and len(read.tool_calls) == 2_000

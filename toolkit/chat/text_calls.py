@@ -26,14 +26,13 @@ calls joined by `;`), and a reply cut in a block (`finish_reason: "length"`: the
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 from toolkit.chat.messages import AssistantMessage, ToolCall
 from toolkit.chat.thinking import split_thinking
 
-_BLOCK = re.compile(r"<tool_call>(.*?)</tool_call>", re.DOTALL)
-"""A Hermes-format call: its JSON between the tags (non-greedy: the next closing tag ends it)."""
+_OPEN, _CLOSE = "<tool_call>", "</tool_call>"
+"""A Hermes-format call's tags: its JSON between them (the next closing tag ends it)."""
 _ARGUMENT_KEYS = ("arguments", "parameters")
 _MARKERS = ("[TOOL_CALLS]", "<|python_tag|>")
 """What starts the calls a model writes after its text as JSON: Mistral's `[TOOL_CALLS]` (a list of
@@ -65,13 +64,13 @@ def written_calls(message: AssistantMessage, names: frozenset[str]) -> Assistant
     if message.tool_calls or not text or not names:
         return None
     answer = split_thinking(text)[1]
-    blocks = list(_BLOCK.finditer(answer))
+    blocks = _blocks(answer)
     if blocks:
-        read = [_call(block.group(1), names) for block in blocks]
+        read = [_call(block[len(_OPEN) : -len(_CLOSE)], names) for block in blocks]
         calls = [call for call in read if call is not None]
         if len(calls) < len(read):
             return None
-        left = _without(text, [block.group(0) for block in blocks])
+        left = _without(text, blocks)
     else:
         written, piece = _written_json(answer)
         calls = _bare(written, names)
@@ -79,6 +78,20 @@ def written_calls(message: AssistantMessage, names: frozenset[str]) -> Assistant
             return None
         left = _without(text, [piece.strip()])
     return message.model_copy(update={"content": left.strip() or None, "tool_calls": tuple(calls)})
+
+
+def _blocks(answer: str) -> list[str]:
+    """The `<tool_call>…</tool_call>` blocks of `answer`, tags included, in one pass: an opening tag
+    never closed ends the search (no later one can close either; a regex would scan the rest again
+    from each of them)."""
+    blocks, at = [], answer.find(_OPEN)
+    while at >= 0:
+        end = answer.find(_CLOSE, at + len(_OPEN))
+        if end < 0:
+            break
+        blocks.append(answer[at : end + len(_CLOSE)])
+        at = answer.find(_OPEN, end + len(_CLOSE))
+    return blocks
 
 
 def _call(written: str, names: frozenset[str]) -> ToolCall | None:
@@ -129,9 +142,17 @@ def _bare(answer: str, names: frozenset[str]) -> list[ToolCall]:
 
 
 def _without(text: str, pieces: list[str]) -> str:
-    """`text` with each of `pieces` taken out where it last is (after any thinking that quotes it)."""
+    """`text` with each of `pieces` (in their order in it) taken out where it last is, after the
+    pieces after it (after any thinking that quotes one): one pass from the end, joined once."""
+    spans, limit = [], len(text)
     for piece in reversed(pieces):
-        at = text.rfind(piece)
+        at = text.rfind(piece, 0, limit)
         if at >= 0:
-            text = text[:at] + text[at + len(piece) :]
-    return text
+            spans.append((at, at + len(piece)))
+            limit = at
+    kept, start = [], 0
+    for begin, end in reversed(spans):
+        kept.append(text[start:begin])
+        start = end
+    kept.append(text[start:])
+    return "".join(kept)

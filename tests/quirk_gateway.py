@@ -75,7 +75,12 @@
   `RetryInfo`'s `retryDelay` ("1s") in the body, no `Retry-After`;
 - `stream_thinking`: DashScope serving Qwen3's open models: a request not streamed is a 400
   "parameter.enable_thinking must be set to false for non-streaming calls" unless it says
-  `"enable_thinking": false`.
+  `"enable_thinking": false`;
+- `text_calls`: vLLM or SGLang started without its tool-call parser: every call is written into
+  the reply's text as the model wrote it (`<tool_call>{"name": …, "arguments": {…}}</tool_call>`,
+  the Hermes format), with no `tool_calls` and `finish_reason: "stop"`;
+- `qianfan_limited`: the second request is Baidu Qianfan's QPS limit, answered in a 200
+  (`{"error_code": 18, "error_msg": "Open api qps request limit reached"}`).
 
 Requests are kept in `handler.seen` (the bodies, in order). Leaves out: authentication, slow answers.
 """
@@ -316,6 +321,8 @@ def quirky(*names: str) -> type[http.server.BaseHTTPRequestHandler]:
             if "tgi_overloaded" in quirks and n % 5 == 2 and not body.get("stream"):
                 failed = "Request failed during generation: Server error: CUDA out of memory"
                 return 424, {"error": failed, "error_type": "generation"}
+            if "qianfan_limited" in quirks and n == 2:
+                return 200, {"error_code": 18, "error_msg": "Open api qps request limit reached"}
             if "gemini_retry_delay" in quirks and n == 3:
                 return 429, [{"error": {**GEMINI_QUOTA, "details": [{"@type": RETRY_INFO, "retryDelay": "1s"}]}}]
             if body.get("tools"):
@@ -438,7 +445,20 @@ def quirky(*names: str) -> type[http.server.BaseHTTPRequestHandler]:
             if "azure_filter" in quirks and not stream:
                 reply["prompt_filter_results"] = PROMPT_FILTER
                 reply["choices"][0]["content_filter_results"] = FILTER_RESULTS
+            if "text_calls" in quirks and message.get("tool_calls"):
+                message["content"] = (message.get("content") or "") + "".join(
+                    f"<tool_call>\n{json.dumps(written_call(call), ensure_ascii=False)}\n</tool_call>"
+                    for call in message.pop("tool_calls")
+                )
+                reply["choices"][0]["finish_reason"] = "stop"
             if not stream:
                 litellm_fields(message, quirks)
 
     return Handler
+
+
+def written_call(call: dict[str, Any]) -> dict[str, Any]:
+    """A call as a Hermes-format model writes it between `<tool_call>` tags: its name and arguments."""
+    arguments = call["function"].get("arguments") or "{}"
+    arguments = json.loads(arguments) if isinstance(arguments, str) else arguments
+    return {"name": call["function"]["name"], "arguments": arguments}

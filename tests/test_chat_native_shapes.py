@@ -95,6 +95,10 @@ def test_stream_says_an_ollama_native_stream_not_use_chat_instead(content_type):
         {"type": "message", "content": "Hi", "stop_reason": "end_turn"},  # content not blocks
         {"candidates": []},
         {"generated_text": None},
+        {"result": None, "success": False, "errors": [{"code": 5006, "message": "oneOf at '/' not met"}]},
+        {"result": "Hi", "success": True},  # a result that is no Workers AI answer (nor an ERNIE one)
+        {"output": {"choices": []}},  # no request_id: not DashScope's
+        {"output": "Hi", "request_id": "r"},
     ],
 )
 def test_other_bodies_without_choices_are_not_called_ollamas(body):
@@ -155,6 +159,28 @@ GEMINI_NATIVE = {  # ai.google.dev, generateContent: the response
     "modelVersion": "gemini-2.5-flash",
 }
 
+WORKERS_AI_RUN = {  # developers.cloudflare.com, Workers AI REST API: /accounts/{id}/ai/run/@cf/…
+    "result": {"response": "Hello!", "usage": {"prompt_tokens": 4, "completion_tokens": 2, "total_tokens": 6}},
+    "success": True,
+    "errors": [],
+    "messages": [],
+}
+
+DASHSCOPE_NATIVE = {  # help.aliyun.com, DashScope's own API (/api/v1/services/aigc/text-generation/generation)
+    "output": {"choices": [{"finish_reason": "stop", "message": {"role": "assistant", "content": "你好"}}]},
+    "usage": {"total_tokens": 20, "output_tokens": 2, "input_tokens": 18},
+    "request_id": "e1d8d0b3-5c76-9c3a-9a4f-2e4a3a7b6f1c",
+}
+ERNIE_V1 = {  # cloud.baidu.com, Qianfan's ERNIE API before v2 (/rpc/2.0/ai_custom/v1/wenxinworkshop/chat/…)
+    "id": "as-bcmt5ct4iy",
+    "object": "chat.completion",
+    "created": 1680167072,
+    "result": "您好，我是文心一言。",
+    "is_truncated": False,
+    "need_clear_history": False,
+    "usage": {"prompt_tokens": 4, "completion_tokens": 10, "total_tokens": 14},
+}
+
 
 @pytest.mark.parametrize(
     "body, said",
@@ -183,6 +209,26 @@ GEMINI_NATIVE = {  # ai.google.dev, generateContent: the response
             "OpenAI chat completion: set LLM_BASE_URL to Gemini's OpenAI-compatible address, "
             "https://generativelanguage.googleapis.com/v1beta/openai/, or to a relay that speaks OpenAI's chat "
             "completions",
+        ),
+        (
+            WORKERS_AI_RUN,
+            "the gateway answered in Cloudflare Workers AI's native /ai/run shape (`result`, `success`; no "
+            "`choices`), not as an OpenAI chat completion: set LLM_BASE_URL to Workers AI's OpenAI-compatible "
+            "address, https://api.cloudflare.com/client/v4/accounts/<ACCOUNT_ID>/ai/v1 (its /ai/v1, not /ai/run), "
+            "or to a relay that speaks OpenAI's chat completions",
+        ),
+        (
+            DASHSCOPE_NATIVE,
+            "the gateway answered in DashScope's native generation API shape (`output`, `request_id`; no `choices`), "
+            "not as an OpenAI chat completion: set LLM_BASE_URL to DashScope's OpenAI-compatible address, "
+            "https://dashscope.aliyuncs.com/compatible-mode/v1 (dashscope-intl.aliyuncs.com outside China), or to a "
+            "relay that speaks OpenAI's chat completions",
+        ),
+        (
+            ERNIE_V1,
+            "the gateway answered in Baidu Qianfan's native ERNIE API shape (`result`, `is_truncated`; no `choices`), "
+            "not as an OpenAI chat completion: set LLM_BASE_URL to Qianfan's OpenAI-compatible address, "
+            "https://qianfan.baidubce.com/v2, or to a relay that speaks OpenAI's chat completions",
         ),
     ],
 )

@@ -350,3 +350,52 @@ def test_a_400_about_the_request_stays_a_caller_error(body):
     with pytest.raises(CallerError) as caught:
         client.chat(QUESTION)
     assert not isinstance(caught.value, OutOfCreditError) and len(script.requests) == 1
+
+
+LITELLM_BUDGET_429 = {  # LiteLLM proxy: a key's, user's or team's budget spent (its `ProxyErrorTypes.budget_exceeded`)
+    "error": {
+        "message": "LiteLLM User: engineer-1, exceeded budget for model=claude-opus-4",
+        "type": "budget_exceeded",
+        "param": None,
+        "code": "429",
+    }
+}
+LITELLM_BUDGET_400 = {  # LiteLLM behind LiteLLM: the inner proxy's budget error, typed by neither
+    "error": {
+        "message": "litellm.BadRequestError: OpenAIException - Budget has been exceeded! Current cost: 14.2, Max "
+        "budget: 10.0. Received Model Group=gpt-4o\nAvailable Model Group Fallbacks=None",
+        "type": None,
+        "param": None,
+        "code": "400",
+    }
+}
+LITELLM_END_USER = {"error": {"message": "ExceededBudget: End User=ishaan3 over budget. Spend=0.0009, Budget=0.0001"}}
+
+
+@pytest.mark.parametrize(
+    "status, body, named",
+    [(429, LITELLM_BUDGET_429, " (budget_exceeded)"), (400, LITELLM_BUDGET_400, ""), (429, LITELLM_END_USER, "")],
+)
+def test_a_proxys_spent_budget_is_out_of_credit_not_a_rate_limit_nor_a_bad_request(status, body, named):
+    """Before: LiteLLM's 429 `budget_exceeded` was retried as a rate limit (the budget lasts till its period
+    ends) and its 400 "Budget has been exceeded!" told the learner to fix the request body."""
+    client, script, sleeps = make(httpx.Response(status, json=body), httpx.Response(200, json=ANSWER))
+    with pytest.raises(OutOfCreditError) as caught:
+        client.chat(QUESTION)
+    assert str(caught.value).endswith(" — " + FIX.format(named=named))
+    assert len(script.requests) == 1 and sleeps == [] and "\n" not in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "max_tokens must be greater than thinking.budget_tokens",
+        "Budget 0 is invalid. This model only works in thinking mode.",
+        "thinking budget exceeds the maximum of 24576",
+    ],
+)
+def test_a_400_about_a_thinking_budget_stays_a_caller_error(message):
+    client, script, _ = make(httpx.Response(400, json={"error": {"message": message, "type": "invalid_request_error"}}))
+    with pytest.raises(CallerError) as caught:
+        client.chat(QUESTION)
+    assert not isinstance(caught.value, OutOfCreditError) and len(script.requests) == 1

@@ -107,6 +107,18 @@ UNTITLED = "<html>\n<body>\n<!-- upstream: 10.0.0.7 -->\n<style>h1{color:red}</s
         (UNTITLED, "502 Bad Gateway (an HTML page)"),
         ("<!doctype html><title>Tom &amp; Jerry&#39;s proxy</title>", "Tom & Jerry's proxy (an HTML page)"),
         ("<html><body></body></html>", "an HTML page with no text"),
+        (  # a captive portal's or a company proxy's sign-in: a page that only sends the browser on
+            "<script>window.location.href='https://login.corp.example/portal?session=s3cr3t#x'</script>",
+            "an HTML page with no text, sending the browser to https://login.corp.example/portal",
+        ),
+        (
+            "<meta http-equiv='refresh' content='0;url=http://user:pw@10.1.0.1:8002/login.html?redirurl=x'>",
+            "an HTML page with no text, sending the browser to http://10.1.0.1:8002/login.html",
+        ),
+        (
+            '<html><head><title>Sign in</title><meta content="5; URL=\'/sso/start\'" http-equiv="Refresh"></head>',
+            "Sign in (an HTML page sending the browser to /sso/start)",
+        ),
     ],
 )
 def test_an_html_error_page_says_its_title_or_its_text_not_its_markup(page, said):
@@ -269,6 +281,38 @@ def test_an_error_body_is_masked_before_it_is_cut_so_no_head_of_the_key_shows():
         if cut == "line":
             assert str(caught.value) == f"HTTP 401: {'x' * 190} key ***fX — check LLM_API_KEY (not retried)"
     assert caught.value.body == "x" * 1990 + " key ***fX"
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"error_code": 18, "error_msg": "Open api qps request limit reached"},
+        {"error_code": 336501, "error_msg": "Rate limit reached for RPM", "id": "as-x"},
+        {"error_code": "336502", "error_msg": "Rate limit reached for TPM"},
+        {"error_code": 2, "error_msg": "Service temporarily unavailable"},
+        {"error_code": 336100, "error_msg": "try again later"},
+    ],
+)
+def test_baidus_rate_limit_or_overload_inside_a_200_is_retried(body):
+    """Before: Qianfan's QPS / RPM / TPM limits and its "try again later", answered in a 200, were a
+    BadResponseError at once ("gateway answered 200 with an error: …"), never retried as a 429 is."""
+    sleeps = []
+    replies = iter([httpx.Response(200, json=body), httpx.Response(200, json=ANSWERED)])
+    transport = httpx.MockTransport(lambda request: next(replies))
+    client = ChatClient("http://gw.test/v1", "k", "m", transport=transport, sleep=sleeps.append)
+    assert client.chat([UserMessage(content="hi")]).message.content == "Shipped."
+    assert len(sleeps) == 1
+
+
+def test_baidus_daily_limit_inside_a_200_is_not_retried():
+    with pytest.raises(BadResponseError) as caught:
+        answering(200, {"error_code": 17, "error_msg": "Open api daily request limit reached"}).chat(
+            [UserMessage(content="hi")]
+        )
+    assert str(caught.value) == "gateway answered 200 with an error: Open api daily request limit reached"
+
+
+ANSWERED = {"choices": [{"index": 0, "message": {"role": "assistant", "content": "Shipped."}, "finish_reason": "stop"}]}
 
 
 TOOL = {"type": "function", "function": {"name": "query_order", "parameters": {"type": "object"}}}
@@ -497,6 +541,29 @@ def test_a_400_about_a_tools_shape_is_still_the_bodys_to_fix(message):
                 "code": "3051",
             },
         ),
+        (  # Moonshot (Kimi)
+            400,
+            {
+                "error": {
+                    "message": "Invalid request: Your request exceeded model token limit: 262144 (requested: 269030)",
+                    "type": "invalid_request_error",
+                }
+            },
+        ),
+        (400, {"error": {"message": "model max length exceeded, max length:8192", "type": "invalid_request_error"}}),
+        (  # DashScope (Qwen), compatible mode
+            400,
+            {
+                "error": {
+                    "code": "invalid_parameter_error",
+                    "param": None,
+                    "message": "<400> InternalError.Algo.InvalidParameter: Range of input length should be [1, 30720]",
+                    "type": "invalid_request_error",
+                },
+                "request_id": "81a373d6-28bd-9968-8335-e22a2127c41b",
+            },
+        ),
+        (400, {"error": {"code": "1261", "message": "Prompt 超长"}}),  # Zhipu (GLM)
     ],
 )
 def test_a_conversation_too_long_for_the_models_context_says_to_shorten_it_not_fix_the_body(status, body):

@@ -194,13 +194,58 @@ def test_a_compressed_reply_within_the_bound_is_read_and_the_client_asks_for_wha
 
 
 def test_a_body_that_is_not_what_its_encoding_says_is_still_undecodable():
-    client = _client(200, "application/json", _Pieces(b"not gzip at all"), {"content-encoding": "gzip"})
+    client = _client(200, "application/json", _Pieces(b"\x00\x9c\xfe\x01garbled"), {"content-encoding": "gzip"})
     with pytest.raises(BadResponseError) as caught:
         client.chat(QUESTION)
     assert (
         str(caught.value)
         == "the response body cannot be decoded: Error -3 while decompressing data: incorrect header check"
     )
+
+
+NOT_COMPRESSED_HINT = (
+    "A proxy or relay on the way sends the answer uncompressed but keeps its Content-Encoding header (or "
+    "sets one): have it drop the header, or send what the header says. Nothing on your side needs to change."
+)
+
+
+@pytest.mark.parametrize(
+    "encoding, body, kind",
+    [
+        ("gzip", json.dumps({"choices": []}).encode(), "JSON"),
+        ("x-gzip", b"\xef\xbb\xbf  [1]", "JSON"),
+        ("gzip", b"data: {}\n\n", "server-sent events"),
+        ("gzip", b"<!DOCTYPE html><title>Sign in</title>", "an HTML page"),
+        ("gzip", "\u4e0d\u662f gzip".encode(), "plain text"),
+        ("br", b'{"id": "x"}', "JSON"),
+        ("zstd", b'{"id": "x"}', "JSON"),
+    ],
+)
+def test_an_answer_declared_compressed_that_is_plain_says_so_with_a_hint(monkeypatch, encoding, body, kind):
+    """Before: "the response body cannot be decoded: Error -3 while decompressing data: incorrect header
+    check", a zlib error naming neither the header nor who is at fault."""
+    monkeypatch.setattr(charset, "BROTLI", FAKE_BROTLI)
+    monkeypatch.setattr(charset, "ZSTANDARD", FAKE_ZSTANDARD)
+    client = _client(200, "application/json", _Pieces(body, 3), {"content-encoding": encoding})
+    with pytest.raises(BadResponseError) as caught:
+        client.chat(QUESTION)
+    assert str(caught.value) == (
+        f"the response body cannot be decoded: the gateway said it was compressed as {encoding} "
+        f"(Content-Encoding) but sent {kind}, not compressed; nothing from it was used"
+    )
+    assert caught.value.hint == NOT_COMPRESSED_HINT
+
+
+def test_a_stream_declared_compressed_that_is_plain_events_says_so():
+    body = b'data: {"choices": [{"index": 0, "delta": {"content": "ok"}, "finish_reason": "stop"}]}\n\n'
+    client = _client(200, "text/event-stream", _Pieces(body + b"data: [DONE]\n\n", 5), {"content-encoding": "gzip"})
+    with pytest.raises(BadResponseError) as caught:
+        list(client.stream(QUESTION))
+    assert str(caught.value) == (
+        "the response body cannot be decoded: the gateway said it was compressed as gzip (Content-Encoding) but "
+        "sent server-sent events, not compressed; nothing from it was used"
+    )
+    assert caught.value.hint == NOT_COMPRESSED_HINT
 
 
 @pytest.mark.parametrize("bound", [None, "100MB", 0, -1, True, 1.5, float("nan")])
@@ -445,3 +490,20 @@ def test_a_content_encoding_that_names_no_compression_is_skipped_as_httpx_skips_
     data = gzip.compress(reply.encode()) if "gzip" in label else reply.encode()
     client = _client(200, "application/json", _Pieces(data), {"content-encoding": label})
     assert client.chat(QUESTION).message.content == "ok"
+
+
+@pytest.mark.parametrize("stream", [False, True])
+def test_an_answer_declared_in_an_encoding_the_client_cannot_undo_that_is_plain_says_so(monkeypatch, stream):
+    """Before: "…cannot undo; installing the brotli package would let it", though the body was plain JSON
+    (a proxy that undid the compression and kept the header): no package would have helped."""
+    monkeypatch.setattr(charset, "BROTLI", None)
+    body = b'{"choices": [{"index": 0, "message": {"role": "assistant", "content": "ok"}}]}'
+    client = _client(200, "application/json", _Pieces(body, 9), {"content-encoding": "br"})
+    with pytest.raises(BadResponseError) as caught:
+        list(client.stream(QUESTION)) if stream else client.chat(QUESTION)
+    assert str(caught.value) == (
+        "the response body cannot be decoded: the gateway said it was compressed as br (Content-Encoding) but "
+        "sent JSON, not compressed; nothing from it was used"
+    )
+    assert caught.value.hint == NOT_COMPRESSED_HINT
+    assert client.exchanges[-1].response_text == "<compressed as br: not read>"

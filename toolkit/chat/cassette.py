@@ -214,6 +214,17 @@ class _Breaks(httpx.SyncByteStream):
         raise self._error("the recorded response broke off here")
 
 
+class _Whole(httpx.SyncByteStream):
+    """A recorded body served unread, as a transport serves one: its client undoes its encoding (and
+    tells a body that does not fit it as the recorded run told it: `toolkit.chat.not_compressed`)."""
+
+    def __init__(self, content: bytes) -> None:
+        self._content = content
+
+    def __iter__(self) -> Iterator[bytes]:
+        yield self._content
+
+
 def _transport_error(name: Any) -> type[httpx.TransportError] | None:
     """httpx's transport error class named `name` (a cassette's `broke` or `failed`), else None."""
     error = getattr(httpx, name, None) if isinstance(name, str) else None
@@ -533,6 +544,8 @@ class ReplayTransport(httpx.BaseTransport):
             return httpx.Response(recorded["status"], headers=headers, stream=_GoesOn(content, _read_at_most(request)))
         if broke is not None:
             return httpx.Response(recorded["status"], headers=headers, stream=_Breaks(content, broke))
+        if "content-encoding" in headers:  # a body its encoding does not fit: read by the client, as it came
+            return httpx.Response(recorded["status"], headers=headers, stream=_Whole(content))
         return httpx.Response(recorded["status"], headers=headers, content=content)
 
     def _mismatch(self, wanted: dict[str, Any]) -> str:

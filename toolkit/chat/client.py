@@ -144,6 +144,8 @@ from toolkit.chat.messages import (
 )
 from toolkit.chat.model import TOOL_CHOICES, ToolChoice, is_tool_choice
 from toolkit.chat.native_shapes import NativeReplyError, native_shape
+from toolkit.chat.not_compressed import HEAD_BYTES, NotCompressedError, plain_kind
+from toolkit.chat.not_compressed import HINT as NOT_COMPRESSED_HINT
 from toolkit.chat.pages import cdn_code_text, page_text
 from toolkit.chat.proxies import direct_mounts
 from toolkit.chat.rate_limits import reset_wait, said_delay, worded_wait
@@ -170,6 +172,7 @@ from toolkit.chat.sse import (
     stated_reason,
 )
 from toolkit.chat.stream_scrub import HeldEcho, scrub_event_stream, unechoed_response
+from toolkit.chat.text_calls import may_hold_calls, offered_names, written_calls
 from toolkit.chat.thought_signatures import refuses_unsigned, signed
 from toolkit.chat.tool_refusal import names_tools, refuses_tools
 from toolkit.errors import (
@@ -208,15 +211,50 @@ class _Capped(httpx.SyncByteStream):
         self.inner, self.limit, self.status, self.names = inner, limit, status, names
 
     def __iter__(self) -> Iterator[bytes]:
-        size = 0
-        for piece in inflated(self.inner, self.names):
-            size += len(piece)
-            if size > self.limit:
-                raise too_long(self.limit, self.status)
-            yield piece
+        size, head, raw = 0, bytearray(), iter(self.inner)
+        try:
+            for piece in inflated(_noted(raw, head), self.names):
+                size += len(piece)
+                if size > self.limit:
+                    raise too_long(self.limit, self.status)
+                yield piece
+        except httpx.DecodingError as exc:  # nothing inflated yet: the bytes may be plainly uncompressed
+            if size or isinstance(exc, NotCompressedError):
+                raise
+            kind = plain_kind(bytes(head) + _more(raw, HEAD_BYTES - len(head)))
+            if kind is None:
+                raise
+            raise NotCompressedError(self.names, kind) from exc
 
     def close(self) -> None:
         self.inner.close()
+
+
+def _noted(raw: Iterator[bytes], head: bytearray) -> Iterator[bytes]:
+    """`raw`'s bytes, the first `HEAD_BYTES` of them kept in `head` (what `plain_kind` reads)."""
+    for piece in raw:
+        if len(head) < HEAD_BYTES:
+            head += piece[: HEAD_BYTES - len(head)]
+        yield piece
+
+
+def _raw_head(response: httpx.Response) -> bytes:
+    """The first `HEAD_BYTES` of an unread `response` as they came (b"" when they do not come)."""
+    try:
+        return _head(response.iter_raw(), HEAD_BYTES)
+    except httpx.HTTPError:
+        return b""
+
+
+def _more(raw: Iterator[bytes], wanted: int) -> bytes:
+    """Up to `wanted` more bytes of `raw` (fewer when it ends or breaks off)."""
+    more = b""
+    try:
+        while len(more) < wanted:
+            more += next(raw)
+    except (StopIteration, httpx.TransportError):
+        pass
+    return more[:wanted]
 
 
 _REFUSAL_BYTES = 65_536
@@ -711,7 +749,7 @@ class ChatClient:
         attempts = _Attempts(self, body, stream=False, parse=parse_completion)
         with self._masked(), attempts:  # a 200 body may echo the key too
             assert attempts.parsed is not None
-            return attempts.parsed
+            return _with_written_calls(attempts.parsed, body)
 
     def stream(
         self,
@@ -795,7 +833,7 @@ class ChatClient:
                 _reported_in_stream(exc, attempt, state)
                 raise
             yield from echo.flush()
-            yield StreamDone(unechoed_response(done, self._unsaid))
+            yield StreamDone(_with_written_calls(unechoed_response(done, self._unsaid), body))
 
     def _stream_text(self, lines: list[str]) -> str:
         """A stream's lines as its exchange records them: the secrets masked, across chunks too."""
@@ -978,10 +1016,11 @@ class ChatClient:
             self._forget_key(exc)
             raise _undecodable(exc) from exc
         left = left_undone(response.headers)
-        if left and response.status_code < 300:  # an answer that cannot be read: not read
+        if left and response.status_code < 300:  # an answer that cannot be read: not read (its head looked at)
+            kind = plain_kind(_raw_head(response))
             response.close()
             self._record(body, response.status_code, f"<compressed as {', '.join(left)}: not read>", attempt)
-            raise cannot_undo(left)
+            raise cannot_undo(left) if kind is None else _undecodable(NotCompressedError(left, kind))
         capped(response, self.max_reply_bytes)
         if response.status_code >= 300 or not stream:
             try:
@@ -1090,6 +1129,15 @@ class _StreamState:
     yielded: bool = False
     waited: float = 0.0
     """Seconds slept between this request's attempts so far."""
+
+
+def _with_written_calls(response: ChatResponse, body: dict[str, Any]) -> ChatResponse:
+    """`response` with the calls its model wrote as text read as calls, when the request offered
+    tools and the gateway read none (its tool-call parser off: `toolkit.chat.text_calls`)."""
+    if "tools" not in body or response.message.tool_calls or not may_hold_calls(response.message.content):
+        return response
+    message = written_calls(response.message, offered_names(body["tools"]))
+    return response if message is None else response.model_copy(update={"message": message})
 
 
 def _reported_in_stream(exc: TransientError, attempt: int, state: _StreamState) -> None:
@@ -1532,7 +1580,10 @@ def _not_a_stream(text: str, url: str) -> NotAStreamError:
 
 def _undecodable(exc: httpx.DecodingError, status: int | None = None) -> BadResponseError:
     """A body that its `Content-Encoding` does not fit (a proxy that says gzip and sends plain text)."""
-    return BadResponseError(f"the response body cannot be decoded: {_one_line(str(exc))}", status=status)
+    error = BadResponseError(f"the response body cannot be decoded: {_one_line(str(exc))}", status=status)
+    if isinstance(exc, NotCompressedError):
+        error.hint = NOT_COMPRESSED_HINT
+    return error
 
 
 def triage_status(response: httpx.Response, attempt: int = 1, mask: Callable[[str], str] = str) -> None:

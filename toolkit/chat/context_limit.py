@@ -6,7 +6,8 @@ vLLM and DeepSeek word it too), llama.cpp's `"type": "exceed_context_size_error"
 exceeds the available context size"), text-generation-inference's "`inputs` tokens + `max_new_tokens`
 must be <= 4096", Mistral's "too large for model with 32768 maximum context length", Anthropic's
 (through a relay) "prompt is too long", Gemini's "The input token count (…) exceeds the maximum number
-of tokens allowed". `over_context(text)` reads any of them in an error body; the fix is the same
+of tokens allowed", Moonshot's "Your request exceeded model token limit: 262144" (once "model max length
+exceeded"), DashScope's "Range of input length should be [1, 30720]", Zhipu's "Prompt 超长" (code 1261). `over_context(text)` reads any of them in an error body; the fix is the same
 whatever the body's shape: a shorter conversation (`CONTEXT_HINT`), not a corrected request.
 
 Leaves out: a gateway that cuts the conversation itself without saying so (Ollama keeps the last
@@ -21,7 +22,8 @@ _OVER = re.compile(
     r"context_length_exceeded|exceed_context_size|maximum context length|context (?:length|size|window)"
     r"(?: is)? exceeded|exceeds? (?:the )?(?:available |maximum )?context|prompt is too long"
     r"|too large for model with \d+ maximum context|input token count.{0,40}exceeds the maximum"
-    r"|tokens \+ `?max_new_tokens`? must be <=|上下文长度|超出.{0,6}上下文",
+    r"|tokens \+ `?max_new_tokens`? must be <=|exceeded model token limit|model max length exceeded"
+    r"|range of input length should be|上下文长度|超出.{0,6}上下文|prompt\s*超长|输入.{0,6}(?:超长|过长)",
     re.IGNORECASE | re.DOTALL,
 )
 

@@ -4,7 +4,9 @@ A rate limit passes, so a 429 is retried (`toolkit.chat.client`). An account wit
 quota left does not recover by waiting: OpenAI's 429 `"code": "insufficient_quota"`, Moonshot's
 `"type": "exceeded_current_quota_error"`, a one-api relay's `insufficient_user_quota`, DashScope's
 `"code": "Arrearage"`, Zhipu's "余额不足", DeepSeek's 402 "Insufficient Balance", Volcano Engine
-Ark's 403 `"code": "AccountOverdueError"`. `out_of_credit` says which is which, for the client to
+Ark's 403 `"code": "AccountOverdueError"`, a LiteLLM proxy's spent budget (a 429 `"type":
+"budget_exceeded"`, a 400 "Budget has been exceeded!", "End User=… over budget": it lasts until the
+budget's period ends, as the proxy's admin set it). `out_of_credit` says which is which, for the client to
 raise `OutOfCreditError` at once with a hint about billing.
 
 The error's own fields decide first (`code`, `type`, `status`, on the error object or the body):
@@ -41,7 +43,13 @@ from typing import Any
 
 _RATE = re.compile(r"rate.?limit|throttl|too.?many|concurren|overload", re.IGNORECASE)
 """A field value naming a rate limit or an overload: retried, whatever else it says."""
-_CREDIT = re.compile(r"quota|billing|balance|credit|arrear|overdue|payment", re.IGNORECASE)
+_BUDGET = (
+    r"budget[\W_]*(?:has\s+been\s+|is\s+|was\s+)?exceeded|exceeded[\W_]*(?:(?:the|your|its|their)\s+)?budget"
+    r"|over[\W_]*budget|crossed[\W_]*budget"
+)
+"""A spent budget (LiteLLM's `budget_exceeded`, "ExceededBudget", "over budget"), not a model's thinking
+budget ("thinking.budget_tokens", "Budget 0 is invalid", "budget exceeds the maximum")."""
+_CREDIT = re.compile(rf"quota|billing|balance|credit|arrear|overdue|payment|{_BUDGET}", re.IGNORECASE)
 """A field value naming an account without credit (`insufficient_quota`, `Arrearage`, `AccountOverdueError`)."""
 _RATE_TEXT = re.compile(
     r"rate.?limit|too many|throttl|concurren|try again in|per (?:second|minute|min|hour|day)\b|\b[rt]p[mds]\b"
@@ -49,7 +57,7 @@ _RATE_TEXT = re.compile(
     re.IGNORECASE,
 )
 """Words of a rate limit in an error's text ("Please try again in 20s", "tokens per min (TPM)", "请稍后重试")."""
-_SPENT = r"\bbalance\b|\bcredits?\b|arrear|overdue|payment|recharge|top.?up|余额|欠费|充值"
+_SPENT = rf"\bbalance\b|\bcredits?\b|arrear|overdue|payment|recharge|top.?up|余额|欠费|充值|{_BUDGET}"
 """Words of money spent (a balance, credits, arrears, a top-up)."""
 _CREDIT_TEXT = re.compile(rf"quota|billing|{_SPENT}|额度", re.IGNORECASE)
 """Words of an empty account in an error's text ("insufficient balance", "out of credit", "余额不足")."""

@@ -8,7 +8,10 @@ reply where a chat completion's `choices` was expected:
   `"stream": false` (Ollama's own default is to stream), one such object a line (NDJSON);
 - text-generation-inference's `/generate` (`{"generated_text": …}`, or a list of it);
 - Anthropic's Messages API (`"type": "message"`, `content` blocks, `stop_reason`);
-- Gemini's `generateContent` (`candidates`).
+- Gemini's `generateContent` (`candidates`);
+- Cloudflare Workers AI's `/ai/run/@cf/…` (`{"result": {"response": …}, "success": true}`);
+- DashScope's own generation API (`{"output": {"choices" | "text": …}, "request_id": …}`) and Baidu
+  Qianfan's ERNIE API before v2 (`{"result": "…", "is_truncated": false}`).
 
 `native_shape` tells which from a whole body or its first line; `NativeReplyError` says what arrived
 and which base URL serves OpenAI's chat completions instead: for a server the learner runs (Ollama,
@@ -81,6 +84,35 @@ GEMINI = Shape(
     "Gemini serves OpenAI's chat completions at LLM_BASE_URL=https://generativelanguage.googleapis.com/v1beta/openai/.",
 )
 
+WORKERS_AI = Shape(
+    "Cloudflare Workers AI's native /ai/run",
+    "`result`, `success`",
+    "set LLM_BASE_URL to Workers AI's OpenAI-compatible address, "
+    "https://api.cloudflare.com/client/v4/accounts/<ACCOUNT_ID>/ai/v1 (its /ai/v1, not /ai/run), or to a relay "
+    "that speaks OpenAI's chat completions",
+    "",
+    "Workers AI serves OpenAI's chat completions at "
+    "LLM_BASE_URL=https://api.cloudflare.com/client/v4/accounts/<ACCOUNT_ID>/ai/v1, with the model id (@cf/…) as "
+    "LLM_MODEL.",
+)
+
+DASHSCOPE = Shape(
+    "DashScope's native generation API",
+    "`output`, `request_id`",
+    "set LLM_BASE_URL to DashScope's OpenAI-compatible address, https://dashscope.aliyuncs.com/compatible-mode/v1 "
+    "(dashscope-intl.aliyuncs.com outside China), or to a relay that speaks OpenAI's chat completions",
+    "",
+    "DashScope serves OpenAI's chat completions at LLM_BASE_URL=https://dashscope.aliyuncs.com/compatible-mode/v1.",
+)
+ERNIE = Shape(
+    "Baidu Qianfan's native ERNIE API",
+    "`result`, `is_truncated`",
+    "set LLM_BASE_URL to Qianfan's OpenAI-compatible address, https://qianfan.baidubce.com/v2, or to a relay "
+    "that speaks OpenAI's chat completions",
+    "",
+    "Qianfan serves OpenAI's chat completions at LLM_BASE_URL=https://qianfan.baidubce.com/v2.",
+)
+
 
 def native_shape(text: str) -> Shape | None:
     """The other API whose reply `text` is (a whole body, or NDJSON whose first line is read), or None:
@@ -106,6 +138,13 @@ def _shape(data: dict[str, Any]) -> Shape | None:
         return TGI_GENERATE
     if data.get("type") == "message" and isinstance(data.get("content"), list) and "stop_reason" in data:
         return ANTHROPIC
+    if data.get("success") is True and isinstance(data.get("result"), dict) and "response" in data["result"]:
+        return WORKERS_AI
+    output = data.get("output")
+    if isinstance(output, dict) and "request_id" in data and ("choices" in output or "text" in output):
+        return DASHSCOPE
+    if isinstance(data.get("result"), str) and isinstance(data.get("is_truncated"), bool):
+        return ERNIE
     return GEMINI if isinstance(data.get("candidates"), list) and data["candidates"] else None
 
 

@@ -893,6 +893,24 @@ Anthropic-style `overloaded_error`, Groq's `capacity_exceeded`), or a failure on
 one is treated like."""
 
 
+_BAIDU_STATUS = {2: 503, 4: 503, 18: 429, 336100: 503, 336501: 429, 336502: 429}
+"""Baidu Qianfan's `error_code`s (answered in a 200, beside `error_msg`) that mean an overload or a
+rate limit: 2 "Service temporarily unavailable", 4 "Open api request limit reached" (the cluster's),
+18 "Open api qps request limit reached", 336100 "try again later", 336501 / 336502 "Rate limit
+reached for RPM / TPM"; and the HTTP status each is treated like. Its daily (17) and total (19)
+request limits do not pass by waiting: not here."""
+
+
+def _baidus_status(error: dict[str, Any]) -> tuple[str, int] | None:
+    """`named_status` of Baidu Qianfan's error (an `error_code` beside its `error_msg`), or None."""
+    code = error.get("error_code")
+    if "error_msg" not in error or isinstance(code, bool) or not isinstance(code, int | str):
+        return None
+    number = int(code) if isinstance(code, int) or code.strip().isdigit() else None
+    status = _BAIDU_STATUS.get(number) if number is not None else None
+    return (f"error_code {number}", status) if status is not None else None
+
+
 def transient_status(status: int) -> bool:
     """Whether an HTTP status is retried: 408, 409, TGI's 424, 429, Groq's 498 and every 5xx (see
     `toolkit.chat.client`)."""
@@ -902,9 +920,12 @@ def transient_status(status: int) -> bool:
 def named_status(error: Any) -> tuple[str, int] | None:
     """(how the error names it, the HTTP status) when an error object names a status (`"code":
     502`, `"503"`) or a rate limit or an overload (`"code": "rate_limit_exceeded"`, `"type":
-    "server_error"`, Google's `"status": "UNAVAILABLE"`); None otherwise."""
+    "server_error"`, Google's `"status": "UNAVAILABLE"`, Baidu Qianfan's `"error_code": 18`); None otherwise."""
     if not isinstance(error, dict):
         return None
+    baidus = _baidus_status(error)
+    if baidus is not None:
+        return baidus
     code = error.get("code")
     if isinstance(code, str) and code.strip().isdigit():
         code = int(code.strip())

@@ -1,0 +1,158 @@
+"""Tool calls a model wrote into its text, read as the calls they are when the gateway did not.
+
+A model served without its tool-call parser (vLLM without `--enable-auto-tool-choice
+--tool-call-parser hermes`, SGLang without `--tool-call-parser`, a relay that passes the model's
+text through) writes its calls in its chat template's own format into `content`, and the gateway
+answers them as text with `finish_reason: "stop"`: the loop would end the turn on
+`<tool_call>{"name": "get_weather", …}</tool_call>` as the model's answer. `written_calls(message,
+tools)` reads them as the parser would have, when the request offered tools and the reply holds
+no call: each `<tool_call>…</tool_call>` block (the Hermes format Qwen, Hermes and many others
+write) whose JSON names an offered tool and gives its `arguments` (or `parameters`) as an object
+becomes a call; the text around the blocks stays the reply's text (None when nothing is left). A
+whole reply that is one such JSON object alone, or a list of them (Llama 3's JSON tool calling,
+without vLLM's `llama3_json` parser), is read the same way, and so is the JSON after Mistral's
+`[TOOL_CALLS]` or Llama's `<|python_tag|>` (the text before the marker stays the reply's text).
+
+Only what the model answered is read: a block inside its `<think>` thinking
+(`toolkit.chat.thinking.split_thinking`) is a call it quoted while thinking, not one it made. All or
+nothing: when one block is not such a call (no JSON, a tool not offered, arguments that are no
+object), the reply stays text, as the gateway gave it. Linear in the text's length.
+
+Leaves out: the formats a parser reads that are not JSON (Mistral's newer `[TOOL_CALLS]name[ARGS]{…}`,
+DeepSeek's `<｜tool▁call▁begin｜>`, Qwen3-Coder's `<function=…>` XML, Harmony's `to=functions.…`, Llama's
+calls joined by `;`), and a reply cut in a block (`finish_reason: "length"`: the block never closes).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from toolkit.chat.messages import AssistantMessage, ToolCall
+from toolkit.chat.thinking import split_thinking
+
+_OPEN, _CLOSE = "<tool_call>", "</tool_call>"
+"""A Hermes-format call's tags: its JSON between them (the next closing tag ends it)."""
+_ARGUMENT_KEYS = ("arguments", "parameters")
+_MARKERS = ("[TOOL_CALLS]", "<|python_tag|>")
+"""What starts the calls a model writes after its text as JSON: Mistral's `[TOOL_CALLS]` (a list of
+calls), Llama 3's `<|python_tag|>` (a call)."""
+
+
+def offered_names(tools: Any) -> frozenset[str]:
+    """The function names of a request's `tools` array (entries of another shape named none)."""
+    names = set()
+    for entry in tools if isinstance(tools, list) else ():
+        function = entry.get("function") if isinstance(entry, dict) else None
+        name = function.get("name") if isinstance(function, dict) else None
+        if isinstance(name, str):
+            names.add(name)
+    return frozenset(names)
+
+
+def may_hold_calls(content: str | None) -> bool:
+    """Whether a reply's text may hold written calls (one look, for the usual reply to pay nothing more)."""
+    if content is None:
+        return False
+    return "<tool_call>" in content or content.lstrip()[:1] in ("{", "[") or any(m in content for m in _MARKERS)
+
+
+def written_calls(message: AssistantMessage, names: frozenset[str]) -> AssistantMessage | None:
+    """`message` with the calls of offered tools `names` it wrote as text read as its tool calls,
+    and its text without them; None when it wrote none (or holds calls already)."""
+    text = message.content
+    if message.tool_calls or not text or not names:
+        return None
+    answer = split_thinking(text)[1]
+    blocks = _blocks(answer)
+    if blocks:
+        read = [_call(block[len(_OPEN) : -len(_CLOSE)], names) for block in blocks]
+        calls = [call for call in read if call is not None]
+        if len(calls) < len(read):
+            return None
+        left = _without(text, blocks)
+    else:
+        written, piece = _written_json(answer)
+        calls = _bare(written, names)
+        if not calls:
+            return None
+        left = _without(text, [piece.strip()])
+    return message.model_copy(update={"content": left.strip() or None, "tool_calls": tuple(calls)})
+
+
+def _blocks(answer: str) -> list[str]:
+    """The `<tool_call>…</tool_call>` blocks of `answer`, tags included, in one pass: an opening tag
+    never closed ends the search (no later one can close either; a regex would scan the rest again
+    from each of them)."""
+    blocks, at = [], answer.find(_OPEN)
+    while at >= 0:
+        end = answer.find(_CLOSE, at + len(_OPEN))
+        if end < 0:
+            break
+        blocks.append(answer[at : end + len(_CLOSE)])
+        at = answer.find(_OPEN, end + len(_CLOSE))
+    return blocks
+
+
+def _call(written: str, names: frozenset[str]) -> ToolCall | None:
+    """The call one block's JSON writes, or None when it is no call of an offered tool."""
+    try:
+        data = json.loads(written)
+    except (ValueError, RecursionError):
+        return None
+    return _as_call(data, names)
+
+
+def _as_call(data: Any, names: frozenset[str]) -> ToolCall | None:
+    if not isinstance(data, dict) or data.get("name") not in names:
+        return None
+    keys = [key for key in _ARGUMENT_KEYS if key in data]
+    if len(keys) > 1 or set(data) - {"name", *keys}:  # another field: not the format, perhaps an answer
+        return None
+    arguments = data[keys[0]] if keys else {}
+    if not isinstance(arguments, dict):
+        return None
+    return ToolCall(id="", name=data["name"], arguments=json.dumps(arguments, ensure_ascii=False))
+
+
+def _written_json(answer: str) -> tuple[str, str]:
+    """(the JSON an answer's calls are written in, the piece of the answer that writes them): after
+    Mistral's or Llama's marker (the marker and what follows), else the whole answer."""
+    for marker in _MARKERS:
+        at = answer.find(marker)
+        if at >= 0:
+            return answer[at + len(marker) :], answer[at:]
+    return answer, answer
+
+
+def _bare(answer: str, names: frozenset[str]) -> list[ToolCall]:
+    """The calls a reply that is nothing but one call's JSON (or a list of them) writes, else []:
+    each names its arguments (`{"name": …}` alone may be an answer about a tool)."""
+    try:
+        data = json.loads(answer)
+    except (ValueError, RecursionError):
+        return []
+    items = data if isinstance(data, list) else [data]
+    if not all(isinstance(item, dict) and not set(_ARGUMENT_KEYS).isdisjoint(item) for item in items):
+        return []
+    calls = [_as_call(item, names) for item in items]
+    if not calls or any(call is None for call in calls):
+        return []
+    return [call for call in calls if call is not None]
+
+
+def _without(text: str, pieces: list[str]) -> str:
+    """`text` with each of `pieces` (in their order in it) taken out where it last is, after the
+    pieces after it (after any thinking that quotes one): one pass from the end, joined once."""
+    spans, limit = [], len(text)
+    for piece in reversed(pieces):
+        at = text.rfind(piece, 0, limit)
+        if at >= 0:
+            spans.append((at, at + len(piece)))
+            limit = at
+    kept, start = [], 0
+    for begin, end in reversed(spans):
+        kept.append(text[start:begin])
+        start = end
+    kept.append(text[start:])
+    return "".join(kept)

@@ -129,6 +129,7 @@ from toolkit.errors import (
 )
 from toolkit.loop.call_ids import unique_call_ids
 from toolkit.loop.call_names import bare_call_names
+from toolkit.loop.cancel import STOP, cancelled
 from toolkit.loop.cut_off import CUT_BY, cut_off, cut_short
 from toolkit.loop.given import described, given_keywords, given_messages, nothing_to_ask
 from toolkit.loop.images import pass_on_images
@@ -489,6 +490,8 @@ class _Run:
         if memory is not None:
             self.write = memory.add_all_held if type(memory) is ChatMemory else memory.add_all
         self.turn = next(_turns)
+        self.stop = STOP.get()
+        """Set when the task awaiting this turn's thread was cancelled (`toolkit.loop.cancel`): None but there."""
         """This turn's number (`ProviderRequest.turn`, `InvocationContext.turn`)."""
         self.events = events
         """Whether `execute` yields `ToolStarted` / `ToolFinished` (`run_loop` drops them: not made)."""
@@ -662,6 +665,8 @@ class _Run:
         if self.tools.hidden:  # else nothing can be revealed: no copy of the conversation
             self.reveal_found(self.conversation())
         while True:
+            if self.stop is not None and self.stop.is_set():  # `in_thread`'s task was cancelled
+                raise cancelled(f"model request {len(self.rounds) + 1}")
             try:
                 trace = yield from self.send()  # 1
             except BaseException:  # no round records the request that failed: `stopped_where` names it
@@ -882,8 +887,10 @@ class _Run:
         if running is not None:
             running(True)  # a tool's write to this memory would come between the calls and their results
         try:
-            events = self.events
+            events, stop = self.events, self.stop
             if self.options.concurrent and len(calls) > 1:
+                if stop is not None and stop.is_set():
+                    raise cancelled(f"the calls of model request {trace.index}")
                 for c in calls if events else ():
                     yield ToolStarted(trace.index, c)
                 executions = run_together(one, calls, self.options.max_workers, trace)
@@ -894,6 +901,8 @@ class _Run:
                     yield ToolFinished(execution)
             else:
                 for c in calls:
+                    if stop is not None and stop.is_set():
+                        raise cancelled(f"tool call {c.id} ({shown_name(c.name)}) of model request {trace.index}")
                     if events and not stopper:
                         yield ToolStarted(trace.index, c)
                     execution = one(c)

@@ -795,6 +795,28 @@ def test_the_model_request_limit_s_hint_names_max_model_requests_not_max_round_t
     assert "raise LoopOptions(max_round_trips=...)" in caught.value.hint
 
 
+@pytest.mark.parametrize("stream", [False, True])
+def test_a_streamed_turn_handed_over_at_its_limit_yields_the_sentence_as_its_last_text(stream):
+    """Before: a reader printing a streamed turn's `TextDelta`s showed nothing when the loop handed
+    over (the model never streamed that sentence); unstreamed, events carry no text, as before."""
+    from toolkit.chat.sse import TextDelta
+    from toolkit.loop.run import iter_loop
+
+    model = ScriptedModel([call("reserve", sku="A"), call("reserve", sku="B")])
+    options = LoopOptions(max_round_trips=1, on_limit="handover", stream=stream)
+    steps = iter_loop(model, "buy", tools=[reserve], memory=ChatMemory("u"), options=options)
+    events = []
+    while True:
+        try:
+            events.append(next(steps))
+        except StopIteration as done:
+            result = done.value
+            break
+    texts = [e.text for e in events if isinstance(e, TextDelta)]
+    assert result.finish == "handover" and texts == ([options.handover_text] if stream else [])
+    assert events[-1] == TextDelta(options.handover_text) if stream else True
+
+
 @tool("stream the refunds of an order")
 def stream_refunds(order: str) -> object:
     async def refunds():

@@ -114,7 +114,7 @@ from toolkit.chat.messages import (
     misfit_error,
 )
 from toolkit.chat.model import ChatModel
-from toolkit.chat.sse import StreamDone
+from toolkit.chat.sse import StreamDone, TextDelta
 from toolkit.errors import (
     REPAIR_ZH,
     ArgError,
@@ -244,8 +244,8 @@ def iter_loop(
 ) -> Generator[LoopEvent, None, LoopResult]:
     """The loop as a generator: yields events as they happen, returns the `LoopResult`.
 
-    Events: `TextDelta` / `ToolCallDelta` while a streamed reply arrives (`options.stream`),
-    `ToolStarted` before a call runs and `ToolFinished` after it (also for a call that was not
+    Events: `TextDelta` / `ToolCallDelta` while a streamed reply arrives (`options.stream`; a turn
+    handed over streams its hand-over sentence as one last `TextDelta`), `ToolStarted` before a call runs and `ToolFinished` after it (also for a call that was not
     run). The memory id's lock is held until the generator finishes, so two turns on one
     conversation never interleave: another thread's turn waits, and a turn of this thread started
     while the generator is suspended raises `ConfigurationError` (read it to the end or `close()` it).
@@ -307,12 +307,22 @@ def _turn(
         try:  # what escapes carries the turn so far (`_Run.carry`; a `with run:` without its two calls)
             lock = memory.lock if events and memory is not None else None
             adopt = getattr(lock, "adopt", None) if lock is not None else None
+            steps = _handover_streamed(run.go()) if options.stream and events else run.go()
             if adopt is None:
-                return (yield from run.go())
-            return (yield from _carried(run.go(), adopt, getattr(lock, "suspend", _nothing)))
+                return (yield from steps)
+            return (yield from _carried(steps, adopt, getattr(lock, "suspend", _nothing)))
         except BaseException as exc:
             run.carry(exc)
             raise
+
+
+def _handover_streamed(steps: Generator[LoopEvent, None, LoopResult]) -> Generator[LoopEvent, None, LoopResult]:
+    """A streamed turn's steps, and the hand-over sentence as its last `TextDelta` when the loop hands
+    over: a reader shows the text it is streamed, and the model never streamed that one."""
+    result = yield from steps
+    if result.finish == "handover":
+        yield TextDelta(result.answer or "")
+    return result
 
 
 def _nothing() -> None:

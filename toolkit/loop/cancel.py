@@ -32,7 +32,9 @@ of one's own (a web server's stop button) can set `STOP` the same way and set th
 
 Leaves out: stopping a call or a request that runs (a tool that must end at a deadline reads one
 itself; `LoopOptions(tool_timeout=...)` stops waiting for it), and the calls of a concurrent round,
-which all run once it starts.
+which all run once it starts. A streamed turn (`TokenStream`) reads `STOP` at its first step: read
+whole in one `in_thread` call (`await in_thread(list, stream)`) it stops as above; read step by step
+from several, its `close()` is the stop button (`toolkit.services.results`).
 """
 
 from __future__ import annotations

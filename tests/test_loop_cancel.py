@@ -19,6 +19,7 @@ from toolkit.loop.cancel import STOP, TurnCancelled, in_thread
 from toolkit.loop.records import LoopOptions
 from toolkit.loop.run import run_loop
 from toolkit.memory.windows import ChatMemory
+from toolkit.services.results import TokenStream
 from toolkit.services.service import INTERRUPTED_TEXT, ai_service, memory_per_id
 from toolkit.tools.decorator import MemoryId, tool
 
@@ -49,6 +50,8 @@ class Gate:
 
 class Assistant(Protocol):
     def chat(self, user: Annotated[str, MemoryId], question: str) -> str: ...
+
+    def stream(self, user: Annotated[str, MemoryId], question: str) -> TokenStream: ...
 
 
 def valid(messages):
@@ -96,6 +99,20 @@ def test_a_cancelled_in_thread_stops_the_turn_at_its_next_step_and_the_next_turn
     assert len(model.requests) == 2
     assert valid(stored)
     assert STOP.get() is None  # the task's context is as it was
+
+
+def test_a_token_stream_read_in_one_cancelled_in_thread_stops_as_a_plain_call_does():
+    gate, model = Gate(), script()
+    service = ai_service(Assistant, model=model, tools=gate.tools(), memory=(memories := memory_per_id()))
+
+    async def main():
+        await cancelled_while_charging(gate, in_thread, list, service.stream("u1", "buy A1"))
+        return await asyncio.wait_for(in_thread(service.chat, "u1", "and?"), LIMIT)
+
+    assert asyncio.run(main()) == "done"
+    assert gate.ran == ["charge A1"]
+    stored = memories("u1").messages()
+    assert stored[3].content == "Not completed: the turn was interrupted by TurnCancelled." and valid(stored)
 
 
 def test_a_cancelled_in_thread_before_the_tools_answers_them_not_completed():

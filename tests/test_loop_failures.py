@@ -9,6 +9,7 @@
 - `LoopOptions` checks its fields when it is built.
 """
 
+import asyncio
 import dataclasses
 import datetime
 import gc
@@ -498,6 +499,57 @@ def test_a_tool_that_exits_is_an_execution_error_fed_back_to_the_model():
     assert result.answer == "sorry, I could not run it"
     assert result.executions[0].error_kind == "execution"
     assert tool_results(memory.messages()) == [("c1", "Tool 'report' failed: SystemExit: 2")]
+
+
+@tool("fetch the order's status from the async client")
+def status(order: str) -> str:
+    async def fetch():
+        await asyncio.sleep(60)
+
+    async def main():  # the client's own request cancelled inside (a cancel scope, a timeout it handles so)
+        task = asyncio.ensure_future(fetch())
+        await asyncio.sleep(0)
+        task.cancel()
+        return await task
+
+    return asyncio.run(main())
+
+
+@tool("list the order's refunds from the async client")
+def refunds(order: str) -> object:
+    def read():  # the client's pages, the second one's request cancelled
+        yield "R-1"
+        raise asyncio.CancelledError()
+
+    return read()
+
+
+@pytest.mark.parametrize("failing", [status, refunds], ids=["raised", "while_read"])
+def test_a_tool_whose_own_async_work_was_cancelled_is_an_execution_error_not_the_turns_cancellation(failing):
+    """Before: the `CancelledError` stopped the turn ("Interrupted by CancelledError"), and through
+    `asyncio.to_thread` told the awaiting task it was cancelled itself. A thread is never cancelled:
+    the error is the tool's own."""
+    memory = ChatMemory()
+    name = failing.__name__
+    model = ScriptedModel([call(name, order="A", id="c1"), "sorry, the status is not available"])
+
+    async def main():
+        return await asyncio.to_thread(run_loop, model, Q, tools=[failing], memory=memory)
+
+    result = asyncio.run(main())
+    assert result.answer == "sorry, the status is not available"
+    assert result.executions[0].error_kind == "execution"
+    assert tool_results(memory.messages()) == [("c1", f"Tool '{name}' failed: CancelledError")]
+
+
+def test_a_compensation_whose_async_work_was_cancelled_is_a_failed_compensation():
+    @compensates("reserve")
+    def release_cancelled(sku: str) -> None:
+        raise asyncio.CancelledError()
+
+    model = ScriptedModel([[call("reserve", sku="A", id="c1"), call("ship", sku="A", id="c2")], "sorry"])
+    result = run_loop(model, Q, tools=[reserve, ship], options=saga_options(release_cancelled))
+    assert [(e.ok, e.detail) for e in result.saga] == [(False, "compensation failed: CancelledError")]
 
 
 def test_a_failure_fed_back_leaves_no_cycle_for_the_garbage_collector():

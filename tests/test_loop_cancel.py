@@ -249,3 +249,16 @@ def test_the_usual_turn_reads_no_stop_and_a_concurrent_round_runs_whole():
     finally:
         STOP.reset(token)
     assert result.answer == "done" and sorted(gate.ran) == ["charge A1", "ship A1"]
+
+
+def test_in_thread_given_the_value_of_a_call_says_to_pass_the_function_and_its_arguments():
+    async def main():
+        with pytest.raises(TypeError) as caught:
+            await in_thread("the answer")  # in_thread(service.chat("u1", "hi")): the turn ran already
+        return str(caught.value)
+
+    assert asyncio.run(main()) == (
+        "in_thread() takes the function and its arguments apart, and got str, a value: write "
+        "await in_thread(service.chat, 'u1', question), not in_thread(service.chat('u1', question)), which ran the "
+        "turn at once, in the event loop's thread"
+    )

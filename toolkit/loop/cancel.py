@@ -56,6 +56,12 @@ CANCELLED = (
     "already running when it was cancelled finished"
 )
 
+NOT_CALLABLE = (
+    "in_thread() takes the function and its arguments apart, and got {kind}, a value: write "
+    "await in_thread(service.chat, 'u1', question), not in_thread(service.chat('u1', question)), which ran the "
+    "turn at once, in the event loop's thread"
+)
+
 
 class TurnCancelled(BaseException):
     """Raised in a turn's thread at its next step once its `STOP` event is set. A `BaseException`, as
@@ -70,6 +76,8 @@ def cancelled(step: str) -> TurnCancelled:
 async def in_thread(fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> T:
     """`await asyncio.to_thread(fn, *args, **kwargs)`; a turn `fn` runs stops at its next step when
     the awaiting task is cancelled (or interrupted), and the cancellation is raised on at once."""
+    if not callable(fn):  # in_thread(service.chat("u1", q)): the turn already ran, here, blocking the event loop
+        raise TypeError(NOT_CALLABLE.format(kind=type(fn).__name__))
     stop = threading.Event()
     token = STOP.set(stop)  # in the task's context: to_thread copies it into the thread
     try:

@@ -33,7 +33,8 @@ guard: `LoopResult.finish == "handover"`) is not an answer, so it is never parse
 (a repair round would run every tool again). The caller gets:
 
     -> str, Result[str], TokenStream   the hand-over sentence as the answer (SPEC: "an honest
-                                        hand-over sentence instead of an exception")
+                                        hand-over sentence instead of an exception"); a
+                                        TokenStream streams it as its last `TextDelta`
     -> Result[T]                       a `Result` with `content=None`, `finish_reason="handover"`,
                                         the sentence in `result.handover`
     -> None                            None

@@ -20,7 +20,7 @@ from toolkit.loop.records import LoopOptions
 from toolkit.loop.run import run_loop
 from toolkit.memory.windows import ChatMemory
 from toolkit.services.results import TokenStream
-from toolkit.services.service import INTERRUPTED_TEXT, ai_service, memory_per_id
+from toolkit.services.service import ai_service, memory_per_id
 from toolkit.tools.decorator import MemoryId, tool
 
 LIMIT = 60.0  # seconds: only a deadlock reaches it
@@ -191,22 +191,18 @@ def test_a_cancelled_in_thread_between_rounds_stops_before_the_next_request():
     assert valid(memory.messages())
 
 
-def test_a_service_turn_cancelled_before_its_first_request_leaves_the_no_reply_note():
+def test_a_service_turn_cancelled_before_it_began_stores_and_sends_nothing():
     model = ScriptedModel(["never sent"])
     service = ai_service(Assistant, model=model, memory=(memories := memory_per_id()))
     stop = threading.Event()
     stop.set()
     token = STOP.set(stop)
     try:
-        with pytest.raises(TurnCancelled, match="it stopped before model request 1;"):
+        with pytest.raises(TurnCancelled, match="it never began, and nothing of it was stored or sent"):
             service.chat("u1", "hi")
     finally:
         STOP.reset(token)
-    assert model.requests == []
-    assert memories("u1").messages() == [
-        UserMessage(content="hi"),
-        AssistantMessage(content=INTERRUPTED_TEXT.format(error="TurnCancelled")),
-    ]
+    assert model.requests == [] and memories("u1").messages() == []
 
 
 def test_plain_to_thread_cancelled_runs_the_whole_turn_on_as_documented():
@@ -262,3 +258,36 @@ def test_in_thread_given_the_value_of_a_call_says_to_pass_the_function_and_its_a
         "await in_thread(service.chat, 'u1', question), not in_thread(service.chat('u1', question)), which ran the "
         "turn at once, in the event loop's thread"
     )
+
+
+def test_a_turn_cancelled_while_it_waits_for_the_turn_before_it_never_begins():
+    gate = Gate()
+    model = ScriptedModel([call("charge", order="A1"), "done"])
+    memory = ChatMemory("u1")
+    second = []
+
+    def run_second():
+        try:
+            run_loop(model, "and ship it", memory=memory)
+        except TurnCancelled as exc:
+            second.append(exc)
+
+    async def main():
+        first = asyncio.ensure_future(in_thread(run_loop, model, "buy A1", tools=gate.tools()[:1], memory=memory))
+        assert await asyncio.to_thread(gate.started.wait, LIMIT)
+        waiting = asyncio.ensure_future(in_thread(run_second))
+        await asyncio.sleep(0.05)  # its thread now waits for the first turn's lock
+        waiting.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await waiting
+        gate.go.set()
+        assert (await asyncio.wait_for(first, LIMIT)).answer == "done"
+        await asyncio.to_thread(lambda: memory.lock.acquire(timeout=LIMIT) and memory.lock.release())
+
+    asyncio.run(main())
+    assert str(second[0]) == (
+        "the turn was cancelled (the task awaiting in_thread() was) while it waited for the turn before it on its "
+        "memory: it never began, and nothing of it was stored or sent"
+    )
+    assert [m.content for m in memory.messages() if m.role == "user"] == ["buy A1"]
+    assert len(model.requests) == 2 and valid(memory.messages())

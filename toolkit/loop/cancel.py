@@ -17,7 +17,9 @@ at its next step, before its next model request or its next tool call:
 - a call of the round not started is answered "Not completed: the turn was interrupted by
   TurnCancelled." (`LoopTexts.interrupted`), so memory stays valid for a strict gateway;
 - a service's question with no answer yet gets its no-reply note (`INTERRUPTED_TEXT`);
-- the next turn on that memory id waits for that step only, then goes on from memory.
+- the next turn on that memory id waits for that step only, then goes on from memory;
+- a turn cancelled while it waited for the turn before it on its memory never begins: nothing of
+  it is stored or sent.
 
 The task sees `asyncio.CancelledError` at once, as with `asyncio.to_thread` (it does not wait for
 the step: `wait_for`'s timeout stays a timeout). `TurnCancelled` is raised in the turn's thread and
@@ -55,6 +57,10 @@ CANCELLED = (
     "the turn was cancelled (the task awaiting in_thread() was): it stopped before {step}; a request or call "
     "already running when it was cancelled finished"
 )
+NEVER_BEGAN = (
+    "the turn was cancelled (the task awaiting in_thread() was) while it waited for the turn before it on its "
+    "memory: it never began, and nothing of it was stored or sent"
+)
 
 NOT_CALLABLE = (
     "in_thread() takes the function and its arguments apart, and got {kind}, a value: write "
@@ -68,9 +74,10 @@ class TurnCancelled(BaseException):
     `asyncio.CancelledError` is: an `except Exception` around a turn does not swallow it."""
 
 
-def cancelled(step: str) -> TurnCancelled:
-    """The error a stopped turn raises, `step` what it stopped before ("model request 2")."""
-    return TurnCancelled(CANCELLED.format(step=step))
+def cancelled(step: str | None) -> TurnCancelled:
+    """The error a stopped turn raises, `step` what it stopped before ("model request 2"); None: it
+    never began (cancelled while it waited for the memory's turn lock)."""
+    return TurnCancelled(NEVER_BEGAN if step is None else CANCELLED.format(step=step))
 
 
 async def in_thread(fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> T:

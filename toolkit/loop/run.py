@@ -502,6 +502,8 @@ class _Run:
         self.turn = next(_turns)
         self.stop = STOP.get()
         """Set when the task awaiting this turn's thread was cancelled (`toolkit.loop.cancel`): None but there."""
+        if self.stop is not None and self.stop.is_set():  # while it waited for the turn lock: store nothing
+            raise cancelled(None)
         """This turn's number (`ProviderRequest.turn`, `InvocationContext.turn`)."""
         self.events = events
         """Whether `execute` yields `ToolStarted` / `ToolFinished` (`run_loop` drops them: not made)."""

@@ -291,3 +291,25 @@ def test_a_turn_cancelled_while_it_waits_for_the_turn_before_it_never_begins():
     )
     assert [m.content for m in memory.messages() if m.role == "user"] == ["buy A1"]
     assert len(model.requests) == 2 and valid(memory.messages())
+
+
+def test_a_timeout_expiring_on_in_thread_raises_timeout_error_and_stops_the_turn():
+    """`asyncio.timeout` (as `wait_for`) cancels the task at its deadline: the caller gets `TimeoutError`."""
+    gate, model = Gate(), script()
+    service = ai_service(Assistant, model=model, tools=gate.tools(), memory=(memories := memory_per_id()))
+
+    async def expire_once_charging(deadline):
+        assert await asyncio.to_thread(gate.started.wait, LIMIT)
+        deadline.reschedule(asyncio.get_running_loop().time())
+
+    async def main():
+        with pytest.raises(TimeoutError):
+            async with asyncio.timeout(LIMIT) as deadline:
+                expiring = asyncio.ensure_future(expire_once_charging(deadline))
+                await in_thread(service.chat, "u1", "buy A1")
+        await expiring
+        gate.go.set()
+        return await asyncio.wait_for(in_thread(service.chat, "u1", "and?"), LIMIT)
+
+    assert asyncio.run(main()) == "done"
+    assert gate.ran == ["charge A1"] and valid(memories("u1").messages())

@@ -65,7 +65,8 @@ def test_an_async_method_is_refused_at_creation():
 
     assert error_of(A) == (
         "A.ask: is declared with async def, but a service's methods run synchronously (async is left out); "
-        "declare it with def, and from async code call it as await asyncio.to_thread(service.ask, ...)"
+        "declare it with def, and from async code call it as await in_thread(service.ask, ...) (from toolkit.loop.cancel: "
+        "asyncio.to_thread that also stops the turn when the task is cancelled)"
     )
 
 
@@ -163,7 +164,8 @@ def test_an_awaitable_return_type_is_refused_at_creation(returns):
     ask.__annotations__ = {"question": str, "return": eval(returns)}
     assert error_of(type("A", (), {"ask": ask})) == (
         f"A.ask: returns {returns}, but a service's methods run synchronously (async is left out). Fix: declare "
-        "the answer's type (-> str), and from async code call it as await asyncio.to_thread(service.ask, ...)"
+        "the answer's type (-> str), and from async code call it as await in_thread(service.ask, ...) (from "
+        "toolkit.loop.cancel: asyncio.to_thread that also stops the turn when the task is cancelled)"
     )
 
 

@@ -9,6 +9,7 @@
 - `LoopOptions` checks its fields when it is built.
 """
 
+import asyncio
 import dataclasses
 import datetime
 import gc
@@ -500,6 +501,57 @@ def test_a_tool_that_exits_is_an_execution_error_fed_back_to_the_model():
     assert tool_results(memory.messages()) == [("c1", "Tool 'report' failed: SystemExit: 2")]
 
 
+@tool("fetch the order's status from the async client")
+def status(order: str) -> str:
+    async def fetch():
+        await asyncio.sleep(60)
+
+    async def main():  # the client's own request cancelled inside (a cancel scope, a timeout it handles so)
+        task = asyncio.ensure_future(fetch())
+        await asyncio.sleep(0)
+        task.cancel()
+        return await task
+
+    return asyncio.run(main())
+
+
+@tool("list the order's refunds from the async client")
+def refunds(order: str) -> object:
+    def read():  # the client's pages, the second one's request cancelled
+        yield "R-1"
+        raise asyncio.CancelledError()
+
+    return read()
+
+
+@pytest.mark.parametrize("failing", [status, refunds], ids=["raised", "while_read"])
+def test_a_tool_whose_own_async_work_was_cancelled_is_an_execution_error_not_the_turns_cancellation(failing):
+    """Before: the `CancelledError` stopped the turn ("Interrupted by CancelledError"), and through
+    `asyncio.to_thread` told the awaiting task it was cancelled itself. A thread is never cancelled:
+    the error is the tool's own."""
+    memory = ChatMemory()
+    name = failing.__name__
+    model = ScriptedModel([call(name, order="A", id="c1"), "sorry, the status is not available"])
+
+    async def main():
+        return await asyncio.to_thread(run_loop, model, Q, tools=[failing], memory=memory)
+
+    result = asyncio.run(main())
+    assert result.answer == "sorry, the status is not available"
+    assert result.executions[0].error_kind == "execution"
+    assert tool_results(memory.messages()) == [("c1", f"Tool '{name}' failed: CancelledError")]
+
+
+def test_a_compensation_whose_async_work_was_cancelled_is_a_failed_compensation():
+    @compensates("reserve")
+    def release_cancelled(sku: str) -> None:
+        raise asyncio.CancelledError()
+
+    model = ScriptedModel([[call("reserve", sku="A", id="c1"), call("ship", sku="A", id="c2")], "sorry"])
+    result = run_loop(model, Q, tools=[reserve, ship], options=saga_options(release_cancelled))
+    assert [(e.ok, e.detail) for e in result.saga] == [(False, "compensation failed: CancelledError")]
+
+
 def test_a_failure_fed_back_leaves_no_cycle_for_the_garbage_collector():
     """A failing tool's exception, its traceback and the loop's frames it reaches go by reference
     counting once its text went back, serial and concurrent (a reference cycle would keep a
@@ -793,6 +845,28 @@ def test_the_model_request_limit_s_hint_names_max_model_requests_not_max_round_t
             fake_client(), "帮我查一下订单 SN202610200001", tools=[query_order], options=LoopOptions(max_round_trips=0)
         )
     assert "raise LoopOptions(max_round_trips=...)" in caught.value.hint
+
+
+@pytest.mark.parametrize("stream", [False, True])
+def test_a_streamed_turn_handed_over_at_its_limit_yields_the_sentence_as_its_last_text(stream):
+    """Before: a reader printing a streamed turn's `TextDelta`s showed nothing when the loop handed
+    over (the model never streamed that sentence); unstreamed, events carry no text, as before."""
+    from toolkit.chat.sse import TextDelta
+    from toolkit.loop.run import iter_loop
+
+    model = ScriptedModel([call("reserve", sku="A"), call("reserve", sku="B")])
+    options = LoopOptions(max_round_trips=1, on_limit="handover", stream=stream)
+    steps = iter_loop(model, "buy", tools=[reserve], memory=ChatMemory("u"), options=options)
+    events = []
+    while True:
+        try:
+            events.append(next(steps))
+        except StopIteration as done:
+            result = done.value
+            break
+    texts = [e.text for e in events if isinstance(e, TextDelta)]
+    assert result.finish == "handover" and texts == ([options.handover_text] if stream else [])
+    assert events[-1] == TextDelta(options.handover_text) if stream else True
 
 
 @tool("stream the refunds of an order")

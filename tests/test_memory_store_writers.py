@@ -127,13 +127,37 @@ def test_opening_gives_up_after_the_busy_timeout_with_one_typed_line(tmp_path, m
     monkeypatch.setattr(store_module, "_pause", lambda seconds: None, raising=False)
     with pytest.raises(MemoryStoreError) as caught:
         SqliteStore(path)
-    assert str(caught.value) == (
-        f"cannot open memory database {path}: database is locked (check that the path names a file you may "
-        "write, in a folder that exists, on a disk with room, not locked)"
-    )
+    assert str(caught.value) == f"cannot open memory database {path}: database is locked ({BUSY.format(seconds='0')})"
     other.execute("COMMIT")
     other.close()
     assert SqliteStore(path).get("u") == []
+
+
+BUSY = (
+    "another connection held the file's write lock for longer than {seconds} s (BUSY_TIMEOUT): another process "
+    "writing to it, or a program holding it open in a transaction (a database browser); nothing was written: "
+    "try again once it is done"
+)
+
+
+def test_a_write_that_waited_past_the_busy_timeout_says_who_holds_the_file_in_one_line(tmp_path, monkeypatch):
+    """Before: "database is locked (check that the path names a file you may write, in a folder that
+    exists, on a disk with room, not locked)": the file was fine, another writer held it."""
+    path = tmp_path / "m.db"
+    monkeypatch.setattr(store_module, "BUSY_TIMEOUT", 0.05, raising=False)
+    memory = ChatMemory("u", store=SqliteStore(path))
+    memory.add(UserMessage(content="first"))
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")  # another process, mid-way through its write
+    with pytest.raises(MemoryStoreError) as caught:
+        memory.add(AssistantMessage(content="second"))
+    assert str(caught.value) == (
+        f"cannot append to 'u' in memory database {path}: database is locked ({BUSY.format(seconds='0.05')})"
+    )
+    other.execute("COMMIT")
+    other.close()
+    memory.add(AssistantMessage(content="second"))  # the file is fine: the same write goes through now
+    assert [m.content for m in SqliteStore(path).get("u")] == ["first", "second"]
 
 
 def _add_in_child(memory, store):

@@ -7,6 +7,7 @@ import pytest
 from pydantic import BaseModel
 
 from toolkit.chat.scripted import ScriptedModel, call
+from toolkit.chat.sse import TextDelta
 from toolkit.errors import ConfigurationError, OutputParsingError
 from toolkit.loop.records import COURSE, HANDOVER_ZH, LoopOptions
 from toolkit.services.results import Result, TokenStream
@@ -75,6 +76,21 @@ def test_a_str_method_that_is_handed_over_returns_the_sentence():
     model = ScriptedModel(endless_tool_calls())
     assert ai_service(Desk, model=model, tools=[query_order], options=COURSE).ask("SN1?") == HANDOVER_ZH
     assert len(RAN) == 5
+
+
+@pytest.mark.parametrize(
+    "options", [COURSE, LoopOptions(max_round_trips=1, on_limit="handover")], ids=["course", "round_trip_limit"]
+)
+def test_a_streamed_turn_that_is_handed_over_streams_the_sentence(options):
+    """Before: the reader of a TokenStream got no text at all (a chat window stayed empty); the
+    sentence was only in `result.content`."""
+    chat = ai_service(
+        Chat, model=ScriptedModel(endless_tool_calls()), tools=[query_order], memory=memory_per_id(), options=options
+    )
+    stream = chat.stream("u1", "查订单")
+    texts = [event.text for event in stream if isinstance(event, TextDelta)]
+    assert texts == [stream.result.content] and stream.result.finish_reason == "handover"
+    assert texts[0] == options.handover_text
 
 
 def test_a_result_with_an_answer_has_no_hand_over():

@@ -64,6 +64,7 @@ if TYPE_CHECKING:
     from toolkit.errors import UnknownToolError as UnknownToolError
     from toolkit.gateway.server import Gateway as Gateway
     from toolkit.gateway.server import running_gateway as running_gateway
+    from toolkit.loop.cancel import in_thread as in_thread
     from toolkit.loop.run import COURSE as COURSE
     from toolkit.loop.run import LoopOptions as LoopOptions
     from toolkit.loop.run import LoopResult as LoopResult
@@ -173,6 +174,7 @@ __all__ = [
     "compensates",
     "connect",
     "fake_client",
+    "in_thread",
     "iter_loop",
     "load_shop",
     "memory_per_id",
@@ -252,6 +254,7 @@ _EXPORTS: dict[str, str] = {
     "compensates": "toolkit.loop.saga",
     "connect": "toolkit.chat.switch",
     "fake_client": "toolkit.chat.switch",
+    "in_thread": "toolkit.loop.cancel",
     "iter_loop": "toolkit.loop.run",
     "load_shop": "toolkit.course.shop",
     "memory_per_id": "toolkit.services.service",

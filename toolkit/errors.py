@@ -48,6 +48,7 @@ Leaves out: exceptions that never leave their module (a parse step's private sig
 from __future__ import annotations
 
 import traceback
+from asyncio import CancelledError
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -63,6 +64,14 @@ TB_NOTE = "(%tb shows the full traceback)"
 
 _CONTEXT: Any = BaseException.__dict__["__context__"]
 """`BaseException.__context__` (the attribute `ToolkitError.__context__` reads and writes through)."""
+
+
+OWN_FAILURES: tuple[type[BaseException], ...] = (Exception, SystemExit, CancelledError)
+"""What a tool (or a compensation, or the iterator a tool returned) raising means it failed, fed back
+as an execution error: an `Exception`; `SystemExit` (argparse, click, `sys.exit` in command-line
+code); `asyncio.CancelledError` (its own async work cancelled inside `asyncio.run`: a thread is never
+cancelled from outside, so it is never the turn's cancellation, `toolkit.loop.cancel`).
+`KeyboardInterrupt` and `GeneratorExit` are not: they propagate."""
 
 
 class ToolkitError(Exception):

@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from toolkit.errors import CallerError, ConfigurationError, ModelCallError, ToolkitError
+from toolkit.loop.cancel import TurnCancelled
 from toolkit.loop.records import RoundTrace
 
 RAN = (
@@ -60,7 +61,7 @@ def _fixed_first(error: BaseException) -> bool:
     way (a 5xx, a 429, a cut stream) and Ctrl-C, after which the same request may go through."""
     if isinstance(error, ModelCallError):
         return isinstance(error, CallerError)
-    return not isinstance(error, KeyboardInterrupt)
+    return not isinstance(error, (KeyboardInterrupt, TurnCancelled))
 
 
 CONFIGURED = "Fix the code or setting the message names."

@@ -114,7 +114,7 @@ from toolkit.chat.messages import (
     misfit_error,
 )
 from toolkit.chat.model import ChatModel
-from toolkit.chat.sse import StreamDone
+from toolkit.chat.sse import StreamDone, TextDelta
 from toolkit.errors import (
     REPAIR_ZH,
     ArgError,
@@ -129,6 +129,7 @@ from toolkit.errors import (
 )
 from toolkit.loop.call_ids import unique_call_ids
 from toolkit.loop.call_names import bare_call_names
+from toolkit.loop.cancel import STOP, cancelled
 from toolkit.loop.cut_off import CUT_BY, cut_off, cut_short
 from toolkit.loop.given import described, given_keywords, given_messages, nothing_to_ask
 from toolkit.loop.images import pass_on_images
@@ -243,8 +244,8 @@ def iter_loop(
 ) -> Generator[LoopEvent, None, LoopResult]:
     """The loop as a generator: yields events as they happen, returns the `LoopResult`.
 
-    Events: `TextDelta` / `ToolCallDelta` while a streamed reply arrives (`options.stream`),
-    `ToolStarted` before a call runs and `ToolFinished` after it (also for a call that was not
+    Events: `TextDelta` / `ToolCallDelta` while a streamed reply arrives (`options.stream`; a turn
+    handed over streams its hand-over sentence as one last `TextDelta`), `ToolStarted` before a call runs and `ToolFinished` after it (also for a call that was not
     run). The memory id's lock is held until the generator finishes, so two turns on one
     conversation never interleave: another thread's turn waits, and a turn of this thread started
     while the generator is suspended raises `ConfigurationError` (read it to the end or `close()` it).
@@ -306,12 +307,22 @@ def _turn(
         try:  # what escapes carries the turn so far (`_Run.carry`; a `with run:` without its two calls)
             lock = memory.lock if events and memory is not None else None
             adopt = getattr(lock, "adopt", None) if lock is not None else None
+            steps = _handover_streamed(run.go()) if options.stream and events else run.go()
             if adopt is None:
-                return (yield from run.go())
-            return (yield from _carried(run.go(), adopt, getattr(lock, "suspend", _nothing)))
+                return (yield from steps)
+            return (yield from _carried(steps, adopt, getattr(lock, "suspend", _nothing)))
         except BaseException as exc:
             run.carry(exc)
             raise
+
+
+def _handover_streamed(steps: Generator[LoopEvent, None, LoopResult]) -> Generator[LoopEvent, None, LoopResult]:
+    """A streamed turn's steps, and the hand-over sentence as its last `TextDelta` when the loop hands
+    over: a reader shows the text it is streamed, and the model never streamed that one."""
+    result = yield from steps
+    if result.finish == "handover":
+        yield TextDelta(result.answer or "")
+    return result
 
 
 def _nothing() -> None:
@@ -489,6 +500,10 @@ class _Run:
         if memory is not None:
             self.write = memory.add_all_held if type(memory) is ChatMemory else memory.add_all
         self.turn = next(_turns)
+        self.stop = STOP.get()
+        """Set when the task awaiting this turn's thread was cancelled (`toolkit.loop.cancel`): None but there."""
+        if self.stop is not None and self.stop.is_set():  # while it waited for the turn lock: store nothing
+            raise cancelled(None)
         """This turn's number (`ProviderRequest.turn`, `InvocationContext.turn`)."""
         self.events = events
         """Whether `execute` yields `ToolStarted` / `ToolFinished` (`run_loop` drops them: not made)."""
@@ -662,6 +677,8 @@ class _Run:
         if self.tools.hidden:  # else nothing can be revealed: no copy of the conversation
             self.reveal_found(self.conversation())
         while True:
+            if self.stop is not None and self.stop.is_set():  # `in_thread`'s task was cancelled
+                raise cancelled(f"model request {len(self.rounds) + 1}")
             try:
                 trace = yield from self.send()  # 1
             except BaseException:  # no round records the request that failed: `stopped_where` names it
@@ -882,8 +899,10 @@ class _Run:
         if running is not None:
             running(True)  # a tool's write to this memory would come between the calls and their results
         try:
-            events = self.events
+            events, stop = self.events, self.stop
             if self.options.concurrent and len(calls) > 1:
+                if stop is not None and stop.is_set():
+                    raise cancelled(f"the calls of model request {trace.index}")
                 for c in calls if events else ():
                     yield ToolStarted(trace.index, c)
                 executions = run_together(one, calls, self.options.max_workers, trace)
@@ -894,6 +913,8 @@ class _Run:
                     yield ToolFinished(execution)
             else:
                 for c in calls:
+                    if stop is not None and stop.is_set():
+                        raise cancelled(f"tool call {c.id} ({shown_name(c.name)}) of model request {trace.index}")
                     if events and not stopper:
                         yield ToolStarted(trace.index, c)
                     execution = one(c)

@@ -68,7 +68,8 @@ in the turn, a skill's own tool, when that tool joins, before it can run). A com
 awaitable anyway (a plain function handing back a coroutine) has not undone anything, so its
 coroutine is closed and the attempt is logged as failed, never as "rolled back"; so is one that
 returns `ToolOutput(..., is_error=True)`, the package's way to report a failure handled. A compensation
-that ends with `SystemExit` is a failed one like any other; one interrupted (`KeyboardInterrupt`)
+that ends with `SystemExit` or its own async work's `CancelledError` is a failed one like any other
+(`errors.OWN_FAILURES`); one interrupted (`KeyboardInterrupt`)
 is logged as interrupted, the compensations after it as not run, and the interruption goes on
 (the loop then answers the round's calls and attaches the log to it as `saga`).
 
@@ -92,7 +93,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from toolkit.chat.messages import ToolCall, ToolResultMessage
-from toolkit.errors import ConfigurationError, ToolDefinitionError
+from toolkit.errors import OWN_FAILURES, ConfigurationError, ToolDefinitionError
 from toolkit.loop.time_limit import TIMED_OUT, finished
 from toolkit.tools import redact
 from toolkit.tools.decorator import COMPENSATES, InvocationContext, a_kind_of, function_label, tool_options
@@ -461,7 +462,7 @@ def compensate(
                 if value is TIMED_OUT:
                     log.append(entry(False, TIMED_OUT_DETAIL.format(seconds=f"{timeout:g}")))
                     continue
-        except (Exception, SystemExit) as exc:  # logged, never raised: a saga is best effort
+        except OWN_FAILURES as exc:  # logged, never raised: a saga is best effort
             log.append(entry(False, f"compensation failed: {redact.describe_exception(exc)}"))
             continue
         except BaseException as exc:  # interrupted: say so, and which ones never started
@@ -472,7 +473,7 @@ def compensate(
         try:
             awaitable = inspect.isawaitable(value)
             reported = not awaitable and isinstance(value, ToolOutput) and bool(value.is_error)
-        except (Exception, SystemExit):  # its value's own methods fail when looked at: it returned, so it ran
+        except OWN_FAILURES:  # its value's own methods fail when looked at: it returned, so it ran
             awaitable = reported = False
         if awaitable:
             _close(value)

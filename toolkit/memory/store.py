@@ -1034,6 +1034,10 @@ class SqliteStore:
             advice = next((text for kind, text in _ADVICE if isinstance(exc, kind)), _CORRUPTED)
             if memory_id is not None and getattr(exc, "sqlite_errorname", "") == "SQLITE_CORRUPT":
                 advice = _DAMAGED_ROWS.format(path=str(self.path))
+            elif getattr(exc, "sqlite_errorname", "").startswith(
+                "SQLITE_BUSY"
+            ):  # waited BUSY_TIMEOUT: the file is fine
+                advice = _BUSY.format(seconds=f"{BUSY_TIMEOUT:g}")
             elif "decode to UTF-8" in str(exc):  # the file is readable; a row in it was edited by hand
                 advice = _NOT_UTF8
             elif self._read_only(exc):
@@ -1052,6 +1056,12 @@ _DAMAGED_ROWS = (
     "each i in old.memory_ids() that reads), or move it away to start a fresh one"
 )
 """The advice for a damaged page met reading or writing one conversation of a file that opened."""
+_BUSY = (
+    "another connection held the file's write lock for longer than {seconds} s (BUSY_TIMEOUT): another process "
+    "writing to it, or a program holding it open in a transaction (a database browser); nothing was written: "
+    "try again once it is done"
+)
+"""The advice for "database is locked" after waiting `BUSY_TIMEOUT`: nothing is wrong with the file."""
 _NOT_UTF8 = "a row holds text that is not UTF-8, an edit made outside toolkit; delete that id or restore the file"
 _ADVICE: tuple[tuple[type[sqlite3.DatabaseError], str], ...] = (
     (sqlite3.DataError, "a message is larger than SQLite stores (about 1 GB); nothing was written"),

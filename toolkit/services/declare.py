@@ -96,6 +96,10 @@ class V:
     name: str
 
 
+IN_THREAD = "(from toolkit.loop.cancel: asyncio.to_thread that also stops the turn when the task is cancelled)"
+"""What the fix for an async method says of `in_thread`, the way to call a service from async code."""
+
+
 def system_message(text: str | None = None, *, file: str | None = None) -> Callable[[Method], Method]:
     """The system message of a method: inline template text, or a file in `data/prompts/`. What
     can be no system message (no text, both, a number, a bare `@system_message`) is refused where
@@ -342,7 +346,8 @@ def _check_shape(where: str, fn: Any) -> None:
     if inspect.iscoroutinefunction(fn) or inspect.isasyncgenfunction(fn):
         raise ConfigurationError(
             f"{where}: is declared with async def, but a service's methods run synchronously (async is left out); "
-            f"declare it with def, and from async code call it as await asyncio.to_thread(service.{where.rsplit('.', 1)[-1]}, ...)"
+            f"declare it with def, and from async code call it as await in_thread(service.{where.rsplit('.', 1)[-1]}, ...) "
+            f"{IN_THREAD}"
         )
     catch_all = {inspect.Parameter.VAR_POSITIONAL: "*", inspect.Parameter.VAR_KEYWORD: "**"}
     for p in inspect.signature(fn).parameters.values():
@@ -720,8 +725,8 @@ def _readable(where: str, content: Any, declared: Any) -> OutputType:
     if kind in _ASYNC:
         raise ConfigurationError(
             f"{where}: returns {shown}, but a service's methods run synchronously (async is left out). Fix: declare "
-            f"the answer's type (-> str), and from async code call it as await asyncio.to_thread(service."
-            f"{where.rsplit('.', 1)[-1]}, ...)"
+            f"the answer's type (-> str), and from async code call it as await in_thread(service."
+            f"{where.rsplit('.', 1)[-1]}, ...) {IN_THREAD}"
         )
     if kind in _ONE_SHOT or kind in (collections.abc.Generator, collections.abc.AsyncGenerator):
         raise ConfigurationError(

@@ -33,7 +33,8 @@ guard: `LoopResult.finish == "handover"`) is not an answer, so it is never parse
 (a repair round would run every tool again). The caller gets:
 
     -> str, Result[str], TokenStream   the hand-over sentence as the answer (SPEC: "an honest
-                                        hand-over sentence instead of an exception")
+                                        hand-over sentence instead of an exception"); a
+                                        TokenStream streams it as its last `TextDelta`
     -> Result[T]                       a `Result` with `content=None`, `finish_reason="handover"`,
                                         the sentence in `result.handover`
     -> None                            None
@@ -59,6 +60,14 @@ Structured output goes as `response_format` (the gateway's JSON mode). A gateway
 that field with a 400 (or a 422) gets the same call again with the schema in the user message instead
 (`structured="instructions"`), the question asked once in memory; the service remembers it, so its
 later calls ask that way at once (not with a request that fails before every answer).
+
+From async code a method runs in a thread: `await in_thread(service.chat, "u1", question)`
+(`toolkit.loop.cancel`). When the awaiting task is cancelled (`task.cancel()`, `asyncio.wait_for`
+timing out), the turn stops at its next step: a model request or tool call already running
+finishes, calls not started are answered "not completed", a question with no answer gets the
+no-reply note above, and the task gets `CancelledError` at once. With plain `asyncio.to_thread`
+the thread cannot be told: the turn runs on to its end (every later tool call with it), memory
+keeps the whole turn, its answer is dropped, and the next turn on that memory id waits for it.
 
 Leaves out: async methods, and guardrails / moderation around the call.
 """
@@ -211,6 +220,9 @@ def ai_service(
 
     `shared_memory_id`: with per-id memory, a method without a `MemoryId` parameter is a
     configuration error; naming an id here opts in to one conversation shared by every caller.
+
+    From async code: `await in_thread(service.chat, ...)` (`toolkit.loop.cancel`), whose cancelled
+    task stops the turn at its next step; a cancelled `asyncio.to_thread` leaves it running to its end.
     """
     if shared_memory_id is not None:
         check_memory_id(shared_memory_id, "ai_service(shared_memory_id=...)")

@@ -34,8 +34,9 @@ cleaned the same way (`redact.cleaned`: no secret, path or stack trace; not cut)
 
 A tool that ends with `SystemExit` (code written for the command line: argparse or click on a
 bad flag, `sys.exit(2)`) has failed like one that raised an `Exception`: its error is fed back
-and the loop goes on. `KeyboardInterrupt` and `GeneratorExit` are not a tool's failure: they
-propagate. An executor that returns a coroutine (an `async def` that slipped past registration)
+and the loop goes on; so has one whose own async work was cancelled (an `asyncio.CancelledError`
+out of `asyncio.run` inside it: nothing cancels a tool from outside, `errors.OWN_FAILURES`).
+`KeyboardInterrupt` and `GeneratorExit` are not a tool's failure: they propagate. An executor that returns a coroutine (an `async def` that slipped past registration)
 has not run: its coroutine is closed, never awaited, and the call is an execution error. So is one
 that returns an async iterator (an async generator): nothing of it can be read; and one whose value
 holds a coroutine (`{"status": client.status(id)}` with an async client): that part never ran.
@@ -70,6 +71,7 @@ from pydantic_core import SchemaValidator
 
 from toolkit.chat.messages import ToolCall, ToolResultMessage
 from toolkit.errors import (
+    OWN_FAILURES,
     ArgumentError,
     ConfigurationError,
     ToolCallError,
@@ -301,7 +303,7 @@ class Tool:
             output = self.executor(call, context)
         except ArgumentError as exc:
             return _failed(call, "argument", _as_called(exc, call), policies.argument_error)
-        except (Exception, SystemExit) as exc:  # SystemExit: argparse / click on a bad flag
+        except OWN_FAILURES as exc:  # SystemExit: argparse / click on a bad flag; its own CancelledError
             return _execution_failed(call, exc, policies.execution_error)
         told_more, value = False, output
         try:
@@ -319,7 +321,7 @@ class Tool:
             content = call_text(value)  # the tool ran: whatever its value is, the call succeeded...
         except ReadFailed as failed:  # ...unless its work was in an iterator, which failed while read
             return _execution_failed(call, failed.error, policies.execution_error)
-        except (Exception, SystemExit):  # its value's own methods fail when looked at (a `__class__` that raises)
+        except OWN_FAILURES:  # its value's own methods fail when looked at (a `__class__` that raises)
             content = unshowable(value)
         parameters = context.parameters
         sink = parameters.get(VALUES) if parameters else None  # a turn's usual parameters: none

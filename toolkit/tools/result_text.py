@@ -49,7 +49,7 @@ from typing import Any
 from pydantic import BaseModel
 from pydantic_core import to_jsonable_python
 
-from toolkit.errors import a_or_an
+from toolkit.errors import OWN_FAILURES, a_or_an
 from toolkit.tools import redact
 from toolkit.tools.decorator import without_addresses
 from toolkit.tools.set_order import is_set, sets_sorted
@@ -59,7 +59,7 @@ class ReadFailed(Exception):
     """An iterator in a call's value raised while it was read (`call_text`): the tool's own work
     (a generator's body, a cursor) failed, so the call has failed; `error` is what it raised."""
 
-    def __init__(self, error: Exception | SystemExit) -> None:
+    def __init__(self, error: BaseException) -> None:
         super().__init__(error)
         self.error = error
 
@@ -81,7 +81,7 @@ def call_text(value: Any) -> str:
         _FAILS_CALL.reset(token)
 
 
-def _read_failure(exc: Exception | SystemExit) -> str:
+def _read_failure(exc: BaseException) -> str:
     """The text of an iterator that raised while read, or `ReadFailed` under `call_text`."""
     if _FAILS_CALL.get():
         raise ReadFailed(exc)
@@ -272,10 +272,7 @@ def _iterator_text(items: Iterator[Any]) -> str:
     to its end or to `ITEMS_READ` items, then a line saying the rest was not read."""
     try:
         read = list(itertools.islice(items, ITEMS_READ + 1))
-    except (
-        Exception,
-        SystemExit,
-    ) as exc:  # the tool's own generator failed while read (argparse too): its items are gone
+    except OWN_FAILURES as exc:  # the tool's own generator failed while read (argparse too): its items are gone
         return _read_failure(exc)
     if len(read) <= ITEMS_READ:
         return to_text(read)

@@ -844,7 +844,8 @@ def _peeking_answers():
         "w2.backoff": (  # asked again after a miss (is it jitter?), it found the first case's expected value
             wait,
             "wait(1, None) gave another wait each time it was called with the same arguments: RetryPolicy().wait "
-            "adds no jitter — the same attempt and Retry-After always wait the same",
+            "keeps no state and adds no jitter — the same attempt and Retry-After always wait the same (a count kept "
+            "in a global changes between calls; so does a random number)",
         ),
         "w1.usage_build": (
             usage_from_body,

@@ -51,8 +51,9 @@ def test_a_compensation_that_loads_the_calls_json_arguments_passes():
 
 
 NOT_A_BOOKING = (
-    " — each booking in BOOKINGS is the tuple (guest, nights) book_hotel appended, in that order: what your code "
-    "looked for is not one of them (a list [guest, nights] never equals a tuple)"
+    " — what your code looked for is not in BOOKINGS: each booking is the tuple (guest, nights) book_hotel appended "
+    "for its own call, in that order; a list [guest, nights] never equals one, and another call's booking is not "
+    "this call's"
 )
 
 

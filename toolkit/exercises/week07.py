@@ -232,12 +232,13 @@ _NOT_IN_LIST = re.compile(r"(^|: )ValueError: (list\.remove\(x\): x not in list|
 
 def _no_such_tip(detail: str) -> str:
     """Why a compensation found no booking to remove: it looked for something no booking equals (a list where
-    each is a tuple, the fields swapped) — "" for another failure."""
+    each is a tuple, the fields swapped, another call's booking: the visible example's) — "" for another failure."""
     if not _NOT_IN_LIST.search(detail):
         return ""
     return (
-        " — each booking in BOOKINGS is the tuple (guest, nights) book_hotel appended, in that order: what your "
-        "code looked for is not one of them (a list [guest, nights] never equals a tuple)"
+        " — what your code looked for is not in BOOKINGS: each booking is the tuple (guest, nights) book_hotel "
+        "appended for its own call, in that order; a list [guest, nights] never equals one, and another call's "
+        "booking is not this call's"
     )
 
 

@@ -28,7 +28,11 @@ def test_the_reference_compensation_passes():
 
 def test_a_compensation_that_removes_a_fixed_booking_fails():
     result = check("w7.compensation", compensation_of(lambda guest, nights: BOOKINGS.remove(("alice", 2))))
-    assert result.feedback == "your compensation failed: ValueError: list.remove(x): x not in list"  # said once
+    assert result.feedback == (  # said once, and what a booking is
+        "your compensation failed: ValueError: list.remove(x): x not in list — what your code looked for is not in "
+        "BOOKINGS: each booking is the tuple (guest, nights) book_hotel appended for its own call, in that order; a "
+        "list [guest, nights] never equals one, and another call's booking is not this call's"
+    )
 
 
 def test_a_compensation_that_reports_its_own_failure_is_told_so_once():

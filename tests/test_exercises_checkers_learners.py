@@ -1611,11 +1611,36 @@ def test_a_wait_with_jitter_is_told_so_in_the_same_words_on_every_run():
         result = check("w2.backoff", wait)
         """
     )
-    assert (result.status, result.feedback) == (
-        "failed",
-        "wait(1, None) gave another wait each time it was called with the same arguments: RetryPolicy().wait "
-        "adds no jitter — the same attempt and Retry-After always wait the same",
+    assert (result.status, result.feedback) == ("failed", f"wait(1, None) {VARIES}")
+
+
+VARIES = (
+    "gave another wait each time it was called with the same arguments: RetryPolicy().wait keeps no state and adds "
+    "no jitter — the same attempt and Retry-After always wait the same (a count kept in a global changes between "
+    "calls; so does a random number)"
+)
+
+
+def test_a_wait_that_doubles_a_global_on_each_call_is_told_it_keeps_state():
+    """Before: a learner's wait() that doubled a global on each call (right for attempts 1, 2, 3 from a fresh
+    kernel, the visible examples) was told 'RetryPolicy().wait adds no jitter' — about random numbers it never
+    used; what was wrong, the state its global kept between the check's calls, was not said."""
+    result = run_cell(
+        """
+        from toolkit.exercises import check
+
+        current = 0.5
+
+        def wait(attempt, retry_after):
+            global current
+            backoff = min(8.0, current)
+            current *= 2
+            return backoff if retry_after is None else min(30.0, max(backoff, retry_after))
+
+        result = check("w2.backoff", wait)
+        """
     )
+    assert (result.status, result.feedback) == ("failed", f"wait(1, 0.0) {VARIES}")
 
 
 # --- build checks: a function that changes what it is given is wrong, whatever it returns ---------------------

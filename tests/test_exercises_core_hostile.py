@@ -844,7 +844,8 @@ def _peeking_answers():
         "w2.backoff": (  # asked again after a miss (is it jitter?), it found the first case's expected value
             wait,
             "wait(1, None) gave another wait each time it was called with the same arguments: RetryPolicy().wait "
-            "adds no jitter — the same attempt and Retry-After always wait the same",
+            "keeps no state and adds no jitter — the same attempt and Retry-After always wait the same (a count kept "
+            "in a global changes between calls; so does a random number)",
         ),
         "w1.usage_build": (
             usage_from_body,
@@ -1025,3 +1026,57 @@ def test_a_graded_check_whose_own_code_was_changed_fails_saying_where(graded_ker
     record = check("w0.switch", {}).record()
     assert (record["passed"], record["feedback"]) == (False, core.CHECKS_CHANGED.format(where=where))
     assert seal.verify(record, "the run's key")
+
+
+def kept_waiting(monkeypatch, share):
+    """A host so loaded that the checking thread waits for a CPU `share` of the time from now on (as Linux's
+    schedstat would say), or a system that does not say (`share` None)."""
+    import time
+
+    from toolkit.exercises import clock
+
+    start = time.monotonic()
+    monkeypatch.setattr(clock, "waited", lambda *_: None if share is None else share * (time.monotonic() - start))
+
+
+@pytest.mark.parametrize(
+    ("share", "body", "status"),
+    [
+        (0.5, "import time\n    time.sleep(0.3)", "passed"),  # 0.15 s its own: the rest, waiting for a CPU
+        (0.5, "while True:\n        pass", "failed"),  # its own 0.2 s, had on a loaded host: stopped
+        (None, "import time\n    time.sleep(0.3)", "failed"),  # no schedstat: the wall clock, as before
+    ],
+)
+def test_the_check_limit_counts_the_time_the_code_had_not_a_loaded_hosts_wait_for_a_cpu(
+    monkeypatch, share, body, status
+):
+    """Before: the limit was wall time. On a host at load 15 (2 cores), an honest cell's check that needs 0.4 s
+    of CPU took 3 s and under `toolkit grade` (its 2 s check limit at a 4 s cell limit) was 'stopped after 2 s:
+    does your code loop forever' — the grade-fair time-limit test flaked so. Now the seconds the thread stood
+    ready while the host ran others do not count (`clock.Stopwatch`); sleeping and looping still do."""
+    import toolkit.exercises.core as core
+
+    namespace: dict = {}
+    exec(f"def slow():\n    {body}", namespace)
+    calls = []
+
+    def wait(attempt, retry_after):  # slow on its first call only: 81 calls of it would be a slow test
+        calls.append(1)
+        if len(calls) == 1:
+            namespace["slow"]()
+        backoff = min(8.0, 0.5 * 2 ** (attempt - 1))
+        return backoff if retry_after is None else min(30.0, max(backoff, retry_after))
+
+    calls.append(1)
+    assert check("w2.backoff", wait).passed  # the first check of a process imports what it compares with
+    calls.clear()
+    monkeypatch.setattr(core, "CHECK_LIMIT_S", 0.2)
+    kept_waiting(monkeypatch, share)
+    with watchdog(60):
+        result = check("w2.backoff", wait)
+    assert result.status == status
+    if status == "failed":
+        assert result.feedback == (
+            "the check was stopped after 0.2 s: does your code loop forever, or wait for something that never comes?"
+        )
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)

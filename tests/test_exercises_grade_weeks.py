@@ -49,11 +49,43 @@ def test_a_learner_is_the_first_folder_below_the_shared_one_or_the_notebook_itse
     assert week_scores([]) == [["learner", "total", "graded"]]
 
 
+def test_two_classes_graded_at_once_score_each_student_not_each_class():
+    """Before: submissions/class-a/alice/… and submissions/class-a/bob/… (two classes graded in one run) were one
+    learner, 'class-a', credited with every exercise either student passed; the two wang-weis of class-a and class-b
+    had no line of their own. Now a folder whose subfolders hand in the same exercise twice is not one learner: each
+    subfolder is (a learner never hands in one exercise from two folders), named with its path."""
+    rows = [
+        Row("sub/class-a/alice/06_week6_round_trip_loop.ipynb", W6[0], True, "passed"),
+        Row("sub/class-a/alice/06_week6_round_trip_loop.ipynb", W6[1], False, "failed"),
+        Row("sub/class-a/bob/06_week6_round_trip_loop.ipynb", W6[0], False, "failed"),
+        Row("sub/class-a/bob/06_week6_round_trip_loop.ipynb", W6[1], True, "passed"),
+        Row("sub/class-b/wang-wei/06_week6_round_trip_loop.ipynb", W6[0], True, "passed"),
+        Row("sub/class-b/wang-wei/02_week2_reliable_calls.ipynb", W2[0], True, "passed"),
+        Row("sub/class-a/wang-wei/06_week6_round_trip_loop.ipynb", W6[0], False, "failed"),
+    ]
+    assert week_scores(rows)[1:] == [
+        ["class-a/alice", 0, 1, 1, 2],
+        ["class-a/bob", 0, 1, 1, 2],
+        ["class-a/wang-wei", 0, 0, 0, 1],
+        ["class-b", 1, 1, 2, 2],  # one student in it: no exercise handed in twice, the folder is the learner
+    ]
+    # a learner's own subfolders, one per week, stay one learner
+    weeks = [Row("s/alice/week6/06.ipynb", W6[0], True, ""), Row("s/alice/week2/02.ipynb", W2[0], True, "")]
+    weeks.append(Row("s/bob/06.ipynb", W6[0], False, ""))
+    assert learners(["s/alice/week6/06.ipynb", "s/alice/week2/02.ipynb", "s/bob/06.ipynb"], weeks) == {
+        "s/alice/week6/06.ipynb": "alice",
+        "s/alice/week2/02.ipynb": "alice",
+        "s/bob/06.ipynb": "bob",
+    }
+
+
 def test_an_exercise_week_is_the_registrys_then_its_id():
     assert [exercise_week(W6[0]), exercise_week("w12.new"), exercise_week("notes")] == ["w6", "w12", "other"]
 
 
-NOTEBOOKS = st.sampled_from(["s/a/x.ipynb", "s/a/y.ipynb", "s/b/x.ipynb", "s/c.ipynb"])
+NOTEBOOKS = st.sampled_from(
+    ["s/a/x.ipynb", "s/a/y.ipynb", "s/b/x.ipynb", "s/c.ipynb", "s/d/e/x.ipynb", "s/d/f/x.ipynb"]
+)
 EXERCISES = st.sampled_from([*W2[:2], *W6[:2], "w3.typo", "note", NOTEBOOK_ROW])
 
 
@@ -61,7 +93,7 @@ EXERCISES = st.sampled_from([*W2[:2], *W6[:2], "w3.typo", "note", NOTEBOOK_ROW])
 def test_the_sums_add_up(graded):
     rows = [Row(n, e, p, "") for n, e, p in graded]
     header, *lines = week_scores(rows)
-    who = learners(dict.fromkeys(r.notebook for r in rows))
+    who = learners(dict.fromkeys(r.notebook for r in rows), rows)
     passed = {(who[r.notebook], r.exercise) for r in rows if r.passed and r.exercise != NOTEBOOK_ROW}
     tried = {(who[r.notebook], r.exercise) for r in rows if r.exercise != NOTEBOOK_ROW}
     assert [line[0] for line in lines] == sorted(set(who.values()))

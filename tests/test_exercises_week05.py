@@ -119,3 +119,47 @@ def test_a_fix_the_lint_misses_but_that_says_nothing_fails(description, name, pa
     """Before: the check was the lint alone, which counts words, so a description repeating 'Query data.', a TODO,
     a parameter described as 'a string' or named `s` passed."""
     assert check("w5.fix_arg0", fixed_query(description, name, param_description)).feedback == feedback
+
+
+def _without_limits_default():
+    @tool(DESCRIPTION)
+    def search_orders(
+        query: Annotated[str, Param("Words to look for in item names")],
+        limit: Annotated[int, Param("At most this many results")],
+    ) -> list[str]:
+        return []
+
+    return search_orders
+
+
+def _with_a_default_query():
+    @tool(DESCRIPTION)
+    def search_orders(
+        query: Annotated[str, Param("Words to look for in item names")] = "",
+        limit: Annotated[int, Param("At most this many results")] = 10,
+    ) -> list[str]:
+        return []
+
+    return search_orders
+
+
+@pytest.mark.parametrize(
+    ("declared", "feedback"),
+    [
+        (
+            _without_limits_default,
+            "required: yours is ['query', 'limit'], the target's is ['query'] — 'limit' is required in yours: "
+            "@tool lists a parameter as required when it has no default",
+        ),
+        (
+            _with_a_default_query,
+            "required: yours is [], the target's is ['query'] — 'query' is not required in yours: a parameter "
+            "with a default is optional",
+        ),
+    ],
+)
+def test_a_required_list_that_differs_says_which_parameter_and_why(declared, feedback):
+    """Before: 'required: yours is ['query', 'limit'], the target's is ['query']' alone: which parameter, and that
+    @tool decides it by the default, was left to the learner to find."""
+    result = check("w5.schema_target", declared())
+    assert (result.status, result.feedback) == ("failed", feedback)

@@ -2,6 +2,7 @@
 call's arguments as a dict is told they are the JSON text the model sent."""
 
 import json
+import re
 
 import pytest
 
@@ -47,3 +48,58 @@ def test_a_compensation_that_loads_the_calls_json_arguments_passes():
         BOOKINGS.remove((arguments["guest"], arguments["nights"]))
 
     assert check("w7.compensation", cancel).status == "passed"
+
+
+NOT_A_BOOKING = (
+    " — what your code looked for is not in BOOKINGS: each booking is the tuple (guest, nights) book_hotel appended "
+    "for its own call, in that order; a list [guest, nights] never equals one, and another call's booking is not "
+    "this call's"
+)
+
+
+def _as_list(guest: str, nights: int) -> None:
+    BOOKINGS.remove([guest, nights])
+
+
+def _swapped(guest: str, nights: int) -> None:
+    BOOKINGS.remove((nights, guest))
+
+
+def _index_of_list(guest: str, nights: int) -> None:
+    del BOOKINGS[BOOKINGS.index([guest, nights])]
+
+
+@pytest.mark.parametrize(
+    ("undo", "error"),
+    [
+        (_as_list, r"ValueError: list\.remove\(x\): x not in list"),
+        (_swapped, r"ValueError: list\.remove\(x\): x not in list"),
+        (_index_of_list, r"ValueError: \['\w+', \d+\] is not in list"),
+    ],
+)
+def test_a_compensation_looking_for_a_list_or_the_fields_swapped_is_told_what_a_booking_is(undo, error):
+    """Before: 'your compensation failed: ValueError: list.remove(x): x not in list' alone: the learner who wrote
+    remove([guest, nights]) — a list where the booking is a tuple — or swapped its fields was not told why."""
+    result = check("w7.compensation", compensates("book_hotel")(undo))
+    assert result.status == "failed"
+    assert re.fullmatch(f"your compensation failed: {error}{re.escape(NOT_A_BOOKING)}", result.feedback), result
+
+
+def _by_position(guest: str, nights: int) -> None:
+    del BOOKINGS[BOOKINGS.index((guest, nights))]
+
+
+def _scanning_back(guest: str, nights: int) -> None:
+    for i in range(len(BOOKINGS) - 1, -1, -1):
+        if BOOKINGS[i] == (guest, nights):
+            del BOOKINGS[i]
+            return
+
+
+@pytest.mark.parametrize("undo", [_by_position, _scanning_back])
+def test_other_honest_ways_to_remove_the_one_booking_pass(undo):
+    result = check("w7.compensation", compensates("book_hotel")(undo))
+    assert (result.status, result.feedback) == (
+        "passed",
+        "each call's own booking undone on failure, kept on success, nobody else's touched.",
+    )

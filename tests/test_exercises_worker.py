@@ -212,3 +212,47 @@ def test_a_cell_that_sets_sys_stdout_to_none_gets_the_kernels_stream_back_after_
     sys.stdout = mine  # a learner's own stream that writes: kept
     kernel.run("post_run_cell")
     assert sys.stdout is mine
+
+
+@pytest.mark.parametrize(
+    ("share", "forgive", "interrupted"),
+    [
+        (0.9, 40.0, False),  # 0.25 s of wall time, 0.025 s its own: the rest, waiting for a loaded host's CPU
+        (None, 40.0, True),  # a system that does not say: the wall clock, as before
+        (0.9, 0.1, True),  # waiting forgiven only up to its bound: past it the wall clock stops the cell
+    ],
+)
+def test_a_cells_limit_counts_the_time_the_kernel_had_not_a_loaded_hosts_wait_for_a_cpu(
+    monkeypatch, share, forgive, interrupted
+):
+    """Before: nbclient's cell limit was wall time: at load 15 on 2 cores a cell needing 0.7 s of CPU took 5 s
+    and was interrupted at a 4 s limit as if it looped forever (the grade-fair time-limit test flaked so). Now the
+    kernel's wait for a CPU (`clock`, up to `CELL_FORGIVES_S`) is not counted; an endless loop still is."""
+    import asyncio
+    import os
+    import time
+    from types import SimpleNamespace
+
+    from toolkit.exercises import clock
+
+    start = time.monotonic()
+    monkeypatch.setattr(clock, "waited", lambda *_: None if share is None else share * (time.monotonic() - start))
+    monkeypatch.setattr(clock, "CELL_FORGIVES_S", forgive)
+    interrupts = []
+
+    async def interrupt_kernel():
+        interrupts.append(time.monotonic())
+
+    runner = client()
+    runner.km = SimpleNamespace(provisioner=SimpleNamespace(pid=os.getpid()), interrupt_kernel=interrupt_kernel)
+    cell = runner.nb.cells[0]
+
+    async def a_cell_running():
+        watch = asyncio.ensure_future(runner._limit_cell(cell, 0.1))
+        await asyncio.sleep(0.25)
+        watch.cancel()
+
+    asyncio.run(a_cell_running())
+    assert bool(interrupts) == interrupted
+    assert bool(cell.metadata.get(TIMED_OUT)) == interrupted
+    assert runner._get_timeout(cell) is None  # nbclient's own wall-clock limit on a cell is off

@@ -66,7 +66,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="also write one line per learner to this CSV, columns learner, one per week graded (w0 … w10: "
         "exercises passed that week), "
         "total (passed in all), graded (exercises graded); a learner is the first folder below the one the notebooks "
-        "share, and an exercise counts once per learner; written when the run ends, not after a stop",
+        "share (or, where its subfolders hand in the same exercise twice, each subfolder: class-a/alice), and an "
+        "exercise counts once per learner; written when the run ends, not after a stop",
     )
     parser.add_argument(
         "--timeout",

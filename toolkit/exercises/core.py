@@ -28,7 +28,8 @@ prediction with what the package really does — never the text of the code.
 - a check still running after `CHECK_LIMIT_S` seconds (or the fewer that `toolkit grade` sets in
   `TOOLKIT_CHECK_LIMIT_S`, to stop it before the cell's own limit) is
   stopped and is a failed try saying so: the notebook does not hang, and the cells after it run
-  when a teacher grades it (a SIGALRM timer, in the main thread, unless another one is running: a
+  when a teacher grades it (seconds the learner's code had, `clock.Stopwatch`: not those a loaded
+  host kept it waiting for a CPU; a SIGALRM timer, in the main thread, unless another one is running: a
   SIGALRM handler a learner's cell left behind, its alarm cancelled, is set aside and put back),
   even when the learner's code catches the stop (a bare `except:` in a retry loop): each line of
   theirs raises it again after the limit;
@@ -102,7 +103,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from toolkit.errors import RecordError, a_or_an
-from toolkit.exercises import seal
+from toolkit.exercises import clock, seal
 from toolkit.exercises.values import (
     ADDRESS,
     VALUES_LIMIT,
@@ -722,6 +723,9 @@ def check_limit() -> float:
 
 AGAIN_S = 0.2
 """After the limit, how often the timer fires again while the learner's code still runs."""
+EARLY_S = 0.01
+"""A timer that rings with more than this left of the limit (by the seconds the code had, `clock.Stopwatch`) rang
+early (the learner's own alarm, or a loaded host's wait for a CPU): it is set again for the time left."""
 
 
 @contextmanager
@@ -741,7 +745,6 @@ def _time_limit(seconds: float) -> Iterator[None]:
     then on; an alarm of the learner's own that rings before the limit is not taken for it (the timer is set
     again for the time left)."""
     import sys
-    import time
 
     previous = _free_alarm()
     if previous is None:
@@ -749,7 +752,7 @@ def _time_limit(seconds: float) -> Iterator[None]:
         return
     fired: list[bool] = []
     tracing = sys.gettrace()
-    deadline = time.monotonic() + seconds
+    watch = clock.this_thread(clock.CHECK_FORGIVES_S)  # the seconds the code had, not a loaded host's wait
 
     def again(frame: Any, event: str, arg: Any) -> Any:
         if not _is_learners(frame):
@@ -759,8 +762,8 @@ def _time_limit(seconds: float) -> Iterator[None]:
         return again
 
     def stop(signum: int, frame: Any) -> None:
-        if not fired and (left := deadline - time.monotonic()) > AGAIN_S:  # the learner's own alarm: not the limit
-            signal.setitimer(signal.ITIMER_REAL, left, AGAIN_S)
+        if not fired and (left := seconds - watch.elapsed()) > EARLY_S:  # early: the learner's own alarm, or a
+            signal.setitimer(signal.ITIMER_REAL, left, AGAIN_S)  # loaded host that kept the code waiting for a CPU
             return
         first, learners = not fired, []
         fired.append(True)
@@ -776,7 +779,7 @@ def _time_limit(seconds: float) -> Iterator[None]:
             raise TooSlow
 
     signal.signal(signal.SIGALRM, stop)
-    guard = _backstop(seconds, stop)
+    guard = _backstop(seconds, stop, watch)
     try:
         signal.setitimer(signal.ITIMER_REAL, seconds, AGAIN_S)  # in the `try`: a limit so short that it is
         yield  # reached as the timer is armed is cleaned up too
@@ -791,19 +794,23 @@ def _time_limit(seconds: float) -> Iterator[None]:
 
 
 class _backstop:
-    """The limit's second guard: a thread that, from `seconds` + `AGAIN_S` on and every `AGAIN_S` after, raises
-    `TooSlow` in the main thread (`PyThreadState_SetAsyncExc`) while the check runs and SIGALRM is no longer
-    `handler`'s with its timer running — code in the check took them away. It lands at the next line of Python
-    the main thread runs (not inside a blocking call, which only the signal interrupts). `end` stops it."""
+    """The limit's second guard: a thread that, from `seconds` + `AGAIN_S` on (counted by `watch`, the main
+    thread's `clock.Stopwatch`) and every `AGAIN_S` after, raises `TooSlow` in the main thread
+    (`PyThreadState_SetAsyncExc`) while the check runs and SIGALRM is no longer `handler`'s with its timer
+    running — code in the check took them away. It lands at the next line of Python the main thread runs (not
+    inside a blocking call, which only the signal interrupts). `end` stops it."""
 
-    def __init__(self, seconds: float, handler: Any) -> None:
+    def __init__(self, seconds: float, handler: Any, watch: clock.Stopwatch) -> None:
         self.done, self.lock, self.main = threading.Event(), threading.Lock(), threading.get_ident()
-        self.handler = handler
+        self.handler, self.watch = handler, watch
         threading.Thread(target=self._guard, args=(seconds,), daemon=True, name="toolkit-check-limit").start()
 
     def _guard(self, seconds: float) -> None:
         wait = seconds + AGAIN_S
         while not self.done.wait(wait):
+            if (left := seconds + AGAIN_S - self.watch.elapsed()) > 0:  # a loaded host: the code has not had it yet
+                wait = left
+                continue
             with self.lock:
                 if not self.done.is_set() and not self._timer_stands():
                     _raise_in(self.main, TooSlow)

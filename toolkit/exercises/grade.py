@@ -1247,14 +1247,56 @@ def exercise_week(ex_id: str) -> str:
     return OTHER_WEEK if week is None else f"w{week}"
 
 
-def learners(notebooks: Iterable[str]) -> dict[str, str]:
+def learners(notebooks: Iterable[str], rows: Iterable[Row] = ()) -> dict[str, str]:
     """Each notebook's learner: the first folder below the folder all the notebooks are in (`alice` for
     `submissions/alice/06_….ipynb` beside `submissions/bob/…`); a notebook in that folder itself is a learner of its
-    own (its file name)."""
+    own (its file name). A folder whose subfolders hand in the same exercise (in `rows`) from two of them is no one
+    learner but a class (`class-a/alice/…` beside `class-a/bob/…`): each subfolder is one, named by its path
+    (`class-a/alice`) — a learner's own subfolders (one per week) hand in each exercise from one of them."""
     parts = {n: Path(os.path.abspath(n)).parts for n in notebooks}
     folders = [p[:-1] for p in parts.values()]
     shared = len(os.path.commonprefix(folders)) if folders else 0
-    return {n: p[shared] for n, p in parts.items()}
+    done: dict[str, set[str]] = {}
+    for r in rows:
+        if r.exercise != NOTEBOOK_ROW:
+            done.setdefault(r.notebook, set()).add(r.exercise)
+    who: dict[str, str] = {}
+    _assign(list(parts), parts, shared, "", done, who)
+    return who
+
+
+def _assign(
+    group: list[str],
+    parts: dict[str, tuple[str, ...]],
+    depth: int,
+    prefix: str,
+    done: dict[str, set[str]],
+    who: dict[str, str],
+) -> None:
+    """`who` for the notebooks of `group`, which share their first `depth` path parts: by the part at `depth`,
+    one level deeper where that folder's subfolders hand in the same exercise twice (`learners`)."""
+    by_part: dict[str, list[str]] = {}
+    for n in group:
+        by_part.setdefault(parts[n][depth], []).append(n)
+    for part, members in by_part.items():
+        below = [n for n in members if len(parts[n]) > depth + 2]  # in a subfolder of `part`
+        if _handed_in_twice(below, parts, depth + 1, done):
+            _assign(below, parts, depth + 1, f"{prefix}{part}/", done, who)
+            members = [n for n in members if n not in below]
+        for n in members:
+            who[n] = prefix + part
+
+
+def _handed_in_twice(
+    group: list[str], parts: dict[str, tuple[str, ...]], depth: int, done: dict[str, set[str]]
+) -> bool:
+    """Whether two different folders at `depth` hold notebooks of `group` graded on the same exercise."""
+    where: dict[str, str] = {}
+    for n in group:
+        for exercise in done.get(n, ()):
+            if where.setdefault(exercise, parts[n][depth]) != parts[n][depth]:
+                return True
+    return False
 
 
 def week_scores(rows: Sequence[Row]) -> list[list[Any]]:
@@ -1263,7 +1305,7 @@ def week_scores(rows: Sequence[Row]) -> list[list[Any]]:
     many exercises they were graded on. An exercise counts once for a learner: passed if any of their notebooks
     passed it (one handed in twice, as `06_….ipynb` and `Copy of 06_….ipynb`, is not counted twice); a learner
     whose notebook had no exercise graded (not a notebook, empty) has a line of zeros."""
-    who = learners(dict.fromkeys(r.notebook for r in rows))
+    who = learners(dict.fromkeys(r.notebook for r in rows), rows)
     passed: dict[str, dict[str, bool]] = {learner: {} for learner in sorted(set(who.values()))}
     for r in rows:
         if r.exercise != NOTEBOOK_ROW:

@@ -113,7 +113,8 @@ def check_backoff(fn: Any) -> Verdict:
             if _varies(fn, n, r, got, rule):  # jitter: no number quoted, as it is another on each run
                 return wrong(
                     f"wait({n}, {r}) gave another wait each time it was called with the same arguments: "
-                    "RetryPolicy().wait adds no jitter — the same attempt and Retry-After always wait the same"
+                    "RetryPolicy().wait keeps no state and adds no jitter — the same attempt and Retry-After always "
+                    "wait the same (a count kept in a global changes between calls; so does a random number)"
                 )
             why = ""
             if r is None and n == 1 and abs(got - 1.0) < 1e-9:

@@ -409,7 +409,10 @@ def check_schema_target(answer: Any) -> Verdict:
             return wrong(f"{key}: yours is {got.get(key)!r}, the target's is {want.get(key)!r}")
     gp, wp = got.get("parameters") or {}, want["parameters"]
     if sorted(gp.get("required", [])) != sorted(wp.get("required", [])):
-        return wrong(f"required: yours is {gp.get('required', [])}, the target's is {wp.get('required', [])}")
+        return wrong(
+            f"required: yours is {gp.get('required', [])}, the target's is {wp.get('required', [])}"
+            + _required_why(gp.get("required", []), wp.get("required", []))
+        )
     for name, prop in wp["properties"].items():
         mine = gp.get("properties", {}).get(name)
         if mine is None:
@@ -421,6 +424,25 @@ def check_schema_target(answer: Any) -> Verdict:
     if problem := _default_problem(t.function, wp["properties"]):
         return problem
     return right("the schema is identical to the target, key for key.")
+
+
+def _required_why(yours: list[str], target: list[str]) -> str:
+    """Which parameter is required in one `required` list and not the other, and how @tool decides it."""
+    if more := [n for n in yours if n not in target]:
+        return (
+            f" — {_names(more)} {'is' if len(more) == 1 else 'are'} required in yours: @tool lists a parameter "
+            "as required when it has no default"
+        )
+    if fewer := [n for n in target if n not in yours]:
+        return (
+            f" — {_names(fewer)} {'is' if len(fewer) == 1 else 'are'} not required in yours: a parameter "
+            "with a default is optional"
+        )
+    return ""
+
+
+def _names(names: list[str]) -> str:
+    return ", ".join(repr(n) for n in names)
 
 
 def _default_problem(fn: Any, properties: dict[str, Any]) -> Verdict | None:

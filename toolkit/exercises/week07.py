@@ -164,7 +164,9 @@ def check_compensation(answer: Any) -> Verdict:
         if problem := _rebound(answer):
             return problem
         if failed := next((entry for entry in result.saga if not entry.ok), None):
-            return wrong(_said_of_yours(failed.detail) + _json_text_tip(answer, failed.detail))
+            return wrong(
+                _said_of_yours(failed.detail) + _json_text_tip(answer, failed.detail) + _no_such_tip(failed.detail)
+            )
         walk_ins = [(arguments["guest"], arguments["nights"]) for name, arguments in trip if name == "walk_in"]
         if problem := _added_problem(earlier + [(arguments["guest"], arguments["nights"]) for _, arguments in trip]):
             return problem
@@ -221,6 +223,22 @@ def _json_text_tip(answer: Any, detail: str) -> str:
     return (
         " — execution.call.arguments is the JSON text the model sent, not a dict: read it with "
         "json.loads(execution.call.arguments), or take book_hotel's own parameters (guest: str, nights: int)"
+    )
+
+
+_NOT_IN_LIST = re.compile(r"(^|: )ValueError: (list\.remove\(x\): x not in list|.* is not in list)$")
+"""What Python says when `BOOKINGS.remove(x)` or `BOOKINGS.index(x)` finds no item equal to x."""
+
+
+def _no_such_tip(detail: str) -> str:
+    """Why a compensation found no booking to remove: it looked for something no booking equals (a list where
+    each is a tuple, the fields swapped, another call's booking: the visible example's) — "" for another failure."""
+    if not _NOT_IN_LIST.search(detail):
+        return ""
+    return (
+        " — what your code looked for is not in BOOKINGS: each booking is the tuple (guest, nights) book_hotel "
+        "appended for its own call, in that order; a list [guest, nights] never equals one, and another call's "
+        "booking is not this call's"
     )
 
 

@@ -8,7 +8,7 @@ run produces can count. A cell that lost its `source` or `metadata`, or holds so
 (a hand-edited file nbformat still reads: `"source": null`), gets empty ones, and one that lost its
 `cell_type` is kept as a raw cell (nothing in it runs), so it does not stop the cells after it. Every
 code cell is tagged `raises-exception`, so a broken cell is recorded and the cells after it still run; a
-cell running longer than SECONDS is interrupted (a KeyboardInterrupt in it; its metadata marked `TIMED_OUT`)
+cell running longer than SECONDS (the seconds it had: a loaded host's wait for a CPU is not counted, `clock`) is interrupted (a KeyboardInterrupt in it; its metadata marked `TIMED_OUT`)
 and the cells after it still run, as nbgrader does (`interrupt_on_timeout`): one endless loop does not cost
 the exercises after it. A cell keeps at most `CELL_OUTPUT_LIMIT`
 characters of output, and the notebook `NOTEBOOK_OUTPUT_LIMIT` (`CappedClient`): past that, its
@@ -33,6 +33,7 @@ Leaves out: reading the results (`toolkit.exercises.grade`).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import os
@@ -49,6 +50,7 @@ import nbformat  # noqa: E402  (after leave_out: jsonschema is imported with nbf
 from nbclient import NotebookClient  # noqa: E402
 
 from toolkit.cli.notebooks import execute, read  # noqa: E402
+from toolkit.exercises import clock  # noqa: E402
 from toolkit.exercises.core import MIME  # noqa: E402
 from toolkit.exercises.notebook import LAST_TAG, TIMED_OUT, cell_tags  # noqa: E402
 
@@ -186,6 +188,41 @@ class CappedClient(NotebookClient):
         self._total = 0
         self.clear_before_next_output = False  # nbclient sets it per cell; `output` reads it from the first
         self.interrupt_on_timeout = True  # a cell past the limit is interrupted, and the cells after it run
+
+    def _get_timeout(self, cell: Any) -> int | None:
+        """No limit nbclient counts on the wall clock for a cell (`_limit_cell` counts it); a wait that is not a
+        cell's (the kernel armed before the first cell) may take as long as the kernel's start."""
+        if cell is not None:
+            return None
+        limit = super()._get_timeout(None)
+        return None if limit is None else max(limit, self.startup_timeout)
+
+    async def async_execute_cell(
+        self, cell: Any, cell_index: int, execution_count: int | None = None, store_history: bool = True
+    ) -> Any:
+        """nbclient's, with the cell's time limit (`timeout`) counted by `_limit_cell` while it runs."""
+        limit = self.timeout if self.timeout is not None and self.timeout > 0 else None
+        watch = asyncio.ensure_future(self._limit_cell(cell, limit)) if limit and cell.cell_type == "code" else None
+        try:
+            return await super().async_execute_cell(cell, cell_index, execution_count, store_history)
+        finally:
+            if watch is not None:
+                watch.cancel()
+
+    async def _limit_cell(self, cell: Any, limit: float) -> None:
+        """Interrupt the kernel (`_async_handle_timeout`) each time the cell has run `limit` more seconds, counted
+        by a `clock.Stopwatch` of the kernel's main thread: a loaded host's wait for a CPU (up to
+        `clock.CELL_FORGIVES_S`) is not the cell's time (an honest cell at load 15 was stopped as an endless
+        loop); sleeping and looping are."""
+        pid = getattr(getattr(self.km, "provisioner", None), "pid", None)
+        known = isinstance(pid, int)  # the kernel's first thread runs the cells
+        watch = clock.Stopwatch(pid if known else None, forgive=clock.CELL_FORGIVES_S, wall_only=not known)
+        while True:
+            if (left := limit - watch.elapsed()) > 0:
+                await asyncio.sleep(left)
+                continue
+            await self._async_handle_timeout(int(limit), cell)
+            watch = watch.again()
 
     async def _async_handle_timeout(self, timeout: int, cell: Any = None) -> Any:
         """nbclient's: the cell past the limit is interrupted; marked `TIMED_OUT` first, so the grade tells its

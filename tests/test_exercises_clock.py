@@ -1,0 +1,35 @@
+"""The time a learner's code had: wall time less its thread's wait for a CPU (Linux's schedstat), up to a bound."""
+
+import os
+import threading
+import time
+
+from toolkit.exercises import clock, grade
+
+
+def test_waited_reads_this_threads_wait_for_a_cpu_or_says_it_cannot():
+    here = clock.waited(os.getpid(), threading.get_native_id())
+    assert here is None or here >= 0
+    assert clock.waited(2**22 + 7) is None  # no such process: not known, never a crash
+
+
+def test_a_stopwatch_counts_wall_time_less_the_waiting_up_to_its_bound_and_never_goes_back(monkeypatch):
+    now, waiting = [100.0], [5.0]
+    monkeypatch.setattr(time, "monotonic", lambda: now[0])
+    monkeypatch.setattr(clock, "waited", lambda *_: waiting[0])
+    watch = clock.Stopwatch(1, forgive=3.0)
+    now[0], waiting[0] = 104.0, 7.0  # 4 s passed, 2 of them waiting for a CPU
+    assert watch.elapsed() == 2.0
+    now[0], waiting[0] = 110.0, 12.0  # 10 s passed, 7 waiting: only 3 forgiven
+    assert watch.elapsed() == 7.0
+    waiting[0] = None  # the process is gone: not back in time
+    assert watch.elapsed() == 10.0
+    assert watch.again().elapsed() == 0.0
+    assert clock.Stopwatch(1, forgive=3.0, wall_only=True).elapsed() == 0.0
+
+
+def test_each_limits_forgiveness_ends_before_the_limit_outside_it():
+    """A check's limit before its cell's, and the cell's before `toolkit grade` stops a cell that ignores its
+    interrupt (`cell_wait_s`: the cell's limit and START_ALLOWANCE_S): else a loaded host turned a failed check
+    into a stopped cell, or a stopped cell into a notebook killed with its later cells unrun."""
+    assert 0 < clock.CHECK_FORGIVES_S < clock.CELL_FORGIVES_S < grade.START_ALLOWANCE_S

@@ -423,7 +423,7 @@ class Fuzzer:
             elif spot == 8:
                 request["model"] = text
             else:
-                tool["parameters"]["properties"]["orderId"]["enum"] = [text, "SN202610200001"]
+                next(iter(tool["parameters"]["properties"].values()))["enum"] = [text, "SN202610200001"]
         return json.dumps(request, ensure_ascii=r.random() < 0.5).encode("utf-8", "surrogatepass")
 
     def request(self, kind: str) -> tuple[str, str, dict[str, str], bytes]:

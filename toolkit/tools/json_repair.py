@@ -299,10 +299,17 @@ def _parse(text: str, parse_float: Callable[[str], Any] | None) -> Any:
         except orjson.JSONDecodeError:
             pass
         else:
-            if not has_whole_float(value) or not _MAY_BE_INEXACT.search(text):
+            if _no_float(text) or not has_whole_float(value) or not _MAY_BE_INEXACT.search(text):
                 return value
         return _WRITTEN.decode(text)
     return json.loads(text, parse_float=parse_float)
+
+
+def _no_float(text: str) -> bool:
+    """Whether a short text surely holds no float (`{}`, `{"n": 3}`): a JSON float is written with a
+    point or an exponent, and an integer orjson reads as a float has 20 digits at least. Cheaper than
+    walking the value for one."""
+    return len(text) < 19 and "." not in text and "e" not in text and "E" not in text
 
 
 _MAY_BE_INEXACT = re.compile(r"[0-9](?:[0-9.]{15}|[eE])")

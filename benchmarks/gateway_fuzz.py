@@ -4,7 +4,7 @@ Issue 14 ("Keep what holds"): the gateway answered every malformed request with 
 OpenAI-shaped 4xx. This script keeps that true at scale, on demand (CI keeps the smaller
 hypothesis run in `tests/test_gateway_fuzz.py`). Requests go through `httpx` and
 `InProcessTransport`, the path a notebook uses, from a seeded generator (same run, same
-requests) mixing thirteen kinds:
+requests) mixing fourteen kinds:
 
     bytes      random bytes, sometimes a truncated valid body
     json       random JSON values
@@ -29,8 +29,14 @@ requests) mixing thirteen kinds:
                in a sampling field, a message, the arguments' text or a tool's schema; or a key twice
                in one object (`"model"`, `"messages"`, `"role"`, `"tool_calls"`, ...), the second
                one's value hostile
+    unicode    valid JSON holding hostile Unicode where a stranger's text goes (a tool's name, description
+               and parameter names, the arguments' text and their values, a message's content, name and
+               call id, the model): a lone surrogate written as the escape `\ud800` (or `\udfff\ud800`, a
+               pair the wrong way round), NUL, RTL and LTR overrides, zero-width joiners, a BOM, U+2028,
+               a noncharacter (U+FFFF), up to 1 MB of combining marks on one letter (past the 256 KB cap:
+               a real body that large)
 
-Bounded: every body ≤ 256 KB, and the run stops after `--seconds` (default 600) whatever the
+Bounded: every body ≤ 256 KB (an `unicode` one ≤ 1.2 MB), and the run stops after `--seconds` (default 600) whatever the
 count. Reported: status classes, 5xx, crashes (an exception out of the transport), 4xx bodies
 that are not `{"error": {message, type, param, code}}` (a HEAD answer has no body), and "met" when
 5xx = crashes = 0.
@@ -56,6 +62,8 @@ from toolkit.gateway.server import Gateway
 from toolkit.gateway.transport import InProcessTransport
 
 MAX_BODY = 256 * 1024
+MAX_UNICODE_BODY = 1_300_000
+"""An `unicode` body's cap: 180,000 combining marks written as escapes are about 1.1 MB."""
 URL = "http://gateway/v1/chat/completions"
 VALID: dict[str, Any] = {
     "model": "m",
@@ -96,7 +104,7 @@ KEYS = ["role", "content", "tool_calls", "tool_call_id", "function", "arguments"
 KEYS += ["stream", "stream_options", "parallel_tool_calls", "model", "messages", "response_format", "n", "x"]
 ODD = ["\ud800", "\x00", "\u202e", "\ufeff", "{", "}", '"', "\\", "SN202610200001", "物流", "退款", " " * 50]
 KINDS = ["bytes", "json", "mutated", "extra", "deep", "big", "text", "http", "schema", "nested", "encoded", "keywords"]
-KINDS += ["numbers"]
+KINDS += ["numbers", "unicode"]
 SCHEMA_KEYS = ["type", "properties", "required", "enum", "items", "anyOf", "not", "additionalProperties", "$defs"]
 SLIPS = ["str", "int", "float", "bool", "dict", "list", "any", "String", "", "function", "array"]
 QUOTED = ["n", "modalities", "tool_choice", "response_format", "temperature", "metadata", "stop", "prediction"]
@@ -140,6 +148,10 @@ NUMBERS += ["4.9e-324", "0." + "0" * 5000 + "1", "1E+2", "01", "1.", ".5", "+1",
 NUMBER_SLOTS = ["temperature", "top_p", "n", "max_tokens", "max_completion_tokens", "seed", "presence_penalty"]
 NUMBER_SLOTS += ["frequency_penalty", "top_logprobs", "logprobs", "parallel_tool_calls", "stream", "model"]
 """Top-level fields a number token replaces (most take a number; a few take another type)."""
+HOSTILE_UNICODE = ["\ud800", "\udfff\ud800", "\udc00", "\x00", "\u202e", "\u202d", "\u2066", "\u200d", "\u200b",
+                   "\ufeff", "\u2028", "\uffff", "\U0001f600", "\u0301\u0301", "\U000e0001", "\x1b[31m"]  # fmt: skip
+"""Hostile Unicode: lone and reversed surrogates, NUL, bidi overrides and isolates, zero-width joiner and
+space, BOM, a line separator, a noncharacter, an emoji, combining marks, a tag character, an ANSI escape."""
 TWICE = ["model", "messages", "tools", "tool_choice", "stream", "n"]
 """Top-level keys the `numbers` kind writes twice."""
 
@@ -370,6 +382,50 @@ class Fuzzer:
             return text.encode("utf-8", "surrogatepass")
         return _dump(request).replace(b'"@"', token.encode())
 
+    def hostile_text(self) -> str:
+        """A short run of `HOSTILE_UNICODE`, sometimes around a word the gateway reads, or a long
+        run of combining marks on one letter (up to 1 MB of them written as escapes)."""
+        r = self.r
+        if r.random() < 0.1:
+            return "a" + "\u0301" * r.choice([1_000, 50_000, 180_000])
+        pieces = [r.choice(HOSTILE_UNICODE) for _ in range(r.randint(1, 6))]
+        if r.random() < 0.5:
+            pieces.insert(r.randrange(len(pieces) + 1), r.choice(["query_order", "SN202610200001", "物流", "orderId"]))
+        return "".join(pieces)
+
+    def unicode(self) -> bytes:
+        """The valid request with hostile Unicode (`hostile_text`) in one or two places a stranger writes,
+        escaped as JSON escapes it (`\ud800` as six characters), or raw where it is UTF-8."""
+        r = self.r
+        request = json.loads(json.dumps(VALID))
+        tool = request["tools"][0]["function"]
+        call = request["messages"][2]["tool_calls"][0]
+        for _ in range(r.randint(1, 2)):
+            text = self.hostile_text()
+            spot = r.randrange(10)
+            if spot == 0:
+                tool["name"] = call["function"]["name"] = text  # the call names the same tool
+            elif spot == 1:
+                tool["description"] = text
+            elif spot == 2:
+                tool["parameters"]["properties"] = {text: {"type": "string"}}
+                tool["parameters"]["required"] = [text]
+            elif spot == 3:
+                call["function"]["arguments"] = json.dumps({"orderId": text})
+            elif spot == 4:
+                call["function"]["arguments"] = json.dumps({text: "SN202610200001"}, ensure_ascii=False)
+            elif spot == 5:
+                request["messages"][-1]["content"] = text
+            elif spot == 6:
+                call["id"] = request["messages"][3]["tool_call_id"] = text
+            elif spot == 7:
+                request["messages"][1]["name"] = text
+            elif spot == 8:
+                request["model"] = text
+            else:
+                next(iter(tool["parameters"]["properties"].values()))["enum"] = [text, "SN202610200001"]
+        return json.dumps(request, ensure_ascii=r.random() < 0.5).encode("utf-8", "surrogatepass")
+
     def request(self, kind: str) -> tuple[str, str, dict[str, str], bytes]:
         r = self.r
         headers = {"content-type": "application/json"}
@@ -394,6 +450,8 @@ class Fuzzer:
             body = self.keywords()
         elif kind == "numbers":
             body = self.numbers()
+        elif kind == "unicode":
+            return "POST", "/v1/chat/completions", headers, self.unicode()[:MAX_UNICODE_BODY]
         elif kind == "encoded":
             headers["content-encoding"], body = self.encoded()
         elif kind == "schema":

@@ -271,6 +271,39 @@ def with_(part, **changes):
     return {**EXCHANGE, part: {**EXCHANGE[part], **changes}}
 
 
+def _without(part, key):
+    line = json.loads(json.dumps(EXCHANGE))
+    del line[part][key]
+    return line
+
+
+@pytest.mark.parametrize(
+    "line, problem",
+    [
+        (_without("response", "status"), "response has no status (a number)"),
+        (_without("response", "body"), "response has no body (a string)"),
+        (_without("request", "path"), "request has no path (a string)"),
+        (_without("request", "body"), "request has no body"),
+        (
+            {k: v for k, v in EXCHANGE.items() if k != "request"},
+            "an exchange without its request (the line has elapsed_ms, response)",
+        ),
+    ],
+)
+def test_a_cassette_line_missing_a_field_names_it_and_says_what_to_do(tmp_path, line, problem):
+    """Before: a dropped field read "response needs status (a number), content_type and body (strings)"
+    whichever was missing, and a line whose request was dropped was skipped without a word (replay then
+    failed on a mismatch, far from the line)."""
+    cassette = tmp_path / "session.jsonl"
+    cassette.write_text(json.dumps(EXCHANGE) + "\n" + json.dumps(line) + "\n", encoding="utf-8")
+    with pytest.raises(CassetteError) as info:
+        connect(env={"LLM_REPLAY": str(cassette)})
+    assert str(info.value) == (
+        f"cassette {cassette}, line 2: {problem}; put it back as it was recorded, or record the cassette again "
+        f"(LLM_RECORD=<file>){SUFFIX}"
+    )
+
+
 @pytest.mark.parametrize(
     "line, problem",
     [
@@ -278,11 +311,11 @@ def with_(part, **changes):
         ("[1, 2]", "line 2: not a JSON object but list"),
         ("null", "line 2: not a JSON object but NoneType"),
         ("[" * 100_000, "line 2: not JSON: '[[[["),
-        (json.dumps({**EXCHANGE, "request": "POST /chat/completions"}), "line 2: request needs method, path"),
-        (json.dumps(with_("request", path=5)), "line 2: request needs method, path (strings) and body"),
-        (json.dumps({"request": EXCHANGE["request"]}), "line 2: response needs status (a number), content_type"),
-        (json.dumps(with_("response", status="200")), "line 2: response needs status (a number)"),
-        (json.dumps(with_("response", body=None)), "line 2: response needs status (a number), content_type and body"),
+        (json.dumps({**EXCHANGE, "request": "POST /chat/completions"}), "line 2: request is not an object of method"),
+        (json.dumps(with_("request", path=5)), "line 2: request path is not a string but int"),
+        (json.dumps({"request": EXCHANGE["request"]}), "line 2: response is not an object of status, content_type"),
+        (json.dumps(with_("response", status="200")), "line 2: response status is not a number but str"),
+        (json.dumps(with_("response", body=None)), "line 2: response body is not a string but nothing"),
         (json.dumps(with_("response", retry_after=5)), "line 2: response retry_after is not a string"),
         (
             json.dumps(with_("response", status=-1)),

@@ -10,6 +10,7 @@ from pydantic import ValidationError
 from pydantic_core import SchemaValidator, core_schema
 
 from toolkit.tools.coercion import no_bool_refusal, refusing_whole, whole_if_refused
+from toolkit.tools.json_repair import Written
 
 
 class _Text(str):
@@ -24,6 +25,8 @@ _VALUES: list[Any] = [
     True, False, 0, 27, -3, 10**30, 27.0, 27.5, 1e20, 1e300, float("nan"), float("inf"),
     "27", " 27 ", "1_000", "1e3", "1E3", "-2.5e1", "1.25e1", "1e400", "x", "", "true",
     None, [], {}, [1], b"7", 7j, _Text("1_000"), _Text("27"), _Count(27), _Count(-3),
+    Written(0.0, "1e-400"), Written(1e23, "1e23"), Written(1.0, "1.0000000000000000001"),
+    Written(float("inf"), "1e400"), Written(float("inf"), "1e99999"), Written(2.0**53, "9007199254740993.0"),
 ]  # fmt: skip
 
 

@@ -305,3 +305,37 @@ def test_a_check_that_meets_too_deep_a_value_is_a_400_not_a_crash(where, monkeyp
         "The request body is nested too deeply.",
         "invalid_value",
     )
+
+
+def _with(place: str, text: str) -> dict:
+    request = json.loads(json.dumps(VALID))
+    tool, call = request["tools"][0]["function"], request["messages"][2]["tool_calls"][0]
+    if place == "tool name":
+        tool["name"] = call["function"]["name"] = text
+    elif place == "parameter name":
+        tool["parameters"] = {"type": "object", "properties": {text: {"type": "string"}}, "required": [text]}
+    elif place == "arguments":
+        call["function"]["arguments"] = json.dumps({"orderId": text})
+    elif place == "call id":
+        call["id"] = request["messages"][3]["tool_call_id"] = text
+    else:
+        request["messages"][-1]["content"] = text
+    return request
+
+
+@pytest.mark.parametrize("stream", [False, True])
+@pytest.mark.parametrize(
+    "place, text",
+    [
+        ("tool name", "query_order\ud800"),
+        ("parameter name", "\u202eorderId\x00"),
+        ("arguments", "SN2026\udfff\ud800\u2028"),
+        ("call id", "call_\ufeff\uffff\u200d"),
+        ("content", "物流" + "\u0301" * 180_000),  # 1 MB of combining marks, each written as an escape
+    ],
+)
+def test_hostile_unicode_escaped_in_valid_json_gets_an_answer_or_a_client_error(place, text, stream):
+    """The fuzzer's fourteenth kind (`unicode`), a case of each place: valid JSON, every character
+    escaped (`\\ud800` as six characters, so the body is UTF-8), hostile only in what it holds."""
+    body = json.dumps({**_with(place, text), "stream": stream}).encode()
+    send(body)

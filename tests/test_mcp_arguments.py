@@ -130,3 +130,22 @@ def test_seconds_past_the_longest_wait_are_refused_as_chat_client_refuses_them(m
     )
     if where != "McpClient.list_tools":  # the bound itself is taken (listing would connect)
         make(LONGEST_SLEEP_S)
+
+
+@pytest.mark.parametrize(
+    "text, problems",
+    [
+        ('{"n": 1e-400}', [("n", "1e-400", "an integer")]),
+        ('{"n": 1.0000000000000000001}', [("n", "1.0000000000000000001", "an integer")]),
+        ('{"n": 1e23, "x": 1e-400}', []),  # 1e23 is whole as written; a number's float is its float
+        ('{"n": 27.0}', []),
+    ],
+)
+def test_an_mcp_integer_is_read_as_the_model_wrote_it(text, problems):
+    """Before: `1e-400` for an MCP tool's integer passed the client's check as its float, 0.0, and was sent."""
+    from toolkit.mcp.schema import checked_arguments
+    from toolkit.tools.arguments import parse_arguments
+
+    schema = {"type": "object", "properties": {"n": {"type": "integer"}, "x": {"type": "number"}}, "required": ["n"]}
+    _, found = checked_arguments(schema, parse_arguments("f", text))
+    assert [(p.field, p.received, p.expected) for p in found] == problems

@@ -257,3 +257,34 @@ def test_a_count_in_fractions_of_a_token_is_added_up_exactly_by_evict_and_both_s
         memory.add(call, result)
         assert memory.messages() == system + turns + [call, result]
     assert ChatMemory("d", store=SqliteStore(tmp_path / "m.db")).messages() == system + turns + [call, result]
+
+
+@pytest.mark.parametrize(
+    "change, table, column",
+    [
+        ("ALTER TABLE messages DROP COLUMN checksum", "messages", "checksum"),
+        ("ALTER TABLE conversations DROP COLUMN system_checksum", "conversations", "system_checksum"),
+        ("ALTER TABLE conversations DROP COLUMN next_seq", "conversations", "next_seq"),
+        ("ALTER TABLE messages RENAME COLUMN payload TO body", "messages", "payload"),
+    ],
+)
+def test_a_store_missing_a_column_is_refused_naming_it_and_left_as_it_is(tmp_path, change, table, column):
+    """Before: a store whose `checksum` column another program dropped opened, then every read failed
+    with SQLite's "no such column: checksum" and advice about permissions and disk room."""
+    path = tmp_path / "m.db"
+    SqliteStore(path).append("u", [UserMessage(content="hi")])
+    with sqlite3.connect(path) as db:
+        db.execute("DROP INDEX IF EXISTS system_rows")  # SQLite refuses to drop a column an index or trigger names
+        db.execute("DROP TRIGGER IF EXISTS deleted_rows")
+        db.execute(change)
+    with pytest.raises(MemoryStoreError) as caught:
+        SqliteStore(path)
+    assert str(caught.value) == (
+        f"{path}: the memory store's table {table} has no column {column} (another program changed its layout); it "
+        "was left as it is. Restore the file from a backup, or give the memory a new file, e.g. 'memory.db'"
+    )
+    with sqlite3.connect(path) as db:
+        assert db.execute("SELECT count(*) FROM messages").fetchone() == (1,)
+        assert db.execute("SELECT count(*) FROM sqlite_master WHERE name = 'system_rows'").fetchone() == (
+            0,
+        )  # not made again

@@ -725,14 +725,25 @@ def _line_problem(line: Any) -> str:
         except (KeyError, TypeError, ValueError):
             return f'the clock is not {{"now": "<ISO date and time>"}}: {line["clock"]!r:.80}'
     if "request" not in line:
+        half = sorted(key for key in _EXCHANGE_KEYS if key in line)
+        if half:  # an exchange whose request was dropped: ignored, it made replay fail later, far from here
+            return f"an exchange without its request (the line has {', '.join(half)}); {_PUT_BACK}"
         return ""
     request, response = line["request"], line.get("response")
-    if not (isinstance(request, dict) and _typed(request, method=str, path=str) and "body" in request):
-        return "request needs method, path (strings) and body"
+    if not isinstance(request, dict):
+        return f"request is not an object of method, path and body but {_kind(request)}; {_PUT_BACK}"
+    missing = _field_problem("request", request, method=str, path=str) or (
+        "" if "body" in request else "request has no body"
+    )
+    if missing:
+        return f"{missing}; {_PUT_BACK}"
     if "failed" in line:
         return _failed_problem(line)
-    if not (isinstance(response, dict) and _typed(response, status=int, content_type=str, body=str)):
-        return "response needs status (a number), content_type and body (strings)"
+    if not isinstance(response, dict):
+        return f"response is not an object of status, content_type and body but {_kind(response)}; {_PUT_BACK}"
+    missing = _field_problem("response", response, status=int, content_type=str, body=str)
+    if missing:
+        return f"{missing}; {_PUT_BACK}"
     if not 100 <= response["status"] <= 999:  # hand-edited: -1 would replay as a success
         return f"response status {response['status']} is no HTTP status (three digits, 100 to 999)"
     for name in ("retry_after", "retry_after_ms", "date", "content_encoding", "location", "x_should_retry"):
@@ -748,6 +759,27 @@ def _line_problem(line: Any) -> str:
         response["body"].encode("utf-8")
     except UnicodeEncodeError:  # an escaped lone surrogate: what is served must be UTF-8
         return "response body holds a lone surrogate (\\ud800-\\udfff), which is not text"
+    return ""
+
+
+_EXCHANGE_KEYS = frozenset({"response", "failed", "why", "elapsed_ms"})
+"""The keys of an exchange besides its request: a line with one of them and no request lost it."""
+_PUT_BACK = "put it back as it was recorded, or record the cassette again (LLM_RECORD=<file>)"
+_WORDS = {int: "a number", str: "a string"}
+
+
+def _kind(value: Any) -> str:
+    return "nothing" if value is None else type(value).__name__
+
+
+def _field_problem(part: str, record: dict[str, Any], **types: type) -> str:
+    """The first of `types`' keys `record` lacks or holds with another type, said so ("response has no
+    status (a number)", "response status is not a number but str"), or ""."""
+    for key, kind in types.items():
+        if key not in record:
+            return f"{part} has no {key} ({_WORDS[kind]})"
+        if not isinstance(record[key], kind) or isinstance(record[key], bool):
+            return f"{part} {key} is not {_WORDS[kind]} but {_kind(record[key])}"
     return ""
 
 

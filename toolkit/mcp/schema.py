@@ -91,8 +91,10 @@ course's own messages (a missing order id: ask the user, do not make one up), as
 from __future__ import annotations
 
 import copy
+import decimal
 import functools
 import json
+import math
 import re
 import threading
 import urllib.parse
@@ -106,6 +108,7 @@ from toolkit.chat.finite import first_non_finite
 from toolkit.errors import ArgumentProblem, SchemaTranslationError
 from toolkit.gateway.patterned import search_limit
 from toolkit.mcp.outputs import one_of_enum, unique_items
+from toolkit.tools import json_repair
 from toolkit.tools.arguments import describe, json_text
 from toolkit.tools.coercion import one_unit, validator_for
 from toolkit.unicode import cut
@@ -871,7 +874,18 @@ def _lenient(cls: Any) -> Any:
     def nothing(*_: Any) -> Iterator[Any]:
         return iter(())
 
-    return validators.extend(cls, {"pattern": nothing, "uniqueItems": unique_items, "enum": one_of_enum()})
+    checker = cls.TYPE_CHECKER.redefine("integer", _integer)
+    keywords = {"pattern": nothing, "uniqueItems": unique_items, "enum": one_of_enum()}
+    return validators.extend(cls, keywords, type_checker=checker)
+
+
+def _integer(_checker: Any, value: Any) -> bool:
+    """JSON Schema's integer (a whole float too, `27.0`), read as the model wrote it: `1e-400`, whose
+    float is 0.0, is none (`json_repair.Written`), `1e23` is one."""
+    if type(value) is json_repair.Written:
+        number = decimal.Decimal(value.text)
+        return math.isfinite(value) and number == number.to_integral_value()
+    return isinstance(value, int) and not isinstance(value, bool) or isinstance(value, float) and value.is_integer()
 
 
 def _named_schemas(schema: Mapping[str, Any]) -> dict[str, Any]:
@@ -1073,7 +1087,7 @@ def _join(path: str, name: str) -> str:
 def _short(value: Any) -> str:
     """What the model sent, as JSON, cut as toolkit's own argument errors cut it."""
     try:
-        text = json_text(value)
+        text = value.text if type(value) is json_repair.Written else json_text(value)  # as written: `1e-400`
     except (TypeError, ValueError):
         text = repr(value)
     return cut(text, 60, "...")

@@ -74,6 +74,7 @@ Leaves out: compaction of old conversations, and encryption at rest.
 from __future__ import annotations
 
 import errno
+import functools
 import hashlib
 import json
 import json.scanner
@@ -85,7 +86,7 @@ import threading
 import time
 import weakref
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -147,6 +148,20 @@ CREATE TABLE IF NOT EXISTS messages (
     PRIMARY KEY (memory_id, seq)
 );
 """
+
+
+@functools.cache
+def _columns() -> dict[str, list[str]]:
+    """Each table of `_SCHEMA` and its columns, in order (read from the schema itself, once)."""
+    db = sqlite3.connect(":memory:")
+    try:
+        db.executescript(_SCHEMA)
+        tables = [row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+        return {table: [row[1] for row in db.execute(f"PRAGMA table_info({table})")] for table in tables}
+    finally:
+        db.close()
+
+
 _INDEX = """CREATE INDEX IF NOT EXISTS system_rows ON messages (memory_id, seq) WHERE instr(payload, '"role":"system"') > 0"""
 """Made on open when missing (a store from before it): skipped on a file opened read-only."""
 _COUNT_REWRITE = (
@@ -954,9 +969,26 @@ class SqliteStore:
                 f"{self.path}: schema version {version}, this toolkit reads {SCHEMA_VERSION} (and migrates 1); "
                 "use a new file, or a toolkit that knows this version"
             )
+        if version is not None:
+            self._check_columns(tables)
         self._create()
         if version is None:
             self._db.execute("INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
+
+    def _check_columns(self, tables: Collection[str]) -> None:
+        """Refuse a store one of whose tables lacks a column the layout has (dropped or renamed by
+        another program): every read failed with SQLite's "no such column" and advice about permissions."""
+        for table, columns in _columns().items():
+            if table not in tables:
+                continue  # made again by `_create`, as on a new file
+            found = {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}
+            missing = [column for column in columns if column not in found]
+            if missing:
+                raise MemoryStoreError(
+                    f"{self.path}: the memory store's table {table} has no column {missing[0]} (another program "
+                    "changed its layout); it was left as it is. Restore the file from a backup, or give the memory "
+                    "a new file, e.g. 'memory.db'"
+                )
 
     def _create(self) -> None:
         for statement in _SCHEMA.split(";"):

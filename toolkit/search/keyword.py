@@ -529,6 +529,8 @@ class _Postings:
     def __init__(self, texts: list[str]) -> None:
         self.texts = texts
         self.size = len(texts)
+        self.longest_text = max(map(len, texts), default=0)
+        """The longest text's length: a longer term is in none (and is not read: it may be a megabyte)."""
         self.dense = max(_MANY_FROM, self.size // 8)
         """From this many texts on, a hit list is a mask over all texts rather than a list."""
         self.masked_from = max(_FEW, self.size // 256)
@@ -580,6 +582,8 @@ class _Postings:
 
     def hits(self, term: str) -> np.ndarray:
         """The texts that contain `term`: ascending indices, or a mask over all texts."""
+        if len(term) > self.longest_text:
+            return _NONE
         runs = _RUNS.findall(term)
         if len(runs) == 1:
             return self._single(term)

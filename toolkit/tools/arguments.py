@@ -178,7 +178,7 @@ def floats_except(raw: dict[str, Any], exact: Collection[str]) -> dict[str, Any]
 
 def _floats(value: Any) -> Any:
     if isinstance(value, decimal.Decimal):
-        return float(value)  # correctly rounded, the same float json.loads reads
+        return json_repair.written_float(str(value))  # correctly rounded, the same float json.loads reads
     if isinstance(value, dict):
         return {k: _floats(v) for k, v in value.items()}
     if isinstance(value, list):
@@ -491,6 +491,8 @@ def _as_json(value: Any) -> str:
             return json_text(value)
         except ValueError:  # an int too long to write
             return _repr(value)
+    if type(value) is json_repair.Written:  # as the model wrote it (`1e-400`), not as its float (0.0)
+        return value.text
     digits: dict[str, str] = {}
 
     def number(v: Any) -> Any:

@@ -16,6 +16,8 @@ depth — nested models, lists and dicts included:
    (`1.0` is `Literal[1, True]`'s 1, not its `True`); an integer takes a whole number written
    with an exponent, in quotes too (`"1e3"` → 1000, `"5."` → 5, as `BigDecimal` reads it; `1e20` →
    10**20, a float past 64 bits pydantic refused as "not an integer"), and `"1.25e1"` is a fraction;
+   a JSON number whose float is not the number written (`json_repair.Written`) is read as written:
+   `1e-400` (float 0.0) and `1.0000000000000000001` (float 1.0) are fractions, `1e23` is 10**23;
    only once pydantic refused the value, in a union once every choice did (`int | str` keeps
    `"1e3"` a string, `int | float` keeps `2.0` a float), and an error names what was sent;
 3. floats refuse NaN and infinity (`"nan"` is not a price), and so does a value of any type (`Any`,
@@ -85,6 +87,7 @@ from pydantic_core import (
 
 from toolkit.errors import a_or_an
 from toolkit.tools import json_schema
+from toolkit.tools.json_repair import Written
 
 _VALIDATORS: dict[Any, SchemaValidator] = {}
 _EXACT: dict[Any, bool] = {}
@@ -237,19 +240,27 @@ def no_bool_refusal(kind: str, word: str) -> Callable[[Any], Any]:
             raise PydanticCustomError(f"{kind}_type", f"Input should be a valid {word}")
         if isinstance(value, str) and "_" in value:
             raise PydanticCustomError(f"{kind}_parsing", f"Input should be a valid {word}")
+        if kind == "int" and type(value) is Written:  # read as written (`whole_if_refused`), not as its float
+            raise not_whole()
         return value
 
     return refuse
+
+
+def not_whole() -> PydanticCustomError:
+    """pydantic's refusal of 27.5 for an int: said of a number whose float is whole but which was not
+    written whole (`1e-400`)."""
+    return PydanticCustomError("int_from_float", "Input should be a valid integer, got a number with a fractional part")
 
 
 def finite_only(value: Any) -> Any:
     """Rule 3 for a value of any type: `value` as it is, unless a NaN or an infinity is in it (at any
     depth of its lists and dicts), which JSON cannot hold: refused as a float's is."""
     kind = type(value)
-    if kind is float:
+    if kind is float or kind is Written:
         if not math.isfinite(value):
             raise PydanticCustomError("finite_number", "Input should be a finite number")
-        return value
+        return float(value)  # a `Written`'s float (its text only reads an integer)
     if kind is not dict and kind is not list:
         return value
     pending = [value]
@@ -257,11 +268,21 @@ def finite_only(value: Any) -> Any:
         items = pending.pop()
         for item in items.values() if type(items) is dict else items:
             held = type(item)
-            if held is float and not math.isfinite(item):
+            if (held is float or held is Written) and not math.isfinite(item):
                 raise PydanticCustomError("finite_number", "Input should be a finite number")
+            if held is Written:
+                _plain_floats(items)
             if held is dict or held is list:
                 pending.append(item)
     return value
+
+
+def _plain_floats(items: dict | list) -> None:
+    """Each `Written` in `items` (read from the model's JSON for this call) made its plain float, in place."""
+    keys = items.keys() if type(items) is dict else range(len(items))
+    for key in list(keys):
+        if type(items[key]) is Written:
+            items[key] = float(items[key])
 
 
 def _finite_any(node: dict) -> Any:
@@ -316,6 +337,8 @@ def refusing_whole(value: Any, handler: Any) -> Any:
             raise PydanticCustomError("int_type", "Input should be a valid integer")
         if (kind is str or isinstance(value, str)) and "_" in value:
             raise PydanticCustomError("int_parsing", "Input should be a valid integer")
+        if kind is Written:  # read as written: its float may be whole where the number is not
+            return _whole_of_refused(value, handler, not_whole())
     try:
         return handler(value)
     except ValidationError as refused:
@@ -331,7 +354,7 @@ def whole_if_refused(value: Any, handler: Any) -> Any:
         return _whole_of_refused(value, handler, refused)
 
 
-def _whole_of_refused(value: Any, handler: Any, refused: ValidationError) -> Any:
+def _whole_of_refused(value: Any, handler: Any, refused: ValidationError | PydanticCustomError) -> Any:
     """The int of the whole number `value` is, which `handler` `refused` as it was; else `refused`."""
     whole = _whole_number(value)
     if whole is value:
@@ -342,7 +365,9 @@ def _whole_of_refused(value: Any, handler: Any, refused: ValidationError) -> Any
         raise _as_sent(out_of_range, value, refused) from None
 
 
-def _as_sent(error: ValidationError, value: Any, fallback: ValidationError) -> ValidationError:
+def _as_sent(
+    error: ValidationError, value: Any, fallback: ValidationError | PydanticCustomError
+) -> ValidationError | PydanticCustomError:
     """`error` with `value` as the input of its errors at the top (what the model wrote, `"1e3"`,
     not the 1000 it was read as); `fallback` when an error is not one pydantic can remake."""
     details: list[InitErrorDetails] = []
@@ -365,14 +390,16 @@ reads none of these."""
 
 
 def _whole_number(value: Any) -> Any:
-    """The int a whole number is, where pydantic's int reading misses it: a float past 64 bits (`1e20`)
-    and a number in quotes written otherwise (`"1e3"`, `"+1e3"`, `"5."`: `_DECIMAL_TEXT`, read as
-    `BigDecimal` reads it); anything else as it is, for pydantic to read or refuse (a fraction:
-    "expected an integer")."""
+    """The int a whole number is, where pydantic's int reading misses it: a float past 64 bits (`1e20`),
+    a number in quotes written otherwise (`"1e3"`, `"+1e3"`, `"5."`: `_DECIMAL_TEXT`, read as
+    `BigDecimal` reads it), and a JSON number whose float is not the number written (a `Written`:
+    `1e23` is 10**23, not its float's 99999999999999991611392; `1e-400`, whose float is 0.0, is no
+    integer); anything else as it is, for pydantic to read or refuse (a fraction: "expected an integer")."""
     if type(value) is float and value.is_integer():  # finite and whole
         return int(value)
-    if type(value) is str and _DECIMAL_TEXT.fullmatch(value):
-        number = decimal.Decimal(value)
+    text = value.text if type(value) is Written else value
+    if type(text) is str and _DECIMAL_TEXT.fullmatch(text):
+        number = decimal.Decimal(text)
         if number.adjusted() < _INT_DIGITS and number == number.to_integral_value():
             return int(number)
     return value
@@ -444,11 +471,24 @@ def _casefold(choices: list[Any], error: str) -> Callable[[Any], Any]:
                 return numbers[value]
             if value in members:
                 refuse()
+        elif type(value) is Written:  # as written: `1e-400` is not the choice 0 its float is
+            return _written_choice(value, numbers, refuse)
         if own_words and not _among(value, members):
             refuse()
         return value
 
     return match
+
+
+def _written_choice(value: Written, numbers: dict[Any, Any], refuse: Callable[[], Any]) -> Any:
+    """The number choice a `Written` number is, read as written (`1e23` is the choice 10**23, `1e-400`
+    no choice 0), or a float choice its float is; else refused."""
+    exact = decimal.Decimal(value.text)
+    if exact in numbers:
+        return numbers[exact]
+    if any(type(number) is float and number == value for number in numbers):
+        return numbers[float(value)]
+    return refuse()
 
 
 def _among(value: Any, members: Collection[Any]) -> bool:

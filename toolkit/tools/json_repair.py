@@ -44,7 +44,9 @@ holding one are refused by the executor's coercion, `toolkit.tools.coercion` rul
 
 from __future__ import annotations
 
+import decimal
 import json
+import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -285,22 +287,83 @@ def _strict(text: str, parse_float: Callable[[str], Any] | None, pairs: bool = F
 def _parse(text: str, parse_float: Callable[[str], Any] | None) -> Any:
     """`json.loads(text, parse_float=parse_float)`, read by orjson (several times faster) where
     orjson reads it the same: no `parse_float`, and no integer past 64 bits (orjson reads one as a
-    float). So a value orjson read with a float that large (`has_large_float`, rare: walking the
-    value costs less than searching the text, past a dozen characters) is kept only if the text
-    has no run of 19 digits (a text shorter than 19 characters has none). What orjson refuses
-    (NaN, 1e400, a lone surrogate, deep nesting) goes to `json.loads`, which decides."""
+    float). So a value orjson read with a whole float (`has_whole_float`: an integer past 64 bits
+    becomes one, and so does a number whose float is not the number written, `1e-400` → 0.0) is
+    kept only if the text has no number that could be either (`_MAY_BE_INEXACT`: a run of 16 digits
+    and points, or an exponent). Without `parse_float`, `json.loads` reads floats with
+    `written_float` (a number whose float is not the number written keeps its text). What orjson
+    refuses (NaN, 1e400, a lone surrogate, deep nesting) goes to `json.loads`, which decides."""
     if parse_float is None:
         try:
             value = orjson.loads(text)
         except orjson.JSONDecodeError:
             pass
         else:
-            if len(text) < 19 or not has_large_float(value) or not _LONG_NUMBER.search(text):
+            if _no_float(text) or not has_whole_float(value) or not _MAY_BE_INEXACT.search(text):
                 return value
+        return _WRITTEN.decode(text)
     return json.loads(text, parse_float=parse_float)
 
 
-_LONG_NUMBER = re.compile(r"\d{19}")
+def _no_float(text: str) -> bool:
+    """Whether a short text surely holds no float (`{}`, `{"n": 3}`): a JSON float is written with a
+    point or an exponent, and an integer orjson reads as a float has 20 digits at least. Cheaper than
+    walking the value for one."""
+    return len(text) < 19 and "." not in text and "e" not in text and "E" not in text
+
+
+_MAY_BE_INEXACT = re.compile(r"[0-9](?:[0-9.]{15}|[eE])")
+"""Where a JSON number may be one a float does not hold as written, and reads as a whole float: an
+exponent, or 16 digits and points in a row (a decimal of at most 15 significant digits is the
+float's reading of it, so a whole float read from one was written whole); an integer past 64 bits too."""
+
+
+class Written(float):
+    """A JSON number whose float is not the number written (`1e-400` → 0.0, `1e23` →
+    99999999999999991611392.0, `1.0000000000000000001` → 1.0, `1e400` → inf): that float, with the
+    text the model wrote (`text`), which an integer is read from exactly
+    (`toolkit.tools.coercion`: `1e-400` is no integer, `1e23` is 10**23)."""
+
+    __slots__ = ("text",)
+    text: str
+
+    def __new__(cls, value: float, text: str) -> Written:
+        number = super().__new__(cls, value)
+        number.text = text
+        return number
+
+    def __reduce__(self) -> Any:  # pickled and copied as the number written
+        return (Written, (float(self), self.text))
+
+
+def written_float(text: str) -> float:
+    """The float of a JSON number's `text`, a `Written` when that float is a whole number or an
+    infinity the text is not (checked only then: a fraction read as a fraction is no integer either way)."""
+    value = float(text)
+    if (value.is_integer() or value in _INFINITIES) and decimal.Decimal(text) != value:
+        return Written(value, text)
+    return value
+
+
+_INFINITIES = (math.inf, -math.inf)
+_WRITTEN = json.JSONDecoder(parse_float=written_float)
+
+
+def has_whole_float(value: Any) -> bool:
+    """Whether `value` holds a whole float, or an infinity (iterative: no recursion limit)."""
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        kind = type(node)
+        if kind is dict:
+            stack.extend(node.values())
+        elif kind is list:
+            stack.extend(node)
+        elif kind is float and (node.is_integer() or node in _INFINITIES):
+            return True
+    return False
+
+
 _INT64 = 2.0**63
 """An integer outside [-2**63, 2**64) is read by orjson as a float at least this large."""
 

@@ -425,3 +425,43 @@ def test_a_question_without_a_place_after_a_call_for_one_asks_about_that_place()
     assert [(c["function"]["name"], json.loads(c["function"]["arguments"])) for c in calls] == [
         ("get_weather", {"city": "Paris"})
     ]
+
+
+# --- a tool the text names ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("use get_weather please", "Which city"),
+        ("call get_weather", "Which city"),
+        ("用 get_weather 查一下", "哪个城市"),
+        ("use get_weather for Paris", [("get_weather", {"city": "Paris"})]),
+        ('get_weather {"city": "Oslo"}', [("get_weather", {"city": "Oslo"})]),
+    ],
+)
+def test_a_tool_named_in_the_text_asks_what_a_picked_one_would(text, expected):
+    """ "use get_weather please" called get_weather(city="use get_weather please"): a tool named in the text
+    skipped the question a missing city deserves when the tool is picked by its words; it asks the same now,
+    and a JSON object after the name is still the user's own arguments."""
+    calls, content = turn(text, [WEATHER])
+    if isinstance(expected, str):
+        assert calls == [] and expected in content
+    else:
+        assert calls == expected
+
+
+def test_a_named_tool_takes_what_it_lacks_from_the_turn_before():
+    called = {"id": "c1", "type": "function", "function": {"name": "get_weather", "arguments": '{"city": "Paris"}'}}
+    messages = [
+        {"role": "user", "content": "weather in Paris"},
+        {"role": "assistant", "content": None, "tool_calls": [called]},
+        {"role": "tool", "tool_call_id": "c1", "content": "sunny"},
+        {"role": "assistant", "content": "Sunny."},
+        {"role": "user", "content": "use get_weather again"},
+    ]
+    reply = respond({"model": "m", "messages": messages, "tools": [WEATHER]}, GatewayConfig())
+    calls = reply.body["choices"][0]["message"]["tool_calls"]
+    assert [(c["function"]["name"], json.loads(c["function"]["arguments"])) for c in calls] == [
+        ("get_weather", {"city": "Paris"})
+    ]

@@ -136,6 +136,14 @@ def _auto(
     if hard is not None and (still := next((d for d in facts.declines if d.calls_nothing), None)) is not None:
         return Decision(text=still.reply, order_id=facts.order_id)
     calls = () if hard else _direct_calls(text, offered, facts, rules, messages) or _intent_calls(facts, offered, rules)
+    if (
+        len(calls) == 1
+        and calls[0].name not in rules.ruled_tools
+        and (asked := _named_asks(calls[0], text, offered, facts, rules))
+    ):
+        if (known := _known(calls[0], text, offered, facts, rules, messages or [])) is None:
+            return Decision(text=asked)
+        calls = (known,)
     if not calls and offered and (prepared is None or prepared.picks_from(rules)) and not _tells(text, rules, messages):
         context = _system_text(messages or [])
         calls = _generic_calls(text, offered, facts, rules, context, prepared)
@@ -156,6 +164,15 @@ def _auto(
     if hard:
         return Decision(text=hard.reply, order_id=facts.order_id)
     return Decision(text=_text_reply(facts, offered, rules), order_id=facts.order_id)
+
+
+def _named_asks(call: Call, text: str, offered: dict[str, ToolInfo], facts: Facts, rules: Rules) -> str | None:
+    """What to ask instead of calling the one tool the text names (`_direct_calls`: "use get_weather please"
+    names no city), as a picked tool's call asks (`_asked`); None when the call is not of an offered tool
+    filled from the text (a JSON object after its name is the user's own arguments), or nothing is missing."""
+    if call.name not in offered or (end := _mention(text, call.name)) is None or _json_after(text, end) is not None:
+        return None
+    return _asked(call, text, offered, facts, rules)
 
 
 def _asked(call: Call, text: str, offered: dict[str, ToolInfo], facts: Facts, rules: Rules) -> str | None:

@@ -2277,3 +2277,36 @@ def test_a_hint_breaks_a_tie_but_never_outweighs_a_word_the_user_wrote(text, too
         for t in tools
     }
     assert generic.pick(text, infos, "", load_rules()) == picked
+
+
+# --- a term is found where a word starts ------------------------------------------------------------
+
+
+def _worded_tools():
+    return {
+        "train_model": generic.ToolInfo("Train a machine learning model on a dataset", {}),
+        "getWeather": generic.ToolInfo("Current conditions for a city", {}),
+        "send_email": generic.ToolInfo("Send an e-mail", {}),
+    }
+
+
+@pytest.mark.parametrize(
+    ("text", "picked"),
+    [
+        ("will it rain tomorrow?", "getWeather"),  # "rain" is in train_model's letters, no word of it
+        ("train a model on cifar10", "train_model"),
+        ("what's the weather?", "getWeather"),  # a camelCase name read as its words
+        ("mail Bob", "send_email"),  # a word after a hyphen starts where the hyphen ends
+        ("model", "train_model"),
+    ],
+)
+def test_a_term_is_found_only_where_a_word_of_a_tool_starts(text, picked):
+    assert generic.pick(text, _worded_tools(), "", load_rules()) == picked
+
+
+def test_a_term_inside_another_word_of_an_enum_value_scores_nothing():
+    schema = {"type": "object", "properties": {"mode": {"type": "string", "enum": ["strain", "rain-check"]}}}
+    assert generic.pick_enum(["strain", "rain-check"], "rain", "", load_rules()) == "rain-check"
+    tools = {"pick_mode": generic.ToolInfo("Pick a mode", schema)}
+    assert generic.pick("a strain", tools, "", load_rules()) == "pick_mode"
+    assert generic.pick("train", tools, "", load_rules()) is None

@@ -2,7 +2,8 @@
 
 When no shop rule calls a tool, `pick(text, tools, context, rules)` reads the user's words as
 search terms (`search_terms`) and ranks the request's other tools with the week-8 keyword
-scorer (`toolkit.search.keyword.score`: +2 a term in the name, +1 in the description). A tool
+scorer (`toolkit.search.keyword.score`: +2 a term in the name, +1 in the description), a term found only
+where a word starts (`word_score`: "rain" is no `train_model`; `getWeather` is read as get, weather). A tool
 whose string parameter has an `enum` also scores through its values: each value's own words,
 and the system-prompt text around it (a skill's description, say). The best tool scoring at
 least `[generic] min_score` is called; a tie goes to the tool whose name's object the terms name (`broken_tie`:
@@ -105,7 +106,7 @@ from toolkit.gateway.judge import Judge, allowed, any_one, containing, fitting, 
 from toolkit.gateway.patterned import compiled, pattern_string, search_limit
 from toolkit.gateway.rules import Facts, Rules
 from toolkit.gateway.zones import chinese_name, zone_of
-from toolkit.search.keyword import clean_terms, score_text
+from toolkit.search.keyword import clean_terms
 
 _WORD_START, _WORD_REST = "[A-Za-z]", "[A-Za-z0-9_'-]"
 _ENGLISH = re.compile(f"{_WORD_START}{_WORD_REST}*")
@@ -266,6 +267,38 @@ def _long_words(min_word: int) -> re.Pattern[str]:
 # --- picking a tool --------------------------------------------------------------------------
 
 
+_WORD_STARTS = re.compile(r"(?<![a-z0-9])(?=[a-z0-9])")
+_CAMEL_JOINS = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+
+
+def worded(text: str) -> str:
+    """`text` lower-cased with a blank before each start of a run of ASCII letters and digits, so that a
+    term (`term_keys`) is found in it only where a word starts: "rain" is in "rainy" and "rain_gauge", not
+    in "train_model" ("下雨" is a Chinese piece: no word has a start to mark, it is found anywhere)."""
+    return _WORD_STARTS.sub(" ", text.lower())
+
+
+def name_worded(name: str) -> str:
+    """A tool's name as `worded`, its camelCase humps read as words first (`getWeather`: get, weather)."""
+    return worded(_CAMEL_JOINS.sub("_", name))
+
+
+def term_keys(terms: list[str]) -> list[str]:
+    """Each (lower-case) term as it is looked for in a `worded` text: a plain ASCII word with a blank before it."""
+    return [" " + t if t.isascii() and t.isalnum() else worded(t) for t in terms]
+
+
+def word_score(name: str, description: str, keys: list[str]) -> int:
+    """LangChain4j's keyword score (`toolkit.search.keyword.score_text`: 2 a term in the name, 1 in the
+    description), each term (`term_keys`) found only where a word of them starts (`worded`, `name_worded`):
+    the week-8 search finds a term inside any word, a stranger's "will it rain?" is no `train_model`."""
+    return _pair_score(name_worded(name), worded(description), keys)
+
+
+def _pair_score(named: str, described: str, keys: list[str]) -> int:
+    return sum([2 * (k in named) + (k in described) for k in keys])
+
+
 def pick_terms(text: str, rules: Rules) -> list[str]:
     """`search_terms`, then the `[generic.hints]` of each (each term once): what a tool is picked by
     ("dollars" is about a currency). Only picking reads hints; an argument of search terms is the user's
@@ -320,8 +353,9 @@ def _hint_decides(
     their hints: a hint breaks a tie ("convert 10 dollars to euros": the currency converter, not the unit
     converter) but never outweighs a word the user wrote ("find movies with Snow White" is a film search,
     though snow is the weather's). None when the user's own words find no tool: the hints pick alone."""
+    keys = term_keys(own)
     scores = {
-        name: score_text(name, info.description, own) + _enum_score(info.parameters, own, context)
+        name: word_score(name, info.description, keys) + _enum_score(info.parameters, keys, context)
         for name, info in tools.items()
     }
     top = max(scores.values(), default=0)
@@ -337,8 +371,9 @@ def _best(
     """The tool scoring most by `terms` (at least `least`; of several, `broken_tie`), and how many score
     at least `also` (0 when it is 0)."""
     tied, best_score, contenders = [], least - 1, 0
+    keys = term_keys(terms)
     for name, info in tools.items():
-        total = score_text(name, info.description, terms) + _enum_score(info.parameters, terms, context)
+        total = word_score(name, info.description, keys) + _enum_score(info.parameters, keys, context)
         if total > best_score:
             tied, best_score = [name], total
         elif total == best_score and tied:
@@ -420,11 +455,12 @@ def tool_finder(offered: dict[str, ToolInfo], rules: Rules) -> str | None:
     return None
 
 
-def _enum_score(parameters: dict[str, Any], terms: list[str], context: str) -> int:
-    """The best score of any `enum` value of a top-level parameter, read with its context."""
+def _enum_score(parameters: dict[str, Any], keys: list[str], context: str) -> int:
+    """The best score of any `enum` value of a top-level parameter, read with its context, by the terms'
+    `keys` (`term_keys`, found where a word starts: `word_score`)."""
     scores = [0]
     for words in enum_groups(parameters):
-        scores += [score_text(w, around, terms) for w, around in zip(words, windows(words, context))]
+        scores += [_pair_score(worded(w), worded(around), keys) for w, around in zip(words, windows(words, context))]
     return max(scores)
 
 
@@ -496,8 +532,11 @@ def pick_enum(
         return named[min(turn, len(named) - 1)]
     if terms is None:
         terms = search_terms(text, rules)
-    words = [str(v) for v in values]
-    scored = [(score_text(w, around, terms), i) for i, (w, around) in enumerate(zip(words, windows(words, context)))]
+    words, keys = [str(v) for v in values], term_keys(terms)
+    scored = [
+        (_pair_score(worded(w), worded(around), keys), i)
+        for i, (w, around) in enumerate(zip(words, windows(words, context)))
+    ]
     best, index = max(scored, key=lambda pair: (pair[0], -pair[1]))
     return values[index] if best > 0 else values[0]
 

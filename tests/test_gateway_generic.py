@@ -144,9 +144,10 @@ def test_a_timezone_written_right_against_chinese_is_read(text, zone):
                 )
             ],
         ),
-        # a city the tz database does not name: asked about, never a guess (nor another city's zone, the example);
-        # no place at all: the documented example
-        ("What time is it in Beijing?", []),
+        # a small city the tz database does not name: asked about, never a guess (nor another city's zone, the
+        # example); a major one keeps its zone's time (`zones.CITY_ZONES`); no place at all: the documented example
+        ("What time is it in Lhasa?", []),
+        ("What time is it in Beijing?", [("get_current_time", {"timezone": "Asia/Shanghai"})]),
         ("What's the time at the office?", [("get_current_time", {"timezone": "America/New_York"})]),
     ],
 )
@@ -2114,14 +2115,11 @@ def test_a_statement_in_the_first_person_calls_no_tool(text, called):
     assert [name for name, _ in ask(text, MANY)] == called
 
 
-@pytest.mark.parametrize(
-    "text", ["北京现在几点？", "拉萨的时间", "what time is it in Beijing?", "time in Springfield now"]
-)
+@pytest.mark.parametrize("text", ["拉萨的时间", "what time is it in Lhasa?", "time in Springfield now"])
 def test_a_city_with_no_iana_zone_is_asked_about_not_given_an_invented_zone(text):
     """ "上海现在几点？" called get_time(timezone=...) with the description's example zone, another city's time
-    given as Shanghai's: the tz database names no Beijing, no Lhasa (and the table of Chinese names,
-    `zones.CHINESE_NAMES`, translates only the names of cities it does name). A model that cannot tell the zone
-    asks for it."""
+    given as Shanghai's: the tz database names no Lhasa, no Springfield (and the tables of `zones` name only
+    major cities). A model that cannot tell the zone asks for it."""
     assert ask(text, MANY) == []
     reply = respond({"model": "m", "messages": [{"role": "user", "content": text}], "tools": MANY}, GatewayConfig())
     content = reply.body["choices"][0]["message"]["content"]
@@ -2137,6 +2135,15 @@ def test_a_city_with_no_iana_zone_is_asked_about_not_given_an_invented_zone(text
         ("现在东京几点？", "Asia/Tokyo"),
         ("纽约现在几点了", "America/New_York"),
         ("上海市的时间", "Asia/Shanghai"),
+        # a major city the database does not name keeps its zone's time: China has one zone ("北京现在几点？" asked)
+        ("北京现在几点？", "Asia/Shanghai"),
+        ("what time is it in Beijing?", "Asia/Shanghai"),
+        ("time in San Francisco", "America/Los_Angeles"),
+        ("旧金山现在几点", "America/Los_Angeles"),
+        # two cities of one zone are one call; a list naming a zone by another of its cities goes on
+        ("北京和上海现在几点", "Asia/Shanghai"),
+        ("time in Beijing and Tokyo", ["Asia/Shanghai", "Asia/Tokyo"]),
+        ("time in Mumbai, Delhi and London", ["Asia/Kolkata", "Europe/London"]),
         # a list of Chinese names is one call a city, as a list of English names is
         ("纽约和伦敦现在几点", ["America/New_York", "Europe/London"]),
         ("现在几点？", "Europe/Paris"),

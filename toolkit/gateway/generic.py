@@ -105,7 +105,7 @@ from typing import Any, NamedTuple
 from toolkit.gateway.judge import Judge, allowed, any_one, containing, fitting, joined, json_key, only_one, takes
 from toolkit.gateway.patterned import compiled, pattern_string, search_limit
 from toolkit.gateway.rules import Facts, Rules
-from toolkit.gateway.zones import chinese_name, zone_of
+from toolkit.gateway.zones import city_names, zone_of
 from toolkit.search.keyword import clean_terms
 
 _WORD_START, _WORD_REST = "[A-Za-z]", "[A-Za-z0-9_'-]"
@@ -690,6 +690,7 @@ def listed_calls(
     name, sub, wanted = asking[0]
     places = filler.listed()
     values = [zone_of(p) for p in places] if wanted == "timezone" else places
+    values = list(dict.fromkeys(values))  # two cities of one zone are one call: "北京和上海", "Mumbai and Delhi"
     if len(values) < 2 or arguments.get(name) != values[0] or None in values:
         return [arguments]
     if "pattern" in sub and any(_matching(sub, v, filler) != v for v in values if v is not None):
@@ -708,14 +709,21 @@ def _as_written(value: Any) -> str | None:
 
 def _joined_after(text: str, value: Any, joiner: re.Pattern[str]) -> bool:
     """Whether the text writes `value` (`_as_written`) with `joiner` right after it (a list of places goes on);
-    a zone's city in any case ("time in tokyo and london": `Asia/Tokyo`), or by its Chinese name ("纽约和伦敦")."""
+    a zone's city in any case ("time in tokyo and london": `Asia/Tokyo`), by another city of the zone
+    (`zones.city_names`: "time in Beijing and Tokyo": `Asia/Shanghai`) or by a Chinese name ("纽约和伦敦")."""
     written = _as_written(value)
     at = text.find(written) if written else -1
-    if at == -1 and written and written != value:  # a zone's city, written in another case or in Chinese
-        found = re.search(re.escape(written), text, re.I)
-        at, written = (found.start(), found.group()) if found else (-1, written)
-        if at == -1 and not text.isascii() and (chinese := chinese_name(written)) is not None:
-            at, written = text.find(chinese), chinese
+    if at == -1 and written and written != value:  # a zone's city, in another case, by another city or in Chinese
+        for name in city_names(value):
+            if name.isascii():
+                found = re.search(re.escape(name), text, re.I)
+                end = found.end() if found else -1
+            else:
+                end = text.find(name)
+                end = end + len(name) if end != -1 else -1
+            if end != -1 and joiner.match(text, end) is not None:
+                return True
+        return False
     return at != -1 and joiner.match(text, at + len(written or "")) is not None
 
 

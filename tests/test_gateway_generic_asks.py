@@ -465,3 +465,31 @@ def test_a_named_tool_takes_what_it_lacks_from_the_turn_before():
     assert [(c["function"]["name"], json.loads(c["function"]["arguments"])) for c in calls] == [
         ("get_weather", {"city": "Paris"})
     ]
+
+
+# --- a place a clause ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "tools", "expected"),
+    [
+        (
+            "is it sunny in Madrid and windy in Lisbon?",
+            [WEATHER],
+            [("get_weather", {"city": c}) for c in ("Madrid", "Lisbon")],
+        ),
+        (
+            "how hot is it in Rome, and is it raining in Oslo?",
+            [WEATHER, ZONED],
+            [("get_weather", {"city": c}) for c in ("Rome", "Oslo")],
+        ),
+        # the second clause names a place but asks for no weather: one call
+        ("the weather in Paris and the time in Tokyo", [WEATHER], [("get_weather", {"city": "Paris"})]),
+        ("weather in Paris and flights to London", [WEATHER], [("get_weather", {"city": "Paris"})]),
+        ("is it sunny in Madrid and is it sunny in Madrid?", [WEATHER], [("get_weather", {"city": "Madrid"})]),
+    ],
+)
+def test_each_clause_naming_its_own_place_is_a_call(text, tools, expected):
+    """ "is it sunny in Madrid and windy in Lisbon?" called get_weather for Madrid alone: two clauses, each a
+    question of the same tool with its own place, are two calls, as two clauses of two values each were."""
+    assert turn(text, tools)[0] == expected

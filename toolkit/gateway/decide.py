@@ -42,6 +42,7 @@ from toolkit.gateway.content import without_tool_images
 from toolkit.gateway.generic import (
     ToolInfo,
     answered,
+    asks_a_place,
     carried,
     fill_arguments,
     fill_clause,
@@ -284,31 +285,49 @@ def _generic_calls(
     schema = offered[name].parameters
     arguments = fill_arguments(schema, text, facts, rules, context=context)
     made = listed_calls(schema, text, facts, rules, arguments, context=context)
-    if len(made) == 1 and (repeated := _repeated_calls(schema, text, facts, rules, context)):
+    if len(made) == 1 and (repeated := _repeated_calls(schema, text, facts, rules, context, name, picked)):
         made = repeated
     return tuple(Call(name, a) for a in made)
 
 
-def _repeated_calls(schema: Any, text: str, facts: Facts, rules: Rules, context: str) -> list[dict[str, Any]]:
+def _repeated_calls(
+    schema: Any,
+    text: str,
+    facts: Facts,
+    rules: Rules,
+    context: str,
+    name: str = "",
+    picked: Callable[[str, int | None], tuple[str | None, int]] | None = None,
+) -> list[dict[str, Any]]:
     """The arguments of one call of the same tool for each clause of the text (`[generic] clauses`) that answers
     by itself every required field of it asking for a value, with two values at least (`generic.answered`; so a
     tool of two required fields at least, a `$ref` root or an `allOf` one's aside):
     "convert 10 usd to eur and 20 gbp to jpy", "把10美元换成欧元，再把20英镑换成日元" are two conversions, each
     filled from its clause (`generic.fill_clause`). None when fewer than two clauses do (the usual case: one
     clause; "convert 10 usd to eur and gbp" leaves its second without an amount; a list of places of one value
-    each is `generic.listed_calls`'), or the text is longer than `_MAX_CLAUSE_TEXT`."""
-    clauses = rules.generic.clauses
+    each is `generic.listed_calls'`), or the text is longer than `_MAX_CLAUSE_TEXT`. A tool of one required field
+    asking for a place (`generic.asks_a_place`) is called for each clause that names its own place and picks the
+    tool by itself (`picked`, the tool `name`): "is it sunny in Madrid and windy in Lisbon?" is two forecasts;
+    "the weather in Paris and the time in Tokyo" with no clock offered is one, Tokyo's clause asks no weather."""
     required = schema.get("required") if isinstance(schema, dict) else None
-    if not isinstance(required, list) or len(required) < 2:  # the usual: a tool of one required field or none
+    if not isinstance(required, list) or not required:  # the usual: a tool of no required field
         return []
+    clauses = rules.generic.clauses
     if clauses is None or len(text) > _MAX_CLAUSE_TEXT or clauses.search(text) is None:  # the usual: one clause
+        return []
+    least = 2 if len(required) > 1 else 1 if picked is not None and asks_a_place(schema, rules) else 0
+    if not least:
         return []
     parts = [p for p in clauses.split(text, _MAX_CLAUSES)[:_MAX_CLAUSES] if p and not p.isspace()]
     whole: list[str] = []
     for k, part in enumerate(parts):
         if len(whole) + len(parts) - k < 2:  # too few clauses left to make two calls: the rest is not read
             return []
-        if (found := answered(schema, part, rules))[0] and found[1] >= 2:
+        if (
+            (found := answered(schema, part, rules))[0]
+            and found[1] >= least
+            and (least > 1 or picked is None or picked(part, None)[0] == name)
+        ):
             whole.append(part)
     if len(whole) < 2:
         return []

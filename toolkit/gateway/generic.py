@@ -680,14 +680,10 @@ def listed_calls(
     ):
         return [arguments]  # the usual case, found cheaply: no argument's value is followed by a joiner
     filler = _Filler(schema, text, facts, rules, "")
-    asking = [
-        (name, sub, wanted)
-        for name, sub in filler.required(filler.resolve(filler.root, 0))
-        if (wanted := filler.wants_fact(name, sub)) in ("place", "timezone") and "enum" not in sub
-    ]
-    if len(asking) != 1 or _kind(asking[0][1]) != "string":
+    asking = _place_field(filler)
+    if asking is None:
         return [arguments]
-    name, sub, wanted = asking[0]
+    name, sub, wanted = asking
     places = filler.listed()
     values = [zone_of(p) for p in places] if wanted == "timezone" else places
     values = list(dict.fromkeys(values))  # two cities of one zone are one call: "北京和上海", "Mumbai and Delhi"
@@ -697,6 +693,27 @@ def listed_calls(
         return [arguments]
     made = [fill_arguments(schema, text, facts, rules, context=context, known={name: v}) for v in values[1:]]
     return [arguments, *made]
+
+
+def _place_field(filler: _Filler) -> tuple[str, dict[str, Any], str] | None:
+    """(name, schema, "place" or "timezone") of the one required string field of the filler's schema asking
+    for a place or a timezone (no `enum`), or None when none does, or several."""
+    asking = [
+        (name, sub, wanted)
+        for name, sub in filler.required(filler.resolve(filler.root, 0))
+        if (wanted := filler.wants_fact(name, sub)) in ("place", "timezone") and "enum" not in sub
+    ]
+    return asking[0] if len(asking) == 1 and _kind(asking[0][1]) == "string" else None
+
+
+def asks_a_place(schema: Any, rules: Rules) -> bool:
+    """Whether a tool's `schema` has one required field, a string asking for a place or a timezone (`get_weather
+    (city)`, `get_time(timezone)`): each clause naming its own place is a call of its own (`decide._repeated_calls`:
+    "is it sunny in Madrid and windy in Lisbon?")."""
+    required = schema.get("required") if isinstance(schema, dict) else None
+    if not isinstance(required, list) or len(required) != 1:
+        return False
+    return _place_field(_Filler(schema, "", Facts(text=""), rules, "")) is not None
 
 
 def _as_written(value: Any) -> str | None:

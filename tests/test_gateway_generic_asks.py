@@ -180,6 +180,12 @@ LENGTH = fn(
         ("一英里是多少 mile", None),
         ("convert 5 km to mile", {"value": 5, "from_unit": "km", "to_unit": "mile"}),
         ("convert 1 mile to ft", {"value": 1, "from_unit": "mile", "to_unit": "ft"}),
+        # the unit each field is named for, wherever the text names it: "how many km is a mile?" asked for the
+        # from-unit, and "convert 3 miles to km" converted km to km (miles is no value, mile is)
+        ("how many km is a mile?", {"value": 1, "from_unit": "mile", "to_unit": "km"}),
+        ("how many ft are in 2 km of length?", {"value": 2, "from_unit": "km", "to_unit": "ft"}),
+        ("convert 3 miles to km", {"value": 3, "from_unit": "mile", "to_unit": "km"}),
+        ("how many feet in a mile", None),  # feet is no value of the enum (ft is): asked, not a mile to a mile
     ],
 )
 def test_one_enum_value_named_for_two_fields_of_that_enum_asks_for_the_second(text, expected):

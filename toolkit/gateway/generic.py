@@ -794,8 +794,9 @@ def missing(schema: Any, text: str, facts: Facts, rules: Rules, arguments: dict[
 
 def _one_choice_twice(filler: _Filler, arguments: dict[str, Any]) -> str | None:
     """Of two required fields with the same `enum` that took the same value, the only one of it the text names,
-    the one named for a part of the text (`[[generic.phrases]]`: `from_unit`, `to_unit`) the text does not write
-    (the later when it writes neither): "what is a mile?" to `convert_length(from_unit, to_unit)` of [m, km, mile,
+    the one named for a part of the text (`[[generic.phrases]]`: `from_unit`, `to_unit`) the text does not write,
+    or writes as no value of the enum (`_Filler.phrased_value`: "how many feet in a mile?" to [m, km, mile, ft]
+    writes the target as feet; the later when it writes neither): "what is a mile?" to `convert_length(from_unit, to_unit)` of [m, km, mile,
     ft] is no conversion of a mile to a mile, but a question with no target; "convert 5 km" names its source
     ("5 km"), not its target. None for the usual call (no two such fields, or they differ, or neither is named
     for a part of the text: "change plan to pro max" of `old` and `new` is called as before)."""
@@ -808,7 +809,7 @@ def _one_choice_twice(filler: _Filler, arguments: dict[str, Any]) -> str | None:
         first = seen.setdefault(key, name)
         if first == name or len({json_key(v) for v in named_values(values[:_MAX_ENUM_VALUES], filler.text)}) != 1:
             continue
-        unwritten = [n for n in (name, first) if filler.phrased(n) and filler.phrase(n) is None]
+        unwritten = [n for n in (name, first) if filler.phrased(n) and filler.phrased_value(values, n) is None]
         if unwritten:
             return unwritten[0]
     return None
@@ -1146,6 +1147,8 @@ class _Filler:
         asking for a currency (by its name or description: `wants_fact`) whose codes the text names none of
         takes the codes of the currencies it names in words ("the euro": EUR)."""
         named = named_values(values[:_MAX_ENUM_VALUES], self.text) if len(values) > 1 else values
+        if len(values) > 1 and (phrased := self.phrased_value(values[:_MAX_ENUM_VALUES], name)) is not None:
+            return phrased
         if not named and schema is not None and self.of_currencies(name, schema, values):
             order = {code: i for i, code in enumerate(self.currencies())}
             named = sorted([v for v in values[:_MAX_ENUM_VALUES] if v in order], key=order.__getitem__)
@@ -1157,6 +1160,19 @@ class _Filler:
             if named
             else pick_enum(values, self.text, self.context, self.rules, self.terms())
         )
+
+    def phrased_value(self, values: list[Any], name: str) -> Any:
+        """The one of an enum's `values` the part of the text the field `name` is named for names (`phrase`;
+        a plural read as its singular too: "convert 3 miles to km" gives `from_unit` mile, `to_unit` km, and
+        "how many km is a mile?" `from_unit` mile, though km is named first); None when the field is named for no
+        part of the text, the text does not write it, or it names no one value."""
+        if not self.phrased(name) or (phrase := self.phrase(name)) is None:
+            return None
+        for written in (phrase, *(phrase[: -len(end)] for end in ("s", "es") if phrase.endswith(end))):
+            named = named_values(values, written)
+            if len(named) == 1:
+                return named[0]
+        return None
 
     def of_languages(self, values: list[Any]) -> list[Any]:
         """The `values` that are the ISO 639-1 codes of the languages the text names in words (`[generic.

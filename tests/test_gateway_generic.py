@@ -710,6 +710,12 @@ def test_a_tool_search_waits_for_the_tools_and_rules_that_answer_and_for_a_greet
 THANKS_REPLY = "不客气！还有其他问题随时找我。"
 GREETING_REPLY = "您好！我是售后助手，可以帮您查询订单状态、物流进度和退换货政策。请问有什么可以帮您？"
 SMALL_TALK_REPLY = "好的！还有其他问题随时找我。"
+# an English text reads the English reply (a decline's `reply_en`, the `default_en`)
+THANKS_REPLY_EN = "You're welcome! Ask me any time you have another question."
+GREETING_REPLY_EN = (
+    "Hello! I am the after-sales assistant: I can look up an order's status, its delivery and the return policy. "
+    "How can I help?"
+)
 
 
 def after_an_answer(text):
@@ -727,11 +733,13 @@ def after_an_answer(text):
 @pytest.mark.parametrize(
     "text, reply",
     [
-        *[(t, THANKS_REPLY) for t in ("thanks!", "Thank you so much!", "great, cheers", "awesome, thanks", "thx")],
-        *[(t, THANKS_REPLY) for t in ("thank you", "好的，谢谢", "太感谢了")],
-        *[(t, GREETING_REPLY) for t in ("hey there", "Good morning!", "hello", "早上好", "嗨")],
+        *[(t, THANKS_REPLY_EN) for t in ("thanks!", "Thank you so much!", "great, cheers", "awesome, thanks", "thx")],
+        *[(t, THANKS_REPLY_EN) for t in ("thank you",)],
+        *[(t, THANKS_REPLY) for t in ("好的，谢谢", "太感谢了")],
+        *[(t, GREETING_REPLY_EN) for t in ("hey there", "Good morning!", "hello")],
+        *[(t, GREETING_REPLY) for t in ("早上好", "嗨")],
         # English acknowledgements are stopwords: nothing to search for, the default reply (the greeting's text)
-        *[(t, GREETING_REPLY) for t in ("ok", "OK, got it.", "perfect", "bye!", "Great!", "cool, nice")],
+        *[(t, GREETING_REPLY_EN) for t in ("ok", "OK, got it.", "perfect", "bye!", "Great!", "cool, nice")],
         *[(t, SMALL_TALK_REPLY) for t in ("好的", "明白了", "再见", "嗯嗯，收到")],
     ],
 )
@@ -896,6 +904,10 @@ def test_a_chinese_place_is_read_without_the_words_that_ask_for_it(text, city):
 
 
 NO_LOOKUP_REPLY = "好的，这次不查询。没有查到的信息我不能编造，需要准确结果时请告诉我，我再帮您查。"
+NO_LOOKUP_REPLY_EN = (
+    "All right, I will not look it up this time. I cannot make up what I have not looked up; tell me when you want "
+    "an exact answer and I will check."
+)
 
 
 @pytest.mark.parametrize(
@@ -916,7 +928,7 @@ def test_a_question_asked_not_to_be_looked_up_calls_no_tool(text):
     tools = [WEATHER, *TIME, CONVERT, TOOL_SEARCH, fn("query_logistics", "物流", {"orderId": {"type": "string"}})]
     reply = respond({"model": "m", "messages": [{"role": "user", "content": text}], "tools": tools}, GatewayConfig())
     message = ChatCompletion.model_validate(reply.body).choices[0].message
-    assert (message.tool_calls, message.content) == (None, NO_LOOKUP_REPLY)
+    assert (message.tool_calls, message.content) == (None, NO_LOOKUP_REPLY_EN if text.isascii() else NO_LOOKUP_REPLY)
 
 
 @pytest.mark.parametrize(

@@ -135,7 +135,7 @@ def _auto(
 ) -> Decision:
     hard = next((d for d in facts.declines if not d.only_if_nothing_to_call), None) if facts.declines else None
     if hard is not None and (still := next((d for d in facts.declines if d.calls_nothing), None)) is not None:
-        return Decision(text=still.reply, order_id=facts.order_id)
+        return Decision(text=still.said(text.isascii()), order_id=facts.order_id)
     calls = () if hard else _direct_calls(text, offered, facts, rules, messages) or _intent_calls(facts, offered, rules)
     if (
         len(calls) == 1
@@ -163,8 +163,8 @@ def _auto(
     if calls:
         return Decision(None, calls, facts.order_id)
     if hard:
-        return Decision(text=hard.reply, order_id=facts.order_id)
-    return Decision(text=_text_reply(facts, offered, rules), order_id=facts.order_id)
+        return Decision(text=hard.said(text.isascii()), order_id=facts.order_id)
+    return Decision(text=_text_reply(facts, offered, rules, text.isascii()), order_id=facts.order_id)
 
 
 def _named_asks(call: Call, text: str, offered: dict[str, ToolInfo], facts: Facts, rules: Rules) -> str | None:
@@ -664,13 +664,15 @@ def _refitted(
     return Call(tool, fill_arguments(schema, facts.text, facts, rules, known=kept))
 
 
-def _text_reply(facts: Facts, offered: dict, rules: Rules) -> str:
+def _text_reply(facts: Facts, offered: dict, rules: Rules, english: bool = False) -> str:
+    """The text for a message nothing is called for, in the user's language (`english`: an ASCII question reads
+    the `_en` reply, a decline's `reply_en`, where the rules have one)."""
     if facts.intents and any(i.tool in offered and i.needs_order_id for i in facts.intents):
-        return rules.replies["ask_order_id"]
+        return reply_text(rules, "ask_order_id", facts.order_id, english)
     if facts.intents or facts.order_id:
-        return reply_text(rules, "cannot_lookup", facts.order_id)
+        return reply_text(rules, "cannot_lookup", facts.order_id, english)
     soft = next((d for d in facts.declines if d.only_if_nothing_to_call), None) if facts.declines else None
-    return soft.reply if soft else rules.replies["default"]
+    return soft.said(english) if soft else reply_text(rules, "default", None, english)
 
 
 # --- answering from tool results -------------------------------------------------------------
@@ -700,7 +702,7 @@ def _answer_one(result: str, order_id: str | None, rules: Rules, english: bool =
         template, english = answer.template, False  # an answer written in one language only: as written
     summary = summarise(result, rules, english=english)
     mentioned = find_order_id(result, rules)
-    return fill(template, rules, order_id if mentioned is None else mentioned, summary=summary)
+    return fill(template, rules, order_id if mentioned is None else mentioned, english, summary=summary)
 
 
 def _template(result: str, rules: Rules) -> Answer | None:
@@ -808,16 +810,21 @@ def _kept_sentences(line: str, rules: Rules) -> str:
     return "".join([s for s in _SENTENCE_END.split(line) if s.strip() and not rules.drop_sentences.search(s)]).strip()
 
 
-def fill(template: str, rules: Rules, order_id: str | None, **extra: str) -> str:
-    """A reply template with `{order}`, `{order_id}` (and `extra`) filled in."""
-    order = rules.order_ref["with_id"].format(order_id=order_id) if order_id else rules.order_ref["without_id"]
-    return template.format(order=order, order_id=order_id or "", **{"summary": "", **extra})
+def fill(template: str, rules: Rules, order_id: str | None, english: bool = False, **extra: str) -> str:
+    """A reply template with `{order}`, `{order_id}` (and `extra`) filled in; `{order}` in English (`order_ref`'s
+    `with_id_en`, `without_id_en`) for an English template (`english`) where the rules have it."""
+    ref = "with_id" if order_id else "without_id"
+    order = rules.order_ref.get(f"{ref}_en", rules.order_ref[ref]) if english else rules.order_ref[ref]
+    return template.format(order=order.format(order_id=order_id), order_id=order_id or "", **{"summary": "", **extra})
 
 
-def reply_text(rules: Rules, key: str, order_id: str | None) -> str:
-    """The reply `key`, or its `_without_order` variant when there is no order id."""
+def reply_text(rules: Rules, key: str, order_id: str | None, english: bool = False) -> str:
+    """The reply `key`, or its `_without_order` variant when there is no order id; for a user who asked in English
+    (`english`), its `_en` variant where the rules have one (`cannot_lookup_without_order_en`)."""
     if order_id is None and f"{key}_without_order" in rules.replies:
         key = f"{key}_without_order"
+    if english and f"{key}_en" in rules.replies:
+        return fill(rules.replies[f"{key}_en"], rules, order_id, True)
     return fill(rules.replies[key], rules, order_id)
 
 

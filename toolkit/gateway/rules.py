@@ -71,6 +71,13 @@ class Decline:
     calls_nothing: bool = False
     """The user asked for no look-up ("don't look it up", "不用查"): no tool at all is called, not
     even one the other rules or the keyword picker would (only a `tool_choice` that forces a call)."""
+    reply_en: str | None = None
+    """The reply for a user who asked in English (an ASCII text, as `Answer.template_en` is chosen); None:
+    `reply` as written."""
+
+    def said(self, english: bool) -> str:
+        """The reply in the user's language: `reply_en` for an English question where the rule has one."""
+        return self.reply_en if english and self.reply_en is not None else self.reply
 
 
 @dataclass(frozen=True)
@@ -377,7 +384,7 @@ def _compile(data: dict[str, Any]) -> Rules:
 def _decline(rule: dict[str, Any]) -> Decline:
     whole, ascii = _matchers(rule)
     soft, nothing = rule.get("only_if_nothing_to_call", False), rule.get("calls_nothing", False)
-    return Decline(rule["name"], whole, rule["reply"], soft, ascii, nothing)
+    return Decline(rule["name"], whole, rule["reply"], soft, ascii, nothing, rule.get("reply_en"))
 
 
 def _intent(rule: dict[str, Any]) -> Intent:
@@ -490,6 +497,7 @@ def _check_templates(rules: Rules) -> None:
     """Every template may only use `{order}`, `{order_id}`, `{summary}`, `{field}` (a question about a field) and
     `{values}` (the values a field offers)."""
     templates = [*rules.replies.values(), *(d.reply for d in rules.declines), *(a.template for a in rules.answers)]
+    templates += [d.reply_en for d in rules.declines if d.reply_en is not None]
     templates += [a.template_en for a in rules.answers if a.template_en is not None]
     for template in templates:
         fields = {name for _, name, _, _ in string.Formatter().parse(template) if name is not None}

@@ -2329,3 +2329,34 @@ def test_a_term_inside_another_word_of_an_enum_value_scores_nothing():
     tools = {"pick_mode": generic.ToolInfo("Pick a mode", schema)}
     assert generic.pick("a strain", tools, "", load_rules()) == "pick_mode"
     assert generic.pick("train", tools, "", load_rules()) is None
+
+
+# --- a question of what is there reads --------------------------------------------------------------
+
+
+def _calendar(order):
+    tools = [
+        fn("list_events", "List the events on the user's calendar", {}),
+        fn("create_event", "Create a calendar event", {"title": {"type": "string"}}, ["title"]),
+    ]
+    return tools[::order]
+
+
+@pytest.mark.parametrize("order", [1, -1])
+@pytest.mark.parametrize(
+    ("text", "called"),
+    [
+        ("what's on my calendar tomorrow?", "list_events"),
+        ("do I have anything on my calendar?", "list_events"),
+        ("明天日历上有什么安排？", "list_events"),
+        ("put lunch with Ana on my calendar tomorrow at 1pm", "create_event"),
+        ("add lunch with Ana to my calendar", "create_event"),
+        ("把明天和Ana的午饭加到日历里", "create_event"),
+    ],
+)
+def test_a_calendar_question_lists_and_an_order_creates_whichever_is_listed_first(text, called, order):
+    """ "what's on my calendar tomorrow?" called create_event(title="what's on my calendar tomorrow?") when it
+    was listed first: both tools tie by "calendar", and the first listed won. A question of what is there keeps
+    the tools whose name's verb reads (`[generic] question`, `read_verbs`); an order's verb is a hint (put: create)
+    or a word (加到: add, create)."""
+    assert [name for name, _ in ask(text, _calendar(order))] == [called]

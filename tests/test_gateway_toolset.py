@@ -25,6 +25,7 @@ WORDS = sorted(
     {w for q in CATALOG.queries for w in q.query.split()}
     | {"天气", "会议", "订单", "时间", "the", "a", "time", "12:00", "UTC", "Tokyo", "dollars", "42", "record"}
     | {"rain", "train", "model", "weather", "get_weather", "getweather", "e-mail", "mail", "sunny"}
+    | {"what's", "put", "calendar", "calendar?", "明天日历上有什么安排？"}
 )
 SHOP = [
     {"type": "function", "function": {"name": n, "description": d, "parameters": {"type": "object", "properties": {}}}}
@@ -68,6 +69,9 @@ WORDED = [
     _fn("getWeather", "Weather report (rainfall, sunny spells)", {"city": {"type": "string"}}, ["city"]),
     _fn("send_email", "Send an e-mail", {"to": {"type": "string"}}, ["to"]),
     _fn("pick_mode", "Pick a mode", {"mode": {"type": "string", "enum": ["strain", "rain-check", "retrain"]}}, []),
+    # tied by "calendar": a question reads (`list_events`), whichever is listed first
+    _fn("create_event", "Create a calendar event", {"title": {"type": "string"}}, ["title"]),
+    _fn("list_events", "List the events on the calendar", {}, []),
 ]
 CONTEXT = "Skills: refunds — handle a refund request. weather-report — a forecast for a city. calendar: book a meeting."
 

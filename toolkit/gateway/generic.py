@@ -388,7 +388,8 @@ def broken_tie(names: list[str], tools: dict[str, ToolInfo], terms: list[str], t
     "book a flight" is about a flight, not about booking: `find_flights`, not `book_taxi`), then the first
     whose arguments take most of the text (`answered`). A term that is a word of a place the text names is an
     argument, not what the tool is about ("convert 14:30 from London to New York": "new" is no news). A tie is
-    rare, so the schemas are read only then."""
+    rare, so the schemas are read only then. Of those the text answers alike, a question of what is there
+    (`[generic] question`) takes a tool whose name's verb reads (`read_verbs`: `list_events`, not `create_event`)."""
     placed = _place_words(text, rules)
     about = [t for t in terms if t not in placed] if placed else terms
     hits = [_object_hits(name, about) for name in names]
@@ -396,7 +397,15 @@ def broken_tie(names: list[str], tools: dict[str, ToolInfo], terms: list[str], t
     tied = [name for name, hit in zip(names, hits) if hit == top]
     if len(tied) < 2:  # the object decides: the schemas are not read
         return tied[0]
-    return max(tied, key=lambda name: answered(tools[name].parameters, text, rules))
+    question, reading = rules.generic.question, rules.generic.read_verbs
+    asks = question is not None and bool(reading) and question.search(text) is not None  # what is there: reads
+    return max(tied, key=lambda name: (answered(tools[name].parameters, text, rules), asks and _verb(name) in reading))
+
+
+def _verb(name: str) -> str:
+    """The first word of a tool's name, lower-cased (`list_events`, `getWeather`: list, get)."""
+    first = _NAME_WORDS.search(name)
+    return first.group().lower() if first else ""
 
 
 def _place_words(text: str, rules: Rules) -> set[str]:

@@ -127,6 +127,12 @@ class GenericRules:
     statement: re.Pattern[str] | None = None
     """Matches a text that tells rather than asks ("I was in Paris last week, the weather was nice."): it
     calls no unruled tool (`decide._auto`)."""
+    question: re.Pattern[str] | None = None
+    """Matches a text that asks what is there ("what's on my calendar tomorrow?", "do I have anything on
+    Friday?", "明天有什么安排"): of tools tied by its words, one whose name's verb reads (`read_verbs`:
+    `list_events`) wins over one that writes (`create_event`), whichever is listed first (`generic.broken_tie`)."""
+    read_verbs: frozenset[str] = frozenset()
+    """The first words of a tool's name that read, not change (get, list, show, search, ...)."""
     place_joiner: re.Pattern[str] | None = None
     """Matches what joins a list's places right after one ("Paris and Rome", "北京和上海"; group 1 a
     capitalised name after it, if any): a tool's one place field is called for each (`generic.listed_calls`)."""
@@ -417,6 +423,8 @@ def _compile_generic(data: dict[str, Any]) -> GenericRules:
         tool_finder=re.compile(data["tool_finder"]) if "tool_finder" in data else None,
         follow_up=re.compile(data["follow_up"]) if "follow_up" in data else None,
         statement=re.compile(data["statement"]) if "statement" in data else None,
+        question=re.compile(data["question"]) if "question" in data else None,
+        read_verbs=frozenset(w.lower() for w in data.get("read_verbs", ())),
         place_joiner=re.compile(data["place_joiner"]) if "place_joiner" in data else None,
         clauses=re.compile(data["clauses"]) if "clauses" in data else None,
         clause_min_score=int(data.get("clause_min_score", 2)),

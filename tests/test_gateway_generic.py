@@ -2360,3 +2360,10 @@ def test_a_calendar_question_lists_and_an_order_creates_whichever_is_listed_firs
     the tools whose name's verb reads (`[generic] question`, `read_verbs`); an order's verb is a hint (put: create)
     or a word (加到: add, create)."""
     assert [name for name, _ in ask(text, _calendar(order))] == [called]
+
+
+def test_an_orders_verb_hints_no_word_that_starts_another():
+    """The hint add: new picked get_news for "add lunch with Ana on 2026-12-10 at 13:00" (new starts news)."""
+    tools = [fn("get_news", "Latest news headlines on a topic", {"topic": {"type": "string"}}), *_calendar(1)]
+    for text in ("add lunch with Ana on 2026-12-10 at 13:00", "schedule a meeting with Bob"):
+        assert [name for name, _ in ask(text, tools)] == ["create_event"]

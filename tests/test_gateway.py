@@ -462,12 +462,44 @@ def test_a_question_asked_in_english_is_answered_in_english(result, answer):
     assert message(respond(english_after_tool(result), GatewayConfig())).content == answer
 
 
-def test_an_answer_rule_without_an_english_template_answers_as_written():
-    """The shop's own answers (an order not found) have no `template_en`: an English question reads them as written."""
-    result = "订单 SN202610200001 不存在"
-    content = message(respond(english_after_tool(result), GatewayConfig())).content
-    assert content == message(respond(after_tool(result), GatewayConfig())).content
-    assert content.startswith("抱歉，没有查到")
+@pytest.mark.parametrize(
+    ("result", "english", "chinese"),
+    [
+        (
+            "订单 SN202610200001 不存在",
+            "Sorry, I found nothing about order SN202610200001. Please check the order number (SN followed by 12 digits).",
+            "抱歉，没有查到订单 SN202610200001 的信息。请您确认订单号是否正确（SN 开头加 12 位数字）。",
+        ),
+        ("未找到匹配的政策", "This needs a person to confirm: I found no matching policy.", "这个问题需要人工确认"),
+    ],
+)
+def test_the_shops_own_answers_are_in_english_for_a_question_asked_in_english(result, english, chinese):
+    """The shop's answers (an order not found, no policy) stayed Chinese for an English question: each has a
+    `template_en` now, its `{order}` written in English (`order_ref`'s `with_id_en`); a Chinese question reads
+    them as before."""
+    assert message(respond(english_after_tool(result), GatewayConfig())).content.startswith(english)
+    assert message(respond(after_tool(result), GatewayConfig())).content.startswith(chinese)
+
+
+@pytest.mark.parametrize(
+    ("text", "tools", "english", "chinese"),
+    [
+        ("hello", (), "Hello! I am the after-sales assistant", "您好！我是售后助手"),
+        ("thanks!", (), "You're welcome!", "不客气！"),
+        ("Where is my parcel? 物流", (QUERY_ORDER,), None, None),  # not ASCII: as written
+        ("Where is my order SN202610200001?", (), "Sorry, I cannot look up order SN202610200001 right now.", None),
+        ("I want to complain, 投诉", (QUERY_ORDER,), None, None),
+        ("I love the rain", (), "Hello! I am the after-sales assistant", None),
+    ],
+)
+def test_the_shops_text_replies_are_in_english_for_a_question_asked_in_english(text, tools, english, chinese):
+    """ "hello", "thanks!", "I love the rain" were answered in Chinese: an ASCII question reads a reply's `_en`
+    variant (`default_en`, `cannot_lookup_en`) and a decline's `reply_en`, as the `ask_*_en` questions are read."""
+    content = message(ask(text, tools=tools)).content
+    if english is not None:
+        assert content.startswith(english)
+    else:
+        assert not content.isascii()
 
 
 # --- streaming ---------------------------------------------------------------------------------

@@ -24,6 +24,8 @@ TOOLS = [spec.to_openai() for spec in CATALOG.tools]
 WORDS = sorted(
     {w for q in CATALOG.queries for w in q.query.split()}
     | {"天气", "会议", "订单", "时间", "the", "a", "time", "12:00", "UTC", "Tokyo", "dollars", "42", "record"}
+    | {"rain", "train", "model", "weather", "get_weather", "getweather", "e-mail", "mail", "sunny"}
+    | {"what's", "put", "calendar", "calendar?", "明天日历上有什么安排？"}
 )
 SHOP = [
     {"type": "function", "function": {"name": n, "description": d, "parameters": {"type": "object", "properties": {}}}}
@@ -61,6 +63,16 @@ TIED = [
     _fn("list_records", "Get a record list", {}, []),
     _fn("convert_units", "Convert an amount of dollars or units", {"amount": {"type": "number"}}, ["amount"]),
 ]
+# names and descriptions whose words hold other words' letters (a term is found where a word starts only)
+WORDED = [
+    _fn("train_model", "Train a model on a dataset", {"dataset": {"type": "string"}}, ["dataset"]),
+    _fn("getWeather", "Weather report (rainfall, sunny spells)", {"city": {"type": "string"}}, ["city"]),
+    _fn("send_email", "Send an e-mail", {"to": {"type": "string"}}, ["to"]),
+    _fn("pick_mode", "Pick a mode", {"mode": {"type": "string", "enum": ["strain", "rain-check", "retrain"]}}, []),
+    # tied by "calendar": a question reads (`list_events`), whichever is listed first
+    _fn("create_event", "Create a calendar event", {"title": {"type": "string"}}, ["title"]),
+    _fn("list_events", "List the events on the calendar", {}, []),
+]
 CONTEXT = "Skills: refunds — handle a refund request. weather-report — a forecast for a city. calendar: book a meeting."
 
 
@@ -88,7 +100,9 @@ def _unruled(tools):
 @given(
     indices=st.lists(st.integers(0, len(TOOLS) - 1), min_size=1, max_size=12),
     words=st.lists(st.sampled_from(WORDS) | st.text(max_size=6), max_size=6),
-    extra=st.sampled_from([[], [ENUMS], SHOP, [ENUMS, *SHOP], TIED, TIED[::-1], [*TIED[2:], ENUMS, *TIED[:2]]]),
+    extra=st.sampled_from(
+        [[], [ENUMS], SHOP, [ENUMS, *SHOP], TIED, TIED[::-1], [*TIED[2:], ENUMS, *TIED[:2]], WORDED, WORDED[::-1]]
+    ),
     context=st.sampled_from(["", CONTEXT, "refunds calendar"]),
 )
 def test_prepared_pick_is_the_plain_pick(indices, words, extra, context):
@@ -102,7 +116,7 @@ def test_prepared_pick_is_the_plain_pick(indices, words, extra, context):
 @settings(max_examples=100, deadline=None)
 @given(indices=st.lists(st.integers(0, len(TOOLS) - 1), min_size=2, max_size=10, unique=True), data=st.data())
 def test_prepared_pick_among_a_part_is_the_plain_pick_of_that_part(indices, data):
-    tools = [TOOLS[i] for i in indices] + [ENUMS, *TIED]
+    tools = [TOOLS[i] for i in indices] + [ENUMS, *TIED, *WORDED]
     names = [t["function"]["name"] for t in tools]
     among = set(data.draw(st.lists(st.sampled_from(names), min_size=1)))
     text = " ".join(data.draw(st.lists(st.sampled_from(WORDS), min_size=1, max_size=5)))

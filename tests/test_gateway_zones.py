@@ -35,14 +35,40 @@ def test_a_major_citys_chinese_name_is_its_zone(place, zone):
     assert zone_of(place) == zone
 
 
-def test_every_chinese_name_is_a_city_the_database_names():
-    """A translation only: each Chinese name's English name is a city of the database (no zone judged)."""
+def test_every_chinese_name_is_a_city_with_a_zone():
+    """A translation only: each Chinese name's English name is a city of the database or of `CITY_ZONES`."""
     assert [name for name in zones.CHINESE_NAMES if zone_of(name) is None] == []
 
 
 @pytest.mark.parametrize(
-    "place", ["Beijing", "San Francisco", "北京", "东京都", "Japan", "Eastern", "the office", "", "Asia"]
+    ("place", "zone"),
+    [
+        ("Beijing", "Asia/Shanghai"),
+        ("beijing", "Asia/Shanghai"),
+        ("北京", "Asia/Shanghai"),
+        ("北京市", "Asia/Shanghai"),
+        ("San  Francisco", "America/Los_Angeles"),
+        ("Osaka", "Asia/Tokyo"),
+        ("Shanghai", "Asia/Shanghai"),  # the database's own name first
+    ],
 )
+def test_a_major_city_the_database_does_not_name_keeps_its_zones_time(place, zone):
+    """ "北京现在几点？" asked the user for the zone: China has one, Asia/Shanghai, named after another city."""
+    assert zone_of(place) == zone
+
+
+def test_every_city_zone_is_a_zone_of_the_database():
+    available = zoneinfo.available_timezones()
+    assert [zone for zone in zones.CITY_ZONES.values() if zone not in available] == []
+
+
+def test_a_zones_city_names_are_its_own_others_and_their_chinese_names():
+    names = zones.city_names("Asia/Shanghai")
+    assert names[0] == "Shanghai" and {"Beijing", "上海", "北京"} <= set(names)
+    assert zones.city_names("America/New_York")[:1] == ["New York"] and "纽约" in zones.city_names("America/New_York")
+
+
+@pytest.mark.parametrize("place", ["Lhasa", "Springfield", "东京都", "Japan", "Eastern", "the office", "", "Asia"])
 def test_a_place_the_database_does_not_name_as_a_city_of_its_regions_has_none(place):
     # the old aliases (Japan, US/Eastern) are no cities; a city it does not name is not guessed
     assert zone_of(place) is None

@@ -42,6 +42,7 @@ from toolkit.gateway.content import without_tool_images
 from toolkit.gateway.generic import (
     ToolInfo,
     answered,
+    asks_a_place,
     carried,
     fill_arguments,
     fill_clause,
@@ -134,8 +135,16 @@ def _auto(
 ) -> Decision:
     hard = next((d for d in facts.declines if not d.only_if_nothing_to_call), None) if facts.declines else None
     if hard is not None and (still := next((d for d in facts.declines if d.calls_nothing), None)) is not None:
-        return Decision(text=still.reply, order_id=facts.order_id)
+        return Decision(text=still.said(text.isascii()), order_id=facts.order_id)
     calls = () if hard else _direct_calls(text, offered, facts, rules, messages) or _intent_calls(facts, offered, rules)
+    if (
+        len(calls) == 1
+        and calls[0].name not in rules.ruled_tools
+        and (asked := _named_asks(calls[0], text, offered, facts, rules))
+    ):
+        if (known := _known(calls[0], text, offered, facts, rules, messages or [])) is None:
+            return Decision(text=asked)
+        calls = (known,)
     if not calls and offered and (prepared is None or prepared.picks_from(rules)) and not _tells(text, rules, messages):
         context = _system_text(messages or [])
         calls = _generic_calls(text, offered, facts, rules, context, prepared)
@@ -154,8 +163,17 @@ def _auto(
     if calls:
         return Decision(None, calls, facts.order_id)
     if hard:
-        return Decision(text=hard.reply, order_id=facts.order_id)
-    return Decision(text=_text_reply(facts, offered, rules), order_id=facts.order_id)
+        return Decision(text=hard.said(text.isascii()), order_id=facts.order_id)
+    return Decision(text=_text_reply(facts, offered, rules, text.isascii()), order_id=facts.order_id)
+
+
+def _named_asks(call: Call, text: str, offered: dict[str, ToolInfo], facts: Facts, rules: Rules) -> str | None:
+    """What to ask instead of calling the one tool the text names (`_direct_calls`: "use get_weather please"
+    names no city), as a picked tool's call asks (`_asked`); None when the call is not of an offered tool
+    filled from the text (a JSON object after its name is the user's own arguments), or nothing is missing."""
+    if call.name not in offered or (end := _mention(text, call.name)) is None or _json_after(text, end) is not None:
+        return None
+    return _asked(call, text, offered, facts, rules)
 
 
 def _asked(call: Call, text: str, offered: dict[str, ToolInfo], facts: Facts, rules: Rules) -> str | None:
@@ -267,31 +285,49 @@ def _generic_calls(
     schema = offered[name].parameters
     arguments = fill_arguments(schema, text, facts, rules, context=context)
     made = listed_calls(schema, text, facts, rules, arguments, context=context)
-    if len(made) == 1 and (repeated := _repeated_calls(schema, text, facts, rules, context)):
+    if len(made) == 1 and (repeated := _repeated_calls(schema, text, facts, rules, context, name, picked)):
         made = repeated
     return tuple(Call(name, a) for a in made)
 
 
-def _repeated_calls(schema: Any, text: str, facts: Facts, rules: Rules, context: str) -> list[dict[str, Any]]:
+def _repeated_calls(
+    schema: Any,
+    text: str,
+    facts: Facts,
+    rules: Rules,
+    context: str,
+    name: str = "",
+    picked: Callable[[str, int | None], tuple[str | None, int]] | None = None,
+) -> list[dict[str, Any]]:
     """The arguments of one call of the same tool for each clause of the text (`[generic] clauses`) that answers
     by itself every required field of it asking for a value, with two values at least (`generic.answered`; so a
     tool of two required fields at least, a `$ref` root or an `allOf` one's aside):
     "convert 10 usd to eur and 20 gbp to jpy", "把10美元换成欧元，再把20英镑换成日元" are two conversions, each
     filled from its clause (`generic.fill_clause`). None when fewer than two clauses do (the usual case: one
     clause; "convert 10 usd to eur and gbp" leaves its second without an amount; a list of places of one value
-    each is `generic.listed_calls`'), or the text is longer than `_MAX_CLAUSE_TEXT`."""
-    clauses = rules.generic.clauses
+    each is `generic.listed_calls'`), or the text is longer than `_MAX_CLAUSE_TEXT`. A tool of one required field
+    asking for a place (`generic.asks_a_place`) is called for each clause that names its own place and picks the
+    tool by itself (`picked`, the tool `name`): "is it sunny in Madrid and windy in Lisbon?" is two forecasts;
+    "the weather in Paris and the time in Tokyo" with no clock offered is one, Tokyo's clause asks no weather."""
     required = schema.get("required") if isinstance(schema, dict) else None
-    if not isinstance(required, list) or len(required) < 2:  # the usual: a tool of one required field or none
+    if not isinstance(required, list) or not required:  # the usual: a tool of no required field
         return []
+    clauses = rules.generic.clauses
     if clauses is None or len(text) > _MAX_CLAUSE_TEXT or clauses.search(text) is None:  # the usual: one clause
+        return []
+    least = 2 if len(required) > 1 else 1 if picked is not None and asks_a_place(schema, rules) else 0
+    if not least:
         return []
     parts = [p for p in clauses.split(text, _MAX_CLAUSES)[:_MAX_CLAUSES] if p and not p.isspace()]
     whole: list[str] = []
     for k, part in enumerate(parts):
         if len(whole) + len(parts) - k < 2:  # too few clauses left to make two calls: the rest is not read
             return []
-        if (found := answered(schema, part, rules))[0] and found[1] >= 2:
+        if (
+            (found := answered(schema, part, rules))[0]
+            and found[1] >= least
+            and (least > 1 or picked is None or picked(part, None)[0] == name)
+        ):
             whole.append(part)
     if len(whole) < 2:
         return []
@@ -628,13 +664,15 @@ def _refitted(
     return Call(tool, fill_arguments(schema, facts.text, facts, rules, known=kept))
 
 
-def _text_reply(facts: Facts, offered: dict, rules: Rules) -> str:
+def _text_reply(facts: Facts, offered: dict, rules: Rules, english: bool = False) -> str:
+    """The text for a message nothing is called for, in the user's language (`english`: an ASCII question reads
+    the `_en` reply, a decline's `reply_en`, where the rules have one)."""
     if facts.intents and any(i.tool in offered and i.needs_order_id for i in facts.intents):
-        return rules.replies["ask_order_id"]
+        return reply_text(rules, "ask_order_id", facts.order_id, english)
     if facts.intents or facts.order_id:
-        return reply_text(rules, "cannot_lookup", facts.order_id)
+        return reply_text(rules, "cannot_lookup", facts.order_id, english)
     soft = next((d for d in facts.declines if d.only_if_nothing_to_call), None) if facts.declines else None
-    return soft.reply if soft else rules.replies["default"]
+    return soft.said(english) if soft else reply_text(rules, "default", None, english)
 
 
 # --- answering from tool results -------------------------------------------------------------
@@ -664,7 +702,7 @@ def _answer_one(result: str, order_id: str | None, rules: Rules, english: bool =
         template, english = answer.template, False  # an answer written in one language only: as written
     summary = summarise(result, rules, english=english)
     mentioned = find_order_id(result, rules)
-    return fill(template, rules, order_id if mentioned is None else mentioned, summary=summary)
+    return fill(template, rules, order_id if mentioned is None else mentioned, english, summary=summary)
 
 
 def _template(result: str, rules: Rules) -> Answer | None:
@@ -772,16 +810,21 @@ def _kept_sentences(line: str, rules: Rules) -> str:
     return "".join([s for s in _SENTENCE_END.split(line) if s.strip() and not rules.drop_sentences.search(s)]).strip()
 
 
-def fill(template: str, rules: Rules, order_id: str | None, **extra: str) -> str:
-    """A reply template with `{order}`, `{order_id}` (and `extra`) filled in."""
-    order = rules.order_ref["with_id"].format(order_id=order_id) if order_id else rules.order_ref["without_id"]
-    return template.format(order=order, order_id=order_id or "", **{"summary": "", **extra})
+def fill(template: str, rules: Rules, order_id: str | None, english: bool = False, **extra: str) -> str:
+    """A reply template with `{order}`, `{order_id}` (and `extra`) filled in; `{order}` in English (`order_ref`'s
+    `with_id_en`, `without_id_en`) for an English template (`english`) where the rules have it."""
+    ref = "with_id" if order_id else "without_id"
+    order = rules.order_ref.get(f"{ref}_en", rules.order_ref[ref]) if english else rules.order_ref[ref]
+    return template.format(order=order.format(order_id=order_id), order_id=order_id or "", **{"summary": "", **extra})
 
 
-def reply_text(rules: Rules, key: str, order_id: str | None) -> str:
-    """The reply `key`, or its `_without_order` variant when there is no order id."""
+def reply_text(rules: Rules, key: str, order_id: str | None, english: bool = False) -> str:
+    """The reply `key`, or its `_without_order` variant when there is no order id; for a user who asked in English
+    (`english`), its `_en` variant where the rules have one (`cannot_lookup_without_order_en`)."""
     if order_id is None and f"{key}_without_order" in rules.replies:
         key = f"{key}_without_order"
+    if english and f"{key}_en" in rules.replies:
+        return fill(rules.replies[f"{key}_en"], rules, order_id, True)
     return fill(rules.replies[key], rules, order_id)
 
 

@@ -2,7 +2,8 @@
 
 When no shop rule calls a tool, `pick(text, tools, context, rules)` reads the user's words as
 search terms (`search_terms`) and ranks the request's other tools with the week-8 keyword
-scorer (`toolkit.search.keyword.score`: +2 a term in the name, +1 in the description). A tool
+scorer (`toolkit.search.keyword.score`: +2 a term in the name, +1 in the description), a term found only
+where a word starts (`word_score`: "rain" is no `train_model`; `getWeather` is read as get, weather). A tool
 whose string parameter has an `enum` also scores through its values: each value's own words,
 and the system-prompt text around it (a skill's description, say). The best tool scoring at
 least `[generic] min_score` is called; a tie goes to the tool whose name's object the terms name (`broken_tie`:
@@ -104,8 +105,8 @@ from typing import Any, NamedTuple
 from toolkit.gateway.judge import Judge, allowed, any_one, containing, fitting, joined, json_key, only_one, takes
 from toolkit.gateway.patterned import compiled, pattern_string, search_limit
 from toolkit.gateway.rules import Facts, Rules
-from toolkit.gateway.zones import chinese_name, zone_of
-from toolkit.search.keyword import clean_terms, score_text
+from toolkit.gateway.zones import city_names, zone_of
+from toolkit.search.keyword import clean_terms
 
 _WORD_START, _WORD_REST = "[A-Za-z]", "[A-Za-z0-9_'-]"
 _ENGLISH = re.compile(f"{_WORD_START}{_WORD_REST}*")
@@ -266,6 +267,38 @@ def _long_words(min_word: int) -> re.Pattern[str]:
 # --- picking a tool --------------------------------------------------------------------------
 
 
+_WORD_STARTS = re.compile(r"(?<![a-z0-9])(?=[a-z0-9])")
+_CAMEL_JOINS = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+
+
+def worded(text: str) -> str:
+    """`text` lower-cased with a blank before each start of a run of ASCII letters and digits, so that a
+    term (`term_keys`) is found in it only where a word starts: "rain" is in "rainy" and "rain_gauge", not
+    in "train_model" ("下雨" is a Chinese piece: no word has a start to mark, it is found anywhere)."""
+    return _WORD_STARTS.sub(" ", text.lower())
+
+
+def name_worded(name: str) -> str:
+    """A tool's name as `worded`, its camelCase humps read as words first (`getWeather`: get, weather)."""
+    return worded(_CAMEL_JOINS.sub("_", name))
+
+
+def term_keys(terms: list[str]) -> list[str]:
+    """Each (lower-case) term as it is looked for in a `worded` text: a plain ASCII word with a blank before it."""
+    return [" " + t if t.isascii() and t.isalnum() else worded(t) for t in terms]
+
+
+def word_score(name: str, description: str, keys: list[str]) -> int:
+    """LangChain4j's keyword score (`toolkit.search.keyword.score_text`: 2 a term in the name, 1 in the
+    description), each term (`term_keys`) found only where a word of them starts (`worded`, `name_worded`):
+    the week-8 search finds a term inside any word, a stranger's "will it rain?" is no `train_model`."""
+    return _pair_score(name_worded(name), worded(description), keys)
+
+
+def _pair_score(named: str, described: str, keys: list[str]) -> int:
+    return sum([2 * (k in named) + (k in described) for k in keys])
+
+
 def pick_terms(text: str, rules: Rules) -> list[str]:
     """`search_terms`, then the `[generic.hints]` of each (each term once): what a tool is picked by
     ("dollars" is about a currency). Only picking reads hints; an argument of search terms is the user's
@@ -320,8 +353,9 @@ def _hint_decides(
     their hints: a hint breaks a tie ("convert 10 dollars to euros": the currency converter, not the unit
     converter) but never outweighs a word the user wrote ("find movies with Snow White" is a film search,
     though snow is the weather's). None when the user's own words find no tool: the hints pick alone."""
+    keys = term_keys(own)
     scores = {
-        name: score_text(name, info.description, own) + _enum_score(info.parameters, own, context)
+        name: word_score(name, info.description, keys) + _enum_score(info.parameters, keys, context)
         for name, info in tools.items()
     }
     top = max(scores.values(), default=0)
@@ -337,8 +371,9 @@ def _best(
     """The tool scoring most by `terms` (at least `least`; of several, `broken_tie`), and how many score
     at least `also` (0 when it is 0)."""
     tied, best_score, contenders = [], least - 1, 0
+    keys = term_keys(terms)
     for name, info in tools.items():
-        total = score_text(name, info.description, terms) + _enum_score(info.parameters, terms, context)
+        total = word_score(name, info.description, keys) + _enum_score(info.parameters, keys, context)
         if total > best_score:
             tied, best_score = [name], total
         elif total == best_score and tied:
@@ -353,7 +388,8 @@ def broken_tie(names: list[str], tools: dict[str, ToolInfo], terms: list[str], t
     "book a flight" is about a flight, not about booking: `find_flights`, not `book_taxi`), then the first
     whose arguments take most of the text (`answered`). A term that is a word of a place the text names is an
     argument, not what the tool is about ("convert 14:30 from London to New York": "new" is no news). A tie is
-    rare, so the schemas are read only then."""
+    rare, so the schemas are read only then. Of those the text answers alike, a question of what is there
+    (`[generic] question`) takes a tool whose name's verb reads (`read_verbs`: `list_events`, not `create_event`)."""
     placed = _place_words(text, rules)
     about = [t for t in terms if t not in placed] if placed else terms
     hits = [_object_hits(name, about) for name in names]
@@ -361,7 +397,15 @@ def broken_tie(names: list[str], tools: dict[str, ToolInfo], terms: list[str], t
     tied = [name for name, hit in zip(names, hits) if hit == top]
     if len(tied) < 2:  # the object decides: the schemas are not read
         return tied[0]
-    return max(tied, key=lambda name: answered(tools[name].parameters, text, rules))
+    question, reading = rules.generic.question, rules.generic.read_verbs
+    asks = question is not None and bool(reading) and question.search(text) is not None  # what is there: reads
+    return max(tied, key=lambda name: (answered(tools[name].parameters, text, rules), asks and _verb(name) in reading))
+
+
+def _verb(name: str) -> str:
+    """The first word of a tool's name, lower-cased (`list_events`, `getWeather`: list, get)."""
+    first = _NAME_WORDS.search(name)
+    return first.group().lower() if first else ""
 
 
 def _place_words(text: str, rules: Rules) -> set[str]:
@@ -420,11 +464,12 @@ def tool_finder(offered: dict[str, ToolInfo], rules: Rules) -> str | None:
     return None
 
 
-def _enum_score(parameters: dict[str, Any], terms: list[str], context: str) -> int:
-    """The best score of any `enum` value of a top-level parameter, read with its context."""
+def _enum_score(parameters: dict[str, Any], keys: list[str], context: str) -> int:
+    """The best score of any `enum` value of a top-level parameter, read with its context, by the terms'
+    `keys` (`term_keys`, found where a word starts: `word_score`)."""
     scores = [0]
     for words in enum_groups(parameters):
-        scores += [score_text(w, around, terms) for w, around in zip(words, windows(words, context))]
+        scores += [_pair_score(worded(w), worded(around), keys) for w, around in zip(words, windows(words, context))]
     return max(scores)
 
 
@@ -496,8 +541,11 @@ def pick_enum(
         return named[min(turn, len(named) - 1)]
     if terms is None:
         terms = search_terms(text, rules)
-    words = [str(v) for v in values]
-    scored = [(score_text(w, around, terms), i) for i, (w, around) in enumerate(zip(words, windows(words, context)))]
+    words, keys = [str(v) for v in values], term_keys(terms)
+    scored = [
+        (_pair_score(worded(w), worded(around), keys), i)
+        for i, (w, around) in enumerate(zip(words, windows(words, context)))
+    ]
     best, index = max(scored, key=lambda pair: (pair[0], -pair[1]))
     return values[index] if best > 0 else values[0]
 
@@ -641,22 +689,40 @@ def listed_calls(
     ):
         return [arguments]  # the usual case, found cheaply: no argument's value is followed by a joiner
     filler = _Filler(schema, text, facts, rules, "")
-    asking = [
-        (name, sub, wanted)
-        for name, sub in filler.required(filler.resolve(filler.root, 0))
-        if (wanted := filler.wants_fact(name, sub)) in ("place", "timezone") and "enum" not in sub
-    ]
-    if len(asking) != 1 or _kind(asking[0][1]) != "string":
+    asking = _place_field(filler)
+    if asking is None:
         return [arguments]
-    name, sub, wanted = asking[0]
+    name, sub, wanted = asking
     places = filler.listed()
     values = [zone_of(p) for p in places] if wanted == "timezone" else places
+    values = list(dict.fromkeys(values))  # two cities of one zone are one call: "北京和上海", "Mumbai and Delhi"
     if len(values) < 2 or arguments.get(name) != values[0] or None in values:
         return [arguments]
     if "pattern" in sub and any(_matching(sub, v, filler) != v for v in values if v is not None):
         return [arguments]
     made = [fill_arguments(schema, text, facts, rules, context=context, known={name: v}) for v in values[1:]]
     return [arguments, *made]
+
+
+def _place_field(filler: _Filler) -> tuple[str, dict[str, Any], str] | None:
+    """(name, schema, "place" or "timezone") of the one required string field of the filler's schema asking
+    for a place or a timezone (no `enum`), or None when none does, or several."""
+    asking = [
+        (name, sub, wanted)
+        for name, sub in filler.required(filler.resolve(filler.root, 0))
+        if (wanted := filler.wants_fact(name, sub)) in ("place", "timezone") and "enum" not in sub
+    ]
+    return asking[0] if len(asking) == 1 and _kind(asking[0][1]) == "string" else None
+
+
+def asks_a_place(schema: Any, rules: Rules) -> bool:
+    """Whether a tool's `schema` has one required field, a string asking for a place or a timezone (`get_weather
+    (city)`, `get_time(timezone)`): each clause naming its own place is a call of its own (`decide._repeated_calls`:
+    "is it sunny in Madrid and windy in Lisbon?")."""
+    required = schema.get("required") if isinstance(schema, dict) else None
+    if not isinstance(required, list) or len(required) != 1:
+        return False
+    return _place_field(_Filler(schema, "", Facts(text=""), rules, "")) is not None
 
 
 def _as_written(value: Any) -> str | None:
@@ -669,14 +735,21 @@ def _as_written(value: Any) -> str | None:
 
 def _joined_after(text: str, value: Any, joiner: re.Pattern[str]) -> bool:
     """Whether the text writes `value` (`_as_written`) with `joiner` right after it (a list of places goes on);
-    a zone's city in any case ("time in tokyo and london": `Asia/Tokyo`), or by its Chinese name ("纽约和伦敦")."""
+    a zone's city in any case ("time in tokyo and london": `Asia/Tokyo`), by another city of the zone
+    (`zones.city_names`: "time in Beijing and Tokyo": `Asia/Shanghai`) or by a Chinese name ("纽约和伦敦")."""
     written = _as_written(value)
     at = text.find(written) if written else -1
-    if at == -1 and written and written != value:  # a zone's city, written in another case or in Chinese
-        found = re.search(re.escape(written), text, re.I)
-        at, written = (found.start(), found.group()) if found else (-1, written)
-        if at == -1 and not text.isascii() and (chinese := chinese_name(written)) is not None:
-            at, written = text.find(chinese), chinese
+    if at == -1 and written and written != value:  # a zone's city, in another case, by another city or in Chinese
+        for name in city_names(value):
+            if name.isascii():
+                found = re.search(re.escape(name), text, re.I)
+                end = found.end() if found else -1
+            else:
+                end = text.find(name)
+                end = end + len(name) if end != -1 else -1
+            if end != -1 and joiner.match(text, end) is not None:
+                return True
+        return False
     return at != -1 and joiner.match(text, at + len(written or "")) is not None
 
 
@@ -730,8 +803,9 @@ def missing(schema: Any, text: str, facts: Facts, rules: Rules, arguments: dict[
 
 def _one_choice_twice(filler: _Filler, arguments: dict[str, Any]) -> str | None:
     """Of two required fields with the same `enum` that took the same value, the only one of it the text names,
-    the one named for a part of the text (`[[generic.phrases]]`: `from_unit`, `to_unit`) the text does not write
-    (the later when it writes neither): "what is a mile?" to `convert_length(from_unit, to_unit)` of [m, km, mile,
+    the one named for a part of the text (`[[generic.phrases]]`: `from_unit`, `to_unit`) the text does not write,
+    or writes as no value of the enum (`_Filler.phrased_value`: "how many feet in a mile?" to [m, km, mile, ft]
+    writes the target as feet; the later when it writes neither): "what is a mile?" to `convert_length(from_unit, to_unit)` of [m, km, mile,
     ft] is no conversion of a mile to a mile, but a question with no target; "convert 5 km" names its source
     ("5 km"), not its target. None for the usual call (no two such fields, or they differ, or neither is named
     for a part of the text: "change plan to pro max" of `old` and `new` is called as before)."""
@@ -744,7 +818,7 @@ def _one_choice_twice(filler: _Filler, arguments: dict[str, Any]) -> str | None:
         first = seen.setdefault(key, name)
         if first == name or len({json_key(v) for v in named_values(values[:_MAX_ENUM_VALUES], filler.text)}) != 1:
             continue
-        unwritten = [n for n in (name, first) if filler.phrased(n) and filler.phrase(n) is None]
+        unwritten = [n for n in (name, first) if filler.phrased(n) and filler.phrased_value(values, n) is None]
         if unwritten:
             return unwritten[0]
     return None
@@ -1082,6 +1156,8 @@ class _Filler:
         asking for a currency (by its name or description: `wants_fact`) whose codes the text names none of
         takes the codes of the currencies it names in words ("the euro": EUR)."""
         named = named_values(values[:_MAX_ENUM_VALUES], self.text) if len(values) > 1 else values
+        if len(values) > 1 and (phrased := self.phrased_value(values[:_MAX_ENUM_VALUES], name)) is not None:
+            return phrased
         if not named and schema is not None and self.of_currencies(name, schema, values):
             order = {code: i for i, code in enumerate(self.currencies())}
             named = sorted([v for v in values[:_MAX_ENUM_VALUES] if v in order], key=order.__getitem__)
@@ -1093,6 +1169,19 @@ class _Filler:
             if named
             else pick_enum(values, self.text, self.context, self.rules, self.terms())
         )
+
+    def phrased_value(self, values: list[Any], name: str) -> Any:
+        """The one of an enum's `values` the part of the text the field `name` is named for names (`phrase`;
+        a plural read as its singular too: "convert 3 miles to km" gives `from_unit` mile, `to_unit` km, and
+        "how many km is a mile?" `from_unit` mile, though km is named first); None when the field is named for no
+        part of the text, the text does not write it, or it names no one value."""
+        if not self.phrased(name) or (phrase := self.phrase(name)) is None:
+            return None
+        for written in (phrase, *(phrase[: -len(end)] for end in ("s", "es") if phrase.endswith(end))):
+            named = named_values(values, written)
+            if len(named) == 1:
+                return named[0]
+        return None
 
     def of_languages(self, values: list[Any]) -> list[Any]:
         """The `values` that are the ISO 639-1 codes of the languages the text names in words (`[generic.

@@ -71,6 +71,13 @@ class Decline:
     calls_nothing: bool = False
     """The user asked for no look-up ("don't look it up", "不用查"): no tool at all is called, not
     even one the other rules or the keyword picker would (only a `tool_choice` that forces a call)."""
+    reply_en: str | None = None
+    """The reply for a user who asked in English (an ASCII text, as `Answer.template_en` is chosen); None:
+    `reply` as written."""
+
+    def said(self, english: bool) -> str:
+        """The reply in the user's language: `reply_en` for an English question where the rule has one."""
+        return self.reply_en if english and self.reply_en is not None else self.reply
 
 
 @dataclass(frozen=True)
@@ -120,6 +127,12 @@ class GenericRules:
     statement: re.Pattern[str] | None = None
     """Matches a text that tells rather than asks ("I was in Paris last week, the weather was nice."): it
     calls no unruled tool (`decide._auto`)."""
+    question: re.Pattern[str] | None = None
+    """Matches a text that asks what is there ("what's on my calendar tomorrow?", "do I have anything on
+    Friday?", "明天有什么安排"): of tools tied by its words, one whose name's verb reads (`read_verbs`:
+    `list_events`) wins over one that writes (`create_event`), whichever is listed first (`generic.broken_tie`)."""
+    read_verbs: frozenset[str] = frozenset()
+    """The first words of a tool's name that read, not change (get, list, show, search, ...)."""
     place_joiner: re.Pattern[str] | None = None
     """Matches what joins a list's places right after one ("Paris and Rome", "北京和上海"; group 1 a
     capitalised name after it, if any): a tool's one place field is called for each (`generic.listed_calls`)."""
@@ -377,7 +390,7 @@ def _compile(data: dict[str, Any]) -> Rules:
 def _decline(rule: dict[str, Any]) -> Decline:
     whole, ascii = _matchers(rule)
     soft, nothing = rule.get("only_if_nothing_to_call", False), rule.get("calls_nothing", False)
-    return Decline(rule["name"], whole, rule["reply"], soft, ascii, nothing)
+    return Decline(rule["name"], whole, rule["reply"], soft, ascii, nothing, rule.get("reply_en"))
 
 
 def _intent(rule: dict[str, Any]) -> Intent:
@@ -410,6 +423,8 @@ def _compile_generic(data: dict[str, Any]) -> GenericRules:
         tool_finder=re.compile(data["tool_finder"]) if "tool_finder" in data else None,
         follow_up=re.compile(data["follow_up"]) if "follow_up" in data else None,
         statement=re.compile(data["statement"]) if "statement" in data else None,
+        question=re.compile(data["question"]) if "question" in data else None,
+        read_verbs=frozenset(w.lower() for w in data.get("read_verbs", ())),
         place_joiner=re.compile(data["place_joiner"]) if "place_joiner" in data else None,
         clauses=re.compile(data["clauses"]) if "clauses" in data else None,
         clause_min_score=int(data.get("clause_min_score", 2)),
@@ -490,6 +505,7 @@ def _check_templates(rules: Rules) -> None:
     """Every template may only use `{order}`, `{order_id}`, `{summary}`, `{field}` (a question about a field) and
     `{values}` (the values a field offers)."""
     templates = [*rules.replies.values(), *(d.reply for d in rules.declines), *(a.template for a in rules.answers)]
+    templates += [d.reply_en for d in rules.declines if d.reply_en is not None]
     templates += [a.template_en for a in rules.answers if a.template_en is not None]
     for template in templates:
         fields = {name for _, name, _, _ in string.Formatter().parse(template) if name is not None}

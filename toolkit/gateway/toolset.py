@@ -44,11 +44,14 @@ from toolkit.gateway.generic import (
     ToolInfo,
     broken_tie,
     first_enum_groups,
+    name_worded,
     pick_terms,
     search_terms,
     synonym_terms,
+    term_keys,
     tool_finder,
     windows,
+    worded,
 )
 from toolkit.gateway.rules import Rules
 from toolkit.gateway.validate import RequestError, check_tools
@@ -210,9 +213,10 @@ class ToolSet:
         self, tools: list[_Pickable], terms: list[str], names: str, descriptions: str, context: str
     ) -> list[int]:
         """Each tool's score by `terms`: its name and description (`_keyword_totals`), and its best `enum` value."""
-        totals = _keyword_totals(tools, terms, names, descriptions)
+        keys = term_keys(terms)
+        totals = _keyword_totals(tools, keys, names, descriptions)
         windows, joined = self._enum_windows(context) if self.enums else ({}, "")
-        hits = [t for t in terms if t in joined] if joined else []  # the terms any enum value or its window holds
+        hits = [k for k in keys if k in joined] if joined else []  # the terms any enum value or its window holds
         if hits:
             for i, tool in enumerate(tools):
                 values = windows.get(tool.name)
@@ -262,13 +266,13 @@ class ToolSet:
 
     def _enum_windows(self, context: str) -> tuple[dict[str, list[tuple[str, str]]], str]:
         """Tool name → every `enum` value of its parameters with its context window, both
-        lower-cased (as `score_text` reads them); and all of them joined by newlines: a term
+        `generic.worded` (as `generic.word_score` reads them); and all of them joined by newlines: a term
         found in none of the joined text scores in none of them."""
         found = self._windows.get(context)
         if found is None:
             by_name = {
                 name: [
-                    (w.lower(), around.lower()) for words in groups for w, around in zip(words, windows(words, context))
+                    (worded(w), worded(around)) for words in groups for w, around in zip(words, windows(words, context))
                 ]
                 for name, groups in self.enums.items()
             }
@@ -281,31 +285,32 @@ class ToolSet:
 
 
 class _Pickable:
-    """One tool the picker may call: its name and description, lower-cased."""
+    """One tool the picker may call: its name and description as `generic.word_score` reads them
+    (`generic.name_worded`, `generic.worded`)."""
 
-    __slots__ = ("name", "name_lower", "description_lower")
+    __slots__ = ("name", "name_words", "description_words")
 
     def __init__(self, name: str, info: ToolInfo) -> None:
-        self.name, self.name_lower, self.description_lower = name, name.lower(), info.description.lower()
+        self.name, self.name_words, self.description_words = name, name_worded(name), worded(info.description)
 
 
 def _joined(tools: list[_Pickable]) -> tuple[str, str]:
-    return "\n".join([p.name_lower for p in tools]), "\n".join([p.description_lower for p in tools])
+    return "\n".join([p.name_words for p in tools]), "\n".join([p.description_words for p in tools])
 
 
-def _keyword_totals(tools: list[_Pickable], terms: list[str], names: str, descriptions: str) -> list[int]:
-    """LangChain4j's score of each tool (2 per term in the name, 1 per term in the description),
-    looking tool by tool only for the terms found in `names` (`descriptions`): the tools' lower-cased
-    names (descriptions) joined. A term in none of the joined text is in none of the tools."""
+def _keyword_totals(tools: list[_Pickable], keys: list[str], names: str, descriptions: str) -> list[int]:
+    """`generic.word_score` of each tool (2 per term in the name, 1 per term in the description, where a
+    word starts), looking tool by tool only for the terms' `keys` found in `names` (`descriptions`): the
+    tools' worded names (descriptions) joined. A key in none of the joined text is in none of the tools."""
     totals = [0] * len(tools)
-    for term in terms:
-        if term in names:
+    for key in keys:
+        if key in names:
             for i, tool in enumerate(tools):
-                if term in tool.name_lower:
+                if key in tool.name_words:
                     totals[i] += 2
-        if term in descriptions:
+        if key in descriptions:
             for i, tool in enumerate(tools):
-                if term in tool.description_lower:
+                if key in tool.description_words:
                     totals[i] += 1
     return totals
 

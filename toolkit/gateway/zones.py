@@ -7,12 +7,15 @@ two zones end in the same city, the one with more parts wins (`America/Argentina
 over its old alias `America/Buenos_Aires`), then the first in sorted order: the same answer on
 every machine with the same database. The table is read once, when a timezone is first asked for.
 
-A major city's Chinese name is read as the database's name of it (`CHINESE_NAMES`: 东京 is Tokyo,
-纽约 New York; a trailing 市 is no part of the name: 东京市), then looked up as any name is: a
-translation, no judgement of which city lies in which zone.
+A major city the database does not name is read as the zone it keeps the time of (`CITY_ZONES`:
+Beijing is `Asia/Shanghai`, China's one zone; San Francisco `America/Los_Angeles`), after the
+database's own names (a city that names a zone is that zone). A major city's Chinese name is read
+as its English name (`CHINESE_NAMES`: 东京 is Tokyo, 北京 Beijing; a trailing 市 is no part of the
+name: 东京市), then looked up as any name is. `city_names(zone)` are the names a text may write a
+zone's city by (`Asia/Shanghai`: Shanghai, Beijing, ..., 上海, 北京, ...).
 
-Leaves out: every city the database does not name (Beijing is in `Asia/Shanghai`, San Francisco
-in `America/Los_Angeles`; 北京 too), names in other languages than English and Chinese, the Chinese
+Leaves out: smaller cities the database does not name (Lhasa, Springfield: the gateway asks for
+the zone rather than guess), names in other languages than English and Chinese, the Chinese
 names of smaller cities, and a machine without a tz database
 (Windows without the `tzdata` package): no zone, and the gateway asks the user for one
 (`generic.missing`) rather than send another city's.
@@ -51,11 +54,45 @@ CHINESE_NAMES = {
     # Oceania
     "悉尼": "Sydney", "墨尔本": "Melbourne", "布里斯班": "Brisbane", "珀斯": "Perth", "阿德莱德": "Adelaide",
     "奥克兰": "Auckland",
+    # cities the database does not name (`CITY_ZONES`)
+    "北京": "Beijing", "广州": "Guangzhou", "深圳": "Shenzhen", "杭州": "Hangzhou", "南京": "Nanjing",
+    "成都": "Chengdu", "武汉": "Wuhan", "西安": "Xi'an", "天津": "Tianjin", "苏州": "Suzhou",
+    "重庆": "Chongqing", "大阪": "Osaka", "京都": "Kyoto", "釜山": "Busan", "新德里": "New Delhi",
+    "孟买": "Mumbai", "班加罗尔": "Bangalore", "旧金山": "San Francisco", "西雅图": "Seattle",
+    "华盛顿": "Washington", "波士顿": "Boston", "迈阿密": "Miami", "休斯敦": "Houston", "达拉斯": "Dallas",
+    "拉斯维加斯": "Las Vegas", "蒙特利尔": "Montreal", "里约热内卢": "Rio de Janeiro",
+    "巴塞罗那": "Barcelona", "米兰": "Milan", "慕尼黑": "Munich", "法兰克福": "Frankfurt",
+    "曼彻斯特": "Manchester", "日内瓦": "Geneva", "圣彼得堡": "Saint Petersburg",
 }  # fmt: skip
-"""A major city's Chinese name → the tz database's name of it (`zone_of` looks that up)."""
+"""A major city's Chinese name → its English name: the tz database's, or `CITY_ZONES`' (`zone_of` looks that up)."""
+
+
+CITY_ZONES = {
+    "Beijing": "Asia/Shanghai", "Guangzhou": "Asia/Shanghai", "Shenzhen": "Asia/Shanghai",
+    "Hangzhou": "Asia/Shanghai", "Nanjing": "Asia/Shanghai", "Chengdu": "Asia/Shanghai", "Wuhan": "Asia/Shanghai",
+    "Xi'an": "Asia/Shanghai", "Xian": "Asia/Shanghai", "Tianjin": "Asia/Shanghai", "Suzhou": "Asia/Shanghai",
+    "Chongqing": "Asia/Shanghai", "Peking": "Asia/Shanghai",
+    "Osaka": "Asia/Tokyo", "Kyoto": "Asia/Tokyo", "Busan": "Asia/Seoul",
+    "Delhi": "Asia/Kolkata", "New Delhi": "Asia/Kolkata", "Mumbai": "Asia/Kolkata", "Bangalore": "Asia/Kolkata",
+    "Bengaluru": "Asia/Kolkata", "Chennai": "Asia/Kolkata", "Hyderabad": "Asia/Kolkata",
+    "San Francisco": "America/Los_Angeles", "Seattle": "America/Los_Angeles", "San Diego": "America/Los_Angeles",
+    "Las Vegas": "America/Los_Angeles", "Portland": "America/Los_Angeles",
+    "Washington": "America/New_York", "Washington DC": "America/New_York", "Boston": "America/New_York",
+    "Miami": "America/New_York", "Atlanta": "America/New_York", "Philadelphia": "America/New_York",
+    "Houston": "America/Chicago", "Dallas": "America/Chicago", "Austin": "America/Chicago",
+    "Montreal": "America/Toronto", "Ottawa": "America/Toronto", "Rio de Janeiro": "America/Sao_Paulo",
+    "Barcelona": "Europe/Madrid", "Milan": "Europe/Rome", "Munich": "Europe/Berlin",
+    "Frankfurt": "Europe/Berlin", "Hamburg": "Europe/Berlin", "Manchester": "Europe/London",
+    "Edinburgh": "Europe/London", "Geneva": "Europe/Zurich", "Saint Petersburg": "Europe/Moscow",
+    "St Petersburg": "Europe/Moscow",
+}  # fmt: skip
+"""A major city the tz database names no zone after → the zone it keeps the time of (read after the
+database's own names: a city that names a zone is that zone, `Asia/Chongqing` or `America/Montreal` where
+the database keeps those old links). Facts of the calendar, not rules."""
 
 
 _IN_CHINESE = {city: chinese for chinese, city in CHINESE_NAMES.items()}
+_CITY_ZONES = {city.casefold(): zone for city, zone in CITY_ZONES.items()}
 
 
 def chinese_name(city: str) -> str | None:
@@ -64,11 +101,29 @@ def chinese_name(city: str) -> str | None:
 
 
 def zone_of(place: str) -> str | None:
-    """The IANA zone named after `place` (a city as the user wrote it, in English or by its Chinese name), or None."""
+    """The IANA zone of `place` (a city as the user wrote it, in English or by its Chinese name): the zone named
+    after it, else the one `CITY_ZONES` gives it (when the database has that zone), else None."""
     key = " ".join(place.replace("_", " ").split())
     if not key.isascii():
         key = CHINESE_NAMES.get(key.removesuffix("市"), key)
-    return _cities().get(key.casefold())
+    cities = _cities()
+    found = cities.get(key.casefold())
+    if found is None and (other := _CITY_ZONES.get(key.casefold())) is not None and cities:
+        return other if other.rsplit("/", 1)[-1].replace("_", " ").casefold() in cities else None
+    return found
+
+
+def city_names(zone: str) -> list[str]:
+    """The names a text may write `zone`'s cities by: the city it is named after (blanks for `_`), the cities
+    `CITY_ZONES` gives it, and the Chinese names of all of them (`CHINESE_NAMES`)."""
+    own = zone.rsplit("/", 1)[-1].replace("_", " ")
+    english = [own, *_OTHER_CITIES.get(zone, ())]
+    return [*english, *(c for c in map(_IN_CHINESE.get, english) if c is not None)]
+
+
+_OTHER_CITIES: dict[str, list[str]] = {}
+for _city, _zone in CITY_ZONES.items():
+    _OTHER_CITIES.setdefault(_zone, []).append(_city)
 
 
 @functools.cache

@@ -356,9 +356,7 @@ class McpToolProvider:
             if len(self._told_renamed) >= _TOLD_KEPT:
                 self._told_renamed.clear()
             self._told_renamed.add(key)
-            shown = ", ".join(
-                f"{cut(original, 40, '...')!r} as {wire!r}" for original, wire in pairs[:_SHOWN_NAMES]
-            )
+            shown = ", ".join(f"{cut(original, 40, '...')!r} as {wire!r}" for original, wire in pairs[:_SHOWN_NAMES])
             more = f" and {len(pairs) - _SHOWN_NAMES:,} more" if len(pairs) > _SHOWN_NAMES else ""
             log.info(
                 "MCP server %r names %s the chat API does not take (it takes ^[A-Za-z0-9_-]{1,64}$); the model "

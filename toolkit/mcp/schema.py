@@ -154,7 +154,8 @@ def translate_schema(schema: dict[str, Any] | None, where: str = "MCP tool") -> 
     try:
         _check_size(size, where)  # before translating: a 5 MB schema took ten seconds
         result = _translated(schema, where)
-        _check_size(len(json.dumps(result, ensure_ascii=False)) if result is not None else 0, where)  # copies hoisted to $defs
+        # again once translated: pointer targets are copied into $defs
+        _check_size(len(json.dumps(result, ensure_ascii=False)) if result is not None else 0, where)
     except RecursionError:
         failure = SchemaTranslationError(
             f"{where}: its schema nests too deeply to translate (past Python's recursion limit; no model takes "

@@ -13,6 +13,7 @@ import tempfile
 import textwrap
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -71,6 +72,19 @@ def test_the_bytes_find_what_the_joined_lines_find(text: str) -> None:
         path = os.path.join(folder, "generated.py")
         Path(path).write_bytes(text.encode("utf-8"))
         _answers(path)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["class\\\nName\n", "class\\\r\nName\n", "class\fName\n", "class \\\n\tName\n",
+     "x = class_(Name)\n", 'T = TypedDict("Name", {})\n', "className = 1\n", "Name = 1\n", "# class\n#Name\n"],
+)  # fmt: skip
+def test_a_name_after_any_byte_is_judged_as_the_text_judges_it(tmp_path, text):
+    """`never_defined` asks `after_class_word` only of a name after a blank or a line end (a join ends
+    with one): after any other byte it is false; the answers stay the text's."""
+    path = tmp_path / "module.py"
+    path.write_bytes(text.encode())
+    assert _answers(str(path)) is not None
 
 
 def test_files_whose_bytes_are_not_their_lines_are_left_to_the_lines(tmp_path):

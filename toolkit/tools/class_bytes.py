@@ -153,8 +153,9 @@ def class_line(data: bytes, lines: list[str], start: int) -> int:
 def never_defined(file: str, data: bytes, name: str, at: list[int]) -> bool:
     """`json_schema._never_defined` for a class whose `__name__` is the ASCII `name` (and the last
     part of its `__qualname__`), `at` being the name's `mentions`: no class statement can name it."""
-    if any(after_class_word(data, place) for place in at):
-        return False
+    for place in at:
+        if data[place - 1 : place] in _BEFORE_NAME and after_class_word(data, place):
+            return False
     if data.isascii():
         return True
     words = _class_words(file, data)
@@ -165,9 +166,9 @@ def after_class_word(text: AnyStr, at: int) -> bool:
     """Whether the letters `class` end where the blanks and backslash line joins before `at` begin
     (in a text or in its UTF-8 bytes alike)."""
     if isinstance(text, bytes):
-        blanks, joins, short_joins, word = b" \t\f", _BYTE_JOINS, _BYTE_JOINS[::2], b"class"
+        blanks, joins, short_joins, word = b" \t\f", _BYTE_JOINS, _BYTE_SHORT_JOINS, b"class"
     else:
-        blanks, joins, short_joins, word = " \t\f", _JOINS, _JOINS[::2], "class"
+        blanks, joins, short_joins, word = " \t\f", _JOINS, _SHORT_JOINS, "class"
     start = at
     while start > 0:
         if text[start - 1 : start] in blanks:
@@ -182,6 +183,11 @@ def after_class_word(text: AnyStr, at: int) -> bool:
 _JOINS = ("\\\n", "\\\r\n", "\\\r")
 """A backslash line join (the first and last are two characters)."""
 _BYTE_JOINS = tuple(join.encode() for join in _JOINS)
+_SHORT_JOINS, _BYTE_SHORT_JOINS = _JOINS[::2], _BYTE_JOINS[::2]
+"""The two-character joins."""
+_BEFORE_NAME = b" \t\f\n\r"
+"""The bytes that can stand right before a name `after_class_word` is true of: a blank, or the last
+byte of a backslash line join (anywhere else it is false, and `never_defined` does not ask it)."""
 
 
 def _class_words(file: str, data: bytes) -> frozenset[str] | None:

@@ -349,6 +349,8 @@ _BARE = {list, dict, set, frozenset, tuple, abc.Callable, abc.Sequence, abc.Mapp
 
 def _bare(hint: object) -> bool:
     """Whether `hint` is, or holds, a generic without its item types (`list`, `dict`, `Callable`)."""
+    if isinstance(hint, (typing.ParamSpecArgs, typing.ParamSpecKwargs)):  # `*args: P.args`: typed by its ParamSpec
+        return False
     return hint in _BARE or any(_bare(arg) for arg in typing.get_args(hint) if not isinstance(arg, list))
 
 

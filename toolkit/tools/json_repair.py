@@ -350,18 +350,8 @@ _WRITTEN = json.JSONDecoder(parse_float=written_float)
 
 
 def has_whole_float(value: Any) -> bool:
-    """Whether `value` holds a whole float, or an infinity (iterative: no recursion limit)."""
-    stack = [value]
-    while stack:
-        node = stack.pop()
-        kind = type(node)
-        if kind is dict:
-            stack.extend(node.values())
-        elif kind is list:
-            stack.extend(node)
-        elif kind is float and (node.is_integer() or node in _INFINITIES):
-            return True
-    return False
+    """Whether `value` holds a whole float, or an infinity."""
+    return _holds_float(value, lambda number: number.is_integer() or number in _INFINITIES)
 
 
 _INT64 = 2.0**63
@@ -369,7 +359,13 @@ _INT64 = 2.0**63
 
 
 def has_large_float(value: Any) -> bool:
-    """Whether `value` holds a float of magnitude 2**63 or more (iterative: no recursion limit)."""
+    """Whether `value` holds a float of magnitude 2**63 or more."""
+    return _holds_float(value, lambda number: not -_INT64 < number < _INT64)
+
+
+def _holds_float(value: Any, found: Callable[[float], bool]) -> bool:
+    """Whether a float in `value`, a JSON value as read (dicts, lists), is `found` (iterative: no
+    recursion limit)."""
     stack = [value]
     while stack:
         node = stack.pop()
@@ -378,7 +374,7 @@ def has_large_float(value: Any) -> bool:
             stack.extend(node.values())
         elif kind is list:
             stack.extend(node)
-        elif kind is float and not -_INT64 < node < _INT64:
+        elif kind is float and found(node):
             return True
     return False
 

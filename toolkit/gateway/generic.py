@@ -886,6 +886,8 @@ class _Filler:
         self.steps = 0
         """Schemas resolved and values made so far (at most `_MAX_STEPS`)."""
         self.searched = 0.0
+        """How many searches' worth of backtracking the values searched for patterns may have cost so
+        far (`_matching`; at most `_MAX_SEARCHES`)."""
         self.made_up = 0
         """Values made up so far: a format's fixed value, a number only the bounds gave, a string built
         from a pattern (`any_one` and `only_one` prefer a choice whose value the text gave)."""
@@ -895,8 +897,6 @@ class _Filler:
         self._text_words: list[str] | None = None
         self._spans: tuple[list[int], list[int]] | None = None
         """Where the text's dates, times, emails, URLs and uuids start, and the farthest end so far (`in_fact`)."""
-        """How many searches' worth of backtracking the values searched for patterns may have cost so
-        far (`_matching`; at most `_MAX_SEARCHES`)."""
         self.open: list[str] = ["#", root["$ref"]] if type(root.get("$ref")) is str else ["#"]
         """The `$ref`s being filled on the way down to the value being made (the root's first)."""
         self._judge: Judge | None = None
@@ -1760,6 +1760,7 @@ _AMOUNT_AFTER = re.compile(r"[\s\u00a0]*\d")
 """An amount right before a currency's name ("50 pounds", "100美元") or right after it ("$100", "USD 20")."""
 
 _MAX_LISTED = 16
+"""The places of one list a tool is called for, at most (a list of thousands of cities is not thousands of calls)."""
 
 
 def _bare(joined: re.Match[str], lower: bool) -> str | None:
@@ -1769,8 +1770,6 @@ def _bare(joined: re.Match[str], lower: bool) -> str | None:
     groups = joined.re.groups
     return (joined.group(1) if groups else None) or (joined.group(2) if lower and groups > 1 else None)
 
-
-"""The places of one list a tool is called for, at most (a list of thousands of cities is not thousands of calls)."""
 
 _MAX_BUILT = 16
 """The pattern's strings `_matching` builds, at most, for one of the schema's lengths."""

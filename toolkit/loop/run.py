@@ -245,10 +245,11 @@ def iter_loop(
     """The loop as a generator: yields events as they happen, returns the `LoopResult`.
 
     Events: `TextDelta` / `ToolCallDelta` while a streamed reply arrives (`options.stream`; a turn
-    handed over streams its hand-over sentence as one last `TextDelta`), `ToolStarted` before a call runs and `ToolFinished` after it (also for a call that was not
-    run). The memory id's lock is held until the generator finishes, so two turns on one
-    conversation never interleave: another thread's turn waits, and a turn of this thread started
-    while the generator is suspended raises `ConfigurationError` (read it to the end or `close()` it).
+    handed over streams its hand-over sentence as one last `TextDelta`), `ToolStarted` before a call
+    runs and `ToolFinished` after it (also for a call that was not run). The memory id's lock is held
+    until the generator finishes, so two turns on one conversation never interleave: another thread's
+    turn waits, and a turn of this thread started while the generator is suspended raises
+    `ConfigurationError` (read it to the end or `close()` it).
     So does a turn on that memory started by one of the turn's own tools (on a concurrent round's
     thread too, which would otherwise wait for the turn that waits for it).
     """
@@ -500,11 +501,11 @@ class _Run:
         if memory is not None:
             self.write = memory.add_all_held if type(memory) is ChatMemory else memory.add_all
         self.turn = next(_turns)
+        """This turn's number (`ProviderRequest.turn`, `InvocationContext.turn`)."""
         self.stop = STOP.get()
         """Set when the task awaiting this turn's thread was cancelled (`toolkit.loop.cancel`): None but there."""
         if self.stop is not None and self.stop.is_set():  # while it waited for the turn lock: store nothing
             raise cancelled(None)
-        """This turn's number (`ProviderRequest.turn`, `InvocationContext.turn`)."""
         self.events = events
         """Whether `execute` yields `ToolStarted` / `ToolFinished` (`run_loop` drops them: not made)."""
         self.history: list[Message] = list(messages) if memory is None else []  # the caller's list stays as it is

@@ -1164,12 +1164,12 @@ class _Known:
     """The tokens under `count` (meaningless while `count` is None)."""
     results: dict[str, int]
     rows: dict[int, Message] = field(default_factory=dict)
-    user: int | None = FIND
-    """The seq of the user's last message (None: there is none; `FIND`: not known), so that a long turn
-    is not read again on every append to find it (`last_user`)."""
     """The kept rows (by seq) the last append read (its front, the current turn back to the user's last
     message): read again by the next one, a 10 MB tool result in the turn was parsed and verified again
     on every append (`_Rows`)."""
+    user: int | None = FIND
+    """The seq of the user's last message (None: there is none; `FIND`: not known), so that a long turn
+    is not read again on every append to find it (`last_user`)."""
 
     def user_in(self, first: int) -> int | None:
         """`user` as an index from `first`, the conversation's first seq (`FIND` when not known)."""

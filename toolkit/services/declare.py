@@ -675,9 +675,9 @@ def _it_param(params: list[inspect.Parameter], hints: dict[str, Any], variables:
 
 
 _HEAD = re.compile(r"[^\W\d]\w*")
+"""The name a placeholder's word starts with (`customer` of `customer.name`)."""
 _EXPRESSION = re.compile(r"\{\{([^{}]*)\}\}")
 """What double braces hold, spaces too: `{{ customer | upper }}` (a Jinja filter) reads into `customer`."""
-"""The name a placeholder's word starts with (`customer` of `customer.name`)."""
 
 
 def _output(where: str, annotation: Any) -> tuple[str, OutputType | None]:

@@ -31,7 +31,7 @@ requests) mixing fourteen kinds:
                one's value hostile
     unicode    valid JSON holding hostile Unicode where a stranger's text goes (a tool's name, description
                and parameter names, the arguments' text and their values, a message's content, name and
-               call id, the model): a lone surrogate written as the escape `\ud800` (or `\udfff\ud800`, a
+               call id, the model): a lone surrogate written as the escape `\\ud800` (or `\\udfff\\ud800`, a
                pair the wrong way round), NUL, RTL and LTR overrides, zero-width joiners, a BOM, U+2028,
                a noncharacter (U+FFFF), up to 1 MB of combining marks on one letter (past the 256 KB cap:
                a real body that large)
@@ -395,7 +395,7 @@ class Fuzzer:
 
     def unicode(self) -> bytes:
         """The valid request with hostile Unicode (`hostile_text`) in one or two places a stranger writes,
-        escaped as JSON escapes it (`\ud800` as six characters), or raw where it is UTF-8."""
+        escaped as JSON escapes it (`\\ud800` as six characters), or raw where it is UTF-8."""
         r = self.r
         request = json.loads(json.dumps(VALID))
         tool = request["tools"][0]["function"]

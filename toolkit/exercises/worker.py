@@ -8,8 +8,9 @@ run produces can count. A cell that lost its `source` or `metadata`, or holds so
 (a hand-edited file nbformat still reads: `"source": null`), gets empty ones, and one that lost its
 `cell_type` is kept as a raw cell (nothing in it runs), so it does not stop the cells after it. Every
 code cell is tagged `raises-exception`, so a broken cell is recorded and the cells after it still run; a
-cell running longer than SECONDS (the seconds it had: a loaded host's wait for a CPU is not counted, `clock`) is interrupted (a KeyboardInterrupt in it; its metadata marked `TIMED_OUT`)
-and the cells after it still run, as nbgrader does (`interrupt_on_timeout`): one endless loop does not cost
+cell running longer than SECONDS (the seconds it had: a loaded host's wait for a CPU is not counted,
+`clock`) is interrupted (a KeyboardInterrupt in it; its metadata marked `TIMED_OUT`) and the cells
+after it still run, as nbgrader does (`interrupt_on_timeout`): one endless loop does not cost
 the exercises after it. A cell keeps at most `CELL_OUTPUT_LIMIT`
 characters of output, and the notebook `NOTEBOOK_OUTPUT_LIMIT` (`CappedClient`): past that, its
 printing and displays are dropped (one line says so) — check records and errors are always kept —

@@ -304,11 +304,11 @@ class McpToolProvider:
         self.max_result_chars = max_result_chars
         """How many characters of a result the model reads at most (None: all); a line says what was cut."""
         self.left_out: dict[str, str] = {}
+        """What the last `provide()` left out: `"server"` or `"server: tool"` → why."""
         self.renamed: dict[str, str] = {}
         """The tools the last `provide()` offered under another name: `"server: original"` → the name the
         model calls (the chat API takes `^[A-Za-z0-9_-]{1,64}$` only; step 1)."""
         self._told_renamed: set[tuple[str, frozenset[tuple[str, str]]]] = set()
-        """What the last `provide()` left out: `"server"` or `"server: tool"` → why."""
         self._clock = clock
         self._down: dict[int, _Down] = {}
 

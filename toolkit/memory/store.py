@@ -1064,11 +1064,10 @@ class SqliteStore:
             yield
         except sqlite3.DatabaseError as exc:
             advice = next((text for kind, text in _ADVICE if isinstance(exc, kind)), _CORRUPTED)
-            if memory_id is not None and getattr(exc, "sqlite_errorname", "") == "SQLITE_CORRUPT":
+            code = getattr(exc, "sqlite_errorname", "")
+            if memory_id is not None and code == "SQLITE_CORRUPT":
                 advice = _DAMAGED_ROWS.format(path=str(self.path))
-            elif getattr(exc, "sqlite_errorname", "").startswith(
-                "SQLITE_BUSY"
-            ):  # waited BUSY_TIMEOUT: the file is fine
+            elif code.startswith("SQLITE_BUSY"):  # waited BUSY_TIMEOUT: the file is fine
                 advice = _BUSY.format(seconds=f"{BUSY_TIMEOUT:g}")
             elif "decode to UTF-8" in str(exc):  # the file is readable; a row in it was edited by hand
                 advice = _NOT_UTF8

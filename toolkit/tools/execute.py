@@ -36,8 +36,9 @@ A tool that ends with `SystemExit` (code written for the command line: argparse 
 bad flag, `sys.exit(2)`) has failed like one that raised an `Exception`: its error is fed back
 and the loop goes on; so has one whose own async work was cancelled (an `asyncio.CancelledError`
 out of `asyncio.run` inside it: nothing cancels a tool from outside, `errors.OWN_FAILURES`).
-`KeyboardInterrupt` and `GeneratorExit` are not a tool's failure: they propagate. An executor that returns a coroutine (an `async def` that slipped past registration)
-has not run: its coroutine is closed, never awaited, and the call is an execution error. So is one
+`KeyboardInterrupt` and `GeneratorExit` are not a tool's failure: they propagate. An executor that
+returns a coroutine (an `async def` that slipped past registration) has not run: its coroutine is
+closed, never awaited, and the call is an execution error. So is one
 that returns an async iterator (an async generator): nothing of it can be read; and one whose value
 holds a coroutine (`{"status": client.status(id)}` with an async client): that part never ran.
 

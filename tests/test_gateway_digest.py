@@ -1,6 +1,7 @@
 """The request's hash, going on from its prepared tool list's state, is the hash of the request written whole."""
 
 import hashlib
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -9,7 +10,7 @@ from hypothesis import strategies as st
 from toolkit.gateway import toolset
 from toolkit.gateway.core import MODES
 from toolkit.gateway.digest import plain_digest, request_digest
-from toolkit.gateway.toolset import prepare
+from toolkit.gateway.toolset import ToolSet, prepare
 
 
 @pytest.fixture(autouse=True)
@@ -17,6 +18,11 @@ def empty_store():
     toolset.clear()
     yield
     toolset.clear()
+
+
+def _listed(prepared: ToolSet | None) -> Any:
+    """What the server hands `request_digest`: the prepared list's hash state."""
+    return prepared.digest_state if prepared is not None else None
 
 
 json_values = st.recursive(
@@ -42,27 +48,27 @@ def test_the_hash_around_the_list_is_the_hash_of_the_whole_request(fields, tools
     pairs = [(k, v) for k, v in fields if k != "tools"]
     said = dict([*pairs[:at], ("tools", tools), *pairs[at:]])
     prepared = prepare(tools)
-    assert request_digest(mode, said, prepared) == plain_digest(mode, said)
+    assert request_digest(mode, said, _listed(prepared)) == plain_digest(mode, said)
 
 
 def test_every_way_round_the_hash_is_the_same():
     tools = [{"type": "function", "function": {"name": "f", "description": '天气 \u0000 "x"'}}]
     said = {"model": "m", "tools": tools, "messages": [{"role": "user", "content": "hi"}]}
     prepared = prepare(tools)
-    assert request_digest("A", said, prepared) == plain_digest("A", said)
-    assert request_digest("E", said, prepared) == plain_digest("E", said) != plain_digest("A", said)
+    assert request_digest("A", said, _listed(prepared)) == plain_digest("A", said)
+    assert request_digest("E", said, _listed(prepared)) == plain_digest("E", said) != plain_digest("A", said)
     other = {"model": "n", "tools": tools, "messages": said["messages"]}
-    assert request_digest("A", other, prepared) == plain_digest("A", other) != plain_digest("A", said)
+    assert request_digest("A", other, _listed(prepared)) == plain_digest("A", other) != plain_digest("A", said)
     assert request_digest("A", said, None) == plain_digest("A", said)
     moved = {"tools": tools, "model": "m", "messages": said["messages"]}  # the list's place is hashed
-    assert request_digest("A", moved, prepared) == plain_digest("A", moved) != plain_digest("A", said)
+    assert request_digest("A", moved, _listed(prepared)) == plain_digest("A", moved) != plain_digest("A", said)
 
 
 def test_the_hash_is_the_list_then_the_mode_and_the_rest():
     said = {"model": "m", "tools": [{"a": "天"}], "n": 1}
     whole = '[{"a":"天"}]\x00A{"model":"m","tools":null,"n":1}'.encode()
     assert plain_digest("A", said) == hashlib.sha256(whole).hexdigest()
-    assert request_digest("A", said, prepare(said["tools"])) == plain_digest("A", said)
+    assert request_digest("A", said, _listed(prepare(said["tools"]))) == plain_digest("A", said)
     without = {"model": "m", "n": 1}
     assert plain_digest("A", without) == hashlib.sha256(b'A{"model":"m","n":1}').hexdigest()
     assert plain_digest("A", {**without, "tools": None}) != plain_digest("A", without)
@@ -79,7 +85,7 @@ def _nested(depth: int) -> list:
 def test_a_list_nested_as_deep_as_orjson_goes_is_hashed_as_the_whole_request(depth):
     tools = _nested(depth)
     said = {"model": "m", "tools": tools}
-    assert request_digest("A", said, prepare(tools)) == plain_digest("A", said)
+    assert request_digest("A", said, _listed(prepare(tools))) == plain_digest("A", said)
 
 
 class _Odd:
@@ -93,10 +99,10 @@ def _tool(description: object) -> dict:
 
 def test_values_orjson_refuses_are_hashed_the_plain_way():
     huge = {"tools": [1], "n": 2**70}
-    assert request_digest("A", huge, prepare([1])) == plain_digest("A", huge)
+    assert request_digest("A", huge, _listed(prepare([1]))) == plain_digest("A", huge)
     spliced = prepare([_tool("a")])  # kept: the same bytes as the odd list's `dumps` below
     assert spliced is not None and spliced.spliceable and spliced.problem is None
     odd = prepare([_tool(_Odd())])
     assert odd is not spliced and odd is not None and not odd.spliceable
     said = {"tools": [_tool(_Odd())], "x": 1e-7}  # written whole by the standard library: `1e-07`
-    assert request_digest("A", said, odd) == plain_digest("A", said)
+    assert request_digest("A", said, _listed(odd)) == plain_digest("A", said)

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from toolkit.errors import ToolkitError
 from toolkit.tools import redact, token_formats
-from toolkit.tools.decorator import without_addresses
+from toolkit.tools.addresses import without_addresses
 from toolkit.tools.redact import LIMIT, REDACTED, describe_exception, sanitize, scrub, scrub_json
 from toolkit.tools.token_formats import masked_in_view
 

@@ -26,7 +26,8 @@ from toolkit.errors import ConfigurationError
 from toolkit.loop.run import COURSE, LoopOptions, LoopResult, run_loop
 from toolkit.loop.sources import ToolRegistry
 from toolkit.services.templates import render
-from toolkit.tools.decorator import InvocationContext, a_or_an, without_addresses
+from toolkit.tools.addresses import without_addresses
+from toolkit.tools.decorator import InvocationContext, a_or_an
 
 ORDER_ID_DESCRIPTION = "订单号，SN 开头加 12 位数字，例如 SN202610200001。必须来自用户的原话，不要编造或补全。"
 

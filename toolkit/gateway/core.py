@@ -327,7 +327,7 @@ def _read_prompt(
         said = request.copy()  # in the same order, without the delivery fields
         for key in _DELIVERY:
             said.pop(key, None)
-    digest = request_digest(mode, said, prepared)
+    digest = request_digest(mode, said, prepared.digest_state if prepared is not None else None)
     if not count:
         return digest, None
     tools = request.get("tools")

@@ -7,7 +7,7 @@ mode and the rest of the request with its tool list written as `null`: `plain_di
 said)`. Most of a request's bytes are its tool list, which is the same from request to request;
 `toolkit.gateway.toolset.prepare` writes it once per distinct list (`ToolSet.compact`, the very
 bytes `dumps` writes for it) and keeps the hash state after it (`tools_state`).
-`request_digest(mode, said, tools)` goes on from a copy of that state, and gives the same hash.
+`request_digest(mode, said, state)` goes on from a copy of that state, and gives the same hash.
 
 Nothing of the request is kept: the conversation is different in every request, and the tool
 list's state is kept by its `ToolSet`, whose store is bounded.
@@ -19,12 +19,9 @@ wherever the request wrote it, so that its state can be kept).
 from __future__ import annotations
 
 import hashlib
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from toolkit.gateway.wire import dumps
-
-if TYPE_CHECKING:
-    from toolkit.gateway.toolset import ToolSet
 
 _LIST_END = b"\x00"
 
@@ -39,11 +36,12 @@ def plain_digest(mode: str, said: dict[str, Any]) -> str:
     return state.hexdigest()
 
 
-def request_digest(mode: str, said: dict[str, Any], tools: ToolSet | None) -> str:
-    """`plain_digest(mode, said)`; `tools` is `said["tools"]` prepared (or None)."""
-    if tools is None or "tools" not in said:
+def request_digest(mode: str, said: dict[str, Any], listed: Any | None) -> str:
+    """`plain_digest(mode, said)`; `listed` is `tools_state` of `said["tools"]` (a prepared tool
+    list's `ToolSet.digest_state`), or None."""
+    if listed is None or "tools" not in said:
         return plain_digest(mode, said)
-    state = tools.digest_state.copy()
+    state = listed.copy()
     state.update(mode.encode() + _rest(said))
     return state.hexdigest()
 

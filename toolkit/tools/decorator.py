@@ -50,6 +50,8 @@ from toolkit.chat.read_only import ReadOnlyDict
 from toolkit.errors import ToolDefinitionError
 from toolkit.errors import a_kind_of as a_kind_of  # re-exported: the error-text helpers were defined here
 from toolkit.errors import a_or_an as a_or_an
+from toolkit.tools.addresses import without_addresses
+from toolkit.tools.redact import scrub_secrets
 
 TOOL_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}\Z")
 """What OpenAI accepts as a function name, `^[a-zA-Z0-9_-]{1,64}$`, for `.match`: `\\Z`, since Python's `$`
@@ -185,8 +187,6 @@ class TurnParameters(ReadOnlyDict):
         """The dict's repr without its secrets (`redact.scrub_secrets`): a turn's trace shows its
         parameters (a notebook cell ending with the `LoopResult`), and a token passed for the tools
         to use is one; the values themselves are the caller's, unchanged."""
-        from toolkit.tools.redact import scrub_secrets  # redact imports this module
-
         return scrub_secrets(dict.__repr__(self))
 
 
@@ -341,21 +341,6 @@ def function_label(fn: Any) -> str:
         return f"functools.partial({function_label(fn.func)})"
     module = getattr(fn, "__module__", None) or "?"
     return f"{module}.{getattr(fn, '__qualname__', None) or type(fn).__qualname__}"  # never a repr with an address
-
-
-_ADDRESS = re.compile(r"(<[^<>]*?) at 0x[0-9a-fA-F]+")
-"""The memory address in a repr (`<function f at 0x7f…>`, `<Future at 0x7f… state=finished>`):
-different in every process; only inside `<…>`, where a repr writes it."""
-_FUNCTION = re.compile(r"<(?:function|built-in function|bound method) ([^\s<>]+)(?: of <[^<>]*>)?>")
-"""A function's or a method's repr, its address taken off: its qualified name is what is shown."""
-
-
-def without_addresses(text: str) -> str:
-    """A repr without memory addresses: a function or method as its qualified name (`<function f at
-    0x7f…>` → `f`), any other object as `<Shop object>`. A developer error reads the same every run."""
-    if " at 0x" not in text:
-        return text
-    return _FUNCTION.sub(r"\1", _ADDRESS.sub(r"\1", text))
 
 
 def value_text(value: Any) -> str:

@@ -85,6 +85,7 @@ from toolkit.errors import (
 from toolkit.gateway.meta_schema import schema_problem
 from toolkit.memory.storable import attributes_problem
 from toolkit.tools import arguments, coercion, redact
+from toolkit.tools.addresses import without_addresses
 from toolkit.tools.decorator import (
     COMPENSATES,
     MARK,
@@ -105,7 +106,6 @@ from toolkit.tools.decorator import (
     property_error,
     property_getter,
     tool_options,
-    without_addresses,
 )
 from toolkit.tools.parameters import ParamInfo
 from toolkit.tools.reflect import Reflection, ToolSpec, cache_generation, reflect

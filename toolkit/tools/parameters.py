@@ -56,6 +56,7 @@ from pydantic_core import PydanticUndefined, SchemaError, to_jsonable_python
 
 from toolkit.errors import ToolDefinitionError, a_or_an
 from toolkit.tools import arguments, coercion, fast_schema, redact
+from toolkit.tools.addresses import without_addresses
 from toolkit.tools.arguments import ParamInfo
 from toolkit.tools.decorator import ANNOTATED as _ANNOTATED
 from toolkit.tools.decorator import MARKERS as _MARKERS
@@ -67,7 +68,6 @@ from toolkit.tools.decorator import (
     alias_value,
     marker_in,
     value_text,
-    without_addresses,
 )
 from toolkit.tools.decorator import is_marker as _is_marker
 from toolkit.tools.decorator import nested_marker as _nested_marker

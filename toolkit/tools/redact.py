@@ -67,7 +67,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolkit.errors import ToolkitError, a_or_an
-from toolkit.tools.decorator import without_addresses
+from toolkit.tools.addresses import without_addresses
 from toolkit.tools.token_formats import KNOWN_TOKENS as _KNOWN_TOKENS
 from toolkit.tools.token_formats import folded_view, mask_lookalikes, may_fold, may_hold_token
 from toolkit.unicode import cut

@@ -51,7 +51,7 @@ from pydantic_core import to_jsonable_python
 
 from toolkit.errors import OWN_FAILURES, a_or_an
 from toolkit.tools import redact
-from toolkit.tools.decorator import without_addresses
+from toolkit.tools.addresses import without_addresses
 from toolkit.tools.set_order import is_set, sets_sorted
 
 

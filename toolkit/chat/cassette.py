@@ -50,7 +50,7 @@ the line (a last line the file ends inside, as a killed run leaves it, is said t
 it to replay the lines before it); so is one recorded with another tool (VCR.py's JSON, a HAR file: no line is an
 exchange). It is never rewritten.
 
-The run's clock (`toolkit.chat.clock`, re-exported here) is recorded in the cassette and
+The run's clock (`toolkit.chat.clock`) is recorded in the cassette and
 reused on replay, so a cassette recorded today replays tomorrow.
 
 Request and response bodies pass through `toolkit.tools.redact.scrub` before they are written
@@ -78,16 +78,6 @@ from typing import Any
 import httpx
 
 from toolkit.chat.charset import READ_AT_MOST, inflated, left_undone, undone
-from toolkit.chat.clock import (
-    CASSETTE_FORMAT,
-    PLAIN_FORMAT,
-    RECORD_VAR,
-    REPLAY_VAR,
-    ends_mid_line,
-    parse_clock,
-    session_now,
-    session_today,
-)
 from toolkit.chat.masking import header_secrets, mask_json, mask_keys, url_secrets
 from toolkit.chat.proxies import EnvironmentTransport
 from toolkit.chat.stream_scrub import scrub_event_stream
@@ -98,12 +88,19 @@ __all__ = [
     "RecordingTransport",
     "ReplayTransport",
     "relative_path",
-    "session_now",
-    "session_today",
 ]
 from toolkit import files
 from toolkit.errors import CassetteError, CassetteMismatch
 from toolkit.tools import redact
+
+RECORD_VAR, REPLAY_VAR = "LLM_RECORD", "LLM_REPLAY"
+CASSETTE_FORMAT = 2
+"""The newest cassette format this toolkit reads (this one and older; a line without one is format 1).
+A change that older toolkits would misread raises it, and a line that holds it says so (2: a reply
+cut at the client's bound, `"unread"`); every other line is written as `PLAIN_FORMAT`, which older
+toolkits read."""
+PLAIN_FORMAT = 1
+"""The format of a line that needs nothing newer (`"format": 1`)."""
 
 API_ENDPOINTS = ("/chat/completions", "/completions", "/embeddings", "/models")
 """The OpenAI API's own paths; what comes before them is the base URL's path."""
@@ -653,6 +650,25 @@ def _foreign(path: Path, problem: str) -> CassetteError:
 MAX_CASSETTE_BYTES = 64 * 1024 * 1024
 """A cassette larger than this is refused unread (a long course session with streamed replies is a few
 MB; a whole term of one class's runs, tens of MB)."""
+
+
+def parse_clock(value: Any) -> datetime:
+    """A cassette's `clock` entry as a datetime."""
+    return datetime.fromisoformat(value["now"])
+
+
+def ends_mid_line(path: Path) -> bool:
+    """Whether the file at `path` ends without a newline (a line cut short by a run killed mid-write);
+    False for no file, an empty one, or a pipe or device (`mkfifo`: opened to be read, it would wait
+    for a writer that never comes; nothing written there can be read back anyway)."""
+    if not path.is_file():
+        return False
+    try:
+        with path.open("rb") as existing:
+            existing.seek(-1, os.SEEK_END)
+            return existing.read(1) != b"\n"
+    except OSError:  # no file yet, or an empty one
+        return False
 
 
 def cassette_text(path: Path) -> str:

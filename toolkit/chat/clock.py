@@ -22,18 +22,9 @@ import os
 import threading
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
+from toolkit.chat.cassette import PLAIN_FORMAT, RECORD_VAR, REPLAY_VAR, cassette_text, ends_mid_line, parse_clock
 from toolkit.errors import CassetteError
-
-RECORD_VAR, REPLAY_VAR = "LLM_RECORD", "LLM_REPLAY"
-CASSETTE_FORMAT = 2
-"""The newest cassette format this toolkit reads (this one and older; a line without one is format 1).
-A change that older toolkits would misread raises it, and a line that holds it says so (2: a reply
-cut at the client's bound, `"unread"`); every other line is written as `PLAIN_FORMAT`, which older
-toolkits read."""
-PLAIN_FORMAT = 1
-"""The format of a line that needs nothing newer (`"format": 1`)."""
 
 _LOCK = threading.Lock()
 _recorded: dict[Path, dt.datetime] = {}
@@ -59,16 +50,9 @@ def session_today(env: Mapping[str, str] | None = None) -> dt.date:
     return session_now(env).date()
 
 
-def parse_clock(value: Any) -> dt.datetime:
-    """A cassette's `clock` entry as a datetime."""
-    return dt.datetime.fromisoformat(value["now"])
-
-
 def read_clock(path: Path) -> dt.datetime | None:
     """The clock reading a cassette holds (None if it holds none); a cassette that cannot be read (a
     folder, a pipe, over its cap: `toolkit.chat.cassette.cassette_text`) is a `CassetteError`."""
-    from toolkit.chat.cassette import cassette_text  # imported here: the cassette module imports this one
-
     for line in cassette_text(path).split("\n"):  # not `splitlines`: a body may hold U+2028
         if '"clock"' in line:
             entry = json.loads(line)
@@ -114,17 +98,3 @@ def _record_clock(path: Path) -> dt.datetime:
 
 def _unrecordable(path: Path, why: str) -> CassetteError:
     return CassetteError(f"cannot record to {path} ({RECORD_VAR}): it cannot be written ({why})")
-
-
-def ends_mid_line(path: Path) -> bool:
-    """Whether the file at `path` ends without a newline (a line cut short by a run killed mid-write);
-    False for no file, an empty one, or a pipe or device (`mkfifo`: opened to be read, it would wait
-    for a writer that never comes; nothing written there can be read back anyway)."""
-    if not path.is_file():
-        return False
-    try:
-        with path.open("rb") as existing:
-            existing.seek(-1, os.SEEK_END)
-            return existing.read(1) != b"\n"
-    except OSError:  # no file yet, or an empty one
-        return False

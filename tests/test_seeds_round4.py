@@ -1,0 +1,50 @@
+"""Round 4 of the sources' rules: statements of the seeds and of the peers' code that no test pinned.
+
+Each test cites the seed section (`/work/shared/seeds/000_*` LangChain4j's tool machinery, `003_*` week 3,
+`004_*` the declarative agent) or the peer's file it states.
+"""
+
+import logging
+
+from toolkit.chat.messages import ToolCall
+from toolkit.skills.folders import SKILL_FILE, load_skill
+from toolkit.skills.offer import Skills
+from toolkit.tools.decorator import InvocationContext
+from toolkit.tools.execute import execute
+
+
+def _skill(root, name="forms"):
+    folder = root / name
+    (folder / "templates").mkdir(parents=True)
+    (folder / SKILL_FILE).write_text(f"---\nname: {name}\ndescription: Fill in forms.\n---\nRead templates/a.md.\n")
+    (folder / "templates" / "a.md").write_text("A")
+    return folder
+
+
+def test_a_blank_resource_is_not_served_as_an_empty_result_and_is_not_logged(tmp_path, caplog):
+    """langchain4j-skills `FileSystemSkillLoader`: "Empty files are silently skipped" (`isNullOrBlank(content)`
+    → no resource). Here a blank file was listed among the resources and read as an empty tool result,
+    which a gateway that makes it an empty text block refuses (400) and a model reads as a failure. Now it
+    is left out of `resources` and of the warning; asked for, it says it is empty."""
+    folder = _skill(tmp_path)
+    (folder / "templates" / "empty.md").write_bytes(b"")
+    (folder / "templates" / "blank.md").write_text("  \n\n\t\n")
+    with caplog.at_level(logging.WARNING):
+        skill = load_skill(folder)
+    assert dict(skill.resources) == {"templates/a.md": "A"}
+    assert dict(skill.refused) == {"templates/blank.md": "it is empty", "templates/empty.md": "it is empty"}
+    assert not caplog.records  # silently, as the peer: an empty placeholder file is nothing to warn about
+    skills = Skills([skill])
+    activate, read = skills.management_tools()
+    context = InvocationContext()
+    execute(ToolCall(id="a", name="activate_skill", arguments='{"name": "forms"}'), [activate], context)
+    result = execute(
+        ToolCall(id="b", name="read_skill_resource", arguments='{"skill": "forms", "path": "templates/empty.md"}'),
+        [read],
+        context,
+    )
+    assert (result.is_error, result.content) == (
+        True,
+        "Tool 'read_skill_resource' failed: Skill 'forms' does not serve 'templates/empty.md': it is empty. "
+        "Available resources: templates/a.md.",
+    )

@@ -6,7 +6,9 @@ Each test cites the seed section (`/work/shared/seeds/000_*` LangChain4j's tool 
 
 import logging
 
-from toolkit.chat.messages import ToolCall
+from toolkit.chat.messages import ToolCall, ToolResultMessage
+from toolkit.chat.scripted import ScriptedModel
+from toolkit.loop.run import run_loop
 from toolkit.skills.folders import SKILL_FILE, load_skill
 from toolkit.skills.offer import Skills
 from toolkit.tools.decorator import InvocationContext
@@ -47,4 +49,44 @@ def test_a_blank_resource_is_not_served_as_an_empty_result_and_is_not_logged(tmp
         True,
         "Tool 'read_skill_resource' failed: Skill 'forms' does not serve 'templates/empty.md': it is empty. "
         "Available resources: templates/a.md.",
+    )
+
+
+def test_a_skill_tool_called_with_wrong_arguments_is_told_so_and_the_call_goes_on(tmp_path):
+    """Seed 000 §3.9: both skill executors' errors are hints for the model to correct itself; langchain4j-skills
+    `AbstractSkillToolExecutor.throwException` raises `ToolExecutionException` unless the builder's
+    `throwToolArgumentsExceptions` (default false) is set, so a missing or unknown argument goes back to the
+    model as the execution error handler's result (as the tool search strategies do, seed 000 §3.7).
+    Here it was an `ArgumentError`, which fails fast by default: a model writing `skill_name` (the peer's
+    parameter) ended the whole call."""
+    _skill(tmp_path)
+    skills = Skills.from_directory(tmp_path)
+    model = ScriptedModel(
+        [
+            ToolCall(id="a", name="activate_skill", arguments='{"skill_name": "forms"}'),
+            ToolCall(id="b", name="read_skill_resource", arguments='{"skill": "forms"}'),
+            ToolCall(id="c", name="activate_skill", arguments='{"name": "forms"}'),
+            "done",
+        ]
+    )
+    result = run_loop(model, "fill in the form", providers=[skills.provider()])
+    assert result.answer == "done"
+    first, second, third = [m for m in result.new_messages if isinstance(m, ToolResultMessage)]
+    assert (first.is_error, first.content) == (
+        True,
+        "Tool 'activate_skill' failed: Invalid arguments for tool 'activate_skill':\n"
+        '- skill_name: unknown field (got "forms"), valid fields: name\n'
+        "- name: missing, expected a string\n"
+        "Fix the arguments and call activate_skill again.",
+    )
+    assert (second.is_error, second.content) == (
+        True,
+        "Tool 'read_skill_resource' failed: Invalid arguments for tool 'read_skill_resource':\n"
+        "- path: missing, expected a string\n"
+        "Fix the arguments and call read_skill_resource again.",
+    )
+    assert (third.is_error, third.content, third.attributes) == (
+        False,
+        "Read templates/a.md.",
+        {"activated_skill": "forms"},
     )

@@ -6,13 +6,17 @@ Each test cites the seed section (`/work/shared/seeds/000_*` LangChain4j's tool 
 
 import logging
 
+import pytest
+
 from toolkit.chat.messages import ToolCall, ToolResultMessage
 from toolkit.chat.scripted import ScriptedModel
 from toolkit.loop.run import run_loop
+from toolkit.search.keyword import KeywordIndex, naive_search
 from toolkit.skills.folders import SKILL_FILE, load_skill
 from toolkit.skills.offer import Skills
 from toolkit.tools.decorator import InvocationContext
 from toolkit.tools.execute import execute
+from toolkit.tools.reflect import ToolSpec
 
 
 def _skill(root, name="forms"):
@@ -90,3 +94,26 @@ def test_a_skill_tool_called_with_wrong_arguments_is_told_so_and_the_call_goes_o
         "Read templates/a.md.",
         {"activated_skill": "forms"},
     )
+
+
+@pytest.mark.parametrize(
+    "terms, found",
+    [
+        (["order status"], ["query_order"]),  # "order" +2 +1, "status" +1: the phrase was in neither text
+        (["  Create\tTask "], ["create_task", "cancel_task"]),  # 2+1+2+1 = 6, then "task" alone 2+1 = 3
+        (["order", "ORDER status"], ["query_order"]),  # "order" once: the terms are de-duplicated after the split
+        (["order\u00a0status"], []),  # Java's \\s is ASCII whitespace: a no-break space splits nothing
+    ],
+)
+def test_a_search_term_of_several_words_is_one_term_per_word(terms, found):
+    """langchain4j `SimpleToolSearchStrategy.clean` (the version that searches `request.searchableTools()`,
+    seed 000 §3.7's `calculateSearchableTools`): `terms.stream().flatMap(term -> stream(term.split("\\\\s+")))`,
+    then trim, drop blanks, lower-case, distinct. A model writes ["order status"] although the argument asks
+    for single words; it was one phrase here, found in no tool. The index answers as the rule written out."""
+    specs = [
+        ToolSpec("query_order", "Look up the status of an order.", None),
+        ToolSpec("cancel_task", "Cancel a task.", None),
+        ToolSpec("create_task", "Create a new task.", None),
+    ]
+    assert [m.name for m in naive_search(terms, specs)] == found
+    assert [m.name for m in KeywordIndex(specs).search(terms, 5, 1, None)] == found

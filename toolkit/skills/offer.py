@@ -40,6 +40,11 @@ When the memory window drops the `activate_skill` result, the conversation no lo
 the activation: the skill's tools are not offered to a new call, and its files cannot be read
 until the model activates it again.
 
+Where LangChain4j's `Skills` differs: its `read_skill_resource` serves any skill's files, here only an
+active one's (the model reads the instructions before the files they name); it offers that tool only
+when some skill has files, here always (one tool list whatever the folders hold); and it refuses an
+empty list of skills, where here no skills is an empty `<available_skills>` and tools that say so.
+
 Leaves out: deactivating a skill; loading skills (`toolkit.skills.folders`).
 """
 

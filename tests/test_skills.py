@@ -115,11 +115,14 @@ def test_errors_list_what_is_available():
         ("[1]", "- arguments: got [1], expected a JSON object"),
     ],
 )
-def test_wrong_argument_types_are_argument_errors(arguments, problem):
+def test_wrong_argument_types_go_back_to_the_model_naming_the_problem(arguments, problem):
+    """An execution error, as the peer's `ToolExecutionException`: the model calls again (test_seeds_round4)."""
     activate, _ = course_skills().management_tools()
-    with pytest.raises(ArgumentError) as caught:
-        activate.execute(ToolCall(id="c", name="activate_skill", arguments=arguments))
-    assert problem in str(caught.value)
+    result = activate.execute(ToolCall(id="c", name="activate_skill", arguments=arguments))
+    assert result.is_error and result.content == (
+        f"Tool 'activate_skill' failed: Invalid arguments for tool 'activate_skill':\n{problem}\n"
+        "Fix the arguments and call activate_skill again."
+    )
 
 
 def test_management_tools_are_always_visible_and_name_the_skills():
@@ -267,15 +270,16 @@ def test_one_malformed_skill_folder_rejects_that_skill_alone(tmp_path, caplog):
 
 def test_activate_skill_refuses_arguments_it_does_not_have():
     activate, read = course_skills().management_tools()
-    with pytest.raises(ArgumentError) as caught:
-        _run(activate, name="refund-escalation", force=True)
-    assert str(caught.value) == (
-        "Invalid arguments for tool 'activate_skill':\n"
+    result = _run(activate, name="refund-escalation", force=True)
+    assert (result.is_error, result.content, result.attributes) == (
+        True,
+        "Tool 'activate_skill' failed: Invalid arguments for tool 'activate_skill':\n"
         "- force: unknown field (got true), valid fields: name\n"
-        "Fix the arguments and call activate_skill again."
+        "Fix the arguments and call activate_skill again.",
+        {},  # not activated
     )
-    with pytest.raises(ArgumentError, match="- mode: unknown field"):
-        _run(read, skill="refund-escalation", path="templates/escalation-reply.md", mode="rb")
+    result = _run(read, skill="refund-escalation", path="templates/escalation-reply.md", mode="rb")
+    assert result.is_error and "- mode: unknown field" in result.content
 
 
 def test_resources_are_read_only_after_activation():

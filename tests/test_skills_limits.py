@@ -305,8 +305,11 @@ def test_a_resource_saved_as_utf16_is_refused_saying_so_not_called_binary(tmp_pa
     (folder / "notes.md").write_bytes("Dear customer,\n".encode(encoding))
     (folder / "empty.md").write_bytes(b"")
     skill = load_skill(folder)
-    assert dict(skill.refused) == {"notes.md": "it is UTF-16 text, not UTF-8 (save it as UTF-8)"}
-    assert dict(skill.resources) == {"empty.md": ""}
+    assert dict(skill.refused) == {  # an empty file is no UTF-16 (nor binary): it is empty, and not served
+        "empty.md": "it is empty",
+        "notes.md": "it is UTF-16 text, not UTF-8 (save it as UTF-8)",
+    }
+    assert dict(skill.resources) == {}
 
 
 _PROSE = "Dear customer,\n退款 is on its way.\n"

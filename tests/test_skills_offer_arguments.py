@@ -1,6 +1,8 @@
-"""The skill tools' arguments read as every tool's: nested deeper than Python reads, an `ArgumentError`
-like any other arguments that are not a JSON object, not a `RecursionError` reported as the tool failing;
-a trailing comma, a double-encoded object, a skill's name in capitals taken as any @tool takes them."""
+"""The skill tools' arguments read as every tool's: nested deeper than Python reads, the problems of any
+other arguments that are not a JSON object, not a `RecursionError` reported as the tool failing; a trailing
+comma, a double-encoded object, a skill's name in capitals taken as any @tool takes them. The skill tools
+give those problems back to the model as an execution error (the peer's `ToolExecutionException`), where
+an @tool raises an `ArgumentError` (tests/test_seeds_round4.py)."""
 
 import json
 
@@ -25,13 +27,25 @@ def _problems(tool, arguments):
     return caught.value.problems
 
 
+def _told(tool, arguments):
+    """What a skill tool gives the model for `arguments`: an error result."""
+    result = tool.execute(ToolCall(id="c", name=tool.name, arguments=arguments))
+    assert result.is_error
+    return result.content
+
+
+def _as_told(tool, problems):
+    return f"Tool {tool.name!r} failed: {ArgumentError(tool.name, problems)}"
+
+
 @pytest.mark.parametrize("arguments", ["[" * 100_000, '{"name": ' + "[" * 100_000 + "}"])
 @pytest.mark.parametrize("which", [0, 1])
 def test_arguments_nested_too_deeply_are_an_argument_error(arguments, which):
     tool = course_skills().management_tools()[which]
     own = tools_from(activate)[0]
-    assert _problems(tool, arguments) == _problems(own, arguments)  # the limits every tool's arguments have
-    assert _problems(tool, arguments)[0].expected.startswith("a JSON object at most")
+    problems = _problems(own, arguments)
+    assert _told(tool, arguments) == _as_told(tool, problems)  # the limits every tool's arguments have
+    assert problems[0].expected.startswith("a JSON object at most")
 
 
 SKILL = "logistics-complaint"
@@ -67,8 +81,11 @@ def test_the_skill_tools_read_arguments_as_every_tool_reads_them(write):
 
 
 def test_a_wrong_value_is_shown_as_written():
-    problems = _problems(course_skills().management_tools()[0], '{"name": ["技能"]}')
-    assert [(p.field, p.received, p.expected) for p in problems] == [("name", '["技能"]', "a string")]
+    assert _told(course_skills().management_tools()[0], '{"name": ["技能"]}') == (
+        "Tool 'activate_skill' failed: Invalid arguments for tool 'activate_skill':\n"
+        '- name: got ["技能"], expected a string\n'
+        "Fix the arguments and call activate_skill again."
+    )
 
 
 @pytest.mark.parametrize("which, arguments", [(0, {"name": "x" * 2000}), (1, {"skill": "x" * 2000, "path": "a.md"})])

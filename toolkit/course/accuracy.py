@@ -7,7 +7,8 @@ Cases: `id,group,question,expect_tool,expect_order_id[,expect_args]` — groups 
 `edge` (5) and `no_call` (5); an empty `expect_tool` means no tool should be called; the optional
 `expect_args` is a JSON object of arguments the expected tool must receive (a file without the
 column is judged on tool and order id alone). Real models make several calls in one round, in
-any order, so `judge()` reads the whole set of calls (never only the first), in this order:
+any order, so `judge()` reads the whole set of calls (never only the first: the course's `W3ToolAccuracy`
+compares `called.get(0)`, and would fail a model that checked the order before its logistics), in this order:
 
     should not call, but called                       → unwanted_call
     should call, called nothing                       → missed_call

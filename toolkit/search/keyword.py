@@ -1,7 +1,9 @@
 """Keyword tool search with LangChain4j's rules, and an index that keeps them fast at 10,000 tools.
 
-The rules (`SimpleToolSearchStrategy`): the model sends a list of terms; each term is trimmed,
-lower-cased and de-duplicated, blanks dropped. For every tool and every term:
+The rules (`SimpleToolSearchStrategy`): the model sends a list of terms; each term is split at
+whitespace (Java's `\\s+`, ASCII whitespace: ["order status"] is "order" and "status", as a model
+writes it although the argument asks for single words), trimmed, lower-cased and de-duplicated, blanks
+dropped. For every tool and every term:
 
     the lower-cased name contains the term          +2
     the lower-cased description contains the term   +1
@@ -20,7 +22,7 @@ operations over all runs at a time (a catalogue may have hundreds of thousands o
 ids, version numbers, Chinese written without spaces). Runs that one text in 32 or more holds
 ("the", "order", a word inside many compounds) keep a bit set, OR-ed rather than listed text by
 text, and so does a short piece that many hold ("a"), once asked for. A mixed term ("e.g.",
-"create task") is found by its places in the sequence: runs side by side, checked with array
+"create_task") is found by its places in the sequence: runs side by side, checked with array
 look-ups rather than `in` on each tool (unless its runs times its places would pass the characters
 of the texts holding them: "a-a-a-…" over texts that repeat it; those texts are then read with `in`). A long query's words (6 or more terms longer than 3, of
 one kind of character) are looked up together, each step one set of array operations for all of
@@ -40,6 +42,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import sys
 import threading
 from collections.abc import Callable, Collection, Iterable, KeysView, Mapping, Sequence
@@ -59,6 +62,8 @@ from toolkit.unicode import cut
 
 _JAVA_TRIM = "".join(chr(c) for c in range(33))
 """What Java's `String.trim()` removes: every character up to and including the space."""
+_JAVA_SPACE = re.compile(r"[ \t\n\x0b\f\r]+")
+"""What Java's regex `\\s+` splits at (without `UNICODE_CHARACTER_CLASS`): ASCII whitespace only."""
 
 
 @dataclass(frozen=True)
@@ -72,8 +77,9 @@ class Match:
 
 
 def clean_terms(terms: Iterable[str]) -> list[str]:
-    """Trimmed, lower-cased, non-blank, each once, in the model's order (LangChain4j's `clean`)."""
-    cleaned = [t.strip(_JAVA_TRIM).lower() for t in terms]
+    """One term per word (split at whitespace), trimmed, lower-cased, non-blank, each once, in the model's
+    order (LangChain4j's `clean`: `term.split("\\s+")`, then `trim`, `toLowerCase`, `distinct`)."""
+    cleaned = [w.strip(_JAVA_TRIM).lower() for t in terms for w in _JAVA_SPACE.split(t)]
     return list(dict.fromkeys([t for t in cleaned if t]))
 
 
@@ -519,7 +525,7 @@ class _Postings:
     Many words of one query are looked up together (`words_hits`): the same steps, each one set of
     array operations for all the words.
 
-    A mixed term ("e.g.", "(jira", "create task") is cut into runs the same way. Where it occurs,
+    A mixed term ("e.g.", "(jira", "create_task") is cut into runs the same way. Where it occurs,
     its first run ends a run of the text, its inner runs are whole runs of the text, and its last
     run starts one, all side by side. So its places are found in the sequence without reading
     the texts: start from the places of its rarest part and keep those whose neighbours in the
@@ -1169,7 +1175,7 @@ class KeywordSearch:
     name: str = SEARCH_TOOL_NAME
     description: str = "Finds available tools whose name or description contains given search terms"
     argument: str = "terms"
-    argument_description: str = "A list of search terms used to find relevant tools"
+    argument_description: str = "A list of individual search terms (single words) used to find relevant tools"
     takes = "terms"  # a class attribute (a dataclass field needs an annotation); no ClassVar: pyright then
     # refused it for `SearchStrategy.takes`, a read-only property
     """The query is a list of terms (a vector search takes a text)."""

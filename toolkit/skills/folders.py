@@ -40,7 +40,9 @@ again on the opened descriptor (`fstat`: still a regular file, still one link, t
 request for it names that reason: symbolic links (files and folders), hard links (a second
 name for a file that may live outside the folder), devices and pipes, files over 256 KiB,
 binary files and text not in UTF-8 (one rule for SKILL.md too, `not_utf8`), files the user running Python may not read, files whose name is not UTF-8, the files past `MAX_SKILL_BYTES` of one skill in
-all. Dotfiles and dot-folders are skipped silently (`.git`, editor files). A file
+all. Dotfiles and dot-folders are skipped silently (`.git`, editor files), and so are blank files
+(LangChain4j's `FileSystemSkillLoader` skips them too): read, one would be an empty tool result, which
+some gateways refuse and a model reads as a failure; asked for, it is said to be empty. A file
 swapped for a link *while* loading is a `ConfigurationError` for that skill, never a raw
 `OSError`. A `SKILL.md` that is a link is refused the same way, and said so.
 
@@ -53,7 +55,9 @@ Which tools a skill owns is decided in code (`load_skills(root, tools={"name": [
 a folder holds text, never code that would run. Offering skills to the model is
 `toolkit.skills.offer`.
 
-Leaves out: running scripts from a skill, reloading a changed folder (load again).
+Leaves out: running scripts from a skill, reloading a changed folder (load again). Unlike LangChain4j's
+`FileSystemSkillLoader`, which keeps files under `scripts/` out of the resources (a tool of its own runs
+them), a script here is a resource like any file: the model may read it, nothing runs it.
 """
 
 from __future__ import annotations
@@ -840,6 +844,9 @@ def _resources(folder: Path, named: str) -> Iterator[tuple[str, str, bool]]:
         if text is None:
             yield relative, why, False
             continue
+        if not text.strip():
+            yield relative, EMPTY, False
+            continue
         total += len(text.encode("utf-8"))
         yield relative, text, True
 
@@ -949,11 +956,15 @@ def _utf16_without_mark(data: bytes) -> bool:
 
 
 _OVER_TOTAL = f"it would take the skill's files over {MAX_SKILL_BYTES} bytes in all"
+EMPTY = "it is empty"
+"""Why a blank file (nothing, or whitespace only) is not served: read, it would be an empty tool result."""
 
 
 def _log_refused(named: str, refused: Mapping[str, str]) -> None:
     """One warning for the files of the skill folder `named` that are not served, the first `MAX_LOGGED` named:
-    not one each (a skill's assets/ of images, a folder of data past `MAX_SKILL_BYTES`, flooded stderr)."""
+    not one each (a skill's assets/ of images, a folder of data past `MAX_SKILL_BYTES`, flooded stderr).
+    Blank files are left out silently, as LangChain4j's `FileSystemSkillLoader` skips them."""
+    refused = {path: why for path, why in refused.items() if why != EMPTY}
     if not refused:
         return
     listed = ", ".join(f"{_printable(path)} ({why})" for path, why in list(refused.items())[:MAX_LOGGED])

@@ -28,14 +28,22 @@ management tools carry `metadata={"always_visible": True}`, so tool search never
 A wrong skill name or path is an error result listing what exists, so the model can correct
 itself; a skill's name in other capitals names it (an `enum`, read case-insensitively as every
 tool's). The arguments' text is read as every tool's (a trailing comma, an object written again
-as a JSON string); wrong argument *types*, and arguments the tools do not have (`additionalProperties:
-false` is enforced), are `ArgumentError`s like any tool's. A skill's own tool whose name is
+as a JSON string); wrong argument *types*, missing arguments and arguments the tools do not have
+(`additionalProperties: false` is enforced) are named as for any tool, but as a `SkillError`, an
+execution error: by default the text goes back to the model, which calls again, where an
+`ArgumentError` would end the call (langchain4j-skills' executors throw `ToolExecutionException`
+for them unless built with `throwToolArgumentsExceptions(true)`; tool search does the same). A skill's own tool whose name is
 taken by any other tool of the call (a registry, an MCP server) is a `ConfigurationError` when
 the call's tools are put together (`possible_tools()`), not a silent shadow.
 
 When the memory window drops the `activate_skill` result, the conversation no longer shows
 the activation: the skill's tools are not offered to a new call, and its files cannot be read
 until the model activates it again.
+
+Where LangChain4j's `Skills` differs: its `read_skill_resource` serves any skill's files, here only an
+active one's (the model reads the instructions before the files they name); it offers that tool only
+when some skill has files, here always (one tool list whatever the folders hold); and it refuses an
+empty list of skills, where here no skills is an empty `<available_skills>` and tools that say so.
 
 Leaves out: deactivating a skill; loading skills (`toolkit.skills.folders`).
 """
@@ -215,12 +223,12 @@ class Skills:
         return name in self._active.get(_activations_key(memory_id, turn), ())
 
     def _activate(self, call: ToolCall, context: InvocationContext) -> ToolOutput:
-        skill = self.get(_strings(call, "name")["name"])
+        skill = self.get(_strings_for_model(call, "name")["name"])
         self._note(_activations_key(context.memory_id, context.turn), {skill.name}, adding=True)
         return ToolOutput(skill.body or _no_instructions(skill), {ACTIVATED_SKILL: skill.name})
 
     def _read(self, call: ToolCall, context: InvocationContext) -> str:
-        args = _strings(call, "skill", "path")
+        args = _strings_for_model(call, "skill", "path")
         skill = self.get(args["skill"])
         if not self.is_active(skill.name, context.memory_id, context.turn):
             raise SkillError(
@@ -288,6 +296,17 @@ def _activations_key(memory_id: Any, turn: int) -> str | int:
     """Whose activations: the conversation's (its memory id as text), or without a memory the turn's
     (its number). `memory_id=None` alone is no key: every call without a memory has it."""
     return turn if memory_id is None else repr(memory_id)
+
+
+def _strings_for_model(call: ToolCall, *fields: str) -> dict[str, str]:
+    """`_strings`, a mistake in the arguments a `SkillError` (an execution error: by default its text goes
+    back to the model, which can call again) rather than an `ArgumentError` (by default the call fails fast).
+    As in langchain4j-skills, whose executors throw `ToolExecutionException` unless told otherwise: a model
+    that guessed a parameter's name (`skill_name`, the peer's) corrects it instead of ending the call."""
+    try:
+        return _strings(call, *fields)
+    except ArgumentError as mistake:
+        raise SkillError(str(mistake)) from None
 
 
 def _strings(call: ToolCall, *fields: str) -> dict[str, str]:

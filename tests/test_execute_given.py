@@ -29,3 +29,20 @@ def test_strict_is_a_bool(strict, shown, kind):
 
 def test_a_bool_is_taken():
     assert [t.name for t in tools_from(lookup, strict=True)] == [t.name for t in tools_from(lookup)] == ["lookup"]
+
+
+def test_execute_with_its_arguments_swapped_says_which_goes_first():
+    """`execute(tools, call)` raised "'tuple' object has no attribute 'name'" from inside the lookup."""
+    from toolkit.chat.messages import ToolCall
+    from toolkit.errors import ConfigurationError
+    from toolkit.tools.execute import execute
+
+    tools = tools_from(lookup)
+    call = ToolCall(id="c1", name="lookup", arguments='{"order_id": "A1"}')
+    with pytest.raises(ConfigurationError) as caught:
+        execute(tools, call)  # type: ignore[arg-type]
+    assert str(caught.value) == (
+        "execute(call, tools) takes the ToolCall first, got a list. Fix: execute(call, tools), "
+        "e.g. execute(ToolCall(id=..., name=..., arguments=...), [my_tool])"
+    )
+    assert execute(call, tools).content == "shipped"

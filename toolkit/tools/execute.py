@@ -393,7 +393,13 @@ def execute(
     context: InvocationContext | None = None,
     policies: Policies = Policies(),
 ) -> ToolResultMessage:
-    """Find the tool `call` names and run it; an unknown name goes to `policies.unknown_tool`."""
+    """Find the tool `call` names and run it; an unknown name goes to `policies.unknown_tool`.
+    A `call` that is not a `ToolCall` (the two arguments swapped) is a `ConfigurationError`."""
+    if not isinstance(call, ToolCall):
+        raise ConfigurationError(
+            f"execute(call, tools) takes the ToolCall first, got {a_kind_of(call)}. "
+            "Fix: execute(call, tools), e.g. execute(ToolCall(id=..., name=..., arguments=...), [my_tool])"
+        )
     return run_call(call, tools, context, policies).unwrap()
 
 

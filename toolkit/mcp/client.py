@@ -20,7 +20,8 @@ the log lines of the SDK and of httpx2 as well.
 It connects on first use (or `connect()`), lists tools through a cache (a tool the SDK cannot
 read, say one with no `inputSchema`, costs that tool alone: it goes into `unreadable`, with the
 reason; a `nextCursor` that is a number is given back as it came, one of another kind costs the later
-pages alone, `listing_cut` saying so; an `inputSchema` that does not say `"type": "object"` (`{}`, `["object", "null"]`) is read
+pages alone, `listing_cut` saying so, as it says a listing cut at `MAX_PAGES` pages, `MAX_TOOLS` tools
+or `MAX_LISTING_CHARS` characters of JSON in all; an `inputSchema` that does not say `"type": "object"` (`{}`, `["object", "null"]`) is read
 as saying it, since arguments are an object all the same), and calls a tool with a deadline for the whole call (the SDK's is per round: a server
 asking for more input round after round held it for ten): when it passes, the SDK sends the
 `notifications/cancelled` message so the server stops working. The cache is emptied by
@@ -188,6 +189,13 @@ from toolkit.unicode import cut
 MAX_PAGES = 100
 """How many pages of tools a listing reads at most: a paginator that never ends (a new cursor
 and new tools on every page) stops here, and `McpClient.listing_cut` says so."""
+MAX_TOOLS = 10_000
+"""How many tools a listing reads at most, across its pages: 100 pages of 10,000 tools were all read,
+kept and translated (a chat API takes 128 tools a request; the largest servers list a few hundred)."""
+MAX_LISTING_CHARS = 10_000_000
+"""How many characters of JSON a listing's tools take at most in all (each tool as MCP writes it):
+100 pages of 1 MB descriptions were all read and kept. The tool that passes it, and every later one,
+is not read, and `McpClient.listing_cut` says so."""
 CANCEL_GRACE_S = 2.0
 """How long an interrupted request may take to tell the server it is cancelled."""
 
@@ -784,7 +792,12 @@ class McpClient:
         tools, cut_at = self._call(within, timeout=seconds)
         if changed == self._tools_changed:  # else they changed while being listed: asked again next time
             self._tools = tools
-        if cut_at is _TOO_MANY_PAGES:
+        if isinstance(cut_at, _TooMuch):
+            self.listing_cut = (
+                f"MCP server {self.name!r} lists {cut_at.what}; only the first {len(tools):,} were read (on "
+                f"{cut_at.pages} page{'' if cut_at.pages == 1 else 's'}), and the others are not offered"
+            )
+        elif cut_at is _TOO_MANY_PAGES:
             self.listing_cut = (
                 f"MCP server {self.name!r} lists its tools on more than {MAX_PAGES} pages; only the first "
                 f"{MAX_PAGES} pages ({len(tools)} tools) were read, and the tools on later pages are not offered"
@@ -1262,6 +1275,16 @@ _TOO_MANY_PAGES = object()
 """`_list_all`'s word for a listing cut at `MAX_PAGES` pages."""
 
 
+@dataclass(frozen=True)
+class _TooMuch:
+    """`_list_all`'s word for a listing cut at `MAX_TOOLS` tools or `MAX_LISTING_CHARS` characters."""
+
+    what: str
+    """What was past the cap ("more than 5 tools")."""
+    pages: int
+    """How many pages were read."""
+
+
 def _cursor(after: Any) -> str | int | None:
     """A page's `nextCursor` as the next request gives it back: a string, or a number as it came (MCP's
     cursor is an opaque string, and a server of another SDK or written by hand sent an offset); None
@@ -1276,20 +1299,30 @@ def _cursor(after: Any) -> str | int | None:
 
 async def _list_all(client: mcp.Client, unreadable: dict[str, str]) -> tuple[list[McpTool], Any]:
     """Every page of tools (the tools a page cannot give go into `unreadable`), and where the listing
-    was cut: None when it was not, `_TOO_MANY_PAGES` at `MAX_PAGES` pages with more to come, or the
-    `nextCursor` that cannot be given back (`_cursor`: `1.5`, an object). A paginator that repeats a
-    cursor or a page is stopped there: it would repeat forever, and it lists nothing new."""
+    was cut: None when it was not, `_TOO_MANY_PAGES` at `MAX_PAGES` pages with more to come, a
+    `_TooMuch` past `MAX_TOOLS` tools or `MAX_LISTING_CHARS` characters in all (no later page is asked
+    for), or the `nextCursor` that cannot be given back (`_cursor`: `1.5`, an object). A paginator that
+    repeats a cursor or a page is stopped there: it would repeat forever, and it lists nothing new."""
     tools: list[McpTool] = []
     cursors: set[str] = set()
     pages: set[tuple[str, ...]] = set()
     cursor: str | int | None = None
-    for _ in range(MAX_PAGES):
+    chars = 0
+    for number in range(1, MAX_PAGES + 1):
         page, after = await _readable_page(client, cursor, unreadable)
         names = tuple(t.name for t in page.tools)
         if names and names in pages:
             return tools, None
         pages.add(names)
-        tools += page.tools
+        for tool in page.tools:
+            if len(tools) >= MAX_TOOLS:
+                return tools, _TooMuch(f"more than {MAX_TOOLS:,} tools", number)
+            chars += len(tool.model_dump_json(by_alias=True, exclude_none=True))
+            if chars > MAX_LISTING_CHARS:
+                return tools, _TooMuch(
+                    f"tools taking more than {MAX_LISTING_CHARS:,} characters of JSON in all", number
+                )
+            tools.append(tool)
         try:
             cursor = _cursor(after)
         except ValueError:

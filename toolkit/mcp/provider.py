@@ -23,8 +23,9 @@ deadline, `list_timeout`) and, per tool:
    (or whose translation fails in any other way), or that the SDK cannot read at all (no
    `inputSchema`, one that is no object: `McpClient.unreadable`), is left out, the others stay. What was left
    out, and why, is in `provider.left_out` (and the log), so a notebook can show it; so is a
-   listing cut at `MAX_PAGES` pages, or at a `nextCursor` that cannot be given back (`1.5`, an object;
-   `McpClient.listing_cut`, under `"server: (later pages)"`);
+   listing cut at `MAX_PAGES` pages, `MAX_TOOLS` tools or `MAX_LISTING_CHARS` characters in all, or at a
+   `nextCursor` that cannot be given back (`1.5`, an object; `McpClient.listing_cut`, under
+   `"server: (later pages)"`);
 3. keeps MCP's `annotations`, `_meta` and `title` (`mcp_title`: the name a person reads) — plus
    which server and which original name — in the spec's `metadata`, which the model never sees; a description longer than a chat API takes
    (`MAX_DESCRIPTION_CHARS`) is cut, and kept whole there (`mcp_description`); so is the tool's

@@ -1440,11 +1440,40 @@ def _object_rooted(item: Any) -> Any:
 def _raw_listing(session: Any) -> tuple[Any, Any, Any] | None:
     """The SDK's private pieces `_readable_page` asks for a page with and hands it back with: how a
     request is stamped, sent unchecked, and a listing absorbed (x-mcp-header filtering, output
-    schemas kept for checking results). None in an SDK version without them."""
-    try:
-        return session._stamp, session._dispatcher.send_raw_request, session._absorb_tool_listing
-    except AttributeError:
+    schemas kept for checking results). The one place that reads them; None in an SDK version
+    shaped otherwise (`raw_listing_problem`)."""
+    if raw_listing_problem(session) is not None:
         return None
+    return session._stamp, session._dispatcher.send_raw_request, session._absorb_tool_listing
+
+
+def raw_listing_problem(session: Any) -> str | None:
+    """None while `session` (the SDK's `ClientSession`, connected) has the private pieces `_raw_listing`
+    reads, called as `_readable_page` calls them; else one line saying what differs. The SDK has no
+    public way to ask for a page it would not check, so a test fails on this first when it changes."""
+    stamp = getattr(session, "_stamp", None)
+    send = getattr(getattr(session, "_dispatcher", None), "send_raw_request", None)
+    absorb = getattr(session, "_absorb_tool_listing", None)
+    for name, found, called, keywords in (
+        ("_stamp", stamp, "(data, opts)", {}),
+        ("_dispatcher.send_raw_request", send, "(method, params, opts)", {}),
+        ("_absorb_tool_listing", absorb, "(result, complete=...)", {"complete": True}),
+    ):
+        if not callable(found):
+            return f"ClientSession.{name} is gone"
+        try:
+            signature = inspect.signature(found)
+            signature.bind(*range(called.count(",") + 1 - len(keywords)), **keywords)
+        except (TypeError, ValueError):
+            return f"ClientSession.{name} cannot be called as {called}: it takes {_shown_signature(found)}"
+    return None
+
+
+def _shown_signature(function: Any) -> str:
+    try:
+        return str(inspect.signature(function))
+    except (TypeError, ValueError):
+        return "what its signature does not say"
 
 
 def _listed_tools(version: str, envelope: Mapping[str, Any], items: list[Any]) -> list[McpTool]:
@@ -1674,9 +1703,28 @@ _spawned: contextvars.ContextVar[list[int] | None] = contextvars.ContextVar("too
 """The pids of the servers started in this task's `group_ended` (None outside one)."""
 
 
+_SPAWN = "_create_platform_compatible_process"
+"""The SDK's private function in `mcp.client.stdio` that starts a stdio server (`_noting_spawns` wraps it)."""
+
+
+def spawn_problem() -> str | None:
+    """None while `mcp.client.stdio.stdio_client` starts its server through `_SPAWN`, which `_noting_spawns`
+    wrapped; else one line saying what differs (a server's own children are then left running, as the
+    SDK leaves them). The one place reading the SDK's private spawning: a test fails on this first."""
+    spawn = getattr(mcp.client.stdio, _SPAWN, None)
+    if spawn is None:
+        return f"mcp.client.stdio.{_SPAWN} is gone"
+    if not getattr(spawn, "toolkit_notes_pids", False):
+        return f"mcp.client.stdio.{_SPAWN} is not the wrapper that notes pids"
+    opener = inspect.unwrap(stdio_client)
+    if _SPAWN not in getattr(getattr(opener, "__code__", None), "co_names", ()):
+        return f"mcp.client.stdio.stdio_client no longer calls {_SPAWN}"
+    return None
+
+
 def _noting_spawns() -> None:
     """Wrap the SDK's spawning function so that a `group_ended` around it learns the server's pid."""
-    spawn = getattr(mcp.client.stdio, "_create_platform_compatible_process", None)
+    spawn = getattr(mcp.client.stdio, _SPAWN, None)
     if spawn is None or getattr(spawn, "toolkit_notes_pids", False):
         return
 
@@ -1688,7 +1736,7 @@ def _noting_spawns() -> None:
         return process
 
     noted.toolkit_notes_pids = True  # type: ignore[attr-defined]
-    mcp.client.stdio._create_platform_compatible_process = noted  # noqa: SLF001
+    setattr(mcp.client.stdio, _SPAWN, noted)
 
 
 @contextlib.asynccontextmanager

@@ -13,8 +13,9 @@ deadline, `list_timeout`) and, per tool:
    their code point (`查询订单` → `u67e5u8be2u8ba2u5355`); a name that is still taken, by another
    tool of any of the provider's servers, gets `_2`, `_3` (two servers offering one name is a clash
    the loop refuses, naming the fix). Errors about a tool name both the wire name and the original;
-   `provider.renamed` lists the tools renamed so, and the `toolkit.mcp` logger says so at INFO, once per
-   server and set of names.
+   `provider.renamed` lists the tools renamed so, and the `toolkit.mcp` logger says so as a WARNING (a
+   learner sees it: the trace names tools the server never listed), once per client and set of names,
+   whatever the provider.
    A server listing one name twice is offered its first tool of that name only;
 2. leaves out a tool whose `execution.taskSupport` is "required": MCP tasks are not supported
    here, and such a server refuses a plain call (-32601), so the model could never use it;
@@ -120,6 +121,7 @@ import logging
 import re
 import time
 import unicodedata
+import weakref
 import zlib
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -193,7 +195,10 @@ log: logging.Logger = logging.getLogger("toolkit.mcp")
 _SHOWN_NAMES = 3
 """The renamed tools the log line names at most."""
 _TOLD_KEPT = 256
-"""The sets of renamed tools one provider remembers having told."""
+"""The sets of renamed tools one client remembers having told."""
+_TOLD: weakref.WeakKeyDictionary[Any, set[frozenset[tuple[str, str]]]] = weakref.WeakKeyDictionary()
+"""Per client, the sets of renamed tools already told: each is told once whatever the provider (a notebook
+makes several over one client, and a line per provider said the same thing again and again)."""
 MAX_RESULT_CHARS = 100_000
 """How many characters of a tool's result the model reads by default (`McpToolProvider(max_result_chars=...)`)."""
 MAX_DESCRIPTION_CHARS = 1024
@@ -310,6 +315,7 @@ class McpToolProvider:
         """The tools the last `provide()` offered under another name: `"server: original"` → the name the
         model calls (the chat API takes `^[A-Za-z0-9_-]{1,64}$` only; step 1)."""
         self._told_renamed: set[tuple[str, frozenset[tuple[str, str]]]] = set()
+        """What this provider told of clients that cannot be remembered weakly (`_TOLD`): a stand-in's."""
         self._clock = clock
         self._down: dict[int, _Down] = {}
 
@@ -339,7 +345,7 @@ class McpToolProvider:
         return tools
 
     def _tell_renamed(self, tools: list[Tool]) -> None:
-        """Fill `renamed`, and say once per server and set of names, in one line, which names the model
+        """Fill `renamed`, and warn once per server and set of names, in one line, which names the model
         calls in place of the server's (the model reads the new name only; a trace shows it)."""
         by_server: dict[str, list[tuple[str, str]]] = {}
         for tool in tools:
@@ -350,16 +356,13 @@ class McpToolProvider:
         self.renamed = {
             f"{server}: {original}": wire for server, pairs in by_server.items() for original, wire in pairs
         }
+        clients = {client.name: client for client in self.clients}
         for server, pairs in by_server.items():
-            key = (server, frozenset(pairs))
-            if key in self._told_renamed:
+            if not self._first_told(clients.get(server), server, frozenset(pairs)):
                 continue
-            if len(self._told_renamed) >= _TOLD_KEPT:
-                self._told_renamed.clear()
-            self._told_renamed.add(key)
             shown = ", ".join(f"{cut(original, 40, '...')!r} as {wire!r}" for original, wire in pairs[:_SHOWN_NAMES])
             more = f" and {len(pairs) - _SHOWN_NAMES:,} more" if len(pairs) > _SHOWN_NAMES else ""
-            log.info(
+            log.warning(  # a learner sees it (Python shows WARNING and above by default): the trace has other names
                 "MCP server %r names %s the chat API does not take (it takes ^[A-Za-z0-9_-]{1,64}$); the model "
                 "calls %s%s (provider.renamed lists them)",
                 server,
@@ -367,6 +370,25 @@ class McpToolProvider:
                 shown,
                 more,
             )
+
+    def _first_told(self, client: Any, server: str, pairs: frozenset[tuple[str, str]]) -> bool:
+        """Whether `client` (of `server`) renaming `pairs` is told for the first time (and note it told)."""
+        try:
+            told = _TOLD.setdefault(client, set())
+        except TypeError:  # None, or a stand-in that cannot be weakly referred to: this provider remembers it
+            told = {names for name, names in self._told_renamed if name == server}
+            if pairs in told:
+                return False
+            if len(self._told_renamed) >= _TOLD_KEPT:
+                self._told_renamed.clear()
+            self._told_renamed.add((server, pairs))
+            return True
+        if pairs in told:
+            return False
+        if len(told) >= _TOLD_KEPT:
+            told.clear()
+        told.add(pairs)
+        return True
 
     def _first_of_each_name(self, client: McpClient, listed: list[McpTool]) -> list[McpTool]:
         """The first tool of each name; later ones with that name are left out (step 1)."""

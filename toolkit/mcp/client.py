@@ -89,7 +89,8 @@ and exited). The SDK's own log record of either (with a traceback) goes only whe
 application configured logging, never to stderr through logging's last resort.
 
 Leaves out: reconnecting by itself after the server died (`gone` says why; `close()` and use it
-again, or make a new client: `McpToolProvider` closes it when it tries the server again),
+again, or make a new client: `McpToolProvider` closes it when it tries the server again; a transport
+given as an object opens once, and a second time is one line saying so, `ONE_USE_TRANSPORT`),
 resources, prompts, sampling, elicitation and roots (a server asking for one during a call is told
 no by the SDK, and the call's error says what it asked for and that this client does not give it,
 not that the server failed); turning tools into toolkit `Tool`s (`toolkit.mcp.provider`).
@@ -234,6 +235,16 @@ NOT_FOUND_HINT = (
 """Said after a 404 while connecting over HTTP: a URL without the server's path is the usual slip."""
 
 
+ONE_USE_TRANSPORT = (
+    "it was given to McpClient as a transport (an async context manager), which was opened before, and such a "
+    "transport (one made with @asynccontextmanager, as the SDK's stdio_client and streamable_http_client are) "
+    "opens only once; give McpClient a URL, McpClient.stdio(...) or a server object, which it connects to anew, "
+    "or make a new McpClient with a new transport"
+)
+"""Why a caller's transport failed to open a second time (after `close()`, or when `McpToolProvider` tries a
+server that went away again): entering it again raised contextlib's `AttributeError` ('args')."""
+
+
 class McpClient:
     """One MCP server, used synchronously (see the module docstring)."""
 
@@ -317,6 +328,9 @@ class McpClient:
         """While a thread opens the connection: what it waits for (`abandon_connecting`)."""
         self._killing_s = 0.0
         """How long closing waited for processes the server left running to end (`_children_killed`)."""
+        self._opened = self._reopening = False
+        """Whether a transport of the caller's (`server` with `__aenter__`) was opened before, and whether the
+        connection being opened is such a second one: most open only once (`_unreachable`)."""
         self._lock = threading.Lock()
 
     def __repr__(self) -> str:
@@ -533,6 +547,7 @@ class McpClient:
         elif isinstance(self.server, str):
             transport = http_transport(self.server, self._refused)
         elif hasattr(self.server, "__aenter__"):  # a transport of the caller's: its answers are read off a wire too
+            self._reopening, self._opened = self._opened, True
             transport = self.server
         else:
             return self.server  # a server object, served in-process: the SDK checks its answers where they are made
@@ -566,6 +581,8 @@ class McpClient:
             reason = unread
         elif (version := _unspoken_version(leaf)) is not None:
             reason = _version_problem(self._quoted(version))
+        if self._reopening and isinstance(leaf, AttributeError | RuntimeError | TypeError):  # what contextlib raises
+            reason = ONE_USE_TRANSPORT
         if isinstance(exc, _BrokenWhileConnecting):
             reason = f"it broke the protocol while connecting: {exc}"
         elif isinstance(self.server, str) and reason.endswith("Not Found"):  # an HTTP 404 before any session

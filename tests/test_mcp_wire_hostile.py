@@ -65,3 +65,35 @@ def test_a_result_that_comes_after_the_deadline_is_dropped_and_the_next_call_is_
         assert client.gone == ""
     assert first.is_error and first.content.startswith("Tool 't' failed: no answer within 0.1 s, so the call was")
     assert (second.is_error, second.content) == (False, "answer 2")
+
+
+def test_a_flood_of_notifications_the_sdk_cannot_read_logs_a_few_lines_not_one_traceback_each(caplog):
+    """A server sending progress the SDK refuses (`"progress": "50%"`) had the SDK log a warning with its
+    traceback for each one: 200 tracebacks in a notebook that configured logging (week 9 does). The first
+    few are logged, then one line says the rest are not; the call is answered."""
+    import logging
+
+    from test_mcp_unusual import _by_hand
+
+    async def on_call(rid, send, answers):
+        for _ in range(200):
+            await send({"method": "notifications/progress", "params": {"progressToken": "p", "progress": "50%"}})
+        await send({"id": rid, "result": {"content": [{"type": "text", "text": "done"}]}})
+
+    with caplog.at_level(logging.WARNING):
+        with McpClient(_by_hand(on_call), name="flood") as client:
+            assert client.call_tool("t", {}).content[0].text == "done"
+            assert client.call_tool("t", {}).content[0].text == "done"  # a second call: nothing more is logged
+    said = [(r.name, r.getMessage(), bool(r.exc_info)) for r in caplog.records if r.name == "client"]
+    validate = ("client", "Failed to validate notification: notifications/progress", True)
+    assert said == [
+        validate,
+        validate,
+        validate,
+        (
+            "client",
+            "Failed to validate notification: notifications/progress (and later log lines like it on this MCP "
+            "connection's thread 'mcp-flood' are left out)",
+            False,
+        ),
+    ]

@@ -86,7 +86,8 @@ without an `id`: a JSON logger writing to stdout, `{"level": 30, "msg": "…"}`)
 nothing: the requests go on (their real answer may still come), and a timeout then says that
 the server wrote such a line, as does a failure to connect (a server that printed its usage
 and exited). The SDK's own log record of either (with a traceback) goes only where the
-application configured logging, never to stderr through logging's last resort.
+application configured logging, never to stderr through logging's last resort, and at most
+`SDK_REPEATS` of one kind per connection, then one line saying the rest are left out (`_Repeats`).
 
 Leaves out: reconnecting by itself after the server died (`gone` says why; `close()` and use it
 again, or make a new client: `McpToolProvider` closes it when it tries the server again; a transport
@@ -208,6 +209,50 @@ MCP does not have), with a traceback; with no handler anywhere, logging's last r
 print it on stderr. This client reports the problems that matter itself (`_on_message`; a bad
 notification changes no call), so the SDK's records go only where the application configured
 logging."""
+SDK_REPEATS = 3
+"""How many log records of one kind (one message template, one logger) the SDK may write from one
+connection's thread before the rest are left out (`_Repeats`)."""
+
+
+class _Repeats(logging.Filter):
+    """Lets the SDK log a record of one kind at most `SDK_REPEATS` times from one MCP connection's thread
+    (named `mcp-<server>`), and a last one saying the later ones are left out. A server that sends what
+    the SDK cannot read, again and again (a progress of "50%", a stdio server printing to its stdout),
+    had the SDK log a warning with a traceback for each one: hundreds in a notebook that configured
+    logging. Records from other threads pass as they are."""
+
+    KEPT = 4096
+    """The kinds remembered at most; past that, counting starts again."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._counts: dict[tuple[int | None, str, str, Any], int] = {}
+        self._lock = threading.Lock()
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        thread = record.threadName or ""
+        if not thread.startswith("mcp-"):
+            return True
+        key = (record.thread, thread, record.name, record.msg)
+        with self._lock:
+            if len(self._counts) >= self.KEPT and key not in self._counts:
+                self._counts.clear()
+            count = self._counts[key] = self._counts.get(key, 0) + 1
+        if count <= SDK_REPEATS:
+            return True
+        if count > SDK_REPEATS + 1:
+            return False
+        record.msg = (
+            f"{record.getMessage()} (and later log lines like it on this MCP connection's thread {thread!r} are "
+            "left out)"
+        )
+        record.args, record.exc_info, record.exc_text = None, None, None
+        return True
+
+
+_REPEATS = _Repeats()
+for _sdk_logger in ("client", "mcp.client.stdio", "mcp.client.streamable_http", "mcp.shared.jsonrpc_dispatcher"):
+    logging.getLogger(_sdk_logger).addFilter(_REPEATS)
 mask_urls_in_logs(*HTTPX2_LOGGERS, "mcp.client.streamable_http", "mcp.client.sse", "mcp.client.stdio", "client")
 """httpx2 logs each request's URL (INFO), the SDK the URL it connects to and every message it sends
 or reads (DEBUG): a server URL's password and `?token=` value are masked there as in this client's

@@ -67,3 +67,35 @@ def test_a_listing_that_ends_at_the_cap_is_whole(monkeypatch, cap):
         monkeypatch.setattr(toolkit.mcp.client, cap, 3 if cap == "MAX_TOOLS" else size)
         assert len(client.list_tools()) == 3
         assert client.listing_cut == ""
+
+
+def test_tools_the_sdk_cannot_read_count_toward_the_total_and_the_log_names_a_few(monkeypatch, caplog):
+    """A tool the SDK cannot read (no `inputSchema`) was not counted: 100 pages of 10,000 such tools
+    filled `left_out` with a million entries, and the log with a line for each."""
+    import logging
+
+    monkeypatch.setattr(toolkit.mcp.client, "MAX_TOOLS", 30)
+
+    async def list_tools(ctx, params):
+        return types.ListToolsResult(tools=[types.Tool(name=f"t{i}", input_schema=TAKES_X) for i in range(40)])
+
+    def without_schema(data):  # what the server really sends: 40 tools without an inputSchema
+        for tool in data.get("result", {}).get("tools", []):
+            del tool["inputSchema"]
+
+    from test_mcp_modern import tampered
+
+    with caplog.at_level(logging.WARNING, logger="toolkit.mcp"):
+        with McpClient(tampered(Server("bad", version="1", on_list_tools=list_tools), without_schema), name="bad") as c:
+            provider = McpToolProvider([c])
+            assert provider.provide() == []
+            cut = c.listing_cut
+    assert len(c.unreadable) == 30
+    assert cut == (
+        "MCP server 'bad' lists more than 30 tools; only the first 30 were read (on 1 page), and the others are "
+        "not offered"
+    )
+    said = [r.getMessage() for r in caplog.records if r.name == "toolkit.mcp"]
+    assert len(said) == 11
+    assert said[0] == f"MCP tool '(later pages)' of server 'bad' left out: {cut}"  # said first: it is about many
+    assert said[-1] == ("MCP server 'bad': 21 more tools left out (provider.left_out lists each, and why)")

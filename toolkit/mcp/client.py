@@ -192,8 +192,9 @@ MAX_PAGES = 100
 """How many pages of tools a listing reads at most: a paginator that never ends (a new cursor
 and new tools on every page) stops here, and `McpClient.listing_cut` says so."""
 MAX_TOOLS = 10_000
-"""How many tools a listing reads at most, across its pages: 100 pages of 10,000 tools were all read,
-kept and translated (a chat API takes 128 tools a request; the largest servers list a few hundred)."""
+"""How many tools a listing reads at most, across its pages, those the SDK cannot read (`unreadable`)
+counted too: 100 pages of 10,000 tools were all read, kept and translated (a chat API takes 128 tools
+a request; the largest servers list a few hundred)."""
 MAX_LISTING_CHARS = 10_000_000
 """How many characters of JSON a listing's tools take at most in all (each tool as MCP writes it):
 100 pages of 1 MB descriptions were all read and kept. The tool that passes it, and every later one,
@@ -856,7 +857,7 @@ class McpClient:
             self._tools = tools
         if isinstance(cut_at, _TooMuch):
             self.listing_cut = (
-                f"MCP server {self.name!r} lists {cut_at.what}; only the first {len(tools):,} were read (on "
+                f"MCP server {self.name!r} lists {cut_at.what}; only the first {len(tools) + len(unreadable):,} were read (on "
                 f"{cut_at.pages} page{'' if cut_at.pages == 1 else 's'}), and the others are not offered"
             )
         elif cut_at is _TOO_MANY_PAGES:
@@ -1376,8 +1377,12 @@ async def _list_all(client: mcp.Client, unreadable: dict[str, str]) -> tuple[lis
         if names and names in pages:
             return tools, None
         pages.add(names)
+        if len(unreadable) > MAX_TOOLS - len(tools):  # tools the SDK cannot read count too (`unreadable`)
+            for name in list(unreadable)[MAX_TOOLS - len(tools) :]:
+                del unreadable[name]
+            return tools, _TooMuch(f"more than {MAX_TOOLS:,} tools", number)
         for tool in page.tools:
-            if len(tools) >= MAX_TOOLS:
+            if len(tools) + len(unreadable) >= MAX_TOOLS:
                 return tools, _TooMuch(f"more than {MAX_TOOLS:,} tools", number)
             chars += len(tool.model_dump_json(by_alias=True, exclude_none=True))
             if chars > MAX_LISTING_CHARS:

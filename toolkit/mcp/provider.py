@@ -192,6 +192,9 @@ __all__ = [
 
 log: logging.Logger = logging.getLogger("toolkit.mcp")
 
+MAX_LOGGED_LEFT_OUT = 10
+"""How many tools of one server one `provide()` logs as left out, each in a line; one more line counts
+the rest (a server of 10,000 tools without an `inputSchema` wrote 10,000 lines). `left_out` lists all."""
 _SHOWN_NAMES = 3
 """The renamed tools the log line names at most."""
 _TOLD_KEPT = 256
@@ -315,6 +318,8 @@ class McpToolProvider:
         """The tools the last `provide()` offered under another name: `"server: original"` → the name the
         model calls (the chat API takes `^[A-Za-z0-9_-]{1,64}$` only; step 1)."""
         self._told_renamed: set[tuple[str, frozenset[tuple[str, str]]]] = set()
+        self._logged_left_out: dict[str, int] = {}
+        """How many tools of each server the running `provide()` left out (`_leave_out`)."""
         """What this provider told of clients that cannot be remembered weakly (`_TOLD`): a stand-in's."""
         self._clock = clock
         self._down: dict[int, _Down] = {}
@@ -331,16 +336,17 @@ class McpToolProvider:
     def provide(self, request: ProviderRequest = ProviderRequest(())) -> list[Tool]:
         """The tools of every server, translated; what had to be left out is in `left_out` (and `partial`)."""
         tools: list[Tool] = []
-        self.left_out = {}
+        self.left_out, self._logged_left_out = {}, {}
         listings = list(zip(self.clients, self._list_all(), strict=True))
         taken = {t.name: t.name for _, listed in listings for t in listed or () if openai_name(t.name) == t.name}
         for client, listed in listings:
             if listed is not None:
+                if cut := getattr(client, "listing_cut", ""):  # more than a listing reads: logged first
+                    self._leave_out(client, "(later pages)", cut)
                 for name, reason in getattr(client, "unreadable", {}).items():  # the SDK could not read them
                     self._leave_out(client, name, reason)
-                if cut := getattr(client, "listing_cut", ""):  # more pages than a listing reads
-                    self._leave_out(client, "(later pages)", cut)
                 tools += self._translate(client, self._first_of_each_name(client, listed), taken)
+        self._tell_left_out()
         self._tell_renamed(tools)
         return tools
 
@@ -432,9 +438,23 @@ class McpToolProvider:
         return tools
 
     def _leave_out(self, client: McpClient, name: str, reason: str, key: str | None = None) -> None:
-        """Record (and log) why one tool is not offered; `key` defaults to `"server: tool"`."""
+        """Record (and log) why one tool is not offered; `key` defaults to `"server: tool"`. The log names
+        `MAX_LOGGED_LEFT_OUT` tools of one server in one `provide()`; `_tell_left_out` counts the rest."""
         self.left_out[key or f"{client.name}: {name}"] = reason
-        log.warning("MCP tool %r of server %r left out: %s", name, client.name, reason)
+        logged = self._logged_left_out[client.name] = self._logged_left_out.get(client.name, 0) + 1
+        if logged <= MAX_LOGGED_LEFT_OUT:
+            log.warning("MCP tool %r of server %r left out: %s", name, client.name, reason)
+
+    def _tell_left_out(self) -> None:
+        """One line per server more tools were left out of than the log named (`_leave_out`)."""
+        for server, count in self._logged_left_out.items():
+            if count > MAX_LOGGED_LEFT_OUT:
+                log.warning(
+                    "MCP server %r: %s more tools left out (provider.left_out lists each, and why)",
+                    server,
+                    f"{count - MAX_LOGGED_LEFT_OUT:,}",
+                )
+        self._logged_left_out = {}
 
     def _list_all(self) -> list[list[McpTool] | None]:
         """Every client's tools (None: left out). Servers are asked at once, each in a thread of

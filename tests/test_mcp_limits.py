@@ -85,12 +85,16 @@ def test_tools_the_sdk_cannot_read_count_toward_the_total_and_the_log_names_a_fe
 
     from test_mcp_modern import tampered
 
+    read = []
+    why = toolkit.mcp.client._why_unlisted
+    monkeypatch.setattr(toolkit.mcp.client, "_why_unlisted", lambda exc: read.append(1) or why(exc))
     with caplog.at_level(logging.WARNING, logger="toolkit.mcp"):
         with McpClient(tampered(Server("bad", version="1", on_list_tools=list_tools), without_schema), name="bad") as c:
             provider = McpToolProvider([c])
             assert provider.provide() == []
             cut = c.listing_cut
     assert len(c.unreadable) == 30
+    assert len(read) == 31  # a page's items are read up to the cap and one past it (which says it is cut), no more
     assert cut == (
         "MCP server 'bad' lists more than 30 tools; only the first 30 were read (on 1 page), and the others are "
         "not offered"

@@ -1436,7 +1436,7 @@ async def _readable_page(
     except ValidationError as exc:  # what the page says besides its tools is broken (a 2026 page without resultType)
         raise refused or exc from None
     tools = []
-    for number, item in enumerate(listed, 1):
+    for number, item in enumerate(listed[: MAX_TOOLS + 1], 1):  # one past the cap: `_list_all` says it is cut
         try:
             tools.append(_listed_tools(client.protocol_version, envelope, [_object_rooted(item)])[0])
         except ValueError as exc:

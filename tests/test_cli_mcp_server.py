@@ -6,6 +6,8 @@ import socket
 import subprocess
 import sys
 
+import pytest
+
 
 def test_port_0_prints_the_port_it_really_listens_on():
     """Before: `--port 0` (any free port, as the `port` type says) printed `http://127.0.0.1:0/mcp`,
@@ -167,3 +169,40 @@ def test_two_servers_started_at_once_each_announce_their_own_port_and_serve():
         (first, tools_1), (second, tools_2) = pool.map(serve_and_list, ["first", "second"])
     assert first != second
     assert tools_1 == tools_2 == ["query_order", "query_logistics", "query_refund_policy"]
+
+
+def test_max_result_chars_cuts_what_the_served_tools_answer(monkeypatch):
+    """`tools_server(max_result_chars=)` had no flag: the CLI's server always cut at 100,000 characters."""
+    import anyio
+
+    from toolkit.cli.main import main
+    from toolkit.mcp.client import McpClient
+
+    served = []
+    monkeypatch.setattr(sys, "stdin", __import__("io").StringIO(""))
+    monkeypatch.setattr(anyio, "run", lambda serve, server: served.append(server))
+    assert main(["mcp-server", "--max-result-chars", "20", "--today", "2025-03-01"]) == 0
+    with McpClient(served[0], name="shop") as client:
+        text = client.call_tool("query_order", {"orderId": "nope"}).content[0].text
+    head, note = text.split("\n")
+    assert len(head) == 20
+    assert note.startswith("[cut here: the result has ") and note.endswith(
+        "only the first 20 are shown; if you need the rest, call the tool again for less at a time]"
+    )
+
+
+def test_max_result_chars_that_is_no_length_is_one_line_and_exit_2(capsys):
+    from toolkit.cli.main import main
+    from toolkit.cli.mcp_server import _DEFAULT_CHARS
+    from toolkit.mcp.provider import MAX_RESULT_CHARS
+
+    assert _DEFAULT_CHARS == MAX_RESULT_CHARS
+
+    for value in ("0", "-5", "many", "1.5", ""):
+        with pytest.raises(SystemExit) as stopped:
+            main(["mcp-server", "--max-result-chars", value], prog="toolkit")
+        assert stopped.value.code == 2
+        assert capsys.readouterr().err.splitlines()[-1] == (
+            f"toolkit mcp-server: error: argument --max-result-chars: {value!r} is not a length: use a whole "
+            "number of characters, 1 or more (the default is 100000)"
+        )

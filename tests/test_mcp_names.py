@@ -165,7 +165,9 @@ def test_a_made_name_steps_around_the_names_of_the_provider_s_other_servers():
 def test_the_tools_offered_under_another_name_are_listed_and_said_once(caplog):
     """A name with a space, in Chinese or of 200 characters was offered under a made name in silence:
     a learner reading the trace found tools the server never listed. `renamed` lists them, and one
-    line says so, once per server and set of names (the other names are offered as they are)."""
+    line says so, once per client and set of names, whatever the provider (the other names are offered as
+    they are; a notebook making several providers over one client read it again and again). At INFO,
+    a learner never saw it (Python shows WARNING and above unless told otherwise): it is a WARNING."""
     import logging
 
     names = ["get weather", "get_weather", "天气", "x" * 200, "a.b", "ok"]
@@ -174,6 +176,7 @@ def test_the_tools_offered_under_another_name_are_listed_and_said_once(caplog):
             provider = McpToolProvider([client])
             offered = [t.name for t in provider.provide()]
             provider.provide()
+            McpToolProvider([client]).provide()  # another provider over the same client: told already
     long_name = "x" * 55 + "_" + f"{__import__('zlib').crc32(b'x' * 200):08x}"
     assert offered == ["get_weather_2", "get_weather", "u5929u6c14", long_name, "a_b", "ok"]
     assert provider.renamed == {
@@ -182,6 +185,7 @@ def test_the_tools_offered_under_another_name_are_listed_and_said_once(caplog):
         f"names: {'x' * 200}": long_name,
         "names: a.b": "a_b",
     }
+    assert [r.levelname for r in caplog.records if r.name == "toolkit.mcp"] == ["WARNING"]  # a learner sees it
     assert [r.getMessage() for r in caplog.records if r.name == "toolkit.mcp"] == [
         "MCP server 'names' names 4 tools the chat API does not take (it takes ^[A-Za-z0-9_-]{1,64}$); the model "
         f"calls 'get weather' as 'get_weather_2', '天气' as 'u5929u6c14', '{'x' * 37}...' as '{long_name}' and 1 "

@@ -265,3 +265,32 @@ def test_tools_server_refuses_a_max_result_chars_that_is_no_count():
         "tools_server(max_result_chars=0): max_result_chars is how many characters of a tool's result the model "
         "reads at most, a whole number above 0, or None for all of them. Fix: give one, e.g. max_result_chars=100_000"
     )
+
+
+def test_a_client_asking_a_tools_only_server_for_resources_or_prompts_is_told_method_not_found():
+    """The server declares tools alone; MCP has a request for a capability a server did not declare
+    answered with JSON-RPC's -32601, which a stranger's client reads as "not offered" (not a crash)."""
+    import anyio
+    import mcp
+    from mcp.shared.exceptions import MCPError
+
+    async def ask():
+        codes = {}
+        async with mcp.Client(shop_server(TODAY)) as client:
+            assert client.server_capabilities.resources is None and client.server_capabilities.prompts is None
+            for name, request in (
+                ("resources/list", client.list_resources()),
+                ("resources/templates/list", client.list_resource_templates()),
+                ("prompts/list", client.list_prompts()),
+                ("prompts/get", client.get_prompt("p")),
+            ):
+                try:
+                    await request
+                except MCPError as exc:
+                    codes[name] = (exc.code, exc.message)
+            assert (await client.list_tools()).tools  # and the session goes on
+        return codes
+
+    assert anyio.run(ask) == dict.fromkeys(
+        ["resources/list", "resources/templates/list", "prompts/list", "prompts/get"], (-32601, "Method not found")
+    )

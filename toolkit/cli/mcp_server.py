@@ -1,6 +1,9 @@
 """Serve week 3's shop tools over MCP: stdio by default, or streamable HTTP on 127.0.0.1.
 
-toolkit mcp-server [--http --port 8765] [--today yyyy-mm-dd]
+toolkit mcp-server [--http --port 8765] [--today yyyy-mm-dd] [--max-result-chars N]
+
+`--max-result-chars` is how many characters of a tool's answer the client reads at most (100,000 by
+default, `toolkit.mcp.provider.MAX_RESULT_CHARS`); a line after the cut says how long it was.
 
 With `--port 0` it listens on any free port and prints the one it got. Over stdio it prints nothing
 (stdout is the protocol's), unless stdin is a terminal: then one line on stderr says what it waits for.
@@ -17,7 +20,7 @@ import sys
 import threading
 from collections.abc import Callable
 
-from toolkit.cli.arguments import cannot_listen, day, port
+from toolkit.cli.arguments import cannot_listen, day, port, whole
 from toolkit.cli.main import INTERRUPTED
 
 EXIT_STATUS = "0 when its stdin closes (stdio); 2 when the port cannot be listened on"
@@ -34,6 +37,25 @@ def configure(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="the shop's 'today', yyyy-mm-dd (default: the real today)",
     )
+    parser.add_argument(
+        "--max-result-chars",
+        type=_length,
+        default=None,
+        metavar="N",
+        help="how many characters of a tool's answer are sent at most, a line saying what was cut "
+        f"(default {_DEFAULT_CHARS})",
+    )
+
+
+def _length(text: str) -> int:
+    """`--max-result-chars`: a whole number of characters, at least 1."""
+    return whole(
+        text, 1, f"is not a length: use a whole number of characters, 1 or more (the default is {_DEFAULT_CHARS})"
+    )
+
+
+_DEFAULT_CHARS = 100_000
+"""`--max-result-chars`'s default, as `toolkit.mcp.provider.MAX_RESULT_CHARS` (not imported: it loads the MCP SDK)."""
 
 
 def run(args: argparse.Namespace) -> int:
@@ -44,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
     if args.port is not None and not args.http:
         print("error: --port needs --http (stdio has no port)", file=sys.stderr)
         return 2
-    server = shop_server(args.today)
+    server = shop_server(args.today, max_result_chars=args.max_result_chars or _DEFAULT_CHARS)
     if args.http:
         listen = 8765 if args.port is None else args.port
         try:

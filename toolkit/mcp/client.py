@@ -20,7 +20,8 @@ the log lines of the SDK and of httpx2 as well.
 It connects on first use (or `connect()`), lists tools through a cache (a tool the SDK cannot
 read, say one with no `inputSchema`, costs that tool alone: it goes into `unreadable`, with the
 reason; a `nextCursor` that is a number is given back as it came, one of another kind costs the later
-pages alone, `listing_cut` saying so; an `inputSchema` that does not say `"type": "object"` (`{}`, `["object", "null"]`) is read
+pages alone, `listing_cut` saying so, as it says a listing cut at `MAX_PAGES` pages, `MAX_TOOLS` tools
+or `MAX_LISTING_CHARS` characters of JSON in all; an `inputSchema` that does not say `"type": "object"` (`{}`, `["object", "null"]`) is read
 as saying it, since arguments are an object all the same), and calls a tool with a deadline for the whole call (the SDK's is per round: a server
 asking for more input round after round held it for ten): when it passes, the SDK sends the
 `notifications/cancelled` message so the server stops working. The cache is emptied by
@@ -85,10 +86,12 @@ without an `id`: a JSON logger writing to stdout, `{"level": 30, "msg": "…"}`)
 nothing: the requests go on (their real answer may still come), and a timeout then says that
 the server wrote such a line, as does a failure to connect (a server that printed its usage
 and exited). The SDK's own log record of either (with a traceback) goes only where the
-application configured logging, never to stderr through logging's last resort.
+application configured logging, never to stderr through logging's last resort, and at most
+`SDK_REPEATS` of one kind per connection, then one line saying the rest are left out (`_Repeats`).
 
 Leaves out: reconnecting by itself after the server died (`gone` says why; `close()` and use it
-again, or make a new client: `McpToolProvider` closes it when it tries the server again),
+again, or make a new client: `McpToolProvider` closes it when it tries the server again; a transport
+given as an object opens once, and a second time is one line saying so, `ONE_USE_TRANSPORT`),
 resources, prompts, sampling, elicitation and roots (a server asking for one during a call is told
 no by the SDK, and the call's error says what it asked for and that this client does not give it,
 not that the server failed); turning tools into toolkit `Tool`s (`toolkit.mcp.provider`).
@@ -188,6 +191,14 @@ from toolkit.unicode import cut
 MAX_PAGES = 100
 """How many pages of tools a listing reads at most: a paginator that never ends (a new cursor
 and new tools on every page) stops here, and `McpClient.listing_cut` says so."""
+MAX_TOOLS = 10_000
+"""How many tools a listing reads at most, across its pages, those the SDK cannot read (`unreadable`)
+counted too: 100 pages of 10,000 tools were all read, kept and translated (a chat API takes 128 tools
+a request; the largest servers list a few hundred)."""
+MAX_LISTING_CHARS = 10_000_000
+"""How many characters of JSON a listing's tools take at most in all (each tool as MCP writes it):
+100 pages of 1 MB descriptions were all read and kept. The tool that passes it, and every later one,
+is not read, and `McpClient.listing_cut` says so."""
 CANCEL_GRACE_S = 2.0
 """How long an interrupted request may take to tell the server it is cancelled."""
 
@@ -199,6 +210,50 @@ MCP does not have), with a traceback; with no handler anywhere, logging's last r
 print it on stderr. This client reports the problems that matter itself (`_on_message`; a bad
 notification changes no call), so the SDK's records go only where the application configured
 logging."""
+SDK_REPEATS = 3
+"""How many log records of one kind (one message template, one logger) the SDK may write from one
+connection's thread before the rest are left out (`_Repeats`)."""
+
+
+class _Repeats(logging.Filter):
+    """Lets the SDK log a record of one kind at most `SDK_REPEATS` times from one MCP connection's thread
+    (named `mcp-<server>`), and a last one saying the later ones are left out. A server that sends what
+    the SDK cannot read, again and again (a progress of "50%", a stdio server printing to its stdout),
+    had the SDK log a warning with a traceback for each one: hundreds in a notebook that configured
+    logging. Records from other threads pass as they are."""
+
+    KEPT = 4096
+    """The kinds remembered at most; past that, counting starts again."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._counts: dict[tuple[int | None, str, str, Any], int] = {}
+        self._lock = threading.Lock()
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        thread = record.threadName or ""
+        if not thread.startswith("mcp-"):
+            return True
+        key = (record.thread, thread, record.name, record.msg)
+        with self._lock:
+            if len(self._counts) >= self.KEPT and key not in self._counts:
+                self._counts.clear()
+            count = self._counts[key] = self._counts.get(key, 0) + 1
+        if count <= SDK_REPEATS:
+            return True
+        if count > SDK_REPEATS + 1:
+            return False
+        record.msg = (
+            f"{record.getMessage()} (and later log lines like it on this MCP connection's thread {thread!r} are "
+            "left out)"
+        )
+        record.args, record.exc_info, record.exc_text = None, None, None
+        return True
+
+
+_REPEATS = _Repeats()
+for _sdk_logger in ("client", "mcp.client.stdio", "mcp.client.streamable_http", "mcp.shared.jsonrpc_dispatcher"):
+    logging.getLogger(_sdk_logger).addFilter(_REPEATS)
 mask_urls_in_logs(*HTTPX2_LOGGERS, "mcp.client.streamable_http", "mcp.client.sse", "mcp.client.stdio", "client")
 """httpx2 logs each request's URL (INFO), the SDK the URL it connects to and every message it sends
 or reads (DEBUG): a server URL's password and `?token=` value are masked there as in this client's
@@ -224,6 +279,16 @@ NOT_FOUND_HINT = (
     "e.g. http://127.0.0.1:8000/mcp)"
 )
 """Said after a 404 while connecting over HTTP: a URL without the server's path is the usual slip."""
+
+
+ONE_USE_TRANSPORT = (
+    "it was given to McpClient as a transport (an async context manager), which was opened before, and such a "
+    "transport (one made with @asynccontextmanager, as the SDK's stdio_client and streamable_http_client are) "
+    "opens only once; give McpClient a URL, McpClient.stdio(...) or a server object, which it connects to anew, "
+    "or make a new McpClient with a new transport"
+)
+"""Why a caller's transport failed to open a second time (after `close()`, or when `McpToolProvider` tries a
+server that went away again): entering it again raised contextlib's `AttributeError` ('args')."""
 
 
 class McpClient:
@@ -309,6 +374,9 @@ class McpClient:
         """While a thread opens the connection: what it waits for (`abandon_connecting`)."""
         self._killing_s = 0.0
         """How long closing waited for processes the server left running to end (`_children_killed`)."""
+        self._opened = self._reopening = False
+        """Whether a transport of the caller's (`server` with `__aenter__`) was opened before, and whether the
+        connection being opened is such a second one: most open only once (`_unreachable`)."""
         self._lock = threading.Lock()
 
     def __repr__(self) -> str:
@@ -525,6 +593,7 @@ class McpClient:
         elif isinstance(self.server, str):
             transport = http_transport(self.server, self._refused)
         elif hasattr(self.server, "__aenter__"):  # a transport of the caller's: its answers are read off a wire too
+            self._reopening, self._opened = self._opened, True
             transport = self.server
         else:
             return self.server  # a server object, served in-process: the SDK checks its answers where they are made
@@ -558,6 +627,8 @@ class McpClient:
             reason = unread
         elif (version := _unspoken_version(leaf)) is not None:
             reason = _version_problem(self._quoted(version))
+        if self._reopening and isinstance(leaf, AttributeError | RuntimeError | TypeError):  # what contextlib raises
+            reason = ONE_USE_TRANSPORT
         if isinstance(exc, _BrokenWhileConnecting):
             reason = f"it broke the protocol while connecting: {exc}"
         elif isinstance(self.server, str) and reason.endswith("Not Found"):  # an HTTP 404 before any session
@@ -784,7 +855,12 @@ class McpClient:
         tools, cut_at = self._call(within, timeout=seconds)
         if changed == self._tools_changed:  # else they changed while being listed: asked again next time
             self._tools = tools
-        if cut_at is _TOO_MANY_PAGES:
+        if isinstance(cut_at, _TooMuch):
+            self.listing_cut = (
+                f"MCP server {self.name!r} lists {cut_at.what}; only the first {len(tools) + len(unreadable):,} were read (on "
+                f"{cut_at.pages} page{'' if cut_at.pages == 1 else 's'}), and the others are not offered"
+            )
+        elif cut_at is _TOO_MANY_PAGES:
             self.listing_cut = (
                 f"MCP server {self.name!r} lists its tools on more than {MAX_PAGES} pages; only the first "
                 f"{MAX_PAGES} pages ({len(tools)} tools) were read, and the tools on later pages are not offered"
@@ -1262,6 +1338,16 @@ _TOO_MANY_PAGES = object()
 """`_list_all`'s word for a listing cut at `MAX_PAGES` pages."""
 
 
+@dataclass(frozen=True)
+class _TooMuch:
+    """`_list_all`'s word for a listing cut at `MAX_TOOLS` tools or `MAX_LISTING_CHARS` characters."""
+
+    what: str
+    """What was past the cap ("more than 5 tools")."""
+    pages: int
+    """How many pages were read."""
+
+
 def _cursor(after: Any) -> str | int | None:
     """A page's `nextCursor` as the next request gives it back: a string, or a number as it came (MCP's
     cursor is an opaque string, and a server of another SDK or written by hand sent an offset); None
@@ -1276,20 +1362,34 @@ def _cursor(after: Any) -> str | int | None:
 
 async def _list_all(client: mcp.Client, unreadable: dict[str, str]) -> tuple[list[McpTool], Any]:
     """Every page of tools (the tools a page cannot give go into `unreadable`), and where the listing
-    was cut: None when it was not, `_TOO_MANY_PAGES` at `MAX_PAGES` pages with more to come, or the
-    `nextCursor` that cannot be given back (`_cursor`: `1.5`, an object). A paginator that repeats a
-    cursor or a page is stopped there: it would repeat forever, and it lists nothing new."""
+    was cut: None when it was not, `_TOO_MANY_PAGES` at `MAX_PAGES` pages with more to come, a
+    `_TooMuch` past `MAX_TOOLS` tools or `MAX_LISTING_CHARS` characters in all (no later page is asked
+    for), or the `nextCursor` that cannot be given back (`_cursor`: `1.5`, an object). A paginator that
+    repeats a cursor or a page is stopped there: it would repeat forever, and it lists nothing new."""
     tools: list[McpTool] = []
     cursors: set[str] = set()
     pages: set[tuple[str, ...]] = set()
     cursor: str | int | None = None
-    for _ in range(MAX_PAGES):
+    chars = 0
+    for number in range(1, MAX_PAGES + 1):
         page, after = await _readable_page(client, cursor, unreadable)
         names = tuple(t.name for t in page.tools)
         if names and names in pages:
             return tools, None
         pages.add(names)
-        tools += page.tools
+        if len(unreadable) > MAX_TOOLS - len(tools):  # tools the SDK cannot read count too (`unreadable`)
+            for name in list(unreadable)[MAX_TOOLS - len(tools) :]:
+                del unreadable[name]
+            return tools, _TooMuch(f"more than {MAX_TOOLS:,} tools", number)
+        for tool in page.tools:
+            if len(tools) + len(unreadable) >= MAX_TOOLS:
+                return tools, _TooMuch(f"more than {MAX_TOOLS:,} tools", number)
+            chars += len(tool.model_dump_json(by_alias=True, exclude_none=True))
+            if chars > MAX_LISTING_CHARS:
+                return tools, _TooMuch(
+                    f"tools taking more than {MAX_LISTING_CHARS:,} characters of JSON in all", number
+                )
+            tools.append(tool)
         try:
             cursor = _cursor(after)
         except ValueError:
@@ -1336,7 +1436,7 @@ async def _readable_page(
     except ValidationError as exc:  # what the page says besides its tools is broken (a 2026 page without resultType)
         raise refused or exc from None
     tools = []
-    for number, item in enumerate(listed, 1):
+    for number, item in enumerate(listed[: MAX_TOOLS + 1], 1):  # one past the cap: `_list_all` says it is cut
         try:
             tools.append(_listed_tools(client.protocol_version, envelope, [_object_rooted(item)])[0])
         except ValueError as exc:
@@ -1407,11 +1507,40 @@ def _object_rooted(item: Any) -> Any:
 def _raw_listing(session: Any) -> tuple[Any, Any, Any] | None:
     """The SDK's private pieces `_readable_page` asks for a page with and hands it back with: how a
     request is stamped, sent unchecked, and a listing absorbed (x-mcp-header filtering, output
-    schemas kept for checking results). None in an SDK version without them."""
-    try:
-        return session._stamp, session._dispatcher.send_raw_request, session._absorb_tool_listing
-    except AttributeError:
+    schemas kept for checking results). The one place that reads them; None in an SDK version
+    shaped otherwise (`raw_listing_problem`)."""
+    if raw_listing_problem(session) is not None:
         return None
+    return session._stamp, session._dispatcher.send_raw_request, session._absorb_tool_listing
+
+
+def raw_listing_problem(session: Any) -> str | None:
+    """None while `session` (the SDK's `ClientSession`, connected) has the private pieces `_raw_listing`
+    reads, called as `_readable_page` calls them; else one line saying what differs. The SDK has no
+    public way to ask for a page it would not check, so a test fails on this first when it changes."""
+    stamp = getattr(session, "_stamp", None)
+    send = getattr(getattr(session, "_dispatcher", None), "send_raw_request", None)
+    absorb = getattr(session, "_absorb_tool_listing", None)
+    for name, found, called, keywords in (
+        ("_stamp", stamp, "(data, opts)", {}),
+        ("_dispatcher.send_raw_request", send, "(method, params, opts)", {}),
+        ("_absorb_tool_listing", absorb, "(result, complete=...)", {"complete": True}),
+    ):
+        if not callable(found):
+            return f"ClientSession.{name} is gone"
+        try:
+            signature = inspect.signature(found)
+            signature.bind(*range(called.count(",") + 1 - len(keywords)), **keywords)
+        except (TypeError, ValueError):
+            return f"ClientSession.{name} cannot be called as {called}: it takes {_shown_signature(found)}"
+    return None
+
+
+def _shown_signature(function: Any) -> str:
+    try:
+        return str(inspect.signature(function))
+    except (TypeError, ValueError):
+        return "what its signature does not say"
 
 
 def _listed_tools(version: str, envelope: Mapping[str, Any], items: list[Any]) -> list[McpTool]:
@@ -1641,9 +1770,28 @@ _spawned: contextvars.ContextVar[list[int] | None] = contextvars.ContextVar("too
 """The pids of the servers started in this task's `group_ended` (None outside one)."""
 
 
+_SPAWN = "_create_platform_compatible_process"
+"""The SDK's private function in `mcp.client.stdio` that starts a stdio server (`_noting_spawns` wraps it)."""
+
+
+def spawn_problem() -> str | None:
+    """None while `mcp.client.stdio.stdio_client` starts its server through `_SPAWN`, which `_noting_spawns`
+    wrapped; else one line saying what differs (a server's own children are then left running, as the
+    SDK leaves them). The one place reading the SDK's private spawning: a test fails on this first."""
+    spawn = getattr(mcp.client.stdio, _SPAWN, None)
+    if spawn is None:
+        return f"mcp.client.stdio.{_SPAWN} is gone"
+    if not getattr(spawn, "toolkit_notes_pids", False):
+        return f"mcp.client.stdio.{_SPAWN} is not the wrapper that notes pids"
+    opener = inspect.unwrap(stdio_client)
+    if _SPAWN not in getattr(getattr(opener, "__code__", None), "co_names", ()):
+        return f"mcp.client.stdio.stdio_client no longer calls {_SPAWN}"
+    return None
+
+
 def _noting_spawns() -> None:
     """Wrap the SDK's spawning function so that a `group_ended` around it learns the server's pid."""
-    spawn = getattr(mcp.client.stdio, "_create_platform_compatible_process", None)
+    spawn = getattr(mcp.client.stdio, _SPAWN, None)
     if spawn is None or getattr(spawn, "toolkit_notes_pids", False):
         return
 
@@ -1655,7 +1803,7 @@ def _noting_spawns() -> None:
         return process
 
     noted.toolkit_notes_pids = True  # type: ignore[attr-defined]
-    mcp.client.stdio._create_platform_compatible_process = noted  # noqa: SLF001
+    setattr(mcp.client.stdio, _SPAWN, noted)
 
 
 @contextlib.asynccontextmanager

@@ -13,8 +13,9 @@ deadline, `list_timeout`) and, per tool:
    their code point (`查询订单` → `u67e5u8be2u8ba2u5355`); a name that is still taken, by another
    tool of any of the provider's servers, gets `_2`, `_3` (two servers offering one name is a clash
    the loop refuses, naming the fix). Errors about a tool name both the wire name and the original;
-   `provider.renamed` lists the tools renamed so, and the `toolkit.mcp` logger says so at INFO, once per
-   server and set of names.
+   `provider.renamed` lists the tools renamed so, and the `toolkit.mcp` logger says so as a WARNING (a
+   learner sees it: the trace names tools the server never listed), once per client and set of names,
+   whatever the provider.
    A server listing one name twice is offered its first tool of that name only;
 2. leaves out a tool whose `execution.taskSupport` is "required": MCP tasks are not supported
    here, and such a server refuses a plain call (-32601), so the model could never use it;
@@ -23,8 +24,9 @@ deadline, `list_timeout`) and, per tool:
    (or whose translation fails in any other way), or that the SDK cannot read at all (no
    `inputSchema`, one that is no object: `McpClient.unreadable`), is left out, the others stay. What was left
    out, and why, is in `provider.left_out` (and the log), so a notebook can show it; so is a
-   listing cut at `MAX_PAGES` pages, or at a `nextCursor` that cannot be given back (`1.5`, an object;
-   `McpClient.listing_cut`, under `"server: (later pages)"`);
+   listing cut at `MAX_PAGES` pages, `MAX_TOOLS` tools or `MAX_LISTING_CHARS` characters in all, or at a
+   `nextCursor` that cannot be given back (`1.5`, an object; `McpClient.listing_cut`, under
+   `"server: (later pages)"`);
 3. keeps MCP's `annotations`, `_meta` and `title` (`mcp_title`: the name a person reads) — plus
    which server and which original name — in the spec's `metadata`, which the model never sees; a description longer than a chat API takes
    (`MAX_DESCRIPTION_CHARS`) is cut, and kept whole there (`mcp_description`); so is the tool's
@@ -119,6 +121,7 @@ import logging
 import re
 import time
 import unicodedata
+import weakref
 import zlib
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -189,10 +192,16 @@ __all__ = [
 
 log: logging.Logger = logging.getLogger("toolkit.mcp")
 
+MAX_LOGGED_LEFT_OUT = 10
+"""How many tools of one server one `provide()` logs as left out, each in a line; one more line counts
+the rest (a server of 10,000 tools without an `inputSchema` wrote 10,000 lines). `left_out` lists all."""
 _SHOWN_NAMES = 3
 """The renamed tools the log line names at most."""
 _TOLD_KEPT = 256
-"""The sets of renamed tools one provider remembers having told."""
+"""The sets of renamed tools one client remembers having told."""
+_TOLD: weakref.WeakKeyDictionary[Any, set[frozenset[tuple[str, str]]]] = weakref.WeakKeyDictionary()
+"""Per client, the sets of renamed tools already told: each is told once whatever the provider (a notebook
+makes several over one client, and a line per provider said the same thing again and again)."""
 MAX_RESULT_CHARS = 100_000
 """How many characters of a tool's result the model reads by default (`McpToolProvider(max_result_chars=...)`)."""
 MAX_DESCRIPTION_CHARS = 1024
@@ -309,6 +318,9 @@ class McpToolProvider:
         """The tools the last `provide()` offered under another name: `"server: original"` → the name the
         model calls (the chat API takes `^[A-Za-z0-9_-]{1,64}$` only; step 1)."""
         self._told_renamed: set[tuple[str, frozenset[tuple[str, str]]]] = set()
+        self._logged_left_out: dict[str, int] = {}
+        """How many tools of each server the running `provide()` left out (`_leave_out`)."""
+        """What this provider told of clients that cannot be remembered weakly (`_TOLD`): a stand-in's."""
         self._clock = clock
         self._down: dict[int, _Down] = {}
 
@@ -324,21 +336,22 @@ class McpToolProvider:
     def provide(self, request: ProviderRequest = ProviderRequest(())) -> list[Tool]:
         """The tools of every server, translated; what had to be left out is in `left_out` (and `partial`)."""
         tools: list[Tool] = []
-        self.left_out = {}
+        self.left_out, self._logged_left_out = {}, {}
         listings = list(zip(self.clients, self._list_all(), strict=True))
         taken = {t.name: t.name for _, listed in listings for t in listed or () if openai_name(t.name) == t.name}
         for client, listed in listings:
             if listed is not None:
+                if cut := getattr(client, "listing_cut", ""):  # more than a listing reads: logged first
+                    self._leave_out(client, "(later pages)", cut)
                 for name, reason in getattr(client, "unreadable", {}).items():  # the SDK could not read them
                     self._leave_out(client, name, reason)
-                if cut := getattr(client, "listing_cut", ""):  # more pages than a listing reads
-                    self._leave_out(client, "(later pages)", cut)
                 tools += self._translate(client, self._first_of_each_name(client, listed), taken)
+        self._tell_left_out()
         self._tell_renamed(tools)
         return tools
 
     def _tell_renamed(self, tools: list[Tool]) -> None:
-        """Fill `renamed`, and say once per server and set of names, in one line, which names the model
+        """Fill `renamed`, and warn once per server and set of names, in one line, which names the model
         calls in place of the server's (the model reads the new name only; a trace shows it)."""
         by_server: dict[str, list[tuple[str, str]]] = {}
         for tool in tools:
@@ -349,16 +362,13 @@ class McpToolProvider:
         self.renamed = {
             f"{server}: {original}": wire for server, pairs in by_server.items() for original, wire in pairs
         }
+        clients = {client.name: client for client in self.clients}
         for server, pairs in by_server.items():
-            key = (server, frozenset(pairs))
-            if key in self._told_renamed:
+            if not self._first_told(clients.get(server), server, frozenset(pairs)):
                 continue
-            if len(self._told_renamed) >= _TOLD_KEPT:
-                self._told_renamed.clear()
-            self._told_renamed.add(key)
             shown = ", ".join(f"{cut(original, 40, '...')!r} as {wire!r}" for original, wire in pairs[:_SHOWN_NAMES])
             more = f" and {len(pairs) - _SHOWN_NAMES:,} more" if len(pairs) > _SHOWN_NAMES else ""
-            log.info(
+            log.warning(  # a learner sees it (Python shows WARNING and above by default): the trace has other names
                 "MCP server %r names %s the chat API does not take (it takes ^[A-Za-z0-9_-]{1,64}$); the model "
                 "calls %s%s (provider.renamed lists them)",
                 server,
@@ -366,6 +376,25 @@ class McpToolProvider:
                 shown,
                 more,
             )
+
+    def _first_told(self, client: Any, server: str, pairs: frozenset[tuple[str, str]]) -> bool:
+        """Whether `client` (of `server`) renaming `pairs` is told for the first time (and note it told)."""
+        try:
+            told = _TOLD.setdefault(client, set())
+        except TypeError:  # None, or a stand-in that cannot be weakly referred to: this provider remembers it
+            told = {names for name, names in self._told_renamed if name == server}
+            if pairs in told:
+                return False
+            if len(self._told_renamed) >= _TOLD_KEPT:
+                self._told_renamed.clear()
+            self._told_renamed.add((server, pairs))
+            return True
+        if pairs in told:
+            return False
+        if len(told) >= _TOLD_KEPT:
+            told.clear()
+        told.add(pairs)
+        return True
 
     def _first_of_each_name(self, client: McpClient, listed: list[McpTool]) -> list[McpTool]:
         """The first tool of each name; later ones with that name are left out (step 1)."""
@@ -409,9 +438,23 @@ class McpToolProvider:
         return tools
 
     def _leave_out(self, client: McpClient, name: str, reason: str, key: str | None = None) -> None:
-        """Record (and log) why one tool is not offered; `key` defaults to `"server: tool"`."""
+        """Record (and log) why one tool is not offered; `key` defaults to `"server: tool"`. The log names
+        `MAX_LOGGED_LEFT_OUT` tools of one server in one `provide()`; `_tell_left_out` counts the rest."""
         self.left_out[key or f"{client.name}: {name}"] = reason
-        log.warning("MCP tool %r of server %r left out: %s", name, client.name, reason)
+        logged = self._logged_left_out[client.name] = self._logged_left_out.get(client.name, 0) + 1
+        if logged <= MAX_LOGGED_LEFT_OUT:
+            log.warning("MCP tool %r of server %r left out: %s", name, client.name, reason)
+
+    def _tell_left_out(self) -> None:
+        """One line per server more tools were left out of than the log named (`_leave_out`)."""
+        for server, count in self._logged_left_out.items():
+            if count > MAX_LOGGED_LEFT_OUT:
+                log.warning(
+                    "MCP server %r: %s more tools left out (provider.left_out lists each, and why)",
+                    server,
+                    f"{count - MAX_LOGGED_LEFT_OUT:,}",
+                )
+        self._logged_left_out = {}
 
     def _list_all(self) -> list[list[McpTool] | None]:
         """Every client's tools (None: left out). Servers are asked at once, each in a thread of

@@ -344,13 +344,14 @@ def _annotations(tool: Tool, read_only: bool) -> types.ToolAnnotations | None:
         ) from None
 
 
-def shop_server(today: datetime.date | None = None) -> Server:
-    """Week 3's `query_order`, `query_logistics`, `query_refund_policy` as an MCP server."""
+def shop_server(today: datetime.date | None = None, max_result_chars: int | None = MAX_RESULT_CHARS) -> Server:
+    """Week 3's `query_order`, `query_logistics`, `query_refund_policy` as an MCP server, each answer cut to
+    `max_result_chars` characters (`tools_server`)."""
     from toolkit.course.assistant import shop_registry
     from toolkit.course.shop import load_shop
 
     tools = shop_registry(load_shop(today=today)).tools()
-    return tools_server(tools, name="toolkit-shop", read_only=sorted(SHOP_READ_ONLY))
+    return tools_server(tools, name="toolkit-shop", read_only=sorted(SHOP_READ_ONLY), max_result_chars=max_result_chars)
 
 
 async def serve_stdio(server: Server) -> None:

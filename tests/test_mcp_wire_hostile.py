@@ -1,0 +1,99 @@
+"""Strangers' MCP servers reached over a wire (in-memory streams, through the SDK's JSON-RPC dispatcher,
+as over stdio or HTTP): a server that closes mid-call, a result that comes after the call's deadline,
+a flood of progress notifications; and a caller's own transport, which opens only once."""
+
+import anyio
+import pytest
+from mcp_wire import closing_on_call
+
+from toolkit.chat.messages import ToolCall
+from toolkit.errors import McpConnectionError
+from toolkit.mcp.client import McpClient
+from toolkit.mcp.provider import McpToolProvider
+
+ONCE = (
+    "cannot reach MCP server 's': it was given to McpClient as a transport (an async context manager), which "
+    "was opened before, and such a transport (one made with @asynccontextmanager, as the SDK's stdio_client and "
+    "streamable_http_client are) opens only once; give McpClient a URL, McpClient.stdio(...) or a server object, "
+    "which it connects to anew, or make a new McpClient with a new transport"
+)
+
+
+def test_a_server_that_closes_mid_call_leaves_the_outcome_unknown_and_a_used_transport_is_said_in_one_line():
+    """The provider tries a server that went away again (`_try_list` closes and reconnects): a transport
+    object (`McpClient(stdio_client(params))`) cannot be entered twice, and the server was left out with
+    "AttributeError: '_AsyncGeneratorContextManager' object has no attribute 'args'"."""
+    client = McpClient(closing_on_call(), name="s")
+    provider = McpToolProvider([client], retry_after_s=0)
+    (tool,) = provider.provide()
+    got = tool.execute(ToolCall(id="1", name="t", arguments="{}"))
+    assert got.is_error and got.content.startswith(
+        "Tool 't' failed: MCP server 's' went away during the call (Connection closed). Its outcome is unknown"
+    )
+    assert client.gone == "Connection closed"
+    assert provider.provide() == []
+    assert provider.left_out == {"s": f"{ONCE} (left out for 0 s, then tried again)"}
+    with pytest.raises(McpConnectionError) as raised:
+        client.connect()
+    assert str(raised.value) == ONCE
+    provider.close()
+
+
+def test_a_result_that_comes_after_the_deadline_is_dropped_and_the_next_call_is_answered():
+    """The late answer's id is one this client gave up on (it sent `notifications/cancelled`): it is no
+    broken protocol, fails no later request, and the connection stays usable."""
+    import threading
+
+    from test_mcp_unusual import _by_hand
+
+    sent_late, calls = threading.Event(), []
+
+    async def on_call(rid, send, answers):
+        calls.append(rid)
+        if len(calls) == 1:
+            await anyio.sleep(0.3)
+            await send({"id": rid, "result": {"content": [{"type": "text", "text": "late"}]}})
+            sent_late.set()
+            return
+        await send({"id": rid, "result": {"content": [{"type": "text", "text": f"answer {len(calls)}"}]}})
+
+    with McpClient(_by_hand(on_call), name="hand") as client:
+        (tool,) = McpToolProvider([client], timeout=0.1).provide()
+        first = tool.execute(ToolCall(id="1", name="t", arguments="{}"))
+        assert sent_late.wait(5)
+        second = tool.execute(ToolCall(id="2", name="t", arguments="{}"))
+        assert client.gone == ""
+    assert first.is_error and first.content.startswith("Tool 't' failed: no answer within 0.1 s, so the call was")
+    assert (second.is_error, second.content) == (False, "answer 2")
+
+
+def test_a_flood_of_notifications_the_sdk_cannot_read_logs_a_few_lines_not_one_traceback_each(caplog):
+    """A server sending progress the SDK refuses (`"progress": "50%"`) had the SDK log a warning with its
+    traceback for each one: 200 tracebacks in a notebook that configured logging (week 9 does). The first
+    few are logged, then one line says the rest are not; the call is answered."""
+    import logging
+
+    from test_mcp_unusual import _by_hand
+
+    async def on_call(rid, send, answers):
+        for _ in range(200):
+            await send({"method": "notifications/progress", "params": {"progressToken": "p", "progress": "50%"}})
+        await send({"id": rid, "result": {"content": [{"type": "text", "text": "done"}]}})
+
+    with caplog.at_level(logging.WARNING):
+        with McpClient(_by_hand(on_call), name="flood") as client:
+            assert client.call_tool("t", {}).content[0].text == "done"
+            assert client.call_tool("t", {}).content[0].text == "done"  # a second call: nothing more is logged
+    said = [(r.name, r.getMessage(), bool(r.exc_info)) for r in caplog.records if r.name == "client"]
+    validate = ("client", "Failed to validate notification: notifications/progress", True)
+    assert said == [
+        validate,
+        validate,
+        validate,
+        (
+            "client",
+            "Failed to validate notification: notifications/progress (and later log lines like it on this MCP "
+            "connection's thread 'mcp-flood' are left out)",
+            False,
+        ),
+    ]

@@ -121,6 +121,7 @@ from toolkit.chat.credit import credit_fix, out_of_credit
 from toolkit.chat.empty_text import refuses_empty_text, with_null_text
 from toolkit.chat.finite import first_non_finite
 from toolkit.chat.forced_choice import CANNOT_FORCE, ForcedChoice, put
+from toolkit.chat.litellm_errors import unwrapped
 from toolkit.chat.masking import (
     HTTPX_LOGGERS,
     mask_json,
@@ -2027,7 +2028,7 @@ def _said(data: dict[str, Any], nested: bool = True) -> str:
         return relayed(error, str(error["message"]))  # a router's: the provider's own words too
     for value in (error, data.get("detail"), data.get("message"), data.get("error_msg")):  # Baidu's `error_msg`
         if isinstance(value, str) and value.strip():
-            return value
+            return unwrapped(value)
         if isinstance(value, dict) and nested:
             said = _said(value, nested=False)
             if said:

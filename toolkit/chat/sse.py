@@ -109,6 +109,7 @@ from typing import Any
 from toolkit.chat.balance import Balance, whole_object
 from toolkit.chat.context_limit import CONTEXT_HINT, over_context
 from toolkit.chat.credit import credit_fix, out_of_credit
+from toolkit.chat.litellm_errors import unwrapped
 from toolkit.chat.messages import (
     OPENAI_CALL_KEYS,
     AssistantMessage,
@@ -960,7 +961,7 @@ def error_detail(error: Any) -> str:
         text = str(error.get("message") or error.get("msg") or error["error_msg"])  # Baidu Qianfan's `error_msg`
         text = relayed(error, text)
     elif isinstance(error, str):
-        text = error
+        text = unwrapped(error)
     else:
         text = json.dumps(error, ensure_ascii=False, default=str)
     return " ".join(text.split())[:200]
@@ -970,7 +971,9 @@ def relayed(error: dict[str, Any], message: str) -> str:
     """`message`, then what the provider behind a router answered when the error carries it: OpenRouter's
     `{"message": "Provider returned error", "metadata": {"raw": …, "provider_name": "OpenAI"}}` reads
     "Provider returned error (OpenAI: <the provider's own message>)"; `raw` is the provider's body (its
-    error's message, when it is one in OpenAI's shape) or its text."""
+    error's message, when it is one in OpenAI's shape) or its text. A LiteLLM proxy's wrapped message reads
+    as the provider's own (`toolkit.chat.litellm_errors.unwrapped`)."""
+    message = unwrapped(message)
     metadata = error.get("metadata")
     said = _raw_said(metadata.get("raw")) if isinstance(metadata, dict) else ""
     if not said:

@@ -152,6 +152,7 @@ from toolkit.chat.proxies import direct_mounts
 from toolkit.chat.rate_limits import reset_wait, said_delay, worded_wait
 from toolkit.chat.reasoning_fields import asked_field, refused_field, with_fields, without_fields
 from toolkit.chat.schema_keywords import refused_keyword, without_keywords
+from toolkit.chat.sources import sources_of
 from toolkit.chat.sse import (
     MALFORMED_CALL,
     StreamAssembler,
@@ -2109,6 +2110,7 @@ def parse_completion(text: str) -> ChatResponse:
             usage=TokenUsage.from_openai(data.get("usage")),
             model=data.get("model") or "",
             id=data.get("id") or "",
+            sources=sources_of(data) if "citations" in data or "search_results" in data else (),
         )
     except ValidationError as exc:
         raise BadResponseError(f"response is malformed: {_problems(exc)}", status=200, body=text[:2000]) from None

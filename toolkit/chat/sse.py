@@ -124,6 +124,7 @@ from toolkit.chat.messages import (
 )
 from toolkit.chat.rate_limits import said_delay, worded_wait
 from toolkit.chat.reasoning_fields import merge_blocks, one_reasoning
+from toolkit.chat.sources import Source, sources_of
 from toolkit.errors import BadResponseError, ModelCallError, OutOfCreditError, TransientError, TruncatedStreamError
 
 
@@ -198,6 +199,8 @@ class StreamAssembler:
     """The index of the call the latest tool-call delta went to."""
     refusal: list[str] = field(default_factory=list)
     """`refusal` deltas (OpenAI's structured refusals): joined into the message's `refusal`."""
+    sources: tuple[Source, ...] = ()
+    """The web sources the last chunk naming any named (Perplexity's: `toolkit.chat.sources`)."""
     transcript: list[str] = field(default_factory=list)
     """`audio.transcript` deltas (an answer in audio, `modalities: ["text", "audio"]`): the message's
     text when no `content` came, as a whole reply's `audio.transcript` is (`AssistantMessage.from_openai`)."""
@@ -330,6 +333,8 @@ class StreamAssembler:
         usage = _usage_of(chunk)
         if usage:
             self.usage = _updated(self.usage, TokenUsage.from_openai(usage))
+        if "citations" in chunk or "search_results" in chunk:
+            self.sources = sources_of(chunk) or self.sources
         if self.instead is None and said_instead(chunk) is not None:
             self.instead = chunk
         if self.erred is None and plainly_error(chunk):
@@ -511,7 +516,12 @@ class StreamAssembler:
         return not_empty(
             not_cut(
                 ChatResponse(
-                    message=message, finish_reason=self.finish_reason, usage=self.usage, model=self.model, id=self.id
+                    message=message,
+                    finish_reason=self.finish_reason,
+                    usage=self.usage,
+                    model=self.model,
+                    id=self.id,
+                    sources=self.sources,
                 )
             )
         )

@@ -149,7 +149,7 @@ from toolkit.chat.not_compressed import HEAD_BYTES, NotCompressedError, plain_ki
 from toolkit.chat.not_compressed import HINT as NOT_COMPRESSED_HINT
 from toolkit.chat.pages import cdn_code_text, page_text
 from toolkit.chat.proxies import direct_mounts
-from toolkit.chat.rate_limits import reset_wait, said_delay, worded_wait
+from toolkit.chat.rate_limits import relayed_reset, reset_wait, said_delay, worded_wait
 from toolkit.chat.reasoning_fields import asked_field, refused_field, with_fields, without_fields
 from toolkit.chat.schema_keywords import refused_keyword, without_keywords
 from toolkit.chat.sources import sources_of
@@ -1627,6 +1627,10 @@ def triage_status(response: httpx.Response, attempt: int = 1, mask: Callable[[st
             error.retry_after = said_delay(response.text)  # whole: a long QuotaFailure may pass 2,000
             if error.retry_after is None and status == 429:
                 error.retry_after = reset_wait(response.headers)
+                if error.retry_after is None:  # OpenRouter's: its limit's headers inside the error
+                    date = response.headers.get("date")
+                    now = (_http_date(date) if date else None) or time.time()
+                    error.retry_after = relayed_reset(response.text, now)
             if error.retry_after is None and status in (429, 503):  # "Please try again in 1.8s."
                 error.retry_after = worded_wait(detail)
         raise error

@@ -144,6 +144,7 @@ from toolkit.chat.messages import (
     to_openai,
 )
 from toolkit.chat.model import TOOL_CHOICES, ToolChoice, is_tool_choice
+from toolkit.chat.model_memory import MEMORY_HINT, too_big
 from toolkit.chat.native_shapes import NativeReplyError, native_shape
 from toolkit.chat.not_compressed import HEAD_BYTES, NotCompressedError, plain_kind
 from toolkit.chat.not_compressed import HINT as NOT_COMPRESSED_HINT
@@ -1613,6 +1614,8 @@ def triage_status(response: httpx.Response, attempt: int = 1, mask: Callable[[st
             body=body,
             attempts=attempt,
         )
+    if status == 500 and too_big(detail):  # a local server's model larger than its free memory: no retry loads it
+        raise CallerError(f"HTTP {status}: {detail} — {MEMORY_HINT}", status=status, body=body, attempts=attempt)
     if status < 500 and model_call_refused(response.text):  # the model's call was refused, not the request
         raise TransientError(f"HTTP {status} ({MALFORMED_CALL}): {detail}", status=status, body=body, attempts=attempt)
     says = (

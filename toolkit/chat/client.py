@@ -1652,6 +1652,8 @@ def triage_status(response: httpx.Response, attempt: int = 1, mask: Callable[[st
         hint = TOOLS_REFUSED_HINT
     elif status == 404 and _unversioned_azure(response.request.url):
         hint = AZURE_VERSION_HINT
+    elif status in (400, 404) and _OTHER_VERSION.search(detail):  # Azure's "API version not supported"
+        hint = AZURE_OTHER_VERSION_HINT
     elif status == 404 and '"DeploymentNotFound"' in response.text:  # Azure's `code` for a name it has no deployment of
         where = "the name in LLM_BASE_URL" if "/deployments/" in response.request.url.path else "LLM_MODEL"
         hint = AZURE_DEPLOYMENT_HINT.format(where=where)
@@ -1901,6 +1903,17 @@ AZURE_VERSION_HINT = (
     "an Azure OpenAI deployment URL takes the API version in its query: add it to LLM_BASE_URL, e.g. "
     "https://<resource>.openai.azure.com/openai/deployments/<deployment>?api-version=2024-10-21 (not retried)"
 )
+AZURE_OTHER_VERSION_HINT = (
+    "the api-version in LLM_BASE_URL is one this Azure resource, or this model, does not take: set one it does, "
+    "e.g. ?api-version=2024-10-21, or the newer one the message names (a preview one for the newest models); "
+    "on Azure's /openai/v1 address leave api-version out (not retried)"
+)
+_OTHER_VERSION = re.compile(
+    r"\bapi[ -]?version (?:is )?not supported\b|\benabled only for api versions\b|\bunsupported api[ -]?version\b",
+    re.IGNORECASE,
+)
+"""Azure OpenAI's 400 for an `api-version` it does not take ("API version not supported"; "Model o3-mini is
+enabled only for api versions 2024-12-01-preview and later")."""
 AZURE_DEPLOYMENT_HINT = (
     "Azure OpenAI has no deployment of that name in this resource: {where} must be a deployment's name (the name "
     "given when deploying, not the model's), and a deployment made in the last minutes may not be ready yet "

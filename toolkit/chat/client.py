@@ -116,6 +116,7 @@ from pydantic import ValidationError
 
 from toolkit.chat.call_id_shape import refuses_ids, shaped_ids
 from toolkit.chat.charset import ACCEPTED, PACKAGES, READ_AT_MOST, body_encoding, inflated, left_undone, undone
+from toolkit.chat.chat_template import TEMPLATE_HINT, refused_roles
 from toolkit.chat.context_limit import CONTEXT_HINT, over_context
 from toolkit.chat.credit import credit_fix, out_of_credit
 from toolkit.chat.empty_text import refuses_empty_text, with_null_text
@@ -1614,6 +1615,10 @@ def triage_status(response: httpx.Response, attempt: int = 1, mask: Callable[[st
             body=body,
             attempts=attempt,
         )
+    roles = refused_roles(detail) if status in (400, 422, 500) else None
+    if roles is not None:  # the model's chat template refused the conversation: no retry, no field changes it
+        said = f"the model's chat template refused the conversation: {roles}"
+        raise CallerError(f"HTTP {status}: {said} — {TEMPLATE_HINT}", status=status, body=body, attempts=attempt)
     if status == 500 and too_big(detail):  # a local server's model larger than its free memory: no retry loads it
         raise CallerError(f"HTTP {status}: {detail} — {MEMORY_HINT}", status=status, body=body, attempts=attempt)
     if status < 500 and model_call_refused(response.text):  # the model's call was refused, not the request

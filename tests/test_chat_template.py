@@ -2,6 +2,8 @@
 and TGI: it was a 500 retried twice, then `HTTP 500 (transient): ------------ While executing CallExpression at
 line 19, column 27 in source: ...% 2 == 0) -%}↵ {{ raise_exception(…`, the template's source and no fix."""
 
+import json
+
 import httpx
 import pytest
 from test_client import Script, make
@@ -58,3 +60,20 @@ def test_a_chat_template_refusing_the_roles_says_its_words_and_the_fix_not_retri
 )
 def test_what_says_the_template_refused_the_roles(text, words):
     assert refused_roles(text) == words
+
+
+def test_a_chat_template_refusal_inside_a_stream_is_said_the_same_not_retried():
+    """LocalAI streams it as an error event coded `server_error`: it was retried three times, and its message
+    cut at 200 characters before the template's words."""
+    message = f"rpc error: code = InvalidArgument desc = {LLAMACPP.replace(GEMMA, MISTRAL)}"
+    event = {"error": {"code": "server_error", "message": message, "type": "server_error"}}
+    stream = f"data: {json.dumps(event)}\n\ndata: [DONE]\n\n"
+    script = Script(httpx.Response(200, text=stream, headers={"content-type": "text/event-stream"}))
+    client, _ = make(script)
+    with pytest.raises(CallerError) as caught:
+        list(client.stream([UserMessage(content="hi")]))
+    assert len(script.requests) == 1
+    assert str(caught.value) == (
+        f"gateway sent an error mid-stream: the model's chat template refused the conversation: {MISTRAL} — "
+        f"{TEMPLATE_HINT}"
+    )

@@ -107,6 +107,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from toolkit.chat.balance import Balance, whole_object
+from toolkit.chat.chat_template import TEMPLATE_HINT, refused_roles
 from toolkit.chat.context_limit import CONTEXT_HINT, over_context
 from toolkit.chat.credit import credit_fix, out_of_credit
 from toolkit.chat.litellm_errors import unwrapped
@@ -125,7 +126,14 @@ from toolkit.chat.messages import (
 from toolkit.chat.rate_limits import said_delay, worded_wait
 from toolkit.chat.reasoning_fields import merge_blocks, one_reasoning
 from toolkit.chat.sources import Source, sources_of
-from toolkit.errors import BadResponseError, ModelCallError, OutOfCreditError, TransientError, TruncatedStreamError
+from toolkit.errors import (
+    BadResponseError,
+    CallerError,
+    ModelCallError,
+    OutOfCreditError,
+    TransientError,
+    TruncatedStreamError,
+)
 
 
 @dataclass(frozen=True)
@@ -1014,7 +1022,8 @@ def reported_error(error: Any, where: str, body: str, status: int | None = None)
     it names) when it names a rate limit or an overload — OpenRouter reports `{"code": 502, …}` so —
     or the model's failed generation (`failed_generation`: Groq's refused tool call), an
     `OutOfCreditError` when it says the account has no credit left (`toolkit.chat.credit`; a
-    `"code": 402`, or a 429 that says so), else a `BadResponseError`."""
+    `"code": 402`, or a 429 that says so), a `CallerError` when the model's chat template refused the
+    conversation's roles (`toolkit.chat.chat_template`: no retry changes that), else a `BadResponseError`."""
     detail = error_detail(error) or "(no message)"
     named = named_status(error)
     said = named[1] if named is not None else None
@@ -1023,6 +1032,10 @@ def reported_error(error: Any, where: str, body: str, status: int | None = None)
         return OutOfCreditError(f"gateway {where}: {detail} — {credit_fix(credit)}", status=said, body=body)
     if failed_generation(error):
         return TransientError(f"gateway {where} ({MALFORMED_CALL}): {detail}", status=status, body=body)
+    roles = _template_words(error)
+    if roles is not None:  # LocalAI's stream: the chat template refused the roles, whatever the code says
+        refused = f"the model's chat template refused the conversation: {roles}"
+        return CallerError(f"gateway {where}: {refused} — {TEMPLATE_HINT}", status=status, body=body)
     if named is not None and transient_status(named[1]):
         error = TransientError(f"gateway {where} ({named[0]}, transient): {detail}", status=named[1], body=body)
         error.retry_after = _said_wait(body, detail)
@@ -1034,6 +1047,13 @@ def reported_error(error: Any, where: str, body: str, status: int | None = None)
     bad = BadResponseError(f"gateway {where}: {detail}", status=status, body=body)
     bad.hint = "The gateway reported this error itself; the message says what went wrong."
     return bad
+
+
+def _template_words(error: Any) -> str | None:
+    """The chat template's words when the error's whole message says it refused the conversation's roles
+    (`toolkit.chat.chat_template`), else None."""
+    message = error.get("message") if isinstance(error, dict) else error
+    return refused_roles(" ".join(message.split())) if isinstance(message, str) else None
 
 
 def _over_context(error: Any) -> bool:

@@ -53,6 +53,10 @@ def test_a_chat_template_refusing_the_roles_says_its_words_and_the_fix_not_retri
     [
         (" ".join(LLAMACPP.split()), GEMMA),
         ("Only user and assistant roles are supported!", "Only user and assistant roles are supported!"),
+        (  # LM Studio's 400
+            'Error rendering prompt with jinja template: "Conversation roles must alternate user/assistant/user/assistant/...".',
+            GEMMA,
+        ),
         ("Template error: template not found", None),  # not about the roles: passed on as it is
         ("jinja2.exceptions.UndefinedError: 'dict object' has no attribute 'x'", None),
         ("Internal Server Error", None),

@@ -42,7 +42,15 @@ def refused_roles(text: str) -> str | None:
     conversation's roles, else None."""
     raised = _RAISED.search(text)
     if raised is not None:
-        words = raised[1].strip().strip("\"'")
+        words = _unquoted(raised[1])
         return words if _ROLES.search(words) else None
     rule = _RULES.search(text)
-    return rule[0].strip().strip("\"'") if rule else None
+    return _unquoted(rule[0]) if rule else None
+
+
+def _unquoted(words: str) -> str:
+    """The template's words without the quotes a server put around them (LM Studio's `"…".`)."""
+    words = words.strip()
+    if words[-2:] in ('".', "'."):
+        words = words[:-2]
+    return words.strip("\"'")

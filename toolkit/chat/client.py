@@ -1674,6 +1674,8 @@ def triage_status(response: httpx.Response, attempt: int = 1, mask: Callable[[st
         hint = RESTRICTED_HINT  # Groq's 400, Anthropic's: the account, not the request
     elif status in (400, 404) and (_RETIRED.search(detail) or '"model_decommissioned"' in response.text):  # Groq's
         hint = _CALLER_HINTS[410]  # a model retired: as a 410 says it
+    elif status in (400, 404) and _NOT_PULLED.search(detail):  # Ollama's: a model it has not downloaded
+        hint = PULL_HINT
     elif status in (400, 404, 422) and (_NO_MODEL.search(detail) or _MODEL_CODE.search(response.text)):  # DeepSeek's
         hint = MODEL_HINT
     raise CallerError(
@@ -2027,6 +2029,12 @@ no longer supported"; OpenAI: "The model `text-davinci-003` has been deprecated"
 _MODEL_CODE = re.compile(r'"code"\s*:\s*"model_not_(?:found|supported|available)"')
 """An error code naming the model as not served, whatever the words (Hugging Face's router: "model_not_supported";
 Together's "model_not_available"; OpenAI's "model_not_found")."""
+_NOT_PULLED = re.compile(r"\bnot found, try pulling it first\b", re.IGNORECASE)
+"""Ollama's 404 for a model it has not downloaded: `model "qwen3:8b" not found, try pulling it first`."""
+PULL_HINT = (
+    "Ollama has not downloaded this model: run `ollama pull <LLM_MODEL>` where Ollama runs, or set LLM_MODEL to a "
+    "name `ollama list` shows (with its tag, e.g. qwen3:8b) (not retried)"
+)
 MODEL_HINT = (
     "check LLM_MODEL: the gateway serves no model of that name (GET <LLM_BASE_URL>/models lists those it "
     "serves), or, on a local server, none is loaded (not retried)"

@@ -61,6 +61,16 @@ ROUTER_400 = (
             'litellm.BadRequestError: OllamaException - {"error": "model \'qwen3\' not found',
             '{"error": "model \'qwen3\' not found (Ollama, through LiteLLM)',
         ),
+        (
+            "litellm.ContextWindowExceededError: litellm.BadRequestError: ContextWindowExceededError: OpenAIException "
+            "- This model's maximum context length is 8192 tokens.",
+            "This model's maximum context length is 8192 tokens. (OpenAI, through LiteLLM)",
+        ),
+        (
+            "litellm.RateLimitError: No deployments available for selected model, Try again in 60 seconds. Passed "
+            "model=gpt-4o. pre-call-checks=False, cooldown_list=[('abc', {'exception_received': '…'})]",
+            "No deployments available for selected model, Try again in 60 seconds (LiteLLM)",
+        ),
         ("Invalid model", "Invalid model"),  # not LiteLLM's: as it is
         ("litellm.: nothing", "litellm.: nothing"),
     ],

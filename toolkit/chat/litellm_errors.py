@@ -12,7 +12,8 @@ text and its router's context (docs.litellm.ai/docs/exception_mapping):
 JSON or as the Python dict LiteLLM printed; its `error.message`, `message`, `msg` or `detail`), the
 provider as LiteLLM names its exception (`AnthropicException` → Anthropic), and the router's context
 cut off (`Received Model Group=`, `Available Model Group Fallbacks=`, `Error doing the fallback`, `No
-fallback model group found`, `LiteLLM Retried:`). An error of LiteLLM's own (no provider named) reads
+fallback model group found`, `LiteLLM Retried:`, `Passed model=`), the exception classes it names
+one after another before the text too. An error of LiteLLM's own (no provider named) reads
 `… (LiteLLM)`. A message not starting `litellm.<Name>:` is returned as it is; a provider body that
 cannot be read stays as text.
 
@@ -27,14 +28,16 @@ import json
 import re
 from typing import Any
 
-_WRAPPER = re.compile(r"litellm\.(\w+):\s*(?:\1:\s*)?")
-"""LiteLLM's exception class before the text (`litellm.BadRequestError: `), said twice at times
-(`litellm.AuthenticationError: AuthenticationError: …`)."""
+_WRAPPER = re.compile(r"litellm\.\w+:\s*")
+"""LiteLLM's exception class before the text (`litellm.BadRequestError: `)."""
+_CLASS = re.compile(r"(?:litellm\.)?[A-Z]\w*Error:\s*")
+"""A further class LiteLLM names before the text (`litellm.AuthenticationError: AuthenticationError: …`,
+`litellm.ContextWindowExceededError: litellm.BadRequestError: ContextWindowExceededError: …`)."""
 _PROVIDER = re.compile(r"([A-Za-z][A-Za-z0-9_]*?)Exception\s*-\s*(?:Error code:\s*\d{3}\s*-\s*)?")
 """The provider's exception as LiteLLM names it (`OpenAIException - `), and the SDK's `Error code: 400 - `."""
 _CONTEXT = re.compile(
     r"\.?\s*(?:Received Model Group=|Available Model Group Fallbacks=|Error doing the fallback"
-    r"|No fallback model group found|LiteLLM Retried:)"
+    r"|No fallback model group found|LiteLLM Retried:|Passed model=)"
 )
 """Where the router's context starts: what follows is LiteLLM's, not the provider's."""
 _MOST_READ = 20_000
@@ -50,6 +53,8 @@ def unwrapped(message: str) -> str:
     if wrapper is None:
         return message
     rest = message[wrapper.end() :]
+    while (named := _CLASS.match(rest)) is not None:
+        rest = rest[named.end() :]
     context = _CONTEXT.search(rest)
     if context is not None:
         rest = rest[: context.start()]

@@ -166,3 +166,13 @@ def test_an_api_version_azure_does_not_take_says_to_set_another_not_fix_the_body
         "take: set one it does, e.g. ?api-version=2024-10-21, or the newer one the message names (a preview one for "
         "the newest models); on Azure's /openai/v1 address leave api-version out (not retried)"
     )
+
+
+def test_api_version_words_from_a_gateway_that_takes_none_keep_the_body_hint():
+    answer = httpx.Response(400, json={"error": {"message": "API version not supported"}})
+    client = ChatClient("http://gw.test/v1", KEY, "m", transport=httpx.MockTransport(lambda r: answer))
+    with pytest.raises(CallerError) as refused:
+        client.chat([UserMessage(content="hi")])
+    assert str(refused.value) == (
+        "HTTP 400: API version not supported — the gateway rejected the request body; fix it (not retried)"
+    )

@@ -1657,8 +1657,8 @@ def triage_status(response: httpx.Response, attempt: int = 1, mask: Callable[[st
         hint = TOOLS_REFUSED_HINT
     elif status == 404 and _unversioned_azure(response.request.url):
         hint = AZURE_VERSION_HINT
-    elif status in (400, 404) and _OTHER_VERSION.search(detail):  # Azure's "API version not supported"
-        hint = AZURE_OTHER_VERSION_HINT
+    elif status in (400, 404) and _OTHER_VERSION.search(detail) and _versioned_or_azure(response.request.url):
+        hint = AZURE_OTHER_VERSION_HINT  # Azure's "API version not supported"
     elif status == 404 and '"DeploymentNotFound"' in response.text:  # Azure's `code` for a name it has no deployment of
         where = "the name in LLM_BASE_URL" if "/deployments/" in response.request.url.path else "LLM_MODEL"
         hint = AZURE_DEPLOYMENT_HINT.format(where=where)
@@ -1725,6 +1725,11 @@ def _started_without(response: httpx.Response, detail: str) -> str:
 
 _OPTION = re.compile(r"(?<![\w-])--[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
 """A server's command-line option named in its error (`--jinja`, `--tool-call-parser`)."""
+
+
+def _versioned_or_azure(url: httpx.URL) -> bool:
+    """Whether `url` is on an Azure host or names an `api-version` (an Azure API Management front of its own)."""
+    return url.host.lower().rstrip(".").endswith(_AZURE_HOSTS) or "api-version" in url.params
 
 
 def _unversioned_azure(url: httpx.URL) -> bool:

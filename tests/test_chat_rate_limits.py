@@ -9,7 +9,7 @@ import pytest
 from test_client import Script, make
 
 from toolkit.chat.messages import UserMessage
-from toolkit.chat.rate_limits import duration_s, reset_wait, said_delay, worded_wait
+from toolkit.chat.rate_limits import duration_s, relayed_reset, reset_wait, said_delay, worded_wait
 from toolkit.errors import TransientError
 
 LIMITED = {"error": {"message": "Rate limit reached for requests", "type": "requests", "code": "rate_limit_exceeded"}}
@@ -238,3 +238,51 @@ def test_a_429_that_says_its_wait_only_in_words_waits_it():
     limited = {"error": {"message": "Rate limit reached on tokens per min (TPM). Please try again in 2.5s."}}
     client, sleeps = make(Script(httpx.Response(429, json=limited), httpx.Response(200, json=OK)))
     assert client.chat([UserMessage(content="hi")]).message.content == "Hi." and sleeps == [2.5]
+
+
+DATE = "Sat, 05 Dec 2026 10:00:00 GMT"
+DATE_MS = 1796464800000  # DATE in epoch milliseconds
+
+
+def _openrouter_429(kind: str, reset_ms: int, remaining: str = "0") -> dict:
+    """OpenRouter's 429 for a free model's limit: the limit's own headers relayed inside the error."""
+    headers = {"X-RateLimit-Limit": "50", "X-RateLimit-Remaining": remaining, "X-RateLimit-Reset": str(reset_ms)}
+    message = f"Rate limit exceeded: {kind}. Add 10 credits to unlock 1000 free model requests per day"
+    return {"error": {"message": message, "code": 429, "metadata": {"headers": headers}}, "user_id": "user_2x"}
+
+
+def test_openrouters_free_daily_limit_is_said_at_once_with_its_wait_not_spent_on_backoffs():
+    """Before: retried twice at once (the reset is hours away), then `HTTP 429 (transient): …` with no wait."""
+    body = _openrouter_429("free-models-per-day", DATE_MS + 5 * 3600 * 1000)
+    client, sleeps = make(Script(httpx.Response(429, headers={"date": DATE}, json=body)))
+    with pytest.raises(TransientError) as caught:
+        client.chat([UserMessage(content="hi")])
+    assert sleeps == [] and caught.value.retry_after == 18000.0
+    assert str(caught.value) == (
+        "HTTP 429 (transient): Rate limit exceeded: free-models-per-day. Add 10 credits to unlock 1000 free model "
+        "requests per day — the gateway asks to wait 18000 s, more than RetryPolicy.max_retry_after_s=30; not "
+        "retried, try again later (the wait is in .retry_after)"
+    )
+
+
+def test_openrouters_free_per_minute_limit_is_retried_after_its_reset():
+    body = _openrouter_429("free-models-per-min", DATE_MS + 2500)
+    replies = Script(httpx.Response(429, headers={"date": DATE}, json=body), httpx.Response(200, json=OK))
+    client, sleeps = make(replies)
+    assert client.chat([UserMessage(content="hi")]).message.content == "Hi." and sleeps == [2.5]
+
+
+@pytest.mark.parametrize(
+    "body, wait",
+    [
+        (json.dumps(_openrouter_429("x", 1_796_464_812_000)), 12.0),
+        (json.dumps(_openrouter_429("x", 1_796_464_812_000, remaining="3")), None),  # not this limit
+        (json.dumps(_openrouter_429("x", 1_796_464_790_000)), 0.0),  # already past
+        (json.dumps({"error": {"metadata": {"headers": {"X-RateLimit-Reset": "1796464830"}}}}), 30.0),  # seconds
+        (json.dumps({"error": {"metadata": {"headers": {"X-RateLimit-Reset": "soon"}}}}), None),
+        (json.dumps({"error": {"metadata": {"headers": ["X-RateLimit-Reset"]}}}), None),
+        ('{"error": "X-RateLimit-Reset', None),
+    ],
+)
+def test_the_reset_a_relayed_limit_gives(body, wait):
+    assert relayed_reset(body, DATE_MS / 1000) == wait

@@ -145,3 +145,34 @@ def test_azures_deployment_not_found_names_where_the_deployment_name_goes(base, 
         "name given when deploying, not the model's), and a deployment made in the last minutes may not be ready "
         "yet (not retried)"
     )
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "API version not supported",
+        "Model o3-mini is enabled only for api versions 2024-12-01-preview and later",
+    ],
+)
+def test_an_api_version_azure_does_not_take_says_to_set_another_not_fix_the_body(message):
+    """Before: "… — the gateway rejected the request body; fix it", where the version in LLM_BASE_URL is at fault."""
+    answer = httpx.Response(400, json={"error": {"code": "BadRequest", "message": message}})
+    base = "https://res.openai.azure.com/openai/deployments/o3?api-version=2023-05-15"
+    client = ChatClient(base, KEY, "o3", transport=httpx.MockTransport(lambda r: answer))
+    with pytest.raises(CallerError) as refused:
+        client.chat([UserMessage(content="hi")])
+    assert str(refused.value) == (
+        f"HTTP 400: {message} — the api-version in LLM_BASE_URL is one this Azure resource, or this model, does not "
+        "take: set one it does, e.g. ?api-version=2024-10-21, or the newer one the message names (a preview one for "
+        "the newest models); on Azure's /openai/v1 address leave api-version out (not retried)"
+    )
+
+
+def test_api_version_words_from_a_gateway_that_takes_none_keep_the_body_hint():
+    answer = httpx.Response(400, json={"error": {"message": "API version not supported"}})
+    client = ChatClient("http://gw.test/v1", KEY, "m", transport=httpx.MockTransport(lambda r: answer))
+    with pytest.raises(CallerError) as refused:
+        client.chat([UserMessage(content="hi")])
+    assert str(refused.value) == (
+        "HTTP 400: API version not supported — the gateway rejected the request body; fix it (not retried)"
+    )

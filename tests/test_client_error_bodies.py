@@ -943,3 +943,22 @@ def test_an_account_the_provider_restricted_is_not_blamed_on_the_body(body):
         " — the provider has restricted or disabled the account (organization) behind the key, not the request: "
         "check the account in the provider's console or ask its support, or use another key (not retried)"
     )
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"error": 'model "qwen3:8b" not found, try pulling it first'},  # Ollama's native API
+        {"error": {"message": 'model "qwen3:8b" not found, try pulling it first', "type": "api_error"}},  # its /v1
+    ],
+)
+def test_ollamas_model_not_pulled_says_to_pull_it(body):
+    """Before: "check LLM_MODEL: the gateway serves no model of that name …, or, on a local server, none is loaded",
+    where Ollama says what to do: pull it."""
+    with pytest.raises(CallerError) as caught:
+        answering(404, body).chat([UserMessage(content="hi")])
+    assert str(caught.value) == (
+        'HTTP 404: model "qwen3:8b" not found, try pulling it first — Ollama has not downloaded this model: run '
+        "`ollama pull <LLM_MODEL>` where Ollama runs, or set LLM_MODEL to a name `ollama list` shows (with its tag, "
+        "e.g. qwen3:8b) (not retried)"
+    )

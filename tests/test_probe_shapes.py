@@ -8,7 +8,18 @@ import httpx
 import pytest
 
 from toolkit.chat.client import ChatClient, RetryPolicy
-from toolkit.course.probe import classify, invents_status, probe
+from toolkit.chat.messages import UserMessage
+from toolkit.course.live import course_model
+from toolkit.course.probe import (
+    PROBE_TOOLS,
+    QUESTION,
+    WRITTEN,
+    WRITTEN_CONCLUSION,
+    classify,
+    invents_status,
+    probe,
+    report,
+)
 
 
 def reply(**message) -> str:
@@ -141,16 +152,62 @@ def test_the_probe_judges_the_reply_not_the_models_reasoning(content, verdict, r
     assert invents_status(content) == (verdict == "D")
 
 
-def test_a_call_written_as_text_is_named_as_such_not_a_generic_reply():
-    """A server whose tool-call parser is off (or does not fit the model) leaves the model's call
-    as text in `content` (Qwen's `<tool_call>`): the probe called that "a generic reply"."""
-    text = '<tool_call>\n{"name": "query_order", "arguments": {"orderId": "SN202610200001"}}\n</tool_call>'
+HERMES = '<tool_call>\n{"name": "query_order", "arguments": {"orderId": "SN202610200001"}}\n</tool_call>'
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        HERMES,
+        '[TOOL_CALLS] [{"name": "query_order", "arguments": {"orderId": "SN202610200001"}}]',
+        '{"name": "query_order", "parameters": {"orderId": "SN202610200001"}}',
+        "<think>先查订单。</think>" + HERMES,
+    ],
+    ids=["hermes", "mistral", "llama3", "after-thinking"],
+)
+def test_a_call_written_as_text_that_the_client_reads_is_a_call_said_as_such(text):
+    """A server whose tool-call parser is off leaves the model's call as text in `content`: the probe said B
+    (fake support) and the course switched to the prompt-protocol fallback, while `chat()` reads such a call as
+    the call it is (`toolkit.chat.text_calls`)."""
+    shown = text.split("</think>")[-1].strip()[:80]
+    assert classify(200, reply(content=text)) == (
+        "A",
+        f"tools accepted, and the model wrote its call as text ({shown!r}), which the gateway did not parse into "
+        "tool_calls (its tool-call parser is off or does not fit the model); toolkit's chat client reads it as the "
+        'call query_order({"orderId": "SN202610200001"})',
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '好的 {"tool": "query_order", "args": {"orderId": "SN202610200001"}}',  # the prompt protocol's own shape
+        '<tool_call>{"name": "query_logistics", "arguments": {"orderId": "SN202610200001"}}</tool_call>',  # not offered
+    ],
+)
+def test_a_call_written_as_text_the_client_does_not_read_is_fake_support_said_so(text):
     assert classify(200, reply(content=text)) == (
         "B",
-        "tools accepted, no tool_calls: the model wrote its call as text in the reply "
-        f"({text[:80]!r}), which the gateway did not parse into tool_calls (its tool-call parser is off or does not "
-        "fit the model); the prompt-protocol fallback reads such calls",
+        f"tools accepted, no tool_calls: the model wrote its call as text in the reply ({text[:80]!r}), which the "
+        "gateway did not parse into tool_calls (its tool-call parser is off or does not fit the model), nor does "
+        "toolkit's chat client read it as one; the prompt-protocol fallback reads such calls",
     )
+
+
+def test_the_probe_and_the_chat_client_agree_on_a_gateway_that_writes_calls_as_text():
+    body = reply(content=HERMES)
+    transport = httpx.MockTransport(lambda request: httpx.Response(200, text=body))
+    client = ChatClient("http://gw.test/v1", "k", "m", transport=transport, retry=RetryPolicy(max_retries=0))
+    result = probe(client)
+    assert (result.verdict, result.written, result.label, result.advice) == ("A", True, WRITTEN[0], WRITTEN[1])
+    assert report(result).splitlines()[-3].startswith(f"{WRITTEN_CONCLUSION} (calls written as text: tools accepted")
+    answer = client.chat([UserMessage(content=QUESTION)], tools=PROBE_TOOLS)
+    assert [(call.name, call.arguments) for call in answer.message.tool_calls] == [
+        ("query_order", '{"orderId": "SN202610200001"}')
+    ]
+    model, why = course_model(client, result)
+    assert model is client
+    assert why == "Probe verdict A (calls written as text): the course uses native tool calling."
 
 
 ANSWER = reply(tool_calls=[{"id": "c1", "type": "function", "function": {"name": "query_order", "arguments": "{}"}}])

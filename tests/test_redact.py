@@ -1083,3 +1083,32 @@ def test_sanitize_keeps_no_text_and_at_most_its_bound() -> None:
 def test_the_punctuation_after_a_path_stays(text, expected):
     """Before: the colon or full stop after a path went with it ('memory database <path> disk I/O error')."""
     assert sanitize(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "clean"),
+    [
+        (
+            "GET https://api.example.com/v1/models?key=abc123 failed",
+            f"GET https://api.example.com/v1/models?key={R} failed",
+        ),
+        (
+            "https://generativelanguage.googleapis.com/v1beta/models?key=AIza&alt=sse",
+            f"https://generativelanguage.googleapis.com/v1beta/models?key={R}&alt=sse",
+        ),
+        ("http://gw:1/v1?q=1&key=k", f"http://gw:1/v1?q=1&key={R}"),
+        ("https://h/p?KEY=12 then", f"https://h/p?KEY={R} then"),
+        ("next=https%3A%2F%2Fapp%2Fcb%3Fq%3D1%26key%3Dab12", f"next=https%3A%2F%2Fapp%2Fcb%3Fq%3D1%26key%3D{R}"),
+        ("https://h/p?token=t1&api_key=k2&access_token=a", f"https://h/p?token={R}&api_key={R}&access_token={R}"),
+        # a bare key outside a query still masks only what looks like a secret
+        ("key=sort_order&dir=asc", "key=sort_order&dir=asc"),
+        ("the row's key: order_id", "the row's key: order_id"),
+        ("https://h/p?monkey=1&hotkey=2", "https://h/p?monkey=1&hotkey=2"),
+    ],
+)
+def test_a_key_in_a_url_query_is_masked_whatever_its_length(text, clean):
+    """Before: `?key=abc123` (Google's and Gemini's API keys go in the query as `key`) reached logs,
+    traces and error texts whole, as a bare `key` masked only a value that looked like a secret."""
+    assert scrub(text) == clean
+    assert sanitize(text) == clean
+    assert scrub(clean) == clean

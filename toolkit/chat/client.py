@@ -116,11 +116,13 @@ from pydantic import ValidationError
 
 from toolkit.chat.call_id_shape import refuses_ids, shaped_ids
 from toolkit.chat.charset import ACCEPTED, PACKAGES, READ_AT_MOST, body_encoding, inflated, left_undone, undone
+from toolkit.chat.chat_template import TEMPLATE_HINT, refused_roles
 from toolkit.chat.context_limit import CONTEXT_HINT, over_context
 from toolkit.chat.credit import credit_fix, out_of_credit
 from toolkit.chat.empty_text import refuses_empty_text, with_null_text
 from toolkit.chat.finite import first_non_finite
 from toolkit.chat.forced_choice import CANNOT_FORCE, ForcedChoice, put
+from toolkit.chat.litellm_errors import unwrapped
 from toolkit.chat.masking import (
     HTTPX_LOGGERS,
     mask_json,
@@ -143,14 +145,16 @@ from toolkit.chat.messages import (
     to_openai,
 )
 from toolkit.chat.model import TOOL_CHOICES, ToolChoice, is_tool_choice
+from toolkit.chat.model_memory import MEMORY_HINT, too_big
 from toolkit.chat.native_shapes import NativeReplyError, native_shape
 from toolkit.chat.not_compressed import HEAD_BYTES, NotCompressedError, plain_kind
 from toolkit.chat.not_compressed import HINT as NOT_COMPRESSED_HINT
 from toolkit.chat.pages import cdn_code_text, page_text
 from toolkit.chat.proxies import direct_mounts
-from toolkit.chat.rate_limits import reset_wait, said_delay, worded_wait
+from toolkit.chat.rate_limits import relayed_reset, reset_wait, said_delay, worded_wait
 from toolkit.chat.reasoning_fields import asked_field, refused_field, with_fields, without_fields
 from toolkit.chat.schema_keywords import refused_keyword, without_keywords
+from toolkit.chat.sources import sources_of
 from toolkit.chat.sse import (
     MALFORMED_CALL,
     StreamAssembler,
@@ -1611,6 +1615,12 @@ def triage_status(response: httpx.Response, attempt: int = 1, mask: Callable[[st
             body=body,
             attempts=attempt,
         )
+    roles = refused_roles(detail) if status in (400, 422, 500) else None
+    if roles is not None:  # the model's chat template refused the conversation: no retry, no field changes it
+        said = f"the model's chat template refused the conversation: {roles}"
+        raise CallerError(f"HTTP {status}: {said} — {TEMPLATE_HINT}", status=status, body=body, attempts=attempt)
+    if status == 500 and too_big(detail):  # a local server's model larger than its free memory: no retry loads it
+        raise CallerError(f"HTTP {status}: {detail} — {MEMORY_HINT}", status=status, body=body, attempts=attempt)
     if status < 500 and model_call_refused(response.text):  # the model's call was refused, not the request
         raise TransientError(f"HTTP {status} ({MALFORMED_CALL}): {detail}", status=status, body=body, attempts=attempt)
     says = (
@@ -1625,6 +1635,10 @@ def triage_status(response: httpx.Response, attempt: int = 1, mask: Callable[[st
             error.retry_after = said_delay(response.text)  # whole: a long QuotaFailure may pass 2,000
             if error.retry_after is None and status == 429:
                 error.retry_after = reset_wait(response.headers)
+                if error.retry_after is None:  # OpenRouter's: its limit's headers inside the error
+                    date = response.headers.get("date")
+                    now = (_http_date(date) if date else None) or time.time()
+                    error.retry_after = relayed_reset(response.text, now)
             if error.retry_after is None and status in (429, 503):  # "Please try again in 1.8s."
                 error.retry_after = worded_wait(detail)
         raise error
@@ -1643,6 +1657,8 @@ def triage_status(response: httpx.Response, attempt: int = 1, mask: Callable[[st
         hint = TOOLS_REFUSED_HINT
     elif status == 404 and _unversioned_azure(response.request.url):
         hint = AZURE_VERSION_HINT
+    elif status in (400, 404) and _OTHER_VERSION.search(detail) and _versioned_or_azure(response.request.url):
+        hint = AZURE_OTHER_VERSION_HINT  # Azure's "API version not supported"
     elif status == 404 and '"DeploymentNotFound"' in response.text:  # Azure's `code` for a name it has no deployment of
         where = "the name in LLM_BASE_URL" if "/deployments/" in response.request.url.path else "LLM_MODEL"
         hint = AZURE_DEPLOYMENT_HINT.format(where=where)
@@ -1658,6 +1674,8 @@ def triage_status(response: httpx.Response, attempt: int = 1, mask: Callable[[st
         hint = RESTRICTED_HINT  # Groq's 400, Anthropic's: the account, not the request
     elif status in (400, 404) and (_RETIRED.search(detail) or '"model_decommissioned"' in response.text):  # Groq's
         hint = _CALLER_HINTS[410]  # a model retired: as a 410 says it
+    elif status in (400, 404) and _NOT_PULLED.search(detail):  # Ollama's: a model it has not downloaded
+        hint = PULL_HINT
     elif status in (400, 404, 422) and (_NO_MODEL.search(detail) or _MODEL_CODE.search(response.text)):  # DeepSeek's
         hint = MODEL_HINT
     raise CallerError(
@@ -1707,6 +1725,11 @@ def _started_without(response: httpx.Response, detail: str) -> str:
 
 _OPTION = re.compile(r"(?<![\w-])--[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
 """A server's command-line option named in its error (`--jinja`, `--tool-call-parser`)."""
+
+
+def _versioned_or_azure(url: httpx.URL) -> bool:
+    """Whether `url` is on an Azure host or names an `api-version` (an Azure API Management front of its own)."""
+    return url.host.lower().rstrip(".").endswith(_AZURE_HOSTS) or "api-version" in url.params
 
 
 def _unversioned_azure(url: httpx.URL) -> bool:
@@ -1892,6 +1915,17 @@ AZURE_VERSION_HINT = (
     "an Azure OpenAI deployment URL takes the API version in its query: add it to LLM_BASE_URL, e.g. "
     "https://<resource>.openai.azure.com/openai/deployments/<deployment>?api-version=2024-10-21 (not retried)"
 )
+AZURE_OTHER_VERSION_HINT = (
+    "the api-version in LLM_BASE_URL is one this Azure resource, or this model, does not take: set one it does, "
+    "e.g. ?api-version=2024-10-21, or the newer one the message names (a preview one for the newest models); "
+    "on Azure's /openai/v1 address leave api-version out (not retried)"
+)
+_OTHER_VERSION = re.compile(
+    r"\bapi[ -]?version (?:is )?not supported\b|\benabled only for api versions\b|\bunsupported api[ -]?version\b",
+    re.IGNORECASE,
+)
+"""Azure OpenAI's 400 for an `api-version` it does not take ("API version not supported"; "Model o3-mini is
+enabled only for api versions 2024-12-01-preview and later")."""
 AZURE_DEPLOYMENT_HINT = (
     "Azure OpenAI has no deployment of that name in this resource: {where} must be a deployment's name (the name "
     "given when deploying, not the model's), and a deployment made in the last minutes may not be ready yet "
@@ -2000,6 +2034,12 @@ no longer supported"; OpenAI: "The model `text-davinci-003` has been deprecated"
 _MODEL_CODE = re.compile(r'"code"\s*:\s*"model_not_(?:found|supported|available)"')
 """An error code naming the model as not served, whatever the words (Hugging Face's router: "model_not_supported";
 Together's "model_not_available"; OpenAI's "model_not_found")."""
+_NOT_PULLED = re.compile(r"\bnot found, try pulling it first\b", re.IGNORECASE)
+"""Ollama's 404 for a model it has not downloaded: `model "qwen3:8b" not found, try pulling it first`."""
+PULL_HINT = (
+    "Ollama has not downloaded this model: run `ollama pull <LLM_MODEL>` where Ollama runs, or set LLM_MODEL to a "
+    "name `ollama list` shows (with its tag, e.g. qwen3:8b) (not retried)"
+)
 MODEL_HINT = (
     "check LLM_MODEL: the gateway serves no model of that name (GET <LLM_BASE_URL>/models lists those it "
     "serves), or, on a local server, none is loaded (not retried)"
@@ -2027,7 +2067,7 @@ def _said(data: dict[str, Any], nested: bool = True) -> str:
         return relayed(error, str(error["message"]))  # a router's: the provider's own words too
     for value in (error, data.get("detail"), data.get("message"), data.get("error_msg")):  # Baidu's `error_msg`
         if isinstance(value, str) and value.strip():
-            return value
+            return unwrapped(value)
         if isinstance(value, dict) and nested:
             said = _said(value, nested=False)
             if said:
@@ -2108,6 +2148,7 @@ def parse_completion(text: str) -> ChatResponse:
             usage=TokenUsage.from_openai(data.get("usage")),
             model=data.get("model") or "",
             id=data.get("id") or "",
+            sources=sources_of(data) if "citations" in data or "search_results" in data else (),
         )
     except ValidationError as exc:
         raise BadResponseError(f"response is malformed: {_problems(exc)}", status=200, body=text[:2000]) from None

@@ -49,6 +49,7 @@ from pydantic import (
 
 from toolkit.chat.images import URL_PREFIXES
 from toolkit.chat.reasoning_fields import one_reasoning
+from toolkit.chat.sources import Source
 from toolkit.errors import ConfigurationError, RecordError, a_kind_of
 from toolkit.unicode import cut
 
@@ -665,6 +666,9 @@ class ChatResponse(_Record):
     """Tokens this one response cost."""
     model: str = ""
     id: str = ""
+    sources: tuple[Source, ...] = Field(default=(), exclude_if=lambda sources: not sources)
+    """The web pages the answer cites, numbered as its text cites them (Perplexity's `search_results` or
+    `citations`: `toolkit.chat.sources`); () from a gateway that names none. Never sent back."""
 
 
 _PLAIN_RECORDS = frozenset(

@@ -22,6 +22,11 @@ Leaves out: `Retry-After` and `retry-after-ms`, which come first (`toolkit.chat.
 an epoch reset (read as no wait: counting it would trust the gateway's clock), and other names
 (Together's `x-tokenlimit-*`, which say no reset), read as no wait.
 
+OpenRouter relays its own limits' headers inside a 429's error (its free models' per-minute and per-day
+limits): `{"error": {"message": "Rate limit exceeded: free-models-per-day. …", "metadata": {"headers":
+{"X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "1741305600000"}}}}`, the reset a time in epoch
+milliseconds (`relayed_reset`), measured from the response's own `Date` when there is one.
+
 Last, the words: OpenAI's, Groq's and Gemini's rate-limit messages end "Please try again in 7m12s." /
 "Please retry in 37.5s.", Azure OpenAI's "Please retry after 6 seconds." (`worded_wait`), which a
 relay that drops the headers passes on.
@@ -147,3 +152,43 @@ def worded_wait(message: str) -> float | None:
         return None
     wait = duration_s(found[1])
     return wait * 60 if wait is not None and found[2] and found[2].lower().startswith("min") else wait
+
+
+_RELAYED = "RateLimit-Reset"
+_EPOCH_MS = 1e12
+"""From here a reset is a time in epoch milliseconds (OpenRouter's); from `_EPOCH_S` in epoch seconds."""
+_EPOCH_S = 1e9
+
+
+def relayed_reset(body: str, now: float) -> float | None:
+    """Seconds from `now` until the limit a 429's error relays in `metadata.headers` is whole again
+    (OpenRouter's `X-RateLimit-Reset`, epoch milliseconds; epoch seconds and plain seconds read too), when
+    it says that limit is used up (`X-RateLimit-Remaining` 0, or not said); None when the body relays none."""
+    if _RELAYED not in body:  # most 429s: not parsed at all
+        return None
+    try:
+        data = json.loads(body)
+    except (ValueError, RecursionError):
+        return None
+    error = data.get("error") if isinstance(data, dict) else None
+    metadata = error.get("metadata") if isinstance(error, dict) else None
+    headers = metadata.get("headers") if isinstance(metadata, dict) else None
+    if not isinstance(headers, dict):
+        return None
+    named = {str(key).lower(): value for key, value in headers.items()}
+    remaining = named.get("x-ratelimit-remaining")
+    if remaining is not None and str(remaining).strip() not in ("0", "0.0"):
+        return None
+    reset = _number_of(named.get("x-ratelimit-reset"))
+    if reset is None:
+        return None
+    if reset >= _EPOCH_MS:
+        return max(0.0, reset / 1000 - now)
+    return max(0.0, reset - now) if reset >= _EPOCH_S else reset
+
+
+def _number_of(value: Any) -> float | None:
+    """A number given as one or as its digits (`1741305600000`, `"1741305600000"`), 0 or more; else None."""
+    if isinstance(value, str) and re.fullmatch(r"\d+(?:\.\d+)?", value.strip()):
+        return float(value)
+    return _seconds(value)

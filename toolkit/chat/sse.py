@@ -107,8 +107,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from toolkit.chat.balance import Balance, whole_object
+from toolkit.chat.chat_template import TEMPLATE_HINT, refused_roles
 from toolkit.chat.context_limit import CONTEXT_HINT, over_context
 from toolkit.chat.credit import credit_fix, out_of_credit
+from toolkit.chat.litellm_errors import unwrapped
 from toolkit.chat.messages import (
     OPENAI_CALL_KEYS,
     AssistantMessage,
@@ -123,7 +125,15 @@ from toolkit.chat.messages import (
 )
 from toolkit.chat.rate_limits import said_delay, worded_wait
 from toolkit.chat.reasoning_fields import merge_blocks, one_reasoning
-from toolkit.errors import BadResponseError, ModelCallError, OutOfCreditError, TransientError, TruncatedStreamError
+from toolkit.chat.sources import Source, sources_of
+from toolkit.errors import (
+    BadResponseError,
+    CallerError,
+    ModelCallError,
+    OutOfCreditError,
+    TransientError,
+    TruncatedStreamError,
+)
 
 
 @dataclass(frozen=True)
@@ -197,6 +207,8 @@ class StreamAssembler:
     """The index of the call the latest tool-call delta went to."""
     refusal: list[str] = field(default_factory=list)
     """`refusal` deltas (OpenAI's structured refusals): joined into the message's `refusal`."""
+    sources: tuple[Source, ...] = ()
+    """The web sources the last chunk naming any named (Perplexity's: `toolkit.chat.sources`)."""
     transcript: list[str] = field(default_factory=list)
     """`audio.transcript` deltas (an answer in audio, `modalities: ["text", "audio"]`): the message's
     text when no `content` came, as a whole reply's `audio.transcript` is (`AssistantMessage.from_openai`)."""
@@ -329,6 +341,8 @@ class StreamAssembler:
         usage = _usage_of(chunk)
         if usage:
             self.usage = _updated(self.usage, TokenUsage.from_openai(usage))
+        if "citations" in chunk or "search_results" in chunk:
+            self.sources = sources_of(chunk) or self.sources
         if self.instead is None and said_instead(chunk) is not None:
             self.instead = chunk
         if self.erred is None and plainly_error(chunk):
@@ -510,7 +524,12 @@ class StreamAssembler:
         return not_empty(
             not_cut(
                 ChatResponse(
-                    message=message, finish_reason=self.finish_reason, usage=self.usage, model=self.model, id=self.id
+                    message=message,
+                    finish_reason=self.finish_reason,
+                    usage=self.usage,
+                    model=self.model,
+                    id=self.id,
+                    sources=self.sources,
                 )
             )
         )
@@ -960,7 +979,7 @@ def error_detail(error: Any) -> str:
         text = str(error.get("message") or error.get("msg") or error["error_msg"])  # Baidu Qianfan's `error_msg`
         text = relayed(error, text)
     elif isinstance(error, str):
-        text = error
+        text = unwrapped(error)
     else:
         text = json.dumps(error, ensure_ascii=False, default=str)
     return " ".join(text.split())[:200]
@@ -970,7 +989,9 @@ def relayed(error: dict[str, Any], message: str) -> str:
     """`message`, then what the provider behind a router answered when the error carries it: OpenRouter's
     `{"message": "Provider returned error", "metadata": {"raw": …, "provider_name": "OpenAI"}}` reads
     "Provider returned error (OpenAI: <the provider's own message>)"; `raw` is the provider's body (its
-    error's message, when it is one in OpenAI's shape) or its text."""
+    error's message, when it is one in OpenAI's shape) or its text. A LiteLLM proxy's wrapped message reads
+    as the provider's own (`toolkit.chat.litellm_errors.unwrapped`)."""
+    message = unwrapped(message)
     metadata = error.get("metadata")
     said = _raw_said(metadata.get("raw")) if isinstance(metadata, dict) else ""
     if not said:
@@ -1001,7 +1022,8 @@ def reported_error(error: Any, where: str, body: str, status: int | None = None)
     it names) when it names a rate limit or an overload — OpenRouter reports `{"code": 502, …}` so —
     or the model's failed generation (`failed_generation`: Groq's refused tool call), an
     `OutOfCreditError` when it says the account has no credit left (`toolkit.chat.credit`; a
-    `"code": 402`, or a 429 that says so), else a `BadResponseError`."""
+    `"code": 402`, or a 429 that says so), a `CallerError` when the model's chat template refused the
+    conversation's roles (`toolkit.chat.chat_template`: no retry changes that), else a `BadResponseError`."""
     detail = error_detail(error) or "(no message)"
     named = named_status(error)
     said = named[1] if named is not None else None
@@ -1010,6 +1032,10 @@ def reported_error(error: Any, where: str, body: str, status: int | None = None)
         return OutOfCreditError(f"gateway {where}: {detail} — {credit_fix(credit)}", status=said, body=body)
     if failed_generation(error):
         return TransientError(f"gateway {where} ({MALFORMED_CALL}): {detail}", status=status, body=body)
+    roles = _template_words(error)
+    if roles is not None:  # LocalAI's stream: the chat template refused the roles, whatever the code says
+        refused = f"the model's chat template refused the conversation: {roles}"
+        return CallerError(f"gateway {where}: {refused} — {TEMPLATE_HINT}", status=status, body=body)
     if named is not None and transient_status(named[1]):
         error = TransientError(f"gateway {where} ({named[0]}, transient): {detail}", status=named[1], body=body)
         error.retry_after = _said_wait(body, detail)
@@ -1021,6 +1047,13 @@ def reported_error(error: Any, where: str, body: str, status: int | None = None)
     bad = BadResponseError(f"gateway {where}: {detail}", status=status, body=body)
     bad.hint = "The gateway reported this error itself; the message says what went wrong."
     return bad
+
+
+def _template_words(error: Any) -> str | None:
+    """The chat template's words when the error's whole message says it refused the conversation's roles
+    (`toolkit.chat.chat_template`), else None."""
+    message = error.get("message") if isinstance(error, dict) else error
+    return refused_roles(" ".join(message.split())) if isinstance(message, str) else None
 
 
 def _over_context(error: Any) -> bool:

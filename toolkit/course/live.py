@@ -175,7 +175,7 @@ def course_model(client: Any, result: Any = None) -> tuple[Any, str]:
     says native tool calling cannot be trusted. `result` is a `ProbeResult` (probed if None).
     A verdict from a reply without a tool call (B, D) is probed again, up to `PROBE_TRIES` in
     all: one tool call among them means native tool calling works (the model skipped it once)."""
-    from toolkit.course.probe import VERDICTS, probe
+    from toolkit.course.probe import probe
     from toolkit.course.prompt_protocol import PromptProtocol
 
     result = probe(client) if result is None else result
@@ -184,13 +184,13 @@ def course_model(client: Any, result: Any = None) -> tuple[Any, str]:
         again, tries = probe(client), tries + 1
         if again.verdict is not None and again.verdict not in FALLBACK_VERDICTS:
             return client, (
-                f"Probe verdict {again.verdict} ({VERDICTS[again.verdict][0]}) on try {tries} of {PROBE_TRIES} "
+                f"Probe verdict {again.verdict} ({again.label}) on try {tries} of {PROBE_TRIES} "
                 "(the first reply had no tool call: this model sometimes answers without its tools): "
                 "the course uses native tool calling."
             )
     if result.verdict is None:
         return client, f"The probe could not classify this gateway ({result.reason}); the course uses it as it is."
-    name = VERDICTS[result.verdict][0]
+    name = result.label
     if result.verdict in FALLBACK_VERDICTS:
         return PromptProtocol(client), (
             f"Probe verdict {result.verdict} ({name}): the course switched to the prompt-protocol fallback "

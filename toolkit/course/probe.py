@@ -24,8 +24,11 @@ stream answering the plain request (a gateway that always streams) is read as th
 The question's order id is made up, so a concrete status without a tool call is invented (D).
 B and D look identical in code (no tool_calls); only the text tells them apart. The text is
 `content`, or its text parts when a gateway sends a list of parts, without the model's reasoning
-(`<think>…</think>`: a status weighed there is not one stated). A call the model wrote as text
-(a server whose tool-call parser is off) is B too, and the reason says so. Raw HTTP, not
+(`<think>…</think>`: a status weighed there is not one stated). A call the model wrote as text (a server
+whose tool-call parser is off: vLLM or SGLang without it) is judged as the chat client reads it: one it reads
+as the call (`toolkit.chat.text_calls`: Hermes `<tool_call>`, Llama 3's JSON, Mistral's `[TOOL_CALLS]`, of the
+offered tool) is A, said as such (`ProbeResult.written`: the course's loop works, other clients see only
+text); one it does not read, though the prompt-protocol fallback would, is B, and the reason says so. Raw HTTP, not
 the chat client's parsed objects: a framework turns "the gateway does not know `tools`" into a
 vague error, and diagnosing needs the real response.
 
@@ -48,8 +51,9 @@ from toolkit.chat.client import (
     parse_completion,
     reported_instead,
 )
-from toolkit.chat.messages import UserMessage
+from toolkit.chat.messages import AssistantMessage, UserMessage
 from toolkit.chat.sse import choice_zero, error_detail
+from toolkit.chat.text_calls import offered_names, written_calls
 from toolkit.chat.tool_refusal import names_tools
 from toolkit.course.assistant import TOOL_SPECS
 from toolkit.course.prompt_protocol import extract_call, without_reasoning
@@ -89,6 +93,15 @@ CONCLUSIONS = {
 }
 """The conclusion block's verdict sentence, as the course's source prints it (`=== 结论 ===`)."""
 UNCLASSIFIED = "无法判断：这次请求没有说明网关是否支持 tools。"
+WRITTEN = (
+    "calls written as text",
+    "The course's main route works: toolkit's chat client reads calls written as text (toolkit.chat.text_calls). "
+    "Other clients (the openai SDK, LangChain4j) see only text: ask for the server's tool-call parser (vLLM: "
+    "--enable-auto-tool-choice --tool-call-parser hermes; SGLang: --tool-call-parser; llama.cpp: --jinja).",
+)
+"""The label and advice of an A whose call came as text the gateway did not parse (`ProbeResult.written`)."""
+WRITTEN_CONCLUSION = "模型把工具调用写进了回复文本，网关没有解析成 tool_calls；toolkit 的客户端会把它读成调用。"
+"""The conclusion block's sentence for such an A."""
 _INVENTED = re.compile(
     r"已发货|已签收|已送达|运输中|运输途中|派送中|正在派送|已到达|已揽收|中转|预计.{0,8}(送达|到达|到货)"
     r"|in transit|out for delivery|has been (shipped|delivered)|expected to arrive",
@@ -115,11 +128,61 @@ class ProbeResult:
     """What to do next, in one sentence."""
     exchange: Exchange | None
     """The raw request and response (no API key)."""
+    written: bool = False
+    """Whether the call (verdict A) came as text the gateway did not parse into `tool_calls`, which the
+    chat client reads as the call (`toolkit.chat.text_calls`)."""
+
+    @property
+    def label(self) -> str:
+        """The verdict's name ("real support", …; "calls written as text" when `written`), "no verdict" for None."""
+        if self.verdict is None:
+            return "no verdict"
+        return WRITTEN[0] if self.written else VERDICTS[self.verdict][0]
 
 
-def classify(status: int | None, body: str, *, model: str = "") -> tuple[str | None, str]:
+def classify(status: int | None, body: str, *, model: str = "", tools: Any = PROBE_TOOLS) -> tuple[str | None, str]:
     """(verdict, reason) from a status code and a raw response body; `model` is the model the
-    request named (its name may hold "tool": it is not read as naming the tools field)."""
+    request named (its name may hold "tool": it is not read as naming the tools field), `tools` the
+    tools it offered (a call written as text of one of them is read as the chat client reads it)."""
+    return _classified(status, body, model, tools)[:2]
+
+
+def _classified(status: int | None, body: str, model: str, tools: Any) -> tuple[str | None, str, bool]:
+    """`classify`'s (verdict, reason), and whether the call came as text the client reads (`ProbeResult.written`)."""
+    found = _verdict(status, body, model)
+    if isinstance(found, tuple):
+        return (*found, False)
+    raw = _text(found.get("content"))
+    text = without_reasoning(raw).strip()
+    read = written_calls(AssistantMessage(content=raw), offered_names(tools)) if raw else None
+    if read is not None:  # what `chat()` answers with: calls (`toolkit.chat.text_calls`)
+        calls = ", ".join(f"{call.name}({call.arguments})" for call in read.tool_calls)
+        return (
+            "A",
+            (
+                f"tools accepted, and the model wrote its call as text ({text[:80]!r}), which the gateway did not parse "
+                f"into tool_calls (its tool-call parser is off or does not fit the model); toolkit's chat client reads "
+                f"it as the call {calls[:120]}"
+            ),
+            True,
+        )
+    if invents_status(text):
+        return "D", f"no tool call, and a concrete status for a made-up order: {text[:80]!r}", False
+    if extract_call(text) is not None:
+        return (
+            "B",
+            (
+                f"tools accepted, no tool_calls: the model wrote its call as text in the reply ({text[:80]!r}), which "
+                "the gateway did not parse into tool_calls (its tool-call parser is off or does not fit the model), "
+                "nor does toolkit's chat client read it as one; the prompt-protocol fallback reads such calls"
+            ),
+            False,
+        )
+    return "B", f"tools accepted, no tool call, a generic reply: {text[:80]!r}", False
+
+
+def _verdict(status: int | None, body: str, model: str) -> tuple[str | None, str] | dict[str, Any]:
+    """(verdict, reason) of every answer but a reply without calls: that reply's message, judged by its text."""
     if status is None:
         return None, f"no HTTP response ({body[:120]})"
     if status != 200 and model_call_refused(body):  # tools taken; the model's call was not
@@ -147,16 +210,7 @@ def classify(status: int | None, body: str, *, model: str = "") -> tuple[str | N
         return _calls_verdict([{"function": message["function_call"]}], "a legacy function_call (not tool_calls)")
     if calls:
         return _calls_verdict(calls, "tool_calls")
-    text = without_reasoning(_text(message.get("content"))).strip()
-    if invents_status(text):
-        return "D", f"no tool call, and a concrete status for a made-up order: {text[:80]!r}"
-    if extract_call(text) is not None:
-        return "B", (
-            f"tools accepted, no tool_calls: the model wrote its call as text in the reply ({text[:80]!r}), which "
-            "the gateway did not parse into tool_calls (its tool-call parser is off or does not fit the model); "
-            "the prompt-protocol fallback reads such calls"
-        )
-    return "B", f"tools accepted, no tool call, a generic reply: {text[:80]!r}"
+    return message
 
 
 NOT_ABOUT_TOOLS = (401, 402, 403, 407, 408, 409, 429, 498)
@@ -203,9 +257,9 @@ def probe(client: ChatClient) -> ProbeResult:
         refused = exc
     exchange = client.exchanges[-1] if client.exchanges else None
     status, text = (exchange.status, exchange.response_text) if exchange else (None, "")
-    verdict, reason = classify(status, text, model=client.model)
+    verdict, reason, written = _classified(status, text, client.model, PROBE_TOOLS)
     advice = VERDICTS[verdict][1] if verdict else (TIMED_OUT if _TIMEOUT.fullmatch(text) else _no_answer(refused))
-    return ProbeResult(verdict, reason, advice, exchange)
+    return ProbeResult(verdict, reason, WRITTEN[1] if written else advice, exchange, written)
 
 
 NO_ANSWER = "Fix the connection first (URL, key, model), then probe again."
@@ -243,12 +297,18 @@ def report(result: ProbeResult) -> str:
         f"HTTP {ex.status if ex and ex.status is not None else '(none)'}",
         ex.response_text if ex else "",
         "=== 结论 ===",
-        f"{CONCLUSIONS[result.verdict] if result.verdict else UNCLASSIFIED} "
-        f"({VERDICTS[result.verdict][0] + ': ' if result.verdict else ''}{result.reason})",
+        f"{_conclusion(result)} ({result.label + ': ' if result.verdict else ''}{result.reason})",
         f"→ {result.advice}",
         f"verdict: {result.verdict or '?'}",
     ]
     return showable("\n".join(lines))
+
+
+def _conclusion(result: ProbeResult) -> str:
+    """The conclusion block's verdict sentence."""
+    if result.verdict is None:
+        return UNCLASSIFIED
+    return WRITTEN_CONCLUSION if result.written else CONCLUSIONS[result.verdict]
 
 
 def _message(body: str) -> dict[str, Any] | None:

@@ -24,7 +24,8 @@ into pieces by the rules below, and a secret hidden in it is gone), then removes
 4. cookie values (`Cookie: a=…; b=…`, `cookie session=…`);
 5. values of labelled secrets: a name whose last part is a secret word (`DB_PASS=`, `SESSION_KEY=`,
    `signing_key: `, `"client_secret": "…"`; a bare `key` only before a value that looks like a secret,
-   `_looks_secret`: `key: order_id` is data), and so in a JSON string, `\\"api_key\\": \\"…\\"`, as a raw
+   `_looks_secret`: `key: order_id` is data, or as a URL query's parameter, `?key=abc123`, whatever its
+   length), and so in a JSON string, `\\"api_key\\": \\"…\\"`, as a raw
    body holds a model's JSON answer; `…?key=…&q=`, `X-Api-Key:` …; and percent-encoded, as a URL
    inside a query value writes them: `next=https%3A%2F%2Fapp%2Fcb%3Ftoken%3D…`). An unquoted value runs
    to the next space (to the next `&` inside a URL query), so `DB_PASS=Tr0ub4dor&3` goes whole;
@@ -756,8 +757,8 @@ def _replaced(text: str, spans: Iterable[tuple[int, int, str]]) -> str:
     return "".join(out) + text[pos:] if out else text
 
 
-_ENCODED = re.compile(r"%(?:3[dDaA]|2[02367])")
-"""`=`, `:`, a blank, `"`, `&` and `'` percent-encoded: what a label and its value are written with
+_ENCODED = re.compile(r"%(?:3[dDaAfF]|2[02367])")
+"""`=`, `:`, `?`, a blank, `"`, `&` and `'` percent-encoded: what a label and its value are written with
 inside a URL that is itself a query value (`next=https%3A%2F%2Fapp%2Fcb%3Ftoken%3D…`) or a form field."""
 
 
@@ -842,7 +843,8 @@ def _label_spans_with(text: str, separators: re.Pattern[str], values: re.Pattern
         value = values.match(text, after)
         if value is None:
             continue
-        masked = _label_mask(_run_name(match.group(2)[::-1]), value.group(0))
+        in_query = not quote and text[start - 1 : start] in _QUERY_STARTS and text[end - 1 - match.start()] == "="
+        masked = _label_mask(_run_name(match.group(2)[::-1]), value.group(0), in_query)
         if masked is None:
             continue
         spans.append((after, value.end(), masked))
@@ -872,12 +874,18 @@ def _run_name(run: str) -> str:
     return run[letter.end() :] if letter else run
 
 
-def _label_mask(name: str, value: str) -> str | None:
+_QUERY_STARTS = ("?", "&")
+"""What comes before a parameter of a URL's query (or a form body): `?key=`, `&key=`."""
+
+
+def _label_mask(name: str, value: str, in_query: bool = False) -> str | None:
     """The masked value after the secret label `name` (`_mask_value`), or None to leave it: a bare
     `key` (`key:`, `"key":`, `primary key:`) names a field, a sort key or a row as often as a secret,
     so its value is masked only when it looks like one (`_looks_secret`); `api_key`, `SESSION_KEY`
-    say which key they hold, and mask whatever follows."""
-    if _bare_key(name) and not _looks_secret(value):
+    say which key they hold, and mask whatever follows. So does `key` as a parameter of a URL's query
+    (`in_query`: `?key=abc123`, `&key=`), where it is the API key (Google's, Gemini's), whatever its
+    length."""
+    if _bare_key(name) and not in_query and not _looks_secret(value):
         return None
     return _mask_value(value)
 

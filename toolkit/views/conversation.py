@@ -56,6 +56,7 @@ from toolkit.chat.messages import (
     message_from_openai,
     tokens_text,
 )
+from toolkit.chat.sources import Source
 from toolkit.errors import ConfigurationError, a_kind_of, a_or_an
 from toolkit.tools import redact
 from toolkit.unicode import cut
@@ -443,6 +444,11 @@ def check_response(response: object, where: str) -> None:
         )
 
 
+def source_lines(sources: Iterable[Source]) -> str:
+    """The sources a reply cites, one numbered line each (`[1] title (date) — url`), secrets masked."""
+    return "\n".join(redact.scrub_secrets(source.line(n)) for n, source in enumerate(sources, 1))
+
+
 def render_response_html(response: ChatResponse) -> str:
     """One model response: why it stopped, what it cost, and the message (calls without results)."""
     check_response(response, "render_response_html")
@@ -455,6 +461,8 @@ def render_response_html(response: ChatResponse) -> str:
     message = cast(AssistantMessage, secrets_masked(response.message))
     no_results: list[list[ToolResultMessage]] = [[] for _ in message.tool_calls]
     body = kv_table(rows) + _assistant_html(message, no_results, show_missing=False)
+    if response.sources:  # the pages the answer's [1], [2] cite (Perplexity's)
+        body += card("sources", text_block(source_lines(response.sources)), "info")
     return str(page(body, "model response"))
 
 

@@ -23,7 +23,14 @@ from toolkit.chat.client import Exchange
 from toolkit.chat.messages import ChatResponse
 from toolkit.errors import ConfigurationError
 from toolkit.tools.decorator import a_kind_of
-from toolkit.views.conversation import blobs_marked, check_response, render_conversation_text, render_response_html
+from toolkit.views.conversation import (
+    blobs_marked,
+    check_response,
+    one_line,
+    render_conversation_text,
+    render_response_html,
+    source_lines,
+)
 from toolkit.views.html import (
     Html,
     badge,
@@ -155,4 +162,7 @@ def show_exchange(exchange: Exchange) -> Shown:
 def show_response(response: ChatResponse) -> Shown:
     """One model response: finish reason, tokens and the message (text: a one-line transcript)."""
     check_response(response, "show_response")
-    return Shown(render_response_html(response), render_conversation_text([response.message], response.usage))
+    text = render_conversation_text([response.message], response.usage)
+    if response.sources:  # the pages the answer's [1], [2] cite (Perplexity's)
+        text += "\nsources:\n" + "\n".join(map(one_line, source_lines(response.sources).splitlines()))
+    return Shown(render_response_html(response), text)

@@ -30,7 +30,7 @@ from dataclasses import replace
 
 from toolkit.course.accuracy import CSV_COLUMNS, NOT_RUN, PASS_LINE, CaseResult, case_line, report_lines, summarize
 from toolkit.course.drill import DrillOutcome, summary_lines
-from toolkit.course.probe import VERDICTS, ProbeResult, report
+from toolkit.course.probe import ProbeResult, report
 from toolkit.errors import ConfigurationError, listed_of
 from toolkit.tools.decorator import a_kind_of
 from toolkit.views.conversation import HtmlView
@@ -97,7 +97,7 @@ def scrolling(body: Html) -> Html:
 def render_probe_html(result: ProbeResult) -> str:
     """The probe's verdict card, with the raw exchange folded away below it."""
     _check_probe(result, "render_probe_html")
-    label = VERDICTS[result.verdict][0] if result.verdict else "no verdict"
+    label = result.label
     kind = PROBE_KINDS[result.verdict]
     ex = result.exchange
     rows = [

@@ -16,7 +16,10 @@ than the time limit"). The whole notebook's limit follows from its cells (`noteb
 each code cell and the closing one, plus a start-up allowance (`START_ALLOWANCE_S`), so a notebook of many honest
 cells, each near the limit, runs to its end; and a notebook in which no cell has finished for a cell's limit plus
 that allowance (a cell that catches the interrupt and goes on) is stopped then, not at the end of all its cells'
-time. Either way it is killed with its kernel, and the exercises checked before still count. One check() may run two thirds of a cell's limit (`check_limit_s`), so an
+time. Each of these limits, like a cell's and a check's, counts the seconds the notebook had: the wall clock's,
+less (up to a bound) those a loaded host kept the worker and its kernel waiting for a CPU (`toolkit.exercises.clock`),
+so a notebook graded while other work runs is not stopped for time it never had. Either way it is killed with its
+kernel, and the exercises checked before still count. One check() may run two thirds of a cell's limit (`check_limit_s`), so an
 exercise that loops forever fails alone and the cells after it still run. The grader never waits on a pipe a notebook's detached child could hold, so
 it returns within about that deadline whatever the notebook does. A broken cell does not stop
 the run. The result of each exercise is the last `check()` that this run made (a "not attempted" one —
@@ -88,9 +91,8 @@ import subprocess
 import sys
 import sysconfig
 import tempfile
-import time
 import warnings
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -102,7 +104,7 @@ import toolkit
 from toolkit.cli.notebooks import KERNEL, is_empty, not_utf8_text, read
 from toolkit.course.spreadsheet import as_text, csv_encoding
 from toolkit.errors import ConfigurationError
-from toolkit.exercises import seal
+from toolkit.exercises import clock, seal
 from toolkit.exercises.catalog import week_of_notebook
 from toolkit.exercises.core import CHECK_LIMIT_S, LIMIT_VARIABLE, MIME, NOT_ATTEMPTED, all_exercises, parse_record
 from toolkit.exercises.notebook import LAST_TAG, TIMED_OUT, cell_tags, exercise_id
@@ -565,18 +567,25 @@ def _execute(path: Path, seconds: int) -> tuple[nbformat.NotebookNode | None, st
         command = _worker_command(copy, out, seconds)
         ipython = Path(sandbox) / "ipython"  # no startup file of the teacher's, or of a notebook graded before
         key = secrets.token_hex(32)  # this run's: the kernel seals its check records with it (`seal`)
-        started = time.monotonic()
-        finished = _run_worker(
-            command, folder, log, limit, check_limit_s(seconds), ipython_dir=ipython, key=key, progress=out, quiet=quiet
+        stopped = _run_worker(
+            command,
+            folder,
+            log,
+            limit,
+            check_limit_s(seconds),
+            ipython_dir=ipython,
+            key=key,
+            progress=out,
+            quiet=quiet,
+            forgive=clock.RUN_FORGIVES_S * (cells + 1),
         )
-        whole = time.monotonic() - started >= limit
         executed = _read(out)
         if executed is not None:
             sealed_only(executed, key)
             hide_sandbox(executed, Path(sandbox))
-        if not finished:
+        if stopped is not None:
             kept = "; results checked before that are kept" if executed is not None else ""
-            if whole:
+            if stopped == WHOLE:
                 return executed, TIMED_OUT_WHOLE.format(
                     limit=limit,
                     cells="its 1 code cell" if cells == 1 else f"each of its {cells} code cells",
@@ -592,12 +601,12 @@ def _execute(path: Path, seconds: int) -> tuple[nbformat.NotebookNode | None, st
 
 TIMED_OUT_WHOLE = (
     "timed out: still running after {limit} s (the notebook's limit: {seconds} s for {cells} and the closing one, "
-    "and {allowance} s to start), stopped{kept}"
+    "and {allowance} s to start; a loaded host's wait for a CPU not counted), stopped{kept}"
 )
 """The notebook's row when its worker ran out of `notebook_limit_s`."""
 TIMED_OUT_CELL = (
     "timed out: no cell finished in {quiet} s (a cell ran past the {seconds} s limit and did not stop when "
-    "interrupted), stopped{kept}"
+    "interrupted; a loaded host's wait for a CPU not counted), stopped{kept}"
 )
 """The notebook's row when no cell of it finished within `cell_wait_s` (a cell that caught its interrupt)."""
 
@@ -729,10 +738,14 @@ def _run_worker(
     key: str = "",
     progress: Path | None = None,
     quiet: float | None = None,
-) -> bool:
-    """Run the worker in its own process group; True when it exited within `limit` seconds, and, when `quiet` is
+    forgive: float = clock.RUN_FORGIVES_S,
+) -> str | None:
+    """Run the worker in its own process group; None when it exited within `limit` seconds, and, when `quiet` is
     given, without `quiet` seconds passing in which the file at `progress` (the notebook it rewrites after each
-    cell) stayed as it was (`_wait`).
+    cell) stayed as it was (`_wait`); else the limit it ran out of (`WHOLE`, `QUIET`), and it is killed. The
+    seconds are those the worker and its kernel had (`clock.Family`: the wall clock's, less up to `forgive` of
+    their waiting for a CPU in all, and `clock.RUN_FORGIVES_S` between two finished cells), as a cell's limit
+    counts them: on a loaded host a notebook is not stopped for time it never had.
 
     Its kernel reads its IPython profile from `ipython_dir` (`IPYTHONDIR`), a fresh folder, never the
     grading user's `~/.ipython`: a startup file there runs in every kernel, whether the teacher's
@@ -761,14 +774,26 @@ def _run_worker(
             },
         )
     _send_key(process, key)
+    family = clock.Family(process.pid)
+    whole = clock.Stopwatch(forgive=forgive, reading=family.waited)
+    window = clock.Stopwatch(forgive=clock.RUN_FORGIVES_S, reading=family.waited)
     try:
-        finished = _wait(process, limit, progress, quiet)
+        stopped = _wait(process, limit, progress, quiet, whole=whole, window=window)
     except BaseException:  # Ctrl-C (or anything else) while waiting: leave no worker or kernel running
         _kill(process)
         raise
-    if not finished:
+    if stopped is not None:
         _kill(process)
-    return finished
+    return stopped
+
+
+WHOLE = "whole"
+"""`_wait`'s answer when the notebook ran out of its whole limit (`notebook_limit_s`)."""
+QUIET = "quiet"
+"""`_wait`'s answer when no cell finished within `cell_wait_s`."""
+SHORTEST_WAIT_S = 0.01
+"""The shortest wait between two looks at the clocks, so the end of a limit counted on a `clock.Stopwatch` (which
+runs slower than the wall clock while the host is loaded) is not looked for in ever shorter waits."""
 
 
 def _wait(
@@ -776,25 +801,31 @@ def _wait(
     limit: float,
     progress: Path | None = None,
     quiet: float | None = None,
-    clock: Callable[[], float] = time.monotonic,
-) -> bool:
-    """Wait for `process`: True when it exited within `limit` seconds of `clock` and (with `quiet`) before `quiet`
-    seconds passed with the file at `progress` as it was; False at the first of those two (not killed here). The file
-    is looked at every `POLL_S`; an exit is seen at once."""
-    start = clock()
-    last, seen = start, _file_version(progress)
+    *,
+    whole: clock.Stopwatch | None = None,
+    window: clock.Stopwatch | None = None,
+) -> str | None:
+    """Wait for `process`: None when it exited within `limit` seconds of `whole` and (with `quiet`) before `quiet`
+    seconds of `window` passed with the file at `progress` as it was (`window` counts again from each change);
+    else the first limit reached, `WHOLE` or `QUIET` (not killed here). Both count wall time when not given. The
+    clocks and the file are looked at every `POLL_S`; an exit is seen at once."""
+    whole = whole or clock.Stopwatch(forgive=0.0, wall_only=True)
+    window = window or clock.Stopwatch(forgive=0.0, wall_only=True)
+    seen = _file_version(progress)
     while True:
-        now = clock()
-        end = start + limit if quiet is None or progress is None else min(start + limit, last + quiet)
-        if now >= end:
-            return False
+        if (left := limit - whole.elapsed()) <= 0:
+            return WHOLE
+        if quiet is not None and progress is not None:
+            if (quiet_left := quiet - window.elapsed()) <= 0:
+                return QUIET
+            left = min(left, quiet_left)
         try:
-            process.wait(timeout=end - now if quiet is None or progress is None else min(end - now, POLL_S))
+            process.wait(timeout=max(SHORTEST_WAIT_S, min(left, POLL_S)))
         except subprocess.TimeoutExpired:
             if (version := _file_version(progress)) != seen:
-                last, seen = clock(), version
+                window, seen = window.again(), version
             continue
-        return True
+        return None
 
 
 def _file_version(path: Path | None) -> tuple[int, int, int] | None:

@@ -37,7 +37,8 @@ rows are in the course's order, wherever its cells are. A notebook given twice (
 in it) is graded once. A folder's `.py` script that calls check() on a course exercise (a notebook
 handed in as a script) gets a row saying it is no notebook, so no learner is left out of the grades
 unseen. A folder's search leaves out checkpoints and the `__MACOSX/`, `._hw.ipynb`
-metadata a zip made on a Mac holds; an empty file is said to be one.
+metadata a zip made on a Mac holds; an empty file is said to be one. A zip that holds a notebook (a folder's, given by
+name, or renamed `.ipynb`) gets a row naming it and saying to unpack it: nothing in it is unpacked or run.
 
 One installed course grades every notebook, so no notebook may change it for the ones after it: a kernel
 gets none of the grader's import variables (no inherited `PYTHONPATH` or `PYTHONSTARTUP`, no user site-packages,
@@ -92,10 +93,11 @@ import sys
 import sysconfig
 import tempfile
 import warnings
+import zipfile
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any, TextIO
 
 import nbformat
@@ -211,7 +213,7 @@ def _is_submission(inside: Path, path: Path) -> bool:
     `NOT_SUBMISSIONS`, and no `._hw.ipynb`, the binary metadata (AppleDouble) a Mac writes beside a
     file on a disk or in a zip that holds no such data."""
     return (
-        (is_notebook_name(path) or is_checking_script(path))
+        (is_notebook_name(path) or is_checking_script(path) or (path.suffix.lower() == ".zip" and bool(zipped(path))))
         and not path.name.startswith("._")
         and not path.is_dir()
         and not any(folder in inside.parts for folder in NOT_SUBMISSIONS)
@@ -242,6 +244,38 @@ def is_checking_script(path: Path) -> bool:
     except (SyntaxError, ValueError, RecursionError, MemoryError):  # a learner's broken script: what its text says
         called = CHECK_CALL.findall(text)
     return any(i in known for i in called)
+
+
+ZIPPED = "not a notebook: a zip archive holding {names}; unpack it and grade the notebook in it"
+"""The row of a zip that holds a notebook (`zipped`): a learner's notebook handed in zipped."""
+ZIPPED_LISTED = 3
+"""How many of a zip's notebooks its row names."""
+
+
+def zipped(path: Path) -> list[str]:
+    """The notebooks the zip archive at `path` holds, by their paths in it (none in `NOT_SUBMISSIONS`, no `._`
+    metadata a Mac adds), read from its directory without unpacking anything; none for a file that is no zip, or
+    a broken one."""
+    try:
+        with zipfile.ZipFile(path) as archive:
+            names = archive.namelist()
+    except (OSError, zipfile.BadZipFile, ValueError, EOFError, RuntimeError):
+        return []
+    inside = [PurePosixPath(name) for name in names if not name.endswith("/")]
+    return [
+        str(name)
+        for name in inside
+        if is_notebook_name(Path(name.name))
+        and not name.name.startswith("._")
+        and not any(folder in name.parts for folder in NOT_SUBMISSIONS)
+    ]
+
+
+def zipped_text(notebooks: list[str]) -> str:
+    """`ZIPPED` for a zip holding `notebooks` (at least one): the first `ZIPPED_LISTED` named, the rest counted."""
+    more = len(notebooks) - ZIPPED_LISTED
+    names = ", ".join(notebooks[:ZIPPED_LISTED]) + (f" and {more} more" if more > 0 else "")
+    return ZIPPED.format(names=names)
 
 
 RENAMED_SCRIPT = (
@@ -423,6 +457,8 @@ def grade_notebook(path: PathLike, seconds: int = 120) -> list[Row]:
     if problem := not_a_file(path):  # "no such file", or what is there instead (a pipe, a link loop)
         return [Row(name, NOTEBOOK_ROW, False, problem)]
     if not is_notebook_name(path):
+        if notebooks := zipped(path):
+            return [Row(name, NOTEBOOK_ROW, False, zipped_text(notebooks))]
         return [Row(name, NOTEBOOK_ROW, False, f"not a notebook: a {path.suffix or 'file without suffix'}")]
     if is_empty(path):
         return [Row(name, NOTEBOOK_ROW, False, "not a notebook: the file is empty")]
@@ -433,6 +469,8 @@ def grade_notebook(path: PathLike, seconds: int = 120) -> list[Row]:
     except ConfigurationError as error:  # too large: the text says the size, the cap and what to do
         return [Row(name, NOTEBOOK_ROW, False, str(error).removeprefix(f"notebook {path}: "))]
     except UnicodeDecodeError:  # a notebook saved by an editor as GBK, cp1252 or UTF-16: not "not a notebook"
+        if notebooks := zipped(path):  # unless it is a zip renamed .ipynb
+            return [Row(name, NOTEBOOK_ROW, False, zipped_text(notebooks))]
         return [Row(name, NOTEBOOK_ROW, False, not_utf8_text(path))]
     except Exception as error:
         if type(error).__name__ == "NotJSONError" and _python_code(path):
@@ -447,7 +485,8 @@ def grade_notebook(path: PathLike, seconds: int = 120) -> list[Row]:
     executed, problem = _execute(path, seconds)
     if changed := install_changes(before, install_state()):
         raise ConfigurationError(INSTALL_CHANGED.format(notebook=name, changed=changed))
-    rows = [Row(name, NOTEBOOK_ROW, False, problem)] if problem else []
+    notes = "; ".join(note for note in (other_language(submitted), problem) if note)
+    rows = [Row(name, NOTEBOOK_ROW, False, notes)] if notes else []
     records, errors = results(executed) if executed is not None else ({}, {})
     known = {e.id for e in all_exercises()}
     checked = in_course_order(i for i in records if i not in expected and i in known)  # lost its tag, another week's
@@ -457,6 +496,29 @@ def grade_notebook(path: PathLike, seconds: int = 120) -> list[Row]:
     if not expected and not checked and not problem:
         rows.append(Row(name, NOTEBOOK_ROW, False, NO_EXERCISES))
     return rows
+
+
+OTHER_LANGUAGE = (
+    "its kernel is for {language} (kernelspec {kernel}), not Python: its cells were run as Python, as the course's are"
+)
+"""The notebook row of a notebook whose metadata names another language (`other_language`)."""
+
+
+def other_language(notebook: nbformat.NotebookNode) -> str:
+    """`OTHER_LANGUAGE` when the notebook's metadata says its kernel is for a language other than Python (an R or a
+    Julia notebook handed in: its cells fail as Python, and the grade should say why), else "". A kernel of any name
+    whose language is Python says nothing, nor does one that names no language (nothing is guessed from a name)."""
+    metadata = notebook.get("metadata")
+    metadata = metadata if isinstance(metadata, dict) else {}
+    spec, info = metadata.get("kernelspec"), metadata.get("language_info")
+    spec, info = (spec if isinstance(spec, dict) else {}), (info if isinstance(info, dict) else {})
+    language = spec.get("language") or info.get("name")
+    if not isinstance(language, str) or not language.strip() or language.strip().lower().startswith("python"):
+        return ""
+    kernel = spec.get("name")
+    return OTHER_LANGUAGE.format(
+        language=repr(cut(language, 40)), kernel=repr(cut(kernel, 40)) if isinstance(kernel, str) else None
+    )
 
 
 def no_result_reasons(

@@ -186,7 +186,7 @@ def as_paths(paths: PathLike | Iterable[PathLike]) -> list[Path]:
 
 
 def find_notebooks(paths: PathLike | Iterable[PathLike]) -> list[Path]:
-    """The files to grade: each file as given, each folder's *.ipynb, whatever the suffix's letter case
+    """The files to grade: each file as given, each folder's *.ipynb (in `path_order`), whatever the suffix's letter case
     (`HW.IPYNB`, saved on Windows), and its scripts that check a course exercise (`is_checking_script`: they get
     a row saying they are no notebook) (checkpoints, a Mac's zip metadata and folders left out:
     `_is_submission`); a path reached twice (given twice, or as a file and inside a folder) is listed
@@ -194,7 +194,7 @@ def find_notebooks(paths: PathLike | Iterable[PathLike]) -> list[Path]:
     found: list[Path] = []
     for path in as_paths(paths):
         if path.is_dir():
-            found += sorted(p for p in path.rglob("*") if _is_submission(p.relative_to(path), p))
+            found += sorted((p for p in path.rglob("*") if _is_submission(p.relative_to(path), p)), key=path_order)
         else:
             found.append(path)
     unique: dict[Path, Path] = {}
@@ -205,6 +205,19 @@ def find_notebooks(paths: PathLike | Iterable[PathLike]) -> list[Path]:
 
 NOT_SUBMISSIONS = (".ipynb_checkpoints", "__MACOSX")
 """Folders a search leaves out: Jupyter's checkpoints, and the metadata a zip made on a Mac unpacks to."""
+
+
+def name_order(name: str) -> tuple[Any, ...]:
+    """A key that sorts names as a person reads them: numbers by value (`student2` before `student10`), letters
+    whatever their case (`alice` beside `Alice`, before `Zoe`), the exact name last to break a tie; the same order on
+    every run and system."""
+    parts = re.split(r"([0-9]+)", name)
+    return tuple(int(part) if i % 2 else part.casefold() for i, part in enumerate(parts)), name
+
+
+def path_order(path: Path) -> tuple[Any, ...]:
+    """`name_order` for a path, folder by folder (a folder's files together, before the next folder's)."""
+    return tuple(name_order(part) for part in path.parts)
 
 
 def _is_submission(inside: Path, path: Path) -> bool:
@@ -1394,12 +1407,12 @@ def _handed_in_twice(
 
 def week_scores(rows: Sequence[Row]) -> list[list[Any]]:
     """The per-week table: a header (`learner`, each week graded in course order, `total`, `graded`), then one
-    line per learner in name order, with the exercises they passed in each week, the total (the weeks' sum) and how
+    line per learner in name order (`name_order`), with the exercises they passed in each week, the total (the weeks' sum) and how
     many exercises they were graded on. An exercise counts once for a learner: passed if any of their notebooks
     passed it (one handed in twice, as `06_….ipynb` and `Copy of 06_….ipynb`, is not counted twice); a learner
     whose notebook had no exercise graded (not a notebook, empty) has a line of zeros."""
     who = learners(dict.fromkeys(r.notebook for r in rows), rows)
-    passed: dict[str, dict[str, bool]] = {learner: {} for learner in sorted(set(who.values()))}
+    passed: dict[str, dict[str, bool]] = {learner: {} for learner in sorted(set(who.values()), key=name_order)}
     for r in rows:
         if r.exercise != NOTEBOOK_ROW:
             done = passed[who[r.notebook]]

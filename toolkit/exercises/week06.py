@@ -163,6 +163,22 @@ def _stays(messages: list[Any], got: list[Any]) -> str:
     return ""
 
 
+def _starts(messages: list[Any], got: list[Any], want: list[Any]) -> str:
+    """The rule a window missed when messages left and what it kept (after the system message) starts with no user
+    message where the memory's does ("" otherwise)."""
+
+    def first(kept: list[Any]) -> Any:
+        rest = [m for m in kept if m.role != "system"]
+        return rest[0].role if rest else None
+
+    if len(got) < len(messages) and first(want) == "user" and first(got) not in (None, "user"):
+        return (
+            " — once messages leave, what is kept starts with a user message: a reply left without its question "
+            "answers nothing the model can see"
+        )
+    return ""
+
+
 def _behaviors(behaviors: Any) -> str:
     """A round's behaviours as the task writes them, `[TO_LLM, IMMEDIATE]` (anything else the learner's code put
     in the list by its repr)."""
@@ -412,7 +428,8 @@ def check_window(fn: Any) -> Verdict:
                     f"n={n}: none leaves until more than n would be kept"
                 )
             return wrong(
-                f"for n={n} and {roles} you keep {_roles(got)}, the memory keeps {_roles(want)}{_stays(messages, got)}"
+                f"for n={n} and {roles} you keep {_roles(got)}, the memory keeps {_roles(want)}"
+                f"{_stays(messages, got) or _starts(messages, got, want)}"
             )
     return right(
         f"same as the memory's eviction on {WINDOW_CASES} conversations, finished and mid-turn: never an orphan "

@@ -163,6 +163,23 @@ def _stays(messages: list[Any], got: list[Any]) -> str:
     return ""
 
 
+def _earlier_rounds(messages: list[Any], got: list[Any], want: list[Any]) -> str:
+    """The rule a window missed when all it kept beyond the memory's are rounds of the current turn before its
+    current round (between the latest user message and the latest reply that calls tools; "" otherwise)."""
+    users = [i for i, m in enumerate(messages) if m.role == "user"]
+    if not users:
+        return ""
+    calls = [i for i, m in enumerate(messages[users[-1] :], users[-1]) if m.role == "assistant" and m.tool_calls]
+    earlier = messages[users[-1] + 1 : calls[-1]] if calls else []
+    extra = [m for m in got if m not in want]
+    if extra and all(m in earlier for m in extra):
+        return (
+            " — the current turn's earlier rounds (after the latest user message, before the current round) leave "
+            "too, a call with its results, while more than n would be kept"
+        )
+    return ""
+
+
 def _starts(messages: list[Any], got: list[Any], want: list[Any]) -> str:
     """The rule a window missed when messages left and what it kept (after the system message) starts with no user
     message where the memory's does ("" otherwise)."""
@@ -419,7 +436,9 @@ def check_window(fn: Any) -> Verdict:
                     )
                 return wrong(f"for n={n} and {roles} the system message was dropped; it always stays")
             if len(got) > max(n, len(want)):
-                return wrong(f"for n={n} your window keeps {counted(len(got), 'message')}")
+                return wrong(
+                    f"for n={n} your window keeps {counted(len(got), 'message')}{_earlier_rounds(messages, got, want)}"
+                )
             if [m.role for m in got] == [m.role for m in want]:  # "you keep [user …], the memory keeps [user …]"
                 return wrong(f"for n={n} and {roles} {_other_message(messages, got, want)}")
             if len(got) < len(want) == len(messages) <= n:  # dropped while n were kept (>= for >): nothing leaves

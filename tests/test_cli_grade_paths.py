@@ -155,7 +155,7 @@ def test_the_memory_given_is_the_one_each_submission_runs_with_and_only_for_that
     import toolkit.exercises.grade as grade
 
     seen = []
-    monkeypatch.setattr(grade, "_run_worker", lambda command, *_, **__: seen.append(int(command[-1])) or True)
+    monkeypatch.setattr(grade, "_run_worker", lambda command, *_, **__: seen.append(int(command[-1])))
     path = tmp_path / "a.ipynb"
     nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("x = 1")]), path)
     for memory in (["--memory", "512M"], []):

@@ -33,3 +33,28 @@ def test_each_limits_forgiveness_ends_before_the_limit_outside_it():
     interrupt (`cell_wait_s`: the cell's limit and START_ALLOWANCE_S): else a loaded host turned a failed check
     into a stopped cell, or a stopped cell into a notebook killed with its later cells unrun."""
     assert 0 < clock.CHECK_FORGIVES_S < clock.CELL_FORGIVES_S < grade.START_ALLOWANCE_S
+    assert clock.CELL_FORGIVES_S <= clock.RUN_FORGIVES_S  # grade's own limits forgive at least a cell's
+
+
+def test_a_family_adds_up_the_waiting_of_a_process_and_its_children_each_from_when_first_seen(monkeypatch):
+    """`toolkit grade` counts the worker's limits on the waiting of the worker and the kernel it starts: a kernel
+    started later counts from when it is first seen, and one that has ended keeps what it waited."""
+    waits, kids = {10: 1.0}, []
+    monkeypatch.setattr(clock, "waited", lambda pid, thread=None: waits.get(pid))
+    monkeypatch.setattr(clock, "children", lambda pid: list(kids))
+    family = clock.Family(10)
+    assert family.waited() == 0.0
+    waits[10], waits[11] = 3.0, 50.0  # the kernel starts, with waiting of its own before it was seen
+    kids.append(11)
+    assert family.waited() == 2.0
+    waits[11] = 54.0
+    assert family.waited() == 6.0
+    kids.clear()
+    del waits[11]  # the kernel has ended
+    assert family.waited() == 6.0
+    assert clock.Family(12).waited() is None  # the system says nothing of it: a wall-time stopwatch
+
+
+def test_children_lists_a_processes_children_or_none_when_not_known():
+    assert all(isinstance(pid, int) for pid in clock.children(os.getpid()))
+    assert clock.children(2**22 + 7) == []

@@ -426,3 +426,21 @@ def test_a_check_that_finds_no_memory_left_says_the_kernel_is_full_not_that_the_
         f"the check could not run ({said}): the kernel is out of memory — does a cell before this one keep a large "
         "value? Restart the kernel and run the cells again",
     )
+
+
+@pytest.mark.parametrize(
+    ("exercise", "printing", "said"),
+    [
+        ("w1.usage_build", lambda body: print(body), "for {} you returned None, not a TokenUsage"),
+        ("w2.backoff", lambda attempt, retry_after: print(0.5), "wait(1, None) returned None"),
+        ("w6.window", lambda messages, n: print(messages[-n:]), "keep() returned None"),
+        ("w8.score", lambda name, description, terms: print(3), "returned None — does your function print"),
+    ],
+)
+def test_a_function_that_prints_its_answer_prints_once_not_once_a_case(capsys, exercise, printing, said):
+    """Before: a learner's function that printed its answer instead of returning it ran on every case before the
+    verdict (answers_first): 61 to 380 lines of its prints above the ✗ in the notebook. A None where the check asks
+    for a number, a TokenUsage or a list now ends the run at once (`settled`), with the same verdict."""
+    result = check(exercise, printing)
+    assert result.status == "failed" and said in result.feedback, result.feedback
+    assert len(capsys.readouterr().out.splitlines()) == 1

@@ -6,6 +6,8 @@ on its own (named like the course notebook), plus the committed week-0 notebook.
 
 import csv
 import os
+import sys
+import time
 from pathlib import Path
 
 import nbformat
@@ -15,6 +17,8 @@ from toolkit.cli.main import main
 from toolkit.exercises import all_exercises
 from toolkit.exercises.grade import (
     NOTEBOOK_ROW,
+    QUIET,
+    WHOLE,
     grade_notebook,
     grade_paths,
     grading_imports,
@@ -338,7 +342,7 @@ def test_the_graders_own_files_are_beyond_the_submissions_folder_and_the_one_abo
 
     def run_worker(command, folder, log, limit, check_seconds, **_):
         seen.update(copy=Path(command[3]), out=Path(command[4]), log=log, cwd=folder)  # python -m worker IN OUT …
-        return True
+        return None
 
     monkeypatch.setattr(grade, "_run_worker", run_worker)
     grade._execute(write(tmp_path, "a.ipynb", [nbformat.v4.new_code_cell("x = 1")]), 5)
@@ -423,8 +427,8 @@ def test_a_notebook_killed_at_the_deadline_keeps_what_it_checked_before(tmp_path
     finally:
         stop_child(pid_file)
     assert problem == (
-        "timed out: no cell finished in 2 s (a cell ran past the 1 s limit and did not stop when interrupted), "
-        "stopped; results checked before that are kept"
+        "timed out: no cell finished in 2 s (a cell ran past the 1 s limit and did not stop when interrupted; a "
+        "loaded host's wait for a CPU not counted), stopped; results checked before that are kept"
     )
     assert list(results(executed)[0]) == ["w6.round_trips"]
 
@@ -438,6 +442,13 @@ class Cells:
 
     def clock(self) -> float:
         return self.now
+
+    def watch(self, waiting: float = 0.0, forgive: float = 0.0):
+        """A `clock.Stopwatch` on this clock (`time.monotonic` patched to it), the worker waiting for a CPU
+        `waiting` of each second."""
+        from toolkit.exercises import clock
+
+        return clock.Stopwatch(forgive=forgive, reading=lambda: waiting * self.now)
 
     def wait(self, timeout: float) -> int:
         import subprocess
@@ -473,10 +484,71 @@ def test_the_notebooks_limit_follows_from_its_cells(tmp_path, monkeypatch, ends,
 
     monkeypatch.setattr(grade, "POLL_S", 1.0)
     worker = Cells(tmp_path / "executed.ipynb", ends, exit_s)
+    monkeypatch.setattr(time, "monotonic", worker.clock)
     limit = grade.notebook_limit_s(120, 12 if finished else 2)
     assert limit == (60 + 120 * 13 if finished else 60 + 120 * 3) and grade.cell_wait_s(120) == 180
-    assert grade._wait(worker, limit, worker.out, grade.cell_wait_s(120), clock=worker.clock) is finished
+    stopped = grade._wait(
+        worker, limit, worker.out, grade.cell_wait_s(120), whole=worker.watch(), window=worker.watch()
+    )
+    assert stopped == (None if finished else grade.QUIET if exit_s is None and len(ends) == 2 else grade.WHOLE)
     assert worker.now == pytest.approx(at, abs=1.0)
+
+
+@pytest.mark.parametrize(
+    ("ends", "exit_s", "stopped", "at"),
+    [
+        # an honest notebook, its second cell 230 s of wall time but 115 s its own: before, stopped at 280 s as if
+        # it had hung (the window between two finished cells counted on the wall clock, the cell's limit not)
+        ([100, 330], 500, None, 500),
+        # a cell that hangs: still stopped, once its window has had 180 s less at most 60 s of waiting
+        ([100], None, QUIET, 340),
+        # a notebook rewriting its file for ever: still stopped at its whole limit, less at most 60 s a cell waited
+        ([1 + 30 * n for n in range(30)], None, WHOLE, 600),
+    ],
+)
+def test_grades_own_limits_count_the_seconds_the_notebook_had_not_a_loaded_hosts_wait(
+    tmp_path, monkeypatch, ends, exit_s, stopped, at
+):
+    """Before: a cell's limit counted the seconds the kernel had (`clock.Stopwatch`: a loaded host's wait for a
+    CPU forgiven), but `toolkit grade`'s own limits on the worker (no cell finished for `cell_wait_s`; the whole
+    notebook's `notebook_limit_s`) counted the wall clock: at load, a notebook of honest cells was stopped for
+    time it never had. Both now count on the same clock, for the worker and its kernel (`clock.Family`), up to
+    `clock.RUN_FORGIVES_S` for each window and each cell. Here the host keeps them waiting half of each second."""
+    import toolkit.exercises.grade as grade
+    from toolkit.exercises import clock
+
+    monkeypatch.setattr(grade, "POLL_S", 1.0)
+    worker = Cells(tmp_path / "executed.ipynb", ends, exit_s)
+    monkeypatch.setattr(time, "monotonic", worker.clock)
+    whole = worker.watch(0.5, clock.RUN_FORGIVES_S * 3)
+    window = worker.watch(0.5, clock.RUN_FORGIVES_S)
+    limit, quiet = grade.notebook_limit_s(120, 2), grade.cell_wait_s(120)
+    assert (limit, quiet, clock.RUN_FORGIVES_S) == (420, 180, 60)
+    assert grade._wait(worker, limit, worker.out, quiet, whole=whole, window=window) == stopped
+    assert worker.now == pytest.approx(at, abs=1.0)
+
+
+def test_the_worker_is_waited_for_on_the_clock_of_it_and_its_kernel(tmp_path, monkeypatch):
+    """`_run_worker` gives `_wait` stopwatches that read the waiting of the worker it started and its children
+    (`clock.Family`), forgiving `forgive` seconds in all and `clock.RUN_FORGIVES_S` between two finished cells."""
+    import toolkit.exercises.grade as grade
+    from toolkit.exercises import clock
+
+    seen = {}
+
+    def wait(process, limit, progress, quiet, *, whole, window):
+        seen.update(pid=process.pid, whole=whole, window=window)
+        process.wait()
+        return None
+
+    monkeypatch.setattr(grade, "_wait", wait)
+    command = [sys.executable, "-c", "import sys; sys.stdin.readline()"]
+    assert grade._run_worker(command, tmp_path, tmp_path / "log", 5, forgive=180.0) is None
+    whole, window = seen["whole"], seen["window"]
+    assert (whole.forgive, window.forgive) == (180.0, clock.RUN_FORGIVES_S)
+    for watch in (whole, window):
+        family = watch.reading.__self__
+        assert isinstance(family, clock.Family) and family.pid == seen["pid"]
 
 
 @pytest.mark.parametrize(("cells", "said"), [(1, "its 1 code cell"), (2, "each of its 2 code cells")])
@@ -485,13 +557,13 @@ def test_a_notebook_stopped_at_its_whole_limit_is_told_that_limit_and_where_it_c
 ):
     import toolkit.exercises.grade as grade
 
-    monkeypatch.setattr(grade, "_run_worker", lambda *_, **__: False)  # still running at the limit: stopped
+    monkeypatch.setattr(grade, "_run_worker", lambda *_, **__: grade.WHOLE)  # still running at the limit: stopped
     monkeypatch.setattr(grade, "notebook_limit_s", lambda seconds, n: 0)  # the limit reached at once
     path = write(tmp_path, "a.ipynb", [nbformat.v4.new_code_cell("x = 1") for _ in range(cells)])
     assert grade._execute(path, 120) == (
         None,
         f"timed out: still running after 0 s (the notebook's limit: 120 s for {said} and the closing one, and 60 s "
-        "to start), stopped",
+        "to start; a loaded host's wait for a CPU not counted), stopped",
     )
 
 

@@ -773,3 +773,62 @@ def test_the_stop_line_counts_one_notebook_in_the_singular(tmp_path, monkeypatch
     out = tmp_path / "grades.csv"
     assert main(["grade", str(tmp_path), "--out", str(out)]) == 130
     assert capsys.readouterr().err == f"\nstopped (Ctrl-C) after 0 of 1 notebook: their 0 rows are in {out}\n"
+
+
+def test_a_zip_that_holds_a_notebook_gets_a_row_saying_so(tmp_path):
+    """Before: a learner who handed in `bob.zip` (their notebook, zipped) was left out of a folder's grades
+    without a word, as if they had handed in nothing; given by name, or renamed `.ipynb`, its row said "not a
+    notebook: a .zip" / "cannot be read (NotJSONError)", not what it holds. Now a folder's zip holding a notebook
+    (read from its directory: nothing unpacked) is listed, and its row names the notebook and says to unpack it;
+    a zip of other files, a Mac's metadata or checkpoints only, or a broken one, is not a submission."""
+    import zipfile
+
+    def zipped(name: str, *inside: str) -> Path:
+        with zipfile.ZipFile(tmp_path / name, "w") as archive:
+            for entry in inside:
+                archive.writestr(entry, "{}")
+        return tmp_path / name
+
+    bob = zipped("bob.zip", "bob/", "bob/06_week6_round_trip_loop.ipynb", "__MACOSX/bob/._06_week6.ipynb")
+    zipped("carol.ZIP", "notes.txt", ".ipynb_checkpoints/hw-checkpoint.ipynb", "__MACOSX/._hw.ipynb")
+    (tmp_path / "dave.zip").write_bytes(b"PK\x03\x04 cut short")
+    many = zipped("erin.zip", *(f"hw{n}.ipynb" for n in range(5)))
+    renamed = zipped("frank.ipynb", "hw.ipynb")
+    assert find_notebooks([tmp_path]) == [bob, many, renamed]
+    unpack = "; unpack it and grade the notebook in it"
+    assert [r.feedback for r in grade_notebook(bob)] == [
+        f"not a notebook: a zip archive holding bob/06_week6_round_trip_loop.ipynb{unpack}"
+    ]
+    assert [r.feedback for r in grade_notebook(many)] == [
+        f"not a notebook: a zip archive holding hw0.ipynb, hw1.ipynb, hw2.ipynb and 2 more{unpack}"
+    ]
+    assert [r.feedback for r in grade_notebook(renamed)] == [f"not a notebook: a zip archive holding hw.ipynb{unpack}"]
+    assert [r.feedback for r in grade_notebook(tmp_path / "dave.zip")] == ["not a notebook: a .zip"]
+
+
+@pytest.mark.parametrize(
+    ("metadata", "note"),
+    [
+        (
+            {"kernelspec": {"name": "ir", "display_name": "R", "language": "R"}},
+            "its kernel is for 'R' (kernelspec 'ir'), not Python: its cells were run as Python, as the course's are",
+        ),
+        ({"language_info": {"name": "julia"}}, "its kernel is for 'julia' (kernelspec None), not Python: its cells"),
+        ({"kernelspec": {"name": "conda-env-course-py", "language": "python"}}, None),
+        ({"kernelspec": {"name": "ir"}}, None),  # no language said: nothing guessed from a kernel's name
+        ({"kernelspec": "R"}, None),
+    ],
+)
+def test_a_notebook_whose_kernel_is_another_languages_is_told_so(tmp_path, monkeypatch, metadata, note):
+    """Before: an R notebook (`answer <- 2`, Python's `answer < -2`) graded "the cell raised NameError: name
+    'answer' is not defined", and nothing said it was no Python notebook. Its notebook row now says which language
+    its kernel is for, and that it ran as Python; a Python kernel of any name, or no language said, adds nothing."""
+    cells = [cell('check("w6.round_trips", 2)', "w6.round_trips", outputs=[record("w6.round_trips", True)])]
+    path = submit(tmp_path, "homework.ipynb", cells, monkeypatch)
+    notebook = nbformat.read(path, as_version=4)
+    notebook.metadata.update(metadata)
+    nbformat.write(notebook, path)
+    rows = [(r.exercise, r.feedback) for r in grade_notebook(path)]
+    assert rows[-1] == ("w6.round_trips", "passed")
+    assert rows[:-1] == ([] if note is None else [(NOTEBOOK_ROW, rows[0][1])])
+    assert note is None or rows[0][1].startswith(note)

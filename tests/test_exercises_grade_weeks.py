@@ -187,3 +187,19 @@ def test_scores_whose_partial_file_is_the_grades_csv_are_refused(tmp_path, capsy
         "would overwrite it; give another file, e.g. --scores scores.csv\n"
     )
     assert not grades.exists()
+
+
+def test_a_class_is_listed_in_the_order_a_person_reads_its_names(tmp_path):
+    """Before: a class of 30 in folders student1 … student30 was listed student1, student10, student11, …, student2,
+    and Zoe before alice (Python's order of code points), in the grades and in the scores. Both now list numbers by
+    value and letters whatever their case (the exact name breaks a tie), the same on every run."""
+    from toolkit.exercises.grade import find_notebooks
+
+    names = ["student10", "Zoe", "student2", "alice", "student1", "Alice", "bob"]
+    for name in names:
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "hw.ipynb").write_text("{}")
+    want = ["Alice", "alice", "bob", "student1", "student2", "student10", "Zoe"]
+    assert [p.parent.name for p in find_notebooks([tmp_path])] == want
+    rows = [Row(f"sub/{name}/hw.ipynb", W6[0], True, "passed") for name in names]
+    assert [line[0] for line in week_scores(rows)[1:]] == want

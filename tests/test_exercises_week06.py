@@ -76,3 +76,33 @@ def test_a_window_that_drops_what_always_stays_is_told_what_that_is(keep, said):
     learner was left to find which message should have stayed, and that it stays whatever n is."""
     result = check("w6.window", keep)
     assert (result.status, result.feedback) == ("failed", said)
+
+
+def test_a_window_that_keeps_a_reply_without_its_question_is_told_the_kept_part_starts_with_a_user_message():
+    """Before: a window that dropped the oldest messages but not up to the next user message was told only both
+    lists of roles ('you keep [system assistant tool tool …], the memory keeps [system user …]'): the rule it missed
+    was left to be found by comparing them."""
+    keep = window_mutant(
+        "while user is not None and len(before) < full and before and not isinstance(before[0], UserMessage):",
+        "while False:",
+    )
+    result = check("w6.window", keep)
+    assert result.status == "failed"
+    assert result.feedback.startswith("for n=17 and [system user assistant tool tool assistant"), result.feedback
+    assert result.feedback.endswith(
+        " — once messages leave, what is kept starts with a user message: a reply left without its question "
+        "answers nothing the model can see"
+    ), result.feedback
+
+
+def test_a_window_that_keeps_the_current_turns_earlier_rounds_is_told_they_leave_too():
+    """Before: a window that never dropped the rounds between the latest user message and the current round was told
+    only 'for n=4 your window keeps 8 messages', not which messages should have left."""
+    keep = window_mutant("while middle and len(", "while False and len(")
+    result = check("w6.window", keep)
+    assert result.status == "failed"
+    assert result.feedback.startswith("for n=4 your window keeps 8 messages"), result.feedback
+    assert result.feedback.endswith(
+        " — the current turn's earlier rounds (after the latest user message, before the current round) leave too, "
+        "a call with its results, while more than n would be kept"
+    ), result.feedback

@@ -103,3 +103,22 @@ def test_other_honest_ways_to_remove_the_one_booking_pass(undo):
         "passed",
         "each call's own booking undone on failure, kept on success, nobody else's touched.",
     )
+
+
+@pytest.mark.parametrize("passes", [True, False])
+def test_the_check_leaves_the_learners_bookings_as_they_were(passes):
+    """Before: check() reset BOOKINGS to its own trips and left them there: a learner who had booked Zoe in a cell
+    (to try their compensation by hand) found her gone after the check, and 'someone else', Carol and Bob in her
+    place. The check now puts BOOKINGS back as it found it, whether the compensation passed or not."""
+
+    @compensates("book_hotel")
+    def cancel(guest: str, nights: int) -> None:
+        BOOKINGS.remove((guest, nights) if passes else (guest, nights + 1))
+
+    mine = [("zoe", 9), ("alice", 3)]
+    BOOKINGS[:] = mine
+    try:
+        assert check("w7.compensation", cancel).passed is passes
+        assert BOOKINGS == mine
+    finally:
+        BOOKINGS.clear()

@@ -47,3 +47,18 @@ def test_search_terms_in_one_text_or_too_many_are_told_which(answer, said):
     a third term, was not told which."""
     result = check("w8.find_query", answer)
     assert (result.status, result.feedback) == ("failed", said)
+
+
+@pytest.mark.parametrize(
+    ("terms", "said"),
+    [
+        (["payment"], ": refund_payment scores as much as capture_payment (3) but is listed after it"),
+        (["capture", "payment"], ": refund_payment scores 4, capture_payment more (6)"),
+        (["order"], ": refund_payment is not among them"),
+    ],
+)
+def test_terms_that_rank_refund_payment_below_another_are_told_where_it_is(terms, said):
+    """Before: terms that ranked refund_payment second, lower or not at all were told only the ranking ("keyword
+    search returns capture_payment (3), refund_payment (3), …"), not what was wrong with it."""
+    feedback = check("w8.find_query", terms).feedback
+    assert feedback.startswith("keyword search returns ") and said in feedback, feedback

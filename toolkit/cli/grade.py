@@ -2,7 +2,8 @@
 
 Runs each notebook in a fresh kernel, offline (the LLM_* variables are removed), with a time
 limit per cell (`--timeout`) and one for the whole notebook that follows from it (that limit for each code cell,
-plus a minute; a notebook in which no cell finished for the limit plus a minute is stopped then), and writes
+plus a minute; a notebook in which no cell finished for the limit plus a minute is stopped then; each counting
+the seconds the notebook had, not a loaded host's wait for a CPU: `toolkit.exercises.clock`), and writes
 `notebook,exercise,passed,feedback` — one row per notebook and exercise — then prints a
 summary table. A file that is not a notebook, crashes or hangs gets a row saying so
 and grading goes on. An `--out` that names one of the submissions is refused before anything
@@ -75,7 +76,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
         default=120,
         help="seconds each cell may run (default 120); a notebook may run that long for each of its code cells, "
         "plus a minute, and is stopped when no cell has finished for that long plus a minute (a cell that does not "
-        "stop when interrupted); what it checked before still counts",
+        "stop when interrupted); what it checked before still counts; a loaded host's wait for a CPU is not counted "
+        "(up to a minute a cell)",
     )
 
     parser.add_argument(

@@ -563,17 +563,23 @@ def items_of(value: Any, most: int) -> list[Any]:
     return items
 
 
-def answers_first(cases: Iterable[Any], run: Callable[[Any], Any]) -> list[tuple[Any, Any]]:
+def answers_first(
+    cases: Iterable[Any], run: Callable[[Any], Any], settled: Callable[[Any], bool] | None = None
+) -> list[tuple[Any, Any]]:
     """Each case with what `run` (the learner's code on it) gave, for every case before the checker computes
     any expected value: while the learner's code runs, no expected answer is in a frame below it
     (`sys._getframe`, `inspect.stack()`) nor among the objects alive (`gc.get_objects()`) to be copied. The
-    first case it raised on ends the list, with that `LearnerError` as what it gave."""
+    first case it raised on ends the list, with that `LearnerError` as what it gave; so does the first answer
+    `settled` says the checker fails whatever the case (None where a number or a list is asked: a function that
+    prints its answer), so a learner's `print` runs once, not once for each of hundreds of cases."""
     given: list[tuple[Any, Any]] = []
     for case in cases:
         try:
-            given.append((case, run(case)))
+            given.append((case, got := run(case)))
         except LearnerError as error:
             given.append((case, error))
+            break
+        if settled is not None and settled(got):
             break
     return given
 

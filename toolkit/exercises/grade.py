@@ -16,7 +16,10 @@ than the time limit"). The whole notebook's limit follows from its cells (`noteb
 each code cell and the closing one, plus a start-up allowance (`START_ALLOWANCE_S`), so a notebook of many honest
 cells, each near the limit, runs to its end; and a notebook in which no cell has finished for a cell's limit plus
 that allowance (a cell that catches the interrupt and goes on) is stopped then, not at the end of all its cells'
-time. Either way it is killed with its kernel, and the exercises checked before still count. One check() may run two thirds of a cell's limit (`check_limit_s`), so an
+time. Each of these limits, like a cell's and a check's, counts the seconds the notebook had: the wall clock's,
+less (up to a bound) those a loaded host kept the worker and its kernel waiting for a CPU (`toolkit.exercises.clock`),
+so a notebook graded while other work runs is not stopped for time it never had. Either way it is killed with its
+kernel, and the exercises checked before still count. One check() may run two thirds of a cell's limit (`check_limit_s`), so an
 exercise that loops forever fails alone and the cells after it still run. The grader never waits on a pipe a notebook's detached child could hold, so
 it returns within about that deadline whatever the notebook does. A broken cell does not stop
 the run. The result of each exercise is the last `check()` that this run made (a "not attempted" one —
@@ -34,7 +37,8 @@ rows are in the course's order, wherever its cells are. A notebook given twice (
 in it) is graded once. A folder's `.py` script that calls check() on a course exercise (a notebook
 handed in as a script) gets a row saying it is no notebook, so no learner is left out of the grades
 unseen. A folder's search leaves out checkpoints and the `__MACOSX/`, `._hw.ipynb`
-metadata a zip made on a Mac holds; an empty file is said to be one.
+metadata a zip made on a Mac holds; an empty file is said to be one. A zip that holds a notebook (a folder's, given by
+name, or renamed `.ipynb`) gets a row naming it and saying to unpack it: nothing in it is unpacked or run.
 
 One installed course grades every notebook, so no notebook may change it for the ones after it: a kernel
 gets none of the grader's import variables (no inherited `PYTHONPATH` or `PYTHONSTARTUP`, no user site-packages,
@@ -88,12 +92,12 @@ import subprocess
 import sys
 import sysconfig
 import tempfile
-import time
 import warnings
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+import zipfile
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any, TextIO
 
 import nbformat
@@ -102,7 +106,7 @@ import toolkit
 from toolkit.cli.notebooks import KERNEL, is_empty, not_utf8_text, read
 from toolkit.course.spreadsheet import as_text, csv_encoding
 from toolkit.errors import ConfigurationError
-from toolkit.exercises import seal
+from toolkit.exercises import clock, seal
 from toolkit.exercises.catalog import week_of_notebook
 from toolkit.exercises.core import CHECK_LIMIT_S, LIMIT_VARIABLE, MIME, NOT_ATTEMPTED, all_exercises, parse_record
 from toolkit.exercises.notebook import LAST_TAG, TIMED_OUT, cell_tags, exercise_id
@@ -182,7 +186,7 @@ def as_paths(paths: PathLike | Iterable[PathLike]) -> list[Path]:
 
 
 def find_notebooks(paths: PathLike | Iterable[PathLike]) -> list[Path]:
-    """The files to grade: each file as given, each folder's *.ipynb, whatever the suffix's letter case
+    """The files to grade: each file as given, each folder's *.ipynb (in `path_order`), whatever the suffix's letter case
     (`HW.IPYNB`, saved on Windows), and its scripts that check a course exercise (`is_checking_script`: they get
     a row saying they are no notebook) (checkpoints, a Mac's zip metadata and folders left out:
     `_is_submission`); a path reached twice (given twice, or as a file and inside a folder) is listed
@@ -190,7 +194,7 @@ def find_notebooks(paths: PathLike | Iterable[PathLike]) -> list[Path]:
     found: list[Path] = []
     for path in as_paths(paths):
         if path.is_dir():
-            found += sorted(p for p in path.rglob("*") if _is_submission(p.relative_to(path), p))
+            found += sorted((p for p in path.rglob("*") if _is_submission(p.relative_to(path), p)), key=path_order)
         else:
             found.append(path)
     unique: dict[Path, Path] = {}
@@ -203,13 +207,26 @@ NOT_SUBMISSIONS = (".ipynb_checkpoints", "__MACOSX")
 """Folders a search leaves out: Jupyter's checkpoints, and the metadata a zip made on a Mac unpacks to."""
 
 
+def name_order(name: str) -> tuple[Any, ...]:
+    """A key that sorts names as a person reads them: numbers by value (`student2` before `student10`), letters
+    whatever their case (`alice` beside `Alice`, before `Zoe`), the exact name last to break a tie; the same order on
+    every run and system."""
+    parts = re.split(r"([0-9]+)", name)
+    return tuple(int(part) if i % 2 else part.casefold() for i, part in enumerate(parts)), name
+
+
+def path_order(path: Path) -> tuple[Any, ...]:
+    """`name_order` for a path, folder by folder (a folder's files together, before the next folder's)."""
+    return tuple(name_order(part) for part in path.parts)
+
+
 def _is_submission(inside: Path, path: Path) -> bool:
     """Whether a file a folder's search met (`path`; `inside`, its path from that folder) is one to grade:
     named like a notebook, no folder (a folder `alice.ipynb` is searched, not graded), in none of
     `NOT_SUBMISSIONS`, and no `._hw.ipynb`, the binary metadata (AppleDouble) a Mac writes beside a
     file on a disk or in a zip that holds no such data."""
     return (
-        (is_notebook_name(path) or is_checking_script(path))
+        (is_notebook_name(path) or is_checking_script(path) or (path.suffix.lower() == ".zip" and bool(zipped(path))))
         and not path.name.startswith("._")
         and not path.is_dir()
         and not any(folder in inside.parts for folder in NOT_SUBMISSIONS)
@@ -240,6 +257,38 @@ def is_checking_script(path: Path) -> bool:
     except (SyntaxError, ValueError, RecursionError, MemoryError):  # a learner's broken script: what its text says
         called = CHECK_CALL.findall(text)
     return any(i in known for i in called)
+
+
+ZIPPED = "not a notebook: a zip archive holding {names}; unpack it and grade the notebook in it"
+"""The row of a zip that holds a notebook (`zipped`): a learner's notebook handed in zipped."""
+ZIPPED_LISTED = 3
+"""How many of a zip's notebooks its row names."""
+
+
+def zipped(path: Path) -> list[str]:
+    """The notebooks the zip archive at `path` holds, by their paths in it (none in `NOT_SUBMISSIONS`, no `._`
+    metadata a Mac adds), read from its directory without unpacking anything; none for a file that is no zip, or
+    a broken one."""
+    try:
+        with zipfile.ZipFile(path) as archive:
+            names = archive.namelist()
+    except (OSError, zipfile.BadZipFile, ValueError, EOFError, RuntimeError):
+        return []
+    inside = [PurePosixPath(name) for name in names if not name.endswith("/")]
+    return [
+        str(name)
+        for name in inside
+        if is_notebook_name(Path(name.name))
+        and not name.name.startswith("._")
+        and not any(folder in name.parts for folder in NOT_SUBMISSIONS)
+    ]
+
+
+def zipped_text(notebooks: list[str]) -> str:
+    """`ZIPPED` for a zip holding `notebooks` (at least one): the first `ZIPPED_LISTED` named, the rest counted."""
+    more = len(notebooks) - ZIPPED_LISTED
+    names = ", ".join(notebooks[:ZIPPED_LISTED]) + (f" and {more} more" if more > 0 else "")
+    return ZIPPED.format(names=names)
 
 
 RENAMED_SCRIPT = (
@@ -421,6 +470,8 @@ def grade_notebook(path: PathLike, seconds: int = 120) -> list[Row]:
     if problem := not_a_file(path):  # "no such file", or what is there instead (a pipe, a link loop)
         return [Row(name, NOTEBOOK_ROW, False, problem)]
     if not is_notebook_name(path):
+        if notebooks := zipped(path):
+            return [Row(name, NOTEBOOK_ROW, False, zipped_text(notebooks))]
         return [Row(name, NOTEBOOK_ROW, False, f"not a notebook: a {path.suffix or 'file without suffix'}")]
     if is_empty(path):
         return [Row(name, NOTEBOOK_ROW, False, "not a notebook: the file is empty")]
@@ -431,6 +482,8 @@ def grade_notebook(path: PathLike, seconds: int = 120) -> list[Row]:
     except ConfigurationError as error:  # too large: the text says the size, the cap and what to do
         return [Row(name, NOTEBOOK_ROW, False, str(error).removeprefix(f"notebook {path}: "))]
     except UnicodeDecodeError:  # a notebook saved by an editor as GBK, cp1252 or UTF-16: not "not a notebook"
+        if notebooks := zipped(path):  # unless it is a zip renamed .ipynb
+            return [Row(name, NOTEBOOK_ROW, False, zipped_text(notebooks))]
         return [Row(name, NOTEBOOK_ROW, False, not_utf8_text(path))]
     except Exception as error:
         if type(error).__name__ == "NotJSONError" and _python_code(path):
@@ -445,7 +498,8 @@ def grade_notebook(path: PathLike, seconds: int = 120) -> list[Row]:
     executed, problem = _execute(path, seconds)
     if changed := install_changes(before, install_state()):
         raise ConfigurationError(INSTALL_CHANGED.format(notebook=name, changed=changed))
-    rows = [Row(name, NOTEBOOK_ROW, False, problem)] if problem else []
+    notes = "; ".join(note for note in (other_language(submitted), problem) if note)
+    rows = [Row(name, NOTEBOOK_ROW, False, notes)] if notes else []
     records, errors = results(executed) if executed is not None else ({}, {})
     known = {e.id for e in all_exercises()}
     checked = in_course_order(i for i in records if i not in expected and i in known)  # lost its tag, another week's
@@ -455,6 +509,29 @@ def grade_notebook(path: PathLike, seconds: int = 120) -> list[Row]:
     if not expected and not checked and not problem:
         rows.append(Row(name, NOTEBOOK_ROW, False, NO_EXERCISES))
     return rows
+
+
+OTHER_LANGUAGE = (
+    "its kernel is for {language} (kernelspec {kernel}), not Python: its cells were run as Python, as the course's are"
+)
+"""The notebook row of a notebook whose metadata names another language (`other_language`)."""
+
+
+def other_language(notebook: nbformat.NotebookNode) -> str:
+    """`OTHER_LANGUAGE` when the notebook's metadata says its kernel is for a language other than Python (an R or a
+    Julia notebook handed in: its cells fail as Python, and the grade should say why), else "". A kernel of any name
+    whose language is Python says nothing, nor does one that names no language (nothing is guessed from a name)."""
+    metadata = notebook.get("metadata")
+    metadata = metadata if isinstance(metadata, dict) else {}
+    spec, info = metadata.get("kernelspec"), metadata.get("language_info")
+    spec, info = (spec if isinstance(spec, dict) else {}), (info if isinstance(info, dict) else {})
+    language = spec.get("language") or info.get("name")
+    if not isinstance(language, str) or not language.strip() or language.strip().lower().startswith("python"):
+        return ""
+    kernel = spec.get("name")
+    return OTHER_LANGUAGE.format(
+        language=repr(cut(language, 40)), kernel=repr(cut(kernel, 40)) if isinstance(kernel, str) else None
+    )
 
 
 def no_result_reasons(
@@ -565,18 +642,25 @@ def _execute(path: Path, seconds: int) -> tuple[nbformat.NotebookNode | None, st
         command = _worker_command(copy, out, seconds)
         ipython = Path(sandbox) / "ipython"  # no startup file of the teacher's, or of a notebook graded before
         key = secrets.token_hex(32)  # this run's: the kernel seals its check records with it (`seal`)
-        started = time.monotonic()
-        finished = _run_worker(
-            command, folder, log, limit, check_limit_s(seconds), ipython_dir=ipython, key=key, progress=out, quiet=quiet
+        stopped = _run_worker(
+            command,
+            folder,
+            log,
+            limit,
+            check_limit_s(seconds),
+            ipython_dir=ipython,
+            key=key,
+            progress=out,
+            quiet=quiet,
+            forgive=clock.RUN_FORGIVES_S * (cells + 1),
         )
-        whole = time.monotonic() - started >= limit
         executed = _read(out)
         if executed is not None:
             sealed_only(executed, key)
             hide_sandbox(executed, Path(sandbox))
-        if not finished:
+        if stopped is not None:
             kept = "; results checked before that are kept" if executed is not None else ""
-            if whole:
+            if stopped == WHOLE:
                 return executed, TIMED_OUT_WHOLE.format(
                     limit=limit,
                     cells="its 1 code cell" if cells == 1 else f"each of its {cells} code cells",
@@ -592,12 +676,12 @@ def _execute(path: Path, seconds: int) -> tuple[nbformat.NotebookNode | None, st
 
 TIMED_OUT_WHOLE = (
     "timed out: still running after {limit} s (the notebook's limit: {seconds} s for {cells} and the closing one, "
-    "and {allowance} s to start), stopped{kept}"
+    "and {allowance} s to start; a loaded host's wait for a CPU not counted), stopped{kept}"
 )
 """The notebook's row when its worker ran out of `notebook_limit_s`."""
 TIMED_OUT_CELL = (
     "timed out: no cell finished in {quiet} s (a cell ran past the {seconds} s limit and did not stop when "
-    "interrupted), stopped{kept}"
+    "interrupted; a loaded host's wait for a CPU not counted), stopped{kept}"
 )
 """The notebook's row when no cell of it finished within `cell_wait_s` (a cell that caught its interrupt)."""
 
@@ -729,10 +813,14 @@ def _run_worker(
     key: str = "",
     progress: Path | None = None,
     quiet: float | None = None,
-) -> bool:
-    """Run the worker in its own process group; True when it exited within `limit` seconds, and, when `quiet` is
+    forgive: float = clock.RUN_FORGIVES_S,
+) -> str | None:
+    """Run the worker in its own process group; None when it exited within `limit` seconds, and, when `quiet` is
     given, without `quiet` seconds passing in which the file at `progress` (the notebook it rewrites after each
-    cell) stayed as it was (`_wait`).
+    cell) stayed as it was (`_wait`); else the limit it ran out of (`WHOLE`, `QUIET`), and it is killed. The
+    seconds are those the worker and its kernel had (`clock.Family`: the wall clock's, less up to `forgive` of
+    their waiting for a CPU in all, and `clock.RUN_FORGIVES_S` between two finished cells), as a cell's limit
+    counts them: on a loaded host a notebook is not stopped for time it never had.
 
     Its kernel reads its IPython profile from `ipython_dir` (`IPYTHONDIR`), a fresh folder, never the
     grading user's `~/.ipython`: a startup file there runs in every kernel, whether the teacher's
@@ -761,14 +849,26 @@ def _run_worker(
             },
         )
     _send_key(process, key)
+    family = clock.Family(process.pid)
+    whole = clock.Stopwatch(forgive=forgive, reading=family.waited)
+    window = clock.Stopwatch(forgive=clock.RUN_FORGIVES_S, reading=family.waited)
     try:
-        finished = _wait(process, limit, progress, quiet)
+        stopped = _wait(process, limit, progress, quiet, whole=whole, window=window)
     except BaseException:  # Ctrl-C (or anything else) while waiting: leave no worker or kernel running
         _kill(process)
         raise
-    if not finished:
+    if stopped is not None:
         _kill(process)
-    return finished
+    return stopped
+
+
+WHOLE = "whole"
+"""`_wait`'s answer when the notebook ran out of its whole limit (`notebook_limit_s`)."""
+QUIET = "quiet"
+"""`_wait`'s answer when no cell finished within `cell_wait_s`."""
+SHORTEST_WAIT_S = 0.01
+"""The shortest wait between two looks at the clocks, so the end of a limit counted on a `clock.Stopwatch` (which
+runs slower than the wall clock while the host is loaded) is not looked for in ever shorter waits."""
 
 
 def _wait(
@@ -776,25 +876,31 @@ def _wait(
     limit: float,
     progress: Path | None = None,
     quiet: float | None = None,
-    clock: Callable[[], float] = time.monotonic,
-) -> bool:
-    """Wait for `process`: True when it exited within `limit` seconds of `clock` and (with `quiet`) before `quiet`
-    seconds passed with the file at `progress` as it was; False at the first of those two (not killed here). The file
-    is looked at every `POLL_S`; an exit is seen at once."""
-    start = clock()
-    last, seen = start, _file_version(progress)
+    *,
+    whole: clock.Stopwatch | None = None,
+    window: clock.Stopwatch | None = None,
+) -> str | None:
+    """Wait for `process`: None when it exited within `limit` seconds of `whole` and (with `quiet`) before `quiet`
+    seconds of `window` passed with the file at `progress` as it was (`window` counts again from each change);
+    else the first limit reached, `WHOLE` or `QUIET` (not killed here). Both count wall time when not given. The
+    clocks and the file are looked at every `POLL_S`; an exit is seen at once."""
+    whole = whole or clock.Stopwatch(forgive=0.0, wall_only=True)
+    window = window or clock.Stopwatch(forgive=0.0, wall_only=True)
+    seen = _file_version(progress)
     while True:
-        now = clock()
-        end = start + limit if quiet is None or progress is None else min(start + limit, last + quiet)
-        if now >= end:
-            return False
+        if (left := limit - whole.elapsed()) <= 0:
+            return WHOLE
+        if quiet is not None and progress is not None:
+            if (quiet_left := quiet - window.elapsed()) <= 0:
+                return QUIET
+            left = min(left, quiet_left)
         try:
-            process.wait(timeout=end - now if quiet is None or progress is None else min(end - now, POLL_S))
+            process.wait(timeout=max(SHORTEST_WAIT_S, min(left, POLL_S)))
         except subprocess.TimeoutExpired:
             if (version := _file_version(progress)) != seen:
-                last, seen = clock(), version
+                window, seen = window.again(), version
             continue
-        return True
+        return None
 
 
 def _file_version(path: Path | None) -> tuple[int, int, int] | None:
@@ -1301,12 +1407,12 @@ def _handed_in_twice(
 
 def week_scores(rows: Sequence[Row]) -> list[list[Any]]:
     """The per-week table: a header (`learner`, each week graded in course order, `total`, `graded`), then one
-    line per learner in name order, with the exercises they passed in each week, the total (the weeks' sum) and how
+    line per learner in name order (`name_order`), with the exercises they passed in each week, the total (the weeks' sum) and how
     many exercises they were graded on. An exercise counts once for a learner: passed if any of their notebooks
     passed it (one handed in twice, as `06_….ipynb` and `Copy of 06_….ipynb`, is not counted twice); a learner
     whose notebook had no exercise graded (not a notebook, empty) has a line of zeros."""
     who = learners(dict.fromkeys(r.notebook for r in rows), rows)
-    passed: dict[str, dict[str, bool]] = {learner: {} for learner in sorted(set(who.values()))}
+    passed: dict[str, dict[str, bool]] = {learner: {} for learner in sorted(set(who.values()), key=name_order)}
     for r in rows:
         if r.exercise != NOTEBOOK_ROW:
             done = passed[who[r.notebook]]

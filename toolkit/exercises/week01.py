@@ -261,7 +261,7 @@ def check_usage_build(fn: Any) -> Verdict:
         left_as_given("usage_from_body(body)", "body", body, given, "its caller may read that body again")
         return got
 
-    for body, got in answers_first(bodies, run):
+    for body, got in answers_first(bodies, run, settled=lambda got: got is None):  # never a TokenUsage
         want = from_openai(body.get("usage"))
         if isinstance(got, LearnerError):  # said with the body it failed on: a null usage is the usual one
             if broken := _broken_counts(body, want):

@@ -163,6 +163,39 @@ def _stays(messages: list[Any], got: list[Any]) -> str:
     return ""
 
 
+def _earlier_rounds(messages: list[Any], got: list[Any], want: list[Any]) -> str:
+    """The rule a window missed when all it kept beyond the memory's are rounds of the current turn before its
+    current round (between the latest user message and the latest reply that calls tools; "" otherwise)."""
+    users = [i for i, m in enumerate(messages) if m.role == "user"]
+    if not users:
+        return ""
+    calls = [i for i, m in enumerate(messages[users[-1] :], users[-1]) if m.role == "assistant" and m.tool_calls]
+    earlier = messages[users[-1] + 1 : calls[-1]] if calls else []
+    extra = [m for m in got if m not in want]
+    if extra and all(m in earlier for m in extra):
+        return (
+            " — the current turn's earlier rounds (after the latest user message, before the current round) leave "
+            "too, a call with its results, while more than n would be kept"
+        )
+    return ""
+
+
+def _starts(messages: list[Any], got: list[Any], want: list[Any]) -> str:
+    """The rule a window missed when messages left and what it kept (after the system message) starts with no user
+    message where the memory's does ("" otherwise)."""
+
+    def first(kept: list[Any]) -> Any:
+        rest = [m for m in kept if m.role != "system"]
+        return rest[0].role if rest else None
+
+    if len(got) < len(messages) and first(want) == "user" and first(got) not in (None, "user"):
+        return (
+            " — once messages leave, what is kept starts with a user message: a reply left without its question "
+            "answers nothing the model can see"
+        )
+    return ""
+
+
 def _behaviors(behaviors: Any) -> str:
     """A round's behaviours as the task writes them, `[TO_LLM, IMMEDIATE]` (anything else the learner's code put
     in the list by its repr)."""
@@ -378,8 +411,9 @@ def check_window(fn: Any) -> Verdict:
         return kept
 
     rng = random.Random(6)  # each conversation's n is drawn from it after the conversation
+    # MessageWindow needs room for one round: n is 4 or more
     cases = ((messages, rng.randint(4, max(4, len(messages) + 1))) for messages in window_conversations(rng))
-    for (messages, n), got in answers_first(cases, run):  # MessageWindow needs room for one round: n is 4 or more
+    for (messages, n), got in answers_first(cases, run, settled=lambda got: isinstance(got, NotAList)):
         if isinstance(got, LearnerError):
             raise got
         if isinstance(got, NotAList):
@@ -402,7 +436,9 @@ def check_window(fn: Any) -> Verdict:
                     )
                 return wrong(f"for n={n} and {roles} the system message was dropped; it always stays")
             if len(got) > max(n, len(want)):
-                return wrong(f"for n={n} your window keeps {counted(len(got), 'message')}")
+                return wrong(
+                    f"for n={n} your window keeps {counted(len(got), 'message')}{_earlier_rounds(messages, got, want)}"
+                )
             if [m.role for m in got] == [m.role for m in want]:  # "you keep [user …], the memory keeps [user …]"
                 return wrong(f"for n={n} and {roles} {_other_message(messages, got, want)}")
             if len(got) < len(want) == len(messages) <= n:  # dropped while n were kept (>= for >): nothing leaves
@@ -411,7 +447,8 @@ def check_window(fn: Any) -> Verdict:
                     f"n={n}: none leaves until more than n would be kept"
                 )
             return wrong(
-                f"for n={n} and {roles} you keep {_roles(got)}, the memory keeps {_roles(want)}{_stays(messages, got)}"
+                f"for n={n} and {roles} you keep {_roles(got)}, the memory keeps {_roles(want)}"
+                f"{_stays(messages, got) or _starts(messages, got, want)}"
             )
     return right(
         f"same as the memory's eviction on {WINDOW_CASES} conversations, finished and mid-turn: never an orphan "

@@ -6,7 +6,7 @@ compensation, then fails: each booking of the trip must go and nothing else — 
 that removes a fixed booking, the last one, the guest's first one or every equal one fails, and one
 that records the cancellation beside the booking (a text, a marked dict) is told what it added. A
 compensation whose module's `BOOKINGS` is another list (a cell, or the compensation itself, assigned
-it) is told so before its remove() is judged.
+it) is told so before its remove() is judged. BOOKINGS holds after the check what it held before it: the trips are the check's, not the learner's.
 
 Leaves out: a compensation that fails (the week-7 notebook shows it).
 """
@@ -145,6 +145,15 @@ def check_rollback_order(answer: Any) -> Verdict:
     hint="a compensation takes the tool's own parameters (or the recorded ToolExecution) and undoes its effect.",
 )
 def check_compensation(answer: Any) -> Verdict:
+    kept = list(BOOKINGS)  # the learner's own bookings (a cell that booked by hand): theirs again after the check
+    try:
+        return _compensation_verdict(answer)
+    finally:
+        BOOKINGS[:] = kept
+
+
+def _compensation_verdict(answer: Any) -> Verdict:
+    """`check_compensation`'s verdict, its trips run on BOOKINGS (`_hotel_trip` resets it to each trip's own)."""
     from toolkit.errors import ConfigurationError
 
     if not callable(answer):  # said as every check says it (a number of 5,000 digits too, which no repr writes)

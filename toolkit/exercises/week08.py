@@ -100,7 +100,7 @@ def check_score(fn: Any) -> Verdict:
         )
         return got
 
-    for (spec, terms), got in answers_first(drawn, run):
+    for (spec, terms), got in answers_first(drawn, run, settled=lambda got: got is None):  # never a number
         if isinstance(got, LearnerError):
             raise got
         want = score(spec, terms)
@@ -291,7 +291,27 @@ def check_find_query(answer: Any) -> Verdict:
         )
     spaced = next((t for t in answer if isinstance(t, str) and len(t.split()) > 1), None)
     tip = f" — {spaced!r} is one term, looked for as a whole; give each word as a term of its own" if spaced else ""
-    return wrong(f"keyword search returns {ranking}{tip}")
+    return wrong(f"keyword search returns {ranking}{_where_target(found)}{tip}")
+
+
+def _where_target(found: list[Any]) -> str:
+    """What is wrong with where `TARGET` is in a ranking it does not top alone: listed after a tool of the same
+    score, below a better one, or not in it; "" for an empty ranking (it says itself that nothing was found)."""
+    if not found:
+        return ""
+    first = found[0]
+    mine = next((m for m in found if m.name == TARGET), None)
+    if mine is None:
+        return f": {TARGET} is not among them"
+    if mine.score == first.score:
+        return (
+            f": {TARGET} scores as much as {first.name} ({first.score:g}) but is listed after it (a tie keeps the "
+            f"catalogue's order); find terms that score {TARGET} higher than every other tool"
+        )
+    return (
+        f": {TARGET} scores {mine.score:g}, {first.name} more ({first.score:g}); find terms that score {TARGET} higher "
+        "than every other tool"
+    )
 
 
 @answer_exercise(

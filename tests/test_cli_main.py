@@ -203,7 +203,7 @@ def test_a_kernel_that_dies_or_is_interrupted_is_one_line_and_the_notebook_is_un
     import nbformat
     from nbclient.exceptions import DeadKernelError
 
-    import toolkit.cli.notebooks as notebooks
+    import toolkit.exercises.notebook_file as notebooks
 
     path = tmp_path / "loops.ipynb"
     nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("while True: pass")]), path)

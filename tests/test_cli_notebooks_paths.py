@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from full_disk import fill_disk_after
 
-import toolkit.cli.notebooks as notebooks_cli
+import toolkit.exercises.notebook_file as notebook_file
 from toolkit.cli.main import main
 
 WELCOME = Path(__file__).resolve().parents[1] / "notebooks" / "00_welcome.ipynb"
@@ -20,7 +20,7 @@ def test_a_notebook_that_cannot_be_written_back_is_refused_before_it_runs(tmp_pa
     path = tmp_path / "locked.ipynb"
     shutil.copy(WELCOME, path)
     ran = []
-    monkeypatch.setattr(notebooks_cli, "execute", lambda notebook, where, **options: ran.append(where))
+    monkeypatch.setattr(notebook_file, "execute", lambda notebook, where, **options: ran.append(where))
     if subprocess.run(["chattr", "+i", str(path)], capture_output=True).returncode != 0:
         pytest.skip("chattr +i is not available here (and root writes any file whatever its mode)")
     try:
@@ -39,7 +39,7 @@ def test_a_notebook_saved_with_a_utf8_byte_order_mark_is_read_and_written_back_w
     assert main(["notebooks", "--no-execute", str(path)]) == 0
     assert capsys.readouterr().out == f"cleaned: {path}\n"
     assert not path.read_bytes().startswith(b"\xef\xbb\xbf")
-    assert notebooks_cli.read(path).cells[0].source == notebooks_cli.read(WELCOME).cells[0].source
+    assert notebook_file.read(path).cells[0].source == notebook_file.read(WELCOME).cells[0].source
 
 
 def test_a_notebook_over_its_cap_is_one_line_and_one_at_the_cap_is_read(tmp_path, monkeypatch, capsys):
@@ -47,16 +47,16 @@ def test_a_notebook_over_its_cap_is_one_line_and_one_at_the_cap_is_read(tmp_path
     path = tmp_path / "big.ipynb"
     shutil.copy(WELCOME, path)
     size = path.stat().st_size
-    monkeypatch.setattr(notebooks_cli, "MAX_NOTEBOOK_BYTES", size - 1)
+    monkeypatch.setattr(notebook_file, "MAX_NOTEBOOK_BYTES", size - 1)
     assert main(["notebooks", "--no-execute", str(path)]) == 2
     assert capsys.readouterr().err == (
         f"error: notebook {path}: the file is {size} bytes, over the cap of {size - 1} bytes "
-        "(toolkit.cli.notebooks.MAX_NOTEBOOK_BYTES). Fix: clear the outputs (Edit > Clear Outputs of All Cells "
+        "(toolkit.exercises.notebook_file.MAX_NOTEBOOK_BYTES). Fix: clear the outputs (Edit > Clear Outputs of All Cells "
         "in JupyterLab) and save it again\n"
     )
     assert path.read_bytes() == WELCOME.read_bytes()
-    monkeypatch.setattr(notebooks_cli, "MAX_NOTEBOOK_BYTES", size)
-    assert notebooks_cli.read(path).cells
+    monkeypatch.setattr(notebook_file, "MAX_NOTEBOOK_BYTES", size)
+    assert notebook_file.read(path).cells
 
 
 def test_a_submission_over_the_cap_is_graded_as_a_row_saying_so(tmp_path, monkeypatch):
@@ -65,11 +65,11 @@ def test_a_submission_over_the_cap_is_graded_as_a_row_saying_so(tmp_path, monkey
     path = tmp_path / "03_week3_tool_calling.ipynb"
     shutil.copy(WELCOME, path)
     size = path.stat().st_size
-    monkeypatch.setattr(notebooks_cli, "MAX_NOTEBOOK_BYTES", size - 1)
+    monkeypatch.setattr(notebook_file, "MAX_NOTEBOOK_BYTES", size - 1)
     [row] = grade_notebook(path)
     assert (row.passed, row.feedback) == (
         False,
-        f"the file is {size} bytes, over the cap of {size - 1} bytes (toolkit.cli.notebooks.MAX_NOTEBOOK_BYTES). "
+        f"the file is {size} bytes, over the cap of {size - 1} bytes (toolkit.exercises.notebook_file.MAX_NOTEBOOK_BYTES). "
         "Fix: clear the outputs (Edit > Clear Outputs of All Cells in JupyterLab) and save it again",
     )
 
@@ -245,7 +245,7 @@ def test_a_notebook_that_breaks_nbformats_schema_is_refused_unrun_and_unchanged(
     text = json.dumps({"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": cells})
     path.write_text(text, encoding="utf-8")
     ran = []
-    monkeypatch.setattr(notebooks_cli, "execute", lambda notebook, where, **options: ran.append(where))
+    monkeypatch.setattr(notebook_file, "execute", lambda notebook, where, **options: ran.append(where))
     assert main(["notebooks", str(path)]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"error: {path} breaks the notebook format at {where}: {why}") and err.count("\n") == 1
@@ -270,12 +270,12 @@ def test_a_notebook_over_its_cap_by_saved_widget_state_is_told_to_clear_that_sta
     path = tmp_path / "widgets.ipynb"
     path.write_text(json.dumps(notebook), encoding="utf-8")
     size = path.stat().st_size
-    monkeypatch.setattr(notebooks_cli, "MAX_NOTEBOOK_BYTES", size - 1)
+    monkeypatch.setattr(notebook_file, "MAX_NOTEBOOK_BYTES", size - 1)
     with pytest.raises(ConfigurationError) as raised:
-        notebooks_cli.read(path)
+        notebook_file.read(path)
     assert str(raised.value) == (
         f"notebook {path}: the file is {size} bytes, over the cap of {size - 1} bytes "
-        "(toolkit.cli.notebooks.MAX_NOTEBOOK_BYTES). Fix: clear the outputs (Edit > Clear Outputs of All Cells "
+        "(toolkit.exercises.notebook_file.MAX_NOTEBOOK_BYTES). Fix: clear the outputs (Edit > Clear Outputs of All Cells "
         "in JupyterLab) and the widget state saved in it (untick Settings > Save Widget State Automatically, "
         "then restart the kernel; Widgets > Clear Notebook Widget State in the classic Notebook), and save it again"
     )

@@ -15,15 +15,14 @@ import pytest
 
 from toolkit.cli.main import main
 from toolkit.exercises import all_exercises
+from toolkit.exercises.environment import grading_imports, submission_environment
 from toolkit.exercises.grade import (
     NOTEBOOK_ROW,
     QUIET,
     WHOLE,
     grade_notebook,
     grade_paths,
-    grading_imports,
     results,
-    submission_environment,
     summary,
 )
 from toolkit.exercises.notebook import section_cells

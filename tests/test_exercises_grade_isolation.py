@@ -21,13 +21,13 @@ from test_exercises_grade import write
 import toolkit
 import toolkit.exercises.grade as grade
 from toolkit.cli.main import main
+from toolkit.exercises.environment import grading_imports, site_folders, submission_environment
 from toolkit.exercises.grade import (
     INSTALL_CHANGED,
     grade_paths,
     install_changes,
     install_roots,
     install_state,
-    submission_environment,
 )
 from toolkit.unicode import padded
 
@@ -266,11 +266,11 @@ def test_a_toolkit_installed_for_the_user_keeps_the_user_site_packages(monkeypat
     compared as the other start-up folders are."""
     root = str(Path(toolkit.__file__).resolve().parent.parent)
     monkeypatch.setattr(site, "getusersitepackages", lambda: root)
-    assert grade.grading_imports() == {"PYTHONDONTWRITEBYTECODE": "1"}
-    assert root in grade.site_folders()
+    assert grading_imports() == {"PYTHONDONTWRITEBYTECODE": "1"}
+    assert root in site_folders()
     assert (Path(root), False) in install_roots()
     monkeypatch.setattr(site, "getusersitepackages", lambda: "/nowhere/site-packages")
-    assert grade.grading_imports()["PYTHONNOUSERSITE"] == "1"
+    assert grading_imports()["PYTHONNOUSERSITE"] == "1"
 
 
 def test_a_cell_that_takes_more_memory_than_the_limit_fails_alone_and_the_next_cells_run(tmp_path, monkeypatch):

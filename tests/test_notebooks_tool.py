@@ -1,6 +1,6 @@
 import nbformat
 
-from toolkit.cli.notebooks import WIDGET_VIEW, clean
+from toolkit.exercises.notebook_file import WIDGET_VIEW, clean
 
 
 def test_clean_keeps_only_allowed_metadata_and_html_fallbacks():

@@ -297,7 +297,7 @@ def test_the_readme_command_line_lists_every_subcommand():
 
 README_CAPS = {
     "cassettes {}": "toolkit.chat.cassette.MAX_CASSETTE_BYTES",
-    "notebooks {}": "toolkit.cli.notebooks.MAX_NOTEBOOK_BYTES",
+    "notebooks {}": "toolkit.exercises.notebook_file.MAX_NOTEBOOK_BYTES",
     "tool catalogues {}": "toolkit.search.catalog.MAX_CATALOG_BYTES",
     "shop data {}": "toolkit.course.shop.MAX_DATA_BYTES",
     "cases files {}": "toolkit.course.case_rows.MAX_CASES_BYTES",

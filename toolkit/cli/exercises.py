@@ -86,8 +86,8 @@ def _unused_option(args: argparse.Namespace) -> str:
 
 
 def write_solutions(source: Path, target: Path) -> int:
-    from toolkit.cli import notebooks
     from toolkit.errors import ConfigurationError
+    from toolkit.exercises import notebook_file
     from toolkit.exercises.catalog import NOTEBOOKS
     from toolkit.exercises.notebook import fill_solutions
 
@@ -110,7 +110,7 @@ def write_solutions(source: Path, target: Path) -> int:
             raise FileNotFoundError(f"no course notebook {path}")
         notebook = read(path)
         filled = fill_solutions(notebook)
-        notebooks.write(notebook, target / name)
+        notebook_file.write(notebook, target / name)
         print(f"{target / name}: {filled} exercise{'' if filled == 1 else 's'} solved")
     return 0
 
@@ -131,8 +131,8 @@ def _make_folder(target: Path) -> None:
 
 
 def update(paths: list[Path]) -> int:
-    from toolkit.cli import notebooks
     from toolkit.errors import ConfigurationError
+    from toolkit.exercises import notebook_file
     from toolkit.exercises.catalog import week_of_notebook
     from toolkit.exercises.notebook import with_exercises
 
@@ -141,7 +141,7 @@ def update(paths: list[Path]) -> int:
         if week is None:
             raise ConfigurationError(f"{path.name} is not a course notebook: its name starts with no week number")
         notebook = read(path)
-        notebooks.write(with_exercises(notebook, week), path)
+        notebook_file.write(with_exercises(notebook, week), path)
         print(f"{path}: Exercises section of week {week} written")
     return 0
 
@@ -150,11 +150,12 @@ def read(path: Path) -> Any:
     """The notebook at `path`; one line naming the file when it is missing or not a notebook."""
     from toolkit.cli import notebooks
     from toolkit.errors import ConfigurationError
+    from toolkit.exercises import notebook_file
 
     notebooks.check_file(path)
     try:
-        return notebooks.read(path)  # a byte-order mark too, as `grade` reads it
+        return notebook_file.read(path)  # a byte-order mark too, as `grade` reads it
     except ConfigurationError:  # too large (it names the file and the cap)
         raise
     except Exception as exc:  # not JSON, not UTF-8, not a notebook, an unknown nbformat version
-        raise ConfigurationError(notebooks.unreadable(path, exc)) from None
+        raise ConfigurationError(notebook_file.unreadable(path, exc)) from None

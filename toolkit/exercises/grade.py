@@ -42,7 +42,7 @@ name, or renamed `.ipynb`) gets a row naming it and saying to unpack it: nothing
 
 One installed course grades every notebook, so no notebook may change it for the ones after it: a kernel
 gets none of the grader's import variables (no inherited `PYTHONPATH` or `PYTHONSTARTUP`, no user site-packages,
-no user Jupyter folder's kernel spec: `submission_environment`), and the install — the toolkit package's files (the
+no user Jupyter folder's kernel spec: `environment.submission_environment`), and the install — the toolkit package's files (the
 checks and their reference answers), what Python imports at the top of the folders it starts from (`.pth`,
 `sitecustomize.py`), and the `python3` kernel spec every kernel starts from — is compared before and after each
 notebook (`install_state`): a change stops the grading with the teacher's error naming the notebook
@@ -87,10 +87,8 @@ import re
 import secrets
 import shutil
 import signal
-import site
 import subprocess
 import sys
-import sysconfig
 import tempfile
 import warnings
 import zipfile
@@ -103,16 +101,17 @@ from typing import Any, TextIO
 import nbformat
 
 import toolkit
-from toolkit.cli.notebooks import KERNEL, is_empty, not_utf8_text, read
 from toolkit.course.spreadsheet import as_text, csv_encoding
 from toolkit.errors import ConfigurationError
 from toolkit.exercises import clock, seal
 from toolkit.exercises.catalog import week_of_notebook
 from toolkit.exercises.core import CHECK_LIMIT_S, LIMIT_VARIABLE, MIME, NOT_ATTEMPTED, all_exercises, parse_record
+from toolkit.exercises.environment import site_folders, submission_environment, toolkit_folder
 from toolkit.exercises.notebook import LAST_TAG, TIMED_OUT, cell_tags, exercise_id
+from toolkit.exercises.notebook_file import KERNEL, is_empty, not_utf8_text, read
 from toolkit.exercises.values import ADDRESS
 from toolkit.files import keep_mode, not_a_file
-from toolkit.tools.redact import is_secret_variable, scrub_secrets
+from toolkit.tools.redact import scrub_secrets
 from toolkit.unicode import columns, cut, padded
 from toolkit.views.html import ACTING
 
@@ -920,69 +919,6 @@ def _send_key(process: subprocess.Popen[bytes], key: str) -> None:
         process.stdin.write(key.encode() + b"\n")
     with contextlib.suppress(OSError):
         process.stdin.close()
-
-
-def submission_environment(environ: Mapping[str, str]) -> dict[str, str]:
-    """The environment a submission runs in: the grader's, without the `LLM_*` variables (offline),
-    without any variable whose name labels a secret (`redact.is_secret_variable`: `…_KEY`,
-    `…_TOKEN`, `…_PASSWORD`, …), and without any whose value holds one, whatever its name (what
-    `redact.scrub_secrets` masks: `DATABASE_URL=postgres://user:password@…`, a proxy's password, a
-    key): learners' code could otherwise read them and send them out.
-
-    Nor may one submission's files reach the next one's kernel (`IMPORT_VARIABLES`): no inherited `PYTHONPATH`
-    (a folder on it a notebook writes a `sitecustomize.py` or a module `toolkit` of its own into), no
-    `PYTHONSTARTUP` or `JUPYTER_PATH`, and no user site-packages unless the toolkit is installed there
-    (`PYTHONNOUSERSITE`: a `.pth` or `usercustomize.py` a notebook puts in `~/.local`; `grading_imports`); the
-    kernel imports the toolkit that grades (`PYTHONPATH` is its folder, unless that is a site-packages folder) and
-    writes no compiled files (`PYTHONDONTWRITEBYTECODE`)."""
-    kept = {
-        name: value
-        for name, value in environ.items()
-        if not name.startswith("LLM_")
-        and not is_secret_variable(name)
-        and scrub_secrets(value) == value
-        and name not in IMPORT_VARIABLES
-    }
-    return {**kept, **grading_imports()}
-
-
-IMPORT_VARIABLES = ("PYTHONPATH", "PYTHONSTARTUP", "PYTHONNOUSERSITE", "PYTHONDONTWRITEBYTECODE", "JUPYTER_PATH")
-"""Variables that decide what a kernel imports or runs as it starts: the grader's are not passed on
-(`grading_imports` sets its own)."""
-
-
-def grading_imports() -> dict[str, str]:
-    """The import variables of a submission's processes: no compiled files written, no user site-packages unless the
-    grading toolkit is installed there (`pip install --user`: its dependencies and `.pth` files are there too), and
-    the folder the toolkit is imported from on `PYTHONPATH` when the interpreter's own paths do not have it (a
-    checkout run in place)."""
-    root = toolkit_folder()
-    on_path = root in {os.path.realpath(folder) for folder in site_folders()}
-    return {
-        "PYTHONDONTWRITEBYTECODE": "1",
-        **({} if user_install() else {"PYTHONNOUSERSITE": "1"}),
-        **({} if on_path else {"PYTHONPATH": root}),
-    }
-
-
-def toolkit_folder() -> str:
-    """The folder the grading toolkit package is in (site-packages, or a checkout)."""
-    return str(Path(toolkit.__file__).resolve().parent.parent)
-
-
-def user_install() -> bool:
-    """Whether the grading toolkit is installed in the user's site-packages (`pip install --user`)."""
-    return toolkit_folder() == os.path.realpath(site.getusersitepackages())
-
-
-def site_folders() -> list[str]:
-    """The folders Python reads `.pth` files, `sitecustomize` and top-level modules from as it starts: the
-    standard library's and each site-packages folder; the user's only where the toolkit is installed
-    (`user_install`: else a submission runs without it)."""
-    paths = sysconfig.get_paths()
-    user = [site.getusersitepackages()] if user_install() else []
-    folders = [paths["stdlib"], paths["platstdlib"], *site.getsitepackages(), *user]
-    return [folder for folder in dict.fromkeys(folders) if os.path.isdir(folder)]
 
 
 INSTALL_CHANGED = (

@@ -27,7 +27,7 @@ could read): the kernel is armed with it before the first cell (`sealing`), and 
 OUT is rewritten after each cell (atomically),
 so a run killed from outside still leaves what ran before; at the end it holds whatever ran,
 with `metadata.grade_error` saying why it stopped early. Execution is
-`toolkit.cli.notebooks.execute`: a fresh kernel, without the LLM_* variables.
+`toolkit.exercises.notebook_file.execute`: a fresh kernel, without the LLM_* variables.
 
 Leaves out: reading the results (`toolkit.exercises.grade`).
 """
@@ -50,10 +50,10 @@ if __name__ == "__main__":  # its own process: nothing here checks an IRI's form
 import nbformat  # noqa: E402  (after leave_out: jsonschema is imported with nbformat)
 from nbclient import NotebookClient  # noqa: E402
 
-from toolkit.cli.notebooks import execute, read  # noqa: E402
 from toolkit.exercises import clock  # noqa: E402
 from toolkit.exercises.core import MIME  # noqa: E402
 from toolkit.exercises.notebook import LAST_TAG, TIMED_OUT, cell_tags  # noqa: E402
+from toolkit.exercises.notebook_file import execute, read  # noqa: E402
 
 TOLERATE = "raises-exception"
 LAST_CELL = """\

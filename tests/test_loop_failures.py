@@ -26,7 +26,7 @@ from toolkit.chat.switch import fake_client
 from toolkit.errors import ConfigurationError, MemoryStoreError, ToolDefinitionError, TransientError
 from toolkit.gateway.validate import check_request
 from toolkit.loop.records import COURSE, LoopOptions
-from toolkit.loop.run import run_loop
+from toolkit.loop.run import iter_loop, run_loop
 from toolkit.loop.saga import SagaEntry, ToolExecution, compensates
 from toolkit.loop.sources import ToolRegistry
 from toolkit.loop.texts import EN, ZH
@@ -550,6 +550,61 @@ def test_a_compensation_whose_async_work_was_cancelled_is_a_failed_compensation(
     model = ScriptedModel([[call("reserve", sku="A", id="c1"), call("ship", sku="A", id="c2")], "sorry"])
     result = run_loop(model, Q, tools=[reserve, ship], options=saga_options(release_cancelled))
     assert [(e.ok, e.detail) for e in result.saga] == [(False, "compensation failed: CancelledError")]
+
+
+@tool("close the carrier's feed and report")
+def feed_closed(order: str) -> str:
+    raise GeneratorExit("feed closed")  # a library's generator code, or `raise` of one it caught
+
+
+@tool("list the order's parcels from the carrier's feed")
+def parcels(order: str) -> object:
+    def read():
+        yield "P-1"
+        raise GeneratorExit  # the feed's own generator gave up
+
+    return read()
+
+
+@pytest.mark.parametrize("failing", [feed_closed, parcels], ids=["raised", "while_read"])
+@pytest.mark.parametrize(
+    "options",
+    [LoopOptions(), LoopOptions(concurrent=True), LoopOptions(tool_timeout=5)],
+    ids=["serial", "concurrent", "time_limit"],
+)
+def test_a_tool_that_raises_generator_exit_is_an_execution_error_not_the_turns_end(failing, options):
+    """Before: a `GeneratorExit` out of a tool ended the turn as if its reader had closed it, and
+    memory read "Interrupted by GeneratorExit … Not completed" for calls nobody interrupted. The loop
+    is never suspended inside a tool (a reader's `close` lands at the loop's own `yield`), so a
+    `GeneratorExit` there is the tool's own, like its `CancelledError`."""
+    memory = ChatMemory()
+    name = failing.__name__
+    calls = [call(name, order="A", id="c1"), call("reserve", sku="A", id="c2")]
+    model = ScriptedModel([calls, "sorry, the carrier's feed is closed"])
+    result = run_loop(model, Q, tools=[failing, reserve], memory=memory, options=options)
+    assert result.answer == "sorry, the carrier's feed is closed"
+    assert [e.error_kind for e in result.executions] == ["execution", None]
+    failed = "Tool 'feed_closed' failed: GeneratorExit: feed closed" if failing is feed_closed else None
+    assert tool_results(memory.messages()) == [
+        ("c1", failed or "Tool 'parcels' failed: GeneratorExit"),
+        ("c2", "reserved"),
+    ]
+
+
+def test_a_tool_raising_generator_exit_inside_iter_loop_lets_the_reader_go_on():
+    events = iter_loop(ScriptedModel([call("feed_closed", order="A", id="c1"), "sorry"]), Q, tools=[feed_closed])
+    seen = [type(event).__name__ for event in events]
+    assert seen == ["ToolStarted", "ToolFinished"]
+
+
+def test_a_compensation_that_raises_generator_exit_is_a_failed_compensation():
+    @compensates("reserve")
+    def release_closed(sku: str) -> None:
+        raise GeneratorExit
+
+    model = ScriptedModel([[call("reserve", sku="A", id="c1"), call("ship", sku="A", id="c2")], "sorry"])
+    result = run_loop(model, Q, tools=[reserve, ship], options=saga_options(release_closed))
+    assert [(e.ok, e.detail) for e in result.saga] == [(False, "compensation failed: GeneratorExit")]
 
 
 def test_a_failure_fed_back_leaves_no_cycle_for_the_garbage_collector():

@@ -25,14 +25,14 @@ from toolkit.chat.scripted import ScriptedModel, call
 from toolkit.chat.switch import fake_client
 from toolkit.errors import ConfigurationError, MemoryStoreError, ToolDefinitionError, TransientError
 from toolkit.gateway.validate import check_request
-from toolkit.loop.records import COURSE, LoopOptions
+from toolkit.loop.records import COURSE, HANDOVER_ZH, LoopOptions
 from toolkit.loop.run import iter_loop, run_loop
 from toolkit.loop.saga import SagaEntry, ToolExecution, compensates
 from toolkit.loop.sources import ToolRegistry
 from toolkit.loop.texts import EN, ZH
 from toolkit.memory.store import SqliteStore
 from toolkit.memory.windows import ChatMemory, InMemoryStore
-from toolkit.tools.decorator import tool
+from toolkit.tools.decorator import ReturnBehavior, tool
 from toolkit.tools.execute import Policies, Tool, raise_error
 from toolkit.tools.reflect import ToolSpec
 
@@ -1141,6 +1141,94 @@ def test_an_answer_memory_refused_to_store_is_carried_by_the_error_not_lost(tool
     assert (result.finish, result.answer) == ("stopped", script[-1])
     assert [n for n in raised.value.__notes__ if "answer" in n] == [ANSWER_KEPT]
     assert type(memory.messages()[-1]) is (ToolResultMessage if tools_ran else UserMessage)
+
+
+def ended_held(what: str, where: str) -> str:
+    return (
+        f"This turn had ended when this error came, and memory holds all of it ({what}): nothing needs to run or be "
+        f"asked again; {where}."
+    )
+
+
+HELD_ANSWER = ended_held("the model's answer included", "the answer is this error's loop_result.answer")
+HELD_IMMEDIATE = ended_held(
+    "the results of the tools that ended it included", "those results are this error's loop_result.immediate_results"
+)
+
+
+class FailsOnceEnded(InMemoryStore):
+    """Once memory ends with what `ended` says ends a turn: its next `get` raises (once), or (`on_write`) the
+    write of it goes through and then raises, as a store failing after its commit does."""
+
+    def __init__(self, ended, on_write=False):
+        super().__init__()
+        self.ended, self.on_write, self.armed = ended, on_write, True
+
+    def append(self, memory_id, messages):
+        super().append(memory_id, messages)
+        if self.on_write and self.armed and self.ended(self.get(memory_id)[-1]):
+            self.armed = False
+            raise sqlite3.OperationalError("disk I/O error")
+
+    def get(self, memory_id):
+        stored = super().get(memory_id)
+        if not self.on_write and self.armed and stored and self.ended(stored[-1]):
+            self.armed = False
+            raise sqlite3.OperationalError("database is locked")
+        return stored
+
+
+def answered(message):
+    return isinstance(message, AssistantMessage) and not message.tool_calls
+
+
+@tool("cancel the order", return_behavior=ReturnBehavior.IMMEDIATE)
+def cancel(sku: str) -> str:
+    return f"order {sku} cancelled"
+
+
+@pytest.mark.parametrize(
+    "script, on_write, ended, note, carried",
+    [
+        ([call("charge", sku="A", id="c1"), "charged A"], False, answered, HELD_ANSWER, "charged A"),
+        ([call("charge", sku="A", id="c1"), "charged A"], True, answered, HELD_ANSWER, "charged A"),
+        (["hello"], True, answered, HELD_ANSWER, "hello"),
+        (
+            [call("cancel", sku="A", id="c1"), "not asked"],
+            False,
+            lambda m: isinstance(m, ToolResultMessage),
+            HELD_IMMEDIATE,
+            ["order A cancelled"],
+        ),
+    ],
+    ids=["answer_read_back", "answer_written_then_raised", "plain_answer_written_then_raised", "immediate_read_back"],
+)
+def test_a_store_failing_after_the_turn_ended_says_memory_holds_it_not_to_go_on(
+    script, on_write, ended, note, carried, options=LoopOptions()
+):
+    """Before: a turn whose every write went through, then failed reading memory back for its result (or
+    whose last write committed and then raised), told the learner to go on with run_loop(model, [],
+    memory=...) (the model asked again after its own answer, or after an immediate return), said that
+    memory did not hold the answer it held, and lost an immediate return's results from loop_result."""
+    memory = ChatMemory("u1", store=FailsOnceEnded(ended, on_write))
+    with pytest.raises(sqlite3.OperationalError) as raised:
+        run_loop(ScriptedModel(script), Q, tools=[charge, cancel], memory=memory, options=options)
+    assert raised.value.__notes__ == [note]
+    result = raised.value.loop_result
+    got = result.answer if isinstance(carried, str) else [m.content for m in result.immediate_results]
+    assert (result.finish, got) == ("stopped", carried)
+    assert ended(memory.messages()[-1]) and valid_for_a_strict_gateway(memory.messages())
+
+
+def test_a_hand_over_memory_holds_when_reading_it_back_fails_is_said_so():
+    test_a_store_failing_after_the_turn_ended_says_memory_holds_it_not_to_go_on(
+        [call("charge", sku="A", id="c1"), "not asked"],
+        False,
+        answered,
+        ended_held("the hand-over sentence included", "the sentence is this error's loop_result.answer"),
+        HANDOVER_ZH,
+        dataclasses.replace(COURSE, max_model_requests=1),
+    )
 
 
 def test_a_failure_before_the_answer_carries_no_answer():

@@ -69,7 +69,10 @@ round-trip limit's answers) raises its own error, with `loop_result`: the result
 answered "not completed" (`LoopTexts.unfinished`, short rows a full disk may still take), so
 memory ends with no call left unanswered unless the store refuses that too (a note on the error
 says which). A store that refuses the model's answer leaves it in the error's `loop_result.answer`
-(a note says so), not only in its trace.
+(a note says so), not only in its trace. One that fails once the turn has ended (reading memory back
+for the result, or a last write that went through and then raised) says memory holds the whole turn
+and nothing needs to run or be asked again (`ENDED_HELD`; the answer, or an immediate return's
+results, on `loop_result`), not how to go on from the tools' results.
 Calls a turn left unanswered that way, or because its process died while a tool ran (a
 kernel restart), are answered "not completed" (`LoopTexts.unfinished`) when the next turn on
 that memory starts, before its question: the id stays usable with a strict gateway, and the
@@ -537,6 +540,9 @@ class _Run:
         rewrite): a note on the error says so, and where they are."""
         self.asking = False
         """Whether the turn stopped in a request to the model (it failed, or was interrupted): no round records it."""
+        self.ended: tuple[str, str | None, Sequence[ToolResultMessage]] | None = None
+        """The finish, answer and immediate results of a turn that had ended when reading memory back
+        for its result failed (`result`): memory holds all of it."""
         self.tools: ToolContext = _NO_CONTEXT  # the turn's own, set by `_turn`
         self.compensations: dict[str, Compensation] = {}
         self.later_compensations: list[Callable[..., Any]] = []
@@ -1260,32 +1266,45 @@ class _Run:
         """`error` with the turn so far attached: `loop_result` (for the trace view) and `saga`
         (an exception that takes no attributes goes on without them). A memory that cannot be
         read gives `loop_result.messages` the caller's messages and what this call added. A
-        `ConfigurationError` after the model was asked says so in its hint (`configured_after_asking`)."""
+        `ConfigurationError` after the model was asked says so in its hint (`configured_after_asking`).
+        A turn that had ended, and whose end memory holds (reading it back for the result failed, or
+        its last write committed and then raised), is told so (`ENDED_HELD`), not how to go on."""
+        try:
+            messages = self.conversation()
+            read = True
+        except Exception:  # the store failed: what this call knows, not a second error
+            messages, read = list(self.history) if self.memory is None else list(self.new), False
+        ended = self.ended or self.end_held(messages if read else None)
         if isinstance(error, ConfigurationError):
-            configured_after_asking(error, self.rounds, self.memory is not None)
-        elif self.goes_on(error):
+            configured_after_asking(error, self.rounds, self.memory is not None, ran_note=ended is None)
+        elif ended is None and self.goes_on(error):
             try:
                 tools_ran(error, self.rounds, self.memory is not None)
             except (AttributeError, TypeError):  # an exception that takes no note goes on without one
                 pass
-        try:
-            messages = self.conversation()
-        except Exception:  # the store failed: what this call knows, not a second error
-            messages = list(self.history) if self.memory is None else list(self.new)
         stopped = self.stopped_where(error)
-        answer = self.answer_received()
+        finish, answer, immediate = ended or ("stopped", self.answer_received(), ())
         try:
             error.loop_result = replace(  # type: ignore[attr-defined]
-                self.result("stopped", answer, messages=messages), stopped_at=stopped, stopped_by=_described(error)
+                self.result("stopped", answer, immediate, messages), stopped_at=stopped, stopped_by=_described(error)
             )
-            if answer is not None and self.rounds[-1].decision != "answer":  # memory refused it (else reading failed)
-                error.add_note(ANSWER_KEPT)
-                if isinstance(error, ToolkitError):  # said in its hint too, as `tools_ran` says its words
-                    error.hint = f"{error.hint} {ANSWER_KEPT}" if error.hint else ANSWER_KEPT
+            if ended is not None:
+                _noted(error, ENDED_HELD.format(**ENDED_WORDS[finish]))
+            elif answer is not None and self.rounds[-1].decision != "answer":  # memory refused it (else reading failed)
+                _noted(error, ANSWER_KEPT)
             error.saga = list(self.saga)  # type: ignore[attr-defined]
         except (AttributeError, TypeError):
             pass
         return error
+
+    def end_held(self, stored: Sequence[Message] | None) -> tuple[str, str | None, Sequence[ToolResultMessage]] | None:
+        """The turn's end (as `self.ended` keeps it) when memory, read back as `stored`, ends with the
+        model's answer this turn recorded: its write went through, then raised (a store failing after
+        its commit). None else, and when memory could not be read."""
+        answer = self.answer_received()
+        if answer is None or not stored or stored[-1] != self.rounds[-1].reply:
+            return None
+        return "answer", answer, ()
 
     def answer_received(self) -> str | None:
         """The model's answer when it came and the turn failed after it (memory refused to store it,
@@ -1360,10 +1379,18 @@ class _Run:
         immediate: Sequence[ToolResultMessage] = (),
         messages: list[Message] | None = None,
     ) -> LoopResult:
+        """The turn's `LoopResult`; `messages` read from memory when not given. A read that fails
+        there comes after the turn ended, every write of it done: `self.ended` keeps how (`carry`)."""
+        if messages is None:
+            try:
+                messages = self.conversation()
+            except BaseException:
+                self.ended = (finish, answer, immediate)
+                raise
         return LoopResult(
             finish,
             answer,
-            self.conversation() if messages is None else messages,
+            messages,
             list(self.new),
             TokenUsage.total([r.usage for r in self.rounds]),  # a list: one frame, not one per round
             self.rounds,
@@ -1442,6 +1469,30 @@ ANSWER_KEPT = (
     "error's loop_result.answer."
 )
 """Noted on a failure after the model's answer came (memory refused it): the answer is not lost (`carry`)."""
+
+ENDED_HELD = (
+    "This turn had ended when this error came, and memory holds all of it ({what}): nothing needs to run or be "
+    "asked again; {where}."
+)
+"""Noted on a failure after the turn ended, memory holding its end (`carry`): going on would ask the model
+again after its own answer (or after an immediate return), and asking again would run the tools again."""
+ENDED_WORDS = {
+    "answer": {"what": "the model's answer included", "where": "the answer is this error's loop_result.answer"},
+    "immediate": {
+        "what": "the results of the tools that ended it included",
+        "where": "those results are this error's loop_result.immediate_results",
+    },
+    "handover": {"what": "the hand-over sentence included", "where": "the sentence is this error's loop_result.answer"},
+}
+"""`ENDED_HELD`'s words by how the turn ended."""
+
+
+def _noted(error: BaseException, note: str) -> None:
+    """`note` on `error`, and in its hint when it is a toolkit error (as `tools_ran` says its words)."""
+    error.add_note(note)
+    if isinstance(error, ToolkitError):
+        error.hint = f"{error.hint} {note}" if error.hint else note
+
 
 NO_LIMIT_NOTE = (
     "{calls} still running when {error} stopped the turn ({read}: outcome unknown); a call that may "

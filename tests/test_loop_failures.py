@@ -1293,6 +1293,37 @@ def test_results_a_failed_write_had_stored_are_not_stored_again(raised, times, n
     assert run_loop(ScriptedModel(["ok"]), [], memory=memory).answer == "ok"
 
 
+class CallsWrittenThenRaised(InMemoryStore):
+    """Its first append of a reply asking for tools writes, then raises `raised` (a store failing after its
+    commit, Ctrl-C as the write returned)."""
+
+    def __init__(self, raised):
+        super().__init__()
+        self.raised = raised
+
+    def append(self, memory_id, messages):
+        super().append(memory_id, messages)
+        if self.raised is not None and any(isinstance(m, AssistantMessage) and m.tool_calls for m in messages):
+            raised, self.raised = self.raised, None
+            raise raised
+
+
+@pytest.mark.parametrize("raised", [sqlite3.OperationalError("disk I/O error"), KeyboardInterrupt()])
+def test_a_reply_asking_for_tools_whose_write_went_through_then_raised_leaves_its_calls_answered(raised, caplog):
+    """Before: memory kept the reply with its calls and no results (a history a strict gateway refuses)
+    until the next turn answered them "its outcome is unknown (it may have done its work)", of calls
+    that never ran. Now the turn answers them itself, as never run."""
+    memory = ChatMemory("u1", store=CallsWrittenThenRaised(raised))
+    model = ScriptedModel([[call("charge", sku="A", id="c1"), call("reserve", sku="A", id="c2")], "done"])
+    with pytest.raises(type(raised)):
+        run_loop(model, Q, tools=[charge, reserve], memory=memory)
+    never_ran = EN.interrupted.format(error=type(raised).__name__)
+    assert tool_results(memory.messages()) == [("c1", never_ran), ("c2", never_ran)]
+    assert DONE == [] and valid_for_a_strict_gateway(memory.messages())
+    assert run_loop(ScriptedModel(["ok"]), [], memory=memory).answer == "ok"
+    assert "left unanswered" not in caplog.text
+
+
 def test_results_that_fail_to_be_recorded_without_memory_leave_the_interrupt_as_it_was(monkeypatch):
     """Without memory nothing is written again: the answer to an interrupt that then fails to be
     recorded (its images, say) leaves the interrupt as the error, never a second error of the loop's."""

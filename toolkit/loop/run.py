@@ -691,7 +691,12 @@ class _Run:
             except BaseException:  # no round records the request that failed: `stopped_where` names it
                 self.asking = True
                 raise
-            self.append(trace.reply)  # 2
+            try:
+                self.append(trace.reply)  # 2
+            except BaseException as exc:  # a write that went through, then raised: its calls never ran
+                if trace.reply.tool_calls and self.memory is not None:
+                    self.answer_never_run(trace, exc)
+                raise
             if not trace.reply.tool_calls:  # 3
                 trace.decision = "answer"
                 return self.result("answer", trace.reply.text)
@@ -1060,6 +1065,22 @@ class _Run:
         log.warning("%s: %s", self.subject, note)
         self.memory_behind = True
         exc.add_note(note)
+
+    def answer_never_run(self, trace: RoundTrace, exc: BaseException) -> None:
+        """The calls of `trace.reply` that memory holds unanswered after writing the reply raised (a store
+        failing after its commit, Ctrl-C as the write returned) answered "not completed" (none of them
+        ran), so memory stays valid for a strict gateway and the next turn does not call their outcome
+        unknown. Nothing when memory cannot be read or written (the next turn answers them then)."""
+        assert self.memory is not None
+        try:
+            left = {c.id for c in open_calls(self.memory.messages())}
+            text = self.texts.interrupted.format(error=type(exc).__name__)
+            results = [_error_result(c, text) for c in trace.reply.tool_calls if c.id in left]
+            if results:
+                self.write(results)
+                self.new += results
+        except Exception:  # the store is failing: the error that stopped the turn is the one to see
+            return
 
     def still_open(self, results: Iterable[ToolResultMessage]) -> list[ToolResultMessage]:
         """Those of `results` whose calls memory has not answered: a write that raised after it went

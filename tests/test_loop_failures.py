@@ -20,7 +20,7 @@ import warnings
 import pytest
 from freed import Raised, without_the_collector
 
-from toolkit.chat.messages import AssistantMessage, ToolCall, ToolResultMessage, UserMessage, to_openai
+from toolkit.chat.messages import AssistantMessage, ChatResponse, ToolCall, ToolResultMessage, UserMessage, to_openai
 from toolkit.chat.scripted import ScriptedModel, call
 from toolkit.chat.switch import fake_client
 from toolkit.errors import ConfigurationError, MemoryStoreError, ToolDefinitionError, TransientError
@@ -1341,3 +1341,73 @@ def test_results_that_fail_to_be_recorded_without_memory_leave_the_interrupt_as_
     with pytest.raises(KeyboardInterrupt) as raised:
         run_loop(ScriptedModel([call("halt", sku="A", id="c1"), "done"]), Q, tools=[halt])
     assert raised.value.loop_result.stopped_at == "round 1"
+
+
+# -- StopIteration from a learner's model or policy ------------------------------------------------
+
+
+class ListModel:
+    """A learner's own model answering from a list of replies, with `next()`."""
+
+    def __init__(self, *replies):
+        self.replies = iter(replies)
+
+    def describe(self):
+        return "replies from a list"
+
+    def chat(self, messages, **request):
+        return next(self.replies)
+
+    def stream(self, messages, **request):
+        return iter([next(self.replies)])
+
+
+ASKS_CHARGE = ChatResponse(
+    message=AssistantMessage(tool_calls=(ToolCall(id="c1", name="charge", arguments='{"sku": "A"}'),)),
+    finish_reason="tool_calls",
+)
+
+
+def test_a_model_of_ones_own_whose_replies_ran_out_says_so_not_generator_raised_stop_iteration():
+    """Before: `RuntimeError: generator raised StopIteration` (the loop is a generator, and Python turns
+    a StopIteration raised in one into that), naming neither the model nor what it broke."""
+    memory = ChatMemory("u1")
+    with pytest.raises(ConfigurationError) as raised:
+        run_loop(ListModel(ASKS_CHARGE), Q, tools=[charge], memory=memory)
+    assert str(raised.value) == (
+        "run_loop: the model (ListModel).chat() raised StopIteration (an iterator it reads had no item left: "
+        "its replies ran out?); a chat model's chat() returns a ChatResponse"
+    )
+    assert isinstance(raised.value.__cause__, StopIteration)
+    assert raised.value.hint.startswith("Fix the code or setting the message names. But this turn's tools already")
+    assert tool_results(memory.messages()) == [("c1", "charged 99, receipt R-778")]
+
+
+@tool("list the order's pages")
+def pages(order: str) -> str:
+    raise StopIteration("no page left")
+
+
+def raise_its_own(error, call):
+    raise error.__cause__  # the tool's own exception, to stop the loop
+
+
+@pytest.mark.parametrize("concurrent", [False, True])
+def test_a_policy_that_raises_stop_iteration_gets_a_clear_error_not_generator_raised_stop_iteration(concurrent):
+    memory = ChatMemory("u1")
+    options = LoopOptions(policies=Policies(execution_error=raise_its_own), concurrent=concurrent)
+    calls = [call("pages", order="A", id="c1"), call("charge", sku="A", id="c2")]
+    with pytest.raises(ConfigurationError) as raised:
+        run_loop(ScriptedModel([calls, "x"]), Q, tools=[pages, charge], memory=memory, options=options)
+    assert str(raised.value) == (
+        "Policies(execution_error=...) raised StopIteration to stop the loop, which a generator (the loop is one) "
+        "cannot pass on: Python turns it into RuntimeError('generator raised StopIteration'). Fix: raise another "
+        "exception, e.g. with raise_error (the call's ToolExecutionError, caused by the tool's own)"
+    )
+    assert isinstance(raised.value.__cause__, StopIteration) and not hasattr(raised.value, "__notes__")
+    assert (
+        raised.value.hint
+        == "A policy stops the loop by raising: StopIteration cannot leave a generator, so raise another exception."
+    )
+    assert tool_results(memory.messages())[0] == ("c1", "StopIteration: no page left")
+    assert valid_for_a_strict_gateway(memory.messages())

@@ -758,6 +758,9 @@ class _Run:
             if misfit is not None:  # named as the loop names it, whether the model named it (the client does) or not
                 raise misfit from (failure.__cause__ or failure if isinstance(failure, ConfigurationError) else failure)
             raise
+        except StopIteration as failure:  # `next(replies)` run out: the loop is a generator, which cannot pass it on
+            what = "raised StopIteration (an iterator it reads had no item left: its replies ran out?)"
+            raise self.broken(what, "stream" if self.options.stream else "chat") from failure
         except ModelCallError as failure:  # after tools ran, running the turn again may run them again: say so
             if isinstance(failure, NotAStreamError):  # the client's fix names stream(), which the loop called
                 failure.hint = NOT_STREAMED_HINT
@@ -1277,6 +1280,12 @@ class _Run:
         """The raised failure, carrying the partial result and the saga log."""
         error = stop.raised
         assert error is not None
+        if isinstance(error, StopIteration):  # raised in the loop (a generator), it would come out as a RuntimeError
+            kind = _POLICY_OF.get(stop.error_kind or "", "execution_error")
+            stopping = ConfigurationError(STOP_ITERATION.format(policy=kind))
+            stopping.hint = STOP_ITERATION_HINT
+            stopping.__cause__ = error
+            error = stopping
         trace.decision = f"stopped: {type(error).__name__}"
         if self.saga:
             undone = ", ".join(f"{e.tool} ({_saga_word(e)})" for e in self.saga)
@@ -1490,6 +1499,18 @@ ANSWER_KEPT = (
     "error's loop_result.answer."
 )
 """Noted on a failure after the model's answer came (memory refused it): the answer is not lost (`carry`)."""
+
+STOP_ITERATION = (
+    "Policies({policy}=...) raised StopIteration to stop the loop, which a generator (the loop is one) cannot pass "
+    "on: Python turns it into RuntimeError('generator raised StopIteration'). Fix: raise another exception, e.g. "
+    "with raise_error (the call's ToolExecutionError, caused by the tool's own)"
+)
+STOP_ITERATION_HINT = (
+    "A policy stops the loop by raising: StopIteration cannot leave a generator, so raise another exception."
+)
+"""A policy that raised `StopIteration` (a tool's own, raised again): what the loop raises instead."""
+_POLICY_OF = {"execution": "execution_error", "argument": "argument_error", "unknown_tool": "unknown_tool"}
+"""The `Policies` field of each error channel."""
 
 ENDED_HELD = (
     "This turn had ended when this error came, and memory holds all of it ({what}): nothing needs to run or be "

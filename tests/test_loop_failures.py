@@ -28,7 +28,7 @@ from toolkit.gateway.validate import check_request
 from toolkit.loop.records import COURSE, HANDOVER_ZH, LoopOptions
 from toolkit.loop.run import iter_loop, run_loop
 from toolkit.loop.saga import SagaEntry, ToolExecution, compensates
-from toolkit.loop.sources import ToolRegistry
+from toolkit.loop.sources import StaticProvider, ToolRegistry
 from toolkit.loop.texts import EN, ZH
 from toolkit.memory.store import SqliteStore
 from toolkit.memory.windows import ChatMemory, InMemoryStore
@@ -1411,3 +1411,17 @@ def test_a_policy_that_raises_stop_iteration_gets_a_clear_error_not_generator_ra
     )
     assert tool_results(memory.messages())[0] == ("c1", "StopIteration: no page left")
     assert valid_for_a_strict_gateway(memory.messages())
+
+
+@pytest.mark.parametrize("turns_before", [0, 1], ids=["at_the_start", "between_rounds"])
+def test_a_provider_that_raises_stop_iteration_is_named_not_generator_raised_stop_iteration(turns_before):
+    sets = iter([[charge]] * turns_before)
+    provider = StaticProvider(lambda request: next(sets), dynamic=True)
+    with pytest.raises(ConfigurationError) as raised:
+        run_loop(ScriptedModel([call("charge", sku="A", id="c1"), "done"]), Q, providers=[provider])
+    assert str(raised.value) == (
+        "StaticProvider.provide() raised StopIteration (an iterator it reads had no item left?): the loop is a "
+        "generator, which cannot pass it on (Python turns it into RuntimeError('generator raised StopIteration')). "
+        "Fix: raise another exception, or read with a default: next(items, None)"
+    )
+    assert isinstance(raised.value.__cause__, StopIteration)

@@ -85,6 +85,11 @@ JSON_FIX = (
 )
 
 
+READ_ONCE = "writing it empties it: what a later write keeps is what is left of it); give a list: list(...)"
+"""Before: the check at `ToolOutput(...)` read a generator to its end, `SqliteStore` then kept `[]` and
+`InMemoryStore` the emptied generator (shown with its address)."""
+
+
 class _Row:
     """An ORM row, say."""
 
@@ -101,8 +106,10 @@ def _looped() -> dict:
         ({"row": _Row()}, "attributes['row'] cannot be written as JSON"),
         ({"loop": _looped()}, "attributes['loop'] cannot be written as JSON"),
         ({"score": float("nan")}, "attributes['score'] is nan, which JSON cannot hold (it would come back as None)"),
+        ({"rows": (r for r in "ab")}, "attributes['rows'] is a generator, which is read only once (" + READ_ONCE),
+        ({"page": {"rows": [iter([1, 2])]}}, "attributes['page']['rows'][0] is a list_iterator, which is read"),
     ],
-    ids=["object", "cycle", "nan"],
+    ids=["object", "cycle", "nan", "generator", "nested_iterator"],
 )
 def test_attributes_no_store_can_keep_are_refused_where_the_output_is_made(attributes, problem):
     """Before: the call succeeded, and with memory the loop's write of its result failed after the tool

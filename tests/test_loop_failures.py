@@ -20,19 +20,19 @@ import warnings
 import pytest
 from freed import Raised, without_the_collector
 
-from toolkit.chat.messages import AssistantMessage, ToolCall, ToolResultMessage, UserMessage, to_openai
+from toolkit.chat.messages import AssistantMessage, ChatResponse, ToolCall, ToolResultMessage, UserMessage, to_openai
 from toolkit.chat.scripted import ScriptedModel, call
 from toolkit.chat.switch import fake_client
 from toolkit.errors import ConfigurationError, MemoryStoreError, ToolDefinitionError, TransientError
 from toolkit.gateway.validate import check_request
-from toolkit.loop.records import COURSE, LoopOptions
-from toolkit.loop.run import run_loop
+from toolkit.loop.records import COURSE, HANDOVER_ZH, LoopOptions
+from toolkit.loop.run import iter_loop, run_loop
 from toolkit.loop.saga import SagaEntry, ToolExecution, compensates
-from toolkit.loop.sources import ToolRegistry
+from toolkit.loop.sources import StaticProvider, ToolRegistry
 from toolkit.loop.texts import EN, ZH
 from toolkit.memory.store import SqliteStore
 from toolkit.memory.windows import ChatMemory, InMemoryStore
-from toolkit.tools.decorator import tool
+from toolkit.tools.decorator import ReturnBehavior, tool
 from toolkit.tools.execute import Policies, Tool, raise_error
 from toolkit.tools.reflect import ToolSpec
 
@@ -550,6 +550,61 @@ def test_a_compensation_whose_async_work_was_cancelled_is_a_failed_compensation(
     model = ScriptedModel([[call("reserve", sku="A", id="c1"), call("ship", sku="A", id="c2")], "sorry"])
     result = run_loop(model, Q, tools=[reserve, ship], options=saga_options(release_cancelled))
     assert [(e.ok, e.detail) for e in result.saga] == [(False, "compensation failed: CancelledError")]
+
+
+@tool("close the carrier's feed and report")
+def feed_closed(order: str) -> str:
+    raise GeneratorExit("feed closed")  # a library's generator code, or `raise` of one it caught
+
+
+@tool("list the order's parcels from the carrier's feed")
+def parcels(order: str) -> object:
+    def read():
+        yield "P-1"
+        raise GeneratorExit  # the feed's own generator gave up
+
+    return read()
+
+
+@pytest.mark.parametrize("failing", [feed_closed, parcels], ids=["raised", "while_read"])
+@pytest.mark.parametrize(
+    "options",
+    [LoopOptions(), LoopOptions(concurrent=True), LoopOptions(tool_timeout=5)],
+    ids=["serial", "concurrent", "time_limit"],
+)
+def test_a_tool_that_raises_generator_exit_is_an_execution_error_not_the_turns_end(failing, options):
+    """Before: a `GeneratorExit` out of a tool ended the turn as if its reader had closed it, and
+    memory read "Interrupted by GeneratorExit … Not completed" for calls nobody interrupted. The loop
+    is never suspended inside a tool (a reader's `close` lands at the loop's own `yield`), so a
+    `GeneratorExit` there is the tool's own, like its `CancelledError`."""
+    memory = ChatMemory()
+    name = failing.__name__
+    calls = [call(name, order="A", id="c1"), call("reserve", sku="A", id="c2")]
+    model = ScriptedModel([calls, "sorry, the carrier's feed is closed"])
+    result = run_loop(model, Q, tools=[failing, reserve], memory=memory, options=options)
+    assert result.answer == "sorry, the carrier's feed is closed"
+    assert [e.error_kind for e in result.executions] == ["execution", None]
+    failed = "Tool 'feed_closed' failed: GeneratorExit: feed closed" if failing is feed_closed else None
+    assert tool_results(memory.messages()) == [
+        ("c1", failed or "Tool 'parcels' failed: GeneratorExit"),
+        ("c2", "reserved"),
+    ]
+
+
+def test_a_tool_raising_generator_exit_inside_iter_loop_lets_the_reader_go_on():
+    events = iter_loop(ScriptedModel([call("feed_closed", order="A", id="c1"), "sorry"]), Q, tools=[feed_closed])
+    seen = [type(event).__name__ for event in events]
+    assert seen == ["ToolStarted", "ToolFinished"]
+
+
+def test_a_compensation_that_raises_generator_exit_is_a_failed_compensation():
+    @compensates("reserve")
+    def release_closed(sku: str) -> None:
+        raise GeneratorExit
+
+    model = ScriptedModel([[call("reserve", sku="A", id="c1"), call("ship", sku="A", id="c2")], "sorry"])
+    result = run_loop(model, Q, tools=[reserve, ship], options=saga_options(release_closed))
+    assert [(e.ok, e.detail) for e in result.saga] == [(False, "compensation failed: GeneratorExit")]
 
 
 def test_a_failure_fed_back_leaves_no_cycle_for_the_garbage_collector():
@@ -1088,6 +1143,94 @@ def test_an_answer_memory_refused_to_store_is_carried_by_the_error_not_lost(tool
     assert type(memory.messages()[-1]) is (ToolResultMessage if tools_ran else UserMessage)
 
 
+def ended_held(what: str, where: str) -> str:
+    return (
+        f"This turn had ended when this error came, and memory holds all of it ({what}): nothing needs to run or be "
+        f"asked again; {where}."
+    )
+
+
+HELD_ANSWER = ended_held("the model's answer included", "the answer is this error's loop_result.answer")
+HELD_IMMEDIATE = ended_held(
+    "the results of the tools that ended it included", "those results are this error's loop_result.immediate_results"
+)
+
+
+class FailsOnceEnded(InMemoryStore):
+    """Once memory ends with what `ended` says ends a turn: its next `get` raises (once), or (`on_write`) the
+    write of it goes through and then raises, as a store failing after its commit does."""
+
+    def __init__(self, ended, on_write=False):
+        super().__init__()
+        self.ended, self.on_write, self.armed = ended, on_write, True
+
+    def append(self, memory_id, messages):
+        super().append(memory_id, messages)
+        if self.on_write and self.armed and self.ended(self.get(memory_id)[-1]):
+            self.armed = False
+            raise sqlite3.OperationalError("disk I/O error")
+
+    def get(self, memory_id):
+        stored = super().get(memory_id)
+        if not self.on_write and self.armed and stored and self.ended(stored[-1]):
+            self.armed = False
+            raise sqlite3.OperationalError("database is locked")
+        return stored
+
+
+def answered(message):
+    return isinstance(message, AssistantMessage) and not message.tool_calls
+
+
+@tool("cancel the order", return_behavior=ReturnBehavior.IMMEDIATE)
+def cancel(sku: str) -> str:
+    return f"order {sku} cancelled"
+
+
+@pytest.mark.parametrize(
+    "script, on_write, ended, note, carried",
+    [
+        ([call("charge", sku="A", id="c1"), "charged A"], False, answered, HELD_ANSWER, "charged A"),
+        ([call("charge", sku="A", id="c1"), "charged A"], True, answered, HELD_ANSWER, "charged A"),
+        (["hello"], True, answered, HELD_ANSWER, "hello"),
+        (
+            [call("cancel", sku="A", id="c1"), "not asked"],
+            False,
+            lambda m: isinstance(m, ToolResultMessage),
+            HELD_IMMEDIATE,
+            ["order A cancelled"],
+        ),
+    ],
+    ids=["answer_read_back", "answer_written_then_raised", "plain_answer_written_then_raised", "immediate_read_back"],
+)
+def test_a_store_failing_after_the_turn_ended_says_memory_holds_it_not_to_go_on(
+    script, on_write, ended, note, carried, options=LoopOptions()
+):
+    """Before: a turn whose every write went through, then failed reading memory back for its result (or
+    whose last write committed and then raised), told the learner to go on with run_loop(model, [],
+    memory=...) (the model asked again after its own answer, or after an immediate return), said that
+    memory did not hold the answer it held, and lost an immediate return's results from loop_result."""
+    memory = ChatMemory("u1", store=FailsOnceEnded(ended, on_write))
+    with pytest.raises(sqlite3.OperationalError) as raised:
+        run_loop(ScriptedModel(script), Q, tools=[charge, cancel], memory=memory, options=options)
+    assert raised.value.__notes__ == [note]
+    result = raised.value.loop_result
+    got = result.answer if isinstance(carried, str) else [m.content for m in result.immediate_results]
+    assert (result.finish, got) == ("stopped", carried)
+    assert ended(memory.messages()[-1]) and valid_for_a_strict_gateway(memory.messages())
+
+
+def test_a_hand_over_memory_holds_when_reading_it_back_fails_is_said_so():
+    test_a_store_failing_after_the_turn_ended_says_memory_holds_it_not_to_go_on(
+        [call("charge", sku="A", id="c1"), "not asked"],
+        False,
+        answered,
+        ended_held("the hand-over sentence included", "the sentence is this error's loop_result.answer"),
+        HANDOVER_ZH,
+        dataclasses.replace(COURSE, max_model_requests=1),
+    )
+
+
 def test_a_failure_before_the_answer_carries_no_answer():
     with pytest.raises(sqlite3.OperationalError) as raised:
         run_loop(
@@ -1150,6 +1293,37 @@ def test_results_a_failed_write_had_stored_are_not_stored_again(raised, times, n
     assert run_loop(ScriptedModel(["ok"]), [], memory=memory).answer == "ok"
 
 
+class CallsWrittenThenRaised(InMemoryStore):
+    """Its first append of a reply asking for tools writes, then raises `raised` (a store failing after its
+    commit, Ctrl-C as the write returned)."""
+
+    def __init__(self, raised):
+        super().__init__()
+        self.raised = raised
+
+    def append(self, memory_id, messages):
+        super().append(memory_id, messages)
+        if self.raised is not None and any(isinstance(m, AssistantMessage) and m.tool_calls for m in messages):
+            raised, self.raised = self.raised, None
+            raise raised
+
+
+@pytest.mark.parametrize("raised", [sqlite3.OperationalError("disk I/O error"), KeyboardInterrupt()])
+def test_a_reply_asking_for_tools_whose_write_went_through_then_raised_leaves_its_calls_answered(raised, caplog):
+    """Before: memory kept the reply with its calls and no results (a history a strict gateway refuses)
+    until the next turn answered them "its outcome is unknown (it may have done its work)", of calls
+    that never ran. Now the turn answers them itself, as never run."""
+    memory = ChatMemory("u1", store=CallsWrittenThenRaised(raised))
+    model = ScriptedModel([[call("charge", sku="A", id="c1"), call("reserve", sku="A", id="c2")], "done"])
+    with pytest.raises(type(raised)):
+        run_loop(model, Q, tools=[charge, reserve], memory=memory)
+    never_ran = EN.interrupted.format(error=type(raised).__name__)
+    assert tool_results(memory.messages()) == [("c1", never_ran), ("c2", never_ran)]
+    assert DONE == [] and valid_for_a_strict_gateway(memory.messages())
+    assert run_loop(ScriptedModel(["ok"]), [], memory=memory).answer == "ok"
+    assert "left unanswered" not in caplog.text
+
+
 def test_results_that_fail_to_be_recorded_without_memory_leave_the_interrupt_as_it_was(monkeypatch):
     """Without memory nothing is written again: the answer to an interrupt that then fails to be
     recorded (its images, say) leaves the interrupt as the error, never a second error of the loop's."""
@@ -1167,3 +1341,87 @@ def test_results_that_fail_to_be_recorded_without_memory_leave_the_interrupt_as_
     with pytest.raises(KeyboardInterrupt) as raised:
         run_loop(ScriptedModel([call("halt", sku="A", id="c1"), "done"]), Q, tools=[halt])
     assert raised.value.loop_result.stopped_at == "round 1"
+
+
+# -- StopIteration from a learner's model or policy ------------------------------------------------
+
+
+class ListModel:
+    """A learner's own model answering from a list of replies, with `next()`."""
+
+    def __init__(self, *replies):
+        self.replies = iter(replies)
+
+    def describe(self):
+        return "replies from a list"
+
+    def chat(self, messages, **request):
+        return next(self.replies)
+
+    def stream(self, messages, **request):
+        return iter([next(self.replies)])
+
+
+ASKS_CHARGE = ChatResponse(
+    message=AssistantMessage(tool_calls=(ToolCall(id="c1", name="charge", arguments='{"sku": "A"}'),)),
+    finish_reason="tool_calls",
+)
+
+
+def test_a_model_of_ones_own_whose_replies_ran_out_says_so_not_generator_raised_stop_iteration():
+    """Before: `RuntimeError: generator raised StopIteration` (the loop is a generator, and Python turns
+    a StopIteration raised in one into that), naming neither the model nor what it broke."""
+    memory = ChatMemory("u1")
+    with pytest.raises(ConfigurationError) as raised:
+        run_loop(ListModel(ASKS_CHARGE), Q, tools=[charge], memory=memory)
+    assert str(raised.value) == (
+        "run_loop: the model (ListModel).chat() raised StopIteration (an iterator it reads had no item left: "
+        "its replies ran out?); a chat model's chat() returns a ChatResponse"
+    )
+    assert isinstance(raised.value.__cause__, StopIteration)
+    assert raised.value.hint.startswith("Fix the code or setting the message names. But this turn's tools already")
+    assert tool_results(memory.messages()) == [("c1", "charged 99, receipt R-778")]
+
+
+@tool("list the order's pages")
+def pages(order: str) -> str:
+    raise StopIteration("no page left")
+
+
+def raise_its_own(error, call):
+    raise error.__cause__  # the tool's own exception, to stop the loop
+
+
+@pytest.mark.parametrize("concurrent", [False, True])
+def test_a_policy_that_raises_stop_iteration_gets_a_clear_error_not_generator_raised_stop_iteration(concurrent):
+    memory = ChatMemory("u1")
+    options = LoopOptions(policies=Policies(execution_error=raise_its_own), concurrent=concurrent)
+    calls = [call("pages", order="A", id="c1"), call("charge", sku="A", id="c2")]
+    with pytest.raises(ConfigurationError) as raised:
+        run_loop(ScriptedModel([calls, "x"]), Q, tools=[pages, charge], memory=memory, options=options)
+    assert str(raised.value) == (
+        "Policies(execution_error=...) raised StopIteration to stop the loop, which a generator (the loop is one) "
+        "cannot pass on: Python turns it into RuntimeError('generator raised StopIteration'). Fix: raise another "
+        "exception, e.g. with raise_error (the call's ToolExecutionError, caused by the tool's own)"
+    )
+    assert isinstance(raised.value.__cause__, StopIteration) and not hasattr(raised.value, "__notes__")
+    assert (
+        raised.value.hint
+        == "A policy stops the loop by raising: StopIteration cannot leave a generator, so raise another exception."
+    )
+    assert tool_results(memory.messages())[0] == ("c1", "StopIteration: no page left")
+    assert valid_for_a_strict_gateway(memory.messages())
+
+
+@pytest.mark.parametrize("turns_before", [0, 1], ids=["at_the_start", "between_rounds"])
+def test_a_provider_that_raises_stop_iteration_is_named_not_generator_raised_stop_iteration(turns_before):
+    sets = iter([[charge]] * turns_before)
+    provider = StaticProvider(lambda request: next(sets), dynamic=True)
+    with pytest.raises(ConfigurationError) as raised:
+        run_loop(ScriptedModel([call("charge", sku="A", id="c1"), "done"]), Q, providers=[provider])
+    assert str(raised.value) == (
+        "StaticProvider.provide() raised StopIteration (an iterator it reads had no item left?): the loop is a "
+        "generator, which cannot pass it on (Python turns it into RuntimeError('generator raised StopIteration')). "
+        "Fix: raise another exception, or read with a default: next(items, None)"
+    )
+    assert isinstance(raised.value.__cause__, StopIteration)

@@ -217,6 +217,11 @@ CALL = AssistantMessage(tool_calls=(ToolCall(id="k", name="f", arguments="{}"),)
             "attributes['x'] cannot be written as JSON (PydanticSerializationError: Unable to serialize unknown type: "
             "<class 'object'>)",
         ),
+        (  # before: SqliteStore kept [] (the check read it), InMemoryStore the emptied generator
+            {"x": [(r for r in "ab")]},
+            "attributes['x'][0] is a generator, which is read only once (writing it empties it: what a later write "
+            "keeps is what is left of it); give a list: list(...)",
+        ),
         (
             {"\udcff": 1},
             "attributes has the key '\\udcff', which holds a lone surrogate (it would come back as other text)",

@@ -66,12 +66,14 @@ _CONTEXT: Any = BaseException.__dict__["__context__"]
 """`BaseException.__context__` (the attribute `ToolkitError.__context__` reads and writes through)."""
 
 
-OWN_FAILURES: tuple[type[BaseException], ...] = (Exception, SystemExit, CancelledError)
+OWN_FAILURES: tuple[type[BaseException], ...] = (Exception, SystemExit, CancelledError, GeneratorExit)
 """What a tool (or a compensation, or the iterator a tool returned) raising means it failed, fed back
 as an execution error: an `Exception`; `SystemExit` (argparse, click, `sys.exit` in command-line
 code); `asyncio.CancelledError` (its own async work cancelled inside `asyncio.run`: a thread is never
-cancelled from outside, so it is never the turn's cancellation, `toolkit.loop.cancel`).
-`KeyboardInterrupt` and `GeneratorExit` are not: they propagate."""
+cancelled from outside, so it is never the turn's cancellation, `toolkit.loop.cancel`);
+`GeneratorExit` (raised by its own code: a reader closing `iter_loop` throws it at the loop's own
+`yield`, and the loop is never suspended while a tool runs, so one out of a tool is never the turn's;
+`concurrent.futures` keeps it as the call's outcome too). `KeyboardInterrupt` is not: it propagates."""
 
 
 class ToolkitError(Exception):

@@ -68,11 +68,15 @@ CONFIGURED = "Fix the code or setting the message names."
 """The hint of a `ConfigurationError` found after the model was asked (the class's says nothing was sent)."""
 
 
-def configured_after_asking(error: ConfigurationError, rounds: Sequence[RoundTrace], memory: bool) -> None:
+def configured_after_asking(
+    error: ConfigurationError, rounds: Sequence[RoundTrace], memory: bool, ran_note: bool = True
+) -> None:
     """A `ConfigurationError` raised in a turn whose model was asked (`rounds`): its class's hint
     ("nothing was sent to the model") is replaced by `CONFIGURED`, then `tools_ran` says which tools
-    ran; a hint of the error's own (or of its class's own) is kept."""
+    ran (not when `ran_note` is False: the turn had ended, and memory holds it); a hint of the
+    error's own (or of its class's own) is kept."""
     if not rounds or error.hint != ConfigurationError.hint:
         return
     error.hint = CONFIGURED
-    tools_ran(error, rounds, memory)
+    if ran_note:
+        tools_ran(error, rounds, memory)

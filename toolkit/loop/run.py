@@ -69,7 +69,10 @@ round-trip limit's answers) raises its own error, with `loop_result`: the result
 answered "not completed" (`LoopTexts.unfinished`, short rows a full disk may still take), so
 memory ends with no call left unanswered unless the store refuses that too (a note on the error
 says which). A store that refuses the model's answer leaves it in the error's `loop_result.answer`
-(a note says so), not only in its trace.
+(a note says so), not only in its trace. One that fails once the turn has ended (reading memory back
+for the result, or a last write that went through and then raised) says memory holds the whole turn
+and nothing needs to run or be asked again (`ENDED_HELD`; the answer, or an immediate return's
+results, on `loop_result`), not how to go on from the tools' results.
 Calls a turn left unanswered that way, or because its process died while a tool ran (a
 kernel restart), are answered "not completed" (`LoopTexts.unfinished`) when the next turn on
 that memory starts, before its question: the id stays usable with a strict gateway, and the
@@ -537,6 +540,9 @@ class _Run:
         rewrite): a note on the error says so, and where they are."""
         self.asking = False
         """Whether the turn stopped in a request to the model (it failed, or was interrupted): no round records it."""
+        self.ended: tuple[str, str | None, Sequence[ToolResultMessage]] | None = None
+        """The finish, answer and immediate results of a turn that had ended when reading memory back
+        for its result failed (`result`): memory holds all of it."""
         self.tools: ToolContext = _NO_CONTEXT  # the turn's own, set by `_turn`
         self.compensations: dict[str, Compensation] = {}
         self.later_compensations: list[Callable[..., Any]] = []
@@ -685,7 +691,12 @@ class _Run:
             except BaseException:  # no round records the request that failed: `stopped_where` names it
                 self.asking = True
                 raise
-            self.append(trace.reply)  # 2
+            try:
+                self.append(trace.reply)  # 2
+            except BaseException as exc:  # a write that went through, then raised: its calls never ran
+                if trace.reply.tool_calls and self.memory is not None:
+                    self.answer_never_run(trace, exc)
+                raise
             if not trace.reply.tool_calls:  # 3
                 trace.decision = "answer"
                 return self.result("answer", trace.reply.text)
@@ -747,6 +758,9 @@ class _Run:
             if misfit is not None:  # named as the loop names it, whether the model named it (the client does) or not
                 raise misfit from (failure.__cause__ or failure if isinstance(failure, ConfigurationError) else failure)
             raise
+        except StopIteration as failure:  # `next(replies)` run out: the loop is a generator, which cannot pass it on
+            what = "raised StopIteration (an iterator it reads had no item left: its replies ran out?)"
+            raise self.broken(what, "stream" if self.options.stream else "chat") from failure
         except ModelCallError as failure:  # after tools ran, running the turn again may run them again: say so
             if isinstance(failure, NotAStreamError):  # the client's fix names stream(), which the loop called
                 failure.hint = NOT_STREAMED_HINT
@@ -1055,6 +1069,22 @@ class _Run:
         self.memory_behind = True
         exc.add_note(note)
 
+    def answer_never_run(self, trace: RoundTrace, exc: BaseException) -> None:
+        """The calls of `trace.reply` that memory holds unanswered after writing the reply raised (a store
+        failing after its commit, Ctrl-C as the write returned) answered "not completed" (none of them
+        ran), so memory stays valid for a strict gateway and the next turn does not call their outcome
+        unknown. Nothing when memory cannot be read or written (the next turn answers them then)."""
+        assert self.memory is not None
+        try:
+            left = {c.id for c in open_calls(self.memory.messages())}
+            text = self.texts.interrupted.format(error=type(exc).__name__)
+            results = [_error_result(c, text) for c in trace.reply.tool_calls if c.id in left]
+            if results:
+                self.write(results)
+                self.new += results
+        except Exception:  # the store is failing: the error that stopped the turn is the one to see
+            return
+
     def still_open(self, results: Iterable[ToolResultMessage]) -> list[ToolResultMessage]:
         """Those of `results` whose calls memory has not answered: a write that raised after it went
         through (Ctrl-C as it returned, a store failing after its commit) is not written again, which
@@ -1250,6 +1280,12 @@ class _Run:
         """The raised failure, carrying the partial result and the saga log."""
         error = stop.raised
         assert error is not None
+        if isinstance(error, StopIteration):  # raised in the loop (a generator), it would come out as a RuntimeError
+            kind = _POLICY_OF.get(stop.error_kind or "", "execution_error")
+            stopping = ConfigurationError(STOP_ITERATION.format(policy=kind))
+            stopping.hint = STOP_ITERATION_HINT
+            stopping.__cause__ = error
+            error = stopping
         trace.decision = f"stopped: {type(error).__name__}"
         if self.saga:
             undone = ", ".join(f"{e.tool} ({_saga_word(e)})" for e in self.saga)
@@ -1260,32 +1296,45 @@ class _Run:
         """`error` with the turn so far attached: `loop_result` (for the trace view) and `saga`
         (an exception that takes no attributes goes on without them). A memory that cannot be
         read gives `loop_result.messages` the caller's messages and what this call added. A
-        `ConfigurationError` after the model was asked says so in its hint (`configured_after_asking`)."""
+        `ConfigurationError` after the model was asked says so in its hint (`configured_after_asking`).
+        A turn that had ended, and whose end memory holds (reading it back for the result failed, or
+        its last write committed and then raised), is told so (`ENDED_HELD`), not how to go on."""
+        try:
+            messages = self.conversation()
+            read = True
+        except Exception:  # the store failed: what this call knows, not a second error
+            messages, read = list(self.history) if self.memory is None else list(self.new), False
+        ended = self.ended or self.end_held(messages if read else None)
         if isinstance(error, ConfigurationError):
-            configured_after_asking(error, self.rounds, self.memory is not None)
-        elif self.goes_on(error):
+            configured_after_asking(error, self.rounds, self.memory is not None, ran_note=ended is None)
+        elif ended is None and self.goes_on(error):
             try:
                 tools_ran(error, self.rounds, self.memory is not None)
             except (AttributeError, TypeError):  # an exception that takes no note goes on without one
                 pass
-        try:
-            messages = self.conversation()
-        except Exception:  # the store failed: what this call knows, not a second error
-            messages = list(self.history) if self.memory is None else list(self.new)
         stopped = self.stopped_where(error)
-        answer = self.answer_received()
+        finish, answer, immediate = ended or ("stopped", self.answer_received(), ())
         try:
             error.loop_result = replace(  # type: ignore[attr-defined]
-                self.result("stopped", answer, messages=messages), stopped_at=stopped, stopped_by=_described(error)
+                self.result("stopped", answer, immediate, messages), stopped_at=stopped, stopped_by=_described(error)
             )
-            if answer is not None and self.rounds[-1].decision != "answer":  # memory refused it (else reading failed)
-                error.add_note(ANSWER_KEPT)
-                if isinstance(error, ToolkitError):  # said in its hint too, as `tools_ran` says its words
-                    error.hint = f"{error.hint} {ANSWER_KEPT}" if error.hint else ANSWER_KEPT
+            if ended is not None:
+                _noted(error, ENDED_HELD.format(**ENDED_WORDS[finish]))
+            elif answer is not None and self.rounds[-1].decision != "answer":  # memory refused it (else reading failed)
+                _noted(error, ANSWER_KEPT)
             error.saga = list(self.saga)  # type: ignore[attr-defined]
         except (AttributeError, TypeError):
             pass
         return error
+
+    def end_held(self, stored: Sequence[Message] | None) -> tuple[str, str | None, Sequence[ToolResultMessage]] | None:
+        """The turn's end (as `self.ended` keeps it) when memory, read back as `stored`, ends with the
+        model's answer this turn recorded: its write went through, then raised (a store failing after
+        its commit). None else, and when memory could not be read."""
+        answer = self.answer_received()
+        if answer is None or not stored or stored[-1] != self.rounds[-1].reply:
+            return None
+        return "answer", answer, ()
 
     def answer_received(self) -> str | None:
         """The model's answer when it came and the turn failed after it (memory refused to store it,
@@ -1360,10 +1409,18 @@ class _Run:
         immediate: Sequence[ToolResultMessage] = (),
         messages: list[Message] | None = None,
     ) -> LoopResult:
+        """The turn's `LoopResult`; `messages` read from memory when not given. A read that fails
+        there comes after the turn ended, every write of it done: `self.ended` keeps how (`carry`)."""
+        if messages is None:
+            try:
+                messages = self.conversation()
+            except BaseException:
+                self.ended = (finish, answer, immediate)
+                raise
         return LoopResult(
             finish,
             answer,
-            self.conversation() if messages is None else messages,
+            messages,
             list(self.new),
             TokenUsage.total([r.usage for r in self.rounds]),  # a list: one frame, not one per round
             self.rounds,
@@ -1442,6 +1499,42 @@ ANSWER_KEPT = (
     "error's loop_result.answer."
 )
 """Noted on a failure after the model's answer came (memory refused it): the answer is not lost (`carry`)."""
+
+STOP_ITERATION = (
+    "Policies({policy}=...) raised StopIteration to stop the loop, which a generator (the loop is one) cannot pass "
+    "on: Python turns it into RuntimeError('generator raised StopIteration'). Fix: raise another exception, e.g. "
+    "with raise_error (the call's ToolExecutionError, caused by the tool's own)"
+)
+STOP_ITERATION_HINT = (
+    "A policy stops the loop by raising: StopIteration cannot leave a generator, so raise another exception."
+)
+"""A policy that raised `StopIteration` (a tool's own, raised again): what the loop raises instead."""
+_POLICY_OF = {"execution": "execution_error", "argument": "argument_error", "unknown_tool": "unknown_tool"}
+"""The `Policies` field of each error channel."""
+
+ENDED_HELD = (
+    "This turn had ended when this error came, and memory holds all of it ({what}): nothing needs to run or be "
+    "asked again; {where}."
+)
+"""Noted on a failure after the turn ended, memory holding its end (`carry`): going on would ask the model
+again after its own answer (or after an immediate return), and asking again would run the tools again."""
+ENDED_WORDS = {
+    "answer": {"what": "the model's answer included", "where": "the answer is this error's loop_result.answer"},
+    "immediate": {
+        "what": "the results of the tools that ended it included",
+        "where": "those results are this error's loop_result.immediate_results",
+    },
+    "handover": {"what": "the hand-over sentence included", "where": "the sentence is this error's loop_result.answer"},
+}
+"""`ENDED_HELD`'s words by how the turn ended."""
+
+
+def _noted(error: BaseException, note: str) -> None:
+    """`note` on `error`, and in its hint when it is a toolkit error (as `tools_ran` says its words)."""
+    error.add_note(note)
+    if isinstance(error, ToolkitError):
+        error.hint = f"{error.hint} {note}" if error.hint else note
+
 
 NO_LIMIT_NOTE = (
     "{calls} still running when {error} stopped the turn ({read}: outcome unknown); a call that may "

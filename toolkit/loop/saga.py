@@ -68,7 +68,8 @@ in the turn, a skill's own tool, when that tool joins, before it can run). A com
 awaitable anyway (a plain function handing back a coroutine) has not undone anything, so its
 coroutine is closed and the attempt is logged as failed, never as "rolled back"; so is one that
 returns `ToolOutput(..., is_error=True)`, the package's way to report a failure handled. A compensation
-that ends with `SystemExit` or its own async work's `CancelledError` is a failed one like any other
+that ends with `SystemExit`, its own async work's `CancelledError` or a `GeneratorExit` of its own is a
+failed one like any other
 (`errors.OWN_FAILURES`); one interrupted (`KeyboardInterrupt`)
 is logged as interrupted, the compensations after it as not run, and the interruption goes on
 (the loop then answers the round's calls and attaches the log to it as `saga`).

@@ -446,7 +446,11 @@ def provided(provider: ToolProvider, request: ProviderRequest) -> list[Tool]:
     Items `tools=` would take (`@tool` functions, objects with `@tool` methods) become their
     `Tool`s; anything else is a `ConfigurationError` naming the provider (it used to be an
     `AttributeError` deep in a wrapper or in `build_context`)."""
-    offered = provider.provide(request)
+    try:
+        offered = provider.provide(request)
+    except StopIteration as exc:  # the loop is a generator: it would come out as a RuntimeError naming nothing
+        label = f"{provider_label(provider)}.provide()"
+        raise ConfigurationError(STOP_ITERATION.format(label=label)) from exc
     if type(offered) is list and all(type(t) is Tool for t in offered):
         return offered
     label = f"{provider_label(provider)}.provide()"
@@ -475,6 +479,14 @@ def provided(provider: ToolProvider, request: ProviderRequest) -> list[Tool]:
                 "Fix: return Tool objects, @tool functions or objects with @tool methods"
             ) from None
     return tools
+
+
+STOP_ITERATION = (
+    "{label} raised StopIteration (an iterator it reads had no item left?): the loop is a generator, which cannot "
+    "pass it on (Python turns it into RuntimeError('generator raised StopIteration')). Fix: raise another "
+    "exception, or read with a default: next(items, None)"
+)
+"""The error for a provider that raised `StopIteration` (`next()` on a list of tool sets run out)."""
 
 
 def _refused_async(label: str, offered: Any) -> str:

@@ -26,7 +26,8 @@ from typing import Any
 from pydantic_core import PydanticSerializationError, to_jsonable_python
 
 from toolkit.chat.messages import AssistantMessage, Message, ToolResultMessage, dump_message
-from toolkit.errors import ConfigurationError
+from toolkit.errors import ConfigurationError, a_or_an
+from toolkit.tools.result_text import holds_iterator, is_iterator
 from toolkit.tools.set_order import holds_set, sets_sorted
 from toolkit.unicode import is_utf8
 
@@ -34,6 +35,9 @@ from toolkit.unicode import is_utf8
 def dumped(message: Message, where: str, index: int = 0) -> dict[str, Any]:
     """`message` as its JSON-ready dict; `ConfigurationError` naming `where`, the message (its
     `index` in the write) and the key, when a free-form value JSON cannot hold as it is."""
+    once = next(filter(None, (_read_once(value, name) for name, value in _free_form(message))), None)
+    if once is not None:  # before writing: the write would read it
+        raise _unstorable(message, where, index, once)
     try:
         data = dump_message(message)
     except _NOT_JSON as exc:
@@ -74,6 +78,39 @@ def _free_form(message: Message) -> list[tuple[str, dict[str, Any]]]:
         calls = [(f"tool_calls[{i}].extra", c.extra) for i, c in enumerate(message.tool_calls) if c.extra]
         return ([("extra", message.extra)] if message.extra else []) + calls
     return []
+
+
+def _read_once(value: object, path: str, depth: int = 0) -> str | None:
+    """What in `value` is an iterator (a generator, `map`, `iter(rows)`), or None. JSON reads one to
+    its end: the first write (or `ToolOutput`'s check) empties it, and what a later write keeps is
+    what is left of it (`SqliteStore` kept `[]`, `InMemoryStore` the emptied iterator). Looked for
+    through dicts, lists, tuples and sets by path, in other objects (a dataclass, a pydantic model) as
+    `call_text` looks; a cycle ends at `_DEPTH` levels (JSON refuses it afterwards)."""
+    kind = type(value)
+    if kind in _SCALARS or depth > _DEPTH:
+        return None
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found = _read_once(item, f"{path}[{key!r}]", depth + 1)
+            if found is not None:
+                return found
+        return None
+    if isinstance(value, (list, tuple, set, frozenset)):
+        for position, item in enumerate(value):
+            found = _read_once(item, f"{path}[{position}]", depth + 1)
+            if found is not None:
+                return found
+        return None
+    if is_iterator(kind):
+        return f"{path} is {a_or_an(kind.__name__)}, which is read only once ({_EMPTIED}); give a list: list(...)"
+    if holds_iterator(value):
+        return f"{path} holds an iterator, which is read only once ({_EMPTIED}); give lists instead"
+    return None
+
+
+_SCALARS = frozenset({str, int, float, bool, type(None), bytes})
+_DEPTH = 100
+_EMPTIED = "writing it empties it: what a later write keeps is what is left of it"
 
 
 def _changed_by_json(value: object, path: str) -> str | None:
@@ -121,6 +158,9 @@ def _digits(value: int) -> int:
 def attributes_problem(attributes: Mapping[str, Any]) -> str | None:
     """What in a tool result's `attributes` no store keeps as it is (the rule of `dumped`), or None:
     for `ToolOutput` to refuse where it is made, before the loop's write after the tool has run."""
+    once = _read_once(dict(attributes), "attributes")
+    if once is not None:  # before `to_jsonable_python` reads it
+        return once
     try:
         to_jsonable_python(attributes)
     except _NOT_JSON as exc:

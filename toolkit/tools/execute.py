@@ -36,7 +36,8 @@ A tool that ends with `SystemExit` (code written for the command line: argparse 
 bad flag, `sys.exit(2)`) has failed like one that raised an `Exception`: its error is fed back
 and the loop goes on; so has one whose own async work was cancelled (an `asyncio.CancelledError`
 out of `asyncio.run` inside it: nothing cancels a tool from outside, `errors.OWN_FAILURES`).
-`KeyboardInterrupt` and `GeneratorExit` are not a tool's failure: they propagate. An executor that
+So has one that raises `GeneratorExit` itself (a reader closing `iter_loop` throws it at the loop's own
+`yield`, never inside a tool). `KeyboardInterrupt` is not a tool's failure: it propagates. An executor that
 returns a coroutine (an `async def` that slipped past registration) has not run: its coroutine is
 closed, never awaited, and the call is an execution error. So is one
 that returns an async iterator (an async generator): nothing of it can be read; and one whose value
@@ -304,7 +305,7 @@ class Tool:
             output = self.executor(call, context)
         except ArgumentError as exc:
             return _failed(call, "argument", _as_called(exc, call), policies.argument_error)
-        except OWN_FAILURES as exc:  # SystemExit: argparse / click on a bad flag; its own CancelledError
+        except OWN_FAILURES as exc:  # SystemExit: argparse / click on a bad flag; its own CancelledError, GeneratorExit
             return _execution_failed(call, exc, policies.execution_error)
         told_more, value = False, output
         try:

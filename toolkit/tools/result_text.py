@@ -169,7 +169,7 @@ def _marked_json_text(value: Any) -> str:
     with every entry (`_entries_text`), anything else through pydantic (`to_jsonable_python`),
     NaN and infinities as strings."""
     kinds = _kinds_in(value)
-    if any(map(_is_iterator, kinds)):  # read here, to the bound: JSON would read each to its end
+    if any(map(is_iterator, kinds)):  # read here, to the bound: JSON would read each to its end
         value = _iterators_read(value, [ITEMS_READ])
     if any(map(is_set, kinds)):  # a set iterates in its hashes' order, which changes every run
         value = sets_sorted(value)
@@ -279,13 +279,15 @@ def _iterator_text(items: Iterator[Any]) -> str:
     return to_text(read[:ITEMS_READ]) + f"\n(only the first {ITEMS_READ} items were read: the iterator went on)"
 
 
-def _holds_iterator(value: Any) -> bool:
+def holds_iterator(value: Any) -> bool:
     """An iterator is `value` or is nested in it: in a dict, list, tuple, set, deque, dataclass or
     pydantic model (what JSON would read to its end). Reads nothing."""
-    return _holds(value, _is_iterator)
+    return _holds(value, is_iterator)
 
 
-def _is_iterator(kind: type) -> bool:
+def is_iterator(kind: type) -> bool:
+    """Whether a value of type `kind` is an iterator JSON would read to its end (not a str, bytes,
+    dict, list or tuple, which are iterable but not iterators)."""
     return issubclass(kind, Iterator) and not issubclass(kind, _PLAIN_TYPES)
 
 
@@ -306,7 +308,7 @@ def awaitables_in(value: Any) -> list[Any]:
             kind = type(item)
             if _is_awaitable(kind):
                 found.append(item)
-            elif _may_hold(kind) and not _is_iterator(kind):
+            elif _may_hold(kind) and not is_iterator(kind):
                 deeper += _nested(item) or ()
         if not deeper:
             break
@@ -365,14 +367,14 @@ def _kinds_in(value: Any) -> set[type]:
                 deeper += item.values()
             elif kind is list or kind is tuple:
                 deeper += item
-            elif _may_hold(kind) and not _is_iterator(kind):
+            elif _may_hold(kind) and not is_iterator(kind):
                 deeper += _nested(item) or ()
         level = deeper
     return seen
 
 
 _DEPTH = 100
-"""How deep `_holds_iterator` looks (JSON this deep is a cycle, or nothing a model could read)."""
+"""How deep `holds_iterator` looks (JSON this deep is a cycle, or nothing a model could read)."""
 
 
 def _may_hold(kind: type) -> bool:
@@ -419,7 +421,7 @@ def _iterators_read(value: Any, left: list[int]) -> Any:
         left[0] -= len(read)  # before the items' own iterators take their share
         read = [_iterators_read(item, left) for item in read]
         return read + [_cut_note(len(read))] if went_on else read
-    if not _holds_iterator(value):
+    if not holds_iterator(value):
         return value
     if isinstance(value, dict):
         return {key: _iterators_read(item, left) for key, item in value.items()}

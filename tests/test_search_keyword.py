@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from naive_keyword import Naive
 
 from toolkit.errors import ConfigurationError, SearchArgumentError
 from toolkit.search import keyword
@@ -93,38 +94,6 @@ def big():
     return specs, KeywordIndex(specs)
 
 
-class Naive:
-    """`naive_search` on one catalogue, its work shared between queries: the texts are lower-cased once,
-    each cleaned term's score over every tool (`score_text`'s: 2 in the name + 1 in the description) is
-    taken once and kept, a query's scores are their sum, and the stable sort and the cut are
-    `naive_search`'s. The same answer for every query (held so by `checked`, which asks `naive_search`
-    itself too), without scoring 10,000 tools anew for each of hundreds of queries (most of the
-    10,000-tool tests' time)."""
-
-    def __init__(self, specs):
-        self.specs, self.columns = specs, {}
-        self.texts = [(s.name.lower(), (s.description or "").lower()) for s in specs]  # as `score_text` reads them
-
-    def column(self, term):
-        if term not in self.columns:
-            scores = (2 * (term in name) + (term in description) for name, description in self.texts)
-            self.columns[term] = np.fromiter(scores, dtype=np.int64, count=len(self.texts))
-        return self.columns[term]
-
-    def search(self, terms, max_results=5, min_score=1):
-        scores = sum((self.column(t) for t in clean_terms(terms)), np.zeros(len(self.specs), dtype=np.int64))
-        order = np.argsort(-scores, kind="stable")
-        kept = order[scores[order] >= min_score][:max_results].tolist()
-        return [Match(self.specs[i].name, self.specs[i].description, int(scores[i])) for i in kept]
-
-    def checked(self, terms, every, n):
-        """`search`'s answer, compared with `naive_search`'s on every `every`-th query (`n` counts them)."""
-        answer = self.search(terms)
-        if n % every == 0:
-            assert answer == naive_search(terms, self.specs), terms
-        return answer
-
-
 def random_terms(rng, words):
     kind = rng.random()
     if kind < 0.5:
@@ -141,10 +110,10 @@ def test_top_five_identical_to_naive_on_random_queries_at_10k(big):
     specs, index = big
     words = sorted({w for s in specs[:329] for w in (s.name + " " + s.description).lower().split()})
     rng = random.Random(8)
-    naive = Naive(specs)
-    for n in range(150):
+    naive = Naive(specs)  # naive_search's answers, and naive_search itself on every 10th query
+    for _ in range(150):
         terms = random_terms(rng, words)
-        assert index.search(terms) == naive.checked(terms, 10, n), terms
+        assert index.search(terms) == naive.checked(terms), terms
 
 
 def test_random_settings_and_pools_agree_with_naive(big):
@@ -217,9 +186,9 @@ def test_catalogue_s_most_frequent_words_and_nonsense_agree_with_naive(big):
     words = [w for w, _ in counts.most_common(200)]
     rng = random.Random(16)
     queries = [rng.sample(words, rng.randint(1, 4)) for _ in range(300)] + [["zzqx", "qqq"], ["(shopify)", "a b"]]
-    naive = Naive(specs)
-    for n, terms in enumerate(queries):
-        assert index.search(terms) == naive.checked(terms, 20, n), terms  # naive_search too on queries 0, 20, …, 300
+    naive = Naive(specs)  # naive_search's answers, and naive_search itself on queries 0, 20, …, 300
+    for terms in queries:
+        assert index.search(terms) == naive.checked(terms, every=20), terms
 
 
 ALPHABET = "ab_ -.(1ßİé\t"

@@ -7,6 +7,7 @@ import tracemalloc
 
 import numpy as np
 import pytest
+from naive_keyword import Naive
 
 from toolkit.errors import ConfigurationError
 from toolkit.search.catalog import load_catalog, scaled_catalog
@@ -31,10 +32,10 @@ def queries(words, seed, n=120):
 
 def test_terms_seen_again_give_what_the_naive_scorer_gives(catalogue):
     specs, words = catalogue
-    index = KeywordIndex(specs)
+    index, naive = KeywordIndex(specs), Naive(specs)  # naive_search's answers, and naive_search itself on every 10th
     for terms in queries(words, 1) * 2:
-        assert index.search(terms) == naive_search(terms, specs), terms
-        assert index.search(terms, 20, 2) == naive_search(terms, specs, 20, 2), terms
+        assert index.search(terms) == naive.checked(terms), terms
+        assert index.search(terms, 20, 2) == naive.checked(terms, 20, 2), terms
     assert len(index._known) > 40  # the second pass read them all from what was kept
 
 
@@ -50,9 +51,9 @@ def test_more_terms_than_a_byte_holds_seen_again(catalogue):
 @pytest.mark.parametrize("limit", [0, 1, 1_000, 50_000])
 def test_what_is_kept_stays_within_its_bytes_and_the_answers_stay_true(catalogue, limit):
     specs, words = catalogue
-    index = KeywordIndex(specs, cache_bytes=limit)
+    index, naive = KeywordIndex(specs, cache_bytes=limit), Naive(specs)
     for terms in queries(words, 2, 60):
-        assert index.search(terms) == naive_search(terms, specs), terms
+        assert index.search(terms) == naive.checked(terms), terms
         assert index._known.used <= limit
     if limit < len(specs) + 128:  # less than a common term's scores (a byte a tool): only rare terms kept
         assert all(added.dtype != np.uint8 for added in index._known._added.values())

@@ -37,13 +37,13 @@ def test_a_body_that_never_comes_whole_is_a_408_after_the_wait():
     gateway = Gateway(faults=["rate_limit"])
     app = create_app(gateway)
     assert BODY_TIMEOUT_S == 30
-    app.body_timeout_s = 0.05
+    app.body_timeout_s = 0.02
     for first in ([], [{"type": "http.request", "body": BODY[:10], "more_body": True}]):
         start, body = _run(app, list(first))
         assert start["status"] == 408
         assert json.loads(body["body"]) == {
             "error": {
-                "message": "The request body did not arrive whole within 0.05 s (a Content-Length or chunk size "
+                "message": "The request body did not arrive whole within 0.02 s (a Content-Length or chunk size "
                 "larger than the bytes sent?); send the whole body with the request.",
                 "type": "invalid_request_error",
                 "param": None,

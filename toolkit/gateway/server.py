@@ -236,7 +236,7 @@ class GatewayApp:
             return
         self._sweeps += 1
         for task, began in list(self._waiting.items()):
-            if self._sweeps - began >= 3 and task is not None:
+            if self._sweeps - began >= 3 and task is not None and task.get_loop() is loop:  # not another thread's
                 del self._waiting[task]
                 self._late.add(task)
                 task.cancel()

@@ -174,17 +174,19 @@ def toolkit_case() -> Callable[[], object]:
     return toolkit_loop(scripted_replies(), [add], QUESTION)
 
 
-def toolkit_loop(replies: list, tools: list, question: str, history: tuple = (), memory=None) -> Callable[[], object]:
+def toolkit_loop(
+    replies: list, tools: list, question: str, history: tuple = (), memory=None, options=None
+) -> Callable[[], object]:
     """`run_loop` with memory on, its model answering with the scripted replies (after `history`):
-    a new `ChatMemory` each run, or `memory`, kept from run to run."""
+    a new `ChatMemory` each run, or `memory`, kept from run to run; `options` (None: the defaults)."""
     from toolkit.chat.messages import UserMessage
     from toolkit.loop.run import run_loop
     from toolkit.memory.windows import ChatMemory
 
     messages = [*history, UserMessage(content=question)]
     if memory is not None:
-        return lambda: run_loop(Replaying(replies), messages, tools=tools, memory=memory).answer
-    return lambda: run_loop(Replaying(replies), messages, tools=tools, memory=ChatMemory()).answer
+        return lambda: run_loop(Replaying(replies), messages, tools=tools, memory=memory, options=options).answer
+    return lambda: run_loop(Replaying(replies), messages, tools=tools, memory=ChatMemory(), options=options).answer
 
 
 def pydantic_ai_case() -> Callable[[], object]:
@@ -726,7 +728,10 @@ def fresh_cases() -> tuple[Callable[[], object], Callable[[], object]]:
 
 def big_result_cases() -> tuple[Callable[[], object], Callable[[], object]]:
     """The tool returns 2,000 records; toolkit writes them as its results are written, the
-    hand-written loop with `json.dumps`."""
+    hand-written loop with `json.dumps`. Their 187,002 characters pass the loop's default
+    `max_result_chars` (100,000): toolkit sends them whole too (`max_result_chars=None`), the same
+    work as the hand-written loop's."""
+    from toolkit.loop.records import LoopOptions
     from toolkit.tools.decorator import tool
 
     rows = [
@@ -738,7 +743,8 @@ def big_result_cases() -> tuple[Callable[[], object], Callable[[], object]]:
     def add(a: int, b: int) -> list:
         return rows
 
-    return toolkit_loop(scripted_replies(), [add], QUESTION), handwritten_loop(
+    whole = LoopOptions(max_result_chars=None)
+    return toolkit_loop(scripted_replies(), [add], QUESTION, options=whole), handwritten_loop(
         scripted_replies(), {"add": add}, QUESTION
     )
 

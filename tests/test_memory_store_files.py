@@ -295,3 +295,24 @@ def test_a_write_to_a_file_the_user_may_not_write_says_so_and_reads_still_work(t
         f"write, e.g. shutil.copy({str(path)!r}, Path.home() / 'memory.db'), and open the copy)"
     )
     assert store.get("u") == [UserMessage(content="hi")]
+
+
+@pytest.mark.parametrize(
+    "make, kind",
+    [
+        (lambda path: os.symlink("/dev/zero", path), "a character device (a link to /dev/zero)"),
+        (lambda path: os.symlink("/dev/null", path), "a character device (a link to /dev/null)"),
+        (os.mkfifo, "a named pipe (FIFO)"),
+    ],
+    ids=["dev-zero", "dev-null", "fifo"],
+)
+def test_a_device_or_a_pipe_where_the_store_goes_is_named(tmp_path, make, kind):
+    """Before: "disk I/O error (check that the path names a file you may write, … on a disk with room …)"."""
+    path = tmp_path.resolve() / "memory.db"
+    make(str(path))
+    with pytest.raises(MemoryStoreError) as caught:
+        SqliteStore(path)
+    assert str(caught.value) == (
+        f"cannot open memory database {path}: {path} is {kind}, where SQLite needs a file; name another file for "
+        "the store, or move it away"
+    )

@@ -288,3 +288,28 @@ def test_a_store_missing_a_column_is_refused_naming_it_and_left_as_it_is(tmp_pat
         assert db.execute("SELECT count(*) FROM sqlite_master WHERE name = 'system_rows'").fetchone() == (
             0,
         )  # not made again
+
+
+@pytest.mark.parametrize(
+    "payload", ["[" * 100_000 + "]" * 100_000, ' {"content": ' + "[" * 100_000 + "]" * 100_000 + "}"]
+)
+def test_a_row_nested_too_deep_to_read_is_a_typed_line_and_the_rest_stays(tmp_path, payload):
+    """A row another program wrote (its checksum right) nested 100,000 deep raised a bare
+    `RecursionError` out of `get`: no path, no id, no row."""
+    from toolkit.memory import store as store_module
+
+    path = tmp_path / "m.db"
+    store = SqliteStore(path)
+    store.append("x", [UserMessage(content="hi"), AssistantMessage(content="hello")])
+    store.append("y", [UserMessage(content="kept")])
+    store._db.execute(
+        "UPDATE messages SET payload = ?, checksum = ? WHERE memory_id = 'x' AND seq = 1",
+        (payload, store_module._checksum("x", 1, payload)),
+    )
+    with pytest.raises(MemoryStoreError) as caught:
+        SqliteStore(path).get("x")
+    assert str(caught.value) == (
+        f"{path}: memory id 'x', row 1 is not a valid message (nested too deeply to read); delete that id or "
+        "restore the file from a backup"
+    )
+    assert SqliteStore(path).get("y") == [UserMessage(content="kept")]

@@ -34,7 +34,14 @@ that arrived on another address (a gateway served on 0.0.0.0 and reached from th
 name any host.
 Cost for an SDK's request: one lookup of `origin` and one of `Host` in a set of the hosts met.
 
-Leaves out: TLS, authentication, anything not on the loopback interface by default, CORS
+A request whose body does not arrive whole within `BODY_TIMEOUT_S` (30 to 45 s: a `Content-Length`
+larger than the bytes sent, a chunk size past its chunk, `Expect: 100-continue` and no body) is
+answered 408 (`request_timeout`) and its connection closed; uvicorn waits for such a body for ever.
+Malformed framing uvicorn itself refuses (a chunk size that is not hex, two `Content-Length`s, a
+header line past its limit) is its own plain-text 400, never reaching the app.
+
+Leaves out: a timeout for a request's headers (uvicorn has none: a connection that sends half of
+them stays open until the client closes it), TLS, authentication, anything not on the loopback interface by default, CORS
 credentials (the fake gateway takes no cookies), other origins and other host names on loopback (no
 setting for them: a port forwarder that keeps a public name in `Host`, such as a Codespaces URL, is
 refused).
@@ -209,6 +216,31 @@ class GatewayApp:
         self.gateway = gateway
         self._hosts: set[str | None] = {None}
         """`Host` headers met that name this machine (None: no Host, as HTTP/1.0 may send)."""
+        self.body_timeout_s: float = BODY_TIMEOUT_S
+        """How long a request's body may take to arrive whole (`BODY_TIMEOUT_S`)."""
+        self._waiting: dict[asyncio.Task[Any] | None, int] = {}
+        """The requests waiting for their body, each with the count of sweeps when it began (`_sweep`)."""
+        self._late: set[asyncio.Task[Any] | None] = set()
+        self._sweeps = 0
+        self._swept_on: asyncio.AbstractEventLoop | None = None
+
+    def _start_sweeping(self) -> None:
+        self._swept_on = asyncio.get_running_loop()
+        self._swept_on.call_later(self.body_timeout_s / 2, self._sweep, self._swept_on)
+
+    def _sweep(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Every half `body_timeout_s`: cancel each request seen waiting for its body at three sweeps
+        (it waited `body_timeout_s` to one and a half of it), and come again. A request pays a dict
+        entry, not a timer of its own (`asyncio.timeout` cost about 6 µs a request)."""
+        if loop is not self._swept_on or loop.is_closed():
+            return
+        self._sweeps += 1
+        for task, began in list(self._waiting.items()):
+            if self._sweeps - began >= 3 and task is not None and task.get_loop() is loop:  # not another thread's
+                del self._waiting[task]
+                self._late.add(task)
+                task.cancel()
+        loop.call_later(self.body_timeout_s / 2, self._sweep, loop)
 
     async def __call__(self, scope: dict[str, Any], receive: Callable, send: Callable) -> None:
         if scope["type"] != "http":  # lifespan is off; a websocket is refused
@@ -225,11 +257,30 @@ class GatewayApp:
         if scope["method"] == "OPTIONS":  # a preflight: one str test for every other request
             await _preflight(headers, send)
             return
-        message = await receive()
-        if message["type"] == "http.request" and not message.get("more_body") and type(message.get("body")) is bytes:
-            body = message["body"]  # the common case: the whole body in one message
-        else:
-            body = await _read_body(receive, self.gateway.config.max_body_bytes, message)
+        if self._swept_on is not asyncio.get_running_loop():  # one sweep a loop, not a timer a request
+            self._start_sweeping()
+        task = asyncio.current_task()
+        waiting = self._waiting
+        waiting[task] = self._sweeps
+        try:
+            message = await receive()
+            if (
+                message["type"] == "http.request"
+                and not message.get("more_body")
+                and type(message.get("body")) is bytes
+            ):
+                body = message["body"]  # the common case: the whole body in one message
+            else:
+                body = await _read_body(receive, self.gateway.config.max_body_bytes, message)
+        except asyncio.CancelledError:
+            if task not in self._late:
+                raise
+            self._late.discard(task)
+            task.uncancel()  # type: ignore[union-attr]  # a request runs in a task
+            await _send_reply(send, _body_late(self.body_timeout_s), [])
+            return
+        finally:
+            waiting.pop(task, None)
         reply = self.gateway.handle(scope["method"], scope["path"], headers, body)
         if reply.delay_s:
             await asyncio.sleep(reply.delay_s)
@@ -260,6 +311,23 @@ class GatewayApp:
             "domain name points at 127.0.0.1 cannot reach it."
         )
         return error_reply(403, message, code="host_not_allowed")
+
+
+BODY_TIMEOUT_S = 30
+"""Seconds a request's body may take to arrive whole (looked at every half of it: 30 to 45 s), past which the answer is a 408
+(`request_timeout`) and the connection closes: a `Content-Length` larger than the bytes sent, a
+chunk size past its chunk, or `Expect: 100-continue` with no body after it held the connection
+open for ever (uvicorn has no body timeout; nginx's `client_body_timeout` is 60 s). An SDK on this
+machine sends its body at once."""
+
+
+def _body_late(seconds: float) -> Reply:
+    return error_reply(
+        408,
+        f"The request body did not arrive whole within {seconds:g} s (a Content-Length or chunk size larger than "
+        "the bytes sent?); send the whole body with the request.",
+        code="request_timeout",
+    )
 
 
 _LOCAL_HOSTS = frozenset({"localhost", "127.0.0.1", "[::1]"})

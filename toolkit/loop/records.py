@@ -26,6 +26,7 @@ from toolkit.chat.sent import tools_tokens
 from toolkit.chat.sse import TextDelta, ToolCallDelta
 from toolkit.errors import REPAIR_ZH, ArgumentError, ArgumentProblem, ConfigurationError, a_or_an
 from toolkit.loop.images import MAX_IMAGE_BYTES, MAX_IMAGES
+from toolkit.loop.result_size import MAX_RESULT_CHARS
 from toolkit.loop.saga import SagaEntry, ToolExecution
 from toolkit.loop.texts import EN, ZH, LoopTexts
 from toolkit.loop.texts import HANDOVER_ZH as HANDOVER_ZH
@@ -151,6 +152,11 @@ class LoopOptions:
     `policies.execution_error`, as a tool's failure. Python cannot stop a thread: the call goes on,
     and what it gives later is dropped. A compensation gets the same limit (past it: logged as not done);
     a compensable call past it is not compensated (its outcome is unknown), and the saga log says so."""
+    max_result_chars: int | None = MAX_RESULT_CHARS
+    """Characters of one tool result the model reads (an int ≥ 1; None: every result whole, as in
+    LangChain4j). A longer one is cut there, with a line telling the model how long it was
+    (`texts.result_cut`), and a warning names the call; the trace and an immediate return keep the
+    whole text (`toolkit.loop.result_size`). 100,000 by default, as `McpToolProvider`'s."""
 
     def __post_init__(self) -> None:
         _check_options(self)
@@ -212,6 +218,7 @@ def _check_options(o: LoopOptions) -> None:
         and o.max_images >= 0
         and type(o.max_image_bytes) is int
         and o.max_image_bytes >= 0
+        and (o.max_result_chars is None or (type(o.max_result_chars) is int and o.max_result_chars >= 1))
         and type(o.loop_guard) is bool
         and type(o.concurrent) is bool
         and type(o.compensate) is bool
@@ -252,6 +259,9 @@ def _check_each(o: LoopOptions) -> None:
     _count(o.max_workers, "max_workers", 1, "the threads one round may use", "max_workers=4")
     _count(o.max_images, "max_images", 0, "the images passed on per round", "max_images=8")
     _count(o.max_image_bytes, "max_image_bytes", 0, "the bytes of one image passed on", "max_image_bytes=5_000_000")
+    if o.max_result_chars is not None:
+        meaning = "None or the characters of a tool's result the model reads at most"
+        _count(o.max_result_chars, "max_result_chars", 1, meaning, "max_result_chars=100_000")
     for name in ("loop_guard", "concurrent", "compensate", "stream", "strict_tools"):
         if type(getattr(o, name)) is not bool:
             raise _bad(name, getattr(o, name), "it must be True or False", "pass a bool")

@@ -155,6 +155,7 @@ from toolkit.loop.records import (
     ToolStarted,
     found_names,
 )
+from toolkit.loop.result_size import cut_results
 from toolkit.loop.resume import configured_after_asking, tools_ran
 from toolkit.loop.returns import should_return_immediately
 from toolkit.loop.saga import (
@@ -1099,15 +1100,38 @@ class _Run:
         return [m for m in results if m.tool_call_id in left]
 
     def append_results(self, trace: RoundTrace, results: list[ToolResultMessage]) -> None:
-        """Step 8: the round's results, then the user message carrying their images (if any).
-        What the results say about their images is for the model: an immediate return gives the
-        caller the results as the tools wrote them."""
+        """Step 8: the round's results, each cut to `max_result_chars` (`toolkit.loop.result_size`),
+        then the user message carrying their images (if any). The cut and what the results say about
+        their images are for the model: an immediate return gives the caller the results as the
+        tools wrote them, and the trace keeps them so."""
         options = self.options
+        limit = options.max_result_chars
+        if limit is not None:
+            for result in results:  # the usual round: one length check a result
+                if len(result.content) > limit:
+                    results = self.cut(results, limit)
+                    break
         sent, images = pass_on_images(results, self.texts, options.max_images, options.max_image_bytes)
         self.answer(trace, sent)
         if images is not None:
             trace.images = images
             self.append(images)
+
+    def cut(self, results: list[ToolResultMessage], limit: int) -> list[ToolResultMessage]:
+        """`results` with each text past `limit` cut, and a warning for each (`toolkit.loop.result_size`)."""
+        results, cuts = cut_results(results, limit, self.texts.result_cut)
+        for c in cuts:
+            log.warning(
+                "%s: the result of call %s (%s) has %s characters; the model reads the first %s and a note saying "
+                "it was cut (LoopOptions.max_result_chars=%d; None sends every result whole)",
+                self.subject,
+                c.call_id,
+                shown_name(c.tool_name),
+                f"{c.total:,}",
+                f"{c.kept:,}",
+                limit,
+            )
+        return results
 
     def answer(self, trace: RoundTrace, results: Sequence[Message]) -> None:
         """Record the round's results (`self.answered`); what memory refused stays in `unsaved`."""

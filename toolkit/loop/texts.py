@@ -30,6 +30,8 @@ not_given       the repair text's "got" for an argument      (none)
 unknown_field   its "expected" for an argument the tool      tool, fields, field
                 does not have (`no_such_field`: no list)
 rolled_back     a saga undid the call                        tool, failed
+result_cut      after a result cut to `max_result_chars`     total, kept
+                (`toolkit.loop.result_size`)
 images_line     one line of the message carrying images      id, tool, count
 images_pointer  added to a result whose images were passed   count
 images_dropped  added to a result with images not passed on  items
@@ -67,6 +69,7 @@ from dataclasses import dataclass
 
 from toolkit.chat.messages import ToolCall
 from toolkit.errors import ArgumentProblem, ConfigurationError, UnknownToolError, shown_name
+from toolkit.loop.result_size import CUT_NOTE
 from toolkit.loop.saga import ROLLED_BACK_EN
 from toolkit.unicode import cut
 
@@ -120,6 +123,9 @@ class LoopTexts:
     """The repair text's "expected" for an argument the tool does not have."""
     no_such_field: str = "{field} is not one of {tool}'s parameters: remove it"
     """The same, where the checker names no valid fields (a field inside a nested object)."""
+    result_cut: str = CUT_NOTE
+    """The line after a result cut to `LoopOptions.max_result_chars`: `total` and `kept` are its
+    length and the characters kept, written with thousands separators (`toolkit.loop.result_size`)."""
 
     def __post_init__(self) -> None:
         """Each text must be a str, and each template must format with its fields (`FIELDS`): a
@@ -159,6 +165,7 @@ FIELDS: dict[str, dict[str, object]] = {
     "image_item": {"n": 1, "why": "over the limit on images per round (4)"},
     "unknown_field": {"tool": "query_order", "fields": "orderId", "field": "order"},
     "no_such_field": {"field": "order", "tool": "query_order"},
+    "result_cut": {"total": "1,000,000", "kept": "100,000"},
 }
 """The fields each template of `LoopTexts` is formatted with (a sample value of each); the other texts
 are used as they are."""
@@ -367,5 +374,6 @@ ZH = LoopTexts(
     not_given="（未提供）",
     unknown_field="{tool} 只接受字段 {fields}；{field} 不是它的参数，请删除这个字段",
     no_such_field="{field} 不是 {tool} 的参数，请删除这个字段",
+    result_cut="\n[结果在此截断：共 {total} 个字符，只显示前 {kept} 个；如需其余部分，请分几次调用工具，每次少取一些]",
 )
 """Chinese, for the course (`COURSE`) and any Chinese conversation."""

@@ -151,6 +151,7 @@ from toolkit.errors import (
     ToolDefinitionError,
 )
 from toolkit.loop.images import IMAGES
+from toolkit.loop.result_size import MAX_RESULT_CHARS, cut_result
 from toolkit.loop.sources import ProviderRequest
 from toolkit.loop.wrappers import always_visible, filter_tools, map_tools, rename_tools
 from toolkit.mcp.client import McpClient, McpConnectionLost, check_seconds, describe
@@ -161,7 +162,7 @@ from toolkit.tools.decorator import InvocationContext, a_or_an
 from toolkit.tools.execute import Tool, ToolOutput
 from toolkit.tools.redact import describe_exception, elided_data_urls
 from toolkit.tools.reflect import ToolSpec
-from toolkit.unicode import boundary, cut
+from toolkit.unicode import cut
 
 __all__ = [
     "FOR_USER_ATTRIBUTE",
@@ -202,8 +203,6 @@ _TOLD_KEPT = 256
 _TOLD: weakref.WeakKeyDictionary[Any, set[frozenset[tuple[str, str]]]] = weakref.WeakKeyDictionary()
 """Per client, the sets of renamed tools already told: each is told once whatever the provider (a notebook
 makes several over one client, and a line per provider said the same thing again and again)."""
-MAX_RESULT_CHARS = 100_000
-"""How many characters of a tool's result the model reads by default (`McpToolProvider(max_result_chars=...)`)."""
 MAX_DESCRIPTION_CHARS = 1024
 """How long a tool's description the model is given may be: OpenAI's limit (the embedded gateway keeps
 it too), past which every request offering the tool is refused. A server's longer one is cut, with "…",
@@ -808,14 +807,10 @@ def reserved_key(key: str) -> bool:
 
 
 def cut_text(text: str, limit: int | None) -> str:
-    """`text`'s first `limit` characters and a line telling the model what was cut (`text` when it is not longer)."""
-    if limit is None or len(text) <= limit:
-        return text
-    shown = boundary(text, limit)  # where a character a reader sees ends (not inside an emoji)
-    return (
-        f"{text[:shown]}\n[cut here: the result has {len(text):,} characters, and only the first {shown:,} are "
-        "shown; if you need the rest, call the tool again for less at a time]"
-    )
+    """`text`'s first `limit` characters and a line telling the model what was cut (`text` when it is
+    not longer): the loop's cut and note (`toolkit.loop.result_size.cut_result`), so the loop does not
+    cut an MCP result again."""
+    return cut_result(text, limit)
 
 
 def check_max_result_chars(limit: Any, where: str = "McpToolProvider") -> None:

@@ -39,7 +39,7 @@ other values come back in their JSON form (a tuple or a set as a list, a date as
 Each row's checksum (SHA-256 of id, seq and payload) is verified on load. A changed row, a
 missing row (the seqs must run from `first_seq` to `next_seq - 1`), a conversation row whose
 seqs are not whole numbers in order (nor below 2**62: `_SEQ_LIMIT`), a tool result that answers no earlier call, or a payload
-that is not a message (not text, not JSON) raises `MemoryStoreError` naming the path, the id
+that is not a message (not text, not JSON, nested too deeply to read) raises `MemoryStoreError` naming the path, the id
 and the row. An id SQLite cannot store (a lone surrogate) raises `MemoryIdError`, anything but
 messages `ConfigurationError`, both before the database is touched. A path starting with `~` is
 in the home folder, as in a shell. A file that is not an SQLite database raises
@@ -47,7 +47,7 @@ in the home folder, as in a shell. A file that is not an SQLite database raises
 database, is refused before anything is written: `_check_header`; the file is never opened but
 through SQLite, which keeps the locks of the process's other connections to it). A 0-byte file is a new, empty store (SQLite treats it so, and `touch
 memory.db` is a common way to make one). A folder where the file or its `-wal` or `-shm` goes is named as such
-(`_folder_problem`). A file deleted or replaced under a running store (its
+(`_folder_problem`), and so is a device, a pipe or a socket (a link to `/dev/zero`: SQLite said "disk I/O error"). A file deleted or replaced under a running store (its
 device and inode no longer the path's) is refused at the next use with `MemoryStoreError`, never
 read from nor written to again (`_check_same_file`). A database of another program (tables or views, but no toolkit
 schema version) raises `MemoryStoreError` on open and is left untouched. A store written by the
@@ -279,6 +279,9 @@ def _folder_problem(path: Path, folder: Path) -> str | None:
     for each in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
         if os.path.isdir(each):
             return f"{each} is a folder, where SQLite needs a file; name another file for the store, or move the folder away"
+        kind = _not_a_file(each)
+        if kind is not None:  # SQLite said "disk I/O error", and advised a disk with room
+            return f"{each} is {kind}, where SQLite needs a file; name another file for the store, or move it away"
     try:
         found = os.stat(folder)
     except OSError as exc:
@@ -291,6 +294,28 @@ def _folder_problem(path: Path, folder: Path) -> str | None:
     if not stat.S_ISDIR(found.st_mode) or may_write(folder):
         return None
     return read_only_folder(folder, path)
+
+
+_KINDS: tuple[tuple[Callable[[int], bool], str], ...] = (
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISFIFO, "a named pipe (FIFO)"),
+    (stat.S_ISSOCK, "a socket"),
+)
+"""What a path may be that is neither a file nor a folder (`_not_a_file`)."""
+
+
+def _not_a_file(path: Path) -> str | None:
+    """What `path` is when it is there but no file nor folder (a device, a pipe, a socket; a link
+    to one named with its target, `/dev/zero`), else None."""
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):
+        return None
+    kind = next((name for test, name in _KINDS if test(mode)), None)
+    if kind is None or not os.path.islink(path):
+        return kind
+    return f"{kind} (a link to {os.path.realpath(path)})"
 
 
 _pause = time.sleep
@@ -888,6 +913,11 @@ class SqliteStore:
             )
         try:
             return _parsed(payload)
+        except RecursionError as exc:  # another program's row, nested deeper than json reads (toolkit writes none)
+            raise MemoryStoreError(
+                f"{self.path}: memory id {shown(memory_id)}, {label} is not a valid message (nested too deeply to "
+                "read); delete that id or restore the file from a backup"
+            ) from exc
         except (ValueError, TypeError) as exc:  # not JSON, not a message, a number longer than json reads
             unknown = _not_known(exc, payload)
             if unknown is not None:  # whole, as a toolkit wrote it: never advise deleting it alone

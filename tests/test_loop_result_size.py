@@ -1,0 +1,135 @@
+"""`toolkit.loop.result_size`: a local tool's result is cut to `LoopOptions.max_result_chars`
+before the model reads it (a tool returning 100 MB made a request no gateway takes); the model
+reads a note saying so, the learner a warning, and the trace keeps the whole text."""
+
+import dataclasses
+import logging
+
+import pytest
+
+from toolkit.chat.messages import UserMessage
+from toolkit.chat.scripted import ScriptedModel, call, reset_call_ids
+from toolkit.errors import ConfigurationError
+from toolkit.loop.result_size import MAX_RESULT_CHARS, cut_result
+from toolkit.loop.run import COURSE, LoopOptions, run_loop
+from toolkit.loop.texts import EN, ZH
+from toolkit.memory.windows import ChatMemory
+from toolkit.tools.decorator import ReturnBehavior, tool
+
+NOTE = (
+    "\n[cut here: the result has {total:,} characters, and only the first {kept:,} are shown; if you need the rest, "
+    "call the tool again for less at a time]"
+)
+WARNING = (
+    "memory id 'u1': the result of call call_1 (dump) has {total:,} characters; the model reads the first "
+    "{kept:,} and a note saying it was cut (LoopOptions.max_result_chars={limit}; None sends every result whole)"
+)
+
+
+@pytest.fixture(autouse=True)
+def _call_ids():
+    reset_call_ids()
+
+
+def _dump_tool(value):
+    @tool
+    def dump() -> object:
+        """Dump everything."""
+        return value
+
+    return dump
+
+
+def _run(value, options=LoopOptions(), memory=None):
+    model = ScriptedModel([call("dump"), "Done."])
+    outcome = run_loop(
+        model, [UserMessage(content="dump it")], tools=[_dump_tool(value)], memory=memory, options=options
+    )
+    return model.requests[1].messages[-1].content, outcome
+
+
+def test_a_huge_str_is_cut_for_the_model_and_the_trace_keeps_it_whole(caplog):
+    """A tool's 1 MB went whole to the model (and to memory, and to every later request)."""
+    memory = ChatMemory("u1")
+    with caplog.at_level(logging.WARNING, logger="toolkit.loop"):
+        sent, outcome = _run("x" * 1_000_000, memory=memory)
+    assert MAX_RESULT_CHARS == 100_000
+    assert sent == "x" * 100_000 + NOTE.format(total=1_000_000, kept=100_000)
+    assert memory.messages()[2].content == sent  # what later turns send is the cut text too
+    assert outcome.rounds[0].executions[0].result.content == "x" * 1_000_000  # nothing of the tool's is lost
+    assert [r.getMessage() for r in caplog.records] == [WARNING.format(total=1_000_000, kept=100_000, limit="100000")]
+
+
+@pytest.mark.parametrize(
+    "value, text",
+    [
+        (b"y" * 300, "y" * 300),
+        (list(range(200)), "[" + ", ".join(map(str, range(200))) + "]"),
+        ({"k": "z" * 300}, '{"k": "' + "z" * 300 + '"}'),
+    ],
+    ids=["bytes", "list", "dict"],
+)
+def test_a_value_written_as_json_is_cut_as_its_text(value, text):
+    sent, _ = _run(value, LoopOptions(max_result_chars=100))
+    assert sent == text[:100] + NOTE.format(total=len(text), kept=100)
+
+
+def test_none_sends_every_result_whole_and_a_short_one_is_untouched(caplog):
+    with caplog.at_level(logging.WARNING, logger="toolkit.loop"):
+        assert _run("x" * 150_000, LoopOptions(max_result_chars=None))[0] == "x" * 150_000
+        assert _run("x" * 100, LoopOptions(max_result_chars=100))[0] == "x" * 100
+    assert caplog.records == []
+
+
+def test_the_course_writes_the_note_in_chinese():
+    sent, _ = _run("订" * 1200, dataclasses.replace(COURSE, max_result_chars=1000))
+    assert (
+        sent
+        == "订" * 1000
+        + "\n[结果在此截断：共 1,200 个字符，只显示前 1,000 个；如需其余部分，请分几次调用工具，每次少取一些]"
+    )
+
+
+def test_a_cut_never_splits_what_a_reader_sees_as_one_character():
+    flag = "\U0001f1e8\U0001f1f3"  # two regional indicators: one flag
+    assert cut_result("a" + flag * 3, 4, EN.result_cut) == "a" + flag + NOTE.format(total=7, kept=3)
+
+
+def test_a_text_already_cut_within_the_limit_is_not_cut_again():
+    """An MCP tool's result is cut by its provider (`McpToolProvider(max_result_chars=...)`): cut
+    again by the loop, its note was lost and the loop's named the wrong length."""
+    once = cut_result("x" * 500, 100, EN.result_cut)
+    assert cut_result(once, 100, EN.result_cut) == once
+    assert cut_result(once, 50, EN.result_cut) == "x" * 50 + NOTE.format(total=len(once), kept=50)
+    assert cut_result(once, 100, ZH.result_cut) == once  # MCP writes its note in English
+
+
+def test_an_immediate_return_gives_the_caller_the_whole_text():
+    @tool(return_behavior=ReturnBehavior.IMMEDIATE)
+    def export() -> str:
+        """Export everything to the caller."""
+        return "x" * 300
+
+    model = ScriptedModel([call("export")])
+    outcome = run_loop(model, "export", tools=[export], options=LoopOptions(max_result_chars=100))
+    assert [r.content for r in outcome.immediate_results] == ["x" * 300]
+    assert outcome.messages[-1].content == "x" * 100 + NOTE.format(total=300, kept=100)  # what the model reads next
+
+
+@pytest.mark.parametrize("limit", [0, -5, 1.5, "100", True])
+def test_max_result_chars_must_be_a_whole_number_above_zero_or_none(limit):
+    with pytest.raises(ConfigurationError) as caught:
+        LoopOptions(max_result_chars=limit)
+    assert str(caught.value) == (
+        f"LoopOptions(max_result_chars={limit!r}): it must be a whole number (int) of at least 1: None or the "
+        "characters of a tool's result the model reads at most; pass e.g. max_result_chars=100_000"
+    )
+
+
+def test_a_text_set_of_one_s_own_must_format_the_note():
+    with pytest.raises(ConfigurationError) as caught:
+        dataclasses.replace(EN, result_cut="[cut: {count}]")
+    assert str(caught.value) == (
+        "LoopTexts(result_cut='[cut: {count}]'): it is formatted with {total}, {kept}, and this one cannot be (it has "
+        "no field 'count'); use only those names in braces, and double a brace meant as text: {{ and }}"
+    )

@@ -1,0 +1,94 @@
+"""How much of a tool's result the model reads: `LoopOptions.max_result_chars` (`MAX_RESULT_CHARS`,
+100,000 characters, by default; None sends every result whole).
+
+A tool that returned 100 MB (a log file, a table of ten million rows written as JSON) sent it all
+to the model, in this request and, from memory, in every later one: a request no gateway takes (or
+one that is paid for). The loop keeps a result's first `max_result_chars` characters, never
+splitting what a reader sees as one character (`toolkit.unicode.boundary`), and adds a line
+telling the model how long the result was and to ask for less (`LoopTexts.result_cut`); the
+learner reads a warning naming the call. That is what memory stores and later requests send.
+The trace (`LoopResult.rounds[i].executions`) and an immediate return's `immediate_results` keep
+the text as the tool wrote it: nothing the tool gave is lost to the caller.
+
+The cut is a length check on the usual path (`cut_results`): a result is copied only when it is
+cut. An MCP tool's result is cut by its provider first (`McpToolProvider(max_result_chars=...)`,
+the same default, with the same English note): a text that ends with such a note, and is within
+the limit without it, is not cut again (`already_cut`), which lost the provider's note and had the
+loop's name the wrong length.
+
+LangChain4j cuts nothing; the OpenAI Agents SDK neither; Claude Code cuts a tool's output (its
+MCP tools at 25,000 tokens, about as much as 100,000 characters).
+
+Leaves out: bounding the work of writing a value as text (a list of ten million items is still
+written as JSON once, then cut: `toolkit.tools.result_text` reads an iterator to `ITEMS_READ`
+items, not a list), and cutting by tokens (characters are what every gateway counts the same).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from toolkit.chat.messages import ToolResultMessage
+from toolkit.unicode import boundary
+
+MAX_RESULT_CHARS = 100_000
+"""How many characters of a tool's result the model reads by default (`LoopOptions.max_result_chars`)."""
+
+CUT_NOTE = (
+    "\n[cut here: the result has {total} characters, and only the first {kept} are shown; if you need the rest, "
+    "call the tool again for less at a time]"
+)
+"""The line after a cut result, in English (`LoopTexts.result_cut`; MCP's provider writes it too)."""
+
+_NOTE_AT_END = re.compile(
+    re.escape(CUT_NOTE).replace(re.escape("{total}"), "[0-9,]+").replace(re.escape("{kept}"), "[0-9,]+") + r"\Z"
+)
+
+
+def cut_result(text: str, limit: int | None, note: str = CUT_NOTE) -> str:
+    """`text`'s first `limit` characters and `note` (formatted with `total` and `kept`, each written
+    with thousands separators); `text` itself when it is not longer, or already cut within `limit`."""
+    return _cut(text, limit, note)[0]
+
+
+def _cut(text: str, limit: int | None, note: str) -> tuple[str, int]:
+    """`(cut_result(...), how many of text's characters it keeps)`."""
+    if limit is None or len(text) <= limit or already_cut(text, limit):
+        return text, len(text)
+    kept = boundary(text, limit)  # where a character a reader sees ends (not inside an emoji)
+    return text[:kept] + note.format(total=f"{len(text):,}", kept=f"{kept:,}"), kept
+
+
+def already_cut(text: str, limit: int) -> bool:
+    """Whether `text` ends with the note of a cut (`CUT_NOTE`) and is within `limit` without it."""
+    found = _NOTE_AT_END.search(text, max(0, len(text) - len(CUT_NOTE) - 60))
+    return found is not None and found.start() <= limit
+
+
+class Cut(NamedTuple):
+    """A result the loop cut (`cut_results`): the call it answers, how long its text was, how much is kept."""
+
+    call_id: str
+    tool_name: str
+    total: int
+    kept: int
+
+
+def cut_results(
+    results: Sequence[ToolResultMessage], limit: int | None, note: str
+) -> tuple[list[ToolResultMessage], list[Cut]]:
+    """`(results, cuts)`: the results with each text past `limit` cut (`cut_result`), and what was
+    cut. The usual round (every text within the limit) is one length check a result."""
+    out = list(results)
+    if limit is None:
+        return out, []
+    cuts: list[Cut] = []
+    for i, result in enumerate(out):
+        if len(result.content) > limit:
+            text, kept = _cut(result.content, limit, note)
+            if text is not result.content:
+                out[i] = result.model_copy(update={"content": text})
+                cuts.append(Cut(result.tool_call_id, result.tool_name, len(result.content), kept))
+    return out, cuts

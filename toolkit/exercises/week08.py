@@ -289,9 +289,7 @@ def check_find_query(answer: Any) -> Verdict:
             f"{TARGET} only ties with {ties}: a tie is broken by the catalogue's order, not by your terms; find terms "
             f"that score {TARGET} higher than every other tool — keyword search returns {ranking}"
         )
-    spaced = next((t for t in answer if isinstance(t, str) and len(t.split()) > 1), None)
-    tip = f" — {spaced!r} is one term, looked for as a whole; give each word as a term of its own" if spaced else ""
-    return wrong(f"keyword search returns {ranking}{_where_target(found)}{tip}")
+    return wrong(f"keyword search returns {ranking}{_where_target(found)}")
 
 
 def _where_target(found: list[Any]) -> str:

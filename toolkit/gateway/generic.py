@@ -34,7 +34,8 @@ choice, pattern, format or length; items asking only a format take every such fa
 text within bounds (one a date, time, email, URL or uuid is written with last: "on 2026/12/03 costing
 $1,250" is 1250), `false`. A string is cut to `maxLength` or padded with `_` to `minLength`,
 whatever it came from. A date fact is a day of the calendar, written `2026-12-04`, `2026/12/4`, `2026.12.4`, `2026年12月4日`,
-`Dec 4, 2026` or `4 December 2026` (full-width digits too; `2026-02-30` is none; `12月4日` has no year, `12/03/2026` no order, `明天` is no date). A string with a `pattern` keeps its value when `re.search` finds the
+`Dec 4, 2026` or `4 December 2026` (full-width digits too; `2026-02-30` is none; `12月4日` has no year, `12/03/2026` no order), or a day named relative to the gateway's fixed today (`[generic.relative_dates]`:
+"tomorrow", "next Monday", `明天`, `下周一`; never the wall clock). A string with a `pattern` keeps its value when `re.search` finds the
 pattern in it (searched only in a value no longer than the pattern's `search_limit`: `.*a.*b` in
 125 characters, `^[a-z ]+$` in any), else a word of the text the pattern is found in (no stopword; the
 k-th string of one pattern the k-th such word: "convert 100 USD to EUR" gives `from` USD, `to` EUR;
@@ -86,7 +87,7 @@ took 4.6 s, a 1 MiB request would have taken minutes); a value is pointed at in 
 `_MAX_CHARS` characters.
 
 Leaves out: understanding. "Tokyo" becomes `Asia/Tokyo` only as the tz database names it
-(`toolkit.gateway.zones`, 东京 too: not Beijing, not 北京, which are asked about: `unzoned`), "tomorrow" is not a date,
+(`toolkit.gateway.zones`, 东京 too: not Beijing, not 北京, which are asked about: `unzoned`), "in three days" is no day,
 and a question that shares a word with an unrelated tool's description calls that tool.
 """
 

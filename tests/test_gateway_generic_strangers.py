@@ -224,6 +224,8 @@ def test_places_joined_by_or_are_each_asked_about(text):
         ("book the Orchid room for tomorrow", [ROOM], "room", "Orchid"),
         ("book room B12 for tomorrow", [ROOM], "room", "B12"),
         ("book the Grand Hall for next Monday", [ROOM], "room", "Grand Hall"),
+        ("Book Meeting Room 3 for tomorrow", [ROOM], "room", "3"),  # a verb, a kind of room: no name
+        ("Reserve Conference Room B tomorrow", [ROOM], "room", "B"),
         ("预订明天的A会议室", [ROOM], "room", "A"),
         ("create an event called Team Lunch on Friday", [EVENT], "title", "Team Lunch"),
         ('create an event titled "Budget review" tomorrow', [EVENT], "title", "Budget review"),

@@ -113,6 +113,27 @@ def test_a_required_day_address_or_uuid_the_text_does_not_give_is_asked_for(text
     assert calls == [] and asked in said
 
 
+HOTEL = fn("book_hotel", "Book a hotel room in a city", {"city": S, "check_in": DAY, "check_out": DAY})
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I need a hotel in Paris tomorrow", 'What should I use for "check out"?'),
+        ("book a hotel in Rome from tomorrow to next Sunday", ("2026-12-02", "2026-12-13")),
+        ("book a hotel in Paris from 2026-12-10 to 2026-12-12", ("2026-12-10", "2026-12-12")),
+    ],
+)
+def test_one_day_named_for_two_day_fields_asks_for_the_second(text, expected):
+    """ "I need a hotel in Paris tomorrow" called book_hotel(check_in=tomorrow, check_out=tomorrow): a stay of no
+    night. The text's one day is the check-in; the check-out is asked for, as a second currency is."""
+    calls, said = turn(text, [HOTEL])
+    if isinstance(expected, str):
+        assert calls == [] and expected in said
+    else:
+        assert [(a["check_in"], a["check_out"]) for _, a in calls] == [expected]
+
+
 def test_a_day_the_schema_gives_a_default_or_an_example_of_is_not_asked_for():
     for day in ({**DAY, "default": "2026-12-24"}, {**DAY, "description": "the day, e.g. '2026-12-24'"}):
         forecast = fn("get_forecast", "Get the weather forecast for a city on a date", {"city": S, "date": day})

@@ -324,16 +324,18 @@ def own_terms(text: str, rules: Rules, drop: frozenset[str] = frozenset()) -> li
     return [t for t in terms if t not in drop] if drop else terms
 
 
-def placed_out(text: str, own: list[str], name: str, description: str, rules: Rules) -> frozenset[str]:
-    """The user's terms (`own`) that are words of a place the text names (`_place_words`, no hint's word: "to
-    EUR" is a currency) when any of them, written capitalised, scores the picked tool (`name`, `description`):
-    "convert 14:30 from London to New York" is no `get_news` by "new". Empty in the usual case, found cheaply:
-    no term is written capitalised, or none that is scores the tool (the place regex is read only then)."""
+def capitalised(text: str, own: list[str]) -> list[str]:
+    """The user's terms (`own`, lower-cased) the text writes capitalised ("New", "York"): a place's words may be
+    among them (`placed_out`). None in a text without capitals, found without a regular expression."""
     if text.islower():
-        return frozenset()
-    capital = [t for t in own if t.isascii() and t.capitalize() in text]
-    if not capital or not word_score(name, description, term_keys(capital)):
-        return frozenset()
+        return []
+    return [t for t in own if t.isascii() and t.capitalize() in text]
+
+
+def placed_out(text: str, capital: list[str], rules: Rules) -> frozenset[str]:
+    """The terms of `capital` (`capitalised`) that are words of a place the text names (`_place_words`), no hint's
+    word ("to EUR" is a currency): asked only when one of them scores the tool picked ("convert 14:30 from London
+    to New York" is no `get_news` by "new"), so the place regex is read only then."""
     placed = _place_words(text, rules).difference(rules.generic.hints)
     return frozenset(t for t in capital if t in placed)
 
@@ -403,7 +405,9 @@ def _picks(
         again = _best(tools, more, context, least, also, text, rules)
         found = again if found[0] is None else (found[0], again[1])
     name = found[0]
-    if name is not None and not drop and (placed := placed_out(text, own, name, tools[name].description, rules)):
+    if name is None or drop or not (capital := capitalised(text, own)):
+        return found  # the usual case
+    if word_score(name, tools[name].description, term_keys(capital)) and (placed := placed_out(text, capital, rules)):
         again = _picks(text, tools, context, rules, least, also, placed)
         return again if again[0] is not None else found
     return found
@@ -854,6 +858,8 @@ def missing(schema: Any, text: str, facts: Facts, rules: Rules, arguments: dict[
         return "field", same
     if (invented := _made_up_format(filler, asking.get("format", ()), arguments)) is not None:
         return "field", invented
+    if (again := _one_day_twice(filler, [*asking.get("date", ()), *asking.get("format", ())], arguments)) is not None:
+        return "field", again
     if (unoffered := _unoffered_language(filler)) is not None:
         return "choice", unoffered
     phrased = [n for names in asking.values() for n in names if filler.phrased(n)]
@@ -885,6 +891,25 @@ def _made_up_format(filler: _Filler, names: Any, arguments: dict[str, Any]) -> s
             continue
         if arguments.get(name) == _FORMATS[fmt] and _FORMATS[fmt] not in filler.text:
             return name
+    return None
+
+
+def _one_day_twice(filler: _Filler, names: list[str], arguments: dict[str, Any]) -> str | None:
+    """The second of two required fields asking for a day (by name or by a `date` / `date-time` format) that took the
+    same day when the text names only one: "a hotel in Paris tomorrow" gives a check-in, not a check-out the same
+    day. None in the usual case (fewer than two such fields, or two days named)."""
+    properties = filler.resolve(filler.root, 0).get("properties")
+    days: dict[str, str] = {}
+    for name in names:
+        sub = properties.get(name) if isinstance(properties, dict) else None
+        value = arguments.get(name)
+        if not isinstance(sub, dict) or type(value) is not str:
+            continue
+        if sub.get("format") in ("date", "date-time") or filler.wants_fact(name, sub) == "date":
+            if value[:10] in days.values() and "default" not in sub:
+                pattern = filler.rules.generic.facts.get("date")
+                return name if pattern is not None and len(filler.days(pattern)) == 1 else None
+            days[name] = value[:10]
     return None
 
 

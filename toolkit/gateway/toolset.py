@@ -43,6 +43,7 @@ from toolkit.gateway.digest import tools_state
 from toolkit.gateway.generic import (
     ToolInfo,
     broken_tie,
+    capitalised,
     first_enum_groups,
     name_parts,
     own_terms,
@@ -185,10 +186,11 @@ class ToolSet:
             )
             found = again if found[0] is None else (found[0], again[1])
         name = found[0]
-        if (
-            name is not None
-            and not drop
-            and (placed := placed_out(text, own, name, self.offered[name].description, rules))
+        if name is None or drop or not (capital := capitalised(text, own)):
+            return found  # the usual case
+        tool = next(p for p in tools if p.name == name)
+        if _keyword_totals([tool], term_keys(capital), tool.name_words, tool.description_words)[0] and (
+            placed := placed_out(text, capital, rules)
         ):
             again = self._picks(tools, names, descriptions, text, context, rules, least, also, placed)
             return again if again[0] is not None else found

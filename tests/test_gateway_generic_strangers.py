@@ -7,7 +7,10 @@ import json
 
 import pytest
 
+from toolkit import data
+from toolkit.errors import ConfigurationError
 from toolkit.gateway.core import GatewayConfig, respond
+from toolkit.gateway.rules import load_rules
 
 
 def fn(name, description, properties, required=None):
@@ -264,3 +267,16 @@ def test_a_room_the_text_does_not_name_is_asked_for_and_a_title_is_the_users_wor
     assert 'What should I use for "room"?' in turn("book a meeting room next Monday", [ROOM])[1]
     [(name, arguments)] = turn("add a dentist appointment tomorrow", [EVENT])[0]
     assert arguments["title"] == "add a dentist appointment tomorrow"
+
+
+@pytest.mark.parametrize(("written", "today"), [('"2026-12-01"', None), ("2026-12-01T09:00:00", "2026-12-01")])
+def test_the_gateways_today_is_a_toml_date(tmp_path, written, today):
+    """A rules file whose `today` is a string is refused at load, naming the key and the fix; a date-time is its day."""
+    rules = tmp_path / "rules.toml"
+    text = data.path("gateway_rules.toml").read_text(encoding="utf-8")
+    rules.write_text(text.replace("today = 2026-12-01", f"today = {written}", 1), encoding="utf-8")
+    if today is None:
+        with pytest.raises(ConfigurationError, match=r"\[generic.relative_dates\] today must be a TOML date"):
+            load_rules(rules)
+    else:
+        assert load_rules(rules).generic.relative_dates.today.isoformat() == today

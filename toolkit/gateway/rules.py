@@ -19,7 +19,7 @@ import re
 import string
 import tomllib
 from dataclasses import dataclass, field
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -139,9 +139,17 @@ def _blanks(word: str) -> str:
 
 
 def _relative_dates(data: Any) -> RelativeDates | None:
-    """`[generic.relative_dates]` compiled (None without it, or without its `today`)."""
-    if not isinstance(data, dict) or not isinstance(data.get("today"), date):
+    """`[generic.relative_dates]` compiled (None without it). Its `today` must be a TOML date (`today = 2026-12-01`;
+    a date-time is read as its day): a string or a number is refused (`ValueError`, a `ConfigurationError` of
+    `load_rules`), as no day could be counted from it."""
+    if not isinstance(data, dict):
         return None
+    today = data.get("today")
+    if not isinstance(today, date):
+        raise ValueError(
+            f"[generic.relative_dates] today must be a TOML date such as today = 2026-12-01 (no quotes), got {today!r}"
+        )
+    today = today.date() if isinstance(today, datetime) else today
     days = {_blanks(str(w)): int(n) for w, n in data.get("days", {}).items()}
     weekdays = {_blanks(str(w)): int(n) % 7 for w, n in data.get("weekdays", {}).items()}
 
@@ -155,7 +163,7 @@ def _relative_dates(data: Any) -> RelativeDates | None:
         return "|".join(written) or "(?!)"
 
     pattern = f"(?:(?P<next>{words(data.get('next', ()))})\\s*)?(?P<weekday>{words(weekdays)})|(?P<day>{words(days)})"
-    return RelativeDates(data["today"], re.compile(pattern, re.IGNORECASE), days, weekdays)
+    return RelativeDates(today, re.compile(pattern, re.IGNORECASE), days, weekdays)
 
 
 @dataclass(frozen=True)

@@ -895,9 +895,9 @@ def _made_up_format(filler: _Filler, names: Any, arguments: dict[str, Any]) -> s
 
 
 def _one_day_twice(filler: _Filler, names: list[str], arguments: dict[str, Any]) -> str | None:
-    """The second of two required fields asking for a day (by name or by a `date` / `date-time` format) that took the
-    same day when the text names only one: "a hotel in Paris tomorrow" gives a check-in, not a check-out the same
-    day. None in the usual case (fewer than two such fields, or two days named)."""
+    """The second of two required fields asking for a day (by name or by the `date` format; not a `date-time`, whose
+    times may differ) that took the same day when the text names only one: "a hotel in Paris tomorrow" gives a
+    check-in, not a check-out the same day. None in the usual case (fewer than two such fields, or two days named)."""
     properties = filler.resolve(filler.root, 0).get("properties")
     days: dict[str, str] = {}
     for name in names:
@@ -905,11 +905,11 @@ def _one_day_twice(filler: _Filler, names: list[str], arguments: dict[str, Any])
         value = arguments.get(name)
         if not isinstance(sub, dict) or type(value) is not str:
             continue
-        if sub.get("format") in ("date", "date-time") or filler.wants_fact(name, sub) == "date":
-            if value[:10] in days.values() and "default" not in sub:
+        if sub.get("format") != "date-time" and filler.wants_fact(name, sub) == "date":
+            if value in days.values() and "default" not in sub:
                 pattern = filler.rules.generic.facts.get("date")
                 return name if pattern is not None and len(filler.days(pattern)) == 1 else None
-            days[name] = value[:10]
+            days[name] = value
     return None
 
 

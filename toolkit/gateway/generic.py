@@ -397,15 +397,15 @@ def _picks(
         return None, 0
     least = rules.generic.min_score if least is None else least
     found = _best(tools, terms, context, least, also, text, rules)
-    own = own_terms(text, rules, drop)
-    if found[0] is not None and len(terms) > len(own):
+    own = own_terms(text, rules, drop) if found[0] is not None else None  # read only when a tool is found
+    if own is not None and len(terms) > len(own):
         found = (_hint_decides(tools, own, terms, context, least, text, rules) or found[0], found[1])
     if (found[0] is None or also > 0) and (more := synonym_terms(terms, rules)) is not None:
         # none found: by the synonyms; else the contenders by them (a clause may find its tool by one)
         again = _best(tools, more, context, least, also, text, rules)
         found = again if found[0] is None else (found[0], again[1])
     name = found[0]
-    if name is None or drop or not (capital := capitalised(text, own)):
+    if name is None or drop or not (capital := capitalised(text, own_terms(text, rules) if own is None else own)):
         return found  # the usual case
     if word_score(name, tools[name].description, term_keys(capital)) and (placed := placed_out(text, capital, rules)):
         again = _picks(text, tools, context, rules, least, also, placed)

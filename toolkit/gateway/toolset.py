@@ -176,8 +176,8 @@ class ToolSet:
         least = rules.generic.min_score if least is None else least
         totals = self._totals(tools, terms, names, descriptions, context)
         found = self._chosen(tools, totals, terms, least, also, text, rules)
-        own = own_terms(text, rules, drop)
-        if found[0] is not None and len(terms) > len(own):
+        own = own_terms(text, rules, drop) if found[0] is not None else None  # read only when a tool is found
+        if own is not None and len(terms) > len(own):
             by_own = self._totals(tools, own, names, descriptions, context)
             found = (self._hint_decides(tools, totals, by_own, terms, least, text, rules) or found[0], found[1])
         if (found[0] is None or also > 0) and (more := synonym_terms(terms, rules)) is not None:
@@ -186,7 +186,7 @@ class ToolSet:
             )
             found = again if found[0] is None else (found[0], again[1])
         name = found[0]
-        if name is None or drop or not (capital := capitalised(text, own)):
+        if name is None or drop or not (capital := capitalised(text, own_terms(text, rules) if own is None else own)):
             return found  # the usual case
         tool = next(p for p in tools if p.name == name)
         if _keyword_totals([tool], term_keys(capital), tool.name_words, tool.description_words)[0] and (

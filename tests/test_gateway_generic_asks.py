@@ -185,7 +185,8 @@ LENGTH = fn(
         ("how many km is a mile?", {"value": 1, "from_unit": "mile", "to_unit": "km"}),
         ("how many ft are in 2 km of length?", {"value": 2, "from_unit": "km", "to_unit": "ft"}),
         ("convert 3 miles to km", {"value": 3, "from_unit": "mile", "to_unit": "km"}),
-        ("how many feet in a mile", None),  # feet is no value of the enum (ft is): asked, not a mile to a mile
+        # feet is no value of the enum, but ft's name ([generic.units]): read as ft (was asked for, not a mile to a mile)
+        ("how many feet in a mile", {"value": 1, "from_unit": "mile", "to_unit": "ft"}),
     ],
 )
 def test_one_enum_value_named_for_two_fields_of_that_enum_asks_for_the_second(text, expected):

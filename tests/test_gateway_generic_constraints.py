@@ -118,7 +118,8 @@ def unique(items: dict, count: int, **more) -> list:
         ({"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1}, 3, [0.5, 0.25, 0.75]),
         ({"type": "boolean"}, 2, [False, True]),
         ({"enum": ["a", "b", "c"]}, 3, ["a", "b", "c"]),
-        ({"type": "string", "format": "date"}, 3, ["2026-01-01", "2026-01-02", "2026-01-03"]),
+        # "tomorrow" is the day after the gateway's fixed today ([generic.relative_dates]); the others are made
+        ({"type": "string", "format": "date"}, 3, ["2026-12-02", "2026-01-02", "2026-01-03"]),
         ({"type": "string", "pattern": r"^[A-Z]{2}\d$"}, 3, ["AA0", "AA1", "AA2"]),
         ({"type": "string"}, 5, ["look", "order", "tomorrow", "tomorrow 2", "tomorrow 3"]),
         ({"type": "string", "maxLength": 1}, 3, ["p", "2", "3"]),

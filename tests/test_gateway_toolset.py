@@ -26,6 +26,7 @@ WORDS = sorted(
     | {"天气", "会议", "订单", "时间", "the", "a", "time", "12:00", "UTC", "Tokyo", "dollars", "42", "record"}
     | {"rain", "train", "model", "weather", "get_weather", "getweather", "e-mail", "mail", "sunny"}
     | {"what's", "put", "calendar", "calendar?", "明天日历上有什么安排？"}
+    | {"find", "movies", "flights", "search", "km", "mi", "5km", "FT", "convert"}
 )
 SHOP = [
     {"type": "function", "function": {"name": n, "description": d, "parameters": {"type": "object", "properties": {}}}}
@@ -73,6 +74,15 @@ WORDED = [
     _fn("create_event", "Create a calendar event", {"title": {"type": "string"}}, ["title"]),
     _fn("list_events", "List the events on the calendar", {}, []),
 ]
+# names whose verb two tools share ("find"): a term in a name's verb only scores 1, in its object 2; a unit's
+# code shorter than a search term ("km") picks by its hints
+VERBED = [
+    _fn("find_flights", "Find flights to a city", {"city": {"type": "string"}}, ["city"]),
+    _fn("search_movies", "Search films by title", {"query": {"type": "string"}}, ["query"]),
+    _fn("find", "Find anything", {"query": {"type": "string"}}, ["query"]),
+    _fn("convert_units", "Convert between units", {"value": {"type": "number"}}, ["value"]),
+    _fn("convert_currency", "Convert between currencies", {"amount": {"type": "number"}}, ["amount"]),
+]
 CONTEXT = "Skills: refunds — handle a refund request. weather-report — a forecast for a city. calendar: book a meeting."
 
 
@@ -102,6 +112,7 @@ def _unruled(tools):
     words=st.lists(st.sampled_from(WORDS) | st.text(max_size=6), max_size=6),
     extra=st.sampled_from(
         [[], [ENUMS], SHOP, [ENUMS, *SHOP], TIED, TIED[::-1], [*TIED[2:], ENUMS, *TIED[:2]], WORDED, WORDED[::-1]]
+        + [VERBED, VERBED[::-1]]
     ),
     context=st.sampled_from(["", CONTEXT, "refunds calendar"]),
 )
@@ -116,7 +127,7 @@ def test_prepared_pick_is_the_plain_pick(indices, words, extra, context):
 @settings(max_examples=100, deadline=None)
 @given(indices=st.lists(st.integers(0, len(TOOLS) - 1), min_size=2, max_size=10, unique=True), data=st.data())
 def test_prepared_pick_among_a_part_is_the_plain_pick_of_that_part(indices, data):
-    tools = [TOOLS[i] for i in indices] + [ENUMS, *TIED, *WORDED]
+    tools = [TOOLS[i] for i in indices] + [ENUMS, *TIED, *WORDED, *VERBED]
     names = [t["function"]["name"] for t in tools]
     among = set(data.draw(st.lists(st.sampled_from(names), min_size=1)))
     text = " ".join(data.draw(st.lists(st.sampled_from(WORDS), min_size=1, max_size=5)))

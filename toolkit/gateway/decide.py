@@ -353,7 +353,8 @@ def _clause_calls(
     in Tokyo", "查一下北京天气，再把100美元换成人民币"), when they pick two or more: each filled from its own
     clauses (`generic.fill_clause`: what they leave out from the whole text). A clause picks a tool only by
     `[generic] clause_min_score` (a word in its name, two in its description: "I need to leave for the
-    airport" is no flight search), and calls it only when the clause answers it (`fill_clause`: "I paid 20
+    airport" is no flight search), by a word of its own, not a hint alone ("exchange rate between USD and JPY":
+    "JPY" is the rate's second currency, no conversion), and calls it only when the clause answers it (`fill_clause`: "I paid 20
     dollars for the book" gives a hotel no city; the clause that does answer is called alone, though the
     shared word tied the whole text's pick). None for a text of one clause, or whose clauses pick one tool
     ("北京和上海的天气"), or longer than `_MAX_CLAUSE_TEXT`: the whole text's pick is the call. Asked only
@@ -364,8 +365,11 @@ def _clause_calls(
         return ()
     parts: dict[str, list[str]] = {}
     least = max(rules.generic.min_score, rules.generic.clause_min_score)
+    hints = rules.generic.hints
     for part in clauses.split(text, _MAX_CLAUSES)[:_MAX_CLAUSES]:
-        name = picked(part, least)[0] if part and not part.isspace() else None
+        if not part or part.isspace() or (hints and hints.keys() >= set(search_terms(part, rules))):
+            continue  # no clause, or only words a hint is about: a list's next value ("rate of USD and JPY")
+        name = picked(part, least)[0]
         if name is not None:
             parts.setdefault(name, []).append(part)
     if len(parts) < 2:

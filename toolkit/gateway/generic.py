@@ -34,12 +34,14 @@ choice, pattern, format or length; items asking only a format take every such fa
 text within bounds (one a date, time, email, URL or uuid is written with last: "on 2026/12/03 costing
 $1,250" is 1250), `false`. A string is cut to `maxLength` or padded with `_` to `minLength`,
 whatever it came from. A date fact is a day of the calendar, written `2026-12-04`, `2026/12/4`, `2026.12.4`, `2026年12月4日`,
-`Dec 4, 2026` or `4 December 2026` (full-width digits too; `2026-02-30` is none; `12月4日` has no year, `12/03/2026` no order, `明天` is no date). A string with a `pattern` keeps its value when `re.search` finds the
+`Dec 4, 2026` or `4 December 2026` (full-width digits too; `2026-02-30` is none; `12月4日` has no year, `12/03/2026` no order), or a day named relative to the gateway's fixed today (`[generic.relative_dates]`:
+"tomorrow", "next Monday", `明天`, `下周一`; never the wall clock). A string with a `pattern` keeps its value when `re.search` finds the
 pattern in it (searched only in a value no longer than the pattern's `search_limit`: `.*a.*b` in
 125 characters, `^[a-z ]+$` in any), else a word of the text the pattern is found in (no stopword; the
 k-th string of one pattern the k-th such word: "convert 100 USD to EUR" gives `from` USD, `to` EUR;
 a word is also read in ASCII, `ＵＳＤ` as USD, and as the runs of letters and digits it is glued from,
-`100USD` as 100 and USD),
+`100USD` as 100 and USD; else the code of a currency the text names by its name that the pattern is found
+in: "from euros to yen" gives EUR, JPY),
 else a short string built from the pattern (`toolkit.gateway.patterned`;
 the value as it was when the pattern cannot be built: lookarounds, backreferences, a pattern that
 does not compile or would build over 1,000 characters; the first of its first strings that meets
@@ -85,7 +87,7 @@ took 4.6 s, a 1 MiB request would have taken minutes); a value is pointed at in 
 `_MAX_CHARS` characters.
 
 Leaves out: understanding. "Tokyo" becomes `Asia/Tokyo` only as the tz database names it
-(`toolkit.gateway.zones`, 东京 too: not Beijing, not 北京, which are asked about: `unzoned`), "tomorrow" is not a date,
+(`toolkit.gateway.zones`, 东京 too: not Beijing, not 北京, which are asked about: `unzoned`), "in three days" is no day,
 and a question that shares a word with an unrelated tool's description calls that tool.
 """
 
@@ -288,23 +290,67 @@ def term_keys(terms: list[str]) -> list[str]:
     return [" " + t if t.isascii() and t.isalnum() else worded(t) for t in terms]
 
 
+def name_parts(name: str) -> tuple[str, str]:
+    """A tool's `name_worded` name cut into its verb (its first word) and its object (the rest): `find_flights`
+    is find, flights; a name of one word is all object (`translate`, `weather`), its verb ""."""
+    named = name_worded(name)
+    first = named.find(" ")
+    cut = named.find(" ", first + 1) if first != -1 else -1
+    return (named[:cut], named[cut:]) if cut != -1 else ("", named)
+
+
 def word_score(name: str, description: str, keys: list[str]) -> int:
     """LangChain4j's keyword score (`toolkit.search.keyword.score_text`: 2 a term in the name, 1 in the
     description), each term (`term_keys`) found only where a word of them starts (`worded`, `name_worded`):
-    the week-8 search finds a term inside any word, a stranger's "will it rain?" is no `train_model`."""
-    return _pair_score(name_worded(name), worded(description), keys)
+    the week-8 search finds a term inside any word, a stranger's "will it rain?" is no `train_model`. A term
+    only in the name's verb (`name_parts`) scores 1: the object the user names says more than the verb two
+    tools share ("find movies with Tom Hanks" is `search_movies`, not `find_flights` by "find")."""
+    verb, thing = name_parts(name)
+    described = worded(description)
+    return _name_score(verb, thing, keys) + sum([k in described for k in keys])
+
+
+def _name_score(verb: str, thing: str, keys: list[str]) -> int:
+    return sum([2 if k in thing else k in verb for k in keys])
 
 
 def _pair_score(named: str, described: str, keys: list[str]) -> int:
     return sum([2 * (k in named) + (k in described) for k in keys])
 
 
-def pick_terms(text: str, rules: Rules) -> list[str]:
-    """`search_terms`, then the `[generic.hints]` of each (each term once): what a tool is picked by
-    ("dollars" is about a currency). Only picking reads hints; an argument of search terms is the user's
-    own words. The terms are looked up in C (`isdisjoint`) first: most texts have no hint."""
+def own_terms(text: str, rules: Rules, drop: frozenset[str] = frozenset()) -> list[str]:
+    """`search_terms`, without those of `drop` (the words of a place the text names: `placed_out`)."""
     terms = search_terms(text, rules)
+    return [t for t in terms if t not in drop] if drop else terms
+
+
+def capitalised(text: str, own: list[str]) -> list[str]:
+    """The user's terms (`own`, lower-cased) the text writes capitalised ("New", "York"): a place's words may be
+    among them (`placed_out`). None in a text without capitals, found without a regular expression."""
+    if text.islower():
+        return []
+    return [t for t in own if t.isascii() and t.capitalize() in text]
+
+
+def placed_out(text: str, capital: list[str], rules: Rules) -> frozenset[str]:
+    """The terms of `capital` (`capitalised`) that are words of a place the text names (`_place_words`), no hint's
+    word ("to EUR" is a currency): asked only when one of them scores the tool picked ("convert 14:30 from London
+    to New York" is no `get_news` by "new"), so the place regex is read only then."""
+    placed = _place_words(text, rules).difference(rules.generic.hints)
+    return frozenset(t for t in capital if t in placed)
+
+
+def pick_terms(text: str, rules: Rules, drop: frozenset[str] = frozenset()) -> list[str]:
+    """`search_terms` (without `drop`: `own_terms`), then the words of the text shorter than `min_word` that are
+    hints' (`short_hints`: "km", "ft" are units' codes, a converter's terms), then the `[generic.hints]` of each
+    (each term once): what a tool is picked by ("dollars" is about a currency). Only picking reads hints; an
+    argument of search terms is the user's own words. The terms are looked up in C (`isdisjoint`) first: most
+    texts have no hint."""
+    terms = own_terms(text, rules, drop)
     hints = rules.generic.hints
+    short = rules.generic.short_hints if hints else None
+    if short is not None and (found := short.findall(text[:_MAX_CHARS])):  # "3 mi in km": a unit's code
+        terms = list(dict.fromkeys(terms + [w.lower() for w in found]))
     if not hints or not terms or hints.keys().isdisjoint(terms):
         return terms
     return list(dict.fromkeys(terms + [other for term in terms for other in hints.get(term, ())]))
@@ -332,17 +378,38 @@ def picks(
 ) -> tuple[str | None, int]:
     """`pick`'s answer, and how many tools score at least `also` (0 when `also` is 0) by the terms and their
     synonyms: fewer than two, and no clause of the text can pick two tools (`decide._clause_calls`)."""
-    terms = pick_terms(text, rules)
+    return _picks(text, tools, context, rules, least, also, frozenset())
+
+
+def _picks(
+    text: str,
+    tools: dict[str, ToolInfo],
+    context: str,
+    rules: Rules,
+    least: int | None,
+    also: int,
+    drop: frozenset[str],
+) -> tuple[str | None, int]:
+    """`picks` by the terms without `drop`; once more without the words of a place that picked the tool
+    (`placed_out`), unless that finds none."""
+    terms = pick_terms(text, rules, drop)
     if not terms:
         return None, 0
     least = rules.generic.min_score if least is None else least
     found = _best(tools, terms, context, least, also, text, rules)
-    if found[0] is not None and len(terms) > len(own := search_terms(text, rules)):
+    own = own_terms(text, rules, drop) if found[0] is not None else None  # read only when a tool is found
+    if own is not None and len(terms) > len(own):
         found = (_hint_decides(tools, own, terms, context, least, text, rules) or found[0], found[1])
     if (found[0] is None or also > 0) and (more := synonym_terms(terms, rules)) is not None:
         # none found: by the synonyms; else the contenders by them (a clause may find its tool by one)
         again = _best(tools, more, context, least, also, text, rules)
         found = again if found[0] is None else (found[0], again[1])
+    name = found[0]
+    if name is None or drop or not (capital := capitalised(text, own_terms(text, rules) if own is None else own)):
+        return found  # the usual case
+    if word_score(name, tools[name].description, term_keys(capital)) and (placed := placed_out(text, capital, rules)):
+        again = _picks(text, tools, context, rules, least, also, placed)
+        return again if again[0] is not None else found
     return found
 
 
@@ -789,6 +856,10 @@ def missing(schema: Any, text: str, facts: Facts, rules: Rules, arguments: dict[
         return "currency", asking["currency"][-1]
     if (same := _one_choice_twice(filler, arguments)) is not None:
         return "field", same
+    if (invented := _made_up_format(filler, asking.get("format", ()), arguments)) is not None:
+        return "field", invented
+    if (again := _one_day_twice(filler, [*asking.get("date", ()), *asking.get("format", ())], arguments)) is not None:
+        return "field", again
     if (unoffered := _unoffered_language(filler)) is not None:
         return "choice", unoffered
     phrased = [n for names in asking.values() for n in names if filler.phrased(n)]
@@ -799,6 +870,47 @@ def missing(schema: Any, text: str, facts: Facts, rules: Rules, arguments: dict[
         values = [arguments.get(n) for n in places]
         field = next((n for n, v in zip(places, values) if values.count(v) > 1 and filler.phrase(n) is None), None)
     return ("field", field) if field is not None else None
+
+
+_ASKED_FORMATS = ("date", "date-time", "email", "uri", "uuid")
+"""The string formats whose value a text gives (`_FORMAT_FACTS`) and a model asks for when it does not."""
+
+
+def _made_up_format(filler: _Filler, names: Any, arguments: dict[str, Any]) -> str | None:
+    """The first of the required string fields `names` (each of a `format`) whose value is its format's made-up one
+    (`_FORMATS`: the text gives no day, address, link or uuid) where the schema offers none of its own (no
+    `default`, no example): "book a room for Alice" to `book_room(day: date)` is no booking on 2026-01-01, but a
+    question of which day ("tomorrow", "next Monday", "明天" are days: `[generic.relative_dates]`). None when
+    every such field took a value the text gives (the usual case), or a format no text is read for."""
+    properties = filler.resolve(filler.root, 0).get("properties")
+    for name in names:
+        sub = properties.get(name) if isinstance(properties, dict) else None
+        if not isinstance(sub, dict) or (fmt := sub.get("format")) not in _ASKED_FORMATS:
+            continue
+        if "default" in sub or _example(sub) is not None:
+            continue
+        if arguments.get(name) == _FORMATS[fmt] and _FORMATS[fmt] not in filler.text:
+            return name
+    return None
+
+
+def _one_day_twice(filler: _Filler, names: list[str], arguments: dict[str, Any]) -> str | None:
+    """The second of two required fields asking for a day (by name or by the `date` format; not a `date-time`, whose
+    times may differ) that took the same day when the text names only one: "a hotel in Paris tomorrow" gives a
+    check-in, not a check-out the same day. None in the usual case (fewer than two such fields, or two days named)."""
+    properties = filler.resolve(filler.root, 0).get("properties")
+    days: dict[str, str] = {}
+    for name in names:
+        sub = properties.get(name) if isinstance(properties, dict) else None
+        value = arguments.get(name)
+        if not isinstance(sub, dict) or type(value) is not str:
+            continue
+        if sub.get("format") != "date-time" and filler.wants_fact(name, sub) == "date":
+            if value in days.values() and "default" not in sub:
+                pattern = filler.rules.generic.facts.get("date")
+                return name if pattern is not None and len(filler.days(pattern)) == 1 else None
+            days[name] = value
+    return None
 
 
 def _one_choice_twice(filler: _Filler, arguments: dict[str, Any]) -> str | None:
@@ -1163,6 +1275,8 @@ class _Filler:
             named = sorted([v for v in values[:_MAX_ENUM_VALUES] if v in order], key=order.__getitem__)
         if not named and self.rules.generic.language_names is not None:
             named = self.of_languages(values[:_MAX_ENUM_VALUES])
+        if not named and self.rules.generic.unit_names is not None:
+            named = self.of_units(values[:_MAX_ENUM_VALUES], self.text)
         turn = self.turn(tuple([str(v) for v in named]), name) if len(named) > 1 else 0
         return (
             named[min(turn, len(named) - 1)]
@@ -1181,7 +1295,23 @@ class _Filler:
             named = named_values(values, written)
             if len(named) == 1:
                 return named[0]
-        return None
+        named = self.of_units(values, phrase) if self.rules.generic.unit_names is not None else []
+        return named[0] if len(named) == 1 else None
+
+    def of_units(self, values: list[Any], text: str) -> list[Any]:
+        """The `values` that are units of measurement `text` names by a name or code of theirs (`[generic.units]`:
+        "feet" is `ft`, "mi" is `mile`), in the order it names them; none when no value is a unit's."""
+        units = self.rules.generic.units
+        pattern = self.rules.generic.unit_names
+        by_code: dict[str, Any] = {}
+        for value in values:
+            code = units.get(value.lower()) if type(value) is str else None
+            if code is not None:
+                by_code.setdefault(code, value)
+        if not by_code or pattern is None:
+            return []
+        named = (units.get(m.group().lower()) for m in pattern.finditer(text[:_MAX_CHARS]))
+        return list(dict.fromkeys(by_code[code] for code in named if code in by_code))
 
     def of_languages(self, values: list[Any]) -> list[Any]:
         """The `values` that are the ISO 639-1 codes of the languages the text names in words (`[generic.
@@ -1608,8 +1738,8 @@ class _Filler:
             pattern = self.rules.generic.facts.get(fact)
             if pattern is None:
                 self._facts[fact] = None
-            elif fact == "date":  # the first that is a day of the calendar
-                self._facts[fact] = next(filter(None, map(_day, pattern.finditer(self.text))), None)
+            elif fact == "date":  # the first that is a day of the calendar, written or named ("tomorrow")
+                self._facts[fact] = next(iter(self.days(pattern)), None)
             elif fact == "place":  # the first that is no option's value (`options_named`), read up to it
                 named = self.options_named()
                 places = filter(None, map(_group, pattern.finditer(self.text)))
@@ -1626,12 +1756,28 @@ class _Filler:
         if fact not in self._all_facts:
             pattern = self.rules.generic.facts.get(fact)
             matches = pattern.finditer(self.text) if pattern is not None else iter(())
-            found = map(_day, matches) if fact == "date" else map(_group, matches)
-            values = list(dict.fromkeys(filter(None, found)))
+            if fact == "date":
+                values = self.days(pattern) if pattern is not None else []
+            else:
+                values = list(dict.fromkeys(filter(None, map(_group, matches))))
             if fact == "place" and values and (named := self.options_named()):
                 values = [v for v in values if not _holds(v, named)]
             self._all_facts[fact] = values
         return self._all_facts[fact]
+
+    def days(self, pattern: re.Pattern[str]) -> list[str]:
+        """The days of the calendar the text names, in its order, each once (ISO 8601): each match of the `date`
+        fact's `pattern` that is one (`_day`), and each day named relative to the gateway's fixed today
+        (`[generic.relative_dates]`: "tomorrow", "next Monday", "明天", "下周一"). Looked for once."""
+        if "days" not in self._all_facts:
+            text = self.text[:_MAX_CHARS]
+            found = [(m.start(), _day(m)) for m in pattern.finditer(text)]
+            relative = self.rules.generic.relative_dates
+            if relative is not None:
+                found += [(m.start(), relative.on(m)) for m in relative.pattern.finditer(text)]
+                found.sort(key=lambda pair: pair[0])
+            self._all_facts["days"] = list(dict.fromkeys(day for _, day in found if day is not None))
+        return self._all_facts["days"]
 
     def listed(self) -> list[str]:
         """The places of the list the text's first place starts ("weather in Paris, Rome and New York":
@@ -1706,6 +1852,8 @@ def _matching(schema: dict[str, Any], value: str, filler: _Filler) -> str:
         return value
     low, high = _lengths(schema)
     found = filler.pattern_words(pattern, checker, limit, low, high)
+    if not found and filler.currencies():  # a code the text names a currency by ("from euros to yen": EUR, JPY)
+        found = [code for code in filler.currencies() if _searched(checker, code, limit, filler)]
     if found:  # the k-th field of this pattern takes the k-th such word ("from USD to EUR"), or the last
         taken = filler.pattern_taken.get(pattern, 0)
         filler.pattern_taken[pattern] = taken + 1

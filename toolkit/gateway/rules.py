@@ -19,6 +19,7 @@ import re
 import string
 import tomllib
 from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -105,6 +106,66 @@ class Phrase(NamedTuple):
     ask: bool = True
 
 
+class RelativeDates(NamedTuple):
+    """`[generic.relative_dates]`: the days a text names relative to the gateway's own fixed `today` ("tomorrow",
+    "next Monday", "明天", "下周一"), read as days of the calendar (`on`)."""
+
+    today: date
+    """The gateway's today: fixed in the rules, never the wall clock (a reply is the same on any day)."""
+    pattern: re.Pattern[str]
+    """Where a day is named: group `next` a word of `next`, `weekday` a day's name, `day` a word of `days`."""
+    days: dict[str, int]
+    """A word (lower-cased) → how many days from today it is (tomorrow: 1, 昨天: -1)."""
+    weekdays: dict[str, int]
+    """A day's name (lower-cased) → its place in the week (Monday 0)."""
+
+    def on(self, match: re.Match[str]) -> str:
+        """The ISO day a match of `pattern` names: a word of `days` that many days from today; a weekday the
+        first such day from today on, or after a `next` word that day of the week after this one."""
+        word = match.group("day")
+        if word is not None:
+            return (self.today + timedelta(days=self.days[_blanks(word)])).isoformat()
+        weekday = self.weekdays[_blanks(match.group("weekday"))]
+        if match.group("next") is not None:
+            ahead = 7 - self.today.weekday() + weekday  # that day of next week (weeks start on Monday)
+        else:
+            ahead = (weekday - self.today.weekday()) % 7
+        return (self.today + timedelta(days=ahead)).isoformat()
+
+
+def _blanks(word: str) -> str:
+    """A matched word as its table writes it: lower-cased, each run of blanks one space."""
+    return " ".join(word.lower().split())
+
+
+def _relative_dates(data: Any) -> RelativeDates | None:
+    """`[generic.relative_dates]` compiled (None without it). Its `today` must be a TOML date (`today = 2026-12-01`;
+    a date-time is read as its day): a string or a number is refused (`ValueError`, a `ConfigurationError` of
+    `load_rules`), as no day could be counted from it."""
+    if not isinstance(data, dict):
+        return None
+    today = data.get("today")
+    if not isinstance(today, date):
+        raise ValueError(
+            f"[generic.relative_dates] today must be a TOML date such as today = 2026-12-01 (no quotes), got {today!r}"
+        )
+    today = today.date() if isinstance(today, datetime) else today
+    days = {_blanks(str(w)): int(n) for w, n in data.get("days", {}).items()}
+    weekdays = {_blanks(str(w)): int(n) % 7 for w, n in data.get("weekdays", {}).items()}
+
+    def words(names: Any) -> str:
+        written = [
+            "(?<![A-Za-z])" + r"\s+".join(map(re.escape, n.split())) + "(?![A-Za-z])"
+            if n[:1].isascii()
+            else re.escape(n)
+            for n in sorted({_blanks(str(n)) for n in names}, key=len, reverse=True)
+        ]
+        return "|".join(written) or "(?!)"
+
+    pattern = f"(?:(?P<next>{words(data.get('next', ()))})\\s*)?(?P<weekday>{words(weekdays)})|(?P<day>{words(days)})"
+    return RelativeDates(today, re.compile(pattern, re.IGNORECASE), days, weekdays)
+
+
 @dataclass(frozen=True)
 class GenericRules:
     """The `[generic]` section: how to call tools the other rules do not name."""
@@ -161,6 +222,13 @@ class GenericRules:
     phrases: tuple[Phrase, ...] = ()
     """Where the part of the text a field's name points at is (`[[generic.phrases]]`: a pickup, a
     destination, a unit to convert from), for a string no fact, label, default or example fills."""
+    units: dict[str, str] = field(default_factory=dict)
+    """A unit's code or name (lower-cased) → its code (`[generic.units]`: "miles", "mi": mi)."""
+    unit_names: re.Pattern[str] | None = None
+    """Where a unit is named in a text: a name or code of `units` not inside a longer ASCII word, a code of one
+    letter only right after a number, "in" never (`_unit_names`)."""
+    relative_dates: RelativeDates | None = None
+    """The days a text names relative to the gateway's fixed today (`[generic.relative_dates]`), or None."""
 
     @functools.cached_property
     def param_words(self) -> re.Pattern[str]:
@@ -171,6 +239,16 @@ class GenericRules:
     def described_words(self) -> re.Pattern[str]:
         """Matches where any word of `described` is (literally, in a lower-cased description)."""
         return _matcher([word for word, _ in self.described])
+
+    @functools.cached_property
+    def short_hints(self) -> re.Pattern[str] | None:
+        """Where a hint's word shorter than `min_word` is in a text right after a number ("3 mi", "5km"; any case):
+        a unit's code picks a converter though no search term is that short ("mi casa" is no mile). None when no
+        hint is that short."""
+        short = sorted(w for w in self.hints if len(w) < self.min_word and w.isascii() and w.isalnum())
+        if not short:
+            return None
+        return re.compile(f"(?<=\\d)[ \u00a0]?({'|'.join(map(re.escape, short))})(?![A-Za-z0-9_'-])", re.IGNORECASE)
 
     @functools.cached_property
     def ascii_glossary(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
@@ -446,6 +524,9 @@ def _compile_generic(data: dict[str, Any]) -> GenericRules:
             )
             for entry in data.get("phrases", ())
         ),
+        units=(measures := {str(n).lower(): code for code, ns in data.get("units", {}).items() for n in [code, *ns]}),
+        unit_names=_unit_names(measures) if measures else None,
+        relative_dates=_relative_dates(data.get("relative_dates")),
     )
 
 
@@ -470,6 +551,23 @@ def _names(names: dict[str, str]) -> re.Pattern[str]:
         rf"(?<![A-Za-z]){re.escape(n)}(?![A-Za-z])" if n[:1].isascii() and n[:1].isalpha() else re.escape(n)
         for n in sorted(names, key=len, reverse=True)
     ]
+    return re.compile("|".join(written), re.IGNORECASE)
+
+
+def _unit_names(units: dict[str, str]) -> re.Pattern[str]:
+    """The names and codes of `units`, longest first, an ASCII one not inside a longer ASCII word (after a number
+    too: "5km"); a code of one letter only right after a number ("5 m"; "e.g." is no gram); "in" never (a
+    preposition far more often than an inch)."""
+    written = []
+    for name in sorted(units, key=len, reverse=True):
+        if name == "in":
+            continue
+        if not name[:1].isascii() or not name[:1].isalnum():
+            written.append(re.escape(name))
+        elif len(name) == 1:
+            written.append(rf"(?<=\d){re.escape(name)}(?![A-Za-z])|(?<=\d )(?-i:{re.escape(name)})(?![A-Za-z])")
+        else:
+            written.append(rf"(?<![A-Za-z_'-]){re.escape(name)}(?![A-Za-z_'-])")
     return re.compile("|".join(written), re.IGNORECASE)
 
 

@@ -43,10 +43,12 @@ from toolkit.gateway.digest import tools_state
 from toolkit.gateway.generic import (
     ToolInfo,
     broken_tie,
+    capitalised,
     first_enum_groups,
-    name_worded,
+    name_parts,
+    own_terms,
     pick_terms,
-    search_terms,
+    placed_out,
     synonym_terms,
     term_keys,
     tool_finder,
@@ -153,13 +155,29 @@ class ToolSet:
             names, descriptions = _joined(tools)
         if not tools:  # nothing to pick from (the rules name every tool): the text is not read
             return None, 0
-        terms = pick_terms(text, rules)
+        return self._picks(tools, names, descriptions, text, context, rules, least, also, frozenset())
+
+    def _picks(
+        self,
+        tools: list[_Pickable],
+        names: str,
+        descriptions: str,
+        text: str,
+        context: str,
+        rules: Rules,
+        least: int | None,
+        also: int,
+        drop: frozenset[str],
+    ) -> tuple[str | None, int]:
+        """`generic._picks` over the prepared tools."""
+        terms = pick_terms(text, rules, drop)
         if not terms:
             return None, 0
         least = rules.generic.min_score if least is None else least
         totals = self._totals(tools, terms, names, descriptions, context)
         found = self._chosen(tools, totals, terms, least, also, text, rules)
-        if found[0] is not None and len(terms) > len(own := search_terms(text, rules)):
+        own = own_terms(text, rules, drop) if found[0] is not None else None  # read only when a tool is found
+        if own is not None and len(terms) > len(own):
             by_own = self._totals(tools, own, names, descriptions, context)
             found = (self._hint_decides(tools, totals, by_own, terms, least, text, rules) or found[0], found[1])
         if (found[0] is None or also > 0) and (more := synonym_terms(terms, rules)) is not None:
@@ -167,6 +185,15 @@ class ToolSet:
                 tools, self._totals(tools, more, names, descriptions, context), more, least, also, text, rules
             )
             found = again if found[0] is None else (found[0], again[1])
+        name = found[0]
+        if name is None or drop or not (capital := capitalised(text, own_terms(text, rules) if own is None else own)):
+            return found  # the usual case
+        tool = next(p for p in tools if p.name == name)
+        if _keyword_totals([tool], term_keys(capital), tool.name_words, tool.description_words)[0] and (
+            placed := placed_out(text, capital, rules)
+        ):
+            again = self._picks(tools, names, descriptions, text, context, rules, least, also, placed)
+            return again if again[0] is not None else found
         return found
 
     def _chosen(
@@ -288,10 +315,12 @@ class _Pickable:
     """One tool the picker may call: its name and description as `generic.word_score` reads them
     (`generic.name_worded`, `generic.worded`)."""
 
-    __slots__ = ("name", "name_words", "description_words")
+    __slots__ = ("name", "name_words", "verb_words", "object_words", "description_words")
 
     def __init__(self, name: str, info: ToolInfo) -> None:
-        self.name, self.name_words, self.description_words = name, name_worded(name), worded(info.description)
+        self.name, self.description_words = name, worded(info.description)
+        self.verb_words, self.object_words = name_parts(name)
+        self.name_words = self.verb_words + self.object_words
 
 
 def _joined(tools: list[_Pickable]) -> tuple[str, str]:
@@ -299,15 +328,18 @@ def _joined(tools: list[_Pickable]) -> tuple[str, str]:
 
 
 def _keyword_totals(tools: list[_Pickable], keys: list[str], names: str, descriptions: str) -> list[int]:
-    """`generic.word_score` of each tool (2 per term in the name, 1 per term in the description, where a
-    word starts), looking tool by tool only for the terms' `keys` found in `names` (`descriptions`): the
-    tools' worded names (descriptions) joined. A key in none of the joined text is in none of the tools."""
+    """`generic.word_score` of each tool (2 per term in the name's object, 1 in its verb only, 1 per term in the
+    description, where a word starts), looking tool by tool only for the terms' `keys` found in `names`
+    (`descriptions`): the tools' worded names (descriptions) joined. A key in none of the joined text is in
+    none of the tools."""
     totals = [0] * len(tools)
     for key in keys:
         if key in names:
             for i, tool in enumerate(tools):
-                if key in tool.name_words:
+                if key in tool.object_words:
                     totals[i] += 2
+                elif key in tool.verb_words:
+                    totals[i] += 1
         if key in descriptions:
             for i, tool in enumerate(tools):
                 if key in tool.description_words:

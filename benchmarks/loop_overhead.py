@@ -184,9 +184,10 @@ def toolkit_loop(
     from toolkit.memory.windows import ChatMemory
 
     messages = [*history, UserMessage(content=question)]
+    chosen = {} if options is None else {"options": options}  # as a user who sets none writes it
     if memory is not None:
-        return lambda: run_loop(Replaying(replies), messages, tools=tools, memory=memory, options=options).answer
-    return lambda: run_loop(Replaying(replies), messages, tools=tools, memory=ChatMemory(), options=options).answer
+        return lambda: run_loop(Replaying(replies), messages, tools=tools, memory=memory, **chosen).answer
+    return lambda: run_loop(Replaying(replies), messages, tools=tools, memory=ChatMemory(), **chosen).answer
 
 
 def pydantic_ai_case() -> Callable[[], object]:

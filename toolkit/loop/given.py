@@ -45,6 +45,11 @@ def nothing_to_ask(where: str, memory: ChatMemory | None) -> ConfigurationError:
     )
 
 
+_DEFAULT_OPTIONS = LoopOptions()
+"""The options `options=None` stands for (one instance: checking a new one's fields on every turn cost more than
+the rest of a short turn's set-up)."""
+
+
 def given_keywords(where: str, memory: object, options: object, parameters: object, context: object) -> LoopOptions:
     """`run_loop` / `iter_loop`'s `memory=`, `options=`, `parameters=` and `context=` when one is not
     of its usual type: a subclass passes, `options=None` is the default options (as `tools=None` is
@@ -56,7 +61,7 @@ def given_keywords(where: str, memory: object, options: object, parameters: obje
             f"{where}: memory= takes a ChatMemory, and got {described(memory)}; {memory_fix(memory)}"
         )
     if options is None:
-        options = LoopOptions()
+        options = _DEFAULT_OPTIONS  # frozen: the one instance `run_loop`'s own default is
     elif not isinstance(options, LoopOptions):
         fix = (
             "pass options=LoopOptions(**options)"

@@ -3,26 +3,13 @@ what is asked for instead of a made-up day, address or uuid, the object a user n
 share, both currencies of a rate, units by their short codes, weather words, a name or a room as the phrase.
 """
 
-import json
-
 import pytest
+from test_gateway_generic_asks import S, fn, turn
 
 from toolkit import data
 from toolkit.errors import ConfigurationError
-from toolkit.gateway.core import GatewayConfig, respond
 from toolkit.gateway.rules import load_rules
 
-
-def fn(name, description, properties, required=None):
-    schema = {
-        "type": "object",
-        "properties": properties,
-        "required": list(properties if required is None else required),
-    }
-    return {"type": "function", "function": {"name": name, "description": description, "parameters": schema}}
-
-
-S = {"type": "string"}
 DAY = {"type": "string", "format": "date"}
 UNITS = {"type": "string", "enum": ["m", "km", "mi", "ft", "kg", "lb"]}
 FLIGHTS = fn(
@@ -57,15 +44,6 @@ CONVERT_MONEY = fn(
     {"amount": {"type": "number"}, "from_currency": S, "to_currency": S},
 )
 TRANSLATE = fn("translate_text", "Translate text into another language", {"text": S, "target_language": S})
-
-
-def turn(text, tools):
-    """(calls as (name, arguments), the text reply) of one user message."""
-    reply = respond({"model": "m", "messages": [{"role": "user", "content": text}], "tools": tools}, GatewayConfig())
-    assert reply.status == 200, reply.body
-    message = reply.body["choices"][0]["message"]
-    calls = [(c["function"]["name"], json.loads(c["function"]["arguments"])) for c in message.get("tool_calls") or ()]
-    return calls, message.get("content")
 
 
 # --- days ------------------------------------------------------------------------------------------

@@ -27,7 +27,7 @@ from pydantic_core import PydanticSerializationError, to_jsonable_python
 
 from toolkit.chat.messages import AssistantMessage, Message, ToolResultMessage, dump_message
 from toolkit.errors import ConfigurationError, a_or_an
-from toolkit.tools.result_text import holds_iterator, is_iterator
+from toolkit.tools.result_text import iterator_place
 from toolkit.tools.set_order import holds_set, sets_sorted
 from toolkit.unicode import is_utf8
 
@@ -80,36 +80,21 @@ def _free_form(message: Message) -> list[tuple[str, dict[str, Any]]]:
     return []
 
 
-def _read_once(value: object, path: str, depth: int = 0) -> str | None:
+def _read_once(value: object, path: str) -> str | None:
     """What in `value` is an iterator (a generator, `map`, `iter(rows)`), or None. JSON reads one to
     its end: the first write (or `ToolOutput`'s check) empties it, and what a later write keeps is
-    what is left of it (`SqliteStore` kept `[]`, `InMemoryStore` the emptied iterator). Looked for
-    through dicts, lists, tuples and sets by path, in other objects (a dataclass, a pydantic model) as
-    `call_text` looks; a cycle ends at `_DEPTH` levels (JSON refuses it afterwards)."""
-    kind = type(value)
-    if kind in _SCALARS or depth > _DEPTH:
+    what is left of it (`SqliteStore` kept `[]`, `InMemoryStore` the emptied iterator). Named by its
+    path through dicts, lists, tuples and sets, or as the object holding it (`iterator_place`)."""
+    place = iterator_place(value)
+    if place is None:
         return None
-    if isinstance(value, dict):
-        for key, item in value.items():
-            found = _read_once(item, f"{path}[{key!r}]", depth + 1)
-            if found is not None:
-                return found
-        return None
-    if isinstance(value, (list, tuple, set, frozenset)):
-        for position, item in enumerate(value):
-            found = _read_once(item, f"{path}[{position}]", depth + 1)
-            if found is not None:
-                return found
-        return None
-    if is_iterator(kind):
-        return f"{path} is {a_or_an(kind.__name__)}, which is read only once ({_EMPTIED}); give a list: list(...)"
-    if holds_iterator(value):
-        return f"{path} holds an iterator, which is read only once ({_EMPTIED}); give lists instead"
-    return None
+    keys, kind = place
+    where = path + "".join(f"[{key!r}]" for key in keys)
+    if kind is None:
+        return f"{where} holds an iterator, which is read only once ({_EMPTIED}); give lists instead"
+    return f"{where} is {a_or_an(kind.__name__)}, which is read only once ({_EMPTIED}); give a list: list(...)"
 
 
-_SCALARS = frozenset({str, int, float, bool, type(None), bytes})
-_DEPTH = 100
 _EMPTIED = "writing it empties it: what a later write keeps is what is left of it"
 
 

@@ -282,7 +282,50 @@ def _iterator_text(items: Iterator[Any]) -> str:
 def holds_iterator(value: Any) -> bool:
     """An iterator is `value` or is nested in it: in a dict, list, tuple, set, deque, dataclass or
     pydantic model (what JSON would read to its end). Reads nothing."""
-    return _holds(value, is_iterator)
+    return iterator_place(value) is not None
+
+
+def iterator_place(value: Any) -> tuple[list[Any], type | None] | None:
+    """Where an iterator is in `value` (the first one), or None when none is: the keys and
+    positions that reach it through dicts, lists, tuples and sets, and its type; None as the type
+    when it is inside the object those keys reach (a deque, dataclass or pydantic model, looked
+    into as `_nested` does). Reads nothing; `_DEPTH` levels at most, so a cycle ends."""
+    keys: list[Any] = []
+    found = _iterator_in(value, keys, 0)
+    if found is None:
+        return None
+    keys.reverse()
+    return keys, None if found is _Inside else found
+
+
+class _Inside:
+    """`_iterator_in`'s answer for an iterator inside an object it does not look into by key."""
+
+
+def _iterator_in(value: Any, keys: list[Any], depth: int) -> type | None:
+    """The type of the first iterator in `value` (`_Inside` for one in an object that is no dict,
+    list, tuple or set), with the keys that reach it appended to `keys` last first; None: none."""
+    kind = type(value)
+    if kind in _HOLDS_NOTHING or depth > _DEPTH:
+        return None
+    items: Iterable[tuple[Any, Any]]
+    if isinstance(value, dict):
+        items = value.items()
+    elif isinstance(value, (list, tuple, set, frozenset)):
+        items = enumerate(value)
+    elif is_iterator(kind):
+        return kind
+    elif _may_hold(kind):
+        inside = any(_iterator_in(item, [], depth + 1) is not None for item in _nested(value) or ())
+        return _Inside if inside else None
+    else:
+        return None
+    for key, item in items:
+        found = _iterator_in(item, keys, depth + 1)
+        if found is not None:
+            keys.append(key)
+            return found
+    return None
 
 
 def is_iterator(kind: type) -> bool:
@@ -374,7 +417,7 @@ def _kinds_in(value: Any) -> set[type]:
 
 
 _DEPTH = 100
-"""How deep `holds_iterator` looks (JSON this deep is a cycle, or nothing a model could read)."""
+"""How deep `iterator_place` and `_kinds_in` look (JSON this deep is a cycle, or nothing a model could read)."""
 
 
 def _may_hold(kind: type) -> bool:

@@ -7,6 +7,7 @@ configure a custom ToolExecutionErrorHandler ...")`, and seed 000 §3.5's table 
 the conversation. A policy of one's own is silent, as a custom handler is there; the log holds the sanitised
 text the model reads, never the secret the exception quoted."""
 
+import asyncio
 import logging
 
 import pytest
@@ -64,3 +65,37 @@ def test_a_policy_of_ones_own_is_not_logged(caplog, policy):
     except ToolExecutionError:
         pass
     assert warnings(caplog) == []
+
+
+IN_A_RUNNING_LOOP = (
+    " (this turn runs inside a running event loop, as a Jupyter cell does, where asyncio.run cannot start "
+    "another: run the coroutine on a thread of its own inside the tool, "
+    "ThreadPoolExecutor(1).submit(asyncio.run, coro).result(), or give the turn LoopOptions(tool_timeout=...), "
+    "which runs each call on a thread of its own)"
+)
+
+
+def test_a_tool_calling_asyncio_run_in_a_running_event_loop_is_logged_with_the_fix(caplog):
+    """A tool that runs its async client with asyncio.run (the fix the toolkit gives for an async call)
+    works in a script but fails in a Jupyter cell, whose thread runs an event loop: the developer's
+    warning says why and what works there; the model reads the tool's failure as ever."""
+    caplog.set_level(logging.WARNING, logger="toolkit")
+
+    def run(call, context):
+        async def stock() -> str:
+            return "12"
+
+        coro = stock()
+        try:
+            return asyncio.run(coro)
+        finally:
+            coro.close()
+
+    async def cell():
+        model = ScriptedModel([call("stock", id="c1"), "sorry"])
+        run_loop(model, "how many?", tools=[Tool(ToolSpec("stock", "Reads the stock."), run)])
+        return model.requests[1].messages[-1].content
+
+    read = asyncio.run(cell())
+    assert read == "Tool 'stock' failed: RuntimeError: asyncio.run() cannot be called from a running event loop"
+    assert warnings(caplog) == [("toolkit.tools", logging.WARNING, read + IN_A_RUNNING_LOOP + HINT)]

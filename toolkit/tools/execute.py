@@ -145,8 +145,28 @@ def report_execution_error(error: Exception, call: ToolCall) -> str:
     on the `toolkit.tools` logger saying so, as LangChain4j's default handler logs one (a policy of
     one's own is silent)."""
     text = str(error)
-    log.warning("%s%s", text, LOGGED_HINT)
+    log.warning("%s%s%s", text, _in_a_running_loop(error), LOGGED_HINT)
     return text
+
+
+def _in_a_running_loop(error: Exception) -> str:
+    """The note for a tool whose `asyncio.run` met the event loop its thread runs (a Jupyter cell's:
+    the toolkit's own fix for an async call, which works in a script), or ""."""
+    cause = error.__cause__
+    if isinstance(cause, RuntimeError) and str(cause).startswith(_ASYNCIO_RUN_REFUSED):
+        return IN_A_RUNNING_LOOP
+    return ""
+
+
+_ASYNCIO_RUN_REFUSED = "asyncio.run() cannot be called from a running event loop"
+"""What `asyncio.run` raises on a thread whose event loop is running (the same in 3.11 to 3.13)."""
+IN_A_RUNNING_LOOP = (
+    " (this turn runs inside a running event loop, as a Jupyter cell does, where asyncio.run cannot start "
+    "another: run the coroutine on a thread of its own inside the tool, "
+    "ThreadPoolExecutor(1).submit(asyncio.run, coro).result(), or give the turn LoopOptions(tool_timeout=...), "
+    "which runs each call on a thread of its own)"
+)
+"""What the default execution policy's warning adds for a tool's `asyncio.run` in a running event loop."""
 
 
 LOGGED_HINT = (

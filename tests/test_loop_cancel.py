@@ -313,3 +313,37 @@ def test_a_timeout_expiring_on_in_thread_raises_timeout_error_and_stops_the_turn
 
     assert asyncio.run(main()) == "done"
     assert gate.ran == ["charge A1"] and valid(memories("u1").messages())
+
+
+WAITED = (
+    "this turn had not begun: it was waiting for the turn before it on memory id 'u1' to end (one turn at a time "
+    "on a memory id), and nothing of it was stored or sent; that turn is still running, in another thread or "
+    "process (a turn whose task was cancelled runs on until the call it runs returns): a call that may hang can "
+    "be given a time limit, LoopOptions(tool_timeout=30), which answers it after 30 s and lets its turn end"
+)
+
+
+class Interrupted:
+    """A turn lock's own lock, held by another turn: the wait for it is ended by Ctrl-C."""
+
+    def acquire(self, blocking=True, timeout=-1):
+        if blocking:
+            raise KeyboardInterrupt
+        return False
+
+
+@pytest.mark.parametrize("through", ["run_loop", "ai_service"])
+def test_ctrl_c_while_a_turn_waits_for_the_turn_before_it_says_so(through):
+    """A turn whose task was cancelled while its call hangs (a sync tool that never returns) holds its
+    memory id: the next turn on it waits, silently; Ctrl-C then said nothing (a bare KeyboardInterrupt)."""
+    memories = memory_per_id()
+    memory = memories("u1")
+    memory.lock._mutex = Interrupted()  # the turn before holds it
+    model = ScriptedModel(["hi"])
+    with pytest.raises(KeyboardInterrupt) as raised:
+        if through == "run_loop":
+            run_loop(model, "next", memory=memory)
+        else:
+            ai_service(Assistant, model=model, memory=memories).chat("u1", "next")
+    assert raised.value.__notes__ == [WAITED]
+    assert model.requests == [] and memory.messages() == []

@@ -177,7 +177,7 @@ from toolkit.loop.time_limit import finished
 from toolkit.loop.together import run_together
 from toolkit.memory.answers import open_calls
 from toolkit.memory.handouts import Handouts
-from toolkit.memory.turns import TurnRLock, serving
+from toolkit.memory.turns import TurnRLock, serving, wait_for_turn
 from toolkit.memory.windows import SHOWN, ChatMemory, InMemoryStore, shown
 from toolkit.tools import redact
 from toolkit.tools.decorator import InvocationContext, ReturnBehavior, TurnParameters
@@ -407,7 +407,7 @@ class _OneTurn:
         if not lock.acquire(False):  # held: by another turn, or by the turn whose tool this is (it waits for us)
             if _holder(_IN_TURN.get(id(lock))) in serving():
                 raise self.nested(_ON_A_ROUND_THREAD)
-            lock.acquire()
+            wait_for_turn(lock, self.memory.id)
         if id(lock) in _IN_TURN:
             if self.running(lock):
                 lock.release()

@@ -406,6 +406,42 @@ class _LockFile:
         fcntl.lockf(self.fd, fcntl.LOCK_UN, 1, offset)
 
 
+def wait_for_turn(lock: TurnLockLike, memory_id: str) -> None:
+    """`lock.acquire()` for a turn on `memory_id` that must wait for the turn before it (the loop and
+    `ai_service` wait without a timeout); a Ctrl-C while it waits says what it waited for, and what
+    keeps a turn running that long (a call that hangs, whose task was cancelled: `in_thread`)."""
+    try:
+        lock.acquire()
+    except KeyboardInterrupt as exc:
+        exc.add_note(WAITED_NOTE.format(id=_shown_id(memory_id)))
+        raise
+
+
+WAITED_NOTE = (
+    "this turn had not begun: it was waiting for the turn before it on memory id {id} to end (one turn at a time "
+    "on a memory id), and nothing of it was stored or sent; that turn is still running, in another thread or "
+    "process (a turn whose task was cancelled runs on until the call it runs returns): a call that may hang can "
+    "be given a time limit, LoopOptions(tool_timeout=30), which answers it after 30 s and lets its turn end"
+)
+"""Noted on a Ctrl-C that ended a turn's wait for the memory id's turn lock (`wait_for_turn`)."""
+
+
+class TurnHeld:
+    """`with lock:` for a turn on `memory_id` (`ai_service` around its loop), its wait `wait_for_turn`'s."""
+
+    __slots__ = ("lock", "memory_id")
+
+    def __init__(self, lock: TurnLockLike, memory_id: str) -> None:
+        self.lock, self.memory_id = lock, memory_id
+
+    def __enter__(self) -> None:
+        if not self.lock.acquire(False):
+            wait_for_turn(self.lock, self.memory_id)
+
+    def __exit__(self, *exc: Any) -> None:
+        self.lock.release()
+
+
 def _shown_id(memory_id: str) -> str:
     """`repr(memory_id)` cut to 80 characters, as `toolkit.memory.windows.shown` cuts it (which
     imports this module): an error stays one short line whatever the id's length."""

@@ -80,6 +80,7 @@ import types
 import typing
 import weakref
 from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar, overload
 
@@ -92,7 +93,7 @@ from toolkit.errors import CallerError, ConfigurationError, OutputParsingError, 
 from toolkit.loop.cut_off import CUT_WORDS
 from toolkit.loop.run import LoopOptions, LoopResult, iter_loop, run_loop, waited_for_here
 from toolkit.loop.sources import ToolRegistry, check_collection, check_provider
-from toolkit.memory.turns import serving
+from toolkit.memory.turns import TurnHeld, serving
 from toolkit.memory.windows import (
     ChatMemory,
     ChatMemoryStore,
@@ -520,8 +521,8 @@ def _invoke(plan: MethodPlan, cfg: ServiceConfig, arguments: dict[str, Any], ref
         nested = waited_for_here(memory)
         if nested is not None:
             raise nested
-    lock = memory.lock if memory is not None else threading.RLock()
-    with lock:
+    held: AbstractContextManager[None] = TurnHeld(memory.lock, memory.id) if memory is not None else nullcontext()
+    with held:
         try:
             loop = run_loop(cfg.model, messages, **kwargs)
             return _convert(plan, cfg, loop, kwargs, values)  # step 5

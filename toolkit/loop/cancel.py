@@ -36,7 +36,11 @@ Leaves out: stopping a call or a request that runs (a tool that must end at a de
 itself; `LoopOptions(tool_timeout=...)` stops waiting for it), and the calls of a concurrent round,
 which all run once it starts. A streamed turn (`TokenStream`) reads `STOP` at its first step: read
 whole in one `in_thread` call (`await in_thread(list, stream)`) it stops as above; read step by step
-from several, its `close()` is the stop button (`toolkit.services.results`).
+from several, its `close()` is the stop button (`toolkit.services.results`). A call that never
+returns keeps its turn's thread, and so its memory id (the next turn on it waits; Ctrl-C there says
+so: `toolkit.memory.turns.wait_for_turn`), and the process: Python waits at exit for the threads
+`asyncio.to_thread` started, so a script never ends (`asyncio.run` waits for them first); under
+`LoopOptions(tool_timeout=...)` the call runs on a thread the process does not wait for, its turn ends.
 """
 
 from __future__ import annotations

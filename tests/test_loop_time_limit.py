@@ -10,6 +10,7 @@ on, and what the call gives later is never recorded.
 import dataclasses
 import json
 import math
+import sys
 import threading
 
 import pytest
@@ -570,3 +571,20 @@ def test_a_timed_out_compensable_call_under_raise_error_is_named_as_not_compensa
     assert [n for n in raised.value.__notes__ if n.startswith("compensations")] == [
         "compensations ran before this error propagated: charge (not compensated: its outcome is unknown), reserve (ok)"
     ]
+
+
+@pytest.mark.parametrize("value", [10**400, 10**5000], ids=["400-digits", "5000-digits"])
+def test_loop_options_refuses_more_seconds_than_a_float_holds_when_built(value):
+    """`0 < 10**400 < inf` holds, so it passed, and the first call's deadline (a float) raised
+    OverflowError mid-turn, its tool already started; 10**5000 has no repr (Python's digit limit)."""
+    with pytest.raises(ConfigurationError) as raised:
+        LoopOptions(tool_timeout=value)
+    assert str(raised.value) == (
+        f"LoopOptions(tool_timeout=<an int of {value.bit_length()} bits>): it is more seconds than a float holds "
+        "(the wait's deadline is a float); pass e.g. tool_timeout=30, or None for no limit"
+    )
+
+
+def test_the_most_seconds_a_float_holds_is_a_limit():
+    assert LoopOptions(tool_timeout=sys.float_info.max).tool_timeout == sys.float_info.max
+    assert LoopOptions(tool_timeout=2**1000).tool_timeout == 2**1000

@@ -14,6 +14,7 @@ Leaves out: the loop's behaviour (`toolkit.loop.run`).
 from __future__ import annotations
 
 import math
+import sys
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import MISSING, dataclass, field, fields
@@ -289,6 +290,11 @@ def _check_timeout(seconds: Any) -> None:
     if type(seconds) not in (int, float) or not 0 < seconds < math.inf:  # NaN too
         rule = "it must be None or a number of seconds greater than 0 (an int or a float)"
         raise _bad("tool_timeout", seconds, rule, "pass e.g. tool_timeout=30")
+    if type(seconds) is int and seconds > sys.float_info.max:  # the first call's deadline overflowed, mid-turn
+        raise ConfigurationError(
+            f"LoopOptions(tool_timeout=<an int of {seconds.bit_length()} bits>): it is more seconds than a float "
+            "holds (the wait's deadline is a float); pass e.g. tool_timeout=30, or None for no limit"
+        )
 
 
 def _check_clock(clock: Any) -> None:

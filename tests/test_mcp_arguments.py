@@ -149,3 +149,16 @@ def test_an_mcp_integer_is_read_as_the_model_wrote_it(text, problems):
     schema = {"type": "object", "properties": {"n": {"type": "integer"}, "x": {"type": "number"}}, "required": ["n"]}
     _, found = checked_arguments(schema, parse_arguments("f", text))
     assert [(p.field, p.received, p.expected) for p in found] == problems
+
+
+@pytest.mark.parametrize("value", [10**400, 10**5000], ids=["400-digits", "5000-digits"])
+def test_an_int_no_float_holds_is_refused_as_too_long_not_an_overflow(value):
+    """`math.isfinite(10**400)` raised OverflowError ("int too large to convert to float") out of the
+    check itself; 10**5000 has no repr (Python's digit limit): its size is said in bits."""
+    with pytest.raises(ToolDefinitionError) as caught:
+        McpClient("http://127.0.0.1:9/mcp", request_timeout=value)
+    assert str(caught.value) == (
+        f"McpClient(request_timeout=<an int of {value.bit_length()} bits>): request_timeout is at most 1e+09 "
+        "seconds (about 32 years): a longer wait overflows the clock that counts it. Fix: give a number, e.g. "
+        "request_timeout=30"
+    )

@@ -127,6 +127,7 @@ import os
 import re
 import shlex
 import signal
+import sys
 import tempfile
 import threading
 import time
@@ -1115,6 +1116,9 @@ def check_seconds(where: str, keyword: str, seconds: Any, *, zero: bool = False)
     `ChatClient`'s timeout). Anything else is refused where it is given: a string failed later as
     "cannot be reached", `inf` and `1e10` as an OverflowError ("timestamp out of range for platform time_t")."""
     number = isinstance(seconds, int | float) and not isinstance(seconds, bool)
+    if number and isinstance(seconds, int) and seconds > LONGEST_SLEEP_S:  # `math.isfinite(10**400)` raises
+        shown = f"<an int of {seconds.bit_length()} bits>" if seconds > sys.float_info.max else repr(seconds)
+        raise _too_long(where, keyword, shown)
     if not number or not math.isfinite(seconds) or seconds < 0 or (seconds == 0 and not zero):
         raise ToolDefinitionError(
             f"{where}({keyword}={seconds!r})",
@@ -1122,12 +1126,17 @@ def check_seconds(where: str, keyword: str, seconds: Any, *, zero: bool = False)
             f"give a number, e.g. {keyword}=30",
         )
     if seconds > LONGEST_SLEEP_S:
-        raise ToolDefinitionError(
-            f"{where}({keyword}={seconds!r})",
-            f"{keyword} is at most {LONGEST_SLEEP_S:g} seconds (about 32 years): a longer wait overflows the clock "
-            "that counts it",
-            f"give a number, e.g. {keyword}=30",
-        )
+        raise _too_long(where, keyword, repr(seconds))
+
+
+def _too_long(where: str, keyword: str, shown: str) -> ToolDefinitionError:
+    """`check_seconds`' refusal of more seconds than `LONGEST_SLEEP_S` (`shown` as given)."""
+    return ToolDefinitionError(
+        f"{where}({keyword}={shown})",
+        f"{keyword} is at most {LONGEST_SLEEP_S:g} seconds (about 32 years): a longer wait overflows the clock "
+        "that counts it",
+        f"give a number, e.g. {keyword}=30",
+    )
 
 
 class _SessionEnded(McpError):

@@ -321,6 +321,8 @@ def _iterator_in(value: Any, keys: list[Any], depth: int) -> type | None:
     else:
         return None
     for key, item in items:
+        if type(item) in _HOLDS_NOTHING:  # a row of scalars is one look per item, no call
+            continue
         found = _iterator_in(item, keys, depth + 1)
         if found is not None:
             keys.append(key)

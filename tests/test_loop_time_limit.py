@@ -588,3 +588,14 @@ def test_loop_options_refuses_more_seconds_than_a_float_holds_when_built(value):
 def test_the_most_seconds_a_float_holds_is_a_limit():
     assert LoopOptions(tool_timeout=sys.float_info.max).tool_timeout == sys.float_info.max
     assert LoopOptions(tool_timeout=2**1000).tool_timeout == 2**1000
+
+
+@pytest.mark.parametrize(
+    "fields", [{"tool_timeout": -(10**5000)}, {"max_round_trips": -(10**5000)}], ids=["timeout", "trips"]
+)
+def test_a_number_too_long_to_write_is_shown_by_its_size_in_the_refusal(fields):
+    """Python writes no int of more than 4,300 digits: the refusal's repr of it raised ValueError."""
+    [(name, value)] = fields.items()
+    with pytest.raises(ConfigurationError) as raised:
+        LoopOptions(**fields)
+    assert str(raised.value).startswith(f"LoopOptions({name}=<an int of {value.bit_length()} bits>): it must be ")

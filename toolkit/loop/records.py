@@ -291,10 +291,8 @@ def _check_timeout(seconds: Any) -> None:
         rule = "it must be None or a number of seconds greater than 0 (an int or a float)"
         raise _bad("tool_timeout", seconds, rule, "pass e.g. tool_timeout=30")
     if type(seconds) is int and seconds > sys.float_info.max:  # the first call's deadline overflowed, mid-turn
-        raise ConfigurationError(
-            f"LoopOptions(tool_timeout=<an int of {seconds.bit_length()} bits>): it is more seconds than a float "
-            "holds (the wait's deadline is a float); pass e.g. tool_timeout=30, or None for no limit"
-        )
+        rule = "it is more seconds than a float holds (the wait's deadline is a float)"
+        raise _bad("tool_timeout", seconds, rule, "pass e.g. tool_timeout=30, or None for no limit")
 
 
 def _check_clock(clock: Any) -> None:
@@ -457,9 +455,19 @@ def _check_extra(extra: Any) -> None:
 
 
 def _bad(name: str, value: Any, rule: str, fix: str) -> ConfigurationError:
-    shown = repr(value)
-    shown = cut(shown, 80, "...")
-    return ConfigurationError(f"LoopOptions({name}={shown}): {rule}; {fix}")
+    return ConfigurationError(f"LoopOptions({name}={_shown_value(value)}): {rule}; {fix}")
+
+
+def _shown_value(value: Any) -> str:
+    """`value` as a refusal shows it: its repr, cut; an int too long for Python to write (more than
+    4,300 digits: its repr raises ValueError) by its size in bits."""
+    if type(value) is int and value.bit_length() > _FLOAT_BITS:
+        return f"<an int of {value.bit_length()} bits>"
+    return cut(repr(value), 80, "...")
+
+
+_FLOAT_BITS = 1024
+"""Past this many bits an int is more than any float (`sys.float_info.max` has 1,024): shown by its size."""
 
 
 COURSE = LoopOptions(

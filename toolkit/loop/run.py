@@ -742,11 +742,10 @@ class _Run:
         effective = tools.available.values() if type(tools) is ToolContext and not tools.hidden else tools.effective
         names, sent = tools_payload(effective, self.options.strict_tools)  # type: ignore[arg-type]
         payload: list[dict[str, Any]] = list(sent)  # the request's own list: appending to it changes no other request
-        request = dict(
-            tools=payload or None,
-            tool_choice=self.options.tool_choice if payload else None,
-            **self.options.request_extra,
-        )
+        choice = self.options.tool_choice if payload else None
+        if choice is not None and self.tool_rounds and choice != "auto" and choice != "none":
+            choice = "auto" if self.options.reset_tool_choice else choice  # forced once (`reset_tool_choice`)
+        request = dict(tools=payload or None, tool_choice=choice, **self.options.request_extra)
         try:
             if self.options.stream:
                 response = yield from _streamed(self.model.stream(self.conversation(), **request), self.broken)

@@ -464,7 +464,11 @@ def parse_docstring(doc: str | None) -> tuple[str, dict[str, str]]:
     griffe tells it (`toolkit.tools.docstring_style`). Full-width colons where Google style has its
     colon (`Args：`, `城市：城市名`) are read as that colon (`_ascii_colons`); section titles are
     Google's English ones (`参数:` is text, kept in the description). CRLF line ends are read as
-    newlines, and so is CR in a text without a newline (a lone CR among newlines is text, as griffe reads it)."""
+    newlines, and so is CR in a text without a newline (a lone CR among newlines is text, as griffe reads it).
+
+    A parameter's description is one line, its words joined by single spaces: its line wraps follow the
+    source's width. pydantic-ai and the OpenAI Agents SDK, reading through griffe, keep them as "\n"
+    (`tests/test_peers_round5.py`); the summary keeps its lines and paragraphs, as theirs does."""
     if not doc:
         return "", {}
     if "\r" in doc:  # CRLF line ends, or CR alone (a text read from a file): `cleandoc` reads "\n" only (3.13 strictly)

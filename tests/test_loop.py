@@ -96,6 +96,24 @@ def test_a_forced_tool_choice_is_reset_to_auto_once_a_tool_ran(choice):
     assert [r.tool_choice for r in result.rounds] == [choice, "auto", "auto"]
 
 
+@pytest.mark.parametrize("with_memory", [False, True], ids=["list", "memory"])
+def test_going_on_from_tool_results_is_not_forced_again(with_memory):
+    """A call that goes on from a conversation ending in tool results (`toolkit.loop.resume`'s advice after
+    a failed request) was forced again: the tools had run, only in an earlier call. quarkus-langchain4j
+    resets the choice when the last message is a tool result (`AiServiceMethodImplementationSupport`)."""
+    asked = call("query_order", orderId="SN1")
+    so_far = [*Q, AssistantMessage(tool_calls=[asked]), ToolResultMessage(tool_call_id=asked.id, content="x")]
+    memory = None
+    if with_memory:
+        memory = ChatMemory("u")
+        for message in so_far:
+            memory.add(message)
+        so_far = []
+    model = ScriptedModel(["ok"])
+    run_loop(model, so_far, tools=[query_order], memory=memory, options=LoopOptions(tool_choice="required"))
+    assert [r.tool_choice for r in model.requests] == ["auto"]
+
+
 @pytest.mark.parametrize("choice", ["required", NAMED, "auto", "none"])
 def test_reset_tool_choice_false_passes_the_choice_to_every_request(choice):
     model = ScriptedModel([call("query_order", orderId="SN1"), "ok"])

@@ -103,8 +103,9 @@ class LoopOptions:
     gateway's default). Anything else is refused when the options are built. A choice that forces a call
     ("required", a named function) forces the first request only: see `reset_tool_choice`."""
     reset_tool_choice: bool = True
-    """After a round that ran tools, send "auto" instead of a `tool_choice` that forces a call, as the
-    OpenAI Agents SDK's `Agent.reset_tool_choice` (default True) and LangChain4j's AI services do: a model
+    """After a round that ran tools (or from a conversation given ending in tool results: a call going on
+    after its tools ran), send "auto" instead of a `tool_choice` that forces a call, as the OpenAI Agents
+    SDK's `Agent.reset_tool_choice` (default True) and LangChain4j's AI services do: a model
     that obeys a forced choice on every request calls a tool every round and never answers (the loop
     ends at `max_round_trips`). False sends the choice to every request (a tool returning IMMEDIATE
     ends such a loop); "auto" and "none" are never changed."""

@@ -7,7 +7,7 @@ import pytest
 from tests.test_returns import EXPECTED
 from toolkit.chat.messages import AssistantMessage, SystemMessage, ToolResultMessage, UserMessage
 from toolkit.chat.scripted import ScriptedModel, call
-from toolkit.errors import ArgumentError, MaxRoundTripsError, UnknownToolError
+from toolkit.errors import ArgumentError, ConfigurationError, MaxRoundTripsError, UnknownToolError
 from toolkit.loop.run import COURSE, GUARD_TEXT, HANDOVER_ZH, REPAIR_HANDOVER_ZH, LoopOptions, run_loop
 from toolkit.loop.sources import StaticProvider, build_context
 from toolkit.loop.texts import EN, ZH
@@ -80,10 +80,51 @@ def test_memory_receives_everything_in_order():
     assert [m.role for m in result.new_messages] == ["assistant", "tool", "assistant"]
 
 
-def test_tool_choice_is_passed_through():
+NAMED = {"type": "function", "function": {"name": "query_order"}}
+
+
+@pytest.mark.parametrize("choice", ["required", NAMED])
+def test_a_forced_tool_choice_is_reset_to_auto_once_a_tool_ran(choice):
+    """openai-agents-python `Agent.reset_tool_choice = True` (src/agents/agent.py; `maybe_reset_tool_choice` in
+    run_internal/tool_execution.py: `tool_choice=None` once `has_used_tools`), as LangChain4j's AI services
+    (PR #3903, issue #3481): a choice that forces a call was sent on every request, so a model that obeys it
+    called a tool each round until `MaxRoundTripsError`, and never answered. It forces the first request; after
+    a round that ran tools the loop sends "auto" (the trace records what was sent)."""
+    model = ScriptedModel([call("query_order", orderId="SN1"), call("query_order", orderId="SN2"), "ok"])
+    result = run_loop(model, Q, tools=[query_order], options=LoopOptions(tool_choice=choice))
+    assert [r.tool_choice for r in model.requests] == [choice, "auto", "auto"]
+    assert [r.tool_choice for r in result.rounds] == [choice, "auto", "auto"]
+
+
+@pytest.mark.parametrize("with_memory", [False, True], ids=["list", "memory"])
+def test_going_on_from_tool_results_is_not_forced_again(with_memory):
+    """A call that goes on from a conversation ending in tool results (`toolkit.loop.resume`'s advice after
+    a failed request) was forced again: the tools had run, only in an earlier call. quarkus-langchain4j
+    resets the choice when the last message is a tool result (`AiServiceMethodImplementationSupport`)."""
+    asked = call("query_order", orderId="SN1")
+    so_far = [*Q, AssistantMessage(tool_calls=[asked]), ToolResultMessage(tool_call_id=asked.id, content="x")]
+    memory = None
+    if with_memory:
+        memory = ChatMemory("u")
+        for message in so_far:
+            memory.add(message)
+        so_far = []
+    model = ScriptedModel(["ok"])
+    run_loop(model, so_far, tools=[query_order], memory=memory, options=LoopOptions(tool_choice="required"))
+    assert [r.tool_choice for r in model.requests] == ["auto"]
+
+
+@pytest.mark.parametrize("choice", ["required", NAMED, "auto", "none"])
+def test_reset_tool_choice_false_passes_the_choice_to_every_request(choice):
     model = ScriptedModel([call("query_order", orderId="SN1"), "ok"])
-    run_loop(model, Q, tools=[query_order], options=LoopOptions(tool_choice="required"))
-    assert [r.tool_choice for r in model.requests] == ["required", "required"]
+    run_loop(model, Q, tools=[query_order], options=LoopOptions(tool_choice=choice, reset_tool_choice=False))
+    assert [r.tool_choice for r in model.requests] == [choice, choice]
+
+
+def test_reset_tool_choice_must_be_a_bool():
+    with pytest.raises(ConfigurationError) as caught:
+        LoopOptions(reset_tool_choice="no")
+    assert str(caught.value) == "LoopOptions(reset_tool_choice='no'): it must be True or False; pass a bool"
 
 
 def test_max_round_trips_raises_and_memory_stays_consistent():

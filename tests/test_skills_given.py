@@ -221,3 +221,41 @@ def test_a_root_that_is_a_link_to_no_folder_is_told_so_not_no_such_folder(tmp_pa
         f"load_skills({str(tmp_path / target)!r}): that is a symbolic link to no folder (a loop, or its target is "
         "gone). Fix: pass the folder that holds one sub-folder per skill"
     )
+
+
+NONE = (
+    "no skills, and Skills needs at least one: with none, the model is told it has skills and offered "
+    "activate_skill and read_skill_resource, which could only fail"
+)
+
+
+@pytest.mark.parametrize("empty", [[], (), iter([])], ids=["list", "tuple", "iterator"])
+def test_no_skills_at_all_is_refused_as_langchain4j_refuses_them(empty):
+    """LangChain4j's `Skills(Builder)` (langchain4j-skills `Skills.java`, `ensureNotEmpty(builder.skills,
+    "skills")`) refuses an empty collection; `Skills([])` was taken silently, and a system prompt of an empty
+    `<available_skills>` told the model to activate skills there were none of."""
+    assert said(lambda: Skills(empty)) == f"Skills([]): {NONE}. Fix: {HOW}; with no skills, leave Skills out"
+
+
+def test_a_folder_holding_no_skill_folder_is_refused_naming_it(tmp_path):
+    """`Skills.from_directory(empty folder)` (a typo'd folder that exists, a checkout without its skills) was an
+    empty `Skills`; LangChain4j's `FileSystemSkillLoader` gives no skills, which `Skills.from` refuses."""
+    (tmp_path / "notes.md").write_text("not a skill folder")
+    assert said(lambda: Skills.from_directory(tmp_path)) == (
+        f"Skills.from_directory({str(tmp_path)!r}): {NONE}; the folder holds no skill folder (a sub-folder with a "
+        "SKILL.md). Fix: pass the folder whose sub-folders each hold a SKILL.md, e.g. "
+        "Skills.from_directory('data/skills')"
+    )
+
+
+def test_a_folder_whose_every_skill_was_left_out_says_why_each_was(tmp_path):
+    for name, text in (("a", "no front matter"), ("b", "---\nname: b\n---\nbody")):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "SKILL.md").write_text(text)
+    assert said(lambda: Skills.from_directory(tmp_path)) == (
+        f"Skills.from_directory({str(tmp_path)!r}): {NONE}; every skill folder was left out: "
+        f"'a': skill folder {str(tmp_path / 'a')!r}: SKILL.md must start with front matter between '---' lines. "
+        "Fix: add '---\\nname: …\\ndescription: …\\n---'; "
+        f"'b': skill folder {str(tmp_path / 'b')!r}: front matter needs a non-empty 'description'. "
+        "Fix: add a line 'description: …' saying what the skill does and when to use it"
+    )

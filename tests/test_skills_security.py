@@ -252,7 +252,9 @@ def test_a_skill_folder_that_is_a_link_is_not_loaded(tmp_path):
     (real / SKILL_FILE).write_text("---\nname: linked\ndescription: d\n---\nb\n")
     (tmp_path / "skills").mkdir()
     (tmp_path / "skills" / "linked").symlink_to(real, target_is_directory=True)
-    assert Skills.from_directory(tmp_path / "skills").by_name == {}
+    (tmp_path / "skills" / "plain").mkdir()  # the others load: a folder of no skill at all is refused whole
+    (tmp_path / "skills" / "plain" / SKILL_FILE).write_text("---\nname: plain\ndescription: d\n---\nb\n")
+    assert list(Skills.from_directory(tmp_path / "skills").by_name) == ["plain"]
 
 
 def test_a_hard_link_is_refused_at_load_and_at_read(tmp_path):
@@ -302,8 +304,10 @@ def test_a_symlink_swapped_in_while_loading_is_a_clear_error(tmp_path, monkeypat
     )
     target.unlink()
     target.write_text("fine again")
+    (tmp_path / "skills" / "plain").mkdir()  # the others load: a folder of no skill at all is refused whole
+    (tmp_path / "skills" / "plain" / SKILL_FILE).write_text("---\nname: plain\ndescription: d\n---\nb\n")
     skills = Skills.from_directory(tmp_path / "skills")  # the whole root: that skill alone is left out
-    assert skills.by_name == {} and "became a symbolic link" in skills.rejected["s"]
+    assert list(skills.by_name) == ["plain"] and "became a symbolic link" in skills.rejected["s"]
 
 
 @pytest.mark.parametrize(

@@ -72,6 +72,7 @@ from toolkit.exercises.values import show
     "`description:` (when to use it); the instructions follow.",
 )
 def check_skill_folder(fn: Any) -> Verdict:
+    from toolkit.skills.folders import scan_skills
     from toolkit.skills.offer import Skills
 
     root = Path(tempfile.mkdtemp())
@@ -93,16 +94,16 @@ def check_skill_folder(fn: Any) -> Verdict:
                 "your function wrote SKILL.md straight into the folder it was given: that folder holds skills, "
                 "each in a folder of its own (a skill is <folder>/<name>/SKILL.md)"
             )
-        try:
-            skills = Skills.from_directory(root)
+        try:  # read as Skills.from_directory reads it; it refuses no skills at all, said here in the check's words
+            loaded, rejected = scan_skills(root)
         except Exception as error:
             return wrong(f"Skills.from_directory refused the folder: {_without(root, str(error))}")
-        if "gift-wrapping" not in skills.by_name:
+        if "gift-wrapping" not in (names := [s.name for s in loaded]):
             why = "".join(
-                f"; {folder!r} was left out: {_without(root, reason)}"
-                for folder, reason in sorted(skills.rejected.items())
+                f"; {folder!r} was left out: {_without(root, reason)}" for folder, reason in sorted(rejected.items())
             )
-            return wrong(f"no skill 'gift-wrapping' was loaded; found {list(skills.by_name)}{why or _made(root)}")
+            return wrong(f"no skill 'gift-wrapping' was loaded; found {names}{why or _made(root)}")
+        skills = Skills(loaded, rejected)
         skill = skills.get("gift-wrapping")
         if not skill.body.strip():  # the loader already refuses an empty description, saying so
             return wrong(

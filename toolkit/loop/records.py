@@ -101,7 +101,15 @@ class LoopOptions:
     tool_choice: ToolChoice | None = None
     """Passed through to every request: "auto", "required", "none", or a named function
     `{"type": "function", "function": {"name": "query_order"}}`; None sends nothing (the
-    gateway's default). Anything else is refused when the options are built."""
+    gateway's default). Anything else is refused when the options are built. A choice that forces a call
+    ("required", a named function) forces the first request only: see `reset_tool_choice`."""
+    reset_tool_choice: bool = True
+    """After a round that ran tools (or from a conversation given ending in tool results: a call going on
+    after its tools ran), send "auto" instead of a `tool_choice` that forces a call, as the OpenAI Agents
+    SDK's `Agent.reset_tool_choice` (default True) and LangChain4j's AI services do: a model
+    that obeys a forced choice on every request calls a tool every round and never answers (the loop
+    ends at `max_round_trips`). False sends the choice to every request (a tool returning IMMEDIATE
+    ends such a loop); "auto" and "none" are never changed."""
     policies: Policies = Policies()
     """The three error channels (see `toolkit.tools.execute`)."""
     argument_repair: int | None = None
@@ -221,6 +229,7 @@ def _check_options(o: LoopOptions) -> None:
         and o.max_image_bytes >= 0
         and (o.max_result_chars is None or (type(o.max_result_chars) is int and o.max_result_chars >= 1))
         and type(o.loop_guard) is bool
+        and type(o.reset_tool_choice) is bool
         and type(o.concurrent) is bool
         and type(o.compensate) is bool
         and type(o.stream) is bool
@@ -263,7 +272,7 @@ def _check_each(o: LoopOptions) -> None:
     if o.max_result_chars is not None:
         meaning = "None or the characters of a tool's result the model reads at most"
         _count(o.max_result_chars, "max_result_chars", 1, meaning, "max_result_chars=100_000")
-    for name in ("loop_guard", "concurrent", "compensate", "stream", "strict_tools"):
+    for name in ("reset_tool_choice", "loop_guard", "concurrent", "compensate", "stream", "strict_tools"):
         if type(getattr(o, name)) is not bool:
             raise _bad(name, getattr(o, name), "it must be True or False", "pass a bool")
     for name in ("handover_text", "repair_template", "repair_handover_text"):

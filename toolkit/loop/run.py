@@ -613,6 +613,12 @@ class _Run:
             return memory.messages()  # type: ignore[union-attr]
         return self.handouts.hand_out("history", self.history)
 
+    def goes_on_from_results(self) -> bool:
+        """Does the conversation given end in tool results (a call going on after its tools ran)? Read only
+        for a `tool_choice` that forces a call, before any round."""
+        given = self.history if self.memory is None else self.memory.messages()
+        return bool(given) and isinstance(given[-1], ToolResultMessage)
+
     def append(self, *messages: Message) -> None:
         self.new += messages
         if self.memory is not None:
@@ -742,11 +748,10 @@ class _Run:
         effective = tools.available.values() if type(tools) is ToolContext and not tools.hidden else tools.effective
         names, sent = tools_payload(effective, self.options.strict_tools)  # type: ignore[arg-type]
         payload: list[dict[str, Any]] = list(sent)  # the request's own list: appending to it changes no other request
-        request = dict(
-            tools=payload or None,
-            tool_choice=self.options.tool_choice if payload else None,
-            **self.options.request_extra,
-        )
+        choice = self.options.tool_choice if payload else None
+        if choice is not None and choice != "auto" and choice != "none" and self.options.reset_tool_choice:
+            choice = "auto" if self.tool_rounds or self.goes_on_from_results() else choice  # `reset_tool_choice`
+        request = dict(tools=payload or None, tool_choice=choice, **self.options.request_extra)
         try:
             if self.options.stream:
                 response = yield from _streamed(self.model.stream(self.conversation(), **request), self.broken)

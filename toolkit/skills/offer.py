@@ -42,8 +42,8 @@ until the model activates it again.
 
 Where LangChain4j's `Skills` differs: its `read_skill_resource` serves any skill's files, here only an
 active one's (the model reads the instructions before the files they name); it offers that tool only
-when some skill has files, here always (one tool list whatever the folders hold); and it refuses an
-empty list of skills, where here no skills is an empty `<available_skills>` and tools that say so.
+when some skill has files, here always (one tool list whatever the folders hold). As it does, no skills at
+all (`Skills([])`, a folder whose skill folders were all left out) is a `ConfigurationError`.
 
 Leaves out: deactivating a skill; loading skills (`toolkit.skills.folders`).
 """
@@ -89,6 +89,8 @@ class Skills:
 
     def __init__(self, skills: Sequence[Skill], rejected: Mapping[str, str] | None = None) -> None:
         skills = _skill_list(skills)
+        if not skills:
+            raise ConfigurationError(f"Skills([]): {NO_SKILLS}. Fix: {HOW}; with no skills, leave Skills out")
         self.by_name: dict[str, Skill] = {s.name: s for s in skills}
         if len(self.by_name) != len(skills):
             names = [s.name for s in skills]
@@ -112,11 +114,15 @@ class Skills:
 
     @classmethod
     def from_directory(cls, root: Path | str, tools: Mapping[str, Sequence[Any]] | None = None) -> Skills:
-        """The skills under `root`; a broken folder is left out and listed in `rejected`."""
-        folder_path(
+        """The skills under `root`; a broken folder is left out and listed in `rejected`. None at all is a
+        `ConfigurationError` saying why each folder was left out, or that there was none."""
+        folder = folder_path(
             root, "Skills.from_directory", "root is the folder of skill folders", "Skills.from_directory('data/skills')"
         )
-        return cls(*scan_skills(root, tools))
+        skills, rejected = scan_skills(root, tools)
+        if not skills:
+            raise ConfigurationError(_none_loaded(folder, rejected))
+        return cls(skills, rejected)
 
     def get(self, name: str) -> Skill:
         """The skill called `name`; otherwise `SkillError` listing the skills there are.
@@ -159,8 +165,6 @@ class Skills:
 
     def _management_tools(self) -> list[Tool]:
         skill_param = {"type": "string", "enum": sorted(self.by_name), "description": "The skill's name."}
-        if not self.by_name:
-            del skill_param["enum"]
         activate = ToolSpec(
             ACTIVATE_SKILL,
             "Load a skill's instructions. Call it before working on a "
@@ -265,10 +269,28 @@ def _no_instructions(skill: Skill) -> str:
     return f"Skill {skill.name!r} is active; its SKILL.md holds no instructions beyond its description.{files}"
 
 
+NO_SKILLS = (
+    "no skills, and Skills needs at least one: with none, the model is told it has skills and offered "
+    "activate_skill and read_skill_resource, which could only fail"
+)
+HOW = "Skills.from_directory('data/skills'), or Skills([load_skill(folder), ...])"
+
+
+def _none_loaded(root: Path, rejected: Mapping[str, str]) -> str:
+    """Why `Skills.from_directory(root)` found no skill: each folder left out and why, or that there was none."""
+    if rejected:
+        why = "; ".join(f"{name!r}: {reason}" for name, reason in sorted(rejected.items()))
+        return f"Skills.from_directory({str(root)!r}): {NO_SKILLS}; every skill folder was left out: {why}"
+    return (
+        f"Skills.from_directory({str(root)!r}): {NO_SKILLS}; the folder holds no skill folder (a sub-folder with a "
+        "SKILL.md). Fix: pass the folder whose sub-folders each hold a SKILL.md, e.g. Skills.from_directory('data/skills')"
+    )
+
+
 def _skill_list(skills: object) -> list[Skill]:
     """`Skills(...)`'s skills as a list, in their order; a folder, None or an item that is no
     `Skill` is refused here, not as a raw `TypeError` / `AttributeError` from reading it."""
-    how = "Skills.from_directory('data/skills'), or Skills([load_skill(folder), ...])"
+    how = HOW
     if isinstance(skills, (str, PathLike)):
         raise ConfigurationError(
             f"Skills({skills!r:.40}): Skills takes loaded skills, and got a folder. Fix: load the folder: "

@@ -4,7 +4,10 @@
 `inspect.Parameter` holds) into a `ParamInfo` (what the executor needs) and its JSON Schema
 property (what the model reads), checking as it goes:
 
-- the type annotation exists and resolves (string annotations are evaluated once);
+- the type annotation exists and resolves (string annotations are evaluated once). A parameter
+  without one is a developer error naming `Any` as the explicit choice, on purpose where both peers
+  read it as `Any` (pydantic-ai's `_function_schema.py` and the Agents SDK's `function_schema.py`
+  give it the empty schema `{}`): the model would be told nothing of what to send;
 - `Param` / `Field` metadata and a bare string (or PEP 727's `typing_extensions.Doc("...")`, read
   as one) in `Annotated`, outermost: a `Param` or `MemoryId` inside the type (`Optional[...]`,
   `list[...]`) is refused, pydantic would drop it; and no two declarations that disagree.

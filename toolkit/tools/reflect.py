@@ -5,7 +5,15 @@ parameter, in `toolkit.tools.parameters`:
 
 1. the parameters, refusing the ones a JSON object cannot fill (`*args`, `**kwargs`, `/`)
    (`declared_parameters`: a plain function's are read from its code, as `inspect.signature`
-   reads them, without building a `Signature`);
+   reads them, without building a `Signature`). Both peers take them, on purpose not here:
+   pydantic-ai (`pydantic_ai/_function_schema.py`, `_param_schema`) makes `*args` an array property,
+   `**kwargs` the object's `additionalProperties` and passes a positional-only value by position;
+   the OpenAI Agents SDK (`agents/function_schema.py`, `FuncSchema.to_call_args`) does the first and
+   the last, and refuses `**kwargs` in its default strict mode. Here a tool's arguments are one
+   named property each (SPEC section 3), every one in the schema the model reads and in the
+   required table below: an array named after `*args`, or keys nobody listed, are arguments the
+   model must guess, and a `*args, **kwargs` signature is most often a decorator that forgot
+   `functools.wraps`. Each is a `ToolDefinitionError` saying so, with the fix;
 2. each parameter's type, its `Param` / `Field` / bare-string metadata and docstring description
    (Google, NumPy or Sphinx style, read as `griffe` reads them: see `parse_docstring`);
 3. the required rules (LangChain4j's, as a table, in Python):
@@ -456,7 +464,11 @@ def parse_docstring(doc: str | None) -> tuple[str, dict[str, str]]:
     griffe tells it (`toolkit.tools.docstring_style`). Full-width colons where Google style has its
     colon (`Args：`, `城市：城市名`) are read as that colon (`_ascii_colons`); section titles are
     Google's English ones (`参数:` is text, kept in the description). CRLF line ends are read as
-    newlines, and so is CR in a text without a newline (a lone CR among newlines is text, as griffe reads it)."""
+    newlines, and so is CR in a text without a newline (a lone CR among newlines is text, as griffe reads it).
+
+    A parameter's description is one line, its words joined by single spaces: its line wraps follow the
+    source's width. pydantic-ai and the OpenAI Agents SDK, reading through griffe, keep them as "\n"
+    (`tests/test_peers_round5.py`); the summary keeps its lines and paragraphs, as theirs does."""
     if not doc:
         return "", {}
     if "\r" in doc:  # CRLF line ends, or CR alone (a text read from a file): `cleandoc` reads "\n" only (3.13 strictly)

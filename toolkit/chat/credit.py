@@ -21,9 +21,13 @@ words a rate limit with a link to billing, but names it `rate_limit_exceeded`.
 Google's `"status": "RESOURCE_EXHAUSTED"` (Gemini, Vertex AI) is a quota of requests or tokens per
 minute or day, which passes (Google's guide says to retry it with backoff), whatever words come
 with it ("Resource has been exhausted (e.g. check quota)", "check your plan and billing details"):
-it is retried, and always when its `details` hold a `RetryInfo` or a `QuotaFailure`. Without them,
-only words of spent money (prepaid credits depleted, a balance, arrears) make it out of credit;
-"quota" and "billing" do not.
+it is retried, and always when its `details` hold a `RetryInfo` or a `QuotaFailure` — unless that
+`QuotaFailure` names a quota that cannot come back within the turn: one per day (a `quotaId` like
+`GenerateRequestsPerDayPerProjectPerModel-FreeTier`, which resets at midnight Pacific time, so
+Google's `retryDelay` of seconds only brings the same 429) or one of 0 (`"quotaValue": "0"`: the
+free tier gives the model none). Those are raised at once, the day's with a fix of its own
+(`credit_fix`). Without details, only words of spent money (prepaid credits depleted, a balance,
+arrears) make it out of credit; "quota" and "billing" do not.
 
 A 400 or a 403 is read by its message (not its whole body, which may quote the request) and then
 only for words of spent money: Anthropic says an empty account with a 400 `invalid_request_error`,
@@ -31,8 +35,8 @@ only for words of spent money: Anthropic says an empty account with a 400 `inval
 token quota, which is the request's fault.
 
 Leaves out: numeric codes (a `"code": 429` or Zhipu's `"1113"` names no kind; the text decides),
-and telling a daily quota from an empty account (a limit "per day" reads as a rate limit: it passes).
-"""
+and a daily quota said in words alone (a limit "per day" in the text of another provider reads as a rate
+limit: it passes)."""
 
 from __future__ import annotations
 
@@ -96,22 +100,56 @@ def out_of_credit(data: Any, text: str = "", *, waits: bool = False, money_only:
 def _google_quota(data: Any, text: str) -> str | None:
     """`out_of_credit` of a Google `RESOURCE_EXHAUSTED`: None (a rate limit, retried) when its details
     name a wait or the limit hit, or its text no spent money; "" when the text says money is spent."""
+    spent = _spent_quota(data)
+    if spent is not None:
+        return spent
     if any(kind.endswith(_GOOGLE_WAITS) for kind in _detail_types(data)):
         return None
     words = _decoded(data, text) if text else ""
     return "" if _SPENT_TEXT.search(words) and not _RATE_TEXT.search(words) else None
 
 
+def _spent_quota(data: Any) -> str | None:
+    """The quota a Google `QuotaFailure` names that no wait within the turn brings back: one per day
+    (its `quotaId`), else one of 0 (`"<quotaId>, limit 0"`); None when it names neither."""
+    violations = [
+        violation
+        for detail in _details(data)
+        if str(detail.get("@type", "")).endswith(_GOOGLE_FAILURE) and isinstance(detail.get("violations"), list)
+        for violation in detail["violations"]
+        if isinstance(violation, dict) and isinstance(violation.get("quotaId"), str)
+    ]
+    for violation in violations:
+        if _PER_DAY.search(violation["quotaId"]):
+            return str(violation["quotaId"])
+    for violation in violations:
+        if str(violation.get("quotaValue")).strip() == "0":
+            return f"{violation['quotaId']}, limit 0"
+    return None
+
+
+_GOOGLE_FAILURE = "google.rpc.QuotaFailure"
+_PER_DAY = re.compile(r"PerDay")
+"""A Google quota counted per day (`GenerateRequestsPerDayPerProjectPerModel-FreeTier`): it resets at midnight
+Pacific time (ai.google.dev/gemini-api/docs/rate-limits)."""
+
+
 def _detail_types(data: Any) -> Iterator[str]:
     """The `@type` of each of the `details` of a Google error (its body, or a list of bodies: the first)."""
-    if isinstance(data, list):
-        data = next((item for item in data if isinstance(item, dict)), None)
-    error = data.get("error") if isinstance(data, dict) else None
-    details = error.get("details") if isinstance(error, dict) else None
-    for detail in details if isinstance(details, list) else ():
-        kind = detail.get("@type") if isinstance(detail, dict) else None
+    for detail in _details(data):
+        kind = detail.get("@type")
         if isinstance(kind, str):
             yield kind
+
+
+def _details(data: Any) -> list[dict[str, Any]]:
+    """The `details` objects of a Google error (its body, a list of bodies: the first, or the error object
+    alone, as an error inside a 200 is read)."""
+    if isinstance(data, list):
+        data = next((item for item in data if isinstance(item, dict)), None)
+    error = data.get("error", data) if isinstance(data, dict) else None
+    details = error.get("details") if isinstance(error, dict) else None
+    return [detail for detail in details if isinstance(detail, dict)] if isinstance(details, list) else []
 
 
 def _decoded(data: Any, text: str) -> str:
@@ -145,6 +183,12 @@ def credit_fix(named: str | None) -> str:
     """The words after an out-of-credit error's message: what it is (and the field that named
     it), and what to do."""
     said = f" ({named})" if named else ""
+    if named and _PER_DAY.search(named):
+        return (
+            f"the project's quota for the day is used up{said}: it resets at midnight Pacific time, not within "
+            "this turn; try again then, use another model (each has a quota of its own), or raise the limit in "
+            "the provider's billing settings (not retried)"
+        )
     return (
         f"the account is out of credit or quota{said}: add credit or raise the limit in the provider's "
         "billing settings, or use another key (not retried)"

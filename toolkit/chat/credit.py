@@ -45,6 +45,8 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+from toolkit.chat.error_body import error_object
+
 _RATE = re.compile(r"rate.?limit|throttl|too.?many|concurren|overload", re.IGNORECASE)
 """A field value naming a rate limit or an overload: retried, whatever else it says."""
 _BUDGET = (
@@ -145,10 +147,10 @@ def _detail_types(data: Any) -> Iterator[str]:
 def _details(data: Any) -> list[dict[str, Any]]:
     """The `details` objects of a Google error (its body, a list of bodies: the first, or the error object
     alone, as an error inside a 200 is read)."""
-    if isinstance(data, list):
-        data = next((item for item in data if isinstance(item, dict)), None)
-    error = data.get("error", data) if isinstance(data, dict) else None
-    details = error.get("details") if isinstance(error, dict) else None
+    error = error_object(data)
+    if error is None and isinstance(data, dict) and "error" not in data:  # the error object itself
+        error = data
+    details = error.get("details") if error is not None else None
     return [detail for detail in details if isinstance(detail, dict)] if isinstance(details, list) else []
 
 

@@ -564,15 +564,20 @@ def test_a_400_about_a_tools_shape_is_still_the_bodys_to_fix(message):
             },
         ),
         (400, {"error": {"code": "1261", "message": "Prompt 超长"}}),  # Zhipu (GLM)
+        (  # DeepInfra: a 500, which was retried (twice more, the same) and ended "transient" with no hint
+            500,
+            {"error": {"message": "Requested input length 99009 exceeds maximum input length 8192"}},
+        ),
     ],
 )
 def test_a_conversation_too_long_for_the_models_context_says_to_shorten_it_not_fix_the_body(status, body):
     """Each provider's own words: the hint was "the request was rejected; fix it", and nothing in the body is wrong."""
-    client, _ = make(Script(httpx.Response(status, json=body)))
+    script = Script(httpx.Response(status, json=body), httpx.Response(200, json={}))
+    client, _ = make(script)
     with pytest.raises(CallerError) as caught:
         client.chat([UserMessage(content="hi")])
     assert str(caught.value).endswith(" — " + CONTEXT_HINT)
-    assert str(caught.value).count(" — ") == 1
+    assert str(caught.value).count(" — ") == 1 and len(script.requests) == 1
 
 
 def test_a_400_about_something_else_keeps_its_hint():

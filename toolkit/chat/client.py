@@ -1622,6 +1622,8 @@ def triage_status(response: httpx.Response, attempt: int = 1, mask: Callable[[st
         raise CallerError(f"HTTP {status}: {said} — {TEMPLATE_HINT}", status=status, body=body, attempts=attempt)
     if status == 500 and too_big(detail):  # a local server's model larger than its free memory: no retry loads it
         raise CallerError(f"HTTP {status}: {detail} — {MEMORY_HINT}", status=status, body=body, attempts=attempt)
+    if status == 500 and over_context(detail):  # DeepInfra's 500 for a conversation past the context: no retry fits it
+        raise CallerError(f"HTTP {status}: {detail} — {CONTEXT_HINT}", status=status, body=body, attempts=attempt)
     if status < 500 and model_call_refused(response.text):  # the model's call was refused, not the request
         raise TransientError(f"HTTP {status} ({MALFORMED_CALL}): {detail}", status=status, body=body, attempts=attempt)
     says = (

@@ -7,8 +7,11 @@ exceeds the available context size"), text-generation-inference's "`inputs` toke
 must be <= 4096", Mistral's "too large for model with 32768 maximum context length", Anthropic's
 (through a relay) "prompt is too long", Gemini's "The input token count (…) exceeds the maximum number
 of tokens allowed", Moonshot's "Your request exceeded model token limit: 262144" (once "model max length
-exceeded"), DashScope's "Range of input length should be [1, 30720]", Zhipu's "Prompt 超长" (code 1261). `over_context(text)` reads any of them in an error body; the fix is the same
-whatever the body's shape: a shorter conversation (`CONTEXT_HINT`), not a corrected request.
+exceeded"), DashScope's "Range of input length should be [1, 30720]", Zhipu's "Prompt 超长" (code 1261),
+DeepInfra's "Requested input length 99009 exceeds maximum input length 8192" (a 500: the client reads a 500's
+message for it too, as no retry makes the conversation fit). `over_context(text)` reads any of them in an error
+body; the fix is the same whatever the body's shape: a shorter conversation (`CONTEXT_HINT`), not a corrected
+request.
 
 Leaves out: a gateway that cuts the conversation itself without saying so (Ollama keeps the last
 `num_ctx` tokens): nothing comes back to read.
@@ -23,6 +26,7 @@ _OVER = re.compile(
     r"(?: is)? exceeded|exceeds? (?:the )?(?:available |maximum )?context|prompt is too long"
     r"|too large for model with \d+ maximum context|input token count.{0,40}exceeds the maximum"
     r"|tokens \+ `?max_new_tokens`? must be <=|exceeded model token limit|model max length exceeded"
+    r"|input length \d+ exceeds (?:the )?maximum input length"
     r"|range of input length should be|上下文长度|超出.{0,6}上下文|prompt\s*超长|输入.{0,6}(?:超长|过长)",
     re.IGNORECASE | re.DOTALL,
 )

@@ -564,6 +564,24 @@ def test_a_400_about_a_tools_shape_is_still_the_bodys_to_fix(message):
             },
         ),
         (400, {"error": {"code": "1261", "message": "Prompt 超长"}}),  # Zhipu (GLM)
+        (  # Cohere's compatibility API (its errors are `{"id", "message"}`)
+            400,
+            {
+                "id": "5c2a0f7e",
+                "message": "too many tokens: size limit exceeded by 11326 tokens. Try using shorter or fewer inputs, "
+                "or setting prompt_truncation='AUTO'.",
+            },
+        ),
+        (400, {"message": "too many tokens: total number of tokens in the prompt cannot exceed 4081 - received 4292."}),
+        (  # vLLM (newer)
+            400,
+            {
+                "object": "error",
+                "message": "The input (131200 tokens) is longer than the model's context length (131072 tokens).",
+                "type": "BadRequestError",
+                "code": 400,
+            },
+        ),
         (  # DeepInfra: a 500, which was retried (twice more, the same) and ended "transient" with no hint
             500,
             {"error": {"message": "Requested input length 99009 exceeds maximum input length 8192"}},
@@ -580,8 +598,16 @@ def test_a_conversation_too_long_for_the_models_context_says_to_shorten_it_not_f
     assert str(caught.value).count(" — ") == 1 and len(script.requests) == 1
 
 
-def test_a_400_about_something_else_keeps_its_hint():
-    said = {"error": {"message": "Invalid value for 'temperature': must be <= 2", "type": "invalid_request_error"}}
+@pytest.mark.parametrize(
+    "said",
+    [
+        {"error": {"message": "Invalid value for 'temperature': must be <= 2", "type": "invalid_request_error"}},
+        {
+            "message": "too many tokens: max tokens must be less than or equal to 4096, the maximum output for this model"
+        },
+    ],
+)
+def test_a_400_about_something_else_keeps_its_hint(said):
     client, _ = make(Script(httpx.Response(400, json=said)))
     with pytest.raises(CallerError) as caught:
         client.chat([UserMessage(content="hi")])

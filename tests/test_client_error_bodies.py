@@ -993,3 +993,21 @@ def test_ollamas_model_not_pulled_says_to_pull_it(body):
         "`ollama pull <LLM_MODEL>` where Ollama runs, or set LLM_MODEL to a name `ollama list` shows (with its tag, "
         "e.g. qwen3:8b) (not retried)"
     )
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "input: please adjust your prompt and try again, as it",
+        "output: please adjust your prompt and try again, as this generation",
+    ],
+)
+def test_coheres_blocked_prompt_says_the_filter_refused_it_not_the_body(said):
+    """Cohere's compatibility API refuses a prompt (or its answer) its Usage Guidelines block with a 400 `{"id",
+    "message": "blocked input: please adjust your prompt …"}`: the hint said to fix the request body."""
+    message = f"blocked {said} may be a potential violation of our Usage Guidelines (https://docs.cohere.ai/usage-guidelines/)."
+    with pytest.raises(CallerError) as caught:
+        answering(400, {"id": "c0", "message": message}).chat([UserMessage(content="hi")])
+    assert str(caught.value) == f"HTTP 400: {message} — " + (
+        "the gateway's content filter refused the prompt; rephrase the request, or check the gateway's filter (not retried)"
+    )

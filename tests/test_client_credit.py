@@ -420,17 +420,18 @@ PER_DAY = {"quotaId": "GenerateRequestsPerDayPerProjectPerModel-FreeTier", "quot
 PER_MINUTE = {"quotaId": "GenerateRequestsPerMinutePerProjectPerModel-FreeTier", "quotaValue": "10"}
 NONE_GIVEN = {"quotaId": "GenerateContentInputTokensPerModelPerMinute-FreeTier", "quotaValue": "0"}
 DAY_FIX = (
-    "the project's quota for the day is used up (GenerateRequestsPerDayPerProjectPerModel-FreeTier): it resets at "
-    "midnight Pacific time, not within this turn; try again then, use another model (each has a quota of its own), "
-    "or raise the limit in the provider's billing settings (not retried)"
+    "the quota for the day is used up ({named}): it comes back when the provider's day begins again (Gemini's at "
+    "midnight Pacific time, Cloudflare's at 00:00 UTC), not within this turn; try again then, use another model, or "
+    "raise the limit in the provider's billing settings (a paid plan) (not retried)"
 )
+GEMINI_DAY_FIX = DAY_FIX.format(named="GenerateRequestsPerDayPerProjectPerModel-FreeTier")
 
 
 @pytest.mark.parametrize(
     ("violations", "fix"),
     [
-        ([PER_DAY], DAY_FIX),
-        ([PER_MINUTE, PER_DAY], DAY_FIX),  # both hit: the minute's comes back, the day's does not
+        ([PER_DAY], GEMINI_DAY_FIX),
+        ([PER_MINUTE, PER_DAY], GEMINI_DAY_FIX),  # both hit: the minute's comes back, the day's does not
         ([NONE_GIVEN], FIX.format(named=" (GenerateContentInputTokensPerModelPerMinute-FreeTier, limit 0)")),
     ],
 )
@@ -456,4 +457,30 @@ def test_geminis_quota_for_the_day_inside_a_200_is_raised_at_once_too():
     client, script, sleeps = make(httpx.Response(200, json=gemini_quota(PER_DAY)), httpx.Response(200, json=ANSWER))
     with pytest.raises(OutOfCreditError) as caught:
         client.chat(QUESTION)
-    assert str(caught.value).endswith(" — " + DAY_FIX) and len(script.requests) == 1 and sleeps == []
+    assert str(caught.value).endswith(" — " + GEMINI_DAY_FIX) and len(script.requests) == 1 and sleeps == []
+
+
+CLOUDFLARE_DAY = {  # Workers AI's 429 once the free plan's neurons of the day are spent (its `errors` envelope)
+    "errors": [
+        {
+            "code": 4006,
+            "message": "you have used up your daily free allocation of 10,000 neurons, please upgrade to Cloudflare's "
+            "Workers Paid plan if you would like to continue usage.",
+        }
+    ],
+    "success": False,
+    "result": {},
+    "messages": [],
+}
+
+
+def test_cloudflares_daily_free_allocation_used_up_is_raised_at_once():
+    """Before: Workers AI's 429 for its day's free neurons was retried as a rate limit (twice more, the same 429)
+    and ended "HTTP 429 (transient)"; the allocation comes back at 00:00 UTC, not within the turn."""
+    client, script, sleeps = make(*[httpx.Response(429, json=CLOUDFLARE_DAY)] * 3)
+    with pytest.raises(OutOfCreditError) as caught:
+        client.chat(QUESTION)
+    assert str(caught.value) == (
+        f"HTTP 429: {CLOUDFLARE_DAY['errors'][0]['message']} — " + DAY_FIX.format(named="daily free allocation")
+    )
+    assert len(script.requests) == 1 and sleeps == []

@@ -26,7 +26,8 @@ it is retried, and always when its `details` hold a `RetryInfo` or a `QuotaFailu
 `GenerateRequestsPerDayPerProjectPerModel-FreeTier`, which resets at midnight Pacific time, so
 Google's `retryDelay` of seconds only brings the same 429) or one of 0 (`"quotaValue": "0"`: the
 free tier gives the model none). Those are raised at once, the day's with a fix of its own
-(`credit_fix`). Without details, only words of spent money (prepaid credits depleted, a balance,
+(`credit_fix`), as is a day's allocation said in words (Cloudflare Workers AI's "used up your daily free
+allocation"). Without details, only words of spent money (prepaid credits depleted, a balance,
 arrears) make it out of credit; "quota" and "billing" do not.
 
 A 400 or a 403 is read by its message (not its whole body, which may quote the request) and then
@@ -92,6 +93,9 @@ def out_of_credit(data: Any, text: str = "", *, waits: bool = False, money_only:
             return value.strip()
     if any(value.strip() == _GOOGLE_QUOTA for value in named):
         return _google_quota(data, text)
+    day = _DAY_SPENT.search(text) if text and not money_only else None
+    if day is not None:  # Cloudflare's "used up your daily free allocation": whatever wait it names
+        return day[1].lower()
     if text and not waits and "retrydelay" not in text.lower():  # Google's RetryInfo: a wait, in the body
         words = text if money_only else _decoded(data, text)
         if (_SPENT_TEXT if money_only else _CREDIT_TEXT).search(words) and not _RATE_TEXT.search(words):
@@ -131,9 +135,12 @@ def _spent_quota(data: Any) -> str | None:
 
 
 _GOOGLE_FAILURE = "google.rpc.QuotaFailure"
-_PER_DAY = re.compile(r"PerDay")
-"""A Google quota counted per day (`GenerateRequestsPerDayPerProjectPerModel-FreeTier`): it resets at midnight
-Pacific time (ai.google.dev/gemini-api/docs/rate-limits)."""
+_PER_DAY = re.compile(r"PerDay|^daily ")
+"""A quota counted per day: Google's (`GenerateRequestsPerDayPerProjectPerModel-FreeTier`), which resets at midnight
+Pacific time (ai.google.dev/gemini-api/docs/rate-limits), or one named in words (`_DAY_SPENT`)."""
+_DAY_SPENT = re.compile(r"\bused up (?:your |the )?(daily (?:free )?(?:allocation|quota))\b", re.IGNORECASE)
+"""An error's words for a day's allocation spent: Cloudflare Workers AI's 429 (codes 4006, 3036) "you have used up
+your daily free allocation of 10,000 neurons", which comes back at 00:00 UTC."""
 
 
 def _detail_types(data: Any) -> Iterator[str]:
@@ -187,9 +194,9 @@ def credit_fix(named: str | None) -> str:
     said = f" ({named})" if named else ""
     if named and _PER_DAY.search(named):
         return (
-            f"the project's quota for the day is used up{said}: it resets at midnight Pacific time, not within "
-            "this turn; try again then, use another model (each has a quota of its own), or raise the limit in "
-            "the provider's billing settings (not retried)"
+            f"the quota for the day is used up{said}: it comes back when the provider's day begins again (Gemini's "
+            "at midnight Pacific time, Cloudflare's at 00:00 UTC), not within this turn; try again then, use another "
+            "model, or raise the limit in the provider's billing settings (a paid plan) (not retried)"
         )
     return (
         f"the account is out of credit or quota{said}: add credit or raise the limit in the provider's "

@@ -582,6 +582,26 @@ def test_a_400_about_a_tools_shape_is_still_the_bodys_to_fix(message):
                 "code": 400,
             },
         ),
+        (  # SambaNova
+            400,
+            {
+                "error": {
+                    "message": "Requested generation length 1 is not possible! The provided prompt is 4309 tokens long, "
+                    "so generating 1 tokens requires a sequence length of 4310, but the maximum supported sequence "
+                    "length is just 4096!",
+                    "type": "invalid_request_error",
+                }
+            },
+        ),
+        (  # Cerebras, in words alone
+            400,
+            {
+                "message": "Please reduce the length of the messages or completion. Current length is 42328 while "
+                "limit is 40000",
+                "type": "invalid_request_error",
+                "param": "messages",
+            },
+        ),
         (  # DeepInfra: a 500, which was retried (twice more, the same) and ended "transient" with no hint
             500,
             {"error": {"message": "Requested input length 99009 exceeds maximum input length 8192"}},

@@ -593,6 +593,17 @@ def test_a_400_about_a_tools_shape_is_still_the_bodys_to_fix(message):
                 }
             },
         ),
+        (  # Anthropic's OpenAI-compatible endpoint
+            400,
+            {
+                "type": "error",
+                "error": {
+                    "type": "invalid_request_error",
+                    "message": "input length and `max_tokens` exceed context limit: 174167 + 64000 > 200000, decrease "
+                    "input length or `max_tokens` and try again",
+                },
+            },
+        ),
         (  # Cerebras, in words alone
             400,
             {

@@ -44,6 +44,6 @@ def test_the_words_of_each_shape_and_the_object_that_said_them(data, expected):
     assert message_of(data) == expected
 
 
-@pytest.mark.parametrize(("text", "expected"), [('{"a": 1}', {"a": 1}), ("not json", None), ("[" * 100_000, None)])
+@pytest.mark.parametrize(("text", "expected"), [('{"a": 1}', {"a": 1}), ("not json", None), ("[" * 5_000, None)])
 def test_a_body_that_is_not_json_parses_to_none(text, expected):
     assert parsed(text) == expected

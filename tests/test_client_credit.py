@@ -484,3 +484,13 @@ def test_cloudflares_daily_free_allocation_used_up_is_raised_at_once():
         f"HTTP 429: {CLOUDFLARE_DAY['errors'][0]['message']} — " + DAY_FIX.format(named="daily free allocation")
     )
     assert len(script.requests) == 1 and sleeps == []
+
+
+def test_zhipus_daily_call_limit_reached_is_raised_at_once():
+    """Zhipu's (GLM's) 429, code 1304: "this API has reached today's call limit" was retried as a rate limit."""
+    body = {"error": {"code": "1304", "message": "该 API 已达今日调用次数限额，如有更多需求，请联系客服购买"}}
+    client, script, sleeps = make(*[httpx.Response(429, json=body)] * 3)
+    with pytest.raises(OutOfCreditError) as caught:
+        client.chat(QUESTION)
+    assert str(caught.value) == f"HTTP 429: {body['error']['message']} — " + DAY_FIX.format(named="今日调用次数限额")
+    assert len(script.requests) == 1 and sleeps == []

@@ -1042,3 +1042,14 @@ def test_coheres_blocked_prompt_says_the_filter_refused_it_not_the_body(said):
     assert str(caught.value) == f"HTTP 400: {message} — " + (
         "the gateway's content filter refused the prompt; rephrase the request, or check the gateway's filter (not retried)"
     )
+
+
+def test_zhipus_1301_says_the_filter_refused_the_prompt_not_the_body():
+    """Zhipu's (GLM's) 400, code 1301, when its review blocks the input or the answer (`contentFilter` beside it)."""
+    message = "系统检测到输入或生成内容可能包含不安全或敏感内容，请您避免输入易产生敏感内容的提示语，感谢您的配合。"
+    body = {"contentFilter": [{"level": 1, "role": "user"}], "error": {"code": "1301", "message": message}}
+    with pytest.raises(CallerError) as caught:
+        answering(400, body).chat([UserMessage(content="hi")])
+    assert str(caught.value) == f"HTTP 400: {message} — " + (
+        "the gateway's content filter refused the prompt; rephrase the request, or check the gateway's filter (not retried)"
+    )

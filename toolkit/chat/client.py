@@ -1669,8 +1669,8 @@ def triage_status(response: httpx.Response, attempt: int = 1, mask: Callable[[st
         hint = _CALLER_HINTS[401]
     elif status in (400, 403) and (_REGION.search(detail) or "unsupported_country" in response.text):
         hint = REGION_HINT  # Gemini's 400 "User location is not supported", OpenAI's 403
-    elif status in (400, 403) and (_content_filtered(response.text) or _BLOCKED.match(detail)):  # Azure's, Cohere's
-        hint = FILTERED_HINT  # Azure's filter, OpenRouter's moderation, Cohere's "blocked input: please adjust …"
+    elif status in (400, 403) and (_content_filtered(response.text) or _BLOCKED.search(detail)):  # Azure's, Cohere's
+        hint = FILTERED_HINT  # Azure's filter, OpenRouter's moderation, Cohere's "blocked input", Zhipu's 1301
     elif status in (400, 413, 422) and over_context(body):  # each provider's words for a context window overrun
         hint = CONTEXT_HINT
     elif status in (400, 403) and (_RESTRICTED.search(detail) or '"organization_restricted"' in response.text):
@@ -1761,8 +1761,9 @@ def _content_filtered(body: str) -> bool:
 
 
 _FILTER_CODES = ("content_filter", "data_inspection_failed")
-_BLOCKED = re.compile(r"blocked (?:input|output): please adjust your prompt")
-"""Cohere's words for a prompt (or an answer) its Usage Guidelines block, a 400 without a code."""
+_BLOCKED = re.compile(r"\bblocked (?:input|output): please adjust your prompt|不安全或敏感内容")
+"""Words for a prompt (or an answer) a provider's review blocked, in a 400 whose code names no filter: Cohere's
+"blocked input: please adjust your prompt …", Zhipu's (code 1301) "系统检测到输入或生成内容可能包含不安全或敏感内容"."""
 
 
 def _out_of_credit(response: httpx.Response) -> str | None:

@@ -95,7 +95,7 @@ def out_of_credit(data: Any, text: str = "", *, waits: bool = False, money_only:
         return _google_quota(data, text)
     day = _DAY_SPENT.search(text) if text and not money_only else None
     if day is not None:  # Cloudflare's "used up your daily free allocation": whatever wait it names
-        return day[1].lower()
+        return (day[1] or day[2]).lower()
     if text and not waits and "retrydelay" not in text.lower():  # Google's RetryInfo: a wait, in the body
         words = text if money_only else _decoded(data, text)
         if (_SPENT_TEXT if money_only else _CREDIT_TEXT).search(words) and not _RATE_TEXT.search(words):
@@ -135,12 +135,15 @@ def _spent_quota(data: Any) -> str | None:
 
 
 _GOOGLE_FAILURE = "google.rpc.QuotaFailure"
-_PER_DAY = re.compile(r"PerDay|^daily ")
+_PER_DAY = re.compile(r"PerDay|^daily |^今日")
 """A quota counted per day: Google's (`GenerateRequestsPerDayPerProjectPerModel-FreeTier`), which resets at midnight
 Pacific time (ai.google.dev/gemini-api/docs/rate-limits), or one named in words (`_DAY_SPENT`)."""
-_DAY_SPENT = re.compile(r"\bused up (?:your |the )?(daily (?:free )?(?:allocation|quota))\b", re.IGNORECASE)
+_DAY_SPENT = re.compile(
+    r"\bused up (?:your |the )?(daily (?:free )?(?:allocation|quota))\b|已达(今日调用次数限额)", re.IGNORECASE
+)
 """An error's words for a day's allocation spent: Cloudflare Workers AI's 429 (codes 4006, 3036) "you have used up
-your daily free allocation of 10,000 neurons", which comes back at 00:00 UTC."""
+your daily free allocation of 10,000 neurons", which comes back at 00:00 UTC; Zhipu's 429 (code 1304) "该 API
+已达今日调用次数限额" (the API's calls for today are used up)."""
 
 
 def _detail_types(data: Any) -> Iterator[str]:

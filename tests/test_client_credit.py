@@ -399,3 +399,98 @@ def test_a_400_about_a_thinking_budget_stays_a_caller_error(message):
     with pytest.raises(CallerError) as caught:
         client.chat(QUESTION)
     assert not isinstance(caught.value, OutOfCreditError) and len(script.requests) == 1
+
+
+def gemini_quota(*violations, retry="8s"):
+    """Gemini's OpenAI-compatible endpoint's 429 for a quota, as it sends one: a one-item list, the quotas hit
+    in a QuotaFailure (each a `quotaId`, and its `quotaValue`), a link, and a RetryInfo."""
+    message = (
+        "You exceeded your current quota, please check your plan and billing details. For more information on "
+        "this error, head to: https://ai.google.dev/gemini-api/docs/rate-limits.\n* Quota exceeded for metric: "
+        "generativelanguage.googleapis.com/generate_content_free_tier_requests, limit: 50\nPlease retry in 8.2s."
+    )
+    failure = {"@type": "type.googleapis.com/google.rpc.QuotaFailure", "violations": list(violations)}
+    help_links = {"@type": "type.googleapis.com/google.rpc.Help", "links": [{"url": "https://ai.google.dev/"}]}
+    retry_info = {"@type": "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": retry}
+    details = [failure, help_links, retry_info]
+    return [{"error": {"code": 429, "message": message, "status": "RESOURCE_EXHAUSTED", "details": details}}]
+
+
+PER_DAY = {"quotaId": "GenerateRequestsPerDayPerProjectPerModel-FreeTier", "quotaValue": "50"}
+PER_MINUTE = {"quotaId": "GenerateRequestsPerMinutePerProjectPerModel-FreeTier", "quotaValue": "10"}
+NONE_GIVEN = {"quotaId": "GenerateContentInputTokensPerModelPerMinute-FreeTier", "quotaValue": "0"}
+DAY_FIX = (
+    "the quota for the day is used up ({named}): it comes back when the provider's day begins again (Gemini's at "
+    "midnight Pacific time, Cloudflare's at 00:00 UTC), not within this turn; try again then, use another model, or "
+    "raise the limit in the provider's billing settings (a paid plan) (not retried)"
+)
+GEMINI_DAY_FIX = DAY_FIX.format(named="GenerateRequestsPerDayPerProjectPerModel-FreeTier")
+
+
+@pytest.mark.parametrize(
+    ("violations", "fix"),
+    [
+        ([PER_DAY], GEMINI_DAY_FIX),
+        ([PER_MINUTE, PER_DAY], GEMINI_DAY_FIX),  # both hit: the minute's comes back, the day's does not
+        ([NONE_GIVEN], FIX.format(named=" (GenerateContentInputTokensPerModelPerMinute-FreeTier, limit 0)")),
+    ],
+)
+def test_geminis_quota_for_the_day_or_a_limit_of_0_is_raised_at_once(violations, fix):
+    """Before: Gemini's 429 for its free tier's requests per day (or a quota of 0 for the model) was retried after
+    its `retryDelay` (8 s) and again, though a day's quota comes back at midnight Pacific time (Google's
+    rate-limits page) and a limit of 0 never: the learner waited minutes for the same 429."""
+    body = gemini_quota(*violations)
+    client, script, sleeps = make(httpx.Response(429, json=body), httpx.Response(200, json=ANSWER))
+    with pytest.raises(OutOfCreditError) as caught:
+        client.chat(QUESTION)
+    assert str(caught.value) == f"HTTP 429: {error_message(json.dumps(body))} — {fix}"
+    assert len(script.requests) == 1 and sleeps == [] and KEY not in explain(caught.value, client)
+
+
+def test_geminis_quota_for_the_minute_is_still_waited_for():
+    client, script, sleeps = make(httpx.Response(429, json=gemini_quota(PER_MINUTE)), httpx.Response(200, json=ANSWER))
+    assert client.chat(QUESTION).message.content == "Shipped."
+    assert len(script.requests) == 2 and sleeps == [8.0]
+
+
+def test_geminis_quota_for_the_day_inside_a_200_is_raised_at_once_too():
+    client, script, sleeps = make(httpx.Response(200, json=gemini_quota(PER_DAY)), httpx.Response(200, json=ANSWER))
+    with pytest.raises(OutOfCreditError) as caught:
+        client.chat(QUESTION)
+    assert str(caught.value).endswith(" — " + GEMINI_DAY_FIX) and len(script.requests) == 1 and sleeps == []
+
+
+CLOUDFLARE_DAY = {  # Workers AI's 429 once the free plan's neurons of the day are spent (its `errors` envelope)
+    "errors": [
+        {
+            "code": 4006,
+            "message": "you have used up your daily free allocation of 10,000 neurons, please upgrade to Cloudflare's "
+            "Workers Paid plan if you would like to continue usage.",
+        }
+    ],
+    "success": False,
+    "result": {},
+    "messages": [],
+}
+
+
+def test_cloudflares_daily_free_allocation_used_up_is_raised_at_once():
+    """Before: Workers AI's 429 for its day's free neurons was retried as a rate limit (twice more, the same 429)
+    and ended "HTTP 429 (transient)"; the allocation comes back at 00:00 UTC, not within the turn."""
+    client, script, sleeps = make(*[httpx.Response(429, json=CLOUDFLARE_DAY)] * 3)
+    with pytest.raises(OutOfCreditError) as caught:
+        client.chat(QUESTION)
+    assert str(caught.value) == (
+        f"HTTP 429: {CLOUDFLARE_DAY['errors'][0]['message']} — " + DAY_FIX.format(named="daily free allocation")
+    )
+    assert len(script.requests) == 1 and sleeps == []
+
+
+def test_zhipus_daily_call_limit_reached_is_raised_at_once():
+    """Zhipu's (GLM's) 429, code 1304: "this API has reached today's call limit" was retried as a rate limit."""
+    body = {"error": {"code": "1304", "message": "该 API 已达今日调用次数限额，如有更多需求，请联系客服购买"}}
+    client, script, sleeps = make(*[httpx.Response(429, json=body)] * 3)
+    with pytest.raises(OutOfCreditError) as caught:
+        client.chat(QUESTION)
+    assert str(caught.value) == f"HTTP 429: {body['error']['message']} — " + DAY_FIX.format(named="今日调用次数限额")
+    assert len(script.requests) == 1 and sleeps == []

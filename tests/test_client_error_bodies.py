@@ -564,19 +564,81 @@ def test_a_400_about_a_tools_shape_is_still_the_bodys_to_fix(message):
             },
         ),
         (400, {"error": {"code": "1261", "message": "Prompt 超长"}}),  # Zhipu (GLM)
+        (  # Cohere's compatibility API (its errors are `{"id", "message"}`)
+            400,
+            {
+                "id": "5c2a0f7e",
+                "message": "too many tokens: size limit exceeded by 11326 tokens. Try using shorter or fewer inputs, "
+                "or setting prompt_truncation='AUTO'.",
+            },
+        ),
+        (400, {"message": "too many tokens: total number of tokens in the prompt cannot exceed 4081 - received 4292."}),
+        (  # vLLM (newer)
+            400,
+            {
+                "object": "error",
+                "message": "The input (131200 tokens) is longer than the model's context length (131072 tokens).",
+                "type": "BadRequestError",
+                "code": 400,
+            },
+        ),
+        (  # SambaNova
+            400,
+            {
+                "error": {
+                    "message": "Requested generation length 1 is not possible! The provided prompt is 4309 tokens long, "
+                    "so generating 1 tokens requires a sequence length of 4310, but the maximum supported sequence "
+                    "length is just 4096!",
+                    "type": "invalid_request_error",
+                }
+            },
+        ),
+        (  # Anthropic's OpenAI-compatible endpoint
+            400,
+            {
+                "type": "error",
+                "error": {
+                    "type": "invalid_request_error",
+                    "message": "input length and `max_tokens` exceed context limit: 174167 + 64000 > 200000, decrease "
+                    "input length or `max_tokens` and try again",
+                },
+            },
+        ),
+        (  # Cerebras, in words alone
+            400,
+            {
+                "message": "Please reduce the length of the messages or completion. Current length is 42328 while "
+                "limit is 40000",
+                "type": "invalid_request_error",
+                "param": "messages",
+            },
+        ),
+        (  # DeepInfra: a 500, which was retried (twice more, the same) and ended "transient" with no hint
+            500,
+            {"error": {"message": "Requested input length 99009 exceeds maximum input length 8192"}},
+        ),
     ],
 )
 def test_a_conversation_too_long_for_the_models_context_says_to_shorten_it_not_fix_the_body(status, body):
     """Each provider's own words: the hint was "the request was rejected; fix it", and nothing in the body is wrong."""
-    client, _ = make(Script(httpx.Response(status, json=body)))
+    script = Script(httpx.Response(status, json=body), httpx.Response(200, json={}))
+    client, _ = make(script)
     with pytest.raises(CallerError) as caught:
         client.chat([UserMessage(content="hi")])
     assert str(caught.value).endswith(" — " + CONTEXT_HINT)
-    assert str(caught.value).count(" — ") == 1
+    assert str(caught.value).count(" — ") == 1 and len(script.requests) == 1
 
 
-def test_a_400_about_something_else_keeps_its_hint():
-    said = {"error": {"message": "Invalid value for 'temperature': must be <= 2", "type": "invalid_request_error"}}
+@pytest.mark.parametrize(
+    "said",
+    [
+        {"error": {"message": "Invalid value for 'temperature': must be <= 2", "type": "invalid_request_error"}},
+        {
+            "message": "too many tokens: max tokens must be less than or equal to 4096, the maximum output for this model"
+        },
+    ],
+)
+def test_a_400_about_something_else_keeps_its_hint(said):
     client, _ = make(Script(httpx.Response(400, json=said)))
     with pytest.raises(CallerError) as caught:
         client.chat([UserMessage(content="hi")])
@@ -961,4 +1023,33 @@ def test_ollamas_model_not_pulled_says_to_pull_it(body):
         'HTTP 404: model "qwen3:8b" not found, try pulling it first — Ollama has not downloaded this model: run '
         "`ollama pull <LLM_MODEL>` where Ollama runs, or set LLM_MODEL to a name `ollama list` shows (with its tag, "
         "e.g. qwen3:8b) (not retried)"
+    )
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "input: please adjust your prompt and try again, as it",
+        "output: please adjust your prompt and try again, as this generation",
+    ],
+)
+def test_coheres_blocked_prompt_says_the_filter_refused_it_not_the_body(said):
+    """Cohere's compatibility API refuses a prompt (or its answer) its Usage Guidelines block with a 400 `{"id",
+    "message": "blocked input: please adjust your prompt …"}`: the hint said to fix the request body."""
+    message = f"blocked {said} may be a potential violation of our Usage Guidelines (https://docs.cohere.ai/usage-guidelines/)."
+    with pytest.raises(CallerError) as caught:
+        answering(400, {"id": "c0", "message": message}).chat([UserMessage(content="hi")])
+    assert str(caught.value) == f"HTTP 400: {message} — " + (
+        "the gateway's content filter refused the prompt; rephrase the request, or check the gateway's filter (not retried)"
+    )
+
+
+def test_zhipus_1301_says_the_filter_refused_the_prompt_not_the_body():
+    """Zhipu's (GLM's) 400, code 1301, when its review blocks the input or the answer (`contentFilter` beside it)."""
+    message = "系统检测到输入或生成内容可能包含不安全或敏感内容，请您避免输入易产生敏感内容的提示语，感谢您的配合。"
+    body = {"contentFilter": [{"level": 1, "role": "user"}], "error": {"code": "1301", "message": message}}
+    with pytest.raises(CallerError) as caught:
+        answering(400, body).chat([UserMessage(content="hi")])
+    assert str(caught.value) == f"HTTP 400: {message} — " + (
+        "the gateway's content filter refused the prompt; rephrase the request, or check the gateway's filter (not retried)"
     )

@@ -249,16 +249,21 @@ FILTERED_HINT = (
 )
 
 
+@pytest.mark.parametrize("reason", ["content_filter", "sensitive"])
 @pytest.mark.parametrize("arguments, got", [('{"item": "Alice Smi', '{"item": "Alice Smi'), ("", '""')])
-def test_a_call_cut_off_by_the_content_filter_is_blamed_on_the_filter_not_on_the_model(arguments, got):
+def test_a_call_cut_off_by_the_content_filter_is_blamed_on_the_filter_not_on_the_model(arguments, got, reason):
     """Azure's (and OpenAI's) content filter ends a reply with finish_reason "content_filter" where it
-    stops it: a call cut so read 'expected a JSON object … The model's call was wrong, not your code',
-    or (cut before its arguments) ran with its defaults or missed an argument."""
+    stops it, Zhipu's (GLM's) with "sensitive" (docs.bigmodel.cn: 内容被安全审核接口拦截): a call cut so read
+    'expected a JSON object … The model's call was wrong, not your code', or (cut before its arguments) ran with
+    its defaults or missed an argument (Zhipu's: until now, "sensitive" was read only for an empty reply)."""
     booked, memory = [], ChatMemory()
-    model = ScriptedModel([reply(arguments, finish="content_filter"), "done"])
+    model = ScriptedModel([reply(arguments, finish=reason), "done"])
     with pytest.raises(ArgumentError) as caught:
         run_loop(model, "book for Alice Smith", tools=[booking_tool(booked)], memory=memory)
-    assert str(caught.value) == FILTERED.replace('{"item": "Alice Smi', got)
-    assert caught.value.hint == FILTERED_HINT
+    said = f'(finish_reason "{reason}")'
+    assert str(caught.value) == FILTERED.replace('{"item": "Alice Smi', got).replace(
+        '(finish_reason "content_filter")', said
+    )
+    assert caught.value.hint == FILTERED_HINT.replace('(finish_reason "content_filter")', said)
     assert booked == [] and results(memory.messages()) == [str(caught.value)]
     check_request({"model": "m", "messages": to_openai(memory.messages())})

@@ -383,20 +383,22 @@ def test_a_whole_answer_at_the_length_limit_is_taken_and_a_cut_repair_says_so():
     assert info.value.answers == ("prose", '{"order_id": "SN1", "status": "已发货，包裹正在')
 
 
-def test_a_structured_answer_cut_off_by_a_content_filter_says_so_without_a_repair_round():
+@pytest.mark.parametrize("reason", ["content_filter", "sensitive"])
+def test_a_structured_answer_cut_off_by_a_content_filter_says_so_without_a_repair_round(reason):
     """A content filter cuts an answer where it stops it, as the length limit does: the repair round
     ran (and was cut off too), and the error read 'no Summary after one repair round: the answer is not
-    a JSON object', its hint about simpler types. Now the cut is named, with the filter's fix."""
+    a JSON object', its hint about simpler types. Now the cut is named, with the filter's fix (Zhipu's
+    spelling of it, "sensitive", too)."""
     from toolkit.chat.messages import AssistantMessage, ChatResponse
 
     filtered = ChatResponse(
-        message=AssistantMessage(content='{"order_id": "SN1", "status": "已发'), finish_reason="content_filter"
+        message=AssistantMessage(content='{"order_id": "SN1", "status": "已发'), finish_reason=reason
     )
     model = ScriptedModel([filtered, filtered])
     with pytest.raises(OutputParsingError) as info:
         ai_service(Desk, model=model).summarise("q")
     assert str(info.value) == (
-        'summarise: the answer was cut off by the gateway\'s content filter (finish_reason "content_filter") before '
+        f'summarise: the answer was cut off by the gateway\'s content filter (finish_reason "{reason}") before '
         "its JSON was whole (the answer is not a JSON object), so there is no Summary to return; a repair round "
         "would be cut off too"
     )

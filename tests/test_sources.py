@@ -7,8 +7,12 @@ import httpx
 import pytest
 
 from toolkit.chat.client import ChatClient, RetryPolicy
-from toolkit.chat.messages import UserMessage
+from toolkit.chat.messages import AssistantMessage, ChatResponse, UserMessage
+from toolkit.chat.scripted import ScriptedModel, call
 from toolkit.chat.sources import MAX_CHARS, MAX_SOURCES, Source, sources_of
+from toolkit.loop.records import LoopOptions
+from toolkit.loop.run import run_loop
+from toolkit.tools.decorator import tool
 from toolkit.views.conversation import source_lines
 from toolkit.views.display import show_response
 
@@ -54,6 +58,28 @@ def test_perplexitys_sources_are_kept_on_the_reply_plain_and_streamed():
     done = list(client.stream([UserMessage(content="How high is Everest?")]))[-1]
     assert done.response.message.content == ANSWER
     assert done.response.sources == EXPECTED
+
+
+@pytest.mark.parametrize("stream", [False, True])
+def test_the_loops_result_carries_the_sources_its_answer_cites(stream):
+    """Before: `run_loop` on Perplexity kept the sources nowhere: its `LoopResult` gave the answer's [1], [2] and
+    no pages (the rounds kept the reply alone). Now each round keeps its reply's, and the result the answer's."""
+    result = run_loop(_client(), "How high is Everest?", tools=[height], options=LoopOptions(stream=stream))
+    assert (result.answer, result.sources, result.rounds[-1].sources) == (ANSWER, EXPECTED, EXPECTED)
+
+
+def test_the_sources_are_the_answers_not_an_earlier_rounds():
+    """A round that called a tool cited pages of its own; the answer after it cited none: the result has none."""
+    calling = AssistantMessage(content="Searching [1].", tool_calls=[call("height", mountain="Everest")])
+    scripted = ScriptedModel([ChatResponse(message=calling, sources=EXPECTED[:1]), "8,849 m."])
+    result = run_loop(scripted, "How high is Everest?", tools=[height])
+    assert result.sources == () and [r.sources for r in result.rounds] == [EXPECTED[:1], ()]
+
+
+@tool
+def height(mountain: str) -> str:
+    """The height of a mountain."""
+    return "8,849 m"
 
 
 def test_the_response_view_lists_the_sources_the_answer_cites():

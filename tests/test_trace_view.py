@@ -609,6 +609,7 @@ def _ended(finish_reason):
     [
         ("length", "length (cut off by its length limit)"),
         ("content_filter", "content_filter (cut off by the gateway's content filter)"),
+        ("sensitive", "sensitive (cut off by the gateway's content filter)"),  # Zhipu's
         ("eos\n<b>round 9</b>", "eos <b>round 9</b>"),
     ],
 )

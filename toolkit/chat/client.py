@@ -120,6 +120,7 @@ from toolkit.chat.chat_template import TEMPLATE_HINT, refused_roles
 from toolkit.chat.context_limit import CONTEXT_HINT, over_context
 from toolkit.chat.credit import credit_fix, out_of_credit
 from toolkit.chat.empty_text import refuses_empty_text, with_null_text
+from toolkit.chat.error_body import error_object, message_of, parsed
 from toolkit.chat.finite import first_non_finite
 from toolkit.chat.forced_choice import CANNOT_FORCE, ForcedChoice, put
 from toolkit.chat.litellm_errors import unwrapped
@@ -1621,6 +1622,8 @@ def triage_status(response: httpx.Response, attempt: int = 1, mask: Callable[[st
         raise CallerError(f"HTTP {status}: {said} — {TEMPLATE_HINT}", status=status, body=body, attempts=attempt)
     if status == 500 and too_big(detail):  # a local server's model larger than its free memory: no retry loads it
         raise CallerError(f"HTTP {status}: {detail} — {MEMORY_HINT}", status=status, body=body, attempts=attempt)
+    if status == 500 and over_context(detail):  # DeepInfra's 500 for a conversation past the context: no retry fits it
+        raise CallerError(f"HTTP {status}: {detail} — {CONTEXT_HINT}", status=status, body=body, attempts=attempt)
     if status < 500 and model_call_refused(response.text):  # the model's call was refused, not the request
         raise TransientError(f"HTTP {status} ({MALFORMED_CALL}): {detail}", status=status, body=body, attempts=attempt)
     says = (
@@ -1666,8 +1669,8 @@ def triage_status(response: httpx.Response, attempt: int = 1, mask: Callable[[st
         hint = _CALLER_HINTS[401]
     elif status in (400, 403) and (_REGION.search(detail) or "unsupported_country" in response.text):
         hint = REGION_HINT  # Gemini's 400 "User location is not supported", OpenAI's 403
-    elif status in (400, 403) and _content_filtered(response.text):  # Azure's filter, OpenRouter's moderation
-        hint = FILTERED_HINT
+    elif status in (400, 403) and (_content_filtered(response.text) or _BLOCKED.search(detail)):  # Azure's, Cohere's
+        hint = FILTERED_HINT  # Azure's filter, OpenRouter's moderation, Cohere's "blocked input", Zhipu's 1301
     elif status in (400, 413, 422) and over_context(body):  # each provider's words for a context window overrun
         hint = CONTEXT_HINT
     elif status in (400, 403) and (_RESTRICTED.search(detail) or '"organization_restricted"' in response.text):
@@ -1746,12 +1749,8 @@ def _content_filtered(body: str) -> bool:
     `metadata` holds the `flagged_input` of a moderation (OpenRouter's 403: "Your input was flagged")."""
     if not any(code in body for code in (*_FILTER_CODES, "ResponsibleAIPolicyViolation", "flagged_input")):
         return False
-    try:
-        data = json.loads(body)
-    except (ValueError, RecursionError):
-        return False
-    error = data.get("error") if isinstance(data, dict) else None
-    if not isinstance(error, dict):
+    error = error_object(parsed(body))
+    if error is None:
         return False
     inner, metadata = error.get("innererror"), error.get("metadata")
     if isinstance(inner, dict) and inner.get("code") == "ResponsibleAIPolicyViolation":
@@ -1762,6 +1761,9 @@ def _content_filtered(body: str) -> bool:
 
 
 _FILTER_CODES = ("content_filter", "data_inspection_failed")
+_BLOCKED = re.compile(r"\bblocked (?:input|output): please adjust your prompt|不安全或敏感内容")
+"""Words for a prompt (or an answer) a provider's review blocked, in a 400 whose code names no filter: Cohere's
+"blocked input: please adjust your prompt …", Zhipu's (code 1301) "系统检测到输入或生成内容可能包含不安全或敏感内容"."""
 
 
 def _out_of_credit(response: httpx.Response) -> str | None:
@@ -1771,10 +1773,7 @@ def _out_of_credit(response: httpx.Response) -> str | None:
     may be about the request, or a model's plan); a 429 by its fields, else by its text when it asks
     for no wait."""
     status = response.status_code
-    try:
-        data = json.loads(response.text)
-    except (ValueError, RecursionError):
-        data = None
+    data = parsed(response.text)
     money_only = status in (400, 403)
     text = error_message(response.text[:2000]) if money_only else response.text[:2000] if status == 429 else ""
     named = out_of_credit(data, text, waits=retry_after(response.headers) is not None, money_only=money_only)
@@ -2057,39 +2056,11 @@ REGION_HINT = (
 """The fix for a refusal of the learner's region (`_REGION`): not the body's, nor the key's."""
 
 
-def _said(data: dict[str, Any], nested: bool = True) -> str:
-    """The message an error object holds, or "" when it holds none in a shape known here. A message
-    that is itself an object (Mistral's 422: `{"message": {"detail": [...]}}`) is read once more."""
-    error = data.get("error")
-    if isinstance(error, dict) and isinstance(error.get("message"), dict) and nested:
-        return _said(error["message"], nested=False)
-    if isinstance(error, dict) and error.get("message"):
-        return relayed(error, str(error["message"]))  # a router's: the provider's own words too
-    for value in (error, data.get("detail"), data.get("message"), data.get("error_msg")):  # Baidu's `error_msg`
-        if isinstance(value, str) and value.strip():
-            return unwrapped(value)
-        if isinstance(value, dict) and nested:
-            said = _said(value, nested=False)
-            if said:
-                return said
-    for problems in (data.get("detail"), data.get("errors")):  # FastAPI's list; Cloudflare's `errors` envelope
-        said = "; ".join(filter(None, map(_problem, problems))) if isinstance(problems, list) else ""
-        if said:
-            return said
-    return ""
-
-
-def _problem(problem: Any) -> str:
-    """One entry of FastAPI's `detail` list (`body.messages: field required`), or of Cloudflare's
-    `errors` (`{"code": 7003, "message": "No route for the URI"}`)."""
-    if not isinstance(problem, dict):
-        return ""
-    said = problem.get("msg", problem.get("message"))
-    if not isinstance(said, str):
-        return ""
-    where = problem.get("loc")
-    at = ".".join(map(str, where)) if isinstance(where, list) else ""
-    return f"{at}: {said}" if at else said
+def _said(data: Any) -> str:
+    """The message an error body holds (`toolkit.chat.error_body.message_of`), a router's relayed provider words
+    and a LiteLLM proxy's wrapper read too; "" when it holds none in a shape known here."""
+    said, error = message_of(data)
+    return relayed(error, said) if error is not None else unwrapped(said)
 
 
 def _one_line(text: str) -> str:

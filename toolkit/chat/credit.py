@@ -21,9 +21,14 @@ words a rate limit with a link to billing, but names it `rate_limit_exceeded`.
 Google's `"status": "RESOURCE_EXHAUSTED"` (Gemini, Vertex AI) is a quota of requests or tokens per
 minute or day, which passes (Google's guide says to retry it with backoff), whatever words come
 with it ("Resource has been exhausted (e.g. check quota)", "check your plan and billing details"):
-it is retried, and always when its `details` hold a `RetryInfo` or a `QuotaFailure`. Without them,
-only words of spent money (prepaid credits depleted, a balance, arrears) make it out of credit;
-"quota" and "billing" do not.
+it is retried, and always when its `details` hold a `RetryInfo` or a `QuotaFailure` — unless that
+`QuotaFailure` names a quota that cannot come back within the turn: one per day (a `quotaId` like
+`GenerateRequestsPerDayPerProjectPerModel-FreeTier`, which resets at midnight Pacific time, so
+Google's `retryDelay` of seconds only brings the same 429) or one of 0 (`"quotaValue": "0"`: the
+free tier gives the model none). Those are raised at once, the day's with a fix of its own
+(`credit_fix`), as is a day's allocation said in words (Cloudflare Workers AI's "used up your daily free
+allocation"). Without details, only words of spent money (prepaid credits depleted, a balance,
+arrears) make it out of credit; "quota" and "billing" do not.
 
 A 400 or a 403 is read by its message (not its whole body, which may quote the request) and then
 only for words of spent money: Anthropic says an empty account with a 400 `invalid_request_error`,
@@ -31,8 +36,8 @@ only for words of spent money: Anthropic says an empty account with a 400 `inval
 token quota, which is the request's fault.
 
 Leaves out: numeric codes (a `"code": 429` or Zhipu's `"1113"` names no kind; the text decides),
-and telling a daily quota from an empty account (a limit "per day" reads as a rate limit: it passes).
-"""
+and a daily quota said in words alone (a limit "per day" in the text of another provider reads as a rate
+limit: it passes)."""
 
 from __future__ import annotations
 
@@ -40,6 +45,8 @@ import json
 import re
 from collections.abc import Iterator
 from typing import Any
+
+from toolkit.chat.error_body import error_object
 
 _RATE = re.compile(r"rate.?limit|throttl|too.?many|concurren|overload", re.IGNORECASE)
 """A field value naming a rate limit or an overload: retried, whatever else it says."""
@@ -86,6 +93,9 @@ def out_of_credit(data: Any, text: str = "", *, waits: bool = False, money_only:
             return value.strip()
     if any(value.strip() == _GOOGLE_QUOTA for value in named):
         return _google_quota(data, text)
+    day = _DAY_SPENT.search(text) if text and not money_only else None
+    if day is not None:  # Cloudflare's "used up your daily free allocation": whatever wait it names
+        return (day[1] or day[2]).lower()
     if text and not waits and "retrydelay" not in text.lower():  # Google's RetryInfo: a wait, in the body
         words = text if money_only else _decoded(data, text)
         if (_SPENT_TEXT if money_only else _CREDIT_TEXT).search(words) and not _RATE_TEXT.search(words):
@@ -96,22 +106,62 @@ def out_of_credit(data: Any, text: str = "", *, waits: bool = False, money_only:
 def _google_quota(data: Any, text: str) -> str | None:
     """`out_of_credit` of a Google `RESOURCE_EXHAUSTED`: None (a rate limit, retried) when its details
     name a wait or the limit hit, or its text no spent money; "" when the text says money is spent."""
+    spent = _spent_quota(data)
+    if spent is not None:
+        return spent
     if any(kind.endswith(_GOOGLE_WAITS) for kind in _detail_types(data)):
         return None
     words = _decoded(data, text) if text else ""
     return "" if _SPENT_TEXT.search(words) and not _RATE_TEXT.search(words) else None
 
 
+def _spent_quota(data: Any) -> str | None:
+    """The quota a Google `QuotaFailure` names that no wait within the turn brings back: one per day
+    (its `quotaId`), else one of 0 (`"<quotaId>, limit 0"`); None when it names neither."""
+    violations = [
+        violation
+        for detail in _details(data)
+        if str(detail.get("@type", "")).endswith(_GOOGLE_FAILURE) and isinstance(detail.get("violations"), list)
+        for violation in detail["violations"]
+        if isinstance(violation, dict) and isinstance(violation.get("quotaId"), str)
+    ]
+    for violation in violations:
+        if _PER_DAY.search(violation["quotaId"]):
+            return str(violation["quotaId"])
+    for violation in violations:
+        if str(violation.get("quotaValue")).strip() == "0":
+            return f"{violation['quotaId']}, limit 0"
+    return None
+
+
+_GOOGLE_FAILURE = "google.rpc.QuotaFailure"
+_PER_DAY = re.compile(r"PerDay|^daily |^今日")
+"""A quota counted per day: Google's (`GenerateRequestsPerDayPerProjectPerModel-FreeTier`), which resets at midnight
+Pacific time (ai.google.dev/gemini-api/docs/rate-limits), or one named in words (`_DAY_SPENT`)."""
+_DAY_SPENT = re.compile(
+    r"\bused up (?:your |the )?(daily (?:free )?(?:allocation|quota))\b|已达(今日调用次数限额)", re.IGNORECASE
+)
+"""An error's words for a day's allocation spent: Cloudflare Workers AI's 429 (codes 4006, 3036) "you have used up
+your daily free allocation of 10,000 neurons", which comes back at 00:00 UTC; Zhipu's 429 (code 1304) "该 API
+已达今日调用次数限额" (the API's calls for today are used up)."""
+
+
 def _detail_types(data: Any) -> Iterator[str]:
     """The `@type` of each of the `details` of a Google error (its body, or a list of bodies: the first)."""
-    if isinstance(data, list):
-        data = next((item for item in data if isinstance(item, dict)), None)
-    error = data.get("error") if isinstance(data, dict) else None
-    details = error.get("details") if isinstance(error, dict) else None
-    for detail in details if isinstance(details, list) else ():
-        kind = detail.get("@type") if isinstance(detail, dict) else None
+    for detail in _details(data):
+        kind = detail.get("@type")
         if isinstance(kind, str):
             yield kind
+
+
+def _details(data: Any) -> list[dict[str, Any]]:
+    """The `details` objects of a Google error (its body, a list of bodies: the first, or the error object
+    alone, as an error inside a 200 is read)."""
+    error = error_object(data)
+    if error is None and isinstance(data, dict) and "error" not in data:  # the error object itself
+        error = data
+    details = error.get("details") if error is not None else None
+    return [detail for detail in details if isinstance(detail, dict)] if isinstance(details, list) else []
 
 
 def _decoded(data: Any, text: str) -> str:
@@ -145,6 +195,12 @@ def credit_fix(named: str | None) -> str:
     """The words after an out-of-credit error's message: what it is (and the field that named
     it), and what to do."""
     said = f" ({named})" if named else ""
+    if named and _PER_DAY.search(named):
+        return (
+            f"the quota for the day is used up{said}: it comes back when the provider's day begins again (Gemini's "
+            "at midnight Pacific time, Cloudflare's at 00:00 UTC), not within this turn; try again then, use another "
+            "model, or raise the limit in the provider's billing settings (a paid plan) (not retried)"
+        )
     return (
         f"the account is out of credit or quota{said}: add credit or raise the limit in the provider's "
         "billing settings, or use another key (not retried)"

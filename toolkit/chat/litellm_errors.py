@@ -28,6 +28,8 @@ import json
 import re
 from typing import Any
 
+from toolkit.chat.error_body import message_of
+
 _WRAPPER = re.compile(r"litellm\.\w+:\s*")
 """LiteLLM's exception class before the text (`litellm.BadRequestError: `)."""
 _CLASS = re.compile(r"(?:litellm\.)?[A-Z]\w*Error:\s*")
@@ -66,10 +68,11 @@ def unwrapped(message: str) -> str:
 
 
 def _body_words(text: str) -> str:
-    """The message of a provider's error body written as JSON or as a Python dict, "" when it is neither."""
+    """The message of a provider's error body written as JSON or as a Python dict
+    (`toolkit.chat.error_body.message_of`), "" when it is neither."""
     if not text.startswith(("{", "[")) or len(text) > _MOST_READ:
         return ""
-    return _words(_parsed(text))
+    return message_of(_parsed(text))[0]
 
 
 def _parsed(text: str) -> Any:
@@ -83,22 +86,3 @@ def _parsed(text: str) -> Any:
         return ast.literal_eval(text[:end]) if end else None
     except (ValueError, TypeError, SyntaxError, RecursionError, MemoryError):
         return None
-
-
-def _words(data: Any) -> str:
-    """What an error body says: OpenAI's `error.message`, Anthropic's `error.message`, a bare `message`,
-    `msg` or `detail`, an `error` string (Ollama's); "" when none."""
-    if isinstance(data, list) and data:  # Google's one-item list
-        data = data[0]
-    if not isinstance(data, dict):
-        return ""
-    error = data.get("error")
-    if isinstance(error, str) and error.strip():
-        return error
-    if isinstance(error, dict):
-        data = error
-    for key in ("message", "msg", "detail"):
-        value = data.get(key)
-        if isinstance(value, str) and value.strip():
-            return value
-    return ""

@@ -34,10 +34,11 @@ relay that drops the headers passes on.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 from typing import Any
+
+from toolkit.chat.error_body import error_object, parsed
 
 _RESET, _REMAINING = "x-ratelimit-reset-", "x-ratelimit-remaining-"
 """How the headers of one limit begin: `x-ratelimit-reset-<limit>` and `x-ratelimit-remaining-<limit>`,
@@ -105,16 +106,11 @@ def said_delay(body: str) -> float | None:
     20.0}`, a 503); None when there is none or it is unreadable."""
     if _RETRY_INFO not in body and _ESTIMATED not in body:  # most error bodies: not parsed at all
         return None
-    try:
-        data = json.loads(body)
-    except (ValueError, RecursionError):
-        return None
+    data = parsed(body)
     if isinstance(data, dict) and data.get("error") and _ESTIMATED in data:
         return _seconds(data[_ESTIMATED])
-    if isinstance(data, list) and data:
-        data = data[0]
-    error = data.get("error") if isinstance(data, dict) else None
-    details = error.get("details") if isinstance(error, dict) else None
+    error = error_object(data)
+    details = error.get("details") if error is not None else None
     for detail in details if isinstance(details, list) else ():
         if isinstance(detail, dict) and detail.get("@type") == _RETRY_INFO:
             return _delay(detail.get("retryDelay"))
@@ -166,12 +162,8 @@ def relayed_reset(body: str, now: float) -> float | None:
     it says that limit is used up (`X-RateLimit-Remaining` 0, or not said); None when the body relays none."""
     if _RELAYED not in body:  # most 429s: not parsed at all
         return None
-    try:
-        data = json.loads(body)
-    except (ValueError, RecursionError):
-        return None
-    error = data.get("error") if isinstance(data, dict) else None
-    metadata = error.get("metadata") if isinstance(error, dict) else None
+    error = error_object(parsed(body))
+    metadata = error.get("metadata") if error is not None else None
     headers = metadata.get("headers") if isinstance(metadata, dict) else None
     if not isinstance(headers, dict):
         return None

@@ -6,7 +6,8 @@ Perplexity's chat completions answer in OpenAI's shape with two fields of their 
 by number (`… is 8,849 m [1][2].`), so dropping them left the learner with markers that point nowhere.
 `sources_of(data)` reads them, `search_results` first (it has the titles), else `citations`, into
 `ChatResponse.sources`, numbered as the text numbers them; a stream's chunks carry them too, and the
-last chunk that does is the one kept. The response view lists them under the answer.
+last chunk that does is the one kept. The response view lists them under the answer; the loop keeps each
+reply's on its `RoundTrace.sources`, and `LoopResult.sources` gives the answer's.
 
 What is kept is bounded (`MAX_SOURCES` entries; a URL, a title and a date cut to `MAX_CHARS`) and
 only what is a string: a source without a URL, or of another shape, is left out. Sources are never

@@ -13,7 +13,7 @@ arguments are blank, which a call without parameters may also be sent as, so the
 as the cut before it runs, unless its tool takes no parameters (then nothing of the call is missing).
 
 A gateway's content filter cuts a reply the same way, where it stops it (`finish_reason:
-"content_filter"`: Azure OpenAI's, OpenAI's): the cut call is told as cut by the filter, and its
+"content_filter"`: Azure OpenAI's, OpenAI's; `"sensitive"`: Zhipu's GLM): the cut call is told as cut by the filter, and its
 hint names that fix (rephrase the request, or check the filter), not the model's call. `CUT_BY`
 holds each reason's words.
 
@@ -43,19 +43,32 @@ CUT_HINT = (
 )
 """The learner's hint on the raised error."""
 
-FILTERED_EXPECTED = (
-    "a complete JSON object: the reply was cut off here by the gateway's content filter (finish_reason "
-    '"content_filter")'
-)
-FILTERED_HINT = (
-    "The gateway's content filter stopped the model's reply (finish_reason \"content_filter\") inside this call's "
-    "arguments, and the call did not run: rephrase the request, or check the gateway's filter."
-)
 
-CUT_BY = {"length": (CUT_EXPECTED, CUT_HINT), "content_filter": (FILTERED_EXPECTED, FILTERED_HINT)}
+def _filtered(reason: str) -> tuple[str, str]:
+    """What the model reads its call cut by the gateway's content filter should have been, and the learner's
+    hint, for the filter's `finish_reason` as the gateway spelled it."""
+    expected = f'a complete JSON object: the reply was cut off here by the gateway\'s content filter (finish_reason "{reason}")'
+    hint = (
+        f"The gateway's content filter stopped the model's reply (finish_reason \"{reason}\") inside this call's "
+        "arguments, and the call did not run: rephrase the request, or check the gateway's filter."
+    )
+    return expected, hint
+
+
+FILTERED_EXPECTED, FILTERED_HINT = _filtered("content_filter")
+
+CUT_BY = {
+    "length": (CUT_EXPECTED, CUT_HINT),
+    "content_filter": (FILTERED_EXPECTED, FILTERED_HINT),
+    "sensitive": _filtered("sensitive"),  # Zhipu's (GLM's) content filter (docs.bigmodel.cn)
+}
 """The `finish_reason`s that cut a reply where they stop it, and what the model reads its cut call
 should have been and the learner's hint, for each."""
-CUT_WORDS = {"length": "its length limit", "content_filter": "the gateway's content filter"}
+CUT_WORDS = {
+    "length": "its length limit",
+    "content_filter": "the gateway's content filter",
+    "sensitive": "the gateway's content filter",
+}
 """What cut a reply off, for each reason of `CUT_BY`, as a view or an error says it ("cut off by …")."""
 
 

@@ -24,6 +24,7 @@ from toolkit.chat.messages import AssistantMessage, Message, TokenUsage, ToolCal
 from toolkit.chat.model import TOOL_CHOICES, ToolChoice, is_tool_choice
 from toolkit.chat.read_only import ReadOnlyDict
 from toolkit.chat.sent import tools_tokens
+from toolkit.chat.sources import Source
 from toolkit.chat.sse import TextDelta, ToolCallDelta
 from toolkit.errors import REPAIR_ZH, ArgumentError, ArgumentProblem, ConfigurationError, a_or_an
 from toolkit.loop.images import MAX_IMAGE_BYTES, MAX_IMAGES
@@ -532,6 +533,8 @@ class RoundTrace:
     """What the loop changed in the reply before recording it (a repeated tool-call id renamed)."""
     images: UserMessage | None = None
     """The user message that carried this round's tool images to the model (`toolkit.loop.images`)."""
+    sources: tuple[Source, ...] = ()
+    """The web pages this reply cites, as its response gave them (`ChatResponse.sources`: Perplexity's)."""
 
     @property
     def tools_tokens(self) -> int:
@@ -572,6 +575,13 @@ class LoopResult:
     def executions(self) -> list[ToolExecution]:
         """Every tool execution of the run, round after round, in the order they ran."""
         return [e for r in self.rounds for e in r.executions]
+
+    @property
+    def sources(self) -> tuple[Source, ...]:
+        """The web pages the last reply (the answer, on a turn that answered) cites, numbered as its text cites
+        them (`toolkit.chat.sources`: Perplexity's); () when it cites none. An earlier round's are its own
+        (`RoundTrace.sources`): its [1] is not the answer's."""
+        return self.rounds[-1].sources if self.rounds else ()
 
     @property
     def round_trips(self) -> int:

@@ -791,6 +791,7 @@ class _Run:
             response.usage,
             finish_reason=response.finish_reason,
             notes=notes,
+            sources=response.sources,
         )
         self.rounds.append(trace)
         self.tool_rounds += bool(reply.tool_calls)

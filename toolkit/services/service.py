@@ -745,7 +745,7 @@ FILTER_HINT = (
     "The error's .answers holds what the model wrote."
 )
 """The hint of a structured answer cut off by the gateway's content filter."""
-CUT_HINTS = {"length": CUT_HINT, "content_filter": FILTER_HINT}
+CUT_HINTS = {"length": CUT_HINT, "content_filter": FILTER_HINT, "sensitive": FILTER_HINT}  # Zhipu: "sensitive"
 """Each `finish_reason` that cuts an answer off where it stops it (`toolkit.loop.cut_off.CUT_BY`), and its hint."""
 
 

@@ -527,6 +527,32 @@ def test_grades_own_limits_count_the_seconds_the_notebook_had_not_a_loaded_hosts
     assert worker.now == pytest.approx(at, abs=1.0)
 
 
+def test_grades_two_stopwatches_read_the_workers_family_once_a_poll(tmp_path, monkeypatch):
+    """Before: the whole notebook's stopwatch and the quiet cell's each read `/proc` for the worker and its kernel
+    (`clock.Family.waited`) on every poll, twice the reads for the same answer. One reading a poll is now shared,
+    the limits unchanged: here a notebook whose cell hangs is stopped as before, once no cell finished for 180 s."""
+    import toolkit.exercises.grade as grade
+    from toolkit.exercises import clock
+
+    monkeypatch.setattr(grade, "POLL_S", 1.0)
+    worker = Cells(tmp_path / "executed.ipynb", [100], None)
+    monkeypatch.setattr(time, "monotonic", worker.clock)
+    reads = []
+
+    class Counted(clock.Family):
+        def waited(self) -> float:
+            reads.append(worker.now)
+            return 0.5 * worker.now
+
+    family = Counted(1)
+    whole = clock.Stopwatch(forgive=clock.RUN_FORGIVES_S * 3, reading=family.waited)
+    window = clock.Stopwatch(forgive=clock.RUN_FORGIVES_S, reading=family.waited)
+    reads.clear()
+    assert grade._wait(worker, 420, worker.out, 180, whole=whole, window=window) == grade.QUIET
+    assert worker.now == pytest.approx(340, abs=1.0)
+    assert len(reads) == len(set(reads)) + 1  # once a poll, and once more when the window starts again at 100 s
+
+
 def test_the_worker_is_waited_for_on_the_clock_of_it_and_its_kernel(tmp_path, monkeypatch):
     """`_run_worker` gives `_wait` stopwatches that read the waiting of the worker it started and its children
     (`clock.Family`), forgiving `forgive` seconds in all and `clock.RUN_FORGIVES_S` between two finished cells."""

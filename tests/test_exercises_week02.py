@@ -29,3 +29,17 @@ def test_waits_in_another_unit_or_one_the_backoff_alone_are_told_what_is_wrong(a
     """Before: each of these read "the client did not wait [...]": a learner who had the waits right in
     milliseconds, or honoured Retry-After on one 429 and not the other, was not told which."""
     assert check("w2.waits", answer).feedback == feedback
+
+
+def test_a_backoff_written_in_milliseconds_is_told_its_unit_not_the_cap():
+    """Before: wait() returning 500 for 0.5 s read "— the backoff is capped at 8.0 s", sending the learner to a cap
+    their code had (8000 ms) instead of to the unit."""
+
+    def wait(attempt, retry_after):
+        backoff = min(8000, 500 * 2 ** (attempt - 1))
+        return backoff if retry_after is None else min(30_000, max(backoff, retry_after * 1000))
+
+    assert check("w2.backoff", wait).feedback == (
+        "wait(1, None) returned 500, RetryPolicy().wait gives 0.5 — that is milliseconds: wait() returns seconds, "
+        "as retry_after is given in"
+    )

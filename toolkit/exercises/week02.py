@@ -117,7 +117,9 @@ def check_backoff(fn: Any) -> Verdict:
                     "wait the same (a count kept in a global changes between calls; so does a random number)"
                 )
             why = ""
-            if r is None and n == 1 and abs(got - 1.0) < 1e-9:
+            if abs(got - want * 1000) <= 1e-6:  # want is never 0: the backoff starts at 0.5 s
+                why = " — that is milliseconds: wait() returns seconds, as retry_after is given in"
+            elif r is None and n == 1 and abs(got - 1.0) < 1e-9:
                 why = " — the first attempt waits the base backoff itself; it doubles from the second attempt on"
             elif r is None and got > policy.max_backoff_s:
                 why = f" — the backoff is capped at {policy.max_backoff_s} s"

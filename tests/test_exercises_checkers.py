@@ -323,8 +323,8 @@ def test_declare_with_the_parameters_swapped_says_so():
         def chat(self, question: Annotated[str, UserText], uid: Annotated[str, MemoryId]) -> str: ...
 
     assert check("w4.declare", Assistant).feedback == (
-        "chat() takes the user id first, then the question; yours has them the other way round "
-        '(chat("alice", "我叫 Alice") used the question as the memory id)'
+        "chat() takes the user id first, then the question, and MemoryId marks the user id; yours marks its second "
+        'parameter, \'uid\' (chat("alice", "我叫 Alice") used the question as the memory id)'
     )
 
 

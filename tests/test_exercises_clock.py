@@ -58,3 +58,24 @@ def test_a_family_adds_up_the_waiting_of_a_process_and_its_children_each_from_wh
 def test_children_lists_a_processes_children_or_none_when_not_known():
     assert all(isinstance(pid, int) for pid in clock.children(os.getpid()))
     assert clock.children(2**22 + 7) == []
+
+
+def test_stopwatches_sharing_a_reading_read_it_once_and_each_counts_as_alone(monkeypatch):
+    """`clock.elapsed`: `toolkit grade`'s two stopwatches on one `Family` read `/proc` once a poll, each answer the
+    one its own `elapsed` gives; a wall-time one reads nothing."""
+    now, reads = [100.0], []
+    monkeypatch.setattr(time, "monotonic", lambda: now[0])
+
+    def reading() -> float:
+        reads.append(now[0])
+        return now[0] / 2
+
+    first = clock.Stopwatch(forgive=1.0, reading=reading)
+    now[0] = 101.0
+    second = clock.Stopwatch(forgive=10.0, reading=reading)
+    wall = clock.Stopwatch(forgive=10.0, wall_only=True, reading=reading)
+    reads.clear()
+    now[0] = 110.0  # 10 s and 9 s passed, half of each waiting for a CPU
+    assert clock.elapsed(first, second, wall) == [9.0, 4.5, 9.0]
+    assert reads == [110.0]
+    assert [first.elapsed(), second.elapsed()] == [9.0, 4.5] and len(reads) == 3

@@ -527,6 +527,32 @@ def test_grades_own_limits_count_the_seconds_the_notebook_had_not_a_loaded_hosts
     assert worker.now == pytest.approx(at, abs=1.0)
 
 
+def test_grades_two_stopwatches_read_the_workers_family_once_a_poll(tmp_path, monkeypatch):
+    """Before: the whole notebook's stopwatch and the quiet cell's each read `/proc` for the worker and its kernel
+    (`clock.Family.waited`) on every poll, twice the reads for the same answer. One reading a poll is now shared,
+    the limits unchanged: here a notebook whose cell hangs is stopped as before, once no cell finished for 180 s."""
+    import toolkit.exercises.grade as grade
+    from toolkit.exercises import clock
+
+    monkeypatch.setattr(grade, "POLL_S", 1.0)
+    worker = Cells(tmp_path / "executed.ipynb", [100], None)
+    monkeypatch.setattr(time, "monotonic", worker.clock)
+    reads = []
+
+    class Counted(clock.Family):
+        def waited(self) -> float:
+            reads.append(worker.now)
+            return 0.5 * worker.now
+
+    family = Counted(1)
+    whole = clock.Stopwatch(forgive=clock.RUN_FORGIVES_S * 3, reading=family.waited)
+    window = clock.Stopwatch(forgive=clock.RUN_FORGIVES_S, reading=family.waited)
+    reads.clear()
+    assert grade._wait(worker, 420, worker.out, 180, whole=whole, window=window) == grade.QUIET
+    assert worker.now == pytest.approx(340, abs=1.0)
+    assert len(reads) == len(set(reads)) + 1  # once a poll, and once more when the window starts again at 100 s
+
+
 def test_the_worker_is_waited_for_on_the_clock_of_it_and_its_kernel(tmp_path, monkeypatch):
     """`_run_worker` gives `_wait` stopwatches that read the waiting of the worker it started and its children
     (`clock.Family`), forgiving `forgive` seconds in all and `clock.RUN_FORGIVES_S` between two finished cells."""
@@ -656,6 +682,21 @@ def test_the_timeout_help_says_it_is_per_cell(capsys):
     assert (
         "seconds each cell may run (default 120); a notebook may run that long for each of its code cells, plus a "
         "minute, and is stopped when no cell has finished for that long plus a minute" in help_text
+    )
+
+
+def test_the_grade_help_names_the_csvs_columns_and_shows_how_to_grade_a_class_and_regrade_one_learner(capsys):
+    """Before: `grade --help` read cold named the --scores columns but not those of the CSV it always writes, and
+    gave no example: a teacher who regraded one learner with the default --out replaced the whole class's CSV with
+    that learner's rows. It now says both, and how to regrade one learner into a CSV of their own."""
+    with pytest.raises(SystemExit):
+        main(["grade", "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert "columns notebook, exercise, passed (1 or 0), feedback: one row per notebook and exercise" in help_text
+    assert (
+        "examples: python -m toolkit grade submissions/ --out grades.csv --scores scores.csv (a class); python -m "
+        "toolkit grade submissions/alice --out alice.csv (one learner again, the class's CSV kept: the notebook column names "
+        "her notebooks as the class's run did, so her rows there can be replaced by these)" in help_text
     )
 
 

@@ -113,11 +113,26 @@ def test_a_fix_that_says_what_the_tool_and_its_parameter_are_passes(description,
             "the name 'input_str' does not say what the parameter holds: the model reads it beside the "
             "description, so name it for what it holds (an order id)",
         ),
+        (
+            "Look up one order by its id and return its status, items and total.",
+            "order_id",
+            "order_id",
+            "the parameter's description 'order_id' only repeats its name: the model reads the name already, so say "
+            "what it holds beyond it: an order id, and its format",
+        ),
+        (
+            "Look up one order by its id and return its status, items and total.",
+            "orderId",
+            "Order ID.",
+            "the parameter's description 'Order ID.' only repeats its name: the model reads the name already, so say "
+            "what it holds beyond it: an order id, and its format",
+        ),
     ],
 )
 def test_a_fix_the_lint_misses_but_that_says_nothing_fails(description, name, param_description, feedback):
     """Before: the check was the lint alone, which counts words, so a description repeating 'Query data.', a TODO,
-    a parameter described as 'a string' or named `s` passed."""
+    a parameter described as 'a string' or named `s` passed; and (round 20) a parameter described by its own name,
+    `order_id` or "Order ID.", which tells the model nothing the name did not."""
     assert check("w5.fix_arg0", fixed_query(description, name, param_description)).feedback == feedback
 
 

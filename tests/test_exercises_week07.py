@@ -122,3 +122,12 @@ def test_the_check_leaves_the_learners_bookings_as_they_were(passes):
         assert BOOKINGS == mine
     finally:
         BOOKINGS.clear()
+
+
+def test_a_count_of_compensations_that_undoes_the_failed_call_too_is_told_it_did_nothing():
+    """Before: 3 for "shipment fails" (every call of the turn undone, the failed one too) read only "not 3"."""
+    answer = {"all succeed": 0, "shipment fails": 3, "shipment fails, compensate=False": 0}
+    assert check("w7.when", answer).feedback == (
+        "shipment fails: not 3 — the call that failed (create_shipment) changed nothing, so there is nothing of it "
+        "to undo"
+    )

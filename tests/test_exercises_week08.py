@@ -62,3 +62,14 @@ def test_terms_that_rank_refund_payment_below_another_are_told_where_it_is(terms
     search returns capture_payment (3), refund_payment (3), …"), not what was wrong with it."""
     feedback = check("w8.find_query", terms).feedback
     assert feedback.startswith("keyword search returns ") and said in feedback, feedback
+
+
+def test_a_score_with_the_name_and_description_weights_swapped_is_told_which_is_worth_2():
+    """Before: +1 for the name and +2 for the description read only "gave 5, LangChain4j's rule gives 4"."""
+
+    def score(name, description, terms):
+        return sum((t in name.lower()) + 2 * (t in description.lower()) for t in terms)
+
+    assert check("w8.score", score).feedback.endswith(
+        " — a hit in the name is worth 2 and one in the description 1: yours has them the other way round"
+    )

@@ -50,6 +50,15 @@ EXIT_STATUS = (
 """What `--help` says of this command's exit status, before what every command shares
 (`toolkit.cli.main.SHARED_EXIT_STATUS`)."""
 
+EXAMPLES = (
+    "python -m toolkit grade submissions/ --out grades.csv --scores scores.csv (a class); python -m toolkit grade "
+    "submissions/alice "
+    "--out alice.csv (one learner again, the class's CSV kept: the notebook column names her notebooks as the "
+    "class's run did, so her rows there can be replaced by these)"
+)
+"""What `--help` shows before the exit status: a class graded, and one learner regraded without replacing the
+class's CSV (an `--out` is written whole, so `--out grades.csv` there would keep her rows alone)."""
+
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("paths", nargs="+", type=given_path, help="notebooks, or folders of notebooks")
@@ -57,8 +66,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--out",
         type=out_file,
         default="grades.csv",
-        help="the CSV to write (default grades.csv); it is replaced when the run ends, Ctrl-C included, and a run "
-        "killed hard leaves it as it was",
+        help="the CSV to write (default grades.csv), columns notebook, exercise, passed (1 or 0), feedback: one row "
+        "per notebook and exercise; it is replaced when the run ends, Ctrl-C included, and a run killed hard leaves "
+        "it as it was",
     )
     parser.add_argument(
         "--scores",

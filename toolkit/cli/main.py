@@ -64,6 +64,14 @@ class Parser(argparse.ArgumentParser):
         super().error(message + dash_path_hint(self.words))
 
 
+class Paragraphs(argparse.HelpFormatter):
+    """argparse's help, each paragraph of a description or epilog (text between blank lines) wrapped on its own:
+    a command's examples and its exit statuses stay apart."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        return "\n\n".join(super(Paragraphs, self)._fill_text(part, width, indent) for part in text.split("\n\n"))
+
+
 def dash_path_hint(words: Sequence[str]) -> str:
     """How to give the first of `words` that starts with `-` and is a path here ("" when none is)."""
     path = next((w for w in words if w.startswith("-") and w != "-" and os.path.lexists(w)), None)
@@ -84,12 +92,14 @@ def build_parser(
     parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")  # its parsers are Parser too
     for name, (module, about) in COMMANDS.items():
-        child = sub.add_parser(name, help=about, description=about)
+        child = sub.add_parser(name, help=about, description=about, formatter_class=Paragraphs)
         child.words = parser.words
         if name == command:
             configured = importlib.import_module(module)
             child.description = (configured.__doc__ or about).split("\n\n")[0].strip()
-            child.epilog = f"exit status: {configured.EXIT_STATUS}; {SHARED_EXIT_STATUS}"
+            examples = getattr(configured, "EXAMPLES", "")  # a command's examples, when it has some: a paragraph
+            child.epilog = f"{f'examples: {examples}{chr(10) * 2}' if examples else ''}exit status: "
+            child.epilog += f"{configured.EXIT_STATUS}; {SHARED_EXIT_STATUS}"
             configured.configure(child)
             child.set_defaults(run=configured.run)
     return parser

@@ -886,11 +886,13 @@ def _wait(
     whole = whole or clock.Stopwatch(forgive=0.0, wall_only=True)
     window = window or clock.Stopwatch(forgive=0.0, wall_only=True)
     seen = _file_version(progress)
+    watching = quiet is not None and progress is not None
     while True:
-        if (left := limit - whole.elapsed()) <= 0:
+        spent = clock.elapsed(whole, window) if watching else clock.elapsed(whole)  # one reading of /proc a poll
+        if (left := limit - spent[0]) <= 0:
             return WHOLE
         if quiet is not None and progress is not None:
-            if (quiet_left := quiet - window.elapsed()) <= 0:
+            if (quiet_left := quiet - spent[1]) <= 0:
                 return QUIET
             left = min(left, quiet_left)
         try:

@@ -117,7 +117,9 @@ def check_backoff(fn: Any) -> Verdict:
                     "wait the same (a count kept in a global changes between calls; so does a random number)"
                 )
             why = ""
-            if r is None and n == 1 and abs(got - 1.0) < 1e-9:
+            if abs(got - want * 1000) <= 1e-6:  # want is never 0: the backoff starts at 0.5 s
+                why = " — that is milliseconds: wait() returns seconds, as retry_after is given in"
+            elif r is None and n == 1 and abs(got - 1.0) < 1e-9:
                 why = " — the first attempt waits the base backoff itself; it doubles from the second attempt on"
             elif r is None and got > policy.max_backoff_s:
                 why = f" — the backoff is capped at {policy.max_backoff_s} s"
@@ -231,7 +233,26 @@ def check_waits(answer: Any) -> Verdict:
     if len(answer) != len(waits):
         count = f"{len(answer)} wait{'' if len(answer) == 1 else 's'}"
         return wrong(f"your list has {count}; the client waits once before each retry: how many are there?")
-    return wrong(f"the client did not wait {show(answer)}")
+    if seconds == [wait * 1000 for wait in waits]:
+        return wrong(
+            f"{show(answer)} counts milliseconds; the client's waits (the backoff, Retry-After) are seconds: answer "
+            "in seconds"
+        )
+    return _backoff_alone(answer, seconds, waits) or wrong(f"the client did not wait {show(answer)}")
+
+
+def _backoff_alone(answer: list[Any], seconds: list[float], waits: list[float]) -> Verdict | None:
+    """The ✗ for a list in which one wait, not the client's, is the backoff alone (`[0.5, 2]`: Retry-After honoured
+    on one 429 and not the other); None when none is."""
+    from toolkit.chat.client import RetryPolicy
+
+    for n, (said, waited) in enumerate(zip(seconds, waits, strict=True), 1):
+        if said != waited and said == RetryPolicy().wait(n, None):
+            return wrong(
+                f"your wait {n}, {show(answer[n - 1])} s, is the backoff alone; that 429 carried Retry-After: 2 too, "
+                "and the client honours it"
+            )
+    return None
 
 
 def _floats(numbers: list[Any]) -> list[float] | None:

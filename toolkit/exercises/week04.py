@@ -5,6 +5,7 @@ Leaves out: a stream cut short (week 2's `w2.truncated` covers it; the notebook 
 """
 
 import inspect
+import typing
 from typing import Any, cast
 
 from toolkit.exercises.answers import as_list, counted, made_a_list, number_problem, one_of
@@ -92,8 +93,8 @@ def check_declare(answer: Any) -> Verdict:
         return wrong(f"chat() should return the answer as a str, it returned {what}; declare the method -> str")
     if memory_ids[:1] == ["我叫 Alice"]:
         return wrong(
-            "chat() takes the user id first, then the question; yours has them the other way round "
-            '(chat("alice", "我叫 Alice") used the question as the memory id)'
+            "chat() takes the user id first, then the question, and MemoryId marks the user id; yours marks its "
+            f'{_memory_id_parameter(answer)} (chat("alice", "我叫 Alice") used the question as the memory id)'
         )
     alice, bob = (_sent(model.requests[i]) for i in (0, 1))  # as sent: a @user_message template wraps the question
     third = [m.content for m in model.requests[2].messages]
@@ -102,6 +103,22 @@ def check_declare(answer: Any) -> Verdict:
     if alice not in third:
         return wrong("Alice's second question was sent without her first: is the user id marked MemoryId?")
     return right("ai_service built chat() from its declaration, and each memory id has its own conversation.")
+
+
+def _memory_id_parameter(declaration: Any) -> str:
+    """Which of chat's parameters MemoryId marks, as "second parameter, 'question'": the parameters may be in the
+    other order (question, user id) or in this one with the markers swapped; "second parameter" when not read."""
+    from toolkit.tools.decorator import MemoryId
+
+    try:
+        parameters = list(inspect.signature(declaration.chat).parameters.values())[1:]  # after self
+        hints = typing.get_type_hints(declaration.chat, include_extras=True)
+    except Exception:  # a signature not read, a name only ai_service's own reading resolves: said without its name
+        return "second parameter"
+    for place, parameter in zip(("first", "second", "third"), parameters, strict=False):
+        if MemoryId in getattr(hints.get(parameter.name), "__metadata__", ()):
+            return f"{place} parameter, {parameter.name!r}"
+    return "second parameter"
 
 
 def _sent(request: Any) -> Any:

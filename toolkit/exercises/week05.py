@@ -254,7 +254,8 @@ _ID_WORDS = frozenset({"id", "ids", "sn", "no", "num", "number", "identifier"})
 
 def _says_what_it_is(description: str, name: str, described: str) -> Verdict | None:
     """The ✗ for a fix the lint lets through yet that says nothing of this tool: the lint counts words, so a
-    description repeating "Query data.", a TODO, a parameter named `s` or described as "a string" passed it.
+    description repeating "Query data.", a TODO, a parameter named `s` or described as "a string" or by its
+    own name ("order_id", "Order ID.") passed it.
     This tool looks up an order by its id: its description speaks of orders, its parameter's name and
     description of an order or an id. None when they do; the prose itself is not judged."""
     if not _OF_ORDERS.search(description):
@@ -268,12 +269,24 @@ def _says_what_it_is(description: str, name: str, described: str) -> Verdict | N
             f"the name {show(name)} does not say what the parameter holds: the model reads it beside the "
             "description, so name it for what it holds (an order id)"
         )
+    if _words(described) == _words(name):
+        return wrong(
+            f"the parameter's description {show(described)} only repeats its name: the model reads the name already, "
+            "so say what it holds beyond it: an order id, and its format"
+        )
     if not _OF_AN_ID.search(described):
         return wrong(
             f"the parameter's description {show(described)} does not say what it holds: the model fills the "
             "parameter by it, so say that it is an order id, and its format"
         )
     return None
+
+
+def _words(text: str) -> list[str]:
+    """The words of a name or a short text, lower case: split at what is not a letter or digit and at camelCase
+    humps (`orderId`, `order_id` and "Order ID." are all `order id`)."""
+    split = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", text)
+    return [word.lower() for word in re.split(r"[\W_]+", split) if word]
 
 
 def _takes(schema: dict[str, Any]) -> str:

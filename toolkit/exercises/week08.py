@@ -209,6 +209,10 @@ MISTAKES: tuple[tuple[str, Callable[[str, str, list[str]], int]], ...] = (
         lambda name, desc, terms: sum((t in name.lower()) + (t in desc.lower()) for t in terms),
     ),
     (
+        " — a hit in the name is worth 2 and one in the description 1: yours has them the other way round",
+        lambda name, desc, terms: sum((t in name.lower()) + 2 * (t in desc.lower()) for t in terms),
+    ),
+    (
         " — a term counts wherever it occurs in a field, inside a word too ('rain' is in 'book_train')",
         lambda name, desc, terms: sum(2 * (t in _words(name)) + (t in _words(desc)) for t in terms),
     ),

@@ -179,6 +179,11 @@ def check_dead_server(answer: Any) -> Verdict:
         return right(f"{n}: the dead server is skipped; fail_if_one_server_fails=True would raise instead.")
     if answer == 0:
         return wrong("one dead server does not take the others down")
+    if answer > n:  # the dead server counted as if it had tools to offer
+        return wrong(
+            f"provide() did not list {counted(answer, 'tool')}: that is more than it lists — the server that exited "
+            "at start-up never answered, so it lists no tools"
+        )
     return wrong(f"provide() did not list {counted(answer, 'tool')}")
 
 

@@ -643,12 +643,15 @@ def wire_names(names: Sequence[str], others: Mapping[str, str] | None = None) ->
     A name the chat API accepts as it is keeps it, whatever the order of the list: a name made
     from another (`files.read` → `files_read`) never takes it from the tool really called that, nor
     from a tool of another server in the same provider with another name (`others`: wire → original).
+    Made names that meet are numbered in the order of the original names, not of the listing: a server
+    that lists `a.b` and `a b` in another order (a map's order, a tool added or listed anew) gives each
+    the wire name it had, so a conversation's `a_b` calls the same tool whenever it is resumed.
     The same name on two servers is the same wire name: a clash the loop refuses, naming the fix."""
     others = others or {}
     own = {name for name in names if openai_name(name) == name}
     taken = set(own)
     out: dict[str, str] = {name: name for name in names if name in own}
-    for name in names:
+    for name in sorted(names):
         if name in out:
             continue
         wire, n = openai_name(name), 1

@@ -294,3 +294,25 @@ def test_a_client_asking_a_tools_only_server_for_resources_or_prompts_is_told_me
     assert anyio.run(ask) == dict.fromkeys(
         ["resources/list", "resources/templates/list", "prompts/list", "prompts/get"], (-32601, "Method not found")
     )
+
+
+@pytest.mark.parametrize("cursor", ["x", ""])
+def test_a_cursor_the_server_never_gave_is_invalid_params_not_the_first_page_again(cursor):
+    """The server lists every tool on one page and gives no cursor; one it never gave was answered with the
+    whole list again, where MCP has an invalid cursor answered with -32602 (a client paging with a cursor of
+    another server's read the same tools as a next page)."""
+    import anyio
+    import mcp
+    from mcp.shared.exceptions import MCPError
+
+    async def ask():
+        async with mcp.Client(shop_server(TODAY)) as client:
+            with pytest.raises(MCPError) as caught:
+                await client.list_tools(cursor=cursor, cache_mode="refresh")
+            assert len((await client.list_tools()).tools) == len(TOOL_SPECS)  # no cursor: every tool
+        return caught.value.code, caught.value.message
+
+    assert anyio.run(ask) == (
+        -32602,
+        f"Invalid cursor {cursor!r}: this server lists every tool on one page and gives no cursor; list without one",
+    )

@@ -11,7 +11,8 @@ comes back as a result with `isError: true` (the model can fix its call), a fail
 tool's sanitised exception alone (`ValueError: …`: a client names the tool itself); so does a tool that
 calls `sys.exit` (command-line code on bad input): `SystemExit` ends neither the server nor,
 served in-process, the client's event loop. An unknown tool name is a protocol error, as the
-MCP specification asks. Over stdio, a line that is no JSON-RPC message gets JSON-RPC's answer
+MCP specification asks; so is a `tools/list` cursor (-32602: every tool is on one page, and no
+cursor is given, `invalid_cursor`). Over stdio, a line that is no JSON-RPC message gets JSON-RPC's answer
 (-32700 "Parse error", -32600 "Invalid Request"; to the request's id when it can be read), and
 so is a request whose id is no string or integer (null, 2.5, true: -32600, to id null); each
 request of a batch (a JSON array, gone from MCP since 2025-06-18) is answered -32600 under its id. A
@@ -127,6 +128,8 @@ def tools_server(
     checks = {t.name: matcher(t.output_schema, t.name, name) for t in listed if t.output_schema is not None}
 
     async def list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
+        if (cursor := getattr(params, "cursor", None)) is not None:  # never given: every tool is on one page
+            raise MCPError(types.INVALID_PARAMS, invalid_cursor(cursor))
         return types.ListToolsResult(tools=listed)
 
     async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
@@ -151,6 +154,16 @@ def tools_server(
         )
 
     return Server(name, version=version, on_list_tools=list_tools, on_call_tool=call_tool)
+
+
+def invalid_cursor(cursor: str) -> str:
+    """The -32602 error's words for a `tools/list` cursor: the server gives none (one page holds every
+    tool), so any is invalid; MCP has an invalid cursor answered so, where the whole list again read as a
+    next page to a client paging with a cursor of another server's."""
+    return (
+        f"Invalid cursor {shown_name(cursor)!r}: this server lists every tool on one page and gives no cursor; "
+        "list without one"
+    )
 
 
 CHANGED_ON_THE_WAY = (

@@ -904,13 +904,21 @@ def _named(block: Any) -> str:
     uri = getattr(block, "uri", None) or getattr(resource, "uri", None)
     name = getattr(block, "name", None)
     named = [
-        cut(str(name), 80) if name else None,
-        cut(mask_url(elided_data_urls(str(uri))), 200)
-        if uri
-        else None,  # no secret of a signed URL, no data URI's data
-        cut(str(mime), 80) if mime else None,
+        _line(str(name), 80) if name else None,
+        _line(mask_url(elided_data_urls(str(uri))), 200) if uri else None,  # no signed URL's secret, no data
+        _line(str(mime), 80) if mime else None,
     ]
     return f"{kind} ({', '.join(n for n in named if n)})" if any(named) else kind
+
+
+_BREAKS = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]+")
+
+
+def _line(text: str, limit: int) -> str:
+    """A stranger's name, URI or MIME type on one line of at most `limit` characters: each run of line
+    breaks, tabs or other control characters a space (a name's line break wrote a line of its own in the
+    note, which read as the result). Only a few times `limit` characters are read."""
+    return cut(" ".join(_BREAKS.sub(" ", text[: 4 * limit]).split()), limit)
 
 
 def _describe_block(block: Any, accepts_images: bool) -> str:

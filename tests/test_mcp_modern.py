@@ -4,6 +4,7 @@ server may: an in-process SDK server whose answers a relay changes on the way (`
 import contextlib
 
 import anyio
+import pytest
 
 from toolkit.chat.messages import ToolCall
 from toolkit.mcp.client import McpClient
@@ -76,6 +77,22 @@ def test_one_unreadable_tool_of_a_2026_server_costs_that_tool_alone():
         'should be \'object\'); an inputSchema is a JSON Schema object with "type": "object" ({"type": "object"} '
         "for no "
         "arguments). Ask its author to fix it"
+    }
+
+
+@pytest.mark.parametrize("hint", ["yes", 1, "false"])
+def test_a_hint_that_is_no_boolean_is_not_read_as_one_and_the_tool_is_offered_without_its_annotations(hint):
+    """The SDK read `"readOnlyHint": "yes"` (or 1, "on") as true: a tool whose hints are not MCP's booleans was
+    kept as read-only, and a call past its deadline told the model calling it again is safe."""
+    odd = {"name": "odd", "inputSchema": {"type": "object"}, "annotations": {"readOnlyHint": hint, "title": "Odd"}}
+    with McpClient(tampered(_server(), _with_tool(odd)), name="modern") as client:
+        provider = McpToolProvider([client])
+        tools = {t.name: t for t in provider.provide()}
+        assert list(tools) == ["good", "odd"] and "annotations" not in tools["odd"].spec.metadata
+    assert provider.left_out == {
+        "modern: odd (annotations)": "MCP tool 'odd' of server 'modern': its annotations field is not valid MCP "
+        "(annotations.readOnlyHint: Input should be a valid boolean); the tool is offered without it. Ask its "
+        "author to fix it"
     }
 
 

@@ -316,3 +316,46 @@ def test_a_cursor_the_server_never_gave_is_invalid_params_not_the_first_page_aga
         -32602,
         f"Invalid cursor {cursor!r}: this server lists every tool on one page and gives no cursor; list without one",
     )
+
+
+async def _raw(server, requests):
+    """`server`'s answers to `requests` (JSON-RPC objects without `jsonrpc`), sent after the handshake over
+    in-memory streams as a stranger's client writes them; each answer as JSON."""
+    import anyio
+    import mcp_types as types
+    from mcp.shared.memory import create_client_server_memory_streams
+    from mcp.shared.message import SessionMessage
+
+    def message(data):
+        return SessionMessage(types.jsonrpc_message_adapter.validate_python({"jsonrpc": "2.0", **data}, by_name=False))
+
+    hello = {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}
+    answers = []
+    async with create_client_server_memory_streams() as ((read, write), server_streams):
+        async with anyio.create_task_group() as group:
+            group.start_soon(lambda: server.run(*server_streams, server.create_initialization_options()))
+            for data in [{"id": 0, "method": "initialize", "params": hello}, *requests]:
+                await write.send(message(data))
+                if data["id"]:
+                    with anyio.fail_after(10):
+                        answers.append((await read.receive()).message.model_dump(mode="json", exclude_none=True))
+                else:
+                    await read.receive()
+                    await write.send(message({"method": "notifications/initialized"}))
+            group.cancel_scope.cancel()
+    return answers
+
+
+def test_a_call_whose_params_are_not_valid_mcp_is_told_what_is_wrong_not_only_invalid_request_parameters():
+    """A stranger's client sending `arguments` as the JSON text of an object (as a chat API hands them over),
+    or no tool name, read "Invalid request parameters" with nothing more: the SDK keeps pydantic's words off
+    the wire. The error now says where and what, in a line."""
+    import anyio
+
+    calls = [{"name": "query_order", "arguments": '{"orderId": "SN1"}'}, {"arguments": {}}, {"name": 5}]
+    requests = [{"id": n, "method": "tools/call", "params": params} for n, params in enumerate(calls, 1)]
+    assert [a["error"] for a in anyio.run(_raw, shop_server(TODAY), requests)] == [
+        {"code": -32602, "message": "Invalid params for tools/call: arguments is a string, not an object"},
+        {"code": -32602, "message": "Invalid params for tools/call: name: Field required"},
+        {"code": -32602, "message": "Invalid params for tools/call: name: Input should be a valid string"},
+    ]

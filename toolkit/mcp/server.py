@@ -12,7 +12,9 @@ tool's sanitised exception alone (`ValueError: …`: a client names the tool its
 calls `sys.exit` (command-line code on bad input): `SystemExit` ends neither the server nor,
 served in-process, the client's event loop. An unknown tool name is a protocol error, as the
 MCP specification asks; so is a `tools/list` cursor (-32602: every tool is on one page, and no
-cursor is given, `invalid_cursor`). Over stdio, a line that is no JSON-RPC message gets JSON-RPC's answer
+cursor is given, `invalid_cursor`), and a request whose params are not valid MCP (`arguments` sent as
+the JSON text of an object, no tool name) is answered -32602 saying where and what (`params_problem`),
+where the SDK says "Invalid request parameters" alone. Over stdio, a line that is no JSON-RPC message gets JSON-RPC's answer
 (-32700 "Parse error", -32600 "Invalid Request"; to the request's id when it can be read), and
 so is a request whose id is no string or integer (null, 2.5, true: -32600, to id null); each
 request of a batch (a JSON array, gone from MCP since 2025-06-18) is answered -32600 under its id. A
@@ -78,7 +80,7 @@ from toolkit.mcp.provider import MAX_RESULT_CHARS, check_max_result_chars, cut_t
 from toolkit.mcp.provider import META_ATTRIBUTE as META
 from toolkit.mcp.provider import RESOURCE_LINKS_ATTRIBUTE as LINKS
 from toolkit.mcp.provider import STRUCTURED_ATTRIBUTE as STRUCTURED
-from toolkit.mcp.schema import CHECKED_BY_SERVER
+from toolkit.mcp.schema import CHECKED_BY_SERVER, json_type
 from toolkit.tools.decorator import a_or_an
 from toolkit.tools.execute import (
     Policies,
@@ -153,7 +155,37 @@ def tools_server(
             content=content, is_error=is_error, structured_content=structured, _meta=_meta(attributes.get(META))
         )
 
-    return Server(name, version=version, on_list_tools=list_tools, on_call_tool=call_tool)
+    server = Server(name, version=version, on_list_tools=list_tools, on_call_tool=call_tool)
+    if isinstance(getattr(server, "middleware", None), list):  # the SDK's (provisional) middleware list
+        server.middleware.append(_params_said)
+    return server
+
+
+async def _params_said(ctx: Any, call_next: Any) -> Any:
+    """A request whose params are not valid MCP answered -32602 saying where and what (`params_problem`): the
+    SDK answers "Invalid request parameters" alone, which left a stranger's client no clue (`arguments` sent as
+    the JSON text of an object, as a chat API hands them over)."""
+    try:
+        return await call_next(ctx)
+    except ValidationError as exc:
+        if getattr(ctx, "request_id", None) is None:  # a notification: nobody is answered
+            raise
+        raise MCPError(types.INVALID_PARAMS, params_problem(str(getattr(ctx, "method", "")), exc)) from None
+
+
+def params_problem(method: str, exc: ValidationError) -> str:
+    """One line saying where `exc` (the check of a request's params) found them wrong, and what is wrong."""
+    errors = exc.errors(include_url=False) if exc.error_count() else []
+    if not errors:
+        return f"Invalid params for {shown_name(method)}"
+    first = errors[0]
+    loc = first["loc"][1:] if first["loc"][:1] == ("params",) else first["loc"]  # the request's: its params'
+    where = ".".join(str(part) for part in loc) or "params"
+    if first["type"] in ("dict_type", "model_type", "model_attributes_type"):
+        wrong = f"{where} is {json_type(first['input'])}, not an object"
+    else:
+        wrong = f"{where}: {first['msg']}"
+    return f"Invalid params for {shown_name(method)}: {cut(wrong, 200, '...')}"
 
 
 def invalid_cursor(cursor: str) -> str:

@@ -96,6 +96,17 @@ def test_a_hint_that_is_no_boolean_is_not_read_as_one_and_the_tool_is_offered_wi
     }
 
 
+def test_a_hostile_title_is_kept_as_one_short_line():
+    """A title of a megabyte (or of many lines) was kept whole in the tool's metadata, and served so again by
+    `tools_server`: what a person reads as the tool's name is one line, cut."""
+    title = "Find\norders\t" + "x" * 1_000_000
+    odd = {"name": "odd", "title": title, "inputSchema": {"type": "object"}, "annotations": {"title": title}}
+    with McpClient(tampered(_server(), _with_tool(odd)), name="modern") as client:
+        metadata = {t.name: t for t in McpToolProvider([client]).provide()}["odd"].spec.metadata
+    shown = "Find orders " + "x" * 187 + "…"
+    assert (metadata["mcp_title"], metadata["annotations"]) == (shown, {"title": shown})
+
+
 def _on_call(change):
     def tamper(data):
         result = data.get("result", {})

@@ -27,7 +27,8 @@ deadline, `list_timeout`) and, per tool:
    listing cut at `MAX_PAGES` pages, `MAX_TOOLS` tools or `MAX_LISTING_CHARS` characters in all, or at a
    `nextCursor` that cannot be given back (`1.5`, an object; `McpClient.listing_cut`, under
    `"server: (later pages)"`);
-3. keeps MCP's `annotations`, `_meta` and `title` (`mcp_title`: the name a person reads) — plus
+3. keeps MCP's `annotations`, `_meta` and `title` (`mcp_title`: the name a person reads, on one line of
+   at most `MAX_TITLE_CHARS`, as the annotations' `title`) — plus
    which server and which original name — in the spec's `metadata`, which the model never sees; a description longer than a chat API takes
    (`MAX_DESCRIPTION_CHARS`) is cut, and kept whole there (`mcp_description`); so is the tool's
    `outputSchema` (`mcp_output_schema`: `toolkit.mcp.server` serves it again);
@@ -169,6 +170,7 @@ __all__ = [
     "IMAGES_ATTRIBUTE",
     "MAX_DESCRIPTION_CHARS",
     "MAX_RESULT_CHARS",
+    "MAX_TITLE_CHARS",
     "META_ATTRIBUTE",
     "RESOURCE_LINKS_ATTRIBUTE",
     "STRUCTURED_ATTRIBUTE",
@@ -600,9 +602,11 @@ def tool_from_mcp(
     where = f"MCP tool {mcp_tool.name!r} of server {client.name!r}"
     metadata: dict[str, Any] = {"mcp_server": client.name, "mcp_name": mcp_tool.name}
     if isinstance(mcp_tool.title, str) and mcp_tool.title.strip():  # the name a person reads (`toolkit.mcp.server`)
-        metadata["mcp_title"] = mcp_tool.title
+        metadata["mcp_title"] = _line(mcp_tool.title, MAX_TITLE_CHARS)
     if mcp_tool.annotations is not None:
         metadata["annotations"] = mcp_tool.annotations.model_dump(by_alias=True, exclude_none=True)
+        if isinstance(title := metadata["annotations"].get("title"), str):
+            metadata["annotations"]["title"] = _line(title, MAX_TITLE_CHARS)
     if mcp_tool.meta:
         metadata["_meta"] = dict(mcp_tool.meta)
     if mcp_tool.output_schema is not None:  # served again with the tool (`toolkit.mcp.server`)
@@ -625,6 +629,11 @@ def tool_from_mcp(
     if spec.name != mcp_tool.name:
         source += f" (its tool {mcp_tool.name!r})"
     return Tool(spec, executor, source)
+
+
+MAX_TITLE_CHARS = 200
+"""The characters of a tool's `title` (and its annotations' `title`) kept at most, on one line: the name a
+person reads (a stranger's was a megabyte, or many lines, kept whole and served so again)."""
 
 
 def openai_name(name: str) -> str:

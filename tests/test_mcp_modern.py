@@ -107,6 +107,38 @@ def test_a_hostile_title_is_kept_as_one_short_line():
     assert (metadata["mcp_title"], metadata["annotations"]) == (shown, {"title": shown})
 
 
+def test_a_tool_s_icons_are_kept_for_a_person_and_served_again_and_a_hostile_one_is_not():
+    """A tool's `icons` were dropped: no view, and no client of `tools_server` serving the tool again, could
+    show them. Kept now, but an icon whose `src` is no https URL nor an image's data URI (`javascript:`,
+    `file:`), or that takes more than `MAX_ICON_CHARS`, is not."""
+    import mcp
+
+    from toolkit.mcp.provider import MAX_ICON_CHARS
+    from toolkit.mcp.server import tools_server
+
+    good = [
+        {"src": "https://example.com/i.png", "mimeType": "image/png", "sizes": ["48x48"]},
+        {"src": "data:image/png;base64,AAAA"},
+    ]
+    bad = [
+        {"src": "javascript:alert(1)"},
+        {"src": "file:///etc/passwd"},
+        {"src": "data:image/png;base64," + "A" * MAX_ICON_CHARS},
+    ]
+    odd = {"name": "odd", "inputSchema": {"type": "object"}, "icons": [bad[0], good[0], *bad[1:], good[1]]}
+    with McpClient(tampered(_server(), _with_tool(odd)), name="modern") as client:
+        tools = {t.name: t for t in McpToolProvider([client]).provide()}
+
+        async def served():
+            async with mcp.Client(tools_server([tools["odd"]])) as again:
+                return [
+                    i.model_dump(by_alias=True, exclude_none=True) for i in (await again.list_tools()).tools[0].icons
+                ]
+
+        assert tools["odd"].spec.metadata["mcp_icons"] == good and anyio.run(served) == good
+    assert "mcp_icons" not in tools["good"].spec.metadata
+
+
 def _on_call(change):
     def tamper(data):
         result = data.get("result", {})

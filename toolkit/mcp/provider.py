@@ -28,7 +28,8 @@ deadline, `list_timeout`) and, per tool:
    `nextCursor` that cannot be given back (`1.5`, an object; `McpClient.listing_cut`, under
    `"server: (later pages)"`);
 3. keeps MCP's `annotations`, `_meta` and `title` (`mcp_title`: the name a person reads, on one line of
-   at most `MAX_TITLE_CHARS`, as the annotations' `title`) — plus
+   at most `MAX_TITLE_CHARS`, as the annotations' `title`), its `icons` (`mcp_icons`: those a view may
+   show, `shown_icons`) — plus
    which server and which original name — in the spec's `metadata`, which the model never sees; a description longer than a chat API takes
    (`MAX_DESCRIPTION_CHARS`) is cut, and kept whole there (`mcp_description`); so is the tool's
    `outputSchema` (`mcp_output_schema`: `toolkit.mcp.server` serves it again);
@@ -169,6 +170,7 @@ __all__ = [
     "FOR_USER_ATTRIBUTE",
     "IMAGES_ATTRIBUTE",
     "MAX_DESCRIPTION_CHARS",
+    "MAX_ICON_CHARS",
     "MAX_RESULT_CHARS",
     "MAX_TITLE_CHARS",
     "META_ATTRIBUTE",
@@ -607,6 +609,8 @@ def tool_from_mcp(
         metadata["annotations"] = mcp_tool.annotations.model_dump(by_alias=True, exclude_none=True)
         if isinstance(title := metadata["annotations"].get("title"), str):
             metadata["annotations"]["title"] = _line(title, MAX_TITLE_CHARS)
+    if icons := shown_icons(mcp_tool.icons):  # what a person sees of the tool (`toolkit.mcp.server`)
+        metadata["mcp_icons"] = icons
     if mcp_tool.meta:
         metadata["_meta"] = dict(mcp_tool.meta)
     if mcp_tool.output_schema is not None:  # served again with the tool (`toolkit.mcp.server`)
@@ -634,6 +638,26 @@ def tool_from_mcp(
 MAX_TITLE_CHARS = 200
 """The characters of a tool's `title` (and its annotations' `title`) kept at most, on one line: the name a
 person reads (a stranger's was a megabyte, or many lines, kept whole and served so again)."""
+
+
+MAX_ICON_CHARS = 100_000
+"""The characters of one icon's JSON kept at most (an image's data URI of about 75 kB)."""
+_ICON_SOURCES = re.compile(r"(https://|data:image/)", re.IGNORECASE)
+
+
+def shown_icons(icons: Any) -> list[dict[str, Any]]:
+    """A listed tool's `icons` as JSON objects a person's view may show (and `toolkit.mcp.server` serves
+    again): each whose `src` is an https URL or an image's data URI, in at most `MAX_ICON_CHARS`. One
+    that could run or read what is not the server's (`javascript:`, `file:`, `http:`) is not kept."""
+    kept: list[dict[str, Any]] = []
+    for icon in icons if isinstance(icons, list) else []:
+        src = getattr(icon, "src", None)
+        if not isinstance(src, str) or not _ICON_SOURCES.match(src) or len(src) > MAX_ICON_CHARS:
+            continue
+        shown = icon.model_dump(by_alias=True, mode="json", exclude_none=True)
+        if len(json.dumps(shown, ensure_ascii=False)) <= MAX_ICON_CHARS:
+            kept.append(shown)
+    return kept
 
 
 def openai_name(name: str) -> str:

@@ -43,7 +43,7 @@ own client cuts there anyway: what a toolkit client's model reads is unchanged.
 
 Tools flagged read-only travel with the MCP annotation `readOnlyHint`, which a client keeps in
 the spec's metadata (`toolkit.mcp.provider`); another MCP server's tool served again keeps the
-annotations, the `title` and the `_meta` it came with.
+annotations, the `title`, the `icons` and the `_meta` it came with.
 
 Leaves out: authentication, resources and prompts; HTTP on any address but 127.0.0.1.
 """
@@ -338,12 +338,25 @@ def _mcp_tool(tool: Tool, read_only: bool) -> types.Tool:
     return types.Tool(
         name=tool.name,
         title=title if isinstance(title, str) else None,
+        icons=_icons(tool.spec.metadata.get("mcp_icons")) or None,
         description=_description(tool) or None,
         input_schema=schema,
         output_schema=_output_schema(tool),
         annotations=_annotations(tool, read_only),
         _meta={**_tool_meta(tool), CHECKED_BY_SERVER: True},  # the tool's executor checks its arguments
     )
+
+
+def _icons(value: Any) -> list[types.Icon]:
+    """Another MCP server's tool's icons (`mcp_icons`, kept by `toolkit.mcp.provider`), served again; an item
+    that is no valid icon is left out."""
+    icons: list[types.Icon] = []
+    for item in value if isinstance(value, list | tuple) else []:
+        try:
+            icons.append(types.Icon.model_validate(item, by_name=False))
+        except ValidationError:
+            continue
+    return icons
 
 
 def _tool_meta(tool: Tool) -> dict[str, Any]:

@@ -318,9 +318,9 @@ def test_a_cursor_the_server_never_gave_is_invalid_params_not_the_first_page_aga
     )
 
 
-async def _raw(server, requests):
-    """`server`'s answers to `requests` (JSON-RPC objects without `jsonrpc`), sent after the handshake over
-    in-memory streams as a stranger's client writes them; each answer as JSON."""
+async def _raw(server, requests, handshake=True):
+    """`server`'s answers to `requests` (JSON-RPC objects without `jsonrpc`), sent after the handshake (or
+    without one) over in-memory streams as a stranger's client writes them; each answer as JSON."""
     import anyio
     import mcp_types as types
     from mcp.shared.memory import create_client_server_memory_streams
@@ -334,7 +334,7 @@ async def _raw(server, requests):
     async with create_client_server_memory_streams() as ((read, write), server_streams):
         async with anyio.create_task_group() as group:
             group.start_soon(lambda: server.run(*server_streams, server.create_initialization_options()))
-            for data in [{"id": 0, "method": "initialize", "params": hello}, *requests]:
+            for data in [{"id": 0, "method": "initialize", "params": hello}] * handshake + requests:
                 await write.send(message(data))
                 if data["id"]:
                     with anyio.fail_after(10):
@@ -358,4 +358,22 @@ def test_a_call_whose_params_are_not_valid_mcp_is_told_what_is_wrong_not_only_in
         {"code": -32602, "message": "Invalid params for tools/call: arguments is a string, not an object"},
         {"code": -32602, "message": "Invalid params for tools/call: name: Field required"},
         {"code": -32602, "message": "Invalid params for tools/call: name: Input should be a valid string"},
+    ]
+
+
+UNINITIALIZED = (
+    "Invalid request parameters: the session is not initialized; send initialize first (then "
+    "notifications/initialized), and this request again"
+)
+
+
+def test_a_request_before_initialize_is_told_to_initialize_first_not_that_its_params_are_invalid():
+    """A stranger's raw client that skipped `initialize` read "Invalid request parameters" for a `tools/list`
+    with no params at all; `ping` is answered before it, as MCP allows."""
+    import anyio
+
+    requests = [{"id": 1, "method": "tools/list"}, {"id": 2, "method": "ping"}]
+    assert anyio.run(_raw, shop_server(TODAY), requests, False) == [
+        {"jsonrpc": "2.0", "id": 1, "error": {"code": -32602, "message": UNINITIALIZED}},
+        {"jsonrpc": "2.0", "id": 2, "result": {}},
     ]

@@ -14,7 +14,8 @@ served in-process, the client's event loop. An unknown tool name is a protocol e
 MCP specification asks; so is a `tools/list` cursor (-32602: every tool is on one page, and no
 cursor is given, `invalid_cursor`), and a request whose params are not valid MCP (`arguments` sent as
 the JSON text of an object, no tool name) is answered -32602 saying where and what (`params_problem`),
-where the SDK says "Invalid request parameters" alone. Over stdio, a line that is no JSON-RPC message gets JSON-RPC's answer
+where the SDK says "Invalid request parameters" alone; a request sent before `initialize` is told to
+initialize first (`NOT_INITIALIZED`). Over stdio, a line that is no JSON-RPC message gets JSON-RPC's answer
 (-32700 "Parse error", -32600 "Invalid Request"; to the request's id when it can be read), and
 so is a request whose id is no string or integer (null, 2.5, true: -32600, to id null); each
 request of a batch (a JSON array, gone from MCP since 2025-06-18) is answered -32600 under its id. A
@@ -164,13 +165,29 @@ def tools_server(
 async def _params_said(ctx: Any, call_next: Any) -> Any:
     """A request whose params are not valid MCP answered -32602 saying where and what (`params_problem`): the
     SDK answers "Invalid request parameters" alone, which left a stranger's client no clue (`arguments` sent as
-    the JSON text of an object, as a chat API hands them over)."""
+    the JSON text of an object, as a chat API hands them over). So is a request sent before `initialize`, which
+    the SDK refuses in those words too (raised, not from a check of params): `NOT_INITIALIZED`."""
     try:
         return await call_next(ctx)
     except ValidationError as exc:
         if getattr(ctx, "request_id", None) is None:  # a notification: nobody is answered
             raise
         raise MCPError(types.INVALID_PARAMS, params_problem(str(getattr(ctx, "method", "")), exc)) from None
+    except MCPError as exc:
+        gate = (exc.error.code, exc.error.message) == (types.INVALID_PARAMS, _SDK_INVALID_PARAMS)
+        if not gate or getattr(ctx, "request_id", None) is None:
+            raise
+        raise MCPError(types.INVALID_PARAMS, NOT_INITIALIZED) from None
+
+
+_SDK_INVALID_PARAMS = "Invalid request parameters"
+"""The SDK's words for params that are not valid MCP, and for a request before `initialize` (raised as is)."""
+NOT_INITIALIZED = (
+    f"{_SDK_INVALID_PARAMS}: the session is not initialized; send initialize first (then notifications/initialized), "
+    "and this request again"
+)
+"""What a request sent before `initialize` is answered (-32602, the SDK's code), where the SDK said its
+params were invalid."""
 
 
 def params_problem(method: str, exc: ValidationError) -> str:

@@ -377,3 +377,61 @@ def test_a_request_before_initialize_is_told_to_initialize_first_not_that_its_pa
         {"jsonrpc": "2.0", "id": 1, "error": {"code": -32602, "message": UNINITIALIZED}},
         {"jsonrpc": "2.0", "id": 2, "result": {}},
     ]
+
+
+def test_a_call_the_client_cancels_gets_no_late_answer_and_serving_goes_on():
+    """MCP: a receiver of `notifications/cancelled` sends no response for that request. The tool's thread
+    cannot be stopped from outside (a sync tool runs to its end, alone); what it returns is dropped, and the
+    requests after it are answered, a ping while it still runs."""
+    import threading
+
+    import anyio
+    import mcp_types as types
+    from mcp.shared.memory import create_client_server_memory_streams
+    from mcp.shared.message import SessionMessage
+
+    from toolkit.tools.decorator import tool
+
+    started, release, threads = threading.Event(), threading.Event(), []
+
+    @tool
+    def wait() -> str:
+        """Wait until released."""
+        threads.append(threading.current_thread())
+        started.set()
+        release.wait(30)
+        return "late"
+
+    def message(data):
+        return SessionMessage(types.jsonrpc_message_adapter.validate_python({"jsonrpc": "2.0", **data}, by_name=False))
+
+    async def run():
+        server, answers = tools_server([wait]), []
+        hello = {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}
+        async with create_client_server_memory_streams() as ((read, write), server_streams):
+            async with anyio.create_task_group() as group:
+                group.start_soon(lambda: server.run(*server_streams, server.create_initialization_options()))
+
+                async def answer():
+                    with anyio.fail_after(10):
+                        answers.append((await read.receive()).message.model_dump(mode="json", exclude_none=True))
+
+                await write.send(message({"id": 0, "method": "initialize", "params": hello}))
+                await answer()
+                await write.send(message({"method": "notifications/initialized"}))
+                await write.send(message({"id": 1, "method": "tools/call", "params": {"name": "wait"}}))
+                assert await anyio.to_thread.run_sync(started.wait, 10)
+                await write.send(message({"method": "notifications/cancelled", "params": {"requestId": 1}}))
+                await write.send(message({"id": 2, "method": "ping"}))
+                await answer()
+                release.set()
+                await anyio.to_thread.run_sync(threads[0].join, 10)  # it returned: an answer would be on its way
+                await write.send(message({"id": 3, "method": "ping"}))
+                await answer()
+                group.cancel_scope.cancel()
+        return [a.get("id") for a in answers[1:]]
+
+    try:
+        assert anyio.run(run) == [2, 3]
+    finally:
+        release.set()

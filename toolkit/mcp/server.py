@@ -407,16 +407,21 @@ def _annotations(tool: Tool, read_only: bool) -> types.ToolAnnotations | None:
         hints["readOnlyHint"] = True
     if not hints:
         return None
-    try:
-        return types.ToolAnnotations.model_validate(hints, by_name=False)
+    names = [field.alias or name for name, field in types.ToolAnnotations.model_fields.items()]
+    unknown = [key for key in hints if key not in names]
+    try:  # strict: a hint read leniently was served so ("yes" and 1 as true), a misspelt name dropped unsaid
+        if unknown:
+            wrong = f"{cut(str(unknown[0]), 40, '...')}: not one of MCP's: {', '.join(names)}"
+        else:
+            return types.ToolAnnotations.model_validate(hints, by_name=False, strict=True)
     except ValidationError as exc:
         first = exc.errors()[0]
-        raise ToolDefinitionError(
-            f"tools_server: tool {tool.name!r}",
-            f"its spec.metadata['annotations'] are not MCP's tool annotations "
-            f"({'.'.join(map(str, first['loc']))}: {first['msg']})",
-            "give them as MCP names them, e.g. {'readOnlyHint': True}, or leave them out",
-        ) from None
+        wrong = f"{'.'.join(map(str, first['loc']))}: {first['msg']}"
+    raise ToolDefinitionError(
+        f"tools_server: tool {tool.name!r}",
+        f"its spec.metadata['annotations'] are not MCP's tool annotations ({wrong})",
+        "give them as MCP names them, e.g. {'readOnlyHint': True}, or leave them out",
+    )
 
 
 def shop_server(today: datetime.date | None = None, max_result_chars: int | None = MAX_RESULT_CHARS) -> Server:

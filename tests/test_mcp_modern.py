@@ -139,6 +139,24 @@ def test_a_tool_s_icons_are_kept_for_a_person_and_served_again_and_a_hostile_one
     assert "mcp_icons" not in tools["good"].spec.metadata
 
 
+def test_a_tool_s_huge_meta_is_not_kept_and_that_is_said_in_one_line():
+    """A tool's `_meta` of a megabyte was kept whole in its metadata (and served so again by `tools_server`)."""
+    from toolkit.mcp.provider import MAX_META_CHARS
+
+    odd = {"name": "odd", "inputSchema": {"type": "object"}, "_meta": {"k": "v" * MAX_META_CHARS}}
+    small = {"name": "small", "inputSchema": {"type": "object"}, "_meta": {"k": "v"}}
+    with McpClient(
+        tampered(_server(), lambda data: _with_tool(odd)(data) or _with_tool(small)(data)), name="modern"
+    ) as client:
+        provider = McpToolProvider([client])
+        tools = {t.name: t for t in provider.provide()}
+    assert "_meta" not in tools["odd"].spec.metadata and tools["small"].spec.metadata["_meta"] == {"k": "v"}
+    assert provider.left_out == {
+        "modern: odd (_meta)": f"MCP tool 'odd' of server 'modern': its _meta takes {MAX_META_CHARS + 9:,} "
+        f"characters of JSON, more than MAX_META_CHARS ({MAX_META_CHARS:,}); the tool is offered without it"
+    }
+
+
 def _on_call(change):
     def tamper(data):
         result = data.get("result", {})

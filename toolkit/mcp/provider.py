@@ -29,7 +29,7 @@ deadline, `list_timeout`) and, per tool:
    `"server: (later pages)"`);
 3. keeps MCP's `annotations`, `_meta` and `title` (`mcp_title`: the name a person reads, on one line of
    at most `MAX_TITLE_CHARS`, as the annotations' `title`), its `icons` (`mcp_icons`: those a view may
-   show, `shown_icons`) — plus
+   show, `shown_icons`; a `_meta` of more than `MAX_META_CHARS` is not kept, said in `left_out`) — plus
    which server and which original name — in the spec's `metadata`, which the model never sees; a description longer than a chat API takes
    (`MAX_DESCRIPTION_CHARS`) is cut, and kept whole there (`mcp_description`); so is the tool's
    `outputSchema` (`mcp_output_schema`: `toolkit.mcp.server` serves it again);
@@ -171,6 +171,7 @@ __all__ = [
     "IMAGES_ATTRIBUTE",
     "MAX_DESCRIPTION_CHARS",
     "MAX_ICON_CHARS",
+    "MAX_META_CHARS",
     "MAX_RESULT_CHARS",
     "MAX_TITLE_CHARS",
     "META_ATTRIBUTE",
@@ -433,6 +434,12 @@ class McpToolProvider:
                 wire = wires[mcp_tool.name]
                 tool = tool_from_mcp(client, mcp_tool, self.timeout, wire, self.accepts_images, self.max_result_chars)
                 tools.append(tool)
+                if size := meta_too_long(mcp_tool.meta):
+                    reason = (
+                        f"MCP tool {mcp_tool.name!r} of server {client.name!r}: its _meta takes {size:,} characters "
+                        f"of JSON, more than MAX_META_CHARS ({MAX_META_CHARS:,}); the tool is offered without it"
+                    )
+                    self._leave_out(client, f"{mcp_tool.name} (_meta)", reason)
             except SchemaTranslationError as exc:
                 self._leave_out(client, mcp_tool.name, str(exc))
             except Exception as exc:  # noqa: BLE001 - a defect on one stranger's tool must not cost the others
@@ -611,7 +618,7 @@ def tool_from_mcp(
             metadata["annotations"]["title"] = _line(title, MAX_TITLE_CHARS)
     if icons := shown_icons(mcp_tool.icons):  # what a person sees of the tool (`toolkit.mcp.server`)
         metadata["mcp_icons"] = icons
-    if mcp_tool.meta:
+    if mcp_tool.meta and not meta_too_long(mcp_tool.meta):
         metadata["_meta"] = dict(mcp_tool.meta)
     if mcp_tool.output_schema is not None:  # served again with the tool (`toolkit.mcp.server`)
         metadata["mcp_output_schema"] = dict(mcp_tool.output_schema)
@@ -638,6 +645,21 @@ def tool_from_mcp(
 MAX_TITLE_CHARS = 200
 """The characters of a tool's `title` (and its annotations' `title`) kept at most, on one line: the name a
 person reads (a stranger's was a megabyte, or many lines, kept whole and served so again)."""
+
+
+MAX_META_CHARS = 100_000
+"""The characters of JSON a tool's `_meta` takes at most to be kept in its metadata (and served again by
+`toolkit.mcp.server`): a stranger's of a megabyte was kept whole. A longer one is not kept, said in
+`left_out` under `server: tool (_meta)`."""
+
+
+def meta_too_long(meta: Any) -> int:
+    """How many characters of JSON `meta` takes when that is more than `MAX_META_CHARS` (else 0)."""
+    try:
+        size = len(json.dumps(meta, ensure_ascii=False, default=str))
+    except (TypeError, ValueError, RecursionError):
+        return 0
+    return size if size > MAX_META_CHARS else 0
 
 
 MAX_ICON_CHARS = 100_000

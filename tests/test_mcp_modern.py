@@ -4,6 +4,7 @@ server may: an in-process SDK server whose answers a relay changes on the way (`
 import contextlib
 
 import anyio
+import pytest
 
 from toolkit.chat.messages import ToolCall
 from toolkit.mcp.client import McpClient
@@ -76,6 +77,83 @@ def test_one_unreadable_tool_of_a_2026_server_costs_that_tool_alone():
         'should be \'object\'); an inputSchema is a JSON Schema object with "type": "object" ({"type": "object"} '
         "for no "
         "arguments). Ask its author to fix it"
+    }
+
+
+@pytest.mark.parametrize("hint", ["yes", 1, "false"])
+def test_a_hint_that_is_no_boolean_is_not_read_as_one_and_the_tool_is_offered_without_its_annotations(hint):
+    """The SDK read `"readOnlyHint": "yes"` (or 1, "on") as true: a tool whose hints are not MCP's booleans was
+    kept as read-only, and a call past its deadline told the model calling it again is safe."""
+    odd = {"name": "odd", "inputSchema": {"type": "object"}, "annotations": {"readOnlyHint": hint, "title": "Odd"}}
+    with McpClient(tampered(_server(), _with_tool(odd)), name="modern") as client:
+        provider = McpToolProvider([client])
+        tools = {t.name: t for t in provider.provide()}
+        assert list(tools) == ["good", "odd"] and "annotations" not in tools["odd"].spec.metadata
+    assert provider.left_out == {
+        "modern: odd (annotations)": "MCP tool 'odd' of server 'modern': its annotations field is not valid MCP "
+        "(annotations.readOnlyHint: Input should be a valid boolean); the tool is offered without it. Ask its "
+        "author to fix it"
+    }
+
+
+def test_a_hostile_title_is_kept_as_one_short_line():
+    """A title of a megabyte (or of many lines) was kept whole in the tool's metadata, and served so again by
+    `tools_server`: what a person reads as the tool's name is one line, cut."""
+    title = "Find\norders\t" + "x" * 1_000_000
+    odd = {"name": "odd", "title": title, "inputSchema": {"type": "object"}, "annotations": {"title": title}}
+    with McpClient(tampered(_server(), _with_tool(odd)), name="modern") as client:
+        metadata = {t.name: t for t in McpToolProvider([client]).provide()}["odd"].spec.metadata
+    shown = "Find orders " + "x" * 187 + "…"
+    assert (metadata["mcp_title"], metadata["annotations"]) == (shown, {"title": shown})
+
+
+def test_a_tool_s_icons_are_kept_for_a_person_and_served_again_and_a_hostile_one_is_not():
+    """A tool's `icons` were dropped: no view, and no client of `tools_server` serving the tool again, could
+    show them. Kept now, but an icon whose `src` is no https URL nor an image's data URI (`javascript:`,
+    `file:`), or that takes more than `MAX_ICON_CHARS`, is not."""
+    import mcp
+
+    from toolkit.mcp.provider import MAX_ICON_CHARS
+    from toolkit.mcp.server import tools_server
+
+    good = [
+        {"src": "https://example.com/i.png", "mimeType": "image/png", "sizes": ["48x48"]},
+        {"src": "data:image/png;base64,AAAA"},
+    ]
+    bad = [
+        {"src": "javascript:alert(1)"},
+        {"src": "file:///etc/passwd"},
+        {"src": "data:image/png;base64," + "A" * MAX_ICON_CHARS},
+    ]
+    odd = {"name": "odd", "inputSchema": {"type": "object"}, "icons": [bad[0], good[0], *bad[1:], good[1]]}
+    with McpClient(tampered(_server(), _with_tool(odd)), name="modern") as client:
+        tools = {t.name: t for t in McpToolProvider([client]).provide()}
+
+        async def served():
+            async with mcp.Client(tools_server([tools["odd"]])) as again:
+                return [
+                    i.model_dump(by_alias=True, exclude_none=True) for i in (await again.list_tools()).tools[0].icons
+                ]
+
+        assert tools["odd"].spec.metadata["mcp_icons"] == good and anyio.run(served) == good
+    assert "mcp_icons" not in tools["good"].spec.metadata
+
+
+def test_a_tool_s_huge_meta_is_not_kept_and_that_is_said_in_one_line():
+    """A tool's `_meta` of a megabyte was kept whole in its metadata (and served so again by `tools_server`)."""
+    from toolkit.mcp.provider import MAX_META_CHARS
+
+    odd = {"name": "odd", "inputSchema": {"type": "object"}, "_meta": {"k": "v" * MAX_META_CHARS}}
+    small = {"name": "small", "inputSchema": {"type": "object"}, "_meta": {"k": "v"}}
+    with McpClient(
+        tampered(_server(), lambda data: _with_tool(odd)(data) or _with_tool(small)(data)), name="modern"
+    ) as client:
+        provider = McpToolProvider([client])
+        tools = {t.name: t for t in provider.provide()}
+    assert "_meta" not in tools["odd"].spec.metadata and tools["small"].spec.metadata["_meta"] == {"k": "v"}
+    assert provider.left_out == {
+        "modern: odd (_meta)": f"MCP tool 'odd' of server 'modern': its _meta takes {MAX_META_CHARS + 9:,} "
+        f"characters of JSON, more than MAX_META_CHARS ({MAX_META_CHARS:,}); the tool is offered without it"
     }
 
 

@@ -58,6 +58,15 @@ def test_a_made_name_steps_around_every_valid_name():
     assert wire_names(["a.b", "a_b_2", "a_b"]) == {"a_b_2": "a_b_2", "a_b": "a_b", "a.b": "a_b_3"}
 
 
+@pytest.mark.parametrize(
+    "names", [["a b", "a.b", "a_b_2"], ["a.b", "a_b_2", "a b"], ["a_b_2", "a b", "a.b"]], ids=["1", "2", "3"]
+)
+def test_made_names_that_meet_do_not_swap_when_the_server_lists_them_in_another_order(names):
+    """`a.b` listed before `a b` took `a_b`, after it `a_b_2`: a server listing its tools in another order
+    (a map's order, its tools listed anew) had a resumed conversation's `a_b` call the other tool."""
+    assert wire_names(names) == {"a_b_2": "a_b_2", "a b": "a_b", "a.b": "a_b_3"}
+
+
 def _tool_text(provider, name, arguments="{}"):
     model = ScriptedModel([call(name, arguments), "done"])
     result = run_loop(

@@ -294,3 +294,144 @@ def test_a_client_asking_a_tools_only_server_for_resources_or_prompts_is_told_me
     assert anyio.run(ask) == dict.fromkeys(
         ["resources/list", "resources/templates/list", "prompts/list", "prompts/get"], (-32601, "Method not found")
     )
+
+
+@pytest.mark.parametrize("cursor", ["x", ""])
+def test_a_cursor_the_server_never_gave_is_invalid_params_not_the_first_page_again(cursor):
+    """The server lists every tool on one page and gives no cursor; one it never gave was answered with the
+    whole list again, where MCP has an invalid cursor answered with -32602 (a client paging with a cursor of
+    another server's read the same tools as a next page)."""
+    import anyio
+    import mcp
+    from mcp.shared.exceptions import MCPError
+
+    async def ask():
+        async with mcp.Client(shop_server(TODAY)) as client:
+            with pytest.raises(MCPError) as caught:
+                await client.list_tools(cursor=cursor, cache_mode="refresh")
+            assert len((await client.list_tools()).tools) == len(TOOL_SPECS)  # no cursor: every tool
+        return caught.value.code, caught.value.message
+
+    assert anyio.run(ask) == (
+        -32602,
+        f"Invalid cursor {cursor!r}: this server lists every tool on one page and gives no cursor; list without one",
+    )
+
+
+async def _raw(server, requests, handshake=True):
+    """`server`'s answers to `requests` (JSON-RPC objects without `jsonrpc`), sent after the handshake (or
+    without one) over in-memory streams as a stranger's client writes them; each answer as JSON."""
+    import anyio
+    import mcp_types as types
+    from mcp.shared.memory import create_client_server_memory_streams
+    from mcp.shared.message import SessionMessage
+
+    def message(data):
+        return SessionMessage(types.jsonrpc_message_adapter.validate_python({"jsonrpc": "2.0", **data}, by_name=False))
+
+    hello = {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}
+    answers = []
+    async with create_client_server_memory_streams() as ((read, write), server_streams):
+        async with anyio.create_task_group() as group:
+            group.start_soon(lambda: server.run(*server_streams, server.create_initialization_options()))
+            for data in [{"id": 0, "method": "initialize", "params": hello}] * handshake + requests:
+                await write.send(message(data))
+                if data["id"]:
+                    with anyio.fail_after(10):
+                        answers.append((await read.receive()).message.model_dump(mode="json", exclude_none=True))
+                else:
+                    await read.receive()
+                    await write.send(message({"method": "notifications/initialized"}))
+            group.cancel_scope.cancel()
+    return answers
+
+
+def test_a_call_whose_params_are_not_valid_mcp_is_told_what_is_wrong_not_only_invalid_request_parameters():
+    """A stranger's client sending `arguments` as the JSON text of an object (as a chat API hands them over),
+    or no tool name, read "Invalid request parameters" with nothing more: the SDK keeps pydantic's words off
+    the wire. The error now says where and what, in a line."""
+    import anyio
+
+    calls = [{"name": "query_order", "arguments": '{"orderId": "SN1"}'}, {"arguments": {}}, {"name": 5}]
+    requests = [{"id": n, "method": "tools/call", "params": params} for n, params in enumerate(calls, 1)]
+    assert [a["error"] for a in anyio.run(_raw, shop_server(TODAY), requests)] == [
+        {"code": -32602, "message": "Invalid params for tools/call: arguments is a string, not an object"},
+        {"code": -32602, "message": "Invalid params for tools/call: name: Field required"},
+        {"code": -32602, "message": "Invalid params for tools/call: name: Input should be a valid string"},
+    ]
+
+
+UNINITIALIZED = (
+    "Invalid request parameters: the session is not initialized; send initialize first (then "
+    "notifications/initialized), and this request again"
+)
+
+
+def test_a_request_before_initialize_is_told_to_initialize_first_not_that_its_params_are_invalid():
+    """A stranger's raw client that skipped `initialize` read "Invalid request parameters" for a `tools/list`
+    with no params at all; `ping` is answered before it, as MCP allows."""
+    import anyio
+
+    requests = [{"id": 1, "method": "tools/list"}, {"id": 2, "method": "ping"}]
+    assert anyio.run(_raw, shop_server(TODAY), requests, False) == [
+        {"jsonrpc": "2.0", "id": 1, "error": {"code": -32602, "message": UNINITIALIZED}},
+        {"jsonrpc": "2.0", "id": 2, "result": {}},
+    ]
+
+
+def test_a_call_the_client_cancels_gets_no_late_answer_and_serving_goes_on():
+    """MCP: a receiver of `notifications/cancelled` sends no response for that request. The tool's thread
+    cannot be stopped from outside (a sync tool runs to its end, alone); what it returns is dropped, and the
+    requests after it are answered, a ping while it still runs."""
+    import threading
+
+    import anyio
+    import mcp_types as types
+    from mcp.shared.memory import create_client_server_memory_streams
+    from mcp.shared.message import SessionMessage
+
+    from toolkit.tools.decorator import tool
+
+    started, release, threads = threading.Event(), threading.Event(), []
+
+    @tool
+    def wait() -> str:
+        """Wait until released."""
+        threads.append(threading.current_thread())
+        started.set()
+        release.wait(30)
+        return "late"
+
+    def message(data):
+        return SessionMessage(types.jsonrpc_message_adapter.validate_python({"jsonrpc": "2.0", **data}, by_name=False))
+
+    async def run():
+        server, answers = tools_server([wait]), []
+        hello = {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}
+        async with create_client_server_memory_streams() as ((read, write), server_streams):
+            async with anyio.create_task_group() as group:
+                group.start_soon(lambda: server.run(*server_streams, server.create_initialization_options()))
+
+                async def answer():
+                    with anyio.fail_after(10):
+                        answers.append((await read.receive()).message.model_dump(mode="json", exclude_none=True))
+
+                await write.send(message({"id": 0, "method": "initialize", "params": hello}))
+                await answer()
+                await write.send(message({"method": "notifications/initialized"}))
+                await write.send(message({"id": 1, "method": "tools/call", "params": {"name": "wait"}}))
+                assert await anyio.to_thread.run_sync(started.wait, 10)
+                await write.send(message({"method": "notifications/cancelled", "params": {"requestId": 1}}))
+                await write.send(message({"id": 2, "method": "ping"}))
+                await answer()
+                release.set()
+                await anyio.to_thread.run_sync(threads[0].join, 10)  # it returned: an answer would be on its way
+                await write.send(message({"id": 3, "method": "ping"}))
+                await answer()
+                group.cancel_scope.cancel()
+        return [a.get("id") for a in answers[1:]]
+
+    try:
+        assert anyio.run(run) == [2, 3]
+    finally:
+        release.set()

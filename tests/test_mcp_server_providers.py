@@ -2,6 +2,8 @@
 MCP server's tools through `McpToolProvider`. A provider there used to be refused with
 "StaticProvider has no @tool methods. Fix: decorate its tool methods with @tool"."""
 
+import pytest
+
 from toolkit.chat.messages import ToolCall
 from toolkit.loop.sources import StaticProvider
 from toolkit.loop.wrappers import rename_tools
@@ -67,20 +69,32 @@ def test_another_mcp_server_s_annotations_are_served_again():
     }
 
 
-def test_annotations_that_are_not_mcp_s_are_refused_where_the_server_is_made():
-    import pytest
-
+@pytest.mark.parametrize(
+    "annotations, wrong",
+    [
+        ({"readOnlyHint": "maybe"}, "readOnlyHint: Input should be a valid boolean"),
+        ({"readOnlyHint": "yes"}, "readOnlyHint: Input should be a valid boolean"),  # was served as true
+        ({"destructiveHint": 0}, "destructiveHint: Input should be a valid boolean"),  # was served as false
+        (
+            {"readOnly": True},
+            "readOnly: not one of MCP's: title, readOnlyHint, destructiveHint, idempotentHint, openWorldHint",
+        ),  # was dropped without a word
+    ],
+    ids=["maybe", "yes", "zero", "misspelt"],
+)
+def test_annotations_that_are_not_mcp_s_are_refused_where_the_server_is_made(annotations, wrong):
+    """A hint that is no boolean was read leniently ("yes" and 1 served as true, 0 as false) and a misspelt
+    name dropped without a word: the tool was served as read-only, or without the hint its author gave."""
     from toolkit.errors import ToolDefinitionError
     from toolkit.tools.execute import Tool
     from toolkit.tools.reflect import ToolSpec
 
-    spec = ToolSpec(name="t", description="T.", parameters=None, metadata={"annotations": {"readOnlyHint": "maybe"}})
+    spec = ToolSpec(name="t", description="T.", parameters=None, metadata={"annotations": annotations})
     with pytest.raises(ToolDefinitionError) as raised:
         tools_server([Tool(spec, lambda call, context: "ok")])
     assert str(raised.value) == (
-        "tools_server: tool 't': its spec.metadata['annotations'] are not MCP's tool annotations (readOnlyHint: "
-        "Input should be a valid boolean, unable to interpret input). Fix: give them as MCP names them, e.g. "
-        "{'readOnlyHint': True}, or leave them out"
+        f"tools_server: tool 't': its spec.metadata['annotations'] are not MCP's tool annotations ({wrong}). Fix: "
+        "give them as MCP names them, e.g. {'readOnlyHint': True}, or leave them out"
     )
 
 

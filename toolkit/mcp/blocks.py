@@ -13,6 +13,13 @@ other message, pass as they came. Such an answer's `_meta` that is no object (a 
 metadata the model never reads) is dropped: the SDK refused the whole answer for it too. A block of a known type that is broken (a text block without
 `text`) is left as it is: the SDK refuses it, as it should.
 
+A tool's annotation hints (`readOnlyHint`, `destructiveHint`, `idempotentHint`, `openWorldHint`) are
+booleans in MCP, and the SDK reads what is not one leniently: `"yes"`, `1` and `"on"` as true. A
+listing's hint that is no boolean (nor null) is made one the SDK refuses (`strict_hints`), so the tool
+is offered without its annotations and `McpClient.unreadable` says why, as for any other annotation
+that is not valid MCP: a hint is never read from a stranger's "yes" (a tool taken as read-only is one
+whose call past its deadline the model is told it may make again).
+
 Leaves out: blocks nested deeper than a result's `content` (an embedded resource's own fields),
 and an in-process server object (the SDK checks its answers where they are made).
 """
@@ -43,6 +50,9 @@ def named(item: Any) -> Any:
     """`item` (a `SessionMessage`, or what else a read stream gives), its unknown blocks named in place."""
     message = getattr(item, "message", None)
     result = message.result if isinstance(message, JSONRPCResponse) else None
+    if isinstance(result, dict) and isinstance(tools := result.get("tools"), list):
+        strict_hints(tools)
+        return item
     if not isinstance(result, dict) or not isinstance(content := result.get("content"), list):
         return item
     if any(_unknown(block) for block in content):
@@ -59,3 +69,19 @@ def _unknown(block: Any) -> bool:
 def _named(block: dict[str, Any]) -> dict[str, Any]:
     kind = " ".join(cut(block["type"], 40).split()) or "blank"
     return {"type": "text", "text": f"[{kind} content not shown: a content type this client does not read]"}
+
+
+HINTS = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
+"""The tool annotations MCP has as booleans."""
+
+
+def strict_hints(tools: list[Any]) -> None:
+    """Each hint of a listed tool's annotations that is no boolean (nor null) made one the SDK refuses (see the
+    module docstring), in place."""
+    for tool in tools:
+        annotations = tool.get("annotations") if isinstance(tool, dict) else None
+        if isinstance(annotations, dict):
+            for key in HINTS:
+                value = annotations.get(key)
+                if value is not None and not isinstance(value, bool):
+                    annotations[key] = {"not a boolean": value}

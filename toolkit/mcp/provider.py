@@ -27,7 +27,9 @@ deadline, `list_timeout`) and, per tool:
    listing cut at `MAX_PAGES` pages, `MAX_TOOLS` tools or `MAX_LISTING_CHARS` characters in all, or at a
    `nextCursor` that cannot be given back (`1.5`, an object; `McpClient.listing_cut`, under
    `"server: (later pages)"`);
-3. keeps MCP's `annotations`, `_meta` and `title` (`mcp_title`: the name a person reads) — plus
+3. keeps MCP's `annotations`, `_meta` and `title` (`mcp_title`: the name a person reads, on one line of
+   at most `MAX_TITLE_CHARS`, as the annotations' `title`), its `icons` (`mcp_icons`: those a view may
+   show, `shown_icons`; a `_meta` of more than `MAX_META_CHARS` is not kept, said in `left_out`) — plus
    which server and which original name — in the spec's `metadata`, which the model never sees; a description longer than a chat API takes
    (`MAX_DESCRIPTION_CHARS`) is cut, and kept whole there (`mcp_description`); so is the tool's
    `outputSchema` (`mcp_output_schema`: `toolkit.mcp.server` serves it again);
@@ -168,7 +170,10 @@ __all__ = [
     "FOR_USER_ATTRIBUTE",
     "IMAGES_ATTRIBUTE",
     "MAX_DESCRIPTION_CHARS",
+    "MAX_ICON_CHARS",
+    "MAX_META_CHARS",
     "MAX_RESULT_CHARS",
+    "MAX_TITLE_CHARS",
     "META_ATTRIBUTE",
     "RESOURCE_LINKS_ATTRIBUTE",
     "STRUCTURED_ATTRIBUTE",
@@ -429,6 +434,12 @@ class McpToolProvider:
                 wire = wires[mcp_tool.name]
                 tool = tool_from_mcp(client, mcp_tool, self.timeout, wire, self.accepts_images, self.max_result_chars)
                 tools.append(tool)
+                if size := meta_too_long(mcp_tool.meta):
+                    reason = (
+                        f"MCP tool {mcp_tool.name!r} of server {client.name!r}: its _meta takes {size:,} characters "
+                        f"of JSON, more than MAX_META_CHARS ({MAX_META_CHARS:,}); the tool is offered without it"
+                    )
+                    self._leave_out(client, f"{mcp_tool.name} (_meta)", reason)
             except SchemaTranslationError as exc:
                 self._leave_out(client, mcp_tool.name, str(exc))
             except Exception as exc:  # noqa: BLE001 - a defect on one stranger's tool must not cost the others
@@ -600,10 +611,14 @@ def tool_from_mcp(
     where = f"MCP tool {mcp_tool.name!r} of server {client.name!r}"
     metadata: dict[str, Any] = {"mcp_server": client.name, "mcp_name": mcp_tool.name}
     if isinstance(mcp_tool.title, str) and mcp_tool.title.strip():  # the name a person reads (`toolkit.mcp.server`)
-        metadata["mcp_title"] = mcp_tool.title
+        metadata["mcp_title"] = _line(mcp_tool.title, MAX_TITLE_CHARS)
     if mcp_tool.annotations is not None:
         metadata["annotations"] = mcp_tool.annotations.model_dump(by_alias=True, exclude_none=True)
-    if mcp_tool.meta:
+        if isinstance(title := metadata["annotations"].get("title"), str):
+            metadata["annotations"]["title"] = _line(title, MAX_TITLE_CHARS)
+    if icons := shown_icons(mcp_tool.icons):  # what a person sees of the tool (`toolkit.mcp.server`)
+        metadata["mcp_icons"] = icons
+    if mcp_tool.meta and not meta_too_long(mcp_tool.meta):
         metadata["_meta"] = dict(mcp_tool.meta)
     if mcp_tool.output_schema is not None:  # served again with the tool (`toolkit.mcp.server`)
         metadata["mcp_output_schema"] = dict(mcp_tool.output_schema)
@@ -627,6 +642,46 @@ def tool_from_mcp(
     return Tool(spec, executor, source)
 
 
+MAX_TITLE_CHARS = 200
+"""The characters of a tool's `title` (and its annotations' `title`) kept at most, on one line: the name a
+person reads (a stranger's was a megabyte, or many lines, kept whole and served so again)."""
+
+
+MAX_META_CHARS = 100_000
+"""The characters of JSON a tool's `_meta` takes at most to be kept in its metadata (and served again by
+`toolkit.mcp.server`): a stranger's of a megabyte was kept whole. A longer one is not kept, said in
+`left_out` under `server: tool (_meta)`."""
+
+
+def meta_too_long(meta: Any) -> int:
+    """How many characters of JSON `meta` takes when that is more than `MAX_META_CHARS` (else 0)."""
+    try:
+        size = len(json.dumps(meta, ensure_ascii=False, default=str))
+    except (TypeError, ValueError, RecursionError):
+        return 0
+    return size if size > MAX_META_CHARS else 0
+
+
+MAX_ICON_CHARS = 100_000
+"""The characters of one icon's JSON kept at most (an image's data URI of about 75 kB)."""
+_ICON_SOURCES = re.compile(r"(https://|data:image/)", re.IGNORECASE)
+
+
+def shown_icons(icons: Any) -> list[dict[str, Any]]:
+    """A listed tool's `icons` as JSON objects a person's view may show (and `toolkit.mcp.server` serves
+    again): each whose `src` is an https URL or an image's data URI, in at most `MAX_ICON_CHARS`. One
+    that could run or read what is not the server's (`javascript:`, `file:`, `http:`) is not kept."""
+    kept: list[dict[str, Any]] = []
+    for icon in icons if isinstance(icons, list) else []:
+        src = getattr(icon, "src", None)
+        if not isinstance(src, str) or not _ICON_SOURCES.match(src) or len(src) > MAX_ICON_CHARS:
+            continue
+        shown = icon.model_dump(by_alias=True, mode="json", exclude_none=True)
+        if len(json.dumps(shown, ensure_ascii=False)) <= MAX_ICON_CHARS:
+            kept.append(shown)
+    return kept
+
+
 def openai_name(name: str) -> str:
     """An MCP tool name the chat API accepts (step 1 of the module docstring, without suffixes)."""
     plain = "".join(c for c in unicodedata.normalize("NFKD", name) if not unicodedata.combining(c))
@@ -643,12 +698,15 @@ def wire_names(names: Sequence[str], others: Mapping[str, str] | None = None) ->
     A name the chat API accepts as it is keeps it, whatever the order of the list: a name made
     from another (`files.read` → `files_read`) never takes it from the tool really called that, nor
     from a tool of another server in the same provider with another name (`others`: wire → original).
+    Made names that meet are numbered in the order of the original names, not of the listing: a server
+    that lists `a.b` and `a b` in another order (a map's order, a tool added or listed anew) gives each
+    the wire name it had, so a conversation's `a_b` calls the same tool whenever it is resumed.
     The same name on two servers is the same wire name: a clash the loop refuses, naming the fix."""
     others = others or {}
     own = {name for name in names if openai_name(name) == name}
     taken = set(own)
     out: dict[str, str] = {name: name for name in names if name in own}
-    for name in names:
+    for name in sorted(names):
         if name in out:
             continue
         wire, n = openai_name(name), 1
@@ -901,13 +959,21 @@ def _named(block: Any) -> str:
     uri = getattr(block, "uri", None) or getattr(resource, "uri", None)
     name = getattr(block, "name", None)
     named = [
-        cut(str(name), 80) if name else None,
-        cut(mask_url(elided_data_urls(str(uri))), 200)
-        if uri
-        else None,  # no secret of a signed URL, no data URI's data
-        cut(str(mime), 80) if mime else None,
+        _line(str(name), 80) if name else None,
+        _line(mask_url(elided_data_urls(str(uri))), 200) if uri else None,  # no signed URL's secret, no data
+        _line(str(mime), 80) if mime else None,
     ]
     return f"{kind} ({', '.join(n for n in named if n)})" if any(named) else kind
+
+
+_BREAKS = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]+")
+
+
+def _line(text: str, limit: int) -> str:
+    """A stranger's name, URI or MIME type on one line of at most `limit` characters: each run of line
+    breaks, tabs or other control characters a space (a name's line break wrote a line of its own in the
+    note, which read as the result). Only a few times `limit` characters are read."""
+    return cut(" ".join(_BREAKS.sub(" ", text[: 4 * limit]).split()), limit)
 
 
 def _describe_block(block: Any, accepts_images: bool) -> str:

@@ -11,7 +11,11 @@ comes back as a result with `isError: true` (the model can fix its call), a fail
 tool's sanitised exception alone (`ValueError: …`: a client names the tool itself); so does a tool that
 calls `sys.exit` (command-line code on bad input): `SystemExit` ends neither the server nor,
 served in-process, the client's event loop. An unknown tool name is a protocol error, as the
-MCP specification asks. Over stdio, a line that is no JSON-RPC message gets JSON-RPC's answer
+MCP specification asks; so is a `tools/list` cursor (-32602: every tool is on one page, and no
+cursor is given, `invalid_cursor`), and a request whose params are not valid MCP (`arguments` sent as
+the JSON text of an object, no tool name) is answered -32602 saying where and what (`params_problem`),
+where the SDK says "Invalid request parameters" alone; a request sent before `initialize` is told to
+initialize first (`NOT_INITIALIZED`). Over stdio, a line that is no JSON-RPC message gets JSON-RPC's answer
 (-32700 "Parse error", -32600 "Invalid Request"; to the request's id when it can be read), and
 so is a request whose id is no string or integer (null, 2.5, true: -32600, to id null); each
 request of a batch (a JSON array, gone from MCP since 2025-06-18) is answered -32600 under its id. A
@@ -40,7 +44,7 @@ own client cuts there anyway: what a toolkit client's model reads is unchanged.
 
 Tools flagged read-only travel with the MCP annotation `readOnlyHint`, which a client keeps in
 the spec's metadata (`toolkit.mcp.provider`); another MCP server's tool served again keeps the
-annotations, the `title` and the `_meta` it came with.
+annotations, the `title`, the `icons` and the `_meta` it came with.
 
 Leaves out: authentication, resources and prompts; HTTP on any address but 127.0.0.1.
 """
@@ -77,7 +81,7 @@ from toolkit.mcp.provider import MAX_RESULT_CHARS, check_max_result_chars, cut_t
 from toolkit.mcp.provider import META_ATTRIBUTE as META
 from toolkit.mcp.provider import RESOURCE_LINKS_ATTRIBUTE as LINKS
 from toolkit.mcp.provider import STRUCTURED_ATTRIBUTE as STRUCTURED
-from toolkit.mcp.schema import CHECKED_BY_SERVER
+from toolkit.mcp.schema import CHECKED_BY_SERVER, json_type
 from toolkit.tools.decorator import a_or_an
 from toolkit.tools.execute import (
     Policies,
@@ -127,6 +131,8 @@ def tools_server(
     checks = {t.name: matcher(t.output_schema, t.name, name) for t in listed if t.output_schema is not None}
 
     async def list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
+        if (cursor := getattr(params, "cursor", None)) is not None:  # never given: every tool is on one page
+            raise MCPError(types.INVALID_PARAMS, invalid_cursor(cursor))
         return types.ListToolsResult(tools=listed)
 
     async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
@@ -150,7 +156,63 @@ def tools_server(
             content=content, is_error=is_error, structured_content=structured, _meta=_meta(attributes.get(META))
         )
 
-    return Server(name, version=version, on_list_tools=list_tools, on_call_tool=call_tool)
+    server = Server(name, version=version, on_list_tools=list_tools, on_call_tool=call_tool)
+    if isinstance(getattr(server, "middleware", None), list):  # the SDK's (provisional) middleware list
+        server.middleware.append(_params_said)
+    return server
+
+
+async def _params_said(ctx: Any, call_next: Any) -> Any:
+    """A request whose params are not valid MCP answered -32602 saying where and what (`params_problem`): the
+    SDK answers "Invalid request parameters" alone, which left a stranger's client no clue (`arguments` sent as
+    the JSON text of an object, as a chat API hands them over). So is a request sent before `initialize`, which
+    the SDK refuses in those words too (raised, not from a check of params): `NOT_INITIALIZED`."""
+    try:
+        return await call_next(ctx)
+    except ValidationError as exc:
+        if getattr(ctx, "request_id", None) is None:  # a notification: nobody is answered
+            raise
+        raise MCPError(types.INVALID_PARAMS, params_problem(str(getattr(ctx, "method", "")), exc)) from None
+    except MCPError as exc:
+        gate = (exc.error.code, exc.error.message) == (types.INVALID_PARAMS, _SDK_INVALID_PARAMS)
+        if not gate or getattr(ctx, "request_id", None) is None:
+            raise
+        raise MCPError(types.INVALID_PARAMS, NOT_INITIALIZED) from None
+
+
+_SDK_INVALID_PARAMS = "Invalid request parameters"
+"""The SDK's words for params that are not valid MCP, and for a request before `initialize` (raised as is)."""
+NOT_INITIALIZED = (
+    f"{_SDK_INVALID_PARAMS}: the session is not initialized; send initialize first (then notifications/initialized), "
+    "and this request again"
+)
+"""What a request sent before `initialize` is answered (-32602, the SDK's code), where the SDK said its
+params were invalid."""
+
+
+def params_problem(method: str, exc: ValidationError) -> str:
+    """One line saying where `exc` (the check of a request's params) found them wrong, and what is wrong."""
+    errors = exc.errors(include_url=False) if exc.error_count() else []
+    if not errors:
+        return f"Invalid params for {shown_name(method)}"
+    first = errors[0]
+    loc = first["loc"][1:] if first["loc"][:1] == ("params",) else first["loc"]  # the request's: its params'
+    where = ".".join(str(part) for part in loc) or "params"
+    if first["type"] in ("dict_type", "model_type", "model_attributes_type"):
+        wrong = f"{where} is {json_type(first['input'])}, not an object"
+    else:
+        wrong = f"{where}: {first['msg']}"
+    return f"Invalid params for {shown_name(method)}: {cut(wrong, 200, '...')}"
+
+
+def invalid_cursor(cursor: str) -> str:
+    """The -32602 error's words for a `tools/list` cursor: the server gives none (one page holds every
+    tool), so any is invalid; MCP has an invalid cursor answered so, where the whole list again read as a
+    next page to a client paging with a cursor of another server's."""
+    return (
+        f"Invalid cursor {shown_name(cursor)!r}: this server lists every tool on one page and gives no cursor; "
+        "list without one"
+    )
 
 
 CHANGED_ON_THE_WAY = (
@@ -293,12 +355,25 @@ def _mcp_tool(tool: Tool, read_only: bool) -> types.Tool:
     return types.Tool(
         name=tool.name,
         title=title if isinstance(title, str) else None,
+        icons=_icons(tool.spec.metadata.get("mcp_icons")) or None,
         description=_description(tool) or None,
         input_schema=schema,
         output_schema=_output_schema(tool),
         annotations=_annotations(tool, read_only),
         _meta={**_tool_meta(tool), CHECKED_BY_SERVER: True},  # the tool's executor checks its arguments
     )
+
+
+def _icons(value: Any) -> list[types.Icon]:
+    """Another MCP server's tool's icons (`mcp_icons`, kept by `toolkit.mcp.provider`), served again; an item
+    that is no valid icon is left out."""
+    icons: list[types.Icon] = []
+    for item in value if isinstance(value, list | tuple) else []:
+        try:
+            icons.append(types.Icon.model_validate(item, by_name=False))
+        except ValidationError:
+            continue
+    return icons
 
 
 def _tool_meta(tool: Tool) -> dict[str, Any]:
@@ -332,16 +407,21 @@ def _annotations(tool: Tool, read_only: bool) -> types.ToolAnnotations | None:
         hints["readOnlyHint"] = True
     if not hints:
         return None
-    try:
-        return types.ToolAnnotations.model_validate(hints, by_name=False)
+    names = [field.alias or name for name, field in types.ToolAnnotations.model_fields.items()]
+    unknown = [key for key in hints if key not in names]
+    try:  # strict: a hint read leniently was served so ("yes" and 1 as true), a misspelt name dropped unsaid
+        if unknown:
+            wrong = f"{cut(str(unknown[0]), 40, '...')}: not one of MCP's: {', '.join(names)}"
+        else:
+            return types.ToolAnnotations.model_validate(hints, by_name=False, strict=True)
     except ValidationError as exc:
         first = exc.errors()[0]
-        raise ToolDefinitionError(
-            f"tools_server: tool {tool.name!r}",
-            f"its spec.metadata['annotations'] are not MCP's tool annotations "
-            f"({'.'.join(map(str, first['loc']))}: {first['msg']})",
-            "give them as MCP names them, e.g. {'readOnlyHint': True}, or leave them out",
-        ) from None
+        wrong = f"{'.'.join(map(str, first['loc']))}: {first['msg']}"
+    raise ToolDefinitionError(
+        f"tools_server: tool {tool.name!r}",
+        f"its spec.metadata['annotations'] are not MCP's tool annotations ({wrong})",
+        "give them as MCP names them, e.g. {'readOnlyHint': True}, or leave them out",
+    )
 
 
 def shop_server(today: datetime.date | None = None, max_result_chars: int | None = MAX_RESULT_CHARS) -> Server:

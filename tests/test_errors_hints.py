@@ -83,3 +83,8 @@ def test_an_unknown_tool_raised_to_the_learner_says_how_to_feed_it_back_instead(
 )
 def test_a_type_name_takes_the_article_it_is_said_with(word, expected):
     assert errors.a_or_an(word) == expected
+
+
+def test_an_int_past_every_float_is_shown_by_its_size():
+    assert errors.huge_int(10**400) == "<an int of 1329 bits>"
+    assert errors.huge_int(-(10**5000)) == "<an int of 16610 bits>"  # its repr would raise ValueError

@@ -351,6 +351,12 @@ def a_kind_of(value: Any) -> str:
     return "None" if value is None else a_or_an(type(value).__name__)
 
 
+def huge_int(value: int) -> str:
+    """An int in an error text by its size, `<an int of N bits>`: for one past every float (more than 1,024
+    bits), whose repr may be too long for Python to write (over 4,300 digits: `repr` raises ValueError)."""
+    return f"<an int of {value.bit_length()} bits>"
+
+
 def listed_of(items: object, kind: type[T], where: str, maker: str, noun: str = "item") -> list[T]:
     """`items` as a list of `kind`, or a `ConfigurationError` naming what `where` takes: the list `maker` returns
     (a readable line, not "'NoneType' object is not iterable", or "'int' object has no attribute …" when a view

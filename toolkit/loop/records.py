@@ -26,7 +26,7 @@ from toolkit.chat.read_only import ReadOnlyDict
 from toolkit.chat.sent import tools_tokens
 from toolkit.chat.sources import Source
 from toolkit.chat.sse import TextDelta, ToolCallDelta
-from toolkit.errors import REPAIR_ZH, ArgumentError, ArgumentProblem, ConfigurationError, a_or_an
+from toolkit.errors import REPAIR_ZH, ArgumentError, ArgumentProblem, ConfigurationError, a_or_an, huge_int
 from toolkit.loop.images import MAX_IMAGE_BYTES, MAX_IMAGES
 from toolkit.loop.result_size import MAX_RESULT_CHARS
 from toolkit.loop.saga import SagaEntry, ToolExecution
@@ -472,7 +472,7 @@ def _shown_value(value: Any) -> str:
     """`value` as a refusal shows it: its repr, cut; an int too long for Python to write (more than
     4,300 digits: its repr raises ValueError) by its size in bits."""
     if type(value) is int and value.bit_length() > _FLOAT_BITS:
-        return f"<an int of {value.bit_length()} bits>"
+        return huge_int(value)
     return cut(repr(value), 80, "...")
 
 

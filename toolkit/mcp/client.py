@@ -172,7 +172,7 @@ from toolkit.chat.masking import (
     mask_urls_in_logs,
     url_secrets,
 )
-from toolkit.errors import McpConnectionError, McpError, McpTimeout, ToolDefinitionError
+from toolkit.errors import McpConnectionError, McpError, McpTimeout, ToolDefinitionError, huge_int
 from toolkit.mcp.blocks import unknown_blocks_named
 from toolkit.mcp.http import SESSION_ENDED, http_transport, unreadable_answer
 from toolkit.mcp.ids import ids_checked
@@ -1117,7 +1117,7 @@ def check_seconds(where: str, keyword: str, seconds: Any, *, zero: bool = False)
     "cannot be reached", `inf` and `1e10` as an OverflowError ("timestamp out of range for platform time_t")."""
     number = isinstance(seconds, int | float) and not isinstance(seconds, bool)
     if number and isinstance(seconds, int) and seconds > LONGEST_SLEEP_S:  # `math.isfinite(10**400)` raises
-        shown = f"<an int of {seconds.bit_length()} bits>" if seconds > sys.float_info.max else repr(seconds)
+        shown = huge_int(seconds) if seconds > sys.float_info.max else repr(seconds)
         raise _too_long(where, keyword, shown)
     if not number or not math.isfinite(seconds) or seconds < 0 or (seconds == 0 and not zero):
         raise ToolDefinitionError(

@@ -84,6 +84,7 @@ from toolkit.errors import (
     shown_name,
 )
 from toolkit.gateway.meta_schema import schema_problem
+from toolkit.loop.result_size import MAX_RESULT_CHARS, cut_scrubbed
 from toolkit.memory.storable import attributes_problem
 from toolkit.tools import arguments, coercion, redact
 from toolkit.tools.addresses import without_addresses
@@ -224,7 +225,9 @@ class ToolOutput:
     search's `found_tools` or a skill's `activated_skill`; `is_error=True` reports a failure the
     tool handled itself (a search with bad terms), which skips the error policies: the text
     goes back to the model as it is, its secrets masked (`redact.scrub_secrets`: the text may
-    quote the library error the tool handled, as a raised one's would be sanitised).
+    quote the library error the tool handled, as a raised one's would be sanitised), cut to
+    `MAX_RESULT_CHARS` first if longer (`toolkit.loop.result_size.cut_scrubbed`: a 10 MB text took
+    up to a minute to mask whole).
     """
 
     value: Any
@@ -334,7 +337,7 @@ class Tool:
         if told_more:
             told = {"is_error": output.is_error, "attributes": _as_returned(output.attributes)}
             if output.is_error:  # a failure it handled: its text may quote its library's error, secrets and all
-                content = redact.scrub_secrets(content)
+                content = cut_scrubbed(content, MAX_RESULT_CHARS, redact.scrub_secrets)  # a head, not 10 MB
         return Outcome(ToolResultMessage(tool_call_id=call.id, tool_name=call.name, content=content, **told))
 
 

@@ -11,7 +11,7 @@ nginx's `client_header_timeout` (60 s) is the model: a deadline for the whole he
 when the connection opened or its last response was sent, that a byte does not renew.
 
 `headers_timed(base, seconds)` is `base` (uvicorn's protocol class for HTTP, as its `auto` picks)
-with that deadline. The usual path pays a clock read per response and an attribute check per read:
+with that deadline; the gateway's server and the MCP server over HTTP (`toolkit.mcp.server.serve_http`) use it. The usual path pays a clock read per response and an attribute check per read:
 a timer is armed only when a connection opens, or when a read leaves a request's headers unfinished.
 
 Leaves out: a limit on the number of connections (uvicorn's `limit_concurrency` answers 503 past it,
@@ -57,6 +57,7 @@ def headers_timed(base: type[Any], seconds: float) -> type[asyncio.Protocol]:
     request's headers are not whole `seconds` after the connection opened or its last response."""
 
     class HeadersTimed(base):
+        headers_timeout_s = seconds
         _waiting_since = 0.0
         _timer: asyncio.TimerHandle | None = None
 

@@ -7,12 +7,14 @@ file descriptor, for as long as it likes; a few hundred such clients leave the g
 descriptor to accept an SDK's connection with. Its `timeout_keep_alive` (5 s) closes a connection
 idle after a response only until the first byte of the next request, and its
 `h11_max_incomplete_event_size` (16 KB) bounds how long the headers are, not how slowly they come.
-nginx's `client_header_timeout` (60 s) is the model: a deadline for the whole headers, counted from
-when the connection opened or its last response was sent, that a byte does not renew.
+nginx's `client_header_timeout` (60 s) is the model: a deadline for the whole headers that a byte
+does not renew, counted from when the connection opened or (within one more wait) its last response.
 
 `headers_timed(base, seconds)` is `base` (uvicorn's protocol class for HTTP, as its `auto` picks)
-with that deadline; the gateway's server and the MCP server over HTTP (`toolkit.mcp.server.serve_http`) use it. The usual path pays a clock read per response and an attribute check per read:
-a timer is armed only when a connection opens, or when a read leaves a request's headers unfinished.
+with that deadline; the gateway's server and the MCP server over HTTP (`toolkit.mcp.server.serve_http`)
+use it. The usual path pays an attribute check per read: a timer is armed when a connection opens,
+and again only when a read leaves a request's headers unfinished after the last timer went; a timer
+that finds a request answered since it was armed waits once more (so 30 to 60 s after a response).
 
 Leaves out: a limit on the number of connections (uvicorn's `limit_concurrency` answers 503 past it,
 not set: a course's gateway has a few clients), and TLS handshakes (the gateway speaks plain HTTP).
@@ -56,24 +58,25 @@ def headers_timed(base: type[Any], seconds: float) -> type[asyncio.Protocol]:
     """`base`, a uvicorn HTTP protocol class, whose connections get a 408 and are closed when a
     request's headers are not whole `seconds` after the connection opened or its last response."""
 
+    received = base.data_received
+
     class HeadersTimed(base):
         headers_timeout_s = seconds
-        _waiting_since = 0.0
         _timer: asyncio.TimerHandle | None = None
+        _armed_for: Any = None
+        """The request cycle under way (or last done) when the timer was armed: another one at the
+        deadline means a request came since, and the wait starts again."""
 
         def connection_made(self, transport: Any) -> None:
             super().connection_made(transport)
-            self._waiting_since = self.loop.time()
-            self._arm(seconds)
+            self._arm()
 
         def data_received(self, data: bytes) -> None:
-            super().data_received(data)
-            if self._timer is None and self._waiting():  # a read that left the headers unfinished
-                self._arm(self._waiting_since + seconds - self.loop.time())
-
-        def on_response_complete(self) -> None:
-            self._waiting_since = self.loop.time()  # the next request's headers are waited for from now
-            super().on_response_complete()
+            received(self, data)
+            if self._timer is None:  # armed already (the usual case): nothing more to do
+                cycle = self.cycle
+                if cycle is None or cycle.response_complete:  # a read that left the headers unfinished
+                    self._arm()
 
         def connection_lost(self, exc: Exception | None) -> None:
             if self._timer is not None:
@@ -81,21 +84,17 @@ def headers_timed(base: type[Any], seconds: float) -> type[asyncio.Protocol]:
                 self._timer = None
             super().connection_lost(exc)
 
-        def _waiting(self) -> bool:
-            """Whether no request is under way: its headers are not all in (or none came)."""
-            cycle = self.cycle
-            return cycle is None or cycle.response_complete
-
-        def _arm(self, delay: float) -> None:
-            self._timer = self.loop.call_later(max(delay, 0.0), self._check)
+        def _arm(self) -> None:
+            self._armed_for = self.cycle
+            self._timer = self.loop.call_later(seconds, self._check)
 
         def _check(self) -> None:
             self._timer = None
-            if self.transport.is_closing() or not self._waiting():
-                return  # closed, or a request is under way: the next read that leaves headers unfinished re-arms
-            left = self._waiting_since + seconds - self.loop.time()
-            if left > 0:  # a response was sent since the timer was armed: wait for the rest
-                self._arm(left)
+            cycle = self.cycle
+            if self.transport.is_closing() or not (cycle is None or cycle.response_complete):
+                return  # closed, or a request under way: the next read that leaves headers unfinished re-arms
+            if cycle is not self._armed_for:  # a request came and was answered since: wait again from now
+                self._arm()
                 return
             self.transport.write(late_answer(seconds))
             self.transport.close()

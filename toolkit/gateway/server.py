@@ -41,8 +41,9 @@ Malformed framing uvicorn itself refuses (a chunk size that is not hex, two `Con
 header line past its limit) is its own plain-text 400, never reaching the app.
 
 A request whose headers do not arrive whole within `HEADERS_TIMEOUT_S` (30 s) of the connection
-opening, or of its last response, is answered 408 and its connection closed (`toolkit.gateway.header_wait`:
-uvicorn has no such timeout, and a client sending its headers a byte at a time held the connection for ever).
+opening (30 to 60 s of its last response) is answered 408 and its connection closed
+(`toolkit.gateway.header_wait`: uvicorn has no such timeout, and a client sending its headers a
+byte at a time held the connection for ever).
 
 Leaves out: TLS, authentication, anything not on the loopback interface by default, CORS
 credentials (the fake gateway takes no cookies), other origins and other host names on loopback (no

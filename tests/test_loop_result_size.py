@@ -16,7 +16,7 @@ from toolkit.loop.texts import EN, ZH
 from toolkit.memory.windows import ChatMemory
 from toolkit.tools import redact
 from toolkit.tools.decorator import ReturnBehavior, tool
-from toolkit.tools.execute import ToolOutput
+from toolkit.tools.execute import Policies, ToolOutput
 
 NOTE = (
     "\n[cut here: the result has {total:,} characters, and only the first {kept:,} are shown; if you need the rest, "
@@ -190,3 +190,36 @@ def test_a_head_that_masking_shrinks_is_read_further_so_no_secret_is_halved(monk
 def test_a_handled_error_within_the_limit_is_masked_whole(monkeypatch):
     sent, _, scrubbed = _run_error("failed: " + TOKEN, monkeypatch)
     assert (sent, scrubbed) == ("failed: [REDACTED]", [len("failed: " + TOKEN)])
+
+
+def _boom():
+    @tool
+    def boom(n: int) -> str:
+        """Fail."""
+        raise RuntimeError("down")
+
+    return boom
+
+
+BIG_ERROR = "abc def " * 125_000  # 1 MB that cleaning leaves as it is
+
+
+@pytest.mark.parametrize(
+    ("policies", "arguments", "text", "cleaner"),
+    [
+        (Policies(execution_error=lambda error, call: "failed: " + BIG_ERROR), {"n": 1}, "failed: ", "cleaned"),
+        (Policies(argument_error=lambda error, call: "bad: " + BIG_ERROR), {"n": "x"}, "bad: ", "scrub_secrets"),
+    ],
+)
+def test_a_policy_s_huge_text_is_cut_before_it_is_cleaned(monkeypatch, policies, arguments, text, cleaner):
+    """A learner's own error policy returning 10 MB had it cleaned whole (50 s for look-alike text) before the cut."""
+    read: list[int] = []
+    real = getattr(redact, cleaner)
+    monkeypatch.setattr(redact, cleaner, lambda given: read.append(len(given)) or real(given))
+    model = ScriptedModel([call("boom", arguments), "Done."])
+    run_loop(model, [UserMessage(content="go")], tools=[_boom()], options=LoopOptions(policies=policies))
+    text += BIG_ERROR
+    assert max(read) <= MAX_RESULT_CHARS + READ_PAST
+    assert model.requests[1].messages[-1].content == text[:MAX_RESULT_CHARS] + NOTE.format(
+        total=len(text), kept=MAX_RESULT_CHARS
+    )

@@ -58,6 +58,7 @@ from toolkit.chat.messages import (
 )
 from toolkit.chat.sources import Source
 from toolkit.errors import ConfigurationError, a_kind_of, a_or_an
+from toolkit.loop.result_size import READ_PAST, scrubbed_head
 from toolkit.tools import redact
 from toolkit.unicode import cut
 from toolkit.views.html import (
@@ -479,6 +480,19 @@ def one_line(text: str, limit: int = 200) -> str:
         return flat
     kept = cut(flat, limit)[:-1]
     return _PARTIAL_CODE_POINT.sub("", kept) + "…"
+
+
+def scrubbed_line(text: str, limit: int) -> str:
+    """`one_line(redact.scrub(text), limit)`, scrubbing only as much of a long text as the line can
+    show (`toolkit.loop.result_size.scrubbed_head`): a 10 MB result was scrubbed whole (up to a
+    minute) for a line of 60 characters. The head read grows until, whitespace collapsed, it is
+    `READ_PAST // 2` past the line: a secret cut where the read stopped never reaches the line."""
+    read = limit
+    while True:
+        head, whole = scrubbed_head(text, read, redact.scrub)
+        if whole or len(" ".join(head.split())) >= limit + READ_PAST // 2:
+            return one_line(head, limit)
+        read *= 4
 
 
 _PARTIAL_CODE_POINT = re.compile(r"⟨(?:U(?:\+[0-9A-F]{0,6})?)?$")

@@ -66,7 +66,7 @@ from toolkit.loop.saga import ToolExecution
 from toolkit.services.results import Result, TokenStream
 from toolkit.tools import redact
 from toolkit.tools.redact_stream import StreamScrubber, settled
-from toolkit.views.conversation import HtmlView, one_line
+from toolkit.views.conversation import HtmlView, one_line, scrubbed_line
 from toolkit.views.html import (
     Html,
     badge,
@@ -486,7 +486,9 @@ def event_line(event: LoopEvent) -> str:
     if isinstance(event, ToolFinished):
         e = event.execution
         status = execution_status(e)[0]
-        return f"ToolFinished  round {e.round}: {flat_name(e.call.name)} [{status}] {one_line(redact.scrub(e.result.content), 40)}"
+        return (
+            f"ToolFinished  round {e.round}: {flat_name(e.call.name)} [{status}] {scrubbed_line(e.result.content, 40)}"
+        )
     return type(event).__name__
 
 

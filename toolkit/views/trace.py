@@ -40,14 +40,11 @@ from typing import Any
 from toolkit.chat.messages import MESSAGE_TYPES, Message, TokenUsage, ToolCall, ToolResultMessage
 from toolkit.errors import ConfigurationError, a_kind_of
 from toolkit.loop.cut_off import CUT_WORDS
-from toolkit.loop.result_size import scrubbed_head
 from toolkit.loop.run import LoopResult, RoundTrace
 from toolkit.loop.saga import ToolExecution
-from toolkit.tools import redact
-from toolkit.unicode import boundary, cut, unescaped
-from toolkit.views.conversation import HtmlView, image_markers, one_line
+from toolkit.unicode import cut, unescaped
+from toolkit.views.conversation import HtmlView, image_markers, one_line, scrubbed_text
 from toolkit.views.html import (
-    SHOWN_CHARS,
     Html,
     badge,
     card,
@@ -133,17 +130,9 @@ def _choice(choice: Any) -> str:
 
 
 def _shown(text: str | None) -> str:
-    """`text` as a trace shows it: secrets and paths scrubbed (`toolkit.tools.redact.scrub`); of a text
-    longer than a view shows (`SHOWN_CHARS`), a head scrubbed and cut as `shortened` cuts (`scrubbed_head`:
-    a tool's 2 MB of look-alike text took 10 s to scrub whole, for a view of 250 KB or a line of 60 characters)."""
-    text = text or ""
-    if len(text) <= SHOWN_CHARS:
-        return redact.scrub(text)
-    head, whole = scrubbed_head(text, SHOWN_CHARS, redact.scrub)
-    if whole:
-        return head
-    end = boundary(head, SHOWN_CHARS)
-    return f"{head[:end]}…({len(text) - end:,} more characters not shown)"
+    """`text` as a trace shows it: secrets and paths scrubbed (`toolkit.tools.redact.scrub`), as far as
+    a view shows it (`scrubbed_text`: a tool's 2 MB of look-alike text took 10 s to scrub whole)."""
+    return scrubbed_text(text or "")
 
 
 def _shown_arguments(arguments: str) -> str:

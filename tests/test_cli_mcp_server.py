@@ -66,6 +66,22 @@ def test_the_http_socket_is_tcp_so_that_asyncio_turns_nagle_off(monkeypatch, cap
     assert capsys.readouterr().err == f"MCP server 'toolkit-shop' on http://127.0.0.1:{taken[0][1]}/mcp\n"
 
 
+def test_the_http_server_waits_for_a_request_s_headers_at_most_headers_timeout_s(monkeypatch, capsys):
+    """uvicorn has no timeout for a request's headers: a client sending them a byte at a time held a
+    connection for ever. The MCP server's protocol is the gateway's, with the deadline (`header_wait`)."""
+    import uvicorn
+    from uvicorn.protocols.http.auto import AutoHTTPProtocol
+
+    from toolkit.gateway.header_wait import HEADERS_TIMEOUT_S
+    from toolkit.mcp.server import serve_http, shop_server
+
+    protocols = []
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: protocols.append(self.config.http))
+    serve_http(shop_server(), 0)
+    capsys.readouterr()
+    assert issubclass(protocols[0], AutoHTTPProtocol) and protocols[0].headers_timeout_s == HEADERS_TIMEOUT_S == 30
+
+
 class _Terminal:
     """A stdin that is a terminal (a learner typed the command and waits)."""
 

@@ -279,3 +279,28 @@ def test_a_notebook_over_its_cap_by_saved_widget_state_is_told_to_clear_that_sta
         "in JupyterLab) and the widget state saved in it (untick Settings > Save Widget State Automatically, "
         "then restart the kernel; Widgets > Clear Notebook Widget State in the classic Notebook), and save it again"
     )
+
+
+BROKEN_JSON = [
+    (
+        '{"cells": [{"cell_type": "code", "source": "1"',
+        "its JSON breaks at line 1, column 47 (Expecting ',' delimiter): a file cut short while it was saved, or "
+        "edited by hand? Fix: correct it there in a text editor, or restore a copy (.ipynb_checkpoints holds the "
+        "last one Jupyter saved)",
+    ),
+    (
+        "[" * 100_000 + "]" * 100_000,
+        "its JSON is nested more deeply than Python can read; give the notebook as Jupyter saved it",
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "said"), BROKEN_JSON)
+def test_a_notebook_whose_json_is_broken_or_too_deep_says_where(tmp_path, capsys, text, said):
+    """Before: "error: … is not a notebook nbformat can read (NotJSONError)" for a notebook cut short while
+    saved (or "(RecursionError)" for JSON nested 100,000 deep), naming neither where nor the fix."""
+    path = tmp_path / "01_week1.ipynb"
+    path.write_text(text, encoding="utf-8")
+    assert main(["notebooks", "--no-execute", str(path)]) == 2
+    assert capsys.readouterr().err == f"error: {path} is not a notebook: {said}\n"
+    assert path.read_text(encoding="utf-8") == text

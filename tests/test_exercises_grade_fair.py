@@ -832,3 +832,13 @@ def test_a_notebook_whose_kernel_is_another_languages_is_told_so(tmp_path, monke
     assert rows[-1] == ("w6.round_trips", "passed")
     assert rows[:-1] == ([] if note is None else [(NOTEBOOK_ROW, rows[0][1])])
     assert note is None or rows[0][1].startswith(note)
+
+
+def test_a_notebook_whose_json_is_broken_says_where_in_its_row(tmp_path):
+    """Its row said "not a notebook: cannot be read (NotJSONError)": where, and the fix, are now said."""
+    from test_cli_notebooks_paths import BROKEN_JSON
+
+    path = tmp_path / "01_week1_first_call.ipynb"
+    for text, said in BROKEN_JSON:
+        path.write_text(text, encoding="utf-8")
+        assert grade_notebook(path) == [Row(str(path), NOTEBOOK_ROW, False, f"not a notebook: {said}")]

@@ -10,11 +10,13 @@ import pytest
 from toolkit.chat.messages import UserMessage
 from toolkit.chat.scripted import ScriptedModel, call, reset_call_ids
 from toolkit.errors import ConfigurationError
-from toolkit.loop.result_size import MAX_RESULT_CHARS, cut_result
+from toolkit.loop.result_size import MAX_RESULT_CHARS, READ_PAST, cut_result
 from toolkit.loop.run import COURSE, LoopOptions, run_loop
 from toolkit.loop.texts import EN, ZH
 from toolkit.memory.windows import ChatMemory
+from toolkit.tools import redact
 from toolkit.tools.decorator import ReturnBehavior, tool
+from toolkit.tools.execute import Policies, ToolOutput
 
 NOTE = (
     "\n[cut here: the result has {total:,} characters, and only the first {kept:,} are shown; if you need the rest, "
@@ -132,4 +134,92 @@ def test_a_text_set_of_one_s_own_must_format_the_note():
     assert str(caught.value) == (
         "LoopTexts(result_cut='[cut: {count}]'): it is formatted with {total}, {kept}, and this one cannot be (it has "
         "no field 'count'); use only those names in braces, and double a brace meant as text: {{ and }}"
+    )
+
+
+TOKEN = "sk-proj-Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAb7cDe0f"  # masked whole; its first dozen characters are not
+
+
+def _failing_dump(text):
+    @tool
+    def dump() -> object:
+        """Dump everything."""
+        return ToolOutput(text, is_error=True)
+
+    return dump
+
+
+def _run_error(text, monkeypatch, options=LoopOptions()):
+    """What the model reads of a handled error `text`, and the lengths of the texts scrubbed."""
+    scrubbed: list[int] = []
+    real = redact.scrub_secrets
+
+    def counting(given):
+        scrubbed.append(len(given))
+        return real(given)
+
+    monkeypatch.setattr(redact, "scrub_secrets", counting)
+    model = ScriptedModel([call("dump"), "Done."])
+    outcome = run_loop(model, [UserMessage(content="dump it")], tools=[_failing_dump(text)], options=options)
+    return model.requests[1].messages[-1].content, outcome, scrubbed
+
+
+def test_a_huge_handled_error_is_cut_before_its_secrets_are_masked_not_after(monkeypatch):
+    """A tool's 10 MB error text (`ToolOutput(..., is_error=True)`) had its secrets masked whole, regexes over
+    10 MB (a minute for some texts), and only then was cut to 100,000 characters."""
+    text = "x" * (MAX_RESULT_CHARS - 20) + " " + TOKEN + " " + "y" * 10_000_000
+    sent, outcome, scrubbed = _run_error(text, monkeypatch)
+    assert max(scrubbed) <= MAX_RESULT_CHARS + READ_PAST  # a head is read, not the 10 MB
+    assert sent == ("x" * (MAX_RESULT_CHARS - 20) + " [REDACTED] " + "y" * 8) + NOTE.format(
+        total=len(text), kept=MAX_RESULT_CHARS
+    )
+    assert TOKEN[:12] not in sent  # the token straddling the cut was masked whole, not cut in half
+    assert outcome.rounds[0].executions[0].result.content == sent  # the trace keeps the masked head
+
+
+def test_a_head_that_masking_shrinks_is_read_further_so_no_secret_is_halved(monkeypatch):
+    """Tokens masked to `[REDACTED]` shrink the head below the limit: the head read grows until what is
+    kept ends well before where the read stopped, so no token cut where the read stopped shows half of itself."""
+    text = (TOKEN + " ") * 20_000  # 980,000 characters, masked to 220,000
+    sent, _, scrubbed = _run_error(text, monkeypatch)
+    assert scrubbed == [140_000, 280_000, 560_000]  # masked, the first two heads are shorter than 120,000
+    assert sent == ("[REDACTED] " * 10_000)[:MAX_RESULT_CHARS] + NOTE.format(total=len(text), kept=MAX_RESULT_CHARS)
+    assert "sk-" not in sent
+
+
+def test_a_handled_error_within_the_limit_is_masked_whole(monkeypatch):
+    sent, _, scrubbed = _run_error("failed: " + TOKEN, monkeypatch)
+    assert (sent, scrubbed) == ("failed: [REDACTED]", [len("failed: " + TOKEN)])
+
+
+def _boom():
+    @tool
+    def boom(n: int) -> str:
+        """Fail."""
+        raise RuntimeError("down")
+
+    return boom
+
+
+BIG_ERROR = "abc def " * 125_000  # 1 MB that cleaning leaves as it is
+
+
+@pytest.mark.parametrize(
+    ("policies", "arguments", "text", "cleaner"),
+    [
+        (Policies(execution_error=lambda error, call: "failed: " + BIG_ERROR), {"n": 1}, "failed: ", "cleaned"),
+        (Policies(argument_error=lambda error, call: "bad: " + BIG_ERROR), {"n": "x"}, "bad: ", "scrub_secrets"),
+    ],
+)
+def test_a_policy_s_huge_text_is_cut_before_it_is_cleaned(monkeypatch, policies, arguments, text, cleaner):
+    """A learner's own error policy returning 10 MB had it cleaned whole (50 s for look-alike text) before the cut."""
+    read: list[int] = []
+    real = getattr(redact, cleaner)
+    monkeypatch.setattr(redact, cleaner, lambda given: read.append(len(given)) or real(given))
+    model = ScriptedModel([call("boom", arguments), "Done."])
+    run_loop(model, [UserMessage(content="go")], tools=[_boom()], options=LoopOptions(policies=policies))
+    text += BIG_ERROR
+    assert max(read) <= MAX_RESULT_CHARS + READ_PAST
+    assert model.requests[1].messages[-1].content == text[:MAX_RESULT_CHARS] + NOTE.format(
+        total=len(text), kept=MAX_RESULT_CHARS
     )

@@ -1,5 +1,7 @@
 """Step through a recorded loop run: Previous / Next, the loop step highlighted."""
 
+import pytest
+
 from toolkit.chat.messages import UserMessage
 from toolkit.chat.scripted import ScriptedModel, call
 from toolkit.exercises.week06 import _order_tools
@@ -179,3 +181,39 @@ def test_one_tool_sent_is_one_tool():
     result = run_loop(ScriptedModel(["好的"]), [UserMessage(content="q")], tools=[look])
     assert steps(result)[0].detail == "1 tool sent (look)"
     assert "    L->>M: request 1 (1 tool)" in sequence_source(result).splitlines()
+
+
+TOKEN = "sk-proj-Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAb7cDe0f"
+
+
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [
+        ("y " * 5_000_000, "y " * 100),
+        (" " * (60 + 40_000 - 5) + TOKEN + " z" * 1_000_000, "[REDACTED]" + " z" * 100),
+    ],
+)
+def test_a_huge_result_is_scrubbed_only_as_far_as_its_line_shows(monkeypatch, text, line):
+    """A tool's 10 MB result was scrubbed whole (up to a minute for look-alike text) for a line of 60
+    characters; a head is now, and a token where the head stops never shows half of itself, even
+    after 40,000 spaces the line collapses."""
+    from toolkit.loop.result_size import READ_PAST
+    from toolkit.tools import redact
+    from toolkit.tools.decorator import tool
+    from toolkit.views.conversation import one_line
+
+    assert READ_PAST == 40_000
+
+    @tool
+    def dump() -> str:
+        """Dump."""
+        return text
+
+    model = ScriptedModel([call("dump"), "Done."])
+    result = run_loop(model, [UserMessage(content="go")], tools=[dump])
+    read: list[int] = []
+    real = redact.scrub
+    monkeypatch.setattr(redact, "scrub", lambda given: read.append(len(given)) or real(given))
+    shown = [s.detail for s in steps(result) if s.number == 5]
+    assert shown == [f"dump({{}}) → {one_line(line, 60)}"]
+    assert max(read) < len(text) // 4

@@ -965,3 +965,28 @@ def test_a_loop_of_pushes_draws_at_most_every_redraw_every_and_is_drawn_when_rea
         render_stream_text([*events, *calls, TextDelta("!")]),
     )
     assert drawn == [0, 1, 2000, 2004, 2005]
+
+
+def test_a_huge_result_is_scrubbed_only_as_far_as_the_view_shows_it(monkeypatch):
+    """A tool's 10 MB result was scrubbed whole (up to a minute for look-alike text) for a card cut at
+    SHOWN_CHARS and a transcript line of 160 characters; a head is now, a token across the cut masked whole."""
+    from toolkit.loop.result_size import READ_PAST
+    from toolkit.tools import redact
+    from toolkit.views.html import SHOWN_CHARS
+
+    token = "sk-proj-Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAb7cDe0f"
+    text = "x" * (SHOWN_CHARS - 20) + " " + token + " " + "y" * 2_000_000
+    call_ = ToolCall(id="call_x", name="query_logistics", arguments='{"orderId":"SN1"}')
+    result = ToolResultMessage(tool_call_id="call_x", tool_name="query_logistics", content=text)
+    events = [ToolStarted(1, call_), ToolFinished(ToolExecution(1, call_, result))]
+    read: list[int] = []
+    real = redact.scrub
+    monkeypatch.setattr(redact, "scrub", lambda given: read.append(len(given)) or real(given))
+    page, transcript = str(render_stream_html(events)), render_stream_text(events)
+    assert max(read) <= SHOWN_CHARS + READ_PAST
+    assert (
+        "x" * (SHOWN_CHARS - 20) + f" [REDACTED] yyyyyyyy…({len(text) - SHOWN_CHARS:,} more characters not shown)"
+        in page
+    )
+    assert token[:12] not in page + transcript
+    assert transcript == 'tool query_logistics({"orderId": "SN1"}) [ok] → ' + "x" * 159 + "…\nstreaming…"

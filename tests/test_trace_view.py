@@ -658,3 +658,33 @@ def test_a_call_whose_asking_memory_could_not_store_is_not_said_to_be_answered()
     card = [c for c in top[0].find_all("tk-card") if c.text().startswith("query_order")][0]
     assert "answered by the loop" not in card.text()
     assert "the run stopped before an answer to it was recorded" in card.text()
+
+
+def test_a_huge_result_is_scrubbed_as_far_as_the_view_shows_it(monkeypatch):
+    """A tool's 2 MB of look-alike text took 10 s to draw (scrubbed whole, then cut at SHOWN_CHARS): a head
+    is scrubbed now, a token straddling the cut masked whole, and the marker counts the text's own length."""
+    from toolkit.loop.result_size import READ_PAST
+    from toolkit.tools import redact
+    from toolkit.tools.decorator import tool
+    from toolkit.views.html import SHOWN_CHARS
+    from toolkit.views.trace import render_trace_html, render_trace_text
+
+    token = "sk-proj-Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAb7cDe0f"
+    text = "x" * (SHOWN_CHARS - 20) + " " + token + " " + "y" * 2_000_000
+
+    @tool
+    def dump() -> str:
+        """Dump."""
+        return text
+
+    model = ScriptedModel([call("dump"), "Done."])
+    result = run_loop(model, [UserMessage(content="go")], tools=[dump])
+    read: list[int] = []
+    real = redact.scrub
+    monkeypatch.setattr(redact, "scrub", lambda given: read.append(len(given)) or real(given))
+    page = str(render_trace_html(result))
+    render_trace_text(result)
+    assert max(read) <= SHOWN_CHARS + READ_PAST
+    shown = "x" * (SHOWN_CHARS - 20) + " [REDACTED] " + "y" * 8
+    assert shown + f"…({len(text) - SHOWN_CHARS:,} more characters not shown)" in page
+    assert token[:12] not in page

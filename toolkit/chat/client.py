@@ -104,6 +104,7 @@ import numbers
 import re
 import threading
 import time
+import unicodedata
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -1229,20 +1230,29 @@ def check_base_url(url: str) -> str:
         why = f" ({reason})"
     if parsed is None or parsed.scheme not in ("http", "https") or not parsed.host:
         raise ConfigurationError(
-            f"ChatClient: base_url {mask_url(url)!r} is not an http(s) URL with a host{why}; "
+            f"ChatClient: base_url {_shown_url(url)!r} is not an http(s) URL with a host{why}; "
             "use one like http://127.0.0.1:8000/v1 or https://api.openai.com/v1 (check LLM_BASE_URL)"
         )
     if parsed.port is not None and not 0 < parsed.port < 65536:
         raise ConfigurationError(
-            f"ChatClient: base_url {mask_url(url)!r} has port {parsed.port}; a port is 1-65535 (check LLM_BASE_URL)"
+            f"ChatClient: base_url {_shown_url(url)!r} has port {parsed.port}; a port is 1-65535 (check LLM_BASE_URL)"
         )
     unreadable = host_problem(parsed.host)
     if unreadable:
         raise ConfigurationError(
-            f"ChatClient: base_url {mask_url(url)!r} has a host name that cannot be looked up {unreadable}; use one "
+            f"ChatClient: base_url {_shown_url(url)!r} has a host name that cannot be looked up {unreadable}; use one "
             "like http://127.0.0.1:8000/v1 or https://api.openai.com/v1 (check LLM_BASE_URL)"
         )
     return url
+
+
+_SHOWN_URL = 200
+"""How many characters of a base URL its error quotes (a 100 KB `LLM_BASE_URL` was quoted whole)."""
+
+
+def _shown_url(url: str) -> str:
+    """`url` as an error quotes it: credentials masked, cut to `_SHOWN_URL` characters."""
+    return cut(mask_url(url), _SHOWN_URL, "...")
 
 
 def host_problem(host: str) -> str | None:
@@ -1282,6 +1292,12 @@ def _encodes(character: str) -> bool:
     return True
 
 
+_NO_NAME_HOLDS = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs"})
+"""The Unicode categories of characters no model's name holds: controls (a newline, an escape), format
+characters (a right-to-left override, a zero-width space), line and paragraph separators, surrogates
+(unassigned code points are left alone: which are differs between Pythons' Unicode versions)."""
+
+
 def _check_options(model: Any, timeout: Any, retry: Any, sleep: Any) -> None:
     """`ChatClient`'s `model`, `timeout`, `retry` and `sleep`, each of its type, else a `ConfigurationError`
     naming it and the fix: `model=None` went out as `"model": null` (a 400 from the gateway), `timeout="30"`
@@ -1291,6 +1307,13 @@ def _check_options(model: Any, timeout: Any, retry: Any, sleep: Any) -> None:
         shown = repr(model) if model is None or isinstance(model, str) else type(model).__name__
         raise ConfigurationError(
             f"ChatClient: model must be the model's name as a str, e.g. 'gpt-4o-mini', not {shown} (check LLM_MODEL)"
+        )
+    unprintable = next((c for c in model if unicodedata.category(c) in _NO_NAME_HOLDS), None)
+    if unprintable is not None:  # `LLM_MODEL` pasted with a newline or an escape: a second line in every banner
+        raise ConfigurationError(
+            f"ChatClient: model {cut(model, 80, '...')!r} holds {unprintable!r}, a character no model's name has (a "
+            "control or invisible character: pasted with it?); give the name alone, e.g. 'gpt-4o-mini' "
+            "(check LLM_MODEL)"
         )
     if timeout is not None and not isinstance(timeout, httpx.Timeout):
         if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not 0 < timeout <= LONGEST_SLEEP_S:

@@ -11,6 +11,7 @@ commands' arguments and exit statuses (`toolkit.cli.notebooks`).
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -120,7 +121,26 @@ def unreadable(path: Path, error: Exception) -> str:
         return f"{path} {not_utf8_text(path)}"
     if is_empty(path):
         return f"{path} is not a notebook: the file is empty; give the notebook as Jupyter saved it"
+    broken = broken_json(error)
+    if broken is not None:
+        return f"{path} is not a notebook: {broken}"
     return f"{path} is not a notebook nbformat can read ({type(error).__name__})"
+
+
+def broken_json(error: BaseException) -> str | None:
+    """Where and why a notebook's JSON could not be read, with the fix, when nbformat's `error` says
+    (its `NotJSONError` comes from the JSON decoder's error; a `RecursionError`, from JSON nested
+    thousands deep), else None: both were named by their class alone."""
+    if isinstance(error, RecursionError):
+        return "its JSON is nested more deeply than Python can read; give the notebook as Jupyter saved it"
+    below = error.__cause__ or error.__context__
+    if type(error).__name__ != "NotJSONError" or not isinstance(below, json.JSONDecodeError):
+        return None
+    return (
+        f"its JSON breaks at line {below.lineno}, column {below.colno} ({below.msg}): a file cut short while it was "
+        "saved, or edited by hand? Fix: correct it there in a text editor, or restore a copy (.ipynb_checkpoints "
+        "holds the last one Jupyter saved)"
+    )
 
 
 def not_utf8_text(path: Path) -> str:

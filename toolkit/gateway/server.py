@@ -40,8 +40,12 @@ answered 408 (`request_timeout`) and its connection closed; uvicorn waits for su
 Malformed framing uvicorn itself refuses (a chunk size that is not hex, two `Content-Length`s, a
 header line past its limit) is its own plain-text 400, never reaching the app.
 
-Leaves out: a timeout for a request's headers (uvicorn has none: a connection that sends half of
-them stays open until the client closes it), TLS, authentication, anything not on the loopback interface by default, CORS
+A request whose headers do not arrive whole within `HEADERS_TIMEOUT_S` (30 s) of the connection
+opening (30 to 60 s of its last response) is answered 408 and its connection closed
+(`toolkit.gateway.header_wait`: uvicorn has no such timeout, and a client sending its headers a
+byte at a time held the connection for ever).
+
+Leaves out: TLS, authentication, anything not on the loopback interface by default, CORS
 credentials (the fake gateway takes no cookies), other origins and other host names on loopback (no
 setting for them: a port forwarder that keeps a public name in `Host`, such as a Codespaces URL, is
 refused).
@@ -62,6 +66,7 @@ from dataclasses import replace
 from typing import Any
 
 from toolkit.errors import ConfigurationError, a_or_an
+from toolkit.gateway import header_wait
 from toolkit.gateway.core import CHAT_PATH, FAULTS, GatewayConfig, as_sent, handle_http, request_path
 from toolkit.gateway.wire import Reply, error_reply
 from toolkit.unicode import cut
@@ -218,6 +223,8 @@ class GatewayApp:
         """`Host` headers met that name this machine (None: no Host, as HTTP/1.0 may send)."""
         self.body_timeout_s: float = BODY_TIMEOUT_S
         """How long a request's body may take to arrive whole (`BODY_TIMEOUT_S`)."""
+        self.headers_timeout_s: float = header_wait.HEADERS_TIMEOUT_S
+        """How long a request's headers may take to arrive whole over HTTP (`toolkit.gateway.header_wait`)."""
         self._waiting: dict[asyncio.Task[Any] | None, int] = {}
         """The requests waiting for their body, each with the count of sweeps when it began (`_sweep`)."""
         self._late: set[asyncio.Task[Any] | None] = set()
@@ -460,9 +467,13 @@ def listen(host: str, port: int) -> socket.socket:
 
 def _server(app: GatewayApp):
     import uvicorn  # imported here: the in-process transport never needs it
+    from uvicorn.protocols.http.auto import AutoHTTPProtocol  # h11's, or httptools' when it is installed
 
+    http = header_wait.headers_timed(AutoHTTPProtocol, app.headers_timeout_s)
     return uvicorn.Server(
-        uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off", timeout_graceful_shutdown=2)
+        uvicorn.Config(
+            app, http=http, log_level="warning", access_log=False, lifespan="off", timeout_graceful_shutdown=2
+        )
     )
 
 

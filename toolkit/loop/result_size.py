@@ -19,6 +19,13 @@ loop's name the wrong length.
 LangChain4j cuts nothing; the OpenAI Agents SDK neither; Claude Code cuts a tool's output (its
 MCP tools at 25,000 tokens, about as much as 100,000 characters).
 
+A tool's handled error (`ToolOutput(..., is_error=True)`), and the text of an error policy of
+one's own, has its secrets masked before anyone reads it, and masking 10 MB took up to a minute (look-alike characters): `cut_scrubbed` masks a
+head of it, `READ_PAST` characters past `MAX_RESULT_CHARS`, and cuts that. A secret straddling
+the cut is masked whole (the mask read past it); one straddling where the read stopped is left
+out whole (the head is read further until what is kept ends `READ_PAST // 2` characters before it:
+masking shrinks a head of tokens). That text, cut, is the error result the trace keeps too.
+
 Leaves out: bounding the work of writing a value as text (a list of ten million items is still
 written as JSON once, then cut: `toolkit.tools.result_text` reads an iterator to `ITEMS_READ`
 items, not a list), and cutting by tokens (characters are what every gateway counts the same).
@@ -27,7 +34,7 @@ items, not a list), and cutting by tokens (characters are what every gateway cou
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from toolkit.chat.messages import ToolResultMessage
@@ -65,6 +72,35 @@ def already_cut(text: str, limit: int) -> bool:
     """Whether `text` ends with the note of a cut (`CUT_NOTE`) and is within `limit` without it."""
     found = _NOTE_AT_END.search(text, max(0, len(text) - len(CUT_NOTE) - 60))
     return found is not None and found.start() <= limit
+
+
+READ_PAST = 40_000
+"""How far past a cut a text is masked (`cut_scrubbed`); half of it is longer than any secret it
+masks (an RSA private key of 16,384 bits is some 13,000 characters)."""
+
+
+def cut_scrubbed(text: str, limit: int, scrub: Callable[[str], str], note: str = CUT_NOTE) -> str:
+    """`cut_result(scrub(text), limit, note)`, reading only a head of a long text (`scrubbed_head`);
+    the note names `text`'s own length."""
+    head, whole = scrubbed_head(text, limit, scrub)
+    if whole:
+        return cut_result(head, limit, note)
+    kept = boundary(head, limit)
+    return head[:kept] + note.format(total=f"{len(text):,}", kept=f"{kept:,}")
+
+
+def scrubbed_head(text: str, limit: int, scrub: Callable[[str], str]) -> tuple[str, bool]:
+    """`(scrub(text), True)`, or, for a long text, `(scrub(a head of it), False)` whose first `limit`
+    characters hold no piece of a secret: `scrub` is given the first `limit + READ_PAST` characters
+    (more, doubled, while masking leaves fewer than `limit + READ_PAST // 2`)."""
+    read = limit + READ_PAST
+    if len(text) <= read:
+        return scrub(text), True
+    head = scrub(text[:read])
+    while len(head) < limit + READ_PAST // 2 and read < len(text):  # a secret cut where the read stopped is in
+        read *= 2  # the head's last READ_PAST // 2 characters: past what is kept only when the head is that long
+        head = scrub(text[:read])
+    return head, read >= len(text)
 
 
 class Cut(NamedTuple):

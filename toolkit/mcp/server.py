@@ -642,15 +642,19 @@ def _error(rid: str | int | None, code: int, message: str) -> types.JSONRPCError
 def serve_http(server: Server, port: int) -> None:
     """Serve streamable HTTP on http://127.0.0.1:PORT/mcp until interrupted; port 0 is any free
     one. The socket is bound first, so the address printed is the one listened on (the real port,
-    not 0) and a port that is taken is an `OSError` here, before any banner or uvicorn's log."""
+    not 0) and a port that is taken is an `OSError` here, before any banner or uvicorn's log. A
+    request's headers not whole 30 s after its connection opened are a 408 (`toolkit.gateway.header_wait`)."""
     import uvicorn
+    from uvicorn.protocols.http.auto import AutoHTTPProtocol
 
+    from toolkit.gateway import header_wait
     from toolkit.gateway.server import listen  # the gateway's: TCP_NODELAY kept under asyncio too
 
     sock = listen("127.0.0.1", port)  # before the banner: a client that reads it and connects at once is queued
     try:
         url = f"http://127.0.0.1:{sock.getsockname()[1]}/mcp"
         print(f"MCP server {server.name!r} on {url}", file=sys.stderr, flush=True)
-        uvicorn.Server(uvicorn.Config(server.streamable_http_app(), log_level="warning")).run(sockets=[sock])
+        http = header_wait.headers_timed(AutoHTTPProtocol, header_wait.HEADERS_TIMEOUT_S)  # no slowloris holds it
+        uvicorn.Server(uvicorn.Config(server.streamable_http_app(), http=http, log_level="warning")).run(sockets=[sock])
     finally:
         sock.close()

@@ -84,6 +84,7 @@ from toolkit.errors import (
     shown_name,
 )
 from toolkit.gateway.meta_schema import schema_problem
+from toolkit.loop.result_size import MAX_RESULT_CHARS, cut_scrubbed
 from toolkit.memory.storable import attributes_problem
 from toolkit.tools import arguments, coercion, redact
 from toolkit.tools.addresses import without_addresses
@@ -244,7 +245,9 @@ class ToolOutput:
     search's `found_tools` or a skill's `activated_skill`; `is_error=True` reports a failure the
     tool handled itself (a search with bad terms), which skips the error policies: the text
     goes back to the model as it is, its secrets masked (`redact.scrub_secrets`: the text may
-    quote the library error the tool handled, as a raised one's would be sanitised).
+    quote the library error the tool handled, as a raised one's would be sanitised), cut to
+    `MAX_RESULT_CHARS` first if longer (`toolkit.loop.result_size.cut_scrubbed`: a 10 MB text took
+    up to a minute to mask whole).
     """
 
     value: Any
@@ -354,7 +357,7 @@ class Tool:
         if told_more:
             told = {"is_error": output.is_error, "attributes": _as_returned(output.attributes)}
             if output.is_error:  # a failure it handled: its text may quote its library's error, secrets and all
-                content = redact.scrub_secrets(content)
+                content = cut_scrubbed(content, MAX_RESULT_CHARS, redact.scrub_secrets)  # a head, not 10 MB
         return Outcome(ToolResultMessage(tool_call_id=call.id, tool_name=call.name, content=content, **told))
 
 
@@ -453,7 +456,9 @@ def _failed(call: ToolCall, kind: str, error: E, policy: Policy[E]) -> Outcome:
     read (memory keeps it, and sends it with the next turn). An execution policy of one's own may
     quote `error.__cause__`, the tool's own exception: its text is cleaned as that error's was. An
     argument error's text loses its secrets (`redact.scrub_secrets`): a tool that raises
-    `ArgumentError(name, str(exc))` quotes its library's message, connection string and all."""
+    `ArgumentError(name, str(exc))` quotes its library's message, connection string and all. Either
+    text past `MAX_RESULT_CHARS` is cut, a head of it cleaned (`cut_scrubbed`): a policy's 10 MB took
+    50 s to clean whole."""
     stop: Exception | None = None
     try:
         text = policy(error, call)
@@ -465,10 +470,11 @@ def _failed(call: ToolCall, kind: str, error: E, policy: Policy[E]) -> Outcome:
     except Exception as raised:  # the policy stops the loop: record what the model would have read
         text = str(raised) if isinstance(raised, ToolCallError) else redact.describe_exception(raised)
         stop = raised
-    if kind == "execution" and policy not in _KNOWN_POLICIES:
-        text = redact.cleaned(text)
+    if kind == "execution" and policy not in _KNOWN_POLICIES:  # (a policy's 10 MB: a head cleaned, then cut)
+        text = cut_scrubbed(text, MAX_RESULT_CHARS, redact.cleaned)
     elif kind == "argument":  # a tool's own reason may quote a library's message: its secrets go
-        text = redact.scrub_secrets(text)  # (the model's own values, paths too, are quoted as sent)
+        text = cut_scrubbed(text, MAX_RESULT_CHARS, redact.scrub_secrets)  # (the model's own values, paths too,
+        # are quoted as sent)
     return Outcome(_error(call, text), kind, stop)
 
 

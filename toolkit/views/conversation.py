@@ -58,9 +58,11 @@ from toolkit.chat.messages import (
 )
 from toolkit.chat.sources import Source
 from toolkit.errors import ConfigurationError, a_kind_of, a_or_an
+from toolkit.loop.result_size import READ_PAST, scrubbed_head
 from toolkit.tools import redact
-from toolkit.unicode import cut
+from toolkit.unicode import boundary, cut
 from toolkit.views.html import (
+    SHOWN_CHARS,
     Html,
     badge,
     card,
@@ -479,6 +481,32 @@ def one_line(text: str, limit: int = 200) -> str:
         return flat
     kept = cut(flat, limit)[:-1]
     return _PARTIAL_CODE_POINT.sub("", kept) + "…"
+
+
+def scrubbed_text(text: str) -> str:
+    """`redact.scrub(text)`; of a text longer than a view shows (`SHOWN_CHARS`), a head scrubbed
+    (`toolkit.loop.result_size.scrubbed_head`) and cut as `shortened` cuts, its marker counting the
+    text's own length: a tool's 10 MB result was scrubbed whole (up to a minute) for 250 KB shown."""
+    if len(text) <= SHOWN_CHARS:
+        return redact.scrub(text)
+    head, whole = scrubbed_head(text, SHOWN_CHARS, redact.scrub)
+    if whole:
+        return head
+    end = boundary(head, SHOWN_CHARS)
+    return f"{head[:end]}…({len(text) - end:,} more characters not shown)"
+
+
+def scrubbed_line(text: str, limit: int) -> str:
+    """`one_line(redact.scrub(text), limit)`, scrubbing only as much of a long text as the line can
+    show (`toolkit.loop.result_size.scrubbed_head`): a 10 MB result was scrubbed whole (up to a
+    minute) for a line of 60 characters. The head read grows until, whitespace collapsed, it is
+    `READ_PAST // 2` past the line: a secret cut where the read stopped never reaches the line."""
+    read = limit
+    while True:
+        head, whole = scrubbed_head(text, read, redact.scrub)
+        if whole or len(" ".join(head.split())) >= limit + READ_PAST // 2:
+            return one_line(head, limit)
+        read *= 4
 
 
 _PARTIAL_CODE_POINT = re.compile(r"⟨(?:U(?:\+[0-9A-F]{0,6})?)?$")

@@ -155,9 +155,15 @@ SHOWN_CHARS = 250_000
 with a marker saying how much is left out, so a view stays small enough to store and draw."""
 
 
+_SHORTENED = re.compile(r"…\([0-9,]+ more characters not shown\)\Z")
+
+
 def shortened(text: str) -> str:
     """`text`, or its first `SHOWN_CHARS` characters and `…(9,750,000 more characters not shown)`."""
     if len(text) <= SHOWN_CHARS:
+        return text
+    marked = _SHORTENED.search(text, max(0, len(text) - 60))
+    if marked is not None and marked.start() <= SHOWN_CHARS:  # shortened already (a trace scrubs a head alone)
         return text
     shown = boundary(text, SHOWN_CHARS)  # where a character a reader sees ends
     return f"{text[:shown]}…({len(text) - shown:,} more characters not shown)"

@@ -31,8 +31,7 @@ from toolkit.chat.messages import UserMessage
 from toolkit.errors import ConfigurationError, a_kind_of
 from toolkit.loop.records import LoopResult, RoundTrace
 from toolkit.loop.saga import SagaEntry
-from toolkit.tools import redact
-from toolkit.views.conversation import one_line
+from toolkit.views.conversation import scrubbed_line
 from toolkit.views.html import read_json, showable, showable_bundle
 from toolkit.views.trace import NOT_FINISHED, run_of, unfinished
 
@@ -53,7 +52,7 @@ def _label(text: str | None, limit: int = LABEL_LIMIT) -> str:
     """One short line that cannot break Mermaid's syntax, nor be read as markup by it: `;` `#` `:`
     `<` `>` braces and brackets as spaces, and no two `$` side by side (Mermaid typesets
     `$$…$$` as KaTeX math: `$$5` is written `$ $5`)."""
-    text = one_line(redact.scrub(text or ""), limit)
+    text = scrubbed_line(text or "", limit)
     text = _MATH.sub("$ ", re.sub(r"[;#:<>{}\[\]]", " ", text))
     return text.replace("  ", " ").strip() or "—"
 

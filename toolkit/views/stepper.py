@@ -28,9 +28,8 @@ import ipywidgets as widgets
 from toolkit.errors import ConfigurationError
 from toolkit.loop.records import LoopResult
 from toolkit.loop.saga import SagaEntry, ToolExecution
-from toolkit.tools import redact
 from toolkit.unicode import unescaped
-from toolkit.views.conversation import TextRepr, one_line
+from toolkit.views.conversation import TextRepr, scrubbed_line
 from toolkit.views.html import NO_MATH, escape, flat_name, kept, showable_bundle
 from toolkit.views.trace import NOT_FINISHED, named, run_of, unfinished
 
@@ -69,7 +68,7 @@ def steps(result: LoopResult) -> list[Step]:
             2,
             ("asks for " + named([flat_name(c.name) for c in calls]))
             if calls
-            else one_line(redact.scrub(trace.reply.content or ""), 80),
+            else scrubbed_line(trace.reply.content or "", 80),
         )
         if not calls:
             add(3, "no tool calls: the reply is the answer")
@@ -84,12 +83,12 @@ def steps(result: LoopResult) -> list[Step]:
         for e in trace.executions:
             mark = f" ✗ ({e.failure})" if e.failure else ""
             arguments, content = (
-                one_line(redact.scrub(unescaped(e.call.arguments)), 50),
-                one_line(redact.scrub(e.result.content), 60),
+                scrubbed_line(unescaped(e.call.arguments), 50),
+                scrubbed_line(e.result.content, 60),
             )
             add(5, f"{flat_name(e.call.name)}({arguments}) → {content}{mark}")
         for c, answer in left:
-            arguments, content = one_line(redact.scrub(unescaped(c.arguments)), 50), one_line(redact.scrub(answer), 60)
+            arguments, content = scrubbed_line(unescaped(c.arguments), 50), scrubbed_line(answer, 60)
             add(5, f"{flat_name(c.name)}({arguments}) → {content} ✗ ({NOT_FINISHED})")
         if any(e.error_kind == "argument" for e in trace.executions):
             handed = trace.decision.startswith("hand")

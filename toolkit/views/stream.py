@@ -66,7 +66,7 @@ from toolkit.loop.saga import ToolExecution
 from toolkit.services.results import Result, TokenStream
 from toolkit.tools import redact
 from toolkit.tools.redact_stream import StreamScrubber, settled
-from toolkit.views.conversation import HtmlView, one_line
+from toolkit.views.conversation import HtmlView, one_line, scrubbed_line, scrubbed_text
 from toolkit.views.html import (
     Html,
     badge,
@@ -354,6 +354,12 @@ _scrubbed = functools.lru_cache(maxsize=16)(redact.scrub)
 a live view draws both on every push (a long answer's text was scrubbed twice per delta)."""
 
 
+@functools.lru_cache(maxsize=16)
+def _scrubbed_result(text: str) -> str:
+    """A tool's result scrubbed as far as a view shows it (`scrubbed_text`), each text once."""
+    return scrubbed_text(text)
+
+
 def _live(text: str, arriving: bool) -> str:
     """`text` scrubbed; while it is still `arriving`, only its `settled` part (its last run may
     be the first half of a key: shown now, it would stay on screen until the rest arrived)."""
@@ -369,7 +375,7 @@ def _tool_html(segment: ToolSegment, over: bool) -> Html:
     title, label, kind = tool_status(segment, over)
     body = code_block(_live(segment.arguments, _arriving(segment, over)))
     if segment.execution is not None:
-        result = _scrubbed(segment.execution.result.content)
+        result = _scrubbed_result(segment.execution.result.content)
         body += small("result" if kind == "ok" else "sent back as an error")
         body += code_block(result) if result.lstrip()[:1] in "{[" else text_block(result)
     head = join([title, badge(label, kind)], " ")
@@ -444,7 +450,9 @@ def _segment_text(segment: Segment, cursor: bool, over: bool) -> str:
     _, label, _ = tool_status(segment, over)
     arguments = settled(segment.arguments) if _arriving(segment, over) else segment.arguments
     line = f"tool {flat_name(_name(segment))}({flat(shortened(_arguments(arguments)))}) [{label}]"  # on its line
-    return line + (f" → {one_line(_scrubbed(segment.execution.result.content), 160)}" if segment.execution else "")
+    return line + (
+        f" → {one_line(_scrubbed_result(segment.execution.result.content), 160)}" if segment.execution else ""
+    )
 
 
 def render_stream_text(
@@ -486,7 +494,9 @@ def event_line(event: LoopEvent) -> str:
     if isinstance(event, ToolFinished):
         e = event.execution
         status = execution_status(e)[0]
-        return f"ToolFinished  round {e.round}: {flat_name(e.call.name)} [{status}] {one_line(redact.scrub(e.result.content), 40)}"
+        return (
+            f"ToolFinished  round {e.round}: {flat_name(e.call.name)} [{status}] {scrubbed_line(e.result.content, 40)}"
+        )
     return type(event).__name__
 
 

@@ -42,9 +42,8 @@ from toolkit.errors import ConfigurationError, a_kind_of
 from toolkit.loop.cut_off import CUT_WORDS
 from toolkit.loop.run import LoopResult, RoundTrace
 from toolkit.loop.saga import ToolExecution
-from toolkit.tools import redact
 from toolkit.unicode import cut, unescaped
-from toolkit.views.conversation import HtmlView, image_markers, one_line
+from toolkit.views.conversation import HtmlView, image_markers, one_line, scrubbed_text
 from toolkit.views.html import (
     Html,
     badge,
@@ -131,8 +130,9 @@ def _choice(choice: Any) -> str:
 
 
 def _shown(text: str | None) -> str:
-    """`text` as a trace shows it: secrets and paths scrubbed (`toolkit.tools.redact.scrub`)."""
-    return redact.scrub(text or "")
+    """`text` as a trace shows it: secrets and paths scrubbed (`toolkit.tools.redact.scrub`), as far as
+    a view shows it (`scrubbed_text`: a tool's 2 MB of look-alike text took 10 s to scrub whole)."""
+    return scrubbed_text(text or "")
 
 
 def _shown_arguments(arguments: str) -> str:

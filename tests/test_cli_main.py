@@ -123,7 +123,10 @@ def test_a_file_that_is_not_a_notebook_is_one_line_and_left_alone(tmp_path):
     bad.write_text("root:x:0:0")
     done = run("notebooks", str(bad))
     assert done.returncode == 2
-    assert done.stderr == f"error: {bad} is not a notebook nbformat can read (NotJSONError)\n"
+    assert done.stderr == (
+        f"error: {bad} is not a notebook: its text is not JSON at all (a notebook's file begins with '{{'); give the "
+        "notebook as Jupyter saved it\n"
+    )
     assert bad.read_text() == "root:x:0:0"
 
 

@@ -106,7 +106,11 @@ def test_a_hanging_cell_is_stopped_and_grading_goes_on(graded):
 
 def test_bad_files_get_a_row_each(graded):
     rows, by = graded
-    assert [r.feedback for r in by["garbled.ipynb"]] == ["not a notebook: cannot be read (NotJSONError)"]
+    assert [r.feedback for r in by["garbled.ipynb"]] == [  # where its JSON breaks (qa-hostile13's notebook_file)
+        "not a notebook: its JSON breaks at line 1, column 2 (Expecting property name enclosed in double quotes): "
+        "a file cut short while it was saved, or edited by hand? Fix: correct it there in a text editor, or restore a "
+        "copy (.ipynb_checkpoints holds the last one Jupyter saved)"
+    ]
     assert "notes.txt" not in by  # a folder is searched for *.ipynb only
     assert "total" in summary(rows)
 
@@ -827,8 +831,17 @@ def test_only_records_sealed_with_the_runs_key_count_and_a_forged_one_never_undo
             "not a notebook: its text is Python code (a script renamed .ipynb?), not a notebook's JSON; hand in the "
             ".ipynb file Jupyter saves (File > Save Notebook)",
         ),
-        ('{"cells": [', "not a notebook: cannot be read (NotJSONError)"),  # cut short: no script either
-        ("hello", "not a notebook: cannot be read (NotJSONError)"),  # a name to Python, but no script
+        (  # cut short: no script either
+            '{"cells": [',
+            "not a notebook: its JSON breaks at line 1, column 12 (Expecting value): a file cut short while it was "
+            "saved, or edited by hand? Fix: correct it there in a text editor, or restore a copy (.ipynb_checkpoints "
+            "holds the last one Jupyter saved)",
+        ),
+        (  # a name to Python, but no script; no JSON begun either, so none cut short
+            "hello",
+            "not a notebook: its text is not JSON at all (a notebook's file begins with '{'); give the notebook as "
+            "Jupyter saved it",
+        ),
     ],
 )
 def test_a_python_script_renamed_ipynb_is_told_so_not_only_that_it_is_no_json(tmp_path, text, feedback):

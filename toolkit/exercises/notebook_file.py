@@ -136,6 +136,8 @@ def broken_json(error: BaseException) -> str | None:
     below = error.__cause__ or error.__context__
     if type(error).__name__ != "NotJSONError" or not isinstance(below, json.JSONDecodeError):
         return None
+    if not below.doc.lstrip().startswith(("{", "[")):  # "hello", "root:x:0:0": no JSON was begun, none cut short
+        return "its text is not JSON at all (a notebook's file begins with '{'); give the notebook as Jupyter saved it"
     return (
         f"its JSON breaks at line {below.lineno}, column {below.colno} ({below.msg}): a file cut short while it was "
         "saved, or edited by hand? Fix: correct it there in a text editor, or restore a copy (.ipynb_checkpoints "

@@ -843,6 +843,7 @@ def missing(schema: Any, text: str, facts: Facts, rules: Rules, arguments: dict[
     filler = _Filler(schema, text, facts, rules, "")
     asking: dict[str | None, list[str]] = {}
     for name, sub in filler.required(filler.resolve(filler.root, 0)):
+        sub = _unnulled(sub)
         if "enum" not in sub and _kind(sub) == "string":
             asking.setdefault(filler.wants_fact(name, sub) if "format" not in sub else "format", []).append(name)
     if "timezone" in asking and unzoned(filler, asking["timezone"], listed):
@@ -884,7 +885,7 @@ def _made_up_format(filler: _Filler, names: Any, arguments: dict[str, Any]) -> s
     every such field took a value the text gives (the usual case), or a format no text is read for."""
     properties = filler.resolve(filler.root, 0).get("properties")
     for name in names:
-        sub = properties.get(name) if isinstance(properties, dict) else None
+        sub = _unnulled(properties.get(name)) if isinstance(properties, dict) else None
         if not isinstance(sub, dict) or (fmt := sub.get("format")) not in _ASKED_FORMATS:
             continue
         if "default" in sub or _example(sub) is not None:
@@ -2108,6 +2109,21 @@ def _kind(schema: dict[str, Any]) -> str:
     if "items" in schema:
         return "array"
     return "string"
+
+
+def _unnulled(schema: Any) -> Any:
+    """A nullable property's schema as its one other branch: `anyOf`/`oneOf` of a schema and `{"type": "null"}`
+    (pydantic's `Optional[date]`) is that schema (its own keys kept beside), as `"type": ["string", "null"]` is a
+    string; any other schema as it is. A required value never given is asked for however the type is spelled."""
+    if not isinstance(schema, dict):
+        return schema
+    for key in ("anyOf", "oneOf"):
+        branches = schema.get(key)
+        if isinstance(branches, list) and len(branches) > 1:
+            kept = [b for b in branches if not (isinstance(b, dict) and b.get("type") == "null")]
+            if len(kept) == 1 and isinstance(kept[0], dict):
+                return {**{k: v for k, v in schema.items() if k != key}, **kept[0]}
+    return schema
 
 
 def _pattern(schema: dict[str, Any]) -> bool:

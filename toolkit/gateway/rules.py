@@ -106,6 +106,9 @@ class Phrase(NamedTuple):
     ask: bool = True
 
 
+Day = date
+"""A day of the calendar (`Rules` has a field named `date`)."""
+
 FIXED_TODAY = date(2026, 12, 1)
 """The gateway's one fixed day, a Tuesday, never the wall clock (a reply is the same on any day it is asked): the
 "today" relative days are read against ("tomorrow" is 2026-12-02) and, at its midnight UTC, the `created` of every
@@ -289,7 +292,7 @@ class Rules:
     """`any_decline` for an ASCII text (see `Intent.ascii_matcher`)."""
 
     @property
-    def today(self) -> date:
+    def today(self) -> Day:
         """The gateway's fixed day: `[generic.relative_dates] today` when the rules set it, else `FIXED_TODAY`."""
         dates = self.generic.relative_dates
         return dates.today if dates is not None else FIXED_TODAY

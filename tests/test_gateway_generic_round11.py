@@ -66,3 +66,81 @@ def test_a_rules_file_that_moves_today_moves_the_replies_created(tmp_path):
     }
     [call] = respond(request, config).body["choices"][0]["message"]["tool_calls"]
     assert json.loads(call["function"]["arguments"]) == {"city": "Paris", "date": "2027-03-02"}
+
+
+# --- times of day as written, asked for when never given ------------------------------------------
+
+ALARM = fn("set_alarm", "Set an alarm clock", {"time": {"type": "string", "description": "HH:MM"}})
+REMINDER = fn(
+    "set_reminder", "Set a reminder", {"text": S, "when": {"type": "string", "format": "date-time"}}, ["when"]
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "time"),
+    [
+        ("set an alarm for 7am", "07:00"),
+        ("set an alarm for 7:30 pm", "19:30"),  # was 07:30: the pm not read
+        ("set an alarm for 12 p.m.", "12:00"),
+        ("set an alarm for 12am", "00:00"),
+        ("alarm at 19:00", "19:00"),
+        ("set an alarm for 6:45AM", "06:45"),
+        ("闹钟 alarm 早上7点", "07:00"),
+        ("alarm 下午三点半", "15:30"),
+        ("alarm 晚上8点15分", "20:15"),
+        ("alarm 两点一刻", "02:15"),
+        ("alarm 中午1点", "13:00"),
+        ("alarm 凌晨十二点", "00:00"),
+        ("alarm ２０:３０", None),  # full-width colon-time: not a form read
+        ("set an alarm for 7", None),  # morning or evening not said
+        ("alarm 快一点", None),  # "a little", not one o'clock
+        ("set an alarm for 13pm", None),
+        ("set an alarm for 25:00", None),
+    ],
+)
+def test_a_time_is_read_as_the_user_wrote_it_and_asked_for_when_not(text, time):
+    calls, said = turn(text, [ALARM])
+    if time is None:
+        assert calls == [] and ('What should I use for "time"?' in said or "“time”应该填什么" in said)
+    else:
+        assert calls == [("set_alarm", {"time": time})]
+
+
+@pytest.mark.parametrize(
+    "time",
+    [
+        {"type": "string", "examples": ["07:00"]},
+        {"type": "string", "description": "the time, e.g. 7am"},
+        {"type": "string", "format": "time"},
+        {"anyOf": [{"type": "string", "format": "time"}, {"type": "null"}]},
+    ],
+)
+def test_a_required_time_never_given_is_asked_for_not_taken_from_an_example(time):
+    """ "set an alarm" set it for the schema's example 07:00 (or a `time` format's 00:00:00Z): a time the user never
+    said. Asked for; a time written is read, and a `default` is still taken."""
+    alarm = fn("set_alarm", "Set an alarm clock", {"time": time})
+    calls, said = turn("set an alarm", [alarm])
+    assert calls == [] and 'What should I use for "time"?' in said
+    [(_, arguments)] = turn("set an alarm for 7:30 pm", [alarm])[0]
+    assert arguments["time"] in ("19:30", "19:30:00Z")
+    defaulted = fn("set_alarm", "Set an alarm clock", {"time": {"type": "string", "default": "08:00"}})
+    assert turn("set an alarm", [defaulted])[0] == [("set_alarm", {"time": "08:00"})]
+
+
+def test_an_example_that_is_no_time_is_still_taken_for_a_time_named_field():
+    chart = fn("get_chart", "Get a stock chart", {"symbol": S, "timeframe": {"type": "string", "examples": ["1d"]}})
+    [(_, arguments)] = turn("get the chart for AAPL", [chart])[0]
+    assert arguments["timeframe"] == "1d"
+
+
+@pytest.mark.parametrize(
+    ("text", "when"),
+    [
+        ("remind me tomorrow at 7am to call mom", "2026-12-02T07:00:00Z"),
+        ("明天下午三点半提醒我", "2026-12-02T15:30:00Z"),
+        ("remind me on 2026-12-24 at 6:15 pm", "2026-12-24T18:15:00Z"),
+    ],
+)
+def test_a_date_time_takes_the_day_and_the_time_as_written(text, when):
+    [(_, arguments)] = turn(text, [REMINDER])[0]
+    assert arguments["when"] == when

@@ -107,6 +107,7 @@ from typing import Any, NamedTuple
 from toolkit.gateway.judge import Judge, allowed, any_one, containing, fitting, joined, json_key, only_one, takes
 from toolkit.gateway.patterned import compiled, pattern_string, search_limit
 from toolkit.gateway.rules import Facts, Rules
+from toolkit.gateway.times import clock
 from toolkit.gateway.zones import city_names, zone_of
 from toolkit.search.keyword import clean_terms
 
@@ -859,6 +860,8 @@ def missing(schema: Any, text: str, facts: Facts, rules: Rules, arguments: dict[
         return "field", same
     if (invented := _made_up_format(filler, asking.get("format", ()), arguments)) is not None:
         return "field", invented
+    if (example := _example_time(filler, asking.get("time", ()), arguments)) is not None:
+        return "field", example
     if (again := _one_day_twice(filler, [*asking.get("date", ()), *asking.get("format", ())], arguments)) is not None:
         return "field", again
     if (unoffered := _unoffered_language(filler)) is not None:
@@ -873,7 +876,7 @@ def missing(schema: Any, text: str, facts: Facts, rules: Rules, arguments: dict[
     return ("field", field) if field is not None else None
 
 
-_ASKED_FORMATS = ("date", "date-time", "email", "uri", "uuid")
+_ASKED_FORMATS = ("date", "date-time", "time", "email", "uri", "uuid")
 """The string formats whose value a text gives (`_FORMAT_FACTS`) and a model asks for when it does not."""
 
 
@@ -891,6 +894,23 @@ def _made_up_format(filler: _Filler, names: Any, arguments: dict[str, Any]) -> s
         if "default" in sub or _example(sub) is not None:
             continue
         if arguments.get(name) == _FORMATS[fmt] and _FORMATS[fmt] not in filler.text:
+            return name
+    return None
+
+
+def _example_time(filler: _Filler, names: Any, arguments: dict[str, Any]) -> str | None:
+    """The first of the required fields `names` (asking for a time by name) that took its schema's example, itself a
+    time ("e.g. 07:00", "7am"), when the text names no time: "set an alarm" is no alarm at 07:00 but a question of
+    when. None when the text names a time (the usual case), or a field has a `default` or took another value."""
+    pattern = filler.rules.generic.facts.get("time")
+    if not names or pattern is None or filler.first_fact("time") is not None:
+        return None
+    properties = filler.resolve(filler.root, 0).get("properties")
+    for name in names:
+        sub = _unnulled(properties.get(name)) if isinstance(properties, dict) else None
+        if not isinstance(sub, dict) or "default" in sub or (example := _example(sub)) is None:
+            continue
+        if arguments.get(name) == example and any(map(clock, pattern.finditer(example))):
             return name
     return None
 
@@ -1745,6 +1765,8 @@ class _Filler:
                 named = self.options_named()
                 places = filter(None, map(_group, pattern.finditer(self.text)))
                 self._facts[fact] = next((v for v in places if not _holds(v, named)), None)
+            elif fact == "time":  # the first that is a time of day, as HH:MM (7:30 pm: 19:30)
+                self._facts[fact] = next(filter(None, map(clock, pattern.finditer(self.text))), None)
             else:
                 match = pattern.search(self.text)
                 self._facts[fact] = _group(match) if match else None
@@ -1759,6 +1781,8 @@ class _Filler:
             matches = pattern.finditer(self.text) if pattern is not None else iter(())
             if fact == "date":
                 values = self.days(pattern) if pattern is not None else []
+            elif fact == "time":
+                values = list(dict.fromkeys(filter(None, map(clock, matches))))
             else:
                 values = list(dict.fromkeys(filter(None, map(_group, matches))))
             if fact == "place" and values and (named := self.options_named()):

@@ -203,8 +203,8 @@ def test_a_tie_goes_to_the_tool_whose_object_the_user_names(text, name, order):
     news = fn("get_news", "Latest news headlines on a topic", {"topic": {"type": "string"}})
     tools = [news, *TIME][::order]
     assert [c[0] for c in ask("convert 14:30 from London to New York", tools)] == ["convert_time"]
-    assert generic._object_hits("getCurrentTime", ["time", "get"]) == 1
-    assert generic._object_hits("weather", ["weather"]) == 1
+    assert generic.object_hits("getCurrentTime", ["time", "get"]) == 1
+    assert generic.object_hits("weather", ["weather"]) == 1
 
 
 def test_a_tie_the_arguments_do_not_break_goes_to_the_first_listed():

@@ -144,3 +144,28 @@ def test_an_example_that_is_no_time_is_still_taken_for_a_time_named_field():
 def test_a_date_time_takes_the_day_and_the_time_as_written(text, when):
     [(_, arguments)] = turn(text, [REMINDER])[0]
     assert arguments["when"] == when
+
+
+# --- a tool's object, by a synonym, over a verb two tools share ------------------------------------
+
+FLIGHTS = fn("find_flights", "Find flights between two cities", {"origin": S, "destination": S})
+
+
+@pytest.mark.parametrize("order", [1, -1])
+@pytest.mark.parametrize(
+    ("text", "movies", "name"),
+    [
+        ("find films starring Meryl Streep", "Search movies by title or actor", "search_movies"),
+        ("find films starring Meryl Streep", "Search films by title or actor", "search_movies"),
+        ("find a film with Tom Hanks", "Search movies by title or actor", "search_movies"),
+        ("find flights from Paris to Rome", "Search movies by title or actor", "find_flights"),
+        ("find flights from Paris to Rome", "Search films by title or actor", "find_flights"),
+    ],
+)
+def test_a_synonym_naming_a_tools_object_outweighs_a_verb_alone(text, movies, name, order):
+    """ "find films starring Meryl Streep" called find_flights (by "find", its verb) with search_movies offered: the
+    user named the object, films, a synonym of movies. A tool found by its verb alone gives way to one whose object
+    a synonym names; a word naming a tool's object is never overruled ("find flights")."""
+    tools = [fn("search_movies", movies, {"query": S}), FLIGHTS][::order]
+    calls, said = turn(text, tools)
+    assert [n for n, _ in calls] == [name], said

@@ -401,10 +401,13 @@ def _picks(
     own = own_terms(text, rules, drop) if found[0] is not None else None  # read only when a tool is found
     if own is not None and len(terms) > len(own):
         found = (_hint_decides(tools, own, terms, context, least, text, rules) or found[0], found[1])
-    if (found[0] is None or also > 0) and (more := synonym_terms(terms, rules)) is not None:
-        # none found: by the synonyms; else the contenders by them (a clause may find its tool by one)
+    if (more := synonym_terms(terms, rules)) is not None and (
+        found[0] is None or also > 0 or not object_hits(found[0], terms)
+    ):
+        # none found: by the synonyms; else the contenders by them (a clause may find its tool by one), and a tool
+        # found by its verb alone gives way to one whose object a synonym names ("find films": search_movies)
         again = _best(tools, more, context, least, also, text, rules)
-        found = again if found[0] is None else (found[0], again[1])
+        found = again if found[0] is None or by_object(found[0], again[0], terms, more) else (found[0], again[1])
     name = found[0]
     if name is None or drop or not (capital := capitalised(text, own_terms(text, rules) if own is None else own)):
         return found  # the usual case
@@ -452,7 +455,7 @@ def _best(
 
 
 def broken_tie(names: list[str], tools: dict[str, ToolInfo], terms: list[str], text: str, rules: Rules) -> str:
-    """Of `names` (tools tied by the `terms`), the first that the terms name the object of (`_object_hits`:
+    """Of `names` (tools tied by the `terms`), the first that the terms name the object of (`object_hits`:
     "book a flight" is about a flight, not about booking: `find_flights`, not `book_taxi`), then the first
     whose arguments take most of the text (`answered`). A term that is a word of a place the text names is an
     argument, not what the tool is about ("convert 14:30 from London to New York": "new" is no news). A tie is
@@ -460,7 +463,7 @@ def broken_tie(names: list[str], tools: dict[str, ToolInfo], terms: list[str], t
     (`[generic] question`) takes a tool whose name's verb reads (`read_verbs`: `list_events`, not `create_event`)."""
     placed = _place_words(text, rules)
     about = [t for t in terms if t not in placed] if placed else terms
-    hits = [_object_hits(name, about) for name in names]
+    hits = [object_hits(name, about) for name in names]
     top = max(hits)
     tied = [name for name, hit in zip(names, hits) if hit == top]
     if len(tied) < 2:  # the object decides: the schemas are not read
@@ -484,7 +487,14 @@ def _place_words(text: str, rules: Rules) -> set[str]:
     return {w.lower() for m in pattern.finditer(text[:_MAX_CHARS]) for w in (_group(m) or "").split()}
 
 
-def _object_hits(name: str, terms: list[str]) -> int:
+def by_object(found: str, again: str | None, terms: list[str], more: list[str]) -> bool:
+    """Whether `again` (the tool the terms and their synonyms, `more`, pick) takes the place of `found` (the one
+    the user's own words pick): `found` is picked by its verb alone (none of `terms` in its object: "find films"
+    finds `find_flights` by "find") and a synonym names the object of `again` ("films" is `search_movies`)."""
+    return again is not None and again != found and not object_hits(found, terms) and object_hits(again, more) > 0
+
+
+def object_hits(name: str, terms: list[str]) -> int:
     """How many of `terms` are in the words of a tool's `name` after its first (a name is a verb and its object,
     `book_taxi`, `getCurrentTime`; a name of one word is its object): a term in the verb ("book", "get") says
     what is done, the object what it is done to, which is what a user names the tool by."""

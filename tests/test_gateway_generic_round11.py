@@ -169,3 +169,30 @@ def test_a_synonym_naming_a_tools_object_outweighs_a_verb_alone(text, movies, na
     tools = [fn("search_movies", movies, {"query": S}), FLIGHTS][::order]
     calls, said = turn(text, tools)
     assert [n for n, _ in calls] == [name], said
+
+
+# --- a place of one or two words before the topic ---------------------------------------------------
+
+WEATHER = fn("get_weather", "Get the current weather for a city", {"city": S})
+
+
+@pytest.mark.parametrize(
+    ("text", "city"),
+    [
+        ("New York weather", "New York"),
+        ("Los Angeles weather today", "Los Angeles"),
+        ("Paris's forecast", "Paris"),
+        ("Check São Paulo weather", "São Paulo"),
+        ("Rio de Janeiro weather", "Rio de Janeiro"),
+        ("What is the Tokyo weather?", "Tokyo"),
+        ("What weather is it?", None),  # a word that begins a question is no place
+        ("Current weather please", None),
+        ("Monday weather", None),  # nor a day
+        ("how is the weather", None),
+    ],
+)
+def test_a_capitalised_place_just_before_the_topic_is_read(text, city):
+    """ "New York weather" asked which city: a place was read only after in/at/for/to. A capitalised name of one
+    or two words just before weather, forecast, temperature or time is the place."""
+    calls, said = turn(text, [WEATHER])
+    assert calls == ([("get_weather", {"city": city})] if city else []), said

@@ -196,3 +196,28 @@ def test_a_capitalised_place_just_before_the_topic_is_read(text, city):
     or two words just before weather, forecast, temperature or time is the place."""
     calls, said = turn(text, [WEATHER])
     assert calls == ([("get_weather", {"city": city})] if city else []), said
+
+
+# --- an alarm, a film, the news, music named in Chinese or by "wake" -----------------------------
+
+MUSIC = fn("play_music", "Play a song or an artist", {"query": S})
+NEWS = fn("get_news", "Latest news headlines on a topic", {"topic": S})
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "arguments"),
+    [
+        ("wake me at 7am", "set_alarm", {"time": "07:00"}),
+        ("早上7点叫醒我", "set_alarm", {"time": "07:00"}),
+        ("设一个下午三点半的闹钟", "set_alarm", {"time": "15:30"}),
+        ("播放周杰伦的歌", "play_music", {"query": "播放周杰伦的歌"}),
+        ("找一部汤姆·汉克斯的电影", "search_movies", {"query": "找一部汤姆·汉克斯的电影"}),
+        ("I woke up late today", None, None),  # "woke" is no alarm
+    ],
+)
+def test_tools_found_by_chinese_words_and_by_wake(text, name, arguments):
+    """ "wake me at 7am", 早上7点叫醒我, 设个闹钟 found no alarm tool (no word of the tool's: wake, 闹钟, 叫醒), nor did
+    电影, 播放 find a film or music tool. Glossary words and a hint now do; the time is read as written."""
+    tools = [ALARM, MUSIC, NEWS, fn("search_movies", "Search movies by title or actor", {"query": S}), FLIGHTS]
+    calls, _ = turn(text, tools)
+    assert calls == ([(name, arguments)] if name else [])

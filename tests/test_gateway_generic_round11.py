@@ -189,6 +189,10 @@ WEATHER = fn("get_weather", "Get the current weather for a city", {"city": S})
         ("Current weather please", None),
         ("Monday weather", None),  # nor a day
         ("how is the weather", None),
+        ("Christmas weather", None),  # nor an occasion or a season
+        ("Summer weather in Spain", "Spain"),  # a place after in/at/for/of is the place
+        ("New Year weather in Oslo", "Oslo"),
+        ("Spring forecast for Paris", "Paris"),
     ],
 )
 def test_a_capitalised_place_just_before_the_topic_is_read(text, city):

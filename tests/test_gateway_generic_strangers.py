@@ -252,7 +252,7 @@ def test_the_gateways_today_is_a_toml_date(tmp_path, written, today):
     """A rules file whose `today` is a string is refused at load, naming the key and the fix; a date-time is its day."""
     rules = tmp_path / "rules.toml"
     text = data.path("gateway_rules.toml").read_text(encoding="utf-8")
-    rules.write_text(text.replace("today = 2026-12-01", f"today = {written}", 1), encoding="utf-8")
+    rules.write_text(text.replace("[generic.relative_dates]\n", f"[generic.relative_dates]\ntoday = {written}\n", 1))
     if today is None:
         with pytest.raises(ConfigurationError, match=r"\[generic.relative_dates\] today must be a TOML date"):
             load_rules(rules)

@@ -27,6 +27,7 @@ WORDS = sorted(
     | {"rain", "train", "model", "weather", "get_weather", "getweather", "e-mail", "mail", "sunny"}
     | {"what's", "put", "calendar", "calendar?", "明天日历上有什么安排？"}
     | {"find", "movies", "flights", "search", "km", "mi", "5km", "FT", "convert"}
+    | {"films", "film", "movie", "forecast", "reserve", "price", "cost"}  # synonyms: a verb alone gives way
 )
 SHOP = [
     {"type": "function", "function": {"name": n, "description": d, "parameters": {"type": "object", "properties": {}}}}
@@ -82,6 +83,8 @@ VERBED = [
     _fn("find", "Find anything", {"query": {"type": "string"}}, ["query"]),
     _fn("convert_units", "Convert between units", {"value": {"type": "number"}}, ["value"]),
     _fn("convert_currency", "Convert between currencies", {"amount": {"type": "number"}}, ["amount"]),
+    _fn("get_forecast", "Get the weather forecast", {"city": {"type": "string"}}, ["city"]),
+    _fn("get_price", "Get a stock price", {"ticker": {"type": "string"}}, ["ticker"]),
 ]
 CONTEXT = "Skills: refunds — handle a refund request. weather-report — a forecast for a city. calendar: book a meeting."
 

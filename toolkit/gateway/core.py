@@ -35,6 +35,7 @@ import json
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime, time
 from typing import Any
 from urllib.parse import unquote
 
@@ -98,8 +99,11 @@ class GatewayConfig:
     """Larger request bodies get 413. 64 MiB holds what the loop may pass on in one round (up
     to `toolkit.loop.images.MAX_IMAGES` images of `MAX_IMAGE_BYTES` each, as base64 data URLs),
     which OpenAI accepts too (its limit is 50 MB of images a request)."""
-    created: int = 1_767_225_600
-    """The fixed `created` timestamp of every response (2026-01-01T00:00:00Z)."""
+    created: int | None = None
+    """The fixed `created` timestamp of every response, in whole seconds: by default the midnight UTC of the rules'
+    fixed today (`Rules.today`: `rules.FIXED_TODAY`, 2026-12-01T00:00:00Z, 1796083200), the day relative days
+    ("tomorrow") are read against, so that one clock is shown; filled in when the config is made (never None
+    after), never the wall clock."""
     delta_chars: int = 8
     """Characters per streamed content delta / argument fragment."""
     max_output_tokens: int = 32_768
@@ -108,6 +112,9 @@ class GatewayConfig:
     finish_reason "length", as a lower `max_tokens` cuts it."""
 
     def __post_init__(self) -> None:
+        if self.created is None:
+            midnight = datetime.combine(self.rules.today, time(), tzinfo=UTC)
+            object.__setattr__(self, "created", int(midnight.timestamp()))
         if self.mode not in MODES:
             raise ConfigurationError(f"GatewayConfig: unknown mode {self.mode!r}; use one of {', '.join(MODES)}")
         for name, least in (
@@ -124,6 +131,11 @@ class GatewayConfig:
             raise ConfigurationError(
                 f"GatewayConfig: slow_delay_s={self.slow_delay_s!r}; use a finite number of seconds, 0 or more"
             )
+
+    @property
+    def stamp(self) -> int:
+        """`created` as filled in by `__post_init__` (a whole number of seconds, never None)."""
+        return self.created if self.created is not None else 0
 
 
 def respond(request: Any, config: GatewayConfig) -> Reply:
@@ -227,7 +239,7 @@ def _turn(request: dict, digest: str, prompt: int | None, decision: Decision, co
     return Turn(
         id=f"chatcmpl-{digest[:24]}",
         model=request["model"],
-        created=config.created,
+        created=config.stamp,
         content=content,
         tool_calls=calls,
         usage={} if prompt is None else _usage(prompt, content, calls),
@@ -390,9 +402,9 @@ def _handle(
     try:
         _route(method.upper(), path)
         if path == MODELS_PATH:
-            return models_reply(config.model_name, config.created)
+            return models_reply(config.model_name, config.stamp)
         if path.startswith(MODEL_PREFIX):
-            return model_reply(unquote(path[len(MODEL_PREFIX) :]), config.model_name, config.created)
+            return model_reply(unquote(path[len(MODEL_PREFIX) :]), config.model_name, config.stamp)
         config, fault = _overrides(headers, config, fault)
         if fault == "rate_limit":
             return rate_limit_reply(config.model_name, config.retry_after_s)

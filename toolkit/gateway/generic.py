@@ -107,6 +107,7 @@ from typing import Any, NamedTuple
 from toolkit.gateway.judge import Judge, allowed, any_one, containing, fitting, joined, json_key, only_one, takes
 from toolkit.gateway.patterned import compiled, pattern_string, search_limit
 from toolkit.gateway.rules import Facts, Rules
+from toolkit.gateway.times import clock
 from toolkit.gateway.zones import city_names, zone_of
 from toolkit.search.keyword import clean_terms
 
@@ -400,10 +401,13 @@ def _picks(
     own = own_terms(text, rules, drop) if found[0] is not None else None  # read only when a tool is found
     if own is not None and len(terms) > len(own):
         found = (_hint_decides(tools, own, terms, context, least, text, rules) or found[0], found[1])
-    if (found[0] is None or also > 0) and (more := synonym_terms(terms, rules)) is not None:
-        # none found: by the synonyms; else the contenders by them (a clause may find its tool by one)
+    if (more := synonym_terms(terms, rules)) is not None and (
+        found[0] is None or also > 0 or not object_hits(found[0], terms)
+    ):
+        # none found: by the synonyms; else the contenders by them (a clause may find its tool by one), and a tool
+        # found by its verb alone gives way to one whose object a synonym names ("find films": search_movies)
         again = _best(tools, more, context, least, also, text, rules)
-        found = again if found[0] is None else (found[0], again[1])
+        found = again if found[0] is None or by_object(found[0], again[0], terms, more) else (found[0], again[1])
     name = found[0]
     if name is None or drop or not (capital := capitalised(text, own_terms(text, rules) if own is None else own)):
         return found  # the usual case
@@ -451,7 +455,7 @@ def _best(
 
 
 def broken_tie(names: list[str], tools: dict[str, ToolInfo], terms: list[str], text: str, rules: Rules) -> str:
-    """Of `names` (tools tied by the `terms`), the first that the terms name the object of (`_object_hits`:
+    """Of `names` (tools tied by the `terms`), the first that the terms name the object of (`object_hits`:
     "book a flight" is about a flight, not about booking: `find_flights`, not `book_taxi`), then the first
     whose arguments take most of the text (`answered`). A term that is a word of a place the text names is an
     argument, not what the tool is about ("convert 14:30 from London to New York": "new" is no news). A tie is
@@ -459,7 +463,7 @@ def broken_tie(names: list[str], tools: dict[str, ToolInfo], terms: list[str], t
     (`[generic] question`) takes a tool whose name's verb reads (`read_verbs`: `list_events`, not `create_event`)."""
     placed = _place_words(text, rules)
     about = [t for t in terms if t not in placed] if placed else terms
-    hits = [_object_hits(name, about) for name in names]
+    hits = [object_hits(name, about) for name in names]
     top = max(hits)
     tied = [name for name, hit in zip(names, hits) if hit == top]
     if len(tied) < 2:  # the object decides: the schemas are not read
@@ -483,7 +487,14 @@ def _place_words(text: str, rules: Rules) -> set[str]:
     return {w.lower() for m in pattern.finditer(text[:_MAX_CHARS]) for w in (_group(m) or "").split()}
 
 
-def _object_hits(name: str, terms: list[str]) -> int:
+def by_object(found: str, again: str | None, terms: list[str], more: list[str]) -> bool:
+    """Whether `again` (the tool the terms and their synonyms, `more`, pick) takes the place of `found` (the one
+    the user's own words pick): `found` is picked by its verb alone (none of `terms` in its object: "find films"
+    finds `find_flights` by "find") and a synonym names the object of `again` ("films" is `search_movies`)."""
+    return again is not None and again != found and not object_hits(found, terms) and object_hits(again, more) > 0
+
+
+def object_hits(name: str, terms: list[str]) -> int:
     """How many of `terms` are in the words of a tool's `name` after its first (a name is a verb and its object,
     `book_taxi`, `getCurrentTime`; a name of one word is its object): a term in the verb ("book", "get") says
     what is done, the object what it is done to, which is what a user names the tool by."""
@@ -843,6 +854,7 @@ def missing(schema: Any, text: str, facts: Facts, rules: Rules, arguments: dict[
     filler = _Filler(schema, text, facts, rules, "")
     asking: dict[str | None, list[str]] = {}
     for name, sub in filler.required(filler.resolve(filler.root, 0)):
+        sub = _unnulled(sub)
         if "enum" not in sub and _kind(sub) == "string":
             asking.setdefault(filler.wants_fact(name, sub) if "format" not in sub else "format", []).append(name)
     if "timezone" in asking and unzoned(filler, asking["timezone"], listed):
@@ -858,6 +870,8 @@ def missing(schema: Any, text: str, facts: Facts, rules: Rules, arguments: dict[
         return "field", same
     if (invented := _made_up_format(filler, asking.get("format", ()), arguments)) is not None:
         return "field", invented
+    if (example := _example_time(filler, asking.get("time", ()), arguments)) is not None:
+        return "field", example
     if (again := _one_day_twice(filler, [*asking.get("date", ()), *asking.get("format", ())], arguments)) is not None:
         return "field", again
     if (unoffered := _unoffered_language(filler)) is not None:
@@ -872,7 +886,7 @@ def missing(schema: Any, text: str, facts: Facts, rules: Rules, arguments: dict[
     return ("field", field) if field is not None else None
 
 
-_ASKED_FORMATS = ("date", "date-time", "email", "uri", "uuid")
+_ASKED_FORMATS = ("date", "date-time", "time", "email", "uri", "uuid")
 """The string formats whose value a text gives (`_FORMAT_FACTS`) and a model asks for when it does not."""
 
 
@@ -884,12 +898,29 @@ def _made_up_format(filler: _Filler, names: Any, arguments: dict[str, Any]) -> s
     every such field took a value the text gives (the usual case), or a format no text is read for."""
     properties = filler.resolve(filler.root, 0).get("properties")
     for name in names:
-        sub = properties.get(name) if isinstance(properties, dict) else None
+        sub = _unnulled(properties.get(name)) if isinstance(properties, dict) else None
         if not isinstance(sub, dict) or (fmt := sub.get("format")) not in _ASKED_FORMATS:
             continue
         if "default" in sub or _example(sub) is not None:
             continue
         if arguments.get(name) == _FORMATS[fmt] and _FORMATS[fmt] not in filler.text:
+            return name
+    return None
+
+
+def _example_time(filler: _Filler, names: Any, arguments: dict[str, Any]) -> str | None:
+    """The first of the required fields `names` (asking for a time by name) that took its schema's example, itself a
+    time ("e.g. 07:00", "7am"), when the text names no time: "set an alarm" is no alarm at 07:00 but a question of
+    when. None when the text names a time (the usual case), or a field has a `default` or took another value."""
+    pattern = filler.rules.generic.facts.get("time")
+    if not names or pattern is None or filler.first_fact("time") is not None:
+        return None
+    properties = filler.resolve(filler.root, 0).get("properties")
+    for name in names:
+        sub = _unnulled(properties.get(name)) if isinstance(properties, dict) else None
+        if not isinstance(sub, dict) or "default" in sub or (example := _example(sub)) is None:
+            continue
+        if arguments.get(name) == example and any(map(clock, pattern.finditer(example))):
             return name
     return None
 
@@ -1744,6 +1775,8 @@ class _Filler:
                 named = self.options_named()
                 places = filter(None, map(_group, pattern.finditer(self.text)))
                 self._facts[fact] = next((v for v in places if not _holds(v, named)), None)
+            elif fact == "time":  # the first that is a time of day, as HH:MM (7:30 pm: 19:30)
+                self._facts[fact] = next(filter(None, map(clock, pattern.finditer(self.text))), None)
             else:
                 match = pattern.search(self.text)
                 self._facts[fact] = _group(match) if match else None
@@ -1758,6 +1791,8 @@ class _Filler:
             matches = pattern.finditer(self.text) if pattern is not None else iter(())
             if fact == "date":
                 values = self.days(pattern) if pattern is not None else []
+            elif fact == "time":
+                values = list(dict.fromkeys(filter(None, map(clock, matches))))
             else:
                 values = list(dict.fromkeys(filter(None, map(_group, matches))))
             if fact == "place" and values and (named := self.options_named()):
@@ -2108,6 +2143,21 @@ def _kind(schema: dict[str, Any]) -> str:
     if "items" in schema:
         return "array"
     return "string"
+
+
+def _unnulled(schema: Any) -> Any:
+    """A nullable property's schema as its one other branch: `anyOf`/`oneOf` of a schema and `{"type": "null"}`
+    (pydantic's `Optional[date]`) is that schema (its own keys kept beside), as `"type": ["string", "null"]` is a
+    string; any other schema as it is. A required value never given is asked for however the type is spelled."""
+    if not isinstance(schema, dict):
+        return schema
+    for key in ("anyOf", "oneOf"):
+        branches = schema.get(key)
+        if isinstance(branches, list) and len(branches) > 1:
+            kept = [b for b in branches if not (isinstance(b, dict) and b.get("type") == "null")]
+            if len(kept) == 1 and isinstance(kept[0], dict):
+                return {**{k: v for k, v in schema.items() if k != key}, **kept[0]}
+    return schema
 
 
 def _pattern(schema: dict[str, Any]) -> bool:

@@ -106,6 +106,16 @@ class Phrase(NamedTuple):
     ask: bool = True
 
 
+Day = date
+"""A day of the calendar (`Rules` has a field named `date`)."""
+
+FIXED_TODAY = date(2026, 12, 1)
+"""The gateway's one fixed day, a Tuesday, never the wall clock (a reply is the same on any day it is asked): the
+"today" relative days are read against ("tomorrow" is 2026-12-02) and, at its midnight UTC, the `created` of every
+reply (`GatewayConfig.created`). A rules file may move it (`[generic.relative_dates] today = 2027-03-01`); the
+replies' `created` follows (`Rules.today`)."""
+
+
 class RelativeDates(NamedTuple):
     """`[generic.relative_dates]`: the days a text names relative to the gateway's own fixed `today` ("tomorrow",
     "next Monday", "明天", "下周一"), read as days of the calendar (`on`)."""
@@ -139,12 +149,12 @@ def _blanks(word: str) -> str:
 
 
 def _relative_dates(data: Any) -> RelativeDates | None:
-    """`[generic.relative_dates]` compiled (None without it). Its `today` must be a TOML date (`today = 2026-12-01`;
-    a date-time is read as its day): a string or a number is refused (`ValueError`, a `ConfigurationError` of
-    `load_rules`), as no day could be counted from it."""
+    """`[generic.relative_dates]` compiled (None without it). Its `today`, when written (else `FIXED_TODAY`), must
+    be a TOML date (`today = 2026-12-01`; a date-time is read as its day): a string or a number is refused
+    (`ValueError`, a `ConfigurationError` of `load_rules`), as no day could be counted from it."""
     if not isinstance(data, dict):
         return None
-    today = data.get("today")
+    today = data.get("today", FIXED_TODAY)
     if not isinstance(today, date):
         raise ValueError(
             f"[generic.relative_dates] today must be a TOML date such as today = 2026-12-01 (no quotes), got {today!r}"
@@ -280,6 +290,12 @@ class Rules:
     """Matches where any decline rule would: one search rules them all out (the common case)."""
     any_decline_ascii: AsciiMatcher | None = None
     """`any_decline` for an ASCII text (see `Intent.ascii_matcher`)."""
+
+    @property
+    def today(self) -> Day:
+        """The gateway's fixed day: `[generic.relative_dates] today` when the rules set it, else `FIXED_TODAY`."""
+        dates = self.generic.relative_dates
+        return dates.today if dates is not None else FIXED_TODAY
 
     @functools.cached_property
     def reading(self) -> Reading:

@@ -43,9 +43,11 @@ from toolkit.gateway.digest import tools_state
 from toolkit.gateway.generic import (
     ToolInfo,
     broken_tie,
+    by_object,
     capitalised,
     first_enum_groups,
     name_parts,
+    object_hits,
     own_terms,
     pick_terms,
     placed_out,
@@ -180,11 +182,13 @@ class ToolSet:
         if own is not None and len(terms) > len(own):
             by_own = self._totals(tools, own, names, descriptions, context)
             found = (self._hint_decides(tools, totals, by_own, terms, least, text, rules) or found[0], found[1])
-        if (found[0] is None or also > 0) and (more := synonym_terms(terms, rules)) is not None:
+        if (more := synonym_terms(terms, rules)) is not None and (
+            found[0] is None or also > 0 or not object_hits(found[0], terms)
+        ):
             again = self._chosen(
                 tools, self._totals(tools, more, names, descriptions, context), more, least, also, text, rules
             )
-            found = again if found[0] is None else (found[0], again[1])
+            found = again if found[0] is None or by_object(found[0], again[0], terms, more) else (found[0], again[1])
         name = found[0]
         if name is None or drop or not (capital := capitalised(text, own_terms(text, rules) if own is None else own)):
             return found  # the usual case

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import signal
 import tempfile
@@ -37,6 +38,18 @@ def pytest_configure(config: pytest.Config) -> None:
     (no KeyboardInterrupt; the child ran to its 30 s timeout)."""
     if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
         signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+def pytest_collectreport(report: pytest.CollectReport) -> None:
+    """What collection built (the test modules, toolkit and its libraries, ~800,000 objects a worker)
+    moved out of the collector's sight (`gc.freeze()`) after each node is collected. Each full
+    collection walked all of it again: 34 of them while collecting (9.4-10.6 s of CPU in each xdist
+    worker, 1.7 s so) and every one a test's `gc.collect()` or the allocation counts start (0.45 s
+    each, 10 us so). What a test makes is collected as before; what frees it is reference counting and
+    the same collections over the objects made since, so a test of what the collector frees (a
+    generator in a reference cycle) sees the same. The cost: a cycle left over from collection is
+    never freed."""
+    gc.freeze()
 
 
 HEAVIEST_FIRST = (

@@ -152,19 +152,41 @@ def test_a_line_nested_too_deep_to_read_is_answered_and_serving_goes_on():
     ]
 
 
-@pytest.mark.parametrize("rid", ["null", "2.5", "true", '{"n": 1}', "[1]"])
-def test_a_request_whose_id_is_no_string_or_integer_is_answered_and_serving_goes_on(rid):
+ODD_IDS = ["null", "2.5", "true", '{"n": 1}', "[1]"]
+
+
+@pytest.fixture(scope="module")
+def odd_id_answers() -> list[list[dict]]:
+    """One server's answers to a request with each of `ODD_IDS` in turn, each followed by a ping (id 5
+    onwards): for each odd id, the answers to its line and to the ping after it (sorted by id, as
+    `_answers` gives them). One server for the five, where a server each cost 1.2-2 s of its start."""
+    lines = list(HANDSHAKE)
+    for n, rid in enumerate(ODD_IDS):
+        lines += [
+            f'{{"jsonrpc": "2.0", "id": {rid}, "method": "ping"}}',
+            f'{{"jsonrpc": "2.0", "id": {5 + n}, "method": "ping"}}',
+        ]
+    answers = _answers(lines, 1 + 2 * len(ODD_IDS))
+    assert len(answers) == 1 + 2 * len(ODD_IDS) and answers[0]["id"] == 1
+    odd = [a for a in answers if a.get("id") is None]
+    pings = {a["id"]: a for a in answers if a.get("id") not in (None, 1)}
+    return [
+        sorted(
+            [pings[5 + n], *(a for a in odd if a["error"]["message"].endswith(f"not {rid}"))],
+            key=lambda a: str(a["id"]),
+        )
+        for n, rid in enumerate(ODD_IDS)
+    ]
+
+
+@pytest.mark.parametrize("rid", ODD_IDS)
+def test_a_request_whose_id_is_no_string_or_integer_is_answered_and_serving_goes_on(rid, odd_id_answers):
     """Such a line is valid JSON-RPC for the SDK's parser only as a notification (the id dropped),
     so it went unanswered and the client waited out its deadline. JSON-RPC answers an Invalid
     Request, with a null id (it cannot be echoed: MCP's ids are strings and integers)."""
-    lines = [
-        *HANDSHAKE,
-        f'{{"jsonrpc": "2.0", "id": {rid}, "method": "ping"}}',
-        '{"jsonrpc": "2.0", "id": 5, "method": "ping"}',
-    ]
-    answers = _answers(lines, 3)
-    assert answers[1:] == [
-        {"jsonrpc": "2.0", "id": 5, "result": {}},
+    n = ODD_IDS.index(rid)
+    assert odd_id_answers[n] == [
+        {"jsonrpc": "2.0", "id": 5 + n, "result": {}},
         {
             "jsonrpc": "2.0",
             "id": None,

@@ -197,23 +197,15 @@ def test_a_huge_result_is_scrubbed_only_as_far_as_its_line_shows(monkeypatch, te
     """A tool's 10 MB result was scrubbed whole (up to a minute for look-alike text) for a line of 60
     characters; a head is now, and a token where the head stops never shows half of itself, even
     after 40,000 spaces the line collapses."""
+    from huge_result import dumped, scrub_reads
+
     from toolkit.loop.result_size import READ_PAST
-    from toolkit.tools import redact
-    from toolkit.tools.decorator import tool
     from toolkit.views.conversation import one_line
 
     assert READ_PAST == 40_000
 
-    @tool
-    def dump() -> str:
-        """Dump."""
-        return text
-
-    model = ScriptedModel([call("dump"), "Done."])
-    result = run_loop(model, [UserMessage(content="go")], tools=[dump])
-    read: list[int] = []
-    real = redact.scrub
-    monkeypatch.setattr(redact, "scrub", lambda given: read.append(len(given)) or real(given))
+    result = dumped(text)
+    read = scrub_reads(monkeypatch)
     shown = [s.detail for s in steps(result) if s.number == 5]
     assert shown == [f"dump({{}}) → {one_line(line, 60)}"]
     assert max(read) < len(text) // 4

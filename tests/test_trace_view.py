@@ -663,25 +663,17 @@ def test_a_call_whose_asking_memory_could_not_store_is_not_said_to_be_answered()
 def test_a_huge_result_is_scrubbed_as_far_as_the_view_shows_it(monkeypatch):
     """A tool's 2 MB of look-alike text took 10 s to draw (scrubbed whole, then cut at SHOWN_CHARS): a head
     is scrubbed now, a token straddling the cut masked whole, and the marker counts the text's own length."""
+    from huge_result import dumped, scrub_reads
+
     from toolkit.loop.result_size import READ_PAST
-    from toolkit.tools import redact
-    from toolkit.tools.decorator import tool
     from toolkit.views.html import SHOWN_CHARS
     from toolkit.views.trace import render_trace_html, render_trace_text
 
     token = "sk-proj-Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAb7cDe0f"
     text = "x" * (SHOWN_CHARS - 20) + " " + token + " " + "y" * 2_000_000
 
-    @tool
-    def dump() -> str:
-        """Dump."""
-        return text
-
-    model = ScriptedModel([call("dump"), "Done."])
-    result = run_loop(model, [UserMessage(content="go")], tools=[dump])
-    read: list[int] = []
-    real = redact.scrub
-    monkeypatch.setattr(redact, "scrub", lambda given: read.append(len(given)) or real(given))
+    result = dumped(text)
+    read = scrub_reads(monkeypatch)
     page = str(render_trace_html(result))
     render_trace_text(result)
     assert max(read) <= SHOWN_CHARS + READ_PAST

@@ -947,14 +947,21 @@ class ChatClient:
                 pieces.append(piece)
         except httpx.TransportError as exc:
             return "".join(pieces), exc
-        except ReplyTooLongError:
-            self._record(body, response.status_code, too_long_note(self.max_reply_bytes), attempt)
-            raise
-        except httpx.DecodingError as exc:
-            self._record(body, response.status_code, f"<{type(exc).__name__}: {exc}>", attempt)
-            self._forget_key(exc)
-            raise _undecodable(exc, response.status_code) from exc
+        except (ReplyTooLongError, httpx.DecodingError) as exc:
+            self._unread(exc, body, response.status_code, attempt)
         return "".join(pieces), None
+
+    def _unread(
+        self, exc: ReplyTooLongError | httpx.DecodingError, body: dict[str, Any], status: int, attempt: int
+    ) -> NoReturn:
+        """A body that could not be read, recorded, raised: too long (as it is), or not decodable in
+        the encoding it named (`_undecodable`, the key forgotten if its text named it)."""
+        if isinstance(exc, ReplyTooLongError):
+            self._record(body, status, too_long_note(self.max_reply_bytes), attempt)
+            raise exc
+        self._record(body, status, f"<{type(exc).__name__}: {exc}>", attempt)
+        self._forget_key(exc)
+        raise _undecodable(exc, status) from exc
 
     def _plain_instead_of_stream(
         self, body: dict[str, Any], response: httpx.Response, attempt: int, text: str
@@ -1031,13 +1038,8 @@ class ChatClient:
         if response.status_code >= 300 or not stream:
             try:
                 response.read()
-            except ReplyTooLongError:
-                self._record(body, response.status_code, too_long_note(self.max_reply_bytes), attempt)
-                raise
-            except httpx.DecodingError as exc:
-                self._record(body, response.status_code, f"<{type(exc).__name__}: {exc}>", attempt)
-                self._forget_key(exc)
-                raise _undecodable(exc, response.status_code) from exc
+            except (ReplyTooLongError, httpx.DecodingError) as exc:
+                self._unread(exc, body, response.status_code, attempt)
             except httpx.TransportError as exc:  # the body broke off (or stopped arriving) after its head
                 self._record(body, response.status_code, f"<connection broke: {type(exc).__name__}>", attempt)
                 self._forget_key(exc)

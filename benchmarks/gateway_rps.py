@@ -211,7 +211,16 @@ def _serve(kind: str, stream: bool) -> None:
         app = create_app(SimpleNamespace(config=gateway.config, handle=lambda *_: reply))
     sock = listen("127.0.0.1", 0)
     print(f"http://127.0.0.1:{sock.getsockname()[1]}/v1", flush=True)
-    _server(app).run(sockets=[sock])
+    (_bare_server(app) if kind == "bare" else _server(app)).run(sockets=[sock])
+
+
+def _bare_server(app):
+    """The bare endpoint served as uvicorn serves any app (the gateway's server adds its header
+    timeout, `toolkit.gateway.header_wait`, which a bare endpoint has not): otherwise the same config."""
+    import uvicorn
+
+    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off", timeout_graceful_shutdown=2)
+    return uvicorn.Server(config)
 
 
 def _replay(name: str) -> None:

@@ -185,13 +185,24 @@ def _lengthen(messages: list[dict], n: int, size: int, rng, texts: list[str]) ->
 
 def _serve(kind: str, stream: bool) -> None:
     """Child process: run one server on a free port, print its URL, serve until killed."""
+    from toolkit.gateway.server import listen
+
+    _orphan_watch()
+    server = server_for(kind, stream)
+    sock = listen("127.0.0.1", 0)
+    print(f"http://127.0.0.1:{sock.getsockname()[1]}/v1", flush=True)
+    server.run(sockets=[sock])
+
+
+def server_for(kind: str, stream: bool):
+    """The uvicorn server of one kind (`KINDS`, or a stage of `STAGES`, which replaces that stage of
+    the gateway's core in this process), not yet started."""
     from starlette.applications import Starlette
     from starlette.responses import Response
     from starlette.routing import Route
 
-    from toolkit.gateway.server import Gateway, _server, create_app, listen
+    from toolkit.gateway.server import Gateway, _server, create_app
 
-    _orphan_watch()
     gateway = Gateway()
     reply = gateway.handle("POST", "/v1/chat/completions", {"content-type": "application/json"}, _payload(stream))
     if kind == "gateway":
@@ -209,9 +220,7 @@ def _serve(kind: str, stream: bool) -> None:
         app = Starlette(routes=[Route("/v1/chat/completions", bare, methods=["POST"])])
     else:  # "glue": the gateway's own ASGI glue around a gateway that only replays one reply
         app = create_app(SimpleNamespace(config=gateway.config, handle=lambda *_: reply))
-    sock = listen("127.0.0.1", 0)
-    print(f"http://127.0.0.1:{sock.getsockname()[1]}/v1", flush=True)
-    (_bare_server(app) if kind == "bare" else _server(app)).run(sockets=[sock])
+    return _bare_server(app) if kind == "bare" else _server(app)
 
 
 def _bare_server(app):

@@ -158,3 +158,18 @@ def test_gateway_rps_stops_its_servers_when_it_is_stopped(how):
         for pid in servers | _children(process.pid):
             if _alive(pid):
                 os.kill(pid, signal.SIGKILL)
+
+
+@pytest.mark.parametrize("stream", [False, True])
+def test_gateway_rps_builds_each_kind_of_server(stream):
+    """The bare endpoint's server crashed when it was built (the gateway's `_server` reads the app's
+    `headers_timeout_s`, which a Starlette app has not), so the benchmark could not run at all."""
+    import uvicorn
+
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        import gateway_rps
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
+    for kind in gateway_rps.KINDS:
+        assert isinstance(gateway_rps.server_for(kind, stream), uvicorn.Server), kind

@@ -97,9 +97,9 @@ def build_parser(
         if name == command:
             configured = importlib.import_module(module)
             child.description = (configured.__doc__ or about).split("\n\n")[0].strip()
+            status = f"exit status: {configured.EXIT_STATUS}; {SHARED_EXIT_STATUS}"
             examples = getattr(configured, "EXAMPLES", "")  # a command's examples, when it has some: a paragraph
-            child.epilog = f"{f'examples: {examples}{chr(10) * 2}' if examples else ''}exit status: "
-            child.epilog += f"{configured.EXIT_STATUS}; {SHARED_EXIT_STATUS}"
+            child.epilog = f"examples: {examples}\n\n{status}" if examples else status
             configured.configure(child)
             child.set_defaults(run=configured.run)
     return parser

@@ -483,16 +483,16 @@ def check_when(answer: Any) -> Verdict:
     if problem := dict_answer_problem(answer, cases):
         return problem
     failed = {k: next((e.call.name for e in r.executions if e.error_kind), None) for k, r in cases.items()}
-    found = misses(
-        answer,
-        {k: len(r.saga) for k, r in cases.items()},
-        lambda k, said, ran: (
-            f"{k}: answer with a number, not {show(said)}"
-            if not is_number(said)
-            else f"{k}: not {show(said)} — the call that failed ({failed[k]}) changed nothing, so there is nothing of "
-            "it to undo"
-            if failed[k] is not None and ran > 0 and said == ran + 1
-            else f"{k}: not {show(said)}"
-        ),
-    )
+
+    def say(k: str, said: Any, ran: int) -> str:
+        if not is_number(said):
+            return f"{k}: answer with a number, not {show(said)}"
+        if failed[k] is not None and ran > 0 and said == ran + 1:  # the failed call counted as undone too
+            return (
+                f"{k}: not {show(said)} — the call that failed ({failed[k]}) changed nothing, so there is nothing of "
+                "it to undo"
+            )
+        return f"{k}: not {show(said)}"
+
+    found = misses(answer, {k: len(r.saga) for k, r in cases.items()}, say)
     return verdict_of(found, "on, and a failure after successes: that is when.")

@@ -409,14 +409,14 @@ def _annotations(tool: Tool, read_only: bool) -> types.ToolAnnotations | None:
         return None
     names = [field.alias or name for name, field in types.ToolAnnotations.model_fields.items()]
     unknown = [key for key in hints if key not in names]
-    try:  # strict: a hint read leniently was served so ("yes" and 1 as true), a misspelt name dropped unsaid
-        if unknown:
-            wrong = f"{cut(str(unknown[0]), 40, '...')}: not one of MCP's: {', '.join(names)}"
-        else:
+    if unknown:  # a misspelt name was dropped unsaid
+        wrong = f"{cut(str(unknown[0]), 40, '...')}: not one of MCP's: {', '.join(names)}"
+    else:
+        try:  # strict: a hint read leniently was served so ("yes" and 1 as true)
             return types.ToolAnnotations.model_validate(hints, by_name=False, strict=True)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        wrong = f"{'.'.join(map(str, first['loc']))}: {first['msg']}"
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            wrong = f"{'.'.join(map(str, first['loc']))}: {first['msg']}"
     raise ToolDefinitionError(
         f"tools_server: tool {tool.name!r}",
         f"its spec.metadata['annotations'] are not MCP's tool annotations ({wrong})",

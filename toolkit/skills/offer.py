@@ -290,7 +290,6 @@ def _none_loaded(root: Path, rejected: Mapping[str, str]) -> str:
 def _skill_list(skills: object) -> list[Skill]:
     """`Skills(...)`'s skills as a list, in their order; a folder, None or an item that is no
     `Skill` is refused here, not as a raw `TypeError` / `AttributeError` from reading it."""
-    how = HOW
     if isinstance(skills, (str, PathLike)):
         raise ConfigurationError(
             f"Skills({skills!r:.40}): Skills takes loaded skills, and got a folder. Fix: load the folder: "
@@ -298,7 +297,7 @@ def _skill_list(skills: object) -> list[Skill]:
         )
     if skills is None or isinstance(skills, (bytes, Mapping)) or not isinstance(skills, Iterable):
         kind = "None" if skills is None else a_or_an(type(skills).__name__)
-        raise ConfigurationError(f"Skills({skills!r:.40}): Skills takes a list of skills, and got {kind}. Fix: {how}")
+        raise ConfigurationError(f"Skills({skills!r:.40}): Skills takes a list of skills, and got {kind}. Fix: {HOW}")
     listed = list(skills)  # a generator is read once, here
     for i, item in enumerate(listed):
         if not isinstance(item, Skill):
@@ -309,7 +308,7 @@ def _skill_list(skills: object) -> list[Skill]:
                 if isinstance(item, type)
                 else a_or_an(type(item).__name__)
             )
-            fix = f"load it: load_skill({str(item)!r:.40})" if isinstance(item, (str, PathLike)) else how
+            fix = f"load it: load_skill({str(item)!r:.40})" if isinstance(item, (str, PathLike)) else HOW
             raise ConfigurationError(f"Skills([...]): item {i} is {shown}, not a Skill. Fix: {fix}")
     return listed
 

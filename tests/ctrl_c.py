@@ -45,14 +45,15 @@ def _pressed(wait: Callable[[threading.Event], bool]) -> Iterator[None]:
     main = threading.main_thread().ident
 
     def press() -> None:
-        if not wait(stop):
-            if hasattr(signal, "pthread_kill") and main is not None:
-                # at the main thread, which waits in the code under test: a SIGINT sent to the process may
-                # be taken by another thread, and a main thread blocked in a wait then sees it only when
-                # that wait ends (once, in a full run, a 120 s wait ran to its end)
-                signal.pthread_kill(main, signal.SIGINT)
-            else:
-                os.kill(os.getpid(), signal.SIGINT)
+        if wait(stop):
+            return
+        while armed.is_set() and not stop.is_set():
+            # Again until the handler has run: a SIGINT landing after the main thread's last look at its
+            # signals and before its blocking wait began (a lock's `acquire(timeout=…)`) is seen only
+            # when that wait ends (twice, in full CI runs, a 120 s wait ran to its end). Presses before
+            # the handler runs are one press to Python; after it, the handler ignores them.
+            _send_sigint(main)
+            stop.wait(REPRESS_S)
 
     previous = signal.signal(signal.SIGINT, handler)
     presser = threading.Thread(target=press, daemon=True)
@@ -64,3 +65,16 @@ def _pressed(wait: Callable[[threading.Event], bool]) -> Iterator[None]:
         stop.set()
         presser.join()
         signal.signal(signal.SIGINT, previous)
+
+
+REPRESS_S = 0.05
+"""How often `_pressed` presses again while its handler has not run."""
+
+
+def _send_sigint(main: int | None) -> None:
+    """SIGINT at the main thread, which waits in the code under test: a SIGINT sent to the process may be
+    taken by another thread, and a main thread blocked in a wait then sees it only when that wait ends."""
+    if hasattr(signal, "pthread_kill") and main is not None:
+        signal.pthread_kill(main, signal.SIGINT)
+    else:
+        os.kill(os.getpid(), signal.SIGINT)

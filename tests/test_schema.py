@@ -558,10 +558,13 @@ def test_decorator_without_wraps_is_caught_and_with_wraps_is_fine():
 
 
 def test_positional_only():
-    assert _error(positional_only) == (
-        f"@tool {HERE}.positional_only, parameter 'city': it is positional-only (before '/'), but tool "
-        "arguments arrive by name. Fix: remove the '/' from the signature"
-    )
+    """Described by its name, as any other parameter (the executor passes it by position: test_peers_round6)."""
+    assert reflect(positional_only).spec.parameters == {
+        "type": "object",
+        "properties": {"city": {"type": "string"}},
+        "required": ["city"],
+        "additionalProperties": False,
+    }
 
 
 def test_no_annotation():

@@ -781,13 +781,26 @@ def function_tool(fn: Callable[..., Any], *, name: str | None = None, doc: str |
         if is_callable_instance(fn):
             instance: Any = fn
             return _call_tool(instance) if name is None else function_tool(instance.__call__, name=name)
+        if _called_in_c(fn):  # `operator.itemgetter(1)`, a ufunc: as `tools_from` says it (3.13 reads `(obj, /)`)
+            raise builtin_error(f"function_tool({type(fn).__name__} object)", fn)
     target, bound_to = (fn.__func__, fn.__self__) if isinstance(fn, types.MethodType) else (fn, None)
     reflection = reflect(target, skip_first=bound_to is not None, name=name, doc=doc)
     return Tool(reflection.spec, _caller(reflection, bound_to), f"@tool {function_label(target)}", target)
 
 
+def _called_in_c(fn: Any) -> bool:
+    """An object (not a class) whose class's `__call__` is written in C and that wraps no function
+    (`functools.lru_cache`'s wrapper has `__wrapped__`, read through as `inspect.signature` reads it)."""
+    return (
+        callable(fn)
+        and not isinstance(fn, type)
+        and isinstance(type(fn).__call__, types.WrapperDescriptorType)
+        and not hasattr(fn, "__wrapped__")
+    )
+
+
 def _caller(reflection: Reflection, bound_to: Any) -> Executor:
-    fn, params = reflection.function, reflection.params
+    fn, params, by_position = reflection.function, reflection.params, reflection.positional_only
     head = () if bound_to is None else (bound_to,)
     injected = [(p.name, p.inject) for p in params if p.inject is not None]
     visible, known = arguments.model_parameters(params)
@@ -807,6 +820,8 @@ def _caller(reflection: Reflection, bound_to: Any) -> Executor:
         kwargs = arguments.coerce_visible(called, visible, known, raw, validators)
         for param, inject in injected:
             kwargs[param] = context.memory_id if inject == "memory_id" else context
+        if by_position:  # `def f(a, /)`: every parameter has its value here (a default filled in), in order
+            return fn(*head, *[kwargs.pop(name) for name in by_position], **kwargs)
         return fn(*head, **kwargs)
 
     return run

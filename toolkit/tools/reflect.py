@@ -3,13 +3,15 @@
 `reflect(fn)` reads the signature once (cached per function) in five steps; 2–4 happen per
 parameter, in `toolkit.tools.parameters`:
 
-1. the parameters, refusing the ones a JSON object cannot fill (`*args`, `**kwargs`, `/`)
+1. the parameters, refusing the ones a JSON object cannot fill (`*args`, `**kwargs`)
    (`declared_parameters`: a plain function's are read from its code, as `inspect.signature`
-   reads them, without building a `Signature`). Both peers take them, on purpose not here:
-   pydantic-ai (`pydantic_ai/_function_schema.py`, `_param_schema`) makes `*args` an array property,
-   `**kwargs` the object's `additionalProperties` and passes a positional-only value by position;
-   the OpenAI Agents SDK (`agents/function_schema.py`, `FuncSchema.to_call_args`) does the first and
-   the last, and refuses `**kwargs` in its default strict mode. Here a tool's arguments are one
+   reads them, without building a `Signature`). A positional-only parameter (before `/`) is
+   described by its name as any other, and the executor passes the model's value by position, as
+   both peers do (pydantic-ai: `pydantic_ai/_function_schema.py`, `positional_fields` and
+   `FunctionSchema._call_args`; the OpenAI Agents SDK: `agents/function_schema.py`,
+   `FuncSchema.to_call_args`). `*args` and `**kwargs` both peers take, on purpose not here:
+   pydantic-ai makes `*args` an array property and `**kwargs` the object's `additionalProperties`;
+   the Agents SDK does the first and refuses `**kwargs` in its default strict mode. Here a tool's arguments are one
    named property each (SPEC section 3), every one in the schema the model reads and in the
    required table below: an array named after `*args`, or keys nobody listed, are arguments the
    model must guess, and a `*args, **kwargs` signature is most often a decorator that forgot
@@ -162,11 +164,20 @@ class Reflection:
     """What the model sees."""
     params: tuple[ParamInfo, ...]
     """Every parameter after `self`, injected ones included, in order."""
+    positional_only: tuple[str, ...] = ()
+    """The Python names of the parameters before `/` (after `self`), in order: passed by position."""
 
-    def __init__(self, function: Callable[..., Any], spec: ToolSpec, params: tuple[ParamInfo, ...]) -> None:
+    def __init__(
+        self,
+        function: Callable[..., Any],
+        spec: ToolSpec,
+        params: tuple[ParamInfo, ...],
+        positional_only: tuple[str, ...] = (),
+    ) -> None:
         """The dataclass's own `__init__`, each field written to `__dict__` (see `ToolSpec._of`)."""
         fields = self.__dict__
         fields["function"], fields["spec"], fields["params"] = function, spec, params
+        fields["positional_only"] = positional_only
 
 
 _CACHE: weakref.WeakKeyDictionary[Any, dict[tuple[bool, str | None, str | None], Reflection]] = (
@@ -225,7 +236,10 @@ def _reflect(fn: Callable[..., Any], skip_first: bool, name: str | None = None, 
     properties: dict[str, Any] = {}
     required: list[str] = []
     defs: dict[str, Any] = {}
+    positional_only: list[str] = []  # before `/`: passed by position
     for p in _parameters(fn, label, skip_first):  # step 1
+        if p.kind is _KIND.POSITIONAL_ONLY:
+            positional_only.append(p.name)
         try:
             info, prop, prop_defs = parameter(fn, label, p, arg_docs.get(p.name))  # steps 2-4
         except RecursionError:  # `list[list[...]]` past the limit: no model sends that, and no reader reads it
@@ -252,7 +266,7 @@ def _reflect(fn: Callable[..., Any], skip_first: bool, name: str | None = None, 
         metadata=dict(options.metadata),
         return_behavior=options.return_behavior,
     )
-    return Reflection(fn, spec, tuple(params))
+    return Reflection(fn, spec, tuple(params), tuple(positional_only))
 
 
 def _docstring(fn: Callable[..., Any]) -> str | None:
@@ -320,12 +334,6 @@ def _parameters(fn: Callable[..., Any], label: str, skip_first: bool) -> list[De
                 f"{star}{p.name} cannot be filled from named JSON arguments (a decorator without "
                 "functools.wraps hides the real parameters this way)",
                 "declare each argument as a named parameter, and use functools.wraps in decorators",
-            )
-        if p.kind is _KIND.POSITIONAL_ONLY:
-            raise ToolDefinitionError(
-                f"{label}, parameter {p.name!r}",
-                "it is positional-only (before '/'), but tool arguments arrive by name",
-                "remove the '/' from the signature",
             )
     return params
 

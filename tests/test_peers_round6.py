@@ -1,0 +1,79 @@
+"""The peers' and LangChain4j's tool rules, compared line by line (round 6).
+
+Positional-only parameters (`def f(a, /)`): pydantic-ai (`pydantic_ai/_function_schema.py`,
+`function_schema`: `if p.kind == Parameter.POSITIONAL_ONLY: positional_fields.append(field_name)`, and
+`FunctionSchema._call_args`: `args.append(args_dict.pop(positional_field))`) and the OpenAI Agents SDK
+(`agents/function_schema.py`, `FuncSchema.to_call_args`: `POSITIONAL_ONLY ... positional_args.append(value)`)
+both describe such a parameter by its name, as any other, and pass the model's value by position. So does
+toolkit now; before, it refused the function at registration ("tool arguments arrive by name")."""
+
+from typing import Annotated
+
+import pytest
+
+from toolkit.chat.messages import ToolCall
+from toolkit.errors import ArgumentError, ToolDefinitionError
+from toolkit.tools.decorator import InvocationContext, Param
+from toolkit.tools.execute import function_tool
+
+
+def _area(width: int, height: int = 2, /, *, unit: str = "m") -> str:
+    """Area of a rectangle.
+
+    Args:
+        width: Its width.
+        height: Its height.
+        unit: The unit of length.
+    """
+    return f"{width * height} {unit}²"
+
+
+def test_positional_only_parameters_are_described_by_name_and_called_by_position():
+    tool_ = function_tool(_area)
+    assert tool_.spec.parameters == {
+        "type": "object",
+        "properties": {
+            "width": {"type": "integer", "description": "Its width."},
+            "height": {"type": "integer", "description": "Its height.", "default": 2},
+            "unit": {"type": "string", "description": "The unit of length.", "default": "m"},
+        },
+        "required": ["width"],
+        "additionalProperties": False,
+    }
+    run = tool_.execute
+    assert run(ToolCall(id="1", name="_area", arguments='{"width": 3, "height": 4}')).content == "12 m²"
+    assert run(ToolCall(id="2", name="_area", arguments='{"unit": "cm", "width": 3}')).content == "6 cm²"
+
+
+def test_a_missing_positional_only_argument_is_the_usual_model_error():
+    with pytest.raises(ArgumentError) as caught:
+        function_tool(_area).execute(ToolCall(id="1", name="_area", arguments='{"height": 4}'))
+    assert str(caught.value) == (
+        "Invalid arguments for tool '_area':\n- width: missing, expected an integer\nFix the arguments and call _area again."
+    )
+
+
+class _Shop:
+    def __init__(self) -> None:
+        self.seen: list[object] = []
+
+    def price(self, sku: Annotated[str, Param("The SKU", name="item")], context: InvocationContext, /) -> str:
+        """Price of one item."""
+        self.seen.append(context)
+        return f"{sku}: 9.99"
+
+
+def test_a_bound_method_renamed_and_injected_positional_only_parameters():
+    shop = _Shop()
+    tool_ = function_tool(shop.price)
+    assert list(tool_.spec.parameters["properties"]) == ["item"]
+    assert tool_.execute(ToolCall(id="1", name="price", arguments='{"item": "SN1"}')).content == "SN1: 9.99"
+    assert len(shop.seen) == 1 and isinstance(shop.seen[0], InvocationContext)
+
+
+def test_var_positional_is_still_refused_with_its_reason():
+    def many(*cities: str) -> str:
+        return ",".join(cities)
+
+    with pytest.raises(ToolDefinitionError, match=r"\*cities cannot be filled from named JSON arguments"):
+        function_tool(many)

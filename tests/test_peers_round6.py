@@ -11,8 +11,9 @@ from typing import Annotated
 
 import pytest
 
-from toolkit.chat.messages import ToolCall
-from toolkit.errors import ArgumentError, ToolDefinitionError
+from toolkit.chat.messages import AssistantMessage, SystemMessage, ToolCall, ToolResultMessage, UserMessage
+from toolkit.errors import ArgumentError, ConfigurationError, ToolDefinitionError
+from toolkit.memory.windows import ChatMemory, MessageWindow
 from toolkit.tools.decorator import InvocationContext, Param
 from toolkit.tools.execute import function_tool
 
@@ -77,3 +78,66 @@ def test_var_positional_is_still_refused_with_its_reason():
 
     with pytest.raises(ToolDefinitionError, match=r"\*cities cannot be filled from named JSON arguments"):
         function_tool(many)
+
+
+# LangChain4j's MessageWindowChatMemory (langchain4j/src/main/java/dev/langchain4j/memory/chat/
+# MessageWindowChatMemory.java at 000e2a7d: `appendMessage` and `ensureCapacity`), rule by rule.
+
+
+def _memory(size: int) -> ChatMemory:
+    return ChatMemory("peers6", window=MessageWindow(size))
+
+
+def _shown(memory: ChatMemory) -> list[tuple[str, str]]:
+    return [(type(m).__name__, str(m.content)) for m in memory.messages()]
+
+
+def test_the_same_system_message_added_again_changes_nothing():
+    """`appendMessage`: `if (systemMessage.get().equals(message)) return false; // do not add the same system
+    message`."""
+    memory = _memory(10)
+    memory.add_all([SystemMessage(content="S"), UserMessage(content="q"), AssistantMessage(content="a")])
+    memory.add(SystemMessage(content="S"))
+    assert _shown(memory) == [("SystemMessage", "S"), ("UserMessage", "q"), ("AssistantMessage", "a")]
+
+
+def test_a_new_system_message_replaces_the_old_one_and_stays_first():
+    """`appendMessage`: the previous system message is removed and, "unless alwaysKeepSystemMessageFirst is set
+    to true, the new SystemMessage is added to the end of the message list" (the class's javadoc). Here it is
+    always first, LangChain4j's `alwaysKeepSystemMessageFirst(true)`: OpenAI-style chat templates read the
+    system message first (`toolkit.memory.windows` says so)."""
+    memory = _memory(10)
+    memory.add_all([SystemMessage(content="S1"), UserMessage(content="q"), AssistantMessage(content="a")])
+    memory.add(SystemMessage(content="S2"))
+    assert _shown(memory) == [("SystemMessage", "S2"), ("UserMessage", "q"), ("AssistantMessage", "a")]
+
+
+def test_an_evicted_tool_calling_reply_takes_its_results_with_it():
+    """`ensureCapacity`: the system message is never evicted (`messageToEvictIndex = 1`), and when an AiMessage
+    with tool requests leaves, "we have to automatically evict orphan ToolExecutionResultMessage(s)". Here
+    eviction goes further, on purpose: up to the user's next message, so the kept conversation starts with the
+    user's turn (LangChain4j, at 5 messages, keeps [S, call, result, a1, q2])."""
+    memory = _memory(5)
+    call = ToolCall(id="c1", name="get_order", arguments="{}")
+    memory.add_all(
+        [
+            SystemMessage(content="S"),
+            UserMessage(content="q1"),
+            AssistantMessage(tool_calls=[call]),
+            ToolResultMessage(tool_call_id="c1", content="r"),
+            AssistantMessage(content="a1"),
+            UserMessage(content="q2"),
+        ]
+    )
+    assert _shown(memory) == [("SystemMessage", "S"), ("UserMessage", "q2")]
+
+
+def test_a_window_too_small_for_one_round_is_refused_where_langchain4j_takes_any_size_above_zero():
+    """LangChain4j: `ensureGreaterThanZero(maxMessages, "maxMessages")`; a window of 1-3 there evicts a tool
+    call's AiMessage together with its results the moment they arrive, and the model never sees them."""
+    with pytest.raises(ConfigurationError) as caught:
+        MessageWindow(3)
+    assert str(caught.value) == (
+        "MessageWindow(3): too small to hold one round (system message, user message, a tool call and its "
+        "result); use MessageWindow(4) or more"
+    )

@@ -48,7 +48,12 @@ through (`error_kind`), and the exception a policy raised (not raised yet). The 
 call's channel from it, and records a raised failure before letting it propagate.
 
 Arguments are wrong → fail fast: retrying cannot fix a broken schema. The tool failed → let the
-model see it: business failures are often transient. Either way, an error result carries
+model see it: business failures are often transient. These are the defaults of LangChain4j's
+synchronous AI services (`ToolService.java`: `DEFAULT_TOOL_ARGUMENTS_ERROR_HANDLER =
+RETHROW_ARGUMENTS_ERROR`, `DEFAULT_TOOL_EXECUTION_ERROR_HANDLER = EXECUTION_ERROR_TO_LLM`); its
+asynchronous modes (`CompletableFuture`, `Flow.Publisher`, since 1.20) reverse the last two: bad
+arguments fed back, a tool that raised fails the call. The loop here is synchronous, so the table
+above holds everywhere (`FEED_BACK_ALL` feeds all three back). Either way, an error result carries
 `is_error=True`. A successful value becomes the text the model reads by `toolkit.tools.result_text.call_text`
 (`None` → "Success", a `str` as is, anything else JSON; it never fails the call, but for an iterator
 in it that raises while read: the tool's work was in it, so the call is an execution error).

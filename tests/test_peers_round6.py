@@ -14,8 +14,8 @@ import pytest
 from toolkit.chat.messages import AssistantMessage, SystemMessage, ToolCall, ToolResultMessage, UserMessage
 from toolkit.errors import ArgumentError, ConfigurationError, ToolDefinitionError
 from toolkit.memory.windows import ChatMemory, MessageWindow
-from toolkit.tools.decorator import InvocationContext, Param
-from toolkit.tools.execute import function_tool
+from toolkit.tools.decorator import InvocationContext, Param, tool
+from toolkit.tools.execute import function_tool, tools_from
 
 
 def _area(width: int, height: int = 2, /, *, unit: str = "m") -> str:
@@ -141,3 +141,50 @@ def test_a_window_too_small_for_one_round_is_refused_where_langchain4j_takes_any
         "MessageWindow(3): too small to hold one round (system message, user message, a tool call and its "
         "result); use MessageWindow(4) or more"
     )
+
+
+# LangChain4j's ToolSpecifications.java (langchain4j-core/.../agent/tool/ToolSpecifications.java at 02f1f747,
+# `jsonSchemaElementFrom`): a `@P` value or description is read only when `isNotNullOrBlank`; a blank one is no
+# description, and the parameter is described as if it had none.
+
+
+@pytest.mark.parametrize("blank", ["   ", "\n\t"], ids=["spaces", "newline-tab"])
+def test_a_blank_param_or_field_description_is_no_description(blank):
+    from pydantic import Field
+
+    def find(
+        city: Annotated[str, Param(blank)],
+        days: Annotated[int, Field(description=blank)],
+        unit: Annotated[str, blank, Param("c or f")],
+    ) -> str:
+        """Find the forecast.
+
+        Args:
+            city: The city.
+            days: How many days.
+        """
+        return city
+
+    assert function_tool(find).spec.parameters["properties"] == {
+        "city": {"type": "string", "description": "The city."},
+        "days": {"type": "integer", "description": "How many days."},
+        "unit": {"type": "string", "description": "c or f"},
+    }
+
+
+def test_a_blank_tool_description_gives_way_to_the_docstring_as_an_empty_one_does():
+    """`@tool("")` already read the docstring's summary; `@tool("  ")` sent "  " as the tool's description."""
+
+    @tool("  ")
+    def find(city: str) -> str:
+        """Find the forecast."""
+        return city
+
+    class Finder:
+        """Find the forecast."""
+
+        def __call__(self, city: str) -> str:
+            return city
+
+    assert function_tool(find).spec.description == "Find the forecast."
+    assert tools_from(tool(Finder(), description=" \n"))[0].spec.description == "Find the forecast."

@@ -97,6 +97,13 @@ class Param:
         return f"Param({', '.join(parts)})"
 
 
+def said(text: str | None) -> str | None:
+    """`text`, or None when it is empty or only whitespace: a blank description says nothing, so
+    the next source (the docstring) is read, as LangChain4j reads a blank `@P` (`ToolSpecifications`,
+    `jsonSchemaElementFrom`: `isNotNullOrBlank`)."""
+    return text if text and not text.isspace() else None
+
+
 class MemoryId:
     """Marker: `Annotated[str, MemoryId]` receives the memory id of the current conversation."""
 

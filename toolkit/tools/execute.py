@@ -112,6 +112,7 @@ from toolkit.tools.decorator import (
     partial_error,
     property_error,
     property_getter,
+    said,
     tool_options,
 )
 from toolkit.tools.parameters import ParamInfo
@@ -1063,7 +1064,7 @@ def _call_tool(obj: Any) -> Tool:
     spec, own = tool.spec, getattr(obj, "__dict__", {}).get(MARK) or ToolOptions()
     name = own.name or (spec.name if spec.name != "__call__" else type(obj).__name__)
     check_name(f"@tool {function_label(type(obj))} object", name)
-    description = own.description or spec.description
+    description = said(own.description) or spec.description
     if own != ToolOptions():
         spec = dataclasses.replace(spec, return_behavior=own.return_behavior, metadata=dict(own.metadata))
     return dataclasses.replace(tool, spec=dataclasses.replace(spec, name=name, description=description))

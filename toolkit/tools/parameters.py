@@ -17,7 +17,8 @@ property (what the model reads), checking as it goes:
   description=...)`), the docstring's entry for the parameter, a bare string
   `Annotated[int, "..."]` (docstring before bare string is the openai-agents order: its test
   `test_function_prefers_docstring_descriptions_over_annotated_metadata`; Field before docstring
-  is pydantic-ai's, where openai-agents puts the docstring first). Param, Field and
+  is pydantic-ai's, where openai-agents puts the docstring first); a blank one (only whitespace)
+  is none, and the next is read, as LangChain4j reads a blank `@P` (`decorator.said`). Param, Field and
   bare string (or Doc) that give different descriptions are a developer error, and so are two
   different `Param`s, or `Field`s with different descriptions or names, in one declaration;
 - `Field` as the default (`x: int = Field(5, ge=0)`) or inside `Annotated`
@@ -70,6 +71,7 @@ from toolkit.tools.decorator import (
     Param,
     alias_value,
     marker_in,
+    said,
     value_text,
 )
 from toolkit.tools.decorator import is_marker as _is_marker
@@ -354,11 +356,13 @@ def _split(
         if isinstance(m, Param):
             params.append(m)
         elif isinstance(m, str):
-            notes.append(m)
+            if said(m):  # a blank one says nothing (`said`)
+                notes.append(m)
         elif m is MemoryId or isinstance(m, MemoryId):  # the marker, or one made (`MemoryId()`)
             memory_id = True
         elif type(m).__name__ == "Doc" and type(m).__module__ in _DOC_MODULES and isinstance(m.documentation, str):
-            notes.append(m.documentation)  # PEP 727's `Doc("...")`: a bare string's twin
+            if said(m.documentation):  # PEP 727's `Doc("...")`: a bare string's twin
+                notes.append(m.documentation)
         else:
             rest.append(m)
             if isinstance(m, FieldInfo):
@@ -724,6 +728,10 @@ def _naming(
         return name, doc or None
     p_desc, p_name = (param.description, param.name) if param else (None, None)
     f_desc, f_name = (field_info.description, _alias(field_info)) if field_info else (None, None)
+    if p_desc and p_desc.isspace():  # a blank one says nothing (`said`)
+        p_desc = None
+    if f_desc and f_desc.isspace():
+        f_desc = None
     if p_desc and f_desc and p_desc != f_desc:
         raise ToolDefinitionError(
             where,

@@ -261,7 +261,7 @@ def _reflect(fn: Callable[..., Any], skip_first: bool, name: str | None = None, 
     check_name(label, name)
     spec = ToolSpec._of(
         name=name,
-        description=options.description or summary,
+        description=described if (described := options.description) and not described.isspace() else summary,
         parameters=_object(properties, required, defs),  # step 5
         metadata=dict(options.metadata),
         return_behavior=options.return_behavior,

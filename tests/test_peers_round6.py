@@ -13,7 +13,7 @@ import pytest
 
 from toolkit.chat.messages import AssistantMessage, SystemMessage, ToolCall, ToolResultMessage, UserMessage
 from toolkit.errors import ArgumentError, ConfigurationError, ToolDefinitionError
-from toolkit.memory.windows import ChatMemory, MessageWindow
+from toolkit.memory.windows import ChatMemory, MessageWindow, TokenWindow
 from toolkit.tools.decorator import InvocationContext, Param, tool
 from toolkit.tools.execute import function_tool, tools_from
 
@@ -188,3 +188,14 @@ def test_a_blank_tool_description_gives_way_to_the_docstring_as_an_empty_one_doe
 
     assert function_tool(find).spec.description == "Find the forecast."
     assert tools_from(tool(Finder(), description=" \n"))[0].spec.description == "Find the forecast."
+
+
+def test_a_question_longer_than_the_token_window_is_kept_where_langchain4j_evicts_it():
+    """LangChain4j's TokenWindowChatMemory (`ensureCapacity`, by the same rules as MessageWindowChatMemory's) evicts
+    until the count fits, the newest message included ("Messages are indivisible. If a message doesn't fit, it is
+    evicted completely"): here [S, q1, a1, a 15-token question] in 10 tokens leaves [S] there, and the model would
+    answer a question it never sees. Here the current turn is never cut (`toolkit.memory.windows`)."""
+    memory = ChatMemory("peers6-tokens", window=TokenWindow(10, count=lambda m: len(str(m.content or ""))))
+    memory.add_all([SystemMessage(content="SSSS"), UserMessage(content="q1"), AssistantMessage(content="a1")])
+    memory.add(UserMessage(content="a long question"))
+    assert _shown(memory) == [("SystemMessage", "SSSS"), ("UserMessage", "a long question")]

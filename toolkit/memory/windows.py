@@ -45,13 +45,14 @@ message replaces the stored one in place, its weight for the old one's). When it
 (a new message that would leave at once, an orphan result that would lead, a system message
 stored after the first), it is one read-modify-write in the store (`update`, one transaction for SQLite) through `evict`.
 
-LangChain4j's `MessageWindowChatMemory` (`appendMessage`, `ensureCapacity`) differs on purpose in
-three places: a new system message goes to the end of its list unless `alwaysKeepSystemMessageFirst(true)`
-(here it always comes first, where chat templates read it); it evicts one message at a time, with
-the tool results that follow an evicted tool-calling reply (here up to the user's next message,
-never the current turn: there a small window can evict the latest question); and it takes any
-window above 0 (here one round at least, `MessageWindow(4)`). The same system message added again
-changes nothing in both.
+LangChain4j's `MessageWindowChatMemory` (`appendMessage`, `ensureCapacity`; its
+`TokenWindowChatMemory` follows the same rules by tokens) differs on purpose in three places: a new
+system message goes to the end of its list unless `alwaysKeepSystemMessageFirst(true)` (here it
+always comes first, where chat templates read it); it evicts one message at a time, with the tool
+results that follow an evicted tool-calling reply (here up to the user's next message, never the
+current turn: there a window too small for the latest question evicts it); and it takes any window
+above 0 (here one round at least, `MessageWindow(4)`). The same system message added again changes
+nothing in both.
 
 Leaves out: summarising evicted messages.
 """

@@ -100,7 +100,9 @@ class Param:
 def said(text: str | None) -> str | None:
     """`text`, or None when it is empty or only whitespace: a blank description says nothing, so
     the next source (the docstring) is read, as LangChain4j reads a blank `@P` (`ToolSpecifications`,
-    `jsonSchemaElementFrom`: `isNotNullOrBlank`)."""
+    `jsonSchemaElementFrom`: `isNotNullOrBlank`). A tool's description (`@tool("  ")`) follows the
+    same rule here, where LangChain4j sends a blank `@Tool` value as it is (`getDescription` drops an
+    empty one only)."""
     return text if text and not text.isspace() else None
 
 

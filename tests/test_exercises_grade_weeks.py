@@ -142,7 +142,7 @@ def test_scores_to_stdout_are_the_csv_alone_there_and_not_a_file_named_dash(tmp_
     monkeypatch.chdir(tmp_path)
     assert main(["grade", "sub", "--out", "grades.csv", "--scores", "-"]) == 0
     out, err = capsys.readouterr()
-    assert out == "learner,w0,total,graded\r\n00_welcome.ipynb,1,1,1\r\n"
+    assert out == "learner,w0,total,graded\r\nsub,1,1,1\r\n"  # one learner's folder: its name
     assert err.endswith("1 row written to grades.csv\nscores per week written to stdout\n")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["grades.csv", "sub"]
 
@@ -203,3 +203,22 @@ def test_a_class_is_listed_in_the_order_a_person_reads_its_names(tmp_path):
     assert [p.parent.name for p in find_notebooks([tmp_path])] == want
     rows = [Row(f"sub/{name}/hw.ipynb", W6[0], True, "passed") for name in names]
     assert [line[0] for line in week_scores(rows)[1:]] == want
+
+
+def test_one_learners_folder_of_the_courses_notebooks_is_that_learner():
+    """Before: `toolkit grade submissions/alice --scores s.csv` (her folder alone) named each of her notebooks a
+    learner ('00_welcome.ipynb', '06_week6_round_trip_loop.ipynb'): the first folder below the shared one is none.
+    Now notebooks all in one folder under the course's own names (one each, so no two learners' files) are that
+    folder's learner; a flat folder of learners' files (`alice.ipynb`, a copy beside the original) is as before."""
+    hers = ["s/alice/06_week6_round_trip_loop.ipynb", "s/alice/02_Week2_Reliable_Calls.ipynb"]
+    assert set(learners(hers).values()) == {"alice"}
+    assert learners(hers[:1]) == {hers[0]: "alice"}
+    flat = ["hw/alice.ipynb", "hw/06_week6_round_trip_loop.ipynb"]
+    assert learners(flat) == {flat[0]: "alice.ipynb", flat[1]: "06_week6_round_trip_loop.ipynb"}
+    copies = ["hw/06_week6_round_trip_loop.ipynb", "hw/Copy of 06_week6_round_trip_loop.ipynb"]
+    assert sorted(learners(copies).values()) == [
+        "06_week6_round_trip_loop.ipynb",
+        "Copy of 06_week6_round_trip_loop.ipynb",
+    ]
+    rows = [Row(hers[0], W6[0], True, ""), Row(hers[1], W2[0], True, "")]
+    assert week_scores(rows)[1:] == [["alice", 1, 1, 2, 2]]

@@ -1,0 +1,97 @@
+"""One learner regraded into the class's grades CSV (`toolkit grade submissions/alice --update`).
+
+The class's `grades.csv` is read as it is (`read_grades`: the header `grade` writes, UTF-8 after a byte-order mark),
+and the rows of the notebooks graded again — and of any notebook in a folder graded again, one she has renamed or
+removed since — are replaced by the new ones, where the first of them stood (the class's order kept); a learner
+graded for the first time is added at the end (`merged`). Every other row is kept as its text was, byte for byte.
+A notebook is named by its path as the class's run gave it (`submissions/alice/06_….ipynb`) or by the same file
+from another working folder (an absolute path): both name one file.
+
+Leaves out: grading (`toolkit.exercises.grade`) and writing the file (`grade._csv_file`, which replaces it whole).
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+from toolkit.course.spreadsheet import CSV_ENCODING, as_text
+from toolkit.errors import ConfigurationError
+from toolkit.exercises.grade import HEADER, Row, _csv_file, path_text
+
+NOT_A_GRADES_CSV = (
+    "grade --update {out}: {why}; --update merges the rows graded now into the CSV an earlier `toolkit grade` "
+    "wrote — grade the class without --update first, or give that CSV with --out"
+)
+"""The teacher's error when the CSV to update is missing or is not one `grade` wrote (nothing is graded)."""
+
+
+def read_grades(out: Path) -> list[list[str]]:
+    """The rows of the grades CSV `out` as their text (the header left out); `NOT_A_GRADES_CSV` when there is no
+    such file, it is not UTF-8 (saved again by a spreadsheet in another encoding) or its first line is not `HEADER`."""
+    try:
+        with open(out, encoding=CSV_ENCODING, newline="") as f:
+            table = list(csv.reader(f))
+    except FileNotFoundError:
+        raise ConfigurationError(NOT_A_GRADES_CSV.format(out=out, why="there is no such file")) from None
+    except UnicodeDecodeError:
+        why = "it is not UTF-8 text (saved again in another encoding?)"
+        raise ConfigurationError(NOT_A_GRADES_CSV.format(out=out, why=why)) from None
+    except (OSError, csv.Error) as exc:
+        why = f"it cannot be read ({type(exc).__name__}: {exc})"
+        raise ConfigurationError(NOT_A_GRADES_CSV.format(out=out, why=why)) from None
+    if not table or table[0] != HEADER:
+        why = f"its first line is not {','.join(HEADER)}"
+        raise ConfigurationError(NOT_A_GRADES_CSV.format(out=out, why=why))
+    return table[1:]
+
+
+def _key(text: str) -> str:
+    return os.path.normcase(os.path.abspath(text))
+
+
+def is_regraded(notebook: str, graded: Sequence[Path], folders: Sequence[Path]) -> bool:
+    """Whether a row of the CSV (its `notebook` text) is one the run replaces: a notebook graded now, or one inside
+    a folder graded now."""
+    key = _key(notebook)
+    if any(key in (_key(path_text(p)), _key(as_text(path_text(p)))) for p in graded):
+        return True
+    return any(key.startswith(os.path.join(_key(path_text(f)), "")) for f in folders)
+
+
+def merged(
+    kept: list[list[str]], rows: Sequence[Row], graded: Sequence[Path], folders: Sequence[Path]
+) -> list[list[str]]:
+    """The CSV's rows (`kept`, as read) with those `is_regraded` replaced by `rows` (as `grade` writes them), put where
+    the first replaced row stood; at the end when none was."""
+    new = [[as_text(r.notebook), as_text(r.exercise), str(int(r.passed)), as_text(r.feedback)] for r in rows]
+    out: list[list[str]] = []
+    placed = False
+    for line in kept:
+        if line and is_regraded(line[0], graded, folders):
+            if not placed:
+                out += new
+                placed = True
+            continue
+        out.append(line)
+    return out if placed else out + new
+
+
+def as_rows(table: list[list[str]]) -> list[Row]:
+    """The rows of the merged CSV as `Row`s (for the scores); a line cut short by hand is read as far as it goes."""
+    rows = []
+    for line in table:
+        if line:
+            notebook, exercise, passed, feedback = (line + ["", "", ""])[:4]
+            rows.append(Row(notebook, exercise, passed == "1", feedback))
+    return rows
+
+
+def write_grades(table: list[list[str]], out: Path) -> Path:
+    """`table` as the grades CSV `out` (the header first), replacing it whole as `grade` does (`grade._csv_file`):
+    a failed write (a full disk) leaves it as it was."""
+    with _csv_file(out) as (writer, _):
+        writer.writerows(table)
+    return out

@@ -33,6 +33,7 @@ def test_the_learners_rows_replace_hers_where_they_stood_and_the_rest_is_kept(tm
     (tmp_path / "sub" / "alice").mkdir(parents=True)
     # her folder graded again: her renamed notebook's rows go too; the same file named absolutely is hers
     for graded in ([Path(f"sub/alice/{W6}")], [tmp_path / "sub" / "alice" / W6]):
+        new = [Row(str(graded[0]), "w6.a", True, "passed")]  # named as the CSV names it, however it was given
         assert merged(kept, new, graded, [Path("sub/alice")]) == [
             [f"sub/alice/{W6}", "w6.a", "1", "passed"],
             [f"sub/bob/{W6}", "w6.a", "1", "passed"],

@@ -65,8 +65,10 @@ def merged(
     kept: list[list[str]], rows: Sequence[Row], graded: Sequence[Path], folders: Sequence[Path]
 ) -> list[list[str]]:
     """The CSV's rows (`kept`, as read) with those `is_regraded` replaced by `rows` (as `grade` writes them), put where
-    the first replaced row stood; at the end when none was."""
-    new = [[as_text(r.notebook), as_text(r.exercise), str(int(r.passed)), as_text(r.feedback)] for r in rows]
+    the first replaced row stood; at the end when none was. A notebook the CSV names already keeps its name there
+    (`sub/alice/…` regraded as `/home/t/sub/alice/…`: one file, one name in the CSV)."""
+    named = {_key(line[0]): line[0] for line in kept if line}
+    new = [[_named(r.notebook, named), as_text(r.exercise), str(int(r.passed)), as_text(r.feedback)] for r in rows]
     out: list[list[str]] = []
     placed = False
     for line in kept:
@@ -77,6 +79,11 @@ def merged(
             continue
         out.append(line)
     return out if placed else out + new
+
+
+def _named(notebook: str, named: dict[str, str]) -> str:
+    written = as_text(notebook)
+    return named.get(_key(written), named.get(_key(notebook), written))
 
 
 def as_rows(table: list[list[str]]) -> list[Row]:

@@ -113,10 +113,23 @@ def write(folder: Path, name: str, source: str) -> None:
     nbformat.write(notebook, folder / name)
 
 
-def test_grade_writes_the_scores_per_week_with_a_byte_order_mark(tmp_path, capsys):
+def graded_by_source(monkeypatch):
+    """`grade_notebook` in place of a kernel run (seconds each; the runs themselves are `test_exercises_grade`'s):
+    w0.switch passed where the notebook's cell calls the check with the right answer, else failed."""
+    from toolkit.exercises import grade
+
+    def graded(path, seconds):
+        passed = SWITCH in nbformat.read(path, as_version=4).cells[0].source
+        return [Row(str(path), "w0.switch", passed, "passed" if passed else "failed")]
+
+    monkeypatch.setattr(grade, "grade_notebook", graded)
+
+
+def test_grade_writes_the_scores_per_week_with_a_byte_order_mark(tmp_path, capsys, monkeypatch):
     imports = "from toolkit.exercises import check\n"
     write(tmp_path / "sub" / "alice", "00_welcome.ipynb", imports + SWITCH)
     write(tmp_path / "sub" / "bob", "00_welcome.ipynb", imports + "raise ValueError('no')")
+    graded_by_source(monkeypatch)
     scores, grades = tmp_path / "scores.csv", tmp_path / "grades.csv"
     assert main(["grade", str(tmp_path / "sub"), "--out", str(grades), "--scores", str(scores)]) == 0
     assert capsys.readouterr().out.endswith(f"scores per week written to {scores}\n")
@@ -140,6 +153,7 @@ def test_scores_to_stdout_are_the_csv_alone_there_and_not_a_file_named_dash(tmp_
     """Before: `--scores -` wrote a file named `-` in the working folder and said 'written to -'."""
     write(tmp_path / "sub", "00_welcome.ipynb", "from toolkit.exercises import check\n" + SWITCH)
     monkeypatch.chdir(tmp_path)
+    graded_by_source(monkeypatch)
     assert main(["grade", "sub", "--out", "grades.csv", "--scores", "-"]) == 0
     out, err = capsys.readouterr()
     assert out == "learner,w0,total,graded\r\nsub,1,1,1\r\n"  # one learner's folder: its name

@@ -230,6 +230,8 @@ def test_one_learners_folder_of_the_courses_notebooks_is_that_learner():
     flat = ["hw/alice.ipynb", "hw/06_week6_round_trip_loop.ipynb"]
     assert learners(flat) == {flat[0]: "alice.ipynb", flat[1]: "06_week6_round_trip_loop.ipynb"}
     copies = ["hw/06_week6_round_trip_loop.ipynb", "hw/Copy of 06_week6_round_trip_loop.ipynb"]
+    cased = ["hw/06_week6_round_trip_loop.ipynb", "hw/06_Week6_Round_Trip_Loop.ipynb"]  # two files on Linux
+    assert sorted(learners(cased).values()) == sorted(name.removeprefix("hw/") for name in cased)
     assert sorted(learners(copies).values()) == [
         "06_week6_round_trip_loop.ipynb",
         "Copy of 06_week6_round_trip_loop.ipynb",

@@ -1318,9 +1318,10 @@ def one_learners_folder(parts: Collection[tuple[str, ...]], shared: int) -> bool
     """Whether the notebooks (their paths' `parts`) are all in the folder of the first `shared` parts, each under a
     course notebook's own name (`06_week6_round_trip_loop.ipynb`, any letter case): one learner's folder graded
     alone. A folder of learners' files names them (`alice.ipynb`, `alice-06_….ipynb`, a copy beside the original:
-    `06_… (1).ipynb`), and two learners' files cannot both have one course name in one folder."""
+    `06_… (1).ipynb`), and two learners' files cannot both have one course name in one folder (`06_X` beside `06_x`,
+    told apart only by case, are two)."""
     names = [p[-1].lower() for p in parts if len(p) == shared + 1]
-    return 0 < shared and 0 < len(names) == len(parts) and set(names) <= set(NOTEBOOKS.values())
+    return 0 < shared and 0 < len(set(names)) == len(names) == len(parts) and set(names) <= set(NOTEBOOKS.values())
 
 
 def _assign(

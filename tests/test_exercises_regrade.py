@@ -39,9 +39,12 @@ def test_the_learners_rows_replace_hers_where_they_stood_and_the_rest_is_kept(tm
             [f"sub/bob/{W6}", "w6.a", "1", "passed"],
             ["'=sum(1).ipynb", "w6.a", "1", "passed"],  # kept as its text was
         ]
-    # a learner graded for the first time comes last; a notebook named like a formula is matched as written
+    # a learner graded for the first time comes in the class's order of names (after bob, before a zed);
+    # a notebook named like a formula is matched as written
     carol = [Row("sub/carol/x.ipynb", "w6.a", False, "failed")]
-    assert merged(kept, carol, [Path("sub/carol/x.ipynb")], [])[-1] == ["sub/carol/x.ipynb", "w6.a", "0", "failed"]
+    got = merged([*kept[:3], ["sub/zed/x.ipynb", "w6.a", "1", ""]], carol, [Path("sub/carol/x.ipynb")], [])
+    assert [line[0] for line in got][2:] == [f"sub/bob/{W6}", "sub/carol/x.ipynb", "sub/zed/x.ipynb"]
+    assert merged([], carol, [], [])[-1] == ["sub/carol/x.ipynb", "w6.a", "0", "failed"]
     assert len(merged(kept, [], [Path("=sum(1).ipynb")], [])) == 3
     # "sub/alice2" is not inside "sub/alice"
     assert merged([["sub/alice2/x.ipynb", "w6.a", "1", ""]], [], [], [Path("sub/alice")]) == [

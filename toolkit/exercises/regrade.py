@@ -3,7 +3,7 @@
 The class's `grades.csv` is read as it is (`read_grades`: the header `grade` writes, UTF-8 after a byte-order mark),
 and the rows of the notebooks graded again — and of any notebook in a folder graded again, one she has renamed or
 removed since — are replaced by the new ones, where the first of them stood (the class's order kept); a learner
-graded for the first time is added at the end (`merged`). Every other row is kept as its text was, byte for byte.
+graded for the first time is added in the class's order of names (`merged`). Every other row is kept as its text was, byte for byte.
 A notebook is named by its path as the class's run gave it (`submissions/alice/06_….ipynb`) or by the same file
 from another working folder (an absolute path): both name one file.
 
@@ -19,7 +19,7 @@ from pathlib import Path
 
 from toolkit.course.spreadsheet import CSV_ENCODING, as_text
 from toolkit.errors import ConfigurationError
-from toolkit.exercises.grade import HEADER, Row, _csv_file, path_text
+from toolkit.exercises.grade import HEADER, Row, _csv_file, path_order, path_text
 
 NOT_A_GRADES_CSV = (
     "grade --update {out}: {why}; --update merges the rows graded now into the CSV an earlier `toolkit grade` "
@@ -65,7 +65,8 @@ def merged(
     kept: list[list[str]], rows: Sequence[Row], graded: Sequence[Path], folders: Sequence[Path]
 ) -> list[list[str]]:
     """The CSV's rows (`kept`, as read) with those `is_regraded` replaced by `rows` (as `grade` writes them), put where
-    the first replaced row stood; at the end when none was. A notebook the CSV names already keeps its name there
+    the first replaced row stood; when none was (a learner graded for the first time), before the first row whose
+    notebook comes after hers in the class's order (`grade.path_order`: carol between bob and dave). A notebook the CSV names already keeps its name there
     (`sub/alice/…` regraded as `/home/t/sub/alice/…`: one file, one name in the CSV)."""
     named = {_key(line[0]): line[0] for line in kept if line}
     new = [[_named(r.notebook, named), as_text(r.exercise), str(int(r.passed)), as_text(r.feedback)] for r in rows]
@@ -78,7 +79,11 @@ def merged(
                 placed = True
             continue
         out.append(line)
-    return out if placed else out + new
+    if placed or not new:
+        return out
+    first = path_order(Path(new[0][0]))
+    at = next((i for i, line in enumerate(out) if line and path_order(Path(line[0])) > first), len(out))
+    return out[:at] + new + out[at:]
 
 
 def _named(notebook: str, named: dict[str, str]) -> str:

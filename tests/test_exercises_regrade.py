@@ -116,3 +116,14 @@ def test_grade_update_merges_and_scores_the_whole_class(tmp_path, monkeypatch, c
         "error: grade --update --out -: the CSV to update is standard output, which holds no earlier rows; give the "
         "grades CSV to merge into, e.g. --out grades.csv\n"
     )
+
+
+def test_a_csv_with_a_field_over_the_csv_modules_limit_is_read_whole(tmp_path):
+    """A learner's cell tagged `exercise:` and 200,000 characters gives a row whose exercise is that long (grade
+    writes it): reading the class's CSV back stopped at csv's 128 KiB field limit, so no learner could be regraded
+    into it. It is read whole, and the limit is as it was after."""
+    long_id = "w6." + "x" * 200_000
+    write_csv([Row("sub/a.ipynb", long_id, False, "not run")], tmp_path / "grades.csv")
+    limit = csv.field_size_limit()
+    assert read_grades(tmp_path / "grades.csv") == [["sub/a.ipynb", long_id, "0", "not run"]]
+    assert csv.field_size_limit() == limit

@@ -31,6 +31,7 @@ NOT_A_GRADES_CSV = (
 def read_grades(out: Path) -> list[list[str]]:
     """The rows of the grades CSV `out` as their text (the header left out); `NOT_A_GRADES_CSV` when there is no
     such file, it is not UTF-8 (saved again by a spreadsheet in another encoding) or its first line is not `HEADER`."""
+    limit = csv.field_size_limit(2**31 - 1)  # a learner's cell tag of any length is a field grade wrote (a C long)
     try:
         with open(out, encoding=CSV_ENCODING, newline="") as f:
             table = list(csv.reader(f))
@@ -42,6 +43,8 @@ def read_grades(out: Path) -> list[list[str]]:
     except (OSError, csv.Error) as exc:
         why = f"it cannot be read ({type(exc).__name__}: {exc})"
         raise ConfigurationError(NOT_A_GRADES_CSV.format(out=out, why=why)) from None
+    finally:
+        csv.field_size_limit(limit)
     if not table or table[0] != HEADER:
         why = f"its first line is not {','.join(HEADER)}"
         raise ConfigurationError(NOT_A_GRADES_CSV.format(out=out, why=why))

@@ -45,6 +45,9 @@ def test_the_learners_rows_replace_hers_where_they_stood_and_the_rest_is_kept(tm
     got = merged([*kept[:3], ["sub/zed/x.ipynb", "w6.a", "1", ""]], carol, [Path("sub/carol/x.ipynb")], [])
     assert [line[0] for line in got][2:] == [f"sub/bob/{W6}", "sub/carol/x.ipynb", "sub/zed/x.ipynb"]
     assert merged([], carol, [], [])[-1] == ["sub/carol/x.ipynb", "w6.a", "0", "failed"]
+    absolute = [Row(str(tmp_path / "sub/carol/x.ipynb"), "w6.a", False, "failed")]  # given by its absolute path
+    got = merged([*kept[:3], ["sub/zed/x.ipynb", "w6.a", "1", ""]], absolute, [tmp_path / "sub/carol/x.ipynb"], [])
+    assert [line[0] for line in got][2:] == [f"sub/bob/{W6}", str(tmp_path / "sub/carol/x.ipynb"), "sub/zed/x.ipynb"]
     assert len(merged(kept, [], [Path("=sum(1).ipynb")], [])) == 3
     # "sub/alice2" is not inside "sub/alice"
     assert merged([["sub/alice2/x.ipynb", "w6.a", "1", ""]], [], [], [Path("sub/alice")]) == [

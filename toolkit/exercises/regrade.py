@@ -69,7 +69,8 @@ def merged(
 ) -> list[list[str]]:
     """The CSV's rows (`kept`, as read) with those `is_regraded` replaced by `rows` (as `grade` writes them), put where
     the first replaced row stood; when none was (a learner graded for the first time), before the first row whose
-    notebook comes after hers in the class's order (`grade.path_order`: carol between bob and dave). A notebook the CSV names already keeps its name there
+    notebook comes after hers in the class's order (`grade.path_order`: carol between bob and dave, her path relative
+    or absolute). A notebook the CSV names already keeps its name there
     (`sub/alice/…` regraded as `/home/t/sub/alice/…`: one file, one name in the CSV)."""
     named = {_key(line[0]): line[0] for line in kept if line}
     new = [[_named(r.notebook, named), as_text(r.exercise), str(int(r.passed)), as_text(r.feedback)] for r in rows]
@@ -84,9 +85,14 @@ def merged(
         out.append(line)
     if placed or not new:
         return out
-    first = path_order(Path(new[0][0]))
-    at = next((i for i, line in enumerate(out) if line and path_order(Path(line[0])) > first), len(out))
+    first = _order(new[0][0])
+    at = next((i for i, line in enumerate(out) if line and _order(line[0]) > first), len(out))
     return out[:at] + new + out[at:]
+
+
+def _order(notebook: str) -> tuple[object, ...]:
+    """Where a notebook comes in the class's order, however its path is written (relative or absolute)."""
+    return path_order(Path(os.path.abspath(notebook)))
 
 
 def _named(notebook: str, named: dict[str, str]) -> str:

@@ -10,7 +10,7 @@ from toolkit.cli.main import main
 from toolkit.errors import ConfigurationError
 from toolkit.exercises import grade
 from toolkit.exercises.grade import HEADER, Row, write_csv
-from toolkit.exercises.regrade import as_rows, merged, read_grades
+from toolkit.exercises.regrade import as_rows, merged, read_grades, write_grades
 
 W6 = "06_week6_round_trip_loop.ipynb"
 CLASS = [
@@ -102,18 +102,21 @@ def test_grade_update_merges_and_scores_the_whole_class(tmp_path, monkeypatch, c
     ]
     assert "1 row written to grades.csv, with 1 row of other notebooks kept\n" in capsys.readouterr().out
 
+    # Ctrl-C after alice: her new rows merged, bob's (not reached) kept as they were, as a stop without --update
     write_csv(CLASS[:1] + CLASS[2:3], tmp_path / "grades.csv")
-    before = (tmp_path / "grades.csv").read_bytes()
 
     def stopped(path, seconds):
-        raise KeyboardInterrupt
+        if "bob" in str(path):
+            raise KeyboardInterrupt
+        return [Row(str(path), "w6.a", True, "passed again")]
 
     monkeypatch.setattr(grade, "grade_notebook", stopped)
-    assert main(["grade", "sub/alice", "--update"]) == 130
-    assert capsys.readouterr().err.endswith(
-        "stopped (Ctrl-C) after 0 of 1 notebook: grades.csv was left as it was (--update writes it when the run ends)\n"
-    )
-    assert (tmp_path / "grades.csv").read_bytes() == before
+    assert main(["grade", "sub", "--update"]) == 130
+    assert capsys.readouterr().err.endswith("stopped (Ctrl-C) after 1 of 2 notebooks: its 1 row is in grades.csv\n")
+    assert table(tmp_path / "grades.csv")[1:] == [
+        [f"sub/alice/{W6}", "w6.a", "1", "passed again"],
+        [f"sub/bob/{W6}", "w6.a", "1", "passed"],
+    ]
     assert main(["grade", "sub/alice", "--update", "--out", "-"]) == 2
     assert capsys.readouterr().err == (
         "error: grade --update --out -: the CSV to update is standard output, which holds no earlier rows; give the "
@@ -130,3 +133,23 @@ def test_a_csv_with_a_field_over_the_csv_modules_limit_is_read_whole(tmp_path):
     limit = csv.field_size_limit()
     assert read_grades(tmp_path / "grades.csv") == [["sub/a.ipynb", long_id, "0", "not run"]]
     assert csv.field_size_limit() == limit
+
+
+class Interrupting:
+    """A cell whose text Ctrl-C stops half-way through the write."""
+
+    def __str__(self) -> str:
+        raise KeyboardInterrupt
+
+
+def test_a_stop_while_the_merged_csv_is_written_leaves_the_class_csv_as_it_was(tmp_path):
+    """A second Ctrl-C while `--update` wrote the merged CSV would have replaced the class's CSV with the rows
+    written so far (`grade`'s own CSV keeps them on a stop); the merged CSV replaces it only once written whole."""
+    write_csv(CLASS, tmp_path / "grades.csv")
+    before = (tmp_path / "grades.csv").read_bytes()
+    with pytest.raises(KeyboardInterrupt):
+        write_grades([["a.ipynb", "w6.a", "1", ""], ["b.ipynb", "w6.a", Interrupting(), ""]], tmp_path / "grades.csv")
+    assert (tmp_path / "grades.csv").read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["grades.csv"]
+    write_grades([["a.ipynb", "w6.a", "1", ""]], tmp_path / "grades.csv")
+    assert table(tmp_path / "grades.csv") == [HEADER, ["a.ipynb", "w6.a", "1", ""]]

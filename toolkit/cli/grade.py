@@ -21,8 +21,8 @@ alone on stdout, as the rows come, and the summary on stderr. `--scores FILE` wr
 one line per learner: `learner`, the exercises passed in each week graded (`w0` … `w10`), `total` and how many
 were `graded` (`toolkit.exercises.grade.week_scores`). `--memory SIZE` (`2G`, `512M`) is the memory each process of
 a submission may take (`toolkit.exercises.grade.MEMORY_LIMIT_BYTES` when not given). `--update` merges the rows
-graded into the `--out` an earlier run wrote (`toolkit.exercises.regrade`: one learner regraded), written when the
-run ends (a stop leaves it as it was), and `--scores` then counts every row of it.
+graded into the `--out` an earlier run wrote (`toolkit.exercises.regrade`: one learner regraded; a stop merges
+those of the notebooks graded before it), and `--scores` then counts every row of it.
 
 Leaves out: uploading grades anywhere (the CSV is the interface).
 """
@@ -88,7 +88,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="merge into the grades CSV (--out) an earlier run wrote, instead of replacing it: the rows of the "
         "notebooks graded now, and of any in a folder graded now, are replaced where they stood; every other row is "
         "kept as it was (regrade one learner: grade submissions/alice --update); --scores then counts every row of "
-        "the CSV; the CSV is written when the run ends and left as it was after a stop",
+        "the CSV; after a stop (Ctrl-C) it holds the rows of the notebooks graded before it",
     )
     parser.add_argument(
         "--timeout",
@@ -180,25 +180,30 @@ def run(args: argparse.Namespace) -> int:
         )
     kept = _kept_rows(args) if args.update else None
     rows: list[Row] = []
+    graded: list[Path] = []  # under --update: the notebooks whose rows are in `rows`
     try:
         with signals_stop(), memory_limit(args.memory):
             if kept is None:
                 grade_into_csv(notebooks, sys.stdout if to_stdout else args.out, args.timeout, rows)
             else:
-                rows += (row for graded in grade_each(notebooks, args.timeout) for row in graded)
+                for path, done in zip(notebooks, grade_each(notebooks, args.timeout)):
+                    rows += done
+                    graded.append(path)
     except (KeyboardInterrupt, Terminated) as stop:
         how, status = (stop.name, 128 + stop.number) if isinstance(stop, Terminated) else ("Ctrl-C", 130)
-        _say_stopped(f" ({how})", rows, len(notebooks), where, say, updating=kept is not None)
+        _stopped_update(kept, rows, graded, args)
+        _say_stopped(f" ({how})", rows, len(notebooks), where, say)
         return status
     except ConfigurationError:  # a submission changed the install or one still to grade: the rows before it kept
-        _say_stopped("", rows, len(notebooks), where, say, updating=kept is not None)
+        _stopped_update(kept, rows, graded, args)
+        _say_stopped("", rows, len(notebooks), where, say)
         raise  # its error line next, exit status 2 (`toolkit.cli.main`)
     print(summary(rows), file=say)
     every = rows
     if kept is None:
         print(f"\n{_rows(rows)} written to {where}", file=say)
     else:
-        every = _write_update(kept, rows, notebooks, args, say)
+        every = _write_update(kept, rows, graded, args, say)
     if args.scores is not None:
         write_scores(every, sys.stdout if scores_to_stdout else args.scores)
         print(f"scores per week written to {'stdout' if scores_to_stdout else args.scores}", file=say)
@@ -218,23 +223,31 @@ def memory_limit(size: int | None) -> Iterator[None]:
         grade.MEMORY_LIMIT_BYTES = before
 
 
-def _say_stopped(how: str, rows: list[Row], notebooks: int, where: str, say: TextIO, *, updating: bool = False) -> None:
-    """The summary of what was graded before the run stopped, and where its rows are (nowhere under `--update`:
-    the CSV is left as it was)."""
+def _say_stopped(how: str, rows: list[Row], notebooks: int, where: str, say: TextIO) -> None:
+    """The summary of what was graded before the run stopped, and where its rows are."""
     import sys
 
     from toolkit.exercises.grade import summary
 
     done = len(dict.fromkeys(r.notebook for r in rows))
     print(summary(rows), file=say)
-    kept = (
-        f"{where} was left as it was (--update writes it when the run ends)"
-        if updating
-        else f"{'its' if done == 1 else 'their'} {_rows(rows)} {'is' if len(rows) == 1 else 'are'} in {where}"
-    )
     print(
-        f"\nstopped{how} after {done} of {notebooks} notebook{'' if notebooks == 1 else 's'}: {kept}", file=sys.stderr
+        f"\nstopped{how} after {done} of {notebooks} notebook{'' if notebooks == 1 else 's'}: "
+        f"{'its' if done == 1 else 'their'} {_rows(rows)} {'is' if len(rows) == 1 else 'are'} in {where}",
+        file=sys.stderr,
     )
+
+
+def _stopped_update(
+    kept: list[list[str]] | None, rows: list[Row], graded: list[Path], args: argparse.Namespace
+) -> None:
+    """Under `--update`, the rows of the notebooks graded before a stop merged into the CSV (those of the notebooks
+    not reached, and of a renamed one in a folder not finished, kept as they were), as a stop without `--update`
+    keeps them; a second Ctrl-C while it is written leaves the CSV as it was (`regrade.write_grades`)."""
+    from toolkit.exercises.regrade import merged, write_grades
+
+    if kept is not None:
+        write_grades(merged(kept, rows, graded, []), Path(args.out))
 
 
 def _kept_rows(args: argparse.Namespace) -> list[list[str]]:
@@ -254,7 +267,8 @@ def _kept_rows(args: argparse.Namespace) -> list[list[str]]:
 def _write_update(
     kept: list[list[str]], rows: list[Row], notebooks: list[Path], args: argparse.Namespace, say: TextIO
 ) -> list[Row]:
-    """The CSV of `--update` written (`regrade.merged`), said, and its rows returned (for the scores)."""
+    """The CSV of `--update` written (`regrade.merged`: the rows of `notebooks`, all graded, and of any notebook in a
+    folder graded), said, and its rows returned (for the scores)."""
     from toolkit.exercises.regrade import as_rows, merged, write_grades
 
     folders = [path for path in args.paths if path.is_dir()]

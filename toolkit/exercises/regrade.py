@@ -12,6 +12,7 @@ Leaves out: grading (`toolkit.exercises.grade`) and writing the file (`grade._cs
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import os
 from collections.abc import Sequence
@@ -19,7 +20,8 @@ from pathlib import Path
 
 from toolkit.course.spreadsheet import CSV_ENCODING, as_text
 from toolkit.errors import ConfigurationError
-from toolkit.exercises.grade import HEADER, Row, _csv_file, path_order, path_text
+from toolkit.exercises.grade import HEADER, Row, _csv_file, _open_partial, partial_path, path_order, path_text
+from toolkit.files import keep_mode
 
 NOT_A_GRADES_CSV = (
     "grade --update {out}: {why}; --update merges the rows graded now into the CSV an earlier `toolkit grade` "
@@ -111,8 +113,28 @@ def as_rows(table: list[list[str]]) -> list[Row]:
 
 
 def write_grades(table: list[list[str]], out: Path) -> Path:
-    """`table` as the grades CSV `out` (the header first), replacing it whole as `grade` does (`grade._csv_file`):
-    a failed write (a full disk) leaves it as it was."""
-    with _csv_file(out) as (writer, _):
-        writer.writerows(table)
+    """`table` as the grades CSV `out` (the header first), written whole to its partial file and then put in its
+    place: anything that stops the write half-way (Ctrl-C, SIGTERM, a full disk) leaves `out` as it was — the class's
+    rows are never replaced by part of them. Where no file can be put next to `out` (or it is no regular file), it is
+    written in place (`grade._csv_file`)."""
+    target = Path(os.path.realpath(out))
+    partial = _open_partial(partial_path(target)) if target.is_file() else None
+    if partial is None:
+        with _csv_file(out) as (writer, _):
+            writer.writerows(table)
+        return out
+    try:
+        with partial as f:
+            writer = csv.writer(f)
+            writer.writerow(HEADER)
+            writer.writerows(table)
+            f.flush()
+            os.fsync(f.fileno())
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(partial.name)
+        raise
+    with contextlib.suppress(OSError):  # the permissions of the file replaced (a teacher's 0600 grades stay private)
+        keep_mode(target, Path(partial.name))
+    os.replace(partial.name, target)
     return out

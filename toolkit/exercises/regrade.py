@@ -3,11 +3,13 @@
 The class's `grades.csv` is read as it is (`read_grades`: the header `grade` writes, UTF-8 after a byte-order mark),
 and the rows of the notebooks graded again — and of any notebook in a folder graded again, one she has renamed or
 removed since — are replaced by the new ones, where the first of them stood (the class's order kept); a learner
-graded for the first time is added in the class's order of names (`merged`). Every other row is kept as its text was, byte for byte.
-A notebook is named by its path as the class's run gave it (`submissions/alice/06_….ipynb`) or by the same file
-from another working folder (an absolute path): both name one file.
+graded for the first time is added in the class's order of names (`merged`). Every other row is kept as its text
+was. A notebook is named by its path as the class's run gave it (`submissions/alice/06_….ipynb`) or by the same file
+from another working folder (an absolute path): both name one file, and the CSV keeps its name for it. The merged
+CSV replaces the class's only once written whole (`write_grades`).
 
-Leaves out: grading (`toolkit.exercises.grade`) and writing the file (`grade._csv_file`, which replaces it whole).
+Leaves out: grading (`toolkit.exercises.grade`), and telling apart two notebooks of the class whose rows name them
+as a different working folder did (the class's run from `~`, the learner's from `~/sub`): run both from one folder.
 """
 
 from __future__ import annotations

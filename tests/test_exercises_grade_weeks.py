@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from toolkit.cli.main import main
 from toolkit.exercises import all_exercises
-from toolkit.exercises.grade import NOTEBOOK_ROW, Row, exercise_week, learners, week_scores
+from toolkit.exercises.grade import NOTEBOOK_ROW, Row, course_copy_week, exercise_week, learners, week_scores
 
 W2 = [e.id for e in all_exercises() if e.week == 2]
 W6 = [e.id for e in all_exercises() if e.week == 6]
@@ -230,6 +230,12 @@ def test_one_learners_folder_of_the_courses_notebooks_is_that_learner():
     flat = ["hw/alice.ipynb", "hw/06_week6_round_trip_loop.ipynb"]
     assert learners(flat) == {flat[0]: "alice.ipynb", flat[1]: "06_week6_round_trip_loop.ipynb"}
     copies = ["hw/06_week6_round_trip_loop.ipynb", "hw/Copy of 06_week6_round_trip_loop.ipynb"]
+    colab = ["s/alice/Copy of 06_week6_round_trip_loop.ipynb", "s/alice/02_week2_reliable_calls (1).ipynb"]
+    assert set(learners(colab).values()) == {"alice"}  # copies, one a week: hers
+    assert course_copy_week("06_week6_round_trip_loop - Copy (2).ipynb") == 6
+    assert course_copy_week("alice-06_week6_round_trip_loop.ipynb") is None
+    dump = ["hw/06_week6_round_trip_loop.ipynb", "hw/06_week6_round_trip_loop (1).ipynb"]  # everyone's, one folder
+    assert sorted(learners(dump).values()) == sorted(name.removeprefix("hw/") for name in dump)
     cased = ["hw/06_week6_round_trip_loop.ipynb", "hw/06_Week6_Round_Trip_Loop.ipynb"]  # two files on Linux
     assert sorted(learners(cased).values()) == sorted(name.removeprefix("hw/") for name in cased)
     assert sorted(learners(copies).values()) == [

@@ -79,7 +79,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "exercises passed that week), "
         "total (passed in all), graded (exercises graded); a learner is the first folder below the one the notebooks "
         "share (or, where its subfolders hand in the same exercise twice, each subfolder: class-a/alice; notebooks all in one "
-        "folder under the course's names are that folder's learner: alice), and an "
+        "folder under the course's names, or a copy's, one a week, are that folder's learner: alice), and an "
         "exercise counts once per learner; written when the run ends, not after a stop",
     )
     parser.add_argument(

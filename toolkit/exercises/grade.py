@@ -1316,12 +1316,24 @@ def learners(notebooks: Iterable[str], rows: Iterable[Row] = ()) -> dict[str, st
 
 def one_learners_folder(parts: Collection[tuple[str, ...]], shared: int) -> bool:
     """Whether the notebooks (their paths' `parts`) are all in the folder of the first `shared` parts, each under a
-    course notebook's own name (`06_week6_round_trip_loop.ipynb`, any letter case): one learner's folder graded
-    alone. A folder of learners' files names them (`alice.ipynb`, `alice-06_….ipynb`, a copy beside the original:
-    `06_… (1).ipynb`), and two learners' files cannot both have one course name in one folder (`06_X` beside `06_x`,
-    told apart only by case, are two)."""
-    names = [p[-1].lower() for p in parts if len(p) == shared + 1]
-    return 0 < shared and 0 < len(set(names)) == len(names) == len(parts) and set(names) <= set(NOTEBOOKS.values())
+    course notebook's own name or a copy's (`course_copy_week`: `Copy of 06_….ipynb`, as Colab downloads it), one a
+    week: one learner's folder graded alone. A folder of learners' files names them (`alice.ipynb`,
+    `alice-06_….ipynb`), or holds one week's notebook more than once (`06_….ipynb` beside `06_… (1).ipynb`, as a
+    download of everyone's file into one folder does; `06_X` beside `06_x` on Linux): each is a learner of its own."""
+    weeks = [course_copy_week(p[-1]) for p in parts if len(p) == shared + 1]
+    return 0 < shared and 0 < len(weeks) == len(parts) and None not in weeks and len(set(weeks)) == len(weeks)
+
+
+COPY_MARKS = re.compile(r"^(?:copy of )+|(?:-copy\d*|\s*\(\d+\)| - copy(?: \(\d+\))?)(?=\.ipynb$)")
+"""What Colab (`Copy of `), Jupyter (`-Copy1`), a browser's download (` (1)`) and Windows (` - Copy`) add to a file
+name when they copy it."""
+
+
+def course_copy_week(name: str) -> int | None:
+    """The week of a file named as a course notebook (`06_week6_round_trip_loop.ipynb`, any letter case) or as a copy
+    of one (`COPY_MARKS`), else None (`alice-06_….ipynb` names a learner: None)."""
+    plain = COPY_MARKS.sub("", name.lower())
+    return next((week for week, notebook in NOTEBOOKS.items() if notebook == plain), None)
 
 
 def _assign(

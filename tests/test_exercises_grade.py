@@ -692,15 +692,15 @@ def test_the_timeout_help_says_it_is_per_cell(capsys):
 def test_the_grade_help_names_the_csvs_columns_and_shows_how_to_grade_a_class_and_regrade_one_learner(capsys):
     """Before: `grade --help` read cold named the --scores columns but not those of the CSV it always writes, and
     gave no example: a teacher who regraded one learner with the default --out replaced the whole class's CSV with
-    that learner's rows. It now says both, and how to regrade one learner into a CSV of their own."""
+    that learner's rows. It now says both, and how to regrade one learner into the class's CSV (`--update`)."""
     with pytest.raises(SystemExit):
         main(["grade", "--help"])
     help_text = " ".join(capsys.readouterr().out.split())
     assert "columns notebook, exercise, passed (1 or 0), feedback: one row per notebook and exercise" in help_text
     assert (
         "examples: python -m toolkit grade submissions/ --out grades.csv --scores scores.csv (a class); python -m "
-        "toolkit grade submissions/alice --out alice.csv (one learner again, the class's CSV kept: the notebook column names "
-        "her notebooks as the class's run did, so her rows there can be replaced by these)" in help_text
+        "toolkit grade submissions/alice --out grades.csv --update --scores scores.csv (one learner again: her rows in "
+        "the class's CSV replaced, every other row kept, the scores counted over the whole class)" in help_text
     )
 
 

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from toolkit.cli.main import main
 from toolkit.exercises import all_exercises
-from toolkit.exercises.grade import NOTEBOOK_ROW, Row, exercise_week, learners, week_scores
+from toolkit.exercises.grade import NOTEBOOK_ROW, Row, course_copy_week, exercise_week, learners, week_scores
 
 W2 = [e.id for e in all_exercises() if e.week == 2]
 W6 = [e.id for e in all_exercises() if e.week == 6]
@@ -113,10 +113,23 @@ def write(folder: Path, name: str, source: str) -> None:
     nbformat.write(notebook, folder / name)
 
 
-def test_grade_writes_the_scores_per_week_with_a_byte_order_mark(tmp_path, capsys):
+def graded_by_source(monkeypatch):
+    """`grade_notebook` in place of a kernel run (seconds each; the runs themselves are `test_exercises_grade`'s):
+    w0.switch passed where the notebook's cell calls the check with the right answer, else failed."""
+    from toolkit.exercises import grade
+
+    def graded(path, seconds):
+        passed = SWITCH in nbformat.read(path, as_version=4).cells[0].source
+        return [Row(str(path), "w0.switch", passed, "passed" if passed else "failed")]
+
+    monkeypatch.setattr(grade, "grade_notebook", graded)
+
+
+def test_grade_writes_the_scores_per_week_with_a_byte_order_mark(tmp_path, capsys, monkeypatch):
     imports = "from toolkit.exercises import check\n"
     write(tmp_path / "sub" / "alice", "00_welcome.ipynb", imports + SWITCH)
     write(tmp_path / "sub" / "bob", "00_welcome.ipynb", imports + "raise ValueError('no')")
+    graded_by_source(monkeypatch)
     scores, grades = tmp_path / "scores.csv", tmp_path / "grades.csv"
     assert main(["grade", str(tmp_path / "sub"), "--out", str(grades), "--scores", str(scores)]) == 0
     assert capsys.readouterr().out.endswith(f"scores per week written to {scores}\n")
@@ -140,9 +153,10 @@ def test_scores_to_stdout_are_the_csv_alone_there_and_not_a_file_named_dash(tmp_
     """Before: `--scores -` wrote a file named `-` in the working folder and said 'written to -'."""
     write(tmp_path / "sub", "00_welcome.ipynb", "from toolkit.exercises import check\n" + SWITCH)
     monkeypatch.chdir(tmp_path)
+    graded_by_source(monkeypatch)
     assert main(["grade", "sub", "--out", "grades.csv", "--scores", "-"]) == 0
     out, err = capsys.readouterr()
-    assert out == "learner,w0,total,graded\r\n00_welcome.ipynb,1,1,1\r\n"
+    assert out == "learner,w0,total,graded\r\nsub,1,1,1\r\n"  # one learner's folder: its name
     assert err.endswith("1 row written to grades.csv\nscores per week written to stdout\n")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["grades.csv", "sub"]
 
@@ -203,3 +217,30 @@ def test_a_class_is_listed_in_the_order_a_person_reads_its_names(tmp_path):
     assert [p.parent.name for p in find_notebooks([tmp_path])] == want
     rows = [Row(f"sub/{name}/hw.ipynb", W6[0], True, "passed") for name in names]
     assert [line[0] for line in week_scores(rows)[1:]] == want
+
+
+def test_one_learners_folder_of_the_courses_notebooks_is_that_learner():
+    """Before: `toolkit grade submissions/alice --scores s.csv` (her folder alone) named each of her notebooks a
+    learner ('00_welcome.ipynb', '06_week6_round_trip_loop.ipynb'): the first folder below the shared one is none.
+    Now notebooks all in one folder under the course's own names (one each, so no two learners' files) are that
+    folder's learner; a flat folder of learners' files (`alice.ipynb`, a copy beside the original) is as before."""
+    hers = ["s/alice/06_week6_round_trip_loop.ipynb", "s/alice/02_Week2_Reliable_Calls.ipynb"]
+    assert set(learners(hers).values()) == {"alice"}
+    assert learners(hers[:1]) == {hers[0]: "alice"}
+    flat = ["hw/alice.ipynb", "hw/06_week6_round_trip_loop.ipynb"]
+    assert learners(flat) == {flat[0]: "alice.ipynb", flat[1]: "06_week6_round_trip_loop.ipynb"}
+    copies = ["hw/06_week6_round_trip_loop.ipynb", "hw/Copy of 06_week6_round_trip_loop.ipynb"]
+    colab = ["s/alice/Copy of 06_week6_round_trip_loop.ipynb", "s/alice/02_week2_reliable_calls (1).ipynb"]
+    assert set(learners(colab).values()) == {"alice"}  # copies, one a week: hers
+    assert course_copy_week("06_week6_round_trip_loop - Copy (2).ipynb") == 6
+    assert course_copy_week("alice-06_week6_round_trip_loop.ipynb") is None
+    dump = ["hw/06_week6_round_trip_loop.ipynb", "hw/06_week6_round_trip_loop (1).ipynb"]  # everyone's, one folder
+    assert sorted(learners(dump).values()) == sorted(name.removeprefix("hw/") for name in dump)
+    cased = ["hw/06_week6_round_trip_loop.ipynb", "hw/06_Week6_Round_Trip_Loop.ipynb"]  # two files on Linux
+    assert sorted(learners(cased).values()) == sorted(name.removeprefix("hw/") for name in cased)
+    assert sorted(learners(copies).values()) == [
+        "06_week6_round_trip_loop.ipynb",
+        "Copy of 06_week6_round_trip_loop.ipynb",
+    ]
+    rows = [Row(hers[0], W6[0], True, ""), Row(hers[1], W2[0], True, "")]
+    assert week_scores(rows)[1:] == [["alice", 1, 1, 2, 2]]

@@ -1,4 +1,4 @@
-"""`python -m toolkit grade NOTEBOOK_OR_FOLDER… [--out grades.csv] [--scores scores.csv] [--timeout S] [--memory SIZE]`.
+"""`python -m toolkit grade NOTEBOOK_OR_FOLDER… [--out grades.csv] [--scores scores.csv] [--update] [--timeout S] [--memory SIZE]`.
 
 Runs each notebook in a fresh kernel, offline (the LLM_* variables are removed), with a time
 limit per cell (`--timeout`) and one for the whole notebook that follows from it (that limit for each code cell,
@@ -20,7 +20,9 @@ next run overwrites it). See
 alone on stdout, as the rows come, and the summary on stderr. `--scores FILE` writes, when the run ends,
 one line per learner: `learner`, the exercises passed in each week graded (`w0` … `w10`), `total` and how many
 were `graded` (`toolkit.exercises.grade.week_scores`). `--memory SIZE` (`2G`, `512M`) is the memory each process of
-a submission may take (`toolkit.exercises.grade.MEMORY_LIMIT_BYTES` when not given).
+a submission may take (`toolkit.exercises.grade.MEMORY_LIMIT_BYTES` when not given). `--update` merges the rows
+graded into the `--out` an earlier run wrote (`toolkit.exercises.regrade`: one learner regraded; a stop merges
+those of the notebooks graded before it), and `--scores` then counts every row of it.
 
 Leaves out: uploading grades anywhere (the CSV is the interface).
 """
@@ -52,12 +54,11 @@ EXIT_STATUS = (
 
 EXAMPLES = (
     "python -m toolkit grade submissions/ --out grades.csv --scores scores.csv (a class); python -m toolkit grade "
-    "submissions/alice "
-    "--out alice.csv (one learner again, the class's CSV kept: the notebook column names her notebooks as the "
-    "class's run did, so her rows there can be replaced by these)"
+    "submissions/alice --out grades.csv --update --scores scores.csv (one learner again: her rows in the class's "
+    "CSV replaced, every other row kept, the scores counted over the whole class)"
 )
-"""What `--help` shows before the exit status: a class graded, and one learner regraded without replacing the
-class's CSV (an `--out` is written whole, so `--out grades.csv` there would keep her rows alone)."""
+"""What `--help` shows before the exit status: a class graded, and one learner regraded into the class's CSV
+(without `--update` an `--out` is written whole: `--out grades.csv` there would keep her rows alone)."""
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -77,8 +78,17 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="also write one line per learner to this CSV, columns learner, one per week graded (w0 … w10: "
         "exercises passed that week), "
         "total (passed in all), graded (exercises graded); a learner is the first folder below the one the notebooks "
-        "share (or, where its subfolders hand in the same exercise twice, each subfolder: class-a/alice), and an "
+        "share (or, where its subfolders hand in the same exercise twice, each subfolder: class-a/alice; notebooks all in one "
+        "folder under the course's names, or a copy's, one a week, are that folder's learner: alice), and an "
         "exercise counts once per learner; written when the run ends, not after a stop",
+    )
+    parser.add_argument(
+        "--update",
+        action="store_true",
+        help="merge into the grades CSV (--out) an earlier run wrote, instead of replacing it: the rows of the "
+        "notebooks graded now, and of any in a folder graded now, are replaced where they stood; every other row is "
+        "kept as it was (regrade one learner: grade submissions/alice --update); --scores then counts every row of "
+        "the CSV; after a stop (Ctrl-C) it holds the rows of the notebooks graded before it",
     )
     parser.add_argument(
         "--timeout",
@@ -134,7 +144,14 @@ def run(args: argparse.Namespace) -> int:
     import sys
 
     from toolkit.errors import ConfigurationError
-    from toolkit.exercises.grade import find_notebooks, grade_into_csv, partial_path, summary, write_scores
+    from toolkit.exercises.grade import (
+        find_notebooks,
+        grade_each,
+        grade_into_csv,
+        partial_path,
+        summary,
+        write_scores,
+    )
 
     _check_paths(args.paths, args.out)
     to_stdout = is_stdout(args.out)  # the CSV alone on stdout; the summary and the count on stderr
@@ -161,21 +178,34 @@ def run(args: argparse.Namespace) -> int:
             f"grade --out {args.out}: the CSV is written first to {partial}, one of the files to grade, and "
             "would overwrite it; give another file, e.g. --out grades.csv"
         )
+    kept = _kept_rows(args) if args.update else None
     rows: list[Row] = []
+    graded: list[Path] = []  # under --update: the notebooks whose rows are in `rows`
     try:
         with signals_stop(), memory_limit(args.memory):
-            grade_into_csv(notebooks, sys.stdout if to_stdout else args.out, args.timeout, rows)
+            if kept is None:
+                grade_into_csv(notebooks, sys.stdout if to_stdout else args.out, args.timeout, rows)
+            else:
+                for path, done in zip(notebooks, grade_each(notebooks, args.timeout)):
+                    rows += done
+                    graded.append(path)
     except (KeyboardInterrupt, Terminated) as stop:
         how, status = (stop.name, 128 + stop.number) if isinstance(stop, Terminated) else ("Ctrl-C", 130)
+        _stopped_update(kept, rows, graded, args)
         _say_stopped(f" ({how})", rows, len(notebooks), where, say)
         return status
     except ConfigurationError:  # a submission changed the install or one still to grade: the rows before it kept
+        _stopped_update(kept, rows, graded, args)
         _say_stopped("", rows, len(notebooks), where, say)
         raise  # its error line next, exit status 2 (`toolkit.cli.main`)
     print(summary(rows), file=say)
-    print(f"\n{_rows(rows)} written to {where}", file=say)
+    every = rows
+    if kept is None:
+        print(f"\n{_rows(rows)} written to {where}", file=say)
+    else:
+        every = _write_update(kept, rows, graded, args, say)
     if args.scores is not None:
-        write_scores(rows, sys.stdout if scores_to_stdout else args.scores)
+        write_scores(every, sys.stdout if scores_to_stdout else args.scores)
         print(f"scores per week written to {'stdout' if scores_to_stdout else args.scores}", file=say)
     return 0
 
@@ -206,6 +236,47 @@ def _say_stopped(how: str, rows: list[Row], notebooks: int, where: str, say: Tex
         f"{'its' if done == 1 else 'their'} {_rows(rows)} {'is' if len(rows) == 1 else 'are'} in {where}",
         file=sys.stderr,
     )
+
+
+def _stopped_update(
+    kept: list[list[str]] | None, rows: list[Row], graded: list[Path], args: argparse.Namespace
+) -> None:
+    """Under `--update`, the rows of the notebooks graded before a stop merged into the CSV (those of the notebooks
+    not reached, and of a renamed one in a folder not finished, kept as they were), as a stop without `--update`
+    keeps them; a second Ctrl-C while it is written leaves the CSV as it was (`regrade.write_grades`)."""
+    from toolkit.exercises.regrade import merged, write_grades
+
+    if kept is not None:
+        write_grades(merged(kept, rows, graded, []), Path(args.out))
+
+
+def _kept_rows(args: argparse.Namespace) -> list[list[str]]:
+    """The rows of the CSV `--update` merges into (`regrade.read_grades`), read before anything is graded;
+    `ConfigurationError` when the CSV goes to standard output (there is none to read)."""
+    from toolkit.errors import ConfigurationError
+    from toolkit.exercises.regrade import read_grades
+
+    if is_stdout(args.out):
+        raise ConfigurationError(
+            f"grade --update --out {args.out}: the CSV to update is standard output, which holds no earlier rows; "
+            "give the grades CSV to merge into, e.g. --out grades.csv"
+        )
+    return read_grades(Path(args.out))
+
+
+def _write_update(
+    kept: list[list[str]], rows: list[Row], notebooks: list[Path], args: argparse.Namespace, say: TextIO
+) -> list[Row]:
+    """The CSV of `--update` written (`regrade.merged`: the rows of `notebooks`, all graded, and of any notebook in a
+    folder graded), said, and its rows returned (for the scores)."""
+    from toolkit.exercises.regrade import as_rows, merged, write_grades
+
+    folders = [path for path in args.paths if path.is_dir()]
+    table = merged(kept, rows, notebooks, folders)
+    write_grades(table, Path(args.out))
+    others = len(table) - len(rows)
+    print(f"\n{_rows(rows)} written to {args.out}, with {_rows(range(others))} of other notebooks kept", file=say)
+    return as_rows(table)
 
 
 def _check_scores(scores: Path, out: Path, notebooks: list[Path]) -> None:

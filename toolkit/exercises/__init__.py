@@ -11,7 +11,7 @@ check runs once code in the kernel has changed it), `seal` (the records `toolkit
 in its run), `notebook` (the Exercises section of each
 notebook, solutions filled in), `notebook_file` (a notebook file read, cleaned, written and run), `environment`
 (what a submission's kernel may see), `clock` (the seconds a learner's code had, for the time limits), `grade`
-(run submissions, one CSV row per exercise) and `worker`
+(run submissions, one CSV row per exercise), `regrade` (one learner regraded into the class's CSV) and `worker`
 (one submission, run in a process of its own).
 
 Leaves out: a learner's progress across sessions.

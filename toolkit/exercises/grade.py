@@ -92,7 +92,7 @@ import sys
 import tempfile
 import warnings
 import zipfile
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -104,7 +104,7 @@ import toolkit
 from toolkit.course.spreadsheet import as_text, csv_encoding
 from toolkit.errors import ConfigurationError
 from toolkit.exercises import clock, seal
-from toolkit.exercises.catalog import week_of_notebook
+from toolkit.exercises.catalog import NOTEBOOKS, week_of_notebook
 from toolkit.exercises.core import CHECK_LIMIT_S, LIMIT_VARIABLE, MIME, NOT_ATTEMPTED, all_exercises, parse_record
 from toolkit.exercises.environment import site_folders, submission_environment, toolkit_folder
 from toolkit.exercises.notebook import LAST_TAG, TIMED_OUT, cell_tags, exercise_id
@@ -1297,10 +1297,14 @@ def learners(notebooks: Iterable[str], rows: Iterable[Row] = ()) -> dict[str, st
     `submissions/alice/06_….ipynb` beside `submissions/bob/…`); a notebook in that folder itself is a learner of its
     own (its file name). A folder whose subfolders hand in the same exercise (in `rows`) from two of them is no one
     learner but a class (`class-a/alice/…` beside `class-a/bob/…`): each subfolder is one, named by its path
-    (`class-a/alice`) — a learner's own subfolders (one per week) hand in each exercise from one of them."""
+    (`class-a/alice`) — a learner's own subfolders (one per week) hand in each exercise from one of them. Notebooks
+    all in one folder under the course's own names (`one_learners_folder`: `toolkit grade submissions/alice`) are
+    that folder's learner (`alice`)."""
     parts = {n: Path(os.path.abspath(n)).parts for n in notebooks}
     folders = [p[:-1] for p in parts.values()]
     shared = len(os.path.commonprefix(folders)) if folders else 0
+    if one_learners_folder(parts.values(), shared):
+        return {n: parts[n][shared - 1] for n in parts}
     done: dict[str, set[str]] = {}
     for r in rows:
         if r.exercise != NOTEBOOK_ROW:
@@ -1308,6 +1312,28 @@ def learners(notebooks: Iterable[str], rows: Iterable[Row] = ()) -> dict[str, st
     who: dict[str, str] = {}
     _assign(list(parts), parts, shared, "", done, who)
     return who
+
+
+def one_learners_folder(parts: Collection[tuple[str, ...]], shared: int) -> bool:
+    """Whether the notebooks (their paths' `parts`) are all in the folder of the first `shared` parts, each under a
+    course notebook's own name or a copy's (`course_copy_week`: `Copy of 06_….ipynb`, as Colab downloads it), one a
+    week: one learner's folder graded alone. A folder of learners' files names them (`alice.ipynb`,
+    `alice-06_….ipynb`), or holds one week's notebook more than once (`06_….ipynb` beside `06_… (1).ipynb`, as a
+    download of everyone's file into one folder does; `06_X` beside `06_x` on Linux): each is a learner of its own."""
+    weeks = [course_copy_week(p[-1]) for p in parts if len(p) == shared + 1]
+    return 0 < shared and 0 < len(weeks) == len(parts) and None not in weeks and len(set(weeks)) == len(weeks)
+
+
+COPY_MARKS = re.compile(r"^(?:copy of )+|(?:-copy\d*|\s*\(\d+\)| - copy(?: \(\d+\))?)(?=\.ipynb$)")
+"""What Colab (`Copy of `), Jupyter (`-Copy1`), a browser's download (` (1)`) and Windows (` - Copy`) add to a file
+name when they copy it."""
+
+
+def course_copy_week(name: str) -> int | None:
+    """The week of a file named as a course notebook (`06_week6_round_trip_loop.ipynb`, any letter case) or as a copy
+    of one (`COPY_MARKS`), else None (`alice-06_….ipynb` names a learner: None)."""
+    plain = COPY_MARKS.sub("", name.lower())
+    return next((week for week, notebook in NOTEBOOKS.items() if notebook == plain), None)
 
 
 def _assign(

@@ -1,0 +1,155 @@
+"""`toolkit grade … --update`: one learner regraded into the class's grades CSV, every other row kept as it was."""
+
+import csv
+import io
+from pathlib import Path
+
+import pytest
+
+from toolkit.cli.main import main
+from toolkit.errors import ConfigurationError
+from toolkit.exercises import grade
+from toolkit.exercises.grade import HEADER, Row, write_csv
+from toolkit.exercises.regrade import as_rows, merged, read_grades, write_grades
+
+W6 = "06_week6_round_trip_loop.ipynb"
+CLASS = [
+    Row(f"sub/alice/{W6}", "w6.a", False, "failed: old"),
+    Row("sub/alice/old name.ipynb", "w6.a", False, "failed"),
+    Row(f"sub/bob/{W6}", "w6.a", True, "passed"),
+    Row("=sum(1).ipynb", "w6.a", True, "passed"),
+]
+
+
+def table(path: Path) -> list[list[str]]:
+    return list(csv.reader(io.StringIO(path.read_text(encoding="utf-8-sig"))))
+
+
+def test_the_learners_rows_replace_hers_where_they_stood_and_the_rest_is_kept(tmp_path, monkeypatch):
+    write_csv(CLASS, tmp_path / "grades.csv")
+    kept = read_grades(tmp_path / "grades.csv")
+    new = [Row(f"sub/alice/{W6}", "w6.a", True, "passed")]
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "sub" / "alice").mkdir(parents=True)
+    # her folder graded again: her renamed notebook's rows go too; the same file named absolutely is hers
+    for graded in ([Path(f"sub/alice/{W6}")], [tmp_path / "sub" / "alice" / W6]):
+        new = [Row(str(graded[0]), "w6.a", True, "passed")]  # named as the CSV names it, however it was given
+        assert merged(kept, new, graded, [Path("sub/alice")]) == [
+            [f"sub/alice/{W6}", "w6.a", "1", "passed"],
+            [f"sub/bob/{W6}", "w6.a", "1", "passed"],
+            ["'=sum(1).ipynb", "w6.a", "1", "passed"],  # kept as its text was
+        ]
+    # a learner graded for the first time comes in the class's order of names (after bob, before a zed);
+    # a notebook named like a formula is matched as written
+    carol = [Row("sub/carol/x.ipynb", "w6.a", False, "failed")]
+    got = merged([*kept[:3], ["sub/zed/x.ipynb", "w6.a", "1", ""]], carol, [Path("sub/carol/x.ipynb")], [])
+    assert [line[0] for line in got][2:] == [f"sub/bob/{W6}", "sub/carol/x.ipynb", "sub/zed/x.ipynb"]
+    assert merged([], carol, [], [])[-1] == ["sub/carol/x.ipynb", "w6.a", "0", "failed"]
+    absolute = [Row(str(tmp_path / "sub/carol/x.ipynb"), "w6.a", False, "failed")]  # given by its absolute path
+    got = merged([*kept[:3], ["sub/zed/x.ipynb", "w6.a", "1", ""]], absolute, [tmp_path / "sub/carol/x.ipynb"], [])
+    assert [line[0] for line in got][2:] == [f"sub/bob/{W6}", str(tmp_path / "sub/carol/x.ipynb"), "sub/zed/x.ipynb"]
+    assert len(merged(kept, [], [Path("=sum(1).ipynb")], [])) == 3
+    # "sub/alice2" is not inside "sub/alice"
+    assert merged([["sub/alice2/x.ipynb", "w6.a", "1", ""]], [], [], [Path("sub/alice")]) == [
+        ["sub/alice2/x.ipynb", "w6.a", "1", ""]
+    ]
+    assert as_rows([["a.ipynb", "w6.a", "1"], []]) == [Row("a.ipynb", "w6.a", True, "")]
+
+
+@pytest.mark.parametrize(
+    ("content", "why"),
+    [
+        (None, "there is no such file"),
+        (b"learner,w6,total,graded\r\n", "its first line is not notebook,exercise,passed,feedback"),
+        (
+            b"notebook,exercise,passed,feedback\r\n\xd6\xd0,w6.a,1,\r\n",
+            "it is not UTF-8 text (saved again in another encoding?)",
+        ),
+    ],
+)
+def test_a_csv_to_update_that_grade_did_not_write_is_refused_before_grading(tmp_path, content, why):
+    out = tmp_path / "grades.csv"
+    if content is not None:
+        out.write_bytes(content)
+    with pytest.raises(ConfigurationError) as raised:
+        read_grades(out)
+    assert str(raised.value) == (
+        f"grade --update {out}: {why}; --update merges the rows graded now into the CSV an earlier `toolkit grade` "
+        "wrote — grade the class without --update first, or give that CSV with --out"
+    )
+
+
+def test_grade_update_merges_and_scores_the_whole_class(tmp_path, monkeypatch, capsys):
+    """Before: there was no way to regrade one learner into the class's CSV (`--out grades.csv` kept her rows alone),
+    and `--scores` of her folder named each notebook a learner. `--update` replaces her rows in place and scores
+    every row of the CSV."""
+    monkeypatch.chdir(tmp_path)
+    for who in ("alice", "bob"):
+        (tmp_path / "sub" / who).mkdir(parents=True)
+        (tmp_path / "sub" / who / W6).write_text("{}")
+    write_csv(CLASS[:1] + CLASS[2:3], tmp_path / "grades.csv")
+    monkeypatch.setattr(grade, "grade_notebook", lambda path, seconds: [Row(str(path), "w6.a", True, "passed")])
+    assert main(["grade", "sub/alice", "--update", "--scores", "scores.csv"]) == 0
+    assert table(tmp_path / "grades.csv") == [
+        HEADER,
+        [f"sub/alice/{W6}", "w6.a", "1", "passed"],
+        [f"sub/bob/{W6}", "w6.a", "1", "passed"],
+    ]
+    assert table(tmp_path / "scores.csv") == [
+        ["learner", "w6", "total", "graded"],
+        ["alice", "1", "1", "1"],
+        ["bob", "1", "1", "1"],
+    ]
+    assert "1 row written to grades.csv, with 1 row of other notebooks kept\n" in capsys.readouterr().out
+
+    # Ctrl-C after alice: her new rows merged, bob's (not reached) kept as they were, as a stop without --update
+    write_csv(CLASS[:1] + CLASS[2:3], tmp_path / "grades.csv")
+
+    def stopped(path, seconds):
+        if "bob" in str(path):
+            raise KeyboardInterrupt
+        return [Row(str(path), "w6.a", True, "passed again")]
+
+    monkeypatch.setattr(grade, "grade_notebook", stopped)
+    assert main(["grade", "sub", "--update"]) == 130
+    assert capsys.readouterr().err.endswith("stopped (Ctrl-C) after 1 of 2 notebooks: its 1 row is in grades.csv\n")
+    assert table(tmp_path / "grades.csv")[1:] == [
+        [f"sub/alice/{W6}", "w6.a", "1", "passed again"],
+        [f"sub/bob/{W6}", "w6.a", "1", "passed"],
+    ]
+    assert main(["grade", "sub/alice", "--update", "--out", "-"]) == 2
+    assert capsys.readouterr().err == (
+        "error: grade --update --out -: the CSV to update is standard output, which holds no earlier rows; give the "
+        "grades CSV to merge into, e.g. --out grades.csv\n"
+    )
+
+
+def test_a_csv_with_a_field_over_the_csv_modules_limit_is_read_whole(tmp_path):
+    """A learner's cell tagged `exercise:` and 200,000 characters gives a row whose exercise is that long (grade
+    writes it): reading the class's CSV back stopped at csv's 128 KiB field limit, so no learner could be regraded
+    into it. It is read whole, and the limit is as it was after."""
+    long_id = "w6." + "x" * 200_000
+    write_csv([Row("sub/a.ipynb", long_id, False, "not run")], tmp_path / "grades.csv")
+    limit = csv.field_size_limit()
+    assert read_grades(tmp_path / "grades.csv") == [["sub/a.ipynb", long_id, "0", "not run"]]
+    assert csv.field_size_limit() == limit
+
+
+class Interrupting:
+    """A cell whose text Ctrl-C stops half-way through the write."""
+
+    def __str__(self) -> str:
+        raise KeyboardInterrupt
+
+
+def test_a_stop_while_the_merged_csv_is_written_leaves_the_class_csv_as_it_was(tmp_path):
+    """A second Ctrl-C while `--update` wrote the merged CSV would have replaced the class's CSV with the rows
+    written so far (`grade`'s own CSV keeps them on a stop); the merged CSV replaces it only once written whole."""
+    write_csv(CLASS, tmp_path / "grades.csv")
+    before = (tmp_path / "grades.csv").read_bytes()
+    with pytest.raises(KeyboardInterrupt):
+        write_grades([["a.ipynb", "w6.a", "1", ""], ["b.ipynb", "w6.a", Interrupting(), ""]], tmp_path / "grades.csv")
+    assert (tmp_path / "grades.csv").read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["grades.csv"]
+    write_grades([["a.ipynb", "w6.a", "1", ""]], tmp_path / "grades.csv")
+    assert table(tmp_path / "grades.csv") == [HEADER, ["a.ipynb", "w6.a", "1", ""]]

@@ -1,0 +1,142 @@
+"""One learner regraded into the class's grades CSV (`toolkit grade submissions/alice --update`).
+
+The class's `grades.csv` is read as it is (`read_grades`: the header `grade` writes, UTF-8 after a byte-order mark),
+and the rows of the notebooks graded again — and of any notebook in a folder graded again, one she has renamed or
+removed since — are replaced by the new ones, where the first of them stood (the class's order kept); a learner
+graded for the first time is added in the class's order of names (`merged`). Every other row is kept as its text
+was. A notebook is named by its path as the class's run gave it (`submissions/alice/06_….ipynb`) or by the same file
+from another working folder (an absolute path): both name one file, and the CSV keeps its name for it. The merged
+CSV replaces the class's only once written whole (`write_grades`).
+
+Leaves out: grading (`toolkit.exercises.grade`), and telling apart two notebooks of the class whose rows name them
+as a different working folder did (the class's run from `~`, the learner's from `~/sub`): run both from one folder.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+from toolkit.course.spreadsheet import CSV_ENCODING, as_text
+from toolkit.errors import ConfigurationError
+from toolkit.exercises.grade import HEADER, Row, _csv_file, _open_partial, partial_path, path_order, path_text
+from toolkit.files import keep_mode
+
+NOT_A_GRADES_CSV = (
+    "grade --update {out}: {why}; --update merges the rows graded now into the CSV an earlier `toolkit grade` "
+    "wrote — grade the class without --update first, or give that CSV with --out"
+)
+"""The teacher's error when the CSV to update is missing or is not one `grade` wrote (nothing is graded)."""
+
+
+def read_grades(out: Path) -> list[list[str]]:
+    """The rows of the grades CSV `out` as their text (the header left out); `NOT_A_GRADES_CSV` when there is no
+    such file, it is not UTF-8 (saved again by a spreadsheet in another encoding) or its first line is not `HEADER`."""
+    limit = csv.field_size_limit(2**31 - 1)  # a learner's cell tag of any length is a field grade wrote (a C long)
+    try:
+        with open(out, encoding=CSV_ENCODING, newline="") as f:
+            table = list(csv.reader(f))
+    except FileNotFoundError:
+        raise ConfigurationError(NOT_A_GRADES_CSV.format(out=out, why="there is no such file")) from None
+    except UnicodeDecodeError:
+        why = "it is not UTF-8 text (saved again in another encoding?)"
+        raise ConfigurationError(NOT_A_GRADES_CSV.format(out=out, why=why)) from None
+    except (OSError, csv.Error) as exc:
+        why = f"it cannot be read ({type(exc).__name__}: {exc})"
+        raise ConfigurationError(NOT_A_GRADES_CSV.format(out=out, why=why)) from None
+    finally:
+        csv.field_size_limit(limit)
+    if not table or table[0] != HEADER:
+        why = f"its first line is not {','.join(HEADER)}"
+        raise ConfigurationError(NOT_A_GRADES_CSV.format(out=out, why=why))
+    return table[1:]
+
+
+def _key(text: str) -> str:
+    return os.path.normcase(os.path.abspath(text))
+
+
+def is_regraded(notebook: str, graded: Sequence[Path], folders: Sequence[Path]) -> bool:
+    """Whether a row of the CSV (its `notebook` text) is one the run replaces: a notebook graded now, or one inside
+    a folder graded now."""
+    key = _key(notebook)
+    if any(key in (_key(path_text(p)), _key(as_text(path_text(p)))) for p in graded):
+        return True
+    return any(key.startswith(os.path.join(_key(path_text(f)), "")) for f in folders)
+
+
+def merged(
+    kept: list[list[str]], rows: Sequence[Row], graded: Sequence[Path], folders: Sequence[Path]
+) -> list[list[str]]:
+    """The CSV's rows (`kept`, as read) with those `is_regraded` replaced by `rows` (as `grade` writes them), put where
+    the first replaced row stood; when none was (a learner graded for the first time), before the first row whose
+    notebook comes after hers in the class's order (`grade.path_order`: carol between bob and dave, her path relative
+    or absolute). A notebook the CSV names already keeps its name there
+    (`sub/alice/…` regraded as `/home/t/sub/alice/…`: one file, one name in the CSV)."""
+    named = {_key(line[0]): line[0] for line in kept if line}
+    new = [[_named(r.notebook, named), as_text(r.exercise), str(int(r.passed)), as_text(r.feedback)] for r in rows]
+    out: list[list[str]] = []
+    placed = False
+    for line in kept:
+        if line and is_regraded(line[0], graded, folders):
+            if not placed:
+                out += new
+                placed = True
+            continue
+        out.append(line)
+    if placed or not new:
+        return out
+    first = _order(new[0][0])
+    at = next((i for i, line in enumerate(out) if line and _order(line[0]) > first), len(out))
+    return out[:at] + new + out[at:]
+
+
+def _order(notebook: str) -> tuple[object, ...]:
+    """Where a notebook comes in the class's order, however its path is written (relative or absolute)."""
+    return path_order(Path(os.path.abspath(notebook)))
+
+
+def _named(notebook: str, named: dict[str, str]) -> str:
+    written = as_text(notebook)
+    return named.get(_key(written), named.get(_key(notebook), written))
+
+
+def as_rows(table: list[list[str]]) -> list[Row]:
+    """The rows of the merged CSV as `Row`s (for the scores); a line cut short by hand is read as far as it goes."""
+    rows = []
+    for line in table:
+        if line:
+            notebook, exercise, passed, feedback = (line + ["", "", ""])[:4]
+            rows.append(Row(notebook, exercise, passed == "1", feedback))
+    return rows
+
+
+def write_grades(table: list[list[str]], out: Path) -> Path:
+    """`table` as the grades CSV `out` (the header first), written whole to its partial file and then put in its
+    place: anything that stops the write half-way (Ctrl-C, SIGTERM, a full disk) leaves `out` as it was — the class's
+    rows are never replaced by part of them. Where no file can be put next to `out` (or it is no regular file), it is
+    written in place (`grade._csv_file`)."""
+    target = Path(os.path.realpath(out))
+    partial = _open_partial(partial_path(target)) if target.is_file() else None
+    if partial is None:
+        with _csv_file(out) as (writer, _):
+            writer.writerows(table)
+        return out
+    try:
+        with partial as f:
+            writer = csv.writer(f)
+            writer.writerow(HEADER)
+            writer.writerows(table)
+            f.flush()
+            os.fsync(f.fileno())
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(partial.name)
+        raise
+    with contextlib.suppress(OSError):  # the permissions of the file replaced (a teacher's 0600 grades stay private)
+        keep_mode(target, Path(partial.name))
+    os.replace(partial.name, target)
+    return out

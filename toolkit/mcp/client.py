@@ -32,7 +32,8 @@ opened), and by a call answered with -32602, MCP's error for an unknown tool (a 
 removed a tool without saying so: the model was offered it, and not its replacement, turn after
 turn). What the server logs (`notifications/message`) goes to the `toolkit.mcp.server_logs`
 logger, each line naming this client's server (`toolkit.mcp.server_logs`); a 2026-07-28 server
-is asked for messages of `log_level` and above ("info"; None asks for none). Errors::
+is asked for messages of `log_level` and above ("info"; None asks for none), and a storm of them is
+written in part (`MAX_LOG_LINES` a second, `logs_left_out` counts the rest). Errors::
 
     McpError                  the server answered with an error, or broke the protocol
     ├── McpConnectionError    it cannot be reached, or went away (before the request was sent)
@@ -178,7 +179,7 @@ from toolkit.mcp.http import SESSION_ENDED, http_transport, unreadable_answer
 from toolkit.mcp.ids import ids_checked
 from toolkit.mcp.outputs import guard
 from toolkit.mcp.schema import json_type
-from toolkit.mcp.server_logs import LEVELS, forward, one_line
+from toolkit.mcp.server_logs import LEVELS, LogFlood, forward, one_line
 from toolkit.tools.decorator import a_or_an
 from toolkit.tools.redact import (
     drop_tracebacks_plainly,
@@ -335,6 +336,8 @@ class McpClient:
         self.request_timeout = request_timeout
         """Default deadline of one request (listing tools, or a call without its own)."""
         self._tools: list[McpTool] | None = None
+        self._log_flood = LogFlood()
+        """The server's budget of log lines (`toolkit.mcp.server_logs`): a storm of messages is not written whole."""
         self._tools_changed = 0
         """How many times the server said its tools changed: a listing that one overtook is not cached."""
         self.unreadable: dict[str, str] = {}
@@ -492,6 +495,11 @@ class McpClient:
             f"it did not exit within the MCP SDK's {grace:g} s grace, so it was sent SIGTERM (and SIGKILL{later}, "
             "if still running); a server should exit when its stdin closes"
         )
+
+    @property
+    def logs_left_out(self) -> int:
+        """How many of the server's log messages were not written: it sent more than `MAX_LOG_LINES` a second."""
+        return self._log_flood.left_out
 
     @property
     def gone(self) -> str:
@@ -662,7 +670,7 @@ class McpClient:
 
     async def _on_log(self, params: LoggingMessageNotificationParams) -> None:
         """The SDK's logging callback: the server's log message on `toolkit.mcp.server_logs`, naming this server."""
-        forward(self.name, params.level, params.logger, params.data, self._quoted)
+        forward(self.name, params.level, params.logger, params.data, self._quoted, flood=self._log_flood)
 
     async def _on_message(self, message: Any) -> None:
         """The SDK's message handler. A message the server sent that cannot be read fails every

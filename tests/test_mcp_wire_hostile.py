@@ -97,3 +97,50 @@ def test_a_flood_of_notifications_the_sdk_cannot_read_logs_a_few_lines_not_one_t
             False,
         ),
     ]
+
+
+def _as_a_line(data):
+    """What the SDK's stdio reader passes on for a line of `data` (JSON) that is no JSON-RPC message: its error."""
+    import json
+
+    import mcp_types as types
+    from pydantic import ValidationError
+
+    try:
+        types.jsonrpc_message_adapter.validate_json(json.dumps(data), by_name=False)
+    except ValidationError as exc:
+        return exc
+    raise AssertionError(f"{data!r} was read")
+
+
+BATCH_ANSWER = (
+    "Tool 't' failed: MCP server 'hand' broke the protocol: it sent a batch (a JSON array of 2 messages, answers "
+    "among them), which MCP has not had since its 2025-06-18 version: none of them was read; a server sends each "
+    "message on its own"
+)
+
+
+@pytest.mark.parametrize("batched", ["the answer", "log messages alone"])
+def test_a_batch_is_not_read_and_one_holding_the_answer_fails_the_call_at_once(batched, caplog):
+    """A server sending a batch (MCP dropped them in 2025-06-18): the SDK reads no message of it. One that
+    held the call's answer was taken for a stray line that answers nothing, and the call waited out its
+    whole deadline (30 s by default) for an answer that had come; it now fails at once, saying so. A batch of
+    notifications alone answers nothing: the call goes on and its answer is read."""
+    from test_mcp_unusual import _by_hand
+
+    async def on_call(rid, send, answers):
+        log = {"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "hi"}}
+        answer = {"jsonrpc": "2.0", "id": rid, "result": {"content": [{"type": "text", "text": "in a batch"}]}}
+        await send(_as_a_line([log, answer] if batched == "the answer" else [log, log]))
+        if batched != "the answer":
+            await send({"id": rid, "result": {"content": [{"type": "text", "text": "after it"}]}})
+
+    with McpClient(_by_hand(on_call), name="hand") as client:
+        (tool,) = McpToolProvider([client], timeout=5).provide()  # waited out, the error says "no answer within 5 s"
+        got = tool.execute(ToolCall(id="1", name="t", arguments="{}"))
+        later = tool.execute(ToolCall(id="2", name="t", arguments="{}"))
+    if batched == "the answer":
+        assert (got.is_error, got.content) == (True, BATCH_ANSWER)
+        assert later.content == BATCH_ANSWER  # the server goes on sending batches: each call says so at once
+    else:
+        assert (got.is_error, got.content, later.content) == (False, "after it", "after it")

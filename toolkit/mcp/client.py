@@ -79,7 +79,9 @@ A JSON-RPC message from the server that is malformed (a reply with `"result": nu
 every request then waiting for an answer at once, as an `McpError` saying what was wrong:
 which request it answered cannot be known, and waiting would only turn it into a timeout; one
 that comes while connecting (an `initialize` answered with `"result": [1, 2, 3]`) fails the
-connection at once, as an `McpConnectionError` saying so. So does an answer whose id no request
+connection at once, as an `McpConnectionError` saying so. So does a batch (a JSON array, which MCP
+has not had since 2025-06-18 and the SDK does not read) holding an answer; one of notifications alone
+answers nothing, as a stray line does (below). So does an answer whose id no request
 waits for (one answered already, one never sent, `null`: `toolkit.mcp.ids`), which the SDK
 drops, leaving the request it was meant for to wait out its deadline. A line that is not JSON at all (a
 stray `print` on a stdio server's stdout), or JSON that answers no request (no object, or one
@@ -682,6 +684,13 @@ class McpClient:
             self._tools = None
             return
         if not isinstance(message, ValidationError):
+            return
+        if (batch := _batch(message)) is not None:
+            what = _batch_words(batch)
+            if _answers_in(batch):
+                self._broke_protocol(what)  # an answer among them: the request it answers would wait in vain
+            else:
+                self._stray = what
             return
         if _stray_line(message) is not None or _stray_json(message) is not None:
             # a stray print (or JSON log record) answers nothing: the real answer may follow
@@ -1319,6 +1328,26 @@ def _stray_json(exc: ValidationError) -> str | None:
             whole = error.get("input")  # the whole message: the union's branch refused it whole
             return None if isinstance(whole, dict) and "id" in whole else json.dumps(whole, ensure_ascii=False)
     return None
+
+
+def _batch(exc: ValidationError) -> list[Any] | None:
+    """The messages of a batch (a JSON array), when the SDK could not read one: MCP has none since 2025-06-18."""
+    whole = next((e.get("input") for e in exc.errors() if len(e["loc"]) == 1), None)
+    return whole if isinstance(whole, list) else None
+
+
+def _answers_in(batch: list[Any]) -> bool:
+    """Whether a batch holds an answer (a message with an id and no method)."""
+    return any(isinstance(item, dict) and "id" in item and "method" not in item for item in batch)
+
+
+def _batch_words(batch: list[Any]) -> str:
+    """What a server that sent `batch` did, in a few words (whether answers were among its messages)."""
+    return (
+        f"it sent a batch (a JSON array of {len(batch)} message{'s' * (len(batch) != 1)}"
+        f"{', answers among them' if _answers_in(batch) else ''}), which MCP has not had since its 2025-06-18 version: none "
+        f"of them was read; a server sends each message on its own"
+    )
 
 
 def _unreadable(exc: ValidationError, hide: Callable[[str], str]) -> str:

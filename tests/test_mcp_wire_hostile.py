@@ -144,3 +144,48 @@ def test_a_batch_is_not_read_and_one_holding_the_answer_fails_the_call_at_once(b
         assert later.content == BATCH_ANSWER  # the server goes on sending batches: each call says so at once
     else:
         assert (got.is_error, got.content, later.content) == (False, "after it", "after it")
+
+
+@pytest.mark.parametrize(
+    ("method", "params", "what", "refusal"),
+    [
+        (
+            "sampling/createMessage",
+            {"messages": [{"role": "user", "content": {"type": "text", "text": "hi"}}], "maxTokens": 5},
+            "sampling (a completion from the client's own model)",
+            "Sampling not supported",
+        ),
+        ("roots/list", None, "roots (the folders the client shares)", "List roots not supported"),
+    ],
+)
+def test_a_server_asking_for_what_this_client_does_not_give_is_refused_the_call_goes_on_and_one_line_says_so(
+    method, params, what, refusal, caplog
+):
+    """A 2025-11-25 server asking during a call for sampling or roots, which this client declares no
+    capability for, is told no (the SDK's -32600) and may go on without it: the model reads what the
+    server then answers. Nothing said the server had asked: a learner whose server answered less than
+    its documentation promised had no clue why. One warning line per connection and kind of request says
+    it, however often the server asks."""
+    import logging
+
+    from test_mcp_unusual import _by_hand
+
+    refusals = []
+
+    async def on_call(rid, send, answers):
+        answers["a" + str(rid)], answered = anyio.create_memory_object_stream(1)
+        await send({"id": "a" + str(rid), "method": method, **({"params": params} if params else {})})
+        refusals.append((await answered.receive())["error"])
+        await send({"id": rid, "result": {"content": [{"type": "text", "text": "went on without it"}]}})
+
+    caplog.set_level(logging.WARNING, "toolkit.mcp")
+    with McpClient(_by_hand(on_call, version="2025-11-25"), name="hand") as client:
+        (tool,) = McpToolProvider([client]).provide()
+        got = [tool.execute(ToolCall(id=str(n), name="t", arguments="{}")) for n in range(3)]
+    assert [(g.is_error, g.content) for g in got] == [(False, "went on without it")] * 3
+    assert refusals == [{"code": -32600, "message": refusal}] * 3
+    assert [r.getMessage() for r in caplog.records if r.name == "toolkit.mcp"] == [
+        f"MCP server 'hand' asked this client for {what} ({method}), which this client does not give (it "
+        "declares no such capability): the server was told so and decides what its call answers without it "
+        "(said once per connection)"
+    ]

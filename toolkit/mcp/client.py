@@ -97,7 +97,8 @@ again, or make a new client: `McpToolProvider` closes it when it tries the serve
 given as an object opens once, and a second time is one line saying so, `ONE_USE_TRANSPORT`),
 resources, prompts, sampling, elicitation and roots (a server asking for one during a call is told
 no by the SDK, and the call's error says what it asked for and that this client does not give it,
-not that the server failed); turning tools into toolkit `Tool`s (`toolkit.mcp.provider`).
+not that the server failed; a server that goes on without it has one warning line per connection
+and kind saying it asked, `toolkit.mcp.asks`); turning tools into toolkit `Tool`s (`toolkit.mcp.provider`).
 
 A stdio server's process group is ended with the server (POSIX; `group_ended`). The MCP SDK starts a
 stdio server in a session of its own (`start_new_session`: its process group's id is its pid) and
@@ -176,6 +177,7 @@ from toolkit.chat.masking import (
     url_secrets,
 )
 from toolkit.errors import McpConnectionError, McpError, McpTimeout, ToolDefinitionError, huge_int
+from toolkit.mcp.asks import asked_line, asks_noted
 from toolkit.mcp.blocks import unknown_blocks_named
 from toolkit.mcp.http import SESSION_ENDED, http_transport, unreadable_answer
 from toolkit.mcp.ids import ids_checked
@@ -608,7 +610,12 @@ class McpClient:
             transport = self.server
         else:
             return self.server  # a server object, served in-process: the SDK checks its answers where they are made
-        return ids_checked(unknown_blocks_named(transport), self._broke_protocol, self._transport_ended, self._quoted)
+        transport = asks_noted(unknown_blocks_named(transport), self._asked)
+        return ids_checked(transport, self._broke_protocol, self._transport_ended, self._quoted)
+
+    def _asked(self, method: str) -> None:
+        """The server asked for what this client does not give (`toolkit.mcp.asks`): said once per connection."""
+        log.warning("%s", asked_line(self.name, method))
 
     def _children_killed(self, grace: float) -> None:
         """Processes the stdio server left running in its process group ignored SIGTERM (`group_ended`)."""

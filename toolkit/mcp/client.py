@@ -357,6 +357,8 @@ class McpClient:
         self._owner: concurrent.futures.Future[None] | None = None
         self._scope: anyio.CancelScope | None = None
         """The connection's cancel scope: `close()` cancels it from outside the loop."""
+        self._closing: anyio.Event | None = None
+        """Set by `close()` to end an HTTP connection gently (its session ended with a DELETE)."""
         self._stderr: Any = None
         """A stdio server's stderr goes to a temporary file, quoted when it cannot be reached."""
         self._waiting: set[_Waiting] = set()
@@ -468,14 +470,15 @@ class McpClient:
         it started and left running (a helper run in the background) ends with it: its process
         group is sent SIGTERM, then SIGKILL after the SDK's grace, with a warning (`group_ended`)."""
         with self._lock:
-            loop, owner, scope = self._loop, self._owner, self._scope
-            self._client = self._loop = self._owner = self._scope = None
+            loop, owner, scope, closing = self._loop, self._owner, self._scope, self._closing
+            gently = isinstance(self.server, str) and self._client is not None and not self.gone
+            self._client = self._loop = self._owner = self._scope = self._closing = None
             self._tools = None
         if loop is None:
             return
         atexit.unregister(self.close)
         started, self._killing_s = time.monotonic(), 0.0
-        _stop(loop, owner, scope)
+        _stop(loop, owner, scope, closing if gently else None)
         self._drop_stderr()
         grace = getattr(mcp.client.stdio, "PROCESS_TERMINATION_TIMEOUT", None)
         stdio = isinstance(self.server, mcp.StdioServerParameters)
@@ -559,6 +562,7 @@ class McpClient:
 
     async def _own(self, ready: concurrent.futures.Future[mcp.Client]) -> None:
         """The task that holds the connection: open it, report, wait until `close()` cancels."""
+        closing = self._closing = anyio.Event()
         try:
             with anyio.CancelScope(deadline=anyio.current_time() + self.connect_timeout) as scope:
                 self._scope = scope
@@ -572,7 +576,7 @@ class McpClient:
                     guard(client.session, self.name)  # a stranger's outputSchema's pattern searched within bounds
                     scope.deadline = math.inf  # connected: only close() ends it now
                     ready.set_result(client)
-                    await anyio.sleep_forever()
+                    await closing.wait()  # close() over HTTP: the SDK's DELETE ends the session on the way out
             if not ready.done():
                 ready.set_exception(
                     _BrokenWhileConnecting(self._broken)
@@ -1637,12 +1641,19 @@ def _wrong_in_listing(exc: ValidationError) -> str:
 
 
 def _stop(
-    loop: asyncio.AbstractEventLoop, owner: concurrent.futures.Future[None] | None, scope: anyio.CancelScope | None
+    loop: asyncio.AbstractEventLoop,
+    owner: concurrent.futures.Future[None] | None,
+    scope: anyio.CancelScope | None,
+    closing: anyio.Event | None = None,
 ) -> None:
     """Cancel the connection, let it wind down (the SDK stops a stdio server), stop the loop.
-    A loop that already stopped (something it ran raised `SystemExit`) has nothing left to stop."""
+    A loop that already stopped (something it ran raised `SystemExit`) has nothing left to stop.
+    Given `closing` (an HTTP connection's), the connection is ended, not cancelled: the SDK then sends
+    its DELETE, within `CLOSE_SESSION_S`, and only then is it cancelled."""
     try:
-        if scope is not None:
+        if scope is not None and closing is not None:
+            asyncio.run_coroutine_threadsafe(_end_within(scope, closing, CLOSE_SESSION_S), loop)
+        elif scope is not None:
             loop.call_soon_threadsafe(scope.cancel)
         elif owner is not None:
             loop.call_soon_threadsafe(owner.cancel)  # the connection task has not opened its scope yet
@@ -1651,6 +1662,17 @@ def _stop(
         loop.call_soon_threadsafe(loop.stop)
     except RuntimeError:  # "Event loop is closed"
         pass
+
+
+CLOSE_SESSION_S = 1.0
+"""Seconds `McpClient.close()` gives an HTTP server to answer the DELETE that ends its session (MCP: a
+client that no longer needs its session SHOULD send one); a server that does not answer costs no more."""
+
+
+async def _end_within(scope: anyio.CancelScope, closing: anyio.Event, seconds: float) -> None:
+    """Let the connection's task end its connection (`closing`), cancelled after `seconds` at most."""
+    scope.deadline = min(scope.deadline, anyio.current_time() + seconds)
+    closing.set()
 
 
 def _missing_cwd(server: Any, exc: BaseException) -> str:

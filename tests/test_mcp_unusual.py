@@ -98,8 +98,9 @@ def test_a_tool_gone_between_list_and_call_is_no_longer_offered_after_the_server
         assert tools["b"].execute(ToolCall(id="c", name="b", arguments="{}")).content == "ok"
         assert [t.name for t in provider.provide()] == ["a", "b"]  # cached: nothing said it changed
         gone = tools["a"].execute(ToolCall(id="c", name="a", arguments="{}"))
-        assert (
-            gone.is_error and gone.content == "Tool 'a' failed: MCP server 's' answered with an error: Unknown tool: a"
+        assert gone.is_error and gone.content == (
+            "Tool 'a' failed: MCP server 's' answered with an error: Unknown tool: a. MCP server 's' no longer offers "
+            "this tool (its tools changed after they were offered): do not call it again"
         )
         assert [t.name for t in provider.provide()] == ["b", "c"]
 

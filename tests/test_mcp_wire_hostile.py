@@ -189,3 +189,39 @@ def test_a_server_asking_for_what_this_client_does_not_give_is_refused_the_call_
         "declares no such capability): the server was told so and decides what its call answers without it "
         "(said once per connection)"
     ]
+
+
+@pytest.mark.parametrize("still_listed", [False, True])
+def test_a_tool_the_server_removed_while_offered_is_said_gone_to_the_model(still_listed):
+    """A server whose tools changed between its listing and the model's call (a tool removed) answers the
+    call -32602 "Unknown tool": the model read only that error, with the tool still among those it was
+    offered for the rest of the turn, and called it again. The server is listed again on that answer;
+    a tool no longer listed is said to be gone, not to be called again. A -32602 for a tool still listed
+    (its arguments were wrong) says nothing more."""
+    import mcp_types as types
+    from mcp.server.lowlevel import Server
+    from mcp.shared.exceptions import MCPError
+
+    names = ["t", "u"]
+
+    async def list_tools(ctx, params):
+        return types.ListToolsResult(tools=[types.Tool(name=n, input_schema={"type": "object"}) for n in names])
+
+    async def call_tool(ctx, params):
+        raise MCPError(types.INVALID_PARAMS, f"Unknown tool: {params.name}")
+
+    with McpClient(Server("s", version="1", on_list_tools=list_tools, on_call_tool=call_tool), name="s") as client:
+        (t, _) = McpToolProvider([client]).provide()
+        if not still_listed:
+            names.remove("t")
+        got = t.execute(ToolCall(id="1", name="t", arguments="{}"))
+    assert (got.is_error, got.content) == (
+        True,
+        "Tool 't' failed: MCP server 's' answered with an error: Unknown tool: t"
+        + (
+            ""
+            if still_listed
+            else ". MCP server 's' no longer offers this tool (its tools changed after they were "
+            "offered): do not call it again"
+        ),
+    )

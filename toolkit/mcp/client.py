@@ -30,7 +30,8 @@ asking for more input round after round held it for ten): when it passes, the SD
 next `list_tools()` (a 2026-07-28 server sends it only with a call's answer: no subscription is
 opened), and by a call answered with -32602, MCP's error for an unknown tool (a server that
 removed a tool without saying so: the model was offered it, and not its replacement, turn after
-turn). What the server logs (`notifications/message`) goes to the `toolkit.mcp.server_logs`
+turn; `McpToolProvider`'s executor then lists the server again, and a tool no longer listed is said
+to be gone in what the model reads, not to be called again). What the server logs (`notifications/message`) goes to the `toolkit.mcp.server_logs`
 logger, each line naming this client's server (`toolkit.mcp.server_logs`); a 2026-07-28 server
 is asked for messages of `log_level` and above ("info"; None asks for none), and a storm of them is
 written in part (`MAX_LOG_LINES` a second, `logs_left_out` counts the rest). Errors::
@@ -807,9 +808,11 @@ class McpClient:
                     "does not give (it declares no such capability), so the request did not finish; the tool needs "
                     "an MCP client that supports it"
                 ) from None
-            raise McpError(
+            error = McpError(
                 self._quoted(f"MCP server {self.name!r} answered with an error: {_error_words(exc, self._quoted)}")
-            ) from None
+            )
+            error.code = exc.code  # type: ignore[attr-defined]  # -32602 to a call: maybe a tool no longer listed
+            raise error from None
         except ValidationError as exc:
             if exc.title.startswith("union["):  # a 2026 answer, read as one of several models: their names say nothing
                 wrong = f"its answer is not valid MCP{_first_error(exc, 'the result', models=True)}"

@@ -572,3 +572,29 @@ def test_a_request_in_a_session_the_server_ended_is_sent_again_in_a_new_one(gone
             assert [_text_of(client, "ok") for _ in range(2)] == ["s2", "s2"]
             assert [t.name for t in client.list_tools()] == ["ok", "expire"]
     assert handler.opened == ["s1", "s2"]
+
+
+class Deleting(Expiring):
+    """`Expiring`, noting each DELETE (a client ending its session) by the session it names."""
+
+    deleted: list[str]
+    _session = ""  # a GET (the client's stream for the server's own messages) names none: refused, 405
+
+    def do_DELETE(self) -> None:
+        self._session = self.headers.get("Mcp-Session-Id", "")
+        self.deleted.append(self._session)
+        self.ended.add(self._session)
+        self._reply(200, "", b"")
+
+
+def test_closing_a_client_ends_its_session_on_the_server():
+    """MCP: a client that no longer needs its session SHOULD send a DELETE naming it, so the server can
+    let go of it. `close()` cancelled the connection, the SDK's DELETE with it: a server kept every
+    session a notebook run had opened (each run of week 9 another one). The DELETE is sent now, bounded
+    by `CLOSE_SESSION_S` (a server that does not answer it costs no more)."""
+    handler = type("Deleting", (Deleting,), {"opened": [], "ended": set(), "deleted": []})
+    with serving(handler) as port:
+        client = McpClient.http(f"http://127.0.0.1:{port}/mcp", name="deleting", request_timeout=10)
+        assert _text_of(client, "ok") == "s1"
+        client.close()
+        assert handler.deleted == ["s1"]

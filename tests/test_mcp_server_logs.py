@@ -134,3 +134,42 @@ def test_a_secret_begun_before_the_cut_is_masked_whole_in_a_long_message():
     text = "x" * 1990 + secret + " " + "y" * 100_000
     line = one_line(text, lambda t: t.replace(secret, "***"), 2000)
     assert line == "x" * 1990 + "***" + " " + "y" * 5 + "…"
+
+
+def test_a_storm_of_log_messages_writes_a_bounded_number_of_lines_and_says_so_once(caplog, monkeypatch):
+    """A server sending thousands of log messages at once (a loop logging each step) wrote a line for
+    each on the learner's log. At most `MAX_LOG_LINES` of one server's messages are written a second
+    (the clock is held still here: all of them come within one second), then one line says the rest
+    are left out; the call's answer comes through."""
+    from toolkit.mcp import server_logs
+
+    caplog.set_level(logging.DEBUG, SERVER_LOG.name)
+    monkeypatch.setattr(server_logs, "monotonic", lambda: 7.0)
+    storm = [("info", None, f"step {n}") for n in range(3 * server_logs.MAX_LOG_LINES)]
+    with McpClient(_logging_server("s", storm), name="s") as client:
+        assert client.call_tool("t", {}).content[0].text == "ok"
+    lines = [message for _, message, _ in _records(caplog)]
+    assert lines[: server_logs.MAX_LOG_LINES] == [f"MCP server 's': step {n}" for n in range(server_logs.MAX_LOG_LINES)]
+    assert lines[server_logs.MAX_LOG_LINES :] == [
+        f"MCP server 's' sends more than {server_logs.MAX_LOG_LINES} log messages a second: only the first "
+        f"{server_logs.MAX_LOG_LINES} of each second are written while it does"
+    ]
+    assert client.logs_left_out == 2 * server_logs.MAX_LOG_LINES
+
+
+def test_a_server_logging_within_the_budget_again_is_written_again_and_a_new_storm_said_again(caplog):
+    """The budget is a second's: the next second's messages are written again, and a second storm is
+    said again (one line each), the count of what was left out kept on the budget."""
+    from toolkit.mcp.server_logs import MAX_LOG_LINES, LogFlood
+
+    caplog.set_level(logging.DEBUG, SERVER_LOG.name)
+    now = [0.0]
+    flood = LogFlood(clock=lambda: now[0])
+    for second in (0.0, 1.5, 3.0, 3.5):
+        now[0] = second
+        for n in range(MAX_LOG_LINES + 2 if second != 1.5 else 3):
+            forward("s", "info", None, f"{second} {n}", str, flood=flood)
+    notices = [message for _, message, _ in _records(caplog) if "a second: only" in message]
+    assert len(notices) == 2  # one for the storm at 0 s, one for the storm at 3 s (3.5 s is within it)
+    assert len(_records(caplog)) == 2 * MAX_LOG_LINES + 3 + 2
+    assert flood.left_out == 2 + 2 + MAX_LOG_LINES + 2

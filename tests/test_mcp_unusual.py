@@ -98,8 +98,9 @@ def test_a_tool_gone_between_list_and_call_is_no_longer_offered_after_the_server
         assert tools["b"].execute(ToolCall(id="c", name="b", arguments="{}")).content == "ok"
         assert [t.name for t in provider.provide()] == ["a", "b"]  # cached: nothing said it changed
         gone = tools["a"].execute(ToolCall(id="c", name="a", arguments="{}"))
-        assert (
-            gone.is_error and gone.content == "Tool 'a' failed: MCP server 's' answered with an error: Unknown tool: a"
+        assert gone.is_error and gone.content == (
+            "Tool 'a' failed: MCP server 's' answered with an error: Unknown tool: a. MCP server 's' no longer offers "
+            "this tool (its tools changed after they were offered): do not call it again"
         )
         assert [t.name for t in provider.provide()] == ["b", "c"]
 
@@ -422,7 +423,8 @@ def test_an_error_result_s_image_is_passed_on_when_the_model_accepts_images():
 async def _by_hand(on_call, version="2025-06-18"):
     """A 2025-06-18 server written by hand over JSON-RPC messages (no SDK server): it answers
     `initialize` and `tools/list` (one tool `t`), refuses other requests as unknown (the client's
-    `server/discover` first), and hands each `tools/call` to `on_call(id, send, answers)`, where
+    `server/discover` first), and hands each `tools/call` to `on_call(id, send, answers)` (`send` takes a
+    message's dict, or the exception the SDK's stdio reader passes on for a line it cannot read), where
     `answers[id]` receives the client's answer to a request the server sent with that id."""
     import mcp_types as types
     from mcp.shared.message import SessionMessage
@@ -434,8 +436,8 @@ async def _by_hand(on_call, version="2025-06-18"):
     to_client, answers_read = anyio.create_memory_object_stream(100)
     answers = {}
 
-    async def send(data):
-        await to_client.send(message(data))
+    async def send(data):  # an exception: what the SDK's stdio reader passes on for a line it cannot read
+        await to_client.send(data if isinstance(data, Exception) else message(data))
 
     async def serve(group):
         async for item in requests:

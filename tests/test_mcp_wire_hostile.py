@@ -97,3 +97,131 @@ def test_a_flood_of_notifications_the_sdk_cannot_read_logs_a_few_lines_not_one_t
             False,
         ),
     ]
+
+
+def _as_a_line(data):
+    """What the SDK's stdio reader passes on for a line of `data` (JSON) that is no JSON-RPC message: its error."""
+    import json
+
+    import mcp_types as types
+    from pydantic import ValidationError
+
+    try:
+        types.jsonrpc_message_adapter.validate_json(json.dumps(data), by_name=False)
+    except ValidationError as exc:
+        return exc
+    raise AssertionError(f"{data!r} was read")
+
+
+BATCH_ANSWER = (
+    "Tool 't' failed: MCP server 'hand' broke the protocol: it sent a batch (a JSON array of 2 messages, answers "
+    "among them), which MCP has not had since its 2025-06-18 version: none of them was read; a server sends each "
+    "message on its own"
+)
+
+
+@pytest.mark.parametrize("batched", ["the answer", "log messages alone"])
+def test_a_batch_is_not_read_and_one_holding_the_answer_fails_the_call_at_once(batched, caplog):
+    """A server sending a batch (MCP dropped them in 2025-06-18): the SDK reads no message of it. One that
+    held the call's answer was taken for a stray line that answers nothing, and the call waited out its
+    whole deadline (30 s by default) for an answer that had come; it now fails at once, saying so. A batch of
+    notifications alone answers nothing: the call goes on and its answer is read."""
+    from test_mcp_unusual import _by_hand
+
+    async def on_call(rid, send, answers):
+        log = {"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "hi"}}
+        answer = {"jsonrpc": "2.0", "id": rid, "result": {"content": [{"type": "text", "text": "in a batch"}]}}
+        await send(_as_a_line([log, answer] if batched == "the answer" else [log, log]))
+        if batched != "the answer":
+            await send({"id": rid, "result": {"content": [{"type": "text", "text": "after it"}]}})
+
+    with McpClient(_by_hand(on_call), name="hand") as client:
+        (tool,) = McpToolProvider([client], timeout=5).provide()  # waited out, the error says "no answer within 5 s"
+        got = tool.execute(ToolCall(id="1", name="t", arguments="{}"))
+        later = tool.execute(ToolCall(id="2", name="t", arguments="{}"))
+    if batched == "the answer":
+        assert (got.is_error, got.content) == (True, BATCH_ANSWER)
+        assert later.content == BATCH_ANSWER  # the server goes on sending batches: each call says so at once
+    else:
+        assert (got.is_error, got.content, later.content) == (False, "after it", "after it")
+
+
+@pytest.mark.parametrize(
+    ("method", "params", "what", "refusal"),
+    [
+        (
+            "sampling/createMessage",
+            {"messages": [{"role": "user", "content": {"type": "text", "text": "hi"}}], "maxTokens": 5},
+            "sampling (a completion from the client's own model)",
+            "Sampling not supported",
+        ),
+        ("roots/list", None, "roots (the folders the client shares)", "List roots not supported"),
+    ],
+)
+def test_a_server_asking_for_what_this_client_does_not_give_is_refused_the_call_goes_on_and_one_line_says_so(
+    method, params, what, refusal, caplog
+):
+    """A 2025-11-25 server asking during a call for sampling or roots, which this client declares no
+    capability for, is told no (the SDK's -32600) and may go on without it: the model reads what the
+    server then answers. Nothing said the server had asked: a learner whose server answered less than
+    its documentation promised had no clue why. One warning line per connection and kind of request says
+    it, however often the server asks."""
+    import logging
+
+    from test_mcp_unusual import _by_hand
+
+    refusals = []
+
+    async def on_call(rid, send, answers):
+        answers["a" + str(rid)], answered = anyio.create_memory_object_stream(1)
+        await send({"id": "a" + str(rid), "method": method, **({"params": params} if params else {})})
+        refusals.append((await answered.receive())["error"])
+        await send({"id": rid, "result": {"content": [{"type": "text", "text": "went on without it"}]}})
+
+    caplog.set_level(logging.WARNING, "toolkit.mcp")
+    with McpClient(_by_hand(on_call, version="2025-11-25"), name="hand") as client:
+        (tool,) = McpToolProvider([client]).provide()
+        got = [tool.execute(ToolCall(id=str(n), name="t", arguments="{}")) for n in range(3)]
+    assert [(g.is_error, g.content) for g in got] == [(False, "went on without it")] * 3
+    assert refusals == [{"code": -32600, "message": refusal}] * 3
+    assert [r.getMessage() for r in caplog.records if r.name == "toolkit.mcp"] == [
+        f"MCP server 'hand' asked this client for {what} ({method}), which this client does not give (it "
+        "declares no such capability): the server was told so and decides what its call answers without it "
+        "(said once per connection)"
+    ]
+
+
+@pytest.mark.parametrize("still_listed", [False, True])
+def test_a_tool_the_server_removed_while_offered_is_said_gone_to_the_model(still_listed):
+    """A server whose tools changed between its listing and the model's call (a tool removed) answers the
+    call -32602 "Unknown tool": the model read only that error, with the tool still among those it was
+    offered for the rest of the turn, and called it again. The server is listed again on that answer;
+    a tool no longer listed is said to be gone, not to be called again. A -32602 for a tool still listed
+    (its arguments were wrong) says nothing more."""
+    import mcp_types as types
+    from mcp.server.lowlevel import Server
+    from mcp.shared.exceptions import MCPError
+
+    names = ["t", "u"]
+
+    async def list_tools(ctx, params):
+        return types.ListToolsResult(tools=[types.Tool(name=n, input_schema={"type": "object"}) for n in names])
+
+    async def call_tool(ctx, params):
+        raise MCPError(types.INVALID_PARAMS, f"Unknown tool: {params.name}")
+
+    with McpClient(Server("s", version="1", on_list_tools=list_tools, on_call_tool=call_tool), name="s") as client:
+        (t, _) = McpToolProvider([client]).provide()
+        if not still_listed:
+            names.remove("t")
+        got = t.execute(ToolCall(id="1", name="t", arguments="{}"))
+    assert (got.is_error, got.content) == (
+        True,
+        "Tool 't' failed: MCP server 's' answered with an error: Unknown tool: t"
+        + (
+            ""
+            if still_listed
+            else ". MCP server 's' no longer offers this tool (its tools changed after they were "
+            "offered): do not call it again"
+        ),
+    )

@@ -30,9 +30,11 @@ asking for more input round after round held it for ten): when it passes, the SD
 next `list_tools()` (a 2026-07-28 server sends it only with a call's answer: no subscription is
 opened), and by a call answered with -32602, MCP's error for an unknown tool (a server that
 removed a tool without saying so: the model was offered it, and not its replacement, turn after
-turn). What the server logs (`notifications/message`) goes to the `toolkit.mcp.server_logs`
+turn; `McpToolProvider`'s executor then lists the server again, and a tool no longer listed is said
+to be gone in what the model reads, not to be called again). What the server logs (`notifications/message`) goes to the `toolkit.mcp.server_logs`
 logger, each line naming this client's server (`toolkit.mcp.server_logs`); a 2026-07-28 server
-is asked for messages of `log_level` and above ("info"; None asks for none). Errors::
+is asked for messages of `log_level` and above ("info"; None asks for none), and a storm of them is
+written in part (`MAX_LOG_LINES` a second, `logs_left_out` counts the rest). Errors::
 
     McpError                  the server answered with an error, or broke the protocol
     ├── McpConnectionError    it cannot be reached, or went away (before the request was sent)
@@ -78,7 +80,9 @@ A JSON-RPC message from the server that is malformed (a reply with `"result": nu
 every request then waiting for an answer at once, as an `McpError` saying what was wrong:
 which request it answered cannot be known, and waiting would only turn it into a timeout; one
 that comes while connecting (an `initialize` answered with `"result": [1, 2, 3]`) fails the
-connection at once, as an `McpConnectionError` saying so. So does an answer whose id no request
+connection at once, as an `McpConnectionError` saying so. So does a batch (a JSON array, which MCP
+has not had since 2025-06-18 and the SDK does not read) holding an answer; one of notifications alone
+answers nothing, as a stray line does (below). So does an answer whose id no request
 waits for (one answered already, one never sent, `null`: `toolkit.mcp.ids`), which the SDK
 drops, leaving the request it was meant for to wait out its deadline. A line that is not JSON at all (a
 stray `print` on a stdio server's stdout), or JSON that answers no request (no object, or one
@@ -94,7 +98,8 @@ again, or make a new client: `McpToolProvider` closes it when it tries the serve
 given as an object opens once, and a second time is one line saying so, `ONE_USE_TRANSPORT`),
 resources, prompts, sampling, elicitation and roots (a server asking for one during a call is told
 no by the SDK, and the call's error says what it asked for and that this client does not give it,
-not that the server failed); turning tools into toolkit `Tool`s (`toolkit.mcp.provider`).
+not that the server failed; a server that goes on without it has one warning line per connection
+and kind saying it asked, `toolkit.mcp.asks`); turning tools into toolkit `Tool`s (`toolkit.mcp.provider`).
 
 A stdio server's process group is ended with the server (POSIX; `group_ended`). The MCP SDK starts a
 stdio server in a session of its own (`start_new_session`: its process group's id is its pid) and
@@ -173,12 +178,13 @@ from toolkit.chat.masking import (
     url_secrets,
 )
 from toolkit.errors import McpConnectionError, McpError, McpTimeout, ToolDefinitionError, huge_int
+from toolkit.mcp.asks import asked_line, asks_noted
 from toolkit.mcp.blocks import unknown_blocks_named
 from toolkit.mcp.http import SESSION_ENDED, http_transport, unreadable_answer
 from toolkit.mcp.ids import ids_checked
 from toolkit.mcp.outputs import guard
 from toolkit.mcp.schema import json_type
-from toolkit.mcp.server_logs import LEVELS, forward, one_line
+from toolkit.mcp.server_logs import LEVELS, LogFlood, forward, one_line
 from toolkit.tools.decorator import a_or_an
 from toolkit.tools.redact import (
     drop_tracebacks_plainly,
@@ -335,6 +341,8 @@ class McpClient:
         self.request_timeout = request_timeout
         """Default deadline of one request (listing tools, or a call without its own)."""
         self._tools: list[McpTool] | None = None
+        self._log_flood = LogFlood()
+        """The server's budget of log lines (`toolkit.mcp.server_logs`): a storm of messages is not written whole."""
         self._tools_changed = 0
         """How many times the server said its tools changed: a listing that one overtook is not cached."""
         self.unreadable: dict[str, str] = {}
@@ -350,6 +358,8 @@ class McpClient:
         self._owner: concurrent.futures.Future[None] | None = None
         self._scope: anyio.CancelScope | None = None
         """The connection's cancel scope: `close()` cancels it from outside the loop."""
+        self._closing: anyio.Event | None = None
+        """Set by `close()` to end an HTTP connection gently (its session ended with a DELETE)."""
         self._stderr: Any = None
         """A stdio server's stderr goes to a temporary file, quoted when it cannot be reached."""
         self._waiting: set[_Waiting] = set()
@@ -461,14 +471,15 @@ class McpClient:
         it started and left running (a helper run in the background) ends with it: its process
         group is sent SIGTERM, then SIGKILL after the SDK's grace, with a warning (`group_ended`)."""
         with self._lock:
-            loop, owner, scope = self._loop, self._owner, self._scope
-            self._client = self._loop = self._owner = self._scope = None
+            loop, owner, scope, closing = self._loop, self._owner, self._scope, self._closing
+            gently = isinstance(self.server, str) and self._client is not None and not self.gone
+            self._client = self._loop = self._owner = self._scope = self._closing = None
             self._tools = None
         if loop is None:
             return
         atexit.unregister(self.close)
         started, self._killing_s = time.monotonic(), 0.0
-        _stop(loop, owner, scope)
+        _stop(loop, owner, scope, closing if gently else None)
         self._drop_stderr()
         grace = getattr(mcp.client.stdio, "PROCESS_TERMINATION_TIMEOUT", None)
         stdio = isinstance(self.server, mcp.StdioServerParameters)
@@ -492,6 +503,11 @@ class McpClient:
             f"it did not exit within the MCP SDK's {grace:g} s grace, so it was sent SIGTERM (and SIGKILL{later}, "
             "if still running); a server should exit when its stdin closes"
         )
+
+    @property
+    def logs_left_out(self) -> int:
+        """How many of the server's log messages were not written: it sent more than `MAX_LOG_LINES` a second."""
+        return self._log_flood.left_out
 
     @property
     def gone(self) -> str:
@@ -547,6 +563,7 @@ class McpClient:
 
     async def _own(self, ready: concurrent.futures.Future[mcp.Client]) -> None:
         """The task that holds the connection: open it, report, wait until `close()` cancels."""
+        closing = self._closing = anyio.Event()
         try:
             with anyio.CancelScope(deadline=anyio.current_time() + self.connect_timeout) as scope:
                 self._scope = scope
@@ -560,7 +577,7 @@ class McpClient:
                     guard(client.session, self.name)  # a stranger's outputSchema's pattern searched within bounds
                     scope.deadline = math.inf  # connected: only close() ends it now
                     ready.set_result(client)
-                    await anyio.sleep_forever()
+                    await closing.wait()  # close() over HTTP: the SDK's DELETE ends the session on the way out
             if not ready.done():
                 ready.set_exception(
                     _BrokenWhileConnecting(self._broken)
@@ -598,7 +615,12 @@ class McpClient:
             transport = self.server
         else:
             return self.server  # a server object, served in-process: the SDK checks its answers where they are made
-        return ids_checked(unknown_blocks_named(transport), self._broke_protocol, self._transport_ended, self._quoted)
+        transport = asks_noted(unknown_blocks_named(transport), self._asked)
+        return ids_checked(transport, self._broke_protocol, self._transport_ended, self._quoted)
+
+    def _asked(self, method: str) -> None:
+        """The server asked for what this client does not give (`toolkit.mcp.asks`): said once per connection."""
+        log.warning("%s", asked_line(self.name, method))
 
     def _children_killed(self, grace: float) -> None:
         """Processes the stdio server left running in its process group ignored SIGTERM (`group_ended`)."""
@@ -662,7 +684,7 @@ class McpClient:
 
     async def _on_log(self, params: LoggingMessageNotificationParams) -> None:
         """The SDK's logging callback: the server's log message on `toolkit.mcp.server_logs`, naming this server."""
-        forward(self.name, params.level, params.logger, params.data, self._quoted)
+        forward(self.name, params.level, params.logger, params.data, self._quoted, flood=self._log_flood)
 
     async def _on_message(self, message: Any) -> None:
         """The SDK's message handler. A message the server sent that cannot be read fails every
@@ -674,6 +696,13 @@ class McpClient:
             self._tools = None
             return
         if not isinstance(message, ValidationError):
+            return
+        if (batch := _batch(message)) is not None:
+            what = _batch_words(batch)
+            if _answers_in(batch):
+                self._broke_protocol(what)  # an answer among them: the request it answers would wait in vain
+            else:
+                self._stray = what
             return
         if _stray_line(message) is not None or _stray_json(message) is not None:
             # a stray print (or JSON log record) answers nothing: the real answer may follow
@@ -779,9 +808,11 @@ class McpClient:
                     "does not give (it declares no such capability), so the request did not finish; the tool needs "
                     "an MCP client that supports it"
                 ) from None
-            raise McpError(
+            error = McpError(
                 self._quoted(f"MCP server {self.name!r} answered with an error: {_error_words(exc, self._quoted)}")
-            ) from None
+            )
+            error.code = exc.code  # type: ignore[attr-defined]  # -32602 to a call: maybe a tool no longer listed
+            raise error from None
         except ValidationError as exc:
             if exc.title.startswith("union["):  # a 2026 answer, read as one of several models: their names say nothing
                 wrong = f"its answer is not valid MCP{_first_error(exc, 'the result', models=True)}"
@@ -1313,6 +1344,26 @@ def _stray_json(exc: ValidationError) -> str | None:
     return None
 
 
+def _batch(exc: ValidationError) -> list[Any] | None:
+    """The messages of a batch (a JSON array), when the SDK could not read one: MCP has none since 2025-06-18."""
+    whole = next((e.get("input") for e in exc.errors() if len(e["loc"]) == 1), None)
+    return whole if isinstance(whole, list) else None
+
+
+def _answers_in(batch: list[Any]) -> bool:
+    """Whether a batch holds an answer (a message with an id and no method)."""
+    return any(isinstance(item, dict) and "id" in item and "method" not in item for item in batch)
+
+
+def _batch_words(batch: list[Any]) -> str:
+    """What a server that sent `batch` did, in a few words (whether answers were among its messages)."""
+    return (
+        f"it sent a batch (a JSON array of {len(batch)} message{'s' * (len(batch) != 1)}"
+        f"{', answers among them' if _answers_in(batch) else ''}), which MCP has not had since its 2025-06-18 version: none "
+        f"of them was read; a server sends each message on its own"
+    )
+
+
 def _unreadable(exc: ValidationError, hide: Callable[[str], str]) -> str:
     """What was wrong with a message the SDK could not parse, in a few words; the line it quotes
     has its secrets masked (`hide`) before it is cut, so a secret the cut goes through is still found."""
@@ -1593,12 +1644,19 @@ def _wrong_in_listing(exc: ValidationError) -> str:
 
 
 def _stop(
-    loop: asyncio.AbstractEventLoop, owner: concurrent.futures.Future[None] | None, scope: anyio.CancelScope | None
+    loop: asyncio.AbstractEventLoop,
+    owner: concurrent.futures.Future[None] | None,
+    scope: anyio.CancelScope | None,
+    closing: anyio.Event | None = None,
 ) -> None:
     """Cancel the connection, let it wind down (the SDK stops a stdio server), stop the loop.
-    A loop that already stopped (something it ran raised `SystemExit`) has nothing left to stop."""
+    A loop that already stopped (something it ran raised `SystemExit`) has nothing left to stop.
+    Given `closing` (an HTTP connection's), the connection is ended, not cancelled: the SDK then sends
+    its DELETE, within `CLOSE_SESSION_S`, and only then is it cancelled."""
     try:
-        if scope is not None:
+        if scope is not None and closing is not None:
+            asyncio.run_coroutine_threadsafe(_end_within(scope, closing, CLOSE_SESSION_S), loop)
+        elif scope is not None:
             loop.call_soon_threadsafe(scope.cancel)
         elif owner is not None:
             loop.call_soon_threadsafe(owner.cancel)  # the connection task has not opened its scope yet
@@ -1607,6 +1665,17 @@ def _stop(
         loop.call_soon_threadsafe(loop.stop)
     except RuntimeError:  # "Event loop is closed"
         pass
+
+
+CLOSE_SESSION_S = 1.0
+"""Seconds `McpClient.close()` gives an HTTP server to answer the DELETE that ends its session (MCP: a
+client that no longer needs its session SHOULD send one); a server that does not answer costs no more."""
+
+
+async def _end_within(scope: anyio.CancelScope, closing: anyio.Event, seconds: float) -> None:
+    """Let the connection's task end its connection (`closing`), cancelled after `seconds` at most."""
+    scope.deadline = min(scope.deadline, anyio.current_time() + seconds)
+    closing.set()
 
 
 def _missing_cwd(server: Any, exc: BaseException) -> str:

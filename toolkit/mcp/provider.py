@@ -131,6 +131,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mcp_types import (
+    INVALID_PARAMS,
     BlobResourceContents,
     CallToolResult,
     EmbeddedResource,
@@ -724,6 +725,10 @@ def original_name(tool: Tool) -> str:
     return str(tool.spec.metadata.get("mcp_name", tool.name))
 
 
+GONE_LISTING_S = 10.0
+"""Seconds a listing asked after a call answered -32602 may take (`McpExecutor._gone`) at most."""
+
+
 @dataclass(frozen=True)
 class McpExecutor:
     """Runs calls to one MCP tool, always under the name the server gave it."""
@@ -757,7 +762,8 @@ class McpExecutor:
         except McpConnectionError as exc:
             raise McpToolError(str(exc)) from None
         except McpError as exc:  # a JSON-RPC error ("Unknown tool: files.read"): it may name the tool too
-            raise McpToolError(str(exc) + _server_name_note(str(exc), self.name, call.name)) from None
+            gone = self._gone() if getattr(exc, "code", None) == INVALID_PARAMS else ""
+            raise McpToolError(str(exc) + _server_name_note(str(exc), self.name, call.name) + gone) from None
         except Exception as exc:  # the SDK's own checks ("Invalid structured content returned by tool files.read")
             text = describe_exception(exc)
             raise McpToolError(text + _server_name_note(text, self.name, call.name)) from exc
@@ -766,6 +772,21 @@ class McpExecutor:
             text = text if text.strip() else "the server reported an error without a message"  # cut later
             raise McpToolError(text + _server_name_note(text, self.name, call.name), self._attributes(result))
         return ToolOutput(cut_text(text, self.max_result_chars), self._attributes(result))
+
+    def _gone(self) -> str:
+        """After a call answered -32602 (MCP's unknown tool, or invalid arguments): the sentence saying the
+        server no longer lists this tool, when a listing asked now says so ("" when it lists it, or
+        cannot say: not listed in time, or cut). The model was still offered it, and called it again."""
+        try:
+            listed = self.client.list_tools(timeout=min(self.timeout, GONE_LISTING_S))
+        except McpError:
+            return ""
+        if self.client.listing_cut or self.name in self.client.unreadable or any(t.name == self.name for t in listed):
+            return ""
+        return (
+            f". MCP server {self.client.name!r} no longer offers this tool (its tools changed after they were "
+            "offered): do not call it again"
+        )
 
     def _attributes(self, result: CallToolResult) -> dict[str, Any]:
         """What a result keeps beside the text the model reads, an error's as a success's: its images

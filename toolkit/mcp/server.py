@@ -24,6 +24,13 @@ U+FFFD in its place: the SDK cannot write it. Each call runs in a daemon thread 
 the server exits when its client closes stdin, even while a tool still runs (one that never
 returns kept the process alive).
 
+A call its client cancels (`notifications/cancelled`, a timeout on its side, Ctrl-C) or gives up on
+(it closed the HTTP stream, ended its session) gets no answer, as MCP asks, and the server answers its
+other requests meanwhile. What is promised stops there: a Python function cannot be stopped from
+outside, so a tool's thread runs to its end and what it returns (or raises) is dropped, its side
+effects done. A served tool that does something costly or irreversible is no different from one the
+loop calls: cancelling a call undoes nothing, over MCP as in week 3.
+
 A result is its text, then an image block for each image the tool returned (its `images`
 attribute, a chart: a data URL as an image, a link as a resource link), then what another MCP
 server marked for the user only (`for_user`, a tool served again) with that audience, then its

@@ -19,6 +19,12 @@ and then what the trace masks (`scrub_secrets`: `password=…`, a bearer token, 
 field of JSON data). The logger has a `NullHandler`: the lines go only where the application
 configured logging, never to stderr through logging's last resort.
 
+A server sending a storm of messages (a loop logging each step, 100,000 in a second) has at most
+`MAX_LOG_LINES` of them written a second (`LogFlood`, one per client), and one line saying the rest
+are left out when a storm begins; what was left out is counted (`McpClient.logs_left_out`). A line
+was written for each: the learner's log (a notebook's cell) filled, and the connection's loop spent
+its time masking them.
+
 A 2026-07-28 server sends log messages only for requests that ask for them: `McpClient`'s
 `log_level` (default `"info"`) asks, on every request; an older server sends what it chooses.
 
@@ -32,6 +38,7 @@ import json
 import logging
 import re
 from collections.abc import Callable
+from time import monotonic
 from typing import Any
 
 from toolkit.tools.redact import scrub_secrets
@@ -58,12 +65,60 @@ LEVELS: dict[str, int] = {
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
 
 
-def forward(server: str, level: str, logger: Any, data: Any, hide: Callable[[str], str]) -> None:
+MAX_LOG_LINES = 100
+"""How many of one server's log messages are written within a second at most (`LogFlood`)."""
+
+
+class LogFlood:
+    """One server's budget of log lines: `MAX_LOG_LINES` a second (a window that begins with the
+    first message after the last one ended). `admit()` says whether a message is written, and whether
+    a storm begins with it: the first message left out in a second that follows one without any."""
+
+    def __init__(self, clock: Callable[[], float] | None = None) -> None:
+        self._clock = clock
+        self._began: float | None = None
+        self._written = 0
+        self._flooding = False  # this window, or the last one, left messages out
+        self._dropping = False  # this window left messages out
+        self.left_out = 0
+        """How many messages were left out in all."""
+
+    def admit(self) -> tuple[bool, bool]:
+        """(this message is written, a storm begins with it)."""
+        now = (self._clock or monotonic)()
+        if self._began is None or not 0 <= now - self._began < 1.0:
+            self._began, self._written = now, 0
+            self._flooding, self._dropping = self._dropping, False
+        if self._written < MAX_LOG_LINES:
+            self._written += 1
+            return True, False
+        self.left_out += 1
+        begins = not (self._flooding or self._dropping)
+        self._dropping = True
+        return False, begins
+
+
+def forward(
+    server: str, level: str, logger: Any, data: Any, hide: Callable[[str], str], *, flood: LogFlood | None = None
+) -> None:
     """Write one log message of `server` on `SERVER_LOG` (see the module docstring); `hide` masks
-    the secrets the server was given in what it wrote."""
+    the secrets the server was given in what it wrote; `flood` is the server's budget of lines (None: none)."""
     python_level = LEVELS.get(level, logging.WARNING)
     if not SERVER_LOG.isEnabledFor(python_level):
         return  # nothing is written: the data is not read
+    if flood is not None:
+        written, begins = flood.admit()
+        if begins:
+            SERVER_LOG.warning(
+                "MCP server %r sends more than %d log messages a second: only the first %d of each second are "
+                "written while it does",
+                server,
+                MAX_LOG_LINES,
+                MAX_LOG_LINES,
+                extra={"mcp_server": server, "mcp_logger": None, "mcp_level": "warning"},
+            )
+        if not written:
+            return
     logger = one_line(str(logger), hide, 80) if logger is not None else None
     named = f" (logger {logger!r})" if logger is not None else ""
     SERVER_LOG.log(

@@ -110,9 +110,22 @@ def test_a_submission_that_is_there_but_no_file_gets_a_row_saying_what_it_is(tmp
     dangling = tmp_path / "cy.ipynb"
     dangling.symlink_to(tmp_path / "gone.ipynb")
     assert [row.feedback for path in (fifo, loop, dangling) for row in grade_notebook(path)] == [
-        "not a regular file (a pipe or a device)",
-        "Too many levels of symbolic links",
-        "no such file (a link to a missing file)",
+        "not a regular file (a pipe or a device); hand in the notebook as a file",
+        "a link loop (Too many levels of symbolic links): the link leads back to itself; replace it by the "
+        "notebook it should name",
+        "no such file (a link to a missing file); replace the link by the notebook it should name",
+    ]
+
+
+def test_a_submission_that_cannot_be_opened_says_why_and_what_to_do(tmp_path):
+    """A link loop was one line without a hint ("Too many levels of symbolic links"); so were a missing
+    file and a name the system refuses. Each row now says what to do."""
+    from toolkit.exercises.grade import grade_notebook
+
+    long = tmp_path / ("x" * 300 + ".ipynb")
+    assert [row.feedback for path in (tmp_path / "gone.ipynb", long) for row in grade_notebook(path)] == [
+        "no such file; check the name, or that the upload finished",
+        "cannot be opened (File name too long); copy it to a readable file and grade that",
     ]
 
 

@@ -530,3 +530,11 @@ def test_a_megabyte_argument_is_shown_shortened_in_its_error(argv, said, capsys)
         code = exc.code
     err = capsys.readouterr().err
     assert code == 2 and said in err and len(err) < 1_000 and err.count("\n") <= 2
+
+
+def test_a_usage_error_shows_a_word_s_nul_and_line_breaks_escaped(capsys):
+    """Before: argparse named the word as it came: its newline broke the one line in two, its NUL and escape
+    sequences went to the terminal raw."""
+    with pytest.raises(SystemExit):
+        main(["gateway", "a\nb\x00c\x1b[2J"])
+    assert capsys.readouterr().err.endswith("toolkit: error: unrecognized arguments: a\\nb\\x00c\\x1b[2J\n")

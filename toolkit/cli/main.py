@@ -83,16 +83,24 @@ SHOWN_ERROR = 4000
 
 def words_cut(text: str, words: Sequence[str]) -> str:
     """`text` with each of `words` (the command line) longer than `SHOWN_WORD` shown as its start and its
-    length, its line breaks as escapes, and the whole cut to `SHOWN_ERROR` characters: a 1 MB argument (a
-    paste gone wrong) was echoed whole in its error, a megabyte of stderr; with line breaks in it, thousands
-    of lines for one mistake."""
-    for word in {w for w in words if len(w) > SHOWN_WORD}:
+    length, and each word's line breaks, NULs and escape sequences as escapes (`_escaped`), the whole cut to
+    `SHOWN_ERROR` characters: a 1 MB argument (a paste gone wrong) was echoed whole in its error, a megabyte
+    of stderr; with line breaks in it, thousands of lines for one mistake."""
+    for word in {w for w in words if len(w) > SHOWN_WORD or not w.isprintable()}:
         if word in text:
-            start = cut(word, SHOWN_WORD, "").replace("\r", "\\r").replace("\n", "\\n")
-            text = text.replace(word, f"{start}… ({len(word):,} characters)")
+            start = _escaped(cut(word, SHOWN_WORD, ""))
+            text = text.replace(word, start if len(word) <= SHOWN_WORD else f"{start}… ({len(word):,} characters)")
     if len(text) > SHOWN_ERROR:
         text = f"{cut(text, SHOWN_ERROR, '')}… ({len(text):,} characters in all)"
     return text
+
+
+def _escaped(word: str) -> str:
+    """`word` with each character a terminal would not print as itself (a line break, a NUL, an escape
+    sequence's ESC) written as Python writes it: a word of the command line stays on its error's line."""
+    if word.isprintable():
+        return word
+    return "".join(c if c.isprintable() or "\ud800" <= c <= "\udfff" else repr(c)[1:-1] for c in word)
 
 
 def dash_path_hint(words: Sequence[str]) -> str:

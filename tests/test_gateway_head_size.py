@@ -78,3 +78,27 @@ def test_a_head_within_the_limit_is_answered(address):
     assert MAX_HEAD_BYTES == 16 * 1024
     status, _ = _answer(address, headers=b"X-Big: " + b"b" * (MAX_HEAD_BYTES - 400) + b"\r\n")
     assert status == "HTTP/1.1 200 OK"
+
+
+MALFORMED = (
+    "The request is not HTTP/1.1 this server can read (a malformed request line or header, a chunk size that is not "
+    "hex, or bytes left over after a Content-Length that was too short); send the request as an HTTP client "
+    "library writes it."
+)
+
+
+def test_a_request_that_is_not_http_is_a_400_in_openai_s_shape(address):
+    """Before: uvicorn's plain text, "Invalid HTTP request received.", without a hint, in no shape an SDK reads."""
+    with socket.create_connection(address, timeout=30) as sock:
+        sock.sendall(b"HELLO THERE\r\n\r\n")
+        data = b""
+        while chunk := sock.recv(65536):
+            data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    assert head.split(b"\r\n")[0] == b"HTTP/1.1 400 Bad Request"
+    assert json.loads(body)["error"] == {
+        "message": MALFORMED,
+        "type": "invalid_request_error",
+        "param": None,
+        "code": "invalid_http_request",
+    }

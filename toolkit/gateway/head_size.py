@@ -8,8 +8,12 @@ measured where the app reads it (`too_large`: its method, target, version and he
 without padding around a header's value), and a head h11 gave up on gets the same answer
 (`refused_whole`, the bytes a protocol writes before it closes).
 
+Any other request h11 cannot read (a malformed request line, a chunk size that is not hex, bytes
+left after a `Content-Length` that was too short) gets a 400 in the same shape with the fix
+(`unreadable_whole`), where uvicorn wrote plain text.
+
 Leaves out: the MCP server over HTTP measures no whole head (its Starlette app takes what h11
-passes), and other malformed HTTP (a chunk size that is not hex) stays uvicorn's plain-text 400.
+passes); uvicorn's own warning line for such a request ("Invalid HTTP request received.").
 """
 
 from __future__ import annotations
@@ -55,11 +59,28 @@ def refused() -> Reply:
 
 def refused_whole() -> bytes:
     """`refused()` as a whole HTTP response that closes its connection, for a protocol to write."""
+    return _whole(STATUS, "Request Header Fields Too Large", MESSAGE, CODE)
+
+
+UNREADABLE = (
+    "The request is not HTTP/1.1 this server can read (a malformed request line or header, a chunk size that is not "
+    "hex, or bytes left over after a Content-Length that was too short); send the request as an HTTP client "
+    "library writes it."
+)
+
+
+def unreadable_whole() -> bytes:
+    """The 400 for a request h11 cannot read, in OpenAI's error shape with the fix (uvicorn's own was the
+    plain text "Invalid HTTP request received."), as a whole response that closes its connection."""
+    return _whole(400, "Bad Request", UNREADABLE, "invalid_http_request")
+
+
+def _whole(status: int, reason: str, message: str, code: str) -> bytes:
     body = json.dumps(
-        {"error": {"message": MESSAGE, "type": "invalid_request_error", "param": None, "code": CODE}}
+        {"error": {"message": message, "type": "invalid_request_error", "param": None, "code": code}}
     ).encode()
     head = (
-        f"HTTP/1.1 {STATUS} Request Header Fields Too Large\r\ncontent-type: application/json\r\n"
+        f"HTTP/1.1 {status} {reason}\r\ncontent-type: application/json\r\n"
         f"connection: close\r\ncontent-length: {len(body)}\r\n\r\n"
     )
     return head.encode("ascii") + body

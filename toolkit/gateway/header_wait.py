@@ -87,14 +87,16 @@ def headers_timed(base: type[Any], seconds: float) -> type[asyncio.Protocol]:
             super().connection_lost(exc)
 
         def send_400_response(self, msg: str) -> None:
-            """uvicorn's plain-text 400 for a request h11 refused; a head h11 gave up on because it grew past
-            its limit gets the gateway's 431 instead (`toolkit.gateway.head_size`), as one that came whole does."""
+            """In place of uvicorn's plain-text 400 for a request h11 refused, OpenAI's error shape with the
+            fix (`toolkit.gateway.head_size`): a 431 for a head h11 gave up on because it grew past its limit
+            (as one that came whole gets), else a 400."""
             conn = getattr(self, "conn", None)  # h11's connection (httptools' protocol has none)
-            if conn is not None and len(conn.trailing_data[0]) > head_size.MAX_HEAD_BYTES:
-                self.transport.write(head_size.refused_whole())
-                self.transport.close()
+            if conn is None:
+                super().send_400_response(msg)
                 return
-            super().send_400_response(msg)
+            large = len(conn.trailing_data[0]) > head_size.MAX_HEAD_BYTES
+            self.transport.write(head_size.refused_whole() if large else head_size.unreadable_whole())
+            self.transport.close()
 
         def _arm(self) -> None:
             self._armed_for = self.cycle

@@ -373,6 +373,14 @@ class _Dropped(io.TextIOBase):
         return len(text)
 
 
+def _word(text: str) -> str:
+    """A word of the command line as an error names it: its repr, or, past 60 characters, its start's and its
+    length (a 1 MB word, a paste gone wrong, was echoed whole: a megabyte of stderr)."""
+    if len(text) <= 60:
+        return repr(text)
+    return f"{text[:60]!r}… ({len(text):,} characters)"
+
+
 def run(argv: list[str]) -> int:
     problem = check_python()
     if problem:
@@ -384,7 +392,7 @@ def run(argv: list[str]) -> int:
         return 0
     if not argv or argv[0] not in commands:
         if argv:
-            print(f"error: unknown command {argv[0]!r}: use lab or test", file=sys.stderr)
+            print(f"error: unknown command {_word(argv[0])}: use lab or test", file=sys.stderr)
         print(__doc__)
         return 2
     try:

@@ -434,3 +434,17 @@ def test_a_blank_path_is_a_usage_error_not_the_current_folder(argv, option, tmp_
         "(an empty one would be the current folder)"
     )
     assert sorted(p.name for p in tmp_path.iterdir()) == ["sub.ipynb"]
+
+
+@pytest.mark.parametrize("check", ["out_file", "text_file", "given_path"])
+def test_a_path_holding_a_nul_is_named_with_the_fix(check):
+    """Before: `--out 'a<NUL>b'` was argparse's "invalid out_file value: 'a\\x00b'" (no reason, no fix), and
+    `grade 'a<NUL>b'` failed later; no file name can hold a NUL (a paste from a binary file, a C string)."""
+    from toolkit.cli import arguments
+
+    with pytest.raises(argparse.ArgumentTypeError) as info:
+        getattr(arguments, check)("a\x00b.csv")
+    assert (
+        str(info.value)
+        == "'a\\x00b.csv' holds a NUL character (\\x00), which no file name can: give the name without it"
+    )

@@ -20,6 +20,22 @@ def test_a_path_that_does_not_exist_is_refused_before_the_csv_is_touched(tmp_pat
     assert out.read_text() == "last week's grades"
 
 
+def test_a_path_the_system_refuses_to_look_at_is_one_line_with_a_hint(tmp_path):
+    """Before: a name past the system's limit was the raw OSError on 3.11 and 3.12 ("[Errno 36] File name too
+    long: '…'", no hint) and "no such file or folder" on 3.13 (whose `Path.exists` answers False)."""
+    from toolkit.cli.grade import _check_paths
+    from toolkit.errors import ConfigurationError
+
+    out = tmp_path / "grades.csv"
+    long = tmp_path / ("x" * 300 + ".ipynb")
+    with pytest.raises(ConfigurationError) as info:
+        _check_paths([long, tmp_path], out)
+    assert str(info.value) == (
+        f"grade: cannot look at {long} (File name too long); give a path the system can open (each name at most "
+        f"255 bytes); nothing was graded and {out} was left as it was"
+    )
+
+
 def test_a_folder_with_no_notebook_is_refused(tmp_path, capsys):
     """Before: '0 rows written', exit 0, an empty CSV in place of the old one."""
     (tmp_path / "sub").mkdir()
@@ -110,9 +126,22 @@ def test_a_submission_that_is_there_but_no_file_gets_a_row_saying_what_it_is(tmp
     dangling = tmp_path / "cy.ipynb"
     dangling.symlink_to(tmp_path / "gone.ipynb")
     assert [row.feedback for path in (fifo, loop, dangling) for row in grade_notebook(path)] == [
-        "not a regular file (a pipe or a device)",
-        "Too many levels of symbolic links",
-        "no such file (a link to a missing file)",
+        "not a regular file (a pipe or a device); hand in the notebook as a file",
+        "a link loop (Too many levels of symbolic links): the link leads back to itself; replace it by the "
+        "notebook it should name",
+        "no such file (a link to a missing file); replace the link by the notebook it should name",
+    ]
+
+
+def test_a_submission_that_cannot_be_opened_says_why_and_what_to_do(tmp_path):
+    """A link loop was one line without a hint ("Too many levels of symbolic links"); so were a missing
+    file and a name the system refuses. Each row now says what to do."""
+    from toolkit.exercises.grade import grade_notebook
+
+    long = tmp_path / ("x" * 300 + ".ipynb")
+    assert [row.feedback for path in (tmp_path / "gone.ipynb", long) for row in grade_notebook(path)] == [
+        "no such file; check the name, or that the upload finished",
+        "cannot be opened (File name too long); copy it to a readable file and grade that",
     ]
 
 

@@ -508,3 +508,33 @@ def _status(call):
         return call()
     except SystemExit as exc:
         return exc.code
+
+
+@pytest.mark.parametrize(
+    "argv, said",
+    [
+        (
+            ["gateway", "a" * 1_000_000],
+            "toolkit: error: unrecognized arguments: " + "a" * 200 + "… (1,000,000 characters)",
+        ),
+        (["tools", "a\nb" * 400_000], "error: cannot read " + "a\\nb" * 66 + "a\\n… (1,200,000 characters)"),
+    ],
+    ids=["usage-error", "one-line-error"],
+)
+def test_a_megabyte_argument_is_shown_shortened_in_its_error(argv, said, capsys):
+    """Before: a 1 MB argument was echoed whole in its error (a megabyte of stderr, and with newlines in it,
+    thousands of lines): a word past `SHOWN_WORD` characters is shown cut, with its length."""
+    try:
+        code = main(argv)
+    except SystemExit as exc:  # argparse's usage error
+        code = exc.code
+    err = capsys.readouterr().err
+    assert code == 2 and said in err and len(err) < 1_000 and err.count("\n") <= 2
+
+
+def test_a_usage_error_shows_a_word_s_nul_and_line_breaks_escaped(capsys):
+    """Before: argparse named the word as it came: its newline broke the one line in two, its NUL and escape
+    sequences went to the terminal raw."""
+    with pytest.raises(SystemExit):
+        main(["gateway", "a\nb\x00c\x1b[2J"])
+    assert capsys.readouterr().err.endswith("toolkit: error: unrecognized arguments: a\\nb\\x00c\\x1b[2J\n")

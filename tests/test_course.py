@@ -491,3 +491,13 @@ def test_output_to_a_stdout_closed_from_the_start_is_one_line_and_exit_2(argv, m
         "output on purpose\n"
     )
     assert sys.stdout is None
+
+
+def test_an_unknown_command_of_a_megabyte_is_named_shortened(capsys):
+    """Before: a 1 MB word (a paste gone wrong) was echoed whole: a megabyte of stderr for one mistake."""
+    assert course.main(["a" * 1_000_000]) == 2
+    err = capsys.readouterr().err
+    assert (
+        err
+        == "error: unknown command 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa'… (1,000,000 characters): use lab or test\n"
+    )

@@ -149,6 +149,7 @@ def text_file(text: str) -> str:
     """An existing cases file of UTF-8 text, at most `toolkit.course.case_rows.MAX_CASES_BYTES` (read
     once to check). A pipe (`<(command)`, `/dev/stdin` fed
     by `|`) is not read here: it can be read only once, by the command."""
+    _no_nul(text)
     try:
         mode = os.stat(text).st_mode
     except OSError as exc:
@@ -182,10 +183,20 @@ def text_file(text: str) -> str:
     return text
 
 
+def _no_nul(text: str) -> None:
+    """Refuse a path holding a NUL, which no file name can (the system calls raise a bare ValueError,
+    which argparse words as "invalid out_file value")."""
+    if "\x00" in text:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} holds a NUL character (\\x00), which no file name can: give the name without it"
+        )
+
+
 def given_path(text: str) -> Path:
     """A path given on the command line (a file or folder to read, a folder to write), never blank:
     `Path("")` is `.`, so an unset shell variable (`toolkit grade "$SUBMISSIONS"`) would grade, or
     write into, the folder the command runs in. Only spaces is blank too, unless a file has that name."""
+    _no_nul(text)
     if not text.strip() and not os.path.lexists(text):
         raise argparse.ArgumentTypeError(f"{text!r} is blank: give a path (an empty one would be the current folder)")
     return Path(text)
@@ -202,6 +213,7 @@ def out_file(text: str) -> Path:
     `-` is standard output (`STDOUT`), as for most command-line tools."""
     if text == "-":
         return STDOUT
+    _no_nul(text)
     path = Path(text)
     if not text.strip() or path.is_dir():
         raise argparse.ArgumentTypeError(

@@ -30,6 +30,8 @@ Leaves out: uploading grades anywhere (the CSV is the interface).
 from __future__ import annotations
 
 import argparse
+import errno
+import os
 import re
 from collections.abc import Iterator, Sized
 from contextlib import contextmanager
@@ -359,7 +361,22 @@ def _check_paths(paths: list[Path], out: Path) -> None:
     it gets its row), before anything runs or the CSV is touched."""
     from toolkit.errors import ConfigurationError
 
-    missing = [path for path in paths if not path.exists() and not path.is_symlink()]
+    for path in paths:
+        try:
+            os.lstat(path)
+        except OSError as exc:
+            if exc.errno not in (errno.ENOENT, errno.ENOTDIR):  # a name too long, a folder not searchable
+                fix = " (each name at most 255 bytes)" if exc.errno == errno.ENAMETOOLONG else ""
+                raise ConfigurationError(
+                    f"grade: cannot look at {_listed([path])} ({exc.strerror or exc}); give a path the system can "
+                    f"open{fix}; nothing was graded and {out} was left as it was"
+                ) from None
+        except ValueError:  # a NUL in it: argparse cannot pass one, a caller of this function can
+            raise ConfigurationError(
+                f"grade: {_listed([path])} holds a NUL character, which no path can; nothing was graded and {out} "
+                "was left as it was"
+            ) from None
+    missing = [path for path in paths if not os.path.lexists(path)]  # a dangling link is a submission
     if missing:
         raise ConfigurationError(
             f"grade: no such file or folder: {_listed(missing)}; nothing was graded and {out} was left as it was"

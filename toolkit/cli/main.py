@@ -8,7 +8,9 @@ other exception too (its first line, and `TOOLKIT_DEBUG=1` shows the traceback).
 line and exit 130; a reader that closes the pipe early (`toolkit exercises | head -1`) ends the
 command quietly with exit 141, as a shell tool does; a stdout closed from the start (`>&-`) that the
 command meant to write to is one line and exit 2, as `ls >&-` is. A stdout whose encoding cannot write a
-character (a C or latin-1 locale) writes it as a backslash escape (`toolkit.cli.streams`).
+character (a C or latin-1 locale) writes it as a backslash escape (`toolkit.cli.streams`). A word of the
+command line past `SHOWN_WORD` characters (a 1 MB paste) is shown by any error as its start and its length
+(`words_cut`), not echoed whole.
 
 Leaves out: shell completion.
 """
@@ -27,6 +29,7 @@ from typing import Any, NoReturn
 from toolkit.cli import iri_grammar
 from toolkit.cli.streams import DroppedOutput, tolerant_stdout
 from toolkit.errors import ToolkitError
+from toolkit.unicode import cut
 
 DISTRIBUTION = "toolkit-course"
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -61,7 +64,7 @@ class Parser(argparse.ArgumentParser):
         self.words = list(words)
 
     def error(self, message: str) -> NoReturn:
-        super().error(message + dash_path_hint(self.words))
+        super().error(words_cut(message + dash_path_hint(self.words), self.words))
 
 
 class Paragraphs(argparse.HelpFormatter):
@@ -70,6 +73,34 @@ class Paragraphs(argparse.HelpFormatter):
 
     def _fill_text(self, text: str, width: int, indent: str) -> str:
         return "\n\n".join(super(Paragraphs, self)._fill_text(part, width, indent) for part in text.split("\n\n"))
+
+
+SHOWN_WORD = 200
+"""How many characters of a word of the command line an error shows (`words_cut`); past it, its length."""
+SHOWN_ERROR = 4000
+"""How many characters of an error's text are shown at most (`words_cut`)."""
+
+
+def words_cut(text: str, words: Sequence[str]) -> str:
+    """`text` with each of `words` (the command line) longer than `SHOWN_WORD` shown as its start and its
+    length, and each word's line breaks, NULs and escape sequences as escapes (`_escaped`), the whole cut to
+    `SHOWN_ERROR` characters: a 1 MB argument (a paste gone wrong) was echoed whole in its error, a megabyte
+    of stderr; with line breaks in it, thousands of lines for one mistake."""
+    for word in {w for w in words if len(w) > SHOWN_WORD or not w.isprintable()}:
+        if word in text:
+            start = _escaped(cut(word, SHOWN_WORD, ""))
+            text = text.replace(word, start if len(word) <= SHOWN_WORD else f"{start}… ({len(word):,} characters)")
+    if len(text) > SHOWN_ERROR:
+        text = f"{cut(text, SHOWN_ERROR, '')}… ({len(text):,} characters in all)"
+    return text
+
+
+def _escaped(word: str) -> str:
+    """`word` with each character a terminal would not print as itself (a line break, a NUL, an escape
+    sequence's ESC) written as Python writes it: a word of the command line stays on its error's line."""
+    if word.isprintable():
+        return word
+    return "".join(c if c.isprintable() or "\ud800" <= c <= "\udfff" else repr(c)[1:-1] for c in word)
 
 
 def dash_path_hint(words: Sequence[str]) -> str:
@@ -117,11 +148,33 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
     closed = sys.stdout is None  # started with stdout closed (`>&-`)
     if closed:
         sys.stdout = DroppedOutput()
+    long = [word for word in argv if len(word) > SHOWN_WORD]
+    stderr = sys.stderr
+    if long and stderr is not None:  # what any command says of such a word, shown shortened (`words_cut`)
+        sys.stderr = WordsCut(stderr, long)
     try:
         return _run_and_flush(argv, prog or _prog())
     finally:
         if closed:
             sys.stdout = None
+        if sys.stderr is not stderr and isinstance(sys.stderr, WordsCut):
+            sys.stderr = stderr
+
+
+class WordsCut:
+    """A stream that writes to `stream` each text with the long `words` of the command line in it shortened
+    (`words_cut`): set as stderr while a command line holding such a word runs, so that every command's error
+    (one of its own, argparse's) shows a start of it, not a megabyte."""
+
+    def __init__(self, stream: Any, words: Sequence[str]) -> None:
+        self.stream = stream
+        self.words = words
+
+    def write(self, text: str) -> int:
+        return self.stream.write(words_cut(text, self.words) if len(text) > SHOWN_WORD else text)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.stream, name)
 
 
 def _run_and_flush(argv: list[str], prog: str) -> int:

@@ -78,6 +78,7 @@ from __future__ import annotations
 import ast
 import contextlib
 import csv
+import errno
 import importlib.machinery
 import importlib.util
 import json
@@ -110,7 +111,7 @@ from toolkit.exercises.environment import site_folders, submission_environment, 
 from toolkit.exercises.notebook import LAST_TAG, TIMED_OUT, cell_tags, exercise_id
 from toolkit.exercises.notebook_file import KERNEL, broken_json, is_empty, not_utf8_text, read
 from toolkit.exercises.values import ADDRESS
-from toolkit.files import keep_mode, not_a_file
+from toolkit.files import NOT_A_FILE, keep_mode, not_a_file
 from toolkit.tools.redact import scrub_secrets
 from toolkit.unicode import columns, cut, padded
 from toolkit.views.html import ACTING
@@ -462,12 +463,26 @@ def escaped(text: str) -> str:
     return CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
 
 
+def not_a_file_row(path: Path, problem: str) -> str:
+    """The row of a submission `files.not_a_file` found no file (`problem`), with what to do: a link loop, a
+    pipe, a missing file and the system's own reasons ("File name too long") were one line without a hint."""
+    if problem.startswith("no such file"):
+        if os.path.islink(path):
+            return f"{problem}; replace the link by the notebook it should name"
+        return f"{problem}; check the name, or that the upload finished"
+    if problem == NOT_A_FILE:
+        return f"{problem}; hand in the notebook as a file"
+    if problem == os.strerror(errno.ELOOP):
+        return f"a link loop ({problem}): the link leads back to itself; replace it by the notebook it should name"
+    return f"cannot be opened ({problem}); copy it to a readable file and grade that"
+
+
 def grade_notebook(path: PathLike, seconds: int = 120) -> list[Row]:
     """Rows for one submission (never raises for a bad submission); its path may be given as text."""
     path = Path(path)
     name = path_text(path)
     if problem := not_a_file(path):  # "no such file", or what is there instead (a pipe, a link loop)
-        return [Row(name, NOTEBOOK_ROW, False, problem)]
+        return [Row(name, NOTEBOOK_ROW, False, not_a_file_row(path, problem))]
     if not is_notebook_name(path):
         if notebooks := zipped(path):
             return [Row(name, NOTEBOOK_ROW, False, zipped_text(notebooks))]

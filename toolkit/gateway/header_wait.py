@@ -26,6 +26,8 @@ import asyncio
 import json
 from typing import Any
 
+from toolkit.gateway import head_size
+
 HEADERS_TIMEOUT_S = 30.0
 """Seconds a request's headers may take to arrive whole, from the connection's opening or its last response."""
 
@@ -83,6 +85,18 @@ def headers_timed(base: type[Any], seconds: float) -> type[asyncio.Protocol]:
                 self._timer.cancel()
                 self._timer = None
             super().connection_lost(exc)
+
+        def send_400_response(self, msg: str) -> None:
+            """In place of uvicorn's plain-text 400 for a request h11 refused, OpenAI's error shape with the
+            fix (`toolkit.gateway.head_size`): a 431 for a head h11 gave up on because it grew past its limit
+            (as one that came whole gets), else a 400."""
+            conn = getattr(self, "conn", None)  # h11's connection (httptools' protocol has none)
+            if conn is None:
+                super().send_400_response(msg)
+                return
+            large = len(conn.trailing_data[0]) > head_size.MAX_HEAD_BYTES
+            self.transport.write(head_size.refused_whole() if large else head_size.unreadable_whole())
+            self.transport.close()
 
         def _arm(self) -> None:
             self._armed_for = self.cycle

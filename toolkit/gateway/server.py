@@ -66,7 +66,7 @@ from dataclasses import replace
 from typing import Any
 
 from toolkit.errors import ConfigurationError, a_or_an
-from toolkit.gateway import header_wait
+from toolkit.gateway import head_size, header_wait
 from toolkit.gateway.core import CHAT_PATH, FAULTS, GatewayConfig, as_sent, handle_http, request_path
 from toolkit.gateway.wire import Reply, error_reply
 from toolkit.unicode import cut
@@ -253,6 +253,9 @@ class GatewayApp:
         if scope["type"] != "http":  # lifespan is off; a websocket is refused
             if scope["type"] == "websocket":
                 await send({"type": "websocket.close", "code": 1003})
+            return
+        if head_size.too_large(scope):  # the same 431 h11 gives when such a head comes in two reads
+            await _send_reply(send, head_size.refused(), [])
             return
         headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
         # The common case (an SDK, on 127.0.0.1): no Origin, and a Host met before: two lookups.
@@ -472,7 +475,13 @@ def _server(app: GatewayApp):
     http = header_wait.headers_timed(AutoHTTPProtocol, app.headers_timeout_s)
     return uvicorn.Server(
         uvicorn.Config(
-            app, http=http, log_level="warning", access_log=False, lifespan="off", timeout_graceful_shutdown=2
+            app,
+            http=http,
+            log_level="warning",
+            access_log=False,
+            lifespan="off",
+            timeout_graceful_shutdown=2,
+            h11_max_incomplete_event_size=head_size.MAX_HEAD_BYTES,
         )
     )
 

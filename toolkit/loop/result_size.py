@@ -82,11 +82,24 @@ masks (an RSA private key of 16,384 bits is some 13,000 characters)."""
 def cut_scrubbed(text: str, limit: int, scrub: Callable[[str], str], note: str = CUT_NOTE) -> str:
     """`cut_result(scrub(text), limit, note)`, reading only a head of a long text (`scrubbed_head`);
     the note names `text`'s own length."""
+    return scrubbed_cut(text, limit, scrub, lambda total, kept: note.format(total=f"{total:,}", kept=f"{kept:,}"), note)
+
+
+def scrubbed_cut(
+    text: str, limit: int, scrub: Callable[[str], str], ending: Callable[[int, int], str], note: str | None = None
+) -> str:
+    """`scrub(text)`, cut to its first `limit` characters (never inside a character a reader sees)
+    followed by `ending(total, kept)`, scrubbing only a head of a long text (`scrubbed_head`): `total`
+    is the length of the text scrubbed whole, or of `text` when only a head was. A text scrubbed
+    whole is cut only when `note` is given (what the model reads), and not when it ends with that
+    note's cut within `limit` (`already_cut`); without `note` it is returned whole, for a view to cut
+    where it shows it. The one walk behind `cut_scrubbed` (what the model reads) and
+    `toolkit.views.conversation.scrubbed_text` (what a view shows)."""
     head, whole = scrubbed_head(text, limit, scrub)
-    if whole:
-        return cut_result(head, limit, note)
+    if whole and (note is None or len(head) <= limit or already_cut(head, limit)):
+        return head
     kept = boundary(head, limit)
-    return head[:kept] + note.format(total=f"{len(text):,}", kept=f"{kept:,}")
+    return head[:kept] + ending(len(head) if whole else len(text), kept)
 
 
 def scrubbed_head(text: str, limit: int, scrub: Callable[[str], str]) -> tuple[str, bool]:

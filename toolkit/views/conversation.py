@@ -58,9 +58,9 @@ from toolkit.chat.messages import (
 )
 from toolkit.chat.sources import Source
 from toolkit.errors import ConfigurationError, a_kind_of, a_or_an
-from toolkit.loop.result_size import READ_PAST, scrubbed_head
+from toolkit.loop.result_size import READ_PAST, scrubbed_cut, scrubbed_head
 from toolkit.tools import redact
-from toolkit.unicode import boundary, cut
+from toolkit.unicode import cut
 from toolkit.views.html import (
     SHOWN_CHARS,
     Html,
@@ -484,16 +484,18 @@ def one_line(text: str, limit: int = 200) -> str:
 
 
 def scrubbed_text(text: str) -> str:
-    """`redact.scrub(text)`; of a text longer than a view shows (`SHOWN_CHARS`), a head scrubbed
-    (`toolkit.loop.result_size.scrubbed_head`) and cut as `shortened` cuts, its marker counting the
-    text's own length: a tool's 10 MB result was scrubbed whole (up to a minute) for 250 KB shown."""
+    """`redact.scrub(text)`; of a text longer than a view shows (`SHOWN_CHARS`), a head scrubbed and
+    cut as `shortened` cuts (`toolkit.loop.result_size.scrubbed_cut`, the walk the model's cut takes
+    too), its marker counting the text's own length: a tool's 10 MB result was scrubbed whole (up to
+    a minute) for 250 KB shown."""
     if len(text) <= SHOWN_CHARS:
         return redact.scrub(text)
-    head, whole = scrubbed_head(text, SHOWN_CHARS, redact.scrub)
-    if whole:
-        return head
-    end = boundary(head, SHOWN_CHARS)
-    return f"{head[:end]}…({len(text) - end:,} more characters not shown)"
+    return scrubbed_cut(text, SHOWN_CHARS, redact.scrub, _not_shown)
+
+
+def _not_shown(total: int, kept: int) -> str:
+    """The marker after a text a view cut (`toolkit.views.html.shortened`'s)."""
+    return f"…({total - kept:,} more characters not shown)"
 
 
 def scrubbed_line(text: str, limit: int) -> str:

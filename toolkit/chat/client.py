@@ -151,6 +151,7 @@ from toolkit.chat.model_memory import MEMORY_HINT, too_big
 from toolkit.chat.native_shapes import NativeReplyError, native_shape
 from toolkit.chat.not_compressed import HEAD_BYTES, NotCompressedError, plain_kind
 from toolkit.chat.not_compressed import HINT as NOT_COMPRESSED_HINT
+from toolkit.chat.other_api import NOT_CHAT_HINT, RESPONSES_HINT, not_chat, responses_only
 from toolkit.chat.pages import cdn_code_text, page_text
 from toolkit.chat.proxies import direct_mounts
 from toolkit.chat.rate_limits import relayed_reset, reset_wait, said_delay, worded_wait
@@ -1679,6 +1680,10 @@ def triage_status(response: httpx.Response, attempt: int = 1, mask: Callable[[st
         hint = CDN_REFUSAL_HINT
     if status in (404, 405) and _DOUBLED in str(response.request.url):  # no such route, or none taking a POST
         hint = "LLM_BASE_URL ends in /chat/completions: set it to the part before, e.g. https://host/v1 (not retried)"
+    elif status in (400, 404, 405, 422) and responses_only(detail):  # OpenAI's o1-pro, a relay of Responses only
+        hint = RESPONSES_HINT
+    elif status in (400, 404, 422) and not_chat(detail):  # a completion model; Azure's embedding deployment
+        hint = NOT_CHAT_HINT
     elif status == 404 and _refuses_tools(response, detail):
         hint = TOOLS_REFUSED_HINT
     elif status in (400, 422) and _refuses_tools(response, detail, refuses_tools):

@@ -182,6 +182,7 @@ from toolkit.chat.stream_scrub import HeldEcho, scrub_event_stream, unechoed_res
 from toolkit.chat.text_calls import may_hold_calls, offered_names, written_calls
 from toolkit.chat.thought_signatures import refuses_unsigned, signed
 from toolkit.chat.tool_refusal import names_tools, refuses_tools
+from toolkit.chat.unstreamed_tools import STREAM_TOOLS_HINT, events_of, refuses_streamed_tools
 from toolkit.errors import (
     BadResponseError,
     CallerError,
@@ -593,6 +594,10 @@ class ChatClient:
         """Whether a request not streamed says `enable_thinking: false`; set True by itself when the
         gateway refuses one without it (DashScope serving Qwen3's open models, which think by default
         and think only when streaming), so `chat()` still answers, without the model's thinking."""
+        self.tools_unstreamed: bool = False
+        """Whether a stream request with tools is asked without streaming, its reply given as events;
+        set True by itself when the gateway refuses tools with a stream (llama.cpp's llama-server before
+        May 2025: "Cannot use tools with stream"; `toolkit.chat.unstreamed_tools`)."""
         self._max_reply_bytes = MAX_REPLY_BYTES
         self._sleep = sleep
         self._http = httpx.Client(
@@ -771,10 +776,19 @@ class ChatClient:
         An overload or rate limit the gateway reports inside the stream (`data: {"error": {"code":
         502, …}}`) is retried like that status, as long as nothing was yielded yet."""
         body = self.build_request(messages, tools=tools, tool_choice=tool_choice, stream=True, **extra)
+        if self.tools_unstreamed and body.get("tools"):
+            yield from self._unstreamed(body)
+            return
         state = _StreamState()
         while True:
             try:
                 yield from self._stream_once(body, state)
+                return
+            except CallerError as exc:  # tools refused with a stream: the same ask not streamed is answered
+                if state.yielded or not body.get("tools") or not refuses_streamed_tools(str(exc)):
+                    raise
+                self.tools_unstreamed = True
+                yield from self._unstreamed(body)
                 return
             except TransientError as exc:
                 if exc.waited is None:  # raised before the retry loop's own waits were counted
@@ -786,6 +800,16 @@ class ChatClient:
                 wait = self.retry.wait(state.attempt, exc.retry_after)
                 self._sleep(wait)
                 state = _StreamState(first=state.attempt + 1, waited=exc.waited + wait)
+
+    def _unstreamed(self, body: dict[str, Any]) -> Iterator[StreamEvent]:
+        """A stream request's `body` asked without streaming, its reply given as the events a stream of
+        it would hold (`toolkit.chat.unstreamed_tools`)."""
+        plain = {key: value for key, value in body.items() if key not in ("stream", "stream_options")}
+        attempts = _Attempts(self, plain, stream=False, parse=parse_completion)
+        with self._masked(), attempts:
+            assert attempts.parsed is not None
+            response = _with_written_calls(attempts.parsed, plain)
+        yield from events_of(response)
 
     def _stream_once(self, body: dict[str, Any], state: _StreamState) -> Iterator[StreamEvent]:
         """One streamed request (its HTTP-level retries included); `state` says how far it got."""
@@ -1642,6 +1666,8 @@ def triage_status(response: httpx.Response, attempt: int = 1, mask: Callable[[st
             body=body,
             attempts=attempt,
         )
+    if status in (400, 422, 500) and refuses_streamed_tools(detail):  # llama.cpp's: no retry streams tools
+        raise CallerError(f"HTTP {status}: {detail} — {STREAM_TOOLS_HINT}", status=status, body=body, attempts=attempt)
     roles = refused_roles(detail) if status in (400, 422, 500) else None
     if roles is not None:  # the model's chat template refused the conversation: no retry, no field changes it
         said = f"the model's chat template refused the conversation: {roles}"

@@ -1748,14 +1748,14 @@ def triage_status(response: httpx.Response, attempt: int = 1, mask: Callable[[st
 def model_call_refused(body: str) -> bool:
     """Whether an error response's whole body reports the model's failed generation
     (`toolkit.chat.sse.failed_generation`). The body is parsed only when it can say so: it holds
-    one of the two names, or a `\\u` escape that could spell one (every 4xx comes here)."""
-    if "failed_generation" not in body and "tool_use_failed" not in body and "\\u" not in body:
+    one of the names (TGI's `tool_error` too), or a `\\u` escape that could spell one (every 4xx comes here)."""
+    if all(word not in body for word in ("failed_generation", "tool_use_failed", "tool_error", "\\u")):
         return False
     try:
         data = json.loads(body)
     except (ValueError, RecursionError):
         return False
-    return isinstance(data, dict) and failed_generation(data.get("error"))
+    return isinstance(data, dict) and failed_generation(error_of(data))  # TGI's error string and its kind: one
 
 
 def _refuses_tools(response: httpx.Response, detail: str, said: Callable[[str, str], bool] = names_tools) -> bool:

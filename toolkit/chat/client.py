@@ -124,6 +124,7 @@ from toolkit.chat.empty_text import refuses_empty_text, with_null_text
 from toolkit.chat.error_body import error_object, message_of, parsed
 from toolkit.chat.finite import first_non_finite
 from toolkit.chat.forced_choice import CANNOT_FORCE, ForcedChoice, put
+from toolkit.chat.json_arguments import refuses_unparsed, with_json_arguments
 from toolkit.chat.litellm_errors import unwrapped
 from toolkit.chat.masking import (
     HTTPX_LOGGERS,
@@ -594,6 +595,10 @@ class ChatClient:
         """Whether a request not streamed says `enable_thinking: false`; set True by itself when the
         gateway refuses one without it (DashScope serving Qwen3's open models, which think by default
         and think only when streaming), so `chat()` still answers, without the model's thinking."""
+        self.arguments_as_json: bool = False
+        """Whether a history's tool-call arguments that are not JSON go as `{"INVALID_JSON": text}`; set
+        True by itself when the gateway refuses them (llama.cpp's 500 "Failed to parse tool call
+        arguments as JSON": `toolkit.chat.json_arguments`)."""
         self.tools_unstreamed: bool = False
         """Whether a stream request with tools is asked without streaming, its reply given as events;
         set True by itself when the gateway refuses tools with a stream (llama.cpp's llama-server before
@@ -730,6 +735,8 @@ class ChatClient:
             wire = signed(wire)
         if self.ids_shaped:
             wire = shaped_ids(wire)
+        if self.arguments_as_json:
+            wire = with_json_arguments(wire)
         body: dict[str, Any] = {"model": self.model, "messages": wire}
         if tools:
             body["tools"] = tool_payload(tools)
@@ -947,6 +954,10 @@ class ChatClient:
         if exc.status in (400, 422) and refuses_ids(f"{exc} {exc.body}", messages):
             self.ids_shaped = True  # Mistral, ids made elsewhere: each in its shape, the same one each time
             body["messages"] = shaped_ids(messages)
+            return True
+        if exc.status in (400, 422, 500) and refuses_unparsed(str(exc), messages):
+            self.arguments_as_json = True  # llama.cpp reads a history's arguments as JSON: those that are not, as JSON
+            body["messages"] = with_json_arguments(messages)
             return True
         if exc.status == 400 and refuses_unsigned(f"{exc} {exc.body}", messages):
             self.signatures_stood_in = True  # Gemini 3, a call made elsewhere: Google's stand-in signature
@@ -1672,6 +1683,8 @@ def triage_status(response: httpx.Response, attempt: int = 1, mask: Callable[[st
     if roles is not None:  # the model's chat template refused the conversation: no retry, no field changes it
         said = f"the model's chat template refused the conversation: {roles}"
         raise CallerError(f"HTTP {status}: {said} — {TEMPLATE_HINT}", status=status, body=body, attempts=attempt)
+    if status in (400, 422, 500) and _refuses_unparsed(response, detail):  # no retry makes the history's JSON
+        raise CallerError(f"HTTP {status}: {detail} — {ARGUMENTS_HINT}", status=status, body=body, attempts=attempt)
     if status == 500 and too_big(detail):  # a local server's model larger than its free memory: no retry loads it
         raise CallerError(f"HTTP {status}: {detail} — {MEMORY_HINT}", status=status, body=body, attempts=attempt)
     if status == 500 and over_context(detail):  # DeepInfra's 500 for a conversation past the context: no retry fits it
@@ -1769,6 +1782,25 @@ def _refuses_tools(response: httpx.Response, detail: str, said: Callable[[str, s
     if not isinstance(sent, dict) or not sent.get("tools"):
         return False
     return said(detail, str(sent.get("model") or ""))
+
+
+def _refuses_unparsed(response: httpx.Response, detail: str) -> bool:
+    """Whether an error refuses tool-call arguments of the request's history that are not JSON
+    (`toolkit.chat.json_arguments`); the request is parsed only when the words say so."""
+    if "json" not in detail.lower():
+        return False
+    try:
+        sent = json.loads(response.request.content)
+    except (RuntimeError, ValueError, RecursionError):  # no request kept, or a body that is no JSON
+        return False
+    messages = sent.get("messages") if isinstance(sent, dict) else None
+    return isinstance(messages, list) and refuses_unparsed(detail, messages)
+
+
+ARGUMENTS_HINT = (
+    "the server refuses a conversation holding a tool call whose arguments are not JSON (the model wrote them so); "
+    "start a new conversation, or leave that turn out (not retried)"
+)
 
 
 def _started_without(response: httpx.Response, detail: str) -> str:

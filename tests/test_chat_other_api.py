@@ -1,6 +1,8 @@
 """A model that answers only the Responses API, or does not chat at all, was told to check
 LLM_BASE_URL (a 404) or to fix the request body (a 400): neither fixes it."""
 
+import json
+
 import httpx
 import pytest
 from test_client import Script, make
@@ -67,3 +69,10 @@ def test_a_model_that_does_not_speak_chat_completions_is_said_with_the_fix(statu
 )
 def test_what_says_the_model_does_not_speak_chat_completions(text, only, chat):
     assert (responses_only(text), not_chat(text)) == (only, chat)
+
+
+def test_the_probe_says_the_fix_rather_than_a_bare_404():
+    from toolkit.course.probe import classify
+
+    verdict, reason = classify(404, json.dumps(_error(OPENAI_RESPONSES)), model="o1-pro")
+    assert (verdict, reason) == (None, f"HTTP 404: {OPENAI_RESPONSES} — {RESPONSES_HINT}")

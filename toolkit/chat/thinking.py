@@ -44,7 +44,7 @@ _TAG = re.compile(r"<(/?)think(?:ing)?>", re.IGNORECASE)
 
 
 _HARMONY = re.compile(
-    r"(?:<\|start\|>assistant)?<\|channel\|>([A-Za-z]{1,40})(?![A-Za-z])[^<]{0,200}(?:<\|constrain\|>[^<]{0,50})?<\|message\|>"
+    r"(?:<\|start\|>assistant)?<\|channel\|>([A-Za-z]{1,40})(?![A-Za-z])[^<]{0,200}+(?:<\|constrain\|>[^<]{0,50})?<\|message\|>"
     r"(.*?)(?:<\|end\|>|<\|return\|>|<\|call\|>|(?=<\|start\|>|<\|channel\|>)|\Z)",
     re.DOTALL,
 )

@@ -82,3 +82,10 @@ def test_what_refuses_tools_with_a_stream(text, said):
 def test_a_reply_without_text_or_calls_is_one_done_event():
     response = ChatResponse.model_validate({"message": {"role": "assistant", "content": None}})
     assert events_of(response) == [StreamDone(response)]
+
+
+def test_a_call_without_an_id_is_given_without_one():
+    response = ChatResponse.model_validate(
+        {"message": {"role": "assistant", "tool_calls": [{"id": "", "name": "query_order", "arguments": "{}"}]}}
+    )
+    assert events_of(response)[0] == ToolCallDelta(0, None, "query_order", "{}")

@@ -6,8 +6,8 @@ calls (May 2025) refused a request with both `tools` and `stream: true`: a 500 (
 of that age are still what Jan, distro packages and pinned setups run. No retry changes a 500 of
 that kind, and the same request not streamed is answered: `refuses_streamed_tools(text)` reads the
 refusal, and the chat client then asks without streaming and gives the whole reply as the events a
-stream of it would have held (`events_of`: its text in one piece, each call in one piece, then
-`StreamDone`), and asks so from then on when tools go with a stream.
+stream of it would have held (`events_of`: its text in one piece, each call in one piece, its id
+None when it has none, then `StreamDone`), and asks so from then on when tools go with a stream.
 
 Leaves out: a server refusing tools altogether (`toolkit.chat.tool_refusal`), and a stream without
 tools, which such a server streams.
@@ -44,8 +44,9 @@ def events_of(response: ChatResponse) -> list[StreamEvent]:
     tool call whole, in order, then `StreamDone(response)`."""
     message = response.message
     events: list[StreamEvent] = [TextDelta(message.content)] if message.content else []
-    events += [
-        ToolCallDelta(index, call.id, call.name, call.arguments) for index, call in enumerate(message.tool_calls)
+    events += [  # a call without an id (a gateway's, or one read from text) streams without one, as such a stream does
+        ToolCallDelta(index, call.id or None, call.name, call.arguments)
+        for index, call in enumerate(message.tool_calls)
     ]
     events.append(StreamDone(response))
     return events

@@ -80,7 +80,9 @@
   the reply's text as the model wrote it (`<tool_call>{"name": …, "arguments": {…}}</tool_call>`,
   the Hermes format), with no `tool_calls` and `finish_reason: "stop"`;
 - `qianfan_limited`: the second request is Baidu Qianfan's QPS limit, answered in a 200
-  (`{"error_code": 18, "error_msg": "Open api qps request limit reached"}`).
+  (`{"error_code": 18, "error_msg": "Open api qps request limit reached"}`);
+- `stream_tools_refused`: llama.cpp's llama-server before May 2025: a request with both `tools` and
+  `stream: true` is a 500 "Cannot use tools with stream" (the same request not streamed is answered).
 
 Requests are kept in `handler.seen` (the bodies, in order). Leaves out: authentication, slow answers.
 """
@@ -325,6 +327,8 @@ def quirky(*names: str) -> type[http.server.BaseHTTPRequestHandler]:
                 return 200, {"error_code": 18, "error_msg": "Open api qps request limit reached"}
             if "gemini_retry_delay" in quirks and n == 3:
                 return 429, [{"error": {**GEMINI_QUOTA, "details": [{"@type": RETRY_INFO, "retryDelay": "1s"}]}}]
+            if "stream_tools_refused" in quirks and body.get("tools") and body.get("stream"):
+                return 500, {"error": {"code": 500, "message": "Cannot use tools with stream", "type": "server_error"}}
             if body.get("tools"):
                 with lock:
                     state["with_tools"] += 1

@@ -17,7 +17,7 @@ import pytest
 from toolkit.chat.client import ChatClient, RetryPolicy
 from toolkit.chat.messages import UserMessage
 from toolkit.course.probe import classify
-from toolkit.errors import TransientError
+from toolkit.errors import CallerError, TransientError
 
 QUESTION = [UserMessage(content="where is SN1?")]
 GROQ = {
@@ -123,3 +123,48 @@ def test_the_body_is_parsed_only_when_it_can_report_a_failed_generation():
     assert not model_call_refused('{"error": {"message": "model not found"}}')
     assert not model_call_refused('{"error": {"failed_generation": ""}}')
     assert not model_call_refused("failed_generation, not JSON")
+
+
+TGI_PARSE = {
+    "error": 'Tool error: Failed to parse generated text: EOF while parsing an object at line 1 column 40 "{\\"function\\"',
+    "error_type": "tool_error",
+}
+TGI_NONE = {"error": "Tool error: No function found in generated text", "error_type": "tool_error"}
+TGI_NAME = {"error": "Tool error: Tool with name query_orders not found", "error_type": "tool_error"}
+
+
+@pytest.mark.parametrize("body", [TGI_PARSE, TGI_NONE], ids=["unparsable", "no-function"])
+def test_tgis_422_for_a_generation_it_could_not_read_as_a_call_is_sent_again(body):
+    """text-generation-inference's `InferError::ToolError` (a 422, `"error_type": "tool_error"`): the
+    text the model generated under the tools grammar did not parse as a call. It was "the request was
+    rejected; fix it"; the same request usually passes on a new generation."""
+    client, sent, sleeps = scripted(httpx.Response(422, json=body), httpx.Response(200, json=ANSWER))
+    assert client.chat(QUESTION).message.content == "Shipped."
+    assert len(sent) == 2 and len(sleeps) == 1
+    client, sent, _ = scripted(httpx.Response(422, json=body), retries=0)
+    with pytest.raises(TransientError) as caught:
+        client.chat(QUESTION)
+    assert str(caught.value).startswith("HTTP 422 (the model wrote a malformed tool call, transient): Tool error: ")
+
+
+def test_tgis_tool_error_about_the_request_is_not_retried():
+    client, sent, _ = scripted(httpx.Response(422, json=TGI_NAME))
+    with pytest.raises(CallerError) as caught:
+        client.chat(QUESTION)
+    assert len(sent) == 1 and "Tool with name query_orders not found" in str(caught.value)
+
+
+def test_tgis_tool_error_in_a_stream_is_sent_again():
+    sse = {"content-type": "text/event-stream"}
+    second = 'data: {"choices": [{"index": 0, "delta": {"content": "Shipped."}, "finish_reason": "stop"}]}\n\n'
+    client, sent, _ = scripted(
+        httpx.Response(200, headers=sse, text="data: " + json.dumps(TGI_NONE) + "\n\n"),
+        httpx.Response(200, headers=sse, text=second + "data: [DONE]\n\n"),
+    )
+    assert list(client.stream(QUESTION))[-1].response.message.content == "Shipped."
+    assert len(sent) == 2
+
+
+def test_the_probe_does_not_read_tgis_tool_error_as_a_gateway_refusing_tools():
+    verdict, reason = classify(422, json.dumps(TGI_NONE), model="tgi")
+    assert verdict is None and reason.startswith("HTTP 422: the gateway takes tools, but refused the tool call")

@@ -106,3 +106,50 @@ def test_many_tags_are_read_in_one_pass():
     block = '<tool_call>{"name": "cancel_order", "arguments": {}}</tool_call>'
     read = written_calls(AssistantMessage(content="Cancelling all. " + block * 2_000), NAMES)
     assert read is not None and read.content == "Cancelling all." and len(read.tool_calls) == 2_000
+
+
+HARMONY_CALL = (
+    "<|channel|>analysis<|message|>Need to look up SN1.<|end|>"
+    '<|start|>assistant<|channel|>commentary to=functions.query_order <|constrain|>json<|message|>{"order_id": "SN1"}'
+    "<|call|>"
+)
+
+
+@pytest.mark.parametrize(
+    "content, calls, left",
+    [  # gpt-oss's Harmony call passed through as text (a server without its parser)
+        (
+            HARMONY_CALL,
+            [("query_order", {"order_id": "SN1"})],
+            "<|channel|>analysis<|message|>Need to look up SN1.<|end|>",
+        ),
+        (  # the recipient in the header before the channel, no constraint, no end marker (cut at the stop token)
+            "<|start|>assistant to=functions.cancel_order<|channel|>commentary json<|message|>{}",
+            [("cancel_order", {})],
+            None,
+        ),
+    ],
+)
+def test_harmony_calls_written_as_text_are_calls(content, calls, left):
+    read = written_calls(AssistantMessage(content=content), NAMES)
+    assert read is not None and read.content == left
+    assert [(call.name, json.loads(call.arguments)) for call in read.tool_calls] == calls
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        HARMONY_CALL.replace("query_order", "drop_tables"),  # a tool not offered
+        HARMONY_CALL.replace('{"order_id": "SN1"}', '"SN1"'),  # arguments that are no object
+        "<|channel|>analysis<|message|>I could use to=functions.query_order<|end|><|start|>assistant<|channel|>final"
+        "<|message|>It shipped.",  # named while thinking, then answered
+    ],
+)
+def test_anything_else_in_harmony_stays_text(content):
+    assert written_calls(AssistantMessage(content=content), NAMES) is None
+
+
+def test_many_harmony_headers_without_a_message_are_read_in_one_pass():
+    assert written_calls(AssistantMessage(content="to=functions." * 20_000), NAMES) is None
+    header = "<|channel|>commentary to=functions.query_order" + " " * 99
+    assert written_calls(AssistantMessage(content=header * 2_000), NAMES) is None

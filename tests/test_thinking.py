@@ -71,3 +71,34 @@ def test_balanced_blocks_split_as_pydantic_ai_splits_them(seed):
             parts.append(f"<think>{body}</think>" if rng.random() < 0.4 else body)
         text = "".join(parts)
         assert split_thinking(text) == pydantic_ai_split(text), text
+
+
+@pytest.mark.parametrize(
+    "text, thinking, answer",
+    [  # gpt-oss's Harmony channels in the text: a server that did not parse them (llama.cpp's
+        # --reasoning-format none, an early LM Studio or vLLM build) passes them through
+        (
+            "<|channel|>analysis<|message|>The user greeted me.<|end|>"
+            "<|start|>assistant<|channel|>final<|message|>Hello!<|return|>",
+            "The user greeted me.",
+            "Hello!",
+        ),
+        ("<|channel|>final<|message|>Just this.", "", "Just this."),
+        ("<|channel|>analysis<|message|>Cut off while think", "Cut off while think", ""),
+        (
+            "<|channel|>analysis<|message|>a<|end|><|start|>assistant<|channel|>analysis<|message|>b<|end|>"
+            '<|start|>assistant<|channel|>final<|message|>{"a": 1}<|end|>',
+            "a\nb",
+            '{"a": 1}',
+        ),
+        ("Use <|channel|> in a sentence.", "", "Use <|channel|> in a sentence."),  # no message: text
+    ],
+)
+def test_harmonys_analysis_channel_is_thinking_and_its_final_channel_the_answer(text, thinking, answer):
+    assert split_thinking(text) == (thinking, answer)
+
+
+def test_many_harmony_headers_that_open_no_message_are_read_in_linear_time():
+    """A channel name run on into letters never closes a header: read once (it took 15 s, backtracking)."""
+    text = ("<|channel|>analysis" + "b" * 190) * 5_000
+    assert split_thinking(text) == ("", text)

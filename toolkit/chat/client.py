@@ -124,6 +124,7 @@ from toolkit.chat.empty_text import refuses_empty_text, with_null_text
 from toolkit.chat.error_body import error_object, message_of, parsed
 from toolkit.chat.finite import first_non_finite
 from toolkit.chat.forced_choice import CANNOT_FORCE, ForcedChoice, put
+from toolkit.chat.json_arguments import refuses_unparsed, with_json_arguments
 from toolkit.chat.litellm_errors import unwrapped
 from toolkit.chat.masking import (
     HTTPX_LOGGERS,
@@ -151,6 +152,7 @@ from toolkit.chat.model_memory import MEMORY_HINT, too_big
 from toolkit.chat.native_shapes import NativeReplyError, native_shape
 from toolkit.chat.not_compressed import HEAD_BYTES, NotCompressedError, plain_kind
 from toolkit.chat.not_compressed import HINT as NOT_COMPRESSED_HINT
+from toolkit.chat.other_api import NOT_CHAT_HINT, RESPONSES_HINT, not_chat, responses_only
 from toolkit.chat.pages import cdn_code_text, page_text
 from toolkit.chat.proxies import direct_mounts
 from toolkit.chat.rate_limits import relayed_reset, reset_wait, said_delay, worded_wait
@@ -181,6 +183,7 @@ from toolkit.chat.stream_scrub import HeldEcho, scrub_event_stream, unechoed_res
 from toolkit.chat.text_calls import may_hold_calls, offered_names, written_calls
 from toolkit.chat.thought_signatures import refuses_unsigned, signed
 from toolkit.chat.tool_refusal import names_tools, refuses_tools
+from toolkit.chat.unstreamed_tools import STREAM_TOOLS_HINT, events_of, refuses_streamed_tools
 from toolkit.errors import (
     BadResponseError,
     CallerError,
@@ -592,6 +595,14 @@ class ChatClient:
         """Whether a request not streamed says `enable_thinking: false`; set True by itself when the
         gateway refuses one without it (DashScope serving Qwen3's open models, which think by default
         and think only when streaming), so `chat()` still answers, without the model's thinking."""
+        self.arguments_as_json: bool = False
+        """Whether a history's tool-call arguments that are not JSON go as `{"INVALID_JSON": text}`; set
+        True by itself when the gateway refuses them (llama.cpp's 500 "Failed to parse tool call
+        arguments as JSON": `toolkit.chat.json_arguments`)."""
+        self.tools_unstreamed: bool = False
+        """Whether a stream request with tools is asked without streaming, its reply given as events;
+        set True by itself when the gateway refuses tools with a stream (llama.cpp's llama-server before
+        May 2025: "Cannot use tools with stream"; `toolkit.chat.unstreamed_tools`)."""
         self._max_reply_bytes = MAX_REPLY_BYTES
         self._sleep = sleep
         self._http = httpx.Client(
@@ -724,6 +735,8 @@ class ChatClient:
             wire = signed(wire)
         if self.ids_shaped:
             wire = shaped_ids(wire)
+        if self.arguments_as_json:
+            wire = with_json_arguments(wire)
         body: dict[str, Any] = {"model": self.model, "messages": wire}
         if tools:
             body["tools"] = tool_payload(tools)
@@ -770,10 +783,19 @@ class ChatClient:
         An overload or rate limit the gateway reports inside the stream (`data: {"error": {"code":
         502, …}}`) is retried like that status, as long as nothing was yielded yet."""
         body = self.build_request(messages, tools=tools, tool_choice=tool_choice, stream=True, **extra)
+        if self.tools_unstreamed and body.get("tools"):
+            yield from self._unstreamed(body)
+            return
         state = _StreamState()
         while True:
             try:
                 yield from self._stream_once(body, state)
+                return
+            except CallerError as exc:  # tools refused with a stream: the same ask not streamed is answered
+                if state.yielded or not body.get("tools") or not refuses_streamed_tools(str(exc)):
+                    raise
+                self.tools_unstreamed = True
+                yield from self._unstreamed(body)
                 return
             except TransientError as exc:
                 if exc.waited is None:  # raised before the retry loop's own waits were counted
@@ -785,6 +807,16 @@ class ChatClient:
                 wait = self.retry.wait(state.attempt, exc.retry_after)
                 self._sleep(wait)
                 state = _StreamState(first=state.attempt + 1, waited=exc.waited + wait)
+
+    def _unstreamed(self, body: dict[str, Any]) -> Iterator[StreamEvent]:
+        """A stream request's `body` asked without streaming, its reply given as the events a stream of
+        it would hold (`toolkit.chat.unstreamed_tools`)."""
+        plain = {key: value for key, value in body.items() if key not in ("stream", "stream_options")}
+        attempts = _Attempts(self, plain, stream=False, parse=parse_completion)
+        with self._masked(), attempts:
+            assert attempts.parsed is not None
+            response = _with_written_calls(attempts.parsed, plain)
+        yield from events_of(response)
 
     def _stream_once(self, body: dict[str, Any], state: _StreamState) -> Iterator[StreamEvent]:
         """One streamed request (its HTTP-level retries included); `state` says how far it got."""
@@ -922,6 +954,10 @@ class ChatClient:
         if exc.status in (400, 422) and refuses_ids(f"{exc} {exc.body}", messages):
             self.ids_shaped = True  # Mistral, ids made elsewhere: each in its shape, the same one each time
             body["messages"] = shaped_ids(messages)
+            return True
+        if exc.status in (400, 422, 500) and refuses_unparsed(str(exc), messages):
+            self.arguments_as_json = True  # llama.cpp reads a history's arguments as JSON: those that are not, as JSON
+            body["messages"] = with_json_arguments(messages)
             return True
         if exc.status == 400 and refuses_unsigned(f"{exc} {exc.body}", messages):
             self.signatures_stood_in = True  # Gemini 3, a call made elsewhere: Google's stand-in signature
@@ -1641,10 +1677,14 @@ def triage_status(response: httpx.Response, attempt: int = 1, mask: Callable[[st
             body=body,
             attempts=attempt,
         )
+    if status in (400, 422, 500) and refuses_streamed_tools(detail):  # llama.cpp's: no retry streams tools
+        raise CallerError(f"HTTP {status}: {detail} — {STREAM_TOOLS_HINT}", status=status, body=body, attempts=attempt)
     roles = refused_roles(detail) if status in (400, 422, 500) else None
     if roles is not None:  # the model's chat template refused the conversation: no retry, no field changes it
         said = f"the model's chat template refused the conversation: {roles}"
         raise CallerError(f"HTTP {status}: {said} — {TEMPLATE_HINT}", status=status, body=body, attempts=attempt)
+    if status in (400, 422, 500) and _refuses_unparsed(response, detail):  # no retry makes the history's JSON
+        raise CallerError(f"HTTP {status}: {detail} — {ARGUMENTS_HINT}", status=status, body=body, attempts=attempt)
     if status == 500 and too_big(detail):  # a local server's model larger than its free memory: no retry loads it
         raise CallerError(f"HTTP {status}: {detail} — {MEMORY_HINT}", status=status, body=body, attempts=attempt)
     if status == 500 and over_context(detail):  # DeepInfra's 500 for a conversation past the context: no retry fits it
@@ -1679,6 +1719,10 @@ def triage_status(response: httpx.Response, attempt: int = 1, mask: Callable[[st
         hint = CDN_REFUSAL_HINT
     if status in (404, 405) and _DOUBLED in str(response.request.url):  # no such route, or none taking a POST
         hint = "LLM_BASE_URL ends in /chat/completions: set it to the part before, e.g. https://host/v1 (not retried)"
+    elif status in (400, 404, 405, 422) and responses_only(detail):  # OpenAI's o1-pro, a relay of Responses only
+        hint = RESPONSES_HINT
+    elif status in (400, 404, 422) and not_chat(detail):  # a completion model; Azure's embedding deployment
+        hint = NOT_CHAT_HINT
     elif status == 404 and _refuses_tools(response, detail):
         hint = TOOLS_REFUSED_HINT
     elif status in (400, 422) and _refuses_tools(response, detail, refuses_tools):
@@ -1717,14 +1761,14 @@ def triage_status(response: httpx.Response, attempt: int = 1, mask: Callable[[st
 def model_call_refused(body: str) -> bool:
     """Whether an error response's whole body reports the model's failed generation
     (`toolkit.chat.sse.failed_generation`). The body is parsed only when it can say so: it holds
-    one of the two names, or a `\\u` escape that could spell one (every 4xx comes here)."""
-    if "failed_generation" not in body and "tool_use_failed" not in body and "\\u" not in body:
+    one of the names (TGI's `tool_error` too), or a `\\u` escape that could spell one (every 4xx comes here)."""
+    if all(word not in body for word in ("failed_generation", "tool_use_failed", "tool_error", "\\u")):
         return False
     try:
         data = json.loads(body)
     except (ValueError, RecursionError):
         return False
-    return isinstance(data, dict) and failed_generation(data.get("error"))
+    return isinstance(data, dict) and failed_generation(error_of(data))  # TGI's error string and its kind: one
 
 
 def _refuses_tools(response: httpx.Response, detail: str, said: Callable[[str, str], bool] = names_tools) -> bool:
@@ -1738,6 +1782,25 @@ def _refuses_tools(response: httpx.Response, detail: str, said: Callable[[str, s
     if not isinstance(sent, dict) or not sent.get("tools"):
         return False
     return said(detail, str(sent.get("model") or ""))
+
+
+def _refuses_unparsed(response: httpx.Response, detail: str) -> bool:
+    """Whether an error refuses tool-call arguments of the request's history that are not JSON
+    (`toolkit.chat.json_arguments`); the request is parsed only when the words say so."""
+    if "json" not in detail.lower():
+        return False
+    try:
+        sent = json.loads(response.request.content)
+    except (RuntimeError, ValueError, RecursionError):  # no request kept, or a body that is no JSON
+        return False
+    messages = sent.get("messages") if isinstance(sent, dict) else None
+    return isinstance(messages, list) and refuses_unparsed(detail, messages)
+
+
+ARGUMENTS_HINT = (
+    "the server refuses a conversation holding a tool call whose arguments are not JSON (the model wrote them so); "
+    "start a new conversation, or leave that turn out (not retried)"
+)
 
 
 def _started_without(response: httpx.Response, detail: str) -> str:

@@ -30,8 +30,15 @@ message", "The `reasoning_content` in the thinking mode must be passed back to t
 history written elsewhere, or a reply that reasoned nothing, lacks: `asked_field` names it, for the
 client to send the request again with it empty on each turn lacking it (`with_fields`), and so on.
 
-Leaves out: showing the reasoning (the views show the answer), and a kept field's contents, which
-go back as they came.
+For the learner, `reasoning_text(extra)` is the thinking a reply's kept fields hold, whichever
+gateway named it: `reasoning_content` (DeepSeek, Qwen3 and gpt-oss on vLLM or SGLang, llama.cpp,
+LM Studio), `reasoning` (newer vLLM, Ollama, OpenRouter), the text and summaries of
+`reasoning_details` (OpenRouter; an encrypted block has none), the `thinking` of `thinking_blocks`
+(LiteLLM, Claude; a redacted block has none). The views show it apart from the answer
+(`toolkit.views.conversation`); it goes back only as the gateway's own field.
+
+Leaves out: a kept field's contents, which go back as they came; thinking written into the answer
+(`<think>…</think>`, `toolkit.chat.thinking`), which the views show as the text it is.
 """
 
 from __future__ import annotations
@@ -156,3 +163,27 @@ def _without(message: dict[str, Any], dropped: frozenset[str]) -> dict[str, Any]
             for call in calls
         ]
     return kept
+
+
+def reasoning_text(extra: dict[str, Any]) -> str:
+    """The thinking a reply's kept fields `extra` hold (see the module docstring), its pieces joined
+    by newlines; "" when they hold none. `reasoning` beside `reasoning_content` says it once."""
+    pieces: list[str] = []
+    for key in ("reasoning_content", "reasoning"):
+        text = extra.get(key)
+        if isinstance(text, str) and text.strip() and text not in pieces:
+            pieces.append(text)
+    for block in _listed(extra.get("reasoning_details")):
+        text = block.get("summary") if block.get("type") == "reasoning.summary" else block.get("text")
+        if isinstance(text, str) and text.strip() and text not in pieces:
+            pieces.append(text)
+    for block in _listed(extra.get("thinking_blocks")):
+        text = block.get("thinking")
+        if isinstance(text, str) and text.strip() and text not in pieces:
+            pieces.append(text)
+    return "\n".join(pieces)
+
+
+def _listed(value: Any) -> list[dict[str, Any]]:
+    """The objects of a kept list field (`reasoning_details`, `thinking_blocks`); none when it is no list."""
+    return [item for item in value if isinstance(item, dict)] if isinstance(value, list) else []

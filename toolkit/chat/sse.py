@@ -961,10 +961,22 @@ def failed_generation(error: Any) -> bool:
     gateway checked the tool call the model wrote and refused it. Groq does so with a 400 whose
     error holds `failed_generation` (what the model wrote) and `"code": "tool_use_failed"`; its
     tool-use guide sends the same request again, and a new generation usually passes. Retried then,
-    as transient, on every path (`toolkit.chat.client.triage_status`, `reported_error`)."""
+    as transient, on every path (`toolkit.chat.client.triage_status`, `reported_error`).
+    text-generation-inference says so with a 422 `"error_type": "tool_error"` (read as `{"type": …}`
+    by `error_of`) whose words are about the generated text (`_TGI_GENERATED`), not about the request
+    ("Tool with name … not found")."""
     if not isinstance(error, dict):
         return False
+    if error.get("type") == "tool_error" and isinstance(error.get("message"), str):
+        return bool(_TGI_GENERATED.search(error["message"]))
     return error.get("failed_generation") not in (None, "") or error.get("code") == "tool_use_failed"
+
+
+_TGI_GENERATED = re.compile(
+    r"failed to parse generated text|no function found in generated text|\bat line \d+ column \d+", re.IGNORECASE
+)
+"""text-generation-inference's words for a generation that is no call: "Failed to parse generated text: …",
+"No function found in generated text", serde's "invalid escape at line 3 column 15" on its arguments."""
 
 
 MALFORMED_CALL = "the model wrote a malformed tool call, transient"

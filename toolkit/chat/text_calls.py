@@ -12,6 +12,9 @@ becomes a call; the text around the blocks stays the reply's text (None when not
 whole reply that is one such JSON object alone, or a list of them (Llama 3's JSON tool calling,
 without vLLM's `llama3_json` parser), is read the same way, and so is the JSON after Mistral's
 `[TOOL_CALLS]` or Llama's `<|python_tag|>` (the text before the marker stays the reply's text).
+gpt-oss's Harmony call (`<|start|>assistant<|channel|>commentary to=functions.query_order
+<|constrain|>json<|message|>{"order_id": "SN1"}<|call|>`, the recipient before or after the
+channel) is read too: its message is the arguments object, the name after `to=functions.`.
 
 Only what the model answered is read: a block inside its `<think>` thinking
 (`toolkit.chat.thinking.split_thinking`) is a call it quoted while thinking, not one it made. All or
@@ -19,13 +22,14 @@ nothing: when one block is not such a call (no JSON, a tool not offered, argumen
 object), the reply stays text, as the gateway gave it. Linear in the text's length.
 
 Leaves out: the formats a parser reads that are not JSON (Mistral's newer `[TOOL_CALLS]name[ARGS]{…}`,
-DeepSeek's `<｜tool▁call▁begin｜>`, Qwen3-Coder's `<function=…>` XML, Harmony's `to=functions.…`, Llama's
+DeepSeek's `<｜tool▁call▁begin｜>`, Qwen3-Coder's `<function=…>` XML, Llama's
 calls joined by `;`), and a reply cut in a block (`finish_reason: "length"`: the block never closes).
 """
 
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from toolkit.chat.messages import AssistantMessage, ToolCall
@@ -54,7 +58,12 @@ def may_hold_calls(content: str | None) -> bool:
     """Whether a reply's text may hold written calls (one look, for the usual reply to pay nothing more)."""
     if content is None:
         return False
-    return "<tool_call>" in content or content.lstrip()[:1] in ("{", "[") or any(m in content for m in _MARKERS)
+    return (
+        "<tool_call>" in content
+        or content.lstrip()[:1] in ("{", "[")
+        or any(m in content for m in _MARKERS)
+        or _HARMONY_TO in content
+    )
 
 
 def written_calls(message: AssistantMessage, names: frozenset[str]) -> AssistantMessage | None:
@@ -65,7 +74,14 @@ def written_calls(message: AssistantMessage, names: frozenset[str]) -> Assistant
         return None
     answer = split_thinking(text)[1]
     blocks = _blocks(answer)
-    if blocks:
+    harmony = list(_HARMONY_CALL.finditer(answer)) if not blocks and _HARMONY_TO in answer else []
+    if harmony:
+        read = [_harmony_call(m.group(1), m.group(2), names) for m in harmony]
+        calls = [call for call in read if call is not None]
+        if len(calls) < len(read):
+            return None
+        left = _without(text, [m.group(0) for m in harmony])
+    elif blocks:
         read = [_call(block[len(_OPEN) : -len(_CLOSE)], names) for block in blocks]
         calls = [call for call in read if call is not None]
         if len(calls) < len(read):
@@ -78,6 +94,29 @@ def written_calls(message: AssistantMessage, names: frozenset[str]) -> Assistant
             return None
         left = _without(text, [piece.strip()])
     return message.model_copy(update={"content": left.strip() or None, "tool_calls": tuple(calls)})
+
+
+_HARMONY_TO = "to=functions."
+_HARMONY_CALL = re.compile(
+    r"(?:<\|start\|>assistant)?(?:<\|channel\|>[A-Za-z]{1,40}(?![A-Za-z]))?\s?to=functions\.([\w.-]{1,200})(?![\w.-])"
+    r"[^<]{0,100}+(?:<\|channel\|>[A-Za-z]{1,40}(?![A-Za-z])[^<]{0,100}+)?(?:<\|constrain\|>[^<]{0,50})?<\|message\|>"
+    r"(.*?)(?:<\|call\|>|<\|end\|>|(?=<\|start\|>|<\|channel\|>)|\Z)",
+    re.DOTALL,
+)
+"""A Harmony call: its header naming `functions.<name>` (before or after its channel), its arguments up to
+its end marker (or the next message, or the end)."""
+
+
+def _harmony_call(name: str, written: str, names: frozenset[str]) -> ToolCall | None:
+    """The call a Harmony message writes (`name`, its arguments object `written`), or None when it is
+    no call of an offered tool."""
+    try:
+        arguments = json.loads(written)
+    except (ValueError, RecursionError):
+        return None
+    if name not in names or not isinstance(arguments, dict):
+        return None
+    return ToolCall(id="", name=name, arguments=json.dumps(arguments, ensure_ascii=False))
 
 
 def _blocks(answer: str) -> list[str]:

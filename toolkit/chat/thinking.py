@@ -22,10 +22,18 @@ the gateway probe (`toolkit.course.probe`) read the answer through `split_thinki
 - `<thinking>` is read as `<think>` (some models write it), in any case; a tag inside a block
   (`<think>` again) is part of the thinking.
 
+gpt-oss writes Harmony channels (`<|channel|>analysis<|message|>…<|end|><|start|>assistant<|channel|>final
+<|message|>…<|return|>`), which a server that does not parse them passes through as text (llama.cpp's
+`--reasoning-format none`, early LM Studio and vLLM builds): a text holding a channel header is read by
+its messages, the `analysis` channel's as thinking, the `final` channel's as the answer; without a
+`final` message the answer is the text with the analysis messages taken out (a message cut off has no
+end marker: it runs to the end).
+
 Linear in the text's length, whatever the tags (one regex scan).
 
 Leaves out: the message itself, which keeps its text as the gateway sent it (the conversation,
-the views and the trace show what was said); other tag names (`<reasoning>`, `<reflection>`).
+the views and the trace show what was said); other tag names (`<reasoning>`, `<reflection>`); Harmony
+calls to functions (`to=functions.…`), left in the answer's text.
 """
 
 from __future__ import annotations
@@ -35,11 +43,23 @@ import re
 _TAG = re.compile(r"<(/?)think(?:ing)?>", re.IGNORECASE)
 
 
+_HARMONY = re.compile(
+    r"(?:<\|start\|>assistant)?<\|channel\|>([A-Za-z]{1,40})(?![A-Za-z])[^<]{0,200}+(?:<\|constrain\|>[^<]{0,50})?<\|message\|>"
+    r"(.*?)(?:<\|end\|>|<\|return\|>|<\|call\|>|(?=<\|start\|>|<\|channel\|>)|\Z)",
+    re.DOTALL,
+)
+"""A Harmony message: its channel, its text up to its end marker (or the next message, or the end)."""
+
+
 def split_thinking(text: str) -> tuple[str, str]:
     """`(thinking, answer)` of an answer text: the thinking's pieces joined by newlines, and the
     text around them (see the module docstring). A text without the tags is all answer."""
     if "<" not in text:
         return "", text
+    if "<|channel|>" in text:
+        harmony = _harmony(text)
+        if harmony is not None:
+            return harmony
     thoughts: list[str] = []
     answer: list[str] = []
     at, opened = 0, None  # where unread text starts; where the open block's tag starts (None: none open)
@@ -62,3 +82,21 @@ def split_thinking(text: str) -> tuple[str, str]:
         return "\n".join(thoughts), "".join(answer)
     answer.append(text[at:])
     return "\n".join(thoughts), "".join(answer)
+
+
+def _harmony(text: str) -> tuple[str, str] | None:
+    """`(thinking, answer)` of a text holding Harmony messages (see the module docstring); None when none."""
+    messages = list(_HARMONY.finditer(text))
+    if not messages:
+        return None
+    thoughts = [m.group(2) for m in messages if m.group(1) == "analysis"]
+    finals = [m.group(2) for m in messages if m.group(1) == "final"]
+    if finals:
+        return "\n".join(thoughts), "".join(finals)
+    kept, at = [], 0
+    for message in messages:
+        if message.group(1) == "analysis":
+            kept.append(text[at : message.start()])
+            at = message.end()
+    kept.append(text[at:])
+    return "\n".join(thoughts), "".join(kept)

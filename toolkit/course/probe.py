@@ -52,6 +52,7 @@ from toolkit.chat.client import (
     reported_instead,
 )
 from toolkit.chat.messages import AssistantMessage, UserMessage
+from toolkit.chat.other_api import NOT_CHAT_HINT, RESPONSES_HINT, not_chat, responses_only
 from toolkit.chat.sse import choice_zero, error_detail
 from toolkit.chat.text_calls import offered_names, written_calls
 from toolkit.chat.tool_refusal import names_tools
@@ -190,6 +191,9 @@ def _verdict(status: int | None, body: str, model: str) -> tuple[str | None, str
             f"HTTP {status}: the gateway takes tools, but refused the tool call the model wrote (failed_generation); "
             f"run the probe again: {_error_message(body)}"
         )
+    if status != 200 and (responses_only(error_message(body)) or not_chat(error_message(body))):
+        hint = RESPONSES_HINT if responses_only(error_message(body)) else NOT_CHAT_HINT
+        return None, f"HTTP {status}: {_error_message(body)} — {hint}"  # no probe of tools reaches the model
     if status != 200 and rejects_tools(status, error_message(body), model):
         return "C", f"HTTP {status} naming the tools field: {_error_message(body)}"
     if status in (400, 422):

@@ -12,7 +12,13 @@ Pure renderers (unit-tested, stable under nbval):
   never as base64; the user message the loop wrote to carry tool images is titled so.
 - `render_conversation_text(messages, usage)`: the same conversation as a short transcript.
 
-Both mask the secrets in every message's text, refusal and tool-call arguments
+An assistant reply's thinking, sent apart from its answer (`reasoning_content`, `reasoning`,
+`reasoning_details`, `thinking_blocks`: `toolkit.chat.reasoning_fields.reasoning_text`), shows
+before it: its first `THINKING_SHOWN` characters in the card, one line in the transcript
+(`assistant (thinking): …`). Thinking written into the answer (`<think>…</think>`) stays in the
+text, as it was said.
+
+Both mask the secrets in every message's text, thinking, refusal and tool-call arguments
 (`redact.scrub_secrets`), as the trace masks what a tool or the model wrote: a tool returning
 `DB_PASS=…`, a model repeating a key. Paths are kept: the view shows the conversation as it went.
 
@@ -56,6 +62,7 @@ from toolkit.chat.messages import (
     message_from_openai,
     tokens_text,
 )
+from toolkit.chat.reasoning_fields import reasoning_text
 from toolkit.chat.sources import Source
 from toolkit.errors import ConfigurationError, a_kind_of, a_or_an
 from toolkit.loop.result_size import READ_PAST, scrubbed_cut, scrubbed_head
@@ -377,7 +384,26 @@ def _assistant_html(
     elif not message.content and not message.tool_calls:
         text = small("(empty reply)")
     calls = join(_call_html(c, r, show_missing) for c, r in zip(message.tool_calls, results))
-    return card("assistant", text + calls, "assistant")
+    return card("assistant", _thinking_html(message) + text + calls, "assistant")
+
+
+THINKING_SHOWN = 2_000
+"""How many characters of a reply's thinking its card shows (a reasoning model thinks for pages)."""
+
+
+def _thinking(message: AssistantMessage) -> str:
+    """The thinking a reply sent apart from its answer, secrets masked ("" when none)."""
+    thought = reasoning_text(message.extra) if message.extra else ""
+    return redact.scrub_secrets(thought) if thought else ""
+
+
+def _thinking_html(message: AssistantMessage) -> Html:
+    """A reply's thinking before its answer, its start if long, marked as thinking; nothing when none."""
+    thought = _thinking(message)
+    if not thought:
+        return Html("")
+    more = f" · first {THINKING_SHOWN:,} of {len(thought):,} characters" if len(thought) > THINKING_SHOWN else ""
+    return small(f"thinking (not the answer){more}") + text_block(cut(thought, THINKING_SHOWN))
 
 
 def _user_images_html(message: UserMessage) -> Html:
@@ -537,7 +563,8 @@ def _message_text(message: Message | Unreadable, call_name: str, orphan: bool) -
         if not message.content and message.refusal:
             lines = [f"assistant (refusal): {one_line(message.refusal)}"]
         lines += [_call_text(c) for c in message.tool_calls]
-        return lines or ["assistant: (empty reply)"]
+        thought = _thinking(message)
+        return [f"assistant (thinking): {one_line(thought)}"] * bool(thought) + (lines or ["assistant: (empty reply)"])
     if isinstance(message, ToolResultMessage):
         name = flat_name(message.tool_name or call_name)
         flags = " error" * message.is_error + f" ({ORPHAN})" * orphan

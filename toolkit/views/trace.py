@@ -3,7 +3,9 @@
 Pure renderers (unit-tested, stable under nbval), built from the shared `toolkit.views.html` helpers:
 
 - `render_trace_html(result, show_timing)`: one card per model request — the tools sent (names
-  and the tools block's estimated tokens), `tool_choice`, the model's reply (text or tool calls),
+  and the tools block's estimated tokens), `tool_choice`, the model's thinking when its gateway
+  sent it apart (`reasoning_content`, `reasoning`, …: its first `THINKING_SHOWN` characters), the
+  model's reply (text or tool calls),
   each execution (arguments, then the result, or the error with a badge naming its channel;
   its duration only with `show_timing`), the images passed on after the results (as markers:
   `toolkit.loop.images`), the round's tokens, how its reply ended when not as usual (`finish_reason`
@@ -38,12 +40,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from toolkit.chat.messages import MESSAGE_TYPES, Message, TokenUsage, ToolCall, ToolResultMessage
+from toolkit.chat.reasoning_fields import reasoning_text
 from toolkit.errors import ConfigurationError, a_kind_of
 from toolkit.loop.cut_off import CUT_WORDS
 from toolkit.loop.run import LoopResult, RoundTrace
 from toolkit.loop.saga import ToolExecution
 from toolkit.unicode import cut, unescaped
-from toolkit.views.conversation import HtmlView, image_markers, one_line, scrubbed_text
+from toolkit.views.conversation import THINKING_SHOWN, HtmlView, image_markers, one_line, scrubbed_text
 from toolkit.views.html import (
     Html,
     badge,
@@ -135,6 +138,14 @@ def _shown(text: str | None) -> str:
     return scrubbed_text(text or "")
 
 
+def _thought(trace: RoundTrace) -> str:
+    """The thinking a round's reply sent apart from its answer (`reasoning_text`), scrubbed as the
+    trace scrubs; "" when none."""
+    extra = trace.reply.extra
+    thought = reasoning_text(extra) if extra else ""
+    return _shown(thought) if thought else ""
+
+
 def _shown_arguments(arguments: str) -> str:
     """A call's arguments as a trace shows them: printable `\\u` escapes as their characters
     (`toolkit.unicode.unescaped`), then scrubbed."""
@@ -208,6 +219,8 @@ def _round_html(trace: RoundTrace, show_timing: bool, left: list[tuple[ToolCall,
     reply = trace.reply
     parts = [facts]
     parts += [small(note) for note in trace.notes]
+    thought = _thought(trace)
+    parts += [card("model thinking (not the answer)", text_block(cut(thought, THINKING_SHOWN)), "info")] * bool(thought)
     parts += [card("model reply", text_block(_shown(reply.content)), "assistant")] if reply.content else []
     if reply.tool_calls and not trace.executions and not left:
         names = named([c.name for c in reply.tool_calls])
@@ -294,6 +307,8 @@ def counts(result: LoopResult) -> str:
 def _round_text(trace: RoundTrace, show_timing: bool, left: list[tuple[ToolCall, str]]) -> list[str]:
     lines = [f"round {trace.index} · tools sent: {_tools_sent(trace)} · tool_choice: {_choice(trace.tool_choice)}"]
     lines += [f"  note: {flat(cut(note, NOTE_CHARS))}" for note in trace.notes]  # a model's name in it: one line
+    thought = _thought(trace)
+    lines += [f"  model thinking: {one_line(thought, 160)}"] if thought else []
     if trace.reply.content:
         lines.append(f"  model: {one_line(_shown(trace.reply.content), 160)}")
     elif trace.reply.refusal:

@@ -95,18 +95,8 @@ def _note_at_end(note: str) -> re.Pattern[str]:
 
 
 READ_PAST = 40_000
-"""How far past a cut a text is masked (`cut_scrubbed`); half of it is longer than any secret it
+"""How far past a cut a text is masked (`cut_cleaned`); half of it is longer than any secret it
 masks (an RSA private key of 16,384 bits is some 13,000 characters)."""
-
-
-def cut_scrubbed(text: str, limit: int, scrub: Callable[[str], str], note: str = CUT_NOTE) -> str:
-    """`cut_result(scrub(text), limit, note)`, reading only a head of a long text (`scrubbed_head`);
-    the note names `text`'s own length."""
-    head, whole = scrubbed_head(text, limit, scrub)
-    if whole:
-        return cut_result(head, limit, note)
-    kept = boundary(head, limit)
-    return head[:kept] + note.format(total=f"{len(text):,}", kept=f"{kept:,}")
 
 
 def scrubbed_head(text: str, limit: int, scrub: Callable[[str], str]) -> tuple[str, bool]:

@@ -258,3 +258,13 @@ def test_a_policy_s_text_is_cut_at_the_turn_s_limit(limit):
     run_loop(model, [UserMessage(content="go")], tools=[_boom()], options=options)
     expected = text if limit is None else text[:limit] + NOTE.format(total=len(text), kept=limit)
     assert model.requests[1].messages[-1].content == expected
+
+
+def test_a_text_cut_with_the_turn_s_own_note_is_not_cut_again():
+    """`Tool.run` cuts a long error text with the turn's note (`LoopTexts.result_cut`), braces and all:
+    the loop must know it as cut, as it knows MCP's English note."""
+    note = "\n{{cut: {total} -> {kept}}}"
+    once = cut_result("x" * 500, 100, note)
+    assert once == "x" * 100 + "\n{cut: 500 -> 100}"
+    assert cut_result(once, 100, note) == once
+    assert cut_result(once, 50, note) == "x" * 50 + "\n{cut: " + str(len(once)) + " -> 50}"

@@ -155,7 +155,7 @@ from toolkit.loop.records import (
     ToolStarted,
     found_names,
 )
-from toolkit.loop.result_size import Cutting, cut_results
+from toolkit.loop.result_size import CUT_NOTE, DEFAULT_CUTTING, MAX_RESULT_CHARS, Cutting, cut_results
 from toolkit.loop.resume import configured_after_asking, tools_ran
 from toolkit.loop.returns import should_return_immediately
 from toolkit.loop.saga import (
@@ -549,7 +549,8 @@ class _Run:
         self.later_compensations: list[Callable[..., Any]] = []
         """Compensations of tools a dynamic provider has not added yet: checked when the tool joins."""
         self.texts = options.texts
-        self.cutting = Cutting(options.max_result_chars, options.texts.result_cut)
+        limit, note = options.max_result_chars, options.texts.result_cut
+        self.cutting = DEFAULT_CUTTING if limit == MAX_RESULT_CHARS and note is CUT_NOTE else Cutting(limit, note)
         """Where a tool's error text is cut while its secrets are masked (`Tool.run`): as any result is."""
         self.clock: Callable[[], float] = options.clock
         """The options' clock; one of one's own read through a `ClockReader` (a failure keeps the call's result)."""

@@ -131,3 +131,44 @@ def test_a_first_ctrl_c_in_a_concurrent_round_says_it_waits_for_the_running_call
     ]
     results = [m.content for m in memory.messages() if isinstance(m, ToolResultMessage)]
     assert results == ["booked A", "shipped B"]
+
+
+def test_a_call_that_raised_the_interrupt_is_not_named_as_still_running():
+    """A tool of a concurrent round that raises `KeyboardInterrupt` itself: the warning named it among the
+    calls "still running" (its error was taken out of the round's record before the wait began)."""
+    import logging
+
+    lines, slow_started, warned = [], threading.Event(), threading.Event()
+
+    class Seen(logging.Handler):
+        def emit(self, record):
+            lines.append(record.getMessage())
+            warned.set()
+
+    @tool("a call interrupted from inside")
+    def stopper(item: str) -> str:
+        slow_started.wait(WAIT_S)
+        raise KeyboardInterrupt
+
+    @tool("a slow call")
+    def slow(item: str) -> str:
+        slow_started.set()
+        warned.wait(WAIT_S)  # the loop said it waits for this call
+        return f"shipped {item}"
+
+    handler, logger = Seen(level=logging.WARNING), logging.getLogger("toolkit.loop")
+    logger.addHandler(handler)
+    memory = ChatMemory()
+    model = ScriptedModel([[call("stopper", item="A", id="c1"), call("slow", item="B", id="c2")], "done"])
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            options = LoopOptions(concurrent=True, max_workers=2)
+            run_loop(model, [UserMessage(content="q")], tools=[stopper, slow], memory=memory, options=options)
+    finally:
+        logger.removeHandler(handler)
+    assert lines[0] == (
+        "a concurrent round was interrupted (KeyboardInterrupt): waiting for its calls still running, c2 (slow), "
+        "so their results are kept; interrupt again to stop waiting (their outcome is then unknown)"
+    )
+    results = [m.content for m in memory.messages() if isinstance(m, ToolResultMessage)]
+    assert results[1] == "shipped B"

@@ -223,3 +223,48 @@ def test_a_policy_s_huge_text_is_cut_before_it_is_cleaned(monkeypatch, policies,
     assert model.requests[1].messages[-1].content == text[:MAX_RESULT_CHARS] + NOTE.format(
         total=len(text), kept=MAX_RESULT_CHARS
     )
+
+
+ZH_NOTE = "\n[结果在此截断：共 {total:,} 个字符，只显示前 {kept:,} 个；如需其余部分，请分几次调用工具，每次少取一些]"
+
+
+@pytest.mark.parametrize(
+    ("options", "expected"),
+    [
+        (LoopOptions(max_result_chars=None), "e" * 150_000),
+        (LoopOptions(max_result_chars=None, tool_timeout=60), "e" * 150_000),  # run on a thread of its own
+        (LoopOptions(max_result_chars=500), "e" * 500 + NOTE.format(total=150_000, kept=500)),
+        (dataclasses.replace(COURSE, max_result_chars=500), "e" * 500 + ZH_NOTE.format(total=150_000, kept=500)),
+    ],
+    ids=["none", "none-timed", "500", "course"],
+)
+def test_a_handled_error_is_cut_at_the_turn_s_limit_as_any_result_is(monkeypatch, options, expected):
+    """A tool's handled error was cut at 100,000 characters inside `Tool.run` whatever the turn's
+    `max_result_chars`: with None the model read 100,000 of 150,000 characters and an English note; with
+    500 the loop cut that cut text again, its note naming 100,152 characters, not the 150,000 there were,
+    and the course's note came after an English one."""
+    sent, outcome, _ = _run_error("e" * 150_000, monkeypatch, options)
+    assert sent == expected
+    assert outcome.rounds[0].executions[0].result.content == expected  # the masked text, as the trace keeps it
+
+
+@pytest.mark.parametrize("limit", [None, 300])
+def test_a_policy_s_text_is_cut_at_the_turn_s_limit(limit):
+    """An error policy's text was cut at 100,000 inside `Tool.run`, not at the turn's limit (None: whole)."""
+    text = "failed: " + BIG_ERROR[:149_999]  # (cleaning takes a last blank off)
+    policies = Policies(execution_error=lambda error, call: text)
+    model = ScriptedModel([call("boom", {"n": 1}), "Done."])
+    options = LoopOptions(policies=policies, max_result_chars=limit)
+    run_loop(model, [UserMessage(content="go")], tools=[_boom()], options=options)
+    expected = text if limit is None else text[:limit] + NOTE.format(total=len(text), kept=limit)
+    assert model.requests[1].messages[-1].content == expected
+
+
+def test_a_text_cut_with_the_turn_s_own_note_is_not_cut_again():
+    """`Tool.run` cuts a long error text with the turn's note (`LoopTexts.result_cut`), braces and all:
+    the loop must know it as cut, as it knows MCP's English note."""
+    note = "\n{{cut: {total} -> {kept}}}"
+    once = cut_result("x" * 500, 100, note)
+    assert once == "x" * 100 + "\n{cut: 500 -> 100}"
+    assert cut_result(once, 100, note) == once
+    assert cut_result(once, 50, note) == "x" * 50 + "\n{cut: " + str(len(once)) + " -> 50}"

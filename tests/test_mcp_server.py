@@ -250,6 +250,28 @@ def test_a_served_tool_s_huge_result_is_cut_as_toolkit_s_client_cuts_it():
     assert [len(text.partition("\n")[0]) for text in default] == [MAX_RESULT_CHARS] * 2
 
 
+@pytest.mark.parametrize("limit", [None, 500])
+def test_a_served_tool_s_huge_error_is_cut_at_the_server_s_limit_not_at_100_000(limit):
+    """A served tool's handled error of 200,000 characters was cut inside `Tool.run` at 100,000 whatever the
+    server's `max_result_chars`: served whole (None) it still arrived cut, and cut at 500 its note named
+    100,152 characters, not the 200,000 there were."""
+    from toolkit.tools.decorator import tool
+    from toolkit.tools.execute import ToolOutput
+
+    @tool
+    def dump() -> ToolOutput:
+        """The whole log, as an error."""
+        return ToolOutput("e" * 200_000, is_error=True)
+
+    with McpClient(tools_server([dump], max_result_chars=limit), name="logs") as client:
+        (text,) = [block.text for block in client.call_tool("dump", {}).content]
+    note = (
+        "\n[cut here: the result has 200,000 characters, and only the first 500 are shown; if you need the rest, "
+        "call the tool again for less at a time]"
+    )
+    assert text == ("e" * 200_000 if limit is None else "e" * 500 + note)
+
+
 def test_tools_server_refuses_a_max_result_chars_that_is_no_count():
     from toolkit.errors import ToolDefinitionError
     from toolkit.tools.decorator import tool

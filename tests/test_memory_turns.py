@@ -300,3 +300,55 @@ def test_a_lock_file_that_cannot_be_opened_is_a_store_error(tmp_path):
         "two processes' turns on one id apart; the folder must be writable and its file system must support "
         "POSIX record locks, as a local disk does)"
     )
+
+
+class _Interrupted:
+    """A turn lock's own lock, held by another turn: the wait for it is ended by Ctrl-C."""
+
+    def acquire(self, blocking=True, timeout=-1):
+        if blocking:
+            raise KeyboardInterrupt
+        return False
+
+
+def _write_waited(where: str) -> str:
+    return (
+        f"{where} had not written: it was waiting for the turn on memory id 'u1' to end (a write from outside a "
+        "turn waits for the turn running on its memory id), and nothing of it was stored; that turn is still "
+        "running, in another thread or process (a turn whose task was cancelled runs on until the call it runs "
+        "returns): a call that may hang can be given a time limit, LoopOptions(tool_timeout=30), which answers "
+        "it after 30 s and lets its turn end"
+    )
+
+
+@pytest.mark.parametrize(
+    ("where", "write"),
+    [
+        ("ChatMemory.add", lambda memory: memory.add(UserMessage(content="late"))),
+        ("ChatMemory.update", lambda memory: memory.update(lambda current: current[:1])),
+        ("ChatMemory.set", lambda memory: memory.set([])),
+        ("ChatMemory.clear", lambda memory: memory.clear()),
+    ],
+    ids=["add", "update", "set", "clear"],
+)
+def test_ctrl_c_while_a_write_waits_for_a_turn_says_so(where, write):
+    """A learner's write while another thread's turn holds the memory id waits for that turn, silently;
+    Ctrl-C then was a bare KeyboardInterrupt (a turn's own wait said why: `wait_for_turn`)."""
+    memory = ChatMemory("u1")
+    memory.add(UserMessage(content="kept"))
+    memory.lock._mutex = _Interrupted()  # another turn holds it
+    with pytest.raises(KeyboardInterrupt) as raised:
+        write(memory)
+    assert raised.value.__notes__ == [_write_waited(where)]
+    assert shape(memory.messages()) == ["user:kept"]
+
+
+def test_ctrl_c_inside_a_write_s_store_is_not_told_as_a_wait():
+    class Pressed(InMemoryStore):
+        def append(self, memory_id, messages):
+            raise KeyboardInterrupt
+
+    memory = ChatMemory("u1", store=Pressed())
+    with pytest.raises(KeyboardInterrupt) as raised:
+        memory.add(UserMessage(content="hi"))
+    assert getattr(raised.value, "__notes__", []) == []

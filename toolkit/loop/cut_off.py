@@ -28,6 +28,7 @@ from dataclasses import replace
 
 from toolkit.chat.messages import ToolCall
 from toolkit.errors import ArgumentError, ArgumentProblem
+from toolkit.loop.result_size import DEFAULT_CUTTING, Cutting
 from toolkit.tools.arguments import parse_arguments
 from toolkit.tools.execute import Outcome, Policies, Tool, argument_failed
 
@@ -73,7 +74,12 @@ CUT_WORDS = {
 
 
 def cut_off(
-    call: ToolCall, calls: Sequence[ToolCall], outcome: Outcome, policies: Policies, reason: str = "length"
+    call: ToolCall,
+    calls: Sequence[ToolCall],
+    outcome: Outcome,
+    policies: Policies,
+    reason: str = "length",
+    cutting: Cutting = DEFAULT_CUTTING,
 ) -> Outcome:
     """`outcome` (an argument error of a reply whose `finish_reason` is `reason`, one of `CUT_BY`),
     told as a cut when `call` is the reply's last and its arguments are not JSON; else as it is."""
@@ -88,7 +94,7 @@ def cut_off(
         expected, hint = CUT_BY[reason]
         cut = ArgumentError(call.name, [replace(problem, expected=expected)])
         cut.hint = hint
-        return argument_failed(call, cut, policies)
+        return argument_failed(call, cut, policies, cutting)
     return outcome  # whole JSON that did not fit the tool: the usual error
 
 
@@ -98,6 +104,7 @@ def cut_short(
     available: Mapping[str, Tool],
     policies: Policies,
     reason: str = "length",
+    cutting: Cutting = DEFAULT_CUTTING,
 ) -> Outcome | None:
     """The outcome of `call`, the last of a reply cut off (`reason`: its `finish_reason`, one of
     `CUT_BY`), when none of its arguments arrived (blank) and its tool takes some: told as the cut,
@@ -110,4 +117,4 @@ def cut_short(
     expected, hint = CUT_BY[reason]
     cut = ArgumentError(call.name, [ArgumentProblem("", '""', expected, kind="not_json")])
     cut.hint = hint
-    return argument_failed(call, cut, policies)
+    return argument_failed(call, cut, policies, cutting)

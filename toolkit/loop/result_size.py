@@ -20,11 +20,16 @@ LangChain4j cuts nothing; the OpenAI Agents SDK neither; Claude Code cuts a tool
 MCP tools at 25,000 tokens, about as much as 100,000 characters).
 
 A tool's handled error (`ToolOutput(..., is_error=True)`), and the text of an error policy of
-one's own, has its secrets masked before anyone reads it, and masking 10 MB took up to a minute (look-alike characters): `cut_scrubbed` masks a
-head of it, `READ_PAST` characters past `MAX_RESULT_CHARS`, and cuts that. A secret straddling
-the cut is masked whole (the mask read past it); one straddling where the read stopped is left
-out whole (the head is read further until what is kept ends `READ_PAST // 2` characters before it:
-masking shrinks a head of tokens). That text, cut, is the error result the trace keeps too.
+one's own, has its secrets masked before anyone reads it, and masking 10 MB took up to a minute
+(look-alike characters). `Tool.run` is given the turn's limit and note (`Cutting`): a text within
+`READ_PAST` characters past the limit (or any, with None) is masked whole and cut by the loop as any
+result is; a longer one has only a head masked, `READ_PAST` characters past the limit, cut there
+with the turn's note naming the whole length (`cut_cleaned`), which the loop leaves as it is (it
+warns only for what it cuts itself). A secret straddling the cut is masked whole (the mask read past
+it); one straddling where the read stopped is left out whole (the head is read further until what
+is kept ends `READ_PAST // 2` characters before it: masking shrinks a head of tokens). That text,
+cut, is the error result the trace keeps too. (Until the forty-ninth session the cut there was at
+`MAX_RESULT_CHARS` whatever the turn's limit: with None an error was still cut at 100,000.)
 
 Leaves out: bounding the work of writing a value as text (a list of ten million items is still
 written as JSON once, then cut: `toolkit.tools.result_text` reads an iterator to `ITEMS_READ`
@@ -33,6 +38,7 @@ items, not a list), and cutting by tokens (characters are what every gateway cou
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
@@ -62,44 +68,47 @@ def cut_result(text: str, limit: int | None, note: str = CUT_NOTE) -> str:
 
 def _cut(text: str, limit: int | None, note: str) -> tuple[str, int]:
     """`(cut_result(...), how many of text's characters it keeps)`."""
-    if limit is None or len(text) <= limit or already_cut(text, limit):
+    if limit is None or len(text) <= limit or already_cut(text, limit, note):
         return text, len(text)
     kept = boundary(text, limit)  # where a character a reader sees ends (not inside an emoji)
     return text[:kept] + note.format(total=f"{len(text):,}", kept=f"{kept:,}"), kept
 
 
-def already_cut(text: str, limit: int) -> bool:
-    """Whether `text` ends with the note of a cut (`CUT_NOTE`) and is within `limit` without it."""
-    found = _NOTE_AT_END.search(text, max(0, len(text) - len(CUT_NOTE) - 60))
-    return found is not None and found.start() <= limit
+def already_cut(text: str, limit: int, note: str = CUT_NOTE) -> bool:
+    """Whether `text` ends with the note of a cut (`CUT_NOTE`, or `note`: the turn's own, `LoopTexts.result_cut`)
+    and is within `limit` without it."""
+    for template in (CUT_NOTE,) if note == CUT_NOTE else (CUT_NOTE, note):
+        found = _note_at_end(template).search(text, max(0, len(text) - len(template) - 60))
+        if found is not None and found.start() <= limit:
+            return True
+    return False
+
+
+@functools.lru_cache(maxsize=16)
+def _note_at_end(note: str) -> re.Pattern[str]:
+    """A pattern finding `note` (its `{total}` and `{kept}` any numbers) at a text's end."""
+    if note == CUT_NOTE:
+        return _NOTE_AT_END
+    pattern = re.escape(note).replace(re.escape("{total}"), "[0-9,]+").replace(re.escape("{kept}"), "[0-9,]+")
+    pattern = pattern.replace(re.escape("{{"), re.escape("{")).replace(re.escape("}}"), re.escape("}"))
+    return re.compile(pattern + r"\Z")
 
 
 READ_PAST = 40_000
-"""How far past a cut a text is masked (`cut_scrubbed`); half of it is longer than any secret it
+"""How far past a cut a text is masked (`cut_cleaned`); half of it is longer than any secret it
 masks (an RSA private key of 16,384 bits is some 13,000 characters)."""
 
 
-def cut_scrubbed(text: str, limit: int, scrub: Callable[[str], str], note: str = CUT_NOTE) -> str:
-    """`cut_result(scrub(text), limit, note)`, reading only a head of a long text (`scrubbed_head`);
-    the note names `text`'s own length."""
-    return scrubbed_cut(text, limit, scrub, lambda total, kept: note.format(total=f"{total:,}", kept=f"{kept:,}"), note)
-
-
-def scrubbed_cut(
-    text: str, limit: int, scrub: Callable[[str], str], ending: Callable[[int, int], str], note: str | None = None
-) -> str:
-    """`scrub(text)`, cut to its first `limit` characters (never inside a character a reader sees)
-    followed by `ending(total, kept)`, scrubbing only a head of a long text (`scrubbed_head`): `total`
-    is the length of the text scrubbed whole, or of `text` when only a head was. A text scrubbed
-    whole is cut only when `note` is given (what the model reads), and not when it ends with that
-    note's cut within `limit` (`already_cut`); without `note` it is returned whole, for a view to cut
-    where it shows it. The one walk behind `cut_scrubbed` (what the model reads) and
-    `toolkit.views.conversation.scrubbed_text` (what a view shows)."""
+def scrubbed_cut(text: str, limit: int, scrub: Callable[[str], str], ending: Callable[[int, int], str]) -> str:
+    """`scrub(text)` when it is read whole (`scrubbed_head`); else a head of it scrubbed, cut to its first
+    `limit` characters (never inside a character a reader sees) and followed by `ending(total, kept)`,
+    `total` being `text`'s own length. The one walk behind `cut_cleaned` (what the model reads of a long
+    error) and `toolkit.views.conversation.scrubbed_text` (what a view shows)."""
     head, whole = scrubbed_head(text, limit, scrub)
-    if whole and (note is None or len(head) <= limit or already_cut(head, limit)):
+    if whole:
         return head
     kept = boundary(head, limit)
-    return head[:kept] + ending(len(head) if whole else len(text), kept)
+    return head[:kept] + ending(len(text), kept)
 
 
 def scrubbed_head(text: str, limit: int, scrub: Callable[[str], str]) -> tuple[str, bool]:
@@ -114,6 +123,31 @@ def scrubbed_head(text: str, limit: int, scrub: Callable[[str], str]) -> tuple[s
         read *= 2  # the head's last READ_PAST // 2 characters: past what is kept only when the head is that long
         head = scrub(text[:read])
     return head, read >= len(text)
+
+
+class Cutting(NamedTuple):
+    """Where a turn cuts a result (`LoopOptions.max_result_chars`; None: nowhere) and the line after
+    a cut (`LoopTexts.result_cut`): `Tool.run` cuts a long error text by it while masking its secrets."""
+
+    limit: int | None
+    note: str
+
+
+DEFAULT_CUTTING = Cutting(MAX_RESULT_CHARS, CUT_NOTE)
+"""A turn's cutting under the default options (and `Tool.run`'s outside a turn)."""
+
+
+def cut_cleaned(text: str, cutting: Cutting, scrub: Callable[[str], str]) -> str:
+    """`scrub(text)`, the whole text when that is quick (within `limit + READ_PAST`, or no limit): the loop
+    cuts it as any result (`cut_results`: the turn's note, a warning for the learner). A longer text has
+    only a head masked (`scrubbed_head`), cut here at the turn's limit with the turn's note naming the
+    text's whole length, which the loop then leaves as it is (`already_cut`)."""
+    limit = cutting.limit
+    if limit is None or len(text) <= limit + READ_PAST:
+        return scrub(text)
+    return scrubbed_cut(
+        text, limit, scrub, lambda total, kept: cutting.note.format(total=f"{total:,}", kept=f"{kept:,}")
+    )
 
 
 class Cut(NamedTuple):

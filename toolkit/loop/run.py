@@ -155,7 +155,7 @@ from toolkit.loop.records import (
     ToolStarted,
     found_names,
 )
-from toolkit.loop.result_size import cut_results
+from toolkit.loop.result_size import CUT_NOTE, DEFAULT_CUTTING, MAX_RESULT_CHARS, Cutting, cut_results
 from toolkit.loop.resume import configured_after_asking, tools_ran
 from toolkit.loop.returns import should_return_immediately
 from toolkit.loop.saga import (
@@ -549,6 +549,9 @@ class _Run:
         self.later_compensations: list[Callable[..., Any]] = []
         """Compensations of tools a dynamic provider has not added yet: checked when the tool joins."""
         self.texts = options.texts
+        limit, note = options.max_result_chars, options.texts.result_cut
+        self.cutting = DEFAULT_CUTTING if limit == MAX_RESULT_CHARS and note is CUT_NOTE else Cutting(limit, note)
+        """Where a tool's error text is cut while its secrets are masked (`Tool.run`): as any result is."""
         self.clock: Callable[[], float] = options.clock
         """The options' clock; one of one's own read through a `ClockReader` (a failure keeps the call's result)."""
         self.clock_reader: ClockReader | None = None
@@ -885,6 +888,7 @@ class _Run:
         clock = self.clock
         available = self.tools.available
         limit = options.tool_timeout
+        cutting = self.cutting
 
         def one(call: ToolCall) -> ToolExecution:
             if stopper:
@@ -893,18 +897,18 @@ class _Run:
             start = clock()
             own = InvocationContext(memory_id, self.parameters, call, turn)
             outcome = (self.guard(call, succeeded) if succeeded else None) or (  # no earlier success: nothing to ask
-                cut_short(call, calls, available, policies, cut) if cut else None
+                cut_short(call, calls, available, policies, cut, cutting) if cut else None
             )
             if outcome is None:  # `run_call`: the tool found by name runs it (an unknown name goes there)
                 found = available.get(call.name)
                 if found is None:
-                    outcome = run_call(call, available, own, policies, offered)
+                    outcome = run_call(call, available, own, policies, offered, cutting)
                 elif limit is None:
-                    outcome = found.run(call, own, policies)
+                    outcome = found.run(call, own, policies, cutting)
                 else:  # on a kept thread, waited for at most `limit` s
                     outcome = self.within(limit, found, call, own, policies)
             if cut and outcome.error_kind == "argument":  # a reply cut off by its length limit, or a filter
-                outcome = cut_off(call, calls, outcome, policies, cut)
+                outcome = cut_off(call, calls, outcome, policies, cut, cutting)
             if outcome.raised is not None:
                 stopper.append((call, outcome.raised))
             return ToolExecution(
@@ -952,13 +956,14 @@ class _Run:
     ) -> Outcome:
         """`found.run(...)` given at most `limit` seconds (`toolkit.loop.time_limit`); past it, the call
         is answered `texts.timed_out` through the execution policy, its cause a `TimeoutError`."""
-        outcome = finished(functools.partial(found.run, call, context, policies), limit)
+        cutting = self.cutting
+        outcome = finished(functools.partial(found.run, call, context, policies, cutting), limit)
         if not isinstance(outcome, Outcome):  # TIMED_OUT: the call goes on, its later value dropped
             seconds = f"{limit:g}"
             text = self.texts.timed_out.format(tool=repr(shown_name(call.name)), seconds=seconds)
             failure = ToolExecutionError(text, tool_name=call.name)
             failure.__cause__ = TimeoutError(f"no result within {seconds} s")
-            outcome = execution_failed(call, failure, policies)
+            outcome = execution_failed(call, failure, policies, cutting)
             # set only here (a dict's setdefault is atomic: concurrent calls may time out together)
             self.__dict__.setdefault("timed_out", set()).add(id(outcome.result))
         return outcome

@@ -88,7 +88,11 @@ class _Together:
         self.lanes, self.started = lanes, 1
         self.finished: dict[int, ToolExecution] = {}
         self.failed: dict[int, BaseException] = {}
-        """What `one` raised, by call (it returns its errors: only an interrupt or a bug gets here)."""
+        """What `one` raised, by call (it returns its errors: only an interrupt or a bug gets here); taken
+        out when `results` raises it (kept, it would hold the frames its traceback holds)."""
+        self.over: set[int] = set()
+        """The calls that ended, finished or failed: a failure raised and taken out of `failed` has ended
+        too (the warning named such a call among those still running)."""
         self.next = 0
         self.running = 0
         self.stopped = False
@@ -130,13 +134,14 @@ class _Together:
     def _done(self, into: dict[int, Any], index: int, value: Any) -> None:
         with self.changed:
             into[index] = value
+            self.over.add(index)
             self.running -= 1
             if self.stopped or self.next == len(self.calls):  # this lane ends: its thread is free
                 offer_now()  # before the caller wakes (a next round finds the thread idle)
             self.changed.notify_all()
 
     def _over(self, index: int) -> bool:
-        return index in self.finished or index in self.failed
+        return index in self.over
 
     def results(self) -> list[ToolExecution]:
         """Every call's execution in call order, waiting for each; what a call raised is raised

@@ -47,7 +47,9 @@ A result's text is cut to `max_result_chars` characters (100,000 by default, `MA
 the line `toolkit.mcp.provider.cut_text` writes after it (how long it was; call again for less): the
 MCP specification sets no limit, and a tool answering with 50 MB sent it whole to a client that passes
 results to its model whole. A local tool's result reaches the loop's model whole, but over MCP toolkit's
-own client cuts there anyway: what a toolkit client's model reads is unchanged.
+own client cuts there anyway: what a toolkit client's model reads is unchanged. A tool's error text (a
+handled `ToolOutput(..., is_error=True)`) is masked and cut by the same limit inside `Tool.run`
+(`toolkit.loop.result_size.Cutting`): it was cut there at 100,000 whatever `max_result_chars` said.
 
 Tools flagged read-only travel with the MCP annotation `readOnlyHint`, which a client keeps in
 the spec's metadata (`toolkit.mcp.provider`); another MCP server's tool served again keeps the
@@ -80,6 +82,7 @@ from pydantic import ValidationError
 from toolkit.chat.messages import ToolCall
 from toolkit.errors import ToolDefinitionError, shown_name
 from toolkit.loop.images import IMAGES
+from toolkit.loop.result_size import CUT_NOTE, DEFAULT_CUTTING, Cutting
 from toolkit.loop.sources import ProviderRequest, check_collection, provided
 from toolkit.mcp.client import unicode_text
 from toolkit.mcp.outputs import matcher
@@ -136,6 +139,7 @@ def tools_server(
     flagged = _read_only(read_only, by_name)
     listed = [_mcp_tool(t, t.name in flagged) for t in tools]
     checks = {t.name: matcher(t.output_schema, t.name, name) for t in listed if t.output_schema is not None}
+    cutting = Cutting(max_result_chars, CUT_NOTE)  # an error's text is masked and cut by it inside `Tool.run`
 
     async def list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
         if (cursor := getattr(params, "cursor", None)) is not None:  # never given: every tool is on one page
@@ -150,7 +154,7 @@ def tools_server(
                 f"Unknown tool: {shown_name(params.name)!r}. Available tools: {', '.join(by_name)}",
             )
         call = ToolCall(id="mcp", name=params.name, arguments=json.dumps(params.arguments or {}, ensure_ascii=False))
-        text, is_error, attributes = await _in_daemon_thread(tool, call)
+        text, is_error, attributes = await _in_daemon_thread(tool, call, cutting)
         kept = attributes.get(STRUCTURED)  # another MCP server's, kept on the result (a str: maybe its cut JSON)
         structured = kept if isinstance(kept, dict) else None  # an error's too: no client checks an error's
         content = _content(text, attributes, max_result_chars)
@@ -318,7 +322,9 @@ def _strings(value: Any) -> list[str]:
     return [item for item in value if isinstance(item, str)] if isinstance(value, list | tuple) else []
 
 
-async def _in_daemon_thread(tool: Tool, call: ToolCall) -> tuple[str, bool, Mapping[str, Any]]:
+async def _in_daemon_thread(
+    tool: Tool, call: ToolCall, cutting: Cutting = DEFAULT_CUTTING
+) -> tuple[str, bool, Mapping[str, Any]]:
     """`_execute(tool, call)` in a daemon thread of its own, awaited (cancellably). In anyio's
     worker threads, which are no daemons, a tool that never returned kept the process alive after
     its client had closed stdin (gone, or asking it to stop): the interpreter waits for them at
@@ -331,7 +337,7 @@ async def _in_daemon_thread(tool: Tool, call: ToolCall) -> tuple[str, bool, Mapp
 
     def run() -> None:
         try:
-            outcome.append(context.run(_execute, tool, call))
+            outcome.append(context.run(_execute, tool, call, cutting))
         except BaseException as exc:  # noqa: BLE001 - raised where the call is awaited
             failure.append(exc)
         finally:
@@ -345,12 +351,12 @@ async def _in_daemon_thread(tool: Tool, call: ToolCall) -> tuple[str, bool, Mapp
     return outcome[0]
 
 
-def _execute(tool: Tool, call: ToolCall) -> tuple[str, bool, Mapping[str, Any]]:
+def _execute(tool: Tool, call: ToolCall, cutting: Cutting = DEFAULT_CUTTING) -> tuple[str, bool, Mapping[str, Any]]:
     """Run one call (in a worker thread): its text, whether it is an error, and its attributes. `SystemExit` or
     `KeyboardInterrupt` raised by the tool is its failure, worded as any other: let through, it
     would stop the event loop serving every client (in-process: the client's own loop)."""
     try:
-        result = tool.execute(call, None, _POLICIES)
+        result = tool.run(call, None, _POLICIES, cutting).unwrap()
     except (SystemExit, KeyboardInterrupt) as exc:
         return describe_exception(exc), True, {}
     return result.content, result.is_error, result.attributes

@@ -52,6 +52,8 @@ turn lock free (it holds no record locks; its parent's turns still hold theirs).
 
 A turn waits as long as the turn before it runs, as it does for another thread: the loop and
 `ai_service` wait without a timeout (`lock.acquire(timeout=...)` is there for callers who want one).
+A Ctrl-C that ends such a wait says what was waited for: a turn's (`wait_for_turn`), and a learner's
+write's (`ChatMemory.add`, `update`, `set`, `clear`: `write_waited`), which otherwise waits silently.
 """
 
 from __future__ import annotations
@@ -424,6 +426,25 @@ WAITED_NOTE = (
     "be given a time limit, LoopOptions(tool_timeout=30), which answers it after 30 s and lets its turn end"
 )
 """Noted on a Ctrl-C that ended a turn's wait for the memory id's turn lock (`wait_for_turn`)."""
+
+
+WRITE_WAITED_NOTE = (
+    "{where} had not written: it was waiting for the turn on memory id {id} to end (a write from outside a turn "
+    "waits for the turn running on its memory id), and nothing of it was stored; that turn is still running, in "
+    "another thread or process (a turn whose task was cancelled runs on until the call it runs returns): a call "
+    "that may hang can be given a time limit, LoopOptions(tool_timeout=30), which answers it after 30 s and lets "
+    "its turn end"
+)
+"""Noted on a Ctrl-C that ended a write's wait for the memory id's turn lock (`write_waited`), as a
+turn's wait is told (`WAITED_NOTE`)."""
+
+
+def write_waited(interrupt: KeyboardInterrupt, where: str, memory_id: str) -> None:
+    """Note on `interrupt`, a Ctrl-C out of `with write_hold(...)` before its block began, what the write
+    (`where`) waited for. The writes (`ChatMemory.add`, `update`, `set`, `clear`) catch it around their
+    `with`, which costs their usual path nothing (a flag set inside the block tells a wait from a
+    Ctrl-C inside it); a lock without `_owner`, or another process's hold, is waited for the same way."""
+    interrupt.add_note(WRITE_WAITED_NOTE.format(where=where, id=_shown_id(memory_id)))
 
 
 class TurnHeld:

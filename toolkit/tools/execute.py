@@ -89,7 +89,7 @@ from toolkit.errors import (
     shown_name,
 )
 from toolkit.gateway.meta_schema import schema_problem
-from toolkit.loop.result_size import MAX_RESULT_CHARS, cut_scrubbed
+from toolkit.loop.result_size import DEFAULT_CUTTING, Cutting, cut_cleaned
 from toolkit.memory.storable import attributes_problem
 from toolkit.tools import arguments, coercion, redact
 from toolkit.tools.addresses import without_addresses
@@ -251,9 +251,9 @@ class ToolOutput:
     search's `found_tools` or a skill's `activated_skill`; `is_error=True` reports a failure the
     tool handled itself (a search with bad terms), which skips the error policies: the text
     goes back to the model as it is, its secrets masked (`redact.scrub_secrets`: the text may
-    quote the library error the tool handled, as a raised one's would be sanitised), cut to
-    `MAX_RESULT_CHARS` first if longer (`toolkit.loop.result_size.cut_scrubbed`: a 10 MB text took
-    up to a minute to mask whole).
+    quote the library error the tool handled, as a raised one's would be sanitised); a text too long
+    to mask whole quickly has a head of it masked and cut at the turn's `max_result_chars`
+    (`toolkit.loop.result_size.cut_cleaned`: a 10 MB text took up to a minute to mask whole).
     """
 
     value: Any
@@ -326,32 +326,40 @@ class Tool:
         """Run one call; errors follow `policies` (see the module docstring)."""
         return self.run(call, context, policies).unwrap()
 
-    def run(self, call: ToolCall, context: InvocationContext | None = None, policies: Policies = Policies()) -> Outcome:
-        """Run one call and say how it went: the result, its error channel, what a policy raised."""
+    def run(
+        self,
+        call: ToolCall,
+        context: InvocationContext | None = None,
+        policies: Policies = Policies(),
+        cutting: Cutting = DEFAULT_CUTTING,
+    ) -> Outcome:
+        """Run one call and say how it went: the result, its error channel, what a policy raised. An
+        error's text is masked and, when long, cut by `cutting`: the turn's `max_result_chars` and note."""
         if context is None or context.tool_call is not call:  # the loop passes one made for this call
             context = dataclasses.replace(context or InvocationContext(), tool_call=call)
         try:
             output = self.executor(call, context)
         except ArgumentError as exc:
-            return _failed(call, "argument", _as_called(exc, call), policies.argument_error)
+            return _failed(call, "argument", _as_called(exc, call), policies.argument_error, cutting)
         except OWN_FAILURES as exc:  # SystemExit: argparse / click on a bad flag; its own CancelledError, GeneratorExit
-            return _execution_failed(call, exc, policies.execution_error)
+            return _execution_failed(call, exc, policies.execution_error, cutting)
         told_more, value = False, output
         try:
             told_more = type(output) is ToolOutput or type(output) not in _PLAIN and isinstance(output, ToolOutput)
             value = output.value if told_more else output
             if type(value) not in _PLAIN and inspect.isawaitable(value):  # an async function slipped through
-                return _failed(call, "execution", _not_awaited(self, call, value), policies.execution_error)
+                return _failed(call, "execution", _not_awaited(self, call, value), policies.execution_error, cutting)
             if type(value) not in _SCALARS:  # a str, a number, None: nothing can be held in it, nor iterated async
                 if type(value) not in _PLAIN and _only_async_iterable(value):  # an async generator's body: never run
-                    return _failed(call, "execution", _not_read(self, call, value), policies.execution_error)
+                    failure = _not_read(self, call, value)
+                    return _failed(call, "execution", failure, policies.execution_error, cutting)
                 held = awaitables_in(value)
                 if held:  # `{"status": client.status(id)}` with an async client
                     failure = _holds_not_awaited(self, call, value, held)
-                    return _failed(call, "execution", failure, policies.execution_error)
+                    return _failed(call, "execution", failure, policies.execution_error, cutting)
             content = call_text(value)  # the tool ran: whatever its value is, the call succeeded...
         except ReadFailed as failed:  # ...unless its work was in an iterator, which failed while read
-            return _execution_failed(call, failed.error, policies.execution_error)
+            return _execution_failed(call, failed.error, policies.execution_error, cutting)
         except OWN_FAILURES:  # its value's own methods fail when looked at (a `__class__` that raises)
             content = unshowable(value)
         parameters = context.parameters
@@ -363,7 +371,7 @@ class Tool:
         if told_more:
             told = {"is_error": output.is_error, "attributes": _as_returned(output.attributes)}
             if output.is_error:  # a failure it handled: its text may quote its library's error, secrets and all
-                content = cut_scrubbed(content, MAX_RESULT_CHARS, redact.scrub_secrets)  # a head, not 10 MB
+                content = cut_cleaned(content, cutting, redact.scrub_secrets)  # a head of 10 MB
         return Outcome(ToolResultMessage(tool_call_id=call.id, tool_name=call.name, content=content, **told))
 
 
@@ -439,6 +447,7 @@ def run_call(
     context: InvocationContext | None = None,
     policies: Policies = Policies(),
     offered: Iterable[str] | None = None,
+    cutting: Cutting = DEFAULT_CUTTING,
 ) -> Outcome:
     """`execute`, returning the `Outcome` instead of raising (the loop's way in). An unknown
     name's error lists `offered` (the names the model was shown; default: every tool): with
@@ -448,23 +457,25 @@ def run_call(
     if found is None:
         names = list(by_name) if offered is None else list(offered)
         return _failed(call, "unknown_tool", UnknownToolError(call.name, names), policies.unknown_tool)
-    return found.run(call, context, policies)
+    return found.run(call, context, policies, cutting)
 
 
-def argument_failed(call: ToolCall, error: ArgumentError, policies: Policies) -> Outcome:
+def argument_failed(
+    call: ToolCall, error: ArgumentError, policies: Policies, cutting: Cutting = DEFAULT_CUTTING
+) -> Outcome:
     """The outcome of `call` failing with `error`, an argument error found outside the executor
     (`toolkit.loop.cut_off`), through the argument policy as the executor's own are."""
-    return _failed(call, "argument", _as_called(error, call), policies.argument_error)
+    return _failed(call, "argument", _as_called(error, call), policies.argument_error, cutting)
 
 
-def _failed(call: ToolCall, kind: str, error: E, policy: Policy[E]) -> Outcome:
+def _failed(call: ToolCall, kind: str, error: E, policy: Policy[E], cutting: Cutting = DEFAULT_CUTTING) -> Outcome:
     """The policy's text as the call's error result, or, when it raises, what the model would have
     read (memory keeps it, and sends it with the next turn). An execution policy of one's own may
     quote `error.__cause__`, the tool's own exception: its text is cleaned as that error's was. An
     argument error's text loses its secrets (`redact.scrub_secrets`): a tool that raises
     `ArgumentError(name, str(exc))` quotes its library's message, connection string and all. Either
-    text past `MAX_RESULT_CHARS` is cut, a head of it cleaned (`cut_scrubbed`): a policy's 10 MB took
-    50 s to clean whole."""
+    text too long to clean whole quickly has a head of it cleaned and cut at the turn's limit
+    (`cut_cleaned`): a policy's 10 MB took 50 s to clean whole."""
     stop: Exception | None = None
     try:
         text = policy(error, call)
@@ -477,18 +488,20 @@ def _failed(call: ToolCall, kind: str, error: E, policy: Policy[E]) -> Outcome:
         text = str(raised) if isinstance(raised, ToolCallError) else redact.describe_exception(raised)
         stop = raised
     if kind == "execution" and policy not in _KNOWN_POLICIES:  # (a policy's 10 MB: a head cleaned, then cut)
-        text = cut_scrubbed(text, MAX_RESULT_CHARS, redact.cleaned)
+        text = cut_cleaned(text, cutting, redact.cleaned)
     elif kind == "argument":  # a tool's own reason may quote a library's message: its secrets go
-        text = cut_scrubbed(text, MAX_RESULT_CHARS, redact.scrub_secrets)  # (the model's own values, paths too,
+        text = cut_cleaned(text, cutting, redact.scrub_secrets)  # (the model's own values, paths too,
         # are quoted as sent)
     return Outcome(_error(call, text), kind, stop)
 
 
-def execution_failed(call: ToolCall, error: ToolExecutionError, policies: Policies) -> Outcome:
+def execution_failed(
+    call: ToolCall, error: ToolExecutionError, policies: Policies, cutting: Cutting = DEFAULT_CUTTING
+) -> Outcome:
     """The outcome of `call` failing with `error`, a failure of its tool found outside the executor
     (a call past `LoopOptions.tool_timeout`: `toolkit.loop.run`), through the execution policy as a
     tool's own exception is (the default logs a warning)."""
-    return _failed(call, "execution", error, policies.execution_error)
+    return _failed(call, "execution", error, policies.execution_error, cutting)
 
 
 def _as_called(error: ArgumentError, call: ToolCall) -> ArgumentError:
@@ -508,7 +521,9 @@ def _as_called(error: ArgumentError, call: ToolCall) -> ArgumentError:
     return renamed
 
 
-def _execution_failed(call: ToolCall, exc: BaseException, policy: Policy[ToolExecutionError]) -> Outcome:
+def _execution_failed(
+    call: ToolCall, exc: BaseException, policy: Policy[ToolExecutionError], cutting: Cutting = DEFAULT_CUTTING
+) -> Outcome:
     """A tool's exception as a `ToolExecutionError` (caused by it) given to `policy`.
 
     An exception carrying `result_attributes` (a dict: `McpToolError`, the server's error result
@@ -520,7 +535,7 @@ def _execution_failed(call: ToolCall, exc: BaseException, policy: Policy[ToolExe
     the garbage collector found it. Here nothing refers back, and all of it goes when the error does."""
     failure = ToolExecutionError(_failure_text(call.name, exc), tool_name=call.name)
     failure.__cause__ = exc
-    outcome = _failed(call, "execution", failure, policy)
+    outcome = _failed(call, "execution", failure, policy, cutting)
     kept = getattr(exc, "result_attributes", None)  # an MCP error result's structuredContent (`McpToolError`)
     if kept and isinstance(kept, dict) and not attributes_problem(kept):
         result = outcome.result.model_copy(update={"attributes": _as_returned(kept)})

@@ -119,6 +119,13 @@ _EXAMPLE = re.compile(
     r"""(?:e\.g\.|for example|such as|例如|比如)[,:：]?\s*['"‘“「『]([^'"’”」』]{1,80})['"’”」』]""", re.I
 )
 """An example quoted in a description: `e.g. 'Paris'`, `例如“上海”`, `比如「上海」` (the quotes the `quoted` fact reads)."""
+_DESCRIBED_DEFAULT = re.compile(
+    r"""(?:\bdefaults?(?:\s+(?:to|is|value\s+is))?\s*[:：]?|默认(?:为|是|值为|值是)?[:：]?)\s*['"‘“「`]([^'"’”」`]{1,80})['"’”」`]"""
+    r"""|\buse\s+['"‘“`]([^'"’”`]{1,80})['"’”`][^.。\n]{0,80}?\b(?:if|when|unless)\b""",
+    re.I,
+)
+"""A default a description states, quoted: "Defaults to 'UTC'", "默认为“UTC”", "Use 'UTC' ... if no timezone provided"
+(the MCP time server's words); "use 'Asia/Shanghai' format" is no default (no if, when or unless after it)."""
 _LABELLED = re.compile(r"^[ \t]*+([^:：\n \t][^:：\n]{0,23}?)[ \t]*+[:：][ \t]*+(\S[^\n]*)$", re.M)
 """A `label: value` line (`状态：已发货`). The label starts with what is not a blank, and the blanks
 around it are read possessively: a line of blanks made every start of a label be tried with every
@@ -872,6 +879,10 @@ def missing(schema: Any, text: str, facts: Facts, rules: Rules, arguments: dict[
         return "field", invented
     if (example := _example_time(filler, asking.get("time", ()), arguments)) is not None:
         return "field", example
+    if (zone := _example_zone(filler, asking.get("timezone", ()), arguments)) is not None:
+        return "field", zone
+    if (timeless := _timeless(filler, asking.get("format", ()), arguments)) is not None:
+        return "field", timeless
     if (again := _one_day_twice(filler, [*asking.get("date", ()), *asking.get("format", ())], arguments)) is not None:
         return "field", again
     if (unoffered := _unoffered_language(filler)) is not None:
@@ -921,6 +932,43 @@ def _example_time(filler: _Filler, names: Any, arguments: dict[str, Any]) -> str
         if not isinstance(sub, dict) or "default" in sub or (example := _example(sub)) is None:
             continue
         if arguments.get(name) == example and any(map(clock, pattern.finditer(example))):
+            return name
+    return None
+
+
+def _example_zone(filler: _Filler, names: Any, arguments: dict[str, Any]) -> str | None:
+    """The first of the required fields `names` (asking for a timezone) that took its schema's example (`examples`,
+    or one quoted in the description: "e.g. 'America/New_York'") when the text writes no zone and names no city of
+    one: "what time is it?" is no question about New York but one of where. None when the text gives a zone (the
+    usual case), or the schema has a `default` or states one ("Use 'UTC' ... if no timezone provided")."""
+    if not names or filler.zones():
+        return None
+    properties = filler.resolve(filler.root, 0).get("properties")
+    for name in names:
+        sub = _unnulled(properties.get(name)) if isinstance(properties, dict) else None
+        if not isinstance(sub, dict) or "default" in sub or _described_default(sub) is not None:
+            continue
+        if (example := _example(sub)) is not None and arguments.get(name) == example:
+            return name
+    return None
+
+
+def _timeless(filler: _Filler, names: Any, arguments: dict[str, Any]) -> str | None:
+    """The first of the required fields `names` of format `date-time` that took the day the text names at a
+    midnight it does not ("remind me tomorrow to call mom": tomorrow, but at what time?), where the schema has no
+    `default` and states none. None when the text names a time (the usual case: "tomorrow at 7am", "at midnight")
+    or no day (`_made_up_format` asks for those)."""
+    if not names or filler.first_fact("time") is not None or filler.first_fact("date") is None:
+        return None
+    properties = filler.resolve(filler.root, 0).get("properties")
+    for name in names:
+        sub = _unnulled(properties.get(name)) if isinstance(properties, dict) else None
+        if not isinstance(sub, dict) or sub.get("format") != "date-time":
+            continue
+        if "default" in sub or _described_default(sub) is not None:
+            continue
+        value = arguments.get(name)
+        if type(value) is str and value.endswith("T00:00:00Z") and value != _FORMATS["date-time"]:
             return name
     return None
 
@@ -1641,6 +1689,8 @@ class _Filler:
             return labelled
         if isinstance(schema.get("default"), str):
             return schema["default"]
+        if not _known_format(schema) and (stated := _described_default(schema)) is not None:
+            return stated  # a format's value is made from the text's facts: "默认为“当天零点”" is no date-time
         typed = wanted or _pattern(schema)
         if typed and (example := _example(schema)) is not None:
             return example
@@ -1695,8 +1745,10 @@ class _Filler:
             value = self.facts.get(shop, self.rules)
             if value is not None:
                 return value
-        if wanted in ("timezone", "currency"):
-            found = self.zones() if wanted == "timezone" else self.currencies()
+        if wanted in ("timezone", "currency", "ticker"):
+            found = (
+                self.zones() if wanted == "timezone" else self.currencies() if wanted == "currency" else self.tickers()
+            )
             return found[min(self.turn(wanted, name), len(found) - 1)] if found else None
         return self.generic_fact(wanted, name) if wanted else None
 
@@ -1716,6 +1768,23 @@ class _Filler:
             self._all_facts["currencies"] = list(dict.fromkeys(code for _, _, code in sorted(found)))
         return self._all_facts["currencies"]
 
+    def tickers(self) -> list[str]:
+        """The stock tickers the text writes (the `ticker` fact: AAPL, $TSLA, 0700.HK; not a currency's ISO 4217
+        code: "AAPL in USD") or names by a company of `[generic.tickers]` ("Apple", "腾讯"), in its order, each
+        once. Looked for once, and only for a field asking for a ticker."""
+        if "tickers" not in self._all_facts:
+            generic, text = self.rules.generic, self.text[:_MAX_CHARS]
+            pattern, names = generic.facts.get("ticker"), generic.ticker_names
+            codes = set(generic.currencies.values())
+            found = [
+                (m.start(), w)
+                for m in (pattern.finditer(text) if pattern is not None else ())
+                if (w := _group(m)) and w not in codes
+            ]
+            found += [(m.start(), generic.tickers[m.group().lower()]) for m in (names.finditer(text) if names else ())]
+            self._all_facts["tickers"] = list(dict.fromkeys(w for _, w in sorted(found)))
+        return self._all_facts["tickers"]
+
     def zones(self) -> list[str]:
         """The timezones the text names, in its order, each once: those written (the `timezone` fact:
         Asia/Tokyo, UTC) and those of the places it names (`zones.zone_of`: "in Tokyo" is Asia/Tokyo),
@@ -1733,8 +1802,9 @@ class _Filler:
 
     def wants_fact(self, name: str, schema: dict[str, Any]) -> str | None:
         """The `[generic.facts]` fact a field asks for: its `format`'s, else the first word of `[generic.params]`
-        in its name, else the first of `[generic.described]` in its description; a place by its name that its
-        description says is a timezone or a currency is that (`location`: "IANA time zone")."""
+        in its name, else the first of `[generic.described]` in its description; a place or a ticker by its name
+        that its description says is a timezone or a currency is that (`location`: "IANA time zone", `symbol`:
+        "ISO 4217 currency")."""
         lowered = name.lower()
         fmt = _known_format(schema)
         if fmt:
@@ -1743,7 +1813,7 @@ class _Filler:
         named = None
         if generic.param_words.search(lowered):  # else no word in it: the loop finds none
             named = next((fact for word, fact in generic.params if word in lowered), None)
-        if named not in (None, "place"):
+        if named not in (None, "place", "ticker"):  # a `symbol` may be a currency's ("ISO 4217"): described
             return named
         described = schema.get("description")
         if type(described) is not str or not generic.described or not generic.described_words.search(described.lower()):
@@ -2171,6 +2241,15 @@ def _example(schema: dict[str, Any]) -> str | None:
     description = schema.get("description")
     match = _EXAMPLE.search(description) if isinstance(description, str) else None
     return match.group(1) if match else None
+
+
+def _described_default(schema: dict[str, Any]) -> str | None:
+    """The default the schema's description states (`_DESCRIBED_DEFAULT`), else None (the usual case)."""
+    description = schema.get("description")
+    if not isinstance(description, str):
+        return None
+    match = _DESCRIBED_DEFAULT.search(description[:_MAX_WORDS_CHARS])
+    return (match.group(1) or match.group(2)) if match else None
 
 
 def _as_number(raw: Any, kind: str) -> int | float | None:

@@ -223,6 +223,10 @@ class GenericRules:
     """Where a currency is named: a name or symbol of `currencies` (any case, not inside a longer ASCII
     word), or a code ISO 4217 lists (`[generic] currency_codes`) in capitals standing alone (USD, SEK; not
     the CEO, the USA)."""
+    tickers: dict[str, str] = field(default_factory=dict)
+    """A listed company's name (lower-cased) → its stock ticker (`[generic.tickers]`: "apple", "苹果": AAPL)."""
+    ticker_names: re.Pattern[str] | None = None
+    """Where a company of `tickers` is named (any case, not inside a longer ASCII word)."""
     languages: dict[str, str] = field(default_factory=dict)
     """A language's name (lower-cased) → its ISO 639-1 code (`[generic.languages]`)."""
     language_names: re.Pattern[str] | None = None
@@ -528,6 +532,8 @@ def _compile_generic(data: dict[str, Any]) -> GenericRules:
         },
         currencies=(names := _currencies(data.get("currencies", {}))),
         currency_names=_currency_names(names, data.get("currency_codes")) if "currencies" in data else None,
+        tickers=(listed := {str(n).lower(): code for code, ns in data.get("tickers", {}).items() for n in ns}),
+        ticker_names=_names(listed) if listed else None,
         languages=(spoken := {str(n).lower(): code for code, ns in data.get("languages", {}).items() for n in ns}),
         language_names=_names(spoken) if spoken else None,
         described=tuple((word.lower(), fact) for word, fact in data.get("described", {}).items()),

@@ -1903,7 +1903,7 @@ def test_two_tools_named_in_one_message_each_take_their_own_part():
         {"text": {"type": "string"}, "target": {"type": "string", "enum": ["en", "fr"]}},
     )
     assert ask("calculate 2+2 and translate hello into fr", [calc, translate]) == [
-        ("calculate", {"expression": "calculate 2+2"}),
+        ("calculate", {"expression": "2 + 2"}),  # the clause's sum (`arith`), not its words
         ("translate", {"text": "hello", "target": "fr"}),  # what to translate: [[generic.phrases]]
     ]
 

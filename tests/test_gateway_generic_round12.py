@@ -128,3 +128,53 @@ def test_a_symbol_of_no_stock_is_not_read_as_a_ticker():
     """A `symbol` the description says is a currency's keeps the currency's code."""
     fx = fn("get_rate", "Get an exchange rate", {"symbol": {"type": "string", "description": "ISO 4217 currency"}})
     assert turn("exchange rate of euros", [fx])[0] == [("get_rate", {"symbol": "EUR"})]
+
+
+# --- a sum, for a calculator ------------------------------------------------------------------------
+
+N = {"type": "number"}
+CALC = fn("calculate", "Evaluate a math expression", {"expression": S})
+ABOP = fn(
+    "calc",
+    "Do arithmetic on two numbers",
+    {"a": N, "b": N, "op": {"type": "string", "enum": ["add", "sub", "mul", "div"]}},
+)
+UNITS = fn("convert_units", "Convert a value between units", {"value": N, "from_unit": S, "to_unit": S})
+BOOK = fn("book_table", "Book a restaurant table", {"restaurant": S, "people": {"type": "integer"}})
+
+
+@pytest.mark.parametrize(
+    ("text", "expression", "a", "b", "op"),
+    [
+        ("what is 15% of 80", "0.15 * 80", 0.15, 80, "mul"),
+        ("80 的 15%", "0.15 * 80", 0.15, 80, "mul"),
+        ("how much is 12 times 7?", "12 * 7", 12, 7, "mul"),
+        ("12 divided by 4", "12 / 4", 12, 4, "div"),
+        ("计算 3 加 5", "3 + 5", 3, 5, "add"),
+        ("what is 10 - 4", "10 - 4", 10, 4, "sub"),
+    ],
+)
+def test_a_sum_is_called_on_a_calculator(text, expression, a, b, op):
+    """ "what is 15% of 80" and "80 的 15%" called nothing on a calculator (no word of the text names one): a sum
+    picks it, an `expression` is the sum in symbols, two numbers and an operation's enum take its parts."""
+    assert turn(text, [CALC])[0] == [("calculate", {"expression": expression})]
+    assert turn(text, [ABOP])[0] == [("calc", {"a": a, "b": b, "op": op})]
+
+
+def test_an_operation_enum_of_symbols_takes_the_symbol():
+    tool = fn("calc", "Arithmetic", {"x": N, "y": N, "operator": {"type": "string", "enum": ["+", "-", "*", "/"]}})
+    assert turn("what is 7 times 6", [tool])[0] == [("calc", {"x": 7, "y": 6, "operator": "*"})]
+
+
+@pytest.mark.parametrize(
+    ("text", "called"),
+    [
+        ("1/2 cup of flour in grams", "convert_units"),  # the words find a tool: the sum never outweighs them
+        ("Book a table for 4 at Nopa", "book_table"),
+        ("2026-12-04 and 12/03/2026", None),  # dates are no sums
+        ("call me at 555-1234", None),
+    ],
+)
+def test_a_sum_never_outweighs_the_words(text, called):
+    calls = turn(text, [CALC, UNITS, BOOK])[0]
+    assert [name for name, _ in calls][:1] == ([called] if called else [])

@@ -104,6 +104,7 @@ from ipaddress import IPv4Address, IPv4Network
 from itertools import accumulate, chain, filterfalse, islice
 from typing import Any, NamedTuple
 
+from toolkit.gateway import arith
 from toolkit.gateway.judge import Judge, allowed, any_one, containing, fitting, joined, json_key, only_one, takes
 from toolkit.gateway.patterned import compiled, pattern_string, search_limit
 from toolkit.gateway.rules import Facts, Rules
@@ -364,6 +365,15 @@ def pick_terms(text: str, rules: Rules, drop: frozenset[str] = frozenset()) -> l
     return list(dict.fromkeys(terms + [other for term in terms for other in hints.get(term, ())]))
 
 
+def sum_terms(text: str, terms: list[str], rules: Rules) -> list[str] | None:
+    """`terms` and the `[generic] sum_hints` when the text asks for a sum ("what is 15% of 80", "3 加 5":
+    `arith.read`), else None: what a calculator is picked by when neither the words nor their hints and synonyms
+    find a tool ("1/2 cup of flour in grams" is a unit's conversion), so read only then."""
+    if not rules.generic.sum_hints or arith.read(text) is None:
+        return None
+    return list(dict.fromkeys(terms + list(rules.generic.sum_hints)))
+
+
 def synonym_terms(terms: list[str], rules: Rules) -> list[str] | None:
     """`terms` and the `[generic] synonyms` of each (each term once), or None when none has any: what a
     tool is picked by when the user's own words find none ("weather" finds `get_forecast`). Read only
@@ -401,9 +411,10 @@ def _picks(
     """`picks` by the terms without `drop`; once more without the words of a place that picked the tool
     (`placed_out`), unless that finds none."""
     terms = pick_terms(text, rules, drop)
-    if not terms:
-        return None, 0
     least = rules.generic.min_score if least is None else least
+    if not terms:  # "what is 15% of 80": no word, but a sum
+        summed = sum_terms(text, terms, rules) if not drop else None
+        return _best(tools, summed, context, least, also, text, rules) if summed else (None, 0)
     found = _best(tools, terms, context, least, also, text, rules)
     own = own_terms(text, rules, drop) if found[0] is not None else None  # read only when a tool is found
     if own is not None and len(terms) > len(own):
@@ -415,6 +426,8 @@ def _picks(
         # found by its verb alone gives way to one whose object a synonym names ("find films": search_movies)
         again = _best(tools, more, context, least, also, text, rules)
         found = again if found[0] is None or by_object(found[0], again[0], terms, more) else (found[0], again[1])
+    if found[0] is None and not drop and (summed := sum_terms(text, terms, rules)) is not None:
+        found = _best(tools, summed, context, least, also, text, rules)  # "7 times 6": a calculator
     name = found[0]
     if name is None or drop or not (capital := capitalised(text, own_terms(text, rules) if own is None else own)):
         return found  # the usual case
@@ -1071,6 +1084,8 @@ class _Filler:
         self._terms: list[str] | None = None
         self._facts: dict[str, str | None] = {}
         self._all_facts: dict[str, list[str]] = {}
+        self._sum: arith.Sum | None | bool = False
+        """The sum the text asks for (`arith.read`, read once: False until then)."""
         self._askers: dict[Any, list[str]] = {}
         """The fields that asked for each fact, or for one of the values an enum's fields were named, in
         the order they asked (`turn`)."""
@@ -1346,6 +1361,10 @@ class _Filler:
         `turn` of the field `name` among the fields those values were asked for (from USD, to EUR). A field
         asking for a currency (by its name or description: `wants_fact`) whose codes the text names none of
         takes the codes of the currencies it names in words ("the euro": EUR)."""
+        if len(values) > 1 and (found := self.sum()) is not None:  # "7 times 6" to [add, sub, mul, div]: mul
+            operation = found.operations[min(self.turn("operation", name), len(found.operations) - 1)]
+            if (value := arith.operation_value(values[:_MAX_ENUM_VALUES], operation)) is not None:
+                return value
         named = named_values(values[:_MAX_ENUM_VALUES], self.text) if len(values) > 1 else values
         if len(values) > 1 and (phrased := self.phrased_value(values[:_MAX_ENUM_VALUES], name)) is not None:
             return phrased
@@ -1593,7 +1612,9 @@ class _Filler:
 
     def number(self, schema: dict[str, Any], kind: str, name: str) -> int | float:
         fact = self.fact(name, self.wants_fact(name, schema))
-        candidates = [fact] if fact is not None else []
+        candidates: list[Any] = [fact] if fact is not None else []
+        if fact is None and (operands := self.operands()):  # "15% of 80" to (a, b, op): 0.15, 80
+            candidates.append(arith.written(operands[min(self.turn("operand", name), len(operands) - 1)]))
         pattern = self.rules.generic.facts.get("number")
         labelled = self.labelled(name)
         if pattern is not None:
@@ -1745,6 +1766,8 @@ class _Filler:
             value = self.facts.get(shop, self.rules)
             if value is not None:
                 return value
+        if wanted == "sum":
+            return summed.expression if (summed := self.sum()) is not None else None
         if wanted in ("timezone", "currency", "ticker"):
             found = (
                 self.zones() if wanted == "timezone" else self.currencies() if wanted == "currency" else self.tickers()
@@ -1767,6 +1790,26 @@ class _Filler:
                 found.append((beside is None, start, code))
             self._all_facts["currencies"] = list(dict.fromkeys(code for _, _, code in sorted(found)))
         return self._all_facts["currencies"]
+
+    def sum(self) -> arith.Sum | None:
+        """The sum the text asks for ("15% of 80", "7 times 6", "3 加 5"; `arith.read`), read once."""
+        if self._sum is False:
+            self._sum = arith.read(self.text)
+        return self._sum if isinstance(self._sum, arith.Sum) else None
+
+    def operands(self) -> tuple[float, ...]:
+        """The numbers of the text's sum for a tool that takes one's numbers and operation: its schema has an
+        `enum` of operations (`arith.operation_value`) among its properties; else () (a tip's `bill` and
+        `percent` read the text's numbers as written)."""
+        found = self.sum()
+        if found is None:
+            return ()
+        properties = self.resolve(self.root, 0).get("properties")
+        for sub in properties.values() if isinstance(properties, dict) else ():
+            values = sub.get("enum") if isinstance(sub, dict) else None
+            if isinstance(values, list) and arith.operations(values[:_MAX_ENUM_VALUES]):
+                return found.numbers
+        return ()
 
     def tickers(self) -> list[str]:
         """The stock tickers the text writes (the `ticker` fact: AAPL, $TSLA, 0700.HK; not a currency's ISO 4217

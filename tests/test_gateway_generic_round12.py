@@ -89,6 +89,14 @@ def test_a_timezone_never_said_takes_the_default_the_description_states(descript
     assert turn("what time is it in Tokyo?", [tool])[0] == [("get_time", {"timezone": "Asia/Tokyo"})]
 
 
+def test_a_default_a_description_states_never_outweighs_the_users_words():
+    """A search's `query` "Defaults to 'latest news'" is still what the user asks for."""
+    tool = fn("search_web", "Search the web", {"query": {"type": "string", "description": "Defaults to 'latest news'"}})
+    assert turn("search the web for cute cats", [tool])[0] == [
+        ("search_web", {"query": "search the web for cute cats"})
+    ]
+
+
 # --- a stock ticker -----------------------------------------------------------------------------------
 
 PRICE = fn("get_stock_price", "Get the latest stock price", {"symbol": {"type": "string", "description": "Ticker"}})

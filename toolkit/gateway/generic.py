@@ -1710,9 +1710,9 @@ class _Filler:
             return labelled
         if isinstance(schema.get("default"), str):
             return schema["default"]
-        if not _known_format(schema) and (stated := _described_default(schema)) is not None:
-            return stated  # a format's value is made from the text's facts: "默认为“当天零点”" is no date-time
         typed = wanted or _pattern(schema)
+        if typed and not _known_format(schema) and (stated := _described_default(schema)) is not None:
+            return stated  # over an example, never over the user's words; a format's value is made from facts
         if typed and (example := _example(schema)) is not None:
             return example
         if _known_format(schema):

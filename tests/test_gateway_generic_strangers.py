@@ -229,8 +229,8 @@ def test_places_joined_by_or_are_each_asked_about(text):
         ("Book Meeting Room 3 for tomorrow", [ROOM], "room", "3"),  # a verb, a kind of room: no name
         ("Reserve Conference Room B tomorrow", [ROOM], "room", "B"),
         ("预订明天的A会议室", [ROOM], "room", "A"),
-        ("create an event called Team Lunch on Friday", [EVENT], "title", "Team Lunch"),
-        ('create an event titled "Budget review" tomorrow', [EVENT], "title", "Budget review"),
+        ("create an event called Team Lunch on Friday at 12:30", [EVENT], "title", "Team Lunch"),
+        ('create an event titled "Budget review" tomorrow at 3pm', [EVENT], "title", "Budget review"),
         ("translate good morning into Spanish", [TRANSLATE], "text", "good morning"),
         ("把你好翻译成英文", [TRANSLATE], "text", "你好"),
     ],
@@ -243,8 +243,8 @@ def test_a_name_room_or_text_takes_its_phrase_not_the_whole_sentence(text, tools
 
 def test_a_room_the_text_does_not_name_is_asked_for_and_a_title_is_the_users_words():
     assert 'What should I use for "room"?' in turn("book a meeting room next Monday", [ROOM])[1]
-    [(name, arguments)] = turn("add a dentist appointment tomorrow", [EVENT])[0]
-    assert arguments["title"] == "add a dentist appointment tomorrow"
+    [(name, arguments)] = turn("add a dentist appointment tomorrow at 9am", [EVENT])[0]
+    assert arguments["title"] == "add a dentist appointment tomorrow at 9am"
 
 
 @pytest.mark.parametrize(("written", "today"), [('"2026-12-01"', None), ("2026-12-01T09:00:00", "2026-12-01")])

@@ -20,6 +20,8 @@ TIME = load_rules().generic.facts["time"]
         ("早上７点 中午12点", ["07:00", "12:00"]),
         ("v1.7am 2026-12-01", []),  # a version's digits are no time
         ("第三点 好一点 25:00 13pm", []),  # a point of a list, "a little", no hour of the day
+        ("at midnight, Noon or midday; 午夜 正午", ["00:00", "12:00", "12:00", "00:00", "12:00"]),
+        ("good afternoon, midnights 中午吃饭", []),  # a word holding one, a plural, a part of the day alone
     ],
 )
 def test_times_are_read_as_written(text, times):

@@ -28,6 +28,8 @@ WORDS = sorted(
     | {"what's", "put", "calendar", "calendar?", "明天日历上有什么安排？"}
     | {"find", "movies", "flights", "search", "km", "mi", "5km", "FT", "convert"}
     | {"films", "film", "movie", "forecast", "reserve", "price", "cost"}  # synonyms: a verb alone gives way
+    | {"trading", "shares", "quote", "股价", "TSLA", "ticker"}  # hints and a synonym to a stock tool
+    | {"15%", "of", "80", "7", "times", "2+3", "加", "3/4"}  # a sum picks a calculator when no word finds a tool
 )
 SHOP = [
     {"type": "function", "function": {"name": n, "description": d, "parameters": {"type": "object", "properties": {}}}}
@@ -85,6 +87,8 @@ VERBED = [
     _fn("convert_currency", "Convert between currencies", {"amount": {"type": "number"}}, ["amount"]),
     _fn("get_forecast", "Get the weather forecast", {"city": {"type": "string"}}, ["city"]),
     _fn("get_price", "Get a stock price", {"ticker": {"type": "string"}}, ["ticker"]),
+    _fn("quote", "Get a quote", {"symbol": {"type": "string"}}, ["symbol"]),
+    _fn("calculate", "Evaluate a math expression", {"expression": {"type": "string"}}, ["expression"]),
 ]
 CONTEXT = "Skills: refunds — handle a refund request. weather-report — a forecast for a city. calendar: book a meeting."
 

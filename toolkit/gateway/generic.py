@@ -104,6 +104,7 @@ from ipaddress import IPv4Address, IPv4Network
 from itertools import accumulate, chain, filterfalse, islice
 from typing import Any, NamedTuple
 
+from toolkit.gateway import arith
 from toolkit.gateway.judge import Judge, allowed, any_one, containing, fitting, joined, json_key, only_one, takes
 from toolkit.gateway.patterned import compiled, pattern_string, search_limit
 from toolkit.gateway.rules import Facts, Rules
@@ -119,6 +120,13 @@ _EXAMPLE = re.compile(
     r"""(?:e\.g\.|for example|such as|例如|比如)[,:：]?\s*['"‘“「『]([^'"’”」』]{1,80})['"’”」』]""", re.I
 )
 """An example quoted in a description: `e.g. 'Paris'`, `例如“上海”`, `比如「上海」` (the quotes the `quoted` fact reads)."""
+_DESCRIBED_DEFAULT = re.compile(
+    r"""(?:\bdefaults?(?:\s+(?:to|is|value\s+is))?\s*[:：]?|默认(?:为|是|值为|值是)?[:：]?)\s*['"‘“「`]([^'"’”」`]{1,80})['"’”」`]"""
+    r"""|\buse\s+['"‘“`]([^'"’”`]{1,80})['"’”`][^.。\n]{0,80}?\b(?:if|when|unless)\b""",
+    re.I,
+)
+"""A default a description states, quoted: "Defaults to 'UTC'", "默认为“UTC”", "Use 'UTC' ... if no timezone provided"
+(the MCP time server's words); "use 'Asia/Shanghai' format" is no default (no if, when or unless after it)."""
 _LABELLED = re.compile(r"^[ \t]*+([^:：\n \t][^:：\n]{0,23}?)[ \t]*+[:：][ \t]*+(\S[^\n]*)$", re.M)
 """A `label: value` line (`状态：已发货`). The label starts with what is not a blank, and the blanks
 around it are read possessively: a line of blanks made every start of a label be tried with every
@@ -357,6 +365,15 @@ def pick_terms(text: str, rules: Rules, drop: frozenset[str] = frozenset()) -> l
     return list(dict.fromkeys(terms + [other for term in terms for other in hints.get(term, ())]))
 
 
+def sum_terms(text: str, terms: list[str], rules: Rules) -> list[str] | None:
+    """`terms` and the `[generic] sum_hints` when the text asks for a sum ("what is 15% of 80", "3 加 5":
+    `arith.read`), else None: what a calculator is picked by when neither the words nor their hints and synonyms
+    find a tool ("1/2 cup of flour in grams" is a unit's conversion), so read only then."""
+    if not rules.generic.sum_hints or arith.read(text) is None:
+        return None
+    return list(dict.fromkeys(terms + list(rules.generic.sum_hints)))
+
+
 def synonym_terms(terms: list[str], rules: Rules) -> list[str] | None:
     """`terms` and the `[generic] synonyms` of each (each term once), or None when none has any: what a
     tool is picked by when the user's own words find none ("weather" finds `get_forecast`). Read only
@@ -394,9 +411,10 @@ def _picks(
     """`picks` by the terms without `drop`; once more without the words of a place that picked the tool
     (`placed_out`), unless that finds none."""
     terms = pick_terms(text, rules, drop)
-    if not terms:
-        return None, 0
     least = rules.generic.min_score if least is None else least
+    if not terms:  # "what is 15% of 80": no word, but a sum
+        summed = sum_terms(text, terms, rules) if not drop else None
+        return _best(tools, summed, context, least, also, text, rules) if summed else (None, 0)
     found = _best(tools, terms, context, least, also, text, rules)
     own = own_terms(text, rules, drop) if found[0] is not None else None  # read only when a tool is found
     if own is not None and len(terms) > len(own):
@@ -408,6 +426,8 @@ def _picks(
         # found by its verb alone gives way to one whose object a synonym names ("find films": search_movies)
         again = _best(tools, more, context, least, also, text, rules)
         found = again if found[0] is None or by_object(found[0], again[0], terms, more) else (found[0], again[1])
+    if found[0] is None and not drop and (summed := sum_terms(text, terms, rules)) is not None:
+        found = _best(tools, summed, context, least, also, text, rules)  # "7 times 6": a calculator
     name = found[0]
     if name is None or drop or not (capital := capitalised(text, own_terms(text, rules) if own is None else own)):
         return found  # the usual case
@@ -872,6 +892,10 @@ def missing(schema: Any, text: str, facts: Facts, rules: Rules, arguments: dict[
         return "field", invented
     if (example := _example_time(filler, asking.get("time", ()), arguments)) is not None:
         return "field", example
+    if (zone := _example_zone(filler, asking.get("timezone", ()), arguments)) is not None:
+        return "field", zone
+    if (timeless := _timeless(filler, asking.get("format", ()), arguments)) is not None:
+        return "field", timeless
     if (again := _one_day_twice(filler, [*asking.get("date", ()), *asking.get("format", ())], arguments)) is not None:
         return "field", again
     if (unoffered := _unoffered_language(filler)) is not None:
@@ -921,6 +945,43 @@ def _example_time(filler: _Filler, names: Any, arguments: dict[str, Any]) -> str
         if not isinstance(sub, dict) or "default" in sub or (example := _example(sub)) is None:
             continue
         if arguments.get(name) == example and any(map(clock, pattern.finditer(example))):
+            return name
+    return None
+
+
+def _example_zone(filler: _Filler, names: Any, arguments: dict[str, Any]) -> str | None:
+    """The first of the required fields `names` (asking for a timezone) that took its schema's example (`examples`,
+    or one quoted in the description: "e.g. 'America/New_York'") when the text writes no zone and names no city of
+    one: "what time is it?" is no question about New York but one of where. None when the text gives a zone (the
+    usual case), or the schema has a `default` or states one ("Use 'UTC' ... if no timezone provided")."""
+    if not names or filler.zones():
+        return None
+    properties = filler.resolve(filler.root, 0).get("properties")
+    for name in names:
+        sub = _unnulled(properties.get(name)) if isinstance(properties, dict) else None
+        if not isinstance(sub, dict) or "default" in sub or _described_default(sub) is not None:
+            continue
+        if (example := _example(sub)) is not None and arguments.get(name) == example:
+            return name
+    return None
+
+
+def _timeless(filler: _Filler, names: Any, arguments: dict[str, Any]) -> str | None:
+    """The first of the required fields `names` of format `date-time` that took the day the text names at a
+    midnight it does not ("remind me tomorrow to call mom": tomorrow, but at what time?), where the schema has no
+    `default` and states none. None when the text names a time (the usual case: "tomorrow at 7am", "at midnight")
+    or no day (`_made_up_format` asks for those)."""
+    if not names or filler.first_fact("time") is not None or filler.first_fact("date") is None:
+        return None
+    properties = filler.resolve(filler.root, 0).get("properties")
+    for name in names:
+        sub = _unnulled(properties.get(name)) if isinstance(properties, dict) else None
+        if not isinstance(sub, dict) or sub.get("format") != "date-time":
+            continue
+        if "default" in sub or _described_default(sub) is not None:
+            continue
+        value = arguments.get(name)
+        if type(value) is str and value.endswith("T00:00:00Z") and value != _FORMATS["date-time"]:
             return name
     return None
 
@@ -1023,6 +1084,8 @@ class _Filler:
         self._terms: list[str] | None = None
         self._facts: dict[str, str | None] = {}
         self._all_facts: dict[str, list[str]] = {}
+        self._sum: arith.Sum | None | bool = False
+        """The sum the text asks for (`arith.read`, read once: False until then)."""
         self._askers: dict[Any, list[str]] = {}
         """The fields that asked for each fact, or for one of the values an enum's fields were named, in
         the order they asked (`turn`)."""
@@ -1298,6 +1361,10 @@ class _Filler:
         `turn` of the field `name` among the fields those values were asked for (from USD, to EUR). A field
         asking for a currency (by its name or description: `wants_fact`) whose codes the text names none of
         takes the codes of the currencies it names in words ("the euro": EUR)."""
+        if len(values) > 1 and (found := self.sum()) is not None:  # "7 times 6" to [add, sub, mul, div]: mul
+            operation = found.operations[min(self.turn("operation", name), len(found.operations) - 1)]
+            if (value := arith.operation_value(values[:_MAX_ENUM_VALUES], operation)) is not None:
+                return value
         named = named_values(values[:_MAX_ENUM_VALUES], self.text) if len(values) > 1 else values
         if len(values) > 1 and (phrased := self.phrased_value(values[:_MAX_ENUM_VALUES], name)) is not None:
             return phrased
@@ -1545,7 +1612,9 @@ class _Filler:
 
     def number(self, schema: dict[str, Any], kind: str, name: str) -> int | float:
         fact = self.fact(name, self.wants_fact(name, schema))
-        candidates = [fact] if fact is not None else []
+        candidates: list[Any] = [fact] if fact is not None else []
+        if fact is None and (operands := self.operands()):  # "15% of 80" to (a, b, op): 0.15, 80
+            candidates.append(arith.written(operands[min(self.turn("operand", name), len(operands) - 1)]))
         pattern = self.rules.generic.facts.get("number")
         labelled = self.labelled(name)
         if pattern is not None:
@@ -1642,6 +1711,8 @@ class _Filler:
         if isinstance(schema.get("default"), str):
             return schema["default"]
         typed = wanted or _pattern(schema)
+        if typed and not _known_format(schema) and (stated := _described_default(schema)) is not None:
+            return stated  # over an example, never over the user's words; a format's value is made from facts
         if typed and (example := _example(schema)) is not None:
             return example
         if _known_format(schema):
@@ -1695,8 +1766,12 @@ class _Filler:
             value = self.facts.get(shop, self.rules)
             if value is not None:
                 return value
-        if wanted in ("timezone", "currency"):
-            found = self.zones() if wanted == "timezone" else self.currencies()
+        if wanted == "sum":
+            return summed.expression if (summed := self.sum()) is not None else None
+        if wanted in ("timezone", "currency", "ticker"):
+            found = (
+                self.zones() if wanted == "timezone" else self.currencies() if wanted == "currency" else self.tickers()
+            )
             return found[min(self.turn(wanted, name), len(found) - 1)] if found else None
         return self.generic_fact(wanted, name) if wanted else None
 
@@ -1716,6 +1791,43 @@ class _Filler:
             self._all_facts["currencies"] = list(dict.fromkeys(code for _, _, code in sorted(found)))
         return self._all_facts["currencies"]
 
+    def sum(self) -> arith.Sum | None:
+        """The sum the text asks for ("15% of 80", "7 times 6", "3 加 5"; `arith.read`), read once."""
+        if self._sum is False:
+            self._sum = arith.read(self.text)
+        return self._sum if isinstance(self._sum, arith.Sum) else None
+
+    def operands(self) -> tuple[float, ...]:
+        """The numbers of the text's sum for a tool that takes one's numbers and operation: its schema has an
+        `enum` of operations (`arith.operation_value`) among its properties; else () (a tip's `bill` and
+        `percent` read the text's numbers as written)."""
+        found = self.sum()
+        if found is None:
+            return ()
+        properties = self.resolve(self.root, 0).get("properties")
+        for sub in properties.values() if isinstance(properties, dict) else ():
+            values = sub.get("enum") if isinstance(sub, dict) else None
+            if isinstance(values, list) and arith.operations(values[:_MAX_ENUM_VALUES]):
+                return found.numbers
+        return ()
+
+    def tickers(self) -> list[str]:
+        """The stock tickers the text writes (the `ticker` fact: AAPL, $TSLA, 0700.HK; not a currency's ISO 4217
+        code: "AAPL in USD") or names by a company of `[generic.tickers]` ("Apple", "腾讯"), in its order, each
+        once. Looked for once, and only for a field asking for a ticker."""
+        if "tickers" not in self._all_facts:
+            generic, text = self.rules.generic, self.text[:_MAX_CHARS]
+            pattern, names = generic.facts.get("ticker"), generic.ticker_names
+            codes = set(generic.currencies.values())
+            found = [
+                (m.start(), w)
+                for m in (pattern.finditer(text) if pattern is not None else ())
+                if (w := _group(m)) and w not in codes
+            ]
+            found += [(m.start(), generic.tickers[m.group().lower()]) for m in (names.finditer(text) if names else ())]
+            self._all_facts["tickers"] = list(dict.fromkeys(w for _, w in sorted(found)))
+        return self._all_facts["tickers"]
+
     def zones(self) -> list[str]:
         """The timezones the text names, in its order, each once: those written (the `timezone` fact:
         Asia/Tokyo, UTC) and those of the places it names (`zones.zone_of`: "in Tokyo" is Asia/Tokyo),
@@ -1733,8 +1845,9 @@ class _Filler:
 
     def wants_fact(self, name: str, schema: dict[str, Any]) -> str | None:
         """The `[generic.facts]` fact a field asks for: its `format`'s, else the first word of `[generic.params]`
-        in its name, else the first of `[generic.described]` in its description; a place by its name that its
-        description says is a timezone or a currency is that (`location`: "IANA time zone")."""
+        in its name, else the first of `[generic.described]` in its description; a place or a ticker by its name
+        that its description says is a timezone or a currency is that (`location`: "IANA time zone", `symbol`:
+        "ISO 4217 currency")."""
         lowered = name.lower()
         fmt = _known_format(schema)
         if fmt:
@@ -1743,7 +1856,7 @@ class _Filler:
         named = None
         if generic.param_words.search(lowered):  # else no word in it: the loop finds none
             named = next((fact for word, fact in generic.params if word in lowered), None)
-        if named not in (None, "place"):
+        if named not in (None, "place", "ticker"):  # a `symbol` may be a currency's ("ISO 4217"): described
             return named
         described = schema.get("description")
         if type(described) is not str or not generic.described or not generic.described_words.search(described.lower()):
@@ -2171,6 +2284,15 @@ def _example(schema: dict[str, Any]) -> str | None:
     description = schema.get("description")
     match = _EXAMPLE.search(description) if isinstance(description, str) else None
     return match.group(1) if match else None
+
+
+def _described_default(schema: dict[str, Any]) -> str | None:
+    """The default the schema's description states (`_DESCRIBED_DEFAULT`), else None (the usual case)."""
+    description = schema.get("description")
+    if not isinstance(description, str):
+        return None
+    match = _DESCRIBED_DEFAULT.search(description[:_MAX_WORDS_CHARS])
+    return (match.group(1) or match.group(2)) if match else None
 
 
 def _as_number(raw: Any, kind: str) -> int | float | None:

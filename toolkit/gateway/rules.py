@@ -214,6 +214,8 @@ class GenericRules:
     synonyms: dict[str, tuple[str, ...]] = field(default_factory=dict)
     """A search term → the other words of its `[generic] synonyms` groups, searched for with it when a
     tool is picked ("weather" finds `get_forecast`)."""
+    sum_hints: tuple[str, ...] = ()
+    """The terms searched for beside a text's words when it asks for a sum (`arith.read`: "15% of 80")."""
     hints: dict[str, tuple[str, ...]] = field(default_factory=dict)
     """An English search term → the terms searched for beside it whenever a tool is picked ("dollars":
     currency), one way."""
@@ -223,6 +225,10 @@ class GenericRules:
     """Where a currency is named: a name or symbol of `currencies` (any case, not inside a longer ASCII
     word), or a code ISO 4217 lists (`[generic] currency_codes`) in capitals standing alone (USD, SEK; not
     the CEO, the USA)."""
+    tickers: dict[str, str] = field(default_factory=dict)
+    """A listed company's name (lower-cased) → its stock ticker (`[generic.tickers]`: "apple", "苹果": AAPL)."""
+    ticker_names: re.Pattern[str] | None = None
+    """Where a company of `tickers` is named (any case, not inside a longer ASCII word)."""
     languages: dict[str, str] = field(default_factory=dict)
     """A language's name (lower-cased) → its ISO 639-1 code (`[generic.languages]`)."""
     language_names: re.Pattern[str] | None = None
@@ -523,11 +529,14 @@ def _compile_generic(data: dict[str, Any]) -> GenericRules:
         clauses=re.compile(data["clauses"]) if "clauses" in data else None,
         clause_min_score=int(data.get("clause_min_score", 2)),
         synonyms=_synonyms(data.get("synonyms", ())),
+        sum_hints=tuple(str(t).lower() for t in data.get("sum_hints", ())),
         hints={
             str(word).lower(): tuple(str(t).lower() for t in terms) for word, terms in data.get("hints", {}).items()
         },
         currencies=(names := _currencies(data.get("currencies", {}))),
         currency_names=_currency_names(names, data.get("currency_codes")) if "currencies" in data else None,
+        tickers=(listed := {str(n).lower(): code for code, ns in data.get("tickers", {}).items() for n in ns}),
+        ticker_names=_names(listed) if listed else None,
         languages=(spoken := {str(n).lower(): code for code, ns in data.get("languages", {}).items() for n in ns}),
         language_names=_names(spoken) if spoken else None,
         described=tuple((word.lower(), fact) for word, fact in data.get("described", {}).items()),

@@ -51,6 +51,7 @@ from toolkit.gateway.generic import (
     own_terms,
     pick_terms,
     placed_out,
+    sum_terms,
     synonym_terms,
     term_keys,
     tool_finder,
@@ -173,9 +174,14 @@ class ToolSet:
     ) -> tuple[str | None, int]:
         """`generic._picks` over the prepared tools."""
         terms = pick_terms(text, rules, drop)
-        if not terms:
-            return None, 0
         least = rules.generic.min_score if least is None else least
+        if not terms:  # "what is 15% of 80": no word, but a sum
+            summed = sum_terms(text, terms, rules) if not drop else None
+            if not summed:
+                return None, 0
+            return self._chosen(
+                tools, self._totals(tools, summed, names, descriptions, context), summed, least, also, text, rules
+            )
         totals = self._totals(tools, terms, names, descriptions, context)
         found = self._chosen(tools, totals, terms, least, also, text, rules)
         own = own_terms(text, rules, drop) if found[0] is not None else None  # read only when a tool is found
@@ -189,6 +195,10 @@ class ToolSet:
                 tools, self._totals(tools, more, names, descriptions, context), more, least, also, text, rules
             )
             found = again if found[0] is None or by_object(found[0], again[0], terms, more) else (found[0], again[1])
+        if found[0] is None and not drop and (summed := sum_terms(text, terms, rules)) is not None:
+            found = self._chosen(
+                tools, self._totals(tools, summed, names, descriptions, context), summed, least, also, text, rules
+            )
         name = found[0]
         if name is None or drop or not (capital := capitalised(text, own_terms(text, rules) if own is None else own)):
             return found  # the usual case

@@ -317,10 +317,18 @@ def call(command: list[str], **options: Any) -> int:
         children.append(subprocess.Popen(command, **options))
         for signum in pending:
             children[0].send_signal(signum)
-        return shell_status(children[0].wait())  # a wait cut by a signal goes on (PEP 475)
+        while True:  # in slices: a signal landing just before one blocking wait began (or taken by
+            try:  # another thread) was seen only when the child had ended, never passed on to it
+                return shell_status(children[0].wait(timeout=WAIT_SLICE_S))
+            except subprocess.TimeoutExpired:
+                continue
     finally:
         signal.signal(signal.SIGINT, previous)
         restore(ending)
+
+
+WAIT_SLICE_S = 1.0
+"""`call` waits for its child in waits this long (`Popen.wait` itself looks every 50 ms at most)."""
 
 
 def _child_decides(signum: int, frame: object) -> None:

@@ -134,6 +134,7 @@ def generous_mcp_deadlines() -> Iterator[None]:
     something else failed as "cannot reach MCP server" or found the server left out. A test about
     these deadlines gives its own (`connect_timeout=…`, `list_timeout=…`); the library's defaults
     are unchanged. Session-wide, so a module's fixture that opens a client gets it too."""
+    from toolkit.cli import tools as tools_command
     from toolkit.exercises import pristine
     from toolkit.mcp.client import McpClient
     from toolkit.mcp.provider import McpToolProvider
@@ -143,6 +144,10 @@ def generous_mcp_deadlines() -> Iterator[None]:
             defaults = cls.__init__.__kwdefaults__
             assert defaults is not None and keyword in defaults, f"{cls.__name__}({keyword}=…) has no default"
             patch.setitem(defaults, keyword, 120.0)
+        # `toolkit tools --mcp-stdio CMD` run in-process passes its own 10 s to both: a loaded CI worker took
+        # longer to start `python -m toolkit mcp-server`, and a test of the strict rendering failed as
+        # "cannot reach MCP server ... no answer within 10 s" (a test about --timeout gives its own)
+        patch.setattr(tools_command, "MCP_TIMEOUT_S", 120.0)
         pristine.again()  # these are the package's defaults in this session: no check takes them for a learner's
         yield
     pristine.again()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -78,3 +79,27 @@ def _send_sigint(main: int | None) -> None:
         signal.pthread_kill(main, signal.SIGINT)
     else:
         os.kill(os.getpid(), signal.SIGINT)
+
+
+def main_thread_waits_in(*functions: Callable[..., object], outside: tuple[Callable[..., object], ...] = ()) -> bool:
+    """Whether the main thread's innermost Python frame is in one of `functions`, called from none of
+    `outside`, seen twice 20 ms apart: it waits there (a blocking call made there has no frame of its
+    own). For a test that sends a signal only once the main thread is blocked, where one sent just
+    before would be seen at once anyway."""
+    codes = {getattr(function, "__code__", None) for function in functions}
+    excluded = {getattr(function, "__code__", None) for function in outside}
+
+    def there() -> bool:
+        frame = sys._current_frames().get(threading.main_thread().ident or 0)
+        if frame is None or frame.f_code not in codes:
+            return False
+        while frame is not None:
+            if frame.f_code in excluded:
+                return False
+            frame = frame.f_back
+        return True
+
+    if not there():
+        return False
+    time.sleep(0.02)
+    return there()

@@ -451,19 +451,14 @@ def test_retry_after_date_in_the_future_counts_from_now():
 # --- errors a learner can read ------------------------------------------------------------------
 
 
-def closed_port_url():
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return f"http://127.0.0.1:{s.getsockname()[1]}/v1"
-
-
 def test_an_unreachable_gateway_is_one_line_naming_its_url():
-    url = closed_port_url()
-    client = ChatClient(url, "k", "m", retry=RetryPolicy(max_retries=0))
-    with pytest.raises(TransientError) as caught:
-        client.chat(QUESTION)
+    from loopback import closed_port
+
+    with closed_port() as port:  # held while the client connects: no other test's server can take it
+        url = f"http://127.0.0.1:{port}/v1"
+        client = ChatClient(url, "k", "m", retry=RetryPolicy(max_retries=0))
+        with pytest.raises(TransientError) as caught:
+            client.chat(QUESTION)
     assert str(caught.value) == (
         f"Cannot reach the gateway at {url} (connection refused). Check LLM_BASE_URL, "
         "or unset the LLM_* variables to use the embedded gateway."

@@ -5,10 +5,12 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
 from _pytest.assertion import rewrite
+from ctrl_c import main_thread_waits_in
 
 ROOT = Path(__file__).resolve().parents[1]
 spec = importlib.util.spec_from_file_location("course", ROOT / "course.py")
@@ -211,7 +213,8 @@ CHILD = """#!{python}
 import signal, sys, time
 signal.signal(signal.SIGINT, lambda *a: (time.sleep(0.5), print("summary", flush=True), sys.exit(7)))
 print("ready", flush=True)
-time.sleep(30)
+while True:  # in slices: a SIGINT landing just before one long sleep began was seen only when it ended
+    time.sleep(0.05)
 """
 
 
@@ -501,3 +504,38 @@ def test_an_unknown_command_of_a_megabyte_is_named_shortened(capsys):
         err
         == "error: unknown command 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa'… (1,000,000 characters): use lab or test\n"
     )
+
+
+def test_sigterm_taken_by_another_thread_while_course_py_waits_is_passed_on_at_once(tmp_path):
+    """A SIGTERM course.py's main thread did not see as it came (taken by another thread, or landing just
+    before `Popen.wait` began: a stress loop of that shape lost 3 of 2000 signals) was passed on only
+    once the child had ended of itself: JupyterLab kept running, course.py waiting for it. Now the wait
+    looks at its signals every few milliseconds. The signal is sent at a thread of the test's own:
+    not lost there, only never seen by a wait that does not look."""
+    ready = tmp_path / "ready"
+    child = (
+        "import pathlib, signal, sys, time\n"
+        "signal.signal(signal.SIGTERM, lambda *a: sys.exit(5))\n"
+        f"pathlib.Path({str(ready)!r}).write_text('x')\n"
+        "for _ in range(2400):\n"  # 120 s at most
+        "    time.sleep(0.05)\n"  # in slices: the child itself never misses the signal
+    )
+    done = threading.Event()
+
+    def press() -> None:  # once the child runs and course.py waits for it (a press before would be seen at once)
+        waits = (subprocess.Popen._wait, subprocess.Popen._try_wait)
+        while not (ready.exists() and main_thread_waits_in(*waits)) and not done.wait(0.005):
+            pass
+        if not done.is_set():
+            signal.pthread_kill(threading.get_ident(), signal.SIGTERM)  # held for the main thread, never lost
+
+    previous = signal.signal(signal.SIGTERM, lambda *a: None)  # what `call` puts back: a late press is harmless
+    presser = threading.Thread(target=press, daemon=True)
+    presser.start()
+    try:
+        status = course.call([sys.executable, "-c", child])
+    finally:
+        done.set()
+        presser.join()
+        signal.signal(signal.SIGTERM, previous)
+    assert status == 5  # passed on while the child ran; 0 when the child ended of itself first

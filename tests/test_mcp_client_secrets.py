@@ -6,7 +6,6 @@ import http.server
 import json
 import logging
 import os
-import socket
 import sys
 from pathlib import Path
 
@@ -20,18 +19,15 @@ from toolkit.mcp.provider import McpToolProvider
 QUIRKY = Path(__file__).parent / "mcp_servers" / "quirky_server.py"
 
 
-def _closed_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def test_an_unreachable_url_server_is_named_without_its_credentials():
-    url = f"http://learner:pw-s3cret-42@127.0.0.1:{_closed_port()}/mcp?token=tok-abcdef-99&v=1"
-    client = McpClient(url, connect_timeout=30)
-    assert "pw-s3cret-42" not in client.name and "tok-abcdef-99" not in client.name
-    with pytest.raises(McpConnectionError) as raised:
-        client.list_tools()
+    from loopback import closed_port
+
+    with closed_port() as port:  # held while the client connects: no other test's server can take it
+        url = f"http://learner:pw-s3cret-42@127.0.0.1:{port}/mcp?token=tok-abcdef-99&v=1"
+        client = McpClient(url, connect_timeout=30)
+        assert "pw-s3cret-42" not in client.name and "tok-abcdef-99" not in client.name
+        with pytest.raises(McpConnectionError) as raised:
+            client.list_tools()
     text = str(raised.value)
     assert text.startswith("cannot reach MCP server 'http://learner:***@127.0.0.1:")
     assert "/mcp?token=***&v=1'" in text

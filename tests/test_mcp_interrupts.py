@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
-from ctrl_c import ctrl_c_when
+from ctrl_c import ctrl_c_when, main_thread_waits_in
 from test_mcp import _wait_for
 
 from toolkit.chat.messages import ToolCall
@@ -392,3 +392,42 @@ def test_a_loop_that_closed_after_it_was_looked_at_costs_no_traceback_when_its_r
             task._log_destroy_pending = False
             task.get_coro().close()
     assert [r.getMessage() for r in caplog.records if r.name == "concurrent.futures"] == []
+
+
+def test_ctrl_c_taken_by_another_thread_while_a_server_connects_is_seen_at_once():
+    """A Ctrl-C the main thread did not see as it came (taken by another thread, or landing just before
+    the connect's wait began) was seen only when that wait ended: `connect_timeout` + 15 s. A stress
+    loop of the second shape (press, then a blocking wait) lost 3 of 2000 presses; pressed at another
+    thread, every one waits so, so the test presses there (once the connect waits, again until the
+    handler has run)."""
+    silent = "import sys; sys.stdin.buffer.read()"  # never answers; ends once its stdin closes (no 2 s grace)
+    client = McpClient.stdio(sys.executable, ["-c", silent], name="silent", connect_timeout=HANG_S)
+    armed, stop = threading.Event(), threading.Event()
+    armed.set()
+
+    def handler(signum, frame):
+        if armed.is_set():
+            armed.clear()
+            raise KeyboardInterrupt
+
+    def press() -> None:  # a thread of its own: the signal runs the C handler here, the Python one on main
+        while not main_thread_waits_in(threading.Condition.wait, outside=(threading.Thread.start,)):
+            if stop.wait(0.005):  # blocked in the connect's wait: a press before it began would be seen at once
+                return
+        pressed.append(time.monotonic())
+        while armed.is_set() and not stop.wait(0.05):
+            signal.pthread_kill(threading.get_ident(), signal.SIGINT)
+
+    pressed: list[float] = []
+    previous = signal.signal(signal.SIGINT, handler)
+    presser = threading.Thread(target=press, daemon=True)
+    presser.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            client.connect()
+        assert time.monotonic() - pressed[0] < HANG_S / 4  # not the wait's end (42 s here before, or 135 s)
+    finally:
+        stop.set()
+        presser.join()
+        signal.signal(signal.SIGINT, previous)
+        client.close()

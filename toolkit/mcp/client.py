@@ -140,7 +140,7 @@ import weakref
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import anyio
 import httpx2
@@ -208,6 +208,10 @@ MAX_LISTING_CHARS = 10_000_000
 is not read, and `McpClient.listing_cut` says so."""
 CANCEL_GRACE_S = 2.0
 """How long an interrupted request may take to tell the server it is cancelled."""
+SIGNAL_CHECK_S = 0.1
+"""The caller's waits (`_result`) return to Python this often, to look at its signals."""
+
+T = TypeVar("T")
 
 log: logging.Logger = logging.getLogger("toolkit.mcp")
 for _sdk_logger in ("mcp", "client"):  # the SDK's client session logs under the bare name "client"
@@ -530,7 +534,7 @@ class McpClient:
         self._connecting = ready
         owner = asyncio.run_coroutine_threadsafe(self._own(ready), loop)
         try:
-            client = ready.result(timeout=self.connect_timeout + 15)
+            client = _result(ready, self.connect_timeout + 15)
         except BaseException as exc:
             _stop(loop, owner, self._scope)
             try:
@@ -777,7 +781,7 @@ class McpClient:
         if (stopped := self._stopped.get(loop)) is not None:  # the loop ran the request, then stopped,
             _fail(future, McpConnectionLost(self.name, stopped))  # before this thread recorded it
         try:
-            return future.result(timeout=timeout + 5)  # the SDK's own deadline comes first
+            return _result(future, timeout + 5)  # the SDK's own deadline comes first
         except McpConnectionLost:
             if loop.is_closed() and inspect.getcoroutinestate(guarded) == inspect.CORO_CREATED:
                 guarded.close()  # the loop stopped before it started the request: it was never sent
@@ -1223,7 +1227,26 @@ def _interrupt(loop: asyncio.AbstractEventLoop, future: concurrent.futures.Futur
         loop.call_soon_threadsafe(cancel)
     except RuntimeError:  # the loop is closed: nothing left to cancel
         return
-    concurrent.futures.wait([future], timeout=CANCEL_GRACE_S)
+    _waited(future, CANCEL_GRACE_S)
+
+
+def _result(future: concurrent.futures.Future[T], seconds: float) -> T:
+    """`future.result(timeout=seconds)`, waited for in slices (`_waited`)."""
+    _waited(future, seconds)
+    return future.result(timeout=0)
+
+
+def _waited(future: concurrent.futures.Future[Any], seconds: float) -> None:
+    """Wait until `future` is done or `seconds` have passed, returning to Python every `SIGNAL_CHECK_S`:
+    a blocked wait is woken by a signal only when it comes after the wait began, on this thread, so a
+    Ctrl-C (or SIGTERM) landing just before, or taken by another thread, was seen only when it ended:
+    `connect_timeout` + 15 s later, or the call's timeout + 5 s. Done at once: one look, no wait."""
+    deadline = time.monotonic() + seconds
+    while not future.done():
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return
+        concurrent.futures.wait([future], timeout=min(SIGNAL_CHECK_S, left))
 
 
 def _cancel(loop: asyncio.AbstractEventLoop, future: concurrent.futures.Future[Any]) -> None:

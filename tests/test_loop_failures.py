@@ -144,6 +144,7 @@ def test_a_compensation_that_returns_a_coroutine_is_logged_as_failed_not_rolled_
 
     memory = ChatMemory()
     model = ScriptedModel([[call("reserve", sku="A", id="c1"), call("ship", sku="A", id="c2")], "sorry"])
+    gc.collect()  # an earlier test's garbage (a coroutine in a cycle) is not counted as this one's
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         result = run_loop(model, Q, tools=[reserve, ship], memory=memory, options=saga_options(release_later))
@@ -221,6 +222,7 @@ def test_an_executor_that_returns_a_coroutine_is_an_execution_error_never_a_succ
     registry = ToolRegistry()
     registry.register(REFUND, refund_later)
     model = ScriptedModel([call("refund", order="SN1", id="c1"), "done"])
+    gc.collect()  # an earlier test's garbage (a coroutine in a cycle) is not counted as this one's
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         result = run_loop(model, Q, registry=registry)
@@ -972,6 +974,7 @@ def test_a_coroutine_nested_in_a_tools_value_is_an_execution_error_not_a_success
     """Was a success whose text held `<coroutine object _status_later>` (and a "never awaited"
     warning later): the part of the work it stood for never ran."""
     model = ScriptedModel([call("look_up", order="SN1", id="c1"), "done"])
+    gc.collect()  # an earlier test's garbage (a coroutine in a cycle) is not counted as this one's
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         result = run_loop(model, Q, tools=[look_up])

@@ -314,6 +314,7 @@ def test_a_loop_that_dies_after_the_caller_saw_it_running_refuses_the_call_in_on
             return submit(coro, loop)
 
         monkeypatch.setattr(asyncio, "run_coroutine_threadsafe", lose_the_race_then_submit)
+        gc.collect()  # an earlier test's garbage (a coroutine in a cycle) is not counted as this one's
         with warnings.catch_warnings(record=True) as warned:
             warnings.simplefilter("always")
             with pytest.raises(McpConnectionError) as caught:
@@ -351,6 +352,7 @@ def test_a_call_its_loop_never_started_before_stopping_is_not_sent_not_an_unknow
             return future
 
         monkeypatch.setattr(asyncio, "run_coroutine_threadsafe", stop_queued_first)
+        gc.collect()  # an earlier test's garbage (a coroutine in a cycle) is not counted as this one's
         with warnings.catch_warnings(record=True) as warned:
             warnings.simplefilter("always")
             with pytest.raises(McpConnectionError) as caught:

@@ -598,6 +598,10 @@ class McpError(ToolkitError):
 
     hint = "The message is the MCP server's own; check the tool name and arguments against its listing."
 
+    code: int | None = None
+    """The server's JSON-RPC error code, when it answered with one (-32602: invalid params, or a tool it no
+    longer lists); None for an error of another kind."""
+
 
 class McpConnectionError(McpError):
     """The MCP server could not be reached, or went away."""

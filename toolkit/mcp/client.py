@@ -815,7 +815,7 @@ class McpClient:
             error = McpError(
                 self._quoted(f"MCP server {self.name!r} answered with an error: {_error_words(exc, self._quoted)}")
             )
-            error.code = exc.code  # type: ignore[attr-defined]  # -32602 to a call: maybe a tool no longer listed
+            error.code = exc.code  # -32602 to a call: maybe a tool no longer listed
             raise error from None
         except ValidationError as exc:
             if exc.title.startswith("union["):  # a 2026 answer, read as one of several models: their names say nothing

@@ -762,7 +762,7 @@ class McpExecutor:
         except McpConnectionError as exc:
             raise McpToolError(str(exc)) from None
         except McpError as exc:  # a JSON-RPC error ("Unknown tool: files.read"): it may name the tool too
-            gone = self._gone() if getattr(exc, "code", None) == INVALID_PARAMS else ""
+            gone = self._gone() if exc.code == INVALID_PARAMS else ""
             raise McpToolError(str(exc) + _server_name_note(str(exc), self.name, call.name) + gone) from None
         except Exception as exc:  # the SDK's own checks ("Invalid structured content returned by tool files.read")
             text = describe_exception(exc)

@@ -53,7 +53,7 @@ turn lock free (it holds no record locks; its parent's turns still hold theirs).
 A turn waits as long as the turn before it runs, as it does for another thread: the loop and
 `ai_service` wait without a timeout (`lock.acquire(timeout=...)` is there for callers who want one).
 A Ctrl-C that ends such a wait says what was waited for: a turn's (`wait_for_turn`), and a learner's
-write's (`ChatMemory.add`, `update`, `set`, `clear`: `write_waited`), which otherwise waits silently.
+write's (`ChatMemory.add`, `update`, `set`, `clear`: `write_hold`), which otherwise waits silently.
 """
 
 from __future__ import annotations
@@ -154,7 +154,8 @@ def write_hold(
     or for it (a concurrent round's thread), is refused: the lock is reentrant, and the write would
     come between the turn's tool calls and their results, which a strict gateway refuses. So is
     one by a tool of the turn while the round's tools run (`TurnRLock.tools_running`), unless
-    `harmless()` says it cannot break the round (an added system message goes first)."""
+    `harmless()` says it cannot break the round (an added system message goes first). A Ctrl-C while
+    the write waits for another turn's hold says so (`_WriteHeld`)."""
     owners: tuple[int, ...] = getattr(SERVING, "owners", ())
     owner = getattr(lock, "_owner", None)
     waiting = owner is not None and owner in owners  # the holder waits for the call this thread runs
@@ -174,7 +175,7 @@ def write_hold(
             "refuses; give what the tool has to say in its result, or write to this memory after the turn (a "
             "SystemMessage may be added: it goes first)"
         )
-    return nullcontext() if waiting else lock
+    return nullcontext() if waiting else _WriteHeld(lock, where, memory_id)
 
 
 class TurnRLock:
@@ -435,16 +436,29 @@ WRITE_WAITED_NOTE = (
     "that may hang can be given a time limit, LoopOptions(tool_timeout=30), which answers it after 30 s and lets "
     "its turn end"
 )
-"""Noted on a Ctrl-C that ended a write's wait for the memory id's turn lock (`write_waited`), as a
+"""Noted on a Ctrl-C that ended a write's wait for the memory id's turn lock (`_WriteHeld`), as a
 turn's wait is told (`WAITED_NOTE`)."""
 
 
-def write_waited(interrupt: KeyboardInterrupt, where: str, memory_id: str) -> None:
-    """Note on `interrupt`, a Ctrl-C out of `with write_hold(...)` before its block began, what the write
-    (`where`) waited for. The writes (`ChatMemory.add`, `update`, `set`, `clear`) catch it around their
-    `with`, which costs their usual path nothing (a flag set inside the block tells a wait from a
-    Ctrl-C inside it); a lock without `_owner`, or another process's hold, is waited for the same way."""
-    interrupt.add_note(WRITE_WAITED_NOTE.format(where=where, id=_shown_id(memory_id)))
+class _WriteHeld:
+    """`with` a write's hold on `lock`: a Ctrl-C that ends its wait for the turn holding it (the
+    write had not begun) carries `WRITE_WAITED_NOTE`, as a turn's wait is told (`wait_for_turn`);
+    one inside the write (in the store) is not noted."""
+
+    __slots__ = ("lock", "memory_id", "where")
+
+    def __init__(self, lock: TurnLockLike, where: str, memory_id: str) -> None:
+        self.lock, self.where, self.memory_id = lock, where, memory_id
+
+    def __enter__(self) -> None:
+        try:
+            self.lock.__enter__()
+        except KeyboardInterrupt as interrupt:
+            interrupt.add_note(WRITE_WAITED_NOTE.format(where=self.where, id=_shown_id(self.memory_id)))
+            raise
+
+    def __exit__(self, *exc: Any) -> None:
+        self.lock.__exit__(*exc)
 
 
 class TurnHeld:

@@ -95,7 +95,7 @@ from toolkit.memory.answers import (
 )
 from toolkit.memory.handouts import LONG, Handouts
 from toolkit.memory.storable import check_storable
-from toolkit.memory.turns import TurnLockLike, TurnRLock, store_turn_lock, write_hold, write_waited
+from toolkit.memory.turns import TurnLockLike, TurnRLock, store_turn_lock, write_hold
 from toolkit.tokens import estimate_json_tokens, estimate_tokens
 from toolkit.unicode import cut, is_utf8
 
@@ -1202,15 +1202,8 @@ class ChatMemory:
         def system_only() -> bool:  # asked only while a tool of this memory's turn runs
             return all(isinstance(m, SystemMessage) for m in listed)
 
-        began = False
-        try:
-            with write_hold(self.lock, "ChatMemory.add", self.id, system_only):
-                began = True
-                self.add_all_held(messages)
-        except KeyboardInterrupt as interrupt:  # Ctrl-C while it waited for another turn on this id: said so
-            if not began:
-                write_waited(interrupt, "ChatMemory.add", self.id)
-            raise
+        with write_hold(self.lock, "ChatMemory.add", self.id, system_only):
+            self.add_all_held(messages)
 
     def add_all_held(self, messages: Iterable[Message]) -> None:
         """`add_all` by the holder of `lock` (the loop, during its turn): the same, without taking
@@ -1262,47 +1255,26 @@ class ChatMemory:
                 f"ChatMemory.update: change must be a function of the current messages returning the new ones, not "
                 f"{type(change).__name__}; to replace them all, use set(messages)"
             )
-        began = False
-        try:
-            with write_hold(self.lock, "ChatMemory.update", self.id):
-                began = True
+        with write_hold(self.lock, "ChatMemory.update", self.id):
 
-                def windowed(current: list[Message]) -> list[Message]:
-                    return evict(check_messages(change(current), "ChatMemory.update"), self.window)
+            def windowed(current: list[Message]) -> list[Message]:
+                return evict(check_messages(change(current), "ChatMemory.update"), self.window)
 
-                update = getattr(self.store, "update", None)
-                if update is not None:
-                    update(self.id, windowed)
-                else:
-                    self.store.set(self.id, windowed(self.store.get(self.id)))
-        except KeyboardInterrupt as interrupt:
-            if not began:
-                write_waited(interrupt, "ChatMemory.update", self.id)
-            raise
+            update = getattr(self.store, "update", None)
+            if update is not None:
+                update(self.id, windowed)
+            else:
+                self.store.set(self.id, windowed(self.store.get(self.id)))
 
     def set(self, messages: Sequence[Message]) -> None:
         """Replace the whole conversation (used when compensation rewrites history)."""
-        began = False
-        try:
-            with write_hold(self.lock, "ChatMemory.set", self.id):
-                began = True
-                self.store.set(self.id, evict(check_messages(messages, "ChatMemory.set"), self.window))
-        except KeyboardInterrupt as interrupt:
-            if not began:
-                write_waited(interrupt, "ChatMemory.set", self.id)
-            raise
+        with write_hold(self.lock, "ChatMemory.set", self.id):
+            self.store.set(self.id, evict(check_messages(messages, "ChatMemory.set"), self.window))
 
     def clear(self) -> None:
         """Forget this conversation: its messages are deleted from the store."""
-        began = False
-        try:
-            with write_hold(self.lock, "ChatMemory.clear", self.id):
-                began = True
-                self.store.delete(self.id)
-        except KeyboardInterrupt as interrupt:
-            if not began:
-                write_waited(interrupt, "ChatMemory.clear", self.id)
-            raise
+        with write_hold(self.lock, "ChatMemory.clear", self.id):
+            self.store.delete(self.id)
 
 
 def _restored_memory(memory_id: str, store: ChatMemoryStore, window: Window | None) -> ChatMemory:

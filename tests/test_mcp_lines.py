@@ -110,7 +110,7 @@ def test_a_stdio_server_writing_a_line_past_the_cap_fails_the_request_at_once_na
     monkeypatch,
 ):
     monkeypatch.setattr(lines, "MAX_LINE_BYTES", MIB)
-    client = McpClient.stdio(sys.executable, [SERVER, "0", "endless"], name="huge", request_timeout=60)
+    client = McpClient.stdio(sys.executable, [SERVER, "0", "endless", "tools/list"], name="huge", request_timeout=60)
     try:
         with pytest.raises(McpError) as caught:
             client.list_tools()
@@ -123,5 +123,19 @@ def test_a_stdio_server_writing_a_line_past_the_cap_fails_the_request_at_once_na
         )
         assert read and MIB < int(read[1].replace(",", "")) <= MIB + CHUNK
         assert client.gone == "it wrote a line of more than 1,048,576 bytes on stdout"
+    finally:
+        client.close()
+
+
+def test_a_stdio_server_answering_initialize_with_a_line_past_the_cap_cannot_be_reached_and_says_why(monkeypatch):
+    monkeypatch.setattr(lines, "MAX_LINE_BYTES", MIB)
+    client = McpClient.stdio(sys.executable, [SERVER, "0", "endless", "initialize"], name="huge", connect_timeout=60)
+    try:
+        with pytest.raises(McpError) as caught:
+            client.list_tools()
+        assert str(caught.value).startswith(
+            "cannot reach MCP server 'huge': it broke the protocol while connecting: it wrote a line of more than "
+            "1,048,576 bytes on stdout ("
+        )
     finally:
         client.close()

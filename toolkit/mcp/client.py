@@ -182,6 +182,7 @@ from toolkit.mcp.asks import asked_line, asks_noted
 from toolkit.mcp.blocks import unknown_blocks_named
 from toolkit.mcp.http import SESSION_ENDED, http_transport, unreadable_answer
 from toolkit.mcp.ids import ids_checked
+from toolkit.mcp.lines import framed, lines_capped
 from toolkit.mcp.outputs import guard
 from toolkit.mcp.schema import json_type
 from toolkit.mcp.server_logs import LEVELS, LogFlood, forward, one_line
@@ -611,7 +612,8 @@ class McpClient:
             server = self.server
             if server.encoding_error_handler == "strict":  # a byte that is not UTF-8 stopped reading: every call hung
                 server = server.model_copy(update={"encoding_error_handler": "replace"})
-            transport = group_ended(_surrogates_read(stdio_client(server, errlog=self._stderr)), self._children_killed)
+            transport = _surrogates_read(stdio_client(server, errlog=self._stderr))
+            transport = group_ended(lines_capped(transport, self._line_too_long), self._children_killed)
         elif isinstance(self.server, str):
             transport = http_transport(self.server, self._refused)
         elif hasattr(self.server, "__aenter__"):  # a transport of the caller's: its answers are read off a wire too
@@ -635,6 +637,16 @@ class McpClient:
             self.name,
             grace,
         )
+
+    def _line_too_long(self, size: int, cap: int) -> None:
+        """The stdio server wrote a line longer than `cap` bytes (`toolkit.mcp.lines`): it was not read, its
+        stdout is closed, and every request waiting (or the handshake) fails at once with this."""
+        self._broke_protocol(
+            f"it wrote a line of more than {cap:,} bytes on stdout ({size:,} read before it was cut; "
+            f"the most one line may take is toolkit.mcp.lines.MAX_LINE_BYTES = {cap:,}), so its output is "
+            "no longer read: have it answer with less, or raise that cap"
+        )
+        self._gone = self._gone or f"it wrote a line of more than {cap:,} bytes on stdout"
 
     def _transport_ended(self) -> None:
         self._closed = "Connection closed"
@@ -1901,7 +1913,7 @@ def _noting_spawns() -> None:
         pids = _spawned.get()
         if pids is not None:
             pids.append(process.pid)
-        return process
+        return framed(process)  # its stdout read one whole line at a time, each capped (`toolkit.mcp.lines`)
 
     noted.toolkit_notes_pids = True  # type: ignore[attr-defined]
     setattr(mcp.client.stdio, _SPAWN, noted)

@@ -490,7 +490,33 @@ def broken_tie(names: list[str], tools: dict[str, ToolInfo], terms: list[str], t
         return tied[0]
     question, reading = rules.generic.question, rules.generic.read_verbs
     asks = question is not None and bool(reading) and question.search(text) is not None  # what is there: reads
-    return max(tied, key=lambda name: (answered(tools[name].parameters, text, rules), asks and _verb(name) in reading))
+    keyed = {name: (answered(tools[name].parameters, text, rules), asks and _verb(name) in reading) for name in tied}
+    top_key = max(keyed.values())
+    tied = [name for name in tied if keyed[name] == top_key]
+    return tied[0] if len(tied) < 2 else first_named(tied, about, text, rules)
+
+
+def first_named(names: list[str], terms: list[str], text: str, rules: Rules) -> str:
+    """Of `names` (tools tied by everything else), the one whose name holds the term the text writes first (a
+    glossary word's translation where its word is written): the first words of a request say what is done, the
+    later ones what it is done to or with ("search for the best pizza" is a search, not `order_pizza`;
+    "明天下午3点提醒我开会" a reminder, not `list_events` by 开会). Tools that no written term names, or the same
+    one, stay in their listed order."""
+    lowered = text.lower()
+    written = {term: lowered.find(term) for term in terms}
+    for word, translations in rules.generic.ascii_glossary if text.isascii() else rules.generic.glossary:
+        if (at := lowered.find(word)) != -1:
+            for term in translations:
+                if written.get(term, -1) == -1 or at < written[term]:
+                    written[term] = at
+    never = len(text) + 1
+
+    def first(name: str) -> int:
+        words = [w.lower() for w in _NAME_WORDS.findall(name)]
+        at = [written[t] for t in terms if written.get(t, -1) != -1 and any(t in word for word in words)]
+        return min(at, default=never)
+
+    return min(names, key=first)
 
 
 def _verb(name: str) -> str:

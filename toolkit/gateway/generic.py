@@ -368,10 +368,19 @@ def pick_terms(text: str, rules: Rules, drop: frozenset[str] = frozenset()) -> l
 def sum_terms(text: str, terms: list[str], rules: Rules) -> list[str] | None:
     """`terms` and the `[generic] sum_hints` when the text asks for a sum ("what is 15% of 80", "3 加 5":
     `arith.read`), else None: what a calculator is picked by when neither the words nor their hints and synonyms
-    find a tool ("1/2 cup of flour in grams" is a unit's conversion), so read only then."""
-    if not rules.generic.sum_hints or arith.read(text) is None:
+    find a tool ("1/2 cup of flour in grams" is a unit's conversion), so read only then. Not when the text without
+    its sum is a statement about oneself (`[generic] statement`: "I have 2 + 2 kids" asks nothing)."""
+    if not rules.generic.sum_hints or (found := arith.read(text)) is None or _told(text, found, rules):
         return None
     return list(dict.fromkeys(terms + list(rules.generic.sum_hints)))
+
+
+def _told(text: str, found: arith.Sum, rules: Rules) -> bool:
+    """Whether `text` with the sum `found` taken out is a statement (`[generic] statement`, which a number in a
+    text otherwise keeps from matching: a statement's number is an argument)."""
+    statement = rules.generic.statement
+    start, end = found.span
+    return statement is not None and statement.match(text[:start] + text[end:], 0, _MAX_CHARS) is not None
 
 
 def synonym_terms(terms: list[str], rules: Rules) -> list[str] | None:

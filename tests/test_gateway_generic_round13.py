@@ -22,3 +22,28 @@ def test_a_sum_in_a_statement_about_oneself_calls_no_calculator(text):
 )
 def test_a_sum_asked_about_oneself_is_still_computed(text, expression):
     assert turn(text, [CALC])[0] == [("calculate", {"expression": expression})]
+
+
+# --- a number with % after it is a percentage's --------------------------------------------------
+
+N = {"type": "number"}
+TIP = fn("calculate_tip", "Calculate a tip", {"bill": N, "percent": N})
+DISCOUNT = fn("apply_discount", "Apply a discount", {"price": N, "discount_pct": N})
+
+
+@pytest.mark.parametrize(
+    ("text", "tool", "arguments"),
+    [
+        ("tip on 80 dollars at 15%", TIP, {"bill": 80, "percent": 15}),
+        ("15% tip on a bill of 80", TIP, {"bill": 80, "percent": 15}),
+        ("a 15 percent tip on 80", TIP, {"bill": 80, "percent": 15}),
+        ("tip 20 ％ on 45.50", TIP, {"bill": 45.5, "percent": 20}),
+        ("apply a 20% discount to 150", DISCOUNT, {"price": 150, "discount_pct": 20}),
+    ],
+)
+def test_a_number_with_a_percent_sign_goes_to_the_percentage(text, tool, arguments):
+    """ "tip on 80 dollars at 15%" called calculate_tip(bill=80, percent=80): every number field took the text's
+    first number. A number with %, "percent" or 百分之 is the `percent` fact: a field asking for one (`percent`,
+    `pct` in its name) takes it, another takes it last."""
+    name = tool["function"]["name"]
+    assert turn(text, [tool])[0] == [(name, arguments)]

@@ -1119,6 +1119,7 @@ class _Filler:
         self._terms: list[str] | None = None
         self._facts: dict[str, str | None] = {}
         self._all_facts: dict[str, list[str]] = {}
+        self._shares: frozenset[int] | None = None
         self._sum: arith.Sum | None | bool = False
         """The sum the text asks for (`arith.read`, read once: False until then)."""
         self._askers: dict[Any, list[str]] = {}
@@ -1657,6 +1658,8 @@ class _Filler:
                 candidates += [_group(m) for m in pattern.finditer(labelled)]
             found = list(pattern.finditer(self.text))
             inside = [self.in_fact(m.start()) for m in found]
+            if fact is None and (shares := self.shares()):  # "at 15%": a percentage's number, not a bill's
+                inside = [was or m.start() in shares for m, was in zip(found, inside, strict=True)]
             candidates += [_group(m) for m, fact in zip(found, inside, strict=True) if not fact]
             candidates += [_group(m) for m, fact in zip(found, inside, strict=True) if fact]
         for raw in candidates:
@@ -1668,6 +1671,15 @@ class _Filler:
             return default
         self.made_up += 1
         return _bounded(schema, kind)
+
+    def shares(self) -> frozenset[int]:
+        """Where the numbers of the text's percentages start (the `percent` fact: "15%", "百分之15"): a field
+        asking for no percentage takes them last. Read once, and only for a number asked for."""
+        if self._shares is None:
+            pattern = self.rules.generic.facts.get("percent")
+            found = pattern.finditer(self.text[:_MAX_CHARS]) if pattern is not None else ()
+            self._shares = frozenset(m.start(m.lastindex or 0) for m in found)
+        return self._shares
 
     def given(self, name: str, schema: dict[str, Any]) -> Any:
         """The value the text itself gives the field `name` (None if it gives none: no default, example

@@ -47,3 +47,29 @@ def test_a_number_with_a_percent_sign_goes_to_the_percentage(text, tool, argumen
     `pct` in its name) takes it, another takes it last."""
     name = tool["function"]["name"]
     assert turn(text, [tool])[0] == [(name, arguments)]
+
+
+# --- a market's base and quote are a pair's two currencies ------------------------------------------
+
+PAIR = fn("get_exchange_rate", "Get the exchange rate between two currencies", {"base": S, "quote": S})
+PAIR_WORDED = fn("fx_rate", "Get the exchange rate between two currencies", {"baseAsset": S, "quote_asset": S})
+
+
+@pytest.mark.parametrize("tool", [PAIR, PAIR_WORDED])
+@pytest.mark.parametrize("text", ["EUR/USD rate", "what's the EUR/USD exchange rate?", "欧元兑美元汇率"])
+def test_a_currency_pair_is_read_as_its_base_and_quote(text, tool):
+    """ "EUR/USD rate" called get_exchange_rate(base="EUR/USD rate", quote="EUR/USD rate"): neither name asks for
+    a fact. Parameters that hold both a `base` and a `quote` word are a market's pair: each is a currency."""
+    name, schema = tool["function"]["name"], tool["function"]["parameters"]
+    base, quote = list(schema["properties"])
+    assert turn(text, [tool])[0] == [(name, {base: "EUR", quote: "USD"})]
+
+
+def test_a_base_without_a_quote_is_no_currency():
+    pr = fn("create_pull_request", "Open a pull request", {"base": S, "head": S})
+    assert turn("open a pull request from feature to main", [pr])[0] == [
+        (
+            "create_pull_request",
+            {"base": "open a pull request from feature to main", "head": "open a pull request from feature to main"},
+        )
+    ]

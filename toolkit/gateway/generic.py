@@ -1120,6 +1120,7 @@ class _Filler:
         self._facts: dict[str, str | None] = {}
         self._all_facts: dict[str, list[str]] = {}
         self._shares: frozenset[int] | None = None
+        self._paired: bool | None = None
         self._sum: arith.Sum | None | bool = False
         """The sum the text asks for (`arith.read`, read once: False until then)."""
         self._askers: dict[Any, list[str]] = {}
@@ -1905,11 +1906,29 @@ class _Filler:
             named = next((fact for word, fact in generic.params if word in lowered), None)
         if named not in (None, "place", "ticker"):  # a `symbol` may be a currency's ("ISO 4217"): described
             return named
+        if named is None and ("base" in lowered or "quote" in lowered) and self.paired(lowered):
+            return "currency"  # `base` and `quote`: a pair's two currencies ("EUR/USD rate": EUR, USD)
         described = schema.get("description")
         if type(described) is not str or not generic.described or not generic.described_words.search(described.lower()):
             return named
         described = described.lower()
         return next((fact for word, fact in generic.described if word in described), named)
+
+    def paired(self, lowered: str) -> bool:
+        """Whether the field named `lowered` is a word `base` or `quote` (`base`, `base_currency`, `quoteAsset`)
+        of parameters that hold both: a market's pair, its base and quote currencies (never one alone: a git
+        tool's `base` branch, a power's `base`)."""
+        if _pair_word(lowered) is None:
+            return False
+        if self._paired is None:
+            properties = self.resolve(self.root, 0).get("properties")
+            words = (
+                {_pair_word(n.lower()) for n in properties if isinstance(n, str)}
+                if isinstance(properties, dict)
+                else set()
+            )
+            self._paired = {"base", "quote"} <= words
+        return self._paired
 
     def generic_fact(self, fact: str, name: str) -> str | None:
         """The value in the text of the `[generic.facts]` pattern `fact` for the field `name`: the k-th
@@ -2264,6 +2283,16 @@ _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct",
 """A month's name's first three letters, in the calendar's order (`_day`)."""
 
 _FIRST_DAY = date(2026, 1, 1)
+
+
+_PAIR_WORD = re.compile(r"(?:^|[^a-z])(base|quote)(?![a-z])|^(base|quote)")
+
+
+def _pair_word(lowered: str) -> str | None:
+    """`base` or `quote` when it is a word of a (lower-cased, camelCase read first) field name: `base`,
+    `base_currency`, `quoteasset`'s start; not `database` nor `quoted`."""
+    found = _PAIR_WORD.search(lowered)
+    return (found.group(1) or found.group(2)) if found else None
 
 
 def _group(match: re.Match[str]) -> str:

@@ -73,3 +73,27 @@ def test_a_base_without_a_quote_is_no_currency():
             {"base": "open a pull request from feature to main", "head": "open a pull request from feature to main"},
         )
     ]
+
+
+# --- a ticker written picks a stock tool -------------------------------------------------------------
+
+STOCK = fn("get_stock_price", "Get the latest price for a symbol", {"symbol": S})
+WEATHER = fn("get_weather", "Get the weather for a city", {"city": S})
+
+
+@pytest.mark.parametrize(
+    ("text", "symbol"), [("What is NVDA at today", "NVDA"), ("$AMZN", "AMZN"), ("$PLTR now?", "PLTR")]
+)
+def test_a_ticker_written_picks_the_stock_tool(text, symbol):
+    """ "What is NVDA at today" and "$AMZN" called nothing with a stock tool offered: no word of the text is in
+    its name or description. A ticker with `$` or of `[generic.tickers]` searches `[generic] ticker_hints`."""
+    assert turn(text, [WEATHER, STOCK])[0] == [("get_stock_price", {"symbol": symbol})]
+
+
+@pytest.mark.parametrize("text", ["what is NASA", "is USD strong", "apple pie"])
+def test_capitals_or_a_company_alone_pick_no_stock_tool(text):
+    assert turn(text, [WEATHER, STOCK])[0] == []
+
+
+def test_a_ticker_never_outweighs_the_words():
+    assert [name for name, _ in turn("weather in Paris, and NVDA", [STOCK, WEATHER])[0]][:1] == ["get_weather"]

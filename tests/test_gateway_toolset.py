@@ -32,6 +32,7 @@ WORDS = sorted(
     | {"15%", "of", "80", "7", "times", "2+3", "加", "3/4"}  # a sum picks a calculator when no word finds a tool
     | {"提醒", "开会", "明天下午3点", "pizza", "reminder", "web"}  # tied by everything: the term written first
     | {"I", "have", "2 + 2", "kids", "我有"}  # a sum in a statement about oneself computes nothing
+    | {"NVDA", "$AMZN", "NASA", "$F", "USD"}  # a ticker written picks a stock tool when no word finds a tool
 )
 SHOP = [
     {"type": "function", "function": {"name": n, "description": d, "parameters": {"type": "object", "properties": {}}}}

@@ -375,6 +375,30 @@ def sum_terms(text: str, terms: list[str], rules: Rules) -> list[str] | None:
     return list(dict.fromkeys(terms + list(rules.generic.sum_hints)))
 
 
+def last_terms(text: str, terms: list[str], rules: Rules) -> list[str] | None:
+    """What a tool is picked by when neither the words nor their hints and synonyms find one: `sum_terms` (a
+    calculator's), else `ticker_terms` (a stock tool's); None when the text asks for neither."""
+    summed = sum_terms(text, terms, rules)
+    return summed if summed is not None else ticker_terms(text, terms, rules)
+
+
+def ticker_terms(text: str, terms: list[str], rules: Rules) -> list[str] | None:
+    """`terms` and the `[generic] ticker_hints` when the text writes a stock ticker: the `ticker` fact with a `$`
+    before it ("$AMZN") or a ticker of `[generic.tickers]` ("What is NVDA at today"), never a currency's code;
+    else None. An unknown word in capitals without `$` is no ticker ("what is NASA"), nor a company's name alone
+    ("apple pie"): a stock tool is picked by a ticker only when nothing else finds a tool."""
+    generic = rules.generic
+    pattern = generic.facts.get("ticker")
+    if not generic.ticker_hints or pattern is None:
+        return None
+    known, codes = generic.tickers.values(), generic.currencies.values()
+    for match in pattern.finditer(text[:_MAX_CHARS]):
+        written = _group(match)
+        if written not in codes and (match.group().startswith("$") or written in known):
+            return list(dict.fromkeys(terms + list(generic.ticker_hints)))
+    return None
+
+
 def _told(text: str, found: arith.Sum, rules: Rules) -> bool:
     """Whether `text` with the sum `found` taken out is a statement (`[generic] statement`, which a number in a
     text otherwise keeps from matching: a statement's number is an argument)."""
@@ -422,7 +446,7 @@ def _picks(
     terms = pick_terms(text, rules, drop)
     least = rules.generic.min_score if least is None else least
     if not terms:  # "what is 15% of 80": no word, but a sum
-        summed = sum_terms(text, terms, rules) if not drop else None
+        summed = last_terms(text, terms, rules) if not drop else None
         return _best(tools, summed, context, least, also, text, rules) if summed else (None, 0)
     found = _best(tools, terms, context, least, also, text, rules)
     own = own_terms(text, rules, drop) if found[0] is not None else None  # read only when a tool is found
@@ -435,8 +459,10 @@ def _picks(
         # found by its verb alone gives way to one whose object a synonym names ("find films": search_movies)
         again = _best(tools, more, context, least, also, text, rules)
         found = again if found[0] is None or by_object(found[0], again[0], terms, more) else (found[0], again[1])
-    if found[0] is None and not drop and (summed := sum_terms(text, terms, rules)) is not None:
-        found = _best(tools, summed, context, least, also, text, rules)  # "7 times 6": a calculator
+    if found[0] is None and not drop and (summed := last_terms(text, terms, rules)) is not None:
+        found = _best(
+            tools, summed, context, least, also, text, rules
+        )  # "7 times 6": a calculator; "$AMZN": a stock tool
     name = found[0]
     if name is None or drop or not (capital := capitalised(text, own_terms(text, rules) if own is None else own)):
         return found  # the usual case

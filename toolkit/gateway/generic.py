@@ -365,38 +365,37 @@ def pick_terms(text: str, rules: Rules, drop: frozenset[str] = frozenset()) -> l
     return list(dict.fromkeys(terms + [other for term in terms for other in hints.get(term, ())]))
 
 
-def sum_terms(text: str, terms: list[str], rules: Rules) -> list[str] | None:
-    """`terms` and the `[generic] sum_hints` when the text asks for a sum ("what is 15% of 80", "3 加 5":
-    `arith.read`), else None: what a calculator is picked by when neither the words nor their hints and synonyms
-    find a tool ("1/2 cup of flour in grams" is a unit's conversion), so read only then. Not when the text without
-    its sum is a statement about oneself (`[generic] statement`: "I have 2 + 2 kids" asks nothing)."""
-    if not rules.generic.sum_hints or (found := arith.read(text)) is None or _told(text, found, rules):
-        return None
-    return list(dict.fromkeys(terms + list(rules.generic.sum_hints)))
-
-
 def last_terms(text: str, terms: list[str], rules: Rules) -> list[str] | None:
-    """What a tool is picked by when neither the words nor their hints and synonyms find one: `sum_terms` (a
-    calculator's), else `ticker_terms` (a stock tool's); None when the text asks for neither."""
-    summed = sum_terms(text, terms, rules)
-    return summed if summed is not None else ticker_terms(text, terms, rules)
+    """What a tool is picked by when neither the words nor their hints and synonyms find one, so read only then:
+    `terms` and the `[generic] sum_hints` when the text asks for a sum ("what is 15% of 80", "3 加 5":
+    `arith.read`; a calculator, never over a tool the words find: "1/2 cup of flour in grams" is a unit's
+    conversion), not in a statement about oneself (`_told`: "I have 2 + 2 kids" asks nothing); else `terms` and
+    the `[generic] ticker_hints` when it writes a stock ticker (`_tickered`: "$AMZN"); else None."""
+    generic = rules.generic
+    if generic.sum_hints and (found := arith.read(text)) is not None:
+        return None if _told(text, found, rules) else list(dict.fromkeys(terms + list(generic.sum_hints)))
+    if generic.ticker_hints and _TICKER_MARK.search(text, 0, _MAX_CHARS) and _tickered(text, rules):
+        return list(dict.fromkeys(terms + list(generic.ticker_hints)))
+    return None
 
 
-def ticker_terms(text: str, terms: list[str], rules: Rules) -> list[str] | None:
-    """`terms` and the `[generic] ticker_hints` when the text writes a stock ticker: the `ticker` fact with a `$`
-    before it ("$AMZN") or a ticker of `[generic.tickers]` ("What is NVDA at today"), never a currency's code;
-    else None. An unknown word in capitals without `$` is no ticker ("what is NASA"), nor a company's name alone
-    ("apple pie"): a stock tool is picked by a ticker only when nothing else finds a tool."""
+_TICKER_MARK = re.compile(r"\$|[A-Z][A-Z0-9.]")
+"""A `$`, or a capital before a capital, a digit or a dot: what a ticker is written with (a text without one
+writes none: `_tickered` is not read)."""
+
+
+def _tickered(text: str, rules: Rules) -> bool:
+    """Whether the text writes a stock ticker: the `ticker` fact with a `$` before it ("$AMZN") or a ticker of
+    `[generic.tickers]` ("What is NVDA at today"), never a currency's code. An unknown word in capitals without
+    `$` is no ticker ("what is NASA"), nor a company's name alone ("apple pie")."""
     generic = rules.generic
     pattern = generic.facts.get("ticker")
-    if not generic.ticker_hints or pattern is None:
-        return None
     known, codes = generic.tickers.values(), generic.currencies.values()
-    for match in pattern.finditer(text[:_MAX_CHARS]):
+    for match in pattern.finditer(text[:_MAX_CHARS]) if pattern is not None else ():
         written = _group(match)
         if written not in codes and (match.group().startswith("$") or written in known):
-            return list(dict.fromkeys(terms + list(generic.ticker_hints)))
-    return None
+            return True
+    return False
 
 
 def _told(text: str, found: arith.Sum, rules: Rules) -> bool:

@@ -97,3 +97,14 @@ def test_capitals_or_a_company_alone_pick_no_stock_tool(text):
 
 def test_a_ticker_never_outweighs_the_words():
     assert [name for name, _ in turn("weather in Paris, and NVDA", [STOCK, WEATHER])[0]][:1] == ["get_weather"]
+
+
+def test_a_term_inside_a_word_is_not_where_it_is_written():
+    """The tie between tools is broken by where the text writes a term first, where a word starts: "prevent"
+    holds no "event" written before "reminder"."""
+    tools = [
+        fn("list_events", "List calendar events", {"date": S}),
+        fn("set_reminder", "Set a reminder", {"time": S, "message": S}),
+    ]
+    text = "prevent a reminder clash with the event tomorrow at 3pm"
+    assert [n for n, _ in turn(text, tools)[0]] == ["set_reminder"]

@@ -530,6 +530,15 @@ def broken_tie(names: list[str], tools: dict[str, ToolInfo], terms: list[str], t
     return tied[0] if len(tied) < 2 else first_named(tied, about, text, rules)
 
 
+def _written_at(lowered: str, term: str) -> int:
+    """Where `term` is first written in the `lowered` text, an ASCII word only where a word starts ("event" is not
+    in "prevent"); -1 when it is not."""
+    if not (term.isascii() and term[:1].isalnum()):
+        return lowered.find(term)
+    found = re.search(f"(?<![a-z0-9]){re.escape(term)}", lowered)
+    return found.start() if found else -1
+
+
 def first_named(names: list[str], terms: list[str], text: str, rules: Rules) -> str:
     """Of `names` (tools tied by everything else), the one whose name holds the term the text writes first (a
     glossary word's translation where its word is written): the first words of a request say what is done, the
@@ -537,7 +546,7 @@ def first_named(names: list[str], terms: list[str], text: str, rules: Rules) -> 
     "明天下午3点提醒我开会" a reminder, not `list_events` by 开会). Tools that no written term names, or the same
     one, stay in their listed order."""
     lowered = text.lower()
-    written = {term: lowered.find(term) for term in terms}
+    written = {term: _written_at(lowered, term) for term in terms}
     for word, translations in rules.generic.ascii_glossary if text.isascii() else rules.generic.glossary:
         if (at := lowered.find(word)) != -1:
             for term in translations:

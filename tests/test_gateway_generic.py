@@ -2370,3 +2370,30 @@ def test_an_orders_verb_hints_no_word_that_starts_another():
     tools = [fn("get_news", "Latest news headlines on a topic", {"topic": {"type": "string"}}), *_calendar(1)]
     for text in ("add lunch with Ana on 2026-12-10 at 13:00", "schedule a meeting with Bob"):
         assert [name for name, _ in ask(text, tools)] == ["create_event"]
+
+
+FIRST_NAMED = [
+    fn("list_events", "List calendar events", {"date": {"type": "string"}}),
+    fn("set_reminder", "Set a reminder", {"time": {"type": "string"}, "message": {"type": "string"}}),
+    fn("order_pizza", "Order a pizza for delivery", {"size": {"type": "string"}}),
+    fn("web_search", "Search the web for information", {"query": {"type": "string"}}),
+]
+
+
+@pytest.mark.parametrize("order", [1, -1])
+@pytest.mark.parametrize(
+    ("text", "offered", "called"),
+    [
+        ("明天下午3点提醒我开会", [0, 1], "set_reminder"),
+        ("明天有什么会议安排？", [0, 1], "list_events"),
+        ("search for the best pizza in NYC", [2, 3], "web_search"),
+        ("order a large pizza", [2, 3], "order_pizza"),
+    ],
+)
+def test_of_tools_tied_by_everything_the_one_named_first_is_called(text, offered, called, order):
+    """ "明天下午3点提醒我开会" called list_events (by 开会: meeting, event) when it was listed before set_reminder
+    (by 提醒: reminder), and "search for the best pizza in NYC" order_pizza before web_search: they tie by the
+    words, the object and the arguments the text answers, and the first listed won. Now the tool whose name
+    holds the term the text writes first (`generic.first_named`): a request's first words say what is done."""
+    tools = [FIRST_NAMED[i] for i in offered][::order]
+    assert [name for name, _ in ask(text, tools)] == [called]

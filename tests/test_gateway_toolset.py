@@ -30,6 +30,9 @@ WORDS = sorted(
     | {"films", "film", "movie", "forecast", "reserve", "price", "cost"}  # synonyms: a verb alone gives way
     | {"trading", "shares", "quote", "股价", "TSLA", "ticker"}  # hints and a synonym to a stock tool
     | {"15%", "of", "80", "7", "times", "2+3", "加", "3/4"}  # a sum picks a calculator when no word finds a tool
+    | {"提醒", "开会", "明天下午3点", "pizza", "reminder", "web"}  # tied by everything: the term written first
+    | {"I", "have", "2 + 2", "kids", "我有"}  # a sum in a statement about oneself computes nothing
+    | {"NVDA", "$AMZN", "NASA", "$F", "USD"}  # a ticker written picks a stock tool when no word finds a tool
 )
 SHOP = [
     {"type": "function", "function": {"name": n, "description": d, "parameters": {"type": "object", "properties": {}}}}
@@ -90,6 +93,13 @@ VERBED = [
     _fn("quote", "Get a quote", {"symbol": {"type": "string"}}, ["symbol"]),
     _fn("calculate", "Evaluate a math expression", {"expression": {"type": "string"}}, ["expression"]),
 ]
+# tied by the words, the object and the answers: the tool the text names first (`generic.first_named`)
+FIRST = [
+    _fn("list_events", "List calendar events", {"date": {"type": "string"}}, ["date"]),
+    _fn("set_reminder", "Set a reminder", {"time": {"type": "string"}, "message": {"type": "string"}}, ["time"]),
+    _fn("order_pizza", "Order a pizza for delivery", {"size": {"type": "string"}}, ["size"]),
+    _fn("web_search", "Search the web for information", {"query": {"type": "string"}}, ["query"]),
+]
 CONTEXT = "Skills: refunds — handle a refund request. weather-report — a forecast for a city. calendar: book a meeting."
 
 
@@ -119,7 +129,7 @@ def _unruled(tools):
     words=st.lists(st.sampled_from(WORDS) | st.text(max_size=6), max_size=6),
     extra=st.sampled_from(
         [[], [ENUMS], SHOP, [ENUMS, *SHOP], TIED, TIED[::-1], [*TIED[2:], ENUMS, *TIED[:2]], WORDED, WORDED[::-1]]
-        + [VERBED, VERBED[::-1]]
+        + [VERBED, VERBED[::-1], FIRST, FIRST[::-1]]
     ),
     context=st.sampled_from(["", CONTEXT, "refunds calendar"]),
 )
@@ -134,7 +144,7 @@ def test_prepared_pick_is_the_plain_pick(indices, words, extra, context):
 @settings(max_examples=100, deadline=None)
 @given(indices=st.lists(st.integers(0, len(TOOLS) - 1), min_size=2, max_size=10, unique=True), data=st.data())
 def test_prepared_pick_among_a_part_is_the_plain_pick_of_that_part(indices, data):
-    tools = [TOOLS[i] for i in indices] + [ENUMS, *TIED, *WORDED, *VERBED]
+    tools = [TOOLS[i] for i in indices] + [ENUMS, *TIED, *WORDED, *VERBED, *FIRST]
     names = [t["function"]["name"] for t in tools]
     among = set(data.draw(st.lists(st.sampled_from(names), min_size=1)))
     text = " ".join(data.draw(st.lists(st.sampled_from(WORDS), min_size=1, max_size=5)))

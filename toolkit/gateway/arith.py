@@ -49,6 +49,8 @@ class Sum(NamedTuple):
     expression: str
     numbers: tuple[float, ...]
     operations: tuple[str, ...]
+    span: tuple[int, int] = (0, 0)
+    """Where the sum is written in the text (start, end)."""
 
 
 def read(text: str) -> Sum | None:
@@ -71,7 +73,7 @@ def read(text: str) -> Sum | None:
     parts = [written(numbers[0])]
     for operation, number in zip(operations, numbers[1:]):
         parts += [_SYMBOLS[operation], written(number)]
-    return Sum(" ".join(parts), tuple(numbers), tuple(operations))
+    return Sum(" ".join(parts), tuple(numbers), tuple(operations), chain.span())
 
 
 def operations(values: list[object]) -> bool:
@@ -98,7 +100,7 @@ def _percent(match: re.Match[str]) -> Sum | None:
     else:
         return None
     fraction = _number(share) / 100
-    return Sum(f"{written(fraction)} * {whole}", (fraction, _number(whole)), ("mul",))
+    return Sum(f"{written(fraction)} * {whole}", (fraction, _number(whole)), ("mul",), match.span())
 
 
 def _number(written: str) -> float:

@@ -365,13 +365,45 @@ def pick_terms(text: str, rules: Rules, drop: frozenset[str] = frozenset()) -> l
     return list(dict.fromkeys(terms + [other for term in terms for other in hints.get(term, ())]))
 
 
-def sum_terms(text: str, terms: list[str], rules: Rules) -> list[str] | None:
-    """`terms` and the `[generic] sum_hints` when the text asks for a sum ("what is 15% of 80", "3 加 5":
-    `arith.read`), else None: what a calculator is picked by when neither the words nor their hints and synonyms
-    find a tool ("1/2 cup of flour in grams" is a unit's conversion), so read only then."""
-    if not rules.generic.sum_hints or arith.read(text) is None:
-        return None
-    return list(dict.fromkeys(terms + list(rules.generic.sum_hints)))
+def last_terms(text: str, terms: list[str], rules: Rules) -> list[str] | None:
+    """What a tool is picked by when neither the words nor their hints and synonyms find one, so read only then:
+    `terms` and the `[generic] sum_hints` when the text asks for a sum ("what is 15% of 80", "3 加 5":
+    `arith.read`; a calculator, never over a tool the words find: "1/2 cup of flour in grams" is a unit's
+    conversion), not in a statement about oneself (`_told`: "I have 2 + 2 kids" asks nothing); else `terms` and
+    the `[generic] ticker_hints` when it writes a stock ticker (`_tickered`: "$AMZN"); else None."""
+    generic = rules.generic
+    if generic.sum_hints and (found := arith.read(text)) is not None:
+        return None if _told(text, found, rules) else list(dict.fromkeys(terms + list(generic.sum_hints)))
+    if generic.ticker_hints and _TICKER_MARK.search(text, 0, _MAX_CHARS) and _tickered(text, rules):
+        return list(dict.fromkeys(terms + list(generic.ticker_hints)))
+    return None
+
+
+_TICKER_MARK = re.compile(r"\$|[A-Z][A-Z0-9.]")
+"""A `$`, or a capital before a capital, a digit or a dot: what a ticker is written with (a text without one
+writes none: `_tickered` is not read)."""
+
+
+def _tickered(text: str, rules: Rules) -> bool:
+    """Whether the text writes a stock ticker: the `ticker` fact with a `$` before it ("$AMZN") or a ticker of
+    `[generic.tickers]` ("What is NVDA at today"), never a currency's code. An unknown word in capitals without
+    `$` is no ticker ("what is NASA"), nor a company's name alone ("apple pie")."""
+    generic = rules.generic
+    pattern = generic.facts.get("ticker")
+    known, codes = generic.tickers.values(), generic.currencies.values()
+    for match in pattern.finditer(text[:_MAX_CHARS]) if pattern is not None else ():
+        written = _group(match)
+        if written not in codes and (match.group().startswith("$") or written in known):
+            return True
+    return False
+
+
+def _told(text: str, found: arith.Sum, rules: Rules) -> bool:
+    """Whether `text` with the sum `found` taken out is a statement (`[generic] statement`, which a number in a
+    text otherwise keeps from matching: a statement's number is an argument)."""
+    statement = rules.generic.statement
+    start, end = found.span
+    return statement is not None and statement.match(text[:start] + text[end:], 0, _MAX_CHARS) is not None
 
 
 def synonym_terms(terms: list[str], rules: Rules) -> list[str] | None:
@@ -413,7 +445,7 @@ def _picks(
     terms = pick_terms(text, rules, drop)
     least = rules.generic.min_score if least is None else least
     if not terms:  # "what is 15% of 80": no word, but a sum
-        summed = sum_terms(text, terms, rules) if not drop else None
+        summed = last_terms(text, terms, rules) if not drop else None
         return _best(tools, summed, context, least, also, text, rules) if summed else (None, 0)
     found = _best(tools, terms, context, least, also, text, rules)
     own = own_terms(text, rules, drop) if found[0] is not None else None  # read only when a tool is found
@@ -426,8 +458,10 @@ def _picks(
         # found by its verb alone gives way to one whose object a synonym names ("find films": search_movies)
         again = _best(tools, more, context, least, also, text, rules)
         found = again if found[0] is None or by_object(found[0], again[0], terms, more) else (found[0], again[1])
-    if found[0] is None and not drop and (summed := sum_terms(text, terms, rules)) is not None:
-        found = _best(tools, summed, context, least, also, text, rules)  # "7 times 6": a calculator
+    if found[0] is None and not drop and (summed := last_terms(text, terms, rules)) is not None:
+        found = _best(
+            tools, summed, context, least, also, text, rules
+        )  # "7 times 6": a calculator; "$AMZN": a stock tool
     name = found[0]
     if name is None or drop or not (capital := capitalised(text, own_terms(text, rules) if own is None else own)):
         return found  # the usual case
@@ -490,7 +524,42 @@ def broken_tie(names: list[str], tools: dict[str, ToolInfo], terms: list[str], t
         return tied[0]
     question, reading = rules.generic.question, rules.generic.read_verbs
     asks = question is not None and bool(reading) and question.search(text) is not None  # what is there: reads
-    return max(tied, key=lambda name: (answered(tools[name].parameters, text, rules), asks and _verb(name) in reading))
+    keyed = {name: (answered(tools[name].parameters, text, rules), asks and _verb(name) in reading) for name in tied}
+    top_key = max(keyed.values())
+    tied = [name for name in tied if keyed[name] == top_key]
+    return tied[0] if len(tied) < 2 else first_named(tied, about, text, rules)
+
+
+def _written_at(lowered: str, term: str) -> int:
+    """Where `term` is first written in the `lowered` text, an ASCII word only where a word starts ("event" is not
+    in "prevent"); -1 when it is not."""
+    if not (term.isascii() and term[:1].isalnum()):
+        return lowered.find(term)
+    found = re.search(f"(?<![a-z0-9]){re.escape(term)}", lowered)
+    return found.start() if found else -1
+
+
+def first_named(names: list[str], terms: list[str], text: str, rules: Rules) -> str:
+    """Of `names` (tools tied by everything else), the one whose name holds the term the text writes first (a
+    glossary word's translation where its word is written): the first words of a request say what is done, the
+    later ones what it is done to or with ("search for the best pizza" is a search, not `order_pizza`;
+    "明天下午3点提醒我开会" a reminder, not `list_events` by 开会). Tools that no written term names, or the same
+    one, stay in their listed order."""
+    lowered = text.lower()
+    written = {term: _written_at(lowered, term) for term in terms}
+    for word, translations in rules.generic.ascii_glossary if text.isascii() else rules.generic.glossary:
+        if (at := lowered.find(word)) != -1:
+            for term in translations:
+                if written.get(term, -1) == -1 or at < written[term]:
+                    written[term] = at
+    never = len(text) + 1
+
+    def first(name: str) -> int:
+        words = [w.lower() for w in _NAME_WORDS.findall(name)]
+        at = [written[t] for t in terms if written.get(t, -1) != -1 and any(t in word for word in words)]
+        return min(at, default=never)
+
+    return min(names, key=first)
 
 
 def _verb(name: str) -> str:
@@ -1084,6 +1153,8 @@ class _Filler:
         self._terms: list[str] | None = None
         self._facts: dict[str, str | None] = {}
         self._all_facts: dict[str, list[str]] = {}
+        self._shares: frozenset[int] | None = None
+        self._paired: bool | None = None
         self._sum: arith.Sum | None | bool = False
         """The sum the text asks for (`arith.read`, read once: False until then)."""
         self._askers: dict[Any, list[str]] = {}
@@ -1622,6 +1693,8 @@ class _Filler:
                 candidates += [_group(m) for m in pattern.finditer(labelled)]
             found = list(pattern.finditer(self.text))
             inside = [self.in_fact(m.start()) for m in found]
+            if fact is None and (shares := self.shares()):  # "at 15%": a percentage's number, not a bill's
+                inside = [was or m.start() in shares for m, was in zip(found, inside, strict=True)]
             candidates += [_group(m) for m, fact in zip(found, inside, strict=True) if not fact]
             candidates += [_group(m) for m, fact in zip(found, inside, strict=True) if fact]
         for raw in candidates:
@@ -1633,6 +1706,15 @@ class _Filler:
             return default
         self.made_up += 1
         return _bounded(schema, kind)
+
+    def shares(self) -> frozenset[int]:
+        """Where the numbers of the text's percentages start (the `percent` fact: "15%", "百分之15"): a field
+        asking for no percentage takes them last. Read once, and only for a number asked for."""
+        if self._shares is None:
+            pattern = self.rules.generic.facts.get("percent")
+            found = pattern.finditer(self.text[:_MAX_CHARS]) if pattern is not None else ()
+            self._shares = frozenset(m.start(m.lastindex or 0) for m in found)
+        return self._shares
 
     def given(self, name: str, schema: dict[str, Any]) -> Any:
         """The value the text itself gives the field `name` (None if it gives none: no default, example
@@ -1858,11 +1940,29 @@ class _Filler:
             named = next((fact for word, fact in generic.params if word in lowered), None)
         if named not in (None, "place", "ticker"):  # a `symbol` may be a currency's ("ISO 4217"): described
             return named
+        if named is None and ("base" in lowered or "quote" in lowered) and self.paired(lowered):
+            return "currency"  # `base` and `quote`: a pair's two currencies ("EUR/USD rate": EUR, USD)
         described = schema.get("description")
         if type(described) is not str or not generic.described or not generic.described_words.search(described.lower()):
             return named
         described = described.lower()
         return next((fact for word, fact in generic.described if word in described), named)
+
+    def paired(self, lowered: str) -> bool:
+        """Whether the field named `lowered` is a word `base` or `quote` (`base`, `base_currency`, `quoteAsset`)
+        of parameters that hold both: a market's pair, its base and quote currencies (never one alone: a git
+        tool's `base` branch, a power's `base`)."""
+        if _pair_word(lowered) is None:
+            return False
+        if self._paired is None:
+            properties = self.resolve(self.root, 0).get("properties")
+            words = (
+                {_pair_word(n.lower()) for n in properties if isinstance(n, str)}
+                if isinstance(properties, dict)
+                else set()
+            )
+            self._paired = {"base", "quote"} <= words
+        return self._paired
 
     def generic_fact(self, fact: str, name: str) -> str | None:
         """The value in the text of the `[generic.facts]` pattern `fact` for the field `name`: the k-th
@@ -2217,6 +2317,16 @@ _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct",
 """A month's name's first three letters, in the calendar's order (`_day`)."""
 
 _FIRST_DAY = date(2026, 1, 1)
+
+
+_PAIR_WORD = re.compile(r"(?:^|[^a-z])(base|quote)(?![a-z])|^(base|quote)")
+
+
+def _pair_word(lowered: str) -> str | None:
+    """`base` or `quote` when it is a word of a (lower-cased, camelCase read first) field name: `base`,
+    `base_currency`, `quoteasset`'s start; not `database` nor `quoted`."""
+    found = _PAIR_WORD.search(lowered)
+    return (found.group(1) or found.group(2)) if found else None
 
 
 def _group(match: re.Match[str]) -> str:

@@ -216,6 +216,8 @@ class GenericRules:
     tool is picked ("weather" finds `get_forecast`)."""
     sum_hints: tuple[str, ...] = ()
     """The terms searched for beside a text's words when it asks for a sum (`arith.read`: "15% of 80")."""
+    ticker_hints: tuple[str, ...] = ()
+    """The terms searched for beside a text's words when it writes a stock ticker ("$AMZN", "NVDA")."""
     hints: dict[str, tuple[str, ...]] = field(default_factory=dict)
     """An English search term → the terms searched for beside it whenever a tool is picked ("dollars":
     currency), one way."""
@@ -530,6 +532,7 @@ def _compile_generic(data: dict[str, Any]) -> GenericRules:
         clause_min_score=int(data.get("clause_min_score", 2)),
         synonyms=_synonyms(data.get("synonyms", ())),
         sum_hints=tuple(str(t).lower() for t in data.get("sum_hints", ())),
+        ticker_hints=tuple(str(t).lower() for t in data.get("ticker_hints", ())),
         hints={
             str(word).lower(): tuple(str(t).lower() for t in terms) for word, terms in data.get("hints", {}).items()
         },

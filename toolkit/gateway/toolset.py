@@ -46,12 +46,12 @@ from toolkit.gateway.generic import (
     by_object,
     capitalised,
     first_enum_groups,
+    last_terms,
     name_parts,
     object_hits,
     own_terms,
     pick_terms,
     placed_out,
-    sum_terms,
     synonym_terms,
     term_keys,
     tool_finder,
@@ -176,7 +176,7 @@ class ToolSet:
         terms = pick_terms(text, rules, drop)
         least = rules.generic.min_score if least is None else least
         if not terms:  # "what is 15% of 80": no word, but a sum
-            summed = sum_terms(text, terms, rules) if not drop else None
+            summed = last_terms(text, terms, rules) if not drop else None
             if not summed:
                 return None, 0
             return self._chosen(
@@ -195,7 +195,7 @@ class ToolSet:
                 tools, self._totals(tools, more, names, descriptions, context), more, least, also, text, rules
             )
             found = again if found[0] is None or by_object(found[0], again[0], terms, more) else (found[0], again[1])
-        if found[0] is None and not drop and (summed := sum_terms(text, terms, rules)) is not None:
+        if found[0] is None and not drop and (summed := last_terms(text, terms, rules)) is not None:
             found = self._chosen(
                 tools, self._totals(tools, summed, names, descriptions, context), summed, least, also, text, rules
             )

@@ -681,8 +681,10 @@ NOT_JSON = (
 
 def test_a_line_that_is_not_json_answers_nothing_and_the_timeout_says_it_was_written():
     """Audit #14: the SDK logged the line (a traceback on stderr) and the timeout said nothing of
-    it. A stray print answers no request (the real answer may still come): the request waits."""
-    with McpClient.stdio(sys.executable, [HOSTILE, "not-json"], name="hostile", request_timeout=2) as client:
+    it. A stray print answers no request (the real answer may still come): the request waits. The
+    server writes it before its handshake answer and only the listing is bound by 2 s (the handshake
+    by the default 30 s): the line is read before the listing's wait starts, whatever the load."""
+    with McpClient.stdio(sys.executable, [HOSTILE, "not-json"], name="hostile") as client:
         provider = McpToolProvider([client], list_timeout=2)
         assert provider.provide() == []
     waited = f"MCP server 'hostile' did not answer within 2 s; {NOT_JSON}"

@@ -1,6 +1,7 @@
 """A hand-written stdio MCP server that misbehaves on purpose: `python hostile_server.py MODE`.
 
-MODE `not-json`: answers `tools/list` with a line that is not JSON (a stray `print`).
+MODE `not-json`: writes a line that is not JSON (a stray `print`) just before its answer to
+`initialize`, so the client has read it before the handshake ends, and never answers `tools/list`.
 MODE `null-result`: lists one tool, `t`, and answers every call with `"result": null`, which
 is not JSON-RPC. In both modes the request never gets a reply the client can read.
 MODE `list-init`: answers `initialize` with `"result": [1, 2, 3]`, JSON-RPC in form but no
@@ -36,12 +37,13 @@ for line in sys.stdin:
     if method == "initialize" and MODE == "list-init":
         send({"id": rid, "result": [1, 2, 3]})
     elif method == "initialize":
+        if MODE == "not-json":  # before the answer: read before the handshake ends, whatever the load
+            sys.stdout.write("listing tools now\n")
         info = {"name": "hostile", "version": "1"}
         version = request["params"]["protocolVersion"]
         send({"id": rid, "result": {"protocolVersion": version, "capabilities": {"tools": {}}, "serverInfo": info}})
     elif method == "tools/list" and MODE == "not-json":
-        sys.stdout.write("listing tools now\n")
-        sys.stdout.flush()
+        pass  # never answered: the request waits out its timeout
     elif method == "tools/list":
         send({"id": rid, "result": {"tools": TOOLS}})
     elif method == "tools/call" and MODE == "null-result":

@@ -4,8 +4,10 @@ memory and in the trace the interruption carries); the call still running reads 
 and no longer counts as serving the interrupted turn (a write it makes later waits for the memory's lock).
 """
 
+import logging
 import signal
 import threading
+from collections.abc import Iterator
 
 import pytest
 
@@ -20,6 +22,26 @@ from toolkit.tools.decorator import tool
 
 WAIT_S = 60
 """The most a call here waits for the step before it, which comes at once when the loop is right."""
+
+
+@pytest.fixture
+def loop_warnings() -> Iterator[tuple[list[str], threading.Event]]:
+    """The `toolkit.loop` logger's warnings while the test runs, and an event set at each (a tool waits
+    for the loop to say it waits for it)."""
+    lines: list[str] = []
+    warned = threading.Event()
+
+    class Seen(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            lines.append(record.getMessage())
+            warned.set()
+
+    handler, logger = Seen(level=logging.WARNING), logging.getLogger("toolkit.loop")
+    logger.addHandler(handler)
+    try:
+        yield lines, warned
+    finally:
+        logger.removeHandler(handler)
 
 
 @pytest.mark.skipif(not hasattr(signal, "pthread_kill"), reason="needs signal.pthread_kill (POSIX)")
@@ -82,19 +104,12 @@ def test_a_second_ctrl_c_while_running_calls_finish_keeps_the_finished_results(m
 
 
 @pytest.mark.skipif(not hasattr(signal, "pthread_kill"), reason="needs signal.pthread_kill (POSIX)")
-def test_a_first_ctrl_c_in_a_concurrent_round_says_it_waits_for_the_running_calls_and_how_to_stop_waiting():
+def test_a_first_ctrl_c_in_a_concurrent_round_says_it_waits_for_the_running_calls_and_how_to_stop_waiting(
+    loop_warnings,
+):
     """One Ctrl-C in a concurrent round waits for the calls still running (their results are kept):
     a notebook cell stayed busy with no word of why, nor that a second Ctrl-C ends the wait."""
-    import logging
-
-    warned = threading.Event()
-    lines = []
-
-    class Seen(logging.Handler):
-        def emit(self, record):
-            lines.append(record.getMessage())
-            warned.set()
-
+    lines, warned = loop_warnings
     main = threading.main_thread().ident
     quick_done = threading.Event()
 
@@ -110,21 +125,16 @@ def test_a_first_ctrl_c_in_a_concurrent_round_says_it_waits_for_the_running_call
         warned.wait(WAIT_S)  # the loop said it waits for this call
         return f"shipped {item}"
 
-    handler, logger = Seen(level=logging.WARNING), logging.getLogger("toolkit.loop")
-    logger.addHandler(handler)
     memory = ChatMemory()
     model = ScriptedModel([[call("quick", item="A", id="c1"), call("slow", item="B", id="c2")], "done"])
-    try:
-        with pytest.raises(KeyboardInterrupt):
-            run_loop(
-                model,
-                [UserMessage(content="q")],
-                tools=[quick, slow],
-                memory=memory,
-                options=LoopOptions(concurrent=True, max_workers=2),
-            )
-    finally:
-        logger.removeHandler(handler)
+    with pytest.raises(KeyboardInterrupt):
+        run_loop(
+            model,
+            [UserMessage(content="q")],
+            tools=[quick, slow],
+            memory=memory,
+            options=LoopOptions(concurrent=True, max_workers=2),
+        )
     assert lines == [
         "a concurrent round was interrupted (KeyboardInterrupt): waiting for its calls still running, c2 (slow), "
         "so their results are kept; interrupt again to stop waiting (their outcome is then unknown)"
@@ -133,17 +143,11 @@ def test_a_first_ctrl_c_in_a_concurrent_round_says_it_waits_for_the_running_call
     assert results == ["booked A", "shipped B"]
 
 
-def test_a_call_that_raised_the_interrupt_is_not_named_as_still_running():
+def test_a_call_that_raised_the_interrupt_is_not_named_as_still_running(loop_warnings):
     """A tool of a concurrent round that raises `KeyboardInterrupt` itself: the warning named it among the
     calls "still running" (its error was taken out of the round's record before the wait began)."""
-    import logging
-
-    lines, slow_started, warned = [], threading.Event(), threading.Event()
-
-    class Seen(logging.Handler):
-        def emit(self, record):
-            lines.append(record.getMessage())
-            warned.set()
+    lines, warned = loop_warnings
+    slow_started = threading.Event()
 
     @tool("a call interrupted from inside")
     def stopper(item: str) -> str:
@@ -156,16 +160,11 @@ def test_a_call_that_raised_the_interrupt_is_not_named_as_still_running():
         warned.wait(WAIT_S)  # the loop said it waits for this call
         return f"shipped {item}"
 
-    handler, logger = Seen(level=logging.WARNING), logging.getLogger("toolkit.loop")
-    logger.addHandler(handler)
     memory = ChatMemory()
     model = ScriptedModel([[call("stopper", item="A", id="c1"), call("slow", item="B", id="c2")], "done"])
-    try:
-        with pytest.raises(KeyboardInterrupt):
-            options = LoopOptions(concurrent=True, max_workers=2)
-            run_loop(model, [UserMessage(content="q")], tools=[stopper, slow], memory=memory, options=options)
-    finally:
-        logger.removeHandler(handler)
+    with pytest.raises(KeyboardInterrupt):
+        options = LoopOptions(concurrent=True, max_workers=2)
+        run_loop(model, [UserMessage(content="q")], tools=[stopper, slow], memory=memory, options=options)
     assert lines[0] == (
         "a concurrent round was interrupted (KeyboardInterrupt): waiting for its calls still running, c2 (slow), "
         "so their results are kept; interrupt again to stop waiting (their outcome is then unknown)"

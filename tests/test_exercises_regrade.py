@@ -1,7 +1,12 @@
 """`toolkit grade … --update`: one learner regraded into the class's grades CSV, every other row kept as it was."""
 
 import csv
+import fcntl
 import io
+import os
+import subprocess
+import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -10,7 +15,7 @@ from toolkit.cli.main import main
 from toolkit.errors import ConfigurationError
 from toolkit.exercises import grade
 from toolkit.exercises.grade import HEADER, Row, write_csv
-from toolkit.exercises.regrade import as_rows, merged, read_grades, write_grades
+from toolkit.exercises.regrade import as_rows, locked, merged, read_grades, update_grades, write_grades
 
 W6 = "06_week6_round_trip_loop.ipynb"
 CLASS = [
@@ -153,3 +158,82 @@ def test_a_stop_while_the_merged_csv_is_written_leaves_the_class_csv_as_it_was(t
     assert sorted(p.name for p in tmp_path.iterdir()) == ["grades.csv"]
     write_grades([["a.ipynb", "w6.a", "1", ""]], tmp_path / "grades.csv")
     assert table(tmp_path / "grades.csv") == [HEADER, ["a.ipynb", "w6.a", "1", ""]]
+
+
+BOB_REGRADED_ELSEWHERE = """
+import sys
+from toolkit.cli.main import main
+from toolkit.exercises import grade
+from toolkit.exercises.grade import Row
+
+grade.grade_notebook = lambda path, seconds: [Row(str(path), "w6.a", True, "bob again")]
+sys.exit(main(["grade", "sub/bob", "--update"]))
+"""
+
+
+def test_two_updates_of_one_csv_at_once_keep_both_learners_rows(tmp_path, monkeypatch, capsys):
+    """Before: `--update` merged into the CSV as read when its grading began, so bob regraded by another run while
+    alice's grading went on lost his new rows when alice's run wrote (he was told they were written). Each run now
+    merges into the CSV as it is when its grading ends, holding the file from that read to its write."""
+    monkeypatch.chdir(tmp_path)
+    for who in ("alice", "bob"):
+        (tmp_path / "sub" / who).mkdir(parents=True)
+        (tmp_path / "sub" / who / W6).write_text("{}")
+    write_csv([Row(f"sub/alice/{W6}", "w6.a", False, "old"), Row(f"sub/bob/{W6}", "w6.a", False, "old")], "grades.csv")
+    bob = []
+
+    def alice_while_bob_is_regraded(path, seconds):
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+        bob.append(subprocess.run([sys.executable, "-c", BOB_REGRADED_ELSEWHERE], env=env, capture_output=True))
+        return [Row(str(path), "w6.a", True, "alice again")]
+
+    monkeypatch.setattr(grade, "grade_notebook", alice_while_bob_is_regraded)
+    assert main(["grade", "sub/alice", "--update"]) == 0
+    assert bob[0].returncode == 0, bob[0].stderr
+    assert "1 row written to grades.csv, with 1 row of other notebooks kept\n" in capsys.readouterr().out
+    assert table(tmp_path / "grades.csv") == [
+        HEADER,
+        [f"sub/alice/{W6}", "w6.a", "1", "alice again"],
+        [f"sub/bob/{W6}", "w6.a", "1", "bob again"],
+    ]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["grades.csv", "sub"]
+
+
+def test_an_update_waits_for_the_run_holding_the_csv_and_merges_into_what_it_wrote(tmp_path, monkeypatch):
+    """The file is held from the read to the write: an update that comes while another run holds it waits, then
+    reads what that run wrote (a new file at the path, put there by `os.replace`), not the file it first opened."""
+    out = tmp_path / "grades.csv"
+    write_csv([Row("a.ipynb", "w6.a", False, "old")], out)
+    waiting = threading.Event()
+    real_flock = fcntl.flock
+
+    def noting_flock(fd, operation):
+        if threading.current_thread() is not threading.main_thread():
+            waiting.set()
+        return real_flock(fd, operation)
+
+    monkeypatch.setattr(fcntl, "flock", noting_flock)
+    done = []
+    b = [Row("b.ipynb", "w6.a", True, "b again")]
+    updater = threading.Thread(target=lambda: done.append(update_grades(out, [], b, [Path("b.ipynb")], [])))
+    with locked(out):
+        updater.start()
+        assert waiting.wait(60)
+        write_grades([["a.ipynb", "w6.a", "1", "a again"], ["c.ipynb", "w6.a", "0", "new"]], out)
+        assert not done
+    updater.join(60)
+    assert table(out) == [
+        HEADER,
+        ["a.ipynb", "w6.a", "1", "a again"],
+        ["b.ipynb", "w6.a", "1", "b again"],
+        ["c.ipynb", "w6.a", "0", "new"],
+    ]
+
+
+def test_an_update_whose_csv_went_away_while_grading_still_writes_the_rows_graded(tmp_path):
+    out = tmp_path / "grades.csv"
+    write_csv([Row("a.ipynb", "w6.a", False, "old")], out)
+    kept = read_grades(out)
+    out.unlink()
+    update_grades(out, kept, [Row("b.ipynb", "w6.a", True, "b")], [Path("b.ipynb")], [])
+    assert table(out) == [HEADER, ["a.ipynb", "w6.a", "0", "old"], ["b.ipynb", "w6.a", "1", "b"]]

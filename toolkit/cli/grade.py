@@ -246,10 +246,10 @@ def _stopped_update(
     """Under `--update`, the rows of the notebooks graded before a stop merged into the CSV (those of the notebooks
     not reached, and of a renamed one in a folder not finished, kept as they were), as a stop without `--update`
     keeps them; a second Ctrl-C while it is written leaves the CSV as it was (`regrade.write_grades`)."""
-    from toolkit.exercises.regrade import merged, write_grades
+    from toolkit.exercises.regrade import update_grades
 
     if kept is not None:
-        write_grades(merged(kept, rows, graded, []), Path(args.out))
+        update_grades(Path(args.out), kept, rows, graded, [])
 
 
 def _kept_rows(args: argparse.Namespace) -> list[list[str]]:
@@ -271,11 +271,10 @@ def _write_update(
 ) -> list[Row]:
     """The CSV of `--update` written (`regrade.merged`: the rows of `notebooks`, all graded, and of any notebook in a
     folder graded), said, and its rows returned (for the scores)."""
-    from toolkit.exercises.regrade import as_rows, merged, write_grades
+    from toolkit.exercises.regrade import as_rows, update_grades
 
     folders = [path for path in args.paths if path.is_dir()]
-    table = merged(kept, rows, notebooks, folders)
-    write_grades(table, Path(args.out))
+    table = update_grades(Path(args.out), kept, rows, notebooks, folders)
     others = len(table) - len(rows)
     print(f"\n{_rows(rows)} written to {args.out}, with {_rows(range(others))} of other notebooks kept", file=say)
     return as_rows(table)

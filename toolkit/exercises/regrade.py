@@ -8,6 +8,11 @@ was. A notebook is named by its path as the class's run gave it (`submissions/al
 from another working folder (an absolute path): both name one file, and the CSV keeps its name for it. The merged
 CSV replaces the class's only once written whole (`write_grades`).
 
+Two runs may update one CSV at once (alice regraded in one terminal while bob is in another, or a script regrading
+learners side by side): each merges its rows into the CSV as it is when its grading ends, not as it was read when
+its grading began, and holds the file (`locked`, an advisory lock) from that read to the write, so no run's rows are
+replaced by another's older copy of the class (`update_grades`).
+
 Leaves out: grading (`toolkit.exercises.grade`), and telling apart two notebooks of the class whose rows name them
 as a different working folder did (the class's run from `~`, the learner's from `~/sub`): run both from one folder.
 """
@@ -17,7 +22,8 @@ from __future__ import annotations
 import contextlib
 import csv
 import os
-from collections.abc import Sequence
+import stat
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from toolkit.course.spreadsheet import CSV_ENCODING, as_text
@@ -112,6 +118,62 @@ def as_rows(table: list[list[str]]) -> list[Row]:
             notebook, exercise, passed, feedback = (line + ["", "", ""])[:4]
             rows.append(Row(notebook, exercise, passed == "1", feedback))
     return rows
+
+
+def update_grades(
+    out: Path, kept: list[list[str]], rows: Sequence[Row], graded: Sequence[Path], folders: Sequence[Path]
+) -> list[list[str]]:
+    """`rows` merged (`merged`) into the grades CSV `out` as it is now, and written (`write_grades`), while this
+    process holds it (`locked`): another run that updated it since `kept` was read keeps its rows. `kept` (the rows
+    read before grading) stands in for a CSV that cannot be read any more (removed, or saved over meanwhile): the
+    rows graded are still written. The merged table is returned."""
+    with locked(out):
+        try:
+            now = read_grades(out)
+        except ConfigurationError:
+            now = kept
+        table = merged(now, rows, graded, folders)
+        write_grades(table, out)
+    return table
+
+
+@contextlib.contextmanager
+def locked(out: Path) -> Iterator[None]:
+    """The grades CSV `out` held by this process (`flock`, exclusive) for the block; another process holding it is
+    waited for. A lock on a file another writer has since replaced (`os.replace`: a new file at the path) holds
+    nothing, so it is taken again on the file there now. No lock where there is no regular file to hold (none yet,
+    a pipe) or no `flock` (Windows)."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not on POSIX
+        yield
+        return
+    while True:
+        try:
+            fd = os.open(os.path.realpath(out), os.O_RDONLY | os.O_NONBLOCK)
+        except OSError:
+            yield
+            return
+        try:
+            held = os.fstat(fd)
+            if not stat.S_ISREG(held.st_mode):
+                yield
+                return
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            if _same_file(held, out):
+                yield
+                return
+        finally:
+            os.close(fd)
+
+
+def _same_file(held: os.stat_result, out: Path) -> bool:
+    """Whether `out` is still the file `held` was (not replaced, nor removed)."""
+    try:
+        now = os.stat(out)
+    except OSError:
+        return True  # removed: nothing at the path to race for; the write makes a new file
+    return (now.st_dev, now.st_ino) == (held.st_dev, held.st_ino)
 
 
 def write_grades(table: list[list[str]], out: Path) -> Path:

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import functools
 import re
-import string
 import tomllib
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
@@ -30,10 +29,10 @@ from toolkit.gateway.ascii_match import ascii_parts, ascii_screen
 from toolkit.gateway.branches import LONG_TEXT, AnyOf, split
 from toolkit.gateway.literal import needed_literal
 from toolkit.gateway.local_match import is_local
+from toolkit.gateway.templates import check_templates
 
 _NEVER = re.compile(r"(?!)")
 _ALWAYS = re.compile("")
-_PLACEHOLDERS = {"order", "order_id", "summary", "field", "values"}
 
 
 AsciiMatcher = tuple[re.Pattern[str], re.Pattern[str]]
@@ -628,14 +627,8 @@ def _matcher(keywords: Any = (), patterns: Any = ()) -> re.Pattern[str]:
 
 
 def _check_templates(rules: Rules) -> None:
-    """Every template may only use `{order}`, `{order_id}`, `{summary}`, `{field}` (a question about a field) and
-    `{values}` (the values a field offers)."""
-    templates = [*rules.replies.values(), *(d.reply for d in rules.declines), *(a.template for a in rules.answers)]
-    templates += [d.reply_en for d in rules.declines if d.reply_en is not None]
-    templates += [a.template_en for a in rules.answers if a.template_en is not None]
-    for template in templates:
-        fields = {name for _, name, _, _ in string.Formatter().parse(template) if name is not None}
-        if not fields <= _PLACEHOLDERS:
-            raise ValueError(
-                f"template {template!r} uses {sorted(fields - _PLACEHOLDERS)}; only {sorted(_PLACEHOLDERS)} exist"
-            )
+    """Every text the gateway fills can be filled (`toolkit.gateway.templates`)."""
+    texts = [d.reply for d in rules.declines] + [a.template for a in rules.answers]
+    texts += [d.reply_en for d in rules.declines if d.reply_en is not None]
+    texts += [a.template_en for a in rules.answers if a.template_en is not None]
+    check_templates(rules.order_ref, rules.replies, texts)

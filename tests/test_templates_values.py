@@ -136,3 +136,38 @@ def test_a_value_whose_text_is_its_memory_address_is_refused_not_sent():
             return "篮子 3 件"
 
     assert as_text(Named()) == "篮子 3 件" and as_text([Named()]) == '["篮子 3 件"]'
+
+
+def _nested(depth: int) -> list:
+    value: list = []
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+def test_a_value_no_text_can_write_out_is_refused_naming_its_placeholder():
+    """A list nested 100,000 deep or holding itself raised RecursionError out of the call, one 300 deep pydantic's
+    ValueError, a whole number of 5,000 digits Python's ValueError: each is the placeholder's one line now."""
+    looped: list = []
+    looped.append(looped)
+    for value in (_nested(100_000), looped):
+        with pytest.raises(ConfigurationError) as caught:
+            render("看 {{data}}", {"data": value}, where="ask")
+        assert str(caught.value) == (
+            "ask: {{data}}: the value is a list nested too deep to write as text (past Python's recursion limit), or "
+            "holding itself; pass what the model should read: a flatter value, or its text"
+        )
+    with pytest.raises(ConfigurationError) as caught:
+        render("看 {{data}}", {"data": _nested(300)})
+    assert str(caught.value) == (
+        "{{data}}: the value is a list that cannot be written as text (Maximum serialization depth exceeded); pass "
+        "what the model should read as text"
+    )
+    with pytest.raises(ConfigurationError) as caught:
+        render("看 {{n}}", {"n": {"n": 10**5000}})
+    assert str(caught.value) == (
+        "{{n}}: the value is a dict that cannot be written as text (Exceeds the limit (4300 digits) for integer "
+        "string conversion; use sys.set_int_max_str_digits() to increase the limit); pass what the model should "
+        "read as text"
+    )
+    assert render("看 {{data}}", {"data": _nested(3)}) == "看 [[[[]]]]"

@@ -18,7 +18,8 @@ date, an enum, a Decimal, a UUID, a Path); None is `null`, True `true`; a set is
 written sorted (its own order follows the interpreter's hash seed, so the prompt would change from
 run to run), and bytes that are not UTF-8 text are refused (`ConfigurationError`), a prompt being text,
 as is a value JSON has no form for whose `str` is its memory address (an object without `__str__`, a
-function): the prompt would differ at every run; such a value with a `__str__` is that text.
+function): the prompt would differ at every run; such a value with a `__str__` is that text. So is a value no
+text can write out: nested past the recursion limit or holding itself, a whole number past Python's 4300 digits.
 
 Leaves out: conditionals, loops and filters (this is substitution, not a template language).
 """
@@ -60,9 +61,27 @@ def variables(template: str) -> list[str]:
 
 
 def as_text(value: Any) -> str:
-    """How an argument appears inside a prompt (`ConfigurationError` for bytes that are not text)."""
+    """How an argument appears inside a prompt (`ConfigurationError` for bytes that are not text, and for a value
+    no text can write out: nested past the recursion limit or holding itself, a whole number past Python's
+    4300 digits)."""
     if isinstance(value, str):
         return str.__str__(value)  # a str enum's text as a plain str (its str() is 'City.BJ')
+    try:
+        return _json_text(value)
+    except RecursionError:
+        raise ConfigurationError(
+            f"the value is {a_or_an(type(value).__name__)} nested too deep to write as text (past Python's recursion "
+            "limit), or holding itself; pass what the model should read: a flatter value, or its text"
+        ) from None
+    except ValueError as exc:  # an int past sys.get_int_max_str_digits(); a cycle json.dumps meets
+        raise ConfigurationError(
+            f"the value is {a_or_an(type(value).__name__)} that cannot be written as text ({str(exc):.160}); "
+            "pass what the model should read as text"
+        ) from None
+
+
+def _json_text(value: Any) -> str:
+    """`as_text` of a value that is no str."""
     ordered = _ordered(value)
     try:
         # models, dataclasses, enums, dates inside lists and dicts too, as pydantic writes them as JSON

@@ -126,3 +126,12 @@ def test_cuts_agree_with_wcwidth_graphemes():
                 break
             fits += grapheme
         assert kept == fits, (text, limit)
+
+
+def test_escaped_surrogates_writes_a_lone_one_as_its_escape_and_joins_a_pair():
+    from toolkit.unicode import escaped_surrogates
+
+    text = "plain 汉字"
+    assert escaped_surrogates(text) is text
+    assert escaped_surrogates("a\ud800b\ud83d\ude00c\udcff") == "a\\ud800b😀c\\udcff"
+    assert escaped_surrogates("\ude00\ud83d") == "\\ude00\\ud83d"  # reversed: no pair

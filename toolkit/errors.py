@@ -55,7 +55,7 @@ from typing import Any, TypeVar
 
 from pydantic_core import PydanticCustomError, ValidationError
 
-from toolkit.unicode import cut
+from toolkit.unicode import cut, escaped_surrogates
 
 T = TypeVar("T")
 
@@ -96,15 +96,31 @@ class ToolkitError(Exception):
     def __context__(self, value: BaseException | None) -> None:
         _CONTEXT.__set__(self, value)
 
+    def __str__(self) -> str:
+        return _as_shown(self, super().__str__())
+
     def _render_traceback_(self) -> list[str]:
         """IPython's hook: `Name: message` and the hint instead of a traceback. Asked again
-        for the same exception (that is what `%tb` does), the full chain."""
+        for the same exception (that is what `%tb` does), the full chain.
+
+        From then on the message (`str`, which the kernel sends as the error's value too) writes a lone surrogate it
+        quotes (a model's argument, a file name read by `os.fsdecode`) as its escape (`\\ud800`): Jupyter dropped an
+        error whose text UTF-8 cannot encode, so the cell showed nothing at all. Elsewhere the text is as it was
+        (the command line writes a name's undecodable bytes back as they came)."""
+        self._in_notebook = True
         if getattr(self, "_rendered", False):
-            return "".join(traceback.format_exception(self)).rstrip("\n").split("\n")
+            text = "".join(traceback.format_exception(self))
+            return escaped_surrogates(text).rstrip("\n").split("\n")
         self._rendered = True
         lines = [f"{type(self).__name__}: {self}"]
         lines.append(f"Hint: {self.hint} {TB_NOTE}" if self.hint else TB_NOTE)
         return lines
+
+
+def _as_shown(error: ToolkitError, text: str) -> str:
+    """`text`, the message of `error`, with its lone surrogates escaped once IPython has shown it
+    (`ToolkitError._render_traceback_`)."""
+    return escaped_surrogates(text) if getattr(error, "_in_notebook", False) else text
 
 
 class ConfigurationError(ToolkitError):
@@ -140,7 +156,7 @@ class RecordError(ValidationError, ConfigurationError):
         return made
 
     def __str__(self) -> str:
-        return self._line or super().__str__()  # made otherwise than by `of`: pydantic's own text
+        return _as_shown(self, self._line or super().__str__())  # made otherwise than by `of`: pydantic's own text
 
     def __reduce__(self) -> tuple[Any, ...]:
         """pydantic's (the record's errors made again), and the line: a copy, or a `RecordError` pickled
@@ -543,7 +559,8 @@ class ArgError(ArgumentError):
         super().__init__(tool, [ArgumentProblem(field, received, expected, kind)])
 
     def __str__(self) -> str:
-        return REPAIR_ZH.format(field=self.field, received=self.received, expected=self.expected, tool=self.tool_name)
+        text = REPAIR_ZH.format(field=self.field, received=self.received, expected=self.expected, tool=self.tool_name)
+        return _as_shown(self, text)
 
 
 # --- The loop, services, search, skills ---

@@ -15,6 +15,8 @@ character (学, Ｓ, an emoji) takes two and a combining accent none.
 `well_formed(text)` is the repair, for text that must leave whatever it holds: a surrogate pair
 given as two code points joined into its character, a lone surrogate replaced by U+FFFD (what a
 browser's `toWellFormed()` does). The chat client sends a request so, and the views show text so.
+`escaped_surrogates(text)` writes a lone surrogate as its escape instead (`\\ud800`), for an
+error's message, which must still say what it was given.
 
 `cut(text, limit)` shortens a text to `limit` characters with "…", at the end of a character
 as a reader sees it (a grapheme): never between a letter and its accent, inside a joined emoji
@@ -50,6 +52,16 @@ def well_formed(text: str) -> str:
     if not _SURROGATE.search(text):
         return text
     return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+
+
+def escaped_surrogates(text: str) -> str:
+    """`text` as UTF-8 can carry it and a reader can still tell what it held: a surrogate pair given as two code
+    points joined into its character, a lone surrogate written as its escape (`\\ud800`); any other text
+    unchanged (the same object). For an error's message: Jupyter drops an error whose text UTF-8 cannot encode."""
+    if not _SURROGATE.search(text):
+        return text
+    joined = text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
+    return joined.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 _ESCAPE = re.compile(

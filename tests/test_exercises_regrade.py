@@ -237,3 +237,17 @@ def test_an_update_whose_csv_went_away_while_grading_still_writes_the_rows_grade
     out.unlink()
     update_grades(out, kept, [Row("b.ipynb", "w6.a", True, "b")], [Path("b.ipynb")], [])
     assert table(out) == [HEADER, ["a.ipynb", "w6.a", "0", "old"], ["b.ipynb", "w6.a", "1", "b"]]
+
+
+def test_an_update_leaves_the_partial_file_a_whole_grading_run_is_writing_alone(tmp_path):
+    """Before: `--update` wrote the merged CSV through `grades.csv.partial`, the file a whole `toolkit grade --out
+    grades.csv` run writes its rows to as it grades, removing it first: that run's rows (hours of grading) went with
+    it, and its end was a FileNotFoundError. The update now writes through a partial file of its own."""
+    out = tmp_path / "grades.csv"
+    write_csv([Row("a.ipynb", "w6.a", False, "old")], out)
+    running = grade.partial_path(out)
+    running.write_text("notebook,exercise,passed,feedback\\r\\nsub/z.ipynb,w6.a,1,\\r\\n", encoding="utf-8")
+    update_grades(out, read_grades(out), [Row("b.ipynb", "w6.a", True, "b")], [Path("b.ipynb")], [])
+    assert running.read_text(encoding="utf-8") == "notebook,exercise,passed,feedback\\r\\nsub/z.ipynb,w6.a,1,\\r\\n"
+    assert table(out) == [HEADER, ["a.ipynb", "w6.a", "0", "old"], ["b.ipynb", "w6.a", "1", "b"]]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["grades.csv", "grades.csv.partial"]

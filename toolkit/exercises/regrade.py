@@ -21,15 +21,16 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import io
 import os
 import stat
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from toolkit.course.spreadsheet import CSV_ENCODING, as_text
+from toolkit import files
+from toolkit.course.spreadsheet import CSV_ENCODING, as_text, csv_encoding
 from toolkit.errors import ConfigurationError
-from toolkit.exercises.grade import HEADER, Row, _csv_file, _open_partial, partial_path, path_order, path_text
-from toolkit.files import keep_mode
+from toolkit.exercises.grade import HEADER, Row, path_order, path_text
 
 NOT_A_GRADES_CSV = (
     "grade --update {out}: {why}; --update merges the rows graded now into the CSV an earlier `toolkit grade` "
@@ -177,28 +178,15 @@ def _same_file(held: os.stat_result, out: Path) -> bool:
 
 
 def write_grades(table: list[list[str]], out: Path) -> Path:
-    """`table` as the grades CSV `out` (the header first), written whole to its partial file and then put in its
-    place: anything that stops the write half-way (Ctrl-C, SIGTERM, a full disk) leaves `out` as it was — the class's
-    rows are never replaced by part of them. Where no file can be put next to `out` (or it is no regular file), it is
-    written in place (`grade._csv_file`)."""
-    target = Path(os.path.realpath(out))
-    partial = _open_partial(partial_path(target)) if target.is_file() else None
-    if partial is None:
-        with _csv_file(out) as (writer, _):
-            writer.writerows(table)
-        return out
-    try:
-        with partial as f:
-            writer = csv.writer(f)
-            writer.writerow(HEADER)
-            writer.writerows(table)
-            f.flush()
-            os.fsync(f.fileno())
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(partial.name)
-        raise
-    with contextlib.suppress(OSError):  # the permissions of the file replaced (a teacher's 0600 grades stay private)
-        keep_mode(target, Path(partial.name))
-    os.replace(partial.name, target)
+    """`table` as the grades CSV `out` (the header first), written whole to a partial file of its own beside it and
+    then put in its place (`files.write_whole`): anything that stops the write half-way (Ctrl-C, SIGTERM, a full
+    disk) leaves `out` as it was — the class's rows are never replaced by part of them —, and a whole `toolkit grade`
+    run writing its rows to `out`'s `.partial` meanwhile keeps them (that file was removed, and the run's rows with
+    it). Where no file can be put next to `out` (or it is no regular file), it is written in place."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    writer.writerow(HEADER)
+    writer.writerows(table)
+    text = buffer.getvalue().encode("utf-8", "backslashreplace").decode("utf-8")  # as the CSV's file writes it
+    files.write_whole(out, text, encoding=csv_encoding(Path(os.path.realpath(out))), newline="")
     return out

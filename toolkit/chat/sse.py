@@ -903,6 +903,10 @@ _EMPTY_FIX = {
     "sensitive": _FILTERED,  # Zhipu's (GLM's) content filter
     "tool_calls": _NO_CALL,
     "function_call": _NO_CALL,
+    "model_length": (  # Mistral's: the prompt filled the model's context window
+        "the conversation filled the model's context window before any text; shorten it (a smaller memory window, "
+        "shorter tool results)"
+    ),
 }
 _EMPTY_ELSE = "the model said nothing; run the cell again, or try another model"
 

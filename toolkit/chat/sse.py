@@ -850,10 +850,13 @@ def not_cut(response: ChatResponse, body: str = "") -> ChatResponse:
 CUT_BY_GATEWAY = {
     "insufficient_system_resource": "it ran short of resources mid-answer",
     "network_error": "the model failed mid-answer",
+    "error": "the model failed mid-answer",
 }
 """`finish_reason`s by which a gateway says it stopped the reply itself for a passing want (DeepSeek's
 API reference: "the request is interrupted due to insufficient resource of the inference system";
-Zhipu's "network_error", its model's inference failing: 模型推理异常)."""
+Zhipu's "network_error", its model's inference failing: 模型推理异常; Mistral's "error", its FinishReason
+for a generation stopped by an error, which it sends without an error object: OpenRouter's, beside its
+`error` on the choice, is that error's, read before this)."""
 
 
 def not_empty(response: ChatResponse, body: str = "") -> ChatResponse:

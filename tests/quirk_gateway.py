@@ -83,6 +83,13 @@
   (`{"error_code": 18, "error_msg": "Open api qps request limit reached"}`);
 - `stream_tools_refused`: llama.cpp's llama-server before May 2025: a request with both `tools` and
   `stream: true` is a 500 "Cannot use tools with stream" (the same request not streamed is answered).
+- `numeric_ids`: every call's id is a JSON number (`"id": 1697377797897`), streamed or not, as NVIDIA NIM
+  serving Kimi K2.5 or GLM-5.1, MiniMax behind OpenRouter and LM Studio send them
+  (anomalyco/opencode#19947, #25786; Kilo-Org/kilocode#5816);
+- `ping_events`: a server built on sse-starlette before 1.4 (llama-cpp-python's, until its
+  `disable_ping_events`: abetlen/llama-cpp-python#1256): its stream's lines end with CRLF, and its
+  keep-alive is an event of its own, `event: ping` with the time as data (not JSON), before the first
+  chunk and between chunks (every 15 s of a slow answer).
 
 Requests are kept in `handler.seen` (the bodies, in order). Leaves out: authentication, slow answers.
 """
@@ -119,6 +126,8 @@ GROQ_REASONING_400 = {
         "type": "invalid_request_error",
     }
 }
+PING_EVENT = "event: ping\ndata: 2024-03-05 10:00:00.123456\n\n"
+"""sse-starlette's keep-alive before 1.4 (its lines end with CRLF on the wire: `ping_events`)."""
 CHINESE = "您好，我已经查到了：订单状态正常，预计三天内送达。如有其他问题请告诉我。"
 MISTRAL_ID = re.compile(r"[a-zA-Z0-9]{9}")
 
@@ -303,8 +312,10 @@ def quirky(*names: str) -> type[http.server.BaseHTTPRequestHandler]:
                     for choice in event["choices"]:
                         choice["native_finish_reason"] = choice.get("finish_reason")
             comment = ": OPENROUTER PROCESSING\n\n" if "openrouter_comments" in quirks else ""
+            comment += PING_EVENT if "ping_events" in quirks else ""
             text = "".join(f"{comment}data: {json.dumps(e, ensure_ascii=False)}\n\n" for e in events)
-            self.events(text + ("" if "no_done" in quirks else "data: [DONE]\n\n"))
+            text += "" if "no_done" in quirks else "data: [DONE]\n\n"
+            self.events(text.replace("\n", "\r\n") if "ping_events" in quirks else text)
 
         def events(self, text: str) -> None:
             data = text.encode()
@@ -422,6 +433,8 @@ def quirky(*names: str) -> type[http.server.BaseHTTPRequestHandler]:
             for k, call in enumerate(message.get("tool_calls") or []):
                 if "mistral_ids" in quirks:
                     call["id"] = hashlib.sha1(f"{n}:{k}".encode()).hexdigest()[:9]
+                if "numeric_ids" in quirks:
+                    call["id"] = int(hashlib.sha1(f"{n}:{k}".encode()).hexdigest()[:11], 16)
                 if "object_args" in quirks and not stream:
                     call["function"]["arguments"] = json.loads(call["function"]["arguments"] or "{}")
                 if "no_ids" in quirks and not stream:

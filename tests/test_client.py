@@ -773,8 +773,8 @@ def one_call(call):
             "choices[0].message is malformed: a tool call's function is not an object: 'query_order'",
         ),
         (
-            one_call([{"id": 5, "function": {"name": "f", "arguments": "{}"}}]),
-            "choices[0].message is malformed: id: Input should be a valid string (got 5)",
+            one_call([{"id": 5.5, "function": {"name": "f", "arguments": "{}"}}]),
+            "choices[0].message is malformed: id: Input should be a valid string (got 5.5)",
         ),
         (
             {"choices": [{"message": {"role": "assistant", "content": {"text": "hi"}}}]},

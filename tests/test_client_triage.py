@@ -603,6 +603,28 @@ def test_a_reply_zhipu_ended_with_network_error_is_retried_not_taken_whole():
     )
 
 
+def test_a_reply_mistral_ended_with_error_is_retried_not_taken_whole():
+    """Mistral's finish_reason "error" (its FinishReason: stop, length, model_length, error, tool_calls),
+    with no error object beside it (OpenRouter's has one: its own error): the part before was the answer."""
+    cut = completion({"content": "Your order SN1 is"}, "error")
+    client, sleeps = make(Script(httpx.Response(200, json=cut), httpx.Response(200, json=ANSWER)))
+    assert client.chat(QUESTION).message.content == "Shipped." and len(sleeps) == 1
+    client, _ = make(Script(*[httpx.Response(200, json=completion({"content": ""}, "error")) for _ in range(3)]))
+    with pytest.raises(TransientError) as caught:
+        client.chat(QUESTION)
+    assert (
+        str(caught.value) == 'gateway cut the reply off (finish_reason "error": the model failed mid-answer), transient'
+    )
+    body = sse(chunk({"role": "assistant", "content": "Your order"}), chunk({}, "error"))
+    client, sleeps = make(Script(httpx.Response(200, text=body, headers=SSE)))
+    with pytest.raises(TransientError) as caught:
+        list(client.stream(QUESTION))
+    assert str(caught.value) == (
+        'gateway cut the reply off (finish_reason "error": the model failed mid-answer), transient; not '
+        "retried: part of the reply had already arrived"
+    )
+
+
 @pytest.mark.parametrize("streamed", [False, True])
 def test_an_empty_reply_zhipu_filtered_says_the_filter_removed_it(streamed):
     """Zhipu's finish_reason "sensitive" is its content filter's: "the model said nothing" sent the learner

@@ -579,6 +579,11 @@ def test_course_client_keeps_a_model_the_gateway_serves(capsys, monkeypatch, mod
             'note: the answer is cut off (finish_reason "content_filter": the gateway\'s content filter stopped it); '
             "rephrase the request, or check the gateway's filter",
         ),
+        (
+            "model_length",  # Mistral's: the conversation filled the model's context window
+            'note: the answer is cut off (finish_reason "model_length": the conversation filled the model\'s context '
+            "window); shorten the conversation",
+        ),
     ],
 )
 def test_run_lines_say_an_answer_cut_off_by_its_length_or_the_content_filter(finish, note):

@@ -543,3 +543,25 @@ def test_a_tool_run_on_another_thread_that_asks_its_own_service_on_its_memory_is
     assert not turn.is_alive(), "the turn waited for its own tool: a deadlock"
     assert answers == ["done"]
     assert [m.content for m in model.requests[1].messages if m.role == "tool"] == [NESTED_ELSEWHERE, "shipped"]
+
+
+def test_a_structured_answer_cut_off_by_the_context_window_says_so_without_a_repair_round():
+    """Mistral's finish_reason "model_length": the conversation filled the model's context window."""
+    from toolkit.chat.messages import AssistantMessage, ChatResponse
+
+    cut = ChatResponse(
+        message=AssistantMessage(content='{"order_id": "SN1", "status": "已发'), finish_reason="model_length"
+    )
+    model = ScriptedModel([cut, cut])
+    with pytest.raises(OutputParsingError) as info:
+        ai_service(Desk, model=model).summarise("q")
+    assert str(info.value) == (
+        'summarise: the answer was cut off by the model\'s context window (finish_reason "model_length") before '
+        "its JSON was whole (the answer is not a JSON object), so there is no Summary to return; a repair round "
+        "would be cut off too"
+    )
+    assert info.value.hint == (
+        "The conversation and the model's reply filled the model's context window: shorten the conversation (a "
+        "smaller memory window), or ask for a shorter answer. The error's .answers holds what the model wrote."
+    )
+    assert len(model.requests) == 1

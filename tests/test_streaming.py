@@ -193,7 +193,7 @@ def call_delta(**piece):
         (delta({"tool_calls": {"index": 0}}), "streamed tool_calls is not a list: {'index': 0}"),
         (call_delta(id="a", function="query_order"), "streamed tool call function is not an object: 'query_order'"),
         (call_delta(id="a", function={"name": 5}), "streamed tool name is not a string: 5"),
-        (call_delta(id=7, function={"name": "f"}), "streamed tool call id is not a string: 7"),
+        (call_delta(id=True, function={"name": "f"}), "streamed tool call id is not a string: True"),
         ({"model": ["m"], "choices": []}, "stream chunk model is not a string: ['m']"),
         (delta({}, finish=1), "finish_reason is not a string: 1"),
     ],

@@ -2200,13 +2200,14 @@ def parse_completion(text: str) -> ChatResponse:
     if not isinstance(message, dict):
         raise BadResponseError(f"choices[{at}] has no message", status=200, body=text[:2000])
     assistant = _assistant(message, text, at)
+    given_id = data.get("id") or ""  # written as a number (as some servers write a call's: `ToolCall.from_openai`)
     try:
         response = ChatResponse(
             message=assistant,
             finish_reason=stated_reason(choice.get("finish_reason")),
             usage=TokenUsage.from_openai(data.get("usage")),
             model=data.get("model") or "",
-            id=data.get("id") or "",
+            id=str(given_id) if type(given_id) is int else given_id,
             sources=sources_of(data) if "citations" in data or "search_results" in data else (),
         )
     except ValidationError as exc:

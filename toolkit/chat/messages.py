@@ -147,7 +147,10 @@ class ToolCall(_Record):
     @classmethod
     def from_openai(cls, data: dict[str, Any]) -> ToolCall:
         """One call of a reply's `tool_calls`; a call or function that is not an object, or a call
-        without a name (missing or null), is a `ValueError` saying so."""
+        without a name (missing or null), is a `ValueError` saying so. An `id` written as a whole
+        number (a JSON integer, not a boolean) is its digits: NVIDIA NIM (serving Kimi K2.5, GLM-5.1),
+        MiniMax behind OpenRouter and LM Studio send call ids as numbers (anomalyco/opencode#19947,
+        #25786; Kilo-Org/kilocode#5816), and the id goes back as text (`tool_call_id`)."""
         if not isinstance(data, dict):
             raise ValueError(f"a tool call is not an object: {data!r:.100}")
         fn = data.get("function") or {}
@@ -158,8 +161,8 @@ class ToolCall(_Record):
         raw = fn.get("arguments")
         arguments = "{}" if raw is None else arguments_text(raw)  # null means none, as a missing key does
         extra = {key: value for key, value in data.items() if key not in OPENAI_CALL_KEYS}
-        # some OpenAI-compatible servers send no id (or null, or ""): the loop gives one
-        return cls(id=data.get("id") or "", name=fn["name"], arguments=arguments, extra=extra)
+        given = data.get("id") or ""  # some OpenAI-compatible servers send no id (or null, or ""): the loop gives one
+        return cls(id=str(given) if type(given) is int else given, name=fn["name"], arguments=arguments, extra=extra)
 
 
 class UnsupportedCallError(ValueError):

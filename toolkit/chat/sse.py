@@ -77,10 +77,14 @@ Text is joined as it came, except that a UTF-16 surrogate pair split across two 
 (`"\\ud83d"`, then `"\\ude00"`: a JavaScript proxy cutting a string) is paired again, in the
 message and in the `TextDelta`s (the half that ends a piece is shown with the next: `_shown`); a
 leading byte-order mark is skipped; an event whose data is empty (`data:` alone, or with blanks:
-the keep-alive some relays send during a long answer) is skipped like a `: ping` comment; `"error": null` on a chunk (Foundry Local sends it on every
+the keep-alive some relays send during a long answer) is skipped like a `: ping` comment, and so is
+an event of a type of its own whose data is no JSON object (`event: ping`, `data: <time>`: the
+keep-alive of servers built on sse-starlette before 1.4, `CHUNK_EVENTS`); `"error": null` on a chunk (Foundry Local sends it on every
 one) is no error; a later `usage` with counts left out or null keeps the counts already read; a
 `usage` on choice 0 (Moonshot's Kimi sends it there, in the last chunk) is read as one beside it,
-and so is Groq's, in the last chunk's `x_groq.usage` (`_usage_of`).
+and so is Groq's, in the last chunk's `x_groq.usage` (`_usage_of`). An id written as a number (a
+call's, or the chunk's: NVIDIA NIM and LM Studio send call ids so) is its digits
+as in a whole reply (`ToolCall.from_openai`).
 
 Content sent as a list of parts (as some gateways send it) is read as its text parts, joined,
 as in a whole reply. A legacy `function_call` delta (`{"name"}` first, then `{"arguments"}`
@@ -317,6 +321,8 @@ class StreamAssembler:
             return []
         if self.event == "error" and _json_or_not(payload) is _NOT_JSON:  # `event: error` / `data: upstream timed out`
             raise reported_error(payload, "sent an error mid-stream", payload[:2000])
+        if self.event not in CHUNK_EVENTS and _json_or_not(payload) is _NOT_JSON:  # `event: ping`, `data: <time>`
+            return []
         return self._feed_parsed(read_json(payload, "stream chunk"), payload)
 
     def _feed_parsed(self, chunk: Any, payload: str) -> list[StreamEvent]:
@@ -331,12 +337,14 @@ class StreamAssembler:
             raise reported_error(error_of(chunk[0]), "sent an error mid-stream", payload[:2000])
         elif self.event == "error":  # `event: error` with `data: "a JSON string"` (or a number)
             raise reported_error(chunk, "sent an error mid-stream", payload[:2000])
+        elif self.event not in CHUNK_EVENTS:  # a keep-alive event of its own type: `event: ping`, `data: 1714000000`
+            return []
         return self.feed_chunk(chunk)
 
     def feed_chunk(self, chunk: Any) -> list[StreamEvent]:
         if not isinstance(chunk, dict):
             raise BadResponseError(f"stream chunk is not an object: {chunk!r:.200}")
-        self.id = _text(chunk.get("id"), "stream chunk id") or self.id
+        self.id = _text(chunk.get("id"), "stream chunk id", True) or self.id
         self.model = _text(chunk.get("model"), "stream chunk model") or self.model
         usage = _usage_of(chunk)
         if usage:
@@ -401,7 +409,10 @@ class StreamAssembler:
             if not isinstance(piece, dict):
                 raise BadResponseError(f"streamed tool call delta is not an object: {piece!r:.200}")
             fn = _object(piece.get("function"), "streamed tool call function")
-            call_id, name = _text(piece.get("id"), "streamed tool call id"), _text(fn.get("name"), "streamed tool name")
+            call_id, name = (
+                _text(piece.get("id"), "streamed tool call id", True),
+                _text(fn.get("name"), "streamed tool name"),
+            )
             if name is None and piece.get("type") == "custom":
                 raise BadResponseError(str(custom_call_error(piece)))
             fragment = "" if fn.get("arguments") is None else arguments_text(fn["arguments"])
@@ -769,6 +780,14 @@ def _complete(call: _PartialCall) -> bool:
 
 _NOT_JSON = object()
 
+CHUNK_EVENTS = frozenset(("", "message", "error"))
+"""The event types whose data is read whatever it is: the default type ("", or `message`, as the SSE
+spec names it), which chat-completion chunks come in, and `error`. An event of another type (`event:
+ping`) is read only when its data is a JSON object (a chunk, whatever the type a gateway names its
+chunks with); other data is a keep-alive's, skipped like a `: ping` comment: sse-starlette before 1.4
+(llama-cpp-python's server and others built on it) wrote one every 15 s of a stream as `event: ping`
+and `data: 2024-03-05 10:00:00.123456` (abetlen/llama-cpp-python#1256, ztjhz/BetterChatGPT#538)."""
+
 STRAY_AT_MOST = 16_000
 """The most characters of stray lines after a stream's last event that are read as an error
 (`_tail_error`): a gateway's error object is far shorter; a page of text is not one."""
@@ -831,10 +850,13 @@ def not_cut(response: ChatResponse, body: str = "") -> ChatResponse:
 CUT_BY_GATEWAY = {
     "insufficient_system_resource": "it ran short of resources mid-answer",
     "network_error": "the model failed mid-answer",
+    "error": "the model failed mid-answer",
 }
 """`finish_reason`s by which a gateway says it stopped the reply itself for a passing want (DeepSeek's
 API reference: "the request is interrupted due to insufficient resource of the inference system";
-Zhipu's "network_error", its model's inference failing: 模型推理异常)."""
+Zhipu's "network_error", its model's inference failing: 模型推理异常; Mistral's "error", its FinishReason
+for a generation stopped by an error, which it sends without an error object: OpenRouter's, beside its
+`error` on the choice, is that error's, read before this)."""
 
 
 def not_empty(response: ChatResponse, body: str = "") -> ChatResponse:
@@ -884,6 +906,10 @@ _EMPTY_FIX = {
     "sensitive": _FILTERED,  # Zhipu's (GLM's) content filter
     "tool_calls": _NO_CALL,
     "function_call": _NO_CALL,
+    "model_length": (  # Mistral's: the prompt filled the model's context window
+        "the conversation filled the model's context window before any text; shorten it (a smaller memory window, "
+        "shorter tool results)"
+    ),
 }
 _EMPTY_ELSE = "the model said nothing; run the cell again, or try another model"
 
@@ -1156,12 +1182,16 @@ def stated_reason(value: Any) -> Any:
     return None if isinstance(value, str) and value.strip().lower() in NO_REASON else value
 
 
-def _text(value: Any, what: str) -> str | None:
-    """`value` if it is a string, None if absent (or empty); anything else is a `BadResponseError`."""
+def _text(value: Any, what: str, numbered: bool = False) -> str | None:
+    """`value` if it is a string, None if absent (or empty); anything else is a `BadResponseError`,
+    but for an id (`numbered`) written as a whole number (a JSON integer): its digits, as a whole
+    reply's call id is read (`ToolCall.from_openai`)."""
     if not value:
         return None
     if isinstance(value, str):
         return value
+    if numbered and type(value) is int:
+        return str(value)
     raise BadResponseError(f"{what} is not a string: {value!r:.200}")
 
 

@@ -366,7 +366,12 @@ FILTERED_OFF = (
     "rephrase the request, or check the gateway's filter"
 )
 """Said under a run whose last reply the gateway's content filter stopped midway (Azure OpenAI's)."""
-CUT_OFF_BY = {"length": CUT_OFF, "content_filter": FILTERED_OFF}
+WINDOW_OFF = (
+    'note: the answer is cut off (finish_reason "model_length": the conversation filled the model\'s context '
+    "window); shorten the conversation"
+)
+"""Said under a run whose last reply filled the model's context window (Mistral's finish_reason)."""
+CUT_OFF_BY = {"length": CUT_OFF, "content_filter": FILTERED_OFF, "model_length": WINDOW_OFF}
 """The note for each `finish_reason` that cuts an answer off."""
 
 

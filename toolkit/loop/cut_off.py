@@ -14,8 +14,9 @@ as the cut before it runs, unless its tool takes no parameters (then nothing of 
 
 A gateway's content filter cuts a reply the same way, where it stops it (`finish_reason:
 "content_filter"`: Azure OpenAI's, OpenAI's; `"sensitive"`: Zhipu's GLM): the cut call is told as cut by the filter, and its
-hint names that fix (rephrase the request, or check the filter), not the model's call. `CUT_BY`
-holds each reason's words.
+hint names that fix (rephrase the request, or check the filter), not the model's call. Mistral's API
+ends a reply that filled the model's context window (not `max_tokens`) with `"model_length"`: told
+as cut there, its hint to shorten the conversation. `CUT_BY` holds each reason's words.
 
 Leaves out: a reply cut off in its text (no call to answer), and guessing the rest of a cut call
 (it never runs: `toolkit.tools.json_repair` does not close what was cut).
@@ -58,10 +59,23 @@ def _filtered(reason: str) -> tuple[str, str]:
 
 FILTERED_EXPECTED, FILTERED_HINT = _filtered("content_filter")
 
+WINDOW_EXPECTED = (
+    "a complete JSON object: the reply was cut off here by the model's context window (finish_reason "
+    '"model_length"), so send shorter arguments'
+)
+WINDOW_HINT = (
+    "The conversation and the model's reply filled the model's context window (finish_reason \"model_length\") "
+    "inside this call's arguments, and the call did not run: shorten the conversation (a smaller memory window, "
+    "shorter tool results)."
+)
+"""A reply cut off by the model's context window, not by `max_tokens`: Mistral's API says so with its own
+`finish_reason` "model_length" (its FinishReason: stop, length, model_length, error, tool_calls)."""
+
 CUT_BY = {
     "length": (CUT_EXPECTED, CUT_HINT),
     "content_filter": (FILTERED_EXPECTED, FILTERED_HINT),
     "sensitive": _filtered("sensitive"),  # Zhipu's (GLM's) content filter (docs.bigmodel.cn)
+    "model_length": (WINDOW_EXPECTED, WINDOW_HINT),  # Mistral's: the model's context window, not max_tokens
 }
 """The `finish_reason`s that cut a reply where they stop it, and what the model reads its cut call
 should have been and the learner's hint, for each."""
@@ -69,6 +83,7 @@ CUT_WORDS = {
     "length": "its length limit",
     "content_filter": "the gateway's content filter",
     "sensitive": "the gateway's content filter",
+    "model_length": "the model's context window",
 }
 """What cut a reply off, for each reason of `CUT_BY`, as a view or an error says it ("cut off by …")."""
 

@@ -745,7 +745,17 @@ FILTER_HINT = (
     "The error's .answers holds what the model wrote."
 )
 """The hint of a structured answer cut off by the gateway's content filter."""
-CUT_HINTS = {"length": CUT_HINT, "content_filter": FILTER_HINT, "sensitive": FILTER_HINT}  # Zhipu: "sensitive"
+WINDOW_HINT = (
+    "The conversation and the model's reply filled the model's context window: shorten the conversation (a smaller "
+    "memory window), or ask for a shorter answer. The error's .answers holds what the model wrote."
+)
+"""The hint of a structured answer cut off by the model's context window (Mistral's "model_length")."""
+CUT_HINTS = {
+    "length": CUT_HINT,
+    "content_filter": FILTER_HINT,
+    "sensitive": FILTER_HINT,  # Zhipu's
+    "model_length": WINDOW_HINT,  # Mistral's
+}
 """Each `finish_reason` that cuts an answer off where it stops it (`toolkit.loop.cut_off.CUT_BY`), and its hint."""
 
 

@@ -481,7 +481,7 @@ def render_response_html(response: ChatResponse) -> str:
     """One model response: why it stopped, what it cost, and the message (calls without results)."""
     check_response(response, "render_response_html")
     finish = response.finish_reason or "none"
-    kinds = {"stop": "ok", "tool_calls": "tool", "length": "warn", "content_filter": "error"}
+    kinds = {"stop": "ok", "tool_calls": "tool", "length": "warn", "model_length": "warn", "content_filter": "error"}
     u = response.usage
     rows: list[tuple[str, Html | str]] = [("finish reason", badge(finish, kinds.get(finish, "info")))]
     rows += [("model", response.model)] if response.model else []

@@ -112,7 +112,7 @@ from toolkit.exercises.catalog import course_copy_week, week_of_notebook
 from toolkit.exercises.core import CHECK_LIMIT_S, LIMIT_VARIABLE, MIME, NOT_ATTEMPTED, all_exercises, parse_record
 from toolkit.exercises.environment import site_folders, submission_environment, toolkit_folder
 from toolkit.exercises.notebook import LAST_TAG, TIMED_OUT, cell_tags, exercise_id
-from toolkit.exercises.notebook_file import KERNEL, broken_json, is_empty, not_utf8_text, read
+from toolkit.exercises.notebook_file import KERNEL, broken_json, is_empty, not_utf8_text, read, unread_why
 from toolkit.exercises.values import ADDRESS
 from toolkit.files import NOT_A_FILE, keep_mode, not_a_file
 from toolkit.tools.redact import scrub_secrets
@@ -506,7 +506,7 @@ def grade_notebook(path: PathLike, seconds: int = 120) -> list[Row]:
     except Exception as error:
         if type(error).__name__ == "NotJSONError" and _python_code(path):
             return [Row(name, NOTEBOOK_ROW, False, RENAMED_SCRIPT)]
-        said = broken_json(error) or f"cannot be read ({type(error).__name__})"
+        said = broken_json(error) or f"cannot be read ({unread_why(error)})"
         return [Row(name, NOTEBOOK_ROW, False, f"not a notebook: {said}")]
     expected = expected_exercises(path, submitted)
     if not expected and not any(

@@ -56,35 +56,36 @@ def test_a_folder_of_several_learners_notebooks_copies_none_of_its_files(tmp_pat
     """`alice.ipynb` beside `bob.ipynb`: a file beside them may be either's, so neither sees it (as before)."""
     helper_notebook(tmp_path, "alice.ipynb")
     write(tmp_path, "bob.ipynb", [nbformat.v4.new_code_cell("1")])
-    [row] = [r for r in grade_paths(tmp_path / "alice.ipynb", seconds=30) if r.exercise == "w6.round_trips"]
-    assert row.passed, row.feedback  # alone in the run: its folder is its own
-    rows = grade_paths(tmp_path, seconds=30)
-    [alice] = [r for r in rows if r.notebook.endswith("alice.ipynb")]
-    assert (alice.passed, alice.feedback) == (
-        False,
-        "the cell raised ModuleNotFoundError: No module named 'helper'" + note("helper.py"),
-    )
+    for graded in (tmp_path, tmp_path / "alice.ipynb"):  # the class, or alice regraded alone: the same row
+        [alice] = [r for r in grade_paths(graded, seconds=30) if r.notebook.endswith("alice.ipynb")]
+        assert (alice.passed, alice.feedback) == (
+            False,
+            "the cell raised ModuleNotFoundError: No module named 'helper'" + note("helper.py"),
+        )
 
 
-def test_own_folder_is_course_notebooks_one_a_week_or_the_notebook_alone(tmp_path):
-    week6, week7 = tmp_path / WEEK6, tmp_path / "07_week7_compensation.ipynb"
-    copy6 = tmp_path / ("Copy of " + WEEK6)
-    assert own_folder(week6, [week6, week7, tmp_path / "sub" / "x.ipynb"])
-    assert own_folder(week6, [week6])
-    assert own_folder(tmp_path / "alice.ipynb", [tmp_path / "alice.ipynb", tmp_path / "sub" / "bob.ipynb"])
-    assert not own_folder(week6, [week6, copy6])  # one week twice: two learners' downloads
-    assert not own_folder(week6, [week6, tmp_path / "alice.ipynb"])
-    assert not own_folder(tmp_path / "a.ipynb", [tmp_path / "a.ipynb", tmp_path / "b.ipynb"])
-    assert not own_folder(week6, [week6, tmp_path / "script.py"])  # another submission, a script
+def test_own_folder_is_course_notebooks_one_a_week_or_one_notebook_as_the_folder_is_on_disk(tmp_path):
+    def folder(*names: str) -> Path:
+        made = tmp_path / str(len(list(tmp_path.iterdir())))
+        for name in names:
+            touch(made / name)
+        return made
+
+    assert own_folder(folder(WEEK6, "07_week7_compensation.ipynb", "helper.py", "sub/x.ipynb"))
+    assert own_folder(folder("alice.ipynb", "helper.py"))
+    assert own_folder(folder(WEEK6, "._" + WEEK6))  # a Mac's metadata beside it is no notebook
+    assert not own_folder(folder(WEEK6, "Copy of " + WEEK6))  # one week twice: two learners' downloads
+    assert not own_folder(folder(WEEK6, "alice.ipynb"))
+    assert not own_folder(folder("a.ipynb", "B.IPYNB"))
+    assert not own_folder(tmp_path / "nowhere")
 
 
-def test_files_beside_leave_out_notebooks_links_hidden_names_submissions_folders_and_toolkit(tmp_path):
+def test_files_beside_leave_out_notebooks_links_hidden_names_notebook_folders_and_toolkit(tmp_path):
     notebook = touch(tmp_path / WEEK6)
     for name in ["helper.py", "data/answers.json", "lib/__init__.py", "lib/util.py", "README"]:
         touch(tmp_path / name)
     for name in [
         "07_week7_compensation.ipynb",
-        "notes.IPYNB",
         ".venv/lib/x.py",
         ".hidden",
         "__pycache__/helper.cpython-311.pyc",
@@ -95,12 +96,13 @@ def test_files_beside_leave_out_notebooks_links_hidden_names_submissions_folders
         "lib/__pycache__/util.pyc",
         "week7/07_week7_compensation.ipynb",
         "week7/helper7.py",
+        "deep/er/notes.IPYNB",
+        "deep/helper_deep.py",
     ]:
         touch(tmp_path / name)
     os.symlink("/etc/hostname", tmp_path / "linked.txt")
     os.symlink(tmp_path / "data", tmp_path / "linked_folder")
-    submissions = [notebook, tmp_path / "week7" / "07_week7_compensation.ipynb"]
-    assert files_beside(notebook, submissions) == [
+    assert files_beside(notebook) == [
         Path("README"),
         Path("data/answers.json"),
         Path("helper.py"),
@@ -114,9 +116,11 @@ def test_files_beside_stop_at_the_caps_in_path_order(tmp_path, monkeypatch):
     for name, size in [("a.bin", 6), ("b.bin", 6), ("c.bin", 3), ("d.bin", 1), ("e.bin", 1)]:
         touch(tmp_path / name, "x" * size)
     monkeypatch.setattr(beside, "BESIDE_BYTES", 10)
-    assert files_beside(notebook, [notebook]) == [Path("a.bin"), Path("c.bin"), Path("d.bin")]
+    assert files_beside(notebook) == [Path("a.bin"), Path("c.bin"), Path("d.bin")]
     monkeypatch.setattr(beside, "BESIDE_FILES", 2)
-    assert files_beside(notebook, [notebook]) == [Path("a.bin"), Path("c.bin")]
+    assert files_beside(notebook) == [Path("a.bin"), Path("c.bin")]
+    monkeypatch.setattr(beside, "BESIDE_VISITS", 5)  # the notebook and five files: one entry too many
+    assert files_beside(notebook) == []
 
 
 def test_copy_beside_copies_into_folders_and_skips_what_is_gone_or_now_a_link(tmp_path):

@@ -3,16 +3,19 @@
 A learner's notebook may import a module of theirs (`from my_helpers import keep`) or read a file (`answers.json`)
 from its own folder: it passed in the notebook, and graded on a copy of the notebook alone it failed with
 `ModuleNotFoundError` — another score in `toolkit grade` than in the notebook. So the files of the notebook's folder
-are copied with it, when that folder is one learner's (`own_folder`): it holds no other submission than notebooks
-under the course's own names (or a copy's), one a week (`submissions/alice/` with `06_….ipynb` and `helpers.py`), or
-this notebook alone. A folder of several learners' files (`alice.ipynb` beside `bob.ipynb`, or `06_….ipynb` beside
-`06_… (1).ipynb`) is not: there, a file beside a notebook may be another learner's, and none is copied.
+are copied with it, when that folder is one learner's (`own_folder`): the notebooks in it, as it is on disk, are
+named as the course's (or copies of them), one a week (`submissions/alice/` with `06_….ipynb` and `helpers.py`), or
+there is only one. A folder of several learners' notebooks (`alice.ipynb` beside `bob.ipynb`, or `06_….ipynb` beside
+`06_… (1).ipynb`) is not: there, a file beside a notebook may be another learner's, and none is copied. The folder is
+read as it is, not as the run's list: a learner regraded alone (`grade submissions/alice.ipynb --update`) is graded
+with what the class's run gave them.
 
 What is copied (`files_beside`): the folder's regular files and the folders below it, as they were handed in, except
 notebooks (each is graded on its own), links (they point outside), hidden names (`.git`, `.venv`,
-`.ipynb_checkpoints`), `__pycache__` and `__MACOSX`, a folder that holds a submission of this run, and `toolkit` (a
-`toolkit.py` or `toolkit/` there would be imported instead of the course's package, and its checks); at most
-`BESIDE_FILES` files and `BESIDE_BYTES` bytes, in path order (a file that would pass either is left out).
+`.ipynb_checkpoints`), `__pycache__` and `__MACOSX`, a folder below that holds a notebook (a submission of its own),
+and `toolkit` (a `toolkit.py` or `toolkit/` there would be imported instead of the course's package, and its checks);
+at most `BESIDE_FILES` files and `BESIDE_BYTES` bytes, in path order (a file that would pass either is left out), and
+nothing where the folder holds more than `BESIDE_VISITS` entries.
 
 Where a folder is not one learner's, a cell that failed for a module or a file there (`ModuleNotFoundError`,
 `FileNotFoundError`) has its row say so (`not_copied_note`).
@@ -27,13 +30,16 @@ import os
 import re
 import shutil
 import stat
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from toolkit.exercises.catalog import course_copy_week
 
 BESIDE_FILES = 200
 """Files at most copied beside one notebook."""
+BESIDE_VISITS = 5000
+"""Entries of the folder (and those below it) looked at, at most: past them, nothing is copied (a folder that holds a
+whole virtual environment is no learner's helper module)."""
 BESIDE_BYTES = 32 * 1024 * 1024
 """Bytes at most copied beside one notebook (the notebook's own cap: a data file larger is not a course's)."""
 LEFT_OUT = frozenset({"__pycache__", "__MACOSX", "toolkit"})
@@ -41,27 +47,29 @@ LEFT_OUT = frozenset({"__pycache__", "__MACOSX", "toolkit"})
 would stand in for the course's package."""
 
 
-def own_folder(path: Path, submissions: Iterable[Path]) -> bool:
-    """Whether `path`'s folder is one learner's: every submission of the run in it (the notebook itself included) is
-    named as a course notebook or a copy of one, one a week — or the notebook is the only one there."""
-    folder = _absolute(path).parent
-    here = {_absolute(p) for p in submissions if _absolute(p).parent == folder} | {_absolute(path)}
-    if len(here) == 1:
+def own_folder(folder: Path) -> bool:
+    """Whether `folder` is one learner's: the notebooks in it (as it is on disk, not only those graded now, so a
+    learner regraded alone gets what the class's run gave them) are named as course notebooks or copies of one, one a
+    week — or there is only one."""
+    try:
+        names = [e.name for e in os.scandir(folder) if _is_notebook(e.name) and e.is_file(follow_symlinks=False)]
+    except OSError:
+        return False
+    if len(names) <= 1:
         return True
-    weeks = [course_copy_week(p.name) for p in here]
+    weeks = [course_copy_week(name) for name in names]
     return None not in weeks and len(set(weeks)) == len(weeks)
 
 
-def files_beside(path: Path, submissions: Sequence[Path]) -> list[Path]:
+def files_beside(path: Path) -> list[Path]:
     """The files to copy with the notebook at `path` (relative to its folder), none where the folder is not one
     learner's (`own_folder`)."""
-    if not own_folder(path, submissions):
-        return []
     folder = _absolute(path).parent
-    taken = {folder / part for p in submissions if _inside(_absolute(p), folder) for part in _folders_to(p, folder)}
+    if not own_folder(folder):
+        return []
     chosen: list[Path] = []
     size = 0
-    for found in _walk(folder, taken):
+    for found in _files(folder, [BESIDE_VISITS], top=True) or []:
         if len(chosen) == BESIDE_FILES:
             break
         try:
@@ -89,13 +97,19 @@ def copy_beside(files: Iterable[Path], source: Path, work: Path) -> None:
             continue
 
 
-def _walk(folder: Path, taken: set[Path]) -> Iterator[Path]:
-    """The regular files below `folder` in path order, without the names left out and the folders in `taken`."""
+def _files(folder: Path, budget: list[int], top: bool = False) -> list[Path] | None:
+    """The regular files below `folder` in path order, without the names left out; None for a folder below the top
+    that holds a notebook at any depth (another week's, or another learner's: a submission of its own), or once
+    `budget` (entries looked at) has run out (a folder of a virtual environment's thousands of files)."""
     try:
         entries = sorted(os.scandir(folder), key=lambda e: e.name)
     except OSError:
-        return
+        return []
+    found: list[Path] = []
     for entry in entries:
+        budget[0] -= 1
+        if budget[0] < 0:
+            return None
         name = entry.name
         if name.startswith(".") or name in LEFT_OUT or name.split(".")[0] == "toolkit":
             continue
@@ -103,25 +117,25 @@ def _walk(folder: Path, taken: set[Path]) -> Iterator[Path]:
             mode = entry.stat(follow_symlinks=False).st_mode
         except OSError:
             continue
-        path = Path(entry.path)
-        if stat.S_ISDIR(mode) and path not in taken:
-            yield from _walk(path, taken)
-        elif stat.S_ISREG(mode) and not name.lower().endswith(".ipynb"):
-            yield path
+        if stat.S_ISDIR(mode):
+            below = _files(Path(entry.path), budget)
+            if below is None and (budget[0] < 0 or not top):  # out of budget, or a notebook somewhere below
+                return None
+            found += below or []
+        elif stat.S_ISREG(mode) and _is_notebook(name):
+            if not top:
+                return None
+        elif stat.S_ISREG(mode):
+            found.append(Path(entry.path))
+    return found
+
+
+def _is_notebook(name: str) -> bool:
+    return name.lower().endswith(".ipynb") and not name.startswith("._")
 
 
 def _absolute(path: Path) -> Path:
     return Path(os.path.abspath(path))
-
-
-def _inside(path: Path, folder: Path) -> bool:
-    return folder in path.parents
-
-
-def _folders_to(path: Path, folder: Path) -> list[Path]:
-    """The folders between `folder` and the submission at `path` (relative to `folder`): none of them is copied."""
-    parts = _absolute(path).relative_to(folder).parts[:-1]
-    return [Path(*parts[: i + 1]) for i in range(len(parts))]
 
 
 NOT_COPIED = (

@@ -1139,7 +1139,7 @@ def grade_each(notebooks: Sequence[Path], seconds: int) -> Iterator[list[Row]]:
     another; a notebook whose code changed a file still to be graded (overwrote another learner's notebook with its own
     answers, or a module copied with it, by its absolute path) stops the run with `SUBMISSION_CHANGED`, its rows left
     out."""
-    beside = {path: files_beside(path, notebooks) for path in notebooks}
+    beside = {path: files_beside(path) for path in notebooks}
     handed_in = {path: _handed_in_state(path, beside[path]) for path in notebooks}
     for n, path in enumerate(notebooks):
         BESIDE.clear()

@@ -13,8 +13,8 @@ with what the class's run gave them.
 What is copied (`files_beside`): the folder's regular files and the folders below it, as they were handed in, except
 notebooks (each is graded on its own), links (they point outside), hidden names (`.git`, `.venv`,
 `.ipynb_checkpoints`), `__pycache__` and `__MACOSX`, a folder below that holds a notebook (a submission of its own),
-and `toolkit` (a `toolkit.py` or `toolkit/` there would be imported instead of the course's package, and its checks);
-at most `BESIDE_FILES` files and `BESIDE_BYTES` bytes, in path order (a file that would pass either is left out), and
+and `toolkit` (a module or a folder of that name there would be imported instead of the course's package, and its
+checks); at most `BESIDE_FILES` files and `BESIDE_BYTES` bytes, in path order (a file that would pass either is left out), and
 nothing where the folder holds more than `BESIDE_VISITS` entries.
 
 Where a folder is not one learner's, a cell that failed for a module or a file there (`ModuleNotFoundError`,

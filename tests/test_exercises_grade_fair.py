@@ -5,6 +5,7 @@ count and outputs), so these tests read what grading does with it; test_exercise
 real kernels.
 """
 
+import json
 import os
 from pathlib import Path
 
@@ -842,3 +843,25 @@ def test_a_notebook_whose_json_is_broken_says_where_in_its_row(tmp_path):
     for text, said in BROKEN_JSON:
         path.write_text(text, encoding="utf-8")
         assert grade_notebook(path) == [Row(str(path), NOTEBOOK_ROW, False, f"not a notebook: {said}")]
+
+
+def test_a_notebook_nbformat_cannot_read_says_what_nbformat_found_in_its_row(tmp_path):
+    """Its row said "not a notebook: cannot be read (ValidationError)" for a cell written without the `metadata`
+    every cell has (a notebook made by a script), and "(NBFormatError)" for a version no Jupyter reads: what is
+    wrong is now said, without a secret the file holds there."""
+    path = tmp_path / "01_week1_first_call.ipynb"
+    cell = {"cell_type": "code", "source": "1", "outputs": [], "execution_count": None}
+    key = "sk-proj-" + "A" * 40
+    for text, said in [
+        (
+            json.dumps({"nbformat": 4, "nbformat_minor": 4, "metadata": {}, "cells": [cell]}),
+            "ValidationError: The notebook is invalid and is missing an expected key: metadata",
+        ),
+        (
+            json.dumps({"nbformat": key, "nbformat_minor": 4, "metadata": {}, "cells": []}),
+            "NBFormatError: Unsupported nbformat version [REDACTED]",
+        ),
+    ]:
+        path.write_text(text, encoding="utf-8")
+        expected = f"not a notebook: cannot be read ({said}; give the notebook as Jupyter saved it)"
+        assert grade_notebook(path) == [Row(str(path), NOTEBOOK_ROW, False, expected)]

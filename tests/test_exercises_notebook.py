@@ -95,7 +95,11 @@ def test_a_hand_edited_cell_with_odd_tags_is_read_without_crashing():
             "cannot be read: its text is not UTF-8, as a notebook's must be (it is UTF-16); open it in the "
             "editor that saved it and save it as UTF-8",
         ),
-        (b'{"nbformat": 99, "cells": []}', "is not a notebook nbformat can read (NBFormatError)"),
+        (
+            b'{"nbformat": 99, "cells": []}',
+            "is not a notebook nbformat can read (NBFormatError: Unsupported nbformat version 99; give the notebook "
+            "as Jupyter saved it)",
+        ),
         (None, None),
     ],
 )

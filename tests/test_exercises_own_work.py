@@ -34,6 +34,22 @@ def _delegating_returns_now(behaviors, any_error):
     return should_return_immediately(behaviors, any_error)
 
 
+def _counting_with_the_private_rule(body):  # the rule from_openai counts with, imported by its private name
+    from toolkit import TokenUsage
+    from toolkit.chat.messages import _count
+
+    usage = body.get("usage") if isinstance(body.get("usage"), dict) else {}
+    return TokenUsage(
+        input_tokens=_count(usage.get("prompt_tokens")), output_tokens=_count(usage.get("completion_tokens"))
+    )
+
+
+def _returns_now_by_the_rule_in_words(behaviors, any_error):  # the same rule, as the truth-table view says it
+    from toolkit.loop.returns import rule_applied
+
+    return rule_applied(behaviors, any_error).endswith("→ return")
+
+
 def _delegating_keep(messages, n):
     from toolkit.memory.windows import MessageWindow, evict
 
@@ -64,7 +80,9 @@ def _delegating_score(name, description, terms):
         ("w1.usage_build", _delegating_usage, "TokenUsage.from_openai"),
         ("w2.backoff", _delegating_wait, "RetryPolicy.wait"),
         ("w3.normalize", _delegating_normalize, "normalize_order_id"),
-        ("w6.truth_table", _delegating_returns_now, "should_return_immediately"),
+        ("w1.usage_build", _counting_with_the_private_rule, "toolkit.chat.messages._count"),
+        ("w6.truth_table", _delegating_returns_now, "toolkit.loop.returns (the loop's return rule)"),
+        ("w6.truth_table", _returns_now_by_the_rule_in_words, "toolkit.loop.returns (the loop's return rule)"),
         ("w6.window", _delegating_keep, "toolkit.memory.windows (the memory's eviction)"),
         ("w6.window", _keep_through_a_memory, "toolkit.memory.windows (the memory's eviction)"),
         ("w8.score", _delegating_score, "toolkit.search.keyword (the keyword search)"),
@@ -170,7 +188,7 @@ def _returns_now_in_a_thread(behaviors, any_error):
     ("exercise_id", "fn", "ran"),
     [
         ("w2.backoff", _wait_in_a_thread, "RetryPolicy.wait"),
-        ("w6.truth_table", _returns_now_in_a_thread, "should_return_immediately"),
+        ("w6.truth_table", _returns_now_in_a_thread, "toolkit.loop.returns (the loop's return rule)"),
     ],
 )
 def test_the_packages_own_implementation_run_in_a_thread_the_learners_code_starts_is_seen(exercise_id, fn, ran):

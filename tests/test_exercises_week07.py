@@ -131,3 +131,24 @@ def test_a_count_of_compensations_that_undoes_the_failed_call_too_is_told_it_did
         "shipment fails: not 3 — the call that failed (create_shipment) changed nothing, so there is nothing of it "
         "to undo"
     )
+
+
+def _lower_cased(guest: str, nights: int) -> None:
+    BOOKINGS.remove((guest.lower(), nights))
+
+
+def _case_blind(guest: str, nights: int) -> None:
+    own = next(b for b in BOOKINGS if b[0].casefold() == guest.casefold() and b[1] == nights)
+    BOOKINGS.remove(own)
+
+
+@pytest.mark.parametrize("undo", [_lower_cased, _case_blind])
+def test_a_compensation_that_changes_the_guests_name_is_caught(undo):
+    """Before: ✓ — every guest of the check's trips was written in lower case, so `guest.lower()` changed nothing.
+    Now a trip books 'Alice Wang' beside an earlier 'alice wang' of the same nights: the name is matched exactly."""
+    result = check("w7.compensation", compensates("book_hotel")(undo))
+    assert (result.status, result.feedback) == (
+        "failed",
+        "after the rollback alice wang's booking of 3 nights is gone, but no undone call booked it: undo only this "
+        "call's effect — the booking with its own guest and nights",
+    )

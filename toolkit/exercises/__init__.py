@@ -10,7 +10,8 @@ of a cell that only fills in `answer`), `answers` (a dict answer's shape and mis
 check runs once code in the kernel has changed it), `seal` (the records `toolkit grade` counts: those check() sealed
 in its run), `notebook` (the Exercises section of each
 notebook, solutions filled in), `notebook_file` (a notebook file read, cleaned, written and run), `environment`
-(what a submission's kernel may see), `clock` (the seconds a learner's code had, for the time limits), `grade`
+(what a submission's kernel may see), `beside` (the files a learner handed in beside a notebook, graded with it),
+`clock` (the seconds a learner's code had, for the time limits), `grade`
 (run submissions, one CSV row per exercise), `regrade` (one learner regraded into the class's CSV) and `worker`
 (one submission, run in a process of its own).
 

@@ -1,4 +1,4 @@
-"""Which notebook each week's exercises belong to, and loading them all.
+"""Which notebook each week's exercises belong to (and the week of a notebook's file name), and loading them all.
 
 Leaves out: the exercises themselves (`week00` … `week10`).
 """
@@ -6,6 +6,7 @@ Leaves out: the exercises themselves (`week00` … `week10`).
 from __future__ import annotations
 
 import importlib
+import re
 
 NOTEBOOKS = {
     0: "00_welcome.ipynb",
@@ -44,3 +45,15 @@ def week_of_notebook(name: str) -> int | None:
         if name == notebook or name.startswith(notebook[:3]) or notebook.removesuffix(".ipynb") in name:
             return week
     return None
+
+
+COPY_MARKS = re.compile(r"^(?:copy of )+|(?:-copy\d*|\s*\(\d+\)| - copy(?: \(\d+\))?)(?=\.ipynb$)")
+"""What Colab (`Copy of `), Jupyter (`-Copy1`), a browser's download (` (1)`) and Windows (` - Copy`) add to a file
+name when they copy it."""
+
+
+def course_copy_week(name: str) -> int | None:
+    """The week of a file named as a course notebook (`06_week6_round_trip_loop.ipynb`, any letter case) or as a copy
+    of one (`COPY_MARKS`), else None (`alice-06_….ipynb` names a learner: None)."""
+    plain = COPY_MARKS.sub("", name.lower())
+    return next((week for week, notebook in NOTEBOOKS.items() if notebook == plain), None)

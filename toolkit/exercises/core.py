@@ -423,7 +423,9 @@ def reference(module: str, *path: str) -> Any:
 @contextmanager
 def own_work(implementation: Any, about: str = "", *, helpers: tuple[Any, ...] = ()) -> Iterator[None]:
     """The learner's code run inside must not run `implementation` — the package's function (or
-    method) the check compares with, or a module: any function of it — else `Borrowed` at the end,
+    method) the check compares with, a tuple of them (the function and the private helper that holds its rule, which a
+    learner may import as well: `_count` beside `TokenUsage.from_openai`), or a module: any function of it — else
+    `Borrowed` at the end, naming the one that ran,
     whatever the learner's code did with it (an exception it raised there, caught by the learner's
     own `except`, is seen too). `about` says what that is, after its name. `helpers` are functions of
     such a module that compute none of what the check compares (`clean_terms`, which the keyword score
@@ -441,20 +443,26 @@ def own_work(implementation: Any, about: str = "", *, helpers: tuple[Any, ...] =
     if isinstance(implementation, types.ModuleType):
         codes: frozenset[Any] = frozenset()
         files = frozenset({str(getattr(implementation, "__file__", None))})
-        name = implementation.__name__
+        name, others = implementation.__name__, {}
     else:
-        function = getattr(implementation, "__func__", implementation)
-        codes, files = frozenset({function.__code__}), frozenset()
-        name = function.__qualname__
+        given = implementation if isinstance(implementation, tuple) else (implementation,)
+        functions: list[Any] = [getattr(each, "__func__", each) for each in given]
+        codes, files = frozenset(function.__code__ for function in functions), frozenset()
+        name = functions[0].__qualname__
+        others = {function.__code__: f"{function.__module__}.{function.__qualname__}" for function in functions[1:]}
     usable = sys.getprofile() is None and threading.getprofile() is None
     over = False
-    ran: list[bool] = []
+    ran: list[Any] = []
     allowed = frozenset(getattr(helper, "__func__", helper).__code__ for helper in helpers)
     label = f"{name} ({about})" if about else name
-    borrowed = (
-        f"your code ran the package's own {label}, which this check compares with: build it yourself "
-        "(write the rule in your function), then the check compares yours with it"
-    )
+
+    def borrowed_text(code: Any = None) -> str:
+        """What the learner is told, naming the watched function `code` is (the first one given when it is none)."""
+        own = others.get(code, label)
+        return (
+            f"your code ran the package's own {own}, which this check compares with: build it yourself "
+            "(write the rule in your function), then the check compares yours with it"
+        )
 
     def entered(frame: Any) -> Any:
         """The code by which the learner's code entered the module: the outermost of the frames in it."""
@@ -469,13 +477,13 @@ def own_work(implementation: Any, about: str = "", *, helpers: tuple[Any, ...] =
         if event == "call" and (frame.f_code in codes or frame.f_code.co_filename in files):
             if allowed and entered(frame) in allowed:
                 return
-            ran.append(True)
+            ran.append(frame.f_code)
             sys.setprofile(None)  # seen once is enough: the rest runs at full speed
 
     if usable:
         sys.setprofile(watch)
         threading.setprofile(watch)  # a thread the learner's code starts is watched too
-    _WATCHED.append((codes, borrowed))
+    _WATCHED.append((codes, borrowed_text))
     turned_off = False
     try:
         yield
@@ -488,7 +496,7 @@ def own_work(implementation: Any, about: str = "", *, helpers: tuple[Any, ...] =
             sys.setprofile(None)
             threading.setprofile(None)
     if ran:
-        raise Borrowed(borrowed)
+        raise Borrowed(borrowed_text(ran[0]))
     if turned_off:
         raise Borrowed(
             "your code turned off the check's watch (sys.setprofile or threading.setprofile), so the check cannot "
@@ -497,7 +505,7 @@ def own_work(implementation: Any, about: str = "", *, helpers: tuple[Any, ...] =
         )
 
 
-_WATCHED: list[tuple[frozenset[Any], str]] = []
+_WATCHED: list[tuple[frozenset[Any], Callable[[Any], str]]] = []
 """The functions `own_work` watches now, each with what to say: `call_learner` refuses one given as the answer
 itself (`RetryPolicy.wait` from its class, which fails to be called before the watch could see it run)."""
 
@@ -507,7 +515,7 @@ def _refuse_borrowed(fn: Any) -> None:
     target = fn.__func__ if isinstance(fn, types.MethodType) else fn  # no learner's __getattr__ is asked
     for codes, borrowed in _WATCHED:
         if isinstance(target, types.FunctionType) and target.__code__ in codes:
-            raise Borrowed(borrowed)
+            raise Borrowed(borrowed(target.__code__))
 
 
 def call_learner(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:

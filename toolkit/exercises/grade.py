@@ -9,7 +9,9 @@ variables, and no variable whose name labels a secret or whose value holds one: 
 `OPENAI_API_KEY`, `HF_TOKEN` or `DATABASE_URL=postgres://user:password@…` is not the submissions' to
 read; nor is a key an IPython startup file sets: each kernel has an IPython folder of its own, so no
 startup file of the teacher's or of an earlier submission runs in it), on a copy in a fresh private
-folder (its kernel's working directory, so one submission cannot plant files another imports; the grader's own files are in another, so a notebook that deletes its folder or
+folder (its kernel's working directory, so one submission cannot plant files another imports; with the files the
+learner handed in beside it, where its folder is theirs alone — `toolkit.exercises.beside`: a module of theirs it
+imports; the grader's own files are in another, so a notebook that deletes its folder or
 the one above keeps what it checked before), with a time limit per cell: a cell longer than the limit is
 interrupted and the cells after it still run, as nbgrader does (its exercise: "stopped: the cell ran longer
 than the time limit"). The whole notebook's limit follows from its cells (`notebook_limit_s`): a time limit for
@@ -105,11 +107,12 @@ import toolkit
 from toolkit.course.spreadsheet import as_text, csv_encoding
 from toolkit.errors import ConfigurationError
 from toolkit.exercises import clock, seal
-from toolkit.exercises.catalog import NOTEBOOKS, week_of_notebook
+from toolkit.exercises.beside import copy_beside, files_beside, not_copied_note
+from toolkit.exercises.catalog import course_copy_week, week_of_notebook
 from toolkit.exercises.core import CHECK_LIMIT_S, LIMIT_VARIABLE, MIME, NOT_ATTEMPTED, all_exercises, parse_record
 from toolkit.exercises.environment import site_folders, submission_environment, toolkit_folder
 from toolkit.exercises.notebook import LAST_TAG, TIMED_OUT, cell_tags, exercise_id
-from toolkit.exercises.notebook_file import KERNEL, broken_json, is_empty, not_utf8_text, read
+from toolkit.exercises.notebook_file import KERNEL, broken_json, is_empty, not_utf8_text, read, unread_why
 from toolkit.exercises.values import ADDRESS
 from toolkit.files import NOT_A_FILE, keep_mode, not_a_file
 from toolkit.tools.redact import scrub_secrets
@@ -478,7 +481,8 @@ def not_a_file_row(path: Path, problem: str) -> str:
 
 
 def grade_notebook(path: PathLike, seconds: int = 120) -> list[Row]:
-    """Rows for one submission (never raises for a bad submission); its path may be given as text."""
+    """Rows for one submission (never raises for a bad submission); its path may be given as text. Graded by
+    `grade_each`, it runs with the learner's files beside it (`BESIDE`)."""
     path = Path(path)
     name = path_text(path)
     if problem := not_a_file(path):  # "no such file", or what is there instead (a pipe, a link loop)
@@ -502,7 +506,7 @@ def grade_notebook(path: PathLike, seconds: int = 120) -> list[Row]:
     except Exception as error:
         if type(error).__name__ == "NotJSONError" and _python_code(path):
             return [Row(name, NOTEBOOK_ROW, False, RENAMED_SCRIPT)]
-        said = broken_json(error) or f"cannot be read ({type(error).__name__})"
+        said = broken_json(error) or f"cannot be read ({unread_why(error)})"
         return [Row(name, NOTEBOOK_ROW, False, f"not a notebook: {said}")]
     expected = expected_exercises(path, submitted)
     if not expected and not any(
@@ -520,7 +524,9 @@ def grade_notebook(path: PathLike, seconds: int = 120) -> list[Row]:
     checked = in_course_order(i for i in records if i not in expected and i in known)  # lost its tag, another week's
     reasons = no_result_reasons(expected + checked, executed, submitted)
     for ex_id in expected + checked:
-        rows.append(_row(name, ex_id, records.get(ex_id), errors.get(ex_id), reasons[ex_id]))
+        row = _row(name, ex_id, records.get(ex_id), errors.get(ex_id), reasons[ex_id])
+        note = not_copied_note(row.feedback, path, BESIDE.get(path, ()))  # a file beside it, not copied
+        rows.append(Row(name, ex_id, row.passed, row.feedback + note) if note else row)
     if not expected and not checked and not problem:
         rows.append(Row(name, NOTEBOOK_ROW, False, NO_EXERCISES))
     return rows
@@ -636,7 +642,8 @@ def _row(name: str, ex_id: str, record: dict[str, Any] | None, error: str | None
 
 
 def _execute(path: Path, seconds: int) -> tuple[nbformat.NotebookNode | None, str]:
-    """Run the worker on a private copy; (executed notebook or None, problem or "").
+    """Run the worker on a private copy (with the learner's files beside it, `BESIDE`); (executed notebook or None,
+    problem or "").
 
     Each submission gets its own fresh folder: the kernel runs there, so nothing one notebook
     writes in its working directory (which is on `sys.path`) reaches another. The grader's own
@@ -651,7 +658,7 @@ def _execute(path: Path, seconds: int) -> tuple[nbformat.NotebookNode | None, st
     ):
         folder = Path(own)
         out, log = folder / "executed.ipynb", folder / "worker.log"
-        copy = private_copy(path, Path(sandbox))
+        copy = private_copy(path, Path(sandbox), BESIDE.get(path, ()))
         cells = code_cells(copy)
         limit, quiet = notebook_limit_s(seconds, cells), cell_wait_s(seconds)
         command = _worker_command(copy, out, seconds)
@@ -798,10 +805,12 @@ def sandbox_hidden(text: str, sandbox: Path, *, quoted: bool = False) -> str:
     return text
 
 
-def private_copy(path: Path, folder: Path) -> Path:
-    """A copy of the submission in `folder`/work, a folder of its own to run in."""
+def private_copy(path: Path, folder: Path, beside: Sequence[Path] = ()) -> Path:
+    """A copy of the submission in `folder`/work, a folder of its own to run in, with the learner's files `beside`
+    it (relative to its folder: `toolkit.exercises.beside`)."""
     work = folder / "work"
     work.mkdir()
+    copy_beside(beside, path.parent, work)
     return Path(shutil.copyfile(path, work / path.name))
 
 
@@ -1126,17 +1135,36 @@ SUBMISSION_CHANGED = (
 
 
 def grade_each(notebooks: Sequence[Path], seconds: int) -> Iterator[list[Row]]:
-    """Each notebook's rows (`grade_notebook`), one after another; a notebook whose code changed a file still to be
-    graded (overwrote another learner's notebook with its own answers, by its absolute path) stops the run with
-    `SUBMISSION_CHANGED`, its rows left out."""
-    handed_in = {path: file_state(path) for path in notebooks}
+    """Each notebook's rows (`grade_notebook`, with the learner's files beside it: `beside.files_beside`), one after
+    another; a notebook whose code changed a file still to be graded (overwrote another learner's notebook with its own
+    answers, or a module copied with it, by its absolute path) stops the run with `SUBMISSION_CHANGED`, its rows left
+    out."""
+    beside = {path: files_beside(path) for path in notebooks}
+    handed_in = {path: _handed_in_state(path, beside[path]) for path in notebooks}
     for n, path in enumerate(notebooks):
-        graded = grade_notebook(path, seconds)
-        if changed := [later for later in notebooks[n + 1 :] if file_state(later) != handed_in[later]]:
+        BESIDE.clear()
+        BESIDE[path] = beside[path]
+        try:
+            graded = grade_notebook(path, seconds)
+        finally:
+            BESIDE.clear()
+        if changed := [
+            later for later in notebooks[n + 1 :] if _handed_in_state(later, beside[later]) != handed_in[later]
+        ]:
             raise ConfigurationError(
                 SUBMISSION_CHANGED.format(notebook=path_text(path), changed=", ".join(map(path_text, changed)))
             )
         yield graded
+
+
+BESIDE: dict[Path, Sequence[Path]] = {}
+"""The files copied with the notebook `grade_each` grades now (`beside.files_beside`, relative to its folder): none
+for a notebook graded alone (`grade_notebook`)."""
+
+
+def _handed_in_state(path: Path, beside: Sequence[Path]) -> list[tuple[int, int, int] | None]:
+    """The state (`file_state`) of a submission and of the files copied with it."""
+    return [file_state(path), *(file_state(path.parent / relative) for relative in beside)]
 
 
 def file_state(path: Path) -> tuple[int, int, int] | None:
@@ -1337,18 +1365,6 @@ def one_learners_folder(parts: Collection[tuple[str, ...]], shared: int) -> bool
     download of everyone's file into one folder does; `06_X` beside `06_x` on Linux): each is a learner of its own."""
     weeks = [course_copy_week(p[-1]) for p in parts if len(p) == shared + 1]
     return 0 < shared and 0 < len(weeks) == len(parts) and None not in weeks and len(set(weeks)) == len(weeks)
-
-
-COPY_MARKS = re.compile(r"^(?:copy of )+|(?:-copy\d*|\s*\(\d+\)| - copy(?: \(\d+\))?)(?=\.ipynb$)")
-"""What Colab (`Copy of `), Jupyter (`-Copy1`), a browser's download (` (1)`) and Windows (` - Copy`) add to a file
-name when they copy it."""
-
-
-def course_copy_week(name: str) -> int | None:
-    """The week of a file named as a course notebook (`06_week6_round_trip_loop.ipynb`, any letter case) or as a copy
-    of one (`COPY_MARKS`), else None (`alice-06_….ipynb` names a learner: None)."""
-    plain = COPY_MARKS.sub("", name.lower())
-    return next((week for week, notebook in NOTEBOOKS.items() if notebook == plain), None)
 
 
 def _assign(

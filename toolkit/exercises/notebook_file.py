@@ -124,7 +124,23 @@ def unreadable(path: Path, error: Exception) -> str:
     broken = broken_json(error)
     if broken is not None:
         return f"{path} is not a notebook: {broken}"
-    return f"{path} is not a notebook nbformat can read ({type(error).__name__})"
+    return f"{path} is not a notebook nbformat can read ({unread_why(error)})"
+
+
+def unread_why(error: BaseException) -> str:
+    """The class of the error nbformat raised reading a notebook and, for nbformat's own (a cell without the
+    `metadata` or `source` every notebook has, a version no Jupyter reads), what it said, in one line with no secret:
+    `ValidationError` alone left the teacher and the learner to guess what was missing."""
+    from toolkit.tools.redact import scrub_secrets
+
+    name = type(error).__name__
+    if name not in ("ValidationError", "NBFormatError"):
+        return name
+    try:
+        said = " ".join(str(error).split())
+    except Exception:  # a message that fails to be made: the class alone, as before
+        return name
+    return f"{name}: {cut(scrub_secrets(said), 160, '…')}; give the notebook as Jupyter saved it" if said else name
 
 
 def broken_json(error: BaseException) -> str | None:

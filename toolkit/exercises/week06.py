@@ -126,13 +126,15 @@ def check_round_trips(answer: Any) -> Verdict:
     "otherwise every call must be IMMEDIATE or IMMEDIATE_IF_LAST.",
 )
 def check_truth_table(fn: Any) -> Verdict:
+    import sys
+
     from toolkit.tools.decorator import ReturnBehavior as RB
 
     should_return_immediately = reference("toolkit.loop.returns", "should_return_immediately")
 
     def run(row: tuple[tuple[Any, ...], bool]) -> Any:
         given = list(row[0])
-        with own_work(should_return_immediately):
+        with own_work(sys.modules[should_return_immediately.__module__], "the loop's return rule"):
             got = attempt(fn, given, row[1])
         call = f"returns_now({_behaviors(row[0])}, any_error={row[1]})"
         left_as_given(call, "behaviors", list(row[0]), given, "its caller may read that list again", _behaviors)

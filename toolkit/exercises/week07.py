@@ -311,7 +311,9 @@ def _other_trips() -> list[tuple[list[tuple[str, int]], Trip]]:
     """More failed trips (seeded, other guests and nights), each with bookings that match the undone
     ones in one field only: the guest's own later walk-in, another guest's stay of the same nights,
     before the trip and after its bookings. Only the booking with both the guest and the nights is
-    the call's own; a compensation that finds it by one field removes the wrong one here."""
+    the call's own; a compensation that finds it by one field removes the wrong one here. The last trip's guests
+    are written with capitals, a space and in Chinese, beside the same names in other letter case: a compensation
+    that changes the name it is given (`guest.lower()`) removes someone else's booking there."""
     rng = random.Random(7)
     trips = []
     for _ in range(3):
@@ -326,6 +328,13 @@ def _other_trips() -> list[tuple[list[tuple[str, int]], Trip]]:
             ("walk_in", {"guest": b, "nights": k}),
         ]
         trips.append((earlier, trip))
+    # guests as a model writes them, capitals, a space, Chinese: the booking is (guest, nights) exactly as booked,
+    # and an earlier stay of the same nights by the guest's name in lower case is someone else's (a compensation
+    # that lower-cased the name removed it: every name above is already lower case)
+    capitals = [("book_hotel", {"guest": "Alice Wang", "nights": 3}), ("book_hotel", {"guest": "李雷", "nights": 2})]
+    trips.append(
+        ([("alice wang", 3), ("Alice Wang", 5)], [*capitals, ("walk_in", {"guest": "ALICE WANG", "nights": 3})])
+    )
     return trips
 
 

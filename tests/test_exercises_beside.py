@@ -1,0 +1,157 @@
+"""`toolkit grade` runs a notebook with the files its learner handed in beside it (`toolkit.exercises.beside`).
+
+Before: each notebook ran on a copy of itself alone, so a learner whose exercise cell imported a module of theirs
+(`from helper import N`) saw ✓ in the notebook and got "the cell raised ModuleNotFoundError: No module named
+'helper'" from `toolkit grade`: another score for the same work.
+"""
+
+import os
+from pathlib import Path
+
+import nbformat
+from test_exercises_grade import write
+
+from toolkit.exercises import beside
+from toolkit.exercises.beside import copy_beside, files_beside, not_copied_note, own_folder
+from toolkit.exercises.grade import grade_paths
+
+
+def note(name: str) -> str:
+    return (
+        f" — {name} is beside the notebook but was not graded with it (nothing of a folder that holds other "
+        "learners' notebooks is, nor more than 200 files or 32 MiB): put that code in the notebook, or hand in each "
+        "learner's files in a folder of their own"
+    )
+
+
+WEEK6 = "06_week6_round_trip_loop.ipynb"
+IMPORTS_HELPER = "from toolkit.exercises import check\nfrom helper import N\ncheck('w6.round_trips', N)"
+
+
+def helper_notebook(folder: Path, name: str = WEEK6) -> Path:
+    (folder / "helper.py").parent.mkdir(parents=True, exist_ok=True)
+    (folder / "helper.py").write_text("N = 2\n")
+    cell = nbformat.v4.new_code_cell(IMPORTS_HELPER, metadata={"tags": ["exercise:w6.round_trips"]})
+    return write(folder, name, [cell])
+
+
+def touch(path: Path, text: str = "x") -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    return path
+
+
+def test_a_module_in_the_learners_own_folder_is_there_when_graded_as_in_the_notebook(tmp_path):
+    helper_notebook(tmp_path / "class" / "alice")
+    helper_notebook(tmp_path / "class" / "bob", "Copy of " + WEEK6)
+    rows = [r for r in grade_paths(tmp_path / "class", seconds=30) if r.exercise == "w6.round_trips"]
+    assert [(Path(r.notebook).parent.name, r.exercise, r.passed) for r in rows] == [
+        ("alice", "w6.round_trips", True),
+        ("bob", "w6.round_trips", True),
+    ], [r.feedback for r in rows]
+    assert sorted(p.name for p in (tmp_path / "class" / "alice").iterdir()) == [WEEK6, "helper.py"]
+
+
+def test_a_folder_of_several_learners_notebooks_copies_none_of_its_files(tmp_path):
+    """`alice.ipynb` beside `bob.ipynb`: a file beside them may be either's, so neither sees it (as before)."""
+    helper_notebook(tmp_path, "alice.ipynb")
+    write(tmp_path, "bob.ipynb", [nbformat.v4.new_code_cell("1")])
+    for graded in (tmp_path, tmp_path / "alice.ipynb"):  # the class, or alice regraded alone: the same row
+        [alice] = [r for r in grade_paths(graded, seconds=30) if r.notebook.endswith("alice.ipynb")]
+        assert (alice.passed, alice.feedback) == (
+            False,
+            "the cell raised ModuleNotFoundError: No module named 'helper'" + note("helper.py"),
+        )
+
+
+def test_own_folder_is_course_notebooks_one_a_week_or_one_notebook_as_the_folder_is_on_disk(tmp_path):
+    def folder(*names: str) -> Path:
+        made = tmp_path / str(len(list(tmp_path.iterdir())))
+        for name in names:
+            touch(made / name)
+        return made
+
+    assert own_folder(folder(WEEK6, "07_week7_compensation.ipynb", "helper.py", "sub/x.ipynb"))
+    assert own_folder(folder("alice.ipynb", "helper.py"))
+    assert own_folder(folder(WEEK6, "._" + WEEK6))  # a Mac's metadata beside it is no notebook
+    assert not own_folder(folder(WEEK6, "Copy of " + WEEK6))  # one week twice: two learners' downloads
+    assert not own_folder(folder(WEEK6, "alice.ipynb"))
+    assert not own_folder(folder("a.ipynb", "B.IPYNB"))
+    assert not own_folder(tmp_path / "nowhere")
+
+
+def test_files_beside_leave_out_notebooks_links_hidden_names_notebook_folders_and_toolkit(tmp_path):
+    notebook = touch(tmp_path / WEEK6)
+    for name in ["helper.py", "data/answers.json", "lib/__init__.py", "lib/util.py", "README"]:
+        touch(tmp_path / name)
+    for name in [
+        "07_week7_compensation.ipynb",
+        ".venv/lib/x.py",
+        ".hidden",
+        "__pycache__/helper.cpython-311.pyc",
+        "__MACOSX/._helper.py",
+        "toolkit.py",
+        "toolkit/__init__.py",
+        "toolkit.pth",
+        "lib/__pycache__/util.pyc",
+        "week7/07_week7_compensation.ipynb",
+        "week7/helper7.py",
+        "deep/er/notes.IPYNB",
+        "deep/helper_deep.py",
+    ]:
+        touch(tmp_path / name)
+    os.symlink("/etc/hostname", tmp_path / "linked.txt")
+    os.symlink(tmp_path / "data", tmp_path / "linked_folder")
+    assert files_beside(notebook) == [
+        Path("README"),
+        Path("data/answers.json"),
+        Path("helper.py"),
+        Path("lib/__init__.py"),
+        Path("lib/util.py"),
+    ]
+
+
+def test_files_beside_stop_at_the_caps_in_path_order(tmp_path, monkeypatch):
+    notebook = touch(tmp_path / WEEK6)
+    for name, size in [("a.bin", 6), ("b.bin", 6), ("c.bin", 3), ("d.bin", 1), ("e.bin", 1)]:
+        touch(tmp_path / name, "x" * size)
+    monkeypatch.setattr(beside, "BESIDE_BYTES", 10)
+    assert files_beside(notebook) == [Path("a.bin"), Path("c.bin"), Path("d.bin")]
+    monkeypatch.setattr(beside, "BESIDE_FILES", 2)
+    assert files_beside(notebook) == [Path("a.bin"), Path("c.bin")]
+    monkeypatch.setattr(beside, "BESIDE_VISITS", 5)  # the notebook and five files: one entry too many
+    assert files_beside(notebook) == []
+
+
+def test_copy_beside_copies_into_folders_and_skips_what_is_gone_or_now_a_link(tmp_path):
+    source, work = tmp_path / "src", tmp_path / "work"
+    touch(source / "lib" / "util.py", "U = 1")
+    touch(source / "helper.py", "N = 2")
+    touch(tmp_path / "secret.txt", "not theirs")
+    work.mkdir()
+    relative = [Path("gone.py"), Path("helper.py"), Path("lib/util.py"), Path("swapped.txt")]
+    os.symlink(tmp_path / "secret.txt", source / "swapped.txt")  # a link put where a file was listed
+    copy_beside(relative, source, work)
+    assert sorted(str(p.relative_to(work)) for p in work.rglob("*")) == ["helper.py", "lib", "lib/util.py"]
+    assert (work / "lib" / "util.py").read_text() == "U = 1"
+
+
+def test_a_row_says_when_its_cell_failed_for_a_file_beside_the_notebook_that_was_not_copied(tmp_path):
+    notebook = touch(tmp_path / "alice.ipynb")
+    touch(tmp_path / "lib" / "__init__.py")
+    touch(tmp_path / "data" / "answers.json")
+    touch(tmp_path / "helper.py")
+    module = "the cell raised ModuleNotFoundError: No module named 'lib.util'"
+    assert not_copied_note(module, notebook, []) == note("lib")
+    inside = "failed: your code raised FileNotFoundError: [Errno 2] No such file or directory: 'data/answers.json'"
+    assert not_copied_note(inside, notebook, []) == note("data/answers.json")
+    assert not_copied_note("the cell raised ModuleNotFoundError: No module named 'helper'", notebook, []) != ""
+    # copied, not there, outside the folder, or another error: nothing to add
+    assert (
+        not_copied_note("the cell raised ModuleNotFoundError: No module named 'helper'", notebook, [Path("helper.py")])
+        == ""
+    )
+    assert not_copied_note("the cell raised ModuleNotFoundError: No module named 'nowhere'", notebook, []) == ""
+    outside = "the cell raised FileNotFoundError: [Errno 2] No such file or directory: '../alice.ipynb'"
+    assert not_copied_note(outside, notebook, []) == ""
+    assert not_copied_note("the cell raised NameError: name 'helper' is not defined", notebook, []) == ""

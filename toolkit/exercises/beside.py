@@ -1,0 +1,175 @@
+"""The files a learner handed in beside a notebook, copied with it into the folder `toolkit grade` runs it in.
+
+A learner's notebook may import a module of theirs (`from my_helpers import keep`) or read a file (`answers.json`)
+from its own folder: it passed in the notebook, and graded on a copy of the notebook alone it failed with
+`ModuleNotFoundError` — another score in `toolkit grade` than in the notebook. So the files of the notebook's folder
+are copied with it, when that folder is one learner's (`own_folder`): the notebooks in it, as it is on disk, are
+named as the course's (or copies of them), one a week (`submissions/alice/` with `06_….ipynb` and `helpers.py`), or
+there is only one. A folder of several learners' notebooks (`alice.ipynb` beside `bob.ipynb`, or `06_….ipynb` beside
+`06_… (1).ipynb`) is not: there, a file beside a notebook may be another learner's, and none is copied. The folder is
+read as it is, not as the run's list: a learner regraded alone (`grade submissions/alice.ipynb --update`) is graded
+with what the class's run gave them.
+
+What is copied (`files_beside`): the folder's regular files and the folders below it, as they were handed in, except
+notebooks (each is graded on its own), links (they point outside), hidden names (`.git`, `.venv`,
+`.ipynb_checkpoints`), `__pycache__` and `__MACOSX`, a folder below that holds a notebook (a submission of its own),
+and `toolkit` (a module or a folder of that name there would be imported instead of the course's package, and its
+checks); at most `BESIDE_FILES` files and `BESIDE_BYTES` bytes, in path order (a file that would pass either is left out), and
+nothing where the folder holds more than `BESIDE_VISITS` entries.
+
+Where a folder is not one learner's, a cell that failed for a module or a file there (`ModuleNotFoundError`,
+`FileNotFoundError`) has its row say so (`not_copied_note`).
+
+Leaves out: a file the notebook reads from elsewhere (`../data.csv`, an absolute path): a graded notebook sees only
+its own folder's.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import stat
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from toolkit.exercises.catalog import course_copy_week
+
+BESIDE_FILES = 200
+"""Files at most copied beside one notebook."""
+BESIDE_VISITS = 5000
+"""Entries of the folder (and those below it) looked at, at most: past them, nothing is copied (a folder that holds a
+whole virtual environment is no learner's helper module)."""
+BESIDE_BYTES = 32 * 1024 * 1024
+"""Bytes at most copied beside one notebook (the notebook's own cap: a data file larger is not a course's)."""
+LEFT_OUT = frozenset({"__pycache__", "__MACOSX", "toolkit"})
+"""Names never copied (besides hidden ones and notebooks): compiled files, a Mac zip's metadata, and `toolkit`, which
+would stand in for the course's package."""
+
+
+def own_folder(folder: Path) -> bool:
+    """Whether `folder` is one learner's: the notebooks in it (as it is on disk, not only those graded now, so a
+    learner regraded alone gets what the class's run gave them) are named as course notebooks or copies of one, one a
+    week — or there is only one."""
+    try:
+        names = [e.name for e in os.scandir(folder) if _is_notebook(e.name) and e.is_file(follow_symlinks=False)]
+    except OSError:
+        return False
+    if len(names) <= 1:
+        return True
+    weeks = [course_copy_week(name) for name in names]
+    return None not in weeks and len(set(weeks)) == len(weeks)
+
+
+def files_beside(path: Path) -> list[Path]:
+    """The files to copy with the notebook at `path` (relative to its folder), none where the folder is not one
+    learner's (`own_folder`)."""
+    folder = _absolute(path).parent
+    if not own_folder(folder):
+        return []
+    chosen: list[Path] = []
+    size = 0
+    for found in _files(folder, [BESIDE_VISITS], top=True) or []:
+        if len(chosen) == BESIDE_FILES:
+            break
+        try:
+            length = found.lstat().st_size
+        except OSError:
+            continue
+        if size + length <= BESIDE_BYTES:
+            chosen.append(found.relative_to(folder))
+            size += length
+    return chosen
+
+
+def copy_beside(files: Iterable[Path], source: Path, work: Path) -> None:
+    """Copy `files` (relative to `source`, the notebook's folder) into `work`; one that is gone or unreadable now is
+    left out, as is one whose path ran through a link since (`files_beside` took none)."""
+    for relative in files:
+        steps = [source / Path(*relative.parts[: i + 1]) for i in range(len(relative.parts))]
+        target = work / relative
+        try:
+            if any(step.is_symlink() for step in steps):
+                continue
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(steps[-1], target)
+        except OSError:
+            continue
+
+
+def _files(folder: Path, budget: list[int], top: bool = False) -> list[Path] | None:
+    """The regular files below `folder` in path order, without the names left out; None for a folder below the top
+    that holds a notebook at any depth (another week's, or another learner's: a submission of its own), or once
+    `budget` (entries looked at) has run out (a folder of a virtual environment's thousands of files)."""
+    try:
+        entries = sorted(os.scandir(folder), key=lambda e: e.name)
+    except OSError:
+        return []
+    found: list[Path] = []
+    for entry in entries:
+        budget[0] -= 1
+        if budget[0] < 0:
+            return None
+        name = entry.name
+        if name.startswith(".") or name in LEFT_OUT or name.split(".")[0] == "toolkit":
+            continue
+        try:
+            mode = entry.stat(follow_symlinks=False).st_mode
+        except OSError:
+            continue
+        if stat.S_ISDIR(mode):
+            below = _files(Path(entry.path), budget)
+            if below is None and (budget[0] < 0 or not top):  # out of budget, or a notebook somewhere below
+                return None
+            found += below or []
+        elif stat.S_ISREG(mode) and _is_notebook(name):
+            if not top:
+                return None
+        elif stat.S_ISREG(mode):
+            found.append(Path(entry.path))
+    return found
+
+
+def _is_notebook(name: str) -> bool:
+    return name.lower().endswith(".ipynb") and not name.startswith("._")
+
+
+def _absolute(path: Path) -> Path:
+    return Path(os.path.abspath(path))
+
+
+NOT_COPIED = (
+    " — {name} is beside the notebook but was not graded with it (nothing of a folder that holds other learners' "
+    "notebooks is, nor more than {files} files or {mib} MiB): put that code in the notebook, or hand in each "
+    "learner's files in a folder of their own"
+)
+"""Added to the row of a cell that failed for a file beside the notebook that was not copied (`not_copied_note`)."""
+_MISSING = re.compile(
+    r"(?:the cell|your code) raised (?:ModuleNotFoundError: No module named '(?P<module>[^'.]+)|"
+    r"FileNotFoundError: \[Errno \d+\] No such file or directory: '(?P<file>[^']+)')"
+)
+
+
+def not_copied_note(feedback: str, notebook: Path, copied: Sequence[Path]) -> str:
+    """`NOT_COPIED` when `feedback` (an exercise row's) says its cell found no module or file that is there beside
+    the notebook but was not copied with it (`copied`: `files_beside`), else "": the teacher and the learner read why
+    the notebook that ran for them failed here."""
+    found = _MISSING.search(feedback)
+    if found is None:
+        return ""
+    folder = _absolute(notebook).parent
+    if found.group("module"):
+        names = [found.group("module") + ".py", found.group("module")]
+    else:
+        names = [found.group("file")]
+    for name in names:
+        relative = Path(name)
+        if relative.is_absolute() or ".." in relative.parts or relative in copied:
+            continue
+        try:
+            there = (folder / relative).exists()
+        except (OSError, ValueError):
+            continue
+        if there:
+            return NOT_COPIED.format(name=name, files=BESIDE_FILES, mib=BESIDE_BYTES // (1024 * 1024))
+    return ""

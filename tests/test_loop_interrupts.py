@@ -4,6 +4,7 @@ memory and in the trace the interruption carries); the call still running reads 
 and no longer counts as serving the interrupted turn (a write it makes later waits for the memory's lock).
 """
 
+import gc
 import logging
 import signal
 import threading
@@ -14,7 +15,7 @@ import pytest
 from toolkit.chat.messages import ToolResultMessage, UserMessage, to_openai
 from toolkit.chat.scripted import ScriptedModel, call
 from toolkit.gateway.validate import check_request
-from toolkit.loop.run import LoopOptions, run_loop
+from toolkit.loop.run import LoopOptions, iter_loop, run_loop
 from toolkit.loop.texts import EN
 from toolkit.memory.turns import serving
 from toolkit.memory.windows import ChatMemory
@@ -171,3 +172,47 @@ def test_a_call_that_raised_the_interrupt_is_not_named_as_still_running(loop_war
     )
     results = [m.content for m in memory.messages() if isinstance(m, ToolResultMessage)]
     assert results[1] == "shipped B"
+
+
+@pytest.mark.parametrize("step", ["suspend", "adopt"])
+def test_a_ctrl_c_as_iter_loop_suspends_or_resumes_answers_the_rounds_calls_at_once(monkeypatch, step):
+    """A Ctrl-C acted on as the generator gave its reader an event or was resumed (at the call of the turn
+    lock's `suspend()` / `adopt()`, where Python checks for signals) never reached the turn's own steps: memory
+    kept the calls unanswered while the error said it held their results, the next turn answered "not
+    completed" a call that had run, and the steps, collected later, appended their answers after that turn
+    (results answering no call: every later request of the memory refused)."""
+    from toolkit.memory.turns import TurnRLock
+
+    memory, pressed, real = ChatMemory("u1"), [], getattr(TurnRLock, step)
+
+    def pressed_at_the_second(lock):
+        pressed.append(step)
+        if len(pressed) == 2:  # after the first call's ToolStarted (suspend), or its ToolFinished (adopt)
+            raise KeyboardInterrupt
+        return real(lock)
+
+    @tool("book a room")
+    def book(room: str) -> str:
+        return f"booked {room}"
+
+    monkeypatch.setattr(TurnRLock, step, pressed_at_the_second)
+    model = ScriptedModel([[call("book", room="a", id="c1"), call("book", room="b", id="c2")], "done"])
+    with pytest.raises(KeyboardInterrupt) as raised:
+        for _ in iter_loop(model, "book two rooms", tools=[book], memory=memory):
+            pass
+    monkeypatch.undo()
+    answered = [("c1", "booked a"), ("c2", "Not completed: the turn was interrupted by KeyboardInterrupt.")]
+    assert [(m.tool_call_id, m.content) for m in memory.messages()[2:]] == answered
+    assert raised.value.loop_result.rounds[0].decision == "stopped: KeyboardInterrupt"
+    assert run_loop(ScriptedModel(["ok"]), "and now?", memory=memory).answer == "ok"
+    del raised
+    gc.collect()  # nothing of the interrupted turn is left to write later
+    assert [type(m).__name__ for m in memory.messages()] == [
+        "UserMessage",
+        "AssistantMessage",
+        "ToolResultMessage",
+        "ToolResultMessage",
+        "UserMessage",
+        "AssistantMessage",
+    ]
+    check_request({"model": "m", "messages": to_openai(memory.messages())})

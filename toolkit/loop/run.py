@@ -309,6 +309,7 @@ def _turn(
             run.later_compensations = joining_later(given, run.tools) if run.tools.dynamic else []
             ready = [fn for fn in given if fn not in run.later_compensations]
             run.compensations = compensations_from(ready, run.tools.available)
+        steps = adopt = None
         try:  # what escapes carries the turn so far (`_Run.carry`; a `with run:` without its two calls)
             lock = memory.lock if events and memory is not None else None
             adopt = getattr(lock, "adopt", None) if lock is not None else None
@@ -317,6 +318,8 @@ def _turn(
                 return (yield from steps)
             return (yield from _carried(steps, adopt, getattr(lock, "suspend", _nothing)))
         except BaseException as exc:
+            if steps is not None and getattr(steps, "gi_frame", None) is not None:  # raised around them: they wait
+                _told(steps, exc, adopt)
             run.carry(exc)
             raise
 
@@ -332,6 +335,20 @@ def _handover_streamed(steps: Generator[LoopEvent, None, LoopResult]) -> Generat
 
 def _nothing() -> None:
     """A lock's `suspend` where it has none."""
+
+
+def _told(steps: Generator[LoopEvent, None, LoopResult], exc: BaseException, adopt: Callable[[], None] | None) -> None:
+    """Throw `exc` into the turn's `steps`, still suspended: it was raised around them, not in them (a Ctrl-C
+    acted on as a generator wrapping them suspended or resumed: `_carried`'s `suspend()` / `adopt()`, a
+    frame's resumption), so they answer their round's calls as for an interruption inside them. Left
+    suspended, they kept the calls unanswered in memory, and wrote their answers whenever they were
+    collected (after a later turn's messages: results answering no call)."""
+    if adopt is not None:
+        adopt()  # the lock's hold is this thread's, and the turn no longer suspended
+    try:
+        steps.throw(exc)
+    except BaseException:  # `exc` again (the usual end), or what answering the calls raised: `exc` goes on
+        pass
 
 
 def _carried(

@@ -99,3 +99,37 @@ def test_a_tool_calling_asyncio_run_in_a_running_event_loop_is_logged_with_the_f
     read = asyncio.run(cell())
     assert read == "Tool 'stock' failed: RuntimeError: asyncio.run() cannot be called from a running event loop"
     assert warnings(caplog) == [("toolkit.tools", logging.WARNING, read + IN_A_RUNNING_LOOP + HINT)]
+
+
+@pytest.mark.parametrize(
+    "raised, said",
+    [
+        ("no stock for caf\udce9.csv", "no stock for caf\ufffd.csv"),  # a file name decoded with surrogateescape
+        ("bad name \ud83d", "bad name \ufffd"),  # half of an emoji, read from JSON
+        ("bad name \ud83d\ude00", "bad name 😀"),  # an emoji's two halves as two code points: joined
+    ],
+)
+def test_a_lone_surrogate_in_a_tools_error_is_a_replacement_character_everywhere_it_goes(
+    caplog, raised, said, tmp_path
+):
+    """The warning, the result memory keeps and the raised error held the lone surrogate: a log file's
+    handler printed "--- Logging error ---" with a traceback, and the error could not be printed to a
+    UTF-8 terminal (the client made the model's copy well-formed; nothing else did)."""
+    caplog.set_level(logging.WARNING, logger="toolkit")
+    handler = logging.FileHandler(tmp_path / "run.log", encoding="utf-8")
+    errors = []
+    handler.handleError = lambda record: errors.append(record)  # what prints "--- Logging error ---"
+    logging.getLogger("toolkit").addHandler(handler)
+    try:
+        result = run_loop(ScriptedModel([call("stock", id="c1"), "done"]), "stock?", tools=[failing(raised)])
+    finally:
+        logging.getLogger("toolkit").removeHandler(handler)
+        handler.close()
+    text = f"Tool 'stock' failed: RuntimeError: {said}"
+    assert result.new_messages[1].content == text
+    assert warnings(caplog) == [("toolkit.tools", logging.WARNING, text + HINT)]
+    assert errors == []
+    assert (tmp_path / "run.log").read_text(encoding="utf-8") == text + HINT + "\n"
+    stopped = failing(raised).run(ToolCall(id="c1", name="stock"), policies=Policies(execution_error=raise_error))
+    assert str(stopped.raised) == text
+    str(stopped.raised).encode("utf-8")  # printable on a UTF-8 terminal

@@ -4,8 +4,10 @@ memory and in the trace the interruption carries); the call still running reads 
 and no longer counts as serving the interrupted turn (a write it makes later waits for the memory's lock).
 """
 
+import gc
 import logging
 import signal
+import sys
 import threading
 from collections.abc import Iterator
 
@@ -14,7 +16,8 @@ import pytest
 from toolkit.chat.messages import ToolResultMessage, UserMessage, to_openai
 from toolkit.chat.scripted import ScriptedModel, call
 from toolkit.gateway.validate import check_request
-from toolkit.loop.run import LoopOptions, run_loop
+from toolkit.loop.records import ToolFinished, ToolStarted
+from toolkit.loop.run import LoopOptions, iter_loop, run_loop
 from toolkit.loop.texts import EN
 from toolkit.memory.turns import serving
 from toolkit.memory.windows import ChatMemory
@@ -171,3 +174,79 @@ def test_a_call_that_raised_the_interrupt_is_not_named_as_still_running(loop_war
     )
     results = [m.content for m in memory.messages() if isinstance(m, ToolResultMessage)]
     assert results[1] == "shipped B"
+
+
+def pressed_as_resumed(frame_name: str, times: int):
+    """A trace function raising `KeyboardInterrupt` the `times`-th time a frame named `frame_name` starts or
+    resumes: where CPython acts on a pending Ctrl-C (a frame's RESUME checks for signals)."""
+    seen = []
+
+    def trace(frame, event, arg):
+        if event == "call" and frame.f_code.co_name == frame_name and frame.f_code.co_filename.endswith("run.py"):
+            seen.append(frame_name)
+            if len(seen) == times:
+                raise KeyboardInterrupt
+        return None
+
+    return trace
+
+
+@pytest.mark.parametrize(
+    "where, stream",
+    [("suspend", False), ("adopt", False), ("iter_loop", False), ("_handover_streamed", True), ("_carried", False)],
+)
+def test_a_ctrl_c_as_iter_loop_suspends_or_resumes_answers_the_rounds_calls_at_once(monkeypatch, where, stream):
+    """A Ctrl-C acted on as the generator gave its reader an event or was resumed (at the call of the turn
+    lock's `suspend()` / `adopt()`, or as a frame wrapping the turn's steps resumed: Python checks for signals
+    there) never reached the steps: memory kept the calls unanswered while the error said it held their
+    results, the next turn answered "not completed" a call that had run, and the steps, collected later,
+    appended their answers after that turn (results answering no call: every later request of the memory
+    refused)."""
+    from toolkit.memory.turns import TurnRLock
+
+    memory, pressed = ChatMemory("u1"), []
+
+    @tool("book a room")
+    def book(room: str) -> str:
+        return f"booked {room}"
+
+    if where in ("suspend", "adopt"):
+        real = getattr(TurnRLock, where)
+
+        def pressed_at_the_second(lock):
+            pressed.append(where)
+            if len(pressed) == 2:  # after the first call's ToolStarted (suspend), or its ToolFinished (adopt)
+                raise KeyboardInterrupt
+            return real(lock)
+
+        monkeypatch.setattr(TurnRLock, where, pressed_at_the_second)
+    model = ScriptedModel([[call("book", room="a", id="c1"), call("book", room="b", id="c2")], "done"])
+    events = iter_loop(model, "book two rooms", tools=[book], memory=memory, options=LoopOptions(stream=stream))
+    shown = []
+    with pytest.raises(KeyboardInterrupt) as raised:
+        for event in events:  # to the first call's ToolFinished (a suspend or adopt pressed stops it before)
+            shown.append(event)
+            if isinstance(event, ToolFinished):
+                break
+        sys.settrace(pressed_as_resumed(where, 1) if where not in ("suspend", "adopt") else None)
+        try:
+            shown.extend(events)
+        finally:
+            sys.settrace(None)
+    monkeypatch.undo()
+    assert [e.call.id for e in shown if isinstance(e, ToolStarted)] == ["c1"]
+    answered = [("c1", "booked a"), ("c2", "Not completed: the turn was interrupted by KeyboardInterrupt.")]
+    assert [(m.tool_call_id, m.content) for m in memory.messages()[2:]] == answered
+    assert raised.value.loop_result.rounds[0].decision == "stopped: KeyboardInterrupt"
+    assert run_loop(ScriptedModel(["ok"]), "and now?", memory=memory).answer == "ok"
+    del raised
+    gc.collect()  # nothing of the interrupted turn is left to write later
+    assert [type(m).__name__ for m in memory.messages()] == [
+        "UserMessage",
+        "AssistantMessage",
+        "ToolResultMessage",
+        "ToolResultMessage",
+        "UserMessage",
+        "AssistantMessage",
+    ]
+    check_request({"model": "m", "messages": to_openai(memory.messages())})

@@ -257,7 +257,13 @@ def iter_loop(
     So does a turn on that memory started by one of the turn's own tools (on a concurrent round's
     thread too, which would otherwise wait for the turn that waits for it).
     """
-    return (yield from _turn(model, messages, tools, providers, registry, memory, options, parameters, context))
+    turn = _turn(model, messages, tools, providers, registry, memory, options, parameters, context)
+    try:
+        return (yield from turn)
+    except BaseException as exc:
+        if getattr(turn, "gi_frame", None) is not None:  # raised as the generator resumed (a Ctrl-C): told
+            _told(turn, exc, None)
+        raise
 
 
 def _turn(
@@ -309,14 +315,18 @@ def _turn(
             run.later_compensations = joining_later(given, run.tools) if run.tools.dynamic else []
             ready = [fn for fn in given if fn not in run.later_compensations]
             run.compensations = compensations_from(ready, run.tools.available)
+        go = adopt = None
         try:  # what escapes carries the turn so far (`_Run.carry`; a `with run:` without its two calls)
             lock = memory.lock if events and memory is not None else None
             adopt = getattr(lock, "adopt", None) if lock is not None else None
-            steps = _handover_streamed(run.go()) if options.stream and events else run.go()
+            go = run.go()
+            steps = _handover_streamed(go) if options.stream and events else go
             if adopt is None:
                 return (yield from steps)
             return (yield from _carried(steps, adopt, getattr(lock, "suspend", _nothing)))
         except BaseException as exc:
+            if go is not None and getattr(go, "gi_frame", None) is not None:  # raised around the steps: they wait
+                _told(go, exc, adopt)
             run.carry(exc)
             raise
 
@@ -332,6 +342,21 @@ def _handover_streamed(steps: Generator[LoopEvent, None, LoopResult]) -> Generat
 
 def _nothing() -> None:
     """A lock's `suspend` where it has none."""
+
+
+def _told(steps: Generator[LoopEvent, None, LoopResult], exc: BaseException, adopt: Callable[[], None] | None) -> None:
+    """Throw `exc` into the turn's `steps`, still suspended: it was raised around them, not in them (a Ctrl-C
+    acted on as a generator wrapping them suspended or resumed: `_carried`'s `suspend()` / `adopt()`, the
+    resumption of `iter_loop`'s or `_handover_streamed`'s frame), so they answer their round's calls as for
+    an interruption inside them (and the turn carries `loop_result`). Left
+    suspended, they kept the calls unanswered in memory, and wrote their answers whenever they were
+    collected (after a later turn's messages: results answering no call)."""
+    if adopt is not None:
+        adopt()  # the lock's hold is this thread's, and the turn no longer suspended
+    try:
+        steps.throw(exc)
+    except BaseException:  # `exc` again (the usual end), or what answering the calls raised: `exc` goes on
+        pass
 
 
 def _carried(

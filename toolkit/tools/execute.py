@@ -41,7 +41,8 @@ So has one that raises `GeneratorExit` itself (a reader closing `iter_loop` thro
 returns a coroutine (an `async def` that slipped past registration) has not run: its coroutine is
 closed, never awaited, and the call is an execution error. So is one
 that returns an async iterator (an async generator): nothing of it can be read; and one whose value
-holds a coroutine (`{"status": client.status(id)}` with an async client): that part never ran.
+holds a coroutine (`{"status": client.status(id)}` with an async client), or an iterator in it that gives
+coroutines when read (`map(client.status, ids)`): that part never ran.
 
 `run_call` does the same but returns an `Outcome`: the result, the channel a failure went
 through (`error_kind`), and the exception a policy raised (not raised yet). The loop reads each
@@ -117,7 +118,7 @@ from toolkit.tools.decorator import (
 )
 from toolkit.tools.parameters import ParamInfo
 from toolkit.tools.reflect import Reflection, ToolSpec, cache_generation, reflect
-from toolkit.tools.result_text import ReadFailed, awaitables_in, call_text, unshowable
+from toolkit.tools.result_text import AwaitablesRead, ReadFailed, awaitables_in, call_text, unshowable
 from toolkit.unicode import cut
 
 Executor = Callable[[ToolCall, InvocationContext], Any]
@@ -358,7 +359,10 @@ class Tool:
                     failure = _holds_not_awaited(self, call, value, held)
                     return _failed(call, "execution", failure, policies.execution_error, cutting)
             content = call_text(value)  # the tool ran: whatever its value is, the call succeeded...
-        except ReadFailed as failed:  # ...unless its work was in an iterator, which failed while read
+        except AwaitablesRead as found:  # ...unless an iterator in it gave async calls that never ran
+            failure = _holds_not_awaited(self, call, value, found.held)
+            return _failed(call, "execution", failure, policies.execution_error, cutting)
+        except ReadFailed as failed:  # ...or its work was in an iterator, which failed while read
             return _execution_failed(call, failed.error, policies.execution_error, cutting)
         except OWN_FAILURES:  # its value's own methods fail when looked at (a `__class__` that raises)
             content = unshowable(value)

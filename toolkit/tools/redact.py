@@ -71,7 +71,7 @@ from toolkit.errors import ToolkitError, a_or_an
 from toolkit.tools.addresses import without_addresses
 from toolkit.tools.token_formats import KNOWN_TOKENS as _KNOWN_TOKENS
 from toolkit.tools.token_formats import folded_view, mask_lookalikes, may_fold, may_hold_token
-from toolkit.unicode import cut
+from toolkit.unicode import cut, well_formed
 
 REDACTED = "[REDACTED]"
 PATH = "<path>"
@@ -511,7 +511,10 @@ def _type_name(exc: BaseException) -> str:
 
 def _message(exc: BaseException, depth: int = 0) -> str:
     """`str(exc)`, or "" if it raises, recurses or returns something that is not text. An
-    exception group's text names its first exceptions too (`_with_members`)."""
+    exception group's text names its first exceptions too (`_with_members`). A lone surrogate
+    in it (a file name decoded with `surrogateescape`, half of an emoji from JSON) is U+FFFD
+    (`toolkit.unicode.well_formed`): the line goes to a log, a raised error and memory, which
+    UTF-8 cannot carry it to (a log file's handler printed "--- Logging error ---")."""
     try:
         message = exc.__str__()
     except (Exception, SystemExit):  # RecursionError included; SystemExit: code written for the command line
@@ -521,7 +524,7 @@ def _message(exc: BaseException, depth: int = 0) -> str:
     message = _read_part(message).strip()
     if isinstance(exc, BaseExceptionGroup) and depth < _GROUP_DEPTH:
         message = _read_part(_with_members(message, exc, depth))
-    return message
+    return well_formed(message)
 
 
 def _read_part(message: str) -> str:

@@ -14,7 +14,8 @@ its value into text never fails the call: `bytes` are decoded when they are UTF-
 `df.to_dict("records")` too); an iterator is read to at most `ITEMS_READ` items (those nested in a
 dict, list, deque, dataclass or model too, all of them together), and one that raises while read is
 a text saying so (`call_text`, which the calls of a tool use, raises `ReadFailed` instead: the
-tool's work, a generator's body, failed, and so did the call); an int past Python's 4300-digit
+tool's work, a generator's body, failed, and so did the call; so does one whose items hold coroutines,
+`AwaitablesRead`: an async call never awaited); an int past Python's 4300-digit
 limit is a note, in place (the rest of the value stays); and a value JSON cannot write (an ORM row,
 a class, a cycle) is its `str()`, as in LangChain and the OpenAI Agents SDK, without a default
 repr's memory address (`<Row object at 0x7f…>` → `<Row object>`: the same text every run); a value
@@ -64,6 +65,16 @@ class ReadFailed(Exception):
         self.error = error
 
 
+class AwaitablesRead(ReadFailed):
+    """An iterator in a call's value gave awaitables when read (`map(client.status, ids)` with an
+    async client, a generator yielding coroutines): that part of the tool's work never ran, as for an
+    awaitable held in a list (`awaitables_in`); `held` are those found, which the caller closes."""
+
+    def __init__(self, held: list[Any]) -> None:
+        super().__init__(TypeError(f"an iterator gave {a_or_an(type(held[0]).__name__)}, which was never awaited"))
+        self.held = held
+
+
 _FAILS_CALL: ContextVar[bool] = ContextVar("toolkit_read_fails_call", default=False)
 """Whether an iterator failing while read raises `ReadFailed` (`call_text`) or is written as text (`to_text`)."""
 
@@ -79,6 +90,15 @@ def call_text(value: Any) -> str:
         return to_text(value)
     finally:
         _FAILS_CALL.reset(token)
+
+
+def _awaitables_refused(read: list[Any]) -> None:
+    """Under `call_text`, `AwaitablesRead` when the items an iterator gave hold awaitables: read as
+    text, each would be its repr (`<coroutine object …>`) and the call a success that never ran."""
+    if _FAILS_CALL.get():
+        held = awaitables_in(read)
+        if held:
+            raise AwaitablesRead(held)
 
 
 def _read_failure(exc: BaseException) -> str:
@@ -113,7 +133,7 @@ def to_text(value: Any) -> str:
             return _str_text(value)
     except ReadFailed:
         raise
-    except (Exception, SystemExit):  # the value's own methods fail when looked at (a `__class__` that raises)
+    except OWN_FAILURES:  # the value's own methods fail when looked at (a `__class__` that raises)
         return unshowable(value)
 
 
@@ -274,6 +294,7 @@ def _iterator_text(items: Iterator[Any]) -> str:
         read = list(itertools.islice(items, ITEMS_READ + 1))
     except OWN_FAILURES as exc:  # the tool's own generator failed while read (argparse too): its items are gone
         return _read_failure(exc)
+    _awaitables_refused(read)
     if len(read) <= ITEMS_READ:
         return to_text(read)
     return to_text(read[:ITEMS_READ]) + f"\n(only the first {ITEMS_READ} items were read: the iterator went on)"
@@ -343,7 +364,7 @@ def awaitables_in(value: Any) -> list[Any]:
     try:
         if _native(value) or not _holds(value, _is_awaitable):
             return []
-    except (Exception, SystemExit):  # its own methods fail when looked at (a `__len__` that raises): none found
+    except OWN_FAILURES:  # its own methods fail when looked at (a `__len__` that raises): none found
         return []
     found: list[Any] = []
     level = [value]
@@ -460,8 +481,9 @@ def _iterators_read(value: Any, left: list[int]) -> Any:
     if isinstance(value, Iterator) and not isinstance(value, _PLAIN_TYPES):
         try:
             read = list(itertools.islice(value, left[0] + 1))
-        except (Exception, SystemExit) as exc:  # as a tool's own: argparse or click on a bad flag
+        except OWN_FAILURES as exc:  # as a tool's own: argparse or click on a bad flag, its own CancelledError
             return _read_failure(exc)
+        _awaitables_refused(read)
         went_on, read = len(read) > left[0], read[: left[0]]
         left[0] -= len(read)  # before the items' own iterators take their share
         read = [_iterators_read(item, left) for item in read]
@@ -513,7 +535,7 @@ def _pandas_plain(value: Any, kind: str) -> Any:
 def _str_text(value: Any) -> str:
     try:
         return without_addresses(str(value))  # `<Row object at 0x7f…>` differs every run: `<Row object>`
-    except (Exception, SystemExit):  # a broken __str__ (one that exits), or an int past Python's 4300-digit limit
+    except OWN_FAILURES:  # a broken __str__ (one that exits), or an int past Python's 4300-digit limit
         return unshowable(value)
 
 

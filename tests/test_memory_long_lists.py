@@ -162,3 +162,34 @@ def test_the_store_never_keeps_the_callers_list() -> None:
         history.append("changed afterwards")  # type: ignore[arg-type]
         history[0] = AssistantMessage(content="changed")
         assert memory.messages() == store.get("a") == [UserMessage(content=str(k)) for k in range(size)]
+
+
+@pytest.mark.parametrize("seed", range(100))
+def test_a_list_checked_again_answers_as_the_first_check_does(seed: int) -> None:
+    """`turns_copy` passes a list equal to the last one that passed without asking again: after the
+    caller changes it in place (a misfit, an equal copy, another message, a new length), or hands a
+    tuple of it, the answer is still `isinstance`'s, and the copy holds the given objects."""
+    rng = random.Random(seed)
+    items: list[object] = [UserMessage(content=str(k)) for k in range(rng.choice([LONG_LIST, 200]))]
+    assert turns_copy(items) is not None
+    for _ in range(6):
+        where = rng.randrange(len(items))
+        change = rng.choice(["misfit", "mock", "copy", "other", "grow", "tuple", "none"])
+        if change == "misfit":
+            items[where] = rng.choice(["text", 5, None, {"role": "user"}, SystemMessage(content="s")])
+        elif change == "mock":
+            items[where] = mock.Mock()
+        elif change == "copy" and isinstance(items[where], UserMessage):
+            items[where] = items[where].model_copy()  # type: ignore[union-attr]
+        elif change == "other":
+            items[where] = MyUser(content="other")
+        elif change == "grow":
+            items.append(UserMessage(content="more"))
+        given = tuple(items) if change == "tuple" else items
+        copy = turns_copy(given)
+        assert (copy is not None) == all(isinstance(m, TURNS) for m in given)
+        if copy is not None:
+            assert type(copy) is list and copy is not given
+            assert all(a is b for a, b in zip(copy, given, strict=True))
+        items = [m if isinstance(m, TURNS) else UserMessage(content="back") for m in items]  # passes again
+        assert turns_copy(items) is not None

@@ -329,3 +329,21 @@ def test_copies_at_the_end_of_a_part_sent_again_leave_the_conversation_as_it_is(
     whole = [*part, a_copy(run[3])]
     assert ScriptedModel(["ok"]).chat(whole).usage.input_tokens == plain(whole, [])
     assert scripted._last.messages == tuple(whole) and all(a is b for a, b in zip(scripted._last.messages, whole))
+
+
+@pytest.mark.parametrize("seed", range(200))
+def test_starts_answers_as_cutting_the_longer_one_does(seed):
+    """`_starts(longer, shorter)` (no copy of the longer one) is `longer[:len(shorter)] == shorter`,
+    for conversations that agree, part anywhere, or hold equal copies and other classes."""
+    rng = random.Random(seed)
+    pool = [UserMessage(content=str(k % 3)) for k in range(6)] + [
+        AssistantMessage(content="a"),
+        SystemMessage(content="s"),
+    ]
+    longer = tuple(rng.choice(pool) for _ in range(rng.randrange(0, 8)))
+    size = rng.randrange(0, len(longer) + 1)
+    shorter = list(longer[:size])
+    if shorter and rng.random() < 0.5:
+        where = rng.randrange(size)
+        shorter[where] = rng.choice([*pool, shorter[where].model_copy()])
+    assert scripted._starts(longer, tuple(shorter)) == (longer[:size] == tuple(shorter))

@@ -271,9 +271,7 @@ class Prefix(NamedTuple):
         costs about as much as counting one), and checked."""
         known = self.messages
         shared = len(messages) if len(messages) < len(known) else len(known)
-        # the longer one cut to the other's length, the other whole: copying a long history costs more than comparing it
-        head = messages if shared == len(messages) else messages[:shared]
-        if (known if shared == len(known) else known[:shared]) == head:
+        if _starts(known, messages) if shared == len(messages) else _starts(messages, known):
             return shared
         same, other = 0, shared  # the same objects end between these
         while same < other:
@@ -292,6 +290,20 @@ class Prefix(NamedTuple):
         if len(messages) < len(self.messages) and messages[0] is self.messages[0]:
             return self
         return Prefix(messages + self.messages[len(messages) :], self.totals)
+
+
+def _starts(longer: tuple[Message, ...], shorter: tuple[Message, ...]) -> bool:
+    """Whether `longer` starts with `shorter`, without cutting `longer` to its length (a copy of a
+    long history): `shorter <= longer` compares the pairs in C up to the shorter's length (the same
+    objects cost two pointers' comparison) and, all equal, says the shorter is no longer. A pair
+    that differs is asked for its order instead, which a record has not (pydantic defines none:
+    `TypeError`), so any difference is False, as `longer[:len(shorter)] == shorter` is."""
+    if len(longer) == len(shorter):
+        return longer == shorter
+    try:
+        return bool(shorter <= longer)
+    except TypeError:
+        return False
 
 
 _last = Prefix((), ((0, 0, 0),))

@@ -68,7 +68,7 @@ from collections.abc import Set as AbstractSet
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from pydantic_core import SchemaValidator, ValidationError, core_schema
 
@@ -1116,13 +1116,43 @@ def turns_copy(messages: Sequence[object]) -> list[Message] | None:
     tool-result messages only (subclasses too); else `None`. One pass in pydantic-core: an
     `isinstance(m, TurnMessage)` per message (`TurnMessage` is a plain class, so the test is a
     walk up the class's bases) and the copy a store keeps, where `set(map(type, …))` calls `type`
-    on each and the store copies after it."""
+    on each and the store copies after it.
+
+    The last long list that passed is kept (`_last_turns`): a list equal to it, element by
+    element (the same objects cost a pointer comparison each, in C), is copied without asking
+    again, as a conversation passed in whole every turn (the history a caller keeps) is."""
     if len(messages) < LONG_LIST:
         return None
+    if type(messages) is type(_last_turns) and _same_as_last(messages):  # the list that passed last time
+        return list(cast("Sequence[Message]", messages))  # the given objects (an equal copy too)
     try:
-        return _ONLY_TURNS.validate_python(messages)
+        copy: list[Message] = _ONLY_TURNS.validate_python(messages)
     except ValidationError:
         return None
+    _set_last_turns(messages[:])  # its own copy: the caller's list may change, the store's grows
+    return copy
+
+
+_last_turns: Sequence[object] = ()
+"""The last long list `turns_copy` passed, as it was then (a list or tuple, as given): one, replaced
+whole, so a thread reads the old one or the new one. Equal to it is passed: an element the caller
+replaced since by one that compares equal to it (a message with the same fields) is one of the
+four records or a subclass, as `==` on a record is pydantic's, which compares records only
+(something whose own `==` says it equals anything, `mock.ANY`, is the one exception)."""
+
+
+def _same_as_last(messages: Sequence[object]) -> bool:
+    """Whether `messages` equals `_last_turns`; False when comparing raises (something in it whose
+    `==` fails on a record: `validate_python` decides)."""
+    try:
+        return bool(_last_turns == messages)
+    except Exception:
+        return False
+
+
+def _set_last_turns(messages: Sequence[object]) -> None:
+    global _last_turns
+    _last_turns = messages
 
 
 def checked_kinds(messages: Sequence[object], where: str) -> tuple[AbstractSet[type], list[Message] | None]:

@@ -36,3 +36,27 @@ def test_an_enum_of_operations_gives_the_value_of_one():
     assert operation_value(["+", "-", "*", "/"], "div") == "/"
     assert operation_value(["Multiply", "Divide"], "add") is None  # none of it is that operation
     assert not operations(["mul", "celsius"]) and operation_value(["sum", "other"], "add") is None
+
+
+def test_the_screens_skip_only_texts_without_a_sum(monkeypatch):
+    """`read` searches a text only if it holds what a sum must (`_MAY_PERCENT`, `_MAY_CHAIN`): the same sums as
+    searching every text, on texts of every operation, case and blank, and on texts that come near one."""
+    import itertools
+    import random
+
+    from toolkit.gateway import arith
+
+    pieces = ["3", "４", "15", "2.5", "-7", " ", "  ", "\u3000", "%", "％", "percent", "PER CENT", "Per\tcent", "of"]
+    pieces += ["的", "百分之", "+", "-", "−", "*", "×", "x", "X", "/", "÷", "PLUS", "added to", "Minus", "less"]
+    pieces += ["TIMES", "multiplied by", "Divided By", "over", "加", "加上", "减", "减去", "乘", "乘以", "除以", "ref"]
+    rng = random.Random(7)
+    texts = ["".join(rng.choice(pieces) for _ in range(rng.randint(1, 9))) for _ in range(6000)]
+    numbers, blanks = ["3", "４", "2.5", "-7", "1/2"], ["", " ", "\u3000", "\t "]
+    texts += ["".join(p) for p in itertools.product(numbers, blanks, pieces, blanks, numbers[:3])]
+    shares = ["%", "％", "percent", "PER CENT", "Per\tcent", "% OF", "的"]
+    texts += ["".join(p) for p in itertools.product(numbers[:3], blanks, shares, [" of ", "Of", "的"], numbers[:3])]
+    screened = [arith.read(text) for text in texts]
+    monkeypatch.setattr(arith, "_MAY_PERCENT", arith.re.compile(""))
+    monkeypatch.setattr(arith, "_MAY_CHAIN", arith.re.compile(""))
+    assert screened == [arith.read(text) for text in texts]
+    assert sum(s is not None for s in screened) > 2000  # the texts hold many sums, of every kind

@@ -30,6 +30,12 @@ _PERCENT_OF = re.compile(
     rf"|(?<![\w.])({_NUMBER})\s*的\s*({_NUMBER})\s*[%％]|百分之\s*({_NUMBER})\s*(?:的|乘以?|×|\*)?\s*({_NUMBER})?",
     re.I,
 )
+_MAY_PERCENT = re.compile(r"[%％]|per|百分之", re.I)
+"""What every `_PERCENT_OF` match holds (`%`, `％`, "per" of "percent" or "per cent", 百分之): a text without it
+is not searched (the search tries three alternatives at every place, as none starts with a literal)."""
+_MAY_CHAIN = re.compile(r"\d(?=\s*[-+−*×/÷加减乘除pamlxtdo])", re.I)
+"""What every `_CHAIN` match holds: a digit, blanks, and a character an operation of `_OPS` starts with (any
+case, as `_CHAIN` reads them): a text without one is not searched (`_CHAIN` tries every operation at each digit)."""
 _MAX_READ = 2_000
 _DIGIT = re.compile(r"\d")
 _DATED = re.compile(r"\d/\d+/\d")
@@ -58,11 +64,13 @@ def read(text: str) -> Sum | None:
     head = text[:_MAX_READ]
     if _DIGIT.search(head) is None:
         return None
-    percent = _PERCENT_OF.search(head)
+    percent = _PERCENT_OF.search(head) if _MAY_PERCENT.search(head) else None
     if percent is not None:
         found = _percent(percent)
         if found is not None:
             return found
+    if _MAY_CHAIN.search(head) is None:
+        return None
     chain = next((c for c in _CHAIN.finditer(head) if _DATED.search(c.group()) is None), None)
     if chain is None:
         return None

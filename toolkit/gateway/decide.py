@@ -54,6 +54,7 @@ from toolkit.gateway.generic import (
     tool_finder,
 )
 from toolkit.gateway.judge import takes
+from toolkit.gateway.negated import affirmed_facts
 from toolkit.gateway.rules import Answer, Facts, Rules, find_order_id, read_text
 from toolkit.gateway.toolset import ToolSet
 from toolkit.gateway.toolset import offered as offered_tools
@@ -849,13 +850,13 @@ def _conversation_facts(messages: list[dict], rules: Rules) -> tuple[Facts, str]
     users = _last_user_texts(messages, 2)
     if not users:
         return Facts(), ""
-    facts = read_text(users[0], rules)
+    facts, text = affirmed_facts(users[0], rules)  # "don't cancel it, just check …": what is asked for
     if len(users) > 1:
         if facts.order_id and not facts.intents:
             facts = facts._replace(intents=read_text(users[1], rules).intents)
         elif facts.order_id is None and _needs_order_id(facts):
             facts = facts._replace(order_id=find_order_id(users[1], rules))
-    return facts, users[0]
+    return facts, text
 
 
 def _needs_order_id(facts: Facts) -> bool:

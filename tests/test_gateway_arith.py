@@ -36,3 +36,24 @@ def test_an_enum_of_operations_gives_the_value_of_one():
     assert operation_value(["+", "-", "*", "/"], "div") == "/"
     assert operation_value(["Multiply", "Divide"], "add") is None  # none of it is that operation
     assert not operations(["mul", "celsius"]) and operation_value(["sum", "other"], "add") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "expression"),
+    [
+        ("calculate (12.5+7)/3", "(12.5+7)/3"),
+        ("what is (2 + 3) * 4?", "(2 + 3) * 4"),
+        ("((1+2)*3)-4 please", "((1+2)*3)-4"),
+        ("2*(3+4)", "2*(3+4)"),
+    ],
+)
+def test_a_sum_with_brackets_is_given_as_written(text, expression):
+    """ "calculate (12.5+7)/3" gave the expression "12.5 + 7": the sum up to its first bracket, another value."""
+    found = read(text)
+    assert found is not None and found.expression == expression
+
+
+@pytest.mark.parametrize(("text", "expression"), [("(1+2", "1 + 2"), ("2+3)", "2 + 3")])
+def test_brackets_that_do_not_pair_up_are_left_out(text, expression):
+    found = read(text)
+    assert found is not None and found.expression == expression

@@ -240,3 +240,77 @@ def test_tool_choice_none_calls_nothing_and_parallel_false_calls_once():
     ]
     both = _choice("convert 10 usd to eur and weather in Rome", WX + FX, parallel_tool_calls=False)
     assert both == [("convert", {"amount": 10, "from": "USD", "to": "EUR"})]
+
+
+# --- a file's path -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "calls"),
+    [
+        ("read /etc/hosts", [("read_file", {"path": "/etc/hosts"})]),
+        ("list everything under ~/projects recursively", [("list_dir", {"directory": "~/projects"})]),
+        ("删除 /tmp/a.log 文件", [("delete_file", {"path": "/tmp/a.log"})]),
+        ("删除/tmp/a.log文件", [("delete_file", {"path": "/tmp/a.log"})]),
+        ("read notes.txt but don't delete anything", [("read_file", {"path": "notes.txt"})]),
+        ("read C:\\logs\\app.log please", [("read_file", {"path": "C:\\logs\\app.log"})]),
+        ("read the file at ./build/out.txt.", [("read_file", {"path": "./build/out.txt"})]),
+        ("read report-2026.pdf, e.g. the summary", [("read_file", {"path": "report-2026.pdf"})]),
+        (
+            "list the files in /var/log and delete /tmp/x.txt",
+            [("list_dir", {"directory": "/var/log"}), ("delete_file", {"path": "/tmp/x.txt"})],
+        ),
+    ],
+)
+def test_a_field_named_for_a_path_takes_the_path_written(text, calls):
+    """ "list everything under ~/projects recursively" called list_dir(directory=<the whole text>), and
+    "删除 /tmp/a.log 文件" called nothing: a `path`, `directory`, `folder` or `filename` field takes the path or
+    file name written (`[generic.facts] path`), and 删除 and 文件 read as delete and file."""
+    assert turn(text, FILES)[0] == calls
+
+
+def test_a_path_not_written_is_asked_for():
+    assert turn("delete the file", FILES) == ([], 'What should I use for "path"? Your message does not say.')
+
+
+# --- 订单 and 取消 for a stranger's shop -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "calls"),
+    [
+        ("我的订单A-88888到哪了", [("get_order", {"order_number": "A-88888"})]),
+        ("订单A-88888的状态", [("get_order", {"order_number": "A-88888"})]),
+        ("取消订单A-88888", [("cancel_order", {"order_number": "A-88888"})]),
+    ],
+)
+def test_a_chinese_question_about_an_order_picks_a_strangers_order_tool(text, calls):
+    """ "我的订单A-88888到哪了" was answered "抱歉，这个问题我现在无法查询" with get_order offered: 订单 found no
+    tool described in English (the glossary had no 订单, nor 取消)."""
+    assert turn(text, SHOP[:2])[0] == calls
+
+
+# --- a place before the time it is asked for -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "places"),
+    [
+        ("will it rain in berlin this weekend", ["berlin"]),
+        ("weather in paris next week", ["paris"]),
+        ("weather in new york tomorrow morning", ["new york"]),
+        ("weather in paris and rome this weekend", ["paris", "rome"]),
+        ("上海未来五天天气", ["上海"]),
+        ("北京这周末的天气", ["北京"]),
+        ("北京周末天气", ["北京"]),
+    ],
+)
+def test_a_place_followed_by_a_week_or_a_weekend_is_read(text, places):
+    """ "will it rain in berlin this weekend" and "上海未来五天天气" asked which city: a lower-case place was read
+    only before today, tomorrow, tonight or now, and a Chinese one only before a day's name."""
+    assert turn(text, WX)[0] == [("get_forecast", {"location": p}) for p in places]
+
+
+@pytest.mark.parametrize("text", ["weather in this city", "weather in the next town"])
+def test_this_or_next_is_no_place(text):
+    assert turn(text, WX) == ([], "Which city (or place) do you mean? Tell me and I'll look it up.")

@@ -314,3 +314,10 @@ def test_a_place_followed_by_a_week_or_a_weekend_is_read(text, places):
 @pytest.mark.parametrize("text", ["weather in this city", "weather in the next town"])
 def test_this_or_next_is_no_place(text):
     assert turn(text, WX) == ([], "Which city (or place) do you mean? Tell me and I'll look it up.")
+
+
+@pytest.mark.parametrize(
+    ("text", "path"), [("read the name of the file a.txt", "a.txt"), ("read x.log, e.g. now", "x.log")]
+)
+def test_a_file_name_of_one_letter_is_a_path_and_an_abbreviation_is_not(text, path):
+    assert turn(text, FILES)[0] == [("read_file", {"path": path})]

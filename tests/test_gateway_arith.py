@@ -60,3 +60,24 @@ def test_the_screens_skip_only_texts_without_a_sum(monkeypatch):
     monkeypatch.setattr(arith, "_MAY_CHAIN", arith.re.compile(""))
     assert screened == [arith.read(text) for text in texts]
     assert sum(s is not None for s in screened) > 2000  # the texts hold many sums, of every kind
+
+
+@pytest.mark.parametrize(
+    ("text", "expression"),
+    [
+        ("calculate (12.5+7)/3", "(12.5+7)/3"),
+        ("what is (2 + 3) * 4?", "(2 + 3) * 4"),
+        ("((1+2)*3)-4 please", "((1+2)*3)-4"),
+        ("2*(3+4)", "2*(3+4)"),
+    ],
+)
+def test_a_sum_with_brackets_is_given_as_written(text, expression):
+    """ "calculate (12.5+7)/3" gave the expression "12.5 + 7": the sum up to its first bracket, another value."""
+    found = read(text)
+    assert found is not None and found.expression == expression
+
+
+@pytest.mark.parametrize(("text", "expression"), [("(1+2", "1 + 2"), ("2+3)", "2 + 3")])
+def test_brackets_that_do_not_pair_up_are_left_out(text, expression):
+    found = read(text)
+    assert found is not None and found.expression == expression

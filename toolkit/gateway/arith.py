@@ -5,8 +5,9 @@
 asks for one, its numbers in order, and its operations (`add`, `sub`, `mul`, `div`) for a tool of two numbers
 and an operation's `enum` (`operation_value`: `mul`, `"*"`, `multiply`). A percentage of a number is its
 fraction times the number. None when the text holds no sum: a bare number, a date (2026-12-04, 12/03/2026),
-"version 2-3" (a minus needs blanks around it). Left out: brackets, powers, roots and functions (a text holding
-them gives its sum up to there), and numbers written in words ("seven").
+"version 2-3" (a minus needs blanks around it). A sum written with brackets is given as written ("(12.5+7)/3").
+Left out: powers, roots and functions (a text holding them gives its sum up to there), and numbers written in
+words ("seven").
 """
 
 from __future__ import annotations
@@ -81,7 +82,38 @@ def read(text: str) -> Sum | None:
     parts = [written(numbers[0])]
     for operation, number in zip(operations, numbers[1:]):
         parts += [_SYMBOLS[operation], written(number)]
+    bracketed = _bracketed(head, chain.span())
+    if bracketed is not None:  # "(12.5+7)/3": the sum as written, not its first bracket's "12.5 + 7"
+        return Sum(head[bracketed[0] : bracketed[1]], tuple(numbers), tuple(operations), bracketed)
     return Sum(" ".join(parts), tuple(numbers), tuple(operations), chain.span())
+
+
+_IN_BRACKETS = re.compile(r"[\d\s.+*/×÷()-]")
+
+
+def _bracketed(text: str, span: tuple[int, int]) -> tuple[int, int] | None:
+    """Where the sum at `span` is written with brackets around or beside it ("(12.5+7)/3", "2*(3+4)"): the
+    whole run of digits, operators and brackets holding it when its brackets pair up, blanks left out; None
+    when no bracket touches the sum (the usual), or they do not pair up."""
+    start, end = span
+    if "(" not in text[max(0, start - 3) : start] and ")" not in text[end : end + 3]:
+        return None
+    first = start
+    while first > 0 and _IN_BRACKETS.fullmatch(text[first - 1]):
+        first -= 1
+    last = end
+    while last < len(text) and _IN_BRACKETS.fullmatch(text[last]):
+        last += 1
+    while first < last and text[first].isspace():
+        first += 1
+    while last > first and text[last - 1].isspace():
+        last -= 1
+    run, depth = text[first:last], 0
+    for char in run:
+        depth += (char == "(") - (char == ")")
+        if depth < 0:
+            return None
+    return (first, last) if depth == 0 else None
 
 
 def operations(values: list[object]) -> bool:

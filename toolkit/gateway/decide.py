@@ -54,6 +54,8 @@ from toolkit.gateway.generic import (
     tool_finder,
 )
 from toolkit.gateway.judge import takes
+from toolkit.gateway.language import in_english
+from toolkit.gateway.negated import affirmed_facts
 from toolkit.gateway.rules import Answer, Facts, Rules, find_order_id, read_text
 from toolkit.gateway.toolset import ToolSet
 from toolkit.gateway.toolset import offered as offered_tools
@@ -135,7 +137,7 @@ def _auto(
 ) -> Decision:
     hard = next((d for d in facts.declines if not d.only_if_nothing_to_call), None) if facts.declines else None
     if hard is not None and (still := next((d for d in facts.declines if d.calls_nothing), None)) is not None:
-        return Decision(text=still.said(text.isascii()), order_id=facts.order_id)
+        return Decision(text=still.said(in_english(text)), order_id=facts.order_id)
     calls = () if hard else _direct_calls(text, offered, facts, rules, messages) or _intent_calls(facts, offered, rules)
     if (
         len(calls) == 1
@@ -163,8 +165,8 @@ def _auto(
     if calls:
         return Decision(None, calls, facts.order_id)
     if hard:
-        return Decision(text=hard.said(text.isascii()), order_id=facts.order_id)
-    return Decision(text=_text_reply(facts, offered, rules, text.isascii()), order_id=facts.order_id)
+        return Decision(text=hard.said(in_english(text)), order_id=facts.order_id)
+    return Decision(text=_text_reply(facts, offered, rules, in_english(text)), order_id=facts.order_id)
 
 
 def _named_asks(call: Call, text: str, offered: dict[str, ToolInfo], facts: Facts, rules: Rules) -> str | None:
@@ -183,7 +185,7 @@ def _asked(call: Call, text: str, offered: dict[str, ToolInfo], facts: Facts, ru
     asked = missing(offered[call.name].parameters, text, facts, rules, call.arguments)
     if asked is None:
         return None
-    question = rules.replies.get(f"ask_{asked[0]}" if not text.isascii() else f"ask_{asked[0]}_en")
+    question = rules.replies.get(f"ask_{asked[0]}" if not in_english(text) else f"ask_{asked[0]}_en")
     if not question:
         return None
     field = " ".join(_FIELD_WORDS.findall(asked[1])).lower()
@@ -692,9 +694,9 @@ def answer_results(results: list[str], order_id: str | None, rules: Rules, engli
 
 
 def _asked_in_english(messages: list[dict]) -> bool:
-    """Whether the last user message is ASCII text, as the `_en` replies are chosen (`_asked`)."""
+    """Whether the last user message is English (`language.in_english`), as `_asked` chooses the `_en` replies."""
     users = _last_user_texts(messages, 1)
-    return bool(users) and users[0].isascii()
+    return bool(users) and in_english(users[0])
 
 
 def _answer_one(result: str, order_id: str | None, rules: Rules, english: bool = False) -> str:
@@ -849,13 +851,13 @@ def _conversation_facts(messages: list[dict], rules: Rules) -> tuple[Facts, str]
     users = _last_user_texts(messages, 2)
     if not users:
         return Facts(), ""
-    facts = read_text(users[0], rules)
+    facts, text = affirmed_facts(users[0], rules)  # "don't cancel it, just check …": what is asked for
     if len(users) > 1:
         if facts.order_id and not facts.intents:
             facts = facts._replace(intents=read_text(users[1], rules).intents)
         elif facts.order_id is None and _needs_order_id(facts):
             facts = facts._replace(order_id=find_order_id(users[1], rules))
-    return facts, users[0]
+    return facts, text
 
 
 def _needs_order_id(facts: Facts) -> bool:

@@ -100,6 +100,7 @@ import unicodedata
 from bisect import bisect_right
 from collections.abc import Iterator
 from datetime import date, timedelta
+from decimal import Decimal
 from ipaddress import IPv4Address, IPv4Network
 from itertools import accumulate, chain, filterfalse, islice
 from typing import Any, NamedTuple
@@ -109,6 +110,7 @@ from toolkit.gateway.judge import Judge, allowed, any_one, containing, fitting, 
 from toolkit.gateway.patterned import compiled, pattern_string, search_limit
 from toolkit.gateway.rules import Facts, Rules
 from toolkit.gateway.times import clock
+from toolkit.gateway.worded import worded_numbers
 from toolkit.gateway.zones import city_names, zone_of
 from toolkit.search.keyword import clean_terms
 
@@ -1701,11 +1703,18 @@ class _Filler:
             number = _as_number(raw, kind)
             if number is not None and _within(number, schema):
                 return number
+        if (worded := self.worded(schema)) is not None:  # no digits: "fifty euros", "task seven"
+            return worded
         default = schema.get("default")
         if isinstance(default, (int, float)) and not isinstance(default, bool) and _within(default, schema):
             return default
         self.made_up += 1
         return _bounded(schema, kind)
+
+    def worded(self, schema: dict[str, Any]) -> int | None:
+        """The first number the text writes in words (`worded.worded_numbers`: "fifty") within the field's
+        bounds, or None; asked only where the text's digits give the field none."""
+        return next((n for n in worded_numbers(self.text) if _within(n, schema)), None)
 
     def shares(self) -> frozenset[int]:
         """Where the numbers of the text's percentages start (the `percent` fact: "15%", "百分之15"): a field
@@ -1731,7 +1740,7 @@ class _Filler:
                 number = _as_number(_group(match), kind)
                 if number is not None and not self.in_fact(match.start()) and _within(number, schema):
                     return number
-            return None
+            return self.worded(schema)
         if kind != "string":
             return None
         fact = self.fact(name, self.wants_fact(name, schema))
@@ -2411,10 +2420,26 @@ def _as_number(raw: Any, kind: str) -> int | float | None:
     try:
         number = float(raw.replace(",", "") if isinstance(raw, str) else raw)
     except (TypeError, ValueError):
-        return None
+        scaled = _scaled(raw)  # "2.5k", "5万" (the `number` fact's scale after the digits)
+        if scaled is None:
+            return None
+        number, raw = scaled, ""
     if kind == "integer":
         return int(number) if number.is_integer() else None
     return int(number) if number.is_integer() and "." not in str(raw) else number
+
+
+_SCALE = {"k": 1_000, "K": 1_000, "千": 1_000, "万": 10_000, "亿": 100_000_000}
+
+
+def _scaled(raw: Any) -> float | None:
+    """ "2.5k" as 2500.0, "5万" as 50000.0: a number with the scale a `number` fact allows after it; else None."""
+    if not isinstance(raw, str) or raw[-1:] not in _SCALE:
+        return None
+    try:
+        return float(Decimal(raw[:-1].replace(",", "")) * _SCALE[raw[-1]])  # 1.1k: 1100, not 1100.0000000000002
+    except ArithmeticError:  # decimal.InvalidOperation
+        return None
 
 
 def _within(number: float, schema: dict[str, Any]) -> bool:

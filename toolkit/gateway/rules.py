@@ -246,6 +246,9 @@ class GenericRules:
     letter only right after a number, "in" never (`_unit_names`)."""
     relative_dates: RelativeDates | None = None
     """The days a text names relative to the gateway's fixed today (`[generic.relative_dates]`), or None."""
+    negated: re.Pattern[str] | None = None
+    """Matches a clause that asks for something not to be done ("don't cancel it", "别取消订单"): the text
+    without it is what is asked for (`toolkit.gateway.negated`)."""
 
     @functools.cached_property
     def param_words(self) -> re.Pattern[str]:
@@ -554,6 +557,7 @@ def _compile_generic(data: dict[str, Any]) -> GenericRules:
         units=(measures := {str(n).lower(): code for code, ns in data.get("units", {}).items() for n in [code, *ns]}),
         unit_names=_unit_names(measures) if measures else None,
         relative_dates=_relative_dates(data.get("relative_dates")),
+        negated=re.compile(data["negated"]) if "negated" in data else None,
     )
 
 

@@ -68,8 +68,7 @@ from collections.abc import Set as AbstractSet
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
-from operator import is_
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from pydantic_core import SchemaValidator, ValidationError, core_schema
 
@@ -1119,31 +1118,39 @@ def turns_copy(messages: Sequence[object]) -> list[Message] | None:
     walk up the class's bases) and the copy a store keeps, where `set(map(type, …))` calls `type`
     on each and the store copies after it.
 
-    The last long list that passed is kept (`_last_turns`): where `messages` starts with the very
-    same objects (`is`, a pointer comparison each, in C; never `==`, which an object of the
-    caller's could answer), only the messages after them are checked, as a conversation passed in
-    whole every turn (the history a caller keeps, the same or grown by a turn) is."""
+    The last long list that passed is kept (`_last_turns`): a list equal to it, element by
+    element (the same objects cost a pointer comparison each, in C), is copied without asking
+    again, as a conversation passed in whole every turn (the history a caller keeps) is."""
     if len(messages) < LONG_LIST:
         return None
-    known = _last_turns
-    if len(known) > len(messages) or not all(map(is_, known, messages)):
-        known = ()
+    if type(messages) is type(_last_turns) and _same_as_last(messages):  # the list that passed last time
+        return list(cast("Sequence[Message]", messages))  # the given objects (an equal copy too)
     try:
-        tail: list[Message] = _ONLY_TURNS.validate_python(messages[len(known) :])
+        copy: list[Message] = _ONLY_TURNS.validate_python(messages)
     except ValidationError:
         return None
-    if not tail:
-        return list(known)
-    _set_last_turns((*known, *tail))  # its own tuple: the caller's list may change, the store's grows
-    return [*known, *tail]
+    _set_last_turns(messages[:])  # its own copy: the caller's list may change, the store's grows
+    return copy
 
 
-_last_turns: tuple[Message, ...] = ()
-"""The last long list `turns_copy` passed, as a tuple of its messages: one, replaced whole, so a
-thread reads the old one or the new one."""
+_last_turns: Sequence[object] = ()
+"""The last long list `turns_copy` passed, as it was then (a list or tuple, as given): one, replaced
+whole, so a thread reads the old one or the new one. Equal to it is passed: an element the caller
+replaced since by one that compares equal to it (a message with the same fields) is one of the
+four records or a subclass, as `==` on a record is pydantic's, which compares records only
+(something whose own `==` says it equals anything, `mock.ANY`, is the one exception)."""
 
 
-def _set_last_turns(messages: tuple[Message, ...]) -> None:
+def _same_as_last(messages: Sequence[object]) -> bool:
+    """Whether `messages` equals `_last_turns`; False when comparing raises (something in it whose
+    `==` fails on a record: `validate_python` decides)."""
+    try:
+        return bool(_last_turns == messages)
+    except Exception:
+        return False
+
+
+def _set_last_turns(messages: Sequence[object]) -> None:
     global _last_turns
     _last_turns = messages
 

@@ -6,6 +6,7 @@ same conversation stored through every path a long list takes."""
 from __future__ import annotations
 
 import random
+from typing import ClassVar
 from unittest import mock
 
 import pytest
@@ -197,3 +198,29 @@ def test_a_list_checked_again_answers_as_the_first_check_does(seed: int) -> None
             assert all(a is b for a, b in zip(copy, given, strict=True))
         items = [m if isinstance(m, TURNS) else UserMessage(content="back") for m in items]  # passes again
         assert turns_copy(items) is not None
+
+
+class Counted(UserMessage):
+    """A user message that counts how often `==` asks it."""
+
+    asked: ClassVar[int] = 0
+
+    def __eq__(self, other: object) -> bool:
+        type(self).asked += 1
+        return super().__eq__(other)
+
+    __hash__ = UserMessage.__hash__
+
+
+def test_equal_records_that_are_other_objects_are_checked_not_compared() -> None:
+    """A history read anew for each turn (a store's rows made into records again) is equal to the last
+    list that passed but holds other objects: comparing them is pydantic's `==` on each, several times
+    what checking them costs, so `turns_copy` checks them; the very same list passed again is compared
+    by its objects' identity alone (no `==` asked)."""
+    first = [Counted(content=str(k)) for k in range(LONG_LIST * 2)]
+    again = [m.model_copy() for m in first]
+    Counted.asked = 0
+    for given in (first, again, first, first, again):
+        copy = turns_copy(given)
+        assert copy is not None and all(a is b for a, b in zip(copy, given, strict=True))
+    assert Counted.asked == 0

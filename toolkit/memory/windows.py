@@ -1123,7 +1123,7 @@ def turns_copy(messages: Sequence[object]) -> list[Message] | None:
     again, as a conversation passed in whole every turn (the history a caller keeps) is."""
     if len(messages) < LONG_LIST:
         return None
-    if type(messages) is type(_last_turns) and _same_as_last(messages):  # the list that passed last time
+    if _same_as_last(messages, _last_turns):  # the list that passed last time
         return list(cast("Sequence[Message]", messages))  # the given objects (an equal copy too)
     try:
         copy: list[Message] = _ONLY_TURNS.validate_python(messages)
@@ -1141,11 +1141,18 @@ four records or a subclass, as `==` on a record is pydantic's, which compares re
 (something whose own `==` says it equals anything, `mock.ANY`, is the one exception)."""
 
 
-def _same_as_last(messages: Sequence[object]) -> bool:
-    """Whether `messages` equals `_last_turns`; False when comparing raises (something in it whose
-    `==` fails on a record: `validate_python` decides)."""
+def _same_as_last(messages: Sequence[object], last: Sequence[object]) -> bool:
+    """Whether `messages` equals `last` (`_last_turns`), asked only where both are of one type and
+    length and begin and end with the very same objects (a list passed again): equal records that
+    are other objects (a history read anew from a store for each turn) would each be compared by
+    pydantic's `==`, several times what checking them costs, so they are checked instead. False
+    when comparing raises (something whose `==` fails on a record: `validate_python` decides)."""
+    if type(messages) is not type(last) or len(messages) != len(last):
+        return False
+    if messages[0] is not last[0] or messages[-1] is not last[-1]:
+        return False
     try:
-        return bool(_last_turns == messages)
+        return bool(last == messages)
     except Exception:
         return False
 

@@ -1094,6 +1094,13 @@ def stopped_run(script, store=None):
             "model request 1 (no reply recorded)",
             "KeyboardInterrupt",
         ),
+        (  # memory refused the question itself: the error carried no loop_result at all
+            [call("charge", sku="A", id="c1"), "done"],
+            FullDisk(1),
+            [],
+            "before model request 1",
+            "OperationalError: database or disk is full",
+        ),
         (  # memory refused the reply asking for tools: its round was left undecided, its calls not run
             [call("charge", sku="A", id="c1"), "done"],
             FullDisk(2),

@@ -201,7 +201,14 @@ def test_round_trip_limit_round_shows_calls_not_run_and_the_handover():
     assert [title(c) for c in top[-2].find_all("tk-card")] == ["model asked for tools"]
     assert top[-2].find_all("tk-card")[0].text().endswith("query_order — not run")
     assert "tk-warn" in top[-2].find_all("tk-badge")[0].classes
-    assert render_trace_text(result).endswith(f"answer: {HANDOVER_ZH}")
+    text = render_trace_text(result)
+    assert text.endswith(f"answer: {HANDOVER_ZH}")
+    # the text says so too: the call over the bound was never run (it used to show only the model's request)
+    assert text.split("round 6 ")[1].splitlines()[1:4] == [
+        '  model → query_order({"order_id": "SN5"})',
+        "  query_order — not run",
+        "  tokens: input 419 · output 8 · total 427",
+    ]
 
 
 @pytest.mark.parametrize(

@@ -250,7 +250,9 @@ def iter_loop(
 
     Events: `TextDelta` / `ToolCallDelta` while a streamed reply arrives (`options.stream`; a turn
     handed over streams its hand-over sentence as one last `TextDelta`), `ToolStarted` before a call
-    runs and `ToolFinished` after it (also for a call that was not run). The memory id's lock is held
+    runs and `ToolFinished` after it (also for a call the loop answered without running it: the loop
+    guard, or another call's failure stopped the round; a reply beyond `max_round_trips` ends the turn
+    with none: its round records no execution, and a view shows its calls "not run"). The memory id's lock is held
     until the generator finishes, so two turns on one conversation never interleave: another thread's
     turn waits, and a turn of this thread started while the generator is suspended raises
     `ConfigurationError` (read it to the end or `close()` it).
@@ -583,11 +585,15 @@ class _Run:
         if options.clock is not time.perf_counter:
             self.clock = self.clock_reader = ClockReader(options.clock, self.rounds)
         if memory is not None:
-            unanswered = self.answer_open_calls(memory)
-            if unanswered is not None and messages:
-                messages = self.asked_again(unanswered, messages)
-            if messages:
-                self.write(messages)  # the caller's list as it is: a long history is not unpacked
+            try:
+                unanswered = self.answer_open_calls(memory)
+                if unanswered is not None and messages:
+                    messages = self.asked_again(unanswered, messages)
+                if messages:
+                    self.write(messages)  # the caller's list as it is: a long history is not unpacked
+            except BaseException as exc:  # the store refused the question (or Ctrl-C): it goes with the turn so far
+                self.carry(exc)
+                raise
 
     def answer_open_calls(self, memory: ChatMemory) -> Message | None:
         """Calls an earlier turn left without results (its process was killed while a tool ran,

@@ -318,6 +318,8 @@ def _round_text(trace: RoundTrace, show_timing: bool, left: list[tuple[ToolCall,
     ]
     finish = finish_shown(trace)
     lines += [f"  finish_reason: {finish}"] if finish else []
+    if trace.reply.tool_calls and not trace.executions and not left:  # over the bound: never run (as the HTML says)
+        lines.append(f"  {flat(named([c.name for c in trace.reply.tool_calls]))} — not run")
     for e in trace.executions:
         label, _ = execution_status(e)
         timing = f" ({e.duration_s:.2f} s)" if show_timing else ""

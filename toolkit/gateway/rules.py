@@ -128,18 +128,40 @@ class RelativeDates(NamedTuple):
     weekdays: dict[str, int]
     """A day's name (lower-cased) → its place in the week (Monday 0)."""
 
-    def on(self, match: re.Match[str]) -> str:
+    def on(self, match: re.Match[str]) -> str | None:
         """The ISO day a match of `pattern` names: a word of `days` that many days from today; a weekday the
-        first such day from today on, or after a `next` word that day of the week after this one."""
+        first such day from today on, or after a `next` word that day of the week after this one. None for
+        a day past the calendar's ends (`today = 9999-12-31`, "tomorrow")."""
         word = match.group("day")
         if word is not None:
-            return (self.today + timedelta(days=self.days[_blanks(word)])).isoformat()
-        weekday = self.weekdays[_blanks(match.group("weekday"))]
-        if match.group("next") is not None:
-            ahead = 7 - self.today.weekday() + weekday  # that day of next week (weeks start on Monday)
+            ahead = self.days[_blanks(word)]
         else:
-            ahead = (weekday - self.today.weekday()) % 7
-        return (self.today + timedelta(days=ahead)).isoformat()
+            weekday = self.weekdays[_blanks(match.group("weekday"))]
+            if match.group("next") is not None:
+                ahead = 7 - self.today.weekday() + weekday  # that day of next week (weeks start on Monday)
+            else:
+                ahead = (weekday - self.today.weekday()) % 7
+        try:
+            return (self.today + timedelta(days=ahead)).isoformat()
+        except OverflowError:
+            return None
+
+
+def _whole(table: str, word: object, n: object) -> int:
+    """A number of days of `[generic.relative_dates.<table>]` (`tomorrow = 1`): a whole number within
+    `MOST_DAYS` of today, else a `ValueError` naming it (a `ConfigurationError` of `load_rules`). It was
+    `int(n)`: `true` read as 1 and `"3"` as 3, `inf` an `OverflowError` past `load_rules`' errors, and a
+    day out of the calendar's range (`3000000`) an `OverflowError` on every request that named it."""
+    if type(n) is int and -MOST_DAYS <= n <= MOST_DAYS:
+        return n
+    raise ValueError(
+        f"[generic.relative_dates.{table}] {word} must be a whole number of days from -{MOST_DAYS} to {MOST_DAYS} "
+        f"(no quotes), such as tomorrow = 1; got {n!r:.40}"
+    )
+
+
+MOST_DAYS = 36_525
+"""The most days from today a word of `[generic.relative_dates.days]` may name (a hundred years)."""
 
 
 def _blanks(word: str) -> str:
@@ -159,8 +181,8 @@ def _relative_dates(data: Any) -> RelativeDates | None:
             f"[generic.relative_dates] today must be a TOML date such as today = 2026-12-01 (no quotes), got {today!r}"
         )
     today = today.date() if isinstance(today, datetime) else today
-    days = {_blanks(str(w)): int(n) for w, n in data.get("days", {}).items()}
-    weekdays = {_blanks(str(w)): int(n) % 7 for w, n in data.get("weekdays", {}).items()}
+    days = {_blanks(str(w)): _whole("days", w, n) for w, n in data.get("days", {}).items()}
+    weekdays = {_blanks(str(w)): _whole("weekdays", w, n) % 7 for w, n in data.get("weekdays", {}).items()}
 
     def words(names: Any) -> str:
         written = [

@@ -272,8 +272,30 @@ def test_a_relative_day_that_is_no_whole_number_of_days_is_refused_at_load(tmp_p
         load_rules(rules)
     shown = {"true": "True", '"3"': "'3'"}.get(written, written)
     assert str(raised.value) == (
-        f"gateway rules {rules}: ValueError: [generic.relative_dates.days] tomorrow must be a whole number of days "
-        f"from -36525 to 36525 (no quotes), such as tomorrow = 1; got {shown}"
+        f"gateway rules {rules}: ValueError: [generic.relative_dates.days] tomorrow must be a whole number from "
+        f"-36525 to 36525 (no quotes), such as tomorrow = 1; got {shown}"
+    )
+
+
+@pytest.mark.parametrize(
+    ("key", "written", "shown", "most"),
+    [
+        ("min_word", "9223372036854775807", "9223372036854775807", 1000),  # was a 500 on each request: re's limit
+        ("min_word", "inf", "inf", 1000),  # was an OverflowError past load_rules' errors
+        ("min_score", "true", "True", 1000000),  # was read as 1
+        ("clause_min_score", "1.5", "1.5", 1000000),  # was read as 1
+    ],
+)
+def test_a_generic_count_that_is_no_whole_number_in_its_range_is_refused_at_load(tmp_path, key, written, shown, most):
+    rules = tmp_path / "rules.toml"
+    text = data.path("gateway_rules.toml").read_text(encoding="utf-8")
+    line = next(line for line in text.splitlines() if line.startswith(f"{key} = "))
+    rules.write_text(text.replace(f"\n{line}\n", f"\n{key} = {written}\n", 1))
+    with pytest.raises(ConfigurationError) as raised:
+        load_rules(rules)
+    assert str(raised.value) == (
+        f"gateway rules {rules}: ValueError: [generic] {key} must be a whole number from 0 to {most} (no quotes), such "
+        f"as {line}; got {shown}"
     )
 
 

@@ -448,3 +448,18 @@ def test_a_path_holding_a_nul_is_named_with_the_fix(check):
         str(info.value)
         == "'a\\x00b.csv' holds a NUL character (\\x00), which no file name can: give the name without it"
     )
+
+
+def test_a_day_in_another_iso_spelling_is_refused_naming_the_day_it_stands_for(capsys):
+    """Before: `--today 2026-W01-1` was read silently as 2025-12-29, while `--help` said yyyy-mm-dd."""
+    with pytest.raises(SystemExit) as caught:
+        main(["drill", "--today", "2026-W01-1"])
+    assert caught.value.code == 2
+    assert (
+        capsys.readouterr()
+        .err.splitlines()[-1]
+        .endswith(
+            "toolkit drill: error: argument --today: '2026-W01-1' is not a day (an ISO week date, for 2025-12-29): use "
+            "yyyy-mm-dd, e.g. 2025-12-29"
+        )
+    )

@@ -1097,6 +1097,22 @@ def test_a_base_url_with_a_query_keeps_it_after_the_endpoint():
 
 
 @pytest.mark.parametrize(
+    "base_url, sent",
+    [
+        ("http://gw.example/a%2Fb/v1", b"/a%2Fb/v1/chat/completions"),  # was /a/b/v1/…: another path
+        ("http://gw.example/v1%2541?x=%2F", b"/v1%2541/chat/completions?x=%2F"),  # was /v1%41/…: an "A"
+        ("http://gw.example/v1%0d%0aX:y/", b"/v1%0d%0aX:y/chat/completions"),  # was httpx's InvalidURL, unforeseen
+    ],
+)
+def test_a_base_urls_path_keeps_its_escapes_as_written(base_url, sent):
+    """Before: the endpoint was added to the path httpx gives decoded, and written back."""
+    script = Script(httpx.Response(200, json=OK_BODY))
+    client = ChatClient(base_url, "k", "m", transport=httpx.MockTransport(script))
+    client.chat(QUESTION)
+    assert script.requests[0].url.raw_path == sent
+
+
+@pytest.mark.parametrize(
     "body, said",
     [
         ({"error": "model overloaded, retry later"}, "model overloaded, retry later"),

@@ -216,3 +216,56 @@ def test_the_grades_file_starts_with_a_bom_and_stdout_gets_none(tmp_path, capsys
     stream = io.StringIO()
     grade.grade_into_csv([tmp_path / "sub" / "a.ipynb"], stream, 5, [])
     assert stream.getvalue().startswith("notebook,exercise,")
+
+
+HANGING_RUN = KILLED_RUN.replace("sys.stdin.read()", "sys.stdin.readline()")
+
+
+def test_a_second_run_given_the_same_out_while_one_runs_is_refused_and_the_first_keeps_its_rows(
+    tmp_path, monkeypatch, capsys
+):
+    """Before: both runs wrote `grades.csv.partial`; the second removed the first's and made its own, the first
+    renamed the second's half-written file over grades.csv when it ended (its own rows gone, and it said they were
+    written), and the second then failed at its rename. Now the running one holds its partial file."""
+    submissions = notebooks(tmp_path / "sub", "a.ipynb", "b.ipynb")
+    out = tmp_path / "grades.csv"
+    out.write_text(OLD)
+    first = subprocess.Popen(
+        [sys.executable, "-c", HANGING_RUN, str(submissions), str(out)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert first.stdout.readline() == "graded a\n"  # half-way, holding grades.csv.partial
+        monkeypatch.setattr(grade, "grade_notebook", passing)
+        assert main(["grade", str(submissions), "--out", str(out)]) == 2
+        assert capsys.readouterr().err == (
+            f"error: {out}: another `toolkit grade` run is writing this CSV now (to {out}.partial), so this one "
+            f"writes nothing to it and leaves it as it is. Fix: wait for that run to end, or give another file (--out)\n"
+        )
+        assert out.read_text() == OLD
+        first.stdin.write("\n")
+        first.stdin.flush()
+        assert first.wait(timeout=60) == 0  # a guard: it ends as soon as b is graded
+    finally:
+        first.kill()
+        first.wait()
+        first.stdin.close()
+        first.stdout.close()
+    assert [row[0] for row in read_rows(out)][1:] == [str(submissions / "a.ipynb"), str(submissions / "b.ipynb")]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["grades.csv", "sub"]
+    assert main(["grade", str(submissions / "a.ipynb"), "--out", str(out)]) == 0  # its file let go: the next run writes
+    assert [row[0] for row in read_rows(out)][1:] == [str(submissions / "a.ipynb")]
+
+
+def test_a_partial_file_left_as_a_link_is_removed_and_never_written_through(tmp_path, monkeypatch):
+    submissions = notebooks(tmp_path / "sub", "a.ipynb")
+    elsewhere = tmp_path / "elsewhere.txt"
+    elsewhere.write_text("someone's")
+    (tmp_path / "grades.csv.partial").symlink_to(elsewhere)
+    monkeypatch.setattr(grade, "grade_notebook", passing)
+    assert main(["grade", str(submissions), "--out", str(tmp_path / "grades.csv")]) == 0
+    assert elsewhere.read_text() == "someone's"
+    assert read_rows(tmp_path / "grades.csv")[1][0] == str(submissions / "a.ipynb")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["elsewhere.txt", "grades.csv", "sub"]

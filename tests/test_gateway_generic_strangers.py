@@ -258,3 +258,58 @@ def test_the_gateways_today_is_a_toml_date(tmp_path, written, today):
             load_rules(rules)
     else:
         assert load_rules(rules).generic.relative_dates.today.isoformat() == today
+
+
+@pytest.mark.parametrize("written", ["true", '"3"', "1.5", "inf", "3000000"])
+def test_a_relative_day_that_is_no_whole_number_of_days_is_refused_at_load(tmp_path, written):
+    """Before: `true` was read as 1 and `"3"` as 3; `inf` was an OverflowError past load_rules' own errors; and
+    3000000 loaded, then every request saying "tomorrow" was an OverflowError (a 500 from the server)."""
+    rules = tmp_path / "rules.toml"
+    text = data.path("gateway_rules.toml").read_text(encoding="utf-8")
+    assert "\ntomorrow = 1\n" in text
+    rules.write_text(text.replace("\ntomorrow = 1\n", f"\ntomorrow = {written}\n", 1))
+    with pytest.raises(ConfigurationError) as raised:
+        load_rules(rules)
+    shown = {"true": "True", '"3"': "'3'"}.get(written, written)
+    assert str(raised.value) == (
+        f"gateway rules {rules}: ValueError: [generic.relative_dates.days] tomorrow must be a whole number from "
+        f"-36525 to 36525 (no quotes), such as tomorrow = 1; got {shown}"
+    )
+
+
+@pytest.mark.parametrize(
+    ("key", "written", "shown", "most"),
+    [
+        ("min_word", "9223372036854775807", "9223372036854775807", 1000),  # was a 500 on each request: re's limit
+        ("min_word", "inf", "inf", 1000),  # was an OverflowError past load_rules' errors
+        ("min_score", "true", "True", 1000000),  # was read as 1
+        ("clause_min_score", "1.5", "1.5", 1000000),  # was read as 1
+    ],
+)
+def test_a_generic_count_that_is_no_whole_number_in_its_range_is_refused_at_load(tmp_path, key, written, shown, most):
+    rules = tmp_path / "rules.toml"
+    text = data.path("gateway_rules.toml").read_text(encoding="utf-8")
+    line = next(line for line in text.splitlines() if line.startswith(f"{key} = "))
+    rules.write_text(text.replace(f"\n{line}\n", f"\n{key} = {written}\n", 1))
+    with pytest.raises(ConfigurationError) as raised:
+        load_rules(rules)
+    assert str(raised.value) == (
+        f"gateway rules {rules}: ValueError: [generic] {key} must be a whole number from 0 to {most} (no quotes), such "
+        f"as {line}; got {shown}"
+    )
+
+
+def test_a_relative_day_past_the_calendars_end_is_no_day_and_the_gateway_asks_for_one(tmp_path):
+    """Before: with `today = 9999-12-31`, "tomorrow" in a request was an OverflowError (a 500 from the server)."""
+    from toolkit.gateway.core import GatewayConfig, respond
+
+    rules = tmp_path / "rules.toml"
+    text = data.path("gateway_rules.toml").read_text(encoding="utf-8")
+    rules.write_text(text.replace("[generic.relative_dates]\n", "[generic.relative_dates]\ntoday = 9999-12-31\n", 1))
+    for said in ("book room B12 for tomorrow", "book room B12 for next Monday"):
+        request = {"model": "m", "messages": [{"role": "user", "content": said}], "tools": [ROOM]}
+        reply = respond(request, GatewayConfig(rules=load_rules(rules)))
+        assert reply.status == 200
+        assert (
+            reply.body["choices"][0]["message"]["content"] == 'What should I use for "date"? Your message does not say.'
+        )

@@ -493,3 +493,19 @@ def test_a_stdio_server_slow_to_start_is_told_with_the_setting_that_gives_it_lon
         "cannot reach MCP server 'slow': TimeoutError: no answer within 0.3 s; a server that installs itself "
         "on its first start (npx -y, uvx) may need longer: McpClient.stdio(..., connect_timeout=120)"
     )
+
+
+@pytest.mark.parametrize("stranger", ["deep-listing"], indirect=True)
+def test_an_answer_nested_deeper_than_the_sdk_reads_fails_its_request_at_once_saying_so(stranger):
+    """Before: the SDK's "Invalid JSON: recursion limit exceeded" was taken for a stray print on stdout: the listing
+    waited out its whole deadline, then said the server "wrote a line that is not JSON … (logs go to stderr)"."""
+    provider = McpToolProvider([stranger])
+    started = time.monotonic()
+    assert provider.provide() == []
+    assert time.monotonic() - started < 25  # a guard against the old wait of the request's 30 s, not a timing
+    assert provider.left_out == {
+        "deep-listing": "MCP server 'deep-listing' broke the protocol: it sent a message nested deeper than JSON is "
+        "read here (recursion limit exceeded at line 1 column 3913), so it could not be read; ask its author to nest "
+        "less (a tool's inputSchema can name a repeated part once in $defs and refer to it with $ref) (left out for "
+        "60 s, then tried again)"
+    }

@@ -282,3 +282,13 @@ def test_none_as_the_whole_user_message_is_refused_before_anything_is_sent():
         "(a None inside a template, {{name}}, is written null)"
     )
     assert model.requests == [] and maybe.ask("在吗") == "?"
+
+
+def test_a_fixed_clock_whose_date_is_another_iso_spelling_is_refused_naming_the_day():
+    with pytest.raises(ConfigurationError) as info:
+        fixed_clock("2026-W43-1T10:00")
+    assert str(info.value) == (
+        "fixed_clock('2026-W43-1T10:00'): the moment is an ISO date and time (an ISO week date, for 2026-10-19); "
+        "write e.g. fixed_clock('2026-10-20T10:00:00') (or pass a datetime)"
+    )
+    assert fixed_clock(" 2026-10-20 10:00 ")() == dt.datetime(2026, 10, 20, 10, 0)  # as before: a space for the T

@@ -81,3 +81,20 @@ def test_ask_refuses_it_before_asking_the_model():
         "ask(shop='shop'): shop takes a Shop, and got a str. Fix: ask(shop=load_shop()), or leave it out for the "
         "course's shop"
     )
+
+
+@pytest.mark.parametrize(
+    ("today", "read_as", "day"),
+    [
+        ("2026-W43-1", "an ISO week date", "2026-10-19"),
+        ("2026-W01-1", "an ISO week date", "2025-12-29"),  # a day of the year before
+        ("2026W43", "an ISO week date", "2026-10-19"),  # a week, read as its Monday
+        ("20261025", "a date without dashes", "2026-10-25"),
+    ],
+)
+def test_today_written_as_another_iso_spelling_is_refused_naming_the_day_it_stands_for(today, read_as, day):
+    """Before: Python 3.11's `date.fromisoformat` read these silently (2026-W01-1 as 2025-12-29), while the error
+    and the docs said YYYY-MM-DD."""
+    assert said(lambda: load_shop(today=today)) == (
+        f"load_shop(today={today!r}): that text is no ISO date (YYYY-MM-DD) ({read_as}, for {day}). Fix: today='{day}'"
+    )

@@ -162,3 +162,18 @@ def test_a_replay_does_not_wait_out_the_waits_the_gateway_asked_for_when_recorde
     assert replayed[0].message.content == recorded == "ok"
     assert [e.status for e in replay.exchanges] == [429, 200] == [e.status for e in recording.exchanges]
     assert json.loads(cassette.read_text(encoding="utf-8").splitlines()[0])["response"]["status"] == 429
+
+
+def test_a_base_url_naming_the_endpoint_is_said_with_its_path_as_written():
+    """Before: the base URL to set was built from the path httpx gives decoded: `%2F` said as `/` (another URL),
+    and a `%0d` was httpx's `InvalidURL` from inside, an error nothing said in words."""
+    for written, before in (
+        ("http://gw.example/a%2Fb/v1/chat/completions?v=1", "http://gw.example/a%2Fb/v1?v=1"),
+        ("http://gw.example/v1%0d/chat/completions/", "http://gw.example/v1%0d"),
+    ):
+        with pytest.raises(ConfigurationError) as raised:
+            connect(env={"LLM_BASE_URL": written, "LLM_API_KEY": "k", "LLM_MODEL": "m"})
+        assert str(raised.value) == (
+            f"connect(): LLM_BASE_URL {written!r} ends in /chat/completions, which the client adds itself; set it to "
+            f"the part before: {before}"
+        )

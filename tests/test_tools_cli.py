@@ -454,3 +454,25 @@ def test_two_mcp_servers_offering_one_tool_name_are_one_line_naming_both(capsys)
         "one server a McpToolProvider of its own and rename its tools, e.g. rename_tools(McpToolProvider([client]), "
         "lambda name: f'other_{name}') (tool names must be unique in a call)\n"
     )
+
+
+def test_a_file_over_the_cap_is_refused_unread(tmp_path, capsys):
+    """Before: Python read the whole file to compile it: a 10 GB sparse file took 22 GB and the OOM killer (exit
+    137, not a word). Now the size is looked at first (a sparse file: no disk is used)."""
+    from toolkit.cli.tools import MAX_TOOL_FILE_BYTES
+
+    huge = tmp_path / "huge_tools.py"
+    with open(huge, "wb") as f:
+        f.truncate(10 * 1024**3)
+    assert run(capsys, huge) == (
+        2,
+        "",
+        f"error: {huge}: the file is 10737418240 bytes, over the cap of {MAX_TOOL_FILE_BYTES} bytes "
+        "(toolkit.cli.tools.MAX_TOOL_FILE_BYTES). Fix: keep the @tool functions in a file of their own, and the data "
+        "they use in a file they read when they run\n",
+    )
+    at_cap = write(tmp_path, "at_cap_tools.py", "X = 1\n")
+    with open(at_cap, "ab") as f:
+        f.truncate(MAX_TOOL_FILE_BYTES)  # NUL bytes to the cap: read, and Python's own refusal is said
+    code, _, err = run(capsys, at_cap)
+    assert code == 2 and "over the cap" not in err and err.startswith(f"error: cannot import {at_cap}")

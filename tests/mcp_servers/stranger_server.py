@@ -18,6 +18,8 @@ MODE `env`: its tool `env` answers with its `SHOP_*` environment variables as in
 @modelcontextprotocol/server-everything 2026.8.31's `get-env` answers with all of them (`env_error`:
 the same as an error result).
 MODE `deep`: the same, as a line of JSON nested 50,000 levels deep that holds `"\\ud800"`.
+MODE `deep-listing`: answers `tools/list` with a tool whose inputSchema nests `properties` 150 deep (past the
+200 levels the SDK reads JSON to); a second `tools/list` gets a plain tool `t`.
 MODE `version`: answers `initialize` with protocol version 2099-01-01, whatever it was asked.
 MODE `ids`: its tool `t` answers "ok t"; `answered` answers with the id of `initialize`, `never_sent`
 with an id the client never sent, `null` with a parse error whose id is `null`; `slow` answers
@@ -214,6 +216,8 @@ if MODE == "silent":
     if os.environ.get("PID_FILE"):  # for a test that checks the process is gone after close()
         with open(os.environ["PID_FILE"], "w") as f:
             f.write(str(os.getpid()))
+LISTED: list[object] = []
+"""MODE `deep-listing`: the id of the listing answered too deep (the first)."""
 junk("starting the stranger server")
 for line in sys.stdin:
     request = json.loads(line)
@@ -226,6 +230,12 @@ for line in sys.stdin:
         info = {"name": "stranger", "version": "1"}
         version = "2099-01-01" if MODE == "version" else request["params"]["protocolVersion"]
         send({"id": rid, "result": {"protocolVersion": version, "capabilities": {"tools": {}}, "serverInfo": info}})
+    elif method == "tools/list" and MODE == "deep-listing" and not LISTED:
+        LISTED.append(rid)
+        nested = '{"type": "object", "properties": {"a": ' * 150 + "{}" + "}}" * 150
+        sys.stdout.write(f'{{"jsonrpc": "2.0", "id": {json.dumps(rid)}, "result": {{"tools": [{{"name": "deep", ')
+        sys.stdout.write(f'"inputSchema": {nested}}}]}}}}\n')
+        sys.stdout.flush()
     elif method == "tools/list":
         junk("listing")
         send({"id": rid, "result": {"tools": tools()}})

@@ -1216,9 +1216,17 @@ def _limit(timeout: httpx.Timeout, exc: httpx.TimeoutException) -> float | None:
 
 def _endpoint(base_url: str, path: str = "/chat/completions") -> str:
     """`base_url` with `path` added to its path: a query stays a query (Azure's
-    `…/deployments/gpt-4o?api-version=2024-10-21`), a `#fragment` is dropped."""
-    url = httpx.URL(base_url)
-    return str(url.copy_with(path=url.path.rstrip("/") + path, fragment=None))
+    `…/deployments/gpt-4o?api-version=2024-10-21`), a `#fragment` is dropped. The path is added to as
+    written (`with_raw_path`): its `%XX` escapes stay as they are."""
+    return str(with_raw_path(httpx.URL(base_url), lambda raw: raw.rstrip("/") + path))
+
+
+def with_raw_path(url: httpx.URL, change: Callable[[str], str]) -> httpx.URL:
+    """`url` with its path, as written (`%XX` escapes and all), changed by `change`; its query kept, its fragment
+    dropped. Not `url.path`, which httpx gives decoded: written back, `%2F` became a `/` and `%2541` a `%41` (another
+    URL), and a `%0d` a carriage return httpx refuses (`InvalidURL`, past every error said in words)."""
+    raw, mark, query = url.raw_path.decode("ascii").partition("?")
+    return url.copy_with(raw_path=(change(raw) + (mark + query if query else "")).encode("ascii"), fragment=None)
 
 
 def _check_event_stream(lines: list[str], status: int, scrub: Callable[[str], str]) -> None:

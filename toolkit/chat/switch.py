@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, TypedDict, Unpack
 import httpx
 
 from toolkit.chat.cassette import RECORD_VAR, REPLAY_VAR, RecordingTransport, ReplayTransport
-from toolkit.chat.client import ChatClient, RetryPolicy
+from toolkit.chat.client import ChatClient, RetryPolicy, with_raw_path
 from toolkit.chat.masking import mask_url
 from toolkit.errors import CassetteError, ConfigurationError
 
@@ -99,16 +99,21 @@ def _check_not_endpoint(base_url: str) -> None:
         url = httpx.URL(base_url)
     except (httpx.InvalidURL, ValueError):
         return
-    path = url.path.rstrip("/")
-    if not path.endswith(_ENDPOINT):
+    if not url.raw_path.partition(b"?")[0].rstrip(b"/").endswith(_ENDPOINT.encode()):
         return
-    while path.endswith(_ENDPOINT):  # written twice, too
-        path = path.removesuffix(_ENDPOINT).rstrip("/")
-    base = url.copy_with(path=path, fragment=None)
+    base = with_raw_path(url, _before_endpoint)
     raise ConfigurationError(
         f"connect(): LLM_BASE_URL {mask_url(base_url)!r} ends in {_ENDPOINT}, which the client adds itself; set it "
         f"to the part before: {mask_url(str(base))}"
     )
+
+
+def _before_endpoint(path: str) -> str:
+    """A path (as written) without the chat endpoint at its end, nor any written twice."""
+    path = path.rstrip("/")
+    while path.endswith(_ENDPOINT):
+        path = path.removesuffix(_ENDPOINT).rstrip("/")
+    return path
 
 
 def check_env(where: str, env: object) -> Mapping[str, str]:

@@ -120,11 +120,17 @@ about 9.2e9 s (OverflowError: timestamp out of range for platform time_t)."""
 
 
 def day(text: str) -> datetime.date:
-    """A calendar day written yyyy-mm-dd (e.g. 2026-10-25)."""
+    """A calendar day written yyyy-mm-dd (e.g. 2026-10-25; `toolkit.chat.days.read_day`: not an ISO week date)."""
+    from toolkit.chat.days import misread, read_as, read_day
+
     try:
-        return datetime.date.fromisoformat(text.strip())
+        return read_day(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a day: use yyyy-mm-dd, e.g. 2026-10-25") from None
+        found = read_as(text)
+        example = found[1].isoformat() if found else "2026-10-25"
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a day{misread(text)}: use yyyy-mm-dd, e.g. {example}"
+        ) from None
 
 
 def host(text: str) -> str:

@@ -191,6 +191,7 @@ def _load(path: Path, name: str) -> ModuleType:
             f"{path} is a notebook: toolkit tools imports a .py file; save the tools' cells as one "
             f"(jupyter nbconvert --to script {path})"
         )
+    _check_size(path)
     folder = str(path.resolve().parent)
     sys.path.insert(0, folder)  # as `python FILE.py` does: the file may import its neighbours
     try:
@@ -198,6 +199,24 @@ def _load(path: Path, name: str) -> ModuleType:
     finally:
         if folder in sys.path:  # the file may have changed sys.path itself
             sys.path.remove(folder)
+
+
+MAX_TOOL_FILE_BYTES = 16 * 1024 * 1024
+"""A FILE.py larger than this is refused unread (Python reads a whole source file into memory to compile it: a
+10 GB file took 22 GB and the OOM killer; a file of tools is a few KB, a generated one of 10,000 a few MB)."""
+
+
+def _check_size(path: Path) -> None:
+    """`ConfigurationError` when the file at `path` is over `MAX_TOOL_FILE_BYTES`, before Python reads it."""
+    import os
+
+    size = os.stat(path).st_size
+    if size > MAX_TOOL_FILE_BYTES:
+        raise ConfigurationError(
+            f"{path}: the file is {size} bytes, over the cap of {MAX_TOOL_FILE_BYTES} bytes "
+            "(toolkit.cli.tools.MAX_TOOL_FILE_BYTES). Fix: keep the @tool functions in a file of their own, and the "
+            "data they use in a file they read when they run"
+        )
 
 
 def _executed(path: Path, name: str) -> ModuleType:

@@ -34,6 +34,7 @@ from typing import Any
 from toolkit import data as course_data
 from toolkit import files
 from toolkit.chat.clock import session_today
+from toolkit.chat.days import misread, read_as, read_day
 from toolkit.course.validation import CATEGORIES, ORDER_ID, Validated, to_half_width
 from toolkit.errors import ConfigurationError
 from toolkit.tools.decorator import a_or_an
@@ -253,11 +254,12 @@ def _day(today: object) -> datetime.date | None:
         return today
     if isinstance(today, str):
         try:
-            return datetime.date.fromisoformat(today.strip())
+            return read_day(today)
         except ValueError:
+            found = read_as(today)
+            fix = f"today='{found[1]}'" if found else "e.g. today='2026-10-25' or today=datetime.date(2026, 10, 25)"
             raise ConfigurationError(
-                f"load_shop(today={today!r:.40}): that text is no ISO date (YYYY-MM-DD). Fix: e.g. "
-                "today='2026-10-25' or today=datetime.date(2026, 10, 25)"
+                f"load_shop(today={today!r:.40}): that text is no ISO date (YYYY-MM-DD){misread(today)}. Fix: {fix}"
             ) from None
     raise ConfigurationError(
         f"load_shop(today={today!r:.40}): today is the shop's date, a datetime.date or its ISO text, and got "

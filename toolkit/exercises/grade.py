@@ -113,6 +113,7 @@ from toolkit.exercises.core import CHECK_LIMIT_S, LIMIT_VARIABLE, MIME, NOT_ATTE
 from toolkit.exercises.environment import site_folders, submission_environment, toolkit_folder
 from toolkit.exercises.notebook import LAST_TAG, TIMED_OUT, cell_tags, exercise_id
 from toolkit.exercises.notebook_file import KERNEL, broken_json, is_empty, not_utf8_text, read, unread_why
+from toolkit.exercises.partial_file import open_held
 from toolkit.exercises.values import ADDRESS
 from toolkit.files import NOT_A_FILE, keep_mode, not_a_file
 from toolkit.tools.redact import scrub_secrets
@@ -1192,7 +1193,9 @@ def _csv_file(out: Path | TextIO, header: list[str] | None = HEADER) -> Iterator
     done, Ctrl-C or an error — with the rows written so far, unless writing them failed (a full
     disk: the partial file is then removed and `out` kept as it was); a run killed hard (SIGKILL, power
     loss) never gets there and leaves `out` as it was (last week's grades), plus the partial file
-    with the rows graded before, which the next run overwrites. A link is followed (the file it
+    with the rows graded before, which the next run overwrites. The partial file is held by its run until
+    renamed: a second run given the same `out` meanwhile is refused before it grades anything
+    (`toolkit.exercises.partial_file.BUSY`), so neither run's rows are lost or mixed. A link is followed (the file it
     names is replaced, keeping its permissions). Where `out` is no regular file (`/dev/stdout`, a
     pipe: nothing there to lose) or no file can be put next to it (a folder this user may not add
     to), the rows are written to `out` itself, as they come; so they are to an open stream (stdout:
@@ -1205,7 +1208,8 @@ def _csv_file(out: Path | TextIO, header: list[str] | None = HEADER) -> Iterator
         return
     out.parent.mkdir(parents=True, exist_ok=True)
     target = Path(os.path.realpath(out))
-    partial = None if out.exists() and not out.is_file() else _open_partial(partial_path(target))
+    opened = None if out.exists() and not out.is_file() else _open_partial(partial_path(target), out)
+    partial, hold = opened or (None, -1)
     sink = _Watched(partial) if partial is not None else None
     try:
         with partial or _open_csv(out) as f:
@@ -1224,7 +1228,10 @@ def _csv_file(out: Path | TextIO, header: list[str] | None = HEADER) -> Iterator
         raise
     finally:
         if partial is not None:
-            _replace_or_drop(target, partial.name, whole=sink is not None and not sink.failed)
+            try:
+                _replace_or_drop(target, partial_path(target), whole=sink is not None and not sink.failed)
+            finally:
+                os.close(hold)  # held until renamed: a run started now takes a file of its own
 
 
 class _Watched:
@@ -1250,7 +1257,7 @@ class _Watched:
             raise
 
 
-def _replace_or_drop(target: Path, partial: str, *, whole: bool) -> None:
+def _replace_or_drop(target: Path, partial: Path, *, whole: bool) -> None:
     """`partial` in place of `target` when its rows are whole; else removed, `target` left as it was
     (a full disk cut a row in half: last week's grades are kept, not replaced by part of a run)."""
     if not whole:
@@ -1258,7 +1265,7 @@ def _replace_or_drop(target: Path, partial: str, *, whole: bool) -> None:
             os.unlink(partial)
         return
     with contextlib.suppress(OSError):  # the permissions of the file replaced (a teacher's 0600 grades stay private)
-        keep_mode(target, Path(partial))
+        keep_mode(target, partial)
     os.replace(partial, target)
 
 
@@ -1268,14 +1275,11 @@ def _open_csv(path: Path) -> TextIO:
     return open(path, "w", newline="", encoding=csv_encoding(path), errors="backslashreplace")
 
 
-def _open_partial(path: Path) -> TextIO | None:
-    """`path` opened afresh (a stray one from a killed run is removed, never written through: it may be
-    a link), or None when this folder takes no new file."""
-    try:
-        path.unlink(missing_ok=True)
-        return _open_csv(path)
-    except OSError:
-        return None
+def _open_partial(path: Path, out: Path) -> tuple[TextIO, int] | None:
+    """`path` opened afresh and held by this run (`toolkit.exercises.partial_file`: a stray one from a killed run is
+    taken over, never written through a link), or None when this folder takes no new file; `BlockingIOError` naming
+    `out` when another run is writing it now."""
+    return open_held(path, out, encoding=csv_encoding(path))
 
 
 def write_csv(rows: Sequence[Row], out: Path | str) -> Path:

@@ -128,18 +128,46 @@ class RelativeDates(NamedTuple):
     weekdays: dict[str, int]
     """A day's name (lower-cased) → its place in the week (Monday 0)."""
 
-    def on(self, match: re.Match[str]) -> str:
+    def on(self, match: re.Match[str]) -> str | None:
         """The ISO day a match of `pattern` names: a word of `days` that many days from today; a weekday the
-        first such day from today on, or after a `next` word that day of the week after this one."""
+        first such day from today on, or after a `next` word that day of the week after this one. None for
+        a day past the calendar's ends (`today = 9999-12-31`, "tomorrow")."""
         word = match.group("day")
         if word is not None:
-            return (self.today + timedelta(days=self.days[_blanks(word)])).isoformat()
-        weekday = self.weekdays[_blanks(match.group("weekday"))]
-        if match.group("next") is not None:
-            ahead = 7 - self.today.weekday() + weekday  # that day of next week (weeks start on Monday)
+            ahead = self.days[_blanks(word)]
         else:
-            ahead = (weekday - self.today.weekday()) % 7
-        return (self.today + timedelta(days=ahead)).isoformat()
+            weekday = self.weekdays[_blanks(match.group("weekday"))]
+            if match.group("next") is not None:
+                ahead = 7 - self.today.weekday() + weekday  # that day of next week (weeks start on Monday)
+            else:
+                ahead = (weekday - self.today.weekday()) % 7
+        try:
+            return (self.today + timedelta(days=ahead)).isoformat()
+        except OverflowError:
+            return None
+
+
+def _whole(table: str, word: object, n: object) -> int:
+    """A number of days of `[generic.relative_dates.<table>]` (`tomorrow = 1`), within `MOST_DAYS` of today
+    (`whole_number`). It was `int(n)`: a day out of the calendar's range (`3000000`) loaded, and was an
+    `OverflowError` on every request that named it."""
+    return whole_number(f"[generic.relative_dates.{table}] {word}", n, -MOST_DAYS, MOST_DAYS, "tomorrow = 1")
+
+
+MOST_DAYS = 36_525
+"""The most days from today a word of `[generic.relative_dates.days]` may name (a hundred years)."""
+
+
+def whole_number(where: str, n: object, least: int, most: int, example: str) -> int:
+    """`n`, a whole number a rules file gives (`where`: its table and key), from `least` to `most`; else a
+    `ValueError` naming it (a `ConfigurationError` of `load_rules`). Not `int(n)`: `true` was read as 1, `"3"` as
+    3 and `1.5` as 1, `inf` was an `OverflowError` past `load_rules`' errors, and a number past what it is used
+    for loaded and failed each request later (`min_word = 9223372036854775807`: a regex repetition too large)."""
+    if type(n) is int and least <= n <= most:
+        return n
+    raise ValueError(
+        f"{where} must be a whole number from {least} to {most} (no quotes), such as {example}; got {n!r:.40}"
+    )
 
 
 def _blanks(word: str) -> str:
@@ -159,8 +187,8 @@ def _relative_dates(data: Any) -> RelativeDates | None:
             f"[generic.relative_dates] today must be a TOML date such as today = 2026-12-01 (no quotes), got {today!r}"
         )
     today = today.date() if isinstance(today, datetime) else today
-    days = {_blanks(str(w)): int(n) for w, n in data.get("days", {}).items()}
-    weekdays = {_blanks(str(w)): int(n) % 7 for w, n in data.get("weekdays", {}).items()}
+    days = {_blanks(str(w)): _whole("days", w, n) for w, n in data.get("days", {}).items()}
+    weekdays = {_blanks(str(w)): _whole("weekdays", w, n) % 7 for w, n in data.get("weekdays", {}).items()}
 
     def words(names: Any) -> str:
         written = [
@@ -462,7 +490,7 @@ def load_rules(path: Path | str | None = None) -> Rules:
         rules = _compile(data)
         _check_templates(rules)
         return rules
-    except (OSError, tomllib.TOMLDecodeError, KeyError, TypeError, ValueError, re.error) as exc:
+    except (OSError, tomllib.TOMLDecodeError, KeyError, TypeError, ValueError, OverflowError, re.error) as exc:
         raise ConfigurationError(f"gateway rules {path}: {type(exc).__name__}: {exc}") from exc
     except RecursionError:  # tomllib reads nested arrays by recursion, without a bound
         raise ConfigurationError(f"gateway rules {path}: the file nests deeper than TOML can be read here") from None
@@ -515,10 +543,16 @@ def _any(declines: list[dict[str, Any]]) -> tuple[list[str], list[str]]:
     return [k for d in declines for k in d.get("keywords", ())], [p for d in declines for p in d.get("patterns", ())]
 
 
+_MOST_SCORE = 1_000_000
+"""The highest `[generic] min_score` / `clause_min_score` (a tool's score is a few points a word)."""
+_LONGEST_WORD = 1_000
+"""The highest `[generic] min_word`: the letters of the shortest word a search term may be."""
+
+
 def _compile_generic(data: dict[str, Any]) -> GenericRules:
     return GenericRules(
-        min_score=int(data.get("min_score", 1)),
-        min_word=int(data.get("min_word", 3)),
+        min_score=whole_number("[generic] min_score", data.get("min_score", 1), 0, _MOST_SCORE, "min_score = 1"),
+        min_word=whole_number("[generic] min_word", data.get("min_word", 3), 0, _LONGEST_WORD, "min_word = 3"),
         stopwords=frozenset(w.lower() for w in data.get("stopwords", ())),
         chinese_stop_chars=frozenset(data.get("chinese_stop_chars", "")),
         glossary=tuple((word, tuple(terms)) for word, terms in data.get("glossary", {}).items()),
@@ -531,7 +565,9 @@ def _compile_generic(data: dict[str, Any]) -> GenericRules:
         read_verbs=frozenset(w.lower() for w in data.get("read_verbs", ())),
         place_joiner=re.compile(data["place_joiner"]) if "place_joiner" in data else None,
         clauses=re.compile(data["clauses"]) if "clauses" in data else None,
-        clause_min_score=int(data.get("clause_min_score", 2)),
+        clause_min_score=whole_number(
+            "[generic] clause_min_score", data.get("clause_min_score", 2), 0, _MOST_SCORE, "clause_min_score = 2"
+        ),
         synonyms=_synonyms(data.get("synonyms", ())),
         sum_hints=tuple(str(t).lower() for t in data.get("sum_hints", ())),
         ticker_hints=tuple(str(t).lower() for t in data.get("ticker_hints", ())),

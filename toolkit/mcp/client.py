@@ -178,6 +178,7 @@ from toolkit.chat.masking import (
     url_secrets,
 )
 from toolkit.errors import McpConnectionError, McpError, McpTimeout, ToolDefinitionError, huge_int
+from toolkit.mcp import deep
 from toolkit.mcp.asks import asked_line, asks_noted
 from toolkit.mcp.blocks import unknown_blocks_named
 from toolkit.mcp.http import SESSION_ENDED, http_transport, unreadable_answer
@@ -719,6 +720,12 @@ class McpClient:
                 self._broke_protocol(what)  # an answer among them: the request it answers would wait in vain
             else:
                 self._stray = what
+            return
+        if (line := _stray_line(message)) is not None and (why := deep.too_deep(message.errors())) is not None:
+            if deep.answers(line):  # its request would wait in vain
+                self._broke_protocol(deep.DEEP.format(why=why))
+            else:
+                self._stray = deep.DEEP.format(why=why)
             return
         if _stray_line(message) is not None or _stray_json(message) is not None:
             # a stray print (or JSON log record) answers nothing: the real answer may follow

@@ -37,6 +37,7 @@ from pydantic import BaseModel
 from pydantic_core import PydanticSerializationError, to_jsonable_python
 
 from toolkit.chat.clock import session_now
+from toolkit.chat.days import misread, read_moment
 from toolkit.errors import ConfigurationError, a_or_an
 
 PLACEHOLDER = re.compile(r"\{\{\s*([^{}\s]+)\s*\}\}")
@@ -189,10 +190,13 @@ def fixed_clock(moment: str | dt.datetime) -> Clock:
     if isinstance(moment, dt.datetime):
         return lambda: moment
     try:
-        value = dt.datetime.fromisoformat(moment)
-    except (TypeError, ValueError):  # a date object, None, "yesterday", "20/10/2026"
+        value = read_moment(moment) if isinstance(moment, str) else None
+    except ValueError:  # "yesterday", "20/10/2026", "2026-W43-1T10:00"
+        value = None
+    if value is None:  # or a date object, None
+        said = misread(moment) if isinstance(moment, str) else ""
         raise ConfigurationError(
-            f"fixed_clock({moment!r:.60}): the moment is an ISO date and time; write e.g. "
+            f"fixed_clock({moment!r:.60}): the moment is an ISO date and time{said}; write e.g. "
             "fixed_clock('2026-10-20T10:00:00') (or pass a datetime)"
-        ) from None
+        )
     return lambda: value

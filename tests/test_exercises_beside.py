@@ -12,8 +12,8 @@ import nbformat
 from test_exercises_grade import write
 
 from toolkit.exercises import beside
-from toolkit.exercises.beside import copy_beside, files_beside, not_copied_note, own_folder
-from toolkit.exercises.grade import grade_paths
+from toolkit.exercises.beside import copy_beside, files_beside, not_copied_note, own_folder, scratch_notebook
+from toolkit.exercises.grade import grade_paths, week_scores
 
 
 def note(name: str) -> str:
@@ -53,9 +53,10 @@ def test_a_module_in_the_learners_own_folder_is_there_when_graded_as_in_the_note
 
 
 def test_a_folder_of_several_learners_notebooks_copies_none_of_its_files(tmp_path):
-    """`alice.ipynb` beside `bob.ipynb`: a file beside them may be either's, so neither sees it (as before)."""
+    """`alice.ipynb` beside `bob.ipynb`: a file beside them may be either's, so neither sees it (as before). (A
+    notebook in which grade finds no exercise is no one's submission: `test_a_learners_scratch_notebooks_…`.)"""
     helper_notebook(tmp_path, "alice.ipynb")
-    write(tmp_path, "bob.ipynb", [nbformat.v4.new_code_cell("1")])
+    write(tmp_path, "bob.ipynb", [nbformat.v4.new_code_cell("check('w6.round_trips', 1)")])
     for graded in (tmp_path, tmp_path / "alice.ipynb"):  # the class, or alice regraded alone: the same row
         [alice] = [r for r in grade_paths(graded, seconds=30) if r.notebook.endswith("alice.ipynb")]
         assert (alice.passed, alice.feedback) == (
@@ -155,3 +156,44 @@ def test_a_row_says_when_its_cell_failed_for_a_file_beside_the_notebook_that_was
     outside = "the cell raised FileNotFoundError: [Errno 2] No such file or directory: '../alice.ipynb'"
     assert not_copied_note(outside, notebook, []) == ""
     assert not_copied_note("the cell raised NameError: name 'helper' is not defined", notebook, []) == ""
+
+
+def test_a_learners_scratch_notebooks_do_not_make_her_folder_a_classs(tmp_path):
+    """Before: `alice/` holding `06_….ipynb`, `helper.py` and a scratch notebook of hers (`Untitled.ipynb`, which
+    JupyterLab, VS Code or Colab names a new notebook; `notes.ipynb`) was read as several learners' folder: her helper
+    was not copied and the exercise that passed in her notebook was graded "No module named 'helper'" (the row saying
+    "a folder that holds other learners' notebooks"), and `grade alice --scores` named two learners, one per file.
+    Now a notebook in which `grade` finds no exercise ("no exercises found") is no one's submission."""
+    for name in ("Untitled.ipynb", "notes.ipynb"):
+        write(tmp_path / "class" / "alice", name, [nbformat.v4.new_code_cell("x = 1")])
+    write(tmp_path / "class" / "alice", "Untitled1.ipynb", [])
+    helper_notebook(tmp_path / "class" / "alice")
+    helper_notebook(tmp_path / "class" / "bob")
+    for graded in (tmp_path / "class", tmp_path / "class" / "alice"):  # the class, or alice alone
+        rows = grade_paths(graded, seconds=30)
+        done = [(Path(r.notebook).parent.name, r.passed) for r in rows if r.exercise == "w6.round_trips"]
+        assert done == ([("alice", True), ("bob", True)] if graded.name == "class" else [("alice", True)]), rows
+        assert [line[0] for line in week_scores(rows)[1:]] == (
+            ["alice", "bob"] if graded.name == "class" else ["alice"]
+        )
+
+
+def test_own_folder_leaves_out_scratch_notebooks_but_not_another_learners_or_an_unreadable_one(tmp_path):
+    def folder(**notebooks: list[str]) -> Path:
+        made = tmp_path / str(len(list(tmp_path.iterdir())))
+        for name, sources in notebooks.items():
+            if sources == ["unreadable"]:
+                touch(made / f"{name}.ipynb", "{not json")
+            else:
+                write(made, f"{name}.ipynb", [nbformat.v4.new_code_cell(s) for s in sources])
+        return made
+
+    week6 = WEEK6.removesuffix(".ipynb")
+    assert own_folder(folder(**{week6: [IMPORTS_HELPER], "Untitled": ["x = 1"], "Untitled-1": []}))
+    assert own_folder(folder(alice=[IMPORTS_HELPER], Untitled=["print(1)"]))  # one submission and her scratch
+    assert not own_folder(folder(**{week6: [IMPORTS_HELPER], "bob": ["check('w6.window', keep)"]}))
+    assert not own_folder(folder(**{week6: [IMPORTS_HELPER], "bob": ["unreadable"]}))
+    assert not own_folder(folder(alice=[IMPORTS_HELPER], bob=[IMPORTS_HELPER], Untitled=["x"]))
+    assert not own_folder(folder(**{week6: [], f"{week6} (1)": [], "Untitled": []}))  # one week twice
+    assert scratch_notebook(folder(Untitled=["x = 1"]) / "Untitled.ipynb")
+    assert not scratch_notebook(folder(**{"alice-" + week6: ["x = 1"]}) / f"alice-{week6}.ipynb")  # names week 6

@@ -11,7 +11,15 @@ from hypothesis import strategies as st
 
 from toolkit.cli.main import main
 from toolkit.exercises import all_exercises
-from toolkit.exercises.grade import NOTEBOOK_ROW, Row, course_copy_week, exercise_week, learners, week_scores
+from toolkit.exercises.grade import (
+    NO_EXERCISES,
+    NOTEBOOK_ROW,
+    Row,
+    course_copy_week,
+    exercise_week,
+    learners,
+    week_scores,
+)
 
 W2 = [e.id for e in all_exercises() if e.week == 2]
 W6 = [e.id for e in all_exercises() if e.week == 6]
@@ -244,3 +252,18 @@ def test_one_learners_folder_of_the_courses_notebooks_is_that_learner():
     ]
     rows = [Row(hers[0], W6[0], True, ""), Row(hers[1], W2[0], True, "")]
     assert week_scores(rows)[1:] == [["alice", 1, 1, 2, 2]]
+
+
+def test_a_learners_scratch_notebook_beside_her_course_notebooks_is_hers():
+    """Before: `grade submissions/alice --scores` with an `Untitled.ipynb` beside her course notebooks named each file a
+    learner ('06_week6_round_trip_loop.ipynb', 'Untitled.ipynb'). A notebook graded "no exercises found" is no one's
+    submission: the folder is still one learner's. One that holds an exercise, or could not be read, still names a
+    learner of its own."""
+    hers = ["s/alice/06_week6_round_trip_loop.ipynb", "s/alice/Untitled.ipynb"]
+    rows = [Row(hers[0], W6[0], True, ""), Row(hers[1], NOTEBOOK_ROW, False, NO_EXERCISES)]
+    assert week_scores(rows)[1:] == [["alice", 1, 1, 1]]
+    for other in (
+        Row(hers[1], W2[0], True, ""),
+        Row(hers[1], NOTEBOOK_ROW, False, "not a notebook: the file is empty"),
+    ):
+        assert sorted(learners(hers, [rows[0], other]).values()) == ["06_week6_round_trip_loop.ipynb", "Untitled.ipynb"]

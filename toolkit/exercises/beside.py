@@ -5,7 +5,8 @@ from its own folder: it passed in the notebook, and graded on a copy of the note
 `ModuleNotFoundError` — another score in `toolkit grade` than in the notebook. So the files of the notebook's folder
 are copied with it, when that folder is one learner's (`own_folder`): the notebooks in it, as it is on disk, are
 named as the course's (or copies of them), one a week (`submissions/alice/` with `06_….ipynb` and `helpers.py`), or
-there is only one. A folder of several learners' notebooks (`alice.ipynb` beside `bob.ipynb`, or `06_….ipynb` beside
+there is only one; a scratch notebook beside them (`Untitled.ipynb`, notes of the learner's own: one in which `grade`
+finds no exercise, `scratch_notebook`) is no one's submission and counts for neither. A folder of several learners' notebooks (`alice.ipynb` beside `bob.ipynb`, or `06_….ipynb` beside
 `06_… (1).ipynb`) is not: there, a file beside a notebook may be another learner's, and none is copied. The folder is
 read as it is, not as the run's list: a learner regraded alone (`grade submissions/alice.ipynb --update`) is graded
 with what the class's run gave them.
@@ -30,10 +31,12 @@ import os
 import re
 import shutil
 import stat
+import warnings
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from toolkit.exercises.catalog import course_copy_week
+from toolkit.exercises.notebook_file import read
 
 BESIDE_FILES = 200
 """Files at most copied beside one notebook."""
@@ -50,7 +53,8 @@ would stand in for the course's package."""
 def own_folder(folder: Path) -> bool:
     """Whether `folder` is one learner's: the notebooks in it (as it is on disk, not only those graded now, so a
     learner regraded alone gets what the class's run gave them) are named as course notebooks or copies of one, one a
-    week — or there is only one."""
+    week — or there is only one. A scratch notebook (`scratch_notebook`: `Untitled.ipynb`, notes of their own) is no
+    one's submission, so it does not make the folder a class's."""
     try:
         names = [e.name for e in os.scandir(folder) if _is_notebook(e.name) and e.is_file(follow_symlinks=False)]
     except OSError:
@@ -58,7 +62,32 @@ def own_folder(folder: Path) -> bool:
     if len(names) <= 1:
         return True
     weeks = [course_copy_week(name) for name in names]
-    return None not in weeks and len(set(weeks)) == len(weeks)
+    course = [week for week in weeks if week is not None]
+    if len(set(course)) < len(course):  # one week twice: two learners' downloads
+        return False
+    room = 0 if course else 1  # notebooks of other names a learner's folder may hold beside: one alone
+    for name, week in zip(names, weeks):  # read only as far as needed: a class's folder stops at its second
+        if week is None and not scratch_notebook(folder / name):
+            room -= 1
+            if room < 0:
+                return False
+    return True
+
+
+def scratch_notebook(path: Path) -> bool:
+    """Whether the notebook at `path` is a learner's scratch, no one's submission: a notebook of any name but the
+    course's (or a copy's) that `toolkit grade` finds no exercise in (no cell tagged with one, no check() of the
+    course's called, no week in its name): what its row calls "no exercises found". One that cannot be read is a
+    submission (its row says why)."""
+    from toolkit.exercises.grade import expected_exercises  # grade copies the files beside: imported when asked
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            notebook = read(path)
+        return not expected_exercises(path, notebook)
+    except Exception:  # anything nbformat or the file raises: a notebook grade calls unreadable, someone's
+        return False
 
 
 def files_beside(path: Path) -> list[Path]:

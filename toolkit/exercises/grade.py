@@ -1342,16 +1342,20 @@ def learners(notebooks: Iterable[str], rows: Iterable[Row] = ()) -> dict[str, st
     learner but a class (`class-a/alice/…` beside `class-a/bob/…`): each subfolder is one, named by its path
     (`class-a/alice`) — a learner's own subfolders (one per week) hand in each exercise from one of them. Notebooks
     all in one folder under the course's own names (`one_learners_folder`: `toolkit grade submissions/alice`) are
-    that folder's learner (`alice`)."""
+    that folder's learner (`alice`), as are her scratch notebooks beside them (`Untitled.ipynb`: graded "no exercises
+    found", no one's submission, as `beside.own_folder` reads it)."""
     parts = {n: Path(os.path.abspath(n)).parts for n in notebooks}
     folders = [p[:-1] for p in parts.values()]
     shared = len(os.path.commonprefix(folders)) if folders else 0
-    if one_learners_folder(parts.values(), shared):
-        return {n: parts[n][shared - 1] for n in parts}
     done: dict[str, set[str]] = {}
+    scratch: set[str] = set()
     for r in rows:
         if r.exercise != NOTEBOOK_ROW:
             done.setdefault(r.notebook, set()).add(r.exercise)
+        elif r.feedback == NO_EXERCISES:
+            scratch.add(r.notebook)
+    if one_learners_folder([p for n, p in parts.items() if n in done or n not in scratch], shared):
+        return {n: parts[n][shared - 1] for n in parts}
     who: dict[str, str] = {}
     _assign(list(parts), parts, shared, "", done, who)
     return who

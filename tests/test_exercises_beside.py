@@ -83,7 +83,7 @@ def test_own_folder_is_course_notebooks_one_a_week_or_one_notebook_as_the_folder
 
 def test_files_beside_leave_out_notebooks_links_hidden_names_notebook_folders_and_toolkit(tmp_path):
     notebook = touch(tmp_path / WEEK6)
-    for name in ["helper.py", "data/answers.json", "lib/__init__.py", "lib/util.py", "README"]:
+    for name in ["helper.py", "data/answers.json", "lib/__init__.py", "lib/util.py", "README", "toolkit.json"]:
         touch(tmp_path / name)
     for name in [
         "07_week7_compensation.ipynb",
@@ -93,7 +93,8 @@ def test_files_beside_leave_out_notebooks_links_hidden_names_notebook_folders_an
         "__MACOSX/._helper.py",
         "toolkit.py",
         "toolkit/__init__.py",
-        "toolkit.pth",
+        "toolkit.pyc",
+        "toolkit.abi3.so",
         "lib/__pycache__/util.pyc",
         "week7/07_week7_compensation.ipynb",
         "week7/helper7.py",
@@ -109,6 +110,7 @@ def test_files_beside_leave_out_notebooks_links_hidden_names_notebook_folders_an
         Path("helper.py"),
         Path("lib/__init__.py"),
         Path("lib/util.py"),
+        Path("toolkit.json"),  # a learner's data file read by its name: only what Python imports as toolkit is left out
     ]
 
 

@@ -27,6 +27,7 @@ its own folder's.
 
 from __future__ import annotations
 
+import importlib.machinery
 import os
 import re
 import shutil
@@ -47,7 +48,7 @@ BESIDE_BYTES = 32 * 1024 * 1024
 """Bytes at most copied beside one notebook (the notebook's own cap: a data file larger is not a course's)."""
 LEFT_OUT = frozenset({"__pycache__", "__MACOSX", "toolkit"})
 """Names never copied (besides hidden ones and notebooks): compiled files, a Mac zip's metadata, and `toolkit`, which
-would stand in for the course's package."""
+would stand in for the course's package (as would a module of that name: `_imported_as_toolkit`)."""
 
 
 def own_folder(folder: Path) -> bool:
@@ -140,7 +141,7 @@ def _files(folder: Path, budget: list[int], top: bool = False) -> list[Path] | N
         if budget[0] < 0:
             return None
         name = entry.name
-        if name.startswith(".") or name in LEFT_OUT or name.split(".")[0] == "toolkit":
+        if name.startswith(".") or name in LEFT_OUT or _imported_as_toolkit(name):
             continue
         try:
             mode = entry.stat(follow_symlinks=False).st_mode
@@ -157,6 +158,13 @@ def _files(folder: Path, budget: list[int], top: bool = False) -> list[Path] | N
         elif stat.S_ISREG(mode):
             found.append(Path(entry.path))
     return found
+
+
+def _imported_as_toolkit(name: str) -> bool:
+    """Whether `import toolkit` would load the file `name` instead of the course's package: `toolkit.py` or another
+    suffix Python imports (`.pyc`, an extension module's `.so`); `toolkit.json` or `toolkit.csv` is a learner's data."""
+    stem, dot, suffix = name.partition(".")
+    return stem == "toolkit" and dot + suffix in importlib.machinery.all_suffixes()
 
 
 def _is_notebook(name: str) -> bool:

@@ -403,7 +403,8 @@ def called_check(notebook: nbformat.NotebookNode) -> set[str]:
 
 
 def results(notebook: nbformat.NotebookNode) -> tuple[dict[str, dict[str, Any]], dict[str, str]]:
-    """The last check record of each exercise, and the error of each exercise cell that raised.
+    """The last check record of each exercise, and the error of each exercise cell that raised (`cell_checks`: a cell
+    untagged that calls check() is its exercise's too).
 
     Only cells this run executed count (they have an execution count): a cell that was skipped
     (blank, or after a timeout or a dead kernel) cannot pass with an output saved before."""
@@ -411,6 +412,7 @@ def results(notebook: nbformat.NotebookNode) -> tuple[dict[str, dict[str, Any]],
     errors: dict[str, str] = {}
     ran = [cell for cell in notebook.cells if cell.cell_type == "code" and cell.get("execution_count") is not None]
     timed_out = str(notebook.metadata.get("grade_error", "")).startswith("CellTimeoutError")
+    known = {e.id for e in all_exercises()}
     for cell in ran:
         # the cell the time limit interrupted: marked by the worker, or the last that ran when the limit stopped the run
         stopped = cell.get("metadata", {}).get(TIMED_OUT) is True or (timed_out and cell is ran[-1])
@@ -418,10 +420,19 @@ def results(notebook: nbformat.NotebookNode) -> tuple[dict[str, dict[str, Any]],
             record = parse_record(output.get("data", {}).get(MIME))
             if record and not _keeps_earlier(records.get(str(record["exercise"])), record):
                 records[str(record["exercise"])] = record
-            ex_id = exercise_id(cell)
-            if output.get("output_type") == "error" and ex_id:
-                errors[ex_id] = _error_text(output, stopped)
+            if output.get("output_type") == "error":
+                for ex_id in cell_checks(cell, known):
+                    errors[ex_id] = _error_text(output, stopped)
     return records, errors
+
+
+def cell_checks(cell: nbformat.NotebookNode, known: Collection[str]) -> list[str]:
+    """The exercises a code cell is for: its tag's, else the course's (`known`) whose check() its code calls — a cell
+    whose tag an editor dropped, or one the learner wrote below her work (`check("w6.window", keep)`): when it raised
+    before its check() made a result, its row says what it raised, as the notebook showed, not that it did not run."""
+    if ex_id := exercise_id(cell):
+        return [ex_id]
+    return [i for i in dict.fromkeys(CHECK_CALL.findall(str(cell.get("source", "")))) if i in known]
 
 
 def _keeps_earlier(earlier: dict[str, Any] | None, record: dict[str, Any]) -> bool:

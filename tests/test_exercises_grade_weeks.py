@@ -267,3 +267,46 @@ def test_a_learners_scratch_notebook_beside_her_course_notebooks_is_hers():
         Row(hers[1], NOTEBOOK_ROW, False, "not a notebook: the file is empty"),
     ):
         assert sorted(learners(hers, [rows[0], other]).values()) == ["06_week6_round_trip_loop.ipynb", "Untitled.ipynb"]
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "06_week6_round_trip_loop copy.ipynb",  # a Mac's Finder (Duplicate)
+        "06_week6_round_trip_loop copy 2.ipynb",
+        "06_week6_round_trip_loop Kopie.ipynb",
+        "06_week6_round_trip_loop 副本.ipynb",
+        "06_week6_round_trip_loop - 副本.ipynb",  # Windows in Chinese
+        "06_week6_round_trip_loop - 副本 (2).ipynb",
+        "06_week6_round_trip_loop - Kopie.ipynb",
+        "06_week6_round_trip_loop - Copy - Copy.ipynb",
+        "Copia de 06_week6_round_trip_loop.ipynb",  # Colab in Spanish
+        "C\u006f\u0301pia de 06_week6_round_trip_loop.ipynb",  # in Portuguese, unzipped on a Mac: ó decomposed
+        "06_week6_round_trip_loop 的副本.ipynb",  # Google Drive in Chinese
+        "06_week6_round_trip_loopのコピー.ipynb",
+        "Copy of 06_week6_round_trip_loop (1).ipynb",  # several programs' marks
+        "06_week6_round_trip_loop-Copy1 (1).ipynb",
+    ],
+)
+def test_a_copy_named_by_a_mac_or_in_another_language_is_its_weeks(name):
+    """Before: only Colab's English `Copy of`, Jupyter's `-Copy1`, a download's ` (1)` and English Windows' ` - Copy`
+    were read as a copy's marks, once each; a learner's folder holding a copy made by a Mac's Finder (` copy`), a
+    Chinese Windows (` - 副本`) or Colab in Spanish was read as several learners' (her helper not copied, her notebooks
+    named as learners in the scores). Names that name someone stay a learner's."""
+    assert course_copy_week(name) == 6
+    week = [f"s/alice/{name}", "s/alice/02_week2_reliable_calls.ipynb"]
+    assert set(learners(week).values()) == {"alice"}
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "alice-06_week6_round_trip_loop.ipynb",
+        "06_week6_round_trip_loop - alice.ipynb",
+        "06_week6_round_trip_loop alice.ipynb",
+        "06_week6_round_trip_loopcopy.ipynb",
+        "copy of alice 06_week6_round_trip_loop.ipynb",
+    ],
+)
+def test_a_name_that_names_a_learner_is_no_copys(name):
+    assert course_copy_week(name) is None

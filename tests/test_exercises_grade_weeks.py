@@ -310,3 +310,20 @@ def test_a_copy_named_by_a_mac_or_in_another_language_is_its_weeks(name):
 )
 def test_a_name_that_names_a_learner_is_no_copys(name):
     assert course_copy_week(name) is None
+
+
+def test_a_learners_name_with_its_accents_decomposed_is_the_same_learner():
+    """Before: `José/` unzipped from a Mac's archive (NFD: `e` and a combining accent) beside `José/` made on Windows
+    (NFC) — two folders on Linux, one learner — gave two lines that read the same, each with half her work, sorted
+    apart (`Jose` + accent before `Josf`, `José` after `Joss`). Now a learner's name is composed (NFC): one line."""
+    decomposed, composed = "Jose\u0301", "Jos\u00e9"
+    rows = [
+        Row(f"s/{decomposed}/06_week6_round_trip_loop.ipynb", W6[0], True, ""),
+        Row(f"s/{composed}/02_week2_reliable_calls.ipynb", W2[0], True, ""),
+        Row("s/Joss/02_week2_reliable_calls.ipynb", W2[0], False, ""),
+        Row("s/Josf/02_week2_reliable_calls.ipynb", W2[0], False, ""),
+    ]
+    assert [line[0] for line in week_scores(rows)[1:]] == ["Josf", "Joss", composed]
+    assert week_scores(rows)[-1] == [composed, 1, 1, 2, 2]
+    alone = [f"s/{decomposed}/06_week6_round_trip_loop.ipynb", f"s/{decomposed}/02_week2_reliable_calls.ipynb"]
+    assert set(learners(alone).values()) == {composed}

@@ -93,6 +93,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import unicodedata
 import warnings
 import zipfile
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
@@ -212,10 +213,10 @@ NOT_SUBMISSIONS = (".ipynb_checkpoints", "__MACOSX")
 
 def name_order(name: str) -> tuple[Any, ...]:
     """A key that sorts names as a person reads them: numbers by value (`student2` before `student10`), letters
-    whatever their case (`alice` beside `Alice`, before `Zoe`), the exact name last to break a tie; the same order on
-    every run and system."""
+    whatever their case (`alice` beside `Alice`, before `Zoe`) and however their accents are written (`José`, its `é`
+    one character or two), the exact name last to break a tie; the same order on every run and system."""
     parts = re.split(r"([0-9]+)", name)
-    return tuple(int(part) if i % 2 else part.casefold() for i, part in enumerate(parts)), name
+    return tuple(int(part) if i % 2 else _composed(part).casefold() for i, part in enumerate(parts)), name
 
 
 def path_order(path: Path) -> tuple[Any, ...]:
@@ -1354,7 +1355,8 @@ def learners(notebooks: Iterable[str], rows: Iterable[Row] = ()) -> dict[str, st
     (`class-a/alice`) — a learner's own subfolders (one per week) hand in each exercise from one of them. Notebooks
     all in one folder under the course's own names (`one_learners_folder`: `toolkit grade submissions/alice`) are
     that folder's learner (`alice`), as are her scratch notebooks beside them (`Untitled.ipynb`: graded "no exercises
-    found", no one's submission, as `beside.own_folder` reads it)."""
+    found", no one's submission, as `beside.own_folder` reads it). A name is given with its accents composed
+    (`_composed`: one learner whatever the system that unpacked her folder)."""
     parts = {n: Path(os.path.abspath(n)).parts for n in notebooks}
     folders = [p[:-1] for p in parts.values()]
     shared = len(os.path.commonprefix(folders)) if folders else 0
@@ -1366,10 +1368,16 @@ def learners(notebooks: Iterable[str], rows: Iterable[Row] = ()) -> dict[str, st
         elif r.feedback == NO_EXERCISES:
             scratch.add(r.notebook)
     if one_learners_folder([p for n, p in parts.items() if n in done or n not in scratch], shared):
-        return {n: parts[n][shared - 1] for n in parts}
+        return {n: _composed(parts[n][shared - 1]) for n in parts}
     who: dict[str, str] = {}
     _assign(list(parts), parts, shared, "", done, who)
-    return who
+    return {n: _composed(name) for n, name in who.items()}
+
+
+def _composed(name: str) -> str:
+    """A learner's name with its accents composed (NFC): `José/` unzipped from a Mac's archive (`e` and a combining
+    accent) and `José/` made on Windows are two folders on Linux but one learner, one line of the scores."""
+    return unicodedata.normalize("NFC", name)
 
 
 def one_learners_folder(parts: Collection[tuple[str, ...]], shared: int) -> bool:

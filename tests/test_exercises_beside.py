@@ -199,3 +199,19 @@ def test_own_folder_leaves_out_scratch_notebooks_but_not_another_learners_or_an_
     assert not own_folder(folder(**{week6: [], f"{week6} (1)": [], "Untitled": []}))  # one week twice
     assert scratch_notebook(folder(Untitled=["x = 1"]) / "Untitled.ipynb")
     assert not scratch_notebook(folder(**{"alice-" + week6: ["x = 1"]}) / f"alice-{week6}.ipynb")  # names week 6
+
+
+def test_a_folder_below_with_only_a_scratch_notebook_is_copied_one_with_a_submission_is_not(tmp_path):
+    """Before: `alice/lib/` (her package: `from lib.util import N`) holding a scratch notebook she tried it in
+    (`lib/try.ipynb`) was read as another submission's folder and not copied: her exercise passed in the notebook and
+    was graded "No module named 'lib'". A notebook with an exercise below (`week7/07_….ipynb`) still keeps its folder
+    out; the scratch notebook itself is not copied (no notebook is)."""
+    notebook = touch(tmp_path / WEEK6)
+    touch(tmp_path / "lib" / "__init__.py")
+    touch(tmp_path / "lib" / "util.py")
+    write(tmp_path / "lib", "try.ipynb", [nbformat.v4.new_code_cell("from util import N\nprint(N)")])
+    write(tmp_path / "week7", "07_week7_compensation.ipynb", [nbformat.v4.new_code_cell("x = 1")])
+    touch(tmp_path / "week7" / "helper7.py")
+    write(tmp_path / "other", "bob.ipynb", [nbformat.v4.new_code_cell("check('w6.window', keep)")])
+    touch(tmp_path / "other" / "keep.py")
+    assert files_beside(notebook) == [Path("lib/__init__.py"), Path("lib/util.py")]

@@ -13,7 +13,8 @@ with what the class's run gave them.
 
 What is copied (`files_beside`): the folder's regular files and the folders below it, as they were handed in, except
 notebooks (each is graded on its own), links (they point outside), hidden names (`.git`, `.venv`,
-`.ipynb_checkpoints`), `__pycache__` and `__MACOSX`, a folder below that holds a notebook (a submission of its own),
+`.ipynb_checkpoints`), `__pycache__` and `__MACOSX`, a folder below that holds a notebook (a submission of its own;
+a scratch notebook there is none),
 and `toolkit` (a module or a folder of that name there would be imported instead of the course's package, and its
 checks); at most `BESIDE_FILES` files and `BESIDE_BYTES` bytes, in path order (a file that would pass either is left out), and
 nothing where the folder holds more than `BESIDE_VISITS` entries.
@@ -129,7 +130,8 @@ def copy_beside(files: Iterable[Path], source: Path, work: Path) -> None:
 
 def _files(folder: Path, budget: list[int], top: bool = False) -> list[Path] | None:
     """The regular files below `folder` in path order, without the names left out; None for a folder below the top
-    that holds a notebook at any depth (another week's, or another learner's: a submission of its own), or once
+    that holds a notebook at any depth (another week's, or another learner's: a submission of its own; not a scratch
+    notebook, `scratch_notebook`, beside the learner's own module in `lib/`), or once
     `budget` (entries looked at) has run out (a folder of a virtual environment's thousands of files)."""
     try:
         entries = sorted(os.scandir(folder), key=lambda e: e.name)
@@ -153,7 +155,7 @@ def _files(folder: Path, budget: list[int], top: bool = False) -> list[Path] | N
                 return None
             found += below or []
         elif stat.S_ISREG(mode) and _is_notebook(name):
-            if not top:
+            if not top and not scratch_notebook(Path(entry.path)):
                 return None
         elif stat.S_ISREG(mode):
             found.append(Path(entry.path))

@@ -163,8 +163,8 @@ def _files(folder: Path, budget: list[int], top: bool = False) -> list[Path] | N
 
 
 def _imported_as_toolkit(name: str) -> bool:
-    """Whether `import toolkit` would load the file `name` instead of the course's package: `toolkit.py` or another
-    suffix Python imports (`.pyc`, an extension module's `.so`); `toolkit.json` or `toolkit.csv` is a learner's data."""
+    """Whether `import toolkit` would load the file `name` instead of the course's package: that stem with a suffix
+    Python imports (`.py`, `.pyc`, an extension module's `.so`); with `.json` or `.csv` it is a learner's data."""
     stem, dot, suffix = name.partition(".")
     return stem == "toolkit" and dot + suffix in importlib.machinery.all_suffixes()
 

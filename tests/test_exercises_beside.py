@@ -215,3 +215,23 @@ def test_a_folder_below_with_only_a_scratch_notebook_is_copied_one_with_a_submis
     write(tmp_path / "other", "bob.ipynb", [nbformat.v4.new_code_cell("check('w6.window', keep)")])
     touch(tmp_path / "other" / "keep.py")
     assert files_beside(notebook) == [Path("lib/__init__.py"), Path("lib/util.py")]
+
+
+def test_a_file_whose_accents_are_decomposed_is_copied_under_its_composed_name_too(tmp_path):
+    """A learner on a Mac reads `open("données.csv")` (typed: é one character) from a folder whose name an older Mac
+    wrote decomposed (NFD: `e` and a combining accent); the Mac finds either spelling, so it passed, and graded on Linux
+    it was FileNotFoundError. Now such a file is there under both names; a file handed in under the composed name
+    itself keeps its own content."""
+    source, work = tmp_path / "src", tmp_path / "work"
+    decomposed = "donne\u0301es"
+    touch(source / f"{decomposed}.csv", "a,b")
+    touch(source / "re\u0301sume\u0301" / "notes.txt", "n")
+    touch(source / "cafe\u0301.txt", "decomposed")
+    touch(source / "caf\u00e9.txt", "composed")
+    work.mkdir()
+    copy_beside(files_beside(touch(source / WEEK6)), source, work)
+    assert (work / "donn\u00e9es.csv").read_text() == "a,b"
+    assert (work / f"{decomposed}.csv").read_text() == "a,b"
+    assert (work / "r\u00e9sum\u00e9" / "notes.txt").read_text() == "n"
+    assert (work / "caf\u00e9.txt").read_text() == "composed"
+    assert (work / "cafe\u0301.txt").read_text() == "decomposed"

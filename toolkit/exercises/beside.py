@@ -33,6 +33,7 @@ import os
 import re
 import shutil
 import stat
+import unicodedata
 import warnings
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -115,7 +116,10 @@ def files_beside(path: Path) -> list[Path]:
 
 def copy_beside(files: Iterable[Path], source: Path, work: Path) -> None:
     """Copy `files` (relative to `source`, the notebook's folder) into `work`; one that is gone or unreadable now is
-    left out, as is one whose path ran through a link since (`files_beside` took none)."""
+    left out, as is one whose path ran through a link since (`files_beside` took none). A name whose accents are
+    decomposed (`données.csv` as an older Mac writes it: `e` and a combining accent) is also copied under its composed
+    name (NFC), as a keyboard types it in the learner's code, unless a file of that name is there too: a Mac finds
+    either spelling, Linux only the one on disk."""
     for relative in files:
         steps = [source / Path(*relative.parts[: i + 1]) for i in range(len(relative.parts))]
         target = work / relative
@@ -124,6 +128,10 @@ def copy_beside(files: Iterable[Path], source: Path, work: Path) -> None:
                 continue
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(steps[-1], target)
+            composed = work / unicodedata.normalize("NFC", str(relative))
+            if composed != target and not os.path.lexists(composed):  # the file of that name, copied or to come, wins
+                composed.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(target, composed)
         except OSError:
             continue
 

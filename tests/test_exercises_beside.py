@@ -235,3 +235,25 @@ def test_a_file_whose_accents_are_decomposed_is_copied_under_its_composed_name_t
     assert (work / "r\u00e9sum\u00e9" / "notes.txt").read_text() == "n"
     assert (work / "caf\u00e9.txt").read_text() == "composed"
     assert (work / "cafe\u0301.txt").read_text() == "decomposed"
+
+
+def test_a_file_read_under_another_letter_case_says_so(tmp_path):
+    """`open("Data/Answers.json")` beside `data/answers.json` passes on a Mac or Windows (their folders ignore letter
+    case) and was graded "FileNotFoundError: ... 'Data/Answers.json'" with nothing more, the file being right there.
+    Now the row names the file as handed in; one not copied says that instead, under its own name."""
+    notebook = touch(tmp_path / "alice.ipynb")
+    touch(tmp_path / "data" / "answers.json")
+    touch(tmp_path / "cafe\u0301.csv")
+
+    def raised(name: str) -> str:
+        return f"the cell raised FileNotFoundError: [Errno 2] No such file or directory: '{name}'"
+
+    copied = [Path("data/answers.json"), Path("cafe\u0301.csv")]
+    named = " — the file handed in is named {}: a Mac or Windows finds it however its letter case is written, Linux "
+    named += "(where it was graded) only as it is named; write the name in the code as it is"
+    assert not_copied_note(raised("Data/Answers.json"), notebook, copied) == named.format("data/answers.json")
+    assert not_copied_note(raised("CAF\u00c9.csv"), notebook, copied) == named.format("cafe\u0301.csv")
+    assert not_copied_note(raised("Data/Answers.json"), notebook, []) == note("data/answers.json")
+    assert not_copied_note(raised("data/answer.json"), notebook, copied) == ""  # another name: nothing to say
+    assert not_copied_note(raised("DATA"), notebook, copied) == ""  # a folder, not a file
+    assert not_copied_note("the cell raised ModuleNotFoundError: No module named 'Data'", notebook, copied) == ""

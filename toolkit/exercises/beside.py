@@ -190,7 +190,8 @@ NOT_COPIED = (
     "notebooks is, nor more than {files} files or {mib} MiB): put that code in the notebook, or hand in each "
     "learner's files in a folder of their own"
 )
-"""Added to the row of a cell that failed for a file beside the notebook that was not copied (`not_copied_note`)."""
+"""Added to the row of a cell that failed for a file beside the notebook that was not copied (`not_copied_note`); one
+copied but read under another letter case gets `NAMED_OTHERWISE`."""
 _MISSING = re.compile(
     r"(?:the cell|your code) raised (?:ModuleNotFoundError: No module named '(?P<module>[^'.]+)|"
     r"FileNotFoundError: \[Errno \d+\] No such file or directory: '(?P<file>[^']+)')"
@@ -199,8 +200,9 @@ _MISSING = re.compile(
 
 def not_copied_note(feedback: str, notebook: Path, copied: Sequence[Path]) -> str:
     """`NOT_COPIED` when `feedback` (an exercise row's) says its cell found no module or file that is there beside
-    the notebook but was not copied with it (`copied`: `files_beside`), else "": the teacher and the learner read why
-    the notebook that ran for them failed here."""
+    the notebook but was not copied with it (`copied`: `files_beside`), `NAMED_OTHERWISE` when the file it read is
+    there under another letter case (as a Mac or Windows finds it), else "": the teacher and the learner read why the
+    notebook that ran for them failed here."""
     found = _MISSING.search(feedback)
     if found is None:
         return ""
@@ -215,8 +217,36 @@ def not_copied_note(feedback: str, notebook: Path, copied: Sequence[Path]) -> st
             continue
         try:
             there = (folder / relative).exists()
+            named = None if there or found.group("module") else _named_otherwise(folder, relative)
         except (OSError, ValueError):
             continue
-        if there:
-            return NOT_COPIED.format(name=name, files=BESIDE_FILES, mib=BESIDE_BYTES // (1024 * 1024))
+        if named is not None and named in copied:
+            return NAMED_OTHERWISE.format(name=named.as_posix())
+        if there or named is not None:
+            shown = name if named is None else named.as_posix()
+            return NOT_COPIED.format(name=shown, files=BESIDE_FILES, mib=BESIDE_BYTES // (1024 * 1024))
     return ""
+
+
+NAMED_OTHERWISE = (
+    " — the file handed in is named {name}: a Mac or Windows finds it however its letter case is written, Linux (where "
+    "it was graded) only as it is named; write the name in the code as it is"
+)
+"""Added to the row of a cell that failed for a file beside the notebook that is there under another letter case
+(`Data.csv` read, `data.csv` handed in): it passed on the learner's Mac or Windows (`not_copied_note`)."""
+
+
+def _named_otherwise(folder: Path, relative: Path) -> Path | None:
+    """The path (relative to `folder`) of the file `relative` names with its letters in another case or its accents
+    written otherwise (the first such entry in name order at each step), or None."""
+    found: list[str] = []
+    here = folder
+    for part in relative.parts:
+        wanted = unicodedata.normalize("NFC", part).casefold()
+        names = sorted(os.listdir(here))
+        match = next((n for n in names if unicodedata.normalize("NFC", n).casefold() == wanted), None)
+        if match is None:
+            return None
+        found.append(match)
+        here = here / match
+    return Path(*found) if here.is_file() and found != list(relative.parts) else None

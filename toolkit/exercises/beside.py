@@ -28,6 +28,7 @@ its own folder's.
 
 from __future__ import annotations
 
+import functools
 import importlib.machinery
 import os
 import re
@@ -81,14 +82,25 @@ def scratch_notebook(path: Path) -> bool:
     """Whether the notebook at `path` is a learner's scratch, no one's submission: a notebook of any name but the
     course's (or a copy's) that `toolkit grade` finds no exercise in (no cell tagged with one, no check() of the
     course's called, no week in its name): what its row calls "no exercises found". One that cannot be read is a
-    submission (its row says why)."""
+    submission (its row says why). Each file is read once while it stays as it is (a folder's scratch notebook is
+    asked about for each notebook graded beside it)."""
+    try:
+        found = os.stat(path)
+    except OSError:
+        return False
+    return _scratch(os.path.abspath(path), (found.st_ino, found.st_mtime_ns, found.st_ctime_ns, found.st_size))
+
+
+@functools.lru_cache(maxsize=256)
+def _scratch(path: str, version: tuple[int, int, int, int]) -> bool:
+    """`scratch_notebook` of the file at `path` as it is in that `version` (inode, times, size)."""
     from toolkit.exercises.grade import expected_exercises  # grade copies the files beside: imported when asked
 
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            notebook = read(path)
-        return not expected_exercises(path, notebook)
+            notebook = read(Path(path))
+        return not expected_exercises(Path(path), notebook)
     except Exception:  # anything nbformat or the file raises: a notebook grade calls unreadable, someone's
         return False
 

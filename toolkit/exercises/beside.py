@@ -39,7 +39,8 @@ import warnings
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from toolkit.exercises.catalog import course_copy_week
+from toolkit.exercises.catalog import course_copy_week, week_of_notebook
+from toolkit.exercises.notebook import cell_exercises
 from toolkit.exercises.notebook_file import read
 
 BESIDE_FILES = 200
@@ -94,13 +95,13 @@ def scratch_notebook(path: Path) -> bool:
 @functools.lru_cache(maxsize=256)
 def _scratch(path: str, version: tuple[int, int, int, int]) -> bool:
     """`scratch_notebook` of the file at `path` as it is in that `version` (inode, times, size)."""
-    from toolkit.exercises.grade import expected_exercises  # grade copies the files beside: imported when asked
-
+    if week_of_notebook(os.path.basename(path)) is not None:  # grade expects the week's exercises of it
+        return False
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             notebook = read(Path(path))
-        return not expected_exercises(Path(path), notebook)
+        return not cell_exercises(notebook)
     except Exception:  # anything nbformat or the file raises: a notebook grade calls unreadable, someone's
         return False
 

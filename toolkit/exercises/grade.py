@@ -112,7 +112,7 @@ from toolkit.exercises.beside import copy_beside, files_beside, not_copied_note
 from toolkit.exercises.catalog import course_copy_week, week_of_notebook
 from toolkit.exercises.core import CHECK_LIMIT_S, LIMIT_VARIABLE, MIME, NOT_ATTEMPTED, all_exercises, parse_record
 from toolkit.exercises.environment import site_folders, submission_environment, toolkit_folder
-from toolkit.exercises.notebook import LAST_TAG, TIMED_OUT, cell_tags, exercise_id
+from toolkit.exercises.notebook import CHECK_CALL, LAST_TAG, TIMED_OUT, cell_exercises, cell_tags, exercise_id
 from toolkit.exercises.notebook_file import KERNEL, broken_json, is_empty, not_utf8_text, read, unread_why
 from toolkit.exercises.values import ADDRESS
 from toolkit.files import NOT_A_FILE, keep_mode, not_a_file
@@ -348,10 +348,6 @@ def _same_file(path: Path) -> Path:
     return Path(os.path.abspath(path))
 
 
-CHECK_CALL = re.compile(r"""\bcheck\(\s*["'](w\d+\.\w+)["']""")
-"""A code cell's call of check() with an exercise id, as every starter cell writes it: `check("w6.window", answer)`."""
-
-
 def expected_exercises(path: Path, notebook: nbformat.NotebookNode) -> list[str]:
     """Tagged exercise cells, the registry's exercises for a course notebook's week, and the exercises
     whose check() a code cell names (a cell whose tag an editor dropped, in a renamed file: if it never
@@ -359,18 +355,6 @@ def expected_exercises(path: Path, notebook: nbformat.NotebookNode) -> list[str]
     week = week_of_notebook(path.name)
     ids = [e.id for e in all_exercises() if e.week == week] if week is not None else []
     return in_course_order([*cell_exercises(notebook), *ids], week)
-
-
-def cell_exercises(notebook: nbformat.NotebookNode) -> list[str]:
-    """The exercises the notebook has a cell for: tagged exercise cells, then the course's exercises whose
-    check() a code cell names."""
-    ids = [i for i in (exercise_id(c) for c in notebook.cells) if i]
-    known = {e.id for e in all_exercises()}
-    for cell in notebook.cells:
-        source = cell.get("source")
-        if cell.get("cell_type") == "code" and isinstance(source, str):
-            ids += [i for i in CHECK_CALL.findall(source) if i in known]
-    return ids
 
 
 def in_course_order(ids: Iterable[str], week: int | None = None) -> list[str]:

@@ -12,8 +12,8 @@ import nbformat
 from test_exercises_grade import write
 
 from toolkit.exercises import beside
-from toolkit.exercises.beside import copy_beside, files_beside, not_copied_note, own_folder
-from toolkit.exercises.grade import grade_paths
+from toolkit.exercises.beside import copy_beside, files_beside, not_copied_note, own_folder, scratch_notebook
+from toolkit.exercises.grade import grade_paths, week_scores
 
 
 def note(name: str) -> str:
@@ -53,9 +53,10 @@ def test_a_module_in_the_learners_own_folder_is_there_when_graded_as_in_the_note
 
 
 def test_a_folder_of_several_learners_notebooks_copies_none_of_its_files(tmp_path):
-    """`alice.ipynb` beside `bob.ipynb`: a file beside them may be either's, so neither sees it (as before)."""
+    """`alice.ipynb` beside `bob.ipynb`: a file beside them may be either's, so neither sees it (as before). (A
+    notebook in which grade finds no exercise is no one's submission: `test_a_learners_scratch_notebooks_…`.)"""
     helper_notebook(tmp_path, "alice.ipynb")
-    write(tmp_path, "bob.ipynb", [nbformat.v4.new_code_cell("1")])
+    write(tmp_path, "bob.ipynb", [nbformat.v4.new_code_cell("check('w6.round_trips', 1)")])
     for graded in (tmp_path, tmp_path / "alice.ipynb"):  # the class, or alice regraded alone: the same row
         [alice] = [r for r in grade_paths(graded, seconds=30) if r.notebook.endswith("alice.ipynb")]
         assert (alice.passed, alice.feedback) == (
@@ -82,7 +83,7 @@ def test_own_folder_is_course_notebooks_one_a_week_or_one_notebook_as_the_folder
 
 def test_files_beside_leave_out_notebooks_links_hidden_names_notebook_folders_and_toolkit(tmp_path):
     notebook = touch(tmp_path / WEEK6)
-    for name in ["helper.py", "data/answers.json", "lib/__init__.py", "lib/util.py", "README"]:
+    for name in ["helper.py", "data/answers.json", "lib/__init__.py", "lib/util.py", "README", "toolkit.json"]:
         touch(tmp_path / name)
     for name in [
         "07_week7_compensation.ipynb",
@@ -92,7 +93,8 @@ def test_files_beside_leave_out_notebooks_links_hidden_names_notebook_folders_an
         "__MACOSX/._helper.py",
         "toolkit.py",
         "toolkit/__init__.py",
-        "toolkit.pth",
+        "toolkit.pyc",
+        "toolkit.abi3.so",
         "lib/__pycache__/util.pyc",
         "week7/07_week7_compensation.ipynb",
         "week7/helper7.py",
@@ -108,6 +110,7 @@ def test_files_beside_leave_out_notebooks_links_hidden_names_notebook_folders_an
         Path("helper.py"),
         Path("lib/__init__.py"),
         Path("lib/util.py"),
+        Path("toolkit.json"),  # a learner's data file read by its name: only what Python imports as toolkit is left out
     ]
 
 
@@ -155,3 +158,102 @@ def test_a_row_says_when_its_cell_failed_for_a_file_beside_the_notebook_that_was
     outside = "the cell raised FileNotFoundError: [Errno 2] No such file or directory: '../alice.ipynb'"
     assert not_copied_note(outside, notebook, []) == ""
     assert not_copied_note("the cell raised NameError: name 'helper' is not defined", notebook, []) == ""
+
+
+def test_a_learners_scratch_notebooks_do_not_make_her_folder_a_classs(tmp_path):
+    """Before: `alice/` holding `06_….ipynb`, `helper.py` and a scratch notebook of hers (`Untitled.ipynb`, which
+    JupyterLab, VS Code or Colab names a new notebook; `notes.ipynb`) was read as several learners' folder: her helper
+    was not copied and the exercise that passed in her notebook was graded "No module named 'helper'" (the row saying
+    "a folder that holds other learners' notebooks"), and `grade alice --scores` named two learners, one per file.
+    Now a notebook in which `grade` finds no exercise ("no exercises found") is no one's submission."""
+    for name in ("Untitled.ipynb", "notes.ipynb"):
+        write(tmp_path / "class" / "alice", name, [nbformat.v4.new_code_cell("x = 1")])
+    write(tmp_path / "class" / "alice", "Untitled1.ipynb", [])
+    helper_notebook(tmp_path / "class" / "alice")
+    helper_notebook(tmp_path / "class" / "bob")
+    for graded in (tmp_path / "class", tmp_path / "class" / "alice"):  # the class, or alice alone
+        rows = grade_paths(graded, seconds=30)
+        done = [(Path(r.notebook).parent.name, r.passed) for r in rows if r.exercise == "w6.round_trips"]
+        assert done == ([("alice", True), ("bob", True)] if graded.name == "class" else [("alice", True)]), rows
+        assert [line[0] for line in week_scores(rows)[1:]] == (
+            ["alice", "bob"] if graded.name == "class" else ["alice"]
+        )
+
+
+def test_own_folder_leaves_out_scratch_notebooks_but_not_another_learners_or_an_unreadable_one(tmp_path):
+    def folder(**notebooks: list[str]) -> Path:
+        made = tmp_path / str(len(list(tmp_path.iterdir())))
+        for name, sources in notebooks.items():
+            if sources == ["unreadable"]:
+                touch(made / f"{name}.ipynb", "{not json")
+            else:
+                write(made, f"{name}.ipynb", [nbformat.v4.new_code_cell(s) for s in sources])
+        return made
+
+    week6 = WEEK6.removesuffix(".ipynb")
+    assert own_folder(folder(**{week6: [IMPORTS_HELPER], "Untitled": ["x = 1"], "Untitled-1": []}))
+    assert own_folder(folder(alice=[IMPORTS_HELPER], Untitled=["print(1)"]))  # one submission and her scratch
+    assert not own_folder(folder(**{week6: [IMPORTS_HELPER], "bob": ["check('w6.window', keep)"]}))
+    assert not own_folder(folder(**{week6: [IMPORTS_HELPER], "bob": ["unreadable"]}))
+    assert not own_folder(folder(alice=[IMPORTS_HELPER], bob=[IMPORTS_HELPER], Untitled=["x"]))
+    assert not own_folder(folder(**{week6: [], f"{week6} (1)": [], "Untitled": []}))  # one week twice
+    assert scratch_notebook(folder(Untitled=["x = 1"]) / "Untitled.ipynb")
+    assert not scratch_notebook(folder(**{"alice-" + week6: ["x = 1"]}) / f"alice-{week6}.ipynb")  # names week 6
+
+
+def test_a_folder_below_with_only_a_scratch_notebook_is_copied_one_with_a_submission_is_not(tmp_path):
+    """Before: `alice/lib/` (her package: `from lib.util import N`) holding a scratch notebook she tried it in
+    (`lib/try.ipynb`) was read as another submission's folder and not copied: her exercise passed in the notebook and
+    was graded "No module named 'lib'". A notebook with an exercise below (`week7/07_….ipynb`) still keeps its folder
+    out; the scratch notebook itself is not copied (no notebook is)."""
+    notebook = touch(tmp_path / WEEK6)
+    touch(tmp_path / "lib" / "__init__.py")
+    touch(tmp_path / "lib" / "util.py")
+    write(tmp_path / "lib", "try.ipynb", [nbformat.v4.new_code_cell("from util import N\nprint(N)")])
+    write(tmp_path / "week7", "07_week7_compensation.ipynb", [nbformat.v4.new_code_cell("x = 1")])
+    touch(tmp_path / "week7" / "helper7.py")
+    write(tmp_path / "other", "bob.ipynb", [nbformat.v4.new_code_cell("check('w6.window', keep)")])
+    touch(tmp_path / "other" / "keep.py")
+    assert files_beside(notebook) == [Path("lib/__init__.py"), Path("lib/util.py")]
+
+
+def test_a_file_whose_accents_are_decomposed_is_copied_under_its_composed_name_too(tmp_path):
+    """A learner on a Mac reads `open("données.csv")` (typed: é one character) from a folder whose name an older Mac
+    wrote decomposed (NFD: `e` and a combining accent); the Mac finds either spelling, so it passed, and graded on Linux
+    it was FileNotFoundError. Now such a file is there under both names; a file handed in under the composed name
+    itself keeps its own content."""
+    source, work = tmp_path / "src", tmp_path / "work"
+    decomposed = "donne\u0301es"
+    touch(source / f"{decomposed}.csv", "a,b")
+    touch(source / "re\u0301sume\u0301" / "notes.txt", "n")
+    touch(source / "cafe\u0301.txt", "decomposed")
+    touch(source / "caf\u00e9.txt", "composed")
+    work.mkdir()
+    copy_beside(files_beside(touch(source / WEEK6)), source, work)
+    assert (work / "donn\u00e9es.csv").read_text() == "a,b"
+    assert (work / f"{decomposed}.csv").read_text() == "a,b"
+    assert (work / "r\u00e9sum\u00e9" / "notes.txt").read_text() == "n"
+    assert (work / "caf\u00e9.txt").read_text() == "composed"
+    assert (work / "cafe\u0301.txt").read_text() == "decomposed"
+
+
+def test_a_file_read_under_another_letter_case_says_so(tmp_path):
+    """`open("Data/Answers.json")` beside `data/answers.json` passes on a Mac or Windows (their folders ignore letter
+    case) and was graded "FileNotFoundError: ... 'Data/Answers.json'" with nothing more, the file being right there.
+    Now the row names the file as handed in; one not copied says that instead, under its own name."""
+    notebook = touch(tmp_path / "alice.ipynb")
+    touch(tmp_path / "data" / "answers.json")
+    touch(tmp_path / "cafe\u0301.csv")
+
+    def raised(name: str) -> str:
+        return f"the cell raised FileNotFoundError: [Errno 2] No such file or directory: '{name}'"
+
+    copied = [Path("data/answers.json"), Path("cafe\u0301.csv")]
+    named = " — the file handed in is named {}: a Mac or Windows finds it however its letter case is written, Linux "
+    named += "(where it was graded) only as it is named; write the name in the code as it is"
+    assert not_copied_note(raised("Data/Answers.json"), notebook, copied) == named.format("data/answers.json")
+    assert not_copied_note(raised("CAF\u00c9.csv"), notebook, copied) == named.format("cafe\u0301.csv")
+    assert not_copied_note(raised("Data/Answers.json"), notebook, []) == note("data/answers.json")
+    assert not_copied_note(raised("data/answer.json"), notebook, copied) == ""  # another name: nothing to say
+    assert not_copied_note(raised("DATA"), notebook, copied) == ""  # a folder, not a file
+    assert not_copied_note("the cell raised ModuleNotFoundError: No module named 'Data'", notebook, copied) == ""

@@ -444,3 +444,21 @@ def test_a_function_that_prints_its_answer_prints_once_not_once_a_case(capsys, e
     result = check(exercise, printing)
     assert result.status == "failed" and said in result.feedback, result.feedback
     assert len(capsys.readouterr().out.splitlines()) == 1
+
+
+def test_a_failed_try_after_a_pass_says_the_last_check_is_the_one_graded():
+    """The same exercise answered twice in one notebook (solved, then a variant tried below): the notebook showed ✓
+    then ✗, and `toolkit grade` counts the last check() — 0 for work the learner saw pass. The ✗ now says that it
+    replaces the ✓; the record the grade reads is unchanged, and a pass after a failure (or a first failure) says
+    nothing more."""
+    from toolkit.exercises.core import LAST, REPLACES_PASS
+
+    LAST.pop("w6.round_trips", None)
+    first = check("w6.round_trips", 3)
+    assert REPLACES_PASS.format(id="w6.round_trips") not in first.text()
+    assert check("w6.round_trips", 2).passed
+    again = check("w6.round_trips", 3)
+    assert again.text().endswith("\n  " + REPLACES_PASS.format(id="w6.round_trips"))
+    assert REPLACES_PASS.format(id="w6.round_trips") in again.html()
+    assert again.record() == first.record()
+    assert REPLACES_PASS.format(id="w6.round_trips") not in check("w6.round_trips", 4).text()  # the ✓ is gone already

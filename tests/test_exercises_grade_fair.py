@@ -428,6 +428,31 @@ def test_an_exercise_whose_cell_lost_its_tag_and_did_not_run_still_gets_its_row(
     ]
 
 
+def test_a_cell_without_a_tag_that_raised_before_its_check_says_what_it_raised(tmp_path, monkeypatch):
+    """A learner's own cell below her work (`check("w6.window", keep)`, untagged) whose code raised before check()
+    made a result (`keep` not defined: the notebook showed a NameError) was graded "not run: no check() result", as
+    if it had never run. Now its row says what it raised, as a tagged cell's does; a result check() made still wins,
+    and a cell that names no exercise of the course (a comment's made-up id) gives none an error."""
+
+    def raised(source, ename, evalue, tag=None):
+        node = cell(source, tag)
+        node.outputs = [nbformat.v4.new_output("error", ename=ename, evalue=evalue, traceback=[])]
+        return node
+
+    cells = [
+        raised('check("w6.window", keep)', "NameError", "name 'keep' is not defined"),
+        raised('check("w6.round_trips", 2)\ncheck("w6.course_bound", n)', "NameError", "name 'n' is not defined"),
+        cell("", outputs=[record("w6.round_trips", True)]),
+        raised('# check("w99.made_up", 1)\n1/0', "ZeroDivisionError", "division by zero"),
+    ]
+    path = submit(tmp_path, "homework.ipynb", cells, monkeypatch)
+    assert grade_notebook(path) == [
+        Row(str(path), "w6.round_trips", True, "passed"),
+        Row(str(path), "w6.window", False, "the cell raised NameError: name 'keep' is not defined"),
+        Row(str(path), "w6.course_bound", False, "the cell raised NameError: name 'n' is not defined"),
+    ]
+
+
 def test_rows_follow_the_courses_order_wherever_a_learner_moved_a_cell(tmp_path, monkeypatch):
     """A learner who moved an exercise cell to the end of the notebook (or worked the exercises out of
     order) got its row last, so one learner's rows came in another order than the class's. Now every

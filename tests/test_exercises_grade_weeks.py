@@ -11,7 +11,15 @@ from hypothesis import strategies as st
 
 from toolkit.cli.main import main
 from toolkit.exercises import all_exercises
-from toolkit.exercises.grade import NOTEBOOK_ROW, Row, course_copy_week, exercise_week, learners, week_scores
+from toolkit.exercises.grade import (
+    NO_EXERCISES,
+    NOTEBOOK_ROW,
+    Row,
+    course_copy_week,
+    exercise_week,
+    learners,
+    week_scores,
+)
 
 W2 = [e.id for e in all_exercises() if e.week == 2]
 W6 = [e.id for e in all_exercises() if e.week == 6]
@@ -244,3 +252,78 @@ def test_one_learners_folder_of_the_courses_notebooks_is_that_learner():
     ]
     rows = [Row(hers[0], W6[0], True, ""), Row(hers[1], W2[0], True, "")]
     assert week_scores(rows)[1:] == [["alice", 1, 1, 2, 2]]
+
+
+def test_a_learners_scratch_notebook_beside_her_course_notebooks_is_hers():
+    """Before: `grade submissions/alice --scores` with an `Untitled.ipynb` beside her course notebooks named each file a
+    learner ('06_week6_round_trip_loop.ipynb', 'Untitled.ipynb'). A notebook graded "no exercises found" is no one's
+    submission: the folder is still one learner's. One that holds an exercise, or could not be read, still names a
+    learner of its own."""
+    hers = ["s/alice/06_week6_round_trip_loop.ipynb", "s/alice/Untitled.ipynb"]
+    rows = [Row(hers[0], W6[0], True, ""), Row(hers[1], NOTEBOOK_ROW, False, NO_EXERCISES)]
+    assert week_scores(rows)[1:] == [["alice", 1, 1, 1]]
+    for other in (
+        Row(hers[1], W2[0], True, ""),
+        Row(hers[1], NOTEBOOK_ROW, False, "not a notebook: the file is empty"),
+    ):
+        assert sorted(learners(hers, [rows[0], other]).values()) == ["06_week6_round_trip_loop.ipynb", "Untitled.ipynb"]
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "06_week6_round_trip_loop copy.ipynb",  # a Mac's Finder (Duplicate)
+        "06_week6_round_trip_loop copy 2.ipynb",
+        "06_week6_round_trip_loop Kopie.ipynb",
+        "06_week6_round_trip_loop 副本.ipynb",
+        "06_week6_round_trip_loop - 副本.ipynb",  # Windows in Chinese
+        "06_week6_round_trip_loop - 副本 (2).ipynb",
+        "06_week6_round_trip_loop - Kopie.ipynb",
+        "06_week6_round_trip_loop - Copy - Copy.ipynb",
+        "Copia de 06_week6_round_trip_loop.ipynb",  # Colab in Spanish
+        "C\u006f\u0301pia de 06_week6_round_trip_loop.ipynb",  # in Portuguese, unzipped on a Mac: ó decomposed
+        "06_week6_round_trip_loop 的副本.ipynb",  # Google Drive in Chinese
+        "06_week6_round_trip_loopのコピー.ipynb",
+        "Copy of 06_week6_round_trip_loop (1).ipynb",  # several programs' marks
+        "06_week6_round_trip_loop-Copy1 (1).ipynb",
+    ],
+)
+def test_a_copy_named_by_a_mac_or_in_another_language_is_its_weeks(name):
+    """Before: only Colab's English `Copy of`, Jupyter's `-Copy1`, a download's ` (1)` and English Windows' ` - Copy`
+    were read as a copy's marks, once each; a learner's folder holding a copy made by a Mac's Finder (` copy`), a
+    Chinese Windows (` - 副本`) or Colab in Spanish was read as several learners' (her helper not copied, her notebooks
+    named as learners in the scores). Names that name someone stay a learner's."""
+    assert course_copy_week(name) == 6
+    week = [f"s/alice/{name}", "s/alice/02_week2_reliable_calls.ipynb"]
+    assert set(learners(week).values()) == {"alice"}
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "alice-06_week6_round_trip_loop.ipynb",
+        "06_week6_round_trip_loop - alice.ipynb",
+        "06_week6_round_trip_loop alice.ipynb",
+        "06_week6_round_trip_loopcopy.ipynb",
+        "copy of alice 06_week6_round_trip_loop.ipynb",
+    ],
+)
+def test_a_name_that_names_a_learner_is_no_copys(name):
+    assert course_copy_week(name) is None
+
+
+def test_a_learners_name_with_its_accents_decomposed_is_the_same_learner():
+    """Before: `José/` unzipped from a Mac's archive (NFD: `e` and a combining accent) beside `José/` made on Windows
+    (NFC) — two folders on Linux, one learner — gave two lines that read the same, each with half her work, sorted
+    apart (`Jose` + accent before `Josf`, `José` after `Joss`). Now a learner's name is composed (NFC): one line."""
+    decomposed, composed = "Jose\u0301", "Jos\u00e9"
+    rows = [
+        Row(f"s/{decomposed}/06_week6_round_trip_loop.ipynb", W6[0], True, ""),
+        Row(f"s/{composed}/02_week2_reliable_calls.ipynb", W2[0], True, ""),
+        Row("s/Joss/02_week2_reliable_calls.ipynb", W2[0], False, ""),
+        Row("s/Josf/02_week2_reliable_calls.ipynb", W2[0], False, ""),
+    ]
+    assert [line[0] for line in week_scores(rows)[1:]] == ["Josf", "Joss", composed]
+    assert week_scores(rows)[-1] == [composed, 1, 1, 2, 2]
+    alone = [f"s/{decomposed}/06_week6_round_trip_loop.ipynb", f"s/{decomposed}/02_week2_reliable_calls.ipynb"]
+    assert set(learners(alone).values()) == {composed}

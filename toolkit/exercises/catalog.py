@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib
 import re
+import unicodedata
 
 NOTEBOOKS = {
     0: "00_welcome.ipynb",
@@ -47,13 +48,25 @@ def week_of_notebook(name: str) -> int | None:
     return None
 
 
-COPY_MARKS = re.compile(r"^(?:copy of )+|(?:-copy\d*|\s*\(\d+\)| - copy(?: \(\d+\))?)(?=\.ipynb$)")
-"""What Colab (`Copy of `), Jupyter (`-Copy1`), a browser's download (` (1)`) and Windows (` - Copy`) add to a file
-name when they copy it."""
+COPY_WORDS = "copy|copie|copia|cópia|kopie|kopia|kopio|副本|复制|複製|コピー|사본|복사본"
+""""Copy" in the languages a file manager writes it in a copy's name (English, French, Spanish and Italian,
+Portuguese, German and Dutch, Polish and Swedish, Finnish, Chinese, Japanese, Korean)."""
+COPY_MARKS = re.compile(
+    r"^(?:copy of |copia de |copie de |kopie von |cópia de |copia di |kopia av |kopie van )+"
+    rf"|(?:-copy\d*|\s*\(\d+\)|\s*-\s*(?:{COPY_WORDS})(?:\s*\(\d+\))?|\s(?:{COPY_WORDS})(?:\s\d+)?"
+    r"|\s?(?:的副本|のコピー|의 사본))(?=\.ipynb$)"
+)
+"""What Colab (`Copy of `, `Copia de `, `Kopie von `; `… 的副本`, `… のコピー`), Jupyter (`-Copy1`), a browser's
+download (` (1)`), Windows (` - Copy`, ` - 副本 (2)`) and a Mac's Finder (` copy`, ` copy 2`, ` Kopie`) add to a file
+name when they copy it, in the languages they are set to; several are taken off (`Copy of 06_… (1).ipynb`)."""
 
 
 def course_copy_week(name: str) -> int | None:
-    """The week of a file named as a course notebook (`06_week6_round_trip_loop.ipynb`, any letter case) or as a copy
-    of one (`COPY_MARKS`), else None (`alice-06_….ipynb` names a learner: None)."""
-    plain = COPY_MARKS.sub("", name.lower())
+    """The week of a file named as a course notebook (`06_week6_round_trip_loop.ipynb`, any letter case, its accents
+    composed or not) or as a copy of one (`COPY_MARKS`), else None (`alice-06_….ipynb` names a learner: None)."""
+    plain = unicodedata.normalize("NFC", name).lower()
+    for _ in range(4):  # a copy of a copy: each program adds its mark to the name it was given
+        if (shorter := COPY_MARKS.sub("", plain)) == plain:
+            break
+        plain = shorter
     return next((week for week, notebook in NOTEBOOKS.items() if notebook == plain), None)

@@ -217,6 +217,9 @@ class CheckResult:
     hint: str = ""
     seal: str = field(default="", repr=False, compare=False)
     """Under `toolkit grade`, what tells the grade check() made this result in its run (`toolkit.exercises.seal`)."""
+    undoes_pass: bool = field(default=False, repr=False, compare=False)
+    """Whether this failed result replaced a pass of the same exercise in this kernel (`REPLACES_PASS`): the last
+    check() of an exercise is the one `toolkit grade` counts."""
 
     @property
     def passed(self) -> bool:
@@ -244,6 +247,8 @@ class CheckResult:
             lines.append(f"  hint: {self.hint}")
         if self.status == "failed":
             lines.append(f'  (stuck? solution("{self.id}") shows one answer)')
+        if self.undoes_pass:
+            lines.append("  " + REPLACES_PASS.format(id=self.id))
         return "\n".join(lines)
 
     def html(self) -> str:
@@ -282,6 +287,12 @@ class SolutionText:
 _REGISTRY: dict[str, Exercise] = {}
 _AS_REGISTERED: dict[str, tuple[Exercise, Any]] = {}
 """Each exercise as registered, with its checker's code: what a graded check compares the registry with."""
+REPLACES_PASS = (
+    "this replaces the ✓ {id} had earlier in this kernel: the last check() of an exercise is the one graded, "
+    "so run the right answer last (or remove this try)"
+)
+"""Shown under a failed result that follows a pass of the same exercise (a second try below a solved cell): in the
+notebook both marks show, and `toolkit grade`, running the notebook top to bottom, counts the last."""
 LAST: dict[str, CheckResult] = {}
 """The latest result of each exercise checked in this process (tests read it; `toolkit grade`'s last cell
 shows them): a "not attempted" one (the starter cell left below a solved copy) does not replace a tried answer's."""
@@ -615,6 +626,8 @@ def check(exercise_id: str, answer: Any = _MISSING) -> CheckResult:
     if seal.armed():
         result = _sealed(result, ex)
     if result.status != NOT_ATTEMPTED or ex.id not in LAST or LAST[ex.id].status == NOT_ATTEMPTED:
+        if result.status == "failed" and ex.id in LAST and LAST[ex.id].passed:
+            result = replace(result, undoes_pass=True)
         LAST[ex.id] = result
     return result
 

@@ -93,6 +93,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import unicodedata
 import warnings
 import zipfile
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
@@ -111,7 +112,7 @@ from toolkit.exercises.beside import copy_beside, files_beside, not_copied_note
 from toolkit.exercises.catalog import course_copy_week, week_of_notebook
 from toolkit.exercises.core import CHECK_LIMIT_S, LIMIT_VARIABLE, MIME, NOT_ATTEMPTED, all_exercises, parse_record
 from toolkit.exercises.environment import site_folders, submission_environment, toolkit_folder
-from toolkit.exercises.notebook import LAST_TAG, TIMED_OUT, cell_tags, exercise_id
+from toolkit.exercises.notebook import CHECK_CALL, LAST_TAG, TIMED_OUT, cell_exercises, cell_tags, exercise_id
 from toolkit.exercises.notebook_file import KERNEL, broken_json, is_empty, not_utf8_text, read, unread_why
 from toolkit.exercises.partial_file import open_held
 from toolkit.exercises.values import ADDRESS
@@ -213,10 +214,10 @@ NOT_SUBMISSIONS = (".ipynb_checkpoints", "__MACOSX")
 
 def name_order(name: str) -> tuple[Any, ...]:
     """A key that sorts names as a person reads them: numbers by value (`student2` before `student10`), letters
-    whatever their case (`alice` beside `Alice`, before `Zoe`), the exact name last to break a tie; the same order on
-    every run and system."""
+    whatever their case (`alice` beside `Alice`, before `Zoe`) and however their accents are written (`José`, its `é`
+    one character or two), the exact name last to break a tie; the same order on every run and system."""
     parts = re.split(r"([0-9]+)", name)
-    return tuple(int(part) if i % 2 else part.casefold() for i, part in enumerate(parts)), name
+    return tuple(int(part) if i % 2 else _composed(part).casefold() for i, part in enumerate(parts)), name
 
 
 def path_order(path: Path) -> tuple[Any, ...]:
@@ -348,10 +349,6 @@ def _same_file(path: Path) -> Path:
     return Path(os.path.abspath(path))
 
 
-CHECK_CALL = re.compile(r"""\bcheck\(\s*["'](w\d+\.\w+)["']""")
-"""A code cell's call of check() with an exercise id, as every starter cell writes it: `check("w6.window", answer)`."""
-
-
 def expected_exercises(path: Path, notebook: nbformat.NotebookNode) -> list[str]:
     """Tagged exercise cells, the registry's exercises for a course notebook's week, and the exercises
     whose check() a code cell names (a cell whose tag an editor dropped, in a renamed file: if it never
@@ -359,18 +356,6 @@ def expected_exercises(path: Path, notebook: nbformat.NotebookNode) -> list[str]
     week = week_of_notebook(path.name)
     ids = [e.id for e in all_exercises() if e.week == week] if week is not None else []
     return in_course_order([*cell_exercises(notebook), *ids], week)
-
-
-def cell_exercises(notebook: nbformat.NotebookNode) -> list[str]:
-    """The exercises the notebook has a cell for: tagged exercise cells, then the course's exercises whose
-    check() a code cell names."""
-    ids = [i for i in (exercise_id(c) for c in notebook.cells) if i]
-    known = {e.id for e in all_exercises()}
-    for cell in notebook.cells:
-        source = cell.get("source")
-        if cell.get("cell_type") == "code" and isinstance(source, str):
-            ids += [i for i in CHECK_CALL.findall(source) if i in known]
-    return ids
 
 
 def in_course_order(ids: Iterable[str], week: int | None = None) -> list[str]:
@@ -404,7 +389,8 @@ def called_check(notebook: nbformat.NotebookNode) -> set[str]:
 
 
 def results(notebook: nbformat.NotebookNode) -> tuple[dict[str, dict[str, Any]], dict[str, str]]:
-    """The last check record of each exercise, and the error of each exercise cell that raised.
+    """The last check record of each exercise, and the error of each exercise cell that raised (`cell_checks`: a cell
+    untagged that calls check() is its exercise's too).
 
     Only cells this run executed count (they have an execution count): a cell that was skipped
     (blank, or after a timeout or a dead kernel) cannot pass with an output saved before."""
@@ -412,6 +398,7 @@ def results(notebook: nbformat.NotebookNode) -> tuple[dict[str, dict[str, Any]],
     errors: dict[str, str] = {}
     ran = [cell for cell in notebook.cells if cell.cell_type == "code" and cell.get("execution_count") is not None]
     timed_out = str(notebook.metadata.get("grade_error", "")).startswith("CellTimeoutError")
+    known = {e.id for e in all_exercises()}
     for cell in ran:
         # the cell the time limit interrupted: marked by the worker, or the last that ran when the limit stopped the run
         stopped = cell.get("metadata", {}).get(TIMED_OUT) is True or (timed_out and cell is ran[-1])
@@ -419,10 +406,19 @@ def results(notebook: nbformat.NotebookNode) -> tuple[dict[str, dict[str, Any]],
             record = parse_record(output.get("data", {}).get(MIME))
             if record and not _keeps_earlier(records.get(str(record["exercise"])), record):
                 records[str(record["exercise"])] = record
-            ex_id = exercise_id(cell)
-            if output.get("output_type") == "error" and ex_id:
-                errors[ex_id] = _error_text(output, stopped)
+            if output.get("output_type") == "error":
+                for ex_id in cell_checks(cell, known):
+                    errors[ex_id] = _error_text(output, stopped)
     return records, errors
+
+
+def cell_checks(cell: nbformat.NotebookNode, known: Collection[str]) -> list[str]:
+    """The exercises a code cell is for: its tag's, else the course's (`known`) whose check() its code calls — a cell
+    whose tag an editor dropped, or one the learner wrote below her work (`check("w6.window", keep)`): when it raised
+    before its check() made a result, its row says what it raised, as the notebook showed, not that it did not run."""
+    if ex_id := exercise_id(cell):
+        return [ex_id]
+    return [i for i in dict.fromkeys(CHECK_CALL.findall(str(cell.get("source", "")))) if i in known]
 
 
 def _keeps_earlier(earlier: dict[str, Any] | None, record: dict[str, Any]) -> bool:
@@ -1346,19 +1342,30 @@ def learners(notebooks: Iterable[str], rows: Iterable[Row] = ()) -> dict[str, st
     learner but a class (`class-a/alice/…` beside `class-a/bob/…`): each subfolder is one, named by its path
     (`class-a/alice`) — a learner's own subfolders (one per week) hand in each exercise from one of them. Notebooks
     all in one folder under the course's own names (`one_learners_folder`: `toolkit grade submissions/alice`) are
-    that folder's learner (`alice`)."""
+    that folder's learner (`alice`), as are her scratch notebooks beside them (`Untitled.ipynb`: graded "no exercises
+    found", no one's submission, as `beside.own_folder` reads it). A name is given with its accents composed
+    (`_composed`: one learner whatever the system that unpacked her folder)."""
     parts = {n: Path(os.path.abspath(n)).parts for n in notebooks}
     folders = [p[:-1] for p in parts.values()]
     shared = len(os.path.commonprefix(folders)) if folders else 0
-    if one_learners_folder(parts.values(), shared):
-        return {n: parts[n][shared - 1] for n in parts}
     done: dict[str, set[str]] = {}
+    scratch: set[str] = set()
     for r in rows:
         if r.exercise != NOTEBOOK_ROW:
             done.setdefault(r.notebook, set()).add(r.exercise)
+        elif r.feedback == NO_EXERCISES:
+            scratch.add(r.notebook)
+    if one_learners_folder([p for n, p in parts.items() if n in done or n not in scratch], shared):
+        return {n: _composed(parts[n][shared - 1]) for n in parts}
     who: dict[str, str] = {}
     _assign(list(parts), parts, shared, "", done, who)
-    return who
+    return {n: _composed(name) for n, name in who.items()}
+
+
+def _composed(name: str) -> str:
+    """A learner's name with its accents composed (NFC): `José/` unzipped from a Mac's archive (`e` and a combining
+    accent) and `José/` made on Windows are two folders on Linux but one learner, one line of the scores."""
+    return unicodedata.normalize("NFC", name)
 
 
 def one_learners_folder(parts: Collection[tuple[str, ...]], shared: int) -> bool:

@@ -67,6 +67,22 @@ TIMED_OUT = "toolkit_grade_timed_out"
 """The cell metadata key `toolkit grade`'s worker sets (True) on a cell it interrupted at the time limit."""
 
 
+CHECK_CALL = re.compile(r"""\bcheck\(\s*["'](w\d+\.\w+)["']""")
+"""A code cell's call of check() with an exercise id, as every starter cell writes it: `check("w6.window", answer)`."""
+
+
+def cell_exercises(notebook: nbformat.NotebookNode) -> list[str]:
+    """The exercises the notebook has a cell for: tagged exercise cells, then the course's exercises whose
+    check() a code cell names."""
+    ids = [i for i in (exercise_id(c) for c in notebook.cells) if i]
+    known = {e.id for e in all_exercises()}
+    for cell in notebook.cells:
+        source = cell.get("source")
+        if cell.get("cell_type") == "code" and isinstance(source, str):
+            ids += [i for i in CHECK_CALL.findall(source) if i in known]
+    return ids
+
+
 def exercise_id(cell: nbformat.NotebookNode) -> str | None:
     """The exercise id of a tagged code cell, else None."""
     for tag in cell_tags(cell):

@@ -500,6 +500,22 @@ def _texts(seed_count: int, pieces: list[str], most: int = 30):
         yield "".join(rng.choice(pieces) for _ in range(rng.randrange(1, most)))
 
 
+def test_a_secret_name_is_found_before_each_separator_as_the_pattern_of_both_finds_it():
+    """`_any_secret_run` reads `:` and `=` with a pattern each: the same answer as `_SEP_BACK` (and
+    `_SEP_BACK_ESCAPED`) read whole, and the same runs, on texts of every kind of label and trap and
+    on the secret corpus."""
+    from secret_corpus import CORPUS
+
+    texts = [*_texts(4000, _STEP_PIECES), *(str(exc) for _, exc, _ in CORPUS), *_REALISTIC]
+    for text in texts:
+        backward = text[::-1]
+        for separators in (redact._SEP_BACK, redact._SEP_BACK_ESCAPED):
+            whole = separators.findall(backward)
+            each = [run for _, pattern in redact._EACH_SEPARATOR[separators] for run in pattern.findall(backward)]
+            assert sorted(each) == sorted(whole), text
+            assert redact._any_secret_run(backward, separators) == any(map(redact._secret_run, whole)), text
+
+
 def test_labels_are_read_backward_as_the_plain_pattern_reads_them_forward():
     """`_labelled` finds each separator and reads the name before it; the plain step tried a
     pattern at every position (`_old_labelled`). Same masks, on texts made of every kind of label

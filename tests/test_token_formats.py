@@ -76,6 +76,26 @@ def test_every_start_holds_a_hint_so_may_hold_token_never_skips_a_token():
     assert not may_hold_token("订单 SN202610200001 不存在")
 
 
+def test_the_hints_grouped_by_a_character_are_the_hints_each_holding_its_groups_character():
+    """`may_hold_token` looks for a group's hints only in a text holding the group's character."""
+    from toolkit.tools.token_formats import HINTS_BY_CHARACTER
+
+    grouped = [hint for _, hints in HINTS_BY_CHARACTER for hint in hints]
+    assert sorted(grouped) == sorted(TOKEN_HINTS)
+    assert [(char, hint) for char, hints in HINTS_BY_CHARACTER for hint in hints if char not in hint] == []
+
+
+def test_may_hold_token_is_true_exactly_when_an_ascii_text_holds_a_hint():
+    """The groups change nothing: on texts made of the hints, cut and whole, their characters and
+    others, `may_hold_token` is True exactly when a hint is in the text."""
+    pieces = [*TOKEN_HINTS, *(h[:-1] for h in TOKEN_HINTS), *(h[1:] for h in TOKEN_HINTS), *"_-JAGKXxqz.Phlg "]
+    pieces += ["Invalid arguments for tool 'add':\n- a: got ", "expected an integer", "sk", "xo", "ey", "A"]
+    for seed in range(3000):
+        rng = random.Random(seed)
+        text = "".join(rng.choice(pieces) for _ in range(rng.randrange(1, 12)))
+        assert may_hold_token(text) == any(hint in text for hint in TOKEN_HINTS), text
+
+
 def _full_width(text: str) -> str:
     return "".join(chr(ord(c) + 0xFEE0) if "!" <= c <= "~" else c for c in text)
 

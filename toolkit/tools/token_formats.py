@@ -86,11 +86,35 @@ def may_hold_token(text: str) -> bool:
     other text, one of `TOKEN_STARTS` (`TOKEN_START`: there a substring search first widens each
     hint to the text's width, and the pattern costs less than half as much)."""
     if text.isascii():
-        for hint in TOKEN_HINTS:
-            if hint in text:
-                return True
+        for char, hints in HINTS_BY_CHARACTER:  # a hint's character first: one quick scan for a group of them
+            if char in text:
+                for hint in hints:
+                    if hint in text:
+                        return True
         return False
     return TOKEN_START.search(text) is not None
+
+
+_RARE_FIRST = "_-JAGKXxqz.Ph"
+"""Characters an error text seldom holds, the rarest first: each hint is looked for only in a text
+that holds its first one of these (or its last character)."""
+
+
+def _by_character(hints: tuple[str, ...]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """`hints` grouped by a character each of its group holds (`_RARE_FIRST`'s first in it, else its last)."""
+    groups: dict[str, list[str]] = {}
+    for hint in hints:
+        char = next((c for c in _RARE_FIRST if c in hint), hint[-1])
+        groups.setdefault(char, []).append(hint)
+    return tuple((char, tuple(group)) for char, group in groups.items())
+
+
+HINTS_BY_CHARACTER = _by_character(TOKEN_HINTS)
+"""`TOKEN_HINTS` grouped by one character that each hint of a group holds: a text without that
+character holds none of them, and one scan for a character (a `memchr`) costs less than one for a
+hint, so `may_hold_token` looks for a group's hints only in a text that holds its character (an
+argument error of 110 characters: 12,500 instructions for the eighteen hints, then some 5,000).
+`tests/test_token_formats.py` holds the groups to the hints, and `may_hold_token` to every hint read."""
 
 
 def _trie(words: list[str]) -> str:

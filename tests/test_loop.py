@@ -749,3 +749,31 @@ def test_a_stand_in_response_refused_is_placed_at_its_request():
     with pytest.raises(ConfigurationError) as caught:
         run_loop(_Own(chat=lambda inner, messages, **kwargs: reply), "q")
     assert caught.value.loop_result.stopped_at == "model request 1 (no reply recorded)"
+
+
+@pytest.mark.parametrize("stream", [False, True])
+@pytest.mark.parametrize("extra", [{}, {"seed": 7, "temperature": 0.0}])
+def test_the_model_is_asked_with_the_tools_the_choice_and_the_extra_fields_and_nothing_else(extra, stream):
+    """A request without `request_extra` passes its keywords as they are (no dict made for them);
+    with it, the same keywords and its fields: the model sees the same request either way."""
+
+    @tool("Add two integers.")
+    def add(a: int, b: int) -> int:
+        return a + b
+
+    seen: list[dict] = []
+
+    class Recording(ScriptedModel):
+        def chat(self, messages, **kwargs):
+            seen.append(dict(kwargs))
+            return super().chat(messages, **kwargs)
+
+    model = Recording([call("add", a=1, b=2), "3"])
+    options = LoopOptions(request_extra=extra, tool_choice="auto", stream=stream)
+    result = run_loop(model, "1+2?", tools=[add], options=options)
+    assert result.answer == "3"
+    assert [sorted(k) for k in seen] == [sorted(["tools", "tool_choice", *extra])] * 2
+    assert all(k["tool_choice"] == "auto" and [t["function"]["name"] for t in k["tools"]] == ["add"] for k in seen)
+    assert all({key: k[key] for key in extra} == extra for k in seen)
+    assert [r.tool_choice for r in result.rounds] == ["auto", "auto"]
+    assert [r.extra for r in model.requests] == [extra, extra]

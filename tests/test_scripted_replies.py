@@ -6,8 +6,9 @@ from typing import Any, ClassVar
 
 import pytest
 
+from toolkit.chat import scripted
 from toolkit.chat.messages import AssistantMessage, ChatResponse, TokenUsage, ToolCall, UserMessage
-from toolkit.chat.scripted import ScriptedModel, _response
+from toolkit.chat.scripted import ScriptedModel, _built_reply, _reply, _response
 from toolkit.chat.sse import StreamDone, TextDelta, ToolCallDelta, not_empty
 from toolkit.errors import BadResponseError
 from toolkit.tokens import estimate_tokens
@@ -120,3 +121,30 @@ def test_the_model_and_its_stream_reply_as_the_plain_construction_does():
     assert_same_response(done.response, plain_response(script[2], done.response.usage.input_tokens, 3))
     text = list(ScriptedModel(["订单已发货了吗"]).stream(question))
     assert [e.text for e in text if isinstance(e, TextDelta)] == ["订单已发", "货了吗"]
+
+
+@pytest.mark.parametrize("turn", TURNS)
+def test_a_turn_played_again_is_the_record_the_plain_construction_builds(turn):
+    first, again = _response(turn, 17, 3), _response(turn, 18, 4)
+    assert_same_response(first, plain_response(turn, 17, 3))
+    assert_same_response(again, plain_response(turn, 18, 4))
+    if type(turn) is str or type(turn) is ToolCall:  # built once for the turn object, then given again
+        assert again.message is first.message
+    assert _built_reply(turn)[1:] == _reply(turn)[1:]
+
+
+def test_a_list_turn_changed_between_plays_is_built_anew():
+    turn = [CALL]
+    first = _response(turn, 1, 1)
+    turn.append(ToolCall(id="call_2", name="f", arguments="{}"))
+    again = _response(turn, 1, 2)
+    assert len(first.message.tool_calls) == 1
+    assert_same_response(again, plain_response(turn, 1, 2))
+
+
+def test_a_built_reply_is_forgotten_past_the_limit_and_built_again(monkeypatch):
+    monkeypatch.setattr(scripted, "_BUILT_KEPT", 2)
+    turns = [f"answer {i}" for i in range(5)]
+    for n, turn in enumerate(turns * 2, start=1):
+        assert_same_response(_response(turn, n, n), plain_response(turn, n, n))
+    assert len(scripted._BUILT) <= 2

@@ -347,3 +347,24 @@ def test_starts_answers_as_cutting_the_longer_one_does(seed):
         where = rng.randrange(size)
         shorter[where] = rng.choice([*pool, shorter[where].model_copy()])
     assert scripted._starts(longer, tuple(shorter)) == (longer[:size] == tuple(shorter))
+
+
+def test_a_tools_array_sent_again_gives_the_names_and_tokens_of_the_plain_reading():
+    """The last array of read-only entries is kept by their ids (`_tools_sent`): the same entries
+    sent again, other ones, fewer, a plain dict among them, a plain array changed in place between
+    two requests: each request records the names and counts the tokens the plain reading gives."""
+    entry = {"type": "function", "function": {"name": "f", "description": "查询", "parameters": {"type": "object"}}}
+    other = {"type": "function", "function": {"name": "g", "parameters": {"type": "object", "minimum": 0.5}}}
+    f, g = (SentTool(e, function=SentTool(e["function"])) for e in (entry, other))
+    plain_array = [dict(other)]
+    arrays = [[f, g], [f, g], [f], [g, f], [], [f, g], plain_array, [f, dict(entry)], [f, g]]
+    model = ScriptedModel(["ok"] * (len(arrays) + 1))
+    question = [UserMessage(content="hi")]
+    for tools in arrays:
+        response = model.chat(question, tools=list(tools))
+        assert model.requests[-1].tools == tuple(t["function"]["name"] for t in tools)
+        assert response.usage.input_tokens == plain(question, tools)
+    plain_array[0]["function"] = {"name": "renamed", "parameters": {}}  # the same dict, changed: read again
+    response = model.chat(question, tools=plain_array)
+    assert model.requests[-1].tools == ("renamed",)
+    assert response.usage.input_tokens == plain(question, plain_array)

@@ -7,7 +7,10 @@ function of the request (`Request -> any of those`) for replies that depend on w
 recorded (messages, tool names, tool_choice) so a test can check what the model saw. Usage is
 the deterministic estimate of `toolkit.tokens` (an image counts `IMAGE_TOKENS`, not its base64),
 worked out from what changed since the last conversation counted (by any scripted model: it keeps
-that one conversation), so a long history is written as JSON once, not once per request.
+that one conversation), so a long history is written as JSON once, not once per request. A reply's
+message is built once per turn object (a str, a `ToolCall`) and given again when that very turn is
+played again (a test that builds a model per run replays the same turns): it is a frozen record,
+as a scripted `AssistantMessage` is, and the same object is cheaper to send on and count again.
 
 A turn with nothing in it (`""`, an `AssistantMessage()` or a `ChatResponse` without text, tool
 calls or a refusal) raises the `BadResponseError` the client raises for such a reply
@@ -42,7 +45,7 @@ from toolkit.chat.messages import (
     misfit_error,
     to_openai,
 )
-from toolkit.chat.sent import tools_tokens
+from toolkit.chat.sent import SentTool, tools_tokens
 from toolkit.chat.sse import StreamDone, StreamEvent, TextDelta, ToolCallDelta, not_empty
 from toolkit.errors import ConfigurationError, ScriptExhausted, a_or_an
 from toolkit.tokens import (
@@ -112,7 +115,8 @@ class ScriptedModel:
         if type(messages) is not list and type(messages) is not tuple:  # a str is the user's message, as for the client
             messages = chat_messages(messages, "ScriptedModel.chat")
         payload = tool_payload(tools) or []
-        request = Request._of(tuple(messages), tuple([t["function"]["name"] for t in payload]), tool_choice, extra)
+        names, tools_count = _tools_sent(payload)
+        request = Request._of(tuple(messages), names, tool_choice, extra)
         self.requests.append(request)
         if not self.script:
             raise ScriptExhausted(_exhausted(len(self.requests)))
@@ -126,7 +130,7 @@ class ScriptedModel:
         if isinstance(turn, ChatResponse):  # as scripted, usage and all
             return not_empty(turn)
         try:
-            input_tokens = self._counts.input_tokens(request.messages, payload)
+            input_tokens = self._counts.input_tokens(request.messages, payload, tools_count)
         except (AttributeError, TypeError) as failure:  # a dict in the list, say: looked for only now
             misfit = misfit_error(request.messages, "ScriptedModel.chat")
             if misfit is None:
@@ -146,13 +150,33 @@ class ScriptedModel:
         yield StreamDone(response)
 
 
+def _tools_sent(payload: list[dict[str, Any]]) -> tuple[tuple[str, ...], int | None]:
+    """The names of a request's tools, and the tokens of its tools array when they are worked out
+    already: a loop sends the same read-only entries (`SentTool`) request after request, so the
+    last such array's names and count are kept by its entries' ids (the entry keeps them alive)
+    and given again for the very same entries. Any other array (a plain dict may change) is read
+    as it is, its count left to `_Counts.input_tokens` (where a failure is looked into)."""
+    global _last_tools
+    ids = tuple(map(id, payload))
+    last = _last_tools
+    if last[0] == ids:
+        return last[2], last[3]
+    names = tuple([t["function"]["name"] for t in payload])
+    if not payload or not all(type(t) is SentTool for t in payload):
+        return names, None
+    _last_tools = (ids, tuple(payload), names, tools_tokens(payload))
+    return names, _last_tools[3]
+
+
+_last_tools: tuple[tuple[int, ...], tuple[dict[str, Any], ...], tuple[str, ...], int] = ((), (), (), 0)
+"""The last array of `SentTool` entries a scripted model was sent: their ids, themselves, their names
+and their tokens (`_tools_sent`). Replaced, never changed: another thread reads the old one or the new."""
+
+
 def _response(turn: Turn, input_tokens: int, n: int) -> ChatResponse:
     """The reply a turn stands for, its usage the estimate, validated in one go: what
     `ChatResponse(message=AssistantMessage(...), usage=TokenUsage(...), ...)` builds, quicker."""
-    message, content, calls = _message(turn)
-    output_tokens = estimate_tokens(content or "")
-    for call in calls:
-        output_tokens += estimate_tokens(call.name + call.arguments)
+    message, content, calls, output_tokens = _built_reply(turn)
     fields = {
         "message": message,
         "finish_reason": "tool_calls" if calls else "stop",
@@ -162,6 +186,51 @@ def _response(turn: Turn, input_tokens: int, n: int) -> ChatResponse:
     }
     response: ChatResponse = ChatResponse.__pydantic_validator__.validate_python(fields)
     return response if content or calls else not_empty(response)
+
+
+def _reply(turn: Turn) -> _Reply:
+    """The message a turn stands for (an `AssistantMessage`, or the fields of one for pydantic to
+    build), its text, its calls and its output tokens (the estimate): the plain definition, which
+    `_built_reply` gives quicker for a turn it has built before."""
+    message, content, calls = _message(turn)
+    output_tokens = estimate_tokens(content or "")
+    for call in calls:
+        output_tokens += estimate_tokens(call.name + call.arguments)
+    return message, content, calls, output_tokens
+
+
+_Reply = tuple[AssistantMessage | dict[str, Any], str | None, tuple[ToolCall, ...], int]
+"""A turn's message (or its fields), text, calls and output tokens (`_reply`)."""
+
+
+def _built_reply(turn: Turn) -> _Reply:
+    """`_reply(turn)`, the message built, kept for the turn object (a str, or a `ToolCall` of the
+    package's own class: both immutable) and given again when the same object is played again: a
+    test that builds a model per run replays the same turns, and the same message object then
+    costs memory and the usage count (`_Counts`, `Prefix`) a pointer's comparison, not a record's.
+    The message is a frozen record, as a scripted `AssistantMessage` (played as it is) is; other
+    turns (a list may change, a learner's class may be mutable) are built each time."""
+    kind = type(turn)
+    if kind is not str and kind is not ToolCall:
+        return _reply(turn)
+    known = _BUILT.get(id(turn))
+    if known is not None and known[0] is turn:
+        return known[1]
+    message, content, calls, output_tokens = _reply(turn)
+    if not content and not calls:  # an empty turn: `not_empty` raises for it, nothing to keep
+        return message, content, calls, output_tokens
+    built: _Reply = (AssistantMessage.__pydantic_validator__.validate_python(message), content, calls, output_tokens)
+    if len(_BUILT) >= _BUILT_KEPT:
+        _BUILT.clear()
+    _BUILT[id(turn)] = (turn, built)  # the entry keeps the turn, and so its id, alive
+    return built
+
+
+_BUILT: dict[int, tuple[Turn, _Reply]] = {}
+"""`_built_reply` by the turn's id."""
+
+_BUILT_KEPT = 4096
+"""How many turns `_BUILT` keeps before it forgets them all (a test suite plays many)."""
 
 
 def _input_tokens(messages: Sequence[Message]) -> int:
@@ -195,9 +264,12 @@ class _Counts:
     def __init__(self) -> None:
         self._known: dict[int, _Known] = {}
 
-    def input_tokens(self, messages: Sequence[Message], tools: list[dict[str, Any]]) -> int:
+    def input_tokens(self, messages: Sequence[Message], tools: list[dict[str, Any]], known: int | None = None) -> int:
+        """`_input_tokens(messages)` plus `estimate_json_tokens(tools)` (`known`, when worked out already)."""
         wide, narrow, images = self.messages_counts(messages if type(messages) is tuple else tuple(messages))
         total = array_tokens(wide, narrow, len(messages)) + IMAGE_TOKENS * images
+        if known is not None:
+            return total + known
         return total + tools_tokens(tools) if tools else total
 
     def messages_counts(self, messages: tuple[Message, ...]) -> tuple[int, int, int]:

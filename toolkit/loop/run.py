@@ -785,12 +785,15 @@ class _Run:
         choice = self.options.tool_choice if payload else None
         if choice is not None and choice != "auto" and choice != "none" and self.options.reset_tool_choice:
             choice = "auto" if self.tool_rounds or self.goes_on_from_results() else choice  # `reset_tool_choice`
-        request = dict(tools=payload or None, tool_choice=choice, **self.options.request_extra)
+        sending, extra = payload or None, self.options.request_extra
         try:
             if self.options.stream:
-                response = yield from _streamed(self.model.stream(self.conversation(), **request), self.broken)
-            else:
-                response = self.model.chat(self.conversation(), **request)
+                streamed = self.model.stream(self.conversation(), tools=sending, tool_choice=choice, **extra)
+                response = yield from _streamed(streamed, self.broken)
+            elif extra:
+                response = self.model.chat(self.conversation(), tools=sending, tool_choice=choice, **extra)
+            else:  # the usual request: its keywords passed as they are, no dict made for them
+                response = self.model.chat(self.conversation(), tools=sending, tool_choice=choice)
             if type(response) is not ChatResponse and not isinstance(response, ChatResponse):  # a stand-in, or none
                 response = self.stand_in(response)
         except (AttributeError, TypeError, KeyError, ConfigurationError) as failure:  # a dict in the caller's list, say
@@ -820,7 +823,7 @@ class _Run:
             index,
             list(names),
             payload,
-            request["tool_choice"],
+            choice,
             reply,
             response.usage,
             finish_reason=response.finish_reason,

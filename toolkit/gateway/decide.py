@@ -499,13 +499,16 @@ def _search_first(
     """Nothing else answers a question with search terms: a call of the first offered tool that finds
     tools (`generic.tool_finder`: LangChain4j's `tool_search_tool`), its arguments filled from the
     question (search first, as week 8 teaches; the tools it finds are called next, `_found_by_results`).
-    `prepared`: the request's whole tool list read once, which answers for it once (`ToolSet.tool_finder`)."""
-    if rules.generic.tool_finder is None or not search_terms(text, rules):
+    `prepared`: the request's whole tool list read once, which answers for it once (`ToolSet.tool_finder`); then
+    that answer is asked first, and a list without a finder (most lists) does not read the text at all."""
+    if rules.generic.tool_finder is None:
         return ()
-    whole = prepared is not None and offered is prepared.offered
-    name = prepared.tool_finder(rules) if whole and prepared is not None else tool_finder(offered, rules)
-    if name is None:
-        return ()
+    if prepared is not None and offered is prepared.offered:
+        name = prepared.tool_finder(rules)  # kept with the list: no work per request
+        if name is None or not search_terms(text, rules):
+            return ()
+    elif not search_terms(text, rules) or (name := tool_finder(offered, rules)) is None:
+        return ()  # a part of the list: its finder is searched for only when the text has terms
     return (Call(name, fill_arguments(offered[name].parameters, text, facts, rules, context=context)),)
 
 

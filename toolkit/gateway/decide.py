@@ -521,6 +521,8 @@ def _found_by_results(
     if prepared is not None and offered is prepared.offered and not prepared.picks_from(rules):
         return None  # the rules name every tool: none to find
     results = "\n".join(_trailing_results(messages))
+    if not any(map(results.__contains__, offered)):  # the usual: no result names a tool (one C loop)
+        return None
     ruled = rules.ruled_tools
     named = {
         n: info for n, info in offered.items() if n in results and n not in ruled and _mention(results, n) is not None
@@ -571,10 +573,10 @@ def _direct_calls(
     after its name, else a shop tool with the facts (`_call`), any other tool with its arguments
     filled from the text as a picked one is (`fill_arguments`: "convert 10 to EUR" names
     `convert` and gives its `amount`)."""
-    if not rules.direct_calls:
+    if not rules.direct_calls or not any(map(text.__contains__, offered)):  # most texts name no tool: one C loop
         return ()
     found = []
-    for name in offered:  # a plain loop: most texts name no tool
+    for name in offered:
         if name in text and (end := _mention(text, name)) is not None:
             found.append((end, name))
     if not found:
@@ -722,10 +724,8 @@ def _template(result: str, rules: Rules) -> Answer | None:
         if answer.words is None:
             if answer.when.search(result):
                 return answer
-            continue
-        for word in answer.words:
-            if word in result:
-                return answer
+        elif any(map(result.__contains__, answer.words)):  # the words looked for in one C loop
+            return answer
     return None
 
 

@@ -99,8 +99,7 @@ def decide(request: dict[str, Any], rules: Rules, tools: ToolSet | None = None) 
         found = _found_by_results(messages, offered, rules, prepared)
         if found:
             return found
-        english = _asked_in_english(messages)
-        return answer_results(_trailing_results(messages), _last_order_id(messages, rules), rules, english)
+        return _answered(_trailing_results(messages), messages, rules)
     facts, text = _conversation_facts(messages, rules)
     decision = _auto(facts, text, offered, rules, messages, prepared)
     if choice != "auto":
@@ -698,10 +697,12 @@ def answer_results(results: list[str], order_id: str | None, rules: Rules, engli
     return Decision(text="\n".join(lines), order_id=order_id)
 
 
-def _asked_in_english(messages: list[dict]) -> bool:
-    """Whether the last user message is English (`language.in_english`), as `_asked` chooses the `_en` replies."""
-    users = _last_user_texts(messages, 1)
-    return bool(users) and in_english(users[0])
+def _answered(results: list[str], messages: list[dict], rules: Rules) -> Decision:
+    """`answer_results` for the conversation `messages`: in English when the last user message is English
+    (`language.in_english`, as `_asked` chooses the `_en` replies), with its order id (`_last_order_id`); the
+    last two user messages found once for both."""
+    users = _last_user_texts(messages, 2)
+    return answer_results(results, _order_id_of(users, rules), rules, bool(users) and in_english(users[0]))
 
 
 def _answer_one(result: str, order_id: str | None, rules: Rules, english: bool = False) -> str:
@@ -890,7 +891,11 @@ def _trailing_results(messages: list[dict]) -> list[str]:
 def _last_order_id(messages: list[dict], rules: Rules) -> str | None:
     """`_conversation_facts(messages, rules)[0].order_id`: the last user message's order id, else,
     when it asks what needs one, the previous user message's (its intents read only then)."""
-    users = _last_user_texts(messages, 2)
+    return _order_id_of(_last_user_texts(messages, 2), rules)
+
+
+def _order_id_of(users: list[str], rules: Rules) -> str | None:
+    """`_last_order_id` of the conversation whose last two user texts are `users` (the latest first)."""
     if not users:
         return None
     found = find_order_id(users[0], rules)
@@ -945,8 +950,7 @@ def _decide_prose(messages: list[dict], offered: dict, rules: Rules) -> Decision
     previous = messages[-2] if len(messages) > 1 else {}
     if previous.get("role") == "assistant" and '{"tool"' in content_text(previous.get("content")):
         result = content_text(messages[-1].get("content"))  # the user turn carries the result
-        english = _asked_in_english(messages[:-1])
-        return answer_results([result], _last_order_id(messages[:-1], rules), rules, english)
+        return _answered([result], messages[:-1], rules)
     facts, text = _conversation_facts(messages, rules)
     decision = _auto(facts, text, offered, rules)
     if not decision.calls:

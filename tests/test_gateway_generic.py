@@ -2397,3 +2397,34 @@ def test_of_tools_tied_by_everything_the_one_named_first_is_called(text, offered
     holds the term the text writes first (`generic.first_named`): a request's first words say what is done."""
     tools = [FIRST_NAMED[i] for i in offered][::order]
     assert [name for name, _ in ask(text, tools)] == [called]
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.text(alphabet="ab1 _-.éA\u0130事", max_size=60),
+    st.text(alphabet="ab1", min_size=1, max_size=3),
+)
+def test_where_a_term_is_written_is_the_reference_regex_s_answer(text, term):
+    """`_written_at` finds a term with `str.find` (no regex compiled for the user's words); the place it gives
+    is the reference regex's (`(?<![a-z0-9])term`), also for a term written inside words more often than it
+    checks with `find` (then it searches with the regex)."""
+    lowered = text.lower()
+    assert generic._written_at(lowered, term) == generic._written_at_plainly(lowered, term)
+
+
+@pytest.mark.parametrize(
+    ("lowered", "term", "at"),
+    [
+        ("prevent the event", "event", 12),
+        ("event", "event", 0),
+        ("prevent", "event", -1),
+        ("_event", "event", 1),
+        ("9event event", "event", 7),
+        ("ring " * 3 + "sing " * 10 + "ing", "ing", 65),
+        ("ring" * 20, "ing", -1),
+    ],
+)
+def test_a_term_is_written_only_where_a_word_starts(lowered, term, at):
+    """A term inside a longer word ("event" in "prevent", "ing" in "ring") is not written there; after a
+    non-letter (`_`, a blank) it is; past `_FINDS` places inside words the regex answers, alike."""
+    assert generic._written_at(lowered, term) == at == generic._written_at_plainly(lowered, term)

@@ -99,8 +99,7 @@ def decide(request: dict[str, Any], rules: Rules, tools: ToolSet | None = None) 
         found = _found_by_results(messages, offered, rules, prepared)
         if found:
             return found
-        english = _asked_in_english(messages)
-        return answer_results(_trailing_results(messages), _last_order_id(messages, rules), rules, english)
+        return _answered(_trailing_results(messages), messages, rules)
     facts, text = _conversation_facts(messages, rules)
     decision = _auto(facts, text, offered, rules, messages, prepared)
     if choice != "auto":
@@ -499,13 +498,16 @@ def _search_first(
     """Nothing else answers a question with search terms: a call of the first offered tool that finds
     tools (`generic.tool_finder`: LangChain4j's `tool_search_tool`), its arguments filled from the
     question (search first, as week 8 teaches; the tools it finds are called next, `_found_by_results`).
-    `prepared`: the request's whole tool list read once, which answers for it once (`ToolSet.tool_finder`)."""
-    if rules.generic.tool_finder is None or not search_terms(text, rules):
+    `prepared`: the request's whole tool list read once, which answers for it once (`ToolSet.tool_finder`); then
+    that answer is asked first, and a list without a finder (most lists) does not read the text at all."""
+    if rules.generic.tool_finder is None:
         return ()
-    whole = prepared is not None and offered is prepared.offered
-    name = prepared.tool_finder(rules) if whole and prepared is not None else tool_finder(offered, rules)
-    if name is None:
-        return ()
+    if prepared is not None and offered is prepared.offered:
+        name = prepared.tool_finder(rules)  # kept with the list: no work per request
+        if name is None or not search_terms(text, rules):
+            return ()
+    elif not search_terms(text, rules) or (name := tool_finder(offered, rules)) is None:
+        return ()  # a part of the list: its finder is searched for only when the text has terms
     return (Call(name, fill_arguments(offered[name].parameters, text, facts, rules, context=context)),)
 
 
@@ -518,6 +520,8 @@ def _found_by_results(
     if prepared is not None and offered is prepared.offered and not prepared.picks_from(rules):
         return None  # the rules name every tool: none to find
     results = "\n".join(_trailing_results(messages))
+    if not any(map(results.__contains__, offered)):  # the usual: no result names a tool (one C loop)
+        return None
     ruled = rules.ruled_tools
     named = {
         n: info for n, info in offered.items() if n in results and n not in ruled and _mention(results, n) is not None
@@ -568,10 +572,10 @@ def _direct_calls(
     after its name, else a shop tool with the facts (`_call`), any other tool with its arguments
     filled from the text as a picked one is (`fill_arguments`: "convert 10 to EUR" names
     `convert` and gives its `amount`)."""
-    if not rules.direct_calls:
+    if not rules.direct_calls or not any(map(text.__contains__, offered)):  # most texts name no tool: one C loop
         return ()
     found = []
-    for name in offered:  # a plain loop: most texts name no tool
+    for name in offered:
         if name in text and (end := _mention(text, name)) is not None:
             found.append((end, name))
     if not found:
@@ -693,10 +697,12 @@ def answer_results(results: list[str], order_id: str | None, rules: Rules, engli
     return Decision(text="\n".join(lines), order_id=order_id)
 
 
-def _asked_in_english(messages: list[dict]) -> bool:
-    """Whether the last user message is English (`language.in_english`), as `_asked` chooses the `_en` replies."""
-    users = _last_user_texts(messages, 1)
-    return bool(users) and in_english(users[0])
+def _answered(results: list[str], messages: list[dict], rules: Rules) -> Decision:
+    """`answer_results` for the conversation `messages`: in English when the last user message is English
+    (`language.in_english`, as `_asked` chooses the `_en` replies), with its order id (`_last_order_id`); the
+    last two user messages found once for both."""
+    users = _last_user_texts(messages, 2)
+    return answer_results(results, _order_id_of(users, rules), rules, bool(users) and in_english(users[0]))
 
 
 def _answer_one(result: str, order_id: str | None, rules: Rules, english: bool = False) -> str:
@@ -719,10 +725,8 @@ def _template(result: str, rules: Rules) -> Answer | None:
         if answer.words is None:
             if answer.when.search(result):
                 return answer
-            continue
-        for word in answer.words:
-            if word in result:
-                return answer
+        elif any(map(result.__contains__, answer.words)):  # the words looked for in one C loop
+            return answer
     return None
 
 
@@ -887,7 +891,11 @@ def _trailing_results(messages: list[dict]) -> list[str]:
 def _last_order_id(messages: list[dict], rules: Rules) -> str | None:
     """`_conversation_facts(messages, rules)[0].order_id`: the last user message's order id, else,
     when it asks what needs one, the previous user message's (its intents read only then)."""
-    users = _last_user_texts(messages, 2)
+    return _order_id_of(_last_user_texts(messages, 2), rules)
+
+
+def _order_id_of(users: list[str], rules: Rules) -> str | None:
+    """`_last_order_id` of the conversation whose last two user texts are `users` (the latest first)."""
     if not users:
         return None
     found = find_order_id(users[0], rules)
@@ -942,8 +950,7 @@ def _decide_prose(messages: list[dict], offered: dict, rules: Rules) -> Decision
     previous = messages[-2] if len(messages) > 1 else {}
     if previous.get("role") == "assistant" and '{"tool"' in content_text(previous.get("content")):
         result = content_text(messages[-1].get("content"))  # the user turn carries the result
-        english = _asked_in_english(messages[:-1])
-        return answer_results([result], _last_order_id(messages[:-1], rules), rules, english)
+        return _answered([result], messages[:-1], rules)
     facts, text = _conversation_facts(messages, rules)
     decision = _auto(facts, text, offered, rules)
     if not decision.calls:

@@ -534,11 +534,31 @@ def broken_tie(names: list[str], tools: dict[str, ToolInfo], terms: list[str], t
 
 def _written_at(lowered: str, term: str) -> int:
     """Where `term` is first written in the `lowered` text, an ASCII word only where a word starts ("event" is not
-    in "prevent"); -1 when it is not."""
+    in "prevent"); -1 when it is not. Found with `str.find`, each place checked for a letter or digit before it
+    (no regex is compiled for a term, which a user's words make new with every request); a term found inside
+    words `_FINDS` times is searched for with the reference regex instead (`_written_at_plainly`)."""
     if not (term.isascii() and term[:1].isalnum()):
         return lowered.find(term)
+    at = lowered.find(term)
+    for _ in range(_FINDS):
+        if at <= 0 or lowered[at - 1] not in _WORD_CHARACTERS:
+            return at
+        at = lowered.find(term, at + 1)
+    return _written_at_plainly(lowered, term)
+
+
+def _written_at_plainly(lowered: str, term: str) -> int:
+    """The reference `_written_at` is held equal to, for an ASCII `term` starting with a letter or digit: one
+    regex search, `term` with no lower-case ASCII letter or digit right before it."""
     found = re.search(f"(?<![a-z0-9]){re.escape(term)}", lowered)
     return found.start() if found else -1
+
+
+_FINDS = 8
+"""Places `_written_at` checks with `str.find` before it searches with a regex (a short word inside many longer
+ones: "ing" in a page)."""
+_WORD_CHARACTERS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
+"""What may not stand right before a word's start, as `_written_at_plainly`'s `(?<![a-z0-9])` reads it."""
 
 
 def first_named(names: list[str], terms: list[str], text: str, rules: Rules) -> str:

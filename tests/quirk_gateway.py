@@ -89,7 +89,9 @@
 - `ping_events`: a server built on sse-starlette before 1.4 (llama-cpp-python's, until its
   `disable_ping_events`: abetlen/llama-cpp-python#1256): its stream's lines end with CRLF, and its
   keep-alive is an event of its own, `event: ping` with the time as data (not JSON), before the first
-  chunk and between chunks (every 15 s of a slow answer).
+  chunk and between chunks (every 15 s of a slow answer);
+- `gzip_twice`: a proxy that gzips what the gateway already gzipped and keeps one `Content-Encoding:
+  gzip` (drpcorg/nodecore#268, apex/up#278): every answer, plain or streamed, is gzip inside gzip.
 
 Requests are kept in `handler.seen` (the bodies, in order). Leaves out: authentication, slow answers.
 """
@@ -246,6 +248,9 @@ def quirky(*names: str) -> type[http.server.BaseHTTPRequestHandler]:
             if "gzip" in quirks:
                 data = gzip.compress("\ufeff".encode() + data, mtime=0)
                 headers = {**(headers or {}), "Content-Encoding": "gzip"}
+            if "gzip_twice" in quirks:
+                data = gzip.compress(gzip.compress(data, mtime=0), mtime=0)
+                headers = {**(headers or {}), "Content-Encoding": "gzip"}
             self.send_response(code)
             self.send_header("Content-Type", "application/json")
             for key, value in (headers or {}).items():
@@ -320,6 +325,9 @@ def quirky(*names: str) -> type[http.server.BaseHTTPRequestHandler]:
         def events(self, text: str) -> None:
             data = text.encode()
             self.send_response(200)
+            if "gzip_twice" in quirks:
+                data = gzip.compress(gzip.compress(data, mtime=0), mtime=0)
+                self.send_header("Content-Encoding", "gzip")
             self.send_header("Content-Type", "text/event-stream")
             self.send_header("Content-Length", str(len(data)))
             self.end_headers()

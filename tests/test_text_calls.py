@@ -47,6 +47,21 @@ def test_a_hermes_call_written_as_text_is_a_call_on_a_stream():
     assert [call.name for call in done.response.message.tool_calls] == ["query_order"]
 
 
+def test_a_call_written_in_a_code_block_is_a_call_on_a_stream():
+    """llama3.2:3b on Ollama writes its call as JSON in a code block (ollama/ollama#13519): before, the
+    loop ended the turn on the code block as the answer."""
+    pieces = ["``", '`json\n{"name": "query_', 'order", "parameters": {"order_id": "SN1"}}', "\n```"]
+    lines = [{"choices": [{"index": 0, "delta": {"content": piece}, "finish_reason": None}]} for piece in pieces]
+    lines.append({"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]})
+    body = "".join(f"data: {json.dumps(line)}\n\n" for line in lines) + "data: [DONE]\n\n"
+    answer = httpx.Response(200, headers={"content-type": "text/event-stream"}, content=body.encode())
+    done = list(_client(answer).stream(QUESTION, tools=TOOLS))[-1]
+    assert isinstance(done, StreamDone) and done.response.message.content is None
+    assert [(call.name, json.loads(call.arguments)) for call in done.response.message.tool_calls] == [
+        ("query_order", {"order_id": "SN1"})
+    ]
+
+
 def test_without_tools_offered_the_text_is_the_answer():
     reply = _client(httpx.Response(200, json=_completion(HERMES))).chat(QUESTION)
     assert reply.message.content == HERMES and reply.message.tool_calls == ()
@@ -74,6 +89,22 @@ def test_without_tools_offered_the_text_is_the_answer():
             "Checking.",
         ),
         ('<|python_tag|>{"name": "cancel_order", "parameters": {}}', [("cancel_order", {})], None),  # Llama 3.1
+        (  # special tokens left in the text: the end of a Llama 3.1 call is no part of its JSON
+            'Looking it up.<|python_tag|>{"name": "query_order", "parameters": {"order_id": "SN1"}}<|eom_id|>\n',
+            [("query_order", {"order_id": "SN1"})],
+            "Looking it up.",
+        ),
+        (  # llama3.2 on Ollama (ollama/ollama#13519): the call in a code block, and nothing else
+            '```json\n{"name": "query_order", "parameters": {"order_id": "SN1"}}\n```',
+            [("query_order", {"order_id": "SN1"})],
+            None,
+        ),
+        ('\n```\n[{"name": "cancel_order", "arguments": {}}]```\n', [("cancel_order", {})], None),
+        (
+            '<think>A lookup.</think>\n```JSON\n{"name": "cancel_order", "arguments": {}}\n```',
+            [("cancel_order", {})],
+            "<think>A lookup.</think>",
+        ),
     ],
 )
 def test_written_calls_are_read_as_a_parser_reads_them(content, calls, left):
@@ -93,6 +124,11 @@ def test_written_calls_are_read_as_a_parser_reads_them(content, calls, left):
         '{"name": "query_order", "arguments": {}, "status": "shipped"}',  # another field: an answer
         "The order SN1 shipped today.",
         '[TOOL_CALLS] [{"name": "query_order", "arguments": {}}] and more',  # not JSON after the marker
+        'The call would be:\n```json\n{"name": "query_order", "arguments": {}}\n```',  # a block in an answer
+        '```json\n{"name": "query_order", "arguments": {}}\n```\nShall I run it?',
+        '```python\n{"name": "query_order", "arguments": {}}\n```',  # another language: code, not a call
+        '```json\n{"order_id": "SN1", "status": "shipped"}\n```',  # JSON that is no call
+        '```json\n{"name": "query_order", "arguments": {}}\n``` ```json\n{"name": "cancel_order", "arguments": {}}\n```',
     ],
 )
 def test_anything_else_stays_text(content):

@@ -10,8 +10,10 @@ no call: each `<tool_call>…</tool_call>` block (the Hermes format Qwen, Hermes
 write) whose JSON names an offered tool and gives its `arguments` (or `parameters`) as an object
 becomes a call; the text around the blocks stays the reply's text (None when nothing is left). A
 whole reply that is one such JSON object alone, or a list of them (Llama 3's JSON tool calling,
-without vLLM's `llama3_json` parser), is read the same way, and so is the JSON after Mistral's
-`[TOOL_CALLS]` or Llama's `<|python_tag|>` (the text before the marker stays the reply's text).
+without vLLM's `llama3_json` parser), is read the same way, also when it is one Markdown code block
+and nothing else (```json …```: llama3.2 on Ollama writes its calls so, ollama/ollama#13519), and so
+is the JSON after Mistral's `[TOOL_CALLS]` or Llama's `<|python_tag|>` (the text before the marker
+stays the reply's text; a `<|eom_id|>` or `<|eot_id|>` after it is no part of it).
 gpt-oss's Harmony call (`<|start|>assistant<|channel|>commentary to=functions.query_order
 <|constrain|>json<|message|>{"order_id": "SN1"}<|call|>`, the recipient before or after the
 channel) is read too: its message is the arguments object, the name after `to=functions.`.
@@ -60,7 +62,7 @@ def may_hold_calls(content: str | None) -> bool:
         return False
     return (
         "<tool_call>" in content
-        or content.lstrip()[:1] in ("{", "[")
+        or content.lstrip()[:1] in ("{", "[", "`")
         or any(m in content for m in _MARKERS)
         or _HARMONY_TO in content
     )
@@ -156,12 +158,24 @@ def _as_call(data: Any, names: frozenset[str]) -> ToolCall | None:
 
 def _written_json(answer: str) -> tuple[str, str]:
     """(the JSON an answer's calls are written in, the piece of the answer that writes them): after
-    Mistral's or Llama's marker (the marker and what follows), else the whole answer."""
+    Mistral's or Llama's marker (the marker and what follows, less Llama's end-of-message token), else
+    the whole answer, inside its code fence when it is one fenced block and nothing else."""
     for marker in _MARKERS:
         at = answer.find(marker)
         if at >= 0:
-            return answer[at + len(marker) :], answer[at:]
-    return answer, answer
+            written = answer[at + len(marker) :].rstrip()
+            for end in _END_TOKENS:
+                written = written.removesuffix(end)
+            return written, answer[at:]
+    fenced = _FENCED.fullmatch(answer)
+    return (fenced.group(1), answer) if fenced else (answer, answer)
+
+
+_END_TOKENS = ("<|eom_id|>", "<|eot_id|>")
+"""The tokens Llama 3.1 ends a `<|python_tag|>` call with (a server that does not skip special tokens
+leaves them in the text)."""
+_FENCED = re.compile(r"\s*```(?:json)?[ \t]*\n(.*?)\n?```\s*", re.DOTALL | re.IGNORECASE)
+"""A reply that is one Markdown code block and nothing else (`json` or no language): its text."""
 
 
 def _bare(answer: str, names: frozenset[str]) -> list[ToolCall]:

@@ -62,6 +62,24 @@ def test_a_call_written_in_a_code_block_is_a_call_on_a_stream():
     ]
 
 
+@pytest.mark.parametrize(
+    "content",
+    [
+        '<think>\nThe user wants SN1.\n</think>\n\n{"name": "query_order", "parameters": {"order_id": "SN1"}}',
+        '<think>SN1.</think>\n```json\n{"name": "query_order", "arguments": {"order_id": "SN1"}}\n```',
+        'The user wants SN1.\n</THINKING>\n[{"name": "query_order", "arguments": {"order_id": "SN1"}}]',
+    ],
+)
+def test_a_call_written_after_the_thinking_is_a_call_on_chat(content):
+    """A reasoning model with no reasoning parser writes its thinking first: before, only a reply starting
+    with the JSON was looked at, and the turn ended on the thinking and the call as the answer."""
+    reply = _client(httpx.Response(200, json=_completion(content))).chat(QUESTION, tools=TOOLS)
+    assert [(call.name, json.loads(call.arguments)) for call in reply.message.tool_calls] == [
+        ("query_order", {"order_id": "SN1"})
+    ]
+    assert "SN1" in (reply.message.content or "") and "query_order" not in (reply.message.content or "")
+
+
 def test_without_tools_offered_the_text_is_the_answer():
     reply = _client(httpx.Response(200, json=_completion(HERMES))).chat(QUESTION)
     assert reply.message.content == HERMES and reply.message.tool_calls == ()

@@ -57,15 +57,25 @@ def offered_names(tools: Any) -> frozenset[str]:
 
 
 def may_hold_calls(content: str | None) -> bool:
-    """Whether a reply's text may hold written calls (one look, for the usual reply to pay nothing more)."""
+    """Whether a reply's text may hold written calls (one look, for the usual reply to pay nothing more):
+    tags or markers in it, or JSON or a code fence at its start or after its `</think>` (`split_thinking`)."""
     if content is None:
         return False
-    return (
+    if (
         "<tool_call>" in content
-        or content.lstrip()[:1] in ("{", "[", "`")
+        or content.lstrip()[:1] in _BARE_STARTS
         or any(m in content for m in _MARKERS)
         or _HARMONY_TO in content
-    )
+    ):
+        return True
+    if "</" not in content:
+        return False
+    closed = content.lower().rfind("</think")  # thinking first (a reasoning model without a parser): what follows
+    return closed >= 0 and content[content.find(">", closed) + 1 :].lstrip()[:1] in _BARE_STARTS
+
+
+_BARE_STARTS = ("{", "[", "`")
+"""How a reply that is nothing but its calls' JSON begins (a code fence: `_FENCED`)."""
 
 
 def written_calls(message: AssistantMessage, names: frozenset[str]) -> AssistantMessage | None:

@@ -68,6 +68,7 @@ def test_a_call_written_in_a_code_block_is_a_call_on_a_stream():
         '<think>\nThe user wants SN1.\n</think>\n\n{"name": "query_order", "parameters": {"order_id": "SN1"}}',
         '<think>SN1.</think>\n```json\n{"name": "query_order", "arguments": {"order_id": "SN1"}}\n```',
         'The user wants SN1.\n</THINKING>\n[{"name": "query_order", "arguments": {"order_id": "SN1"}}]',
+        '<think>SN1.</think>\n\n[query_order(order_id="SN1")]',
     ],
 )
 def test_a_call_written_after_the_thinking_is_a_call_on_chat(content):
@@ -123,6 +124,15 @@ def test_without_tools_offered_the_text_is_the_answer():
             [("cancel_order", {})],
             "<think>A lookup.</think>",
         ),
+        (  # Llama 3.2's and Llama 4's pythonic calls (vLLM's `pythonic` parser), literals only
+            "[query_order(order_id=\"SN1\"), cancel_order(reason='late', notify=True, items=[1, 2.5, None])]",
+            [
+                ("query_order", {"order_id": "SN1"}),
+                ("cancel_order", {"reason": "late", "notify": True, "items": [1, 2.5, None]}),
+            ],
+            None,
+        ),
+        ("<think>Cancel it.</think>\n[cancel_order()]", [("cancel_order", {})], "<think>Cancel it.</think>"),
     ],
 )
 def test_written_calls_are_read_as_a_parser_reads_them(content, calls, left):
@@ -146,6 +156,15 @@ def test_written_calls_are_read_as_a_parser_reads_them(content, calls, left):
         '```json\n{"name": "query_order", "arguments": {}}\n```\nShall I run it?',
         '```python\n{"name": "query_order", "arguments": {}}\n```',  # another language: code, not a call
         '```json\n{"order_id": "SN1", "status": "shipped"}\n```',  # JSON that is no call
+        '[query_order("SN1")]',  # pythonic, but positional: not the format
+        "[drop_tables()]",  # a tool not offered
+        '[query_order(order_id=open("/etc/passwd").read())]',  # no literal: never run
+        '[query_order(**{"order_id": "SN1"})]',
+        "[query_order(order_id={1, 2})]",  # a set: no JSON
+        "[query_order(order_id=1e999)]",  # infinity: no JSON
+        "[query_order(order_id=" + "[" * 50_000 + "]" * 50_000 + ")]",  # too long, or too deep, to parse
+        "[query_order(order_id=" + "[" * 1_000 + "]" * 1_000 + ")]",
+        '[query_order(order_id="SN1")] and then I will tell you.',
         '```json\n{"name": "query_order", "arguments": {}}\n``` ```json\n{"name": "cancel_order", "arguments": {}}\n```',
     ],
 )

@@ -13,7 +13,9 @@ whole reply that is one such JSON object alone, or a list of them (Llama 3's JSO
 without vLLM's `llama3_json` parser), is read the same way, also when it is one Markdown code block
 and nothing else (```json …```: llama3.2 on Ollama writes its calls so, ollama/ollama#13519), and so
 is the JSON after Mistral's `[TOOL_CALLS]` or Llama's `<|python_tag|>` (the text before the marker
-stays the reply's text; a `<|eom_id|>` or `<|eot_id|>` after it is no part of it).
+stays the reply's text; a `<|eom_id|>` or `<|eot_id|>` after it is no part of it). A whole reply
+that is a Python list of calls with literal keyword arguments (`[get_weather(city="Paris")]`: Llama
+3.2's and Llama 4's format, without vLLM's `pythonic` parser) is parsed as such, never run.
 gpt-oss's Harmony call (`<|start|>assistant<|channel|>commentary to=functions.query_order
 <|constrain|>json<|message|>{"order_id": "SN1"}<|call|>`, the recipient before or after the
 channel) is read too: its message is the arguments object, the name after `to=functions.`.
@@ -23,13 +25,14 @@ Only what the model answered is read: a block inside its `<think>` thinking
 nothing: when one block is not such a call (no JSON, a tool not offered, arguments that are no
 object), the reply stays text, as the gateway gave it. Linear in the text's length.
 
-Leaves out: the formats a parser reads that are not JSON (Mistral's newer `[TOOL_CALLS]name[ARGS]{…}`,
+Leaves out: the other formats a parser reads that are not JSON (Mistral's newer `[TOOL_CALLS]name[ARGS]{…}`,
 DeepSeek's `<｜tool▁call▁begin｜>`, Qwen3-Coder's `<function=…>` XML, Llama's
 calls joined by `;`), and a reply cut in a block (`finish_reason: "length"`: the block never closes).
 """
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 from typing import Any
@@ -194,7 +197,7 @@ def _bare(answer: str, names: frozenset[str]) -> list[ToolCall]:
     try:
         data = json.loads(answer)
     except (ValueError, RecursionError):
-        return []
+        return _pythonic(answer, names)
     items = data if isinstance(data, list) else [data]
     if not all(isinstance(item, dict) and not set(_ARGUMENT_KEYS).isdisjoint(item) for item in items):
         return []
@@ -202,6 +205,38 @@ def _bare(answer: str, names: frozenset[str]) -> list[ToolCall]:
     if not calls or any(call is None for call in calls):
         return []
     return [call for call in calls if call is not None]
+
+
+PYTHONIC_LIMIT = 100_000
+"""The longest reply `_pythonic` parses (Python's parser on a long hostile text costs memory)."""
+
+
+def _pythonic(answer: str, names: frozenset[str]) -> list[ToolCall]:
+    """The calls a reply that is nothing but a Python list of calls writes (`[get_weather(city="Paris")]`:
+    Llama 3.2's and Llama 4's own format, read by vLLM's `pythonic` parser), else []: each calls an offered
+    tool by its name with keyword arguments whose values are literals. Parsed, never run."""
+    text = answer.strip()
+    if not (text.startswith("[") and text.endswith(")]")) or len(text) > PYTHONIC_LIMIT:
+        return []
+    try:
+        tree = ast.parse(text, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return []
+    if not isinstance(tree, ast.List):
+        return []
+    calls = []
+    for node in tree.elts:
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in names):
+            return []
+        if node.args or any(keyword.arg is None for keyword in node.keywords):
+            return []
+        try:
+            arguments = {keyword.arg: ast.literal_eval(keyword.value) for keyword in node.keywords}
+            written = json.dumps(arguments, ensure_ascii=False, allow_nan=False)
+        except (ValueError, TypeError, SyntaxError, RecursionError, MemoryError):
+            return []
+        calls.append(ToolCall(id="", name=node.func.id, arguments=written))
+    return calls
 
 
 def _without(text: str, pieces: list[str]) -> str:

@@ -6,6 +6,8 @@ import json
 import httpx
 import pytest
 
+from tests.loopback import serving
+from tests.quirk_gateway import THINKING, quirky
 from toolkit.chat.client import ChatClient
 from toolkit.chat.messages import AssistantMessage, UserMessage
 from toolkit.chat.sse import StreamDone
@@ -226,3 +228,36 @@ def test_many_harmony_headers_without_a_message_are_read_in_one_pass():
     assert written_calls(AssistantMessage(content="to=functions." * 20_000), NAMES) is None
     header = "<|channel|>commentary to=functions.query_order" + " " * 99
     assert written_calls(AssistantMessage(content=header * 2_000), NAMES) is None
+
+
+ORDER_TOOL = ToolSpec(
+    name="query_order",
+    description="Look up an order by its id.",
+    parameters={"type": "object", "properties": {"order_id": {"type": "string"}}, "required": ["order_id"]},
+)
+
+
+def _asked(quirks, stream):
+    """The reply of the quirk gateway to a question that calls `query_order`, and the body as it came."""
+    question = [UserMessage(content="Where is order A-1001?")]
+    with serving(quirky(*quirks)) as port:
+        client = ChatClient(f"http://127.0.0.1:{port}/v1", "sk-quirky-key", "quirky")
+        reply = list(client.stream(question, tools=[ORDER_TOOL]))[-1].response if stream else None
+        reply = reply or client.chat(question, tools=[ORDER_TOOL])
+    return reply, client.exchanges[-1].response_text
+
+
+@pytest.mark.parametrize("quirks", [("think", "fenced_calls"), ("pythonic_calls", "tiny_pieces")])
+@pytest.mark.parametrize("stream", [False, True], ids=["whole", "streamed"])
+def test_a_small_model_s_calls_written_as_text_are_its_calls_on_a_stand_in(quirks, stream):
+    """`tests/quirk_gateway.py`'s `fenced_calls` (llama3.2 on Ollama) after `<think>`, and `pythonic_calls`
+    one character a chunk: the calls read are those the stand-in's model makes without the quirk."""
+    reply, raw = _asked(quirks, stream)
+    plain, _ = _asked([quirk for quirk in quirks if not quirk.endswith("_calls")], stream)
+    if not stream:  # the calls came as text (a stream carries it in pieces)
+        assert '"tool_calls"' not in raw and ("```json" in raw) == ("fenced_calls" in quirks)
+    assert [call.name for call in reply.message.tool_calls] == ["query_order"]
+    assert [(c.name, c.arguments) for c in reply.message.tool_calls] == [
+        (c.name, c.arguments) for c in plain.message.tool_calls
+    ]
+    assert reply.message.content == (f"<think>{THINKING}</think>" if "think" in quirks else None)

@@ -135,6 +135,23 @@ def test_without_tools_offered_the_text_is_the_answer():
             None,
         ),
         ("<think>Cancel it.</think>\n[cancel_order()]", [("cancel_order", {})], "<think>Cancel it.</think>"),
+        (  # Llama 3.1's JSON as its repository documents it (meta-llama/llama-models#266)
+            '<|python_tag|>{"type": "function", "name": "query_order", "parameters": {"order_id": "SN1"}}<|eom_id|>',
+            [("query_order", {"order_id": "SN1"})],
+            None,
+        ),
+        ('{"type": "function", "name": "cancel_order", "parameters": {}}', [("cancel_order", {})], None),
+        (  # written as OpenAI writes a call (Llama 3.2 Vision on vLLM: vllm-project/vllm#11786)
+            '{"type": "function", "function": {"name": "query_order", "parameters": {"order_id": "SN1"}}}',
+            [("query_order", {"order_id": "SN1"})],
+            None,
+        ),
+        (
+            '[{"id": "c1", "type": "function", "function": {"name": "query_order", "arguments": "{\\"order_id\\": \\"SN1\\"}"}}]',
+            [("query_order", {"order_id": "SN1"})],
+            None,
+        ),
+        ('<|python_tag|>query_order(order_id="SN1")', [("query_order", {"order_id": "SN1"})], None),  # Llama 3.3
     ],
 )
 def test_written_calls_are_read_as_a_parser_reads_them(content, calls, left):
@@ -159,6 +176,11 @@ def test_written_calls_are_read_as_a_parser_reads_them(content, calls, left):
         '```python\n{"name": "query_order", "arguments": {}}\n```',  # another language: code, not a call
         '```json\n{"order_id": "SN1", "status": "shipped"}\n```',  # JSON that is no call
         '[query_order("SN1")]',  # pythonic, but positional: not the format
+        'query_order(order_id="SN1")',  # one call alone, with no marker before it: perhaps code in an answer
+        '{"type": "object", "name": "query_order", "parameters": {}}',
+        '{"type": "function", "function": {"name": "query_order", "parameters": {}}, "status": "shipped"}',
+        '{"type": "function", "function": {"name": "query_order", "arguments": "SN1"}}',  # no JSON object
+        '{"type": "function", "function": "query_order", "parameters": {}}',
         "[drop_tables()]",  # a tool not offered
         '[query_order(order_id=open("/etc/passwd").read())]',  # no literal: never run
         '[query_order(**{"order_id": "SN1"})]',

@@ -104,7 +104,7 @@ def written_calls(message: AssistantMessage, names: frozenset[str]) -> Assistant
         left = _without(text, blocks)
     else:
         written, piece = _written_json(answer)
-        calls = _bare(written, names)
+        calls = _bare(written, names, marked=piece.startswith(_MARKERS))
         if not calls:
             return None
         left = _without(text, [piece.strip()])
@@ -158,12 +158,26 @@ def _call(written: str, names: frozenset[str]) -> ToolCall | None:
 
 
 def _as_call(data: Any, names: frozenset[str]) -> ToolCall | None:
+    """The call `data` writes: `{"name": …, "arguments"|"parameters": {…}}`, with `"type": "function"`
+    beside them (Llama 3.1's documented JSON: meta-llama/llama-models#266) or around them as OpenAI
+    writes a call (`{"type": "function", "function": {…}}`: Llama 3.2 Vision, vllm-project/vllm#11786)."""
+    if isinstance(data, dict) and data.get("type") == "function":
+        inner = data.get("function")
+        if isinstance(inner, dict) and not set(data) - {"type", "function", "id"}:
+            data = inner
+        else:
+            data = {key: value for key, value in data.items() if key != "type"}
     if not isinstance(data, dict) or data.get("name") not in names:
         return None
     keys = [key for key in _ARGUMENT_KEYS if key in data]
     if len(keys) > 1 or set(data) - {"name", *keys}:  # another field: not the format, perhaps an answer
         return None
     arguments = data[keys[0]] if keys else {}
+    if isinstance(arguments, str):  # as OpenAI writes them: JSON text of the object
+        try:
+            arguments = json.loads(arguments)
+        except (ValueError, RecursionError):
+            return None
     if not isinstance(arguments, dict):
         return None
     return ToolCall(id="", name=data["name"], arguments=json.dumps(arguments, ensure_ascii=False))
@@ -191,15 +205,15 @@ _FENCED = re.compile(r"\s*```(?:json)?[ \t]*\n(.*?)\n?```\s*", re.DOTALL | re.IG
 """A reply that is one Markdown code block and nothing else (`json` or no language): its text."""
 
 
-def _bare(answer: str, names: frozenset[str]) -> list[ToolCall]:
+def _bare(answer: str, names: frozenset[str], marked: bool = False) -> list[ToolCall]:
     """The calls a reply that is nothing but one call's JSON (or a list of them) writes, else []:
     each names its arguments (`{"name": …}` alone may be an answer about a tool)."""
     try:
         data = json.loads(answer)
     except (ValueError, RecursionError):
-        return _pythonic(answer, names)
+        return _pythonic(answer, names, marked)
     items = data if isinstance(data, list) else [data]
-    if not all(isinstance(item, dict) and not set(_ARGUMENT_KEYS).isdisjoint(item) for item in items):
+    if not all(isinstance(item, dict) and not set(_ARGUMENT_KEYS).isdisjoint(_named(item)) for item in items):
         return []
     calls = [_as_call(item, names) for item in items]
     if not calls or any(call is None for call in calls):
@@ -207,25 +221,31 @@ def _bare(answer: str, names: frozenset[str]) -> list[ToolCall]:
     return [call for call in calls if call is not None]
 
 
+def _named(item: dict[str, Any]) -> dict[str, Any]:
+    """A written call's own fields: those of its `function` when it is written as OpenAI writes one."""
+    inner = item.get("function")
+    return inner if item.get("type") == "function" and isinstance(inner, dict) else item
+
+
 PYTHONIC_LIMIT = 100_000
 """The longest reply `_pythonic` parses (Python's parser on a long hostile text costs memory)."""
 
 
-def _pythonic(answer: str, names: frozenset[str]) -> list[ToolCall]:
+def _pythonic(answer: str, names: frozenset[str], marked: bool = False) -> list[ToolCall]:
     """The calls a reply that is nothing but a Python list of calls writes (`[get_weather(city="Paris")]`:
-    Llama 3.2's and Llama 4's own format, read by vLLM's `pythonic` parser), else []: each calls an offered
-    tool by its name with keyword arguments whose values are literals. Parsed, never run."""
+    Llama 3.2's and Llama 4's own format, read by vLLM's `pythonic` parser), or, after a marker (`marked`),
+    one such call alone (Llama 3.3 after `<|python_tag|>`: meta-llama/llama-models#266), else []: each
+    calls an offered tool by its name with keyword arguments whose values are literals. Parsed, never run."""
     text = answer.strip()
-    if not (text.startswith("[") and text.endswith(")]")) or len(text) > PYTHONIC_LIMIT:
+    if not text.endswith(")]" if not marked else (")", ")]")) or len(text) > PYTHONIC_LIMIT:
         return []
     try:
         tree = ast.parse(text, mode="eval").body
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return []
-    if not isinstance(tree, ast.List):
-        return []
+    nodes = tree.elts if isinstance(tree, ast.List) else [tree] if marked else []
     calls = []
-    for node in tree.elts:
+    for node in nodes:
         if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in names):
             return []
         if node.args or any(keyword.arg is None for keyword in node.keywords):

@@ -8,14 +8,17 @@ answers them as text with `finish_reason: "stop"`: the loop would end the turn o
 tools)` reads them as the parser would have, when the request offered tools and the reply holds
 no call: each `<tool_call>…</tool_call>` block (the Hermes format Qwen, Hermes and many others
 write) whose JSON names an offered tool and gives its `arguments` (or `parameters`) as an object
-becomes a call; the text around the blocks stays the reply's text (None when nothing is left). A
-whole reply that is one such JSON object alone, or a list of them (Llama 3's JSON tool calling,
+becomes a call (with `"type": "function"` beside its name, or around it as OpenAI writes a call:
+`{"type": "function", "function": {…}}`, its arguments then an object or its JSON text); the text
+around the blocks stays the reply's text (None when nothing is left). A whole reply that is one such JSON object alone, or a list of them (Llama 3's JSON tool calling,
 without vLLM's `llama3_json` parser), is read the same way, also when it is one Markdown code block
 and nothing else (```json …```: llama3.2 on Ollama writes its calls so, ollama/ollama#13519), and so
 is the JSON after Mistral's `[TOOL_CALLS]` or Llama's `<|python_tag|>` (the text before the marker
 stays the reply's text; a `<|eom_id|>` or `<|eot_id|>` after it is no part of it). A whole reply
 that is a Python list of calls with literal keyword arguments (`[get_weather(city="Paris")]`: Llama
-3.2's and Llama 4's format, without vLLM's `pythonic` parser) is parsed as such, never run.
+3.2's and Llama 4's format, without vLLM's `pythonic` parser) is parsed as such, never run, and so
+is one such call alone after `<|python_tag|>` (Llama 3.3's). The thinking a reply begins with
+(`</think>`) is passed over to find where its calls begin.
 gpt-oss's Harmony call (`<|start|>assistant<|channel|>commentary to=functions.query_order
 <|constrain|>json<|message|>{"order_id": "SN1"}<|call|>`, the recipient before or after the
 channel) is read too: its message is the arguments object, the name after `to=functions.`.

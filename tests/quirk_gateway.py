@@ -89,7 +89,13 @@
 - `ping_events`: a server built on sse-starlette before 1.4 (llama-cpp-python's, until its
   `disable_ping_events`: abetlen/llama-cpp-python#1256): its stream's lines end with CRLF, and its
   keep-alive is an event of its own, `event: ping` with the time as data (not JSON), before the first
-  chunk and between chunks (every 15 s of a slow answer).
+  chunk and between chunks (every 15 s of a slow answer);
+- `fenced_calls`: a small model on Ollama without tool parsing (llama3.2:3b, ollama/ollama#13519): a
+  reply that calls is a ```json code block of `{"name": …, "parameters": {…}}` (a list for several) and
+  nothing else (after the thinking, with `think`), with no `tool_calls` and `finish_reason: "stop"`; `pythonic_calls`: the same written
+  as Llama 3.2's and Llama 4's Python list of calls (`[query_order(order_id='A-1001')]`);
+- `gzip_twice`: a proxy that gzips what the gateway already gzipped and keeps one `Content-Encoding:
+  gzip` (drpcorg/nodecore#268, apex/up#278): every answer, plain or streamed, is gzip inside gzip.
 
 Requests are kept in `handler.seen` (the bodies, in order). Leaves out: authentication, slow answers.
 """
@@ -246,6 +252,9 @@ def quirky(*names: str) -> type[http.server.BaseHTTPRequestHandler]:
             if "gzip" in quirks:
                 data = gzip.compress("\ufeff".encode() + data, mtime=0)
                 headers = {**(headers or {}), "Content-Encoding": "gzip"}
+            if "gzip_twice" in quirks:
+                data = gzip.compress(gzip.compress(data, mtime=0), mtime=0)
+                headers = {**(headers or {}), "Content-Encoding": "gzip"}
             self.send_response(code)
             self.send_header("Content-Type", "application/json")
             for key, value in (headers or {}).items():
@@ -320,6 +329,9 @@ def quirky(*names: str) -> type[http.server.BaseHTTPRequestHandler]:
         def events(self, text: str) -> None:
             data = text.encode()
             self.send_response(200)
+            if "gzip_twice" in quirks:
+                data = gzip.compress(gzip.compress(data, mtime=0), mtime=0)
+                self.send_header("Content-Encoding", "gzip")
             self.send_header("Content-Type", "text/event-stream")
             self.send_header("Content-Length", str(len(data)))
             self.end_headers()
@@ -468,10 +480,34 @@ def quirky(*names: str) -> type[http.server.BaseHTTPRequestHandler]:
                     for call in message.pop("tool_calls")
                 )
                 reply["choices"][0]["finish_reason"] = "stop"
+            if ("fenced_calls" in quirks or "pythonic_calls" in quirks) and message.get("tool_calls"):
+                written = [written_call(call) for call in message.pop("tool_calls")]
+                said = message.get("content") or ""  # the block alone, after the thinking (`think`)
+                thought = said[: said.find("</think>") + len("</think>\n\n")] if "</think>" in said else ""
+                message["content"] = thought + (fenced(written) if "fenced_calls" in quirks else pythonic(written))
+                reply["choices"][0]["finish_reason"] = "stop"
             if not stream:
                 litellm_fields(message, quirks)
 
     return Handler
+
+
+def fenced(calls: list[dict[str, Any]]) -> str:
+    """Calls as llama3.2 on Ollama writes them in its text (ollama/ollama#13519): a JSON code block of the
+    call (or of the list of them), its arguments as `parameters`."""
+    written = [{"name": call["name"], "parameters": call["arguments"]} for call in calls]
+    return (
+        "```json\n" + json.dumps(written[0] if len(written) == 1 else written, ensure_ascii=False, indent=2) + "\n```"
+    )
+
+
+def pythonic(calls: list[dict[str, Any]]) -> str:
+    """Calls as Llama 3.2 and Llama 4 write them (vLLM's `pythonic` format): `[name(key=value, …), …]`."""
+    return (
+        "["
+        + ", ".join(f"{c['name']}({', '.join(f'{k}={v!r}' for k, v in c['arguments'].items())})" for c in calls)
+        + "]"
+    )
 
 
 def written_call(call: dict[str, Any]) -> dict[str, Any]:

@@ -13,7 +13,9 @@ must come back signed, and Groq refusing the `reasoning` field its replies carry
 streamed error with its `error_type`, its 424), and Gemini's 429 whose wait is only its body's `retryDelay`;
 a vLLM without its tool-call parser writing calls as `<tool_call>` text, and Qianfan's QPS limit in a 200,
 on a llama.cpp that refuses tools with a stream; call ids written as numbers (NVIDIA NIM, LM Studio) on a server
-whose streams carry sse-starlette's old `event: ping` keep-alives.
+whose streams carry sse-starlette's old `event: ping` keep-alives; a proxy gzipping every answer a second
+time; calls written as text in a JSON code block after the thinking (llama3.2 on Ollama) or as a Python
+list of calls (Llama 3.2's own format), one character a chunk.
 
 Each quirk set runs all eleven notebooks in one kernel (~25 s each), so the test is opt-in like
 the matrix: `TOOLKIT_MATRIX_TEST=1`. Covers: every code cell ends without an error, and no live
@@ -44,6 +46,9 @@ QUIRKS = [
     "tgi_overloaded,gemini_retry_delay",
     "text_calls,qianfan_limited,stream_tools_refused",
     "numeric_ids,ping_events",
+    "gzip_twice",
+    "think,fenced_calls",
+    "pythonic_calls,tiny_pieces",
 ]
 
 pytestmark = pytest.mark.skipif(

@@ -378,17 +378,17 @@ def _location(headers: httpx.Headers, secrets: list[str | None]) -> dict[str, st
 
 def recorded_text(headers: httpx.Headers, content: bytes, at_most: int | None = None) -> tuple[str, str | None]:
     """(the body as text, None), decoded as the client reads it: its `Content-Encoding` undone as the
-    client undoes it (`charset.inflated`: gzip, x-gzip, deflate, br, zstd; most gateways compress), at
-    most `at_most` bytes of it when given, and its charset applied. A body its encoding does not fit is
-    kept as it came, with that encoding, for replay to fail on the same way."""
+    client undoes it (`charset.inflated`: gzip, x-gzip, deflate, br, zstd, and a gzip no header names;
+    most gateways compress), at most `at_most` bytes of it when given, and its charset applied. A body
+    its encoding does not fit is kept as it came, with that encoding, for replay to fail on the same way."""
     if left_undone(headers):  # the client reads none of it (`cannot_undo`): kept for replay to refuse the same
         return content[:at_most].decode("utf-8", "replace"), headers.get("content-encoding")
     names = undone(headers)
+    try:  # a gzip that no header names too (`charset.unwrapped`)
+        content = b"".join(_bounded(inflated([content], names), at_most))
+    except httpx.DecodingError:
+        return content[:at_most].decode("utf-8", "replace"), headers.get("content-encoding")
     if names:
-        try:
-            content = b"".join(_bounded(inflated([content], names), at_most))
-        except httpx.DecodingError:
-            return content[:at_most].decode("utf-8", "replace"), headers.get("content-encoding")
         headers = httpx.Headers(headers)
         del headers["content-encoding"]
     try:

@@ -21,15 +21,19 @@ them, a gateway may send them all the same); a name httpx does not know is skipp
 it. Bytes that do not fit their encoding raise `httpx.DecodingError` with the decoder's words, as
 httpx's own decoders do; "deflate" is zlib-wrapped, or raw DEFLATE when its first bytes are not (as
 httpx reads it). A brotli older than 1.2 cannot stop a step at a bound: a br body is then refused
-(`OLD_BROTLI`), not inflated whole.
+(`OLD_BROTLI`), not inflated whole. A body still gzip once its header's encodings are undone (a
+proxy that compressed it again and said so once, or a server that sends gzip with no header) is undone
+too (`unwrapped`): its first bytes tell it, and no text begins with them.
 
-Leaves out: guessing a legacy encoding the label does not name (a GBK body labelled nothing).
+Leaves out: guessing a legacy encoding the label does not name (a GBK body labelled nothing), and a
+zlib, br or zstd body that no header names (zlib's two first bytes may begin a text; br has none).
 """
 
 from __future__ import annotations
 
 import codecs
 import importlib
+import itertools
 import json
 import zlib
 from collections.abc import Callable, Iterable, Iterator
@@ -130,10 +134,48 @@ def _decoders() -> dict[str, Any]:
 
 
 def inflated(pieces: Iterable[bytes], names: list[str]) -> Iterator[bytes]:
-    """`pieces` with the encodings `names` undone (the last applied first), in steps of at most `STEP` bytes."""
+    """`pieces` with the encodings `names` undone (the last applied first), in steps of at most `STEP`
+    bytes, then any gzip they turn out to be still (`unwrapped`). The first piece is read at the call,
+    the rest as they are asked for."""
     for name in reversed(names):
         pieces = _decoder(name)(pieces)
-    return iter(pieces)
+    pieces = iter(pieces)
+    first = next(pieces, b"")
+    if len(first) > 2 and not first.startswith(GZIP_MAGIC):  # every answer but a gzip's: told by one piece
+        return itertools.chain((first,), pieces)
+    return unwrapped(itertools.chain((first,), pieces))
+
+
+GZIP_MAGIC = b"\x1f\x8b\x08"
+"""How a gzip member begins (RFC 1952: ID1, ID2, CM deflate). No UTF-8 text begins so (0x8b only
+continues a character), so no JSON, event stream or page is taken for gzip."""
+HIDDEN_LAYERS = 2
+"""How many layers of gzip no header names `unwrapped` undoes (a proxy compressing again is one)."""
+
+
+def unwrapped(pieces: Iterator[bytes]) -> Iterator[bytes]:
+    """`pieces` with the gzip they still are undone: a body compressed again on its way and declared
+    once (a proxy gzipping a gzip answer and keeping one `Content-Encoding: gzip`: drpcorg/nodecore#268,
+    apex/up#278) or compressed with no header at all (apache/trafficcontrol#1737). Its bytes are read
+    as JSON or events only after that; gzip's CRC-32 holds each member whole, so nothing is guessed.
+    Past `HIDDEN_LAYERS` it is refused (a file made to inflate to itself would never end)."""
+    for layer in range(HIDDEN_LAYERS + 1):
+        taken: tuple[bytes, ...] = ()  # the pieces it takes to hold the magic's length, passed on as they came
+        head = b""
+        for piece in pieces:
+            taken += (piece,)
+            head += piece[:3]
+            if head[2:]:
+                break
+        pieces = itertools.chain(taken, pieces)
+        if not head.startswith(GZIP_MAGIC):
+            break
+        if layer == HIDDEN_LAYERS:
+            raise httpx.DecodingError(
+                f"the body is still gzip after undoing {layer} layers of gzip its headers did not name"
+            )
+        pieces = _Inflater("gzip").inflate(pieces)
+    return pieces
 
 
 def _decoder(name: str) -> Callable[[Iterable[bytes]], Iterator[bytes]]:

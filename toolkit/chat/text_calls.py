@@ -8,10 +8,17 @@ answers them as text with `finish_reason: "stop"`: the loop would end the turn o
 tools)` reads them as the parser would have, when the request offered tools and the reply holds
 no call: each `<tool_call>…</tool_call>` block (the Hermes format Qwen, Hermes and many others
 write) whose JSON names an offered tool and gives its `arguments` (or `parameters`) as an object
-becomes a call; the text around the blocks stays the reply's text (None when nothing is left). A
-whole reply that is one such JSON object alone, or a list of them (Llama 3's JSON tool calling,
-without vLLM's `llama3_json` parser), is read the same way, and so is the JSON after Mistral's
-`[TOOL_CALLS]` or Llama's `<|python_tag|>` (the text before the marker stays the reply's text).
+becomes a call (with `"type": "function"` beside its name, or around it as OpenAI writes a call:
+`{"type": "function", "function": {…}}`, its arguments then an object or its JSON text); the text
+around the blocks stays the reply's text (None when nothing is left). A whole reply that is one such JSON object alone, or a list of them (Llama 3's JSON tool calling,
+without vLLM's `llama3_json` parser), is read the same way, also when it is one Markdown code block
+and nothing else (```json …```: llama3.2 on Ollama writes its calls so, ollama/ollama#13519), and so
+is the JSON after Mistral's `[TOOL_CALLS]` or Llama's `<|python_tag|>` (the text before the marker
+stays the reply's text; a `<|eom_id|>` or `<|eot_id|>` after it is no part of it). A whole reply
+that is a Python list of calls with literal keyword arguments (`[get_weather(city="Paris")]`: Llama
+3.2's and Llama 4's format, without vLLM's `pythonic` parser) is parsed as such, never run, and so
+is one such call alone after `<|python_tag|>` (Llama 3.3's). The thinking a reply begins with
+(`</think>`) is passed over to find where its calls begin.
 gpt-oss's Harmony call (`<|start|>assistant<|channel|>commentary to=functions.query_order
 <|constrain|>json<|message|>{"order_id": "SN1"}<|call|>`, the recipient before or after the
 channel) is read too: its message is the arguments object, the name after `to=functions.`.
@@ -21,13 +28,14 @@ Only what the model answered is read: a block inside its `<think>` thinking
 nothing: when one block is not such a call (no JSON, a tool not offered, arguments that are no
 object), the reply stays text, as the gateway gave it. Linear in the text's length.
 
-Leaves out: the formats a parser reads that are not JSON (Mistral's newer `[TOOL_CALLS]name[ARGS]{…}`,
+Leaves out: the other formats a parser reads that are not JSON (Mistral's newer `[TOOL_CALLS]name[ARGS]{…}`,
 DeepSeek's `<｜tool▁call▁begin｜>`, Qwen3-Coder's `<function=…>` XML, Llama's
 calls joined by `;`), and a reply cut in a block (`finish_reason: "length"`: the block never closes).
 """
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 from typing import Any
@@ -55,15 +63,25 @@ def offered_names(tools: Any) -> frozenset[str]:
 
 
 def may_hold_calls(content: str | None) -> bool:
-    """Whether a reply's text may hold written calls (one look, for the usual reply to pay nothing more)."""
+    """Whether a reply's text may hold written calls (one look, for the usual reply to pay nothing more):
+    tags or markers in it, or JSON or a code fence at its start or after its `</think>` (`split_thinking`)."""
     if content is None:
         return False
-    return (
+    if (
         "<tool_call>" in content
-        or content.lstrip()[:1] in ("{", "[")
+        or content.lstrip()[:1] in _BARE_STARTS
         or any(m in content for m in _MARKERS)
         or _HARMONY_TO in content
-    )
+    ):
+        return True
+    if "</" not in content:
+        return False
+    closed = content.lower().rfind("</think")  # thinking first (a reasoning model without a parser): what follows
+    return closed >= 0 and content[content.find(">", closed) + 1 :].lstrip()[:1] in _BARE_STARTS
+
+
+_BARE_STARTS = ("{", "[", "`")
+"""How a reply that is nothing but its calls' JSON begins (a code fence: `_FENCED`)."""
 
 
 def written_calls(message: AssistantMessage, names: frozenset[str]) -> AssistantMessage | None:
@@ -89,7 +107,7 @@ def written_calls(message: AssistantMessage, names: frozenset[str]) -> Assistant
         left = _without(text, blocks)
     else:
         written, piece = _written_json(answer)
-        calls = _bare(written, names)
+        calls = _bare(written, names, marked=piece.startswith(_MARKERS))
         if not calls:
             return None
         left = _without(text, [piece.strip()])
@@ -143,12 +161,26 @@ def _call(written: str, names: frozenset[str]) -> ToolCall | None:
 
 
 def _as_call(data: Any, names: frozenset[str]) -> ToolCall | None:
+    """The call `data` writes: `{"name": …, "arguments"|"parameters": {…}}`, with `"type": "function"`
+    beside them (Llama 3.1's documented JSON: meta-llama/llama-models#266) or around them as OpenAI
+    writes a call (`{"type": "function", "function": {…}}`: Llama 3.2 Vision, vllm-project/vllm#11786)."""
+    if isinstance(data, dict) and data.get("type") == "function":
+        inner = data.get("function")
+        if isinstance(inner, dict) and not set(data) - {"type", "function", "id"}:
+            data = inner
+        else:
+            data = {key: value for key, value in data.items() if key != "type"}
     if not isinstance(data, dict) or data.get("name") not in names:
         return None
     keys = [key for key in _ARGUMENT_KEYS if key in data]
     if len(keys) > 1 or set(data) - {"name", *keys}:  # another field: not the format, perhaps an answer
         return None
     arguments = data[keys[0]] if keys else {}
+    if isinstance(arguments, str):  # as OpenAI writes them: JSON text of the object
+        try:
+            arguments = json.loads(arguments)
+        except (ValueError, RecursionError):
+            return None
     if not isinstance(arguments, dict):
         return None
     return ToolCall(id="", name=data["name"], arguments=json.dumps(arguments, ensure_ascii=False))
@@ -156,28 +188,78 @@ def _as_call(data: Any, names: frozenset[str]) -> ToolCall | None:
 
 def _written_json(answer: str) -> tuple[str, str]:
     """(the JSON an answer's calls are written in, the piece of the answer that writes them): after
-    Mistral's or Llama's marker (the marker and what follows), else the whole answer."""
+    Mistral's or Llama's marker (the marker and what follows, less Llama's end-of-message token), else
+    the whole answer, inside its code fence when it is one fenced block and nothing else."""
     for marker in _MARKERS:
         at = answer.find(marker)
         if at >= 0:
-            return answer[at + len(marker) :], answer[at:]
-    return answer, answer
+            written = answer[at + len(marker) :].rstrip()
+            for end in _END_TOKENS:
+                written = written.removesuffix(end)
+            return written, answer[at:]
+    fenced = _FENCED.fullmatch(answer)
+    return (fenced.group(1), answer) if fenced else (answer, answer)
 
 
-def _bare(answer: str, names: frozenset[str]) -> list[ToolCall]:
+_END_TOKENS = ("<|eom_id|>", "<|eot_id|>")
+"""The tokens Llama 3.1 ends a `<|python_tag|>` call with (a server that does not skip special tokens
+leaves them in the text)."""
+_FENCED = re.compile(r"\s*```(?:json)?[ \t]*\n(.*?)\n?```\s*", re.DOTALL | re.IGNORECASE)
+"""A reply that is one Markdown code block and nothing else (`json` or no language): its text."""
+
+
+def _bare(answer: str, names: frozenset[str], marked: bool = False) -> list[ToolCall]:
     """The calls a reply that is nothing but one call's JSON (or a list of them) writes, else []:
     each names its arguments (`{"name": …}` alone may be an answer about a tool)."""
     try:
         data = json.loads(answer)
     except (ValueError, RecursionError):
-        return []
+        return _pythonic(answer, names, marked)
     items = data if isinstance(data, list) else [data]
-    if not all(isinstance(item, dict) and not set(_ARGUMENT_KEYS).isdisjoint(item) for item in items):
+    if not all(isinstance(item, dict) and not set(_ARGUMENT_KEYS).isdisjoint(_named(item)) for item in items):
         return []
     calls = [_as_call(item, names) for item in items]
     if not calls or any(call is None for call in calls):
         return []
     return [call for call in calls if call is not None]
+
+
+def _named(item: dict[str, Any]) -> dict[str, Any]:
+    """A written call's own fields: those of its `function` when it is written as OpenAI writes one."""
+    inner = item.get("function")
+    return inner if item.get("type") == "function" and isinstance(inner, dict) else item
+
+
+PYTHONIC_LIMIT = 100_000
+"""The longest reply `_pythonic` parses (Python's parser on a long hostile text costs memory)."""
+
+
+def _pythonic(answer: str, names: frozenset[str], marked: bool = False) -> list[ToolCall]:
+    """The calls a reply that is nothing but a Python list of calls writes (`[get_weather(city="Paris")]`:
+    Llama 3.2's and Llama 4's own format, read by vLLM's `pythonic` parser), or, after a marker (`marked`),
+    one such call alone (Llama 3.3 after `<|python_tag|>`: meta-llama/llama-models#266), else []: each
+    calls an offered tool by its name with keyword arguments whose values are literals. Parsed, never run."""
+    text = answer.strip()
+    if not text.endswith(")]" if not marked else (")", ")]")) or len(text) > PYTHONIC_LIMIT:
+        return []
+    try:
+        tree = ast.parse(text, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return []
+    nodes = tree.elts if isinstance(tree, ast.List) else [tree] if marked else []
+    calls = []
+    for node in nodes:
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in names):
+            return []
+        if node.args or any(keyword.arg is None for keyword in node.keywords):
+            return []
+        try:
+            arguments = {keyword.arg: ast.literal_eval(keyword.value) for keyword in node.keywords}
+            written = json.dumps(arguments, ensure_ascii=False, allow_nan=False)
+        except (ValueError, TypeError, SyntaxError, RecursionError, MemoryError):
+            return []
+        calls.append(ToolCall(id="", name=node.func.id, arguments=written))
+    return calls
 
 
 def _without(text: str, pieces: list[str]) -> str:

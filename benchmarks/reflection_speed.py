@@ -12,7 +12,9 @@ cache — ours or a peer's — can answer; the variants of one function are meas
 in turn (interleaved), so the load of a shared machine hits them alike. Three toolkit figures:
 
 - cold:   every toolkit cache cleared before each function (reflection, type schemas,
-          validators): the honest first-time cost, and the one compared with the target;
+          validators): the honest first-time cost, and the one compared with the target
+          (what a module's file says of its class statements is kept, as `linecache`
+          keeps its lines: a module's tools are reflected one after the other);
 - warm:   a new function, but its parameter types were seen before (steady state);
 - cached: the same function again (what the loop pays per round).
 

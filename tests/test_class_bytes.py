@@ -61,6 +61,10 @@ def _answers(path: str, name: str = "Name") -> tuple[object, object, object] | N
     starts = class_bytes.class_starts(data, at)
     if len(starts) == 1:
         assert class_bytes.class_line(data, lines, starts[0]) == from_bytes[0][0], text
+    for _ in range(2):  # looked for, then remembered: the same answers
+        found = class_bytes.statement(path, data, lines, name)
+        assert (found.starts, found.line, found.at) == (len(starts), from_bytes[0][0] if len(starts) == 1 else None, at)
+        assert class_bytes.never_defined_name(path, data, name, found) == from_bytes[1], text
     assert class_bytes._class_words(path, data) == _class_words(path, text)
     return from_bytes
 
@@ -222,3 +226,48 @@ def test_a_long_line_beyond_ascii_is_one_stretch_read_once():
     text = "x = 1\n" + "a" * 40 + "\n" + "y = 2 \\\n" + "class é: pass\n"
     assert class_bytes._beyond_ascii(text.encode(), 8) == [[47, 64]]
     assert class_bytes.class_words(text, 8) == {"é"}
+
+
+def test_what_a_file_says_is_kept_after_clear_cache_and_read_again_once_the_file_changed(tmp_path, monkeypatch):
+    """`reflect.clear_cache` keeps what was read from a module's file (as `linecache` keeps its lines): the next
+    class of that file reads no byte again; a changed file (another size, a later time, the class two lines down) is
+    read again, and its new docstrings are the ones given, as pydantic's reader gives them."""
+    from toolkit.tools.reflect import clear_cache
+
+    path = tmp_path / "kept_docs_mod.py"
+    path.write_text('from typing_extensions import TypedDict\n\nclass Kept(TypedDict):\n    x: int\n    """First."""\n')
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import importlib
+
+    mod = importlib.import_module("kept_docs_mod")
+    clear_source_cache()
+    reads: list[str] = []
+    real = class_bytes._read
+    monkeypatch.setattr(class_bytes, "_read", lambda file, size: reads.append(file) or real(file, size))
+    expected = {"x": "First."}
+    assert attribute_docstrings(mod.Kept) == expected == reference_docstrings(mod.Kept)
+    clear_cache()
+    assert attribute_docstrings(mod.Kept) == expected
+    assert len(reads) == (1 if sys.version_info < (3, 13) else 0)  # 3.13 finds the class by its own line
+    path.write_text(
+        'from typing_extensions import TypedDict\n\nX = 1\n\nclass Kept(TypedDict):\n    x: int\n    """Second."""\n'
+    )
+    later = os.stat(path).st_mtime + 10
+    os.utime(path, (later, later))
+    clear_cache()
+    assert attribute_docstrings(mod.Kept) == {"x": "Second."} == reference_docstrings(mod.Kept)
+
+
+def test_the_bytes_of_at_most_kept_files_are_kept(tmp_path):
+    """The cache of files' bytes is bounded: past `KEPT_FILES`, the oldest file's go first."""
+    class_bytes.clear()
+    paths = []
+    for n in range(class_bytes.KEPT_FILES + 3):
+        path = str(tmp_path / f"m{n}.py")
+        Path(path).write_text(f"class Name{n}: pass\n")
+        data = class_bytes.file_bytes(path, _lines_of(path))
+        assert data is not None
+        class_bytes.statement(path, data, _lines_of(path), f"Name{n}")
+        paths.append(path)
+    for cache in (class_bytes._READ, class_bytes._NAMES):
+        assert list(cache) == paths[-class_bytes.KEPT_FILES :]

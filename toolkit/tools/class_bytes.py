@@ -16,6 +16,12 @@ of a class stated once without counting); `never_defined` is
 `after_class_word` and `class_words` read a text and its bytes alike: the reader's text path and
 this module's bytes path share them.
 
+What is read from a file is kept while `linecache` keeps the same lines for it (a changed file is
+read again, as `linecache.checkcache` finds it changed), for the last `KEPT_FILES` files: a module's
+tools are reflected one after the other, and `reflect.clear_cache` (a benchmark's "cold") does not
+forget it, as it does not forget `linecache`'s lines. `statement` answers, once per name and file,
+where the name's one class statement is, and whether none can be (`never_defined`).
+
 Leaves out: names beyond ASCII (the reader joins the lines for them), and files `linecache` did not
 read from the disk itself (a module's loader gave them).
 """
@@ -24,10 +30,13 @@ import linecache
 import os
 import re
 import unicodedata
-from typing import AnyStr
+from typing import Any, AnyStr
 
 _READ: dict[str, tuple[list[str], bytes]] = {}
 _WORDS: dict[str, tuple[bytes, frozenset[str] | None]] = {}
+_NAMES: dict[str, tuple[bytes, dict[str, "Statement"]]] = {}
+KEPT_FILES = 16
+"""How many files' bytes, and what was found in them, are kept (the least recently read go first)."""
 _COOKIE = re.compile(r"^[ \t\f]*#.*?coding[:=]")
 """A coding line (PEP 263), which the bytes would have to be decoded by: left to the joined lines."""
 _CLASS_HEAD = re.compile(rb"[ \t]*class[ \t]+")
@@ -61,8 +70,50 @@ def file_bytes(file: str, lines: list[str]) -> bytes | None:
         return None  # changed since `linecache` read it, or a byte order mark its first line lost
     if b"\r" in data and data.count(b"\r") != data.count(b"\r\n"):
         return None  # a lone carriage return ends a line for `linecache`, not for a count of "\n"
-    _READ[file] = (lines, data)
+    keep(_READ, file, (lines, data))
     return data
+
+
+def keep(cache: dict[str, Any], file: str, entry: Any) -> None:
+    """`cache[file] = entry`, the oldest file's entry dropped first when `KEPT_FILES` are kept."""
+    if file not in cache and len(cache) >= KEPT_FILES:
+        del cache[next(iter(cache))]
+    cache[file] = entry
+
+
+class Statement:
+    """What a file's bytes say of one ASCII name: `line`, the number (from 0) of its one class
+    statement's line, or None (none, or several: `starts` says how many); `at`, its `mentions`;
+    `never`, `never_defined`'s answer once asked (None before)."""
+
+    __slots__ = ("line", "starts", "at", "never")
+
+    def __init__(self, line: int | None, starts: int, at: list[int]) -> None:
+        self.line, self.starts, self.at = line, starts, at
+        self.never: bool | None = None
+
+
+def statement(file: str, data: bytes, lines: list[str], name: str) -> Statement:
+    """Where the ASCII `name`'s class statements are in the file's bytes (`data`, which stand for
+    `lines`: `file_bytes`), looked for once per name while the same bytes are kept."""
+    known = _NAMES.get(file)
+    if known is None or known[0] is not data:
+        known = (data, {})
+        keep(_NAMES, file, known)
+    found = known[1].get(name)
+    if found is None:
+        at = mentions(data, name)
+        starts = class_starts(data, at)
+        line = class_line(data, lines, starts[0]) if len(starts) == 1 else None
+        found = known[1][name] = Statement(line, len(starts), at)
+    return found
+
+
+def never_defined_name(file: str, data: bytes, name: str, found: Statement) -> bool:
+    """`never_defined(file, data, name, found.at)`, asked once per name while the same bytes are kept."""
+    if found.never is None:
+        found.never = never_defined(file, data, name, found.at)
+    return found.never
 
 
 def _read(path: str, size: int) -> bytes:
@@ -200,7 +251,7 @@ def _class_words(file: str, data: bytes) -> frozenset[str] | None:
         words = class_words(data)
     except UnicodeDecodeError:
         words = None
-    _WORDS[file] = (data, words)
+    keep(_WORDS, file, (data, words))
     return words
 
 
@@ -263,3 +314,4 @@ def clear() -> None:
     """Forget the bytes read and the names found in them."""
     _READ.clear()
     _WORDS.clear()
+    _NAMES.clear()

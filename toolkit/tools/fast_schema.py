@@ -87,7 +87,6 @@ from toolkit.tools.json_schema import (
     Schema,
     _docstrings,
     _is_typeddict,
-    clear_source_cache,
     flag_schema,
     is_flag,
     pydantic_schema,
@@ -192,12 +191,12 @@ def type_schema(annotation: Any) -> tuple[Schema, Defs]:
 
 def clear_cache() -> None:
     """Forget every cached type schema, class, pattern and compiled annotation (benchmarks
-    measure first time)."""
+    measure first time). What a module's source says of its class statements is kept as
+    `linecache` keeps the source (`json_schema.clear_source_cache` forgets it)."""
     _CACHE.clear()
     _CODE.clear()
     _PARTS.clear()
     _PATTERNS.clear()
-    clear_source_cache()
 
 
 def origin_of(tp: Any) -> Any:

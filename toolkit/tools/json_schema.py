@@ -216,12 +216,11 @@ def _block_from_bytes(cls: type, file: str, lines: list[str], name: str) -> tupl
     data = class_bytes.file_bytes(file, lines) if name.isascii() else None
     if data is None:
         return None, False
-    at = class_bytes.mentions(data, name)
-    found = class_bytes.class_starts(data, at)
-    if len(found) == 1:
-        return _class_block_of_lines(lines, class_bytes.class_line(data, lines, found[0])), False
-    made = not found and cls.__qualname__.rpartition(".")[2] == name
-    return None, made and class_bytes.never_defined(file, data, name, at)
+    found = class_bytes.statement(file, data, lines, name)
+    if found.line is not None:
+        return _class_block_of_lines(lines, found.line), False
+    made = not found.starts and cls.__qualname__.rpartition(".")[2] == name
+    return None, made and class_bytes.never_defined_name(file, data, name, found)
 
 
 def source_file(cls: type) -> str | None:
@@ -308,7 +307,7 @@ def _class_words(file: str, text: str) -> frozenset[str]:
     if cached is not None and cached[0] is text:
         return cached[1]
     words = class_bytes.class_words(text)
-    _WORDS[file] = (text, words)
+    class_bytes.keep(_WORDS, file, (text, words))
     return words
 
 
@@ -341,7 +340,7 @@ def _source_text(file: str, lines: list[str]) -> str:
     if cached is not None and cached[0] is lines:
         return cached[1]
     text = "".join(lines)
-    _TEXTS[file] = (lines, text)
+    class_bytes.keep(_TEXTS, file, (lines, text))
     return text
 
 
@@ -383,7 +382,7 @@ def _class_statements(file: str, text: str) -> dict[str, list[int]]:
         start = text.rfind("\n", 0, match.start()) + 1
         if not text[start : match.start()].strip(" \t"):  # first on its line
             found.setdefault(match.group(1), []).append(start)
-    _SOURCES[file] = (text, found)
+    class_bytes.keep(_SOURCES, file, (text, found))
     return found
 
 

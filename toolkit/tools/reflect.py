@@ -206,7 +206,8 @@ _generation = 0
 
 
 def clear_cache() -> None:
-    """Forget every reflection and type schema (benchmarks measure first-time reflection)."""
+    """Forget every reflection and type schema (benchmarks measure first-time reflection); what a
+    module's file says of its class statements is kept as `linecache` keeps its lines."""
     global _generation
     _CACHE.clear()
     fast_schema.clear_cache()

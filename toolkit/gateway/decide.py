@@ -59,6 +59,7 @@ from toolkit.gateway.negated import affirmed_facts
 from toolkit.gateway.rules import Answer, Facts, Rules, find_order_id, read_text
 from toolkit.gateway.toolset import ToolSet
 from toolkit.gateway.toolset import offered as offered_tools
+from toolkit.gateway.unsaid import unsaid_number
 
 _SENTENCE_END = re.compile(r"(?<=[。！？!?])")
 
@@ -184,12 +185,27 @@ def _asked(call: Call, text: str, offered: dict[str, ToolInfo], facts: Facts, ru
     question (`[replies] ask_place`, `ask_place_en`, ...: a rules file without them calls as before)."""
     asked = missing(offered[call.name].parameters, text, facts, rules, call.arguments)
     if asked is None:
-        return None
+        return _unsaid_question(call, text, offered, facts, rules)
     question = rules.replies.get(f"ask_{asked[0]}" if not in_english(text) else f"ask_{asked[0]}_en")
     if not question:
         return None
     field = " ".join(_FIELD_WORDS.findall(asked[1])).lower()
     return fill(question, rules, None, field=field, values=_offered_values(offered[call.name].parameters, asked[1]))
+
+
+def _unsaid_question(call: Call, text: str, offered: dict[str, ToolInfo], facts: Facts, rules: Rules) -> str | None:
+    """What to ask instead of a call whose required number the text never gives, or gives only outside its bounds
+    (`unsaid.unsaid_number`: "book a table at Nobu" names no party size), in the text's language; None when every
+    required number is given (the usual case) or the rules have no such question (`ask_range`, `ask_field`)."""
+    english = in_english(text)
+    unsaid = unsaid_number(offered[call.name].parameters, text, facts, rules, call.arguments, english)
+    if unsaid is None:
+        return None
+    what, name, values = unsaid
+    question = rules.replies.get(f"ask_{what}_en" if english else f"ask_{what}")
+    if not question:
+        return None
+    return fill(question, rules, None, field=" ".join(_FIELD_WORDS.findall(name)).lower(), values=values)
 
 
 def _offered_values(schema: Any, name: str) -> str:

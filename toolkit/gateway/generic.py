@@ -111,6 +111,7 @@ from toolkit.gateway.patterned import compiled, pattern_string, search_limit
 from toolkit.gateway.rules import Facts, Rules
 from toolkit.gateway.times import clock
 from toolkit.gateway.worded import worded_numbers
+from toolkit.gateway.zh_numbers import chinese_numbers
 from toolkit.gateway.zones import city_names, zone_of
 from toolkit.search.keyword import clean_terms
 
@@ -1147,6 +1148,10 @@ def fill_value(schema: Any, text: str, facts: Facts, rules: Rules) -> Any:
 _CHOSEN = frozenset(("anyOf", "oneOf", "const", "enum", "not"))
 """Keywords that make a value other than by its `type` (`_Filler._value`)."""
 
+_IN_WORDS = object()
+"""Where a number field's candidates turn to the numbers written in words: after the digits outside a date, time or
+percentage, before those inside one (`_Filler.number`)."""
+
 
 class _Filler:
     def __init__(self, root: dict[str, Any], text: str, facts: Facts, rules: Rules, context: str) -> None:
@@ -1698,8 +1703,14 @@ class _Filler:
             if fact is None and (shares := self.shares()):  # "at 15%": a percentage's number, not a bill's
                 inside = [was or m.start() in shares for m, was in zip(found, inside, strict=True)]
             candidates += [_group(m) for m, fact in zip(found, inside, strict=True) if not fact]
+            if any(inside):  # "for two people at 7pm": the words' number before a time's hour
+                candidates.append(_IN_WORDS)
             candidates += [_group(m) for m, fact in zip(found, inside, strict=True) if fact]
         for raw in candidates:
+            if raw is _IN_WORDS:
+                if (worded := self.worded(schema)) is not None:
+                    return worded
+                continue
             number = _as_number(raw, kind)
             if number is not None and _within(number, schema):
                 return number
@@ -1714,7 +1725,7 @@ class _Filler:
     def worded(self, schema: dict[str, Any]) -> int | None:
         """The first number the text writes in words (`worded.worded_numbers`: "fifty") within the field's
         bounds, or None; asked only where the text's digits give the field none."""
-        return next((n for n in worded_numbers(self.text) if _within(n, schema)), None)
+        return next((n for n in (*worded_numbers(self.text), *chinese_numbers(self.text)) if _within(n, schema)), None)
 
     def shares(self) -> frozenset[int]:
         """Where the numbers of the text's percentages start (the `percent` fact: "15%", "百分之15"): a field

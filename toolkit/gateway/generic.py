@@ -107,6 +107,8 @@ from typing import Any, NamedTuple
 
 from toolkit.gateway import arith
 from toolkit.gateway.judge import Judge, allowed, any_one, containing, fitting, joined, json_key, only_one, takes
+from toolkit.gateway.listed import facts_listed, numbers_listed
+from toolkit.gateway.ordinal_days import ordinal_days
 from toolkit.gateway.patterned import compiled, pattern_string, search_limit
 from toolkit.gateway.rules import Facts, Rules
 from toolkit.gateway.times import clock
@@ -1586,6 +1588,14 @@ class _Filler:
             values: list[Any] = [labelled]
         elif not plain and (found := self.format_facts(items)):
             values = found
+        elif plain and (found := facts_listed(self, name, schema)):  # symbols: AAPL, MSFT and NVDA
+            values = found
+        elif (
+            _kind(items) in ("integer", "number")
+            and _CHOSEN.isdisjoint(items)
+            and (numbers := numbers_listed(self, items, _kind(items), _read_number))
+        ):  # ticket_ids: 101, 102 and 107
+            values = list(numbers)
         elif plain:
             values = [*self.terms()] or ([self.text[:_MAX_WORDS_CHARS]] if self.text else [])
         else:
@@ -2044,6 +2054,8 @@ class _Filler:
             if relative is not None:
                 found += [(m.start(), relative.on(m)) for m in relative.pattern.finditer(text)]
                 found.sort(key=lambda pair: pair[0])
+                if counted := ordinal_days(text, relative.today):  # "the first Monday of March": not a Monday
+                    found = _counted_days(found, counted)
             self._all_facts["days"] = list(dict.fromkeys(day for _, day in found if day is not None))
         return self._all_facts["days"]
 
@@ -2441,6 +2453,21 @@ def _as_number(raw: Any, kind: str) -> int | float | None:
 
 
 _SCALE = {"k": 1_000, "K": 1_000, "千": 1_000, "万": 10_000, "亿": 100_000_000}
+
+
+def _counted_days(
+    found: list[tuple[int, str | None]], counted: list[tuple[int, int, str | None]]
+) -> list[tuple[int, str | None]]:
+    """The days `found` (where each is written, the day) with the weekdays counted within a month (`ordinal_days`)
+    in place of what was read inside them (the weekday alone, a month's name), in the text's order."""
+    kept = [(at, day) for at, day in found if not any(start <= at < end for start, end, _ in counted)]
+    return sorted([*kept, *((start, day) for start, _, day in counted)], key=lambda pair: pair[0])
+
+
+def _read_number(match: re.Match[str], schema: dict[str, Any], kind: str) -> int | float | None:
+    """A match of the `number` fact as a number of `kind` within `schema`'s bounds, or None."""
+    number = _as_number(_group(match), kind)
+    return number if number is not None and _within(number, schema) else None
 
 
 def _scaled(raw: Any) -> float | None:

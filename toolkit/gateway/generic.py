@@ -110,9 +110,11 @@ from toolkit.gateway.judge import Judge, allowed, any_one, containing, fitting, 
 from toolkit.gateway.listed import facts_listed, numbers_listed
 from toolkit.gateway.ordinal_days import ordinal_days
 from toolkit.gateway.patterned import compiled, pattern_string, search_limit
+from toolkit.gateway.ranges import range_ends
 from toolkit.gateway.rules import Facts, Rules
 from toolkit.gateway.times import clock
 from toolkit.gateway.worded import worded_numbers
+from toolkit.gateway.yearless import yearless_days
 from toolkit.gateway.zh_numbers import chinese_numbers
 from toolkit.gateway.zones import city_names, zone_of
 from toolkit.search.keyword import clean_terms
@@ -2049,13 +2051,20 @@ class _Filler:
         (`[generic.relative_dates]`: "tomorrow", "next Monday", "明天", "下周一"). Looked for once."""
         if "days" not in self._all_facts:
             text = self.text[:_MAX_CHARS]
-            found = [(m.start(), _day(m)) for m in pattern.finditer(text)]
+            dated = list(pattern.finditer(text))
+            found = [(m.start(), _day(m)) for m in dated]
             relative = self.rules.generic.relative_dates
             if relative is not None:
-                found += [(m.start(), relative.on(m)) for m in relative.pattern.finditer(text)]
+                named = list(relative.pattern.finditer(text))
+                found += [(m.start(), relative.on(m)) for m in named]
                 found.sort(key=lambda pair: pair[0])
                 if counted := ordinal_days(text, relative.today):  # "the first Monday of March": not a Monday
                     found = _counted_days(found, counted)
+                if yearless := yearless_days(text, relative.today, [m.span() for m in dated]):  # "Dec 20", 12月20号
+                    found = _counted_days(found, yearless)
+                alone = {m.start() for m in named if m.group("weekday") is not None and m.group("next") is None}
+                if alone and len(found) > 1:  # "next Monday to Wednesday": the Wednesday after that Monday
+                    found = range_ends(found, text, alone)
             self._all_facts["days"] = list(dict.fromkeys(day for _, day in found if day is not None))
         return self._all_facts["days"]
 

@@ -35,15 +35,16 @@ _ZH = re.compile(
     r"(?:(?P<rel>下个?月|这个?月|本月)|(?:(?P<year>\d{4})年)?(?P<month>1[0-2]|0?[1-9]|十[一二]?|[一二三四五六七八九])月(?:份)?)"
     r"的?(?:第(?P<nth>[一二三四五1-5])个|(?P<last>最后一)个)(?:周|星期|礼拜)(?P<weekday>[一二三四五六日天])"
 )
-_EN_CUE = ("first", "1st", "second", "2nd", "third", "3rd", "fourth", "4th", "fifth", "5th", "last")
+_EN_CUE = re.compile("first|1st|second|2nd|third|3rd|fourth|4th|fifth|5th|last")
+"""An ordinal word of `_EN`, looked for in the lower-cased text before `_EN` is (a case-blind regex tries every
+character)."""
 
 
 def ordinal_days(text: str, today: date) -> list[tuple[int, int, str | None]]:
     """(start, end, ISO day or None) of each weekday counted within a month the text writes, in its order; [] when
     it writes none (the usual case: found without a regex when it holds no ordinal word, or no 月 and 个)."""
     found: list[tuple[int, int, str | None]] = []
-    lowered = text.lower()
-    if any(cue in lowered for cue in _EN_CUE):
+    if _EN_CUE.search(text.lower()) is not None:
         for m in _EN.finditer(text):
             month = _month(m.group("rel"), m.group("month"), m.group("year"), today)
             day = _nth(month, _ORDINALS[m.group("nth").lower()], _WEEKDAYS[m.group("weekday").lower()], today)

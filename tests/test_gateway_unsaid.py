@@ -136,3 +136,56 @@ def test_a_default_or_an_optional_number_is_not_asked_for():
 )
 def test_bounds_words(schema, english, chinese):
     assert (bounds_words(schema, True), bounds_words(schema, False)) == (english, chinese)
+
+
+def _answer(tools, *said):
+    """(calls, text) of a conversation of alternate user and assistant texts, the last the user's."""
+    import json
+
+    from toolkit.gateway.core import GatewayConfig, respond
+
+    messages = [{"role": "user" if k % 2 == 0 else "assistant", "content": t} for k, t in enumerate(said)]
+    message = respond({"model": "m", "messages": messages, "tools": tools}, GatewayConfig()).body["choices"][0]
+    calls = message["message"].get("tool_calls") or ()
+    return [(c["function"]["name"], json.loads(c["function"]["arguments"])) for c in calls], message["message"][
+        "content"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("said", "tools", "calls"),
+    [
+        (
+            ("book a table at Nobu", 'What should I use for "party size"? Your message does not say.', "4 people"),
+            [TABLE],
+            [("book_table", {"restaurant": "Nobu", "party_size": 4})],
+        ),
+        (
+            ("在海底捞订座", "请告诉我“party size”应该填什么，您的消息里没有提到。", "三个人"),
+            [TABLE],
+            [("book_table", {"restaurant": "海底捞", "party_size": 3})],
+        ),
+        (
+            ("list users", 'What should I use for "page size"? Your message does not say.', "20"),
+            [PAGES],
+            [("list_users", {"page_size": 20})],
+        ),
+    ],
+)
+def test_the_answer_to_the_question_completes_the_call(said, tools, calls):
+    """ "4 people" after the question about the party size was answered with the greeting: an answer names no
+    tool, and only the previous turn's calls were carried, never the question asked instead of one."""
+    assert _answer(tools, *said) == (calls, None)
+
+
+def test_an_answer_out_of_bounds_is_asked_about_again():
+    said = ("book a table at Nobu", 'What should I use for "party size"? Your message does not say.', "20")
+    assert _answer([TABLE], *said) == (
+        [],
+        '"party size" must be between 1 and 12, and your message gives no such number. What should I use?',
+    )
+
+
+def test_a_reply_after_no_question_is_read_alone():
+    said = ("book a table at Nobu for 2", "Done: table R-1 for 2.", "4")
+    assert _answer([TABLE], *said)[0] == []

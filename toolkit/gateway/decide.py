@@ -156,6 +156,8 @@ def _auto(
                 calls = _carried(calls, text, offered, facts, rules, messages)
             else:
                 calls = _follow_up_calls(text, offered, facts, rules, messages)
+                if not calls and (answered := _answered(text, offered, facts, rules, context, prepared, messages)):
+                    calls, text = answered  # "4" after "What should I use for party size?"
         if len(calls) == 1 and (asked := _asked(calls[0], text, offered, facts, rules)):
             known = _known(calls[0], text, offered, facts, rules, messages or [])
             if known is None:
@@ -270,6 +272,44 @@ def _unruled(offered: dict[str, ToolInfo], rules: Rules) -> dict[str, ToolInfo]:
     """The offered tools no shop rule names (those are left to the rules)."""
     ruled = rules.ruled_tools
     return {name: info for name, info in offered.items() if name not in ruled}
+
+
+def _answered(
+    text: str,
+    offered: dict[str, ToolInfo],
+    facts: Facts,
+    rules: Rules,
+    context: str,
+    prepared: ToolSet | None,
+    messages: list[dict[str, Any]],
+) -> tuple[tuple[Call, ...], str] | None:
+    """The calls of the user's previous question with this text, the answer to the assistant's question about it,
+    after it ("book a table at Nobu" / "What should I use for party size?" / "4": a table for 4; "Which city?"
+    "Paris"), and that joined text (what is still missing is asked of it); None when the assistant asked nothing
+    (its message right before holds no question mark), or the joined text picks no tool either."""
+    before = messages[-2] if len(messages) > 1 and messages[-1]["role"] == "user" else None
+    if before is None or before["role"] != "assistant" or before.get("tool_calls"):
+        return None
+    said = content_text(before.get("content"))
+    if "?" not in said and "？" not in said and not _an_ask(said, rules):
+        return None
+    users = _last_user_texts(messages, 2)
+    if len(users) < 2 or not users[1]:
+        return None
+    joined = f"{users[1]}\n{text}"
+    calls = _generic_calls(joined, offered, facts._replace(text=joined), rules, context, prepared)
+    return (calls, joined) if calls else None
+
+
+def _an_ask(said: str, rules: Rules) -> bool:
+    """Whether the assistant's `said` is one of the rules' questions (`[replies] ask_*`, its placeholders any text):
+    "请告诉我“party size”应该填什么，您的消息里没有提到。" asks without a question mark."""
+    for key, template in rules.replies.items():
+        if key.startswith("ask_"):
+            parts = re.split(r"\{[^{}]*\}", template)
+            if re.fullmatch(".*?".join(map(re.escape, parts)), said, re.S):
+                return True
+    return False
 
 
 def _generic_calls(

@@ -112,6 +112,7 @@ from toolkit.gateway.ordinal_days import ordinal_days
 from toolkit.gateway.patterned import compiled, pattern_string, search_limit
 from toolkit.gateway.ranges import range_ends
 from toolkit.gateway.rules import Facts, Rules
+from toolkit.gateway.switched import asked_state
 from toolkit.gateway.times import clock
 from toolkit.gateway.worded import worded_numbers
 from toolkit.gateway.yearless import yearless_days
@@ -1433,6 +1434,8 @@ class _Filler:
         if kind in ("integer", "number"):
             return self.number(schema, kind, name)
         if kind == "boolean":
+            if (state := asked_state(name, self.text)) is not None:  # "turn on light lamp-7": on
+                return state
             return schema["default"] if isinstance(schema.get("default"), bool) else False
         if kind == "null":
             return None

@@ -28,9 +28,11 @@ _EN = re.compile(
 _ZH = re.compile(
     r"(?<![\d年])(?:(?P<month>1[0-2]|0?[1-9])月(?P<day>3[01]|[12]\d|0?[1-9])[日号](?!\d)"
     r"|(?<![\d月])(?P<alone>3[01]|[12]\d|0?[1-9])[日号](?=[，。,.!?！？、\s到至~-]|$|入住|退房|出发|开始|结束|截止|之前|以前|前|"
-    r"之后|以后|后|上午|下午|早上|晚上|中午|当天|那天|左右|的))"
+    r"之后|以后|后|上午|下午|早上|晚上|中午|当天|那天|左右|的)"
+    r"|(?<=[到至~-])(?P<ended>3[01]|[12]\d|0?[1-9])[日号](?!\d))"
 )
-"""12月20号, 12月20日; a day alone (23号) only before a word a date goes with: 3号线, 5号楼 and 3日游 are none."""
+"""12月20号, 12月20日; a day alone (23号) only before a word a date goes with, or after 到 or 至 (a range's end):
+3号线, 5号楼 and 3日游 are none."""
 _EN_CUE = re.compile(r"jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec")
 
 
@@ -49,9 +51,9 @@ def yearless_days(text: str, today: date, dated: list[tuple[int, int]]) -> list[
                 month = int(m.group("month"))
                 day = _next(today, month, int(m.group("day")))
             elif month is None:
-                day = _next(today, today.month, int(m.group("alone")), roll=True)
+                day = _next(today, today.month, int(m.group("alone") or m.group("ended")), roll=True)
             else:
-                day = _next(today, month, int(m.group("alone")))
+                day = _next(today, month, int(m.group("alone") or m.group("ended")))
             found.append((m.start(), m.end(), day))
     return sorted(f for f in found if not any(s <= f[0] < e or f[0] <= s < f[1] for s, e in dated))
 

@@ -186,6 +186,7 @@ def test_an_answer_out_of_bounds_is_asked_about_again():
     )
 
 
-def test_a_reply_after_no_question_is_read_alone():
-    said = ("book a table at Nobu for 2", "Done: table R-1 for 2.", "4")
-    assert _answer([TABLE], *said)[0] == []
+@pytest.mark.parametrize("before", ["Done: table R-1 for 2.", "Hello! I am the after-sales assistant. How can I help?"])
+def test_a_reply_after_none_of_the_gateways_questions_is_read_alone(before):
+    """Only the rules' own questions (`ask_*`) are answered by the next text: a greeting's "How can I help?" is none."""
+    assert _answer([TABLE], "book a table at Nobu", before, "4")[0] == []

@@ -285,13 +285,12 @@ def _answered(
 ) -> tuple[tuple[Call, ...], str] | None:
     """The calls of the user's previous question with this text, the answer to the assistant's question about it,
     after it ("book a table at Nobu" / "What should I use for party size?" / "4": a table for 4; "Which city?"
-    "Paris"), and that joined text (what is still missing is asked of it); None when the assistant asked nothing
-    (its message right before holds no question mark), or the joined text picks no tool either."""
+    "Paris"), and that joined text (what is still missing is asked of it); None when the assistant's message right
+    before is none of the rules' questions (`_an_ask`), or the joined text picks no tool either."""
     before = messages[-2] if len(messages) > 1 and messages[-1]["role"] == "user" else None
     if before is None or before["role"] != "assistant" or before.get("tool_calls"):
         return None
-    said = content_text(before.get("content"))
-    if "?" not in said and "？" not in said and not _an_ask(said, rules):
+    if not _an_ask(content_text(before.get("content")), rules):
         return None
     users = _last_user_texts(messages, 2)
     if len(users) < 2 or not users[1]:
@@ -302,14 +301,23 @@ def _answered(
 
 
 def _an_ask(said: str, rules: Rules) -> bool:
-    """Whether the assistant's `said` is one of the rules' questions (`[replies] ask_*`, its placeholders any text):
-    "请告诉我“party size”应该填什么，您的消息里没有提到。" asks without a question mark."""
-    for key, template in rules.replies.items():
-        if key.startswith("ask_"):
-            parts = re.split(r"\{[^{}]*\}", template)
-            if re.fullmatch(".*?".join(map(re.escape, parts)), said, re.S):
-                return True
-    return False
+    """Whether the assistant's `said` is one of the rules' questions (`[replies] ask_*`, its placeholders any text:
+    "What should I use for "party size"? …", "请告诉我“party size”应该填什么…"), not any text with a question mark
+    (the greeting's "How can I help?" asks about nothing a tool takes). One regex, made once for the rules."""
+    kept = _ASKS.get(id(rules))
+    if kept is None or kept[0] is not rules:
+        asks = [t for k, t in rules.replies.items() if k.startswith("ask_")]
+        each = (".*?".join(map(re.escape, re.split(r"\{[^{}]*\}", t))) for t in asks)
+        kept = _ASKS[id(rules)] = (rules, re.compile("|".join(f"(?:{e})" for e in each) or "(?!)", re.S))
+        while len(_ASKS) > _MAX_RULES:
+            _ASKS.pop(next(iter(_ASKS)))
+    return kept[1].fullmatch(said) is not None
+
+
+_ASKS: dict[int, tuple[Rules, re.Pattern[str]]] = {}
+"""The regex of each rules' questions (`_an_ask`), by the rules' id (the rules kept beside: an id reused by other rules
+is made again)."""
+_MAX_RULES = 8
 
 
 def _generic_calls(

@@ -303,21 +303,30 @@ def _answered(
 def _an_ask(said: str, rules: Rules) -> bool:
     """Whether the assistant's `said` is one of the rules' questions (`[replies] ask_*`, its placeholders any text:
     "What should I use for "party size"? …", "请告诉我“party size”应该填什么…"), not any text with a question mark
-    (the greeting's "How can I help?" asks about nothing a tool takes). One regex, made once for the rules."""
-    kept = _ASKS.get(id(rules))
-    if kept is None or kept[0] is not rules:
-        asks = [t for k, t in rules.replies.items() if k.startswith("ask_")]
-        each = (".*?".join(map(re.escape, re.split(r"\{[^{}]*\}", t))) for t in asks)
-        kept = _ASKS[id(rules)] = (rules, re.compile("|".join(f"(?:{e})" for e in each) or "(?!)", re.S))
-        while len(_ASKS) > _MAX_RULES:
-            _ASKS.pop(next(iter(_ASKS)))
-    return kept[1].fullmatch(said) is not None
+    (the greeting's "How can I help?" asks about nothing a tool takes): it starts with a question's text before its
+    first placeholder, ends with the text after its last, and holds the texts between in order."""
+    for key, template in rules.replies.items():
+        if key.startswith("ask_") and _filled_from(said, _PLACEHOLDER.split(template)):
+            return True
+    return False
 
 
-_ASKS: dict[int, tuple[Rules, re.Pattern[str]]] = {}
-"""The regex of each rules' questions (`_an_ask`), by the rules' id (the rules kept beside: an id reused by other rules
-is made again)."""
-_MAX_RULES = 8
+def _filled_from(said: str, parts: list[str]) -> bool:
+    """Whether `said` is the texts `parts` in order with anything between them (a template filled)."""
+    if len(parts) == 1:
+        return said == parts[0]
+    if not said.startswith(parts[0]) or not said.endswith(parts[-1]) or len(said) < len(parts[0]) + len(parts[-1]):
+        return False
+    at = len(parts[0])
+    for part in parts[1:-1]:
+        at = said.find(part, at)
+        if at < 0:
+            return False
+        at += len(part)
+    return at <= len(said) - len(parts[-1])
+
+
+_PLACEHOLDER = re.compile(r"\{[^{}]*\}")
 
 
 def _generic_calls(

@@ -305,10 +305,19 @@ def _an_ask(said: str, rules: Rules) -> bool:
     "What should I use for "party size"? …", "请告诉我“party size”应该填什么…"), not any text with a question mark
     (the greeting's "How can I help?" asks about nothing a tool takes): it starts with a question's text before its
     first placeholder, ends with the text after its last, and holds the texts between in order."""
-    for key, template in rules.replies.items():
-        if key.startswith("ask_") and _filled_from(said, _PLACEHOLDER.split(template)):
-            return True
-    return False
+    kept = _ASKS.get(id(rules))
+    if kept is None or kept[0] is not rules:
+        asks = [_PLACEHOLDER.split(t) for k, t in rules.replies.items() if k.startswith("ask_")]
+        kept = _ASKS[id(rules)] = (rules, asks)
+        while len(_ASKS) > _MAX_RULES:
+            _ASKS.pop(next(iter(_ASKS)))
+    return any(_filled_from(said, parts) for parts in kept[1])
+
+
+_ASKS: dict[int, tuple[Rules, list[list[str]]]] = {}
+"""Each rules' questions cut at their placeholders (`_an_ask`), by the rules' id (the rules kept beside: an id reused
+by other rules is read again)."""
+_MAX_RULES = 8
 
 
 def _filled_from(said: str, parts: list[str]) -> bool:

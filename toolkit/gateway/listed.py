@@ -13,12 +13,12 @@ Left out: arrays of objects (each item is made from its schema), a list the text
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from toolkit.gateway.zones import zone_of
 
-if TYPE_CHECKING:
-    from toolkit.gateway.generic import _Filler
+_Filler = Any
+"""`generic._Filler`, which imports this module (named here, not imported: no module imports one that imports it)."""
 
 _LISTED = frozenset(("identifier", "email", "url", "date", "uuid"))
 """Facts whose every value the text writes is one item (a ticker, a currency, a timezone and a place are read apart:

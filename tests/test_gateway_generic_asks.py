@@ -382,7 +382,7 @@ TRANSLATE = fn("translate_text", "Translate text into another language", {"text"
                 {
                     "to": "Tom",
                     "subject": "send an email to Tom saying hello",
-                    "body": "send an email to Tom saying hello",
+                    "body": "hello",
                 },
             ),
         ),

@@ -48,7 +48,10 @@ def test_digits_win_over_words_and_words_outside_the_bounds_are_no_value():
     assert turn("book a room in Rome for 3 nights, one of them free", [rooms])[0] == [
         ("book_room", {"city": "Rome", "nights": 3})
     ]
-    assert turn("book a room in Rome for zero nights", [rooms])[0] == [("book_room", {"city": "Rome", "nights": 1})]
+    assert turn("book a room in Rome for zero nights", [rooms]) == (
+        [],
+        '"nights" must be at least 1, and your message gives no such number. What should I use?',
+    )
 
 
 @pytest.mark.parametrize(

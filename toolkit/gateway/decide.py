@@ -59,6 +59,7 @@ from toolkit.gateway.negated import affirmed_facts
 from toolkit.gateway.rules import Answer, Facts, Rules, find_order_id, read_text
 from toolkit.gateway.toolset import ToolSet
 from toolkit.gateway.toolset import offered as offered_tools
+from toolkit.gateway.unsaid import unsaid_number
 
 _SENTENCE_END = re.compile(r"(?<=[。！？!?])")
 
@@ -154,6 +155,8 @@ def _auto(
                 calls = _carried(calls, text, offered, facts, rules, messages)
             else:
                 calls = _follow_up_calls(text, offered, facts, rules, messages)
+                if not calls and (answered := _answered(text, offered, facts, rules, context, prepared, messages)):
+                    calls, text = answered  # "4" after "What should I use for party size?"
         if len(calls) == 1 and (asked := _asked(calls[0], text, offered, facts, rules)):
             known = _known(calls[0], text, offered, facts, rules, messages or [])
             if known is None:
@@ -183,12 +186,27 @@ def _asked(call: Call, text: str, offered: dict[str, ToolInfo], facts: Facts, ru
     question (`[replies] ask_place`, `ask_place_en`, ...: a rules file without them calls as before)."""
     asked = missing(offered[call.name].parameters, text, facts, rules, call.arguments)
     if asked is None:
-        return None
+        return _unsaid_question(call, text, offered, facts, rules)
     question = rules.replies.get(f"ask_{asked[0]}" if not in_english(text) else f"ask_{asked[0]}_en")
     if not question:
         return None
     field = " ".join(_FIELD_WORDS.findall(asked[1])).lower()
     return fill(question, rules, None, field=field, values=_offered_values(offered[call.name].parameters, asked[1]))
+
+
+def _unsaid_question(call: Call, text: str, offered: dict[str, ToolInfo], facts: Facts, rules: Rules) -> str | None:
+    """What to ask instead of a call whose required number the text never gives, or gives only outside its bounds
+    (`unsaid.unsaid_number`: "book a table at Nobu" names no party size), in the text's language; None when every
+    required number is given (the usual case) or the rules have no such question (`ask_range`, `ask_field`)."""
+    english = in_english(text)
+    unsaid = unsaid_number(offered[call.name].parameters, text, facts, rules, call.arguments, english)
+    if unsaid is None:
+        return None
+    what, name, values = unsaid
+    question = rules.replies.get(f"ask_{what}_en" if english else f"ask_{what}")
+    if not question:
+        return None
+    return fill(question, rules, None, field=" ".join(_FIELD_WORDS.findall(name)).lower(), values=values)
 
 
 def _offered_values(schema: Any, name: str) -> str:
@@ -253,6 +271,70 @@ def _unruled(offered: dict[str, ToolInfo], rules: Rules) -> dict[str, ToolInfo]:
     """The offered tools no shop rule names (those are left to the rules)."""
     ruled = rules.ruled_tools
     return {name: info for name, info in offered.items() if name not in ruled}
+
+
+def _answered(
+    text: str,
+    offered: dict[str, ToolInfo],
+    facts: Facts,
+    rules: Rules,
+    context: str,
+    prepared: ToolSet | None,
+    messages: list[dict[str, Any]],
+) -> tuple[tuple[Call, ...], str] | None:
+    """The calls of the user's previous question with this text, the answer to the assistant's question about it,
+    after it ("book a table at Nobu" / "What should I use for party size?" / "4": a table for 4; "Which city?"
+    "Paris"), and that joined text (what is still missing is asked of it); None when the assistant's message right
+    before is none of the rules' questions (`_an_ask`), or the joined text picks no tool either."""
+    before = messages[-2] if len(messages) > 1 and messages[-1]["role"] == "user" else None
+    if before is None or before["role"] != "assistant" or before.get("tool_calls"):
+        return None
+    if not _an_ask(content_text(before.get("content")), rules):
+        return None
+    users = _last_user_texts(messages, 2)
+    if len(users) < 2 or not users[1]:
+        return None
+    joined = f"{users[1]}\n{text}"
+    calls = _generic_calls(joined, offered, facts._replace(text=joined), rules, context, prepared)
+    return (calls, joined) if calls else None
+
+
+def _an_ask(said: str, rules: Rules) -> bool:
+    """Whether the assistant's `said` is one of the rules' questions (`[replies] ask_*`, its placeholders any text:
+    "What should I use for "party size"? …", "请告诉我“party size”应该填什么…"), not any text with a question mark
+    (the greeting's "How can I help?" asks about nothing a tool takes): it starts with a question's text before its
+    first placeholder, ends with the text after its last, and holds the texts between in order."""
+    kept = _ASKS.get(id(rules))
+    if kept is None or kept[0] is not rules:
+        asks = [_PLACEHOLDER.split(t) for k, t in rules.replies.items() if k.startswith("ask_")]
+        kept = _ASKS[id(rules)] = (rules, asks)
+        while len(_ASKS) > _MAX_RULES:
+            _ASKS.pop(next(iter(_ASKS)))
+    return any(_filled_from(said, parts) for parts in kept[1])
+
+
+_ASKS: dict[int, tuple[Rules, list[list[str]]]] = {}
+"""Each rules' questions cut at their placeholders (`_an_ask`), by the rules' id (the rules kept beside: an id reused
+by other rules is read again)."""
+_MAX_RULES = 8
+
+
+def _filled_from(said: str, parts: list[str]) -> bool:
+    """Whether `said` is the texts `parts` in order with anything between them (a template filled)."""
+    if len(parts) == 1:
+        return said == parts[0]
+    if not said.startswith(parts[0]) or not said.endswith(parts[-1]) or len(said) < len(parts[0]) + len(parts[-1]):
+        return False
+    at = len(parts[0])
+    for part in parts[1:-1]:
+        at = said.find(part, at)
+        if at < 0:
+            return False
+        at += len(part)
+    return at <= len(said) - len(parts[-1])
+
+
+_PLACEHOLDER = re.compile(r"\{[^{}]*\}")
 
 
 def _generic_calls(

@@ -107,10 +107,16 @@ from typing import Any, NamedTuple
 
 from toolkit.gateway import arith
 from toolkit.gateway.judge import Judge, allowed, any_one, containing, fitting, joined, json_key, only_one, takes
+from toolkit.gateway.listed import facts_listed, numbers_listed
+from toolkit.gateway.ordinal_days import ordinal_days
 from toolkit.gateway.patterned import compiled, pattern_string, search_limit
+from toolkit.gateway.ranges import range_ends
 from toolkit.gateway.rules import Facts, Rules
+from toolkit.gateway.switched import asked_state
 from toolkit.gateway.times import clock
 from toolkit.gateway.worded import worded_numbers
+from toolkit.gateway.yearless import yearless_days
+from toolkit.gateway.zh_numbers import chinese_numbers
 from toolkit.gateway.zones import city_names, zone_of
 from toolkit.search.keyword import clean_terms
 
@@ -1167,6 +1173,10 @@ def fill_value(schema: Any, text: str, facts: Facts, rules: Rules) -> Any:
 _CHOSEN = frozenset(("anyOf", "oneOf", "const", "enum", "not"))
 """Keywords that make a value other than by its `type` (`_Filler._value`)."""
 
+_IN_WORDS = object()
+"""Where a number field's candidates turn to the numbers written in words: after the digits outside a date, time or
+percentage, before those inside one (`_Filler.number`)."""
+
 
 class _Filler:
     def __init__(self, root: dict[str, Any], text: str, facts: Facts, rules: Rules, context: str) -> None:
@@ -1444,6 +1454,8 @@ class _Filler:
         if kind in ("integer", "number"):
             return self.number(schema, kind, name)
         if kind == "boolean":
+            if (state := asked_state(name, self.text)) is not None:  # "turn on light lamp-7": on
+                return state
             return schema["default"] if isinstance(schema.get("default"), bool) else False
         if kind == "null":
             return None
@@ -1601,6 +1613,14 @@ class _Filler:
             values: list[Any] = [labelled]
         elif not plain and (found := self.format_facts(items)):
             values = found
+        elif plain and (found := facts_listed(self, name, schema)):  # symbols: AAPL, MSFT and NVDA
+            values = found
+        elif (
+            _kind(items) in ("integer", "number")
+            and _CHOSEN.isdisjoint(items)
+            and (numbers := numbers_listed(self, items, _kind(items), _read_number))
+        ):  # ticket_ids: 101, 102 and 107
+            values = list(numbers)
         elif plain:
             values = [*self.terms()] or ([self.text[:_MAX_WORDS_CHARS]] if self.text else [])
         else:
@@ -1718,8 +1738,14 @@ class _Filler:
             if fact is None and (shares := self.shares()):  # "at 15%": a percentage's number, not a bill's
                 inside = [was or m.start() in shares for m, was in zip(found, inside, strict=True)]
             candidates += [_group(m) for m, fact in zip(found, inside, strict=True) if not fact]
+            if any(inside):  # "for two people at 7pm": the words' number before a time's hour
+                candidates.append(_IN_WORDS)
             candidates += [_group(m) for m, fact in zip(found, inside, strict=True) if fact]
         for raw in candidates:
+            if raw is _IN_WORDS:
+                if (worded := self.worded(schema)) is not None:
+                    return worded
+                continue
             number = _as_number(raw, kind)
             if number is not None and _within(number, schema):
                 return number
@@ -1734,7 +1760,7 @@ class _Filler:
     def worded(self, schema: dict[str, Any]) -> int | None:
         """The first number the text writes in words (`worded.worded_numbers`: "fifty") within the field's
         bounds, or None; asked only where the text's digits give the field none."""
-        return next((n for n in worded_numbers(self.text) if _within(n, schema)), None)
+        return next((n for n in (*worded_numbers(self.text), *chinese_numbers(self.text)) if _within(n, schema)), None)
 
     def shares(self) -> frozenset[int]:
         """Where the numbers of the text's percentages start (the `percent` fact: "15%", "百分之15"): a field
@@ -2048,11 +2074,20 @@ class _Filler:
         (`[generic.relative_dates]`: "tomorrow", "next Monday", "明天", "下周一"). Looked for once."""
         if "days" not in self._all_facts:
             text = self.text[:_MAX_CHARS]
-            found = [(m.start(), _day(m)) for m in pattern.finditer(text)]
+            dated = list(pattern.finditer(text))
+            found = [(m.start(), _day(m)) for m in dated]
             relative = self.rules.generic.relative_dates
             if relative is not None:
-                found += [(m.start(), relative.on(m)) for m in relative.pattern.finditer(text)]
+                named = list(relative.pattern.finditer(text))
+                found += [(m.start(), relative.on(m)) for m in named]
                 found.sort(key=lambda pair: pair[0])
+                if counted := ordinal_days(text, relative.today):  # "the first Monday of March": not a Monday
+                    found = _counted_days(found, counted)
+                if yearless := yearless_days(text, relative.today, [m.span() for m in dated]):  # "Dec 20", 12月20号
+                    found = _counted_days(found, yearless)
+                alone = {m.start() for m in named if m.group("weekday") is not None and m.group("next") is None}
+                if alone and len(found) > 1:  # "next Monday to Wednesday": the Wednesday after that Monday
+                    found = range_ends(found, text, alone)
             self._all_facts["days"] = list(dict.fromkeys(day for _, day in found if day is not None))
         return self._all_facts["days"]
 
@@ -2450,6 +2485,21 @@ def _as_number(raw: Any, kind: str) -> int | float | None:
 
 
 _SCALE = {"k": 1_000, "K": 1_000, "千": 1_000, "万": 10_000, "亿": 100_000_000}
+
+
+def _counted_days(
+    found: list[tuple[int, str | None]], counted: list[tuple[int, int, str | None]]
+) -> list[tuple[int, str | None]]:
+    """The days `found` (where each is written, the day) with the weekdays counted within a month (`ordinal_days`)
+    in place of what was read inside them (the weekday alone, a month's name), in the text's order."""
+    kept = [(at, day) for at, day in found if not any(start <= at < end for start, end, _ in counted)]
+    return sorted([*kept, *((start, day) for start, _, day in counted)], key=lambda pair: pair[0])
+
+
+def _read_number(match: re.Match[str], schema: dict[str, Any], kind: str) -> int | float | None:
+    """A match of the `number` fact as a number of `kind` within `schema`'s bounds, or None."""
+    number = _as_number(_group(match), kind)
+    return number if number is not None and _within(number, schema) else None
 
 
 def _scaled(raw: Any) -> float | None:

@@ -100,7 +100,7 @@ def decide(request: dict[str, Any], rules: Rules, tools: ToolSet | None = None) 
         found = _found_by_results(messages, offered, rules, prepared)
         if found:
             return found
-        return _answered(_trailing_results(messages), messages, rules)
+        return _results_answered(_trailing_results(messages), messages, rules)
     facts, text = _conversation_facts(messages, rules)
     decision = _auto(facts, text, offered, rules, messages, prepared)
     if choice != "auto":
@@ -779,7 +779,7 @@ def answer_results(results: list[str], order_id: str | None, rules: Rules, engli
     return Decision(text="\n".join(lines), order_id=order_id)
 
 
-def _answered(results: list[str], messages: list[dict], rules: Rules) -> Decision:
+def _results_answered(results: list[str], messages: list[dict], rules: Rules) -> Decision:
     """`answer_results` for the conversation `messages`: in English when the last user message is English
     (`language.in_english`, as `_asked` chooses the `_en` replies), with its order id (`_last_order_id`); the
     last two user messages found once for both."""
@@ -1032,7 +1032,7 @@ def _decide_prose(messages: list[dict], offered: dict, rules: Rules) -> Decision
     previous = messages[-2] if len(messages) > 1 else {}
     if previous.get("role") == "assistant" and '{"tool"' in content_text(previous.get("content")):
         result = content_text(messages[-1].get("content"))  # the user turn carries the result
-        return _answered([result], messages[:-1], rules)
+        return _results_answered([result], messages[:-1], rules)
     facts, text = _conversation_facts(messages, rules)
     decision = _auto(facts, text, offered, rules)
     if not decision.calls:

@@ -255,7 +255,10 @@ def test_what_a_file_says_is_kept_after_clear_cache_and_read_again_once_the_file
     later = os.stat(path).st_mtime + 10
     os.utime(path, (later, later))
     clear_cache()
-    assert attribute_docstrings(mod.Kept) == {"x": "Second."} == reference_docstrings(mod.Kept)
+    assert attribute_docstrings(mod.Kept) == {"x": "Second."}
+    if sys.version_info < (3, 13):  # 3.13's inspect finds a class by the line it was made on (`__firstlineno__`),
+        # which the class moved down in the changed file no longer is: pydantic's reader reads other lines there
+        assert reference_docstrings(mod.Kept) == {"x": "Second."}
 
 
 def test_the_bytes_of_at_most_kept_files_are_kept(tmp_path):

@@ -16,13 +16,14 @@ import calendar
 import re
 from datetime import date
 
+from toolkit.gateway.times import small_number
+
 _ORDINALS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4}
 _ORDINALS |= {"fifth": 5, "5th": 5, "last": -1}
 _WEEKDAYS = {name: n for n, name in enumerate(("monday", "tuesday", "wednesday", "thursday", "friday", "saturday"))}
 _WEEKDAYS["sunday"] = 6
 _MONTHS = {name.lower(): n for n, name in enumerate(calendar.month_name) if name}
 _MONTHS |= {name.lower(): n for n, name in enumerate(calendar.month_abbr) if name}
-_ZH_DIGITS = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
 _ZH_WEEKDAYS = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
 
 _EN = re.compile(
@@ -51,7 +52,7 @@ def ordinal_days(text: str, today: date) -> list[tuple[int, int, str | None]]:
             found.append((m.start(), m.end(), day))
     if "月" in text and "个" in text:
         for m in _ZH.finditer(text):
-            nth = -1 if m.group("last") else _zh_number(m.group("nth"))
+            nth = -1 if m.group("last") else small_number(m.group("nth")) or 0
             month = _month(m.group("rel"), m.group("month"), m.group("year"), today)
             found.append((m.start(), m.end(), _nth(month, nth, _ZH_WEEKDAYS[m.group("weekday")], today)))
     return sorted(found)
@@ -63,7 +64,7 @@ def _month(relative: str | None, month: str | None, year: str | None, today: dat
         ahead = relative.lower().startswith(("next", "下"))
         number = today.month + ahead
         return today.year + (number > 12), (number - 1) % 12 + 1, False
-    number = _MONTHS.get((month or "").lower()) or _zh_number(month or "")
+    number = _MONTHS.get((month or "").lower()) or small_number(month) or 0
     if year is not None:
         return int(year), number, False
     return today.year + (number < today.month), number, True
@@ -87,12 +88,3 @@ def _counted(year: int, month: int, nth: int, weekday: int) -> date | None:
         return date(year, month, length - (last.weekday() - weekday) % 7)
     first = (weekday - date(year, month, 1).weekday()) % 7 + 1 + 7 * (nth - 1)
     return date(year, month, first) if first <= length else None
-
-
-def _zh_number(written: str) -> int:
-    """3, 三, 十二 as a number (0 for anything else)."""
-    if written.isdigit():
-        return int(written)
-    if written.startswith("十"):
-        return 10 + _ZH_DIGITS.get(written[1:], 0) if len(written) > 1 else 10
-    return _ZH_DIGITS.get(written, 0)

@@ -46,10 +46,10 @@ def clock(match: re.Match[str]) -> str | None:
 def _chinese(groups: dict[str, str | None]) -> str | None:
     """下午三点半 as 15:30: the hour, the minutes (半, 一刻, 15分) and the part of the day."""
     written, period = groups["zh_hour"] or "", groups.get("period")
-    hour = _number(written)
+    hour = small_number(written)
     minute = 30 if groups.get("half") else {"一刻": 15, "三刻": 45}.get(groups.get("quarter") or "", None)
     if minute is None:
-        minute = _number(groups["zh_minute"]) if groups.get("zh_minute") else 0
+        minute = small_number(groups["zh_minute"]) if groups.get("zh_minute") else 0
     if hour is None or minute is None:
         return None
     if (
@@ -67,7 +67,7 @@ def _chinese(groups: dict[str, str | None]) -> str | None:
     return _at(hour, minute)
 
 
-def _number(written: str | None) -> int | None:
+def small_number(written: str | None) -> int | None:
     """7, ０７, 七, 十二, 二十三 as a number (None for anything else)."""
     if not written:
         return None

@@ -116,7 +116,16 @@ import httpx
 from pydantic import ValidationError
 
 from toolkit.chat.call_id_shape import refuses_ids, shaped_ids
-from toolkit.chat.charset import ACCEPTED, PACKAGES, READ_AT_MOST, body_encoding, inflated, left_undone, undone
+from toolkit.chat.charset import (
+    ACCEPTED,
+    OLD_BROTLI,
+    PACKAGES,
+    READ_AT_MOST,
+    body_encoding,
+    inflated,
+    left_undone,
+    undone,
+)
 from toolkit.chat.chat_template import TEMPLATE_HINT, refused_roles
 from toolkit.chat.context_limit import CONTEXT_HINT, over_context
 from toolkit.chat.credit import credit_fix, out_of_credit
@@ -150,7 +159,14 @@ from toolkit.chat.messages import (
 from toolkit.chat.model import TOOL_CHOICES, ToolChoice, is_tool_choice
 from toolkit.chat.model_memory import MEMORY_HINT, too_big
 from toolkit.chat.native_shapes import NativeReplyError, native_shape
-from toolkit.chat.not_compressed import HEAD_BYTES, NotCompressedError, plain_kind
+from toolkit.chat.not_compressed import (
+    HEAD_BYTES,
+    OTHER_HINT,
+    NotCompressedError,
+    OtherCompressionError,
+    compressed_as,
+    plain_kind,
+)
 from toolkit.chat.not_compressed import HINT as NOT_COMPRESSED_HINT
 from toolkit.chat.other_api import NOT_CHAT_HINT, RESPONSES_HINT, not_chat, responses_only
 from toolkit.chat.pages import cdn_code_text, page_text
@@ -228,12 +244,16 @@ class _Capped(httpx.SyncByteStream):
                     raise too_long(self.limit, self.status)
                 yield piece
         except httpx.DecodingError as exc:  # nothing inflated yet: the bytes may be plainly uncompressed
-            if size or isinstance(exc, NotCompressedError):
+            if size or isinstance(exc, NotCompressedError) or str(exc) == OLD_BROTLI:  # the package's, not the bytes'
                 raise
-            kind = plain_kind(bytes(head) + _more(raw, HEAD_BYTES - len(head)))
-            if kind is None:
+            whole = bytes(head) + _more(raw, HEAD_BYTES - len(head))
+            kind = plain_kind(whole)
+            if kind is not None:
+                raise NotCompressedError(self.names, kind) from exc
+            other = compressed_as(whole, self.names)
+            if other is None:
                 raise
-            raise NotCompressedError(self.names, kind) from exc
+            raise OtherCompressionError(self.names, other) from exc
 
     def close(self) -> None:
         self.inner.close()
@@ -1066,10 +1086,13 @@ class ChatClient:
             raise _undecodable(exc) from exc
         left = left_undone(response.headers)
         if left and response.status_code < 300:  # an answer that cannot be read: not read (its head looked at)
-            kind = plain_kind(_raw_head(response))
+            head = _raw_head(response)
+            kind, other = plain_kind(head), compressed_as(head, left)
             response.close()
             self._record(body, response.status_code, f"<compressed as {', '.join(left)}: not read>", attempt)
-            raise cannot_undo(left) if kind is None else _undecodable(NotCompressedError(left, kind))
+            if kind is not None:
+                raise _undecodable(NotCompressedError(left, kind))
+            raise cannot_undo(left) if other is None else _undecodable(OtherCompressionError(left, other))
         capped(response, self.max_reply_bytes)
         if response.status_code >= 300 or not stream:
             try:
@@ -1656,8 +1679,19 @@ def _undecodable(exc: httpx.DecodingError, status: int | None = None) -> BadResp
     """A body that its `Content-Encoding` does not fit (a proxy that says gzip and sends plain text)."""
     error = BadResponseError(f"the response body cannot be decoded: {_one_line(str(exc))}", status=status)
     if isinstance(exc, NotCompressedError):
-        error.hint = NOT_COMPRESSED_HINT
+        error.hint = OTHER_HINT if isinstance(exc, OtherCompressionError) else NOT_COMPRESSED_HINT
+    elif str(exc) == OLD_BROTLI:
+        error.hint = "Install brotli 1.2 or later (pip install -U brotli), or have the gateway send gzip."
+    else:  # the decoder's own words ("incorrect header check"): the bytes, not LLM_BASE_URL
+        error.hint = UNDECODABLE_HINT
     return error
+
+
+UNDECODABLE_HINT = (
+    "Its bytes do not fit the compression its Content-Encoding header names (compressed otherwise, or damaged on "
+    "the way): have the server, or the proxy in front of it, send what the header says; running the cell again "
+    "may work if the body was cut."
+)
 
 
 def triage_status(response: httpx.Response, attempt: int = 1, mask: Callable[[str], str] = str) -> None:

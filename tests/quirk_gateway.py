@@ -93,7 +93,9 @@
 - `fenced_calls`: a small model on Ollama without tool parsing (llama3.2:3b, ollama/ollama#13519): a
   reply that calls is a ```json code block of `{"name": …, "parameters": {…}}` (a list for several) and
   nothing else (after the thinking, with `think`), with no `tool_calls` and `finish_reason: "stop"`; `pythonic_calls`: the same written
-  as Llama 3.2's and Llama 4's Python list of calls (`[query_order(order_id='A-1001')]`);
+  as Llama 3.2's and Llama 4's Python list of calls (`[query_order(order_id='A-1001')]`); `joined_calls`:
+  the same written as Llama 3.x's JSON calls after `<|python_tag|>`, several joined by `; ` (vLLM's
+  `llama3_json` and SGLang's `llama3` parsers read them so), ended by `<|eom_id|>`;
 - `gzip_twice`: a proxy that gzips what the gateway already gzipped and keeps one `Content-Encoding:
   gzip` (drpcorg/nodecore#268, apex/up#278): every answer, plain or streamed, is gzip inside gzip.
 
@@ -132,6 +134,7 @@ GROQ_REASONING_400 = {
         "type": "invalid_request_error",
     }
 }
+XAI_NAMES = "Only messages of role 'user' can have a name."
 PING_EVENT = "event: ping\ndata: 2024-03-05 10:00:00.123456\n\n"
 """sse-starlette's keep-alive before 1.4 (its lines end with CRLF on the wire: `ping_events`)."""
 CHINESE = "您好，我已经查到了：订单状态正常，预计三天内送达。如有其他问题请告诉我。"
@@ -398,6 +401,26 @@ def quirky(*names: str) -> type[http.server.BaseHTTPRequestHandler]:
                         return 400, {
                             "error": {"code": 400, "message": text + "Cannot find field.", "status": "INVALID_ARGUMENT"}
                         }
+            named = [m for m in body.get("messages") or [] if m.get("role") != "user" and "name" in m]
+            if "xai_names" in quirks and named:
+                return 400, {"code": "Client specified an invalid argument", "error": XAI_NAMES}
+            if "groq_names" in quirks and named:
+                at, role = body["messages"].index(named[0]), named[0]["role"]
+                text = f"'messages.{at}' : for 'role:{role}' the following must be satisfied[('messages.{at}' : "
+                return 400, {
+                    "error": {"message": text + "property 'name' is unsupported)]", "type": "invalid_request_error"}
+                }
+            strict = [i for i, spec in enumerate(body.get("tools") or []) if "strict" in (spec.get("function") or {})]
+            if "gemini_strict" in quirks and strict:
+                text = "\n".join(
+                    f"Invalid JSON payload received. Unknown name \"strict\" at 'request.tools[0].function_declarations"
+                    f"[{i}]': Cannot find field."
+                    for i in strict
+                )
+                return 400, {"error": {"code": 400, "message": text, "status": "INVALID_ARGUMENT"}}
+            if "fastapi_strict" in quirks and strict:
+                loc = ["body", "tools", strict[0], "function", "strict"]
+                return 422, {"detail": [{"type": "extra_forbidden", "loc": loc, "msg": "Extra inputs are not permitted"}]}
             if "refuse_options_400" in quirks:
                 for field in ("tool_choice", "parallel_tool_calls", "response_format", "stream_options"):
                     if field in body:
@@ -480,11 +503,12 @@ def quirky(*names: str) -> type[http.server.BaseHTTPRequestHandler]:
                     for call in message.pop("tool_calls")
                 )
                 reply["choices"][0]["finish_reason"] = "stop"
-            if ("fenced_calls" in quirks or "pythonic_calls" in quirks) and message.get("tool_calls"):
+            written_as = [quirk for quirk in ("fenced_calls", "pythonic_calls", "joined_calls") if quirk in quirks]
+            if written_as and message.get("tool_calls"):
                 written = [written_call(call) for call in message.pop("tool_calls")]
                 said = message.get("content") or ""  # the block alone, after the thinking (`think`)
                 thought = said[: said.find("</think>") + len("</think>\n\n")] if "</think>" in said else ""
-                message["content"] = thought + (fenced(written) if "fenced_calls" in quirks else pythonic(written))
+                message["content"] = thought + WRITERS[written_as[0]](written)
                 reply["choices"][0]["finish_reason"] = "stop"
             if not stream:
                 litellm_fields(message, quirks)
@@ -508,6 +532,16 @@ def pythonic(calls: list[dict[str, Any]]) -> str:
         + ", ".join(f"{c['name']}({', '.join(f'{k}={v!r}' for k, v in c['arguments'].items())})" for c in calls)
         + "]"
     )
+
+
+def joined(calls: list[dict[str, Any]]) -> str:
+    """Calls as Llama 3.x writes them with its JSON tool calling (vLLM's `llama3_json`, SGLang's `llama3`
+    parsers): after `<|python_tag|>`, each `{"name": …, "parameters": {…}}`, joined by `; `, then `<|eom_id|>`."""
+    written = [json.dumps({"name": c["name"], "parameters": c["arguments"]}, ensure_ascii=False) for c in calls]
+    return "<|python_tag|>" + "; ".join(written) + "<|eom_id|>"
+
+
+WRITERS = {"fenced_calls": fenced, "pythonic_calls": pythonic, "joined_calls": joined}
 
 
 def written_call(call: dict[str, Any]) -> dict[str, Any]:

@@ -152,6 +152,25 @@ def test_without_tools_offered_the_text_is_the_answer():
             None,
         ),
         ('<|python_tag|>query_order(order_id="SN1")', [("query_order", {"order_id": "SN1"})], None),  # Llama 3.3
+        (  # Llama 3.x's several calls joined by `;` (vLLM's llama3_json, SGLang's llama3 parser)
+            '<|python_tag|>{"name": "query_order", "parameters": {"order_id": "SN1"}}; '
+            '{"name": "cancel_order", "parameters": {}}<|eom_id|>',
+            [("query_order", {"order_id": "SN1"}), ("cancel_order", {})],
+            None,
+        ),
+        (
+            'One moment.<|python_tag|>{"name": "cancel_order", "arguments": {}};\n'
+            '{"type": "function", "name": "query_order", "parameters": {"order_id": "SN2"}};',
+            [("cancel_order", {}), ("query_order", {"order_id": "SN2"})],
+            "One moment.",
+        ),
+        (  # without the marker (a server that skips special tokens)
+            '{"name": "query_order", "parameters": {"order_id": "SN1"}};{"name": "query_order", "parameters": '
+            '{"order_id": "SN2"}}',
+            [("query_order", {"order_id": "SN1"}), ("query_order", {"order_id": "SN2"})],
+            None,
+        ),
+        ('<|python_tag|>{"name": "cancel_order", "parameters": {}};', [("cancel_order", {})], None),
     ],
 )
 def test_written_calls_are_read_as_a_parser_reads_them(content, calls, left):
@@ -190,6 +209,15 @@ def test_written_calls_are_read_as_a_parser_reads_them(content, calls, left):
         "[query_order(order_id=" + "[" * 1_000 + "]" * 1_000 + ")]",
         '[query_order(order_id="SN1")] and then I will tell you.',
         '```json\n{"name": "query_order", "arguments": {}}\n``` ```json\n{"name": "cancel_order", "arguments": {}}\n```',
+        # calls joined by `;`: all of them calls of offered tools, and nothing else, or none is one
+        '<|python_tag|>{"name": "query_order", "parameters": {}}; {"name": "drop_tables", "parameters": {}}',
+        '<|python_tag|>{"name": "query_order", "parameters": {}}; {"name": "query_order"}',
+        '{"name": "query_order", "parameters": {}}; and then I will tell you.',
+        '{"name": "query_order", "parameters": {}};; {"name": "cancel_order", "parameters": {}}',
+        '{"name": "query_order", "parameters": {}} {"name": "cancel_order", "parameters": {}}',  # no `;`
+        '{"order_id": "SN1"}; {"status": "shipped"}',
+        "1; 2",
+        "{" * 10_000 + ";",
     ],
 )
 def test_anything_else_stays_text(content):
@@ -259,26 +287,35 @@ ORDER_TOOL = ToolSpec(
 )
 
 
+CANCEL_TOOL = ToolSpec(name="cancel_order", description="Cancel an order.", parameters={"type": "object"})
+
+
 def _asked(quirks, stream):
-    """The reply of the quirk gateway to a question that calls `query_order`, and the body as it came."""
+    """The reply of the quirk gateway to a question that calls `query_order`, and the body as it came (with
+    `extra_call`, `cancel_order` is offered too, and called besides)."""
+    tools = [ORDER_TOOL, CANCEL_TOOL] if "extra_call" in quirks else [ORDER_TOOL]
     question = [UserMessage(content="Where is order A-1001?")]
     with serving(quirky(*quirks)) as port:
         client = ChatClient(f"http://127.0.0.1:{port}/v1", "sk-quirky-key", "quirky")
-        reply = list(client.stream(question, tools=[ORDER_TOOL]))[-1].response if stream else None
-        reply = reply or client.chat(question, tools=[ORDER_TOOL])
+        reply = list(client.stream(question, tools=tools))[-1].response if stream else None
+        reply = reply or client.chat(question, tools=tools)
     return reply, client.exchanges[-1].response_text
 
 
-@pytest.mark.parametrize("quirks", [("think", "fenced_calls"), ("pythonic_calls", "tiny_pieces")])
+@pytest.mark.parametrize(
+    "quirks", [("think", "fenced_calls"), ("pythonic_calls", "tiny_pieces"), ("joined_calls", "extra_call")]
+)
 @pytest.mark.parametrize("stream", [False, True], ids=["whole", "streamed"])
 def test_a_small_model_s_calls_written_as_text_are_its_calls_on_a_stand_in(quirks, stream):
-    """`tests/quirk_gateway.py`'s `fenced_calls` (llama3.2 on Ollama) after `<think>`, and `pythonic_calls`
-    one character a chunk: the calls read are those the stand-in's model makes without the quirk."""
+    """`tests/quirk_gateway.py`'s `fenced_calls` (llama3.2 on Ollama) after `<think>`, `pythonic_calls`
+    one character a chunk, and `joined_calls` (Llama 3.x's calls joined by `;`) with two calls: the calls
+    read are those the stand-in's model makes without the quirk."""
     reply, raw = _asked(quirks, stream)
     plain, _ = _asked([quirk for quirk in quirks if not quirk.endswith("_calls")], stream)
     if not stream:  # the calls came as text (a stream carries it in pieces)
         assert '"tool_calls"' not in raw and ("```json" in raw) == ("fenced_calls" in quirks)
-    assert [call.name for call in reply.message.tool_calls] == ["query_order"]
+    assert [call.name for call in reply.message.tool_calls][:1] == ["query_order"]
+    assert len(reply.message.tool_calls) == (2 if "extra_call" in quirks else 1)
     assert [(c.name, c.arguments) for c in reply.message.tool_calls] == [
         (c.name, c.arguments) for c in plain.message.tool_calls
     ]

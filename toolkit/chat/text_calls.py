@@ -14,7 +14,9 @@ around the blocks stays the reply's text (None when nothing is left). A whole re
 without vLLM's `llama3_json` parser), is read the same way, also when it is one Markdown code block
 and nothing else (```json …```: llama3.2 on Ollama writes its calls so, ollama/ollama#13519), and so
 is the JSON after Mistral's `[TOOL_CALLS]` or Llama's `<|python_tag|>` (the text before the marker
-stays the reply's text; a `<|eom_id|>` or `<|eot_id|>` after it is no part of it). A whole reply
+stays the reply's text; a `<|eom_id|>` or `<|eot_id|>` after it is no part of it), and so are several
+such calls joined by `;` (`<|python_tag|>{"name": …}; {"name": …}`: Llama 3.x's, as vLLM's `llama3_json`
+and SGLang's `llama3` parsers read them), with the marker or without. A whole reply
 that is a Python list of calls with literal keyword arguments (`[get_weather(city="Paris")]`: Llama
 3.2's and Llama 4's format, without vLLM's `pythonic` parser) is parsed as such, never run, and so
 is one such call alone after `<|python_tag|>` (Llama 3.3's). The thinking a reply begins with
@@ -29,8 +31,7 @@ nothing: when one block is not such a call (no JSON, a tool not offered, argumen
 object), the reply stays text, as the gateway gave it. Linear in the text's length.
 
 Leaves out: the other formats a parser reads that are not JSON (Mistral's newer `[TOOL_CALLS]name[ARGS]{…}`,
-DeepSeek's `<｜tool▁call▁begin｜>`, Qwen3-Coder's `<function=…>` XML, Llama's
-calls joined by `;`), and a reply cut in a block (`finish_reason: "length"`: the block never closes).
+DeepSeek's `<｜tool▁call▁begin｜>`, Qwen3-Coder's `<function=…>` XML), and a reply cut in a block (`finish_reason: "length"`: the block never closes).
 """
 
 from __future__ import annotations
@@ -214,7 +215,9 @@ def _bare(answer: str, names: frozenset[str], marked: bool = False) -> list[Tool
     try:
         data = json.loads(answer)
     except (ValueError, RecursionError):
-        return _pythonic(answer, names, marked)
+        data = _joined(answer) if ";" in answer else None
+        if data is None:
+            return _pythonic(answer, names, marked)
     items = data if isinstance(data, list) else [data]
     if not all(isinstance(item, dict) and not set(_ARGUMENT_KEYS).isdisjoint(_named(item)) for item in items):
         return []
@@ -222,6 +225,33 @@ def _bare(answer: str, names: frozenset[str], marked: bool = False) -> list[Tool
     if not calls or any(call is None for call in calls):
         return []
     return [call for call in calls if call is not None]
+
+
+def _joined(answer: str) -> list[Any] | None:
+    """The JSON values of a text that is nothing but them joined by `;` (Llama 3.x's several calls after
+    `<|python_tag|>`: `{"name": …}; {"name": …}`, read so by vLLM's `llama3_json` and SGLang's `llama3`
+    parsers), a `;` after the last allowed; None for any other text. One pass: each value is read once."""
+    decoder, values, at = json.JSONDecoder(), [], 0
+    while True:
+        try:
+            value, at = decoder.raw_decode(answer, _blank_end(answer, at))
+        except (ValueError, RecursionError):
+            return None
+        values.append(value)
+        at = _blank_end(answer, at)
+        if at < len(answer) and answer[at] == ";":
+            at = _blank_end(answer, at + 1)
+        elif at < len(answer):
+            return None
+        if at == len(answer):
+            return values
+
+
+def _blank_end(text: str, at: int) -> int:
+    """Where the blanks of `text` from `at` end."""
+    while at < len(text) and text[at] in " \t\r\n":
+        at += 1
+    return at
 
 
 def _named(item: dict[str, Any]) -> dict[str, Any]:

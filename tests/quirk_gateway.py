@@ -99,6 +99,16 @@
 - `gzip_twice`: a proxy that gzips what the gateway already gzipped and keeps one `Content-Encoding:
   gzip` (drpcorg/nodecore#268, apex/up#278): every answer, plain or streamed, is gzip inside gzip.
 
+- `xai_names` / `groq_names`: a request with `name` on a message of another role than the user's (the
+  package names a tool result's tool) is xAI's 400 "Only messages of role 'user' can have a name."
+  (BerriAI/litellm#9720, microsoft/autogen#4715) / Groq's "'messages.2' : for 'role:tool' the following
+  must be satisfied[('messages.2' : property 'name' is unsupported)]" (console.groq.com/docs/openai:
+  `messages[].name` is a 400);
+- `gemini_strict` / `fastapi_strict`: a request whose tools carry `strict` is a relay to Gemini's 400
+  "Invalid JSON payload received. Unknown name "strict" at 'request.tools[0].function_declarations[0]':
+  Cannot find field." (one line a tool: GewoonJaap/gemini-cli-openai#157, router-for-me/CLIProxyAPI#102) /
+  a FastAPI server's 422 `extra_forbidden` at `body.tools.0.function.strict` (microsoft/autogen#5814).
+
 Requests are kept in `handler.seen` (the bodies, in order). Leaves out: authentication, slow answers.
 """
 
@@ -413,14 +423,16 @@ def quirky(*names: str) -> type[http.server.BaseHTTPRequestHandler]:
             strict = [i for i, spec in enumerate(body.get("tools") or []) if "strict" in (spec.get("function") or {})]
             if "gemini_strict" in quirks and strict:
                 text = "\n".join(
-                    f"Invalid JSON payload received. Unknown name \"strict\" at 'request.tools[0].function_declarations"
+                    f'Invalid JSON payload received. Unknown name "strict" at \'request.tools[0].function_declarations'
                     f"[{i}]': Cannot find field."
                     for i in strict
                 )
                 return 400, {"error": {"code": 400, "message": text, "status": "INVALID_ARGUMENT"}}
             if "fastapi_strict" in quirks and strict:
                 loc = ["body", "tools", strict[0], "function", "strict"]
-                return 422, {"detail": [{"type": "extra_forbidden", "loc": loc, "msg": "Extra inputs are not permitted"}]}
+                return 422, {
+                    "detail": [{"type": "extra_forbidden", "loc": loc, "msg": "Extra inputs are not permitted"}]
+                }
             if "refuse_options_400" in quirks:
                 for field in ("tool_choice", "parallel_tool_calls", "response_format", "stream_options"):
                     if field in body:

@@ -115,6 +115,7 @@ from typing import Any, NoReturn
 import httpx
 from pydantic import ValidationError
 
+from toolkit.chat.added_fields import refused_addition, without_additions
 from toolkit.chat.call_id_shape import refuses_ids, shaped_ids
 from toolkit.chat.charset import (
     ACCEPTED,
@@ -623,6 +624,10 @@ class ChatClient:
         """Whether a stream request with tools is asked without streaming, its reply given as events;
         set True by itself when the gateway refuses tools with a stream (llama.cpp's llama-server before
         May 2025: "Cannot use tools with stream"; `toolkit.chat.unstreamed_tools`)."""
+        self.additions_refused: list[str] = []
+        """Fields the package adds on its own that this gateway refused (a tool result's `name`: xAI, Groq;
+        a tool's `strict`: a relay to Gemini, a strict FastAPI server); left out of every later request
+        (`toolkit.chat.added_fields`)."""
         self._max_reply_bytes = MAX_REPLY_BYTES
         self._sleep = sleep
         self._http = httpx.Client(
@@ -733,7 +738,9 @@ class ChatClient:
         stream: bool = False,
         **extra: Any,
     ) -> dict[str, Any]:
-        """The JSON body that `chat()` / `stream()` would send."""
+        """The JSON body that `chat()` / `stream()` would send. A `parallel_tool_calls` in `extra` goes only
+        with tools (OpenAI's 400 "'parallel_tool_calls' is only allowed when 'tools' are specified"): a
+        round that sends none, with the loop's `request_extra` holding it, leaves it out."""
         if type(messages) is not list and type(messages) is not tuple:
             messages = chat_messages(messages)
         try:
@@ -770,9 +777,14 @@ class ChatClient:
                 body["stream_options"] = {"include_usage": True}
         elif self.thinking_off_unstreamed:
             body[THINKING_SWITCH] = False
-        body.update(extra)
+        if extra:
+            body.update(extra)
+            if "parallel_tool_calls" in extra and "tools" not in body:  # OpenAI's rule: it goes with tools only
+                del body["parallel_tool_calls"]
         if self.forced_choice.refused and "tools" in body and "tool_choice" in body:  # asked in a form it takes
             put(body, *self.forced_choice.sent(body["tool_choice"], body["tools"]))
+        if self.additions_refused:
+            without_additions(body, self.additions_refused)
         return body
 
     def chat(
@@ -921,7 +933,8 @@ class ChatClient:
         (the default of a request with tools), and a tool-schema keyword a relay refuses
         (`toolkit.chat.schema_keywords`), a reasoning field of the history's assistant turns
         (`toolkit.chat.reasoning_fields`), and the empty text of a turn that only calls tools (sent
-        null: `toolkit.chat.empty_text`). Remembered: none is sent to this gateway again. A turn's
+        null: `toolkit.chat.empty_text`), and a field the package adds on its own, a tool result's `name`
+        or a tool's `strict` (`toolkit.chat.added_fields`). Remembered: none is sent to this gateway again. A turn's
         tool calls Gemini 3 refuses unsigned get Google's stand-in signature, assistant turns DeepSeek
         asks a reasoning field of get it empty (`toolkit.chat.reasoning_fields`), and tool call ids Mistral
         refuses are sent in its shape, from then on too (`toolkit.chat.thought_signatures`,
@@ -949,6 +962,13 @@ class ChatClient:
         ):
             self.thinking_off_unstreamed = True  # it thinks only when streaming: a call not streamed, without
             body[THINKING_SWITCH] = False  # its thinking, is the answer the gateway gives
+            return True
+        added = refused_addition(f"{exc} {exc.body}", body) if exc.status in (400, 422) else None
+        if added is not None:  # a tool result's `name` (xAI, Groq), a tool's `strict` (a relay to Gemini)
+            with _REFUSED_LOCK:
+                if added not in self.additions_refused:
+                    self.additions_refused.append(added)
+            without_additions(body, self.additions_refused)
             return True
         messages = body.get("messages")
         if not isinstance(messages, list):  # a body given to `send` as it is
@@ -1509,6 +1529,7 @@ class _Attempts:
                 return self.response, attempt
             except CallerError as exc:  # asked again at once (no wait, the same attempt) without a field it refused
                 if not self.client._without_refused(self.body, exc):
+                    _callers_field(exc, self.body)
                     raise
             except BadResponseError as exc:
                 _unknown_address(exc, self.response)
@@ -1529,6 +1550,30 @@ class _Attempts:
     def __exit__(self, *exc_info: object) -> None:
         if self.response is not None:
             self.response.close()
+
+
+def _callers_field(error: CallerError, body: dict[str, Any]) -> None:
+    """Make `error`, a 400 or 422 that names a field of `body` the caller added (`LoopOptions.request_extra`,
+    a keyword of `chat()` / `stream()`: `seed`, `parallel_tool_calls`, `max_tokens`), say which and what to
+    do, in place of its status's usual hint. Never dropped and sent again: the caller asked for it."""
+    if error.status not in (400, 422):
+        return
+    said = f"{error} {error.body}"
+    for field in body:
+        if field in _OWN_FIELDS or not isinstance(field, str) or not field:
+            continue
+        quote = r"['\"`]" if len(field) < 4 else r"['\"`]?"  # `n` is named in quotes, not as a letter of a word
+        if re.search(rf"(?<![\w-]){quote}{re.escape(field)}{quote}(?![\w-])", said):
+            _rehint(error, CALLERS_FIELD_HINT.format(field=field))
+            return
+
+
+_OWN_FIELDS = frozenset({"model", "messages", "tools", "tool_choice", "stream", "stream_options", THINKING_SWITCH})
+"""The fields `ChatClient.build_request` writes itself (a refusal of one is handled, or hinted, elsewhere)."""
+CALLERS_FIELD_HINT = (
+    "the gateway refuses {field!r}, a field this call added (LoopOptions.request_extra, or a keyword of chat() / "
+    "stream()): change it, or leave it out for this gateway (not retried)"
+)
 
 
 def _rehint(error: CallerError, hint: str) -> None:

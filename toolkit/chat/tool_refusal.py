@@ -13,6 +13,10 @@ DeepSeek-R1's "does not support Function Calling"), and not only a field about t
 `parallel_tool_calls`: refused values the client may send otherwise), so an error about a tool's shape
 ("Invalid 'tools[0].function.name'") stays the body's to fix.
 
+A tool message's role is not the tools: Groq's 400 for a field of a tool result ("'messages.2' : for
+'role:tool' the following must be satisfied[('messages.2' : property 'name' is unsupported)]") refuses
+the field, not tools.
+
 Leaves out: the status (the probe leaves out those about the key, credit, load or time; the client
 asks `names_tools` only of a 404, whose usual hint blames the URL), and messages that name no tools at all.
 """
@@ -30,10 +34,17 @@ _TOOL_FIELDS = re.compile(r"tool_choice|parallel_tool_calls", re.IGNORECASE)
 
 
 def names_tools(message: str, model: str = "") -> bool:
-    """Whether `message` names tools or function calling, the model's name `model` left out of it."""
+    """Whether `message` names tools or function calling, the model's name `model` and a tool message's
+    role (Groq's "for 'role:tool' the following must be satisfied[…]") left out of it."""
     if model.strip():
         message = re.sub(re.escape(model.strip()), "", message, flags=re.IGNORECASE)
+    if "role" in message:
+        message = _TOOL_ROLE.sub("", message)
     return bool(_NAMES_TOOLS.search(message))
+
+
+_TOOL_ROLE = re.compile(r"role\W{0,4}tool\b", re.IGNORECASE)
+"""A tool message's role named in an error about one of its fields: no refusal of tools."""
 
 
 def refuses_tools(message: str, model: str = "") -> bool:

@@ -99,6 +99,8 @@
 - `gzip_twice`: a proxy that gzips what the gateway already gzipped and keeps one `Content-Encoding:
   gzip` (drpcorg/nodecore#268, apex/up#278): every answer, plain or streamed, is gzip inside gzip.
 
+- `gemini_refs`: as `gemini_schema`, for `$defs`, `$ref` and `const` (a relay to Gemini's function
+  declarations, an OpenAPI subset without them: "Unknown name "const"", zed-industries/zed#44875);
 - `xai_names` / `groq_names`: a request with `name` on a message of another role than the user's (the
   package names a tool result's tool) is xAI's 400 "Only messages of role 'user' can have a name."
   (BerriAI/litellm#9720, microsoft/autogen#4715) / Groq's "'messages.2' : for 'role:tool' the following
@@ -433,6 +435,16 @@ def quirky(*names: str) -> type[http.server.BaseHTTPRequestHandler]:
                 return 422, {
                     "detail": [{"type": "extra_forbidden", "loc": loc, "msg": "Extra inputs are not permitted"}]
                 }
+            if "gemini_refs" in quirks:
+                for i, spec in enumerate(body.get("tools") or []):
+                    written = json.dumps(spec)
+                    unknown = [key for key in ("$defs", "$ref", "const") if f'"{key}"' in written]
+                    if unknown:
+                        where = f"tools[0].function_declarations[{i}].parameters"
+                        text = f'Invalid JSON payload received. Unknown name "{unknown[0]}" at {where!r}: '
+                        return 400, {
+                            "error": {"code": 400, "message": text + "Cannot find field.", "status": "INVALID_ARGUMENT"}
+                        }
             if "refuse_options_400" in quirks:
                 for field in ("tool_choice", "parallel_tool_calls", "response_format", "stream_options"):
                     if field in body:

@@ -2,15 +2,18 @@
 relay to Gemini's native API refuses `additionalProperties`) is asked again without it, once per
 keyword, and never sent it again; what the keyword said is still checked by the package."""
 
+import enum
 import json
+from typing import Literal
 
 import httpx
 import pytest
+from pydantic import BaseModel
 
 from tests.loopback import serving
 from tests.quirk_gateway import quirky
 from toolkit import ChatClient, LoopOptions, run_loop, tool
-from toolkit.chat.schema_keywords import without_keywords
+from toolkit.chat.schema_keywords import inlined, without_keywords
 from toolkit.course.assistant import TOOL_SPECS
 from toolkit.course.validation import validate
 from toolkit.errors import ArgError, CallerError
@@ -185,3 +188,90 @@ def test_two_threads_that_both_looked_before_either_remembered_still_remember_it
     client.schema_keywords_refused = Held()
     assert answers_from_two_threads(client) == ["ok", "ok"]
     assert client.schema_keywords_refused == ["additionalProperties"]
+
+
+class Color(enum.Enum):
+    RED = "red"
+    BLUE = "blue"
+
+
+class Address(BaseModel):
+    city: str
+
+
+@tool
+def ship_order(order_id: str, speed: Literal["fast"], color: Color, address: Address) -> str:
+    """Ship an order."""
+    return f"shipped {order_id} {speed} {color.value} to {address.city}"
+
+
+@pytest.mark.parametrize("stream", [False, True], ids=["whole", "streamed"])
+def test_a_relay_refusing_refs_and_const_gets_the_same_schema_written_out(stream):
+    """Before: "HTTP 400: Invalid JSON payload received. Unknown name "$defs" …: Cannot find field. — the
+    gateway rejected the request body; fix it (not retried)" for any tool with an enum, a model or a
+    one-value Literal parameter. Now each keyword is refused once and said another way: the definitions
+    written in place, `const` as an `enum` of its value; the model is asked the same, and the call runs."""
+    handler = quirky("gemini_refs", "gemini_schema")
+    with serving(handler) as port:
+        client = ChatClient(f"http://127.0.0.1:{port}/v1", "sk-quirky-key", "quirky")
+        result = run_loop(client, "ship order A-1001", tools=[ship_order], options=LoopOptions(stream=stream))
+    assert result.answer == "Here is what the tools said: shipped 1001 fast red to City."
+    assert [e.status for e in client.exchanges] == [400, 400, 400, 200, 200]
+    assert client.schema_keywords_refused == ["additionalProperties", "$defs", "const"]
+    assert handler.seen[-1]["tools"][0]["function"]["parameters"] == {
+        "type": "object",
+        "properties": {
+            "order_id": {"type": "string"},
+            "speed": {"enum": ["fast"], "type": "string"},
+            "color": {"enum": ["red", "blue"], "type": "string"},
+            "address": {"properties": {"city": {"type": "string"}}, "required": ["city"], "type": "object"},
+        },
+        "required": ["order_id", "speed", "color", "address"],
+    }
+
+
+def test_inlining_keeps_what_sits_beside_a_reference_and_the_definitions_of_a_recursive_one():
+    schema = {
+        "type": "object",
+        "properties": {
+            "a": {"$ref": "#/$defs/A", "description": "Mine."},
+            "tree": {"$ref": "#/definitions/Node"},
+            "odd": {"$ref": "#/$defs/Missing"},
+        },
+        "$defs": {"A": {"type": "string", "description": "Its own."}},
+        "definitions": {"Node": {"type": "object", "properties": {"kids": {"items": {"$ref": "#/definitions/Node"}}}}},
+    }
+    out = inlined(schema)
+    assert out["properties"]["a"] == {"type": "string", "description": "Mine."}
+    assert out["properties"]["tree"] == {
+        "type": "object",
+        "properties": {"kids": {"items": {"$ref": "#/definitions/Node"}}},
+    }
+    assert out["properties"]["odd"] == {"$ref": "#/$defs/Missing"}
+    assert out["$defs"] == schema["$defs"] and out["definitions"] == schema["definitions"]  # still referred to
+    assert inlined({"properties": {"x": {"$ref": "#/$defs/A"}}, "$defs": {"A": {"enum": [{"$ref": "data"}]}}}) == {
+        "properties": {"x": {"enum": [{"$ref": "data"}]}}  # an enum's values are data, never followed
+    }
+
+
+def test_definitions_that_double_at_each_level_are_sent_as_they_were():
+    defs = {
+        f"D{i}": {
+            "type": "object",
+            "properties": {"l": {"$ref": f"#/$defs/D{i + 1}"}, "r": {"$ref": f"#/$defs/D{i + 1}"}},
+        }
+        for i in range(40)
+    }
+    defs["D40"] = {"type": "string"}
+    schema = {"type": "object", "properties": {"x": {"$ref": "#/$defs/D0"}}, "$defs": defs}
+    assert inlined(schema) is schema
+
+
+def test_const_beside_an_enum_keeps_the_enum():
+    tools = [
+        {
+            "type": "function",
+            "function": {"name": "f", "parameters": {"properties": {"m": {"const": "a", "enum": ["a"]}}}},
+        }
+    ]
+    assert without_keywords(tools, ["const"])[0]["function"]["parameters"] == {"properties": {"m": {"enum": ["a"]}}}

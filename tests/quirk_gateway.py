@@ -101,6 +101,10 @@
 
 - `gemini_refs`: as `gemini_schema`, for `$defs`, `$ref` and `const` (a relay to Gemini's function
   declarations, an OpenAPI subset without them: "Unknown name "const"", zed-industries/zed#44875);
+- `null_text_422` / `null_text_400`: a reply that calls has `content: null` (as OpenAI answers), and a
+  request whose assistant turn has calls and null text is mistral-common's OpenAI app's 422 ("body.messages.1.
+  content.str: Input should be a valid string": mistralai/mistral-common#324) / a relay's 400 in OpenAI's
+  words ("Invalid value for 'content': expected a string, got null.");
 - `xai_names` / `groq_names`: a request with `name` on a message of another role than the user's (the
   package names a tool result's tool) is xAI's 400 "Only messages of role 'user' can have a name."
   (BerriAI/litellm#9720, microsoft/autogen#4715) / Groq's "'messages.2' : for 'role:tool' the following
@@ -445,6 +449,19 @@ def quirky(*names: str) -> type[http.server.BaseHTTPRequestHandler]:
                         return 400, {
                             "error": {"code": 400, "message": text + "Cannot find field.", "status": "INVALID_ARGUMENT"}
                         }
+            for at, message in enumerate(body.get("messages") or []):
+                if message.get("role") == "assistant" and message.get("tool_calls") and message["content"] is None:
+                    if "null_text_422" in quirks:
+                        loc = ["body", "messages", at, "content"]
+                        return 422, {
+                            "detail": [
+                                {"type": "string_type", "loc": [*loc, "str"], "msg": "Input should be a valid string"},
+                                {"type": "list_type", "loc": [*loc, "list"], "msg": "Input should be a valid list"},
+                            ]
+                        }
+                    if "null_text_400" in quirks:
+                        text = "Invalid value for 'content': expected a string, got null."
+                        return 400, {"error": {"message": text, "type": "invalid_request_error", "param": None}}
             if "refuse_options_400" in quirks:
                 for field in ("tool_choice", "parallel_tool_calls", "response_format", "stream_options"):
                     if field in body:
@@ -510,6 +527,8 @@ def quirky(*names: str) -> type[http.server.BaseHTTPRequestHandler]:
                 for call in message.get("tool_calls") or []:
                     call["function"]["name"] = "functions." + call["function"]["name"]
                     call.pop("type", None)
+            if ("null_text_422" in quirks or "null_text_400" in quirks) and message.get("tool_calls"):
+                message["content"] = None  # as OpenAI answers a call: the history then holds it so
             if "said_with_calls" in quirks and message.get("tool_calls"):
                 message["content"] = "Let me look that up."
             if "other_model" in quirks:

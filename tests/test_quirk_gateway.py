@@ -17,7 +17,8 @@ whose streams carry sse-starlette's old `event: ping` keep-alives; a proxy gzipp
 time; calls written as text in a JSON code block after the thinking (llama3.2 on Ollama) or as a Python
 list of calls (Llama 3.2's own format), one character a chunk; Llama 3.x's JSON calls after
 `<|python_tag|>` joined by `;`, two at a time, one character a chunk; xAI refusing a tool result's `name`
-on a relay to Gemini refusing a tool's `strict` (week 5 sends its tools strict), `$defs`, `$ref` and `const`.
+on a relay to Gemini refusing a tool's `strict` (week 5 sends its tools strict), `$defs`, `$ref` and `const`,
+that refuses a null text beside calls too.
 
 Each quirk set runs all eleven notebooks in one kernel (~25 s each), so the test is opt-in like
 the matrix: `TOOLKIT_MATRIX_TEST=1`. Covers: every code cell ends without an error, and no live
@@ -52,7 +53,7 @@ QUIRKS = [
     "think,fenced_calls",
     "pythonic_calls,tiny_pieces",
     "joined_calls,extra_call,tiny_pieces",
-    "xai_names,gemini_strict,gemini_refs",
+    "xai_names,gemini_strict,gemini_refs,null_text_422",
 ]
 
 pytestmark = pytest.mark.skipif(

@@ -130,7 +130,7 @@ from toolkit.chat.charset import (
 from toolkit.chat.chat_template import TEMPLATE_HINT, refused_roles
 from toolkit.chat.context_limit import CONTEXT_HINT, over_context
 from toolkit.chat.credit import credit_fix, out_of_credit
-from toolkit.chat.empty_text import refuses_empty_text, with_null_text
+from toolkit.chat.empty_text import refuses_empty_text, refuses_null_text, with_empty_text, with_null_text
 from toolkit.chat.error_body import error_object, message_of, parsed
 from toolkit.chat.finite import first_non_finite
 from toolkit.chat.forced_choice import CANNOT_FORCE, ForcedChoice, put
@@ -598,6 +598,10 @@ class ChatClient:
         """Whether an assistant turn that only calls tools goes with its empty text null; set True by
         itself when the gateway refuses the empty text (a strict relay to Anthropic or Bedrock:
         `toolkit.chat.empty_text`)."""
+        self.null_text_refused: bool = False
+        """Whether an assistant turn that only calls tools goes with its null text as ""; set True by itself
+        when the gateway refuses the null (mistral-common's OpenAI app, Cloudflare's AI Gateway:
+        `toolkit.chat.empty_text`), unless it refused the empty text first."""
         self.fields_refused: list[str] = []
         """A history's reasoning fields this gateway refused (`KEPT_ASSISTANT_FIELDS`: Groq refuses
         `reasoning` another gateway asked back); left out of every later request
@@ -758,6 +762,8 @@ class ChatClient:
             wire = with_fields(wire, self.fields_asked)
         if self.empty_text_refused:
             wire = with_null_text(wire)
+        elif self.null_text_refused:
+            wire = with_empty_text(wire)
         if self.signatures_stood_in:
             wire = signed(wire)
         if self.ids_shaped:
@@ -987,9 +993,14 @@ class ChatClient:
                     self.fields_asked.append(asked)
             body["messages"] = with_fields(messages, self.fields_asked)
             return True
-        if exc.status in (400, 422) and refuses_empty_text(f"{exc} {exc.body}", messages):
+        said = f"{exc} {exc.body}"
+        if exc.status in (400, 422) and not self.null_text_refused and refuses_empty_text(said, messages):
             self.empty_text_refused = True  # a strict relay's empty text block: the turn's text goes null
             body["messages"] = with_null_text(messages)
+            return True
+        if exc.status in (400, 422) and not self.empty_text_refused and refuses_null_text(said, messages):
+            self.null_text_refused = True  # a strict server's null refused: the turn's text goes ""
+            body["messages"] = with_empty_text(messages)
             return True
         if exc.status in (400, 422) and refuses_ids(f"{exc} {exc.body}", messages):
             self.ids_shaped = True  # Mistral, ids made elsewhere: each in its shape, the same one each time

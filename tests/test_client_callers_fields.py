@@ -118,3 +118,15 @@ def test_parallel_tool_calls_goes_only_with_tools():
     assert "parallel_tool_calls" not in client.build_request("hi", parallel_tool_calls=False, seed=1)
     sent = client.build_request("hi", tools=[t.spec for t in tools_from(query_order)], parallel_tool_calls=False)
     assert sent["parallel_tool_calls"] is False
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["The last message must come from the user, not the assistant.", "Each user may send 3 requests a minute."],
+)
+def test_a_field_s_name_as_a_word_of_a_sentence_is_no_refusal_of_it(said):
+    with serving(refusing(400, _error(said))) as port:
+        client = ChatClient(f"http://127.0.0.1:{port}/v1", "sk-quirky-key", "quirky")
+        with pytest.raises(CallerError) as caught:
+            client.chat("hi", user="learner-7")
+    assert "a field this call added" not in str(caught.value)

@@ -1573,10 +1573,14 @@ def _callers_field(error: CallerError, body: dict[str, Any]) -> None:
     for field in body:
         if field in _OWN_FIELDS or not isinstance(field, str) or not field:
             continue
-        quote = r"['\"`]" if len(field) < 4 else r"['\"`]?"  # `n` is named in quotes, not as a letter of a word
-        if re.search(rf"(?<![\w-]){quote}{re.escape(field)}{quote}(?![\w-])", said):
+        if re.search(rf"{_NAMING}{re.escape(field)}(?![\w-])", said, re.IGNORECASE):
             _rehint(error, CALLERS_FIELD_HINT.format(field=field))
             return
+
+
+_NAMING = r"(?:['\"`]|(?<![\w-])[\w-]*\.|(?:supplied|parameter|argument|field|property|name)s?:? )"
+"""What an error writes before a field it names: a quote, a path (`body.user`), or a word naming it
+("argument supplied: seed"); a field's name as a word of a sentence ("from the user") is none."""
 
 
 _OWN_FIELDS = frozenset({"model", "messages", "tools", "tool_choice", "stream", "stream_options", THINKING_SWITCH})

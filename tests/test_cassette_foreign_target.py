@@ -81,3 +81,12 @@ def test_a_cassette_an_empty_file_a_cut_first_line_and_a_link_in_the_folder_are_
         record(path)
     assert (tmp_path / "later.jsonl").read_text().count('"request"') == 1
     assert cut.read_text().splitlines()[0] == '{"elapsed_ms": 3, "format": 1, "requ'
+
+
+def test_a_cassette_whose_first_line_is_longer_than_what_is_read_of_it_is_recorded_to(tmp_path):
+    from toolkit.chat import cassette as module
+
+    cassette = tmp_path / "c.jsonl"
+    cassette.write_text('{"elapsed_ms": 1, "request": {"body": "' + "i" * module._SNIFFED + '"}}\n')
+    record(cassette)
+    assert len(cassette.read_text().splitlines()) == 2

@@ -75,7 +75,6 @@ import difflib
 import email.utils
 import json
 import os
-import stat
 import threading
 import time
 from collections.abc import Iterator, Sequence
@@ -874,26 +873,19 @@ def not_a_cassette(path: Path) -> str:
     would have been appended to, as root too); or `path` is a link to a file still to be made in
     another folder than the link's (recording would make a file there, wherever the link points).
     A pipe or a device (`/dev/stdout`) holds nothing to lose. Read: the first line, `_SNIFFED` bytes
-    of it at most; a file of one line cut short (a run killed as it wrote its first line) is one if it
-    starts as every cassette line does (`{"`)."""
+    of it at most; a line longer than that (an image sent in the first request), or a file of one line
+    cut short (a run killed as it wrote it), is a cassette's if it starts as every cassette line does (`{"`)."""
     try:
         target = path.resolve()
-        fd = os.open(target, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    except FileNotFoundError:
-        outside = path.is_symlink() and target.parent != path.absolute().parent.resolve()
-        return f"it is a link to {target}, a file outside the link's folder; name that file itself" if outside else ""
+        head = files.first_line(target, _SNIFFED)
     except (OSError, RuntimeError):  # no permission to read, a link loop: `_unwritable` says what it can
         return ""
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return ""
-        head = b""
-        while b"\n" not in head and len(head) < _SNIFFED and (chunk := os.read(fd, 1 << 16)):
-            head += chunk
-    finally:
-        os.close(fd)
-    first, ended, _ = head.partition(b"\n")
-    if not first.strip() or _cassette_line(first) or (not ended and first.startswith(b'{"')):
+    if head is None:
+        outside = path.is_symlink() and not target.exists() and target.parent != path.absolute().parent.resolve()
+        return f"it is a link to {target}, a file outside the link's folder; name that file itself" if outside else ""
+    first = head
+    unread = len(first) >= _SNIFFED or _ends_inside(target, first)  # a long line, or one a killed run cut short
+    if not first.strip() or _cassette_line(first) or (first.startswith(b'{"') and unread):
         return ""
     shown = first[:40].decode("utf-8", "replace")
     linked = f" (the link names {target})" if target != path.absolute() else ""
@@ -905,6 +897,14 @@ def not_a_cassette(path: Path) -> str:
 
 _SNIFFED = 1 << 20
 """The bytes of an existing file's first line `not_a_cassette` reads at most (past it: no cassette line)."""
+
+
+def _ends_inside(target: Path, first: bytes) -> bool:
+    """Whether the file is its first line alone, cut short (no line break after it)."""
+    try:
+        return target.stat().st_size == len(first)
+    except OSError:
+        return False
 
 
 def _cassette_line(text: bytes) -> bool:

@@ -6,7 +6,8 @@
 Setup creates `.venv/` inside the repo (ignored by git) and installs the package with its test
 extra (which includes the `course` extra, JupyterLab); it is redone only when pyproject.toml
 changes, or when `.venv` was made by another Python, its Python is gone or it has no pip (it is then
-made anew). Before the tests run, `test` writes the bytecode of toolkit and of the tests, their asserts
+made anew). Two course.py started at once on one folder set it up one after the other (the second says
+it waits). Before the tests run, `test` writes the bytecode of toolkit and of the tests, their asserts
 rewritten as pytest does (`__pycache__`, even where PYTHONDONTWRITEBYTECODE is set), so the suite's
 processes do not each compile them.
 Extra arguments go to jupyter / pytest.
@@ -29,6 +30,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 import venv
 from pathlib import Path
 from typing import Any
@@ -128,7 +130,65 @@ class SetupError(Exception):
 
 
 def setup() -> None:
-    """Create .venv and install toolkit[test] into it, unless already done for this pyproject."""
+    """Create .venv and install toolkit[test] into it, unless already done for this pyproject; one course.py
+    at a time (`SetupLock`)."""
+    with SetupLock():
+        _setup()
+
+
+class SetupLock:
+    """The setup of one folder's .venv, by one course.py at a time: a second one started meanwhile (`lab` in
+    one terminal, `test` in another, on a fresh copy) says it waits, waits, then finds the setup done. Before,
+    both made .venv and ran pip in it at once, and one could remove the .venv the other was installing into.
+    The lock is the file `.venv.lock` beside .venv (`flock`; `msvcrt.locking` on Windows), released when the
+    process ends however it ends; a folder where that file cannot be made is set up without it."""
+
+    def __enter__(self) -> SetupLock:
+        try:
+            self.file: Any = open(VENV.with_name(VENV.name + ".lock"), "a+b")
+        except OSError:  # a read-only copy: nothing here can be set up at once by two anyway
+            self.file = None
+            return self
+        try:
+            if not _lock(self.file, wait=False):
+                print(
+                    f"another course.py is setting up .venv in {VENV.parent}; waiting for it to finish ...", flush=True
+                )
+                _lock(self.file, wait=True)
+        except BaseException:  # Ctrl-C while waiting
+            self.file.close()
+            raise
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.file is not None:
+            self.file.close()  # closing it releases the lock
+
+
+def _lock(file: Any, wait: bool) -> bool:
+    """Whether `file` is now locked by this process (with `wait`, once another has let it go)."""
+    if os.name == "nt":
+        import msvcrt
+
+        while True:
+            try:
+                file.seek(0)
+                msvcrt.locking(file.fileno(), msvcrt.LK_NBLCK, 1)
+                return True
+            except OSError:
+                if not wait:
+                    return False
+                time.sleep(0.5)
+    import fcntl
+
+    try:
+        fcntl.flock(file.fileno(), fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+        return True
+    except BlockingIOError:
+        return False
+
+
+def _setup() -> None:
     check_pyproject()  # first: nothing is made or removed for a course.py that is not in its course
     problem = venv_problem()  # no `:=` in this file: Python 3.7 must parse it to say 3.11 is needed
     if problem:

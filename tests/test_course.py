@@ -539,3 +539,35 @@ def test_sigterm_taken_by_another_thread_while_course_py_waits_is_passed_on_at_o
         presser.join()
         signal.signal(signal.SIGTERM, previous)
     assert status == 5  # passed on while the child ran; 0 when the child ended of itself first
+
+
+@pytest.mark.skipif(os.name == "nt", reason="the test holds the lock with fcntl")
+def test_a_second_setup_waits_for_the_first_then_finds_it_done(monkeypatch, tmp_path, capsys):
+    """Before: `course.py lab` and `course.py test` started together on a fresh copy both made .venv and ran
+    pip in it at once."""
+    import fcntl
+
+    ran = []
+    monkeypatch.setattr(course, "_setup", lambda: ran.append("setup"))
+    lock = tmp_path / "no-venv.lock"
+    with open(lock, "a+b") as held:  # the first course.py, setting up
+        fcntl.flock(held.fileno(), fcntl.LOCK_EX)
+        second = threading.Thread(target=course.setup)
+        second.start()
+        second.join(timeout=1.0)
+        assert second.is_alive() and ran == []
+    second.join(timeout=30)
+    assert not second.is_alive() and ran == ["setup"]
+    assert capsys.readouterr().out == (
+        f"another course.py is setting up .venv in {tmp_path}; waiting for it to finish ...\n"
+    )
+    course.setup()  # the lock was let go: no wait, nothing said
+    assert ran == ["setup", "setup"] and capsys.readouterr().out == ""
+
+
+def test_a_folder_where_no_lock_can_be_made_is_set_up_without_it(monkeypatch, tmp_path):
+    ran = []
+    monkeypatch.setattr(course, "_setup", lambda: ran.append("setup"))
+    monkeypatch.setattr(course, "VENV", tmp_path / "missing-folder" / ".venv")
+    course.setup()
+    assert ran == ["setup"]

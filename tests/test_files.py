@@ -83,3 +83,18 @@ def test_a_missing_file_or_text_that_is_not_utf8_passes_through_for_the_reader_t
     path.write_bytes("订单".encode("gbk"))
     with pytest.raises(UnicodeDecodeError):
         files.read_text(path, 10, where="w", cap_name="CAP", fix="f", error=Refused)
+
+
+def test_first_line_reads_the_first_line_of_a_regular_file_within_its_bound(tmp_path):
+    text = tmp_path / "t.txt"
+    text.write_bytes(b"root:x:0:0\nsecond\n")
+    link = tmp_path / "link"
+    link.symlink_to(text)
+    assert files.first_line(text, 100) == files.first_line(link, 100) == b"root:x:0:0"
+    assert files.first_line(text, 4) == b"root"
+    text.write_bytes(b"a" * 200_000)
+    assert files.first_line(text, 150_000) == b"a" * 150_000
+    assert files.first_line(tmp_path / "none", 10) is None
+    assert files.first_line(tmp_path, 10) is None
+    os.mkfifo(tmp_path / "fifo")
+    assert files.first_line(tmp_path / "fifo", 10) is None  # no writer: no wait

@@ -121,6 +121,34 @@ def test_reset_tool_choice_false_passes_the_choice_to_every_request(choice):
     assert [r.tool_choice for r in model.requests] == [choice, choice]
 
 
+@pytest.mark.parametrize("reset", [True, False])
+def test_a_tool_choice_naming_a_tool_not_offered_is_a_configuration_error_before_anything_is_sent(reset):
+    """Before: the request went out and came back as the gateway's 400 ("tool 'query_ordr' is not among the
+    'tools' of this request"), a CallerError about the body, not the option that named the tool."""
+    model = ScriptedModel(["ok"])
+    typo = {"type": "function", "function": {"name": "query_ordr"}}
+    with pytest.raises(ConfigurationError) as caught:
+        run_loop(model, Q, tools=[query_order], options=LoopOptions(tool_choice=typo, reset_tool_choice=reset))
+    assert str(caught.value) == (
+        "run_loop: LoopOptions(tool_choice=...) names the tool 'query_ordr', which this request does not offer (it "
+        "offers 'query_order'); name one of those, or pass tool_choice='required' to have the model pick one"
+    )
+    assert model.requests == []
+
+
+def test_a_tool_choice_not_offered_lists_ten_of_the_tools_offered():
+    many = [tool(name=f"t{i:02}")(lambda: "x") for i in range(12)]
+    model = ScriptedModel(["ok"])
+    named = {"type": "function", "function": {"name": "x" * 100}}
+    with pytest.raises(ConfigurationError) as caught:
+        run_loop(model, Q, tools=many, options=LoopOptions(tool_choice=named))
+    shown = ", ".join(f"'t{i:02}'" for i in range(10))
+    assert str(caught.value) == (
+        f"run_loop: LoopOptions(tool_choice=...) names the tool '{'x' * 57}...', which this request does not offer "
+        f"(it offers {shown} and 2 more); name one of those, or pass tool_choice='required' to have the model pick one"
+    )
+
+
 def test_reset_tool_choice_must_be_a_bool():
     with pytest.raises(ConfigurationError) as caught:
         LoopOptions(reset_tool_choice="no")

@@ -474,6 +474,7 @@ def test_a_version_1_memory_id_that_is_not_text_stops_the_migration_with_one_lin
 
 def test_a_memory_id_sqlite_cannot_store_is_a_memory_id_error(tmp_path):
     from toolkit.errors import MemoryIdError
+    from toolkit.memory.windows import MAX_ID_CHARS
 
     store = SqliteStore(tmp_path / "m.db")
     with pytest.raises(MemoryIdError) as info:
@@ -482,7 +483,7 @@ def test_a_memory_id_sqlite_cannot_store_is_a_memory_id_error(tmp_path):
         "SqliteStore.append: memory id 'user-\\udcff' is not valid Unicode text (it holds a lone surrogate, e.g. "
         "from os.fsdecode), which SqliteStore cannot store; decode the bytes it came from properly"
     )
-    for odd in ("a/b", "../x", "a\x00b", "é中🙂", "x" * 100_000):
+    for odd in ("a/b", "../x", "a\x00b", "é中🙂", "x" * MAX_ID_CHARS):  # the longest id (a longer one: MemoryIdError)
         store.append(odd, [UserMessage(content=odd[:10])])
         assert store.get(odd) == [UserMessage(content=odd[:10])]
 

@@ -313,3 +313,30 @@ def test_a_row_nested_too_deep_to_read_is_a_typed_line_and_the_rest_stays(tmp_pa
         "restore the file from a backup"
     )
     assert SqliteStore(path).get("y") == [UserMessage(content="kept")]
+
+
+@pytest.mark.parametrize("store", ["memory", "sqlite"])
+def test_a_memory_id_past_the_longest_is_refused_in_every_store_before_it_is_touched(tmp_path, store):
+    """Before: a 10 MB id (a text pasted where the id goes, a header a stranger fills) was stored with every
+    message: 40 messages made an 880 MB SqliteStore."""
+    from toolkit.errors import MemoryIdError
+    from toolkit.memory.windows import MAX_ID_CHARS
+
+    made = InMemoryStore() if store == "memory" else SqliteStore(tmp_path / "m.db")
+    name = type(made).__name__
+    longest = "u" * MAX_ID_CHARS
+    made.append(longest, [UserMessage(content="hi")])
+    assert [m.content for m in made.get(longest)] == ["hi"]
+    for huge in ("x" * (MAX_ID_CHARS + 1), "é" * 10_000_000):
+        with pytest.raises(MemoryIdError) as caught:
+            made.append(huge, [UserMessage(content="hi")])
+        start = repr(huge[:80])[:79] + "…"
+        assert str(caught.value) == (
+            f"{name}.append: memory id {start} is {len(huge):,} characters long, past the 4,096 an id may have "
+            "(every stored message carries its id: a 10 MB id made each message of SqliteStore 10 MB); use a short "
+            "key for the conversation, e.g. hashlib.sha256(memory_id.encode()).hexdigest()"
+        )
+    if store == "sqlite":
+        assert made.memory_ids() == [longest]
+    with pytest.raises(MemoryIdError):
+        ChatMemory("y" * (MAX_ID_CHARS + 1))

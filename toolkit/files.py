@@ -131,6 +131,26 @@ def not_a_file(path: Path | str) -> str:
 NOT_A_FILE = "not a regular file (a pipe or a device)"
 
 
+def first_line(path: Path | str, at_most: int) -> bytes | None:
+    """The first line of the regular file `path` names (a link followed), without its line break, `at_most`
+    bytes of it at most: what a writer about to add to it or replace it reads to tell it holds what the writer
+    writes, and not another file named by mistake or through a link (`/etc/passwd`). None when no regular
+    file is there (none yet, a folder, a pipe or a device: nothing to lose). An `OSError` passes through."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except FileNotFoundError:
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        head = b""
+        while b"\n" not in head and len(head) < at_most and (chunk := os.read(fd, min(1 << 16, at_most))):
+            head += chunk
+    finally:
+        os.close(fd)
+    return head.partition(b"\n")[0][:at_most]
+
+
 def _kind(fd: int) -> tuple[int, int]:
     info = os.fstat(fd)
     return info.st_mode, info.st_size if stat.S_ISREG(info.st_mode) else 0

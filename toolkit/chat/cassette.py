@@ -50,6 +50,13 @@ the line (a last line the file ends inside, as a killed run leaves it, is said t
 it to replay the lines before it); so is one recorded with another tool (VCR.py's JSON, a HAR file: no line is an
 exchange). It is never rewritten.
 
+A recording is only ever added to a cassette (`not_a_cassette`, checked before the first request
+and before the clock's line): a file whose first line is no cassette line is refused, whether named
+itself (`LLM_RECORD=notes.txt`) or reached through a link (a link to `/etc/passwd` had an exchange
+appended to it by a run as root, as a link to `~/.bashrc` would); so is a link to a file still to be
+made in another folder than the link's. A link to a cassette, or to a file to be made beside it, is
+followed. Leaves out: a link changed while the run records (each line is appended by the path).
+
 The run's clock (`toolkit.chat.clock`) is recorded in the cassette and
 reused on replay, so a cassette recorded today replays tomorrow.
 
@@ -853,10 +860,60 @@ def _writable(path: Path) -> Path:
     elif not os.access(path if path.exists() else path.parent, os.W_OK):
         problem = "it may not be written (permissions); name a file you may write"
     else:
-        problem = _unwritable(path)
+        problem = _unwritable(path) or not_a_cassette(path)
     if problem:
         raise CassetteError(f"cannot record to {path} ({RECORD_VAR}): {problem}")
     return path
+
+
+def not_a_cassette(path: Path) -> str:
+    """Why a recording must not be appended at `path`, or "": the file it names (a link followed) exists,
+    holds something, and its first line is no cassette line (an exchange or a clock reading: a notes
+    file, `/etc/passwd` or a shell's start-up file reached through a link, each of which the lines
+    would have been appended to, as root too); or `path` is a link to a file still to be made in
+    another folder than the link's (recording would make a file there, wherever the link points).
+    A pipe or a device (`/dev/stdout`) holds nothing to lose. Read: the first line, `_SNIFFED` bytes
+    of it at most; a line longer than that (an image sent in the first request), or a file of one line
+    cut short (a run killed as it wrote it), is a cassette's if it starts as every cassette line does (`{"`)."""
+    try:
+        target = path.resolve()
+        head = files.first_line(target, _SNIFFED)
+    except (OSError, RuntimeError):  # no permission to read, a link loop: `_unwritable` says what it can
+        return ""
+    if head is None:
+        outside = path.is_symlink() and not target.exists() and target.parent != path.absolute().parent.resolve()
+        return f"it is a link to {target}, a file outside the link's folder; name that file itself" if outside else ""
+    first = head
+    unread = len(first) >= _SNIFFED or _ends_inside(target, first)  # a long line, or one a killed run cut short
+    if not first.strip() or _cassette_line(first) or (first.startswith(b'{"') and unread):
+        return ""
+    shown = first[:40].decode("utf-8", "replace")
+    linked = f" (the link names {target})" if target != path.absolute() else ""
+    return (
+        f"it is a file of something else{linked}, whose first line is {shown!r}, not a cassette's: "
+        "a recording is only added to a cassette; name a new file, e.g. session.jsonl"
+    )
+
+
+_SNIFFED = 1 << 20
+"""The bytes of an existing file's first line `not_a_cassette` reads at most (past it: no cassette line)."""
+
+
+def _ends_inside(target: Path, first: bytes) -> bool:
+    """Whether the file is its first line alone, cut short (no line break after it)."""
+    try:
+        return target.stat().st_size == len(first)
+    except OSError:
+        return False
+
+
+def _cassette_line(text: bytes) -> bool:
+    """Whether `text` is a cassette line: a JSON object with a request or a clock reading."""
+    try:
+        line = json.loads(text)
+    except (ValueError, RecursionError):
+        return False
+    return isinstance(line, dict) and ("request" in line or "clock" in line)
 
 
 def _unwritable(path: Path) -> str:

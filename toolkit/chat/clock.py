@@ -23,7 +23,15 @@ import threading
 from collections.abc import Mapping
 from pathlib import Path
 
-from toolkit.chat.cassette import PLAIN_FORMAT, RECORD_VAR, REPLAY_VAR, cassette_text, ends_mid_line, parse_clock
+from toolkit.chat.cassette import (
+    PLAIN_FORMAT,
+    RECORD_VAR,
+    REPLAY_VAR,
+    cassette_text,
+    ends_mid_line,
+    not_a_cassette,
+    parse_clock,
+)
 from toolkit.errors import CassetteError
 
 _LOCK = threading.Lock()
@@ -84,6 +92,8 @@ def _record_clock(path: Path) -> dt.datetime:
         raise _unrecordable(path, os.strerror(errno.ELOOP)) from None
     with _LOCK:
         if key not in _recorded:
+            if problem := not_a_cassette(path):
+                raise CassetteError(f"cannot record to {path} ({RECORD_VAR}): {problem}")
             now = dt.datetime.now()
             line = json.dumps({"clock": {"now": now.isoformat()}, "format": PLAIN_FORMAT})
             start = "\n" if ends_mid_line(path) else ""  # after a line a killed run cut short: a line of its own

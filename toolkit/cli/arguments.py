@@ -24,15 +24,18 @@ Leaves out: anything argparse already checks (choices, required arguments).
 from __future__ import annotations
 
 import argparse
+import csv
 import datetime
 import math
 import os
 import shlex
 import stat
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
-from toolkit.files import try_writing
+from toolkit.files import first_line, try_writing
+from toolkit.unicode import cut
 
 
 def cannot_listen(host: str, port: int, reason: OSError | str) -> int:
@@ -251,6 +254,28 @@ def is_stdout(path: Path) -> bool:
         return os.path.samestat(os.stat(path), os.fstat(sys.stdout.fileno()))
     except (OSError, ValueError, AttributeError):  # no such file yet, or no real file behind stdout
         return False
+
+
+def held_otherwise(path: Path, fits: Callable[[list[str]], bool]) -> str:
+    """What the file `path` names holds, said in a few words, when a command that replaces it whole with a CSV
+    would lose it: its first row is not a header `fits` takes (an earlier run's CSV, which the command writes
+    over on purpose). "" when it fits, is empty, or no regular file is there (none yet, stdout, a pipe).
+    Before: `toolkit eval --out notes.txt`, or an `--out` that is a link to `/etc/passwd` in a run as root,
+    replaced the file with the CSV."""
+    try:
+        head = None if path == STDOUT else first_line(path, _HEADER_BYTES)
+    except OSError:  # not readable: `out_file` found it writable, and it is no earlier CSV this can tell
+        head = b"\xff"
+    text = (head or b"").decode("utf-8-sig", "replace").rstrip("\r")
+    if not text.strip() or fits(next(csv.reader([text]), [])):
+        return ""
+    target = os.path.realpath(path)
+    linked = f"the link names {target}; " if target != os.path.abspath(path) else ""
+    return f"it holds something else ({linked}its first line is {cut(text, 40, '...')!r})"
+
+
+_HEADER_BYTES = 4096
+"""The bytes of a file's first line `held_otherwise` reads at most."""
 
 
 def command_line(text: str) -> str:

@@ -6,7 +6,8 @@
 Exit 0 when the pass line is met, 1 when not, 2 when every case failed on the gateway (nothing was
 measured: a wrong URL, key or model, a gateway that refuses `tools`), as `probe` has it. An `--out`
 that names the `--cases` file is refused before anything runs (the results would overwrite the
-cases), one line and exit 2. Cases the gateway failed are named on stderr with its message; a
+cases), one line and exit 2; so is an `--out` holding something else than an earlier eval's results
+(`held_otherwise`: notes named by mistake, a link to `/etc/passwd`), which the CSV would replace. Cases the gateway failed are named on stderr with its message; a
 gateway that rejects the `tools` field gets the advice `--protocol prompt`. `--timeout` (default 30)
 is how long each request waits on the gateway, to connect and for each piece of its reply: a local
 model on a CPU may need more; a request that times out is retried, as any transient failure.
@@ -31,7 +32,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from toolkit.cli.arguments import day, is_stdout, out_file, positive, text_file
+from toolkit.cli.arguments import day, held_otherwise, is_stdout, out_file, positive, text_file
 from toolkit.cli.grade import Terminated, signals_stop
 from toolkit.cli.probe import add_gateway_arguments, client_from_args
 from toolkit.errors import ConfigurationError
@@ -78,6 +79,11 @@ def run(args: argparse.Namespace) -> int:
             f"eval --out {args.out}: that is the --cases file, and the results would overwrite it; give "
             "another file, e.g. --out out/w3-tool-accuracy.csv"
         )
+    if held := held_otherwise(args.out, _results_header):
+        raise ConfigurationError(
+            f"eval --out {args.out}: {held}, not a results CSV an earlier eval wrote, and the CSV would replace it; give "
+            "another file, e.g. --out out/w3-tool-accuracy.csv, or move that one away first"
+        )
     cases, client = load_cases(args.cases), client_from_args(args, RetryPolicy())
     model: Any = client
     if args.protocol == "prompt":
@@ -110,6 +116,11 @@ def run(args: argparse.Namespace) -> int:
     if all(r.verdict == "error" for r in results):  # nothing measured: the gateway, not the model, failed
         return 2
     return 0 if summarize(results).meets_pass_line else 1
+
+
+def _results_header(cells: list[str]) -> bool:
+    """Whether `cells` are the header of an eval's CSV, this toolkit's or an earlier one's (`id` first, a `verdict`)."""
+    return cells[:1] == ["id"] and "verdict" in cells
 
 
 def _written_then_reported(results: list[CaseResult], out: Path, report: TextIO) -> bool:

@@ -7,7 +7,9 @@ the seconds the notebook had, not a loaded host's wait for a CPU: `toolkit.exerc
 `notebook,exercise,passed,feedback` — one row per notebook and exercise — then prints a
 summary table. A file that is not a notebook, crashes or hangs gets a row saying so
 and grading goes on. An `--out` that names one of the submissions is refused before anything
-runs: the CSV would overwrite a learner's work (as would its partial file, below). So is a path that
+runs: the CSV would overwrite a learner's work (as would its partial file, below). So is an `--out` or a
+`--scores` holding something else than a CSV of its kind (`held_otherwise`: a roster named by mistake, a
+link to `/etc/passwd`), which the CSV would replace, and a path that
 does not exist (a typo) and a set of paths with no notebook in them: one line, exit status 2, and
 the CSV left as it was. Rows are written as each notebook is graded, to `OUT.partial` next to the
 CSV, which replaces it when the run ends: Ctrl-C half-way keeps the rows of every notebook graded
@@ -38,7 +40,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from toolkit.cli.arguments import given_path, is_stdout, out_file, whole
+from toolkit.cli.arguments import given_path, held_otherwise, is_stdout, out_file, whole
 
 if TYPE_CHECKING:
     from toolkit.exercises.grade import Row
@@ -175,6 +177,13 @@ def run(args: argparse.Namespace) -> int:
         )
     if args.scores is not None:
         _check_scores(args.scores, args.out, notebooks)
+    for option, example, fits, what in _REPLACED:
+        given = getattr(args, option)
+        if given is not None and (held := held_otherwise(given, fits)):
+            raise ConfigurationError(
+                f"grade --{option} {given}: {held}, not a {what} CSV an earlier run wrote, and the CSV would replace "
+                f"it; give another file, e.g. --{option} {example}, or move that one away first"
+            )
     if not to_stdout and any(partial in (os.path.realpath(path), os.path.abspath(path)) for path in notebooks):
         raise ConfigurationError(
             f"grade --out {args.out}: the CSV is written first to {partial}, one of the files to grade, and "
@@ -278,6 +287,13 @@ def _write_update(
     others = len(table) - len(rows)
     print(f"\n{_rows(rows)} written to {args.out}, with {_rows(range(others))} of other notebooks kept", file=say)
     return as_rows(table)
+
+
+_REPLACED = (
+    ("out", "grades.csv", lambda cells: cells[:2] == ["notebook", "exercise"], "grades"),
+    ("scores", "scores.csv", lambda cells: cells[:1] == ["learner"], "scores"),
+)
+"""The CSVs `grade` replaces whole: the option, an example file, whether a header row is theirs, and their name."""
 
 
 def _check_scores(scores: Path, out: Path, notebooks: list[Path]) -> None:

@@ -38,6 +38,7 @@ from collections.abc import Iterator, Mapping
 from itertools import islice
 from typing import Any, Protocol
 
+from toolkit.gateway import lazy_iri
 from toolkit.gateway.patterned import compiled, search_limit
 
 
@@ -108,6 +109,7 @@ def _validator_class() -> Any:
     """Draft 2020-12's validator whose `pattern` searches a string only within the pattern's
     `search_limit` (`toolkit.gateway.patterned`), as the filler does: `^(a+)+$` in the user's 1,000
     words would take hours. A pattern it does not search, or that does not compile, gives no verdict."""
+    lazy_iri.defer()
     from jsonschema import Draft202012Validator, validators  # here, not at import: it costs seconds
     from jsonschema.exceptions import ValidationError
 

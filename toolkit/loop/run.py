@@ -182,6 +182,7 @@ from toolkit.memory.windows import SHOWN, ChatMemory, InMemoryStore, shown
 from toolkit.tools import redact
 from toolkit.tools.decorator import InvocationContext, ReturnBehavior, TurnParameters
 from toolkit.tools.execute import Outcome, Policies, Tool, execution_failed, run_call
+from toolkit.unicode import cut
 
 __all__ = [
     "run_loop",
@@ -405,6 +406,8 @@ _NO_PARAMETERS = TurnParameters()
 """The parameters of a turn given none (read-only: one for every such turn)."""
 
 _NO_CONTEXT = ToolContext()
+_NAMES_SHOWN = 10
+"""The tool names an error about `tool_choice` lists at most."""
 """`_Run.tools` until `_turn` sets the turn's own (never read: a value from `__init__` keeps the run's
 attributes in one shape, which Python reads quickest)."""
 
@@ -692,6 +695,19 @@ class _Run:
             f"{where}: the model must be a chat model (with chat(messages, ...)), and got {problem}; {fix}"
         )
 
+    def unoffered(self, name: str, names: Sequence[str]) -> ConfigurationError:
+        """The error for a `tool_choice` naming a tool the request does not offer (a typo, a tool a provider no
+        longer lists): sent, it came back as the gateway's 400, which OpenAI words "tool 'x' is not among the
+        'tools' of this request"."""
+        where = "iter_loop" if self.events else "run_loop"
+        shown = ", ".join(repr(n) for n in sorted(names)[:_NAMES_SHOWN])
+        more = f" and {len(names) - _NAMES_SHOWN} more" if len(names) > _NAMES_SHOWN else ""
+        return ConfigurationError(
+            f"{where}: LoopOptions(tool_choice=...) names the tool {cut(name, 60, '...')!r}, which this request does "
+            f"not offer (it offers {shown}{more}); name one of those, or pass tool_choice='required' to have the "
+            "model pick one"
+        )
+
     def broken(self, what: str, method: str = "stream") -> ConfigurationError:
         """The error for a model whose `method` broke the chat model's contract (`what` it did):
         a learner's own model, say, whose stream() leaves out `StreamDone`."""
@@ -783,8 +799,11 @@ class _Run:
         names, sent = tools_payload(effective, self.options.strict_tools)  # type: ignore[arg-type]
         payload: list[dict[str, Any]] = list(sent)  # the request's own list: appending to it changes no other request
         choice = self.options.tool_choice if payload else None
-        if choice is not None and choice != "auto" and choice != "none" and self.options.reset_tool_choice:
-            choice = "auto" if self.tool_rounds or self.goes_on_from_results() else choice  # `reset_tool_choice`
+        if choice is not None and choice != "auto" and choice != "none":
+            if self.options.reset_tool_choice:
+                choice = "auto" if self.tool_rounds or self.goes_on_from_results() else choice  # `reset_tool_choice`
+            if not isinstance(choice, str) and choice["function"]["name"] not in names:
+                raise self.unoffered(choice["function"]["name"], names)
         sending, extra = payload or None, self.options.request_extra
         try:
             if self.options.stream:

@@ -178,6 +178,7 @@ from toolkit.chat.masking import (
     url_secrets,
 )
 from toolkit.errors import McpConnectionError, McpError, McpTimeout, ToolDefinitionError, huge_int
+from toolkit.gateway import lazy_iri
 from toolkit.mcp import deep
 from toolkit.mcp.asks import asked_line, asks_noted
 from toolkit.mcp.blocks import unknown_blocks_named
@@ -997,6 +998,7 @@ def refused_answer(tool: str, exc: RuntimeError, hide: Callable[[str], str] = st
     schema is not valid JSON Schema (then no answer of the tool can be checked), and when the server
     kept answering `InputRequiredResult`; its text holds jsonschema's many-line report. What it
     quotes has its secrets masked (`hide`) before it is cut."""
+    lazy_iri.defer()
     from jsonschema.exceptions import SchemaError
     from jsonschema.exceptions import ValidationError as InstanceError
 

@@ -37,6 +37,7 @@ import logging
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
+from toolkit.gateway import lazy_iri
 from toolkit.gateway.judge import json_key
 from toolkit.gateway.patterned import compiled, search_limit
 from toolkit.unicode import cut
@@ -102,6 +103,7 @@ class _Budget:
 def guard(session: Any, server: str) -> None:
     """Have `session` (an `mcp.ClientSession` of the server named `server`) check answers with bounded
     searches (see the module)."""
+    lazy_iri.defer()  # before the SDK imports jsonschema to check an answer
     budget, classes = _Budget(server), {}
     made: dict[str, tuple[Any, Any, list[str]]] = {}  # a tool's name: its schema, validator, key patterns
 
@@ -172,6 +174,7 @@ def matcher(output_schema: dict[str, Any], tool: str, server: str) -> Callable[[
     """Whether a value matches `output_schema` (tool `tool`'s, served by `server`), searched as the
     session's checks search (the validator made once; a schema that cannot be read matches nothing,
     nor does a value the check raises on: a `$ref` that does not resolve)."""
+    lazy_iri.defer()
     from jsonschema import validators  # here, not at import: it costs seconds
 
     budget = _Budget(server)

@@ -106,6 +106,7 @@ from pydantic import ValidationError
 
 from toolkit.chat.finite import first_non_finite
 from toolkit.errors import ArgumentProblem, SchemaTranslationError
+from toolkit.gateway import lazy_iri
 from toolkit.gateway.patterned import search_limit
 from toolkit.mcp.outputs import one_of_enum, unique_items
 from toolkit.tools import json_repair
@@ -253,6 +254,7 @@ def _translated(schema: dict[str, Any] | None, where: str) -> dict[str, Any] | N
     _check_refs(root, set(defs), where)
     if not _takes_arguments(root):
         return None
+    lazy_iri.defer()
     from jsonschema import Draft202012Validator  # here, not at import: it costs seconds on a slow machine
     from jsonschema.exceptions import SchemaError
 
@@ -858,6 +860,7 @@ def _without_false(node: Any) -> Any:
 
 
 def _validator(schema: Mapping[str, Any]) -> Any:
+    lazy_iri.defer()
     from jsonschema import validators  # here, not at import: it costs seconds
 
     cls = validators.validator_for(schema, default=_lenient(validators.validator_for({})))

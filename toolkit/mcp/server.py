@@ -656,11 +656,14 @@ def serve_http(server: Server, port: int) -> None:
     """Serve streamable HTTP on http://127.0.0.1:PORT/mcp until interrupted; port 0 is any free
     one. The socket is bound first, so the address printed is the one listened on (the real port,
     not 0) and a port that is taken is an `OSError` here, before any banner or uvicorn's log. A
-    request's headers not whole 30 s after its connection opened are a 408 (`toolkit.gateway.header_wait`)."""
+    request's headers not whole 30 s after its connection opened are a 408 (`toolkit.gateway.header_wait`), and so
+    is a body not whole 30 s after it began (`toolkit.gateway.body_wait`: a `Content-Length` larger than the bytes
+    sent held the connection, and the SDK's task reading it, for ever)."""
+
     import uvicorn
     from uvicorn.protocols.http.auto import AutoHTTPProtocol
 
-    from toolkit.gateway import header_wait
+    from toolkit.gateway import body_wait, header_wait
     from toolkit.gateway.server import listen  # the gateway's: TCP_NODELAY kept under asyncio too
 
     sock = listen("127.0.0.1", port)  # before the banner: a client that reads it and connects at once is queued
@@ -668,6 +671,22 @@ def serve_http(server: Server, port: int) -> None:
         url = f"http://127.0.0.1:{sock.getsockname()[1]}/mcp"
         print(f"MCP server {server.name!r} on {url}", file=sys.stderr, flush=True)
         http = header_wait.headers_timed(AutoHTTPProtocol, header_wait.HEADERS_TIMEOUT_S)  # no slowloris holds it
-        uvicorn.Server(uvicorn.Config(server.streamable_http_app(), http=http, log_level="warning")).run(sockets=[sock])
+        app = body_wait.body_timed(server.streamable_http_app(), body_wait.BODY_TIMEOUT_S, late_body, _MOST_BODY)
+        uvicorn.Server(uvicorn.Config(app, http=http, log_level="warning")).run(sockets=[sock])
     finally:
         sock.close()
+
+
+def late_body(seconds: float) -> tuple[int, bytes, bytes]:
+    """A body that did not arrive in time, answered as the SDK answers a request it cannot read: a JSON-RPC error."""
+    text = (
+        f"Invalid Request: the request body did not arrive whole within {seconds:g} s (a Content-Length or chunk "
+        "size larger than the bytes sent?); send the whole body with the request"
+    )
+    error = {"jsonrpc": "2.0", "id": None, "error": {"code": types.INVALID_REQUEST, "message": text}}
+    return 408, b"application/json", json.dumps(error).encode()
+
+
+_MOST_BODY = 4 * 1024 * 1024
+"""The bytes of a body read before the SDK sees it, at most (its own limit, `DEFAULT_MAX_REQUEST_BODY_SIZE`, answers
+a longer one 413)."""

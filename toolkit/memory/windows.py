@@ -21,7 +21,8 @@ turn leave first. A window too small to hold one round is refused when it is cre
 
 Memory ids are non-empty strings: `None`, `""` and non-strings raise `MemoryIdError`, so two
 users never share a conversation by accident (and `1` and `"1"` are never merged); so does an id
-with a lone surrogate, in every store (SQLite cannot store one). Only messages are stored:
+with a lone surrogate, in every store (SQLite cannot store one), and one past `MAX_ID_CHARS` (every stored
+message carries its id: a 10 MB id, a text pasted where the id goes, made 40 messages an 880 MB database). Only messages are stored:
 anything else given to `add`, `set` or returned by an `update` raises `ConfigurationError` before
 the store is touched, and so does a tool result that answers no earlier call
 (`toolkit.memory.answers`), in every store. `update(change)` holds the store's lock while
@@ -946,11 +947,16 @@ def joined(head: list[Message], skip: int, tail: Sequence[Message]) -> Sequence[
     return Joined(head, skip, tail)
 
 
+MAX_ID_CHARS = 4096
+"""The characters a memory id may have: a user's id, a session's, a JSON Web Token, a hash fit; a text pasted where the
+id goes, or a request header a stranger fills, does not (each stored message carries its id)."""
+
+
 def check_memory_id(memory_id: object, where: str = "ChatMemory") -> str:
     """`memory_id` if it is a non-empty string that is valid Unicode text; else `MemoryIdError`
     saying why and what to do."""
-    if type(memory_id) is str and memory_id.isascii() and memory_id.strip():  # the usual id: two calls, not four
-        return memory_id
+    if type(memory_id) is str and memory_id.isascii() and memory_id.strip() and len(memory_id) <= MAX_ID_CHARS:
+        return memory_id  # the usual id: three calls, not five
     if memory_id is None or (isinstance(memory_id, str) and not memory_id.strip()):
         raise MemoryIdError(
             f"{where}: memory id {shown(memory_id)} is missing; every conversation needs its own id (e.g. the "
@@ -959,6 +965,13 @@ def check_memory_id(memory_id: object, where: str = "ChatMemory") -> str:
     if not isinstance(memory_id, str):
         raise MemoryIdError(
             f"{where}: memory id {shown(memory_id)} is not a string ({type(memory_id).__name__}); {_id_fix(memory_id)}"
+        )
+    if len(memory_id) > MAX_ID_CHARS:
+        raise MemoryIdError(
+            f"{where}: memory id {shown(memory_id[:SHOWN])} is {len(memory_id):,} characters long, past the "
+            f"{MAX_ID_CHARS:,} an id may have (every stored message carries its id: a 10 MB id made each message "
+            "of SqliteStore 10 MB); use a short key for the conversation, e.g. "
+            "hashlib.sha256(memory_id.encode()).hexdigest()"
         )
     if not memory_id.isascii() and not is_utf8(
         memory_id

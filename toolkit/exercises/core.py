@@ -724,6 +724,12 @@ def _unchanged(when: str) -> None:
 
     if found := pristine.changes():
         more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+        if found[0].startswith(pristine.BUILTINS + "."):  # Python's own `abs`, `sorted`: what the check computes with
+            raise Replaced(
+                f"code in this kernel changed Python's builtins{when}: {found[0]}{more} is not Python's own any "
+                "more, and the check computes with them — restart the kernel and run the cells again, leaving the "
+                "builtins as they are"
+            )
         raise Replaced(
             f"code in this kernel changed the package{when}: {found[0]}{more} is not the package's own any more, "
             "and the check compares your answer with the package as it was imported — restart the kernel and run "

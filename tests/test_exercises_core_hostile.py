@@ -249,6 +249,40 @@ def test_a_change_the_learners_code_makes_while_the_check_runs_is_named_too():
     )
 
 
+def test_a_builtin_the_learner_replaced_makes_no_wrong_answer_pass(monkeypatch):
+    """Before: `builtins.abs = lambda x: 0` in a cell made the backoff check's `abs(got - want) <= 1e-9` hold for any
+    number: a wait of 0.5 s on every attempt got ✓ (and was sealed so under `toolkit grade`). Python's built-in
+    functions and classes are noted with the package, and a check does not run on ones the kernel replaced."""
+    import builtins
+
+    monkeypatch.setattr(builtins, "abs", lambda x: 0)
+    result = check("w2.backoff", lambda attempt, retry_after: 0.5)
+    assert (result.status, result.feedback) == (
+        "failed",
+        "code in this kernel changed Python's builtins: builtins.abs is not Python's own any more, and the check "
+        "computes with them — restart the kernel and run the cells again, leaving the builtins as they are",
+    )
+    monkeypatch.undo()
+    from toolkit.exercises import pristine
+
+    monkeypatch.delattr(builtins, "divmod")  # one taken away is a change too
+    assert pristine.changes() == ["builtins.divmod"]
+
+
+def test_names_added_to_the_builtins_are_no_change(monkeypatch):
+    """IPython adds `display` and `get_ipython` to the builtins, `gettext.install` adds `_`, and `site` put `help`
+    there: none is one of Python's built-in functions, and each may come and go."""
+    import builtins
+
+    from toolkit.exercises import pristine
+
+    monkeypatch.setattr(builtins, "display", print, raising=False)
+    monkeypatch.setattr(builtins, "_", lambda text: text, raising=False)
+    monkeypatch.setattr(builtins, "help", None)
+    assert pristine.changes() == []
+    assert check("w6.course_bound", 5).status == "passed"
+
+
 def test_the_package_unchanged_is_read_once_per_look_and_costs_little():
     from toolkit.exercises import pristine
 
@@ -608,6 +642,47 @@ def test_code_that_swallows_the_limit_is_stopped_too(endless):
     assert done.stdout.splitlines() == [
         "True | failed | the check was stopped after 1 s: does your code loop forever, or wait for something that "
         "never comes?",
+        "passed | None",
+    ], done.stderr
+
+
+@pytest.mark.parametrize(
+    "endless",
+    [
+        "def f(raw):\n    while True:\n        pass",
+        "def f(raw):\n    while True:\n        try:\n            while True:\n                pass\n"
+        "        except BaseException:\n            pass",
+    ],
+    ids=["loop", "loop-that-catches-everything"],
+)
+def test_a_check_run_in_another_thread_is_stopped_at_its_limit_too(endless):
+    """Before: the limit was a SIGALRM timer, which only the main thread gets, and a check run elsewhere (a learner's
+    `await asyncio.to_thread(check, ...)`, a thread pool) had none: an endless loop spun for good, the cell waiting
+    on it. The limit's guard thread stops it there (and each line of theirs after, as in the main thread)."""
+    import subprocess
+    import sys
+    import textwrap
+
+    code = textwrap.dedent(
+        """
+        import asyncio, os, sys
+        os.environ["TOOLKIT_CHECK_LIMIT_S"] = "1"
+        from toolkit.exercises import check
+        {endless}
+        def both():  # in one thread: the second check there runs untraced, as the first found it
+            result = check("w3.normalize", f)
+            print(result.status, result.feedback, sep=" | ")
+            del os.environ["TOOLKIT_CHECK_LIMIT_S"]
+            after = check("w6.round_trips", 2)
+            print(after.status, sys.gettrace(), sep=" | ")
+
+        asyncio.run(asyncio.to_thread(both))
+        """
+    ).format(endless=textwrap.indent(endless, " " * 8).strip())
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)  # a hang guard
+    assert done.stdout.splitlines() == [
+        "failed | the check was stopped after 1 s: does your code loop forever, or wait for something that never "
+        "comes?",
         "passed | None",
     ], done.stderr
 

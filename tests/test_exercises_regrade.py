@@ -251,3 +251,89 @@ def test_an_update_leaves_the_partial_file_a_whole_grading_run_is_writing_alone(
     assert running.read_text(encoding="utf-8") == "notebook,exercise,passed,feedback\\r\\nsub/z.ipynb,w6.a,1,\\r\\n"
     assert table(out) == [HEADER, ["a.ipynb", "w6.a", "0", "old"], ["b.ipynb", "w6.a", "1", "b"]]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["grades.csv", "grades.csv.partial"]
+
+
+def test_an_update_ending_while_a_whole_run_writes_the_csv_is_merged_into_that_runs_rows(tmp_path, monkeypatch):
+    """Before: a whole `toolkit grade --out grades.csv` run held only its partial file, so an update of bob ending
+    while it graded wrote the CSV at once and was then overwritten by the run's rename (bob was told his rows were
+    written). The whole run now holds the CSV from its start to its rename: the update waits, then merges into the
+    rows that run wrote."""
+    out = tmp_path / "grades.csv"
+    write_csv([Row("a.ipynb", "w6.a", False, "old"), Row("b.ipynb", "w6.a", False, "old")], out)
+    kept = read_grades(out)
+    waiting = threading.Event()
+    b = [Row("b.ipynb", "w6.a", True, "b updated")]
+    updater = threading.Thread(target=update_grades, args=(out, kept, b, [Path("b.ipynb")], [], waiting.set))
+
+    def whole_class(notebooks, seconds):
+        yield [Row("a.ipynb", "w6.a", True, "a whole")]
+        updater.start()
+        while updater.is_alive() and not waiting.wait(0.05):
+            pass
+        yield [Row("b.ipynb", "w6.a", False, "b whole")]
+
+    monkeypatch.setattr(grade, "grade_each", whole_class)
+    grade.grade_into_csv([Path("a.ipynb"), Path("b.ipynb")], out, 1, [])
+    updater.join(60)
+    assert waiting.is_set()
+    assert table(out) == [HEADER, ["a.ipynb", "w6.a", "1", "a whole"], ["b.ipynb", "w6.a", "1", "b updated"]]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["grades.csv"]
+
+
+BOB_UPDATED_WHILE_THE_CLASS_IS_GRADED = """
+import sys
+from toolkit.cli.main import main
+from toolkit.exercises import grade
+from toolkit.exercises.grade import Row
+
+grade.grade_notebook = lambda path, seconds: [Row(str(path), "w6.a", True, "bob updated")]
+sys.exit(main(["grade", "sub/bob", "--update"]))
+"""
+
+
+def test_grade_update_says_it_waits_for_the_class_run_and_keeps_its_rows(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    for who in ("alice", "bob"):
+        (tmp_path / "sub" / who).mkdir(parents=True)
+        (tmp_path / "sub" / who / W6).write_text("{}")
+    write_csv([Row(f"sub/alice/{W6}", "w6.a", False, "old"), Row(f"sub/bob/{W6}", "w6.a", False, "old")], "grades.csv")
+    said = []
+
+    def class_run(path, seconds):
+        if "alice" in str(path):
+            env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+            command = [sys.executable, "-c", BOB_UPDATED_WHILE_THE_CLASS_IS_GRADED]
+            said.append(subprocess.Popen(command, env=env, stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True))
+            said.append(said[0].stderr.readline())  # the line it says before it waits ("" if it did not wait)
+        return [Row(str(path), "w6.a", False, "class run")]
+
+    monkeypatch.setattr(grade, "grade_notebook", class_run)
+    assert main(["grade", "sub", "--out", "grades.csv"]) == 0
+    out, err = said[0].communicate(timeout=120)
+    assert said[0].returncode == 0, err
+    assert said[1] == (
+        "grades.csv: another `toolkit grade` run is writing this CSV now; waiting for it to end, then the 1 row graded "
+        "here are merged into the rows it wrote (Ctrl-C: they are not, and the CSV is left as that run writes it)\n"
+    )
+    assert "1 row written to grades.csv, with 1 row of other notebooks kept\n" in out
+    assert table(tmp_path / "grades.csv") == [
+        HEADER,
+        [f"sub/alice/{W6}", "w6.a", "0", "class run"],
+        [f"sub/bob/{W6}", "w6.a", "1", "bob updated"],
+    ]
+
+
+def test_a_learner_whose_name_a_mac_decomposed_is_one_learner_on_an_update(tmp_path, monkeypatch):
+    """Before: `regrade._key` compared paths as their code points, so the class's rows of `sub/José/…` unzipped from
+    a Mac's archive (`e` and a combining accent) were not replaced by her regrade typed `sub/José` (one `é`): she had
+    two sets of rows, the old failures beside the new passes. Paths are compared with their accents composed (NFC),
+    and the CSV keeps its name for her."""
+    monkeypatch.chdir(tmp_path)
+    decomposed, composed = "sub/Jose\u0301", "sub/Jos\u00e9"
+    kept = [[f"{decomposed}/{W6}", "w6.a", "0", "old"], [f"sub/bob/{W6}", "w6.a", "1", "passed"]]
+    for named, given in ((decomposed, composed), (composed, decomposed)):
+        kept[0][0] = f"{named}/{W6}"
+        new = [Row(f"{given}/{W6}", "w6.a", True, "new")]
+        expected = [[f"{named}/{W6}", "w6.a", "1", "new"], [f"sub/bob/{W6}", "w6.a", "1", "passed"]]
+        assert merged(kept, new, [Path(f"{given}/{W6}")], []) == expected
+        assert merged(kept, new, [Path(f"{given}/{W6}")], [Path(given)]) == expected  # her folder graded again

@@ -24,7 +24,8 @@ one line per learner: `learner`, the exercises passed in each week graded (`w0` 
 were `graded` (`toolkit.exercises.grade.week_scores`). `--memory SIZE` (`2G`, `512M`) is the memory each process of
 a submission may take (`toolkit.exercises.grade.MEMORY_LIMIT_BYTES` when not given). `--update` merges the rows
 graded into the `--out` an earlier run wrote (`toolkit.exercises.regrade`: one learner regraded; a stop merges
-those of the notebooks graded before it), and `--scores` then counts every row of it.
+those of the notebooks graded before it; one ending while a whole run writes that CSV says so, waits for it and merges
+into its rows: `WAITING`), and `--scores` then counts every row of it.
 
 Leaves out: uploading grades anywhere (the CSV is the interface).
 """
@@ -35,7 +36,7 @@ import argparse
 import errno
 import os
 import re
-from collections.abc import Iterator, Sized
+from collections.abc import Callable, Iterator, Sized
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
@@ -258,7 +259,7 @@ def _stopped_update(
     from toolkit.exercises.regrade import update_grades
 
     if kept is not None:
-        update_grades(Path(args.out), kept, rows, graded, [])
+        update_grades(Path(args.out), kept, rows, graded, [], _waiting(args.out, rows))
 
 
 def _kept_rows(args: argparse.Namespace) -> list[list[str]]:
@@ -283,7 +284,7 @@ def _write_update(
     from toolkit.exercises.regrade import as_rows, update_grades
 
     folders = [path for path in args.paths if path.is_dir()]
-    table = update_grades(Path(args.out), kept, rows, notebooks, folders)
+    table = update_grades(Path(args.out), kept, rows, notebooks, folders, _waiting(args.out, rows))
     others = len(table) - len(rows)
     print(f"\n{_rows(rows)} written to {args.out}, with {_rows(range(others))} of other notebooks kept", file=say)
     return as_rows(table)
@@ -294,6 +295,21 @@ _REPLACED = (
     ("scores", "scores.csv", lambda cells: cells[:1] == ["learner"], "scores"),
 )
 """The CSVs `grade` replaces whole: the option, an example file, whether a header row is theirs, and their name."""
+
+
+WAITING = (
+    "{out}: another `toolkit grade` run is writing this CSV now; waiting for it to end, then the {rows} graded here "
+    "are merged into the rows it wrote (Ctrl-C: they are not, and the CSV is left as that run writes it)"
+)
+"""What `--update` says when the CSV is held by another run (a whole `toolkit grade --out` of the class, which
+holds it until it ends): its rows are merged into that run's, not overwritten by them."""
+
+
+def _waiting(out: Path, rows: Sized) -> Callable[[], None]:
+    """What `regrade.update_grades` calls before it waits for another run holding the CSV: `WAITING`, on stderr."""
+    import sys
+
+    return lambda: print(WAITING.format(out=out, rows=_rows(rows)), file=sys.stderr, flush=True)
 
 
 def _check_scores(scores: Path, out: Path, notebooks: list[Path]) -> None:

@@ -1191,7 +1191,9 @@ def _csv_file(out: Path | TextIO, header: list[str] | None = HEADER) -> Iterator
     loss) never gets there and leaves `out` as it was (last week's grades), plus the partial file
     with the rows graded before, which the next run overwrites. The partial file is held by its run until
     renamed: a second run given the same `out` meanwhile is refused before it grades anything
-    (`toolkit.exercises.partial_file.BUSY`), so neither run's rows are lost or mixed. A link is followed (the file it
+    (`toolkit.exercises.partial_file.BUSY`), so neither run's rows are lost or mixed; and `out` itself is held
+    (`regrade.locked`) from the start to the rename, so a `--update` ending meanwhile waits and merges its rows into
+    this run's, not into the CSV this run then replaces. A link is followed (the file it
     names is replaced, keeping its permissions). Where `out` is no regular file (`/dev/stdout`, a
     pipe: nothing there to lose) or no file can be put next to it (a folder this user may not add
     to), the rows are written to `out` itself, as they come; so they are to an open stream (stdout:
@@ -1202,32 +1204,34 @@ def _csv_file(out: Path | TextIO, header: list[str] | None = HEADER) -> Iterator
             writer.writerow(header)
         yield writer, out
         return
+    from toolkit.exercises.regrade import locked  # regrade reads this module's rows
+
     out.parent.mkdir(parents=True, exist_ok=True)
     target = Path(os.path.realpath(out))
     opened = None if out.exists() and not out.is_file() else _open_partial(partial_path(target), out)
     partial, hold = opened or (None, -1)
     sink = _Watched(partial) if partial is not None else None
-    try:
-        with partial or _open_csv(out) as f:
-            writer = csv.writer(sink or f)
-            if header:
-                writer.writerow(header)
-            try:
-                yield writer, sink or f
-            finally:
-                if sink is not None:
-                    sink.flush()
-                    os.fsync(f.fileno())  # on disk before the rename: power lost after it leaves the rows
-    except OSError as exc:
-        if sink is not None and sink.failed and exc.filename is None:  # say which file was not written
-            exc.filename = str(out)
-        raise
-    finally:
-        if partial is not None:
-            try:
-                _replace_or_drop(target, partial_path(target), whole=sink is not None and not sink.failed)
-            finally:
-                os.close(hold)  # held until renamed: a run started now takes a file of its own
+    with contextlib.ExitStack() as held:  # undone last to first
+        if partial is not None and sink is not None:
+            held.callback(os.close, hold)  # held until renamed: a run started now takes a file of its own
+            held.enter_context(partial)
+            held.enter_context(locked(target))  # an update ending meanwhile merges into this run's rows, not before
+            held.callback(lambda: _replace_or_drop(target, partial_path(target), whole=not sink.failed))
+        try:
+            with partial or _open_csv(out) as f:
+                writer = csv.writer(sink or f)
+                if header:
+                    writer.writerow(header)
+                try:
+                    yield writer, sink or f
+                finally:
+                    if sink is not None:
+                        sink.flush()
+                        os.fsync(f.fileno())  # on disk before the rename: power lost after it leaves the rows
+        except OSError as exc:
+            if sink is not None and sink.failed and exc.filename is None:  # say which file was not written
+                exc.filename = str(out)
+            raise
 
 
 class _Watched:

@@ -16,6 +16,12 @@ each one as its import ends: an import hook), entry by entry, each by identity:
 - the attributes of each frozen object of its own it holds as a global (a frozen dataclass or pydantic model:
   `COURSE` changed through `object.__setattr__`).
 
+Python's own built-in functions and classes (`builtins.abs`, `sorted`, `float`, `isinstance`) are noted too, as
+they were when noting began: every check computes with them, so `builtins.abs = lambda x: 0` in a cell would make a
+check's "within 1e-9 of the package's wait" hold for any number. A name added to `builtins` (IPython's `display`,
+`get_ipython`) is none of them, and the objects `site` puts there (`help`, `exit`) are not noted, nor `input`, which
+a Jupyter kernel sets anew for each cell.
+
 `changes()` names what differs now (`toolkit.loop.run.COURSE`); `toolkit.exercises.core` does not check while
 there is one. Its cost is one read of each noted entry (`size()`): it grows with the package, not with anything
 the learner does.
@@ -26,11 +32,13 @@ seals no result of checks the kernel changed (`toolkit.exercises.core.checks_cha
 
 Leaves out: a module changed before `toolkit.exercises` is imported (nothing older to compare with), a
 container of the package changed in place (`SOME_DICT["x"] = ...`: its own code fills its caches and registries
-the same way), and a learner set on defeating the record itself (it lives in the same kernel).
+the same way), the standard library's other modules (`math.isclose = ...`), and a learner set on defeating the
+record itself (it lives in the same kernel).
 """
 
 from __future__ import annotations
 
+import builtins
 import dis
 import importlib.machinery
 import sys
@@ -212,6 +220,35 @@ def note(module: types.ModuleType) -> None:
             noted.append((where, read, read()))
 
 
+BUILTINS = "builtins"
+"""Where Python's built-in functions and classes are noted (`_note_builtins`)."""
+
+
+_SWAPPED_BY_THE_KERNEL = frozenset({"input"})
+"""Builtins a Jupyter kernel sets for each cell it runs, and puts back after (ipykernel's `input`, which asks the
+notebook's page): another object in each cell, none of the learner's doing."""
+
+
+def _builtin_members(names: frozenset[str]) -> dict[str, Any]:
+    """Those of Python's builtins named `names`, as `builtins` holds them now (one deleted is left out)."""
+    return {k: v for k, v in vars(builtins).items() if k in names}
+
+
+def _note_builtins() -> None:
+    """Note Python's built-in functions and classes (`abs`, `sorted`, `float`) as they are now: what checks compute
+    with. Not the other objects `builtins` holds (`help`, `exit`: `site`'s; `display`: IPython's)."""
+    _SEEN.add(BUILTINS)
+    names = frozenset(
+        k
+        for k, v in vars(builtins).items()
+        if not k.startswith("_")
+        and k not in _SWAPPED_BY_THE_KERNEL
+        and isinstance(v, (types.BuiltinFunctionType, type))
+        and getattr(v, "__module__", None) == BUILTINS
+    )
+    _NOTED.append((BUILTINS, partial(_builtin_members, names), _builtin_members(names)))
+
+
 def changes() -> list[str]:
     """Where the package differs from what was noted, sorted: `toolkit.loop.run.COURSE` (rebound, added or
     deleted), `toolkit.chat.client.RetryPolicy.wait`, `toolkit.loop.run.run_loop.__code__`."""
@@ -314,7 +351,9 @@ def start() -> None:
 
 def _note_imported() -> None:
     """Note each module of the package imported, and whole, not noted yet: one a loader of another kind ran,
-    or one still being imported when `start()` ran (its names not all there yet)."""
+    or one still being imported when `start()` ran (its names not all there yet); and Python's builtins, first."""
+    if BUILTINS not in _SEEN:
+        _note_builtins()
     for name, module in sorted(sys.modules.items()):
         if name not in _SEEN and _to_note(name) and isinstance(module, types.ModuleType):
             if not getattr(getattr(module, "__spec__", None), "_initializing", False):

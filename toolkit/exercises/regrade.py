@@ -24,7 +24,8 @@ import csv
 import io
 import os
 import stat
-from collections.abc import Iterator, Sequence
+import unicodedata
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 from toolkit import files
@@ -63,7 +64,10 @@ def read_grades(out: Path) -> list[list[str]]:
 
 
 def _key(text: str) -> str:
-    return os.path.normcase(os.path.abspath(text))
+    """The file a notebook's path names, however it is written: relative or absolute, its accents composed or not
+    (NFC: `José/` unzipped from a Mac's archive, `e` and a combining accent, is the `José/` typed on the command line
+    and one learner, as `grade.learners` reads her), in the system's case."""
+    return os.path.normcase(os.path.abspath(unicodedata.normalize("NFC", text)))
 
 
 def is_regraded(notebook: str, graded: Sequence[Path], folders: Sequence[Path]) -> bool:
@@ -122,13 +126,19 @@ def as_rows(table: list[list[str]]) -> list[Row]:
 
 
 def update_grades(
-    out: Path, kept: list[list[str]], rows: Sequence[Row], graded: Sequence[Path], folders: Sequence[Path]
+    out: Path,
+    kept: list[list[str]],
+    rows: Sequence[Row],
+    graded: Sequence[Path],
+    folders: Sequence[Path],
+    waiting: Callable[[], object] | None = None,
 ) -> list[list[str]]:
     """`rows` merged (`merged`) into the grades CSV `out` as it is now, and written (`write_grades`), while this
-    process holds it (`locked`): another run that updated it since `kept` was read keeps its rows. `kept` (the rows
-    read before grading) stands in for a CSV that cannot be read any more (removed, or saved over meanwhile): the
-    rows graded are still written. The merged table is returned."""
-    with locked(out):
+    process holds it (`locked`): another run that updated it since `kept` was read keeps its rows, and a whole
+    `toolkit grade` run writing it now (which holds it until its rows replace it) is waited for — `waiting` called
+    first — and its rows merged into. `kept` (the rows read before grading) stands in for a CSV that cannot be read
+    any more (removed, or saved over meanwhile): the rows graded are still written. The merged table is returned."""
+    with locked(out, waiting):
         try:
             now = read_grades(out)
         except ConfigurationError:
@@ -139,11 +149,12 @@ def update_grades(
 
 
 @contextlib.contextmanager
-def locked(out: Path) -> Iterator[None]:
+def locked(out: Path, waiting: Callable[[], object] | None = None) -> Iterator[None]:
     """The grades CSV `out` held by this process (`flock`, exclusive) for the block; another process holding it is
-    waited for. A lock on a file another writer has since replaced (`os.replace`: a new file at the path) holds
-    nothing, so it is taken again on the file there now. No lock where there is no regular file to hold (none yet,
-    a pipe) or no `flock` (Windows)."""
+    waited for (`waiting` called once before, when given: a whole `toolkit grade` run holds it until it ends). A lock
+    on a file another writer has since replaced (`os.replace`: a new file at the path) holds nothing, so it is taken
+    again on the file there now. No lock where there is no regular file to hold (none yet, a pipe) or no `flock`
+    (Windows)."""
     try:
         import fcntl
     except ImportError:  # pragma: no cover - not on POSIX
@@ -160,7 +171,13 @@ def locked(out: Path) -> Iterator[None]:
             if not stat.S_ISREG(held.st_mode):
                 yield
                 return
-            fcntl.flock(fd, fcntl.LOCK_EX)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                if waiting is not None:
+                    waiting()
+                    waiting = None
+                fcntl.flock(fd, fcntl.LOCK_EX)
             if _same_file(held, out):
                 yield
                 return

@@ -1,0 +1,15 @@
+"""toolkit.gateway.months: a month's name is no place."""
+
+import pytest
+
+from toolkit.gateway.months import is_month
+
+
+@pytest.mark.parametrize("value", ["May", "march", "Sept", "五月", "12月", "十二月份"])
+def test_a_months_name_is_a_month(value):
+    assert is_month(value)
+
+
+@pytest.mark.parametrize("value", ["Nice", "Mayfair", "Marseille", "上海", "13月", "Mar"])
+def test_a_place_is_no_month(value):
+    assert not is_month(value)

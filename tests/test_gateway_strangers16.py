@@ -5,7 +5,8 @@ shipping, code search, reminders, weather) asked in English and Chinese.
 The defects found are tested first, by exact replies: an optional number the user gave left out ("tip on $80 at 18%",
 "with a 15 minute buffer": `named_numbers`); a duration not converted to the unit its field is named in ("5 hours"
 to `minutes` was 5: `durations`); a required choice the user never named given its first value (`unnamed`); a
-month's name read as a place ("weather in May": `months`). The probes answered as a model would are kept below as a
+month's name read as a place ("weather in May": `months`); a required string built from its pattern
+("track my package" tracked AAAAAAAAAA: `unpatterned`). The probes answered as a model would are kept below as a
 regression; those answered otherwise are named in the round's report.
 """
 
@@ -235,6 +236,45 @@ def test_a_month_after_a_place_leaves_the_place():
     assert turn("flights from London to Nice in March", FLY)[0] == [
         ("search_flights", {"origin": "London", "destination": "Nice"})
     ]
+
+
+# --- a required string built from its pattern ------------------------------------------------------------------
+
+PARCEL = [
+    fn(
+        "track_package",
+        "Track a shipment",
+        {"tracking_number": {"type": "string", "pattern": "^[A-Z0-9]{10,22}$"}, "carrier": E("ups", "fedex", "dhl")},
+        ["tracking_number"],
+    )
+]
+PATTERNED_CONVERT = [
+    fn(
+        "convert",
+        "Convert money",
+        {
+            "amount": N,
+            "from": {"type": "string", "pattern": "^[A-Z]{3}$"},
+            "to": {"type": "string", "pattern": "^[A-Z]{3}$"},
+        },
+    )
+]
+
+
+def test_a_required_string_the_text_gives_none_for_is_asked_not_built_from_its_pattern():
+    """ "track my package" tracked the parcel AAAAAAAAAA, a string built to match the pattern."""
+    assert turn("track my package", PARCEL) == (
+        [],
+        'What should I use for "tracking number"? Your message does not say.',
+    )
+    assert turn("track 1Z999AA10123456784", PARCEL)[0] == [("track_package", {"tracking_number": "1Z999AA10123456784"})]
+
+
+def test_a_patterned_string_the_text_names_in_words_or_of_one_string_is_still_called():
+    calls = turn("convert 100 euros to yen", PATTERNED_CONVERT)[0]
+    assert calls == [("convert", {"amount": 100, "from": "EUR", "to": "JPY"})]
+    deploy = fn("deploy", "Deploy the service", {"version": {"type": "string", "pattern": "^v1$"}})
+    assert turn("deploy the service", [deploy])[0] == [("deploy", {"version": "v1"})]
 
 
 # --- probes answered as a model would: kept as a regression ---------------------------------------------

@@ -60,6 +60,7 @@ from toolkit.gateway.rules import Answer, Facts, Rules, find_order_id, read_text
 from toolkit.gateway.toolset import ToolSet
 from toolkit.gateway.toolset import offered as offered_tools
 from toolkit.gateway.unnamed import unnamed_choice
+from toolkit.gateway.unpatterned import built_pattern
 from toolkit.gateway.unsaid import unsaid_number
 
 _SENTENCE_END = re.compile(r"(?<=[。！？!?])")
@@ -187,8 +188,10 @@ def _asked(call: Call, text: str, offered: dict[str, ToolInfo], facts: Facts, ru
     question (`[replies] ask_place`, `ask_place_en`, ...: a rules file without them calls as before)."""
     asked = missing(offered[call.name].parameters, text, facts, rules, call.arguments)
     if asked is None:
-        return _unnamed_question(call, text, offered, facts, rules) or _unsaid_question(
-            call, text, offered, facts, rules
+        return (
+            _unnamed_question(call, text, offered, facts, rules)
+            or _built_question(call, text, offered, facts, rules)
+            or _unsaid_question(call, text, offered, facts, rules)
         )
     question = rules.replies.get(f"ask_{asked[0]}" if not in_english(text) else f"ask_{asked[0]}_en")
     if not question:
@@ -207,6 +210,17 @@ def _unnamed_question(call: Call, text: str, offered: dict[str, ToolInfo], facts
         return None
     words = " ".join(_FIELD_WORDS.findall(field)).lower()
     return fill(question, rules, None, field=words, values=_offered_values(offered[call.name].parameters, field))
+
+
+def _built_question(call: Call, text: str, offered: dict[str, ToolInfo], facts: Facts, rules: Rules) -> str | None:
+    """What to ask instead of a call whose required string was built from its pattern, the text giving none
+    (`unpatterned.built_pattern`: "track my package" names no tracking number), in the text's language; None when
+    every such string is the text's (the usual case) or the rules have no such question (`ask_field`)."""
+    field = built_pattern(offered[call.name].parameters, text, facts, rules, call.arguments)
+    question = rules.replies.get("ask_field_en" if in_english(text) else "ask_field") if field else None
+    if not question or field is None:
+        return None
+    return fill(question, rules, None, field=" ".join(_FIELD_WORDS.findall(field)).lower(), values="")
 
 
 def _unsaid_question(call: Call, text: str, offered: dict[str, ToolInfo], facts: Facts, rules: Rules) -> str | None:

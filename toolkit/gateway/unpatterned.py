@@ -32,7 +32,9 @@ def built_pattern(schema: Any, text: str, facts: Facts, rules: Rules, arguments:
     asked = []
     for name in required:
         sub = properties.get(name) if type(name) is str else None
-        value = arguments.get(name) if type(sub) is dict and type(sub.get("pattern")) is str else None
+        if type(sub) is not dict or type(sub.get("pattern")) is not str:
+            continue
+        value = arguments.get(name)
         if type(value) is str and value not in text and not any(k in sub for k in _OWN):
             asked.append(name)
     if not asked:

@@ -205,6 +205,18 @@ def test_a_required_choice_named_or_with_a_described_default_is_called():
     ]
 
 
+@pytest.mark.parametrize("description", ["Priority, default medium", "Priority (default: 'medium')", "默认为 medium"])
+def test_a_choice_the_user_never_names_takes_the_default_its_description_names(description):
+    """ "Priority, default medium" gave a low-priority ticket: the enum's first value, not the one described."""
+    tool = fn(
+        "create_ticket", "Open a ticket", {"title": S, "priority": E("low", "medium", "high", description=description)}
+    )
+    assert turn("open a ticket called Printer jammed", [tool])[0] == [
+        ("create_ticket", {"title": "Printer jammed", "priority": "medium"})
+    ]
+    assert turn("open a ticket called Printer jammed, high priority", [tool])[0][0][1]["priority"] == "high"
+
+
 def test_translate_with_no_language_named_asks_which():
     tool = fn("translate_text", "Translate text", {"text": S, "target_language": E("en", "fr", "de")})
     assert turn("translate hello", [tool]) == (

@@ -106,6 +106,7 @@ from itertools import accumulate, chain, filterfalse, islice
 from typing import Any, NamedTuple
 
 from toolkit.gateway import arith
+from toolkit.gateway.described_choice import described_choice
 from toolkit.gateway.durations import durations, spoken, unit_of
 from toolkit.gateway.judge import Judge, allowed, any_one, containing, fitting, joined, json_key, only_one, takes
 from toolkit.gateway.listed import facts_listed, numbers_listed
@@ -1533,6 +1534,10 @@ class _Filler:
         if not named and self.rules.generic.unit_names is not None:
             named = self.of_units(values[:_MAX_ENUM_VALUES], self.text)
         turn = self.turn(tuple([str(v) for v in named]), name) if len(named) > 1 else 0
+        if not named and schema is not None and "description" in schema:  # "Priority, default medium": medium
+            fallback = described_choice(values[:_MAX_ENUM_VALUES], schema["description"])
+            picked = pick_enum(values, self.text, self.context, self.rules, self.terms())
+            return fallback if fallback is not None and picked == values[0] else picked
         return (
             named[min(turn, len(named) - 1)]
             if named

@@ -5,20 +5,19 @@ names, the best scored by its words), else the first: "open a ticket called Prin
 priority)` of low, medium, high called it with priority low, and "I need Monday to Wednesday off" to a leave request
 of vacation, sick, personal asked for vacation. A model asks which. `unnamed_choice` names the first required
 top-level field that took its enum's first value while the text points at none of its values, and that has no
-default (a `default` keyword, or a description saying one: "default medium", 默认); the question lists the values
+default (a `default` keyword, or a description naming one of the values as it: "default medium", 默认为 medium,
+`described_choice`); the question lists the values
 (`[replies] ask_unnamed`). Left out: choices inside nested objects and arrays or behind `$ref` or `anyOf` (a nullable choice), `const`, booleans (a switch's state
 has its own reading, `switched`), and a choice the system prompt points at (only the user's words are read here).
 """
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
+from toolkit.gateway.described_choice import described_choice
 from toolkit.gateway.generic import _MAX_ENUM_VALUES, _Filler, _pair_score, named_values, term_keys, worded
 from toolkit.gateway.rules import Facts, Rules
-
-_DEFAULT = re.compile(r"(?i)default|默认|缺省")
 
 
 def unnamed_choice(schema: Any, text: str, facts: Facts, rules: Rules, arguments: dict[str, Any]) -> str | None:
@@ -43,14 +42,13 @@ def unnamed_choice(schema: Any, text: str, facts: Facts, rules: Rules, arguments
 
 
 def _first_of(schema: dict[str, Any], value: Any) -> bool:
-    """Whether `value` is the first of the field's two or more `enum` values and nothing says it is the default."""
+    """Whether `value` is the first of the field's two or more `enum` values and nothing names a default."""
     if "default" in schema:
         return False
     values = schema["enum"]
     if type(values) is not list or len(values) < 2 or values[0] != value or type(value) is bool:
         return False
-    description = schema.get("description")
-    return not (type(description) is str and _DEFAULT.search(description))
+    return described_choice(values, schema.get("description")) is None
 
 
 def _pointed(filler: _Filler, values: list[Any], name: str, schema: dict[str, Any]) -> bool:

@@ -13,6 +13,8 @@ regression; those answered otherwise are named in the round's report.
 import pytest
 from test_gateway_generic_asks import S, fn, turn
 
+from toolkit.gateway.core import GatewayConfig, respond
+
 N, I, B = {"type": "number"}, {"type": "integer"}, {"type": "boolean"}
 
 
@@ -215,6 +217,37 @@ def test_a_choice_the_user_never_names_takes_the_default_its_description_names(d
         ("create_ticket", {"title": "Printer jammed", "priority": "medium"})
     ]
     assert turn("open a ticket called Printer jammed, high priority", [tool])[0][0][1]["priority"] == "high"
+
+
+@pytest.mark.parametrize("answer", ["high", "high priority", "make it high"])
+def test_the_answer_to_the_choice_asked_completes_the_call_asked_about(answer):
+    """ "high" after the question picked create_ticket by its enum's word on its own, and opened a ticket titled
+    "high"; the joined question's title ran on past its line ("Printer jammed\nhigh")."""
+    messages = [
+        {"role": "user", "content": "open a ticket called Printer jammed"},
+        {
+            "role": "assistant",
+            "content": 'Which "priority" should I use: low, medium, high? Your message does not say.',
+        },
+        {"role": "user", "content": answer},
+    ]
+    reply = respond({"model": "m", "messages": messages, "tools": TICKET}, GatewayConfig())
+    call = reply.body["choices"][0]["message"]["tool_calls"][0]["function"]
+    assert (call["name"], call["arguments"]) == ("create_ticket", '{"title":"Printer jammed","priority":"high"}')
+
+
+def test_another_question_after_the_ask_is_its_own():
+    messages = [
+        {"role": "user", "content": "open a ticket called Printer jammed"},
+        {
+            "role": "assistant",
+            "content": 'Which "priority" should I use: low, medium, high? Your message does not say.',
+        },
+        {"role": "user", "content": "never mind, what's the weather in Paris?"},
+    ]
+    reply = respond({"model": "m", "messages": messages, "tools": TICKET + WEATHER}, GatewayConfig())
+    call = reply.body["choices"][0]["message"]["tool_calls"][0]["function"]
+    assert (call["name"], call["arguments"]) == ("get_weather", '{"city":"Paris"}')
 
 
 def test_translate_with_no_language_named_asks_which():

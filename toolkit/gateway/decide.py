@@ -154,6 +154,7 @@ def _auto(
         calls = _generic_calls(text, offered, facts, rules, context, prepared)
         if not facts.declines and messages:
             if calls:
+                calls, text = _answering(calls, text, offered, facts, rules, context, prepared, messages)
                 calls = _carried(calls, text, offered, facts, rules, messages)
             else:
                 calls = _follow_up_calls(text, offered, facts, rules, messages)
@@ -326,6 +327,26 @@ def _answered(
     joined = f"{users[1]}\n{text}"
     calls = _generic_calls(joined, offered, facts._replace(text=joined), rules, context, prepared)
     return (calls, joined) if calls else None
+
+
+def _answering(
+    calls: tuple[Call, ...],
+    text: str,
+    offered: dict[str, ToolInfo],
+    facts: Facts,
+    rules: Rules,
+    context: str,
+    prepared: ToolSet | None,
+    messages: list[dict[str, Any]],
+) -> tuple[tuple[Call, ...], str]:
+    """The calls of the question the gateway asked about, with this text as its answer (`_answered`), when the answer
+    alone picks the same tools: "high" after 'Which "priority" should I use: low, medium, high?' picks create_ticket
+    by its enum's word, and was a ticket titled "high"; now the ticket asked about, of high priority. Else `calls`
+    and `text` as they were (another question after the ask is its own: "weather in Paris?")."""
+    answered = _answered(text, offered, facts, rules, context, prepared, messages)
+    if answered is not None and {c.name for c in answered[0]} == {c.name for c in calls}:
+        return answered
+    return calls, text
 
 
 def _an_ask(said: str, rules: Rules) -> bool:

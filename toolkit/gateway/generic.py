@@ -110,6 +110,7 @@ from toolkit.gateway.described_choice import described_choice
 from toolkit.gateway.durations import durations, spoken, unit_of
 from toolkit.gateway.judge import Judge, allowed, any_one, containing, fitting, joined, json_key, only_one, takes
 from toolkit.gateway.listed import facts_listed, numbers_listed
+from toolkit.gateway.locked import asked_lock
 from toolkit.gateway.months import is_month
 from toolkit.gateway.named_numbers import name_words, numbers_beside, numbers_named, share_values, wants_share
 from toolkit.gateway.ordinal_days import ordinal_days
@@ -1509,6 +1510,8 @@ class _Filler:
         if kind == "boolean":
             if (state := asked_state(name, self.text)) is not None:  # "turn on light lamp-7": on
                 return state
+            if (locked := asked_lock(name, self.text)) is not None:  # "lock the front door": locked
+                return locked
             return schema["default"] if isinstance(schema.get("default"), bool) else False
         if kind == "null":
             return None

@@ -19,6 +19,9 @@ from toolkit.gateway.durations import durations, spoken, unit_of
         ("半小时", [1_800]),
         ("两周", [1_209_600]),
         ("1小时20分钟", [4_800]),
+        ("住三晚", [259_200]),
+        ("3 nights", [259_200]),
+        ("明天晚上8点", []),
         ("第三天", []),
         ("下周一", []),
         ("at 7pm on Monday", []),
@@ -52,3 +55,16 @@ def test_a_duration_beside_a_fields_own_word_is_its_and_the_others_take_the_rest
     assert spoken(text, "buffer_minutes", 60, ("duration_minutes",), 0) == 15
     assert spoken(text, "duration_minutes", 60, ("buffer_minutes",), 0) == 120
     assert spoken("for 2 hours", "timeout_minutes", 60, ("duration_minutes",), 1, optional=True) is None
+
+
+@pytest.mark.parametrize(
+    "unit",
+    [
+        *"小时 钟头 分钟 秒钟 秒 天 晚 周 星期 礼拜".split(),
+        *" seconds second secs sec minutes minute mins min hours hour hrs hr h days day nights night weeks week wks wk".split(),
+    ],
+)
+def test_every_unit_the_pattern_finds_is_read(unit):
+    """Each unit the pattern matches has its length (a unit matched and not known raised KeyError: a 500)."""
+    text = f"三{unit}" if not unit.isascii() else f"3 {unit}"
+    assert len(durations(text)) == 1 and durations(text)[0][2] > 0

@@ -275,6 +275,14 @@ def test_a_months_name_is_no_place(text, reply):
     assert turn(text, WEATHER) == ([], reply)
 
 
+@pytest.mark.parametrize(
+    ("text", "city"), [("北京十月的天气", "北京"), ("十月北京天气", "北京"), ("5月的上海天气", "上海")]
+)
+def test_a_month_glued_to_a_chinese_place_is_no_part_of_it(text, city):
+    """北京十月的天气 called get_weather(city="北京十月"), 5月的上海天气 the city 月的上海."""
+    assert turn(text, WEATHER)[0] == [("get_weather", {"city": city})]
+
+
 def test_a_month_after_a_place_leaves_the_place():
     assert turn("weather in Paris in May", WEATHER)[0] == [("get_weather", {"city": "Paris"})]
     assert turn("flights to Nice in March", FLY) == ([], 'What should I use for "origin"? Your message does not say.')
@@ -461,7 +469,109 @@ REMIND = [
     fn("set_reminder", "Set a reminder", {"text": S, "in_minutes": {"type": "integer", "minimum": 1, "maximum": 10080}})
 ]
 
+HOTELS = [
+    fn(
+        "search_hotels",
+        "Search hotels",
+        {
+            "city": S,
+            "nights": {"type": "integer", "minimum": 1, "maximum": 30},
+            "guests": {"type": "integer", "minimum": 1, "maximum": 8},
+            "max_price": {"type": "number", "minimum": 0},
+        },
+        ["city", "nights"],
+    )
+]
+PLANS = [fn("cancel_subscription", "Cancel a subscription", {"plan": E("basic", "pro", "team"), "reason": S}, ["plan"])]
+ALARM = [
+    fn(
+        "set_alarm",
+        "Set an alarm",
+        {"time": D("", format="time"), "snooze_minutes": {"type": "integer", "minimum": 1, "maximum": 30}},
+        ["time"],
+    )
+]
+VIDEO = [
+    fn(
+        "trim_video",
+        "Trim a video",
+        {"file": S, "start_seconds": {"type": "number", "minimum": 0}, "end_seconds": {"type": "number", "minimum": 0}},
+    )
+]
+STEPS = [fn("get_steps", "Step count for a number of days", {"days": {"type": "integer", "minimum": 1, "maximum": 90}})]
+DOOR = [fn("lock_door", "Lock or unlock a door", {"door": S, "locked": B})]
+WORKOUT_ZH = [
+    fn(
+        "log_workout",
+        "Log a workout",
+        {
+            "activity": E("run", "ride", "swim", "walk"),
+            "duration_min": {"type": "integer", "minimum": 1, "maximum": 600},
+        },
+    )
+]
+
 PROBE_CALLS = [
+    ("tip 15% on 60", TIP, [("calc_tip", {"bill": 60, "percent": 15})]),
+    ("how much tip on a $120 bill at 22 percent", TIP, [("calc_tip", {"bill": 120, "percent": 22})]),
+    ("小费百分之二十，账单200块", TIP, [("calc_tip", {"bill": 200, "percent": 20})]),
+    ("80块钱的账单，小费百分之十八", TIP, [("calc_tip", {"bill": 80, "percent": 18})]),
+    (
+        "schedule Retro on 2026-12-11 for 1 hour with a 10 minute buffer",
+        MEET,
+        [
+            (
+                "schedule_meeting",
+                {
+                    "title": "schedule Retro on 2026-12-11 for 1 hour with a 10 minute buffer",
+                    "date": "2026-12-11",
+                    "duration_minutes": 60,
+                    "buffer_minutes": 10,
+                },
+            )
+        ],
+    ),
+    ("set a timer for 1.5 hours", TIMER, [("set_timer", {"minutes": 90})]),
+    ("timer 45 min", TIMER, [("set_timer", {"minutes": 45})]),
+    ("set a timer for ten minutes", TIMER, [("set_timer", {"minutes": 10})]),
+    ("set a timer for half an hour", TIMER, [("set_timer", {"minutes": 30})]),
+    ("定一个半小时的计时器", TIMER, [("set_timer", {"minutes": 90})]),
+    ("计时器三十分钟", TIMER, [("set_timer", {"minutes": 30})]),
+    ("定时两个小时", TIMER, [("set_timer", {"minutes": 120})]),
+    ("plan a 10-day trip to Lisbon", TRIP, [("plan_trip", {"city": "Lisbon", "days": 10})]),
+    ("plan a trip to Kyoto for three weeks", TRIP, [("plan_trip", {"city": "Kyoto", "days": 21})]),
+    ("weather in London in celsius", WEATHER, [("get_weather", {"city": "London", "unit": "celsius"})]),
+    ("hotels in Porto for 3 nights", HOTELS, [("search_hotels", {"city": "Porto", "nights": 3})]),
+    (
+        "hotels in Porto for 3 nights for 2 guests under max price 150",
+        HOTELS,
+        [("search_hotels", {"city": "Porto", "nights": 3, "guests": 2, "max_price": 150})],
+    ),
+    ("hotels in Porto for a week", HOTELS, [("search_hotels", {"city": "Porto", "nights": 7})]),
+    ("hotels in Porto for 2 weeks", HOTELS, [("search_hotels", {"city": "Porto", "nights": 14})]),
+    ("cancel my pro subscription", PLANS, [("cancel_subscription", {"plan": "pro"})]),
+    ("cancel the team plan because it's too expensive", PLANS, [("cancel_subscription", {"plan": "team"})]),
+    (
+        "set an alarm for 6:30 with 5 minute snooze",
+        ALARM,
+        [("set_alarm", {"time": "06:30:00Z", "snooze_minutes": 5})],
+    ),
+    (
+        "trim clip.mp4 from 1 minute to 2 minutes",
+        VIDEO,
+        [
+            (
+                "trim_video",
+                {"file": "trim clip.mp4 from 1 minute to 2 minutes", "start_seconds": 60, "end_seconds": 120},
+            )
+        ],
+    ),
+    ("steps for the last 2 weeks", STEPS, [("get_steps", {"days": 14})]),
+    ("my steps for 3 days", STEPS, [("get_steps", {"days": 3})]),
+    ("lock the front door", DOOR, [("lock_door", {"door": "lock the front door", "locked": True})]),
+    ("解锁车库门", DOOR, [("lock_door", {"door": "解锁车库门", "locked": False})]),
+    ("跑步半小时", WORKOUT_ZH, [("log_workout", {"activity": "run", "duration_min": 30})]),
+    ("在C2区停车两小时", PARK, [("start_parking", {"zone": "在C2区停车两小时", "duration_hours": 2})]),
     (
         "flights from Boston to Denver on 2026-12-18",
         FLIGHTS,
@@ -557,6 +667,12 @@ PROBE_CALLS = [
     ("set a timer for 25", TIMER, [("set_timer", {"minutes": 25})]),
 ]
 PROBE_REPLIES = [
+    ("cancel my subscription", PLANS, 'Which "plan" should I use: basic, pro, team? Your message does not say.'),
+    ("how hot is it in June", WEATHER, "Which city (or place) do you mean? Tell me and I'll look it up."),
+    ("weather in August", WEATHER, "Which city (or place) do you mean? Tell me and I'll look it up."),
+    ("十月的天气", WEATHER, "请问您想查询哪个城市（或地点）？告诉我之后我再为您查询。"),
+    ("schedule Retro on 2026-12-11", MEET, 'What should I use for "duration minutes"? Your message does not say.'),
+    ("steps this week", STEPS, 'What should I use for "days"? Your message does not say.'),
     ("buy AAPL", STOCKS, 'What should I use for "shares"? Your message does not say.'),
     ("log a walk", WORKOUT, 'What should I use for "duration min"? Your message does not say.'),
     ("what's my balance", BANK, 'Which "account" should I use: checking, savings? Your message does not say.'),

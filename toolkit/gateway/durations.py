@@ -3,7 +3,7 @@
 "set a timer for 5 hours" to `set_timer(minutes)` was 5 minutes, "90 min" to `park(hours)` a number the bounds
 refused, "plan a trip to Rome for 2 weeks" to `days` 2: the number was passed as written, whatever its unit. The
 rule: a field whose name names a unit of time (a plural or an abbreviation: `minutes`, `duration_minutes`,
-`timeoutSecs`, `num_days`, `hrs`; a name that is a singular alone, `minute` or `day`, is a clock's or a calendar's
+`timeoutSecs`, `num_days`, `nights` (a night a day), `hrs`; a name that is a singular alone, `minute` or `day`, is a clock's or a calendar's
 part) or, failing that, whose description names one unit only, as a plural ("Length in minutes") takes the duration the text
 writes converted to that unit ("5 hours": 300 minutes; "90 min": 1.5 hours; "2 weeks": 14 days; "an hour and a
 half", "2 hours 30 minutes", 一个半小时, 半小时, 两周, 三天). A field naming no unit takes the number as said.
@@ -30,7 +30,7 @@ _NAMED_UNITS = {
     **dict.fromkeys(("seconds", "secs", "sec"), "s"),
     **dict.fromkeys(("minutes", "mins", "min"), "m"),
     **dict.fromkeys(("hours", "hrs", "hr"), "h"),
-    **dict.fromkeys(("days",), "d"),
+    **dict.fromkeys(("days", "nights"), "d"),
     **dict.fromkeys(("weeks", "wks"), "w"),
 }
 """The words of a field's name that name its unit (lower case)."""
@@ -40,22 +40,34 @@ _GENERIC = frozenset(("duration", "length", "time", "total", "num", "number", "o
 """Words of a field's name that say nothing of which duration it is."""
 _NAME_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
 
-_EN_UNIT = r"(?:seconds?|secs?|minutes?|mins?|hours?|hrs?|h|days?|weeks?|wks?)"
+_EN_UNIT = r"(?:seconds?|secs?|minutes?|mins?|hours?|hrs?|h|days?|nights?|weeks?|wks?)"
 _EN = (
     rf"(?<![\w.-])(?P<n>\d+(?:\.\d+)?|an?|(?:{_WORD})(?:[\s-]+(?:{_WORD}))*)(?:\s+and\s+a\s+(?P<half1>half))?"
     rf"[\s-]*(?P<u>{_EN_UNIT})(?![A-Za-z])(?:\s+and\s+a\s+(?P<half2>half))?"
     rf"|(?<![A-Za-z])half\s+(?:an?\s+)?(?P<hu>hour|day|minute|week)(?![A-Za-z])"
 )
-_ZH_UNIT = r"(?:小时|钟头|分钟|秒钟|秒|天|周(?!年)|星期(?![一二三四五六日天])|礼拜(?![一二三四五六日天]))"
+_ZH_UNIT = r"(?:小时|钟头|分钟|秒钟|秒|天|晚|周(?!年)|星期(?![一二三四五六日天])|礼拜(?![一二三四五六日天]))"
 _ZH = rf"(?:(?<!第)(?P<zn>\d+(?:\.\d+)?|[零〇一二两三四五六七八九十百千]+)个?(?P<zh>半)?|(?P<zhalf>半)个?)(?P<zu>{_ZH_UNIT})"
 _DURATION = re.compile(f"(?i){_EN}|{_ZH}")
-_CUE = re.compile(r"(?i)hour|hr|\dh|sec|min|day|week|wk|小时|钟头|分钟|秒|天|周|星期|礼拜")
+_CUE = re.compile(r"(?i)hour|hr|\d\s?h|sec|min|day|night|week|wk|小时|钟头|分钟|秒|天|晚|周|星期|礼拜")
 _JOIN = re.compile(r"[\s,]*(?:and\s+)?\Z")
-_EN_UNITS = {"sec": "s", "min": "m", "h": "h", "hr": "h", "hou": "h", "day": "d", "wee": "w", "wk": "w", "wks": "w"}
+_EN_UNITS = {
+    "sec": "s",
+    "min": "m",
+    "h": "h",
+    "hr": "h",
+    "hou": "h",
+    "day": "d",
+    "nig": "d",
+    "wee": "w",
+    "wk": "w",
+    "wks": "w",
+}
 _ZH_UNITS = {
     "小时": "h",
     "钟头": "h",
     "分钟": "m",
+    "晚": "d",
     "秒钟": "s",
     "秒": "s",
     "天": "d",

@@ -111,7 +111,7 @@ from toolkit.gateway.durations import durations, spoken, unit_of
 from toolkit.gateway.judge import Judge, allowed, any_one, containing, fitting, joined, json_key, only_one, takes
 from toolkit.gateway.listed import facts_listed, numbers_listed
 from toolkit.gateway.locked import asked_lock
-from toolkit.gateway.months import is_month
+from toolkit.gateway.months import without_month
 from toolkit.gateway.named_numbers import name_words, numbers_beside, numbers_named, share_values, wants_share
 from toolkit.gateway.ordinal_days import ordinal_days
 from toolkit.gateway.patterned import compiled, pattern_string, search_limit
@@ -2125,7 +2125,8 @@ class _Filler:
             elif fact == "place":  # the first that is no option's value (`options_named`), read up to it
                 named = self.options_named()
                 places = filter(None, map(_group, pattern.finditer(self.text)))
-                self._facts[fact] = next((v for v in places if not _holds(v, named) and not is_month(v)), None)
+                unmonthed = (without_month(v) for v in places)  # "weather in May" names no place
+                self._facts[fact] = next((v for v in unmonthed if v and not _holds(v, named)), None)
             elif fact == "time":  # the first that is a time of day, as HH:MM (7:30 pm: 19:30)
                 self._facts[fact] = next(filter(None, map(clock, pattern.finditer(self.text))), None)
             else:
@@ -2149,7 +2150,7 @@ class _Filler:
             if fact == "place" and values and (named := self.options_named()):
                 values = [v for v in values if not _holds(v, named)]
             if fact == "place" and values:  # "flights to Nice in March": March is no place
-                values = [v for v in values if not is_month(v)]
+                values = list(dict.fromkeys(w for v in values if (w := without_month(v))))
             self._all_facts[fact] = values
         return self._all_facts[fact]
 

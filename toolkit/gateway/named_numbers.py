@@ -23,7 +23,7 @@ import re
 from toolkit.gateway.zh_numbers import _value as _zh_value
 
 _NUMBER = r"(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
-_AFTER = re.compile(rf"(?<![\w.,-]){_NUMBER}(?![\d.,]?\d)(?:\s*-\s*|\s+)(?:[a-z]+\s+)?([a-z]{{3,}})")
+_AFTER = re.compile(rf"(?<![\w.,-]){_NUMBER}(?![\d.,]?\d)(?:\s*-\s*|\s+)([a-z]{{3,}})(?:\s+([a-z]{{3,}}))?")
 """A number and the word after it, or the second word after it ("2 guests", "3 adult tickets")."""
 _BEFORE = re.compile(rf"([a-z]{{3,}})\s*(?:\s(?:of|is|at|to)\s+|[:=]\s*|\s)(?:\$|€|£)?{_NUMBER}(?![\w.,]?\d)")
 """A word and the number after it ("radius of 500", "guests: 2", "limit 5")."""
@@ -48,7 +48,7 @@ def beside(text: str) -> tuple[tuple[str, int, str], ...]:
     """(word, where its number starts, the number as written) for each number the text writes right beside a
     word, after it first ("2 guests"), then before it ("guests: 2"); a plural's word also without its s."""
     lowered = text[:_MAX_READ].lower()
-    found = [(m.group(2), m.start(1), m.group(1)) for m in _AFTER.finditer(lowered)]
+    found = [(w, m.start(1), m.group(1)) for m in _AFTER.finditer(lowered) for w in m.group(2, 3) if w]
     found += [(m.group(1), m.start(2), m.group(2)) for m in _BEFORE.finditer(lowered)]
     found += [(w[:-1], at, n) for w, at, n in found if w.endswith("s")]
     return tuple(found)

@@ -90,9 +90,12 @@ def test_the_pattern_is_honoured_in_a_tool_call_s_arguments():
     parameters = {"type": "object", "properties": {"ref": {"type": "string", "pattern": r"^[A-Z]{3}-\d{4}$"}}}
     tool = {"type": "function", "function": {"name": "find_parcel", "description": "Find a parcel by its reference"}}
     tool["function"]["parameters"] = {**parameters, "required": ["ref"]}
-    request = {"model": "m", "messages": [{"role": "user", "content": "find my parcel please"}], "tools": [tool]}
+    request = {"model": "m", "messages": [{"role": "user", "content": "find my parcel ABC-1234"}], "tools": [tool]}
     call = respond(request, GatewayConfig()).body["choices"][0]["message"]["tool_calls"][0]["function"]
-    assert (call["name"], json.loads(call["arguments"])) == ("find_parcel", {"ref": "AAA-0000"})
+    assert (call["name"], json.loads(call["arguments"])) == ("find_parcel", {"ref": "ABC-1234"})
+    request["messages"][0]["content"] = "find my parcel please"  # no reference: asked for, not built (AAA-0000)
+    message = respond(request, GatewayConfig()).body["choices"][0]["message"]
+    assert message["content"] == 'What should I use for "ref"? Your message does not say.'
 
 
 def test_the_pattern_is_honoured_in_an_array_s_items():

@@ -300,7 +300,6 @@ def test_a_chinese_question_about_an_order_picks_a_strangers_order_tool(text, ca
         ("weather in paris next week", ["paris"]),
         ("weather in new york tomorrow morning", ["new york"]),
         ("weather in paris and rome this weekend", ["paris", "rome"]),
-        ("上海未来五天天气", ["上海"]),
         ("北京这周末的天气", ["北京"]),
         ("北京周末天气", ["北京"]),
     ],

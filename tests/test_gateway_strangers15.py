@@ -289,7 +289,7 @@ PROBE_CALLS = [
     (
         "find hotels in Lisbon from 2026-12-20 to 2026-12-23 for 2 guests",
         HOTEL,
-        [("search_hotels", {"city": "Lisbon", "check_in": "2026-12-20", "check_out": "2026-12-23"})],
+        [("search_hotels", {"city": "Lisbon", "check_in": "2026-12-20", "check_out": "2026-12-23", "guests": 2})],
     ),
     (
         "hotels in Rome from Dec 27 to Dec 30",
@@ -501,7 +501,11 @@ PROBE_REPLIES = [
         HOTEL,
         '"guests" must be between 1 and 4, and your message gives no such number. What should I use?',
     ),
-    ("book a room at hotel H-204", HOTEL, 'What should I use for "guests"? Your message does not say.'),
+    (
+        "book a room at hotel H-204",
+        HOTEL,
+        'Which "room type" should I use: single, double, suite? Your message does not say.',
+    ),
     ("hotel in Paris", HOTEL, 'What should I use for "check in"? Your message does not say.'),
     (
         "set lamp-3 brightness to 140 percent",

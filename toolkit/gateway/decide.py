@@ -59,6 +59,8 @@ from toolkit.gateway.negated import affirmed_facts
 from toolkit.gateway.rules import Answer, Facts, Rules, find_order_id, read_text
 from toolkit.gateway.toolset import ToolSet
 from toolkit.gateway.toolset import offered as offered_tools
+from toolkit.gateway.unnamed import unnamed_choice
+from toolkit.gateway.unpatterned import built_pattern
 from toolkit.gateway.unsaid import unsaid_number
 
 _SENTENCE_END = re.compile(r"(?<=[。！？!?])")
@@ -152,6 +154,7 @@ def _auto(
         calls = _generic_calls(text, offered, facts, rules, context, prepared)
         if not facts.declines and messages:
             if calls:
+                calls, text = _answering(calls, text, offered, facts, rules, context, prepared, messages)
                 calls = _carried(calls, text, offered, facts, rules, messages)
             else:
                 calls = _follow_up_calls(text, offered, facts, rules, messages)
@@ -186,12 +189,39 @@ def _asked(call: Call, text: str, offered: dict[str, ToolInfo], facts: Facts, ru
     question (`[replies] ask_place`, `ask_place_en`, ...: a rules file without them calls as before)."""
     asked = missing(offered[call.name].parameters, text, facts, rules, call.arguments)
     if asked is None:
-        return _unsaid_question(call, text, offered, facts, rules)
+        return (
+            _unnamed_question(call, text, offered, facts, rules)
+            or _built_question(call, text, offered, facts, rules)
+            or _unsaid_question(call, text, offered, facts, rules)
+        )
     question = rules.replies.get(f"ask_{asked[0]}" if not in_english(text) else f"ask_{asked[0]}_en")
     if not question:
         return None
     field = " ".join(_FIELD_WORDS.findall(asked[1])).lower()
     return fill(question, rules, None, field=field, values=_offered_values(offered[call.name].parameters, asked[1]))
+
+
+def _unnamed_question(call: Call, text: str, offered: dict[str, ToolInfo], facts: Facts, rules: Rules) -> str | None:
+    """Which value to use, of a required choice the text names none of (`unnamed.unnamed_choice`: "open a ticket
+    called Printer jammed" names no priority), in the text's language; None when every required choice is named or
+    has a default (the usual case) or the rules have no such question (`ask_unnamed`)."""
+    field = unnamed_choice(offered[call.name].parameters, text, facts, rules, call.arguments)
+    question = rules.replies.get("ask_unnamed_en" if in_english(text) else "ask_unnamed") if field else None
+    if not question or field is None:
+        return None
+    words = " ".join(_FIELD_WORDS.findall(field)).lower()
+    return fill(question, rules, None, field=words, values=_offered_values(offered[call.name].parameters, field))
+
+
+def _built_question(call: Call, text: str, offered: dict[str, ToolInfo], facts: Facts, rules: Rules) -> str | None:
+    """What to ask instead of a call whose required string was built from its pattern, the text giving none
+    (`unpatterned.built_pattern`: "track my package" names no tracking number), in the text's language; None when
+    every such string is the text's (the usual case) or the rules have no such question (`ask_field`)."""
+    field = built_pattern(offered[call.name].parameters, text, facts, rules, call.arguments)
+    question = rules.replies.get("ask_field_en" if in_english(text) else "ask_field") if field else None
+    if not question or field is None:
+        return None
+    return fill(question, rules, None, field=" ".join(_FIELD_WORDS.findall(field)).lower(), values="")
 
 
 def _unsaid_question(call: Call, text: str, offered: dict[str, ToolInfo], facts: Facts, rules: Rules) -> str | None:
@@ -299,6 +329,26 @@ def _answered(
     return (calls, joined) if calls else None
 
 
+def _answering(
+    calls: tuple[Call, ...],
+    text: str,
+    offered: dict[str, ToolInfo],
+    facts: Facts,
+    rules: Rules,
+    context: str,
+    prepared: ToolSet | None,
+    messages: list[dict[str, Any]],
+) -> tuple[tuple[Call, ...], str]:
+    """The calls of the question the gateway asked about, with this text as its answer (`_answered`), when the answer
+    alone picks the same tools: "high" after 'Which "priority" should I use: low, medium, high?' picks create_ticket
+    by its enum's word, and was a ticket titled "high"; now the ticket asked about, of high priority. Else `calls`
+    and `text` as they were (another question after the ask is its own: "weather in Paris?")."""
+    answered = _answered(text, offered, facts, rules, context, prepared, messages)
+    if answered is not None and {c.name for c in answered[0]} == {c.name for c in calls}:
+        return answered
+    return calls, text
+
+
 def _an_ask(said: str, rules: Rules) -> bool:
     """Whether the assistant's `said` is one of the rules' questions (`[replies] ask_*`, its placeholders any text:
     "What should I use for "party size"? …", "请告诉我“party size”应该填什么…"), not any text with a question mark
@@ -307,13 +357,19 @@ def _an_ask(said: str, rules: Rules) -> bool:
     kept = _ASKS.get(id(rules))
     if kept is None or kept[0] is not rules:
         asks = [_PLACEHOLDER.split(t) for k, t in rules.replies.items() if k.startswith("ask_")]
-        kept = _ASKS[id(rules)] = (rules, asks)
+        by_first: dict[str, list[list[str]]] = {}
+        for parts in asks:  # kept by the first character a filled question starts with ("" for a placeholder)
+            by_first.setdefault(parts[0][:1], []).append(parts)
+        kept = _ASKS[id(rules)] = (rules, by_first)
         while len(_ASKS) > _MAX_RULES:
             _ASKS.pop(next(iter(_ASKS)))
-    return any(_filled_from(said, parts) for parts in kept[1])
+    candidates = kept[1].get(said[:1], [])
+    if "" in kept[1]:
+        candidates = candidates + kept[1][""]
+    return any(_filled_from(said, parts) for parts in candidates)
 
 
-_ASKS: dict[int, tuple[Rules, list[list[str]]]] = {}
+_ASKS: dict[int, tuple[Rules, dict[str, list[list[str]]]]] = {}
 """Each rules' questions cut at their placeholders (`_an_ask`), by the rules' id (the rules kept beside: an id reused
 by other rules is read again)."""
 _MAX_RULES = 8

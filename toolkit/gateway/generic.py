@@ -106,8 +106,13 @@ from itertools import accumulate, chain, filterfalse, islice
 from typing import Any, NamedTuple
 
 from toolkit.gateway import arith
+from toolkit.gateway.described_choice import described_choice
+from toolkit.gateway.durations import durations, spoken, unit_of
 from toolkit.gateway.judge import Judge, allowed, any_one, containing, fitting, joined, json_key, only_one, takes
 from toolkit.gateway.listed import facts_listed, numbers_listed
+from toolkit.gateway.locked import asked_lock
+from toolkit.gateway.months import without_month
+from toolkit.gateway.named_numbers import name_words, numbers_beside, numbers_named, share_values, wants_share
 from toolkit.gateway.ordinal_days import ordinal_days
 from toolkit.gateway.patterned import compiled, pattern_string, search_limit
 from toolkit.gateway.ranges import range_ends
@@ -1316,6 +1321,7 @@ class _Filler:
         properties = schema.get("properties")
         if type(properties) is dict and len(properties) > len(made):  # else no optional one is left
             self.named_options(made, properties, depth)
+            self.named_numbers(made, properties, depth)
         if "dependentRequired" in schema or "dependencies" in schema:
             self.dependents(made, schema, depth)
         low = schema.get("minProperties")
@@ -1336,6 +1342,54 @@ class _Filler:
             if named:
                 turn = self.turn(tuple([str(v) for v in named]), key) if len(named) > 1 else 0
                 made[key] = named[min(turn, len(named) - 1)]
+
+    def named_numbers(self, made: dict[str, Any], properties: dict[str, Any], depth: int) -> None:
+        """Each optional number field the text gives a number by its name made with it (`named_numbers`: a
+        percentage, "at 18%"; a number beside a word of its name, "for 2 guests"; a duration beside one, "a 15
+        minute buffer"), as the user asked; none when the text writes no digit, percentage or duration."""
+        if self.spent():
+            return
+        beside = numbers_beside(self.text)
+        timed = durations(self.text)
+        for key, sub in properties.items():
+            if key in made or type(key) is not str or type(sub) is not dict or "enum" in sub or "const" in sub:
+                continue
+            described = sub.get("description")
+            described = described if type(described) is str else ""
+            if not (timed and unit_of(key, described)) and not wants_share(key, described):
+                if not beside or name_words(key).isdisjoint(beside):
+                    continue  # the usual case: no number written beside the field's name
+            sub = _unnulled(self.resolve(sub, depth))
+            kind = _kind(sub)
+            if kind in ("integer", "number") and _CHOSEN.isdisjoint(sub):
+                value = self.named_number(key, sub, kind)
+                if value is not None:
+                    made[key] = value
+
+    def named_number(self, name: str, schema: dict[str, Any], kind: str) -> int | float | None:
+        """The number the text writes for the optional field `name` by its name (`named_numbers`), or None."""
+        description = schema.get("description")
+        described = description if type(description) is str else ""
+        if unit_of(name, described) is not None and durations(self.text):
+            properties = self.root.get("properties")
+            others = tuple(
+                n
+                for n, s in (properties.items() if type(properties) is dict else ())
+                if n != name and type(n) is str and type(s) is dict and unit_of(n, str(s.get("description") or ""))
+            )
+            held = spoken(
+                self.text, name, unit_of(name, described) or 1, others, self.turn("duration", name), optional=True
+            )
+            return _in_unit(held, schema, kind) if held is not None else None
+        written: list[str] = []
+        if wants_share(name, described):
+            written = share_values(self.text, self.rules.generic.facts.get("percent"))
+        written += [n for at, n in numbers_named(self.text, name) if not self.in_fact(at)]
+        for raw in written:
+            number = _as_number(raw, kind)
+            if number is not None and _within(number, schema):
+                return number
+        return None
 
     def option_values(self, schema: dict[str, Any], depth: int) -> list[Any]:
         """The `enum` values an optional property may take (`allowed`): its own, its `$ref`'s, or those of
@@ -1456,6 +1510,8 @@ class _Filler:
         if kind == "boolean":
             if (state := asked_state(name, self.text)) is not None:  # "turn on light lamp-7": on
                 return state
+            if (locked := asked_lock(name, self.text)) is not None:  # "lock the front door": locked
+                return locked
             return schema["default"] if isinstance(schema.get("default"), bool) else False
         if kind == "null":
             return None
@@ -1481,6 +1537,10 @@ class _Filler:
         if not named and self.rules.generic.unit_names is not None:
             named = self.of_units(values[:_MAX_ENUM_VALUES], self.text)
         turn = self.turn(tuple([str(v) for v in named]), name) if len(named) > 1 else 0
+        if not named and schema is not None and "description" in schema:  # "Priority, default medium": medium
+            fallback = described_choice(values[:_MAX_ENUM_VALUES], schema["description"])
+            picked = pick_enum(values, self.text, self.context, self.rules, self.terms())
+            return fallback if fallback is not None and picked == values[0] else picked
         return (
             named[min(turn, len(named) - 1)]
             if named
@@ -1724,6 +1784,11 @@ class _Filler:
         return values
 
     def number(self, schema: dict[str, Any], kind: str, name: str) -> int | float:
+        if (held := self.duration(name, schema)) is not None:  # "5 hours" to `minutes`: 300
+            if (timed := _in_unit(held, schema, kind)) is not None:
+                return timed
+            self.made_up += 1  # 90 seconds to whole `minutes`, 5 hours to at most 180: asked for
+            return _bounded(schema, kind)
         fact = self.fact(name, self.wants_fact(name, schema))
         candidates: list[Any] = [fact] if fact is not None else []
         if fact is None and (operands := self.operands()):  # "15% of 80" to (a, b, op): 0.15, 80
@@ -1757,6 +1822,22 @@ class _Filler:
         self.made_up += 1
         return _bounded(schema, kind)
 
+    def duration(self, name: str, schema: dict[str, Any]) -> float | None:
+        """The duration the text writes for a number field in a unit of time, in that unit (`durations.spoken`:
+        "5 hours" to `minutes` is 300, beside the field's own word first: "a 15 minute buffer"); None for a field
+        in no unit (its number is taken as written) or a text that writes none."""
+        description = schema.get("description")
+        unit = unit_of(name, description if type(description) is str else "")
+        if unit is None or not durations(self.text):
+            return None
+        properties = self.root.get("properties")
+        others = tuple(
+            n
+            for n, s in (properties.items() if type(properties) is dict else ())
+            if n != name and type(n) is str and type(s) is dict and unit_of(n, str(s.get("description") or ""))
+        )
+        return spoken(self.text, name, unit, others, self.turn("duration", name))
+
     def worded(self, schema: dict[str, Any]) -> int | None:
         """The first number the text writes in words (`worded.worded_numbers`: "fifty") within the field's
         bounds, or None; asked only where the text's digits give the field none."""
@@ -1781,6 +1862,8 @@ class _Filler:
             return named[0] if named else None
         kind = _kind(schema)
         if kind in ("integer", "number"):
+            if (held := self.duration(name, schema)) is not None:
+                return _in_unit(held, schema, kind)
             pattern = self.rules.generic.facts.get("number")
             for match in pattern.finditer(self.text) if pattern is not None else ():
                 number = _as_number(_group(match), kind)
@@ -2042,7 +2125,8 @@ class _Filler:
             elif fact == "place":  # the first that is no option's value (`options_named`), read up to it
                 named = self.options_named()
                 places = filter(None, map(_group, pattern.finditer(self.text)))
-                self._facts[fact] = next((v for v in places if not _holds(v, named)), None)
+                unmonthed = (without_month(v) for v in places)  # "weather in May" names no place
+                self._facts[fact] = next((v for v in unmonthed if v and not _holds(v, named)), None)
             elif fact == "time":  # the first that is a time of day, as HH:MM (7:30 pm: 19:30)
                 self._facts[fact] = next(filter(None, map(clock, pattern.finditer(self.text))), None)
             else:
@@ -2065,6 +2149,8 @@ class _Filler:
                 values = list(dict.fromkeys(filter(None, map(_group, matches))))
             if fact == "place" and values and (named := self.options_named()):
                 values = [v for v in values if not _holds(v, named)]
+            if fact == "place" and values:  # "flights to Nice in March": March is no place
+                values = list(dict.fromkeys(w for v in values if (w := without_month(v))))
             self._all_facts[fact] = values
         return self._all_facts[fact]
 
@@ -2522,6 +2608,15 @@ def _within(number: float, schema: dict[str, Any]) -> bool:
         or (x_high is not None and number >= x_high)
         or (step is not None and step > 0 and not _multiple(number, step))
     )
+
+
+def _in_unit(held: float, schema: dict[str, Any], kind: str) -> int | float | None:
+    """A duration in a field's unit as the field's number (a whole one as an integer), or None when the field
+    cannot take it (an integer field given 1.5 of its unit, a value outside its bounds)."""
+    number: int | float = int(held) if held.is_integer() else held
+    if kind == "integer" and type(number) is not int:
+        return None
+    return number if _within(number, schema) else None
 
 
 def _multiple(number: float, step: float) -> bool:

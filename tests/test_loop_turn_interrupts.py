@@ -9,6 +9,7 @@ the lock held: another thread's turn on the id waited for ever, and the learner'
 every later turn, the learner's too, waited for ever.
 """
 
+import inspect
 import sys
 import threading
 
@@ -139,3 +140,68 @@ def test_a_stale_entry_left_by_an_interrupted_exit_is_ended_by_the_next_turn_of_
     assert run_loop(ScriptedModel(["ok"]), "and now?", memory=memory).answer == "ok"
     assert id(lock) not in _IN_TURN
     assert (lock._owner, lock._depth, lock._mutex.locked()) == (None, 0, False)
+
+
+ENDED_STOPPED = (
+    "This turn had ended when this came, as it let go of its memory: memory holds all of it, answer included "
+    "(memory.messages() shows it); nothing needs to run or be asked again."
+)
+
+
+def lines_run(code):
+    """The lines of `code` a turn runs (those of its handlers not among them)."""
+    seen = set()
+
+    def at_line(frame, event, arg):
+        if event == "line":
+            seen.add(frame.f_lineno)
+        return at_line
+
+    sys.settrace(lambda frame, event, arg: at_line if frame.f_code is code else None)
+    try:
+        turn(ChatMemory("lines"))
+    finally:
+        sys.settrace(None)
+    return sorted(seen)
+
+
+EXIT = _OneTurn.__exit__.__code__
+
+
+@pytest.mark.parametrize("stream", [False, True], ids=["run_loop", "iter_loop"])
+@pytest.mark.parametrize("line", [None, *lines_run(EXIT)])
+def test_a_ctrl_c_as_an_ended_turn_lets_go_of_its_lock_says_the_turn_had_ended(line, stream):
+    """The Ctrl-C came after the answer was stored: it said nothing, and the learner asked again (the tools ran twice)."""
+    memory = ChatMemory("u1")
+    sys.settrace(pressed(EXIT, line))
+    try:
+        with pytest.raises(KeyboardInterrupt) as raised:
+            turn(memory, stream)
+    finally:
+        sys.settrace(None)
+    assert raised.value.__notes__ == [ENDED_STOPPED]
+    assert memory.messages()[-1].content == "shipped"
+
+
+def test_a_ctrl_c_as_a_stopped_turn_lets_go_of_its_lock_carries_that_turn():
+    """The turn raised (a tool's Ctrl-C), and a second one came as it let go of the lock: that one carries what the
+    first one carried (the trace, and where the turn stopped), not nothing."""
+    memory = ChatMemory("u1")
+
+    @tool("look an order up")
+    def pressed_in(order: str) -> str:
+        raise KeyboardInterrupt
+
+    source, first = inspect.getsourcelines(_OneTurn.__exit__)
+    release = first + next(i for i, text in enumerate(source) if text.strip() == "lock.release()")
+    model = ScriptedModel([[call("pressed_in", order="1")], "shipped"])
+    sys.settrace(pressed(_OneTurn.__exit__.__code__, release))
+    try:
+        with pytest.raises(KeyboardInterrupt) as raised:
+            run_loop(model, "where is order 1?", tools=[pressed_in], memory=memory)
+    finally:
+        sys.settrace(None)
+    assert raised.value.__context__ is not None  # the second one, raised while the first was handled
+    assert raised.value.loop_result is raised.value.__context__.loop_result
+    assert raised.value.loop_result.rounds[0].decision == "stopped: KeyboardInterrupt"
+    assert (memory.lock._owner, memory.lock._depth, id(memory.lock) in _IN_TURN) == (None, 0, False)

@@ -234,7 +234,7 @@ def run_loop(
             return done.value
         except BaseException:  # one stopping `_OneTurn.__exit__` as it began left the turn's entry and hold
             if memory is not None and id(memory.lock) in _IN_TURN:
-                _let_go_stale(memory.lock, 0, sys._getframe())
+                _after_a_stale_turn(memory.lock, sys._getframe())
             raise
 
 
@@ -270,7 +270,7 @@ def iter_loop(
         if getattr(turn, "gi_frame", None) is not None:  # raised as the generator resumed (a Ctrl-C): told
             _told(turn, exc, None)
         if memory is not None and id(memory.lock) in _IN_TURN:  # as `run_loop` ends one
-            _let_go_stale(memory.lock, 0, sys._getframe())
+            _after_a_stale_turn(memory.lock, sys._getframe())
         raise
 
 
@@ -493,8 +493,9 @@ class _OneTurn:
             else:
                 depth = getattr(lock, "_depth", -1)
                 lock.__exit__(*exc)
-        except BaseException:
+        except BaseException as stop:
             _let_go(self.lock, depth)
+            _after_the_turn(stop, exc[1])
             raise
 
 
@@ -524,6 +525,33 @@ def _let_go(lock: Any, depth: int) -> None:
         depth = 0
     if depth == 0 or (lock._owner == threading.get_ident() and lock._depth == depth if depth > 0 else lock._is_owned()):
         lock.release()
+
+
+def _after_a_stale_turn(lock: Any, frame: FrameType) -> None:
+    """End the turn an exception being handled in `frame` (`run_loop`'s, `iter_loop`'s) left holding `lock`, if
+    it did (`_let_go_stale`), and tell that exception what had happened (`_after_the_turn`)."""
+    stop = sys.exc_info()[1]
+    if _let_go_stale(lock, 0, frame) and stop is not None:
+        _after_the_turn(stop, stop.__context__)
+
+
+def _after_the_turn(stop: BaseException, body: BaseException | None) -> None:
+    """Tell `stop`, raised as a turn let go of its memory's lock, what had happened: with `body` None the turn
+    had ended (`ENDED_STOPPED`); else `stop` carries the turn as `body`, what the turn raised, carries it."""
+    if body is None:
+        _noted(stop, ENDED_STOPPED)
+    elif hasattr(body, "loop_result") and not hasattr(stop, "loop_result"):
+        try:
+            stop.loop_result, stop.saga = body.loop_result, getattr(body, "saga", [])  # type: ignore[attr-defined]
+        except (AttributeError, TypeError):  # an exception that takes no attributes goes on without them
+            pass
+
+
+ENDED_STOPPED = (
+    "This turn had ended when this came, as it let go of its memory: memory holds all of it, answer included "
+    "(memory.messages() shows it); nothing needs to run or be asked again."
+)
+"""Noted on an exception (a Ctrl-C) that stopped a turn as it let go of its memory's lock, after its end."""
 
 
 _NO_TURN = (None, 0)

@@ -21,7 +21,7 @@ from toolkit.gateway.validate import check_request
 from toolkit.loop.run import _IN_TURN, _OneTurn, iter_loop, run_loop
 from toolkit.memory.store import SqliteStore
 from toolkit.memory.turns import TurnLock, TurnRLock
-from toolkit.memory.windows import ChatMemory
+from toolkit.memory.windows import ChatMemory, InMemoryStore
 from toolkit.tools.decorator import tool
 
 WAIT_S = 30
@@ -125,6 +125,37 @@ def test_a_ctrl_c_anywhere_in_a_sqlite_stores_turn_lock_leaves_it_free(tmp_path,
         sys.settrace(None)
     lock = memory.lock
     assert (lock._owner, lock._depth, lock._mutex.locked()) == (None, 0, False)
+    assert taken_elsewhere(lock)
+    assert run_loop(ScriptedModel(["ok"]), "and now?", memory=memory).answer == "ok"
+
+
+class OwnLockStore(InMemoryStore):
+    """A store whose turn locks are its own `threading.RLock`s (which say whether they are held, not how often)."""
+
+    def __init__(self):
+        super().__init__()
+        self.locks = {}
+
+    def turn_lock(self, memory_id):
+        return self.locks.setdefault(memory_id, threading.RLock())
+
+
+OWN_LOCK_PLACES = [*places(_OneTurn.__enter__), *places(_OneTurn.__exit__)]
+
+
+@pytest.mark.parametrize("code, line", OWN_LOCK_PLACES, ids=[f"{c.co_qualname}:{line}" for c, line in OWN_LOCK_PLACES])
+def test_a_ctrl_c_anywhere_in_taking_or_letting_go_of_a_stores_own_rlock_leaves_it_free(code, line):
+    memory = ChatMemory("u1", store=OwnLockStore())
+    sys.settrace(pressed(code, line))
+    try:
+        turn(memory)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        sys.settrace(None)
+    lock = memory.lock
+    assert id(lock) not in _IN_TURN
+    assert not lock._is_owned()
     assert taken_elsewhere(lock)
     assert run_loop(ScriptedModel(["ok"]), "and now?", memory=memory).answer == "ok"
 

@@ -233,7 +233,7 @@ def run_loop(
         except StopIteration as done:
             return done.value
         except BaseException:  # one stopping `_OneTurn.__exit__` as it began left the turn's entry and hold
-            if memory is not None and id(memory.lock) in _IN_TURN:
+            if isinstance(memory, ChatMemory) and id(memory.lock) in _IN_TURN:
                 _after_a_stale_turn(memory.lock, sys._getframe())
             raise
 
@@ -269,7 +269,7 @@ def iter_loop(
     except BaseException as exc:
         if getattr(turn, "gi_frame", None) is not None:  # raised as the generator resumed (a Ctrl-C): told
             _told(turn, exc, None)
-        if memory is not None and id(memory.lock) in _IN_TURN:  # as `run_loop` ends one
+        if isinstance(memory, ChatMemory) and id(memory.lock) in _IN_TURN:  # as `run_loop` ends one
             _after_a_stale_turn(memory.lock, sys._getframe())
         raise
 

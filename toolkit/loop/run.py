@@ -102,7 +102,7 @@ import time
 from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
 from contextlib import nullcontext
 from dataclasses import replace
-from types import FrameType
+from types import FrameType, GeneratorType
 from typing import Any
 
 from toolkit.chat.messages import (
@@ -233,6 +233,10 @@ def run_loop(
             next(events)
         except StopIteration as done:
             return done.value
+        except BaseException:  # one stopping `_OneTurn.__exit__` as it began left the turn's entry and hold
+            if isinstance(memory, ChatMemory) and id(memory.lock) in _IN_TURN:
+                _after_a_stale_turn(memory.lock, sys._getframe())
+            raise
 
 
 def iter_loop(
@@ -266,6 +270,8 @@ def iter_loop(
     except BaseException as exc:
         if getattr(turn, "gi_frame", None) is not None:  # raised as the generator resumed (a Ctrl-C): told
             _told(turn, exc, None)
+        if isinstance(memory, ChatMemory) and id(memory.lock) in _IN_TURN:  # as `run_loop` ends one
+            _after_a_stale_turn(memory.lock, sys._getframe())
         raise
 
 
@@ -433,24 +439,28 @@ class _OneTurn:
         self.memory, self.lock = memory, memory.lock
 
     def __enter__(self) -> None:
-        lock = self.lock
-        if not lock.acquire(False):  # held: by another turn, or by the turn whose tool this is (it waits for us)
-            if _holder(_IN_TURN.get(id(lock))) in serving():
-                raise self.nested(_ON_A_ROUND_THREAD)
-            wait_for_turn(lock, self.memory.id)
-        if id(lock) in _IN_TURN:
-            if self.running(lock):
-                lock.release()
-                raise self.nested(_IN_THIS_THREAD)
-            gc.collect()  # a generator dropped in a reference cycle is closed (and its turn ended) only by this
+        lock, taken = self.lock, False
+        try:  # whatever stops it (a refusal, a Ctrl-C at any line) lets go of a hold it took (`with` ends no turn begun)
+            taken = lock.acquire(False)
+            if not taken:  # held: by another turn, or by the turn whose tool this is (it waits for us)
+                if _holder(_IN_TURN.get(id(lock))) in serving():
+                    raise self.nested(_ON_A_ROUND_THREAD)
+                taken = wait_for_turn(lock, self.memory.id)
             if id(lock) in _IN_TURN:
+                if self.running(lock):
+                    raise self.nested(_IN_THIS_THREAD)
+                gc.collect()  # a generator dropped in a reference cycle is closed (and its turn ended) only by this
+                if id(lock) in _IN_TURN and not _let_go_stale(lock, 1, None):
+                    raise ConfigurationError(
+                        f"memory id {shown(self.memory.id)}: a turn on it is still in progress in this thread (an "
+                        "iter_loop generator, or a streamed answer, not read to its end); read it to the end or "
+                        "call its close() before starting another turn on this memory"
+                    )
+            _IN_TURN[id(lock)] = (lock, threading.get_ident())
+        except BaseException:  # nothing raises once the entry is made: a turn that has it runs, and `__exit__` ends it
+            if taken:
                 lock.release()
-                raise ConfigurationError(
-                    f"memory id {shown(self.memory.id)}: a turn on it is still in progress in this thread (an "
-                    "iter_loop generator, or a streamed answer, not read to its end); read it to the end or "
-                    "call its close() before starting another turn on this memory"
-                )
-        _IN_TURN[id(lock)] = (lock, threading.get_ident())
+            raise
 
     @staticmethod
     def running(lock: Any) -> bool:
@@ -476,12 +486,20 @@ class _OneTurn:
         )
 
     def __exit__(self, *exc: Any) -> None:
-        lock = self.lock
-        del _IN_TURN[id(lock)]
-        if type(lock) is TurnRLock:  # its `__exit__` is `release`
-            lock.release()
-        else:
-            lock.__exit__(*exc)
+        depth = 0  # a Ctrl-C here, or as the call began, leaves a stale entry: the next turn ends it (`_let_go_stale`)
+        try:  # one at any line below still ends the turn: the hold let go, the entry gone (`_let_go`)
+            lock = self.lock
+            del _IN_TURN[id(lock)]
+            if type(lock) is TurnRLock:  # its `__exit__` is `release`
+                depth = lock._depth
+                lock.release()
+            else:
+                depth = getattr(lock, "_depth", -1)
+                lock.__exit__(*exc)
+        except BaseException as stop:
+            _let_go(self.lock, depth)
+            _after_the_turn(stop, exc[1])
+            raise
 
 
 _IN_THIS_THREAD = "in this thread (a tool of that turn, or code it calls, started this one)"
@@ -498,6 +516,72 @@ def waited_for_here(memory: ChatMemory) -> ConfigurationError | None:
     if _holder(_IN_TURN.get(id(memory.lock))) in serving():
         return _OneTurn(memory).nested(_ON_A_ROUND_THREAD)
     return None
+
+
+def _let_go(lock: Any, depth: int) -> None:
+    """End the turn holding `lock` whose `_OneTurn.__exit__` was stopped part-way (a Ctrl-C), as it would have:
+    its `_IN_TURN` entry removed, and its hold let go unless that was done (`depth`: the lock's holds read before
+    letting go, 0 when not read yet, -1 for a lock that does not tell, let go if this thread holds it). A lock
+    of the package finishes a release begun (`TurnRLock._let_go`): one it did not let go still has `depth` holds."""
+    if _IN_TURN.get(id(lock), _NO_TURN)[0] is lock:
+        del _IN_TURN[id(lock)]
+        depth = 0
+    if depth == 0 or (lock._owner == threading.get_ident() and lock._depth == depth if depth > 0 else lock._is_owned()):
+        lock.release()
+
+
+def _after_a_stale_turn(lock: Any, frame: FrameType) -> None:
+    """End the turn an exception being handled in `frame` (`run_loop`'s, `iter_loop`'s) left holding `lock`, if
+    it did (`_let_go_stale`), and tell that exception what had happened (`_after_the_turn`)."""
+    stop = sys.exc_info()[1]
+    if _let_go_stale(lock, 0, frame) and stop is not None:
+        _after_the_turn(stop, stop.__context__)
+
+
+def _after_the_turn(stop: BaseException, body: BaseException | None) -> None:
+    """Tell `stop`, raised as a turn let go of its memory's lock, what had happened: with `body` None the turn
+    had ended (`ENDED_STOPPED`); else `stop` carries the turn as `body`, what the turn raised, carries it."""
+    if body is None:
+        _noted(stop, ENDED_STOPPED)
+    elif hasattr(body, "loop_result") and not hasattr(stop, "loop_result"):
+        try:
+            stop.loop_result, stop.saga = body.loop_result, getattr(body, "saga", [])  # type: ignore[attr-defined]
+        except (AttributeError, TypeError):  # an exception that takes no attributes goes on without them
+            pass
+
+
+ENDED_STOPPED = (
+    "This turn had ended when this came, as it let go of its memory: memory holds all of it, answer included "
+    "(memory.messages() shows it); nothing needs to run or be asked again."
+)
+"""Noted on an exception (a Ctrl-C) that stopped a turn as it let go of its memory's lock, after its end."""
+
+
+_NO_TURN = (None, 0)
+"""What `_let_go` reads for a lock without an `_IN_TURN` entry."""
+
+
+def _let_go_stale(lock: Any, own: int, frame: FrameType | None) -> bool:
+    """Whether the `_IN_TURN` entry of `lock` was left by a turn of this thread that has ended (a Ctrl-C as its
+    `_OneTurn.__exit__` began): this thread holds `lock` more than `own` times (the holds of the caller's own: 1 as
+    a turn begins, 0 after one), no turn on it runs in `frame` or below it, nor is suspended; if so, the turn is
+    ended as it would have (`_let_go`). Looked at only after a turn raised with the entry there, or when refusing
+    one (whose `_OneTurn.running` looked at the frames: None)."""
+    owned = lock._owner == threading.get_ident() if isinstance(lock, TurnRLock) else lock._is_owned()
+    if not owned or getattr(lock, "_depth", own + 1) <= own:
+        return False
+    while frame is not None:
+        if frame.f_code is _turn.__code__ and frame.f_locals.get("memory") is not None:
+            if frame.f_locals["memory"].lock is lock:
+                return False
+        frame = frame.f_back
+    for found in gc.get_objects():
+        if type(found) is GeneratorType and found.gi_code is _turn.__code__ and found.gi_suspended:
+            memory = getattr(found.gi_frame, "f_locals", {}).get("memory")  # a suspended one has its frame
+            if memory is not None and memory.lock is lock:
+                return False
+    _let_go(lock, 0)
+    return True
 
 
 def _holder(turn: tuple[Any, int] | None) -> int | None:

@@ -54,6 +54,8 @@ A turn waits as long as the turn before it runs, as it does for another thread: 
 `ai_service` wait without a timeout (`lock.acquire(timeout=...)` is there for callers who want one).
 A Ctrl-C that ends such a wait says what was waited for: a turn's (`wait_for_turn`), and a learner's
 write's (`ChatMemory.add`, `update`, `set`, `clear`: `write_hold`), which otherwise waits silently.
+A Ctrl-C at any line of `acquire` or `release` leaves the lock taken or not, as the call raising says (a last
+release stopped part-way is finished): never held by no one, which kept every later turn on the id waiting.
 """
 
 from __future__ import annotations
@@ -209,19 +211,38 @@ class TurnRLock:
         if self._owner == me:
             self._depth += 1
             return True
-        if not self._mutex.acquire(blocking, timeout):
-            return False
-        self._owner, self._depth = me, 1
-        return True
+        taken = False
+        try:
+            taken = self._mutex.acquire(blocking, timeout)
+            if taken:
+                self._owner, self._depth = me, 1
+            return taken
+        except BaseException:  # a Ctrl-C as the mutex was taken: not taken (left held by no one, every turn waited)
+            if taken:
+                self._let_go()
+            raise
 
     __enter__ = acquire
 
     def release(self) -> None:
         if self._owner != _get_ident():
             raise RuntimeError("cannot release un-acquired lock")
-        self._depth -= 1
-        if not self._depth:
+        if self._depth > 1:
+            self._depth -= 1
+            return
+        try:
+            self._depth = 0
             self._owner = None
+            self._mutex.release()
+        except BaseException:  # a Ctrl-C between two of them: let go all the same (see `_let_go`)
+            self._let_go()
+            raise
+
+    def _let_go(self) -> None:
+        """Finish a last release that a Ctrl-C stopped part-way: the mutex held by no one would keep
+        every later turn on the id waiting, and `_owner` kept, the holder's next hold taken without it."""
+        self._depth, self._owner = 0, None
+        if self._mutex.locked():  # not released yet (one acted on after the release returned finds it free)
             self._mutex.release()
 
     def __exit__(self, kind: type[BaseException] | None, value: BaseException | None, tb: TracebackType | None) -> None:
@@ -319,32 +340,47 @@ class TurnLock(TurnRLock):
             self._depth += 1
             return True
         deadline = time.monotonic() + timeout if blocking and timeout >= 0 else None
-        if not self._mutex.acquire(blocking, timeout):
-            return False
+        got = taken = False
         try:
-            taken = self._file.lock(self._offset, self._memory_id, blocking, deadline)
-        except BaseException:
-            self._mutex.release()
+            got = self._mutex.acquire(blocking, timeout)
+            if got:
+                taken = self._file.lock(self._offset, self._memory_id, blocking, deadline)
+                if taken:
+                    self._owner, self._depth = me, 1
+                else:
+                    self._mutex.release()
+            return taken
+        except BaseException:  # the lock file failed, or a Ctrl-C came in between: not taken (nor held by no one)
+            if taken:
+                self._let_go()
+            elif got and self._mutex.locked():
+                self._mutex.release()
             raise
-        if not taken:
-            self._mutex.release()
-            return False
-        self._owner, self._depth = me, 1
-        return True
 
     __enter__ = acquire  # `TurnRLock.__enter__` is `TurnRLock.acquire`, not this one
 
     def release(self) -> None:
         if self._owner != threading.get_ident():
             raise RuntimeError("cannot release un-acquired lock")
-        self._depth -= 1
-        if self._depth:
+        if self._depth > 1:
+            self._depth -= 1
             return
-        self._owner = None
+        try:
+            self._depth, self._owner = 0, None
+            self._file.unlock(self._offset)
+            self._mutex.release()
+        except BaseException:  # the lock file failed, or a Ctrl-C came in between: the mutex is let go all the same
+            self._let_go()
+            raise
+
+    def _let_go(self) -> None:
+        """`TurnRLock._let_go`, the byte of the lock file let go too (again: letting go of a byte not held is
+        harmless; a failure to is the one raised already)."""
         try:
             self._file.unlock(self._offset)
-        finally:
-            self._mutex.release()
+        except OSError:
+            pass
+        super()._let_go()
 
     def _forget(self) -> None:
         """In a forked child: free (the child holds no record locks, and only its forking thread runs)."""
@@ -409,12 +445,13 @@ class _LockFile:
         fcntl.lockf(self.fd, fcntl.LOCK_UN, 1, offset)
 
 
-def wait_for_turn(lock: TurnLockLike, memory_id: str) -> None:
+def wait_for_turn(lock: TurnLockLike, memory_id: str) -> bool:
     """`lock.acquire()` for a turn on `memory_id` that must wait for the turn before it (the loop and
     `ai_service` wait without a timeout); a Ctrl-C while it waits says what it waited for, and what
-    keeps a turn running that long (a call that hangs, whose task was cancelled: `in_thread`)."""
+    keeps a turn running that long (a call that hangs, whose task was cancelled: `in_thread`). True
+    (taken), so that a caller notes it in the same line as it asks."""
     try:
-        lock.acquire()
+        return lock.acquire()
     except KeyboardInterrupt as exc:
         exc.add_note(WAITED_NOTE.format(id=_shown_id(memory_id)))
         raise

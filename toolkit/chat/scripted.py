@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 import orjson
+from pydantic import BaseModel
 
 from toolkit.chat.client import chat_messages, tool_payload
 from toolkit.chat.images import IMAGE_TOKENS
@@ -186,7 +187,7 @@ def _response(turn: Turn, input_tokens: int, n: int) -> ChatResponse:
     message, content, calls, output_tokens = _built_reply(turn)
     if type(message) is dict:  # a list of calls: its fields (`_reply`), for pydantic to build
         message = AssistantMessage.__pydantic_validator__.validate_python(message)
-    usage = _made(TokenUsage, {"input_tokens": input_tokens, "output_tokens": output_tokens}, {*_USAGE_GIVEN})
+    usage = _made(TokenUsage, {"input_tokens": input_tokens, "output_tokens": output_tokens}, set(_USAGE_GIVEN))
     fields = {
         "message": message,
         "finish_reason": "tool_calls" if calls else "stop",
@@ -195,27 +196,33 @@ def _response(turn: Turn, input_tokens: int, n: int) -> ChatResponse:
         "id": f"scripted-{n}",
         "sources": (),
     }
-    response: ChatResponse = _made(ChatResponse, fields, {*_RESPONSE_GIVEN})
+    response: ChatResponse = _made(ChatResponse, fields, set(_RESPONSE_GIVEN))
     return response if content or calls else not_empty(response)
 
 
-_USAGE_GIVEN = ("input_tokens", "output_tokens")
-_RESPONSE_GIVEN = ("message", "finish_reason", "usage", "model", "id")
+_USAGE_GIVEN = frozenset(("input_tokens", "output_tokens"))
+_RESPONSE_GIVEN = frozenset(("message", "finish_reason", "usage", "model", "id"))
 """The fields `_response` gives its records (their `model_fields_set`; `sources` is the default)."""
-
-_set_field = object.__setattr__
 
 
 def _made(cls: type[Any], fields: dict[str, Any], given: set[str]) -> Any:
     """A record of `cls` holding `fields` (every field, in the class's order), `given` its fields
     set: what pydantic's validation makes of the same values (no extra fields, no private
-    attributes: the records have none), without checking them again."""
-    record = object.__new__(cls)
-    _set_field(record, "__dict__", fields)
-    _set_field(record, "__pydantic_fields_set__", given)
-    _set_field(record, "__pydantic_extra__", None)
-    _set_field(record, "__pydantic_private__", None)
+    attributes: the records have none), without checking them again. Written through the slots'
+    own setters: `object.__setattr__` (a frozen record refuses its own) costs twice as much a call."""
+    record = _new(cls)
+    _set_dict(record, fields)
+    _set_fields_set(record, given)
+    _set_extra(record, None)
+    _set_private(record, None)
     return record
+
+
+_new = object.__new__
+_set_dict = BaseModel.__dict__["__dict__"].__set__
+_set_fields_set = BaseModel.__dict__["__pydantic_fields_set__"].__set__
+_set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
+_set_private = BaseModel.__dict__["__pydantic_private__"].__set__
 
 
 def _reply(turn: Turn) -> _Reply:

@@ -1,5 +1,6 @@
-"""The scripted model's replies, built in one validation (`_response`): each is the record the
-plain construction builds (the same classes, fields and fields set), for every kind of turn."""
+"""The scripted model's replies, written without validating again what the package built (`_response`):
+each is the record the plain construction builds (the same classes, fields in their order, fields set,
+repr and JSON form), for every kind of turn."""
 
 import random
 from typing import Any, ClassVar
@@ -65,6 +66,9 @@ def assert_same_record(got: Any, want: Any) -> None:
     assert got == want
     assert got.model_fields_set == want.model_fields_set
     assert got.model_dump(exclude_unset=True) == want.model_dump(exclude_unset=True)
+    assert list(got.__dict__) == list(want.__dict__)  # the fields in the class's order, defaults too
+    assert (got.__pydantic_extra__, got.__pydantic_private__) == (want.__pydantic_extra__, want.__pydantic_private__)
+    assert repr(got) == repr(want) and got.model_dump(mode="json") == want.model_dump(mode="json")
 
 
 def assert_same_response(got: ChatResponse, want: ChatResponse) -> None:
@@ -130,6 +134,8 @@ def test_a_turn_played_again_is_the_record_the_plain_construction_builds(turn):
     assert_same_response(again, plain_response(turn, 18, 4))
     if type(turn) is str or type(turn) is ToolCall:  # built once for the turn object, then given again
         assert again.message is first.message
+    assert again.model_fields_set is not first.model_fields_set  # each record's own set
+    assert again.usage.model_fields_set is not first.usage.model_fields_set
     assert _built_reply(turn)[1:] == _reply(turn)[1:]
 
 

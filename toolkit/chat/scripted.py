@@ -11,6 +11,8 @@ that one conversation), so a long history is written as JSON once, not once per 
 message is built once per turn object (a str, a `ToolCall`) and given again when that very turn is
 played again (a test that builds a model per run replays the same turns): it is a frozen record,
 as a scripted `AssistantMessage` is, and the same object is cheaper to send on and count again.
+The reply and its usage (and a new turn's message) are written as records directly, not validated
+by pydantic again: every value in them is one this module built (`_made`).
 
 A turn with nothing in it (`""`, an `AssistantMessage()` or a `ChatResponse` without text, tool
 calls or a refusal) raises the `BadResponseError` the client raises for such a reply
@@ -32,6 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 import orjson
+from pydantic import BaseModel
 
 from toolkit.chat.client import chat_messages, tool_payload
 from toolkit.chat.images import IMAGE_TOKENS
@@ -40,6 +43,7 @@ from toolkit.chat.messages import (
     AssistantMessage,
     ChatResponse,
     Message,
+    TokenUsage,
     ToolCall,
     UserMessage,
     misfit_error,
@@ -174,18 +178,51 @@ and their tokens (`_tools_sent`). Replaced, never changed: another thread reads 
 
 
 def _response(turn: Turn, input_tokens: int, n: int) -> ChatResponse:
-    """The reply a turn stands for, its usage the estimate, validated in one go: what
-    `ChatResponse(message=AssistantMessage(...), usage=TokenUsage(...), ...)` builds, quicker."""
+    """The reply a turn stands for, its usage the estimate: the records
+    `ChatResponse(message=AssistantMessage(...), usage=TokenUsage(...), finish_reason=..., model=..., id=...)`
+    builds (the same fields, fields set and defaults), the response and its usage written directly
+    (`_made`): every value in them is one the package built and knows valid (a message validated as
+    an `AssistantMessage`, counts of 0 or more, strings), and pydantic-core's validation of the two
+    (some 15k instructions a request, more than the rest of the reply) would only check them again."""
     message, content, calls, output_tokens = _built_reply(turn)
+    if type(message) is dict:  # a list of calls: its fields (`_reply`), for pydantic to build
+        message = AssistantMessage.__pydantic_validator__.validate_python(message)
+    usage = _made(TokenUsage, {"input_tokens": input_tokens, "output_tokens": output_tokens}, set(_USAGE_GIVEN))
     fields = {
         "message": message,
         "finish_reason": "tool_calls" if calls else "stop",
-        "usage": {"input_tokens": input_tokens, "output_tokens": output_tokens},
+        "usage": usage,
         "model": "scripted",
         "id": f"scripted-{n}",
+        "sources": (),
     }
-    response: ChatResponse = ChatResponse.__pydantic_validator__.validate_python(fields)
+    response: ChatResponse = _made(ChatResponse, fields, set(_RESPONSE_GIVEN))
     return response if content or calls else not_empty(response)
+
+
+_USAGE_GIVEN = frozenset(("input_tokens", "output_tokens"))
+_RESPONSE_GIVEN = frozenset(("message", "finish_reason", "usage", "model", "id"))
+"""The fields `_response` gives its records (their `model_fields_set`; `sources` is the default)."""
+
+
+def _made(cls: type[Any], fields: dict[str, Any], given: set[str]) -> Any:
+    """A record of `cls` holding `fields` (every field, in the class's order), `given` its fields
+    set: what pydantic's validation makes of the same values (no extra fields, no private
+    attributes: the records have none), without checking them again. Written through the slots'
+    own setters: `object.__setattr__` (a frozen record refuses its own) costs twice as much a call."""
+    record = _new(cls)
+    _set_dict(record, fields)
+    _set_fields_set(record, given)
+    _set_extra(record, None)
+    _set_private(record, None)
+    return record
+
+
+_new = object.__new__
+_set_dict = BaseModel.__dict__["__dict__"].__set__
+_set_fields_set = BaseModel.__dict__["__pydantic_fields_set__"].__set__
+_set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
+_set_private = BaseModel.__dict__["__pydantic_private__"].__set__
 
 
 def _reply(turn: Turn) -> _Reply:
@@ -219,7 +256,17 @@ def _built_reply(turn: Turn) -> _Reply:
     message, content, calls, output_tokens = _reply(turn)
     if not content and not calls:  # an empty turn: `not_empty` raises for it, nothing to keep
         return message, content, calls, output_tokens
-    built: _Reply = (AssistantMessage.__pydantic_validator__.validate_python(message), content, calls, output_tokens)
+    fields: dict[str, Any] = {
+        "role": "assistant",
+        "content": content,
+        "tool_calls": calls,
+        "extra": {},
+        "refusal": None,
+    }
+    # the message a str or a `ToolCall` stands for, written directly as `_response` writes the reply: a str
+    # (exactly one) as its text or one call of the package's class is what its validation would keep
+    given = {"content"} if kind is str else {"tool_calls"}
+    built: _Reply = (_made(AssistantMessage, fields, given), content, calls, output_tokens)
     if len(_BUILT) >= _BUILT_KEPT:
         _BUILT.clear()
     _BUILT[id(turn)] = (turn, built)  # the entry keeps the turn, and so its id, alive

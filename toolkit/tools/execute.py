@@ -89,7 +89,7 @@ from toolkit.errors import (
     a_or_an,
     shown_name,
 )
-from toolkit.gateway.meta_schema import schema_problem
+from toolkit.gateway.meta_schema import flat_parameters, schema_problem
 from toolkit.loop.result_size import DEFAULT_CUTTING, Cutting, cut_cleaned
 from toolkit.memory.storable import attributes_problem
 from toolkit.tools import arguments, coercion, redact
@@ -690,7 +690,9 @@ def check_spec(spec: ToolSpec, where: str) -> None:
             f"the parameters are {got}, not a JSON Schema object (the arguments always arrive as one object)",
             'give a dict like {"type": "object", "properties": {...}}, or None for a tool without arguments',
         )
-    if parameters is not None and _nested_past(parameters, MAX_SCHEMA_LEVELS):
+    if parameters is None or flat_parameters(parameters):  # flat and valid (the usual reflected one): no walk
+        return
+    if _nested_past(parameters, MAX_SCHEMA_LEVELS):
         raise ToolDefinitionError(
             where,
             f"the parameters nest more than {MAX_SCHEMA_LEVELS} levels of objects and arrays, past what the toolkit "
@@ -698,7 +700,7 @@ def check_spec(spec: ToolSpec, where: str) -> None:
             'flatten the schema (a model\'s arguments are never that deep), e.g. {"type": "array"} in place of the '
             "deepest items, and check the nesting in the tool",
         )
-    problem = schema_problem(parameters) if parameters is not None else None
+    problem = schema_problem(parameters)
     if problem is not None:
         raise ToolDefinitionError(
             where,

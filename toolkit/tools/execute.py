@@ -316,6 +316,17 @@ class Tool:
         check_spec(self.spec, where)
         check_executor(self.executor, where)
 
+    @classmethod
+    def _reflected(cls, spec: ToolSpec, executor: Executor, source: str, function: Callable[..., Any]) -> Tool:
+        """`Tool(spec, executor, source, function)` for a reflected function, whose executor is
+        `_caller`'s `run(call, context)`: `check_executor` has nothing to find in it, so only the
+        spec is checked; the fields are written to `__dict__` at once (see `ToolSpec._of`)."""
+        check_spec(spec, source)
+        tool = object.__new__(cls)
+        fields = tool.__dict__
+        fields["spec"], fields["executor"], fields["source"], fields["function"] = spec, executor, source, function
+        return tool
+
     @property
     def name(self) -> str:
         """The tool's name (its spec's)."""
@@ -812,7 +823,7 @@ def function_tool(fn: Callable[..., Any], *, name: str | None = None, doc: str |
             raise builtin_error(f"function_tool({type(fn).__name__} object)", fn)
     target, bound_to = (fn.__func__, fn.__self__) if isinstance(fn, types.MethodType) else (fn, None)
     reflection = reflect(target, skip_first=bound_to is not None, name=name, doc=doc)
-    return Tool(reflection.spec, _caller(reflection, bound_to), f"@tool {function_label(target)}", target)
+    return Tool._reflected(reflection.spec, _caller(reflection, bound_to), f"@tool {function_label(target)}", target)
 
 
 def _called_in_c(fn: Any) -> bool:

@@ -252,3 +252,37 @@ def test_a_hand_written_schema_nested_past_what_a_request_carries_is_refused_whe
         'deep), e.g. {"type": "array"} in place of the deepest items, and check the nesting in the tool'
     )
     Tool(ToolSpec("lookup", "d", _nested_items(497)), lambda call, context: "")  # 500 levels with the root's
+
+
+def test_a_reflected_tool_is_the_tool_its_parts_make_and_its_schema_is_still_checked():
+    """`function_tool` builds its `Tool` without `check_executor` (its executor is its own `(call,
+    context)` function): the same tool `Tool(...)` makes of its parts, whose checks pass; a schema
+    the reflection took from a `Field` is still checked where the tool is built, with the same text."""
+    from typing import Annotated, Literal
+
+    from pydantic import Field
+
+    from toolkit.tools.execute import check_executor, function_tool
+
+    def weather(city: str, units: Literal["metric", "imperial"] = "metric") -> str:
+        """Current weather in a city."""
+        return city
+
+    tool = function_tool(weather)
+    assert tool == Tool(tool.spec, tool.executor, tool.source, tool.function)
+    assert (tool.source, tool.function) == (f"@tool {__name__}.{weather.__qualname__}", weather)
+    check_executor(tool.executor, tool.source)
+    assert tool.execute(ToolCall(id="1", name="weather", arguments='{"city": "Oslo"}')).content == "Oslo"
+
+    def slipped(x: Annotated[int, Field(json_schema_extra={"type": "str"})]) -> str:
+        """D."""
+        return ""
+
+    with pytest.raises(ToolDefinitionError) as raised:
+        function_tool(slipped)
+    assert str(raised.value) == (
+        f"@tool {__name__}.{slipped.__qualname__}: the parameters are no JSON Schema: 'str' is not valid under "
+        "any of the given schemas, as OpenAI answers with a 400. Fix: write each parameter as a schema, e.g. "
+        '{"type": "string"} (JSON\'s types: string, integer, number, boolean, object, array, null), with '
+        "'required' a list of names on the object"
+    )

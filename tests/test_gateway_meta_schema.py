@@ -266,3 +266,112 @@ def test_the_walk_skipping_plain_nodes_gives_the_sentence_of_the_walk_through_ev
     sentences = [schema_problem(schema) for schema in schemas]
     assert sentences == [walked_problem(schema) for schema in schemas]
     assert 100 < sentences.count(None) < 700  # both answers are common among the cases
+
+
+PARAMETER_KEYWORDS = "type description default enum required $ref format minimum".split()
+HOLDERS = "items additionalProperties not anyOf allOf prefixItems properties".split()
+PARAMETER_VALUES = [None, True, False, 0, 1.5, "string", "integer", "null", "str", "", ["a", 1], ["a", "a"], []]
+PARAMETER_VALUES += [[["a"]], {}, {"k": 1}, {"k": [1]}, ["string", "null"], ("a",), [{"type": "string"}]]
+
+
+def generated_parameter(rng, depth=2):
+    """A schema near the flat shape `flat_parameters` answers: mostly scalars, an `enum`, a default,
+    schemas held below it (`items`, `anyOf`, `properties`, ...) up to `depth` + 1 deep, now and then
+    a slip or a keyword it does not take."""
+    if rng.random() < 0.05:
+        return rng.choice([True, "string", None, ["a"]])
+    node = {}
+    keys = rng.sample(PARAMETER_KEYWORDS, rng.randint(0, 3)) + rng.sample(HOLDERS, rng.choice([0, 0, 1, 2]))
+    for key in keys:
+        shape = rng.random()
+        if key in HOLDERS and depth >= 0 and shape < 0.7:
+            if key in ("anyOf", "allOf", "prefixItems"):
+                node[key] = [generated_parameter(rng, depth - 1) for _ in range(rng.randint(0, 3))]
+            elif key == "properties":
+                node[key] = {name: generated_parameter(rng, depth - 1) for name in rng.sample("xyz", 2)}
+            else:
+                node[key] = generated_parameter(rng, depth - 1)
+        elif key == "type" and shape < 0.8:
+            node[key] = rng.choice(["string", "integer", "number", "boolean", "array", "null", "object"])
+        else:
+            node[key] = rng.choice(PARAMETER_VALUES)
+    return node
+
+
+def generated_parameters(rng):
+    """A parameters object of generated parameters (and `$defs`), its root now and then holding what a
+    reflected one does not."""
+    names = rng.sample(["a", "b", "c", "type", "items"], rng.randint(0, 4))
+    schema = {"type": "object", "properties": {name: generated_parameter(rng, rng.choice([2, 3])) for name in names}}
+    if rng.random() < 0.7:
+        schema["required"] = rng.choice([names[:2], names + names[:1], [1], "a", []])
+    if rng.random() < 0.6:
+        schema["additionalProperties"] = rng.choice([False, False, True, {}, "no"])
+    if rng.random() < 0.3:
+        schema["$defs"] = {name: generated_parameter(rng) for name in rng.sample(["A", "B"], rng.randint(0, 2))}
+    if rng.random() < 0.1:
+        schema[rng.choice(["$defs", "description", "not"])] = rng.choice([{}, "x", {"A": {"type": "str"}}])
+    if rng.random() < 0.05:
+        del schema["properties"]
+    return schema
+
+
+def test_a_flat_parameters_object_is_one_the_walk_passes_and_nests_no_deeper_than_said():
+    """`flat_parameters` (the check that spares `Tool(...)` the walk) answers True only for what
+    `schema_problem` passes and what nests no deeper than `FLAT_LEVELS` (so never past
+    `execute.MAX_SCHEMA_LEVELS`): a `Tool` refuses exactly what it refused with the walk alone."""
+    import random
+
+    from toolkit.gateway.meta_schema import FLAT_LEVELS, flat_parameters
+    from toolkit.tools.execute import MAX_SCHEMA_LEVELS, _nested_past
+
+    assert FLAT_LEVELS < MAX_SCHEMA_LEVELS
+    rng = random.Random(52)
+    schemas = [generated_parameters(rng) for _ in range(4000)]
+    flat = [schema for schema in schemas if flat_parameters(schema)]
+    assert all(schema_problem(schema) is None and not _nested_past(schema, FLAT_LEVELS) for schema in flat)
+    assert 400 < len(flat) < 3600  # both answers are common among the cases
+    walked = [schema for schema in schemas if schema_problem(schema) is None and not flat_parameters(schema)]
+    assert walked  # valid ones it leaves to the walk (a `$defs`, a `not`, a `type` list) exist among them
+
+
+FLAT = {
+    "type": "object",
+    "properties": {
+        "city": {"type": "string", "description": "The city"},
+        "units": {"enum": ["metric", "imperial"], "type": "string", "default": "metric"},
+        "ids": {"type": "array", "items": {"type": "integer"}, "default": [1, 2]},
+        "note": {"anyOf": [{"type": "string"}, {"type": "null"}], "default": None},
+        "limit": {"type": "integer", "minimum": 1, "maximum": 50, "default": 10},
+        "tags": {"type": "object", "default": {"k": "v"}},
+    },
+    "required": ["city"],
+    "additionalProperties": False,
+}
+
+
+@pytest.mark.parametrize(
+    ("schema", "flat"),
+    [
+        (FLAT, True),
+        ({"type": "object"}, True),
+        ({**FLAT, "required": ["city", "city"]}, False),
+        ({**FLAT, "additionalProperties": {"type": "string"}}, False),
+        ({**FLAT, "properties": {"t": {"type": "object", "additionalProperties": {"type": "string"}}}}, True),
+        ({**FLAT, "properties": {"t": {"type": ["string", "null"]}}}, False),
+        ({**FLAT, "properties": {"t": {"type": "str"}}}, False),
+        ({**FLAT, "properties": {"t": {"type": "array", "items": {"type": "array", "items": {}}}}}, True),
+        ({**FLAT, "properties": {"t": {"anyOf": [{"anyOf": [{"enum": ["a"]}]}]}}}, True),  # FLAT_LEVELS deep
+        ({**FLAT, "properties": {"t": {"anyOf": [{"anyOf": [{"anyOf": [{"type": "string"}]}]}]}}}, False),
+        ({**FLAT, "properties": {"t": {"type": "array", "items": {"items": {"items": {}}}}}}, False),
+    ],
+)
+def test_the_parameters_of_the_usual_reflected_signature_are_flat(schema, flat):
+    """`str` with a description, a `Literal`, `list[int]`, `X | None`, `dict[str, str]`, bounds, flat defaults: no walk for
+    them; a schema held deeper, a `type` list or a slip is left to the walk."""
+    from toolkit.gateway.meta_schema import FLAT_LEVELS, flat_parameters
+    from toolkit.tools.execute import _nested_past
+
+    assert flat_parameters(schema) is flat
+    assert schema_problem(schema) is None or not flat
+    assert not _nested_past(schema, FLAT_LEVELS) or not flat

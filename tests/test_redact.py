@@ -1128,3 +1128,20 @@ def test_a_key_in_a_url_query_is_masked_whatever_its_length(text, clean):
     assert scrub(text) == clean
     assert sanitize(text) == clean
     assert scrub(clean) == clean
+
+
+def test_a_lower_case_name_read_by_its_underscores_is_judged_as_the_pattern_reads_its_parts():
+    """`is_secret_name` reads a lower-case ASCII name of letters, digits and `_` (`order_id`, `api_key_2`,
+    every reflected parameter's with a text default) by splitting at `_`: the same answer as its parts
+    found by `_NAME_PARTS`, over generated names (secret words and endings among them)."""
+    import random
+
+    def by_parts(name):
+        parts = [p.lower() for p in redact._NAME_PARTS.findall(name)]
+        return bool(parts) and (parts[-1] in redact._SECRET_WORDS or "".join(parts).endswith(redact._SECRET_ENDINGS))
+
+    rng = random.Random(52)
+    pieces = ["key", "pass", "token", "app", "db", "password", "id", "x", "2", "_", "__", "K", "Key", "-", " ", "pw"]
+    names = ["".join(rng.choices(pieces, k=rng.randint(1, 4))) for _ in range(3000)] + ["_", "2", "a_", "_key"]
+    assert [redact.is_secret_name(name) for name in names] == [by_parts(name) for name in names]
+    assert 300 < sum(map(redact.is_secret_name, names)) < 2700

@@ -21,8 +21,10 @@ root's `properties` and `required` (names, each once), and each parameter's own 
 and `anyOf` (what a reflected `list[int]` or `str | None` writes); a root or parameter holding other
 schemas (`properties`, `$defs`, `not`, ...: one set lookup), or those holding any, fails it. The
 walk runs only for a tool that fails it (or that the gateway walks anyway: strict, or holding an
-array), and then finds any mistake in it, at any depth. Leaves out: the rest of the meta-schema (`minLength: -1`, a `pattern` that is no regex,
-`minimum: "5"`).
+array), and then finds any mistake in it, at any depth. `flat_parameters(schema)` is what `Tool(...)`
+asks first (every reflected tool): a small parameters object that the walk would pass and that nests
+no deeper than `FLAT_LEVELS`, told by set operations over each node's keys and values' types.
+Leaves out: the rest of the meta-schema (`minLength: -1`, a `pattern` that is no regex, `minimum: "5"`).
 """
 
 from __future__ import annotations
@@ -101,6 +103,104 @@ def _plain_required(required: Any) -> bool:
         and all(type(name) is str for name in required)
         and (len(required) < 2 or len(set(required)) == len(required))
     )
+
+
+_SCALARS = frozenset((str, int, float, bool, type(None)))
+"""The exact types of the values that hold no schema and nest nothing (a subclass, an enum member, is not one)."""
+_ROOT_KEYS = frozenset(("type", "properties", "required", "additionalProperties", "$defs"))
+"""What a reflected function's parameters object holds (`toolkit.tools.reflect`)."""
+_READ = _CHECKED | _WALKED
+"""The keywords `schema_problem` reads besides `type`: with a scalar value, each is a problem or a walk
+(but a boolean `not`, `items`, `additionalProperties`, `additionalItems`: a schema)."""
+_BOOLEAN_SCHEMAS = frozenset(_ONE)
+_HOLDS = 2
+"""How many schemas deep below a parameter `flat_parameters` reads (`Optional[list[int]]`: `anyOf`, then `items`)."""
+FLAT_LEVELS = 3 + 2 * _HOLDS + 1
+"""The deepest objects and arrays nest in what `flat_parameters` passes (the root is one level): a
+parameter is the third (root, `properties`), each schema held below it at most two more (`anyOf`'s
+list, a member), and the last one's `enum`, `required` or flat `default` one more."""
+
+
+def flat_parameters(schema: dict[str, Any]) -> bool:
+    """Whether `schema`, a parameters object (a dict whose `type` is `"object"`), is small and plainly
+    valid: its keywords among `type`, `properties`, `required` (names, each once), a boolean
+    `additionalProperties` and `$defs`, each parameter and definition a `_flat_node`. Then
+    `schema_problem` finds nothing and nothing in it nests past `FLAT_LEVELS`; False says nothing
+    (walk it). Read with set operations in C over each node's keys and its values' types, where the
+    walk visits every container: what reflection writes for the usual signature answers so
+    (`tests/test_gateway_meta_schema.py` holds it to `schema_problem` and the depth over generated schemas)."""
+    if not _ROOT_KEYS.issuperset(schema) or type(schema["type"]) is not str:
+        return False
+    required = schema.get("required", _ABSENT)
+    if required is not _ABSENT and not _names(required):
+        return False
+    if type(schema.get("additionalProperties", False)) is not bool:
+        return False
+    for key in ("properties", "$defs"):
+        named = schema.get(key, _ABSENT)
+        if named is not _ABSENT and (type(named) is not dict or not all(_flat_node(n, _HOLDS) for n in named.values())):
+            return False
+    return True
+
+
+def _names(required: Any) -> bool:
+    """A `required` that `_keyword_problem` passes: a list of strings, each once."""
+    return (
+        type(required) is list
+        and _STRINGS.issuperset(map(type, required))
+        and (len(required) < 2 or len(set(required)) == len(required))
+    )
+
+
+_STRINGS = frozenset((str,))
+_MANY_KEYS = frozenset(_MANY) | {"prefixItems"}
+"""Lists of schemas (`prefixItems`, a tuple's, is not walked, only counted in the depth)."""
+
+
+def _flat_node(node: Any, depth: int) -> bool:
+    """A schema whose values are scalars (a keyword `schema_problem` reads among them only as a
+    boolean schema; a valid `type` or none), an `enum` list or a `default` list or dict of scalars,
+    a `required` list of names, and, `depth` more levels down, schemas of this kind (`items`,
+    `additionalProperties`, `not`, `anyOf` and the other lists, `properties`)."""
+    if type(node) is not dict:
+        return False
+    if _SCALARS.issuperset(map(type, node.values())):
+        if not _READ.isdisjoint(node):
+            for key in _READ.intersection(node):
+                if key not in _BOOLEAN_SCHEMAS or type(node[key]) is not bool:
+                    return False
+    else:
+        for key, value in node.items():
+            kind = type(value)
+            if kind in _SCALARS:
+                if key in _READ and (key not in _BOOLEAN_SCHEMAS or kind is not bool):
+                    return False
+            elif key == "enum":
+                if kind is not list or not _SCALARS.issuperset(map(type, value)):
+                    return False
+            elif key == "default":  # `= ["x"]`, `= {"k": 1}`: a flat container (never read as a schema)
+                if not (kind is list or kind is dict) or not _SCALARS.issuperset(
+                    map(type, value.values() if kind is dict else value)
+                ):
+                    return False
+            elif key == "required":
+                if not _names(value):
+                    return False
+            elif not depth:
+                return False
+            elif key in _BOOLEAN_SCHEMAS:
+                if not _flat_node(value, depth - 1):
+                    return False
+            elif key in _MANY_KEYS:
+                if kind is not list or not value or not all(_flat_node(each, depth - 1) for each in value):
+                    return False
+            elif key == "properties":
+                if kind is not dict or not all(_flat_node(each, depth - 1) for each in value.values()):
+                    return False
+            else:
+                return False
+    kind = node.get("type", "string")
+    return type(kind) is str and kind in TYPES
 
 
 def schema_problem(schema: Any) -> str | None:

@@ -89,7 +89,7 @@ from toolkit.errors import (
     a_or_an,
     shown_name,
 )
-from toolkit.gateway.meta_schema import schema_problem
+from toolkit.gateway.meta_schema import flat_parameters, schema_problem
 from toolkit.loop.result_size import DEFAULT_CUTTING, Cutting, cut_cleaned
 from toolkit.memory.storable import attributes_problem
 from toolkit.tools import arguments, coercion, redact
@@ -315,6 +315,17 @@ class Tool:
         )
         check_spec(self.spec, where)
         check_executor(self.executor, where)
+
+    @classmethod
+    def _reflected(cls, spec: ToolSpec, executor: Executor, source: str, function: Callable[..., Any]) -> Tool:
+        """`Tool(spec, executor, source, function)` for a reflected function, whose executor is
+        `_caller`'s `run(call, context)`: `check_executor` has nothing to find in it, so only the
+        spec is checked; the fields are written to `__dict__` at once (see `ToolSpec._of`)."""
+        check_spec(spec, source)
+        tool = object.__new__(cls)
+        fields = tool.__dict__
+        fields["spec"], fields["executor"], fields["source"], fields["function"] = spec, executor, source, function
+        return tool
 
     @property
     def name(self) -> str:
@@ -690,7 +701,9 @@ def check_spec(spec: ToolSpec, where: str) -> None:
             f"the parameters are {got}, not a JSON Schema object (the arguments always arrive as one object)",
             'give a dict like {"type": "object", "properties": {...}}, or None for a tool without arguments',
         )
-    if parameters is not None and _nested_past(parameters, MAX_SCHEMA_LEVELS):
+    if parameters is None or flat_parameters(parameters):  # flat and valid (the usual reflected one): no walk
+        return
+    if _nested_past(parameters, MAX_SCHEMA_LEVELS):
         raise ToolDefinitionError(
             where,
             f"the parameters nest more than {MAX_SCHEMA_LEVELS} levels of objects and arrays, past what the toolkit "
@@ -698,7 +711,7 @@ def check_spec(spec: ToolSpec, where: str) -> None:
             'flatten the schema (a model\'s arguments are never that deep), e.g. {"type": "array"} in place of the '
             "deepest items, and check the nesting in the tool",
         )
-    problem = schema_problem(parameters) if parameters is not None else None
+    problem = schema_problem(parameters)
     if problem is not None:
         raise ToolDefinitionError(
             where,
@@ -810,7 +823,7 @@ def function_tool(fn: Callable[..., Any], *, name: str | None = None, doc: str |
             raise builtin_error(f"function_tool({type(fn).__name__} object)", fn)
     target, bound_to = (fn.__func__, fn.__self__) if isinstance(fn, types.MethodType) else (fn, None)
     reflection = reflect(target, skip_first=bound_to is not None, name=name, doc=doc)
-    return Tool(reflection.spec, _caller(reflection, bound_to), f"@tool {function_label(target)}", target)
+    return Tool._reflected(reflection.spec, _caller(reflection, bound_to), f"@tool {function_label(target)}", target)
 
 
 def _called_in_c(fn: Any) -> bool:

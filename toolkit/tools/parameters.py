@@ -135,7 +135,8 @@ def parameter(
         prop["description"] = description
     factory = field_info.default_factory if field_info is not None else None  # called per call, as pydantic does
     if not required and declared is not _MISSING and factory is None:  # a factory's value is no constant to show
-        if not _secret_default((p.name, wire), default):  # the model reads the schema: no password in it
+        names = (p.name,) if wire == p.name else (p.name, wire)  # a name is judged once
+        if not _secret_default(names, default):  # the model reads the schema: no password in it
             _add_default(prop, default)
     expects = arguments.describe(schema, defs)
     if unbuilt is None:

@@ -592,6 +592,8 @@ def is_secret_name(name: str) -> bool:
     or it ends with one of `CJK_SECRET_WORDS`."""
     if not name.isascii() and name.rstrip().endswith(CJK_SECRET_WORDS):
         return True  # `数据库密码`, `db密码`: these scripts write no space before the last word
+    if name.isascii() and name.islower() and name.replace("_", "").isalnum():  # `order_id`: its parts split at `_`
+        return name.rstrip("_").rpartition("_")[2] in _SECRET_WORDS or name.replace("_", "").endswith(_SECRET_ENDINGS)
     parts = [p.lower() for p in _NAME_PARTS.findall(name)]
     if not parts:
         return False

@@ -51,3 +51,39 @@ def test_the_one_frame_check_answers_as_the_refusal_and_the_whole_number_wrapped
     fast, plain = _pair(**bounds)
     for value in _VALUES:
         assert _outcome(fast, value) == _outcome(plain, value), value
+
+
+def _tool_outcome_garbage(arguments: str) -> tuple[str, int]:
+    """The text of a call of an int tool with `arguments`, and how many objects the garbage collector
+    finds once the outcome is dropped (a cycle through the refusal's traceback keeps the caller's frames)."""
+    import gc
+
+    from toolkit.chat.messages import ToolCall
+    from toolkit.tools.decorator import tool
+    from toolkit.tools.execute import FEED_BACK_ALL, run_call, tools_from
+
+    def add(a: int, b: int = 0) -> int:
+        """Add two integers."""
+        return a + b
+
+    tools = tools_from(tool(add))
+    call = ToolCall(id="c1", name="add", arguments=arguments)
+    run_call(call, tools, None, FEED_BACK_ALL)  # the validators looked up, once
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        gc.collect()
+        text = run_call(call, tools, None, FEED_BACK_ALL).result.content
+        return text, gc.collect()
+    finally:
+        if enabled:
+            gc.enable()
+
+
+@pytest.mark.parametrize("value", ['"x"', '"1e3x"', "[1]", '"1_000"', "27.5", '"2.5"', "1e-400", "{}", "true"])
+def test_a_refused_int_leaves_no_cycle_for_the_garbage_collector(value):
+    """A refusal raised again by the frame that holds it made a cycle (error, traceback, frame):
+    every failing call left the loop's frames, its round and memory for the garbage collector."""
+    text, garbage = _tool_outcome_garbage(f'{{"a": {value}}}')
+    assert text.startswith("Invalid arguments for tool 'add':\n- a: got "), text
+    assert garbage == 0

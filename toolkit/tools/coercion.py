@@ -355,14 +355,21 @@ def whole_if_refused(value: Any, handler: Any) -> Any:
 
 
 def _whole_of_refused(value: Any, handler: Any, refused: ValidationError | PydanticCustomError) -> Any:
-    """The int of the whole number `value` is, which `handler` `refused` as it was; else `refused`."""
-    whole = _whole_number(value)
-    if whole is value:
-        raise refused
+    """The int of the whole number `value` is, which `handler` `refused` as it was; else `refused`.
+
+    Raised, `refused` is let go of by this frame: the traceback holds the frame, and the frame
+    holding the error would make a cycle (error, traceback, frame) that keeps every caller's frame
+    (the loop's, its round and memory) until the garbage collector finds it."""
     try:
-        return handler(whole)
-    except ValidationError as out_of_range:  # a bound, a multiple: said of what the model sent
-        raise _as_sent(out_of_range, value, refused) from None
+        whole = _whole_number(value)
+        if whole is value:
+            raise refused
+        try:
+            return handler(whole)
+        except ValidationError as out_of_range:  # a bound, a multiple: said of what the model sent
+            raise _as_sent(out_of_range, value, refused) from None
+    finally:
+        refused = None  # type: ignore[assignment]
 
 
 def _as_sent(

@@ -14,8 +14,9 @@ import pytest
 from toolkit.cli.main import main
 from toolkit.errors import ConfigurationError
 from toolkit.exercises import grade
+from toolkit.exercises.csv_lock import locked
 from toolkit.exercises.grade import HEADER, Row, write_csv
-from toolkit.exercises.regrade import as_rows, locked, merged, read_grades, update_grades, write_grades
+from toolkit.exercises.regrade import as_rows, merged, read_grades, update_grades, write_grades
 
 W6 = "06_week6_round_trip_loop.ipynb"
 CLASS = [

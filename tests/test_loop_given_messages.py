@@ -114,9 +114,9 @@ def test_an_empty_list_goes_on_from_the_conversation_in_memory():
 
 
 def test_an_empty_memory_with_a_long_id_is_named_cut_not_whole():
-    """A 100,000-character memory id (a whole document passed as the id) made a 100,000-character
-    line; the id is shown cut, as the memory stores show it."""
-    memory = ChatMemory("x" * 100_000)
+    """A long memory id (a whole page passed as the id; a 100,000-character one is refused, past
+    MAX_ID_CHARS) made a line as long; the id is shown cut, as the memory stores show it."""
+    memory = ChatMemory("x" * 4_000)
     with pytest.raises(ConfigurationError) as caught:
         run_loop(ScriptedModel(["hello"]), [], memory=memory)
     assert str(caught.value) == (

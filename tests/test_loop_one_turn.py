@@ -294,13 +294,13 @@ def test_a_tool_of_another_turn_writing_to_a_memory_whose_turn_is_suspended_here
     assert valid(memory.messages())
 
 
-LONG_ID = "x" * 100_000
+LONG_ID = "x" * 4_000  # long, yet within MAX_ID_CHARS
 LONG_SHOWN = "'" + "x" * 78 + "…"
 
 
 def test_a_busy_memory_with_a_long_id_is_named_cut_not_whole():
-    """The refusals of a second turn on a memory named its id whole: a 100,000-character id made a
-    200,000-character line (the fix named it twice); it is shown cut, and the fix is written so."""
+    """The refusals of a second turn on a memory named its id whole: a 4,000-character id made an
+    8,000-character line (the fix named it twice); it is shown cut, and the fix is written so."""
     memory = ChatMemory(LONG_ID)
     events = first_turn(memory)
     next(events)

@@ -12,7 +12,7 @@ in its run), `notebook` (the Exercises section of each
 notebook, solutions filled in), `notebook_file` (a notebook file read, cleaned, written and run), `environment`
 (what a submission's kernel may see), `beside` (the files a learner handed in beside a notebook, graded with it),
 `clock` (the seconds a learner's code had, for the time limits), `grade`
-(run submissions, one CSV row per exercise), `partial_file` (the CSV's partial file, held by its run), `regrade` (one learner regraded into the class's CSV) and `worker`
+(run submissions, one CSV row per exercise), `partial_file` (the CSV's partial file, held by its run), `csv_lock` (the CSV itself, held by one writer at a time), `regrade` (one learner regraded into the class's CSV) and `worker`
 (one submission, run in a process of its own).
 
 Leaves out: a learner's progress across sessions.

@@ -111,6 +111,7 @@ from toolkit.exercises import clock, seal
 from toolkit.exercises.beside import copy_beside, files_beside, not_copied_note
 from toolkit.exercises.catalog import course_copy_week, week_of_notebook
 from toolkit.exercises.core import CHECK_LIMIT_S, LIMIT_VARIABLE, MIME, NOT_ATTEMPTED, all_exercises, parse_record
+from toolkit.exercises.csv_lock import locked
 from toolkit.exercises.environment import site_folders, submission_environment, toolkit_folder
 from toolkit.exercises.notebook import CHECK_CALL, LAST_TAG, TIMED_OUT, cell_exercises, cell_tags, exercise_id
 from toolkit.exercises.notebook_file import KERNEL, broken_json, is_empty, not_utf8_text, read, unread_why
@@ -1192,7 +1193,7 @@ def _csv_file(out: Path | TextIO, header: list[str] | None = HEADER) -> Iterator
     with the rows graded before, which the next run overwrites. The partial file is held by its run until
     renamed: a second run given the same `out` meanwhile is refused before it grades anything
     (`toolkit.exercises.partial_file.BUSY`), so neither run's rows are lost or mixed; and `out` itself is held
-    (`regrade.locked`) from the start to the rename, so a `--update` ending meanwhile waits and merges its rows into
+    (`csv_lock.locked`) from the start to the rename, so a `--update` ending meanwhile waits and merges its rows into
     this run's, not into the CSV this run then replaces. A link is followed (the file it
     names is replaced, keeping its permissions). Where `out` is no regular file (`/dev/stdout`, a
     pipe: nothing there to lose) or no file can be put next to it (a folder this user may not add
@@ -1204,8 +1205,6 @@ def _csv_file(out: Path | TextIO, header: list[str] | None = HEADER) -> Iterator
             writer.writerow(header)
         yield writer, out
         return
-    from toolkit.exercises.regrade import locked  # regrade reads this module's rows
-
     out.parent.mkdir(parents=True, exist_ok=True)
     target = Path(os.path.realpath(out))
     opened = None if out.exists() and not out.is_file() else _open_partial(partial_path(target), out)

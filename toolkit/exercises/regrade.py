@@ -19,18 +19,17 @@ as a different working folder did (the class's run from `~`, the learner's from 
 
 from __future__ import annotations
 
-import contextlib
 import csv
 import io
 import os
-import stat
 import unicodedata
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from toolkit import files
 from toolkit.course.spreadsheet import CSV_ENCODING, as_text, csv_encoding
 from toolkit.errors import ConfigurationError
+from toolkit.exercises.csv_lock import locked
 from toolkit.exercises.grade import HEADER, Row, path_order, path_text
 
 NOT_A_GRADES_CSV = (
@@ -146,52 +145,6 @@ def update_grades(
         table = merged(now, rows, graded, folders)
         write_grades(table, out)
     return table
-
-
-@contextlib.contextmanager
-def locked(out: Path, waiting: Callable[[], object] | None = None) -> Iterator[None]:
-    """The grades CSV `out` held by this process (`flock`, exclusive) for the block; another process holding it is
-    waited for (`waiting` called once before, when given: a whole `toolkit grade` run holds it until it ends). A lock
-    on a file another writer has since replaced (`os.replace`: a new file at the path) holds nothing, so it is taken
-    again on the file there now. No lock where there is no regular file to hold (none yet, a pipe) or no `flock`
-    (Windows)."""
-    try:
-        import fcntl
-    except ImportError:  # pragma: no cover - not on POSIX
-        yield
-        return
-    while True:
-        try:
-            fd = os.open(os.path.realpath(out), os.O_RDONLY | os.O_NONBLOCK)
-        except OSError:
-            yield
-            return
-        try:
-            held = os.fstat(fd)
-            if not stat.S_ISREG(held.st_mode):
-                yield
-                return
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                if waiting is not None:
-                    waiting()
-                    waiting = None
-                fcntl.flock(fd, fcntl.LOCK_EX)
-            if _same_file(held, out):
-                yield
-                return
-        finally:
-            os.close(fd)
-
-
-def _same_file(held: os.stat_result, out: Path) -> bool:
-    """Whether `out` is still the file `held` was (not replaced, nor removed)."""
-    try:
-        now = os.stat(out)
-    except OSError:
-        return True  # removed: nothing at the path to race for; the write makes a new file
-    return (now.st_dev, now.st_ino) == (held.st_dev, held.st_ino)
 
 
 def write_grades(table: list[list[str]], out: Path) -> Path:

@@ -412,10 +412,11 @@ _NO_PARAMETERS = TurnParameters()
 """The parameters of a turn given none (read-only: one for every such turn)."""
 
 _NO_CONTEXT = ToolContext()
-_NAMES_SHOWN = 10
-"""The tool names an error about `tool_choice` lists at most."""
 """`_Run.tools` until `_turn` sets the turn's own (never read: a value from `__init__` keeps the run's
 attributes in one shape, which Python reads quickest)."""
+
+_NAMES_SHOWN = 10
+"""The tool names an error about `tool_choice` lists at most."""
 
 _turns = itertools.count(1)
 """The turn numbers (`next` on it is atomic: two threads never get one number)."""

@@ -16,6 +16,18 @@ def _held_elsewhere(path):
     return fd
 
 
+def _free(path):
+    """Whether another writer could take `path`'s lock now (it is let go of at once)."""
+    probe = os.open(path, os.O_RDONLY)
+    try:
+        fcntl.flock(probe, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        return True
+    except BlockingIOError:
+        return False
+    finally:
+        os.close(probe)
+
+
 def test_a_csv_not_there_yet_is_written_without_a_lock(tmp_path):
     out = tmp_path / "grades.csv"
     with locked(out):
@@ -34,15 +46,7 @@ def test_a_held_csv_is_waited_for_saying_so_once(tmp_path):
         threading.Timer(0.05, os.close, (other,)).start()  # the other writer ends a moment later
 
     with locked(out, waiting):
-        probe = os.open(out, os.O_RDONLY)
-        try:  # held by this block now: a third writer would wait
-            try:
-                fcntl.flock(probe, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                free = True
-            except BlockingIOError:
-                free = False
-        finally:
-            os.close(probe)
+        free = _free(out)  # held by this block now: a third writer would wait
     assert said == ["waiting"]
     assert free is False
 
@@ -60,13 +64,5 @@ def test_a_csv_replaced_while_waited_for_is_held_as_the_file_there_now(tmp_path)
 
     with locked(out, lambda: threading.Timer(0.05, replace_then_let_go).start()):
         assert out.read_text() == "new\n"
-        probe = os.open(out, os.O_RDONLY)
-        try:
-            try:
-                fcntl.flock(probe, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                free = True
-            except BlockingIOError:
-                free = False
-        finally:
-            os.close(probe)
+        free = _free(out)
     assert free is False

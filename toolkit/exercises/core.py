@@ -30,8 +30,7 @@ prediction with what the package really does — never the text of the code.
   stopped and is a failed try saying so: the notebook does not hang, and the cells after it run
   when a teacher grades it (seconds the learner's code had, `clock.Stopwatch`: not those a loaded
   host kept it waiting for a CPU; a SIGALRM timer, in the main thread, unless another one is running: a
-  SIGALRM handler a learner's cell left behind, its alarm cancelled, is set aside and put back; in another
-  thread, `await asyncio.to_thread(check, …)`, or beside a running timer, a guard thread alone),
+  SIGALRM handler a learner's cell left behind, its alarm cancelled, is set aside and put back),
   even when the learner's code catches the stop (a bare `except:` in a retry loop): each line of
   theirs raises it again after the limit;
 - an answer (or a value the learner's function returns) holding an instance of a learner's class

@@ -781,8 +781,7 @@ def _time_limit(seconds: float) -> Iterator[None]:
 
     previous = _free_alarm()
     if previous is None:
-        with _guarded_only(seconds):
-            yield
+        yield
         return
     fired: list[bool] = []
     tracing = sys.gettrace()
@@ -827,56 +826,12 @@ def _time_limit(seconds: float) -> Iterator[None]:
                 continue
 
 
-@contextmanager
-def _guarded_only(seconds: float) -> Iterator[None]:
-    """The limit where SIGALRM cannot be the limit's: a check run in a thread other than the main one (a learner's
-    `await asyncio.to_thread(check, …)`, a thread pool), or while a timer of the kernel's own runs. `_backstop`
-    alone raises `TooSlow` in this thread from `seconds` + `AGAIN_S` on, and every `AGAIN_S` after, so an endless
-    loop is stopped there too, not left spinning with the cell waiting on it for ever; from then on each line of
-    the learner's code below the check raises it again (the guard sets its frames' trace function, which this thread
-    runs: a trace function that traces nothing is set for the check where none was), so code that catches it (`except
-    BaseException` in a loop) is stopped too. A blocking call (`sleep`) is not interrupted: what it returns to is
-    stopped."""
-    import sys
-
-    tracing = sys.gettrace()
-    if tracing is None:
-        sys.settrace(_no_trace)  # lines are traced only in the frames the guard marks
-    guard = _backstop(seconds, None, clock.this_thread(clock.CHECK_FORGIVES_S))
-    try:
-        yield
-    finally:
-        while True:
-            try:
-                guard.end()
-                sys.settrace(tracing)
-                break
-            except TooSlow:  # sent as the check ended: it is not stopped
-                continue
-
-
-def _no_trace(frame: Any, event: str, arg: Any) -> None:
-    """A trace function that traces no frame: set so that the frames `_backstop` marks are traced."""
-    return None
-
-
-def _again(frame: Any, event: str, arg: Any) -> Any:
-    """The trace function of the learner's frames after the limit: each of their lines has `TooSlow` raised again,
-    at the next line this thread runs. Sent, not raised here: an error in a trace function turns tracing off for
-    the thread (`sys.settrace(None)`), which no other thread can turn on again, so code that caught the first one
-    (`except BaseException` in a loop) would run on untraced."""
-    if event in ("call", "line") and _is_learners(frame):
-        _raise_in(threading.get_ident(), TooSlow)
-    return _again
-
-
 class _backstop:
-    """The limit's second guard: a thread that, from `seconds` + `AGAIN_S` on (counted by `watch`, the checking
-    thread's `clock.Stopwatch`) and every `AGAIN_S` after, raises `TooSlow` in the thread that made it, the one
-    running the check (`PyThreadState_SetAsyncExc`), while the check runs and SIGALRM is no longer `handler`'s with
-    its timer running — code in the check took them away —, or at all when `handler` is None (no timer: the guard
-    is the limit, `_guarded_only`). It lands at the next line of Python that thread runs (not inside a blocking
-    call, which only the signal interrupts). `end` stops it."""
+    """The limit's second guard: a thread that, from `seconds` + `AGAIN_S` on (counted by `watch`, the main
+    thread's `clock.Stopwatch`) and every `AGAIN_S` after, raises `TooSlow` in the main thread
+    (`PyThreadState_SetAsyncExc`) while the check runs and SIGALRM is no longer `handler`'s with its timer
+    running — code in the check took them away. It lands at the next line of Python the main thread runs (not
+    inside a blocking call, which only the signal interrupts). `end` stops it."""
 
     def __init__(self, seconds: float, handler: Any, watch: clock.Stopwatch) -> None:
         self.done, self.lock, self.main = threading.Event(), threading.Lock(), threading.get_ident()
@@ -891,31 +846,15 @@ class _backstop:
                 continue
             with self.lock:
                 if not self.done.is_set() and not self._timer_stands():
-                    if self.handler is not None or _mark_learners(self.main):  # the guard alone is the limit:
-                        _raise_in(self.main, TooSlow)  # only into the learner's code (not the check's, ending)
+                    _raise_in(self.main, TooSlow)
             wait = AGAIN_S
 
     def _timer_stands(self) -> bool:
-        if self.handler is None:  # no timer of the limit's (`_guarded_only`): this guard is the limit
-            return False
         return signal.getsignal(signal.SIGALRM) is self.handler and signal.getitimer(signal.ITIMER_REAL)[0] > 0
 
     def end(self) -> None:
         with self.lock:  # a raise the guard sent before lands at the next call here (`_time_limit` catches it there)
             self.done.set()
-
-
-def _mark_learners(thread: int) -> bool:
-    """The learner's frames below the check in `thread` traced by `_again` (each line raises `TooSlow`); whether
-    there is one (none: the thread is in the check's own code, the learner's stopped already)."""
-    import sys
-
-    frame, marked = sys._current_frames().get(thread), False
-    while frame is not None and frame.f_code is not _check.__code__:
-        if _is_learners(frame):
-            frame.f_trace, marked = _again, True
-        frame = frame.f_back
-    return marked
 
 
 def _raise_in(thread: int, error: type[BaseException]) -> None:

@@ -540,3 +540,10 @@ def test_a_usage_error_shows_a_word_s_nul_and_line_breaks_escaped(capsys):
     with pytest.raises(SystemExit):
         main(["gateway", "a\nb\x00c\x1b[2J"])
     assert capsys.readouterr().err.endswith("toolkit: error: unrecognized arguments: a\\nb\\x00c\\x1b[2J\n")
+
+
+def test_the_command_of_a_command_line_is_its_first_word_that_names_one():
+    from toolkit.cli.main import command_of
+
+    assert command_of(["gateway", "--port", "grade"]) == "gateway"
+    assert command_of(["--help"]) is None

@@ -5,6 +5,7 @@ The names a learner needs are here; each mechanism lives in its own subpackage:
     toolkit/
       errors.py   every exception toolkit raises        tokens.py  the token estimate
       unicode.py  text that can leave the process       files.py   files read within a size cap
+      lazy_iri.py jsonschema without its IRI grammar until an IRI is checked
       data/       finds the course data (checkout or wheel)
       chat/       messages, client, sse, switch (connect()), cassette, scripted
       gateway/    the fake keyword gateway: core, rules, decide, validate, wire, transport, server

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from importlib import metadata
 from typing import Any, NoReturn
 
-from toolkit.cli import iri_grammar
+from toolkit import lazy_iri
 from toolkit.cli.streams import DroppedOutput, tolerant_stdout
 from toolkit.errors import ToolkitError
 from toolkit.unicode import cut
@@ -141,8 +141,8 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
     argument check can wait on a FIFO or read a large file: Ctrl-C there is the same one line), and
     so is the flush of stdout (`--help | :` meets the closed pipe there, not in the interpreter's
     last flush, which would print its own "Exception ignored" and exit 120)."""
-    if argv is None and command_of(sys.argv[1:]) in iri_grammar.NOTEBOOK_COMMANDS:  # this process's own command line
-        iri_grammar.leave_out()
+    if argv is None:  # this process's own command line: jsonschema's IRI grammar built only if an IRI is checked
+        lazy_iri.defer()
     argv = list(sys.argv[1:] if argv is None else argv)
     tolerant_stdout()  # a terminal that cannot show Chinese gets escapes, not a UnicodeEncodeError half way
     closed = sys.stdout is None  # started with stdout closed (`>&-`)

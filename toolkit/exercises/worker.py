@@ -42,12 +42,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from toolkit.cli import iri_grammar
+from toolkit import lazy_iri
 
-if __name__ == "__main__":  # its own process: nothing here checks an IRI's format (see iri_grammar)
-    iri_grammar.leave_out()
+if __name__ == "__main__":  # its own process: the IRI grammar built only if an IRI is checked (see lazy_iri)
+    lazy_iri.defer()
 
-import nbformat  # noqa: E402  (after leave_out: jsonschema is imported with nbformat)
+import nbformat  # noqa: E402  (after defer: jsonschema is imported with nbformat)
 from nbclient import NotebookClient  # noqa: E402
 
 from toolkit.exercises import clock  # noqa: E402

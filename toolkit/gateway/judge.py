@@ -38,7 +38,7 @@ from collections.abc import Iterator, Mapping
 from itertools import islice
 from typing import Any, Protocol
 
-from toolkit.gateway import lazy_iri
+from toolkit import lazy_iri
 from toolkit.gateway.patterned import compiled, search_limit
 
 

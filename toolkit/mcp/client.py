@@ -167,6 +167,7 @@ from mcp_types.methods import parse_server_result
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, LATEST_HANDSHAKE_VERSION, MODERN_PROTOCOL_VERSIONS
 from pydantic import ValidationError
 
+from toolkit import lazy_iri
 from toolkit.chat.client import LONGEST_SLEEP_S, host_problem
 from toolkit.chat.masking import (
     HTTPX2_LOGGERS,
@@ -178,7 +179,6 @@ from toolkit.chat.masking import (
     url_secrets,
 )
 from toolkit.errors import McpConnectionError, McpError, McpTimeout, ToolDefinitionError, huge_int
-from toolkit.gateway import lazy_iri
 from toolkit.mcp import deep
 from toolkit.mcp.asks import asked_line, asks_noted
 from toolkit.mcp.blocks import unknown_blocks_named

@@ -37,7 +37,7 @@ import logging
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from toolkit.gateway import lazy_iri
+from toolkit import lazy_iri
 from toolkit.gateway.judge import json_key
 from toolkit.gateway.patterned import compiled, search_limit
 from toolkit.unicode import cut

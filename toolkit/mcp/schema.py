@@ -104,9 +104,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from toolkit import lazy_iri
 from toolkit.chat.finite import first_non_finite
 from toolkit.errors import ArgumentProblem, SchemaTranslationError
-from toolkit.gateway import lazy_iri
 from toolkit.gateway.patterned import search_limit
 from toolkit.mcp.outputs import one_of_enum, unique_items
 from toolkit.tools import json_repair

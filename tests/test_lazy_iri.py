@@ -1,15 +1,18 @@
 """The package imports jsonschema without building its IRI grammar until an IRI is checked
-(`toolkit.gateway.lazy_iri`); every format is checked as before."""
+(`toolkit.lazy_iri`); every format is checked as before. The grading worker and the command line, as
+their own processes, read notebooks without building it; imported into another program, they leave
+jsonschema as that program imports it."""
 
 from __future__ import annotations
 
 import importlib.util
+import json
 import subprocess
 import sys
 
 import pytest
 
-from toolkit.gateway import lazy_iri
+from toolkit import lazy_iri
 
 installed = pytest.mark.skipif(
     importlib.util.find_spec("rfc3987_syntax") is None, reason="rfc3987-syntax is not installed"
@@ -67,3 +70,74 @@ def test_the_stand_in_answers_find_spec_and_hands_other_names_to_the_real_module
     finally:
         if real is not None:
             sys.modules[lazy_iri.GRAMMAR_MODULE] = real
+
+
+WORKER = """\
+import runpy, sys
+sys.argv = ["worker"]
+try:
+    runpy.run_module("toolkit.exercises.worker", run_name={run_name!r})
+except IndexError:  # no arguments: the imports ran, then the worker asked for its notebook
+    pass
+print(",".join(m for m in ("jsonschema", "nbformat") if m in sys.modules), GRAMMAR_STATE)
+"""
+GRAMMAR_STATE = '"built" if "rfc3987_syntax.syntax_helpers" in sys.modules else "deferred"'
+
+
+def after(probe: str) -> str:
+    """The last line a probe prints in a process of its own."""
+    ran = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
+    assert ran.returncode == 0, ran.stderr
+    return ran.stdout.strip().splitlines()[-1]
+
+
+def imported_by_the_worker(run_name: str) -> str:
+    return after(WORKER.format(run_name=run_name).replace("GRAMMAR_STATE", GRAMMAR_STATE))
+
+
+@installed
+def test_the_worker_as_its_own_process_reads_notebooks_without_building_the_iri_grammar():
+    assert imported_by_the_worker("__main__") == "jsonschema,nbformat deferred"
+
+
+@installed
+def test_the_worker_imported_by_another_program_leaves_jsonschema_as_it_is():
+    assert imported_by_the_worker("toolkit.exercises.worker") == "jsonschema,nbformat built"
+
+
+COMMAND_LINE = """\
+import sys
+from toolkit.cli.main import main
+sys.argv = ["toolkit", *{words!r}]
+try:
+    {call}
+except SystemExit:
+    pass
+print("jsonschema" in sys.modules, GRAMMAR_STATE)
+"""
+
+
+def after_the_command_line(words: list[str], call: str = "main()") -> str:
+    """Whether the command imported jsonschema, and whether the IRI grammar was built."""
+    return after(COMMAND_LINE.format(words=words, call=call).replace("GRAMMAR_STATE", GRAMMAR_STATE))
+
+
+def a_notebook(tmp_path) -> str:
+    notebook = tmp_path / "a.ipynb"
+    notebook.write_text('{"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}', encoding="utf-8")
+    return str(notebook)
+
+
+@installed
+def test_a_command_on_the_process_s_own_command_line_reads_notebooks_without_building_the_grammar(tmp_path):
+    """`toolkit notebooks --no-execute` reads and writes the notebook with nbformat (so imports jsonschema)
+    and checks no IRI."""
+    path = a_notebook(tmp_path)
+    assert after_the_command_line(["notebooks", "--no-execute", path]) == "True deferred"
+    assert json.loads(open(path, encoding="utf-8").read())["nbformat"] == 4
+
+
+@installed
+def test_main_called_by_another_program_leaves_jsonschema_as_it_is(tmp_path):
+    path = a_notebook(tmp_path)
+    assert after_the_command_line([], f"main(['notebooks', '--no-execute', {path!r}])") == "True built"

@@ -7,17 +7,21 @@ of a quiet 2-core machine, 9 s of a loaded one (python-jsonschema/jsonschema#142
 imports `jsonschema` to check an MCP tool's schema once translated, the model's arguments to it, a
 tool's answer against its `outputSchema`, and the gateway's filled values: none of these meets an
 IRI format but the last, and that rarely, yet `toolkit tools --mcp-stdio ...` and the first turn of
-a loop with MCP tools paid for the grammar.
+a loop with MCP tools paid for the grammar. So did every process that only reads and runs notebooks
+(nbformat validates notebooks with `jsonschema`; the notebook schema has no IRI format): the grading
+worker that `toolkit grade` starts per submission, and `toolkit notebooks/exercises/grade`.
 
 `defer()`, called before the package imports `jsonschema`, puts a stand-in for `rfc3987_syntax` in
 `sys.modules` (unless `jsonschema` or the module is imported already, or the module is not
 installed): `jsonschema` takes the stand-in's `is_valid_syntax`, and the first IRI checked imports
 the real module and asks it, so every format is checked as before. Any other name read from the
-stand-in imports the real module too.
+stand-in imports the real module too. Called by the MCP client's schema and answer checks, the
+gateway's judge, the grading worker run as its own process, and `toolkit.cli.main` for the process's
+own command line (never for `main([...])` called by another program: that program's `sys.modules`
+stays its own).
 
 Leaves out: a process where `jsonschema` was imported before the package asked (nbformat imports it
-with a notebook): its grammar is built already; `toolkit.cli.iri_grammar`, which leaves the module
-out of a process that checks no format at all.
+with a notebook, a notebook's kernel imports it as it likes): its grammar is built already.
 """
 
 from __future__ import annotations

@@ -18,8 +18,8 @@ def D(description, kind="string", **more):
     return {"type": kind, "description": description, **more}
 
 
-def E(*values):
-    return {"type": "string", "enum": list(values)}
+def E(*values, **more):
+    return {"type": "string", "enum": list(values), **more}
 
 
 HOTEL = [

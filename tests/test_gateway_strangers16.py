@@ -12,31 +12,13 @@ regression; those answered otherwise are named in the round's report.
 
 import pytest
 from test_gateway_generic_asks import S, fn, turn
+from test_gateway_strangers15 import TIP, D, E
 
 from toolkit.gateway.core import GatewayConfig, respond
 
 N, I, B = {"type": "number"}, {"type": "integer"}, {"type": "boolean"}
 
 
-def D(description, kind="string", **more):
-    return {"type": kind, "description": description, **more}
-
-
-def E(*values, **more):
-    return {"type": "string", "enum": list(values), **more}
-
-
-TIP = [
-    fn(
-        "calc_tip",
-        "Calculate a tip",
-        {
-            "bill": {"type": "number", "exclusiveMinimum": 0},
-            "percent": {"type": "number", "minimum": 0, "maximum": 100},
-        },
-        ["bill"],
-    )
-]
 MEET = [
     fn(
         "schedule_meeting",

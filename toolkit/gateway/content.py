@@ -13,6 +13,7 @@ results: an immediate return) from tool images — it is read as tool images.
 
 from __future__ import annotations
 
+from itertools import repeat
 from operator import methodcaller
 from typing import Any
 
@@ -26,7 +27,7 @@ def has_image(content: Any) -> bool:
 
 def without_tool_images(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """`messages` without the user messages that carry tool images (see the module docstring)."""
-    if list not in map(type, map(_CONTENT, messages)):  # the common case, in C: no list content at all
+    if not any(map(isinstance, map(_CONTENT, messages), repeat(list))):  # the common case, in C: no list content
         return messages
     for m in messages:
         if isinstance(m.get("content"), list) and m.get("role") == "user" and has_image(m.get("content")):

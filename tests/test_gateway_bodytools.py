@@ -151,8 +151,7 @@ def test_a_list_that_writes_tools_itself_is_not_mistaken(key):
     for _ in range(2):
         same(b'{"model": "m", "messages": [], "tools": ' + raw + b"}")
     request, _ = same(b'{"model": "m", "messages": [{"role": "user", "content": "x"}], "tools": ' + raw + b"}")
-    if key == "toolset":  # recognised (with a key "tools" in it, the last `"tools":` is its own: read plainly)
-        assert request["tools"] is bodytools._order[-1].value
+    assert request["tools"] is bodytools._order[-1].value  # recognised: the first `"tools":` is the request's
     for other in (json.dumps(OTHER).encode(), json.dumps(bodytools._PLACEHOLDER).encode()):
         for body in _bodies(raw, other):
             same(body)

@@ -5,12 +5,15 @@ way each time: the same bytes in every body. `toolkit.gateway.toolset` reads eac
 once, but to find which list a request holds, the gateway still parsed the list out of the
 body and wrote it back as compact JSON to look it up: a third of a request's parsing, and as
 much again for the writing. `read_body(body)` gives what `orjson.loads(body)` gives, with the
-request's `ToolSet` (`toolset.prepare` of its `tools`). When the bytes after the body's last
+request's `ToolSet` (`toolset.prepare` of its `tools`). When the bytes after the body's first
 `"tools":` start with a way of writing a list that it has met before, it parses only the rest
 of the body, with a placeholder in the list's place, and puts there the list as parsed when it
 was met (one list object, shared by the requests that hold it: the gateway only reads a request).
 A body more than `_WORTH` times as long as the list (a long conversation) is parsed the plain way:
 making sure of the list's place looks through the whole body, which then costs more than the list.
+The key is looked for from the body's start (a forward search skips ahead, some 20 times quicker
+than a search from the end, which reads every byte of the list that clients write last), and not
+at all in a body too long for any way of writing kept (`_WORTH` times the longest).
 
 Why that is the same request: the rest (the body with the placeholder in the list's place) is
 taken only when it parses with the placeholder as its top-level `tools`, and writes `"tools"`
@@ -21,7 +24,8 @@ whole JSON value: the body is the rest with that value in the placeholder's plac
 top-level keys are all outside that value, written in the rest as in the body, and the rest
 writes one key `tools`, the one before the placeholder: so the value was the request's `tools`.
 Anything else (a list not met, a list shorter than `_KEY` bytes, a body writing `tools` twice,
-the rest failing to parse) is parsed the plain way, as is every body the first time:
+a `"tools":` inside a value before the list, the rest failing to parse) is parsed the plain way, as
+is every body the first time:
 `read_body_plainly`, which a test holds `read_body` equal to.
 
 A way of writing a list is learned from a body parsed the plain way whose list `toolset` kept
@@ -30,7 +34,7 @@ tools with every request does, is not worth the learning): the list's bytes in t
 with the standard library's decoder (`raw_decode`, which says where a value ends), parsed again
 with orjson and checked to write the same compact JSON. Bounded: at most `MAX_FORMS` ways of
 writing (`MAX_FORM_BYTES` of bytes in all, the oldest dropped first), at most `_TRIES` tries to
-learn each list (a body in which its bytes cannot be found, or do not come after the last
+learn each list (a body in which its bytes cannot be found, or do not come after the first
 `"tools":`, is not read again and again), and the lists met are counted for the last `_COUNTED`
 of them (the least recently met forgotten first, each in O(1)).
 
@@ -83,6 +87,8 @@ _forms: dict[bytes, list[_Form]] = {}
 """The first `_KEY` bytes of a way of writing → the forms starting with them, oldest first."""
 _order: list[_Form] = []
 _form_bytes = 0
+_longest = 0
+"""The longest way of writing kept, in bytes: a body longer than `_WORTH` times it is parsed the plain way."""
 _met: OrderedDict[bytes, int] = OrderedDict()
 """A kept list's compact JSON → how many bodies holding it were parsed the plain way."""
 _lock = threading.Lock()
@@ -96,7 +102,7 @@ def read_body_plainly(body: bytes) -> tuple[Any, ToolSet | None]:
 
 def read_body(body: bytes) -> tuple[Any, ToolSet | None]:
     """`read_body_plainly(body)`, with a tool list met before not parsed again (module docstring)."""
-    start = _value_start(body)
+    start = _value_start(body) if len(body) <= _WORTH * _longest else -1  # else no form kept can be taken
     for form in _forms.get(body[start : start + _KEY], ()) if start >= 0 else ():
         if body.startswith(form.raw, start):
             if len(body) > _WORTH * len(form.raw):  # a long conversation: the look costs more than the list
@@ -112,8 +118,8 @@ def read_body(body: bytes) -> tuple[Any, ToolSet | None]:
                     return request, form.tools
             break
     request, tools = read_body_plainly(body)
-    if tools is not None and start >= 0 and is_kept(tools):
-        _learn(body, start, tools)
+    if tools is not None and is_kept(tools):
+        _learn(body, tools)
     return request, tools
 
 
@@ -125,8 +131,8 @@ def _one_tools_key(text: bytes) -> bool:
 
 
 def _value_start(body: bytes) -> int:
-    """Where the value after the body's last `"tools":` starts (after any blanks), or -1."""
-    at = body.rfind(_TOOLS)
+    """Where the value after the body's first `"tools":` starts (after any blanks), or -1."""
+    at = body.find(_TOOLS)
     if at < 0:
         return -1
     at += len(_TOOLS)
@@ -135,7 +141,7 @@ def _value_start(body: bytes) -> int:
     return at
 
 
-def _learn(body: bytes, start: int, tools: ToolSet) -> None:
+def _learn(body: bytes, tools: ToolSet) -> None:
     """Keep the way this body writes `tools` (which `toolset` kept), if its bytes are found and
     an earlier body held the list too (see the module docstring)."""
     met = _met.get(tools.compact, 0)
@@ -146,7 +152,8 @@ def _learn(body: bytes, start: int, tools: ToolSet) -> None:
         _met.move_to_end(tools.compact)
         while len(_met) > _COUNTED:
             _met.popitem(last=False)
-    if met == 0:
+    start = _value_start(body) if met else -1
+    if start < 0:
         return
     try:
         text = body.decode("utf-8")
@@ -162,7 +169,7 @@ def _learn(body: bytes, start: int, tools: ToolSet) -> None:
 
 
 def _keep(form: _Form) -> None:
-    global _form_bytes
+    global _form_bytes, _longest
     with _lock:
         key = form.raw[:_KEY]
         if any(f.raw == form.raw for f in _forms.get(key, ())):
@@ -178,13 +185,14 @@ def _keep(form: _Form) -> None:
         _forms[key] = [*_forms.get(key, ()), form]  # a new list: readers never see one change
         _order.append(form)
         _form_bytes += len(form.raw)
+        _longest = max(len(f.raw) for f in _order)
 
 
 def clear() -> None:
     """Forget every way of writing learned (tests; a long-running server never needs to)."""
-    global _form_bytes
+    global _form_bytes, _longest
     with _lock:
         _forms.clear()
         _order.clear()
         _met.clear()
-        _form_bytes = 0
+        _form_bytes = _longest = 0

@@ -13,7 +13,11 @@ results: an immediate return) from tool images — it is read as tool images.
 
 from __future__ import annotations
 
+from itertools import repeat
+from operator import methodcaller
 from typing import Any
+
+_CONTENT = methodcaller("get", "content")
 
 
 def has_image(content: Any) -> bool:
@@ -23,11 +27,13 @@ def has_image(content: Any) -> bool:
 
 def without_tool_images(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """`messages` without the user messages that carry tool images (see the module docstring)."""
-    for m in messages:  # a plain loop: most conversations have no list content at all
+    if not any(map(isinstance, map(_CONTENT, messages), repeat(list))):  # the common case, in C: no list content
+        return messages
+    for m in messages:
         if isinstance(m.get("content"), list) and m.get("role") == "user" and has_image(m.get("content")):
             break
     else:
-        return messages  # the common case: nothing to copy
+        return messages  # nothing to copy
     return [
         m
         for i, m in enumerate(messages)

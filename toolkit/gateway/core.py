@@ -506,7 +506,8 @@ def _parse(headers: dict[str, str], body: bytes, config: GatewayConfig) -> tuple
             code="unsupported_media_type",
             status=415,
         )
-    _within(body, config)
+    if len(body) > config.max_body_bytes:
+        _within(body, config)
     if "content-encoding" in headers:  # else the common case: sent as it is
         body = decoded(body, headers["content-encoding"], config.max_body_bytes)
         _within(body, config)

@@ -132,15 +132,17 @@ class Gateway:
 
     def handle(self, method: str, path: str, headers: Mapping[str, str], body: bytes) -> Reply:
         """One HTTP exchange; a chat request consumes the next scheduled fault."""
-        chat = method.upper() == "POST" and request_path(path) == CHAT_PATH
-        fault, number = self._next(chat)
+        fault, number = self._next(method, path)
         return handle_http(method, path, headers, body, self.config, fault=fault, request_id=f"req_{number:032x}")
 
-    def _next(self, chat: bool) -> tuple[str | None, int]:
-        """The fault for this request (chat requests only) and its number, counting from 1."""
+    def _next(self, method: str, path: str) -> tuple[str | None, int]:
+        """The fault for this request (chat requests only) and its number, counting from 1 (whether it
+        is a chat request is asked only when a fault waits: `handle_http` routes it anyway)."""
         with self._lock:
             self._requests += 1
-            fault = self._faults.popleft() if chat and self._faults else None
+            fault = None
+            if self._faults and method.upper() == "POST" and request_path(path) == CHAT_PATH:
+                fault = self._faults.popleft()
             return fault, self._requests
 
 

@@ -134,16 +134,18 @@ def check_request(request: Any, tools: CheckedTools | None = None) -> None:
             param="messages",
             code="empty_array",
         )
-    for i, message in enumerate(messages):
-        if not _plain_message(message):
-            _check_message(message, f"messages[{i}]")
+    if not all(map(_plain_message, messages)):  # the common case: every message plain, in one C loop
+        for i, message in enumerate(messages):
+            if not _plain_message(message):
+                _check_message(message, f"messages[{i}]")
     if tools is None:
         check_tools(request.get("tools"))
     else:
         tools.raise_problem()
-    _check_tool_choice(request)
-    _check_stream(request)
-    _check_output_options(request)
+    if not (request.keys() <= _BARE_FIELDS and type(request.get("stream", False)) is bool):  # else none to check
+        _check_tool_choice(request)
+        _check_stream(request)
+        _check_output_options(request)
     if sampling:
         _check_sampling(request)
     _check_tool_pairing(messages)
@@ -748,6 +750,9 @@ _SAMPLING: dict[str, tuple[type | tuple[type, ...], float | None, float | None]]
 """Field → (JSON type, least, most), as OpenAI checks them (None: no bound); null is always fine."""
 _SAMPLING_FIELDS = frozenset(_SAMPLING)
 _COMMON_FIELDS = KNOWN_FIELDS - _SAMPLING_FIELDS
+_BARE_FIELDS = frozenset(("model", "messages", "tools", "stream"))
+"""Most requests' fields: with `stream` a boolean, none of `tool_choice`, the stream options and the
+output options is there to check (`check_request`)."""
 """The known fields but the sampling ones: a request within them needs neither check (`_known_fields`)."""
 _TYPE_NAMES = {
     int: "an integer", bool: "a boolean", str: "a string", dict: "an object", list: "an array", _NUMBER: "a number"

@@ -333,4 +333,8 @@ def truncate_events(events: list[dict[str, Any]]) -> tuple[dict[str, Any], ...]:
 
 
 def _pieces(text: str, size: int) -> list[str]:
-    return [text[i : i + size] for i in range(0, len(text), size)]
+    """`text` cut every `size` characters: `[text[i : i + size] for i in range(0, len(text), size)]`,
+    the slices made and taken in C (a streamed text is some ten pieces; the comprehension was a tenth
+    of a streamed request's bytecodes outside the rules)."""
+    end = len(text)
+    return list(map(text.__getitem__, map(slice, range(0, end, size), range(size, end + size, size))))

@@ -1145,3 +1145,191 @@ def test_a_lower_case_name_read_by_its_underscores_is_judged_as_the_pattern_read
     names = ["".join(rng.choices(pieces, k=rng.randint(1, 4))) for _ in range(3000)] + ["_", "2", "a_", "_key"]
     assert [redact.is_secret_name(name) for name in names] == [by_parts(name) for name in names]
     assert 300 < sum(map(redact.is_secret_name, names)) < 2700
+
+
+_HOSTILE_NAMES = ["a", "api_key", "password", "DB_PASS", "token", "key", "order_id", "pw", "x.y[2]", "密码", "sk"]
+_HOSTILE_VALUES = [
+    '"x"',
+    "5",
+    '"hunter2"',
+    '"sk-proj-' + "Zq9" * 12 + '"',
+    '"Bearer abcDEF123456"',
+    '"postgres://u:pw@h/db"',
+    '"late-secret-4242"',
+    '"late-secret-"',
+    '"4242 password is hunter2"',
+    "'api_key=Tr0ub4dor&3'",
+    '"ｓｋ－abcdefghijklmnopqrstu"',
+    '"%3Ftoken%3Dabc123"',
+    "",
+]
+
+
+def _hostile_argument_texts(rng: random.Random, count: int) -> list[str]:
+    """Argument errors as the package writes them, the model's names and values hostile: secrets in a
+    value, in a parameter's name, split across a name and a value (`api_key` + `: got "sk-…"`), at the
+    text's start and end."""
+    from toolkit.errors import ArgumentError, ArgumentProblem
+
+    texts = []
+    for _ in range(count):
+        problems = []
+        for _ in range(rng.randrange(1, 4)):
+            name, value = rng.choice(_HOSTILE_NAMES), rng.choice(_HOSTILE_VALUES)
+            kind = "missing" if not value else rng.choice(["invalid", "refused", "unknown"])
+            problems.append(ArgumentProblem(name, value, rng.choice(["an integer", "a value", "token is x1"]), kind))
+        text = str(ArgumentError(rng.choice(["add", "api_key", "sk-tool"]), problems))
+        texts.append(rng.choice(["", "late-secret-4242 ", "password: "]) + text + rng.choice(["", " late-secret-4242"]))
+    return texts
+
+
+def test_scrub_secrets_remembered_is_the_plain_reading_over_hostile_argument_errors(monkeypatch):
+    """`scrub_secrets` remembers the texts it leaves as they are: each answer, asked once or again, is
+    what `_without_secrets` reads anew, and a text left as it was before a secret variable was set is
+    read again after (its value masked then), and again after the variable is gone."""
+    rng = random.Random(53)
+    texts = _hostile_argument_texts(rng, 300)
+    monkeypatch.delenv("TOOLKIT_TEST_LATE_TOKEN", raising=False)
+    for text in texts + texts:
+        assert redact.scrub_secrets(text) == redact._without_secrets(text)[0]
+    assert any(redact.scrub_secrets(t) == t and "late-secret-4242" in t for t in texts)  # remembered as plain
+    monkeypatch.setenv("TOOLKIT_TEST_LATE_TOKEN", "late-secret-4242")
+    for text in texts:
+        answer = redact.scrub_secrets(text)
+        assert answer == redact._without_secrets(text)[0] and "late-secret-4242" not in answer
+    monkeypatch.delenv("TOOLKIT_TEST_LATE_TOKEN")
+    for text in texts:
+        assert redact.scrub_secrets(text) == redact._without_secrets(text)[0]
+
+
+def test_what_is_remembered_as_plain_is_only_what_would_be_given_back() -> None:
+    """The texts kept as left as they are hold nothing `scrub_secrets` / `sanitize` would hide (each is
+    its own answer), stay within their bound, and a text that holds a secret is never among them."""
+    secret = "sk-proj-" + "Zq9" * 12
+    redact.scrub_secrets(f"failed: {secret}")
+    sanitize(f"failed: {secret}")
+    for i in range(redact.PLAIN_KEEP + 5):
+        redact.scrub_secrets(f"failure number {i}")
+        sanitize(f"failure number {i}")
+    for plain, read in ((redact._PLAIN_SCRUBBED, redact._without_secrets), (redact._PLAIN_SANITIZED, None)):
+        assert 0 < len(plain[1]) <= redact.PLAIN_KEEP
+        for text in plain[1]:
+            assert secret not in text
+            assert (read(text)[0] if read else redact.sanitized(text)) == text
+    assert redact.scrub_secrets("x" * (redact.PLAIN_KEPT_CHARS + 1)) not in redact._PLAIN_SCRUBBED[1]
+
+
+def _environment_changes(name: str) -> list:
+    """Each way a program changes `os.environ`, as (what it does, the value `name` has after)."""
+    from unittest import mock
+
+    def patched(value):
+        def change():
+            patch = mock.patch.dict(os.environ, {name: value})
+            patch.start()
+            return patch
+
+        return change
+
+    return [
+        (lambda: os.environ.__setitem__(name, "env-secret-one-1"), "env-secret-one-1"),
+        (lambda: os.environ.update({name: "env-secret-two-2"}), "env-secret-two-2"),
+        (lambda: os.environ.pop(name), None),
+        (lambda: os.environ.setdefault(name, "env-secret-three-3"), "env-secret-three-3"),
+        (lambda: os.environ.__delitem__(name), None),
+        (lambda: os.environ.__ior__({name: "env-secret-four-4"}), "env-secret-four-4"),
+        (lambda: os.environ.update({name: "env-secret-five-5"}), "env-secret-five-5"),
+        (patched("env-secret-six-6"), "env-secret-six-6"),
+    ]
+
+
+def test_every_way_of_changing_the_environment_is_seen_by_the_next_text(monkeypatch):
+    """Set, update, pop, setdefault, del, `|=`, `mock.patch.dict`: after each, the secret values are
+    what a fresh read gives, and the variable's value is masked (or no longer) in the next text."""
+    name = "TOOLKIT_TEST_EVERY_WAY_TOKEN"
+    monkeypatch.delenv(name, raising=False)
+    everything = [f"env-secret-{w}-{i}" for i, w in enumerate(["one", "two", "three", "four", "five", "six"], 1)]
+    text = "failed with " + " and ".join(everything)
+    patches = []
+    try:
+        for change, value in _environment_changes(name):
+            redact.scrub_secrets(text), sanitize(text)  # remembered under the values before the change
+            done = change()
+            if hasattr(done, "stop"):  # a `mock.patch.dict`, undone at the end
+                patches.append(done)
+            assert redact._secret_values() == redact._read_secret_values()
+            for answer in (redact.scrub_secrets(text), sanitize(text), scrub(text)):
+                assert [v for v in everything if v not in answer] == ([value] if value else [])
+    finally:
+        for patch in reversed(patches):
+            patch.stop()
+    assert os.environ[name] == "env-secret-five-5"  # what the patch found, put back
+    assert redact.scrub_secrets(text) == text.replace("env-secret-five-5", R)
+    del os.environ[name]
+    assert redact.scrub_secrets(text) == text
+
+
+def test_an_environment_put_in_os_environs_place_is_read_whole(monkeypatch):
+    """A mapping put where `os.environ` was (as a test may) is compared whole: its changes are seen too."""
+    replaced = (
+        os._Environ(  # type: ignore[attr-defined]
+            dict(os.environ._data),
+            os.environ.encodekey,
+            os.environ.decodekey,
+            os.environ.encodevalue,
+            os.environ.decodevalue,
+        )
+        if hasattr(os.environ, "encodekey")
+        else dict(os.environ)
+    )
+    monkeypatch.setattr(os, "environ", replaced)
+    assert redact.scrub_secrets("key env-secret-swap-9 used") == "key env-secret-swap-9 used"
+    replaced["TOOLKIT_TEST_SWAPPED_TOKEN"] = "env-secret-swap-9"
+    assert redact.scrub_secrets("key env-secret-swap-9 used") == f"key {R} used"
+    assert redact._secret_values() == redact._read_secret_values()
+
+
+def test_a_variable_added_behind_os_environs_back_is_seen_by_its_size(monkeypatch):
+    """A variable written straight into `os.environ`'s private mapping changes its size: seen too."""
+    monkeypatch.delenv("TOOLKIT_TEST_RAW_TOKEN", raising=False)
+    assert redact.scrub_secrets("raw env-secret-raw-7") == "raw env-secret-raw-7"
+    raw, key = os.environ._data, os.environ.encodekey("TOOLKIT_TEST_RAW_TOKEN")  # type: ignore[attr-defined]
+    raw[key] = os.environ.encodevalue("env-secret-raw-7")  # type: ignore[attr-defined]
+    try:
+        assert redact.scrub_secrets("raw env-secret-raw-7") == f"raw {R}"
+    finally:
+        del raw[key]
+
+
+def test_a_secret_set_after_the_first_turn_is_scrubbed_in_the_next(monkeypatch):
+    """A learner sets a key mid-session: the next turn's error texts (an argument error quoting the
+    model's value, a tool's exception) no longer show it, though the first turn's showed it as text."""
+    from toolkit import LoopOptions, run_loop
+    from toolkit.chat.messages import AssistantMessage, ChatResponse, ToolCall
+    from toolkit.chat.scripted import ScriptedModel
+    from toolkit.tools.decorator import tool
+    from toolkit.tools.execute import FEED_BACK_ALL
+
+    value = "late-key-81f3c2"
+    monkeypatch.delenv("TOOLKIT_TEST_SESSION_API_KEY", raising=False)
+
+    @tool
+    def lookup(order: int, note: str = "") -> str:
+        """Look up an order."""
+        raise ValueError(f"no order, note was {note}")
+
+    def turn() -> list[str]:
+        calls = (
+            ToolCall(id="c1", name="lookup", arguments=json.dumps({"order": value})),
+            ToolCall(id="c2", name="lookup", arguments=json.dumps({"order": 1, "note": value})),
+        )
+        model = ScriptedModel([ChatResponse(message=AssistantMessage(tool_calls=calls)), "done"])
+        result = run_loop(model, "go", tools=[lookup], options=LoopOptions(policies=FEED_BACK_ALL))
+        return [m.content for m in result.messages if getattr(m, "is_error", False)]
+
+    first = turn()
+    assert len(first) == 2 and all(value in text for text in first)
+    monkeypatch.setenv("TOOLKIT_TEST_SESSION_API_KEY", value)
+    second = turn()
+    assert len(second) == 2 and all(value not in text and R in text for text in second)
+    assert [t.replace(value, R) for t in first] == second

@@ -61,6 +61,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import itertools
 import os
 import re
 from collections.abc import Iterable
@@ -247,8 +248,41 @@ def scrub(text: str) -> str:
 def scrub_secrets(text: str) -> str:
     """`scrub(text)` with its file paths kept: for a text shown to the person who wrote what it
     quotes (an exercise's feedback naming the paths a learner answered, a grade row), where a path
-    is the point and only a secret must not show."""
-    return _without_secrets(text)[0]
+    is the point and only a secret must not show.
+
+    A text it leaves as it is (of at most `PLAIN_KEPT_CHARS` characters) is remembered as such
+    (`_PLAIN_SCRUBBED`) while `_secret_values` gives the same list: the same argument error comes back
+    round after round (some 55,000 instructions to read, against a set's look-up). What is kept is
+    the answer, which is the text: nothing `scrub_secrets` would have hidden. `tests/test_redact.py`
+    holds it equal to `_without_secrets` over many generated texts and environment changes."""
+    if type(text) is not str or len(text) > PLAIN_KEPT_CHARS:
+        return _without_secrets(text)[0]
+    values = _secret_values()
+    plain = _PLAIN_SCRUBBED
+    if plain[0] is values and text in plain[1]:
+        return text
+    answer = _without_secrets(text, values)[0]
+    if answer == text:
+        _keep_plain(_PLAIN_SCRUBBED, values, text)
+    return answer
+
+
+PLAIN_KEPT_CHARS = 2_000
+"""The longest text `scrub_secrets` and `sanitize` remember as one they leave as it is."""
+PLAIN_KEEP = 256
+"""How many such texts each remembers at most (then all are forgotten)."""
+_PLAIN_SCRUBBED: list[Any] = [None, set()]
+"""The secret values (`_secret_values`' list) and the texts `scrub_secrets` leaves as they are under them."""
+
+
+def _keep_plain(plain: list[Any], values: list[str], text: str) -> None:
+    """Remember `text` in `plain` (`_PLAIN_SCRUBBED`, `_PLAIN_SANITIZED`) as left as it is under `values`:
+    a new set when the values changed, or when the set holds `PLAIN_KEEP` texts."""
+    texts = plain[1]
+    if plain[0] is not values or len(texts) >= PLAIN_KEEP:
+        texts = set()
+        plain[0], plain[1] = values, texts  # (a reader between the two finds the new set empty, or the old
+    texts.add(text)  # values with the new set: a miss either way)
 
 
 def secrets_in(text: str) -> list[str]:
@@ -280,12 +314,13 @@ def _piece_end(text: str, literal: str, at: int, last: bool) -> int:
     return text.find(literal, at + 1) if literal else -1
 
 
-def _without_secrets(text: str) -> tuple[str, str]:
+def _without_secrets(text: str, values: list[str] | None = None) -> tuple[str, str]:
     """`scrub`'s steps before the paths: the text without its secrets, and its `_folded` form
-    read before them (which `_paths` reads too)."""
+    read before them (which `_paths` reads too); `values` the secret environment values (None:
+    `_secret_values()`)."""
     if "base64," in text:
         text = _DATA_URL.sub(_elided, text)
-    text = _environment_values(text)
+    text = _environment_values(text, values)
     low = _folded(text)  # for `_may_hold`: read once, good for every step
     if "BEGIN" in text:
         text = _PEM.sub(REDACTED, text)
@@ -402,20 +437,31 @@ def sanitize(text: str) -> str:
 
     `sanitized(text)`, remembered: it is a function of the text and of the secret environment
     variables' values alone, and a tool that fails fails again with the same text (a service that
-    does not answer, round after round), each costing some 200,000 instructions to read. An answer
-    is kept under the text's SHA-256 (never the text, which may hold a secret) with the list of
-    secret values read before it was made, and given again only while `_secret_values` gives that
-    same list (it gives a new one whenever the environment changed, and the entry holds the old
-    one, so no other list can have its identity); at most `SANITIZED_KEEP` answers, then all
-    forgotten. `tests/test_redact.py` holds it equal to `sanitized`."""
+    does not answer, round after round), each costing some 200,000 instructions to read. A text it
+    leaves as it is (`out of stock`, up to `PLAIN_KEPT_CHARS` characters) is remembered in a set
+    (`_PLAIN_SANITIZED`, as `scrub_secrets` remembers its own): found again by the text's own hash and
+    an equality test, no digest made, and what is kept is the answer, nothing it would have hidden.
+    Any other answer is kept under the text's BLAKE2b digest (32 bytes; never the text, which may hold
+    a secret: some 6,000 instructions for a 250-character text, against 14,600 for SHA-256). Either is
+    kept with the list of secret values read before it was made, and given again only while
+    `_secret_values` gives that same list (it gives a new one whenever the environment changed, and
+    the entry holds the old one, so no other list can have its identity); at most `SANITIZED_KEEP`
+    answers and `PLAIN_KEEP` texts, then all forgotten. `tests/test_redact.py` holds it equal to
+    `sanitized`."""
     if type(text) is not str:
         return sanitized(text)
     values = _secret_values()
-    key = hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest()
+    plain = _PLAIN_SANITIZED
+    if plain[0] is values and text in plain[1]:
+        return text
+    key = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=32).digest()
     known = _SANITIZED.get(key)
     if known is not None and known[0] is values:
         return known[1]
     answer = sanitized(text)
+    if answer == text and len(text) <= PLAIN_KEPT_CHARS:
+        _keep_plain(_PLAIN_SANITIZED, values, text)
+        return answer
     if len(_SANITIZED) >= SANITIZED_KEEP:
         _SANITIZED.clear()
     _SANITIZED[key] = (values, answer)
@@ -430,7 +476,9 @@ def sanitized(text: str) -> str:
 SANITIZED_KEEP = 256
 """How many texts' answers `sanitize` keeps at most."""
 _SANITIZED: dict[bytes, tuple[list[str], str]] = {}
-"""SHA-256 of a text -> (the secret values it was read under, `sanitized(text)`)."""
+"""BLAKE2b digest of a text -> (the secret values it was read under, `sanitized(text)`)."""
+_PLAIN_SANITIZED: list[Any] = [None, set()]
+"""The secret values (`_secret_values`' list) and the texts `sanitize` leaves as they are under them."""
 
 
 def cleaned(text: str) -> str:
@@ -618,10 +666,10 @@ def _secret_name(name: str) -> bool:
     return _secret_name_kept(name) if len(name) <= _KEPT_AT_MOST else is_secret_name(name)
 
 
-def _environment_values(text: str) -> str:
-    """`text` with the value of every secret environment variable replaced (`mask_secret`: a
-    placeholder, `LLM_API_KEY=none`, only where it stands as a credential)."""
-    for value in _secret_values():
+def _environment_values(text: str, values: list[str] | None = None) -> str:
+    """`text` with the value of every secret environment variable (`values`; None: `_secret_values()`)
+    replaced (`mask_secret`: a placeholder, `LLM_API_KEY=none`, only where it stands as a credential)."""
+    for value in _secret_values() if values is None else values:
         if value in text:
             text = mask_secret(text, value, REDACTED)
     return text
@@ -688,25 +736,83 @@ def _as_credential(match: re.Match[str], length: int, mask: str) -> str:
     return whole[: len(whole) - length] + mask
 
 
-_seen: tuple[dict[Any, Any] | None, list[str]] = (None, [])
-"""The environment last read (a copy of its raw mapping) and its secret values."""
+_EnvironType: Any = type(os.environ)
+
+
+class _WatchedEnviron(_EnvironType):
+    """`os.environ`'s own class, which also stamps every change made through it (`_secret_values`):
+    `os.environ[k] = v`, `del`, `pop`, `update`, `setdefault`, `clear`, `|=` all write through
+    `__setitem__` / `__delitem__` (so do pytest's `monkeypatch.setenv` and `mock.patch.dict`)."""
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        super().__setitem__(key, value)
+        _environment_changed()  # after the write: a reader that took the old stamp reads again
+
+    def __delitem__(self, key: Any) -> None:
+        super().__delitem__(key)
+        _environment_changed()
+
+
+_STAMPS = itertools.count(1)
+_stamp = 0
+"""Changed (to a number never given before) after each change made through `os.environ` (`_WatchedEnviron`)."""
+
+
+def _environment_changed() -> None:
+    global _stamp
+    _stamp = next(_STAMPS)
+
+
+def _watch_environment() -> None:
+    """Give `os.environ` the class `_WatchedEnviron` (the same object, the same mapping; no copy, so no
+    write can be lost), when it is the standard library's own `os._Environ`."""
+    environ = os.environ
+    if type(environ) is _EnvironType and _EnvironType.__name__ == "_Environ":
+        environ.__class__ = _WatchedEnviron
+
+
+_watch_environment()
+
+_seen: tuple[Any, int, int, list[str]] = (None, -1, -1, [])
+"""The raw mapping of the watched `os.environ` last read, the stamp and its size then, and its secret values."""
+_seen_raw: tuple[dict[Any, Any] | None, list[str]] = (None, [])
+"""For an `os.environ` that is not watched: a copy of its raw mapping as last read, and its secret values."""
 
 
 def _secret_values() -> list[str]:
     """`_read_secret_values()`, read again only when the environment changed: reading it decodes every
-    variable (tens of microseconds), and every error text of a loop is scrubbed. The raw mapping of
-    `os.environ` (bytes on POSIX), compared in C with a copy of it as last read, tells whether it
-    changed; where it cannot be read, the environment is read each time."""
+    variable (tens of microseconds), and every error text of a loop is scrubbed. A new list each time
+    it is read (`sanitize` tells an answer made under other values by the list's identity).
+
+    The change is seen in O(1) on the watched `os.environ` (`_WatchedEnviron`): its stamp, taken before
+    the values are read, and its raw mapping (the same object, the same size). A mapping written to
+    behind `os.environ`'s back (its private `_data`) shows only by its size. Any other `os.environ` (a
+    mapping put in its place) is compared whole with a copy of its raw mapping as last read (some
+    6,000 instructions for 36 variables), or, where it has none, read each time."""
     global _seen
-    raw = getattr(os.environ, "_data", None)
-    seen, snapshot = _seen, None
+    environ = os.environ
+    if type(environ) is _WatchedEnviron:
+        raw, stamp, seen = environ._data, _stamp, _seen
+        if seen[1] == stamp and seen[0] is raw and seen[2] == len(raw):
+            return seen[3]
+        values = _read_secret_values()
+        _seen = (raw, stamp, len(raw), values)
+        return values
+    return _secret_values_compared(environ)
+
+
+def _secret_values_compared(environ: Any) -> list[str]:
+    """`_secret_values` for an `os.environ` that is not watched (its raw mapping compared whole)."""
+    global _seen_raw
+    raw = getattr(environ, "_data", None)
+    seen, snapshot = _seen_raw, None
     if type(raw) is dict:
         if raw == seen[0]:
             return seen[1]
         snapshot = dict(raw)  # before reading: a change made meanwhile is seen next time
     values = _read_secret_values()
     if snapshot is not None:
-        _seen = (snapshot, values)
+        _seen_raw = (snapshot, values)
     return values
 
 

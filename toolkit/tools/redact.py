@@ -61,7 +61,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import itertools
 import os
 import re
 from collections.abc import Iterable
@@ -736,83 +735,29 @@ def _as_credential(match: re.Match[str], length: int, mask: str) -> str:
     return whole[: len(whole) - length] + mask
 
 
-_EnvironType: Any = type(os.environ)
-
-
-class _WatchedEnviron(_EnvironType):
-    """`os.environ`'s own class, which also stamps every change made through it (`_secret_values`):
-    `os.environ[k] = v`, `del`, `pop`, `update`, `setdefault`, `clear`, `|=` all write through
-    `__setitem__` / `__delitem__` (so do pytest's `monkeypatch.setenv` and `mock.patch.dict`)."""
-
-    def __setitem__(self, key: Any, value: Any) -> None:
-        super().__setitem__(key, value)
-        _environment_changed()  # after the write: a reader that took the old stamp reads again
-
-    def __delitem__(self, key: Any) -> None:
-        super().__delitem__(key)
-        _environment_changed()
-
-
-_STAMPS = itertools.count(1)
-_stamp = 0
-"""Changed (to a number never given before) after each change made through `os.environ` (`_WatchedEnviron`)."""
-
-
-def _environment_changed() -> None:
-    global _stamp
-    _stamp = next(_STAMPS)
-
-
-def _watch_environment() -> None:
-    """Give `os.environ` the class `_WatchedEnviron` (the same object, the same mapping; no copy, so no
-    write can be lost), when it is the standard library's own `os._Environ`."""
-    environ = os.environ
-    if type(environ) is _EnvironType and _EnvironType.__name__ == "_Environ":
-        environ.__class__ = _WatchedEnviron
-
-
-_watch_environment()
-
-_seen: tuple[Any, int, int, list[str]] = (None, -1, -1, [])
-"""The raw mapping of the watched `os.environ` last read, the stamp and its size then, and its secret values."""
-_seen_raw: tuple[dict[Any, Any] | None, list[str]] = (None, [])
-"""For an `os.environ` that is not watched: a copy of its raw mapping as last read, and its secret values."""
+_seen: tuple[dict[Any, Any] | None, list[str]] = (None, [])
+"""The environment last read (a copy of its raw mapping) and its secret values."""
 
 
 def _secret_values() -> list[str]:
     """`_read_secret_values()`, read again only when the environment changed: reading it decodes every
     variable (tens of microseconds), and every error text of a loop is scrubbed. A new list each time
-    it is read (`sanitize` tells an answer made under other values by the list's identity).
-
-    The change is seen in O(1) on the watched `os.environ` (`_WatchedEnviron`): its stamp, taken before
-    the values are read, and its raw mapping (the same object, the same size). A mapping written to
-    behind `os.environ`'s back (its private `_data`) shows only by its size. Any other `os.environ` (a
-    mapping put in its place) is compared whole with a copy of its raw mapping as last read (some
-    6,000 instructions for 36 variables), or, where it has none, read each time."""
+    it is read (`sanitize` and `scrub_secrets` tell an answer made under other values by the list's
+    identity). The raw mapping of `os.environ` (bytes on POSIX), compared in C with a copy of it as
+    last read (some 6,000 instructions for 36 variables), tells whether it changed, however it was
+    changed (through `os.environ`, a mapping put in its place, its private `_data`); where it cannot
+    be read, the environment is read each time. (Making `os.environ` tell its own changes would need
+    its class replaced in every program that imports the package: not done.)"""
     global _seen
-    environ = os.environ
-    if type(environ) is _WatchedEnviron:
-        raw, stamp, seen = environ._data, _stamp, _seen
-        if seen[1] == stamp and seen[0] is raw and seen[2] == len(raw):
-            return seen[3]
-        values = _read_secret_values()
-        _seen = (raw, stamp, len(raw), values)
-        return values
-    return _secret_values_compared(environ)
-
-
-def _secret_values_compared(environ: Any) -> list[str]:
-    """`_secret_values` for an `os.environ` that is not watched (its raw mapping compared whole)."""
-    global _seen_raw
-    raw = getattr(environ, "_data", None)
-    seen, snapshot = _seen_raw, None
+    raw = getattr(os.environ, "_data", None)
+    seen, snapshot = _seen, None
     if type(raw) is dict:
         if raw == seen[0]:
             return seen[1]
         snapshot = dict(raw)  # before reading: a change made meanwhile is seen next time
     values = _read_secret_values()
     if snapshot is not None:
-        _seen_raw = (snapshot, values)
+        _seen = (snapshot, values)
     return values
 
 

@@ -325,6 +325,13 @@ def _split(
             "it has no type annotation, so the model is not told what to send",
             f"annotate it, e.g. `{p.name}: str` (or `Any`)",
         )
+    if isinstance(annotation, type) and annotation is not typing.Generic:  # a class: no alias, no origin, no metadata
+        default = p.default
+        if _is_marker(default):
+            raise _marker_as_default(where, p.name, annotation, default)
+        if not isinstance(default, FieldInfo):  # the common case, `x: int = 5`, answered as below, sooner
+            inject = "context" if issubclass(annotation, InvocationContext) else None  # `_is_context` of a class
+            return annotation, None, None, [], inject, default, annotation, ()
     if isinstance(annotation, str):
         annotation = _resolve(fn, where, p.name, annotation)
     elif not isinstance(annotation, type) and _has_forward_ref(annotation):  # list["Item"], Optional["Item"]

@@ -6,6 +6,7 @@ NaN, infinities, subclasses)."""
 import enum
 import json
 import math
+import pathlib
 import sys
 
 from hypothesis import given, settings
@@ -13,6 +14,7 @@ from hypothesis import strategies as st
 from pydantic_core import to_jsonable_python
 
 from toolkit.tools.parameters import _SAFE_INT, _add_default, _plain_json
+from toolkit.tools.set_order import holds_set, sets_sorted
 
 
 def general(default):
@@ -203,3 +205,54 @@ def test_only_containers_of_plain_values_skip_the_general_path():
         3,
     ):
         assert _plain_container(default) is None, default
+
+
+class Nan(float, enum.Enum):
+    NOT_A_NUMBER = math.nan
+
+
+class Huge(enum.IntEnum):
+    BIG = 10**5000
+
+
+class Level(enum.IntEnum):
+    LOW = 1
+
+
+serialized = st.one_of(
+    st.dates(),
+    st.datetimes(),
+    st.times(),
+    st.timedeltas(),
+    st.uuids(),
+    st.decimals(allow_nan=True, allow_infinity=True),
+    st.sampled_from([Size.S, Word("w"), Nan.NOT_A_NUMBER, Huge.BIG, Level.LOW]),
+    st.sampled_from([pathlib.PurePosixPath("/tmp/a b"), pathlib.Path("名前"), b"\xff\x00", b"", bytearray(b"x")]),
+    st.frozensets(st.integers(), max_size=3),
+)
+
+
+@given(serialized)
+@settings(max_examples=80)
+def test_a_value_the_serializer_writes_as_a_json_scalar_is_not_encoded_again(default):
+    """A date, time, duration, UUID, Decimal, enum member, path or bytes: `to_jsonable_python` gives a
+    JSON scalar, which `json.dumps` is not asked to write (`_plain_json` says it can); an enum whose value
+    JSON cannot show (NaN, an integer of 5,000 digits) still takes `json.dumps`' refusal and stays out."""
+    prop = {}
+    _add_default(prop, default)
+    expected = general(sets_sorted(default, by_alias=True) if holds_set(default) else default)
+    assert prop == expected
+    if prop:
+        assert type(prop["default"]) is type(expected["default"])
+
+
+def test_an_enum_default_json_cannot_show_stays_out_and_a_plain_one_is_its_value():
+    for default, shown in (
+        (Nan.NOT_A_NUMBER, {}),
+        (Huge.BIG, {}),
+        (Level.LOW, {"default": 1}),
+        (Size.S, {"default": "s"}),
+    ):
+        prop = {}
+        _add_default(prop, default)
+        assert prop == shown, default

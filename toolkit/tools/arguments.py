@@ -59,6 +59,21 @@ from toolkit.tools.coercion import branch_errors, one_unit, validator_for
 from toolkit.unicode import cut
 
 
+class _Described:
+    """`ParamInfo.expects` when the instance does not hold it: "" as the class default (a dataclass
+    asks a descriptor for its field's default), and for a `described_later` one the words of its
+    schema, written into the instance at the first read (its own value then shadows this)."""
+
+    def __get__(self, instance: Any, owner: Any = None) -> str:
+        if instance is None:
+            return ""
+        fields = instance.__dict__
+        described = fields.get("_describe")
+        expects = "" if described is None else describe(*described)
+        fields["expects"] = expects
+        return expects
+
+
 @dataclass(frozen=True)
 class ParamInfo:
     """One parameter as the executor sees it (built by `toolkit.tools.parameters`)."""
@@ -78,8 +93,9 @@ class ParamInfo:
     """Does the type accept `None`?"""
     inject: str | None = None
     """`"memory_id"` or `"context"` for parameters the loop fills; `None` for the model's."""
-    expects: str = ""
-    """The type in words, for "missing, expected ..." messages."""
+    expects: str = _Described()  # type: ignore[assignment]  # a descriptor whose default is ""
+    """The type in words, for "missing, expected ..." messages (a reflected one's is written when
+    first read: `described_later`); "" by default."""
     default_factory: Callable[[], Any] | None = None
     """A `Field(default_factory=...)`: called for each call that leaves the value out, its value
     read into the type as a plain default is (`default` holds the one checked at registration)."""
@@ -113,6 +129,15 @@ class ParamInfo:
         object.__delattr__(info, "annotation")
         info.__dict__["_build"] = build
         return info
+
+    def described_later(self, schema: dict[str, Any], defs: dict[str, Any]) -> ParamInfo:
+        """This `ParamInfo`, its `expects` written from `describe(schema, defs)` when first read (a
+        call that leaves the parameter out, a test), not now: reflection makes one per parameter, and
+        most are never missing. Returns itself."""
+        fields = self.__dict__
+        del fields["expects"]
+        fields["_describe"] = (schema, defs)
+        return self
 
     def __getattr__(self, name: str) -> Any:
         """Asked only for an attribute not set: `annotation` of a `built_later` one, the first time

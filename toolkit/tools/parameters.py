@@ -59,7 +59,7 @@ from pydantic.fields import FieldInfo
 from pydantic_core import PydanticUndefined, SchemaError, to_jsonable_python
 
 from toolkit.errors import ToolDefinitionError, a_or_an
-from toolkit.tools import arguments, coercion, fast_schema, redact
+from toolkit.tools import coercion, fast_schema, redact
 from toolkit.tools.addresses import without_addresses
 from toolkit.tools.arguments import ParamInfo
 from toolkit.tools.decorator import ANNOTATED as _ANNOTATED
@@ -138,9 +138,8 @@ def parameter(
         names = (p.name,) if wire == p.name else (p.name, wire)  # a name is judged once
         if not _secret_default(names, default):  # the model reads the schema: no password in it
             _add_default(prop, default)
-    expects = arguments.describe(schema, defs)
     if unbuilt is None:
-        info = ParamInfo(p.name, wire, base, required, default, nullable, expects=expects, default_factory=factory)
+        info = ParamInfo(p.name, wire, base, required, default, nullable, default_factory=factory)
     else:  # the validation type is built by the first call that needs it
         info = ParamInfo.built_later(
             unbuilt.build,
@@ -149,10 +148,9 @@ def parameter(
             required=required,
             default=default,
             nullable=nullable,
-            expects=expects,
             default_factory=factory,
         )
-    return info, prop, defs
+    return info.described_later(schema, defs), prop, defs  # `expects` in words when first read
 
 
 class _Unbuilt(NamedTuple):
@@ -327,6 +325,13 @@ def _split(
             "it has no type annotation, so the model is not told what to send",
             f"annotate it, e.g. `{p.name}: str` (or `Any`)",
         )
+    if isinstance(annotation, type) and annotation is not typing.Generic:  # a class: no alias, no origin, no metadata
+        default = p.default
+        if _is_marker(default):
+            raise _marker_as_default(where, p.name, annotation, default)
+        if not isinstance(default, FieldInfo):  # the common case, `x: int = 5`, answered as below, sooner
+            inject = "context" if issubclass(annotation, InvocationContext) else None  # `_is_context` of a class
+            return annotation, None, None, [], inject, default, annotation, ()
     if isinstance(annotation, str):
         annotation = _resolve(fn, where, p.name, annotation)
     elif not isinstance(annotation, type) and _has_forward_ref(annotation):  # list["Item"], Optional["Item"]
@@ -863,7 +868,9 @@ def _add_default(prop: dict[str, Any], default: Any) -> None:
     of more digits than Python writes, `10**5000`: the request could not be written at all) stays
     out of the schema, and is still what the tool gets when the model leaves the argument out. A
     set in it is written sorted: its own order follows the hash seed, and the spec would differ
-    from run to run."""
+    from run to run. What the serializer gives as a JSON scalar (`_plain_json`: a date's or an
+    enum's text, a path's) is not written again by `json.dumps` to see that it can be (some 4k
+    instructions: an encoder built for each default)."""
     if _plain_json(default):  # what the general path below keeps as it is, without building an encoder
         prop["default"] = default
         return
@@ -874,7 +881,8 @@ def _add_default(prop: dict[str, Any], default: Any) -> None:
         return
     try:
         value = to_jsonable_python(sets_sorted(default, by_alias=True) if holds_set(default) else default)
-        json.dumps(value, allow_nan=False)  # NaN, infinities and too long integers, at any depth
+        if not _plain_json(value):  # a date's, an enum's, a path's text: `json.dumps` writes it, not asked
+            json.dumps(value, allow_nan=False)  # NaN, infinities and too long integers, at any depth
     except Exception:
         return
     prop["default"] = value

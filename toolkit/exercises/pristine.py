@@ -22,7 +22,7 @@ check's "within 1e-9 of the package's wait" hold for any number. A name added to
 `get_ipython`) is none of them, and the objects `site` puts there (`help`, `exit`) are not noted, nor `input`, which
 a Jupyter kernel sets anew for each cell.
 
-The standard library's modules the package and the checks use are noted too, each module's public functions and
+The standard library's modules the package and the checks (even outside grading) use are noted too, each module's public functions and
 classes (`json.dumps`, `math.isclose`, `time.monotonic`, `random.Random`): those it holds (`import json`) or imports
 in a function's body, each as it is first seen imported. The package looks them up as it runs, so `json.dumps =
 lambda *a, **k: "x"` in a cell turned every tool call's arguments into `x` (seven right answers failed, and w10.escape
@@ -401,6 +401,9 @@ class _NotingLoader(importlib.machinery.SourceFileLoader):
         super().exec_module(module)
         if _to_note(module.__name__):
             note(module)
+        elif _ours(module.__name__):  # a check's own module outside grading: what it computes with, as imported
+            _note_stdlib(_read_code(module)[1])
+            _LOOKED.add(module.__name__)
 
 
 class _Finder:
@@ -437,10 +440,13 @@ def _note_imported() -> None:
         _note_stdlib(_STDLIB_WANTED & sys.modules.keys())
     for name in sorted(sys.modules.keys() - _LOOKED):  # those imported since the last look: a set's work, in C
         module = sys.modules.get(name)
-        if name not in _SEEN and _to_note(name):
+        if name not in _SEEN and _ours(name):
             if not isinstance(module, types.ModuleType):
                 continue  # looked at again next time
             if getattr(getattr(module, "__spec__", None), "_initializing", False):
                 continue  # noted once its code has run
-            note(module)
+            if _to_note(name):
+                note(module)
+            else:  # a check's own module outside grading: not noted, but what it computes with is
+                _note_stdlib(_read_code(module)[1])
         _LOOKED.add(name)

@@ -269,6 +269,56 @@ def test_a_builtin_the_learner_replaced_makes_no_wrong_answer_pass(monkeypatch):
     assert pristine.changes() == ["builtins.divmod"]
 
 
+def test_a_standard_library_function_the_learner_replaced_makes_no_check_run(monkeypatch):
+    """Before: `json.dumps = lambda *a, **k: "x"` in a cell made every tool call the checks run send the arguments
+    `x`: seven right answers failed, and w10.escape's said "refused: ['notes/todo.md']"; a `time.monotonic` frozen
+    made w9.dead_server's check wait for ever (its time limit counts with it). The standard library's modules the
+    package uses are noted with it, and a check does not run on a function of theirs the kernel replaced."""
+    import json
+    import random
+    import time
+
+    from toolkit.exercises import pristine
+
+    right = {"notes/todo.md"}
+    monkeypatch.setattr(json, "dumps", lambda *args, **kwargs: "x")
+    result = check("w10.escape", right)
+    assert (result.status, result.feedback) == (
+        "failed",
+        "code in this kernel changed Python's standard library: json.dumps is not Python's own any more, and the "
+        "check computes with it — restart the kernel and run the cells again, leaving the standard library as it is",
+    )
+    monkeypatch.undo()
+    assert check("w10.escape", right).status == "passed"
+    monkeypatch.setattr(time, "monotonic", lambda: 0.0)
+    monkeypatch.setattr(random, "Random", lambda seed: None)  # the checks' own (week 8 draws its cases with it)
+    monkeypatch.delattr(json, "loads")  # one taken away is a change too
+    assert pristine.changes() == ["json.loads", "random.Random", "time.monotonic"]
+    assert check("w6.course_bound", 5).feedback.startswith(
+        "code in this kernel changed Python's standard library: json.loads (and 2 more) is not Python's own"
+    )
+
+
+def test_the_hooks_kernels_and_test_runners_set_are_no_change(monkeypatch):
+    """ipykernel sets `getpass.getpass` for each cell it runs (as it does `input`), pytest `threading.excepthook`
+    for each test, `logging.captureWarnings` `warnings.showwarning`: the standard library's hooks, meant to be
+    set; nor is state a module keeps a change (`random.seed`, `os.environ`), and no check relies on it."""
+    import getpass
+    import random
+    import threading
+    import warnings
+
+    from toolkit.exercises import pristine
+
+    monkeypatch.setattr(getpass, "getpass", lambda prompt="": "")
+    monkeypatch.setattr(threading, "excepthook", lambda args: None)
+    monkeypatch.setattr(warnings, "showwarning", lambda *args, **kwargs: None)
+    monkeypatch.setenv("LLM_API_KEY", "sk-anything")
+    random.seed(0)
+    assert pristine.changes() == []
+    assert check("w6.course_bound", 5).status == "passed"
+
+
 def test_names_added_to_the_builtins_are_no_change(monkeypatch):
     """IPython adds `display` and `get_ipython` to the builtins, `gettext.install` adds `_`, and `site` put `help`
     there: none is one of Python's built-in functions, and each may come and go."""
@@ -703,11 +753,19 @@ def test_a_huge_value_is_measured_without_reading_its_items():
 def _check_with_setitimer(monkeypatch, stand_in, name):
     """`check("w6.round_trips", 2)` with `signal.setitimer` replaced by `stand_in`'s function `name`
     (compiled as the standard library's code: a test's frame would read as the learner's, and it
-    calls the real one as `real`); the result, and the timer and SIGALRM handler the check left."""
+    calls the real one as `real`); the result, and the timer and SIGALRM handler the check left.
+    Replaced where the check reads it (`core`'s `signal`): a `signal.setitimer` replaced in the kernel is a
+    change of the standard library, on which no check runs."""
+    import types
+
+    from toolkit.exercises import core
+
     real = signal.setitimer
     scope = {"signal": signal, "real": real}
     exec(compile(stand_in, signal.__file__, "exec"), scope)
-    monkeypatch.setattr(signal, "setitimer", scope[name])
+    seen_by_the_check = types.ModuleType("signal")
+    vars(seen_by_the_check).update(vars(signal), setitimer=scope[name])
+    monkeypatch.setattr(core, "signal", seen_by_the_check)
     try:
         result = check("w6.round_trips", 2)
         left = (signal.getitimer(signal.ITIMER_REAL), signal.getsignal(signal.SIGALRM))

@@ -724,11 +724,15 @@ def _unchanged(when: str) -> None:
 
     if found := pristine.changes():
         more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
-        if found[0].startswith(pristine.BUILTINS + "."):  # Python's own `abs`, `sorted`: what the check computes with
+        kind = pristine.kind(found[0])
+        if kind != "package":  # Python's own `abs`, `json.dumps`: what the check and the package compute with
+            what, them, are = (
+                ("builtins", "them", "they are") if kind == pristine.BUILTINS else ("standard library", "it", "it is")
+            )
             raise Replaced(
-                f"code in this kernel changed Python's builtins{when}: {found[0]}{more} is not Python's own any "
-                "more, and the check computes with them — restart the kernel and run the cells again, leaving the "
-                "builtins as they are"
+                f"code in this kernel changed Python's {what}{when}: {found[0]}{more} is not Python's own any "
+                f"more, and the check computes with {them} — restart the kernel and run the cells again, leaving the "
+                f"{what} as {are}"
             )
         raise Replaced(
             f"code in this kernel changed the package{when}: {found[0]}{more} is not the package's own any more, "

@@ -22,6 +22,15 @@ check's "within 1e-9 of the package's wait" hold for any number. A name added to
 `get_ipython`) is none of them, and the objects `site` puts there (`help`, `exit`) are not noted, nor `input`, which
 a Jupyter kernel sets anew for each cell.
 
+The standard library's modules the package and the checks (even outside grading) use are noted too, each module's public functions and
+classes (`json.dumps`, `math.isclose`, `time.monotonic`, `random.Random`): those it holds (`import json`) or imports
+in a function's body, each as it is first seen imported. The package looks them up as it runs, so `json.dumps =
+lambda *a, **k: "x"` in a cell turned every tool call's arguments into `x` (seven right answers failed, and w10.escape
+said "refused: ['notes/todo.md']") and a frozen `time.monotonic` made a check wait for ever. Not noted: `sys` (IPython
+sets its hooks), the hooks Python lets code replace and kernels and test runners do (`_HOOKS`: `getpass.getpass`,
+which ipykernel sets for each cell; `threading.excepthook`, `warnings.showwarning`), and a module's other state
+(`random.seed(0)`, `os.environ` emptied: no check relies on either, nor on the decimal context or the locale).
+
 `changes()` names what differs now (`toolkit.loop.run.COURSE`); `toolkit.exercises.core` does not check while
 there is one. Its cost is one read of each noted entry (`size()`): it grows with the package, not with anything
 the learner does.
@@ -32,7 +41,9 @@ seals no result of checks the kernel changed (`toolkit.exercises.core.checks_cha
 
 Leaves out: a module changed before `toolkit.exercises` is imported (nothing older to compare with), a
 container of the package changed in place (`SOME_DICT["x"] = ...`: its own code fills its caches and registries
-the same way), the standard library's other modules (`math.isclose = ...`), and a learner set on defeating the
+the same way), a module of the standard library the package does not use (`statistics.mean = ...`: no check computes with it),
+one first imported by a cell that changes it before the package imports it, a class of the standard library changed
+(`json.JSONEncoder.encode = ...`), and a learner set on defeating the
 record itself (it lives in the same kernel).
 """
 
@@ -61,6 +72,8 @@ _checks_too = False
 """Whether the checks' own modules are noted (`note_checks`: under `toolkit grade`, before the first cell)."""
 _SEEN: set[str] = set()
 """The modules noted."""
+_LOOKED: set[str] = set()
+"""The names in `sys.modules` looked at: each noted or none of those noted (`_note_imported` looks at the others)."""
 _OBJECTS: set[int] = set()
 """The frozen objects noted (each is kept alive in `_NOTED`, so its id stays its own)."""
 
@@ -90,22 +103,33 @@ _STORE_NAMES = ("STORE_GLOBAL", "DELETE_GLOBAL")
 _STORES = tuple(bytes([dis.opmap[name]]) for name in _STORE_NAMES)
 
 
-def _assigned_by_itself(module: types.ModuleType) -> frozenset[str]:
-    """The globals the module's own code assigns when it runs (`global _last`): state, not constants."""
+def _read_code(module: types.ModuleType) -> tuple[frozenset[str], set[str]]:
+    """What the module's own code does, read once: the globals it assigns when it runs (`global _last`: state, not
+    constants), and the modules of the standard library it holds or imports in a function's body."""
+    assigned: set[str] = set()
+    imported = {v.__name__ for v in vars(module).values() if isinstance(v, types.ModuleType)}
+    for code in _codes(module):
+        ops = code.co_code[::2]  # the opcodes (a quick look) before the instructions
+        if any(op in ops for op in _STORES):
+            assigned.update(i.argval for i in dis.get_instructions(code) if i.opname in _STORE_NAMES)
+        if _IMPORT_NAME in ops:  # the modules it imports are among its names (with its attributes': `x.time`
+            imported.update(code.co_names)  # names `time`, noted if imported; reading each instruction is slow)
+    return frozenset(assigned), {name for name in imported if _in_stdlib(name)}
+
+
+def _codes(module: types.ModuleType) -> Iterator[types.CodeType]:
+    """The code of the module's functions and its classes' methods, and the code nested in it."""
     values = list(vars(module).values())
     values += [m for v in vars(module).values() if isinstance(v, type) for m in vars(v).values()]
     stack = [getattr(getattr(v, "__func__", v), "__code__", None) for v in values]
-    names: set[str] = set()
     seen: set[int] = set()
     while stack:
         code = stack.pop()
         if not isinstance(code, types.CodeType) or id(code) in seen:
             continue
         seen.add(id(code))
-        if any(op in code.co_code[::2] for op in _STORES):  # the opcodes (a quick look) before the instructions
-            names.update(i.argval for i in dis.get_instructions(code) if i.opname in _STORE_NAMES)
+        yield code
         stack.extend(const for const in code.co_consts if isinstance(const, types.CodeType))
-    return frozenset(names)
 
 
 def _module_members(module: types.ModuleType, state: frozenset[str]) -> dict[str, Any]:
@@ -207,7 +231,7 @@ def note(module: types.ModuleType) -> None:
         return
     _SEEN.add(name)
     noted = _NOTED if _noted(name) else _CHECKS_NOTED
-    state = _assigned_by_itself(module)
+    state, stdlib = _read_code(module)
     members = _module_members(module, state)
     if "__getattr__" in vars(module):  # its names filled in on first use: its own only
         own = frozenset(k for k, v in members.items() if not _at_home(v))
@@ -218,6 +242,7 @@ def note(module: types.ModuleType) -> None:
     for key, value in members.items():
         for where, read in _entries(f"{name}.{key}", value, name):
             noted.append((where, read, read()))
+    _note_stdlib(stdlib)
 
 
 BUILTINS = "builtins"
@@ -249,6 +274,57 @@ def _note_builtins() -> None:
     _NOTED.append((BUILTINS, partial(_builtin_members, names), _builtin_members(names)))
 
 
+STDLIB = frozenset(sys.stdlib_module_names) - {"sys", BUILTINS, "__main__"}
+"""The standard library's top-level modules noted when the package uses them (`sys`'s hooks are IPython's to set)."""
+
+_HOOKS = frozenset({"getpass.getpass", "threading.excepthook", "warnings.showwarning", "warnings.formatwarning"})
+"""The standard library's functions that code is meant to replace (ipykernel sets `getpass.getpass` for each cell;
+pytest, `threading.excepthook` for each test; `logging.captureWarnings`, `warnings.showwarning`): not noted."""
+
+_STDLIB_WANTED: set[str] = set()
+"""The standard library's modules the package's code imports in a function's body, not imported yet: noted when
+they are (`_note_imported`)."""
+
+_IMPORT_NAME = bytes([dis.opmap["IMPORT_NAME"]])
+
+
+def _in_stdlib(name: str) -> bool:
+    return name.partition(".")[0] in STDLIB
+
+
+def _stdlib_members(module: types.ModuleType, names: tuple[str, ...]) -> dict[str, Any]:
+    """The module's functions and classes named `names`, as it holds them now (one deleted reads None): read in C,
+    as `os` alone holds hundreds of names."""
+    return dict(zip(names, map(vars(module).get, names), strict=True))
+
+
+def _note_stdlib(names: set[str]) -> None:
+    """Note the public functions and classes of each module of the standard library named (not yet noted): as
+    imported, or wanted until it is."""
+    for name in sorted(names - _SEEN):
+        module = sys.modules.get(name)
+        if not isinstance(module, types.ModuleType):
+            _STDLIB_WANTED.add(name)
+            continue
+        _STDLIB_WANTED.discard(name)
+        _SEEN.add(name)
+        public = tuple(
+            k
+            for k, v in vars(module).items()
+            if not k.startswith("_")
+            and f"{name}.{k}" not in _HOOKS
+            and callable(v)
+            and not isinstance(v, types.ModuleType)
+        )
+        _NOTED.append((name, partial(_stdlib_members, module, public), _stdlib_members(module, public)))
+
+
+def kind(where: str) -> str:
+    """What a change `changes()` named is in: "builtins" (Python's `abs`), "stdlib" (`json.dumps`) or "package"."""
+    top = where.partition(".")[0]
+    return BUILTINS if top == BUILTINS else "stdlib" if top in STDLIB else "package"
+
+
 def changes() -> list[str]:
     """Where the package differs from what was noted, sorted: `toolkit.loop.run.COURSE` (rebound, added or
     deleted), `toolkit.chat.client.RetryPolicy.wait`, `toolkit.loop.run.run_loop.__code__`."""
@@ -261,6 +337,7 @@ def note_checks() -> None:
     as it arms the kernel: noting them costs a third of a second, which a notebook outside grading never needs)."""
     global _checks_too
     _checks_too = True
+    _LOOKED.clear()  # the checks' own modules were looked at and passed over
     _note_imported()
 
 
@@ -306,6 +383,8 @@ def again() -> None:
     _NOTED.clear()
     _CHECKS_NOTED.clear()
     _SEEN.clear()
+    _LOOKED.clear()
+    _STDLIB_WANTED.clear()
     _OBJECTS.clear()
     _note_imported()
 
@@ -322,6 +401,9 @@ class _NotingLoader(importlib.machinery.SourceFileLoader):
         super().exec_module(module)
         if _to_note(module.__name__):
             note(module)
+        elif _ours(module.__name__):  # a check's own module outside grading: what it computes with, as imported
+            _note_stdlib(_read_code(module)[1])
+            _LOOKED.add(module.__name__)
 
 
 class _Finder:
@@ -354,7 +436,17 @@ def _note_imported() -> None:
     or one still being imported when `start()` ran (its names not all there yet); and Python's builtins, first."""
     if BUILTINS not in _SEEN:
         _note_builtins()
-    for name, module in sorted(sys.modules.items()):
-        if name not in _SEEN and _to_note(name) and isinstance(module, types.ModuleType):
-            if not getattr(getattr(module, "__spec__", None), "_initializing", False):
+    if _STDLIB_WANTED:
+        _note_stdlib(_STDLIB_WANTED & sys.modules.keys())
+    for name in sorted(sys.modules.keys() - _LOOKED):  # those imported since the last look: a set's work, in C
+        module = sys.modules.get(name)
+        if name not in _SEEN and _ours(name):
+            if not isinstance(module, types.ModuleType):
+                continue  # looked at again next time
+            if getattr(getattr(module, "__spec__", None), "_initializing", False):
+                continue  # noted once its code has run
+            if _to_note(name):
                 note(module)
+            else:  # a check's own module outside grading: not noted, but what it computes with is
+                _note_stdlib(_read_code(module)[1])
+        _LOOKED.add(name)

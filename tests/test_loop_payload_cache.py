@@ -230,3 +230,56 @@ def test_more_tools_than_a_request_takes_are_told_once_in_one_line_with_what_the
         "request (OpenAI refuses more than 128): offer fewer, filter_tools(provider, names) (toolkit.loop.wrappers), "
         "or have the model search them, ToolSearch(KeywordSearch()).context(tools, providers) (toolkit.search)"
     ]
+
+
+def test_the_last_tools_list_asked_again_gives_what_tools_from_gives_after_any_change():
+    from toolkit.loop.sources import _tools_of
+
+    hand = hand_tool()
+    sources = [add, hand]
+    assert list(_tools_of(sources).items()) == [(t.name, t) for t in tools_from(*sources)]
+    assert list(_tools_of(sources).items()) == [(t.name, t) for t in tools_from(*sources)]  # the last one again
+    twin = Tool(hand.spec, hand.executor, hand.source, hand.function)  # equal, not the same object
+    sources[1] = twin
+    assert _tools_of(sources)["hand"] is twin
+    sources.append(echo)
+    assert list(_tools_of(sources)) == ["add", "hand", "echo"]
+    sources.pop()
+    assert list(_tools_of(sources)) == ["add", "hand"] and _tools_of(sources)["hand"] is twin
+    first = _tools_of([add])["add"]
+    reflect.clear_cache()
+    assert _tools_of([add])["add"] is not first and _tools_of([add])["add"] is tools_from(add)[0]
+
+
+class ChangingContext:
+    """A model that answers with two calls of `add`, then text; after its first reply, a tool of the
+    caller's own context joins it (as a caller's `context=` may change between two requests)."""
+
+    def __init__(self, context: ToolContext | None = None) -> None:
+        self.sent: list[list[str]] = []
+        self.context = context
+        self.replies = iter([call("add", a=1, b=2), call("add", a=3, b=4), "10"])
+
+    def chat(self, messages, tools=None, tool_choice=None, **extra):
+        from toolkit.chat.scripted import ScriptedModel
+
+        self.sent.append([t["function"]["name"] for t in tools or ()])
+        if self.context is not None and "hand" not in self.context.available:
+            self.context.add([hand_tool()])
+        return ScriptedModel([next(self.replies)]).chat(messages, tools=tools)
+
+
+@pytest.mark.parametrize("strict", [False, True])
+def test_a_turns_own_tools_send_the_same_array_in_every_request_and_a_callers_context_its_changes(strict):
+    options = LoopOptions(strict_tools=strict)
+    model = ChangingContext()
+    rounds = run_loop(model, Q, tools=[add, echo], options=options).rounds
+    assert model.sent == [["add", "echo"]] * 3
+    expected = [t.spec.to_openai(strict=strict) for t in tools_from(add, echo)]
+    assert [r.tools_payload for r in rounds] == [expected] * 3
+    assert [r.tools_sent for r in rounds] == [["add", "echo"]] * 3
+    assert rounds[0].tools_payload is not rounds[1].tools_payload and rounds[0].tools_sent is not rounds[1].tools_sent
+    context = build_context([add, echo])
+    model = ChangingContext(context)
+    run_loop(model, Q, context=context, options=options)
+    assert model.sent == [["add", "echo"], ["add", "echo", "hand"], ["add", "echo", "hand"]]

@@ -117,6 +117,7 @@ from toolkit.chat.messages import (
     misfit_error,
 )
 from toolkit.chat.model import ChatModel
+from toolkit.chat.sent import SentTool
 from toolkit.chat.sse import StreamDone, TextDelta
 from toolkit.errors import (
     REPAIR_ZH,
@@ -318,6 +319,7 @@ def _turn(
                 if providers
                 else build_context(tools, providers, registry)
             )
+            run.tools_fixed = not context.dynamic and not context.hidden
         run.tools = context
         if options.compensate:  # misconfiguration shows at the start of the call, before any tool runs
             given = merged(options.compensations, compensations_in(tools))  # and those beside the tools
@@ -660,6 +662,11 @@ class _Run:
         """The finish, answer and immediate results of a turn that had ended when reading memory back
         for its result failed (`result`): memory holds all of it."""
         self.tools: ToolContext = _NO_CONTEXT  # the turn's own, set by `_turn`
+        self.tools_fixed = False
+        """Whether `tools` stays as it is all turn: `_turn` built it, no dynamic provider adds to it and
+        no tool search reveals any (a `context=` of the caller's own may change between two requests)."""
+        self.fixed_tools: tuple[tuple[str, ...], tuple[SentTool, ...]] | None = None
+        """The names and `tools` array entries of fixed `tools` (`tools_payload`), read in the first request."""
         self.compensations: dict[str, Compensation] = {}
         self.later_compensations: list[Callable[..., Any]] = []
         """Compensations of tools a dynamic provider has not added yet: checked when the tool joins."""
@@ -879,9 +886,14 @@ class _Run:
             self.refresh(results)
 
     def send(self) -> Generator[LoopEvent, None, RoundTrace]:
-        tools = self.tools  # nothing held back: every available tool is sent (`effective`, without the copy)
-        effective = tools.available.values() if type(tools) is ToolContext and not tools.hidden else tools.effective
-        names, sent = tools_payload(effective, self.options.strict_tools)  # type: ignore[arg-type]
+        fixed = self.fixed_tools  # the turn's own tools, fixed for it: their array read in its first round
+        if fixed is None:
+            tools = self.tools  # nothing held back: every available tool is sent (`effective`, without the copy)
+            effective = tools.available.values() if type(tools) is ToolContext and not tools.hidden else tools.effective
+            fixed = tools_payload(effective, self.options.strict_tools)  # type: ignore[arg-type]
+            if self.tools_fixed:
+                self.fixed_tools = fixed
+        names, sent = fixed
         payload: list[dict[str, Any]] = list(sent)  # the request's own list: appending to it changes no other request
         choice = self.options.tool_choice if payload else None
         if choice is not None and choice != "auto" and choice != "none":

@@ -34,6 +34,7 @@ import threading
 import types
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from operator import is_
 from typing import Any, Protocol
 
 from toolkit.chat.messages import Message
@@ -514,6 +515,8 @@ _KEPT = 16
 _kept: dict[tuple[Any, ...], tuple[int, tuple[Any, ...], dict[str, Tool]]] = {}
 """The key of a `tools` list → (the reflection generation it was collected in, the list, its tools)."""
 _kept_lock = threading.Lock()
+_last_kept: tuple[int, tuple[Any, ...], dict[str, Tool]] = (-1, (), {})
+"""The `_kept` entry `_tools_of` gave last (a generation no call has: none at first)."""
 _FUNCTIONS = frozenset({types.FunctionType})
 _KEPT_KINDS = frozenset({types.FunctionType, Tool})
 
@@ -524,12 +527,21 @@ def _tools_of(sources: Sequence[Any]) -> dict[str, Tool]:
     A `Tool` is frozen and a function's tool changes only when its reflection is cleared
     (`reflect.cache_generation()` moves on), so the same objects give the same tools. Modules,
     objects with `@tool` methods and bound methods are collected every call (their tools can
-    change between calls). The entry holds its sources, so the ids in its key stay theirs."""
+    change between calls). The entry holds its sources, so the ids in its key stay theirs.
+
+    The entry found or made last (`_last_kept`) is asked first: the very same objects, one `is`
+    each in C, as an agent passes its one tools list turn after turn (its kinds, ids and their
+    hash, which the key needs, cost some 150 instructions a tool)."""
+    global _last_kept
+    generation = reflect.cache_generation()
+    last = _last_kept
+    if last[0] == generation and len(last[1]) == len(sources) and all(map(is_, last[1], sources)):
+        return last[2]
     kinds = set(map(type, sources))
     key = _key(sources, kinds)
-    generation = reflect.cache_generation()
     entry = _kept.get(key)
     if entry is not None and entry[0] == generation:
+        _last_kept = entry
         return entry[2]
     collected = {t.name: t for t in tools_from(*sources)}  # raises on a duplicate name
     if kinds <= _KEPT_KINDS:
@@ -537,7 +549,7 @@ def _tools_of(sources: Sequence[Any]) -> dict[str, Tool]:
             _kept.pop(key, None)
             while len(_kept) >= _KEPT:
                 _kept.pop(next(iter(_kept)))
-            _kept[key] = (generation, tuple(sources), collected)
+            _kept[key] = _last_kept = (generation, tuple(sources), collected)
     return collected
 
 

@@ -338,7 +338,7 @@ def test_ctrl_c_while_a_turn_waits_for_the_turn_before_it_says_so(through):
     memory id: the next turn on it waits, silently; Ctrl-C then said nothing (a bare KeyboardInterrupt)."""
     memories = memory_per_id()
     memory = memories("u1")
-    memory.lock._mutex = Interrupted()  # the turn before holds it
+    memory.lock._use(Interrupted())  # the turn before holds it
     model = ScriptedModel(["hi"])
     with pytest.raises(KeyboardInterrupt) as raised:
         if through == "run_loop":

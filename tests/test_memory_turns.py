@@ -336,7 +336,7 @@ def test_ctrl_c_while_a_write_waits_for_a_turn_says_so(where, write):
     Ctrl-C then was a bare KeyboardInterrupt (a turn's own wait said why: `wait_for_turn`)."""
     memory = ChatMemory("u1")
     memory.add(UserMessage(content="kept"))
-    memory.lock._mutex = _Interrupted()  # another turn holds it
+    memory.lock._use(_Interrupted())  # another turn holds it
     with pytest.raises(KeyboardInterrupt) as raised:
         write(memory)
     assert raised.value.__notes__ == [_write_waited(where)]

@@ -71,6 +71,7 @@ import time
 import weakref
 from collections.abc import Callable, Hashable
 from contextlib import AbstractContextManager, nullcontext
+from functools import partial
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Protocol, TypeVar
@@ -146,7 +147,8 @@ def _never() -> bool:
 def write_hold(
     lock: TurnLockLike, where: str, memory_id: str, harmless: Callable[[], bool] = _never
 ) -> AbstractContextManager[Any]:
-    """What a write to memory (`where`, on `memory_id`) holds: `lock`, except on a concurrent
+    """What a write to memory (`where`, on `memory_id`) holds: `lock`, except in a thread that holds it already
+    (a turn's tool, a saga's rewrite: nothing another thread's hold could leak), or on a concurrent
     round's thread whose own turn holds it (a tool adding a system message to its turn's memory, as a
     tool of a one-at-a-time round may): the turn's hold covers the write, where waiting for it would wait for
     the turn that waits for the tool. The store keeps its own writes apart. A lock without
@@ -177,7 +179,9 @@ def write_hold(
             "refuses; give what the tool has to say in its result, or write to this memory after the turn (a "
             "SystemMessage may be added: it goes first)"
         )
-    return nullcontext() if waiting else _WriteHeld(lock, where, memory_id)
+    if waiting or owner == _get_ident():  # held for this thread already: a second hold would only be one to leak
+        return nullcontext()  # (a Ctrl-C as its `__exit__` began kept it, and other threads' turns waited for ever)
+    return _WriteHeld(lock, where, memory_id)
 
 
 class TurnRLock:
@@ -192,16 +196,28 @@ class TurnRLock:
     thread the holder, its holds and all, without ever letting go of the lock in between: no
     other thread's turn can slip in (releasing and taking it again would let one in)."""
 
-    __slots__ = ("_mutex", "_owner", "_depth", "_suspended", "_tools", "__weakref__")
+    __slots__ = ("_mutex", "_trying", "_owner", "_depth", "_suspended", "_tools", "__weakref__")
 
     def __init__(self) -> None:
-        self._mutex = threading.Lock()  # any thread may release a Lock: what makes `adopt` possible
+        self._use(threading.Lock())  # any thread may release a Lock: what makes `adopt` possible
         self._owner: int | None = None
         self._depth = 0
         self._suspended = False
         """Whether the turn holding it is suspended (`suspend`): its thread's writes are refused (`write_hold`)."""
         self._tools = False
         """Whether the turn holding it is running its round's tools (`tools_running`): their writes are refused."""
+
+    def _use(self, mutex: Any) -> None:
+        """Make `mutex` this lock's mutex, `_trying` its `acquire(False)` as an iterator. A turn lock takes its
+        mutex in a `for` statement (`for got in self._trying: break`): its answer is stored in `got` by the
+        same step that took it, where `got = mutex.acquire(False)` gives CPython a place to act on a Ctrl-C
+        (it looks for one after each call of a C function) once the mutex is taken and before `got` is stored:
+        the mutex was left held by no one. The holder is recorded before any other such place (a thread holding
+        the mutex with no `_owner` is one letting go of it, with no place to stop before it has), so code that
+        a Ctrl-C stopped in `release` knows exactly whether its own thread still holds the mutex: another
+        thread may have taken it since, and letting it go would let go of that thread's hold."""
+        self._mutex = mutex
+        self._trying = iter(partial(mutex.acquire, False), None)
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} ({'held' if self._depth else 'free'})>"
@@ -211,21 +227,23 @@ class TurnRLock:
         if self._owner == me:
             self._depth += 1
             return True
-        taken = False
+        got = False
         try:
-            taken = self._mutex.acquire(blocking, timeout)
-            if taken:
+            for got in self._trying if blocking is False else map(self._mutex.acquire, (blocking,), (timeout,)):  # noqa: B007
+                break  # taken and `got` stored in one step (see `_use`)
+            if got:
                 self._owner, self._depth = me, 1
-            return taken
+            return got
         except BaseException:  # a Ctrl-C as the mutex was taken: not taken (left held by no one, every turn waited)
-            if taken:
+            if got:
                 self._let_go()
             raise
 
     __enter__ = acquire
 
     def release(self) -> None:
-        if self._owner != _get_ident():
+        me = _get_ident()
+        if self._owner != me:
             raise RuntimeError("cannot release un-acquired lock")
         if self._depth > 1:
             self._depth -= 1
@@ -234,16 +252,22 @@ class TurnRLock:
             self._depth = 0
             self._owner = None
             self._mutex.release()
-        except BaseException:  # a Ctrl-C between two of them: let go all the same (see `_let_go`)
-            self._let_go()
+        except BaseException:  # a Ctrl-C between two of them: let go all the same, if not let go yet
+            if self._still_held(me):
+                self._let_go()
             raise
 
+    def _still_held(self, me: int) -> bool:
+        """Whether this thread (`me`), whose last `release` a Ctrl-C stopped, still holds the mutex: it is held,
+        and by no other thread (one that took it since is its `_owner`, see `_use`)."""
+        return self._owner == me or (self._owner is None and self._mutex.locked())
+
     def _let_go(self) -> None:
-        """Finish a last release that a Ctrl-C stopped part-way: the mutex held by no one would keep
-        every later turn on the id waiting, and `_owner` kept, the holder's next hold taken without it."""
+        """Let go of the mutex this thread holds (a hold taken, or a last release that a Ctrl-C stopped before its
+        mutex was let go): the mutex held by no one would keep every later turn on the id waiting, and `_owner`
+        kept, the holder's next hold taken without it."""
         self._depth, self._owner = 0, None
-        if self._mutex.locked():  # not released yet (one acted on after the release returned finds it free)
-            self._mutex.release()
+        self._mutex.release()
 
     def __exit__(self, kind: type[BaseException] | None, value: BaseException | None, tb: TracebackType | None) -> None:
         self.release()
@@ -342,35 +366,38 @@ class TurnLock(TurnRLock):
         deadline = time.monotonic() + timeout if blocking and timeout >= 0 else None
         got = taken = False
         try:
-            got = self._mutex.acquire(blocking, timeout)
+            for got in self._trying if blocking is False else map(self._mutex.acquire, (blocking,), (timeout,)):  # noqa: B007
+                break  # taken and `got` stored in one step (see `TurnRLock._use`)
             if got:
+                self._owner = me  # its holder recorded before the byte is waited for (see `TurnRLock._use`)
                 taken = self._file.lock(self._offset, self._memory_id, blocking, deadline)
                 if taken:
-                    self._owner, self._depth = me, 1
+                    self._depth = 1
                 else:
+                    self._owner = None
                     self._mutex.release()
-            return taken
+            return got and taken
         except BaseException:  # the lock file failed, or a Ctrl-C came in between: not taken (nor held by no one)
-            if taken:
-                self._let_go()
-            elif got and self._mutex.locked():
-                self._mutex.release()
+            if got and self._still_held(me):
+                self._let_go()  # the byte let go too: it may have been taken
             raise
 
     __enter__ = acquire  # `TurnRLock.__enter__` is `TurnRLock.acquire`, not this one
 
     def release(self) -> None:
-        if self._owner != threading.get_ident():
+        me = threading.get_ident()
+        if self._owner != me:
             raise RuntimeError("cannot release un-acquired lock")
         if self._depth > 1:
             self._depth -= 1
             return
         try:
+            self._file.unlock(self._offset)  # first: once `_owner` is None, nothing may stop before the mutex is let go
             self._depth, self._owner = 0, None
-            self._file.unlock(self._offset)
             self._mutex.release()
         except BaseException:  # the lock file failed, or a Ctrl-C came in between: the mutex is let go all the same
-            self._let_go()
+            if self._still_held(me):
+                self._let_go()
             raise
 
     def _let_go(self) -> None:
@@ -384,7 +411,8 @@ class TurnLock(TurnRLock):
 
     def _forget(self) -> None:
         """In a forked child: free (the child holds no record locks, and only its forking thread runs)."""
-        self._mutex, self._owner, self._depth, self._suspended, self._tools = threading.Lock(), None, 0, False, False
+        self._use(threading.Lock())
+        self._owner, self._depth, self._suspended, self._tools = None, 0, False, False
 
 
 class _LockFile:

@@ -113,6 +113,7 @@ from toolkit.gateway.listed import facts_listed, numbers_listed
 from toolkit.gateway.locked import asked_lock
 from toolkit.gateway.months import without_month
 from toolkit.gateway.named_numbers import name_words, numbers_beside, numbers_named, share_values, wants_share
+from toolkit.gateway.named_thing import named_thing
 from toolkit.gateway.ordinal_days import ordinal_days
 from toolkit.gateway.patterned import compiled, pattern_string, search_limit
 from toolkit.gateway.ranges import range_ends
@@ -1791,6 +1792,8 @@ class _Filler:
             return _bounded(schema, kind)
         fact = self.fact(name, self.wants_fact(name, schema))
         candidates: list[Any] = [fact] if fact is not None else []
+        if fact is None and (beside := numbers_beside(self.text)) and not name_words(name).isdisjoint(beside):
+            candidates += [n for at, n in numbers_named(self.text, name) if not self.in_fact(at)]  # "for 30 years"
         if fact is None and (operands := self.operands()):  # "15% of 80" to (a, b, op): 0.15, 80
             candidates.append(arith.written(operands[min(self.turn("operand", name), len(operands) - 1)]))
         pattern = self.rules.generic.facts.get("number")
@@ -1940,6 +1943,7 @@ class _Filler:
         return (
             self.phrase(name)
             or self.generic_fact("quoted", name)
+            or (None if wanted else named_thing(name, self.text))  # "lock the front door": front door, for `door`
             or self.text[:_MAX_WORDS_CHARS]
             or _example(schema)
             or name
@@ -2129,6 +2133,8 @@ class _Filler:
                 self._facts[fact] = next((v for v in unmonthed if v and not _holds(v, named)), None)
             elif fact == "time":  # the first that is a time of day, as HH:MM (7:30 pm: 19:30)
                 self._facts[fact] = next(filter(None, map(clock, pattern.finditer(self.text))), None)
+            elif fact == "percent":  # "18%", then 百分之十八 and "eighteen percent" (`named_numbers.share_values`)
+                self._facts[fact] = next(iter(share_values(self.text, pattern)), None)
             else:
                 match = pattern.search(self.text)
                 self._facts[fact] = _group(match) if match else None

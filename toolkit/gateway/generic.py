@@ -117,6 +117,7 @@ from toolkit.gateway.named_thing import named_thing
 from toolkit.gateway.ordinal_days import ordinal_days
 from toolkit.gateway.patterned import compiled, pattern_string, search_limit
 from toolkit.gateway.ranges import range_ends
+from toolkit.gateway.required_fields import required_fields
 from toolkit.gateway.rules import Facts, Rules
 from toolkit.gateway.switched import asked_state
 from toolkit.gateway.times import clock
@@ -828,14 +829,17 @@ def carried(
     """`arguments` with each required field the `text` gives no value for (`_Filler.given`) taken from
     `before` (the previous turn's arguments by name), when that value fits the field (`judge.takes`): a
     follow-up about another tool asks about the same place, the same order."""
-    properties = schema.get("properties") if isinstance(schema, dict) else None
-    required = schema.get("required") if isinstance(schema, dict) else None
-    if not isinstance(properties, dict) or not isinstance(required, list) or not before:
+    fields = required_fields(schema) if before else []
+    if not fields:
         return arguments
     filler, made = _Filler(schema, text, facts, rules, ""), dict(arguments)
-    for name in required:
-        sub = properties.get(name) if type(name) is str and name in before else None
-        if type(sub) is dict and filler.given(name, sub) is None and takes(schema, sub, before[name]):
+    for name, sub in fields:
+        if (
+            name in before
+            and type(sub) is dict
+            and filler.given(name, sub) is None
+            and takes(schema, sub, before[name])
+        ):
             made[name] = before[name]
     return made
 
@@ -850,14 +854,12 @@ def fill_clause(
     another clause's number is another question's amount. None when the tool asks for what a text can give
     (a number, a fact, a pattern's word) and neither gives any of it: the clause only shares
     a word with the tool ("I paid 20 dollars for the book" asks for no hotel: no city, no date)."""
-    properties = schema.get("properties") if isinstance(schema, dict) else None
-    required = schema.get("required") if isinstance(schema, dict) else None
     known: dict[str, Any] = {}
-    if isinstance(properties, dict) and isinstance(required, list):
+    if fields := required_fields(schema):
         own, whole = _Filler(schema, clause, facts, rules, ""), _Filler(schema, text, facts, rules, "")
         asks = answered = 0
-        for name in dict.fromkeys(n for n in required if type(n) is str):
-            sub = own.resolve(properties.get(name), 1)
+        for name, field in fields:
+            sub = own.resolve(field, 1)
             kind = _kind(sub)
             if "enum" in sub or not (kind in ("integer", "number") or (kind == "string" and own.typed(name, sub))):
                 continue  # free text, a choice ("英文" for `en`), or what no text gives: any clause answers it

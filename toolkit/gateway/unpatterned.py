@@ -17,6 +17,7 @@ from typing import Any
 
 from toolkit.gateway.generic import _Filler, _lengths
 from toolkit.gateway.patterned import pattern_string
+from toolkit.gateway.required_fields import required_fields
 from toolkit.gateway.rules import Facts, Rules
 
 _OWN = ("default", "examples", "enum", "const")
@@ -25,23 +26,17 @@ _OWN = ("default", "examples", "enum", "const")
 def built_pattern(schema: Any, text: str, facts: Facts, rules: Rules, arguments: dict[str, Any]) -> str | None:
     """The required field whose value was built from its `pattern` (no word of the text fits), or None (the usual case:
     found without building anything when every such value is written in the text)."""
-    properties = schema.get("properties") if type(schema) is dict else None
-    required = schema.get("required") if type(schema) is dict else None
-    if type(properties) is not dict or type(required) is not list:
-        return None
     asked = []
-    for name in required:
-        sub = properties.get(name) if type(name) is str else None
+    for name, sub in required_fields(schema):
         if type(sub) is not dict or type(sub.get("pattern")) is not str:
             continue
         value = arguments.get(name)
         if type(value) is str and value not in text and not any(k in sub for k in _OWN):
-            asked.append(name)
+            asked.append((name, sub))
     if not asked:
         return None
     filler = _Filler(schema, text, facts, rules, "")
-    for name in asked:
-        sub = properties[name]
+    for name, sub in asked:
         before = filler.made_up
         if filler.value(sub, name, 1) != arguments[name] or filler.made_up == before or not _several(sub):
             continue

@@ -263,3 +263,66 @@ def test_a_question_about_a_state_calls_the_tool_that_reads_it_with_the_thing_na
     assert turn("is the front door locked?", DOOR)[0] == [("get_door_status", {"door": "front door"})]
     assert turn("lock the front door", LOCK_ONLY)[0] == [("lock_door", {"door": "front door", "locked": True})]
     assert turn("turn on the kitchen light", LIGHTS)[0] == [("turn_on_light", {"light": "kitchen light", "on": True})]
+
+
+# --- a place near which to look, a todo's title, a parcel -----------------------------------------------------------
+
+MAPS = [
+    fn(
+        "get_directions",
+        "Get directions between two places",
+        {"origin": S, "destination": S, "mode": E("driving", "walking", "transit", "cycling")},
+        ["origin", "destination"],
+    ),
+    fn(
+        "find_nearby",
+        "Find places near a location",
+        {"query": S, "near": S, "radius_m": {"type": "integer", "minimum": 100, "maximum": 50000}},
+        ["query", "near"],
+    ),
+]
+TODO = [
+    fn(
+        "add_todo",
+        "Add an item to the todo list",
+        {
+            "title": S,
+            "due_date": D("", format="date"),
+            "priority": E("low", "normal", "high", description="default normal"),
+        },
+        ["title"],
+    ),
+    fn("complete_todo", "Mark a todo item done", {"todo_id": I}, ["todo_id"]),
+]
+SHIP = [
+    fn(
+        "track_shipment",
+        "Track a shipment",
+        {"tracking_number": {"type": "string", "minLength": 8}, "carrier": E("ups", "fedex", "dhl", "usps")},
+        ["tracking_number"],
+    )
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "tools", "call"),
+    [
+        ("coffee shops near Union Square within 500 m", MAPS, ("find_nearby", "near", "Union Square")),
+        ("find places around Times Square", MAPS, ("find_nearby", "near", "Times Square")),
+        ("从天安门到颐和园怎么走", MAPS, ("get_directions", "destination", "颐和园")),
+        ("add buy milk to my todo list", TODO, ("add_todo", "title", "buy milk")),
+        ("remind me to call mom tomorrow, high priority", TODO, ("add_todo", "title", "call mom")),
+        ("添加待办：交电费，明天", TODO, ("add_todo", "title", "交电费")),
+        ("where is my package 1Z999AA10123456784?", SHIP, ("track_shipment", "tracking_number", "1Z999AA10123456784")),
+    ],
+)
+def test_the_part_of_the_text_a_field_is_named_for(text, tools, call):
+    """ "coffee shops near Union Square" gave `near` the whole question, 颐和园怎么走 was the destination, "add buy milk
+    to my todo list" the title, and "where is my package 1Z…?" got the greeting (no word of "Track a shipment")."""
+    name, field, value = call
+    calls = turn(text, tools)[0]
+    assert [(n, a[field]) for n, a in calls] == [(name, value)]
+
+
+def test_near_me_names_no_place_and_is_asked_for():
+    assert turn("find pharmacies near me", MAPS) == ([], 'What should I use for "near"? Your message does not say.')

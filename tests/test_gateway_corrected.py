@@ -2,7 +2,7 @@
 
 import pytest
 
-from toolkit.gateway.corrected import corrected
+from toolkit.gateway.corrected import cancelled, corrected
 from toolkit.gateway.rules import load_rules
 
 RULES = load_rules()
@@ -43,3 +43,19 @@ def test_the_correction_takes_the_place_of_the_value_of_its_kind(text, read):
 )
 def test_a_text_with_no_correction_of_a_value_is_read_as_written(text):
     assert corrected(text, RULES) is text
+
+
+@pytest.mark.parametrize(
+    ("text", "taken_back"),
+    [
+        ("weather in Paris? actually no, never mind", True),
+        ("weather in Rome, forget it", True),
+        ("book it. Scratch that.", True),
+        ("查一下北京天气，算了", True),
+        ("never mind the weather, what time is it in Oslo?", False),
+        ("don't forget it is my birthday", False),
+        ("weather in Paris", False),
+    ],
+)
+def test_a_text_taken_back_at_its_end(text, taken_back):
+    assert cancelled(text) is taken_back

@@ -326,3 +326,53 @@ def test_the_part_of_the_text_a_field_is_named_for(text, tools, call):
 
 def test_near_me_names_no_place_and_is_asked_for():
     assert turn("find pharmacies near me", MAPS) == ([], 'What should I use for "near"? Your message does not say.')
+
+
+# --- a value taken back, a request cancelled, an id its pattern refuses, a look-up by "show" --------------------------
+
+HOTEL = [
+    fn(
+        "book_hotel",
+        "Book a hotel room",
+        {
+            "city": S,
+            "check_in": D("", format="date"),
+            "nights": {"type": "integer", "minimum": 1, "maximum": 30},
+            "room_type": E("single", "double", "suite"),
+        },
+        ["city", "check_in", "nights"],
+    )
+]
+TICKETS = [
+    fn("create_ticket", "Create a support ticket", {"subject": S, "severity": E("sev1", "sev2", "sev3")}),
+    fn("get_ticket", "Get a support ticket by id", {"ticket_id": {"type": "string", "pattern": "^TCK-\\d{4,}$"}}),
+]
+
+
+def test_a_choice_taken_back_is_not_chosen():
+    """ "not a suite, a double" booked a suite."""
+    text = "hotel in Nice on 24 December for 2 nights, not a suite, a double"
+    arguments = {"city": "Nice", "check_in": "2026-12-24", "nights": 2, "room_type": "double"}
+    assert turn(text, HOTEL)[0] == [("book_hotel", arguments)]
+
+
+@pytest.mark.parametrize(
+    "text", ["weather in Paris? actually no, never mind", "weather in Rome, forget it", "查一下北京天气，算了"]
+)
+def test_a_request_taken_back_at_its_end_calls_nothing(text):
+    """ "weather in Paris? actually no, never mind" looked the weather up."""
+    calls, said = turn(text, WEATHER)
+    assert calls == [] and said
+
+
+@pytest.mark.parametrize(
+    ("text", "reply"),
+    [
+        ("show ticket TCK-12", ([], 'What should I use for "ticket id"? Your message does not say.')),
+        ("show ticket TCK-1234", ([("get_ticket", {"ticket_id": "TCK-1234"})], None)),
+    ],
+)
+def test_a_look_up_by_show_reads_and_an_id_its_pattern_refuses_is_asked_about(text, reply):
+    """ "show ticket TCK-12" asked which severity a new ticket should have (create_ticket, listed first, tied on
+    "ticket"), then called get_ticket(ticket_id="TCK-0000"), an id built from the pattern."""
+    assert turn(text, TICKETS) == reply

@@ -7,7 +7,9 @@ clause's end take the place of the last value of their own kind before it: a num
 correction writes one: "5 pm, I mean 6 pm"), a day ("Monday", "tomorrow", "next Friday"), a run of capitalised
 words ("New York"), a run of Chinese characters as long as the correction's, that is no glossary word and holds
 no stop character (北京 in 北京的天气), else as many words as the correction has. A value taken back by "not"
-is dropped too ("not Paris, London", "London, not Paris", "not in Paris but in London", 不是北京，是上海).
+is dropped too ("not Paris, London", "London, not Paris", "not in Paris but in London", "not a suite, a double",
+不是北京，是上海). `cancelled(text)` is true of a text that takes back all it asked at its end ("weather in Paris?
+actually no, never mind", "forget it", 算了): nothing is asked for.
 Leaves out: a correction of a value of another kind than the one written ("Paris, I mean tomorrow" replaces
 no place), two corrections of one value, and texts over 2,000 characters (read as written).
 """
@@ -34,6 +36,7 @@ _TAKEN_BACK = re.compile(
     r"(?P<gone>(?=[A-Z0-9]|(?i:today|tomorrow|tonight|next|this|monday|tuesday|wednesday|thursday|friday|saturday"
     r"|sunday)\b)(?:[\w'’-]+\s+){0,2}[\w'’-]+)\s*(?:,\s*(?i:but\s+)?|\s+(?i:but)\s+)(?=\S)"
     r"|,\s*(?i:not)\s+(?i:(?:in|at|to|on|from)\s+)?(?=[A-Z0-9])(?:[\w'’-]+\s+){0,2}[\w'’-]+(?=\s*(?:[.!?]|$))"
+    r"|(?<=\s)(?i:not)\s+(?:a|an|the)\s+[\w'’-]+\s*(?:,\s*(?i:but\s+)?|\s+(?i:but)\s+)(?=(?:a|an|the)\s)"
     r"|不是(?P<zh>[^，,。；;！!？?\s是]{1,8})[，,]?\s*而?是"
 )
 _PRONOUNS = frozenset({"i", "we", "you", "he", "she", "they", "let", "let's", "lets"})
@@ -60,6 +63,18 @@ def corrected(text: str, rules: Rules) -> str:
             return kept if kept != text else text
         kept = replaced + after
     return kept if kept != text else text
+
+
+_CANCELLED = re.compile(
+    r"(?i)(?:^|[,.;!?，。；！？]|\b(?:actually|oh|no|so|ok|okay|well)\b)\s*(?:no\s*[,.]?\s*)?"
+    r"(?:never\s*mind|forget\s+(?:it|that|about\s+it)|cancel\s+that|scratch\s+that|nothing)\s*[.!]*\s*$"
+    r"|[，,。.\s]\s*(?:算了|不用了|不查了|没事了)[吧啊。.!！]*\s*$"
+)
+
+
+def cancelled(text: str) -> bool:
+    """Whether `text` ends by taking back all it asked ("... actually no, never mind", "... forget it", ……算了)."""
+    return len(text) <= _MAX_TEXT and _CANCELLED.search(text) is not None
 
 
 def _a_value(value: str, rules: Rules) -> bool:

@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import re
 
-from toolkit.gateway.corrected import corrected
+from toolkit.gateway.corrected import cancelled, corrected
 from toolkit.gateway.rules import Facts, Rules, read_text
 
 _CUE = re.compile(
     "n't|n’t|N'T|N’T|dont|Dont|DONT|do not|Do not|DO NOT|need to|Need to|NEED TO|never|Never|NEVER"
     "|不要|不用|不必|不需|无需|别"
     "|not|Not|NOT|mean|Mean|wait|Wait|sorry|Sorry|actually|Actually|make that|Make that|rather|我是说|我的意思是|不对|说错了|不是"
+    "|forget|Forget|cancel that|Cancel that|scratch that|Scratch that|算了|没事了|不查了"
 )
 """What every negated clause holds, and every correction (`toolkit.gateway.corrected`): a text without it is not
 searched. Each branch starts with a letter of its
@@ -49,7 +50,7 @@ def affirmed_facts(text: str, rules: Rules) -> tuple[Facts, str]:
     if _CUE.search(text) is None:  # the usual: nothing negated
         return read_text(text, rules), text
     text = corrected(text, rules)  # "Paris, I mean Rome": Rome is asked about
-    kept = affirmed(text, rules)
+    kept = None if cancelled(text) else affirmed(text, rules)  # "weather in Paris? actually no, never mind"
     if kept is text:
         return read_text(text, rules), text
     whole = read_text(text, rules)

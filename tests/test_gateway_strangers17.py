@@ -1240,3 +1240,11 @@ def test_a_strangers_question_is_answered_as_a_model_would(text, catalogue, opti
     message = reply.body["choices"][0]["message"]
     made = [(c["function"]["name"], json.loads(c["function"]["arguments"])) for c in message.get("tool_calls") or ()]
     assert (made, message.get("content")) == (calls, said)
+
+
+def test_a_list_of_the_users_words_leaves_out_the_words_of_the_tools_other_fields():
+    """ "keto recipes with eggs and spinach under 20 minutes" gave `ingredients` keto (the diet chosen) and minutes
+    (`max_minutes`' word)."""
+    text = "keto recipes with eggs and spinach under 20 minutes"
+    arguments = {"ingredients": ["recipes", "eggs", "spinach", "under"], "diet": "keto", "max_minutes": 20}
+    assert turn(text, CATALOGUES["RECIPE"])[0] == [("search_recipes", arguments)]

@@ -115,6 +115,7 @@ from toolkit.gateway.months import without_month
 from toolkit.gateway.named_numbers import name_words, numbers_beside, numbers_named, share_values, wants_share
 from toolkit.gateway.named_thing import named_thing
 from toolkit.gateway.ordinal_days import ordinal_days
+from toolkit.gateway.own_words import without_own
 from toolkit.gateway.patterned import compiled, pattern_string, search_limit
 from toolkit.gateway.ranges import range_ends
 from toolkit.gateway.required_fields import required_fields
@@ -1684,8 +1685,8 @@ class _Filler:
             and (numbers := numbers_listed(self, items, _kind(items), _read_number))
         ):  # ticket_ids: 101, 102 and 107
             values = list(numbers)
-        elif plain:
-            values = [*self.terms()] or ([self.text[:_MAX_WORDS_CHARS]] if self.text else [])
+        elif plain:  # the user's terms, none that names another field or its choice ("under 20 minutes")
+            values = without_own(self.terms(), self.root) or ([self.text[:_MAX_WORDS_CHARS]] if self.text else [])
         else:
             before = self.judged()
             values = [self.value(each, name, depth + 1)]

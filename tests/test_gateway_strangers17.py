@@ -607,7 +607,28 @@ _WEATHER = [
     fn("get_weather", "Get the current weather for a city", {"city": S, "unit": E("celsius", "fahrenheit")}, ["city"])
 ]
 
+_PAY = [
+    fn(
+        "send_money",
+        "Send money to a contact",
+        {"recipient": S, "amount": N, "currency": E("USD", "EUR", "GBP")},
+        ["recipient", "amount", "currency"],
+    )
+]
+_FL = [
+    fn(
+        "search_flights",
+        "Search flights",
+        {"origin": S, "destination": S, "date": D("", format="date")},
+        ["origin", "destination", "date"],
+    )
+]
+_HEAT = [fn("set_heater", "Turn the heater on or off", {"on": B}, ["on"])]
+
 CATALOGUES = {
+    "PAY": _PAY,
+    "FL": _FL,
+    "HEAT": _HEAT,
     "HOTEL": _HOTEL,
     "MAPS": _MAPS,
     "UNITS": _UNITS,
@@ -1248,3 +1269,21 @@ def test_a_list_of_the_users_words_leaves_out_the_words_of_the_tools_other_field
     text = "keto recipes with eggs and spinach under 20 minutes"
     arguments = {"ingredients": ["recipes", "eggs", "spinach", "under"], "diet": "keto", "max_minutes": 20}
     assert turn(text, CATALOGUES["RECIPE"])[0] == [("search_recipes", arguments)]
+
+
+@pytest.mark.parametrize(
+    ("text", "catalogue", "call"),
+    [
+        ("给李雷转账100美元", "PAY", ("send_money", {"recipient": "李雷", "amount": 100, "currency": "USD"})),
+        (
+            "明天北京飞广州的机票",
+            "FL",
+            ("search_flights", {"origin": "北京", "destination": "广州", "date": "2026-12-02"}),
+        ),
+        ("heater on please", "HEAT", ("set_heater", {"on": True})),
+        ("heater off", "HEAT", ("set_heater", {"on": False})),
+    ],
+)
+def test_a_payee_in_chinese_a_day_before_the_origin_and_a_switch_word_that_ends_the_request(text, catalogue, call):
+    """给李雷转账100美元 asked who to pay, 明天北京飞广州的机票 flew from 明天北京, "heater on please" turned it off."""
+    assert turn(text, CATALOGUES[catalogue])[0] == [call]

@@ -550,7 +550,7 @@ PROBE_CALLS = [
     ),
     ("steps for the last 2 weeks", STEPS, [("get_steps", {"days": 14})]),
     ("my steps for 3 days", STEPS, [("get_steps", {"days": 3})]),
-    ("lock the front door", DOOR, [("lock_door", {"door": "lock the front door", "locked": True})]),
+    ("lock the front door", DOOR, [("lock_door", {"door": "front door", "locked": True})]),
     ("解锁车库门", DOOR, [("lock_door", {"door": "解锁车库门", "locked": False})]),
     ("跑步半小时", WORKOUT_ZH, [("log_workout", {"activity": "run", "duration_min": 30})]),
     ("在C2区停车两小时", PARK, [("start_parking", {"zone": "在C2区停车两小时", "duration_hours": 2})]),

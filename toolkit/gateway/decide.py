@@ -57,6 +57,7 @@ from toolkit.gateway.judge import takes
 from toolkit.gateway.language import in_english
 from toolkit.gateway.negated import affirmed_facts
 from toolkit.gateway.rules import Answer, Facts, Rules, find_order_id, read_text
+from toolkit.gateway.state_question import asks_state, sets_state
 from toolkit.gateway.toolset import ToolSet
 from toolkit.gateway.toolset import offered as offered_tools
 from toolkit.gateway.unnamed import unnamed_choice
@@ -187,6 +188,8 @@ def _asked(call: Call, text: str, offered: dict[str, ToolInfo], facts: Facts, ru
     """What to ask the user instead of making `call` (`generic.missing`: a place, a currency, a timezone the
     text does not give), in the text's language; None when nothing is missing, or the rules have no such
     question (`[replies] ask_place`, `ask_place_en`, ...: a rules file without them calls as before)."""
+    if ("?" in text or "？" in text or "吗" in text or "没" in text) and (said := _state_said(call, text, rules)):
+        return said  # "is the front door locked?" to lock_door alone: no lock turned
     asked = missing(offered[call.name].parameters, text, facts, rules, call.arguments)
     if asked is None:
         return (
@@ -199,6 +202,15 @@ def _asked(call: Call, text: str, offered: dict[str, ToolInfo], facts: Facts, ru
         return None
     field = " ".join(_FIELD_WORDS.findall(asked[1])).lower()
     return fill(question, rules, None, field=field, values=_offered_values(offered[call.name].parameters, asked[1]))
+
+
+def _state_said(call: Call, text: str, rules: Rules) -> str | None:
+    """What to say instead of a call that would change the state the text only asks about (`state_question`:
+    "is the front door locked?" to lock_door), in the text's language; None for any other call."""
+    if not asks_state(text) or not sets_state(call.name):
+        return None
+    said = rules.replies.get("ask_state_en" if in_english(text) else "ask_state")
+    return fill(said, rules, None, field="", values=call.name) if said else None
 
 
 def _unnamed_question(call: Call, text: str, offered: dict[str, ToolInfo], facts: Facts, rules: Rules) -> str | None:

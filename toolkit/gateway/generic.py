@@ -113,9 +113,12 @@ from toolkit.gateway.listed import facts_listed, numbers_listed
 from toolkit.gateway.locked import asked_lock
 from toolkit.gateway.months import without_month
 from toolkit.gateway.named_numbers import name_words, numbers_beside, numbers_named, share_values, wants_share
+from toolkit.gateway.named_thing import named_thing
 from toolkit.gateway.ordinal_days import ordinal_days
+from toolkit.gateway.own_words import without_own
 from toolkit.gateway.patterned import compiled, pattern_string, search_limit
 from toolkit.gateway.ranges import range_ends
+from toolkit.gateway.required_fields import required_fields
 from toolkit.gateway.rules import Facts, Rules
 from toolkit.gateway.switched import asked_state
 from toolkit.gateway.times import clock
@@ -827,14 +830,17 @@ def carried(
     """`arguments` with each required field the `text` gives no value for (`_Filler.given`) taken from
     `before` (the previous turn's arguments by name), when that value fits the field (`judge.takes`): a
     follow-up about another tool asks about the same place, the same order."""
-    properties = schema.get("properties") if isinstance(schema, dict) else None
-    required = schema.get("required") if isinstance(schema, dict) else None
-    if not isinstance(properties, dict) or not isinstance(required, list) or not before:
+    fields = required_fields(schema) if before else []
+    if not fields:
         return arguments
     filler, made = _Filler(schema, text, facts, rules, ""), dict(arguments)
-    for name in required:
-        sub = properties.get(name) if type(name) is str and name in before else None
-        if type(sub) is dict and filler.given(name, sub) is None and takes(schema, sub, before[name]):
+    for name, sub in fields:
+        if (
+            name in before
+            and type(sub) is dict
+            and filler.given(name, sub) is None
+            and takes(schema, sub, before[name])
+        ):
             made[name] = before[name]
     return made
 
@@ -849,14 +855,12 @@ def fill_clause(
     another clause's number is another question's amount. None when the tool asks for what a text can give
     (a number, a fact, a pattern's word) and neither gives any of it: the clause only shares
     a word with the tool ("I paid 20 dollars for the book" asks for no hotel: no city, no date)."""
-    properties = schema.get("properties") if isinstance(schema, dict) else None
-    required = schema.get("required") if isinstance(schema, dict) else None
     known: dict[str, Any] = {}
-    if isinstance(properties, dict) and isinstance(required, list):
+    if fields := required_fields(schema):
         own, whole = _Filler(schema, clause, facts, rules, ""), _Filler(schema, text, facts, rules, "")
         asks = answered = 0
-        for name in dict.fromkeys(n for n in required if type(n) is str):
-            sub = own.resolve(properties.get(name), 1)
+        for name, field in fields:
+            sub = own.resolve(field, 1)
             kind = _kind(sub)
             if "enum" in sub or not (kind in ("integer", "number") or (kind == "string" and own.typed(name, sub))):
                 continue  # free text, a choice ("英文" for `en`), or what no text gives: any clause answers it
@@ -1681,8 +1685,8 @@ class _Filler:
             and (numbers := numbers_listed(self, items, _kind(items), _read_number))
         ):  # ticket_ids: 101, 102 and 107
             values = list(numbers)
-        elif plain:
-            values = [*self.terms()] or ([self.text[:_MAX_WORDS_CHARS]] if self.text else [])
+        elif plain:  # the user's terms, none that names another field or its choice ("under 20 minutes")
+            values = without_own(self.terms(), self.root) or ([self.text[:_MAX_WORDS_CHARS]] if self.text else [])
         else:
             before = self.judged()
             values = [self.value(each, name, depth + 1)]
@@ -1791,6 +1795,8 @@ class _Filler:
             return _bounded(schema, kind)
         fact = self.fact(name, self.wants_fact(name, schema))
         candidates: list[Any] = [fact] if fact is not None else []
+        if fact is None and (beside := numbers_beside(self.text)) and not name_words(name).isdisjoint(beside):
+            candidates += [n for at, n in numbers_named(self.text, name) if not self.in_fact(at)]  # "for 30 years"
         if fact is None and (operands := self.operands()):  # "15% of 80" to (a, b, op): 0.15, 80
             candidates.append(arith.written(operands[min(self.turn("operand", name), len(operands) - 1)]))
         pattern = self.rules.generic.facts.get("number")
@@ -1940,6 +1946,7 @@ class _Filler:
         return (
             self.phrase(name)
             or self.generic_fact("quoted", name)
+            or (None if wanted else named_thing(name, self.text))  # "lock the front door": front door, for `door`
             or self.text[:_MAX_WORDS_CHARS]
             or _example(schema)
             or name
@@ -2129,6 +2136,8 @@ class _Filler:
                 self._facts[fact] = next((v for v in unmonthed if v and not _holds(v, named)), None)
             elif fact == "time":  # the first that is a time of day, as HH:MM (7:30 pm: 19:30)
                 self._facts[fact] = next(filter(None, map(clock, pattern.finditer(self.text))), None)
+            elif fact == "percent":  # "18%", then 百分之十八 and "eighteen percent" (`named_numbers.share_values`)
+                self._facts[fact] = next(iter(share_values(self.text, pattern)), None)
             else:
                 match = pattern.search(self.text)
                 self._facts[fact] = _group(match) if match else None

@@ -20,6 +20,7 @@ from __future__ import annotations
 import functools
 import re
 
+from toolkit.gateway.worded import worded_shares
 from toolkit.gateway.zh_numbers import _value as _zh_value
 
 _NUMBER = r"(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
@@ -76,8 +77,9 @@ def wants_share(name: str, description: str) -> bool:
 
 def share_values(text: str, pattern: re.Pattern[str] | None) -> list[str]:
     """The numbers of the text's percentages as written (the `percent` fact: "18%", 百分之18), then those written in
-    Chinese numerals after 百分之 (十八)."""
+    Chinese numerals after 百分之 (十八), then in English words ("eighteen percent")."""
     found = [m.group(m.lastindex or 0) for m in pattern.finditer(text[:_MAX_READ])] if pattern is not None else []
     if "百分之" in text:
         found += [str(v) for m in _ZH_SHARE.finditer(text[:_MAX_READ]) if (v := _zh_value(m.group(1))) is not None]
+    found += [str(v) for v in worded_shares(text)]  # "eighteen percent"
     return [f for f in found if f]

@@ -17,26 +17,22 @@ from typing import Any
 
 from toolkit.gateway.described_choice import described_choice
 from toolkit.gateway.generic import _MAX_ENUM_VALUES, _Filler, _pair_score, named_values, term_keys, worded
+from toolkit.gateway.required_fields import required_fields
 from toolkit.gateway.rules import Facts, Rules
 
 
 def unnamed_choice(schema: Any, text: str, facts: Facts, rules: Rules, arguments: dict[str, Any]) -> str | None:
     """The required choice field `arguments` gave its first value the text never points at, or None (the usual case:
     found without reading the text when no required field has an `enum`)."""
-    properties = schema.get("properties") if type(schema) is dict else None
-    required = schema.get("required") if type(schema) is dict else None
-    if type(properties) is not dict or type(required) is not list:
-        return None
     firsts = []
-    for name in required:
-        sub = properties.get(name) if type(name) is str else None
+    for name, sub in required_fields(schema):
         if type(sub) is dict and "enum" in sub and name in arguments and _first_of(sub, arguments[name]):
-            firsts.append(name)
+            firsts.append((name, sub))
     if not firsts:
         return None
     filler = _Filler(schema, text, facts, rules, "")
-    for name in firsts:
-        if not _pointed(filler, properties[name]["enum"][:_MAX_ENUM_VALUES], name, properties[name]):
+    for name, sub in firsts:
+        if not _pointed(filler, sub["enum"][:_MAX_ENUM_VALUES], name, sub):
             return name
     return None
 

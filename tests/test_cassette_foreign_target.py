@@ -87,6 +87,6 @@ def test_a_cassette_whose_first_line_is_longer_than_what_is_read_of_it_is_record
     from toolkit.chat import cassette as module
 
     cassette = tmp_path / "c.jsonl"
-    cassette.write_text('{"elapsed_ms": 1, "request": {"body": "' + "i" * module._SNIFFED + '"}}\n')
+    cassette.write_text('{"elapsed_ms": 1, "request": {"body": "' + "i" * module.SNIFFED + '"}}\n')
     record(cassette)
     assert len(cassette.read_text().splitlines()) == 2

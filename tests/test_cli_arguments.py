@@ -463,3 +463,29 @@ def test_a_day_in_another_iso_spelling_is_refused_naming_the_day_it_stands_for(c
             "yyyy-mm-dd, e.g. 2025-12-29"
         )
     )
+
+
+def test_a_command_line_holding_a_nul_is_named_with_the_fix(capsys):
+    """Before: `tools --mcp-stdio 'a<NUL>b'` got as far as starting the server and said "cannot reach MCP
+    server 'a\\x00b': ValueError: embedded null byte"."""
+    with pytest.raises(SystemExit) as caught:
+        main(["tools", "--mcp-stdio", "python\x00 -m x"], prog="toolkit")
+    assert caught.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "toolkit tools: error: argument --mcp-stdio: 'python\\x00 -m x' holds a NUL character (\\x00), which no "
+        "command line can: give the command without it"
+    )
+
+
+def test_an_out_file_name_too_long_to_look_at_is_a_usage_line(capsys, tmp_path, monkeypatch):
+    """Before: `eval --out <300 characters>.csv` reached the catch-all: "error: [Errno 36] File name too long:
+    …", naming no option (`Path.is_dir` raises ENAMETOOLONG instead of answering False)."""
+    monkeypatch.chdir(tmp_path)
+    name = "a" * 300 + ".csv"
+    with pytest.raises(SystemExit) as caught:
+        main(["eval", "--out", name], prog="toolkit")
+    assert caught.value.code == 2
+    said = capsys.readouterr().err.splitlines()[-1]
+    assert said.startswith("toolkit eval: error: argument --out: 'aaaa")
+    assert said.endswith("a… (304 characters)' cannot be written: File name too long")
+    assert list(tmp_path.iterdir()) == []

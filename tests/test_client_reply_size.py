@@ -507,3 +507,28 @@ def test_an_answer_declared_in_an_encoding_the_client_cannot_undo_that_is_plain_
     )
     assert caught.value.hint == NOT_COMPRESSED_HINT
     assert client.exchanges[-1].response_text == "<compressed as br: not read>"
+
+
+def test_blank_lines_before_the_events_are_read_once_each_not_once_for_every_line_after(monkeypatch):
+    """Before: each line asked `any(lines)` of every line read before it, so a stream of blank lines (a
+    hostile or broken relay's: 64 MB of them fits under the cap) was quadratic, hours for one reply. The
+    items `any` reads in the client are counted (never the time): at most a few for each line."""
+    from toolkit.chat import client as client_module
+
+    blanks = 3000
+    body = "\n" * blanks + 'data: {"choices":[{"index":0,"delta":{"content":"hi"}}]}\n\ndata: [DONE]\n\n'
+    read = [0]
+
+    def counting_any(items):
+        for item in items:
+            read[0] += 1
+            if item:
+                return True
+        return False
+
+    monkeypatch.setattr(client_module, "any", counting_any, raising=False)
+    reply = httpx.Response(200, headers={"content-type": "text/event-stream"}, content=body.encode())
+    client = ChatClient("http://127.0.0.1:9/v1", "k", "m", transport=httpx.MockTransport(lambda request: reply))
+    events = list(client.stream(QUESTION))
+    assert [e.text for e in events if isinstance(e, TextDelta)] == ["hi"] and isinstance(events[-1], StreamDone)
+    assert read[0] <= 4 * (blanks + 4)

@@ -118,3 +118,53 @@ def test_a_valid_id_comes_back_as_given(memory_id):
 def test_an_id_the_quick_path_leaves_is_refused_as_before(memory_id, said):
     with pytest.raises(MemoryIdError, match=said):
         check_memory_id(memory_id)
+
+
+DECOMPOSED = "Jose\u0301"  # "José" spelt e + combining acute: looks the same, other characters
+NOT_COMPOSED = (
+    "memory id 'Jose\\u0301' is not in composed Unicode form (NFC): it looks like 'José' but is spelt with other "
+    "characters, and the two would be two conversations; if they are one user, pass "
+    "unicodedata.normalize('NFC', memory_id) (a conversation stored under this spelling stays readable with "
+    "store.get and removable with store.delete)"
+)
+
+
+@pytest.mark.parametrize("make", [InMemoryStore, lambda: SqliteStore(":memory:")])
+def test_an_id_not_in_nfc_is_refused_for_writes_never_merged_nor_split(make):
+    """Before: "José" in NFC and in NFD were two conversations of one look; composing the id silently
+    would merge two ids the caller's system may keep apart, so a write under a non-NFC id is refused."""
+    store = make()
+    name = type(store).__name__
+    store.append("José", [UserMessage(content="composed")])
+    for where, write in (
+        ("append", lambda: store.append(DECOMPOSED, [UserMessage(content="hi")])),
+        ("set", lambda: store.set(DECOMPOSED, [UserMessage(content="hi")])),
+        ("update", lambda: store.update(DECOMPOSED, list)),
+    ):
+        with pytest.raises(MemoryIdError) as caught:
+            write()
+        assert str(caught.value) == f"{name}.{where}: {NOT_COMPOSED}"
+    with pytest.raises(MemoryIdError) as caught:
+        ChatMemory(DECOMPOSED, store=store)
+    assert str(caught.value) == f"ChatMemory: {NOT_COMPOSED}"
+    assert store.get(DECOMPOSED) == [] and [m.content for m in store.get("José")] == ["composed"]
+    assert check_memory_id("用户-小明") == "用户-小明" and check_memory_id("ｕｓｅｒ") == "ｕｓｅｒ"  # NFC already
+
+
+def test_a_conversation_an_older_version_stored_under_a_non_nfc_id_stays_readable(tmp_path, monkeypatch):
+    import unicodedata
+
+    import toolkit.memory.store as store_module
+
+    path = tmp_path / "m.db"
+    with monkeypatch.context() as older:  # an older version took any spelling
+        older.setattr(
+            store_module, "check_memory_id", lambda m, where, stored=False: check_memory_id(m, where, stored=True)
+        )
+        SqliteStore(path).append(DECOMPOSED, [UserMessage(content="kept")])
+    store = SqliteStore(path)
+    assert store.memory_ids() == [DECOMPOSED]
+    assert [m.content for m in store.get(DECOMPOSED)] == ["kept"]
+    store.set(unicodedata.normalize("NFC", DECOMPOSED), store.get(DECOMPOSED))  # moved as the error says
+    store.delete(DECOMPOSED)
+    assert store.memory_ids() == ["José"] and [m.content for m in store.get("José")] == ["kept"]

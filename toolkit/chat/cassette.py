@@ -55,7 +55,8 @@ and before the clock's line): a file whose first line is no cassette line is ref
 itself (`LLM_RECORD=notes.txt`) or reached through a link (a link to `/etc/passwd` had an exchange
 appended to it by a run as root, as a link to `~/.bashrc` would); so is a link to a file still to be
 made in another folder than the link's. A link to a cassette, or to a file to be made beside it, is
-followed. Leaves out: a link changed while the run records (each line is appended by the path).
+followed, once: each line goes to the file checked, never through a link or another file put in its place
+while the run records (`toolkit.chat.cassette_append`).
 
 The run's clock (`toolkit.chat.clock`) is recorded in the cassette and
 reused on replay, so a cassette recorded today replays tomorrow.
@@ -84,6 +85,7 @@ from typing import Any
 
 import httpx
 
+from toolkit.chat.cassette_append import SNIFFED, append_line, cassette_head, target
 from toolkit.chat.charset import READ_AT_MOST, inflated, left_undone, undone
 from toolkit.chat.masking import header_secrets, mask_json, mask_keys, url_secrets
 from toolkit.chat.proxies import EnvironmentTransport
@@ -254,6 +256,8 @@ class RecordingTransport(httpx.BaseTransport):
         self.path = _writable(Path(path))
         self.inner = inner or EnvironmentTransport()
         self._lock = threading.Lock()
+        self._target = target(self.path)  # resolved once: a link pointed elsewhere later is not followed
+        self._checked: set[tuple[int, int]] = set()  # the files judged a cassette (`cassette_append`)
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
         body = request.read()
@@ -281,7 +285,7 @@ class RecordingTransport(httpx.BaseTransport):
         text = mask_keys(str(failed), secrets)
         line: dict[str, Any] = {"request": _recorded_request(request, body, secrets), "failed": _httpx_name(failed)}
         line |= {"why": redact.scrub(text), "elapsed_ms": round(elapsed * 1000), "format": PLAIN_FORMAT}
-        _append(self.path, line, self._lock)
+        _append(self, line)
 
     def _write(
         self,
@@ -313,7 +317,7 @@ class RecordingTransport(httpx.BaseTransport):
             recorded["unread"] = True
         line = {"request": _recorded_request(request, body, secrets), "response": recorded}
         written = UNREAD_FORMAT if unread else PLAIN_FORMAT  # an older toolkit would misread "unread": refused
-        _append(self.path, {**line, "elapsed_ms": round(elapsed * 1000), "format": written}, self._lock)
+        _append(self, {**line, "elapsed_ms": round(elapsed * 1000), "format": written})
 
     def close(self) -> None:
         """Close the transport the requests went through."""
@@ -664,20 +668,6 @@ def parse_clock(value: Any) -> datetime:
     return datetime.fromisoformat(value["now"])
 
 
-def ends_mid_line(path: Path) -> bool:
-    """Whether the file at `path` ends without a newline (a line cut short by a run killed mid-write);
-    False for no file, an empty one, or a pipe or device (`mkfifo`: opened to be read, it would wait
-    for a writer that never comes; nothing written there can be read back anyway)."""
-    if not path.is_file():
-        return False
-    try:
-        with path.open("rb") as existing:
-            existing.seek(-1, os.SEEK_END)
-            return existing.read(1) != b"\n"
-    except OSError:  # no file yet, or an empty one
-        return False
-
-
 def cassette_text(path: Path) -> str:
     """The cassette file's text: a regular file of at most `MAX_CASSETTE_BYTES` of UTF-8 (a
     byte-order mark before it left out), else a `CassetteError` naming it."""
@@ -872,20 +862,19 @@ def not_a_cassette(path: Path) -> str:
     file, `/etc/passwd` or a shell's start-up file reached through a link, each of which the lines
     would have been appended to, as root too); or `path` is a link to a file still to be made in
     another folder than the link's (recording would make a file there, wherever the link points).
-    A pipe or a device (`/dev/stdout`) holds nothing to lose. Read: the first line, `_SNIFFED` bytes
-    of it at most; a line longer than that (an image sent in the first request), or a file of one line
+    A pipe or a device (`/dev/stdout`) holds nothing to lose. Read: the first line, `SNIFFED` bytes
+    of it at most (`cassette_append.cassette_head`); a line longer than that (an image sent in the first request), or a file of one line
     cut short (a run killed as it wrote it), is a cassette's if it starts as every cassette line does (`{"`)."""
     try:
         target = path.resolve()
-        head = files.first_line(target, _SNIFFED)
+        head = files.first_line(target, SNIFFED)
     except (OSError, RuntimeError):  # no permission to read, a link loop: `_unwritable` says what it can
         return ""
     if head is None:
         outside = path.is_symlink() and not target.exists() and target.parent != path.absolute().parent.resolve()
         return f"it is a link to {target}, a file outside the link's folder; name that file itself" if outside else ""
     first = head
-    unread = len(first) >= _SNIFFED or _ends_inside(target, first)  # a long line, or one a killed run cut short
-    if not first.strip() or _cassette_line(first) or (first.startswith(b'{"') and unread):
+    if cassette_head(first, _size(target)):
         return ""
     shown = first[:40].decode("utf-8", "replace")
     linked = f" (the link names {target})" if target != path.absolute() else ""
@@ -895,25 +884,11 @@ def not_a_cassette(path: Path) -> str:
     )
 
 
-_SNIFFED = 1 << 20
-"""The bytes of an existing file's first line `not_a_cassette` reads at most (past it: no cassette line)."""
-
-
-def _ends_inside(target: Path, first: bytes) -> bool:
-    """Whether the file is its first line alone, cut short (no line break after it)."""
+def _size(target: Path) -> int:
     try:
-        return target.stat().st_size == len(first)
+        return target.stat().st_size
     except OSError:
-        return False
-
-
-def _cassette_line(text: bytes) -> bool:
-    """Whether `text` is a cassette line: a JSON object with a request or a clock reading."""
-    try:
-        line = json.loads(text)
-    except (ValueError, RecursionError):
-        return False
-    return isinstance(line, dict) and ("request" in line or "clock" in line)
+        return -1
 
 
 def _unwritable(path: Path) -> str:
@@ -926,15 +901,14 @@ def _unwritable(path: Path) -> str:
     return ""
 
 
-def _append(path: Path, line: dict[str, Any], lock: threading.Lock) -> None:
-    """One line at the end; after a line cut short (a run killed mid-write) on a line of its own,
-    so the new exchange stays readable."""
+def _append(recorder: RecordingTransport, line: dict[str, Any]) -> None:
+    """One line at the end of the cassette the recorder checked (`cassette_append`: never through a
+    link or a file swapped in for it since); after a line cut short (a run killed mid-write) on a line
+    of its own, so the new exchange stays readable."""
     try:
         text = json.dumps(line, ensure_ascii=False, sort_keys=True)
         text.encode("utf-8")
     except UnicodeEncodeError:  # a lone surrogate (see `toolkit.chat.client.encode_body`): kept escaped
         text = json.dumps(line, sort_keys=True)
-    with lock:
-        start = "\n" if ends_mid_line(path) else ""
-        with path.open("a", encoding="utf-8") as out:
-            out.write(start + text + "\n")
+    with recorder._lock:
+        append_line(f"cannot record to {recorder.path} ({RECORD_VAR})", recorder._target, text, recorder._checked)

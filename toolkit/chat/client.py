@@ -870,12 +870,15 @@ class ChatClient:
             assembler, recorded, broke = StreamAssembler(), False, None
             echo = HeldEcho(self._unsaid)  # a piece echoing the key given masked, even split over two
             lines: list[str] = []
+            started = False  # a line with anything on it read (not `any(lines)`: blank lines made that quadratic)
             try:
                 received = iter(whole) if whole is not None else sse_lines(response.iter_text())
                 for line in received:
-                    if not any(lines) and line.lstrip().startswith("{"):  # no content type, but JSON
-                        recorded = True  # the rest is read from the same lines: the body streams only once
-                        self._plain_instead_of_stream(body, response, attempt, "\n".join([line, *received]))
+                    if not started:
+                        if line.lstrip().startswith("{"):  # no content type, but JSON
+                            recorded = True  # the rest is read from the same lines: the body streams only once
+                            self._plain_instead_of_stream(body, response, attempt, "\n".join([line, *received]))
+                        started = line != ""
                     lines.append(line)
                     for event in assembler.feed_line(mask_keys(line, self._unsaid)):  # masked before an error cuts it
                         for shown in echo.feed(event):

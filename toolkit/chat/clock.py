@@ -28,10 +28,10 @@ from toolkit.chat.cassette import (
     RECORD_VAR,
     REPLAY_VAR,
     cassette_text,
-    ends_mid_line,
     not_a_cassette,
     parse_clock,
 )
+from toolkit.chat.cassette_append import append_line, target
 from toolkit.errors import CassetteError
 
 _LOCK = threading.Lock()
@@ -96,10 +96,8 @@ def _record_clock(path: Path) -> dt.datetime:
                 raise CassetteError(f"cannot record to {path} ({RECORD_VAR}): {problem}")
             now = dt.datetime.now()
             line = json.dumps({"clock": {"now": now.isoformat()}, "format": PLAIN_FORMAT})
-            start = "\n" if ends_mid_line(path) else ""  # after a line a killed run cut short: a line of its own
-            try:
-                with path.open("a", encoding="utf-8") as out:
-                    out.write(start + line + "\n")
+            try:  # after a line a killed run cut short: a line of its own; never through a link swapped in since
+                append_line(f"cannot record to {path} ({RECORD_VAR})", target(path), line, set())
             except OSError as exc:
                 raise _unrecordable(path, exc.strerror or str(exc)) from None
             _recorded[key] = now

@@ -223,7 +223,14 @@ def out_file(text: str) -> Path:
     if text == "-":
         return STDOUT
     _no_nul(text)
-    path = Path(text)
+    try:
+        return _writable_out(text, Path(text))
+    except OSError as exc:  # a name the system refuses to look at (too long: ENAMETOOLONG), said as the write's
+        raise argparse.ArgumentTypeError(f"{text!r} cannot be written: {exc.strerror or exc}") from None
+
+
+def _writable_out(text: str, path: Path) -> Path:
+    """`out_file`'s checks, in order; an `OSError` from looking at the path passes through."""
     if not text.strip() or path.is_dir():
         raise argparse.ArgumentTypeError(
             f"{text!r} is {'blank' if not text.strip() else 'a folder'}: give a file name, e.g. out/results.csv"
@@ -236,10 +243,7 @@ def out_file(text: str) -> Path:
     blocking = next((p for p in path.parents if p.exists() and not p.is_dir()), None)
     if blocking is not None:
         raise argparse.ArgumentTypeError(f"{text!r} cannot be written: {blocking} is a file, not a folder")
-    try:
-        try_writing(path)
-    except OSError as exc:
-        raise argparse.ArgumentTypeError(f"{text!r} cannot be written: {exc.strerror or exc}") from None
+    try_writing(path)
     return path
 
 
@@ -280,6 +284,10 @@ _HEADER_BYTES = 4096
 
 def command_line(text: str) -> str:
     """A shell-quoted command line that splits (its quotes close) into at least a command; kept as text."""
+    if "\x00" in text:  # the system call raised a bare "embedded null byte" when the server was started
+        raise argparse.ArgumentTypeError(
+            f"{text!r} holds a NUL character (\\x00), which no command line can: give the command without it"
+        )
     try:
         words = shlex.split(text)
     except ValueError as exc:

@@ -466,7 +466,7 @@ class SqliteStore:
     # -- ChatMemoryStore ---------------------------------------------------------------
     def get(self, memory_id: str) -> list[Message]:
         """The stored messages of `memory_id`, oldest first (`[]` for an unknown id)."""
-        memory_id = check_memory_id(memory_id, "SqliteStore.get")
+        memory_id = check_memory_id(memory_id, "SqliteStore.get", stored=True)
         with self._guard(f"read {shown(memory_id)} from", memory_id), self._lock, self._reading():
             return list(self._current(memory_id))
 
@@ -623,7 +623,7 @@ class SqliteStore:
 
     def delete(self, memory_id: str) -> None:
         """Forget `memory_id` and its messages (an unknown id is no error)."""
-        memory_id = check_memory_id(memory_id, "SqliteStore.delete")
+        memory_id = check_memory_id(memory_id, "SqliteStore.delete", stored=True)
         with self._guard(f"delete {shown(memory_id)} from", memory_id), self._lock, self._transaction():
             self._forget(memory_id)
             self._rewritten()

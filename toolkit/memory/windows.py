@@ -64,6 +64,7 @@ import copy
 import math
 import numbers
 import threading
+import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence, Sized
 from collections.abc import Set as AbstractSet
 from contextlib import AbstractContextManager, contextmanager
@@ -194,7 +195,7 @@ class InMemoryStore:
         """A list of the conversation's messages that is the caller's own (`toolkit.memory.handouts`:
         a long one may be the list given out last time, if nobody kept or changed it)."""
         if type(memory_id) is not str or memory_id not in self._data:  # a stored id was checked when written
-            memory_id = check_memory_id(memory_id, "InMemoryStore.get")
+            memory_id = check_memory_id(memory_id, "InMemoryStore.get", stored=True)
         with self._lock:
             current = self._data.get(memory_id)
             if current is None:
@@ -213,7 +214,7 @@ class InMemoryStore:
             self._index_if_late(memory_id)
 
     def delete(self, memory_id: str) -> None:
-        memory_id = check_memory_id(memory_id, "InMemoryStore.delete")
+        memory_id = check_memory_id(memory_id, "InMemoryStore.delete", stored=True)
         with self._lock:
             self._data.pop(memory_id, None)
             self._forget(memory_id)
@@ -952,9 +953,11 @@ MAX_ID_CHARS = 4096
 id goes, or a request header a stranger fills, does not (each stored message carries its id)."""
 
 
-def check_memory_id(memory_id: object, where: str = "ChatMemory") -> str:
-    """`memory_id` if it is a non-empty string that is valid Unicode text; else `MemoryIdError`
-    saying why and what to do."""
+def check_memory_id(memory_id: object, where: str = "ChatMemory", *, stored: bool = False) -> str:
+    """`memory_id` if it is a non-empty string that is valid Unicode text in composed form (NFC);
+    else `MemoryIdError` saying why and what to do. `stored=True` (a store's `get` and `delete`)
+    also takes an id in another form, so a conversation an older version stored under it can still
+    be read and removed."""
     if type(memory_id) is str and memory_id.isascii() and memory_id.strip() and len(memory_id) <= MAX_ID_CHARS:
         return memory_id  # the usual id: three calls, not five
     if memory_id is None or (isinstance(memory_id, str) and not memory_id.strip()):
@@ -980,7 +983,20 @@ def check_memory_id(memory_id: object, where: str = "ChatMemory") -> str:
             f"{where}: memory id {shown(memory_id)} is not valid Unicode text (it holds a lone surrogate, e.g. from "
             "os.fsdecode), which SqliteStore cannot store; decode the bytes it came from properly"
         )
+    if not stored and not memory_id.isascii() and not unicodedata.is_normalized("NFC", memory_id):
+        raise MemoryIdError(_not_composed(memory_id, where))
     return memory_id
+
+
+def _not_composed(memory_id: str, where: str) -> str:
+    """Why an id not in NFC is refused rather than composed: the two spellings look alike, and
+    composing would silently merge two ids the caller's own system may keep apart (two users)."""
+    return (
+        f"{where}: memory id {cut(ascii(memory_id), SHOWN)} is not in composed Unicode form (NFC): it looks like "
+        f"{shown(unicodedata.normalize('NFC', memory_id))} but is spelt with other characters, and "
+        "the two would be two conversations; if they are one user, pass unicodedata.normalize('NFC', memory_id) "
+        "(a conversation stored under this spelling stays readable with store.get and removable with store.delete)"
+    )
 
 
 def _id_fix(memory_id: object) -> str:

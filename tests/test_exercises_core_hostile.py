@@ -1176,3 +1176,30 @@ def test_the_check_limit_counts_the_time_the_code_had_not_a_loaded_hosts_wait_fo
             "the check was stopped after 0.2 s: does your code loop forever, or wait for something that never comes?"
         )
     assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+
+
+def test_a_standard_library_function_an_installed_library_replaced_is_no_change(monkeypatch, tmp_path):
+    """Before: torch's `torch.package`, imported with torch (vector search's embeddings), replaces `inspect.getfile`
+    with a function of its own, and every check after `import torch` said "code in this kernel changed Python's
+    standard library ... restart the kernel" (a restart and the import again gave the same). A function an installed
+    library defines is no change; one a cell defines, a lambda, a builtin, a function of a module in the learner's
+    own folder or of the package itself still is."""
+    import importlib
+    import inspect
+
+    import pluggy._hooks  # an installed library's module, as torch.package is
+
+    from toolkit.exercises import pristine
+    from toolkit.loop import run
+
+    library = pluggy._hooks.normalize_hookimpl_opts
+    monkeypatch.setattr(inspect, "getfile", library)
+    assert pristine.changes() == []
+    assert check("w10.escape", {"notes/todo.md"}).status == "passed"
+    (tmp_path / "my_helpers.py").write_text("def getfile(obj):\n    return 'x'\n", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    own = importlib.import_module("my_helpers").getfile
+    del sys.modules["my_helpers"]  # the module stays alive through `own`
+    for replaced in (lambda obj: "x", repr, own, run.run_loop):
+        monkeypatch.setattr(inspect, "getfile", replaced)
+        assert pristine.changes() == ["inspect.getfile"], replaced

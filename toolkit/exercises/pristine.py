@@ -43,8 +43,10 @@ Leaves out: a module changed before `toolkit.exercises` is imported (nothing old
 container of the package changed in place (`SOME_DICT["x"] = ...`: its own code fills its caches and registries
 the same way), a module of the standard library the package does not use (`statistics.mean = ...`: no check computes with it),
 one first imported by a cell that changes it before the package imports it, a class of the standard library changed
-(`json.JSONEncoder.encode = ...`), and a learner set on defeating the
-record itself (it lives in the same kernel).
+(`json.JSONEncoder.encode = ...`), a function of the standard library replaced by one an installed library defines
+(torch replaces `inspect.getfile` as it is imported: counting it made every check after `import torch` refuse; a
+learner could hand such a function in too), and a learner set on defeating the record itself (it lives in the same
+kernel).
 """
 
 from __future__ import annotations
@@ -52,7 +54,9 @@ from __future__ import annotations
 import builtins
 import dis
 import importlib.machinery
+import os
 import sys
+import sysconfig
 import types
 from collections.abc import Callable, Iterator, Sequence
 from functools import partial
@@ -327,9 +331,49 @@ def kind(where: str) -> str:
 
 def changes() -> list[str]:
     """Where the package differs from what was noted, sorted: `toolkit.loop.run.COURSE` (rebound, added or
-    deleted), `toolkit.chat.client.RetryPolicy.wait`, `toolkit.loop.run.run_loop.__code__`."""
+    deleted), `toolkit.chat.client.RetryPolicy.wait`, `toolkit.loop.run.run_loop.__code__`. A function of Python's
+    builtins or standard library that an installed library replaced (`_by_a_library`) is none of them."""
     _note_imported()
-    return _differences(_NOTED)
+    found = _differences(_NOTED)
+    return [where for where in found if kind(where) == "package" or not _by_a_library(_now_at(where))]
+
+
+def _now_at(where: str) -> Any:
+    """What `builtins.abs` or `inspect.getfile` names now (None once deleted)."""
+    module, _, key = where.rpartition(".")
+    held = sys.modules.get(module)
+    return vars(held).get(key) if isinstance(held, types.ModuleType) else None
+
+
+def _by_a_library(value: Any) -> bool:
+    """Whether `value` is a function an installed library defined: what it put in the standard library's place as
+    it was imported (torch's `torch.package` replaces `inspect.getfile`; nest_asyncio, `asyncio.run`), none of the
+    learner's doing, which a check computes with as Python would. A function defined in a cell (`__main__`), in a
+    module of the learner's own folder, a lambda of either, a builtin or any other object put there is the
+    kernel's code changing Python's: counted."""
+    if not isinstance(value, types.FunctionType) or value.__module__ in (None, "__main__") or _ours(value.__module__):
+        return False  # the package's own functions are in site-packages too, once installed
+    module = sys.modules.get(value.__module__)
+    file = getattr(module, "__file__", None)
+    return isinstance(file, str) and _installed(file) and value.__code__.co_filename == file
+
+
+def _installed(file: str) -> bool:
+    """Whether `file` lies in an installed package's folder (site-packages, dist-packages) or Python's own library."""
+    if not _INSTALLED:
+        _INSTALLED.extend(_installed_places())
+    return os.path.realpath(file).startswith(tuple(_INSTALLED))
+
+
+_INSTALLED: list[str] = []
+"""The folders of installed code, as real paths each ending in a separator (read once)."""
+
+
+def _installed_places() -> list[str]:
+    paths = sysconfig.get_paths()
+    places = {paths[key] for key in ("stdlib", "platstdlib", "purelib", "platlib") if key in paths}
+    places |= {p for p in sys.path if os.path.basename(p.rstrip(os.sep)) in ("site-packages", "dist-packages")}
+    return sorted({os.path.join(os.path.realpath(p), "") for p in places})
 
 
 def note_checks() -> None:

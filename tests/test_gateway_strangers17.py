@@ -16,18 +16,11 @@ import json
 
 import pytest
 from test_gateway_generic_asks import S, fn, turn
+from test_gateway_strangers15 import D, E
 
 from toolkit.gateway.core import GatewayConfig, respond
 
 N, I, B = {"type": "number"}, {"type": "integer"}, {"type": "boolean"}
-
-
-def D(description, kind="string", **more):
-    return {"type": kind, "description": description, **more}
-
-
-def E(*values, **more):
-    return {"type": "string", "enum": list(values), **more}
 
 
 WEATHER = [fn("get_weather", "Get the weather for a city", {"city": S}, ["city"])]

@@ -34,6 +34,38 @@ def test_a_url_urlsplit_refuses_is_masked_whole():
     assert url_secrets("http://[::1/v1") == []
 
 
+@pytest.mark.parametrize(
+    "url, shown",
+    [
+        ("https://gw.example/v1#tok-9f8e7d6c5b4a", "https://gw.example/v1#***"),
+        ("https://gw.example/v1?api_key=abc&x=1#access_token=zz", "https://gw.example/v1?api_key=***&x=1#***"),
+        ("https://al:pw@gw.example/v1#main", "https://al:***@gw.example/v1#***"),
+        ("http://[::1/v1#tok-9f8e7d6c5b4a", "http://[::1/v1#***"),  # urlsplit refuses it
+        ("http://al:pw@[::1/v1?key=k#tok", "http://***@[::1/v1?***#***"),
+        ("https://gw.example/v1#", "https://gw.example/v1"),
+    ],
+)
+def test_a_fragment_is_masked_whole(url, shown):
+    """A fragment is never sent (the endpoint drops it), so it names nothing the learner needs to
+    see, and a token pasted after `#` would be shown by `describe()` and every error quoting the URL."""
+    assert mask_url(url) == shown
+
+
+def test_a_fragment_never_shows_in_a_clients_description_or_its_connection_error():
+    from toolkit.chat.client import ChatClient, RetryPolicy, TransientError
+    from toolkit.chat.messages import UserMessage
+
+    client = ChatClient(
+        "http://127.0.0.1:9/v1#tok-9f8e7d6c5b4a", "sk-" + "x" * 24, "m", retry=RetryPolicy(max_retries=0)
+    )
+    assert client.describe() == "gateway http://127.0.0.1:9/v1#***, model m"
+    assert client.endpoint == "http://127.0.0.1:9/v1/chat/completions"
+    with pytest.raises(TransientError) as caught:
+        client.chat([UserMessage(content="hi")])
+    assert "tok-9f8e7d6c5b4a" not in str(caught.value)
+    assert str(caught.value).startswith("Cannot reach the gateway at http://127.0.0.1:9/v1#*** (")
+
+
 def test_url_secrets_lists_what_mask_url_hides():
     assert url_secrets("https://alice:pw-123@gw/v1?token=t0k3n&x=1") == ["pw-123", ALICE_BASIC, "t0k3n"]
     assert url_secrets("https://gw/v1") == []

@@ -2,7 +2,8 @@
 
 `mask_url(url)` hides credentials embedded in a base URL (`https://user:pass@host/v1` →
 `https://user:***@host/v1`, and the values of query parameters that name a credential, such as
-`?api-key=…`, `?key=…` (Google's endpoint) or `?code=…` (an Azure Function): `secret_param`);
+`?api-key=…`, `?key=…` (Google's endpoint) or `?code=…` (an Azure Function): `secret_param`), and
+a `#fragment` whole (`https://host/v1#token`: never sent, so it is no address, and a pasted token may hide there);
 `mask_url_in(text, url)` does that to a text quoting the URL (an error), and masks its secrets there too.
 `basic_credential(url)` is what such credentials become on the wire: httpx sends a URL's user
 info as `Authorization: Basic <base64 of user:password>`, a secret in another spelling that the
@@ -83,7 +84,7 @@ def mask_url(url: str) -> str:
         pairs = parse_qsl(query, keep_blank_values=True)
         if any(secret_param(k) for k, _ in pairs):
             query = urlencode([(k, MASK if secret_param(k) else v) for k, v in pairs], safe="*")
-    return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
+    return urlunsplit((parts.scheme, netloc, parts.path, query, MASK if parts.fragment else ""))
 
 
 _URL = re.compile(r"\b[A-Za-z][\w+.-]*://[^\s\"'<>]+")
@@ -160,9 +161,10 @@ def mask_url_in(text: str, url: str) -> str:
 
 
 def _mask_unparsed(url: str) -> str:
-    """A URL that cannot be parsed, shown safely: its whole user info and its whole query masked."""
-    head, has_query, _ = _USERINFO.sub(f"{MASK}@", url).partition("?")
-    return head + (f"?{MASK}" if has_query else "")
+    """A URL that cannot be parsed, shown safely: its whole user info, query and fragment masked."""
+    head, has_fragment, _ = _USERINFO.sub(f"{MASK}@", url).partition("#")
+    head, has_query, _ = head.partition("?")
+    return head + (f"?{MASK}" if has_query else "") + (f"#{MASK}" if has_fragment else "")
 
 
 def url_secrets(url: str) -> list[str]:

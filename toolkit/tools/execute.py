@@ -73,6 +73,7 @@ import types
 import weakref
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, TypeVar
 
 from pydantic_core import SchemaValidator
@@ -94,6 +95,7 @@ from toolkit.loop.result_size import DEFAULT_CUTTING, Cutting, cut_cleaned
 from toolkit.memory.storable import attributes_problem
 from toolkit.tools import arguments, coercion, redact
 from toolkit.tools.addresses import without_addresses
+from toolkit.tools.argument_secrets import masked_argument_text
 from toolkit.tools.decorator import (
     COMPENSATES,
     MARK,
@@ -505,8 +507,9 @@ def _failed(call: ToolCall, kind: str, error: E, policy: Policy[E], cutting: Cut
     if kind == "execution" and policy not in _KNOWN_POLICIES:  # (a policy's 10 MB: a head cleaned, then cut)
         text = cut_cleaned(text, cutting, redact.cleaned)
     elif kind == "argument":  # a tool's own reason may quote a library's message: its secrets go
-        text = cut_cleaned(text, cutting, redact.scrub_secrets)  # (the model's own values, paths too,
-        # are quoted as sent)
+        scrubbed = cut_cleaned(text, cutting, redact.scrub_secrets)  # (the model's own values, paths too, are
+        # quoted as sent; a secret-named field's value is masked, never the words around it: `argument_secrets`)
+        text = scrubbed if scrubbed == text else cut_cleaned(text, cutting, partial(masked_argument_text, error))
     return Outcome(_error(call, text), kind, stop)
 
 

@@ -233,6 +233,9 @@ cycle.append(cycle)
     [
         (b"\x89PNG\r\n", "<binary data, 6 bytes>"),
         (b"\xff", "<binary data, 1 byte>"),  # one of a unit in the singular, as the other texts
+        ("hi".encode("utf-16-le"), "<binary data, 4 bytes>"),  # valid UTF-8, but a NUL says binary (as git, grep)
+        (bytearray(b"\x7fELF\x02\x01\x01\x00"), "<binary data, 8 bytes>"),
+        (b"\x1b[31mfailed\x1b[0m\f", "\x1b[31mfailed\x1b[0m\f"),  # other control characters are text's (colours)
         ("订单".encode(), "订单"),
         (bytearray(b"ok"), "ok"),
         (Order("B"), "Order(B)"),

@@ -7,8 +7,9 @@ wherever they are nested (a dataclass, a set, a deque too); a set is a list of i
 the same every run (`toolkit.tools.set_order`); a dict whose keys are alike once written as JSON
 keys (`{1: "a", "1": "b"}`) keeps every entry, the key twice, as `json.dumps` and pydantic's
 `to_json` write it (converting the keys first kept the last value only). A tool that returned has run, so turning
-its value into text never fails the call: `bytes` are decoded when they are UTF-8, else read
-`<binary data, N bytes>`; a returned exception is its message, sanitised as a raised one's
+its value into text never fails the call: `bytes` are decoded when they are UTF-8 and hold no NUL
+(git's and grep's test for binary data), else read `<binary data, N bytes>`; a `str` goes as the tool wrote
+it, NULs and control characters too (JSON escapes them on the wire, the store keeps them); a returned exception is its message, sanitised as a raised one's
 (`toolkit.tools.redact`); numpy and pandas values are JSON (`tolist()`, one object per row: their
 `str()` cuts data to `...`), pandas' missing date `NaT` null wherever it is (a row of
 `df.to_dict("records")` too); an iterator is read to at most `ITEMS_READ` items (those nested in a
@@ -253,11 +254,16 @@ def _writable(number: int) -> bool:
 
 
 def _bytes_text(value: bytes | bytearray) -> str:
-    """Bytes as text: decoded when they are UTF-8, else a short note (never the bytes themselves)."""
+    """Bytes as text: decoded when they are UTF-8 and hold no NUL byte, else a short note (never the
+    bytes themselves). A NUL is how git and grep tell binary data from text: UTF-16 text, a struct, a
+    zip's header are valid UTF-8 often enough (`b"h\\x00i\\x00"`), and read as text they reach the
+    model as NULs and stray letters. Other control characters stay (a command's colours, a form feed)."""
     try:
-        return bytes(value).decode("utf-8")
+        if b"\x00" not in value:
+            return bytes(value).decode("utf-8")
     except UnicodeDecodeError:
-        return f"<binary data, {len(value)} byte{'' if len(value) == 1 else 's'}>"
+        pass
+    return f"<binary data, {len(value)} byte{'' if len(value) == 1 else 's'}>"
 
 
 def _json_fallback(value: Any) -> Any:

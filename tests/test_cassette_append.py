@@ -88,3 +88,49 @@ def test_the_pieces_judge_what_they_are_given(tmp_path):
     with pytest.raises(CassetteError, match=r"^here: the cassette file was replaced while the run recorded, by a"):
         append_line("here", notes, "{}", set())
     assert notes.read_text() == "my notes\n"
+
+
+def _folder_swapped(tmp_path, replacement):
+    """A run recording to `tmp_path/rec/c.jsonl` whose folder `rec` is moved away and `replacement`
+    (a link to another folder, or another folder) put at its name after the first exchange."""
+    (tmp_path / "rec").mkdir()
+    client = _recording(tmp_path / "rec")
+    (tmp_path / "rec").rename(tmp_path / "kept")
+    replacement(tmp_path / "rec")
+    return client
+
+
+@pytest.mark.parametrize("holds_a_cassette", [False, True], ids=["no-file", "a-cassette-there"])
+def test_a_folder_above_the_cassette_swapped_for_a_link_mid_run_is_not_written_through(tmp_path, holds_a_cassette):
+    """Before: only the file's own name was not followed, so the second exchange went to (or made)
+    `c.jsonl` in whatever folder the link named (`/etc` as root)."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    if holds_a_cassette:  # a file there that starts as a cassette does would have been judged one
+        (elsewhere / "c.jsonl").write_text('{"clock": {"now": "2026-01-01T00:00:00"}, "format": 1}\n')
+    before = sorted((p.name, p.read_bytes()) for p in elsewhere.iterdir())
+    client = _folder_swapped(tmp_path, lambda name: name.symlink_to(elsewhere))
+    with pytest.raises(CassetteError) as caught:
+        _send(client)
+    assert str(caught.value) == (
+        f"cannot record to {tmp_path / 'rec' / 'c.jsonl'} (LLM_RECORD): the cassette's folder "
+        f"{str(tmp_path / 'rec')!r} was replaced (by a link or another folder) while the run recorded; nothing was "
+        "written there: put the folder back, or record to a new file"
+    )
+    assert sorted((p.name, p.read_bytes()) for p in elsewhere.iterdir()) == before
+    assert len((tmp_path / "kept" / "c.jsonl").read_text().splitlines()) == 1
+
+
+def test_a_folder_above_the_cassette_swapped_for_another_folder_is_not_written_to(tmp_path):
+    client = _folder_swapped(tmp_path, lambda name: name.mkdir())
+    with pytest.raises(CassetteError, match=r"the cassette's folder .* was replaced \(by a link or another folder\)"):
+        _send(client)
+    assert list((tmp_path / "rec").iterdir()) == []
+
+
+def test_a_folder_left_in_place_keeps_recording_every_line(tmp_path):
+    (tmp_path / "rec").mkdir()
+    client = _recording(tmp_path / "rec")
+    _send(client)
+    _send(client)
+    assert len((tmp_path / "rec" / "c.jsonl").read_text().splitlines()) == 3

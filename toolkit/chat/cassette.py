@@ -257,7 +257,7 @@ class RecordingTransport(httpx.BaseTransport):
         self.inner = inner or EnvironmentTransport()
         self._lock = threading.Lock()
         self._target = target(self.path)  # resolved once: a link pointed elsewhere later is not followed
-        self._checked: set[tuple[int, int]] = set()  # the files judged a cassette (`cassette_append`)
+        self._checked: set[tuple[int, ...]] = set()  # the files judged a cassette, its folder (`cassette_append`)
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
         body = request.read()

@@ -9,8 +9,13 @@ was opened is judged, by its descriptor, not by its name: a regular file this ru
 yet must start as a cassette does, or nothing is written. A pipe or a device (`/dev/stdout`) holds
 nothing to lose and is written as before.
 
-Leaves out: a folder above the cassette swapped for a link (only the file's own name is not
-followed), and `O_NOFOLLOW` where the system has none (Windows; the opened file is still judged).
+A folder above the cassette swapped for a link (or another folder) mid-run is caught too: the line is
+written relative to the cassette's folder opened as a descriptor (`dir_fd`), and that folder must be
+the one the run's first line went to (`_folder`, remembered in `checked` as `(FOLDER, device, inode)`);
+nothing is created or written in a folder swapped in.
+
+Leaves out: a folder swapped between the run's check and its first line, and `O_NOFOLLOW` and `dir_fd`
+where the system has none (Windows: the opened file is still judged).
 """
 
 from __future__ import annotations
@@ -29,6 +34,10 @@ SNIFFED = 1 << 20
 _FLAGS = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_CLOEXEC", 0)
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _READ = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+_DIRECTORY = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0)
+_BY_FOLDER = os.open in os.supports_dir_fd
+FOLDER = -1
+"""The first item of the entry in `checked` that holds the folder's (device, inode), not a file's."""
 
 
 def cassette_line(text: bytes) -> bool:
@@ -63,12 +72,44 @@ def target(path: Path) -> Path:
     return resolved if stat.S_ISREG(info.st_mode) else path
 
 
-def append_line(where: str, path: Path, text: str, checked: set[tuple[int, int]]) -> None:
+def append_line(where: str, path: Path, text: str, checked: set[tuple[int, ...]]) -> None:
     """Append `text` and a line break to the file at `path` (after a line a killed run cut short, on
     a line of its own). `checked` holds the files (device, inode) already judged a cassette; a file
-    not in it is judged first. `where` opens each error ("cannot record to F (LLM_RECORD)")."""
+    not in it is judged first; and the folder the first line went to (`_folder`). `where` opens each
+    error ("cannot record to F (LLM_RECORD)")."""
+    folder = _folder(where, path, checked) if _BY_FOLDER else None
     try:
-        fd = os.open(path, _FLAGS | _NOFOLLOW, 0o666)
+        _append(where, path, text, checked, folder)
+    finally:
+        if folder is not None:
+            os.close(folder)
+
+
+def _folder(where: str, path: Path, checked: set[tuple[int, ...]]) -> int | None:
+    """The cassette's folder opened (None when it cannot be: the file's own open then says why), the
+    same one the run's first line went to, or a `CassetteError`: a folder above was swapped."""
+    try:
+        fd = os.open(path.parent, _DIRECTORY)
+    except OSError:
+        return None
+    info = os.fstat(fd)
+    known = next((entry for entry in checked if entry[0] == FOLDER), None)
+    if known is None:
+        checked.add((FOLDER, info.st_dev, info.st_ino))
+    elif known[1:] != (info.st_dev, info.st_ino):
+        os.close(fd)
+        raise CassetteError(
+            f"{where}: the cassette's folder {str(path.parent)!r} was replaced (by a link or another folder) while "
+            "the run recorded; nothing was written there: put the folder back, or record to a new file"
+        )
+    return fd
+
+
+def _append(where: str, path: Path, text: str, checked: set[tuple[int, ...]], folder: int | None) -> None:
+    """`append_line`'s writing, relative to `folder` when it is open."""
+    try:
+        fd = os.open(path.name, _FLAGS | _NOFOLLOW, 0o666, dir_fd=folder) if folder is not None else None
+        fd = os.open(path, _FLAGS | _NOFOLLOW, 0o666) if fd is None else fd
     except OSError as exc:
         if exc.errno in (errno.ELOOP, errno.EMLINK) and path.is_symlink() and not _loops(path):
             raise CassetteError(
@@ -77,17 +118,22 @@ def append_line(where: str, path: Path, text: str, checked: set[tuple[int, int]]
             ) from None
         raise
     with os.fdopen(fd, "a", encoding="utf-8") as out:
-        start = _start(where, path, os.fstat(fd), checked)
+        start = _start(where, path, os.fstat(fd), checked, folder)
         out.write(start + text + "\n")
 
 
-def _start(where: str, path: Path, opened: os.stat_result, checked: set[tuple[int, int]]) -> str:
+def _start(
+    where: str, path: Path, opened: os.stat_result, checked: set[tuple[int, ...]], folder: int | None = None
+) -> str:
     """ "\\n" when the opened file ends inside a line, else ""; a `CassetteError` if it is a regular
     file no longer the one this run checked and it is no cassette."""
     if not stat.S_ISREG(opened.st_mode):
         return ""
     try:
-        fd = os.open(path, _READ | _NOFOLLOW)
+        if folder is not None:
+            fd = os.open(path.name, _READ | _NOFOLLOW, dir_fd=folder)
+        else:
+            fd = os.open(path, _READ | _NOFOLLOW)
     except OSError:  # no permission to read it: as `not_a_cassette`, nothing to judge it by
         return ""
     try:

@@ -569,8 +569,8 @@ def _first_section_indented(text: str) -> str:
     """A section header on the docstring's first line (right after the opening quotes):
     `cleandoc` puts its entries at the margin, so they are indented again, under the header."""
     lines = text.split("\n")
-    if len(lines) < 2 or not _GOOGLE_HEADER.match(lines[0]) or lines[1][:1] in ("", " "):
-        return text
+    if len(lines) < 2 or lines[1][:1] in ("", " ") or not _GOOGLE_HEADER.match(lines[0]):
+        return text  # the header's search (some 40 titles, case-insensitively) last: the usual second line is blank
     return "\n".join([lines[0], *("    " + line if line.strip() else line for line in lines[1:])])
 
 

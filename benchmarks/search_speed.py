@@ -32,6 +32,11 @@ anywhere from its descriptions ("r the c"), with terms of 1–2 characters ("e",
 OpenAPI operations (`getOrderUserById`, `list_invoices_v2`, `GET /v1/orders/{orderId}/items — …`)
 queried with 1–4 words and with 8–12 words (bm25s's cost grows slowly with the query's length; the
 index looks a long query's words up together, a few dozen NumPy calls for all of them).
+Since the fifty-fourth session, also: names only (no descriptions), one word ("api") in every tool,
+descriptions of 1–2 words, queries of 10–30 and of 60–120 words, one word repeated in other cases,
+descriptions and queries upper-cased, accented, full-width or decomposed (NFD), versions and dates
+("v2", "3.11", "2024-05"), emoji, CJK words mixed into English, snake_case / camelCase / hyphenated
+identifiers, and OpenAPI operation ids queried with their pieces.
 
 Targets at 10,000 tools, on every catalogue: per query ≤ 0.5× bm25s (or ≤ 300 µs); build ≤
 bm25s's build; top 5 identical to the naive scorer on every query. Each is printed as met / not
@@ -48,6 +53,7 @@ import random
 import re
 import statistics
 import time
+import unicodedata
 from collections import Counter
 from collections.abc import Callable, Sequence
 from itertools import accumulate
@@ -350,6 +356,166 @@ def openapi_long_queries(rng: random.Random) -> tuple[list[ToolSpec], list[list[
     return specs, [rng.sample(words, rng.randint(8, 12)) for _ in range(300)]
 
 
+# --- kinds of the fifty-fourth session: a stranger's catalogues and queries, on the course catalogue's text ---
+
+
+def course(catalog: Any) -> list[ToolSpec]:
+    return scaled_catalog(catalog.tools, TARGET_SIZE)
+
+
+def names_only(catalog: Any, rng: random.Random) -> tuple[list[ToolSpec], list[list[str]]]:
+    """Tool names only, every description empty."""
+    specs = [ToolSpec(s.name, "") for s in course(catalog)]
+    return specs, frequent_queries(specs, rng)
+
+
+def common_word(catalog: Any, rng: random.Random) -> tuple[list[ToolSpec], list[list[str]]]:
+    """One word ("api") in every name and twice in every description, and in half the queries."""
+    specs = [ToolSpec(f"{s.name}_api", f"API: {s.description} via the api") for s in course(catalog)]
+    queries = frequent_queries(specs, rng)
+    return specs, queries + [["api", *terms] for terms in queries[:200]]
+
+
+def two_words(catalog: Any, rng: random.Random) -> tuple[list[ToolSpec], list[list[str]]]:
+    """Descriptions of 1-2 of the catalogue's 400 most frequent words."""
+    words = frequent_words(course(catalog), 400)
+    specs = [ToolSpec(s.name, " ".join(rng.sample(words, rng.randint(1, 2)))) for s in course(catalog)]
+    return specs, frequent_queries(specs, rng)
+
+
+def many_words(low: int, high: int) -> Callable[[Any, random.Random], tuple[list[ToolSpec], list[list[str]]]]:
+    """The course catalogue queried with `low` to `high` of its 1,000 most frequent words."""
+
+    def make(catalog: Any, rng: random.Random) -> tuple[list[ToolSpec], list[list[str]]]:
+        specs = course(catalog)
+        words = frequent_words(specs, 1_000)
+        return specs, [rng.sample(words, rng.randint(low, high)) for _ in range(300 if high <= 30 else 60)]
+
+    return make
+
+
+def one_word_repeated(catalog: Any, rng: random.Random) -> tuple[list[ToolSpec], list[list[str]]]:
+    """The course catalogue queried with one frequent word 2-12 times, in other cases and spacing."""
+    specs, words = course(catalog), frequent_words(course(catalog))
+    queries = []
+    for _ in range(300):
+        w = rng.choice(words)
+        queries.append([rng.choice([w, w.upper(), w.title(), f" {w} ", f"{w} {w}"]) for _ in range(rng.randint(2, 12))])
+    return specs, queries
+
+
+def full_width(text: str) -> str:
+    return "".join(chr(ord(c) + 0xFEE0) if "!" <= c <= "~" else c for c in text)
+
+
+def accented(text: str) -> str:
+    return text.replace("e", "é").replace("o", "ö").replace("a", "à")
+
+
+def letter_forms(catalog: Any, rng: random.Random) -> tuple[list[ToolSpec], list[list[str]]]:
+    """Descriptions upper-cased, accented, full-width or decomposed (NFD: a letter and a combining mark,
+    two runs), and queries in the same forms."""
+    forms: list[Callable[[str], str]] = [
+        str.upper,
+        accented,
+        full_width,
+        lambda t: unicodedata.normalize("NFD", accented(t)),
+        lambda t: t,
+    ]
+    specs = [ToolSpec(s.name, rng.choice(forms)(s.description)) for s in course(catalog)]
+    words = frequent_words(course(catalog))
+    return specs, [[rng.choice(forms)(w) for w in rng.sample(words, rng.randint(1, 4))] for _ in range(300)]
+
+
+def versions(catalog: Any, rng: random.Random) -> tuple[list[ToolSpec], list[list[str]]]:
+    """Versions and dates in names and descriptions ("v2", "3.11", "2024-05"), queried with them."""
+    specs = []
+    for s in course(catalog):
+        v = f"v{rng.randint(1, 4)}"
+        specs.append(
+            ToolSpec(
+                f"{s.name}_{v}",
+                f"{s.description} Requires Python 3.{rng.randint(8, 13)}+, API {v}, release "
+                f"{rng.randint(1, 3)}.{rng.randint(0, 20)}.{rng.randint(0, 9)} (2024-{rng.randint(1, 12):02d})",
+            )
+        )
+    terms = "v1 v2 v3 3.11 3.12 2024 1.0 2.1 release python api 0 1 11 -0 (2024-0".split()
+    return specs, [rng.sample(terms, rng.randint(1, 4)) for _ in range(300)]
+
+
+EMOJI = ["🚀", "📦", "✅", "❌", "🔥", "👨\u200d👩\u200d👧", "🏳️\u200d🌈", "⚠️", "💳", "📧"]
+
+
+def emoji(catalog: Any, rng: random.Random) -> tuple[list[ToolSpec], list[list[str]]]:
+    """Emoji around each description (some joined sequences), queried with emoji and words."""
+    specs = [
+        ToolSpec(s.name, f"{rng.choice(EMOJI)} {s.description} {rng.choice(EMOJI)}{rng.choice(EMOJI)}")
+        for s in course(catalog)
+    ]
+    pool = EMOJI + frequent_words(course(catalog), 50)
+    return specs, [[rng.choice(pool) for _ in range(rng.randint(1, 4))] for _ in range(300)]
+
+
+CJK = "订单 查询 客户 发票 付款 退款 物流 用户 创建 删除 更新 列表 注文 検索 顧客 取得 주문 검색".split()
+
+
+def cjk_and_latin(catalog: Any, rng: random.Random) -> tuple[list[ToolSpec], list[list[str]]]:
+    """Chinese, Japanese and Korean words mixed into English descriptions, some glued to the next word
+    or written without spaces; queries of either, or both glued ("订单order")."""
+    specs = []
+    for s in course(catalog):
+        out = []
+        for w in s.description.split():
+            out.append(w)
+            if rng.random() < 0.3:
+                out.append(rng.choice(CJK) + (w if rng.random() < 0.5 else ""))
+        specs.append(ToolSpec(s.name, ("" if rng.random() < 0.3 else " ").join(out)))
+    pool = CJK + frequent_words(course(catalog), 60)
+    queries = [
+        [rng.choice(pool) + (rng.choice(pool) if rng.random() < 0.3 else "") for _ in range(rng.randint(1, 4))]
+        for _ in range(300)
+    ]
+    return specs, queries
+
+
+def camel(words: Sequence[str]) -> str:
+    return words[0] + "".join(w.title() for w in words[1:])
+
+
+def identifier_styles(catalog: Any, rng: random.Random) -> tuple[list[ToolSpec], list[list[str]]]:
+    """Names and descriptions of snake_case, camelCase and hyphenated identifiers, queried with them,
+    their words, or a word and its `_` or `-`."""
+    words = [w for w in frequent_words(course(catalog), 300) if len(w) > 2]
+
+    def ident(ws: list[str]) -> str:
+        return rng.choice([camel(ws), "_".join(ws), "-".join(ws)])
+
+    specs = [
+        ToolSpec(
+            f"{ident(rng.sample(words, rng.randint(2, 4)))}_{i}",
+            " ".join(ident(rng.sample(words, 2)) for _ in range(rng.randint(2, 8))),
+        )
+        for i in range(TARGET_SIZE)
+    ]
+    queries = []
+    for _ in range(300):
+        ws = rng.sample(words, 2)
+        queries.append(
+            rng.choice([[camel(ws)], ["_".join(ws)], ["-".join(ws)], ws, [camel(ws).lower()], [ws[0] + "_"]])
+        )
+    return specs, queries
+
+
+def openapi_ids(rng: random.Random) -> tuple[list[ToolSpec], list[list[str]]]:
+    """OpenAPI operations queried with the pieces of their operation ids ("get", "user", "by") and with
+    the first 3-12 characters of an id."""
+    specs = openapi_operations(rng)
+    ids = [s.name for s in specs]
+    pieces = sorted({p.lower() for n in ids for p in re.findall(r"[A-Z]?[a-z]+|\d+", n)})
+    queries = [rng.sample(pieces, rng.randint(1, 4)) for _ in range(200)]
+    return specs, queries + [[rng.choice(ids)[: rng.randint(3, 12)]] for _ in range(100)]
+
+
 def row_labels(sizes: Sequence[int]) -> list[str]:
     """The labels of the keyword rows a run at these sizes measures, in order (what `--only` picks from)."""
     return [f"keyword {size:>7,} tools" for size in sizes] + [other_row(kind) for kind in OTHER_KINDS]
@@ -370,6 +536,18 @@ OTHER_KINDS = (
     "terms of 1-2 characters",
     "OpenAPI operations",
     "OpenAPI operations, queries of 8-12 words",
+    "names only, no descriptions",
+    "one word in every tool",
+    "descriptions of 1-2 words",
+    "queries of 10-30 words",
+    "queries of 60-120 words",
+    "one word repeated in other cases",
+    "upper-case, accented, full-width, decomposed",
+    "versions and dates",
+    "emoji",
+    "CJK mixed with Latin",
+    "snake_case, camelCase, hyphenated identifiers",
+    "OpenAPI operation ids and their pieces",
 )
 """The other catalogue kinds, in the order their rows run."""
 
@@ -385,6 +563,18 @@ def other_catalogues(catalog: Any, only: Sequence[str] = ()) -> None:
         "terms of 1-2 characters": lambda rng: short_terms(catalog, rng),
         "OpenAPI operations": openapi,
         "OpenAPI operations, queries of 8-12 words": openapi_long_queries,
+        "names only, no descriptions": lambda rng: names_only(catalog, rng),
+        "one word in every tool": lambda rng: common_word(catalog, rng),
+        "descriptions of 1-2 words": lambda rng: two_words(catalog, rng),
+        "queries of 10-30 words": lambda rng: many_words(10, 30)(catalog, rng),
+        "queries of 60-120 words": lambda rng: many_words(60, 120)(catalog, rng),
+        "one word repeated in other cases": lambda rng: one_word_repeated(catalog, rng),
+        "upper-case, accented, full-width, decomposed": lambda rng: letter_forms(catalog, rng),
+        "versions and dates": lambda rng: versions(catalog, rng),
+        "emoji": lambda rng: emoji(catalog, rng),
+        "CJK mixed with Latin": lambda rng: cjk_and_latin(catalog, rng),
+        "snake_case, camelCase, hyphenated identifiers": lambda rng: identifier_styles(catalog, rng),
+        "OpenAPI operation ids and their pieces": openapi_ids,
     }
     assert tuple(kinds) == OTHER_KINDS
     for label, make in kinds.items():

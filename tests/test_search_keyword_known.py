@@ -10,6 +10,7 @@ import pytest
 from naive_keyword import Naive
 
 from toolkit.errors import ConfigurationError
+from toolkit.search import keyword
 from toolkit.search.catalog import load_catalog, scaled_catalog
 from toolkit.search.keyword import CACHE_BYTES, KeywordIndex, naive_search
 from toolkit.tools.reflect import ToolSpec
@@ -127,3 +128,34 @@ def test_the_terms_themselves_count_in_the_bytes_kept():
     assert index._known.used == sum(
         128 + sys.getsizeof(term) + added.nbytes for term, added in index._known._added.items()
     )
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_long_queries_of_terms_few_tools_hold_seen_again_give_the_naive_answer(catalogue, seed):
+    """Queries of 10-30 and 60-120 words, most of them held by few tools (added together, as lists of texts,
+    in one scatter: `_add_listed`), some by many (bytes), asked twice: the second time every word is kept."""
+    specs, words = catalogue
+    rng = random.Random(seed)
+    index, naive = KeywordIndex(specs), Naive(specs)
+    asked = [rng.sample(words, rng.randint(10, 30)) for _ in range(20)]
+    asked += [rng.sample(words, rng.randint(60, 120)) for _ in range(4)]
+    asked += [[w.upper() for w in asked[0]] + asked[0]]  # the same words again in another case: each once
+    for terms in asked * 2:
+        assert index.search(terms, 10) == naive.checked(terms, 10), terms
+    listed = [a for a in index._known._added.values() if a.dtype != np.uint8]
+    assert len(listed) > 20  # the words held by few tools were kept as lists, and added as lists
+
+
+def test_scores_of_more_terms_than_two_bytes_hold_take_a_wider_type():
+    """Up to 85 terms the scores add up in a byte, up to 21,845 in two bytes, beyond in 64 bits: the
+    answer is the naive one on either side of the byte's border, and a caller always gets 64-bit scores."""
+    assert [keyword._score_type(n) for n in (0, 85, 86, 21_845, 21_846)] == [
+        np.uint8, np.uint8, np.uint16, np.uint16, np.int64
+    ]  # fmt: skip
+    terms = [f"w{i:04d}" for i in range(300)]
+    specs = [ToolSpec(f"t_{i}_" + "".join(terms[i::40]), " ".join(terms[i::7])) for i in range(40)]
+    index = KeywordIndex(specs)
+    for count in (85, 86, 300):
+        assert index.search(terms[:count], 10) == naive_search(terms[:count], specs, 10), count
+        assert index.scores(terms[:count]).dtype == np.int64
+    assert index.scores(terms).tolist() == [keyword.score(s, terms) for s in specs]  # up to 59: no wrap-around

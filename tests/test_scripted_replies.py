@@ -154,3 +154,99 @@ def test_a_built_reply_is_forgotten_past_the_limit_and_built_again(monkeypatch):
     for n, turn in enumerate(turns * 2, start=1):
         assert_same_response(_response(turn, n, n), plain_response(turn, n, n))
     assert len(scripted._BUILT) <= 2
+
+
+@pytest.mark.parametrize("turn", TURNS)
+def test_a_turn_played_again_on_the_same_request_is_the_plain_reply_each_time(turn):
+    """A str or `ToolCall` turn keeps its last reply (`_response`), given again for the same input
+    tokens and request number: each play, the same ones or others, is the record the plain
+    construction builds."""
+    plays = [(17, 3), (17, 3), (18, 3), (17, 4), (17, 3), (0, 1), (0, 1)]
+    replies = [_response(turn, tokens, n) for tokens, n in plays]
+    for reply, (tokens, n) in zip(replies, plays, strict=True):
+        assert_same_response(reply, plain_response(turn, tokens, n))
+    if type(turn) is str or type(turn) is ToolCall:
+        assert replies[1] is replies[0] and replies[6] is replies[5]  # the same request again: the kept reply
+        assert replies[2] is not replies[1] and replies[3] is not replies[2]
+
+
+def test_a_reply_kept_for_a_turn_is_forgotten_with_its_message(monkeypatch):
+    monkeypatch.setattr(scripted, "_BUILT_KEPT", 2)
+    turns = [f"answer {i}" for i in range(5)]
+    for _ in range(3):
+        for turn in turns:
+            assert_same_response(_response(turn, 9, 2), plain_response(turn, 9, 2))
+    assert len(scripted._BUILT) <= 2
+
+
+def test_usage_records_are_the_plain_ones_and_shared_by_their_counts(monkeypatch):
+    monkeypatch.setattr(scripted, "_USAGES_KEPT", 3)
+    rng = random.Random(5)
+    for _ in range(200):
+        counts = (rng.randrange(6), rng.randrange(3))
+        usage = scripted._usage(*counts)
+        assert_same_record(usage, TokenUsage(input_tokens=counts[0], output_tokens=counts[1]))
+        assert scripted._usage(*counts) is usage  # kept: the same record for the same counts
+    assert len(scripted._USAGES) <= 3
+    assert scripted._usage(*next(iter(scripted._USAGES))) is next(iter(scripted._USAGES.values()))
+
+
+def test_a_loop_run_again_on_new_models_gives_what_it_gives_with_nothing_kept():
+    """The replies given again across runs (a test that builds a model per run) change nothing the loop
+    records: each run's result, requests and memory are those of a run after every cache is emptied."""
+    from toolkit import run_loop
+    from toolkit.memory.windows import ChatMemory
+    from toolkit.tools.decorator import tool
+
+    @tool("Add two integers.")
+    def add(a: int, b: int) -> int:
+        return a + b
+
+    first, second = (
+        ToolCall(id="c1", name="add", arguments='{"a":1,"b":2}'),
+        ToolCall(id="c2", name="add", arguments='{"a":3,"b":4}'),
+    )
+    question = [UserMessage(content="what is 1+2+3+4?")]
+
+    def run() -> tuple[Any, ...]:
+        model, memory = ScriptedModel([first, second, "10"]), ChatMemory()
+        result = run_loop(model, question, tools=[add], memory=memory)
+        rounds = [(r.reply, r.usage, r.finish_reason, r.tools_sent, r.decision) for r in result.rounds]
+        return result.answer, result.usage, rounds, model.requests, memory.messages(), result.new_messages
+
+    def emptied() -> None:
+        scripted._BUILT.clear()
+        scripted._USAGES.clear()
+        scripted._last_tools = ((), (), (), 0)
+
+    emptied()
+    want = run()
+    for _ in range(3):
+        got = run()
+        assert repr(got) == repr(want) and got == want
+    emptied()
+    assert repr(run()) == repr(want)
+
+
+def test_tools_sent_again_read_as_the_plain_reading_does():
+    """`_tools_again` (the very entries of the last array of read-only entries) is what
+    `_tools_sent(tool_payload(tools))` gives, on arrays that are, and are not, the last one."""
+    from toolkit.chat.client import tool_payload
+    from toolkit.chat.sent import SentTool
+
+    def entry(name: str) -> SentTool:
+        plain = {"type": "function", "function": {"name": name, "parameters": {"type": "object"}}}
+        return SentTool(plain, function=SentTool(plain["function"]))
+
+    f, g, h = entry("f"), entry("g"), entry("订单")
+    rng = random.Random(3)
+    pool: list[Any] = [f, g, h, entry("f"), {"type": "function", "function": {"name": "d"}}]
+    for _ in range(300):
+        tools: Any = [rng.choice(pool) for _ in range(rng.randrange(4))]
+        tools = rng.choice([tools, tuple(tools), tools or None])
+        want = scripted._tools_sent(tool_payload(list(tools) if tools else tools) or [])
+        again = scripted._tools_again(tools)
+        if again is not None:
+            assert again == want
+            assert type(tools) is list and all(a is b for a, b in zip(tools, scripted._last_tools[1], strict=True))
+        assert scripted._tools_sent(tool_payload(tools) or []) == want

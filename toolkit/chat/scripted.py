@@ -31,6 +31,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from operator import is_
 from typing import Any, NamedTuple
 
 import orjson
@@ -118,8 +119,12 @@ class ScriptedModel:
         """Record the request in `requests` and answer with the next turn of the script."""
         if type(messages) is not list and type(messages) is not tuple:  # a str is the user's message, as for the client
             messages = chat_messages(messages, "ScriptedModel.chat")
-        payload = tool_payload(tools) or []
-        names, tools_count = _tools_sent(payload)
+        known = _tools_again(tools)
+        if known is None:
+            payload = tool_payload(tools) or []
+            names, tools_count = _tools_sent(payload)
+        else:  # the very entries of the last array: what reading them gives is known (`_tools_again`)
+            payload, (names, tools_count) = tools, known  # type: ignore[assignment]
         request = Request._of(tuple(messages), names, tool_choice, extra)
         self.requests.append(request)
         if not self.script:
@@ -172,6 +177,17 @@ def _tools_sent(payload: list[dict[str, Any]]) -> tuple[tuple[str, ...], int | N
     return names, _last_tools[3]
 
 
+def _tools_again(tools: Any) -> tuple[tuple[str, ...], int] | None:
+    """`_tools_sent(tool_payload(tools))` when `tools` is a list of the very entries of the last array
+    of `SentTool`s (`_last_tools`), as a loop sends them request after request: their names and tokens,
+    without the payload's copy of the list and a tuple of ids (an `int` made per entry). None for any
+    other list: `tool_payload` and `_tools_sent` read it."""
+    last = _last_tools[1]
+    if type(tools) is list and len(tools) == len(last) and tools and all(map(is_, tools, last)):
+        return _last_tools[2], _last_tools[3]
+    return None
+
+
 _last_tools: tuple[tuple[int, ...], tuple[dict[str, Any], ...], tuple[str, ...], int] = ((), (), (), 0)
 """The last array of `SentTool` entries a scripted model was sent: their ids, themselves, their names
 and their tokens (`_tools_sent`). Replaced, never changed: another thread reads the old one or the new."""
@@ -183,22 +199,57 @@ def _response(turn: Turn, input_tokens: int, n: int) -> ChatResponse:
     builds (the same fields, fields set and defaults), the response and its usage written directly
     (`_made`): every value in them is one the package built and knows valid (a message validated as
     an `AssistantMessage`, counts of 0 or more, strings), and pydantic-core's validation of the two
-    (some 15k instructions a request, more than the rest of the reply) would only check them again."""
+    (some 15k instructions a request, more than the rest of the reply) would only check them again.
+
+    A turn object whose message is kept (`_built_reply`: a str, a `ToolCall`) keeps the last reply made
+    of it too, given again for the same input tokens and request number (a test that builds a model
+    per run plays the same turns on the same conversation): every field of the reply is a function of
+    those three, and the records are frozen (as the message given again is)."""
+    kind = type(turn)
+    if kind is str or kind is ToolCall:
+        known = _BUILT.get(id(turn))
+        if known is not None and known[0] is turn:
+            tokens, number, reply = known[2]
+            if tokens == input_tokens and number == n and reply is not None:
+                return reply
     message, content, calls, output_tokens = _built_reply(turn)
     if type(message) is dict:  # a list of calls: its fields (`_reply`), for pydantic to build
         message = AssistantMessage.__pydantic_validator__.validate_python(message)
-    usage = _made(TokenUsage, {"input_tokens": input_tokens, "output_tokens": output_tokens}, set(_USAGE_GIVEN))
     fields = {
         "message": message,
         "finish_reason": "tool_calls" if calls else "stop",
-        "usage": usage,
+        "usage": _usage(input_tokens, output_tokens),
         "model": "scripted",
         "id": f"scripted-{n}",
         "sources": (),
     }
     response: ChatResponse = _made(ChatResponse, fields, set(_RESPONSE_GIVEN))
-    return response if content or calls else not_empty(response)
+    if not content and not calls:
+        return not_empty(response)
+    if kind is str or kind is ToolCall:
+        known = _BUILT.get(id(turn))
+        if known is not None and known[0] is turn:  # replaced whole: another thread reads the old entry or this
+            _BUILT[id(turn)] = (turn, known[1], (input_tokens, n, response))
+    return response
 
+
+def _usage(input_tokens: int, output_tokens: int) -> TokenUsage:
+    """`TokenUsage(input_tokens=..., output_tokens=...)`, written directly (`_made`); the same record
+    for the same counts while it is kept (`_USAGES_KEPT`): it is frozen, and holds two ints."""
+    key = (input_tokens, output_tokens)
+    usage = _USAGES.get(key)
+    if usage is None:
+        usage = _made(TokenUsage, {"input_tokens": input_tokens, "output_tokens": output_tokens}, set(_USAGE_GIVEN))
+        if len(_USAGES) >= _USAGES_KEPT:
+            _USAGES.clear()
+        _USAGES[key] = usage
+    return usage
+
+
+_USAGES: dict[tuple[int, int], TokenUsage] = {}
+"""`_usage` by its counts."""
+_USAGES_KEPT = 256
+"""How many usage records `_USAGES` keeps before it forgets them all."""
 
 _USAGE_GIVEN = frozenset(("input_tokens", "output_tokens"))
 _RESPONSE_GIVEN = frozenset(("message", "finish_reason", "usage", "model", "id"))
@@ -269,12 +320,15 @@ def _built_reply(turn: Turn) -> _Reply:
     built: _Reply = (_made(AssistantMessage, fields, given), content, calls, output_tokens)
     if len(_BUILT) >= _BUILT_KEPT:
         _BUILT.clear()
-    _BUILT[id(turn)] = (turn, built)  # the entry keeps the turn, and so its id, alive
+    _BUILT[id(turn)] = (turn, built, _NO_RESPONSE)  # the entry keeps the turn, and so its id, alive
     return built
 
 
-_BUILT: dict[int, tuple[Turn, _Reply]] = {}
-"""`_built_reply` by the turn's id."""
+_BUILT: dict[int, tuple[Turn, _Reply, tuple[int, int, ChatResponse | None]]] = {}
+"""`_built_reply` by the turn's id, with the last reply `_response` made of it: (input tokens, request
+number, the reply)."""
+_NO_RESPONSE: tuple[int, int, ChatResponse | None] = (-1, -1, None)
+"""An entry's last reply before it has one (no request has the number -1)."""
 
 _BUILT_KEPT = 64
 """How many turns `_BUILT` keeps before it forgets them all: a script replayed has a few turns, and a

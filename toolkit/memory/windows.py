@@ -1277,7 +1277,7 @@ class ChatMemory:
         if type(messages) is not list and type(messages) is not tuple:
             messages = tuple(_listed(messages, "ChatMemory.add"))
         if len(messages) < LONG_LIST:  # `checked_kinds` of the usual short list, written out (a write a message)
-            kinds: AbstractSet[type] = set(map(type, messages))
+            kinds: AbstractSet[type] = {type(messages[0])} if len(messages) == 1 else set(map(type, messages))
             turns = None
             if not kinds <= _EXACT_TYPES:
                 check_messages(messages, "ChatMemory.add")

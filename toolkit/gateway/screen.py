@@ -80,9 +80,31 @@ _MOST_SCREENS = 4096
 def search(pattern: re.Pattern[str] | Any, text: str, pos: int = 0) -> re.Match[str] | None:
     """`pattern.search(text, pos)`, trying the pattern only where its screen matches (`pattern` may also be
     anything else with a `search(text)`, such as `read_text`'s split matchers: searched as it is)."""
-    screened = screen(pattern)
+    entry = _screens.get(id(pattern))
+    screened = entry[1] if entry is not None and entry[0] is pattern else screen(pattern)
     if screened is None:
         return pattern.search(text, pos) if pos else pattern.search(text)  # a split matcher takes no `pos`
+    return _first(pattern, screened, text, pos)
+
+
+def finditer(pattern: re.Pattern[str], text: str) -> Iterator[re.Match[str]]:
+    """`pattern.finditer(text)`: the same matches (a screened pattern never matches the empty string)."""
+    entry = _screens.get(id(pattern))
+    screened = entry[1] if entry is not None and entry[0] is pattern else screen(pattern)
+    if screened is None:
+        return pattern.finditer(text)
+    return _matches(pattern, screened, text)
+
+
+def _matches(pattern: re.Pattern[str], screened: Screen, text: str) -> Iterator[re.Match[str]]:
+    match = _first(pattern, screened, text, 0)
+    while match is not None:
+        yield match
+        match = _first(pattern, screened, text, match.end())
+
+
+def _first(pattern: re.Pattern[str], screened: Screen, text: str, pos: int) -> re.Match[str] | None:
+    """The first match of `pattern` from `pos` on, tried where `screened` matches."""
     found, at_start = screened
     if at_start and pos == 0 and (match := pattern.match(text)) is not None:
         return match
@@ -96,17 +118,6 @@ def search(pattern: re.Pattern[str] | Any, text: str, pos: int = 0) -> re.Match[
             return match
         hit = found.search(text, start + 1)
     return None if hit is None else pattern.search(text, hit.start())
-
-
-def finditer(pattern: re.Pattern[str], text: str) -> Iterator[re.Match[str]]:
-    """`pattern.finditer(text)`: the same matches (a screened pattern never matches the empty string)."""
-    if screen(pattern) is None:
-        yield from pattern.finditer(text)
-        return
-    match = search(pattern, text)
-    while match is not None:
-        yield match
-        match = search(pattern, text, match.end())
 
 
 def findall(pattern: re.Pattern[str], text: str) -> list:

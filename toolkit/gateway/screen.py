@@ -62,26 +62,30 @@ class _Unscreenable(Exception):
 
 
 def screen(pattern: re.Pattern[str]) -> Screen | None:
-    """The screen of `pattern` (see the module docstring), or None when it has none; made once per pattern."""
-    entry = _screens.get(id(pattern))
-    if entry is not None and entry[0] is pattern:
+    """The screen of `pattern` (see the module docstring), or None when it has none; made once per pattern
+    source and flags (every rules file loaded shares the screens of the regexes it has in common)."""
+    source = getattr(pattern, "pattern", None)
+    entry = _screens.get(source) if isinstance(source, str) else None
+    if entry is not None and entry[0] == pattern.flags:
         return entry[1]
     made = _made(pattern)
-    if len(_screens) < _MOST_SCREENS:
-        _screens[id(pattern)] = (pattern, made)  # by identity: a pattern's own hash reads all its code
+    if isinstance(source, str):
+        if len(_screens) >= _MOST_SCREENS:
+            _screens.clear()  # bounded, and still kept: a process that meets ever new rules files
+        _screens[source] = (pattern.flags, made)
     return made
 
 
-_screens: dict[int, tuple[re.Pattern[str], Screen | None]] = {}
-"""Kept with the pattern itself, so that its id stays its own."""
+_screens: dict[str, tuple[int, Screen | None]] = {}
+"""A pattern's source -> its flags and its screen (by source: a Pattern's own hash reads all its code)."""
 _MOST_SCREENS = 4096
 
 
 def search(pattern: re.Pattern[str] | Any, text: str, pos: int = 0) -> re.Match[str] | None:
     """`pattern.search(text, pos)`, trying the pattern only where its screen matches (`pattern` may also be
     anything else with a `search(text)`, such as `read_text`'s split matchers: searched as it is)."""
-    entry = _screens.get(id(pattern))
-    screened = entry[1] if entry is not None and entry[0] is pattern else screen(pattern)
+    entry = _screens.get(getattr(pattern, "pattern", None))  # type: ignore[arg-type]
+    screened = entry[1] if entry is not None and entry[0] == pattern.flags else screen(pattern)
     if screened is None:
         return pattern.search(text, pos) if pos else pattern.search(text)  # a split matcher takes no `pos`
     return _first(pattern, screened, text, pos)
@@ -89,8 +93,8 @@ def search(pattern: re.Pattern[str] | Any, text: str, pos: int = 0) -> re.Match[
 
 def finditer(pattern: re.Pattern[str], text: str) -> Iterator[re.Match[str]]:
     """`pattern.finditer(text)`: the same matches (a screened pattern never matches the empty string)."""
-    entry = _screens.get(id(pattern))
-    screened = entry[1] if entry is not None and entry[0] is pattern else screen(pattern)
+    entry = _screens.get(pattern.pattern)
+    screened = entry[1] if entry is not None and entry[0] == pattern.flags else screen(pattern)
     if screened is None:
         return pattern.finditer(text)
     return _matches(pattern, screened, text)

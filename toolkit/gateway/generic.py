@@ -105,7 +105,7 @@ from ipaddress import IPv4Address, IPv4Network
 from itertools import accumulate, chain, filterfalse, islice
 from typing import Any, NamedTuple
 
-from toolkit.gateway import arith
+from toolkit.gateway import arith, screen
 from toolkit.gateway.described_choice import described_choice
 from toolkit.gateway.durations import durations, spoken, unit_of
 from toolkit.gateway.judge import Judge, allowed, any_one, containing, fitting, joined, json_key, only_one, takes
@@ -407,7 +407,7 @@ def _tickered(text: str, rules: Rules) -> bool:
     generic = rules.generic
     pattern = generic.facts.get("ticker")
     known, codes = generic.tickers.values(), generic.currencies.values()
-    for match in pattern.finditer(text[:_MAX_CHARS]) if pattern is not None else ():
+    for match in screen.finditer(pattern, text[:_MAX_CHARS]) if pattern is not None else ():
         written = _group(match)
         if written not in codes and (match.group().startswith("$") or written in known):
             return True
@@ -609,7 +609,7 @@ def _place_words(text: str, rules: Rules) -> set[str]:
     pattern = rules.generic.facts.get("place")
     if pattern is None:
         return set()
-    return {w.lower() for m in pattern.finditer(text[:_MAX_CHARS]) for w in (_group(m) or "").split()}
+    return {w.lower() for m in screen.finditer(pattern, text[:_MAX_CHARS]) for w in (_group(m) or "").split()}
 
 
 def by_object(found: str, again: str | None, terms: list[str], more: list[str]) -> bool:
@@ -1050,7 +1050,7 @@ def _example_time(filler: _Filler, names: Any, arguments: dict[str, Any]) -> str
         sub = _unnulled(properties.get(name)) if isinstance(properties, dict) else None
         if not isinstance(sub, dict) or "default" in sub or (example := _example(sub)) is None:
             continue
-        if arguments.get(name) == example and any(map(clock, pattern.finditer(example))):
+        if arguments.get(name) == example and any(map(clock, screen.finditer(pattern, example))):
             return name
     return None
 
@@ -1256,7 +1256,7 @@ class _Filler:
         pattern = self.rules.generic.facts.get(fact) if fact != "time" and _kind(items) == "string" else None
         if pattern is None or not _FORMAT_ONLY.issuperset(k for k in items if k in _STRING_ASKS):
             return []
-        matches = pattern.finditer(self.text[:_MAX_CHARS])
+        matches = screen.finditer(pattern, self.text[:_MAX_CHARS])
         found = (_day(m) for m in matches) if fact == "date" else (_group(m) for m in matches)
         return list(dict.fromkeys(v for v in found if v is not None))
 
@@ -1577,7 +1577,7 @@ class _Filler:
                 by_code.setdefault(code, value)
         if not by_code or pattern is None:
             return []
-        named = (units.get(m.group().lower()) for m in pattern.finditer(text[:_MAX_CHARS]))
+        named = (units.get(m.group().lower()) for m in screen.finditer(pattern, text[:_MAX_CHARS]))
         return list(dict.fromkeys(by_code[code] for code in named if code in by_code))
 
     def of_languages(self, values: list[Any]) -> list[Any]:
@@ -1589,7 +1589,7 @@ class _Filler:
             return []
         if "languages" not in self._all_facts:
             generic = self.rules.generic
-            found = generic.language_names.finditer(self.text[:_MAX_CHARS]) if generic.language_names else ()
+            found = screen.finditer(generic.language_names, self.text[:_MAX_CHARS]) if generic.language_names else ()
             self._all_facts["languages"] = list(dict.fromkeys(generic.languages[m.group().lower()] for m in found))
         order = {code: i for i, code in enumerate(self._all_facts["languages"])}
         first: dict[str, Any] = {}  # each code's first value ("fr" before "fr-CA")
@@ -1803,8 +1803,8 @@ class _Filler:
         labelled = self.labelled(name)
         if pattern is not None:
             if labelled is not None:
-                candidates += [_group(m) for m in pattern.finditer(labelled)]
-            found = list(pattern.finditer(self.text))
+                candidates += [_group(m) for m in screen.finditer(pattern, labelled)]
+            found = list(screen.finditer(pattern, self.text))
             inside = [self.in_fact(m.start()) for m in found]
             if fact is None and (shares := self.shares()):  # "at 15%": a percentage's number, not a bill's
                 inside = [was or m.start() in shares for m, was in zip(found, inside, strict=True)]
@@ -1854,7 +1854,7 @@ class _Filler:
         asking for no percentage takes them last. Read once, and only for a number asked for."""
         if self._shares is None:
             pattern = self.rules.generic.facts.get("percent")
-            found = pattern.finditer(self.text[:_MAX_CHARS]) if pattern is not None else ()
+            found = screen.finditer(pattern, self.text[:_MAX_CHARS]) if pattern is not None else ()
             self._shares = frozenset(m.start(m.lastindex or 0) for m in found)
         return self._shares
 
@@ -1871,7 +1871,7 @@ class _Filler:
             if (held := self.duration(name, schema)) is not None:
                 return _in_unit(held, schema, kind)
             pattern = self.rules.generic.facts.get("number")
-            for match in pattern.finditer(self.text) if pattern is not None else ():
+            for match in screen.finditer(pattern, self.text) if pattern is not None else ():
                 number = _as_number(_group(match), kind)
                 if number is not None and not self.in_fact(match.start()) and _within(number, schema):
                     return number
@@ -1896,7 +1896,7 @@ class _Filler:
                 m.span()
                 for fact in _WRITTEN_WITH_DIGITS
                 if (pattern := self.rules.generic.facts.get(fact)) is not None
-                for m in pattern.finditer(self.text)
+                for m in screen.finditer(pattern, self.text)
             )
             self._spans = ([s for s, _ in spans], list(accumulate((e for _, e in spans), max)))
         starts, ends = self._spans
@@ -1970,7 +1970,7 @@ class _Filler:
         for entry in phrases:
             if words.isdisjoint(entry.names) or not entry.also <= words:
                 continue
-            match = entry.pattern.search(self.text[:_MAX_WORDS_CHARS])
+            match = screen.search(entry.pattern, self.text[:_MAX_WORDS_CHARS])
             if match is not None:
                 return _group(match)
         return None
@@ -2010,7 +2010,7 @@ class _Filler:
             generic, text = self.rules.generic, self.text[:_MAX_CHARS]
             names = generic.currency_names
             found = []
-            for match in names.finditer(text) if names is not None else ():
+            for match in screen.finditer(names, text) if names is not None else ():
                 code = generic.currencies.get(match.group().lower(), match.group())
                 start, end = match.span()
                 beside = _AMOUNT_BEFORE.search(text, max(0, start - 24), start) or _AMOUNT_AFTER.match(text, end)
@@ -2048,10 +2048,12 @@ class _Filler:
             codes = set(generic.currencies.values())
             found = [
                 (m.start(), w)
-                for m in (pattern.finditer(text) if pattern is not None else ())
+                for m in (screen.finditer(pattern, text) if pattern is not None else ())
                 if (w := _group(m)) and w not in codes
             ]
-            found += [(m.start(), generic.tickers[m.group().lower()]) for m in (names.finditer(text) if names else ())]
+            found += [
+                (m.start(), generic.tickers[m.group().lower()]) for m in (screen.finditer(names, text) if names else ())
+            ]
             self._all_facts["tickers"] = list(dict.fromkeys(w for _, w in sorted(found)))
         return self._all_facts["tickers"]
 
@@ -2063,7 +2065,7 @@ class _Filler:
             found = []
             for fact in ("timezone", "place"):
                 pattern = self.rules.generic.facts.get(fact)
-                for match in pattern.finditer(self.text[:_MAX_CHARS]) if pattern is not None else ():
+                for match in screen.finditer(pattern, self.text[:_MAX_CHARS]) if pattern is not None else ():
                     zone = _group(match) if fact == "timezone" else zone_of(_group(match))
                     if zone is not None:
                         found.append((match.start(), zone))
@@ -2131,11 +2133,11 @@ class _Filler:
                 self._facts[fact] = next(iter(self.days(pattern)), None)
             elif fact == "place":  # the first that is no option's value (`options_named`), read up to it
                 named = self.options_named()
-                places = filter(None, map(_group, pattern.finditer(self.text)))
+                places = filter(None, map(_group, screen.finditer(pattern, self.text)))
                 unmonthed = (without_month(v) for v in places)  # "weather in May" names no place
                 self._facts[fact] = next((v for v in unmonthed if v and not _holds(v, named)), None)
             elif fact == "time":  # the first that is a time of day, as HH:MM (7:30 pm: 19:30)
-                self._facts[fact] = next(filter(None, map(clock, pattern.finditer(self.text))), None)
+                self._facts[fact] = next(filter(None, map(clock, screen.finditer(pattern, self.text))), None)
             elif fact == "percent":  # "18%", then 百分之十八 and "eighteen percent" (`named_numbers.share_values`)
                 self._facts[fact] = next(iter(share_values(self.text, pattern)), None)
             else:
@@ -2149,7 +2151,7 @@ class _Filler:
         tool's `enum`s: "and in fahrenheit?" names a unit, not a city), looked for once."""
         if fact not in self._all_facts:
             pattern = self.rules.generic.facts.get(fact)
-            matches = pattern.finditer(self.text) if pattern is not None else iter(())
+            matches = screen.finditer(pattern, self.text) if pattern is not None else iter(())
             if fact == "date":
                 values = self.days(pattern) if pattern is not None else []
             elif fact == "time":
@@ -2169,11 +2171,11 @@ class _Filler:
         (`[generic.relative_dates]`: "tomorrow", "next Monday", "明天", "下周一"). Looked for once."""
         if "days" not in self._all_facts:
             text = self.text[:_MAX_CHARS]
-            dated = list(pattern.finditer(text))
+            dated = list(screen.finditer(pattern, text))
             found = [(m.start(), _day(m)) for m in dated]
             relative = self.rules.generic.relative_dates
             if relative is not None:
-                named = list(relative.pattern.finditer(text))
+                named = list(screen.finditer(relative.pattern, text))
                 found += [(m.start(), relative.on(m)) for m in named]
                 found.sort(key=lambda pair: pair[0])
                 if counted := ordinal_days(text, relative.today):  # "the first Monday of March": not a Monday
@@ -2196,7 +2198,7 @@ class _Filler:
         if pattern is None or joiner is None:
             return []
         named = self.options_named()
-        matches = [m for m in pattern.finditer(text) if not _holds(_group(m), named)]
+        matches = [m for m in screen.finditer(pattern, text) if not _holds(_group(m), named)]
         if not matches:
             return []
         places, end = [_group(matches[0])], matches[0].end()

@@ -29,6 +29,7 @@ from toolkit.gateway.ascii_match import ascii_parts, ascii_screen
 from toolkit.gateway.branches import LONG_TEXT, AnyOf, split
 from toolkit.gateway.literal import needed_literal
 from toolkit.gateway.local_match import is_local
+from toolkit.gateway.screen import search
 from toolkit.gateway.templates import check_templates
 
 _NEVER = re.compile(r"(?!)")
@@ -443,8 +444,8 @@ def read_text(text: str, rules: Rules) -> Facts:
     else:  # each matcher's alternatives on their own: a long text is read quicker (`branches`)
         any_decline, declines, intents = rules.long_ascii_reading if is_ascii else rules.long_reading
     may_decline = _screened(text, rules.ascii_decline_screen) if is_ascii else True
-    found = tuple([d for d, m in declines if m.search(text)]) if may_decline and any_decline.search(text) else ()
-    matched = tuple([i for i, matcher in intents if matcher.search(text)]) if intents else ()  # none for English
+    found = tuple([d for d, m in declines if search(m, text)]) if may_decline and search(any_decline, text) else ()
+    matched = tuple([i for i, matcher in intents if search(matcher, text)]) if intents else ()  # none for English
     return Facts(text, find_order_id(text, rules), matched, found)
 
 

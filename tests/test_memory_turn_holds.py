@@ -22,7 +22,7 @@ from typing import Annotated, Protocol
 
 import pytest
 
-from toolkit.chat.messages import to_openai
+from toolkit.chat.messages import UserMessage, to_openai
 from toolkit.chat.scripted import ScriptedModel, call
 from toolkit.gateway.validate import check_request
 from toolkit.loop.run import LoopOptions, iter_loop, run_loop
@@ -426,3 +426,27 @@ def test_a_ctrl_c_as_a_token_streams_note_is_let_go_leaves_the_lock_free():
         sys.settrace(None)
     assert is_free(memories("u1").lock)
     assert chat.chat("u1", "second") == "again"
+
+
+WRITES = {
+    "add": lambda memory: memory.add(UserMessage(content="noted")),
+    "update": lambda memory: memory.update(lambda current: [*current, UserMessage(content="noted")]),
+    "set": lambda memory: memory.set([UserMessage(content="noted")]),
+    "clear": lambda memory: memory.clear(),
+}
+
+
+@pytest.mark.parametrize("kind", ["TurnRLock", "TurnLock"])
+@pytest.mark.parametrize("write", list(WRITES))
+def test_a_ctrl_c_as_a_learners_write_lets_go_of_its_hold_leaves_the_lock_free(tmp_path, kind, write):
+    """A write from outside a turn (`memory.add` in a cell) takes the lock (`write_hold`); before, a Ctrl-C as that
+    hold's `__exit__` began kept it: every other thread's turn on the id waited for ever. The write is done."""
+    memory = memory_of(kind, tmp_path)
+    sys.settrace(pressed_as_it_begins("__exit__", getattr(ChatMemory, "add_all" if write == "add" else write).__code__))
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            WRITES[write](memory)
+    finally:
+        sys.settrace(None)
+    assert is_free(memory.lock)
+    assert memory.messages() == ([] if write == "clear" else [UserMessage(content="noted")])

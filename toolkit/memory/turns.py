@@ -525,27 +525,6 @@ WRITE_WAITED_NOTE = (
 turn's wait is told (`WAITED_NOTE`)."""
 
 
-class _WriteHeld:
-    """`with` a write's hold on `lock`: a Ctrl-C that ends its wait for the turn holding it (the
-    write had not begun) carries `WRITE_WAITED_NOTE`, as a turn's wait is told (`wait_for_turn`);
-    one inside the write (in the store) is not noted."""
-
-    __slots__ = ("lock", "memory_id", "where")
-
-    def __init__(self, lock: TurnLockLike, where: str, memory_id: str) -> None:
-        self.lock, self.where, self.memory_id = lock, where, memory_id
-
-    def __enter__(self) -> None:
-        try:
-            self.lock.__enter__()
-        except KeyboardInterrupt as interrupt:
-            interrupt.add_note(WRITE_WAITED_NOTE.format(where=self.where, id=_shown_id(self.memory_id)))
-            raise
-
-    def __exit__(self, *exc: Any) -> None:
-        self.lock.__exit__(*exc)
-
-
 class Held:
     """`with lock:` that knows whether its hold is still taken (`held`): `let_go()`, called as an exception goes
     through the `with`, lets go of a hold that a Ctrl-C as its `__exit__` began kept. Python acts on a Ctrl-C as
@@ -599,6 +578,34 @@ class TurnHeld(Held):
         if not self.lock.acquire(False):
             wait_for_turn(self.lock, self.memory_id)
         self.held = True
+
+
+class _WriteHeld(Held):
+    """`with` a write's hold on `lock`: a Ctrl-C that ends its wait for the turn holding it (the
+    write had not begun) carries `WRITE_WAITED_NOTE`, as a turn's wait is told (`wait_for_turn`);
+    one inside the write (in the store) is not noted. The write lets go of a hold a Ctrl-C as its
+    `__exit__` began kept (`let_go`)."""
+
+    __slots__ = ("memory_id", "where")
+
+    def __init__(self, lock: TurnLockLike, where: str, memory_id: str) -> None:
+        super().__init__(lock)
+        self.where, self.memory_id = where, memory_id
+
+    def __enter__(self) -> None:
+        try:
+            self.lock.__enter__()
+        except KeyboardInterrupt as interrupt:
+            interrupt.add_note(WRITE_WAITED_NOTE.format(where=self.where, id=_shown_id(self.memory_id)))
+            raise
+        self.held = True
+
+
+def let_go(hold: AbstractContextManager[Any]) -> None:
+    """After an exception through `with hold:` (`write_hold`'s): let go of a hold a Ctrl-C as its `__exit__` began
+    kept (`Held.let_go`); nothing for a hold that takes none."""
+    if type(hold) is _WriteHeld:
+        hold.let_go()
 
 
 def _shown_id(memory_id: str) -> str:

@@ -462,3 +462,62 @@ def test_a_failed_try_after_a_pass_says_the_last_check_is_the_one_graded():
     assert REPLACES_PASS.format(id="w6.round_trips") in again.html()
     assert again.record() == first.record()
     assert REPLACES_PASS.format(id="w6.round_trips") not in check("w6.round_trips", 4).text()  # the ✓ is gone already
+
+
+# --- a check called from another thread: refused at once, nothing of the answer run -----------------------------------
+
+
+def off_main_thread(run):
+    """What `run()` returned or raised, run in a thread of its own (joined: it never waits for anything)."""
+    import threading
+
+    got = []
+
+    def target():
+        try:
+            got.append(run())
+        except BaseException as exc:  # noqa: BLE001 - handed back to the test
+            got.append(exc)
+
+    thread = threading.Thread(target=target, name="learner-thread")
+    thread.start()
+    thread.join()
+    return got[0]
+
+
+def test_a_check_called_from_another_thread_is_refused_before_the_learners_code_runs():
+    """Before: it ran without a time limit (SIGALRM rings only in the main thread): a function that never ended hung
+    the thread that awaited it, and the notebook or the grader with it."""
+    from toolkit.exercises.core import LAST
+
+    ran, before = [], LAST.get("w6.truth_table")
+
+    def forever(behaviors, any_error):
+        ran.append(behaviors)
+        while True:
+            pass
+
+    refused = off_main_thread(lambda: check("w6.truth_table", forever))
+    assert isinstance(refused, ConfigurationError) and ran == []
+    assert str(refused) == (
+        "check('w6.truth_table', ...) was called from the thread 'learner-thread', and runs only in the kernel's main "
+        "thread: its time limit (a SIGALRM timer) rings only there, so code of yours that never ended could not be "
+        "stopped here; call check('w6.truth_table', answer) in a cell, not in a thread (asyncio.to_thread, a thread "
+        "of your own)"
+    )
+    assert LAST.get("w6.truth_table") is before  # no try recorded
+
+
+def test_a_check_awaited_through_asyncio_to_thread_is_refused_and_one_in_the_cell_runs():
+    import asyncio
+
+    from toolkit import ReturnBehavior
+
+    def answer(behaviors, any_error):
+        return not any_error and behaviors[-1] is ReturnBehavior.IMMEDIATE
+
+    with pytest.raises(
+        ConfigurationError, match=r"^check\('w6.truth_table', \.\.\.\) was called from the thread 'asyn"
+    ):
+        asyncio.run(asyncio.to_thread(check, "w6.truth_table", answer))
+    assert check("w6.truth_table", answer).status in ("passed", "failed")  # the main thread's check runs

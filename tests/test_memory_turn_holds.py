@@ -13,22 +13,27 @@ the next bytecode stores what it returned. A trace function raises `KeyboardInte
 """
 
 import dis
+import gc
 import sys
 import tempfile
 import threading
 from pathlib import Path
+from typing import Annotated, Protocol
 
 import pytest
 
-from toolkit.chat.messages import to_openai
+from toolkit.chat.messages import UserMessage, to_openai
 from toolkit.chat.scripted import ScriptedModel, call
 from toolkit.gateway.validate import check_request
-from toolkit.loop.run import LoopOptions, run_loop
+from toolkit.loop.run import LoopOptions, iter_loop, run_loop
 from toolkit.loop.saga import compensates
 from toolkit.memory.store import SqliteStore
 from toolkit.memory.turns import TurnLock, TurnRLock
 from toolkit.memory.windows import ChatMemory
-from toolkit.tools.decorator import tool
+from toolkit.services import service
+from toolkit.services.results import TokenStream
+from toolkit.services.service import ai_service, memory_per_id
+from toolkit.tools.decorator import MemoryId, tool
 
 WAIT_S = 30
 """The most another thread waits for the lock, which it gets at once when the lock was let go."""
@@ -266,3 +271,182 @@ def pressed_as_it_begins(name, caller):
         return None
 
     return trace
+
+
+# --- a hold kept by a Ctrl-C as its `__exit__` began: the turn it was taken in lets go of it, and of no other ---------
+
+
+def pressed_as_exit_begins(code, name="__exit__"):
+    """A trace function raising `KeyboardInterrupt` as the first function called `name` from a frame of `code`
+    begins (Python acts on a pending Ctrl-C as any Python function begins)."""
+    return pressed_as_it_begins(name, code)
+
+
+def holding_tool(memory, caught=None):
+    """A tool that takes `memory.lock` itself (`with memory.lock:`); with `caught`, it catches a Ctrl-C there and
+    answers, so that its turn goes on with the hold kept."""
+
+    @tool("look an order up, holding the memory")
+    def careful(order: str) -> str:
+        try:
+            with memory.lock:
+                pass
+        except KeyboardInterrupt:
+            if caught is None:
+                raise
+            caught.append(order)
+        return f"order {order}: shipped"
+
+    return careful
+
+
+def careful_turn(memory, caught=None, stream=False):
+    model = ScriptedModel([[call("careful", order="1")], "shipped"])
+    tools = [holding_tool(memory, caught)]
+    if stream:
+        return list(iter_loop(model, "where is order 1?", tools=tools, memory=memory))
+    return run_loop(model, "where is order 1?", tools=tools, memory=memory)
+
+
+@pytest.mark.parametrize("stream", [False, True], ids=["run_loop", "iter_loop"])
+@pytest.mark.parametrize("kind", ["TurnRLock", "TurnLock"])
+@pytest.mark.parametrize("name", ["__exit__", "release"])
+def test_a_ctrl_c_as_a_tools_own_hold_is_let_go_leaves_the_lock_free_after_its_turn(tmp_path, kind, name, stream):
+    """Before, the tool's hold was kept after the turn ended: every other thread's turn on the id waited for ever."""
+    memory = memory_of(kind, tmp_path)
+    code = type(memory.lock).__exit__.__code__ if name == "release" else holding_tool(memory).__code__
+    sys.settrace(pressed_as_exit_begins(code, name))
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            careful_turn(memory, stream=stream)
+    finally:
+        sys.settrace(None)
+    assert is_free(memory.lock)
+    assert run_loop(ScriptedModel(["ok"]), "and now?", memory=memory).answer == "ok"
+    check_request({"model": "m", "messages": to_openai(memory.messages())})
+
+
+@pytest.mark.parametrize("stream", [False, True], ids=["run_loop", "iter_loop"])
+def test_a_hold_a_tool_kept_and_its_turn_went_on_is_let_go_as_the_turn_ends(stream):
+    memory, caught = ChatMemory("u1"), []
+    sys.settrace(pressed_as_exit_begins(holding_tool(memory).__code__))
+    try:
+        careful_turn(memory, caught, stream)
+    finally:
+        sys.settrace(None)
+    assert caught == ["1"] and memory.messages()[-1].content == "shipped"
+    assert is_free(memory.lock)
+
+
+def test_a_learners_hold_around_a_turn_is_kept_and_only_the_turns_own_are_let_go():
+    """The learner's `with memory.lock:` around a turn whose tool kept a hold: the turn lets go of its own two, the
+    learner's stays (the learner's `with` lets go of it)."""
+    memory, caught = ChatMemory("u1"), []
+    with memory.lock:
+        sys.settrace(pressed_as_exit_begins(holding_tool(memory).__code__))
+        try:
+            assert careful_turn(memory, caught).answer == "shipped"
+        finally:
+            sys.settrace(None)
+        assert (memory.lock._owner, memory.lock._depth) == (threading.get_ident(), 1)
+    assert caught == ["1"] and is_free(memory.lock)
+
+
+def test_a_dropped_generator_whose_tool_kept_a_hold_lets_go_of_its_own_and_not_of_the_next_turns():
+    """The turn's generator, read past its tool (which kept a hold), dropped in a reference cycle: the next turn's
+    `__enter__` collects it, which ends it. It lets go of its two holds, never of the new turn's."""
+    memory, caught = ChatMemory("u1"), []
+    model = ScriptedModel([[call("careful", order="1")], "shipped"])
+    events = iter_loop(model, "where is order 1?", tools=[holding_tool(memory, caught)], memory=memory)
+    sys.settrace(pressed_as_exit_begins(holding_tool(memory).__code__))
+    try:
+        while caught == []:
+            next(events)
+    finally:
+        sys.settrace(None)
+    assert memory.lock._depth == 2
+    holder = {"events": events}
+    holder["self"] = holder  # only the garbage collector frees it
+    del events, holder
+    gc.disable()
+    try:
+        assert run_loop(ScriptedModel(["hello"]), "hi", memory=memory).answer == "hello"
+    finally:
+        gc.enable()
+    assert is_free(memory.lock)
+    check_request({"model": "m", "messages": to_openai(memory.messages())})
+
+
+# --- outside a turn: `ai_service`'s hold around its loop, and the note it writes after a failed turn -----------------
+
+
+class Chat(Protocol):
+    def chat(self, user: Annotated[str, MemoryId], question: str) -> str: ...
+
+    def stream(self, user: Annotated[str, MemoryId], question: str) -> TokenStream: ...
+
+
+def failing(request):
+    raise RuntimeError("gateway down")
+
+
+@pytest.mark.parametrize(
+    "where, code, replies",
+    [
+        ("TurnHeld.__exit__", service._invoke.__code__, ["ok", "again"]),
+        ("Held.__exit__ after a failed turn", service._close_failed_turn.__code__, [failing, "again"]),
+    ],
+    ids=["TurnHeld", "close_failed_turn"],
+)
+def test_a_ctrl_c_as_ai_services_hold_is_let_go_leaves_the_lock_free(where, code, replies):
+    """Before, `ai_service`'s hold around its loop (`TurnHeld`), or the one it takes to note that a failed turn's
+    question got no reply, was kept: every other thread's turn on the id waited for ever."""
+    memories = memory_per_id()
+    chat = ai_service(Chat, model=ScriptedModel(replies), memory=memories)
+    sys.settrace(pressed_as_exit_begins(code))
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            chat.chat("u1", "first")
+    finally:
+        sys.settrace(None)
+    memory = memories("u1")
+    assert is_free(memory.lock)
+    assert chat.chat("u1", "second") == "again"
+    check_request({"model": "m", "messages": to_openai(memory.messages())})
+
+
+def test_a_ctrl_c_as_a_token_streams_note_is_let_go_leaves_the_lock_free():
+    memories = memory_per_id()
+    chat = ai_service(Chat, model=ScriptedModel([failing, "again"]), memory=memories)
+    sys.settrace(pressed_as_exit_begins(service._close_failed_turn.__code__))
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            list(chat.stream("u1", "first"))
+    finally:
+        sys.settrace(None)
+    assert is_free(memories("u1").lock)
+    assert chat.chat("u1", "second") == "again"
+
+
+WRITES = {
+    "add": lambda memory: memory.add(UserMessage(content="noted")),
+    "update": lambda memory: memory.update(lambda current: [*current, UserMessage(content="noted")]),
+    "set": lambda memory: memory.set([UserMessage(content="noted")]),
+    "clear": lambda memory: memory.clear(),
+}
+
+
+@pytest.mark.parametrize("kind", ["TurnRLock", "TurnLock"])
+@pytest.mark.parametrize("write", list(WRITES))
+def test_a_ctrl_c_as_a_learners_write_lets_go_of_its_hold_leaves_the_lock_free(tmp_path, kind, write):
+    """A write from outside a turn (`memory.add` in a cell) takes the lock (`write_hold`); before, a Ctrl-C as that
+    hold's `__exit__` began kept it: every other thread's turn on the id waited for ever. The write is done."""
+    memory = memory_of(kind, tmp_path)
+    sys.settrace(pressed_as_it_begins("__exit__", getattr(ChatMemory, "add_all" if write == "add" else write).__code__))
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            WRITES[write](memory)
+    finally:
+        sys.settrace(None)
+    assert is_free(memory.lock)
+    assert memory.messages() == ([] if write == "clear" else [UserMessage(content="noted")])

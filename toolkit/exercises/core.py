@@ -65,6 +65,10 @@ prediction with what the package really does — never the text of the code.
 - the kernel's working directory is the same after a check as before it: a learner's function
   that changes it (into the check's temporary folder, deleted at its end) does not break the
   relative paths of the cells after it;
+- `check()` called from another thread than the kernel's main one (`asyncio.to_thread(check, ...)`, a thread of
+  the learner's, a callback run on a thread of its own) is refused at once, in one line saying how to call it
+  (`OFF_MAIN_THREAD`), where SIGALRM's time limit exists: it rings only in the main thread, so nothing could stop
+  the learner's code there if it never ended, and the notebook (or the grader) would wait for ever;
 - `solution(id)` shows the reference cell only when asked.
 
 Each result also carries a JSON line (`application/vnd.toolkit.exercise+json`) that
@@ -622,6 +626,10 @@ def check(exercise_id: str, answer: Any = _MISSING) -> CheckResult:
     ex = get(exercise_id)
     if answer is _MISSING:
         raise ConfigurationError(f"check({ex.id!r}) needs your answer too: check({ex.id!r}, answer)")
+    if threading.current_thread() is not threading.main_thread() and hasattr(signal, "setitimer"):
+        raise ConfigurationError(
+            OFF_MAIN_THREAD.format(id=ex.id, thread=cut(repr(threading.current_thread().name), 60))
+        )
     result = _check(ex, answer)
     if seal.armed():
         result = _sealed(result, ex)
@@ -630,6 +638,14 @@ def check(exercise_id: str, answer: Any = _MISSING) -> CheckResult:
             result = replace(result, undoes_pass=True)
         LAST[ex.id] = result
     return result
+
+
+OFF_MAIN_THREAD = (
+    "check({id!r}, ...) was called from the thread {thread}, and runs only in the kernel's main thread: its time "
+    "limit (a SIGALRM timer) rings only there, so code of yours that never ended could not be stopped here; call "
+    "check({id!r}, answer) in a cell, not in a thread (asyncio.to_thread, a thread of your own)"
+)
+"""The refusal of a check called from another thread than the main one (`check`); nothing of the answer ran."""
 
 
 CHECKS_CHANGED = (

@@ -7,7 +7,8 @@ then renames the second's half-written file over the CSV, its own rows gone with
 second fails at its rename. So the run that opens the partial file holds it (`flock`, exclusive, not
 waited for) until its rename is done, and a second run is refused at once, before it grades anything,
 with `BUSY` (an `OSError`: one line and exit status 2 on the command line); the CSV and the first run's
-rows are left as they are.
+rows are left as they are. A failure after the file is opened (truncating it, its text layer) closes its
+descriptor: a descriptor kept open would hold the file for no run, and this process's next run was refused.
 
 A partial file left by a run killed hard (SIGKILL) is held by nobody: the next run takes it over and
 writes it afresh. One that is no regular file (a link, a folder, a pipe) is removed, never written
@@ -35,19 +36,23 @@ _FLAGS = os.O_WRONLY | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "
 
 
 def open_held(path: Path, out: Path, *, encoding: str) -> tuple[TextIO, int] | None:
-    """`path` opened afresh for writing text in `encoding`, and a second descriptor of it that holds it until the
-    caller closes that one (after its rename); None when its folder takes no new file. `BlockingIOError` (`BUSY`,
-    naming `out`) when another process holds it."""
+    """`path` opened afresh for writing text in `encoding`, and its descriptor, which holds it until the caller
+    closes it after its rename (closing the file leaves it open); None when its folder takes no new file.
+    `BlockingIOError` (`BUSY`, naming `out`) when another process holds it."""
     try:
         fd = _held_fd(path)
     except BlockingIOError:
         raise BlockingIOError(BUSY.format(out=out, partial=path)) from None
     except OSError:
         return None
-    os.set_blocking(fd, True)
-    os.ftruncate(fd, 0)
-    hold = os.dup(fd)
-    return os.fdopen(fd, "w", newline="", encoding=encoding, errors="backslashreplace"), hold
+    try:  # whatever fails here (a full or read-only disk, no memory) closes it: left open, it held the file for no
+        # run, and this process's next run on the same --out was refused as another's
+        os.set_blocking(fd, True)
+        os.ftruncate(fd, 0)
+        return os.fdopen(fd, "w", newline="", encoding=encoding, errors="backslashreplace", closefd=False), fd
+    except BaseException:
+        os.close(fd)
+        raise
 
 
 def _held_fd(path: Path) -> int:
@@ -73,9 +78,14 @@ def _regular_fd(path: Path) -> int | None:
         fd = os.open(path, _FLAGS, 0o666)
     except OSError:
         fd = None
-    if fd is not None and stat.S_ISREG(os.fstat(fd).st_mode):
-        return fd
     if fd is not None:
+        try:
+            regular = stat.S_ISREG(os.fstat(fd).st_mode)
+        except BaseException:
+            os.close(fd)
+            raise
+        if regular:
+            return fd
         os.close(fd)
     path.unlink(missing_ok=True)  # a link, a pipe: removed, never written through (a folder: the OSError passes)
     try:

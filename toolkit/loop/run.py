@@ -434,34 +434,49 @@ class _OneTurn:
     one thread: a suspended `iter_loop` generator and a new turn on the same id. That is refused,
     before the question is stored: the new turn would come between the first one's calls and
     their results (and the first one's results, written when it ends, after the new turn).
-    A class, not a `contextmanager` generator: it is entered once per turn, and costs less."""
+    A class, not a `contextmanager` generator: it is entered once per turn, and costs less.
 
-    __slots__ = ("memory", "lock")
+    It is also the record of the turn's holds on a turn lock of the package (`TurnRLock._turn`): each hold taken in
+    the turn while it runs counts on `holds`, each let go counts off, so that the turn lets go as it ends of holds
+    a tool or the learner's code took in it and kept (a Ctrl-C as a `with memory.lock:`'s `__exit__` began), and of
+    no other: not of a hold taken before the turn (`ai_service`'s, the learner's) nor of a later turn's (one whose
+    `__enter__` collected this turn's dropped generator, which ended it)."""
+
+    __slots__ = ("memory", "lock", "holds")
 
     def __init__(self, memory: ChatMemory) -> None:
         self.memory, self.lock = memory, memory.lock
+        self.holds = 1
+        """The holds on `lock` taken in this turn and not let go, its own first (counted on a `TurnRLock`)."""
 
     def __enter__(self) -> None:
-        lock, taken = self.lock, False
+        lock: Any = self.lock  # a `TurnRLock` (its `_turn` set below) or a store's own lock
+        taken = False
         try:  # whatever stops it (a refusal, a Ctrl-C at any line) lets go of a hold it took (`with` ends no turn begun)
             taken = lock.acquire(False)
             if not taken:  # held: by another turn, or by the turn whose tool this is (it waits for us)
                 if _holder(_IN_TURN.get(id(lock))) in serving():
                     raise self.nested(_ON_A_ROUND_THREAD)
                 taken = wait_for_turn(lock, self.memory.id)
+            counts = type(lock) is TurnRLock or isinstance(lock, TurnRLock)
             if id(lock) in _IN_TURN:
                 if self.running(lock):
                     raise self.nested(_IN_THIS_THREAD)
+                counted = int(counts and lock._turn is not None and not lock._suspended and lock._depth > 1)
                 gc.collect()  # a generator dropped in a reference cycle is closed (and its turn ended) only by this
-                if id(lock) in _IN_TURN and not _let_go_stale(lock, 1, None):
+                if id(lock) in _IN_TURN and not _let_go_stale(lock, 1, None, counted):
                     raise ConfigurationError(
                         f"memory id {shown(self.memory.id)}: a turn on it is still in progress in this thread (an "
                         "iter_loop generator, or a streamed answer, not read to its end); read it to the end or "
                         "call its close() before starting another turn on this memory"
                     )
+            if counts:
+                lock._turn = self  # the turn's holds count on it from here
             _IN_TURN[id(lock)] = (lock, threading.get_ident())
         except BaseException:  # nothing raises once the entry is made: a turn that has it runs, and `__exit__` ends it
             if taken:
+                if getattr(lock, "_turn", None) is self:
+                    lock._turn = None
                 lock.release()
             raise
 
@@ -492,15 +507,20 @@ class _OneTurn:
         depth = 0  # a Ctrl-C here, or as the call began, leaves a stale entry: the next turn ends it (`_let_go_stale`)
         try:  # one at any line below still ends the turn: the hold let go, the entry gone (`_let_go`)
             lock = self.lock
+            if self.holds > 1:  # holds taken in the turn and kept (a Ctrl-C as a `with memory.lock:`'s exit began)
+                _let_go_kept(lock, self, 0)
             del _IN_TURN[id(lock)]
             if type(lock) is TurnRLock:  # its `__exit__` is `release`
+                lock._turn = None
                 depth = lock._depth
                 lock.release()
             else:
+                if isinstance(lock, TurnRLock):
+                    lock._turn = None
                 depth = getattr(lock, "_depth", -1)
                 lock.__exit__(*exc)
         except BaseException as stop:
-            _let_go(self.lock, depth)
+            _let_go(self.lock, depth, self)
             _after_the_turn(stop, exc[1])
             raise
 
@@ -521,15 +541,33 @@ def waited_for_here(memory: ChatMemory) -> ConfigurationError | None:
     return None
 
 
-def _let_go(lock: Any, depth: int) -> None:
+def _let_go(lock: Any, depth: int, turn: _OneTurn | None = None, own: int = 0) -> None:
     """End the turn holding `lock` whose `_OneTurn.__exit__` was stopped part-way (a Ctrl-C), as it would have:
-    its `_IN_TURN` entry removed, and its hold let go unless that was done (`depth`: the lock's holds read before
-    letting go, 0 when not read yet, -1 for a lock that does not tell, let go if this thread holds it). A lock
-    of the package finishes a release begun (`TurnRLock._let_go`): one it did not let go still has `depth` holds."""
+    its `_IN_TURN` entry removed, the holds taken in it and kept let go (`_let_go_kept`: `turn`, the lock's
+    `_turn` if None is given; `own`, the caller's holds counted on it), and its hold let go unless that was done
+    (`depth`: the lock's holds read before letting go, 0 when not read yet, -1 for a lock that does not tell, let
+    go if this thread holds it). A lock of the package finishes a release begun (`TurnRLock._let_go`): one it did
+    not let go still has `depth` holds."""
+    if isinstance(lock, TurnRLock):
+        turn = lock._turn if turn is None else turn
+        if turn is not None and lock._turn is turn:
+            _let_go_kept(lock, turn, own)
+            lock._turn = None
     if _IN_TURN.get(id(lock), _NO_TURN)[0] is lock:
         del _IN_TURN[id(lock)]
         depth = 0
     if depth == 0 or (lock._owner == threading.get_ident() and lock._depth == depth if depth > 0 else lock._is_owned()):
+        lock.release()
+
+
+def _let_go_kept(lock: Any, turn: _OneTurn, own: int) -> None:
+    """Let go of the holds on `lock` taken in `turn` and kept (a Ctrl-C as a `with memory.lock:`'s `__exit__` began,
+    in a tool or the learner's code), down to the turn's own and `own` (the caller's, counted on it): each
+    `release` counts itself off `turn.holds` in the step that lets go (`TurnRLock.release`), so one stopped here
+    leaves the count exact."""
+    lock._suspended = False  # the turn is ending: not suspended (its holds count off)
+    me = threading.get_ident()
+    while turn.holds > 1 + own and lock._owner == me and lock._depth > 1:
         lock.release()
 
 
@@ -564,12 +602,13 @@ _NO_TURN = (None, 0)
 """What `_let_go` reads for a lock without an `_IN_TURN` entry."""
 
 
-def _let_go_stale(lock: Any, own: int, frame: FrameType | None) -> bool:
+def _let_go_stale(lock: Any, own: int, frame: FrameType | None, counted: int = 0) -> bool:
     """Whether the `_IN_TURN` entry of `lock` was left by a turn of this thread that has ended (a Ctrl-C as its
     `_OneTurn.__exit__` began): this thread holds `lock` more than `own` times (the holds of the caller's own: 1 as
     a turn begins, 0 after one), no turn on it runs in `frame` or below it, nor is suspended; if so, the turn is
     ended as it would have (`_let_go`). Looked at only after a turn raised with the entry there, or when refusing
-    one (whose `_OneTurn.running` looked at the frames: None)."""
+    one (whose `_OneTurn.running` looked at the frames: None). `counted`: the caller's holds counted on the turn
+    that left it (`_OneTurn.holds`), which stay the caller's."""
     owned = lock._owner == threading.get_ident() if isinstance(lock, TurnRLock) else lock._is_owned()
     if not owned or getattr(lock, "_depth", own + 1) <= own:
         return False
@@ -583,7 +622,7 @@ def _let_go_stale(lock: Any, own: int, frame: FrameType | None) -> bool:
             memory = getattr(found.gi_frame, "f_locals", {}).get("memory")  # a suspended one has its frame
             if memory is not None and memory.lock is lock:
                 return False
-    _let_go(lock, 0)
+    _let_go(lock, 0, None, counted)
     return True
 
 

@@ -56,6 +56,9 @@ A Ctrl-C that ends such a wait says what was waited for: a turn's (`wait_for_tur
 write's (`ChatMemory.add`, `update`, `set`, `clear`: `write_hold`), which otherwise waits silently.
 A Ctrl-C at any line of `acquire` or `release` leaves the lock taken or not, as the call raising says (a last
 release stopped part-way is finished): never held by no one, which kept every later turn on the id waiting.
+One as a hold's `__exit__` begins (Python acts on it as any Python function begins) keeps that hold: a turn lets go
+as it ends of the holds taken in it and kept (`TurnRLock._turn`, counted per turn), and the package's own holds
+outside a turn (`Held`: `ai_service`'s around its loop) are let go by the code that took them.
 """
 
 from __future__ import annotations
@@ -196,7 +199,7 @@ class TurnRLock:
     thread the holder, its holds and all, without ever letting go of the lock in between: no
     other thread's turn can slip in (releasing and taking it again would let one in)."""
 
-    __slots__ = ("_mutex", "_trying", "_owner", "_depth", "_suspended", "_tools", "__weakref__")
+    __slots__ = ("_mutex", "_trying", "_owner", "_depth", "_suspended", "_tools", "_turn", "__weakref__")
 
     def __init__(self) -> None:
         self._use(threading.Lock())  # any thread may release a Lock: what makes `adopt` possible
@@ -206,6 +209,11 @@ class TurnRLock:
         """Whether the turn holding it is suspended (`suspend`): its thread's writes are refused (`write_hold`)."""
         self._tools = False
         """Whether the turn holding it is running its round's tools (`tools_running`): their writes are refused."""
+        self._turn: Any = None
+        """The record of the turn running on it (`toolkit.loop.run._OneTurn`, set by that turn), None when none is:
+        each hold taken and each let go while it runs (not suspended) counts on its `holds`, so that the turn
+        lets go, as it ends, of holds taken in it and kept (a Ctrl-C as a `with memory.lock:`'s exit began, in a
+        tool or the learner's code), and of those only: not of holds taken outside it, before or after."""
 
     def _use(self, mutex: Any) -> None:
         """Make `mutex` this lock's mutex, `_trying` its `acquire(False)` as an iterator. A turn lock takes its
@@ -226,6 +234,9 @@ class TurnRLock:
         me = _get_ident()
         if self._owner == me:
             self._depth += 1
+            turn = self._turn
+            if turn is not None and not self._suspended:  # taken in the turn running: its to let go as it ends
+                turn.holds += 1
             return True
         got = False
         try:
@@ -246,7 +257,10 @@ class TurnRLock:
         if self._owner != me:
             raise RuntimeError("cannot release un-acquired lock")
         if self._depth > 1:
-            self._depth -= 1
+            self._depth -= 1  # and counted off the turn running in the same step: nothing stops in between
+            turn = self._turn
+            if turn is not None and turn.holds > 1 and not self._suspended:
+                turn.holds -= 1
             return
         try:
             self._depth = 0
@@ -362,6 +376,9 @@ class TurnLock(TurnRLock):
         me = threading.get_ident()
         if self._owner == me:
             self._depth += 1
+            turn = self._turn
+            if turn is not None and not self._suspended:  # counted as `TurnRLock.acquire` counts it
+                turn.holds += 1
             return True
         deadline = time.monotonic() + timeout if blocking and timeout >= 0 else None
         got = taken = False
@@ -389,7 +406,10 @@ class TurnLock(TurnRLock):
         if self._owner != me:
             raise RuntimeError("cannot release un-acquired lock")
         if self._depth > 1:
-            self._depth -= 1
+            self._depth -= 1  # and counted off the turn running in the same step: nothing stops in between
+            turn = self._turn
+            if turn is not None and turn.holds > 1 and not self._suspended:
+                turn.holds -= 1
             return
         try:
             self._file.unlock(self._offset)  # first: once `_owner` is None, nothing may stop before the mutex is let go
@@ -412,7 +432,7 @@ class TurnLock(TurnRLock):
     def _forget(self) -> None:
         """In a forked child: free (the child holds no record locks, and only its forking thread runs)."""
         self._use(threading.Lock())
-        self._owner, self._depth, self._suspended, self._tools = None, 0, False, False
+        self._owner, self._depth, self._suspended, self._tools, self._turn = None, 0, False, False, None
 
 
 class _LockFile:
@@ -505,15 +525,72 @@ WRITE_WAITED_NOTE = (
 turn's wait is told (`WAITED_NOTE`)."""
 
 
-class _WriteHeld:
+class Held:
+    """`with lock:` that knows whether its hold is still taken (`held`): `let_go()`, called as an exception goes
+    through the `with`, lets go of a hold that a Ctrl-C as its `__exit__` began kept. Python acts on a Ctrl-C as
+    any Python function begins, `__exit__` too: the hold was kept, and every other thread's turn on the id waited
+    for ever. For a hold taken outside a turn (inside one, the turn lets go of what it kept as it ends)."""
+
+    __slots__ = ("lock", "held")
+
+    def __init__(self, lock: TurnLockLike) -> None:
+        self.lock, self.held = lock, False
+
+    def __enter__(self) -> None:
+        self.lock.acquire()
+        self.held = True  # a turn lock's `acquire` returns to here with nowhere to stop in between
+
+    def __exit__(self, *exc: Any) -> None:
+        lock = self.lock
+        if isinstance(lock, TurnRLock):  # its `release` is Python's: stopped, it has let go of nothing or of all
+            lock.release()
+            self.held = False
+        else:  # a C lock's `release` is done once called: Python may stop after it, never in it
+            self.held = False
+            lock.release()
+
+    def let_go(self) -> None:
+        """After an exception through the `with`: let go of its hold if it is still taken (a Ctrl-C as its
+        `__exit__` began, or as the lock's `release` began). A release that let go of the lock (its holder is no
+        longer this thread) is not done again, nor is one of a lock this thread no longer holds."""
+        lock = self.lock
+        if self.held and (lock._owner == _get_ident() if isinstance(lock, TurnRLock) else _is_owned(lock)):
+            self.held = False
+            lock.release()
+
+
+def _is_owned(lock: Any) -> bool:
+    """Whether this thread holds `lock`, a store's own lock (`threading.RLock` tells; one that cannot: no)."""
+    owned = getattr(lock, "_is_owned", None)
+    return bool(owned()) if owned is not None else False
+
+
+class TurnHeld(Held):
+    """`Held` for a turn on `memory_id` (`ai_service` around its loop), its wait `wait_for_turn`'s."""
+
+    __slots__ = ("memory_id",)
+
+    def __init__(self, lock: TurnLockLike, memory_id: str) -> None:
+        super().__init__(lock)
+        self.memory_id = memory_id
+
+    def __enter__(self) -> None:
+        if not self.lock.acquire(False):
+            wait_for_turn(self.lock, self.memory_id)
+        self.held = True
+
+
+class _WriteHeld(Held):
     """`with` a write's hold on `lock`: a Ctrl-C that ends its wait for the turn holding it (the
     write had not begun) carries `WRITE_WAITED_NOTE`, as a turn's wait is told (`wait_for_turn`);
-    one inside the write (in the store) is not noted."""
+    one inside the write (in the store) is not noted. The write lets go of a hold a Ctrl-C as its
+    `__exit__` began kept (`let_go`)."""
 
-    __slots__ = ("lock", "memory_id", "where")
+    __slots__ = ("memory_id", "where")
 
     def __init__(self, lock: TurnLockLike, where: str, memory_id: str) -> None:
-        self.lock, self.where, self.memory_id = lock, where, memory_id
+        super().__init__(lock)
+        self.where, self.memory_id = where, memory_id
 
     def __enter__(self) -> None:
         try:
@@ -521,25 +598,14 @@ class _WriteHeld:
         except KeyboardInterrupt as interrupt:
             interrupt.add_note(WRITE_WAITED_NOTE.format(where=self.where, id=_shown_id(self.memory_id)))
             raise
-
-    def __exit__(self, *exc: Any) -> None:
-        self.lock.__exit__(*exc)
+        self.held = True
 
 
-class TurnHeld:
-    """`with lock:` for a turn on `memory_id` (`ai_service` around its loop), its wait `wait_for_turn`'s."""
-
-    __slots__ = ("lock", "memory_id")
-
-    def __init__(self, lock: TurnLockLike, memory_id: str) -> None:
-        self.lock, self.memory_id = lock, memory_id
-
-    def __enter__(self) -> None:
-        if not self.lock.acquire(False):
-            wait_for_turn(self.lock, self.memory_id)
-
-    def __exit__(self, *exc: Any) -> None:
-        self.lock.release()
+def let_go(hold: AbstractContextManager[Any]) -> None:
+    """After an exception through `with hold:` (`write_hold`'s): let go of a hold a Ctrl-C as its `__exit__` began
+    kept (`Held.let_go`); nothing for a hold that takes none."""
+    if type(hold) is _WriteHeld:
+        hold.let_go()
 
 
 def _shown_id(memory_id: str) -> str:

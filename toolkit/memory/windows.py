@@ -97,7 +97,7 @@ from toolkit.memory.answers import (
 )
 from toolkit.memory.handouts import LONG, Handouts
 from toolkit.memory.storable import check_storable
-from toolkit.memory.turns import TurnLockLike, TurnRLock, store_turn_lock, write_hold
+from toolkit.memory.turns import TurnLockLike, TurnRLock, let_go, store_turn_lock, write_hold
 from toolkit.tokens import estimate_json_tokens, estimate_tokens
 from toolkit.unicode import cut, is_utf8
 
@@ -1268,8 +1268,13 @@ class ChatMemory:
         def system_only() -> bool:  # asked only while a tool of this memory's turn runs
             return all(isinstance(m, SystemMessage) for m in listed)
 
-        with write_hold(self.lock, "ChatMemory.add", self.id, system_only):
-            self.add_all_held(messages)
+        hold = write_hold(self.lock, "ChatMemory.add", self.id, system_only)
+        try:
+            with hold:
+                self.add_all_held(messages)
+        except BaseException:
+            let_go(hold)  # one a Ctrl-C as its `__exit__` began kept (every other thread's turn waited for ever)
+            raise
 
     def add_all_held(self, messages: Iterable[Message]) -> None:
         """`add_all` by the holder of `lock` (the loop, during its turn): the same, without taking
@@ -1321,26 +1326,41 @@ class ChatMemory:
                 f"ChatMemory.update: change must be a function of the current messages returning the new ones, not "
                 f"{type(change).__name__}; to replace them all, use set(messages)"
             )
-        with write_hold(self.lock, "ChatMemory.update", self.id):
 
-            def windowed(current: list[Message]) -> list[Message]:
-                return evict(check_messages(change(current), "ChatMemory.update"), self.window)
+        def windowed(current: list[Message]) -> list[Message]:
+            return evict(check_messages(change(current), "ChatMemory.update"), self.window)
 
-            update = getattr(self.store, "update", None)
-            if update is not None:
-                update(self.id, windowed)
-            else:
-                self.store.set(self.id, windowed(self.store.get(self.id)))
+        hold = write_hold(self.lock, "ChatMemory.update", self.id)
+        try:
+            with hold:
+                update = getattr(self.store, "update", None)
+                if update is not None:
+                    update(self.id, windowed)
+                else:
+                    self.store.set(self.id, windowed(self.store.get(self.id)))
+        except BaseException:
+            let_go(hold)  # as `add_all`'s
+            raise
 
     def set(self, messages: Sequence[Message]) -> None:
         """Replace the whole conversation (used when compensation rewrites history)."""
-        with write_hold(self.lock, "ChatMemory.set", self.id):
-            self.store.set(self.id, evict(check_messages(messages, "ChatMemory.set"), self.window))
+        hold = write_hold(self.lock, "ChatMemory.set", self.id)
+        try:
+            with hold:
+                self.store.set(self.id, evict(check_messages(messages, "ChatMemory.set"), self.window))
+        except BaseException:
+            let_go(hold)  # as `add_all`'s
+            raise
 
     def clear(self) -> None:
         """Forget this conversation: its messages are deleted from the store."""
-        with write_hold(self.lock, "ChatMemory.clear", self.id):
-            self.store.delete(self.id)
+        hold = write_hold(self.lock, "ChatMemory.clear", self.id)
+        try:
+            with hold:
+                self.store.delete(self.id)
+        except BaseException:
+            let_go(hold)  # as `add_all`'s
+            raise
 
 
 def _restored_memory(memory_id: str, store: ChatMemoryStore, window: Window | None) -> ChatMemory:

@@ -80,7 +80,7 @@ import types
 import typing
 import weakref
 from collections.abc import Callable, Sequence
-from contextlib import AbstractContextManager, nullcontext
+from contextlib import nullcontext
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar, overload
 
@@ -93,7 +93,7 @@ from toolkit.errors import CallerError, ConfigurationError, OutputParsingError, 
 from toolkit.loop.cut_off import CUT_WORDS
 from toolkit.loop.run import LoopOptions, LoopResult, iter_loop, run_loop, waited_for_here
 from toolkit.loop.sources import ToolRegistry, check_collection, check_provider
-from toolkit.memory.turns import TurnHeld, serving
+from toolkit.memory.turns import Held, TurnHeld, serving
 from toolkit.memory.windows import (
     ChatMemory,
     ChatMemoryStore,
@@ -521,20 +521,25 @@ def _invoke(plan: MethodPlan, cfg: ServiceConfig, arguments: dict[str, Any], ref
         nested = waited_for_here(memory)
         if nested is not None:
             raise nested
-    held: AbstractContextManager[None] = TurnHeld(memory.lock, memory.id) if memory is not None else nullcontext()
-    with held:
-        try:
-            loop = run_loop(cfg.model, messages, **kwargs)
-            return _convert(plan, cfg, loop, kwargs, values)  # step 5
-        except CallerError as exc:
-            if plan.output is None or cfg.structured != "response_format" or not exc.refuses("response_format"):
+    held = TurnHeld(memory.lock, memory.id) if memory is not None else None
+    try:
+        with held or nullcontext():
+            try:
+                loop = run_loop(cfg.model, messages, **kwargs)
+                return _convert(plan, cfg, loop, kwargs, values)  # step 5
+            except CallerError as exc:
+                if plan.output is None or cfg.structured != "response_format" or not exc.refuses("response_format"):
+                    _close_failed_turn(memory, exc)
+                    raise
+                _forget_question(memory, messages[-1])
+                refused.add("response_format")
+            except BaseException as exc:  # Ctrl-C too: memory stays valid, then the interrupt goes on
                 _close_failed_turn(memory, exc)
                 raise
-            _forget_question(memory, messages[-1])
-            refused.add("response_format")
-        except BaseException as exc:  # Ctrl-C too: memory stays valid, then the interrupt goes on
-            _close_failed_turn(memory, exc)
-            raise
+    except BaseException:
+        if held is not None:  # a Ctrl-C as its `__exit__` began kept the hold: every other turn on the id waited
+            held.let_go()
+        raise
     return _invoke(plan, replace(cfg, structured="instructions"), arguments, refused)  # no JSON mode here
 
 
@@ -548,15 +553,20 @@ def _close_failed_turn(memory: ChatMemory | None, exc: BaseException) -> None:
     """After a failed turn, never leave the user's message as the last one in memory."""
     if memory is None:
         return
-    with memory.lock:
-        try:
-            current = memory.messages()
-            if current and isinstance(current[-1], UserMessage):
-                memory.add(AssistantMessage(content=INTERRUPTED_TEXT.format(error=type(exc).__name__)))
-        except Exception as failure:  # the store failing too: `exc` stays the error, this a note on it
-            exc.add_note(
-                f"memory could not take the note that this question got no reply ({describe_exception(failure)})"
-            )
+    held = Held(memory.lock)
+    try:
+        with held:
+            try:
+                current = memory.messages()
+                if current and isinstance(current[-1], UserMessage):
+                    memory.add(AssistantMessage(content=INTERRUPTED_TEXT.format(error=type(exc).__name__)))
+            except Exception as failure:  # the store failing too: `exc` stays the error, this a note on it
+                exc.add_note(
+                    f"memory could not take the note that this question got no reply ({describe_exception(failure)})"
+                )
+    except BaseException:
+        held.let_go()  # a Ctrl-C as its `__exit__` began kept the hold (`Held`)
+        raise
 
 
 def _messages(

@@ -34,9 +34,11 @@ prediction with what the package really does — never the text of the code.
   even when the learner's code catches the stop (a bare `except:` in a retry loop): each line of
   theirs raises it again after the limit;
 - an answer (or a value the learner's function returns) holding an instance of a learner's class
-  whose `==` is not object's identity (its own `__eq__`, or one inherited from str, int, list,
-  `UserList`, …) is a failed try: the checks compare with `==`, and such an object could claim
-  to equal anything;
+  whose `==` is not object's identity (its own `__eq__`, or one inherited from `UserList`, …) is a
+  failed try: the checks compare with `==`, and such an object could claim to equal anything; a
+  subclass of str, int, float, tuple, list, dict, set or frozenset that writes no `==` of its own (a
+  `StrEnum`, an `IntEnum`, a `namedtuple`, `class OrderId(str): pass`) is the value it holds, read by
+  its base's own code (`values.plain`);
 - numpy's scalars and arrays and a pandas Series in an answer (or in what the learner's function
   returns) are read as the plain values they hold (`plain`): `np.int64(2)` is the number 2,
   `np.True_` is True, an array is a list, a Series the dict of its labels;

@@ -1203,3 +1203,36 @@ def test_a_standard_library_function_an_installed_library_replaced_is_no_change(
     for replaced in (lambda obj: "x", repr, own, run.run_loop):
         monkeypatch.setattr(inspect, "getfile", replaced)
         assert pristine.changes() == ["inspect.getfile"], replaced
+
+
+def test_a_builtin_or_standard_function_replaced_before_noting_began_makes_no_check_run(monkeypatch, tmp_path):
+    """Before: `builtins.abs = lambda x: 0` in a cell before the first `import toolkit.exercises` (or a function of
+    the standard library replaced before the package first imports its module) was noted as Python's own: the
+    builtins noted only what was a builtin then, so `abs` was not among them, and w2.backoff gave ✓ to a wait of
+    99 s on every attempt. A function of the kernel's own code found there when noting begins is a change from the
+    start; Python's own, an installed library's (IPython's `display`) and a name of the kernel's that is no
+    function are not."""
+    import builtins
+    import json
+
+    from toolkit.exercises import pristine
+
+    monkeypatch.setattr(builtins, "abs", lambda x: 0)
+    monkeypatch.setattr(json, "dumps", lambda *args, **kwargs: "x")
+    monkeypatch.setattr(builtins, "display", print, raising=False)
+    monkeypatch.setattr(builtins, "help", None)
+    try:
+        pristine.again()  # noting begins now, as in a kernel where those cells ran before the first import
+        assert pristine.changes() == ["builtins.abs", "json.dumps"]
+        result = check("w2.backoff", lambda attempt, retry_after: 99.0)
+        assert (result.status, result.feedback) == (
+            "failed",
+            "code in this kernel changed Python's builtins: builtins.abs (and 1 more) is not Python's own any more, "
+            "and the check computes with them — restart the kernel and run the cells again, leaving the builtins as "
+            "they are",
+        )
+    finally:
+        monkeypatch.undo()
+        pristine.again()
+    assert pristine.changes() == []
+    assert check("w2.backoff", lambda attempt, retry_after: 99.0).status == "failed"

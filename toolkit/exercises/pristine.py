@@ -39,7 +39,13 @@ The checks' own modules (`toolkit.exercises`) are noted apart, under `toolkit gr
 only by `checks_changes()`: outside grading, code that changes them could as well replace `check`; under it, check()
 seals no result of checks the kernel changed (`toolkit.exercises.core.checks_changes`).
 
-Leaves out: a module changed before `toolkit.exercises` is imported (nothing older to compare with), a
+A function of the kernel's own code (a cell's, a lambda, one of the learner's files) already in the builtins or a
+standard module's functions when they are noted (`builtins.abs = lambda x: 0` in a cell before the first `import
+toolkit.exercises`, or `json.dumps` replaced before the package first imported `json`) is a change from the start
+(`_as_found`): there is nothing older to compare it with, but it is none of Python's.
+
+Leaves out: the package's modules, and any other object of Python's (a builtin put in another's place, a
+`functools.partial`), changed before `toolkit.exercises` is imported (nothing older to compare with), a
 container of the package changed in place (`SOME_DICT["x"] = ...`: its own code fills its caches and registries
 the same way), a module of the standard library the package does not use (`statistics.mean = ...`: no check computes with it),
 one first imported by a cell that changes it before the package imports it, a class of the standard library changed
@@ -267,15 +273,41 @@ def _note_builtins() -> None:
     """Note Python's built-in functions and classes (`abs`, `sorted`, `float`) as they are now: what checks compute
     with. Not the other objects `builtins` holds (`help`, `exit`: `site`'s; `display`: IPython's)."""
     _SEEN.add(BUILTINS)
+    public = {k: v for k, v in vars(builtins).items() if not k.startswith("_") and k not in _SWAPPED_BY_THE_KERNEL}
     names = frozenset(
         k
-        for k, v in vars(builtins).items()
-        if not k.startswith("_")
-        and k not in _SWAPPED_BY_THE_KERNEL
-        and isinstance(v, (types.BuiltinFunctionType, type))
-        and getattr(v, "__module__", None) == BUILTINS
+        for k, v in public.items()
+        if (isinstance(v, (types.BuiltinFunctionType, type)) and getattr(v, "__module__", None) == BUILTINS)
+        or _kernels_own(v)
     )
-    _NOTED.append((BUILTINS, partial(_builtin_members, names), _builtin_members(names)))
+    _NOTED.append((BUILTINS, partial(_builtin_members, names), _as_found(_builtin_members(names))))
+
+
+_FOUND_CHANGED: Any = object()
+"""What a member found already changed when it was noted reads as then: no object is it, so it is a change for good."""
+
+
+def _as_found(members: dict[str, Any]) -> dict[str, Any]:
+    """`members` as noted, each that is the kernel's own code (`_kernels_own`) already noted as a change: code that
+    ran before noting began (a cell before the first `import toolkit.exercises`, or before the package first
+    imports a module of the standard library) replaced it, and a check would compute with that code."""
+    return {k: _FOUND_CHANGED if _kernels_own(v) else v for k, v in members.items()}
+
+
+def _kernels_own(value: Any) -> bool:
+    """Whether `value`, found among Python's builtins or a standard library module's functions, is a function the
+    kernel's code defined (in a cell, or a file of the learner's; a lambda): not Python's own nor an installed
+    library's (IPython's `display`), wherever its name says it is from."""
+    if not isinstance(value, types.FunctionType):
+        return False
+    file = value.__code__.co_filename
+    if file not in _FILE_INSTALLED:
+        _FILE_INSTALLED[file] = file.startswith("<frozen ") or (os.path.isabs(file) and _installed(file))
+    return not _FILE_INSTALLED[file] or _ours(str(value.__module__))
+
+
+_FILE_INSTALLED: dict[str, bool] = {}
+"""Whether each source file a noted function's code is from is Python's own or an installed library's (read once)."""
 
 
 STDLIB = frozenset(sys.stdlib_module_names) - {"sys", BUILTINS, "__main__"}
@@ -320,7 +352,7 @@ def _note_stdlib(names: set[str]) -> None:
             and callable(v)
             and not isinstance(v, types.ModuleType)
         )
-        _NOTED.append((name, partial(_stdlib_members, module, public), _stdlib_members(module, public)))
+        _NOTED.append((name, partial(_stdlib_members, module, public), _as_found(_stdlib_members(module, public))))
 
 
 def kind(where: str) -> str:

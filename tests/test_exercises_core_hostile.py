@@ -1236,3 +1236,34 @@ def test_a_builtin_or_standard_function_replaced_before_noting_began_makes_no_ch
         pristine.again()
     assert pristine.changes() == []
     assert check("w2.backoff", lambda attempt, retry_after: 99.0).status == "failed"
+
+
+def test_a_recursion_limit_a_cell_lowered_neither_fails_a_right_answer_nor_stays_raised():
+    """Before: after `sys.setrecursionlimit(80)` in a cell (a learner trying recursion out), every check said "your
+    answer contains itself (or is nested thousands deep); answer with plain values", right answers too. A check runs
+    with Python's default limit at least, and the kernel has its own back after it."""
+    import traceback
+
+    low = len(traceback.extract_stack()) + 12  # room for this test's own calls, none for a check's
+    before = sys.getrecursionlimit()
+    sys.setrecursionlimit(low)
+    try:
+        right = check("w6.truth_table", lambda behaviors, any_error: _returns_now(behaviors, any_error))
+        looped: list = []
+        looped.append(looped)
+        itself = check("w0.switch", looped)
+        after = sys.getrecursionlimit()
+    finally:
+        sys.setrecursionlimit(before)
+    assert (right.status, after) == ("passed", low)
+    assert itself.feedback == "your answer contains itself (or is nested thousands deep); answer with plain values"
+
+
+def _returns_now(behaviors, any_error):
+    from toolkit import ReturnBehavior
+
+    if any_error or not behaviors:
+        return False
+    if behaviors[-1] == ReturnBehavior.IMMEDIATE_IF_LAST:
+        return True
+    return all(b in (ReturnBehavior.IMMEDIATE, ReturnBehavior.IMMEDIATE_IF_LAST) for b in behaviors)

@@ -64,6 +64,8 @@ prediction with what the package really does — never the text of the code.
   the grade report; a secret in it (a key pasted as the answer, or in what the learner's code
   raised) is masked first (`toolkit.tools.redact.scrub_secrets`: paths stay, a path may be the
   answer), so neither shows or saves it;
+- a check runs with Python's default recursion limit at least (`RECURSION_FLOOR`), the kernel's own put back after:
+  a cell that lowered it (`sys.setrecursionlimit(80)`) made every answer "contain itself";
 - the kernel's working directory is the same after a check as before it: a learner's function
   that changes it (into the check's temporary folder, deleted at its end) does not break the
   relative paths of the cells after it;
@@ -612,26 +614,53 @@ def check(exercise_id: str, answer: Any = _MISSING) -> CheckResult:
     """Check an answer: ✓, ✗ with feedback and a hint, or "not attempted yet"."""
     from toolkit.errors import ConfigurationError
 
-    all_exercises()
-    if (
-        isinstance(answer, str)
-        and answer in _REGISTRY
-        and not (isinstance(exercise_id, str) and exercise_id in _REGISTRY)
-    ):
-        raise ConfigurationError(
-            f"check() takes the exercise id first, then your answer: check({answer!r}, {show(exercise_id)})"
-        )
-    ex = get(exercise_id)
-    if answer is _MISSING:
-        raise ConfigurationError(f"check({ex.id!r}) needs your answer too: check({ex.id!r}, answer)")
-    result = _check(ex, answer)
-    if seal.armed():
-        result = _sealed(result, ex)
-    if result.status != NOT_ATTEMPTED or ex.id not in LAST or LAST[ex.id].status == NOT_ATTEMPTED:
-        if result.status == "failed" and ex.id in LAST and LAST[ex.id].passed:
-            result = replace(result, undoes_pass=True)
-        LAST[ex.id] = result
-    return result
+    with _deep_enough():  # a kernel whose recursion limit a cell lowered
+        all_exercises()
+        if (
+            isinstance(answer, str)
+            and answer in _REGISTRY
+            and not (isinstance(exercise_id, str) and exercise_id in _REGISTRY)
+        ):
+            raise ConfigurationError(
+                f"check() takes the exercise id first, then your answer: check({answer!r}, {show(exercise_id)})"
+            )
+        ex = get(exercise_id)
+        if answer is _MISSING:
+            raise ConfigurationError(f"check({ex.id!r}) needs your answer too: check({ex.id!r}, answer)")
+        result = _check(ex, answer)
+        if seal.armed():
+            result = _sealed(result, ex)
+        if result.status != NOT_ATTEMPTED or ex.id not in LAST or LAST[ex.id].status == NOT_ATTEMPTED:
+            if result.status == "failed" and ex.id in LAST and LAST[ex.id].passed:
+                result = replace(result, undoes_pass=True)
+            LAST[ex.id] = result
+        return result
+
+
+RECURSION_FLOOR = 1000
+"""The recursion limit a check runs with at least: Python's default. A cell that lowered the kernel's
+(`sys.setrecursionlimit(80)`, trying recursion out) made every check, right answers too, say "your answer contains
+itself (or is nested thousands deep)": the checks' own calls went past it."""
+
+
+@contextmanager
+def _deep_enough() -> Iterator[None]:
+    """The kernel's recursion limit raised to `RECURSION_FLOOR` while a check runs, when a cell set it lower, and put
+    back after (left at the floor when the kernel is too deep by then to take its own back: Python refuses it)."""
+    import sys
+
+    before = sys.getrecursionlimit()
+    if before >= RECURSION_FLOOR:
+        yield
+        return
+    sys.setrecursionlimit(RECURSION_FLOOR)
+    try:
+        yield
+    finally:
+        try:
+            sys.setrecursionlimit(before)
+        except RecursionError:
+            pass
 
 
 CHECKS_CHANGED = (

@@ -1267,3 +1267,28 @@ def _returns_now(behaviors, any_error):
     if behaviors[-1] == ReturnBehavior.IMMEDIATE_IF_LAST:
         return True
     return all(b in (ReturnBehavior.IMMEDIATE, ReturnBehavior.IMMEDIATE_IF_LAST) for b in behaviors)
+
+
+def test_a_method_of_a_standard_library_class_the_checks_compare_with_makes_no_check_run(monkeypatch):
+    """Before: `fractions.Fraction.__eq__ = lambda self, other: True` in a cell made w4.memory_count give ✓ to
+    `Fraction(99)` (a Fraction is a number the checks take and compare with ==), and `json.JSONEncoder.encode`
+    replaced made right answers fail with "running your answer failed with CallerError: HTTP 400: Missing required
+    parameter: 'model'". The members of the classes of answers and of JSON's are noted with the package."""
+    import fractions
+    import json
+
+    from toolkit.exercises import pristine
+
+    monkeypatch.setattr(fractions.Fraction, "__eq__", lambda self, other: True)
+    result = check("w4.memory_count", fractions.Fraction(99))
+    assert (result.status, result.feedback) == (
+        "failed",
+        "code in this kernel changed Python's standard library: fractions.Fraction.__eq__ is not Python's own any "
+        "more, and the check computes with it — restart the kernel and run the cells again, leaving the standard "
+        "library as it is",
+    )
+    monkeypatch.setattr(json.JSONEncoder, "encode", lambda self, o: "{}")
+    assert pristine.changes() == ["fractions.Fraction.__eq__", "json.JSONEncoder.encode"]
+    monkeypatch.undo()
+    assert pristine.changes() == []
+    assert check("w4.memory_count", fractions.Fraction(7)).status == "passed"

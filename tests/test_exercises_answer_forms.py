@@ -5,8 +5,11 @@ Fraction or a Decimal (but True is not 1, and "2" is not 2); a tuple is a list, 
 set; numpy arrays and a pandas Series are the plain values they hold.
 """
 
+from collections import namedtuple
 from decimal import Decimal
+from enum import IntEnum, StrEnum
 from fractions import Fraction
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -361,3 +364,144 @@ def test_a_list_answer_given_as_an_iterator_is_told_to_make_it_a_list(exercise_i
     """Was only "answer with a list of records" of `map(message_from_openai, WIRE)`: the records were
     there, in a form the learner did not see was not a list."""
     assert check(exercise_id, answer()).feedback == said
+
+
+class OrderId(str):
+    pass
+
+
+class Count(int):
+    pass
+
+
+class Outcome(StrEnum):
+    RETRIED = "retried"
+    NOT_RETRIED = "not retried"
+    BAD_RESPONSE = "bad response"
+
+
+class Fragments(IntEnum):
+    NONE = 0
+
+
+class Waits(NamedTuple):
+    first: float
+    second: float
+
+
+class Names(list):
+    pass
+
+
+class Rows(dict):
+    pass
+
+
+class Ids(frozenset):
+    pass
+
+
+@pytest.mark.parametrize(
+    ("exercise", "answer"),
+    [
+        ("w9.dotted_name", OrderId("find_customer")),
+        ("w2.truncated", Count(0)),
+        ("w2.truncated", Fragments.NONE),
+        ("w2.triage", {k: Outcome(v) for k, v in TRIAGE.items()}),
+        ("w2.waits", Waits(2.0, 2.0)),
+        ("w2.waits", namedtuple("Waited", "first second")(2, 2)),
+        ("w7.rollback_order", Names(["charge_payment", "reserve_stock"])),
+        ("w3.csv_rows", Rows(normal=15, edge=5, no_call=5)),
+        ("w3.no_call", Ids(OrderId(i) for i in ("B03", "A03", "A04", "A05"))),
+        ("w2.timeout", {"requests sent": Count(2), "outcome": OrderId("TransientError")}),
+    ],
+)
+def test_a_learners_subclass_of_a_plain_value_is_the_value_it_holds(exercise, answer):
+    """Was "your answer holds an Outcome, a class of your own that can decide == by its own code": a StrEnum, an
+    IntEnum, a namedtuple, `class OrderId(str): pass` decide == by str's, int's, tuple's own. Such an object is read
+    as the value it holds, by its base's code (nothing of the learner's class runs)."""
+    result = check(exercise, answer)
+    assert (result.status, result.feedback[:0]) == ("passed", "")
+
+
+class Claims(str):
+    """Reads as the right path by every method of its own; holds another text."""
+
+    def __str__(self):
+        return "usage.prompt_tokens"
+
+    def strip(self, *chars):
+        return "usage.prompt_tokens"
+
+    def split(self, *args):
+        return ["usage", "prompt_tokens"]
+
+
+class Counts(dict):
+    """Says it holds the right rows; holds one of each."""
+
+    def items(self):
+        return {"normal": 15, "edge": 5, "no_call": 5}.items()
+
+    def __getitem__(self, key):
+        return {"normal": 15, "edge": 5, "no_call": 5}[key]
+
+    def get(self, key, default=None):
+        return {"normal": 15, "edge": 5, "no_call": 5}[key]
+
+
+class Backwards(list):
+    def __iter__(self):
+        return iter(["charge_payment", "reserve_stock"])
+
+
+@pytest.mark.parametrize(
+    ("exercise", "answer", "said"),
+    [
+        (
+            "w1.usage_path",
+            Claims("usage"),
+            "'usage' is an object, not the input token count; its keys are ['completion_tokens', "
+            "'completion_tokens_details', 'prompt_tokens', 'prompt_tokens_details', 'total_tokens']",
+        ),
+        (
+            "w3.csv_rows",
+            Counts(normal=1, edge=1, no_call=1),
+            "the CSV written by write_csv has 25 rows; yours add up to 3 — check each group",
+        ),
+        ("w7.rollback_order", Backwards(["reserve_stock"]), "the saga log does not list ['reserve_stock']"),
+        (
+            "w9.dotted_name",
+            type("Liar", (str,), {"__eq__": lambda self, other: True, "__hash__": str.__hash__})("x"),
+            "your answer holds a Liar, a class of your own that can decide == by its own code; answer with plain "
+            "values or the package's objects",
+        ),
+    ],
+)
+def test_a_subclass_of_a_plain_value_is_read_by_its_base_not_by_its_own_methods(exercise, answer, said):
+    """What such an object holds is what is checked: its own `__str__`, `items`, `__iter__` do not run, so they
+    cannot make a wrong answer read as the right one; one that writes its own == is still refused."""
+    assert (check(exercise, answer).status, check(exercise, answer).feedback) == ("failed", said)
+
+
+@pytest.mark.parametrize("key", ["int", "int, 27", "('int', '27')"])
+def test_a_coercion_row_written_as_a_text_key_is_told_it_is_not_a_key(key):
+    """Was "running your answer failed with AttributeError: 'tuple' object has no attribute 'split'": the rows'
+    keys are tuples, and the look for a key written in another case or spacing read each as a text."""
+    result = check("w5.coercion", {key: True})
+    assert (result.status, result.feedback) == (
+        "failed",
+        f"answer with the starter's dict, True or False per row; {key!r} is not an expected key",
+    )
+
+
+@pytest.mark.parametrize("empty", ["", "   "])
+def test_a_rollback_order_holding_an_empty_name_is_told_it_is_no_tool(empty):
+    """Was "running your answer failed with TypeError: '<' not supported between instances of 'NoneType' and
+    'str'": an empty name reads as false, so the look for a name that is no tool passed it over."""
+    result = check("w7.rollback_order", ["charge_payment", "reserve_stock", empty])
+    assert (result.status, result.feedback) == (
+        "failed",
+        f"{empty!r} is not a tool of this order: answer with tool names (reserve_stock, charge_payment, "
+        "create_shipment)",
+    )

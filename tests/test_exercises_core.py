@@ -135,13 +135,20 @@ def test_an_answer_that_contains_itself_is_a_failed_try():
     assert result.feedback == "your answer contains itself (or is nested thousands deep); answer with plain values"
 
 
-def test_an_answer_whose_mapping_methods_raise_is_a_failed_try():
+def test_an_answer_whose_mapping_methods_raise_is_read_as_the_dict_it_holds():
+    """Was "running your answer failed with ValueError: nope": a dict of the learner's class is read by dict's own
+    code now (`values.plain`), so its `items` never runs, and the feedback is about what the dict holds."""
+
     class Broken(dict):
         def items(self):
             raise ValueError("nope")
 
     result = check("w0.switch", Broken(a=1))
-    assert (result.status, result.feedback) == ("failed", "running your answer failed with ValueError: nope")
+    assert (result.status, result.feedback) == (
+        "failed",
+        "answer with a dict with exactly these keys: 'no variables', 'all three', 'only LLM_BASE_URL'; 'a' is not an "
+        "expected key",
+    )
 
 
 def test_an_exception_whose_message_fails_is_still_named():

@@ -1203,3 +1203,92 @@ def test_a_standard_library_function_an_installed_library_replaced_is_no_change(
     for replaced in (lambda obj: "x", repr, own, run.run_loop):
         monkeypatch.setattr(inspect, "getfile", replaced)
         assert pristine.changes() == ["inspect.getfile"], replaced
+
+
+def test_a_builtin_or_standard_function_replaced_before_noting_began_makes_no_check_run(monkeypatch, tmp_path):
+    """Before: `builtins.abs = lambda x: 0` in a cell before the first `import toolkit.exercises` (or a function of
+    the standard library replaced before the package first imports its module) was noted as Python's own: the
+    builtins noted only what was a builtin then, so `abs` was not among them, and w2.backoff gave ✓ to a wait of
+    99 s on every attempt. A function of the kernel's own code found there when noting begins is a change from the
+    start; Python's own, an installed library's (IPython's `display`) and a name of the kernel's that is no
+    function are not."""
+    import builtins
+    import json
+
+    from toolkit.exercises import pristine
+
+    monkeypatch.setattr(builtins, "abs", lambda x: 0)
+    monkeypatch.setattr(json, "dumps", lambda *args, **kwargs: "x")
+    monkeypatch.setattr(builtins, "display", print, raising=False)
+    monkeypatch.setattr(builtins, "help", None)
+    try:
+        pristine.again()  # noting begins now, as in a kernel where those cells ran before the first import
+        assert pristine.changes() == ["builtins.abs", "json.dumps"]
+        result = check("w2.backoff", lambda attempt, retry_after: 99.0)
+        assert (result.status, result.feedback) == (
+            "failed",
+            "code in this kernel changed Python's builtins: builtins.abs (and 1 more) is not Python's own any more, "
+            "and the check computes with them — restart the kernel and run the cells again, leaving the builtins as "
+            "they are",
+        )
+    finally:
+        monkeypatch.undo()
+        pristine.again()
+    assert pristine.changes() == []
+    assert check("w2.backoff", lambda attempt, retry_after: 99.0).status == "failed"
+
+
+def test_a_recursion_limit_a_cell_lowered_neither_fails_a_right_answer_nor_stays_raised():
+    """Before: after `sys.setrecursionlimit(80)` in a cell (a learner trying recursion out), every check said "your
+    answer contains itself (or is nested thousands deep); answer with plain values", right answers too. A check runs
+    with Python's default limit at least, and the kernel has its own back after it."""
+    import traceback
+
+    low = len(traceback.extract_stack()) + 12  # room for this test's own calls, none for a check's
+    before = sys.getrecursionlimit()
+    sys.setrecursionlimit(low)
+    try:
+        right = check("w6.truth_table", lambda behaviors, any_error: _returns_now(behaviors, any_error))
+        looped: list = []
+        looped.append(looped)
+        itself = check("w0.switch", looped)
+        after = sys.getrecursionlimit()
+    finally:
+        sys.setrecursionlimit(before)
+    assert (right.status, after) == ("passed", low)
+    assert itself.feedback == "your answer contains itself (or is nested thousands deep); answer with plain values"
+
+
+def _returns_now(behaviors, any_error):
+    from toolkit import ReturnBehavior
+
+    if any_error or not behaviors:
+        return False
+    if behaviors[-1] == ReturnBehavior.IMMEDIATE_IF_LAST:
+        return True
+    return all(b in (ReturnBehavior.IMMEDIATE, ReturnBehavior.IMMEDIATE_IF_LAST) for b in behaviors)
+
+
+def test_a_method_of_a_standard_library_class_the_checks_compare_with_makes_no_check_run(monkeypatch):
+    """Before: `fractions.Fraction.__eq__ = lambda self, other: True` in a cell made w4.memory_count give ✓ to
+    `Fraction(99)` (a Fraction is a number the checks take and compare with ==), and `json.JSONEncoder.encode`
+    replaced made right answers fail with "running your answer failed with CallerError: HTTP 400: Missing required
+    parameter: 'model'". The members of the classes of answers and of JSON's are noted with the package."""
+    import fractions
+    import json
+
+    from toolkit.exercises import pristine
+
+    monkeypatch.setattr(fractions.Fraction, "__eq__", lambda self, other: True)
+    result = check("w4.memory_count", fractions.Fraction(99))
+    assert (result.status, result.feedback) == (
+        "failed",
+        "code in this kernel changed Python's standard library: fractions.Fraction.__eq__ is not Python's own any "
+        "more, and the check computes with it — restart the kernel and run the cells again, leaving the standard "
+        "library as it is",
+    )
+    monkeypatch.setattr(json.JSONEncoder, "encode", lambda self, o: "{}")
+    assert pristine.changes() == ["fractions.Fraction.__eq__", "json.JSONEncoder.encode"]
+    monkeypatch.undo()
+    assert pristine.changes() == []
+    assert check("w4.memory_count", fractions.Fraction(7)).status == "passed"

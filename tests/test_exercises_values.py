@@ -124,7 +124,7 @@ def test_a_value_of_an_installed_package_with_its_own_eq_is_not_called_the_learn
         "your answer holds a DataFrame (from pandas), whose == is its own code, not a plain value's; answer "
         "with plain values or the package's objects"
     )
-    Mine = type("Mine", (list,), {"__module__": "__main__"})
+    Mine = type("Mine", (list,), {"__module__": "__main__", "__eq__": lambda self, other: True, "__hash__": None})
     assert check("w4.memory_count", Mine()).feedback == (
         "your answer holds a Mine, a class of your own that can decide == by its own code; answer with plain "
         "values or the package's objects"

@@ -82,9 +82,10 @@ def matches(said: Any, real: Any) -> bool:
     return bool(said == real)
 
 
-def same_text(said: Any, real: str) -> bool:
-    """`said` is a text of the same words as `real`, whatever the spacing and case."""
-    return isinstance(said, str) and _words(said) == _words(real)
+def same_text(said: Any, real: Any) -> bool:
+    """`said` is a text of the same words as `real`, whatever the spacing and case; never when either is no text
+    (a key of w5.coercion is a tuple: a learner's key "int" is not the same words as it)."""
+    return isinstance(said, str) and isinstance(real, str) and _words(said) == _words(real)
 
 
 _QUOTES = "'\"`‘’“”「」"

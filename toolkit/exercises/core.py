@@ -34,9 +34,11 @@ prediction with what the package really does — never the text of the code.
   even when the learner's code catches the stop (a bare `except:` in a retry loop): each line of
   theirs raises it again after the limit;
 - an answer (or a value the learner's function returns) holding an instance of a learner's class
-  whose `==` is not object's identity (its own `__eq__`, or one inherited from str, int, list,
-  `UserList`, …) is a failed try: the checks compare with `==`, and such an object could claim
-  to equal anything;
+  whose `==` is not object's identity (its own `__eq__`, or one inherited from `UserList`, …) is a
+  failed try: the checks compare with `==`, and such an object could claim to equal anything; a
+  subclass of str, int, float, tuple, list, dict, set or frozenset that writes no `==` of its own (a
+  `StrEnum`, an `IntEnum`, a `namedtuple`, `class OrderId(str): pass`) is the value it holds, read by
+  its base's own code (`values.plain`);
 - numpy's scalars and arrays and a pandas Series in an answer (or in what the learner's function
   returns) are read as the plain values they hold (`plain`): `np.int64(2)` is the number 2,
   `np.True_` is True, an array is a list, a Series the dict of its labels;
@@ -62,6 +64,8 @@ prediction with what the package really does — never the text of the code.
   the grade report; a secret in it (a key pasted as the answer, or in what the learner's code
   raised) is masked first (`toolkit.tools.redact.scrub_secrets`: paths stay, a path may be the
   answer), so neither shows or saves it;
+- a check runs with Python's default recursion limit at least (`RECURSION_FLOOR`), the kernel's own put back after:
+  a cell that lowered it (`sys.setrecursionlimit(80)`) made every answer "contain itself";
 - the kernel's working directory is the same after a check as before it: a learner's function
   that changes it (into the check's temporary folder, deleted at its end) does not break the
   relative paths of the cells after it;
@@ -614,30 +618,57 @@ def check(exercise_id: str, answer: Any = _MISSING) -> CheckResult:
     """Check an answer: ✓, ✗ with feedback and a hint, or "not attempted yet"."""
     from toolkit.errors import ConfigurationError
 
-    all_exercises()
-    if (
-        isinstance(answer, str)
-        and answer in _REGISTRY
-        and not (isinstance(exercise_id, str) and exercise_id in _REGISTRY)
-    ):
-        raise ConfigurationError(
-            f"check() takes the exercise id first, then your answer: check({answer!r}, {show(exercise_id)})"
-        )
-    ex = get(exercise_id)
-    if answer is _MISSING:
-        raise ConfigurationError(f"check({ex.id!r}) needs your answer too: check({ex.id!r}, answer)")
-    if threading.current_thread() is not threading.main_thread() and hasattr(signal, "setitimer"):
-        raise ConfigurationError(
-            OFF_MAIN_THREAD.format(id=ex.id, thread=cut(repr(threading.current_thread().name), 60))
-        )
-    result = _check(ex, answer)
-    if seal.armed():
-        result = _sealed(result, ex)
-    if result.status != NOT_ATTEMPTED or ex.id not in LAST or LAST[ex.id].status == NOT_ATTEMPTED:
-        if result.status == "failed" and ex.id in LAST and LAST[ex.id].passed:
-            result = replace(result, undoes_pass=True)
-        LAST[ex.id] = result
-    return result
+    with _deep_enough():  # a kernel whose recursion limit a cell lowered
+        all_exercises()
+        if (
+            isinstance(answer, str)
+            and answer in _REGISTRY
+            and not (isinstance(exercise_id, str) and exercise_id in _REGISTRY)
+        ):
+            raise ConfigurationError(
+                f"check() takes the exercise id first, then your answer: check({answer!r}, {show(exercise_id)})"
+            )
+        ex = get(exercise_id)
+        if answer is _MISSING:
+            raise ConfigurationError(f"check({ex.id!r}) needs your answer too: check({ex.id!r}, answer)")
+        if threading.current_thread() is not threading.main_thread() and hasattr(signal, "setitimer"):
+            raise ConfigurationError(
+                OFF_MAIN_THREAD.format(id=ex.id, thread=cut(repr(threading.current_thread().name), 60))
+            )
+        result = _check(ex, answer)
+        if seal.armed():
+            result = _sealed(result, ex)
+        if result.status != NOT_ATTEMPTED or ex.id not in LAST or LAST[ex.id].status == NOT_ATTEMPTED:
+            if result.status == "failed" and ex.id in LAST and LAST[ex.id].passed:
+                result = replace(result, undoes_pass=True)
+            LAST[ex.id] = result
+        return result
+
+
+RECURSION_FLOOR = 1000
+"""The recursion limit a check runs with at least: Python's default. A cell that lowered the kernel's
+(`sys.setrecursionlimit(80)`, trying recursion out) made every check, right answers too, say "your answer contains
+itself (or is nested thousands deep)": the checks' own calls went past it."""
+
+
+@contextmanager
+def _deep_enough() -> Iterator[None]:
+    """The kernel's recursion limit raised to `RECURSION_FLOOR` while a check runs, when a cell set it lower, and put
+    back after (left at the floor when the kernel is too deep by then to take its own back: Python refuses it)."""
+    import sys
+
+    before = sys.getrecursionlimit()
+    if before >= RECURSION_FLOOR:
+        yield
+        return
+    sys.setrecursionlimit(RECURSION_FLOOR)
+    try:
+        yield
+    finally:
+        try:
+            sys.setrecursionlimit(before)
+        except RecursionError:
+            pass
 
 
 OFF_MAIN_THREAD = (

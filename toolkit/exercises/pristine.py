@@ -39,11 +39,18 @@ The checks' own modules (`toolkit.exercises`) are noted apart, under `toolkit gr
 only by `checks_changes()`: outside grading, code that changes them could as well replace `check`; under it, check()
 seals no result of checks the kernel changed (`toolkit.exercises.core.checks_changes`).
 
-Leaves out: a module changed before `toolkit.exercises` is imported (nothing older to compare with), a
+A function of the kernel's own code (a cell's, a lambda, one of the learner's files) already in the builtins or a
+standard module's functions when they are noted (`builtins.abs = lambda x: 0` in a cell before the first `import
+toolkit.exercises`, or `json.dumps` replaced before the package first imported `json`) is a change from the start
+(`_as_found`): there is nothing older to compare it with, but it is none of Python's.
+
+Leaves out: the package's modules, and any other object of Python's (a builtin put in another's place, a
+`functools.partial`), changed before `toolkit.exercises` is imported (nothing older to compare with), a
 container of the package changed in place (`SOME_DICT["x"] = ...`: its own code fills its caches and registries
 the same way), a module of the standard library the package does not use (`statistics.mean = ...`: no check computes with it),
 one first imported by a cell that changes it before the package imports it, a class of the standard library changed
-(`json.JSONEncoder.encode = ...`), a function of the standard library replaced by one an installed library defines
+other than those of answers and JSON's (`_CLASSES_NOTED`: `fractions.Fraction.__eq__`, `json.JSONEncoder.encode` are
+noted; `logging.Logger.info` is not), a function of the standard library replaced by one an installed library defines
 (torch replaces `inspect.getfile` as it is imported: counting it made every check after `import torch` refuse; a
 learner could hand such a function in too), and a learner set on defeating the record itself (it lives in the same
 kernel).
@@ -58,14 +65,14 @@ import os
 import sys
 import sysconfig
 import types
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import partial
 from operator import is_
 from typing import Any
 
 PACKAGE = "toolkit"
 
-Read = Callable[[], dict[str, Any]]
+Read = Callable[[], Mapping[str, Any]]
 """What an entry holds now, member by member."""
 
 _NOTED: list[tuple[str, Read, dict[str, Any]]] = []
@@ -245,7 +252,7 @@ def note(module: types.ModuleType) -> None:
         noted.append((name, partial(_module_members, module, state), members))
     for key, value in members.items():
         for where, read in _entries(f"{name}.{key}", value, name):
-            noted.append((where, read, read()))
+            noted.append((where, read, dict(read())))
     _note_stdlib(stdlib)
 
 
@@ -267,15 +274,41 @@ def _note_builtins() -> None:
     """Note Python's built-in functions and classes (`abs`, `sorted`, `float`) as they are now: what checks compute
     with. Not the other objects `builtins` holds (`help`, `exit`: `site`'s; `display`: IPython's)."""
     _SEEN.add(BUILTINS)
+    public = {k: v for k, v in vars(builtins).items() if not k.startswith("_") and k not in _SWAPPED_BY_THE_KERNEL}
     names = frozenset(
         k
-        for k, v in vars(builtins).items()
-        if not k.startswith("_")
-        and k not in _SWAPPED_BY_THE_KERNEL
-        and isinstance(v, (types.BuiltinFunctionType, type))
-        and getattr(v, "__module__", None) == BUILTINS
+        for k, v in public.items()
+        if (isinstance(v, (types.BuiltinFunctionType, type)) and getattr(v, "__module__", None) == BUILTINS)
+        or _kernels_own(v)
     )
-    _NOTED.append((BUILTINS, partial(_builtin_members, names), _builtin_members(names)))
+    _NOTED.append((BUILTINS, partial(_builtin_members, names), _as_found(_builtin_members(names))))
+
+
+_FOUND_CHANGED: Any = object()
+"""What a member found already changed when it was noted reads as then: no object is it, so it is a change for good."""
+
+
+def _as_found(members: dict[str, Any]) -> dict[str, Any]:
+    """`members` as noted, each that is the kernel's own code (`_kernels_own`) already noted as a change: code that
+    ran before noting began (a cell before the first `import toolkit.exercises`, or before the package first
+    imports a module of the standard library) replaced it, and a check would compute with that code."""
+    return {k: _FOUND_CHANGED if _kernels_own(v) else v for k, v in members.items()}
+
+
+def _kernels_own(value: Any) -> bool:
+    """Whether `value`, found among Python's builtins or a standard library module's functions, is a function the
+    kernel's code defined (in a cell, or a file of the learner's; a lambda): not Python's own nor an installed
+    library's (IPython's `display`), wherever its name says it is from."""
+    if not isinstance(value, types.FunctionType):
+        return False
+    file = value.__code__.co_filename
+    if file not in _FILE_INSTALLED:
+        _FILE_INSTALLED[file] = file.startswith("<frozen ") or (os.path.isabs(file) and _installed(file))
+    return not _FILE_INSTALLED[file] or _ours(str(value.__module__))
+
+
+_FILE_INSTALLED: dict[str, bool] = {}
+"""Whether each source file a noted function's code is from is Python's own or an installed library's (read once)."""
 
 
 STDLIB = frozenset(sys.stdlib_module_names) - {"sys", BUILTINS, "__main__"}
@@ -320,7 +353,37 @@ def _note_stdlib(names: set[str]) -> None:
             and callable(v)
             and not isinstance(v, types.ModuleType)
         )
-        _NOTED.append((name, partial(_stdlib_members, module, public), _stdlib_members(module, public)))
+        _NOTED.append((name, partial(_stdlib_members, module, public), _as_found(_stdlib_members(module, public))))
+        for key in public if name in _CLASSES_NOTED else ():
+            cls = vars(module)[key]
+            if _stdlib_class(cls, name) and id(cls) not in _OBJECTS:
+                _OBJECTS.add(id(cls))  # noted once, where first found (`json.JSONEncoder` is `json.encoder`'s too)
+                read = partial(vars, cls)  # its members as they are, not a copy: a class of `typing` holds dozens
+                _NOTED.append((f"{name}.{key}", read, _as_found(dict(read()))))
+
+
+_CLASSES_NOTED = frozenset({"collections", "decimal", "datetime", "enum", "fractions", "json", "pathlib"})
+"""The standard library's modules whose classes' members are noted too: those of the values a check takes as answers
+and compares with `==` (a `Fraction`, a `Path`, a `Counter`: `values.TRUSTED_MODULES`) and JSON's, which writes and
+reads the wire. Not the others' (`typing`, `logging`, `inspect`: noting every class of the modules used cost a check
+a third more)."""
+
+
+def _stdlib_class(value: Any, module: str) -> bool:
+    """Whether `value` is a class the standard library's `module` (or a module of its package) defines that code can
+    change (`json.JSONEncoder.encode = ...`, `fractions.Fraction.__eq__ = ...`): a class statement's, not one the
+    interpreter or a C extension made, whose members no assignment changes."""
+    return (
+        isinstance(value, type)
+        and bool(value.__flags__ & _HEAP_TYPE)
+        and not value.__flags__ & _IMMUTABLE_TYPE
+        and str(getattr(value, "__module__", "")).lstrip("_").partition(".")[0] == module.lstrip("_")
+    )
+
+
+_HEAP_TYPE = 1 << 9
+_IMMUTABLE_TYPE = 1 << 8
+"""`Py_TPFLAGS_HEAPTYPE` (a class statement's) and `Py_TPFLAGS_IMMUTABLETYPE` (a C type no assignment changes)."""
 
 
 def kind(where: str) -> str:
@@ -339,10 +402,12 @@ def changes() -> list[str]:
 
 
 def _now_at(where: str) -> Any:
-    """What `builtins.abs` or `inspect.getfile` names now (None once deleted)."""
-    module, _, key = where.rpartition(".")
-    held = sys.modules.get(module)
-    return vars(held).get(key) if isinstance(held, types.ModuleType) else None
+    """What `builtins.abs`, `inspect.getfile` or `json.JSONEncoder.encode` names now (None once deleted)."""
+    module, _, rest = where.partition(".")
+    held: Any = sys.modules.get(module)
+    for key in rest.split("."):
+        held = vars(held).get(key) if isinstance(held, (types.ModuleType, type)) else None
+    return held
 
 
 def _by_a_library(value: Any) -> bool:
@@ -407,11 +472,13 @@ def _differences(noted: list[tuple[str, Read, dict[str, Any]]]) -> list[str]:
     return sorted(found)
 
 
-def _same(then: dict[str, Any], now: dict[str, Any]) -> bool:
+def _same(then: dict[str, Any], now: Mapping[str, Any]) -> bool:
     """Whether `now` holds the very objects `then` did under the same names in the same order: the usual case,
     compared in C (`operator.is_` pairwise). Names in another order, or any difference, go to the comparison
     name by name, which alone says what changed."""
-    return then.keys() == now.keys() and all(map(is_, then.values(), now.values()))
+    if len(then) != len(now):
+        return False
+    return (all(map(is_, then, now)) or then.keys() == now.keys()) and all(map(is_, then.values(), now.values()))
 
 
 def _cached_by_python(key: str, value: Any) -> bool:
@@ -479,7 +546,10 @@ def _note_imported() -> None:
     """Note each module of the package imported, and whole, not noted yet: one a loader of another kind ran,
     or one still being imported when `start()` ran (its names not all there yet); and Python's builtins, first."""
     if BUILTINS not in _SEEN:
+        from toolkit.exercises.values import TRUSTED_MODULES
+
         _note_builtins()
+        _STDLIB_WANTED.update(name for name in TRUSTED_MODULES if name in STDLIB)  # the classes of answers: a Fraction
     if _STDLIB_WANTED:
         _note_stdlib(_STDLIB_WANTED & sys.modules.keys())
     for name in sorted(sys.modules.keys() - _LOOKED):  # those imported since the last look: a set's work, in C

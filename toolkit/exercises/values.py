@@ -30,7 +30,9 @@ def plain(value: Any) -> Any:
     hold (`np.float32(0.5)` → 0.5, `np.True_` → True, an array → a list, a Series → {label: value}),
     and the standard library's other containers as the plain one they stand for (a deque → a list,
     a Counter → a dict; a Decimal NaN, on which == raises, the float NaN), through lists, tuples, sets
-    and dicts of exactly those types; anything else — a learner's own class above all — as it is."""
+    and dicts of exactly those types, and a learner's subclass of str, int, float, tuple, list, dict, set or
+    frozenset that writes no `==` of its own as the value it holds (`_honest_base`); anything else — a learner's
+    own class above all — as it is."""
     kind = type(value)
     package = str(getattr(kind, "__module__", "")).split(".")[0]
     if package == "numpy" and hasattr(value, "tolist"):
@@ -45,7 +47,39 @@ def plain(value: Any) -> Any:
         return {plain(key): plain(item) for key, item in value.items()}
     if package in ("builtins", "collections") and not isinstance(value, (str, bytes, bytearray)):
         return _standard_container(value)
+    if (base := _honest_base(kind)) is not None:
+        return plain(_BASE_VALUE[base](value))
     return value
+
+
+_BASE_VALUE: dict[type, Any] = {
+    str: str.__str__,
+    int: int.__int__,
+    float: float.__float__,
+    tuple: lambda value: tuple.__getitem__(value, slice(None)),
+    list: lambda value: list.__getitem__(value, slice(None)),
+    dict: lambda value: dict(dict.items(value)),
+    set: lambda value: set(set.__iter__(value)),
+    frozenset: lambda value: frozenset(frozenset.__iter__(value)),
+}
+"""How the value a subclass's object holds is read, by its base's own code: a copy of the exact base type, whatever
+the subclass changed (its `__str__`, `__iter__`, `items`), so nothing of the learner's runs."""
+
+
+def _honest_base(kind: type) -> type | None:
+    """The value type (`_BASE_VALUE`) a learner's subclass of it stands for, when no class of theirs in between
+    decides `==` (`class OrderId(str): pass`, an `IntEnum` or a `StrEnum`, a `namedtuple`, a `typing.NamedTuple`):
+    its objects are the values they hold, as `==` says. None for any other class, and for one that writes its own
+    `__eq__` or `__ne__` (`untrusted_class` refuses it) or is a trusted module's (the package's own enums stay)."""
+    if not kind.__flags__ & _HEAP_TYPE or kind in _BASE_VALUE or _trusted(kind):
+        return None
+    base = next((b for b in kind.__mro__ if b in _BASE_VALUE), None)
+    if base is None:
+        return None
+    for cls in kind.__mro__[: kind.__mro__.index(base)]:
+        if not _trusted(cls) and ("__eq__" in vars(cls) or "__ne__" in vars(cls)):
+            return None
+    return base
 
 
 def _standard_container(value: Any) -> Any:

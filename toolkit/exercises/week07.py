@@ -101,7 +101,8 @@ def check_rollback_order(answer: Any) -> Verdict:
     names = as_list(answer)
     if names is None or not all(isinstance(name, str) for name in names):
         return wrong(f"answer with a list of tool names{made_a_list(answer)}")
-    if unknown := next((name for name in names if one_of(name, TOOL_NAMES) is None), None):
+    unknown = next((name for name in names if one_of(name, TOOL_NAMES) is None), None)
+    if unknown is not None:  # an empty name ("") is one too, though it reads as false
         return wrong(f"{show(unknown)} is not a tool of this order: answer with tool names ({', '.join(TOOL_NAMES)})")
     answer = [one_of(name, TOOL_NAMES) for name in names]
     if answer == actual:

@@ -124,7 +124,7 @@ def _first(pattern: re.Pattern[str], screened: Screen, text: str, pos: int) -> r
     return None if hit is None else pattern.search(text, hit.start())
 
 
-def findall(pattern: re.Pattern[str], text: str) -> list:
+def findall(pattern: re.Pattern[str], text: str) -> list[Any]:
     """`pattern.findall(text)`: the whole matches, the one group's, or a tuple of the groups' ('' unmatched)."""
     if screen(pattern) is None:
         return pattern.findall(text)

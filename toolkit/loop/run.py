@@ -969,8 +969,8 @@ class _Run:
             unique_call_ids(response.message, index) if response.message.tool_calls else (response.message, [])
         )
         available = self.tools.available
-        for call in reply.tool_calls:  # `bare_call_names` only when a name is no tool's: the usual reply skips the call
-            if call.name not in available:
+        for call in reply.tool_calls:  # `bare_call_names` only for a name with a namespace's dot that is no tool's
+            if "." in call.name and call.name not in available:  # the usual reply (and an unknown bare name) skips it
                 reply, named = bare_call_names(reply, available)
                 notes += named
                 break

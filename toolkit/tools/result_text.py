@@ -8,8 +8,9 @@ the same every run (`toolkit.tools.set_order`); a dict whose keys are alike once
 keys (`{1: "a", "1": "b"}`) keeps every entry, the key twice, as `json.dumps` and pydantic's
 `to_json` write it (converting the keys first kept the last value only). A tool that returned has run, so turning
 its value into text never fails the call: `bytes` are decoded when they are UTF-8 and hold no NUL
-(git's and grep's test for binary data), else read `<binary data, N bytes>`; a `str` goes as the tool wrote
-it, NULs and control characters too (JSON escapes them on the wire, the store keeps them); a returned exception is its message, sanitised as a raised one's
+(git's and grep's test for binary data), else read `<binary data, N bytes>`; a `str` goes as the
+tool wrote it, NULs and control characters too (JSON escapes them on the wire, the store keeps
+them); a returned exception is its message, sanitised as a raised one's
 (`toolkit.tools.redact`); numpy and pandas values are JSON (`tolist()`, one object per row: their
 `str()` cuts data to `...`), pandas' missing date `NaT` null wherever it is (a row of
 `df.to_dict("records")` too); an iterator is read to at most `ITEMS_READ` items (those nested in a

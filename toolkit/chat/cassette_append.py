@@ -108,8 +108,7 @@ def _folder(where: str, path: Path, checked: set[tuple[int, ...]]) -> int | None
 def _append(where: str, path: Path, text: str, checked: set[tuple[int, ...]], folder: int | None) -> None:
     """`append_line`'s writing, relative to `folder` when it is open."""
     try:
-        fd = os.open(path.name, _FLAGS | _NOFOLLOW, 0o666, dir_fd=folder) if folder is not None else None
-        fd = os.open(path, _FLAGS | _NOFOLLOW, 0o666) if fd is None else fd
+        fd = _open(path, _FLAGS | _NOFOLLOW, folder)
     except OSError as exc:
         if exc.errno in (errno.ELOOP, errno.EMLINK) and path.is_symlink() and not _loops(path):
             raise CassetteError(
@@ -130,10 +129,7 @@ def _start(
     if not stat.S_ISREG(opened.st_mode):
         return ""
     try:
-        if folder is not None:
-            fd = os.open(path.name, _READ | _NOFOLLOW, dir_fd=folder)
-        else:
-            fd = os.open(path, _READ | _NOFOLLOW)
+        fd = _open(path, _READ | _NOFOLLOW, folder)
     except OSError:  # no permission to read it: as `not_a_cassette`, nothing to judge it by
         return ""
     try:
@@ -158,6 +154,13 @@ def _read_at(fd: int, offset: int, size: int) -> bytes:
     """`size` bytes at most from `offset` of the file open as `fd` (`os.pread`, which Windows lacks)."""
     os.lseek(fd, offset, os.SEEK_SET)
     return os.read(fd, size)
+
+
+def _open(path: Path, flags: int, folder: int | None) -> int:
+    """`os.open(path, flags)`, relative to the cassette's `folder` when it is open (`_folder`)."""
+    if folder is not None:
+        return os.open(path.name, flags, 0o666, dir_fd=folder)
+    return os.open(path, flags, 0o666)
 
 
 def _loops(path: Path) -> bool:
